@@ -1,0 +1,22 @@
+import { defineConfig } from 'vite';
+import { resolve } from 'node:path';
+
+// The standalone app (index.html) and the demo host pages (demo/) build into dist/, which the server
+// serves at / and /demo/. JSX uses React's automatic runtime; the embed build (embed/) aliases React
+// to preact/compat in its own config.
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rollupOptions: {
+      input: {
+        app: resolve(import.meta.dirname, 'index.html'),
+        demo: resolve(import.meta.dirname, 'demo/index.html'),
+      },
+    },
+  },
+  server: {
+    proxy: { '/cdb-app-api': 'http://127.0.0.1:8080', '/sandbox-pay': 'http://127.0.0.1:8080', '/demo-api': 'http://127.0.0.1:8080' },
+  },
+});

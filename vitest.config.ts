@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects, run one after another by `npm test`:
+//  unit    – pure rules and components in happy-dom
+//  server  – the rental API through app.inject against PGlite (or PostgreSQL when DATABASE_URL is set)
+//  browser – Debian's Chromium through playwright-core against the real server, broker and simulator
+export default defineConfig({
+  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', environment: 'happy-dom', include: ['tests/unit/**/*.test.{ts,tsx}'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['server/test/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['tests/browser/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
