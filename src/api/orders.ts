@@ -1,0 +1,60 @@
+// Rental order calls.
+import { api } from './client.ts';
+
+export interface Order {
+  pOrderid: string;
+  pType?: string;
+  pZujie: number;
+  pJiesuanid: number;
+  pBorrowtime?: string;
+  pGhtime?: string | null;
+  pShopName?: string;
+  pGhShopName?: string | null;
+  pUseMins?: number;
+  pJiesuan?: number;
+  pCurrency?: string;
+  pCurrencyName?: string;
+  pYajin?: number;
+  pJifei?: number;
+  pJifeiDanwei?: number;
+  pFengding?: number;
+  priceUnit?: number;
+  overtimeAmount?: number;
+  pCabinetid?: string;
+  pPowerbankId?: string | null;
+  palipayjsSm?: string | null;
+  estimatedAmount?: number;
+}
+
+export interface OrderPage {
+  page: { records: Order[]; total: number; current: number; size: number };
+}
+
+export const ORDER_PAGE_SIZE = 10;
+
+/** GET cdb/mine/order/list?page&pageSize — open orders first, then newest. */
+export function listOrders(page: number, pageSize = ORDER_PAGE_SIZE): Promise<OrderPage> {
+  return api.get<OrderPage>('cdb/mine/order/list', { query: { page, pageSize } });
+}
+
+/** GET cdb/mine/order/detail?orderId. */
+export function getOrder(orderId: string): Promise<Order> {
+  return api.get<Order>('cdb/mine/order/detail', { query: { orderId } });
+}
+
+export interface OrderCheck {
+  orderId: string;
+  orderStatus: number;
+  type?: string;
+  out_trade_no?: string;
+  pay_type?: string;
+  shebei?: string;
+  number?: string | number;
+}
+
+/** POST cdb/mine/order/check/{tradeNo}/{payMode} — code 1 'Processing' until the cabinet answered. */
+export function checkOrder(tradeNo: string, payMode: string, signal?: AbortSignal): Promise<OrderCheck> {
+  return api.post<OrderCheck>(`cdb/mine/order/check/${encodeURIComponent(tradeNo)}/${encodeURIComponent(payMode)}`, {
+    signal,
+  });
+}

@@ -1,0 +1,41 @@
+// Languages of the app (spec §1) and the mapping of a `lang` route parameter on load.
+
+export const LOCALES = ['en-US', 'zh-CN', 'lt-LT', 'pt-PT', 'es-ES'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en-US';
+
+/** Names of the languages in themselves, for the selector. */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  'en-US': 'English',
+  'zh-CN': '简体中文',
+  'lt-LT': 'Lietuvių',
+  'pt-PT': 'Português',
+  'es-ES': 'Español',
+};
+
+export function isLocale(v: unknown): v is Locale {
+  return typeof v === 'string' && (LOCALES as readonly string[]).includes(v);
+}
+
+const ROUTE_LANG_MAP: Record<string, Locale> = {
+  'zh-CN': 'zh-CN',
+  'en-US': 'en-US',
+  'lt-LT': 'lt-LT',
+  'pt-BR': 'pt-PT',
+  'ru-RU': 'en-US',
+  'es-ES': 'en-US',
+  'fr-FR': 'en-US',
+  'ar-SA': 'en-US',
+  'et-EE': 'en-US',
+  'it-IT': 'en-US',
+};
+
+/**
+ * Spec §1: a `lang` route parameter maps on load — zh-CN, en-US and lt-LT stay; pt-BR becomes pt-PT;
+ * ru-RU, es-ES, fr-FR, ar-SA, et-EE, it-IT become en-US. Anything else is ignored (undefined), so the
+ * stored language stays. This applies to the route parameter only; the selector offers all five locales.
+ */
+export function mapRouteLang(param: string | null | undefined): Locale | undefined {
+  if (!param) return undefined;
+  return ROUTE_LANG_MAP[param];
+}
