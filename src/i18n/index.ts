@@ -1,0 +1,72 @@
+// i18n with rosetta: en-US bundled, the other locales loaded lazily (one JSON each under locales/).
+import rosetta from 'rosetta';
+import { atom } from 'nanostores';
+import { useStore } from '@nanostores/react';
+import { useMemo } from 'react';
+import en from '../../locales/en-US.json';
+import { DEFAULT_LOCALE, type Locale } from '../core/lang.ts';
+import { $lang } from '../stores/locale.ts';
+import { ApiError } from '../api/client.ts';
+
+type Messages = typeof en;
+const i18n = rosetta<Messages>({ [DEFAULT_LOCALE]: en });
+i18n.locale(DEFAULT_LOCALE);
+
+const loaders = import.meta.glob<{ default: Messages }>(['../../locales/*.json', '!../../locales/en-US.json']);
+
+/** The locale whose table is loaded and in use (follows $lang once its file has arrived). */
+export const $activeLang = atom<Locale>(DEFAULT_LOCALE);
+
+export async function loadLocale(lang: Locale): Promise<void> {
+  if (!i18n.table(lang)) {
+    const load = loaders[`../../locales/${lang}.json`];
+    if (!load) return;
+    try {
+      i18n.set(lang, (await load()).default);
+    } catch (e) {
+      console.error('locale load failed', lang, e);
+      return;
+    }
+  }
+  if ($lang.get() !== lang) return; // a later choice won
+  i18n.locale(lang);
+  $activeLang.set(lang);
+  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+}
+
+export type Params = Record<string, string | number>;
+export type T = (key: string, params?: Params) => string;
+
+export function translate(key: string, params?: Params, lang: Locale = $activeLang.get()): string {
+  return i18n.t(key, params, lang) || i18n.t(key, params, DEFAULT_LOCALE) || key;
+}
+
+/** The translate function of the active locale; components re-render when it changes. */
+export function useT(): T {
+  const lang = useStore($activeLang);
+  return useMemo(() => (key: string, params?: Params) => translate(key, params, lang), [lang]);
+}
+
+/** A user-facing message for an error of the API client (server messages come localised already). */
+export function errorText(e: unknown, t: T): string {
+  if (e instanceof ApiError) {
+    switch (e.kind) {
+      case 'network':
+      case 'timeout':
+        return t('errors.network');
+      case 'forbidden':
+        return t('errors.forbidden');
+      case 'processing':
+        return t('errors.processing');
+      case 'unauthorized':
+        return t('errors.unauthorized');
+      default:
+        return e.message && e.message !== 'Request failed' ? e.message : t('errors.requestFailed');
+    }
+  }
+  return t('errors.unknown');
+}
+
+export function startI18n(): void {
+  $lang.subscribe((l) => void loadLocale(l));
+}

@@ -1,0 +1,27 @@
+// Entry of the standalone app (index.html).
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { startI18n } from './i18n/index.ts';
+import { onUnauthorized } from './api/client.ts';
+import { clearSession } from './stores/session.ts';
+import { $qrcode, $zhcode } from './stores/scan.ts';
+import { $route, navigate } from './stores/router.ts';
+import './ui/app.css';
+
+// A code link may arrive as https://host/?qrcode=X (no hash): move its query into the hash route.
+if (!location.hash && /[?&](qrcode|zhcode|qr|lang)=/.test(location.search)) {
+  history.replaceState(null, '', `${location.pathname}#/${location.search}`);
+}
+
+// 401: the session is gone. A held scan code lets the code-link entry make a new tourist session;
+// otherwise the login screen (a later slice).
+onUnauthorized(() => {
+  clearSession();
+  if ($route.get().path === '/') return; // the entry retries by itself
+  const qr = $qrcode.get();
+  const zh = $zhcode.get();
+  navigate(qr ? `/?qrcode=${encodeURIComponent(qr)}` : zh ? `/?zhcode=${encodeURIComponent(zh)}` : '/login', { replace: true });
+});
+
+startI18n();
+createRoot(document.getElementById('root')!).render(<App />);

@@ -1,0 +1,127 @@
+// Route '/orderDetail' [orderId]: one rental order; copy the order number.
+import { useCallback, useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, errorText, $activeLang } from '../i18n/index.ts';
+import { $route } from '../stores/router.ts';
+import { getOrder, type Order } from '../api/orders.ts';
+import { isOngoing } from '../core/orders.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { toast } from '../ui/toast.tsx';
+import { dateTime, money } from '../ui/format.ts';
+import { chargeStandard, duration } from './orderText.ts';
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the legacy way
+  }
+  const ta = document.createElement('textarea');
+  ta.value = text;
+  ta.setAttribute('readonly', '');
+  ta.style.position = 'fixed';
+  ta.style.opacity = '0';
+  document.body.appendChild(ta);
+  ta.select();
+  let ok: boolean;
+  try {
+    ok = document.execCommand('copy');
+  } catch {
+    ok = false;
+  }
+  ta.remove();
+  return ok;
+}
+
+export default function OrderDetail() {
+  const t = useT();
+  const lang = useStore($activeLang);
+  const { query } = useStore($route);
+  const orderId = query.get('orderId') ?? '';
+  const [order, setOrder] = useState<Order | null>(null);
+  const [error, setError] = useState('');
+
+  const load = useCallback(async () => {
+    setError('');
+    if (!orderId) {
+      setError(t('detail.noOrder'));
+      return;
+    }
+    try {
+      setOrder(await getOrder(orderId));
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  }, [orderId, t]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const ongoing = order ? isOngoing(order) : false;
+  return (
+    <>
+      <PageHeader title={t('detail.title')} />
+      <main className="page detail">
+        {error ? (
+          <div className="notice" role="alert">
+            <p>{error}</p>
+            {orderId ? (
+              <button type="button" className="button" onClick={() => void load()}>
+                {t('common.retry')}
+              </button>
+            ) : null}
+          </div>
+        ) : !order ? (
+          <Loading label={t('common.loading')} />
+        ) : (
+          <>
+            <section className="detail-head">
+              <p className="badge-line">
+                <span className={`badge ${ongoing ? 'badge-live' : ''}`}>{ongoing ? t('orders.underLease') : t('orders.end')}</span>
+              </p>
+              <p className="amount">{money(order.pCurrencyName, ongoing ? (order.estimatedAmount ?? 0) : (order.pJiesuan ?? 0))}</p>
+              <p className="muted">{ongoing ? t('orders.estimated') : t('orders.fee')}</p>
+            </section>
+            <dl className="order-fields">
+              <dt>{t('orders.number')}</dt>
+              <dd className="order-no-row">
+                <span>{order.pOrderid}</span>
+                <button
+                  type="button"
+                  className="button small"
+                  onClick={async () => toast((await copyText(order.pOrderid)) ? t('detail.copied') : t('detail.copyFailed'))}
+                >
+                  {t('detail.copy')}
+                </button>
+              </dd>
+              <dt>{t('detail.state')}</dt>
+              <dd>{t(`detail.zujie.${order.pZujie}`)}</dd>
+              <dt>{t('orders.rented')}</dt>
+              <dd>
+                {order.pShopName} · {dateTime(order.pBorrowtime, lang)}
+              </dd>
+              <dt>{t('orders.returned')}</dt>
+              <dd>{order.pGhtime ? `${order.pGhShopName ?? ''} · ${dateTime(order.pGhtime, lang)}` : t('orders.notReturned')}</dd>
+              <dt>{t('detail.usage')}</dt>
+              <dd>{duration(order.pUseMins, t)}</dd>
+              <dt>{t('orders.chargeStandard')}</dt>
+              <dd>{chargeStandard(order, t)}</dd>
+              <dt>{t('detail.deposit')}</dt>
+              <dd>{money(order.pCurrencyName, order.pYajin ?? 0)}</dd>
+              <dt>{t('orders.powerBank')}</dt>
+              <dd>{order.pPowerbankId || '—'}</dd>
+              <dt>{t('detail.cabinet')}</dt>
+              <dd>{order.pCabinetid || '—'}</dd>
+            </dl>
+            <p className="tip">{ongoing ? t('detail.ongoingTip') : t('detail.endedTip')}</p>
+          </>
+        )}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,193 @@
+// Route '/confirm': payment confirmation. Query: price, payType, qrcode, cabinetID, yaJinType (+ later ones).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, errorText } from '../i18n/index.ts';
+import { $route, href, navigate } from '../stores/router.ts';
+import { $cabinet } from '../stores/cabinet.ts';
+import { $qrcode } from '../stores/scan.ts';
+import { randomId } from '../stores/session.ts';
+import { listPaymentMethods, type PaymentMethod } from '../api/payment.ts';
+import { rentWithDeposit } from '../api/cabinet.ts';
+import { ApiError } from '../api/client.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { CardForm } from './CardForm.tsx';
+import {
+  CardProviderError,
+  SANDBOX_TEST_CARDS,
+  cardProviderFor,
+  pickCardMethod,
+  type CardDetails,
+  type CardProvider,
+} from './provider.ts';
+
+const KNOWN_CARD_ERRORS = ['card_declined', 'insufficient_funds', 'incorrect_number', 'invalid_expiry', 'invalid_cvc', 'expired_card', 'network'];
+
+export default function Confirm() {
+  const t = useT();
+  const { query } = useStore($route);
+  const cabinet = useStore($cabinet);
+  const storedQr = useStore($qrcode);
+  const price = query.get('price') ?? '';
+  const payType = query.get('payType') ?? 'YJ';
+  const qrcode = query.get('qrcode') || storedQr;
+  const preAuth = query.get('yaJinType') === '0';
+  const symbol = cabinet?.currencyName ?? '';
+  const amount = `${symbol}${price}`;
+
+  const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
+  const [loadError, setLoadError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [payError, setPayError] = useState('');
+  /** One payment action: its Idempotency-Key and card token, reused when a retry follows an unknown outcome. */
+  const pending = useRef<{ key: string; token: string } | null>(null);
+  const lastCard = useRef<CardDetails | null>(null);
+
+  const load = useCallback(async () => {
+    setLoadError('');
+    setMethods(null);
+    try {
+      setMethods(await listPaymentMethods(qrcode));
+    } catch (e) {
+      setLoadError(errorText(e, t));
+    }
+  }, [qrcode, t]);
+
+  // Loads per qrcode and language (method labels come localised).
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const method = methods ? pickCardMethod(methods) : undefined;
+  const provider: CardProvider | null = method ? cardProviderFor(method) : null;
+
+  const pay = async (card: CardDetails) => {
+    if (!provider || !method) return;
+    lastCard.current = card;
+    setBusy(true);
+    setPayError('');
+    try {
+      if (!pending.current) {
+        const token = await provider.tokenize(card);
+        pending.current = { key: randomId(), token: token.id };
+      }
+      const r = await rentWithDeposit({ qrcode, stripeToken: pending.current.token, paymentId: method.pId }, pending.current.key);
+      pending.current = null;
+      if (!r?.outTradeNo) {
+        setPayError(t('confirm.noOrder'));
+        return;
+      }
+      navigate(href('/borrowSuccess', { tradeNo: r.outTradeNo, payType }), { replace: true });
+    } catch (e) {
+      // Unknown outcome (network, timeout): keep key and token so the retry is the same action.
+      const unknown = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout');
+      if (!unknown) pending.current = null;
+      if (e instanceof CardProviderError) {
+        setPayError(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message);
+      } else setPayError(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const purpose = payType === 'YJ' ? (preAuth ? t('confirm.purposePreAuth') : t('confirm.purposeDeposit')) : t('confirm.purposeOther');
+
+  return (
+    <>
+      <PageHeader title={t('confirm.title')} />
+      <main className="page confirm">
+        <section className="amount-card" aria-labelledby="amount-label">
+          <p id="amount-label" className="muted">
+            {preAuth ? t('confirm.amountPreAuth') : t('confirm.amountLabel')}
+          </p>
+          <p className="amount">{amount}</p>
+          <p>{purpose}</p>
+          {cabinet?.shopname ? <p className="muted">{t('confirm.at', { venue: cabinet.shopname })}</p> : null}
+        </section>
+
+        {loadError ? null : !methods ? (
+          <Loading label={t('confirm.loadingMethods')} />
+        ) : !method ? (
+          <p role="alert">{t('confirm.noMethod')}</p>
+        ) : !provider ? (
+          <p role="alert">{t('confirm.methodUnavailable', { method: method.label ?? method.pPaymentType })}</p>
+        ) : (
+          <section aria-labelledby="card-title">
+            <h2 id="card-title" className="section-title">
+              {t('confirm.cardTitle')}
+            </h2>
+            {provider.sandbox ? (
+              <aside className="sandbox-hint" aria-label={t('confirm.sandboxTitle')}>
+                <p>
+                  <strong>{t('confirm.sandboxTitle')}</strong> {t('confirm.sandboxText')}
+                </p>
+                <ul>
+                  {SANDBOX_TEST_CARDS.map((c) => (
+                    <li key={c.number}>
+                      <code>{c.number}</code> — {t(`confirm.testCard.${c.outcome}`)}
+                    </li>
+                  ))}
+                </ul>
+              </aside>
+            ) : null}
+            <CardForm
+              submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
+              busy={busy}
+              onSubmit={(c) => void pay(c)}
+              onEdit={() => {
+                pending.current = null;
+              }}
+            />
+            <p className="muted small">{preAuth ? t('confirm.preAuthNote') : t('confirm.depositNote')}</p>
+          </section>
+        )}
+      </main>
+
+      <Dialog
+        open={Boolean(loadError)}
+        role="alertdialog"
+        title={t('confirm.methodsFailed')}
+        onClose={() => setLoadError('')}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => { setLoadError(''); history.back(); }}>
+              {t('common.cancel')}
+            </button>
+            <button type="button" className="button primary" onClick={() => void load()}>
+              {t('common.retry')}
+            </button>
+          </>
+        }
+      >
+        <p>{loadError}</p>
+      </Dialog>
+
+      <Dialog
+        open={Boolean(payError)}
+        role="alertdialog"
+        title={t('confirm.payFailed')}
+        onClose={() => setPayError('')}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setPayError('')}>
+              {t('common.cancel')}
+            </button>
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => {
+                setPayError('');
+                if (lastCard.current) void pay(lastCard.current);
+              }}
+            >
+              {t('common.retry')}
+            </button>
+          </>
+        }
+      >
+        <p>{payError}</p>
+      </Dialog>
+    </>
+  );
+}

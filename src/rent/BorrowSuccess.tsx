@@ -1,0 +1,41 @@
+// Route '/borrowSuccess' [tradeNo, payMode, payType, …]: polls every 3 s; download-app button.
+import { useStore } from '@nanostores/react';
+import { useT } from '../i18n/index.ts';
+import { $route } from '../stores/router.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { OrderCheck } from './OrderCheck.tsx';
+import { BatteryIcon } from '../scan/HomeScan.tsx';
+import { currentSystem, storeFor } from '../platform/device.ts';
+
+export const BORROW_POLL_MS = 3000;
+export const BORROW_MAX_MS = 90_000;
+
+export default function BorrowSuccess() {
+  const t = useT();
+  const { query } = useStore($route);
+  const tradeNo = query.get('tradeNo') ?? '';
+  const payMode = query.get('payMode') || query.get('payType') || 'YJ';
+  const { store, url } = storeFor(currentSystem());
+  return (
+    <>
+      <PageHeader title={t('check.borrowTitle')} />
+      <main className="page center">
+        <div className="hero" aria-hidden="true">
+          <BatteryIcon />
+        </div>
+        <OrderCheck
+          key={tradeNo}
+          tradeNo={tradeNo}
+          payMode={payMode}
+          intervalMs={BORROW_POLL_MS}
+          maxMs={BORROW_MAX_MS}
+          successExtra={
+            <a className="button block" href={url} target="_blank" rel="noopener noreferrer">
+              {store === 'appStore' ? t('landing.appStore') : t('landing.googlePlay')}
+            </a>
+          }
+        />
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,208 @@
+// Route '/home': the scanned cabinet — venue, price, features, the pay or Borrow button.
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, errorText, type T } from '../i18n/index.ts';
+import { $cabinet } from '../stores/cabinet.ts';
+import { $qrcode } from '../stores/scan.ts';
+import { $token, randomId } from '../stores/session.ts';
+import { href, navigate } from '../stores/router.ts';
+import { checkCabinet, rentWithBalance, type Cabinet } from '../api/cabinet.ts';
+import { rentAction, rentBlock } from '../core/cabinet.ts';
+import { planFromWire, rentalFee, MINUTE_MS } from '../core/pricing.ts';
+import { toMajor } from '../core/money.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { LangSelect } from '../ui/LangSelect.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { money } from '../ui/format.ts';
+import { perUnitText, unitText } from '../ui/price.ts';
+
+export default function Home() {
+  const t = useT();
+  const cabinet = useStore($cabinet);
+  const qrcode = useStore($qrcode);
+  const token = useStore($token);
+  const [loadError, setLoadError] = useState('');
+
+  // Refresh the cabinet (counts, wallet) whenever the screen opens with a session.
+  useEffect(() => {
+    const code = cabinet?.qrcode || qrcode;
+    if (!code || !token) return;
+    let live = true;
+    checkCabinet(code)
+      .then((c) => live && $cabinet.set(c))
+      .catch((e) => live && !cabinet && setLoadError(errorText(e, t)));
+    return () => {
+      live = false;
+    };
+    // Once per visit (and after a new session), not on every cabinet update.
+  }, [token]);
+
+  if (!cabinet) {
+    return (
+      <>
+        <PageHeader title={t('home.title')} end={<LangSelect />} />
+        <main className="page center">
+          {loadError ? (
+            <p role="alert">{loadError}</p>
+          ) : qrcode && token ? (
+            <Loading label={t('common.loading')} />
+          ) : (
+            <p>{t('home.noCabinet')}</p>
+          )}
+        </main>
+      </>
+    );
+  }
+  return <CabinetHome cabinet={cabinet} t={t} />;
+}
+
+export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
+  const symbol = c.currencyName ?? '';
+  const currency = c.currency ?? 'CNY';
+  const plan = planFromWire(c.priceStrategy, currency, { fengding: c.fengding, yajin: c.yajin, overtimeAmount: c.overtimeAmount });
+  const unitPrice = c.priceStrategy?.pPrice ?? c.jifei ?? toMajor(plan.unitPrice, currency);
+  const unitMinutes = c.priceStrategy ? plan.unitMinutes : (c.jifeiDanwei ?? plan.unitMinutes);
+  const freeMinutes = c.priceStrategy?.pFreeuseMinute ?? c.mianfei ?? plan.freeMinutes;
+  const dailyCap = c.priceStrategy?.pDayAmount ?? c.fengding ?? toMajor(plan.dailyCap, currency);
+  const deposit = c.yajin ?? toMajor(plan.deposit, currency);
+  const action = rentAction(c);
+  const block = rentBlock(c);
+  const count = c.haveBatteryCount ?? 0;
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState('');
+  const actionKey = useRef<string | null>(null);
+
+  const examples = [60, 120, 240, 1440].map((m) => ({ m, fee: toMajor(rentalFee(plan, m * MINUTE_MS), currency) }));
+
+  const pay = () => {
+    if (action.kind !== 'pay') return;
+    navigate(
+      href('/confirm', {
+        price: action.amount,
+        payType: 'YJ',
+        qrcode: c.qrcode,
+        cabinetID: c.cabinetID,
+        yaJinType: c.yajintype ?? '',
+      }),
+    );
+  };
+
+  const borrow = async () => {
+    setBusy(true);
+    setFailure('');
+    actionKey.current ??= randomId();
+    try {
+      const r = await rentWithBalance(c.qrcode, actionKey.current);
+      actionKey.current = null;
+      if (!r?.outTradNo) {
+        setFailure(t('home.borrowFailed'));
+        return;
+      }
+      navigate(href('/borrowSuccess', { tradeNo: r.outTradNo }));
+    } catch (e) {
+      setFailure(errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title={t('home.title')} back={false} end={<LangSelect />} />
+      <main className="page home">
+        <section className="venue" aria-labelledby="venue-name">
+          {c.shoplogo ? <img className="venue-logo" src={c.shoplogo} alt={t('home.logoAlt', { name: c.shopname ?? '' })} width="56" height="56" /> : null}
+          <div>
+            <h2 id="venue-name" className="venue-name">
+              {c.shopname}
+            </h2>
+            {c.shopAddress ? <p className="muted">{c.shopAddress}</p> : null}
+            {c.shopTime ? <p className="muted">{t('home.openingHours', { time: c.shopTime })}</p> : null}
+          </div>
+        </section>
+
+        <section className="price-card" aria-labelledby="price-title">
+          <h2 id="price-title" className="visually-hidden">
+            {t('home.priceTitle')}
+          </h2>
+          <p className="price">{perUnitText(t, symbol, unitPrice, unitMinutes)}</p>
+          <ul className="price-desc">
+            {freeMinutes > 0 ? <li>{t('home.freeMinutes', { n: freeMinutes })}</li> : null}
+            {dailyCap > 0 ? <li>{t('home.dailyCap', { amount: money(symbol, dailyCap) })}</li> : null}
+            <li>{t('home.deposit', { amount: money(symbol, deposit) })}</li>
+            {c.overtimeAmount ? <li>{t('home.overtime', { amount: money(symbol, c.overtimeAmount) })}</li> : null}
+          </ul>
+          <details className="fee-examples">
+            <summary>{t('home.feeExamples')}</summary>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('home.duration')}</th>
+                  <th scope="col">{t('home.fee')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {examples.map(({ m, fee }) => (
+                  <tr key={m}>
+                    <td>{unitText(t, m)}</td>
+                    <td>{money(symbol, fee)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
+        </section>
+
+        <ul className="features" aria-label={t('home.featuresTitle')}>
+          <li>{t('home.featurePhones')}</li>
+          <li>{t('home.featureReturn')}</li>
+          <li>{t('home.featureWireless')}</li>
+        </ul>
+
+        <p className="availability" role="status" aria-live="polite">
+          {c.online === false ? t('home.offline') : t('home.available', { n: count })}
+        </p>
+
+        {block === 'rentCount' ? (
+          <div className="notice" role="alert">
+            <p>{t('home.rentCount', { n: c.zujieNum ?? 0 })}</p>
+            <button type="button" className="button" onClick={() => navigate('/order')}>
+              {t('home.viewOrders')}
+            </button>
+          </div>
+        ) : null}
+
+        <div className="actions">
+          {action.kind === 'pay' ? (
+            <button type="button" className="button primary block" disabled={block !== null} onClick={pay}>
+              {action.label === 'preAuth'
+                ? t('home.payPreAuth', { amount: `${symbol}${action.amount}` })
+                : t('home.payTopUp', { amount: `${symbol}${action.amount}` })}
+            </button>
+          ) : (
+            <button type="button" className="button primary block" disabled={block !== null || busy} aria-busy={busy} onClick={() => void borrow()}>
+              {busy ? t('home.borrowing') : t('home.borrow')}
+            </button>
+          )}
+          <p className="tip">{t('home.tip')}</p>
+          <button type="button" className="button link" onClick={() => navigate('/order')}>
+            {t('home.myOrders')}
+          </button>
+        </div>
+      </main>
+      <Dialog
+        open={Boolean(failure)}
+        title={t('home.borrowFailedTitle')}
+        onClose={() => setFailure('')}
+        actions={
+          <button type="button" className="button primary" onClick={() => setFailure('')}>
+            {t('common.ok')}
+          </button>
+        }
+      >
+        <p>{failure}</p>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,145 @@
+// Route '/' (homeScan). With a code (qrcode, zhcode, qr): the code-link entry — tourist login when there
+// is no token, then the scan, then the cabinet home. Without one: the landing page.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, errorText } from '../i18n/index.ts';
+import { $route, navigate } from '../stores/router.ts';
+import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
+import { $cabinet } from '../stores/cabinet.ts';
+import { touristLogin } from '../api/auth.ts';
+import { checkCabinet } from '../api/cabinet.ts';
+import { ApiError } from '../api/client.ts';
+import { Loading } from '../ui/Loading.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { LangSelect } from '../ui/LangSelect.tsx';
+import { currentSystem, storeFor } from '../platform/device.ts';
+
+async function ensureToken(): Promise<void> {
+  if ($token.get()) return;
+  const token = await touristLogin(deviceCode());
+  if (!token) throw new Error('no token');
+  setSession(token, TOURIST);
+}
+
+export default function HomeScan() {
+  const route = useStore($route);
+  const code = route.query.get('qrcode') || route.query.get('qr') || route.query.get('zhcode') || '';
+  return code ? <CodeEntry code={code} key={code} /> : <Landing />;
+}
+
+function CodeEntry({ code }: { code: string }) {
+  const t = useT();
+  const [error, setError] = useState('');
+  const [openOrders, setOpenOrders] = useState(0);
+  const started = useRef(false);
+
+  const run = useCallback(async () => {
+    setError('');
+    try {
+      await ensureToken();
+      let cabinet;
+      try {
+        cabinet = await checkCabinet(code);
+      } catch (e) {
+        // An expired session: the client cleared it; a fresh tourist session and one more try.
+        if (e instanceof ApiError && e.kind === 'unauthorized') {
+          await ensureToken();
+          cabinet = await checkCabinet(code);
+        } else throw e;
+      }
+      $cabinet.set(cabinet);
+      if ((cabinet.zujieNum ?? 0) > 0) setOpenOrders(cabinet.zujieNum ?? 0);
+      else navigate('/home', { replace: true });
+    } catch (e) {
+      setError(e instanceof ApiError ? errorText(e, t) : t('scan.loginFailed'));
+    }
+  }, [code, t]);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void run();
+  }, [run]);
+
+  return (
+    <main className="page center">
+      {error ? (
+        <div className="panel" role="alert">
+          <h1 className="title">{t('scan.failedTitle')}</h1>
+          <p>{error}</p>
+          <button type="button" className="button primary" onClick={() => void run()}>
+            {t('common.retry')}
+          </button>
+        </div>
+      ) : (
+        <Loading label={t('scan.scanning')} />
+      )}
+      <Dialog
+        open={openOrders > 0}
+        title={t('scan.openOrdersTitle')}
+        onClose={() => navigate('/home', { replace: true })}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => navigate('/home', { replace: true })}>
+              {t('scan.later')}
+            </button>
+            <button type="button" className="button primary" onClick={() => navigate('/order', { replace: true })}>
+              {t('scan.viewOrders')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('scan.openOrders', { zujieNum: openOrders })}</p>
+      </Dialog>
+    </main>
+  );
+}
+
+function Landing() {
+  const t = useT();
+  const cabinet = useStore($cabinet);
+  const { store, url } = storeFor(currentSystem());
+  return (
+    <>
+      <header className="page-header">
+        <span className="icon-spacer" aria-hidden="true" />
+        <span className="brand">Powerly</span>
+        <div className="page-header-end">
+          <LangSelect />
+        </div>
+      </header>
+      <main className="page landing">
+        <div className="hero" aria-hidden="true">
+          <BatteryIcon />
+        </div>
+        <h1 className="title">{t('landing.title')}</h1>
+        <p className="lead">{t('landing.text')}</p>
+        <ol className="steps">
+          <li>{t('landing.step1')}</li>
+          <li>{t('landing.step2')}</li>
+          <li>{t('landing.step3')}</li>
+        </ol>
+        <a className="button primary block" href={url} target="_blank" rel="noopener noreferrer">
+          {store === 'appStore' ? t('landing.appStore') : t('landing.googlePlay')}
+        </a>
+        <button
+          type="button"
+          className="button block"
+          onClick={() => navigate(cabinet ? '/home' : '/homeMap')}
+        >
+          {t('landing.next')}
+        </button>
+      </main>
+    </>
+  );
+}
+
+export function BatteryIcon() {
+  return (
+    <svg viewBox="0 0 64 64" width="72" height="72" focusable="false">
+      <rect x="14" y="8" width="36" height="52" rx="8" fill="var(--brand)" />
+      <rect x="24" y="3" width="16" height="7" rx="2" fill="var(--brand)" />
+      <path d="M35 18L24 36h8l-3 14 11-18h-8z" fill="#fff" />
+    </svg>
+  );
+}

@@ -1,0 +1,40 @@
+// Page header: back button (history, else the spec's fallback route), title, an optional end slot.
+import type { ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT } from '../i18n/index.ts';
+import { canGoBack, goBack, navigate } from '../stores/router.ts';
+import { $homePathName, $isTourist, $user } from '../stores/session.ts';
+import { backFallback } from '../core/routes.ts';
+import { $cabinet } from '../stores/cabinet.ts';
+import { isImplemented } from './screens.ts';
+
+export function PageHeader({ title, back = true, end }: { title: string; back?: boolean; end?: ReactNode }) {
+  const t = useT();
+  const tourist = useStore($isTourist);
+  const user = useStore($user);
+  const home = useStore($homePathName);
+  const cabinet = useStore($cabinet);
+
+  const onBack = () => {
+    if (canGoBack()) return goBack();
+    const target = backFallback(tourist, Boolean(user?.pmobile || user?.email) || !tourist, home);
+    // Routes of later slices (selectPakage, homeMap) are not built yet: fall back to the cabinet home.
+    navigate(isImplemented(target) ? target : cabinet ? '/home' : '/', { replace: true });
+  };
+
+  return (
+    <header className="page-header">
+      {back ? (
+        <button type="button" className="icon-button" onClick={onBack} aria-label={t('common.back')}>
+          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+            <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+        </button>
+      ) : (
+        <span className="icon-spacer" aria-hidden="true" />
+      )}
+      <h1 className="page-title">{title}</h1>
+      <div className="page-header-end">{end}</div>
+    </header>
+  );
+}

@@ -1,0 +1,72 @@
+// Locale parity: every key in every locale file (app and, when present, server), no empty values, and every
+// literal key the app's code asks for exists.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const EXPECTED = ['en-US', 'es-ES', 'lt-LT', 'pt-PT', 'zh-CN'];
+
+function flatten(obj: unknown, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+  if (obj && typeof obj === 'object' && !Array.isArray(obj)) {
+    for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  } else out[prefix] = obj;
+  return out;
+}
+
+function load(dir: string): Record<string, Record<string, unknown>> {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  return Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), flatten(JSON.parse(readFileSync(join(dir, f), 'utf8')))]));
+}
+
+// locales/server is the back end's; it is checked as soon as it holds locale files.
+const dirs = [join(root, 'locales'), join(root, 'locales/server')].filter(
+  (d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')),
+);
+
+describe.each(dirs)('locale files in %s', (dir) => {
+  const all = load(dir);
+  it('has the five locales', () => {
+    expect(Object.keys(all).sort()).toEqual(EXPECTED);
+  });
+  it('every locale has exactly the keys of en-US', () => {
+    const ref = Object.keys(all['en-US']!).sort();
+    for (const [lang, table] of Object.entries(all)) {
+      expect(Object.keys(table).sort(), lang).toEqual(ref);
+    }
+  });
+  it('no empty or non-string values', () => {
+    for (const [lang, table] of Object.entries(all)) {
+      for (const [k, v] of Object.entries(table)) {
+        expect(typeof v === 'string' && v.trim().length > 0, `${lang}: ${k}`).toBe(true);
+      }
+    }
+  });
+  it('placeholders match en-US', () => {
+    const ph = (s: unknown) => [...String(s).matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+    const en = all['en-US']!;
+    for (const [lang, table] of Object.entries(all)) {
+      for (const k of Object.keys(en)) expect(ph(table[k]), `${lang}: ${k}`).toEqual(ph(en[k]));
+    }
+  });
+});
+
+describe('keys used by the app', () => {
+  it("every literal t('…') key exists in en-US", () => {
+    const en = flatten(JSON.parse(readFileSync(join(root, 'locales/en-US.json'), 'utf8')));
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(d, e.name));
+        else if (/\.tsx?$/.test(e.name)) files.push(join(d, e.name));
+      }
+    };
+    walk(join(root, 'src'));
+    const missing: string[] = [];
+    for (const f of files) {
+      for (const m of readFileSync(f, 'utf8').matchAll(/\bt\('([\w.]+)'/g)) if (!(m[1]! in en)) missing.push(`${f}: ${m[1]}`);
+    }
+    expect(missing).toEqual([]);
+    expect(files.length).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { backFallback, guard, isPublic, parseHash, routeOf, scanCodesFrom } from '../../src/core/routes.ts';
+
+const none = { token: '', qrcode: '', zhcode: '' };
+
+describe('parseHash', () => {
+  it.each([
+    ['', '/', ''],
+    ['#/', '/', ''],
+    ['#/?qrcode=PWL-1', '/', 'qrcode=PWL-1'],
+    ['#/confirm?price=99.00&payType=YJ', '/confirm', 'price=99.00&payType=YJ'],
+    ['#home', '/home', ''],
+    ['#/order/', '/order', ''],
+  ])('%s → %s ? %s', (hash, path, query) => {
+    const r = parseHash(hash);
+    expect(r.path).toBe(path);
+    expect(r.query.toString()).toBe(query);
+  });
+});
+
+describe('guard (spec §2)', () => {
+  it('public routes pass without a token', () => {
+    for (const p of ['/', '/home', '/login', '/homeMap', '/aboutUsApp/en-US', '/contactUsApp/zh-CN', '/invoiceOrderDtl']) {
+      expect(guard(p, none)).toEqual({ allow: true });
+    }
+  });
+  it('login-required routes need a token', () => {
+    for (const p of ['/confirm', '/order', '/pastOrder', '/orderDetail', '/borrowSuccess', '/result', '/selectPakage']) {
+      expect(isPublic(p)).toBe(false);
+      expect(guard(p, none)).toEqual({ allow: false, redirect: '/login' });
+      expect(guard(p, { ...none, token: 't' })).toEqual({ allow: true });
+    }
+  });
+  it('tourist fallback: a held scan code goes back through the code-link entry', () => {
+    expect(guard('/confirm', { ...none, qrcode: 'PWL SH/1' })).toEqual({ allow: false, redirect: '/?qrcode=PWL%20SH%2F1' });
+    expect(guard('/order', { ...none, zhcode: 'Z9' })).toEqual({ allow: false, redirect: '/?zhcode=Z9' });
+  });
+  it('unknown routes: login without a token, the not-found screen with one', () => {
+    expect(guard('/nope', none)).toEqual({ allow: false, redirect: '/login' });
+    expect(guard('/nope', { ...none, token: 't' })).toEqual({ allow: true });
+  });
+  it('routeOf strips the lang segment of the web-view pages only', () => {
+    expect(routeOf('/aboutUsApp/lt-LT')).toBe('/aboutUsApp');
+    expect(routeOf('/orderDetail')).toBe('/orderDetail');
+  });
+});
+
+describe('scan codes (home, homeMap, homeScan)', () => {
+  const q = (s: string) => new URLSearchParams(s);
+  it('qrcode is stored and clears zhcode; qr is its alias', () => {
+    expect(scanCodesFrom('/', q('qrcode=A'))).toEqual({ qrcode: 'A', zhcode: '' });
+    expect(scanCodesFrom('/homeMap', q('qr=B'))).toEqual({ qrcode: 'B', zhcode: '' });
+  });
+  it('zhcode is stored and clears qrcode', () => {
+    expect(scanCodesFrom('/home', q('zhcode=Z'))).toEqual({ qrcode: '', zhcode: 'Z' });
+  });
+  it('other routes and code-less queries leave the codes alone', () => {
+    expect(scanCodesFrom('/confirm', q('qrcode=A'))).toBeNull();
+    expect(scanCodesFrom('/', q('lang=zh-CN'))).toBeNull();
+  });
+});
+
+describe('back fallback', () => {
+  it('tourists and users without an account go to selectPakage, others to the stored home', () => {
+    expect(backFallback(true, true, '/home')).toBe('/selectPakage');
+    expect(backFallback(false, false, '/home')).toBe('/selectPakage');
+    expect(backFallback(false, true, '/home')).toBe('/home');
+    expect(backFallback(false, true, '')).toBe('/homeMap');
+  });
+});
