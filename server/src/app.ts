@@ -1,0 +1,128 @@
+// buildApp(deps): the whole HTTP application over injected side effects (database, clock, cabinet link,
+// payment providers, optional simulator). Load order as in fastify/demo: external plugins → app plugins → routes.
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Db } from './db/db.ts';
+import { JobRunner } from './jobs/runner.ts';
+import type { Clock } from './lib/clock.ts';
+import { API_PREFIX } from './lib/route.ts';
+import { AuthRepository } from './modules/auth/repository.ts';
+import authRoutes from './modules/auth/routes.ts';
+import { AuthService } from './modules/auth/service.ts';
+import type { CabinetLink } from './modules/cabinets/link.ts';
+import { CabinetsRepository } from './modules/cabinets/repository.ts';
+import cabinetRoutes from './modules/cabinets/routes.ts';
+import { CabinetsService } from './modules/cabinets/service.ts';
+import demoRoutes from './modules/demo/routes.ts';
+import { ProviderRegistry } from './modules/payments/provider.ts';
+import { PaymentsRepository } from './modules/payments/repository.ts';
+import paymentRoutes from './modules/payments/routes.ts';
+import { SandboxCardProvider } from './modules/payments/sandbox.ts';
+import sandboxRoutes from './modules/payments/sandbox-routes.ts';
+import { PaymentsService } from './modules/payments/service.ts';
+import { RentalsRepository } from './modules/rentals/repository.ts';
+import rentalRoutes from './modules/rentals/routes.ts';
+import { RentalsService } from './modules/rentals/service.ts';
+import { VenuesRepository } from './modules/venues/repository.ts';
+import { VenuesService } from './modules/venues/service.ts';
+import { LedgerRepository } from './modules/wallet/repository.ts';
+import { WalletService } from './modules/wallet/service.ts';
+import context from './plugins/context.ts';
+import errors from './plugins/errors.ts';
+import type { SimulatorFleet } from './simulator/fleet.ts';
+
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  link: CabinetLink;
+  /** The sandbox card provider is always available; pass one to share it (tests). */
+  sandbox?: SandboxCardProvider;
+  /** When the cabinet simulator runs in this process, the demo control API is served. */
+  fleet?: SimulatorFleet;
+  ejectTtlMs?: number;
+  ejectGraceMs?: number;
+  /** Poll the jobs table every N ms (0: only when runDue() is called, as tests do). */
+  jobPollMs?: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(deps: AppDeps) {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Composition: repositories over the db, services over repositories and side effects.
+  const { db, clock } = deps;
+  const log = app.log;
+  const jobs = new JobRunner(db, clock, log);
+  const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
+  const providers = new ProviderRegistry().register(sandbox);
+  const auth = new AuthService(new AuthRepository(db), clock);
+  const wallet = new WalletService(new LedgerRepository(db));
+  const venues = new VenuesService(new VenuesRepository(db));
+  const cabinetsRepo = new CabinetsRepository(db);
+  const payments = new PaymentsService(new PaymentsRepository(db), providers, clock);
+  const rentalsRepo = new RentalsRepository(db);
+  const rentals = new RentalsService({
+    db, clock, log, repo: rentalsRepo, cabinets: cabinetsRepo, venues, wallet, payments, link: deps.link, jobs,
+    ejectTtlMs: deps.ejectTtlMs ?? 30_000,
+    ejectGraceMs: deps.ejectGraceMs ?? 5_000,
+  });
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, wallet });
+  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox });
+
+  // 1. External plugins.
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Powerly rental API', version: '0.1.0', description: 'See docs/api.md for the envelope and rules.' },
+      components: {
+        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } },
+      },
+      security: [{ token: [] }],
+    },
+  });
+  // 2. App plugins.
+  await app.register(errors);
+  await app.register(context, { auth });
+  // 3. Routes.
+  await app.register(async (api) => {
+    await api.register(authRoutes, { auth, wallet });
+    await api.register(cabinetRoutes, { cabinets });
+    await api.register(paymentRoutes, { payments, rentals });
+    await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });
+    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  }, { prefix: API_PREFIX });
+  await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
+  if (deps.fleet) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
+
+  // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
+  app.addHook('onReady', async () => {
+    await deps.link.start(cabinets);
+    if (deps.jobPollMs) jobs.start(deps.jobPollMs);
+  });
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    await deps.link.close();
+  });
+  return app;
+}
+
+export type PowerlyApp = Awaited<ReturnType<typeof buildApp>>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    powerly: {
+      jobs: JobRunner;
+      wallet: WalletService;
+      payments: PaymentsService;
+      rentals: RentalsService;
+      cabinets: CabinetsService;
+      auth: AuthService;
+      sandbox: SandboxCardProvider;
+    };
+  }
+}

@@ -1,0 +1,34 @@
+// Configuration from the environment (docs/operations.md lists every variable).
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  mqttUrl?: string;
+  mqttPort: number | null;
+  mqttPrefix: string;
+  mqttSharedGroup?: string;
+  simulator: boolean;
+  publicUrl?: string;
+  sandboxPublicKey: string;
+  ejectTtlMs: number;
+}
+
+const num = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: num(env.PORT, 8080),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || './data/pglite',
+    mqttUrl: env.MQTT_URL || undefined,
+    mqttPort: env.MQTT_PORT === 'off' ? null : num(env.MQTT_PORT, 18830),
+    mqttPrefix: env.MQTT_PREFIX || 'powerly',
+    mqttSharedGroup: env.MQTT_SHARED_GROUP || undefined,
+    simulator: env.SIMULATOR !== 'off',
+    publicUrl: env.PUBLIC_URL || undefined,
+    sandboxPublicKey: env.SANDBOX_PUBLIC_KEY || 'pk_sandbox_powerly',
+    ejectTtlMs: num(env.EJECT_TTL_MS, 30_000),
+  };
+}

@@ -1,0 +1,85 @@
+// Demo data, seeded on first start and idempotent (every insert is "on conflict do nothing"): four venues in
+// three currencies, each with a cabinet of power banks, and a real price strategy per venue.
+import type { Db } from './db.ts';
+
+function logo(initials: string, bg: string): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96" viewBox="0 0 96 96"><rect width="96" height="96" rx="20" fill="${bg}"/><text x="48" y="60" font-family="Arial,Helvetica,sans-serif" font-size="36" font-weight="700" fill="#fff" text-anchor="middle">${initials}</text></svg>`;
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+
+export interface SeedVenue {
+  id: string;
+  name: string;
+  city: string;
+  address: string;
+  hours: string;
+  description: string;
+  logo: string;
+  lat: number;
+  lng: number;
+  currency: string;
+  /** Minor units. unitLength × priceUnit (0 min, 1 h, 2 day) is the charge unit. */
+  plan: { unitPrice: number; unitLength: number; priceUnit: 0 | 1 | 2; freeMinutes: number; dailyCap: number; deposit: number; overtimeAmount: number; overtimeDays: number; depositType: 0 | 1 };
+  cabinet: { id: string; slots: number; powerbanks: number };
+}
+
+export const SEED_VENUES: SeedVenue[] = [
+  {
+    id: 'v-sh-jingan', name: "Jing'an Kerry Centre", city: 'Shanghai', address: '1515 Nanjing West Road, Jing\'an District, Shanghai 200040',
+    hours: '10:00-22:00', description: 'Ground floor, next to the north entrance.', logo: logo('JK', '#c8102e'),
+    lat: 31.2247, lng: 121.4460, currency: 'CNY',
+    plan: { unitPrice: 200, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 2000, deposit: 9900, overtimeAmount: 9900, overtimeDays: 5, depositType: 1 },
+    cabinet: { id: 'PWL-SH-001', slots: 8, powerbanks: 6 },
+  },
+  {
+    id: 'v-vno-gedimino', name: 'GO9 Gedimino 9', city: 'Vilnius', address: 'Gedimino pr. 9, 01103 Vilnius, Lithuania',
+    hours: '08:00-22:00', description: 'Level 1, by the information desk.', logo: logo('G9', '#006a44'),
+    lat: 54.6871, lng: 25.2801, currency: 'EUR',
+    plan: { unitPrice: 100, unitLength: 1, priceUnit: 1, freeMinutes: 10, dailyCap: 500, deposit: 2500, overtimeAmount: 2500, overtimeDays: 3, depositType: 0 },
+    cabinet: { id: 'PWL-VNO-001', slots: 6, powerbanks: 4 },
+  },
+  {
+    id: 'v-lis-timeout', name: 'Time Out Market Lisboa', city: 'Lisbon', address: 'Av. 24 de Julho 49, 1200-479 Lisboa, Portugal',
+    hours: '10:00-24:00', description: 'Next to the main bar.', logo: logo('TO', '#e4002b'),
+    lat: 38.7069, lng: -9.1459, currency: 'EUR',
+    plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 800, deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, depositType: 0 },
+    cabinet: { id: 'PWL-LIS-001', slots: 6, powerbanks: 3 },
+  },
+  {
+    id: 'v-nyc-gct', name: 'Grand Central Terminal', city: 'New York', address: '89 E 42nd St, New York, NY 10017, USA',
+    hours: '05:30-02:00', description: 'Main Concourse, near the information booth.', logo: logo('GC', '#1f3a93'),
+    lat: 40.7527, lng: -73.9772, currency: 'USD',
+    plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 0, dailyCap: 900, deposit: 3000, overtimeAmount: 3000, overtimeDays: 5, depositType: 1 },
+    cabinet: { id: 'PWL-NYC-001', slots: 8, powerbanks: 6 },
+  },
+];
+
+export async function seed(db: Db): Promise<void> {
+  await db.tx(async (tx) => {
+    for (const v of SEED_VENUES) {
+      await tx.query(
+        `insert into venues (id, name, city, address, hours, description, logo_url, lat, lng, currency)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (id) do nothing`,
+        [v.id, v.name, v.city, v.address, v.hours, v.description, v.logo, v.lat, v.lng, v.currency],
+      );
+      const p = v.plan;
+      await tx.query(
+        `insert into price_plans (venue_id, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
+           overtime_amount, overtime_days, deposit_type) values ($1,1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (venue_id) do nothing`,
+        [v.id, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
+      );
+      const ins = await tx.query(
+        'insert into cabinets (id, venue_id, slot_count) values ($1,$2,$3) on conflict (id) do nothing',
+        [v.cabinet.id, v.id, v.cabinet.slots],
+      );
+      if (ins.rowCount !== 1) continue; // already seeded: power banks may have moved since
+      const city = v.cabinet.id.split('-')[1];
+      for (let i = 1; i <= v.cabinet.powerbanks; i++) {
+        await tx.query(
+          `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3) on conflict (id) do nothing`,
+          [`PB-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, i],
+        );
+      }
+    }
+  });
+}

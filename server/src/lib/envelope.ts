@@ -1,0 +1,9 @@
+import { Type, type TSchema } from 'typebox';
+
+/** The wire envelope of docs/api.md. */
+export const ok = <T>(data: T, code: 0 | 1 | 9 = 0, msg = 'success') => ({ code, msg, data });
+
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ code: Type.Integer(), msg: Type.String(), data });
+
+export const ErrorEnvelope = Type.Object({ code: Type.Integer(), msg: Type.String(), data: Type.Null() });

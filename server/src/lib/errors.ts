@@ -1,0 +1,20 @@
+// Business errors carry a locale key (locales/server/*.json) and the envelope code; the central error
+// handler translates them into the request's language. Anything else becomes a bare 500.
+export type ErrorCode = 400 | 401 | 403 | 404 | 409 | 422;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly key: string,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(key);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (key: string, params?: Record<string, string | number>) => new AppError(400, key, params);
+export const unauthorized = () => new AppError(401, 'error.unauthorized');
+export const notFound = (key: string, params?: Record<string, string | number>) => new AppError(404, key, params);
+export const conflict = (key: string, params?: Record<string, string | number>) => new AppError(409, key, params);
+export const refused = (key: string, params?: Record<string, string | number>) => new AppError(422, key, params);

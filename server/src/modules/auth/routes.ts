@@ -1,0 +1,53 @@
+import { Type } from 'typebox';
+import { Envelope, ok } from '../../lib/envelope.ts';
+import type { App } from '../../lib/route.ts';
+import { currentUser } from '../../plugins/context.ts';
+import { currencySymbol } from '../venues/service.ts';
+import type { WalletService } from '../wallet/service.ts';
+import { toMajor } from '../../../../src/core/money.ts';
+import type { AuthService } from './service.ts';
+
+const UserInfo = Type.Object({
+  pId: Type.Integer(),
+  pname: Type.String(),
+  pbalance: Type.Number(),
+  pcurrencyName: Type.String(),
+  pyajin: Type.Number(),
+  pmobile: Type.Union([Type.String(), Type.Null()]),
+  email: Type.Union([Type.String(), Type.Null()]),
+  p_currency: Type.String(),
+  userType: Type.Union([Type.Literal('tourist'), Type.Literal('user')]),
+});
+
+export default async function authRoutes(app: App, opts: { auth: AuthService; wallet: WalletService }) {
+  app.post('/saas/tourist/login', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Tourist sign-in: a tourist user (the same one again for the same device code) and a session token',
+      querystring: Type.Object({ code: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
+      response: { 200: Envelope(Type.String({ description: 'session token for the `token` header' })) },
+    },
+  }, async (req) => {
+    const { token } = await opts.auth.touristLogin(req.query.code, req.locale);
+    return ok(token);
+  });
+
+  app.get('/userInfo', {
+    schema: { tags: ['auth'], summary: 'The signed-in user', headers: Type.Object({ token: Type.Optional(Type.String()) }), response: { 200: Envelope(UserInfo) } },
+    preHandler: app.requireUser,
+  }, async (req) => {
+    const u = currentUser(req);
+    const w = await opts.wallet.walletOf(u.id, u.currency);
+    return ok({
+      pId: u.id,
+      pname: u.name,
+      pbalance: toMajor(w.balance, u.currency),
+      pcurrencyName: currencySymbol(u.currency),
+      pyajin: toMajor(w.held, u.currency),
+      pmobile: u.mobile,
+      email: u.email,
+      p_currency: u.currency,
+      userType: u.kind,
+    });
+  });
+}

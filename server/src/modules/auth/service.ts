@@ -1,0 +1,54 @@
+import type { Clock } from '../../lib/clock.ts';
+import { unauthorized } from '../../lib/errors.ts';
+import type { Locale } from '../../lib/i18n.ts';
+import { randomToken, sha256 } from '../../lib/ids.ts';
+import { AuthRepository, type UserRow } from './repository.ts';
+
+export const SESSION_TTL_MS = 30 * 24 * 3600_000;
+
+const CURRENCY_BY_LOCALE: Record<Locale, string> = {
+  'en-US': 'USD',
+  'zh-CN': 'CNY',
+  'lt-LT': 'EUR',
+  'pt-PT': 'EUR',
+  'es-ES': 'EUR',
+};
+
+export class AuthService {
+  constructor(
+    readonly repo: AuthRepository,
+    private readonly clock: Clock,
+    private readonly sessionTtlMs = SESSION_TTL_MS,
+  ) {}
+
+  /** A tourist user (the same one again for the same device code) and a fresh session token. */
+  async touristLogin(deviceCode: string | undefined, locale: Locale): Promise<{ token: string; user: UserRow }> {
+    const now = this.clock.now();
+    let user = deviceCode ? await this.repo.userByDeviceCode(deviceCode) : undefined;
+    if (!user) {
+      const suffix = randomToken(6).replace(/[^A-Za-z0-9]/g, 'X').slice(0, 6).toUpperCase();
+      user = await this.repo.createUser({
+        kind: 'tourist',
+        name: `Tourist-${suffix}`,
+        deviceCode: deviceCode ?? null,
+        currency: CURRENCY_BY_LOCALE[locale],
+        at: now,
+      });
+    }
+    const token = randomToken(32);
+    await this.repo.createSession({
+      tokenHash: sha256(token),
+      userId: user.id,
+      at: now,
+      expiresAt: new Date(now.getTime() + this.sessionTtlMs),
+    });
+    return { token, user };
+  }
+
+  async authenticate(token: string | undefined): Promise<UserRow> {
+    if (!token || token.length > 200) throw unauthorized();
+    const user = await this.repo.userBySession(sha256(token), this.clock.now());
+    if (!user) throw unauthorized();
+    return { ...user, id: Number(user.id) };
+  }
+}

@@ -1,0 +1,117 @@
+import type { Queryable } from '../../db/db.ts';
+
+export interface CabinetRow {
+  id: string;
+  venue_id: string;
+  slot_count: number;
+  online: boolean;
+  last_seen_at: Date | null;
+}
+
+export interface PowerbankRow {
+  id: string;
+  state: 'in_cabinet' | 'rented';
+  cabinet_id: string | null;
+  slot: number | null;
+  order_id: string | null;
+}
+
+export class CabinetsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async find(id: string, q: Queryable = this.db) {
+    const { rows } = await q.query<CabinetRow>('select * from cabinets where id = $1', [id]);
+    return rows[0];
+  }
+
+  async all(q: Queryable = this.db) {
+    const { rows } = await q.query<CabinetRow & { venue_name: string; currency: string }>(
+      'select c.*, v.name as venue_name, v.currency from cabinets c join venues v on v.id = c.venue_id order by c.id',
+    );
+    return rows;
+  }
+
+  async availableCount(cabinetId: string, q: Queryable = this.db) {
+    const { rows } = await q.query<{ n: number }>(
+      `select count(*)::int as n from powerbanks where cabinet_id = $1 and state = 'in_cabinet'`,
+      [cabinetId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async powerbanksIn(cabinetId: string, q: Queryable = this.db) {
+    const { rows } = await q.query<PowerbankRow>(
+      `select * from powerbanks where cabinet_id = $1 and state = 'in_cabinet' order by slot`,
+      [cabinetId],
+    );
+    return rows;
+  }
+
+  async rentedPowerbanks(q: Queryable = this.db) {
+    const { rows } = await q.query<PowerbankRow & { from_cabinet_id: string }>(
+      `select p.*, o.cabinet_id as from_cabinet_id from powerbanks p join orders o on o.id = p.order_id
+        where p.state = 'rented' order by p.id`,
+    );
+    return rows;
+  }
+
+  async markRented(powerbankId: string, orderId: string, q: Queryable = this.db) {
+    await q.query(
+      `insert into powerbanks (id, state, order_id) values ($1, 'rented', $2)
+       on conflict (id) do update set state = 'rented', cabinet_id = null, slot = null, order_id = $2`,
+      [powerbankId, orderId],
+    );
+  }
+
+  async placeInSlot(powerbankId: string, cabinetId: string, slot: number, q: Queryable = this.db) {
+    // The cabinet is the authority on what is in its slots: anything we thought was there is not.
+    await q.query(`update powerbanks set cabinet_id = null, slot = null where cabinet_id = $1 and slot = $2 and id <> $3`, [
+      cabinetId, slot, powerbankId,
+    ]);
+    await q.query(
+      `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3)
+       on conflict (id) do update set state = 'in_cabinet', cabinet_id = $2, slot = $3, order_id = null`,
+      [powerbankId, cabinetId, slot],
+    );
+  }
+
+  async setOnline(cabinetId: string, online: boolean, at: Date, inventory: unknown, q: Queryable = this.db) {
+    await q.query(
+      `update cabinets set online = $2, last_seen_at = greatest(coalesce(last_seen_at, $3), $3),
+         inventory = coalesce($4::jsonb, inventory) where id = $1`,
+      [cabinetId, online, at, inventory === undefined ? null : JSON.stringify(inventory)],
+    );
+  }
+
+  /** True the first time an event id is seen (QoS 1 may deliver it again). */
+  async recordEvent(e: { id: string; cabinetId: string; type: string; ts: string; payload: unknown; at: Date }, q: Queryable = this.db) {
+    const res = await q.query(
+      `insert into cabinet_events (id, cabinet_id, type, cabinet_ts, payload, received_at) values ($1,$2,$3,$4,$5,$6)
+       on conflict (id) do nothing`,
+      [`${e.cabinetId}:${e.id}`, e.cabinetId, e.type, e.ts, JSON.stringify(e.payload), e.at],
+    );
+    return res.rowCount === 1;
+  }
+
+  async insertCommand(c: { id: string; cabinetId: string; orderId: string; type: string; payload: unknown; at: Date; expiresAt: Date }, q: Queryable = this.db) {
+    await q.query(
+      `insert into cabinet_commands (id, cabinet_id, order_id, type, payload, created_at, expires_at) values ($1,$2,$3,$4,$5,$6,$7)`,
+      [c.id, c.cabinetId, c.orderId, c.type, JSON.stringify(c.payload), c.at, c.expiresAt],
+    );
+  }
+
+  async command(id: string, q: Queryable = this.db) {
+    const { rows } = await q.query<{ id: string; cabinet_id: string; order_id: string; payload: unknown; result: string | null }>(
+      'select * from cabinet_commands where id = $1',
+      [id],
+    );
+    return rows[0];
+  }
+
+  async ackCommand(id: string, at: Date, result: string | null, q: Queryable = this.db) {
+    await q.query(
+      'update cabinet_commands set acked_at = coalesce(acked_at, $2), result = coalesce($3, result) where id = $1',
+      [id, at, result],
+    );
+  }
+}

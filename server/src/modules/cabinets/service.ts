@@ -1,0 +1,87 @@
+// Cabinets: the scan (checkisok) and the server's handling of everything a cabinet reports.
+import { toMajor } from '../../../../src/core/money.ts';
+import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { UserRow } from '../auth/repository.ts';
+import type { RentalsService } from '../rentals/service.ts';
+import { currencySymbol } from '../venues/service.ts';
+import type { WalletService } from '../wallet/service.ts';
+import type { LinkHandler, Logger } from './link.ts';
+import type { CabinetEvent, CabinetStatus, CommandAck } from './protocol.ts';
+import type { CabinetsRepository } from './repository.ts';
+
+export class CabinetsService implements LinkHandler {
+  constructor(
+    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; wallet: WalletService },
+  ) {}
+
+  /** POST cdb/cabinet/checkisok */
+  async scan(user: UserRow, url: string) {
+    const { cabinet, priced } = await this.d.rentals.resolveCabinet(url);
+    const { venue, planRow, wire } = priced;
+    const c = venue.currency;
+    const { balance } = await this.d.wallet.walletOf(user.id, c);
+    const deposit = priced.plan.deposit;
+    const needsPayment = balance < deposit;
+    const m = (v: number) => toMajor(v, c);
+    return {
+      cabinetID: cabinet.id,
+      qrcode: cabinet.id,
+      shopid: venue.id,
+      shopname: venue.name,
+      shoplogo: venue.logo_url,
+      shopAddress: venue.address,
+      shopTime: venue.hours,
+      shopContent: venue.description,
+      currencyName: currencySymbol(c),
+      currency: c,
+      jifei: wire.pPrice,
+      jifeiDanwei: wire.pPriceMinute,
+      mianfei: wire.pFreeuseMinute,
+      fengding: wire.pDayAmount,
+      yajin: m(deposit),
+      yajintype: planRow.deposit_type,
+      myyue: m(balance),
+      chongzhi: needsPayment ? ('Y' as const) : ('N' as const),
+      overtimeAmount: wire.pOvertimeAmount,
+      zujieNum: await this.d.rentals.openCount(user.id),
+      haveBatteryCount: await this.d.repo.availableCount(cabinet.id),
+      haveMifiBattery: false,
+      yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
+      online: cabinet.online,
+      lat: venue.lat,
+      lng: venue.lng,
+      priceStrategy: wire,
+      userWallet: { pBalance: m(balance), pCurrencySymbol: currencySymbol(c), pDailiId: 'powerly' },
+    };
+  }
+
+  // ---- LinkHandler ------------------------------------------------------------------------------------------
+
+  async event(cabinetId: string, e: CabinetEvent) {
+    if (!(await this.d.repo.find(cabinetId))) return this.d.log.warn({ cabinetId }, 'event from an unknown cabinet');
+    const now = this.d.clock.now();
+    if (e.type === 'heartbeat') {
+      await this.d.repo.setOnline(cabinetId, true, now, e.slots);
+      return;
+    }
+    await this.d.db.tx(async (tx) => {
+      // Deduplicate in the same transaction as the effect: a crash in between replays the event, never loses it.
+      if (!(await this.d.repo.recordEvent({ id: e.id, cabinetId, type: e.type, ts: e.ts, payload: e, at: now }, tx))) return;
+      if (e.type === 'popped') await this.d.rentals.onPopped(cabinetId, e, tx);
+      else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(cabinetId, e, tx);
+      else if (e.type === 'returned') await this.d.rentals.onReturned(cabinetId, e, tx);
+    });
+  }
+
+  async status(cabinetId: string, s: CabinetStatus) {
+    if (!(await this.d.repo.find(cabinetId))) return;
+    await this.d.repo.setOnline(cabinetId, s.online, this.d.clock.now(), undefined);
+  }
+
+  async ack(cabinetId: string, a: CommandAck) {
+    const cmd = await this.d.repo.command(a.commandId);
+    if (!cmd || cmd.cabinet_id !== cabinetId) return;
+    await this.d.repo.ackCommand(cmd.id, this.d.clock.now(), a.status === 'accepted' ? null : a.status);
+  }
+}

@@ -1,0 +1,32 @@
+// The sandbox provider's public tokenisation endpoint (what a card provider's JS SDK would call). Its responses
+// are the provider's own shape, not the app envelope: {id, card} or {error: {code, message}} with HTTP 402.
+import { Type } from 'typebox';
+import type { App } from '../../lib/route.ts';
+import { SandboxError, type SandboxCardProvider } from './sandbox.ts';
+
+const Field = Type.Optional(Type.String({ maxLength: 64 }));
+
+export default async function sandboxRoutes(app: App, opts: { sandbox: SandboxCardProvider }) {
+  app.setErrorHandler((err: Error & { validation?: unknown; statusCode?: number }, _req, reply) => {
+    if (err instanceof SandboxError) return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
+    if (err.validation || (err.statusCode && err.statusCode < 500)) {
+      return reply.status(400).send({ error: { code: 'parameter_invalid', message: 'The request parameters are invalid.' } });
+    }
+    reply.log.error({ err }, 'sandbox error');
+    return reply.status(500).send({ error: { code: 'api_error', message: 'An error occurred on the sandbox.' } });
+  });
+
+  app.post('/tokens', {
+    schema: {
+      tags: ['sandbox-pay'],
+      summary: 'Sandbox card tokenisation (test mode of the card provider); tokens are single-use',
+      body: Type.Object({ publicKey: Field, number: Field, expMonth: Field, expYear: Field, cvc: Field }),
+      response: {
+        200: Type.Object({
+          id: Type.String(),
+          card: Type.Object({ brand: Type.String(), last4: Type.String(), expMonth: Type.Integer(), expYear: Type.Integer() }),
+        }),
+      },
+    },
+  }, async (req) => opts.sandbox.tokenize(req.body));
+}

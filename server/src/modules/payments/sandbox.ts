@@ -1,0 +1,200 @@
+// The sandbox card provider: behaves like a card provider's test mode. Tokens are made by
+// POST /sandbox-pay/v1/tokens (test cards in docs/api.md), are single-use, and every payment intent runs the
+// provider-side state machine below, persisted in the database (as the provider's own records).
+import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { PaymentProvider, type AuthorizeInput, type AuthorizeResult, type CardSummary } from './provider.ts';
+
+export type IntentStatus =
+  | 'requires_confirmation'
+  | 'authorized'
+  | 'captured'
+  | 'partially_captured'
+  | 'voided'
+  | 'refunded'
+  | 'declined';
+
+const INTENT_TRANSITIONS: Record<IntentStatus, IntentStatus[]> = {
+  requires_confirmation: ['authorized', 'captured', 'declined'],
+  authorized: ['captured', 'partially_captured', 'voided'],
+  captured: ['refunded'],
+  partially_captured: ['refunded'],
+  voided: [],
+  refunded: [],
+  declined: [],
+};
+
+export class SandboxError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 402,
+  ) {
+    super(message);
+  }
+}
+
+const TEST_OUTCOMES: Record<string, string> = {
+  '4000000000000002': 'card_declined',
+  '4000000000009995': 'insufficient_funds',
+};
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function brandOf(n: string): string {
+  if (n.startsWith('4')) return 'visa';
+  if (/^(5[1-5]|2[2-7])/.test(n)) return 'mastercard';
+  if (/^3[47]/.test(n)) return 'amex';
+  return 'unknown';
+}
+
+interface IntentRow {
+  id: string;
+  amount: number;
+  amount_captured: number;
+  status: IntentStatus;
+}
+
+export class SandboxCardProvider extends PaymentProvider {
+  static override readonly id = 'sandbox';
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly key = 'pk_sandbox_powerly',
+  ) {
+    super();
+  }
+
+  publicKey() {
+    return this.key;
+  }
+
+  /** The client-side tokenisation endpoint's logic. */
+  async tokenize(input: {
+    publicKey?: string;
+    number?: string;
+    expMonth?: string;
+    expYear?: string;
+    cvc?: string;
+  }): Promise<{ id: string; card: CardSummary & { expMonth: number; expYear: number } }> {
+    if (input.publicKey !== this.key) throw new SandboxError('invalid_public_key', 'Invalid API key provided.', 401);
+    const number = (input.number ?? '').replace(/[\s-]/g, '');
+    if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
+      throw new SandboxError('incorrect_number', 'Your card number is incorrect.');
+    }
+    const month = Number(input.expMonth);
+    let year = Number(input.expYear);
+    if (year < 100) year += 2000;
+    if (!Number.isInteger(month) || month < 1 || month > 12) {
+      throw new SandboxError('invalid_expiry_month', "Your card's expiration month is invalid.");
+    }
+    const now = this.clock.now();
+    if (!Number.isInteger(year) || year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) {
+      throw new SandboxError('expired_card', 'Your card has expired.');
+    }
+    if (!/^\d{3,4}$/.test(input.cvc ?? '')) throw new SandboxError('invalid_cvc', "Your card's security code is invalid.");
+    const id = `tok_${randomToken(18)}`;
+    const card = { brand: brandOf(number), last4: number.slice(-4), expMonth: month, expYear: year };
+    await this.db.query(
+      `insert into sandbox_tokens (id, public_key, brand, last4, exp_month, exp_year, outcome, created_at)
+       values ($1,$2,$3,$4,$5,$6,$7,$8)`,
+      [id, this.key, card.brand, card.last4, month, year, TEST_OUTCOMES[number] ?? 'ok', now],
+    );
+    return { id, card };
+  }
+
+  async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
+    const now = this.clock.now();
+    // Idempotent per key: a retried authorisation returns the first intent.
+    const prior = await this.db.query<{ id: string; status: IntentStatus; decline_code: string | null; brand: string; last4: string }>(
+      `select i.id, i.status, i.decline_code, t.brand, t.last4 from sandbox_intents i join sandbox_tokens t on t.id = i.token_id
+        where i.id = $1`,
+      [`pi_${input.idempotencyKey}`],
+    );
+    const p = prior.rows[0];
+    if (p) {
+      const card = { brand: p.brand, last4: p.last4 };
+      return p.status === 'declined'
+        ? { ok: false, ref: p.id, declineCode: p.decline_code ?? 'card_declined', card }
+        : { ok: true, ref: p.id, status: input.capture === 'manual' ? 'authorized' : 'captured', card };
+    }
+    const used = await this.db.query<{ id: string; brand: string; last4: string; outcome: string }>(
+      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
+      [input.token, now],
+    );
+    const token = used.rows[0];
+    if (!token) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    const card = { brand: token.brand, last4: token.last4 };
+    const id = `pi_${input.idempotencyKey}`;
+    await this.db.query(
+      `insert into sandbox_intents (id, token_id, amount, currency, capture_method, status, created_at, updated_at)
+       values ($1,$2,$3,$4,$5,'requires_confirmation',$6,$6)`,
+      [id, token.id, input.amount, input.currency, input.capture, now],
+    );
+    if (token.outcome !== 'ok') {
+      await this.move(id, 'declined', { decline_code: token.outcome });
+      return { ok: false, ref: id, declineCode: token.outcome, card };
+    }
+    if (input.capture === 'manual') {
+      await this.move(id, 'authorized');
+      return { ok: true, ref: id, status: 'authorized', card };
+    }
+    await this.move(id, 'captured', { amount_captured: input.amount });
+    return { ok: true, ref: id, status: 'captured', card };
+  }
+
+  async capture(ref: string, amount: number) {
+    const i = await this.intent(ref);
+    if (amount <= 0 || amount > i.amount) throw new SandboxError('amount_too_large', 'Capture amount is invalid.');
+    await this.move(ref, amount === i.amount ? 'captured' : 'partially_captured', { amount_captured: amount });
+  }
+
+  async void(ref: string) {
+    await this.move(ref, 'voided');
+  }
+
+  async refund(ref: string, amount: number) {
+    const i = await this.intent(ref);
+    if (amount <= 0 || amount > i.amount_captured) throw new SandboxError('amount_too_large', 'Refund amount is invalid.');
+    await this.move(ref, 'refunded', { amount_refunded: amount });
+  }
+
+  async status(ref: string): Promise<IntentStatus> {
+    return (await this.intent(ref)).status;
+  }
+
+  private async intent(ref: string): Promise<IntentRow> {
+    const { rows } = await this.db.query<IntentRow>('select id, amount, amount_captured, status from sandbox_intents where id = $1', [ref]);
+    if (!rows[0]) throw new SandboxError('resource_missing', `No such payment intent: ${ref}`, 404);
+    return rows[0];
+  }
+
+  /** The one place a sandbox intent changes state; a compare-and-set so concurrent calls cannot both win. */
+  private async move(ref: string, to: IntentStatus, extra: Record<string, string | number> = {}) {
+    const i = await this.intent(ref);
+    if (i.status === to) return; // at-least-once callers: repeating a completed step is harmless
+    if (!INTENT_TRANSITIONS[i.status].includes(to)) {
+      throw new SandboxError('payment_intent_unexpected_state', `Cannot move ${i.status} → ${to}.`, 400);
+    }
+    const cols = Object.keys(extra);
+    const sets = cols.map((c, n) => `${c} = $${n + 4}`).join(', ');
+    const res = await this.db.query(
+      `update sandbox_intents set status = $2, updated_at = $3${sets ? `, ${sets}` : ''} where id = $1 and status = '${i.status}'`,
+      [ref, to, this.clock.now(), ...cols.map((c) => extra[c])],
+    );
+    if (res.rowCount !== 1) throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
+  }
+}

@@ -1,0 +1,114 @@
+// Our side of every payment: one row per provider payment, moved only along PAYMENT_TRANSITIONS, each move
+// logged in payment_transitions. Provider calls (network, outside our transactions) are made here too.
+import type { Queryable } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { uuid } from '../../lib/ids.ts';
+import { toMajor } from '../../../../src/core/money.ts';
+import { PaymentsRepository } from './repository.ts';
+import type { AuthorizeResult, ProviderRegistry } from './provider.ts';
+
+export type PaymentStatus = 'authorized' | 'captured' | 'partially_captured' | 'voided' | 'refunded' | 'declined';
+
+export const PAYMENT_TRANSITIONS: Record<PaymentStatus, PaymentStatus[]> = {
+  authorized: ['captured', 'partially_captured', 'voided'],
+  captured: ['refunded'],
+  partially_captured: ['refunded'],
+  voided: [],
+  refunded: [],
+  declined: [],
+};
+
+export interface PaymentMethod {
+  pId: string;
+  pPaymentType: string;
+  label: string;
+  currencySymbol: string;
+  pCurrencyType: string;
+  publicKey: string;
+  configDetails: { accountCountry: string; currency: string };
+}
+
+const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
+export const CARD_METHOD_ID = 'card-sandbox';
+
+export class PaymentsService {
+  constructor(
+    readonly repo: PaymentsRepository,
+    readonly providers: ProviderRegistry,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The methods a cabinet in `currency` offers. Only providers that are registered are offered. */
+  methods(currency: string, symbol: string): PaymentMethod[] {
+    if (!this.providers.has('sandbox')) return [];
+    return [
+      {
+        pId: CARD_METHOD_ID,
+        pPaymentType: 'STRIPE_CARD',
+        label: 'Card',
+        currencySymbol: symbol,
+        pCurrencyType: currency,
+        publicKey: this.providers.get('sandbox').publicKey(),
+        configDetails: { accountCountry: COUNTRY[currency] ?? 'US', currency: currency.toLowerCase() },
+      },
+    ];
+  }
+
+  providerForMethod(methodId: string) {
+    return methodId === CARD_METHOD_ID && this.providers.has('sandbox') ? this.providers.get('sandbox') : null;
+  }
+
+  /** Records the outcome of an authorisation (inside the caller's transaction when it has one). */
+  async record(
+    input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string | null; purpose: string; amount: number; currency: string },
+    q?: Queryable,
+  ) {
+    const id = `pay_${uuid()}`;
+    const r = input.result;
+    await this.repo.insert(
+      {
+        id,
+        provider: input.providerId,
+        provider_ref: r.ref,
+        user_id: input.userId,
+        order_id: input.orderId,
+        purpose: input.purpose,
+        amount: input.amount,
+        currency: input.currency,
+        status: r.ok ? r.status : 'declined',
+        captured_amount: r.ok && r.status === 'captured' ? input.amount : 0,
+        failure_code: r.ok ? null : r.declineCode,
+        card_brand: r.card?.brand ?? null,
+        card_last4: r.card?.last4 ?? null,
+        at: this.clock.now(),
+      },
+      q,
+    );
+    return id;
+  }
+
+  /** Settles an authorised payment at the provider, then moves our row: capture `amount` (0 → void). */
+  async settleAuthorization(paymentId: string, amount: number) {
+    const p = await this.repo.find(paymentId);
+    if (!p) throw new Error(`no payment ${paymentId}`);
+    if (p.status !== 'authorized') return p.status; // already settled (a retried job)
+    const provider = this.providers.get(p.provider);
+    if (amount > 0) {
+      await provider.capture(p.provider_ref!, amount);
+      await this.move(p.id, 'authorized', amount === p.amount ? 'captured' : 'partially_captured', amount);
+    } else {
+      await provider.void(p.provider_ref!);
+      await this.move(p.id, 'authorized', 'voided', null);
+    }
+    return (await this.repo.find(paymentId))!.status;
+  }
+
+  async move(id: string, from: PaymentStatus, to: PaymentStatus, captured: number | null, q?: Queryable) {
+    if (!PAYMENT_TRANSITIONS[from].includes(to)) throw new Error(`payment ${id}: ${from} → ${to} not allowed`);
+    return this.repo.setStatus(id, from, to, captured, this.clock.now(), q);
+  }
+
+  static wireAmount(minor: number, currency: string) {
+    return toMajor(minor, currency);
+  }
+}

@@ -1,0 +1,123 @@
+import type { Queryable } from '../../db/db.ts';
+import type { PricePlan, WirePriceStrategy } from '../../../../src/core/pricing.ts';
+import { canTransition, OPEN_STATES } from './order-state.ts';
+
+export interface OrderRow {
+  id: string;
+  user_id: number;
+  cabinet_id: string;
+  venue_id: string;
+  zujie: number;
+  settled: boolean;
+  deposit_type: number;
+  currency: string;
+  plan: PricePlan;
+  wire_strategy: Required<WirePriceStrategy>;
+  deposit: number;
+  hold_transfer_id: string | null;
+  payment_id: string | null;
+  powerbank_id: string | null;
+  slot: number | null;
+  eject_command_id: string | null;
+  created_at: Date;
+  borrowed_at: Date | null;
+  returned_at: Date | null;
+  return_cabinet_id: string | null;
+  return_venue_name: string | null;
+  fee: number | null;
+  use_minutes: number | null;
+  note: string | null;
+  venue_name?: string;
+}
+
+const parse = (r: OrderRow): OrderRow => ({
+  ...r,
+  user_id: Number(r.user_id),
+  plan: typeof r.plan === 'string' ? (JSON.parse(r.plan) as PricePlan) : r.plan,
+  wire_strategy: typeof r.wire_strategy === 'string' ? (JSON.parse(r.wire_strategy) as Required<WirePriceStrategy>) : r.wire_strategy,
+});
+
+export class RentalsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async insert(o: Omit<OrderRow, 'settled' | 'zujie' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'powerbank_id' | 'slot'>, q: Queryable = this.db) {
+    await q.query(
+      `insert into orders (id, user_id, cabinet_id, venue_id, deposit_type, currency, plan, wire_strategy, deposit,
+         hold_transfer_id, payment_id, eject_command_id, created_at)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
+      [o.id, o.user_id, o.cabinet_id, o.venue_id, o.deposit_type, o.currency, JSON.stringify(o.plan), JSON.stringify(o.wire_strategy),
+        o.deposit, o.hold_transfer_id, o.payment_id, o.eject_command_id, o.created_at],
+    );
+  }
+
+  async find(id: string, q: Queryable = this.db, opts: { lock?: boolean } = {}) {
+    const { rows } = await q.query<OrderRow>(
+      `select o.*, v.name as venue_name from orders o join venues v on v.id = o.venue_id where o.id = $1${opts.lock ? ' for update of o' : ''}`,
+      [id],
+    );
+    return rows[0] ? parse(rows[0]) : undefined;
+  }
+
+  async openForPowerbank(powerbankId: string, q: Queryable = this.db) {
+    const { rows } = await q.query<{ id: string }>(
+      `select id from orders where powerbank_id = $1 and zujie in (1, 4) and not settled order by created_at desc limit 1`,
+      [powerbankId],
+    );
+    return rows[0] ? this.find(rows[0].id, q, { lock: true }) : undefined;
+  }
+
+  async openCount(userId: number, q: Queryable = this.db) {
+    const { rows } = await q.query<{ n: number }>(
+      'select count(*)::int as n from orders where user_id = $1 and zujie = any($2::smallint[]) and not settled',
+      [userId, OPEN_STATES],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async list(userId: number, page: number, size: number, q: Queryable = this.db) {
+    const { rows } = await q.query<OrderRow>(
+      `select o.*, v.name as venue_name from orders o join venues v on v.id = o.venue_id where o.user_id = $1
+        order by (o.zujie in (1, 4) and not o.settled) desc, o.created_at desc, o.id desc limit $2 offset $3`,
+      [userId, size, (page - 1) * size],
+    );
+    const { rows: c } = await q.query<{ n: number }>('select count(*)::int as n from orders where user_id = $1', [userId]);
+    return { records: rows.map(parse), total: Number(c[0]?.n ?? 0) };
+  }
+
+  /** The one place an order changes state: checked against ORDER_TRANSITIONS, compare-and-set on the old state. */
+  async transition(id: string, from: number, to: number, fields: Partial<Record<'powerbank_id' | 'slot' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'settled', unknown>>, q: Queryable = this.db) {
+    if (!canTransition(from, to)) throw new Error(`order ${id}: ${from} → ${to} is not allowed`);
+    const cols = Object.keys(fields);
+    const sets = cols.map((c, i) => `, ${c} = $${i + 4}`).join('');
+    const res = await q.query(`update orders set zujie = $3${sets} where id = $1 and zujie = $2`, [
+      id, from, to, ...cols.map((c) => fields[c as keyof typeof fields]),
+    ]);
+    if (res.rowCount !== 1) throw new Error(`order ${id} was not in state ${from}`);
+  }
+
+  // Idempotency keys (money-moving POSTs).
+  async claimKey(userId: number, key: string, hash: string, at: Date, q: Queryable = this.db) {
+    const ins = await q.query(
+      `insert into idempotency_keys (user_id, key, request_hash, state, created_at) values ($1,$2,$3,'started',$4)
+       on conflict (user_id, key) do nothing`,
+      [userId, key, hash, at],
+    );
+    if (ins.rowCount === 1) return { claimed: true as const };
+    const { rows } = await q.query<{ request_hash: string; state: string; response_code: number | null; response_body: unknown }>(
+      'select request_hash, state, response_code, response_body from idempotency_keys where user_id = $1 and key = $2',
+      [userId, key],
+    );
+    return { claimed: false as const, existing: rows[0] };
+  }
+
+  async completeKey(userId: number, key: string, code: number, body: unknown, q: Queryable = this.db) {
+    await q.query(
+      `update idempotency_keys set state = 'done', response_code = $3, response_body = $4 where user_id = $1 and key = $2`,
+      [userId, key, code, JSON.stringify(body)],
+    );
+  }
+
+  async releaseKey(userId: number, key: string, q: Queryable = this.db) {
+    await q.query(`delete from idempotency_keys where user_id = $1 and key = $2 and state = 'started'`, [userId, key]);
+  }
+}

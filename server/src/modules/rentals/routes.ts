@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Envelope, ok } from '../../lib/envelope.ts';
+import { AppError } from '../../lib/errors.ts';
+import { t } from '../../lib/i18n.ts';
+import type { App } from '../../lib/route.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { currentUser } from '../../plugins/context.ts';
+import { Zujie } from './order-state.ts';
+import type { RentalsRepository } from './repository.ts';
+import type { RentalsService } from './service.ts';
+
+const Order = Type.Object({
+  pOrderid: Type.String(), pType: Type.String(), pZujie: Type.Integer(), pJiesuanid: Type.Integer(),
+  pBorrowtime: Type.String(), pGhtime: Type.Union([Type.String(), Type.Null()]), pShopName: Type.String(),
+  pGhShopName: Type.String(), pUseMins: Type.Integer(), pJiesuan: Type.Number(), pCurrency: Type.String(),
+  pCurrencyName: Type.String(), pYajin: Type.Number(), pJifei: Type.Number(), pJifeiDanwei: Type.Integer(),
+  pFengding: Type.Number(), priceUnit: Type.Integer(), overtimeAmount: Type.Number(), pUserid: Type.Integer(),
+  pCabinetid: Type.String(), pPowerbankId: Type.String(), palipayjsSm: Type.String(), estimatedAmount: Type.Number(),
+});
+
+const IdemHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
+
+/**
+ * Money-moving POSTs: the first request with a key runs; a replay gets the stored response; a duplicate while
+ * the first still runs gets 409; the same key with other parameters 422. Unexpected (5xx) failures release the
+ * key so that the client may retry.
+ */
+async function idempotent<T extends object>(
+  repo: RentalsRepository, clock: Clock, req: FastifyRequest, reply: FastifyReply, params: unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  const key = (req.headers as Record<string, string | undefined>)['idempotency-key'];
+  if (!key) return run();
+  const user = currentUser(req);
+  const hash = createHash('sha256').update(JSON.stringify([req.routeOptions.url, params])).digest('hex');
+  const claim = await repo.claimKey(user.id, key, hash, clock.now());
+  if (!claim.claimed) {
+    const ex = claim.existing;
+    if (!ex || ex.request_hash !== hash) throw new AppError(422, 'error.idempotency.mismatch');
+    if (ex.state !== 'done') throw new AppError(409, 'error.idempotency.inProgress');
+    const body = typeof ex.response_body === 'string' ? (JSON.parse(ex.response_body) as object) : (ex.response_body as object);
+    return reply.status(ex.response_code ?? 200).send(body) as unknown as T;
+  }
+  try {
+    const body = await run();
+    await repo.completeKey(user.id, key, 200, body);
+    return body;
+  } catch (err) {
+    if (err instanceof AppError && err.code !== 409) {
+      await repo.completeKey(user.id, key, err.code, { code: err.code, msg: t(req.locale, err.key, err.params), data: null });
+    } else {
+      await repo.releaseKey(user.id, key);
+    }
+    throw err;
+  }
+}
+
+export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; repo: RentalsRepository; clock: Clock }) {
+  app.post('/cdb/cabinet/useDepositToRent', {
+    schema: {
+      tags: ['rentals'],
+      summary: 'Pay the deposit (card pre-authorisation, or top-up into the wallet) and start the rental',
+      headers: IdemHeaders,
+      body: Type.Object({
+        qrcode: Type.String({ minLength: 1, maxLength: 500 }),
+        stripeToken: Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token' }),
+        paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
+      }),
+      response: { 200: Envelope(Type.Object({ outTradeNo: Type.String() })) },
+    },
+    preHandler: app.requireUser,
+  }, async (req, reply) => {
+    const b = req.body;
+    return idempotent(opts.repo, opts.clock, req, reply, b, async () => {
+      const id = await opts.rentals.rentWithDeposit(currentUser(req), { qrcode: b.qrcode, token: b.stripeToken, paymentId: b.paymentId });
+      return ok({ outTradeNo: id });
+    });
+  });
+
+  app.get('/cdb/cabinet/useBalanceToRent', {
+    schema: {
+      tags: ['rentals'],
+      summary: 'Borrow with the wallet balance: hold the deposit from the wallet and start the rental',
+      querystring: Type.Object({ qrcode: Type.String({ minLength: 1, maxLength: 500 }) }),
+      response: { 200: Envelope(Type.Object({ outTradNo: Type.String() })) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => ok({ outTradNo: await opts.rentals.rentWithBalance(currentUser(req), req.query.qrcode) }));
+
+  app.post('/cdb/mine/order/check/:tradeNo/:payMode', {
+    schema: {
+      tags: ['rentals'],
+      summary: 'Poll a rental: code 1 while the cabinet has not answered, 0 once the power bank is out, 422 if the eject failed',
+      params: Type.Object({ tradeNo: Type.String({ minLength: 1, maxLength: 64 }), payMode: Type.String({ maxLength: 32 }) }),
+      response: {
+        200: Envelope(Type.Union([
+          Type.Null(),
+          Type.Object({
+            orderId: Type.String(), orderStatus: Type.Integer(), type: Type.String(), out_trade_no: Type.String(),
+            pay_type: Type.String(), shebei: Type.String(), number: Type.Integer(),
+          }),
+        ])),
+      },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => {
+    const o = await opts.rentals.check(currentUser(req), req.params.tradeNo);
+    if (o.zujie === Zujie.pending) return ok(null, 1, t(req.locale, 'status.processing'));
+    if (o.zujie === Zujie.cancelled) throw new AppError(422, 'error.rentalFailed');
+    return ok({
+      orderId: o.id, orderStatus: o.zujie, type: 'cdb', out_trade_no: o.id, pay_type: req.params.payMode,
+      shebei: o.powerbank_id ?? '', number: o.slot ?? 0,
+    });
+  });
+
+  app.get('/cdb/mine/order/list', {
+    schema: {
+      tags: ['rentals'],
+      summary: "The user's rental orders, open ones first, then newest first",
+      querystring: Type.Object({ page: Type.Integer({ minimum: 1, default: 1 }), pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }) }),
+      response: { 200: Envelope(Type.Object({ page: Type.Object({ records: Type.Array(Order), total: Type.Integer(), current: Type.Integer(), size: Type.Integer() }) })) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => {
+    const { page, pageSize } = req.query;
+    const r = await opts.rentals.list(currentUser(req), page, pageSize);
+    return ok({ page: { records: r.records.map((o) => opts.rentals.toWire(o)), total: r.total, current: page, size: pageSize } });
+  });
+
+  app.get('/cdb/mine/order/detail', {
+    schema: {
+      tags: ['rentals'],
+      summary: 'One rental order',
+      querystring: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      response: { 200: Envelope(Order) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => ok(opts.rentals.toWire(await opts.rentals.check(currentUser(req), req.query.orderId))));
+}

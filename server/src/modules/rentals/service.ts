@@ -1,0 +1,334 @@
+// Rentals: pay or hold the deposit, create the order, command the eject; then follow the cabinet's answers
+// (popped / pop-failed / no answer within the TTL) and settle on return with src/core/pricing.ts.
+//
+// Money moves are never half-applied: the provider call comes first (it cannot join our transaction), then one
+// DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
+// transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
+import { toMajor } from '../../../../src/core/money.ts';
+import { billedMinutes, DAY_MINUTES, rentalFee } from '../../../../src/core/pricing.ts';
+import type { Db, Queryable } from '../../db/db.ts';
+import type { JobRunner } from '../../jobs/runner.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { badRequest, notFound, refused, conflict, AppError } from '../../lib/errors.ts';
+import { orderNo, uuid } from '../../lib/ids.ts';
+import type { UserRow } from '../auth/repository.ts';
+import type { CabinetLink, Logger } from '../cabinets/link.ts';
+import type { Command } from '../cabinets/protocol.ts';
+import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
+import type { PaymentsService } from '../payments/service.ts';
+import type { AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
+import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
+import { providerOwner, PLATFORM, userOwner, type WalletService } from '../wallet/service.ts';
+import { Zujie } from './order-state.ts';
+import type { OrderRow, RentalsRepository } from './repository.ts';
+
+export interface RentalsDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  repo: RentalsRepository;
+  cabinets: CabinetsRepository;
+  venues: VenuesService;
+  wallet: WalletService;
+  payments: PaymentsService;
+  link: CabinetLink;
+  jobs: JobRunner;
+  /** How long a cabinet may take to eject before the order is cancelled and the hold voided. */
+  ejectTtlMs: number;
+  /** Extra wait after the TTL for a popped event already in flight. */
+  ejectGraceMs: number;
+}
+
+export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
+export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
+
+/** Parses a scanned code: the bare cabinet code or a link carrying qrcode= (also in the hash part). */
+export function cabinetCodeFrom(url: string): string {
+  const m = /[?&#]qrcode=([^&#]+)/.exec(url);
+  const code = decodeURIComponent(m ? m[1]! : url).trim();
+  return code;
+}
+
+type Funding =
+  | { kind: 'preauth'; provider: PaymentProvider; result: Extract<AuthorizeResult, { ok: true }> }
+  | { kind: 'wallet'; topUp: { provider: PaymentProvider; result: Extract<AuthorizeResult, { ok: true }>; amount: number } | null };
+
+export class RentalsService {
+  constructor(private readonly d: RentalsDeps) {
+    d.jobs.register(JOB_EJECT_TIMEOUT, (p) => this.ejectTimedOut(String(p.orderId)));
+    d.jobs.register(JOB_SETTLE_PAYMENT, (p) => this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount)).then(() => undefined));
+  }
+
+  async resolveCabinet(url: string, q?: Queryable): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
+    const code = cabinetCodeFrom(url);
+    const cabinet = code ? await this.d.cabinets.find(code, q) : undefined;
+    if (!cabinet) throw notFound('error.cabinetNotFound');
+    return { cabinet, priced: await this.d.venues.priced(cabinet.venue_id, q) };
+  }
+
+  private async preflight(user: UserRow, qrcode: string) {
+    const r = await this.resolveCabinet(qrcode);
+    if (!r.cabinet.online) throw conflict('error.cabinetOffline');
+    if ((await this.d.cabinets.availableCount(r.cabinet.id)) === 0) throw conflict('error.noPowerbank');
+    if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
+    return r;
+  }
+
+  /** POST cdb/cabinet/useDepositToRent */
+  async rentWithDeposit(user: UserRow, input: { qrcode: string; token: string; paymentId: string }): Promise<string> {
+    const { cabinet, priced } = await this.preflight(user, input.qrcode);
+    const provider = this.d.payments.providerForMethod(input.paymentId);
+    if (!provider) throw badRequest('error.paymentMethod');
+    const orderId = orderNo(this.d.clock.now());
+    const currency = priced.venue.currency;
+    const deposit = priced.plan.deposit;
+    let funding: Funding;
+    if (priced.planRow.deposit_type === 0) {
+      const result = await provider.authorize({ token: input.token, amount: deposit, currency, capture: 'manual', idempotencyKey: orderId });
+      if (!result.ok) return this.declined(user, provider, result, deposit, currency, 'deposit_preauth');
+      funding = { kind: 'preauth', provider, result };
+    } else {
+      const { balance } = await this.d.wallet.walletOf(user.id, currency);
+      const amount = deposit - balance;
+      if (amount > 0) {
+        const result = await provider.authorize({ token: input.token, amount, currency, capture: 'automatic', idempotencyKey: orderId });
+        if (!result.ok) return this.declined(user, provider, result, amount, currency, 'deposit_topup');
+        funding = { kind: 'wallet', topUp: { provider, result, amount } };
+      } else {
+        funding = { kind: 'wallet', topUp: null };
+      }
+    }
+    try {
+      await this.start(orderId, user, cabinet, priced, funding);
+    } catch (err) {
+      await this.compensate(funding).catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'compensation failed'));
+      throw err;
+    }
+    await this.sendEject(orderId);
+    return orderId;
+  }
+
+  /** GET cdb/cabinet/useBalanceToRent */
+  async rentWithBalance(user: UserRow, qrcode: string): Promise<string> {
+    const { cabinet, priced } = await this.preflight(user, qrcode);
+    const orderId = orderNo(this.d.clock.now());
+    await this.start(orderId, user, cabinet, priced, { kind: 'wallet', topUp: null });
+    await this.sendEject(orderId);
+    return orderId;
+  }
+
+  private async declined(user: UserRow, provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, amount: number, currency: string, purpose: string): Promise<never> {
+    await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: null, purpose, amount, currency });
+    const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
+    throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
+  }
+
+  private async compensate(f: Funding) {
+    if (f.kind === 'preauth') await f.provider.void(f.result.ref);
+    else if (f.topUp) await f.topUp.provider.refund(f.topUp.result.ref, f.topUp.amount);
+  }
+
+  /** One transaction: payment row, ledger, order, eject command and its timeout job. */
+  private async start(orderId: string, user: UserRow, cabinet: CabinetRow, priced: PricedVenue, f: Funding) {
+    const now = this.d.clock.now();
+    const currency = priced.venue.currency;
+    const deposit = priced.plan.deposit;
+    const w = this.d.wallet;
+    await this.d.db.tx(async (tx) => {
+      // Serialise a user's rentals: the open-rental rule holds even for two concurrent requests.
+      await tx.query('select id from users where id = $1 for update', [user.id]);
+      if ((await this.d.repo.openCount(user.id, tx)) > 0) throw refused('error.rentCount');
+      const hold = await w.account(userOwner(user.id), 'deposit_hold', currency, tx);
+      let paymentId: string | null = null;
+      let holdId: string;
+      if (f.kind === 'preauth') {
+        paymentId = await this.d.payments.record(
+          { providerId: f.provider.id, result: f.result, userId: user.id, orderId, purpose: 'deposit_preauth', amount: deposit, currency },
+          tx,
+        );
+        const clearing = await w.account(providerOwner(f.provider.id), 'clearing', currency, tx);
+        holdId = await w.transfer({ debit: clearing, credit: hold, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true }, tx);
+      } else {
+        const wallet = await w.account(userOwner(user.id), 'wallet', currency, tx);
+        if (f.topUp) {
+          await this.d.payments.record(
+            { providerId: f.topUp.provider.id, result: f.topUp.result, userId: user.id, orderId, purpose: 'deposit_topup', amount: f.topUp.amount, currency },
+            tx,
+          );
+          const clearing = await w.account(providerOwner(f.topUp.provider.id), 'clearing', currency, tx);
+          await w.transfer({ debit: clearing, credit: wallet, amount: f.topUp.amount, code: 'wallet_topup', orderId, at: now }, tx);
+        }
+        holdId = await w.transfer(
+          { debit: wallet, credit: hold, amount: deposit, code: 'deposit_hold', orderId, at: now, pending: true, mustNotOverdraw: true },
+          tx,
+        );
+      }
+      const commandId = uuid();
+      const expiresAt = new Date(now.getTime() + this.d.ejectTtlMs);
+      const command: Command = { v: 1, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot: null };
+      await this.d.repo.insert(
+        {
+          id: orderId,
+          user_id: user.id,
+          cabinet_id: cabinet.id,
+          venue_id: priced.venue.id,
+          deposit_type: priced.planRow.deposit_type,
+          currency,
+          plan: priced.plan,
+          wire_strategy: priced.wire,
+          deposit,
+          hold_transfer_id: holdId,
+          payment_id: paymentId,
+          eject_command_id: commandId,
+          created_at: now,
+        },
+        tx,
+      );
+      await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt }, tx);
+      await this.d.jobs.enqueue(tx, JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
+      await tx.query('update users set currency = $2 where id = $1', [user.id, currency]);
+    });
+  }
+
+  /** Publishes the stored command. A failure here is not fatal: the timeout job cancels and releases. */
+  private async sendEject(orderId: string) {
+    const order = await this.d.repo.find(orderId);
+    const cmd = order?.eject_command_id ? await this.d.cabinets.command(order.eject_command_id) : undefined;
+    if (!order || !cmd) return;
+    const payload = (typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as Command;
+    await this.d.link.send(order.cabinet_id, payload).catch((err: unknown) => this.d.log.error({ err, orderId }, 'eject publish failed'));
+  }
+
+  // ---- cabinet answers --------------------------------------------------------------------------------------
+
+  async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }, tx: Queryable) {
+    const cmd = await this.d.cabinets.command(e.commandId, tx);
+    if (!cmd || cmd.cabinet_id !== cabinetId) return this.d.log.warn({ cabinetId, e }, 'popped for an unknown command');
+    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped', tx);
+    const order = await this.d.repo.find(cmd.order_id, tx, { lock: true });
+    if (!order) return;
+    if (order.zujie !== Zujie.pending) {
+      // Too late (the TTL ran out and the order was cancelled) or a repeat: the bank is out without a rental.
+      if (order.powerbank_id !== e.powerbankId) {
+        this.d.log.warn({ orderId: order.id, zujie: order.zujie, powerbankId: e.powerbankId }, 'popped after the order closed');
+      }
+      return;
+    }
+    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: new Date(e.ts) }, tx);
+    await this.d.cabinets.markRented(e.powerbankId, order.id, tx);
+  }
+
+  async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }, tx: Queryable) {
+    const cmd = await this.d.cabinets.command(e.commandId, tx);
+    if (!cmd || cmd.cabinet_id !== cabinetId) return;
+    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), `pop-failed:${e.reason}`, tx);
+    const order = await this.d.repo.find(cmd.order_id, tx, { lock: true });
+    if (order?.zujie === Zujie.pending) await this.cancel(order, `eject failed: ${e.reason}`, tx);
+  }
+
+  private async ejectTimedOut(orderId: string) {
+    await this.d.db.tx(async (tx) => {
+      const order = await this.d.repo.find(orderId, tx, { lock: true });
+      if (order?.zujie !== Zujie.pending) return;
+      if (order.eject_command_id) await this.d.cabinets.ackCommand(order.eject_command_id, this.d.clock.now(), 'expired', tx);
+      await this.cancel(order, 'eject timed out', tx);
+    });
+  }
+
+  /** Pending → cancelled; the deposit hold is voided, and a card pre-authorisation voided at the provider. */
+  private async cancel(order: OrderRow, note: string, tx: Queryable) {
+    const now = this.d.clock.now();
+    await this.d.repo.transition(order.id, Zujie.pending, Zujie.cancelled, { note, settled: true }, tx);
+    if (order.hold_transfer_id) await this.d.wallet.voidPending(order.hold_transfer_id, now, tx);
+    if (order.payment_id) await this.d.jobs.enqueue(tx, JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0 }, now);
+  }
+
+  /** A power bank went into a slot of `cabinetId`: settle its open rental with the cabinet's timestamp. */
+  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string }, tx: Queryable) {
+    const order = await this.d.repo.openForPowerbank(e.powerbankId, tx);
+    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, tx);
+    if (!order || !order.borrowed_at) return;
+    const returnedAt = new Date(e.ts);
+    const elapsed = Math.max(0, returnedAt.getTime() - new Date(order.borrowed_at).getTime());
+    const fee = rentalFee(order.plan, elapsed);
+    const minutes = billedMinutes(elapsed);
+    const overtime = order.plan.overtimeDays > 0 && minutes > order.plan.overtimeDays * DAY_MINUTES;
+    const returnCabinet = await this.d.cabinets.find(cabinetId, tx);
+    const returnVenue = returnCabinet ? await this.d.venues.priced(returnCabinet.venue_id, tx) : undefined;
+    const now = this.d.clock.now();
+    await this.d.repo.transition(order.id, order.zujie, overtime ? Zujie.overtimeReturn : Zujie.returned, {
+      returned_at: returnedAt,
+      return_cabinet_id: cabinetId,
+      return_venue_name: returnVenue?.venue.name ?? cabinetId,
+      fee,
+      use_minutes: minutes,
+      settled: true,
+    }, tx);
+    const w = this.d.wallet;
+    if (order.hold_transfer_id) {
+      if (fee > 0) {
+        await w.postPending(order.hold_transfer_id, fee, now, tx);
+        const hold = await w.account(userOwner(order.user_id), 'deposit_hold', order.currency, tx);
+        const revenue = await w.account(PLATFORM, 'revenue', order.currency, tx);
+        await w.transfer({ debit: hold, credit: revenue, amount: fee, code: 'rent', orderId: order.id, at: now }, tx);
+      } else {
+        await w.voidPending(order.hold_transfer_id, now, tx);
+      }
+    }
+    if (order.payment_id) await this.d.jobs.enqueue(tx, JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee }, now);
+  }
+
+  // ---- reads ------------------------------------------------------------------------------------------------
+
+  async check(user: UserRow, tradeNo: string) {
+    const order = await this.d.repo.find(tradeNo);
+    if (!order || order.user_id !== user.id) throw notFound('error.orderNotFound');
+    return order;
+  }
+
+  async list(user: UserRow, page: number, size: number) {
+    return this.d.repo.list(user.id, page, size);
+  }
+
+  async openCount(userId: number) {
+    return this.d.repo.openCount(userId);
+  }
+
+  /** The operator contract's Order. */
+  toWire(o: OrderRow) {
+    const c = o.currency;
+    const w = o.wire_strategy;
+    const open = !o.settled && (o.zujie === Zujie.renting || o.zujie === Zujie.fault);
+    const now = this.d.clock.now();
+    const elapsed = o.borrowed_at ? Math.max(0, (o.returned_at ?? now).getTime() - new Date(o.borrowed_at).getTime()) : 0;
+    return {
+      pOrderid: o.id,
+      pType: 'cdb',
+      pZujie: o.zujie,
+      pJiesuanid: o.settled && o.zujie !== Zujie.cancelled ? 1 : 0,
+      pBorrowtime: (o.borrowed_at ?? o.created_at).toISOString(),
+      pGhtime: o.returned_at ? new Date(o.returned_at).toISOString() : null,
+      pShopName: o.venue_name ?? '',
+      pGhShopName: o.return_venue_name ?? '',
+      pUseMins: o.use_minutes ?? (open ? billedMinutes(elapsed) : 0),
+      pJiesuan: toMajor(o.fee ?? 0, c),
+      pCurrency: c,
+      pCurrencyName: currencySymbol(c),
+      pYajin: toMajor(o.deposit, c),
+      pJifei: w.pPrice,
+      pJifeiDanwei: w.pPriceMinute,
+      pFengding: w.pDayAmount,
+      priceUnit: w.priceUnit,
+      overtimeAmount: w.pOvertimeAmount,
+      pUserid: o.user_id,
+      pCabinetid: o.cabinet_id,
+      pPowerbankId: o.powerbank_id ?? '',
+      palipayjsSm: '',
+      estimatedAmount: toMajor(open ? rentalFee(o.plan, elapsed) : (o.fee ?? 0), c),
+    };
+  }
+
+  static isAppError(e: unknown): e is AppError {
+    return e instanceof AppError;
+  }
+}

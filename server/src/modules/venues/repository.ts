@@ -1,0 +1,43 @@
+import type { Queryable } from '../../db/db.ts';
+
+export interface VenueRow {
+  id: string;
+  name: string;
+  city: string;
+  address: string;
+  hours: string;
+  description: string;
+  logo_url: string;
+  lat: number;
+  lng: number;
+  currency: string;
+}
+
+export interface PlanRow {
+  venue_id: string;
+  kind: number;
+  unit_price: number;
+  unit_length: number;
+  price_unit: number;
+  free_minutes: number;
+  daily_cap: number;
+  deposit: number;
+  overtime_amount: number;
+  overtime_days: number;
+  deposit_type: number;
+  tiers: { startMinute: number; endMinute: number; totalFee: number }[];
+}
+
+export class VenuesRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async find(id: string, q: Queryable = this.db) {
+    const { rows } = await q.query<VenueRow>('select * from venues where id = $1', [id]);
+    return rows[0];
+  }
+
+  async plan(venueId: string, q: Queryable = this.db) {
+    const { rows } = await q.query<PlanRow>('select * from price_plans where venue_id = $1', [venueId]);
+    return rows[0];
+  }
+}

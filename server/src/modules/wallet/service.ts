@@ -1,0 +1,116 @@
+// The wallet ledger: double entry, two-phase holds (TigerBeetle's pending → post_pending | void_pending).
+//
+// Accounts per (owner, kind, currency):
+//   user/<id>/wallet          credit-normal: what we owe the user (their balance)
+//   user/<id>/deposit_hold    credit-normal: the user's deposit while a rental is open (pending credits)
+//   provider/<id>/clearing    debit-normal: what the card provider owes us (captured card money)
+//   platform/powerly/revenue  credit-normal: rent earned
+//
+// Every transfer moves `amount` from the debit account to the credit account. Pending transfers only move the
+// *_pending columns; posting (possibly less) or voiding is a new row that references the pending one.
+import type { Queryable } from '../../db/db.ts';
+import { AppError, refused } from '../../lib/errors.ts';
+import { uuid } from '../../lib/ids.ts';
+import { LedgerRepository, type Account } from './repository.ts';
+
+export const PLATFORM = { type: 'platform', id: 'powerly' } as const;
+export const userOwner = (userId: number | string) => ({ type: 'user', id: String(userId) });
+export const providerOwner = (providerId: string) => ({ type: 'provider', id: providerId });
+
+export interface TransferInput {
+  debit: Account;
+  credit: Account;
+  amount: number;
+  code: string;
+  orderId?: string | null;
+  at: Date;
+  /** Refuse if the debit account's available credit balance would go below zero (user wallets). */
+  mustNotOverdraw?: boolean;
+}
+
+export class WalletService {
+  constructor(private readonly repo: LedgerRepository) {}
+
+  account(owner: { type: string; id: string }, kind: string, currency: string, q?: Queryable) {
+    return this.repo.ensureAccount(owner, kind, currency, q);
+  }
+
+  /** Available wallet balance: posted credits − posted debits − pending debits. */
+  static available(a: Account | undefined): number {
+    return a ? a.credits_posted - a.debits_posted - a.debits_pending : 0;
+  }
+
+  async walletOf(userId: number, currency: string, q?: Queryable) {
+    const wallet = await this.repo.findAccount(userOwner(userId), 'wallet', currency, q);
+    const hold = await this.repo.findAccount(userOwner(userId), 'deposit_hold', currency, q);
+    return { balance: WalletService.available(wallet), held: hold ? hold.credits_pending : 0 };
+  }
+
+  async transfer(input: TransferInput & { pending?: boolean }, q: Queryable): Promise<string> {
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('transfer amount must be > 0');
+    if (input.debit.currency !== input.credit.currency) throw new RangeError('transfer across currencies');
+    const locked = await this.repo.lockAccounts([input.debit.id, input.credit.id], q);
+    const debit = locked.get(Number(input.debit.id))!;
+    if (input.mustNotOverdraw && WalletService.available(debit) < input.amount) {
+      throw refused('error.insufficientBalance');
+    }
+    const id = uuid();
+    const pending = input.pending === true;
+    await this.repo.insertTransfer(
+      {
+        id,
+        debit_account_id: input.debit.id,
+        credit_account_id: input.credit.id,
+        amount: input.amount,
+        currency: input.debit.currency,
+        flag: pending ? 'pending' : 'posted',
+        pending_id: null,
+        code: input.code,
+        order_id: input.orderId ?? null,
+        created_at: input.at,
+      },
+      q,
+    );
+    await this.repo.bump(input.debit.id, pending ? 'debits_pending' : 'debits_posted', input.amount, q);
+    await this.repo.bump(input.credit.id, pending ? 'credits_pending' : 'credits_posted', input.amount, q);
+    return id;
+  }
+
+  /** Posts a pending transfer for `amount` (≤ the pending amount); the remainder is released. */
+  async postPending(pendingId: string, amount: number, at: Date, q: Queryable): Promise<string> {
+    const p = await this.pendingOpen(pendingId, q);
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > p.amount) throw new RangeError('bad post amount');
+    await this.repo.lockAccounts([p.debit_account_id, p.credit_account_id], q);
+    const id = uuid();
+    await this.repo.insertTransfer(
+      { ...p, id, amount, flag: 'post_pending', pending_id: p.id, created_at: at },
+      q,
+    );
+    await this.repo.bump(p.debit_account_id, 'debits_pending', -p.amount, q);
+    await this.repo.bump(p.credit_account_id, 'credits_pending', -p.amount, q);
+    await this.repo.bump(p.debit_account_id, 'debits_posted', amount, q);
+    await this.repo.bump(p.credit_account_id, 'credits_posted', amount, q);
+    return id;
+  }
+
+  async voidPending(pendingId: string, at: Date, q: Queryable): Promise<string> {
+    const p = await this.pendingOpen(pendingId, q);
+    await this.repo.lockAccounts([p.debit_account_id, p.credit_account_id], q);
+    const id = uuid();
+    await this.repo.insertTransfer({ ...p, id, flag: 'void_pending', pending_id: p.id, created_at: at }, q);
+    await this.repo.bump(p.debit_account_id, 'debits_pending', -p.amount, q);
+    await this.repo.bump(p.credit_account_id, 'credits_pending', -p.amount, q);
+    return id;
+  }
+
+  private async pendingOpen(pendingId: string, q: Queryable) {
+    const p = await this.repo.findTransfer(pendingId, q);
+    if (!p || p.flag !== 'pending') throw new Error(`no pending transfer ${pendingId}`);
+    if (await this.repo.findResolution(pendingId, q)) throw new AppError(409, 'error.conflict');
+    return { ...p, debit_account_id: Number(p.debit_account_id), credit_account_id: Number(p.credit_account_id) };
+  }
+
+  audit(q?: Queryable) {
+    return this.repo.audit(q);
+  }
+}

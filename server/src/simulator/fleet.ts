@@ -1,0 +1,39 @@
+// All simulated cabinets of this process, built from the database's view of the seeded cabinets.
+import type { Db } from '../db/db.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { MqttConnector } from '../mqtt/broker.ts';
+import { SimulatedCabinet } from './cabinet.ts';
+
+export class SimulatorFleet {
+  readonly cabinets = new Map<string, SimulatedCabinet>();
+
+  static async fromDb(db: Db, o: { connector: MqttConnector; prefix: string; clock: Clock; heartbeatMs?: number; ejectDelayMs?: number }) {
+    const { rows: cabs } = await db.query<{ id: string; slot_count: number }>('select id, slot_count from cabinets order by id');
+    const { rows: banks } = await db.query<{ id: string; cabinet_id: string; slot: number }>(
+      `select id, cabinet_id, slot from powerbanks where state = 'in_cabinet' and cabinet_id is not null`,
+    );
+    const fleet = new SimulatorFleet();
+    for (const c of cabs) {
+      const slots: (string | null)[] = Array.from({ length: c.slot_count }, () => null);
+      for (const b of banks) if (b.cabinet_id === c.id && b.slot >= 1 && b.slot <= c.slot_count) slots[b.slot - 1] = b.id;
+      fleet.cabinets.set(c.id, new SimulatedCabinet({ cabinetId: c.id, slots, ...o }));
+    }
+    return fleet;
+  }
+
+  async start() {
+    await Promise.all([...this.cabinets.values()].map((c) => c.start()));
+  }
+
+  get(id: string) {
+    return this.cabinets.get(id);
+  }
+
+  holder(powerbankId: string) {
+    return [...this.cabinets.values()].find((c) => c.holds(powerbankId));
+  }
+
+  async stop() {
+    await Promise.all([...this.cabinets.values()].map((c) => c.stop()));
+  }
+}

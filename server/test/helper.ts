@@ -1,0 +1,98 @@
+// build(): the whole app over a fresh database (PGlite in memory, or a private schema of DATABASE_URL),
+// a private MQTT topic prefix (embedded Aedes, or MQTT_URL), the cabinet simulator, and a clock the test moves.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp, type PowerlyApp } from '../src/app.ts';
+import { openPglite, openPostgres, type Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { seed } from '../src/db/seed.ts';
+import type { Clock } from '../src/lib/clock.ts';
+import { externalBroker, startEmbeddedBroker, type EmbeddedBroker, type MqttConnector } from '../src/mqtt/broker.ts';
+import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
+import { SimulatorFleet } from '../src/simulator/fleet.ts';
+
+export class TestClock implements Clock {
+  constructor(private t = Date.parse('2026-11-21T10:00:00.000Z')) {}
+  now() {
+    return new Date(this.t);
+  }
+  advance(ms: number) {
+    this.t += ms;
+  }
+}
+
+const quiet = { info() {}, warn() {}, error(...a: unknown[]) { console.error(...a); } };
+
+export interface Built {
+  app: PowerlyApp;
+  db: Db;
+  clock: TestClock;
+  fleet?: SimulatorFleet;
+  prefix: string;
+  connector: MqttConnector;
+  close(): Promise<void>;
+}
+
+export async function build(opts: { simulator?: boolean; ejectTtlMs?: number } = {}): Promise<Built> {
+  const clock = new TestClock();
+  const id = randomBytes(5).toString('hex');
+  const schema = `test_${id}`;
+  const url = process.env.DATABASE_URL;
+  const db = url ? await openPostgres(url, { schema, max: 5 }) : await openPglite();
+  await migrate(db);
+  await seed(db);
+  const prefix = `powerly-test-${id}`;
+  let broker: EmbeddedBroker | undefined;
+  const connector = process.env.MQTT_URL ? externalBroker(process.env.MQTT_URL) : (broker = await startEmbeddedBroker({ port: null }));
+  const link = new MqttCabinetLink(connector, { prefix, log: quiet });
+  const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
+  const app = await buildApp({ db, clock, link, fleet, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000 });
+  await app.ready();
+  if (fleet) await fleet.start();
+  return {
+    app, db, clock, fleet, prefix, connector,
+    async close() {
+      await fleet?.stop();
+      await app.close();
+      await broker?.close();
+      await db.close();
+      if (url) {
+        const c = new pg.Client({ connectionString: url });
+        await c.connect();
+        await c.query(`drop schema if exists ${schema} cascade`);
+        await c.end();
+      }
+    },
+  };
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export async function touristToken(app: PowerlyApp, code?: string): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: `/cdb-app-api/v1/app/saas/tourist/login${code ? `?code=${code}` : ''}` });
+  return (res.json() as { data: string }).data;
+}
+
+export async function cardToken(app: PowerlyApp, number = '4242 4242 4242 4242'): Promise<string> {
+  const res = await app.inject({
+    method: 'POST', url: '/sandbox-pay/v1/tokens',
+    payload: { publicKey: 'pk_sandbox_powerly', number, expMonth: '12', expYear: '2030', cvc: '123' },
+  });
+  if (res.statusCode !== 200) throw new Error(`tokenize failed: ${res.body}`);
+  return (res.json() as { id: string }).id;
+}
+
+export async function cabinetsOnline(b: Built, ids: string[]) {
+  await waitFor(async () => {
+    const { rows } = await b.db.query<{ n: number }>('select count(*)::int as n from cabinets where online and id = any($1)', [ids]);
+    return Number(rows[0]?.n) === ids.length;
+  }, `cabinets ${ids.join(', ')} online`);
+}
