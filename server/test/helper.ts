@@ -10,6 +10,8 @@ import type { Clock } from '../src/lib/clock.ts';
 import { externalBroker, startEmbeddedBroker, type EmbeddedBroker, type MqttConnector } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { SimulatorFleet } from '../src/simulator/fleet.ts';
+import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
+import type { AuthorizeInput } from '../src/modules/payments/provider.ts';
 
 export class TestClock implements Clock {
   constructor(private t = Date.parse('2026-11-21T10:00:00.000Z')) {}
@@ -26,11 +28,21 @@ const quiet = { info() {}, warn() {}, error(...a: unknown[]) { console.error(...
 export interface Built {
   app: PowerlyApp;
   db: Db;
+  sandbox: GatedSandbox;
   clock: TestClock;
   fleet?: SimulatorFleet;
   prefix: string;
   connector: MqttConnector;
   close(): Promise<void>;
+}
+
+/** The sandbox provider with a gate before authorisations: lets a test hold one request mid-flight. */
+export class GatedSandbox extends SandboxCardProvider {
+  gate: Promise<void> | null = null;
+  override async authorize(input: AuthorizeInput) {
+    if (this.gate) await this.gate;
+    return super.authorize(input);
+  }
 }
 
 export async function build(opts: { simulator?: boolean; ejectTtlMs?: number } = {}): Promise<Built> {
@@ -46,11 +58,12 @@ export async function build(opts: { simulator?: boolean; ejectTtlMs?: number } =
   const connector = process.env.MQTT_URL ? externalBroker(process.env.MQTT_URL) : (broker = await startEmbeddedBroker({ port: null }));
   const link = new MqttCabinetLink(connector, { prefix, log: quiet });
   const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
-  const app = await buildApp({ db, clock, link, fleet, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000 });
+  const sandbox = new GatedSandbox(db, clock);
+  const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000 });
   await app.ready();
   if (fleet) await fleet.start();
   return {
-    app, db, clock, fleet, prefix, connector,
+    app, db, clock, fleet, prefix, connector, sandbox,
     async close() {
       await fleet?.stop();
       await app.close();

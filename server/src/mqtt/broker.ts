@@ -31,11 +31,9 @@ function duplexPair(): [Duplex, Duplex] {
         cb(err);
       },
     });
-  // eslint-disable-next-line prefer-const
-  let a: Duplex, b: Duplex;
-  a = make(() => b);
-  b = make(() => a);
-  return [a, b];
+  const pair: Duplex[] = [];
+  pair.push(make(() => pair[1]!), make(() => pair[0]!));
+  return [pair[0]!, pair[1]!];
 }
 
 export interface EmbeddedBroker extends MqttConnector {

@@ -1,0 +1,260 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rentalFee } from '../../src/core/pricing.ts';
+import { toMajor } from '../../src/core/money.ts';
+import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+
+const API = '/cdb-app-api/v1/app';
+let b: Built;
+beforeAll(async () => {
+  b = await build();
+  await cabinetsOnline(b, ['PWL-SH-001', 'PWL-VNO-001', 'PWL-LIS-001', 'PWL-NYC-001']);
+});
+afterAll(async () => b?.close());
+
+const get = (url: string, token: string) => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
+const rent = (token: string, body: Record<string, string>, key?: string) =>
+  b.app.inject({
+    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token, 'content-type': 'application/x-www-form-urlencoded', ...(key ? { 'idempotency-key': key } : {}) },
+    payload: new URLSearchParams(body).toString(),
+  });
+const check = (token: string, tradeNo: string) =>
+  b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${tradeNo}/YJ`, headers: { token } });
+
+async function untilOut(token: string, tradeNo: string) {
+  return waitFor(async () => {
+    const r = await check(token, tradeNo);
+    return r.json().code === 1 ? null : r;
+  }, `order ${tradeNo} answered`);
+}
+
+async function ledgerBalanced() {
+  const audit = await b.app.powerly.wallet.audit();
+  expect(audit.accountsOutOfStep).toEqual([]);
+  for (const c of audit.byCurrency) {
+    expect(Number(c.net), `posted sum in ${c.currency}`).toBe(0);
+    expect(Number(c.pending_net), `pending sum in ${c.currency}`).toBe(0);
+  }
+}
+
+async function pendingHolds(userId: number) {
+  const { rows } = await b.db.query<{ n: number }>(
+    `select count(*)::int as n from ledger_transfers t join ledger_accounts a on a.id = t.credit_account_id
+      where t.flag = 'pending' and a.owner_id = $1 and not exists (select 1 from ledger_transfers r where r.pending_id = t.id)`,
+    [String(userId)],
+  );
+  return Number(rows[0]!.n);
+}
+
+describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () => {
+  it('pops over MQTT, returns at another cabinet, charges rentalFee for the elapsed time and releases the rest', async () => {
+    const token = await touristToken(b.app);
+    const me = (await get('userInfo', token)).json().data;
+    const methods = (await get('cdb/payment/method/list?qrcode=PWL-VNO-001', token)).json().data;
+    const res = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: methods[0].pId }, 'k-vno-1');
+    expect(res.json()).toMatchObject({ code: 0, data: { outTradeNo: expect.stringMatching(/^PO/) } });
+    const tradeNo: string = res.json().data.outTradeNo;
+
+    const out = (await untilOut(token, tradeNo)).json();
+    expect(out.code).toBe(0);
+    expect(out.data).toMatchObject({ orderId: tradeNo, orderStatus: 1, shebei: expect.stringMatching(/^PB-VNO-/), number: expect.any(Number) });
+    const powerbankId: string = out.data.shebei;
+    expect((await get('userInfo', token)).json().data).toMatchObject({ p_currency: 'EUR', pyajin: 25, pbalance: 0 });
+
+    // 2 h 37 min 20 s later it goes into the Lisbon cabinet.
+    const elapsed = (2 * 60 + 37) * 60_000 + 20_000;
+    b.clock.advance(elapsed);
+    const open = (await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data;
+    const order = await b.app.powerly.rentals.check({ ...me, id: me.pId }, tradeNo);
+    const expectedFee = rentalFee(order.plan, elapsed);
+    expect(expectedFee).toBe(300); // 10 free minutes do not matter past them: 3 started hours × €1, under the €5 cap
+    expect(open).toMatchObject({ pZujie: 1, pJiesuanid: 0, estimatedAmount: toMajor(expectedFee, 'EUR'), pPowerbankId: powerbankId });
+
+    const ret = await b.app.inject({ method: 'POST', url: `/demo-api/cabinets/PWL-LIS-001/return`, payload: { powerbankId } });
+    expect(ret.json()).toMatchObject({ code: 0, data: { cabinetId: 'PWL-LIS-001', powerbankId } });
+    const done = await waitFor(async () => {
+      const d = (await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data;
+      return d.pZujie === 3 ? d : null;
+    }, 'order settled');
+    expect(done).toMatchObject({
+      pZujie: 3, pJiesuanid: 1, pJiesuan: 3, pCurrency: 'EUR', pShopName: 'GO9 Gedimino 9', pGhShopName: 'Time Out Market Lisboa',
+      pUseMins: 158, pYajin: 25, estimatedAmount: 3,
+    });
+    expect(Date.parse(done.pGhtime) - Date.parse(done.pBorrowtime)).toBe(elapsed);
+    expect((await get('userInfo', token)).json().data).toMatchObject({ pyajin: 0, pbalance: 0 });
+
+    // The provider captured the fee and released the rest of the authorisation.
+    await b.app.powerly.jobs.runDue();
+    const pay = await waitFor(async () => {
+      const { rows } = await b.db.query<{ status: string; captured_amount: number; provider_ref: string }>(
+        'select status, captured_amount, provider_ref from payments where order_id = $1', [tradeNo]);
+      return rows[0]?.status === 'partially_captured' ? rows[0] : null;
+    }, 'capture');
+    expect(Number(pay.captured_amount)).toBe(expectedFee);
+    expect(await b.app.powerly.sandbox.status(pay.provider_ref)).toBe('partially_captured');
+    expect(await pendingHolds(me.pId)).toBe(0);
+
+    const { rows: rev } = await b.db.query<{ credits_posted: number }>(
+      `select credits_posted from ledger_accounts where owner_type = 'platform' and kind = 'revenue' and currency = 'EUR'`);
+    expect(Number(rev[0]!.credits_posted)).toBe(expectedFee);
+    await ledgerBalanced();
+
+    // The power bank is now in Lisbon, in the server's view and the cabinet's.
+    const demo = (await b.app.inject({ method: 'GET', url: '/demo-api/cabinets' })).json().data;
+    expect(demo.outOnRent).toEqual([]);
+    expect(demo.cabinets.find((c: { cabinetId: string }) => c.cabinetId === 'PWL-LIS-001').slots.map((s: { powerbankId: string }) => s.powerbankId)).toContain(powerbankId);
+    const list = (await get('cdb/mine/order/list?page=1&pageSize=10', token)).json().data.page;
+    expect(list).toMatchObject({ total: 1, current: 1, size: 10 });
+    expect(list.records[0].pOrderid).toBe(tradeNo);
+  });
+
+  it('a declined card leaves no order, no hold, and a 422 with the reason in the user language', async () => {
+    const token = await touristToken(b.app);
+    const me = (await get('userInfo', token)).json().data;
+    for (const [number, msg] of [['4000000000000002', 'Jūsų kortelė atmesta.'], ['4000000000009995', 'Jūsų kortelėje nepakanka lėšų.']] as const) {
+      const res = await b.app.inject({
+        method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token, lang: 'lt-LT' },
+        payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app, number), paymentId: 'card-sandbox' },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ code: 422, msg, data: null });
+    }
+    const { rows: orders } = await b.db.query('select id from orders where user_id = $1', [me.pId]);
+    expect(orders).toEqual([]);
+    expect(await pendingHolds(me.pId)).toBe(0);
+    const { rows: pays } = await b.db.query<{ status: string }>('select status from payments where user_id = $1', [me.pId]);
+    expect(pays.map((p) => p.status)).toEqual(['declined', 'declined']);
+    // A used token cannot be used again.
+    const tok = await cardToken(b.app);
+    await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token: await touristToken(b.app) },
+      payload: { qrcode: 'PWL-NYC-001', stripeToken: tok, paymentId: 'card-sandbox' } });
+    const again = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: tok, paymentId: 'card-sandbox' });
+    expect(again.statusCode).toBe(422);
+    await ledgerBalanced();
+  });
+
+  it('an eject failure cancels the order and voids the hold and the authorisation', async () => {
+    const token = await touristToken(b.app);
+    const me = (await get('userInfo', token)).json().data;
+    await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-VNO-001/fail-next-eject' });
+    const res = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    const tradeNo = res.json().data.outTradeNo;
+    const failed = await untilOut(token, tradeNo);
+    expect(failed.statusCode).toBe(422);
+    expect(failed.json()).toEqual({ code: 422, msg: 'Rental failed, please try again.', data: null });
+    expect((await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data).toMatchObject({ pZujie: 2 });
+    expect(await pendingHolds(me.pId)).toBe(0);
+    await b.app.powerly.jobs.runDue();
+    const { rows } = await b.db.query<{ status: string; provider_ref: string }>('select status, provider_ref from payments where order_id = $1', [tradeNo]);
+    expect(rows[0]!.status).toBe('voided');
+    expect(await b.app.powerly.sandbox.status(rows[0]!.provider_ref)).toBe('voided');
+    expect((await get('userInfo', token)).json().data.pyajin).toBe(0);
+    await ledgerBalanced();
+  });
+});
+
+describe('idempotency of useDepositToRent', () => {
+  it('replays the stored response, refuses a reused key with other parameters (422) and a concurrent duplicate (409)', async () => {
+    const token = await touristToken(b.app);
+    const body = { qrcode: 'PWL-LIS-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' };
+    // Hold the first request at the provider while the duplicate arrives.
+    let open!: () => void;
+    b.sandbox.gate = new Promise<void>((r) => (open = r));
+    const firstP = rent(token, body, 'key-1');
+    await waitFor(async () => (await b.db.query(`select 1 from idempotency_keys where key = 'key-1'`)).rows.length > 0, 'key claimed');
+    const dup = await rent(token, body, 'key-1');
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().msg).toBe('This request is already being processed.');
+    b.sandbox.gate = null;
+    open();
+    const first = await firstP;
+    expect(first.json().code).toBe(0);
+    const replay = await rent(token, body, 'key-1');
+    expect(replay.json()).toEqual(first.json());
+    const other = await rent(token, { ...body, qrcode: 'PWL-VNO-001' }, 'key-1');
+    expect(other.statusCode).toBe(422);
+    const { rows } = await b.db.query<{ n: number }>(
+      `select count(*)::int as n from orders o join sessions s on s.user_id = o.user_id where s.token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`, [token]);
+    expect(Number(rows[0]!.n)).toBe(1);
+    await untilOut(token, first.json().data.outTradeNo);
+  });
+});
+
+describe('wallet deposits (yajintype 1) and useBalanceToRent', () => {
+  it('tops the wallet up by deposit − balance, then borrows with the balance next time', async () => {
+    const token = await touristToken(b.app);
+    const scan = async () => (await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-SH-001`, headers: { token } })).json().data;
+    expect(await scan()).toMatchObject({ chongzhi: 'Y', myyue: 0, yajin: 99 });
+    const noMoney = await get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token);
+    expect(noMoney.statusCode).toBe(422);
+
+    const res = await rent(token, { qrcode: 'PWL-SH-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    const tradeNo = res.json().data.outTradeNo;
+    const pb = (await untilOut(token, tradeNo)).json().data.shebei;
+    expect((await get('userInfo', token)).json().data).toMatchObject({ p_currency: 'CNY', pbalance: 0, pyajin: 99 });
+    b.clock.advance(4 * 60_000); // inside the 5 free minutes
+    await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-SH-001/return', payload: { powerbankId: pb } });
+    await waitFor(async () => (await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data.pZujie === 3, 'returned');
+    expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 99, pyajin: 0 });
+
+    expect(await scan()).toMatchObject({ chongzhi: 'N', myyue: 99 });
+    const borrow = await get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token);
+    expect(borrow.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
+    const second = borrow.json().data.outTradNo;
+    const pb2 = (await untilOut(token, second)).json().data.shebei;
+    expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 0, pyajin: 99 });
+    expect((await scan()).zujieNum).toBe(1);
+    const blocked = await get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token);
+    expect(blocked.statusCode).toBe(422);
+
+    b.clock.advance(61 * 60_000); // 61 min: 3 started half hours × ¥2
+    await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-NYC-001/return', payload: { powerbankId: pb2 } });
+    const d = await waitFor(async () => {
+      const o = (await get(`cdb/mine/order/detail?orderId=${second}`, token)).json().data;
+      return o.pZujie === 3 ? o : null;
+    }, 'second return');
+    expect(d).toMatchObject({ pJiesuan: 6, pCurrency: 'CNY', pGhShopName: 'Grand Central Terminal' });
+    expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 93, pyajin: 0 });
+    await ledgerBalanced();
+  });
+});
+
+describe('cabinet link', () => {
+  it('cancels an order whose eject is never answered within the TTL (a job in the database)', async () => {
+    const token = await touristToken(b.app);
+    const me = (await get('userInfo', token)).json().data;
+    // The NYC cabinet stops answering commands (its connection drops; the server still thinks it is online).
+    const sim = b.fleet!.get('PWL-NYC-001')!;
+    await sim.stop({ crash: true });
+    await waitFor(async () => {
+      const { rows } = await b.db.query<{ online: boolean }>(`select online from cabinets where id = 'PWL-NYC-001'`);
+      return rows[0]?.online === false;
+    }, 'last will marks the cabinet offline');
+    const offline = await rent(token, { qrcode: 'PWL-NYC-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    expect(offline.statusCode).toBe(409);
+    await b.db.query(`update cabinets set online = true where id = 'PWL-NYC-001'`);
+    const res = await rent(token, { qrcode: 'PWL-NYC-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    const tradeNo = res.json().data.outTradeNo;
+    expect((await check(token, tradeNo)).json()).toMatchObject({ code: 1, msg: 'Processing' });
+    expect(await pendingHolds(me.pId)).toBe(1);
+    b.clock.advance(20_000);
+    await b.app.powerly.jobs.runDue();
+    expect((await check(token, tradeNo)).json().code).toBe(1);
+    b.clock.advance(20_000); // past TTL 30 s + grace 5 s
+    await b.app.powerly.jobs.runDue();
+    expect((await check(token, tradeNo)).statusCode).toBe(422);
+    expect(await pendingHolds(me.pId)).toBe(0);
+    // The top-up stays in the wallet (USD, yajintype 1): the user can borrow with it or withdraw it.
+    expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 30, pyajin: 0 });
+    await ledgerBalanced();
+  });
+
+  it('handles a repeated event (QoS 1 redelivery) once', async () => {
+    const { rows } = await b.db.query<{ id: string; payload: unknown }>(`select id, payload from cabinet_events where type = 'returned' limit 1`);
+    const ev = typeof rows[0]!.payload === 'string' ? JSON.parse(rows[0]!.payload as string) : rows[0]!.payload;
+    const before = await b.db.query('select count(*)::int as n from ledger_transfers');
+    await b.app.powerly.cabinets.event(rows[0]!.id.split(':')[0]!, ev);
+    const after = await b.db.query('select count(*)::int as n from ledger_transfers');
+    expect(after.rows).toEqual(before.rows);
+  });
+});
