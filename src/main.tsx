@@ -1,7 +1,8 @@
 // Entry of the standalone app (index.html).
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { startI18n } from './i18n/index.ts';
+import { loadLocale, startI18n } from './i18n/index.ts';
+import { $lang } from './stores/locale.ts';
 import { onUnauthorized } from './api/client.ts';
 import { clearSession } from './stores/session.ts';
 import { $qrcode, $zhcode } from './stores/scan.ts';
@@ -23,5 +24,9 @@ onUnauthorized(() => {
   navigate(qr ? `/?qrcode=${encodeURIComponent(qr)}` : zh ? `/?zhcode=${encodeURIComponent(zh)}` : '/login', { replace: true });
 });
 
-startI18n();
-createRoot(document.getElementById('root')!).render(<App />);
+// A stored non-English language: render once its table is in (no English flash); at most a short wait.
+const first = $lang.get() === 'en-US' ? Promise.resolve() : Promise.race([loadLocale($lang.get()), new Promise((r) => setTimeout(r, 1500))]);
+void first.finally(() => {
+  startI18n();
+  createRoot(document.getElementById('root')!).render(<App />);
+});

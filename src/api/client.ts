@@ -103,8 +103,8 @@ export function createClient(config: ClientConfig): ApiClient {
     if (h.agentOpenId) headers.agentOpenId = h.agentOpenId;
     if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
     let body: string | undefined;
-    if (method === 'POST') {
-      const fields = clean(opts.body) ?? {};
+    if (method === 'POST' && opts.body) {
+      const fields = clean(opts.body)!;
       if (opts.json) {
         headers['content-type'] = 'application/json';
         body = JSON.stringify(fields);

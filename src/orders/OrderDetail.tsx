@@ -37,6 +37,12 @@ async function copyText(text: string): Promise<boolean> {
   return ok;
 }
 
+/** Minutes from an ISO time until now (an open rental's time so far). */
+function minutesSince(iso: string | undefined): number {
+  const start = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(start) ? 0 : Math.max(0, Math.floor((Date.now() - start) / 60_000));
+}
+
 export default function OrderDetail() {
   const t = useT();
   const lang = useStore($activeLang);
@@ -108,7 +114,7 @@ export default function OrderDetail() {
               <dt>{t('orders.returned')}</dt>
               <dd>{order.pGhtime ? `${order.pGhShopName ?? ''} · ${dateTime(order.pGhtime, lang)}` : t('orders.notReturned')}</dd>
               <dt>{t('detail.usage')}</dt>
-              <dd>{duration(order.pUseMins, t)}</dd>
+              <dd>{duration(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins, t)}</dd>
               <dt>{t('orders.chargeStandard')}</dt>
               <dd>{chargeStandard(order, t)}</dd>
               <dt>{t('detail.deposit')}</dt>

@@ -4,7 +4,7 @@ import { useStore } from '@nanostores/react';
 import { useT, errorText, type T } from '../i18n/index.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
-import { $token, randomId } from '../stores/session.ts';
+import { $homePathName, $token, randomId } from '../stores/session.ts';
 import { href, navigate } from '../stores/router.ts';
 import { checkCabinet, rentWithBalance, type Cabinet } from '../api/cabinet.ts';
 import { rentAction, rentBlock } from '../core/cabinet.ts';
@@ -24,10 +24,17 @@ export default function Home() {
   const token = useStore($token);
   const [loadError, setLoadError] = useState('');
 
+  // The cabinet home is the user's home route from now on (spec §3 homePathName).
+  useEffect(() => {
+    if (cabinet) $homePathName.set('/home');
+  }, [cabinet]);
+
   // Refresh the cabinet (counts, wallet) whenever the screen opens with a session.
   useEffect(() => {
     const code = cabinet?.qrcode || qrcode;
-    if (!code || !token) return;
+    if (!code) return;
+    // No session yet: the code-link entry makes the tourist session and comes back here.
+    if (!token) return navigate(`/?qrcode=${encodeURIComponent(code)}`, { replace: true });
     let live = true;
     checkCabinet(code)
       .then((c) => live && $cabinet.set(c))
@@ -55,6 +62,7 @@ export default function Home() {
     );
   }
   return <CabinetHome cabinet={cabinet} t={t} />;
+
 }
 
 export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
