@@ -1,0 +1,86 @@
+// `npm run serve`: migrations and seed, MQTT broker (embedded unless MQTT_URL), cabinet link, simulator,
+// jobs, the API, and the built front end. Prints what it serves. Stops cleanly on SIGINT/SIGTERM.
+import { mkdirSync } from 'node:fs';
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { openDb } from './db/db.ts';
+import { migrate } from './db/migrate.ts';
+import { seed } from './db/seed.ts';
+import { systemClock } from './lib/clock.ts';
+import { API_PREFIX } from './lib/route.ts';
+import { externalBroker, startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
+import { MqttCabinetLink } from './modules/cabinets/link.ts';
+import { SandboxCardProvider } from './modules/payments/sandbox.ts';
+import { SimulatorFleet } from './simulator/fleet.ts';
+import { serveFrontEnd } from './static.ts';
+
+async function main() {
+  const cfg = loadConfig();
+  if (!cfg.databaseUrl) mkdirSync(cfg.dataDir, { recursive: true });
+  const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  const applied = await migrate(db);
+  await seed(db);
+
+  let broker: EmbeddedBroker | undefined;
+  const connector = cfg.mqttUrl ? externalBroker(cfg.mqttUrl) : (broker = await startEmbeddedBroker({ port: cfg.mqttPort }));
+  const clock = systemClock;
+  const fleet = cfg.simulator ? await SimulatorFleet.fromDb(db, { connector, prefix: cfg.mqttPrefix, clock, heartbeatMs: 15_000, ejectDelayMs: 800 }) : undefined;
+  const app = await buildApp({
+    db, clock, fleet,
+    link: new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console }),
+    sandbox: new SandboxCardProvider(db, clock, cfg.sandboxPublicKey),
+    ejectTtlMs: cfg.ejectTtlMs,
+    jobPollMs: 500,
+    logger: { level: process.env.LOG_LEVEL || 'warn' },
+  });
+  const built = await serveFrontEnd(app, 'dist');
+  await app.listen({ port: cfg.port, host: cfg.host });
+  await fleet?.start();
+
+  const base = cfg.publicUrl ?? `http://localhost:${cfg.port}`;
+  const cabinets = (await db.query<{ id: string; city: string; currency: string }>(
+    'select c.id, v.city, v.currency from cabinets c join venues v on v.id = c.venue_id order by c.id',
+  )).rows;
+  const lines = [
+    '',
+    'Powerly is running',
+    `  app          ${base}/${built ? '' : '   (not built: run `npm run build`)'}`,
+    `  demo page    ${base}/demo/${fleet ? '' : '   (simulator off)'}`,
+    `  API          ${base}${API_PREFIX}/`,
+    `  OpenAPI      ${base}${API_PREFIX}/openapi.json`,
+    `  sandbox pay  ${base}/sandbox-pay/v1/tokens   (public key ${cfg.sandboxPublicKey})`,
+    ...(fleet ? [`  demo API     ${base}/demo-api/cabinets`] : []),
+    `  MQTT         ${connector.describe()}, topic prefix "${cfg.mqttPrefix}"`,
+    `  database     ${cfg.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${cfg.dataDir}`}${applied.length ? `, ${applied.length} migration(s) applied` : ''}`,
+    '  scan a cabinet:',
+    ...cabinets.map((c) => `    ${c.id.padEnd(12)} ${c.city.padEnd(9)} ${c.currency}  ${base}/#/?qrcode=${c.id}`),
+    '',
+  ];
+  console.info(lines.join('\n'));
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.info(`${signal}: shutting down`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await fleet?.stop();
+      await app.close();
+      await broker?.close();
+      await db.close();
+      process.exit(0);
+    } catch (err) {
+      console.error(err);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error('Powerly failed to start:', err);
+  process.exit(1);
+});
