@@ -1,0 +1,56 @@
+// `npm run bench`: throughput and p99 latency of the scan call (POST cdb/cabinet/checkisok: session lookup,
+// cabinet, venue, price plan, wallet, open rentals, stock — against embedded PGlite by default) next to a bare Fastify
+// route in the same process and run, so the ratio is what matters, not the machine. DATABASE_URL: PostgreSQL.
+import Fastify from 'fastify';
+import autocannon from 'autocannon';
+import { buildApp } from '../src/app.ts';
+import pg from 'pg';
+import { openPglite, openPostgres } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { seed } from '../src/db/seed.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { startEmbeddedBroker } from '../src/mqtt/broker.ts';
+import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 20;
+
+async function run(name: string, url: string, headers: Record<string, string>, method = 'POST') {
+  const r = await autocannon({ url, method, headers, connections: CONNECTIONS, duration: DURATION });
+  if (r.errors || r.non2xx) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
+  console.info(`${name.padEnd(28)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms`);
+  return r;
+}
+
+const url = process.env.DATABASE_URL;
+const schema = `bench_${process.pid}`;
+const db = url ? await openPostgres(url, { schema, max: 20 }) : await openPglite();
+await migrate(db);
+await seed(db);
+const broker = await startEmbeddedBroker({ port: null });
+const app = await buildApp({ db, clock: systemClock, link: new MqttCabinetLink(broker, { prefix: 'bench', log: console }) });
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+const token = (await (await fetch(`${base}/cdb-app-api/v1/app/saas/tourist/login`, { method: 'POST' })).json() as { data: string }).data;
+const scanUrl = `${base}/cdb-app-api/v1/app/cdb/cabinet/checkisok?url=PWL-VNO-001`;
+const probe = await (await fetch(scanUrl, { method: 'POST', headers: { token } })).json() as { code: number };
+if (probe.code !== 0) throw new Error(`scan probe failed: ${JSON.stringify(probe)}`);
+
+const bare = Fastify();
+bare.post('/bare', async () => ({ code: 0, msg: 'success', data: { cabinetID: 'PWL-VNO-001' } }));
+const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+console.info(`autocannon: ${CONNECTIONS} connections, ${DURATION} s each (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'})`);
+const b = await run('bare Fastify route', `${bareBase}/bare`, {});
+const s = await run('scan (checkisok)', scanUrl, { token });
+console.info(`scan / bare: throughput ${(s.requests.average / b.requests.average).toFixed(3)}×, p99 latency ${(s.latency.p99 / Math.max(1, b.latency.p99)).toFixed(1)}×`);
+
+await bare.close();
+await app.close();
+await broker.close();
+await db.close();
+if (url) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`drop schema if exists ${schema} cascade`);
+  await c.end();
+}
