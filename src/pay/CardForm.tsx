@@ -43,6 +43,7 @@ export function CardForm({ submitLabel, busy, onSubmit, onEdit }: CardFormProps)
 
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
+    if (busy) return;
     setTouched({ number: true, expiry: true, cvc: true });
     if (errors.number || errors.expiry || errors.cvc) {
       const first = (['number', 'expiry', 'cvc'] as Field[]).find((f) => errors[f]);
@@ -125,7 +126,8 @@ export function CardForm({ submitLabel, busy, onSubmit, onEdit }: CardFormProps)
           />,
         )}
       </div>
-      <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+      {/* aria-disabled, not disabled, while busy: focus stays on the button (and returns to it after a dialog). */}
+      <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
         {busy ? t('confirm.paying') : submitLabel}
       </button>
     </form>

@@ -189,7 +189,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
                 : t('home.payTopUp', { amount: `${symbol}${action.amount}` })}
             </button>
           ) : (
-            <button type="button" className="button primary block" disabled={block !== null || busy} aria-busy={busy} onClick={() => void borrow()}>
+            <button type="button" className="button primary block" disabled={block !== null} aria-disabled={busy} aria-busy={busy} onClick={() => !busy && void borrow()}>
               {busy ? t('home.borrowing') : t('home.borrow')}
             </button>
           )}

@@ -28,7 +28,8 @@ export function Dialog({ open, title, children, actions, onClose, role = 'dialog
     } else if (!open && d.open) {
       if (typeof d.close === 'function') d.close();
       else d.removeAttribute('open');
-      (opener.current as HTMLElement | null)?.focus?.();
+      const back = opener.current as HTMLElement | null;
+      if (back && back !== document.body && back.isConnected) back.focus();
     }
   }, [open]);
 

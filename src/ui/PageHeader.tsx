@@ -30,10 +30,8 @@ export function PageHeader({ title, back = true, end }: { title: string; back?: 
             <path d="M15 5l-7 7 7 7" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round" />
           </svg>
         </button>
-      ) : (
-        <span className="icon-spacer" aria-hidden="true" />
-      )}
-      <h1 className="page-title">{title}</h1>
+      ) : null}
+      <h1 className={back ? 'page-title' : 'page-title start'}>{title}</h1>
       <div className="page-header-end">{end}</div>
     </header>
   );
