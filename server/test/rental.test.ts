@@ -258,3 +258,26 @@ describe('cabinet link', () => {
     expect(after.rows).toEqual(before.rows);
   });
 });
+
+describe('one open rental per user', () => {
+  it('two concurrent Borrow calls create one order', async () => {
+    const token = await touristToken(b.app);
+    const me = (await get('userInfo', token)).json().data;
+    // Give the user a wallet balance first: a topped-up rental in Shanghai (yajintype 1) whose eject fails.
+    await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-SH-001/fail-next-eject' });
+    const first = await rent(token, { qrcode: 'PWL-SH-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    expect((await untilOut(token, first.json().data.outTradeNo)).statusCode).toBe(422);
+    expect((await get('userInfo', token)).json().data.pbalance).toBe(99);
+    const [x, y] = await Promise.all([
+      get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token),
+      get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token),
+    ]);
+    expect([x.statusCode, y.statusCode].sort()).toEqual([200, 422]);
+    const { rows } = await b.db.query<{ zujie: number }>('select zujie from orders where user_id = $1 order by created_at', [me.pId]);
+    expect(rows.length).toBe(2); // the cancelled first one and exactly one of the two Borrows
+    expect(rows.filter((r) => Number(r.zujie) === 2).length).toBe(1);
+    const ok = x.statusCode === 200 ? x : y;
+    await untilOut(token, ok.json().data.outTradNo);
+    await ledgerBalanced();
+  });
+});
