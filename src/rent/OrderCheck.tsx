@@ -5,6 +5,8 @@ import { useT, errorText } from '../i18n/index.ts';
 import { checkOrder, type OrderCheck as CheckResult } from '../api/orders.ts';
 import { ApiError } from '../api/client.ts';
 import { navigate } from '../stores/router.ts';
+import { $cabinet } from '../stores/cabinet.ts';
+import { useStore } from '@nanostores/react';
 
 export interface OrderCheckProps {
   tradeNo: string;
@@ -16,12 +18,13 @@ export interface OrderCheckProps {
   successExtra?: React.ReactNode;
 }
 
-type Phase = { kind: 'waiting' } | { kind: 'success'; result: CheckResult } | { kind: 'failed'; message: string } | { kind: 'gaveUp' };
+type Phase = { kind: 'waiting' } | { kind: 'success'; result: CheckResult } | { kind: 'failed'; message: string; final: boolean } | { kind: 'gaveUp' };
 
 const MAX_NETWORK_ERRORS = 3;
 
 export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }: OrderCheckProps) {
   const t = useT();
+  const hasCabinet = Boolean(useStore($cabinet));
   const [phase, setPhase] = useState<Phase>({ kind: 'waiting' });
   const [elapsed, setElapsed] = useState(0);
   const [run, setRun] = useState(0);
@@ -57,7 +60,9 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
           return;
         }
         clearInterval(tick);
-        setPhase({ kind: 'failed', message: errorText(e, tRef.current) });
+        // A business refusal (eject failed: the order is cancelled) is final; anything else may pass.
+        const final = e instanceof ApiError && e.kind === 'business';
+        setPhase({ kind: 'failed', message: errorText(e, tRef.current), final });
       }
     };
     void poll();
@@ -132,9 +137,16 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
 
       {phase.kind === 'failed' || phase.kind === 'gaveUp' ? (
         <div className="actions">
-          <button type="button" className="button primary block" onClick={retry}>
-            {phase.kind === 'failed' ? t('check.reload') : t('check.checkAgain')}
-          </button>
+          {phase.kind === 'failed' && phase.final && hasCabinet ? (
+            // The rental was cancelled: try again means renting again at the cabinet.
+            <button type="button" className="button primary block" onClick={() => navigate('/home')}>
+              {t('check.reload')}
+            </button>
+          ) : (
+            <button type="button" className="button primary block" onClick={retry}>
+              {phase.kind === 'failed' ? t('check.reload') : t('check.checkAgain')}
+            </button>
+          )}
           <button type="button" className="button block" onClick={() => navigate('/order')}>
             {t('check.viewOrders')}
           </button>
