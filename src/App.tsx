@@ -2,7 +2,7 @@
 import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $route, navigate } from './stores/router.ts';
-import { $token } from './stores/session.ts';
+import { $agentOpenId, $token } from './stores/session.ts';
 import { $qrcode, $zhcode, storeScanCodes } from './stores/scan.ts';
 import { $lang } from './stores/locale.ts';
 import { guard, routeOf, scanCodesFrom } from './core/routes.ts';
@@ -39,6 +39,9 @@ export function App() {
     if (codes) storeScanCodes(codes);
     const lang = mapRouteLang(route.query.get('lang'));
     if (lang) $lang.set(lang);
+    // Agent context (spec §6): sent on every request once a link carried it.
+    const agent = route.query.get('agentOpenId');
+    if (agent) $agentOpenId.set(agent);
   }, [route]);
 
   const verdict = guard(route.path, { token, qrcode, zhcode });

@@ -72,7 +72,15 @@ export default function Order() {
               aria-selected={current === k}
               aria-controls="orders-panel"
               className="tab"
+              tabIndex={current === k ? 0 : -1}
               onClick={() => setTab(k)}
+              onKeyDown={(e) => {
+                // ARIA tabs: arrows move between the two tabs.
+                if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+                const next: Tab = k === 'inUse' ? 'ended' : 'inUse';
+                setTab(next);
+                document.getElementById(`tab-${next}`)?.focus();
+              }}
             >
               {t(`orders.tab.${k}`)} ({k === 'inUse' ? inUse.length : ended.length})
             </button>

@@ -91,10 +91,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
     <div className="check">
       <div role="status" aria-live="polite" aria-atomic="true" className="check-status">
         {phase.kind === 'waiting' ? (
-          <>
-            <h2 className="title">{t('check.waitingTitle')}</h2>
-            <p>{t('check.waiting', { s: remaining })}</p>
-          </>
+          <h2 className="title">{t('check.waitingTitle')}</h2>
         ) : phase.kind === 'success' ? (
           <>
             <h2 className="title success-title">{t('check.successTitle')}</h2>
@@ -118,7 +115,11 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
       </div>
 
       {phase.kind === 'waiting' ? (
-        <progress className="progress" max={maxMs} value={elapsed} aria-label={t('check.progress')} />
+        // The countdown sits outside the live region so screen readers are not told every second.
+        <>
+          <p className="muted">{t('check.waiting', { s: remaining })}</p>
+          <progress className="progress" max={maxMs} value={elapsed} aria-label={t('check.progress')} />
+        </>
       ) : null}
 
       {phase.kind === 'success' ? (
