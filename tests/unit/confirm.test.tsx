@@ -1,0 +1,162 @@
+// Component test (happy-dom): the confirm screen's sandbox card form, its inline checks in the user's
+// language, and the pay-error dialog — against a real local HTTP server playing the API and the sandbox.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import Confirm from '../../src/pay/Confirm.tsx';
+import { setApiBase } from '../../src/api/client.ts';
+import { loadLocale } from '../../src/i18n/index.ts';
+import { $lang } from '../../src/stores/locale.ts';
+import { $route, navigate } from '../../src/stores/router.ts';
+import { $token } from '../../src/stores/session.ts';
+
+declare global {
+  var IS_REACT_ACT_ENVIRONMENT: boolean;
+}
+
+let server: Server;
+const rents: { body: string; key?: string }[] = [];
+
+beforeAll(async () => {
+  globalThis.IS_REACT_ACT_ENVIRONMENT = true;
+  server = createServer((req, res) => {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-allow-headers', '*');
+    res.setHeader('access-control-allow-methods', 'GET, POST');
+    if (req.method === 'OPTIONS') return res.end();
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      const path = new URL(req.url!, 'http://x').pathname;
+      if (path.endsWith('/cdb/payment/method/list')) {
+        return res.end(JSON.stringify({ code: 0, msg: 'success', data: [{ pId: '1', pPaymentType: 'STRIPE_CARD', label: 'Card', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk_sandbox_t', configDetails: { accountCountry: 'LT', currency: 'EUR' } }] }));
+      }
+      if (path === '/sandbox-pay/v1/tokens') return res.end(JSON.stringify({ id: 'tok_' + JSON.parse(body).number.slice(-4), card: {} }));
+      if (path.endsWith('/cdb/cabinet/useDepositToRent')) {
+        rents.push({ body, key: req.headers['idempotency-key'] as string });
+        // stripeToken tok_0077 on its first try: the connection drops (outcome unknown to the client).
+        if (body.includes('tok_0077') && rents.filter((r) => r.body.includes('tok_0077')).length === 1) return req.socket.destroy();
+        res.statusCode = 422;
+        return res.end(JSON.stringify({ code: 422, msg: 'Your card was declined.', data: null }));
+      }
+      res.statusCode = 404;
+      res.end(JSON.stringify({ code: 404, msg: 'no', data: null }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  setApiBase(`http://127.0.0.1:${(server.address() as AddressInfo).port}/cdb-app-api/v1/app/`);
+  $token.set('tok-test');
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+let root: Root | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  root = null;
+  document.body.innerHTML = '';
+});
+
+async function until<T>(fn: () => T | null | undefined | false, ms = 3000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+  }
+}
+
+function byLabel(text: string): HTMLInputElement {
+  const label = [...document.querySelectorAll('label')].find((l) => l.textContent === text);
+  return document.getElementById(label!.htmlFor) as HTMLInputElement;
+}
+
+function type(input: HTMLInputElement, value: string) {
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  act(() => {
+    setter.call(input, value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+async function mount() {
+  navigate('/confirm?price=25.00&payType=YJ&qrcode=PWL-VNO-001&cabinetID=PWL-VNO-001&yaJinType=0', { replace: true });
+  expect($route.get().path).toBe('/confirm');
+  const host = document.createElement('div');
+  document.body.appendChild(host);
+  root = createRoot(host);
+  act(() => root!.render(<Confirm />));
+  return until(() => document.querySelector('form.card-form'));
+}
+
+const submit = () => act(() => document.querySelector<HTMLFormElement>('form.card-form')!.requestSubmit());
+const errors = () => [...document.querySelectorAll('.field-error')].map((e) => e.textContent).filter(Boolean);
+
+describe('confirm screen, sandbox card form', () => {
+  it('labels every field, shows the test cards, checks Luhn, expiry and CVC inline', async () => {
+    await mount();
+    expect(document.body.textContent).toContain('4242 4242 4242 4242');
+    expect(byLabel('Card number')).toBeTruthy();
+    expect(byLabel('Expiry date (MM/YY)')).toBeTruthy();
+    expect(byLabel('CVC')).toBeTruthy();
+    submit();
+    expect(errors()).toEqual(['Enter the card number', 'Enter the expiry date', 'Enter the CVC']);
+    type(byLabel('Card number'), '4242424242424241');
+    type(byLabel('Expiry date (MM/YY)'), '0120');
+    type(byLabel('CVC'), '12');
+    submit();
+    expect(byLabel('Card number').value).toBe('4242 4242 4242 4241');
+    expect(errors()).toEqual(['This card number is not valid', 'This card has expired', 'The CVC has 3 or 4 digits']);
+    expect(byLabel('Card number').getAttribute('aria-invalid')).toBe('true');
+    expect(rents).toHaveLength(0);
+  });
+
+  it("messages follow the user's language", async () => {
+    await act(async () => {
+      $lang.set('lt-LT');
+      await loadLocale('lt-LT');
+    });
+    await mount();
+    submit();
+    expect(errors()).toContain('Įveskite kortelės numerį');
+    await act(async () => {
+      $lang.set('en-US');
+      await loadLocale('en-US');
+    });
+  });
+
+  it('a declined card opens the error dialog with the reason; each new attempt gets its own key', async () => {
+    await mount();
+    type(byLabel('Card number'), '4000 0000 0000 0002');
+    type(byLabel('Expiry date (MM/YY)'), '12/39');
+    type(byLabel('CVC'), '123');
+    submit();
+    const dialog = await until(() => document.querySelector<HTMLDialogElement>('dialog[open][role="alertdialog"]'));
+    expect(dialog.textContent).toContain('Payment failed');
+    expect(dialog.textContent).toContain('Your card was declined.');
+    expect(rents[0]!.body).toBe('qrcode=PWL-VNO-001&stripeToken=tok_0002&paymentId=1');
+    expect(rents[0]!.key).toMatch(/^[0-9a-f-]{36}$/);
+    const retry = [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Retry')!;
+    act(() => retry.click());
+    await until(() => rents.length === 2 && document.querySelector('dialog[open][role="alertdialog"]'));
+    expect(rents[1]!.key).not.toBe(rents[0]!.key);
+  });
+
+  it('after an unknown outcome (connection lost) Retry repeats the same action: same key, same token', async () => {
+    rents.length = 0;
+    await mount();
+    type(byLabel('Card number'), '4000 0000 0000 0077');
+    type(byLabel('Expiry date (MM/YY)'), '12/39');
+    type(byLabel('CVC'), '123');
+    submit();
+    const dialog = await until(() => document.querySelector<HTMLDialogElement>('dialog[open][role="alertdialog"]'));
+    expect(dialog.textContent).toContain('Server error, please retry');
+    act(() => [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Retry')!.click());
+    await until(() => rents.length === 2 && document.querySelector('dialog[open][role="alertdialog"]'));
+    expect(rents[1]!.key).toBe(rents[0]!.key);
+    expect(rents[1]!.body).toBe(rents[0]!.body);
+  });
+});
