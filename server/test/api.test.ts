@@ -132,3 +132,21 @@ describe('sandbox tokenisation', () => {
     expect(res.json().card).toEqual({ brand: 'visa', last4: '4242', expMonth: 1, expYear: 2031 });
   });
 });
+
+describe('demo control API', () => {
+  it('lists simulated cabinets and refuses unknown cabinets, unknown power banks and banks already in a cabinet', async () => {
+    const list = (await b.app.inject({ method: 'GET', url: '/demo-api/cabinets' })).json().data;
+    const sh = list.cabinets.find((c: { cabinetId: string }) => c.cabinetId === 'PWL-SH-001');
+    expect(sh).toMatchObject({ venueName: "Jing'an Kerry Centre", currency: 'CNY', online: true });
+    expect(sh.slots).toHaveLength(8);
+    expect(sh.slots.filter((s: { powerbankId: string | null }) => s.powerbankId).length).toBe(6);
+    expect(list.outOnRent).toEqual([]);
+    const ret = (cab: string, powerbankId: string) =>
+      b.app.inject({ method: 'POST', url: `/demo-api/cabinets/${cab}/return`, payload: { powerbankId } });
+    expect((await ret('PWL-XX-1', 'PB-SH-0001')).statusCode).toBe(404);
+    expect((await ret('PWL-SH-001', 'PB-NOPE-1')).statusCode).toBe(404);
+    const dup = await ret('PWL-VNO-001', 'PB-SH-0001');
+    expect(dup.statusCode).toBe(409);
+    expect(dup.json().msg).toBe('That power bank is already in a cabinet.');
+  });
+});

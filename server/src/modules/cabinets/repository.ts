@@ -47,6 +47,10 @@ export class CabinetsRepository {
     return rows;
   }
 
+  async powerbankExists(id: string, q: Queryable = this.db) {
+    return (await q.query('select 1 from powerbanks where id = $1', [id])).rows.length > 0;
+  }
+
   async rentedPowerbanks(q: Queryable = this.db) {
     const { rows } = await q.query<PowerbankRow & { from_cabinet_id: string }>(
       `select p.*, o.cabinet_id as from_cabinet_id from powerbanks p join orders o on o.id = p.order_id

@@ -20,7 +20,11 @@ export class CabinetsService implements LinkHandler {
     const { cabinet, priced } = await this.d.rentals.resolveCabinet(url);
     const { venue, planRow, wire } = priced;
     const c = venue.currency;
-    const { balance } = await this.d.wallet.walletOf(user.id, c);
+    const [{ balance }, zujieNum, haveBatteryCount] = await Promise.all([
+      this.d.wallet.walletOf(user.id, c),
+      this.d.rentals.openCount(user.id),
+      this.d.repo.availableCount(cabinet.id),
+    ]);
     const deposit = priced.plan.deposit;
     const needsPayment = balance < deposit;
     const m = (v: number) => toMajor(v, c);
@@ -44,8 +48,8 @@ export class CabinetsService implements LinkHandler {
       myyue: m(balance),
       chongzhi: needsPayment ? ('Y' as const) : ('N' as const),
       overtimeAmount: wire.pOvertimeAmount,
-      zujieNum: await this.d.rentals.openCount(user.id),
-      haveBatteryCount: await this.d.repo.availableCount(cabinet.id),
+      zujieNum,
+      haveBatteryCount,
       haveMifiBattery: false,
       yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
       online: cabinet.online,

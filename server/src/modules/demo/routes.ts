@@ -51,6 +51,7 @@ export default async function demoRoutes(app: App, opts: { fleet: SimulatorFleet
     const sim = opts.fleet.get(req.params.cabinetId);
     if (!sim) throw notFound('error.cabinetNotFound');
     const { powerbankId } = req.body;
+    if (!(await opts.cabinets.powerbankExists(powerbankId))) throw notFound('error.demo.unknownPowerbank');
     if (opts.fleet.holder(powerbankId)) throw conflict('error.demo.alreadyInCabinet');
     if (!sim.inventory().some((s) => s.powerbankId === null)) throw conflict('error.demo.noFreeSlot');
     const { slot } = await sim.insert(powerbankId);

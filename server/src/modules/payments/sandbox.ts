@@ -190,10 +190,10 @@ export class SandboxCardProvider extends PaymentProvider {
       throw new SandboxError('payment_intent_unexpected_state', `Cannot move ${i.status} → ${to}.`, 400);
     }
     const cols = Object.keys(extra);
-    const sets = cols.map((c, n) => `${c} = $${n + 4}`).join(', ');
+    const sets = cols.map((c, n) => `${c} = $${n + 5}`).join(', ');
     const res = await this.db.query(
-      `update sandbox_intents set status = $2, updated_at = $3${sets ? `, ${sets}` : ''} where id = $1 and status = '${i.status}'`,
-      [ref, to, this.clock.now(), ...cols.map((c) => extra[c])],
+      `update sandbox_intents set status = $2, updated_at = $3${sets ? `, ${sets}` : ''} where id = $1 and status = $4`,
+      [ref, to, this.clock.now(), i.status, ...cols.map((c) => extra[c])],
     );
     if (res.rowCount !== 1) throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
   }

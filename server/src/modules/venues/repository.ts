@@ -36,6 +36,19 @@ export class VenuesRepository {
     return rows[0];
   }
 
+  /** The venue and its price plan in one round trip. */
+  async withPlan(venueId: string, q: Queryable = this.db) {
+    const { rows } = await q.query<VenueRow & { plan: PlanRow | string | null }>(
+      'select v.*, to_jsonb(p) as plan from venues v left join price_plans p on p.venue_id = v.id where v.id = $1',
+      [venueId],
+    );
+    const r = rows[0];
+    if (!r) return undefined;
+    const { plan, ...venue } = r;
+    const parsed = typeof plan === 'string' ? (JSON.parse(plan) as PlanRow) : plan;
+    return { venue: venue as VenueRow, plan: parsed ?? undefined };
+  }
+
   async plan(venueId: string, q: Queryable = this.db) {
     const { rows } = await q.query<PlanRow>('select * from price_plans where venue_id = $1', [venueId]);
     return rows[0];

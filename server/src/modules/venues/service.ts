@@ -42,8 +42,9 @@ export class VenuesService {
   constructor(private readonly repo: VenuesRepository) {}
 
   async priced(venueId: string, q?: Queryable): Promise<PricedVenue> {
-    const venue = await this.repo.find(venueId, q);
-    const planRow = await this.repo.plan(venueId, q);
+    const found = await this.repo.withPlan(venueId, q);
+    const venue = found?.venue;
+    const planRow = found?.plan;
     if (!venue || !planRow) throw notFound('error.cabinetNotFound');
     const wire = wireStrategy(planRow, venue.currency);
     return { venue, planRow, wire, plan: planFromWire(wire, venue.currency) };

@@ -83,10 +83,11 @@ export class LedgerRepository {
     return rows[0];
   }
 
-  async userAccounts(userId: string, q: Queryable = this.db) {
+  async userAccounts(userId: string, q: Queryable = this.db, currency?: string) {
     const { rows } = await q.query<Account>(
-      `select * from ledger_accounts where owner_type = 'user' and owner_id = $1 order by currency, kind`,
-      [userId],
+      `select * from ledger_accounts where owner_type = 'user' and owner_id = $1 and ($2::text is null or currency = $2)
+        order by currency, kind`,
+      [userId, currency ?? null],
     );
     return rows;
   }

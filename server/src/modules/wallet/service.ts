@@ -41,8 +41,9 @@ export class WalletService {
   }
 
   async walletOf(userId: number, currency: string, q?: Queryable) {
-    const wallet = await this.repo.findAccount(userOwner(userId), 'wallet', currency, q);
-    const hold = await this.repo.findAccount(userOwner(userId), 'deposit_hold', currency, q);
+    const accounts = await this.repo.userAccounts(String(userId), q, currency);
+    const wallet = accounts.find((a) => a.kind === 'wallet');
+    const hold = accounts.find((a) => a.kind === 'deposit_hold');
     return { balance: WalletService.available(wallet), held: hold ? hold.credits_pending : 0 };
   }
 
