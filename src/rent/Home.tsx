@@ -68,11 +68,13 @@ export default function Home() {
 export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const symbol = c.currencyName ?? '';
   const currency = c.currency ?? 'CNY';
-  const plan = planFromWire(c.priceStrategy, currency, { fengding: c.fengding, yajin: c.yajin, overtimeAmount: c.overtimeAmount });
-  const unitPrice = c.priceStrategy?.pPrice ?? c.jifei ?? toMajor(plan.unitPrice, currency);
-  const unitMinutes = c.priceStrategy ? plan.unitMinutes : (c.jifeiDanwei ?? plan.unitMinutes);
-  const freeMinutes = c.priceStrategy?.pFreeuseMinute ?? c.mianfei ?? plan.freeMinutes;
-  const dailyCap = c.priceStrategy?.pDayAmount ?? c.fengding ?? toMajor(plan.dailyCap, currency);
+  // The price strategy, or (older cabinets) the flat fields jifei / jifeiDanwei / mianfei in minutes.
+  const strategy = c.priceStrategy ?? { pType: 1, pPrice: c.jifei, pPriceMinute: c.jifeiDanwei, priceUnit: 0, pFreeuseMinute: c.mianfei };
+  const plan = planFromWire(strategy, currency, { fengding: c.fengding, yajin: c.yajin, overtimeAmount: c.overtimeAmount });
+  const unitPrice = toMajor(plan.unitPrice, currency);
+  const unitMinutes = plan.unitMinutes;
+  const freeMinutes = plan.freeMinutes;
+  const dailyCap = toMajor(plan.dailyCap, currency);
   const deposit = c.yajin ?? toMajor(plan.deposit, currency);
   const action = rentAction(c);
   const block = rentBlock(c);
