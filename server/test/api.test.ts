@@ -123,6 +123,15 @@ describe('sandbox tokenisation', () => {
     expect((await tok({ number: '4242424242424242', publicKey: 'pk_live_x' })).statusCode).toBe(401);
   });
 
+  it('accepts JSON with numeric expiry, as the app sends it', async () => {
+    const res = await b.app.inject({
+      method: 'POST', url: '/sandbox-pay/v1/tokens',
+      payload: { publicKey: 'pk_sandbox_powerly', number: '4242 4242 4242 4242', expMonth: 12, expYear: 2031, cvc: '123' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().card).toEqual({ brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 });
+  });
+
   it('accepts form-encoded bodies', async () => {
     const res = await b.app.inject({
       method: 'POST', url: '/sandbox-pay/v1/tokens', headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -198,8 +198,10 @@ describe('wallet deposits (yajintype 1) and useBalanceToRent', () => {
     expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 99, pyajin: 0 });
 
     expect(await scan()).toMatchObject({ chongzhi: 'N', myyue: 99 });
-    const borrow = await get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token);
+    const borrowOnce = () => b.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`, headers: { token, 'idempotency-key': 'borrow-1' } });
+    const borrow = await borrowOnce();
     expect(borrow.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
+    expect((await borrowOnce()).json()).toEqual(borrow.json()); // a retried Borrow gets the same order, not 'rent count'
     const second = borrow.json().data.outTradNo;
     const pb2 = (await untilOut(token, second)).json().data.shebei;
     expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 0, pyajin: 99 });

@@ -83,11 +83,14 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     schema: {
       tags: ['rentals'],
       summary: 'Borrow with the wallet balance: hold the deposit from the wallet and start the rental',
+      headers: IdemHeaders,
       querystring: Type.Object({ qrcode: Type.String({ minLength: 1, maxLength: 500 }) }),
       response: { 200: Envelope(Type.Object({ outTradNo: Type.String() })) },
     },
     preHandler: app.requireUser,
-  }, async (req) => ok({ outTradNo: await opts.rentals.rentWithBalance(currentUser(req), req.query.qrcode) }));
+  }, async (req, reply) =>
+    idempotent(opts.repo, opts.clock, req, reply, req.query, async () =>
+      ok({ outTradNo: await opts.rentals.rentWithBalance(currentUser(req), req.query.qrcode) })));
 
   app.post('/cdb/mine/order/check/:tradeNo/:payMode', {
     schema: {
