@@ -7,6 +7,7 @@ import { $qrcode } from '../stores/scan.ts';
 import { $homePathName, $token, randomId } from '../stores/session.ts';
 import { href, navigate } from '../stores/router.ts';
 import { checkCabinet, rentWithBalance, type Cabinet } from '../api/cabinet.ts';
+import { ApiError } from '../api/client.ts';
 import { rentAction, rentBlock } from '../core/cabinet.ts';
 import { planFromWire, rentalFee, MINUTE_MS } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
@@ -111,6 +112,9 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
       }
       navigate(href('/borrowSuccess', { tradeNo: r.outTradNo }));
     } catch (e) {
+      // Only an unknown outcome (network, timeout) keeps the key, so the retry is the same Borrow;
+      // a refusal is final (the server stores it under the key), so the next tap is a new action.
+      if (!(e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout'))) actionKey.current = null;
       setFailure(errorText(e, t));
     } finally {
       setBusy(false);
