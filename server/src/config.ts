@@ -8,6 +8,7 @@ export interface Config {
   mqttPort: number | null;
   mqttPrefix: string;
   mqttSharedGroup?: string;
+  mqttClientId?: string;
   simulator: boolean;
   publicUrl?: string;
   sandboxPublicKey: string;
@@ -26,6 +27,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttPort: env.MQTT_PORT === 'off' ? null : num(env.MQTT_PORT, 18830),
     mqttPrefix: env.MQTT_PREFIX || 'powerly',
     mqttSharedGroup: env.MQTT_SHARED_GROUP || undefined,
+    mqttClientId: env.MQTT_CLIENT_ID || undefined,
     simulator: env.SIMULATOR !== 'off',
     publicUrl: env.PUBLIC_URL || undefined,
     sandboxPublicKey: env.SANDBOX_PUBLIC_KEY || 'pk_sandbox_powerly',

@@ -27,7 +27,7 @@ async function main() {
   const fleet = cfg.simulator ? await SimulatorFleet.fromDb(db, { connector, prefix: cfg.mqttPrefix, clock, heartbeatMs: 15_000, ejectDelayMs: 800 }) : undefined;
   const app = await buildApp({
     db, clock, fleet,
-    link: new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console }),
+    link: new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console }),
     sandbox: new SandboxCardProvider(db, clock, cfg.sandboxPublicKey),
     ejectTtlMs: cfg.ejectTtlMs,
     jobPollMs: 500,

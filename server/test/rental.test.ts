@@ -173,6 +173,11 @@ describe('idempotency of useDepositToRent', () => {
     expect(replay.json()).toEqual(first.json());
     const other = await rent(token, { ...body, qrcode: 'PWL-VNO-001' }, 'key-1');
     expect(other.statusCode).toBe(422);
+    // A key whose request died mid-way ('started', old) is taken over by a retry instead of 409 for ever.
+    await b.db.query(`update idempotency_keys set state = 'started', created_at = $1 where key = 'key-1'`, [new Date(b.clock.now().getTime() - 180_000)]);
+    const retried = await rent(token, body, 'key-1');
+    expect(retried.statusCode).toBe(422); // it ran again (not a 409, not the replay): this user now has an open rental
+    expect(retried.json().msg).toBe('You already have a rental that is not closed. Return it before renting again.');
     const { rows } = await b.db.query<{ n: number }>(
       `select count(*)::int as n from orders o join sessions s on s.user_id = o.user_id where s.token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`, [token]);
     expect(Number(rows[0]!.n)).toBe(1);

@@ -30,12 +30,23 @@ export class MqttCabinetLink implements CabinetLink {
 
   constructor(
     private readonly connector: MqttConnector,
-    private readonly opts: { prefix: string; sharedGroup?: string; log: Logger },
+    private readonly opts: { prefix: string; sharedGroup?: string; clientId?: string; log: Logger },
   ) {}
 
   async start(handler: LinkHandler) {
-    const client = this.connector.connect({ clientId: `powerly-api-${randomToken(6)}`, clean: true });
+    // A stable client id (MQTT_CLIENT_ID) gets a persistent session: messages that arrive while this process
+    // is down are delivered when it comes back. Without one, a fresh clean session per start.
+    const stable = this.opts.clientId;
+    const client = this.connector.connect({ clientId: stable ?? `powerly-api-${randomToken(6)}`, clean: !stable });
     this.client = client;
+    // Handle each message before it is acknowledged (PUBACK goes out when `done` is called), one at a time:
+    // a process that dies mid-way gets the message again (persistent session or shared-subscription redelivery).
+    client.handleMessage = (packet, done) => {
+      const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+      this.queue = this.withRetries(() => this.dispatch(handler, packet.topic, payload))
+        .catch((err: unknown) => this.opts.log.error({ err, topic: packet.topic }, 'cabinet message dropped after retries'))
+        .finally(() => done());
+    };
     await new Promise<void>((resolve, reject) => {
       client.once('connect', () => resolve());
       client.once('error', reject);
@@ -46,11 +57,19 @@ export class MqttCabinetLink implements CabinetLink {
     await client.subscribeAsync(
       { [`${share}${p}/cabinets/+/events`]: { qos: 1 }, [`${share}${p}/cabinets/+/acks`]: { qos: 1 }, [`${p}/cabinets/+/status`]: { qos: 1 } },
     );
-    client.on('message', (topic, payload) => {
-      this.queue = this.queue.then(() => this.dispatch(handler, topic, payload)).catch((err: unknown) => {
-        this.opts.log.error({ err, topic }, 'cabinet message handling failed');
-      });
-    });
+  }
+
+  /** A transient failure (database failover, lock timeout) should not lose a cabinet event. */
+  private async withRetries(fn: () => Promise<void>) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (err) {
+        if (attempt >= 4) throw err;
+        this.opts.log.warn({ err, attempt }, 'cabinet message handling failed, retrying');
+        await new Promise((r) => setTimeout(r, 250 * 4 ** (attempt - 1)));
+      }
+    }
   }
 
   private async dispatch(handler: LinkHandler, topic: string, payload: Buffer) {

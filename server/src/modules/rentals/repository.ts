@@ -2,6 +2,9 @@ import type { Queryable } from '../../db/db.ts';
 import type { PricePlan, WirePriceStrategy } from '../../../../src/core/pricing.ts';
 import { canTransition, OPEN_STATES } from './order-state.ts';
 
+/** A request still 'started' after this long is presumed dead (provider calls time out far sooner). */
+export const STALE_KEY_MS = 120_000;
+
 export interface OrderRow {
   id: string;
   user_id: number;
@@ -103,6 +106,13 @@ export class RentalsRepository {
       [userId, key, hash, at],
     );
     if (ins.rowCount === 1) return { claimed: true as const };
+    // A key left 'started' by a process that died mid-request is taken over after STALE_KEY_MS (same request only).
+    const takeover = await q.query(
+      `update idempotency_keys set created_at = $4 where user_id = $1 and key = $2 and request_hash = $3
+          and state = 'started' and created_at < $5`,
+      [userId, key, hash, at, new Date(at.getTime() - STALE_KEY_MS)],
+    );
+    if (takeover.rowCount === 1) return { claimed: true as const };
     const { rows } = await q.query<{ request_hash: string; state: string; response_code: number | null; response_body: unknown }>(
       'select request_hash, state, response_code, response_body from idempotency_keys where user_id = $1 and key = $2',
       [userId, key],
