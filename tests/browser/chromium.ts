@@ -1,0 +1,27 @@
+// Debian's Chromium driven by playwright-core (never a downloaded browser build).
+import { chromium, type Browser } from 'playwright-core';
+import { existsSync } from 'node:fs';
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+
+export function chromiumPath(): string {
+  const found = CANDIDATES.find((p): p is string => !!p && existsSync(p));
+  if (!found) throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)');
+  return found;
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
