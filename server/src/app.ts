@@ -27,6 +27,8 @@ import rentalRoutes from './modules/rentals/routes.ts';
 import { RentalsService } from './modules/rentals/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
+import venueRoutes from './modules/venues/routes.ts';
+import walletRoutes from './modules/wallet/routes.ts';
 import { LedgerRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
 import context from './plugins/context.ts';
@@ -91,6 +93,8 @@ export async function buildApp(deps: AppDeps) {
   // 3. Routes.
   await app.register(async (api) => {
     await api.register(authRoutes, { auth, wallet });
+    await api.register(venueRoutes, { venues });
+    await api.register(walletRoutes, { wallet });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals });
     await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });

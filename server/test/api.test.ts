@@ -159,3 +159,23 @@ describe('demo control API', () => {
     expect(dup.json().msg).toBe('That power bank is already in a cabinet.');
   });
 });
+
+describe('map and wallets', () => {
+  it('lists venues nearest first with stock, without a session', async () => {
+    const res = await b.app.inject({ method: 'POST', url: `${API}/cdb/shop/listnear/trial`, payload: 'lat=54.6872&lng=25.2797&zoomLevel=12',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const shops = res.json().data;
+    expect(shops.map((s: { shopid: string }) => s.shopid).slice(0, 2)).toEqual(['v-vno-gedimino', 'v-lis-timeout']);
+    expect(shops[0]).toMatchObject({ shopName: 'GO9 Gedimino 9', batteryNum: 6, freeNum: 4, infoStatus: 1, latitude: 54.6871 });
+    expect(shops[0].distance).toBeLessThan(100);
+    expect(shops[1].distance).toBeGreaterThan(2_500_000);
+    const bad = await b.app.inject({ method: 'POST', url: `${API}/cdb/shop/listnear/trial`, payload: { lat: 123, lng: 0 } });
+    expect(bad.json()).toMatchObject({ code: 400, msg: 'Invalid or missing value: lat.' });
+  });
+
+  it('lists a new user\'s wallet in the primary currency', async () => {
+    const token = await touristToken(b.app);
+    const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token, lang: 'zh-CN' } });
+    expect(res.json().data).toEqual([{ pBalance: 0, pCurrencySymbol: '$', pCurrencyType: 'USD', pDepositAmount: 0, pDailiId: 'powerly' }]);
+  });
+});

@@ -222,6 +222,9 @@ describe('wallet deposits (yajintype 1) and useBalanceToRent', () => {
     }, 'second return');
     expect(d).toMatchObject({ pJiesuan: 6, pCurrency: 'CNY', pGhShopName: 'Grand Central Terminal' });
     expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 93, pyajin: 0 });
+    expect((await get('cdb/user/wallet/new', token)).json().data).toEqual([
+      { pBalance: 93, pCurrencySymbol: '¥', pCurrencyType: 'CNY', pDepositAmount: 0, pDailiId: 'powerly' },
+    ]);
     await ledgerBalanced();
   });
 });

@@ -28,6 +28,12 @@ export interface PlanRow {
   tiers: { startMinute: number; endMinute: number; totalFee: number }[];
 }
 
+export interface ShopRow extends VenueRow {
+  slot_count: number;
+  available: number;
+  online_cabinets: number;
+}
+
 export class VenuesRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -52,5 +58,18 @@ export class VenuesRepository {
   async plan(venueId: string, q: Queryable = this.db) {
     const { rows } = await q.query<PlanRow>('select * from price_plans where venue_id = $1', [venueId]);
     return rows[0];
+  }
+
+  /** Every venue with its stock (for the map): slots, power banks ready to rent, cabinets online. */
+  async shops(q: Queryable = this.db) {
+    const { rows } = await q.query<ShopRow>(
+      `select v.*,
+         (select coalesce(sum(c.slot_count), 0)::int from cabinets c where c.venue_id = v.id) as slot_count,
+         (select count(*)::int from powerbanks p join cabinets c on c.id = p.cabinet_id
+           where c.venue_id = v.id and p.state = 'in_cabinet') as available,
+         (select count(*)::int from cabinets c where c.venue_id = v.id and c.online) as online_cabinets
+       from venues v order by v.id`,
+    );
+    return rows;
   }
 }

@@ -47,6 +47,17 @@ export class WalletService {
     return { balance: WalletService.available(wallet), held: hold ? hold.credits_pending : 0 };
   }
 
+  /** One wallet per currency the user has money or a hold in; the primary currency always (maybe empty). */
+  async wallets(userId: number, primary: string, q?: Queryable) {
+    const accounts = await this.repo.userAccounts(String(userId), q);
+    const currencies = [...new Set([primary, ...accounts.map((a) => a.currency)])];
+    return currencies.map((currency) => {
+      const wallet = accounts.find((a) => a.currency === currency && a.kind === 'wallet');
+      const hold = accounts.find((a) => a.currency === currency && a.kind === 'deposit_hold');
+      return { currency, balance: WalletService.available(wallet), held: hold ? hold.credits_pending : 0 };
+    });
+  }
+
   async transfer(input: TransferInput & { pending?: boolean }, q: Queryable): Promise<string> {
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('transfer amount must be > 0');
     if (input.debit.currency !== input.credit.currency) throw new RangeError('transfer across currencies');
