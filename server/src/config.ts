@@ -11,6 +11,7 @@ export interface Config {
   mqttClientId?: string;
   simulator: boolean;
   publicUrl?: string;
+  distDir: string;
   sandboxPublicKey: string;
   ejectTtlMs: number;
 }
@@ -30,6 +31,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttClientId: env.MQTT_CLIENT_ID || undefined,
     simulator: env.SIMULATOR !== 'off',
     publicUrl: env.PUBLIC_URL || undefined,
+    distDir: env.DIST_DIR || 'dist',
     sandboxPublicKey: env.SANDBOX_PUBLIC_KEY || 'pk_sandbox_powerly',
     ejectTtlMs: num(env.EJECT_TTL_MS, 30_000),
   };

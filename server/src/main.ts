@@ -33,7 +33,7 @@ async function main() {
     jobPollMs: 500,
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });
-  const built = await serveFrontEnd(app, 'dist');
+  const built = await serveFrontEnd(app, cfg.distDir);
   await app.listen({ port: cfg.port, host: cfg.host });
   await fleet?.start();
 
