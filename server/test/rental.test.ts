@@ -291,3 +291,33 @@ describe('one open rental per user', () => {
     await ledgerBalanced();
   });
 });
+
+describe('cabinet protocol, seen from the wire', () => {
+  it('a cabinet refuses an expired command (ack expired, no eject) and answers a redelivered one without ejecting twice', async () => {
+    const raw = b.connector.connect({ clientId: `probe-${Date.now()}`, clean: true });
+    await new Promise<void>((r) => raw.once('connect', () => r()));
+    const seen: { topic: string; body: Record<string, unknown> }[] = [];
+    raw.on('message', (topic, payload) => seen.push({ topic, body: JSON.parse(payload.toString()) as Record<string, unknown> }));
+    const t = `${b.prefix}/cabinets/PWL-LIS-001`;
+    await raw.subscribeAsync([`${t}/acks`, `${t}/events`], { qos: 1 });
+    const before = b.fleet!.get('PWL-LIS-001')!.inventory().filter((s) => s.powerbankId).length;
+
+    const stale = { v: 1, id: 'cmd-stale', type: 'eject', ts: new Date(b.clock.now().getTime() - 60_000).toISOString(), ttlMs: 30_000, slot: null };
+    await raw.publishAsync(`${t}/commands`, JSON.stringify(stale), { qos: 1 });
+    await waitFor(async () => seen.find((m) => m.body.commandId === 'cmd-stale'), 'expired ack');
+    expect(seen.find((m) => m.body.commandId === 'cmd-stale')).toMatchObject({ topic: `${t}/acks`, body: { status: 'expired' } });
+
+    const fresh = { v: 1, id: 'cmd-fresh', type: 'eject', ts: b.clock.now().toISOString(), ttlMs: 30_000, slot: null };
+    await raw.publishAsync(`${t}/commands`, JSON.stringify(fresh), { qos: 1 });
+    const popped = await waitFor(async () => seen.find((m) => m.body.type === 'popped' && m.body.commandId === 'cmd-fresh'), 'popped');
+    await raw.publishAsync(`${t}/commands`, JSON.stringify(fresh), { qos: 1 }); // redelivery
+    await waitFor(async () => seen.filter((m) => m.body.type === 'popped' && m.body.commandId === 'cmd-fresh').length === 2, 'repeated outcome');
+    const repeats = seen.filter((m) => m.body.type === 'popped' && m.body.commandId === 'cmd-fresh');
+    expect(repeats[1]!.body.id).toBe(popped.body.id); // same event id: the server deduplicates it
+    expect(b.fleet!.get('PWL-LIS-001')!.inventory().filter((s) => s.powerbankId).length).toBe(before - 1);
+    expect(seen.some((m) => m.body.commandId === 'cmd-stale' && m.topic.endsWith('/events'))).toBe(false);
+    // Put it back so the cabinet stays as it was.
+    await b.fleet!.get('PWL-LIS-001')!.insert(String(popped.body.powerbankId));
+    await raw.endAsync();
+  });
+});
