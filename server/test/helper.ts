@@ -11,6 +11,7 @@ import { externalBroker, startEmbeddedBroker, type EmbeddedBroker, type MqttConn
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { SimulatorFleet } from '../src/simulator/fleet.ts';
 import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
+import { serveFrontEnd } from '../src/static.ts';
 import type { AuthorizeInput } from '../src/modules/payments/provider.ts';
 
 export class TestClock implements Clock {
@@ -45,7 +46,14 @@ export class GatedSandbox extends SandboxCardProvider {
   }
 }
 
-export async function build(opts: { simulator?: boolean; ejectTtlMs?: number } = {}): Promise<Built> {
+export interface BuildOptions {
+  simulator?: boolean;
+  ejectTtlMs?: number;
+  /** Serve this built front end (dist/) at / and /demo/, as main.ts does (browser tests). */
+  frontEnd?: string;
+}
+
+export async function build(opts: BuildOptions = {}): Promise<Built> {
   const clock = new TestClock();
   const id = randomBytes(5).toString('hex');
   const schema = `test_${id}`;
@@ -60,6 +68,7 @@ export async function build(opts: { simulator?: boolean; ejectTtlMs?: number } =
   const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
   const sandbox = new GatedSandbox(db, clock);
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000 });
+  if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();
   return {
