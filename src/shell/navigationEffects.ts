@@ -1,16 +1,22 @@
 // Applies the navigation rules of src/core/navigation.ts in the browser: called by the app shell on load and
 // on every route change. Returns a route to replace the current one with, or null.
-import { debugConsoleRequested, isWeChat, pageUrlWithoutHash, wechatDomainRedirect, wechatRouteRedirect, wifiSiteRedirect } from '../core/navigation.ts';
+import { DEFAULT_HOSTS, debugConsoleRequested, isWeChat, pageUrlWithoutHash, wechatDomainRedirect, wechatRouteRedirect, wifiSiteRedirect } from '../core/navigation.ts';
 import { SCAN_CODE_ROUTES, type ParsedHash } from '../core/routes.ts';
 import { wechatConfig } from '../api/content.ts';
 import { toast } from '../ui/feedback.tsx';
 import { errorText, translate } from '../i18n/index.ts';
 
+/** Hosts for the WeChat secondary-domain rule: VITE_MAIN_HOST / VITE_SECONDARY_HOSTS (comma-separated) at build. */
+const env = import.meta.env as Record<string, string | undefined>;
+const HOSTS = env.VITE_MAIN_HOST
+  ? { mainHost: env.VITE_MAIN_HOST, secondaryHosts: (env.VITE_SECONDARY_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean) }
+  : DEFAULT_HOSTS;
+
 const ua = () => (typeof navigator === 'undefined' ? '' : navigator.userAgent);
 
 /** Once at start: the WeChat secondary-domain redirect (true when the page is leaving). */
 export function leaveSecondaryDomain(): boolean {
-  const to = wechatDomainRedirect(location, ua());
+  const to = wechatDomainRedirect(location, ua(), HOSTS);
   if (!to) return false;
   location.replace(to);
   return true;
