@@ -1,5 +1,5 @@
 // The app shell: the hash route → guard → lazily loaded screen.
-import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $route, navigate } from './stores/router.ts';
 import { $agentOpenId, $token } from './stores/session.ts';
@@ -9,7 +9,10 @@ import { guard, routeOf, scanCodesFrom } from './core/routes.ts';
 import { mapRouteLang } from './core/lang.ts';
 import { useT } from './i18n/index.ts';
 import { Loading } from './ui/Loading.tsx';
-import { Toaster } from './ui/toast.tsx';
+import { FeedbackHost } from './ui/feedback.tsx';
+import { DelayedLoading, ScreenBoundary, lazyScreen as lazy } from './ui/lazyScreen.tsx';
+import { SideMenu } from './ui/SideMenu.tsx';
+import { maybeDebugConsole, maybeWeChatConfig, routeRedirect } from './shell/navigationEffects.ts';
 
 type Screen = LazyExoticComponent<ComponentType>;
 
@@ -23,6 +26,14 @@ export const SCREENS: Record<string, Screen> = {
   '/order': Order,
   '/pastOrder': Order,
   '/orderDetail': lazy(() => import('./orders/OrderDetail.tsx')),
+  '/mine': lazy(() => import('./info/Mine.tsx')),
+  '/aboutUs': lazy(() => import('./info/AboutUs.tsx')),
+  '/contactUs': lazy(() => import('./info/ContactUs.tsx')),
+  '/help': lazy(() => import('./info/Help.tsx')),
+  '/setting': lazy(() => import('./info/Setting.tsx')),
+  '/shop': lazy(() => import('./info/Shop.tsx')),
+  '/usage': lazy(() => import('./info/Usage.tsx')),
+  '/invoiceOrderDtl': lazy(() => import('./info/InvoiceOrderDtl.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 
@@ -42,6 +53,11 @@ export function App() {
     // Agent context (spec §6): sent on every request once a link carried it.
     const agent = route.query.get('agentOpenId');
     if (agent) $agentOpenId.set(agent);
+    // Navigation rules of spec §2 (src/core/navigation.ts): debug console, WeChat, Wi-Fi scan ids.
+    maybeDebugConsole(route.query);
+    maybeWeChatConfig();
+    const to = routeRedirect(route);
+    if (to) navigate(to, { replace: true });
   }, [route]);
 
   const verdict = guard(route.path, { token, qrcode, zhcode });
@@ -53,8 +69,11 @@ export function App() {
   const Screen = SCREENS[routeOf(route.path)] ?? NotFound;
   return (
     <>
-      <Suspense fallback={<Loading label={t('common.loading')} />}>{verdict.allow ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}</Suspense>
-      <Toaster />
+      <ScreenBoundary resetKey={route.path}>
+        <Suspense fallback={<DelayedLoading />}>{verdict.allow ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}</Suspense>
+      </ScreenBoundary>
+      <SideMenu />
+      <FeedbackHost />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { clearSession } from './stores/session.ts';
 import { $qrcode, $zhcode } from './stores/scan.ts';
 import { $route, navigate } from './stores/router.ts';
 import './ui/app.css';
+import { leaveSecondaryDomain } from './shell/navigationEffects.ts';
 
 // A code link may arrive as https://host/?qrcode=X (no hash): move its query into the hash route.
 if (!location.hash && /[?&](qrcode|zhcode|qr|lang)=/.test(location.search)) {
@@ -24,9 +25,13 @@ onUnauthorized(() => {
   navigate(qr ? `/?qrcode=${encodeURIComponent(qr)}` : zh ? `/?zhcode=${encodeURIComponent(zh)}` : '/login', { replace: true });
 });
 
+// WeChat on a secondary domain: go to the main host, keeping the scan code (spec §2); render nothing here.
+const leaving = leaveSecondaryDomain();
+
 // A stored non-English language: render once its table is in (no English flash); at most a short wait.
 const first = $lang.get() === 'en-US' ? Promise.resolve() : Promise.race([loadLocale($lang.get()), new Promise((r) => setTimeout(r, 1500))]);
 void first.finally(() => {
+  if (leaving) return;
   startI18n();
   createRoot(document.getElementById('root')!).render(<App />);
 });

@@ -34,6 +34,13 @@ import { WalletService } from './modules/wallet/service.ts';
 import context from './plugins/context.ts';
 import errors from './plugins/errors.ts';
 import type { SimulatorFleet } from './simulator/fleet.ts';
+import { ContentRepository } from './modules/content/repository.ts';
+import contentRoutes, { leadRoutes } from './modules/content/routes.ts';
+import { ContentService } from './modules/content/service.ts';
+import { SandboxWeChat, type WeChatTicketSource } from './modules/content/wechat.ts';
+import { InvoiceService } from './modules/notify/invoice.ts';
+import { OutboxMailer, type Mailer } from './modules/notify/mailer.ts';
+import invoiceRoutes from './modules/notify/routes.ts';
 
 export interface AppDeps {
   db: Db;
@@ -48,6 +55,10 @@ export interface AppDeps {
   /** Poll the jobs table every N ms (0: only when runDue() is called, as tests do). */
   jobPollMs?: number;
   logger?: FastifyServerOptions['logger'];
+  /** E-mail (receipts). Default: an outbox folder under data/outbox. */
+  mailer?: Mailer;
+  /** WeChat JS-SDK ticket source. Default: the sandbox credentials. */
+  wechat?: WeChatTicketSource;
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -74,6 +85,9 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
   });
   const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, wallet });
+  const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
+  const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
+  const invoices = new InvoiceService({ db, clock, rentals, mailer });
   app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox });
 
   // 1. External plugins.
@@ -98,8 +112,11 @@ export async function buildApp(deps: AppDeps) {
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals });
     await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });
+    await api.register(contentRoutes, { content });
+    await api.register(invoiceRoutes, { invoices });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
+  await app.register(leadRoutes, { content });
   await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
   if (deps.fleet) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
 

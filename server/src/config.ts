@@ -14,6 +14,11 @@ export interface Config {
   distDir: string;
   sandboxPublicKey: string;
   ejectTtlMs: number;
+  smtpUrl?: string;
+  mailFrom: string;
+  outboxDir: string;
+  wechatAppId?: string;
+  wechatSecret?: string;
 }
 
 const num = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
@@ -34,5 +39,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     distDir: env.DIST_DIR || 'dist',
     sandboxPublicKey: env.SANDBOX_PUBLIC_KEY || 'pk_sandbox_powerly',
     ejectTtlMs: num(env.EJECT_TTL_MS, 30_000),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Powerly <receipts@powerly.local>',
+    outboxDir: env.MAIL_OUTBOX_DIR || './data/outbox',
+    wechatAppId: env.WECHAT_APP_ID || undefined,
+    wechatSecret: env.WECHAT_APP_SECRET || undefined,
   };
 }

@@ -13,6 +13,8 @@ import { MqttCabinetLink } from './modules/cabinets/link.ts';
 import { SandboxCardProvider } from './modules/payments/sandbox.ts';
 import { SimulatorFleet } from './simulator/fleet.ts';
 import { serveFrontEnd } from './static.ts';
+import { mailerFromConfig } from './modules/notify/mailer.ts';
+import { SandboxWeChat, WeChatApi } from './modules/content/wechat.ts';
 
 async function main() {
   const cfg = loadConfig();
@@ -31,6 +33,8 @@ async function main() {
     sandbox: new SandboxCardProvider(db, clock, cfg.sandboxPublicKey),
     ejectTtlMs: cfg.ejectTtlMs,
     jobPollMs: 500,
+    mailer: mailerFromConfig(cfg),
+    wechat: cfg.wechatAppId && cfg.wechatSecret ? new WeChatApi(cfg.wechatAppId, cfg.wechatSecret) : new SandboxWeChat(),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });
   const built = await serveFrontEnd(app, cfg.distDir);

@@ -13,6 +13,7 @@ import { SimulatorFleet } from '../src/simulator/fleet.ts';
 import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
 import { serveFrontEnd } from '../src/static.ts';
 import type { AuthorizeInput } from '../src/modules/payments/provider.ts';
+import type { Mailer } from '../src/modules/notify/mailer.ts';
 
 export class TestClock implements Clock {
   constructor(private t = Date.parse('2026-11-21T10:00:00.000Z')) {}
@@ -51,6 +52,8 @@ export interface BuildOptions {
   ejectTtlMs?: number;
   /** Serve this built front end (dist/) at / and /demo/, as main.ts does (browser tests). */
   frontEnd?: string;
+  /** E-mail adapter (default: an outbox folder). */
+  mailer?: Mailer;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -67,7 +70,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const link = new MqttCabinetLink(connector, { prefix, log: quiet });
   const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
   const sandbox = new GatedSandbox(db, clock);
-  const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000 });
+  const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000, mailer: opts.mailer });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

@@ -39,3 +39,23 @@ export function mapRouteLang(param: string | null | undefined): Locale | undefin
   if (!param) return undefined;
   return ROUTE_LANG_MAP[param];
 }
+
+/**
+ * Spec §1: currencies per language — yuan, dollar, LTL, EUR (zh-CN, en-US, lt-LT, pt-PT). Spanish, the fifth
+ * language, uses the euro like Portuguese. Amounts the app formats by language use this currency and the
+ * language's number format.
+ */
+export const LOCALE_CURRENCY: Record<Locale, string> = {
+  'zh-CN': 'CNY',
+  'en-US': 'USD',
+  'lt-LT': 'LTL',
+  'pt-PT': 'EUR',
+  'es-ES': 'EUR',
+};
+
+export function currencyOf(lang: Locale): string {
+  return LOCALE_CURRENCY[lang];
+}
+
+/** The language list of the part of the product that offers only four (spec §1). */
+export const SHORT_LOCALES: readonly Locale[] = ['en-US', 'zh-CN', 'pt-PT', 'lt-LT'];

@@ -6,6 +6,7 @@ import { PageHeader } from '../ui/PageHeader.tsx';
 import { OrderCheck } from './OrderCheck.tsx';
 import { BatteryIcon } from '../scan/HomeScan.tsx';
 import { currentSystem, storeFor } from '../platform/device.ts';
+import { TouristInvoice } from '../info/TouristInvoice.tsx';
 
 export const BORROW_POLL_MS = 3000;
 export const BORROW_MAX_MS = 90_000;
@@ -30,9 +31,12 @@ export default function BorrowSuccess() {
           intervalMs={BORROW_POLL_MS}
           maxMs={BORROW_MAX_MS}
           successExtra={
-            <a className="button block" href={url} target="_blank" rel="noopener noreferrer">
-              {store === 'appStore' ? t('landing.appStore') : t('landing.googlePlay')}
-            </a>
+            <>
+              <a className="button block" href={url} target="_blank" rel="noopener noreferrer">
+                {store === 'appStore' ? t('landing.appStore') : t('landing.googlePlay')}
+              </a>
+              <TouristInvoice orderId={tradeNo} />
+            </>
           }
         />
       </main>

@@ -1,0 +1,79 @@
+// Order receipts by e-mail (spec §4 "Tourist invoice", §7 invoice check / cdb/invoice/sendCdbOrderReceipt).
+// check(): the receipt of one of the user's orders, or null while there is nothing to receipt (the eject has
+// not happened, or the rental was cancelled). sendReceipt(): composes the receipt in the request's language,
+// sends it through the Mailer and records it.
+import type { Queryable } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { badRequest, refused } from '../../lib/errors.ts';
+import { t, type Locale } from '../../lib/i18n.ts';
+import type { UserRow } from '../auth/repository.ts';
+import type { RentalsService } from '../rentals/service.ts';
+import { Zujie } from '../rentals/order-state.ts';
+import { formatMoney } from '../../../../src/core/money.ts';
+import type { Mailer } from './mailer.ts';
+
+export interface Receipt {
+  orderId: string;
+  shopName: string;
+  returnShopName: string;
+  borrowTime: string;
+  returnTime: string | null;
+  ended: boolean;
+  currency: string;
+  /** Charged rent (ended) or the estimate so far (open), major units. */
+  amount: number;
+  deposit: number;
+  useMinutes: number;
+  lastEmail: string | null;
+}
+
+// Loose but real: one @, a dot in the domain, no spaces; the SMTP peer is the final judge.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class InvoiceService {
+  constructor(private readonly d: { db: Queryable; clock: Clock; rentals: RentalsService; mailer: Mailer }) {}
+
+  async check(user: UserRow, orderId: string): Promise<Receipt | null> {
+    const o = await this.d.rentals.check(user, orderId);
+    if (o.zujie === Zujie.pending || o.zujie === Zujie.cancelled) return null;
+    const w = this.d.rentals.toWire(o);
+    const { rows } = await this.d.db.query<{ email: string }>(
+      'select email from order_receipts where order_id = $1 order by sent_at desc limit 1', [o.id],
+    );
+    const ended = o.zujie === Zujie.returned || o.zujie === Zujie.overtimeReturn;
+    return {
+      orderId: o.id, shopName: w.pShopName, returnShopName: w.pGhShopName, borrowTime: w.pBorrowtime, returnTime: w.pGhtime,
+      ended, currency: o.currency, amount: ended ? w.pJiesuan : w.estimatedAmount, deposit: w.pYajin, useMinutes: w.pUseMins,
+      lastEmail: rows[0]?.email ?? null,
+    };
+  }
+
+  async sendReceipt(user: UserRow, orderId: string, rawEmail: string, lang: Locale): Promise<{ messageId: string }> {
+    const email = rawEmail.trim();
+    if (!email) throw badRequest('error.invoice.emailRequired');
+    if (!EMAIL.test(email) || email.length > 320) throw badRequest('error.invoice.emailInvalid');
+    const r = await this.check(user, orderId);
+    if (!r) throw refused('error.invoice.notReady');
+    const money = (major: number) => formatMoney(Math.round(major * 10 ** 2), r.currency, lang);
+    const when = (iso: string | null) => (iso ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC' : '—');
+    const lines = [
+      t(lang, 'receipt.greeting'),
+      '',
+      `${t(lang, 'receipt.order')}: ${r.orderId}`,
+      `${t(lang, 'receipt.venue')}: ${r.shopName}`,
+      `${t(lang, 'receipt.borrowed')}: ${when(r.borrowTime)}`,
+      `${t(lang, 'receipt.returned')}: ${r.ended ? `${when(r.returnTime)}${r.returnShopName ? ` (${r.returnShopName})` : ''}` : t(lang, 'receipt.inUse')}`,
+      `${t(lang, 'receipt.minutes')}: ${r.useMinutes}`,
+      `${r.ended ? t(lang, 'receipt.charged') : t(lang, 'receipt.estimated')}: ${money(r.amount)}`,
+      `${t(lang, 'receipt.deposit')}: ${money(r.deposit)}`,
+      '',
+      t(lang, 'receipt.thanks'),
+    ];
+    const sent = await this.d.mailer.send({ to: email, subject: t(lang, 'receipt.subject', { orderId: r.orderId }), text: lines.join('\n') });
+    await this.d.db.query(
+      'insert into order_receipts (order_id, user_id, email, message_id, sent_at) values ($1, $2, $3, $4, $5)',
+      [r.orderId, user.id, email, sent.messageId, this.d.clock.now()],
+    );
+    return sent;
+  }
+}

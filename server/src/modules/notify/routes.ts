@@ -1,0 +1,37 @@
+import { Type } from 'typebox';
+import { Envelope, ok } from '../../lib/envelope.ts';
+import { t } from '../../lib/i18n.ts';
+import type { App } from '../../lib/route.ts';
+import { currentUser } from '../../plugins/context.ts';
+import type { InvoiceService } from './invoice.ts';
+
+const Receipt = Type.Object({
+  orderId: Type.String(), shopName: Type.String(), returnShopName: Type.String(), borrowTime: Type.String(),
+  returnTime: Type.Union([Type.String(), Type.Null()]), ended: Type.Boolean(), currency: Type.String(),
+  amount: Type.Number(), deposit: Type.Number(), useMinutes: Type.Integer(), lastEmail: Type.Union([Type.String(), Type.Null()]),
+});
+
+export default async function invoiceRoutes(app: App, opts: { invoices: InvoiceService }) {
+  app.get('/cdb/invoice/check', {
+    schema: {
+      tags: ['invoice'],
+      summary: "Whether one of the user's orders can have a receipt: data is the receipt, or null (not yet / cancelled)",
+      querystring: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      response: { 200: Envelope(Type.Union([Receipt, Type.Null()])) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => ok(await opts.invoices.check(currentUser(req), req.query.orderId)));
+
+  app.post('/cdb/invoice/sendCdbOrderReceipt', {
+    schema: {
+      tags: ['invoice'],
+      summary: 'E-mail the receipt of an order (e-mail required, trimmed), in the request language',
+      body: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }), email: Type.String({ maxLength: 400, default: '' }) }),
+      response: { 200: Envelope(Type.Null()) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => {
+    await opts.invoices.sendReceipt(currentUser(req), req.body.orderId, req.body.email, req.locale);
+    return ok(null, 0, t(req.locale, 'status.receiptSent'));
+  });
+}

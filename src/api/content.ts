@@ -1,0 +1,78 @@
+// Information screens: help, contact leads, WeChat JS config, order receipts.
+import { api, createClient, DEFAULT_API_BASE } from './client.ts';
+import { $agentOpenId } from '../stores/session.ts';
+import { $lang } from '../stores/locale.ts';
+
+export interface HelpItem {
+  pId: number;
+  pTitle: string;
+  pContent: string;
+}
+
+/** GET cdb/help/list {classId: 'help_' + lang}. */
+export function helpList(lang: string): Promise<HelpItem[]> {
+  return api.get<HelpItem[]>('cdb/help/list', { query: { classId: `help_${lang}` } });
+}
+
+export interface ContactLead {
+  Name: string;
+  Email: string;
+  Mobile: string;
+  nation: string;
+  Content: string;
+}
+
+export const LEAD_SOURCE = 'powerly-web-app';
+
+/** The host root of the API (spec §7: POST {host}/crmLeads/add/public, JSON). */
+function hostBase(): string {
+  const base = api.config.baseURL ?? DEFAULT_API_BASE;
+  return /^https?:\/\//.test(base) ? new URL('/', base).href : '/';
+}
+
+const hostClient = createClient({
+  get baseURL() {
+    return hostBase();
+  },
+  headers: () => ({ lang: $lang.get(), agentOpenId: $agentOpenId.get() }),
+});
+
+export function addLead(lead: ContactLead): Promise<{ id: number }> {
+  return hostClient.post<{ id: number }>('crmLeads/add/public', { body: { ...lead, source: LEAD_SOURCE }, json: true });
+}
+
+export interface WeChatConfig {
+  appId: string;
+  timestamp: number;
+  noncestr: string;
+  signature: string;
+}
+
+/** POST setting/js_config {url without hash}. */
+export function wechatConfig(url: string): Promise<WeChatConfig> {
+  return api.post<WeChatConfig>('setting/js_config', { body: { url } });
+}
+
+export interface Receipt {
+  orderId: string;
+  shopName: string;
+  returnShopName: string;
+  borrowTime: string;
+  returnTime: string | null;
+  ended: boolean;
+  currency: string;
+  amount: number;
+  deposit: number;
+  useMinutes: number;
+  lastEmail: string | null;
+}
+
+/** GET cdb/invoice/check?orderId — the receipt, or null while there is none. */
+export function invoiceCheck(orderId: string): Promise<Receipt | null> {
+  return api.get<Receipt | null>('cdb/invoice/check', { query: { orderId } });
+}
+
+/** POST cdb/invoice/sendCdbOrderReceipt {orderId, email}. */
+export function sendReceipt(orderId: string, email: string): Promise<null> {
+  return api.post<null>('cdb/invoice/sendCdbOrderReceipt', { body: { orderId, email } });
+}

@@ -1,0 +1,70 @@
+// Route '/mine': the personal page — user, balance, and the same destinations as the side menu.
+import { useEffect } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, $activeLang } from '../i18n/index.ts';
+import { navigate } from '../stores/router.ts';
+import { $user, $isTourist, $token } from '../stores/session.ts';
+import { getUserInfo } from '../api/auth.ts';
+import { formatMoney, toMinor } from '../core/money.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { MenuButton } from '../ui/SideMenu.tsx';
+import './info.css';
+
+const LINKS = [
+  ['/wallet', 'menu.wallet'],
+  ['/order', 'menu.orders'],
+  ['/usage', 'mine.usage'],
+  ['/shop', 'mine.shop'],
+  ['/help', 'menu.help'],
+  ['/setting', 'menu.settings'],
+  ['/aboutUs', 'menu.aboutUs'],
+  ['/contactUs', 'menu.contactUs'],
+] as const;
+
+export default function Mine() {
+  const t = useT();
+  const lang = useStore($activeLang);
+  const user = useStore($user);
+  const token = useStore($token);
+  const tourist = useStore($isTourist);
+
+  useEffect(() => {
+    if (token && !user) getUserInfo().then((u) => $user.set(u)).catch(() => undefined);
+  }, [token, user]);
+
+  const currency = user?.p_currency;
+  return (
+    <>
+      <PageHeader title={t('mine.title')} end={<MenuButton />} />
+      <main className="page">
+        <section className="info-card mine-head" aria-label={t('mine.account')}>
+          <span className="side-menu-avatar" aria-hidden="true">
+            {(user?.pname ?? '?').slice(0, 1).toUpperCase()}
+          </span>
+          <div>
+            <p className="section-title" style={{ margin: 0 }}>
+              {user ? (tourist ? t('menu.tourist') : user.pname) : t('common.loading')}
+            </p>
+            {user && currency ? (
+              <p className="small muted">
+                {t('mine.balance')}: {formatMoney(toMinor(user.pbalance ?? 0, currency), currency, lang)}
+              </p>
+            ) : null}
+          </div>
+        </section>
+        <ul className="mine-links">
+          {LINKS.map(([to, key]) => (
+            <li key={to}>
+              <button type="button" className="setting-row" onClick={() => navigate(to)}>
+                <span>{t(key)}</span>
+                <span className="value" aria-hidden="true">
+                  ›
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </main>
+    </>
+  );
+}
