@@ -64,7 +64,7 @@ export async function buildApp(deps: AppDeps) {
   const providers = new ProviderRegistry().register(sandbox);
   const auth = new AuthService(new AuthRepository(db), clock);
   const wallet = new WalletService(new LedgerRepository(db));
-  const venues = new VenuesService(new VenuesRepository(db));
+  const venues = new VenuesService(new VenuesRepository(db), clock);
   const cabinetsRepo = new CabinetsRepository(db);
   const payments = new PaymentsService(new PaymentsRepository(db), providers, clock);
   const rentalsRepo = new RentalsRepository(db);
