@@ -8,7 +8,7 @@ import { OFFLINE_AFTER_MS } from '../src/modules/cabinets/liveness.ts';
 const API = '/cdb-app-api/v1/app';
 let b: Built;
 beforeAll(async () => {
-  b = await build({ simulator: false });
+  b = await build({ simulator: false, offlineAfterMs: OFFLINE_AFTER_MS });
 });
 afterAll(async () => b?.close());
 

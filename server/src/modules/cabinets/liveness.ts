@@ -5,12 +5,20 @@
 /** A cabinet not heard from for this long is offline. */
 export const OFFLINE_AFTER_MS = 3 * 60_000;
 
-/** The earliest last-report time at which a cabinet still counts as online at `now`. */
-export function liveSince(now: Date): Date {
-  return new Date(now.getTime() - OFFLINE_AFTER_MS);
-}
 
-export function isLive(c: { online: boolean; last_seen_at: Date | string | null }, now: Date): boolean {
-  if (!c.online || !c.last_seen_at) return false;
-  return new Date(c.last_seen_at).getTime() >= liveSince(now).getTime();
+/** The liveness rule with its clock and threshold, shared by the cabinets repository and the map. */
+export class Liveness {
+  constructor(
+    private readonly clock: { now(): Date },
+    readonly offlineAfterMs = OFFLINE_AFTER_MS,
+  ) {}
+
+  since(): Date {
+    return new Date(this.clock.now().getTime() - this.offlineAfterMs);
+  }
+
+  isLive(c: { online: boolean; last_seen_at: Date | string | null }): boolean {
+    if (!c.online || !c.last_seen_at) return false;
+    return new Date(c.last_seen_at).getTime() >= this.since().getTime();
+  }
 }

@@ -8,7 +8,6 @@ import { currencySymbol } from '../venues/service.ts';
 import type { WalletService } from '../wallet/service.ts';
 import { conflict } from '../../lib/errors.ts';
 import type { LinkHandler, Logger } from './link.ts';
-import { isLive } from './liveness.ts';
 import type { CabinetEvent, CabinetStatus, CommandAck } from './protocol.ts';
 import type { CabinetsRepository } from './repository.ts';
 
@@ -21,7 +20,8 @@ export class CabinetsService implements LinkHandler {
   async scan(user: UserRow, url: string) {
     const { cabinet, priced } = await this.d.rentals.resolveCabinet(url);
     // An offline cabinet (offline status, last will, or missed heartbeats) cannot eject: no payment may start.
-    if (!isLive(cabinet, this.d.clock.now())) throw conflict('error.cabinetOffline');
+    // (`online` of the repository's cabinet already includes the missed-heartbeat rule, see liveness.ts.)
+    if (!cabinet.online) throw conflict('error.cabinetOffline');
     const { venue, planRow, wire } = priced;
     const c = venue.currency;
     const [{ balance }, zujieNum, haveBatteryCount] = await Promise.all([

@@ -4,7 +4,6 @@
 // Money moves are never half-applied: the provider call comes first (it cannot join our transaction), then one
 // DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
-import { isLive } from '../cabinets/liveness.ts';
 import { toMajor } from '../../../../src/core/money.ts';
 import { billedMinutes, DAY_MINUTES, rentalFee } from '../../../../src/core/pricing.ts';
 import type { Db, Queryable } from '../../db/db.ts';
@@ -69,7 +68,7 @@ export class RentalsService {
 
   private async preflight(user: UserRow, qrcode: string) {
     const r = await this.resolveCabinet(qrcode);
-    if (!isLive(r.cabinet, this.d.clock.now())) throw conflict('error.cabinetOffline');
+    if (!r.cabinet.online) throw conflict('error.cabinetOffline');
     if ((await this.d.cabinets.availableCount(r.cabinet.id)) === 0) throw conflict('error.noPowerbank');
     if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
     return r;

@@ -5,8 +5,8 @@ import { toMajor } from '../../../../src/core/money.ts';
 import { planFromWire, type PricePlan, type WirePriceStrategy } from '../../../../src/core/pricing.ts';
 import type { Queryable } from '../../db/db.ts';
 import { notFound } from '../../lib/errors.ts';
-import { systemClock, type Clock } from '../../lib/clock.ts';
-import { isLive, liveSince } from '../cabinets/liveness.ts';
+import { systemClock } from '../../lib/clock.ts';
+import { Liveness } from '../cabinets/liveness.ts';
 import { boundingBox, viewRadiusMetres } from './geo.ts';
 import { VenuesRepository, type PlanRow, type ShopRow, type VenueRow } from './repository.ts';
 
@@ -46,7 +46,7 @@ export interface PricedVenue {
 export class VenuesService {
   constructor(
     private readonly repo: VenuesRepository,
-    private readonly clock: Clock = systemClock,
+    private readonly liveness = new Liveness(systemClock),
   ) {}
 
   async priced(venueId: string, q?: Queryable): Promise<PricedVenue> {
@@ -65,14 +65,13 @@ export class VenuesService {
   async nearby(lat: number, lng: number, zoomLevel: number | undefined, limit: number) {
     const radius = viewRadiusMetres(zoomLevel);
     const box = boundingBox(lat, lng, radius);
-    const rows = await this.repo.nearby({ lat, lng, radius, ...box, limit, liveSince: liveSince(this.clock.now()) });
+    const rows = await this.repo.nearby({ lat, lng, radius, ...box, limit, liveSince: this.liveness.since() });
     return rows.map((s) => toWireShop(s, s.distance));
   }
 
   /** Shop detail (cdb/shop/listnear/dtl): the venue, its stock and each cabinet's state. */
   async detail(shopId: string, at: { lat: number; lng: number } | undefined) {
-    const now = this.clock.now();
-    const s = await this.repo.shop(shopId, at, liveSince(now));
+    const s = await this.repo.shop(shopId, at, this.liveness.since());
     if (!s) throw notFound('error.shopNotFound');
     const cabinets = await this.repo.cabinetsOf(shopId);
     return {
@@ -80,7 +79,7 @@ export class VenuesService {
       shopContent: s.description,
       city: s.city,
       cabinets: cabinets.map((c) => {
-        const online = isLive(c, now);
+        const online = this.liveness.isLive(c);
         return { cabinetID: c.id, online, freeNum: online ? c.available : 0, batteryNum: online ? c.slot_count : 0 };
       }),
     };
