@@ -14,6 +14,7 @@ import { Toaster } from './ui/toast.tsx';
 type Screen = LazyExoticComponent<ComponentType>;
 
 const Order = lazy(() => import('./orders/Order.tsx'));
+const GoogleMap = lazy(() => import('./map/GoogleMap.tsx'));
 export const SCREENS: Record<string, Screen> = {
   '/': lazy(() => import('./scan/HomeScan.tsx')),
   '/home': lazy(() => import('./rent/Home.tsx')),
@@ -23,6 +24,10 @@ export const SCREENS: Record<string, Screen> = {
   '/order': Order,
   '/pastOrder': Order,
   '/orderDetail': lazy(() => import('./orders/OrderDetail.tsx')),
+  '/homeMap': lazy(() => import('./map/HomeMap.tsx')),
+  '/google_map': GoogleMap,
+  '/map': GoogleMap,
+  '/nearby_shop': lazy(() => import('./map/NearbyShop.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 
