@@ -4,13 +4,10 @@
 // Bounding Coordinates"): split in two longitude ranges when it crosses the antimeridian, and widened to every
 // longitude when it contains a pole. Haversine then gives the exact distance.
 
-export const EARTH_RADIUS_M = 6_371_000;
-const DEG = Math.PI / 180;
+import { EARTH_RADIUS_M } from '../../../../src/core/map.ts';
 
-export function haversineMetres(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const a = Math.sin(((lat2 - lat1) * DEG) / 2) ** 2 + Math.cos(lat1 * DEG) * Math.cos(lat2 * DEG) * Math.sin(((lng2 - lng1) * DEG) / 2) ** 2;
-  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
-}
+export { EARTH_RADIUS_M, haversineMetres } from '../../../../src/core/map.ts';
+const DEG = Math.PI / 180;
 
 /** The zoom the client sends is round(mapZoom / 2 − 2), minimum 4 (spec §9). */
 export const MIN_SENT_ZOOM = 4;
