@@ -1,5 +1,5 @@
 // #/homeMap: the default home screen — the map with the side menu, search, shop card and the scan button.
-import { useState, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { useT } from '../i18n/index.ts';
 import { navigate } from '../stores/router.ts';
 import { LangSelect } from '../ui/LangSelect.tsx';
@@ -8,9 +8,16 @@ import { MapScreen } from './MapScreen.tsx';
 // The side menu (issue 8) is not in this branch yet: the menu button opens #/mine, the menu's route, until then.
 const SIDE_MENU: ComponentType<{ open: boolean; onClose: () => void }> | null = null;
 
+/** Spec §2: in the WeChat browser the home map redirects to /home. */
+export const inWeChat = (ua: string) => /MicroMessenger/i.test(ua);
+
 export default function HomeMap() {
   const t = useT();
   const [menu, setMenu] = useState(false);
+  const wechat = typeof navigator !== 'undefined' && inWeChat(navigator.userAgent);
+  useEffect(() => {
+    if (wechat) navigate('/home', { replace: true });
+  }, [wechat]);
   const Menu = SIDE_MENU;
   const header = (
     <header className="page-header">
@@ -32,5 +39,5 @@ export default function HomeMap() {
       {Menu ? <Menu open={menu} onClose={() => setMenu(false)} /> : null}
     </header>
   );
-  return <MapScreen variant="home" header={header} />;
+  return wechat ? null : <MapScreen variant="home" header={header} />;
 }

@@ -154,4 +154,17 @@ describe('the map', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Nearby venues' }).count()).toBe(1);
     await expect.poll(() => page.getByRole('button', { name: /Time Out Market Lisboa/ }).count()).toBeGreaterThan(0);
   });
+
+  it('the landing without a scan offers the store of the device system and Next to the map', async () => {
+    for (const [ua, store] of [
+      ['Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148', 'App Store'],
+      ['Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/126.0 Mobile Safari/537.36', 'Google Play'],
+    ] as const) {
+      const page = await newPage({ userAgent: ua });
+      await page.goto(`${product.base}/#/`);
+      await expect.poll(() => page.getByRole('link', { name: new RegExp(store) }).count()).toBe(1);
+      await page.getByRole('button', { name: 'Next' }).click();
+      await expect.poll(() => hash(page)).toBe('#/homeMap');
+    }
+  });
 });
