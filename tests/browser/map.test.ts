@@ -167,4 +167,27 @@ describe('the map', () => {
       await expect.poll(() => hash(page)).toBe('#/homeMap');
     }
   });
+
+  it('shows an offline cabinet as offline, and its scan starts no payment', async () => {
+    // New York's simulated cabinet loses power: the broker publishes its last will (offline).
+    await product.fleet!.get('PWL-NYC-001')!.stop({ crash: true });
+    await expect.poll(async () => (await product.db.query<{ online: boolean }>(`select online from cabinets where id = 'PWL-NYC-001'`)).rows[0]?.online).toBe(false);
+    const token = await touristToken(product.app);
+    const page = await newPage({ token });
+    await page.goto(`${product.base}/#/homeMap?lat=40.7527&lng=-73.9772`);
+    await expect.poll(() => page.getByRole('button', { name: 'Grand Central Terminal: offline' }).count()).toBe(1);
+    const card = page.getByRole('region', { name: 'Grand Central Terminal' });
+    await expect.poll(() => card.getByText('Offline').count()).toBe(1);
+    expect(await card.getByRole('definition').count()).toBe(0); // no stock shown for an offline venue
+    await card.getByRole('button', { name: 'Scan to rent' }).click();
+    const dialog = page.getByRole('dialog', { name: "Scan the cabinet's QR code" });
+    await dialog.getByLabel('Or type the code printed on the cabinet').fill('PWL-NYC-001');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'This cabinet is offline right now' }).count()).toBe(1);
+    expect(hash(page)).toBe('#/?qrcode=PWL-NYC-001');
+    // No rental and no payment was started for the offline cabinet (the scan refused; there is no Pay button).
+    const orders = await product.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = 'PWL-NYC-001'`);
+    expect(orders.rows[0]!.n).toBe(0);
+    expect(await page.getByRole('button', { name: /Top up|Pre-authorization|Borrow/ }).count()).toBe(0);
+  });
 });
