@@ -143,11 +143,13 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
       ) : null}
       {extra}
       {shops && shops.length ? <ShopList shops={shops} selected={selected?.shopid ?? null} onOpen={focus} /> : null}
-      <div className="map-scan-bar">
-        <button type="button" className="button primary block map-scan" onClick={scan}>
-          {t('map.scan')}
-        </button>
-      </div>
+      {selected ? null : (
+        <div className="map-scan-bar">
+          <button type="button" className="button primary block map-scan" onClick={scan}>
+            {t('map.scan')}
+          </button>
+        </div>
+      )}
       <SearchDialog open={searchOpen} shops={shops ?? []} onClose={() => setSearchOpen(false)} onPick={(s) => { setSearchOpen(false); focus(s); }} />
       <ScanDialog open={scanOpen} onClose={() => setScanOpen(false)} onCode={onCode} />
     </div>
