@@ -17,6 +17,7 @@ import { maybeDebugConsole, maybeWeChatConfig, routeRedirect } from './shell/nav
 type Screen = LazyExoticComponent<ComponentType>;
 
 const Order = lazy(() => import('./orders/Order.tsx'));
+const GoogleMap = lazy(() => import('./map/GoogleMap.tsx'));
 export const SCREENS: Record<string, Screen> = {
   '/': lazy(() => import('./scan/HomeScan.tsx')),
   '/home': lazy(() => import('./rent/Home.tsx')),
@@ -34,6 +35,10 @@ export const SCREENS: Record<string, Screen> = {
   '/shop': lazy(() => import('./info/Shop.tsx')),
   '/usage': lazy(() => import('./info/Usage.tsx')),
   '/invoiceOrderDtl': lazy(() => import('./info/InvoiceOrderDtl.tsx')),
+  '/homeMap': lazy(() => import('./map/HomeMap.tsx')),
+  '/google_map': GoogleMap,
+  '/map': GoogleMap,
+  '/nearby_shop': lazy(() => import('./map/NearbyShop.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 

@@ -30,6 +30,8 @@ await seed(db);
 const broker = await startEmbeddedBroker({ port: null });
 const app = await buildApp({ db, clock: systemClock, link: new MqttCabinetLink(broker, { prefix: 'bench', log: console }) });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
+// No cabinet is connected in the bench: report one heartbeat so the scanned cabinet counts as online.
+await app.powerly.cabinets.event('PWL-VNO-001', { v: 1, id: 'bench-hb', ts: new Date().toISOString(), type: 'heartbeat', slots: [] });
 const token = (await (await fetch(`${base}/cdb-app-api/v1/app/saas/tourist/login`, { method: 'POST' })).json() as { data: string }).data;
 const scanUrl = `${base}/cdb-app-api/v1/app/cdb/cabinet/checkisok?url=PWL-VNO-001`;
 const probe = await (await fetch(scanUrl, { method: 'POST', headers: { token } })).json() as { code: number };

@@ -12,6 +12,7 @@ import { AuthRepository } from './modules/auth/repository.ts';
 import authRoutes from './modules/auth/routes.ts';
 import { AuthService } from './modules/auth/service.ts';
 import type { CabinetLink } from './modules/cabinets/link.ts';
+import { Liveness } from './modules/cabinets/liveness.ts';
 import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
 import { CabinetsService } from './modules/cabinets/service.ts';
@@ -51,6 +52,8 @@ export interface AppDeps {
   /** When the cabinet simulator runs in this process, the demo control API is served. */
   fleet?: SimulatorFleet;
   ejectTtlMs?: number;
+  /** A cabinet not heard from for this long is offline (default 3 min: three missed 60 s heartbeats). */
+  offlineAfterMs?: number;
   ejectGraceMs?: number;
   /** Poll the jobs table every N ms (0: only when runDue() is called, as tests do). */
   jobPollMs?: number;
@@ -75,8 +78,9 @@ export async function buildApp(deps: AppDeps) {
   const providers = new ProviderRegistry().register(sandbox);
   const auth = new AuthService(new AuthRepository(db), clock);
   const wallet = new WalletService(new LedgerRepository(db));
-  const venues = new VenuesService(new VenuesRepository(db));
-  const cabinetsRepo = new CabinetsRepository(db);
+  const liveness = new Liveness(clock, deps.offlineAfterMs);
+  const venues = new VenuesService(new VenuesRepository(db), liveness);
+  const cabinetsRepo = new CabinetsRepository(db, liveness);
   const payments = new PaymentsService(new PaymentsRepository(db), providers, clock);
   const rentalsRepo = new RentalsRepository(db);
   const rentals = new RentalsService({

@@ -161,14 +161,15 @@ describe('demo control API', () => {
 });
 
 describe('map and wallets', () => {
-  it('lists venues nearest first with stock, without a session', async () => {
-    const res = await b.app.inject({ method: 'POST', url: `${API}/cdb/shop/listnear/trial`, payload: 'lat=54.6872&lng=25.2797&zoomLevel=12',
+  it('lists the venues of the view nearest first with stock, without a session', async () => {
+    // zoomLevel 4 = map zoom 12 (spec: round(zoom / 2 − 2), minimum 4): a view of ≈ 17 km around the point.
+    const res = await b.app.inject({ method: 'POST', url: `${API}/cdb/shop/listnear/trial`, payload: 'lat=54.6872&lng=25.2797&zoomLevel=4',
       headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     const shops = res.json().data;
-    expect(shops.map((s: { shopid: string }) => s.shopid).slice(0, 2)).toEqual(['v-vno-gedimino', 'v-lis-timeout']);
+    // Lisbon (2 500 km away) is outside the view: server/test/venues.test.ts covers the geographic search.
+    expect(shops.map((s: { shopid: string }) => s.shopid)).toEqual(['v-vno-gedimino']);
     expect(shops[0]).toMatchObject({ shopName: 'GO9 Gedimino 9', batteryNum: 6, freeNum: 4, infoStatus: 1, latitude: 54.6871 });
     expect(shops[0].distance).toBeLessThan(100);
-    expect(shops[1].distance).toBeGreaterThan(2_500_000);
     const bad = await b.app.inject({ method: 'POST', url: `${API}/cdb/shop/listnear/trial`, payload: { lat: 123, lng: 0 } });
     expect(bad.json()).toMatchObject({ code: 400, msg: 'Invalid or missing value: lat.' });
   });

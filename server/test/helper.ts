@@ -50,6 +50,11 @@ export class GatedSandbox extends SandboxCardProvider {
 export interface BuildOptions {
   simulator?: boolean;
   ejectTtlMs?: number;
+  /**
+   * Missed-heartbeat threshold. Default: a year, because tests move the TestClock by hours without the heartbeats
+   * a real cabinet would send meanwhile; tests of the liveness rule pass OFFLINE_AFTER_MS.
+   */
+  offlineAfterMs?: number;
   /** Serve this built front end (dist/) at / and /demo/, as main.ts does (browser tests). */
   frontEnd?: string;
   /** E-mail adapter (default: an outbox folder). */
@@ -70,7 +75,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const link = new MqttCabinetLink(connector, { prefix, log: quiet });
   const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
   const sandbox = new GatedSandbox(db, clock);
-  const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000, mailer: opts.mailer });
+  const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
+    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

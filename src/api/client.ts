@@ -57,6 +57,8 @@ export interface RequestOptions {
   /** Money-moving POSTs: one key per user action, reused across retries of that action. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** Send an empty agentOpenId header (the nearby-shops call, spec §7). */
+  noAgent?: boolean;
 }
 
 /** English fallbacks; the UI translates by kind (see i18n errorText). */
@@ -100,7 +102,8 @@ export function createClient(config: ClientConfig): ApiClient {
       if (h.token) headers.token = h.token;
       if (h.lang) headers.lang = h.lang;
     }
-    if (h.agentOpenId) headers.agentOpenId = h.agentOpenId;
+    if (opts.noAgent) headers.agentOpenId = '';
+    else if (h.agentOpenId) headers.agentOpenId = h.agentOpenId;
     if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
     let body: string | undefined;
     if (method === 'POST' && opts.body) {

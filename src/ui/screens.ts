@@ -1,6 +1,9 @@
 // The routes this build has screens for (later slices add theirs).
 export const IMPLEMENTED_ROUTES = ['/', '/home', '/confirm', '/borrowSuccess', '/result', '/order', '/pastOrder', '/orderDetail', '/mine', '/aboutUs', '/contactUs', '/help', '/setting', '/shop', '/usage', '/invoiceOrderDtl'] as const;
 
+/** The map slice (issue 7). */
+const MAP_ROUTES = ['/homeMap', '/google_map', '/map', '/nearby_shop'];
+
 export function isImplemented(path: string): boolean {
-  return (IMPLEMENTED_ROUTES as readonly string[]).includes(path);
+  return (IMPLEMENTED_ROUTES as readonly string[]).includes(path) || MAP_ROUTES.includes(path);
 }

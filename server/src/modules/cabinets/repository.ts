@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import type { Liveness } from './liveness.ts';
 
 export interface CabinetRow {
   id: string;
@@ -17,11 +18,17 @@ export interface PowerbankRow {
 }
 
 export class CabinetsRepository {
-  constructor(private readonly db: Queryable) {}
+  /** With a liveness rule, `online` of a found cabinet also requires a recent report (missed heartbeats = offline). */
+  constructor(
+    private readonly db: Queryable,
+    private readonly liveness?: Liveness,
+  ) {}
 
   async find(id: string, q: Queryable = this.db) {
     const { rows } = await q.query<CabinetRow>('select * from cabinets where id = $1', [id]);
-    return rows[0];
+    const c = rows[0];
+    if (c && this.liveness) c.online = this.liveness.isLive(c);
+    return c;
   }
 
   async all(q: Queryable = this.db) {

@@ -6,6 +6,7 @@ import type { UserRow } from '../auth/repository.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { WalletService } from '../wallet/service.ts';
+import { conflict } from '../../lib/errors.ts';
 import type { LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, CommandAck } from './protocol.ts';
 import type { CabinetsRepository } from './repository.ts';
@@ -18,6 +19,9 @@ export class CabinetsService implements LinkHandler {
   /** POST cdb/cabinet/checkisok */
   async scan(user: UserRow, url: string) {
     const { cabinet, priced } = await this.d.rentals.resolveCabinet(url);
+    // An offline cabinet (offline status, last will, or missed heartbeats) cannot eject: no payment may start.
+    // (`online` of the repository's cabinet already includes the missed-heartbeat rule, see liveness.ts.)
+    if (!cabinet.online) throw conflict('error.cabinetOffline');
     const { venue, planRow, wire } = priced;
     const c = venue.currency;
     const [{ balance }, zujieNum, haveBatteryCount] = await Promise.all([

@@ -29,10 +29,43 @@ export interface PlanRow {
 }
 
 export interface ShopRow extends VenueRow {
+  /** Slots of the venue's online cabinets. */
   slot_count: number;
+  /** Power banks ready to rent in the venue's online cabinets. */
   available: number;
   online_cabinets: number;
+  cabinet_count: number;
 }
+
+export interface NearbyShopRow extends ShopRow {
+  distance: number;
+}
+
+export interface ShopCabinetRow {
+  id: string;
+  slot_count: number;
+  available: number;
+  online: boolean;
+  last_seen_at: Date | null;
+}
+
+/**
+ * Stock of the venue row `n` from its cabinets' last reports: only cabinets that are online and were heard from
+ * since $live count (an offline cabinet can neither lend nor take back a power bank).
+ */
+const STOCK = (live: string) => `left join lateral (
+    select coalesce(sum(c.slot_count) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as slot_count,
+           coalesce(sum(pb.n) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as available,
+           (count(*) filter (where c.online and c.last_seen_at >= ${live}))::int as online_cabinets,
+           count(c.id)::int as cabinet_count
+      from cabinets c
+      left join lateral (select count(*) as n from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet') pb on true
+     where c.venue_id = n.id
+  ) s on true`;
+
+/** Great-circle distance in metres from ($1, $2) in SQL (same formula as geo.ts haversineMetres). */
+const HAVERSINE = `2 * 6371000 * asin(least(1, sqrt(
+    power(sin(radians(v.lat - $1) / 2), 2) + cos(radians($1)) * cos(radians(v.lat)) * power(sin(radians(v.lng - $2) / 2), 2))))`;
 
 export class VenuesRepository {
   constructor(private readonly db: Queryable) {}
@@ -60,15 +93,48 @@ export class VenuesRepository {
     return rows[0];
   }
 
-  /** Every venue with its stock (for the map): slots, power banks ready to rent, cabinets online. */
-  async shops(q: Queryable = this.db) {
-    const { rows } = await q.query<ShopRow>(
-      `select v.*,
-         (select coalesce(sum(c.slot_count), 0)::int from cabinets c where c.venue_id = v.id) as slot_count,
-         (select count(*)::int from powerbanks p join cabinets c on c.id = p.cabinet_id
-           where c.venue_id = v.id and p.state = 'in_cabinet') as available,
-         (select count(*)::int from cabinets c where c.venue_id = v.id and c.online) as online_cabinets
-       from venues v order by v.id`,
+  /**
+   * Venues within `radius` metres of (lat, lng), nearest first, with their stock. The bounding box (one or two
+   * longitude ranges) is answered by the (lat, lng) btree; haversine filters and orders what it returns; stock
+   * is computed only for the rows kept.
+   */
+  async nearby(
+    p: { lat: number; lng: number; radius: number; latMin: number; latMax: number; lngRanges: [number, number][]; limit: number; liveSince: Date },
+    q: Queryable = this.db,
+  ) {
+    const [a, b] = p.lngRanges;
+    const r2 = b ?? a!; // a second range equal to the first when there is only one: same SQL, one plan
+    const { rows } = await q.query<NearbyShopRow>(
+      `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
+         select * from (
+           select v.*, ${HAVERSINE} as distance from venues v
+            where v.lat between $3 and $4 and (v.lng between $5 and $6 or v.lng between $7 and $8)
+         ) w where w.distance <= $9 order by w.distance, w.id limit $10
+       ) n ${STOCK('$11')} order by n.distance, n.id`,
+      [p.lat, p.lng, p.latMin, p.latMax, a![0], a![1], r2[0], r2[1], p.radius, p.limit, p.liveSince],
+    );
+    return rows.map((r) => ({ ...r, distance: Number(r.distance) }));
+  }
+
+  /** One venue with its stock, distance from (lat, lng) when given. */
+  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date, q: Queryable = this.db) {
+    const { rows } = await q.query<NearbyShopRow>(
+      `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
+         select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v where v.id = $3
+       ) n ${STOCK('$4')}`,
+      [at?.lat ?? null, at?.lng ?? null, id, liveSince],
+    );
+    const r = rows[0];
+    return r ? { ...r, distance: r.distance === null ? null : Number(r.distance) } : undefined;
+  }
+
+  /** The cabinets of a venue with what each holds. */
+  async cabinetsOf(venueId: string, q: Queryable = this.db) {
+    const { rows } = await q.query<ShopCabinetRow>(
+      `select c.id, c.slot_count, c.online, c.last_seen_at,
+         (select count(*)::int from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet') as available
+       from cabinets c where c.venue_id = $1 order by c.id`,
+      [venueId],
     );
     return rows;
   }

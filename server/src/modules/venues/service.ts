@@ -5,7 +5,12 @@ import { toMajor } from '../../../../src/core/money.ts';
 import { planFromWire, type PricePlan, type WirePriceStrategy } from '../../../../src/core/pricing.ts';
 import type { Queryable } from '../../db/db.ts';
 import { notFound } from '../../lib/errors.ts';
+import { systemClock } from '../../lib/clock.ts';
+import { Liveness } from '../cabinets/liveness.ts';
+import { boundingBox, viewRadiusMetres } from './geo.ts';
 import { VenuesRepository, type PlanRow, type ShopRow, type VenueRow } from './repository.ts';
+
+export { haversineMetres } from './geo.ts';
 
 const SYMBOLS: Record<string, string> = { CNY: '¥', EUR: '€', USD: '$', GBP: '£', CHF: 'CHF' };
 export const currencySymbol = (c: string) => SYMBOLS[c] ?? c;
@@ -39,7 +44,10 @@ export interface PricedVenue {
 }
 
 export class VenuesService {
-  constructor(private readonly repo: VenuesRepository) {}
+  constructor(
+    private readonly repo: VenuesRepository,
+    private readonly liveness = new Liveness(systemClock),
+  ) {}
 
   async priced(venueId: string, q?: Queryable): Promise<PricedVenue> {
     const found = await this.repo.withPlan(venueId, q);
@@ -50,25 +58,36 @@ export class VenuesService {
     return { venue, planRow, wire, plan: planFromWire(wire, venue.currency) };
   }
 
-  /** Venues nearest first (great-circle distance in metres), with what a map card shows. */
-  async nearby(lat: number, lng: number, limit: number) {
-    const shops = await this.repo.shops();
-    return shops
-      .map((s) => ({ s, distance: Math.round(haversineMetres(lat, lng, s.lat, s.lng)) }))
-      .sort((a, b) => a.distance - b.distance)
-      .slice(0, limit)
-      .map(({ s, distance }) => toWireShop(s, distance));
+  /**
+   * The map (cdb/shop/listnear, …/trial): venues inside the view around (lat, lng) for the sent zoom, nearest
+   * first (great-circle distance in metres), at most `limit`, with live stock.
+   */
+  async nearby(lat: number, lng: number, zoomLevel: number | undefined, limit: number) {
+    const radius = viewRadiusMetres(zoomLevel);
+    const box = boundingBox(lat, lng, radius);
+    const rows = await this.repo.nearby({ lat, lng, radius, ...box, limit, liveSince: this.liveness.since() });
+    return rows.map((s) => toWireShop(s, s.distance));
+  }
+
+  /** Shop detail (cdb/shop/listnear/dtl): the venue, its stock and each cabinet's state. */
+  async detail(shopId: string, at: { lat: number; lng: number } | undefined) {
+    const s = await this.repo.shop(shopId, at, this.liveness.since());
+    if (!s) throw notFound('error.shopNotFound');
+    const cabinets = await this.repo.cabinetsOf(shopId);
+    return {
+      ...toWireShop(s, s.distance),
+      shopContent: s.description,
+      city: s.city,
+      cabinets: cabinets.map((c) => {
+        const online = this.liveness.isLive(c);
+        return { cabinetID: c.id, online, freeNum: online ? c.available : 0, batteryNum: online ? c.slot_count : 0 };
+      }),
+    };
   }
 }
 
-export function haversineMetres(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const r = (d: number) => (d * Math.PI) / 180;
-  const a = Math.sin(r(lat2 - lat1) / 2) ** 2 + Math.cos(r(lat1)) * Math.cos(r(lat2)) * Math.sin(r(lng2 - lng1) / 2) ** 2;
-  return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
 /** Spec §3 Shop: batteryNum = slots, freeNum = power banks ready to rent, so returnable = batteryNum − freeNum. */
-function toWireShop(s: ShopRow, distance: number) {
+function toWireShop(s: ShopRow, distance: number | null) {
   return {
     shopid: s.id,
     newID: s.id,
@@ -77,7 +96,8 @@ function toWireShop(s: ShopRow, distance: number) {
     shopTime: s.hours,
     shopBanner: s.logo_url,
     infoStatus: s.online_cabinets > 0 ? 1 : 0,
-    distance,
+    distance: distance === null ? -1 : Math.round(distance),
+    cabinetNum: s.cabinet_count,
     batteryNum: s.slot_count,
     freeNum: s.available,
     latitude: s.lat,

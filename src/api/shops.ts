@@ -1,0 +1,48 @@
+// The map's calls (spec §7): nearby shops (home variant adds mapType) and shop detail.
+import { api } from './client.ts';
+
+export interface Shop {
+  shopid: string;
+  newID?: string;
+  shopName: string;
+  shopAddress1: string;
+  shopTime: string;
+  shopBanner: string;
+  /** 1 a cabinet is online, 0 offline. */
+  infoStatus: number;
+  distance: number;
+  cabinetNum?: number;
+  batteryNum: number;
+  freeNum: number;
+  latitude: number;
+  longitude: number;
+  currency?: string;
+}
+
+export interface ShopDetail extends Shop {
+  shopContent?: string;
+  city?: string;
+  cabinets?: { cabinetID: string; online: boolean; freeNum: number; batteryNum: number }[];
+}
+
+export interface NearbyQuery {
+  lat: number;
+  lng: number;
+  zoomLevel: number;
+}
+
+/** POST cdb/shop/listnear (home map, with mapType) or cdb/shop/listnear/trial; empty agentOpenId header. */
+export function nearbyShops(q: NearbyQuery, home: boolean, signal?: AbortSignal): Promise<Shop[]> {
+  const body = { coordType: 'wgs84', lat: q.lat, lng: q.lng, zoomLevel: q.zoomLevel, ...(home ? { mapType: 'maplibre' } : {}) };
+  return api.post<Shop[]>(home ? 'cdb/shop/listnear' : 'cdb/shop/listnear/trial', { body, noAgent: true, signal });
+}
+
+/** GET cdb/shop/listnear/dtl (coordType, mapType, shopId, lat, lng). */
+export function shopDetail(shopId: string, at?: { lat: number; lng: number }): Promise<ShopDetail> {
+  return api.get<ShopDetail>('cdb/shop/listnear/dtl', {
+    query: { coordType: 'wgs84', mapType: 'maplibre', shopId, ...(at ? { lat: at.lat, lng: at.lng } : {}) },
+  });
+}
+
+/** Returnable slots = batteryNum − freeNum (spec §3). */
+export const returnable = (s: Pick<Shop, 'batteryNum' | 'freeNum'>) => Math.max(0, s.batteryNum - s.freeNum);

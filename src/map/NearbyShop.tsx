@@ -1,0 +1,93 @@
+// #/nearby_shop?shopId=…[&lat&lng]: one venue — banner, name, address, hours, power banks to rent, returnable
+// slots, its cabinets online or not, a go-here link (maps directions, bicycling) and the nearby service buttons.
+import { useCallback, useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { $route, navigate } from '../stores/router.ts';
+import { useT, errorText } from '../i18n/index.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { shopDetail, type ShopDetail } from '../api/shops.ts';
+import { coordsFromQuery, directionsUrl, distanceText } from '../core/map.ts';
+import { Availability } from './ShopCard.tsx';
+import { NearbyServices } from './NearbyServices.tsx';
+import './map.css';
+
+export default function NearbyShop() {
+  const t = useT();
+  const route = useStore($route);
+  const shopId = route.query.get('shopId') ?? route.query.get('shopid') ?? '';
+  const at = coordsFromQuery(route.query);
+  const [shop, setShop] = useState<ShopDetail | null>(null);
+  const [error, setError] = useState('');
+
+  const load = useCallback(() => {
+    setError('');
+    shopDetail(shopId, at ?? undefined).then(setShop, (e: unknown) => setError(errorText(e, t)));
+  }, [shopId, at?.lat, at?.lng, t]);
+  useEffect(() => {
+    if (shopId) load();
+  }, [load, shopId]);
+
+  return (
+    <>
+      <PageHeader title={t('map.shopTitle')} />
+      <main className="page nearby-shop">
+        {!shopId ? (
+          <p role="alert">{t('map.searchNone')}</p>
+        ) : error ? (
+          <div className="panel" role="alert">
+            <p>{error}</p>
+            <button type="button" className="button" onClick={load}>
+              {t('common.retry')}
+            </button>
+          </div>
+        ) : !shop ? (
+          <Loading label={t('common.loading')} />
+        ) : (
+          <>
+            {shop.shopBanner ? <img className="shop-banner" src={shop.shopBanner} alt="" /> : null}
+            <h1 className="title">{shop.shopName}</h1>
+            <dl className="shop-facts">
+              <div>
+                <dt>{t('map.address')}</dt>
+                <dd>{shop.shopAddress1}</dd>
+              </div>
+              <div>
+                <dt>{t('map.hours')}</dt>
+                <dd>{shop.shopTime}</dd>
+              </div>
+              {shop.distance >= 0 ? (
+                <div>
+                  <dt>{t('map.distance')}</dt>
+                  <dd>{distanceText(shop.distance)}</dd>
+                </div>
+              ) : null}
+            </dl>
+            {shop.shopContent ? <p>{shop.shopContent}</p> : null}
+            <Availability shop={shop} />
+            {shop.cabinets?.length ? (
+              <section aria-labelledby="shop-cabinets">
+                <h2 id="shop-cabinets" className="subtitle">{t('map.cabinets')}</h2>
+                <ul className="shop-cabinets">
+                  {shop.cabinets.map((c) => (
+                    <li key={c.cabinetID}>
+                      <span>{c.cabinetID}</span>
+                      <span className={`badge${c.online ? ' badge-live' : ' offline'}`}>{c.online ? t('map.online') : t('map.offline')}</span>
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            ) : null}
+            <a className="button primary block" href={directionsUrl({ lat: shop.latitude, lng: shop.longitude })} target="_blank" rel="noopener noreferrer">
+              {t('map.goHere')}
+            </a>
+            <button type="button" className="button block" onClick={() => navigate(`/homeMap?lat=${shop.latitude}&lng=${shop.longitude}`)}>
+              {t('map.showOnMap')}
+            </button>
+            <NearbyServices />
+          </>
+        )}
+      </main>
+    </>
+  );
+}
