@@ -34,6 +34,11 @@ import { WalletService } from './modules/wallet/service.ts';
 import context from './plugins/context.ts';
 import errors from './plugins/errors.ts';
 import type { SimulatorFleet } from './simulator/fleet.ts';
+import { SandboxIssuer } from './modules/auth/sandbox-issuer.ts';
+import sandboxSignInRoutes from './modules/auth/sandbox-routes.ts';
+import { signInAdapters, type SignInSettings } from './modules/auth/signin-config.ts';
+import signInRoutes from './modules/auth/signin-routes.ts';
+import { SignInService } from './modules/auth/signin.ts';
 
 export interface AppDeps {
   db: Db;
@@ -48,6 +53,8 @@ export interface AppDeps {
   /** Poll the jobs table every N ms (0: only when runDue() is called, as tests do). */
   jobPollMs?: number;
   logger?: FastifyServerOptions['logger'];
+  /** Real sign-in providers (SMS gateway, reCAPTCHA, OAuth issuers); sandbox for any not given. */
+  signIn?: SignInSettings;
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -74,7 +81,10 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
   });
   const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, wallet });
-  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox });
+  const issuer = await SandboxIssuer.create(clock);
+  const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
+  const signIn = new SignInService({ db, clock, auth, ...signInAd });
+  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer });
 
   // 1. External plugins.
   await app.register(formbody);
@@ -98,9 +108,11 @@ export async function buildApp(deps: AppDeps) {
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals });
     await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });
+    await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
+  await app.register(sandboxSignInRoutes, { issuer, db, sandbox: signInAd.sandbox });
   if (deps.fleet) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
@@ -127,6 +139,8 @@ declare module 'fastify' {
       cabinets: CabinetsService;
       auth: AuthService;
       sandbox: SandboxCardProvider;
+      signIn: SignInService;
+      issuer: SandboxIssuer;
     };
   }
 }

@@ -13,6 +13,7 @@ import { MqttCabinetLink } from './modules/cabinets/link.ts';
 import { SandboxCardProvider } from './modules/payments/sandbox.ts';
 import { SimulatorFleet } from './simulator/fleet.ts';
 import { serveFrontEnd } from './static.ts';
+import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
 
 async function main() {
   const cfg = loadConfig();
@@ -31,6 +32,7 @@ async function main() {
     sandbox: new SandboxCardProvider(db, clock, cfg.sandboxPublicKey),
     ejectTtlMs: cfg.ejectTtlMs,
     jobPollMs: 500,
+    signIn: signInSettingsFromEnv(process.env),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });
   const built = await serveFrontEnd(app, cfg.distDir);
