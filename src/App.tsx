@@ -6,6 +6,7 @@ import { $agentOpenId, $token } from './stores/session.ts';
 import { $qrcode, $zhcode, storeScanCodes } from './stores/scan.ts';
 import { $lang } from './stores/locale.ts';
 import { guard, routeOf, scanCodesFrom } from './core/routes.ts';
+import { useSignInRouting } from './auth/routing.ts';
 import { mapRouteLang } from './core/lang.ts';
 import { useT } from './i18n/index.ts';
 import { Loading } from './ui/Loading.tsx';
@@ -23,6 +24,10 @@ export const SCREENS: Record<string, Screen> = {
   '/order': Order,
   '/pastOrder': Order,
   '/orderDetail': lazy(() => import('./orders/OrderDetail.tsx')),
+  '/login': lazy(() => import('./auth/Login.tsx')),
+  '/otherLogin': lazy(() => import('./auth/OtherLogin.tsx')),
+  '/login_wechat': lazy(() => import('./auth/LoginWechat.tsx')),
+  '/login_alipay': lazy(() => import('./auth/LoginAlipay.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 
@@ -46,6 +51,7 @@ export function App() {
 
   const verdict = guard(route.path, { token, qrcode, zhcode });
   const redirect = verdict.allow ? '' : verdict.redirect;
+  const signInRedirect = useSignInRouting(route, redirect);
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
   }, [redirect]);
@@ -53,7 +59,7 @@ export function App() {
   const Screen = SCREENS[routeOf(route.path)] ?? NotFound;
   return (
     <>
-      <Suspense fallback={<Loading label={t('common.loading')} />}>{verdict.allow ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}</Suspense>
+      <Suspense fallback={<Loading label={t('common.loading')} />}>{verdict.allow && !signInRedirect ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}</Suspense>
       <Toaster />
     </>
   );

@@ -1,5 +1,5 @@
 // The routes this build has screens for (later slices add theirs).
-export const IMPLEMENTED_ROUTES = ['/', '/home', '/confirm', '/borrowSuccess', '/result', '/order', '/pastOrder', '/orderDetail'] as const;
+export const IMPLEMENTED_ROUTES = ['/', '/home', '/confirm', '/borrowSuccess', '/result', '/order', '/pastOrder', '/orderDetail', '/login', '/otherLogin', '/login_wechat', '/login_alipay'] as const;
 
 export function isImplemented(path: string): boolean {
   return (IMPLEMENTED_ROUTES as readonly string[]).includes(path);

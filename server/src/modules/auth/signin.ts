@@ -109,8 +109,8 @@ export class SignInService {
   async mobileLogin(input: { mobile: string; areaCode: string; verifyCode: string; token?: string }): Promise<string> {
     const now = this.d.clock.now();
     const area = digits(input.areaCode);
-    let mobile = digits(input.mobile);
-    if (!mobile.startsWith(area)) mobile = area + mobile;
+    // mobileLogin's mobile is the national number; the code was sent to area code + number.
+    const mobile = area + digits(input.mobile);
     if (!new RegExp(`^\\d{${CODE_LENGTH}}$`).test(input.verifyCode)) throw badRequest('error.login.code');
     const ok = await this.d.db.tx(async (tx) => {
       await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`otp:${mobile}`]);
