@@ -295,3 +295,17 @@ describe('sandbox issuer and Twilio gateway', () => {
     }
   });
 });
+
+describe('tourist login', () => {
+  it('is refused in the WeChat browser, allowed elsewhere', async () => {
+    const b = await build({ simulator: false });
+    try {
+      const wx = await b.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=dev-wx`, headers: { 'user-agent': 'Mozilla/5.0 (iPhone) MicroMessenger/8.0.40', lang: 'zh-CN' } });
+      expect(wx.json()).toMatchObject({ code: 422, msg: '请使用微信登录。' });
+      const ok = await b.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=dev-wx`, headers: { 'user-agent': 'Mozilla/5.0 Chrome/120' } });
+      expect(ok.json().code).toBe(0);
+    } finally {
+      await b.close();
+    }
+  });
+});

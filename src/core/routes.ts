@@ -164,3 +164,8 @@ export function loginPathFor(path: string, query: URLSearchParams): string {
   const q = query.toString();
   return q ? `${path}?${q}` : path;
 }
+
+/** Spec §4, §6: no tourist login in the WeChat browser (the user signs in with WeChat instead). */
+export function touristLoginAllowed(browser: InAppBrowser): boolean {
+  return browser !== 'wechat';
+}

@@ -108,3 +108,12 @@ describe('sendVerifyCode sign material', () => {
     expect(signMaterial('123')).toBe('123powerly-sms-v1');
   });
 });
+
+describe('tourist login by browser', () => {
+  it('not in the WeChat browser', async () => {
+    const { touristLoginAllowed } = await import('../../src/core/routes.ts');
+    expect(touristLoginAllowed('wechat')).toBe(false);
+    expect(touristLoginAllowed('alipay')).toBe(true);
+    expect(touristLoginAllowed('other')).toBe(true);
+  });
+});
