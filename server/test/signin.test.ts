@@ -309,3 +309,35 @@ describe('tourist login', () => {
     }
   });
 });
+
+describe('a real SMS gateway that fails', () => {
+  it('the send is not counted and the code is void; the user can retry at once; a working gateway then delivers', async () => {
+    let fail = true;
+    const bodies: string[] = [];
+    const peer = await listen((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => { body += c; });
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (fail) { res.statusCode = 503; res.end(JSON.stringify({ message: 'unavailable' })); return; }
+        bodies.push(body);
+        res.statusCode = 201; res.end(JSON.stringify({ sid: 'SM1' }));
+      });
+    });
+    const b = await build({ simulator: false, signIn: { sms: { provider: 'twilio', accountSid: 'AC1', authToken: 't', from: '+1555', baseUrl: peer.url } } });
+    try {
+      expect((await sendCode(b, '8613700000001')).json()).toMatchObject({ code: 422, msg: 'The SMS could not be sent. Please try again.' });
+      const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from otp_sends where mobile = '8613700000001'`);
+      expect(Number(rows[0]!.n)).toBe(0);
+      fail = false;
+      expect((await sendCode(b, '8613700000001')).json().code).toBe(0);
+      const code = /\b(\d{4})\b/.exec(new URLSearchParams(bodies[0]).get('Body')!)![1]!;
+      expect((await login(b, '13700000001', code)).json().code).toBe(0);
+      // The sandbox outbox is not served when a real gateway is configured.
+      expect((await b.app.inject({ method: 'GET', url: '/sandbox-sms/v1/messages' })).statusCode).toBe(404);
+    } finally {
+      await b.close();
+      peer.server.close();
+    }
+  });
+});

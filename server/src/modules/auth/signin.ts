@@ -41,7 +41,7 @@ export interface SignInDeps {
 const digits = (s: string) => s.replace(/\D/g, '');
 
 export class SignInService {
-  constructor(private readonly d: SignInDeps) {}
+  constructor(private readonly d: SignInDeps, private readonly log?: (err: unknown) => void) {}
 
   // ----- captcha -----
   /** A new image for this uuid (replacing any earlier answer); the answer is stored hashed. */
@@ -78,7 +78,7 @@ export class SignInService {
     }
     if (!(await this.d.botCheck.verify(input.botToken, input.ip))) throw badRequest('error.login.botCheck');
     const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
-    await this.d.db.tx(async (tx) => {
+    const sendId = await this.d.db.tx(async (tx) => {
       await this.checkCaptcha(input.uuid, input.captcha, tx);
       // Serialise sends per number and per IP across processes; the limits read the shared send log.
       await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`otp:${mobile}`]);
@@ -96,14 +96,25 @@ export class SignInService {
       }
       if (Number(r.day) >= LIMITS.perNumberPerDay) throw tooMany('error.login.dailyLimit');
       if (Number(r.ip_hour) >= LIMITS.perIpPerHour) throw tooMany('error.login.ipLimit');
-      await tx.query('insert into otp_sends (mobile, ip, created_at) values ($1,$2,$3)', [mobile, input.ip, now]);
+      const sent = await tx.query<{ id: number }>('insert into otp_sends (mobile, ip, created_at) values ($1,$2,$3) returning id', [mobile, input.ip, now]);
       // A new code replaces any earlier one for the number.
       await tx.query('update otp_codes set used_at = $2 where mobile = $1 and used_at is null', [mobile, now]);
       await tx.query('insert into otp_codes (mobile, code_hash, created_at, expires_at) values ($1,$2,$3,$4)', [
         mobile, sha256(`${mobile}:${code}`), now, new Date(now.getTime() + LIMITS.codeTtlMs),
       ]);
+      return Number(sent.rows[0]!.id);
     });
-    await this.d.sms.send(mobile, smsText(input.locale, code));
+    try {
+      await this.d.sms.send(mobile, smsText(input.locale, code));
+    } catch (err) {
+      // Not delivered: the code is void and the send does not count against the limits; the user may retry.
+      this.log?.(err);
+      await this.d.db.tx(async (tx) => {
+        await tx.query('delete from otp_sends where id = $1', [sendId]);
+        await tx.query('update otp_codes set used_at = $2 where mobile = $1 and used_at is null', [mobile, now]);
+      });
+      throw tooMany('error.login.smsFailed');
+    }
   }
 
   async mobileLogin(input: { mobile: string; areaCode: string; verifyCode: string; token?: string }): Promise<string> {
