@@ -1,8 +1,9 @@
 // Route '/login': the landing. Back button; Apple on iOS, otherwise Google; 'other login' to /otherLogin.
 // Query code + state=STATE is a mini-program code login (spec §2).
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { wechatLogin } from '../api/auth.ts';
+import { appleLogin, wechatLogin } from '../api/auth.ts';
+import { $appleIdToken, $token } from '../stores/session.ts';
 import { miniProgramCode } from '../core/routes.ts';
 import { errorText, useT } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
@@ -29,10 +30,24 @@ export default function Login() {
     });
   }, [code, finish, t]);
 
+  // An Apple ID token handed over by the native iOS host (AppleIdToken query, stored): sign in with it once.
+  const apple = useStore($appleIdToken);
+  const appleTried = useRef('');
+  const [appleBusy, setAppleBusy] = useState(false);
+  useEffect(() => {
+    if (code || !apple || $token.get() || appleTried.current === apple) return;
+    appleTried.current = apple;
+    setAppleBusy(true);
+    appleLogin(apple).then(finish).catch((e: unknown) => {
+      $appleIdToken.set('');
+      toast(errorText(e, t));
+    }).finally(() => setAppleBusy(false));
+  }, [apple, code, finish, t]);
+
   return (
     <main className="page login-page">
       <PageHeader title={t('login.title')} />
-      {code ? (
+      {code || appleBusy ? (
         <Loading label={t('login.signingIn')} />
       ) : (
         <section className="login-card">

@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useCompleteLogin } from '../../src/auth/session.tsx';
+import { logout, useCompleteLogin } from '../../src/auth/session.tsx';
 import { setApiBase } from '../../src/api/client.ts';
 import { $route, navigate } from '../../src/stores/router.ts';
-import { $loginPath, $token, $user } from '../../src/stores/session.ts';
+import { $appleIdToken, $loginPath, $token, $user } from '../../src/stores/session.ts';
 import { $qrcode } from '../../src/stores/scan.ts';
 
 declare global {
@@ -19,6 +19,7 @@ declare global {
 let server: Server;
 let replies: string[] = [];
 const seenTokens: string[] = [];
+const logouts: string[] = [];
 
 beforeAll(async () => {
   globalThis.IS_REACT_ACT_ENVIRONMENT = true;
@@ -28,6 +29,10 @@ beforeAll(async () => {
     if (req.method === 'OPTIONS') return res.end();
     seenTokens.push(String(req.headers.token));
     res.setHeader('content-type', 'application/json');
+    if (req.url!.includes('/logout')) {
+      logouts.push(String(req.headers.token));
+      return res.end(JSON.stringify({ code: 0, msg: 'success', data: null }));
+    }
     const r = replies.shift() ?? 'user';
     if (r === 'none') return res.end(JSON.stringify({ code: 0, msg: 'success', data: null }));
     if (r === 'error') { res.statusCode = 500; return res.end(JSON.stringify({ code: 500, msg: 'Server error, please retry.', data: null })); }
@@ -119,5 +124,16 @@ describe('completing a sign-in', () => {
     await act(async () => button('OK')!.click());
     expect($token.get()).toBe('');
     expect($route.get().path).toBe('/otherLogin');
+  });
+
+  it('logout revokes the token on the server and clears user, token and Apple id token, then /login', async () => {
+    navigate('/order');
+    $token.set('tok-5');
+    $user.set({ pId: 7 });
+    $appleIdToken.set('apple-jwt');
+    await logout();
+    expect(logouts).toEqual(['tok-5']);
+    expect([$token.get(), $user.get(), $appleIdToken.get()]).toEqual(['', null, '']);
+    expect($route.get().path).toBe('/login');
   });
 });
