@@ -27,6 +27,8 @@ export function useAreaOptions(): AreaOption[] {
 }
 
 const VISIBLE = 5;
+/** Spec §2: wheel radius 100 (px): items turn away from the centre line like a drum. */
+const RADIUS = 100;
 
 export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean; value: string; onClose: () => void; onConfirm: (o: AreaOption) => void }) {
   const t = useT();
@@ -34,6 +36,7 @@ export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean;
   const [keyword, setKeyword] = useState('');
   const [filter, setFilter] = useState('');
   const [index, setIndex] = useState(0);
+  const [scrollTop, setScrollTop] = useState(0);
   const wheel = useRef<HTMLDivElement>(null);
   const listId = useId();
 
@@ -62,6 +65,7 @@ export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean;
   const onScroll = () => {
     const el = wheel.current;
     if (!el) return;
+    setScrollTop(el.scrollTop);
     const i = Math.round(el.scrollTop / PICKER_ITEM_HEIGHT);
     if (i !== index && i >= 0 && i < list.length) setIndex(i);
   };
@@ -111,7 +115,7 @@ export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean;
               role="option"
               aria-selected={i === index}
               className="wheel-item"
-              style={{ height: PICKER_ITEM_HEIGHT }}
+              style={{ height: PICKER_ITEM_HEIGHT, ...drum(i * PICKER_ITEM_HEIGHT - scrollTop) }}
               onClick={() => select(i)}
             >
               {o.label}
@@ -123,4 +127,11 @@ export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean;
       {list.length === 0 ? <p className="empty" role="status">{t('login.area.none')}</p> : null}
     </Dialog>
   );
+}
+
+/** The drum look: an item `offset` px from the centre line turns by offset / RADIUS radians and fades. */
+function drum(offset: number): { transform?: string; opacity?: number } {
+  const angle = Math.max(-1.4, Math.min(1.4, offset / RADIUS));
+  if (Math.abs(offset) < 1) return {};
+  return { transform: `perspective(${RADIUS * 4}px) rotateX(${(-angle).toFixed(3)}rad)`, opacity: Number(Math.max(0.25, Math.cos(angle)).toFixed(2)) };
 }
