@@ -83,7 +83,7 @@ export async function buildApp(deps: AppDeps) {
   const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, wallet });
   const issuer = await SandboxIssuer.create(clock);
   const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
-  const signIn = new SignInService({ db, clock, auth, ...signInAd }, (err) => log.warn({ err }, 'sms gateway failed'));
+  const signIn = new SignInService({ db, clock, auth, wallet, ...signInAd }, (err) => log.warn({ err }, 'sms gateway failed'));
   app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer });
 
   // 1. External plugins.

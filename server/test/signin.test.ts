@@ -243,6 +243,42 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
     expect((await userInfo(b, tt)).json().code).toBe(401);
   });
 
+  it('a tourist who signs into an existing account brings ended orders and wallet balance (one ledger transfer); an open rental blocks the move', async () => {
+    const account = (await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') })).json().data as string;
+    const accountId = (await userInfo(b, account)).json().data.pId as number;
+    const { wallet } = b.app.powerly;
+    const insertOrder = (id: string, userId: number, zujie: number, settled: boolean) => b.db.query(
+      `insert into orders (id, user_id, cabinet_id, venue_id, zujie, settled, deposit_type, currency, plan, wire_strategy, deposit, created_at)
+       select $1, $2, c.id, c.venue_id, $3, $4, 1, 'USD', '{}', '{}', 0, now() from cabinets c where c.id = 'PWL-NYC-001'`,
+      [id, userId, zujie, settled],
+    );
+    const tourist = async (code: string, cents: number) => {
+      const tt = await touristToken(b.app, code);
+      const id = (await userInfo(b, tt)).json().data.pId as number;
+      await b.db.tx(async (tx) => {
+        const from = await wallet.account({ type: 'provider', id: 'sandbox' }, 'clearing', 'USD', tx);
+        const to = await wallet.account({ type: 'user', id: String(id) }, 'wallet', 'USD', tx);
+        await wallet.transfer({ debit: from, credit: to, amount: cents, code: 'test_topup', at: b.clock.now() }, tx);
+      });
+      return { tt, id };
+    };
+    const t1 = await tourist('dev-merge-1', 1234);
+    await insertOrder('PO-MERGE-ENDED', t1.id, 3, true);
+    const r = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') }, t1.tt);
+    const me = (await userInfo(b, r.json().data)).json().data;
+    expect(me).toMatchObject({ pId: accountId, pbalance: 12.34 });
+    expect((await b.db.query<{ user_id: number }>(`select user_id from orders where id = 'PO-MERGE-ENDED'`)).rows[0]!.user_id).toBe(accountId);
+    expect((await userInfo(b, t1.tt)).json().code).toBe(401);
+    const sums = await b.db.query<{ s: number }>(`select coalesce(sum(case when flag in ('posted','post_pending') then amount else 0 end), 0)::bigint as s from ledger_transfers where code = 'account_merge'`);
+    expect(Number(sums.rows[0]!.s)).toBe(1234);
+
+    const t2 = await tourist('dev-merge-2', 500);
+    await insertOrder('PO-MERGE-OPEN', t2.id, 1, false);
+    const r2 = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') }, t2.tt);
+    expect((await userInfo(b, r2.json().data)).json().data).toMatchObject({ pId: accountId, pbalance: 12.34 });
+    expect((await b.db.query<{ user_id: number }>(`select user_id from orders where id = 'PO-MERGE-OPEN'`)).rows[0]!.user_id).toBe(t2.id);
+  });
+
   it('logout revokes the token at once; sessions expire after 30 days', async () => {
     const t = (await post('loginAppleByToken', { token: await idToken('apple-client', 'a-2') })).json().data as string;
     expect((await userInfo(b, t)).json().code).toBe(0);

@@ -9,6 +9,7 @@ import { AppError, badRequest, refused } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
 import { CODE_LENGTH, SIGN_WINDOW_S, signMaterial } from '../../../../src/core/sign.ts';
 import type { AuthService } from './service.ts';
+import { userOwner, WalletService } from '../wallet/service.ts';
 import type { UserRow } from './repository.ts';
 import {
   CodeRejected, InvalidIdToken,
@@ -30,6 +31,7 @@ const tooMany = (key: string, params?: Record<string, string | number>) => new A
 
 export interface SignInDeps {
   db: Db;
+  wallet: WalletService;
   clock: Clock;
   auth: AuthService;
   sms: SmsGateway;
@@ -173,6 +175,33 @@ export class SignInService {
   }
 
   /**
+   * A tourist signing into an account that already exists: the tourist's ended orders move to the account
+   * and each wallet balance moves with one posted ledger transfer per currency (code account_merge). With an
+   * open rental or an open hold nothing moves (it would strand the hold); the tourist keeps them and the
+   * result is false.
+   */
+  async mergeTourist(touristId: number, userId: number, at: Date, tx: Queryable): Promise<boolean> {
+    const open = await tx.query<{ n: number }>(
+      `select (select count(*)::int from orders where user_id = $1 and zujie in (0, 1, 4) and not settled) +
+              (select count(*)::int from ledger_accounts where owner_type = 'user' and owner_id = $2 and (debits_pending > 0 or credits_pending > 0)) as n`,
+      [touristId, String(touristId)],
+    );
+    if (Number(open.rows[0]!.n) > 0) return false;
+    const { rows: accounts } = await tx.query<{ currency: string }>(
+      `select currency from ledger_accounts where owner_type = 'user' and owner_id = $1 and kind = 'wallet'`, [String(touristId)],
+    );
+    for (const { currency } of accounts) {
+      const from = await this.d.wallet.account(userOwner(touristId), 'wallet', currency, tx);
+      const amount = WalletService.available(from);
+      if (amount <= 0) continue;
+      const to = await this.d.wallet.account(userOwner(userId), 'wallet', currency, tx);
+      await this.d.wallet.transfer({ debit: from, credit: to, amount, code: 'account_merge', at, mustNotOverdraw: true }, tx);
+    }
+    await tx.query('update orders set user_id = $2 where user_id = $1', [touristId, userId]);
+    return true;
+  }
+
+  /**
    * The user of this identity gets a new session. Unknown identity: when the request carries a tourist
    * session, that tourist becomes this user (same id, so orders and wallet stay); otherwise a new user.
    */
@@ -183,7 +212,11 @@ export class SignInService {
     const userId = await this.d.db.tx(async (tx) => {
       await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`id:${provider}:${subject}`]);
       const { rows } = await tx.query<{ user_id: number }>('select user_id from user_identities where provider = $1 and subject = $2', [provider, subject]);
-      if (rows[0]) return Number(rows[0].user_id);
+      if (rows[0]) {
+        const existing = Number(rows[0].user_id);
+        if (tourist && tourist.kind === 'tourist' && Number(tourist.id) !== existing) await this.mergeTourist(Number(tourist.id), existing, now, tx);
+        return existing;
+      }
       let id: number;
       const name = profile.name || (profile.mobile ? `+${profile.mobile}` : `${provider}-${subject.slice(-6)}`);
       if (tourist && tourist.kind === 'tourist') {
