@@ -11,4 +11,3 @@ export function signMaterial(timestampSeconds: string): string {
 
 /** Spec §9: SMS codes have 4 digits. */
 export const CODE_LENGTH = 4;
-export const DEFAULT_AREA_CODE = '86';
