@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { startI18n, useT } from '../src/i18n/index.ts';
 import { LangSelect } from '../src/ui/LangSelect.tsx';
 import { CabinetPanel } from './CabinetPanel.tsx';
+import { SmsPanel } from './SmsPanel.tsx';
 import '../src/ui/app.css';
 import './demo.css';
 
@@ -21,6 +22,7 @@ function DemoPage() {
         <li>{t('demo.step3')}</li>
       </ol>
       <CabinetPanel />
+      <SmsPanel />
     </main>
   );
 }

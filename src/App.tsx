@@ -6,6 +6,7 @@ import { $agentOpenId, $token } from './stores/session.ts';
 import { $qrcode, $zhcode, storeScanCodes } from './stores/scan.ts';
 import { $lang } from './stores/locale.ts';
 import { guard, routeOf, scanCodesFrom } from './core/routes.ts';
+import { useSignInRouting } from './auth/routing.ts';
 import { mapRouteLang } from './core/lang.ts';
 import { useT } from './i18n/index.ts';
 import { Loading } from './ui/Loading.tsx';
@@ -39,6 +40,10 @@ export const SCREENS: Record<string, Screen> = {
   '/google_map': GoogleMap,
   '/map': GoogleMap,
   '/nearby_shop': lazy(() => import('./map/NearbyShop.tsx')),
+  '/login': lazy(() => import('./auth/Login.tsx')),
+  '/otherLogin': lazy(() => import('./auth/OtherLogin.tsx')),
+  '/login_wechat': lazy(() => import('./auth/LoginWechat.tsx')),
+  '/login_alipay': lazy(() => import('./auth/LoginAlipay.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 
@@ -67,6 +72,7 @@ export function App() {
 
   const verdict = guard(route.path, { token, qrcode, zhcode });
   const redirect = verdict.allow ? '' : verdict.redirect;
+  const signInRedirect = useSignInRouting(route, redirect);
   useEffect(() => {
     if (redirect) navigate(redirect, { replace: true });
   }, [redirect]);
@@ -75,7 +81,7 @@ export function App() {
   return (
     <>
       <ScreenBoundary resetKey={route.path}>
-        <Suspense fallback={<DelayedLoading />}>{verdict.allow ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}</Suspense>
+        <Suspense fallback={<DelayedLoading />}>{verdict.allow && !signInRedirect ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}</Suspense>
       </ScreenBoundary>
       <SideMenu />
       <FeedbackHost />

@@ -4,7 +4,9 @@ import { App } from './App.tsx';
 import { loadLocale, startI18n } from './i18n/index.ts';
 import { $lang } from './stores/locale.ts';
 import { onUnauthorized } from './api/client.ts';
-import { clearSession } from './stores/session.ts';
+import { $isTourist, $loginPath } from './stores/session.ts';
+import { clearSignIn } from './stores/session.ts';
+import { loginPathFor, unauthorizedTarget } from './core/routes.ts';
 import { $qrcode, $zhcode } from './stores/scan.ts';
 import { $route, navigate } from './stores/router.ts';
 import './ui/app.css';
@@ -18,11 +20,13 @@ if (!location.hash && /[?&](qrcode|zhcode|qr|lang)=/.test(location.search)) {
 // 401: the session is gone. A held scan code lets the code-link entry make a new tourist session;
 // otherwise the login screen (a later slice).
 onUnauthorized(() => {
-  clearSession();
-  if ($route.get().path === '/') return; // the entry retries by itself
-  const qr = $qrcode.get();
-  const zh = $zhcode.get();
-  navigate(qr ? `/?qrcode=${encodeURIComponent(qr)}` : zh ? `/?zhcode=${encodeURIComponent(zh)}` : '/login', { replace: true });
+  const wasTourist = $isTourist.get();
+  clearSignIn();
+  const { path, query } = $route.get();
+  if (path === '/') return; // the entry retries by itself
+  const to = unauthorizedTarget(wasTourist, $qrcode.get(), $zhcode.get());
+  if (to === '/login') $loginPath.set(loginPathFor(path, query));
+  navigate(to, { replace: true });
 });
 
 // WeChat on a secondary domain: go to the main host, keeping the scan code (spec §2); render nothing here.

@@ -42,6 +42,11 @@ import { SandboxWeChat, type WeChatTicketSource } from './modules/content/wechat
 import { InvoiceService } from './modules/notify/invoice.ts';
 import { OutboxMailer, type Mailer } from './modules/notify/mailer.ts';
 import invoiceRoutes from './modules/notify/routes.ts';
+import { SandboxIssuer } from './modules/auth/sandbox-issuer.ts';
+import sandboxSignInRoutes from './modules/auth/sandbox-routes.ts';
+import { signInAdapters, type SignInSettings } from './modules/auth/signin-config.ts';
+import signInRoutes from './modules/auth/signin-routes.ts';
+import { SignInService } from './modules/auth/signin.ts';
 
 export interface AppDeps {
   db: Db;
@@ -62,6 +67,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** WeChat JS-SDK ticket source. Default: the sandbox credentials. */
   wechat?: WeChatTicketSource;
+  /** Real sign-in providers (SMS gateway, reCAPTCHA, OAuth issuers); sandbox for any not given. */
+  signIn?: SignInSettings;
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -92,7 +99,10 @@ export async function buildApp(deps: AppDeps) {
   const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
   const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
   const invoices = new InvoiceService({ db, clock, rentals, mailer });
-  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox });
+  const issuer = await SandboxIssuer.create(clock);
+  const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
+  const signIn = new SignInService({ db, clock, auth, wallet, ...signInAd }, (err) => log.warn({ err }, 'sms gateway failed'));
+  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer });
 
   // 1. External plugins.
   await app.register(formbody);
@@ -118,10 +128,12 @@ export async function buildApp(deps: AppDeps) {
     await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
+    await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });
   await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
+  await app.register(sandboxSignInRoutes, { issuer, db, sandbox: signInAd.sandbox });
   if (deps.fleet) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
@@ -148,6 +160,8 @@ declare module 'fastify' {
       cabinets: CabinetsService;
       auth: AuthService;
       sandbox: SandboxCardProvider;
+      signIn: SignInService;
+      issuer: SandboxIssuer;
     };
   }
 }

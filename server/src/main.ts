@@ -15,6 +15,7 @@ import { SimulatorFleet } from './simulator/fleet.ts';
 import { serveFrontEnd } from './static.ts';
 import { mailerFromConfig } from './modules/notify/mailer.ts';
 import { SandboxWeChat, WeChatApi } from './modules/content/wechat.ts';
+import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
 
 async function main() {
   const cfg = loadConfig();
@@ -35,6 +36,7 @@ async function main() {
     jobPollMs: 500,
     mailer: mailerFromConfig(cfg),
     wechat: cfg.wechatAppId && cfg.wechatSecret ? new WeChatApi(cfg.wechatAppId, cfg.wechatSecret) : new SandboxWeChat(),
+    signIn: signInSettingsFromEnv(process.env),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });
   const built = await serveFrontEnd(app, cfg.distDir);

@@ -14,6 +14,7 @@ import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
 import { serveFrontEnd } from '../src/static.ts';
 import type { AuthorizeInput } from '../src/modules/payments/provider.ts';
 import type { Mailer } from '../src/modules/notify/mailer.ts';
+import type { SignInSettings } from '../src/modules/auth/signin-config.ts';
 
 export class TestClock implements Clock {
   constructor(private t = Date.parse('2026-11-21T10:00:00.000Z')) {}
@@ -59,6 +60,10 @@ export interface BuildOptions {
   frontEnd?: string;
   /** E-mail adapter (default: an outbox folder). */
   mailer?: Mailer;
+  /** Share another build's database (a second server process on the same PostgreSQL schema / PGlite). */
+  shareDb?: Built;
+  /** Real sign-in provider settings (tests point them at local peers). */
+  signIn?: SignInSettings;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -66,9 +71,12 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const id = randomBytes(5).toString('hex');
   const schema = `test_${id}`;
   const url = process.env.DATABASE_URL;
-  const db = url ? await openPostgres(url, { schema, max: 5 }) : await openPglite();
-  await migrate(db);
-  await seed(db);
+  const shared = opts.shareDb;
+  const db = shared ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite();
+  if (!shared) {
+    await migrate(db);
+    await seed(db);
+  }
   const prefix = `powerly-test-${id}`;
   let broker: EmbeddedBroker | undefined;
   const connector = process.env.MQTT_URL ? externalBroker(process.env.MQTT_URL) : (broker = await startEmbeddedBroker({ port: null }));
@@ -76,7 +84,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
   const sandbox = new GatedSandbox(db, clock);
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
-    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer });
+    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();
@@ -86,6 +94,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
       await fleet?.stop();
       await app.close();
       await broker?.close();
+      if (shared) return;
       await db.close();
       if (url) {
         const c = new pg.Client({ connectionString: url });

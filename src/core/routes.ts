@@ -87,3 +87,85 @@ export function backFallback(isTourist: boolean, hasAccount: boolean, homePathNa
   if (isTourist || !hasAccount) return ROUTE_NAMES.selectPakage;
   return homePathName || ROUTE_NAMES.homeMap;
 }
+
+// ---- Sign-in routing (issue 4) ----
+
+export const LOGIN_ROUTES: readonly string[] = ['/login', '/otherLogin', '/login_wechat', '/login_alipay'];
+
+export type InAppBrowser = 'wechat' | 'alipay' | 'other';
+
+/** WeChat and Alipay in-app browsers by user agent. */
+export function inAppBrowserOf(ua: string): InAppBrowser {
+  if (/MicroMessenger/i.test(ua)) return 'wechat';
+  if (/AlipayClient/i.test(ua)) return 'alipay';
+  return 'other';
+}
+
+/** Spec §2: /otherLogin (and the landing) in the WeChat browser go to /login_wechat, in Alipay to /login_alipay. */
+export function loginBrowserRedirect(path: string, browser: InAppBrowser): string | null {
+  if (path !== '/otherLogin' && path !== '/login') return null;
+  if (browser === 'wechat') return '/login_wechat';
+  if (browser === 'alipay') return '/login_alipay';
+  return null;
+}
+
+/** After login: the stored login path, else the cabinet of a held qrcode, else homeMap. Never back to a login screen. */
+export function afterLoginTarget(loginPath: string, qrcode: string): string {
+  if (loginPath && !LOGIN_ROUTES.includes(parseHash(loginPath).path)) return loginPath;
+  if (qrcode) return `/?qrcode=${encodeURIComponent(qrcode)}`;
+  return ROUTE_NAMES.homeMap;
+}
+
+/** Spec §2: query code plus state=STATE on the login landing is a mini-program code login. */
+export function miniProgramCode(query: URLSearchParams): string | null {
+  const code = query.get('code');
+  return code && query.get('state') === 'STATE' ? code : null;
+}
+
+export interface NavState {
+  token: string;
+  mificode: string;
+  applyLogin: string;
+}
+
+export type NavAction =
+  | { kind: 'none' }
+  | { kind: 'redirect'; to: string; store?: { appleIdToken?: string } }
+  | { kind: 'store'; store: { appleIdToken: string } };
+
+/**
+ * Spec §2 navigation rules that come before the guard:
+ *  - an AppleIdToken query value is stored; if an apply-login path is set, navigation goes there;
+ *  - logged in, target homeMap / homeScan / selectPakage and the stored mificode contains 'wifi.' → packageDetail.
+ */
+export function navigationRule(path: string, query: URLSearchParams, s: NavState): NavAction {
+  const apple = query.get('AppleIdToken');
+  if (apple) {
+    if (s.applyLogin && parseHash(s.applyLogin).path !== path) return { kind: 'redirect', to: s.applyLogin, store: { appleIdToken: apple } };
+    return { kind: 'store', store: { appleIdToken: apple } };
+  }
+  if (s.token && ['/homeMap', '/', '/selectPakage'].includes(path) && s.mificode.includes('wifi.')) {
+    // The code-link entry ('/' with a code) still runs: only a bare home goes to the device.
+    if (!(path === '/' && (query.get('qrcode') || query.get('zhcode') || query.get('qr')))) return { kind: 'redirect', to: '/packageDetail' };
+  }
+  return { kind: 'none' };
+}
+
+/** Where a 401 goes: a tourist holding a scan code gets a fresh tourist session through the code-link entry; everyone else signs in. */
+export function unauthorizedTarget(wasTourist: boolean, qrcode: string, zhcode: string): string {
+  if (wasTourist && qrcode) return `/?qrcode=${encodeURIComponent(qrcode)}`;
+  if (wasTourist && zhcode) return `/?zhcode=${encodeURIComponent(zhcode)}`;
+  return '/login';
+}
+
+/** The login path to remember when the guard sends someone to /login (not login screens themselves). */
+export function loginPathFor(path: string, query: URLSearchParams): string {
+  if (LOGIN_ROUTES.includes(path)) return '';
+  const q = query.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+/** Spec §4, §6: no tourist login in the WeChat browser (the user signs in with WeChat instead). */
+export function touristLoginAllowed(browser: InAppBrowser): boolean {
+  return browser !== 'wechat';
+}

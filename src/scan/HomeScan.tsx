@@ -5,6 +5,8 @@ import { useStore } from '@nanostores/react';
 import { useT, errorText } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
+import { $loginPath } from '../stores/session.ts';
+import { inAppBrowserOf, loginPathFor, touristLoginAllowed } from '../core/routes.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { touristLogin } from '../api/auth.ts';
 import { checkCabinet } from '../api/cabinet.ts';
@@ -14,8 +16,16 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
 import { currentSystem, storeFor } from '../platform/device.ts';
 
+/** Thrown when the code link must sign in instead (no tourist login in the WeChat browser, spec §6). */
+class SignInInstead extends Error {}
+
 async function ensureToken(): Promise<void> {
   if ($token.get()) return;
+  if (!touristLoginAllowed(inAppBrowserOf(navigator.userAgent))) {
+    $loginPath.set(loginPathFor($route.get().path, $route.get().query));
+    navigate('/login_wechat', { replace: true });
+    throw new SignInInstead();
+  }
   const token = await touristLogin(deviceCode());
   if (!token) throw new Error('no token');
   setSession(token, TOURIST);
@@ -51,6 +61,7 @@ function CodeEntry({ code }: { code: string }) {
       if ((cabinet.zujieNum ?? 0) > 0) setOpenOrders(cabinet.zujieNum ?? 0);
       else navigate('/home', { replace: true });
     } catch (e) {
+      if (e instanceof SignInInstead) return;
       setError(e instanceof ApiError ? errorText(e, t) : t('scan.loginFailed'));
     }
   }, [code, t]);

@@ -8,3 +8,5 @@ export function storeScanCodes(codes: { qrcode: string; zhcode: string }): void 
   $qrcode.set(codes.qrcode);
   $zhcode.set(codes.zhcode);
 }
+/** Stored Wi-Fi device code (spec §3 mificode); 'wifi.' codes send a signed-in home to packageDetail. */
+export const $mificode = persistentAtom<string>('mificode', '');

@@ -56,3 +56,17 @@ export function randomId(): string {
   const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+// ---- Sign-in state (issue 4; spec §3: appleIdToken, applyLogin) ----
+/** Apple ID token handed over by a native host (AppleIdToken query). */
+export const $appleIdToken = persistentAtom<string>('appleIdToken', '');
+/** Apply-login path: where an AppleIdToken arrival sends navigation. */
+export const $applyLogin = persistentAtom<string>('applyLogin', '');
+/** The route to return to after signing in (set when the guard sends someone to /login). */
+export const $loginPath = persistentAtom<string>('loginPath', '');
+
+/** Logout (spec §4): user, token and Apple id token are cleared. */
+export function clearSignIn(): void {
+  clearSession();
+  $appleIdToken.set('');
+}

@@ -44,9 +44,14 @@ export class AuthRepository {
 
   async userBySession(tokenHash: string, now: Date, q: Queryable = this.db) {
     const { rows } = await q.query<UserRow>(
-      'select u.* from sessions s join users u on u.id = s.user_id where s.token_hash = $1 and s.expires_at > $2',
+      'select u.* from sessions s join users u on u.id = s.user_id where s.token_hash = $1 and s.expires_at > $2 and s.revoked_at is null',
       [tokenHash, now],
     );
     return rows[0];
+  }
+
+  async revokeSession(tokenHash: string, at: Date, q: Queryable = this.db) {
+    const r = await q.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, at]);
+    return r.rowCount > 0;
   }
 }

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Envelope, ok } from '../../lib/envelope.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
+import { refused } from '../../lib/errors.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { WalletService } from '../wallet/service.ts';
 import { toMajor } from '../../../../src/core/money.ts';
@@ -28,6 +29,8 @@ export default async function authRoutes(app: App, opts: { auth: AuthService; wa
       response: { 200: Envelope(Type.String({ description: 'session token for the `token` header' })) },
     },
   }, async (req) => {
+    // Spec §4, §6: no tourist login in the WeChat browser; WeChat users sign in with WeChat.
+    if (/MicroMessenger/i.test(req.headers['user-agent'] ?? '')) throw refused('error.login.touristWechat');
     const { token } = await opts.auth.touristLogin(req.query.code, req.locale);
     return ok(token);
   });

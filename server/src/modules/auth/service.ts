@@ -35,14 +35,27 @@ export class AuthService {
         at: now,
       });
     }
+    const token = await this.issueSession(user.id);
+    return { token, user };
+  }
+
+  /** A fresh random session token for the user; only its sha256 is stored. */
+  async issueSession(userId: number): Promise<string> {
+    const now = this.clock.now();
     const token = randomToken(32);
     await this.repo.createSession({
       tokenHash: sha256(token),
-      userId: user.id,
+      userId,
       at: now,
       expiresAt: new Date(now.getTime() + this.sessionTtlMs),
     });
-    return { token, user };
+    return token;
+  }
+
+  /** Logout: the token stops working at once, everywhere (revoked in the database). */
+  async revoke(token: string): Promise<boolean> {
+    if (!token || token.length > 200) return false;
+    return this.repo.revokeSession(sha256(token), this.clock.now());
   }
 
   async authenticate(token: string | undefined): Promise<UserRow> {

@@ -1,0 +1,138 @@
+// Sign-in calls of spec §7 (paths verbatim), plus logout and the sign-in configuration the client reads.
+import { Type } from 'typebox';
+import { Envelope, ok } from '../../lib/envelope.ts';
+import { badRequest } from '../../lib/errors.ts';
+import type { App } from '../../lib/route.ts';
+import type { AuthService } from './service.ts';
+import type { SignInService } from './signin.ts';
+
+const Token = Envelope(Type.String({ description: 'session token for the `token` header' }));
+const TokenHeader = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
+const hdr = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
+
+export default async function signInRoutes(app: App, opts: { auth: AuthService; signIn: SignInService; sandbox: string[] }) {
+  const { signIn } = opts;
+
+  app.get('/captcha.webp', {
+    schema: {
+      tags: ['auth'], summary: 'A new captcha image for this uuid (SVG; the answer is kept hashed for 5 minutes, single use)',
+      querystring: Type.Object({ uuid: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' }) }),
+      response: { 200: Type.String() },
+    },
+  }, async (req, reply) => {
+    const svg = await signIn.captcha(req.query.uuid);
+    return reply.header('content-type', 'image/svg+xml').header('cache-control', 'no-store').send(svg);
+  });
+
+  app.post('/saas/sendVerifyCode', {
+    schema: {
+      tags: ['auth'], summary: 'Send a 4-digit SMS code (timestamp sign, bot check, image captcha; 1 per 60 s and 10 per day per number, 20 per hour per IP)',
+      querystring: Type.Object({
+        mobile: Type.String({ minLength: 6, maxLength: 20 }),
+        timestamp: Type.String({ maxLength: 12 }),
+        sign: Type.String({ maxLength: 128 }),
+      }),
+      body: Type.Object({
+        reCAPTCHA: Type.String({ maxLength: 4096, description: 'JSON text {token, platform}' }),
+        uuid: Type.String({ maxLength: 64 }),
+        captcha: Type.String({ maxLength: 16 }),
+      }),
+      response: { 200: Envelope(Type.Null()) },
+    },
+  }, async (req) => {
+    let bot: { token?: unknown };
+    try {
+      bot = JSON.parse(req.body.reCAPTCHA) as { token?: unknown };
+    } catch {
+      throw badRequest('error.login.botCheck');
+    }
+    await signIn.sendCode({
+      mobile: req.query.mobile, timestamp: req.query.timestamp, sign: req.query.sign,
+      botToken: typeof bot?.token === 'string' ? bot.token : '', uuid: req.body.uuid, captcha: req.body.captcha,
+      ip: req.ip, locale: req.locale,
+    });
+    return ok(null);
+  });
+
+  app.post('/saas/mobileLogin', {
+    schema: {
+      tags: ['auth'], summary: 'Phone login with the SMS code (a tourist token in the header is upgraded)',
+      headers: TokenHeader,
+      querystring: Type.Object({
+        mobile: Type.String({ minLength: 4, maxLength: 20 }),
+        verifyCode: Type.String({ maxLength: 8 }),
+        areaCode: Type.String({ minLength: 1, maxLength: 5 }),
+        registAndLoginType: Type.Optional(Type.String({ maxLength: 4 })),
+      }),
+      response: { 200: Token },
+    },
+  }, async (req) => ok(await signIn.mobileLogin({ ...req.query, token: hdr(req.headers.token) })));
+
+  app.post('/saas/loginGoogleByCode', {
+    schema: {
+      tags: ['auth'], summary: 'Google sign-in with its ID token (verified against Google\'s keys)',
+      headers: TokenHeader,
+      body: Type.Object({ androidToken: Type.String({ minLength: 1, maxLength: 8192 }), canRegistWithOutUnion: Type.Optional(Type.String()) }),
+      response: { 200: Token },
+    },
+  }, async (req) => ok(await signIn.idTokenLogin('google', req.body.androidToken, hdr(req.headers.token))));
+
+  app.post('/loginAppleByToken', {
+    schema: {
+      tags: ['auth'], summary: 'Apple sign-in with its ID token (verified against Apple\'s keys)',
+      headers: TokenHeader,
+      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }) }),
+      response: { 200: Token },
+    },
+  }, async (req) => ok(await signIn.idTokenLogin('apple', req.body.token, hdr(req.headers.token))));
+
+  app.post('/saas/loginFacebookByToken', {
+    schema: {
+      tags: ['auth'], summary: 'Facebook sign-in with its user access token (checked with Graph debug_token)',
+      headers: TokenHeader,
+      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }), canRegistWithOutUnion: Type.Optional(Type.String()) }),
+      response: { 200: Token },
+    },
+  }, async (req) => ok(await signIn.idTokenLogin('facebook', req.body.token, hdr(req.headers.token))));
+
+  app.post('/loginByCode', {
+    schema: {
+      tags: ['auth'], summary: 'WeChat code login (web authorisation or mini-program code)',
+      headers: TokenHeader,
+      body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 256 }) }),
+      response: { 200: Token },
+    },
+  }, async (req) => ok(await signIn.codeLogin('wechat', req.body.code, hdr(req.headers.token))));
+
+  app.post('/loginAlipayByCode', {
+    schema: {
+      tags: ['auth'], summary: 'Alipay auth_code login',
+      headers: TokenHeader,
+      body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 256 }) }),
+      response: { 200: Token },
+    },
+  }, async (req) => ok(await signIn.codeLogin('alipay', req.body.code, hdr(req.headers.token))));
+
+  app.post('/authCodeUrl', {
+    schema: {
+      tags: ['auth'], summary: 'The WeChat (or Alipay) authorise URL that comes back to `url` with a code',
+      body: Type.Object({ url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://' }), type: Type.Optional(Type.Union([Type.Literal('wechat'), Type.Literal('alipay')])) }),
+      response: { 200: Envelope(Type.String()) },
+    },
+  }, async (req) => ok(signIn.authorizeUrl(req.body.type ?? 'wechat', req.body.url)));
+
+  app.post('/logout', {
+    schema: { tags: ['auth'], summary: 'Revoke this session token', headers: TokenHeader, response: { 200: Envelope(Type.Null()) } },
+  }, async (req) => {
+    const t = hdr(req.headers.token);
+    if (t) await opts.auth.revoke(t);
+    return ok(null);
+  });
+
+  app.get('/loginConfig', {
+    schema: {
+      tags: ['auth'], summary: 'Which sign-in providers run in sandbox mode on this server',
+      response: { 200: Envelope(Type.Object({ sandbox: Type.Array(Type.String()) })) },
+    },
+  }, async () => ok({ sandbox: opts.sandbox }));
+}

@@ -1,0 +1,58 @@
+// Routes '/login_wechat' (query code) and '/login_alipay' (query auth_code): an authorise button that goes to
+// the provider (through authCodeUrl), which comes back here with the code; the code is exchanged on the server.
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { alipayLogin, authCodeUrl, wechatLogin } from '../api/auth.ts';
+import { errorText, useT } from '../i18n/index.ts';
+import { $route } from '../stores/router.ts';
+import { Loading } from '../ui/Loading.tsx';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { useCompleteLogin } from './session.tsx';
+import './auth.css';
+
+export function CodeLogin({ provider }: { provider: 'wechat' | 'alipay' }) {
+  const t = useT();
+  const route = useStore($route);
+  const { finish, dialogs } = useCompleteLogin();
+  const code = route.query.get(provider === 'wechat' ? 'code' : 'auth_code');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const used = useRef('');
+
+  useEffect(() => {
+    if (!code || used.current === code) return;
+    used.current = code;
+    setBusy(true);
+    (provider === 'wechat' ? wechatLogin(code) : alipayLogin(code))
+      .then(finish)
+      .catch((e: unknown) => setError(errorText(e, t)))
+      .finally(() => setBusy(false));
+  }, [code, provider, finish, t]);
+
+  const authorize = async () => {
+    setError('');
+    setBusy(true);
+    try {
+      const back = `${location.origin}${location.pathname}#${route.path}`;
+      location.assign(await authCodeUrl(back, provider));
+    } catch (e) {
+      setError(errorText(e, t));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main className="page login-page">
+      <PageHeader title={t(`login.${provider}.title`)} />
+      <section className="login-card">
+        <p className="lead">{t(`login.${provider}.intro`)}</p>
+        {busy ? <Loading label={t('login.signingIn')} /> : null}
+        {error ? <p role="alert" className="field-error">{error}</p> : null}
+        <button type="button" className="button primary block" disabled={busy} onClick={() => void authorize()}>
+          {t(`login.${provider}.authorize`)}
+        </button>
+      </section>
+      {dialogs}
+    </main>
+  );
+}
