@@ -28,7 +28,9 @@ import { RentalsService } from './modules/rentals/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import venueRoutes from './modules/venues/routes.ts';
-import walletRoutes from './modules/wallet/routes.ts';
+import walletRoutes, { webhookRoutes } from './modules/wallet/routes.ts';
+import { FundsService } from './modules/wallet/funds.ts';
+import { IdempotencyStore } from './lib/idempotency.ts';
 import { LedgerRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
 import context from './plugins/context.ts';
@@ -74,7 +76,12 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
   });
   const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, wallet });
-  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox });
+  const funds = new FundsService({ db, clock, log, wallet, payments, jobs });
+  // The sandbox's payout events reach the same handler as a real provider's webhook POST.
+  sandbox.connect(jobs, async (raw, signature) => {
+    await funds.providerEvent(sandbox.id, raw, signature);
+  });
+  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, funds });
 
   // 1. External plugins.
   await app.register(formbody);
@@ -94,13 +101,14 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (api) => {
     await api.register(authRoutes, { auth, wallet });
     await api.register(venueRoutes, { venues });
-    await api.register(walletRoutes, { wallet });
+    await api.register(walletRoutes, { wallet, funds, keys: new IdempotencyStore(db), clock });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals });
     await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
+  await app.register(webhookRoutes, { prefix: '/webhooks/payments', funds });
   if (deps.fleet) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
@@ -127,6 +135,7 @@ declare module 'fastify' {
       cabinets: CabinetsService;
       auth: AuthService;
       sandbox: SandboxCardProvider;
+      funds: FundsService;
     };
   }
 }
