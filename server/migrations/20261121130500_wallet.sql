@@ -23,8 +23,10 @@ create table withdrawals (
   provider text,
   provider_ref text,
   failure_code text,
+  request_key text,                              -- the client's Idempotency-Key: one withdrawal per key, even after a crash
   created_at timestamptz not null,
-  updated_at timestamptz not null
+  updated_at timestamptz not null,
+  unique (user_id, request_key)
 );
 create index withdrawals_user on withdrawals (user_id, created_at desc);
 

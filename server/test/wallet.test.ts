@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(async () => b?.close());
 
 const form = (body: Record<string, string | number | undefined>) =>
-  new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+  new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString();
 const post = (url: string, token: string, body: Record<string, string | number | undefined>, key?: string, lang?: string) =>
   b.app.inject({
     method: 'POST', url: `${API}/${url}`,

@@ -18,9 +18,9 @@ try {
     `select a.currency, count(distinct a.id)::int as accounts, count(t.id)::int as transfers
        from ledger_accounts a left join ledger_transfers t on t.debit_account_id = a.id group by a.currency order by a.currency`,
   );
-  for (const r of rows) console.log(`${r.currency}: ${r.accounts} accounts, ${r.transfers} transfers`);
+  for (const r of rows) console.info(`${r.currency}: ${r.accounts} accounts, ${r.transfers} transfers`);
   for (const v of violations) console.error(`VIOLATION ${v.invariant}: ${v.detail}`);
-  console.log(violations.length ? `ledger:check FAILED (${violations.length} violation(s))` : 'ledger:check OK: every invariant holds');
+  console.info(violations.length ? `ledger:check FAILED (${violations.length} violation(s))` : 'ledger:check OK: every invariant holds');
   process.exitCode = violations.length ? 1 : 0;
 } finally {
   await db.close();

@@ -169,19 +169,31 @@ export class FundsService {
       throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
     }
     const w = this.d.wallet;
+    let done = outTradeNo;
     try {
       await this.d.db.tx(async (tx) => {
+        // A retry after a crash gets the same provider charge back: credit it once.
+        const prior = await tx.query<{ order_id: string }>(
+          `select order_id from payments where provider = $1 and provider_ref = $2 and purpose = 'wallet_topup' and status = 'captured' for update`,
+          [provider.id, result.ref],
+        );
+        if (prior.rows[0]) {
+          done = prior.rows[0].order_id;
+          return;
+        }
         await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency }, tx);
         const clearing = await w.account(providerOwner(provider.id), 'clearing', currency, tx, agent);
         const wallet = await w.account(userOwner(user.id), 'wallet', currency, tx, agent);
         await w.transfer({ debit: clearing, credit: wallet, amount, code: 'wallet_topup', orderId: outTradeNo, at: this.d.clock.now() }, tx);
       });
     } catch (err) {
+      const credited = await this.d.db.query(`select 1 from payments where provider = $1 and provider_ref = $2 and status = 'captured'`, [provider.id, result.ref]);
+      if (credited.rows.length) throw err; // the charge is in the wallet (an earlier attempt): never refund it here
       await provider.refund(result.ref, amount).catch((e: unknown) => this.d.log.error({ err: e, outTradeNo }, 'top-up refund failed'));
       throw err;
     }
     const { balance } = await w.walletOf(user.id, currency, undefined, agent);
-    return { outTradeNo, balance, currency };
+    return { outTradeNo: done, balance, currency };
   }
 
   // ── Withdrawal ──────────────────────────────────────────────────────────────────────────────────────────
@@ -219,11 +231,20 @@ export class FundsService {
   /** POST cdb/mine/tixian/create: validates, holds the amount and requests the payout. */
   async create(user: UserRow, inp: {
     refundType: number; amount: string; currency: string; agentId?: string; remark?: string; autoAudit?: number;
-    receiverAccount?: string;
+    receiverAccount?: string; key?: string;
   }) {
     const currency = parseCurrency(inp.currency);
     const amount = parseAmount(inp.amount, currency);
     const agent = inp.agentId || DEFAULT_AGENT;
+    if (inp.key) {
+      // A retry after a crash (the idempotency key was released or taken over): the withdrawal made then.
+      const { rows } = await this.d.db.query<WithdrawalRow>('select * from withdrawals where user_id = $1 and request_key = $2', [user.id, inp.key]);
+      if (rows[0]) {
+        await this.submitPayout(rows[0].id).catch(() => undefined);
+        const { balance } = await this.d.wallet.walletOf(user.id, currency, undefined, agent);
+        return { tixianOrderId: rows[0].id, balance, currency, status: 'pending' as const };
+      }
+    }
     const cfg = PAYOUTS[currency];
     if (!cfg) throw refused('error.wallet.withdrawUnsupported');
     let channelId: string | null = null;
@@ -269,9 +290,9 @@ export class FundsService {
       }
       await tx.query(
         `insert into withdrawals (id, user_id, agent_id, currency, amount, refund_type, channel_id, account_data, remark, status,
-           hold_transfer_id, provider, created_at, updated_at)
-         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,'pending',$10,$11,$12,$12)`,
-        [id, user.id, agent, currency, amount, inp.refundType, channelId, account ? JSON.stringify(account) : null, remark, holdId, provider.id, now],
+           hold_transfer_id, provider, request_key, created_at, updated_at)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,'pending',$10,$11,$12,$13,$13)`,
+        [id, user.id, agent, currency, amount, inp.refundType, channelId, account ? JSON.stringify(account) : null, remark, holdId, provider.id, inp.key ?? null, now],
       );
       await this.d.jobs.enqueue(tx, JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
     });

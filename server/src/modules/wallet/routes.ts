@@ -107,7 +107,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     },
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
-    const r = await funds.create(currentUser(req), req.body);
+    const r = await funds.create(currentUser(req), { ...req.body, key: req.headers['idempotency-key'] });
     return ok({ tixianOrderId: r.tixianOrderId, pBalance: toMajor(r.balance, r.currency), status: r.status });
   }));
 
