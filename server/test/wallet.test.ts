@@ -129,6 +129,7 @@ describe('withdrawal', () => {
   it('refund type 0 holds the amount; the payout event posts it (funds leave the wallet once)', async () => {
     const token = await touristToken(b.app);
     await topUp(token, '20', 'EUR');
+    b.clock.advance(1000); // the movements list is newest first
     const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '12', currency: 'EUR', autoAudit: 1, amountType: 'balance' }, key());
     expect(r.json()).toMatchObject({ code: 0, data: { tixianOrderId: expect.stringMatching(/^TX/), pBalance: 8, status: 'pending' } });
     const id = r.json().data.tixianOrderId;
