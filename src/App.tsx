@@ -23,6 +23,10 @@ export const SCREENS: Record<string, Screen> = {
   '/order': Order,
   '/pastOrder': Order,
   '/orderDetail': lazy(() => import('./orders/OrderDetail.tsx')),
+  '/wallet': lazy(() => import('./wallet/Wallet.tsx')),
+  '/wallet_in': lazy(() => import('./wallet/WalletIn.tsx')),
+  '/wallet_out': lazy(() => import('./wallet/WalletOut.tsx')),
+  '/wallet_list': lazy(() => import('./wallet/WalletList.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 
