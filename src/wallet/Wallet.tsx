@@ -77,9 +77,9 @@ export default function Wallet() {
                     ) : null}
                     {isSel ? (
                       <div className="wallet-actions">
-                        <a className="button primary" href={href('/wallet_in', { currency: w.pCurrencyType, agentId: w.pDailiId, pbalance: w.pBalance })}>{t('wallet.topUp')}</a>
-                        <a className="button" href={href('/wallet_out', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.withdraw')}</a>
-                        <a className="button" href={href('/wallet_list', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.movements')}</a>
+                        <a className="button primary" href={"#" + href('/wallet_in', { currency: w.pCurrencyType, agentId: w.pDailiId, pbalance: w.pBalance })}>{t('wallet.topUp')}</a>
+                        <a className="button" href={"#" + href('/wallet_out', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.withdraw')}</a>
+                        <a className="button" href={"#" + href('/wallet_list', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.movements')}</a>
                       </div>
                     ) : null}
                   </li>

@@ -244,7 +244,7 @@ export default function WalletOut() {
           actions={
             <>
               <button type="button" className="button" onClick={() => setSheet(null)}>{t('common.cancel')}</button>
-              <a className="button primary" href={href('/contactUs')}>{t('wallet.out.contactUs')}</a>
+              <a className="button primary" href={"#" + href('/contactUs')}>{t('wallet.out.contactUs')}</a>
             </>
           }
         >
