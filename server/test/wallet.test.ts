@@ -111,6 +111,27 @@ describe('idempotency (one mechanism for every money-moving call)', () => {
   });
 });
 
+describe('recovery after a crash between the money move and the stored response', () => {
+  it('a re-run of the same request (key taken over) credits a top-up once and creates one withdrawal', async () => {
+    const token = await touristToken(b.app);
+    const auth = await b.app.powerly.auth.authenticate(token);
+    const funds = b.app.powerly.funds;
+    const k = key();
+    const stripeToken = await cardToken(b.app);
+    const first = await funds.topUp(auth, { amount: '25', currency: 'EUR', paymentId: 'card-sandbox', stripeToken, key: k });
+    // The process died before the idempotency key was completed: the retry runs the service again.
+    const again = await funds.topUp(auth, { amount: '25', currency: 'EUR', paymentId: 'card-sandbox', stripeToken, key: k });
+    expect(again.outTradeNo).toBe(first.outTradeNo);
+    expect((await wallet(token, 'EUR'))?.pBalance).toBe(25);
+    const wk = key();
+    const w1 = await funds.create(auth, { refundType: 0, amount: '5', currency: 'EUR', key: wk });
+    const w2 = await funds.create(auth, { refundType: 0, amount: '5', currency: 'EUR', key: wk });
+    expect(w2.tixianOrderId).toBe(w1.tixianOrderId);
+    expect((await wallet(token, 'EUR'))?.pBalance).toBe(20);
+    await invariants();
+  });
+});
+
 describe('withdrawal', () => {
   it('apply: amount > 0 and not above the balance; refund types and payout channels per currency', async () => {
     const token = await touristToken(b.app);
