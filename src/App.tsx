@@ -44,6 +44,10 @@ export const SCREENS: Record<string, Screen> = {
   '/otherLogin': lazy(() => import('./auth/OtherLogin.tsx')),
   '/login_wechat': lazy(() => import('./auth/LoginWechat.tsx')),
   '/login_alipay': lazy(() => import('./auth/LoginAlipay.tsx')),
+  '/wallet': lazy(() => import('./wallet/Wallet.tsx')),
+  '/wallet_in': lazy(() => import('./wallet/WalletIn.tsx')),
+  '/wallet_out': lazy(() => import('./wallet/WalletOut.tsx')),
+  '/wallet_list': lazy(() => import('./wallet/WalletList.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 

@@ -29,7 +29,9 @@ import { RentalsService } from './modules/rentals/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import venueRoutes from './modules/venues/routes.ts';
-import walletRoutes from './modules/wallet/routes.ts';
+import walletRoutes, { webhookRoutes } from './modules/wallet/routes.ts';
+import { FundsService } from './modules/wallet/funds.ts';
+import { IdempotencyStore } from './lib/idempotency.ts';
 import { LedgerRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
 import context from './plugins/context.ts';
@@ -102,7 +104,12 @@ export async function buildApp(deps: AppDeps) {
   const issuer = await SandboxIssuer.create(clock);
   const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
   const signIn = new SignInService({ db, clock, auth, wallet, ...signInAd }, (err) => log.warn({ err }, 'sms gateway failed'));
-  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer });
+  const funds = new FundsService({ db, clock, log, wallet, payments, jobs });
+  // The sandbox's payout events reach the same handler as a real provider's webhook POST.
+  sandbox.connect(jobs, async (raw, signature) => {
+    await funds.providerEvent(sandbox.id, raw, signature);
+  });
+  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, funds });
 
   // 1. External plugins.
   await app.register(formbody);
@@ -122,7 +129,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (api) => {
     await api.register(authRoutes, { auth, wallet });
     await api.register(venueRoutes, { venues });
-    await api.register(walletRoutes, { wallet });
+    await api.register(walletRoutes, { wallet, funds, keys: new IdempotencyStore(db), clock });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals });
     await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });
@@ -134,6 +141,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(leadRoutes, { content });
   await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
   await app.register(sandboxSignInRoutes, { issuer, db, sandbox: signInAd.sandbox });
+  await app.register(webhookRoutes, { prefix: '/webhooks/payments', funds });
   if (deps.fleet) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
@@ -162,6 +170,7 @@ declare module 'fastify' {
       sandbox: SandboxCardProvider;
       signIn: SignInService;
       issuer: SandboxIssuer;
+      funds: FundsService;
     };
   }
 }

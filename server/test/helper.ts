@@ -30,6 +30,8 @@ const quiet = { info() {}, warn() {}, error(...a: unknown[]) { console.error(...
 
 export interface Built {
   app: PowerlyApp;
+  /** The PostgreSQL schema (DATABASE_URL) this build runs in. */
+  schema: string;
   db: Db;
   sandbox: GatedSandbox;
   clock: TestClock;
@@ -64,12 +66,16 @@ export interface BuildOptions {
   shareDb?: Built;
   /** Real sign-in provider settings (tests point them at local peers). */
   signIn?: SignInSettings;
+  /** PostgreSQL only: use this schema (made by an earlier build) instead of a fresh one — a restarted server. */
+  schema?: string;
+  /** PostgreSQL only: close() leaves the schema in place (for a restart on it). */
+  keepSchema?: boolean;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
   const clock = new TestClock();
   const id = randomBytes(5).toString('hex');
-  const schema = `test_${id}`;
+  const schema = opts.shareDb?.schema ?? opts.schema ?? `test_${id}`;
   const url = process.env.DATABASE_URL;
   const shared = opts.shareDb;
   const db = shared ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite();
@@ -89,14 +95,14 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await app.ready();
   if (fleet) await fleet.start();
   return {
-    app, db, clock, fleet, prefix, connector, sandbox,
+    app, db, clock, fleet, prefix, connector, sandbox, schema,
     async close() {
       await fleet?.stop();
       await app.close();
       await broker?.close();
       if (shared) return;
       await db.close();
-      if (url) {
+      if (url && !opts.keepSchema) {
         const c = new pg.Client({ connectionString: url });
         await c.connect();
         await c.query(`drop schema if exists ${schema} cascade`);

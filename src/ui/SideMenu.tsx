@@ -8,7 +8,7 @@ import { useT } from '../i18n/index.ts';
 import { navigate } from '../stores/router.ts';
 import { $token, $user, $isTourist } from '../stores/session.ts';
 import { getUserInfo } from '../api/auth.ts';
-import { logout } from '../info/logout.ts';
+import { logout } from '../auth/session.tsx';
 import { confirmDialog } from './feedback.tsx';
 import './sideMenu.css';
 

@@ -20,6 +20,24 @@ export type AuthorizeResult =
   | { ok: true; ref: string; status: 'authorized' | 'captured'; card: CardSummary }
   | { ok: false; ref: string | null; declineCode: string; card: CardSummary | null };
 
+export interface PayoutInput {
+  amount: number;
+  currency: string;
+  /** Where the money goes: a payout channel with the payee's account fields, or back to a card payment. */
+  destination: { kind: 'channel'; channel: string; account: Record<string, string> } | { kind: 'card_refund'; paymentRef: string };
+  /** Sent to the provider so that a retried call does not pay out twice. */
+  idempotencyKey: string;
+}
+
+/** A provider webhook event after its signature was verified. */
+export interface ProviderEvent {
+  id: string;
+  type: 'payout.paid' | 'payout.failed' | string;
+  data: { ref: string; failureCode?: string };
+}
+
+export class NotSupported extends Error {}
+
 export abstract class PaymentProvider {
   static readonly id: string;
   get id(): string {
@@ -33,6 +51,27 @@ export abstract class PaymentProvider {
   /** Releases an uncaptured authorisation. */
   abstract void(ref: string): Promise<void>;
   abstract refund(ref: string, amount: number): Promise<void>;
+
+  // Optional capabilities (a provider that lacks one is not offered for it).
+  /** Starts saving a card (SetupIntent-like): the client confirms it with a card token. */
+  createSetup(): Promise<{ id: string; clientSecret: string }> {
+    throw new NotSupported(`${this.id}: card saving`);
+  }
+  /** Confirms a setup with a single-use card token; returns a reusable payment method for authorize(). */
+  confirmSetup(_setupId: string, _clientSecret: string, _token: string): Promise<{ paymentMethod: string; card: CardSummary }> {
+    throw new NotSupported(`${this.id}: card saving`);
+  }
+  detachPaymentMethod(_ref: string): Promise<void> {
+    throw new NotSupported(`${this.id}: card saving`);
+  }
+  /** Starts a payout; its outcome arrives later as a signed webhook event (payout.paid / payout.failed). */
+  payout(_input: PayoutInput): Promise<{ ref: string }> {
+    throw new NotSupported(`${this.id}: payouts`);
+  }
+  /** Verifies a webhook delivery's signature; null when it does not verify. */
+  verifyEvent(_raw: string, _signature: string | undefined): ProviderEvent | null {
+    return null;
+  }
 }
 
 export class ProviderRegistry {

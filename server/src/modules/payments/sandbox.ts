@@ -1,10 +1,12 @@
 // The sandbox card provider: behaves like a card provider's test mode. Tokens are made by
 // POST /sandbox-pay/v1/tokens (test cards in docs/api.md), are single-use, and every payment intent runs the
 // provider-side state machine below, persisted in the database (as the provider's own records).
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/db.ts';
+import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
-import { PaymentProvider, type AuthorizeInput, type AuthorizeResult, type CardSummary } from './provider.ts';
+import { PaymentProvider, type AuthorizeInput, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderEvent } from './provider.ts';
 
 export type IntentStatus =
   | 'requires_confirmation'
@@ -67,15 +69,137 @@ interface IntentRow {
   status: IntentStatus;
 }
 
+export const SANDBOX_WEBHOOK_SECRET = 'whsec_sandbox_powerly';
+export const JOB_SANDBOX_PAYOUT_ARRIVAL = 'sandbox.payout-arrival';
+/** Signatures older than this are refused (replayed deliveries). */
+const SIGNATURE_TOLERANCE_S = 300;
+
+/** A payout to an account whose number ends in these digits fails (test mode), like card 4000…0002. */
+export const SANDBOX_FAILING_ACCOUNT_SUFFIX = '0002';
+
+export type EventSink = (raw: string, signature: string) => Promise<void>;
+
 export class SandboxCardProvider extends PaymentProvider {
   static override readonly id = 'sandbox';
+  private sink: EventSink | null = null;
+  private jobs: JobRunner | null = null;
+  /** Delay between a payout request and its arrival event (test mode is fast; 0 = the next job pass). */
+  payoutDelayMs = 0;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly key = 'pk_sandbox_powerly',
+    private readonly webhookSecret = SANDBOX_WEBHOOK_SECRET,
   ) {
     super();
+  }
+
+  /**
+   * Wires the provider's asynchronous side: payouts arrive through a DB job (survives restarts) that delivers a
+   * signed webhook event to `sink`, as the real provider would POST it to our webhook endpoint.
+   */
+  connect(jobs: JobRunner, sink: EventSink) {
+    this.jobs = jobs;
+    this.sink = sink;
+    jobs.register(JOB_SANDBOX_PAYOUT_ARRIVAL, (p) => this.arrive(String(p.payoutId)));
+  }
+
+  /** The signature header of a delivery: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">. */
+  sign(raw: string, at = this.clock.now()): string {
+    const t = Math.floor(at.getTime() / 1000);
+    const v1 = createHmac('sha256', this.webhookSecret).update(`${t}.${raw}`).digest('hex');
+    return `t=${t},v1=${v1}`;
+  }
+
+  override verifyEvent(raw: string, signature: string | undefined): ProviderEvent | null {
+    const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature ?? '');
+    if (!m) return null;
+    const t = Number(m[1]);
+    if (Math.abs(this.clock.now().getTime() / 1000 - t) > SIGNATURE_TOLERANCE_S) return null;
+    const expected = createHmac('sha256', this.webhookSecret).update(`${t}.${raw}`).digest();
+    const given = Buffer.from(m[2]!, 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    try {
+      const e = JSON.parse(raw) as ProviderEvent;
+      return typeof e.id === 'string' && typeof e.type === 'string' && e.data && typeof e.data.ref === 'string' ? e : null;
+    } catch {
+      return null;
+    }
+  }
+
+  override async createSetup() {
+    const id = `seti_${randomToken(12)}`;
+    const clientSecret = `${id}_secret_${randomToken(12)}`;
+    await this.db.query(
+      `insert into sandbox_setup_intents (id, client_secret, status, created_at) values ($1,$2,'requires_payment_method',$3)`,
+      [id, clientSecret, this.clock.now()],
+    );
+    return { id, clientSecret };
+  }
+
+  override async confirmSetup(setupId: string, clientSecret: string, token: string) {
+    const { rows } = await this.db.query<{ status: string; client_secret: string; payment_method_id: string | null }>(
+      'select status, client_secret, payment_method_id from sandbox_setup_intents where id = $1', [setupId],
+    );
+    const si = rows[0];
+    if (!si || si.client_secret !== clientSecret) throw new SandboxError('resource_missing', `No such setup intent: ${setupId}`, 404);
+    if (si.status === 'succeeded') throw new SandboxError('setup_intent_unexpected_state', 'This setup intent was already confirmed.', 400);
+    const now = this.clock.now();
+    const used = await this.db.query<{ id: string; brand: string; last4: string; outcome: string }>(
+      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
+      [token, now],
+    );
+    const tok = used.rows[0];
+    if (!tok) throw new SandboxError('token_invalid', 'The card token is invalid or was already used.');
+    if (tok.outcome !== 'ok') throw new SandboxError(tok.outcome, 'Your card was declined.');
+    const pm = `pm_${randomToken(12)}`;
+    await this.db.query('insert into sandbox_payment_methods (id, token_id, created_at) values ($1,$2,$3)', [pm, tok.id, now]);
+    await this.db.query(`update sandbox_setup_intents set status = 'succeeded', payment_method_id = $2 where id = $1`, [setupId, pm]);
+    return { paymentMethod: pm, card: { brand: tok.brand, last4: tok.last4 } };
+  }
+
+  override async detachPaymentMethod(ref: string) {
+    await this.db.query('update sandbox_payment_methods set detached_at = $2 where id = $1 and detached_at is null', [ref, this.clock.now()]);
+  }
+
+  override async payout(input: PayoutInput) {
+    const id = `po_${input.idempotencyKey}`;
+    const now = this.clock.now();
+    const ins = await this.db.query(
+      `insert into sandbox_payouts (id, amount, currency, destination, status, created_at, updated_at)
+       values ($1,$2,$3,$4,'in_transit',$5,$5) on conflict (id) do nothing`,
+      [id, input.amount, input.currency, JSON.stringify(input.destination), now],
+    );
+    if (ins.rowCount === 1 && this.jobs) {
+      await this.jobs.enqueue(this.db, JOB_SANDBOX_PAYOUT_ARRIVAL, { payoutId: id }, new Date(now.getTime() + this.payoutDelayMs));
+    }
+    return { ref: id };
+  }
+
+  /** The payout reaches the payee's bank (or bounces) and the provider tells us with a signed event. */
+  private async arrive(payoutId: string) {
+    const { rows } = await this.db.query<{ destination: PayoutInput['destination'] | string; status: string }>(
+      'select destination, status from sandbox_payouts where id = $1', [payoutId],
+    );
+    const p = rows[0];
+    if (!p) return;
+    const dest = typeof p.destination === 'string' ? (JSON.parse(p.destination) as PayoutInput['destination']) : p.destination;
+    const fails = dest.kind === 'channel' && Object.values(dest.account).some((v) => v.replace(/\s/g, '').endsWith(SANDBOX_FAILING_ACCOUNT_SUFFIX));
+    if (p.status === 'in_transit') {
+      await this.db.query(`update sandbox_payouts set status = $2, failure_code = $3, updated_at = $4 where id = $1 and status = 'in_transit'`, [
+        payoutId, fails ? 'failed' : 'paid', fails ? 'account_closed' : null, this.clock.now(),
+      ]);
+    }
+    const final = (await this.db.query<{ status: string; failure_code: string | null }>('select status, failure_code from sandbox_payouts where id = $1', [payoutId])).rows[0]!;
+    // The event id is stable per payout outcome: a redelivery (retried job) is the same event.
+    const event: ProviderEvent = {
+      id: `evt_${payoutId}_${final.status}`,
+      type: final.status === 'paid' ? 'payout.paid' : 'payout.failed',
+      data: { ref: payoutId, ...(final.failure_code ? { failureCode: final.failure_code } : {}) },
+    };
+    const raw = JSON.stringify(event);
+    if (this.sink) await this.sink(raw, this.sign(raw));
   }
 
   publicKey() {
@@ -131,10 +255,17 @@ export class SandboxCardProvider extends PaymentProvider {
         ? { ok: false, ref: p.id, declineCode: p.decline_code ?? 'card_declined', card }
         : { ok: true, ref: p.id, status: input.capture === 'manual' ? 'authorized' : 'captured', card };
     }
-    const used = await this.db.query<{ id: string; brand: string; last4: string; outcome: string }>(
-      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
-      [input.token, now],
-    );
+    // A saved card (pm_…) is reusable; a card token (tok_…) is single-use.
+    const used = input.token.startsWith('pm_')
+      ? await this.db.query<{ id: string; brand: string; last4: string; outcome: string }>(
+        `select t.id, t.brand, t.last4, t.outcome from sandbox_payment_methods m join sandbox_tokens t on t.id = m.token_id
+          where m.id = $1 and m.detached_at is null`,
+        [input.token],
+      )
+      : await this.db.query<{ id: string; brand: string; last4: string; outcome: string }>(
+        'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
+        [input.token, now],
+      );
     const token = used.rows[0];
     if (!token) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     const card = { brand: token.brand, last4: token.last4 };

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { Type } from 'typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Envelope, ok } from '../../lib/envelope.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t } from '../../lib/i18n.ts';
 import type { App } from '../../lib/route.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { IdemHeaders, idempotent } from '../../lib/idempotency.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { Zujie } from './order-state.ts';
 import type { RentalsRepository } from './repository.ts';
@@ -19,43 +18,6 @@ const Order = Type.Object({
   pFengding: Type.Number(), priceUnit: Type.Integer(), overtimeAmount: Type.Number(), pUserid: Type.Integer(),
   pCabinetid: Type.String(), pPowerbankId: Type.String(), palipayjsSm: Type.String(), estimatedAmount: Type.Number(),
 });
-
-const IdemHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
-
-/**
- * Money-moving POSTs: the first request with a key runs; a replay gets the stored response; a duplicate while
- * the first still runs gets 409; the same key with other parameters 422. Unexpected (5xx) failures release the
- * key so that the client may retry.
- */
-async function idempotent<T extends object>(
-  repo: RentalsRepository, clock: Clock, req: FastifyRequest, reply: FastifyReply, params: unknown,
-  run: () => Promise<T>,
-): Promise<T> {
-  const key = (req.headers as Record<string, string | undefined>)['idempotency-key'];
-  if (!key) return run();
-  const user = currentUser(req);
-  const hash = createHash('sha256').update(JSON.stringify([req.routeOptions.url, params])).digest('hex');
-  const claim = await repo.claimKey(user.id, key, hash, clock.now());
-  if (!claim.claimed) {
-    const ex = claim.existing;
-    if (!ex || ex.request_hash !== hash) throw new AppError(422, 'error.idempotency.mismatch');
-    if (ex.state !== 'done') throw new AppError(409, 'error.idempotency.inProgress');
-    const body = typeof ex.response_body === 'string' ? (JSON.parse(ex.response_body) as object) : (ex.response_body as object);
-    return reply.status(ex.response_code ?? 200).send(body) as unknown as T;
-  }
-  try {
-    const body = await run();
-    await repo.completeKey(user.id, key, 200, body);
-    return body;
-  } catch (err) {
-    if (err instanceof AppError && err.code !== 409) {
-      await repo.completeKey(user.id, key, err.code, { code: err.code, msg: t(req.locale, err.key, err.params), data: null });
-    } else {
-      await repo.releaseKey(user.id, key);
-    }
-    throw err;
-  }
-}
 
 export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; repo: RentalsRepository; clock: Clock }) {
   app.post('/cdb/cabinet/useDepositToRent', {

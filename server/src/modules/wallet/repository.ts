@@ -7,6 +7,8 @@ export interface Account {
   owner_id: string;
   kind: string;
   currency: string;
+  /** The agent (pDailiId) the account belongs to; 'powerly' unless an agent runs the venue. */
+  agent_id: string;
   debits_pending: number;
   debits_posted: number;
   credits_pending: number;
@@ -26,30 +28,38 @@ export interface Transfer {
   created_at: Date;
 }
 
+/** The agent of venues and wallets that no agent runs. */
+export const DEFAULT_AGENT = 'powerly';
+
+/** bigint columns come back as strings from node-postgres: numbers here (minor units fit in 2^53). */
+export function numericAccount(a: Account): Account {
+  return {
+    ...a, id: Number(a.id), debits_pending: Number(a.debits_pending), debits_posted: Number(a.debits_posted),
+    credits_pending: Number(a.credits_pending), credits_posted: Number(a.credits_posted),
+  };
+}
+
 export type BalanceColumn = 'debits_pending' | 'debits_posted' | 'credits_pending' | 'credits_posted';
 
 export class LedgerRepository {
   constructor(private readonly db: Queryable) {}
 
-  async ensureAccount(owner: { type: string; id: string }, kind: string, currency: string, q: Queryable = this.db) {
+  async ensureAccount(owner: { type: string; id: string }, kind: string, currency: string, q: Queryable = this.db, agent = DEFAULT_AGENT) {
     await q.query(
-      `insert into ledger_accounts (owner_type, owner_id, kind, currency) values ($1, $2, $3, $4)
-       on conflict (owner_type, owner_id, kind, currency) do nothing`,
-      [owner.type, owner.id, kind, currency],
+      `insert into ledger_accounts (owner_type, owner_id, kind, currency, agent_id) values ($1, $2, $3, $4, $5)
+       on conflict (owner_type, owner_id, kind, currency, agent_id) do nothing`,
+      [owner.type, owner.id, kind, currency, agent],
     );
-    const { rows } = await q.query<Account>(
-      'select * from ledger_accounts where owner_type = $1 and owner_id = $2 and kind = $3 and currency = $4',
-      [owner.type, owner.id, kind, currency],
-    );
-    return rows[0]!;
+    return (await this.findAccount(owner, kind, currency, q, agent))!;
   }
 
-  async findAccount(owner: { type: string; id: string }, kind: string, currency: string, q: Queryable = this.db) {
+  async findAccount(owner: { type: string; id: string }, kind: string, currency: string, q: Queryable = this.db, agent = DEFAULT_AGENT) {
     const { rows } = await q.query<Account>(
-      'select * from ledger_accounts where owner_type = $1 and owner_id = $2 and kind = $3 and currency = $4',
-      [owner.type, owner.id, kind, currency],
+      `select * from ledger_accounts where owner_type = $1 and owner_id = $2 and kind = $3 and currency = $4
+          and agent_id = $5`,
+      [owner.type, owner.id, kind, currency, agent],
     );
-    return rows[0];
+    return rows[0] && numericAccount(rows[0]);
   }
 
   /** Locks accounts in id order (no deadlocks between two transfers over the same pair). */
@@ -83,13 +93,14 @@ export class LedgerRepository {
     return rows[0];
   }
 
-  async userAccounts(userId: string, q: Queryable = this.db, currency?: string) {
+  async userAccounts(userId: string, q: Queryable = this.db, currency?: string, agent?: string) {
     const { rows } = await q.query<Account>(
       `select * from ledger_accounts where owner_type = 'user' and owner_id = $1 and ($2::text is null or currency = $2)
-        order by currency, kind`,
-      [userId, currency ?? null],
+          and ($3::text is null or agent_id = $3)
+        order by currency, agent_id, kind`,
+      [userId, currency ?? null, agent ?? null],
     );
-    return rows;
+    return rows.map(numericAccount);
   }
 
   /** Per currency: posted balance sums over accounts, and the same recomputed from the transfers. */

@@ -11,7 +11,7 @@
 import type { Queryable } from '../../db/db.ts';
 import { AppError, refused } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
-import { LedgerRepository, type Account } from './repository.ts';
+import { DEFAULT_AGENT, LedgerRepository, type Account } from './repository.ts';
 
 export const PLATFORM = { type: 'platform', id: 'powerly' } as const;
 export const userOwner = (userId: number | string) => ({ type: 'user', id: String(userId) });
@@ -31,8 +31,8 @@ export interface TransferInput {
 export class WalletService {
   constructor(private readonly repo: LedgerRepository) {}
 
-  account(owner: { type: string; id: string }, kind: string, currency: string, q?: Queryable) {
-    return this.repo.ensureAccount(owner, kind, currency, q);
+  account(owner: { type: string; id: string }, kind: string, currency: string, q?: Queryable, agent?: string) {
+    return this.repo.ensureAccount(owner, kind, currency, q, agent);
   }
 
   /** Available wallet balance: posted credits − posted debits − pending debits. */
@@ -40,21 +40,25 @@ export class WalletService {
     return a ? a.credits_posted - a.debits_posted - a.debits_pending : 0;
   }
 
-  async walletOf(userId: number, currency: string, q?: Queryable) {
-    const accounts = await this.repo.userAccounts(String(userId), q, currency);
+  async walletOf(userId: number, currency: string, q?: Queryable, agent = DEFAULT_AGENT) {
+    const accounts = await this.repo.userAccounts(String(userId), q, currency, agent);
     const wallet = accounts.find((a) => a.kind === 'wallet');
     const hold = accounts.find((a) => a.kind === 'deposit_hold');
     return { balance: WalletService.available(wallet), held: hold ? hold.credits_pending : 0 };
   }
 
-  /** One wallet per currency the user has money or a hold in; the primary currency always (maybe empty). */
+  /**
+   * One wallet per currency × agent the user has an account in; the primary currency with the default agent
+   * always (maybe empty).
+   */
   async wallets(userId: number, primary: string, q?: Queryable) {
     const accounts = await this.repo.userAccounts(String(userId), q);
-    const currencies = [...new Set([primary, ...accounts.map((a) => a.currency)])];
-    return currencies.map((currency) => {
-      const wallet = accounts.find((a) => a.currency === currency && a.kind === 'wallet');
-      const hold = accounts.find((a) => a.currency === currency && a.kind === 'deposit_hold');
-      return { currency, balance: WalletService.available(wallet), held: hold ? hold.credits_pending : 0 };
+    const keys = [`${primary}|${DEFAULT_AGENT}`, ...accounts.map((a) => `${a.currency}|${a.agent_id}`)];
+    return [...new Set(keys)].map((k) => {
+      const [currency, agent] = k.split('|') as [string, string];
+      const of = (kind: string) => accounts.find((a) => a.currency === currency && a.agent_id === agent && a.kind === kind);
+      const hold = of('deposit_hold');
+      return { currency, agent, balance: WalletService.available(of('wallet')), held: hold ? hold.credits_pending : 0 };
     });
   }
 

@@ -1,0 +1,99 @@
+// One idempotency mechanism for every money-moving call (rentals, top-up, withdrawal, saved cards):
+// the first request with an `Idempotency-Key` runs; a replay gets the stored response; a duplicate while the
+// first still runs gets 409; the same key with other parameters 422. Unexpected (5xx) failures release the key
+// so that the client may retry; business refusals are stored like successes (a replay is refused the same way).
+// Keys live in the idempotency_keys table, so replays work across restarts and across API processes.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Queryable } from '../db/db.ts';
+import { currentUser } from '../plugins/context.ts';
+import type { Clock } from './clock.ts';
+import { AppError } from './errors.ts';
+import { t } from './i18n.ts';
+
+/** A key left 'started' by a process that died mid-request is taken over after this long (same request only). */
+export const STALE_KEY_MS = 120_000;
+
+export const IdemHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
+/** For calls where the key is mandatory (new money-moving calls; the flows always send one). */
+export const IdemHeadersRequired = Type.Object({ 'idempotency-key': Type.String({ minLength: 1, maxLength: 200 }) });
+
+export interface ExistingKey {
+  request_hash: string;
+  state: string;
+  response_code: number | null;
+  response_body: unknown;
+}
+
+export interface KeyStore {
+  claimKey(userId: number, key: string, hash: string, at: Date): Promise<{ claimed: true } | { claimed: false; existing: ExistingKey | undefined }>;
+  completeKey(userId: number, key: string, code: number, body: unknown): Promise<void>;
+  releaseKey(userId: number, key: string): Promise<void>;
+}
+
+export class IdempotencyStore implements KeyStore {
+  constructor(private readonly db: Queryable) {}
+
+  async claimKey(userId: number, key: string, hash: string, at: Date, q: Queryable = this.db) {
+    const ins = await q.query(
+      `insert into idempotency_keys (user_id, key, request_hash, state, created_at) values ($1,$2,$3,'started',$4)
+       on conflict (user_id, key) do nothing`,
+      [userId, key, hash, at],
+    );
+    if (ins.rowCount === 1) return { claimed: true as const };
+    const takeover = await q.query(
+      `update idempotency_keys set created_at = $4 where user_id = $1 and key = $2 and request_hash = $3
+          and state = 'started' and created_at < $5`,
+      [userId, key, hash, at, new Date(at.getTime() - STALE_KEY_MS)],
+    );
+    if (takeover.rowCount === 1) return { claimed: true as const };
+    const { rows } = await q.query<ExistingKey>(
+      'select request_hash, state, response_code, response_body from idempotency_keys where user_id = $1 and key = $2',
+      [userId, key],
+    );
+    return { claimed: false as const, existing: rows[0] };
+  }
+
+  async completeKey(userId: number, key: string, code: number, body: unknown, q: Queryable = this.db) {
+    await q.query(
+      `update idempotency_keys set state = 'done', response_code = $3, response_body = $4 where user_id = $1 and key = $2`,
+      [userId, key, code, JSON.stringify(body)],
+    );
+  }
+
+  async releaseKey(userId: number, key: string, q: Queryable = this.db) {
+    await q.query(`delete from idempotency_keys where user_id = $1 and key = $2 and state = 'started'`, [userId, key]);
+  }
+}
+
+export async function idempotent<T extends object>(
+  store: KeyStore, clock: Clock, req: FastifyRequest, reply: FastifyReply, params: unknown,
+  run: () => Promise<T>,
+): Promise<T> {
+  const key = (req.headers as Record<string, string | undefined>)['idempotency-key'];
+  if (!key) return run();
+  const user = currentUser(req);
+  const hash = createHash('sha256').update(JSON.stringify([req.routeOptions.url, params])).digest('hex');
+  const claim = await store.claimKey(user.id, key, hash, clock.now());
+  if (!claim.claimed) {
+    const ex = claim.existing;
+    if (!ex || ex.request_hash !== hash) throw new AppError(422, 'error.idempotency.mismatch');
+    if (ex.state !== 'done') throw new AppError(409, 'error.idempotency.inProgress');
+    const body = typeof ex.response_body === 'string' ? (JSON.parse(ex.response_body) as object) : (ex.response_body as object);
+    void reply.header('idempotent-replayed', 'true');
+    return reply.status(ex.response_code ?? 200).send(body) as unknown as T;
+  }
+  try {
+    const body = await run();
+    await store.completeKey(user.id, key, 200, body);
+    return body;
+  } catch (err) {
+    if (err instanceof AppError && err.code !== 409) {
+      await store.completeKey(user.id, key, err.code, { code: err.code, msg: t(req.locale, err.key, err.params), data: null });
+    } else {
+      await store.releaseKey(user.id, key);
+    }
+    throw err;
+  }
+}

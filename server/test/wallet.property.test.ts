@@ -1,0 +1,230 @@
+// Model-based property test of the wallet on PostgreSQL with real concurrency (skipped without DATABASE_URL):
+// random sequences of top-ups, rentals (useBalanceToRent), settlements (returns), withdrawals (paid or
+// bounced) and refunds to the top-up card, across CNY, EUR and USD, run in concurrent batches, with replays of
+// earlier requests. Mid-way the server is killed with requests in flight and a new one is built on the same
+// schema; requests whose answer was lost are retried with their Idempotency-Key. Afterwards every ledger
+// invariant holds and the balances equal the model's: no accepted operation was lost or applied twice.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+import { checkLedger } from '../src/modules/wallet/reconcile.ts';
+import { toMinor } from '../../src/core/money.ts';
+
+const API = '/cdb-app-api/v1/app';
+const CURRENCIES = ['CNY', 'EUR', 'USD'] as const;
+type Cur = (typeof CURRENCIES)[number];
+const CABINET: Partial<Record<Cur, string>> = { CNY: 'PWL-SH-001', USD: 'PWL-NYC-001' }; // wallet-deposit cabinets
+
+type Op =
+  | { kind: 'topup'; user: number; cur: Cur; amount: number }
+  | { kind: 'withdraw'; user: number; cur: Cur; amount: number; bounce: boolean }
+  | { kind: 'refund'; user: number; cur: Cur; amount: number }
+  | { kind: 'rent'; user: number; cur: 'CNY' | 'USD' }
+  | { kind: 'settle'; user: number }
+  | { kind: 'replay'; index: number }
+  | { kind: 'jobs' };
+
+const user = fc.integer({ min: 0, max: 2 });
+const cur = fc.constantFrom(...CURRENCIES);
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('topup' as const), user, cur, amount: fc.integer({ min: 1, max: 300 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), user, cur, amount: fc.integer({ min: 1, max: 120 }), bounce: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund' as const), user, cur, amount: fc.integer({ min: 1, max: 60 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('rent' as const), user, cur: fc.constantFrom('CNY' as const, 'USD' as const) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('settle' as const), user }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('replay' as const), index: fc.nat() }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'jobs' as const }) },
+);
+
+interface Sent {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: Record<string, string>;
+  key: string;
+  token: string;
+  /** The first answer (null while lost). */
+  answer: { status: number; json: { code: number; data: Record<string, unknown> | null } } | null;
+  op: Op;
+}
+
+const pg = process.env.DATABASE_URL;
+
+describe.skipIf(!pg)('wallet model (PostgreSQL, concurrent, with a restart)', () => {
+  it('keeps every invariant and applies each accepted operation exactly once', async () => {
+    let runNo = 0;
+    await fc.assert(fc.asyncProperty(
+      fc.array(fc.array(opArb, { minLength: 1, maxLength: 5 }), { minLength: 6, maxLength: 10 }),
+      fc.nat(),
+      async (batches, killAt) => {
+        runNo++;
+        let b: Built = await build({ keepSchema: true });
+        const schema = b.schema;
+        const sent: Sent[] = [];
+        try {
+          await cabinetsOnline(b, ['PWL-SH-001', 'PWL-NYC-001']);
+          const tokens = [await touristToken(b.app), await touristToken(b.app), await touristToken(b.app)];
+          const deposits: Record<string, number> = {};
+          for (const [c, id] of Object.entries(CABINET)) {
+            const scan = await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${id}`, headers: { token: tokens[0]! } });
+            deposits[c] = toMinor(scan.json().data.yajin, c);
+          }
+          const open = new Map<number, { orderId: string; cur: Cur; cabinet: string; pb?: string }>();
+          let seq = 0;
+          let retried = 0;
+
+          const send = async (s: Sent) => {
+            const headers: Record<string, string> = { token: s.token, 'idempotency-key': s.key };
+            if (s.body) headers['content-type'] = 'application/x-www-form-urlencoded';
+            try {
+              const res = await b.app.inject({ method: s.method, url: `${API}/${s.url}`, headers, payload: s.body ? new URLSearchParams(s.body).toString() : undefined });
+              if (res.statusCode >= 500) return null; // the server failed mid-way: the answer is lost
+              return { status: res.statusCode, json: res.json() };
+            } catch {
+              return null;
+            }
+          };
+
+          const request = async (op: Op): Promise<void> => {
+            const key = `r${runNo}-${seq++}`;
+            let s: Sent | null = null;
+            if (op.kind === 'topup') {
+              s = { op, key, token: tokens[op.user]!, method: 'POST', url: 'cdb/payment/multicurrency/recharge', answer: null,
+                body: { amount: String(op.amount), currency: op.cur, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) } };
+            } else if (op.kind === 'withdraw') {
+              const body: Record<string, string> = { amount: String(op.amount), currency: op.cur, amountType: 'balance' };
+              if (op.cur === 'CNY') {
+                Object.assign(body, { refundType: '2', checkNeedRemark: 'true', remark: JSON.stringify({ name: 'Li', bankCard: op.bounce ? '62220000000002' : '62220000000001', phone: '13800138000' }) });
+              } else {
+                const account = op.cur === 'EUR'
+                  ? { paymentId: 'payout-sepa', accountData: { accountHolder: 'A', iban: op.bounce ? 'LT000002' : 'LT000001', country: 'LT' } }
+                  : { paymentId: 'payout-ach', accountData: { accountHolder: 'A', routingNumber: '011000015', accountNumber: op.bounce ? '90002' : '90001', accountType: 'checking' } };
+                Object.assign(body, { refundType: '1', receiverAccount: JSON.stringify(account) });
+              }
+              s = { op, key, token: tokens[op.user]!, method: 'POST', url: 'cdb/mine/tixian/create', body, answer: null };
+            } else if (op.kind === 'refund') {
+              s = { op, key, token: tokens[op.user]!, method: 'POST', url: 'cdb/mine/tixian/create', answer: null,
+                body: { refundType: '0', amount: String(op.amount), currency: op.cur, autoAudit: '1' } };
+            } else if (op.kind === 'rent') {
+              if (open.has(op.user)) return;
+              s = { op, key, token: tokens[op.user]!, method: 'GET', url: `cdb/cabinet/useBalanceToRent?qrcode=${CABINET[op.cur]}`, answer: null };
+            } else if (op.kind === 'replay') {
+              const prev = sent.filter((x) => x.answer)[op.index % Math.max(1, sent.filter((x) => x.answer).length)];
+              if (!prev) return;
+              const again = await send(prev);
+              if (again) expect(again.json, `replay of ${prev.key}`).toEqual(prev.answer!.json);
+              return;
+            } else if (op.kind === 'jobs') {
+              await b.app.powerly.jobs.runDue();
+              return;
+            } else if (op.kind === 'settle') {
+              const o = open.get(op.user);
+              if (!o?.pb) return;
+              open.delete(op.user);
+              await b.app.inject({ method: 'POST', url: `/demo-api/cabinets/${o.cabinet}/return`, payload: { powerbankId: o.pb } });
+              return;
+            }
+            if (!s) return;
+            sent.push(s);
+            s.answer = await send(s);
+            if (op.kind === 'rent' && s.answer?.json.code === 0) {
+              open.set(op.user, { orderId: String(s.answer.json.data!.outTradNo), cur: op.cur, cabinet: CABINET[op.cur]! });
+            }
+          };
+
+          // Opening balances (accepted top-ups like any other) so that rentals can hold their deposits.
+          await Promise.all([0, 1, 2].flatMap((u) => (['CNY', 'USD'] as const).map((c) => request({ kind: 'topup', user: u, cur: c, amount: 200 }))));
+
+          const kill = killAt % batches.length;
+          for (let i = 0; i < batches.length; i++) {
+            if (i === kill) {
+              // Kill the server with this batch in flight, then start a new one on the same schema.
+              const inflight = Promise.all(batches[i]!.filter((o) => o.kind !== 'rent' && o.kind !== 'settle').map((o) => request(o).catch(() => undefined)));
+              await new Promise((r) => setTimeout(r, 5));
+              await b.close();
+              await inflight;
+              b = await build({ schema, keepSchema: true });
+              b.clock.advance(5 * 60_000); // keys left 'started' by the dead process may be taken over
+              await cabinetsOnline(b, ['PWL-SH-001', 'PWL-NYC-001']);
+              // The clients retry every request whose answer was lost, with the same key.
+              for (const s of sent.filter((x) => !x.answer)) {
+                retried++;
+                s.answer = await send(s);
+                expect(s.answer, `retry of ${s.key}`).not.toBeNull();
+              }
+            } else {
+              await Promise.all(batches[i]!.map(request));
+            }
+            // Rentals: wait for the eject answer (popped) before anything else happens to them.
+            for (const [u, o] of open) {
+              if (o.pb) continue;
+              const r = await waitFor<{ code: number; data: { shebei: string } }>(async () => {
+                const c = await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${o.orderId}/YJ`, headers: { token: tokens[u]! } });
+                return c.json().code === 1 ? null : c.json();
+              }, `order ${o.orderId}`, 15_000);
+              if (r.code === 0) o.pb = r.data.shebei;
+              else open.delete(u);
+            }
+          }
+          // Settle everything: return open rentals, run the payout jobs.
+          for (const [u, o] of open) {
+            if (!o.pb) continue;
+            await b.app.inject({ method: 'POST', url: `/demo-api/cabinets/${o.cabinet}/return`, payload: { powerbankId: o.pb } });
+            await waitFor(async () => (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${o.orderId}`, headers: { token: tokens[u]! } })).json().data.pJiesuanid === 1, 'settled');
+          }
+          await waitFor(async () => {
+            await b.app.powerly.jobs.runDue();
+            const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from withdrawals where status = 'pending'`);
+            return Number(rows[0]!.n) === 0;
+          }, 'payouts settled', 15_000);
+
+          // Invariants.
+          expect(await checkLedger(b.db)).toEqual([]);
+          // The model: each accepted top-up credits once; each accepted withdrawal debits once unless it bounced;
+          // each rental's fee is the only money a rental keeps.
+          for (let u = 0; u < 3; u++) {
+            for (const c of CURRENCIES) {
+              let expected = 0;
+              for (const s of sent) {
+                if (s.token !== tokens[u] || s.answer?.json.code !== 0) continue;
+                const op = s.op;
+                if (op.kind === 'topup' && op.cur === c) expected += toMinor(op.amount, c);
+                if ((op.kind === 'withdraw' && !op.bounce || op.kind === 'refund') && op.cur === c) expected -= toMinor(op.amount, c);
+              }
+              const wallets = (await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token: tokens[u]! } })).json().data as { pCurrencyType: string; pBalance: number; pDepositAmount: number }[];
+              const w = wallets.find((x) => x.pCurrencyType === c);
+              const balance = w ? toMinor(w.pBalance, c) : 0;
+              const fee = await userFees(b, tokens[u]!, c);
+              expect(balance, `user ${u} ${c}`).toBe(expected - fee);
+              expect(w ? w.pDepositAmount : 0).toBe(0);
+            }
+          }
+          // Exactly one withdrawal per accepted withdrawal request, one top-up payment per accepted top-up.
+          const acceptedW = sent.filter((s) => s.url === 'cdb/mine/tixian/create' && s.answer?.json.code === 0).length;
+          const acceptedT = sent.filter((s) => s.url.includes('recharge') && s.answer?.json.code === 0).length;
+          const { rows: wn } = await b.db.query<{ n: number }>('select count(*)::int as n from withdrawals');
+          const { rows: tn } = await b.db.query<{ n: number }>(`select count(*)::int as n from payments where purpose = 'wallet_topup' and status = 'captured'`);
+          expect(Number(wn[0]!.n)).toBe(acceptedW);
+          expect(Number(tn[0]!.n)).toBe(acceptedT);
+          if (process.env.WALLET_MODEL_LOG) {
+            const rents = sent.filter((x) => x.op.kind === 'rent' && x.answer?.json.code === 0).length;
+            console.info(`run ${runNo}: ${sent.length} requests, ${acceptedT} top-ups, ${acceptedW} withdrawals, ${rents} rentals, ${retried} retried after the restart`);
+          }
+        } finally {
+          await b.close().catch(() => undefined);
+          const { default: pgm } = await import('pg');
+          const c = new pgm.Client({ connectionString: pg });
+          await c.connect();
+          await c.query(`drop schema if exists ${schema} cascade`);
+          await c.end();
+        }
+      },
+    ), { numRuns: 4, endOnFailure: true });
+  }, 300_000);
+});
+
+/** The rent fees the user's settled orders in `currency` kept (from the order list). */
+async function userFees(b: Built, token: string, currency: string) {
+  const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/list?page=1&pageSize=100`, headers: { token } });
+  const records = res.json().data.page.records as { pCurrency: string; pJiesuan: number; pJiesuanid: number }[];
+  return records.filter((o) => o.pCurrency === currency && o.pJiesuanid === 1).reduce((s, o) => s + toMinor(o.pJiesuan, currency), 0);
+}

@@ -1,0 +1,137 @@
+// Saved cards of one agent (spec §3, §5, §7): list, save with a chosen payment method (setup → card token →
+// confirm), delete. Saving requires login (the route guard) and a selected payment method.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useT, errorText } from '../i18n/index.ts';
+import { confirmSaveCard, listCards, removeCard, startSaveCard, walletPaymentMethods, type SavedCard, type Wallet } from '../api/wallet.ts';
+import type { PaymentMethod } from '../api/payment.ts';
+import { CardForm } from '../pay/CardForm.tsx';
+import { cardProviderFor, type CardDetails } from '../pay/provider.ts';
+import { randomId } from '../stores/session.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { toast } from '../ui/toast.tsx';
+
+export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean }) {
+  const t = useT();
+  const [cards, setCards] = useState<SavedCard[] | null>(null);
+  const [methods, setMethods] = useState<PaymentMethod[]>([]);
+  const [methodId, setMethodId] = useState('');
+  const [adding, setAdding] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [removing, setRemoving] = useState<SavedCard | null>(null);
+  const key = useRef(randomId());
+
+  const load = useCallback(async () => {
+    try {
+      setCards(await listCards(wallet.pDailiId));
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  }, [wallet.pDailiId, t]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const openAdd = async () => {
+    setError('');
+    try {
+      const m = await walletPaymentMethods(wallet.pCurrencyType, wallet.pDailiId);
+      setMethods(m);
+      setMethodId(m.length === 1 ? String(m[0]!.pId) : '');
+      key.current = randomId();
+      setAdding(true);
+    } catch (e) {
+      toast(errorText(e, t));
+    }
+  };
+
+  const save = async (card: CardDetails) => {
+    const method = methods.find((m) => String(m.pId) === methodId);
+    if (!method) {
+      setError(t('wallet.cards.chooseMethod'));
+      return;
+    }
+    const provider = cardProviderFor(method);
+    if (!provider) {
+      setError(t('wallet.cards.chooseMethod'));
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const setup = await startSaveCard(method.pId, wallet.pDailiId, wallet.pCurrencyType);
+      const token = await provider.tokenize(card);
+      await confirmSaveCard({ paymentId: setup.paymentId, clientSecret: setup.clientSecret, paymentMethod: token.id }, key.current);
+      setAdding(false);
+      toast(t('wallet.cards.saved'));
+      await load();
+    } catch (e) {
+      setError(e instanceof Error && !('kind' in e) ? e.message : errorText(e, t));
+      key.current = randomId();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (c: SavedCard) => {
+    setRemoving(null);
+    try {
+      await removeCard(c.pId);
+      toast(t('wallet.cards.removed'));
+      await load();
+    } catch (e) {
+      toast(errorText(e, t));
+    }
+  };
+
+  return (
+    <section aria-labelledby="saved-cards-title" className="saved-cards-section">
+      <h2 id="saved-cards-title">{t('wallet.cards.title')}</h2>
+      {cards && cards.length === 0 ? <p className="hint">{t('wallet.cards.none')}</p> : null}
+      <ul className="saved-cards">
+        {(cards ?? []).map((c) => (
+          <li key={c.pId} className="saved-card">
+            <span>{c.brand ? `${c.brand.toUpperCase()} ` : ''}{c.pCardnumber} · {c.currencyName}</span>
+            <button type="button" className="button small" onClick={() => setRemoving(c)} aria-label={t('wallet.cards.removeLabel', { card: c.pCardnumber })}>
+              {t('wallet.cards.remove')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {canAdd ? (
+        <button type="button" className="button block" onClick={() => void openAdd()}>{t('wallet.cards.add')}</button>
+      ) : null}
+      <Dialog
+        open={adding}
+        title={t('wallet.cards.add')}
+        onClose={() => setAdding(false)}
+        actions={<button type="button" className="button" onClick={() => setAdding(false)}>{t('common.cancel')}</button>}
+      >
+        <div className="field">
+          <label htmlFor="card-method">{t('wallet.cards.method')}</label>
+          <select id="card-method" value={methodId} onChange={(e) => setMethodId(e.target.value)}>
+            <option value="">{t('wallet.cards.chooseMethod')}</option>
+            {methods.map((m) => <option key={String(m.pId)} value={String(m.pId)}>{m.label ?? m.pPaymentType}</option>)}
+          </select>
+        </div>
+        <CardForm submitLabel={t('wallet.cards.save')} busy={busy} onSubmit={(c) => void save(c)} onEdit={() => setError('')} />
+        {error ? <p role="alert" className="form-error">{error}</p> : null}
+      </Dialog>
+      <Dialog
+        open={Boolean(removing)}
+        role="alertdialog"
+        title={t('wallet.cards.removeTitle')}
+        onClose={() => setRemoving(null)}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => setRemoving(null)}>{t('common.cancel')}</button>
+            <button type="button" className="button primary" onClick={() => removing && void remove(removing)}>{t('wallet.cards.remove')}</button>
+          </>
+        }
+      >
+        <p>{removing?.pCardnumber}</p>
+      </Dialog>
+    </section>
+  );
+}

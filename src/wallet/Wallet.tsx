@@ -1,0 +1,95 @@
+// Route '/wallet' (spec §2): the user's wallets (one per currency and agent) or one; balance and deposit;
+// top-up, withdrawal, movements; saved cards with the add-card rule (not NGN; a wallet, qrcode, mificode or sn).
+import { useCallback, useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, errorText } from '../i18n/index.ts';
+import { listWallets, type Wallet as WalletRow } from '../api/wallet.ts';
+import { canAddCard } from '../core/wallet.ts';
+import { $route, href } from '../stores/router.ts';
+import { $wallet } from '../stores/wallet.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { money } from '../ui/format.ts';
+import { SavedCards } from './SavedCards.tsx';
+import './wallet.css';
+
+export default function Wallet() {
+  const t = useT();
+  const route = useStore($route);
+  const selected = useStore($wallet);
+  const [wallets, setWallets] = useState<WalletRow[] | null>(null);
+  const [error, setError] = useState('');
+  const q = route.query;
+  const only = q.get('currency');
+
+  const load = useCallback(async () => {
+    setError('');
+    try {
+      const list = await listWallets();
+      setWallets(list);
+      const keep = list.find((w) => w.pCurrencyType === selected?.pCurrencyType && w.pDailiId === selected?.pDailiId);
+      $wallet.set(keep ?? list.find((w) => w.pCurrencyType === only) ?? list[0] ?? null);
+    } catch (e) {
+      setError(errorText(e, t));
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void load();
+  }, []);
+
+  const shown = wallets ? (only ? wallets.filter((w) => w.pCurrencyType === only) : wallets) : [];
+  const current = selected && shown.find((w) => w.pCurrencyType === selected.pCurrencyType && w.pDailiId === selected.pDailiId);
+  const ctx = { hasWallet: Boolean(current), qrcode: q.get('qrcode'), mificode: q.get('mificode'), sn: q.get('sn') };
+
+  return (
+    <>
+      <PageHeader title={t('wallet.title')} />
+      <main className="page wallet">
+        {error ? (
+          <div role="alert" className="center">
+            <p>{error}</p>
+            <button type="button" className="button" onClick={() => void load()}>{t('common.retry')}</button>
+          </div>
+        ) : !wallets ? (
+          <Loading label={t('common.loading')} />
+        ) : (
+          <>
+            <ul className="wallet-list" aria-label={t('wallet.listLabel')}>
+              {shown.map((w) => {
+                const isSel = current === w;
+                const key = `${w.pCurrencyType}-${w.pDailiId}`;
+                return (
+                  <li key={key} className={`wallet-card${isSel ? ' selected' : ''}`} data-testid={`wallet-${w.pCurrencyType}`}>
+                    <h2>{t('wallet.currencyWallet', { currency: w.pCurrencyType })}</h2>
+                    <dl className="wallet-figures">
+                      <div>
+                        <dt>{t('wallet.balance')}</dt>
+                        <dd data-testid="balance">{money(w.pCurrencySymbol, w.pBalance)}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('wallet.deposit')}</dt>
+                        <dd>{money(w.pCurrencySymbol, w.pDepositAmount)}</dd>
+                      </div>
+                    </dl>
+                    {shown.length > 1 && !isSel ? (
+                      <button type="button" className="button small" onClick={() => $wallet.set(w)}>{t('wallet.select')}</button>
+                    ) : null}
+                    {isSel ? (
+                      <div className="wallet-actions">
+                        <a className="button primary" href={"#" + href('/wallet_in', { currency: w.pCurrencyType, agentId: w.pDailiId, pbalance: w.pBalance })}>{t('wallet.topUp')}</a>
+                        <a className="button" href={"#" + href('/wallet_out', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.withdraw')}</a>
+                        <a className="button" href={"#" + href('/wallet_list', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.movements')}</a>
+                      </div>
+                    ) : null}
+                  </li>
+                );
+              })}
+            </ul>
+            {current ? <SavedCards wallet={current} canAdd={canAddCard(current.pCurrencyType, ctx)} /> : null}
+          </>
+        )}
+      </main>
+    </>
+  );
+}

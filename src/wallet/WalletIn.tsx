@@ -1,0 +1,137 @@
+// Route '/wallet_in' (spec §2, §9): top-up. Query price, pbalance (and the wallet's currency, agentId). The amount
+// input is read-only; the presets 10, 30, 50, 100, 300, 500 choose it (default 10, or ?price). Pays with a new card
+// or a saved card through the payment provider (payType CZ); success dialog, then the wallet.
+import { useEffect, useRef, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, errorText } from '../i18n/index.ts';
+import { listCards, recharge, walletPaymentMethods, type SavedCard } from '../api/wallet.ts';
+import type { PaymentMethod } from '../api/payment.ts';
+import { DEFAULT_TOPUP, TOPUP_PRESETS } from '../core/wallet.ts';
+import { CardForm } from '../pay/CardForm.tsx';
+import { cardProviderFor, pickCardMethod, type CardDetails } from '../pay/provider.ts';
+import { $route, navigate } from '../stores/router.ts';
+import { randomId } from '../stores/session.ts';
+import { $wallet } from '../stores/wallet.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { money } from '../ui/format.ts';
+import { isImplemented } from '../ui/screens.ts';
+import './wallet.css';
+
+export default function WalletIn() {
+  const t = useT();
+  const route = useStore($route);
+  const wallet = useStore($wallet);
+  const q = route.query;
+  const currency = q.get('currency') || wallet?.pCurrencyType || 'USD';
+  const agentId = q.get('agentId') || wallet?.pDailiId || undefined;
+  const symbol = wallet?.pCurrencyType === currency ? wallet.pCurrencySymbol : currency;
+  const initial = Number(q.get('price'));
+  const [amount, setAmount] = useState<number>(Number.isFinite(initial) && initial > 0 ? initial : DEFAULT_TOPUP);
+  const [balance, setBalance] = useState<number | null>(q.get('pbalance') != null ? Number(q.get('pbalance')) : wallet?.pBalance ?? null);
+  const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
+  const [cards, setCards] = useState<SavedCard[]>([]);
+  const [cardId, setCardId] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [done, setDone] = useState(false);
+  /** One top-up action: its key and card token are reused when a retry follows an unknown outcome. */
+  const pending = useRef<{ key: string; token?: string; amount: number; cardId?: string } | null>(null);
+
+  useEffect(() => {
+    void (async () => {
+      try {
+        setMethods(await walletPaymentMethods(currency, agentId));
+        setCards(await listCards(agentId));
+      } catch (e) {
+        setError(errorText(e, t));
+        setMethods([]);
+      }
+    })();
+  }, [currency, agentId]);
+
+  const method = methods ? pickCardMethod(methods) : undefined;
+  const provider = method ? cardProviderFor(method) : null;
+
+  const pay = async (card: CardDetails | null) => {
+    if (!method) return;
+    setBusy(true);
+    setError('');
+    try {
+      if (!pending.current || pending.current.amount !== amount || pending.current.cardId !== (card ? undefined : cardId)) {
+        const token = card && provider ? (await provider.tokenize(card)).id : undefined;
+        pending.current = { key: randomId(), token, amount, cardId: card ? undefined : cardId };
+      }
+      const p = pending.current;
+      const r = await recharge({ amount: String(amount), currency, agentId, paymentId: method.pId, stripeToken: p.token, cardId: p.cardId }, p.key);
+      pending.current = null;
+      setBalance(r.pBalance);
+      if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
+      setDone(true);
+    } catch (e) {
+      // A business refusal is final for this action; a network error keeps the key for the retry.
+      if (!(e instanceof Error && 'kind' in e && ((e as { kind: string }).kind === 'network' || (e as { kind: string }).kind === 'timeout'))) pending.current = null;
+      setError(e instanceof Error && !('kind' in e) ? e.message : errorText(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const finish = () => {
+    setDone(false);
+    // Spec §4: after CZ success the dialog leads to /mine (the wallet while /mine is not built).
+    navigate(isImplemented('/mine') ? '/mine' : `/wallet?currency=${encodeURIComponent(currency)}`, { replace: true });
+  };
+
+  return (
+    <>
+      <PageHeader title={t('wallet.in.title')} />
+      <main className="page wallet-in">
+        {balance != null ? <p>{t('wallet.balance')}: <strong>{money(symbol, balance)}</strong></p> : null}
+        <div className="field">
+          <label htmlFor="topup-amount">{t('wallet.in.amount', { currency })}</label>
+          <input id="topup-amount" readOnly value={amount} aria-describedby="topup-hint" />
+          <p id="topup-hint" className="hint">{t('wallet.in.chooseHint')}</p>
+        </div>
+        <div className="presets" role="group" aria-label={t('wallet.in.presets')}>
+          {TOPUP_PRESETS.map((p) => (
+            <button key={p} type="button" className="button" aria-pressed={amount === p} onClick={() => setAmount(p)}>
+              {money(symbol, p)}
+            </button>
+          ))}
+        </div>
+        {methods === null ? <p role="status">{t('common.loading')}</p> : !method ? (
+          <p role="alert">{t('wallet.in.noMethod')}</p>
+        ) : (
+          <>
+            {cards.length > 0 ? (
+              <div className="field">
+                <label htmlFor="topup-card">{t('wallet.in.payWith')}</label>
+                <select id="topup-card" value={cardId} onChange={(e) => setCardId(e.target.value)}>
+                  <option value="">{t('wallet.in.newCard')}</option>
+                  {cards.map((c) => <option key={c.pId} value={c.pId}>{c.pCardnumber}</option>)}
+                </select>
+              </div>
+            ) : null}
+            {cardId ? (
+              <button type="button" className="button primary block" disabled={busy} onClick={() => void pay(null)}>
+                {t('wallet.in.pay', { amount: money(symbol, amount) })}
+              </button>
+            ) : (
+              <CardForm submitLabel={t('wallet.in.pay', { amount: money(symbol, amount) })} busy={busy} onSubmit={(c) => void pay(c)} onEdit={() => { pending.current = null; }} />
+            )}
+          </>
+        )}
+        {error ? <p role="alert" className="form-error">{error}</p> : null}
+        <Dialog
+          open={done}
+          title={t('wallet.in.successTitle')}
+          onClose={finish}
+          actions={<button type="button" className="button primary" onClick={finish}>{t('common.ok')}</button>}
+        >
+          <p>{t('wallet.in.success', { amount: money(symbol, amount) })}</p>
+        </Dialog>
+      </main>
+    </>
+  );
+}

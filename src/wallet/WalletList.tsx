@@ -1,0 +1,79 @@
+// Route '/wallet_list': the wallet's movements (top-ups, deposits, rent, withdrawals), newest first, paged.
+import { useCallback, useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, errorText, $activeLang } from '../i18n/index.ts';
+import { listMovements, type Movement } from '../api/wallet.ts';
+import { $route } from '../stores/router.ts';
+import { $wallet } from '../stores/wallet.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { dateTime } from '../ui/format.ts';
+import './wallet.css';
+
+const PAGE = 10;
+const KNOWN = ['wallet_topup', 'withdrawal', 'deposit_hold', 'deposit_topup', 'deposit_preauth', 'rent', 'deposit_release'];
+
+export default function WalletList() {
+  const t = useT();
+  const lang = useStore($activeLang);
+  const route = useStore($route);
+  const wallet = useStore($wallet);
+  const currency = route.query.get('currency') || wallet?.pCurrencyType || undefined;
+  const agentId = route.query.get('agentId') || wallet?.pDailiId || undefined;
+  const [rows, setRows] = useState<Movement[]>([]);
+  const [total, setTotal] = useState(0);
+  const [page, setPage] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState('');
+
+  const load = useCallback(async (next: number) => {
+    setLoading(true);
+    setError('');
+    try {
+      const r = await listMovements({ currency, agentId, page: next, pageSize: PAGE });
+      setRows((prev) => [...(next === 1 ? [] : prev), ...r.page.records]);
+      setTotal(r.page.total);
+      setPage(next);
+    } catch (e) {
+      setError(errorText(e, t));
+    } finally {
+      setLoading(false);
+    }
+  }, [currency, agentId, t]);
+
+  useEffect(() => {
+    void load(1);
+  }, [currency, agentId]);
+
+  const fmt = (m: Movement) => {
+    try {
+      return new Intl.NumberFormat(lang, { style: 'currency', currency: m.currency, signDisplay: 'always' }).format(m.amount);
+    } catch {
+      return `${m.amount > 0 ? '+' : ''}${m.amount} ${m.currency}`;
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title={t('wallet.list.title')} />
+      <main className="page wallet-list-page">
+        {error ? <p role="alert">{error}</p> : null}
+        {!loading && rows.length === 0 && !error ? <p>{t('wallet.list.empty')}</p> : null}
+        <ul className="movements" aria-label={t('wallet.list.title')}>
+          {rows.map((m) => (
+            <li key={m.id} className="movement">
+              <div>
+                <div>{t(`wallet.list.types.${KNOWN.includes(m.type) ? m.type : 'other'}`)}</div>
+                <div className="hint">{dateTime(m.createdAt, lang)} · {t(`wallet.list.status.${['pending', 'paid', 'rejected'].includes(m.status) ? m.status : 'done'}`)}</div>
+              </div>
+              <span className={m.amount > 0 ? 'credit' : 'debit'}>{fmt(m)}</span>
+            </li>
+          ))}
+        </ul>
+        {loading ? <Loading label={t('common.loading')} /> : rows.length < total ? (
+          <button type="button" className="button block" onClick={() => void load(page + 1)}>{t('wallet.list.more')}</button>
+        ) : null}
+      </main>
+    </>
+  );
+}
