@@ -15,7 +15,6 @@ import { $wallet } from '../stores/wallet.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { money } from '../ui/format.ts';
-import { isImplemented } from '../ui/screens.ts';
 import './wallet.css';
 
 export default function WalletIn() {
@@ -79,8 +78,8 @@ export default function WalletIn() {
 
   const finish = () => {
     setDone(false);
-    // Spec §4: after CZ success the dialog leads to /mine (the wallet while /mine is not built).
-    navigate(isImplemented('/mine') ? '/mine' : `/wallet?currency=${encodeURIComponent(currency)}`, { replace: true });
+    // Spec §4: after CZ success the dialog leads to /mine.
+    navigate('/mine', { replace: true });
   };
 
   return (
