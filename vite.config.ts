@@ -13,6 +13,8 @@ export default defineConfig({
       input: {
         app: resolve(import.meta.dirname, 'index.html'),
         demo: resolve(import.meta.dirname, 'demo/index.html'),
+        venue: resolve(import.meta.dirname, 'demo/venue.html'),
+        partner: resolve(import.meta.dirname, 'demo/partner/index.html'),
       },
     },
   },

@@ -23,6 +23,8 @@ export const SCREENS: Record<string, Screen> = {
   '/order': Order,
   '/pastOrder': Order,
   '/orderDetail': lazy(() => import('./orders/OrderDetail.tsx')),
+  '/aboutUsApp': lazy(() => import('./info/AboutUsApp.tsx')),
+  '/contactUsApp': lazy(() => import('./info/ContactUsApp.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 

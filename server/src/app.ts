@@ -16,6 +16,9 @@ import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
 import { CabinetsService } from './modules/cabinets/service.ts';
 import demoRoutes from './modules/demo/routes.ts';
+import { EmbedRepository } from './modules/embed/repository.ts';
+import embedRoutes from './modules/embed/routes.ts';
+import { EmbedService } from './modules/embed/service.ts';
 import { ProviderRegistry } from './modules/payments/provider.ts';
 import { PaymentsRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
@@ -74,7 +77,8 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
   });
   const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, wallet });
-  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox });
+  const embed = new EmbedService(new EmbedRepository(db), clock);
+  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, embed });
 
   // 1. External plugins.
   await app.register(formbody);
@@ -98,6 +102,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals });
     await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });
+    await api.register(embedRoutes, { embed });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
@@ -127,6 +132,7 @@ declare module 'fastify' {
       cabinets: CabinetsService;
       auth: AuthService;
       sandbox: SandboxCardProvider;
+      embed: EmbedService;
     };
   }
 }

@@ -1,0 +1,34 @@
+import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
+import { resolve } from 'node:path';
+
+// The embed: the iframe page (embed/frame.html, the rent flows), the loader script (embed/loader.ts) and the
+// <powerly-rent> custom element (embed/element.tsx), built against preact/compat into dist/embed/ after the
+// app's own build (`npm run build` runs both). React imports resolve to preact/compat here only.
+export default defineConfig({
+  plugins: [preact({ reactAliasesEnabled: true, prerender: { enabled: false } })],
+  resolve: {
+    alias: {
+      react: 'preact/compat',
+      'react-dom/client': 'preact/compat/client',
+      'react-dom': 'preact/compat',
+      'react/jsx-runtime': 'preact/jsx-runtime',
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    assetsDir: 'embed/assets',
+    rollupOptions: {
+      input: {
+        frame: resolve(import.meta.dirname, 'embed/frame.html'),
+        loader: resolve(import.meta.dirname, 'embed/loader.ts'),
+        'powerly-rent': resolve(import.meta.dirname, 'embed/element.tsx'),
+      },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'loader' || chunk.name === 'powerly-rent' ? 'embed/[name].js' : 'embed/assets/[name]-[hash].js'),
+      },
+      preserveEntrySignatures: 'strict',
+    },
+  },
+});
