@@ -27,6 +27,11 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
       } else if (path.includes('/assets/')) {
         res.header('Cache-Control', 'public, max-age=31536000, immutable');
       }
+      // The loader and the custom element are module scripts that other origins load (CORS, no credentials).
+      if (/[/\\]embed[/\\].*\.js$/.test(path)) {
+        res.header('Access-Control-Allow-Origin', '*');
+        res.header('Cross-Origin-Resource-Policy', 'cross-origin');
+      }
     },
   });
   return true;
