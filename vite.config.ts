@@ -18,6 +18,7 @@ export default defineConfig({
         demo: resolve(import.meta.dirname, 'demo/index.html'),
         venue: resolve(import.meta.dirname, 'demo/venue.html'),
         partner: resolve(import.meta.dirname, 'demo/partner/index.html'),
+        native: resolve(import.meta.dirname, 'demo/native.html'),
       },
     },
   },

@@ -199,3 +199,62 @@ export class HostBridge {
     }
   }
 }
+
+// ---------------------------------------------------------------- in-app transports (no origin)
+
+export interface NativeBridgeOptions {
+  /** Where the native host's injected messages arrive (React Native: window and document). */
+  targets: Listenable[];
+  /** The native channel out (ReactNativeWebView.postMessage, wx.miniProgram.postMessage, my.postMessage). */
+  out(data: ReturnType<typeof wire>): void;
+  /** Redeems a signed one-time code with the server; rejects when it is invalid, expired or used. */
+  redeem(code: string): Promise<string>;
+  onInit(init: { token: string; qrcode?: string; lang?: string }): void;
+  onRefused(): void;
+}
+
+/**
+ * WeChat/Alipay mini-program web-views and React Native deliver messages without a meaningful origin or
+ * source, so the content is authenticated instead: only an `init` carrying a signed one-time code is
+ * accepted, and only once the server has redeemed that code. Every other message is dropped.
+ */
+export class NativeBridge {
+  private readonly listener = (e: Event) => void this.receive((e as MessageEvent).data);
+  private busy = false;
+  constructor(private readonly o: NativeBridgeOptions) {}
+
+  start(): void {
+    for (const t of this.o.targets) t.addEventListener('message', this.listener);
+    this.o.out(wire({ type: 'hello', payload: { versions: [PROTOCOL_VERSION] } }));
+  }
+
+  stop(): void {
+    for (const t of this.o.targets) t.removeEventListener('message', this.listener);
+  }
+
+  send(msg: WidgetMessage): void {
+    this.o.out(wire(msg));
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    let data = raw;
+    if (typeof raw === 'string' && raw.length <= 4096) {
+      try {
+        data = JSON.parse(raw); // React Native sends strings
+      } catch {
+        return;
+      }
+    }
+    const msg = parseHostMessage(data);
+    if (!msg || msg.type !== 'init' || msg.payload.version !== PROTOCOL_VERSION || !msg.payload.code || this.busy) return;
+    this.busy = true;
+    try {
+      const token = await this.o.redeem(msg.payload.code);
+      this.o.onInit({ token, qrcode: msg.payload.qrcode, lang: msg.payload.lang });
+    } catch {
+      this.o.onRefused();
+    } finally {
+      this.busy = false;
+    }
+  }
+}

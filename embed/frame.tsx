@@ -14,8 +14,9 @@ import { getOrder } from '../src/api/orders.ts';
 import { setHostEventSink } from '../src/platform/hostEvents.ts';
 import { isLocale } from '../src/core/lang.ts';
 import { reportWebVitals } from '../src/platform/vitals.ts';
-import { WidgetBridge } from './bridge.ts';
-import { isAllowedOrigin, parseScannedCode, type HostMessage } from './protocol.ts';
+import { NativeBridge, WidgetBridge } from './bridge.ts';
+import { api } from '../src/api/client.ts';
+import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
 import '../src/ui/app.css';
 import './frame.css';
 
@@ -52,26 +53,56 @@ const config = agentConfig();
 const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
 const framedBy = ancestors && ancestors.length > 0 ? ancestors[0] : undefined;
 
-if (window.parent === window || !config || !isAllowedOrigin(parentOrigin, config.origins) || (framedBy !== undefined && framedBy !== parentOrigin)) {
+const native = params.get('transport') === 'native';
+
+if (native && config?.agent) {
+  start(config, 'native');
+} else if (window.parent === window || !config || !isAllowedOrigin(parentOrigin, config.origins) || (framedBy !== undefined && framedBy !== parentOrigin)) {
   startI18n();
   refuse(translate('embed.refused'));
 } else {
-  start(config);
+  start(config, 'frame');
 }
 
-function start(cfg: AgentConfig) {
+/** The native channel out of a web-view: React Native, then WeChat and Alipay mini-programs. */
+function nativeOut(data: unknown) {
+  const w = window as unknown as {
+    ReactNativeWebView?: { postMessage(s: string): void };
+    wx?: { miniProgram?: { postMessage(m: { data: unknown }): void } };
+    my?: { postMessage(m: unknown): void };
+  };
+  if (w.ReactNativeWebView) w.ReactNativeWebView.postMessage(JSON.stringify(data));
+  else if (w.wx?.miniProgram) w.wx.miniProgram.postMessage({ data });
+  else w.my?.postMessage(data);
+}
+
+function start(cfg: AgentConfig, transport: 'frame' | 'native') {
   $agentOpenId.set(cfg.agent);
   let rendered = false;
   const watching = new Set<string>();
 
-  const bridge = new WidgetBridge({
-    self: window,
-    parent: window.parent,
-    parentOrigin,
-    allowlist: cfg.origins,
-    onMessage: (msg) => void apply(msg),
-    onTimeout: () => refuse(translate('embed.noHost')),
-  });
+  const bridge: { send(m: WidgetMessage): void; resize(h: number): void; start(): void } =
+    transport === 'frame'
+      ? new WidgetBridge({
+          self: window,
+          parent: window.parent,
+          parentOrigin,
+          allowlist: cfg.origins,
+          onMessage: (msg) => void apply(msg),
+          onTimeout: () => refuse(translate('embed.noHost')),
+        })
+      : nativeBridge();
+
+  function nativeBridge() {
+    const nb = new NativeBridge({
+      targets: [window, document as unknown as Window],
+      out: nativeOut,
+      redeem: async (code) => (await api.post<{ token: string }>('embed/code/redeem', { body: { code, agent: cfg.agent }, noToken: true })).token,
+      onInit: ({ token, qrcode, lang }) => void apply({ type: 'init', payload: { version: 1, token, qrcode, lang } }),
+      onRefused: () => nb.send({ type: 'error', payload: { code: 'badCode', message: translate('embed.badSignIn') } }),
+    });
+    return Object.assign(nb, { resize: throttle((h: number) => nb.send({ type: 'resize', payload: { height: clampHeight(h) } }), RESIZE_THROTTLE_MS) });
+  }
 
   async function apply(msg: HostMessage) {
     switch (msg.type) {

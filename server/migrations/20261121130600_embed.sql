@@ -17,3 +17,15 @@ create table web_vitals (
   created_at timestamptz not null default now()
 );
 create index web_vitals_shape_name on web_vitals (shape, name, created_at);
+
+-- Signed one-time codes for in-app transports without an origin (WeChat/Alipay mini-programs, React Native):
+-- a native host asks for a code with its user's session, passes it into the web-view page, and the page
+-- redeems it once for a fresh session of the same user. Only the code's id (jti) is stored.
+create table embed_codes (
+  jti text primary key,
+  agent_id text not null references agents(id),
+  user_id bigint not null,
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  created_at timestamptz not null default now()
+);

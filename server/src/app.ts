@@ -16,7 +16,7 @@ import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
 import { CabinetsService } from './modules/cabinets/service.ts';
 import demoRoutes from './modules/demo/routes.ts';
-import { EmbedRepository } from './modules/embed/repository.ts';
+import { EmbedCodesRepository, EmbedRepository } from './modules/embed/repository.ts';
 import embedRoutes from './modules/embed/routes.ts';
 import { EmbedService } from './modules/embed/service.ts';
 import { ProviderRegistry } from './modules/payments/provider.ts';
@@ -51,6 +51,8 @@ export interface AppDeps {
   /** Poll the jobs table every N ms (0: only when runDue() is called, as tests do). */
   jobPollMs?: number;
   logger?: FastifyServerOptions['logger'];
+  /** HMAC key of the embed's one-time codes (EMBED_SIGNING_KEY); every API process needs the same one. */
+  embedSigningKey?: string;
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -77,7 +79,10 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
   });
   const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, wallet });
-  const embed = new EmbedService(new EmbedRepository(db), clock);
+  const embed = new EmbedService({
+    repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
+    signingKey: deps.embedSigningKey ?? process.env.EMBED_SIGNING_KEY ?? 'powerly-dev-embed-signing-key',
+  });
   app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, embed });
 
   // 1. External plugins.

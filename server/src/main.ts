@@ -45,6 +45,8 @@ async function main() {
   const originsOf = (port: number, extra?: string) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(extra ? [new URL(extra).origin] : [])];
   await app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'Demo venue site', origins: originsOf(cfg.port, cfg.publicUrl) });
   await app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'Demo partner site', origins: originsOf(partnerPort) });
+  // The native-app demo frames its web-view on this origin; a real app opens it top-level (no origins needed).
+  await app.powerly.embed.saveAgent({ id: 'demo-app', name: 'Demo native app', origins: originsOf(cfg.port, cfg.publicUrl) });
 
   const base = cfg.publicUrl ?? `http://localhost:${cfg.port}`;
   const cabinets = (await db.query<{ id: string; city: string; currency: string }>(
@@ -57,6 +59,7 @@ async function main() {
     `  demo page    ${base}/demo/${fleet ? '' : '   (simulator off)'}`,
     `  venue site   ${base}/demo/venue.html   (the <powerly-rent> custom element)`,
     ...(partner ? [`  partner site http://localhost:${partnerPort}/demo/partner/   (another origin: loader + iframe)`] : []),
+    `  native host  ${base}/demo/native.html   (a web-view host with a signed one-time code)`,
     `  web-view     ${base}/#/aboutUsApp/pt-BR   ${base}/#/contactUsApp/zh-CN`,
     `  performance  ${base}${API_PREFIX}/embed/vitals/summary`,
     `  API          ${base}${API_PREFIX}/`,

@@ -23,6 +23,7 @@ beforeAll(async () => {
   partnerOrigin = new URL(partner.url).origin;
   await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [new URL(product.base).origin] });
   await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [partnerOrigin] });
+  await product.app.powerly.embed.saveAgent({ id: 'demo-app', name: 'native', origins: [new URL(product.base).origin] });
   browser = await launchChromium();
 });
 
@@ -148,6 +149,33 @@ describe('iframe on a partner site (another origin)', () => {
       (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('mount', '#wrong', { agent: 'demo-venue', qrcode: 'PWL-LIS-001' });
     });
     await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain('wrong powerly:error code=handshakeTimeout');
+  });
+});
+
+describe('native web-view host (no origin: a signed one-time code)', () => {
+  it('redeems the code, rents end to end, and reports through the native channel; a replayed code is refused', async () => {
+    const page = await newPage();
+    await page.goto(`${product.base}/demo/native.html`);
+    const frame = await widgetFrame(page);
+    await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    await expect.poll(() => log(page).textContent()).toContain('webview ready');
+    await payInFrame(frame);
+    await expect.poll(() => log(page).textContent()).toMatch(/webview rented orderId=\S+/);
+    await returnPowerBank(frame, 'PWL-NYC-001');
+    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/webview returned orderId=\S+/);
+
+    // An injected message without a valid code is ignored; replaying the used code is refused.
+    const replay = await frame.evaluate(async () => {
+      const out: string[] = [];
+      (window as unknown as { ReactNativeWebView: { postMessage(s: string): void } }).ReactNativeWebView = { postMessage: (s) => out.push(s) };
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } }) }));
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, qrcode: 'PWL-VNO-001' } }) }));
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code: 'v1.forged.' + 'A'.repeat(43), qrcode: 'PWL-VNO-001' } }) }));
+      await new Promise((r) => setTimeout(r, 1500));
+      return out;
+    });
+    expect(replay.some((s) => s.includes('"badCode"'))).toBe(true);
+    expect(await frame.getByText('GO9 Gedimino 9').count()).toBe(0);
   });
 });
 

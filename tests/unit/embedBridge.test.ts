@@ -57,7 +57,7 @@ describe('origin allowlist: exact match only', () => {
       const o = new URL(u).origin;
       expect(isAllowedOrigin(o, list)).toBe(list.includes(o));
       expect(isAllowedOrigin(o + 'x', [o])).toBe(false);
-    }));
+    }), { numRuns: 60 });
   });
 });
 
@@ -296,5 +296,41 @@ describe('host side', () => {
   it('refuses a widget origin that is not an http(s) origin', () => {
     expect(() => new HostBridge({ self, widget: () => frame, widgetOrigin: '*', init: {}, onEvent() {} })).toThrow();
     expect(() => new HostBridge({ self, widget: () => frame, widgetOrigin: 'null', init: {}, onEvent() {} })).toThrow();
+  });
+});
+
+describe('in-app transport (no origin): content authenticated by a one-time code', () => {
+  it('accepts only an init with a code the server redeems; drops everything else', async () => {
+    const { NativeBridge } = await import('../../embed/bridge.ts');
+    const win = new FakeWindow();
+    const out: unknown[] = [];
+    const inits: unknown[] = [];
+    let refused = 0;
+    const redeemed: string[] = [];
+    const nb = new NativeBridge({
+      targets: [win],
+      out: (d) => out.push(d),
+      redeem: async (code) => {
+        redeemed.push(code);
+        if (code !== 'v1.good') throw new Error('401');
+        return 'tok_from_server_123';
+      },
+      onInit: (i) => inits.push(i),
+      onRefused: () => refused++,
+    });
+    nb.start();
+    expect(out).toEqual([msg('hello', { versions: [1] })]);
+    const flush = () => new Promise((r) => setTimeout(r, 0));
+    win.deliver(JSON.stringify(msg('setQrcode', { qrcode: 'PWL-VNO-001' })), '', null); // not an init
+    win.deliver(msg('init', { version: 1, token: TOKEN }), '', null); // a token without a code: never trusted
+    win.deliver('not json', '', null);
+    await flush();
+    expect(redeemed).toEqual([]);
+    win.deliver(JSON.stringify(msg('init', { version: 1, code: 'v1.bad' })), '', null);
+    await flush();
+    expect(refused).toBe(1);
+    win.deliver(JSON.stringify(msg('init', { version: 1, code: 'v1.good', qrcode: 'PWL-LIS-001' })), '', null);
+    await flush();
+    expect(inits).toEqual([{ token: 'tok_from_server_123', qrcode: 'PWL-LIS-001', lang: undefined }]);
   });
 });

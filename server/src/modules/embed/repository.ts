@@ -57,3 +57,20 @@ export class EmbedRepository {
     return rows.map((r) => ({ shape: r.shape, name: r.name, count: r.count, p75: Math.round(Number(r.p75) * 1000) / 1000, good: r.good, needsImprovement: r.ni, poor: r.poor }));
   }
 }
+
+export class EmbedCodesRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async create(c: { jti: string; agentId: string; userId: number; expiresAt: Date }, tx: Queryable = this.db): Promise<void> {
+    await tx.query('insert into embed_codes (jti, agent_id, user_id, expires_at) values ($1, $2, $3, $4)', [c.jti, c.agentId, c.userId, c.expiresAt]);
+  }
+
+  /** Marks the code used if it is unused and unexpired (compare-and-set); returns its user, or undefined. */
+  async use(jti: string, agentId: string, now: Date, tx: Queryable = this.db): Promise<number | undefined> {
+    const { rows } = await tx.query<{ user_id: string }>(
+      `update embed_codes set used_at = $3 where jti = $1 and agent_id = $2 and used_at is null and expires_at > $3 returning user_id`,
+      [jti, agentId, now],
+    );
+    return rows[0] ? Number(rows[0].user_id) : undefined;
+  }
+}

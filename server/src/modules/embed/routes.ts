@@ -3,6 +3,7 @@
 import { Type } from 'typebox';
 import { Envelope, ok } from '../../lib/envelope.ts';
 import type { App } from '../../lib/route.ts';
+import { currentUser } from '../../plugins/context.ts';
 import type { EmbedService } from './service.ts';
 
 const Vital = Type.Object({
@@ -50,4 +51,23 @@ export default async function embedRoutes(app: App, opts: { embed: EmbedService 
       response: { 200: Envelope(Type.Array(Summary)) },
     },
   }, async (req) => ok(await opts.embed.summary(req.query.days ?? 7)));
+
+  // In-app transports (no origin): the native host asks for a code with its user's session …
+  app.post('/embed/code', {
+    preHandler: app.requireUser,
+    schema: {
+      tags: ['embed'], summary: 'A signed one-time code for a web-view page of an agent (native hosts)',
+      body: Type.Object({ agent: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),
+      response: { 200: Envelope(Type.Object({ code: Type.String(), expiresAt: Type.Integer() })) },
+    },
+  }, async (req) => ok(await opts.embed.issueCode(currentUser(req).id, req.body.agent)));
+
+  // … and the web-view page redeems it once for a session of that user (kept in the page's memory).
+  app.post('/embed/code/redeem', {
+    schema: {
+      tags: ['embed'], summary: 'Redeem a one-time code once for a session token', security: [],
+      body: Type.Object({ code: Type.String({ maxLength: 600 }), agent: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }),
+      response: { 200: Envelope(Type.Object({ token: Type.String() })) },
+    },
+  }, async (req) => ok(await opts.embed.redeemCode(req.body.code, req.body.agent)));
 }
