@@ -1,6 +1,7 @@
 // Serves the built front end: dist/ at / (the SPA's index.html) and dist/demo/ at /demo/, and the embed's
 // iframe page at /embed/frame.html?agent=A with that agent's origin allowlist as `frame-ancestors`.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -43,10 +44,11 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
  * gets `frame-ancestors 'none'`.
  */
 function serveEmbedFrame(app: FastifyInstance, file: string) {
-  const html = existsSync(file) ? readFileSync(file, 'utf8') : null;
   app.get<{ Querystring: { agent?: string } }>('/embed/frame.html', {
     schema: { hide: true, querystring: { type: 'object', properties: { agent: { type: 'string', maxLength: 64 }, origin: { type: 'string', maxLength: 200 } } } },
   }, async (req, reply) => {
+    // Read per request (a small file): a rebuild while the server runs serves the new asset names.
+    const html = await readFile(file, 'utf8').catch(() => null);
     if (!html) return reply.status(503).type('text/plain; charset=utf-8').send('The embed is not built yet: run `npm run build`.\n');
     const agent = await app.powerly.embed.agent(req.query.agent ?? '');
     const config = JSON.stringify({ agent: agent?.id ?? '', origins: agent?.origins ?? [] }).replace(/</g, '\\u003c');
