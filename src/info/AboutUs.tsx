@@ -7,9 +7,9 @@ export function AboutUsContent() {
   const t = useT();
   return (
     <article className="info-content" aria-labelledby="about-title">
-      <h1 id="about-title">{t('info.aboutTitle')}</h1>
-      <p>{t('info.aboutIntro')}</p>
-      <p>{t('info.aboutPartner')}</p>
+      <h1 id="about-title">{t('infoPages.aboutTitle')}</h1>
+      <p>{t('infoPages.aboutIntro')}</p>
+      <p>{t('infoPages.aboutPartner')}</p>
       <ContactItems />
     </article>
   );

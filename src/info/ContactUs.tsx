@@ -8,11 +8,11 @@ export function ContactItems() {
   const t = useT();
   return (
     <dl className="info-contacts">
-      <dt>{t('info.website')}</dt>
+      <dt>{t('infoPages.website')}</dt>
       <dd><a href={CONTACT.website} target="_blank" rel="noopener noreferrer">{CONTACT.website.replace(/^https:\/\//, '')}</a></dd>
-      <dt>{t('info.phone')}</dt>
+      <dt>{t('infoPages.phone')}</dt>
       <dd><a href={`tel:${CONTACT.phone.replace(/\s/g, '')}`}>{CONTACT.phone}</a></dd>
-      <dt>{t('info.email')}</dt>
+      <dt>{t('infoPages.email')}</dt>
       <dd><a href={`mailto:${CONTACT.email}`}>{CONTACT.email}</a></dd>
     </dl>
   );
@@ -22,9 +22,9 @@ export function ContactUsContent() {
   const t = useT();
   return (
     <article className="info-content" aria-labelledby="contact-title">
-      <h1 id="contact-title">{t('info.contactTitle')}</h1>
-      <p>{t('info.contactIntro')}</p>
-      <p>{t('info.contactIntro2')}</p>
+      <h1 id="contact-title">{t('infoPages.contactTitle')}</h1>
+      <p>{t('infoPages.contactIntro')}</p>
+      <p>{t('infoPages.contactIntro2')}</p>
       <ContactItems />
     </article>
   );

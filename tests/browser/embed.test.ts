@@ -232,16 +232,16 @@ describe('<powerly-rent> on a venue site', () => {
 });
 
 describe('web-view pages', () => {
-  const cases: [string, { info: { aboutTitle: string; contactTitle: string } }][] = [
+  const cases: [string, { infoPages: { aboutTitle: string; contactTitle: string } }][] = [
     ['zh-CN', zh], ['en-US', en], ['lt-LT', lt], ['pt-BR', pt], ['es-ES', en], ['ru-RU', en], ['it-IT', en],
   ];
   it.each(cases)('#/aboutUsApp/%s and #/contactUsApp/(same) render in the mapped language, without app chrome', async (lang, table) => {
     const page = await newPage();
     await page.goto(`${product.base}/#/aboutUsApp/${lang}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.info.aboutTitle);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.infoPages.aboutTitle);
     expect(await page.getByRole('button', { name: en.common.back }).count()).toBe(0);
     await page.goto(`${product.base}/#/contactUsApp/${lang}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.info.contactTitle);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.infoPages.contactTitle);
     await page.context().close();
   });
 });
