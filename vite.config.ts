@@ -1,10 +1,13 @@
 import { defineConfig } from 'vite';
 import { resolve } from 'node:path';
+import { firstLoad } from './embed/firstLoadPlugin.ts';
 
 // The standalone app (index.html) and the demo host pages (demo/) build into dist/, which the server
 // serves at / and /demo/. JSX uses React's automatic runtime; the embed build (embed/) aliases React
 // to preact/compat in its own config.
 export default defineConfig({
+  // Size budgets: the standalone app's first route (index.html + the '/' screen) → dist/size/app.js.
+  plugins: [firstLoad({ app: { entry: 'index.html', lazy: ['src/scan/HomeScan.tsx'] } })],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   build: {
     outDir: 'dist',
@@ -13,6 +16,9 @@ export default defineConfig({
       input: {
         app: resolve(import.meta.dirname, 'index.html'),
         demo: resolve(import.meta.dirname, 'demo/index.html'),
+        venue: resolve(import.meta.dirname, 'demo/venue.html'),
+        partner: resolve(import.meta.dirname, 'demo/partner/index.html'),
+        native: resolve(import.meta.dirname, 'demo/native.html'),
       },
     },
   },

@@ -48,6 +48,8 @@ export const SCREENS: Record<string, Screen> = {
   '/wallet_in': lazy(() => import('./wallet/WalletIn.tsx')),
   '/wallet_out': lazy(() => import('./wallet/WalletOut.tsx')),
   '/wallet_list': lazy(() => import('./wallet/WalletList.tsx')),
+  '/aboutUsApp': lazy(() => import('./info/AboutUsApp.tsx')),
+  '/contactUsApp': lazy(() => import('./info/ContactUsApp.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 

@@ -11,6 +11,7 @@ import { $qrcode, $zhcode } from './stores/scan.ts';
 import { $route, navigate } from './stores/router.ts';
 import './ui/app.css';
 import { leaveSecondaryDomain } from './shell/navigationEffects.ts';
+import { reportWebVitals } from './platform/vitals.ts';
 
 // A code link may arrive as https://host/?qrcode=X (no hash): move its query into the hash route.
 if (!location.hash && /[?&](qrcode|zhcode|qr|lang)=/.test(location.search)) {
@@ -39,3 +40,6 @@ void first.finally(() => {
   startI18n();
   createRoot(document.getElementById('root')!).render(<App />);
 });
+
+// Web vitals of this shape (the web-view pages count apart from the app).
+reportWebVitals(/^#\/(aboutUsApp|contactUsApp)(\/|\?|$)/.test(location.hash) ? 'webview' : 'app');

@@ -17,6 +17,9 @@ import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
 import { CabinetsService } from './modules/cabinets/service.ts';
 import demoRoutes from './modules/demo/routes.ts';
+import { EmbedCodesRepository, EmbedRepository } from './modules/embed/repository.ts';
+import embedRoutes from './modules/embed/routes.ts';
+import { EmbedService } from './modules/embed/service.ts';
 import { ProviderRegistry } from './modules/payments/provider.ts';
 import { PaymentsRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
@@ -71,6 +74,8 @@ export interface AppDeps {
   wechat?: WeChatTicketSource;
   /** Real sign-in providers (SMS gateway, reCAPTCHA, OAuth issuers); sandbox for any not given. */
   signIn?: SignInSettings;
+  /** HMAC key of the embed's one-time codes (EMBED_SIGNING_KEY); every API process needs the same one. */
+  embedSigningKey?: string;
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -109,7 +114,11 @@ export async function buildApp(deps: AppDeps) {
   sandbox.connect(jobs, async (raw, signature) => {
     await funds.providerEvent(sandbox.id, raw, signature);
   });
-  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, funds });
+  const embed = new EmbedService({
+    repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
+    signingKey: deps.embedSigningKey ?? process.env.EMBED_SIGNING_KEY ?? 'powerly-dev-embed-signing-key',
+  });
+  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, funds, embed });
 
   // 1. External plugins.
   await app.register(formbody);
@@ -136,6 +145,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
+    await api.register(embedRoutes, { embed });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });
@@ -171,6 +181,7 @@ declare module 'fastify' {
       signIn: SignInService;
       issuer: SandboxIssuer;
       funds: FundsService;
+      embed: EmbedService;
     };
   }
 }

@@ -16,6 +16,7 @@ import { serveFrontEnd } from './static.ts';
 import { mailerFromConfig } from './modules/notify/mailer.ts';
 import { SandboxWeChat, WeChatApi } from './modules/content/wechat.ts';
 import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
+import { startPartnerSite } from './partner-site.ts';
 
 async function main() {
   const cfg = loadConfig();
@@ -43,6 +44,16 @@ async function main() {
   await app.listen({ port: cfg.port, host: cfg.host });
   await fleet?.start();
 
+  // The embed demo: a partner website on another origin (PORT+1) and the agents whose exact origins may
+  // frame the widget (the venue page on this origin, the partner site on the other).
+  const partnerPort = Number(process.env.DEMO_PARTNER_PORT) || cfg.port + 1;
+  const partner = built && process.env.DEMO_PARTNER_PORT !== 'off' ? await startPartnerSite(cfg.distDir, partnerPort, cfg.host) : undefined;
+  const originsOf = (port: number, extra?: string) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(extra ? [new URL(extra).origin] : [])];
+  await app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'Demo venue site', origins: originsOf(cfg.port, cfg.publicUrl) });
+  await app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'Demo partner site', origins: originsOf(partnerPort) });
+  // The native-app demo frames its web-view on this origin; a real app opens it top-level (no origins needed).
+  await app.powerly.embed.saveAgent({ id: 'demo-app', name: 'Demo native app', origins: originsOf(cfg.port, cfg.publicUrl) });
+
   const base = cfg.publicUrl ?? `http://localhost:${cfg.port}`;
   const cabinets = (await db.query<{ id: string; city: string; currency: string }>(
     'select c.id, v.city, v.currency from cabinets c join venues v on v.id = c.venue_id order by c.id',
@@ -52,6 +63,11 @@ async function main() {
     'Powerly is running',
     `  app          ${base}/${built ? '' : '   (not built: run `npm run build`)'}`,
     `  demo page    ${base}/demo/${fleet ? '' : '   (simulator off)'}`,
+    `  venue site   ${base}/demo/venue.html   (the <powerly-rent> custom element)`,
+    ...(partner ? [`  partner site http://localhost:${partnerPort}/demo/partner/   (another origin: loader + iframe)`] : []),
+    `  native host  ${base}/demo/native.html   (a web-view host with a signed one-time code)`,
+    `  web-view     ${base}/#/aboutUsApp/pt-BR   ${base}/#/contactUsApp/zh-CN`,
+    `  performance  ${base}${API_PREFIX}/embed/vitals/summary`,
     `  API          ${base}${API_PREFIX}/`,
     `  OpenAPI      ${base}${API_PREFIX}/openapi.json`,
     `  sandbox pay  ${base}/sandbox-pay/v1/tokens   (public key ${cfg.sandboxPublicKey})`,
@@ -73,6 +89,7 @@ async function main() {
     force.unref();
     try {
       await fleet?.stop();
+      await partner?.site.close();
       await app.close();
       await broker?.close();
       await db.close();

@@ -1,8 +1,11 @@
-// Serves the built front end: dist/ at / (the SPA's index.html) and dist/demo/ at /demo/.
+// Serves the built front end: dist/ at / (the SPA's index.html) and dist/demo/ at /demo/, and the embed's
+// iframe page at /embed/frame.html?agent=A with that agent's origin allowlist as `frame-ancestors`.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { frameAncestors } from './modules/embed/service.ts';
 
 export async function serveFrontEnd(app: FastifyInstance, distDir: string): Promise<boolean> {
   const root = resolve(distDir);
@@ -12,6 +15,7 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
     app.get('/demo/', { schema: { hide: true } }, async (_req, reply) => reply.type('text/plain; charset=utf-8').status(503).send(msg));
     return false;
   }
+  serveEmbedFrame(app, resolve(root, 'embed/frame.html'));
   await app.register(fastifyStatic, {
     root,
     prefix: '/',
@@ -19,12 +23,40 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
     setHeaders(res, path) {
       if (path.endsWith('.html')) {
         res.header('Cache-Control', 'no-cache');
-        // The app's own page may be framed by this origin's demo pages only.
-        res.header('Content-Security-Policy', "frame-ancestors 'self'");
+        // The app and the demo pages are never framed; only /embed/frame.html is (below).
+        res.header('Content-Security-Policy', "frame-ancestors 'none'");
       } else if (path.includes('/assets/')) {
         res.header('Cache-Control', 'public, max-age=31536000, immutable');
+      }
+      // The loader and the custom element are module scripts that other origins load (CORS, no credentials).
+      if (/[/\\]embed[/\\].*\.js$/.test(path)) {
+        res.header('Access-Control-Allow-Origin', '*');
+        res.header('Cross-Origin-Resource-Policy', 'cross-origin');
       }
     },
   });
   return true;
+}
+
+/**
+ * The iframe page: the agent's exact origins go out as `frame-ancestors` (the browser refuses any other
+ * parent) and into the page, where the bridge accepts messages from those origins only. An unknown agent
+ * gets `frame-ancestors 'none'`.
+ */
+function serveEmbedFrame(app: FastifyInstance, file: string) {
+  app.get<{ Querystring: { agent?: string } }>('/embed/frame.html', {
+    schema: { hide: true, querystring: { type: 'object', properties: { agent: { type: 'string', maxLength: 64 }, origin: { type: 'string', maxLength: 200 } } } },
+  }, async (req, reply) => {
+    // Read per request (a small file): a rebuild while the server runs serves the new asset names.
+    const html = await readFile(file, 'utf8').catch(() => null);
+    if (!html) return reply.status(503).type('text/plain; charset=utf-8').send('The embed is not built yet: run `npm run build`.\n');
+    const agent = await app.powerly.embed.agent(req.query.agent ?? '');
+    const config = JSON.stringify({ agent: agent?.id ?? '', origins: agent?.origins ?? [] }).replace(/</g, '\\u003c');
+    return reply
+      .header('Cache-Control', 'no-store')
+      .header('Content-Security-Policy', `frame-ancestors ${frameAncestors(agent)}`)
+      .header('Referrer-Policy', 'no-referrer')
+      .type('text/html; charset=utf-8')
+      .send(html.replace('<!--powerly-agent-->', `<script type="application/json" id="powerly-agent">${config}</script>`));
+  });
 }

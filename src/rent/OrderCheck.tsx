@@ -7,6 +7,7 @@ import { ApiError } from '../api/client.ts';
 import { navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { useStore } from '@nanostores/react';
+import { emitHostEvent } from '../platform/hostEvents.ts';
 
 export interface OrderCheckProps {
   tradeNo: string;
@@ -47,6 +48,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
         if (ctrl.signal.aborted) return;
         clearInterval(tick);
         setPhase({ kind: 'success', result });
+        emitHostEvent({ type: 'rented', orderId: String(result.orderId) });
       } catch (e) {
         if (ctrl.signal.aborted) return;
         const transient = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout') && ++networkErrors <= MAX_NETWORK_ERRORS;

@@ -1,0 +1,23 @@
+// A partner website on another origin (npm start serves it on PORT+1): the one-tag loader from the Powerly
+// server, a call queued before the loader has arrived, and a log of the widget's events.
+// ?api=http://host:port names the Powerly server; by default the same host one port down.
+import { translate } from '../../src/i18n/index.ts';
+import { heading, logEvents } from '../embedLog.ts';
+
+const params = new URLSearchParams(location.search);
+const api = params.get('api') ?? `${location.protocol}//${location.hostname}:${Number(location.port) - 1}`;
+const qrcode = params.get('qrcode') ?? 'PWL-LIS-001';
+
+const main = document.getElementById('partner')!;
+main.prepend(heading(translate('embedDemo.partnerTitle'), translate('embedDemo.partnerIntro')));
+main.append(logEvents(main, ['powerly:ready', 'powerly:rented', 'powerly:returned', 'powerly:error', 'powerly:height']));
+
+// The host's snippet: queue calls until the loader is in.
+const w = window as unknown as { Powerly?: ((...a: unknown[]) => void) & { q?: unknown[][] } };
+w.Powerly = w.Powerly || Object.assign((...a: unknown[]) => (w.Powerly!.q = w.Powerly!.q || []).push(a), { q: [] as unknown[][] });
+w.Powerly('mount', '#rent', { agent: 'demo-partner', qrcode, lang: params.get('lang') ?? undefined });
+
+const script = document.createElement('script');
+script.type = 'module';
+script.src = `${api}/embed/loader.js`;
+document.head.append(script);

@@ -1,0 +1,76 @@
+import type { Queryable } from '../../db/db.ts';
+
+export interface AgentRow {
+  id: string;
+  name: string;
+  origins: string[];
+}
+
+export interface VitalRow {
+  shape: string;
+  name: string;
+  value: number;
+  rating: string;
+  route: string;
+}
+
+export interface VitalSummary {
+  shape: string;
+  name: string;
+  count: number;
+  p75: number;
+  good: number;
+  needsImprovement: number;
+  poor: number;
+}
+
+export class EmbedRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async agent(id: string, tx: Queryable = this.db): Promise<AgentRow | undefined> {
+    const { rows } = await tx.query<AgentRow>('select id, name, origins from agents where id = $1', [id]);
+    return rows[0];
+  }
+
+  async upsertAgent(a: AgentRow, tx: Queryable = this.db): Promise<void> {
+    await tx.query(
+      'insert into agents (id, name, origins) values ($1, $2, $3) on conflict (id) do update set name = excluded.name, origins = excluded.origins',
+      [a.id, a.name, a.origins],
+    );
+  }
+
+  async addVital(v: VitalRow, tx: Queryable = this.db): Promise<void> {
+    await tx.query('insert into web_vitals (shape, name, value, rating, route) values ($1, $2, $3, $4, $5)', [v.shape, v.name, v.value, v.rating, v.route]);
+  }
+
+  async summary(sinceMs: number, tx: Queryable = this.db): Promise<VitalSummary[]> {
+    const { rows } = await tx.query<{ shape: string; name: string; count: number; p75: number; good: number; ni: number; poor: number }>(
+      `select shape, name, count(*)::int as count,
+              percentile_cont(0.75) within group (order by value) as p75,
+              count(*) filter (where rating = 'good')::int as good,
+              count(*) filter (where rating = 'needs-improvement')::int as ni,
+              count(*) filter (where rating = 'poor')::int as poor
+         from web_vitals where created_at >= to_timestamp($1::double precision / 1000)
+        group by shape, name order by shape, name`,
+      [sinceMs],
+    );
+    return rows.map((r) => ({ shape: r.shape, name: r.name, count: r.count, p75: Math.round(Number(r.p75) * 1000) / 1000, good: r.good, needsImprovement: r.ni, poor: r.poor }));
+  }
+}
+
+export class EmbedCodesRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async create(c: { jti: string; agentId: string; userId: number; expiresAt: Date }, tx: Queryable = this.db): Promise<void> {
+    await tx.query('insert into embed_codes (jti, agent_id, user_id, expires_at) values ($1, $2, $3, $4)', [c.jti, c.agentId, c.userId, c.expiresAt]);
+  }
+
+  /** Marks the code used if it is unused and unexpired (compare-and-set); returns its user, or undefined. */
+  async use(jti: string, agentId: string, now: Date, tx: Queryable = this.db): Promise<number | undefined> {
+    const { rows } = await tx.query<{ user_id: string }>(
+      `update embed_codes set used_at = $3 where jti = $1 and agent_id = $2 and used_at is null and expires_at > $3 returning user_id`,
+      [jti, agentId, now],
+    );
+    return rows[0] ? Number(rows[0].user_id) : undefined;
+  }
+}

@@ -1,0 +1,1 @@
+export { AboutUsApp as default } from './WebView.tsx';

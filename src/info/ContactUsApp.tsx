@@ -1,0 +1,1 @@
+export { ContactUsApp as default } from './WebView.tsx';

@@ -1,0 +1,270 @@
+// The embed across real origins in Chromium: the Powerly server (API, iframe page, element script) on one
+// origin, the partner site on another port. A rental end to end through each shape; messages from a foreign
+// origin or a wrong window are ignored; two elements on one page do not interfere; headers; web-view pages.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import en from '../../locales/en-US.json';
+import zh from '../../locales/zh-CN.json';
+import lt from '../../locales/lt-LT.json';
+import pt from '../../locales/pt-PT.json';
+import { startPartnerSite } from '../../server/src/partner-site.ts';
+import { launchChromium } from './chromium.ts';
+import { startProduct, type RunningProduct } from './product.ts';
+
+let product: RunningProduct;
+let browser: Browser;
+let partner: Awaited<ReturnType<typeof startPartnerSite>>;
+let partnerOrigin: string;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  product = await startProduct();
+  partner = await startPartnerSite('dist', 0, '127.0.0.1');
+  partnerOrigin = new URL(partner.url).origin;
+  await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [new URL(product.base).origin] });
+  await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [partnerOrigin] });
+  await product.app.powerly.embed.saveAgent({ id: 'demo-app', name: 'native', origins: [new URL(product.base).origin] });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await partner?.site.close();
+  await product?.close();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 420, height: 900 }, locale: 'en-US' });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return page;
+}
+
+function widgetFrame(page: Page, nth = 0): Promise<Frame> {
+  return expect.poll(() => page.frames().filter((f) => f.url().includes('/embed/frame.html')).length).toBeGreaterThan(nth).then(
+    () => page.frames().filter((f) => f.url().includes('/embed/frame.html'))[nth]!,
+  );
+}
+
+async function payInFrame(frame: Frame) {
+  await frame.getByRole('button', { name: /Pre-authorization/ }).click();
+  await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await frame.getByLabel('Expiry date (MM/YY)').fill('12/34');
+  await frame.getByLabel('CVC').fill('123');
+  await frame.getByRole('button', { name: /^Authorize/ }).click();
+}
+
+async function returnPowerBank(frame: Frame, to: string) {
+  const out = frame.getByRole('status').filter({ hasText: 'Your power bank is out!' });
+  await out.waitFor();
+  const id = (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;
+  const res = await fetch(`${product.base}/demo-api/cabinets/${to}/return`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId: id }),
+  });
+  expect(res.status).toBe(200);
+  return id;
+}
+
+const log = (page: Page) => page.getByRole('log');
+
+describe('iframe on a partner site (another origin)', () => {
+  it('mounts through the queued loader call, rents, and reports ready, height, rented and returned', async () => {
+    const page = await newPage();
+    const urls: string[] = [];
+    page.on('request', (r) => urls.push(r.url()));
+    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    const frame = await widgetFrame(page);
+    expect(new URL(frame.url()).origin).toBe(new URL(product.base).origin);
+    await expect.poll(() => log(page).textContent()).toContain('rent powerly:ready');
+    await expect.poll(() => log(page).textContent()).toMatch(/powerly:height height=\d+/);
+    await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    // The iframe grew to its content (clamped, reported through the bridge).
+    const h = await page.locator('#rent iframe').evaluate((el) => (el as HTMLIFrameElement).getBoundingClientRect().height);
+    expect(h).toBeGreaterThan(200);
+
+    await payInFrame(frame);
+    await expect.poll(() => log(page).textContent()).toMatch(/rent powerly:rented orderId=\S+/);
+    await returnPowerBank(frame, 'PWL-VNO-001');
+    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent powerly:returned orderId=\S+/);
+
+    // The token never left memory: not in any URL, not in the frame's storage.
+    const storage = await frame.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie }));
+    expect(storage).toEqual({ local: 0, session: 0, cookie: '' });
+    expect(urls.filter((u) => /token=/i.test(u))).toEqual([]);
+  });
+
+  it('ignores a message from a foreign origin or from a wrong window, in both directions', async () => {
+    const page = await newPage();
+    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    const frame = await widgetFrame(page);
+    await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    await expect.poll(() => log(page).textContent()).toContain('powerly:ready');
+
+    // A same-origin child of the host (right origin, wrong window) and a frame of a foreign origin
+    // (localhost ≠ 127.0.0.1) both try to steer the widget and to fake a result to the host.
+    const foreign = partnerOrigin.replace('127.0.0.1', 'localhost');
+    await page.evaluate(({ foreign }) => {
+      const a = document.createElement('iframe');
+      a.name = 'sibling';
+      a.srcdoc = '<p>sibling</p>';
+      const b = document.createElement('iframe');
+      b.name = 'foreign';
+      b.src = `${foreign}/demo/partner/index.html?api=none`;
+      document.body.append(a, b);
+    }, { foreign });
+    await expect.poll(() => page.frames().filter((f) => f.name() === 'sibling' || f.name() === 'foreign').length).toBe(2);
+    const widgetOrigin = new URL(product.base).origin;
+    for (const name of ['sibling', 'foreign']) {
+      const attacker = page.frames().find((f) => f.name() === name)!;
+      await attacker.waitForLoadState();
+      await attacker.evaluate(({ widgetOrigin }) => {
+        const msg = { powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } };
+        // The widget iframe is the host's first frame.
+        window.parent.frames[0]!.postMessage(msg, widgetOrigin);
+        window.parent.postMessage({ powerly: 1, type: 'rented', payload: { orderId: '999' } }, '*');
+      }, { widgetOrigin });
+    }
+    await page.waitForTimeout(1500);
+    expect(await frame.getByText('GO9 Gedimino 9').count()).toBe(0);
+    expect(await frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    expect(await log(page).textContent()).not.toContain('999');
+
+    // The real host, through the loader: accepted.
+    await page.evaluate(() => (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('setQrcode', '#rent', 'PWL-VNO-001'));
+    await expect.poll(() => frame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
+  });
+
+  it('refuses to be framed by an origin not on the agent allowlist', async () => {
+    const page = await newPage();
+    // The partner origin is not on demo-venue's allowlist: the browser blocks the frame (frame-ancestors)
+    // and the host gets the handshake timeout.
+    const res = await fetch(`${product.base}/embed/frame.html?agent=demo-venue&origin=${encodeURIComponent(partnerOrigin)}`);
+    expect(res.headers.get('content-security-policy')).toBe(`frame-ancestors ${new URL(product.base).origin}`);
+    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    await page.evaluate(() => {
+      const el = document.createElement('div');
+      el.id = 'wrong';
+      document.getElementById('partner')!.append(el);
+      (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('mount', '#wrong', { agent: 'demo-venue', qrcode: 'PWL-LIS-001' });
+    });
+    await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain('wrong powerly:error code=handshakeTimeout');
+  });
+});
+
+describe('native web-view host (no origin: a signed one-time code)', () => {
+  it('redeems the code, rents end to end, and reports through the native channel; a replayed code is refused', async () => {
+    const page = await newPage();
+    await page.goto(`${product.base}/demo/native.html`);
+    const frame = await widgetFrame(page);
+    await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    await expect.poll(() => log(page).textContent()).toContain('webview ready');
+    await payInFrame(frame);
+    await expect.poll(() => log(page).textContent()).toMatch(/webview rented orderId=\S+/);
+    await returnPowerBank(frame, 'PWL-NYC-001');
+    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/webview returned orderId=\S+/);
+
+    // An injected message without a valid code is ignored; replaying the used code is refused.
+    const replay = await frame.evaluate(async () => {
+      const out: string[] = [];
+      (window as unknown as { ReactNativeWebView: { postMessage(s: string): void } }).ReactNativeWebView = { postMessage: (s) => out.push(s) };
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } }) }));
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, qrcode: 'PWL-VNO-001' } }) }));
+      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code: 'v1.forged.' + 'A'.repeat(43), qrcode: 'PWL-VNO-001' } }) }));
+      await new Promise((r) => setTimeout(r, 1500));
+      return out;
+    });
+    expect(replay.some((s) => s.includes('"badCode"'))).toBe(true);
+    expect(await frame.getByText('GO9 Gedimino 9').count()).toBe(0);
+  });
+});
+
+describe('headers', () => {
+  it("the app is never framed; the iframe page names its agent's exact origins", async () => {
+    for (const path of ['/', '/demo/', '/demo/venue.html']) {
+      const res = await fetch(product.base + path);
+      expect(res.headers.get('content-security-policy'), path).toBe("frame-ancestors 'none'");
+    }
+    const framed = await fetch(`${product.base}/embed/frame.html?agent=demo-partner`);
+    expect(framed.headers.get('content-security-policy')).toBe(`frame-ancestors ${partnerOrigin}`);
+    const html = await framed.text();
+    expect(html).toContain(`"origins":["${partnerOrigin}"]`);
+    const unknown = await fetch(`${product.base}/embed/frame.html?agent=nobody`);
+    expect(unknown.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+  });
+});
+
+describe('<powerly-rent> on a venue site', () => {
+  it('two elements do not interfere; one rents while the other stays on its own cabinet', async () => {
+    const page = await newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${product.base}/demo/venue.html`);
+    // Loading the element's script a second time (another URL, so it runs again) must not throw.
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.type = 'module';
+      s.src = '/embed/powerly-rent.js?again';
+      document.head.append(s);
+    });
+    await expect.poll(() => log(page).textContent()).toMatch(/rent-lisbon ready[\s\S]*|rent-vilnius ready/);
+    await expect.poll(async () => (await log(page).textContent())!.includes('rent-lisbon ready') && (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
+    // Open shadow DOM with its own styles.
+    const shadow = await page.locator('#rent-lisbon').evaluate((el) => ({ open: !!el.shadowRoot, style: !!el.shadowRoot?.querySelector('style') }));
+    expect(shadow).toEqual({ open: true, style: true });
+
+    const frameOf = async (id: string) => (await page.locator(`#${id} iframe`).elementHandle())!.contentFrame() as Promise<Frame>;
+    const lisbonFrame = await frameOf('rent-lisbon');
+    const vilniusFrame = await frameOf('rent-vilnius');
+    await expect.poll(() => lisbonFrame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    await expect.poll(() => vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
+
+    await payInFrame(lisbonFrame);
+    await expect.poll(() => log(page).textContent()).toMatch(/rent-lisbon rented orderId=\S+/);
+    expect(await log(page).textContent()).not.toContain('rent-vilnius rented');
+    // The other widget still shows its own cabinet, with its own session.
+    expect(await vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
+    expect(await vilniusFrame.getByRole('button', { name: /Pre-authorization/ }).count()).toBe(1);
+    await returnPowerBank(lisbonFrame, 'PWL-LIS-001');
+    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon returned orderId=\S+/);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('web-view pages', () => {
+  const cases: [string, { about: { title: string }; contact: { title: string } }][] = [
+    ['zh-CN', zh], ['en-US', en], ['lt-LT', lt], ['pt-BR', pt], ['es-ES', en], ['ru-RU', en], ['it-IT', en],
+  ];
+  it.each(cases)('#/aboutUsApp/%s and #/contactUsApp/(same) render in the mapped language, without app chrome', async (lang, table) => {
+    const page = await newPage();
+    await page.goto(`${product.base}/#/aboutUsApp/${lang}`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.about.title);
+    expect(await page.getByRole('button', { name: en.common.back }).count()).toBe(0);
+    await page.goto(`${product.base}/#/contactUsApp/${lang}`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.contact.title);
+    await page.context().close();
+  });
+});
+
+describe('web vitals', () => {
+  it('every shape reports, with no token, query or personal data', async () => {
+    const page = await newPage();
+    await page.goto(`${product.base}/#/`);
+    await page.getByRole('main').first().waitFor();
+    await page.goto('about:blank'); // page hide flushes the remaining metrics
+    await expect.poll(async () => {
+      const { rows } = await product.db.query<{ shape: string }>('select distinct shape from web_vitals');
+      return rows.map((r) => r.shape).sort();
+    }, { timeout: 20_000 }).toEqual(['app', 'element', 'iframe', 'webview']);
+    const { rows } = await product.db.query<{ route: string }>('select route from web_vitals');
+    for (const r of rows) expect(r.route).toMatch(/^(\/[A-Za-z0-9_/-]*)?$/);
+    const res = await fetch(`${product.base}/cdb-app-api/v1/app/embed/vitals/summary`);
+    const body = (await res.json()) as { code: number; data: { shape: string; name: string; count: number }[] };
+    expect(body.code).toBe(0);
+    expect(body.data.some((s) => s.shape === 'iframe' && s.name === 'TTFB' && s.count > 0)).toBe(true);
+  });
+});
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+});

@@ -1,0 +1,336 @@
+// The embed bridge with messages dispatched directly at both ends (happy-dom does not model cross-origin
+// postMessage; tests/browser/embed.test.ts runs the same code across two real origins in Chromium).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { HostBridge, WidgetBridge, type WidgetEvent } from '../../embed/bridge.ts';
+import {
+  MAX_HEIGHT, MAX_MESSAGE_BYTES, MIN_HEIGHT, PROTOCOL_VERSION, clampHeight, isAllowedOrigin, parseHostMessage,
+  parseScannedCode, parseWidgetMessage, throttle,
+} from '../../embed/protocol.ts';
+
+const HOST = 'https://venue.example';
+const WIDGET = 'https://powerly.example';
+const TOKEN = 'tok_0123456789abcdef';
+
+/** A window stand-in: records what is posted to it, and lets the test deliver MessageEvents to its listeners. */
+class FakeWindow {
+  posted: { data: unknown; origin: string }[] = [];
+  private listeners: ((e: MessageEvent) => void)[] = [];
+  postMessage(data: unknown, origin: string) {
+    this.posted.push({ data, origin });
+  }
+  addEventListener(_t: 'message', fn: (e: MessageEvent) => void) {
+    this.listeners.push(fn);
+  }
+  removeEventListener(_t: 'message', fn: (e: MessageEvent) => void) {
+    this.listeners = this.listeners.filter((f) => f !== fn);
+  }
+  deliver(data: unknown, origin: string, source: unknown) {
+    for (const fn of this.listeners) fn({ data, origin, source } as unknown as MessageEvent);
+  }
+}
+
+const msg = (type: string, payload: unknown) => ({ powerly: PROTOCOL_VERSION, type, payload });
+
+describe('origin allowlist: exact match only', () => {
+  const list = ['https://venue.example', 'http://localhost:8081'];
+  it('accepts the listed origins', () => {
+    expect(isAllowedOrigin('https://venue.example', list)).toBe(true);
+    expect(isAllowedOrigin('http://localhost:8081', list)).toBe(true);
+  });
+  it.each([
+    'https://venue.example.evil.com', // suffix
+    'https://evil-venue.example', // substring
+    'https://venue.exampl', // prefix
+    'http://venue.example', // scheme
+    'https://venue.example:443', // not serialised
+    'https://venue.example/', // path
+    'https://VENUE.example', // case: not how browsers serialise
+    'http://localhost:80811',
+    'null',
+    '',
+    '*',
+  ])('refuses %s', (o) => expect(isAllowedOrigin(o, list)).toBe(false));
+  it('"null" is refused even when listed', () => expect(isAllowedOrigin('null', ['null'])).toBe(false));
+  it('property: an origin passes only when it is one of the entries', { timeout: 30_000 }, () => {
+    fc.assert(fc.property(fc.webUrl(), (u) => {
+      const o = new URL(u).origin;
+      expect(isAllowedOrigin(o, list)).toBe(list.includes(o));
+      expect(isAllowedOrigin(o + 'x', [o])).toBe(false);
+    }), { numRuns: 30 });
+  });
+});
+
+describe('message schemas', () => {
+  it('parses the known messages', () => {
+    expect(parseWidgetMessage(msg('resize', { height: 500 }))).toEqual({ type: 'resize', payload: { height: 500 } });
+    expect(parseHostMessage(msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' }))).toEqual({
+      type: 'init', payload: { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' },
+    });
+  });
+  it('drops unknown types, including prototype names (no dynamic method dispatch)', () => {
+    for (const type of ['eval', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'init ', 'INIT']) {
+      expect(parseHostMessage(msg(type, {}))).toBeNull();
+      expect(parseWidgetMessage(msg(type, {}))).toBeNull();
+    }
+    // A host message type is not a widget message and vice versa.
+    expect(parseWidgetMessage(msg('init', { version: 1 }))).toBeNull();
+    expect(parseHostMessage(msg('rented', { orderId: '1' }))).toBeNull();
+  });
+  it('drops wrong versions, wrong shapes, extra fields and non-plain objects', () => {
+    expect(parseWidgetMessage({ powerly: 2, type: 'ready', payload: {} })).toBeNull();
+    expect(parseWidgetMessage({ type: 'ready', payload: {} })).toBeNull();
+    expect(parseWidgetMessage(msg('resize', { height: '500' }))).toBeNull();
+    expect(parseWidgetMessage(msg('resize', { height: Infinity }))).toBeNull();
+    expect(parseWidgetMessage(msg('resize', { height: 5, extra: 1 }))).toBeNull();
+    expect(parseWidgetMessage(msg('ready', []))).toBeNull();
+    expect(parseWidgetMessage('{"powerly":1,"type":"ready","payload":{}}')).toBeNull();
+    expect(parseWidgetMessage(msg('navigate', { path: 'javascript:alert(1)' }))).toBeNull();
+    expect(parseHostMessage(msg('setToken', { token: 'short' }))).toBeNull();
+    expect(parseHostMessage(msg('setToken', { token: 'has spaces in it' }))).toBeNull();
+    expect(parseHostMessage(msg('init', { version: 1, lang: 'xx' }))).toBeNull();
+  });
+  it('drops messages over the size cap', () => {
+    const big = 'a'.repeat(MAX_MESSAGE_BYTES);
+    expect(parseWidgetMessage(msg('error', { code: 'x', message: big }))).toBeNull();
+    expect(parseHostMessage(msg('setQrcode', { qrcode: big }))).toBeNull();
+    expect(parseWidgetMessage({ ...msg('ready', {}), pad: big })).toBeNull();
+  });
+  it('property: nothing arbitrary throws, and only schema-shaped data passes', () => {
+    fc.assert(fc.property(fc.anything(), (v) => {
+      expect(() => parseWidgetMessage(v)).not.toThrow();
+      expect(() => parseHostMessage(v)).not.toThrow();
+      expect(parseHostMessage(v)).toBeNull(); // fc.anything never produces { powerly: 1, … } with a valid payload by chance here
+    }), { numRuns: 300 });
+  });
+});
+
+describe('scanned codes are validated before use', () => {
+  it.each([
+    ['PWL-LIS-001', 'PWL-LIS-001'],
+    ['  PWL-SH-001 ', 'PWL-SH-001'],
+    ['https://powerly.example/#/?qrcode=PWL-VNO-001', 'PWL-VNO-001'],
+    ['https://powerly.example/?qrcode=PWL-VNO-001', 'PWL-VNO-001'],
+    ['http://localhost:8080/#/?qr=PWL-NYC-001', 'PWL-NYC-001'],
+  ])('%s → %s', (input, code) => expect(parseScannedCode(input)).toBe(code));
+  it.each(['', 'javascript:alert(1)', 'data:text/html,x', 'PWL LIS', '<script>', 'https://x.example/#/?qrcode=a%20b', 'https://x.example/', 'x'.repeat(65)])(
+    'refuses %s',
+    (input) => expect(parseScannedCode(input)).toBeNull(),
+  );
+});
+
+describe('resize', () => {
+  it('clamps heights', () => {
+    expect(clampHeight(10)).toBe(MIN_HEIGHT);
+    expect(clampHeight(1e9)).toBe(MAX_HEIGHT);
+    expect(clampHeight(Number.NaN)).toBe(MIN_HEIGHT);
+    expect(clampHeight(640.4)).toBe(640);
+  });
+  it('throttles and delivers the latest value last', () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const seen: number[] = [];
+    const f = throttle((h: number) => seen.push(h), 100, () => now);
+    f(1);
+    f(2);
+    f(3);
+    expect(seen).toEqual([1]);
+    now = 100;
+    vi.advanceTimersByTime(100);
+    expect(seen).toEqual([1, 3]);
+    vi.useRealTimers();
+  });
+});
+
+describe('widget side', () => {
+  let self: FakeWindow;
+  let parent: FakeWindow;
+  let got: unknown[];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    self = new FakeWindow();
+    parent = new FakeWindow();
+    got = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const bridge = () => {
+    const b = new WidgetBridge({ self, parent, parentOrigin: HOST, allowlist: [HOST], onMessage: (m) => got.push(m) });
+    b.start();
+    return b;
+  };
+
+  it('refuses to start for a parent origin that is not on the allowlist', () => {
+    expect(() => new WidgetBridge({ self, parent, parentOrigin: 'https://evil.example', allowlist: [HOST], onMessage() {} })).toThrow();
+    expect(() => new WidgetBridge({ self, parent, parentOrigin: 'null', allowlist: ['null'], onMessage() {} })).toThrow();
+  });
+
+  it('says hello to the exact parent origin, never "*", until answered', () => {
+    const b = bridge();
+    vi.advanceTimersByTime(600);
+    expect(parent.posted.length).toBeGreaterThan(1);
+    for (const p of parent.posted) expect(p.origin).toBe(HOST);
+    expect(parent.posted[0]!.data).toEqual(msg('hello', { versions: [PROTOCOL_VERSION] }));
+    parent.posted = [];
+    self.deliver(msg('init', { version: 1 }), HOST, parent);
+    vi.advanceTimersByTime(1000);
+    expect(parent.posted).toEqual([]);
+    b.send({ type: 'ready', payload: {} });
+    expect(parent.posted).toEqual([{ data: msg('ready', {}), origin: HOST }]);
+  });
+
+  it('ignores a message from a foreign origin, from another window, or malformed', () => {
+    const b = bridge();
+    const other = new FakeWindow();
+    self.deliver(msg('init', { version: 1, token: TOKEN }), 'https://evil.example', parent); // wrong origin
+    self.deliver(msg('init', { version: 1, token: TOKEN }), HOST, other); // right origin, wrong window
+    self.deliver(msg('init', { version: 1, token: TOKEN }), HOST, null); // no source
+    self.deliver(msg('init', { version: 1, token: 'x' }), HOST, parent); // fails the schema
+    self.deliver(msg('init', { version: 2 }), HOST, parent); // another protocol version
+    expect(got).toEqual([]);
+    expect(b.isConnected).toBe(false);
+    self.deliver(msg('init', { version: 1, token: TOKEN }), HOST, parent);
+    expect(got).toEqual([{ type: 'init', payload: { version: 1, token: TOKEN } }]);
+  });
+
+  it('says nothing but hello before the handshake, and drops host messages before init', () => {
+    const b = bridge();
+    parent.posted = [];
+    b.send({ type: 'rented', payload: { orderId: '42' } });
+    self.deliver(msg('setToken', { token: TOKEN }), HOST, parent);
+    expect(parent.posted).toEqual([]);
+    expect(got).toEqual([]);
+  });
+
+  it('gives up after the handshake timeout', () => {
+    const onTimeout = vi.fn();
+    new WidgetBridge({ self, parent, parentOrigin: HOST, allowlist: [HOST], onMessage() {}, onTimeout, timeoutMs: 1000 }).start();
+    vi.advanceTimersByTime(999);
+    expect(onTimeout).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(onTimeout).toHaveBeenCalledOnce();
+  });
+
+  it('throttles and clamps resize messages', () => {
+    const b = bridge();
+    self.deliver(msg('init', { version: 1 }), HOST, parent);
+    parent.posted = [];
+    b.resize(99_999);
+    b.resize(300);
+    b.resize(350);
+    expect(parent.posted.map((p) => p.data)).toEqual([msg('resize', { height: MAX_HEIGHT })]);
+    vi.advanceTimersByTime(150);
+    expect(parent.posted.map((p) => p.data)).toEqual([msg('resize', { height: MAX_HEIGHT }), msg('resize', { height: 350 })]);
+  });
+});
+
+describe('host side', () => {
+  let self: FakeWindow;
+  let frame: FakeWindow;
+  let events: WidgetEvent[];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    self = new FakeWindow();
+    frame = new FakeWindow();
+    events = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const bridge = (init = { token: TOKEN, qrcode: 'PWL-LIS-001' }) => {
+    const b = new HostBridge({ self, widget: () => frame, widgetOrigin: WIDGET, init, onEvent: (e) => events.push(e) });
+    b.start();
+    return b;
+  };
+
+  it('answers hello from its own iframe with init, posted to the widget origin only', () => {
+    bridge();
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    expect(frame.posted).toEqual([{ data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' }), origin: WIDGET }]);
+  });
+
+  it('ignores another widget on the same page (same origin, other window) and foreign origins', () => {
+    bridge();
+    const otherFrame = new FakeWindow();
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, otherFrame);
+    self.deliver(msg('hello', { versions: [1] }), 'https://evil.example', frame);
+    self.deliver(msg('hello', { versions: [1] }), 'null', frame);
+    expect(frame.posted).toEqual([]);
+    expect(otherFrame.posted).toEqual([]);
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    self.deliver(msg('rented', { orderId: '7' }), WIDGET, otherFrame);
+    self.deliver(msg('rented', { orderId: '8' }), WIDGET, frame);
+    expect(events).toEqual([{ type: 'rented', orderId: '8' }]);
+  });
+
+  it('reports nothing before the handshake, then clamps heights', () => {
+    bridge();
+    self.deliver(msg('resize', { height: 500 }), WIDGET, frame);
+    expect(events).toEqual([]);
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    self.deliver(msg('resize', { height: 1e7 }), WIDGET, frame);
+    self.deliver(msg('resize', { height: 2 }), WIDGET, frame);
+    expect(events).toEqual([{ type: 'height', height: MAX_HEIGHT }, { type: 'height', height: MIN_HEIGHT }]);
+  });
+
+  it('reports a handshake timeout', () => {
+    bridge();
+    vi.advanceTimersByTime(10_000);
+    expect(events).toEqual([{ type: 'error', code: 'handshakeTimeout', message: expect.any(String) }]);
+  });
+
+  it('refuses an unsupported protocol version', () => {
+    bridge();
+    self.deliver(msg('hello', { versions: [2] }), WIDGET, frame);
+    expect(frame.posted).toEqual([]);
+    expect(events[0]).toMatchObject({ type: 'error', code: 'version' });
+  });
+
+  it('a token set after the handshake is posted to the widget origin, never elsewhere', () => {
+    const b = bridge({ token: '', qrcode: '' } as never);
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    b.setToken(TOKEN);
+    expect(frame.posted.at(-1)).toEqual({ data: msg('setToken', { token: TOKEN }), origin: WIDGET });
+    for (const p of frame.posted) expect(p.origin).toBe(WIDGET);
+  });
+
+  it('refuses a widget origin that is not an http(s) origin', () => {
+    expect(() => new HostBridge({ self, widget: () => frame, widgetOrigin: '*', init: {}, onEvent() {} })).toThrow();
+    expect(() => new HostBridge({ self, widget: () => frame, widgetOrigin: 'null', init: {}, onEvent() {} })).toThrow();
+  });
+});
+
+describe('in-app transport (no origin): content authenticated by a one-time code', () => {
+  it('accepts only an init with a code the server redeems; drops everything else', async () => {
+    const { NativeBridge } = await import('../../embed/bridge.ts');
+    const win = new FakeWindow();
+    const out: unknown[] = [];
+    const inits: unknown[] = [];
+    let refused = 0;
+    const redeemed: string[] = [];
+    const nb = new NativeBridge({
+      targets: [win],
+      out: (d) => out.push(d),
+      redeem: async (code) => {
+        redeemed.push(code);
+        if (code !== 'v1.good') throw new Error('401');
+        return 'tok_from_server_123';
+      },
+      onInit: (i) => inits.push(i),
+      onRefused: () => refused++,
+    });
+    nb.start();
+    expect(out).toEqual([msg('hello', { versions: [1] })]);
+    const flush = () => new Promise((r) => setTimeout(r, 0));
+    win.deliver(JSON.stringify(msg('setQrcode', { qrcode: 'PWL-VNO-001' })), '', null); // not an init
+    win.deliver(msg('init', { version: 1, token: TOKEN }), '', null); // a token without a code: never trusted
+    win.deliver('not json', '', null);
+    await flush();
+    expect(redeemed).toEqual([]);
+    win.deliver(JSON.stringify(msg('init', { version: 1, code: 'v1.bad' })), '', null);
+    await flush();
+    expect(refused).toBe(1);
+    win.deliver(JSON.stringify(msg('init', { version: 1, code: 'v1.good', qrcode: 'PWL-LIS-001' })), '', null);
+    await flush();
+    expect(inits).toEqual([{ token: 'tok_from_server_123', qrcode: 'PWL-LIS-001', lang: undefined }]);
+  });
+});
