@@ -69,9 +69,8 @@ export default function Home() {
 export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const symbol = c.currencyName ?? '';
   const currency = c.currency ?? 'CNY';
-  // The price strategy, or (older cabinets) the flat fields jifei / jifeiDanwei / mianfei in minutes.
-  const strategy = c.priceStrategy ?? { pType: 1, pPrice: c.jifei, pPriceMinute: c.jifeiDanwei, priceUnit: 0, pFreeuseMinute: c.mianfei };
-  const plan = planFromWire(strategy, currency, { fengding: c.fengding, yajin: c.yajin, overtimeAmount: c.overtimeAmount });
+  // The price strategy; the flat fields jifei / jifeiDanwei / mianfei / fengding / yajin fill what it lacks.
+  const plan = planFromWire(c.priceStrategy, currency, c);
   const unitPrice = toMajor(plan.unitPrice, currency);
   const unitMinutes = plan.unitMinutes;
   const freeMinutes = plan.freeMinutes;
