@@ -23,6 +23,8 @@ export const SCREENS: Record<string, Screen> = {
   '/order': Order,
   '/pastOrder': Order,
   '/orderDetail': lazy(() => import('./orders/OrderDetail.tsx')),
+  '/selectPakage': lazy(() => import('./rent/SelectPakage.tsx')),
+  '/cdbUsage': lazy(() => import('./rent/CdbUsage.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 

@@ -1,6 +1,6 @@
-import { readdirSync } from 'node:fs';
 // Rules that do not need the HTTP layer: the ledger's two-phase transfers, the order state table, the
 // locale catalogues, migrations run by two processes at once.
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, catalogKeys } from '../src/lib/i18n.ts';
 import { migrate } from '../src/db/migrate.ts';
