@@ -8,7 +8,7 @@ import { $homePathName, $token, randomId } from '../stores/session.ts';
 import { href, navigate } from '../stores/router.ts';
 import { checkCabinet, rentWithBalance, type Cabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
-import { rentAction, rentBlock } from '../core/cabinet.ts';
+import { depositRoute, rentAction, rentBlock } from '../core/cabinet.ts';
 import { planFromWire, rentalFee, MINUTE_MS } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
@@ -99,6 +99,13 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   };
 
   const borrow = async () => {
+    // Spec §4 deposit routing and the §5 BGN rule, before asking the server.
+    const route = depositRoute(c);
+    if (route === 'paymentFail') return setFailure(t('rentRules.paymentFail'));
+    if (route === 'confirm') {
+      const due = Math.max(0, (c.yajin ?? 0) - (c.userWallet?.pBalance ?? c.myyue ?? 0));
+      return navigate(href('/confirm', { price: due.toFixed(2), payType: 'YJ', qrcode: c.qrcode, cabinetID: c.cabinetID, yaJinType: c.yajintype ?? '' }));
+    }
     setBusy(true);
     setFailure('');
     actionKey.current ??= randomId();
