@@ -126,6 +126,27 @@ describe('returns', () => {
   });
 });
 
+describe('events out of order', () => {
+  it("a 'returned' handled before its 'popped' settles the rental once the 'popped' arrives", async () => {
+    const b = await fresh({ simulator: false });
+    await b.db.query(`update cabinets set online = true where id = 'PWL-NYC-001'`);
+    const token = await touristToken(b.app);
+    const res = await rentByCard(b, token, 'PWL-NYC-001');
+    const tradeNo: string = res.json().data.outTradeNo;
+    const { rows } = await b.db.query<{ eject_command_id: string }>('select eject_command_id from orders where id = $1', [tradeNo]);
+    const t0 = b.clock.now().getTime();
+    b.clock.advance(10 * MINUTE_MS);
+    // The returned (10 min after the pop, in Vilnius) arrives first, then the popped.
+    await cabinetReports(b.app, 'PWL-VNO-001', 'PB-NYC-0001', t0 + 10 * MINUTE_MS, 5);
+    await b.app.powerly.cabinets.event('PWL-NYC-001', {
+      v: 1, id: uuid(), ts: new Date(t0).toISOString(), type: 'popped', commandId: rows[0]!.eject_command_id, slot: 1, powerbankId: 'PB-NYC-0001',
+    });
+    // NYC $1.50 / 30 min, no free minutes: ceil(10/30) = 1 unit → $1.50
+    expect(await detail(b.app, token, tradeNo)).toMatchObject({ pZujie: 3, pJiesuanid: 1, pJiesuan: 1.5, pUseMins: 10, pGhShopName: 'GO9 Gedimino 9' });
+    await ledgerBalanced(b.app);
+  });
+});
+
 describe('overtime buy-out', () => {
   it('the job is in the database: after a restart it closes the order as bought out; a later return gets the difference back', async () => {
     const b = await fresh();

@@ -229,6 +229,17 @@ export class RentalsService {
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt }, tx);
     await this.d.cabinets.markRented(e.powerbankId, order.id, tx);
     await this.d.jobs.enqueue(tx, JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
+    // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
+    // stamped after this 'popped' that was handled first found no open order. Settle with it now.
+    const { rows: early } = await tx.query<{ cabinet_id: string; payload: unknown }>(
+      `select cabinet_id, payload from cabinet_events
+        where type = 'returned' and payload->>'powerbankId' = $1 and cabinet_ts >= $2 order by cabinet_ts limit 1`,
+      [e.powerbankId, borrowedAt],
+    );
+    if (early[0]) {
+      const r = (typeof early[0].payload === 'string' ? JSON.parse(early[0].payload) : early[0].payload) as { slot: number; ts: string };
+      await this.onReturned(early[0].cabinet_id, { slot: r.slot, powerbankId: e.powerbankId, ts: r.ts }, tx);
+    }
   }
 
   async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }, tx: Queryable) {
