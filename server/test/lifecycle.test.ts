@@ -90,6 +90,47 @@ describe('eject failure', () => {
   });
 });
 
+describe('a process that dies between the card authorisation and the order', () => {
+  it('leaves no open authorisation: the guard job written before the card call voids it', async () => {
+    const b = await fresh({ simulator: false });
+    await b.db.query(`update cabinets set online = true where id = 'PWL-VNO-001'`);
+    const token = await touristToken(b.app);
+    // The order transaction never happens (the process is gone as far as the database can tell).
+    let crash!: (e: Error) => void;
+    const dead = new Promise<never>((_, reject) => (crash = reject));
+    const rentals = b.app.powerly.rentals as unknown as { start: () => Promise<void> };
+    rentals.start = () => dead;
+    const inFlight = rentByCard(b, token, 'PWL-VNO-001');
+    const intent = await waitFor(async () => (await b.db.query<{ id: string; status: string }>('select id, status from sandbox_intents')).rows[0], 'authorised');
+    expect(intent.status).toBe('authorized');
+    expect((await b.db.query('select id from orders')).rows).toEqual([]);
+
+    b.clock.advance(119_000);
+    await b.app.powerly.jobs.runDue();
+    expect(await b.app.powerly.sandbox.status(intent.id)).toBe('authorized'); // not yet: the request may still finish
+    b.clock.advance(2_000);
+    await b.app.powerly.jobs.runDue();
+    expect(await b.app.powerly.sandbox.status(intent.id)).toBe('voided');
+
+    crash(new Error('process died'));
+    expect((await inFlight).statusCode).toBe(500);
+    await ledgerBalanced(b.app);
+  });
+
+  it('the guard does nothing once the order exists', async () => {
+    const b = await fresh();
+    await cabinetsOnline(b, ['PWL-VNO-001']);
+    const token = await touristToken(b.app);
+    const { tradeNo } = await rentedOut(b, token, 'PWL-VNO-001');
+    const { rows } = await b.db.query<{ done_at: Date | null }>(`select done_at from jobs where kind = 'rental.orphan-authorisation'`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.done_at).not.toBeNull(); // cancelled when the request finished
+    b.clock.advance(5 * 60_000);
+    await b.app.powerly.jobs.runDue();
+    expect((await payment(b, tradeNo)).status).toBe('authorized');
+  });
+});
+
 describe('returns', () => {
   it('a cabinet that was offline reports a return late: settled with its timestamp, at its venue', async () => {
     const b = await fresh();

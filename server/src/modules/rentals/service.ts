@@ -42,6 +42,9 @@ export interface RentalsDeps {
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
 export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
 export const JOB_BUY_OUT = 'rental.overtime-buy-out';
+export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
+/** How long after a card call without an order its authorisation is presumed orphaned (the process died). */
+export const ORPHAN_AUTH_MS = 120_000;
 
 /** Parses a scanned code: the bare cabinet code or a link carrying qrcode= (also in the hash part). */
 export function cabinetCodeFrom(url: string): string {
@@ -57,6 +60,7 @@ type Funding =
 export class RentalsService {
   constructor(private readonly d: RentalsDeps) {
     d.jobs.register(JOB_EJECT_TIMEOUT, (p) => this.ejectTimedOut(String(p.orderId)));
+    d.jobs.register(JOB_ORPHAN_AUTH, (p) => this.releaseOrphan(p));
     d.jobs.register(JOB_BUY_OUT, (p) => this.buyOut(String(p.orderId), 'overtime').then(() => undefined));
     d.jobs.register(JOB_SETTLE_PAYMENT, (p) => this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount)).then(() => undefined));
   }
@@ -85,14 +89,32 @@ export class RentalsService {
     const orderId = orderNo(this.d.clock.now());
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
+    const preauth = priced.planRow.deposit_type === 0;
+    const amount = preauth ? deposit : deposit - (await this.d.wallet.walletOf(user.id, currency)).balance;
+    if (amount <= 0) return this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
+    // A guard, committed before the card call: if this process dies between the provider's answer and the order's
+    // transaction, the job finds no order and releases the authorisation (releaseOrphan). Cancelled below.
+    const guard = { orderId, paymentId: input.paymentId, token: input.token, currency, amount, capture: preauth ? 'manual' : 'automatic' };
+    await this.d.jobs.enqueue(this.d.db, JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    try {
+      return await this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
+    } finally {
+      await this.d.jobs.cancel(JOB_ORPHAN_AUTH, 'orderId', orderId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
+    }
+  }
+
+  private async rentWithDepositGuarded(
+    user: UserRow, input: { qrcode: string; token: string; paymentId: string }, orderId: string, cabinet: CabinetRow, priced: PricedVenue, amount: number,
+  ) {
+    const provider = this.d.payments.providerForMethod(input.paymentId)!;
+    const currency = priced.venue.currency;
+    const deposit = priced.plan.deposit;
     let funding: Funding;
     if (priced.planRow.deposit_type === 0) {
       const result = await provider.authorize({ token: input.token, amount: deposit, currency, capture: 'manual', idempotencyKey: orderId });
       if (!result.ok) return this.declined(user, provider, result, deposit, currency, 'deposit_preauth');
       funding = { kind: 'preauth', provider, result };
     } else {
-      const { balance } = await this.d.wallet.walletOf(user.id, currency);
-      const amount = deposit - balance;
       if (amount > 0) {
         const result = await provider.authorize({ token: input.token, amount, currency, capture: 'automatic', idempotencyKey: orderId });
         if (!result.ok) return this.declined(user, provider, result, amount, currency, 'deposit_topup');
@@ -109,6 +131,28 @@ export class RentalsService {
     }
     await this.sendEject(orderId);
     return orderId;
+  }
+
+  /**
+   * The orphan guard's job: no order was written for this card call (the process died in between). The provider
+   * call is replayed with the same idempotency key, which returns the first outcome without charging again, and
+   * an authorisation is voided (a top-up charge refunded).
+   */
+  private async releaseOrphan(p: Record<string, unknown>) {
+    const orderId = String(p.orderId);
+    if (await this.d.repo.find(orderId)) return;
+    const provider = this.d.payments.providerForMethod(String(p.paymentId));
+    if (!provider) return;
+    const wallet = p.capture === 'automatic';
+    const amount = Number(p.amount);
+    // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
+    const result = await provider.authorize({
+      token: String(p.token), amount, currency: String(p.currency), capture: wallet ? 'automatic' : 'manual', idempotencyKey: orderId,
+    });
+    if (!result.ok) return;
+    this.d.log.warn({ orderId, ref: result.ref }, 'releasing an orphaned card authorisation');
+    if (wallet) await provider.refund(result.ref, amount);
+    else await provider.void(result.ref);
   }
 
   /** GET cdb/cabinet/useBalanceToRent */
