@@ -274,11 +274,13 @@ export class RentalsService {
     await this.d.cabinets.markRented(e.powerbankId, order.id, tx);
     await this.d.jobs.enqueue(tx, JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
     // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
-    // stamped after this 'popped' that was handled first found no open order. Settle with it now.
+    // stamped after this 'popped' that was handled first found no open order. Settle with it now. Only a return
+    // received while this order was already waiting for its eject, and stamped after the pop, can be that one.
     const { rows: early } = await tx.query<{ cabinet_id: string; payload: unknown }>(
       `select cabinet_id, payload from cabinet_events
-        where type = 'returned' and payload->>'powerbankId' = $1 and cabinet_ts >= $2 order by cabinet_ts limit 1`,
-      [e.powerbankId, borrowedAt],
+        where type = 'returned' and payload->>'powerbankId' = $1 and cabinet_ts > $2 and received_at >= $3
+        order by cabinet_ts limit 1`,
+      [e.powerbankId, borrowedAt, order.created_at],
     );
     if (early[0]) {
       const r = (typeof early[0].payload === 'string' ? JSON.parse(early[0].payload) : early[0].payload) as { slot: number; ts: string };
