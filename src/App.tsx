@@ -50,6 +50,8 @@ export const SCREENS: Record<string, Screen> = {
   '/wallet_list': lazy(() => import('./wallet/WalletList.tsx')),
   '/aboutUsApp': lazy(() => import('./info/AboutUsApp.tsx')),
   '/contactUsApp': lazy(() => import('./info/ContactUsApp.tsx')),
+  '/selectPakage': lazy(() => import('./rent/SelectPakage.tsx')),
+  '/cdbUsage': lazy(() => import('./rent/CdbUsage.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 

@@ -24,6 +24,12 @@ export interface Order {
   pPowerbankId?: string | null;
   palipayjsSm?: string | null;
   estimatedAmount?: number;
+  /** Powerly: closed as bought out (overtime, or the user bought it). */
+  boughtOut?: boolean;
+  /** Powerly: when an open order is bought out if still not returned (ISO). */
+  buyOutAt?: string | null;
+  /** Powerly: the buy-out fee. */
+  buyOutAmount?: number;
 }
 
 export interface OrderPage {
@@ -57,4 +63,9 @@ export function checkOrder(tradeNo: string, payMode: string, signal?: AbortSigna
   return api.post<OrderCheck>(`cdb/mine/order/check/${encodeURIComponent(tradeNo)}/${encodeURIComponent(payMode)}`, {
     signal,
   });
+}
+
+/** POST cdb/order/buyOrder {orderId} — keep the power bank of an open rental for the buy-out fee. */
+export function buyOrder(orderId: string, idempotencyKey?: string): Promise<Order> {
+  return api.post<Order>('cdb/order/buyOrder', { body: { orderId }, idempotencyKey });
 }

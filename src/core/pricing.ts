@@ -92,31 +92,85 @@ export interface WirePriceStrategy {
   priceStrategyDetail?: { pId?: number | string; pStartMinute: number; pEndMinute: number; pTotalFee: number }[];
 }
 
-/** Wire priceStrategy (plus the cabinet's fengding / yajin fallbacks) → a PricePlan, spec defaults filling gaps. */
-export function planFromWire(
-  s: WirePriceStrategy | undefined,
-  currency: string,
-  fallback: { fengding?: number; yajin?: number; overtimeAmount?: number } = {},
-): PricePlan {
-  const money = (v: number | undefined, dflt: number) => (v == null ? dflt : toMinor(v, currency));
-  const unit = (s?.priceUnit ?? 0) as number;
-  const unitLength = s?.pPriceMinute ?? 30;
+/**
+ * The cabinet's flat fields (spec §3 Cabinet), used where the priceStrategy is absent or lacks a field:
+ * jifei = rate per unit, jifeiDanwei = unit length in minutes, mianfei = free minutes, fengding = daily cap,
+ * yajin = deposit, overtimeAmount = the overtime (non-return) fee.
+ */
+export interface WireCabinetPrice {
+  jifei?: number;
+  jifeiDanwei?: number;
+  mianfei?: number;
+  fengding?: number;
+  yajin?: number;
+  overtimeAmount?: number;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * Wire priceStrategy (plus the cabinet's flat fields) → a PricePlan; the spec §9 defaults fill what both lack
+ * (rate 1, unit 30 minutes, daily cap 6, deposit 25, overtime 25, overtime days 2, no free minutes).
+ * Negative or non-numeric values are treated as absent; a daily cap of 0 means "no cap".
+ */
+export function planFromWire(s: WirePriceStrategy | undefined, currency: string, flat: WireCabinetPrice = {}): PricePlan {
+  const pos = (v: unknown) => {
+    const n = num(v);
+    return n != null && n >= 0 ? n : undefined;
+  };
+  const money = (v: number | undefined, dflt: number) => toMinor(v ?? dflt, currency);
+  const unit = pos(s?.priceUnit) ?? 0;
   const perUnit = PRICE_UNIT_MINUTES[(unit in PRICE_UNIT_MINUTES ? unit : 0) as PriceUnit];
-  const dflt = DEFAULT_PLAN;
+  // The flat jifeiDanwei is always minutes; pPriceMinute counts price units (minutes, hours or days).
+  const unitMinutes = s?.pPriceMinute != null && pos(s.pPriceMinute) ? pos(s.pPriceMinute)! * perUnit : (pos(flat.jifeiDanwei) || 30);
+  const overtimeDays = pos(s?.pOvertimeDay) || DEFAULT_PLAN.overtimeDays;
   return {
     kind: s?.pType === 2 ? 'tiered' : 'unit',
     currency,
-    unitPrice: money(s?.pPrice, toMinor(1, currency)),
-    unitMinutes: Math.max(1, unitLength * perUnit),
-    freeMinutes: s?.pFreeuseMinute ?? 0,
-    dailyCap: money(s?.pDayAmount ?? fallback.fengding, toMinor(6, currency)),
-    deposit: money(s?.pDepositAmount ?? fallback.yajin, toMinor(25, currency)),
-    overtimeAmount: money(s?.pOvertimeAmount ?? fallback.overtimeAmount, toMinor(25, currency)),
-    overtimeDays: s?.pOvertimeDay ?? dflt.overtimeDays,
-    tiers: (s?.priceStrategyDetail ?? []).map((r) => ({
-      startMinute: r.pStartMinute,
-      endMinute: r.pEndMinute,
-      totalFee: toMinor(r.pTotalFee, currency),
-    })),
+    unitPrice: money(pos(s?.pPrice) ?? pos(flat.jifei), 1),
+    unitMinutes: Math.max(1, Math.round(unitMinutes)),
+    freeMinutes: Math.floor(pos(s?.pFreeuseMinute) ?? pos(flat.mianfei) ?? 0),
+    dailyCap: money(pos(s?.pDayAmount) ?? pos(flat.fengding), 6),
+    deposit: money(pos(s?.pDepositAmount) ?? pos(flat.yajin), 25),
+    overtimeAmount: money(pos(s?.pOvertimeAmount) ?? pos(flat.overtimeAmount), 25),
+    overtimeDays,
+    tiers: (s?.priceStrategyDetail ?? [])
+      .filter((r) => num(r.pStartMinute) != null && num(r.pEndMinute) != null && pos(r.pTotalFee) != null)
+      .map((r) => ({ startMinute: r.pStartMinute, endMinute: r.pEndMinute, totalFee: toMinor(r.pTotalFee, currency) })),
   };
+}
+
+// ---- overtime (spec §1 "An unreturned unit is charged an overtime fee and then need not be returned") ----------
+
+/** Length of the overtime period in minutes: overtime days × 24 h. Past it, the order is bought out. */
+export function overtimeMinutes(plan: PricePlan): number {
+  return (plan.overtimeDays > 0 ? plan.overtimeDays : DEFAULT_PLAN.overtimeDays) * DAY_MINUTES;
+}
+
+/** When an order borrowed at `borrowedAt` is bought out if it is still not returned. */
+export function buyOutAt(plan: PricePlan, borrowedAt: Date): Date {
+  return new Date(borrowedAt.getTime() + overtimeMinutes(plan) * MINUTE_MS);
+}
+
+/**
+ * The buy-out charge: the overtime amount. Only the deposit is held, so the deposit is the ceiling here too
+ * (with the spec defaults both are 25).
+ */
+export function buyOutFee(plan: PricePlan): number {
+  return plan.deposit > 0 ? Math.min(plan.overtimeAmount, plan.deposit) : plan.overtimeAmount;
+}
+
+/**
+ * A bought-out power bank that comes back after all (state 5, or state 3 when the cabinet reports it was in
+ * fact returned before the buy-out): the user ends up paying the rent for the time they actually had it,
+ * never more than they were charged. Returns the amount to give back.
+ */
+export function refundAfterBuyOut(plan: PricePlan, charged: number, elapsedMs: number): number {
+  return Math.max(0, charged - rentalFee(plan, elapsedMs));
+}
+
+/** Pricing-tip slider (spec §9): max = 2 × overtime days × 24 × 30 minutes (2880 with the default), step 1. */
+export function sliderMaxMinutes(plan: PricePlan): number {
+  const days = plan.overtimeDays > 0 ? plan.overtimeDays : DEFAULT_PLAN.overtimeDays;
+  return 2 * days * 24 * 30;
 }

@@ -1,10 +1,13 @@
 // Route '/orderDetail' [orderId]: one rental order; copy the order number.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';
-import { getOrder, type Order } from '../api/orders.ts';
-import { isOngoing } from '../core/orders.ts';
+import { buyOrder, getOrder, type Order } from '../api/orders.ts';
+import { isOngoing, orderActions } from '../core/orders.ts';
+import { href, navigate } from '../stores/router.ts';
+import { randomId } from '../stores/session.ts';
+import { Dialog } from '../ui/Dialog.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { toast } from '../ui/toast.tsx';
@@ -69,6 +72,26 @@ export default function OrderDetail() {
   }, [load]);
 
   const ongoing = order ? isOngoing(order) : false;
+  const actions = order ? orderActions(order) : { buy: false, payAgain: false };
+  const [confirmBuy, setConfirmBuy] = useState(false);
+  const [buying, setBuying] = useState(false);
+  const buyKey = useRef<string | null>(null);
+  const buy = async () => {
+    if (!order) return;
+    setBuying(true);
+    buyKey.current ??= randomId();
+    try {
+      setOrder(await buyOrder(order.pOrderid, buyKey.current));
+      buyKey.current = null;
+      setConfirmBuy(false);
+      toast(t('orderActions.bought'));
+    } catch (e) {
+      setConfirmBuy(false);
+      toast(errorText(e, t));
+    } finally {
+      setBuying(false);
+    }
+  };
   return (
     <>
       <PageHeader title={t('detail.title')} />
@@ -124,7 +147,47 @@ export default function OrderDetail() {
               <dt>{t('detail.cabinet')}</dt>
               <dd>{order.pCabinetid || '—'}</dd>
             </dl>
+            {order.boughtOut ? <p className="notice" role="status">{t('orderActions.boughtOut')}</p> : null}
+            {ongoing && order.buyOutAt ? (
+              <p className="muted">{t('orderActions.buyOutAt', { time: dateTime(order.buyOutAt, lang), amount: money(order.pCurrencyName, order.buyOutAmount ?? 0) })}</p>
+            ) : null}
             <p className="tip">{ongoing ? t('detail.ongoingTip') : t('detail.endedTip')}</p>
+            <div className="actions">
+              {actions.payAgain ? (
+                <button
+                  type="button"
+                  className="button primary block"
+                  onClick={() => navigate(href('/confirm', { payType: 'FK', outTradeNo: order.pOrderid, orderId: order.pOrderid, price: order.pJiesuan ?? 0 }))}
+                >
+                  {t('orderActions.payAgain')}
+                </button>
+              ) : null}
+              {actions.buy ? (
+                <button type="button" className="button block" onClick={() => setConfirmBuy(true)}>
+                  {t('orderActions.buy')}
+                </button>
+              ) : null}
+              <button type="button" className="button link" onClick={() => navigate('/cdbUsage')}>
+                {t('orderActions.usageHelp')}
+              </button>
+            </div>
+            <Dialog
+              open={confirmBuy}
+              title={t('orderActions.buyTitle')}
+              onClose={() => setConfirmBuy(false)}
+              actions={
+                <>
+                  <button type="button" className="button" onClick={() => setConfirmBuy(false)}>
+                    {t('orderActions.cancel')}
+                  </button>
+                  <button type="button" className="button primary" aria-busy={buying} disabled={buying} onClick={() => void buy()}>
+                    {t('orderActions.buyConfirm', { amount: money(order.pCurrencyName, order.buyOutAmount ?? order.overtimeAmount ?? 0) })}
+                  </button>
+                </>
+              }
+            >
+              <p>{t('orderActions.buyText', { amount: money(order.pCurrencyName, order.buyOutAmount ?? order.overtimeAmount ?? 0) })}</p>
+            </Dialog>
           </>
         )}
       </main>

@@ -8,7 +8,7 @@ import { $homePathName, $token, randomId } from '../stores/session.ts';
 import { href, navigate } from '../stores/router.ts';
 import { checkCabinet, rentWithBalance, type Cabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
-import { rentAction, rentBlock } from '../core/cabinet.ts';
+import { depositRoute, rentAction, rentBlock } from '../core/cabinet.ts';
 import { planFromWire, rentalFee, MINUTE_MS } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
@@ -69,9 +69,8 @@ export default function Home() {
 export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const symbol = c.currencyName ?? '';
   const currency = c.currency ?? 'CNY';
-  // The price strategy, or (older cabinets) the flat fields jifei / jifeiDanwei / mianfei in minutes.
-  const strategy = c.priceStrategy ?? { pType: 1, pPrice: c.jifei, pPriceMinute: c.jifeiDanwei, priceUnit: 0, pFreeuseMinute: c.mianfei };
-  const plan = planFromWire(strategy, currency, { fengding: c.fengding, yajin: c.yajin, overtimeAmount: c.overtimeAmount });
+  // The price strategy; the flat fields jifei / jifeiDanwei / mianfei / fengding / yajin fill what it lacks.
+  const plan = planFromWire(c.priceStrategy, currency, c);
   const unitPrice = toMajor(plan.unitPrice, currency);
   const unitMinutes = plan.unitMinutes;
   const freeMinutes = plan.freeMinutes;
@@ -100,6 +99,13 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   };
 
   const borrow = async () => {
+    // Spec §4 deposit routing and the §5 BGN rule, before asking the server.
+    const route = depositRoute(c);
+    if (route === 'paymentFail') return setFailure(t('rentRules.paymentFail'));
+    if (route === 'confirm') {
+      const due = Math.max(0, (c.yajin ?? 0) - (c.userWallet?.pBalance ?? c.myyue ?? 0));
+      return navigate(href('/confirm', { price: due.toFixed(2), payType: 'YJ', qrcode: c.qrcode, cabinetID: c.cabinetID, yaJinType: c.yajintype ?? '' }));
+    }
     setBusy(true);
     setFailure('');
     actionKey.current ??= randomId();

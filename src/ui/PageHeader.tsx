@@ -5,21 +5,16 @@ import { useT } from '../i18n/index.ts';
 import { canGoBack, goBack, navigate } from '../stores/router.ts';
 import { $homePathName, $isTourist, $user } from '../stores/session.ts';
 import { backFallback } from '../core/routes.ts';
-import { $cabinet } from '../stores/cabinet.ts';
-import { isImplemented } from './screens.ts';
 
 export function PageHeader({ title, back = true, end }: { title: string; back?: boolean; end?: ReactNode }) {
   const t = useT();
   const tourist = useStore($isTourist);
   const user = useStore($user);
   const home = useStore($homePathName);
-  const cabinet = useStore($cabinet);
 
   const onBack = () => {
     if (canGoBack()) return goBack();
-    const target = backFallback(tourist, Boolean(user?.pmobile || user?.email) || !tourist, home);
-    // Routes of later slices (selectPakage, homeMap) are not built yet: fall back to the cabinet home.
-    navigate(isImplemented(target) ? target : cabinet ? '/home' : '/', { replace: true });
+    navigate(backFallback(tourist, Boolean(user?.pmobile || user?.email) || !tourist, home), { replace: true });
   };
 
   return (

@@ -29,6 +29,11 @@ export class JobRunner {
     await q.query('insert into jobs (kind, payload, run_at) values ($1, $2, $3)', [kind, JSON.stringify(payload), runAt]);
   }
 
+  /** Marks not-yet-run jobs of `kind` whose payload has `key` = `value` as done (their work is no longer needed). */
+  async cancel(kind: string, key: string, value: string, q: Queryable = this.db) {
+    await q.query(`update jobs set done_at = $4 where kind = $1 and payload->>$2 = $3 and done_at is null`, [kind, key, value, this.clock.now()]);
+  }
+
   /** Runs every due job once (those failing are rescheduled); returns how many ran. */
   runDue(limit = 50): Promise<number> {
     // One pass at a time per process; callers (poller, tests) share the pass in progress.

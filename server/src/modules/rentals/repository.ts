@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/db.ts';
 import type { PricePlan, WirePriceStrategy } from '../../../../src/core/pricing.ts';
-import { canTransition, OPEN_STATES } from './order-state.ts';
+import { BUY_OUT_FROM, canTransition, OPEN_STATES } from './order-state.ts';
 
 /** A request still 'started' after this long is presumed dead (provider calls time out far sooner). */
 export const STALE_KEY_MS = 120_000;
@@ -30,6 +30,7 @@ export interface OrderRow {
   fee: number | null;
   use_minutes: number | null;
   note: string | null;
+  bought_out_at: Date | null;
   venue_name?: string;
 }
 
@@ -43,7 +44,7 @@ const parse = (r: OrderRow): OrderRow => ({
 export class RentalsRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insert(o: Omit<OrderRow, 'settled' | 'zujie' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'powerbank_id' | 'slot'>, q: Queryable = this.db) {
+  async insert(o: Omit<OrderRow, 'bought_out_at' | 'settled' | 'zujie' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'powerbank_id' | 'slot'>, q: Queryable = this.db) {
     await q.query(
       `insert into orders (id, user_id, cabinet_id, venue_id, deposit_type, currency, plan, wire_strategy, deposit,
          hold_transfer_id, payment_id, eject_command_id, created_at)
@@ -61,9 +62,12 @@ export class RentalsRepository {
     return rows[0] ? parse(rows[0]) : undefined;
   }
 
+  /** The order a returned power bank closes: an open one, or a bought-out one not yet returned. */
   async openForPowerbank(powerbankId: string, q: Queryable = this.db) {
     const { rows } = await q.query<{ id: string }>(
-      `select id from orders where powerbank_id = $1 and zujie in (1, 4) and not settled order by created_at desc limit 1`,
+      `select id from orders where powerbank_id = $1
+          and ((zujie in (1, 4) and not settled) or (bought_out_at is not null and returned_at is null))
+        order by (not settled) desc, created_at desc limit 1`,
       [powerbankId],
     );
     return rows[0] ? this.find(rows[0].id, q, { lock: true }) : undefined;
@@ -96,6 +100,23 @@ export class RentalsRepository {
       id, from, to, ...cols.map((c) => fields[c as keyof typeof fields]),
     ]);
     if (res.rowCount !== 1) throw new Error(`order ${id} was not in state ${from}`);
+  }
+
+  /** Overtime buy-out: settles an open order in place (see BUY_OUT_FROM), compare-and-set on state and settled. */
+  async buyOut(id: string, from: number, fields: { fee: number; use_minutes: number; at: Date; note: string }, q: Queryable = this.db) {
+    if (!BUY_OUT_FROM.includes(from as never)) throw new Error(`order ${id}: no buy-out from ${from}`);
+    const res = await q.query(
+      `update orders set settled = true, bought_out_at = $3, fee = $4, use_minutes = $5, note = $6
+        where id = $1 and zujie = $2 and not settled`,
+      [id, from, fields.at, fields.fee, fields.use_minutes, fields.note],
+    );
+    if (res.rowCount !== 1) throw new Error(`order ${id} was not open in state ${from}`);
+  }
+
+  /** Orders taking a power bank from `cabinetId` that the cabinet has not answered yet (each reserves one). */
+  async pendingAt(cabinetId: string, q: Queryable = this.db) {
+    const { rows } = await q.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = $1 and zujie = 0`, [cabinetId]);
+    return Number(rows[0]?.n ?? 0);
   }
 
   // Idempotency keys (money-moving POSTs).

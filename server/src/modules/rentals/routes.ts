@@ -17,6 +17,7 @@ const Order = Type.Object({
   pCurrencyName: Type.String(), pYajin: Type.Number(), pJifei: Type.Number(), pJifeiDanwei: Type.Integer(),
   pFengding: Type.Number(), priceUnit: Type.Integer(), overtimeAmount: Type.Number(), pUserid: Type.Integer(),
   pCabinetid: Type.String(), pPowerbankId: Type.String(), palipayjsSm: Type.String(), estimatedAmount: Type.Number(),
+  boughtOut: Type.Boolean(), buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(),
 });
 
 export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; repo: RentalsRepository; clock: Clock }) {
@@ -103,4 +104,17 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     },
     preHandler: app.requireUser,
   }, async (req) => ok(opts.rentals.toWire(await opts.rentals.check(currentUser(req), req.query.orderId))));
+
+  app.post('/cdb/order/buyOrder', {
+    schema: {
+      tags: ['rentals'],
+      summary: 'Buy the power bank of an open rental: the order is settled for the buy-out fee (overtime amount, at most the deposit) and need not be returned',
+      headers: IdemHeaders,
+      body: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      response: { 200: Envelope(Order) },
+    },
+    preHandler: app.requireUser,
+  }, async (req, reply) =>
+    idempotent(opts.repo, opts.clock, req, reply, req.body, async () =>
+      ok(opts.rentals.toWire(await opts.rentals.buyByUser(currentUser(req), req.body.orderId)))));
 }

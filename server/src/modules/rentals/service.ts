@@ -5,7 +5,7 @@
 // DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
 import { toMajor } from '../../../../src/core/money.ts';
-import { billedMinutes, DAY_MINUTES, rentalFee } from '../../../../src/core/pricing.ts';
+import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '../../../../src/core/pricing.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -19,7 +19,7 @@ import type { PaymentsService } from '../payments/service.ts';
 import type { AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type WalletService } from '../wallet/service.ts';
-import { Zujie } from './order-state.ts';
+import { BUY_OUT_FROM, Zujie } from './order-state.ts';
 import type { OrderRow, RentalsRepository } from './repository.ts';
 
 export interface RentalsDeps {
@@ -41,6 +41,10 @@ export interface RentalsDeps {
 
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
 export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
+export const JOB_BUY_OUT = 'rental.overtime-buy-out';
+export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
+/** How long after a card call without an order its authorisation is presumed orphaned (the process died). */
+export const ORPHAN_AUTH_MS = 120_000;
 
 /** Parses a scanned code: the bare cabinet code or a link carrying qrcode= (also in the hash part). */
 export function cabinetCodeFrom(url: string): string {
@@ -56,6 +60,8 @@ type Funding =
 export class RentalsService {
   constructor(private readonly d: RentalsDeps) {
     d.jobs.register(JOB_EJECT_TIMEOUT, (p) => this.ejectTimedOut(String(p.orderId)));
+    d.jobs.register(JOB_ORPHAN_AUTH, (p) => this.releaseOrphan(p));
+    d.jobs.register(JOB_BUY_OUT, (p) => this.buyOut(String(p.orderId), 'overtime').then(() => undefined));
     d.jobs.register(JOB_SETTLE_PAYMENT, (p) => this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount)).then(() => undefined));
   }
 
@@ -69,7 +75,8 @@ export class RentalsService {
   private async preflight(user: UserRow, qrcode: string) {
     const r = await this.resolveCabinet(qrcode);
     if (!r.cabinet.online) throw conflict('error.cabinetOffline');
-    if ((await this.d.cabinets.availableCount(r.cabinet.id)) === 0) throw conflict('error.noPowerbank');
+    // Each unanswered eject reserves one power bank (checked again under the cabinet's lock in start()).
+    if ((await this.d.cabinets.availableCount(r.cabinet.id)) - (await this.d.repo.pendingAt(r.cabinet.id)) <= 0) throw conflict('error.noPowerbank');
     if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
     return r;
   }
@@ -82,14 +89,32 @@ export class RentalsService {
     const orderId = orderNo(this.d.clock.now());
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
+    const preauth = priced.planRow.deposit_type === 0;
+    const amount = preauth ? deposit : deposit - (await this.d.wallet.walletOf(user.id, currency)).balance;
+    if (amount <= 0) return this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
+    // A guard, committed before the card call: if this process dies between the provider's answer and the order's
+    // transaction, the job finds no order and releases the authorisation (releaseOrphan). Cancelled below.
+    const guard = { orderId, paymentId: input.paymentId, token: input.token, currency, amount, capture: preauth ? 'manual' : 'automatic' };
+    await this.d.jobs.enqueue(this.d.db, JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    try {
+      return await this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
+    } finally {
+      await this.d.jobs.cancel(JOB_ORPHAN_AUTH, 'orderId', orderId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
+    }
+  }
+
+  private async rentWithDepositGuarded(
+    user: UserRow, input: { qrcode: string; token: string; paymentId: string }, orderId: string, cabinet: CabinetRow, priced: PricedVenue, amount: number,
+  ) {
+    const provider = this.d.payments.providerForMethod(input.paymentId)!;
+    const currency = priced.venue.currency;
+    const deposit = priced.plan.deposit;
     let funding: Funding;
     if (priced.planRow.deposit_type === 0) {
       const result = await provider.authorize({ token: input.token, amount: deposit, currency, capture: 'manual', idempotencyKey: orderId });
       if (!result.ok) return this.declined(user, provider, result, deposit, currency, 'deposit_preauth');
       funding = { kind: 'preauth', provider, result };
     } else {
-      const { balance } = await this.d.wallet.walletOf(user.id, currency);
-      const amount = deposit - balance;
       if (amount > 0) {
         const result = await provider.authorize({ token: input.token, amount, currency, capture: 'automatic', idempotencyKey: orderId });
         if (!result.ok) return this.declined(user, provider, result, amount, currency, 'deposit_topup');
@@ -106,6 +131,28 @@ export class RentalsService {
     }
     await this.sendEject(orderId);
     return orderId;
+  }
+
+  /**
+   * The orphan guard's job: no order was written for this card call (the process died in between). The provider
+   * call is replayed with the same idempotency key, which returns the first outcome without charging again, and
+   * an authorisation is voided (a top-up charge refunded).
+   */
+  private async releaseOrphan(p: Record<string, unknown>) {
+    const orderId = String(p.orderId);
+    if (await this.d.repo.find(orderId)) return;
+    const provider = this.d.payments.providerForMethod(String(p.paymentId));
+    if (!provider) return;
+    const wallet = p.capture === 'automatic';
+    const amount = Number(p.amount);
+    // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
+    const result = await provider.authorize({
+      token: String(p.token), amount, currency: String(p.currency), capture: wallet ? 'automatic' : 'manual', idempotencyKey: orderId,
+    });
+    if (!result.ok) return;
+    this.d.log.warn({ orderId, ref: result.ref }, 'releasing an orphaned card authorisation');
+    if (wallet) await provider.refund(result.ref, amount);
+    else await provider.void(result.ref);
   }
 
   /** GET cdb/cabinet/useBalanceToRent */
@@ -138,6 +185,11 @@ export class RentalsService {
       // Serialise a user's rentals: the open-rental rule holds even for two concurrent requests.
       await tx.query('select id from users where id = $1 for update', [user.id]);
       if ((await this.d.repo.openCount(user.id, tx)) > 0) throw refused('error.rentCount');
+      // Serialise a cabinet's rentals: each unanswered eject reserves one power bank, so two people scanning
+      // for the last one get exactly one order (the other is refused here and its card hold voided).
+      await tx.query('select id from cabinets where id = $1 for update', [cabinet.id]);
+      const free = (await this.d.cabinets.availableCount(cabinet.id, tx)) - (await this.d.repo.pendingAt(cabinet.id, tx));
+      if (free <= 0) throw conflict('error.noPowerbank');
       const hold = await w.account(userOwner(user.id), 'deposit_hold', currency, tx);
       let paymentId: string | null = null;
       let holdId: string;
@@ -209,13 +261,31 @@ export class RentalsService {
     if (!order) return;
     if (order.zujie !== Zujie.pending) {
       // Too late (the TTL ran out and the order was cancelled) or a repeat: the bank is out without a rental.
+      // The user was not charged (the hold is void); the inventory still records the bank as out, against this
+      // cancelled order, so a later return puts it back and operations can see where it went.
       if (order.powerbank_id !== e.powerbankId) {
         this.d.log.warn({ orderId: order.id, zujie: order.zujie, powerbankId: e.powerbankId }, 'popped after the order closed');
+        await this.d.cabinets.markRented(e.powerbankId, order.id, tx);
       }
       return;
     }
-    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: new Date(e.ts) }, tx);
+    const borrowedAt = new Date(e.ts);
+    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt }, tx);
     await this.d.cabinets.markRented(e.powerbankId, order.id, tx);
+    await this.d.jobs.enqueue(tx, JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
+    // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
+    // stamped after this 'popped' that was handled first found no open order. Settle with it now. Only a return
+    // received while this order was already waiting for its eject, and stamped after the pop, can be that one.
+    const { rows: early } = await tx.query<{ cabinet_id: string; payload: unknown }>(
+      `select cabinet_id, payload from cabinet_events
+        where type = 'returned' and payload->>'powerbankId' = $1 and cabinet_ts > $2 and received_at >= $3
+        order by cabinet_ts limit 1`,
+      [e.powerbankId, borrowedAt, order.created_at],
+    );
+    if (early[0]) {
+      const r = (typeof early[0].payload === 'string' ? JSON.parse(early[0].payload) : early[0].payload) as { slot: number; ts: string };
+      await this.onReturned(early[0].cabinet_id, { slot: r.slot, powerbankId: e.powerbankId, ts: r.ts }, tx);
+    }
   }
 
   async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }, tx: Queryable) {
@@ -243,27 +313,46 @@ export class RentalsService {
     if (order.payment_id) await this.d.jobs.enqueue(tx, JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0 }, now);
   }
 
-  /** A power bank went into a slot of `cabinetId`: settle its open rental with the cabinet's timestamp. */
+  /**
+   * A power bank went into a slot of `cabinetId` (any cabinet of the network): settle its rental with the
+   * cabinet's own timestamp (a cabinet that was offline reports late; a timestamp in the future counts as now).
+   * Past the overtime period the user pays at most the buy-out fee; a bought-out order that comes back gets the
+   * difference to the rent for the real time back in the wallet (docs/pricing.md).
+   */
   async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string }, tx: Queryable) {
     const order = await this.d.repo.openForPowerbank(e.powerbankId, tx);
     await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, tx);
     if (!order || !order.borrowed_at) return;
-    const returnedAt = new Date(e.ts);
-    const elapsed = Math.max(0, returnedAt.getTime() - new Date(order.borrowed_at).getTime());
-    const fee = rentalFee(order.plan, elapsed);
+    const now = this.d.clock.now();
+    const borrowedAt = new Date(order.borrowed_at).getTime();
+    const reported = Date.parse(e.ts);
+    const returnedAt = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime())));
+    const elapsed = returnedAt.getTime() - borrowedAt;
     const minutes = billedMinutes(elapsed);
-    const overtime = order.plan.overtimeDays > 0 && minutes > order.plan.overtimeDays * DAY_MINUTES;
+    const overtime = returnedAt.getTime() > buyOutAt(order.plan, new Date(borrowedAt)).getTime();
     const returnCabinet = await this.d.cabinets.find(cabinetId, tx);
     const returnVenue = returnCabinet ? await this.d.venues.priced(returnCabinet.venue_id, tx) : undefined;
-    const now = this.d.clock.now();
-    await this.d.repo.transition(order.id, order.zujie, overtime ? Zujie.overtimeReturn : Zujie.returned, {
-      returned_at: returnedAt,
-      return_cabinet_id: cabinetId,
-      return_venue_name: returnVenue?.venue.name ?? cabinetId,
-      fee,
-      use_minutes: minutes,
-      settled: true,
-    }, tx);
+    const where = { returned_at: returnedAt, return_cabinet_id: cabinetId, return_venue_name: returnVenue?.venue.name ?? cabinetId, use_minutes: minutes };
+    const to = overtime ? Zujie.overtimeReturn : Zujie.returned;
+    if (order.bought_out_at) {
+      const charged = Number(order.fee ?? 0);
+      const refund = refundAfterBuyOut(order.plan, charged, elapsed);
+      await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund }, tx);
+      if (refund > 0) {
+        const w = this.d.wallet;
+        const revenue = await w.account(PLATFORM, 'revenue', order.currency, tx);
+        const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency, tx);
+        await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now }, tx);
+      }
+      return;
+    }
+    const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
+    await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee, settled: true }, tx);
+    await this.charge(order, fee, now, tx);
+  }
+
+  /** Takes `fee` from the order's deposit hold (the rest released) and settles the card authorisation. */
+  private async charge(order: OrderRow, fee: number, now: Date, tx: Queryable) {
     const w = this.d.wallet;
     if (order.hold_transfer_id) {
       if (fee > 0) {
@@ -276,6 +365,33 @@ export class RentalsService {
       }
     }
     if (order.payment_id) await this.d.jobs.enqueue(tx, JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee }, now);
+  }
+
+  /**
+   * Closes an open order as bought out and charges the buy-out fee: by the overtime job once the overtime period
+   * is over (spec §1), or at once when the user chooses to buy the power bank (cdb/order/buyOrder).
+   * Returns false when the order is no longer open (returned meanwhile, already bought out).
+   */
+  async buyOut(orderId: string, why: 'overtime' | 'user'): Promise<boolean> {
+    return this.d.db.tx(async (tx) => {
+      const order = await this.d.repo.find(orderId, tx, { lock: true });
+      if (!order || order.settled || !BUY_OUT_FROM.includes(order.zujie as never) || !order.borrowed_at) return false;
+      const now = this.d.clock.now();
+      if (why === 'overtime' && now < buyOutAt(order.plan, new Date(order.borrowed_at))) return false;
+      const fee = buyOutFee(order.plan);
+      const minutes = billedMinutes(now.getTime() - new Date(order.borrowed_at).getTime());
+      await this.d.repo.buyOut(order.id, order.zujie, { fee, use_minutes: minutes, at: now, note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user' }, tx);
+      await this.charge(order, fee, now, tx);
+      return true;
+    });
+  }
+
+  /** POST cdb/order/buyOrder: the user keeps the power bank of an open order for the buy-out fee. */
+  async buyByUser(user: UserRow, orderId: string) {
+    const order = await this.check(user, orderId);
+    if (order.settled || !BUY_OUT_FROM.includes(order.zujie as never)) throw conflict('error.orderNotOpen');
+    if (!(await this.buyOut(orderId, 'user'))) throw conflict('error.orderNotOpen');
+    return this.check(user, orderId);
   }
 
   // ---- reads ------------------------------------------------------------------------------------------------
@@ -299,6 +415,7 @@ export class RentalsService {
     const c = o.currency;
     const w = o.wire_strategy;
     const open = !o.settled && (o.zujie === Zujie.renting || o.zujie === Zujie.fault);
+    const boughtOut = o.bought_out_at != null;
     const now = this.d.clock.now();
     const elapsed = o.borrowed_at ? Math.max(0, (o.returned_at ?? now).getTime() - new Date(o.borrowed_at).getTime()) : 0;
     return {
@@ -324,7 +441,13 @@ export class RentalsService {
       pCabinetid: o.cabinet_id,
       pPowerbankId: o.powerbank_id ?? '',
       palipayjsSm: '',
-      estimatedAmount: toMajor(open ? rentalFee(o.plan, elapsed) : (o.fee ?? 0), c),
+      estimatedAmount: toMajor(open ? rentalFee(o.plan, elapsed) : Number(o.fee ?? 0), c),
+      /** Powerly extension: the order was closed as bought out (the overtime period passed, or the user bought it). */
+      boughtOut,
+      /** Powerly extension: when an open order is bought out if still not returned. */
+      buyOutAt: o.borrowed_at ? buyOutAt(o.plan, new Date(o.borrowed_at)).toISOString() : null,
+      /** Powerly extension: the buy-out fee of this order's plan. */
+      buyOutAmount: toMajor(buyOutFee(o.plan), c),
     };
   }
 

@@ -1,0 +1,207 @@
+// Route '/selectPakage' [deviceType, cabinetshow]: the borrow screen after a scan — device type (where a cabinet
+// has both), price, deposit, free minutes, the fee table, the pricing-tip popup with a slider and a live fee
+// preview (src/core/pricing.ts, the same rule the server charges with), privacy and terms, language selector.
+// Without a scanned cabinet it goes back a page (spec §2).
+import { useEffect, useId, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, type T } from '../i18n/index.ts';
+import { $cabinet } from '../stores/cabinet.ts';
+import { $qrcode } from '../stores/scan.ts';
+import { $route, href, navigate } from '../stores/router.ts';
+import type { Cabinet } from '../api/cabinet.ts';
+import { MINUTE_MS, planFromWire, rentalFee, sliderMaxMinutes, type PricePlan } from '../core/pricing.ts';
+import { toMajor } from '../core/money.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { LangSelect } from '../ui/LangSelect.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { money } from '../ui/format.ts';
+import { perUnitText, unitText } from '../ui/price.ts';
+import './rent.css';
+
+/** "2 h 05 min" style text for the slider's duration. */
+export function durationText(t: T, minutes: number): string {
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = minutes % 60;
+  if (d > 0) return t('rentPricing.dhm', { d, h, m });
+  if (h > 0) return t('rentPricing.hm', { h, m });
+  return t('rentPricing.m', { m });
+}
+
+/** The fee rows shown in the table: the tiers of a tiered plan, else a few typical durations. */
+export function feeRows(plan: PricePlan): { label: { from: number; to: number } | number; fee: number }[] {
+  if (plan.kind === 'tiered' && plan.tiers.length) {
+    return plan.tiers.map((r) => ({ label: { from: r.startMinute, to: r.endMinute }, fee: toMajor(r.totalFee, plan.currency) }));
+  }
+  return [30, 60, 180, 1440, 2880].map((m) => ({ label: m, fee: toMajor(rentalFee(plan, m * MINUTE_MS), plan.currency) }));
+}
+
+export default function SelectPakage() {
+  const t = useT();
+  const cabinet = useStore($cabinet);
+  const qrcode = useStore($qrcode);
+  const scanned = Boolean(cabinet && (qrcode || cabinet.qrcode));
+
+  useEffect(() => {
+    if (scanned) return;
+    if (history.length > 1) history.back();
+    else navigate('/', { replace: true });
+  }, [scanned]);
+
+  if (!cabinet || !scanned) return <PageHeader title={t('rentPricing.title')} end={<LangSelect />} />;
+  return <Borrow cabinet={cabinet} t={t} />;
+}
+
+function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: boolean }; t: T }) {
+  const route = useStore($route);
+  const symbol = c.currencyName ?? '';
+  const currency = c.currency ?? 'CNY';
+  const plan = planFromWire(c.priceStrategy, currency, c);
+  const hasMifi = Boolean(c.haveMifiBattery);
+  const [device, setDevice] = useState<'cdb' | 'mifi'>(route.query.get('deviceType') === 'mifi' && hasMifi ? 'mifi' : 'cdb');
+  const [tipOpen, setTipOpen] = useState(false);
+  const [doc, setDoc] = useState<'privacy' | 'terms' | null>(null);
+  const max = sliderMaxMinutes(plan);
+  const [minutes, setMinutes] = useState(Math.min(60, max));
+  const sliderId = useId();
+  const deposit = toMajor(plan.deposit, currency);
+  const preview = toMajor(rentalFee(plan, minutes * MINUTE_MS), currency);
+
+  const next = () => {
+    if (device === 'mifi') navigate(href('/wifiMall', { type: 'QR' }));
+    else navigate('/home');
+  };
+
+  return (
+    <>
+      <PageHeader title={t('rentPricing.title')} end={<LangSelect />} />
+      <main className="page select-pakage">
+        {c.shopname ? <h2 className="venue-name">{c.shopname}</h2> : null}
+
+        {hasMifi ? (
+          <fieldset className="device-choice">
+            <legend>{t('rentPricing.deviceType')}</legend>
+            {(['cdb', 'mifi'] as const).map((d) => (
+              <label key={d} className={`device-option${device === d ? ' selected' : ''}`}>
+                <input type="radio" name="deviceType" value={d} checked={device === d} onChange={() => setDevice(d)} />
+                {d === 'cdb' ? t('rentPricing.powerBank') : t('rentPricing.wifiBox')}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+
+        <section className="price-card" aria-labelledby="sp-price">
+          <h2 id="sp-price" className="price">
+            {perUnitText(t, symbol, toMajor(plan.unitPrice, currency), plan.unitMinutes)}
+          </h2>
+          <dl className="price-facts">
+            <div>
+              <dt>{t('rentPricing.deposit')}</dt>
+              <dd>{money(symbol, deposit)}</dd>
+            </div>
+            <div>
+              <dt>{t('rentPricing.freeMinutes')}</dt>
+              <dd>{t('rentPricing.minutes', { n: plan.freeMinutes })}</dd>
+            </div>
+            {plan.dailyCap > 0 ? (
+              <div>
+                <dt>{t('rentPricing.dailyCap')}</dt>
+                <dd>{money(symbol, toMajor(plan.dailyCap, currency))}</dd>
+              </div>
+            ) : null}
+            <div>
+              <dt>{t('rentPricing.overtime')}</dt>
+              <dd>{t('rentPricing.overtimeValue', { amount: money(symbol, toMajor(plan.overtimeAmount, currency)), days: plan.overtimeDays })}</dd>
+            </div>
+          </dl>
+          <table className="fee-table">
+            <caption>{t('rentPricing.feeTable')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('rentPricing.duration')}</th>
+                <th scope="col">{t('rentPricing.fee')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {feeRows(plan).map((r) => (
+                <tr key={typeof r.label === 'number' ? r.label : `${r.label.from}-${r.label.to}`}>
+                  <td>{typeof r.label === 'number' ? durationText(t, r.label) : t('rentPricing.tierRange', { from: r.label.from, to: r.label.to })}</td>
+                  <td>{money(symbol, r.fee)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <button type="button" className="button link" onClick={() => setTipOpen(true)}>
+            {t('rentPricing.tipOpen')}
+          </button>
+        </section>
+
+        <div className="actions">
+          <button type="button" className="button primary block" onClick={next}>
+            {t('rentPricing.next')}
+          </button>
+          <p className="legal">
+            {t('rentPricing.agree')}{' '}
+            <button type="button" className="button link inline" onClick={() => setDoc('privacy')}>
+              {t('rentPricing.privacy')}
+            </button>{' '}
+            {t('rentPricing.and')}{' '}
+            <button type="button" className="button link inline" onClick={() => setDoc('terms')}>
+              {t('rentPricing.terms')}
+            </button>
+          </p>
+        </div>
+      </main>
+
+      <Dialog
+        open={tipOpen}
+        title={t('rentPricing.tipTitle')}
+        onClose={() => setTipOpen(false)}
+        actions={
+          <button type="button" className="button primary" onClick={() => setTipOpen(false)}>
+            {t('rentPricing.tipClose')}
+          </button>
+        }
+      >
+        <ul className="tip-rules">
+          <li>{t('rentPricing.ruleUnit', { price: perUnitText(t, symbol, toMajor(plan.unitPrice, currency), plan.unitMinutes) })}</li>
+          {plan.freeMinutes > 0 ? <li>{t('rentPricing.ruleFree', { n: plan.freeMinutes })}</li> : null}
+          {plan.dailyCap > 0 ? <li>{t('rentPricing.ruleCap', { amount: money(symbol, toMajor(plan.dailyCap, currency)) })}</li> : null}
+          <li>{t('rentPricing.ruleDeposit', { amount: money(symbol, deposit) })}</li>
+          <li>{t('rentPricing.ruleOvertime', { days: plan.overtimeDays, amount: money(symbol, toMajor(plan.overtimeAmount, currency)) })}</li>
+        </ul>
+        <label htmlFor={sliderId} className="slider-label">
+          {t('rentPricing.sliderLabel')}
+        </label>
+        <input
+          id={sliderId}
+          className="fee-slider"
+          type="range"
+          min={0}
+          max={max}
+          step={1}
+          value={minutes}
+          aria-valuetext={durationText(t, minutes)}
+          onChange={(e) => setMinutes(Number(e.target.value))}
+        />
+        <output htmlFor={sliderId} className="fee-preview" aria-live="polite" data-testid="fee-preview">
+          {t('rentPricing.preview', { duration: durationText(t, minutes), amount: money(symbol, preview) })}
+        </output>
+        <p className="muted small">{t('rentPricing.unitNote', { unit: unitText(t, plan.unitMinutes) })}</p>
+      </Dialog>
+
+      <Dialog
+        open={doc !== null}
+        title={doc === 'terms' ? t('rentPricing.terms') : t('rentPricing.privacy')}
+        onClose={() => setDoc(null)}
+        actions={
+          <button type="button" className="button primary" onClick={() => setDoc(null)}>
+            {t('rentPricing.tipClose')}
+          </button>
+        }
+      >
+        <p>{doc === 'terms' ? t('rentPricing.termsText') : t('rentPricing.privacyText')}</p>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,109 @@
+// Issue 3 as a user sees it, in Chromium against the real server, broker and cabinet simulator:
+// the #/selectPakage pricing tip (slider + live fee preview from src/core/pricing.ts), and an eject that fails
+// (the demo panel jams the cabinet): the user sees the rental failed, no order in use, the deposit released.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { money } from '../../src/ui/format.ts';
+import { toMajor } from '../../src/core/money.ts';
+import { rentalFee, sliderMaxMinutes, type PricePlan } from '../../src/core/pricing.ts';
+import { launchChromium } from './chromium.ts';
+import { startProduct, type RunningProduct } from './product.ts';
+
+let product: RunningProduct;
+let browser: Browser;
+beforeAll(async () => {
+  product = await startProduct();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.close();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+// Lisbon's seeded plan (PWL-LIS-001): €1.50 per 30 min, 5 free minutes, daily cap €8, deposit €30, 3 overtime days.
+const LISBON: PricePlan = {
+  kind: 'unit', currency: 'EUR', unitPrice: 150, unitMinutes: 30, freeMinutes: 5, dailyCap: 800,
+  deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, tiers: [],
+};
+
+describe('#/selectPakage pricing tip', () => {
+  it('shows the plan, and the slider previews the fee the server will charge', async () => {
+    const page = await newPage();
+    await page.goto(`${product.base}/#/?qrcode=PWL-LIS-001`);
+    await page.getByRole('button', { name: /Pre-authorization/ }).waitFor();
+    await page.goto(`${product.base}/#/selectPakage`);
+
+    await expect.poll(() => page.getByRole('heading', { name: '€1.50 / 30 min' }).count()).toBe(1);
+    const facts = (await page.locator('.price-facts').textContent())!;
+    expect(facts).toContain('Deposit€30');
+    expect(facts).toContain('Free time5 min');
+    expect(facts).toContain('Daily cap€8');
+    // The fee table: 3 h = ceil(180/30) = 6 × €1.50 = €9 → cap €8.
+    expect(await page.getByRole('row', { name: /^3 h 0 min/ }).textContent()).toContain('€8');
+
+    await page.getByRole('button', { name: 'How the fee is calculated' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pricing' });
+    await dialog.waitFor();
+    const slider = dialog.getByRole('slider', { name: 'Try a rental time' });
+    // Spec §9: max = 2 × overtime days × 24 × 30 = 2 × 3 × 24 × 30 = 4320, step 1.
+    expect(await slider.getAttribute('max')).toBe(String(sliderMaxMinutes(LISBON)));
+    expect(await slider.getAttribute('max')).toBe('4320');
+    expect(await slider.getAttribute('step')).toBe('1');
+    const preview = dialog.getByTestId('fee-preview');
+    for (const [minutes, text] of [
+      [4, '4 min: €0'], // within the 5 free minutes
+      [95, '1 h 35 min: €6'], // ceil(95/30) = 4 × €1.50
+      [1441, '1 d 0 h 1 min: €9.50'], // 1 day (€8) + 1 unit (€1.50)
+    ] as const) {
+      await slider.fill(String(minutes));
+      expect(text).toContain(money('€', toMajor(rentalFee(LISBON, minutes * 60_000), 'EUR')));
+      await expect.poll(() => preview.textContent()).toBe(text);
+    }
+    // Keyboard works too: one step right from 1441.
+    await slider.press('ArrowRight');
+    await expect.poll(() => preview.textContent()).toBe('1 d 0 h 2 min: €9.50');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    // Continue leads to the cabinet home with its pay button.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByRole('button', { name: /Pre-authorization/ }).count()).toBe(1);
+  });
+});
+
+describe('an eject failure as the user sees it', () => {
+  it('the cabinet jams: the rental failed message, nothing in use, the deposit released', async () => {
+    const demo = await newPage();
+    await demo.goto(`${product.base}/demo/`);
+    await demo.getByRole('button', { name: 'Jam the next eject of PWL-VNO-001' }).click();
+    await demo.getByRole('status').filter({ hasText: 'The next eject of PWL-VNO-001 will fail.' }).waitFor();
+    await demo.close();
+
+    const page = await newPage();
+    await page.goto(`${product.base}/#/?qrcode=PWL-VNO-001`);
+    await page.getByRole('button', { name: /Pre-authorization/ }).click();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: /^Authorize/ }).click();
+
+    // The borrow screen stops polling and says so, with a way to try again.
+    await page.getByRole('heading', { name: 'Rental failed' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Rental failed' }).textContent()).toContain('Rental failed, please try again.');
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+
+    await page.goto(`${product.base}/#/order`);
+    await expect.poll(() => page.getByRole('tab', { name: /In use/ }).textContent()).toMatch(/\(0\)/);
+    // The authorisation is voided at the provider (the user is never charged for a device they did not get).
+    await product.app.powerly.jobs.runDue();
+    const { rows } = await product.db.query<{ status: string }>(
+      `select status from payments where purpose = 'deposit_preauth' order by created_at desc limit 1`);
+    expect(rows[0]!.status).toBe('voided');
+  });
+});
