@@ -136,6 +136,14 @@ export async function cardToken(app: PowerlyApp, number = '4242 4242 4242 4242')
   return (res.json() as { id: string }).id;
 }
 
+/**
+ * For tests without the simulator: the cabinets were heard from just now (online, last seen = the test clock),
+ * as if each had sent its online status and a heartbeat.
+ */
+export async function markHeardFrom(b: Built, ids: string[]) {
+  await b.db.query('update cabinets set online = true, last_seen_at = $2 where id = any($1)', [ids, b.clock.now()]);
+}
+
 export async function cabinetsOnline(b: Built, ids: string[]) {
   await waitFor(async () => {
     const { rows } = await b.db.query<{ n: number }>('select count(*)::int as n from cabinets where online and id = any($1)', [ids]);

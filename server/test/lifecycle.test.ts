@@ -8,7 +8,7 @@ import { toMajor } from '../../src/core/money.ts';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { uuid } from '../src/lib/ids.ts';
-import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 const HOUR = 60 * MINUTE_MS;
@@ -68,7 +68,7 @@ async function cabinetReports(app: PowerlyApp, cabinetId: string, powerbankId: s
 describe('eject failure', () => {
   it('no answer from the cabinet: the order is cancelled and the card authorisation voided within 60 s', async () => {
     const b = await fresh({ simulator: false });
-    await b.db.query(`update cabinets set online = true where id = 'PWL-VNO-001'`);
+    await markHeardFrom(b, ['PWL-VNO-001']);
     const token = await touristToken(b.app);
     const res = await rentByCard(b, token, 'PWL-VNO-001');
     const tradeNo: string = res.json().data.outTradeNo;
@@ -93,7 +93,7 @@ describe('eject failure', () => {
 describe('a process that dies between the card authorisation and the order', () => {
   it('leaves no open authorisation: the guard job written before the card call voids it', async () => {
     const b = await fresh({ simulator: false });
-    await b.db.query(`update cabinets set online = true where id = 'PWL-VNO-001'`);
+    await markHeardFrom(b, ['PWL-VNO-001']);
     const token = await touristToken(b.app);
     // The order transaction never happens (the process is gone as far as the database can tell).
     let crash!: (e: Error) => void;
@@ -170,7 +170,7 @@ describe('returns', () => {
 describe('events out of order', () => {
   it("a 'returned' handled before its 'popped' settles the rental once the 'popped' arrives", async () => {
     const b = await fresh({ simulator: false });
-    await b.db.query(`update cabinets set online = true where id = 'PWL-NYC-001'`);
+    await markHeardFrom(b, ['PWL-NYC-001']);
     const token = await touristToken(b.app);
     const res = await rentByCard(b, token, 'PWL-NYC-001');
     const tradeNo: string = res.json().data.outTradeNo;
@@ -270,7 +270,7 @@ describe('overtime buy-out', () => {
 describe('the last power bank', () => {
   it('several people rent it at the same moment: exactly one rental, the others refused with their holds voided', async () => {
     const b = await fresh({ simulator: false });
-    await b.db.query(`update cabinets set online = true where id = 'PWL-VNO-001'`);
+    await markHeardFrom(b, ['PWL-VNO-001']);
     await b.db.query(`delete from powerbanks where cabinet_id = 'PWL-VNO-001' and slot > 1`);
     const tokens = await Promise.all([1, 2, 3, 4].map(() => touristToken(b.app)));
     const cards = await Promise.all(tokens.map(() => cardToken(b.app)));
@@ -318,8 +318,10 @@ describe('the last power bank', () => {
 describe('the server charges what the flows preview', () => {
   it('for every seeded cabinet the plan the flows derive from the scan is the plan the server charges with', async () => {
     const b = await fresh({ simulator: false });
+    const codes = ['PWL-SH-001', 'PWL-VNO-001', 'PWL-LIS-001', 'PWL-NYC-001'];
+    await markHeardFrom(b, codes);
     const token = await touristToken(b.app);
-    for (const code of ['PWL-SH-001', 'PWL-VNO-001', 'PWL-LIS-001', 'PWL-NYC-001']) {
+    for (const code of codes) {
       const scan = (await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${code}`, headers: { token } })).json().data;
       const preview = planFromWire(scan.priceStrategy, scan.currency, scan); // what src/rent/Home.tsx does
       const { priced } = await b.app.powerly.rentals.resolveCabinet(code);

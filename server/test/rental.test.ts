@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rentalFee } from '../../src/core/pricing.ts';
 import { toMajor } from '../../src/core/money.ts';
-import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 let b: Built;
@@ -242,7 +242,7 @@ describe('cabinet link', () => {
     }, 'last will marks the cabinet offline');
     const offline = await rent(token, { qrcode: 'PWL-NYC-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
     expect(offline.statusCode).toBe(409);
-    await b.db.query(`update cabinets set online = true where id = 'PWL-NYC-001'`);
+    await markHeardFrom(b, ['PWL-NYC-001']);
     const res = await rent(token, { qrcode: 'PWL-NYC-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
     const tradeNo = res.json().data.outTradeNo;
     expect((await check(token, tradeNo)).json()).toMatchObject({ code: 1, msg: 'Processing' });
