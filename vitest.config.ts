@@ -28,6 +28,9 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['tests/browser/**/*.test.ts'],
+          // A page under CI load may take seconds to settle (debounced calls, lazy chunks): expect.poll's
+          // default of 1 s is for unit tests, not for a browser driving a real server.
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
