@@ -150,6 +150,12 @@ export class HostBridge {
     if (this.connected) this.post({ type: 'setToken', payload: { token } });
   }
 
+  /** A changed `lang` after mount: the widget switches its texts and currency formatting live. */
+  setLang(lang: string): void {
+    this.o.init.lang = lang;
+    if (this.connected) this.post({ type: 'setLang', payload: { lang } });
+  }
+
   private post(msg: HostMessage): void {
     this.o.widget()?.postMessage(wire(msg), this.o.widgetOrigin);
   }

@@ -55,12 +55,8 @@ function Shell({ host, agent, widgetOrigin, qrcode, lang }: ShellProps) {
       handle.destroy();
       host.handle = undefined;
     };
-    // A new agent or server remounts; a new qrcode goes through the bridge (below).
+    // A new agent or server remounts; a new qrcode or lang goes through the bridge (attributeChangedCallback).
   }, [agent, widgetOrigin]);
-
-  useEffect(() => {
-    if (qrcode) host.handle?.setQrcode(qrcode);
-  }, [qrcode, host]);
 
   useEffect(() => {
     host.handle?.iframe.setAttribute('title', texts.frameTitle);
@@ -111,8 +107,13 @@ class PowerlyRent extends HTMLElement {
     this.root = undefined;
   }
 
-  attributeChangedCallback() {
-    if (this.root) this.update();
+  attributeChangedCallback(name: string, previous: string | null, value: string | null) {
+    if (!this.root || previous === value) return;
+    // After mount the iframe keeps running; a changed cabinet or language travels as a bridge message
+    // (queued into the handshake's init when the widget has not said hello yet).
+    if (name === 'qrcode' && value) this.handle?.setQrcode(value);
+    if (name === 'lang' && value && isLocale(value)) this.handle?.setLang(value);
+    this.update();
   }
 
   private update() {

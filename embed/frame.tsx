@@ -124,6 +124,13 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       case 'setToken':
         setSession(msg.payload.token, '');
         return;
+      case 'setLang': {
+        const { lang } = msg.payload;
+        if (!isLocale(lang)) return;
+        $lang.set(lang);
+        await loadLocale(lang);
+        return;
+      }
     }
   }
 

@@ -66,6 +66,9 @@ function run([cmd, a, b]: Command): void {
     case 'setToken':
       if (typeof b === 'string') handleOf(a)?.setToken(b);
       return;
+    case 'setLang':
+      if (typeof b === 'string') handleOf(a)?.setLang(b);
+      return;
     case 'unmount': {
       const h = handleOf(a);
       h?.destroy();

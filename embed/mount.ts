@@ -23,6 +23,7 @@ export interface WidgetHandle {
   iframe: HTMLIFrameElement;
   setQrcode(qrcode: string): void;
   setToken(token: string): void;
+  setLang(lang: string): void;
   destroy(): void;
 }
 
@@ -56,6 +57,7 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
     iframe,
     setQrcode: (q) => bridge.setQrcode(q),
     setToken: (t) => bridge.setToken(t),
+    setLang: (l) => bridge.setLang(l),
     destroy() {
       bridge.stop();
       iframe.remove();

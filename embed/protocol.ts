@@ -29,13 +29,15 @@ export type WidgetMessage =
 export type HostMessage =
   | { type: 'init'; payload: { version: number; token?: string; qrcode?: string; lang?: string; code?: string } }
   | { type: 'setQrcode'; payload: { qrcode: string } }
-  | { type: 'setToken'; payload: { token: string } };
+  | { type: 'setToken'; payload: { token: string } }
+  | { type: 'setLang'; payload: { lang: string } };
 
 type Field = 'string' | 'number' | 'numbers' | 'optString';
 type Shape = Record<string, { kind: Field; max?: number; pattern?: RegExp }>;
 
 export const TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{8,2048}$/;
 const PATH_PATTERN = /^\/[A-Za-z0-9_/-]{0,120}$/;
+const LANG_PATTERN = /^[a-z]{2}-[A-Z]{2}$/;
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 const WIDGET_SCHEMAS: Record<WidgetMessage['type'], Shape> = {
@@ -53,11 +55,12 @@ const HOST_SCHEMAS: Record<HostMessage['type'], Shape> = {
     version: { kind: 'number' },
     token: { kind: 'optString', pattern: TOKEN_PATTERN },
     qrcode: { kind: 'optString', max: 512 },
-    lang: { kind: 'optString', pattern: /^[a-z]{2}-[A-Z]{2}$/ },
+    lang: { kind: 'optString', pattern: LANG_PATTERN },
     code: { kind: 'optString', max: 600 },
   },
   setQrcode: { qrcode: { kind: 'string', max: 512 } },
   setToken: { token: { kind: 'string', pattern: TOKEN_PATTERN } },
+  setLang: { lang: { kind: 'string', pattern: LANG_PATTERN } },
 };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -13,7 +13,7 @@ import './auth.css';
 export function CodeLogin({ provider }: { provider: 'wechat' | 'alipay' }) {
   const t = useT();
   const route = useStore($route);
-  const { finish, dialogs } = useCompleteLogin();
+  const { finish } = useCompleteLogin();
   const code = route.query.get(provider === 'wechat' ? 'code' : 'auth_code');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -52,7 +52,6 @@ export function CodeLogin({ provider }: { provider: 'wechat' | 'alipay' }) {
           {t(`login.${provider}.authorize`)}
         </button>
       </section>
-      {dialogs}
     </main>
   );
 }

@@ -9,7 +9,7 @@ import { errorText, useT } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { Loading } from '../ui/Loading.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { toast } from '../ui/toast.tsx';
+import { toast } from '../ui/feedback.tsx';
 import { ProviderButtons, primaryProvider } from './ProviderButtons.tsx';
 import { useCompleteLogin } from './session.tsx';
 import './auth.css';
@@ -17,7 +17,7 @@ import './auth.css';
 export default function Login() {
   const t = useT();
   const route = useStore($route);
-  const { finish, dialogs } = useCompleteLogin();
+  const { finish } = useCompleteLogin();
   const code = miniProgramCode(route.query);
   const started = useRef('');
 
@@ -59,7 +59,6 @@ export default function Login() {
           </button>
         </section>
       )}
-      {dialogs}
     </main>
   );
 }

@@ -8,7 +8,7 @@ import { defaultAreaCode } from '../core/countries.ts';
 import { CODE_LENGTH, signMaterial } from '../core/sign.ts';
 import { errorText, useT } from '../i18n/index.ts';
 import { randomId } from '../stores/session.ts';
-import { Dialog } from '../ui/Dialog.tsx';
+import { showMessage } from '../ui/feedback.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { AreaPicker } from './AreaPicker.tsx';
 import { ProviderButtons, primaryProvider } from './ProviderButtons.tsx';
@@ -21,7 +21,7 @@ type Tab = 'quick' | 'mobile';
 export default function OtherLogin() {
   const t = useT();
   const [tab, setTab] = useState<Tab>('mobile');
-  const { finish, dialogs } = useCompleteLogin();
+  const { finish } = useCompleteLogin();
   const tabs: Tab[] = ['quick', 'mobile'];
   return (
     <main className="page login-page">
@@ -52,7 +52,6 @@ export default function OtherLogin() {
       <section role="tabpanel" id={`login-panel-${tab}`} aria-labelledby={`login-tab-${tab}`} className="login-card">
         {tab === 'quick' ? <ProviderButtons providers={['facebook', primaryProvider()]} finish={finish} /> : <PhoneLogin finish={finish} />}
       </section>
-      {dialogs}
     </main>
   );
 }
@@ -70,7 +69,6 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
   const [code, setCode] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const [agreement, setAgreement] = useState(false);
 
   const newCaptcha = () => {
     setUuid(randomId());
@@ -152,15 +150,11 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
       </div>
       <p className="agreement">
         {t('login.agreementPrefix')}{' '}
-        <button type="button" className="button link inline" onClick={() => setAgreement(true)}>{t('login.agreementLink')}</button>
+        <button type="button" className="button link inline" onClick={() => void showMessage({ title: t('login.agreementTitle'), text: t('login.agreementText') })}>{t('login.agreementLink')}</button>
       </p>
       <p id={`${id}-err`} className="field-error" role="alert">{error}</p>
       <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>{t('login.sendCode')}</button>
       <AreaPicker open={picker} value={area} onClose={() => setPicker(false)} onConfirm={(o) => { setArea(o.value); setPicker(false); }} />
-      <Dialog open={agreement} title={t('login.agreementTitle')} onClose={() => setAgreement(false)}
-        actions={<button type="button" className="button primary" onClick={() => setAgreement(false)}>{t('common.ok')}</button>}>
-        <p>{t('login.agreementText')}</p>
-      </Dialog>
     </form>
   );
 }

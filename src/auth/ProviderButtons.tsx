@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { appleLogin, facebookLogin, googleLogin } from '../api/auth.ts';
 import { errorText, useT } from '../i18n/index.ts';
 import { currentSystem } from '../platform/device.ts';
-import { toast } from '../ui/toast.tsx';
+import { toast } from '../ui/feedback.tsx';
 import { providerToken, type OAuthProvider } from './providers.ts';
 
 const CALL: Record<OAuthProvider, (t: string) => Promise<string>> = { google: googleLogin, apple: appleLogin, facebook: facebookLogin };

@@ -6,7 +6,7 @@ import { useStore } from '@nanostores/react';
 import { $route, navigate } from '../stores/router.ts';
 import { $token } from '../stores/session.ts';
 import { useT, errorText } from '../i18n/index.ts';
-import { toast } from '../ui/toast.tsx';
+import { toast } from '../ui/feedback.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { nearbyShops, type Shop } from '../api/shops.ts';
 import {

@@ -1,6 +1,6 @@
 // Nearby service buttons: not open yet in this product, each says so (spec §8 "not open" toast).
 import { useT } from '../i18n/index.ts';
-import { toast } from '../ui/toast.tsx';
+import { toast } from '../ui/feedback.tsx';
 
 const SERVICES = ['food', 'hotel', 'transit'] as const;
 

@@ -7,10 +7,9 @@ import { buyOrder, getOrder, type Order } from '../api/orders.ts';
 import { isOngoing, orderActions } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
-import { Dialog } from '../ui/Dialog.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { toast } from '../ui/toast.tsx';
+import { confirmDialog, toast, withLoading } from '../ui/feedback.tsx';
 import { dateTime, money } from '../ui/format.ts';
 import { chargeStandard, duration } from './orderText.ts';
 
@@ -73,23 +72,25 @@ export default function OrderDetail() {
 
   const ongoing = order ? isOngoing(order) : false;
   const actions = order ? orderActions(order) : { buy: false, payAgain: false };
-  const [confirmBuy, setConfirmBuy] = useState(false);
-  const [buying, setBuying] = useState(false);
   const buyKey = useRef<string | null>(null);
   const buy = async () => {
     if (!order) return;
-    setBuying(true);
+    const amount = money(order.pCurrencyName, order.buyOutAmount ?? order.overtimeAmount ?? 0);
+    const ok = await confirmDialog({
+      title: t('orderActions.buyTitle'),
+      text: t('orderActions.buyText', { amount }),
+      okLabel: t('orderActions.buyConfirm', { amount }),
+      cancelLabel: t('orderActions.cancel'),
+      role: 'dialog',
+    });
+    if (!ok) return;
     buyKey.current ??= randomId();
     try {
-      setOrder(await buyOrder(order.pOrderid, buyKey.current));
+      setOrder(await withLoading(() => buyOrder(order.pOrderid, buyKey.current!)));
       buyKey.current = null;
-      setConfirmBuy(false);
       toast(t('orderActions.bought'));
     } catch (e) {
-      setConfirmBuy(false);
       toast(errorText(e, t));
-    } finally {
-      setBuying(false);
     }
   };
   return (
@@ -163,7 +164,7 @@ export default function OrderDetail() {
                 </button>
               ) : null}
               {actions.buy ? (
-                <button type="button" className="button block" onClick={() => setConfirmBuy(true)}>
+                <button type="button" className="button block" onClick={() => void buy()}>
                   {t('orderActions.buy')}
                 </button>
               ) : null}
@@ -171,23 +172,6 @@ export default function OrderDetail() {
                 {t('orderActions.usageHelp')}
               </button>
             </div>
-            <Dialog
-              open={confirmBuy}
-              title={t('orderActions.buyTitle')}
-              onClose={() => setConfirmBuy(false)}
-              actions={
-                <>
-                  <button type="button" className="button" onClick={() => setConfirmBuy(false)}>
-                    {t('orderActions.cancel')}
-                  </button>
-                  <button type="button" className="button primary" aria-busy={buying} disabled={buying} onClick={() => void buy()}>
-                    {t('orderActions.buyConfirm', { amount: money(order.pCurrencyName, order.buyOutAmount ?? order.overtimeAmount ?? 0) })}
-                  </button>
-                </>
-              }
-            >
-              <p>{t('orderActions.buyText', { amount: money(order.pCurrencyName, order.buyOutAmount ?? order.overtimeAmount ?? 0) })}</p>
-            </Dialog>
           </>
         )}
       </main>

@@ -11,7 +11,7 @@ import { rentWithDeposit } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { Dialog } from '../ui/Dialog.tsx';
+import { confirmDialog } from '../ui/feedback.tsx';
 import { CardForm } from './CardForm.tsx';
 import {
   CardProviderError,
@@ -39,7 +39,6 @@ export default function Confirm() {
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [loadError, setLoadError] = useState('');
   const [busy, setBusy] = useState(false);
-  const [payError, setPayError] = useState('');
   /** One payment action: its Idempotency-Key and card token, reused when a retry follows an unknown outcome. */
   const pending = useRef<{ key: string; token: string } | null>(null);
   const lastCard = useRef<CardDetails | null>(null);
@@ -50,9 +49,16 @@ export default function Confirm() {
     try {
       setMethods(await listPaymentMethods(qrcode));
     } catch (e) {
-      setLoadError(errorText(e, t));
+      const text = errorText(e, t);
+      setLoadError(text);
+      // Retry loads again; Cancel (or Escape) goes back where the user came from.
+      const retry = await confirmDialog({ title: t('confirm.methodsFailed'), text, okLabel: t('common.retry') });
+      if (retry) void loadRef.current();
+      else history.back();
     }
   }, [qrcode, t]);
+  const loadRef = useRef(load);
+  loadRef.current = load;
 
   // Loads per qrcode and language (method labels come localised).
   useEffect(() => {
@@ -66,7 +72,6 @@ export default function Confirm() {
     if (!provider || !method) return;
     lastCard.current = card;
     setBusy(true);
-    setPayError('');
     try {
       if (!pending.current) {
         const token = await provider.tokenize(card);
@@ -75,7 +80,7 @@ export default function Confirm() {
       const r = await rentWithDeposit({ qrcode, stripeToken: pending.current.token, paymentId: method.pId }, pending.current.key);
       pending.current = null;
       if (!r?.outTradeNo) {
-        setPayError(t('confirm.noOrder'));
+        void payFailed(t('confirm.noOrder'));
         return;
       }
       navigate(href('/borrowSuccess', { tradeNo: r.outTradeNo, payType }), { replace: true });
@@ -84,12 +89,20 @@ export default function Confirm() {
       const unknown = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout');
       if (!unknown) pending.current = null;
       if (e instanceof CardProviderError) {
-        setPayError(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message);
-      } else setPayError(errorText(e, t));
+        void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message);
+      } else void payFailed(errorText(e, t));
     } finally {
       setBusy(false);
     }
   };
+
+  const payRef = useRef(pay);
+  payRef.current = pay;
+  /** The payment failed: Retry pays again with the same card (and, after an unknown outcome, the same key). */
+  async function payFailed(text: string) {
+    const retry = await confirmDialog({ title: t('confirm.payFailed'), text, okLabel: t('common.retry') });
+    if (retry && lastCard.current) void payRef.current(lastCard.current);
+  }
 
   const purpose = payType === 'YJ' ? (preAuth ? t('confirm.purposePreAuth') : t('confirm.purposeDeposit')) : t('confirm.purposeOther');
 
@@ -143,51 +156,6 @@ export default function Confirm() {
           </section>
         )}
       </main>
-
-      <Dialog
-        open={Boolean(loadError)}
-        role="alertdialog"
-        title={t('confirm.methodsFailed')}
-        onClose={() => setLoadError('')}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => { setLoadError(''); history.back(); }}>
-              {t('common.cancel')}
-            </button>
-            <button type="button" className="button primary" onClick={() => void load()}>
-              {t('common.retry')}
-            </button>
-          </>
-        }
-      >
-        <p>{loadError}</p>
-      </Dialog>
-
-      <Dialog
-        open={Boolean(payError)}
-        role="alertdialog"
-        title={t('confirm.payFailed')}
-        onClose={() => setPayError('')}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setPayError('')}>
-              {t('common.cancel')}
-            </button>
-            <button
-              type="button"
-              className="button primary"
-              onClick={() => {
-                setPayError('');
-                if (lastCard.current) void pay(lastCard.current);
-              }}
-            >
-              {t('common.retry')}
-            </button>
-          </>
-        }
-      >
-        <p>{payError}</p>
-      </Dialog>
     </>
   );
 }

@@ -14,7 +14,7 @@ import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { Dialog } from '../ui/Dialog.tsx';
+import { showMessage } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
 
@@ -80,7 +80,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const block = rentBlock(c);
   const count = c.haveBatteryCount ?? 0;
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState('');
+  const fail = (text: string) => void showMessage({ title: t('home.borrowFailedTitle'), text });
   const actionKey = useRef<string | null>(null);
 
   const examples = [60, 120, 240, 1440].map((m) => ({ m, fee: toMajor(rentalFee(plan, m * MINUTE_MS), currency) }));
@@ -101,19 +101,18 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const borrow = async () => {
     // Spec §4 deposit routing and the §5 BGN rule, before asking the server.
     const route = depositRoute(c);
-    if (route === 'paymentFail') return setFailure(t('rentRules.paymentFail'));
+    if (route === 'paymentFail') return fail(t('rentRules.paymentFail'));
     if (route === 'confirm') {
       const due = Math.max(0, (c.yajin ?? 0) - (c.userWallet?.pBalance ?? c.myyue ?? 0));
       return navigate(href('/confirm', { price: due.toFixed(2), payType: 'YJ', qrcode: c.qrcode, cabinetID: c.cabinetID, yaJinType: c.yajintype ?? '' }));
     }
     setBusy(true);
-    setFailure('');
     actionKey.current ??= randomId();
     try {
       const r = await rentWithBalance(c.qrcode, actionKey.current);
       actionKey.current = null;
       if (!r?.outTradNo) {
-        setFailure(t('home.borrowFailed'));
+        fail(t('home.borrowFailed'));
         return;
       }
       navigate(href('/borrowSuccess', { tradeNo: r.outTradNo }));
@@ -121,7 +120,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
       // Only an unknown outcome (network, timeout) keeps the key, so the retry is the same Borrow;
       // a refusal is final (the server stores it under the key), so the next tap is a new action.
       if (!(e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout'))) actionKey.current = null;
-      setFailure(errorText(e, t));
+      fail(errorText(e, t));
     } finally {
       setBusy(false);
     }
@@ -211,18 +210,6 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           </button>
         </div>
       </main>
-      <Dialog
-        open={Boolean(failure)}
-        title={t('home.borrowFailedTitle')}
-        onClose={() => setFailure('')}
-        actions={
-          <button type="button" className="button primary" onClick={() => setFailure('')}>
-            {t('common.ok')}
-          </button>
-        }
-      >
-        <p>{failure}</p>
-      </Dialog>
     </>
   );
 }

@@ -14,6 +14,7 @@ import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
+import { showMessage } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
 import './rent.css';
@@ -60,7 +61,12 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
   const hasMifi = Boolean(c.haveMifiBattery);
   const [device, setDevice] = useState<'cdb' | 'mifi'>(route.query.get('deviceType') === 'mifi' && hasMifi ? 'mifi' : 'cdb');
   const [tipOpen, setTipOpen] = useState(false);
-  const [doc, setDoc] = useState<'privacy' | 'terms' | null>(null);
+  const showDoc = (doc: 'privacy' | 'terms') =>
+    void showMessage({
+      title: doc === 'terms' ? t('rentPricing.terms') : t('rentPricing.privacy'),
+      text: doc === 'terms' ? t('rentPricing.termsText') : t('rentPricing.privacyText'),
+      okLabel: t('rentPricing.tipClose'),
+    });
   const max = sliderMaxMinutes(plan);
   const [minutes, setMinutes] = useState(Math.min(60, max));
   const sliderId = useId();
@@ -142,11 +148,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
           </button>
           <p className="legal">
             {t('rentPricing.agree')}{' '}
-            <button type="button" className="button link inline" onClick={() => setDoc('privacy')}>
+            <button type="button" className="button link inline" onClick={() => showDoc('privacy')}>
               {t('rentPricing.privacy')}
             </button>{' '}
             {t('rentPricing.and')}{' '}
-            <button type="button" className="button link inline" onClick={() => setDoc('terms')}>
+            <button type="button" className="button link inline" onClick={() => showDoc('terms')}>
               {t('rentPricing.terms')}
             </button>
           </p>
@@ -190,18 +196,6 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
         <p className="muted small">{t('rentPricing.unitNote', { unit: unitText(t, plan.unitMinutes) })}</p>
       </Dialog>
 
-      <Dialog
-        open={doc !== null}
-        title={doc === 'terms' ? t('rentPricing.terms') : t('rentPricing.privacy')}
-        onClose={() => setDoc(null)}
-        actions={
-          <button type="button" className="button primary" onClick={() => setDoc(null)}>
-            {t('rentPricing.tipClose')}
-          </button>
-        }
-      >
-        <p>{doc === 'terms' ? t('rentPricing.termsText') : t('rentPricing.privacyText')}</p>
-      </Dialog>
     </>
   );
 }

@@ -2,7 +2,7 @@
 // is no token, then the scan, then the cabinet home. Without one: the landing page.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { useT, errorText } from '../i18n/index.ts';
+import { useT, errorText, type T } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
 import { $loginPath } from '../stores/session.ts';
@@ -12,7 +12,7 @@ import { touristLogin } from '../api/auth.ts';
 import { checkCabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
 import { Loading } from '../ui/Loading.tsx';
-import { Dialog } from '../ui/Dialog.tsx';
+import { confirmDialog } from '../ui/feedback.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
 import { currentSystem, storeFor } from '../platform/device.ts';
 
@@ -37,10 +37,21 @@ export default function HomeScan() {
   return code ? <CodeEntry code={code} key={code} /> : <Landing />;
 }
 
+/** Open orders on this account: 'Not now' goes on to the cabinet, 'View orders' to the order list. */
+async function askAboutOpenOrders(t: T, zujieNum: number): Promise<void> {
+  const view = await confirmDialog({
+    title: t('scan.openOrdersTitle'),
+    text: t('scan.openOrders', { zujieNum }),
+    okLabel: t('scan.viewOrders'),
+    cancelLabel: t('scan.later'),
+    role: 'dialog',
+  });
+  navigate(view ? '/order' : '/home', { replace: true });
+}
+
 function CodeEntry({ code }: { code: string }) {
   const t = useT();
   const [error, setError] = useState('');
-  const [openOrders, setOpenOrders] = useState(0);
   const started = useRef(false);
 
   const run = useCallback(async () => {
@@ -58,7 +69,7 @@ function CodeEntry({ code }: { code: string }) {
         } else throw e;
       }
       $cabinet.set(cabinet);
-      if ((cabinet.zujieNum ?? 0) > 0) setOpenOrders(cabinet.zujieNum ?? 0);
+      if ((cabinet.zujieNum ?? 0) > 0) void askAboutOpenOrders(t, cabinet.zujieNum ?? 0);
       else navigate('/home', { replace: true });
     } catch (e) {
       if (e instanceof SignInInstead) return;
@@ -85,23 +96,6 @@ function CodeEntry({ code }: { code: string }) {
       ) : (
         <Loading label={t('scan.scanning')} />
       )}
-      <Dialog
-        open={openOrders > 0}
-        title={t('scan.openOrdersTitle')}
-        onClose={() => navigate('/home', { replace: true })}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => navigate('/home', { replace: true })}>
-              {t('scan.later')}
-            </button>
-            <button type="button" className="button primary" onClick={() => navigate('/order', { replace: true })}>
-              {t('scan.viewOrders')}
-            </button>
-          </>
-        }
-      >
-        <p>{t('scan.openOrders', { zujieNum: openOrders })}</p>
-      </Dialog>
     </main>
   );
 }

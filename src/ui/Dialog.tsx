@@ -15,6 +15,7 @@ export interface DialogProps {
 export function Dialog({ open, title, children, actions, onClose, role = 'dialog' }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<Element | null>(null);
+  const shown = useRef(false);
   const titleId = useId();
   const bodyId = useId();
 
@@ -23,15 +24,27 @@ export function Dialog({ open, title, children, actions, onClose, role = 'dialog
     if (!d) return;
     if (open && !d.open) {
       opener.current = document.activeElement;
+      shown.current = true;
       if (typeof d.showModal === 'function') d.showModal();
       else d.setAttribute('open', '');
     } else if (!open && d.open) {
+      shown.current = false;
       if (typeof d.close === 'function') d.close();
       else d.removeAttribute('open');
       const back = opener.current as HTMLElement | null;
       if (back && back !== document.body && back.isConnected) back.focus();
     }
   }, [open]);
+
+  // Unmounted while open (a feedback dialog that was answered): focus goes back to the opener too.
+  useEffect(
+    () => () => {
+      if (!shown.current) return;
+      const back = opener.current as HTMLElement | null;
+      if (back && back !== document.body && back.isConnected) back.focus();
+    },
+    [],
+  );
 
   return (
     <dialog

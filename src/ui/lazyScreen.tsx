@@ -1,12 +1,16 @@
 // Lazily loaded screens: a chunk that has not arrived within 120 s fails (spec §9 chunk load timeout) and the
-// screen boundary offers a reload; the loading fallback appears only when a chunk takes longer than 3 s
-// (spec §9 loading fallback), so fast navigations never flash a spinner.
+// screen boundary offers a reload. While a screen loads (spec §9 loading fallback 3 s): nothing for the
+// first 200 ms (fast navigations never flash), then a spinner, and after 3 s still loading the fallback
+// message with a reload — never a blank screen for seconds.
 import { Component, lazy, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useT } from '../i18n/index.ts';
 import { Loading } from './Loading.tsx';
 
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+/** After this long still loading, the fallback message with a reload appears. */
 export const LOADING_FALLBACK_MS = 3_000;
+/** The spinner waits this long, so a screen that arrives at once never flashes one. */
+export const SPINNER_DELAY_MS = 200;
 
 export class ChunkLoadError extends Error {
   override name = 'ChunkLoadError';
@@ -26,15 +30,40 @@ export function lazyScreen<P extends object>(load: () => Promise<{ default: Comp
   return lazy(() => withChunkTimeout(load()));
 }
 
-/** The Suspense fallback: nothing for the first 3 s, then the loading indicator. */
-export function DelayedLoading({ delayMs = LOADING_FALLBACK_MS }: { delayMs?: number }) {
+/** The Suspense fallback: blank for 200 ms, then a spinner, then (after 3 s) the slow-loading message. */
+export function DelayedLoading({
+  spinnerMs = SPINNER_DELAY_MS,
+  fallbackMs = LOADING_FALLBACK_MS,
+  onReload = () => location.reload(),
+}: {
+  spinnerMs?: number;
+  fallbackMs?: number;
+  onReload?: () => void;
+}) {
   const t = useT();
-  const [show, setShow] = useState(delayMs <= 0);
+  const [stage, setStage] = useState<'pending' | 'spinner' | 'slow'>(spinnerMs <= 0 ? 'spinner' : 'pending');
   useEffect(() => {
-    const id = setTimeout(() => setShow(true), delayMs);
-    return () => clearTimeout(id);
-  }, [delayMs]);
-  return show ? <Loading label={t('common.loading')} /> : <div className="screen-pending" aria-busy="true" />;
+    const spin = setTimeout(() => setStage((s) => (s === 'pending' ? 'spinner' : s)), spinnerMs);
+    const slow = setTimeout(() => setStage('slow'), fallbackMs);
+    return () => {
+      clearTimeout(spin);
+      clearTimeout(slow);
+    };
+  }, [spinnerMs, fallbackMs]);
+  if (stage === 'pending') return <div className="screen-pending" aria-busy="true" />;
+  return (
+    <main className="page center" aria-busy="true">
+      <Loading label={t('common.loading')} />
+      {stage === 'slow' ? (
+        <div className="notice screen-slow" role="status">
+          <p>{t('shell.slowLoading')}</p>
+          <button type="button" className="button primary" onClick={onReload}>
+            {t('shell.reload')}
+          </button>
+        </div>
+      ) : null}
+    </main>
+  );
 }
 
 function ChunkFailed({ onRetry }: { onRetry: () => void }) {

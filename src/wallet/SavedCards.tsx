@@ -8,7 +8,7 @@ import { CardForm } from '../pay/CardForm.tsx';
 import { cardProviderFor, type CardDetails } from '../pay/provider.ts';
 import { randomId } from '../stores/session.ts';
 import { Dialog } from '../ui/Dialog.tsx';
-import { toast } from '../ui/toast.tsx';
+import { confirmDialog, toast } from '../ui/feedback.tsx';
 
 export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean }) {
   const t = useT();
@@ -18,7 +18,6 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [removing, setRemoving] = useState<SavedCard | null>(null);
   const key = useRef(randomId());
 
   const load = useCallback(async () => {
@@ -75,7 +74,8 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
   };
 
   const remove = async (c: SavedCard) => {
-    setRemoving(null);
+    const ok = await confirmDialog({ title: t('wallet.cards.removeTitle'), text: c.pCardnumber, okLabel: t('wallet.cards.remove') });
+    if (!ok) return;
     try {
       await removeCard(c.pId);
       toast(t('wallet.cards.removed'));
@@ -93,7 +93,7 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
         {(cards ?? []).map((c) => (
           <li key={c.pId} className="saved-card">
             <span>{c.brand ? `${c.brand.toUpperCase()} ` : ''}{c.pCardnumber} · {c.currencyName}</span>
-            <button type="button" className="button small" onClick={() => setRemoving(c)} aria-label={t('wallet.cards.removeLabel', { card: c.pCardnumber })}>
+            <button type="button" className="button small" onClick={() => void remove(c)} aria-label={t('wallet.cards.removeLabel', { card: c.pCardnumber })}>
               {t('wallet.cards.remove')}
             </button>
           </li>
@@ -117,20 +117,6 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
         </div>
         <CardForm submitLabel={t('wallet.cards.save')} busy={busy} onSubmit={(c) => void save(c)} onEdit={() => setError('')} />
         {error ? <p role="alert" className="form-error">{error}</p> : null}
-      </Dialog>
-      <Dialog
-        open={Boolean(removing)}
-        role="alertdialog"
-        title={t('wallet.cards.removeTitle')}
-        onClose={() => setRemoving(null)}
-        actions={
-          <>
-            <button type="button" className="button" onClick={() => setRemoving(null)}>{t('common.cancel')}</button>
-            <button type="button" className="button primary" onClick={() => removing && void remove(removing)}>{t('wallet.cards.remove')}</button>
-          </>
-        }
-      >
-        <p>{removing?.pCardnumber}</p>
       </Dialog>
     </section>
   );

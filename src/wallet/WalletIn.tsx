@@ -12,7 +12,7 @@ import { cardProviderFor, pickCardMethod, type CardDetails } from '../pay/provid
 import { $route, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
 import { $wallet } from '../stores/wallet.ts';
-import { Dialog } from '../ui/Dialog.tsx';
+import { showMessage } from '../ui/feedback.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { money } from '../ui/format.ts';
 import './wallet.css';
@@ -33,7 +33,6 @@ export default function WalletIn() {
   const [cardId, setCardId] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [done, setDone] = useState(false);
   /** One top-up action: its key and card token are reused when a retry follows an unknown outcome. */
   const pending = useRef<{ key: string; token?: string; amount: number; cardId?: string } | null>(null);
 
@@ -66,7 +65,10 @@ export default function WalletIn() {
       pending.current = null;
       setBalance(r.pBalance);
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
-      setDone(true);
+      // Spec §4: after CZ success the dialog leads to /mine.
+      void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount: money(symbol, amount) }) }).then(() =>
+        navigate('/mine', { replace: true }),
+      );
     } catch (e) {
       // A business refusal is final for this action; a network error keeps the key for the retry.
       if (!(e instanceof Error && 'kind' in e && ((e as { kind: string }).kind === 'network' || (e as { kind: string }).kind === 'timeout'))) pending.current = null;
@@ -74,12 +76,6 @@ export default function WalletIn() {
     } finally {
       setBusy(false);
     }
-  };
-
-  const finish = () => {
-    setDone(false);
-    // Spec §4: after CZ success the dialog leads to /mine.
-    navigate('/mine', { replace: true });
   };
 
   return (
@@ -122,14 +118,6 @@ export default function WalletIn() {
           </>
         )}
         {error ? <p role="alert" className="form-error">{error}</p> : null}
-        <Dialog
-          open={done}
-          title={t('wallet.in.successTitle')}
-          onClose={finish}
-          actions={<button type="button" className="button primary" onClick={finish}>{t('common.ok')}</button>}
-        >
-          <p>{t('wallet.in.success', { amount: money(symbol, amount) })}</p>
-        </Dialog>
       </main>
     </>
   );

@@ -13,15 +13,16 @@ import {
   REFUND_CARD, REFUND_CHANNEL, REFUND_MANUAL, isInsufficientBalance, nextWithdrawStep, payoutComplete, validateWithdrawAmount,
   validateRemark, withdrawAllAmount, type RemarkError,
 } from '../core/wallet.ts';
-import { $route, href } from '../stores/router.ts';
+import { $route, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
 import { $wallet } from '../stores/wallet.ts';
 import { Dialog } from '../ui/Dialog.tsx';
+import { confirmDialog, showMessage } from '../ui/feedback.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { money } from '../ui/format.ts';
 import './wallet.css';
 
-type Sheet = null | 'channel' | 'remark' | 'unsupported' | 'done';
+type Sheet = null | 'channel' | 'remark';
 
 export default function WalletOut() {
   const t = useT();
@@ -41,8 +42,6 @@ export default function WalletOut() {
   const [values, setValues] = useState<Record<string, string>>({});
   const [remark, setRemark] = useState({ name: '', bankCard: '', phone: '' });
   const [sheetError, setSheetError] = useState('');
-  const [failure, setFailure] = useState('');
-  const [doneId, setDoneId] = useState('');
   const key = useRef<string | null>(null);
 
   // The balance of this wallet from the server (the stored one may be stale).
@@ -59,7 +58,7 @@ export default function WalletOut() {
   const showError = (e: unknown) => {
     const msg = e instanceof ApiError ? e.message : '';
     if (isInsufficientBalance(msg)) setAmountError(t('wallet.out.insufficient'));
-    else setFailure(errorText(e, t));
+    else void showMessage({ title: t('wallet.out.failedTitle'), text: errorText(e, t), role: 'alertdialog' });
   };
 
   const submit = async (ev: FormEvent) => {
@@ -86,12 +85,23 @@ export default function WalletOut() {
       } else if (next.step === 'remark') {
         setSheetError('');
         setSheet('remark');
-      } else setSheet('unsupported');
+      } else void unsupported();
     } catch (e) {
       showError(e);
     } finally {
       setBusy(false);
     }
+  };
+
+  /** No payout route for this wallet: the user can contact us instead. */
+  const unsupported = async () => {
+    const contact = await confirmDialog({
+      title: t('wallet.out.unsupportedTitle'),
+      text: t('wallet.out.unsupported'),
+      okLabel: t('wallet.out.contactUs'),
+      role: 'dialog',
+    });
+    if (contact) navigate('/contactUs');
   };
 
   const create = async (extra: Partial<RefundRequest>) => {
@@ -103,9 +113,9 @@ export default function WalletOut() {
       setBalance(r.pBalance);
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
       setAmount('');
-      setDoneId(r.tixianOrderId);
       key.current = null;
-      setSheet('done');
+      setSheet(null);
+      void showMessage({ title: t('wallet.out.doneTitle'), text: t('wallet.out.done'), note: t('wallet.out.orderNo', { id: r.tixianOrderId }) });
     }
   };
 
@@ -235,40 +245,6 @@ export default function WalletOut() {
             ))}
             {sheetError ? <p role="alert" className="form-error">{sheetError}</p> : null}
           </form>
-        </Dialog>
-
-        <Dialog
-          open={sheet === 'unsupported'}
-          title={t('wallet.out.unsupportedTitle')}
-          onClose={() => setSheet(null)}
-          actions={
-            <>
-              <button type="button" className="button" onClick={() => setSheet(null)}>{t('common.cancel')}</button>
-              <a className="button primary" href={"#" + href('/contactUs')}>{t('wallet.out.contactUs')}</a>
-            </>
-          }
-        >
-          <p>{t('wallet.out.unsupported')}</p>
-        </Dialog>
-
-        <Dialog
-          open={sheet === 'done'}
-          title={t('wallet.out.doneTitle')}
-          onClose={() => setSheet(null)}
-          actions={<button type="button" className="button primary" onClick={() => setSheet(null)}>{t('common.ok')}</button>}
-        >
-          <p>{t('wallet.out.done')}</p>
-          <p className="hint">{t('wallet.out.orderNo', { id: doneId })}</p>
-        </Dialog>
-
-        <Dialog
-          open={Boolean(failure)}
-          role="alertdialog"
-          title={t('wallet.out.failedTitle')}
-          onClose={() => setFailure('')}
-          actions={<button type="button" className="button primary" onClick={() => setFailure('')}>{t('common.ok')}</button>}
-        >
-          <p>{failure}</p>
         </Dialog>
       </main>
     </>

@@ -231,6 +231,30 @@ describe('<powerly-rent> on a venue site', () => {
   });
 });
 
+describe('<powerly-rent> attributes after mount', () => {
+  it('a changed lang switches the running widget live; a changed qrcode moves it to that cabinet', async () => {
+    const page = await newPage();
+    await page.goto(`${product.base}/demo/venue.html`);
+    await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
+    const frame = (await (await page.locator('#rent-vilnius iframe').elementHandle())!.contentFrame())!;
+    await expect.poll(() => frame.getByRole('button', { name: en.home.myOrders }).count()).toBe(1);
+    const src = await page.locator('#rent-vilnius iframe').getAttribute('src');
+
+    await page.locator('#rent-vilnius').evaluate((el) => el.setAttribute('lang', 'lt-LT'));
+    await expect.poll(() => frame.getByRole('button', { name: lt.home.myOrders }).count()).toBe(1);
+    expect(await frame.evaluate(() => document.documentElement.lang)).toBe('lt-LT');
+    // The same iframe (no remount, the session survives): the change travelled as a bridge message.
+    expect(await page.locator('#rent-vilnius iframe').getAttribute('src')).toBe(src);
+    expect(await page.locator('#rent-vilnius iframe').count()).toBe(1);
+
+    await page.locator('#rent-vilnius').evaluate((el) => el.setAttribute('qrcode', 'PWL-LIS-001'));
+    await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    // The other element keeps its own language.
+    const lisbon = (await (await page.locator('#rent-lisbon iframe').elementHandle())!.contentFrame())!;
+    expect(await lisbon.getByRole('button', { name: en.home.myOrders }).count()).toBe(1);
+  });
+});
+
 describe('web-view pages', () => {
   const cases: [string, { about: { title: string }; contact: { title: string } }][] = [
     ['zh-CN', zh], ['en-US', en], ['lt-LT', lt], ['pt-BR', pt], ['es-ES', en], ['ru-RU', en], ['it-IT', en],

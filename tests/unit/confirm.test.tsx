@@ -6,6 +6,7 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Confirm from '../../src/pay/Confirm.tsx';
+import { $dialogs, FeedbackHost } from '../../src/ui/feedback.tsx';
 import { setApiBase } from '../../src/api/client.ts';
 import { loadLocale } from '../../src/i18n/index.ts';
 import { $lang } from '../../src/stores/locale.ts';
@@ -55,6 +56,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 let root: Root | null = null;
 afterEach(() => {
   act(() => root?.unmount());
+  $dialogs.set([]);
   root = null;
   document.body.innerHTML = '';
 });
@@ -88,7 +90,14 @@ async function mount() {
   const host = document.createElement('div');
   document.body.appendChild(host);
   root = createRoot(host);
-  act(() => root!.render(<Confirm />));
+  act(() =>
+    root!.render(
+      <>
+        <Confirm />
+        <FeedbackHost />
+      </>,
+    ),
+  );
   return until(() => document.querySelector('form.card-form'));
 }
 

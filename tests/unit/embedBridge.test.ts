@@ -90,6 +90,15 @@ describe('message schemas', () => {
     expect(parseHostMessage(msg('setToken', { token: 'has spaces in it' }))).toBeNull();
     expect(parseHostMessage(msg('init', { version: 1, lang: 'xx' }))).toBeNull();
   });
+  it('setLang (host → widget) carries one language tag and nothing else', () => {
+    expect(parseHostMessage(msg('setLang', { lang: 'lt-LT' }))).toEqual({ type: 'setLang', payload: { lang: 'lt-LT' } });
+    expect(parseHostMessage(msg('setLang', { lang: 'lt' }))).toBeNull();
+    expect(parseHostMessage(msg('setLang', { lang: 'lt-LT; x' }))).toBeNull();
+    expect(parseHostMessage(msg('setLang', { lang: 'lt-LT', token: TOKEN }))).toBeNull();
+    expect(parseHostMessage(msg('setLang', {}))).toBeNull();
+    // A widget → host direction never knows setLang.
+    expect(parseWidgetMessage(msg('setLang', { lang: 'lt-LT' }))).toBeNull();
+  });
   it('drops messages over the size cap', () => {
     const big = 'a'.repeat(MAX_MESSAGE_BYTES);
     expect(parseWidgetMessage(msg('error', { code: 'x', message: big }))).toBeNull();
@@ -193,6 +202,17 @@ describe('widget side', () => {
     expect(got).toEqual([{ type: 'init', payload: { version: 1, token: TOKEN } }]);
   });
 
+  it('dispatches setLang from the host after init; drops it before init, from a wrong window or malformed', () => {
+    bridge();
+    self.deliver(msg('setLang', { lang: 'lt-LT' }), HOST, parent); // before init
+    self.deliver(msg('init', { version: 1 }), HOST, parent);
+    self.deliver(msg('setLang', { lang: 'es-ES' }), HOST, new FakeWindow()); // wrong window
+    self.deliver(msg('setLang', { lang: 'es-ES' }), 'https://evil.example', parent); // wrong origin
+    self.deliver(msg('setLang', { lang: '../../x' }), HOST, parent); // fails the schema
+    self.deliver(msg('setLang', { lang: 'lt-LT' }), HOST, parent);
+    expect(got).toEqual([{ type: 'init', payload: { version: 1 } }, { type: 'setLang', payload: { lang: 'lt-LT' } }]);
+  });
+
   it('says nothing but hello before the handshake, and drops host messages before init', () => {
     const b = bridge();
     parent.posted = [];
@@ -291,6 +311,19 @@ describe('host side', () => {
     b.setToken(TOKEN);
     expect(frame.posted.at(-1)).toEqual({ data: msg('setToken', { token: TOKEN }), origin: WIDGET });
     for (const p of frame.posted) expect(p.origin).toBe(WIDGET);
+  });
+
+  it('a lang changed after mount: part of init before the handshake, a setLang message after it', () => {
+    const b = bridge({ token: TOKEN, qrcode: 'PWL-LIS-001' } as never);
+    b.setLang('pt-PT');
+    expect(frame.posted).toEqual([]);
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    expect(frame.posted).toEqual([{ data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001', lang: 'pt-PT' }), origin: WIDGET }]);
+    b.setLang('lt-LT');
+    expect(frame.posted.at(-1)).toEqual({ data: msg('setLang', { lang: 'lt-LT' }), origin: WIDGET });
+    // A reloaded frame gets the current language in its new init.
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    expect(frame.posted.at(-1)).toEqual({ data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001', lang: 'lt-LT' }), origin: WIDGET });
   });
 
   it('refuses a widget origin that is not an http(s) origin', () => {

@@ -11,6 +11,7 @@ import { setApiBase } from '../../src/api/client.ts';
 import { $route, navigate } from '../../src/stores/router.ts';
 import { $appleIdToken, $loginPath, $token, $user } from '../../src/stores/session.ts';
 import { $qrcode } from '../../src/stores/scan.ts';
+import { $dialogs, FeedbackHost } from '../../src/ui/feedback.tsx';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
@@ -46,6 +47,7 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 let root: Root | null = null;
 afterEach(() => {
   act(() => root?.unmount());
+  $dialogs.set([]);
   root = null;
   document.body.innerHTML = '';
   $token.set('');
@@ -56,9 +58,9 @@ afterEach(() => {
 
 let finishRef: ((t: string) => Promise<void>) | null = null;
 function Harness() {
-  const { finish, dialogs } = useCompleteLogin();
+  const { finish } = useCompleteLogin();
   finishRef = finish;
-  return <>{dialogs}</>;
+  return <FeedbackHost />;
 }
 
 async function mount() {

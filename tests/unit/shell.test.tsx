@@ -6,14 +6,14 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCALES, LOCALE_CURRENCY, currencyOf, SHORT_LOCALES } from '../../src/core/lang.ts';
 import { formatMoney } from '../../src/core/money.ts';
-import { $dialogs, $loading, confirmDialog, FeedbackHost, showMessage, toast, withLoading, TOAST_MS } from '../../src/ui/feedback.tsx';
-import { $toast } from '../../src/ui/toast.tsx';
-import { ChunkLoadError, CHUNK_LOAD_TIMEOUT_MS, DelayedLoading, LOADING_FALLBACK_MS, withChunkTimeout } from '../../src/ui/lazyScreen.tsx';
+import { $dialogs, $loading, $toast, confirmDialog, FeedbackHost, showMessage, toast, withLoading, TOAST_MS } from '../../src/ui/feedback.tsx';
+import { ChunkLoadError, CHUNK_LOAD_TIMEOUT_MS, DelayedLoading, LOADING_FALLBACK_MS, SPINNER_DELAY_MS, withChunkTimeout } from '../../src/ui/lazyScreen.tsx';
 import { firstMissing } from '../../src/info/ContactForm.tsx';
 import { receiptEmail } from '../../src/info/InvoiceEmailBox.tsx';
 import Setting from '../../src/info/Setting.tsx';
 import { $activeLang, loadLocale } from '../../src/i18n/index.ts';
 import { $lang } from '../../src/stores/locale.ts';
+import { navigate } from '../../src/stores/router.ts';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
@@ -84,6 +84,85 @@ describe('feedback module', () => {
     expect($dialogs.get()).toEqual([]);
   });
 
+  it('confirm dialogs take custom labels and a role; Escape is a cancel; focus goes back to the opener', async () => {
+    render(<FeedbackHost />);
+    const opener = document.createElement('button');
+    document.body.append(opener);
+    opener.focus();
+    let answer: boolean | undefined;
+    act(() => {
+      void confirmDialog({ title: 'Orders not closed', text: 'You have 1', okLabel: 'View orders', cancelLabel: 'Not now', role: 'dialog' }).then((v) => (answer = v));
+    });
+    const dialog = () => host.querySelector('dialog');
+    expect(dialog()?.getAttribute('role')).toBeNull(); // a plain dialog
+    expect([...dialog()!.querySelectorAll('button')].map((b) => b.textContent)).toEqual(['Not now', 'View orders']);
+    await act(async () => dialog()!.dispatchEvent(new Event('cancel', { cancelable: true })));
+    expect(answer).toBe(false);
+    expect(document.activeElement).toBe(opener);
+    // The default confirm is an alertdialog; its title names it, its text describes it.
+    act(() => {
+      void confirmDialog({ title: 'Payment failed', text: 'Declined', okLabel: 'Retry' }).then((v) => (answer = v));
+    });
+    expect(dialog()?.getAttribute('role')).toBe('alertdialog');
+    const labelled = document.getElementById(dialog()!.getAttribute('aria-labelledby')!);
+    expect(labelled?.textContent).toBe('Payment failed');
+    expect(document.getElementById(dialog()!.getAttribute('aria-describedby')!)?.textContent).toBe('Declined');
+    await act(async () => [...dialog()!.querySelectorAll('button')].find((b) => b.textContent === 'Retry')!.click());
+    expect(answer).toBe(true);
+    opener.remove();
+  });
+
+  it('leaving the screen (another route path) discards its open dialogs unanswered; a query change does not', async () => {
+    navigate('/confirm?price=1', { replace: true });
+    render(<FeedbackHost />);
+    let answered = false;
+    act(() => {
+      void confirmDialog({ title: 'Payment failed', okLabel: 'Retry' }).then(() => (answered = true));
+    });
+    act(() => navigate('/confirm?price=2', { replace: true }));
+    expect(host.querySelector('dialog h2')?.textContent).toBe('Payment failed');
+    act(() => navigate('/order'));
+    expect(host.querySelector('dialog')).toBeNull();
+    expect($dialogs.get()).toEqual([]);
+    await act(async () => undefined);
+    expect(answered).toBe(false);
+    // A dialog opened on the new screen is shown as usual.
+    act(() => void showMessage({ title: 'Done' }));
+    expect(host.querySelector('dialog h2')?.textContent).toBe('Done');
+    act(() => $dialogs.set([]));
+  });
+
+  it('a message dialog can be an alertdialog and carry a note line', async () => {
+    render(<FeedbackHost />);
+    act(() => {
+      void showMessage({ title: 'Withdrawal requested', text: 'On its way', note: 'Order no. 42' });
+      void showMessage({ title: 'Withdrawal failed', text: 'No', role: 'alertdialog' });
+    });
+    expect(host.querySelector('dialog')?.getAttribute('role')).toBeNull();
+    expect(host.querySelector('dialog .hint')?.textContent).toBe('Order no. 42');
+    await act(async () => host.querySelector<HTMLButtonElement>('dialog button')!.click());
+    expect(host.querySelector('dialog')?.getAttribute('role')).toBe('alertdialog');
+    expect(host.querySelector('dialog .hint')).toBeNull();
+    await act(async () => host.querySelector<HTMLButtonElement>('dialog button')!.click());
+    expect($dialogs.get()).toEqual([]);
+  });
+
+  it('every screen uses this module: no other toast, and <Dialog> only for forms, sheets and pickers', () => {
+    const files = Object.keys(import.meta.glob('../../src/**/*.{ts,tsx}'));
+    const sources = import.meta.glob<string>('../../src/**/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true });
+    expect(files.length).toBeGreaterThan(30);
+    const withDialog = files.filter((f) => sources[f]!.includes('<Dialog')).map((f) => f.replace('../../src/', '')).sort();
+    // Real forms / sheets / pickers / the scanner; message, confirm and retry dialogs go through feedback.tsx.
+    expect(withDialog).toEqual([
+      'auth/AreaPicker.tsx', 'info/Setting.tsx', 'map/MapScreen.tsx', 'map/ScanDialog.tsx', 'rent/SelectPakage.tsx',
+      'ui/feedback.tsx', 'wallet/SavedCards.tsx', 'wallet/WalletOut.tsx',
+    ]);
+    for (const f of files) {
+      expect(sources[f], f).not.toMatch(/ui\/toast/);
+      expect(sources[f], f).not.toMatch(/\b(window\.)?(alert|confirm)\(/);
+    }
+  });
+
   it('withLoading shows the overlay while the work runs and hides it after a failure too', async () => {
     render(<FeedbackHost />);
     let release!: () => void;
@@ -114,15 +193,54 @@ describe('lazily loaded screens', () => {
     await expect(withChunkTimeout(Promise.resolve(7))).resolves.toBe(7);
   });
 
-  it('the loading fallback appears after 3 s, not before', () => {
+  it('while a screen loads: blank for 200 ms, then a spinner, then after 3 s the slow message with a reload', () => {
     vi.useFakeTimers();
     expect(LOADING_FALLBACK_MS).toBe(3000);
-    render(<DelayedLoading />);
-    expect(host.querySelector('[role="status"]')).toBeNull();
-    act(() => vi.advanceTimersByTime(2999));
-    expect(host.querySelector('[role="status"]')).toBeNull();
+    expect(SPINNER_DELAY_MS).toBe(200);
+    const onReload = vi.fn();
+    render(<DelayedLoading onReload={onReload} />);
+    const spinner = () => host.querySelector('.loading[role="status"]');
+    const reload = () => [...host.querySelectorAll('button')].find((b) => b.textContent === 'Reload');
+    // No flash for a screen that arrives at once.
+    expect(spinner()).toBeNull();
+    expect(host.querySelector('.screen-pending[aria-busy="true"]')).not.toBeNull();
+    act(() => vi.advanceTimersByTime(199));
+    expect(spinner()).toBeNull();
+    // Then a spinner at once — not seconds of blank screen.
     act(() => vi.advanceTimersByTime(1));
-    expect(host.querySelector('[role="status"]')?.textContent).toContain('Loading');
+    expect(spinner()?.textContent).toContain('Loading');
+    expect(host.textContent).not.toContain('taking longer');
+    expect(reload()).toBeUndefined();
+    act(() => vi.advanceTimersByTime(2799));
+    expect(reload()).toBeUndefined();
+    // 3 s and still loading: the fallback message and a reload, the spinner stays.
+    act(() => vi.advanceTimersByTime(1));
+    expect(host.querySelector('.screen-slow')?.textContent).toContain('This is taking longer than usual.');
+    expect(spinner()).not.toBeNull();
+    act(() => reload()!.click());
+    expect(onReload).toHaveBeenCalledTimes(1);
+  });
+
+  it('the loading fallback follows the language', async () => {
+    vi.useFakeTimers();
+    await act(async () => {
+      $lang.set('pt-PT');
+      await loadLocale('pt-PT');
+    });
+    render(<DelayedLoading onReload={() => undefined} />);
+    act(() => vi.advanceTimersByTime(LOADING_FALLBACK_MS));
+    expect(host.querySelector('.screen-slow')?.textContent).toContain('Está a demorar mais do que o habitual.');
+    expect(host.querySelector('.screen-slow button')?.textContent).toBe('Recarregar');
+  });
+
+  it('a screen that arrives stops the timers: no spinner or message afterwards', () => {
+    vi.useFakeTimers();
+    render(<DelayedLoading onReload={() => undefined} />);
+    act(() => vi.advanceTimersByTime(100));
+    act(() => root!.render(<p>screen</p>));
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(host.innerHTML).toBe('<p>screen</p>');
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 
