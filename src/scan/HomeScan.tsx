@@ -1,5 +1,5 @@
 // Route '/' (homeScan). With a code (qrcode, zhcode, qr): the code-link entry — tourist login when there
-// is no token, then the scan, then the cabinet home. Without one: the landing page.
+// is no token, then the scan, then package selection or the cabinet home (src/core/scanRoute.ts). Without one: the landing page.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText } from '../i18n/index.ts';
@@ -8,6 +8,7 @@ import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
 import { $loginPath } from '../stores/session.ts';
 import { inAppBrowserOf, loginPathFor, touristLoginAllowed } from '../core/routes.ts';
 import { $cabinet } from '../stores/cabinet.ts';
+import { scanTarget } from '../core/scanRoute.ts';
 import { touristLogin } from '../api/auth.ts';
 import { checkCabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
@@ -37,6 +38,12 @@ export default function HomeScan() {
   return code ? <CodeEntry code={code} key={code} /> : <Landing />;
 }
 
+/** The scan's next screen for the stored cabinet (spec §4), also after the open-orders dialog. */
+function afterScan(): string {
+  const c = $cabinet.get();
+  return c ? scanTarget(c) : '/home';
+}
+
 function CodeEntry({ code }: { code: string }) {
   const t = useT();
   const [error, setError] = useState('');
@@ -59,7 +66,7 @@ function CodeEntry({ code }: { code: string }) {
       }
       $cabinet.set(cabinet);
       if ((cabinet.zujieNum ?? 0) > 0) setOpenOrders(cabinet.zujieNum ?? 0);
-      else navigate('/home', { replace: true });
+      else navigate(scanTarget(cabinet), { replace: true });
     } catch (e) {
       if (e instanceof SignInInstead) return;
       setError(e instanceof ApiError ? errorText(e, t) : t('scan.loginFailed'));
@@ -88,10 +95,10 @@ function CodeEntry({ code }: { code: string }) {
       <Dialog
         open={openOrders > 0}
         title={t('scan.openOrdersTitle')}
-        onClose={() => navigate('/home', { replace: true })}
+        onClose={() => navigate(afterScan(), { replace: true })}
         actions={
           <>
-            <button type="button" className="button" onClick={() => navigate('/home', { replace: true })}>
+            <button type="button" className="button" onClick={() => navigate(afterScan(), { replace: true })}>
               {t('scan.later')}
             </button>
             <button type="button" className="button primary" onClick={() => navigate('/order', { replace: true })}>
