@@ -32,6 +32,8 @@ export interface OrderRow {
   note: string | null;
   bought_out_at: Date | null;
   venue_name?: string;
+  /** The token-less detail link's secret (spec §2), made on the owner's first share. */
+  share_sign?: string | null;
 }
 
 const parse = (r: OrderRow): OrderRow => ({
@@ -52,6 +54,13 @@ export class RentalsRepository {
       [o.id, o.user_id, o.cabinet_id, o.venue_id, o.deposit_type, o.currency, JSON.stringify(o.plan), JSON.stringify(o.wire_strategy),
         o.deposit, o.hold_transfer_id, o.payment_id, o.eject_command_id, o.created_at],
     );
+  }
+
+  /** Sets the share sign once (a concurrent first share keeps the first); returns the stored one. */
+  async shareSign(id: string, candidate: string, q: Queryable = this.db): Promise<string> {
+    await q.query(`update orders set share_sign = $2 where id = $1 and share_sign is null`, [id, candidate]);
+    const { rows } = await q.query<{ share_sign: string }>(`select share_sign from orders where id = $1`, [id]);
+    return rows[0]!.share_sign;
   }
 
   async find(id: string, q: Queryable = this.db, opts: { lock?: boolean } = {}) {

@@ -4,6 +4,7 @@
 // Money moves are never half-applied: the provider call comes first (it cannot join our transaction), then one
 // DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { toMajor } from '../../../../src/core/money.ts';
 import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '../../../../src/core/pricing.ts';
 import type { Db, Queryable } from '../../db/db.ts';
@@ -400,6 +401,41 @@ export class RentalsService {
     const order = await this.d.repo.find(tradeNo);
     if (!order || order.user_id !== user.id) throw notFound('error.orderNotFound');
     return order;
+  }
+
+  /** The owner's share link sign for the token-less detail (made once, then the same). */
+  async share(user: UserRow, orderId: string): Promise<{ orderId: string; sign: string }> {
+    const order = await this.check(user, orderId);
+    const sign = order.share_sign ?? (await this.d.repo.shareSign(order.id, randomBytes(32).toString('base64url')));
+    return { orderId: order.id, sign };
+  }
+
+  /**
+   * The token-less detail (spec §2): only with the order's share sign (constant-time compare); a wrong sign
+   * and an unknown order give the same not-found, so nothing is learnt by probing.
+   */
+  async publicDetail(orderId: string, sign: string) {
+    const order = await this.d.repo.find(orderId);
+    const stored = order?.share_sign ?? '';
+    const a = Buffer.from(stored);
+    const b = Buffer.from(sign);
+    if (!order || !stored || a.length !== b.length || !timingSafeEqual(a, b)) throw notFound('error.orderNotFound');
+    return order;
+  }
+
+  /** What the token-less detail shows: status, times, fee rule, estimate; nothing about the user. */
+  toPublicWire(o: OrderRow) {
+    const w = this.toWire(o);
+    return {
+      pOrderid: w.pOrderid, pZujie: w.pZujie, pJiesuanid: w.pJiesuanid, pBorrowtime: w.pBorrowtime, pGhtime: w.pGhtime,
+      pShopName: w.pShopName, pGhShopName: w.pGhShopName, pUseMins: w.pUseMins, pJiesuan: w.pJiesuan,
+      pCurrency: w.pCurrency, pCurrencyName: w.pCurrencyName, pYajin: w.pYajin, pJifei: w.pJifei,
+      pJifeiDanwei: w.pJifeiDanwei, pFengding: w.pFengding, priceUnit: w.priceUnit, overtimeAmount: w.overtimeAmount,
+      estimatedAmount: w.estimatedAmount, boughtOut: w.boughtOut, buyOutAt: w.buyOutAt, buyOutAmount: w.buyOutAmount,
+      /** The order's price plan in minor units: the page previews the running fee with src/core/pricing.ts. */
+      plan: o.plan,
+      serverTime: this.d.clock.now().toISOString(),
+    };
   }
 
   async list(user: UserRow, page: number, size: number) {
