@@ -3,3 +3,7 @@
 -- from the order id.
 alter table orders add column share_sign text;
 create unique index orders_share_sign on orders (share_sign) where share_sign is not null;
+
+-- Order state 4 (fault): when the cabinet network reported the rented power bank faulty (a 'powerbank-fault'
+-- event, or a 'returned' with a fault). The user is charged only for the time until then (docs/pricing.md).
+alter table orders add column fault_at timestamptz;

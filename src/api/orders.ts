@@ -78,6 +78,8 @@ export interface PublicOrder
     | 'overtimeAmount' | 'estimatedAmount' | 'boughtOut' | 'buyOutAt' | 'buyOutAmount'> {
   /** The order's price plan (minor units): the live estimate uses src/core/pricing.ts. */
   plan: PricePlan;
+  /** Order state 4: when the power bank was reported faulty (ISO); the estimate stops there. */
+  faultAt?: string | null;
   /** The server's clock when it answered (ISO): the elapsed time runs from it. */
   serverTime: string;
 }

@@ -94,7 +94,10 @@ export default function OrderStatus() {
   };
 
   const ms = order && ongoing ? elapsedMs(order, loadedAt, now) : (order?.pUseMins ?? 0) * 60_000;
-  const amount = order ? (ongoing ? toMajor(rentalFee(order.plan, ms), order.pCurrency ?? order.plan.currency) : (order.pJiesuan ?? 0)) : 0;
+  // State 4 (fault): the charge stops at the fault report (the clock of the rental keeps running).
+  const faultMs = order?.faultAt ? Math.max(0, Date.parse(order.faultAt) - Date.parse(order.pBorrowtime ?? '')) : Infinity;
+  const charged = Math.min(ms, Number.isNaN(faultMs) ? Infinity : faultMs);
+  const amount = order ? (ongoing ? toMajor(rentalFee(order.plan, charged), order.pCurrency ?? order.plan.currency) : (order.pJiesuan ?? 0)) : 0;
   const buyAmount = money(order?.pCurrencyName, order?.buyOutAmount ?? order?.overtimeAmount ?? 0);
 
   return (

@@ -34,6 +34,8 @@ export interface OrderRow {
   venue_name?: string;
   /** The token-less detail link's secret (spec §2), made on the owner's first share. */
   share_sign?: string | null;
+  /** Order state 4: when the power bank was reported faulty (the charge stops there). */
+  fault_at?: Date | null;
 }
 
 const parse = (r: OrderRow): OrderRow => ({
@@ -101,7 +103,7 @@ export class RentalsRepository {
   }
 
   /** The one place an order changes state: checked against ORDER_TRANSITIONS, compare-and-set on the old state. */
-  async transition(id: string, from: number, to: number, fields: Partial<Record<'powerbank_id' | 'slot' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'settled', unknown>>, q: Queryable = this.db) {
+  async transition(id: string, from: number, to: number, fields: Partial<Record<'powerbank_id' | 'slot' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'settled' | 'fault_at', unknown>>, q: Queryable = this.db) {
     if (!canTransition(from, to)) throw new Error(`order ${id}: ${from} → ${to} is not allowed`);
     const cols = Object.keys(fields);
     const sets = cols.map((c, i) => `, ${c} = $${i + 4}`).join('');

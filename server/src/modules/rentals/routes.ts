@@ -34,7 +34,8 @@ const PublicOrder = Type.Object({
   pUseMins: Type.Integer(), pJiesuan: Type.Number(), pCurrency: Type.String(), pCurrencyName: Type.String(),
   pYajin: Type.Number(), pJifei: Type.Number(), pJifeiDanwei: Type.Integer(), pFengding: Type.Number(),
   priceUnit: Type.Integer(), overtimeAmount: Type.Number(), estimatedAmount: Type.Number(), boughtOut: Type.Boolean(),
-  buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(), plan: Plan, serverTime: Type.String(),
+  buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(), plan: Plan,
+  faultAt: Type.Union([Type.String(), Type.Null()]), serverTime: Type.String(),
 }, { additionalProperties: false });
 
 export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; repo: RentalsRepository; clock: Clock }) {
