@@ -52,6 +52,7 @@ export const SCREENS: Record<string, Screen> = {
   '/contactUsApp': lazy(() => import('./info/ContactUsApp.tsx')),
   '/selectPakage': lazy(() => import('./rent/SelectPakage.tsx')),
   '/cdbUsage': lazy(() => import('./rent/CdbUsage.tsx')),
+  '/orderStatus': lazy(() => import('./orders/OrderStatus.tsx')),
 };
 const NotFound = lazy(() => import('./ui/NotFound.tsx'));
 

@@ -27,6 +27,10 @@ export interface Cabinet {
   yajinChongzhi?: string;
   online?: boolean;
   priceStrategy?: WirePriceStrategy;
+  /** Wi-Fi battery fields (spec §4 scan flow; the Wi-Fi flows are not part of this product yet). */
+  haveMifiBattery?: boolean;
+  mifiBatteryCount?: number;
+  typeName?: string;
   userWallet?: { pBalance?: number; pCurrencySymbol?: string; pDailiId?: string | number };
 }
 

@@ -1,5 +1,6 @@
 // Rental order calls.
 import { api } from './client.ts';
+import type { PricePlan } from '../core/pricing.ts';
 
 export interface Order {
   pOrderid: string;
@@ -68,4 +69,27 @@ export function checkOrder(tradeNo: string, payMode: string, signal?: AbortSigna
 /** POST cdb/order/buyOrder {orderId} — keep the power bank of an open rental for the buy-out fee. */
 export function buyOrder(orderId: string, idempotencyKey?: string): Promise<Order> {
   return api.post<Order>('cdb/order/buyOrder', { body: { orderId }, idempotencyKey });
+}
+
+/** The token-less order detail (spec §2): what GET cdb/mine/order/detail/public returns — no user fields. */
+export interface PublicOrder
+  extends Pick<Order, 'pOrderid' | 'pZujie' | 'pJiesuanid' | 'pBorrowtime' | 'pGhtime' | 'pShopName' | 'pGhShopName' | 'pUseMins'
+    | 'pJiesuan' | 'pCurrency' | 'pCurrencyName' | 'pYajin' | 'pJifei' | 'pJifeiDanwei' | 'pFengding' | 'priceUnit'
+    | 'overtimeAmount' | 'estimatedAmount' | 'boughtOut' | 'buyOutAt' | 'buyOutAmount'> {
+  /** The order's price plan (minor units): the live estimate uses src/core/pricing.ts. */
+  plan: PricePlan;
+  /** Order state 4: when the power bank was reported faulty (ISO); the estimate stops there. */
+  faultAt?: string | null;
+  /** The server's clock when it answered (ISO): the elapsed time runs from it. */
+  serverTime: string;
+}
+
+/** POST cdb/mine/order/share {orderId} — the owner's share sign for the token-less detail. */
+export function shareOrder(orderId: string): Promise<{ orderId: string; sign: string }> {
+  return api.post<{ orderId: string; sign: string }>('cdb/mine/order/share', { body: { orderId } });
+}
+
+/** GET cdb/mine/order/detail/public?orderId&sign — no token on this call (spec §2). */
+export function getPublicOrder(orderId: string, sign: string): Promise<PublicOrder> {
+  return api.get<PublicOrder>('cdb/mine/order/detail/public', { query: { orderId, sign }, noToken: true });
 }

@@ -5,6 +5,8 @@ export const PUBLIC_ROUTES: readonly string[] = [
   '/login', '/otherLogin', '/', '/homeMap', '/home', '/login_wechat', '/login_alipay',
   '/aboutUs', '/aboutUsApp', '/contactUs', '/contactUsApp', '/payMethod', '/MercadoPago',
   '/invoiceOrderDtl', '/loginborrow', '/MonriPay',
+  // The token-less order detail (spec §2): readable with the order's share sign.
+  '/orderStatus',
 ];
 
 /** Login-required routes. */

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';
-import { buyOrder, getOrder, type Order } from '../api/orders.ts';
+import { buyOrder, getOrder, shareOrder, type Order } from '../api/orders.ts';
+import { halfHours } from '../core/duration.ts';
 import { isOngoing, orderActions } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
@@ -93,6 +94,19 @@ export default function OrderDetail() {
       toast(errorText(e, t));
     }
   };
+  const [shareUrl, setShareUrl] = useState('');
+  /** The token-less detail's link (spec §2): made by the server once, copied for the user to send. */
+  const share = async () => {
+    if (!order) return;
+    try {
+      const { sign } = await shareOrder(order.pOrderid);
+      const url = `${location.origin}${location.pathname}#${href('/orderStatus', { orderId: order.pOrderid, sign })}`;
+      setShareUrl(url);
+      toast((await copyText(url)) ? t('orderStatus.shareCopied') : t('orderStatus.shareFailed'));
+    } catch (e) {
+      toast(errorText(e, t));
+    }
+  };
   return (
     <>
       <PageHeader title={t('detail.title')} />
@@ -138,7 +152,15 @@ export default function OrderDetail() {
               <dt>{t('orders.returned')}</dt>
               <dd>{order.pGhtime ? `${order.pGhShopName ?? ''} · ${dateTime(order.pGhtime, lang)}` : t('orders.notReturned')}</dd>
               <dt>{t('detail.usage')}</dt>
-              <dd>{duration(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins, t)}</dd>
+              <dd>
+                {duration(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins, t)}
+                <span className="muted">
+                  {' · '}
+                  {t('orderStatus.aboutHours', {
+                    hours: new Intl.NumberFormat(lang).format(halfHours(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins)),
+                  })}
+                </span>
+              </dd>
               <dt>{t('orders.chargeStandard')}</dt>
               <dd>{chargeStandard(order, t)}</dd>
               <dt>{t('detail.deposit')}</dt>
@@ -167,6 +189,16 @@ export default function OrderDetail() {
                 <button type="button" className="button block" onClick={() => void buy()}>
                   {t('orderActions.buy')}
                 </button>
+              ) : null}
+              <button type="button" className="button" onClick={() => void share()}>
+                {t('orderStatus.share')}
+              </button>
+              {shareUrl ? (
+                <p className="share-link">
+                  <a href={shareUrl} aria-label={t('orderStatus.shareLinkLabel')}>
+                    {shareUrl}
+                  </a>
+                </p>
               ) : null}
               <button type="button" className="button link" onClick={() => navigate('/cdbUsage')}>
                 {t('orderActions.usageHelp')}

@@ -1,5 +1,5 @@
 // Route '/' (homeScan). With a code (qrcode, zhcode, qr): the code-link entry — tourist login when there
-// is no token, then the scan, then the cabinet home. Without one: the landing page.
+// is no token, then the scan, then package selection or the cabinet home (src/core/scanRoute.ts). Without one: the landing page.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, type T } from '../i18n/index.ts';
@@ -8,8 +8,9 @@ import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
 import { $loginPath } from '../stores/session.ts';
 import { inAppBrowserOf, loginPathFor, touristLoginAllowed } from '../core/routes.ts';
 import { $cabinet } from '../stores/cabinet.ts';
+import { scanTarget } from '../core/scanRoute.ts';
 import { touristLogin } from '../api/auth.ts';
-import { checkCabinet } from '../api/cabinet.ts';
+import { checkCabinet, type Cabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
 import { Loading } from '../ui/Loading.tsx';
 import { confirmDialog } from '../ui/feedback.tsx';
@@ -37,16 +38,16 @@ export default function HomeScan() {
   return code ? <CodeEntry code={code} key={code} /> : <Landing />;
 }
 
-/** Open orders on this account: 'Not now' goes on to the cabinet, 'View orders' to the order list. */
-async function askAboutOpenOrders(t: T, zujieNum: number): Promise<void> {
+/** Open orders on this account: 'Not now' goes on to the scan's next screen (spec §4), 'View orders' to the order list. */
+async function askAboutOpenOrders(t: T, cabinet: Cabinet): Promise<void> {
   const view = await confirmDialog({
     title: t('scan.openOrdersTitle'),
-    text: t('scan.openOrders', { zujieNum }),
+    text: t('scan.openOrders', { zujieNum: cabinet.zujieNum ?? 0 }),
     okLabel: t('scan.viewOrders'),
     cancelLabel: t('scan.later'),
     role: 'dialog',
   });
-  navigate(view ? '/order' : '/home', { replace: true });
+  navigate(view ? '/order' : scanTarget(cabinet), { replace: true });
 }
 
 function CodeEntry({ code }: { code: string }) {
@@ -69,8 +70,8 @@ function CodeEntry({ code }: { code: string }) {
         } else throw e;
       }
       $cabinet.set(cabinet);
-      if ((cabinet.zujieNum ?? 0) > 0) void askAboutOpenOrders(t, cabinet.zujieNum ?? 0);
-      else navigate('/home', { replace: true });
+      if ((cabinet.zujieNum ?? 0) > 0) void askAboutOpenOrders(t, cabinet);
+      else navigate(scanTarget(cabinet), { replace: true });
     } catch (e) {
       if (e instanceof SignInInstead) return;
       setError(e instanceof ApiError ? errorText(e, t) : t('scan.loginFailed'));

@@ -9,7 +9,7 @@ import lt from '../../locales/lt-LT.json';
 import pt from '../../locales/pt-PT.json';
 import { startPartnerSite } from '../../server/src/partner-site.ts';
 import { launchChromium } from './chromium.ts';
-import { startProduct, type RunningProduct } from './product.ts';
+import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -48,6 +48,7 @@ function widgetFrame(page: Page, nth = 0): Promise<Frame> {
 }
 
 async function payInFrame(frame: Frame) {
+  await continueToCabinetHome(frame);
   await frame.getByRole('button', { name: /Pre-authorization/ }).click();
   await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
   await frame.getByLabel('Expiry date (MM/YY)').fill('12/34');
@@ -224,6 +225,7 @@ describe('<powerly-rent> on a venue site', () => {
     expect(await log(page).textContent()).not.toContain('rent-vilnius rented');
     // The other widget still shows its own cabinet, with its own session.
     expect(await vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
+    await continueToCabinetHome(vilniusFrame, 'GO9 Gedimino 9');
     expect(await vilniusFrame.getByRole('button', { name: /Pre-authorization/ }).count()).toBe(1);
     await returnPowerBank(lisbonFrame, 'PWL-LIS-001');
     await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon returned orderId=\S+/);

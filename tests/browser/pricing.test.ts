@@ -7,7 +7,7 @@ import { money } from '../../src/ui/format.ts';
 import { toMajor } from '../../src/core/money.ts';
 import { rentalFee, sliderMaxMinutes, type PricePlan } from '../../src/core/pricing.ts';
 import { launchChromium } from './chromium.ts';
-import { startProduct, type RunningProduct } from './product.ts';
+import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -37,8 +37,8 @@ describe('#/selectPakage pricing tip', () => {
   it('shows the plan, and the slider previews the fee the server will charge', async () => {
     const page = await newPage();
     await page.goto(`${product.base}/#/?qrcode=PWL-LIS-001`);
-    await page.getByRole('button', { name: /Pre-authorization/ }).waitFor();
-    await page.goto(`${product.base}/#/selectPakage`);
+    // The scan itself lands on package selection (spec §4: the cabinet has a shopid).
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/selectPakage');
 
     await expect.poll(() => page.getByRole('heading', { name: '€1.50 / 30 min' }).count()).toBe(1);
     const facts = (await page.locator('.price-facts').textContent())!;
@@ -72,7 +72,7 @@ describe('#/selectPakage pricing tip', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
     // Continue leads to the cabinet home with its pay button.
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await continueToCabinetHome(page, 'Time Out Market Lisboa');
     await expect.poll(() => page.getByRole('button', { name: /Pre-authorization/ }).count()).toBe(1);
   });
 });
@@ -87,6 +87,7 @@ describe('an eject failure as the user sees it', () => {
 
     const page = await newPage();
     await page.goto(`${product.base}/#/?qrcode=PWL-VNO-001`);
+    await continueToCabinetHome(page);
     await page.getByRole('button', { name: /Pre-authorization/ }).click();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry date (MM/YY)').fill('12/34');

@@ -1,6 +1,8 @@
 // The whole product in this process for a browser test: the server's own test build (fresh database,
 // private MQTT topics, the cabinet simulator, a clock the test moves) serving the built app and demo pages
 // on an ephemeral port.
+import { expect } from 'vitest';
+import type { Frame, Page } from 'playwright-core';
 import { build, type Built, type BuildOptions } from '../../server/test/helper.ts';
 
 export interface RunningProduct extends Built {
@@ -16,4 +18,16 @@ export async function startProduct(opts: Omit<BuildOptions, 'frontEnd'> = {}): P
     await built.close();
     throw e;
   }
+}
+
+/**
+ * After a scan the app shows package selection (#/selectPakage, spec §4 scan flow): check it is there with
+ * the scanned cabinet, and go on to the cabinet home the way a person does — its Continue button.
+ */
+export async function continueToCabinetHome(page: Page | Frame, venue?: string): Promise<void> {
+  await expect.poll(() => page.evaluate(() => location.hash), { timeout: 20_000 }).toMatch(/^#\/selectPakage/);
+  const screen = page.locator('main.select-pakage');
+  if (venue) await expect.poll(() => screen.getByRole('heading', { name: venue }).count()).toBe(1);
+  await screen.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/home');
 }

@@ -7,7 +7,7 @@ import { toMajor } from '../../src/core/money.ts';
 import { money } from '../../src/ui/format.ts';
 import { rentalFee, type PricePlan } from '../../src/core/pricing.ts';
 import { launchChromium } from './chromium.ts';
-import { startProduct, type RunningProduct } from './product.ts';
+import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -47,7 +47,8 @@ describe('a rental from the code link to the ended order', () => {
     const page = await newPage();
     await page.goto(`${product.base}/#/?qrcode=PWL-LIS-001`);
 
-    // Tourist session, scan, cabinet home: a pre-authorisation of the whole deposit.
+    // Tourist session, scan, package selection (spec §4), Continue, cabinet home: a pre-authorisation of the whole deposit.
+    await continueToCabinetHome(page, 'Time Out Market Lisboa');
     await expect.poll(() => page.getByRole('button', { name: /Pre-authorization/ }).textContent()).toContain('€30.00');
     await expect.poll(() => page.getByText(/power banks available/).textContent()).toMatch(/3 power banks available/);
     await page.getByRole('button', { name: /Pre-authorization/ }).click();
@@ -90,6 +91,7 @@ describe('a rental from the code link to the ended order', () => {
   it('a declined card: an error dialog with the reason, and no rental', async () => {
     const page = await newPage();
     await page.goto(`${product.base}/#/?qrcode=PWL-VNO-001`);
+    await continueToCabinetHome(page);
     await page.getByRole('button', { name: /Pre-authorization/ }).click();
     await payWithCard(page, '4000 0000 0000 0002');
 

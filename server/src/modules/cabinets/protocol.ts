@@ -46,7 +46,9 @@ export type CabinetEvent =
   | (EventBase & { type: 'heartbeat'; slots: SlotState[] })
   | (EventBase & { type: 'popped'; commandId: string; slot: number; powerbankId: string })
   | (EventBase & { type: 'pop-failed'; commandId: string; slot: number | null; reason: 'empty' | 'jammed' | 'expired' })
-  | (EventBase & { type: 'returned'; slot: number; powerbankId: string });
+  | (EventBase & { type: 'returned'; slot: number; powerbankId: string; fault?: string })
+  /** The cabinet found a rented power bank faulty (e.g. it reported a fault over its contacts or a user pressed the fault key). */
+  | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string });
 
 /** …/status, retained; the offline message is also the connection's MQTT last will. */
 export interface CabinetStatus {
@@ -76,7 +78,9 @@ export function parseEvent(raw: Buffer | string): CabinetEvent | null {
     case 'pop-failed':
       return str(v.commandId) ? (v as unknown as CabinetEvent) : null;
     case 'returned':
-      return int(v.slot) && str(v.powerbankId) ? (v as unknown as CabinetEvent) : null;
+      return int(v.slot) && str(v.powerbankId) && (v.fault === undefined || str(v.fault)) ? (v as unknown as CabinetEvent) : null;
+    case 'powerbank-fault':
+      return str(v.powerbankId) && str(v.reason) ? (v as unknown as CabinetEvent) : null;
     default:
       return null;
   }

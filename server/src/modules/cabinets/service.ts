@@ -79,6 +79,7 @@ export class CabinetsService implements LinkHandler {
       if (e.type === 'popped') await this.d.rentals.onPopped(cabinetId, e, tx);
       else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(cabinetId, e, tx);
       else if (e.type === 'returned') await this.d.rentals.onReturned(cabinetId, e, tx);
+      else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e, tx);
     });
   }
 

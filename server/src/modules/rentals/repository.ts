@@ -32,6 +32,10 @@ export interface OrderRow {
   note: string | null;
   bought_out_at: Date | null;
   venue_name?: string;
+  /** The token-less detail link's secret (spec §2), made on the owner's first share. */
+  share_sign?: string | null;
+  /** Order state 4: when the power bank was reported faulty (the charge stops there). */
+  fault_at?: Date | null;
 }
 
 const parse = (r: OrderRow): OrderRow => ({
@@ -52,6 +56,13 @@ export class RentalsRepository {
       [o.id, o.user_id, o.cabinet_id, o.venue_id, o.deposit_type, o.currency, JSON.stringify(o.plan), JSON.stringify(o.wire_strategy),
         o.deposit, o.hold_transfer_id, o.payment_id, o.eject_command_id, o.created_at],
     );
+  }
+
+  /** Sets the share sign once (a concurrent first share keeps the first); returns the stored one. */
+  async shareSign(id: string, candidate: string, q: Queryable = this.db): Promise<string> {
+    await q.query(`update orders set share_sign = $2 where id = $1 and share_sign is null`, [id, candidate]);
+    const { rows } = await q.query<{ share_sign: string }>(`select share_sign from orders where id = $1`, [id]);
+    return rows[0]!.share_sign;
   }
 
   async find(id: string, q: Queryable = this.db, opts: { lock?: boolean } = {}) {
@@ -92,7 +103,7 @@ export class RentalsRepository {
   }
 
   /** The one place an order changes state: checked against ORDER_TRANSITIONS, compare-and-set on the old state. */
-  async transition(id: string, from: number, to: number, fields: Partial<Record<'powerbank_id' | 'slot' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'settled', unknown>>, q: Queryable = this.db) {
+  async transition(id: string, from: number, to: number, fields: Partial<Record<'powerbank_id' | 'slot' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'settled' | 'fault_at', unknown>>, q: Queryable = this.db) {
     if (!canTransition(from, to)) throw new Error(`order ${id}: ${from} → ${to} is not allowed`);
     const cols = Object.keys(fields);
     const sets = cols.map((c, i) => `, ${c} = $${i + 4}`).join('');

@@ -20,6 +20,24 @@ const Order = Type.Object({
   boughtOut: Type.Boolean(), buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(),
 });
 
+const Tier = Type.Object({ startMinute: Type.Integer(), endMinute: Type.Integer(), totalFee: Type.Integer() });
+const Plan = Type.Object({
+  kind: Type.Union([Type.Literal('unit'), Type.Literal('tiered')]), currency: Type.String(), unitPrice: Type.Integer(),
+  unitMinutes: Type.Integer(), freeMinutes: Type.Integer(), dailyCap: Type.Integer(), deposit: Type.Integer(),
+  overtimeAmount: Type.Integer(), overtimeDays: Type.Number(), tiers: Type.Array(Tier),
+});
+
+/** The token-less detail (spec §2): no user id, power bank, cabinet or payment fields. */
+const PublicOrder = Type.Object({
+  pOrderid: Type.String(), pZujie: Type.Integer(), pJiesuanid: Type.Integer(), pBorrowtime: Type.String(),
+  pGhtime: Type.Union([Type.String(), Type.Null()]), pShopName: Type.String(), pGhShopName: Type.String(),
+  pUseMins: Type.Integer(), pJiesuan: Type.Number(), pCurrency: Type.String(), pCurrencyName: Type.String(),
+  pYajin: Type.Number(), pJifei: Type.Number(), pJifeiDanwei: Type.Integer(), pFengding: Type.Number(),
+  priceUnit: Type.Integer(), overtimeAmount: Type.Number(), estimatedAmount: Type.Number(), boughtOut: Type.Boolean(),
+  buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(), plan: Plan,
+  faultAt: Type.Union([Type.String(), Type.Null()]), serverTime: Type.String(),
+}, { additionalProperties: false });
+
 export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; repo: RentalsRepository; clock: Clock }) {
   app.post('/cdb/cabinet/useDepositToRent', {
     schema: {
@@ -117,4 +135,26 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
   }, async (req, reply) =>
     idempotent(opts.repo, opts.clock, req, reply, req.body, async () =>
       ok(opts.rentals.toWire(await opts.rentals.buyByUser(currentUser(req), req.body.orderId)))));
+
+  app.post('/cdb/mine/order/share', {
+    schema: {
+      tags: ['rentals'],
+      summary: "The owner's share link for the token-less order detail: the order id and its unguessable sign (made once)",
+      body: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      response: { 200: Envelope(Type.Object({ orderId: Type.String(), sign: Type.String() })) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => ok(await opts.rentals.share(currentUser(req), req.body.orderId)));
+
+  app.get('/cdb/mine/order/detail/public', {
+    schema: {
+      tags: ['rentals'],
+      summary: 'The token-less order detail (spec §2): status, times, fee rule and estimate of an order, for the holder of its share sign; no session',
+      querystring: Type.Object({
+        orderId: Type.String({ minLength: 1, maxLength: 64 }),
+        sign: Type.String({ minLength: 1, maxLength: 128 }),
+      }),
+      response: { 200: Envelope(PublicOrder) },
+    },
+  }, async (req) => ok(opts.rentals.toPublicWire(await opts.rentals.publicDetail(req.query.orderId, req.query.sign))));
 }

@@ -4,6 +4,7 @@
 // Money moves are never half-applied: the provider call comes first (it cannot join our transaction), then one
 // DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { toMajor } from '../../../../src/core/money.ts';
 import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '../../../../src/core/pricing.ts';
 import type { Db, Queryable } from '../../db/db.ts';
@@ -319,17 +320,24 @@ export class RentalsService {
    * Past the overtime period the user pays at most the buy-out fee; a bought-out order that comes back gets the
    * difference to the rent for the real time back in the wallet (docs/pricing.md).
    */
-  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string }, tx: Queryable) {
-    const order = await this.d.repo.openForPowerbank(e.powerbankId, tx);
+  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string; fault?: string }, tx: Queryable) {
+    let order = await this.d.repo.openForPowerbank(e.powerbankId, tx);
     await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, tx);
     if (!order || !order.borrowed_at) return;
+    // A return that reports a fault: the order enters state 4 at the return's time, then settles like any return.
+    if (e.fault && order.zujie === Zujie.renting && !order.settled) {
+      await this.enterFault(order, e.ts, `fault on return: ${e.fault}`, tx);
+      order = (await this.d.repo.find(order.id, tx))!;
+    }
     const now = this.d.clock.now();
-    const borrowedAt = new Date(order.borrowed_at).getTime();
+    const borrowedAt = new Date(order.borrowed_at!).getTime();
     const reported = Date.parse(e.ts);
     const returnedAt = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime())));
-    const elapsed = returnedAt.getTime() - borrowedAt;
+    // State 4: the user pays only for the time until the fault was reported (docs/pricing.md).
+    const faultAt = order.fault_at ? Math.max(borrowedAt, new Date(order.fault_at).getTime()) : Infinity;
+    const elapsed = Math.min(returnedAt.getTime(), faultAt) - borrowedAt;
     const minutes = billedMinutes(elapsed);
-    const overtime = returnedAt.getTime() > buyOutAt(order.plan, new Date(borrowedAt)).getTime();
+    const overtime = borrowedAt + elapsed > buyOutAt(order.plan, new Date(borrowedAt)).getTime();
     const returnCabinet = await this.d.cabinets.find(cabinetId, tx);
     const returnVenue = returnCabinet ? await this.d.venues.priced(returnCabinet.venue_id, tx) : undefined;
     const where = { returned_at: returnedAt, return_cabinet_id: cabinetId, return_venue_name: returnVenue?.venue.name ?? cabinetId, use_minutes: minutes };
@@ -349,6 +357,28 @@ export class RentalsService {
     const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
     await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee, settled: true }, tx);
     await this.charge(order, fee, now, tx);
+  }
+
+  /**
+   * A cabinet reported the rented power bank faulty ('powerbank-fault'): its open order goes 1 → 4 (still
+   * ongoing, spec §4) and stops accruing at the report's time; it settles when the power bank is returned.
+   * A report for a power bank with no renting order (or one already in 4) changes nothing.
+   */
+  async onFault(e: { powerbankId: string; ts: string; reason: string }, tx: Queryable) {
+    const open = await this.d.repo.openForPowerbank(e.powerbankId, tx);
+    if (!open || open.zujie !== Zujie.renting || open.settled || !open.borrowed_at) return;
+    const order = await this.d.repo.find(open.id, tx, { lock: true });
+    if (order?.zujie !== Zujie.renting || order.settled) return;
+    await this.enterFault(order, e.ts, `fault: ${e.reason}`, tx);
+  }
+
+  /** 1 → 4 with the fault time: the cabinet's own timestamp, within [borrowed, now]. */
+  private async enterFault(order: OrderRow, ts: string, note: string, tx: Queryable) {
+    const now = this.d.clock.now().getTime();
+    const borrowedAt = new Date(order.borrowed_at!).getTime();
+    const reported = Date.parse(ts);
+    const at = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now, now)));
+    await this.d.repo.transition(order.id, Zujie.renting, Zujie.fault, { fault_at: at, note }, tx);
   }
 
   /** Takes `fee` from the order's deposit hold (the rest released) and settles the card authorisation. */
@@ -402,6 +432,43 @@ export class RentalsService {
     return order;
   }
 
+  /** The owner's share link sign for the token-less detail (made once, then the same). */
+  async share(user: UserRow, orderId: string): Promise<{ orderId: string; sign: string }> {
+    const order = await this.check(user, orderId);
+    const sign = order.share_sign ?? (await this.d.repo.shareSign(order.id, randomBytes(32).toString('base64url')));
+    return { orderId: order.id, sign };
+  }
+
+  /**
+   * The token-less detail (spec §2): only with the order's share sign (constant-time compare); a wrong sign
+   * and an unknown order give the same not-found, so nothing is learnt by probing.
+   */
+  async publicDetail(orderId: string, sign: string) {
+    const order = await this.d.repo.find(orderId);
+    const stored = order?.share_sign ?? '';
+    const a = Buffer.from(stored);
+    const b = Buffer.from(sign);
+    if (!order || !stored || a.length !== b.length || !timingSafeEqual(a, b)) throw notFound('error.orderNotFound');
+    return order;
+  }
+
+  /** What the token-less detail shows: status, times, fee rule, estimate; nothing about the user. */
+  toPublicWire(o: OrderRow) {
+    const w = this.toWire(o);
+    return {
+      pOrderid: w.pOrderid, pZujie: w.pZujie, pJiesuanid: w.pJiesuanid, pBorrowtime: w.pBorrowtime, pGhtime: w.pGhtime,
+      pShopName: w.pShopName, pGhShopName: w.pGhShopName, pUseMins: w.pUseMins, pJiesuan: w.pJiesuan,
+      pCurrency: w.pCurrency, pCurrencyName: w.pCurrencyName, pYajin: w.pYajin, pJifei: w.pJifei,
+      pJifeiDanwei: w.pJifeiDanwei, pFengding: w.pFengding, priceUnit: w.priceUnit, overtimeAmount: w.overtimeAmount,
+      estimatedAmount: w.estimatedAmount, boughtOut: w.boughtOut, buyOutAt: w.buyOutAt, buyOutAmount: w.buyOutAmount,
+      /** The order's price plan in minor units: the page previews the running fee with src/core/pricing.ts. */
+      plan: o.plan,
+      /** Order state 4: when the power bank was reported faulty (the estimate stops there). */
+      faultAt: o.fault_at ? new Date(o.fault_at).toISOString() : null,
+      serverTime: this.d.clock.now().toISOString(),
+    };
+  }
+
   async list(user: UserRow, page: number, size: number) {
     return this.d.repo.list(user.id, page, size);
   }
@@ -417,7 +484,9 @@ export class RentalsService {
     const open = !o.settled && (o.zujie === Zujie.renting || o.zujie === Zujie.fault);
     const boughtOut = o.bought_out_at != null;
     const now = this.d.clock.now();
-    const elapsed = o.borrowed_at ? Math.max(0, (o.returned_at ?? now).getTime() - new Date(o.borrowed_at).getTime()) : 0;
+    // A faulty power bank (state 4) stops accruing at the fault report.
+    const end = o.returned_at ?? (o.fault_at && new Date(o.fault_at) < now ? new Date(o.fault_at) : now);
+    const elapsed = o.borrowed_at ? Math.max(0, new Date(end).getTime() - new Date(o.borrowed_at).getTime()) : 0;
     return {
       pOrderid: o.id,
       pType: 'cdb',
