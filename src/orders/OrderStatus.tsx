@@ -15,7 +15,7 @@ import { halfHours } from '../core/duration.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { toast } from '../ui/toast.tsx';
+import { toast } from '../ui/feedback.tsx';
 import { dateTime, money } from '../ui/format.ts';
 import { chargeStandard, elapsedText } from './orderText.ts';
 
