@@ -12,10 +12,9 @@ import { rentalFee } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { loginPathFor } from '../core/routes.ts';
 import { halfHours } from '../core/duration.ts';
-import { Dialog } from '../ui/Dialog.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { toast } from '../ui/feedback.tsx';
+import { confirmDialog, toast, withLoading } from '../ui/feedback.tsx';
 import { dateTime, money } from '../ui/format.ts';
 import { chargeStandard, elapsedText } from './orderText.ts';
 
@@ -38,9 +37,6 @@ export default function OrderStatus() {
   const [loadedAt, setLoadedAt] = useState(0);
   const [now, setNow] = useState(() => Date.now());
   const [error, setError] = useState('');
-  const [confirmBuy, setConfirmBuy] = useState(false);
-  const [signInNeeded, setSignInNeeded] = useState(false);
-  const [buying, setBuying] = useState(false);
   const buyKey = useRef<string | null>(null);
 
   const load = useCallback(async () => {
@@ -72,19 +68,14 @@ export default function OrderStatus() {
 
   const buy = async () => {
     if (!order) return;
-    setBuying(true);
     buyKey.current ??= randomId();
     try {
-      await buyOrder(order.pOrderid, buyKey.current);
+      await withLoading(() => buyOrder(order.pOrderid, buyKey.current!));
       buyKey.current = null;
-      setConfirmBuy(false);
       toast(t('orderActions.bought'));
       await load();
     } catch (e) {
-      setConfirmBuy(false);
       toast(errorText(e, t));
-    } finally {
-      setBuying(false);
     }
   };
 
@@ -99,6 +90,26 @@ export default function OrderStatus() {
   const charged = Math.min(ms, Number.isNaN(faultMs) ? Infinity : faultMs);
   const amount = order ? (ongoing ? toMajor(rentalFee(order.plan, charged), order.pCurrency ?? order.plan.currency) : (order.pJiesuan ?? 0)) : 0;
   const buyAmount = money(order?.pCurrencyName, order?.buyOutAmount ?? order?.overtimeAmount ?? 0);
+  const askBuy = async () => {
+    const yes = await confirmDialog({
+      title: t('orderActions.buyTitle'),
+      text: t('orderActions.buyText', { amount: buyAmount }),
+      okLabel: t('orderActions.buyConfirm', { amount: buyAmount }),
+      cancelLabel: t('orderActions.cancel'),
+      role: 'dialog',
+    });
+    if (yes) await buy();
+  };
+  const askSignIn = async () => {
+    const yes = await confirmDialog({
+      title: t('orderStatus.signInTitle'),
+      text: t('orderStatus.signInText'),
+      okLabel: t('orderStatus.signIn'),
+      cancelLabel: t('orderActions.cancel'),
+      role: 'dialog',
+    });
+    if (yes) signIn();
+  };
 
   return (
     <>
@@ -154,45 +165,11 @@ export default function OrderStatus() {
             {order.boughtOut ? <p className="notice" role="status">{t('orderActions.boughtOut')}</p> : null}
             <div className="actions">
               {ongoing && !order.boughtOut ? (
-                <button type="button" className="button primary block" onClick={() => (token ? setConfirmBuy(true) : setSignInNeeded(true))}>
+                <button type="button" className="button primary block" onClick={() => void (token ? askBuy() : askSignIn())}>
                   {t('orderActions.buy')}
                 </button>
               ) : null}
             </div>
-            <Dialog
-              open={confirmBuy}
-              title={t('orderActions.buyTitle')}
-              onClose={() => setConfirmBuy(false)}
-              actions={
-                <>
-                  <button type="button" className="button" onClick={() => setConfirmBuy(false)}>
-                    {t('orderActions.cancel')}
-                  </button>
-                  <button type="button" className="button primary" aria-busy={buying} disabled={buying} onClick={() => void buy()}>
-                    {t('orderActions.buyConfirm', { amount: buyAmount })}
-                  </button>
-                </>
-              }
-            >
-              <p>{t('orderActions.buyText', { amount: buyAmount })}</p>
-            </Dialog>
-            <Dialog
-              open={signInNeeded}
-              title={t('orderStatus.signInTitle')}
-              onClose={() => setSignInNeeded(false)}
-              actions={
-                <>
-                  <button type="button" className="button" onClick={() => setSignInNeeded(false)}>
-                    {t('orderActions.cancel')}
-                  </button>
-                  <button type="button" className="button primary" onClick={signIn}>
-                    {t('orderStatus.signIn')}
-                  </button>
-                </>
-              }
-            >
-              <p>{t('orderStatus.signInText')}</p>
-            </Dialog>
           </>
         )}
       </main>

@@ -6,6 +6,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import OrderStatus, { elapsedMs } from '../../src/orders/OrderStatus.tsx';
+import { $dialogs, FeedbackHost } from '../../src/ui/feedback.tsx';
 import { halfHours } from '../../src/core/duration.ts';
 import { $route, navigate } from '../../src/stores/router.ts';
 import { $loginPath, $token } from '../../src/stores/session.ts';
@@ -63,6 +64,7 @@ beforeEach(() => {
 afterEach(() => {
   act(() => root?.unmount());
   root = null;
+  $dialogs.set([]);
   host?.remove();
   vi.useRealTimers();
   vi.unstubAllGlobals();
@@ -72,7 +74,14 @@ async function render() {
   host = document.createElement('div');
   document.body.appendChild(host);
   root = createRoot(host);
-  await act(async () => root!.render(<OrderStatus />));
+  await act(async () =>
+    root!.render(
+      <>
+        <OrderStatus />
+        <FeedbackHost />
+      </>,
+    ),
+  );
   await act(async () => {
     await vi.waitFor(() => expect(host.querySelector('[data-testid="os-amount"]')).not.toBeNull());
   });
@@ -107,7 +116,7 @@ describe('#/orderStatus', () => {
     const dialog = [...document.querySelectorAll('dialog')].find((d) => d.open)!;
     expect(dialog.textContent).toContain('you need to sign in first');
     const signIn = [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Sign in')!;
-    act(() => signIn.click());
+    await act(async () => signIn.click()); // the dialog's answer arrives as a resolved promise
     expect($route.get().path).toBe('/login');
     expect($loginPath.get()).toBe('/orderStatus?orderId=PWL2026&sign=s3cr3t');
   });
