@@ -49,7 +49,7 @@ import { OutboxMailer, type Mailer } from './modules/notify/mailer.ts';
 import invoiceRoutes from './modules/notify/routes.ts';
 import { SandboxIssuer } from './modules/auth/sandbox-issuer.ts';
 import sandboxSignInRoutes from './modules/auth/sandbox-routes.ts';
-import { signInAdapters, type SignInSettings } from './modules/auth/signin-config.ts';
+import { signInAdapters, unconfiguredSignIn, type SignInSettings } from './modules/auth/signin-config.ts';
 import signInRoutes from './modules/auth/signin-routes.ts';
 import { SignInService } from './modules/auth/signin.ts';
 
@@ -74,11 +74,32 @@ export interface AppDeps {
   wechat?: WeChatTicketSource;
   /** Real sign-in providers (SMS gateway, reCAPTCHA, OAuth issuers); sandbox for any not given. */
   signIn?: SignInSettings;
+  /**
+   * SANDBOX=on|off (default on). Off: no sandbox route (/sandbox-pay, /sandbox-oauth, /sandbox-sms, /demo-api) and no
+   * sandbox adapter; buildApp refuses to start when a sign-in method, the card provider or the WeChat JS-SDK has no
+   * real configuration (the error names the missing variables).
+   */
+  sandboxMode?: 'on' | 'off';
   /** HMAC key of the embed's one-time codes (EMBED_SIGNING_KEY); every API process needs the same one. */
   embedSigningKey?: string;
 }
 
+/** What SANDBOX=off lacks: every sign-in method, the card provider and the WeChat JS-SDK need a real configuration. */
+export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat'>): string[] {
+  return [
+    ...unconfiguredSignIn(deps.signIn ?? {}),
+    // Only the sandbox card provider exists in this build (payments/provider.ts): a real one must be registered.
+    'card payments (a real card provider; none is built in besides the sandbox)',
+    ...(deps.wechat ? [] : ['WeChat JS-SDK (WECHAT_APP_ID, WECHAT_APP_SECRET)']),
+  ];
+}
+
 export async function buildApp(deps: AppDeps) {
+  const sandboxOn = deps.sandboxMode !== 'off';
+  if (!sandboxOn) {
+    const gaps = productionGaps(deps);
+    if (gaps.length) throw new Error(`SANDBOX=off, but these have no real configuration: ${gaps.join('; ')}`);
+  }
   const app = Fastify({
     logger: deps.logger ?? false,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
@@ -134,14 +155,15 @@ export async function buildApp(deps: AppDeps) {
   // 2. App plugins.
   await app.register(errors);
   await app.register(context, { auth });
-  // 3. Routes.
+  // 3. Routes. One idempotency store for every money-moving call (rentals, wallet).
+  const keys = new IdempotencyStore(db);
   await app.register(async (api) => {
     await api.register(authRoutes, { auth, wallet });
     await api.register(venueRoutes, { venues });
-    await api.register(walletRoutes, { wallet, funds, keys: new IdempotencyStore(db), clock });
+    await api.register(walletRoutes, { wallet, funds, keys, clock });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals });
-    await api.register(rentalRoutes, { rentals, repo: rentalsRepo, clock });
+    await api.register(rentalRoutes, { rentals, keys, clock });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
@@ -149,10 +171,12 @@ export async function buildApp(deps: AppDeps) {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });
-  await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
-  await app.register(sandboxSignInRoutes, { issuer, db, sandbox: signInAd.sandbox });
+  if (sandboxOn) {
+    await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
+    await app.register(sandboxSignInRoutes, { issuer, db, sandbox: signInAd.sandbox });
+  }
   await app.register(webhookRoutes, { prefix: '/webhooks/payments', funds });
-  if (deps.fleet) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
+  if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
   app.addHook('onReady', async () => {

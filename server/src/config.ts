@@ -19,11 +19,15 @@ export interface Config {
   outboxDir: string;
   wechatAppId?: string;
   wechatSecret?: string;
+  /** SANDBOX=on|off: the sandbox providers, their routes and /demo-api (docs/operations.md). */
+  sandbox: 'on' | 'off';
 }
 
 const num = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const sandbox = env.SANDBOX || 'on';
+  if (sandbox !== 'on' && sandbox !== 'off') throw new Error(`SANDBOX must be on or off, not ${JSON.stringify(sandbox)}`);
   return {
     port: num(env.PORT, 8080),
     host: env.HOST || '0.0.0.0',
@@ -44,5 +48,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxDir: env.MAIL_OUTBOX_DIR || './data/outbox',
     wechatAppId: env.WECHAT_APP_ID || undefined,
     wechatSecret: env.WECHAT_APP_SECRET || undefined,
+    sandbox,
   };
 }

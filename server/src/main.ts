@@ -14,7 +14,7 @@ import { SandboxCardProvider } from './modules/payments/sandbox.ts';
 import { SimulatorFleet } from './simulator/fleet.ts';
 import { serveFrontEnd } from './static.ts';
 import { mailerFromConfig } from './modules/notify/mailer.ts';
-import { SandboxWeChat, WeChatApi } from './modules/content/wechat.ts';
+import { WeChatApi } from './modules/content/wechat.ts';
 import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
 import { startPartnerSite } from './partner-site.ts';
 
@@ -36,7 +36,8 @@ async function main() {
     ejectTtlMs: cfg.ejectTtlMs,
     jobPollMs: 500,
     mailer: mailerFromConfig(cfg),
-    wechat: cfg.wechatAppId && cfg.wechatSecret ? new WeChatApi(cfg.wechatAppId, cfg.wechatSecret) : new SandboxWeChat(),
+    wechat: cfg.wechatAppId && cfg.wechatSecret ? new WeChatApi(cfg.wechatAppId, cfg.wechatSecret) : undefined,
+    sandboxMode: cfg.sandbox,
     signIn: signInSettingsFromEnv(process.env),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });
@@ -70,8 +71,8 @@ async function main() {
     `  performance  ${base}${API_PREFIX}/embed/vitals/summary`,
     `  API          ${base}${API_PREFIX}/`,
     `  OpenAPI      ${base}${API_PREFIX}/openapi.json`,
-    `  sandbox pay  ${base}/sandbox-pay/v1/tokens   (public key ${cfg.sandboxPublicKey})`,
-    ...(fleet ? [`  demo API     ${base}/demo-api/cabinets`] : []),
+    ...(cfg.sandbox === 'on' ? [`  sandbox pay  ${base}/sandbox-pay/v1/tokens   (public key ${cfg.sandboxPublicKey})`] : []),
+    ...(fleet && cfg.sandbox === 'on' ? [`  demo API     ${base}/demo-api/cabinets`] : []),
     `  MQTT         ${connector.describe()}, topic prefix "${cfg.mqttPrefix}"`,
     `  database     ${cfg.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${cfg.dataDir}`}${applied.length ? `, ${applied.length} migration(s) applied` : ''}`,
     '  scan a cabinet:',

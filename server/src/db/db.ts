@@ -4,7 +4,11 @@ import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 
 export interface Queryable {
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number }>;
+  /**
+   * `opts.name` makes it a named prepared statement on PostgreSQL (parsed and planned once per connection; the
+   * name must always go with the same SQL). For the hot path only; PGlite ignores it.
+   */
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[], opts?: { name?: string }): Promise<{ rows: R[]; rowCount: number }>;
 }
 
 export interface Db extends Queryable {
@@ -55,8 +59,8 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
     ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
   });
   const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
-    async query<R>(sql: string, params: unknown[] = []) {
-      const res = await q.query(sql, params);
+    async query<R>(sql: string, params: unknown[] = [], opts: { name?: string } = {}) {
+      const res = opts.name ? await q.query({ name: opts.name, text: sql, values: params }) : await q.query(sql, params);
       return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
     },
   });

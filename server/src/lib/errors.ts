@@ -1,5 +1,8 @@
 // Business errors carry a locale key (locales/server/*.json) and the envelope code; the central error
 // handler translates them into the request's language. Anything else becomes a bare 500.
+import { failure } from './envelope.ts';
+import { t, type Locale } from './i18n.ts';
+
 export type ErrorCode = 400 | 401 | 403 | 404 | 409 | 422;
 
 export class AppError extends Error {
@@ -18,3 +21,6 @@ export const unauthorized = () => new AppError(401, 'error.unauthorized');
 export const notFound = (key: string, params?: Record<string, string | number>) => new AppError(404, key, params);
 export const conflict = (key: string, params?: Record<string, string | number>) => new AppError(409, key, params);
 export const refused = (key: string, params?: Record<string, string | number>) => new AppError(422, key, params);
+
+/** The envelope of a business error in `locale` (the error handler's reply; stored for idempotent replays). */
+export const appErrorBody = (err: AppError, locale: Locale) => failure(err.code, t(locale, err.key, err.params));

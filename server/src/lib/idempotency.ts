@@ -9,8 +9,7 @@ import { Type } from 'typebox';
 import type { Queryable } from '../db/db.ts';
 import { currentUser } from '../plugins/context.ts';
 import type { Clock } from './clock.ts';
-import { AppError } from './errors.ts';
-import { t } from './i18n.ts';
+import { AppError, appErrorBody } from './errors.ts';
 
 /** A key left 'started' by a process that died mid-request is taken over after this long (same request only). */
 export const STALE_KEY_MS = 120_000;
@@ -90,7 +89,7 @@ export async function idempotent<T extends object>(
     return body;
   } catch (err) {
     if (err instanceof AppError && err.code !== 409) {
-      await store.completeKey(user.id, key, err.code, { code: err.code, msg: t(req.locale, err.key, err.params), data: null });
+      await store.completeKey(user.id, key, err.code, appErrorBody(err, req.locale));
     } else {
       await store.releaseKey(user.id, key);
     }

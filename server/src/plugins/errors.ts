@@ -2,7 +2,8 @@
 // mirroring the code. 4xx messages are clear and in the request's language; 5xx never carry internals.
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError } from '../lib/errors.ts';
+import { failure } from '../lib/envelope.ts';
+import { AppError, appErrorBody } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 
 interface ValidationIssue {
@@ -24,24 +25,24 @@ export default fp(async function errors(app: FastifyInstance) {
     const locale = req.locale;
     const app = err as unknown;
     if (app instanceof AppError) {
-      return reply.status(app.code).send({ code: app.code, msg: t(locale, app.key, app.params), data: null });
+      return reply.status(app.code).send(appErrorBody(app, locale));
     }
     if (err.validation) {
       const field = fieldOf(err);
       const msg = field ? t(locale, 'error.validation.field', { field }) : t(locale, 'error.validation');
-      return reply.status(400).send({ code: 400, msg, data: null });
+      return reply.status(400).send(failure(400, msg));
     }
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       const code = status === 401 || status === 403 || status === 404 || status === 409 || status === 422 ? status : 400;
       const key = code === 404 ? 'error.notFound' : status === 413 ? 'error.tooLarge' : 'error.badRequest';
-      return reply.status(code).send({ code, msg: t(locale, key), data: null });
+      return reply.status(code).send(failure(code, t(locale, key)));
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ code: 500, msg: t(locale, 'error.internal'), data: null });
+    return reply.status(500).send(failure(500, t(locale, 'error.internal')));
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send({ code: 404, msg: t(req.locale, 'error.notFound'), data: null });
+    reply.status(404).send(failure(404, t(req.locale, 'error.notFound')));
   });
 }, { name: 'errors' });

@@ -46,6 +46,7 @@ export class AuthRepository {
     const { rows } = await q.query<UserRow>(
       'select u.* from sessions s join users u on u.id = s.user_id where s.token_hash = $1 and s.expires_at > $2 and s.revoked_at is null',
       [tokenHash, now],
+      { name: 'auth.userBySession' },
     );
     return rows[0];
   }

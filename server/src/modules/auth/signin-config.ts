@@ -36,6 +36,24 @@ export function signInSettingsFromEnv(env: NodeJS.ProcessEnv): SignInSettings {
   return s;
 }
 
+/** The variables that configure each real sign-in provider (named in the SANDBOX=off start-up error). */
+export const SIGN_IN_VARIABLES: Record<keyof SignInSettings, string[]> = {
+  sms: ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'],
+  recaptcha: ['RECAPTCHA_SECRET'],
+  google: ['GOOGLE_CLIENT_ID'],
+  apple: ['APPLE_CLIENT_ID'],
+  facebook: ['FACEBOOK_APP_ID', 'FACEBOOK_APP_SECRET'],
+  wechat: ['WECHAT_APP_ID', 'WECHAT_SECRET'],
+  alipay: ['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY'],
+};
+
+/** The sign-in methods without a real configuration, each with the variables it needs. */
+export function unconfiguredSignIn(s: SignInSettings): string[] {
+  return (Object.keys(SIGN_IN_VARIABLES) as (keyof SignInSettings)[])
+    .filter((k) => !s[k])
+    .map((k) => `${k} (${SIGN_IN_VARIABLES[k].join(', ')})`);
+}
+
 export interface SignInAdapters {
   sms: SmsGateway;
   botCheck: BotCheck;

@@ -42,6 +42,13 @@ export interface SignInDeps {
 
 const digits = (s: string) => s.replace(/\D/g, '');
 
+/** A transaction-scoped lock on a name, shared by every process on the database. */
+const lock = (tx: Queryable, name: string) => tx.query('select pg_advisory_xact_lock(hashtext($1))', [name]);
+
+/** Voids every unused code of a number (a new code replaces them; an undelivered one is void). */
+const voidCodes = (tx: Queryable, mobile: string, at: Date) =>
+  tx.query('update otp_codes set used_at = $2 where mobile = $1 and used_at is null', [mobile, at]);
+
 export class SignInService {
   constructor(private readonly d: SignInDeps, private readonly log?: (err: unknown) => void) {}
 
@@ -83,8 +90,8 @@ export class SignInService {
     const sendId = await this.d.db.tx(async (tx) => {
       await this.checkCaptcha(input.uuid, input.captcha, tx);
       // Serialise sends per number and per IP across processes; the limits read the shared send log.
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`otp:${mobile}`]);
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`otp-ip:${input.ip}`]);
+      await lock(tx, `otp:${mobile}`);
+      await lock(tx, `otp-ip:${input.ip}`);
       const { rows } = await tx.query<{ last: Date | null; day: number; ip_hour: number }>(
         `select (select max(created_at) from otp_sends where mobile = $1) as last,
                 (select count(*)::int from otp_sends where mobile = $1 and created_at > $2) as day,
@@ -100,7 +107,7 @@ export class SignInService {
       if (Number(r.ip_hour) >= LIMITS.perIpPerHour) throw tooMany('error.login.ipLimit');
       const sent = await tx.query<{ id: number }>('insert into otp_sends (mobile, ip, created_at) values ($1,$2,$3) returning id', [mobile, input.ip, now]);
       // A new code replaces any earlier one for the number.
-      await tx.query('update otp_codes set used_at = $2 where mobile = $1 and used_at is null', [mobile, now]);
+      await voidCodes(tx, mobile, now);
       await tx.query('insert into otp_codes (mobile, code_hash, created_at, expires_at) values ($1,$2,$3,$4)', [
         mobile, sha256(`${mobile}:${code}`), now, new Date(now.getTime() + LIMITS.codeTtlMs),
       ]);
@@ -113,7 +120,7 @@ export class SignInService {
       this.log?.(err);
       await this.d.db.tx(async (tx) => {
         await tx.query('delete from otp_sends where id = $1', [sendId]);
-        await tx.query('update otp_codes set used_at = $2 where mobile = $1 and used_at is null', [mobile, now]);
+        await voidCodes(tx, mobile, now);
       });
       throw tooMany('error.login.smsFailed');
     }
@@ -126,7 +133,7 @@ export class SignInService {
     const mobile = area + digits(input.mobile);
     if (!new RegExp(`^\\d{${CODE_LENGTH}}$`).test(input.verifyCode)) throw badRequest('error.login.code');
     const ok = await this.d.db.tx(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`otp:${mobile}`]);
+      await lock(tx, `otp:${mobile}`);
       const { rows } = await tx.query<{ id: number; code_hash: string; expires_at: Date; attempts: number }>(
         'select id, code_hash, expires_at, attempts from otp_codes where mobile = $1 and used_at is null order by created_at desc limit 1',
         [mobile],
@@ -210,7 +217,7 @@ export class SignInService {
     let tourist: UserRow | undefined;
     if (touristToken) tourist = await this.d.auth.authenticate(touristToken).catch(() => undefined);
     const userId = await this.d.db.tx(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`id:${provider}:${subject}`]);
+      await lock(tx, `id:${provider}:${subject}`);
       const { rows } = await tx.query<{ user_id: number }>('select user_id from user_identities where provider = $1 and subject = $2', [provider, subject]);
       if (rows[0]) {
         const existing = Number(rows[0].user_id);

@@ -1,4 +1,6 @@
 import type { Queryable } from '../../db/db.ts';
+import type { Account } from '../wallet/repository.ts';
+import type { PlanRow, VenueRow } from '../venues/repository.ts';
 import type { Liveness } from './liveness.ts';
 
 export interface CabinetRow {
@@ -17,6 +19,21 @@ export interface PowerbankRow {
   order_id: string | null;
 }
 
+/** Everything the scan (checkisok) answers from, read in one round trip. */
+export interface ScanView {
+  cabinet: CabinetRow;
+  venue: VenueRow;
+  plan: PlanRow | undefined;
+  /** The user's wallet account in the venue's currency (default agent), if it has one. */
+  wallet: Account | undefined;
+  /** Power banks in the cabinet's slots. */
+  available: number;
+  /** The user's open rentals. */
+  openCount: number;
+}
+
+const json = <T>(v: T | string | null): T | undefined => (v === null ? undefined : typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
 export class CabinetsRepository {
   /** With a liveness rule, `online` of a found cabinet also requires a recent report (missed heartbeats = offline). */
   constructor(
@@ -29,6 +46,36 @@ export class CabinetsRepository {
     const c = rows[0];
     if (c && this.liveness) c.online = this.liveness.isLive(c);
     return c;
+  }
+
+  /**
+   * The scan's cabinet, venue, price plan, stock, the user's wallet in the venue currency and open rental count:
+   * one joined query (a named prepared statement on PostgreSQL). Undefined when the cabinet does not exist.
+   */
+  async scanView(cabinetId: string, userId: number, openStates: readonly number[], agent: string, q: Queryable = this.db): Promise<ScanView | undefined> {
+    const { rows } = await q.query<{
+      venue: VenueRow | string; plan: PlanRow | string | null; wallet: Account | string | null; available: number; open_count: number;
+      id: string; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null;
+    }>(
+      `select c.id, c.venue_id, c.slot_count, c.online, c.last_seen_at, to_jsonb(v) as venue, to_jsonb(p) as plan,
+              (select to_jsonb(a) from ledger_accounts a
+                where a.owner_type = 'user' and a.owner_id = $2 and a.currency = v.currency and a.agent_id = $4 and a.kind = 'wallet'
+                limit 1) as wallet,
+              (select count(*)::int from powerbanks b where b.cabinet_id = c.id and b.state = 'in_cabinet') as available,
+              (select count(*)::int from orders o where o.user_id = $3 and o.zujie = any($5::smallint[]) and not o.settled) as open_count
+         from cabinets c join venues v on v.id = c.venue_id left join price_plans p on p.venue_id = v.id
+        where c.id = $1`,
+      [cabinetId, String(userId), userId, agent, openStates],
+      { name: 'cabinets.scanView' },
+    );
+    const r = rows[0];
+    if (!r) return undefined;
+    const cabinet: CabinetRow = { id: r.id, venue_id: r.venue_id, slot_count: r.slot_count, online: r.online, last_seen_at: r.last_seen_at };
+    if (this.liveness) cabinet.online = this.liveness.isLive(cabinet);
+    return {
+      cabinet, venue: json(r.venue)!, plan: json(r.plan), wallet: json(r.wallet),
+      available: Number(r.available), openCount: Number(r.open_count),
+    };
   }
 
   async all(q: Queryable = this.db) {

@@ -4,9 +4,12 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { RentalsService } from '../rentals/service.ts';
-import { currencySymbol } from '../venues/service.ts';
-import type { WalletService } from '../wallet/service.ts';
-import { conflict } from '../../lib/errors.ts';
+import { currencySymbol, pricedVenue } from '../venues/service.ts';
+import { WalletService } from '../wallet/service.ts';
+import { DEFAULT_AGENT, numericAccount } from '../wallet/repository.ts';
+import { cabinetCodeFrom } from '../rentals/service.ts';
+import { OPEN_STATES } from '../rentals/order-state.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import type { LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, CommandAck } from './protocol.ts';
 import type { CabinetsRepository } from './repository.ts';
@@ -18,17 +21,21 @@ export class CabinetsService implements LinkHandler {
 
   /** POST cdb/cabinet/checkisok */
   async scan(user: UserRow, url: string) {
-    const { cabinet, priced } = await this.d.rentals.resolveCabinet(url);
+    // One round trip: cabinet, venue, plan, stock, the wallet in the venue currency and the open rentals
+    // (the same rules as resolveCabinet, walletOf, openCount and availableCount, read together).
+    const code = cabinetCodeFrom(url);
+    const view = code ? await this.d.repo.scanView(code, user.id, OPEN_STATES, DEFAULT_AGENT) : undefined;
+    if (!view) throw notFound('error.cabinetNotFound');
+    const { cabinet } = view;
+    const priced = pricedVenue(view.venue, view.plan);
     // An offline cabinet (offline status, last will, or missed heartbeats) cannot eject: no payment may start.
     // (`online` of the repository's cabinet already includes the missed-heartbeat rule, see liveness.ts.)
     if (!cabinet.online) throw conflict('error.cabinetOffline');
     const { venue, planRow, wire } = priced;
     const c = venue.currency;
-    const [{ balance }, zujieNum, haveBatteryCount] = await Promise.all([
-      this.d.wallet.walletOf(user.id, c),
-      this.d.rentals.openCount(user.id),
-      this.d.repo.availableCount(cabinet.id),
-    ]);
+    const balance = WalletService.available(view.wallet && numericAccount(view.wallet));
+    const zujieNum = view.openCount;
+    const haveBatteryCount = view.available;
     const deposit = priced.plan.deposit;
     const needsPayment = balance < deposit;
     const m = (v: number) => toMajor(v, c);

@@ -62,6 +62,13 @@ function brandOf(n: string): string {
   return 'unknown';
 }
 
+interface TokenRow {
+  id: string;
+  brand: string;
+  last4: string;
+  outcome: string;
+}
+
 interface IntentRow {
   id: string;
   amount: number;
@@ -146,17 +153,22 @@ export class SandboxCardProvider extends PaymentProvider {
     if (!si || si.client_secret !== clientSecret) throw new SandboxError('resource_missing', `No such setup intent: ${setupId}`, 404);
     if (si.status === 'succeeded') throw new SandboxError('setup_intent_unexpected_state', 'This setup intent was already confirmed.', 400);
     const now = this.clock.now();
-    const used = await this.db.query<{ id: string; brand: string; last4: string; outcome: string }>(
-      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
-      [token, now],
-    );
-    const tok = used.rows[0];
+    const tok = await this.useToken(token, now);
     if (!tok) throw new SandboxError('token_invalid', 'The card token is invalid or was already used.');
     if (tok.outcome !== 'ok') throw new SandboxError(tok.outcome, 'Your card was declined.');
     const pm = `pm_${randomToken(12)}`;
     await this.db.query('insert into sandbox_payment_methods (id, token_id, created_at) values ($1,$2,$3)', [pm, tok.id, now]);
     await this.db.query(`update sandbox_setup_intents set status = 'succeeded', payment_method_id = $2 where id = $1`, [setupId, pm]);
     return { paymentMethod: pm, card: { brand: tok.brand, last4: tok.last4 } };
+  }
+
+  /** Marks a single-use card token used; undefined when it is unknown or was used already. */
+  private async useToken(token: string, at: Date) {
+    const { rows } = await this.db.query<TokenRow>(
+      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
+      [token, at],
+    );
+    return rows[0];
   }
 
   override async detachPaymentMethod(ref: string) {
@@ -256,17 +268,13 @@ export class SandboxCardProvider extends PaymentProvider {
         : { ok: true, ref: p.id, status: input.capture === 'manual' ? 'authorized' : 'captured', card };
     }
     // A saved card (pm_…) is reusable; a card token (tok_…) is single-use.
-    const used = input.token.startsWith('pm_')
-      ? await this.db.query<{ id: string; brand: string; last4: string; outcome: string }>(
+    const token = input.token.startsWith('pm_')
+      ? (await this.db.query<TokenRow>(
         `select t.id, t.brand, t.last4, t.outcome from sandbox_payment_methods m join sandbox_tokens t on t.id = m.token_id
           where m.id = $1 and m.detached_at is null`,
         [input.token],
-      )
-      : await this.db.query<{ id: string; brand: string; last4: string; outcome: string }>(
-        'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
-        [input.token, now],
-      );
-    const token = used.rows[0];
+      )).rows[0]
+      : await this.useToken(input.token, now);
     if (!token) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     const card = { brand: token.brand, last4: token.last4 };
     const id = `pi_${input.idempotencyKey}`;

@@ -2,9 +2,6 @@ import type { Queryable } from '../../db/db.ts';
 import type { PricePlan, WirePriceStrategy } from '../../../../src/core/pricing.ts';
 import { BUY_OUT_FROM, canTransition, OPEN_STATES } from './order-state.ts';
 
-/** A request still 'started' after this long is presumed dead (provider calls time out far sooner). */
-export const STALE_KEY_MS = 120_000;
-
 export interface OrderRow {
   id: string;
   user_id: number;
@@ -128,38 +125,5 @@ export class RentalsRepository {
   async pendingAt(cabinetId: string, q: Queryable = this.db) {
     const { rows } = await q.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = $1 and zujie = 0`, [cabinetId]);
     return Number(rows[0]?.n ?? 0);
-  }
-
-  // Idempotency keys (money-moving POSTs).
-  async claimKey(userId: number, key: string, hash: string, at: Date, q: Queryable = this.db) {
-    const ins = await q.query(
-      `insert into idempotency_keys (user_id, key, request_hash, state, created_at) values ($1,$2,$3,'started',$4)
-       on conflict (user_id, key) do nothing`,
-      [userId, key, hash, at],
-    );
-    if (ins.rowCount === 1) return { claimed: true as const };
-    // A key left 'started' by a process that died mid-request is taken over after STALE_KEY_MS (same request only).
-    const takeover = await q.query(
-      `update idempotency_keys set created_at = $4 where user_id = $1 and key = $2 and request_hash = $3
-          and state = 'started' and created_at < $5`,
-      [userId, key, hash, at, new Date(at.getTime() - STALE_KEY_MS)],
-    );
-    if (takeover.rowCount === 1) return { claimed: true as const };
-    const { rows } = await q.query<{ request_hash: string; state: string; response_code: number | null; response_body: unknown }>(
-      'select request_hash, state, response_code, response_body from idempotency_keys where user_id = $1 and key = $2',
-      [userId, key],
-    );
-    return { claimed: false as const, existing: rows[0] };
-  }
-
-  async completeKey(userId: number, key: string, code: number, body: unknown, q: Queryable = this.db) {
-    await q.query(
-      `update idempotency_keys set state = 'done', response_code = $3, response_body = $4 where user_id = $1 and key = $2`,
-      [userId, key, code, JSON.stringify(body)],
-    );
-  }
-
-  async releaseKey(userId: number, key: string, q: Queryable = this.db) {
-    await q.query(`delete from idempotency_keys where user_id = $1 and key = $2 and state = 'started'`, [userId, key]);
   }
 }

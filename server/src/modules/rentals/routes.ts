@@ -4,10 +4,9 @@ import { AppError } from '../../lib/errors.ts';
 import { t } from '../../lib/i18n.ts';
 import type { App } from '../../lib/route.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { IdemHeaders, idempotent } from '../../lib/idempotency.ts';
+import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { Zujie } from './order-state.ts';
-import type { RentalsRepository } from './repository.ts';
 import type { RentalsService } from './service.ts';
 
 const Order = Type.Object({
@@ -38,7 +37,7 @@ const PublicOrder = Type.Object({
   faultAt: Type.Union([Type.String(), Type.Null()]), serverTime: Type.String(),
 }, { additionalProperties: false });
 
-export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; repo: RentalsRepository; clock: Clock }) {
+export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; keys: KeyStore; clock: Clock }) {
   app.post('/cdb/cabinet/useDepositToRent', {
     schema: {
       tags: ['rentals'],
@@ -54,7 +53,7 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     preHandler: app.requireUser,
   }, async (req, reply) => {
     const b = req.body;
-    return idempotent(opts.repo, opts.clock, req, reply, b, async () => {
+    return idempotent(opts.keys, opts.clock, req, reply, b, async () => {
       const id = await opts.rentals.rentWithDeposit(currentUser(req), { qrcode: b.qrcode, token: b.stripeToken, paymentId: b.paymentId });
       return ok({ outTradeNo: id });
     });
@@ -70,7 +69,7 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     },
     preHandler: app.requireUser,
   }, async (req, reply) =>
-    idempotent(opts.repo, opts.clock, req, reply, req.query, async () =>
+    idempotent(opts.keys, opts.clock, req, reply, req.query, async () =>
       ok({ outTradNo: await opts.rentals.rentWithBalance(currentUser(req), req.query.qrcode) })));
 
   app.post('/cdb/mine/order/check/:tradeNo/:payMode', {
@@ -133,7 +132,7 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     },
     preHandler: app.requireUser,
   }, async (req, reply) =>
-    idempotent(opts.repo, opts.clock, req, reply, req.body, async () =>
+    idempotent(opts.keys, opts.clock, req, reply, req.body, async () =>
       ok(opts.rentals.toWire(await opts.rentals.buyByUser(currentUser(req), req.body.orderId)))));
 
   app.post('/cdb/mine/order/share', {

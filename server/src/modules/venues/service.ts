@@ -43,6 +43,13 @@ export interface PricedVenue {
   plan: PricePlan;
 }
 
+/** A venue with its plan, as the wire strategy and the PricePlan that charges (404 without a plan). */
+export function pricedVenue(venue: VenueRow | undefined, planRow: PlanRow | undefined): PricedVenue {
+  if (!venue || !planRow) throw notFound('error.cabinetNotFound');
+  const wire = wireStrategy(planRow, venue.currency);
+  return { venue, planRow, wire, plan: planFromWire(wire, venue.currency) };
+}
+
 export class VenuesService {
   constructor(
     private readonly repo: VenuesRepository,
@@ -51,11 +58,7 @@ export class VenuesService {
 
   async priced(venueId: string, q?: Queryable): Promise<PricedVenue> {
     const found = await this.repo.withPlan(venueId, q);
-    const venue = found?.venue;
-    const planRow = found?.plan;
-    if (!venue || !planRow) throw notFound('error.cabinetNotFound');
-    const wire = wireStrategy(planRow, venue.currency);
-    return { venue, planRow, wire, plan: planFromWire(wire, venue.currency) };
+    return pricedVenue(found?.venue, found?.plan);
   }
 
   /**
