@@ -239,11 +239,12 @@ describe('<powerly-rent> attributes after mount', () => {
     await page.goto(`${product.base}/demo/venue.html`);
     await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
     const frame = (await (await page.locator('#rent-vilnius iframe').elementHandle())!.contentFrame())!;
-    await expect.poll(() => frame.getByRole('button', { name: en.home.myOrders }).count()).toBe(1);
+    // The scan lands on package selection (spec §4); its Continue button shows the widget's language.
+    await expect.poll(() => frame.getByRole('button', { name: en.rentPricing.next, exact: true }).count()).toBe(1);
     const src = await page.locator('#rent-vilnius iframe').getAttribute('src');
 
     await page.locator('#rent-vilnius').evaluate((el) => el.setAttribute('lang', 'lt-LT'));
-    await expect.poll(() => frame.getByRole('button', { name: lt.home.myOrders }).count()).toBe(1);
+    await expect.poll(() => frame.getByRole('button', { name: lt.rentPricing.next, exact: true }).count()).toBe(1);
     expect(await frame.evaluate(() => document.documentElement.lang)).toBe('lt-LT');
     // The same iframe (no remount, the session survives): the change travelled as a bridge message.
     expect(await page.locator('#rent-vilnius iframe').getAttribute('src')).toBe(src);
@@ -253,7 +254,7 @@ describe('<powerly-rent> attributes after mount', () => {
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     // The other element keeps its own language.
     const lisbon = (await (await page.locator('#rent-lisbon iframe').elementHandle())!.contentFrame())!;
-    expect(await lisbon.getByRole('button', { name: en.home.myOrders }).count()).toBe(1);
+    expect(await lisbon.getByRole('button', { name: en.rentPricing.next, exact: true }).count()).toBe(1);
   });
 });
 
