@@ -8,7 +8,7 @@ import { isOngoing } from '../../src/core/orders.ts';
 import type { PowerlyApp } from '../src/app.ts';
 import { parseEvent } from '../src/modules/cabinets/protocol.ts';
 import { uuid } from '../src/lib/ids.ts';
-import { build, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 const LISBON: PricePlan = {
@@ -24,6 +24,7 @@ const detail = async (token: string, orderId: string) =>
   (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data;
 
 async function rentedOut(token: string, qrcode: string) {
+  await cabinetsOnline(b, [qrcode]); // the simulated cabinet has said hello (slower over an external broker)
   const res = await b.app.inject({
     method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
     payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },

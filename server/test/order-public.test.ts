@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { rentalFee, MINUTE_MS } from '../../src/core/pricing.ts';
 import { toMajor } from '../../src/core/money.ts';
 import type { PowerlyApp } from '../src/app.ts';
-import { build, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 let b: Built;
@@ -17,6 +17,7 @@ const share = (app: PowerlyApp, token: string, orderId: string) =>
   app.inject({ method: 'POST', url: `${API}/cdb/mine/order/share`, headers: { token }, payload: { orderId } });
 
 async function rentedOut(token: string, qrcode: string) {
+  await cabinetsOnline(b, [qrcode]); // the simulated cabinet has said hello (slower over an external broker)
   const res = await b.app.inject({
     method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
     payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
