@@ -2,11 +2,11 @@
 // the #/selectPakage pricing tip (slider + live fee preview from src/core/pricing.ts), and an eject that fails
 // (the demo panel jams the cabinet): the user sees the rental failed, no order in use, the deposit released.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { money } from '../../src/ui/format.ts';
 import { toMajor } from '../../src/core/money.ts';
 import { rentalFee, sliderMaxMinutes, type PricePlan } from '../../src/core/pricing.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, phonePage } from './chromium.ts';
 import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -20,12 +20,7 @@ afterAll(async () => {
   await product?.close();
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return page;
-}
+const newPage = () => phonePage(browser);
 
 // Lisbon's seeded plan (PWL-LIS-001): €1.50 per 30 min, 5 free minutes, daily cap €8, deposit €30, 3 overtime days.
 const LISBON: PricePlan = {

@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { toMajor } from '../../src/core/money.ts';
 import { money } from '../../src/ui/format.ts';
 import { rentalFee, type PricePlan } from '../../src/core/pricing.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, phonePage } from './chromium.ts';
 import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -22,12 +22,7 @@ afterAll(async () => {
   await product?.close();
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return page;
-}
+const newPage = () => phonePage(browser);
 
 async function payWithCard(page: Page, number: string) {
   await page.getByLabel('Card number').fill(number);

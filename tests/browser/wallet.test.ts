@@ -2,7 +2,7 @@
 // (auto-audited), top up again, withdraw all through the payout-channel sheet, and see the movements.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, phonePage } from './chromium.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
@@ -18,12 +18,7 @@ afterAll(async () => {
   await product?.close();
 });
 
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  return page;
-}
+const newPage = () => phonePage(browser);
 
 async function topUp(page: Page, preset: string) {
   await page.getByRole('link', { name: 'Top up' }).click();
