@@ -53,19 +53,8 @@ export function wechatConfig(url: string): Promise<WeChatConfig> {
   return api.post<WeChatConfig>('setting/js_config', { body: { url } });
 }
 
-export interface Receipt {
-  orderId: string;
-  shopName: string;
-  returnShopName: string;
-  borrowTime: string;
-  returnTime: string | null;
-  ended: boolean;
-  currency: string;
-  amount: number;
-  deposit: number;
-  useMinutes: number;
-  lastEmail: string | null;
-}
+export type { Receipt } from '../core/receipt.ts';
+import type { Receipt } from '../core/receipt.ts';
 
 /** GET cdb/invoice/check?orderId — the receipt, or null while there is none. */
 export function invoiceCheck(orderId: string): Promise<Receipt | null> {

@@ -11,21 +11,9 @@ import type { RentalsService } from '../rentals/service.ts';
 import { Zujie } from '../rentals/order-state.ts';
 import { formatMoney } from '../../../../src/core/money.ts';
 import type { Mailer } from './mailer.ts';
+import type { Receipt } from '../../../../src/core/receipt.ts';
 
-export interface Receipt {
-  orderId: string;
-  shopName: string;
-  returnShopName: string;
-  borrowTime: string;
-  returnTime: string | null;
-  ended: boolean;
-  currency: string;
-  /** Charged rent (ended) or the estimate so far (open), major units. */
-  amount: number;
-  deposit: number;
-  useMinutes: number;
-  lastEmail: string | null;
-}
+export type { Receipt } from '../../../../src/core/receipt.ts';
 
 // Loose but real: one @, a dot in the domain, no spaces; the SMTP peer is the final judge.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
