@@ -1,26 +1,14 @@
 // Issue 3 as a user sees it, in Chromium against the real server, broker and cabinet simulator:
 // the #/selectPakage pricing tip (slider + live fee preview from src/core/pricing.ts), and an eject that fails
 // (the demo panel jams the cabinet): the user sees the rental failed, no order in use, the deposit released.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { money } from '../../src/ui/format.ts';
 import { toMajor } from '../../src/core/money.ts';
 import { rentalFee, sliderMaxMinutes, type PricePlan } from '../../src/core/pricing.ts';
-import { launchChromium, phonePage } from './chromium.ts';
-import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
+import { continueToCabinetHome, productInChromium } from './product.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
-
-const newPage = () => phonePage(browser);
+const env = productInChromium();
+const newPage = env.newPage;
 
 // Lisbon's seeded plan (PWL-LIS-001): €1.50 per 30 min, 5 free minutes, daily cap €8, deposit €30, 3 overtime days.
 const LISBON: PricePlan = {
@@ -31,7 +19,7 @@ const LISBON: PricePlan = {
 describe('#/selectPakage pricing tip', () => {
   it('shows the plan, and the slider previews the fee the server will charge', async () => {
     const page = await newPage();
-    await page.goto(`${product.base}/#/?qrcode=PWL-LIS-001`);
+    await page.goto(`${env.product.base}/#/?qrcode=PWL-LIS-001`);
     // The scan itself lands on package selection (spec §4: the cabinet has a shopid).
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/selectPakage');
 
@@ -75,13 +63,13 @@ describe('#/selectPakage pricing tip', () => {
 describe('an eject failure as the user sees it', () => {
   it('the cabinet jams: the rental failed message, nothing in use, the deposit released', async () => {
     const demo = await newPage();
-    await demo.goto(`${product.base}/demo/`);
+    await demo.goto(`${env.product.base}/demo/`);
     await demo.getByRole('button', { name: 'Jam the next eject of PWL-VNO-001' }).click();
     await demo.getByRole('status').filter({ hasText: 'The next eject of PWL-VNO-001 will fail.' }).waitFor();
     await demo.close();
 
     const page = await newPage();
-    await page.goto(`${product.base}/#/?qrcode=PWL-VNO-001`);
+    await page.goto(`${env.product.base}/#/?qrcode=PWL-VNO-001`);
     await continueToCabinetHome(page);
     await page.getByRole('button', { name: /Pre-authorization/ }).click();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
@@ -94,11 +82,11 @@ describe('an eject failure as the user sees it', () => {
     expect(await page.getByRole('status').filter({ hasText: 'Rental failed' }).textContent()).toContain('Rental failed, please try again.');
     expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
 
-    await page.goto(`${product.base}/#/order`);
+    await page.goto(`${env.product.base}/#/order`);
     await expect.poll(() => page.getByRole('tab', { name: /In use/ }).textContent()).toMatch(/\(0\)/);
     // The authorisation is voided at the provider (the user is never charged for a device they did not get).
-    await product.app.powerly.jobs.runDue();
-    const { rows } = await product.db.query<{ status: string }>(
+    await env.product.app.powerly.jobs.runDue();
+    const { rows } = await env.product.db.query<{ status: string }>(
       `select status from payments where purpose = 'deposit_preauth' order by created_at desc limit 1`);
     expect(rows[0]!.status).toBe('voided');
   });

@@ -1,8 +1,9 @@
 // The whole product in this process for a browser test: the server's own test build (fresh database,
 // private MQTT topics, the cabinet simulator, a clock the test moves) serving the built app and demo pages
 // on an ephemeral port.
-import { expect } from 'vitest';
-import type { Frame, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium, phonePage } from './chromium.ts';
 import { build, type Built, type BuildOptions } from '../../server/test/helper.ts';
 
 export interface RunningProduct extends Built {
@@ -30,4 +31,25 @@ export async function continueToCabinetHome(page: Page | Frame, venue?: string):
   if (venue) await expect.poll(() => screen.getByRole('heading', { name: venue }).count()).toBe(1);
   await screen.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/home');
+}
+
+/**
+ * One product and one Chromium for a test file, started before its tests and closed after them.
+ * `newPage()` opens a phone-sized page.
+ */
+export function productInChromium(options: Omit<BuildOptions, 'frontEnd'> = {}) {
+  const env = {
+    product: undefined as unknown as RunningProduct,
+    browser: undefined as unknown as Browser,
+    newPage: () => phonePage(env.browser),
+  };
+  beforeAll(async () => {
+    env.product = await startProduct(options);
+    env.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.product?.close();
+  });
+  return env;
 }

@@ -1,28 +1,15 @@
 // What a new user does, in Chromium against the real server, database, MQTT broker and cabinet simulator:
 // open a cabinet's code link, pay the deposit with the sandbox test card, see the power bank come out,
 // return it at another cabinet through the demo page's cabinet panel, and see the ended order with its fee.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { toMajor } from '../../src/core/money.ts';
 import { money } from '../../src/ui/format.ts';
 import { rentalFee, type PricePlan } from '../../src/core/pricing.ts';
-import { launchChromium, phonePage } from './chromium.ts';
-import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
+import { continueToCabinetHome, productInChromium } from './product.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
-
-const newPage = () => phonePage(browser);
+const env = productInChromium();
+const newPage = env.newPage;
 
 async function payWithCard(page: Page, number: string) {
   await page.getByLabel('Card number').fill(number);
@@ -40,7 +27,7 @@ const LISBON: PricePlan = {
 describe('a rental from the code link to the ended order', () => {
   it('pays the deposit, ejects, returns at another cabinet and charges for the time used', async () => {
     const page = await newPage();
-    await page.goto(`${product.base}/#/?qrcode=PWL-LIS-001`);
+    await page.goto(`${env.product.base}/#/?qrcode=PWL-LIS-001`);
 
     // Tourist session, scan, package selection (spec §4), Continue, cabinet home: a pre-authorisation of the whole deposit.
     await continueToCabinetHome(page, 'Time Out Market Lisboa');
@@ -61,9 +48,9 @@ describe('a rental from the code link to the ended order', () => {
     expect(powerbankId).toMatch(/^PB-/);
 
     // 95 minutes later the person returns it at another venue, through the demo page's cabinet panel.
-    product.clock.advance(95 * 60_000);
+    env.product.clock.advance(95 * 60_000);
     const demo = await newPage();
-    await demo.goto(`${product.base}/demo/`);
+    await demo.goto(`${env.product.base}/demo/`);
     await demo.getByLabel(`Return ${powerbankId} to`).selectOption('PWL-VNO-001');
     await demo.getByRole('button', { name: `Return ${powerbankId}` }).click();
     await demo.getByRole('status').filter({ hasText: `${powerbankId} returned to PWL-VNO-001` }).waitFor();
@@ -72,7 +59,7 @@ describe('a rental from the code link to the ended order', () => {
     // 95 min at €1.50 per 30 min: ceil(95 / 30) = 4 units × €1.50 = €6.00, under the €8 daily cap.
     const fee = rentalFee(LISBON, 95 * 60_000);
     expect(fee).toBe(600);
-    await page.goto(`${product.base}/#/order`);
+    await page.goto(`${env.product.base}/#/order`);
     await page.getByRole('tab', { name: /Ended/ }).click();
     const ended = page.getByRole('article').filter({ hasText: powerbankId });
     // Spec §5: a price shows two decimals unless it is whole, so €6.00 reads "€6".
@@ -85,7 +72,7 @@ describe('a rental from the code link to the ended order', () => {
 
   it('a declined card: an error dialog with the reason, and no rental', async () => {
     const page = await newPage();
-    await page.goto(`${product.base}/#/?qrcode=PWL-VNO-001`);
+    await page.goto(`${env.product.base}/#/?qrcode=PWL-VNO-001`);
     await continueToCabinetHome(page);
     await page.getByRole('button', { name: /Pre-authorization/ }).click();
     await payWithCard(page, '4000 0000 0000 0002');
@@ -95,7 +82,7 @@ describe('a rental from the code link to the ended order', () => {
     expect(await dialog.textContent()).toMatch(/declined/i);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
-    await page.goto(`${product.base}/#/order`);
+    await page.goto(`${env.product.base}/#/order`);
     await expect.poll(() => page.getByRole('tab', { name: /In use/ }).textContent()).toMatch(/\(0\)/);
     await expect.poll(() => page.getByRole('tab', { name: /Ended/ }).textContent()).toMatch(/\(0\)/);
     expect(await page.getByRole('article').count()).toBe(0);

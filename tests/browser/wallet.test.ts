@@ -1,24 +1,11 @@
 // The wallet in Chromium against the real server: top up with the sandbox test card, withdraw back to the card
 // (auto-audited), top up again, withdraw all through the payout-channel sheet, and see the movements.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, phonePage } from './chromium.ts';
-import { startProduct, type RunningProduct } from './product.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { productInChromium } from './product.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-
-beforeAll(async () => {
-  product = await startProduct();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
-
-const newPage = () => phonePage(browser);
+const env = productInChromium();
+const newPage = env.newPage;
 
 async function topUp(page: Page, preset: string) {
   await page.getByRole('link', { name: 'Top up' }).click();
@@ -42,9 +29,9 @@ describe('wallet: top-up then withdrawal', () => {
   it('tops up, withdraws, and shows the balance and movements', async () => {
     const page = await newPage();
     // A tourist session comes with the code link (NYC: a USD venue).
-    await page.goto(`${product.base}/#/?qrcode=PWL-NYC-001`);
+    await page.goto(`${env.product.base}/#/?qrcode=PWL-NYC-001`);
     await page.waitForFunction(() => Boolean(localStorage.getItem('token')));
-    await page.goto(`${product.base}/#/wallet`);
+    await page.goto(`${env.product.base}/#/wallet`);
     const card = page.getByTestId('wallet-USD');
     await expect.poll(() => card.getByTestId('balance').textContent()).toBe('$0');
 
@@ -70,7 +57,7 @@ describe('wallet: top-up then withdrawal', () => {
     expect(await amount.inputValue()).toBe(''); // reset
 
     // Top up 10 more; withdrawing all 20 cannot go back to one card: the payout-channel sheet.
-    await page.goto(`${product.base}/#/wallet`);
+    await page.goto(`${env.product.base}/#/wallet`);
     await topUp(page, '$10');
     await expect.poll(() => card.getByTestId('balance').textContent()).toBe('$20');
     await page.getByRole('link', { name: 'Withdraw' }).click();
@@ -92,8 +79,8 @@ describe('wallet: top-up then withdrawal', () => {
     await expect.poll(() => page.getByTestId('available').textContent()).toBe('$0');
 
     // The provider confirms the payouts (signed webhook events from its job); the movements show them.
-    await product.app.powerly.jobs.runDue();
-    await page.goto(`${product.base}/#/wallet_list?currency=USD`);
+    await env.product.app.powerly.jobs.runDue();
+    await page.goto(`${env.product.base}/#/wallet_list?currency=USD`);
     const rows = page.getByRole('list', { name: 'Transactions' }).getByRole('listitem');
     await expect.poll(() => rows.count()).toBe(4);
     const text = (await rows.allTextContents()).join('\n');
