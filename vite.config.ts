@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { resolve } from 'node:path';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { firstLoad } from './embed/firstLoadPlugin.ts';
 
 // The standalone app (index.html) and the demo host pages (demo/) build into dist/, which the server
@@ -7,7 +8,19 @@ import { firstLoad } from './embed/firstLoadPlugin.ts';
 // to preact/compat in its own config.
 export default defineConfig({
   // Size budgets: the standalone app's first route (index.html + the '/' screen) → dist/size/app.js.
-  plugins: [firstLoad({ app: { entry: 'index.html', lazy: ['src/scan/HomeScan.tsx'] } })],
+  plugins: [
+    firstLoad({ app: { entry: 'index.html', lazy: ['src/scan/HomeScan.tsx'] } }),
+    // Precompressed copies (.br, .gz) of every compressible file above 1 kB, made from the final bundle (after
+    // hashing and minifying); the server sends them with @fastify/static's preCompressed. dist/size/ holds the
+    // size-limit's inputs, which no page loads: not compressed. Same options in vite.embed.config.ts.
+    compression({
+      include: /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/,
+      exclude: /(^|[/\\])size[/\\]/,
+      threshold: 1024,
+      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
+      logLevel: 'silent',
+    }),
+  ],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   build: {
     outDir: 'dist',

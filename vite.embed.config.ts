@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { resolve } from 'node:path';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { firstLoad } from './embed/firstLoadPlugin.ts';
 
 // The embed: the iframe page (embed/frame.html, the rent flows), the loader script (embed/loader.ts) and the
@@ -11,6 +12,16 @@ export default defineConfig({
     preact({ reactAliasesEnabled: true, prerender: { enabled: false } }),
     // What a host page loads first: the element's script; the iframe page with the code-link entry screen.
     firstLoad({ 'embed-element': { entry: 'embed/element.tsx' }, 'embed-loader': { entry: 'embed/loader.ts' }, 'embed-frame': { entry: 'embed/frame.html', lazy: ['src/scan/HomeScan.tsx'] } }),
+    // .br and .gz of this build's own files (emptyOutDir is off: the app build's compressed files stay), with
+    // the options of vite.config.ts — but not of embed/frame.html: the server rewrites that page per request
+    // (server/src/static.ts), so a copy of the template would never be sent; @fastify/compress compresses it.
+    compression({
+      include: /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/,
+      exclude: [/(^|[/\\])size[/\\]/, /(^|[/\\])embed[/\\]frame\.html$/],
+      threshold: 1024,
+      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
+      logLevel: 'silent',
+    }),
   ],
   resolve: {
     alias: {

@@ -1,6 +1,7 @@
 // buildApp(deps): the whole HTTP application over injected side effects (database, clock, cabinet link,
 // payment providers, optional simulator). Load order as in fastify/demo: external plugins → app plugins → routes.
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -141,7 +142,9 @@ export async function buildApp(deps: AppDeps) {
   });
   app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, funds, embed });
 
-  // 1. External plugins.
+  // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
+  // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {

@@ -2,7 +2,7 @@
 // iframe page at /embed/frame.html?agent=A with that agent's origin allowlist as `frame-ancestors`.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { frameAncestors } from './modules/embed/service.ts';
@@ -16,24 +16,41 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
     return false;
   }
   serveEmbedFrame(app, resolve(root, 'embed/frame.html'));
-  await app.register(fastifyStatic, {
-    root,
-    prefix: '/',
-    index: ['index.html'],
-    setHeaders(res, path) {
-      if (path.endsWith('.html')) {
-        res.header('Cache-Control', 'no-cache');
-        // The app and the demo pages are never framed; only /embed/frame.html is (below).
-        res.header('Content-Security-Policy', "frame-ancestors 'none'");
-      } else if (path.includes('/assets/')) {
-        res.header('Cache-Control', 'public, max-age=31536000, immutable');
-      }
-      // The loader and the custom element are module scripts that other origins load (CORS, no credentials).
-      if (/[/\\]embed[/\\].*\.js$/.test(path)) {
-        res.header('Access-Control-Allow-Origin', '*');
-        res.header('Cross-Origin-Resource-Policy', 'cross-origin');
-      }
-    },
+  await app.register(async (files) => {
+    // These files are compressed at build time, or small enough to go as they are: @fastify/compress (app.ts)
+    // does not compress them again on the fly (its documented per-request opt-out).
+    files.addHook('onRequest', async (req) => {
+      req.headers['x-no-compression'] = '1';
+    });
+    await files.register(fastifyStatic, {
+      root,
+      prefix: '/',
+      index: ['index.html'],
+      // The build writes x.br and x.gz beside every compressible file above 1 kB (vite-plugin-compression2):
+      // a client that accepts br or gzip gets one of them with Content-Encoding, every response says
+      // Vary: Accept-Encoding, and a file without a compressed copy goes out as it is.
+      preCompressed: true,
+      setHeaders(res, path) {
+        // `path` is the file actually sent (…/x.js.br for x.js): the rules are about the file asked for.
+        const file = relative(root, path).replace(/\\/g, '/').replace(/\.(br|gz)$/, '');
+        if (file.endsWith('.html')) {
+          res.header('Cache-Control', 'no-cache');
+          // The app and the demo pages are never framed; only /embed/frame.html is (below).
+          res.header('Content-Security-Policy', "frame-ancestors 'none'");
+        } else if (file.startsWith('assets/') || file.startsWith('embed/assets/')) {
+          // Content-hashed names (the app's assetsDir and the embed's): a new build makes new names.
+          res.header('Cache-Control', 'public, max-age=31536000, immutable');
+        } else {
+          // Fixed names (embed/loader.js, embed/powerly-rent.js, …): revalidate (ETag / Last-Modified) every time.
+          res.header('Cache-Control', 'no-cache');
+        }
+        // The loader and the custom element are module scripts that other origins load (CORS, no credentials).
+        if (/^embed\/.*\.js$/.test(file)) {
+          res.header('Access-Control-Allow-Origin', '*');
+          res.header('Cross-Origin-Resource-Policy', 'cross-origin');
+        }
+      },
+    });
   });
   return true;
 }

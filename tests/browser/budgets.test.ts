@@ -1,6 +1,8 @@
 // Runs after `npm run build` (browser project): the first load of every shape holds no map, QR scanner or
 // payment SDK — those load only on the screens that need them. (size-limit checks the gzip budgets.)
-import { readFileSync, readdirSync } from 'node:fs';
+// And both builds leave precompressed copies (.br, .gz) of what the server sends (server/test/transfer.test.ts).
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 const HEAVY = /node_modules\/(maplibre-gl|qr-scanner|@zxing|jsqr|@stripe|@mercadopago|mercadopago|monri|@paypal|@adyen|braintree)/;
@@ -21,5 +23,25 @@ describe('first loads', () => {
       expect(modules.some((m) => m.startsWith('node_modules/preact/compat/'))).toBe(true);
       expect(modules.filter((m) => /node_modules\/(react|react-dom)\//.test(m))).toEqual([]);
     }
+  });
+});
+
+describe('precompressed files', () => {
+  const html = readFileSync('dist/index.html', 'utf8');
+  const firstLoad = [...html.matchAll(/(?:src|href)="\/((?:assets|embed)\/[^"]+\.(?:js|css))"/g)].map((m) => `dist/${m[1]}`);
+  // Files under 1 kB go as they are (the compression threshold of both vite configs).
+  const above1k = [...firstLoad, 'dist/index.html', 'dist/embed/loader.js', 'dist/embed/powerly-rent.js'].filter((f) => statSync(f).size >= 1024);
+  it.each(above1k)('%s has .br and .gz copies of its final bytes', (file) => {
+    const bytes = readFileSync(file);
+    expect(brotliDecompressSync(readFileSync(`${file}.br`)).equals(bytes)).toBe(true);
+    expect(gunzipSync(readFileSync(`${file}.gz`)).equals(bytes)).toBe(true);
+  });
+  it("cover the app's entry script and its CSS", () => {
+    expect(above1k.filter((f) => f.endsWith('.js')).length).toBeGreaterThan(1);
+    expect(above1k.some((f) => f.endsWith('.css'))).toBe(true);
+  });
+  it('leave the size-limit inputs and the per-request embed page alone', () => {
+    expect(readdirSync('dist/size').filter((f) => /\.(br|gz)$/.test(f))).toEqual([]);
+    expect(existsSync('dist/embed/frame.html.br')).toBe(false);
   });
 });
