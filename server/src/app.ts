@@ -9,7 +9,7 @@ import type { Db } from './db/db.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { Clock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
-import { AuthRepository } from './modules/auth/repository.ts';
+import { AuthRepository, SignInRepository } from './modules/auth/repository.ts';
 import authRoutes from './modules/auth/routes.ts';
 import { AuthService } from './modules/auth/service.ts';
 import type { CabinetLink } from './modules/cabinets/link.ts';
@@ -17,7 +17,7 @@ import { Liveness } from './modules/cabinets/liveness.ts';
 import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
 import { CabinetsService } from './modules/cabinets/service.ts';
-import demoRoutes from './modules/demo/routes.ts';
+import demoRoutes from './demo/routes.ts';
 import { EmbedCodesRepository, EmbedRepository } from './modules/embed/repository.ts';
 import embedRoutes from './modules/embed/routes.ts';
 import { EmbedService } from './modules/embed/service.ts';
@@ -34,19 +34,21 @@ import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import venueRoutes from './modules/venues/routes.ts';
 import walletRoutes, { webhookRoutes } from './modules/wallet/routes.ts';
-import { FundsService } from './modules/wallet/funds.ts';
-import { IdempotencyStore } from './lib/idempotency.ts';
-import { LedgerRepository } from './modules/wallet/repository.ts';
+import { WalletRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
+import { IdempotencyStore } from './idempotency/repository.ts';
+import { LedgerRepository } from './modules/ledger/repository.ts';
+import { LedgerService } from './modules/ledger/service.ts';
 import context from './plugins/context.ts';
 import errors from './plugins/errors.ts';
-import type { SimulatorFleet } from './simulator/fleet.ts';
+import type { SimulatorFleet } from './demo/simulator/fleet.ts';
 import { ContentRepository } from './modules/content/repository.ts';
 import contentRoutes, { leadRoutes } from './modules/content/routes.ts';
 import { ContentService } from './modules/content/service.ts';
 import { SandboxWeChat, type WeChatTicketSource } from './modules/content/wechat.ts';
 import { InvoiceService } from './modules/notify/invoice.ts';
 import { OutboxMailer, type Mailer } from './modules/notify/mailer.ts';
+import { NotifyRepository } from './modules/notify/repository.ts';
 import invoiceRoutes from './modules/notify/routes.ts';
 import { SandboxIssuer } from './modules/auth/sandbox-issuer.ts';
 import sandboxSignInRoutes from './modules/auth/sandbox-routes.ts';
@@ -113,34 +115,38 @@ export async function buildApp(deps: AppDeps) {
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
   const providers = new ProviderRegistry().register(sandbox);
   const auth = new AuthService(new AuthRepository(db), clock);
-  const wallet = new WalletService(new LedgerRepository(db));
+  const ledger = new LedgerService(new LedgerRepository(db), db);
   const liveness = new Liveness(clock, deps.offlineAfterMs);
   const venues = new VenuesService(new VenuesRepository(db), liveness);
   const cabinetsRepo = new CabinetsRepository(db, liveness);
   const payments = new PaymentsService(new PaymentsRepository(db), providers, clock);
   const rentalsRepo = new RentalsRepository(db);
   const rentals = new RentalsService({
-    db, clock, log, repo: rentalsRepo, cabinets: cabinetsRepo, venues, wallet, payments, link: deps.link, jobs,
+    db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
   });
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, wallet });
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals });
   const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
   const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
-  const invoices = new InvoiceService({ db, clock, rentals, mailer });
+  const invoices = new InvoiceService({ repo: new NotifyRepository(db), clock, rentals, mailer });
   const issuer = await SandboxIssuer.create(clock);
   const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
-  const signIn = new SignInService({ db, clock, auth, wallet, ...signInAd }, (err) => log.warn({ err }, 'sms gateway failed'));
-  const funds = new FundsService({ db, clock, log, wallet, payments, jobs });
+  const signInRepo = new SignInRepository(db);
+  const signIn = new SignInService(
+    { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
+    (err) => log.warn({ err }, 'sms gateway failed'),
+  );
+  const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs });
   // The sandbox's payout events reach the same handler as a real provider's webhook POST.
   sandbox.connect(jobs, async (raw, signature) => {
-    await funds.providerEvent(sandbox.id, raw, signature);
+    await wallet.providerEvent(sandbox.id, raw, signature);
   });
   const embed = new EmbedService({
     repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
     signingKey: deps.embedSigningKey ?? process.env.EMBED_SIGNING_KEY ?? 'powerly-dev-embed-signing-key',
   });
-  app.decorate('powerly', { jobs, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, funds, embed });
+  app.decorate('powerly', { jobs, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -163,7 +169,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (api) => {
     await api.register(authRoutes, { auth, wallet });
     await api.register(venueRoutes, { venues });
-    await api.register(walletRoutes, { wallet, funds, keys, clock });
+    await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals });
     await api.register(rentalRoutes, { rentals, keys, clock });
@@ -176,9 +182,9 @@ export async function buildApp(deps: AppDeps) {
   await app.register(leadRoutes, { content });
   if (sandboxOn) {
     await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
-    await app.register(sandboxSignInRoutes, { issuer, db, sandbox: signInAd.sandbox });
+    await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
   }
-  await app.register(webhookRoutes, { prefix: '/webhooks/payments', funds });
+  await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
   if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
@@ -199,6 +205,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     powerly: {
       jobs: JobRunner;
+      /** The double-entry ledger (accounts, transfers, holds). */
+      ledger: LedgerService;
+      /** The wallet product: top-up, withdrawal, movements, saved cards. */
       wallet: WalletService;
       payments: PaymentsService;
       rentals: RentalsService;
@@ -207,7 +216,6 @@ declare module 'fastify' {
       sandbox: SandboxCardProvider;
       signIn: SignInService;
       issuer: SandboxIssuer;
-      funds: FundsService;
       embed: EmbedService;
     };
   }

@@ -40,7 +40,7 @@ async function rentedOut(token: string, qrcode: string) {
 const event = (app: PowerlyApp, cabinetId: string, e: Record<string, unknown>) =>
   app.powerly.cabinets.event(cabinetId, { v: 1, id: uuid(), ...e } as never);
 async function ledgerBalanced(app: PowerlyApp) {
-  const audit = await app.powerly.wallet.audit();
+  const audit = await app.powerly.ledger.audit();
   expect(audit.accountsOutOfStep).toEqual([]);
   for (const c of audit.byCurrency) {
     expect(Number(c.net)).toBe(0);

@@ -9,7 +9,7 @@ import { seed } from '../src/db/seed.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { externalBroker, startEmbeddedBroker, type EmbeddedBroker, type MqttConnector } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
-import { SimulatorFleet } from '../src/simulator/fleet.ts';
+import { SimulatorFleet } from '../src/demo/simulator/fleet.ts';
 import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
 import { serveFrontEnd } from '../src/static.ts';
 import type { AuthorizeInput } from '../src/modules/payments/provider.ts';

@@ -48,7 +48,7 @@ async function rentedOut(b: Built, token: string, qrcode: string) {
   return { tradeNo, powerbankId: d.pPowerbankId as string, borrowedAt: Date.parse(d.pBorrowtime) };
 }
 async function ledgerBalanced(app: PowerlyApp) {
-  const audit = await app.powerly.wallet.audit();
+  const audit = await app.powerly.ledger.audit();
   expect(audit.accountsOutOfStep).toEqual([]);
   for (const c of audit.byCurrency) {
     expect(Number(c.net), `posted sum in ${c.currency}`).toBe(0);

@@ -29,7 +29,7 @@ async function untilOut(token: string, tradeNo: string) {
 }
 
 async function ledgerBalanced() {
-  const audit = await b.app.powerly.wallet.audit();
+  const audit = await b.app.powerly.ledger.audit();
   expect(audit.accountsOutOfStep).toEqual([]);
   for (const c of audit.byCurrency) {
     expect(Number(c.net), `posted sum in ${c.currency}`).toBe(0);

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, catalogKeys } from '../src/lib/i18n.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { canTransition } from '../src/modules/rentals/order-state.ts';
-import { LedgerRepository } from '../src/modules/wallet/repository.ts';
-import { PLATFORM, providerOwner, userOwner, WalletService } from '../src/modules/wallet/service.ts';
+import { LedgerRepository } from '../src/modules/ledger/repository.ts';
+import { LedgerService, PLATFORM, providerOwner, userOwner } from '../src/modules/ledger/service.ts';
 import { luhnValid } from '../src/modules/payments/sandbox.ts';
 import { build, type Built } from './helper.ts';
 
@@ -18,25 +18,25 @@ afterAll(async () => b?.close());
 
 describe('ledger', () => {
   it('holds, posts less than held (the rest released), and refuses to resolve a hold twice or overdraw', async () => {
-    const w = new WalletService(new LedgerRepository(b.db));
+    const w = new LedgerService(new LedgerRepository(b.db), b.db);
     const at = b.clock.now();
     const [wallet, hold, clearing, revenue] = await Promise.all([
       w.account(userOwner(9001), 'wallet', 'EUR'), w.account(userOwner(9001), 'deposit_hold', 'EUR'),
       w.account(providerOwner('sandbox'), 'clearing', 'EUR'), w.account(PLATFORM, 'revenue', 'EUR'),
     ]);
     await b.db.query(`insert into users (id, kind, name) values (9001, 'tourist', 'Tourist-LEDGER') on conflict do nothing`);
-    await b.db.tx((tx) => w.transfer({ debit: clearing, credit: wallet, amount: 1000, code: 'wallet_topup', at }, tx));
-    await expect(b.db.tx((tx) => w.transfer({ debit: wallet, credit: hold, amount: 1001, code: 'deposit_hold', at, pending: true, mustNotOverdraw: true }, tx)))
+    await b.db.tx(() => w.transfer({ debit: clearing, credit: wallet, amount: 1000, code: 'wallet_topup', at }));
+    await expect(b.db.tx(() => w.transfer({ debit: wallet, credit: hold, amount: 1001, code: 'deposit_hold', at, pending: true, mustNotOverdraw: true })))
       .rejects.toMatchObject({ code: 422, key: 'error.insufficientBalance' });
-    const pendingId = await b.db.tx((tx) => w.transfer({ debit: wallet, credit: hold, amount: 800, code: 'deposit_hold', at, pending: true, mustNotOverdraw: true }, tx));
+    const pendingId = await b.db.tx(() => w.transfer({ debit: wallet, credit: hold, amount: 800, code: 'deposit_hold', at, pending: true, mustNotOverdraw: true }));
     expect(await w.walletOf(9001, 'EUR')).toEqual({ balance: 200, held: 800 });
-    await expect(b.db.tx((tx) => w.postPending(pendingId, 801, at, tx))).rejects.toThrow(RangeError);
-    await b.db.tx(async (tx) => {
-      await w.postPending(pendingId, 350, at, tx);
-      await w.transfer({ debit: hold, credit: revenue, amount: 350, code: 'rent', at }, tx);
+    await expect(b.db.tx(() => w.postPending(pendingId, 801, at))).rejects.toThrow(RangeError);
+    await b.db.tx(async () => {
+      await w.postPending(pendingId, 350, at);
+      await w.transfer({ debit: hold, credit: revenue, amount: 350, code: 'rent', at });
     });
     expect(await w.walletOf(9001, 'EUR')).toEqual({ balance: 650, held: 0 });
-    await expect(b.db.tx((tx) => w.voidPending(pendingId, at, tx))).rejects.toMatchObject({ code: 409 });
+    await expect(b.db.tx(() => w.voidPending(pendingId, at))).rejects.toMatchObject({ code: 409 });
     const { rows } = await b.db.query<{ flag: string; amount: number }>('select flag, amount from ledger_transfers where pending_id = $1 or id = $1 order by created_at, flag', [pendingId]);
     expect(rows.map((r) => [r.flag, Number(r.amount)]).sort()).toEqual([['pending', 800], ['post_pending', 350]].sort());
     const audit = await w.audit();

@@ -246,7 +246,7 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
   it('a tourist who signs into an existing account brings ended orders and wallet balance (one ledger transfer); an open rental blocks the move', async () => {
     const account = (await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') })).json().data as string;
     const accountId = (await userInfo(b, account)).json().data.pId as number;
-    const { wallet } = b.app.powerly;
+    const { ledger: wallet } = b.app.powerly;
     const insertOrder = (id: string, userId: number, zujie: number, settled: boolean) => b.db.query(
       `insert into orders (id, user_id, cabinet_id, venue_id, zujie, settled, deposit_type, currency, plan, wire_strategy, deposit, created_at)
        select $1, $2, c.id, c.venue_id, $3, $4, 1, 'USD', '{}', '{}', 0, now() from cabinets c where c.id = 'PWL-NYC-001'`,
@@ -255,10 +255,10 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
     const tourist = async (code: string, cents: number) => {
       const tt = await touristToken(b.app, code);
       const id = (await userInfo(b, tt)).json().data.pId as number;
-      await b.db.tx(async (tx) => {
-        const from = await wallet.account({ type: 'provider', id: 'sandbox' }, 'clearing', 'USD', tx);
-        const to = await wallet.account({ type: 'user', id: String(id) }, 'wallet', 'USD', tx);
-        await wallet.transfer({ debit: from, credit: to, amount: cents, code: 'test_topup', at: b.clock.now() }, tx);
+      await b.db.tx(async () => {
+        const from = await wallet.account({ type: 'provider', id: 'sandbox' }, 'clearing', 'USD');
+        const to = await wallet.account({ type: 'user', id: String(id) }, 'wallet', 'USD');
+        await wallet.transfer({ debit: from, credit: to, amount: cents, code: 'test_topup', at: b.clock.now() });
       });
       return { tt, id };
     };

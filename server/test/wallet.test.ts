@@ -115,7 +115,7 @@ describe('recovery after a crash between the money move and the stored response'
   it('a re-run of the same request (key taken over) credits a top-up once and creates one withdrawal', async () => {
     const token = await touristToken(b.app);
     const auth = await b.app.powerly.auth.authenticate(token);
-    const funds = b.app.powerly.funds;
+    const funds = b.app.powerly.wallet;
     const k = key();
     const stripeToken = await cardToken(b.app);
     const first = await funds.topUp(auth, { amount: '25', currency: 'EUR', paymentId: 'card-sandbox', stripeToken, key: k });
@@ -154,10 +154,10 @@ describe('withdrawal', () => {
     const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '12', currency: 'EUR', autoAudit: 1, amountType: 'balance' }, key());
     expect(r.json()).toMatchObject({ code: 0, data: { tixianOrderId: expect.stringMatching(/^TX/), pBalance: 8, status: 'pending' } });
     const id = r.json().data.tixianOrderId;
-    expect((await b.app.powerly.funds.findWithdrawal(id))?.status).toBe('pending');
+    expect((await b.app.powerly.wallet.findWithdrawal(id))?.status).toBe('pending');
     await invariants();
     await b.app.powerly.jobs.runDue();
-    expect((await b.app.powerly.funds.findWithdrawal(id))?.status).toBe('paid');
+    expect((await b.app.powerly.wallet.findWithdrawal(id))?.status).toBe('paid');
     expect((await wallet(token, 'EUR'))?.pBalance).toBe(8);
     const list = (await get('cdb/user/wallet/list?currency=EUR', token)).json().data.page;
     expect(list.records.map((m: { type: string; amount: number; status: string }) => [m.type, m.amount, m.status]))
@@ -181,11 +181,11 @@ describe('withdrawal', () => {
     expect(bounced.json().data.pBalance).toBe(10);
     expect((await post('cdb/mine/tixian/apply', token, { amount: '40', currency: 'USD' })).json().code).toBe(422); // held
     await b.app.powerly.jobs.runDue();
-    expect((await b.app.powerly.funds.findWithdrawal(bounced.json().data.tixianOrderId))?.status).toBe('rejected');
+    expect((await b.app.powerly.wallet.findWithdrawal(bounced.json().data.tixianOrderId))?.status).toBe('rejected');
     expect((await wallet(token, 'USD'))?.pBalance).toBe(50); // released
     const paid = await ch(full);
     await b.app.powerly.jobs.runDue();
-    expect((await b.app.powerly.funds.findWithdrawal(paid.json().data.tixianOrderId))?.status).toBe('paid');
+    expect((await b.app.powerly.wallet.findWithdrawal(paid.json().data.tixianOrderId))?.status).toBe('paid');
     expect((await wallet(token, 'USD'))?.pBalance).toBe(10);
     // Not above the balance (the hold refuses an overdraw).
     const over = await ch(full);
@@ -228,7 +228,7 @@ describe('provider webhook', () => {
     const token = await touristToken(b.app);
     await topUp(token, '10', 'EUR');
     const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR' }, key());
-    const wd = (await b.app.powerly.funds.findWithdrawal(r.json().data.tixianOrderId))!;
+    const wd = (await b.app.powerly.wallet.findWithdrawal(r.json().data.tixianOrderId))!;
     const raw = JSON.stringify({ id: `evt_test_${wd.id}`, type: 'payout.paid', data: { ref: wd.provider_ref } });
     const hook = (sig: string) => b.app.inject({ method: 'POST', url: '/webhooks/payments/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': sig }, payload: raw });
     expect((await hook('t=1,v1=' + '0'.repeat(64))).statusCode).toBe(400);
@@ -238,7 +238,7 @@ describe('provider webhook', () => {
     expect((await hook(b.sandbox.sign(raw))).json()).toEqual({ received: true, result: 'duplicate' });
     // The sandbox's own (later) delivery for the same payout finds it settled and changes nothing.
     await b.app.powerly.jobs.runDue();
-    expect((await b.app.powerly.funds.findWithdrawal(wd.id))?.status).toBe('paid');
+    expect((await b.app.powerly.wallet.findWithdrawal(wd.id))?.status).toBe('paid');
     expect((await wallet(token, 'EUR'))?.pBalance).toBe(0);
     await invariants();
   });

@@ -7,7 +7,7 @@ import en from '../../locales/en-US.json';
 import zh from '../../locales/zh-CN.json';
 import lt from '../../locales/lt-LT.json';
 import pt from '../../locales/pt-PT.json';
-import { startPartnerSite } from '../../server/src/partner-site.ts';
+import { startPartnerSite } from '../../server/src/demo/partner-site.ts';
 import { launchChromium } from './chromium.ts';
 import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
 

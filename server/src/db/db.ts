@@ -1,5 +1,15 @@
 // One query layer over PostgreSQL: PGlite (embedded, default) or a pg Pool (DATABASE_URL). One SQL dialect.
-// `tx` runs a callback in a transaction; repositories take an optional `Queryable` so they work in or out of one.
+//
+// Unit of work: `db.tx(fn)` opens a transaction and runs `fn` with it in an AsyncLocalStorage; every
+// `db.query` made while `fn` runs (in any repository, however deep the call) goes to that transaction, so no
+// transaction handle is passed around and none can be forgotten. Outside a `tx`, `db.query` autocommits.
+//   - Nested `db.tx` inside a unit of work opens a SAVEPOINT: its failure rolls back only its own work (and
+//     rethrows); its success releases the savepoint, and everything still commits or rolls back with the
+//     outermost transaction. Nested units must be sequential, not run concurrently (Promise.all) in one unit.
+//   - Work that outlives its unit (a promise left running after `fn` returned) no longer sees it: its queries
+//     autocommit on their own, never on a finished transaction.
+//   - Each Db has its own storage: a unit of work on one database never captures queries on another.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import pg from 'pg';
 
@@ -13,8 +23,60 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
-  tx<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `fn` as one unit of work: every `query` of this Db inside it joins the transaction (see above). */
+  tx<T>(fn: () => Promise<T>): Promise<T>;
+  /** Whether the caller runs inside a unit of work of this Db. */
+  inTx(): boolean;
   close(): Promise<void>;
+}
+
+interface Unit {
+  q: Queryable;
+  open: boolean;
+  savepoints: number;
+}
+
+/** The unit-of-work layer over a driver: `begin` runs a callback inside one real transaction. */
+function unitOfWork(
+  kind: Db['kind'],
+  base: Queryable,
+  begin: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>,
+  close: () => Promise<void>,
+): Db {
+  const current = new AsyncLocalStorage<Unit>();
+  const active = () => {
+    const u = current.getStore();
+    return u?.open ? u : undefined;
+  };
+  return {
+    kind,
+    query: (sql, params, opts) => (active()?.q ?? base).query(sql, params, opts),
+    inTx: () => active() !== undefined,
+    async tx<T>(fn: () => Promise<T>): Promise<T> {
+      const outer = active();
+      if (outer) {
+        const name = `powerly_sp_${++outer.savepoints}`;
+        await outer.q.query(`savepoint ${name}`);
+        try {
+          const out = await fn();
+          await outer.q.query(`release savepoint ${name}`);
+          return out;
+        } catch (err) {
+          await outer.q.query(`rollback to savepoint ${name}`).catch(() => undefined);
+          throw err;
+        }
+      }
+      return begin(async (q) => {
+        const unit: Unit = { q, open: true, savepoints: 0 };
+        try {
+          return await current.run(unit, fn);
+        } finally {
+          unit.open = false;
+        }
+      });
+    },
+    close,
+  };
 }
 
 // int8 and numeric come back as strings from pg; we keep money in bigint columns and read them as numbers
@@ -35,13 +97,7 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       return { rows: res.rows.map((r) => normaliseRow<R>(r)), rowCount: res.affectedRows ?? res.rows.length };
     },
   });
-  const base = wrap(lite);
-  return {
-    kind: 'pglite',
-    query: base.query,
-    tx: (fn) => lite.transaction((t) => fn(wrap(t))),
-    close: () => lite.close(),
-  };
+  return unitOfWork('pglite', wrap(lite), (fn) => lite.transaction((t) => fn(wrap(t))), () => lite.close());
 }
 
 /** `schema` (tests) puts every table of this connection in its own schema, created if missing. */
@@ -64,26 +120,20 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
       return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
     },
   });
-  const base = wrap(pool);
-  return {
-    kind: 'postgres',
-    query: base.query,
-    async tx(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const out = await fn(wrap(client));
-        await client.query('commit');
-        return out;
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
-  };
+  return unitOfWork('postgres', wrap(pool), async (fn) => {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const out = await fn(wrap(client));
+      await client.query('commit');
+      return out;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }, () => pool.end());
 }
 
 export async function openDb(cfg: { databaseUrl?: string; dataDir?: string; schema?: string }): Promise<Db> {

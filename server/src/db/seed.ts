@@ -55,27 +55,27 @@ export const SEED_VENUES: SeedVenue[] = [
 ];
 
 export async function seed(db: Db): Promise<void> {
-  await db.tx(async (tx) => {
+  await db.tx(async () => {
     for (const v of SEED_VENUES) {
-      await tx.query(
+      await db.query(
         `insert into venues (id, name, city, address, hours, description, logo_url, lat, lng, currency)
          values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (id) do nothing`,
         [v.id, v.name, v.city, v.address, v.hours, v.description, v.logo, v.lat, v.lng, v.currency],
       );
       const p = v.plan;
-      await tx.query(
+      await db.query(
         `insert into price_plans (venue_id, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
            overtime_amount, overtime_days, deposit_type) values ($1,1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (venue_id) do nothing`,
         [v.id, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
       );
-      const ins = await tx.query(
+      const ins = await db.query(
         'insert into cabinets (id, venue_id, slot_count) values ($1,$2,$3) on conflict (id) do nothing',
         [v.cabinet.id, v.id, v.cabinet.slots],
       );
       if (ins.rowCount !== 1) continue; // already seeded: power banks may have moved since
       const city = v.cabinet.id.split('-')[1];
       for (let i = 1; i <= v.cabinet.powerbanks; i++) {
-        await tx.query(
+        await db.query(
           `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3) on conflict (id) do nothing`,
           [`PB-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, i],
         );

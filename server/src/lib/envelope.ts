@@ -8,5 +8,3 @@ export const failure = (code: number, msg: string) => ({ code, msg, data: null }
 
 export const Envelope = <T extends TSchema>(data: T) =>
   Type.Object({ code: Type.Integer(), msg: Type.String(), data });
-
-export const ErrorEnvelope = Type.Object({ code: Type.Integer(), msg: Type.String(), data: Type.Null() });

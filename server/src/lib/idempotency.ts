@@ -2,11 +2,11 @@
 // the first request with an `Idempotency-Key` runs; a replay gets the stored response; a duplicate while the
 // first still runs gets 409; the same key with other parameters 422. Unexpected (5xx) failures release the key
 // so that the client may retry; business refusals are stored like successes (a replay is refused the same way).
-// Keys live in the idempotency_keys table, so replays work across restarts and across API processes.
+// Keys live in the idempotency_keys table (server/src/idempotency/repository.ts), so replays work across restarts
+// and across API processes.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Queryable } from '../db/db.ts';
 import { currentUser } from '../plugins/context.ts';
 import type { Clock } from './clock.ts';
 import { AppError, appErrorBody } from './errors.ts';
@@ -29,41 +29,6 @@ export interface KeyStore {
   claimKey(userId: number, key: string, hash: string, at: Date): Promise<{ claimed: true } | { claimed: false; existing: ExistingKey | undefined }>;
   completeKey(userId: number, key: string, code: number, body: unknown): Promise<void>;
   releaseKey(userId: number, key: string): Promise<void>;
-}
-
-export class IdempotencyStore implements KeyStore {
-  constructor(private readonly db: Queryable) {}
-
-  async claimKey(userId: number, key: string, hash: string, at: Date, q: Queryable = this.db) {
-    const ins = await q.query(
-      `insert into idempotency_keys (user_id, key, request_hash, state, created_at) values ($1,$2,$3,'started',$4)
-       on conflict (user_id, key) do nothing`,
-      [userId, key, hash, at],
-    );
-    if (ins.rowCount === 1) return { claimed: true as const };
-    const takeover = await q.query(
-      `update idempotency_keys set created_at = $4 where user_id = $1 and key = $2 and request_hash = $3
-          and state = 'started' and created_at < $5`,
-      [userId, key, hash, at, new Date(at.getTime() - STALE_KEY_MS)],
-    );
-    if (takeover.rowCount === 1) return { claimed: true as const };
-    const { rows } = await q.query<ExistingKey>(
-      'select request_hash, state, response_code, response_body from idempotency_keys where user_id = $1 and key = $2',
-      [userId, key],
-    );
-    return { claimed: false as const, existing: rows[0] };
-  }
-
-  async completeKey(userId: number, key: string, code: number, body: unknown, q: Queryable = this.db) {
-    await q.query(
-      `update idempotency_keys set state = 'done', response_code = $3, response_body = $4 where user_id = $1 and key = $2`,
-      [userId, key, code, JSON.stringify(body)],
-    );
-  }
-
-  async releaseKey(userId: number, key: string, q: Queryable = this.db) {
-    await q.query(`delete from idempotency_keys where user_id = $1 and key = $2 and state = 'started'`, [userId, key]);
-  }
 }
 
 export async function idempotent<T extends object>(

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { openDb } from '../db/db.ts';
+import { LedgerRepository } from '../modules/ledger/repository.ts';
 import { checkLedger } from '../modules/wallet/reconcile.ts';
 
 const cfg = loadConfig();
@@ -14,11 +15,7 @@ if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
 const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
 try {
   const violations = await checkLedger(db);
-  const { rows } = await db.query<{ currency: string; accounts: number; transfers: number }>(
-    `select a.currency, count(distinct a.id)::int as accounts, count(t.id)::int as transfers
-       from ledger_accounts a left join ledger_transfers t on t.debit_account_id = a.id group by a.currency order by a.currency`,
-  );
-  for (const r of rows) console.info(`${r.currency}: ${r.accounts} accounts, ${r.transfers} transfers`);
+  for (const r of await new LedgerRepository(db).summary()) console.info(`${r.currency}: ${r.accounts} accounts, ${r.transfers} transfers`);
   for (const v of violations) console.error(`VIOLATION ${v.invariant}: ${v.detail}`);
   console.info(violations.length ? `ledger:check FAILED (${violations.length} violation(s))` : 'ledger:check OK: every invariant holds');
   process.exitCode = violations.length ? 1 : 0;

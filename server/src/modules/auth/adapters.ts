@@ -4,7 +4,7 @@
 // provider's test mode.
 import { createSign } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JSONWebKeySet } from 'jose';
-import type { Queryable } from '../../db/db.ts';
+import type { SignInRepository } from './repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 
 // ---------- SMS ----------
@@ -16,13 +16,9 @@ export interface SmsGateway {
 /** Sandbox: records every message in sms_outbox (tests and the demo page read it); nothing leaves the machine. */
 export class SandboxSms implements SmsGateway {
   readonly id = 'sandbox';
-  constructor(private readonly db: Queryable, private readonly clock: Clock) {}
+  constructor(private readonly outbox: SignInRepository, private readonly clock: Clock) {}
   async send(to: string, body: string) {
-    const { rows } = await this.db.query<{ id: number }>(
-      'insert into sms_outbox (provider, to_number, body, created_at) values ($1,$2,$3,$4) returning id',
-      [this.id, to, body, this.clock.now()],
-    );
-    return { ref: `sandbox-${rows[0]!.id}` };
+    return { ref: `sandbox-${await this.outbox.recordSms(this.id, to, body, this.clock.now())}` };
   }
 }
 

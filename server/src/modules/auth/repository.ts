@@ -13,13 +13,13 @@ export interface UserRow {
 export class AuthRepository {
   constructor(private readonly db: Queryable) {}
 
-  async userByDeviceCode(code: string, q: Queryable = this.db) {
-    const { rows } = await q.query<UserRow>('select * from users where device_code = $1', [code]);
+  async userByDeviceCode(code: string) {
+    const { rows } = await this.db.query<UserRow>('select * from users where device_code = $1', [code]);
     return rows[0];
   }
 
-  async createUser(u: { kind: 'tourist'; name: string; deviceCode: string | null; currency: string; at: Date }, q: Queryable = this.db) {
-    const { rows } = await q.query<UserRow>(
+  async createUser(u: { kind: 'tourist'; name: string; deviceCode: string | null; currency: string; at: Date }) {
+    const { rows } = await this.db.query<UserRow>(
       `insert into users (kind, name, device_code, currency, created_at) values ($1,$2,$3,$4,$5)
        on conflict (device_code) do update set device_code = excluded.device_code returning *`,
       [u.kind, u.name, u.deviceCode, u.currency, u.at],
@@ -27,23 +27,28 @@ export class AuthRepository {
     return rows[0]!;
   }
 
-  async user(id: number, q: Queryable = this.db) {
-    const { rows } = await q.query<UserRow>('select * from users where id = $1', [id]);
+  async user(id: number) {
+    const { rows } = await this.db.query<UserRow>('select * from users where id = $1', [id]);
     return rows[0];
   }
 
-  async setCurrency(id: number, currency: string, q: Queryable = this.db) {
-    await q.query('update users set currency = $2 where id = $1', [id, currency]);
+  /** Locks the user's row for the rest of the unit of work (serialises one user's rentals). */
+  async lock(id: number) {
+    await this.db.query('select id from users where id = $1 for update', [id]);
   }
 
-  async createSession(s: { tokenHash: string; userId: number; at: Date; expiresAt: Date }, q: Queryable = this.db) {
-    await q.query('insert into sessions (token_hash, user_id, created_at, expires_at) values ($1,$2,$3,$4)', [
+  async setCurrency(id: number, currency: string) {
+    await this.db.query('update users set currency = $2 where id = $1', [id, currency]);
+  }
+
+  async createSession(s: { tokenHash: string; userId: number; at: Date; expiresAt: Date }) {
+    await this.db.query('insert into sessions (token_hash, user_id, created_at, expires_at) values ($1,$2,$3,$4)', [
       s.tokenHash, s.userId, s.at, s.expiresAt,
     ]);
   }
 
-  async userBySession(tokenHash: string, now: Date, q: Queryable = this.db) {
-    const { rows } = await q.query<UserRow>(
+  async userBySession(tokenHash: string, now: Date) {
+    const { rows } = await this.db.query<UserRow>(
       'select u.* from sessions s join users u on u.id = s.user_id where s.token_hash = $1 and s.expires_at > $2 and s.revoked_at is null',
       [tokenHash, now],
       { name: 'auth.userBySession' },
@@ -51,8 +56,125 @@ export class AuthRepository {
     return rows[0];
   }
 
-  async revokeSession(tokenHash: string, at: Date, q: Queryable = this.db) {
-    const r = await q.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, at]);
+  async revokeSession(tokenHash: string, at: Date) {
+    const r = await this.db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, at]);
     return r.rowCount > 0;
+  }
+}
+
+/**
+ * Sign-in state (auth module): captchas, the SMS send log and codes, third-party identities, the sandbox SMS
+ * outbox. Limits are read and written under transaction-scoped advisory locks (call inside a unit of work).
+ */
+export class SignInRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** A transaction-scoped lock on a name, shared by every process on the database (released at commit). */
+  async lock(name: string) {
+    await this.db.query('select pg_advisory_xact_lock(hashtext($1))', [name]);
+  }
+
+  async saveCaptcha(uuid: string, answerHash: string, expiresAt: Date) {
+    await this.db.query(
+      `insert into captchas (uuid, answer_hash, expires_at) values ($1,$2,$3)
+       on conflict (uuid) do update set answer_hash = excluded.answer_hash, expires_at = excluded.expires_at`,
+      [uuid, answerHash, expiresAt],
+    );
+  }
+
+  /** Deletes the captcha and returns what it was (single use). */
+  async takeCaptcha(uuid: string) {
+    const { rows } = await this.db.query<{ answer_hash: string; expires_at: Date }>('delete from captchas where uuid = $1 returning answer_hash, expires_at', [uuid]);
+    return rows[0];
+  }
+
+  /** The last send to the number, sends to it since `daySince`, and sends from the IP since `hourSince`. */
+  async sendStats(mobile: string, daySince: Date, ip: string, hourSince: Date) {
+    const { rows } = await this.db.query<{ last: Date | null; day: number; ip_hour: number }>(
+      `select (select max(created_at) from otp_sends where mobile = $1) as last,
+              (select count(*)::int from otp_sends where mobile = $1 and created_at > $2) as day,
+              (select count(*)::int from otp_sends where ip = $3 and created_at > $4) as ip_hour`,
+      [mobile, daySince, ip, hourSince],
+    );
+    return rows[0]!;
+  }
+
+  async logSend(mobile: string, ip: string, at: Date) {
+    const { rows } = await this.db.query<{ id: number }>('insert into otp_sends (mobile, ip, created_at) values ($1,$2,$3) returning id', [mobile, ip, at]);
+    return Number(rows[0]!.id);
+  }
+
+  async deleteSend(id: number) {
+    await this.db.query('delete from otp_sends where id = $1', [id]);
+  }
+
+  /** Voids every unused code of a number (a new code replaces them; an undelivered one is void). */
+  async voidCodes(mobile: string, at: Date) {
+    await this.db.query('update otp_codes set used_at = $2 where mobile = $1 and used_at is null', [mobile, at]);
+  }
+
+  async insertCode(mobile: string, codeHash: string, at: Date, expiresAt: Date) {
+    await this.db.query('insert into otp_codes (mobile, code_hash, created_at, expires_at) values ($1,$2,$3,$4)', [mobile, codeHash, at, expiresAt]);
+  }
+
+  /** The number's newest unused code. */
+  async currentCode(mobile: string) {
+    const { rows } = await this.db.query<{ id: number; code_hash: string; expires_at: Date; attempts: number }>(
+      'select id, code_hash, expires_at, attempts from otp_codes where mobile = $1 and used_at is null order by created_at desc limit 1',
+      [mobile],
+    );
+    return rows[0];
+  }
+
+  async countAttempt(codeId: number) {
+    await this.db.query('update otp_codes set attempts = attempts + 1 where id = $1', [codeId]);
+  }
+
+  async useCode(codeId: number, at: Date) {
+    await this.db.query('update otp_codes set used_at = $2 where id = $1', [codeId, at]);
+  }
+
+  async identityUser(provider: string, subject: string) {
+    const { rows } = await this.db.query<{ user_id: number }>('select user_id from user_identities where provider = $1 and subject = $2', [provider, subject]);
+    return rows[0] ? Number(rows[0].user_id) : undefined;
+  }
+
+  async addIdentity(provider: string, subject: string, userId: number, at: Date) {
+    await this.db.query('insert into user_identities (provider, subject, user_id, created_at) values ($1,$2,$3,$4)', [provider, subject, userId, at]);
+  }
+
+  /** A tourist becomes a user in place (same id, so orders and wallet stay). */
+  async upgradeTourist(id: number, p: { name: string; mobile: string | null; email: string | null }) {
+    await this.db.query(
+      `update users set kind = 'user', name = $2, device_code = null, mobile = coalesce($3, mobile), email = coalesce($4, email)
+       where id = $1 and kind = 'tourist'`,
+      [id, p.name, p.mobile, p.email],
+    );
+  }
+
+  async createUser(p: { name: string; currency: string; mobile: string | null; email: string | null; at: Date }) {
+    const { rows } = await this.db.query<{ id: number }>(
+      `insert into users (kind, name, currency, mobile, email, created_at) values ('user', $1, $2, $3, $4, $5) returning id`,
+      [p.name, p.currency, p.mobile, p.email, p.at],
+    );
+    return Number(rows[0]!.id);
+  }
+
+  /** Sandbox SMS gateway: stores the message instead of sending it. */
+  async recordSms(provider: string, to: string, body: string, at: Date) {
+    const { rows } = await this.db.query<{ id: number }>(
+      'insert into sms_outbox (provider, to_number, body, created_at) values ($1,$2,$3,$4) returning id',
+      [provider, to, body, at],
+    );
+    return Number(rows[0]!.id);
+  }
+
+  /** The sandbox outbox's latest 20 messages (to one number when given). */
+  async smsOutbox(to: string | null) {
+    const { rows } = await this.db.query<{ id: number; to_number: string; body: string; created_at: Date }>(
+      `select id, to_number, body, created_at from sms_outbox where ($1::text is null or to_number = $1) order by id desc limit 20`,
+      [to],
+    );
+    return rows;
   }
 }

@@ -3,10 +3,10 @@
 // providers that run in sandbox mode.
 import { Type } from 'typebox';
 import type { App } from '../../lib/route.ts';
-import type { Db } from '../../db/db.ts';
+import type { SignInRepository } from './repository.ts';
 import type { SandboxIssuer } from './sandbox-issuer.ts';
 
-export default async function sandboxSignInRoutes(app: App, opts: { issuer: SandboxIssuer; db: Db; sandbox: string[] }) {
+export default async function sandboxSignInRoutes(app: App, opts: { issuer: SandboxIssuer; outbox: SignInRepository; sandbox: string[] }) {
   app.get('/sandbox-oauth/v1/jwks', { schema: { hide: true } }, async () => opts.issuer.jwks);
   app.post('/sandbox-oauth/v1/token', {
     schema: {
@@ -25,10 +25,7 @@ export default async function sandboxSignInRoutes(app: App, opts: { issuer: Sand
     app.get('/sandbox-sms/v1/messages', {
       schema: { hide: true, querystring: Type.Object({ to: Type.Optional(Type.String({ maxLength: 20 })) }) },
     }, async (req) => {
-      const { rows } = await opts.db.query<{ id: number; to_number: string; body: string; created_at: Date }>(
-        `select id, to_number, body, created_at from sms_outbox where ($1::text is null or to_number = $1) order by id desc limit 20`,
-        [req.query.to ?? null],
-      );
+      const rows = await opts.outbox.smsOutbox(req.query.to ?? null);
       return rows.map((r) => ({ id: Number(r.id), to: r.to_number, body: r.body, at: new Date(r.created_at).toISOString() }));
     });
   }

@@ -2,6 +2,7 @@
 // (docs/operations.md lists them). Tests pass their own settings (a local issuer, a local Graph peer).
 import type { JSONWebKeySet } from 'jose';
 import type { Db } from '../../db/db.ts';
+import { SignInRepository } from './repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
   AlipayCodeExchange, APPLE, FacebookVerifier, GOOGLE, OidcVerifier, RecaptchaBotCheck, SandboxBotCheck,
@@ -69,7 +70,7 @@ export function signInAdapters(s: SignInSettings, db: Db, clock: Clock, issuer: 
     sandbox.push(p);
     return new OidcVerifier({ issuer: SANDBOX_ISSUER, audience: SANDBOX_AUDIENCE[p], jwks: issuer.jwks }, clock);
   };
-  const sms = s.sms ? new TwilioSms(s.sms) : (sandbox.push('sms'), new SandboxSms(db, clock));
+  const sms = s.sms ? new TwilioSms(s.sms) : (sandbox.push('sms'), new SandboxSms(new SignInRepository(db), clock));
   const botCheck = s.recaptcha ? new RecaptchaBotCheck(s.recaptcha) : (sandbox.push('recaptcha'), new SandboxBotCheck());
   const google = s.google ? new OidcVerifier(s.google, clock) : sb('google');
   const apple = s.apple ? new OidcVerifier(s.apple, clock) : sb('apple');

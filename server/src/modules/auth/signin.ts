@@ -3,14 +3,15 @@
 // to the database under a per-number advisory lock, so it holds across any number of server processes.
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import svgCaptcha from 'svg-captcha';
-import type { Db, Queryable } from '../../db/db.ts';
+import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, refused } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
 import { CODE_LENGTH, SIGN_WINDOW_S, signMaterial } from '../../../../src/core/sign.ts';
 import type { AuthService } from './service.ts';
-import { userOwner, WalletService } from '../wallet/service.ts';
-import type { UserRow } from './repository.ts';
+import { userOwner, LedgerService } from '../ledger/service.ts';
+import type { RentalsRepository } from '../rentals/repository.ts';
+import type { SignInRepository, UserRow } from './repository.ts';
 import {
   CodeRejected, InvalidIdToken,
   type BotCheck, type CodeExchange, type IdTokenVerifier, type SmsGateway,
@@ -31,7 +32,10 @@ const tooMany = (key: string, params?: Record<string, string | number>) => new A
 
 export interface SignInDeps {
   db: Db;
-  wallet: WalletService;
+  repo: SignInRepository;
+  ledger: LedgerService;
+  /** A tourist's orders move to the account it signs into (rentals module). */
+  orders: RentalsRepository;
   clock: Clock;
   auth: AuthService;
   sms: SmsGateway;
@@ -42,13 +46,6 @@ export interface SignInDeps {
 
 const digits = (s: string) => s.replace(/\D/g, '');
 
-/** A transaction-scoped lock on a name, shared by every process on the database. */
-const lock = (tx: Queryable, name: string) => tx.query('select pg_advisory_xact_lock(hashtext($1))', [name]);
-
-/** Voids every unused code of a number (a new code replaces them; an undelivered one is void). */
-const voidCodes = (tx: Queryable, mobile: string, at: Date) =>
-  tx.query('update otp_codes set used_at = $2 where mobile = $1 and used_at is null', [mobile, at]);
-
 export class SignInService {
   constructor(private readonly d: SignInDeps, private readonly log?: (err: unknown) => void) {}
 
@@ -57,18 +54,13 @@ export class SignInService {
   async captcha(uuid: string): Promise<string> {
     const c = svgCaptcha.create({ size: 4, noise: 3, color: true, ignoreChars: '0oO1ilI', width: 120, height: 44 });
     const expires = new Date(this.d.clock.now().getTime() + LIMITS.captchaTtlMs);
-    await this.d.db.query(
-      `insert into captchas (uuid, answer_hash, expires_at) values ($1,$2,$3)
-       on conflict (uuid) do update set answer_hash = excluded.answer_hash, expires_at = excluded.expires_at`,
-      [uuid, sha256(c.text.toLowerCase()), expires],
-    );
+    await this.d.repo.saveCaptcha(uuid, sha256(c.text.toLowerCase()), expires);
     return c.data;
   }
 
   /** Single use: the row is deleted whether the answer was right or not. */
-  private async checkCaptcha(uuid: string, answer: string, q: Queryable) {
-    const { rows } = await q.query<{ answer_hash: string; expires_at: Date }>('delete from captchas where uuid = $1 returning answer_hash, expires_at', [uuid]);
-    const row = rows[0];
+  private async checkCaptcha(uuid: string, answer: string) {
+    const row = await this.d.repo.takeCaptcha(uuid);
     if (!row || new Date(row.expires_at) <= this.d.clock.now() || row.answer_hash !== sha256(answer.trim().toLowerCase())) {
       throw badRequest('error.login.captcha');
     }
@@ -87,40 +79,33 @@ export class SignInService {
     }
     if (!(await this.d.botCheck.verify(input.botToken, input.ip))) throw badRequest('error.login.botCheck');
     const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
-    const sendId = await this.d.db.tx(async (tx) => {
-      await this.checkCaptcha(input.uuid, input.captcha, tx);
+    const repo = this.d.repo;
+    const sendId = await this.d.db.tx(async () => {
+      await this.checkCaptcha(input.uuid, input.captcha);
       // Serialise sends per number and per IP across processes; the limits read the shared send log.
-      await lock(tx, `otp:${mobile}`);
-      await lock(tx, `otp-ip:${input.ip}`);
-      const { rows } = await tx.query<{ last: Date | null; day: number; ip_hour: number }>(
-        `select (select max(created_at) from otp_sends where mobile = $1) as last,
-                (select count(*)::int from otp_sends where mobile = $1 and created_at > $2) as day,
-                (select count(*)::int from otp_sends where ip = $3 and created_at > $4) as ip_hour`,
-        [mobile, new Date(now.getTime() - 24 * 3600_000), input.ip, new Date(now.getTime() - 3600_000)],
-      );
-      const r = rows[0]!;
+      await repo.lock(`otp:${mobile}`);
+      await repo.lock(`otp-ip:${input.ip}`);
+      const r = await repo.sendStats(mobile, new Date(now.getTime() - 24 * 3600_000), input.ip, new Date(now.getTime() - 3600_000));
       if (r.last && now.getTime() - new Date(r.last).getTime() < LIMITS.perNumberIntervalMs) {
         const wait = Math.ceil((LIMITS.perNumberIntervalMs - (now.getTime() - new Date(r.last).getTime())) / 1000);
         throw tooMany('error.login.tooSoon', { seconds: wait });
       }
       if (Number(r.day) >= LIMITS.perNumberPerDay) throw tooMany('error.login.dailyLimit');
       if (Number(r.ip_hour) >= LIMITS.perIpPerHour) throw tooMany('error.login.ipLimit');
-      const sent = await tx.query<{ id: number }>('insert into otp_sends (mobile, ip, created_at) values ($1,$2,$3) returning id', [mobile, input.ip, now]);
+      const sent = await repo.logSend(mobile, input.ip, now);
       // A new code replaces any earlier one for the number.
-      await voidCodes(tx, mobile, now);
-      await tx.query('insert into otp_codes (mobile, code_hash, created_at, expires_at) values ($1,$2,$3,$4)', [
-        mobile, sha256(`${mobile}:${code}`), now, new Date(now.getTime() + LIMITS.codeTtlMs),
-      ]);
-      return Number(sent.rows[0]!.id);
+      await repo.voidCodes(mobile, now);
+      await repo.insertCode(mobile, sha256(`${mobile}:${code}`), now, new Date(now.getTime() + LIMITS.codeTtlMs));
+      return sent;
     });
     try {
       await this.d.sms.send(mobile, smsText(input.locale, code));
     } catch (err) {
       // Not delivered: the code is void and the send does not count against the limits; the user may retry.
       this.log?.(err);
-      await this.d.db.tx(async (tx) => {
-        await tx.query('delete from otp_sends where id = $1', [sendId]);
-        await voidCodes(tx, mobile, now);
+      await this.d.db.tx(async () => {
+        await repo.deleteSend(sendId);
+        await repo.voidCodes(mobile, now);
       });
       throw tooMany('error.login.smsFailed');
     }
@@ -132,20 +117,17 @@ export class SignInService {
     // mobileLogin's mobile is the national number; the code was sent to area code + number.
     const mobile = area + digits(input.mobile);
     if (!new RegExp(`^\\d{${CODE_LENGTH}}$`).test(input.verifyCode)) throw badRequest('error.login.code');
-    const ok = await this.d.db.tx(async (tx) => {
-      await lock(tx, `otp:${mobile}`);
-      const { rows } = await tx.query<{ id: number; code_hash: string; expires_at: Date; attempts: number }>(
-        'select id, code_hash, expires_at, attempts from otp_codes where mobile = $1 and used_at is null order by created_at desc limit 1',
-        [mobile],
-      );
-      const row = rows[0];
+    const repo = this.d.repo;
+    const ok = await this.d.db.tx(async () => {
+      await repo.lock(`otp:${mobile}`);
+      const row = await repo.currentCode(mobile);
       if (!row || new Date(row.expires_at) <= now) return 'expired' as const;
       if (row.attempts >= LIMITS.maxTries) return 'tries' as const;
       if (!safeEqual(row.code_hash, sha256(`${mobile}:${input.verifyCode}`))) {
-        await tx.query('update otp_codes set attempts = attempts + 1 where id = $1', [row.id]);
+        await repo.countAttempt(row.id);
         return row.attempts + 1 >= LIMITS.maxTries ? ('tries' as const) : ('wrong' as const);
       }
-      await tx.query('update otp_codes set used_at = $2 where id = $1', [row.id, now]);
+      await repo.useCode(row.id, now);
       return 'ok' as const;
     });
     if (ok === 'expired') throw refused('error.login.codeExpired');
@@ -187,24 +169,16 @@ export class SignInService {
    * open rental or an open hold nothing moves (it would strand the hold); the tourist keeps them and the
    * result is false.
    */
-  async mergeTourist(touristId: number, userId: number, at: Date, tx: Queryable): Promise<boolean> {
-    const open = await tx.query<{ n: number }>(
-      `select (select count(*)::int from orders where user_id = $1 and zujie in (0, 1, 4) and not settled) +
-              (select count(*)::int from ledger_accounts where owner_type = 'user' and owner_id = $2 and (debits_pending > 0 or credits_pending > 0)) as n`,
-      [touristId, String(touristId)],
-    );
-    if (Number(open.rows[0]!.n) > 0) return false;
-    const { rows: accounts } = await tx.query<{ currency: string }>(
-      `select currency from ledger_accounts where owner_type = 'user' and owner_id = $1 and kind = 'wallet'`, [String(touristId)],
-    );
-    for (const { currency } of accounts) {
-      const from = await this.d.wallet.account(userOwner(touristId), 'wallet', currency, tx);
-      const amount = WalletService.available(from);
+  async mergeTourist(touristId: number, userId: number, at: Date): Promise<boolean> {
+    if ((await this.d.orders.openCount(touristId)) > 0 || (await this.d.ledger.hasOpenHold(touristId))) return false;
+    for (const currency of await this.d.ledger.walletCurrencies(touristId)) {
+      const from = await this.d.ledger.account(userOwner(touristId), 'wallet', currency);
+      const amount = LedgerService.available(from);
       if (amount <= 0) continue;
-      const to = await this.d.wallet.account(userOwner(userId), 'wallet', currency, tx);
-      await this.d.wallet.transfer({ debit: from, credit: to, amount, code: 'account_merge', at, mustNotOverdraw: true }, tx);
+      const to = await this.d.ledger.account(userOwner(userId), 'wallet', currency);
+      await this.d.ledger.transfer({ debit: from, credit: to, amount, code: 'account_merge', at, mustNotOverdraw: true });
     }
-    await tx.query('update orders set user_id = $2 where user_id = $1', [touristId, userId]);
+    await this.d.orders.reassign(touristId, userId);
     return true;
   }
 
@@ -216,31 +190,23 @@ export class SignInService {
     const now = this.d.clock.now();
     let tourist: UserRow | undefined;
     if (touristToken) tourist = await this.d.auth.authenticate(touristToken).catch(() => undefined);
-    const userId = await this.d.db.tx(async (tx) => {
-      await lock(tx, `id:${provider}:${subject}`);
-      const { rows } = await tx.query<{ user_id: number }>('select user_id from user_identities where provider = $1 and subject = $2', [provider, subject]);
-      if (rows[0]) {
-        const existing = Number(rows[0].user_id);
-        if (tourist && tourist.kind === 'tourist' && Number(tourist.id) !== existing) await this.mergeTourist(Number(tourist.id), existing, now, tx);
+    const repo = this.d.repo;
+    const userId = await this.d.db.tx(async () => {
+      await repo.lock(`id:${provider}:${subject}`);
+      const existing = await repo.identityUser(provider, subject);
+      if (existing !== undefined) {
+        if (tourist && tourist.kind === 'tourist' && Number(tourist.id) !== existing) await this.mergeTourist(Number(tourist.id), existing, now);
         return existing;
       }
       let id: number;
       const name = profile.name || (profile.mobile ? `+${profile.mobile}` : `${provider}-${subject.slice(-6)}`);
       if (tourist && tourist.kind === 'tourist') {
         id = Number(tourist.id);
-        await tx.query(
-          `update users set kind = 'user', name = $2, device_code = null, mobile = coalesce($3, mobile), email = coalesce($4, email)
-           where id = $1 and kind = 'tourist'`,
-          [id, name, profile.mobile ?? null, profile.email ?? null],
-        );
+        await repo.upgradeTourist(id, { name, mobile: profile.mobile ?? null, email: profile.email ?? null });
       } else {
-        const r = await tx.query<{ id: number }>(
-          `insert into users (kind, name, currency, mobile, email, created_at) values ('user', $1, $2, $3, $4, $5) returning id`,
-          [name, tourist?.currency ?? 'USD', profile.mobile ?? null, profile.email ?? null, now],
-        );
-        id = Number(r.rows[0]!.id);
+        id = await repo.createUser({ name, currency: tourist?.currency ?? 'USD', mobile: profile.mobile ?? null, email: profile.email ?? null, at: now });
       }
-      await tx.query('insert into user_identities (provider, subject, user_id, created_at) values ($1,$2,$3,$4)', [provider, subject, id, now]);
+      await repo.addIdentity(provider, subject, id, now);
       return id;
     });
     // The tourist session ends when it was upgraded or replaced.

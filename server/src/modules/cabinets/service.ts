@@ -5,8 +5,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import { currencySymbol, pricedVenue } from '../venues/service.ts';
-import { WalletService } from '../wallet/service.ts';
-import { DEFAULT_AGENT, numericAccount } from '../wallet/repository.ts';
+import { LedgerService } from '../ledger/service.ts';
+import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
 import { OPEN_STATES } from '../rentals/order-state.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
@@ -16,7 +16,7 @@ import type { CabinetsRepository } from './repository.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
-    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; wallet: WalletService },
+    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService },
   ) {}
 
   /** POST cdb/cabinet/checkisok */
@@ -33,7 +33,7 @@ export class CabinetsService implements LinkHandler {
     if (!cabinet.online) throw conflict('error.cabinetOffline');
     const { venue, planRow, wire } = priced;
     const c = venue.currency;
-    const balance = WalletService.available(view.wallet && numericAccount(view.wallet));
+    const balance = LedgerService.available(view.wallet && numericAccount(view.wallet));
     const zujieNum = view.openCount;
     const haveBatteryCount = view.available;
     const deposit = priced.plan.deposit;
@@ -80,13 +80,13 @@ export class CabinetsService implements LinkHandler {
       await this.d.repo.setOnline(cabinetId, true, now, e.slots);
       return;
     }
-    await this.d.db.tx(async (tx) => {
+    await this.d.db.tx(async () => {
       // Deduplicate in the same transaction as the effect: a crash in between replays the event, never loses it.
-      if (!(await this.d.repo.recordEvent({ id: e.id, cabinetId, type: e.type, ts: e.ts, payload: e, at: now }, tx))) return;
-      if (e.type === 'popped') await this.d.rentals.onPopped(cabinetId, e, tx);
-      else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(cabinetId, e, tx);
-      else if (e.type === 'returned') await this.d.rentals.onReturned(cabinetId, e, tx);
-      else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e, tx);
+      if (!(await this.d.repo.recordEvent({ id: e.id, cabinetId, type: e.type, ts: e.ts, payload: e, at: now }))) return;
+      if (e.type === 'popped') await this.d.rentals.onPopped(cabinetId, e);
+      else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(cabinetId, e);
+      else if (e.type === 'returned') await this.d.rentals.onReturned(cabinetId, e);
+      else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
     });
   }
 

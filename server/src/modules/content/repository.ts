@@ -19,15 +19,15 @@ export interface LeadInput {
 export class ContentRepository {
   constructor(private readonly db: Queryable) {}
 
-  async helpItems(lang: string, q: Queryable = this.db): Promise<HelpItem[]> {
-    const { rows } = await q.query<HelpItem>(
+  async helpItems(lang: string): Promise<HelpItem[]> {
+    const { rows } = await this.db.query<HelpItem>(
       'select position, title, content from help_items where lang = $1 order by position', [lang],
     );
     return rows;
   }
 
-  async addLead(l: LeadInput, at: Date, q: Queryable = this.db): Promise<number> {
-    const { rows } = await q.query<{ id: number }>(
+  async addLead(l: LeadInput, at: Date): Promise<number> {
+    const { rows } = await this.db.query<{ id: number }>(
       `insert into crm_leads (name, email, mobile, nation, content, source, lang, created_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
       [l.name, l.email, l.mobile, l.nation, l.content, l.source, l.lang, at],

@@ -27,24 +27,24 @@ export interface VitalSummary {
 export class EmbedRepository {
   constructor(private readonly db: Queryable) {}
 
-  async agent(id: string, tx: Queryable = this.db): Promise<AgentRow | undefined> {
-    const { rows } = await tx.query<AgentRow>('select id, name, origins from agents where id = $1', [id]);
+  async agent(id: string): Promise<AgentRow | undefined> {
+    const { rows } = await this.db.query<AgentRow>('select id, name, origins from agents where id = $1', [id]);
     return rows[0];
   }
 
-  async upsertAgent(a: AgentRow, tx: Queryable = this.db): Promise<void> {
-    await tx.query(
+  async upsertAgent(a: AgentRow): Promise<void> {
+    await this.db.query(
       'insert into agents (id, name, origins) values ($1, $2, $3) on conflict (id) do update set name = excluded.name, origins = excluded.origins',
       [a.id, a.name, a.origins],
     );
   }
 
-  async addVital(v: VitalRow, tx: Queryable = this.db): Promise<void> {
-    await tx.query('insert into web_vitals (shape, name, value, rating, route) values ($1, $2, $3, $4, $5)', [v.shape, v.name, v.value, v.rating, v.route]);
+  async addVital(v: VitalRow): Promise<void> {
+    await this.db.query('insert into web_vitals (shape, name, value, rating, route) values ($1, $2, $3, $4, $5)', [v.shape, v.name, v.value, v.rating, v.route]);
   }
 
-  async summary(sinceMs: number, tx: Queryable = this.db): Promise<VitalSummary[]> {
-    const { rows } = await tx.query<{ shape: string; name: string; count: number; p75: number; good: number; ni: number; poor: number }>(
+  async summary(sinceMs: number): Promise<VitalSummary[]> {
+    const { rows } = await this.db.query<{ shape: string; name: string; count: number; p75: number; good: number; ni: number; poor: number }>(
       `select shape, name, count(*)::int as count,
               percentile_cont(0.75) within group (order by value) as p75,
               count(*) filter (where rating = 'good')::int as good,
@@ -61,13 +61,13 @@ export class EmbedRepository {
 export class EmbedCodesRepository {
   constructor(private readonly db: Queryable) {}
 
-  async create(c: { jti: string; agentId: string; userId: number; expiresAt: Date }, tx: Queryable = this.db): Promise<void> {
-    await tx.query('insert into embed_codes (jti, agent_id, user_id, expires_at) values ($1, $2, $3, $4)', [c.jti, c.agentId, c.userId, c.expiresAt]);
+  async create(c: { jti: string; agentId: string; userId: number; expiresAt: Date }): Promise<void> {
+    await this.db.query('insert into embed_codes (jti, agent_id, user_id, expires_at) values ($1, $2, $3, $4)', [c.jti, c.agentId, c.userId, c.expiresAt]);
   }
 
   /** Marks the code used if it is unused and unexpired (compare-and-set); returns its user, or undefined. */
-  async use(jti: string, agentId: string, now: Date, tx: Queryable = this.db): Promise<number | undefined> {
-    const { rows } = await tx.query<{ user_id: string }>(
+  async use(jti: string, agentId: string, now: Date): Promise<number | undefined> {
+    const { rows } = await this.db.query<{ user_id: string }>(
       `update embed_codes set used_at = $3 where jti = $1 and agent_id = $2 and used_at is null and expires_at > $3 returning user_id`,
       [jti, agentId, now],
     );

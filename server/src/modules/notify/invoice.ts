@@ -2,7 +2,6 @@
 // check(): the receipt of one of the user's orders, or null while there is nothing to receipt (the eject has
 // not happened, or the rental was cancelled). sendReceipt(): composes the receipt in the request's language,
 // sends it through the Mailer and records it.
-import type { Queryable } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, refused } from '../../lib/errors.ts';
 import { t, type Locale } from '../../lib/i18n.ts';
@@ -11,6 +10,7 @@ import type { RentalsService } from '../rentals/service.ts';
 import { Zujie } from '../rentals/order-state.ts';
 import { formatMoney } from '../../../../src/core/money.ts';
 import type { Mailer } from './mailer.ts';
+import type { NotifyRepository } from './repository.ts';
 import type { Receipt } from '../../../../src/core/receipt.ts';
 
 export type { Receipt } from '../../../../src/core/receipt.ts';
@@ -19,20 +19,18 @@ export type { Receipt } from '../../../../src/core/receipt.ts';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class InvoiceService {
-  constructor(private readonly d: { db: Queryable; clock: Clock; rentals: RentalsService; mailer: Mailer }) {}
+  constructor(private readonly d: { repo: NotifyRepository; clock: Clock; rentals: RentalsService; mailer: Mailer }) {}
 
   async check(user: UserRow, orderId: string): Promise<Receipt | null> {
     const o = await this.d.rentals.check(user, orderId);
     if (o.zujie === Zujie.pending || o.zujie === Zujie.cancelled) return null;
     const w = this.d.rentals.toWire(o);
-    const { rows } = await this.d.db.query<{ email: string }>(
-      'select email from order_receipts where order_id = $1 order by sent_at desc limit 1', [o.id],
-    );
+    const lastEmail = await this.d.repo.lastReceiptEmail(o.id);
     const ended = o.zujie === Zujie.returned || o.zujie === Zujie.overtimeReturn;
     return {
       orderId: o.id, shopName: w.pShopName, returnShopName: w.pGhShopName, borrowTime: w.pBorrowtime, returnTime: w.pGhtime,
       ended, currency: o.currency, amount: ended ? w.pJiesuan : w.estimatedAmount, deposit: w.pYajin, useMinutes: w.pUseMins,
-      lastEmail: rows[0]?.email ?? null,
+      lastEmail: lastEmail ?? null,
     };
   }
 
@@ -58,10 +56,7 @@ export class InvoiceService {
       t(lang, 'receipt.thanks'),
     ];
     const sent = await this.d.mailer.send({ to: email, subject: t(lang, 'receipt.subject', { orderId: r.orderId }), text: lines.join('\n') });
-    await this.d.db.query(
-      'insert into order_receipts (order_id, user_id, email, message_id, sent_at) values ($1, $2, $3, $4, $5)',
-      [r.orderId, user.id, email, sent.messageId, this.d.clock.now()],
-    );
+    await this.d.repo.recordReceipt({ orderId: r.orderId, userId: user.id, email, messageId: sent.messageId, at: this.d.clock.now() });
     return sent;
   }
 }

@@ -1,4 +1,8 @@
+// The payments module owns payments, payment_transitions and provider_events (webhook deliveries, one row per
+// event id), and the sandbox acquirer's tables (sandbox_*: the state of the provider the sandbox models).
 import type { Queryable } from '../../db/db.ts';
+import type { PayoutInput } from './provider.ts';
+import type { IntentStatus } from './sandbox.ts';
 
 export interface PaymentRow {
   id: string;
@@ -17,41 +21,206 @@ export interface PaymentRow {
 export class PaymentsRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insert(p: PaymentRow & { card_brand: string | null; card_last4: string | null; at: Date }, q: Queryable = this.db) {
-    await q.query(
+  async insert(p: PaymentRow & { card_brand: string | null; card_last4: string | null; at: Date }) {
+    await this.db.query(
       `insert into payments (id, provider, provider_ref, user_id, order_id, purpose, amount, currency, status, captured_amount,
          failure_code, card_brand, card_last4, created_at, updated_at)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$14)`,
       [p.id, p.provider, p.provider_ref, p.user_id, p.order_id, p.purpose, p.amount, p.currency, p.status, p.captured_amount,
         p.failure_code, p.card_brand, p.card_last4, p.at],
     );
-    await this.logTransition(p.id, null, p.status, p.amount, p.at, q);
+    await this.logTransition(p.id, null, p.status, p.amount, p.at);
   }
 
-  async find(id: string, q: Queryable = this.db) {
-    const { rows } = await q.query<PaymentRow>('select * from payments where id = $1', [id]);
+  async find(id: string) {
+    const { rows } = await this.db.query<PaymentRow>('select * from payments where id = $1', [id]);
     return rows[0];
   }
 
-  async forOrder(orderId: string, q: Queryable = this.db) {
-    const { rows } = await q.query<PaymentRow>('select * from payments where order_id = $1 order by created_at', [orderId]);
-    return rows;
-  }
 
   /** Compare-and-set on the status; returns false when someone else moved it first. */
-  async setStatus(id: string, from: string, to: string, captured: number | null, at: Date, q: Queryable = this.db) {
-    const res = await q.query(
+  async setStatus(id: string, from: string, to: string, captured: number | null, at: Date) {
+    const res = await this.db.query(
       `update payments set status = $3, captured_amount = coalesce($4, captured_amount), updated_at = $5
         where id = $1 and status = $2`,
       [id, from, to, captured, at],
     );
-    if (res.rowCount === 1) await this.logTransition(id, from, to, captured, at, q);
+    if (res.rowCount === 1) await this.logTransition(id, from, to, captured, at);
     return res.rowCount === 1;
   }
 
-  private async logTransition(id: string, from: string | null, to: string, amount: number | null, at: Date, q: Queryable) {
-    await q.query('insert into payment_transitions (payment_id, from_status, to_status, amount, at) values ($1,$2,$3,$4,$5)', [
+  private async logTransition(id: string, from: string | null, to: string, amount: number | null, at: Date) {
+    await this.db.query('insert into payment_transitions (payment_id, from_status, to_status, amount, at) values ($1,$2,$3,$4,$5)', [
       id, from, to, amount, at,
+    ]);
+  }
+
+  /** The captured wallet top-up of a provider charge, if one was recorded (locked when `lock`). */
+  async capturedTopUp(provider: string, ref: string, opts: { lock?: boolean } = {}) {
+    const { rows } = await this.db.query<{ order_id: string }>(
+      `select order_id from payments where provider = $1 and provider_ref = $2 and purpose = 'wallet_topup' and status = 'captured'
+        ${opts.lock ? 'for update' : ''}`,
+      [provider, ref],
+    );
+    return rows[0];
+  }
+
+  /** Whether any captured payment of this provider charge exists. */
+  async isCaptured(provider: string, ref: string) {
+    const { rows } = await this.db.query(`select 1 from payments where provider = $1 and provider_ref = $2 and status = 'captured'`, [provider, ref]);
+    return rows.length > 0;
+  }
+
+  /** The user's captured card top-ups in `currency`, newest first. */
+  async capturedTopUps(userId: number, currency: string) {
+    const { rows } = await this.db.query<{ id: string; provider: string; provider_ref: string; order_id: string; captured_amount: number }>(
+      `select id, provider, provider_ref, order_id, captured_amount from payments
+        where user_id = $1 and currency = $2 and purpose = 'wallet_topup' and status = 'captured'
+        order by created_at desc`,
+      [userId, currency],
+    );
+    return rows;
+  }
+
+  /** Stores a provider event once per event id; false when it was stored before (a redelivery). */
+  async recordProviderEvent(e: { id: string; provider: string; type: string; payload: unknown; at: Date }) {
+    const ins = await this.db.query(
+      `insert into provider_events (id, provider, type, payload, received_at) values ($1,$2,$3,$4,$5) on conflict (id) do nothing`,
+      [e.id, e.provider, e.type, JSON.stringify(e.payload), e.at],
+    );
+    return ins.rowCount === 1;
+  }
+}
+
+interface TokenRow {
+  id: string;
+  brand: string;
+  last4: string;
+  outcome: string;
+}
+
+export interface IntentRow {
+  id: string;
+  amount: number;
+  amount_captured: number;
+  status: IntentStatus;
+}
+
+/**
+ * The sandbox acquirer's own records (sandbox_tokens, sandbox_payment_methods, sandbox_setup_intents,
+ * sandbox_intents, sandbox_payouts): the state a real provider keeps on its side, persisted here for test mode.
+ */
+export class SandboxAcquirerRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async insertToken(t: { id: string; publicKey: string; brand: string; last4: string; expMonth: number; expYear: number; outcome: string; at: Date }) {
+    await this.db.query(
+      `insert into sandbox_tokens (id, public_key, brand, last4, exp_month, exp_year, outcome, created_at)
+       values ($1,$2,$3,$4,$5,$6,$7,$8)`,
+      [t.id, t.publicKey, t.brand, t.last4, t.expMonth, t.expYear, t.outcome, t.at],
+    );
+  }
+
+  /** Marks a single-use card token used; undefined when it is unknown or was used already. */
+  async useToken(token: string, at: Date) {
+    const { rows } = await this.db.query<TokenRow>(
+      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
+      [token, at],
+    );
+    return rows[0];
+  }
+
+  async insertPaymentMethod(id: string, tokenId: string, at: Date) {
+    await this.db.query('insert into sandbox_payment_methods (id, token_id, created_at) values ($1,$2,$3)', [id, tokenId, at]);
+  }
+
+  /** The card behind a saved payment method that is still attached. */
+  async paymentMethodToken(id: string) {
+    const { rows } = await this.db.query<TokenRow>(
+      `select t.id, t.brand, t.last4, t.outcome from sandbox_payment_methods m join sandbox_tokens t on t.id = m.token_id
+        where m.id = $1 and m.detached_at is null`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  async detachPaymentMethod(id: string, at: Date) {
+    await this.db.query('update sandbox_payment_methods set detached_at = $2 where id = $1 and detached_at is null', [id, at]);
+  }
+
+  async insertSetupIntent(id: string, clientSecret: string, at: Date) {
+    await this.db.query(
+      `insert into sandbox_setup_intents (id, client_secret, status, created_at) values ($1,$2,'requires_payment_method',$3)`,
+      [id, clientSecret, at],
+    );
+  }
+
+  async setupIntent(id: string) {
+    const { rows } = await this.db.query<{ status: string; client_secret: string; payment_method_id: string | null }>(
+      'select status, client_secret, payment_method_id from sandbox_setup_intents where id = $1', [id],
+    );
+    return rows[0];
+  }
+
+  async completeSetupIntent(id: string, paymentMethodId: string) {
+    await this.db.query(`update sandbox_setup_intents set status = 'succeeded', payment_method_id = $2 where id = $1`, [id, paymentMethodId]);
+  }
+
+  async insertIntent(i: { id: string; tokenId: string; amount: number; currency: string; capture: string; at: Date }) {
+    await this.db.query(
+      `insert into sandbox_intents (id, token_id, amount, currency, capture_method, status, created_at, updated_at)
+       values ($1,$2,$3,$4,$5,'requires_confirmation',$6,$6)`,
+      [i.id, i.tokenId, i.amount, i.currency, i.capture, i.at],
+    );
+  }
+
+  async intent(id: string) {
+    const { rows } = await this.db.query<IntentRow>('select id, amount, amount_captured, status from sandbox_intents where id = $1', [id]);
+    return rows[0];
+  }
+
+  /** An intent with the card it was made with (an idempotent replay answers from it). */
+  async intentWithCard(id: string) {
+    const { rows } = await this.db.query<{ id: string; status: IntentStatus; decline_code: string | null; brand: string; last4: string }>(
+      `select i.id, i.status, i.decline_code, t.brand, t.last4 from sandbox_intents i join sandbox_tokens t on t.id = i.token_id
+        where i.id = $1`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /** Compare-and-set of an intent's status (with extra columns); false when another call moved it first. */
+  async moveIntent(id: string, from: IntentStatus, to: IntentStatus, extra: Record<string, string | number>, at: Date) {
+    const cols = Object.keys(extra);
+    if (cols.some((c) => !/^[a-z_]+$/.test(c))) throw new Error('bad column name');
+    const sets = cols.map((c, n) => `${c} = $${n + 5}`).join(', ');
+    const res = await this.db.query(
+      `update sandbox_intents set status = $2, updated_at = $3${sets ? `, ${sets}` : ''} where id = $1 and status = $4`,
+      [id, to, at, from, ...cols.map((c) => extra[c])],
+    );
+    return res.rowCount === 1;
+  }
+
+  /** A payout, once per id (the idempotency key): false when it existed already. */
+  async insertPayout(id: string, amount: number, currency: string, destination: PayoutInput['destination'], at: Date) {
+    const ins = await this.db.query(
+      `insert into sandbox_payouts (id, amount, currency, destination, status, created_at, updated_at)
+       values ($1,$2,$3,$4,'in_transit',$5,$5) on conflict (id) do nothing`,
+      [id, amount, currency, JSON.stringify(destination), at],
+    );
+    return ins.rowCount === 1;
+  }
+
+  async payout(id: string) {
+    const { rows } = await this.db.query<{ destination: PayoutInput['destination'] | string; status: string; failure_code: string | null }>(
+      'select destination, status, failure_code from sandbox_payouts where id = $1', [id],
+    );
+    return rows[0];
+  }
+
+  async settlePayout(id: string, status: 'paid' | 'failed', failureCode: string | null, at: Date) {
+    await this.db.query(`update sandbox_payouts set status = $2, failure_code = $3, updated_at = $4 where id = $1 and status = 'in_transit'`, [
+      id, status, failureCode, at,
     ]);
   }
 }

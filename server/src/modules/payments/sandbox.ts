@@ -6,6 +6,7 @@ import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
+import { SandboxAcquirerRepository, type IntentRow } from './repository.ts';
 import { PaymentProvider, type AuthorizeInput, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderEvent } from './provider.ts';
 
 export type IntentStatus =
@@ -62,19 +63,6 @@ function brandOf(n: string): string {
   return 'unknown';
 }
 
-interface TokenRow {
-  id: string;
-  brand: string;
-  last4: string;
-  outcome: string;
-}
-
-interface IntentRow {
-  id: string;
-  amount: number;
-  amount_captured: number;
-  status: IntentStatus;
-}
 
 export const SANDBOX_WEBHOOK_SECRET = 'whsec_sandbox_powerly';
 export const JOB_SANDBOX_PAYOUT_ARRIVAL = 'sandbox.payout-arrival';
@@ -92,14 +80,16 @@ export class SandboxCardProvider extends PaymentProvider {
   private jobs: JobRunner | null = null;
   /** Delay between a payout request and its arrival event (test mode is fast; 0 = the next job pass). */
   payoutDelayMs = 0;
+  private readonly repo: SandboxAcquirerRepository;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly clock: Clock,
     private readonly key = 'pk_sandbox_powerly',
     private readonly webhookSecret = SANDBOX_WEBHOOK_SECRET,
   ) {
     super();
+    this.repo = new SandboxAcquirerRepository(db);
   }
 
   /**
@@ -138,18 +128,12 @@ export class SandboxCardProvider extends PaymentProvider {
   override async createSetup() {
     const id = `seti_${randomToken(12)}`;
     const clientSecret = `${id}_secret_${randomToken(12)}`;
-    await this.db.query(
-      `insert into sandbox_setup_intents (id, client_secret, status, created_at) values ($1,$2,'requires_payment_method',$3)`,
-      [id, clientSecret, this.clock.now()],
-    );
+    await this.repo.insertSetupIntent(id, clientSecret, this.clock.now());
     return { id, clientSecret };
   }
 
   override async confirmSetup(setupId: string, clientSecret: string, token: string) {
-    const { rows } = await this.db.query<{ status: string; client_secret: string; payment_method_id: string | null }>(
-      'select status, client_secret, payment_method_id from sandbox_setup_intents where id = $1', [setupId],
-    );
-    const si = rows[0];
+    const si = await this.repo.setupIntent(setupId);
     if (!si || si.client_secret !== clientSecret) throw new SandboxError('resource_missing', `No such setup intent: ${setupId}`, 404);
     if (si.status === 'succeeded') throw new SandboxError('setup_intent_unexpected_state', 'This setup intent was already confirmed.', 400);
     const now = this.clock.now();
@@ -157,53 +141,40 @@ export class SandboxCardProvider extends PaymentProvider {
     if (!tok) throw new SandboxError('token_invalid', 'The card token is invalid or was already used.');
     if (tok.outcome !== 'ok') throw new SandboxError(tok.outcome, 'Your card was declined.');
     const pm = `pm_${randomToken(12)}`;
-    await this.db.query('insert into sandbox_payment_methods (id, token_id, created_at) values ($1,$2,$3)', [pm, tok.id, now]);
-    await this.db.query(`update sandbox_setup_intents set status = 'succeeded', payment_method_id = $2 where id = $1`, [setupId, pm]);
+    await this.repo.insertPaymentMethod(pm, tok.id, now);
+    await this.repo.completeSetupIntent(setupId, pm);
     return { paymentMethod: pm, card: { brand: tok.brand, last4: tok.last4 } };
   }
 
   /** Marks a single-use card token used; undefined when it is unknown or was used already. */
   private async useToken(token: string, at: Date) {
-    const { rows } = await this.db.query<TokenRow>(
-      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
-      [token, at],
-    );
-    return rows[0];
+    return this.repo.useToken(token, at);
   }
 
   override async detachPaymentMethod(ref: string) {
-    await this.db.query('update sandbox_payment_methods set detached_at = $2 where id = $1 and detached_at is null', [ref, this.clock.now()]);
+    await this.repo.detachPaymentMethod(ref, this.clock.now());
   }
 
   override async payout(input: PayoutInput) {
     const id = `po_${input.idempotencyKey}`;
     const now = this.clock.now();
-    const ins = await this.db.query(
-      `insert into sandbox_payouts (id, amount, currency, destination, status, created_at, updated_at)
-       values ($1,$2,$3,$4,'in_transit',$5,$5) on conflict (id) do nothing`,
-      [id, input.amount, input.currency, JSON.stringify(input.destination), now],
-    );
-    if (ins.rowCount === 1 && this.jobs) {
-      await this.jobs.enqueue(this.db, JOB_SANDBOX_PAYOUT_ARRIVAL, { payoutId: id }, new Date(now.getTime() + this.payoutDelayMs));
+    const created = await this.repo.insertPayout(id, input.amount, input.currency, input.destination, now);
+    if (created && this.jobs) {
+      await this.jobs.enqueue(JOB_SANDBOX_PAYOUT_ARRIVAL, { payoutId: id }, new Date(now.getTime() + this.payoutDelayMs));
     }
     return { ref: id };
   }
 
   /** The payout reaches the payee's bank (or bounces) and the provider tells us with a signed event. */
   private async arrive(payoutId: string) {
-    const { rows } = await this.db.query<{ destination: PayoutInput['destination'] | string; status: string }>(
-      'select destination, status from sandbox_payouts where id = $1', [payoutId],
-    );
-    const p = rows[0];
+    const p = await this.repo.payout(payoutId);
     if (!p) return;
     const dest = typeof p.destination === 'string' ? (JSON.parse(p.destination) as PayoutInput['destination']) : p.destination;
     const fails = dest.kind === 'channel' && Object.values(dest.account).some((v) => v.replace(/\s/g, '').endsWith(SANDBOX_FAILING_ACCOUNT_SUFFIX));
     if (p.status === 'in_transit') {
-      await this.db.query(`update sandbox_payouts set status = $2, failure_code = $3, updated_at = $4 where id = $1 and status = 'in_transit'`, [
-        payoutId, fails ? 'failed' : 'paid', fails ? 'account_closed' : null, this.clock.now(),
-      ]);
+      await this.repo.settlePayout(payoutId, fails ? 'failed' : 'paid', fails ? 'account_closed' : null, this.clock.now());
     }
-    const final = (await this.db.query<{ status: string; failure_code: string | null }>('select status, failure_code from sandbox_payouts where id = $1', [payoutId])).rows[0]!;
+    const final = (await this.repo.payout(payoutId))!;
     // The event id is stable per payout outcome: a redelivery (retried job) is the same event.
     const event: ProviderEvent = {
       id: `evt_${payoutId}_${final.status}`,
@@ -244,23 +215,14 @@ export class SandboxCardProvider extends PaymentProvider {
     if (!/^\d{3,4}$/.test(input.cvc ?? '')) throw new SandboxError('invalid_cvc', "Your card's security code is invalid.");
     const id = `tok_${randomToken(18)}`;
     const card = { brand: brandOf(number), last4: number.slice(-4), expMonth: month, expYear: year };
-    await this.db.query(
-      `insert into sandbox_tokens (id, public_key, brand, last4, exp_month, exp_year, outcome, created_at)
-       values ($1,$2,$3,$4,$5,$6,$7,$8)`,
-      [id, this.key, card.brand, card.last4, month, year, TEST_OUTCOMES[number] ?? 'ok', now],
-    );
+    await this.repo.insertToken({ id, publicKey: this.key, brand: card.brand, last4: card.last4, expMonth: month, expYear: year, outcome: TEST_OUTCOMES[number] ?? 'ok', at: now });
     return { id, card };
   }
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
     const now = this.clock.now();
     // Idempotent per key: a retried authorisation returns the first intent.
-    const prior = await this.db.query<{ id: string; status: IntentStatus; decline_code: string | null; brand: string; last4: string }>(
-      `select i.id, i.status, i.decline_code, t.brand, t.last4 from sandbox_intents i join sandbox_tokens t on t.id = i.token_id
-        where i.id = $1`,
-      [`pi_${input.idempotencyKey}`],
-    );
-    const p = prior.rows[0];
+    const p = await this.repo.intentWithCard(`pi_${input.idempotencyKey}`);
     if (p) {
       const card = { brand: p.brand, last4: p.last4 };
       return p.status === 'declined'
@@ -269,20 +231,12 @@ export class SandboxCardProvider extends PaymentProvider {
     }
     // A saved card (pm_…) is reusable; a card token (tok_…) is single-use.
     const token = input.token.startsWith('pm_')
-      ? (await this.db.query<TokenRow>(
-        `select t.id, t.brand, t.last4, t.outcome from sandbox_payment_methods m join sandbox_tokens t on t.id = m.token_id
-          where m.id = $1 and m.detached_at is null`,
-        [input.token],
-      )).rows[0]
+      ? await this.repo.paymentMethodToken(input.token)
       : await this.useToken(input.token, now);
     if (!token) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     const card = { brand: token.brand, last4: token.last4 };
     const id = `pi_${input.idempotencyKey}`;
-    await this.db.query(
-      `insert into sandbox_intents (id, token_id, amount, currency, capture_method, status, created_at, updated_at)
-       values ($1,$2,$3,$4,$5,'requires_confirmation',$6,$6)`,
-      [id, token.id, input.amount, input.currency, input.capture, now],
-    );
+    await this.repo.insertIntent({ id, tokenId: token.id, amount: input.amount, currency: input.currency, capture: input.capture, at: now });
     if (token.outcome !== 'ok') {
       await this.move(id, 'declined', { decline_code: token.outcome });
       return { ok: false, ref: id, declineCode: token.outcome, card };
@@ -316,9 +270,9 @@ export class SandboxCardProvider extends PaymentProvider {
   }
 
   private async intent(ref: string): Promise<IntentRow> {
-    const { rows } = await this.db.query<IntentRow>('select id, amount, amount_captured, status from sandbox_intents where id = $1', [ref]);
-    if (!rows[0]) throw new SandboxError('resource_missing', `No such payment intent: ${ref}`, 404);
-    return rows[0];
+    const i = await this.repo.intent(ref);
+    if (!i) throw new SandboxError('resource_missing', `No such payment intent: ${ref}`, 404);
+    return i;
   }
 
   /** The one place a sandbox intent changes state; a compare-and-set so concurrent calls cannot both win. */
@@ -328,12 +282,6 @@ export class SandboxCardProvider extends PaymentProvider {
     if (!INTENT_TRANSITIONS[i.status].includes(to)) {
       throw new SandboxError('payment_intent_unexpected_state', `Cannot move ${i.status} → ${to}.`, 400);
     }
-    const cols = Object.keys(extra);
-    const sets = cols.map((c, n) => `${c} = $${n + 5}`).join(', ');
-    const res = await this.db.query(
-      `update sandbox_intents set status = $2, updated_at = $3${sets ? `, ${sets}` : ''} where id = $1 and status = $4`,
-      [ref, to, this.clock.now(), i.status, ...cols.map((c) => extra[c])],
-    );
-    if (res.rowCount !== 1) throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
+    if (!(await this.repo.moveIntent(ref, i.status, to, extra, this.clock.now()))) throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
   }
 }

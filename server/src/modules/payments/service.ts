@@ -1,9 +1,7 @@
 // Our side of every payment: one row per provider payment, moved only along PAYMENT_TRANSITIONS, each move
 // logged in payment_transitions. Provider calls (network, outside our transactions) are made here too.
-import type { Queryable } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { uuid } from '../../lib/ids.ts';
-import { toMajor } from '../../../../src/core/money.ts';
 import { PaymentsRepository } from './repository.ts';
 import type { AuthorizeResult, ProviderRegistry } from './provider.ts';
 
@@ -58,32 +56,28 @@ export class PaymentsService {
     return methodId === CARD_METHOD_ID && this.providers.has('sandbox') ? this.providers.get('sandbox') : null;
   }
 
-  /** Records the outcome of an authorisation (inside the caller's transaction when it has one). */
+  /** Records the outcome of an authorisation (in the caller's unit of work when it runs in one). */
   async record(
     input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string | null; purpose: string; amount: number; currency: string },
-    q?: Queryable,
   ) {
     const id = `pay_${uuid()}`;
     const r = input.result;
-    await this.repo.insert(
-      {
-        id,
-        provider: input.providerId,
-        provider_ref: r.ref,
-        user_id: input.userId,
-        order_id: input.orderId,
-        purpose: input.purpose,
-        amount: input.amount,
-        currency: input.currency,
-        status: r.ok ? r.status : 'declined',
-        captured_amount: r.ok && r.status === 'captured' ? input.amount : 0,
-        failure_code: r.ok ? null : r.declineCode,
-        card_brand: r.card?.brand ?? null,
-        card_last4: r.card?.last4 ?? null,
-        at: this.clock.now(),
-      },
-      q,
-    );
+    await this.repo.insert({
+      id,
+      provider: input.providerId,
+      provider_ref: r.ref,
+      user_id: input.userId,
+      order_id: input.orderId,
+      purpose: input.purpose,
+      amount: input.amount,
+      currency: input.currency,
+      status: r.ok ? r.status : 'declined',
+      captured_amount: r.ok && r.status === 'captured' ? input.amount : 0,
+      failure_code: r.ok ? null : r.declineCode,
+      card_brand: r.card?.brand ?? null,
+      card_last4: r.card?.last4 ?? null,
+      at: this.clock.now(),
+    });
     return id;
   }
 
@@ -103,12 +97,29 @@ export class PaymentsService {
     return (await this.repo.find(paymentId))!.status;
   }
 
-  async move(id: string, from: PaymentStatus, to: PaymentStatus, captured: number | null, q?: Queryable) {
+  async move(id: string, from: PaymentStatus, to: PaymentStatus, captured: number | null) {
     if (!PAYMENT_TRANSITIONS[from].includes(to)) throw new Error(`payment ${id}: ${from} → ${to} not allowed`);
-    return this.repo.setStatus(id, from, to, captured, this.clock.now(), q);
+    return this.repo.setStatus(id, from, to, captured, this.clock.now());
   }
 
-  static wireAmount(minor: number, currency: string) {
-    return toMajor(minor, currency);
+
+  /** The order id of the wallet top-up this provider charge was credited as, if any (locked: read before crediting). */
+  async topUpOf(providerId: string, ref: string) {
+    return (await this.repo.capturedTopUp(providerId, ref, { lock: true }))?.order_id;
+  }
+
+  /** Whether this provider charge is recorded as captured (so it is in a wallet and must not be refunded). */
+  isCaptured(providerId: string, ref: string) {
+    return this.repo.isCaptured(providerId, ref);
+  }
+
+  /** The user's captured card top-ups in `currency`, newest first. */
+  capturedTopUps(userId: number, currency: string) {
+    return this.repo.capturedTopUps(userId, currency);
+  }
+
+  /** A provider's webhook event, stored once per event id: false when it is a redelivery. */
+  recordEvent(providerId: string, e: { id: string; type: string }, at: Date) {
+    return this.repo.recordProviderEvent({ id: e.id, provider: providerId, type: e.type, payload: e, at });
   }
 }

@@ -45,8 +45,8 @@ const parse = (r: OrderRow): OrderRow => ({
 export class RentalsRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insert(o: Omit<OrderRow, 'bought_out_at' | 'settled' | 'zujie' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'powerbank_id' | 'slot'>, q: Queryable = this.db) {
-    await q.query(
+  async insert(o: Omit<OrderRow, 'bought_out_at' | 'settled' | 'zujie' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'powerbank_id' | 'slot'>) {
+    await this.db.query(
       `insert into orders (id, user_id, cabinet_id, venue_id, deposit_type, currency, plan, wire_strategy, deposit,
          hold_transfer_id, payment_id, eject_command_id, created_at)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
@@ -56,14 +56,14 @@ export class RentalsRepository {
   }
 
   /** Sets the share sign once (a concurrent first share keeps the first); returns the stored one. */
-  async shareSign(id: string, candidate: string, q: Queryable = this.db): Promise<string> {
-    await q.query(`update orders set share_sign = $2 where id = $1 and share_sign is null`, [id, candidate]);
-    const { rows } = await q.query<{ share_sign: string }>(`select share_sign from orders where id = $1`, [id]);
+  async shareSign(id: string, candidate: string): Promise<string> {
+    await this.db.query(`update orders set share_sign = $2 where id = $1 and share_sign is null`, [id, candidate]);
+    const { rows } = await this.db.query<{ share_sign: string }>(`select share_sign from orders where id = $1`, [id]);
     return rows[0]!.share_sign;
   }
 
-  async find(id: string, q: Queryable = this.db, opts: { lock?: boolean } = {}) {
-    const { rows } = await q.query<OrderRow>(
+  async find(id: string, opts: { lock?: boolean } = {}) {
+    const { rows } = await this.db.query<OrderRow>(
       `select o.*, v.name as venue_name from orders o join venues v on v.id = o.venue_id where o.id = $1${opts.lock ? ' for update of o' : ''}`,
       [id],
     );
@@ -71,49 +71,49 @@ export class RentalsRepository {
   }
 
   /** The order a returned power bank closes: an open one, or a bought-out one not yet returned. */
-  async openForPowerbank(powerbankId: string, q: Queryable = this.db) {
-    const { rows } = await q.query<{ id: string }>(
+  async openForPowerbank(powerbankId: string) {
+    const { rows } = await this.db.query<{ id: string }>(
       `select id from orders where powerbank_id = $1
           and ((zujie in (1, 4) and not settled) or (bought_out_at is not null and returned_at is null))
         order by (not settled) desc, created_at desc limit 1`,
       [powerbankId],
     );
-    return rows[0] ? this.find(rows[0].id, q, { lock: true }) : undefined;
+    return rows[0] ? this.find(rows[0].id, { lock: true }) : undefined;
   }
 
-  async openCount(userId: number, q: Queryable = this.db) {
-    const { rows } = await q.query<{ n: number }>(
+  async openCount(userId: number) {
+    const { rows } = await this.db.query<{ n: number }>(
       'select count(*)::int as n from orders where user_id = $1 and zujie = any($2::smallint[]) and not settled',
       [userId, OPEN_STATES],
     );
     return Number(rows[0]?.n ?? 0);
   }
 
-  async list(userId: number, page: number, size: number, q: Queryable = this.db) {
-    const { rows } = await q.query<OrderRow>(
+  async list(userId: number, page: number, size: number) {
+    const { rows } = await this.db.query<OrderRow>(
       `select o.*, v.name as venue_name from orders o join venues v on v.id = o.venue_id where o.user_id = $1
         order by (o.zujie in (1, 4) and not o.settled) desc, o.created_at desc, o.id desc limit $2 offset $3`,
       [userId, size, (page - 1) * size],
     );
-    const { rows: c } = await q.query<{ n: number }>('select count(*)::int as n from orders where user_id = $1', [userId]);
+    const { rows: c } = await this.db.query<{ n: number }>('select count(*)::int as n from orders where user_id = $1', [userId]);
     return { records: rows.map(parse), total: Number(c[0]?.n ?? 0) };
   }
 
   /** The one place an order changes state: checked against ORDER_TRANSITIONS, compare-and-set on the old state. */
-  async transition(id: string, from: number, to: number, fields: Partial<Record<'powerbank_id' | 'slot' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'settled' | 'fault_at', unknown>>, q: Queryable = this.db) {
+  async transition(id: string, from: number, to: number, fields: Partial<Record<'powerbank_id' | 'slot' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'settled' | 'fault_at', unknown>>) {
     if (!canTransition(from, to)) throw new Error(`order ${id}: ${from} → ${to} is not allowed`);
     const cols = Object.keys(fields);
     const sets = cols.map((c, i) => `, ${c} = $${i + 4}`).join('');
-    const res = await q.query(`update orders set zujie = $3${sets} where id = $1 and zujie = $2`, [
+    const res = await this.db.query(`update orders set zujie = $3${sets} where id = $1 and zujie = $2`, [
       id, from, to, ...cols.map((c) => fields[c as keyof typeof fields]),
     ]);
     if (res.rowCount !== 1) throw new Error(`order ${id} was not in state ${from}`);
   }
 
   /** Overtime buy-out: settles an open order in place (see BUY_OUT_FROM), compare-and-set on state and settled. */
-  async buyOut(id: string, from: number, fields: { fee: number; use_minutes: number; at: Date; note: string }, q: Queryable = this.db) {
+  async buyOut(id: string, from: number, fields: { fee: number; use_minutes: number; at: Date; note: string }) {
     if (!BUY_OUT_FROM.includes(from as never)) throw new Error(`order ${id}: no buy-out from ${from}`);
-    const res = await q.query(
+    const res = await this.db.query(
       `update orders set settled = true, bought_out_at = $3, fee = $4, use_minutes = $5, note = $6
         where id = $1 and zujie = $2 and not settled`,
       [id, from, fields.at, fields.fee, fields.use_minutes, fields.note],
@@ -122,8 +122,13 @@ export class RentalsRepository {
   }
 
   /** Orders taking a power bank from `cabinetId` that the cabinet has not answered yet (each reserves one). */
-  async pendingAt(cabinetId: string, q: Queryable = this.db) {
-    const { rows } = await q.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = $1 and zujie = 0`, [cabinetId]);
+  async pendingAt(cabinetId: string) {
+    const { rows } = await this.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = $1 and zujie = 0`, [cabinetId]);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Every order of one user becomes another's (a tourist signing into an existing account). */
+  async reassign(fromUserId: number, toUserId: number) {
+    await this.db.query('update orders set user_id = $2 where user_id = $1', [fromUserId, toUserId]);
   }
 }

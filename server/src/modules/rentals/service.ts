@@ -7,19 +7,19 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { toMajor } from '../../../../src/core/money.ts';
 import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '../../../../src/core/pricing.ts';
-import type { Db, Queryable } from '../../db/db.ts';
+import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, notFound, refused, conflict, AppError } from '../../lib/errors.ts';
+import { badRequest, notFound, refused, conflict } from '../../lib/errors.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { AuthRepository, UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import type { Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import type { AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
-import { providerOwner, PLATFORM, userOwner, type WalletService } from '../wallet/service.ts';
+import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
 import type { OrderRow, RentalsRepository } from './repository.ts';
 
@@ -28,9 +28,11 @@ export interface RentalsDeps {
   clock: Clock;
   log: Logger;
   repo: RentalsRepository;
+  /** The users' rows (auth module): a user's rentals are serialised on it, and it keeps the last currency. */
+  users: AuthRepository;
   cabinets: CabinetsRepository;
   venues: VenuesService;
-  wallet: WalletService;
+  ledger: LedgerService;
   payments: PaymentsService;
   link: CabinetLink;
   jobs: JobRunner;
@@ -66,11 +68,11 @@ export class RentalsService {
     d.jobs.register(JOB_SETTLE_PAYMENT, (p) => this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount)).then(() => undefined));
   }
 
-  async resolveCabinet(url: string, q?: Queryable): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
+  async resolveCabinet(url: string): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
     const code = cabinetCodeFrom(url);
-    const cabinet = code ? await this.d.cabinets.find(code, q) : undefined;
+    const cabinet = code ? await this.d.cabinets.find(code) : undefined;
     if (!cabinet) throw notFound('error.cabinetNotFound');
-    return { cabinet, priced: await this.d.venues.priced(cabinet.venue_id, q) };
+    return { cabinet, priced: await this.d.venues.priced(cabinet.venue_id) };
   }
 
   private async preflight(user: UserRow, qrcode: string) {
@@ -91,12 +93,12 @@ export class RentalsService {
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
     const preauth = priced.planRow.deposit_type === 0;
-    const amount = preauth ? deposit : deposit - (await this.d.wallet.walletOf(user.id, currency)).balance;
+    const amount = preauth ? deposit : deposit - (await this.d.ledger.walletOf(user.id, currency)).balance;
     if (amount <= 0) return this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
     // A guard, committed before the card call: if this process dies between the provider's answer and the order's
     // transaction, the job finds no order and releases the authorisation (releaseOrphan). Cancelled below.
     const guard = { orderId, paymentId: input.paymentId, token: input.token, currency, amount, capture: preauth ? 'manual' : 'automatic' };
-    await this.d.jobs.enqueue(this.d.db, JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
     try {
       return await this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
     } finally {
@@ -181,65 +183,53 @@ export class RentalsService {
     const now = this.d.clock.now();
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
-    const w = this.d.wallet;
-    await this.d.db.tx(async (tx) => {
+    const w = this.d.ledger;
+    await this.d.db.tx(async () => {
       // Serialise a user's rentals: the open-rental rule holds even for two concurrent requests.
-      await tx.query('select id from users where id = $1 for update', [user.id]);
-      if ((await this.d.repo.openCount(user.id, tx)) > 0) throw refused('error.rentCount');
+      await this.d.users.lock(user.id);
+      if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
       // Serialise a cabinet's rentals: each unanswered eject reserves one power bank, so two people scanning
       // for the last one get exactly one order (the other is refused here and its card hold voided).
-      await tx.query('select id from cabinets where id = $1 for update', [cabinet.id]);
-      const free = (await this.d.cabinets.availableCount(cabinet.id, tx)) - (await this.d.repo.pendingAt(cabinet.id, tx));
+      await this.d.cabinets.lock(cabinet.id);
+      const free = (await this.d.cabinets.availableCount(cabinet.id)) - (await this.d.repo.pendingAt(cabinet.id));
       if (free <= 0) throw conflict('error.noPowerbank');
-      const hold = await w.account(userOwner(user.id), 'deposit_hold', currency, tx);
+      const hold = await w.account(userOwner(user.id), 'deposit_hold', currency);
       let paymentId: string | null = null;
       let holdId: string;
       if (f.kind === 'preauth') {
-        paymentId = await this.d.payments.record(
-          { providerId: f.provider.id, result: f.result, userId: user.id, orderId, purpose: 'deposit_preauth', amount: deposit, currency },
-          tx,
-        );
-        const clearing = await w.account(providerOwner(f.provider.id), 'clearing', currency, tx);
-        holdId = await w.transfer({ debit: clearing, credit: hold, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true }, tx);
+        paymentId = await this.d.payments.record({ providerId: f.provider.id, result: f.result, userId: user.id, orderId, purpose: 'deposit_preauth', amount: deposit, currency });
+        const clearing = await w.account(providerOwner(f.provider.id), 'clearing', currency);
+        holdId = await w.transfer({ debit: clearing, credit: hold, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true });
       } else {
-        const wallet = await w.account(userOwner(user.id), 'wallet', currency, tx);
+        const wallet = await w.account(userOwner(user.id), 'wallet', currency);
         if (f.topUp) {
-          await this.d.payments.record(
-            { providerId: f.topUp.provider.id, result: f.topUp.result, userId: user.id, orderId, purpose: 'deposit_topup', amount: f.topUp.amount, currency },
-            tx,
-          );
-          const clearing = await w.account(providerOwner(f.topUp.provider.id), 'clearing', currency, tx);
-          await w.transfer({ debit: clearing, credit: wallet, amount: f.topUp.amount, code: 'wallet_topup', orderId, at: now }, tx);
+          await this.d.payments.record({ providerId: f.topUp.provider.id, result: f.topUp.result, userId: user.id, orderId, purpose: 'deposit_topup', amount: f.topUp.amount, currency });
+          const clearing = await w.account(providerOwner(f.topUp.provider.id), 'clearing', currency);
+          await w.transfer({ debit: clearing, credit: wallet, amount: f.topUp.amount, code: 'wallet_topup', orderId, at: now });
         }
-        holdId = await w.transfer(
-          { debit: wallet, credit: hold, amount: deposit, code: 'deposit_hold', orderId, at: now, pending: true, mustNotOverdraw: true },
-          tx,
-        );
+        holdId = await w.transfer({ debit: wallet, credit: hold, amount: deposit, code: 'deposit_hold', orderId, at: now, pending: true, mustNotOverdraw: true });
       }
       const commandId = uuid();
       const expiresAt = new Date(now.getTime() + this.d.ejectTtlMs);
       const command: Command = { v: 1, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot: null };
-      await this.d.repo.insert(
-        {
-          id: orderId,
-          user_id: user.id,
-          cabinet_id: cabinet.id,
-          venue_id: priced.venue.id,
-          deposit_type: priced.planRow.deposit_type,
-          currency,
-          plan: priced.plan,
-          wire_strategy: priced.wire,
-          deposit,
-          hold_transfer_id: holdId,
-          payment_id: paymentId,
-          eject_command_id: commandId,
-          created_at: now,
-        },
-        tx,
-      );
-      await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt }, tx);
-      await this.d.jobs.enqueue(tx, JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
-      await tx.query('update users set currency = $2 where id = $1', [user.id, currency]);
+      await this.d.repo.insert({
+        id: orderId,
+        user_id: user.id,
+        cabinet_id: cabinet.id,
+        venue_id: priced.venue.id,
+        deposit_type: priced.planRow.deposit_type,
+        currency,
+        plan: priced.plan,
+        wire_strategy: priced.wire,
+        deposit,
+        hold_transfer_id: holdId,
+        payment_id: paymentId,
+        eject_command_id: commandId,
+        created_at: now,
+      });
+      await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
+      await this.d.jobs.enqueue(JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
+      await this.d.users.setCurrency(user.id, currency);
     });
   }
 
@@ -254,11 +244,11 @@ export class RentalsService {
 
   // ---- cabinet answers --------------------------------------------------------------------------------------
 
-  async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }, tx: Queryable) {
-    const cmd = await this.d.cabinets.command(e.commandId, tx);
+  async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }) {
+    const cmd = await this.d.cabinets.command(e.commandId);
     if (!cmd || cmd.cabinet_id !== cabinetId) return this.d.log.warn({ cabinetId, e }, 'popped for an unknown command');
-    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped', tx);
-    const order = await this.d.repo.find(cmd.order_id, tx, { lock: true });
+    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped');
+    const order = await this.d.repo.find(cmd.order_id, { lock: true });
     if (!order) return;
     if (order.zujie !== Zujie.pending) {
       // Too late (the TTL ran out and the order was cancelled) or a repeat: the bank is out without a rental.
@@ -266,52 +256,47 @@ export class RentalsService {
       // cancelled order, so a later return puts it back and operations can see where it went.
       if (order.powerbank_id !== e.powerbankId) {
         this.d.log.warn({ orderId: order.id, zujie: order.zujie, powerbankId: e.powerbankId }, 'popped after the order closed');
-        await this.d.cabinets.markRented(e.powerbankId, order.id, tx);
+        await this.d.cabinets.markRented(e.powerbankId, order.id);
       }
       return;
     }
     const borrowedAt = new Date(e.ts);
-    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt }, tx);
-    await this.d.cabinets.markRented(e.powerbankId, order.id, tx);
-    await this.d.jobs.enqueue(tx, JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
+    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt });
+    await this.d.cabinets.markRented(e.powerbankId, order.id);
+    await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
     // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
     // stamped after this 'popped' that was handled first found no open order. Settle with it now. Only a return
     // received while this order was already waiting for its eject, and stamped after the pop, can be that one.
-    const { rows: early } = await tx.query<{ cabinet_id: string; payload: unknown }>(
-      `select cabinet_id, payload from cabinet_events
-        where type = 'returned' and payload->>'powerbankId' = $1 and cabinet_ts > $2 and received_at >= $3
-        order by cabinet_ts limit 1`,
-      [e.powerbankId, borrowedAt, order.created_at],
-    );
-    if (early[0]) {
-      const r = (typeof early[0].payload === 'string' ? JSON.parse(early[0].payload) : early[0].payload) as { slot: number; ts: string };
-      await this.onReturned(early[0].cabinet_id, { slot: r.slot, powerbankId: e.powerbankId, ts: r.ts }, tx);
+    const early = await this.d.cabinets.returnAfter(e.powerbankId, borrowedAt, order.created_at);
+    if (early) {
+      const r = (typeof early.payload === 'string' ? JSON.parse(early.payload) : early.payload) as { slot: number; ts: string };
+      await this.onReturned(early.cabinet_id, { slot: r.slot, powerbankId: e.powerbankId, ts: r.ts });
     }
   }
 
-  async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }, tx: Queryable) {
-    const cmd = await this.d.cabinets.command(e.commandId, tx);
+  async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }) {
+    const cmd = await this.d.cabinets.command(e.commandId);
     if (!cmd || cmd.cabinet_id !== cabinetId) return;
-    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), `pop-failed:${e.reason}`, tx);
-    const order = await this.d.repo.find(cmd.order_id, tx, { lock: true });
-    if (order?.zujie === Zujie.pending) await this.cancel(order, `eject failed: ${e.reason}`, tx);
+    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), `pop-failed:${e.reason}`);
+    const order = await this.d.repo.find(cmd.order_id, { lock: true });
+    if (order?.zujie === Zujie.pending) await this.cancel(order, `eject failed: ${e.reason}`);
   }
 
   private async ejectTimedOut(orderId: string) {
-    await this.d.db.tx(async (tx) => {
-      const order = await this.d.repo.find(orderId, tx, { lock: true });
+    await this.d.db.tx(async () => {
+      const order = await this.d.repo.find(orderId, { lock: true });
       if (order?.zujie !== Zujie.pending) return;
-      if (order.eject_command_id) await this.d.cabinets.ackCommand(order.eject_command_id, this.d.clock.now(), 'expired', tx);
-      await this.cancel(order, 'eject timed out', tx);
+      if (order.eject_command_id) await this.d.cabinets.ackCommand(order.eject_command_id, this.d.clock.now(), 'expired');
+      await this.cancel(order, 'eject timed out');
     });
   }
 
   /** Pending → cancelled; the deposit hold is voided, and a card pre-authorisation voided at the provider. */
-  private async cancel(order: OrderRow, note: string, tx: Queryable) {
+  private async cancel(order: OrderRow, note: string) {
     const now = this.d.clock.now();
-    await this.d.repo.transition(order.id, Zujie.pending, Zujie.cancelled, { note, settled: true }, tx);
-    if (order.hold_transfer_id) await this.d.wallet.voidPending(order.hold_transfer_id, now, tx);
-    if (order.payment_id) await this.d.jobs.enqueue(tx, JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0 }, now);
+    await this.d.repo.transition(order.id, Zujie.pending, Zujie.cancelled, { note, settled: true });
+    if (order.hold_transfer_id) await this.d.ledger.voidPending(order.hold_transfer_id, now);
+    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0 }, now);
   }
 
   /**
@@ -320,14 +305,14 @@ export class RentalsService {
    * Past the overtime period the user pays at most the buy-out fee; a bought-out order that comes back gets the
    * difference to the rent for the real time back in the wallet (docs/pricing.md).
    */
-  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string; fault?: string }, tx: Queryable) {
-    let order = await this.d.repo.openForPowerbank(e.powerbankId, tx);
-    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, tx);
+  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string; fault?: string }) {
+    let order = await this.d.repo.openForPowerbank(e.powerbankId);
+    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot);
     if (!order || !order.borrowed_at) return;
     // A return that reports a fault: the order enters state 4 at the return's time, then settles like any return.
     if (e.fault && order.zujie === Zujie.renting && !order.settled) {
-      await this.enterFault(order, e.ts, `fault on return: ${e.fault}`, tx);
-      order = (await this.d.repo.find(order.id, tx))!;
+      await this.enterFault(order, e.ts, `fault on return: ${e.fault}`);
+      order = (await this.d.repo.find(order.id))!;
     }
     const now = this.d.clock.now();
     const borrowedAt = new Date(order.borrowed_at!).getTime();
@@ -338,25 +323,25 @@ export class RentalsService {
     const elapsed = Math.min(returnedAt.getTime(), faultAt) - borrowedAt;
     const minutes = billedMinutes(elapsed);
     const overtime = borrowedAt + elapsed > buyOutAt(order.plan, new Date(borrowedAt)).getTime();
-    const returnCabinet = await this.d.cabinets.find(cabinetId, tx);
-    const returnVenue = returnCabinet ? await this.d.venues.priced(returnCabinet.venue_id, tx) : undefined;
+    const returnCabinet = await this.d.cabinets.find(cabinetId);
+    const returnVenue = returnCabinet ? await this.d.venues.priced(returnCabinet.venue_id) : undefined;
     const where = { returned_at: returnedAt, return_cabinet_id: cabinetId, return_venue_name: returnVenue?.venue.name ?? cabinetId, use_minutes: minutes };
     const to = overtime ? Zujie.overtimeReturn : Zujie.returned;
     if (order.bought_out_at) {
       const charged = Number(order.fee ?? 0);
       const refund = refundAfterBuyOut(order.plan, charged, elapsed);
-      await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund }, tx);
+      await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund });
       if (refund > 0) {
-        const w = this.d.wallet;
-        const revenue = await w.account(PLATFORM, 'revenue', order.currency, tx);
-        const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency, tx);
-        await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now }, tx);
+        const w = this.d.ledger;
+        const revenue = await w.account(PLATFORM, 'revenue', order.currency);
+        const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
+        await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
       }
       return;
     }
     const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
-    await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee, settled: true }, tx);
-    await this.charge(order, fee, now, tx);
+    await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee, settled: true });
+    await this.charge(order, fee, now);
   }
 
   /**
@@ -364,37 +349,37 @@ export class RentalsService {
    * ongoing, spec §4) and stops accruing at the report's time; it settles when the power bank is returned.
    * A report for a power bank with no renting order (or one already in 4) changes nothing.
    */
-  async onFault(e: { powerbankId: string; ts: string; reason: string }, tx: Queryable) {
-    const open = await this.d.repo.openForPowerbank(e.powerbankId, tx);
+  async onFault(e: { powerbankId: string; ts: string; reason: string }) {
+    const open = await this.d.repo.openForPowerbank(e.powerbankId);
     if (!open || open.zujie !== Zujie.renting || open.settled || !open.borrowed_at) return;
-    const order = await this.d.repo.find(open.id, tx, { lock: true });
+    const order = await this.d.repo.find(open.id, { lock: true });
     if (order?.zujie !== Zujie.renting || order.settled) return;
-    await this.enterFault(order, e.ts, `fault: ${e.reason}`, tx);
+    await this.enterFault(order, e.ts, `fault: ${e.reason}`);
   }
 
   /** 1 → 4 with the fault time: the cabinet's own timestamp, within [borrowed, now]. */
-  private async enterFault(order: OrderRow, ts: string, note: string, tx: Queryable) {
+  private async enterFault(order: OrderRow, ts: string, note: string) {
     const now = this.d.clock.now().getTime();
     const borrowedAt = new Date(order.borrowed_at!).getTime();
     const reported = Date.parse(ts);
     const at = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now, now)));
-    await this.d.repo.transition(order.id, Zujie.renting, Zujie.fault, { fault_at: at, note }, tx);
+    await this.d.repo.transition(order.id, Zujie.renting, Zujie.fault, { fault_at: at, note });
   }
 
   /** Takes `fee` from the order's deposit hold (the rest released) and settles the card authorisation. */
-  private async charge(order: OrderRow, fee: number, now: Date, tx: Queryable) {
-    const w = this.d.wallet;
+  private async charge(order: OrderRow, fee: number, now: Date) {
+    const w = this.d.ledger;
     if (order.hold_transfer_id) {
       if (fee > 0) {
-        await w.postPending(order.hold_transfer_id, fee, now, tx);
-        const hold = await w.account(userOwner(order.user_id), 'deposit_hold', order.currency, tx);
-        const revenue = await w.account(PLATFORM, 'revenue', order.currency, tx);
-        await w.transfer({ debit: hold, credit: revenue, amount: fee, code: 'rent', orderId: order.id, at: now }, tx);
+        await w.postPending(order.hold_transfer_id, fee, now);
+        const hold = await w.account(userOwner(order.user_id), 'deposit_hold', order.currency);
+        const revenue = await w.account(PLATFORM, 'revenue', order.currency);
+        await w.transfer({ debit: hold, credit: revenue, amount: fee, code: 'rent', orderId: order.id, at: now });
       } else {
-        await w.voidPending(order.hold_transfer_id, now, tx);
+        await w.voidPending(order.hold_transfer_id, now);
       }
     }
-    if (order.payment_id) await this.d.jobs.enqueue(tx, JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee }, now);
+    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee }, now);
   }
 
   /**
@@ -403,15 +388,15 @@ export class RentalsService {
    * Returns false when the order is no longer open (returned meanwhile, already bought out).
    */
   async buyOut(orderId: string, why: 'overtime' | 'user'): Promise<boolean> {
-    return this.d.db.tx(async (tx) => {
-      const order = await this.d.repo.find(orderId, tx, { lock: true });
+    return this.d.db.tx(async () => {
+      const order = await this.d.repo.find(orderId, { lock: true });
       if (!order || order.settled || !BUY_OUT_FROM.includes(order.zujie as never) || !order.borrowed_at) return false;
       const now = this.d.clock.now();
       if (why === 'overtime' && now < buyOutAt(order.plan, new Date(order.borrowed_at))) return false;
       const fee = buyOutFee(order.plan);
       const minutes = billedMinutes(now.getTime() - new Date(order.borrowed_at).getTime());
-      await this.d.repo.buyOut(order.id, order.zujie, { fee, use_minutes: minutes, at: now, note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user' }, tx);
-      await this.charge(order, fee, now, tx);
+      await this.d.repo.buyOut(order.id, order.zujie, { fee, use_minutes: minutes, at: now, note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user' });
+      await this.charge(order, fee, now);
       return true;
     });
   }
@@ -520,7 +505,4 @@ export class RentalsService {
     };
   }
 
-  static isAppError(e: unknown): e is AppError {
-    return e instanceof AppError;
-  }
 }

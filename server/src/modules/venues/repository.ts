@@ -70,14 +70,14 @@ const HAVERSINE = `2 * 6371000 * asin(least(1, sqrt(
 export class VenuesRepository {
   constructor(private readonly db: Queryable) {}
 
-  async find(id: string, q: Queryable = this.db) {
-    const { rows } = await q.query<VenueRow>('select * from venues where id = $1', [id]);
+  async find(id: string) {
+    const { rows } = await this.db.query<VenueRow>('select * from venues where id = $1', [id]);
     return rows[0];
   }
 
   /** The venue and its price plan in one round trip. */
-  async withPlan(venueId: string, q: Queryable = this.db) {
-    const { rows } = await q.query<VenueRow & { plan: PlanRow | string | null }>(
+  async withPlan(venueId: string) {
+    const { rows } = await this.db.query<VenueRow & { plan: PlanRow | string | null }>(
       'select v.*, to_jsonb(p) as plan from venues v left join price_plans p on p.venue_id = v.id where v.id = $1',
       [venueId],
     );
@@ -88,8 +88,8 @@ export class VenuesRepository {
     return { venue: venue as VenueRow, plan: parsed ?? undefined };
   }
 
-  async plan(venueId: string, q: Queryable = this.db) {
-    const { rows } = await q.query<PlanRow>('select * from price_plans where venue_id = $1', [venueId]);
+  async plan(venueId: string) {
+    const { rows } = await this.db.query<PlanRow>('select * from price_plans where venue_id = $1', [venueId]);
     return rows[0];
   }
 
@@ -100,11 +100,10 @@ export class VenuesRepository {
    */
   async nearby(
     p: { lat: number; lng: number; radius: number; latMin: number; latMax: number; lngRanges: [number, number][]; limit: number; liveSince: Date },
-    q: Queryable = this.db,
   ) {
     const [a, b] = p.lngRanges;
     const r2 = b ?? a!; // a second range equal to the first when there is only one: same SQL, one plan
-    const { rows } = await q.query<NearbyShopRow>(
+    const { rows } = await this.db.query<NearbyShopRow>(
       `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
          select * from (
            select v.*, ${HAVERSINE} as distance from venues v
@@ -117,8 +116,8 @@ export class VenuesRepository {
   }
 
   /** One venue with its stock, distance from (lat, lng) when given. */
-  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date, q: Queryable = this.db) {
-    const { rows } = await q.query<NearbyShopRow>(
+  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date) {
+    const { rows } = await this.db.query<NearbyShopRow>(
       `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
          select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v where v.id = $3
        ) n ${STOCK('$4')}`,
@@ -129,8 +128,8 @@ export class VenuesRepository {
   }
 
   /** The cabinets of a venue with what each holds. */
-  async cabinetsOf(venueId: string, q: Queryable = this.db) {
-    const { rows } = await q.query<ShopCabinetRow>(
+  async cabinetsOf(venueId: string) {
+    const { rows } = await this.db.query<ShopCabinetRow>(
       `select c.id, c.slot_count, c.online, c.last_seen_at,
          (select count(*)::int from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet') as available
        from cabinets c where c.venue_id = $1 order by c.id`,

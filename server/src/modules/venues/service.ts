@@ -3,7 +3,6 @@
 // client previews with the same function.
 import { toMajor } from '../../../../src/core/money.ts';
 import { planFromWire, type PricePlan, type WirePriceStrategy } from '../../../../src/core/pricing.ts';
-import type { Queryable } from '../../db/db.ts';
 import { notFound } from '../../lib/errors.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { Liveness } from '../cabinets/liveness.ts';
@@ -56,8 +55,8 @@ export class VenuesService {
     private readonly liveness = new Liveness(systemClock),
   ) {}
 
-  async priced(venueId: string, q?: Queryable): Promise<PricedVenue> {
-    const found = await this.repo.withPlan(venueId, q);
+  async priced(venueId: string): Promise<PricedVenue> {
+    const found = await this.repo.withPlan(venueId);
     return pricedVenue(found?.venue, found?.plan);
   }
 

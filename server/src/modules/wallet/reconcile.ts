@@ -5,74 +5,47 @@
 //   4. no user wallet is overdrawn (available = posted credits − posted debits − pending debits ≥ 0);
 //   5. transfers are in their accounts' currency and move a positive amount between two accounts;
 //   6. withdrawals agree with their holds: pending ↔ open hold, paid ↔ posted in full, rejected ↔ voided.
+// 1–5 are the ledger's own checks (LedgerRepository); 6 joins the wallet's withdrawals to the ledger's holds.
 import type { Queryable } from '../../db/db.ts';
+import { LedgerRepository } from '../ledger/repository.ts';
+import { WalletRepository } from './repository.ts';
 
 export interface Violation {
   invariant: string;
   detail: string;
 }
 
-export async function checkLedger(q: Queryable): Promise<Violation[]> {
+export async function checkLedger(db: Queryable): Promise<Violation[]> {
+  const ledger = new LedgerRepository(db);
   const out: Violation[] = [];
   const add = (invariant: string, rows: object[]) => {
     for (const r of rows) out.push({ invariant, detail: JSON.stringify(r) });
   };
 
-  add('currency sums to zero', (await q.query(
-    `select currency, sum(credits_posted - debits_posted)::bigint as posted, sum(credits_pending - debits_pending)::bigint as pending
-       from ledger_accounts group by currency
-     having sum(credits_posted - debits_posted) <> 0 or sum(credits_pending - debits_pending) <> 0`,
-  )).rows);
+  add('currency sums to zero', await ledger.unbalancedCurrencies());
+  add('account balances match transfers', await ledger.accountsOutOfStep());
+  add('pending resolved once, within its amount', await ledger.badResolutions());
+  add('no user wallet overdrawn', await ledger.overdrawnWallets());
+  add('transfers well-formed', await ledger.malformedTransfers());
 
-  add('account balances match transfers', (await q.query(
-    `with open_pending as (
-       select p.* from ledger_transfers p
-        where p.flag = 'pending' and not exists (select 1 from ledger_transfers r where r.pending_id = p.id)
-     ), moves as (
-       select debit_account_id as id, amount as dp, 0::bigint as cp, 0::bigint as dpend, 0::bigint as cpend
-         from ledger_transfers where flag in ('posted', 'post_pending')
-       union all select credit_account_id, 0, amount, 0, 0 from ledger_transfers where flag in ('posted', 'post_pending')
-       union all select debit_account_id, 0, 0, amount, 0 from open_pending
-       union all select credit_account_id, 0, 0, 0, amount from open_pending
-     )
-     select a.id, a.debits_posted, a.credits_posted, a.debits_pending, a.credits_pending,
-            coalesce(sum(m.dp), 0)::bigint as t_dp, coalesce(sum(m.cp), 0)::bigint as t_cp,
-            coalesce(sum(m.dpend), 0)::bigint as t_dpend, coalesce(sum(m.cpend), 0)::bigint as t_cpend
-       from ledger_accounts a left join moves m on m.id = a.id
-      group by a.id
-     having coalesce(sum(m.dp), 0) <> a.debits_posted or coalesce(sum(m.cp), 0) <> a.credits_posted
-         or coalesce(sum(m.dpend), 0) <> a.debits_pending or coalesce(sum(m.cpend), 0) <> a.credits_pending`,
-  )).rows);
-
-  add('pending resolved once, within its amount', (await q.query(
-    `select p.id, p.amount, count(r.id) as resolutions, max(r.amount) as resolved_amount
-       from ledger_transfers p join ledger_transfers r on r.pending_id = p.id
-      group by p.id, p.amount, p.flag
-     having count(r.id) > 1 or p.flag <> 'pending' or max(case when r.flag = 'post_pending' then r.amount else 0 end) > p.amount`,
-  )).rows);
-
-  add('no user wallet overdrawn', (await q.query(
-    `select id, owner_id, currency, agent_id, credits_posted - debits_posted - debits_pending as available
-       from ledger_accounts where owner_type = 'user' and kind = 'wallet'
-        and credits_posted - debits_posted - debits_pending < 0`,
-  )).rows);
-
-  add('transfers well-formed', (await q.query(
-    `select t.id from ledger_transfers t
-       join ledger_accounts d on d.id = t.debit_account_id join ledger_accounts c on c.id = t.credit_account_id
-      where d.currency <> t.currency or c.currency <> t.currency or t.debit_account_id = t.credit_account_id
-         or (t.amount <= 0 and t.flag <> 'void_pending')`,
-  )).rows);
-
-  add('withdrawals agree with holds', (await q.query(
-    `select w.id, w.status, r.flag as resolution, r.amount as resolved, w.amount
-       from withdrawals w join ledger_transfers h on h.id = w.hold_transfer_id
-       left join ledger_transfers r on r.pending_id = h.id
-      where h.amount <> w.amount
-         or (w.status = 'pending' and r.id is not null)
-         or (w.status = 'paid' and (r.flag is distinct from 'post_pending' or r.amount <> w.amount))
-         or (w.status = 'rejected' and r.flag is distinct from 'void_pending')`,
-  )).rows);
-
+  const withdrawals = await new WalletRepository(db).allWithHolds();
+  const holds = new Map<string, Awaited<ReturnType<LedgerRepository['holdsWithResolution']>>>();
+  for (const h of await ledger.holdsWithResolution(withdrawals.map((w) => w.hold_transfer_id))) {
+    holds.set(h.id, [...(holds.get(h.id) ?? []), h]);
+  }
+  const disagreeing: object[] = [];
+  for (const w of withdrawals) {
+    for (const h of holds.get(w.hold_transfer_id) ?? []) {
+      const amount = Number(w.amount);
+      const resolved = h.resolved == null ? null : Number(h.resolved);
+      if (
+        Number(h.amount) !== amount
+        || (w.status === 'pending' && h.resolution_id != null)
+        || (w.status === 'paid' && (h.resolution !== 'post_pending' || resolved !== amount))
+        || (w.status === 'rejected' && h.resolution !== 'void_pending')
+      ) disagreeing.push({ id: w.id, status: w.status, resolution: h.resolution, resolved: h.resolved, amount: w.amount });
+    }
+  }
+  add('withdrawals agree with holds', disagreeing);
   return out;
 }

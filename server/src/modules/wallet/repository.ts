@@ -1,125 +1,155 @@
-// Ledger SQL. Transfers are inserted, never updated; account balance columns move in the same transaction.
+// Wallet SQL: the wallet module owns withdrawals, saved_cards and card_setups. Balances and movements are the
+// ledger's (modules/ledger), payments and provider events the payments module's.
 import type { Queryable } from '../../db/db.ts';
 
-export interface Account {
-  id: number;
-  owner_type: string;
-  owner_id: string;
-  kind: string;
-  currency: string;
-  /** The agent (pDailiId) the account belongs to; 'powerly' unless an agent runs the venue. */
-  agent_id: string;
-  debits_pending: number;
-  debits_posted: number;
-  credits_pending: number;
-  credits_posted: number;
-}
-
-export interface Transfer {
+export interface WithdrawalRow {
   id: string;
-  debit_account_id: number;
-  credit_account_id: number;
-  amount: number;
+  user_id: number;
+  agent_id: string;
   currency: string;
-  flag: 'posted' | 'pending' | 'post_pending' | 'void_pending';
-  pending_id: string | null;
-  code: string;
-  order_id: string | null;
+  amount: number;
+  refund_type: number;
+  channel_id: string | null;
+  account_data: Record<string, string> | null;
+  remark: string | null;
+  status: 'pending' | 'paid' | 'rejected' | 'manual_review';
+  hold_transfer_id: string;
+  provider: string | null;
+  provider_ref: string | null;
   created_at: Date;
 }
 
-/** The agent of venues and wallets that no agent runs. */
-export const DEFAULT_AGENT = 'powerly';
-
-/** bigint columns come back as strings from node-postgres: numbers here (minor units fit in 2^53). */
-export function numericAccount(a: Account): Account {
-  return {
-    ...a, id: Number(a.id), debits_pending: Number(a.debits_pending), debits_posted: Number(a.debits_posted),
-    credits_pending: Number(a.credits_pending), credits_posted: Number(a.credits_posted),
-  };
+export interface SavedCardRow {
+  id: string;
+  brand: string;
+  last4: string;
+  currency: string;
+  method_id: string;
+  agent_id: string;
 }
 
-export type BalanceColumn = 'debits_pending' | 'debits_posted' | 'credits_pending' | 'credits_posted';
+export interface CardSetupRow {
+  id: string;
+  agent_id: string;
+  currency: string;
+  method_id: string;
+  provider: string;
+  card_id: string | null;
+}
 
-export class LedgerRepository {
+export class WalletRepository {
   constructor(private readonly db: Queryable) {}
 
-  async ensureAccount(owner: { type: string; id: string }, kind: string, currency: string, q: Queryable = this.db, agent = DEFAULT_AGENT) {
-    await q.query(
-      `insert into ledger_accounts (owner_type, owner_id, kind, currency, agent_id) values ($1, $2, $3, $4, $5)
-       on conflict (owner_type, owner_id, kind, currency, agent_id) do nothing`,
-      [owner.type, owner.id, kind, currency, agent],
-    );
-    return (await this.findAccount(owner, kind, currency, q, agent))!;
-  }
+  // ---- withdrawals ----
 
-  async findAccount(owner: { type: string; id: string }, kind: string, currency: string, q: Queryable = this.db, agent = DEFAULT_AGENT) {
-    const { rows } = await q.query<Account>(
-      `select * from ledger_accounts where owner_type = $1 and owner_id = $2 and kind = $3 and currency = $4
-          and agent_id = $5`,
-      [owner.type, owner.id, kind, currency, agent],
-    );
-    return rows[0] && numericAccount(rows[0]);
-  }
-
-  /** Locks accounts in id order (no deadlocks between two transfers over the same pair). */
-  async lockAccounts(ids: number[], q: Queryable = this.db) {
-    const { rows } = await q.query<Account>(
-      'select * from ledger_accounts where id = any($1::bigint[]) order by id for update',
-      [[...new Set(ids)].sort((a, b) => a - b)],
-    );
-    return new Map(rows.map((r) => [Number(r.id), r]));
-  }
-
-  async insertTransfer(t: Omit<Transfer, 'created_at'> & { created_at: Date }, q: Queryable = this.db) {
-    await q.query(
-      `insert into ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, flag, pending_id, code,
-         order_id, created_at) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-      [t.id, t.debit_account_id, t.credit_account_id, t.amount, t.currency, t.flag, t.pending_id, t.code, t.order_id, t.created_at],
+  async insertWithdrawal(w: Omit<WithdrawalRow, 'status' | 'provider_ref' | 'created_at'> & { request_key: string | null; at: Date }) {
+    await this.db.query(
+      `insert into withdrawals (id, user_id, agent_id, currency, amount, refund_type, channel_id, account_data, remark, status,
+         hold_transfer_id, provider, request_key, created_at, updated_at)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,'pending',$10,$11,$12,$13,$13)`,
+      [w.id, w.user_id, w.agent_id, w.currency, w.amount, w.refund_type, w.channel_id, w.account_data ? JSON.stringify(w.account_data) : null,
+        w.remark, w.hold_transfer_id, w.provider, w.request_key, w.at],
     );
   }
 
-  async bump(accountId: number, column: BalanceColumn, delta: number, q: Queryable = this.db) {
-    await q.query(`update ledger_accounts set ${column} = ${column} + $2 where id = $1`, [accountId, delta]);
-  }
-
-  async findTransfer(id: string, q: Queryable = this.db) {
-    const { rows } = await q.query<Transfer>('select * from ledger_transfers where id = $1', [id]);
+  async withdrawal(id: string) {
+    const { rows } = await this.db.query<WithdrawalRow>('select * from withdrawals where id = $1', [id]);
     return rows[0];
   }
 
-  async findResolution(pendingId: string, q: Queryable = this.db) {
-    const { rows } = await q.query<Transfer>('select * from ledger_transfers where pending_id = $1', [pendingId]);
+  async withdrawalByRequestKey(userId: number, key: string) {
+    const { rows } = await this.db.query<WithdrawalRow>('select * from withdrawals where user_id = $1 and request_key = $2', [userId, key]);
     return rows[0];
   }
 
-  async userAccounts(userId: string, q: Queryable = this.db, currency?: string, agent?: string) {
-    const { rows } = await q.query<Account>(
-      `select * from ledger_accounts where owner_type = 'user' and owner_id = $1 and ($2::text is null or currency = $2)
-          and ($3::text is null or agent_id = $3)
-        order by currency, agent_id, kind`,
-      [userId, currency ?? null, agent ?? null],
+  /** The withdrawal a provider payout belongs to, locked for the event that settles it. */
+  async withdrawalForPayout(provider: string, ref: string) {
+    const { rows } = await this.db.query<WithdrawalRow>(
+      'select * from withdrawals where provider = $1 and provider_ref = $2 for update', [provider, ref],
     );
-    return rows.map(numericAccount);
+    return rows[0];
   }
 
-  /** Per currency: posted balance sums over accounts, and the same recomputed from the transfers. */
-  async audit(q: Queryable = this.db) {
-    const { rows: fromAccounts } = await q.query<{ currency: string; net: number; pending_net: number }>(
-      `select currency, sum(credits_posted - debits_posted)::bigint as net,
-              sum(credits_pending - debits_pending)::bigint as pending_net
-         from ledger_accounts group by currency order by currency`,
+  async setPayoutRef(id: string, ref: string, at: Date) {
+    await this.db.query('update withdrawals set provider_ref = $2, updated_at = $3 where id = $1 and provider_ref is null', [id, ref, at]);
+  }
+
+  async settleWithdrawal(id: string, status: 'paid' | 'rejected', failureCode: string | null, at: Date) {
+    await this.db.query('update withdrawals set status = $2, failure_code = $3, updated_at = $4 where id = $1', [id, status, failureCode, at]);
+  }
+
+  /** Per card payment: how much of it withdrawals back to the card (pending or paid) have already taken. */
+  async refundedToCards(paymentIds: string[]) {
+    if (!paymentIds.length) return new Map<string, number>();
+    const { rows } = await this.db.query<{ channel_id: string; taken: number }>(
+      `select channel_id, sum(amount)::bigint as taken from withdrawals
+        where channel_id = any($1::text[]) and refund_type = 0 and status in ('pending', 'paid') group by channel_id`,
+      [paymentIds],
     );
-    const { rows: mismatched } = await q.query<{ id: number }>(
-      `with posted as (
-         select debit_account_id as account_id, -amount as amount from ledger_transfers where flag in ('posted', 'post_pending')
-         union all
-         select credit_account_id, amount from ledger_transfers where flag in ('posted', 'post_pending')
-       )
-       select a.id from ledger_accounts a left join posted p on p.account_id = a.id
-        group by a.id, a.credits_posted, a.debits_posted
-       having coalesce(sum(p.amount), 0) <> a.credits_posted - a.debits_posted`,
+    return new Map(rows.map((r) => [r.channel_id, Number(r.taken)]));
+  }
+
+  /** Statuses of the withdrawals whose hold is one of these transfers. */
+  async statusByHold(holdIds: string[]) {
+    if (!holdIds.length) return new Map<string, string>();
+    const { rows } = await this.db.query<{ hold_transfer_id: string; status: string }>(
+      'select hold_transfer_id, status from withdrawals where hold_transfer_id = any($1::text[])', [holdIds],
     );
-    return { byCurrency: fromAccounts, accountsOutOfStep: mismatched.map((r) => Number(r.id)) };
+    return new Map(rows.map((r) => [r.hold_transfer_id, r.status]));
+  }
+
+  /** Every withdrawal with its hold (for the ledger check). */
+  async allWithHolds() {
+    const { rows } = await this.db.query<{ id: string; status: string; amount: number; hold_transfer_id: string }>(
+      'select id, status, amount, hold_transfer_id from withdrawals order by created_at, id',
+    );
+    return rows;
+  }
+
+  // ---- saved cards ----
+
+  async cards(userId: number, agentId: string) {
+    const { rows } = await this.db.query<SavedCardRow>(
+      `select id, brand, last4, currency, method_id, agent_id from saved_cards
+        where user_id = $1 and agent_id = $2 and removed_at is null order by created_at`,
+      [userId, agentId],
+    );
+    return rows;
+  }
+
+  async card(userId: number, cardId: string) {
+    const { rows } = await this.db.query<{ id: string; agent_id: string; provider: string; payment_method_ref: string }>(
+      'select id, agent_id, provider, payment_method_ref from saved_cards where id = $1 and user_id = $2 and removed_at is null',
+      [cardId, userId],
+    );
+    return rows[0];
+  }
+
+  async insertCard(c: { id: string; userId: number; agentId: string; provider: string; paymentMethodRef: string; methodId: string; brand: string; last4: string; currency: string; at: Date }) {
+    await this.db.query(
+      `insert into saved_cards (id, user_id, agent_id, provider, payment_method_ref, method_id, brand, last4, currency, created_at)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+      [c.id, c.userId, c.agentId, c.provider, c.paymentMethodRef, c.methodId, c.brand, c.last4, c.currency, c.at],
+    );
+  }
+
+  async removeCard(cardId: string, at: Date) {
+    await this.db.query('update saved_cards set removed_at = $2 where id = $1 and removed_at is null', [cardId, at]);
+  }
+
+  async insertSetup(s: { id: string; userId: number; agentId: string; currency: string; methodId: string; provider: string; at: Date }) {
+    await this.db.query(
+      `insert into card_setups (id, user_id, agent_id, currency, method_id, provider, created_at) values ($1,$2,$3,$4,$5,$6,$7)`,
+      [s.id, s.userId, s.agentId, s.currency, s.methodId, s.provider, s.at],
+    );
+  }
+
+  async setup(id: string, userId: number) {
+    const { rows } = await this.db.query<CardSetupRow>('select * from card_setups where id = $1 and user_id = $2', [id, userId]);
+    return rows[0];
+  }
+
+  async completeSetup(id: string, cardId: string) {
+    await this.db.query('update card_setups set card_id = $2 where id = $1', [id, cardId]);
   }
 }

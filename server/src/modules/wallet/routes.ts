@@ -6,7 +6,6 @@ import { IdemHeadersRequired, idempotent, type KeyStore } from '../../lib/idempo
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { currencySymbol } from '../venues/service.ts';
-import type { FundsService } from './funds.ts';
 import type { WalletService } from './service.ts';
 
 const Wallet = Type.Object({
@@ -33,8 +32,8 @@ const PayoutChannel = Type.Object({
 
 const Card = Type.Object({ pId: Type.String(), pCardnumber: Type.String(), currencyName: Type.String(), brand: Type.String() });
 
-export default async function walletRoutes(app: App, opts: { wallet: WalletService; funds: FundsService; keys: KeyStore; clock: Clock }) {
-  const { funds } = opts;
+export default async function walletRoutes(app: App, opts: { wallet: WalletService; keys: KeyStore; clock: Clock }) {
+  const funds = opts.wallet;
   const wire = (w: { currency: string; agent: string; balance: number; held: number }) => ({
     pBalance: toMajor(w.balance, w.currency),
     pCurrencySymbol: currencySymbol(w.currency),
@@ -191,7 +190,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
 }
 
 /** Provider webhooks (outside the app API): raw body kept for the signature check. */
-export async function webhookRoutes(app: App, opts: { funds: FundsService }) {
+export async function webhookRoutes(app: App, opts: { wallet: WalletService }) {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   app.post('/:provider', {
@@ -203,7 +202,7 @@ export async function webhookRoutes(app: App, opts: { funds: FundsService }) {
       response: { 200: Type.Object({ received: Type.Boolean(), result: Type.String() }) },
     },
   }, async (req) => {
-    const result = await opts.funds.providerEvent(req.params.provider, String(req.body), req.headers['sandbox-signature']);
+    const result = await opts.wallet.providerEvent(req.params.provider, String(req.body), req.headers['sandbox-signature']);
     return { received: true, result };
   });
 }

@@ -1,132 +1,336 @@
-// The wallet ledger: double entry, two-phase holds (TigerBeetle's pending → post_pending | void_pending).
+// The wallet product: money in and out of a wallet — top-up (card charge through the provider), withdrawal (a
+// ledger hold until the provider's payout event confirms or rejects it), the movements list and saved cards.
+// Balances live in the ledger (modules/ledger); this module owns withdrawals, saved cards and card setups.
 //
-// Accounts per (owner, kind, currency):
-//   user/<id>/wallet          credit-normal: what we owe the user (their balance)
-//   user/<id>/deposit_hold    credit-normal: the user's deposit while a rental is open (pending credits)
-//   provider/<id>/clearing    debit-normal: what the card provider owes us (captured card money)
-//   platform/powerly/revenue  credit-normal: rent earned
-//
-// Every transfer moves `amount` from the debit account to the credit account. Pending transfers only move the
-// *_pending columns; posting (possibly less) or voiding is a new row that references the pending one.
-import type { Queryable } from '../../db/db.ts';
-import { AppError, refused } from '../../lib/errors.ts';
-import { uuid } from '../../lib/ids.ts';
-import { DEFAULT_AGENT, LedgerRepository, type Account } from './repository.ts';
+// Order of effects, so that a money movement is never half-applied:
+//   top-up      provider charge (idempotent by key) → one unit of work: payment row + ledger transfer;
+//               if that unit fails the charge is refunded before the error surfaces.
+//   withdrawal  one unit of work: pending ledger transfer (wallet → provider clearing) + withdrawal row + a
+//               payout-submit job; the provider payout (idempotent by withdrawal id) is then requested, by the
+//               request itself and, if the process died first, by the job. The payout's signed webhook event
+//               (deduplicated by event id) posts the hold (paid) or voids it (failed).
+import { toMajor, toMinor } from '../../../../src/core/money.ts';
+import { PAYOUTS, type PayoutConfig } from '../../config/payouts.ts';
+import type { Db } from '../../db/db.ts';
+import type { JobRunner } from '../../jobs/runner.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
+import { orderNo, uuid } from '../../lib/ids.ts';
+import type { Logger } from '../cabinets/link.ts';
+import type { UserRow } from '../auth/repository.ts';
+import { DEFAULT_AGENT } from '../ledger/repository.ts';
+import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
+import type { PaymentProvider, ProviderEvent } from '../payments/provider.ts';
+import type { PaymentsService } from '../payments/service.ts';
+import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
+import type { WalletRepository } from './repository.ts';
 
-export const PLATFORM = { type: 'platform', id: 'powerly' } as const;
-export const userOwner = (userId: number | string) => ({ type: 'user', id: String(userId) });
-export const providerOwner = (providerId: string) => ({ type: 'provider', id: providerId });
+export const JOB_PAYOUT_SUBMIT = 'wallet.payout-submit';
 
-export interface TransferInput {
-  debit: Account;
-  credit: Account;
-  amount: number;
-  code: string;
-  orderId?: string | null;
-  at: Date;
-  /** Refuse if the debit account's available credit balance would go below zero (user wallets). */
-  mustNotOverdraw?: boolean;
+export interface WalletDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  repo: WalletRepository;
+  ledger: LedgerService;
+  payments: PaymentsService;
+  jobs: JobRunner;
+  /** The operator's payout configuration (default: server/src/config/payouts.json or PAYOUTS_CONFIG). */
+  payouts?: PayoutConfig;
 }
 
 export class WalletService {
-  constructor(private readonly repo: LedgerRepository) {}
+  private readonly payouts: PayoutConfig;
 
-  account(owner: { type: string; id: string }, kind: string, currency: string, q?: Queryable, agent?: string) {
-    return this.repo.ensureAccount(owner, kind, currency, q, agent);
+  constructor(private readonly d: WalletDeps) {
+    this.payouts = d.payouts ?? PAYOUTS;
+    d.jobs.register(JOB_PAYOUT_SUBMIT, (p) => this.submitPayout(String(p.withdrawalId)));
   }
 
-  /** Available wallet balance: posted credits − posted debits − pending debits. */
-  static available(a: Account | undefined): number {
-    return a ? a.credits_posted - a.debits_posted - a.debits_pending : 0;
+  private provider(methodId: string): PaymentProvider {
+    const p = this.d.payments.providerForMethod(methodId);
+    if (!p) throw badRequest('error.paymentMethod');
+    return p;
   }
 
-  async walletOf(userId: number, currency: string, q?: Queryable, agent = DEFAULT_AGENT) {
-    const accounts = await this.repo.userAccounts(String(userId), q, currency, agent);
-    const wallet = accounts.find((a) => a.kind === 'wallet');
-    const hold = accounts.find((a) => a.kind === 'deposit_hold');
-    return { balance: WalletService.available(wallet), held: hold ? hold.credits_pending : 0 };
+  /** The payout provider: today the card provider also pays out (sandbox; a real one plugs in the same way). */
+  private payoutProvider(): PaymentProvider {
+    return this.d.payments.providers.get('sandbox');
+  }
+
+  // ── Balances ────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** The user's balance and held deposit in one currency (of one agent). */
+  walletOf(userId: number, currency: string, agent = DEFAULT_AGENT) {
+    return this.d.ledger.walletOf(userId, currency, agent);
+  }
+
+  /** One wallet per currency × agent the user has an account in; the primary currency always. */
+  wallets(userId: number, primary: string) {
+    return this.d.ledger.wallets(userId, primary);
+  }
+
+  // ── Top-up ──────────────────────────────────────────────────────────────────────────────────────────────
+
+  async topUp(user: UserRow, inp: { amount: string; currency: string; agentId?: string; paymentId: string; stripeToken?: string; cardId?: string; key: string }) {
+    const currency = parseCurrency(inp.currency);
+    const amount = parseAmount(inp.amount, currency);
+    if (amount > toMinor(MAX_TOPUP_MAJOR, currency)) throw refused('error.wallet.topupTooLarge', { max: MAX_TOPUP_MAJOR });
+    const agent = inp.agentId || DEFAULT_AGENT;
+    const provider = this.provider(inp.paymentId);
+    let token = inp.stripeToken;
+    if (inp.cardId) {
+      const card = await this.d.repo.card(user.id, inp.cardId);
+      if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
+      token = card.payment_method_ref;
+    }
+    if (!token) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    const outTradeNo = orderNo(this.d.clock.now());
+    // The provider's idempotency key derives from the client's: a retried request never charges twice.
+    const result = await provider.authorize({ token, amount, currency, capture: 'automatic', idempotencyKey: `cz_${user.id}_${inp.key}` });
+    if (!result.ok) {
+      await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
+      const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
+      throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
+    }
+    const ledger = this.d.ledger;
+    let done = outTradeNo;
+    try {
+      await this.d.db.tx(async () => {
+        // A retry after a crash gets the same provider charge back: credit it once.
+        const prior = await this.d.payments.topUpOf(provider.id, result.ref);
+        if (prior) {
+          done = prior;
+          return;
+        }
+        await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
+        const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
+        const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
+        await ledger.transfer({ debit: clearing, credit: wallet, amount, code: 'wallet_topup', orderId: outTradeNo, at: this.d.clock.now() });
+      });
+    } catch (err) {
+      // The charge is in the wallet (an earlier attempt): never refund it here.
+      if (await this.d.payments.isCaptured(provider.id, result.ref)) throw err;
+      await provider.refund(result.ref, amount).catch((e: unknown) => this.d.log.error({ err: e, outTradeNo }, 'top-up refund failed'));
+      throw err;
+    }
+    const { balance } = await ledger.walletOf(user.id, currency, agent);
+    return { outTradeNo: done, balance, currency };
+  }
+
+  // ── Withdrawal ──────────────────────────────────────────────────────────────────────────────────────────
+
+  /** A card top-up (newest first) into this agent's wallet that can still take a refund of `amount`. */
+  private async refundablePayment(userId: number, currency: string, agent: string, amount: number) {
+    const payments = await this.d.payments.capturedTopUps(userId, currency);
+    const ofAgent = await this.d.ledger.toppedUpOrders(payments.map((p) => p.order_id), agent);
+    const taken = await this.d.repo.refundedToCards(payments.map((p) => p.id));
+    return payments
+      .filter((p) => ofAgent.has(p.order_id))
+      .map((p) => ({ id: p.id, provider: p.provider, provider_ref: p.provider_ref, left: Number(p.captured_amount) - (taken.get(p.id) ?? 0) }))
+      .find((p) => p.left >= amount);
+  }
+
+  /** POST cdb/mine/tixian/apply: checks the amount and tells which refund types and channels apply. */
+  async apply(user: UserRow, inp: { amount: string; currency: string; agentId?: string }) {
+    const currency = parseCurrency(inp.currency);
+    const amount = parseAmount(inp.amount, currency);
+    const agent = inp.agentId || DEFAULT_AGENT;
+    const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
+    if (amount > balance) throw refused('error.wallet.insufficientBalance');
+    const cfg = this.payouts[currency];
+    const refundTypes: number[] = [];
+    if (cfg && (await this.refundablePayment(user.id, currency, agent, amount))) refundTypes.push(REFUND.card);
+    if (cfg?.channels.length) refundTypes.push(REFUND.channel);
+    if (cfg?.manual) refundTypes.push(REFUND.manual);
+    return { refundTypes, checkNeedRemark: cfg?.manual?.remark ?? false, channels: cfg?.channels ?? [] };
+  }
+
+  /** POST cdb/mine/tixian/create: validates, holds the amount and requests the payout. */
+  async create(user: UserRow, inp: {
+    refundType: number; amount: string; currency: string; agentId?: string; remark?: string; autoAudit?: number;
+    receiverAccount?: string; key?: string;
+  }) {
+    const currency = parseCurrency(inp.currency);
+    const amount = parseAmount(inp.amount, currency);
+    const agent = inp.agentId || DEFAULT_AGENT;
+    if (inp.key) {
+      // A retry after a crash (the idempotency key was released or taken over): the withdrawal made then.
+      const earlier = await this.d.repo.withdrawalByRequestKey(user.id, inp.key);
+      if (earlier) {
+        await this.submitPayout(earlier.id).catch(() => undefined);
+        const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
+        return { tixianOrderId: earlier.id, balance, currency, status: 'pending' as const };
+      }
+    }
+    const cfg = this.payouts[currency];
+    if (!cfg) throw refused('error.wallet.withdrawUnsupported');
+    let channelId: string | null = null;
+    let account: Record<string, string> | null = null;
+    let remark: string | null = null;
+    if (inp.refundType === REFUND.card) {
+      const cardPayment = await this.refundablePayment(user.id, currency, agent, amount);
+      if (!cardPayment) throw refused('error.wallet.refundTypeUnavailable');
+      channelId = cardPayment.id;
+    } else if (inp.refundType === REFUND.channel) {
+      const parsed = parseReceiver(inp.receiverAccount);
+      const channel = cfg.channels.find((c) => c.paymentId === parsed.paymentId);
+      if (!channel) throw refused('error.wallet.refundTypeUnavailable');
+      account = validateAccount(channel, parsed.accountData);
+      channelId = channel.paymentId;
+    } else if (inp.refundType === REFUND.manual) {
+      if (!cfg.manual) throw refused('error.wallet.refundTypeUnavailable');
+      if (cfg.manual.remark) {
+        const r = parseRemark(inp.remark);
+        remark = JSON.stringify(r);
+        account = { name: r.name, bankCard: r.bankCard, phone: r.phone };
+      } else {
+        account = {};
+      }
+      channelId = 'manual';
+    } else {
+      throw badRequest('error.wallet.refundTypeUnavailable');
+    }
+    const id = orderNo(this.d.clock.now()).replace(/^PO/, 'TX');
+    const now = this.d.clock.now();
+    const provider = this.payoutProvider();
+    const ledger = this.d.ledger;
+    await this.d.db.tx(async () => {
+      const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
+      const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
+      let holdId: string;
+      try {
+        holdId = await ledger.transfer({ debit: wallet, credit: clearing, amount, code: 'withdrawal', orderId: id, at: now, pending: true, mustNotOverdraw: true });
+      } catch (e) {
+        if (e instanceof AppError && e.key === 'error.insufficientBalance') throw refused('error.wallet.insufficientBalance');
+        throw e;
+      }
+      await this.d.repo.insertWithdrawal({
+        id, user_id: user.id, agent_id: agent, currency, amount, refund_type: inp.refundType, channel_id: channelId,
+        account_data: account, remark, hold_transfer_id: holdId, provider: provider.id, request_key: inp.key ?? null, at: now,
+      });
+      await this.d.jobs.enqueue(JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
+    });
+    // Submit now; the job is the safety net if this process stops here.
+    await this.submitPayout(id).catch((e: unknown) => this.d.log.warn({ err: e, id }, 'payout submit deferred to job'));
+    const { balance } = await ledger.walletOf(user.id, currency, agent);
+    return { tixianOrderId: id, balance, currency, status: 'pending' as const };
+  }
+
+  /** Requests the payout for a withdrawal (idempotent: the provider dedupes by the withdrawal id). */
+  async submitPayout(withdrawalId: string) {
+    const wd = await this.d.repo.withdrawal(withdrawalId);
+    if (!wd || wd.status !== 'pending' || wd.provider_ref) return;
+    const provider = this.payoutProvider();
+    const destination = wd.refund_type === REFUND.card
+      ? { kind: 'card_refund' as const, paymentRef: wd.channel_id ?? '' }
+      : { kind: 'channel' as const, channel: wd.channel_id ?? 'manual', account: wd.account_data ?? {} };
+    const { ref } = await provider.payout({ amount: Number(wd.amount), currency: wd.currency, destination, idempotencyKey: wd.id });
+    await this.d.repo.setPayoutRef(wd.id, ref, this.d.clock.now());
   }
 
   /**
-   * One wallet per currency × agent the user has an account in; the primary currency with the default agent
-   * always (maybe empty).
+   * A provider webhook delivery: verified by signature, applied once per event id, in one transaction with
+   * the ledger move. Throws (→ the provider retries) when the event refers to a payout we do not know yet.
    */
-  async wallets(userId: number, primary: string, q?: Queryable) {
-    const accounts = await this.repo.userAccounts(String(userId), q);
-    const keys = [`${primary}|${DEFAULT_AGENT}`, ...accounts.map((a) => `${a.currency}|${a.agent_id}`)];
-    return [...new Set(keys)].map((k) => {
-      const [currency, agent] = k.split('|') as [string, string];
-      const of = (kind: string) => accounts.find((a) => a.currency === currency && a.agent_id === agent && a.kind === kind);
-      const hold = of('deposit_hold');
-      return { currency, agent, balance: WalletService.available(of('wallet')), held: hold ? hold.credits_pending : 0 };
+  async providerEvent(providerId: string, raw: string, signature: string | undefined): Promise<'applied' | 'duplicate' | 'ignored'> {
+    const provider = this.d.payments.providers.has(providerId) ? this.d.payments.providers.get(providerId) : null;
+    const event = provider?.verifyEvent(raw, signature);
+    if (!provider || !event) throw new AppError(400, 'error.webhook.signature');
+    return this.applyEvent(provider.id, event);
+  }
+
+  private async applyEvent(providerId: string, e: ProviderEvent) {
+    const now = this.d.clock.now();
+    return this.d.db.tx(async () => {
+      if (!(await this.d.payments.recordEvent(providerId, e, now))) return 'duplicate' as const;
+      if (e.type !== 'payout.paid' && e.type !== 'payout.failed') return 'ignored' as const;
+      const wd = await this.d.repo.withdrawalForPayout(providerId, e.data.ref);
+      if (!wd) throw notFound('error.notFound'); // not stored yet: roll back so the redelivery applies it
+      if (wd.status !== 'pending') return 'ignored' as const;
+      if (e.type === 'payout.paid') await this.d.ledger.postPending(wd.hold_transfer_id, Number(wd.amount), now);
+      else await this.d.ledger.voidPending(wd.hold_transfer_id, now);
+      await this.d.repo.settleWithdrawal(wd.id, e.type === 'payout.paid' ? 'paid' : 'rejected', e.data.failureCode ?? null, now);
+      return 'applied' as const;
     });
   }
 
-  async transfer(input: TransferInput & { pending?: boolean }, q: Queryable): Promise<string> {
-    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('transfer amount must be > 0');
-    if (input.debit.currency !== input.credit.currency) throw new RangeError('transfer across currencies');
-    const locked = await this.repo.lockAccounts([input.debit.id, input.credit.id], q);
-    const debit = locked.get(Number(input.debit.id))!;
-    if (input.mustNotOverdraw && WalletService.available(debit) < input.amount) {
-      throw refused('error.insufficientBalance');
+  findWithdrawal(id: string) {
+    return this.d.repo.withdrawal(id);
+  }
+
+  // ── Movements ───────────────────────────────────────────────────────────────────────────────────────────
+
+  async movements(user: UserRow, inp: { currency?: string; agentId?: string; page: number; pageSize: number }) {
+    const currency = inp.currency ? parseCurrency(inp.currency) : null;
+    const agent = inp.agentId || null;
+    const { total, rows } = await this.d.ledger.walletMovements(user.id, { currency, agent, limit: inp.pageSize, offset: (inp.page - 1) * inp.pageSize });
+    // A withdrawal's movements (its hold, and the hold's post) show the withdrawal's status.
+    const withdrawals = await this.d.repo.statusByHold(rows.map((r) => r.pending_id ?? r.id));
+    return {
+      total,
+      records: rows.map((r) => ({
+        id: r.id,
+        type: r.code,
+        orderId: r.order_id ?? '',
+        amount: (r.credit ? 1 : -1) * toMajor(Number(r.amount), r.currency),
+        currency: r.currency,
+        pDailiId: r.agent_id,
+        status: withdrawals.get(r.pending_id ?? r.id) ?? (r.flag === 'pending' ? 'pending' : 'done'),
+        createdAt: new Date(r.created_at).toISOString(),
+      })),
+    };
+  }
+
+  // ── Saved cards ─────────────────────────────────────────────────────────────────────────────────────────
+
+  cards(userId: number, agentId?: string) {
+    return this.d.repo.cards(userId, agentId || DEFAULT_AGENT);
+  }
+
+  /** POST cdb/user/card/save?paymentId: starts a setup with the chosen payment method's provider. */
+  async startCardSetup(user: UserRow, inp: { paymentId: string; agentId?: string; currency: string }) {
+    const currency = parseCurrency(inp.currency);
+    if (currency === 'NGN') throw refused('error.card.unsupported');
+    const provider = this.provider(inp.paymentId);
+    const setup = await provider.createSetup();
+    await this.d.repo.insertSetup({
+      id: setup.id, userId: user.id, agentId: inp.agentId || DEFAULT_AGENT, currency, methodId: inp.paymentId, provider: provider.id, at: this.d.clock.now(),
+    });
+    return { clientSecret: setup.clientSecret, paymentId: setup.id };
+  }
+
+  /** POST cdb/user/card/confirm {paymentId, paymentMethod}: the provider turns the card token into a saved card. */
+  async confirmCardSetup(user: UserRow, inp: { paymentId: string; paymentMethod: string; clientSecret: string }) {
+    const s = await this.d.repo.setup(inp.paymentId, user.id);
+    if (!s) throw notFound('error.card.setupNotFound');
+    if (s.card_id) return { pId: s.card_id };
+    const provider = this.d.payments.providers.get(s.provider);
+    let res: Awaited<ReturnType<PaymentProvider['confirmSetup']>>;
+    try {
+      res = await provider.confirmSetup(s.id, inp.clientSecret, inp.paymentMethod);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'resource_missing') throw notFound('error.card.setupNotFound');
+      const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
+      throw refused(`error.payment.${code && known.includes(code) ? code : 'card_declined'}`);
     }
-    const id = uuid();
-    const pending = input.pending === true;
-    await this.repo.insertTransfer(
-      {
-        id,
-        debit_account_id: input.debit.id,
-        credit_account_id: input.credit.id,
-        amount: input.amount,
-        currency: input.debit.currency,
-        flag: pending ? 'pending' : 'posted',
-        pending_id: null,
-        code: input.code,
-        order_id: input.orderId ?? null,
-        created_at: input.at,
-      },
-      q,
-    );
-    await this.repo.bump(input.debit.id, pending ? 'debits_pending' : 'debits_posted', input.amount, q);
-    await this.repo.bump(input.credit.id, pending ? 'credits_pending' : 'credits_posted', input.amount, q);
-    return id;
+    const cardId = `card_${uuid()}`;
+    await this.d.db.tx(async () => {
+      await this.d.repo.insertCard({
+        id: cardId, userId: user.id, agentId: s.agent_id, provider: s.provider, paymentMethodRef: res.paymentMethod, methodId: s.method_id,
+        brand: res.card.brand, last4: res.card.last4, currency: s.currency, at: this.d.clock.now(),
+      });
+      await this.d.repo.completeSetup(s.id, cardId);
+    });
+    return { pId: cardId };
   }
 
-  /** Posts a pending transfer for `amount` (≤ the pending amount); the remainder is released. */
-  async postPending(pendingId: string, amount: number, at: Date, q: Queryable): Promise<string> {
-    const p = await this.pendingOpen(pendingId, q);
-    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > p.amount) throw new RangeError('bad post amount');
-    await this.repo.lockAccounts([p.debit_account_id, p.credit_account_id], q);
-    const id = uuid();
-    await this.repo.insertTransfer(
-      { ...p, id, amount, flag: 'post_pending', pending_id: p.id, created_at: at },
-      q,
-    );
-    await this.repo.bump(p.debit_account_id, 'debits_pending', -p.amount, q);
-    await this.repo.bump(p.credit_account_id, 'credits_pending', -p.amount, q);
-    await this.repo.bump(p.debit_account_id, 'debits_posted', amount, q);
-    await this.repo.bump(p.credit_account_id, 'credits_posted', amount, q);
-    return id;
-  }
-
-  async voidPending(pendingId: string, at: Date, q: Queryable): Promise<string> {
-    const p = await this.pendingOpen(pendingId, q);
-    await this.repo.lockAccounts([p.debit_account_id, p.credit_account_id], q);
-    const id = uuid();
-    await this.repo.insertTransfer({ ...p, id, flag: 'void_pending', pending_id: p.id, created_at: at }, q);
-    await this.repo.bump(p.debit_account_id, 'debits_pending', -p.amount, q);
-    await this.repo.bump(p.credit_account_id, 'credits_pending', -p.amount, q);
-    return id;
-  }
-
-  private async pendingOpen(pendingId: string, q: Queryable) {
-    const p = await this.repo.findTransfer(pendingId, q);
-    if (!p || p.flag !== 'pending') throw new Error(`no pending transfer ${pendingId}`);
-    if (await this.repo.findResolution(pendingId, q)) throw new AppError(409, 'error.conflict');
-    return { ...p, debit_account_id: Number(p.debit_account_id), credit_account_id: Number(p.credit_account_id) };
-  }
-
-  audit(q?: Queryable) {
-    return this.repo.audit(q);
+  /** GET cdb/user/card/remove/{cardId} */
+  async removeCard(user: UserRow, cardId: string) {
+    const card = await this.d.repo.card(user.id, cardId);
+    if (!card) throw notFound('error.card.notFound');
+    await this.d.payments.providers.get(card.provider).detachPaymentMethod(card.payment_method_ref);
+    await this.d.repo.removeCard(cardId, this.d.clock.now());
   }
 }

@@ -1,10 +1,10 @@
 // A simulated cabinet: one MQTT client speaking docs/cabinet-protocol.md exactly as firmware would.
 // It owns its slots (the cabinet is the authority on what it holds), ejects on command, accepts returns.
 import type { MqttClient } from 'mqtt';
-import type { Clock } from '../lib/clock.ts';
-import { uuid } from '../lib/ids.ts';
-import type { MqttConnector } from '../mqtt/broker.ts';
-import { parseJson, topics, type CabinetEvent, type CabinetStatus, type Command, type CommandAck, type SlotState } from '../modules/cabinets/protocol.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { uuid } from '../../lib/ids.ts';
+import type { MqttConnector } from '../../mqtt/broker.ts';
+import { parseJson, topics, type CabinetEvent, type CabinetStatus, type Command, type CommandAck, type SlotState } from '../../modules/cabinets/protocol.ts';
 
 export interface SimulatedCabinetOptions {
   cabinetId: string;

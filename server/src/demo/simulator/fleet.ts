@@ -1,17 +1,16 @@
 // All simulated cabinets of this process, built from the database's view of the seeded cabinets.
-import type { Db } from '../db/db.ts';
-import type { Clock } from '../lib/clock.ts';
-import type { MqttConnector } from '../mqtt/broker.ts';
+import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { MqttConnector } from '../../mqtt/broker.ts';
+import { Liveness } from '../../modules/cabinets/liveness.ts';
+import { CabinetsRepository } from '../../modules/cabinets/repository.ts';
 import { SimulatedCabinet } from './cabinet.ts';
 
 export class SimulatorFleet {
   readonly cabinets = new Map<string, SimulatedCabinet>();
 
   static async fromDb(db: Db, o: { connector: MqttConnector; prefix: string; clock: Clock; heartbeatMs?: number; ejectDelayMs?: number }) {
-    const { rows: cabs } = await db.query<{ id: string; slot_count: number }>('select id, slot_count from cabinets order by id');
-    const { rows: banks } = await db.query<{ id: string; cabinet_id: string; slot: number }>(
-      `select id, cabinet_id, slot from powerbanks where state = 'in_cabinet' and cabinet_id is not null`,
-    );
+    const { cabinets: cabs, banks } = await new CabinetsRepository(db, new Liveness(o.clock)).inventory();
     const fleet = new SimulatorFleet();
     for (const c of cabs) {
       const slots: (string | null)[] = Array.from({ length: c.slot_count }, () => null);

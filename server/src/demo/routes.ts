@@ -1,11 +1,11 @@
 // The demo control API (/demo-api/), registered only when the cabinet simulator runs in this process: lets the
 // demo page see the simulated cabinets, return a power bank at any cabinet, and make the next eject fail.
 import { Type } from 'typebox';
-import { Envelope, ok } from '../../lib/envelope.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
-import type { App } from '../../lib/route.ts';
-import type { SimulatorFleet } from '../../simulator/fleet.ts';
-import type { CabinetsRepository } from '../cabinets/repository.ts';
+import { Envelope, ok } from '../lib/envelope.ts';
+import { conflict, notFound } from '../lib/errors.ts';
+import type { App } from '../lib/route.ts';
+import type { SimulatorFleet } from './simulator/fleet.ts';
+import type { CabinetsRepository } from '../modules/cabinets/repository.ts';
 
 const CabinetParams = Type.Object({ cabinetId: Type.String({ minLength: 1, maxLength: 64 }) });
 

@@ -1,0 +1,257 @@
+// Ledger SQL: the ledger module owns ledger_accounts and ledger_transfers. Transfers are inserted, never
+// updated; account balance columns move in the same unit of work (db.tx).
+import type { Queryable } from '../../db/db.ts';
+
+export interface Account {
+  id: number;
+  owner_type: string;
+  owner_id: string;
+  kind: string;
+  currency: string;
+  /** The agent (pDailiId) the account belongs to; 'powerly' unless an agent runs the venue. */
+  agent_id: string;
+  debits_pending: number;
+  debits_posted: number;
+  credits_pending: number;
+  credits_posted: number;
+}
+
+export interface Transfer {
+  id: string;
+  debit_account_id: number;
+  credit_account_id: number;
+  amount: number;
+  currency: string;
+  flag: 'posted' | 'pending' | 'post_pending' | 'void_pending';
+  pending_id: string | null;
+  code: string;
+  order_id: string | null;
+  created_at: Date;
+}
+
+/** The agent of venues and wallets that no agent runs. */
+export const DEFAULT_AGENT = 'powerly';
+
+/** bigint columns come back as strings from node-postgres: numbers here (minor units fit in 2^53). */
+export function numericAccount(a: Account): Account {
+  return {
+    ...a, id: Number(a.id), debits_pending: Number(a.debits_pending), debits_posted: Number(a.debits_posted),
+    credits_pending: Number(a.credits_pending), credits_posted: Number(a.credits_posted),
+  };
+}
+
+export type BalanceColumn = 'debits_pending' | 'debits_posted' | 'credits_pending' | 'credits_posted';
+
+export class LedgerRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async ensureAccount(owner: { type: string; id: string }, kind: string, currency: string, agent = DEFAULT_AGENT) {
+    await this.db.query(
+      `insert into ledger_accounts (owner_type, owner_id, kind, currency, agent_id) values ($1, $2, $3, $4, $5)
+       on conflict (owner_type, owner_id, kind, currency, agent_id) do nothing`,
+      [owner.type, owner.id, kind, currency, agent],
+    );
+    return (await this.findAccount(owner, kind, currency, agent))!;
+  }
+
+  async findAccount(owner: { type: string; id: string }, kind: string, currency: string, agent = DEFAULT_AGENT) {
+    const { rows } = await this.db.query<Account>(
+      `select * from ledger_accounts where owner_type = $1 and owner_id = $2 and kind = $3 and currency = $4
+          and agent_id = $5`,
+      [owner.type, owner.id, kind, currency, agent],
+    );
+    return rows[0] && numericAccount(rows[0]);
+  }
+
+  /** Locks accounts in id order (no deadlocks between two transfers over the same pair). */
+  async lockAccounts(ids: number[]) {
+    const { rows } = await this.db.query<Account>(
+      'select * from ledger_accounts where id = any($1::bigint[]) order by id for update',
+      [[...new Set(ids)].sort((a, b) => a - b)],
+    );
+    return new Map(rows.map((r) => [Number(r.id), r]));
+  }
+
+  async insertTransfer(t: Omit<Transfer, 'created_at'> & { created_at: Date }) {
+    await this.db.query(
+      `insert into ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, flag, pending_id, code,
+         order_id, created_at) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
+      [t.id, t.debit_account_id, t.credit_account_id, t.amount, t.currency, t.flag, t.pending_id, t.code, t.order_id, t.created_at],
+    );
+  }
+
+  async bump(accountId: number, column: BalanceColumn, delta: number) {
+    await this.db.query(`update ledger_accounts set ${column} = ${column} + $2 where id = $1`, [accountId, delta]);
+  }
+
+  async findTransfer(id: string) {
+    const { rows } = await this.db.query<Transfer>('select * from ledger_transfers where id = $1', [id]);
+    return rows[0];
+  }
+
+  async findResolution(pendingId: string) {
+    const { rows } = await this.db.query<Transfer>('select * from ledger_transfers where pending_id = $1', [pendingId]);
+    return rows[0];
+  }
+
+  async userAccounts(userId: string, currency?: string, agent?: string) {
+    const { rows } = await this.db.query<Account>(
+      `select * from ledger_accounts where owner_type = 'user' and owner_id = $1 and ($2::text is null or currency = $2)
+          and ($3::text is null or agent_id = $3)
+        order by currency, agent_id, kind`,
+      [userId, currency ?? null, agent ?? null],
+    );
+    return rows.map(numericAccount);
+  }
+
+  /** Per currency: posted balance sums over accounts, and the same recomputed from the transfers. */
+  async audit() {
+    const { rows: fromAccounts } = await this.db.query<{ currency: string; net: number; pending_net: number }>(
+      `select currency, sum(credits_posted - debits_posted)::bigint as net,
+              sum(credits_pending - debits_pending)::bigint as pending_net
+         from ledger_accounts group by currency order by currency`,
+    );
+    const { rows: mismatched } = await this.db.query<{ id: number }>(
+      `with posted as (
+         select debit_account_id as account_id, -amount as amount from ledger_transfers where flag in ('posted', 'post_pending')
+         union all
+         select credit_account_id, amount from ledger_transfers where flag in ('posted', 'post_pending')
+       )
+       select a.id from ledger_accounts a left join posted p on p.account_id = a.id
+        group by a.id, a.credits_posted, a.debits_posted
+       having coalesce(sum(p.amount), 0) <> a.credits_posted - a.debits_posted`,
+    );
+    return { byCurrency: fromAccounts, accountsOutOfStep: mismatched.map((r) => Number(r.id)) };
+  }
+  /** Currencies in which the user has a wallet account. */
+  async walletCurrencies(userId: string) {
+    const { rows } = await this.db.query<{ currency: string }>(
+      `select currency from ledger_accounts where owner_type = 'user' and owner_id = $1 and kind = 'wallet'`, [userId],
+    );
+    return rows.map((r) => r.currency);
+  }
+
+  /** How many of the user's accounts have a pending (open) hold on either side. */
+  async openHoldCount(userId: string) {
+    const { rows } = await this.db.query<{ n: number }>(
+      `select count(*)::int as n from ledger_accounts where owner_type = 'user' and owner_id = $1
+          and (debits_pending > 0 or credits_pending > 0)`,
+      [userId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Of these orders, those with a top-up transfer into a wallet of `agent`. */
+  async toppedUpOrders(orderIds: string[], agent: string) {
+    if (!orderIds.length) return new Set<string>();
+    const { rows } = await this.db.query<{ order_id: string }>(
+      `select distinct t.order_id from ledger_transfers t join ledger_accounts a on a.id = t.credit_account_id and a.agent_id = $2
+        where t.order_id = any($1::text[]) and t.code = 'wallet_topup'`,
+      [orderIds, agent],
+    );
+    return new Set(rows.map((r) => r.order_id));
+  }
+
+  /** A page of the posted and pending transfers in or out of the user's wallets (newest first), and the total. */
+  async walletMovements(userId: string, f: { currency: string | null; agent: string | null; limit: number; offset: number }) {
+    const params = [userId, f.currency, f.agent, f.limit, f.offset];
+    const base = `from ledger_transfers t join ledger_accounts a on a.id in (t.debit_account_id, t.credit_account_id)
+       where a.owner_type = 'user' and a.owner_id = $1 and a.kind = 'wallet'
+         and ($2::text is null or a.currency = $2) and ($3::text is null or a.agent_id = $3)
+         and t.flag in ('posted', 'pending')`;
+    const { rows } = await this.db.query<{
+      id: string; code: string; amount: number; currency: string; created_at: Date; flag: string; credit: boolean;
+      agent_id: string; order_id: string | null; pending_id: string | null;
+    }>(
+      `select t.id, t.code, t.amount, t.currency, t.created_at, t.flag, t.credit_account_id = a.id as credit, a.agent_id,
+              t.order_id, t.pending_id
+         ${base} order by t.created_at desc, t.id limit $4 offset $5`,
+      params,
+    );
+    const total = await this.db.query<{ n: number }>(`select count(*)::int as n ${base}`, params.slice(0, 3));
+    return { total: Number(total.rows[0]?.n ?? 0), rows };
+  }
+
+  /** Per currency: how many accounts and transfers (debit side) the ledger holds. */
+  async summary() {
+    const { rows } = await this.db.query<{ currency: string; accounts: number; transfers: number }>(
+      `select a.currency, count(distinct a.id)::int as accounts, count(t.id)::int as transfers
+         from ledger_accounts a left join ledger_transfers t on t.debit_account_id = a.id group by a.currency order by a.currency`,
+    );
+    return rows;
+  }
+
+  /** Holds by id with their resolution (post or void), if any. */
+  async holdsWithResolution(ids: string[]) {
+    if (!ids.length) return [];
+    const { rows } = await this.db.query<{ id: string; amount: number; resolution: string | null; resolved: number | null; resolution_id: string | null }>(
+      `select h.id, h.amount, r.flag as resolution, r.amount as resolved, r.id as resolution_id
+         from ledger_transfers h left join ledger_transfers r on r.pending_id = h.id where h.id = any($1::text[])`,
+      [ids],
+    );
+    return rows;
+  }
+
+  // ---- invariants (npm run ledger:check, the tests) ------------------------------------------------------
+
+  /** 1. every currency's posted and pending balances sum to zero over all accounts (double entry). */
+  async unbalancedCurrencies() {
+    return (await this.db.query(
+      `select currency, sum(credits_posted - debits_posted)::bigint as posted, sum(credits_pending - debits_pending)::bigint as pending
+         from ledger_accounts group by currency
+       having sum(credits_posted - debits_posted) <> 0 or sum(credits_pending - debits_pending) <> 0`,
+    )).rows;
+  }
+
+  /** 2. every account's balance columns equal what its transfers add up to (posted and open pending). */
+  async accountsOutOfStep() {
+    return (await this.db.query(
+      `with open_pending as (
+         select p.* from ledger_transfers p
+          where p.flag = 'pending' and not exists (select 1 from ledger_transfers r where r.pending_id = p.id)
+       ), moves as (
+         select debit_account_id as id, amount as dp, 0::bigint as cp, 0::bigint as dpend, 0::bigint as cpend
+           from ledger_transfers where flag in ('posted', 'post_pending')
+         union all select credit_account_id, 0, amount, 0, 0 from ledger_transfers where flag in ('posted', 'post_pending')
+         union all select debit_account_id, 0, 0, amount, 0 from open_pending
+         union all select credit_account_id, 0, 0, 0, amount from open_pending
+       )
+       select a.id, a.debits_posted, a.credits_posted, a.debits_pending, a.credits_pending,
+              coalesce(sum(m.dp), 0)::bigint as t_dp, coalesce(sum(m.cp), 0)::bigint as t_cp,
+              coalesce(sum(m.dpend), 0)::bigint as t_dpend, coalesce(sum(m.cpend), 0)::bigint as t_cpend
+         from ledger_accounts a left join moves m on m.id = a.id
+        group by a.id
+       having coalesce(sum(m.dp), 0) <> a.debits_posted or coalesce(sum(m.cp), 0) <> a.credits_posted
+           or coalesce(sum(m.dpend), 0) <> a.debits_pending or coalesce(sum(m.cpend), 0) <> a.credits_pending`,
+    )).rows;
+  }
+
+  /** 3. a pending transfer is resolved at most once, and a post never exceeds its pending amount. */
+  async badResolutions() {
+    return (await this.db.query(
+      `select p.id, p.amount, count(r.id) as resolutions, max(r.amount) as resolved_amount
+         from ledger_transfers p join ledger_transfers r on r.pending_id = p.id
+        group by p.id, p.amount, p.flag
+       having count(r.id) > 1 or p.flag <> 'pending' or max(case when r.flag = 'post_pending' then r.amount else 0 end) > p.amount`,
+    )).rows;
+  }
+
+  /** 4. no user wallet is overdrawn (available = posted credits − posted debits − pending debits ≥ 0). */
+  async overdrawnWallets() {
+    return (await this.db.query(
+      `select id, owner_id, currency, agent_id, credits_posted - debits_posted - debits_pending as available
+         from ledger_accounts where owner_type = 'user' and kind = 'wallet'
+          and credits_posted - debits_posted - debits_pending < 0`,
+    )).rows;
+  }
+
+  /** 5. transfers are in their accounts' currency and move a positive amount between two accounts. */
+  async malformedTransfers() {
+    return (await this.db.query(
+      `select t.id from ledger_transfers t
+         join ledger_accounts d on d.id = t.debit_account_id join ledger_accounts c on c.id = t.credit_account_id
+        where d.currency <> t.currency or c.currency <> t.currency or t.debit_account_id = t.credit_account_id
+           or (t.amount <= 0 and t.flag <> 'void_pending')`,
+    )).rows;
+  }
+}

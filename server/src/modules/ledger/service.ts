@@ -1,0 +1,168 @@
+// The ledger (double entry) under the wallet, deposits and rent: double entry, two-phase holds (TigerBeetle's pending → post_pending | void_pending).
+//
+// Accounts per (owner, kind, currency):
+//   user/<id>/wallet          credit-normal: what we owe the user (their balance)
+//   user/<id>/deposit_hold    credit-normal: the user's deposit while a rental is open (pending credits)
+//   provider/<id>/clearing    debit-normal: what the card provider owes us (captured card money)
+//   platform/powerly/revenue  credit-normal: rent earned
+//
+// Every transfer moves `amount` from the debit account to the credit account. Pending transfers only move the
+// *_pending columns; posting (possibly less) or voiding is a new row that references the pending one.
+// Every write here must run inside a unit of work (db.tx) opened by the caller, so the transfer rows and the
+// balance columns move together; the repository joins it without being handed a transaction.
+import type { Db } from '../../db/db.ts';
+import { AppError, refused } from '../../lib/errors.ts';
+import { uuid } from '../../lib/ids.ts';
+import { DEFAULT_AGENT, LedgerRepository, type Account } from './repository.ts';
+
+export const PLATFORM = { type: 'platform', id: 'powerly' } as const;
+export const userOwner = (userId: number | string) => ({ type: 'user', id: String(userId) });
+export const providerOwner = (providerId: string) => ({ type: 'provider', id: providerId });
+
+export interface TransferInput {
+  debit: Account;
+  credit: Account;
+  amount: number;
+  code: string;
+  orderId?: string | null;
+  at: Date;
+  /** Refuse if the debit account's available credit balance would go below zero (user wallets). */
+  mustNotOverdraw?: boolean;
+}
+
+export class LedgerService {
+  constructor(
+    private readonly repo: LedgerRepository,
+    private readonly db: Db,
+  ) {}
+
+  /** Runs a write in the caller's unit of work, or in its own when called outside one (never half-applied). */
+  private atomic<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.inTx() ? fn() : this.db.tx(fn);
+  }
+
+  account(owner: { type: string; id: string }, kind: string, currency: string, agent?: string) {
+    return this.repo.ensureAccount(owner, kind, currency, agent);
+  }
+
+  /** Available wallet balance: posted credits − posted debits − pending debits. */
+  static available(a: Account | undefined): number {
+    return a ? a.credits_posted - a.debits_posted - a.debits_pending : 0;
+  }
+
+  async walletOf(userId: number, currency: string, agent = DEFAULT_AGENT) {
+    const accounts = await this.repo.userAccounts(String(userId), currency, agent);
+    const wallet = accounts.find((a) => a.kind === 'wallet');
+    const hold = accounts.find((a) => a.kind === 'deposit_hold');
+    return { balance: LedgerService.available(wallet), held: hold ? hold.credits_pending : 0 };
+  }
+
+  /**
+   * One wallet per currency × agent the user has an account in; the primary currency with the default agent
+   * always (maybe empty).
+   */
+  async wallets(userId: number, primary: string) {
+    const accounts = await this.repo.userAccounts(String(userId));
+    const keys = [`${primary}|${DEFAULT_AGENT}`, ...accounts.map((a) => `${a.currency}|${a.agent_id}`)];
+    return [...new Set(keys)].map((k) => {
+      const [currency, agent] = k.split('|') as [string, string];
+      const of = (kind: string) => accounts.find((a) => a.currency === currency && a.agent_id === agent && a.kind === kind);
+      const hold = of('deposit_hold');
+      return { currency, agent, balance: LedgerService.available(of('wallet')), held: hold ? hold.credits_pending : 0 };
+    });
+  }
+
+  transfer(input: TransferInput & { pending?: boolean }): Promise<string> {
+    return this.atomic(() => this.move(input));
+  }
+
+  private async move(input: TransferInput & { pending?: boolean }): Promise<string> {
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('transfer amount must be > 0');
+    if (input.debit.currency !== input.credit.currency) throw new RangeError('transfer across currencies');
+    const locked = await this.repo.lockAccounts([input.debit.id, input.credit.id]);
+    const debit = locked.get(Number(input.debit.id))!;
+    if (input.mustNotOverdraw && LedgerService.available(debit) < input.amount) {
+      throw refused('error.insufficientBalance');
+    }
+    const id = uuid();
+    const pending = input.pending === true;
+    await this.repo.insertTransfer({
+      id,
+      debit_account_id: input.debit.id,
+      credit_account_id: input.credit.id,
+      amount: input.amount,
+      currency: input.debit.currency,
+      flag: pending ? 'pending' : 'posted',
+      pending_id: null,
+      code: input.code,
+      order_id: input.orderId ?? null,
+      created_at: input.at,
+    });
+    await this.repo.bump(input.debit.id, pending ? 'debits_pending' : 'debits_posted', input.amount);
+    await this.repo.bump(input.credit.id, pending ? 'credits_pending' : 'credits_posted', input.amount);
+    return id;
+  }
+
+  /** Posts a pending transfer for `amount` (≤ the pending amount); the remainder is released. */
+  postPending(pendingId: string, amount: number, at: Date): Promise<string> {
+    return this.atomic(() => this.post(pendingId, amount, at));
+  }
+
+  private async post(pendingId: string, amount: number, at: Date): Promise<string> {
+    const p = await this.pendingOpen(pendingId);
+    if (!Number.isSafeInteger(amount) || amount <= 0 || amount > p.amount) throw new RangeError('bad post amount');
+    await this.repo.lockAccounts([p.debit_account_id, p.credit_account_id]);
+    const id = uuid();
+    await this.repo.insertTransfer({ ...p, id, amount, flag: 'post_pending', pending_id: p.id, created_at: at });
+    await this.repo.bump(p.debit_account_id, 'debits_pending', -p.amount);
+    await this.repo.bump(p.credit_account_id, 'credits_pending', -p.amount);
+    await this.repo.bump(p.debit_account_id, 'debits_posted', amount);
+    await this.repo.bump(p.credit_account_id, 'credits_posted', amount);
+    return id;
+  }
+
+  voidPending(pendingId: string, at: Date): Promise<string> {
+    return this.atomic(() => this.void(pendingId, at));
+  }
+
+  private async void(pendingId: string, at: Date): Promise<string> {
+    const p = await this.pendingOpen(pendingId);
+    await this.repo.lockAccounts([p.debit_account_id, p.credit_account_id]);
+    const id = uuid();
+    await this.repo.insertTransfer({ ...p, id, flag: 'void_pending', pending_id: p.id, created_at: at });
+    await this.repo.bump(p.debit_account_id, 'debits_pending', -p.amount);
+    await this.repo.bump(p.credit_account_id, 'credits_pending', -p.amount);
+    return id;
+  }
+
+  private async pendingOpen(pendingId: string) {
+    const p = await this.repo.findTransfer(pendingId);
+    if (!p || p.flag !== 'pending') throw new Error(`no pending transfer ${pendingId}`);
+    if (await this.repo.findResolution(pendingId)) throw new AppError(409, 'error.conflict');
+    return { ...p, debit_account_id: Number(p.debit_account_id), credit_account_id: Number(p.credit_account_id) };
+  }
+
+  audit() {
+    return this.repo.audit();
+  }
+
+  /** Currencies in which the user has a wallet account. */
+  walletCurrencies(userId: number) {
+    return this.repo.walletCurrencies(String(userId));
+  }
+
+  /** Whether the user has any open hold (a deposit or a withdrawal waiting for its outcome). */
+  async hasOpenHold(userId: number) {
+    return (await this.repo.openHoldCount(String(userId))) > 0;
+  }
+
+  /** Of these orders, those whose top-up went into a wallet of `agent`. */
+  toppedUpOrders(orderIds: string[], agent: string) {
+    return this.repo.toppedUpOrders(orderIds, agent);
+  }
+
+  /** A page of movements of the user's wallets, newest first. */
+  walletMovements(userId: number, f: { currency: string | null; agent: string | null; limit: number; offset: number }) {
+    return this.repo.walletMovements(String(userId), f);
+  }
+}

@@ -1,0 +1,74 @@
+// The rules of wallet requests that need no database: amounts and currencies on the wire, refund types, and
+// the payout details a withdrawal carries (checked against the payout configuration, server/src/config/payouts.ts).
+import { toMinor, currencyScale } from '../../../../src/core/money.ts';
+import type { PayoutChannel } from '../../config/payouts.ts';
+import { badRequest } from '../../lib/errors.ts';
+
+/** Currencies a wallet can be topped up in (the card provider settles these). */
+export const WALLET_CURRENCIES = ['CNY', 'EUR', 'USD', 'XAF', 'NGN'] as const;
+/** Upper bound of one top-up, major units (fraud limit of the sandbox acquirer). */
+export const MAX_TOPUP_MAJOR = 10_000;
+
+/** Refund types: 0 back to the top-up card (auto-audited), 1 a payout channel, 2 manual bank transfer (remark). */
+export const REFUND = { card: 0, channel: 1, manual: 2 } as const;
+
+export interface Remark {
+  name: string;
+  bankCard: string;
+  phone: string;
+}
+
+/** Parses a wire amount (major units, a number > 0 with at most the currency's decimals) to minor units. */
+export function parseAmount(raw: string | number, currency: string): number {
+  const s = String(raw).trim();
+  const scale = currencyScale(currency);
+  const re = scale === 0 ? /^\d+$/ : new RegExp(`^\\d+(\\.\\d{1,${scale}})?$`);
+  if (!re.test(s)) throw badRequest('error.wallet.amountInvalid');
+  const minor = toMinor(Number(s), currency);
+  if (!Number.isSafeInteger(minor) || minor <= 0) throw badRequest('error.wallet.amountInvalid');
+  return minor;
+}
+
+export function parseCurrency(raw: string): string {
+  const c = raw.trim().toUpperCase();
+  if (!(WALLET_CURRENCIES as readonly string[]).includes(c)) throw badRequest('error.wallet.currency');
+  return c;
+}
+
+export function parseReceiver(raw: string | undefined): { paymentId: string; accountData: Record<string, unknown> } {
+  try {
+    const v = JSON.parse(raw ?? '') as { paymentId?: unknown; accountData?: unknown };
+    const data = typeof v.accountData === 'string' ? (JSON.parse(v.accountData) as unknown) : v.accountData;
+    if (typeof v.paymentId === 'string' && data && typeof data === 'object') {
+      return { paymentId: v.paymentId, accountData: data as Record<string, unknown> };
+    }
+  } catch { /* falls through */ }
+  throw badRequest('error.wallet.allInfoRequired');
+}
+
+/** Every payout field is required ("All information is required"); pickers take one of their values. */
+export function validateAccount(channel: PayoutChannel, data: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of channel.payoutConfig) {
+    const v = typeof data[f.fieldName] === 'string' ? (data[f.fieldName] as string).trim() : '';
+    if (!v || v.length > 100) throw badRequest('error.wallet.allInfoRequired');
+    if (f.fieldType === 'picker' && !f.fieldDefauldValues.some((o) => o.value === v)) throw badRequest('error.wallet.allInfoRequired');
+    out[f.fieldName] = v;
+  }
+  return out;
+}
+
+/** The legacy remark: the payee's name, bank card and phone, all required. */
+export function parseRemark(raw: string | undefined): Remark {
+  let v: Partial<Remark> = {};
+  try {
+    v = JSON.parse(raw ?? '') as Partial<Remark>;
+  } catch { /* empty */ }
+  const name = typeof v.name === 'string' ? v.name.trim() : '';
+  const bankCard = typeof v.bankCard === 'string' ? v.bankCard.replace(/\s/g, '') : '';
+  const phone = typeof v.phone === 'string' ? v.phone.replace(/[\s-]/g, '') : '';
+  if (!name || !bankCard || !phone) throw badRequest('error.wallet.remarkRequired');
+  if (!/^\d{8,30}$/.test(bankCard)) throw badRequest('error.wallet.bankCardInvalid');
+  if (!/^\+?\d{5,20}$/.test(phone)) throw badRequest('error.wallet.phoneInvalid');
+  return { name: name.slice(0, 100), bankCard, phone };
+}

@@ -1,0 +1,105 @@
+// The unit of work (server/src/db/db.ts): inside db.tx every repository call joins the transaction without being
+// handed it, so it commits or rolls back with the rest; nested db.tx is a savepoint. Runs on PGlite, and on
+// PostgreSQL when DATABASE_URL is set.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JobsRepository } from '../src/jobs/repository.ts';
+import { AuthRepository } from '../src/modules/auth/repository.ts';
+import { LedgerRepository } from '../src/modules/ledger/repository.ts';
+import { LedgerService, userOwner } from '../src/modules/ledger/service.ts';
+import { build, type Built } from './helper.ts';
+
+let b: Built;
+beforeAll(async () => {
+  b = await build({ simulator: false });
+});
+afterAll(async () => b?.close());
+
+const users = () => new AuthRepository(b.db);
+const touristsNamed = async (name: string) =>
+  Number((await b.db.query<{ n: number }>('select count(*)::int as n from users where name = $1', [name])).rows[0]!.n);
+const tourist = (name: string) => ({ kind: 'tourist' as const, name, deviceCode: `uow-${name}`, currency: 'EUR', at: b.clock.now() });
+
+describe(`unit of work (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('a repository call inside db.tx, given no transaction, rolls back with it', async () => {
+    await expect(b.db.tx(async () => {
+      expect(b.db.inTx()).toBe(true);
+      await users().createUser(tourist('uow-rolled-back'));
+      // Visible inside the unit (same transaction) ...
+      expect(await touristsNamed('uow-rolled-back')).toBe(1);
+      throw new Error('abort');
+    })).rejects.toThrow('abort');
+    // ... and gone after the rollback.
+    expect(await touristsNamed('uow-rolled-back')).toBe(0);
+    expect(b.db.inTx()).toBe(false);
+  });
+
+  it('commits every repository call of the unit together', async () => {
+    await b.db.tx(async () => {
+      await users().createUser(tourist('uow-committed'));
+      await new JobsRepository(b.db).insert('uow.test', { n: 1 }, b.clock.now());
+    });
+    expect(await touristsNamed('uow-committed')).toBe(1);
+  });
+
+  it('a service several calls deep joins the unit too: a ledger transfer rolls back with it', async () => {
+    const ledger = new LedgerService(new LedgerRepository(b.db), b.db);
+    const from = await ledger.account(userOwner(8101), 'wallet', 'EUR');
+    const to = await ledger.account(userOwner(8102), 'wallet', 'EUR');
+    await expect(b.db.tx(async () => {
+      await ledger.transfer({ debit: from, credit: to, amount: 500, code: 'uow_test', at: b.clock.now() });
+      expect((await ledger.walletOf(8102, 'EUR')).balance).toBe(500);
+      throw new Error('abort');
+    })).rejects.toThrow('abort');
+    expect((await ledger.walletOf(8102, 'EUR')).balance).toBe(0);
+    const { rows } = await b.db.query("select 1 from ledger_transfers where code = 'uow_test'");
+    expect(rows).toEqual([]);
+  });
+
+  it('a nested db.tx is a savepoint: its failure undoes only its own work', async () => {
+    await b.db.tx(async () => {
+      await users().createUser(tourist('uow-outer'));
+      await expect(b.db.tx(async () => {
+        await users().createUser(tourist('uow-inner'));
+        throw new Error('inner');
+      })).rejects.toThrow('inner');
+      // The outer unit goes on (PostgreSQL would refuse every statement of an aborted transaction otherwise).
+      await b.db.tx(async () => users().createUser(tourist('uow-inner-ok')));
+    });
+    expect(await touristsNamed('uow-outer')).toBe(1);
+    expect(await touristsNamed('uow-inner')).toBe(0);
+    expect(await touristsNamed('uow-inner-ok')).toBe(1);
+  });
+
+  it('a nested unit rolls back with its outer one', async () => {
+    await expect(b.db.tx(async () => {
+      await b.db.tx(async () => users().createUser(tourist('uow-nested-then-abort')));
+      throw new Error('abort');
+    })).rejects.toThrow('abort');
+    expect(await touristsNamed('uow-nested-then-abort')).toBe(0);
+  });
+
+  it('work that outlives its unit does not write into the finished transaction', async () => {
+    let later: Promise<unknown> | undefined;
+    await b.db.tx(async () => {
+      later = new Promise((r) => setTimeout(r, 20)).then(() => users().createUser(tourist('uow-after')));
+    });
+    await later;
+    expect(await touristsNamed('uow-after')).toBe(1);
+  });
+
+  it('concurrent units stay apart', async () => {
+    const results = await Promise.allSettled([
+      b.db.tx(async () => {
+        await users().createUser(tourist('uow-a'));
+        await new Promise((r) => setTimeout(r, 10));
+        throw new Error('a fails');
+      }),
+      b.db.tx(async () => {
+        await users().createUser(tourist('uow-b'));
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
+    expect(await touristsNamed('uow-a')).toBe(0);
+    expect(await touristsNamed('uow-b')).toBe(1);
+  });
+});
