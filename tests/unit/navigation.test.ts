@@ -1,11 +1,10 @@
-// Navigation rules of spec §2 (src/core/navigation.ts) and the scan-code storage rule (src/core/routes.ts).
+// Navigation rules of spec §2 (src/core/navigation.ts), the scan-code storage rule among them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   debugConsoleRequested, isAlipay, isWeChat, pageUrlWithoutHash, scanIdOf, supportChatLink, wechatDomainRedirect,
-  wechatRouteRedirect, wifiSiteRedirect, WIFI_SCAN_IDS, WIFI_SITE_URL,
+  wechatRouteRedirect, wifiSiteRedirect, WIFI_SCAN_IDS, WIFI_SITE_URL, scanCodesFrom,
 } from '../../src/core/navigation.ts';
-import { scanCodesFrom } from '../../src/core/routes.ts';
 
 const WECHAT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN';
 const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';

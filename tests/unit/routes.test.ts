@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { backFallback, guard, isPublic, parseHash, routeOf, scanCodesFrom } from '../../src/core/routes.ts';
+import { parseHash } from '../../src/core/routes.ts';
+import { backFallback, scanCodesFrom } from '../../src/core/navigation.ts';
+import { guard, isPublic, routeOf } from '../../src/routes.ts';
 
 const none = { token: '', qrcode: '', zhcode: '' };
 
