@@ -7,6 +7,10 @@ import { onUnauthorized } from './api/client.ts';
 import './ui/app.css';
 import { handleUnauthorized, startNavigation } from './shell/navigationEffects.ts';
 import { reportWebVitals } from './platform/vitals.ts';
+import { startBrowserHistory } from './stores/browserHistory.ts';
+
+// The browser's history, each in-app entry marked with its position (not the embed's in-memory one).
+startBrowserHistory();
 
 // 401: the session is gone (a new tourist session through the code link, or the login screen).
 onUnauthorized(handleUnauthorized);

@@ -74,15 +74,3 @@ export function guardRoute(route: Pick<RouteMeta, 'access'> | null, s: GuardSess
   if (s.zhcode) return { allow: false, redirect: `/?zhcode=${encodeURIComponent(s.zhcode)}` };
   return { allow: false, redirect: '/login' };
 }
-
-/** The table's route functions, bound to it (src/routes.ts exports them for the app's table). */
-export function routeTable<R extends RouteMeta>(table: readonly R[]) {
-  const match = (path: string) => matchRoute(table, path);
-  return {
-    match,
-    /** The route's own path for a path: '/aboutUsApp/en-US' → '/aboutUsApp', '/map' → '/google_map'; unknown → itself. */
-    routeOf: (path: string): string => match(path)?.route.path ?? path,
-    isPublic: (path: string): boolean => match(path)?.route.access === 'public',
-    guard: (path: string, s: GuardSession): GuardResult => guardRoute(match(path)?.route ?? null, s),
-  };
-}

@@ -1,22 +1,18 @@
-// One small hash-router atom: `#/path?query` → { path, query }, and the app's position in its own history.
+// One small hash-router atom: `#/path?query` → { path, query }, over a pluggable history.
 //
-// The app (index.html) uses the browser's history: each entry the app makes carries its position in
-// `history.state` ({ powerly: { i, h } }: index and the hash it was written for), so after Back / Forward
-// (popstate, hashchange) or a reload the router knows how many in-app entries lie behind the current one.
-// An entry without the mark (a hash link, a typed hash) is a new entry one further on.
+// Inside an iframe (the embed), pushState and history.back() move the host page's joint session history, so
+// the default history keeps the app's entries in memory and the iframe's URL follows by replaceState only
+// (startMemoryHistory() adds the takeover of in-frame hash links). The standalone app installs the browser's
+// history instead (startBrowserHistory() in ./browserHistory.ts, called by src/main.tsx), where each entry
+// carries its in-app position in history.state across Back / Forward and reloads.
 //
-// The embed (embed/frame.tsx → startMemoryHistory) runs inside an iframe, whose pushState / history.back()
-// move the host page's joint session history: there the entries live in memory, and the iframe's URL
-// only follows by replaceState — the host page's history never changes.
-//
-// Every back in the app goes through back(): in-app history when there is an entry behind, otherwise the
+// Every back in the app goes through back(): the previous in-app entry when there is one, otherwise the
 // spec's fallback route (backFallback) by replace — it never leaves the app.
 import { atom } from 'nanostores';
 import { parseHash, type ParsedHash } from '../core/routes.ts';
 import { backFallback } from '../core/navigation.ts';
 import { $homePathName, $isTourist, $user } from './session.ts';
 
-const KEY = 'powerly';
 const hasWindow = typeof window !== 'undefined';
 
 function current(): ParsedHash {
@@ -25,70 +21,73 @@ function current(): ParsedHash {
 
 export const $route = atom<ParsedHash>(current());
 
-let mode: 'browser' | 'memory' = 'browser';
-/** Position of the current entry among the app's entries (0: the first one). */
-let index = 0;
-/** Memory mode: the app's entries (hashes); index points into it. */
-let entries: string[] = [];
 /** The hash $route was last set from. */
 let shown = hasWindow ? location.hash : '';
-
-function stateObject(): Record<string, unknown> {
-  const s: unknown = history.state;
-  return s && typeof s === 'object' ? (s as Record<string, unknown>) : {};
-}
-
-/** The index stamped on the current entry, when it was stamped for the hash it shows. */
-function stampedIndex(): number | null {
-  const mark = stateObject()[KEY] as { i?: unknown; h?: unknown } | undefined;
-  return mark && typeof mark.i === 'number' && mark.h === location.hash ? mark.i : null;
-}
-
-/** Writes the entry (push or replace), then stamps it with its index and the hash the browser shows. */
-function write(how: 'push' | 'replace', i: number, hash?: string): void {
-  if (how === 'push') history.pushState({ [KEY]: { i } }, '', hash);
-  else if (hash !== undefined) history.replaceState(stateObject(), '', hash);
-  history.replaceState({ ...stateObject(), [KEY]: { i, h: location.hash } }, '');
-}
 
 function show(): void {
   shown = location.hash;
   $route.set(current());
 }
 
-/** Back / Forward / a hash link / a typed hash: find the entry's position and show its route. */
-function sync(): void {
-  if (mode === 'memory') {
-    // Not made by navigate() (the iframe's own URL was changed): it replaces the current entry.
-    if (location.hash === shown) return;
+export interface HistoryDriver {
+  /** Writes `hash` as a new entry, or over the current one. */
+  write(hash: string, replace: boolean): void;
+  /** Moves to the previous in-app entry (showing it now or on popstate); false when none is behind. */
+  back(): boolean;
+  /** True when an in-app entry lies behind the current one. */
+  canGoBack(): boolean;
+  /** The URL changed without navigate() (Back / Forward, a hash link, a typed hash). */
+  sync(): void;
+}
+
+// ---- The default: in memory ----
+let entries: string[] = [shown];
+let index = 0;
+const memoryHistory: HistoryDriver = {
+  write(hash, replace) {
+    if (!replace) {
+      entries.length = index + 1;
+      index += 1;
+    }
+    history.replaceState(history.state, '', hash);
     entries[index] = location.hash;
+  },
+  back() {
+    if (index === 0) return false;
+    index -= 1;
+    history.replaceState(history.state, '', entries[index]);
     show();
-    return;
-  }
-  const i = stampedIndex();
-  if (i === null) {
-    index += 1;
-    write('replace', index);
-  } else {
-    index = i;
-  }
-  if (location.hash !== shown) show();
+    return true;
+  },
+  canGoBack: () => index > 0,
+  // Not made by navigate() (the frame's own URL was changed): it replaces the current entry.
+  sync() {
+    entries[index] = location.hash;
+  },
+};
+
+let driver: HistoryDriver = memoryHistory;
+
+/** Installs another history (the standalone app's browser history). */
+export function setHistory(d: HistoryDriver): void {
+  driver = d;
 }
 
 if (hasWindow) {
-  index = stampedIndex() ?? 0;
-  write('replace', index);
+  const sync = () => {
+    driver.sync();
+    if (location.hash !== shown) show();
+  };
   window.addEventListener('popstate', sync);
   window.addEventListener('hashchange', sync);
 }
 
 /**
- * The embed's history: in memory, the iframe's URL kept in step by replaceState only. Hash links inside the
- * frame are taken over too (a followed hash link would add an entry to the host page's history).
+ * The embed: the memory history from the frame's current URL, and hash links inside the frame taken over (a
+ * followed hash link would add an entry to the host page's history).
  */
 export function startMemoryHistory(): void {
-  if (mode === 'memory') return;
-  mode = 'memory';
+  driver = memoryHistory;
   entries = [location.hash];
   index = 0;
   document.addEventListener('click', (e) => {
@@ -111,34 +110,20 @@ export interface NavigateOptions {
 
 export function navigate(to: string, opts: NavigateOptions = {}): void {
   if (opts.from !== undefined && $route.get().path !== opts.from) return;
-  const hash = '#' + (to.startsWith('/') ? to : '/' + to);
-  if (mode === 'memory') {
-    if (!opts.replace) {
-      entries.length = index + 1;
-      index += 1;
-    }
-    history.replaceState(history.state, '', hash);
-    entries[index] = location.hash;
-  } else if (opts.replace) {
-    write('replace', index, hash);
-  } else {
-    index += 1;
-    write('push', index, hash);
-  }
+  driver.write('#' + (to.startsWith('/') ? to : '/' + to), Boolean(opts.replace));
   show();
 }
 
 /** Replaces the whole page URL (same document), e.g. a code link without a hash → its hash route. */
 export function replaceUrl(url: string): void {
   history.replaceState(history.state, '', url);
-  if (mode === 'memory') entries[index] = location.hash;
-  else write('replace', index);
+  driver.write(location.hash, true);
   show();
 }
 
 /** True when the current entry has an in-app entry behind it. */
 export function canGoBack(): boolean {
-  return index > 0;
+  return driver.canGoBack();
 }
 
 /** Where back goes without in-app history (spec §2): selectPakage for tourists or users with no account, else the stored home. */
@@ -155,19 +140,7 @@ export function backFallbackRoute(): string {
  */
 export function back({ fallback, from }: { fallback?: string; from?: string } = {}): void {
   if (from !== undefined && $route.get().path !== from) return;
-  if (index > 0) {
-    if (mode === 'memory') {
-      index -= 1;
-      history.replaceState(history.state, '', entries[index]);
-      show();
-    } else {
-      // Counted now, so a second tap before popstate arrives cannot step out of the app.
-      index -= 1;
-      history.back();
-    }
-    return;
-  }
-  navigate(fallback ?? backFallbackRoute(), { replace: true });
+  if (!driver.back()) navigate(fallback ?? backFallbackRoute(), { replace: true });
 }
 
 /** Builds "/path?k=v" from a params object, skipping empty values. */

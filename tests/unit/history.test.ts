@@ -1,13 +1,15 @@
 // The router's history in the standalone app (happy-dom): each in-app entry carries its position in
 // history.state, so Back / Forward (popstate, hashchange), hash links and typed hashes keep the position
 // right; back() goes back only over in-app entries, then to the spec's fallback route by replace.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { $route, back, backFallbackRoute, canGoBack, navigate } from '../../src/stores/router.ts';
+import { startBrowserHistory } from '../../src/stores/browserHistory.ts';
 import { $homePathName, $user, $userType, TOURIST } from '../../src/stores/session.ts';
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 const path = () => $route.get().path;
 
+beforeAll(() => startBrowserHistory());
 afterEach(() => {
   vi.restoreAllMocks();
   $userType.set('');
