@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from '../src/App.tsx';
 import { loadLocale, startI18n, translate } from '../src/i18n/index.ts';
 import { $lang } from '../src/stores/locale.ts';
-import { $route, navigate } from '../src/stores/router.ts';
+import { $route, navigate, startMemoryHistory } from '../src/stores/router.ts';
 import { $agentOpenId, setSession } from '../src/stores/session.ts';
 import { onUnauthorized } from '../src/api/client.ts';
 import { clearSession } from '../src/stores/session.ts';
@@ -77,6 +77,8 @@ function nativeOut(data: unknown) {
 }
 
 function start(cfg: AgentConfig, transport: 'frame' | 'native') {
+  // In an iframe, pushState and history.back() move the host page's history: the app's stays in memory.
+  startMemoryHistory();
   $agentOpenId.set(cfg.agent);
   let rendered = false;
   const watching = new Set<string>();

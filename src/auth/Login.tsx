@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { appleLogin, wechatLogin } from '../api/auth.ts';
 import { $appleIdToken, $token } from '../stores/session.ts';
-import { miniProgramCode } from '../core/routes.ts';
+import { miniProgramCode } from '../core/navigation.ts';
 import { errorText, useT } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { Loading } from '../ui/Loading.tsx';

@@ -8,7 +8,7 @@ import { confirmDialog, showMessage } from '../ui/feedback.tsx';
 import { navigate } from '../stores/router.ts';
 import { $loginPath, $token, $user, clearSignIn, setSession } from '../stores/session.ts';
 import { $qrcode } from '../stores/scan.ts';
-import { afterLoginTarget } from '../core/routes.ts';
+import { afterLoginTarget } from '../core/navigation.ts';
 
 /** Loads the user; the dialogs (feedback module) do not hold up the caller. */
 async function loadUser(t: T): Promise<void> {

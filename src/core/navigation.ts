@@ -1,7 +1,17 @@
-// Navigation rules of spec §2 that are not route guards: the WeChat secondary-domain redirect, WeChat's
-// homeMap → /home, the fixed scan ids that go to the Wi-Fi site, the vc=true debug console, the support chat
-// link and the URL WeChat signs. Pure: the shell (src/shell/navigationEffects.ts) applies them.
-// (The qrcode/zhcode storage rule is scanCodesFrom in routes.ts.)
+// The navigation rules of spec §2, all of them, as pure functions; the shell (src/shell/navigationEffects.ts)
+// applies them. Per route, in this order (routeEffects, then routeRedirect):
+//  - on home, homeMap or homeScan a qrcode is stored and clears zhcode, a zhcode is stored and clears qrcode;
+//    a scan code with a fixed numeric Wi-Fi id leaves for the Wi-Fi site; vc=true turns on the debug console;
+//  - an AppleIdToken is stored; with an apply-login path set, navigation goes there;
+//  - logged in, homeMap / homeScan / selectPakage with a stored 'wifi.' mificode → packageDetail;
+//  - in WeChat, homeMap → /home; on the login screens WeChat and Alipay go to their own login;
+//  - otherwise public (ignoreAuth) routes or a token pass; others go to /login (guardRoute, core/routes.ts).
+// Once at start: the WeChat secondary-domain redirect and the code link without a hash. The back button:
+// backFallback. A 401: unauthorizedTarget.
+import { mapRouteLang, type Locale } from './lang.ts';
+import { guardRoute, parseHash, type Access, type ParsedHash } from './routes.ts';
+
+export const ROUTE_NAMES = { selectPakage: '/selectPakage', homeMap: '/homeMap', home: '/home', homeScan: '/' } as const;
 
 export function isWeChat(ua: string): boolean {
   return /MicroMessenger/i.test(ua);
@@ -93,4 +103,188 @@ export function supportChatLink(text?: string, number = SUPPORT_CHAT_NUMBER): st
 export function pageUrlWithoutHash(href: string): string {
   const i = href.indexOf('#');
   return i >= 0 ? href.slice(0, i) : href;
+}
+
+// ---- Scan codes (home, homeMap, homeScan) ----
+
+/** Routes on which a qrcode / zhcode query value is stored (spec §2 navigation rules). */
+export const SCAN_CODE_ROUTES: readonly string[] = [ROUTE_NAMES.homeScan, ROUTE_NAMES.home, ROUTE_NAMES.homeMap];
+
+/**
+ * The scan-code rule of home, homeMap and homeScan: a qrcode value is stored and clears zhcode; a zhcode
+ * value is stored and clears qrcode. `qr` is an alias of qrcode (code-link entry). Returns the new pair, or
+ * null when the route carries no code.
+ */
+export function scanCodesFrom(path: string, query: URLSearchParams): { qrcode: string; zhcode: string } | null {
+  if (!SCAN_CODE_ROUTES.includes(path)) return null;
+  const qrcode = query.get('qrcode') || query.get('qr');
+  if (qrcode) return { qrcode, zhcode: '' };
+  const zhcode = query.get('zhcode');
+  if (zhcode) return { qrcode: '', zhcode };
+  return null;
+}
+
+/**
+ * A code link may arrive as https://host/?qrcode=X (no hash): the URL (path, then the hash route carrying
+ * the page query) to replace it with, or null when the link already has a hash route or carries no code.
+ */
+export function codeLinkUrl(loc: { pathname: string; search: string; hash: string }): string | null {
+  if (loc.hash || !/[?&](qrcode|zhcode|qr|lang)=/.test(loc.search)) return null;
+  return `${loc.pathname}#/${loc.search}`;
+}
+
+// ---- Back button ----
+
+/** Back button without in-app history: selectPakage for tourists or users with no account, else the stored home. */
+export function backFallback(isTourist: boolean, hasAccount: boolean, homePathName: string): string {
+  if (isTourist || !hasAccount) return ROUTE_NAMES.selectPakage;
+  return homePathName || ROUTE_NAMES.homeMap;
+}
+
+// ---- Sign-in routing ----
+
+export const LOGIN_ROUTES: readonly string[] = ['/login', '/otherLogin', '/login_wechat', '/login_alipay'];
+
+export type InAppBrowser = 'wechat' | 'alipay' | 'other';
+
+/** WeChat and Alipay in-app browsers by user agent. */
+export function inAppBrowserOf(ua: string): InAppBrowser {
+  if (isWeChat(ua)) return 'wechat';
+  if (isAlipay(ua)) return 'alipay';
+  return 'other';
+}
+
+/** Spec §2: /otherLogin (and the landing) in the WeChat browser go to /login_wechat, in Alipay to /login_alipay. */
+export function loginBrowserRedirect(path: string, browser: InAppBrowser): string | null {
+  if (path !== '/otherLogin' && path !== '/login') return null;
+  if (browser === 'wechat') return '/login_wechat';
+  if (browser === 'alipay') return '/login_alipay';
+  return null;
+}
+
+/** After login: the stored login path, else the cabinet of a held qrcode, else homeMap. Never back to a login screen. */
+export function afterLoginTarget(loginPath: string, qrcode: string): string {
+  if (loginPath && !LOGIN_ROUTES.includes(parseHash(loginPath).path)) return loginPath;
+  if (qrcode) return `/?qrcode=${encodeURIComponent(qrcode)}`;
+  return ROUTE_NAMES.homeMap;
+}
+
+/** Spec §2: query code plus state=STATE on the login landing is a mini-program code login. */
+export function miniProgramCode(query: URLSearchParams): string | null {
+  const code = query.get('code');
+  return code && query.get('state') === 'STATE' ? code : null;
+}
+
+export interface NavState {
+  token: string;
+  mificode: string;
+  applyLogin: string;
+}
+
+export type NavAction =
+  | { kind: 'none' }
+  | { kind: 'redirect'; to: string; store?: { appleIdToken?: string } }
+  | { kind: 'store'; store: { appleIdToken: string } };
+
+/**
+ * Spec §2 navigation rules that come before the guard:
+ *  - an AppleIdToken query value is stored; if an apply-login path is set, navigation goes there;
+ *  - logged in, target homeMap / homeScan / selectPakage and the stored mificode contains 'wifi.' → packageDetail.
+ */
+export function navigationRule(path: string, query: URLSearchParams, s: NavState): NavAction {
+  const apple = query.get('AppleIdToken');
+  if (apple) {
+    if (s.applyLogin && parseHash(s.applyLogin).path !== path) return { kind: 'redirect', to: s.applyLogin, store: { appleIdToken: apple } };
+    return { kind: 'store', store: { appleIdToken: apple } };
+  }
+  if (s.token && ([ROUTE_NAMES.homeMap, ROUTE_NAMES.homeScan, ROUTE_NAMES.selectPakage] as string[]).includes(path) && s.mificode.includes('wifi.')) {
+    // The code-link entry ('/' with a code) still runs: only a bare home goes to the device.
+    if (!(path === '/' && (query.get('qrcode') || query.get('zhcode') || query.get('qr')))) return { kind: 'redirect', to: '/packageDetail' };
+  }
+  return { kind: 'none' };
+}
+
+/** Where a 401 goes: a tourist holding a scan code gets a fresh tourist session through the code-link entry; everyone else signs in. */
+export function unauthorizedTarget(wasTourist: boolean, qrcode: string, zhcode: string): string {
+  if (wasTourist && qrcode) return `/?qrcode=${encodeURIComponent(qrcode)}`;
+  if (wasTourist && zhcode) return `/?zhcode=${encodeURIComponent(zhcode)}`;
+  return '/login';
+}
+
+/** The login path to remember when the guard sends someone to /login (not login screens themselves). */
+export function loginPathFor(path: string, query: URLSearchParams): string {
+  if (LOGIN_ROUTES.includes(path)) return '';
+  const q = query.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+/** Spec §4, §6: no tourist login in the WeChat browser (the user signs in with WeChat instead). */
+export function touristLoginAllowed(browser: InAppBrowser): boolean {
+  return browser !== 'wechat';
+}
+
+// ---- Per route: the rules together ----
+
+export interface RouteEffects {
+  /** Scan codes to store (a qrcode clears zhcode and vice versa). */
+  scanCodes: { qrcode: string; zhcode: string } | null;
+  /** The lang parameter (spec §1), mapped to a locale. */
+  lang: Locale | null;
+  /** Agent context (spec §6): sent on every request once a link carried it. */
+  agentOpenId: string | null;
+  /** vc=true: the debug console. */
+  debugConsole: boolean;
+  /** A fixed Wi-Fi scan id: leave the app for this URL. */
+  leave: string | null;
+}
+
+/** What entering a route stores and starts (the route's query only; the stores do not change the outcome). */
+export function routeEffects(route: ParsedHash): RouteEffects {
+  const { path, query } = route;
+  const scanCodes = scanCodesFrom(path, query);
+  const code = SCAN_CODE_ROUTES.includes(path) ? query.get('qrcode') || query.get('qr') || query.get('zhcode') : null;
+  return {
+    scanCodes,
+    lang: mapRouteLang(query.get('lang')) ?? null,
+    agentOpenId: query.get('agentOpenId') || null,
+    debugConsole: debugConsoleRequested(query),
+    leave: wifiSiteRedirect(code),
+  };
+}
+
+export interface RedirectInput extends NavState {
+  /** The route's access in the route table; null for a path the table does not know. */
+  access: Access | null;
+  qrcode: string;
+  zhcode: string;
+  /** The browser's user agent (WeChat, Alipay). */
+  ua: string;
+}
+
+export interface RouteRedirect {
+  /** The route to replace the current one with (the current screen is not shown); null: show it. */
+  to: string | null;
+  /** An AppleIdToken to store. */
+  appleIdToken: string | null;
+  /** The guard sends this route to /login: the login path to come back to afterwards. */
+  loginPath: string | null;
+}
+
+/**
+ * Where a route goes instead of showing its screen, in the spec's order: the AppleIdToken apply-login path,
+ * the mificode 'wifi.' rule, WeChat's homeMap → /home, the WeChat / Alipay login screens, then the guard.
+ * The shell re-applies the rules to the route it redirects to, so they chain (WeChat homeMap → /home, …).
+ */
+export function routeRedirect(route: ParsedHash, s: RedirectInput): RouteRedirect {
+  const { path, query } = route;
+  const action = navigationRule(path, query, s);
+  const appleIdToken = action.kind === 'none' ? null : action.store?.appleIdToken ?? null;
+  const to =
+    (action.kind === 'redirect' ? action.to : null) ??
+    wechatRouteRedirect(path, s.ua) ??
+    loginBrowserRedirect(path, inAppBrowserOf(s.ua));
+  if (to) return { to, appleIdToken, loginPath: null };
+  const verdict = guardRoute(s.access ? { access: s.access } : null, s);
+  if (verdict.allow) return { to: null, appleIdToken, loginPath: null };
+  return { to: verdict.redirect, appleIdToken, loginPath: verdict.redirect === '/login' ? loginPathFor(path, query) : null };
 }

@@ -10,7 +10,7 @@ import { buyOrder, getPublicOrder, type PublicOrder } from '../api/orders.ts';
 import { isOngoing } from '../core/orders.ts';
 import { rentalFee } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
-import { loginPathFor } from '../core/routes.ts';
+import { loginPathFor } from '../core/navigation.ts';
 import { halfHours } from '../core/duration.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';

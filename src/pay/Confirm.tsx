@@ -2,7 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText } from '../i18n/index.ts';
-import { $route, href, navigate } from '../stores/router.ts';
+import { $route, back, href, navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { randomId } from '../stores/session.ts';
@@ -54,7 +54,7 @@ export default function Confirm() {
       // Retry loads again; Cancel (or Escape) goes back where the user came from.
       const retry = await confirmDialog({ title: t('confirm.methodsFailed'), text, okLabel: t('common.retry') });
       if (retry) void loadRef.current();
-      else history.back();
+      else back({ from: '/confirm' });
     }
   }, [qrcode, t]);
   const loadRef = useRef(load);

@@ -7,7 +7,7 @@ import { useStore } from '@nanostores/react';
 import { useT, type T } from '../i18n/index.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
-import { $route, href, navigate } from '../stores/router.ts';
+import { $route, back, href, navigate } from '../stores/router.ts';
 import type { Cabinet } from '../api/cabinet.ts';
 import { MINUTE_MS, planFromWire, rentalFee, sliderMaxMinutes, type PricePlan } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
@@ -45,8 +45,7 @@ export default function SelectPakage() {
 
   useEffect(() => {
     if (scanned) return;
-    if (history.length > 1) history.back();
-    else navigate('/', { replace: true });
+    back({ fallback: '/' });
   }, [scanned]);
 
   if (!cabinet || !scanned) return <PageHeader title={t('rentPricing.title')} end={<LangSelect />} />;

@@ -6,7 +6,7 @@ import { useT, errorText, type T } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
 import { $loginPath } from '../stores/session.ts';
-import { inAppBrowserOf, loginPathFor, touristLoginAllowed } from '../core/routes.ts';
+import { inAppBrowserOf, loginPathFor, touristLoginAllowed } from '../core/navigation.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { scanTarget } from '../core/scanRoute.ts';
 import { touristLogin } from '../api/auth.ts';
@@ -47,7 +47,7 @@ async function askAboutOpenOrders(t: T, cabinet: Cabinet): Promise<void> {
     cancelLabel: t('scan.later'),
     role: 'dialog',
   });
-  navigate(view ? '/order' : scanTarget(cabinet), { replace: true });
+  navigate(view ? '/order' : scanTarget(cabinet), { replace: true, from: '/' });
 }
 
 function CodeEntry({ code }: { code: string }) {

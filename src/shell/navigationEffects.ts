@@ -1,10 +1,20 @@
-// Applies the navigation rules of src/core/navigation.ts in the browser: called by the app shell on load and
-// on every route change. Returns a route to replace the current one with, or null.
-import { DEFAULT_HOSTS, debugConsoleRequested, isWeChat, pageUrlWithoutHash, wechatDomainRedirect, wechatRouteRedirect, wifiSiteRedirect } from '../core/navigation.ts';
-import { SCAN_CODE_ROUTES, type ParsedHash } from '../core/routes.ts';
+// Applies the navigation rules of src/core/navigation.ts in the browser — the only place that does:
+// startNavigation() once before the first render, useRouteRules() in the app shell on every route,
+// handleUnauthorized() on a 401, useDocumentTitle() for the route's title.
+import { useEffect } from 'react';
+import { useStore } from '@nanostores/react';
+import {
+  DEFAULT_HOSTS, codeLinkUrl, isWeChat, loginPathFor, pageUrlWithoutHash, routeEffects, routeRedirect, unauthorizedTarget,
+  wechatDomainRedirect,
+} from '../core/navigation.ts';
+import type { Access, ParsedHash } from '../core/routes.ts';
 import { wechatConfig } from '../api/content.ts';
 import { toast } from '../ui/feedback.tsx';
-import { errorText, translate } from '../i18n/index.ts';
+import { errorText, translate, useT } from '../i18n/index.ts';
+import { $route, navigate, replaceUrl } from '../stores/router.ts';
+import { $agentOpenId, $appleIdToken, $applyLogin, $isTourist, $loginPath, $token, clearSignIn } from '../stores/session.ts';
+import { $mificode, $qrcode, $zhcode, storeScanCodes } from '../stores/scan.ts';
+import { $lang } from '../stores/locale.ts';
 
 /** Hosts for the WeChat secondary-domain rule: VITE_MAIN_HOST / VITE_SECONDARY_HOSTS (comma-separated) at build. */
 const env = import.meta.env as Record<string, string | undefined>;
@@ -14,19 +24,35 @@ const HOSTS = env.VITE_MAIN_HOST
 
 const ua = () => (typeof navigator === 'undefined' ? '' : navigator.userAgent);
 
-/** Once at start: the WeChat secondary-domain redirect (true when the page is leaving). */
-export function leaveSecondaryDomain(): boolean {
+/**
+ * Once at start (the standalone app): a code link without a hash becomes its hash route; in WeChat on a
+ * secondary domain the page leaves for the main host keeping the scan code (true: leaving, render nothing).
+ */
+export function startNavigation(): boolean {
+  const codeLink = codeLinkUrl(location);
+  if (codeLink) replaceUrl(codeLink);
   const to = wechatDomainRedirect(location, ua(), HOSTS);
   if (!to) return false;
   location.replace(to);
   return true;
 }
 
+/** 401: the session is gone. A held scan code lets the code-link entry make a new tourist session; otherwise login. */
+export function handleUnauthorized(): void {
+  const wasTourist = $isTourist.get();
+  clearSignIn();
+  const { path, query } = $route.get();
+  if (path === '/') return; // the entry retries by itself
+  const to = unauthorizedTarget(wasTourist, $qrcode.get(), $zhcode.get());
+  if (to === '/login') $loginPath.set(loginPathFor(path, query));
+  navigate(to, { replace: true });
+}
+
 let consoleLoading: Promise<unknown> | null = null;
 
 /** vc=true: the debug console widget, loaded only then (its own chunk). */
-export function maybeDebugConsole(query: URLSearchParams): void {
-  if (!debugConsoleRequested(query) || consoleLoading) return;
+function startDebugConsole(): void {
+  if (consoleLoading) return;
   consoleLoading = import('eruda').then((m) => m.default.init()).catch((e: unknown) => console.error('debug console', e));
 }
 
@@ -34,7 +60,7 @@ let wxConfigured = false;
 const WX_SDK = 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js';
 
 /** In WeChat: load the JS-SDK and configure it with the server's signature; failure is a toast (spec §8). */
-export function maybeWeChatConfig(): void {
+function maybeWeChatConfig(): void {
   if (wxConfigured || !isWeChat(ua())) return;
   wxConfigured = true;
   wechatConfig(pageUrlWithoutHash(location.href))
@@ -59,17 +85,41 @@ export function maybeWeChatConfig(): void {
 }
 
 /**
- * Per route: WeChat homeMap → /home; a fixed Wi-Fi scan id on a scan route leaves for the Wi-Fi site.
- * Returns the in-app route to replace the current one with, or null.
+ * The app shell's per-route rules: stores what the route carries (scan codes, lang, agent), starts the debug
+ * console and the WeChat config, leaves for the Wi-Fi site, and replaces the route when a rule or the guard
+ * sends it elsewhere. Returns whether the route's screen may show (false while a redirect is under way).
  */
-export function routeRedirect(route: ParsedHash): string | null {
-  if (SCAN_CODE_ROUTES.includes(route.path)) {
-    const code = route.query.get('qrcode') || route.query.get('qr') || route.query.get('zhcode');
-    const wifi = wifiSiteRedirect(code);
-    if (wifi) {
-      location.replace(wifi);
-      return null;
-    }
-  }
-  return wechatRouteRedirect(route.path, ua());
+export function useRouteRules(route: ParsedHash, access: Access | null): boolean {
+  const token = useStore($token);
+  const qrcode = useStore($qrcode);
+  const zhcode = useStore($zhcode);
+  const mificode = useStore($mificode);
+  const applyLogin = useStore($applyLogin);
+
+  useEffect(() => {
+    const fx = routeEffects(route);
+    if (fx.scanCodes) storeScanCodes(fx.scanCodes);
+    if (fx.lang) $lang.set(fx.lang);
+    if (fx.agentOpenId) $agentOpenId.set(fx.agentOpenId);
+    if (fx.debugConsole) startDebugConsole();
+    maybeWeChatConfig();
+    if (fx.leave) location.replace(fx.leave);
+  }, [route]);
+
+  const { to, appleIdToken, loginPath } = routeRedirect(route, { access, token, qrcode, zhcode, mificode, applyLogin, ua: ua() });
+  useEffect(() => {
+    if (appleIdToken) $appleIdToken.set(appleIdToken);
+    if (loginPath !== null) $loginPath.set(loginPath);
+    if (to) navigate(to, { replace: true });
+  }, [appleIdToken, loginPath, to, route]);
+
+  return !to;
+}
+
+/** document.title: the route's translated name and the product, e.g. "Wallet · Powerly". */
+export function useDocumentTitle(titleKey: string | undefined): void {
+  const t = useT();
+  useEffect(() => {
+    document.title = titleKey ? t('shell.documentTitle', { screen: t(titleKey) }) : t('shell.productName');
+  }, [t, titleKey]);
 }

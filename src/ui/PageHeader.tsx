@@ -1,21 +1,11 @@
 // Page header: back button (history, else the spec's fallback route), title, an optional end slot.
 import type { ReactNode } from 'react';
-import { useStore } from '@nanostores/react';
 import { useT } from '../i18n/index.ts';
-import { canGoBack, goBack, navigate } from '../stores/router.ts';
-import { $homePathName, $isTourist, $user } from '../stores/session.ts';
-import { backFallback } from '../core/routes.ts';
+import { back as goBack } from '../stores/router.ts';
 
 export function PageHeader({ title, back = true, end }: { title: string; back?: boolean; end?: ReactNode }) {
   const t = useT();
-  const tourist = useStore($isTourist);
-  const user = useStore($user);
-  const home = useStore($homePathName);
-
-  const onBack = () => {
-    if (canGoBack()) return goBack();
-    navigate(backFallback(tourist, Boolean(user?.pmobile || user?.email) || !tourist, home), { replace: true });
-  };
+  const onBack = () => goBack();
 
   return (
     <header className="page-header">

@@ -67,13 +67,17 @@ export function toast(text: string): void {
 }
 
 // A message/confirm dialog belongs to the screen that opened it (as when each screen rendered its own):
-// leaving that screen (another route path, e.g. the hardware back button) discards it unanswered, so a
-// stale Retry or Cancel never acts on the next screen.
+// leaving that screen (another route path, e.g. the hardware back button) discards it, so a stale Retry or
+// Cancel never acts on the next screen. A discarded dialog resolves as cancelled (confirm → false, message →
+// done), so the flow that awaits it is never left hanging.
 let shownOn = $route.get().path;
 $route.subscribe(({ path }) => {
   if (path === shownOn) return;
   shownOn = path;
-  if ($dialogs.get().length) $dialogs.set([]);
+  const dropped = $dialogs.get();
+  if (!dropped.length) return;
+  $dialogs.set([]);
+  for (const d of dropped) d.resolve(false);
 });
 
 function open(req: Omit<DialogRequest, 'id' | 'resolve'>): Promise<boolean> {

@@ -67,7 +67,7 @@ export default function WalletIn() {
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
       // Spec §4: after CZ success the dialog leads to /mine.
       void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount: money(symbol, amount) }) }).then(() =>
-        navigate('/mine', { replace: true }),
+        navigate('/mine', { replace: true, from: '/wallet_in' }),
       );
     } catch (e) {
       // A business refusal is final for this action; a network error keeps the key for the retry.

@@ -1,11 +1,12 @@
-// Navigation rules of spec §2 (src/core/navigation.ts) and the scan-code storage rule (src/core/routes.ts).
+// Navigation rules of spec §2 (src/core/navigation.ts), the scan-code storage rule among them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   debugConsoleRequested, isAlipay, isWeChat, pageUrlWithoutHash, scanIdOf, supportChatLink, wechatDomainRedirect,
-  wechatRouteRedirect, wifiSiteRedirect, WIFI_SCAN_IDS, WIFI_SITE_URL,
+  wechatRouteRedirect, wifiSiteRedirect, WIFI_SCAN_IDS, WIFI_SITE_URL, scanCodesFrom, backFallback, codeLinkUrl,
+  routeEffects, routeRedirect,
 } from '../../src/core/navigation.ts';
-import { scanCodesFrom } from '../../src/core/routes.ts';
+import { parseHash } from '../../src/core/routes.ts';
 
 const WECHAT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN';
 const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -97,5 +98,74 @@ describe('support chat link and the signed URL', () => {
   it('signs the page URL without its hash', () => {
     expect(pageUrlWithoutHash('https://app.powerly.io/?a=1#/homeMap?x=2')).toBe('https://app.powerly.io/?a=1');
     expect(pageUrlWithoutHash('https://app.powerly.io/')).toBe('https://app.powerly.io/');
+  });
+});
+
+describe('the rules per route, together (routeEffects, routeRedirect)', () => {
+  const r = (hash: string) => parseHash(hash);
+  const base = { access: 'public' as const, token: '', qrcode: '', zhcode: '', mificode: '', applyLogin: '', ua: SAFARI };
+
+  it('scan-code storing: home, homeMap and homeScan store a qrcode (clearing zhcode) or a zhcode (clearing qrcode)', () => {
+    expect(routeEffects(r('#/?qrcode=PWL-1')).scanCodes).toEqual({ qrcode: 'PWL-1', zhcode: '' });
+    expect(routeEffects(r('#/home?zhcode=Z1')).scanCodes).toEqual({ qrcode: '', zhcode: 'Z1' });
+    expect(routeEffects(r('#/homeMap?qr=Q')).scanCodes).toEqual({ qrcode: 'Q', zhcode: '' });
+    expect(routeEffects(r('#/wallet?qrcode=PWL-1')).scanCodes).toBeNull();
+  });
+
+  it('lang and agentOpenId of the link are stored; vc=true starts the debug console', () => {
+    const fx = routeEffects(r('#/?lang=pt-BR&agentOpenId=A7&vc=true'));
+    expect(fx.lang).toBe('pt-PT');
+    expect(fx.agentOpenId).toBe('A7');
+    expect(fx.debugConsole).toBe(true);
+    expect(routeEffects(r('#/?vc=1')).debugConsole).toBe(false);
+  });
+
+  it('fixed numeric Wi-Fi scan ids leave for the Wi-Fi site, on the scan routes only', () => {
+    expect(routeEffects(r(`#/?qrcode=${WIFI_SCAN_IDS[0]}`)).leave).toBe(`${WIFI_SITE_URL}?id=${WIFI_SCAN_IDS[0]}`);
+    expect(routeEffects(r(`#/home?zhcode=${WIFI_SCAN_IDS[1]}`)).leave).toBe(`${WIFI_SITE_URL}?id=${WIFI_SCAN_IDS[1]}`);
+    expect(routeEffects(r(`#/order?qrcode=${WIFI_SCAN_IDS[0]}`)).leave).toBeNull();
+    expect(routeEffects(r('#/?qrcode=PWL-1')).leave).toBeNull();
+  });
+
+  it('AppleIdToken is stored; with an apply-login path set, navigation goes there (before the guard)', () => {
+    expect(routeRedirect(r('#/login?AppleIdToken=jwt'), base)).toEqual({ to: null, appleIdToken: 'jwt', loginPath: null });
+    expect(routeRedirect(r('#/login?AppleIdToken=jwt'), { ...base, applyLogin: '/wallet' })).toEqual({ to: '/wallet', appleIdToken: 'jwt', loginPath: null });
+  });
+
+  it("signed in with a 'wifi.' mificode: homeMap, homeScan and selectPakage go to packageDetail", () => {
+    const s = { ...base, token: 't', mificode: 'https://wifi.powerly.io/d/9' };
+    for (const p of ['#/homeMap', '#/', '#/selectPakage']) expect(routeRedirect(r(p), { ...s, access: 'private' }).to).toBe('/packageDetail');
+    expect(routeRedirect(r('#/homeMap'), { ...s, token: '' }).to).toBeNull();
+  });
+
+  it('WeChat: homeMap → /home; WeChat and Alipay login screens go to their own login', () => {
+    expect(routeRedirect(r('#/homeMap'), { ...base, ua: WECHAT }).to).toBe('/home');
+    expect(routeRedirect(r('#/homeMap'), base).to).toBeNull();
+    expect(routeRedirect(r('#/otherLogin'), { ...base, ua: WECHAT }).to).toBe('/login_wechat');
+    expect(routeRedirect(r('#/login'), { ...base, ua: ALIPAY }).to).toBe('/login_alipay');
+  });
+
+  it('the auth redirect: login-required and unknown routes without a token go to /login, remembering the route', () => {
+    expect(routeRedirect(r('#/wallet?currency=EUR'), { ...base, access: 'private' })).toEqual({ to: '/login', appleIdToken: null, loginPath: '/wallet?currency=EUR' });
+    expect(routeRedirect(r('#/nope'), { ...base, access: null }).to).toBe('/login');
+    expect(routeRedirect(r('#/wallet'), { ...base, access: 'private', token: 't' }).to).toBeNull();
+    expect(routeRedirect(r('#/nope'), { ...base, access: null, token: 't' }).to).toBeNull();
+    // A held scan code: the code-link entry makes a tourist session instead of the login screen.
+    expect(routeRedirect(r('#/confirm'), { ...base, access: 'private', qrcode: 'PWL-1' })).toEqual({ to: '/?qrcode=PWL-1', appleIdToken: null, loginPath: null });
+    expect(routeRedirect(r('#/home'), base).to).toBeNull();
+  });
+
+  it('a code link without a hash becomes its hash route; one with a hash, or without a code, stays', () => {
+    expect(codeLinkUrl({ pathname: '/', search: '?qrcode=PWL-1', hash: '' })).toBe('/#/?qrcode=PWL-1');
+    expect(codeLinkUrl({ pathname: '/app/', search: '?lang=zh-CN', hash: '' })).toBe('/app/#/?lang=zh-CN');
+    expect(codeLinkUrl({ pathname: '/', search: '?qrcode=PWL-1', hash: '#/home' })).toBeNull();
+    expect(codeLinkUrl({ pathname: '/', search: '?utm=x', hash: '' })).toBeNull();
+  });
+
+  it('the back fallback: selectPakage for tourists or users without an account, else the stored home (homeMap by default)', () => {
+    expect(backFallback(true, true, '/home')).toBe('/selectPakage');
+    expect(backFallback(false, false, '/home')).toBe('/selectPakage');
+    expect(backFallback(false, true, '/home')).toBe('/home');
+    expect(backFallback(false, true, '')).toBe('/homeMap');
   });
 });

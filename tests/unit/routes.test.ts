@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { backFallback, guard, isPublic, parseHash, routeOf, scanCodesFrom } from '../../src/core/routes.ts';
+import { parseHash } from '../../src/core/routes.ts';
+import { backFallback, scanCodesFrom } from '../../src/core/navigation.ts';
+import { NOT_FOUND_TITLE, ROUTES, guard, isPublic, matchRoute, routeOf } from '../../src/routes.ts';
+import enUS from '../../locales/en-US.json';
 
 const none = { token: '', qrcode: '', zhcode: '' };
 
@@ -66,5 +69,47 @@ describe('back fallback', () => {
     expect(backFallback(false, false, '/home')).toBe('/selectPakage');
     expect(backFallback(false, true, '/home')).toBe('/home');
     expect(backFallback(false, true, '')).toBe('/homeMap');
+  });
+});
+
+describe('the one route table (src/routes.ts)', () => {
+  const en = flatKeys(enUS);
+  function flatKeys(o: object, prefix = ''): Set<string> {
+    const out = new Set<string>();
+    for (const [k, v] of Object.entries(o)) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      if (v && typeof v === 'object') for (const x of flatKeys(v as object, key)) out.add(x);
+      else out.add(key);
+    }
+    return out;
+  }
+
+  it('lists every route of spec §2 once, with its access', () => {
+    const all = ROUTES.flatMap((r) => [r.path, ...(r.aliases ?? [])]);
+    expect(new Set(all).size).toBe(all.length);
+    const spec = {
+      public: ['/login', '/otherLogin', '/', '/homeMap', '/home', '/login_wechat', '/login_alipay', '/aboutUs', '/aboutUsApp', '/contactUs', '/contactUsApp', '/payMethod', '/MercadoPago', '/invoiceOrderDtl', '/loginborrow', '/MonriPay', '/orderStatus'],
+      private: ['/confirm', '/wallet', '/result', '/order', '/setting', '/shop', '/help', '/wallet_in', '/wallet_out', '/wallet_list', '/google_map', '/map', '/nearby_shop', '/selectPakage', '/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/borrowSuccess', '/packageDetail', '/orderDetail', '/usage', '/pastOrder', '/scanQr', '/payment_card', '/cdbUsage', '/mine'],
+    };
+    for (const [access, paths] of Object.entries(spec)) for (const p of paths) expect(matchRoute(p)?.route.access, p).toBe(access);
+    expect(all.sort()).toEqual([...spec.public, ...spec.private].sort());
+  });
+
+  it('aliases and the {lang} segment match their route', () => {
+    expect(matchRoute('/map')?.route.path).toBe('/google_map');
+    expect(routeOf('/pastOrder')).toBe('/order');
+    expect(matchRoute('/contactUsApp/pt-PT')).toMatchObject({ route: { path: '/contactUsApp' }, params: { lang: 'pt-PT' } });
+    expect(matchRoute('/aboutUs/en-US')).toBeNull();
+    expect(matchRoute('/aboutUsApp/en-US/x')).toBeNull();
+    expect(routeOf('/nope')).toBe('/nope');
+  });
+
+  it('every built screen has a title key that exists in the locale files; loaders are lazy functions', () => {
+    for (const r of ROUTES) {
+      if (!r.screen) continue;
+      expect(typeof r.screen, r.path).toBe('function');
+      expect(r.title && en.has(r.title), `${r.path}: ${r.title}`).toBe(true);
+    }
+    expect(en.has(NOT_FOUND_TITLE)).toBe(true);
   });
 });

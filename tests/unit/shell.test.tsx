@@ -112,20 +112,26 @@ describe('feedback module', () => {
     opener.remove();
   });
 
-  it('leaving the screen (another route path) discards its open dialogs unanswered; a query change does not', async () => {
+  it('leaving the screen (another route path) discards its open dialogs as cancelled; a query change does not', async () => {
     navigate('/confirm?price=1', { replace: true });
     render(<FeedbackHost />);
-    let answered = false;
+    let answered: boolean | undefined;
+    let messaged = false;
     act(() => {
-      void confirmDialog({ title: 'Payment failed', okLabel: 'Retry' }).then(() => (answered = true));
+      void confirmDialog({ title: 'Payment failed', okLabel: 'Retry' }).then((v) => (answered = v));
+      void showMessage({ title: 'Paid' }).then(() => (messaged = true));
     });
     act(() => navigate('/confirm?price=2', { replace: true }));
     expect(host.querySelector('dialog h2')?.textContent).toBe('Payment failed');
+    await act(async () => undefined);
+    expect(answered).toBeUndefined();
     act(() => navigate('/order'));
     expect(host.querySelector('dialog')).toBeNull();
     expect($dialogs.get()).toEqual([]);
     await act(async () => undefined);
+    // Resolved as cancelled, so the flow awaiting them goes on (its Retry never runs).
     expect(answered).toBe(false);
+    expect(messaged).toBe(true);
     // A dialog opened on the new screen is shown as usual.
     act(() => void showMessage({ title: 'Done' }));
     expect(host.querySelector('dialog h2')?.textContent).toBe('Done');

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  afterLoginTarget, backFallback, guard, inAppBrowserOf, loginBrowserRedirect, loginPathFor, miniProgramCode,
+  afterLoginTarget, backFallback, inAppBrowserOf, loginBrowserRedirect, loginPathFor, miniProgramCode,
   navigationRule, unauthorizedTarget,
-} from '../../src/core/routes.ts';
+} from '../../src/core/navigation.ts';
+import { guard } from '../../src/routes.ts';
 import { COUNTRIES, defaultAreaCode, filterByLabel } from '../../src/core/countries.ts';
 import { signMaterial } from '../../src/core/sign.ts';
 
@@ -111,7 +112,7 @@ describe('sendVerifyCode sign material', () => {
 
 describe('tourist login by browser', () => {
   it('not in the WeChat browser', async () => {
-    const { touristLoginAllowed } = await import('../../src/core/routes.ts');
+    const { touristLoginAllowed } = await import('../../src/core/navigation.ts');
     expect(touristLoginAllowed('wechat')).toBe(false);
     expect(touristLoginAllowed('alipay')).toBe(true);
     expect(touristLoginAllowed('other')).toBe(true);
