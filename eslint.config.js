@@ -1,6 +1,9 @@
-// Lint: typescript-eslint's recommended rules over every TypeScript file of the app, embed, demo, tests and server.
+// Lint: typescript-eslint's recommended rules over every TypeScript file of the app, embed, demo, tests and server,
+// plus the type-aware promise rules (a promise is awaited, handled or explicitly voided; never handed to a caller
+// that ignores it) and React's rules of hooks (hooks at the top level, effect dependencies complete).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
@@ -13,6 +16,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': ['error', { allow: ['warn', 'error', 'info'] }],
       eqeqeq: ['error', 'smart'],
+    },
+  },
+  {
+    // Type-aware rules: each file is checked with the tsconfig that owns it (tsconfig.json, server/tsconfig.json).
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'embed/**/*.{ts,tsx}', 'demo/**/*.{ts,tsx}', 'tests/unit/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
 );

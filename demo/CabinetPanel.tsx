@@ -56,7 +56,7 @@ export function CabinetPanel() {
                 fromCabinetId={p.fromCabinetId}
                 cabinets={state.cabinets.map((c) => ({ id: c.cabinetId, name: c.venueName, free: c.slots.some((s) => !s.powerbankId) }))}
                 onReturn={(cabinetId) =>
-                  act(() => returnPowerbank(cabinetId, p.powerbankId), t('demo.returned', { powerbank: p.powerbankId, cabinet: cabinetId }))
+                  void act(() => returnPowerbank(cabinetId, p.powerbankId), t('demo.returned', { powerbank: p.powerbankId, cabinet: cabinetId }))
                 }
               />
             ))}
@@ -91,7 +91,7 @@ export function CabinetPanel() {
                   <button
                     type="button"
                     className="button small"
-                    onClick={() => act(() => failNextEject(c.cabinetId), t('demo.jammed', { cabinet: c.cabinetId }))}
+                    onClick={() => void act(() => failNextEject(c.cabinetId), t('demo.jammed', { cabinet: c.cabinetId }))}
                   >
                     {t('demo.failNext', { cabinet: c.cabinetId })}
                   </button>

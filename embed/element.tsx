@@ -11,6 +11,7 @@ import { mountWidget, type WidgetHandle } from './mount.ts';
 import type { WidgetEvent } from './bridge.ts';
 import { reportWebVitals } from '../src/platform/vitals.ts';
 import { isLocale } from '../src/core/lang.ts';
+import { useLatest } from '../src/ui/hooks.ts';
 import css from './element.css?inline';
 
 type Texts = typeof enTexts;
@@ -39,7 +40,10 @@ function Shell({ host, agent, widgetOrigin, qrcode, lang }: ShellProps) {
     void textsFor(lang).then(setTexts);
   }, [lang]);
 
+  // The first qrcode and lang go into the mount; later ones go through the bridge (attributeChangedCallback).
+  const latest = useLatest({ host, qrcode, lang });
   useEffect(() => {
+    const { host, qrcode, lang } = latest.current;
     if (!slot.current) return;
     const handle = mountWidget(slot.current, {
       widgetOrigin, agent, qrcode: qrcode || undefined, lang: lang ?? undefined, token: host.pendingToken,
@@ -55,8 +59,8 @@ function Shell({ host, agent, widgetOrigin, qrcode, lang }: ShellProps) {
       handle.destroy();
       host.handle = undefined;
     };
-    // A new agent or server remounts; a new qrcode or lang goes through the bridge (attributeChangedCallback).
-  }, [agent, widgetOrigin]);
+    // A new agent or server remounts.
+  }, [agent, widgetOrigin, latest]);
 
   useEffect(() => {
     host.handle?.iframe.setAttribute('title', texts.frameTitle);

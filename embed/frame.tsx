@@ -116,12 +116,12 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
         }
         if (token) setSession(token, '');
         if (!rendered) render();
-        if (qrcode) useCode(qrcode);
+        if (qrcode) applyCode(qrcode);
         bridge.send({ type: 'ready', payload: {} });
         return;
       }
       case 'setQrcode':
-        useCode(msg.payload.qrcode);
+        applyCode(msg.payload.qrcode);
         return;
       case 'setToken':
         setSession(msg.payload.token, '');
@@ -136,7 +136,7 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     }
   }
 
-  function useCode(raw: string) {
+  function applyCode(raw: string) {
     const code = parseScannedCode(raw);
     if (!code) {
       bridge.send({ type: 'error', payload: { code: 'badQrcode', message: translate('embed.badCode') } });

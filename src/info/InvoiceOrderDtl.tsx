@@ -1,6 +1,7 @@
 // Route '/invoiceOrderDtl?orderId={id}': the order's receipt and the box to e-mail it.
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { useLatest } from '../ui/hooks.ts';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';
 import { invoiceCheck, type Receipt } from '../api/content.ts';
@@ -17,16 +18,17 @@ export default function InvoiceOrderDtl() {
   const orderId = useStore($route).query.get('orderId') ?? '';
   const [state, setState] = useState<{ kind: 'loading' } | { kind: 'ok'; r: Receipt | null } | { kind: 'error'; text: string }>({ kind: 'loading' });
 
+  const latestT = useLatest(t);
   useEffect(() => {
     if (!orderId) return;
     let live = true;
     invoiceCheck(orderId)
       .then((r) => live && setState({ kind: 'ok', r }))
-      .catch((e: unknown) => live && setState({ kind: 'error', text: errorText(e, t) }));
+      .catch((e: unknown) => live && setState({ kind: 'error', text: errorText(e, latestT.current) }));
     return () => {
       live = false;
     };
-  }, [orderId]);
+  }, [orderId, latestT]);
 
   const money = (r: Receipt, major: number) => formatMoney(toMinor(major, r.currency), r.currency, lang);
   return (

@@ -3,6 +3,7 @@
 // geolocation, the scan button. Shop coordinates may come from the query; entry keys qr/qrcode/zhcode scan at once.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
+import { useLatest, useMountEffect } from '../ui/hooks.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { $token } from '../stores/session.ts';
 import { useT, errorText } from '../i18n/index.ts';
@@ -46,9 +47,11 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
   const focusQuery = useRef(Boolean(fromQuery));
 
   // Entry keys qr, qrcode, zhcode: the automatic scan (the code-link entry signs a tourist in when needed).
+  const entryKey = entry?.key;
+  const entryValue = entry?.code;
   useEffect(() => {
-    if (entry) navigate(`/?${entry.key}=${encodeURIComponent(entry.code)}`, { replace: true });
-  }, [entry?.key, entry?.code]);
+    if (entryKey && entryValue) navigate(`/?${entryKey}=${encodeURIComponent(entryValue)}`, { replace: true });
+  }, [entryKey, entryValue]);
 
   const moveTo = useCallback((centre: LatLng, zoom: number) => {
     setView((v) => ({ centre, zoom, seq: v.seq + 1 }));
@@ -68,12 +71,14 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
   }, [moveTo, t]);
 
   // Without shop coordinates in the query, start from where the user is (the default centre until then).
-  useEffect(() => {
+  useMountEffect(() => {
     if (!fromQuery && !entry) locate();
-  }, []);
+  });
 
   // Nearby shops, 500 ms after the map stops moving; a newer view cancels the older call.
+  const latest = useLatest({ entry, fromQuery, t });
   useEffect(() => {
+    const { entry, fromQuery, t } = latest.current;
     if (entry) return;
     const ctl = new AbortController();
     const timer = setTimeout(() => {
@@ -96,7 +101,7 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
       clearTimeout(timer);
       ctl.abort();
     };
-  }, [camera, variant]);
+  }, [camera, variant, latest]);
 
   const onMove = useCallback((centre: LatLng, zoom: number) => {
     setCamera((c) => (Math.abs(c.centre.lat - centre.lat) < 1e-7 && Math.abs(c.centre.lng - centre.lng) < 1e-7 && c.zoom === zoom ? c : { centre, zoom }));

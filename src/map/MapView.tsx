@@ -7,6 +7,7 @@ import type { Map as MlMap, Marker as MlMarker, StyleSpecification } from 'mapli
 import { MAP_MAX_ATTEMPTS, MARKER, project, retryDelay, unproject, wrapLng, type LatLng } from '../core/map.ts';
 import type { Shop } from '../api/shops.ts';
 import { useT } from '../i18n/index.ts';
+import { useLatest } from '../ui/hooks.ts';
 
 export interface MapViewport {
   centre: LatLng;
@@ -81,8 +82,11 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail }: MapViewProps
   const [ready, setReady] = useState(false);
   const cb = useRef({ onMove, onSelect, onFail });
   cb.current = { onMove, onSelect, onFail };
+  // The view is a command (applied when its seq changes), not state the map follows on every render.
+  const latestView = useLatest(view);
 
   useEffect(() => {
+    const view = latestView.current;
     let cancelled = false;
     let created: MlMap | null = null;
     void (async () => {
@@ -125,12 +129,13 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail }: MapViewProps
       map.current = null;
     };
     // The map is created once; later views are applied by the effect below.
-  }, []);
+  }, [latestView]);
 
   useEffect(() => {
+    const view = latestView.current;
     if (!ready || !map.current) return;
     map.current.jumpTo({ center: [view.centre.lng, view.centre.lat], zoom: view.zoom });
-  }, [ready, view.seq]);
+  }, [ready, view.seq, latestView]);
 
   useEffect(() => {
     const m = map.current;
@@ -165,7 +170,11 @@ function PlainMap({ shops, view, selected, onMove, onSelect }: MapViewProps) {
   const drag = useRef<{ x: number; y: number; id: number } | null>(null);
   const [offset, setOffset] = useState({ x: 0, y: 0 });
 
-  useEffect(() => setCam({ centre: view.centre, zoom: view.zoom }), [view.seq]);
+  const latestView = useLatest(view);
+  useEffect(() => {
+    const view = latestView.current;
+    setCam({ centre: view.centre, zoom: view.zoom });
+  }, [view.seq, latestView]);
   useEffect(() => {
     const el = box.current;
     if (!el) return;

@@ -20,10 +20,13 @@ export default function NearbyShop() {
   const [shop, setShop] = useState<ShopDetail | null>(null);
   const [error, setError] = useState('');
 
+  const lat = at?.lat;
+  const lng = at?.lng;
   const load = useCallback(() => {
     setError('');
-    shopDetail(shopId, at ?? undefined).then(setShop, (e: unknown) => setError(errorText(e, t)));
-  }, [shopId, at?.lat, at?.lng, t]);
+    const from = lat != null && lng != null ? { lat, lng } : undefined;
+    shopDetail(shopId, from).then(setShop, (e: unknown) => setError(errorText(e, t)));
+  }, [shopId, lat, lng, t]);
   useEffect(() => {
     if (shopId) load();
   }, [load, shopId]);

@@ -1,6 +1,7 @@
 // Routes '/order' and '/pastOrder': paged rental orders (page size 10), tabs In use / Ended.
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { useMountEffect } from '../ui/hooks.ts';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { listOrders, ORDER_PAGE_SIZE, type Order as OrderRow } from '../api/orders.ts';
 import { isOngoing, ongoingFirst } from '../core/orders.ts';
@@ -47,9 +48,9 @@ export default function Order() {
   );
 
   // The first page once per visit (a language change does not reload the list).
-  useEffect(() => {
+  useMountEffect(() => {
     void load(1);
-  }, []);
+  });
 
   const sorted = ongoingFirst(orders);
   const inUse = sorted.filter(isOngoing);

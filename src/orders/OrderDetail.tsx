@@ -138,7 +138,7 @@ export default function OrderDetail() {
                 <button
                   type="button"
                   className="button small"
-                  onClick={async () => toast((await copyText(order.pOrderid)) ? t('detail.copied') : t('detail.copyFailed'))}
+                  onClick={() => void copyText(order.pOrderid).then((ok) => toast(ok ? t('detail.copied') : t('detail.copyFailed')))}
                 >
                   {t('detail.copy')}
                 </button>

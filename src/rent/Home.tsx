@@ -1,6 +1,7 @@
 // Route '/home': the scanned cabinet — venue, price, features, the pay or Borrow button.
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { useLatest } from '../ui/hooks.ts';
 import { useT, errorText, type T } from '../i18n/index.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
@@ -31,7 +32,9 @@ export default function Home() {
   }, [cabinet]);
 
   // Refresh the cabinet (counts, wallet) whenever the screen opens with a session.
+  const latest = useLatest({ cabinet, qrcode, t });
   useEffect(() => {
+    const { cabinet, qrcode, t } = latest.current;
     const code = cabinet?.qrcode || qrcode;
     if (!code) return;
     // No session yet: the code-link entry makes the tourist session and comes back here.
@@ -44,7 +47,7 @@ export default function Home() {
       live = false;
     };
     // Once per visit (and after a new session), not on every cabinet update.
-  }, [token]);
+  }, [token, latest]);
 
   if (!cabinet) {
     return (

@@ -1,7 +1,8 @@
 // Route '/wallet' (spec §2): the user's wallets (one per currency and agent) or one; balance and deposit;
 // top-up, withdrawal, movements; saved cards with the add-card rule (not NGN; a wallet, qrcode, mificode or sn).
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { useMountEffect } from '../ui/hooks.ts';
 import { useT, errorText } from '../i18n/index.ts';
 import { listWallets, type Wallet as WalletRow } from '../api/wallet.ts';
 import { canAddCard } from '../core/wallet.ts';
@@ -32,11 +33,11 @@ export default function Wallet() {
     } catch (e) {
       setError(errorText(e, t));
     }
-  }, [t]);
+  }, [t, selected?.pCurrencyType, selected?.pDailiId, only]);
 
-  useEffect(() => {
+  useMountEffect(() => {
     void load();
-  }, []);
+  });
 
   const shown = wallets ? (only ? wallets.filter((w) => w.pCurrencyType === only) : wallets) : [];
   const current = selected && shown.find((w) => w.pCurrencyType === selected.pCurrencyType && w.pDailiId === selected.pDailiId);

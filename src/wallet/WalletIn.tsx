@@ -3,6 +3,7 @@
 // or a saved card through the payment provider (payType CZ); success dialog, then the wallet.
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { useLatest } from '../ui/hooks.ts';
 import { useT, errorText } from '../i18n/index.ts';
 import { listCards, recharge, walletPaymentMethods, type SavedCard } from '../api/wallet.ts';
 import type { PaymentMethod } from '../api/payment.ts';
@@ -36,17 +37,18 @@ export default function WalletIn() {
   /** One top-up action: its key and card token are reused when a retry follows an unknown outcome. */
   const pending = useRef<{ key: string; token?: string; amount: number; cardId?: string } | null>(null);
 
+  const latestT = useLatest(t);
   useEffect(() => {
     void (async () => {
       try {
         setMethods(await walletPaymentMethods(currency, agentId));
         setCards(await listCards(agentId));
       } catch (e) {
-        setError(errorText(e, t));
+        setError(errorText(e, latestT.current));
         setMethods([]);
       }
     })();
-  }, [currency, agentId]);
+  }, [currency, agentId, latestT]);
 
   const method = methods ? pickCardMethod(methods) : undefined;
   const provider = method ? cardProviderFor(method) : null;

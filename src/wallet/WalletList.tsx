@@ -1,6 +1,7 @@
 // Route '/wallet_list': the wallet's movements (top-ups, deposits, rent, withdrawals), newest first, paged.
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
+import { useLatest } from '../ui/hooks.ts';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { listMovements, type Movement } from '../api/wallet.ts';
 import { $route } from '../stores/router.ts';
@@ -41,9 +42,11 @@ export default function WalletList() {
     }
   }, [currency, agentId, t]);
 
+  // The first page when the wallet changes (a language change does not reload the list).
+  const latestLoad = useLatest(load);
   useEffect(() => {
-    void load(1);
-  }, [currency, agentId]);
+    void latestLoad.current(1);
+  }, [currency, agentId, latestLoad]);
 
   const fmt = (m: Movement) => {
     try {

@@ -210,20 +210,20 @@ describe('lazily loaded screens', () => {
     // No flash for a screen that arrives at once.
     expect(spinner()).toBeNull();
     expect(host.querySelector('.screen-pending[aria-busy="true"]')).not.toBeNull();
-    act(() => vi.advanceTimersByTime(199));
+    void act(() => vi.advanceTimersByTime(199));
     expect(spinner()).toBeNull();
     // Then a spinner at once — not seconds of blank screen.
-    act(() => vi.advanceTimersByTime(1));
+    void act(() => vi.advanceTimersByTime(1));
     expect(spinner()?.textContent).toContain('Loading');
     expect(host.textContent).not.toContain('taking longer');
     expect(reload()).toBeUndefined();
-    act(() => vi.advanceTimersByTime(2799));
+    void act(() => vi.advanceTimersByTime(2799));
     expect(reload()).toBeUndefined();
     // 3 s and still loading: the fallback message and a reload, the spinner stays.
-    act(() => vi.advanceTimersByTime(1));
+    void act(() => vi.advanceTimersByTime(1));
     expect(host.querySelector('.screen-slow')?.textContent).toContain('This is taking longer than usual.');
     expect(spinner()).not.toBeNull();
-    act(() => reload()!.click());
+    void act(() => reload()!.click());
     expect(onReload).toHaveBeenCalledTimes(1);
   });
 
@@ -234,7 +234,7 @@ describe('lazily loaded screens', () => {
       await loadLocale('pt-PT');
     });
     render(<DelayedLoading onReload={() => undefined} />);
-    act(() => vi.advanceTimersByTime(LOADING_FALLBACK_MS));
+    void act(() => vi.advanceTimersByTime(LOADING_FALLBACK_MS));
     expect(host.querySelector('.screen-slow')?.textContent).toContain('Está a demorar mais do que o habitual.');
     expect(host.querySelector('.screen-slow button')?.textContent).toBe('Recarregar');
   });
@@ -242,9 +242,9 @@ describe('lazily loaded screens', () => {
   it('a screen that arrives stops the timers: no spinner or message afterwards', () => {
     vi.useFakeTimers();
     render(<DelayedLoading onReload={() => undefined} />);
-    act(() => vi.advanceTimersByTime(100));
-    act(() => root!.render(<p>screen</p>));
-    act(() => vi.advanceTimersByTime(10_000));
+    void act(() => vi.advanceTimersByTime(100));
+    void act(() => root!.render(<p>screen</p>));
+    void act(() => vi.advanceTimersByTime(10_000));
     expect(host.innerHTML).toBe('<p>screen</p>');
     expect(vi.getTimerCount()).toBe(0);
   });

@@ -1,0 +1,20 @@
+// Two small hooks for effects that must not re-run when a value changes but still need its latest version
+// (a translation function after a language change, a callback recreated on every render). Both keep React's
+// hook rules: nothing is read from a ref during render.
+import { useEffect, useLayoutEffect, useRef } from 'react';
+
+/** The latest value, for effects and callbacks that read it without re-running when it changes. */
+export function useLatest<T>(value: T): { readonly current: T } {
+  const ref = useRef(value);
+  // A layout effect runs before the effects of the same commit, so they always see this render's value.
+  useLayoutEffect(() => {
+    ref.current = value;
+  });
+  return ref;
+}
+
+/** Runs once after the first render (once per visit of a screen), with that render's values. */
+export function useMountEffect(effect: () => void | (() => void)): void {
+  const first = useRef(effect);
+  useEffect(() => first.current(), []);
+}
