@@ -3,7 +3,7 @@
 import type { Queryable } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { uuid } from '../../lib/ids.ts';
-import { toMajor } from '../../../../src/core/money.ts';
+import { toMajor } from '#core/money.ts';
 import { PaymentsRepository } from './repository.ts';
 import type { AuthorizeResult, ProviderRegistry } from './provider.ts';
 

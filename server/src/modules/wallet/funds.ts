@@ -8,7 +8,8 @@
 //               payout-submit job; the provider payout (idempotent by withdrawal id) is then requested, by the
 //               request itself and, if the process died first, by the job. The payout's signed webhook event
 //               (deduplicated by event id) posts the hold (paid) or voids it (failed).
-import { toMajor, toMinor, currencyScale } from '../../../../src/core/money.ts';
+import { toMajor, toMinor, parseDecimal } from '#core/money.ts';
+import { normalizeRemark, REFUND, validateRemark } from '#core/wallet.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -28,19 +29,11 @@ export const WALLET_CURRENCIES = ['CNY', 'EUR', 'USD', 'XAF', 'NGN'] as const;
 /** Upper bound of one top-up, major units (fraud limit of the sandbox acquirer). */
 export const MAX_TOPUP_MAJOR = 10_000;
 
-export interface PayoutField {
-  fieldName: string;
-  fieldType: 'picker' | 'input';
-  fieldDefauldValues: { desc: string; value: string }[];
-}
-export interface PayoutChannel {
-  channelName: string;
-  paymentId: string;
-  payoutConfig: PayoutField[];
-}
+import type { PayoutChannel, PayoutField } from '#contract/wallet.ts';
+export type { PayoutChannel, PayoutField };
 
 /** Refund types: 0 back to the top-up card (auto-audited), 1 a payout channel, 2 manual bank transfer (remark). */
-export const REFUND = { card: 0, channel: 1, manual: 2 } as const;
+export { REFUND };
 
 interface CurrencyPayout {
   channels: PayoutChannel[];
@@ -105,12 +98,8 @@ export interface WithdrawalRow {
 
 /** Parses a wire amount (major units, a number > 0 with at most the currency's decimals) to minor units. */
 export function parseAmount(raw: string | number, currency: string): number {
-  const s = String(raw).trim();
-  const scale = currencyScale(currency);
-  const re = scale === 0 ? /^\d+$/ : new RegExp(`^\\d+(\\.\\d{1,${scale}})?$`);
-  if (!re.test(s)) throw badRequest('error.wallet.amountInvalid');
-  const minor = toMinor(Number(s), currency);
-  if (!Number.isSafeInteger(minor) || minor <= 0) throw badRequest('error.wallet.amountInvalid');
+  const minor = parseDecimal(String(raw), currency);
+  if (minor === null || minor <= 0) throw badRequest('error.wallet.amountInvalid');
   return minor;
 }
 
@@ -490,11 +479,10 @@ export function parseRemark(raw: string | undefined): Remark {
   try {
     v = JSON.parse(raw ?? '') as Partial<Remark>;
   } catch { /* empty */ }
-  const name = typeof v.name === 'string' ? v.name.trim() : '';
-  const bankCard = typeof v.bankCard === 'string' ? v.bankCard.replace(/\s/g, '') : '';
-  const phone = typeof v.phone === 'string' ? v.phone.replace(/[\s-]/g, '') : '';
+  const { name, bankCard, phone } = normalizeRemark(v ?? {});
   if (!name || !bankCard || !phone) throw badRequest('error.wallet.remarkRequired');
-  if (!/^\d{8,30}$/.test(bankCard)) throw badRequest('error.wallet.bankCardInvalid');
-  if (!/^\+?\d{5,20}$/.test(phone)) throw badRequest('error.wallet.phoneInvalid');
+  const problem = validateRemark({ name, bankCard, phone });
+  if (problem === 'bankCard') throw badRequest('error.wallet.bankCardInvalid');
+  if (problem === 'phone') throw badRequest('error.wallet.phoneInvalid');
   return { name: name.slice(0, 100), bankCard, phone };
 }
