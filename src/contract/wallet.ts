@@ -63,6 +63,10 @@ export const WithdrawCreateBody = Type.Object({
   receiverAccount: Type.Optional(Type.String({ maxLength: 2000, description: 'JSON {paymentId, accountData{fieldName: value}}' })),
 });
 export type WithdrawCreateBody = Static<typeof WithdrawCreateBody>;
+/** The legacy remark, sent as JSON text in WithdrawCreateBody.remark when checkNeedRemark. */
+export const Remark = Type.Object({ name: Type.String(), bankCard: Type.String(), phone: Type.String() });
+export type Remark = Static<typeof Remark>;
+
 export const WithdrawCreateResult = Type.Object({ tixianOrderId: Type.String(), pBalance: Type.Number(), status: Type.String() });
 export type WithdrawCreateResult = Static<typeof WithdrawCreateResult>;
 

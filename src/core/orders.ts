@@ -1,5 +1,6 @@
 // Rental order state rules (spec §4). The states by name are shared with the server (its transition table,
 // server/src/modules/rentals/order-state.ts, is written with these names).
+import type { Order } from '../contract/rentals.ts';
 
 /** Order states (pZujie on the wire). */
 export const ORDER_STATE = {
@@ -15,10 +16,8 @@ export type OrderState = (typeof ORDER_STATE)[keyof typeof ORDER_STATE];
 /** Settlement (pJiesuanid on the wire): open until the fee is charged. */
 export const SETTLEMENT = { open: 0, settled: 1 } as const;
 
-export interface OrderStateFields {
-  pZujie: number;
-  pJiesuanid: number;
-}
+/** What the state rules read of an order (src/contract/rentals.ts). */
+export type OrderStateFields = Pick<Order, 'pZujie' | 'pJiesuanid'>;
 
 /** Ongoing = renting or fault, and open (not settled); shown 'Under lease'. */
 export function isOngoing(o: OrderStateFields): boolean {

@@ -1,5 +1,5 @@
 // Wallet rules (spec §2, §4, §5, §9). Pure: the screens and the unit tests use them.
-import type { PayoutField } from '../contract/wallet.ts';
+import type { PayoutField, Remark } from '../contract/wallet.ts';
 import { parseDecimal, toDecimalText, toMinor } from './money.ts';
 
 /** Spec §9: top-up presets and the default. */
@@ -76,11 +76,8 @@ export function payoutComplete(fields: readonly Pick<PayoutField, 'fieldName'>[]
   return fields.every((f) => (values[f.fieldName] ?? '').trim() !== '');
 }
 
-export interface RemarkInput {
-  name: string;
-  bankCard: string;
-  phone: string;
-}
+/** The legacy remark's fields (src/contract/wallet.ts Remark). */
+export type RemarkInput = Remark;
 
 export type RemarkError = 'name' | 'bankCard' | 'phone';
 

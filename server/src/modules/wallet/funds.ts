@@ -73,11 +73,8 @@ export const PAYOUTS: Record<string, CurrencyPayout> = {
   XAF: { channels: [], manual: { remark: false } },
 };
 
-export interface Remark {
-  name: string;
-  bankCard: string;
-  phone: string;
-}
+export type { Remark } from '#contract/wallet.ts';
+import type { Remark } from '#contract/wallet.ts';
 
 export interface WithdrawalRow {
   id: string;
