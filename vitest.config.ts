@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Three projects, run one after another by `npm test`:
@@ -5,6 +6,14 @@ import { defineConfig } from 'vitest/config';
 //  server  – the rental API through app.inject against PGlite (or PostgreSQL when DATABASE_URL is set)
 //  browser – Debian's Chromium through playwright-core against the real server, broker and simulator
 export default defineConfig({
+  // The server's aliases for the shared rules and the wire contract (tsconfig "paths" in server/tsconfig.json;
+  // tsc and tsx read those, Vite needs them spelled out).
+  resolve: {
+    alias: [
+      { find: /^#core\//, replacement: fileURLToPath(new URL('./src/core/', import.meta.url)) },
+      { find: /^#contract\//, replacement: fileURLToPath(new URL('./src/contract/', import.meta.url)) },
+    ],
+  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   test: {
     projects: [

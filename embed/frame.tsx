@@ -16,6 +16,7 @@ import { isLocale } from '../src/core/lang.ts';
 import { reportWebVitals } from '../src/platform/vitals.ts';
 import { NativeBridge, WidgetBridge } from './bridge.ts';
 import { api } from '../src/api/client.ts';
+import type { RedeemCodeBody, RedeemedSession } from '../src/contract/embed.ts';
 import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
 import '../src/ui/app.css';
 import './frame.css';
@@ -99,7 +100,10 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     const nb = new NativeBridge({
       targets: [window, document as unknown as Window],
       out: nativeOut,
-      redeem: async (code) => (await api.post<{ token: string }>('embed/code/redeem', { body: { code, agent: cfg.agent }, noToken: true })).token,
+      redeem: async (code) => {
+        const body: RedeemCodeBody = { code, agent: cfg.agent };
+        return (await api.post<RedeemedSession>('embed/code/redeem', { body, noToken: true })).token;
+      },
       onInit: ({ token, qrcode, lang }) => void apply({ type: 'init', payload: { version: 1, token, qrcode, lang } }),
       onRefused: () => nb.send({ type: 'error', payload: { code: 'badCode', message: translate('embed.badSignIn') } }),
     });

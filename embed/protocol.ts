@@ -148,28 +148,8 @@ export function clampHeight(h: number): number {
   return Math.round(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, h)));
 }
 
-/** Cabinet codes as the seeded and real cabinets carry them (letters, digits, dash, underscore, dot). */
-export const QRCODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/**
- * A scanned code, validated before use: either a bare cabinet code, or a code link of ours
- * (https://host/#/?qrcode=X, ?qrcode=X, ?qr=X) whose code is then validated. Returns the cabinet code or null.
- * Only http(s) links are read; anything else (javascript:, data:, text) is refused.
- */
-export function parseScannedCode(input: string): string | null {
-  const s = input.trim();
-  if (QRCODE_PATTERN.test(s)) return s;
-  let url: URL;
-  try {
-    url = new URL(s);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  const fromHash = url.hash.includes('?') ? new URLSearchParams(url.hash.slice(url.hash.indexOf('?') + 1)) : null;
-  const code = fromHash?.get('qrcode') || fromHash?.get('qr') || url.searchParams.get('qrcode') || url.searchParams.get('qr');
-  return code && QRCODE_PATTERN.test(code) ? code : null;
-}
+/** Scanned codes: the one code-link reader of src/core (qrcode, qr, zhcode). */
+export { QRCODE_PATTERN, parseScannedCode } from '../src/core/codeLink.ts';
 
 /** Returns a function that calls fn at most once per `ms`, always delivering the latest value last. */
 export function throttle<A>(fn: (a: A) => void, ms: number, now: () => number = Date.now): (a: A) => void {

@@ -2,9 +2,9 @@
 // carries a fault. The order stays ongoing (spec §4: pZujie 1 or 4 with pJiesuanid 0), stops accruing at the
 // report, and settles on return like state 1 — the user pays only for the time until the fault report.
 import { afterAll, describe, expect, it } from 'vitest';
-import { rentalFee, MINUTE_MS, type PricePlan } from '../../src/core/pricing.ts';
-import { toMajor } from '../../src/core/money.ts';
-import { isOngoing } from '../../src/core/orders.ts';
+import { rentalFee, MINUTE_MS, type PricePlan } from '#core/pricing.ts';
+import { toMajor } from '#core/money.ts';
+import { isOngoing } from '#core/orders.ts';
 import type { PowerlyApp } from '../src/app.ts';
 import { parseEvent } from '../src/modules/cabinets/protocol.ts';
 import { uuid } from '../src/lib/ids.ts';

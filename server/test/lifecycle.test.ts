@@ -3,8 +3,8 @@
 // server charges exactly what the flows preview (src/core/pricing.ts on both sides).
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { planFromWire, rentalFee, MINUTE_MS } from '../../src/core/pricing.ts';
-import { toMajor } from '../../src/core/money.ts';
+import { planFromWire, rentalFee, MINUTE_MS } from '#core/pricing.ts';
+import { toMajor } from '#core/money.ts';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { uuid } from '../src/lib/ids.ts';

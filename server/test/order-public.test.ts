@@ -1,8 +1,8 @@
 // The token-less order detail (spec §2): the owner gets a share sign; with it anyone can read the order's
 // status, times, fee rule and estimate — nothing about the user — and without it nothing at all.
 import { afterAll, describe, expect, it } from 'vitest';
-import { rentalFee, MINUTE_MS } from '../../src/core/pricing.ts';
-import { toMajor } from '../../src/core/money.ts';
+import { rentalFee, MINUTE_MS } from '#core/pricing.ts';
+import { toMajor } from '#core/money.ts';
 import type { PowerlyApp } from '../src/app.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 

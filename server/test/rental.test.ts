@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rentalFee } from '../../src/core/pricing.ts';
-import { toMajor } from '../../src/core/money.ts';
+import { rentalFee } from '#core/pricing.ts';
+import { toMajor } from '#core/money.ts';
 import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';

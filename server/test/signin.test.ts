@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 import { build, touristToken, type Built } from './helper.ts';
 import { sha256 } from '../src/lib/ids.ts';
-import { signMaterial } from '../../src/core/sign.ts';
+import { signMaterial } from '#core/sign.ts';
 import { TwilioSms } from '../src/modules/auth/adapters.ts';
 
 const P = '/cdb-app-api/v1/app';

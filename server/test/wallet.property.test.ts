@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
-import { toMinor } from '../../src/core/money.ts';
+import { toMinor } from '#core/money.ts';
 
 const API = '/cdb-app-api/v1/app';
 const CURRENCIES = ['CNY', 'EUR', 'USD'] as const;

@@ -1,6 +1,9 @@
 // Sign-in calls of this slice.
 import { api } from './client.ts';
-import type { User } from '../stores/session.ts';
+import type {
+  AppleLoginBody, AuthCodeUrlBody, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery, SendVerifyCodeBody,
+  SendVerifyCodeQuery, UserInfo,
+} from '../contract/auth.ts';
 
 /** POST saas/tourist/login?code={deviceCode} → token. */
 export function touristLogin(deviceCode: string): Promise<string> {
@@ -8,8 +11,8 @@ export function touristLogin(deviceCode: string): Promise<string> {
 }
 
 /** GET userInfo → the signed-in user. */
-export function getUserInfo(): Promise<User> {
-  return api.get<User>('userInfo');
+export function getUserInfo(): Promise<UserInfo> {
+  return api.get<UserInfo>('userInfo');
 }
 
 // ---- Sign-in calls (issue 4) ----
@@ -21,24 +24,25 @@ export function captchaUrl(uuid: string, nonce = 0): string {
 
 /** POST saas/sendVerifyCode ?mobile&timestamp&sign, body reCAPTCHA {token, platform} (+ the image captcha). */
 export function sendVerifyCode(p: { mobile: string; timestamp: string; sign: string; botToken: string; uuid: string; captcha: string }): Promise<null> {
-  return api.post<null>('saas/sendVerifyCode', {
-    query: { mobile: p.mobile, timestamp: p.timestamp, sign: p.sign },
-    body: { reCAPTCHA: JSON.stringify({ token: p.botToken, platform: 'web' }), uuid: p.uuid, captcha: p.captcha },
-  });
+  const query: SendVerifyCodeQuery = { mobile: p.mobile, timestamp: p.timestamp, sign: p.sign };
+  const body: SendVerifyCodeBody = { reCAPTCHA: JSON.stringify({ token: p.botToken, platform: 'web' }), uuid: p.uuid, captcha: p.captcha };
+  return api.post<null>('saas/sendVerifyCode', { query, body });
 }
 
 /** POST saas/mobileLogin ?mobile&verifyCode&areaCode&registAndLoginType=1 → token. */
-export function mobileLogin(p: { mobile: string; verifyCode: string; areaCode: string }): Promise<string> {
-  return api.post<string>('saas/mobileLogin', { query: { ...p, registAndLoginType: 1 } });
+export function mobileLogin(p: Omit<MobileLoginQuery, 'registAndLoginType'>): Promise<string> {
+  const query: MobileLoginQuery = { ...p, registAndLoginType: '1' };
+  return api.post<string>('saas/mobileLogin', { query });
 }
 
+const post = <B extends Record<string, string | undefined>>(path: string, body: B) => api.post<string>(path, { body });
 export const googleLogin = (androidToken: string) =>
-  api.post<string>('saas/loginGoogleByCode', { body: { androidToken, canRegistWithOutUnion: true } });
-export const appleLogin = (token: string) => api.post<string>('loginAppleByToken', { body: { token } });
+  post<GoogleLoginBody>('saas/loginGoogleByCode', { androidToken, canRegistWithOutUnion: 'true' });
+export const appleLogin = (token: string) => post<AppleLoginBody>('loginAppleByToken', { token });
 export const facebookLogin = (token: string) =>
-  api.post<string>('saas/loginFacebookByToken', { body: { token, canRegistWithOutUnion: true } });
-export const wechatLogin = (code: string) => api.post<string>('loginByCode', { body: { code } });
-export const alipayLogin = (code: string) => api.post<string>('loginAlipayByCode', { body: { code } });
-export const authCodeUrl = (url: string, type: 'wechat' | 'alipay') => api.post<string>('authCodeUrl', { body: { url, type } });
+  post<FacebookLoginBody>('saas/loginFacebookByToken', { token, canRegistWithOutUnion: 'true' });
+export const wechatLogin = (code: string) => post<CodeLoginBody>('loginByCode', { code });
+export const alipayLogin = (code: string) => post<CodeLoginBody>('loginAlipayByCode', { code });
+export const authCodeUrl = (url: string, type: NonNullable<AuthCodeUrlBody['type']>) => post<AuthCodeUrlBody>('authCodeUrl', { url, type });
 export const logoutCall = () => api.post<null>('logout');
-export const loginConfig = () => api.get<{ sandbox: string[] }>('loginConfig', { noToken: true });
+export const loginConfig = () => api.get<LoginConfig>('loginConfig', { noToken: true });

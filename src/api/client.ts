@@ -5,6 +5,7 @@
 import { createFetch } from 'ofetch';
 import { $token, $agentOpenId, clearSession } from '../stores/session.ts';
 import { $lang } from '../stores/locale.ts';
+import type { EnvelopeOf } from '../contract/envelope.ts';
 
 export const DEFAULT_API_BASE = '/cdb-app-api/v1/app/';
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -29,11 +30,8 @@ export function isProcessing(e: unknown): boolean {
   return e instanceof ApiError && e.kind === 'processing';
 }
 
-export interface Envelope<T = unknown> {
-  code: number;
-  msg?: string;
-  data: T;
-}
+/** The wire envelope (src/contract/envelope.ts). */
+export type Envelope<T = unknown> = EnvelopeOf<T>;
 
 export interface ClientConfig {
   /** Base URL of the app API; relative (same origin) or absolute for the embed. */

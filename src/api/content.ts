@@ -2,25 +2,18 @@
 import { api, createClient, DEFAULT_API_BASE } from './client.ts';
 import { $agentOpenId } from '../stores/session.ts';
 import { $lang } from '../stores/locale.ts';
+import type { HelpItem, LeadBody, LeadResult, WeChatConfig } from '../contract/content.ts';
+import type { InvoiceCheckResult, Receipt } from '../contract/notify.ts';
 
-export interface HelpItem {
-  pId: number;
-  pTitle: string;
-  pContent: string;
-}
+export type { HelpItem, Receipt, WeChatConfig };
 
 /** GET cdb/help/list {classId: 'help_' + lang}. */
 export function helpList(lang: string): Promise<HelpItem[]> {
   return api.get<HelpItem[]>('cdb/help/list', { query: { classId: `help_${lang}` } });
 }
 
-export interface ContactLead {
-  Name: string;
-  Email: string;
-  Mobile: string;
-  nation: string;
-  Content: string;
-}
+/** What the contact form sends (the contract's lead body without the source, which is always ours). */
+export type ContactLead = Required<Omit<LeadBody, 'source'>>;
 
 export const LEAD_SOURCE = 'powerly-web-app';
 
@@ -37,15 +30,8 @@ const hostClient = createClient({
   headers: () => ({ lang: $lang.get(), agentOpenId: $agentOpenId.get() }),
 });
 
-export function addLead(lead: ContactLead): Promise<{ id: number }> {
-  return hostClient.post<{ id: number }>('crmLeads/add/public', { body: { ...lead, source: LEAD_SOURCE }, json: true });
-}
-
-export interface WeChatConfig {
-  appId: string;
-  timestamp: number;
-  noncestr: string;
-  signature: string;
+export function addLead(lead: ContactLead): Promise<LeadResult> {
+  return hostClient.post<LeadResult>('crmLeads/add/public', { body: { ...lead, source: LEAD_SOURCE }, json: true });
 }
 
 /** POST setting/js_config {url without hash}. */
@@ -53,12 +39,9 @@ export function wechatConfig(url: string): Promise<WeChatConfig> {
   return api.post<WeChatConfig>('setting/js_config', { body: { url } });
 }
 
-export type { Receipt } from '../core/receipt.ts';
-import type { Receipt } from '../core/receipt.ts';
-
 /** GET cdb/invoice/check?orderId — the receipt, or null while there is none. */
-export function invoiceCheck(orderId: string): Promise<Receipt | null> {
-  return api.get<Receipt | null>('cdb/invoice/check', { query: { orderId } });
+export function invoiceCheck(orderId: string): Promise<InvoiceCheckResult> {
+  return api.get<InvoiceCheckResult>('cdb/invoice/check', { query: { orderId } });
 }
 
 /** POST cdb/invoice/sendCdbOrderReceipt {orderId, email}. */

@@ -1,15 +1,8 @@
 // Payment-method calls.
 import { api } from './client.ts';
+import type { PaymentMethod } from '../contract/payments.ts';
 
-export interface PaymentMethod {
-  pId: string | number;
-  pPaymentType: string;
-  label?: string;
-  currencySymbol?: string;
-  pCurrencyType?: string;
-  publicKey?: string;
-  configDetails?: { accountCountry?: string; currency?: string };
-}
+export type { PaymentMethod };
 
 /** GET cdb/payment/method/list?qrcode — the methods for the cabinet's currency. */
 export function listPaymentMethods(qrcode: string): Promise<PaymentMethod[]> {

@@ -1,39 +1,15 @@
 // The map's calls (spec §7): nearby shops (home variant adds mapType) and shop detail.
 import { api } from './client.ts';
+import type { NearbyBody, Shop, ShopDetail } from '../contract/venues.ts';
 
-export interface Shop {
-  shopid: string;
-  newID?: string;
-  shopName: string;
-  shopAddress1: string;
-  shopTime: string;
-  shopBanner: string;
-  /** 1 a cabinet is online, 0 offline. */
-  infoStatus: number;
-  distance: number;
-  cabinetNum?: number;
-  batteryNum: number;
-  freeNum: number;
-  latitude: number;
-  longitude: number;
-  currency?: string;
-}
+export type { Shop, ShopDetail };
 
-export interface ShopDetail extends Shop {
-  shopContent?: string;
-  city?: string;
-  cabinets?: { cabinetID: string; online: boolean; freeNum: number; batteryNum: number }[];
-}
-
-export interface NearbyQuery {
-  lat: number;
-  lng: number;
-  zoomLevel: number;
-}
+/** The map view a nearby call asks about. */
+export type NearbyQuery = Pick<NearbyBody, 'lat' | 'lng'> & { zoomLevel: number };
 
 /** POST cdb/shop/listnear (home map, with mapType) or cdb/shop/listnear/trial; empty agentOpenId header. */
 export function nearbyShops(q: NearbyQuery, home: boolean, signal?: AbortSignal): Promise<Shop[]> {
-  const body = { coordType: 'wgs84', lat: q.lat, lng: q.lng, zoomLevel: q.zoomLevel, ...(home ? { mapType: 'maplibre' } : {}) };
+  const body: NearbyBody = { coordType: 'wgs84', lat: q.lat, lng: q.lng, zoomLevel: q.zoomLevel, ...(home ? { mapType: 'maplibre' } : {}) };
   return api.post<Shop[]>(home ? 'cdb/shop/listnear' : 'cdb/shop/listnear/trial', { body, noAgent: true, signal });
 }
 

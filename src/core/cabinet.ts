@@ -1,14 +1,9 @@
 // The cabinet home's pay / borrow rule (spec §2 Home, §5, §9).
+import type { ScanResult } from '../contract/cabinets.ts';
+import { toDecimalText, toMinor } from './money.ts';
 
-export interface CabinetRuleInput {
-  chongzhi?: string;
-  yajin?: number;
-  myyue?: number;
-  yajintype?: number;
-  zujieNum?: number;
-  haveBatteryCount?: number;
-  online?: boolean;
-}
+/** The scan fields the rule reads (an operator back end may leave some out). */
+export type CabinetRuleInput = Partial<Pick<ScanResult, 'chongzhi' | 'currency' | 'yajin' | 'myyue' | 'yajintype' | 'zujieNum' | 'haveBatteryCount' | 'online'>>;
 
 export type RentAction =
   | { kind: 'pay'; label: 'preAuth' | 'topUp'; amount: string }
@@ -19,17 +14,23 @@ export type RentBlock = 'rentCount' | 'offline' | 'noBattery' | null;
 /**
  * chongzhi 'Y' → a pay button. Its amount: the full deposit for a pre-authorisation (yajintype 0, held on
  * the card), else deposit − balance (spec §9 "Deposit due for yajintype other than 0 = yajin − myyue"),
- * two decimals. Otherwise the Borrow button (the wallet covers the deposit).
+ * at the currency's decimals. Otherwise the Borrow button (the wallet covers the deposit).
  */
 export function rentAction(c: CabinetRuleInput): RentAction {
   if (c.chongzhi === 'Y') {
-    const deposit = c.yajin ?? 0;
-    const balance = c.myyue ?? 0;
     const preAuth = c.yajintype === 0;
-    const due = preAuth ? deposit : Math.max(0, deposit - balance);
-    return { kind: 'pay', label: preAuth ? 'preAuth' : 'topUp', amount: (Math.round(due * 100) / 100).toFixed(2) };
+    const amount = depositDue(c.yajin ?? 0, preAuth ? 0 : (c.myyue ?? 0), c.currency);
+    return { kind: 'pay', label: preAuth ? 'preAuth' : 'topUp', amount };
   }
   return { kind: 'borrow' };
+}
+
+/**
+ * Deposit − balance, not below 0, as the decimal text the pay screens take (wire major units at the currency's
+ * decimals; 2 when the currency is unknown). Subtracted in integer minor units.
+ */
+export function depositDue(deposit: number, balance: number, currency = ''): string {
+  return toDecimalText(Math.max(0, toMinor(deposit, currency) - toMinor(balance, currency)), currency);
 }
 
 /** Why renting is blocked now, if it is: open rentals (spec §5 'rent count'), offline cabinet, none ready. */
@@ -40,14 +41,9 @@ export function rentBlock(c: CabinetRuleInput): RentBlock {
   return null;
 }
 
-export interface DepositRouteInput {
-  currency?: string;
-  yajin?: number;
-  overtimeAmount?: number;
-  myyue?: number;
-  yajinChongzhi?: string;
-  userWallet?: { pBalance?: number; pDailiId?: string | number };
-}
+export type DepositRouteInput = Partial<Pick<ScanResult, 'currency' | 'yajin' | 'overtimeAmount' | 'myyue' | 'yajinChongzhi'>> & {
+  userWallet?: Partial<Pick<ScanResult['userWallet'], 'pBalance' | 'pDailiId'>>;
+};
 
 export type DepositRoute = 'borrow' | 'confirm' | 'paymentFail' | 'balanceLow';
 
@@ -69,7 +65,7 @@ export function depositRoute(c: DepositRouteInput, depositAgentIds: readonly str
   if (balance >= deposit && balance >= overtime) return 'borrow';
   const agent = c.userWallet?.pDailiId;
   if (c.yajinChongzhi === 'Y') return 'confirm';
-  if (agent != null && depositAgentIds.includes(String(agent))) return 'confirm';
+  if (agent != null && depositAgentIds.includes(agent)) return 'confirm';
   if (currency === 'NGN' && balance < deposit) return 'confirm';
   return 'balanceLow';
 }

@@ -1,6 +1,8 @@
 // The one fee rule (spec §1 and §9), used by the server to charge and by the flows to preview.
 // All amounts are integer minor units of plan.currency.
 import { toMinor } from './money.ts';
+import type { Plan, Tier } from '../contract/rentals.ts';
+import type { PriceStrategy, ScanResult } from '../contract/cabinets.ts';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MINUTES = 24 * 60;
@@ -9,26 +11,13 @@ export const DAY_MINUTES = 24 * 60;
 export const PRICE_UNIT_MINUTES = { 0: 1, 1: 60, 2: DAY_MINUTES } as const;
 export type PriceUnit = keyof typeof PRICE_UNIT_MINUTES;
 
-export interface Tier {
-  startMinute: number;
-  endMinute: number;
-  totalFee: number;
-}
+export type { Tier };
 
-export interface PricePlan {
-  /** 'unit': ceil(minutes / unitMinutes) × unitPrice, capped per day; 'tiered': the detail row table. */
-  kind: 'unit' | 'tiered';
-  currency: string;
-  unitPrice: number;
-  unitMinutes: number;
-  freeMinutes: number;
-  /** Daily cap; 0 means no cap. */
-  dailyCap: number;
-  deposit: number;
-  overtimeAmount: number;
-  overtimeDays: number;
-  tiers: Tier[];
-}
+/**
+ * The plan that charges (its wire shape is the contract's Plan, src/contract/rentals.ts). kind 'unit':
+ * ceil(minutes / unitMinutes) × unitPrice, capped per day (dailyCap 0: no cap); 'tiered': the detail row table.
+ */
+export type PricePlan = Plan;
 
 /** Spec §9 defaults: rate 1, unit 30, daily cap 6, deposit 25, overtime 25, currency CHF. */
 export const DEFAULT_PLAN: PricePlan = {
@@ -78,33 +67,18 @@ export function rentalFee(plan: PricePlan, elapsedMs: number): number {
   return plan.deposit > 0 ? Math.min(rent, plan.deposit) : rent;
 }
 
-/** The operator contract's priceStrategy, as the scan returns it (major-unit decimals). */
-export interface WirePriceStrategy {
-  pType?: number;
-  pPrice?: number;
-  pPriceMinute?: number;
-  priceUnit?: number;
-  pFreeuseMinute?: number;
-  pDayAmount?: number;
-  pDepositAmount?: number;
-  pOvertimeAmount?: number;
-  pOvertimeDay?: number;
-  priceStrategyDetail?: { pId?: number | string; pStartMinute: number; pEndMinute: number; pTotalFee: number }[];
-}
+/**
+ * The operator contract's priceStrategy, as the scan returns it (major-unit decimals; src/contract/cabinets.ts).
+ * Partial: an operator back end may leave fields out, and planFromWire fills them.
+ */
+export type WirePriceStrategy = Partial<PriceStrategy>;
 
 /**
  * The cabinet's flat fields (spec §3 Cabinet), used where the priceStrategy is absent or lacks a field:
  * jifei = rate per unit, jifeiDanwei = unit length in minutes, mianfei = free minutes, fengding = daily cap,
  * yajin = deposit, overtimeAmount = the overtime (non-return) fee.
  */
-export interface WireCabinetPrice {
-  jifei?: number;
-  jifeiDanwei?: number;
-  mianfei?: number;
-  fengding?: number;
-  yajin?: number;
-  overtimeAmount?: number;
-}
+export type WireCabinetPrice = Partial<Pick<ScanResult, 'jifei' | 'jifeiDanwei' | 'mianfei' | 'fengding' | 'yajin' | 'overtimeAmount'>>;
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 

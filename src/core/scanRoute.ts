@@ -1,12 +1,16 @@
 // Where the scan goes (spec §4 "Scan flow"). Pure: no DOM, no stores.
+import type { ScanResult } from '../contract/cabinets.ts';
 
-export interface ScanResultInput {
-  /** The cabinet holds Wi-Fi batteries (haveMifiBattery / a Wi-Fi battery count > 0). */
-  haveMifiBattery?: boolean;
+/**
+ * The scan fields the rule reads: the cabinet holds Wi-Fi batteries (haveMifiBattery / a Wi-Fi battery count > 0),
+ * a package type name, the venue. mifiBatteryCount and typeName are the spec's Wi-Fi fields, which this server
+ * does not send (the Wi-Fi flows are not part of the product yet); an operator back end may.
+ */
+export type ScanResultInput = Partial<Pick<ScanResult, 'haveMifiBattery'>> & {
+  shopid?: ScanResult['shopid'] | null;
   mifiBatteryCount?: number;
   typeName?: string | null;
-  shopid?: string | number | null;
-}
+};
 
 export type ScanTarget = '/selectPakage' | '/packageDetail' | '/home';
 

@@ -2,6 +2,7 @@
 // endpoint; a real provider (Stripe, via @stripe/stripe-js loaded lazily on the confirm screen) plugs in here.
 import type { PaymentMethod } from '../api/payment.ts';
 import { siblingUrl } from '../api/client.ts';
+import type { SandboxToken } from '../contract/payments.ts';
 
 export interface CardDetails {
   number: string;
@@ -62,9 +63,8 @@ export function sandboxProvider(publicKey: string, fetchImpl: typeof fetch = (..
       } finally {
         clearTimeout(timer);
       }
-      const body = (await res.json().catch(() => null)) as
-        | { id?: string; card?: { brand?: string; last4?: string }; error?: { code?: string; message?: string } }
-        | null;
+      // The token (src/contract/payments.ts SandboxToken), or the provider's error {error: {code, message}}.
+      const body = (await res.json().catch(() => null)) as (Partial<SandboxToken> & { error?: { code?: string; message?: string } }) | null;
       if (!res.ok || !body?.id) {
         throw new CardProviderError(body?.error?.code ?? 'unknown', body?.error?.message ?? `HTTP ${res.status}`);
       }
@@ -73,14 +73,17 @@ export function sandboxProvider(publicKey: string, fetchImpl: typeof fetch = (..
   };
 }
 
+/** What the provider choice reads of a payment method. */
+type MethodKey = Pick<PaymentMethod, 'pId' | 'pPaymentType' | 'publicKey'>;
+
 /** The provider for a payment method, or null when this build has none for it (e.g. a live Stripe key). */
-export function cardProviderFor(method: PaymentMethod): CardProvider | null {
+export function cardProviderFor(method: MethodKey): CardProvider | null {
   if (method.publicKey?.startsWith(SANDBOX_KEY_PREFIX)) return sandboxProvider(method.publicKey);
   // Live card keys: a Stripe adapter (import('./stripe.ts'), loading @stripe/stripe-js) comes with a later issue.
   return null;
 }
 
 /** Card methods of the list: the card type first. */
-export function pickCardMethod(methods: readonly PaymentMethod[]): PaymentMethod | undefined {
+export function pickCardMethod<M extends MethodKey>(methods: readonly M[]): M | undefined {
   return methods.find((m) => m.pPaymentType === 'STRIPE_CARD') ?? methods.find((m) => m.publicKey);
 }

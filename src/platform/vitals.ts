@@ -5,15 +5,12 @@
 /** The app API's base (src/api/client.ts DEFAULT_API_BASE); not imported, so the element stays small. */
 const API_BASE = '/cdb-app-api/v1/app/';
 
-export type Shape = 'app' | 'iframe' | 'element' | 'webview';
+import type { Vital } from '../contract/embed.ts';
 
-export interface VitalReport {
-  shape: Shape;
-  name: string;
-  value: number;
-  rating: string;
-  route: string;
-}
+export type Shape = Vital['shape'];
+
+/** One report as POST embed/vitals takes it (src/contract/embed.ts). */
+export type VitalReport = Vital;
 
 /** The route path of a hash like "#/orderDetail?orderId=1" → "/orderDetail"; ids in a path are dropped. */
 export function routePath(hash: string): string {
@@ -24,7 +21,7 @@ export function routePath(hash: string): string {
 
 export function reportWebVitals(shape: Shape, endpoint = `${API_BASE}embed/vitals`): void {
   if (typeof navigator === 'undefined' || typeof navigator.sendBeacon !== 'function') return;
-  const send = (m: { name: string; value: number; rating: string }) => {
+  const send = (m: Pick<Vital, 'name' | 'value' | 'rating'>) => {
     const report: VitalReport = {
       shape, name: m.name, value: Math.round(m.value * 1000) / 1000, rating: m.rating,
       route: shape === 'element' ? '' : routePath(location.hash),

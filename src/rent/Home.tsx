@@ -9,7 +9,7 @@ import { $homePathName, $token, randomId } from '../stores/session.ts';
 import { href, navigate } from '../stores/router.ts';
 import { checkCabinet, rentWithBalance, type Cabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
-import { depositRoute, rentAction, rentBlock } from '../core/cabinet.ts';
+import { depositDue, depositRoute, rentAction, rentBlock } from '../core/cabinet.ts';
 import { planFromWire, rentalFee, MINUTE_MS } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
@@ -106,8 +106,8 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
     const route = depositRoute(c);
     if (route === 'paymentFail') return fail(t('rentRules.paymentFail'));
     if (route === 'confirm') {
-      const due = Math.max(0, (c.yajin ?? 0) - (c.userWallet?.pBalance ?? c.myyue ?? 0));
-      return navigate(href('/confirm', { price: due.toFixed(2), payType: 'YJ', qrcode: c.qrcode, cabinetID: c.cabinetID, yaJinType: c.yajintype ?? '' }));
+      const due = depositDue(c.yajin ?? 0, c.userWallet?.pBalance ?? c.myyue ?? 0, c.currency);
+      return navigate(href('/confirm', { price: due, payType: 'YJ', qrcode: c.qrcode, cabinetID: c.cabinetID, yaJinType: c.yajintype ?? '' }));
     }
     setBusy(true);
     actionKey.current ??= randomId();

@@ -98,7 +98,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
           <>
             <h2 className="title success-title">{t('check.successTitle')}</h2>
             <p>
-              {phase.result.shebei && phase.result.number != null && phase.result.number !== ''
+              {phase.result.shebei
                 ? t('check.successDetail', { id: phase.result.shebei, slot: phase.result.number })
                 : t('check.successGeneric')}
             </p>

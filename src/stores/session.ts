@@ -1,18 +1,10 @@
 // Session: token, user, userType (spec §3 client state). token and userType persist; user is reloaded.
 import { atom, computed } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
+import type { UserInfo } from '../contract/auth.ts';
 
-export interface User {
-  pId?: number | string;
-  pname?: string;
-  pbalance?: number;
-  pcurrencyName?: string;
-  pyajin?: number;
-  pmobile?: string;
-  email?: string;
-  p_currency?: string;
-  userType?: string;
-}
+/** The signed-in user as GET userInfo sends it (src/contract/auth.ts). */
+export type User = UserInfo;
 
 export const TOURIST = 'tourist_login';
 

@@ -8,6 +8,7 @@ import { useT, errorText } from '../i18n/index.ts';
 import { listCards, recharge, walletPaymentMethods, type SavedCard } from '../api/wallet.ts';
 import type { PaymentMethod } from '../api/payment.ts';
 import { DEFAULT_TOPUP, TOPUP_PRESETS } from '../core/wallet.ts';
+import { toDecimalText, toMinor } from '../core/money.ts';
 import { CardForm } from '../pay/CardForm.tsx';
 import { cardProviderFor, pickCardMethod, type CardDetails } from '../pay/provider.ts';
 import { $route, navigate } from '../stores/router.ts';
@@ -63,7 +64,7 @@ export default function WalletIn() {
         pending.current = { key: randomId(), token, amount, cardId: card ? undefined : cardId };
       }
       const p = pending.current;
-      const r = await recharge({ amount: String(amount), currency, agentId, paymentId: method.pId, stripeToken: p.token, cardId: p.cardId }, p.key);
+      const r = await recharge({ amount: toDecimalText(toMinor(amount, currency), currency), currency, agentId, paymentId: method.pId, stripeToken: p.token, cardId: p.cardId }, p.key);
       pending.current = null;
       setBalance(r.pBalance);
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });

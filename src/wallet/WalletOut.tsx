@@ -10,7 +10,7 @@ import { useT, errorText } from '../i18n/index.ts';
 import { ApiError } from '../api/client.ts';
 import { applyWithdrawal, createWithdrawal, listWallets, type ApplyResult, type PayoutChannel, type RefundRequest } from '../api/wallet.ts';
 import {
-  REFUND_CARD, REFUND_CHANNEL, REFUND_MANUAL, isInsufficientBalance, nextWithdrawStep, payoutComplete, validateWithdrawAmount,
+  REFUND, isInsufficientBalance, nextWithdrawStep, payoutComplete, validateWithdrawAmount,
   validateRemark, withdrawAllAmount, type RemarkError,
 } from '../core/wallet.ts';
 import { $route, navigate } from '../stores/router.ts';
@@ -63,7 +63,7 @@ export default function WalletOut() {
 
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
-    const err = validateWithdrawAmount(amount, balance);
+    const err = validateWithdrawAmount(amount, balance, currency);
     setAmountError(err ? t(`wallet.out.amountErrors.${err}`) : '');
     if (err) {
       document.getElementById('withdraw-amount')?.focus();
@@ -75,8 +75,8 @@ export default function WalletOut() {
       setApply(r);
       key.current = randomId();
       const next = nextWithdrawStep(r);
-      if (next.step === 'auto') await create({ refundType: REFUND_CARD, autoAudit: 1 });
-      else if (next.step === 'manual') await create({ refundType: REFUND_MANUAL, checkNeedRemark: false });
+      if (next.step === 'auto') await create({ refundType: REFUND.card, autoAudit: 1 });
+      else if (next.step === 'manual') await create({ refundType: REFUND.manual, checkNeedRemark: false });
       else if (next.step === 'channel') {
         setChannelId(r.channels[0]!.paymentId);
         setValues({});
@@ -106,7 +106,7 @@ export default function WalletOut() {
 
   const create = async (extra: Partial<RefundRequest>) => {
     const r = await createWithdrawal({
-      refundType: REFUND_CHANNEL, amount: amount.trim(), amountType: 'balance', agentId, currency, ...extra,
+      refundType: REFUND.channel, amount: amount.trim(), amountType: 'balance', agentId, currency, ...extra,
     }, key.current ?? (key.current = randomId()));
     if (r?.tixianOrderId) {
       // Spec §4: on tixianOrderId the local balance is reduced and the amount reset.
@@ -130,7 +130,7 @@ export default function WalletOut() {
     setBusy(true);
     try {
       const accountData = Object.fromEntries(channel.payoutConfig.map((f) => [f.fieldName, (values[f.fieldName] ?? '').trim()]));
-      await create({ refundType: REFUND_CHANNEL, receiverAccount: { paymentId: channel.paymentId, accountData } });
+      await create({ refundType: REFUND.channel, receiverAccount: { paymentId: channel.paymentId, accountData } });
     } catch (e) {
       setSheet(null);
       showError(e);
@@ -148,7 +148,7 @@ export default function WalletOut() {
     }
     setBusy(true);
     try {
-      await create({ refundType: REFUND_MANUAL, checkNeedRemark: true, remark: JSON.stringify(remark) });
+      await create({ refundType: REFUND.manual, checkNeedRemark: true, remark: JSON.stringify(remark) });
     } catch (e) {
       setSheet(null);
       showError(e);
@@ -177,7 +177,7 @@ export default function WalletOut() {
                 aria-invalid={Boolean(amountError)} aria-describedby="withdraw-amount-error"
                 onChange={(e) => { setAmount(e.target.value); setAmountError(''); }}
               />
-              <button type="button" className="button small" onClick={() => { setAmount(withdrawAllAmount(balance)); setAmountError(''); }}>
+              <button type="button" className="button small" onClick={() => { setAmount(withdrawAllAmount(balance, currency)); setAmountError(''); }}>
                 {t('wallet.out.all')}
               </button>
             </div>

@@ -11,7 +11,10 @@ declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
 }
 
-const base: Cabinet = {
+/** A scan answer of an operator back end that leaves fields out (the home copes with a missing priceStrategy). */
+type CabinetFixture = Partial<Omit<Cabinet, 'priceStrategy'>> & { priceStrategy?: Partial<Cabinet['priceStrategy']> };
+
+const base: CabinetFixture = {
   cabinetID: 'CAB-1',
   qrcode: 'PWL-SH-001',
   shopname: 'Café Lumen',
@@ -43,11 +46,11 @@ afterEach(() => {
   host?.remove();
 });
 
-function render(c: Cabinet) {
+function render(c: CabinetFixture) {
   host = document.createElement('div');
   document.body.appendChild(host);
   root = createRoot(host);
-  act(() => root!.render(<CabinetHome cabinet={c} t={(k, p) => translate(k, p, 'en-US')} />));
+  act(() => root!.render(<CabinetHome cabinet={c as Cabinet} t={(k, p) => translate(k, p, 'en-US')} />));
   return host;
 }
 

@@ -16,7 +16,8 @@ describe('depositRoute', () => {
   ] as const)('%s', (_name, c, route) => expect(depositRoute(c)).toBe(route));
 
   it('an agent id that always takes the deposit payment → confirm', () => {
-    const c = { currency: 'EUR', yajin: 25, overtimeAmount: 25, myyue: 0, yajinChongzhi: 'N', userWallet: { pBalance: 0, pDailiId: 42 } };
+    // pDailiId is a string on the wire (src/contract/cabinets.ts).
+    const c = { currency: 'EUR', yajin: 25, overtimeAmount: 25, myyue: 0, yajinChongzhi: 'N', userWallet: { pBalance: 0, pDailiId: '42' } } as const;
     expect(depositRoute(c)).toBe('balanceLow');
     expect(depositRoute(c, ['42'])).toBe('confirm');
   });

@@ -131,7 +131,9 @@ describe('completing a sign-in', () => {
   it('logout revokes the token on the server and clears user, token and Apple id token, then /login', async () => {
     navigate('/order');
     $token.set('tok-5');
-    $user.set({ pId: 7 });
+    $user.set({
+      pId: 7, pname: 'Ada', pbalance: 0, pcurrencyName: '€', pyajin: 0, pmobile: null, email: null, p_currency: 'EUR', userType: 'user',
+    });
     $appleIdToken.set('apple-jwt');
     await logout();
     expect(logouts).toEqual(['tok-5']);

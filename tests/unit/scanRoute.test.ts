@@ -11,7 +11,7 @@ describe('scanTarget (spec §4 scan flow)', () => {
   });
   it('shopid present goes to package selection', () => {
     expect(scanTarget({ shopid: 'venue-1' })).toBe('/selectPakage');
-    expect(scanTarget({ shopid: 0 })).toBe('/selectPakage');
+    expect(scanTarget({ shopid: '0' })).toBe('/selectPakage'); // shopid is a string on the wire (src/contract/cabinets.ts)
   });
   it('otherwise the cabinet home; empty values are not present', () => {
     expect(scanTarget({})).toBe('/home');

@@ -21,21 +21,21 @@ describe('wallet rules', () => {
   });
 
   it('withdrawal amount: a number > 0, not above the balance', () => {
-    expect(validateWithdrawAmount('', 10)).toBe('required');
-    expect(validateWithdrawAmount('abc', 10)).toBe('notNumber');
-    expect(validateWithdrawAmount('-1', 10)).toBe('notNumber');
-    expect(validateWithdrawAmount('0', 10)).toBe('notPositive');
-    expect(validateWithdrawAmount('10.01', 10)).toBe('aboveBalance');
-    expect(validateWithdrawAmount('10', 10)).toBeNull();
-    expect(validateWithdrawAmount(' 2.5 ', 10)).toBeNull();
+    expect(validateWithdrawAmount('', 10, 'EUR')).toBe('required');
+    expect(validateWithdrawAmount('abc', 10, 'EUR')).toBe('notNumber');
+    expect(validateWithdrawAmount('-1', 10, 'EUR')).toBe('notNumber');
+    expect(validateWithdrawAmount('0', 10, 'EUR')).toBe('notPositive');
+    expect(validateWithdrawAmount('10.01', 10, 'EUR')).toBe('aboveBalance');
+    expect(validateWithdrawAmount('10', 10, 'EUR')).toBeNull();
+    expect(validateWithdrawAmount(' 2.5 ', 10, 'EUR')).toBeNull();
   });
 
   it('"Withdraw all" fills the whole balance, which is always a valid amount', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 10_000_000 }), (minor) => {
       const balance = minor / 100;
-      const all = withdrawAllAmount(balance);
+      const all = withdrawAllAmount(balance, 'EUR');
       expect(Number(all)).toBeCloseTo(balance, 9);
-      expect(validateWithdrawAmount(all, balance)).toBeNull();
+      expect(validateWithdrawAmount(all, balance, 'EUR')).toBeNull();
     }));
   });
 

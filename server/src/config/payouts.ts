@@ -4,16 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-export interface PayoutField {
-  fieldName: string;
-  fieldType: 'picker' | 'input';
-  fieldDefauldValues: { desc: string; value: string }[];
-}
-export interface PayoutChannel {
-  channelName: string;
-  paymentId: string;
-  payoutConfig: PayoutField[];
-}
+import type { PayoutChannel, PayoutField } from '#contract/wallet.ts';
+
+export type { PayoutChannel, PayoutField };
 export interface CurrencyPayout {
   channels: PayoutChannel[];
   /** Manual bank transfer offered; `remark` says whether it needs the payee's name, bank card and phone. */

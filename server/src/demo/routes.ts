@@ -1,7 +1,8 @@
 // The demo control API (/demo-api/), registered only when the cabinet simulator runs in this process: lets the
 // demo page see the simulated cabinets, return a power bank at any cabinet, and make the next eject fail.
 import { Type } from 'typebox';
-import { Envelope, ok } from '../lib/envelope.ts';
+import { Envelope } from '#contract/envelope.ts';
+import { ok } from '../lib/envelope.ts';
 import { conflict, notFound } from '../lib/errors.ts';
 import type { App } from '../lib/route.ts';
 import type { SimulatorFleet } from './simulator/fleet.ts';

@@ -1,32 +1,22 @@
 import { Type } from 'typebox';
-import { Envelope, ok } from '../../lib/envelope.ts';
+import { Envelope } from '#contract/envelope.ts';
+import { SessionToken, TouristLoginQuery, UserInfo } from '#contract/auth.ts';
+import { ok } from '../../lib/envelope.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { refused } from '../../lib/errors.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { WalletService } from '../wallet/service.ts';
-import { toMajor } from '../../../../src/core/money.ts';
+import { toMajor } from '#core/money.ts';
 import type { AuthService } from './service.ts';
-
-const UserInfo = Type.Object({
-  pId: Type.Integer(),
-  pname: Type.String(),
-  pbalance: Type.Number(),
-  pcurrencyName: Type.String(),
-  pyajin: Type.Number(),
-  pmobile: Type.Union([Type.String(), Type.Null()]),
-  email: Type.Union([Type.String(), Type.Null()]),
-  p_currency: Type.String(),
-  userType: Type.Union([Type.Literal('tourist'), Type.Literal('user')]),
-});
 
 export default async function authRoutes(app: App, opts: { auth: AuthService; wallet: WalletService }) {
   app.post('/saas/tourist/login', {
     schema: {
       tags: ['auth'],
       summary: 'Tourist sign-in: a tourist user (the same one again for the same device code) and a session token',
-      querystring: Type.Object({ code: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
-      response: { 200: Envelope(Type.String({ description: 'session token for the `token` header' })) },
+      querystring: TouristLoginQuery,
+      response: { 200: Envelope(SessionToken) },
     },
   }, async (req) => {
     // Spec §4, §6: no tourist login in the WeChat browser; WeChat users sign in with WeChat.

@@ -1,12 +1,17 @@
 // Sign-in calls of spec §7 (paths verbatim), plus logout and the sign-in configuration the client reads.
 import { Type } from 'typebox';
-import { Envelope, ok } from '../../lib/envelope.ts';
+import { Envelope } from '#contract/envelope.ts';
+import {
+  AppleLoginBody, AuthCodeUrlBody, CaptchaQuery, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery,
+  SendVerifyCodeBody, SendVerifyCodeQuery, SessionToken,
+} from '#contract/auth.ts';
+import { ok } from '../../lib/envelope.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { App } from '../../lib/route.ts';
 import type { AuthService } from './service.ts';
 import type { SignInService } from './signin.ts';
 
-const Token = Envelope(Type.String({ description: 'session token for the `token` header' }));
+const Token = Envelope(SessionToken);
 const TokenHeader = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
 const hdr = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
@@ -16,7 +21,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
   app.get('/captcha.webp', {
     schema: {
       tags: ['auth'], summary: 'A new captcha image for this uuid (SVG; the answer is kept hashed for 5 minutes, single use)',
-      querystring: Type.Object({ uuid: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' }) }),
+      querystring: CaptchaQuery,
       response: { 200: Type.String() },
     },
   }, async (req, reply) => {
@@ -27,16 +32,8 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
   app.post('/saas/sendVerifyCode', {
     schema: {
       tags: ['auth'], summary: 'Send a 4-digit SMS code (timestamp sign, bot check, image captcha; 1 per 60 s and 10 per day per number, 20 per hour per IP)',
-      querystring: Type.Object({
-        mobile: Type.String({ minLength: 6, maxLength: 20 }),
-        timestamp: Type.String({ maxLength: 12 }),
-        sign: Type.String({ maxLength: 128 }),
-      }),
-      body: Type.Object({
-        reCAPTCHA: Type.String({ maxLength: 4096, description: 'JSON text {token, platform}' }),
-        uuid: Type.String({ maxLength: 64 }),
-        captcha: Type.String({ maxLength: 16 }),
-      }),
+      querystring: SendVerifyCodeQuery,
+      body: SendVerifyCodeBody,
       response: { 200: Envelope(Type.Null()) },
     },
   }, async (req) => {
@@ -58,12 +55,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
     schema: {
       tags: ['auth'], summary: 'Phone login with the SMS code (a tourist token in the header is upgraded)',
       headers: TokenHeader,
-      querystring: Type.Object({
-        mobile: Type.String({ minLength: 4, maxLength: 20 }),
-        verifyCode: Type.String({ maxLength: 8 }),
-        areaCode: Type.String({ minLength: 1, maxLength: 5 }),
-        registAndLoginType: Type.Optional(Type.String({ maxLength: 4 })),
-      }),
+      querystring: MobileLoginQuery,
       response: { 200: Token },
     },
   }, async (req) => ok(await signIn.mobileLogin({ ...req.query, token: hdr(req.headers.token) })));
@@ -72,7 +64,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
     schema: {
       tags: ['auth'], summary: 'Google sign-in with its ID token (verified against Google\'s keys)',
       headers: TokenHeader,
-      body: Type.Object({ androidToken: Type.String({ minLength: 1, maxLength: 8192 }), canRegistWithOutUnion: Type.Optional(Type.String()) }),
+      body: GoogleLoginBody,
       response: { 200: Token },
     },
   }, async (req) => ok(await signIn.idTokenLogin('google', req.body.androidToken, hdr(req.headers.token))));
@@ -81,7 +73,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
     schema: {
       tags: ['auth'], summary: 'Apple sign-in with its ID token (verified against Apple\'s keys)',
       headers: TokenHeader,
-      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }) }),
+      body: AppleLoginBody,
       response: { 200: Token },
     },
   }, async (req) => ok(await signIn.idTokenLogin('apple', req.body.token, hdr(req.headers.token))));
@@ -90,7 +82,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
     schema: {
       tags: ['auth'], summary: 'Facebook sign-in with its user access token (checked with Graph debug_token)',
       headers: TokenHeader,
-      body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }), canRegistWithOutUnion: Type.Optional(Type.String()) }),
+      body: FacebookLoginBody,
       response: { 200: Token },
     },
   }, async (req) => ok(await signIn.idTokenLogin('facebook', req.body.token, hdr(req.headers.token))));
@@ -99,7 +91,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
     schema: {
       tags: ['auth'], summary: 'WeChat code login (web authorisation or mini-program code)',
       headers: TokenHeader,
-      body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 256 }) }),
+      body: CodeLoginBody,
       response: { 200: Token },
     },
   }, async (req) => ok(await signIn.codeLogin('wechat', req.body.code, hdr(req.headers.token))));
@@ -108,7 +100,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
     schema: {
       tags: ['auth'], summary: 'Alipay auth_code login',
       headers: TokenHeader,
-      body: Type.Object({ code: Type.String({ minLength: 1, maxLength: 256 }) }),
+      body: CodeLoginBody,
       response: { 200: Token },
     },
   }, async (req) => ok(await signIn.codeLogin('alipay', req.body.code, hdr(req.headers.token))));
@@ -116,7 +108,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
   app.post('/authCodeUrl', {
     schema: {
       tags: ['auth'], summary: 'The WeChat (or Alipay) authorise URL that comes back to `url` with a code',
-      body: Type.Object({ url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://' }), type: Type.Optional(Type.Union([Type.Literal('wechat'), Type.Literal('alipay')])) }),
+      body: AuthCodeUrlBody,
       response: { 200: Envelope(Type.String()) },
     },
   }, async (req) => ok(signIn.authorizeUrl(req.body.type ?? 'wechat', req.body.url)));
@@ -132,7 +124,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
   app.get('/loginConfig', {
     schema: {
       tags: ['auth'], summary: 'Which sign-in providers run in sandbox mode on this server',
-      response: { 200: Envelope(Type.Object({ sandbox: Type.Array(Type.String()) })) },
+      response: { 200: Envelope(LoginConfig) },
     },
   }, async () => ok({ sandbox: opts.sandbox }));
 }

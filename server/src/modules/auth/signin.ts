@@ -7,7 +7,7 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, refused } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
-import { CODE_LENGTH, SIGN_WINDOW_S, signMaterial } from '../../../../src/core/sign.ts';
+import { CODE_LENGTH, SIGN_WINDOW_S, signMaterial } from '#core/sign.ts';
 import type { AuthService } from './service.ts';
 import { userOwner, LedgerService } from '../ledger/service.ts';
 import type { RentalsRepository } from '../rentals/repository.ts';

@@ -1,5 +1,5 @@
 // Cabinets: the scan (checkisok) and the server's handling of everything a cabinet reports.
-import { toMajor } from '../../../../src/core/money.ts';
+import { toMajor } from '#core/money.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../auth/repository.ts';

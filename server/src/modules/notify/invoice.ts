@@ -8,12 +8,12 @@ import { t, type Locale } from '../../lib/i18n.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import { Zujie } from '../rentals/order-state.ts';
-import { formatMoney } from '../../../../src/core/money.ts';
+import { formatMoney } from '#core/money.ts';
 import type { Mailer } from './mailer.ts';
 import type { NotifyRepository } from './repository.ts';
-import type { Receipt } from '../../../../src/core/receipt.ts';
+import type { Receipt } from '#contract/notify.ts';
 
-export type { Receipt } from '../../../../src/core/receipt.ts';
+export type { Receipt } from '#contract/notify.ts';
 
 // Loose but real: one @, a dot in the domain, no spaces; the SMTP peer is the final judge.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

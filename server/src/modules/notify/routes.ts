@@ -1,23 +1,19 @@
+import { Envelope } from '#contract/envelope.ts';
+import { InvoiceCheckQuery, InvoiceCheckResult, SendReceiptBody } from '#contract/notify.ts';
 import { Type } from 'typebox';
-import { Envelope, ok } from '../../lib/envelope.ts';
+import { ok } from '../../lib/envelope.ts';
 import { t } from '../../lib/i18n.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import type { InvoiceService } from './invoice.ts';
-
-const Receipt = Type.Object({
-  orderId: Type.String(), shopName: Type.String(), returnShopName: Type.String(), borrowTime: Type.String(),
-  returnTime: Type.Union([Type.String(), Type.Null()]), ended: Type.Boolean(), currency: Type.String(),
-  amount: Type.Number(), deposit: Type.Number(), useMinutes: Type.Integer(), lastEmail: Type.Union([Type.String(), Type.Null()]),
-});
 
 export default async function invoiceRoutes(app: App, opts: { invoices: InvoiceService }) {
   app.get('/cdb/invoice/check', {
     schema: {
       tags: ['invoice'],
       summary: "Whether one of the user's orders can have a receipt: data is the receipt, or null (not yet / cancelled)",
-      querystring: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
-      response: { 200: Envelope(Type.Union([Receipt, Type.Null()])) },
+      querystring: InvoiceCheckQuery,
+      response: { 200: Envelope(InvoiceCheckResult) },
     },
     preHandler: app.requireUser,
   }, async (req) => ok(await opts.invoices.check(currentUser(req), req.query.orderId)));
@@ -26,7 +22,7 @@ export default async function invoiceRoutes(app: App, opts: { invoices: InvoiceS
     schema: {
       tags: ['invoice'],
       summary: 'E-mail the receipt of an order (e-mail required, trimmed), in the request language',
-      body: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }), email: Type.String({ maxLength: 400, default: '' }) }),
+      body: SendReceiptBody,
       response: { 200: Envelope(Type.Null()) },
     },
     preHandler: app.requireUser,

@@ -1,10 +1,8 @@
 // The sandbox provider's public tokenisation endpoint (what a card provider's JS SDK would call). Its responses
 // are the provider's own shape, not the app envelope: {id, card} or {error: {code, message}} with HTTP 402.
-import { Type } from 'typebox';
+import { SandboxToken, SandboxTokenBody } from '#contract/payments.ts';
 import type { App } from '../../lib/route.ts';
 import { SandboxError, type SandboxCardProvider } from './sandbox.ts';
-
-const Field = Type.Optional(Type.String({ maxLength: 64 }));
 
 export default async function sandboxRoutes(app: App, opts: { sandbox: SandboxCardProvider }) {
   app.setErrorHandler((err: Error & { validation?: unknown; statusCode?: number }, _req, reply) => {
@@ -20,13 +18,8 @@ export default async function sandboxRoutes(app: App, opts: { sandbox: SandboxCa
     schema: {
       tags: ['sandbox-pay'],
       summary: 'Sandbox card tokenisation (test mode of the card provider); tokens are single-use',
-      body: Type.Object({ publicKey: Field, number: Field, expMonth: Field, expYear: Field, cvc: Field }),
-      response: {
-        200: Type.Object({
-          id: Type.String(),
-          card: Type.Object({ brand: Type.String(), last4: Type.String(), expMonth: Type.Integer(), expYear: Type.Integer() }),
-        }),
-      },
+      body: SandboxTokenBody,
+      response: { 200: SandboxToken },
     },
   }, async (req) => opts.sandbox.tokenize(req.body));
 }

@@ -1,23 +1,19 @@
 // Rental order states (pZujie) and the only transitions allowed between them. Every state change goes through
 // RentalsRepository.transition, which checks this table and compares-and-sets the current state.
-export const Zujie = {
-  pending: 0, // paid, eject commanded, cabinet has not answered
-  renting: 1,
-  cancelled: 2,
-  returned: 3,
-  fault: 4,
-  overtimeReturn: 5,
-} as const;
-export type ZujieState = (typeof Zujie)[keyof typeof Zujie];
+// The states by name are the flows' (src/core/orders.ts ORDER_STATE).
+import { ORDER_STATE, type OrderState } from '#core/orders.ts';
+
+export const Zujie = ORDER_STATE;
+export type ZujieState = OrderState;
 
 export const ORDER_TRANSITIONS: Record<ZujieState, readonly ZujieState[]> = {
-  0: [Zujie.renting, Zujie.cancelled],
-  // 1 → 3 / 5 also for a bought-out order (pZujie 1, settled) whose power bank comes back after all.
-  1: [Zujie.returned, Zujie.overtimeReturn, Zujie.fault],
-  4: [Zujie.returned, Zujie.overtimeReturn],
-  2: [],
-  3: [],
-  5: [],
+  [Zujie.pending]: [Zujie.renting, Zujie.cancelled],
+  // renting → returned / overtimeReturn also for a bought-out order (renting, settled) whose power bank comes back after all.
+  [Zujie.renting]: [Zujie.returned, Zujie.overtimeReturn, Zujie.fault],
+  [Zujie.fault]: [Zujie.returned, Zujie.overtimeReturn],
+  [Zujie.cancelled]: [],
+  [Zujie.returned]: [],
+  [Zujie.overtimeReturn]: [],
 };
 
 export function canTransition(from: number, to: number): boolean {

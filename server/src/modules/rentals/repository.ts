@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
-import type { PricePlan, WirePriceStrategy } from '../../../../src/core/pricing.ts';
+import type { PricePlan, WirePriceStrategy } from '#core/pricing.ts';
 import { BUY_OUT_FROM, canTransition, OPEN_STATES } from './order-state.ts';
 
 export interface OrderRow {

@@ -1,5 +1,9 @@
-import { Type } from 'typebox';
-import { Envelope, ok } from '../../lib/envelope.ts';
+import { Envelope } from '#contract/envelope.ts';
+import {
+  BalanceRentQuery, BalanceRentResult, DepositRentBody, DepositRentResult, Order, OrderCheckParams, OrderCheckResult, OrderIdBody,
+  OrderIdQuery, OrderListQuery, OrderPage, OrderShare, PublicOrder, PublicOrderQuery,
+} from '#contract/rentals.ts';
+import { ok } from '../../lib/envelope.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t } from '../../lib/i18n.ts';
 import type { App } from '../../lib/route.ts';
@@ -9,46 +13,14 @@ import { currentUser } from '../../plugins/context.ts';
 import { Zujie } from './order-state.ts';
 import type { RentalsService } from './service.ts';
 
-const Order = Type.Object({
-  pOrderid: Type.String(), pType: Type.String(), pZujie: Type.Integer(), pJiesuanid: Type.Integer(),
-  pBorrowtime: Type.String(), pGhtime: Type.Union([Type.String(), Type.Null()]), pShopName: Type.String(),
-  pGhShopName: Type.String(), pUseMins: Type.Integer(), pJiesuan: Type.Number(), pCurrency: Type.String(),
-  pCurrencyName: Type.String(), pYajin: Type.Number(), pJifei: Type.Number(), pJifeiDanwei: Type.Integer(),
-  pFengding: Type.Number(), priceUnit: Type.Integer(), overtimeAmount: Type.Number(), pUserid: Type.Integer(),
-  pCabinetid: Type.String(), pPowerbankId: Type.String(), palipayjsSm: Type.String(), estimatedAmount: Type.Number(),
-  boughtOut: Type.Boolean(), buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(),
-});
-
-const Tier = Type.Object({ startMinute: Type.Integer(), endMinute: Type.Integer(), totalFee: Type.Integer() });
-const Plan = Type.Object({
-  kind: Type.Union([Type.Literal('unit'), Type.Literal('tiered')]), currency: Type.String(), unitPrice: Type.Integer(),
-  unitMinutes: Type.Integer(), freeMinutes: Type.Integer(), dailyCap: Type.Integer(), deposit: Type.Integer(),
-  overtimeAmount: Type.Integer(), overtimeDays: Type.Number(), tiers: Type.Array(Tier),
-});
-
-/** The token-less detail (spec §2): no user id, power bank, cabinet or payment fields. */
-const PublicOrder = Type.Object({
-  pOrderid: Type.String(), pZujie: Type.Integer(), pJiesuanid: Type.Integer(), pBorrowtime: Type.String(),
-  pGhtime: Type.Union([Type.String(), Type.Null()]), pShopName: Type.String(), pGhShopName: Type.String(),
-  pUseMins: Type.Integer(), pJiesuan: Type.Number(), pCurrency: Type.String(), pCurrencyName: Type.String(),
-  pYajin: Type.Number(), pJifei: Type.Number(), pJifeiDanwei: Type.Integer(), pFengding: Type.Number(),
-  priceUnit: Type.Integer(), overtimeAmount: Type.Number(), estimatedAmount: Type.Number(), boughtOut: Type.Boolean(),
-  buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(), plan: Plan,
-  faultAt: Type.Union([Type.String(), Type.Null()]), serverTime: Type.String(),
-}, { additionalProperties: false });
-
 export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; keys: KeyStore; clock: Clock }) {
   app.post('/cdb/cabinet/useDepositToRent', {
     schema: {
       tags: ['rentals'],
       summary: 'Pay the deposit (card pre-authorisation, or top-up into the wallet) and start the rental',
       headers: IdemHeaders,
-      body: Type.Object({
-        qrcode: Type.String({ minLength: 1, maxLength: 500 }),
-        stripeToken: Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token' }),
-        paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
-      }),
-      response: { 200: Envelope(Type.Object({ outTradeNo: Type.String() })) },
+      body: DepositRentBody,
+      response: { 200: Envelope(DepositRentResult) },
     },
     preHandler: app.requireUser,
   }, async (req, reply) => {
@@ -64,8 +36,8 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
       tags: ['rentals'],
       summary: 'Borrow with the wallet balance: hold the deposit from the wallet and start the rental',
       headers: IdemHeaders,
-      querystring: Type.Object({ qrcode: Type.String({ minLength: 1, maxLength: 500 }) }),
-      response: { 200: Envelope(Type.Object({ outTradNo: Type.String() })) },
+      querystring: BalanceRentQuery,
+      response: { 200: Envelope(BalanceRentResult) },
     },
     preHandler: app.requireUser,
   }, async (req, reply) =>
@@ -76,16 +48,8 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     schema: {
       tags: ['rentals'],
       summary: 'Poll a rental: code 1 while the cabinet has not answered, 0 once the power bank is out, 422 if the eject failed',
-      params: Type.Object({ tradeNo: Type.String({ minLength: 1, maxLength: 64 }), payMode: Type.String({ maxLength: 32 }) }),
-      response: {
-        200: Envelope(Type.Union([
-          Type.Null(),
-          Type.Object({
-            orderId: Type.String(), orderStatus: Type.Integer(), type: Type.String(), out_trade_no: Type.String(),
-            pay_type: Type.String(), shebei: Type.String(), number: Type.Integer(),
-          }),
-        ])),
-      },
+      params: OrderCheckParams,
+      response: { 200: Envelope(OrderCheckResult) },
     },
     preHandler: app.requireUser,
   }, async (req) => {
@@ -102,8 +66,8 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     schema: {
       tags: ['rentals'],
       summary: "The user's rental orders, open ones first, then newest first",
-      querystring: Type.Object({ page: Type.Integer({ minimum: 1, default: 1 }), pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }) }),
-      response: { 200: Envelope(Type.Object({ page: Type.Object({ records: Type.Array(Order), total: Type.Integer(), current: Type.Integer(), size: Type.Integer() }) })) },
+      querystring: OrderListQuery,
+      response: { 200: Envelope(OrderPage) },
     },
     preHandler: app.requireUser,
   }, async (req) => {
@@ -116,7 +80,7 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     schema: {
       tags: ['rentals'],
       summary: 'One rental order',
-      querystring: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      querystring: OrderIdQuery,
       response: { 200: Envelope(Order) },
     },
     preHandler: app.requireUser,
@@ -127,7 +91,7 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
       tags: ['rentals'],
       summary: 'Buy the power bank of an open rental: the order is settled for the buy-out fee (overtime amount, at most the deposit) and need not be returned',
       headers: IdemHeaders,
-      body: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
+      body: OrderIdBody,
       response: { 200: Envelope(Order) },
     },
     preHandler: app.requireUser,
@@ -139,8 +103,8 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     schema: {
       tags: ['rentals'],
       summary: "The owner's share link for the token-less order detail: the order id and its unguessable sign (made once)",
-      body: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
-      response: { 200: Envelope(Type.Object({ orderId: Type.String(), sign: Type.String() })) },
+      body: OrderIdBody,
+      response: { 200: Envelope(OrderShare) },
     },
     preHandler: app.requireUser,
   }, async (req) => ok(await opts.rentals.share(currentUser(req), req.body.orderId)));
@@ -149,10 +113,7 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     schema: {
       tags: ['rentals'],
       summary: 'The token-less order detail (spec §2): status, times, fee rule and estimate of an order, for the holder of its share sign; no session',
-      querystring: Type.Object({
-        orderId: Type.String({ minLength: 1, maxLength: 64 }),
-        sign: Type.String({ minLength: 1, maxLength: 128 }),
-      }),
+      querystring: PublicOrderQuery,
       response: { 200: Envelope(PublicOrder) },
     },
   }, async (req) => ok(opts.rentals.toPublicWire(await opts.rentals.publicDetail(req.query.orderId, req.query.sign))));

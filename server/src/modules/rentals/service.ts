@@ -5,8 +5,9 @@
 // DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { toMajor } from '../../../../src/core/money.ts';
-import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '../../../../src/core/pricing.ts';
+import { cabinetCodeFrom } from '#core/codeLink.ts';
+import { toMajor } from '#core/money.ts';
+import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -49,12 +50,8 @@ export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
 /** How long after a card call without an order its authorisation is presumed orphaned (the process died). */
 export const ORPHAN_AUTH_MS = 120_000;
 
-/** Parses a scanned code: the bare cabinet code or a link carrying qrcode= (also in the hash part). */
-export function cabinetCodeFrom(url: string): string {
-  const m = /[?&#]qrcode=([^&#]+)/.exec(url);
-  const code = decodeURIComponent(m ? m[1]! : url).trim();
-  return code;
-}
+/** Parses a scanned code: the bare cabinet code or a code link (qrcode=, qr=, zhcode=; src/core/codeLink.ts). */
+export { cabinetCodeFrom };
 
 type Funding =
   | { kind: 'preauth'; provider: PaymentProvider; result: Extract<AuthorizeResult, { ok: true }> }

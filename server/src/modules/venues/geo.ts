@@ -4,9 +4,9 @@
 // Bounding Coordinates"): split in two longitude ranges when it crosses the antimeridian, and widened to every
 // longitude when it contains a pole. Haversine then gives the exact distance.
 
-import { EARTH_RADIUS_M } from '../../../../src/core/map.ts';
+import { EARTH_RADIUS_M } from '#core/map.ts';
 
-export { EARTH_RADIUS_M, haversineMetres } from '../../../../src/core/map.ts';
+export { EARTH_RADIUS_M, haversineMetres } from '#core/map.ts';
 const DEG = Math.PI / 180;
 
 /** The zoom the client sends is round(mapZoom / 2 − 2), minimum 4 (spec §9). */

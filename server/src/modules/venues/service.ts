@@ -1,8 +1,8 @@
 // A venue's price strategy on the wire (operator contract, major units) and as the PricePlan that charges.
 // The plan is always derived from the wire strategy with planFromWire, so the server charges exactly what the
 // client previews with the same function.
-import { toMajor } from '../../../../src/core/money.ts';
-import { planFromWire, type PricePlan, type WirePriceStrategy } from '../../../../src/core/pricing.ts';
+import { toMajor } from '#core/money.ts';
+import { planFromWire, type PricePlan, type WirePriceStrategy } from '#core/pricing.ts';
 import { notFound } from '../../lib/errors.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { Liveness } from '../cabinets/liveness.ts';
@@ -11,8 +11,7 @@ import { VenuesRepository, type PlanRow, type ShopRow, type VenueRow } from './r
 
 export { haversineMetres } from './geo.ts';
 
-const SYMBOLS: Record<string, string> = { CNY: '¥', EUR: '€', USD: '$', GBP: '£', CHF: 'CHF' };
-export const currencySymbol = (c: string) => SYMBOLS[c] ?? c;
+export { currencySymbol } from '#core/money.ts';
 
 export function wireStrategy(plan: PlanRow, currency: string): Required<WirePriceStrategy> {
   const m = (v: number) => toMajor(Number(v), currency);

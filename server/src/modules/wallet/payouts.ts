@@ -1,7 +1,8 @@
 // The rules of wallet requests that need no database: amounts and currencies on the wire, refund types, and
 // the payout details a withdrawal carries (checked against the payout configuration, server/src/config/payouts.ts).
-import { toMinor, currencyScale } from '../../../../src/core/money.ts';
-import type { PayoutChannel } from '../../config/payouts.ts';
+import { parseDecimal } from '#core/money.ts';
+import { normalizeRemark, REFUND, validateRemark } from '#core/wallet.ts';
+import type { PayoutChannel, Remark } from '#contract/wallet.ts';
 import { badRequest } from '../../lib/errors.ts';
 
 /** Currencies a wallet can be topped up in (the card provider settles these). */
@@ -9,23 +10,14 @@ export const WALLET_CURRENCIES = ['CNY', 'EUR', 'USD', 'XAF', 'NGN'] as const;
 /** Upper bound of one top-up, major units (fraud limit of the sandbox acquirer). */
 export const MAX_TOPUP_MAJOR = 10_000;
 
-/** Refund types: 0 back to the top-up card (auto-audited), 1 a payout channel, 2 manual bank transfer (remark). */
-export const REFUND = { card: 0, channel: 1, manual: 2 } as const;
-
-export interface Remark {
-  name: string;
-  bankCard: string;
-  phone: string;
-}
+/** Refund types (src/core/wallet.ts): 0 back to the top-up card (auto-audited), 1 a payout channel, 2 manual bank transfer (remark). */
+export { REFUND };
+export type { Remark };
 
 /** Parses a wire amount (major units, a number > 0 with at most the currency's decimals) to minor units. */
 export function parseAmount(raw: string | number, currency: string): number {
-  const s = String(raw).trim();
-  const scale = currencyScale(currency);
-  const re = scale === 0 ? /^\d+$/ : new RegExp(`^\\d+(\\.\\d{1,${scale}})?$`);
-  if (!re.test(s)) throw badRequest('error.wallet.amountInvalid');
-  const minor = toMinor(Number(s), currency);
-  if (!Number.isSafeInteger(minor) || minor <= 0) throw badRequest('error.wallet.amountInvalid');
+  const minor = parseDecimal(String(raw), currency);
+  if (minor === null || minor <= 0) throw badRequest('error.wallet.amountInvalid');
   return minor;
 }
 
@@ -64,11 +56,10 @@ export function parseRemark(raw: string | undefined): Remark {
   try {
     v = JSON.parse(raw ?? '') as Partial<Remark>;
   } catch { /* empty */ }
-  const name = typeof v.name === 'string' ? v.name.trim() : '';
-  const bankCard = typeof v.bankCard === 'string' ? v.bankCard.replace(/\s/g, '') : '';
-  const phone = typeof v.phone === 'string' ? v.phone.replace(/[\s-]/g, '') : '';
+  const { name, bankCard, phone } = normalizeRemark(v ?? {});
   if (!name || !bankCard || !phone) throw badRequest('error.wallet.remarkRequired');
-  if (!/^\d{8,30}$/.test(bankCard)) throw badRequest('error.wallet.bankCardInvalid');
-  if (!/^\+?\d{5,20}$/.test(phone)) throw badRequest('error.wallet.phoneInvalid');
+  const problem = validateRemark({ name, bankCard, phone });
+  if (problem === 'bankCard') throw badRequest('error.wallet.bankCardInvalid');
+  if (problem === 'phone') throw badRequest('error.wallet.phoneInvalid');
   return { name: name.slice(0, 100), bankCard, phone };
 }

@@ -1,36 +1,17 @@
 import { Type } from 'typebox';
-import { toMajor } from '../../../../src/core/money.ts';
+import { Envelope } from '#contract/envelope.ts';
+import {
+  CardConfirmBody, CardConfirmResult, CardRemoveParams, CardSaveQuery, CardSetup, CardsQuery, MovementPage, MovementsQuery, RechargeBody,
+  RechargeResult, SavedCard, Wallet, WithdrawApplyBody, WithdrawApplyResult, WithdrawCreateBody, WithdrawCreateResult,
+} from '#contract/wallet.ts';
+import { toMajor } from '#core/money.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { Envelope, ok } from '../../lib/envelope.ts';
+import { ok } from '../../lib/envelope.ts';
 import { IdemHeadersRequired, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { WalletService } from './service.ts';
-
-const Wallet = Type.Object({
-  pBalance: Type.Number({ description: 'available balance, major units' }),
-  pCurrencySymbol: Type.String(),
-  pCurrencyType: Type.String(),
-  pDepositAmount: Type.Number({ description: 'deposit currently held, major units' }),
-  pDailiId: Type.String({ description: 'agent id: wallets, payment methods and cards are scoped by it' }),
-});
-
-const Amount = Type.String({ minLength: 1, maxLength: 20, description: 'major units, e.g. "10" or "10.50"' });
-const Currency = Type.String({ minLength: 3, maxLength: 3 });
-const AgentId = Type.Optional(Type.String({ maxLength: 64, description: "pDailiId; default the platform's own" }));
-
-const PayoutChannel = Type.Object({
-  channelName: Type.String(),
-  paymentId: Type.String(),
-  payoutConfig: Type.Array(Type.Object({
-    fieldName: Type.String(),
-    fieldType: Type.Union([Type.Literal('picker'), Type.Literal('input')]),
-    fieldDefauldValues: Type.Array(Type.Object({ desc: Type.String(), value: Type.String() })),
-  })),
-});
-
-const Card = Type.Object({ pId: Type.String(), pCardnumber: Type.String(), currencyName: Type.String(), brand: Type.String() });
 
 export default async function walletRoutes(app: App, opts: { wallet: WalletService; keys: KeyStore; clock: Clock }) {
   const funds = opts.wallet;
@@ -55,13 +36,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
       tags: ['wallet'],
       summary: 'Top up a wallet (payType CZ): charge the card through the payment provider and credit the wallet',
       headers: IdemHeadersRequired,
-      body: Type.Object({
-        amount: Amount, currency: Currency, agentId: AgentId,
-        paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
-        stripeToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token' })),
-        cardId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a saved card (pId) instead of a token' })),
-      }),
-      response: { 200: Envelope(Type.Object({ outTradeNo: Type.String(), pBalance: Type.Number(), pCurrencyType: Type.String() })) },
+      body: RechargeBody,
+      response: { 200: Envelope(RechargeResult) },
     },
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
@@ -74,14 +50,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     schema: {
       tags: ['wallet'],
       summary: 'Start a withdrawal: checks the amount against the balance and returns the refund types and payout channels',
-      body: Type.Object({ amount: Amount, currency: Currency, agentId: AgentId }),
-      response: {
-        200: Envelope(Type.Object({
-          refundTypes: Type.Array(Type.Integer(), { description: '0 back to the top-up card (auto-audit), 1 payout channel, 2 manual bank transfer; empty: no withdrawal support' }),
-          checkNeedRemark: Type.Boolean(),
-          channels: Type.Array(PayoutChannel),
-        })),
-      },
+      body: WithdrawApplyBody,
+      response: { 200: Envelope(WithdrawApplyResult) },
     },
     preHandler: app.requireUser,
   }, async (req) => ok(await funds.apply(currentUser(req), req.body)));
@@ -91,18 +61,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
       tags: ['wallet'],
       summary: 'Request a withdrawal: the amount is held from the balance until the payout is confirmed (posted) or rejected (released)',
       headers: IdemHeadersRequired,
-      body: Type.Object({
-        refundType: Type.Integer({ minimum: 0, maximum: 9 }),
-        amount: Amount,
-        amountType: Type.Optional(Type.Literal('balance')),
-        currency: Currency,
-        agentId: AgentId,
-        checkNeedRemark: Type.Optional(Type.Boolean()),
-        remark: Type.Optional(Type.String({ maxLength: 500, description: 'JSON {name, bankCard, phone} when checkNeedRemark' })),
-        autoAudit: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-        receiverAccount: Type.Optional(Type.String({ maxLength: 2000, description: 'JSON {paymentId, accountData{fieldName: value}}' })),
-      }),
-      response: { 200: Envelope(Type.Object({ tixianOrderId: Type.String(), pBalance: Type.Number(), status: Type.String() })) },
+      body: WithdrawCreateBody,
+      response: { 200: Envelope(WithdrawCreateResult) },
     },
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
@@ -114,19 +74,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     schema: {
       tags: ['wallet'],
       summary: "A wallet's movements (top-ups, deposits, rent, withdrawals), newest first",
-      querystring: Type.Object({
-        currency: Type.Optional(Currency), agentId: AgentId,
-        page: Type.Integer({ minimum: 1, default: 1 }), pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-      }),
-      response: {
-        200: Envelope(Type.Object({ page: Type.Object({
-          records: Type.Array(Type.Object({
-            id: Type.String(), type: Type.String(), orderId: Type.String(), amount: Type.Number(), currency: Type.String(),
-            pDailiId: Type.String(), status: Type.String(), createdAt: Type.String(),
-          })),
-          total: Type.Integer(), current: Type.Integer(), size: Type.Integer(),
-        }) })),
-      },
+      querystring: MovementsQuery,
+      response: { 200: Envelope(MovementPage) },
     },
     preHandler: app.requireUser,
   }, async (req) => {
@@ -138,8 +87,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     schema: {
       tags: ['wallet'],
       summary: "The user's saved cards for an agent",
-      querystring: Type.Object({ userEnd: Type.Optional(Type.String({ maxLength: 10 })), agentId: AgentId, qrcode: Type.Optional(Type.String({ maxLength: 500 })) }),
-      response: { 200: Envelope(Type.Array(Card)) },
+      querystring: CardsQuery,
+      response: { 200: Envelope(Type.Array(SavedCard)) },
     },
     preHandler: app.requireUser,
   }, async (req) => ok((await funds.cards(currentUser(req).id, req.query.agentId)).map((c) => ({
@@ -150,8 +99,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     schema: {
       tags: ['wallet'],
       summary: 'Start saving a card with the chosen payment method (SetupIntent-like): returns the setup id and client secret',
-      querystring: Type.Object({ paymentId: Type.String({ minLength: 1, maxLength: 100 }), agentId: AgentId, currency: Type.Optional(Currency) }),
-      response: { 200: Envelope(Type.Object({ clientSecret: Type.String(), paymentId: Type.String() })) },
+      querystring: CardSaveQuery,
+      response: { 200: Envelope(CardSetup) },
     },
     preHandler: app.requireUser,
   }, async (req) => {
@@ -164,12 +113,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
       tags: ['wallet'],
       summary: 'Confirm a card setup with a card token: the card is saved',
       headers: IdemHeadersRequired,
-      body: Type.Object({
-        paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'the setup id from card/save' }),
-        paymentMethod: Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token' }),
-        clientSecret: Type.String({ minLength: 1, maxLength: 200 }),
-      }),
-      response: { 200: Envelope(Type.Object({ pId: Type.String() })) },
+      body: CardConfirmBody,
+      response: { 200: Envelope(CardConfirmResult) },
     },
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () =>
@@ -179,7 +124,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     schema: {
       tags: ['wallet'],
       summary: 'Delete a saved card',
-      params: Type.Object({ cardId: Type.String({ minLength: 1, maxLength: 100 }) }),
+      params: CardRemoveParams,
       response: { 200: Envelope(Type.Null()) },
     },
     preHandler: app.requireUser,

@@ -9,7 +9,7 @@
 //               payout-submit job; the provider payout (idempotent by withdrawal id) is then requested, by the
 //               request itself and, if the process died first, by the job. The payout's signed webhook event
 //               (deduplicated by event id) posts the hold (paid) or voids it (failed).
-import { toMajor, toMinor } from '../../../../src/core/money.ts';
+import { toMajor, toMinor } from '#core/money.ts';
 import { PAYOUTS, type PayoutConfig } from '../../config/payouts.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';

@@ -1,0 +1,62 @@
+// Sign-in and the signed-in user (spec §7 login calls, userInfo).
+import { Type, type Static } from 'typebox';
+
+export const SessionToken = Type.String({ description: 'session token for the `token` header' });
+
+export const TouristLoginQuery = Type.Object({ code: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) });
+
+/** GET userInfo. */
+export const UserInfo = Type.Object({
+  pId: Type.Integer(),
+  pname: Type.String(),
+  pbalance: Type.Number(),
+  pcurrencyName: Type.String(),
+  pyajin: Type.Number(),
+  pmobile: Type.Union([Type.String(), Type.Null()]),
+  email: Type.Union([Type.String(), Type.Null()]),
+  p_currency: Type.String(),
+  userType: Type.Union([Type.Literal('tourist'), Type.Literal('user')]),
+});
+export type UserInfo = Static<typeof UserInfo>;
+
+export const CaptchaQuery = Type.Object({ uuid: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' }) });
+
+export const SendVerifyCodeQuery = Type.Object({
+  mobile: Type.String({ minLength: 6, maxLength: 20 }),
+  timestamp: Type.String({ maxLength: 12 }),
+  sign: Type.String({ maxLength: 128 }),
+});
+export type SendVerifyCodeQuery = Static<typeof SendVerifyCodeQuery>;
+export const SendVerifyCodeBody = Type.Object({
+  reCAPTCHA: Type.String({ maxLength: 4096, description: 'JSON text {token, platform}' }),
+  uuid: Type.String({ maxLength: 64 }),
+  captcha: Type.String({ maxLength: 16 }),
+});
+export type SendVerifyCodeBody = Static<typeof SendVerifyCodeBody>;
+
+export const MobileLoginQuery = Type.Object({
+  mobile: Type.String({ minLength: 4, maxLength: 20 }),
+  verifyCode: Type.String({ maxLength: 8 }),
+  areaCode: Type.String({ minLength: 1, maxLength: 5 }),
+  registAndLoginType: Type.Optional(Type.String({ maxLength: 4 })),
+});
+export type MobileLoginQuery = Static<typeof MobileLoginQuery>;
+
+export const GoogleLoginBody = Type.Object({ androidToken: Type.String({ minLength: 1, maxLength: 8192 }), canRegistWithOutUnion: Type.Optional(Type.String()) });
+export type GoogleLoginBody = Static<typeof GoogleLoginBody>;
+export const AppleLoginBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }) });
+export type AppleLoginBody = Static<typeof AppleLoginBody>;
+export const FacebookLoginBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }), canRegistWithOutUnion: Type.Optional(Type.String()) });
+export type FacebookLoginBody = Static<typeof FacebookLoginBody>;
+/** WeChat and Alipay code logins. */
+export const CodeLoginBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 256 }) });
+export type CodeLoginBody = Static<typeof CodeLoginBody>;
+
+export const AuthCodeUrlBody = Type.Object({
+  url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://' }),
+  type: Type.Optional(Type.Union([Type.Literal('wechat'), Type.Literal('alipay')])),
+});
+export type AuthCodeUrlBody = Static<typeof AuthCodeUrlBody>;
+
+export const LoginConfig = Type.Object({ sandbox: Type.Array(Type.String()) });
+export type LoginConfig = Static<typeof LoginConfig>;

@@ -1,0 +1,10 @@
+// The wire envelope of every app API answer (docs/api.md, spec §7): { code, msg, data }. Code 0 success (POST also
+// 9), 1 'Processing'; an error answer carries the envelope with data null and a non-2xx status.
+import { Type, type Static, type TSchema, type TUnknown } from 'typebox';
+
+/** The envelope around one endpoint's data schema (the server's response schemas). */
+export const Envelope = <T extends TSchema>(data: T) =>
+  Type.Object({ code: Type.Integer(), msg: Type.String(), data });
+
+/** The envelope as the client reads it, around the data type T. */
+export type EnvelopeOf<T> = Omit<Static<ReturnType<typeof Envelope<TUnknown>>>, 'data'> & { data: T };
