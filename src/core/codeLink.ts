@@ -17,6 +17,17 @@ export function linkCode(text: string): string | null {
   return null;
 }
 
+/**
+ * The code a route's query carries (spec §2): a cabinet code as qrcode or its alias qr, else a package code as
+ * zhcode; null when it carries none.
+ */
+export function queryCode(q: URLSearchParams): { key: 'qrcode' | 'zhcode'; code: string } | null {
+  const qrcode = q.get('qrcode') || q.get('qr');
+  if (qrcode) return { key: 'qrcode', code: qrcode };
+  const zhcode = q.get('zhcode');
+  return zhcode ? { key: 'zhcode', code: zhcode } : null;
+}
+
 /** What the server's scan looks up: the link's code, else the text itself (a bare code), trimmed. */
 export function cabinetCodeFrom(text: string): string {
   return linkCode(text) ?? decodeURIComponent(text).trim();

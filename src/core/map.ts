@@ -1,5 +1,7 @@
 // The map's rules and constants (spec §9), pure: no DOM, no fetch.
 
+import { queryCode } from './codeLink.ts';
+
 /** Default centre (lat, lng), zoom, focus zoom (a chosen shop), marker size in CSS px. */
 export const DEFAULT_CENTRE = { lat: 22.631123, lng: 113.820622 } as const;
 export const DEFAULT_ZOOM = 12;
@@ -52,12 +54,7 @@ export function coordsFromQuery(q: URLSearchParams): LatLng | null {
 }
 
 /** The scan code an entry link carries (qr, qrcode, zhcode), for the automatic scan. */
-export function entryCode(q: URLSearchParams): { key: 'qrcode' | 'zhcode'; code: string } | null {
-  const qr = q.get('qrcode') || q.get('qr');
-  if (qr) return { key: 'qrcode', code: qr };
-  const zh = q.get('zhcode');
-  return zh ? { key: 'zhcode', code: zh } : null;
-}
+export const entryCode = queryCode;
 
 /** "Go here": a maps direction URL in bicycling mode (Google Maps URLs, opened by the maps app when installed). */
 export function directionsUrl(to: LatLng): string {

@@ -8,6 +8,7 @@
 //  - otherwise public (ignoreAuth) routes or a token pass; others go to /login (guardRoute, core/routes.ts).
 // Once at start: the WeChat secondary-domain redirect and the code link without a hash. The back button:
 // backFallback. A 401: unauthorizedTarget.
+import { queryCode } from './codeLink.ts';
 import { mapRouteLang, type Locale } from './lang.ts';
 import { guardRoute, parseHash, type Access, type ParsedHash } from './routes.ts';
 
@@ -45,10 +46,10 @@ export function wechatDomainRedirect(
   if (!isWeChat(ua) || !hosts.secondaryHosts.includes(loc.host.toLowerCase())) return null;
   const hashQuery = new URLSearchParams(loc.hash.includes('?') ? loc.hash.slice(loc.hash.indexOf('?') + 1) : '');
   const pageQuery = new URLSearchParams(loc.search);
-  const pick = (k: string) => hashQuery.get(k) || pageQuery.get(k);
-  const qrcode = pick('qrcode') || pick('qr');
-  const zhcode = pick('zhcode');
-  const hash = qrcode ? `#/?qrcode=${encodeURIComponent(qrcode)}` : zhcode ? `#/?zhcode=${encodeURIComponent(zhcode)}` : '#/';
+  const merged = new URLSearchParams(pageQuery);
+  for (const [k, v] of hashQuery) if (v) merged.set(k, v);
+  const found = queryCode(merged);
+  const hash = found ? `#/?${found.key}=${encodeURIComponent(found.code)}` : '#/';
   return `${loc.protocol}//${hosts.mainHost}/${hash}`;
 }
 
@@ -117,10 +118,8 @@ export const SCAN_CODE_ROUTES: readonly string[] = [ROUTE_NAMES.homeScan, ROUTE_
  */
 export function scanCodesFrom(path: string, query: URLSearchParams): { qrcode: string; zhcode: string } | null {
   if (!SCAN_CODE_ROUTES.includes(path)) return null;
-  const qrcode = query.get('qrcode') || query.get('qr');
-  if (qrcode) return { qrcode, zhcode: '' };
-  const zhcode = query.get('zhcode');
-  if (zhcode) return { qrcode: '', zhcode };
+  const found = queryCode(query);
+  if (found) return found.key === 'qrcode' ? { qrcode: found.code, zhcode: '' } : { qrcode: '', zhcode: found.code };
   return null;
 }
 
@@ -199,7 +198,7 @@ export function navigationRule(path: string, query: URLSearchParams, s: NavState
   }
   if (s.token && ([ROUTE_NAMES.homeMap, ROUTE_NAMES.homeScan, ROUTE_NAMES.selectPakage] as string[]).includes(path) && s.mificode.includes('wifi.')) {
     // The code-link entry ('/' with a code) still runs: only a bare home goes to the device.
-    if (!(path === '/' && (query.get('qrcode') || query.get('zhcode') || query.get('qr')))) return { kind: 'redirect', to: '/packageDetail' };
+    if (!(path === '/' && queryCode(query))) return { kind: 'redirect', to: '/packageDetail' };
   }
   return { kind: 'none' };
 }

@@ -23,8 +23,11 @@ export function canTransition(from: number, to: number): boolean {
 /** Open = counts against the one-rental-at-a-time rule (spec §5 'rent count'). */
 export const OPEN_STATES: readonly ZujieState[] = [Zujie.pending, Zujie.renting, Zujie.fault];
 
+/** Ongoing = the power bank is out with the user (spec §4: pZujie 1 or 4, not settled): listed first. */
+export const ONGOING_STATES: readonly ZujieState[] = [Zujie.renting, Zujie.fault];
+
 /**
  * The overtime buy-out settles an order in place: pZujie stays (1 or 4), pJiesuanid becomes 1. It is the only
  * change of `settled` without a change of state, and only from these states (RentalsRepository.buyOut).
  */
-export const BUY_OUT_FROM: readonly ZujieState[] = [Zujie.renting, Zujie.fault];
+export const BUY_OUT_FROM: readonly ZujieState[] = ONGOING_STATES;

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/db.ts';
 import type { PricePlan, WirePriceStrategy } from '#core/pricing.ts';
-import { BUY_OUT_FROM, canTransition, OPEN_STATES } from './order-state.ts';
+import { BUY_OUT_FROM, canTransition, ONGOING_STATES, OPEN_STATES, Zujie } from './order-state.ts';
 
 export interface OrderRow {
   id: string;
@@ -74,9 +74,9 @@ export class RentalsRepository {
   async openForPowerbank(powerbankId: string) {
     const { rows } = await this.db.query<{ id: string }>(
       `select id from orders where powerbank_id = $1
-          and ((zujie in (1, 4) and not settled) or (bought_out_at is not null and returned_at is null))
+          and ((zujie = any($2::smallint[]) and not settled) or (bought_out_at is not null and returned_at is null))
         order by (not settled) desc, created_at desc limit 1`,
-      [powerbankId],
+      [powerbankId, ONGOING_STATES],
     );
     return rows[0] ? this.find(rows[0].id, { lock: true }) : undefined;
   }
@@ -92,8 +92,8 @@ export class RentalsRepository {
   async list(userId: number, page: number, size: number) {
     const { rows } = await this.db.query<OrderRow>(
       `select o.*, v.name as venue_name from orders o join venues v on v.id = o.venue_id where o.user_id = $1
-        order by (o.zujie in (1, 4) and not o.settled) desc, o.created_at desc, o.id desc limit $2 offset $3`,
-      [userId, size, (page - 1) * size],
+        order by (o.zujie = any($4::smallint[]) and not o.settled) desc, o.created_at desc, o.id desc limit $2 offset $3`,
+      [userId, size, (page - 1) * size, ONGOING_STATES],
     );
     const { rows: c } = await this.db.query<{ n: number }>('select count(*)::int as n from orders where user_id = $1', [userId]);
     return { records: rows.map(parse), total: Number(c[0]?.n ?? 0) };
@@ -123,7 +123,7 @@ export class RentalsRepository {
 
   /** Orders taking a power bank from `cabinetId` that the cabinet has not answered yet (each reserves one). */
   async pendingAt(cabinetId: string) {
-    const { rows } = await this.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = $1 and zujie = 0`, [cabinetId]);
+    const { rows } = await this.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = $1 and zujie = $2`, [cabinetId, Zujie.pending]);
     return Number(rows[0]?.n ?? 0);
   }
 
