@@ -23,6 +23,7 @@ import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
 import type { OrderRow, RentalsRepository } from './repository.ts';
+import type { LiveService } from '../live/service.ts';
 
 export interface RentalsDeps {
   db: Db;
@@ -41,6 +42,8 @@ export interface RentalsDeps {
   ejectTtlMs: number;
   /** Extra wait after the TTL for a popped event already in flight. */
   ejectGraceMs: number;
+  /** Tells the user's open screens that an order changed (delivered when the unit of work commits). */
+  live: Pick<LiveService, 'publish'>;
 }
 
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
@@ -227,6 +230,7 @@ export class RentalsService {
       await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
       await this.d.jobs.enqueue(JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
       await this.d.users.setCurrency(user.id, currency);
+      await this.changed(user.id, orderId, Zujie.pending);
     });
   }
 
@@ -260,6 +264,7 @@ export class RentalsService {
     const borrowedAt = new Date(e.ts);
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt });
     await this.d.cabinets.markRented(e.powerbankId, order.id);
+    await this.changed(order.user_id, order.id, Zujie.renting);
     await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
     // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
     // stamped after this 'popped' that was handled first found no open order. Settle with it now. Only a return
@@ -292,6 +297,7 @@ export class RentalsService {
   private async cancel(order: OrderRow, note: string) {
     const now = this.d.clock.now();
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.cancelled, { note, settled: true });
+    await this.changed(order.user_id, order.id, Zujie.cancelled);
     if (order.hold_transfer_id) await this.d.ledger.voidPending(order.hold_transfer_id, now);
     if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0 }, now);
   }
@@ -328,6 +334,8 @@ export class RentalsService {
       const charged = Number(order.fee ?? 0);
       const refund = refundAfterBuyOut(order.plan, charged, elapsed);
       await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund });
+      await this.changed(order.user_id, order.id, to);
+      if (refund > 0) await this.d.live.publish(order.user_id, { kind: 'wallet' });
       if (refund > 0) {
         const w = this.d.ledger;
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
@@ -339,6 +347,7 @@ export class RentalsService {
     const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
     await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee, settled: true });
     await this.charge(order, fee, now);
+    await this.changed(order.user_id, order.id, to);
   }
 
   /**
@@ -361,6 +370,12 @@ export class RentalsService {
     const reported = Date.parse(ts);
     const at = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now, now)));
     await this.d.repo.transition(order.id, Zujie.renting, Zujie.fault, { fault_at: at, note });
+    await this.changed(order.user_id, order.id, Zujie.fault);
+  }
+
+  /** The order changed: its owner's open screens refetch it (and the wallet, whose hold it moved). */
+  private async changed(userId: number, orderId: string, state: number) {
+    await this.d.live.publish(userId, { kind: 'order', orderId, state });
   }
 
   /** Takes `fee` from the order's deposit hold (the rest released) and settles the card authorisation. */
@@ -394,6 +409,7 @@ export class RentalsService {
       const minutes = billedMinutes(now.getTime() - new Date(order.borrowed_at).getTime());
       await this.d.repo.buyOut(order.id, order.zujie, { fee, use_minutes: minutes, at: now, note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user' });
       await this.charge(order, fee, now);
+      await this.changed(order.user_id, order.id, order.zujie);
       return true;
     });
   }
