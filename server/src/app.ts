@@ -225,6 +225,8 @@ declare module 'fastify' {
       signIn: SignInService;
       issuer: SandboxIssuer;
       embed: EmbedService;
+      /** Live updates: publish (inside a unit of work) and the streams of this process. */
+      live: LiveService;
     };
   }
 }

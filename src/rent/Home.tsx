@@ -70,7 +70,6 @@ export default function Home() {
 }
 
 export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
-  const symbol = c.currencyName ?? '';
   const currency = c.currency ?? 'CNY';
   // The price strategy; the flat fields jifei / jifeiDanwei / mianfei / fengding / yajin fill what it lacks.
   const plan = planFromWire(c.priceStrategy, currency, c);
@@ -148,12 +147,12 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           <h2 id="price-title" className="visually-hidden">
             {t('home.priceTitle')}
           </h2>
-          <p className="price">{perUnitText(t, symbol, unitPrice, unitMinutes)}</p>
+          <p className="price">{perUnitText(t, currency, unitPrice, unitMinutes)}</p>
           <ul className="price-desc">
             {freeMinutes > 0 ? <li>{t('home.freeMinutes', { n: freeMinutes })}</li> : null}
-            {dailyCap > 0 ? <li>{t('home.dailyCap', { amount: money(symbol, dailyCap) })}</li> : null}
-            <li>{t('home.deposit', { amount: money(symbol, deposit) })}</li>
-            {c.overtimeAmount ? <li>{t('home.overtime', { amount: money(symbol, c.overtimeAmount) })}</li> : null}
+            {dailyCap > 0 ? <li>{t('home.dailyCap', { amount: money(currency, dailyCap) })}</li> : null}
+            <li>{t('home.deposit', { amount: money(currency, deposit) })}</li>
+            {c.overtimeAmount ? <li>{t('home.overtime', { amount: money(currency, c.overtimeAmount) })}</li> : null}
           </ul>
           <details className="fee-examples">
             <summary>{t('home.feeExamples')}</summary>
@@ -168,7 +167,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
                 {examples.map(({ m, fee }) => (
                   <tr key={m}>
                     <td>{unitText(t, m)}</td>
-                    <td>{money(symbol, fee)}</td>
+                    <td>{money(currency, fee)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -199,8 +198,8 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           {action.kind === 'pay' ? (
             <button type="button" className="button primary block" disabled={block !== null} onClick={pay}>
               {action.label === 'preAuth'
-                ? t('home.payPreAuth', { amount: `${symbol}${action.amount}` })
-                : t('home.payTopUp', { amount: `${symbol}${action.amount}` })}
+                ? t('home.payPreAuth', { amount: money(currency, Number(action.amount)) })
+                : t('home.payTopUp', { amount: money(currency, Number(action.amount)) })}
             </button>
           ) : (
             <button type="button" className="button primary block" disabled={block !== null} aria-disabled={busy} aria-busy={busy} onClick={() => !busy && void borrow()}>

@@ -56,7 +56,7 @@ describe('#/selectPakage pricing tip', () => {
     await expect.poll(() => dialog.isVisible()).toBe(false);
     // Continue leads to the cabinet home with its pay button.
     await continueToCabinetHome(page, 'Time Out Market Lisboa');
-    await expect.poll(() => page.getByRole('button', { name: /Pre-authorization/ }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: /^Hold / }).count()).toBe(1);
   });
 });
 
@@ -71,7 +71,7 @@ describe('an eject failure as the user sees it', () => {
     const page = await newPage();
     await page.goto(`${env.product.base}/#/?qrcode=PWL-VNO-001`);
     await continueToCabinetHome(page);
-    await page.getByRole('button', { name: /Pre-authorization/ }).click();
+    await page.getByRole('button', { name: /^Hold / }).click();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
     await page.getByLabel('CVC').fill('123');

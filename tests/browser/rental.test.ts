@@ -31,9 +31,9 @@ describe('a rental from the code link to the ended order', () => {
 
     // Tourist session, scan, package selection (spec §4), Continue, cabinet home: a pre-authorisation of the whole deposit.
     await continueToCabinetHome(page, 'Time Out Market Lisboa');
-    await expect.poll(() => page.getByRole('button', { name: /Pre-authorization/ }).textContent()).toContain('€30.00');
+    await expect.poll(() => page.getByRole('button', { name: /^Hold / }).textContent()).toContain('€30');
     await expect.poll(() => page.getByText(/power banks available/).textContent()).toMatch(/3 power banks available/);
-    await page.getByRole('button', { name: /Pre-authorization/ }).click();
+    await page.getByRole('button', { name: /^Hold / }).click();
 
     // The sandbox card form; the test card succeeds.
     await expect.poll(() => page.getByRole('heading', { name: 'Confirm payment' }).count()).toBe(1);
@@ -74,7 +74,7 @@ describe('a rental from the code link to the ended order', () => {
     const page = await newPage();
     await page.goto(`${env.product.base}/#/?qrcode=PWL-VNO-001`);
     await continueToCabinetHome(page);
-    await page.getByRole('button', { name: /Pre-authorization/ }).click();
+    await page.getByRole('button', { name: /^Hold / }).click();
     await payWithCard(page, '4000 0000 0000 0002');
 
     const dialog = page.getByRole('alertdialog', { name: 'Payment failed' });

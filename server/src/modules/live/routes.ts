@@ -1,4 +1,6 @@
-import sseModule from '@fastify/sse';
+import { createRequire } from 'node:module';
+import type { FastifyPluginAsync } from 'fastify';
+import type { SSEPluginOptions } from '@fastify/sse';
 import { Envelope } from '#contract/envelope.ts';
 import { LiveEventsQuery, LiveTicket, type LiveEvent } from '#contract/live.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -6,9 +8,9 @@ import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import type { LiveService } from './service.ts';
 
-// The package's default export (module.exports) is the fastify-plugin-wrapped plugin that decorates this context; its
-// named fastifySSE is the bare function. Under nodenext TypeScript types the default import as the module, hence the cast.
-const sse = sseModule as unknown as typeof sseModule.fastifySSE;
+// The package's module.exports is the fastify-plugin-wrapped plugin (it decorates this context); its `default` and
+// `fastifySSE` are the bare function, and the two tsconfigs resolve its default import differently: require it.
+const sse = createRequire(import.meta.url)('@fastify/sse') as FastifyPluginAsync<SSEPluginOptions>;
 
 /** A comment line this often keeps proxies from closing an idle stream. */
 export const LIVE_HEARTBEAT_MS = 20_000;

@@ -515,6 +515,7 @@ export class RentalsService {
       buyOutAt: o.borrowed_at ? buyOutAt(o.plan, new Date(o.borrowed_at)).toISOString() : null,
       /** Powerly extension: the buy-out fee of this order's plan. */
       buyOutAmount: toMajor(buyOutFee(o.plan), c),
+      depositFrom: o.payment_id ? ('card' as const) : ('wallet' as const),
     };
   }
 
