@@ -8,8 +8,8 @@ import { useT } from './i18n/index.ts';
 import { Loading } from './ui/Loading.tsx';
 import { FeedbackHost } from './ui/feedback.tsx';
 import { DelayedLoading, ScreenBoundary, lazyScreen } from './ui/lazyScreen.tsx';
-import { SideMenu } from './ui/SideMenu.tsx';
-import { useDocumentTitle, useRouteRules } from './shell/navigationEffects.ts';
+import { SideMenu, closeSideMenu } from './ui/SideMenu.tsx';
+import { useDocumentTitle, useNavigationFocus, useRouteRules } from './shell/navigationEffects.ts';
 
 type Screen = LazyExoticComponent<ComponentType>;
 
@@ -28,6 +28,7 @@ export function App() {
   const def = matchRoute(route.path)?.route;
   const show = useRouteRules(route, def?.access ?? null);
   useDocumentTitle(def?.screen ? def.title : NOT_FOUND_TITLE);
+  useNavigationFocus(route.path, closeSideMenu);
 
   const Screen = screenOf(def);
   return (
@@ -37,6 +38,8 @@ export function App() {
       </ScreenBoundary>
       <SideMenu />
       <FeedbackHost />
+      {/* Names the new screen after a navigation (useNavigationFocus). */}
+      <p id="route-announcer" className="visually-hidden" aria-live="polite" aria-atomic="true" />
     </>
   );
 }

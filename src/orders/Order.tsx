@@ -9,7 +9,6 @@ import { listOrders, ORDER_PAGE_SIZE, type Order as OrderRow } from '../api/orde
 import { isOngoing, ongoingFirst, ORDER_STATE } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { LangSelect } from '../ui/LangSelect.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { dateTime, money } from '../ui/format.ts';
 import { chargeStandard, OPEN_ORDER_POLL_MS, returnSummary } from './orderText.ts';
@@ -88,7 +87,7 @@ export default function Order() {
 
   return (
     <>
-      <PageHeader title={t('orders.title')} end={<LangSelect />} />
+      <PageHeader title={t('orders.title')} />
       <main className="page orders">
         <div role="tablist" aria-label={t('orders.title')} className="tabs">
           {(['inUse', 'ended'] as Tab[]).map((k) => (

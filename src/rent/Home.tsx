@@ -13,7 +13,6 @@ import { depositDue, depositRoute, rentAction, rentBlock } from '../core/cabinet
 import { planFromWire, rentalFee, MINUTE_MS } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { LangSelect } from '../ui/LangSelect.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { showMessage } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
@@ -52,7 +51,7 @@ export default function Home() {
   if (!cabinet) {
     return (
       <>
-        <PageHeader title={t('home.title')} end={<LangSelect />} />
+        <PageHeader title={t('home.title')} />
         <main className="page center">
           {loadError ? (
             <p role="alert">{loadError}</p>
@@ -130,7 +129,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
 
   return (
     <>
-      <PageHeader title={t('home.title')} back={false} end={<LangSelect />} />
+      <PageHeader title={t('home.title')} back={false} />
       <main className="page home">
         <section className="venue" aria-labelledby="venue-name">
           {c.shoplogo ? <img className="venue-logo" src={c.shoplogo} alt={t('home.logoAlt', { name: c.shopname ?? '' })} width="56" height="56" /> : null}

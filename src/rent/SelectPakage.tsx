@@ -44,7 +44,7 @@ export default function SelectPakage() {
     back({ fallback: '/' });
   }, [scanned]);
 
-  if (!cabinet || !scanned) return <PageHeader title={t('rentPricing.title')} end={<LangSelect />} />;
+  if (!cabinet || !scanned) return <PageHeader title={t('rentPricing.title')} />;
   return <Borrow cabinet={cabinet} t={t} />;
 }
 
@@ -74,7 +74,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
 
   return (
     <>
-      <PageHeader title={t('rentPricing.title')} end={<LangSelect />} />
+      <PageHeader title={t('rentPricing.title')} />
       <main className="page select-pakage">
         {c.shopname ? <h2 className="venue-name">{c.shopname}</h2> : null}
 
@@ -150,6 +150,10 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
               {t('rentPricing.terms')}
             </button>
           </p>
+          {/* Spec §2: this screen has a language selector; it sits at the foot so the title keeps its room. */}
+          <div className="page-foot-lang">
+            <LangSelect />
+          </div>
         </div>
       </main>
 

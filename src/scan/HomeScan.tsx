@@ -110,9 +110,6 @@ function Landing() {
       <header className="page-header">
         <span className="icon-spacer" aria-hidden="true" />
         <span className="brand">Powerly</span>
-        <div className="page-header-end">
-          <LangSelect />
-        </div>
       </header>
       <main className="page landing">
         <div className="hero" aria-hidden="true">
@@ -135,6 +132,10 @@ function Landing() {
         >
           {t('landing.next')}
         </button>
+        {/* No menu on the landing page: the language choice sits at its foot, not in the header. */}
+        <div className="page-foot-lang">
+          <LangSelect />
+        </div>
       </main>
     </>
   );

@@ -11,6 +11,7 @@ import { getUserInfo } from '../api/auth.ts';
 import { logout } from '../auth/session.tsx';
 import { confirmDialog } from './feedback.tsx';
 import './sideMenu.css';
+import { LangSelect } from './LangSelect.tsx';
 
 export const $sideMenuOpen = atom(false);
 export const openSideMenu = () => $sideMenuOpen.set(true);
@@ -133,6 +134,10 @@ export function SideMenu() {
             </li>
           ) : null}
         </ul>
+        {/* The language choice lives here and in Settings, not in the headers (titles keep their room). */}
+        <div className="side-menu-lang">
+          <LangSelect />
+        </div>
         <section className="side-menu-join" aria-labelledby="side-menu-join-title">
           <h3 id="side-menu-join-title">{t('menu.joinTitle')}</h3>
           <p className="small">{t('menu.joinText')}</p>

@@ -63,7 +63,7 @@ describe('a rental from the code link to the ended order', () => {
     await page.getByRole('tab', { name: /Ended/ }).click();
     const ended = page.getByRole('article').filter({ hasText: powerbankId });
     // Spec §5: a price shows two decimals unless it is whole, so €6.00 reads "€6".
-    await expect.poll(() => ended.textContent(), { timeout: 15_000 }).toContain(`Fee${money('€', toMajor(fee, 'EUR'))}Details`);
+    await expect.poll(() => ended.textContent(), { timeout: 15_000 }).toContain(`Fee${money('EUR', toMajor(fee, 'EUR'))}Details`);
     const text = (await ended.textContent())!;
     expect(text).toContain('End');
     expect(text).toContain('Time Out Market Lisboa'); // rented here
