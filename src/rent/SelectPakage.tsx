@@ -14,6 +14,7 @@ import { MINUTE_MS, planFromWire, rentalFee, sliderMaxMinutes, type PricePlan } 
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
+import { NearestStock } from '../map/NearestStock.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { showMessage } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
@@ -67,6 +68,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
   const deposit = toMajor(plan.deposit, currency);
   const preview = toMajor(rentalFee(plan, minutes * MINUTE_MS), currency);
 
+  const empty = (c.haveBatteryCount ?? 0) <= 0;
   const next = () => {
     if (device === 'mifi') navigate(href('/wifiMall', { type: 'QR' }));
     else navigate('/home');
@@ -77,6 +79,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
       <PageHeader title={t('rentPricing.title')} />
       <main className="page select-pakage">
         {c.shopname ? <h2 className="venue-name">{c.shopname}</h2> : null}
+        {/* Stock and return slots first: an empty cabinet says so here, with where to go instead. */}
+        <p className={`availability${empty ? ' empty' : ''}`} role="status" data-testid="stock">
+          {empty ? t('rentPricing.empty') : t('rentPricing.stock', { n: c.haveBatteryCount ?? 0, slots: c.freeSlots ?? 0 })}
+        </p>
+        {empty && c.lat != null && c.lng != null ? <NearestStock at={{ lat: c.lat, lng: c.lng }} exclude={c.shopid} /> : null}
 
         {hasMifi ? (
           <fieldset className="device-choice">
@@ -137,7 +144,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
         </section>
 
         <div className="actions">
-          <button type="button" className="button primary block" onClick={next}>
+          <button type="button" className={`button block${empty ? '' : ' primary'}`} onClick={next}>
             {t('rentPricing.next')}
           </button>
           <p className="legal">

@@ -114,6 +114,40 @@ describe('navigation', () => {
   });
 });
 
+describe('an empty cabinet and the map', () => {
+  it('an empty cabinet says so on the first screen after the scan, with the nearest cabinets with stock', async () => {
+    // Every power bank of the New York cabinet is out (as if rented).
+    await env.product.db.query(`update powerbanks set state = 'rented', cabinet_id = null, slot = null where cabinet_id = 'PWL-NYC-001'`);
+    const p = await page();
+    await p.goto(`${env.product.base}/#/?qrcode=PWL-NYC-001`);
+    await expect.poll(() => p.evaluate(() => location.hash), { timeout: 20_000 }).toMatch(/^#\/selectPakage/);
+    await expect.poll(() => p.getByTestId('stock').textContent()).toBe('This cabinet has no power bank right now.');
+    const nearest = p.getByRole('region', { name: 'Nearest cabinets with power banks' });
+    await expect.poll(() => nearest.getByRole('button').count()).toBeGreaterThan(0);
+    expect(await nearest.getByRole('button', { name: /Grand Central/ }).count()).toBe(0);
+    expect(await axeViolations(p)).toEqual([]);
+    // A cabinet with stock shows it, with its free slots, on the same screen.
+    await p.goto(`${env.product.base}/#/?qrcode=PWL-LIS-001`);
+    await expect.poll(() => p.getByTestId('stock').textContent(), { timeout: 20_000 }).toMatch(/^\d+ power banks to rent · \d+ free slots to return$/);
+  });
+
+  it('the map search finds any venue by name or address, not only those in view', async () => {
+    const token = await touristToken(env.product.app);
+    const p = await page({ token });
+    // No position: the map opens at the spec's default centre, far from Vilnius.
+    await p.goto(`${env.product.base}/#/google_map`);
+    await p.getByRole('heading', { level: 1 }).waitFor();
+    await p.getByRole('button', { name: /Search/ }).first().click();
+    const dialog = p.getByRole('dialog', { name: 'Search venues' });
+    await dialog.getByLabel('Venue name or address').fill('Gedimino');
+    await dialog.getByRole('button', { name: /GO9 Gedimino 9/ }).click();
+    await expect.poll(() => p.getByRole('region', { name: 'GO9 Gedimino 9' }).count()).toBe(1);
+    expect(await axeViolations(p)).toEqual([]);
+    // The return filter is a labelled control.
+    expect(await p.getByLabel('Only cabinets with a free slot to return').count()).toBe(1);
+  });
+});
+
 /** Every route with a screen, the token-less one with a made-up order (its not-found state). */
 const SCREENS = ROUTES.filter((r) => r.screen && r.path !== '/login_wechat' && r.path !== '/login_alipay').map((r) =>
   r.path === '/orderDetail' ? '/orderDetail?orderId=none' : r.path === '/selectPakage' ? '/selectPakage' : r.path,
