@@ -10,13 +10,13 @@ import { href, navigate } from '../stores/router.ts';
 import { checkCabinet, rentWithBalance, type Cabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
 import { depositDue, depositRoute, rentAction, rentBlock } from '../core/cabinet.ts';
-import { planFromWire, rentalFee, MINUTE_MS } from '../core/pricing.ts';
+import { planFromWire } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { showMessage } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
-import { perUnitText, unitText } from '../ui/price.ts';
+import { perUnitText } from '../ui/price.ts';
 
 export default function Home() {
   const t = useT();
@@ -83,8 +83,6 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const [busy, setBusy] = useState(false);
   const fail = (text: string) => void showMessage({ title: t('home.borrowFailedTitle'), text });
   const actionKey = useRef<string | null>(null);
-
-  const examples = [60, 120, 240, 1440].map((m) => ({ m, fee: toMajor(rentalFee(plan, m * MINUTE_MS), currency) }));
 
   const pay = () => {
     if (action.kind !== 'pay') return;
@@ -153,25 +151,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
             <li>{t('home.deposit', { amount: money(currency, deposit) })}</li>
             {c.overtimeAmount ? <li>{t('home.overtime', { amount: money(currency, c.overtimeAmount) })}</li> : null}
           </ul>
-          <details className="fee-examples">
-            <summary>{t('home.feeExamples')}</summary>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('home.duration')}</th>
-                  <th scope="col">{t('home.fee')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {examples.map(({ m, fee }) => (
-                  <tr key={m}>
-                    <td>{unitText(t, m)}</td>
-                    <td>{money(currency, fee)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </details>
+          {/* The fee table is on the package screen just before (spec §2 selectPakage); not repeated here. */}
         </section>
 
         <ul className="features" aria-label={t('home.featuresTitle')}>

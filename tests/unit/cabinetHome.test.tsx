@@ -110,11 +110,11 @@ describe('cabinet home', () => {
 });
 
 describe('cabinet home without a price strategy', () => {
-  it('prices from jifei / jifeiDanwei / mianfei / fengding and previews fees with them', () => {
+  it('prices from jifei / jifeiDanwei / mianfei / fengding, without repeating the package screen\'s fee table', () => {
     const el = render({ ...base, priceStrategy: undefined, jifei: 3, jifeiDanwei: 60, mianfei: 0, fengding: 15 });
     expect(el.querySelector('.price')?.textContent).toBe('¥3 / 1 h');
-    // Fee examples: 1 h → 1 unit → ¥3; 2 h → ¥6; 4 h → ¥12; 1 day → cap ¥15.
-    const cells = [...el.querySelectorAll('.fee-examples tbody td')].map((td) => td.textContent);
-    expect(cells).toEqual(['1 h', '¥3', '2 h', '¥6', '4 h', '¥12', '1 d', '¥15']);
+    expect(el.querySelector('.price-desc')?.textContent).toContain('Daily cap ¥15');
+    expect(el.querySelector('.price-desc')?.textContent).not.toContain('free');
+    expect(el.querySelectorAll('.fee-examples, table')).toHaveLength(0);
   });
 });
