@@ -93,6 +93,10 @@ function CodeEntry({ code }: { code: string }) {
           <button type="button" className="button primary" onClick={() => void run()}>
             {t('common.retry')}
           </button>
+          {/* An offline or unusable cabinet: the next step is another cabinet with power banks. */}
+          <button type="button" className="button" onClick={() => navigate('/google_map')}>
+            {t('check.otherCabinet')}
+          </button>
         </div>
       ) : (
         <Loading label={t('scan.scanning')} />
