@@ -116,4 +116,22 @@ describe('live updates', () => {
     expect(s.events.map((e) => e.kind)).toEqual(['resync', 'order']);
     s.close();
   });
+
+  it.runIf(process.env.DATABASE_URL)('PostgreSQL: a killed LISTEN connection comes back, tells the streams to resync, and delivers again', async () => {
+    const token = await touristToken(b.app);
+    const me = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token } })).json().data;
+    const s = await stream(await ticket(b.app, token));
+    await waitFor(async () => s.events.length, 'stream open');
+    // Terminate the listening connections of this schema's channel (process B's and A's).
+    const killed = await a.db.query<{ n: number }>(
+      `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+        where pid <> pg_backend_pid() and query ilike $1`, [`listen powerly_live_${a.schema}%`]);
+    expect(Number(killed.rows[0]!.n)).toBeGreaterThan(0);
+    await waitFor(async () => s.events.filter((e) => e.kind === 'resync').length >= 2, 'resync after the reconnect');
+    await waitFor(async () => {
+      await a.db.tx(async () => a.app.powerly.live.publish(me.pId, { kind: 'wallet' }));
+      return s.events.some((e) => e.kind === 'wallet');
+    }, 'delivered after the reconnect');
+    s.close();
+  });
 });
