@@ -96,6 +96,9 @@ describe('live updates', () => {
     expect(ret.json()).toMatchObject({ code: 0 });
     await waitFor(async () => (await a.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data.pZujie === 3, 'returned');
     await waitFor(async () => mine.events.some((e) => e.kind === 'order' && e.state === 3), `returned pushed (${JSON.stringify(mine.events)})`);
+    // The card authorisation is then captured for the fee and the rest released (a job): the screens hear that too.
+    await a.app.powerly.jobs.runDue();
+    await waitFor(async () => mine.events.some((e) => e.kind === 'order' && e.orderId === orderId && e.state === undefined), 'settlement pushed');
     expect(theirs.events).toEqual([{ kind: 'resync' }]);
     mine.close();
     theirs.close();

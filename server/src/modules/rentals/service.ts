@@ -65,7 +65,11 @@ export class RentalsService {
     d.jobs.register(JOB_EJECT_TIMEOUT, (p) => this.ejectTimedOut(String(p.orderId)));
     d.jobs.register(JOB_ORPHAN_AUTH, (p) => this.releaseOrphan(p));
     d.jobs.register(JOB_BUY_OUT, (p) => this.buyOut(String(p.orderId), 'overtime').then(() => undefined));
-    d.jobs.register(JOB_SETTLE_PAYMENT, (p) => this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount)).then(() => undefined));
+    d.jobs.register(JOB_SETTLE_PAYMENT, async (p) => {
+      await this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount));
+      // The card hold is captured or released: the order's money changed for its owner's open screens.
+      if (p.orderId && p.userId) await this.d.live.publish(Number(p.userId), { kind: 'order', orderId: String(p.orderId) });
+    });
   }
 
   async resolveCabinet(url: string): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
@@ -299,7 +303,7 @@ export class RentalsService {
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.cancelled, { note, settled: true });
     await this.changed(order.user_id, order.id, Zujie.cancelled);
     if (order.hold_transfer_id) await this.d.ledger.voidPending(order.hold_transfer_id, now);
-    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0 }, now);
+    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0, orderId: order.id, userId: order.user_id }, now);
   }
 
   /**
@@ -391,7 +395,7 @@ export class RentalsService {
         await w.voidPending(order.hold_transfer_id, now);
       }
     }
-    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee }, now);
+    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee, orderId: order.id, userId: order.user_id }, now);
   }
 
   /**
