@@ -2,7 +2,7 @@
 // has both), price, deposit, free minutes, the fee table, the pricing-tip popup with a slider and a live fee
 // preview (src/core/pricing.ts, the same rule the server charges with), privacy and terms, language selector.
 // Without a scanned cabinet it goes back a page (spec §2).
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, $activeLang, type T } from '../i18n/index.ts';
 import { formatDuration } from '../core/duration.ts';
@@ -14,12 +14,14 @@ import { MINUTE_MS, planFromWire, rentalFee, sliderMaxMinutes, type PricePlan } 
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
-import { NearestStock } from '../map/NearestStock.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { showMessage } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
 import './rent.css';
+
+/** Only an empty cabinet lists the nearest ones with stock: loaded then, not with the screen (size budgets). */
+const NearestStock = lazy(() => import('../map/NearestStock.tsx').then((m) => ({ default: m.NearestStock })));
 
 /** The slider's duration in the current language, without zero parts (src/core/duration.ts). */
 export function durationText(minutes: number): string {
@@ -83,7 +85,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
         <p className={`availability${empty ? ' empty' : ''}`} role="status" data-testid="stock">
           {empty ? t('rentPricing.empty') : t('rentPricing.stock', { n: c.haveBatteryCount ?? 0, slots: c.freeSlots ?? 0 })}
         </p>
-        {empty && c.lat != null && c.lng != null ? <NearestStock at={{ lat: c.lat, lng: c.lng }} exclude={c.shopid} /> : null}
+        {empty ? (
+          <Suspense fallback={null}>
+            <NearestStock at={{ lat: c.lat, lng: c.lng }} exclude={c.shopid} />
+          </Suspense>
+        ) : null}
 
         {hasMifi ? (
           <fieldset className="device-choice">
