@@ -95,6 +95,31 @@ describe('live: the screens follow the cabinet without a reload', () => {
   });
 });
 
+describe('live: the wallet', () => {
+  it('a wallet left open in one tab shows a top-up made in another, without a reload', async () => {
+    const a = await page();
+    await a.goto(`${env.product.base}/#/?qrcode=PWL-NYC-001`);
+    await a.waitForFunction(() => Boolean(localStorage.getItem('token')));
+    await a.goto(`${env.product.base}/#/wallet`);
+    const balance = a.getByTestId('wallet-USD').getByTestId('balance');
+    await expect.poll(() => balance.textContent()).toBe('$0');
+    await a.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+    const b = await a.context().newPage();
+    await b.goto(`${env.product.base}/#/wallet_in?currency=USD`);
+    await b.getByRole('heading', { name: 'Top up' }).waitFor();
+    await b.getByRole('button', { name: '$30', exact: true }).click();
+    await b.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await b.getByLabel('Expiry date (MM/YY)').fill('12/34');
+    await b.getByLabel('CVC').fill('123');
+    await b.getByRole('button', { name: 'Pay $30' }).click();
+    await b.getByRole('dialog', { name: 'Top-up successful' }).waitFor();
+
+    await expect.poll(() => balance.textContent()).toBe('$30');
+    expect(await a.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  });
+});
+
 describe('navigation', () => {
   it('moves focus to the new screen\'s heading and names it; the menu closes on Back', async () => {
     const p = await page();
