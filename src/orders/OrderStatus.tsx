@@ -138,7 +138,7 @@ export default function OrderStatus() {
             <dl className="order-fields">
               <dt>{t('orders.number')}</dt>
               <dd>{order.pOrderid}</dd>
-              <dt>{t('orderStatus.elapsed')}</dt>
+              <dt>{ongoing ? t('orderStatus.elapsed') : t('detail.usage')}</dt>
               <dd data-testid="os-elapsed">
                 <span role="timer" aria-live="off">{elapsedText(ms)}</span>
                 {/* Spec §9: the half-hour rounding, for a rental still running and once there is a half hour to show. */}
