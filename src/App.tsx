@@ -1,6 +1,6 @@
 // The app shell: the hash route → its entry in the route table (src/routes.ts) → the navigation rules and
 // the guard (src/shell/navigationEffects.ts) → the lazily loaded screen, and the document title.
-import { Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { useStore } from '@nanostores/react';
 import { $route } from './stores/router.ts';
 import { NOT_FOUND_TITLE, matchRoute, notFoundScreen, type RouteDef } from './routes.ts';
@@ -8,8 +8,8 @@ import { useT } from './i18n/index.ts';
 import { Loading } from './ui/Loading.tsx';
 import { FeedbackHost } from './ui/feedback.tsx';
 import { DelayedLoading, ScreenBoundary, lazyScreen } from './ui/lazyScreen.tsx';
-import { SideMenu } from './ui/SideMenu.tsx';
-import { useDocumentTitle, useRouteRules } from './shell/navigationEffects.ts';
+import { $sideMenuOpen, closeSideMenu } from './stores/sideMenu.ts';
+import { useDocumentTitle, useNavigationFocus, useRouteRules } from './shell/navigationEffects.ts';
 
 type Screen = LazyExoticComponent<ComponentType>;
 
@@ -22,12 +22,26 @@ function screenOf(route: RouteDef | undefined): Screen {
   return screen;
 }
 
+/** The side menu's drawer, loaded the first time the menu opens (it is not part of any first screen). */
+const SideMenu = lazy(() => import('./ui/SideMenu.tsx').then((m) => ({ default: m.SideMenu })));
+function SideMenuHost() {
+  const open = useStore($sideMenuOpen);
+  const [used, setUsed] = useState(false);
+  if (open && !used) setUsed(true);
+  return used ? (
+    <Suspense fallback={null}>
+      <SideMenu />
+    </Suspense>
+  ) : null;
+}
+
 export function App() {
   const t = useT();
   const route = useStore($route);
   const def = matchRoute(route.path)?.route;
   const show = useRouteRules(route, def?.access ?? null);
   useDocumentTitle(def?.screen ? def.title : NOT_FOUND_TITLE);
+  useNavigationFocus(route.path, closeSideMenu);
 
   const Screen = screenOf(def);
   return (
@@ -35,8 +49,10 @@ export function App() {
       <ScreenBoundary resetKey={route.path}>
         <Suspense fallback={<DelayedLoading />}>{show ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}</Suspense>
       </ScreenBoundary>
-      <SideMenu />
+      <SideMenuHost />
       <FeedbackHost />
+      {/* Names the new screen after a navigation (useNavigationFocus). */}
+      <p id="route-announcer" className="visually-hidden" aria-live="polite" aria-atomic="true" />
     </>
   );
 }

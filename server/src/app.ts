@@ -39,6 +39,9 @@ import { WalletService } from './modules/wallet/service.ts';
 import { IdempotencyStore } from './idempotency/repository.ts';
 import { LedgerRepository } from './modules/ledger/repository.ts';
 import { LedgerService } from './modules/ledger/service.ts';
+import { LiveRepository } from './modules/live/repository.ts';
+import liveRoutes from './modules/live/routes.ts';
+import { LiveService } from './modules/live/service.ts';
 import context from './plugins/context.ts';
 import errors from './plugins/errors.ts';
 import type { SimulatorFleet } from './demo/simulator/fleet.ts';
@@ -117,6 +120,7 @@ export async function buildApp(deps: AppDeps) {
   const auth = new AuthService(new AuthRepository(db), clock);
   const ledger = new LedgerService(new LedgerRepository(db), db);
   const liveness = new Liveness(clock, deps.offlineAfterMs);
+  const live = new LiveService({ db, repo: new LiveRepository(db), clock, log });
   const venues = new VenuesService(new VenuesRepository(db), liveness);
   const cabinetsRepo = new CabinetsRepository(db, liveness);
   const payments = new PaymentsService(new PaymentsRepository(db), providers, clock);
@@ -125,6 +129,7 @@ export async function buildApp(deps: AppDeps) {
     db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
+    live,
   });
   const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals });
   const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
@@ -137,7 +142,7 @@ export async function buildApp(deps: AppDeps) {
     { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
     (err) => log.warn({ err }, 'sms gateway failed'),
   );
-  const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs });
+  const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs, live });
   // The sandbox's payout events reach the same handler as a real provider's webhook POST.
   sandbox.connect(jobs, async (raw, signature) => {
     await wallet.providerEvent(sandbox.id, raw, signature);
@@ -146,7 +151,7 @@ export async function buildApp(deps: AppDeps) {
     repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
     signingKey: deps.embedSigningKey ?? process.env.EMBED_SIGNING_KEY ?? 'powerly-dev-embed-signing-key',
   });
-  app.decorate('powerly', { jobs, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed });
+  app.decorate('powerly', { jobs, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed, live });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -177,6 +182,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
     await api.register(embedRoutes, { embed });
+    await api.register(liveRoutes, { live });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });
@@ -189,11 +195,13 @@ export async function buildApp(deps: AppDeps) {
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
   app.addHook('onReady', async () => {
+    await live.start();
     await deps.link.start(cabinets);
     if (deps.jobPollMs) jobs.start(deps.jobPollMs);
   });
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await live.stop();
     await deps.link.close();
   });
   return app;
@@ -217,6 +225,8 @@ declare module 'fastify' {
       signIn: SignInService;
       issuer: SandboxIssuer;
       embed: EmbedService;
+      /** Live updates: publish (inside a unit of work) and the streams of this process. */
+      live: LiveService;
     };
   }
 }

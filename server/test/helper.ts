@@ -64,6 +64,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   /** Share another build's database (a second server process on the same PostgreSQL schema / PGlite). */
   shareDb?: Built;
+  /** With shareDb on PostgreSQL: open this build's own connections to that schema (another API process). */
+  ownConnection?: boolean;
   /** Real sign-in provider settings (tests point them at local peers). */
   signIn?: SignInSettings;
   /** PostgreSQL only: use this schema (made by an earlier build) instead of a fresh one — a restarted server. */
@@ -78,7 +80,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const schema = opts.shareDb?.schema ?? opts.schema ?? `test_${id}`;
   const url = process.env.DATABASE_URL;
   const shared = opts.shareDb;
-  const db = shared ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite();
+  const own = Boolean(shared && opts.ownConnection && url);
+  const db = shared && !own ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite();
   if (!shared) {
     await migrate(db);
     await seed(db);
@@ -100,6 +103,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
       await fleet?.stop();
       await app.close();
       await broker?.close();
+      if (own) await db.close();
       if (shared) return;
       await db.close();
       if (url && !opts.keepSchema) {

@@ -1,7 +1,7 @@
 // The map's geographic search (cdb/shop/listnear): view radius, distance order, antimeridian, poles — checked
 // against a brute-force haversine scan — and live availability from the cabinets' last reports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, touristToken, type Built } from './helper.ts';
+import { build, markHeardFrom, touristToken, type Built } from './helper.ts';
 import { boundingBox, haversineMetres, viewRadiusMetres } from '../src/modules/venues/geo.ts';
 import { OFFLINE_AFTER_MS } from '../src/modules/cabinets/liveness.ts';
 
@@ -193,5 +193,41 @@ describe('live availability', () => {
     const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/listnear/dtl?shopId=nope`, headers: { lang: 'zh-CN' } });
     expect(res.statusCode).toBe(404);
     expect(res.json().msg).toBe('该门店不存在。');
+  });
+});
+
+describe('venue search over all venues (cdb/shop/search)', () => {
+  const search = async (query: Record<string, string>) => {
+    const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/search?${new URLSearchParams(query)}` });
+    return res;
+  };
+  it('finds a venue by part of its address or name, case-insensitively, wherever the map is', async () => {
+    const r = await search({ q: 'gedimino', lat: '38.7', lng: '-9.14' });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().data.map((s: Shop) => s.shopid)).toEqual(['v-vno-gedimino']);
+    expect(r.json().data[0].distance).toBeGreaterThan(2_000_000); // Lisbon → Vilnius
+    expect((await search({ q: 'LISBOA' })).json().data.map((s: Shop) => s.shopid)).toEqual(['v-lis-timeout']);
+    expect((await search({ q: 'nothing like this' })).json().data).toEqual([]);
+    // LIKE wildcards are searched for literally.
+    expect((await search({ q: '%' })).json().data).toEqual([]);
+  });
+  it('without a query: the nearest venues first; the filters keep those with a power bank or a free slot', async () => {
+    const all = (await search({ lat: '54.687', lng: '25.28' })).json().data as Shop[];
+    expect(all[0]!.shopid).toBe('v-vno-gedimino');
+    const distances = all.map((s) => s.distance);
+    expect(distances).toEqual([...distances].sort((x, y) => x - y));
+    const empty = await venue(54.69, 25.29, 'EMPTY');
+    await markHeardFrom(b, ['PWL-VNO-001']);
+    const rent = (await search({ lat: '54.687', lng: '25.28', filter: 'rent' })).json().data as Shop[];
+    expect(rent.every((s) => s.freeNum > 0)).toBe(true);
+    expect(rent.map((s) => s.shopid)).not.toContain(empty);
+    expect(rent[0]!.shopid).toBe('v-vno-gedimino');
+    const ret = (await search({ lat: '54.687', lng: '25.28', filter: 'return' })).json().data as Shop[];
+    expect(ret.every((s) => s.batteryNum - s.freeNum > 0)).toBe(true);
+  });
+  it('refuses bad input with a 400 in the user language, never a 500', async () => {
+    expect((await search({ q: 'x'.repeat(101) })).statusCode).toBe(400);
+    expect((await search({ filter: 'everything' })).statusCode).toBe(400);
+    expect((await search({ lat: 'north' })).statusCode).toBe(400);
   });
 });

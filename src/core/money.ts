@@ -70,6 +70,35 @@ export function formatPrice(major: number, currency = ''): string {
   return minor % unit === 0 ? String(minor / unit) : toDecimalText(minor, currency);
 }
 
+/**
+ * THE display of an amount to a user: `Intl.NumberFormat` in the user's language with the currency's own symbol and
+ * decimals (spec §5: whole amounts without decimals, "€30", otherwise all of the currency's decimals, "€1.50",
+ * "1,50 €" in pt-PT, "1.125 KWD"). Every screen goes through this (src/ui/format.ts money()); an unknown currency
+ * code falls back to "<code><decimal>".
+ */
+export function formatAmount(major: number, currency: string, locale = 'en-US'): string {
+  const code = currency.toUpperCase();
+  let minor: number;
+  try {
+    minor = toMinor(major, code);
+  } catch {
+    return `${currency}${String(major)}`;
+  }
+  const scale = currencyScale(code);
+  const whole = minor % 10 ** scale === 0;
+  try {
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: code,
+      currencyDisplay: 'narrowSymbol',
+      minimumFractionDigits: whole ? 0 : scale,
+      maximumFractionDigits: scale,
+    }).format(toMajor(minor, code));
+  } catch {
+    return `${currency}${formatPrice(major, /^[A-Z]{3}$/.test(code) ? code : '')}`;
+  }
+}
+
 /** A localised amount with its currency, e.g. "€2.50" / "2,50 €". */
 export function formatMoney(minor: number, currency: string, locale = 'en-US'): string {
   const scale = currencyScale(currency);

@@ -1,7 +1,6 @@
 // #/homeMap: the default home screen — the map with the side menu, search, shop card and the scan button.
 // (In the WeChat browser the shell's navigation rules send homeMap to /home before this renders.)
 import { useT } from '../i18n/index.ts';
-import { LangSelect } from '../ui/LangSelect.tsx';
 import { MenuButton } from '../ui/SideMenu.tsx';
 import { MapScreen } from './MapScreen.tsx';
 
@@ -11,9 +10,6 @@ export default function HomeMap() {
     <header className="page-header">
       <MenuButton />
       <h1 className="page-title">{t('map.title')}</h1>
-      <div className="page-header-end">
-        <LangSelect />
-      </div>
     </header>
   );
   return <MapScreen variant="home" header={header} />;

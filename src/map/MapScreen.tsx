@@ -9,9 +9,9 @@ import { $token } from '../stores/session.ts';
 import { useT, errorText } from '../i18n/index.ts';
 import { toast } from '../ui/feedback.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
-import { nearbyShops, type Shop } from '../api/shops.ts';
+import { nearbyShops, returnable, searchShops, type Shop } from '../api/shops.ts';
 import {
-  DEFAULT_CENTRE, DEFAULT_ZOOM, FOCUS_ZOOM, SHOP_DEBOUNCE_MS, coordsFromQuery, entryCode, haversineMetres, sentZoom, type LatLng,
+  DEFAULT_CENTRE, DEFAULT_ZOOM, FOCUS_ZOOM, SHOP_DEBOUNCE_MS, coordsFromQuery, distanceText, entryCode, haversineMetres, sentZoom, type LatLng,
 } from '../core/map.ts';
 import { MapView, type MapViewport } from './MapView.tsx';
 import { ShopCard, ShopList } from './ShopCard.tsx';
@@ -44,6 +44,12 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
   const [selected, setSelected] = useState<Shop | null>(null);
   const [searchOpen, setSearchOpen] = useState(false);
   const [scanOpen, setScanOpen] = useState(false);
+  /** The user's position once known: the dot, and the distances (never measured from the map centre). */
+  const [me, setMe] = useState<LatLng | null>(null);
+  /** Only venues with a free slot to return a power bank. */
+  const [returnOnly, setReturnOnly] = useState(false);
+  /** Nothing in the view: the nearest venues anywhere (server search), so the screen never just says "none". */
+  const [nearest, setNearest] = useState<Shop[] | null>(null);
   const focusQuery = useRef(Boolean(fromQuery));
 
   // Entry keys qr, qrcode, zhcode: the automatic scan (the code-link entry signs a tourist in when needed).
@@ -64,7 +70,11 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
       return;
     }
     navigator.geolocation.getCurrentPosition(
-      (p) => moveTo({ lat: p.coords.latitude, lng: p.coords.longitude }, DEFAULT_ZOOM),
+      (p) => {
+        const here = { lat: p.coords.latitude, lng: p.coords.longitude };
+        setMe(here);
+        moveTo(here, DEFAULT_ZOOM);
+      },
       () => toast(t('map.geoFailed')),
       { enableHighAccuracy: true, timeout: 10_000, maximumAge: 60_000 },
     );
@@ -86,6 +96,10 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
         .then((list) => {
           setFailed('');
           setShops(list);
+          setNearest(null);
+          if (!list.length) {
+            searchShops({ lat: camera.centre.lat, lng: camera.centre.lng, filter: 'rent', limit: 5 }, ctl.signal).then(setNearest, () => undefined);
+          }
           if (focusQuery.current && fromQuery) {
             focusQuery.current = false;
             const here = list.find((s) => haversineMetres(fromQuery.lat, fromQuery.lng, s.latitude, s.longitude) < 50);
@@ -122,12 +136,15 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
     navigate(`/?qrcode=${encodeURIComponent(code)}`);
   };
 
-  const empty = shops !== null && shops.length === 0;
+  // Distances from the user only; unknown position → none shown.
+  const placed = (s: Shop): Shop => ({ ...s, distance: me ? Math.round(haversineMetres(me.lat, me.lng, s.latitude, s.longitude)) : -1 });
+  const listed = (shops ?? []).filter((s) => !returnOnly || returnable(s) > 0).map(placed);
+  const empty = shops !== null && listed.length === 0;
   return (
     <div className="map-screen">
       {header}
       <div className="map-stage">
-        <MapView shops={shops ?? []} view={view} selected={selected?.shopid ?? null} onMove={onMove} onSelect={setSelected} />
+        <MapView shops={listed} view={view} selected={selected?.shopid ?? null} onMove={onMove} onSelect={(s) => setSelected(placed(s))} me={me} />
         <div className="map-tools">
           <button type="button" className="map-tool" onClick={() => setSearchOpen(true)}>
             <span aria-hidden="true">⌕</span> {t('map.search')}
@@ -137,17 +154,27 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
           </button>
         </div>
       </div>
-      {selected ? <ShopCard shop={selected} onClose={() => setSelected(null)} onScan={scan} /> : null}
+      <label className="map-filter">
+        <input type="checkbox" checked={returnOnly} onChange={(e) => setReturnOnly(e.target.checked)} />
+        {t('map.returnFilter')}
+      </label>
+      {selected ? <ShopCard shop={placed(selected)} onClose={() => setSelected(null)} onScan={scan} /> : null}
       <div className="map-status" role="status" aria-live="polite">
-        {failed ? failed : shops === null ? t('map.loading') : empty ? t('map.none') : t('map.count', { n: shops.length })}
+        {failed ? failed : shops === null ? t('map.loading') : empty ? t('map.none') : t('map.count', { n: listed.length })}
       </div>
+      {empty && nearest?.length ? (
+        <section className="map-nearest" aria-labelledby="map-nearest-title">
+          <h2 id="map-nearest-title" className="map-nearest-title">{t('map.nearestTitle')}</h2>
+          <ShopList shops={nearest.map(placed)} selected={null} onOpen={focus} />
+        </section>
+      ) : null}
       {failed ? (
         <button type="button" className="button small" onClick={() => setCamera((c) => ({ ...c }))}>
           {t('common.retry')}
         </button>
       ) : null}
       {extra}
-      {shops && shops.length ? <ShopList shops={shops} selected={selected?.shopid ?? null} onOpen={focus} /> : null}
+      {listed.length ? <ShopList shops={listed} selected={selected?.shopid ?? null} onOpen={focus} /> : null}
       {selected ? null : (
         <div className="map-scan-bar">
           <button type="button" className="button primary block map-scan" onClick={scan}>
@@ -155,20 +182,48 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
           </button>
         </div>
       )}
-      <SearchDialog open={searchOpen} shops={shops ?? []} onClose={() => setSearchOpen(false)} onPick={(s) => { setSearchOpen(false); focus(s); }} />
+      <SearchDialog
+        open={searchOpen}
+        near={me ?? camera.centre}
+        returnOnly={returnOnly}
+        place={placed}
+        onClose={() => setSearchOpen(false)}
+        onPick={(s) => {
+          setSearchOpen(false);
+          focus(s);
+        }}
+      />
       <ScanDialog open={scanOpen} onClose={() => setScanOpen(false)} onCode={onCode} />
     </div>
   );
 }
 
-/** The search popup: venues of the current view by name or address. */
-function SearchDialog({ open, shops, onClose, onPick }: { open: boolean; shops: Shop[]; onClose: () => void; onPick: (s: Shop) => void }) {
+/** The search popup: every venue by name, address or city (server search), nearest to the user (or the view) first. */
+function SearchDialog({ open, near, returnOnly, place, onClose, onPick }: {
+  open: boolean;
+  near: LatLng;
+  returnOnly: boolean;
+  place: (s: Shop) => Shop;
+  onClose: () => void;
+  onPick: (s: Shop) => void;
+}) {
   const t = useT();
   const [q, setQ] = useState('');
-  const found = useMemo(() => {
-    const k = q.trim().toLowerCase();
-    return k ? shops.filter((s) => `${s.shopName} ${s.shopAddress1}`.toLowerCase().includes(k)) : shops;
-  }, [q, shops]);
+  const [found, setFound] = useState<Shop[] | null>(null);
+  const latest = useLatest(near);
+  useEffect(() => {
+    if (!open) return;
+    const ctl = new AbortController();
+    const timer = setTimeout(() => {
+      const at = latest.current;
+      searchShops({ q: q.trim(), lat: at.lat, lng: at.lng, limit: 20, ...(returnOnly ? { filter: 'return' as const } : {}) }, ctl.signal)
+        .then(setFound, () => !ctl.signal.aborted && setFound([]));
+    }, SEARCH_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      ctl.abort();
+    };
+  }, [open, q, returnOnly, latest]);
   return (
     <Dialog
       open={open}
@@ -184,12 +239,17 @@ function SearchDialog({ open, shops, onClose, onPick }: { open: boolean; shops: 
         <label htmlFor="map-search">{t('map.searchLabel')}</label>
         <input id="map-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
       </div>
-      {found.length ? (
-        <ul className="map-search-results">
-          {found.map((s) => (
+      {found === null ? null : found.length ? (
+        <ul className="map-search-results" aria-label={t('map.searchResults')}>
+          {found.map(place).map((s) => (
             <li key={s.shopid}>
               <button type="button" className="button block" onClick={() => onPick(s)}>
                 {s.shopName}
+                <span className="muted">
+                  {' · '}
+                  {s.shopAddress1}
+                  {s.distance >= 0 ? ` · ${distanceText(s.distance)}` : ''}
+                </span>
               </button>
             </li>
           ))}
@@ -200,3 +260,6 @@ function SearchDialog({ open, shops, onClose, onPick }: { open: boolean; shops: 
     </Dialog>
   );
 }
+
+/** Typing pauses this long before the server is asked. */
+const SEARCH_DEBOUNCE_MS = 300;

@@ -1,6 +1,6 @@
-// The map surface. With WebGL: maplibre-gl, loaded here only (dynamic import, retried 500 ms × attempt), on the
-// configured tile style (VITE_MAP_STYLE_URL) or, when none is set or it cannot load (offline), a plain style with
-// only a background layer. Without WebGL (some headless or old browsers): a plain Web-Mercator plane with the
+// The map surface. With WebGL: maplibre-gl, loaded here only (dynamic import, retried 500 ms × attempt), on a street
+// basemap — OpenFreeMap's free public MapLibre style by default, VITE_MAP_STYLE_URL to use another ('plain': none) —
+// or, when it cannot load (offline, blocked, not within STYLE_TIMEOUT_MS), a plain style with only a background layer. Without WebGL (some headless or old browsers): a plain Web-Mercator plane with the
 // venue markers positioned on it, draggable and zoomable. Either way the markers are 50×56 buttons.
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import type { Map as MlMap, Marker as MlMarker, StyleSpecification } from 'maplibre-gl';
@@ -22,11 +22,17 @@ export interface MapViewProps {
   selected: string | null;
   onMove: (centre: LatLng, zoom: number) => void;
   onSelect: (shop: Shop) => void;
+  /** The user's position (the blue dot), when known. */
+  me?: LatLng | null;
 }
 
 const env = (import.meta as unknown as { env?: Record<string, string | undefined> }).env ?? {};
-/** The tile style URL (configuration); empty: the plain style. */
-export const MAP_STYLE_URL = env.VITE_MAP_STYLE_URL ?? '';
+/** The default street basemap: OpenFreeMap (free, no key, OpenStreetMap data; attribution shown). */
+export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
+/** The tile style URL (VITE_MAP_STYLE_URL; 'plain' or 'none': only the plain style). */
+export const MAP_STYLE_URL = ['plain', 'none'].includes(env.VITE_MAP_STYLE_URL ?? '') ? '' : env.VITE_MAP_STYLE_URL || DEFAULT_MAP_STYLE_URL;
+/** A basemap not loaded by then gives way to the plain style (no network: markers at once, not after a TCP timeout). */
+export const STYLE_TIMEOUT_MS = 4000;
 
 export const PLAIN_STYLE: StyleSpecification = {
   version: 8,
@@ -73,12 +79,13 @@ export function MapView(props: MapViewProps) {
   return mode === 'gl' ? <GlMap {...props} onFail={() => setMode('plain')} /> : <PlainMap {...props} />;
 }
 
-function GlMap({ shops, view, selected, onMove, onSelect, onFail }: MapViewProps & { onFail: () => void }) {
+function GlMap({ shops, view, selected, onMove, onSelect, onFail, me }: MapViewProps & { onFail: () => void }) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const map = useRef<MlMap | null>(null);
   const markers = useRef<MlMarker[]>([]);
   const markerClass = useRef<typeof MlMarker | null>(null);
+  const meMarker = useRef<MlMarker | null>(null);
   const [ready, setReady] = useState(false);
   const cb = useRef({ onMove, onSelect, onFail });
   cb.current = { onMove, onSelect, onFail };
@@ -104,15 +111,25 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail }: MapViewProps
           attributionControl: false,
         });
         map.current = created;
-        // A tile style that does not load (no network, server down) is retried 500 ms × attempt, then the plain style.
+        // A tile style that does not load (no network, server down) is retried 500 ms × attempt, then the plain style;
+        // one still not loaded after STYLE_TIMEOUT_MS gives way to the plain style at once.
+        const plain = () => {
+          if (loaded || !created) return;
+          loaded = true;
+          clearTimeout(giveUp);
+          created.setStyle(PLAIN_STYLE);
+        };
+        const giveUp = MAP_STYLE_URL ? setTimeout(plain, STYLE_TIMEOUT_MS) : undefined;
         created.on('error', () => {
           if (loaded || !MAP_STYLE_URL || !created) return;
           attempt++;
-          if (attempt >= MAP_MAX_ATTEMPTS) created.setStyle(PLAIN_STYLE);
-          else setTimeout(() => created?.setStyle(MAP_STYLE_URL), retryDelay(attempt));
+          if (attempt >= MAP_MAX_ATTEMPTS) plain();
+          else setTimeout(() => !loaded && created?.setStyle(MAP_STYLE_URL), retryDelay(attempt));
         });
         created.on('load', () => {
+          if (!loaded && MAP_STYLE_URL) created?.addControl(new ml.AttributionControl({ compact: true }));
           loaded = true;
+          clearTimeout(giveUp);
         });
         created.on('moveend', () => {
           const c = created!.getCenter();
@@ -158,11 +175,25 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail }: MapViewProps
     });
   }, [ready, shops, selected, t]);
 
+  // The user's position: a dot (not a button) with a label.
+  useEffect(() => {
+    const m = map.current;
+    const Marker = markerClass.current;
+    meMarker.current?.remove();
+    meMarker.current = null;
+    if (!ready || !m || !Marker || !me) return;
+    const el = document.createElement('span');
+    el.className = 'map-me';
+    el.setAttribute('role', 'img');
+    el.setAttribute('aria-label', t('map.you'));
+    meMarker.current = new Marker({ element: el }).setLngLat([me.lng, me.lat]).addTo(m);
+  }, [ready, me, t]);
+
   return <div ref={box} className="map-surface" data-renderer="maplibre" role="region" aria-label={t('map.mapLabel')} />;
 }
 
 /** No WebGL: a plain plane in Web Mercator with positioned markers; drag to pan, buttons to zoom. */
-function PlainMap({ shops, view, selected, onMove, onSelect }: MapViewProps) {
+function PlainMap({ shops, view, selected, onMove, onSelect, me }: MapViewProps) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const [cam, setCam] = useState({ centre: view.centre, zoom: view.zoom });
@@ -240,6 +271,19 @@ function PlainMap({ shops, view, selected, onMove, onSelect }: MapViewProps) {
           </button>
         );
       })}
+      {me
+        ? (() => {
+            const p = project(me, cam.zoom);
+            return (
+              <span
+                className="map-me"
+                role="img"
+                aria-label={t('map.you')}
+                style={{ left: size.w / 2 + (p.x - c.x) + offset.x, top: size.h / 2 + (p.y - c.y) + offset.y }}
+              />
+            );
+          })()
+        : null}
       <span className="map-centre" aria-hidden="true" style={{ left: size.w / 2 + offset.x, top: size.h / 2 + offset.y }} />
       <div className="map-zoom">
         <button type="button" className="icon-button" aria-label={t('map.zoomIn')} onClick={() => move(cam.centre, Math.min(20, cam.zoom + 1))}>

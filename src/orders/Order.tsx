@@ -1,16 +1,17 @@
 // Routes '/order' and '/pastOrder': paged rental orders (page size 10), tabs In use / Ended.
 import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { useMountEffect } from '../ui/hooks.ts';
+import { useLatest, useMountEffect } from '../ui/hooks.ts';
+import { useLiveRefresh } from '../ui/live.ts';
+import { toast } from '../ui/feedback.tsx';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { listOrders, ORDER_PAGE_SIZE, type Order as OrderRow } from '../api/orders.ts';
-import { isOngoing, ongoingFirst } from '../core/orders.ts';
+import { isOngoing, ongoingFirst, ORDER_STATE } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { LangSelect } from '../ui/LangSelect.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { dateTime, money } from '../ui/format.ts';
-import { chargeStandard } from './orderText.ts';
+import { chargeStandard, OPEN_ORDER_POLL_MS, returnSummary } from './orderText.ts';
 
 type Tab = 'inUse' | 'ended';
 
@@ -52,6 +53,31 @@ export default function Order() {
     void load(1);
   });
 
+  // Live: an order changed (popped, failed, returned): refetch the first page quietly and merge it in; a rental that
+  // just ended says what it cost. Polling only while the stream is down and a rental is open.
+  const latest = useLatest({ orders, t });
+  const refresh = useCallback(async () => {
+    try {
+      const r = await listOrders(1, ORDER_PAGE_SIZE);
+      const records = r?.page?.records;
+      if (!Array.isArray(records)) return;
+      const prev = latest.current.orders;
+      const byId = new Map(records.map((o) => [o.pOrderid, o]));
+      for (const o of prev) {
+        const n = byId.get(o.pOrderid);
+        const summary = n && !isSettled(o) && isSettled(n) ? returnSummary(n, latest.current.t) : null;
+        if (summary) toast(summary);
+      }
+      const known = new Set(prev.map((o) => o.pOrderid));
+      setOrders([...records.filter((o) => !known.has(o.pOrderid)), ...prev.map((o) => byId.get(o.pOrderid) ?? o)]);
+      setTotal(r.page.total ?? records.length);
+    } catch {
+      // The next event or poll tries again; the list on screen stays.
+    }
+  }, [latest]);
+  const open = orders.some((o) => !isSettled(o));
+  useLiveRefresh((e) => e.kind === 'order', () => void refresh(), open ? OPEN_ORDER_POLL_MS : undefined);
+
   const sorted = ongoingFirst(orders);
   const inUse = sorted.filter(isOngoing);
   const ended = sorted.filter((o) => !isOngoing(o));
@@ -61,7 +87,7 @@ export default function Order() {
 
   return (
     <>
-      <PageHeader title={t('orders.title')} end={<LangSelect />} />
+      <PageHeader title={t('orders.title')} />
       <main className="page orders">
         <div role="tablist" aria-label={t('orders.title')} className="tabs">
           {(['inUse', 'ended'] as Tab[]).map((k) => (
@@ -126,21 +152,30 @@ function OrderCard({ o, lang }: { o: OrderRow; lang: string }) {
         <h2 id={`order-${o.pOrderid}`} className="order-no">
           {t('orders.number')} {o.pOrderid}
         </h2>
-        <span className={`badge ${ongoing ? 'badge-live' : ''}`}>{ongoing ? t('orders.underLease') : t('orders.end')}</span>
+        <OrderBadge o={o} />
       </header>
       <dl className="order-fields">
         <dt>{t('orders.rented')}</dt>
         <dd>
           {o.pShopName} · {dateTime(o.pBorrowtime, lang)}
         </dd>
-        <dt>{t('orders.returned')}</dt>
-        <dd>{o.pGhtime ? `${o.pGhShopName ?? ''} · ${dateTime(o.pGhtime, lang)}` : t('orders.notReturned')}</dd>
+        {o.pZujie === ORDER_STATE.cancelled ? (
+          <>
+            <dt>{t('orders.outcome')}</dt>
+            <dd>{t('orders.cancelledNote')}</dd>
+          </>
+        ) : (
+          <>
+            <dt>{t('orders.returned')}</dt>
+            <dd>{o.pGhtime ? `${o.pGhShopName ?? ''} · ${dateTime(o.pGhtime, lang)}` : t('orders.notReturned')}</dd>
+          </>
+        )}
         <dt>{t('orders.chargeStandard')}</dt>
         <dd>{chargeStandard(o, t)}</dd>
         <dt>{t('orders.powerBank')}</dt>
         <dd>{o.pPowerbankId || '—'}</dd>
         <dt>{ongoing ? t('orders.estimated') : t('orders.fee')}</dt>
-        <dd className="fee">{money(o.pCurrencyName, fee)}</dd>
+        <dd className="fee">{money(o.pCurrency, fee)}</dd>
       </dl>
       <button
         type="button"
@@ -152,4 +187,18 @@ function OrderCard({ o, lang }: { o: OrderRow; lang: string }) {
       </button>
     </article>
   );
+}
+
+/** Settled: returned, cancelled or bought out (nothing more will happen to it without the user). */
+function isSettled(o: OrderRow): boolean {
+  return o.pJiesuanid === 1 || o.pZujie === ORDER_STATE.cancelled;
+}
+
+/** The order's state as a badge: under lease, waiting for the cabinet, cancelled (nothing came out), ended. */
+export function OrderBadge({ o }: { o: Pick<OrderRow, 'pZujie' | 'pJiesuanid'> }) {
+  const t = useT();
+  if (isOngoing(o)) return <span className="badge badge-live">{t('orders.underLease')}</span>;
+  if (o.pZujie === ORDER_STATE.pending) return <span className="badge badge-live">{t('orders.waiting')}</span>;
+  if (o.pZujie === ORDER_STATE.cancelled) return <span className="badge badge-bad">{t('orders.cancelled')}</span>;
+  return <span className="badge">{t('orders.end')}</span>;
 }

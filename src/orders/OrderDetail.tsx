@@ -4,15 +4,16 @@ import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';
 import { buyOrder, getOrder, shareOrder, type Order } from '../api/orders.ts';
-import { halfHours } from '../core/duration.ts';
-import { isOngoing, orderActions } from '../core/orders.ts';
+import { isOngoing, ORDER_STATE, orderActions } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
+import { OrderBadge } from './Order.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { confirmDialog, toast, withLoading } from '../ui/feedback.tsx';
 import { dateTime, money } from '../ui/format.ts';
-import { chargeStandard, duration } from './orderText.ts';
+import { chargeStandard, duration, OPEN_ORDER_POLL_MS, returnSummary } from './orderText.ts';
+import { useLiveRefresh } from '../ui/live.ts';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -72,11 +73,14 @@ export default function OrderDetail() {
   }, [load]);
 
   const ongoing = order ? isOngoing(order) : false;
+  // The cabinet's answers and the return arrive over the live stream; polling only while it is down.
+  useLiveRefresh((e) => e.kind === 'order' && e.orderId === orderId, () => void load(), order && (ongoing || order.pZujie === ORDER_STATE.pending) ? OPEN_ORDER_POLL_MS : undefined);
+  const returned = order ? returnSummary(order, t) : null;
   const actions = order ? orderActions(order) : { buy: false, payAgain: false };
   const buyKey = useRef<string | null>(null);
   const buy = async () => {
     if (!order) return;
-    const amount = money(order.pCurrencyName, order.buyOutAmount ?? order.overtimeAmount ?? 0);
+    const amount = money(order.pCurrency, order.buyOutAmount ?? order.overtimeAmount ?? 0);
     const ok = await confirmDialog({
       title: t('orderActions.buyTitle'),
       text: t('orderActions.buyText', { amount }),
@@ -126,11 +130,16 @@ export default function OrderDetail() {
           <>
             <section className="detail-head">
               <p className="badge-line">
-                <span className={`badge ${ongoing ? 'badge-live' : ''}`}>{ongoing ? t('orders.underLease') : t('orders.end')}</span>
+                <OrderBadge o={order} />
               </p>
-              <p className="amount">{money(order.pCurrencyName, ongoing ? (order.estimatedAmount ?? 0) : (order.pJiesuan ?? 0))}</p>
+              <p className="amount">{money(order.pCurrency, ongoing ? (order.estimatedAmount ?? 0) : (order.pJiesuan ?? 0))}</p>
               <p className="muted">{ongoing ? t('orders.estimated') : t('orders.fee')}</p>
             </section>
+            {returned ? (
+              <p className="notice notice-ok" role="status" data-testid="return-summary">
+                {returned}
+              </p>
+            ) : null}
             <dl className="order-fields">
               <dt>{t('orders.number')}</dt>
               <dd className="order-no-row">
@@ -153,18 +162,12 @@ export default function OrderDetail() {
               <dd>{order.pGhtime ? `${order.pGhShopName ?? ''} · ${dateTime(order.pGhtime, lang)}` : t('orders.notReturned')}</dd>
               <dt>{t('detail.usage')}</dt>
               <dd>
-                {duration(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins, t)}
-                <span className="muted">
-                  {' · '}
-                  {t('orderStatus.aboutHours', {
-                    hours: new Intl.NumberFormat(lang).format(halfHours(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins)),
-                  })}
-                </span>
+                {duration(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins)}
               </dd>
               <dt>{t('orders.chargeStandard')}</dt>
               <dd>{chargeStandard(order, t)}</dd>
               <dt>{t('detail.deposit')}</dt>
-              <dd>{money(order.pCurrencyName, order.pYajin ?? 0)}</dd>
+              <dd>{money(order.pCurrency, order.pYajin ?? 0)}</dd>
               <dt>{t('orders.powerBank')}</dt>
               <dd>{order.pPowerbankId || '—'}</dd>
               <dt>{t('detail.cabinet')}</dt>
@@ -172,7 +175,7 @@ export default function OrderDetail() {
             </dl>
             {order.boughtOut ? <p className="notice" role="status">{t('orderActions.boughtOut')}</p> : null}
             {ongoing && order.buyOutAt ? (
-              <p className="muted">{t('orderActions.buyOutAt', { time: dateTime(order.buyOutAt, lang), amount: money(order.pCurrencyName, order.buyOutAmount ?? 0) })}</p>
+              <p className="muted">{t('orderActions.buyOutAt', { time: dateTime(order.buyOutAt, lang), amount: money(order.pCurrency, order.buyOutAmount ?? 0) })}</p>
             ) : null}
             <p className="tip">{ongoing ? t('detail.ongoingTip') : t('detail.endedTip')}</p>
             <div className="actions">

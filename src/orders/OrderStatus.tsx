@@ -89,7 +89,7 @@ export default function OrderStatus() {
   const faultMs = order?.faultAt ? Math.max(0, Date.parse(order.faultAt) - Date.parse(order.pBorrowtime ?? '')) : Infinity;
   const charged = Math.min(ms, Number.isNaN(faultMs) ? Infinity : faultMs);
   const amount = order ? (ongoing ? toMajor(rentalFee(order.plan, charged), order.pCurrency ?? order.plan.currency) : (order.pJiesuan ?? 0)) : 0;
-  const buyAmount = money(order?.pCurrencyName, order?.buyOutAmount ?? order?.overtimeAmount ?? 0);
+  const buyAmount = money(order?.pCurrency, order?.buyOutAmount ?? order?.overtimeAmount ?? 0);
   const askBuy = async () => {
     const yes = await confirmDialog({
       title: t('orderActions.buyTitle'),
@@ -132,16 +132,19 @@ export default function OrderStatus() {
               <p className="badge-line">
                 <span id="os-status" className={`badge ${ongoing ? 'badge-live' : ''}`}>{t(`detail.zujie.${order.pZujie}`)}</span>
               </p>
-              <p className="amount" data-testid="os-amount">{money(order.pCurrencyName, amount)}</p>
+              <p className="amount" data-testid="os-amount">{money(order.pCurrency, amount)}</p>
               <p className="muted">{ongoing ? t('orders.estimated') : t('orders.fee')}</p>
             </section>
             <dl className="order-fields">
               <dt>{t('orders.number')}</dt>
               <dd>{order.pOrderid}</dd>
-              <dt>{t('orderStatus.elapsed')}</dt>
+              <dt>{ongoing ? t('orderStatus.elapsed') : t('detail.usage')}</dt>
               <dd data-testid="os-elapsed">
-                <span role="timer" aria-live="off">{elapsedText(ms, t)}</span>
-                <span className="muted"> · {t('orderStatus.aboutHours', { hours: new Intl.NumberFormat(lang).format(halfHours(ms / 60_000)) })}</span>
+                <span role="timer" aria-live="off">{elapsedText(ms)}</span>
+                {/* Spec §9: the half-hour rounding, for a rental still running and once there is a half hour to show. */}
+                {ongoing && halfHours(ms / 60_000) > 0 ? (
+                  <span className="muted"> · {t('orderStatus.aboutHours', { hours: new Intl.NumberFormat(lang).format(halfHours(ms / 60_000)) })}</span>
+                ) : null}
               </dd>
               <dt>{t('orders.rented')}</dt>
               <dd>

@@ -21,10 +21,8 @@ export default function BorrowSuccess() {
     <>
       <PageHeader title={t('check.borrowTitle')} />
       <main className="page center">
-        <div className="hero" aria-hidden="true">
-          <BatteryIcon />
-        </div>
         <OrderCheck
+          icon={<BatteryIcon />}
           key={tradeNo}
           tradeNo={tradeNo}
           payMode={payMode}

@@ -2,7 +2,6 @@
 import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
 import { useT } from '../i18n/index.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { LangSelect } from '../ui/LangSelect.tsx';
 import './rent.css';
 
 const STEPS = 4;
@@ -25,7 +24,7 @@ export default function CdbUsage() {
   };
   return (
     <>
-      <PageHeader title={t('cdbUsage.title')} end={<LangSelect />} />
+      <PageHeader title={t('cdbUsage.title')} />
       <main className="page usage-carousel">
         <section
           className="usage-step"

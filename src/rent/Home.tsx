@@ -10,14 +10,13 @@ import { href, navigate } from '../stores/router.ts';
 import { checkCabinet, rentWithBalance, type Cabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
 import { depositDue, depositRoute, rentAction, rentBlock } from '../core/cabinet.ts';
-import { planFromWire, rentalFee, MINUTE_MS } from '../core/pricing.ts';
+import { planFromWire } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { LangSelect } from '../ui/LangSelect.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { showMessage } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
-import { perUnitText, unitText } from '../ui/price.ts';
+import { perUnitText } from '../ui/price.ts';
 
 export default function Home() {
   const t = useT();
@@ -52,7 +51,7 @@ export default function Home() {
   if (!cabinet) {
     return (
       <>
-        <PageHeader title={t('home.title')} end={<LangSelect />} />
+        <PageHeader title={t('home.title')} />
         <main className="page center">
           {loadError ? (
             <p role="alert">{loadError}</p>
@@ -70,7 +69,6 @@ export default function Home() {
 }
 
 export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
-  const symbol = c.currencyName ?? '';
   const currency = c.currency ?? 'CNY';
   // The price strategy; the flat fields jifei / jifeiDanwei / mianfei / fengding / yajin fill what it lacks.
   const plan = planFromWire(c.priceStrategy, currency, c);
@@ -85,8 +83,6 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const [busy, setBusy] = useState(false);
   const fail = (text: string) => void showMessage({ title: t('home.borrowFailedTitle'), text });
   const actionKey = useRef<string | null>(null);
-
-  const examples = [60, 120, 240, 1440].map((m) => ({ m, fee: toMajor(rentalFee(plan, m * MINUTE_MS), currency) }));
 
   const pay = () => {
     if (action.kind !== 'pay') return;
@@ -131,7 +127,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
 
   return (
     <>
-      <PageHeader title={t('home.title')} back={false} end={<LangSelect />} />
+      <PageHeader title={t('home.title')} back={false} />
       <main className="page home">
         <section className="venue" aria-labelledby="venue-name">
           {c.shoplogo ? <img className="venue-logo" src={c.shoplogo} alt={t('home.logoAlt', { name: c.shopname ?? '' })} width="56" height="56" /> : null}
@@ -148,32 +144,14 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           <h2 id="price-title" className="visually-hidden">
             {t('home.priceTitle')}
           </h2>
-          <p className="price">{perUnitText(t, symbol, unitPrice, unitMinutes)}</p>
+          <p className="price">{perUnitText(t, currency, unitPrice, unitMinutes)}</p>
           <ul className="price-desc">
             {freeMinutes > 0 ? <li>{t('home.freeMinutes', { n: freeMinutes })}</li> : null}
-            {dailyCap > 0 ? <li>{t('home.dailyCap', { amount: money(symbol, dailyCap) })}</li> : null}
-            <li>{t('home.deposit', { amount: money(symbol, deposit) })}</li>
-            {c.overtimeAmount ? <li>{t('home.overtime', { amount: money(symbol, c.overtimeAmount) })}</li> : null}
+            {dailyCap > 0 ? <li>{t('home.dailyCap', { amount: money(currency, dailyCap) })}</li> : null}
+            <li>{t('home.deposit', { amount: money(currency, deposit) })}</li>
+            {c.overtimeAmount ? <li>{t('home.overtime', { amount: money(currency, c.overtimeAmount) })}</li> : null}
           </ul>
-          <details className="fee-examples">
-            <summary>{t('home.feeExamples')}</summary>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('home.duration')}</th>
-                  <th scope="col">{t('home.fee')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {examples.map(({ m, fee }) => (
-                  <tr key={m}>
-                    <td>{unitText(t, m)}</td>
-                    <td>{money(symbol, fee)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </details>
+          {/* The fee table is on the package screen just before (spec §2 selectPakage); not repeated here. */}
         </section>
 
         <ul className="features" aria-label={t('home.featuresTitle')}>
@@ -199,8 +177,8 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           {action.kind === 'pay' ? (
             <button type="button" className="button primary block" disabled={block !== null} onClick={pay}>
               {action.label === 'preAuth'
-                ? t('home.payPreAuth', { amount: `${symbol}${action.amount}` })
-                : t('home.payTopUp', { amount: `${symbol}${action.amount}` })}
+                ? t('home.payPreAuth', { amount: money(currency, Number(action.amount)) })
+                : t('home.payTopUp', { amount: money(currency, Number(action.amount)) })}
             </button>
           ) : (
             <button type="button" className="button primary block" disabled={block !== null} aria-disabled={busy} aria-busy={busy} onClick={() => !busy && void borrow()}>

@@ -2,9 +2,10 @@
 // has both), price, deposit, free minutes, the fee table, the pricing-tip popup with a slider and a live fee
 // preview (src/core/pricing.ts, the same rule the server charges with), privacy and terms, language selector.
 // Without a scanned cabinet it goes back a page (spec §2).
-import { useEffect, useId, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { useT, type T } from '../i18n/index.ts';
+import { useT, $activeLang, type T } from '../i18n/index.ts';
+import { formatDuration } from '../core/duration.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { $route, back, href, navigate } from '../stores/router.ts';
@@ -19,14 +20,12 @@ import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
 import './rent.css';
 
-/** "2 h 05 min" style text for the slider's duration. */
-export function durationText(t: T, minutes: number): string {
-  const d = Math.floor(minutes / 1440);
-  const h = Math.floor((minutes % 1440) / 60);
-  const m = minutes % 60;
-  if (d > 0) return t('rentPricing.dhm', { d, h, m });
-  if (h > 0) return t('rentPricing.hm', { h, m });
-  return t('rentPricing.m', { m });
+/** Only an empty cabinet lists the nearest ones with stock: loaded then, not with the screen (size budgets). */
+const NearestStock = lazy(() => import('../map/NearestStock.tsx').then((m) => ({ default: m.NearestStock })));
+
+/** The slider's duration in the current language, without zero parts (src/core/duration.ts). */
+export function durationText(minutes: number): string {
+  return formatDuration(minutes * 60_000, $activeLang.get());
 }
 
 /** The fee rows shown in the table: the tiers of a tiered plan, else a few typical durations. */
@@ -48,13 +47,12 @@ export default function SelectPakage() {
     back({ fallback: '/' });
   }, [scanned]);
 
-  if (!cabinet || !scanned) return <PageHeader title={t('rentPricing.title')} end={<LangSelect />} />;
+  if (!cabinet || !scanned) return <PageHeader title={t('rentPricing.title')} />;
   return <Borrow cabinet={cabinet} t={t} />;
 }
 
 function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: boolean }; t: T }) {
   const route = useStore($route);
-  const symbol = c.currencyName ?? '';
   const currency = c.currency ?? 'CNY';
   const plan = planFromWire(c.priceStrategy, currency, c);
   const hasMifi = Boolean(c.haveMifiBattery);
@@ -72,6 +70,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
   const deposit = toMajor(plan.deposit, currency);
   const preview = toMajor(rentalFee(plan, minutes * MINUTE_MS), currency);
 
+  const empty = (c.haveBatteryCount ?? 0) <= 0;
   const next = () => {
     if (device === 'mifi') navigate(href('/wifiMall', { type: 'QR' }));
     else navigate('/home');
@@ -79,9 +78,18 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
 
   return (
     <>
-      <PageHeader title={t('rentPricing.title')} end={<LangSelect />} />
+      <PageHeader title={t('rentPricing.title')} />
       <main className="page select-pakage">
         {c.shopname ? <h2 className="venue-name">{c.shopname}</h2> : null}
+        {/* Stock and return slots first: an empty cabinet says so here, with where to go instead. */}
+        <p className={`availability${empty ? ' empty' : ''}`} role="status" data-testid="stock">
+          {empty ? t('rentPricing.empty') : t('rentPricing.stock', { n: c.haveBatteryCount ?? 0, slots: c.freeSlots ?? 0 })}
+        </p>
+        {empty ? (
+          <Suspense fallback={null}>
+            <NearestStock at={{ lat: c.lat, lng: c.lng }} exclude={c.shopid} />
+          </Suspense>
+        ) : null}
 
         {hasMifi ? (
           <fieldset className="device-choice">
@@ -97,12 +105,12 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
 
         <section className="price-card" aria-labelledby="sp-price">
           <h2 id="sp-price" className="price">
-            {perUnitText(t, symbol, toMajor(plan.unitPrice, currency), plan.unitMinutes)}
+            {perUnitText(t, currency, toMajor(plan.unitPrice, currency), plan.unitMinutes)}
           </h2>
           <dl className="price-facts">
             <div>
               <dt>{t('rentPricing.deposit')}</dt>
-              <dd>{money(symbol, deposit)}</dd>
+              <dd>{money(currency, deposit)}</dd>
             </div>
             <div>
               <dt>{t('rentPricing.freeMinutes')}</dt>
@@ -111,12 +119,12 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
             {plan.dailyCap > 0 ? (
               <div>
                 <dt>{t('rentPricing.dailyCap')}</dt>
-                <dd>{money(symbol, toMajor(plan.dailyCap, currency))}</dd>
+                <dd>{money(currency, toMajor(plan.dailyCap, currency))}</dd>
               </div>
             ) : null}
             <div>
               <dt>{t('rentPricing.overtime')}</dt>
-              <dd>{t('rentPricing.overtimeValue', { amount: money(symbol, toMajor(plan.overtimeAmount, currency)), days: plan.overtimeDays })}</dd>
+              <dd>{t('rentPricing.overtimeValue', { amount: money(currency, toMajor(plan.overtimeAmount, currency)), days: plan.overtimeDays })}</dd>
             </div>
           </dl>
           <table className="fee-table">
@@ -130,8 +138,8 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
             <tbody>
               {feeRows(plan).map((r) => (
                 <tr key={typeof r.label === 'number' ? r.label : `${r.label.from}-${r.label.to}`}>
-                  <td>{typeof r.label === 'number' ? durationText(t, r.label) : t('rentPricing.tierRange', { from: r.label.from, to: r.label.to })}</td>
-                  <td>{money(symbol, r.fee)}</td>
+                  <td>{typeof r.label === 'number' ? durationText(r.label) : t('rentPricing.tierRange', { from: r.label.from, to: r.label.to })}</td>
+                  <td>{money(currency, r.fee)}</td>
                 </tr>
               ))}
             </tbody>
@@ -142,7 +150,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
         </section>
 
         <div className="actions">
-          <button type="button" className="button primary block" onClick={next}>
+          <button type="button" className={`button block${empty ? '' : ' primary'}`} onClick={next}>
             {t('rentPricing.next')}
           </button>
           <p className="legal">
@@ -155,6 +163,10 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
               {t('rentPricing.terms')}
             </button>
           </p>
+          {/* Spec §2: this screen has a language selector; it sits at the foot so the title keeps its room. */}
+          <div className="page-foot-lang">
+            <LangSelect />
+          </div>
         </div>
       </main>
 
@@ -169,11 +181,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
         }
       >
         <ul className="tip-rules">
-          <li>{t('rentPricing.ruleUnit', { price: perUnitText(t, symbol, toMajor(plan.unitPrice, currency), plan.unitMinutes) })}</li>
+          <li>{t('rentPricing.ruleUnit', { price: perUnitText(t, currency, toMajor(plan.unitPrice, currency), plan.unitMinutes) })}</li>
           {plan.freeMinutes > 0 ? <li>{t('rentPricing.ruleFree', { n: plan.freeMinutes })}</li> : null}
-          {plan.dailyCap > 0 ? <li>{t('rentPricing.ruleCap', { amount: money(symbol, toMajor(plan.dailyCap, currency)) })}</li> : null}
-          <li>{t('rentPricing.ruleDeposit', { amount: money(symbol, deposit) })}</li>
-          <li>{t('rentPricing.ruleOvertime', { days: plan.overtimeDays, amount: money(symbol, toMajor(plan.overtimeAmount, currency)) })}</li>
+          {plan.dailyCap > 0 ? <li>{t('rentPricing.ruleCap', { amount: money(currency, toMajor(plan.dailyCap, currency)) })}</li> : null}
+          <li>{t('rentPricing.ruleDeposit', { amount: money(currency, deposit) })}</li>
+          <li>{t('rentPricing.ruleOvertime', { days: plan.overtimeDays, amount: money(currency, toMajor(plan.overtimeAmount, currency)) })}</li>
         </ul>
         <label htmlFor={sliderId} className="slider-label">
           {t('rentPricing.sliderLabel')}
@@ -186,11 +198,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
           max={max}
           step={1}
           value={minutes}
-          aria-valuetext={durationText(t, minutes)}
+          aria-valuetext={durationText(minutes)}
           onChange={(e) => setMinutes(Number(e.target.value))}
         />
         <output htmlFor={sliderId} className="fee-preview" aria-live="polite" data-testid="fee-preview">
-          {t('rentPricing.preview', { duration: durationText(t, minutes), amount: money(symbol, preview) })}
+          {t('rentPricing.preview', { duration: durationText(minutes), amount: money(currency, preview) })}
         </output>
         <p className="muted small">{t('rentPricing.unitNote', { unit: unitText(t, plan.unitMinutes) })}</p>
       </Dialog>

@@ -93,6 +93,10 @@ function CodeEntry({ code }: { code: string }) {
           <button type="button" className="button primary" onClick={() => void run()}>
             {t('common.retry')}
           </button>
+          {/* An offline or unusable cabinet: the next step is another cabinet with power banks. */}
+          <button type="button" className="button" onClick={() => navigate('/google_map')}>
+            {t('check.otherCabinet')}
+          </button>
         </div>
       ) : (
         <Loading label={t('scan.scanning')} />
@@ -110,9 +114,6 @@ function Landing() {
       <header className="page-header">
         <span className="icon-spacer" aria-hidden="true" />
         <span className="brand">Powerly</span>
-        <div className="page-header-end">
-          <LangSelect />
-        </div>
       </header>
       <main className="page landing">
         <div className="hero" aria-hidden="true">
@@ -135,6 +136,10 @@ function Landing() {
         >
           {t('landing.next')}
         </button>
+        {/* No menu on the landing page: the language choice sits at its foot, not in the header. */}
+        <div className="page-foot-lang">
+          <LangSelect />
+        </div>
       </main>
     </>
   );

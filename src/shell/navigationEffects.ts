@@ -1,7 +1,8 @@
 // Applies the navigation rules of src/core/navigation.ts in the browser — the only place that does:
 // startNavigation() once before the first render, useRouteRules() in the app shell on every route,
 // handleUnauthorized() on a 401, useDocumentTitle() for the route's title.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
+import { useLatest } from '../ui/hooks.ts';
 import { useStore } from '@nanostores/react';
 import {
   DEFAULT_HOSTS, codeLinkUrl, isWeChat, loginPathFor, pageUrlWithoutHash, routeEffects, routeRedirect, unauthorizedTarget,
@@ -122,4 +123,45 @@ export function useDocumentTitle(titleKey: string | undefined): void {
   useEffect(() => {
     document.title = titleKey ? t('shell.documentTitle', { screen: t(titleKey) }) : t('shell.productName');
   }, [t, titleKey]);
+}
+
+/**
+ * After a navigation (not the first screen): `onNavigate` runs (the side menu closes: Back with it open must not leave
+ * it over the next screen), and once the new screen has rendered its heading, focus moves to that heading and a
+ * polite live region names it, so keyboard and screen-reader users start at the top of the new screen. An open
+ * dialog keeps the focus.
+ */
+export function useNavigationFocus(path: string, onNavigate: () => void): void {
+  const initial = useRef(true);
+  const latest = useLatest(onNavigate);
+  useEffect(() => {
+    if (initial.current) {
+      initial.current = false;
+      return;
+    }
+    latest.current();
+    let done = false;
+    const focusHeading = () => {
+      // The new screen's heading: a rendered one (the old screen may still be in the DOM, hidden, while it loads).
+      const h = [...document.querySelectorAll<HTMLElement>('h1')].find((e) => e.getClientRects().length > 0);
+      if (!h) return false;
+      if (document.querySelector('dialog[open]')) return (done = true);
+      if (!h.hasAttribute('tabindex')) h.setAttribute('tabindex', '-1');
+      h.focus();
+      if (document.activeElement !== h) return false;
+      done = true;
+      const announcer = document.getElementById('route-announcer');
+      if (announcer) announcer.textContent = h.textContent ?? '';
+      return true;
+    };
+    if (focusHeading()) return;
+    const obs = new MutationObserver(() => {
+      if (!done && focusHeading()) obs.disconnect();
+    });
+    obs.observe(document.body, { childList: true, subtree: true });
+    return () => {
+      done = true;
+      obs.disconnect();
+    };
+  }, [path, latest]);
 }

@@ -1,8 +1,7 @@
 // The side menu (spec §2): a modal drawer on <dialog> — user name or a login prompt, wallet, orders, about us,
 // contact us, settings, help, logout, and the join-us partner box. Any screen opens it with openSideMenu()
-// or renders <MenuButton/>; the app shell renders <SideMenu/> once.
+// or renders <MenuButton/>; the app shell renders <SideMenu/> once, loaded the first time the menu opens.
 import { useEffect, useRef } from 'react';
-import { atom } from 'nanostores';
 import { useStore } from '@nanostores/react';
 import { useT } from '../i18n/index.ts';
 import { navigate } from '../stores/router.ts';
@@ -11,10 +10,11 @@ import { getUserInfo } from '../api/auth.ts';
 import { logout } from '../auth/session.tsx';
 import { confirmDialog } from './feedback.tsx';
 import './sideMenu.css';
+import { LangSelect } from './LangSelect.tsx';
 
-export const $sideMenuOpen = atom(false);
-export const openSideMenu = () => $sideMenuOpen.set(true);
-export const closeSideMenu = () => $sideMenuOpen.set(false);
+import { $sideMenuOpen, closeSideMenu, openSideMenu } from '../stores/sideMenu.ts';
+
+export { $sideMenuOpen, closeSideMenu, openSideMenu };
 
 export function MenuButton() {
   const t = useT();
@@ -133,6 +133,10 @@ export function SideMenu() {
             </li>
           ) : null}
         </ul>
+        {/* The language choice lives here and in Settings, not in the headers (titles keep their room). */}
+        <div className="side-menu-lang">
+          <LangSelect />
+        </div>
         <section className="side-menu-join" aria-labelledby="side-menu-join-title">
           <h3 id="side-menu-join-title">{t('menu.joinTitle')}</h3>
           <p className="small">{t('menu.joinText')}</p>

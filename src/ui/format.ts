@@ -1,9 +1,11 @@
-// Display helpers shared by the screens (money via src/core/money.ts).
-import { formatPrice } from '../core/money.ts';
+// Display helpers shared by the screens: money and durations through Intl in the user's language (one place each:
+// src/core/money.ts formatAmount, src/core/duration.ts formatDuration).
+import { formatAmount } from '../core/money.ts';
+import { $activeLang } from '../i18n/index.ts';
 
-/** "¥2", "€2.50": currency symbol + spec price rounding. */
-export function money(symbol: string | undefined, major: number | undefined | null): string {
-  return `${symbol ?? ''}${formatPrice(major ?? 0)}`;
+/** An amount in major units of `currency` (ISO code) in the current language: "€2.50", "2,50 €", "¥2". */
+export function money(currency: string | undefined, major: number | undefined | null): string {
+  return formatAmount(major ?? 0, currency ?? '', $activeLang.get());
 }
 
 export function dateTime(iso: string | null | undefined, lang: string): string {

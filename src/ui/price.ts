@@ -8,6 +8,6 @@ export function unitText(t: T, unitMinutes: number): string {
   return t('price.unitMinutes', { n: unitMinutes });
 }
 
-export function perUnitText(t: T, symbol: string | undefined, price: number, unitMinutes: number): string {
-  return `${money(symbol, price)} / ${unitText(t, unitMinutes)}`;
+export function perUnitText(t: T, currency: string | undefined, price: number, unitMinutes: number): string {
+  return `${money(currency, price)} / ${unitText(t, unitMinutes)}`;
 }

@@ -3,6 +3,7 @@
 import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useMountEffect } from '../ui/hooks.ts';
+import { useLiveRefresh } from '../ui/live.ts';
 import { useT, errorText } from '../i18n/index.ts';
 import { listWallets, type Wallet as WalletRow } from '../api/wallet.ts';
 import { canAddCard } from '../core/wallet.ts';
@@ -38,6 +39,8 @@ export default function Wallet() {
   useMountEffect(() => {
     void load();
   });
+  // Live: a top-up, withdrawal, payout or a rental's hold moved the balance.
+  useLiveRefresh((e) => e.kind === 'wallet' || e.kind === 'order', () => void load());
 
   const shown = wallets ? (only ? wallets.filter((w) => w.pCurrencyType === only) : wallets) : [];
   const current = selected && shown.find((w) => w.pCurrencyType === selected.pCurrencyType && w.pDailiId === selected.pDailiId);
@@ -66,11 +69,11 @@ export default function Wallet() {
                     <dl className="wallet-figures">
                       <div>
                         <dt>{t('wallet.balance')}</dt>
-                        <dd data-testid="balance">{money(w.pCurrencySymbol, w.pBalance)}</dd>
+                        <dd data-testid="balance">{money(w.pCurrencyType, w.pBalance)}</dd>
                       </div>
                       <div>
                         <dt>{t('wallet.deposit')}</dt>
-                        <dd>{money(w.pCurrencySymbol, w.pDepositAmount)}</dd>
+                        <dd>{money(w.pCurrencyType, w.pDepositAmount)}</dd>
                       </div>
                     </dl>
                     {shown.length > 1 && !isSel ? (

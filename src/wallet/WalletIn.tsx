@@ -26,7 +26,6 @@ export default function WalletIn() {
   const q = route.query;
   const currency = q.get('currency') || wallet?.pCurrencyType || 'USD';
   const agentId = q.get('agentId') || wallet?.pDailiId || undefined;
-  const symbol = wallet?.pCurrencyType === currency ? wallet.pCurrencySymbol : currency;
   const initial = Number(q.get('price'));
   const [amount, setAmount] = useState<number>(Number.isFinite(initial) && initial > 0 ? initial : DEFAULT_TOPUP);
   const [balance, setBalance] = useState<number | null>(q.get('pbalance') != null ? Number(q.get('pbalance')) : wallet?.pBalance ?? null);
@@ -69,7 +68,7 @@ export default function WalletIn() {
       setBalance(r.pBalance);
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
       // Spec §4: after CZ success the dialog leads to /mine.
-      void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount: money(symbol, amount) }) }).then(() =>
+      void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount: money(currency, amount) }) }).then(() =>
         navigate('/mine', { replace: true, from: '/wallet_in' }),
       );
     } catch (e) {
@@ -85,7 +84,7 @@ export default function WalletIn() {
     <>
       <PageHeader title={t('wallet.in.title')} />
       <main className="page wallet-in">
-        {balance != null ? <p>{t('wallet.balance')}: <strong>{money(symbol, balance)}</strong></p> : null}
+        {balance != null ? <p>{t('wallet.balance')}: <strong>{money(currency, balance)}</strong></p> : null}
         <div className="field">
           <label htmlFor="topup-amount">{t('wallet.in.amount', { currency })}</label>
           <input id="topup-amount" readOnly value={amount} aria-describedby="topup-hint" />
@@ -94,7 +93,7 @@ export default function WalletIn() {
         <div className="presets" role="group" aria-label={t('wallet.in.presets')}>
           {TOPUP_PRESETS.map((p) => (
             <button key={p} type="button" className="button" aria-pressed={amount === p} onClick={() => setAmount(p)}>
-              {money(symbol, p)}
+              {money(currency, p)}
             </button>
           ))}
         </div>
@@ -113,10 +112,10 @@ export default function WalletIn() {
             ) : null}
             {cardId ? (
               <button type="button" className="button primary block" disabled={busy} onClick={() => void pay(null)}>
-                {t('wallet.in.pay', { amount: money(symbol, amount) })}
+                {t('wallet.in.pay', { amount: money(currency, amount) })}
               </button>
             ) : (
-              <CardForm submitLabel={t('wallet.in.pay', { amount: money(symbol, amount) })} busy={busy} onSubmit={(c) => void pay(c)} onEdit={() => { pending.current = null; }} />
+              <CardForm submitLabel={t('wallet.in.pay', { amount: money(currency, amount) })} busy={busy} onSubmit={(c) => void pay(c)} onEdit={() => { pending.current = null; }} />
             )}
           </>
         )}

@@ -32,7 +32,6 @@ export default function WalletOut() {
   const currency = q.get('currency') || wallet?.pCurrencyType || 'USD';
   const agentId = q.get('agentId') || wallet?.pDailiId || undefined;
   const [balance, setBalance] = useState<number>(wallet?.pCurrencyType === currency ? wallet.pBalance : 0);
-  const symbol = wallet?.pCurrencyType === currency ? wallet.pCurrencySymbol : currency;
   const [amount, setAmount] = useState('');
   const [amountError, setAmountError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -167,7 +166,7 @@ export default function WalletOut() {
     <>
       <PageHeader title={t('wallet.out.title')} />
       <main className="page wallet-out">
-        <p>{t('wallet.out.available')}: <strong data-testid="available">{money(symbol, balance)}</strong></p>
+        <p>{t('wallet.out.available')}: <strong data-testid="available">{money(currency, balance)}</strong></p>
         <form onSubmit={(e) => void submit(e)} noValidate className="card-form">
           <div className={`field${amountError ? ' invalid' : ''}`}>
             <label htmlFor="withdraw-amount">{t('wallet.out.amount', { currency })}</label>

@@ -49,7 +49,7 @@ function widgetFrame(page: Page, nth = 0): Promise<Frame> {
 
 async function payInFrame(frame: Frame) {
   await continueToCabinetHome(frame);
-  await frame.getByRole('button', { name: /Pre-authorization/ }).click();
+  await frame.getByRole('button', { name: /^Hold / }).click();
   await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
   await frame.getByLabel('Expiry date (MM/YY)').fill('12/34');
   await frame.getByLabel('CVC').fill('123');
@@ -228,7 +228,7 @@ describe('<powerly-rent> on a venue site', () => {
     // The other widget still shows its own cabinet, with its own session.
     expect(await vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
     await continueToCabinetHome(vilniusFrame, 'GO9 Gedimino 9');
-    expect(await vilniusFrame.getByRole('button', { name: /Pre-authorization/ }).count()).toBe(1);
+    expect(await vilniusFrame.getByRole('button', { name: /^Hold / }).count()).toBe(1);
     await returnPowerBank(lisbonFrame, 'PWL-LIS-001');
     await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon returned orderId=\S+/);
     expect(errors).toEqual([]);

@@ -188,6 +188,6 @@ describe('the map', () => {
     // No rental and no payment was started for the offline cabinet (the scan refused; there is no Pay button).
     const orders = await product.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = 'PWL-NYC-001'`);
     expect(orders.rows[0]!.n).toBe(0);
-    expect(await page.getByRole('button', { name: /Top up|Pre-authorization|Borrow/ }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Pay .* deposit|^Hold |Borrow/ }).count()).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { money } from '../../src/ui/format.ts';
 import { toMajor } from '../../src/core/money.ts';
 import { rentalFee, sliderMaxMinutes, type PricePlan } from '../../src/core/pricing.ts';
+import { axeViolations } from './axe.ts';
 import { continueToCabinetHome, productInChromium } from './product.ts';
 
 const env = productInChromium();
@@ -28,8 +29,8 @@ describe('#/selectPakage pricing tip', () => {
     expect(facts).toContain('Deposit€30');
     expect(facts).toContain('Free time5 min');
     expect(facts).toContain('Daily cap€8');
-    // The fee table: 3 h = ceil(180/30) = 6 × €1.50 = €9 → cap €8.
-    expect(await page.getByRole('row', { name: /^3 h 0 min/ }).textContent()).toContain('€8');
+    // The fee table: 3 h = ceil(180/30) = 6 × €1.50 = €9 → cap €8 (a duration without zero parts: "3 hr").
+    expect(await page.getByRole('row', { name: /^3 hr/ }).textContent()).toContain('€8');
 
     await page.getByRole('button', { name: 'How the fee is calculated' }).click();
     const dialog = page.getByRole('dialog', { name: 'Pricing' });
@@ -42,26 +43,26 @@ describe('#/selectPakage pricing tip', () => {
     const preview = dialog.getByTestId('fee-preview');
     for (const [minutes, text] of [
       [4, '4 min: €0'], // within the 5 free minutes
-      [95, '1 h 35 min: €6'], // ceil(95/30) = 4 × €1.50
-      [1441, '1 d 0 h 1 min: €9.50'], // 1 day (€8) + 1 unit (€1.50)
+      [95, '1 hr 35 min: €6'], // ceil(95/30) = 4 × €1.50
+      [1441, '1 day 1 min: €9.50'], // 1 day (€8) + 1 unit (€1.50)
     ] as const) {
       await slider.fill(String(minutes));
-      expect(text).toContain(money('€', toMajor(rentalFee(LISBON, minutes * 60_000), 'EUR')));
+      expect(text).toContain(money('EUR', toMajor(rentalFee(LISBON, minutes * 60_000), 'EUR')));
       await expect.poll(() => preview.textContent()).toBe(text);
     }
     // Keyboard works too: one step right from 1441.
     await slider.press('ArrowRight');
-    await expect.poll(() => preview.textContent()).toBe('1 d 0 h 2 min: €9.50');
+    await expect.poll(() => preview.textContent()).toBe('1 day 2 min: €9.50');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
     // Continue leads to the cabinet home with its pay button.
     await continueToCabinetHome(page, 'Time Out Market Lisboa');
-    await expect.poll(() => page.getByRole('button', { name: /Pre-authorization/ }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: /^Hold / }).count()).toBe(1);
   });
 });
 
 describe('an eject failure as the user sees it', () => {
-  it('the cabinet jams: the rental failed message, nothing in use, the deposit released', async () => {
+  it('the cabinet jams: a failure screen that says what happened to the money and what to do next', async () => {
     const demo = await newPage();
     await demo.goto(`${env.product.base}/demo/`);
     await demo.getByRole('button', { name: 'Jam the next eject of PWL-VNO-001' }).click();
@@ -71,19 +72,29 @@ describe('an eject failure as the user sees it', () => {
     const page = await newPage();
     await page.goto(`${env.product.base}/#/?qrcode=PWL-VNO-001`);
     await continueToCabinetHome(page);
-    await page.getByRole('button', { name: /Pre-authorization/ }).click();
+    await page.getByRole('button', { name: /^Hold / }).click();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
     await page.getByLabel('CVC').fill('123');
     await page.getByRole('button', { name: /^Authorize/ }).click();
 
-    // The borrow screen stops polling and says so, with a way to try again.
-    await page.getByRole('heading', { name: 'Rental failed' }).waitFor();
-    expect(await page.getByRole('status').filter({ hasText: 'Rental failed' }).textContent()).toContain('Rental failed, please try again.');
-    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    // The borrow screen says what happened, with the failure icon, what became of the €25 hold, and the next steps.
+    await page.getByRole('heading', { name: 'No power bank came out' }).waitFor();
+    expect(await page.getByTestId('fail-icon').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('money-note').textContent()).toBe(
+      'Nothing was charged. The €25 hold on your card is released; your bank may still show it for a few days.');
+    for (const next of ['Find a cabinet with power banks', 'Try again', 'Contact support', 'View my orders']) {
+      expect(await page.getByRole('button', { name: next }).count(), next).toBe(1);
+    }
+    expect(await axeViolations(page)).toEqual([]);
 
-    await page.goto(`${env.product.base}/#/order`);
+    // The order is listed as cancelled, not as an ended rental.
+    await page.getByRole('button', { name: 'View my orders' }).click();
     await expect.poll(() => page.getByRole('tab', { name: /In use/ }).textContent()).toMatch(/\(0\)/);
+    await page.getByRole('tab', { name: /Ended/ }).click();
+    const card = page.getByRole('article').first();
+    await expect.poll(() => card.textContent()).toContain('Cancelled');
+    expect(await card.textContent()).toContain('No power bank came out; nothing was charged');
     // The authorisation is voided at the provider (the user is never charged for a device they did not get).
     await env.product.app.powerly.jobs.runDue();
     const { rows } = await env.product.db.query<{ status: string }>(

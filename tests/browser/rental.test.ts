@@ -31,9 +31,9 @@ describe('a rental from the code link to the ended order', () => {
 
     // Tourist session, scan, package selection (spec §4), Continue, cabinet home: a pre-authorisation of the whole deposit.
     await continueToCabinetHome(page, 'Time Out Market Lisboa');
-    await expect.poll(() => page.getByRole('button', { name: /Pre-authorization/ }).textContent()).toContain('€30.00');
+    await expect.poll(() => page.getByRole('button', { name: /^Hold / }).textContent()).toContain('€30');
     await expect.poll(() => page.getByText(/power banks available/).textContent()).toMatch(/3 power banks available/);
-    await page.getByRole('button', { name: /Pre-authorization/ }).click();
+    await page.getByRole('button', { name: /^Hold / }).click();
 
     // The sandbox card form; the test card succeeds.
     await expect.poll(() => page.getByRole('heading', { name: 'Confirm payment' }).count()).toBe(1);
@@ -63,7 +63,7 @@ describe('a rental from the code link to the ended order', () => {
     await page.getByRole('tab', { name: /Ended/ }).click();
     const ended = page.getByRole('article').filter({ hasText: powerbankId });
     // Spec §5: a price shows two decimals unless it is whole, so €6.00 reads "€6".
-    await expect.poll(() => ended.textContent(), { timeout: 15_000 }).toContain(`Fee${money('€', toMajor(fee, 'EUR'))}Details`);
+    await expect.poll(() => ended.textContent(), { timeout: 15_000 }).toContain(`Fee${money('EUR', toMajor(fee, 'EUR'))}Details`);
     const text = (await ended.textContent())!;
     expect(text).toContain('End');
     expect(text).toContain('Time Out Market Lisboa'); // rented here
@@ -74,7 +74,7 @@ describe('a rental from the code link to the ended order', () => {
     const page = await newPage();
     await page.goto(`${env.product.base}/#/?qrcode=PWL-VNO-001`);
     await continueToCabinetHome(page);
-    await page.getByRole('button', { name: /Pre-authorization/ }).click();
+    await page.getByRole('button', { name: /^Hold / }).click();
     await payWithCard(page, '4000 0000 0000 0002');
 
     const dialog = page.getByRole('alertdialog', { name: 'Payment failed' });

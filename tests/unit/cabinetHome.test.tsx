@@ -69,10 +69,10 @@ describe('cabinet home', () => {
     expect(el.querySelectorAll('.features li')).toHaveLength(3);
   });
 
-  it("yajintype 0 with chongzhi 'Y': a pre-authorization button that opens #/confirm with the query", () => {
+  it("yajintype 0 with chongzhi 'Y': a hold (pre-authorization) button that opens #/confirm with the query", () => {
     const el = render(base);
-    const pay = [...el.querySelectorAll('button')].find((b) => /pre-authori/i.test(b.textContent ?? ''))!;
-    expect(pay.textContent).toBe('Pre-authorization ¥99.00');
+    const pay = [...el.querySelectorAll('button')].find((b) => /^Hold /.test(b.textContent ?? ''))!;
+    expect(pay.textContent).toBe('Hold ¥99');
     expect(pay.disabled).toBe(false);
     act(() => pay.click());
     const r = $route.get();
@@ -82,7 +82,7 @@ describe('cabinet home', () => {
 
   it('yajintype 1: a top-up of deposit − balance', () => {
     const el = render({ ...base, yajintype: 1, myyue: 12.5 });
-    expect(buttons(el).map((b) => b.name)).toContain('Top up ¥86.50');
+    expect(buttons(el).map((b) => b.name)).toContain('Pay ¥86.50 deposit');
   });
 
   it("chongzhi 'N': the Borrow button, no pay button", () => {
@@ -95,7 +95,7 @@ describe('cabinet home', () => {
   it('open rentals block renting with the rent count message', () => {
     const el = render({ ...base, zujieNum: 2 });
     expect(el.querySelector('[role="alert"]')?.textContent).toContain('You have 2 rentals not closed yet');
-    expect(buttons(el).find((b) => /pre-authori/i.test(b.name ?? ''))?.disabled).toBe(true);
+    expect(buttons(el).find((b) => /^Hold /.test(b.name ?? ''))?.disabled).toBe(true);
   });
 
   it('no power bank or an offline cabinet disables renting', () => {
@@ -105,16 +105,16 @@ describe('cabinet home', () => {
     act(() => root?.unmount());
     el = render({ ...base, online: false });
     expect(el.querySelector('[role="status"]')?.textContent).toBe('This cabinet is offline right now');
-    expect(buttons(el).find((b) => /pre-authori/i.test(b.name ?? ''))?.disabled).toBe(true);
+    expect(buttons(el).find((b) => /^Hold /.test(b.name ?? ''))?.disabled).toBe(true);
   });
 });
 
 describe('cabinet home without a price strategy', () => {
-  it('prices from jifei / jifeiDanwei / mianfei / fengding and previews fees with them', () => {
+  it('prices from jifei / jifeiDanwei / mianfei / fengding, without repeating the package screen\'s fee table', () => {
     const el = render({ ...base, priceStrategy: undefined, jifei: 3, jifeiDanwei: 60, mianfei: 0, fengding: 15 });
     expect(el.querySelector('.price')?.textContent).toBe('¥3 / 1 h');
-    // Fee examples: 1 h → 1 unit → ¥3; 2 h → ¥6; 4 h → ¥12; 1 day → cap ¥15.
-    const cells = [...el.querySelectorAll('.fee-examples tbody td')].map((td) => td.textContent);
-    expect(cells).toEqual(['1 h', '¥3', '2 h', '¥6', '4 h', '¥12', '1 d', '¥15']);
+    expect(el.querySelector('.price-desc')?.textContent).toContain('Daily cap ¥15');
+    expect(el.querySelector('.price-desc')?.textContent).not.toContain('free');
+    expect(el.querySelectorAll('.fee-examples, table')).toHaveLength(0);
   });
 });

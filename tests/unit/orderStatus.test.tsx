@@ -7,7 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import fc from 'fast-check';
 import OrderStatus, { elapsedMs } from '../../src/orders/OrderStatus.tsx';
 import { $dialogs, FeedbackHost } from '../../src/ui/feedback.tsx';
-import { halfHours } from '../../src/core/duration.ts';
+import { formatDuration, halfHours } from '../../src/core/duration.ts';
 import { $route, navigate } from '../../src/stores/router.ts';
 import { $loginPath, $token } from '../../src/stores/session.ts';
 import type { PricePlan } from '../../src/core/pricing.ts';
@@ -100,11 +100,12 @@ describe('#/orderStatus', () => {
     expect(text).toContain('€1.50 / 30 min');
     expect(text).toContain('first 5 min free');
     // 89 min 50 s: ceil(90 billed min / 30) = 3 × €1.50 = €4.50; about 1.5 h.
-    expect(el.querySelector('[data-testid="os-elapsed"]')!.textContent).toBe('1 h 29 min 50 s · about 1.5 h');
+    expect(el.querySelector('[data-testid="os-elapsed"]')!.textContent).toBe(`${formatDuration(89 * 60_000 + 50_000, 'en-US', { seconds: true })} · about 1.5 h`);
+    expect(formatDuration(89 * 60_000 + 50_000, 'en-US', { seconds: true })).toBe('1 hr 29 min 50 sec');
     expect(el.querySelector('[data-testid="os-amount"]')!.textContent).toBe('€4.50');
     // It keeps running: 20 s later the 91st minute has started → 4 units = €6.
     await act(async () => vi.advanceTimersByTime(20_000));
-    expect(el.querySelector('[data-testid="os-elapsed"]')!.textContent).toBe('1 h 30 min 10 s · about 1.5 h');
+    expect(el.querySelector('[data-testid="os-elapsed"]')!.textContent).toBe('1 hr 30 min 10 sec · about 1.5 h');
     expect(el.querySelector('[data-testid="os-amount"]')!.textContent).toBe('€6');
   });
 

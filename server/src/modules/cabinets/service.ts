@@ -61,6 +61,7 @@ export class CabinetsService implements LinkHandler {
       overtimeAmount: wire.pOvertimeAmount,
       zujieNum,
       haveBatteryCount,
+      freeSlots: Math.max(0, cabinet.slot_count - haveBatteryCount),
       haveMifiBattery: false,
       yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
       online: cabinet.online,

@@ -23,6 +23,7 @@ import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
 import type { OrderRow, RentalsRepository } from './repository.ts';
+import type { LiveService } from '../live/service.ts';
 
 export interface RentalsDeps {
   db: Db;
@@ -41,6 +42,8 @@ export interface RentalsDeps {
   ejectTtlMs: number;
   /** Extra wait after the TTL for a popped event already in flight. */
   ejectGraceMs: number;
+  /** Tells the user's open screens that an order changed (delivered when the unit of work commits). */
+  live: Pick<LiveService, 'publish'>;
 }
 
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
@@ -62,7 +65,11 @@ export class RentalsService {
     d.jobs.register(JOB_EJECT_TIMEOUT, (p) => this.ejectTimedOut(String(p.orderId)));
     d.jobs.register(JOB_ORPHAN_AUTH, (p) => this.releaseOrphan(p));
     d.jobs.register(JOB_BUY_OUT, (p) => this.buyOut(String(p.orderId), 'overtime').then(() => undefined));
-    d.jobs.register(JOB_SETTLE_PAYMENT, (p) => this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount)).then(() => undefined));
+    d.jobs.register(JOB_SETTLE_PAYMENT, async (p) => {
+      await this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount));
+      // The card hold is captured or released: the order's money changed for its owner's open screens.
+      if (p.orderId && p.userId) await this.d.live.publish(Number(p.userId), { kind: 'order', orderId: String(p.orderId) });
+    });
   }
 
   async resolveCabinet(url: string): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
@@ -227,6 +234,7 @@ export class RentalsService {
       await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
       await this.d.jobs.enqueue(JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
       await this.d.users.setCurrency(user.id, currency);
+      await this.changed(user.id, orderId, Zujie.pending);
     });
   }
 
@@ -260,6 +268,7 @@ export class RentalsService {
     const borrowedAt = new Date(e.ts);
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt });
     await this.d.cabinets.markRented(e.powerbankId, order.id);
+    await this.changed(order.user_id, order.id, Zujie.renting);
     await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
     // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
     // stamped after this 'popped' that was handled first found no open order. Settle with it now. Only a return
@@ -292,8 +301,9 @@ export class RentalsService {
   private async cancel(order: OrderRow, note: string) {
     const now = this.d.clock.now();
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.cancelled, { note, settled: true });
+    await this.changed(order.user_id, order.id, Zujie.cancelled);
     if (order.hold_transfer_id) await this.d.ledger.voidPending(order.hold_transfer_id, now);
-    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0 }, now);
+    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0, orderId: order.id, userId: order.user_id }, now);
   }
 
   /**
@@ -328,6 +338,8 @@ export class RentalsService {
       const charged = Number(order.fee ?? 0);
       const refund = refundAfterBuyOut(order.plan, charged, elapsed);
       await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund });
+      await this.changed(order.user_id, order.id, to);
+      if (refund > 0) await this.d.live.publish(order.user_id, { kind: 'wallet' });
       if (refund > 0) {
         const w = this.d.ledger;
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
@@ -339,6 +351,7 @@ export class RentalsService {
     const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
     await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee, settled: true });
     await this.charge(order, fee, now);
+    await this.changed(order.user_id, order.id, to);
   }
 
   /**
@@ -361,6 +374,12 @@ export class RentalsService {
     const reported = Date.parse(ts);
     const at = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now, now)));
     await this.d.repo.transition(order.id, Zujie.renting, Zujie.fault, { fault_at: at, note });
+    await this.changed(order.user_id, order.id, Zujie.fault);
+  }
+
+  /** The order changed: its owner's open screens refetch it (and the wallet, whose hold it moved). */
+  private async changed(userId: number, orderId: string, state: number) {
+    await this.d.live.publish(userId, { kind: 'order', orderId, state });
   }
 
   /** Takes `fee` from the order's deposit hold (the rest released) and settles the card authorisation. */
@@ -376,7 +395,7 @@ export class RentalsService {
         await w.voidPending(order.hold_transfer_id, now);
       }
     }
-    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee }, now);
+    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee, orderId: order.id, userId: order.user_id }, now);
   }
 
   /**
@@ -394,6 +413,7 @@ export class RentalsService {
       const minutes = billedMinutes(now.getTime() - new Date(order.borrowed_at).getTime());
       await this.d.repo.buyOut(order.id, order.zujie, { fee, use_minutes: minutes, at: now, note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user' });
       await this.charge(order, fee, now);
+      await this.changed(order.user_id, order.id, order.zujie);
       return true;
     });
   }
@@ -499,6 +519,7 @@ export class RentalsService {
       buyOutAt: o.borrowed_at ? buyOutAt(o.plan, new Date(o.borrowed_at)).toISOString() : null,
       /** Powerly extension: the buy-out fee of this order's plan. */
       buyOutAmount: toMajor(buyOutFee(o.plan), c),
+      depositFrom: o.payment_id ? ('card' as const) : ('wallet' as const),
     };
   }
 

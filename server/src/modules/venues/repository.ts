@@ -115,6 +115,25 @@ export class VenuesRepository {
     return rows.map((r) => ({ ...r, distance: Number(r.distance) }));
   }
 
+  /**
+   * Venues whose name, address or city contains `q` (case-insensitive; all venues when empty), nearest to (lat, lng)
+   * first when given, else by name; `filter` keeps those with a power bank to rent or a free slot (online cabinets).
+   */
+  async search(p: { q: string; at?: { lat: number; lng: number }; filter?: 'rent' | 'return'; limit: number; liveSince: Date }) {
+    const like = `%${p.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const keep = p.filter === 'rent' ? 'and s.available > 0' : p.filter === 'return' ? 'and s.slot_count - s.available > 0' : '';
+    const { rows } = await this.db.query<NearbyShopRow>(
+      `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
+         select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v
+          where $3 = '%%' or v.name ilike $3 or v.address ilike $3 or v.city ilike $3
+       ) n ${STOCK('$4')}
+       where true ${keep}
+       order by n.distance nulls last, n.name, n.id limit $5`,
+      [p.at?.lat ?? null, p.at?.lng ?? null, like, p.liveSince, p.limit],
+    );
+    return rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) }));
+  }
+
   /** One venue with its stock, distance from (lat, lng) when given. */
   async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date) {
     const { rows } = await this.db.query<NearbyShopRow>(

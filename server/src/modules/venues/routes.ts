@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Envelope } from '#contract/envelope.ts';
-import { NearbyBody, Shop, ShopDetail, ShopDetailQuery } from '#contract/venues.ts';
+import { NearbyBody, Shop, ShopDetail, ShopDetailQuery, ShopSearchQuery } from '#contract/venues.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { App } from '../../lib/route.ts';
 import type { VenuesService } from './service.ts';
@@ -32,6 +32,17 @@ export default async function venueRoutes(app: App, opts: { venues: VenuesServic
       response: { 200: Envelope(Type.Array(Shop)) },
     },
   }, async (req) => ok(await nearby(req.body)));
+
+  // Public like the map: search every venue by name, address or city, nearest first; filter by stock or free slots.
+  app.get('/cdb/shop/search', {
+    schema: {
+      tags: ['venues'],
+      summary: 'Search all venues by name, address or city (nearest first with lat/lng); filter=rent|return keeps those with a power bank or a free slot',
+      security: [],
+      querystring: ShopSearchQuery,
+      response: { 200: Envelope(Type.Array(Shop)) },
+    },
+  }, async (req) => ok(await opts.venues.search(req.query)));
 
   app.get('/cdb/shop/listnear/dtl', {
     schema: {

@@ -70,6 +70,13 @@ export class VenuesService {
     return rows.map((s) => toWireShop(s, s.distance));
   }
 
+  /** Venue search over all venues (cdb/shop/search): see ShopSearchQuery in src/contract/venues.ts. */
+  async search(q: { q?: string; lat?: number; lng?: number; filter?: 'rent' | 'return'; limit?: number }) {
+    const at = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : undefined;
+    const rows = await this.repo.search({ q: (q.q ?? '').trim(), at, filter: q.filter, limit: q.limit ?? 20, liveSince: this.liveness.since() });
+    return rows.map((s) => toWireShop(s, s.distance));
+  }
+
   /** Shop detail (cdb/shop/listnear/dtl): the venue, its stock and each cabinet's state. */
   async detail(shopId: string, at: { lat: number; lng: number } | undefined) {
     const s = await this.repo.shop(shopId, at, this.liveness.since());

@@ -24,6 +24,7 @@ import type { PaymentProvider, ProviderEvent } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
 import type { WalletRepository } from './repository.ts';
+import type { LiveService } from '../live/service.ts';
 
 export const JOB_PAYOUT_SUBMIT = 'wallet.payout-submit';
 
@@ -37,6 +38,8 @@ export interface WalletDeps {
   jobs: JobRunner;
   /** The operator's payout configuration (default: server/src/config/payouts.json or PAYOUTS_CONFIG). */
   payouts?: PayoutConfig;
+  /** Tells the user's open screens that the wallet changed (delivered when the unit of work commits). */
+  live: Pick<LiveService, 'publish'>;
 }
 
 export class WalletService {
@@ -107,6 +110,7 @@ export class WalletService {
         const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
         const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
         await ledger.transfer({ debit: clearing, credit: wallet, amount, code: 'wallet_topup', orderId: outTradeNo, at: this.d.clock.now() });
+        await this.d.live.publish(user.id, { kind: 'wallet' });
       });
     } catch (err) {
       // The charge is in the wallet (an earlier attempt): never refund it here.
@@ -210,6 +214,7 @@ export class WalletService {
         account_data: account, remark, hold_transfer_id: holdId, provider: provider.id, request_key: inp.key ?? null, at: now,
       });
       await this.d.jobs.enqueue(JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
+      await this.d.live.publish(user.id, { kind: 'wallet' });
     });
     // Submit now; the job is the safety net if this process stops here.
     await this.submitPayout(id).catch((e: unknown) => this.d.log.warn({ err: e, id }, 'payout submit deferred to job'));
@@ -251,6 +256,7 @@ export class WalletService {
       if (e.type === 'payout.paid') await this.d.ledger.postPending(wd.hold_transfer_id, Number(wd.amount), now);
       else await this.d.ledger.voidPending(wd.hold_transfer_id, now);
       await this.d.repo.settleWithdrawal(wd.id, e.type === 'payout.paid' ? 'paid' : 'rejected', e.data.failureCode ?? null, now);
+      await this.d.live.publish(Number(wd.user_id), { kind: 'wallet' });
       return 'applied' as const;
     });
   }

@@ -1,0 +1,23 @@
+// Live updates (docs/api.md "Live updates"): a one-use ticket, then a server-sent event stream of what changed.
+import { Type, type Static } from 'typebox';
+
+export const LiveTicket = Type.Object({
+  ticket: Type.String({ description: 'one use, valid 60 s: GET live/events?ticket=…' }),
+  expiresIn: Type.Integer({ description: 'seconds' }),
+});
+export type LiveTicket = Static<typeof LiveTicket>;
+
+export const LiveEventsQuery = Type.Object({ ticket: Type.String({ minLength: 16, maxLength: 100 }) });
+export type LiveEventsQuery = Static<typeof LiveEventsQuery>;
+
+/**
+ * One change of the signed-in user's data: the page refetches what it shows (the event carries no state, so the
+ * answer of the ordinary endpoint stays the one source). 'resync': events may have been missed; refetch all.
+ */
+export const LiveEvent = Type.Object({
+  kind: Type.Union([Type.Literal('order'), Type.Literal('wallet'), Type.Literal('resync')]),
+  orderId: Type.Optional(Type.String()),
+  /** The order's state after the change (spec §4 states), when kind is 'order'. */
+  state: Type.Optional(Type.Integer()),
+});
+export type LiveEvent = Static<typeof LiveEvent>;
