@@ -56,6 +56,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/content': ['help_items', 'crm_leads'],
   'modules/embed': ['agents', 'web_vitals', 'embed_codes'],
   'modules/notify': ['order_receipts'],
+  'modules/live': ['live_tickets'],
   jobs: ['jobs'],
   idempotency: ['idempotency_keys'],
 };
