@@ -37,6 +37,7 @@ import walletRoutes, { webhookRoutes } from './modules/wallet/routes.ts';
 import { WalletRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
 import { IdempotencyStore } from './idempotency/repository.ts';
+import { SecretsRepository } from './secrets/repository.ts';
 import { LedgerRepository } from './modules/ledger/repository.ts';
 import { LedgerService } from './modules/ledger/service.ts';
 import context from './plugins/context.ts';
@@ -88,9 +89,10 @@ export interface AppDeps {
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider and the WeChat JS-SDK need a real configuration. */
-export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat'>): string[] {
+export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey'>): string[] {
   return [
     ...unconfiguredSignIn(deps.signIn ?? {}),
+    ...(deps.embedSigningKey ? [] : ['EMBED_SIGNING_KEY']),
     // Only the sandbox card provider exists in this build (payments/provider.ts): a real one must be registered.
     'card payments (a real card provider; none is built in besides the sandbox)',
     ...(deps.wechat ? [] : ['WeChat JS-SDK (WECHAT_APP_ID, WECHAT_APP_SECRET)']),
@@ -113,6 +115,7 @@ export async function buildApp(deps: AppDeps) {
   const log = app.log;
   const jobs = new JobRunner(db, clock, log);
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
+  await sandbox.init(); // this installation's webhook secret (never a constant in the source)
   const providers = new ProviderRegistry().register(sandbox);
   const auth = new AuthService(new AuthRepository(db), clock);
   const ledger = new LedgerService(new LedgerRepository(db), db);
@@ -144,7 +147,8 @@ export async function buildApp(deps: AppDeps) {
   });
   const embed = new EmbedService({
     repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
-    signingKey: deps.embedSigningKey ?? process.env.EMBED_SIGNING_KEY ?? 'powerly-dev-embed-signing-key',
+    // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
+    signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
   app.decorate('powerly', { jobs, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed });
 

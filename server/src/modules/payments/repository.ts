@@ -65,6 +65,21 @@ export class PaymentsRepository {
     return rows[0];
   }
 
+  /** Whether this provider charge was recorded as a refunded top-up (a replay must never credit it). */
+  async isRefundedTopUp(provider: string, ref: string) {
+    const { rows } = await this.db.query(
+      `select 1 from payments where provider = $1 and provider_ref = $2 and purpose = 'wallet_topup' and status = 'refunded'`, [provider, ref],
+    );
+    return rows.length > 0;
+  }
+
+  /** The captured top-ups of a user in a currency, locked: a withdrawal checks what is left of them under this lock. */
+  async lockCapturedTopUps(userId: number, currency: string) {
+    await this.db.query(
+      `select id from payments where user_id = $1 and currency = $2 and purpose = 'wallet_topup' and status = 'captured' for update`, [userId, currency],
+    );
+  }
+
   /** Whether any captured payment of this provider charge exists. */
   async isCaptured(provider: string, ref: string) {
     const { rows } = await this.db.query(`select 1 from payments where provider = $1 and provider_ref = $2 and status = 'captured'`, [provider, ref]);

@@ -15,6 +15,7 @@ import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
+import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import type { Logger } from '../cabinets/link.ts';
 import type { UserRow } from '../auth/repository.ts';
@@ -22,10 +23,14 @@ import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
 import type { PaymentProvider, ProviderEvent } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
+import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
 import type { WalletRepository } from './repository.ts';
 
 export const JOB_PAYOUT_SUBMIT = 'wallet.payout-submit';
+
+export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
+export interface WithdrawalResult { tixianOrderId: string; balance: number; currency: string; status: 'pending' }
 
 export interface WalletDeps {
   db: Db;
@@ -103,15 +108,26 @@ export class WalletService {
           done = prior;
           return;
         }
+        // The provider replays a charge we refunded (its credit failed before): never credit it.
+        if (await this.d.payments.isRefundedTopUp(provider.id, result.ref)) throw refused('error.wallet.topupRefunded');
         await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
         const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
         const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
         await ledger.transfer({ debit: clearing, credit: wallet, amount, code: 'wallet_topup', orderId: outTradeNo, at: this.d.clock.now() });
+        // The request's idempotency key completes in this transaction (lib/idempotency.ts).
+        await commitIdempotencyKey({ outTradeNo, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency } satisfies TopUpResult);
       });
     } catch (err) {
-      // The charge is in the wallet (an earlier attempt): never refund it here.
+      // The charge is in the wallet (an earlier attempt), or already being refunded: never refund it here.
       if (await this.d.payments.isCaptured(provider.id, result.ref)) throw err;
-      await provider.refund(result.ref, amount).catch((e: unknown) => this.d.log.error({ err: e, outTradeNo }, 'top-up refund failed'));
+      if (await this.d.payments.isRefundedTopUp(provider.id, result.ref)) throw err;
+      // One unit of work: the refund is recorded (so no replay of this charge is ever credited) with its job.
+      const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+      const jobId = await this.d.db.tx(async () => {
+        await this.d.payments.recordRefundedTopUp({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, amount, currency });
+        return comp.enqueue({ providerId: provider.id, ref: result.ref, action: 'refund', amount, reason: `top-up ${outTradeNo} not credited` }, this.d.clock.now());
+      });
+      await comp.runNow(jobId);
       throw err;
     }
     const { balance } = await ledger.walletOf(user.id, currency, agent);
@@ -169,9 +185,8 @@ export class WalletService {
     let account: Record<string, string> | null = null;
     let remark: string | null = null;
     if (inp.refundType === REFUND.card) {
-      const cardPayment = await this.refundablePayment(user.id, currency, agent, amount);
-      if (!cardPayment) throw refused('error.wallet.refundTypeUnavailable');
-      channelId = cardPayment.id;
+      // Checked (again) under the lock of the payments it counts, in the unit of work below.
+      if (!(await this.refundablePayment(user.id, currency, agent, amount))) throw refused('error.wallet.refundTypeUnavailable');
     } else if (inp.refundType === REFUND.channel) {
       const parsed = parseReceiver(inp.receiverAccount);
       const channel = cfg.channels.find((c) => c.paymentId === parsed.paymentId);
@@ -196,6 +211,13 @@ export class WalletService {
     const provider = this.payoutProvider();
     const ledger = this.d.ledger;
     await this.d.db.tx(async () => {
+      if (inp.refundType === REFUND.card) {
+        // Concurrent refund-to-card withdrawals of one user queue here, so each sees the others' amounts.
+        await this.d.payments.lockCapturedTopUps(user.id, currency);
+        const cardPayment = await this.refundablePayment(user.id, currency, agent, amount);
+        if (!cardPayment) throw refused('error.wallet.refundTypeUnavailable');
+        channelId = cardPayment.id;
+      }
       const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
       const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
       let holdId: string;
@@ -210,6 +232,7 @@ export class WalletService {
         account_data: account, remark, hold_transfer_id: holdId, provider: provider.id, request_key: inp.key ?? null, at: now,
       });
       await this.d.jobs.enqueue(JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
+      await commitIdempotencyKey({ tixianOrderId: id, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency, status: 'pending' } satisfies WithdrawalResult);
     });
     // Submit now; the job is the safety net if this process stops here.
     await this.submitPayout(id).catch((e: unknown) => this.d.log.warn({ err: e, id }, 'payout submit deferred to job'));
