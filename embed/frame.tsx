@@ -54,7 +54,10 @@ const config = agentConfig();
 const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
 const framedBy = ancestors && ancestors.length > 0 ? ancestors[0] : undefined;
 
-const native = params.get('transport') === 'native';
+// The native transport is for a top-level web-view only: a page opened by another page (window.opener) or
+// framed is refused, so a hostile page cannot open it and feed it its own one-time code (bridge.ts drops any
+// message from another window as well).
+const native = params.get('transport') === 'native' && !window.opener && window.parent === window;
 
 if (native && config?.agent) {
   start(config, 'native');

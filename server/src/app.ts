@@ -41,6 +41,9 @@ import { SecretsRepository } from './secrets/repository.ts';
 import { LedgerRepository } from './modules/ledger/repository.ts';
 import { LedgerService } from './modules/ledger/service.ts';
 import context from './plugins/context.ts';
+import inputHygiene from './plugins/input.ts';
+import rateLimits from './plugins/rate-limit.ts';
+import securityHeaders from './plugins/security.ts';
 import errors from './plugins/errors.ts';
 import type { SimulatorFleet } from './demo/simulator/fleet.ts';
 import { ContentRepository } from './modules/content/repository.ts';
@@ -86,6 +89,13 @@ export interface AppDeps {
   sandboxMode?: 'on' | 'off';
   /** HMAC key of the embed's one-time codes (EMBED_SIGNING_KEY); every API process needs the same one. */
   embedSigningKey?: string;
+  /**
+   * Rate limits (plugins/rate-limit.ts; default on). Tests that are not about them turn them off: every injected
+   * request comes from one address and would share one budget.
+   */
+  rateLimits?: boolean;
+  /** Fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For gives the client address (rate limits, captchas). */
+  trustProxy?: boolean | number | string[];
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider and the WeChat JS-SDK need a real configuration. */
@@ -107,6 +117,8 @@ export async function buildApp(deps: AppDeps) {
   }
   const app = Fastify({
     logger: deps.logger ?? false,
+    // A hop count is valid at run time (Fastify docs: trustProxy "Number"), though not in the option's type.
+    trustProxy: (deps.trustProxy ?? false) as boolean | string[],
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -155,6 +167,9 @@ export async function buildApp(deps: AppDeps) {
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(securityHeaders);
+  // Before any route: every route registered after it gets its budget (plugins/rate-limit.ts).
+  if (deps.rateLimits !== false) await app.register(rateLimits, { db });
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -167,6 +182,7 @@ export async function buildApp(deps: AppDeps) {
   });
   // 2. App plugins.
   await app.register(errors);
+  await app.register(inputHygiene);
   await app.register(context, { auth });
   // 3. Routes. One idempotency store for every money-moving call (rentals, wallet).
   const keys = new IdempotencyStore(db);

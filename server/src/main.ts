@@ -54,6 +54,7 @@ async function main() {
     wechat: cfg.wechatAppId && cfg.wechatSecret ? new WeChatApi(cfg.wechatAppId, cfg.wechatSecret) : undefined,
     sandboxMode: cfg.sandbox,
     embedSigningKey: cfg.embedSigningKey,
+    trustProxy: cfg.trustProxy,
     signIn: signInSettingsFromEnv(process.env),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });

@@ -19,7 +19,7 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   product = await startProduct();
-  partner = await startPartnerSite('dist', 0, '127.0.0.1');
+  partner = await startPartnerSite('dist', 0, '127.0.0.1', product.base);
   partnerOrigin = new URL(partner.url).origin;
   await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [new URL(product.base).origin] });
   await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [partnerOrigin] });
@@ -69,12 +69,15 @@ async function returnPowerBank(frame: Frame, to: string) {
 
 const log = (page: Page) => page.getByRole('log');
 
+/** The frame-ancestors directive of a Content-Security-Policy (the rest is the page policy, server/src/plugins/security.ts). */
+const frameAncestorsOf = (csp: string | null) => String(csp).split(/;\s*/).find((d) => d.startsWith('frame-ancestors'));
+
 describe('iframe on a partner site (another origin)', () => {
   it('mounts through the queued loader call, rents, and reports ready, height, rented and returned', async () => {
     const page = await newPage();
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
-    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    await page.goto(`${partnerOrigin}/demo/partner/`);
     const frame = await widgetFrame(page);
     expect(new URL(frame.url()).origin).toBe(new URL(product.base).origin);
     await expect.poll(() => log(page).textContent()).toContain('rent powerly:ready');
@@ -99,7 +102,7 @@ describe('iframe on a partner site (another origin)', () => {
 
   it('ignores a message from a foreign origin or from a wrong window, in both directions', async () => {
     const page = await newPage();
-    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    await page.goto(`${partnerOrigin}/demo/partner/`);
     const frame = await widgetFrame(page);
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     await expect.poll(() => log(page).textContent()).toContain('powerly:ready');
@@ -143,8 +146,8 @@ describe('iframe on a partner site (another origin)', () => {
     // The partner origin is not on demo-venue's allowlist: the browser blocks the frame (frame-ancestors)
     // and the host gets the handshake timeout.
     const res = await fetch(`${product.base}/embed/frame.html?agent=demo-venue&origin=${encodeURIComponent(partnerOrigin)}`);
-    expect(res.headers.get('content-security-policy')).toBe(`frame-ancestors ${new URL(product.base).origin}`);
-    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    expect(frameAncestorsOf(res.headers.get('content-security-policy'))).toBe(`frame-ancestors ${new URL(product.base).origin}`);
+    await page.goto(`${partnerOrigin}/demo/partner/`);
     await page.evaluate(() => {
       const el = document.createElement('div');
       el.id = 'wrong';
@@ -186,14 +189,14 @@ describe('headers', () => {
   it("the app is never framed; the iframe page names its agent's exact origins", async () => {
     for (const path of ['/', '/demo/', '/demo/venue.html']) {
       const res = await fetch(product.base + path);
-      expect(res.headers.get('content-security-policy'), path).toBe("frame-ancestors 'none'");
+      expect(frameAncestorsOf(res.headers.get('content-security-policy')), path).toBe("frame-ancestors 'none'");
     }
     const framed = await fetch(`${product.base}/embed/frame.html?agent=demo-partner`);
-    expect(framed.headers.get('content-security-policy')).toBe(`frame-ancestors ${partnerOrigin}`);
+    expect(frameAncestorsOf(framed.headers.get('content-security-policy'))).toBe(`frame-ancestors ${partnerOrigin}`);
     const html = await framed.text();
     expect(html).toContain(`"origins":["${partnerOrigin}"]`);
     const unknown = await fetch(`${product.base}/embed/frame.html?agent=nobody`);
-    expect(unknown.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(frameAncestorsOf(unknown.headers.get('content-security-policy'))).toBe("frame-ancestors 'none'");
   });
 });
 

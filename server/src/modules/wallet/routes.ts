@@ -148,7 +148,9 @@ export async function webhookRoutes(app: App, opts: { wallet: WalletService }) {
       response: { 200: Type.Object({ received: Type.Boolean(), result: Type.String() }) },
     },
   }, async (req) => {
-    const result = await opts.wallet.providerEvent(req.params.provider, String(req.body), req.headers['sandbox-signature']);
+    // Only a raw JSON body can carry a valid signature; any other content type (a form body) fails it: 400.
+    const raw = typeof req.body === 'string' ? req.body : '';
+    const result = await opts.wallet.providerEvent(req.params.provider, raw, req.headers['sandbox-signature']);
     return { received: true, result };
   });
 }
