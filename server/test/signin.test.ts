@@ -263,7 +263,7 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
       });
       return { tt, id };
     };
-    const t1 = await tourist('dev-merge-1', 1234);
+    const t1 = await tourist('dev-merge-1-000000001', 1234);
     await insertOrder('PO-MERGE-ENDED', t1.id, 3, true);
     const r = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') }, t1.tt);
     const me = (await userInfo(b, r.json().data)).json().data;
@@ -273,7 +273,7 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
     const sums = await b.db.query<{ s: number }>(`select coalesce(sum(case when flag in ('posted','post_pending') then amount else 0 end), 0)::bigint as s from ledger_transfers where code = 'account_merge'`);
     expect(Number(sums.rows[0]!.s)).toBe(1234);
 
-    const t2 = await tourist('dev-merge-2', 500);
+    const t2 = await tourist('dev-merge-2-000000002', 500);
     await insertOrder('PO-MERGE-OPEN', t2.id, 1, false);
     const r2 = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') }, t2.tt);
     expect((await userInfo(b, r2.json().data)).json().data).toMatchObject({ pId: accountId, pbalance: 12.34 });
