@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from './db/db.ts';
+import { registerRetention } from './jobs/retention.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { Clock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
@@ -126,6 +127,7 @@ export async function buildApp(deps: AppDeps) {
   const { db, clock } = deps;
   const log = app.log;
   const jobs = new JobRunner(db, clock, log);
+  const retention = registerRetention(jobs, db, clock);
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
   await sandbox.init(); // this installation's webhook secret (never a constant in the source)
   const providers = new ProviderRegistry().register(sandbox);
@@ -210,7 +212,10 @@ export async function buildApp(deps: AppDeps) {
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
   app.addHook('onReady', async () => {
     await deps.link.start(cabinets);
-    if (deps.jobPollMs) jobs.start(deps.jobPollMs);
+    if (deps.jobPollMs) {
+      await retention.schedule();
+      jobs.start(deps.jobPollMs);
+    }
   });
   app.addHook('onClose', async () => {
     await jobs.stop();

@@ -33,6 +33,11 @@ export class IdempotencyStore implements KeyStore {
     );
   }
 
+  /** Retention: keys created before `before` (a client retries within minutes; a replay after that runs anew). */
+  async sweep(before: Date) {
+    return (await this.db.query('delete from idempotency_keys where created_at < $1', [before])).rowCount;
+  }
+
   async releaseKey(userId: number, key: string) {
     await this.db.query(`delete from idempotency_keys where user_id = $1 and key = $2 and state = 'started'`, [userId, key]);
   }
