@@ -54,10 +54,10 @@ const config = agentConfig();
 const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
 const framedBy = ancestors && ancestors.length > 0 ? ancestors[0] : undefined;
 
-// The native transport is for a top-level web-view only: a page opened by another page (window.opener) or
-// framed is refused, so a hostile page cannot open it and feed it its own one-time code (bridge.ts drops any
-// message from another window as well).
-const native = params.get('transport') === 'native' && !window.opener && window.parent === window;
+// The native transport is for a web-view: a page opened by another page (window.opener) is refused, so a hostile
+// page cannot open it and feed it its own one-time code (bridge.ts also drops any message posted by another window;
+// framing is limited to the agent's origins by frame-ancestors, as for the iframe transport).
+const native = params.get('transport') === 'native' && !window.opener;
 
 if (native && config?.agent) {
   start(config, 'native');
