@@ -300,3 +300,34 @@ describe('web vitals', () => {
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
 });
+
+describe('the hostile opener (issue 13)', () => {
+  it("a page that window.open()s the native frame and posts its own one-time code does not sign that window in", async () => {
+    // The attacker's own account and a valid one-time code for it.
+    const login = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/saas/tourist/login?code=attacker-device-0000000001' });
+    const attacker = login.json().data as string;
+    const issued = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/embed/code', headers: { token: attacker }, payload: { agent: 'demo-app' } });
+    const code = issued.json().data.code as string;
+    expect(code).toMatch(/^v1\./);
+    const page = await newPage();
+    await page.goto(`${partnerOrigin}/demo/partner/?api=none`); // the attacker's page, another origin
+    const opened = page.context().waitForEvent('page');
+    await page.evaluate(({ url, code }) => {
+      const w = window.open(url);
+      const msg = JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code } });
+      const t = setInterval(() => {
+        try {
+          w?.postMessage(msg, '*');
+        } catch { /* severed */ }
+      }, 100);
+      setTimeout(() => clearInterval(t), 5000);
+    }, { url: `${product.base}/embed/frame.html?agent=demo-app&transport=native`, code });
+    const victim = await opened;
+    await victim.waitForLoadState();
+    await new Promise((r) => setTimeout(r, 5500));
+    // The code was never redeemed by the victim's window (so it holds no session of the attacker's): it still
+    // works, exactly once, here.
+    const redeem = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/embed/code/redeem', payload: { code, agent: 'demo-app' } });
+    expect(redeem.json().code).toBe(0);
+  });
+});
