@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, cardToken, markHeardFrom, touristToken, type Built } from './helper.ts';
 import { providerOwner, userOwner } from '../src/modules/ledger/service.ts';
 import { JOB_COMPENSATE } from '../src/modules/payments/compensation.ts';
+import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
 
 const API = '/cdb-app-api/v1/app';
 let b: Built;
@@ -127,6 +128,28 @@ describe('a top-up whose wallet credit fails', () => {
     expect(await intentStatus(ref)).toBe('refunded');
     const retry = await post('cdb/payment/multicurrency/recharge', token, body, k);
     expect(retry.json().code).not.toBe(0);
+    expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(0);
+  });
+});
+
+describe('a top-up whose process dies between the charge and the credit', () => {
+  it('is refunded (and recorded) by its guard job; a retry with the same key is not credited', async () => {
+    const token = await touristToken(b.app);
+    const user = await b.app.powerly.auth.authenticate(token);
+    const k = key();
+    const input = { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app), key: k };
+    // The process dies right after the provider's answer: nothing after it runs (no credit, no refund).
+    const payments = b.app.powerly.payments;
+    const orig = payments.lockCharge.bind(payments);
+    payments.lockCharge = () => Promise.reject(new Error('process killed'));
+    await expect(b.app.powerly.wallet.topUp(user, input)).rejects.toThrow('process killed');
+    payments.lockCharge = orig;
+    const ref = `pi_cz_${user.id}_${k}`;
+    expect(await intentStatus(ref)).toBe('captured');
+    b.clock.advance(TOPUP_GUARD_MS + 1000);
+    await b.app.powerly.jobs.runDue();
+    expect(await intentStatus(ref)).toBe('refunded');
+    await expect(b.app.powerly.wallet.topUp(user, input)).rejects.toMatchObject({ key: 'error.wallet.topupRefunded' });
     expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(0);
   });
 });

@@ -65,6 +65,11 @@ export class PaymentsRepository {
     return rows[0];
   }
 
+  /** Serialises, for the rest of the unit of work, everything that decides the fate of one provider charge. */
+  async lockCharge(provider: string, ref: string) {
+    await this.db.query('select pg_advisory_xact_lock(hashtext($1))', [`charge:${provider}:${ref}`]);
+  }
+
   /** Whether this provider charge was recorded as a refunded top-up (a replay must never credit it). */
   async isRefundedTopUp(provider: string, ref: string) {
     const { rows } = await this.db.query(

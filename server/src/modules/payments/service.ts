@@ -108,6 +108,11 @@ export class PaymentsService {
     return (await this.repo.capturedTopUp(providerId, ref, { lock: true }))?.order_id;
   }
 
+  /** Inside a unit of work: serialises the credit and the refund of one provider charge (they exclude each other). */
+  lockCharge(providerId: string, ref: string) {
+    return this.repo.lockCharge(providerId, ref);
+  }
+
   /** Whether this provider charge was recorded as a refunded top-up. */
   isRefundedTopUp(providerId: string, ref: string) {
     return this.repo.isRefundedTopUp(providerId, ref);
