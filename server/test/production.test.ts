@@ -106,7 +106,7 @@ describe('per-installation secrets', () => {
       await one.close();
       await two.close();
     }
-  });
+  }, 120_000); // two embedded databases and their migrations: slow on a loaded machine
 });
 
 describe('retention', () => {
