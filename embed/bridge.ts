@@ -222,10 +222,18 @@ export interface NativeBridgeOptions {
 /**
  * WeChat/Alipay mini-program web-views and React Native deliver messages without a meaningful origin or
  * source, so the content is authenticated instead: only an `init` carrying a signed one-time code is
- * accepted, and only once the server has redeemed that code. Every other message is dropped.
+ * accepted, and only once the server has redeemed that code, and only from the web-view channel itself (no
+ * source window: see the listener). Every other message is dropped.
  */
 export class NativeBridge {
-  private readonly listener = (e: Event) => void this.receive((e as MessageEvent).data);
+  // Only the web-view channel: the native host injects its messages as events without a source window (React
+  // Native's WebView dispatches them on window/document). A message posted by another window — a page that
+  // window.open()ed this one, or a frame — has a source and is dropped: it must never sign this window in.
+  private readonly listener = (e: Event) => {
+    const m = e as MessageEvent;
+    if (m.source !== null && m.source !== undefined) return;
+    void this.receive(m.data);
+  };
   private busy = false;
   constructor(private readonly o: NativeBridgeOptions) {}
 

@@ -54,7 +54,10 @@ const config = agentConfig();
 const ancestors = (location as Location & { ancestorOrigins?: DOMStringList }).ancestorOrigins;
 const framedBy = ancestors && ancestors.length > 0 ? ancestors[0] : undefined;
 
-const native = params.get('transport') === 'native';
+// The native transport is for a web-view: a page opened by another page (window.opener) is refused, so a hostile
+// page cannot open it and feed it its own one-time code (bridge.ts also drops any message posted by another window;
+// framing is limited to the agent's origins by frame-ancestors, as for the iframe transport).
+const native = params.get('transport') === 'native' && !window.opener;
 
 if (native && config?.agent) {
   start(config, 'native');

@@ -1,11 +1,13 @@
 // A partner website on another origin (npm start serves it on PORT+1): the one-tag loader from the Powerly
 // server, a call queued before the loader has arrived, and a log of the widget's events.
-// ?api=http://host:port names the Powerly server; by default the same host one port down.
+// The Powerly server comes from the partner site's own configuration (./api.json, server/src/demo/partner-site.ts),
+// by default the same host one port down — never from the URL (a crafted ?api= link would load anyone's script).
+// ?api=none loads no widget (a bare host page for tests).
 import { translate } from '../../src/i18n/index.ts';
 import { heading, logEvents } from '../embedLog.ts';
 
 const params = new URLSearchParams(location.search);
-const api = params.get('api') ?? `${location.protocol}//${location.hostname}:${Number(location.port) - 1}`;
+const fallback = `${location.protocol}//${location.hostname}:${Number(location.port) - 1}`;
 const qrcode = params.get('qrcode') ?? 'PWL-LIS-001';
 
 const main = document.getElementById('partner')!;
@@ -17,7 +19,13 @@ const w = window as unknown as { Powerly?: ((...a: unknown[]) => void) & { q?: u
 w.Powerly = w.Powerly || Object.assign((...a: unknown[]) => (w.Powerly!.q = w.Powerly!.q || []).push(a), { q: [] as unknown[][] });
 w.Powerly('mount', '#rent', { agent: 'demo-partner', qrcode, lang: params.get('lang') ?? undefined });
 
-const script = document.createElement('script');
-script.type = 'module';
-script.src = `${api}/embed/loader.js`;
-document.head.append(script);
+if (params.get('api') !== 'none') {
+  void fetch('./api.json')
+    .then((r) => (r.ok ? (r.json() as Promise<{ api?: string | null }>) : {}), () => ({}))
+    .then((configured: { api?: string | null }) => {
+      const script = document.createElement('script');
+      script.type = 'module';
+      script.src = `${configured.api ?? fallback}/embed/loader.js`;
+      document.head.append(script);
+    });
+}

@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from './db/db.ts';
+import { registerRetention } from './jobs/retention.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { Clock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
@@ -37,12 +38,16 @@ import walletRoutes, { webhookRoutes } from './modules/wallet/routes.ts';
 import { WalletRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
 import { IdempotencyStore } from './idempotency/repository.ts';
+import { SecretsRepository } from './secrets/repository.ts';
 import { LedgerRepository } from './modules/ledger/repository.ts';
 import { LedgerService } from './modules/ledger/service.ts';
 import { LiveRepository } from './modules/live/repository.ts';
 import liveRoutes from './modules/live/routes.ts';
 import { LiveService } from './modules/live/service.ts';
 import context from './plugins/context.ts';
+import inputHygiene from './plugins/input.ts';
+import rateLimits from './plugins/rate-limit.ts';
+import securityHeaders from './plugins/security.ts';
 import errors from './plugins/errors.ts';
 import type { SimulatorFleet } from './demo/simulator/fleet.ts';
 import { ContentRepository } from './modules/content/repository.ts';
@@ -88,12 +93,20 @@ export interface AppDeps {
   sandboxMode?: 'on' | 'off';
   /** HMAC key of the embed's one-time codes (EMBED_SIGNING_KEY); every API process needs the same one. */
   embedSigningKey?: string;
+  /**
+   * Rate limits (plugins/rate-limit.ts; default on). Tests that are not about them turn them off: every injected
+   * request comes from one address and would share one budget.
+   */
+  rateLimits?: boolean;
+  /** Fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For gives the client address (rate limits, captchas). */
+  trustProxy?: boolean | number | string[];
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider and the WeChat JS-SDK need a real configuration. */
-export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat'>): string[] {
+export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey'>): string[] {
   return [
     ...unconfiguredSignIn(deps.signIn ?? {}),
+    ...(deps.embedSigningKey ? [] : ['EMBED_SIGNING_KEY']),
     // Only the sandbox card provider exists in this build (payments/provider.ts): a real one must be registered.
     'card payments (a real card provider; none is built in besides the sandbox)',
     ...(deps.wechat ? [] : ['WeChat JS-SDK (WECHAT_APP_ID, WECHAT_APP_SECRET)']),
@@ -108,6 +121,8 @@ export async function buildApp(deps: AppDeps) {
   }
   const app = Fastify({
     logger: deps.logger ?? false,
+    // A hop count is valid at run time (Fastify docs: trustProxy "Number"), though not in the option's type.
+    trustProxy: (deps.trustProxy ?? false) as boolean | string[],
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -115,7 +130,9 @@ export async function buildApp(deps: AppDeps) {
   const { db, clock } = deps;
   const log = app.log;
   const jobs = new JobRunner(db, clock, log);
+  const retention = registerRetention(jobs, db, clock);
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
+  await sandbox.init(); // this installation's webhook secret (never a constant in the source)
   const providers = new ProviderRegistry().register(sandbox);
   const auth = new AuthService(new AuthRepository(db), clock);
   const ledger = new LedgerService(new LedgerRepository(db), db);
@@ -149,13 +166,17 @@ export async function buildApp(deps: AppDeps) {
   });
   const embed = new EmbedService({
     repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
-    signingKey: deps.embedSigningKey ?? process.env.EMBED_SIGNING_KEY ?? 'powerly-dev-embed-signing-key',
+    // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
+    signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
   app.decorate('powerly', { jobs, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed, live });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(securityHeaders);
+  // Before any route: every route registered after it gets its budget (plugins/rate-limit.ts).
+  if (deps.rateLimits !== false) await app.register(rateLimits, { db });
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
@@ -168,6 +189,7 @@ export async function buildApp(deps: AppDeps) {
   });
   // 2. App plugins.
   await app.register(errors);
+  await app.register(inputHygiene);
   await app.register(context, { auth });
   // 3. Routes. One idempotency store for every money-moving call (rentals, wallet).
   const keys = new IdempotencyStore(db);
@@ -197,7 +219,10 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onReady', async () => {
     await live.start();
     await deps.link.start(cabinets);
-    if (deps.jobPollMs) jobs.start(deps.jobPollMs);
+    if (deps.jobPollMs) {
+      await retention.schedule();
+      jobs.start(deps.jobPollMs);
+    }
   });
   app.addHook('onClose', async () => {
     await jobs.stop();

@@ -21,13 +21,38 @@ export interface Config {
   wechatSecret?: string;
   /** SANDBOX=on|off: the sandbox providers, their routes and /demo-api (docs/operations.md). */
   sandbox: 'on' | 'off';
+  /** NODE_ENV=production or SANDBOX=off: no demo, and productionRefusals() must be empty to start. */
+  production: boolean;
+  /** EMBED_SIGNING_KEY: HMAC key of the embed's one-time codes (sandbox: generated per installation). */
+  embedSigningKey?: string;
+  /** MQTT_HOST: the address the embedded broker listens on (default 127.0.0.1; 0.0.0.0 for cabinets on the network). */
+  mqttHost: string;
+  /** MQTT_USERNAME / MQTT_PASSWORD: the server's own credentials at an external broker (MQTT_URL). */
+  mqttUsername?: string;
+  mqttPassword?: string;
+  /**
+   * TRUST_PROXY: Fastify's trustProxy — which proxies' X-Forwarded-For to believe for the client address (rate
+   * limits, captchas). Unset: none (the socket's address). `true`, a hop count, or addresses/CIDRs (comma-separated).
+   */
+  trustProxy: boolean | number | string[];
+  /** STRIPE_WEBHOOK_SECRET: the card provider's webhook signing secret (required in production). */
+  webhookSecret?: string;
 }
 
 const num = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
 
+function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw.split(',').map((a) => a.trim()).filter(Boolean);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const sandbox = env.SANDBOX || 'on';
+  const nodeProduction = env.NODE_ENV === 'production';
+  const sandbox = env.SANDBOX || (nodeProduction ? 'off' : 'on');
   if (sandbox !== 'on' && sandbox !== 'off') throw new Error(`SANDBOX must be on or off, not ${JSON.stringify(sandbox)}`);
+  if (nodeProduction && sandbox === 'on') throw new Error('NODE_ENV=production runs without the sandbox: unset SANDBOX or set SANDBOX=off');
   return {
     port: num(env.PORT, 8080),
     host: env.HOST || '0.0.0.0',
@@ -49,5 +74,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wechatAppId: env.WECHAT_APP_ID || undefined,
     wechatSecret: env.WECHAT_APP_SECRET || undefined,
     sandbox,
+    production: nodeProduction || sandbox === 'off',
+    embedSigningKey: env.EMBED_SIGNING_KEY || undefined,
+    mqttHost: env.MQTT_HOST || '127.0.0.1',
+    mqttUsername: env.MQTT_USERNAME || undefined,
+    mqttPassword: env.MQTT_PASSWORD || undefined,
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
   };
+}
+
+/** Minimum length of EMBED_SIGNING_KEY in production (32 characters: e.g. `openssl rand -base64 32`). */
+export const MIN_SIGNING_KEY_LENGTH = 32;
+
+/**
+ * What a production start (SANDBOX=off or NODE_ENV=production) lacks; main.ts refuses to start unless empty.
+ * The demo (seed, simulator, demo agents, partner site) never starts in production, whatever else is set.
+ */
+export function productionRefusals(cfg: Config): string[] {
+  if (!cfg.production) return [];
+  const out: string[] = [];
+  if (!cfg.embedSigningKey || cfg.embedSigningKey.length < MIN_SIGNING_KEY_LENGTH || cfg.embedSigningKey === 'powerly-dev-embed-signing-key') {
+    out.push(`EMBED_SIGNING_KEY (a random secret of at least ${MIN_SIGNING_KEY_LENGTH} characters, the same on every API process)`);
+  }
+  if (!cfg.webhookSecret) out.push('STRIPE_WEBHOOK_SECRET (the card provider\'s webhook signing secret)');
+  if (cfg.mqttUrl) {
+    const u = new URL(cfg.mqttUrl);
+    if (!(cfg.mqttUsername && cfg.mqttPassword) && !(u.username && u.password)) {
+      out.push('MQTT_USERNAME and MQTT_PASSWORD (the server\'s credentials at the broker of MQTT_URL; the broker must authenticate every client)');
+    }
+  }
+  // Without MQTT_URL the embedded broker runs; it authenticates every client (cabinets with the credentials issued
+  // by `npm run cabinet:credentials`) and listens on MQTT_HOST (127.0.0.1 unless set).
+  return out;
 }

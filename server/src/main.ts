@@ -1,10 +1,11 @@
 // `npm run serve`: what production starts, in order — configuration, the database and its migrations, the
 // MQTT broker (embedded unless MQTT_URL) and the cabinet link, the API (with its job runner) and the built front
 // end, then listen; a clean stop on SIGINT/SIGTERM. With SANDBOX=on (the default) the demo is added around it:
-// seed, simulator, demo agents, partner site and the demo links (server/src/demo/).
+// seed, simulator, demo agents, partner site and the demo links (server/src/demo/). Production (SANDBOX=off or
+// NODE_ENV=production) starts none of the demo and refuses to start without its secrets (config.ts).
 import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig, productionRefusals } from './config.ts';
 import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { prepareDemo } from './demo/index.ts';
@@ -12,6 +13,8 @@ import { systemClock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
 import { externalBroker, startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
 import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
+import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
+import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
 import { WeChatApi } from './modules/content/wechat.ts';
 import { mailerFromConfig } from './modules/notify/mailer.ts';
@@ -19,9 +22,11 @@ import { SandboxCardProvider } from './modules/payments/sandbox.ts';
 import { serveFrontEnd } from './static.ts';
 
 async function main() {
-  // 1. Configuration.
+  // 1. Configuration. Production (SANDBOX=off or NODE_ENV=production) refuses to start without its secrets.
   const cfg = loadConfig();
   const clock = systemClock;
+  const refusals = productionRefusals(cfg);
+  if (refusals.length) throw new Error(`production mode (SANDBOX=off / NODE_ENV=production), but these are missing: ${refusals.join('; ')}`);
 
   // 2. Database and migrations.
   if (!cfg.databaseUrl) mkdirSync(cfg.dataDir, { recursive: true });
@@ -30,11 +35,14 @@ async function main() {
 
   // 3. Broker and cabinet link.
   let broker: EmbeddedBroker | undefined;
-  const connector = cfg.mqttUrl ? externalBroker(cfg.mqttUrl) : (broker = await startEmbeddedBroker({ port: cfg.mqttPort }));
+  // The embedded broker authenticates every network client (cabinets: npm run cabinet:credentials) on MQTT_HOST.
+  const connector = cfg.mqttUrl
+    ? externalBroker(cfg.mqttUrl, { username: cfg.mqttUsername, password: cfg.mqttPassword })
+    : (broker = await startEmbeddedBroker({ port: cfg.mqttPort, host: cfg.mqttHost, auth: cabinetBrokerAuth(new CabinetCredentialsRepository(db), cfg.mqttPrefix) }));
   const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console });
 
   // The demo (SANDBOX=on): seed and simulator before the app, which serves the simulator's control API.
-  const demo = cfg.sandbox === 'on' ? await prepareDemo(cfg, db, connector, clock) : undefined;
+  const demo = cfg.production ? undefined : await prepareDemo(cfg, db, connector, clock);
 
   // 4. The application.
   const app = await buildApp({
@@ -45,6 +53,8 @@ async function main() {
     mailer: mailerFromConfig(cfg),
     wechat: cfg.wechatAppId && cfg.wechatSecret ? new WeChatApi(cfg.wechatAppId, cfg.wechatSecret) : undefined,
     sandboxMode: cfg.sandbox,
+    embedSigningKey: cfg.embedSigningKey,
+    trustProxy: cfg.trustProxy,
     signIn: signInSettingsFromEnv(process.env),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });

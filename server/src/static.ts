@@ -6,6 +6,7 @@ import { relative, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { frameAncestors } from './modules/embed/service.ts';
+import { pageCsp } from './plugins/security.ts';
 
 export async function serveFrontEnd(app: FastifyInstance, distDir: string): Promise<boolean> {
   const root = resolve(distDir);
@@ -36,7 +37,7 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
         if (file.endsWith('.html')) {
           res.header('Cache-Control', 'no-cache');
           // The app and the demo pages are never framed; only /embed/frame.html is (below).
-          res.header('Content-Security-Policy', "frame-ancestors 'none'");
+          res.header('Content-Security-Policy', pageCsp("'none'"));
         } else if (file.startsWith('assets/') || file.startsWith('embed/assets/')) {
           // Content-hashed names (the app's assetsDir and the embed's): a new build makes new names.
           res.header('Cache-Control', 'public, max-age=31536000, immutable');
@@ -71,7 +72,9 @@ function serveEmbedFrame(app: FastifyInstance, file: string) {
     const config = JSON.stringify({ agent: agent?.id ?? '', origins: agent?.origins ?? [] }).replace(/</g, '\\u003c');
     return reply
       .header('Cache-Control', 'no-store')
-      .header('Content-Security-Policy', `frame-ancestors ${frameAncestors(agent)}`)
+      .header('Content-Security-Policy', pageCsp(frameAncestors(agent)))
+      // Opened as a popup by another page, it gets its own browsing context group: the opener loses its handle.
+      .header('Cross-Origin-Opener-Policy', 'same-origin')
       .header('Referrer-Policy', 'no-referrer')
       .type('text/html; charset=utf-8')
       .send(html.replace('<!--powerly-agent-->', `<script type="application/json" id="powerly-agent">${config}</script>`));

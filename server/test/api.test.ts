@@ -49,8 +49,8 @@ describe('envelope, sessions and validation', () => {
   });
 
   it('logs a tourist in (same device code → same user) and returns userInfo', async () => {
-    const t1 = await touristToken(b.app, 'device-abc');
-    const t2 = await touristToken(b.app, 'device-abc');
+    const t1 = await touristToken(b.app, 'device-abc-0123456789');
+    const t2 = await touristToken(b.app, 'device-abc-0123456789');
     expect(t1).not.toBe(t2);
     const u1 = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token: t1 } })).json().data;
     const u2 = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token: t2 } })).json().data;

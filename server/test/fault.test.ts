@@ -51,7 +51,7 @@ async function ledgerBalanced(app: PowerlyApp) {
 describe('order state 4 (fault)', () => {
   it('a powerbank-fault report: state 4, still ongoing, the estimate stops; the return charges only until the report', async () => {
     b = await build();
-    const token = await touristToken(b.app, 'fault-1');
+    const token = await touristToken(b.app, 'fault-1-device-000001');
     const { tradeNo, powerbankId, borrowedAt } = await rentedOut(token, 'PWL-LIS-001');
 
     // 40 minutes in, the cabinet network reports the power bank faulty (the cabinet's own timestamp).
@@ -88,7 +88,7 @@ describe('order state 4 (fault)', () => {
   });
 
   it("a 'returned' with a fault: 1 → 4 → 3 at the return's time, charged for the time used", async () => {
-    const token = await touristToken(b.app, 'fault-2');
+    const token = await touristToken(b.app, 'fault-2-device-000002');
     const { tradeNo, powerbankId, borrowedAt } = await rentedOut(token, 'PWL-LIS-001');
     b.clock.advance(95 * MINUTE_MS);
     await event(b.app, 'PWL-LIS-001', { ts: new Date(borrowedAt + 95 * MINUTE_MS).toISOString(), type: 'returned', slot: 5, powerbankId, fault: 'cable broken' });
@@ -102,7 +102,7 @@ describe('order state 4 (fault)', () => {
   });
 
   it('a fault report for a power bank on no open order, or after the return, changes nothing', async () => {
-    const token = await touristToken(b.app, 'fault-3');
+    const token = await touristToken(b.app, 'fault-3-device-000003');
     const { tradeNo, powerbankId } = await rentedOut(token, 'PWL-VNO-001');
     b.clock.advance(10 * MINUTE_MS);
     await event(b.app, 'PWL-VNO-001', { ts: b.clock.now().toISOString(), type: 'returned', slot: 4, powerbankId });

@@ -72,6 +72,10 @@ export interface BuildOptions {
   schema?: string;
   /** PostgreSQL only: close() leaves the schema in place (for a restart on it). */
   keepSchema?: boolean;
+  /** Rate limits on (off by default: every injected request comes from one address). */
+  rateLimits?: boolean;
+  /** Fastify's trustProxy (TRUST_PROXY). */
+  trustProxy?: boolean | number | string[];
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -93,7 +97,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
   const sandbox = new GatedSandbox(db, clock);
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
-    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn });
+    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
+    rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

@@ -31,8 +31,8 @@ async function rentedOut(token: string, qrcode: string) {
 describe('GET cdb/mine/order/detail/public', () => {
   it('shows status, elapsed time and the estimate to the holder of the share sign, and nothing private', async () => {
     b = await build();
-    const owner = await touristToken(b.app, 'owner-device');
-    const other = await touristToken(b.app, 'other-device');
+    const owner = await touristToken(b.app, 'owner-device-00000001');
+    const other = await touristToken(b.app, 'other-device-00000002');
     const orderId = await rentedOut(owner, 'PWL-LIS-001');
 
     // Only the owner can make the link; the sign is long, random, and stable.
@@ -74,7 +74,7 @@ describe('GET cdb/mine/order/detail/public', () => {
     expect(new Set(bodies).size).toBe(1);
     expect((await get(b.app, `cdb/mine/order/detail/public?orderId=${id}`)).statusCode).toBe(400);
     // An order never shared has no sign: not even an empty one opens it.
-    const second = await rentedOut(await touristToken(b.app, 'third-device'), 'PWL-VNO-001');
+    const second = await rentedOut(await touristToken(b.app, 'third-device-00000003'), 'PWL-VNO-001');
     expect((await get(b.app, `cdb/mine/order/detail/public?orderId=${second}&sign=`)).statusCode).toBe(400);
   });
 });

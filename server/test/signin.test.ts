@@ -18,8 +18,9 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ se
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-async function captchaAnswer(b: Built, uuid: string): Promise<string> {
-  const res = await b.app.inject({ method: 'GET', url: `${P}/captcha.webp?uuid=${uuid}` });
+async function captchaAnswer(b: Built, uuid: string, ip = '10.0.0.1'): Promise<string> {
+  // A captcha is bound to the client that asked for it: the same address as the code request below.
+  const res = await b.app.inject({ method: 'GET', url: `${P}/captcha.webp?uuid=${uuid}`, remoteAddress: ip });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('image/svg+xml');
   expect(res.body).toContain('<svg');
@@ -37,7 +38,7 @@ function signed(b: Built) {
 let n = 0;
 async function sendCode(b: Built, mobile: string, over: { sign?: string; ts?: string; bot?: string; ip?: string } = {}) {
   const uuid = `uuid-${Date.now()}-${n++}`;
-  const answer = await captchaAnswer(b, uuid);
+  const answer = await captchaAnswer(b, uuid, over.ip ?? '10.0.0.1');
   const s = signed(b);
   return b.app.inject({
     method: 'POST',
@@ -234,7 +235,7 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
   });
 
   it('a tourist who signs in keeps the same user (orders and wallet); the tourist token is revoked', async () => {
-    const tt = await touristToken(b.app, 'dev-upgrade-1');
+    const tt = await touristToken(b.app, 'dev-upgrade-1-000000001');
     const before = (await userInfo(b, tt)).json().data;
     expect(before.userType).toBe('tourist');
     const r = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-upgrade') }, tt);
@@ -262,7 +263,7 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
       });
       return { tt, id };
     };
-    const t1 = await tourist('dev-merge-1', 1234);
+    const t1 = await tourist('dev-merge-1-000000001', 1234);
     await insertOrder('PO-MERGE-ENDED', t1.id, 3, true);
     const r = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') }, t1.tt);
     const me = (await userInfo(b, r.json().data)).json().data;
@@ -272,7 +273,7 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
     const sums = await b.db.query<{ s: number }>(`select coalesce(sum(case when flag in ('posted','post_pending') then amount else 0 end), 0)::bigint as s from ledger_transfers where code = 'account_merge'`);
     expect(Number(sums.rows[0]!.s)).toBe(1234);
 
-    const t2 = await tourist('dev-merge-2', 500);
+    const t2 = await tourist('dev-merge-2-000000002', 500);
     await insertOrder('PO-MERGE-OPEN', t2.id, 1, false);
     const r2 = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') }, t2.tt);
     expect((await userInfo(b, r2.json().data)).json().data).toMatchObject({ pId: accountId, pbalance: 12.34 });
@@ -336,9 +337,9 @@ describe('tourist login', () => {
   it('is refused in the WeChat browser, allowed elsewhere', async () => {
     const b = await build({ simulator: false });
     try {
-      const wx = await b.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=dev-wx`, headers: { 'user-agent': 'Mozilla/5.0 (iPhone) MicroMessenger/8.0.40', lang: 'zh-CN' } });
+      const wx = await b.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=dev-wx-0000000000001`, headers: { 'user-agent': 'Mozilla/5.0 (iPhone) MicroMessenger/8.0.40', lang: 'zh-CN' } });
       expect(wx.json()).toMatchObject({ code: 422, msg: '请使用微信登录。' });
-      const ok = await b.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=dev-wx`, headers: { 'user-agent': 'Mozilla/5.0 Chrome/120' } });
+      const ok = await b.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=dev-wx-0000000000001`, headers: { 'user-agent': 'Mozilla/5.0 Chrome/120' } });
       expect(ok.json().code).toBe(0);
     } finally {
       await b.close();

@@ -47,6 +47,9 @@ afterAll(async () => {
 
 const get = (url: string, headers: Record<string, string> = {}) => b.app.inject({ method: 'GET', url, headers });
 
+/** The frame-ancestors directive of a Content-Security-Policy (plugins/security.ts). */
+const frameAncestorsOf = (csp: unknown) => String(csp).split(/;\s*/).find((d) => d.startsWith('frame-ancestors'));
+
 describe('the front end, precompressed', () => {
   it('sends the brotli file to a client that accepts br', async () => {
     const res = await get('/assets/index-AbC123xy.js', { 'accept-encoding': 'gzip, deflate, br' });
@@ -91,7 +94,8 @@ describe('the front end, precompressed', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-encoding']).toBe(enc || undefined);
       expect(res.headers['cache-control']).toBe('no-cache');
-      expect(res.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+      expect(frameAncestorsOf(res.headers['content-security-policy'])).toBe("frame-ancestors 'none'");
+      expect(res.headers['content-security-policy']).toContain("script-src 'self'");
       expect(res.headers.etag).toBeTruthy();
       expect(res.headers['last-modified']).toBeTruthy();
       const text = enc === 'br' ? brotliDecompressSync(res.rawPayload).toString() : enc === 'gzip' ? gunzipSync(res.rawPayload).toString() : res.body;
@@ -122,7 +126,7 @@ describe('the front end, precompressed', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    expect(frameAncestorsOf(res.headers['content-security-policy'])).toBe("frame-ancestors 'none'");
     const html = brotliDecompressSync(res.rawPayload).toString();
     expect(html).toContain('<script type="application/json" id="powerly-agent">{"agent":"","origins":[]}</script>');
     const plain = await get('/embed/frame.html?agent=nobody');

@@ -3,7 +3,14 @@ import { Type, type Static } from 'typebox';
 
 export const SessionToken = Type.String({ description: 'session token for the `token` header' });
 
-export const TouristLoginQuery = Type.Object({ code: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) });
+/**
+ * A device code is the tourist account's only credential (the same code signs the same tourist in again): at least
+ * 16 characters (the flows send 32 random hex digits), so that one cannot be guessed.
+ */
+export const TOURIST_CODE_MIN_LENGTH = 16;
+export const TouristLoginQuery = Type.Object({
+  code: Type.Optional(Type.String({ minLength: TOURIST_CODE_MIN_LENGTH, maxLength: 128, pattern: '^[A-Za-z0-9_.-]+$' })),
+});
 
 /** GET userInfo. */
 export const UserInfo = Type.Object({

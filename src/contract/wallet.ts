@@ -72,7 +72,7 @@ export type WithdrawCreateResult = Static<typeof WithdrawCreateResult>;
 
 export const MovementsQuery = Type.Object({
   currency: Type.Optional(Currency), agentId: AgentId,
-  page: Type.Integer({ minimum: 1, default: 1 }), pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  page: Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }), pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
 });
 export type MovementsQuery = Static<typeof MovementsQuery>;
 export const Movement = Type.Object({

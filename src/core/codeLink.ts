@@ -12,7 +12,7 @@ export const QRCODE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export function linkCode(text: string): string | null {
   for (const name of CODE_PARAMS) {
     const m = new RegExp(`[?&#]${name}=([^&#]+)`).exec(text);
-    if (m) return decodeURIComponent(m[1]!).trim();
+    if (m) return safeDecode(m[1]!).trim();
   }
   return null;
 }
@@ -28,9 +28,19 @@ export function queryCode(q: URLSearchParams): { key: 'qrcode' | 'zhcode'; code:
   return zhcode ? { key: 'zhcode', code: zhcode } : null;
 }
 
+/** decodeURIComponent that leaves a malformed escape (a bare `%`) or an encoded NUL as it is instead. */
+function safeDecode(s: string): string {
+  try {
+    const d = decodeURIComponent(s);
+    return d.includes('\u0000') ? s : d;
+  } catch {
+    return s;
+  }
+}
+
 /** What the server's scan looks up: the link's code, else the text itself (a bare code), trimmed. */
 export function cabinetCodeFrom(text: string): string {
-  return linkCode(text) ?? decodeURIComponent(text).trim();
+  return linkCode(text) ?? safeDecode(text).trim();
 }
 
 /**

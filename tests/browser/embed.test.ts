@@ -19,7 +19,7 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   product = await startProduct();
-  partner = await startPartnerSite('dist', 0, '127.0.0.1');
+  partner = await startPartnerSite('dist', 0, '127.0.0.1', product.base);
   partnerOrigin = new URL(partner.url).origin;
   await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [new URL(product.base).origin] });
   await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [partnerOrigin] });
@@ -69,12 +69,15 @@ async function returnPowerBank(frame: Frame, to: string) {
 
 const log = (page: Page) => page.getByRole('log');
 
+/** The frame-ancestors directive of a Content-Security-Policy (the rest is the page policy, server/src/plugins/security.ts). */
+const frameAncestorsOf = (csp: string | null) => String(csp).split(/;\s*/).find((d) => d.startsWith('frame-ancestors'));
+
 describe('iframe on a partner site (another origin)', () => {
   it('mounts through the queued loader call, rents, and reports ready, height, rented and returned', async () => {
     const page = await newPage();
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
-    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    await page.goto(`${partnerOrigin}/demo/partner/`);
     const frame = await widgetFrame(page);
     expect(new URL(frame.url()).origin).toBe(new URL(product.base).origin);
     await expect.poll(() => log(page).textContent()).toContain('rent powerly:ready');
@@ -99,7 +102,7 @@ describe('iframe on a partner site (another origin)', () => {
 
   it('ignores a message from a foreign origin or from a wrong window, in both directions', async () => {
     const page = await newPage();
-    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    await page.goto(`${partnerOrigin}/demo/partner/`);
     const frame = await widgetFrame(page);
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     await expect.poll(() => log(page).textContent()).toContain('powerly:ready');
@@ -143,8 +146,8 @@ describe('iframe on a partner site (another origin)', () => {
     // The partner origin is not on demo-venue's allowlist: the browser blocks the frame (frame-ancestors)
     // and the host gets the handshake timeout.
     const res = await fetch(`${product.base}/embed/frame.html?agent=demo-venue&origin=${encodeURIComponent(partnerOrigin)}`);
-    expect(res.headers.get('content-security-policy')).toBe(`frame-ancestors ${new URL(product.base).origin}`);
-    await page.goto(`${partnerOrigin}/demo/partner/?api=${encodeURIComponent(product.base)}`);
+    expect(frameAncestorsOf(res.headers.get('content-security-policy'))).toBe(`frame-ancestors ${new URL(product.base).origin}`);
+    await page.goto(`${partnerOrigin}/demo/partner/`);
     await page.evaluate(() => {
       const el = document.createElement('div');
       el.id = 'wrong';
@@ -186,14 +189,14 @@ describe('headers', () => {
   it("the app is never framed; the iframe page names its agent's exact origins", async () => {
     for (const path of ['/', '/demo/', '/demo/venue.html']) {
       const res = await fetch(product.base + path);
-      expect(res.headers.get('content-security-policy'), path).toBe("frame-ancestors 'none'");
+      expect(frameAncestorsOf(res.headers.get('content-security-policy')), path).toBe("frame-ancestors 'none'");
     }
     const framed = await fetch(`${product.base}/embed/frame.html?agent=demo-partner`);
-    expect(framed.headers.get('content-security-policy')).toBe(`frame-ancestors ${partnerOrigin}`);
+    expect(frameAncestorsOf(framed.headers.get('content-security-policy'))).toBe(`frame-ancestors ${partnerOrigin}`);
     const html = await framed.text();
     expect(html).toContain(`"origins":["${partnerOrigin}"]`);
     const unknown = await fetch(`${product.base}/embed/frame.html?agent=nobody`);
-    expect(unknown.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(frameAncestorsOf(unknown.headers.get('content-security-policy'))).toBe("frame-ancestors 'none'");
   });
 });
 
@@ -296,4 +299,35 @@ describe('web vitals', () => {
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
+});
+
+describe('the hostile opener (issue 13)', () => {
+  it("a page that window.open()s the native frame and posts its own one-time code does not sign that window in", async () => {
+    // The attacker's own account and a valid one-time code for it.
+    const login = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/saas/tourist/login?code=attacker-device-0000000001' });
+    const attacker = login.json().data as string;
+    const issued = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/embed/code', headers: { token: attacker }, payload: { agent: 'demo-app' } });
+    const code = issued.json().data.code as string;
+    expect(code).toMatch(/^v1\./);
+    const page = await newPage();
+    await page.goto(`${partnerOrigin}/demo/partner/?api=none`); // the attacker's page, another origin
+    const opened = page.context().waitForEvent('page');
+    await page.evaluate(({ url, code }) => {
+      const w = window.open(url);
+      const msg = JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code } });
+      const t = setInterval(() => {
+        try {
+          w?.postMessage(msg, '*');
+        } catch { /* severed */ }
+      }, 100);
+      setTimeout(() => clearInterval(t), 5000);
+    }, { url: `${product.base}/embed/frame.html?agent=demo-app&transport=native`, code });
+    const victim = await opened;
+    await victim.waitForLoadState();
+    await new Promise((r) => setTimeout(r, 5500));
+    // The code was never redeemed by the victim's window (so it holds no session of the attacker's): it still
+    // works, exactly once, here.
+    const redeem = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/embed/code/redeem', payload: { code, agent: 'demo-app' } });
+    expect(redeem.json().code).toBe(0);
+  });
 });

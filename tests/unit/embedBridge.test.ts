@@ -366,4 +366,25 @@ describe('in-app transport (no origin): content authenticated by a one-time code
     await flush();
     expect(inits).toEqual([{ token: 'tok_from_server_123', qrcode: 'PWL-LIS-001', lang: undefined }]);
   });
+
+  it('the hostile opener: a code posted by another window (an opener, a frame) is never redeemed', async () => {
+    const { NativeBridge } = await import('../../embed/bridge.ts');
+    const win = new FakeWindow();
+    const attacker = new FakeWindow(); // the page that window.open()ed the frame with transport=native
+    const redeemed: string[] = [];
+    const inits: unknown[] = [];
+    const nb = new NativeBridge({
+      targets: [win], out: () => undefined, onInit: (i) => inits.push(i), onRefused: () => undefined,
+      redeem: async (code) => {
+        redeemed.push(code);
+        return 'tok_of_the_attacker';
+      },
+    });
+    nb.start();
+    win.deliver(JSON.stringify(msg('init', { version: 1, code: 'v1.attackers-own-code' })), 'https://evil.example', attacker);
+    win.deliver(msg('init', { version: 1, code: 'v1.attackers-own-code' }), 'https://evil.example', attacker);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(redeemed).toEqual([]);
+    expect(inits).toEqual([]);
+  });
 });

@@ -37,7 +37,7 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
       await fleet?.start();
       // The embed demo: a partner website on another origin (PORT+1) and the agents whose exact origins may
       // frame the widget (the venue page on this origin, the partner site on the other).
-      partner = built && process.env.DEMO_PARTNER_PORT !== 'off' ? await startPartnerSite(cfg.distDir, partnerPort, cfg.host) : undefined;
+      partner = built && process.env.DEMO_PARTNER_PORT !== 'off' ? await startPartnerSite(cfg.distDir, partnerPort, cfg.host, cfg.publicUrl) : undefined;
       const originsOf = (port: number, extra?: string) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(extra ? [new URL(extra).origin] : [])];
       await app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'Demo venue site', origins: originsOf(cfg.port, cfg.publicUrl) });
       await app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'Demo partner site', origins: originsOf(partnerPort) });

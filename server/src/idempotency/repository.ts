@@ -28,9 +28,14 @@ export class IdempotencyStore implements KeyStore {
 
   async completeKey(userId: number, key: string, code: number, body: unknown) {
     await this.db.query(
-      `update idempotency_keys set state = 'done', response_code = $3, response_body = $4 where user_id = $1 and key = $2`,
+      `update idempotency_keys set state = 'done', response_code = $3, response_body = $4 where user_id = $1 and key = $2 and state = 'started'`,
       [userId, key, code, JSON.stringify(body)],
     );
+  }
+
+  /** Retention: keys created before `before` (a client retries within minutes; a replay after that runs anew). */
+  async sweep(before: Date) {
+    return (await this.db.query('delete from idempotency_keys where created_at < $1', [before])).rowCount;
   }
 
   async releaseKey(userId: number, key: string) {

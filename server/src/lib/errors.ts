@@ -14,6 +14,11 @@ export class AppError extends Error {
     super(key);
     this.name = 'AppError';
   }
+
+  /** The HTTP status, for error handlers of scopes that do not know AppError (e.g. the sandbox's own). */
+  get statusCode(): number {
+    return this.code;
+  }
 }
 
 export const badRequest = (key: string, params?: Record<string, string | number>) => new AppError(400, key, params);

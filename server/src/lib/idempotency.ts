@@ -4,6 +4,7 @@
 // so that the client may retry; business refusals are stored like successes (a replay is refused the same way).
 // Keys live in the idempotency_keys table (server/src/idempotency/repository.ts), so replays work across restarts
 // and across API processes.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -27,13 +28,27 @@ export interface ExistingKey {
 
 export interface KeyStore {
   claimKey(userId: number, key: string, hash: string, at: Date): Promise<{ claimed: true } | { claimed: false; existing: ExistingKey | undefined }>;
+  /** Stores the response of a key still 'started' (a key already completed, e.g. in the business transaction, stays). */
   completeKey(userId: number, key: string, code: number, body: unknown): Promise<void>;
   releaseKey(userId: number, key: string): Promise<void>;
 }
 
-export async function idempotent<T extends object>(
+/** The key of the request being served, for the business transaction to complete (commitIdempotencyKey). */
+const scope = new AsyncLocalStorage<(result: unknown) => Promise<void>>();
+
+/**
+ * Called by a service INSIDE its business transaction with its result: the idempotency key is completed in that
+ * same transaction (the response body made by the route's `committed` mapper), so a crash right after the commit
+ * cannot leave the key open for a second run of a request whose money already moved. No-op without a key.
+ */
+export async function commitIdempotencyKey(result: unknown) {
+  await scope.getStore()?.(result);
+}
+
+export async function idempotent<T extends object, R = never>(
   store: KeyStore, clock: Clock, req: FastifyRequest, reply: FastifyReply, params: unknown,
   run: () => Promise<T>,
+  opts: { committed?: (result: R) => T } = {},
 ): Promise<T> {
   const key = (req.headers as Record<string, string | undefined>)['idempotency-key'];
   if (!key) return run();
@@ -49,7 +64,11 @@ export async function idempotent<T extends object>(
     return reply.status(ex.response_code ?? 200).send(body) as unknown as T;
   }
   try {
-    const body = await run();
+    const committed = opts.committed;
+    const body = committed
+      ? await scope.run((result) => store.completeKey(user.id, key, 200, committed(result as R)), run)
+      : await run();
+    // Completes a key the business transaction did not (only a 'started' key changes: never a committed one).
     await store.completeKey(user.id, key, 200, body);
     return body;
   } catch (err) {

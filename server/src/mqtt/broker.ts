@@ -1,10 +1,12 @@
 // The embedded MQTT broker (Aedes) for a single-process deployment. It listens on its own port (MQTT_PORT,
-// default 18830: 1883 is often taken by a system Mosquitto) for real cabinets and tools, and in-process clients
-// (the cabinet link, the simulator) connect over an in-memory stream, no port at all.
+// default 18830: 1883 is often taken by a system Mosquitto) on MQTT_HOST (default 127.0.0.1) for real cabinets and
+// tools, and in-process clients (the cabinet link, the simulator) connect over an in-memory stream, no port at all.
+// With `auth` (main.ts always passes it) every network client is authenticated and held to its topic rules.
 import net from 'node:net';
 import { Duplex } from 'node:stream';
 import { Aedes } from 'aedes';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { cabinetMay, validCabinetId } from '../modules/cabinets/credentials.ts';
 
 export interface MqttConnector {
   /** A connected-or-connecting client; the caller ends it. */
@@ -38,30 +40,79 @@ function duplexPair(): [Duplex, Duplex] {
 
 export interface EmbeddedBroker extends MqttConnector {
   readonly port: number | null;
+  /** The address the port listens on. */
+  readonly host: string;
   close(): Promise<void>;
 }
 
-export async function startEmbeddedBroker(opts: { port: number | null; host?: string }): Promise<EmbeddedBroker> {
-  const broker = await Aedes.createBroker();
+/**
+ * Who may connect to the embedded broker over the network, and what they may do: every network client is a
+ * cabinet (username = cabinet id, password issued by `npm run cabinet:credentials`) restricted to its own topics
+ * (modules/cabinets/credentials.ts). The server's own clients (the cabinet link, the demo simulator) connect over
+ * an in-memory stream that no network client can open; they are the only unrestricted ones.
+ */
+export interface BrokerAuth {
+  prefix: string;
+  /** Whether `password` is the credential issued to cabinet `cabinetId`. */
+  verifyCabinet(cabinetId: string, password: string): Promise<boolean>;
+}
+
+type Role = { kind: 'internal' } | { kind: 'cabinet'; id: string };
+const roles = new WeakMap<object, Role>();
+
+export async function startEmbeddedBroker(opts: { port: number | null; host?: string; auth?: BrokerAuth }): Promise<EmbeddedBroker> {
+  const internal = new WeakSet<object>();
+  const auth = opts.auth;
+  const broker = await Aedes.createBroker(auth ? {
+    authenticate(client, username, password, done) {
+      if (internal.has(client.conn)) {
+        roles.set(client, { kind: 'internal' });
+        return done(null, true);
+      }
+      const id = username ?? '';
+      if (!validCabinetId(id) || !password) return done(Object.assign(new Error('bad credentials'), { returnCode: 4 }) as never, false);
+      auth.verifyCabinet(id, password.toString('utf8')).then((ok) => {
+        if (!ok) return done(Object.assign(new Error('bad credentials'), { returnCode: 4 }) as never, false);
+        roles.set(client, { kind: 'cabinet', id });
+        done(null, true);
+      }, (err: unknown) => done(Object.assign(err instanceof Error ? err : new Error(String(err)), { returnCode: 3 }) as never, false));
+    },
+    authorizePublish(client, packet, cb) {
+      const role = client ? roles.get(client) : { kind: 'internal' as const };
+      if (role?.kind === 'internal') return cb(null);
+      if (role?.kind === 'cabinet' && cabinetMay('publish', auth.prefix, role.id, packet.topic)) return cb(null);
+      cb(new Error(`not allowed to publish ${packet.topic}`)); // MQTT 3.1.1: the client is disconnected
+    },
+    authorizeSubscribe(client, sub, cb) {
+      const role = roles.get(client);
+      if (role?.kind === 'internal') return cb(null, sub);
+      if (role?.kind === 'cabinet' && cabinetMay('subscribe', auth.prefix, role.id, sub.topic)) return cb(null, sub);
+      cb(null, null); // refused: SUBACK 0x80 (Aedes: a null subscription negates it)
+    },
+  } : {});
   let server: net.Server | null = null;
+  // Loopback unless configured (MQTT_HOST): cabinets on the network need MQTT_HOST=0.0.0.0 and their credentials.
+  const host = opts.host ?? '127.0.0.1';
   if (opts.port !== null) {
     server = net.createServer(broker.handle);
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
-      server!.listen(opts.port!, opts.host ?? '0.0.0.0', () => resolve());
+      server!.listen(opts.port!, host, () => resolve());
     });
   }
   const port = server ? (server.address() as net.AddressInfo).port : null;
   return {
     port,
+    host: server ? (server.address() as net.AddressInfo).address : host,
     connect(clientOpts) {
       return new mqtt.MqttClient(() => {
         const [client, brokerSide] = duplexPair();
+        internal.add(brokerSide);
         broker.handle(brokerSide);
         return client;
       }, { protocolVersion: 4, reconnectPeriod: 1000, ...clientOpts });
     },
-    describe: () => (port ? `embedded Aedes on mqtt://0.0.0.0:${port}` : 'embedded Aedes (in-process only)'),
+    describe: () => (port ? `embedded Aedes on mqtt://${host}:${port}${auth ? ' (cabinets authenticated, topic rules enforced)' : ''}` : 'embedded Aedes (in-process only)'),
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
@@ -69,9 +120,11 @@ export async function startEmbeddedBroker(opts: { port: number | null; host?: st
   };
 }
 
-export function externalBroker(url: string): MqttConnector {
+/** An external broker (MQTT_URL); `credentials` are the server's own (MQTT_USERNAME / MQTT_PASSWORD). */
+export function externalBroker(url: string, credentials: { username?: string; password?: string } = {}): MqttConnector {
+  const creds = credentials.username ? { username: credentials.username, password: credentials.password } : {};
   return {
-    connect: (opts) => mqtt.connect(url, { protocolVersion: 4, reconnectPeriod: 1000, ...opts }),
+    connect: (opts) => mqtt.connect(url, { protocolVersion: 4, reconnectPeriod: 1000, ...creds, ...opts }),
     describe: () => `external broker ${url}`,
   };
 }

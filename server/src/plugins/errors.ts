@@ -33,6 +33,7 @@ export default fp(async function errors(app: FastifyInstance) {
       return reply.status(400).send(failure(400, msg));
     }
     const status = err.statusCode ?? 500;
+    if (status === 429) return reply.status(429).send(failure(429, t(locale, 'error.rateLimited'))); // plugins/rate-limit.ts
     if (status >= 400 && status < 500) {
       const code = status === 401 || status === 403 || status === 404 || status === 409 || status === 422 ? status : 400;
       const key = code === 404 ? 'error.notFound' : status === 413 ? 'error.tooLarge' : 'error.badRequest';

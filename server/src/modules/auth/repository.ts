@@ -74,18 +74,36 @@ export class SignInRepository {
     await this.db.query('select pg_advisory_xact_lock(hashtext($1))', [name]);
   }
 
-  async saveCaptcha(uuid: string, answerHash: string, expiresAt: Date) {
-    await this.db.query(
-      `insert into captchas (uuid, answer_hash, expires_at) values ($1,$2,$3)
-       on conflict (uuid) do update set answer_hash = excluded.answer_hash, expires_at = excluded.expires_at`,
-      [uuid, answerHash, expiresAt],
+  /**
+   * Saves a captcha for `client`; a new image for the same uuid replaces the answer only for the client that asked
+   * first (or once the old one expired), so nobody can void another person's captcha. False when refused.
+   */
+  async saveCaptcha(uuid: string, answerHash: string, expiresAt: Date, client: string, now: Date) {
+    const r = await this.db.query(
+      `insert into captchas (uuid, answer_hash, expires_at, client) values ($1,$2,$3,$4)
+       on conflict (uuid) do update set answer_hash = excluded.answer_hash, expires_at = excluded.expires_at, client = excluded.client
+         where captchas.client = excluded.client or captchas.expires_at <= $5`,
+      [uuid, answerHash, expiresAt, client, now],
     );
+    return r.rowCount === 1;
   }
 
-  /** Deletes the captcha and returns what it was (single use). */
+  /** Deletes the captcha and returns what it was (single use: one answer per image, right or wrong). */
   async takeCaptcha(uuid: string) {
-    const { rows } = await this.db.query<{ answer_hash: string; expires_at: Date }>('delete from captchas where uuid = $1 returning answer_hash, expires_at', [uuid]);
+    const { rows } = await this.db.query<{ answer_hash: string; expires_at: Date; client: string }>(
+      'delete from captchas where uuid = $1 returning answer_hash, expires_at, client', [uuid],
+    );
     return rows[0];
+  }
+
+  /** Retention: captchas that expired before `before`. */
+  async sweepCaptchas(before: Date) {
+    return (await this.db.query('delete from captchas where expires_at < $1', [before])).rowCount;
+  }
+
+  /** Retention: the SMS send log before `before` (the limits look back 24 hours at most). */
+  async sweepOtpSends(before: Date) {
+    return (await this.db.query('delete from otp_sends where created_at < $1', [before])).rowCount;
   }
 
   /** The last send to the number, sends to it since `daySince`, and sends from the IP since `hourSince`. */

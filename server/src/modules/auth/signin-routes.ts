@@ -25,7 +25,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
       response: { 200: Type.String() },
     },
   }, async (req, reply) => {
-    const svg = await signIn.captcha(req.query.uuid);
+    const svg = await signIn.captcha(req.query.uuid, req.ip);
     return reply.header('content-type', 'image/svg+xml').header('cache-control', 'no-store').send(svg);
   });
 

@@ -50,18 +50,25 @@ export class SignInService {
   constructor(private readonly d: SignInDeps, private readonly log?: (err: unknown) => void) {}
 
   // ----- captcha -----
-  /** A new image for this uuid (replacing any earlier answer); the answer is stored hashed. */
-  async captcha(uuid: string): Promise<string> {
+  /**
+   * A new image for this uuid, bound to the client (address) that asked for it; the answer is stored hashed. Another
+   * client cannot replace a live captcha of this uuid (error.login.captcha).
+   */
+  async captcha(uuid: string, client: string): Promise<string> {
     const c = svgCaptcha.create({ size: 4, noise: 3, color: true, ignoreChars: '0oO1ilI', width: 120, height: 44 });
-    const expires = new Date(this.d.clock.now().getTime() + LIMITS.captchaTtlMs);
-    await this.d.repo.saveCaptcha(uuid, sha256(c.text.toLowerCase()), expires);
+    const now = this.d.clock.now();
+    const expires = new Date(now.getTime() + LIMITS.captchaTtlMs);
+    if (!(await this.d.repo.saveCaptcha(uuid, sha256(c.text.toLowerCase()), expires, client, now))) throw badRequest('error.login.captcha');
     return c.data;
   }
 
-  /** Single use: the row is deleted whether the answer was right or not. */
-  private async checkCaptcha(uuid: string, answer: string) {
+  /**
+   * One answer per image: the row is deleted (committed at once, outside any transaction, so that no later refusal
+   * rolls it back) whether the answer was right or not; only the client it was issued to can answer it.
+   */
+  private async checkCaptcha(uuid: string, answer: string, client: string) {
     const row = await this.d.repo.takeCaptcha(uuid);
-    if (!row || new Date(row.expires_at) <= this.d.clock.now() || row.answer_hash !== sha256(answer.trim().toLowerCase())) {
+    if (!row || row.client !== client || new Date(row.expires_at) <= this.d.clock.now() || row.answer_hash !== sha256(answer.trim().toLowerCase())) {
       throw badRequest('error.login.captcha');
     }
   }
@@ -78,10 +85,11 @@ export class SignInService {
       throw badRequest('error.login.sign');
     }
     if (!(await this.d.botCheck.verify(input.botToken, input.ip))) throw badRequest('error.login.botCheck');
+    // Consumed before the transaction: a wrong answer or any later refusal does not give the image back.
+    await this.checkCaptcha(input.uuid, input.captcha, input.ip);
     const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
     const repo = this.d.repo;
     const sendId = await this.d.db.tx(async () => {
-      await this.checkCaptcha(input.uuid, input.captcha);
       // Serialise sends per number and per IP across processes; the limits read the shared send log.
       await repo.lock(`otp:${mobile}`);
       await repo.lock(`otp-ip:${input.ip}`);

@@ -27,6 +27,11 @@ export interface VitalSummary {
 export class EmbedRepository {
   constructor(private readonly db: Queryable) {}
 
+  /** Retention: web-vitals samples recorded before `before`. */
+  async sweepVitals(before: Date) {
+    return (await this.db.query('delete from web_vitals where created_at < $1', [before])).rowCount;
+  }
+
   async agent(id: string): Promise<AgentRow | undefined> {
     const { rows } = await this.db.query<AgentRow>('select id, name, origins from agents where id = $1', [id]);
     return rows[0];

@@ -36,6 +36,11 @@ export interface ProviderEvent {
   data: { ref: string; failureCode?: string };
 }
 
+/** Options of a provider call made by a job (compensation, capture). */
+export interface ProviderCallOptions {
+  idempotencyKey?: string;
+}
+
 export class NotSupported extends Error {}
 
 export abstract class PaymentProvider {
@@ -46,11 +51,14 @@ export abstract class PaymentProvider {
   /** The key the client uses to tokenise cards (STRIPE_CARD's publicKey on the wire). */
   abstract publicKey(): string;
   abstract authorize(input: AuthorizeInput): Promise<AuthorizeResult>;
-  /** Captures up to the authorised amount; the rest of the authorisation is released. */
-  abstract capture(ref: string, amount: number): Promise<void>;
+  /**
+   * Captures up to the authorised amount; the rest of the authorisation is released. `opts.idempotencyKey` (stable
+   * per job) makes a repeated call (a job run again after its lease was taken over) capture once.
+   */
+  abstract capture(ref: string, amount: number, opts?: ProviderCallOptions): Promise<void>;
   /** Releases an uncaptured authorisation. */
-  abstract void(ref: string): Promise<void>;
-  abstract refund(ref: string, amount: number): Promise<void>;
+  abstract void(ref: string, opts?: ProviderCallOptions): Promise<void>;
+  abstract refund(ref: string, amount: number, opts?: ProviderCallOptions): Promise<void>;
 
   // Optional capabilities (a provider that lacks one is not offered for it).
   /** Starts saving a card (SetupIntent-like): the client confirms it with a card token. */

@@ -65,6 +65,26 @@ export class PaymentsRepository {
     return rows[0];
   }
 
+  /** Serialises, for the rest of the unit of work, everything that decides the fate of one provider charge. */
+  async lockCharge(provider: string, ref: string) {
+    await this.db.query('select pg_advisory_xact_lock(hashtext($1))', [`charge:${provider}:${ref}`]);
+  }
+
+  /** Whether this provider charge was recorded as a refunded top-up (a replay must never credit it). */
+  async isRefundedTopUp(provider: string, ref: string) {
+    const { rows } = await this.db.query(
+      `select 1 from payments where provider = $1 and provider_ref = $2 and purpose = 'wallet_topup' and status = 'refunded'`, [provider, ref],
+    );
+    return rows.length > 0;
+  }
+
+  /** The captured top-ups of a user in a currency, locked: a withdrawal checks what is left of them under this lock. */
+  async lockCapturedTopUps(userId: number, currency: string) {
+    await this.db.query(
+      `select id from payments where user_id = $1 and currency = $2 and purpose = 'wallet_topup' and status = 'captured' for update`, [userId, currency],
+    );
+  }
+
   /** Whether any captured payment of this provider charge exists. */
   async isCaptured(provider: string, ref: string) {
     const { rows } = await this.db.query(`select 1 from payments where provider = $1 and provider_ref = $2 and status = 'captured'`, [provider, ref]);

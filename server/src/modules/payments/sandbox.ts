@@ -6,8 +6,9 @@ import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
+import { SecretsRepository } from '../../secrets/repository.ts';
 import { SandboxAcquirerRepository, type IntentRow } from './repository.ts';
-import { PaymentProvider, type AuthorizeInput, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderEvent } from './provider.ts';
+import { PaymentProvider, type AuthorizeInput, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent } from './provider.ts';
 
 export type IntentStatus =
   | 'requires_confirmation'
@@ -64,7 +65,8 @@ function brandOf(n: string): string {
 }
 
 
-export const SANDBOX_WEBHOOK_SECRET = 'whsec_sandbox_powerly';
+/** The installation secret that signs the sandbox's webhook deliveries (secrets/repository.ts; never a constant). */
+export const SANDBOX_WEBHOOK_SECRET_NAME = 'sandbox.webhook-secret';
 export const JOB_SANDBOX_PAYOUT_ARRIVAL = 'sandbox.payout-arrival';
 /** Signatures older than this are refused (replayed deliveries). */
 const SIGNATURE_TOLERANCE_S = 300;
@@ -82,14 +84,27 @@ export class SandboxCardProvider extends PaymentProvider {
   payoutDelayMs = 0;
   private readonly repo: SandboxAcquirerRepository;
 
+  private webhookSecret: string | null;
+
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly clock: Clock,
     private readonly key = 'pk_sandbox_powerly',
-    private readonly webhookSecret = SANDBOX_WEBHOOK_SECRET,
+    webhookSecret?: string,
   ) {
     super();
     this.repo = new SandboxAcquirerRepository(db);
+    this.webhookSecret = webhookSecret ?? null;
+  }
+
+  /** Loads this installation's webhook secret (made on the first start) unless one was given; buildApp calls it. */
+  async init() {
+    this.webhookSecret ??= await new SecretsRepository(this.db).get(SANDBOX_WEBHOOK_SECRET_NAME, this.clock.now());
+  }
+
+  private secret(): string {
+    if (!this.webhookSecret) throw new Error('sandbox provider: init() not called (no webhook secret)');
+    return this.webhookSecret;
   }
 
   /**
@@ -105,7 +120,7 @@ export class SandboxCardProvider extends PaymentProvider {
   /** The signature header of a delivery: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">. */
   sign(raw: string, at = this.clock.now()): string {
     const t = Math.floor(at.getTime() / 1000);
-    const v1 = createHmac('sha256', this.webhookSecret).update(`${t}.${raw}`).digest('hex');
+    const v1 = createHmac('sha256', this.secret()).update(`${t}.${raw}`).digest('hex');
     return `t=${t},v1=${v1}`;
   }
 
@@ -114,7 +129,7 @@ export class SandboxCardProvider extends PaymentProvider {
     if (!m) return null;
     const t = Number(m[1]);
     if (Math.abs(this.clock.now().getTime() / 1000 - t) > SIGNATURE_TOLERANCE_S) return null;
-    const expected = createHmac('sha256', this.webhookSecret).update(`${t}.${raw}`).digest();
+    const expected = createHmac('sha256', this.secret()).update(`${t}.${raw}`).digest();
     const given = Buffer.from(m[2]!, 'hex');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
@@ -249,17 +264,19 @@ export class SandboxCardProvider extends PaymentProvider {
     return { ok: true, ref: id, status: 'captured', card };
   }
 
-  async capture(ref: string, amount: number) {
+  // Idempotency (opts.idempotencyKey): the sandbox's state machine already treats a repeated move to the state an
+  // intent is in as done (move()), which is what a provider's idempotent replay of the same call returns.
+  async capture(ref: string, amount: number, _opts?: ProviderCallOptions) {
     const i = await this.intent(ref);
     if (amount <= 0 || amount > i.amount) throw new SandboxError('amount_too_large', 'Capture amount is invalid.');
     await this.move(ref, amount === i.amount ? 'captured' : 'partially_captured', { amount_captured: amount });
   }
 
-  async void(ref: string) {
+  async void(ref: string, _opts?: ProviderCallOptions) {
     await this.move(ref, 'voided');
   }
 
-  async refund(ref: string, amount: number) {
+  async refund(ref: string, amount: number, _opts?: ProviderCallOptions) {
     const i = await this.intent(ref);
     if (amount <= 0 || amount > i.amount_captured) throw new SandboxError('amount_too_large', 'Refund amount is invalid.');
     await this.move(ref, 'refunded', { amount_refunded: amount });

@@ -88,10 +88,10 @@ export class PaymentsService {
     if (p.status !== 'authorized') return p.status; // already settled (a retried job)
     const provider = this.providers.get(p.provider);
     if (amount > 0) {
-      await provider.capture(p.provider_ref!, amount);
+      await provider.capture(p.provider_ref!, amount, { idempotencyKey: `capture_${p.id}` });
       await this.move(p.id, 'authorized', amount === p.amount ? 'captured' : 'partially_captured', amount);
     } else {
-      await provider.void(p.provider_ref!);
+      await provider.void(p.provider_ref!, { idempotencyKey: `void_${p.id}` });
       await this.move(p.id, 'authorized', 'voided', null);
     }
     return (await this.repo.find(paymentId))!.status;
@@ -106,6 +106,31 @@ export class PaymentsService {
   /** The order id of the wallet top-up this provider charge was credited as, if any (locked: read before crediting). */
   async topUpOf(providerId: string, ref: string) {
     return (await this.repo.capturedTopUp(providerId, ref, { lock: true }))?.order_id;
+  }
+
+  /** Inside a unit of work: serialises the credit and the refund of one provider charge (they exclude each other). */
+  lockCharge(providerId: string, ref: string) {
+    return this.repo.lockCharge(providerId, ref);
+  }
+
+  /** Whether this provider charge was recorded as a refunded top-up. */
+  isRefundedTopUp(providerId: string, ref: string) {
+    return this.repo.isRefundedTopUp(providerId, ref);
+  }
+
+  /**
+   * Records a top-up charge that is being refunded (its wallet credit failed): a payment row that ends `refunded`,
+   * so that the provider's idempotent replay of the same charge is never credited afterwards.
+   */
+  async recordRefundedTopUp(input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string; amount: number; currency: string }) {
+    const id = await this.record({ ...input, purpose: 'wallet_topup' });
+    await this.move(id, 'captured', 'refunded', null);
+    return id;
+  }
+
+  /** Locks the user's captured top-ups in `currency` (inside a unit of work): withdrawals to cards check under it. */
+  lockCapturedTopUps(userId: number, currency: string) {
+    return this.repo.lockCapturedTopUps(userId, currency);
   }
 
   /** Whether this provider charge is recorded as captured (so it is in a wallet and must not be refunded). */

@@ -28,7 +28,7 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     return idempotent(opts.keys, opts.clock, req, reply, b, async () => {
       const id = await opts.rentals.rentWithDeposit(currentUser(req), { qrcode: b.qrcode, token: b.stripeToken, paymentId: b.paymentId });
       return ok({ outTradeNo: id });
-    });
+    }, { committed: (id: string) => ok({ outTradeNo: id }) });
   });
 
   app.get('/cdb/cabinet/useBalanceToRent', {
@@ -42,7 +42,7 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
     preHandler: app.requireUser,
   }, async (req, reply) =>
     idempotent(opts.keys, opts.clock, req, reply, req.query, async () =>
-      ok({ outTradNo: await opts.rentals.rentWithBalance(currentUser(req), req.query.qrcode) })));
+      ok({ outTradNo: await opts.rentals.rentWithBalance(currentUser(req), req.query.qrcode) }), { committed: (id: string) => ok({ outTradNo: id }) }));
 
   app.post('/cdb/mine/order/check/:tradeNo/:payMode', {
     schema: {

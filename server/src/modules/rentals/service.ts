@@ -12,6 +12,7 @@ import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, notFound, refused, conflict } from '../../lib/errors.ts';
+import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import type { AuthRepository, UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
@@ -19,6 +20,7 @@ import type { Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import type { AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
+import { compensationsOf } from '../payments/compensation.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
@@ -103,15 +105,23 @@ export class RentalsService {
     // transaction, the job finds no order and releases the authorisation (releaseOrphan). Cancelled below.
     const guard = { orderId, paymentId: input.paymentId, token: input.token, currency, amount, capture: preauth ? 'manual' : 'automatic' };
     await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    // The guard is cancelled only once the order exists or a compensation job owns the release; otherwise (the
+    // compensation could not even be enqueued) it stays and releases the authorisation itself.
+    const state = { settled: false };
     try {
-      return await this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
+      const id = await this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount, state);
+      state.settled = true;
+      return id;
     } finally {
-      await this.d.jobs.cancel(JOB_ORPHAN_AUTH, 'orderId', orderId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
+      if (state.settled) {
+        await this.d.jobs.cancel(JOB_ORPHAN_AUTH, 'orderId', orderId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
+      }
     }
   }
 
   private async rentWithDepositGuarded(
     user: UserRow, input: { qrcode: string; token: string; paymentId: string }, orderId: string, cabinet: CabinetRow, priced: PricedVenue, amount: number,
+    guard: { settled: boolean } = { settled: false },
   ) {
     const provider = this.d.payments.providerForMethod(input.paymentId)!;
     const currency = priced.venue.currency;
@@ -119,12 +129,18 @@ export class RentalsService {
     let funding: Funding;
     if (priced.planRow.deposit_type === 0) {
       const result = await provider.authorize({ token: input.token, amount: deposit, currency, capture: 'manual', idempotencyKey: orderId });
-      if (!result.ok) return this.declined(user, provider, result, deposit, currency, 'deposit_preauth');
+      if (!result.ok) {
+        guard.settled = true; // declined: nothing to release
+        return this.declined(user, provider, result, deposit, currency, 'deposit_preauth');
+      }
       funding = { kind: 'preauth', provider, result };
     } else {
       if (amount > 0) {
         const result = await provider.authorize({ token: input.token, amount, currency, capture: 'automatic', idempotencyKey: orderId });
-        if (!result.ok) return this.declined(user, provider, result, amount, currency, 'deposit_topup');
+        if (!result.ok) {
+          guard.settled = true;
+          return this.declined(user, provider, result, amount, currency, 'deposit_topup');
+        }
         funding = { kind: 'wallet', topUp: { provider, result, amount } };
       } else {
         funding = { kind: 'wallet', topUp: null };
@@ -133,7 +149,10 @@ export class RentalsService {
     try {
       await this.start(orderId, user, cabinet, priced, funding);
     } catch (err) {
-      await this.compensate(funding).catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'compensation failed'));
+      // A job from here on: if the provider call fails now, the job retries it (and ends `dead`, visible, at worst).
+      await this.compensate(funding, orderId)
+        .then(() => (guard.settled = true))
+        .catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'compensation not enqueued: the orphan guard will release it'));
       throw err;
     }
     await this.sendEject(orderId);
@@ -158,8 +177,8 @@ export class RentalsService {
     });
     if (!result.ok) return;
     this.d.log.warn({ orderId, ref: result.ref }, 'releasing an orphaned card authorisation');
-    if (wallet) await provider.refund(result.ref, amount);
-    else await provider.void(result.ref);
+    if (wallet) await provider.refund(result.ref, amount, { idempotencyKey: `orphan_${orderId}` });
+    else await provider.void(result.ref, { idempotencyKey: `orphan_${orderId}` });
   }
 
   /** GET cdb/cabinet/useBalanceToRent */
@@ -177,9 +196,12 @@ export class RentalsService {
     throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
   }
 
-  private async compensate(f: Funding) {
-    if (f.kind === 'preauth') await f.provider.void(f.result.ref);
-    else if (f.topUp) await f.topUp.provider.refund(f.topUp.result.ref, f.topUp.amount);
+  /** Releases the money of a rental that was not started: a compensation job (payments/compensation.ts). */
+  private async compensate(f: Funding, orderId: string) {
+    const c = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const at = this.d.clock.now();
+    if (f.kind === 'preauth') await c.request({ providerId: f.provider.id, ref: f.result.ref, action: 'void', reason: `rental ${orderId} not started` }, at);
+    else if (f.topUp) await c.request({ providerId: f.topUp.provider.id, ref: f.topUp.result.ref, action: 'refund', amount: f.topUp.amount, reason: `rental ${orderId} not started` }, at);
   }
 
   /** One transaction: payment row, ledger, order, eject command and its timeout job. */
@@ -234,6 +256,7 @@ export class RentalsService {
       await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
       await this.d.jobs.enqueue(JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
       await this.d.users.setCurrency(user.id, currency);
+      await commitIdempotencyKey(orderId); // the request's key completes with the order, in this transaction
       await this.changed(user.id, orderId, Zujie.pending);
     });
   }

@@ -11,7 +11,10 @@ import { IdemHeadersRequired, idempotent, type KeyStore } from '../../lib/idempo
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { currencySymbol } from '../venues/service.ts';
-import type { WalletService } from './service.ts';
+import type { TopUpResult, WalletService, WithdrawalResult } from './service.ts';
+
+const topUpBody = (r: TopUpResult) => ok({ outTradeNo: r.outTradeNo, pBalance: toMajor(r.balance, r.currency), pCurrencyType: r.currency });
+const withdrawalBody = (r: WithdrawalResult) => ok({ tixianOrderId: r.tixianOrderId, pBalance: toMajor(r.balance, r.currency), status: r.status });
 
 export default async function walletRoutes(app: App, opts: { wallet: WalletService; keys: KeyStore; clock: Clock }) {
   const funds = opts.wallet;
@@ -42,9 +45,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
     const key = req.headers['idempotency-key'];
-    const r = await funds.topUp(currentUser(req), { ...req.body, key });
-    return ok({ outTradeNo: r.outTradeNo, pBalance: toMajor(r.balance, r.currency), pCurrencyType: r.currency });
-  }));
+    return topUpBody(await funds.topUp(currentUser(req), { ...req.body, key }));
+  }, { committed: topUpBody }));
 
   app.post('/cdb/mine/tixian/apply', {
     schema: {
@@ -66,9 +68,8 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     },
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
-    const r = await funds.create(currentUser(req), { ...req.body, key: req.headers['idempotency-key'] });
-    return ok({ tixianOrderId: r.tixianOrderId, pBalance: toMajor(r.balance, r.currency), status: r.status });
-  }));
+    return withdrawalBody(await funds.create(currentUser(req), { ...req.body, key: req.headers['idempotency-key'] }));
+  }, { committed: withdrawalBody }));
 
   app.get('/cdb/user/wallet/list', {
     schema: {
@@ -147,7 +148,9 @@ export async function webhookRoutes(app: App, opts: { wallet: WalletService }) {
       response: { 200: Type.Object({ received: Type.Boolean(), result: Type.String() }) },
     },
   }, async (req) => {
-    const result = await opts.wallet.providerEvent(req.params.provider, String(req.body), req.headers['sandbox-signature']);
+    // Only a raw JSON body can carry a valid signature; any other content type (a form body) fails it: 400.
+    const raw = typeof req.body === 'string' ? req.body : '';
+    const result = await opts.wallet.providerEvent(req.params.provider, raw, req.headers['sandbox-signature']);
     return { received: true, result };
   });
 }

@@ -3,8 +3,9 @@
 // Balances live in the ledger (modules/ledger); this module owns withdrawals, saved cards and card setups.
 //
 // Order of effects, so that a money movement is never half-applied:
-//   top-up      provider charge (idempotent by key) → one unit of work: payment row + ledger transfer;
-//               if that unit fails the charge is refunded before the error surfaces.
+//   top-up      guard job → provider charge (idempotent by key) → one unit of work: payment row + ledger
+//               transfer; if that unit fails the refund is recorded with its job (a replay is never credited);
+//               if the process dies in between, the guard records and refunds the charge.
 //   withdrawal  one unit of work: pending ledger transfer (wallet → provider clearing) + withdrawal row + a
 //               payout-submit job; the provider payout (idempotent by withdrawal id) is then requested, by the
 //               request itself and, if the process died first, by the job. The payout's signed webhook event
@@ -15,18 +16,27 @@ import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
+import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import type { Logger } from '../cabinets/link.ts';
 import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import type { PaymentProvider, ProviderEvent } from '../payments/provider.ts';
+import type { AuthorizeResult, PaymentProvider, ProviderEvent } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
+import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
 import type { WalletRepository } from './repository.ts';
 import type { LiveService } from '../live/service.ts';
 
 export const JOB_PAYOUT_SUBMIT = 'wallet.payout-submit';
+/** A top-up's guard: the charge was made but neither credited nor refunded (the process died in between). */
+export const JOB_TOPUP_GUARD = 'wallet.topup-guard';
+/** When the guard looks (a request is long finished by then). */
+export const TOPUP_GUARD_MS = 120_000;
+
+export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
+export interface WithdrawalResult { tixianOrderId: string; balance: number; currency: string; status: 'pending' }
 
 export interface WalletDeps {
   db: Db;
@@ -48,6 +58,7 @@ export class WalletService {
   constructor(private readonly d: WalletDeps) {
     this.payouts = d.payouts ?? PAYOUTS;
     d.jobs.register(JOB_PAYOUT_SUBMIT, (p) => this.submitPayout(String(p.withdrawalId)));
+    d.jobs.register(JOB_TOPUP_GUARD, (p) => this.topUpGuard(p));
   }
 
   private provider(methodId: string): PaymentProvider {
@@ -90,8 +101,15 @@ export class WalletService {
     if (!token) throw badRequest('error.validation.field', { field: 'stripeToken' });
     const outTradeNo = orderNo(this.d.clock.now());
     // The provider's idempotency key derives from the client's: a retried request never charges twice.
-    const result = await provider.authorize({ token, amount, currency, capture: 'automatic', idempotencyKey: `cz_${user.id}_${inp.key}` });
+    const providerKey = `cz_${user.id}_${inp.key}`;
+    // A guard, committed before the card call: if this process dies between the charge and its credit (or its
+    // recorded refund), the job replays the call (same key: the provider returns the same charge) and refunds it.
+    await this.d.jobs.enqueue(JOB_TOPUP_GUARD, {
+      providerId: provider.id, token, amount, currency, key: providerKey, userId: user.id, outTradeNo,
+    }, new Date(this.d.clock.now().getTime() + TOPUP_GUARD_MS));
+    const result = await provider.authorize({ token, amount, currency, capture: 'automatic', idempotencyKey: providerKey });
     if (!result.ok) {
+      await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
       const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
       throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
@@ -100,26 +118,63 @@ export class WalletService {
     let done = outTradeNo;
     try {
       await this.d.db.tx(async () => {
+        await this.d.payments.lockCharge(provider.id, result.ref); // against the guard's refund of the same charge
         // A retry after a crash gets the same provider charge back: credit it once.
         const prior = await this.d.payments.topUpOf(provider.id, result.ref);
         if (prior) {
           done = prior;
           return;
         }
+        // The provider replays a charge we refunded (its credit failed before): never credit it.
+        if (await this.d.payments.isRefundedTopUp(provider.id, result.ref)) throw refused('error.wallet.topupRefunded');
         await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
         const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
         const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
         await ledger.transfer({ debit: clearing, credit: wallet, amount, code: 'wallet_topup', orderId: outTradeNo, at: this.d.clock.now() });
+        // The request's idempotency key completes in this transaction (lib/idempotency.ts).
+        await commitIdempotencyKey({ outTradeNo, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency } satisfies TopUpResult);
         await this.d.live.publish(user.id, { kind: 'wallet' });
       });
     } catch (err) {
-      // The charge is in the wallet (an earlier attempt): never refund it here.
-      if (await this.d.payments.isCaptured(provider.id, result.ref)) throw err;
-      await provider.refund(result.ref, amount).catch((e: unknown) => this.d.log.error({ err: e, outTradeNo }, 'top-up refund failed'));
+      await this.refundUncredited(provider.id, result, { userId: user.id, outTradeNo, amount, currency, key: providerKey });
       throw err;
     }
+    await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
     const { balance } = await ledger.walletOf(user.id, currency, agent);
     return { outTradeNo: done, balance, currency };
+  }
+
+  /**
+   * A charge that is in no wallet: unless it is credited (an earlier attempt) or already being refunded, one unit
+   * of work records it refunded (so no replay of this charge is ever credited) with its refund job, under the
+   * charge's lock (a credit of the same charge waits, then sees it refunded). Then the guard is no longer needed.
+   */
+  private async refundUncredited(
+    providerId: string, result: Extract<AuthorizeResult, { ok: true }>,
+    t: { userId: number; outTradeNo: string; amount: number; currency: string; key: string },
+    opts: { fromGuard?: boolean } = {},
+  ) {
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(providerId, result.ref);
+      if (await this.d.payments.isCaptured(providerId, result.ref)) return null;
+      if (await this.d.payments.isRefundedTopUp(providerId, result.ref)) return null;
+      await this.d.payments.recordRefundedTopUp({ providerId, result, userId: t.userId, orderId: t.outTradeNo, amount: t.amount, currency: t.currency });
+      return comp.enqueue({ providerId, ref: result.ref, action: 'refund', amount: t.amount, reason: `top-up ${t.outTradeNo} not credited` }, this.d.clock.now());
+    });
+    if (!opts.fromGuard) await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', t.key);
+    if (jobId !== null) await comp.runNow(jobId);
+  }
+
+  /** The guard's job: the same call again (the provider returns the first charge), and a refund if it is in no wallet. */
+  private async topUpGuard(p: Record<string, unknown>) {
+    const providerId = String(p.providerId);
+    if (!this.d.payments.providers.has(providerId)) return;
+    const provider = this.d.payments.providers.get(providerId);
+    const amount = Number(p.amount);
+    const result = await provider.authorize({ token: String(p.token), amount, currency: String(p.currency), capture: 'automatic', idempotencyKey: String(p.key) });
+    if (!result.ok) return;
+    await this.refundUncredited(providerId, result, { userId: Number(p.userId), outTradeNo: String(p.outTradeNo), amount, currency: String(p.currency), key: String(p.key) }, { fromGuard: true });
   }
 
   // ── Withdrawal ──────────────────────────────────────────────────────────────────────────────────────────
@@ -173,9 +228,8 @@ export class WalletService {
     let account: Record<string, string> | null = null;
     let remark: string | null = null;
     if (inp.refundType === REFUND.card) {
-      const cardPayment = await this.refundablePayment(user.id, currency, agent, amount);
-      if (!cardPayment) throw refused('error.wallet.refundTypeUnavailable');
-      channelId = cardPayment.id;
+      // Checked (again) under the lock of the payments it counts, in the unit of work below.
+      if (!(await this.refundablePayment(user.id, currency, agent, amount))) throw refused('error.wallet.refundTypeUnavailable');
     } else if (inp.refundType === REFUND.channel) {
       const parsed = parseReceiver(inp.receiverAccount);
       const channel = cfg.channels.find((c) => c.paymentId === parsed.paymentId);
@@ -200,6 +254,13 @@ export class WalletService {
     const provider = this.payoutProvider();
     const ledger = this.d.ledger;
     await this.d.db.tx(async () => {
+      if (inp.refundType === REFUND.card) {
+        // Concurrent refund-to-card withdrawals of one user queue here, so each sees the others' amounts.
+        await this.d.payments.lockCapturedTopUps(user.id, currency);
+        const cardPayment = await this.refundablePayment(user.id, currency, agent, amount);
+        if (!cardPayment) throw refused('error.wallet.refundTypeUnavailable');
+        channelId = cardPayment.id;
+      }
       const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
       const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
       let holdId: string;
@@ -214,6 +275,7 @@ export class WalletService {
         account_data: account, remark, hold_transfer_id: holdId, provider: provider.id, request_key: inp.key ?? null, at: now,
       });
       await this.d.jobs.enqueue(JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
+      await commitIdempotencyKey({ tixianOrderId: id, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency, status: 'pending' } satisfies WithdrawalResult);
       await this.d.live.publish(user.id, { kind: 'wallet' });
     });
     // Submit now; the job is the safety net if this process stops here.

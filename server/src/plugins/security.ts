@@ -1,0 +1,59 @@
+// Security headers on every response (@fastify/helmet): X-Content-Type-Options: nosniff, a Content-Security-Policy
+// that lets the app, the embed and the demo pages load only their own scripts plus the providers' SDKs they use,
+// Referrer-Policy, HSTS (over HTTPS), Cross-Origin-Opener-Policy, and no X-Powered-By style leaks.
+//   - frame-ancestors: 'none' everywhere except /embed/frame.html, whose route (static.ts) sends the agent's own
+//     origins (pageCsp(frameAncestors(agent))); X-Frame-Options is off because frame-ancestors supersedes it and
+//     would otherwise forbid the per-agent framing.
+//   - Cross-Origin-Resource-Policy is left to static.ts (the embed's scripts are loaded cross-origin).
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/** Third-party scripts the flows load at run time (sign-in SDKs, reCAPTCHA, WeChat JS-SDK, Stripe.js). */
+const SCRIPT_HOSTS = [
+  'https://accounts.google.com', 'https://appleid.cdn-apple.com', 'https://connect.facebook.net', 'https://www.google.com',
+  'https://www.gstatic.com', 'https://res.wx.qq.com', 'https://js.stripe.com',
+];
+/** Frames those SDKs open (Google/Apple/Facebook sign-in, reCAPTCHA, Stripe 3-D Secure). */
+const FRAME_HOSTS = [
+  'https://accounts.google.com', 'https://www.google.com', 'https://appleid.apple.com', 'https://www.facebook.com',
+  'https://js.stripe.com', 'https://hooks.stripe.com',
+];
+
+/** The page policy's directives (helmet's format); `frameAncestors` is the one directive that varies per page. */
+export function cspDirectives(frameAncestors: string[] = ["'none'"]): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...SCRIPT_HOSTS],
+    // React style attributes, MapLibre and the sign-in SDKs set inline styles.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // Map tiles and glyphs come from the configured map style (any HTTPS host); QR images, avatars as data:/blob:.
+    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+    'font-src': ["'self'", 'data:', 'https:'],
+    'connect-src': ["'self'", 'https:'],
+    // MapLibre and qr-scanner run their workers from blob: URLs.
+    'worker-src': ["'self'", 'blob:'],
+    'child-src': ["'self'", 'blob:'],
+    'frame-src': ["'self'", ...FRAME_HOSTS],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': frameAncestors,
+  };
+}
+
+/** The serialised policy (for routes that set it themselves, e.g. the embed frame with its agent's origins). */
+export function pageCsp(frameAncestors: string): string {
+  return Object.entries(cspDirectives([frameAncestors])).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
+}
+
+export default fp(async function security(app: FastifyInstance) {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives() },
+    xFrameOptions: false,
+    crossOriginResourcePolicy: false,
+    // Pages we open (sign-in popups) keep their opener; the embed frame sets `same-origin` itself (static.ts).
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginEmbedderPolicy: false,
+  });
+}, { name: 'security-headers' });

@@ -1,0 +1,32 @@
+// npm run jobs:dead [-- --retry <jobId>]
+// Lists the jobs that exhausted their attempts (dead: a compensation, capture or payout that needs an operator),
+// newest first, with their last error; --retry <id> makes one due again with a fresh attempt budget.
+// Exits 1 when there are dead jobs (for monitoring). Database: as `npm run serve`.
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../config.ts';
+import { openDb } from '../db/db.ts';
+import { JobsRepository } from '../jobs/repository.ts';
+
+const cfg = loadConfig();
+if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
+  console.error(`jobs:dead: no database (set DATABASE_URL, or DATA_DIR; ${cfg.dataDir} does not exist)`);
+  process.exit(2);
+}
+const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
+try {
+  const repo = new JobsRepository(db);
+  const at = process.argv.indexOf('--retry');
+  if (at >= 0) {
+    const id = Number(process.argv[at + 1]);
+    console.info((await repo.revive(id, new Date())) ? `job ${id} is due again` : `job ${id} is not dead`);
+  } else {
+    const dead = await repo.dead(1000);
+    for (const j of dead) {
+      console.info(`${j.id}\t${new Date(j.dead_at).toISOString()}\t${j.kind}\t${JSON.stringify(j.payload)}\t${j.attempts} attempts\t${j.last_error ?? ''}`);
+    }
+    console.info(dead.length ? `${dead.length} dead job(s)` : 'no dead jobs');
+    process.exitCode = dead.length ? 1 : 0;
+  }
+} finally {
+  await db.close();
+}

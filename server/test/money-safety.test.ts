@@ -1,0 +1,221 @@
+// Issue 13, money: each leak observed on the old code has a case here that failed there.
+//  - a failed void is a job (retried, `dead` when exhausted and visible), and the hold is released;
+//  - a top-up whose credit failed is refunded AND recorded, so the provider's idempotent replay is never credited;
+//  - concurrent refund-to-card withdrawals are checked under the lock of the card payment they count;
+//  - jobs carry a fencing token: a process whose lease was taken over cannot finish the job again;
+//  - a forged payout webhook signed with the old public sandbox secret is refused.
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, cardToken, markHeardFrom, touristToken, type Built } from './helper.ts';
+import { providerOwner, userOwner } from '../src/modules/ledger/service.ts';
+import { JOB_COMPENSATE } from '../src/modules/payments/compensation.ts';
+import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
+
+const API = '/cdb-app-api/v1/app';
+let b: Built;
+beforeAll(async () => {
+  b = await build({ simulator: false });
+});
+afterAll(async () => b?.close());
+
+let n = 0;
+const key = () => `ms-${Date.now()}-${n++}`;
+const form = (body: Record<string, string | number>) => new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)] as [string, string])).toString();
+const post = (url: string, token: string, body: Record<string, string | number>, k?: string) =>
+  b.app.inject({
+    method: 'POST', url: `${API}/${url}`,
+    headers: { token, 'content-type': 'application/x-www-form-urlencoded', ...(k ? { 'idempotency-key': k } : {}) },
+    payload: form(body),
+  });
+const intentStatus = async (ref: string) =>
+  (await b.db.query<{ status: string }>('select status from sandbox_intents where id = $1', [ref])).rows[0]?.status;
+
+/** Makes the next call of `obj[name]` throw once. */
+function failOnce<T extends object>(obj: T, name: keyof T & string, message: string) {
+  const orig = (obj as Record<string, unknown>)[name] as (...a: unknown[]) => unknown;
+  (obj as Record<string, unknown>)[name] = function (this: unknown) {
+    (obj as Record<string, unknown>)[name] = orig;
+    return Promise.reject(new Error(message));
+  };
+}
+
+describe('compensations are jobs', () => {
+  it('a void that fails is retried by a job until the card hold is released (and the failure is not just a log line)', async () => {
+    await markHeardFrom(b, ['PWL-VNO-001']); // deposit type 0: a card pre-authorisation
+    const token = await touristToken(b.app);
+    let ref = '';
+    const sandbox = b.sandbox;
+    const origVoid = sandbox.void.bind(sandbox);
+    let failures = 1;
+    sandbox.void = async (r: string, o?: { idempotencyKey?: string }) => {
+      ref = r;
+      if (failures-- > 0) throw new Error('provider unreachable');
+      return origVoid(r, o);
+    };
+    failOnce(b.app.powerly.ledger, 'transfer', 'database hiccup in the rental transaction');
+    const res = await b.app.inject({
+      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
+    });
+    expect(res.json().code).not.toBe(0);
+    expect(ref).toMatch(/^pi_/);
+    expect(await intentStatus(ref)).toBe('authorized'); // the first void failed
+    // A compensation job holds the release (not a log line): due again after its backoff, by any process.
+    const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = $1 and done_at is null and dead_at is null`, [JOB_COMPENSATE]);
+    expect(rows[0]!.n).toBe(1);
+    b.clock.advance(130_000);
+    await b.app.powerly.jobs.runDue();
+    expect(await intentStatus(ref)).toBe('voided');
+    sandbox.void = origVoid;
+  });
+
+  it('a job that exhausts its attempts is dead (not done) and listed for an operator', async () => {
+    const jobs = b.app.powerly.jobs;
+    jobs.register('test.always-fails', () => Promise.reject(new Error('no luck')));
+    const id = await jobs.enqueue('test.always-fails', { why: 'test' }, b.clock.now());
+    const saved = jobs.maxAttempts;
+    jobs.maxAttempts = 2;
+    try {
+      for (let i = 0; i < 2; i++) {
+        await jobs.runDue();
+        b.clock.advance(400_000);
+      }
+    } finally {
+      jobs.maxAttempts = saved;
+    }
+    const { rows } = await b.db.query<{ done_at: Date | null; dead_at: Date | null }>('select done_at, dead_at from jobs where id = $1', [id]);
+    expect(rows[0]!.done_at).toBeNull();
+    expect(rows[0]!.dead_at).not.toBeNull();
+    expect((await jobs.dead()).map((j) => Number(j.id))).toContain(id);
+    expect(await jobs.revive(id)).toBe(true);
+  });
+
+  it('fencing: a process whose lease was taken over cannot mark the job done', async () => {
+    const jobs = b.app.powerly.jobs;
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    let runs = 0;
+    jobs.register('test.slow', async () => {
+      runs++;
+      if (runs === 1) await slow; // the first run stalls past its lease
+    });
+    const id = await jobs.enqueue('test.slow', {}, b.clock.now());
+    const first = jobs.runNow(id);
+    await new Promise((r) => setTimeout(r, 50));
+    b.clock.advance(61_000); // the lease (60 s) expired: another process takes the job
+    expect(await jobs.runNow(id)).toBe(true);
+    const { rows: after } = await b.db.query<{ fence: string; done_at: Date }>('select fence, done_at from jobs where id = $1', [id]);
+    expect(Number(after[0]!.fence)).toBe(2);
+    // The first process wakes up: its done() carries fence 1 and changes nothing.
+    await b.db.query('update jobs set done_at = null where id = $1', [id]); // as if the second were still running
+    release();
+    await first;
+    const { rows } = await b.db.query<{ done_at: Date | null }>('select done_at from jobs where id = $1', [id]);
+    expect(rows[0]!.done_at).toBeNull();
+  });
+});
+
+describe('a top-up whose wallet credit fails', () => {
+  it('is refunded and recorded: a retry with the same key is not credited from the provider replay', async () => {
+    const token = await touristToken(b.app);
+    const k = key();
+    const body = { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) };
+    failOnce(b.app.powerly.ledger, 'transfer', 'database hiccup in the top-up transaction');
+    const first = await post('cdb/payment/multicurrency/recharge', token, body, k);
+    expect(first.json().code).not.toBe(0);
+    const user = await b.app.powerly.auth.authenticate(token);
+    const ref = `pi_cz_${user.id}_${k}`;
+    expect(await intentStatus(ref)).toBe('refunded');
+    const retry = await post('cdb/payment/multicurrency/recharge', token, body, k);
+    expect(retry.json().code).not.toBe(0);
+    expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(0);
+  });
+});
+
+describe('a top-up whose process dies between the charge and the credit', () => {
+  it('is refunded (and recorded) by its guard job; a retry with the same key is not credited', async () => {
+    const token = await touristToken(b.app);
+    const user = await b.app.powerly.auth.authenticate(token);
+    const k = key();
+    const input = { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app), key: k };
+    // The process dies right after the provider's answer: nothing after it runs (no credit, no refund).
+    const payments = b.app.powerly.payments;
+    const orig = payments.lockCharge.bind(payments);
+    payments.lockCharge = () => Promise.reject(new Error('process killed'));
+    await expect(b.app.powerly.wallet.topUp(user, input)).rejects.toThrow('process killed');
+    payments.lockCharge = orig;
+    const ref = `pi_cz_${user.id}_${k}`;
+    expect(await intentStatus(ref)).toBe('captured');
+    b.clock.advance(TOPUP_GUARD_MS + 1000);
+    await b.app.powerly.jobs.runDue();
+    expect(await intentStatus(ref)).toBe('refunded');
+    await expect(b.app.powerly.wallet.topUp(user, input)).rejects.toMatchObject({ key: 'error.wallet.topupRefunded' });
+    expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(0);
+  });
+});
+
+describe('refund-to-card withdrawals', () => {
+  it('three at once against one 10-unit card payment: one accepted', async () => {
+    const token = await touristToken(b.app);
+    const user = await b.app.powerly.auth.authenticate(token);
+    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }, key())).json().code).toBe(0);
+    // More balance from elsewhere (not a card payment), so that only the card payment's refundable amount limits.
+    const l = b.app.powerly.ledger;
+    await l.transfer({
+      debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'), credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
+      amount: 2000, code: 'adjustment', orderId: null, at: b.clock.now(),
+    });
+    const res = await Promise.all([1, 2, 3].map(() =>
+      post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR', autoAudit: 1, amountType: 'balance' }, key())));
+    expect(res.map((r) => r.json().code).filter((c) => c === 0)).toHaveLength(1);
+    const { rows } = await b.db.query<{ s: string }>(`select coalesce(sum(amount), 0)::text as s from withdrawals where user_id = $1 and refund_type = 0`, [user.id]);
+    expect(Number(rows[0]!.s)).toBe(1000);
+  });
+});
+
+describe('idempotency keys complete inside the business transaction', () => {
+  it('a failure after the rental committed (before the response was stored) replays the rental, never runs it again', async () => {
+    await markHeardFrom(b, ['PWL-SH-001']);
+    const token = await touristToken(b.app);
+    const rentals = b.app.powerly.rentals as unknown as { sendEject(id: string): Promise<void> };
+    const orig = rentals.sendEject;
+    rentals.sendEject = () => Promise.reject(new Error('process stopped after the commit'));
+    const k = key();
+    const stripeToken = await cardToken(b.app);
+    const req = () => b.app.inject({
+      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token, 'idempotency-key': k },
+      payload: { qrcode: 'PWL-SH-001', stripeToken, paymentId: 'card-sandbox' },
+    });
+    const first = await req();
+    rentals.sendEject = orig;
+    expect(first.statusCode).toBe(500);
+    const user = await b.app.powerly.auth.authenticate(token);
+    const { rows } = await b.db.query<{ id: string }>('select id from orders where user_id = $1', [user.id]);
+    expect(rows).toHaveLength(1);
+    const again = await req();
+    expect(again.json()).toMatchObject({ code: 0, data: { outTradeNo: rows[0]!.id } });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+});
+
+describe('withdrawal payouts: a forged webhook', () => {
+  it('signed with the sandbox secret that used to be a constant in the public source, is refused', async () => {
+    const token = await touristToken(b.app);
+    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }, key())).json().code).toBe(0);
+    const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR' }, key());
+    const wd = (await b.app.powerly.wallet.findWithdrawal(r.json().data.tixianOrderId))!;
+    expect(wd.provider_ref).toBeTruthy();
+    // The attacker: a payout.failed for this payout, signed the way the sandbox signs, with the old public secret.
+    const raw = JSON.stringify({ id: `evt_forged_${wd.id}`, type: 'payout.failed', data: { ref: wd.provider_ref } });
+    const t = Math.floor(b.clock.now().getTime() / 1000);
+    const sig = `t=${t},v1=${createHmac('sha256', 'whsec_sandbox_powerly').update(`${t}.${raw}`).digest('hex')}`;
+    const res = await b.app.inject({ method: 'POST', url: '/webhooks/payments/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': sig }, payload: raw });
+    expect(res.statusCode).toBe(400);
+    expect((await b.app.powerly.wallet.findWithdrawal(wd.id))?.status).toBe('pending');
+    const user = await b.app.powerly.auth.authenticate(token);
+    expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(0); // not put back
+    // This installation's own secret is random, and the same for every process on the database.
+    const { rows } = await b.db.query<{ value: string }>(`select value from installation_secrets where name = 'sandbox.webhook-secret'`);
+    expect(rows[0]!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
