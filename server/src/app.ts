@@ -25,6 +25,9 @@ import { ProviderRegistry } from './modules/payments/provider.ts';
 import { PaymentsRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
 import { SandboxCardProvider } from './modules/payments/sandbox.ts';
+import { StripeCardProvider, type StripeAccount } from './modules/payments/stripe.ts';
+import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
+import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
@@ -85,14 +88,17 @@ export interface AppDeps {
   sandboxMode?: 'on' | 'off';
   /** HMAC key of the embed's one-time codes (EMBED_SIGNING_KEY); every API process needs the same one. */
   embedSigningKey?: string;
+  /** Stripe (config/stripe.ts): card payments go through it instead of the sandbox card provider. */
+  stripe?: StripeSettings;
+  /** Which Stripe variables are missing (named when SANDBOX=off cannot start). */
+  stripeMissing?: string[];
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider and the WeChat JS-SDK need a real configuration. */
-export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat'>): string[] {
+export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'stripe' | 'stripeMissing'>): string[] {
   return [
     ...unconfiguredSignIn(deps.signIn ?? {}),
-    // Only the sandbox card provider exists in this build (payments/provider.ts): a real one must be registered.
-    'card payments (a real card provider; none is built in besides the sandbox)',
+    ...(deps.stripe ? [] : [`card payments (Stripe: ${(deps.stripeMissing?.length ? deps.stripeMissing : [...STRIPE_VARIABLES]).join(', ')})`]),
     ...(deps.wechat ? [] : ['WeChat JS-SDK (WECHAT_APP_ID, WECHAT_APP_SECRET)']),
   ];
 }
@@ -114,12 +120,33 @@ export async function buildApp(deps: AppDeps) {
   const jobs = new JobRunner(db, clock, log);
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
   const providers = new ProviderRegistry().register(sandbox);
+  const paymentsRepo = new PaymentsRepository(db);
+  // Stripe: the platform's account, and each agent's own account or connected account (docs/payments.md).
+  const agentProviders = new Map<string, string>();
+  if (deps.stripe) {
+    const s = deps.stripe;
+    providers.register(new StripeCardProvider('stripe', s.account, paymentsRepo, s.transport));
+    for (const [agent, a] of Object.entries(s.agents)) {
+      const id = `stripe.${agent}`;
+      const account: StripeAccount = a.secretKey
+        ? { secretKey: a.secretKey, publishableKey: a.publishableKey ?? '', webhookSecret: a.webhookSecret ?? '' }
+        : { ...s.account, connectedAccount: a.connectedAccount, webhookSecret: a.webhookSecret ?? s.account.webhookSecret };
+      providers.register(new StripeCardProvider(id, account, paymentsRepo, s.transport));
+      agentProviders.set(agent, id);
+    }
+  }
   const auth = new AuthService(new AuthRepository(db), clock);
   const ledger = new LedgerService(new LedgerRepository(db), db);
   const liveness = new Liveness(clock, deps.offlineAfterMs);
   const venues = new VenuesService(new VenuesRepository(db), liveness);
   const cabinetsRepo = new CabinetsRepository(db, liveness);
-  const payments = new PaymentsService(new PaymentsRepository(db), providers, clock);
+  const embedRepo = new EmbedRepository(db);
+  const payments = new PaymentsService(paymentsRepo, providers, clock, {
+    agentProviders,
+    defaultProvider: deps.stripe ? 'stripe' : 'sandbox',
+    defaultAgent: DEFAULT_AGENT,
+    agentExists: async (id) => (await embedRepo.agent(id)) != null,
+  });
   const rentalsRepo = new RentalsRepository(db);
   const rentals = new RentalsService({
     db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
@@ -143,7 +170,7 @@ export async function buildApp(deps: AppDeps) {
     await wallet.providerEvent(sandbox.id, raw, signature);
   });
   const embed = new EmbedService({
-    repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
+    repo: embedRepo, codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
     signingKey: deps.embedSigningKey ?? process.env.EMBED_SIGNING_KEY ?? 'powerly-dev-embed-signing-key',
   });
   app.decorate('powerly', { jobs, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed });
@@ -171,8 +198,8 @@ export async function buildApp(deps: AppDeps) {
     await api.register(venueRoutes, { venues });
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets });
-    await api.register(paymentRoutes, { payments, rentals });
-    await api.register(rentalRoutes, { rentals, keys, clock });
+    await api.register(paymentRoutes, { payments, rentals, keys, clock });
+    await api.register(rentalRoutes, { rentals, payments, keys, clock });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });

@@ -5,6 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { stripeSettingsFromEnv } from './config/stripe.ts';
 import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { prepareDemo } from './demo/index.ts';
@@ -21,6 +22,7 @@ import { serveFrontEnd } from './static.ts';
 async function main() {
   // 1. Configuration.
   const cfg = loadConfig();
+  const stripe = stripeSettingsFromEnv(process.env);
   const clock = systemClock;
 
   // 2. Database and migrations.
@@ -45,6 +47,8 @@ async function main() {
     mailer: mailerFromConfig(cfg),
     wechat: cfg.wechatAppId && cfg.wechatSecret ? new WeChatApi(cfg.wechatAppId, cfg.wechatSecret) : undefined,
     sandboxMode: cfg.sandbox,
+    stripe: stripe.settings,
+    stripeMissing: stripe.missing,
     signIn: signInSettingsFromEnv(process.env),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });

@@ -43,7 +43,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
     const key = req.headers['idempotency-key'];
     const r = await funds.topUp(currentUser(req), { ...req.body, key });
-    return ok({ outTradeNo: r.outTradeNo, pBalance: toMajor(r.balance, r.currency), pCurrencyType: r.currency });
+    return ok({ outTradeNo: r.outTradeNo, pBalance: toMajor(r.balance, r.currency), pCurrencyType: r.currency, ...('action' in r ? { action: r.action } : {}) });
   }));
 
   app.post('/cdb/mine/tixian/apply', {
@@ -141,13 +141,17 @@ export async function webhookRoutes(app: App, opts: { wallet: WalletService }) {
   app.post('/:provider', {
     schema: {
       tags: ['webhooks'],
-      summary: 'Payment provider events (payout.paid, payout.failed); signature-verified, each event id applied once',
+      summary: 'Payment provider events (payout.*, Stripe payment_intent.*, charge.refunded, setup_intent.*): signature-verified, each event id applied once, forward-only',
       params: Type.Object({ provider: Type.String({ maxLength: 40 }) }),
-      headers: Type.Object({ 'sandbox-signature': Type.Optional(Type.String({ maxLength: 300 })) }),
+      headers: Type.Object({
+        'sandbox-signature': Type.Optional(Type.String({ maxLength: 300 })),
+        'stripe-signature': Type.Optional(Type.String({ maxLength: 2000 })),
+      }),
       response: { 200: Type.Object({ received: Type.Boolean(), result: Type.String() }) },
     },
   }, async (req) => {
-    const result = await opts.wallet.providerEvent(req.params.provider, String(req.body), req.headers['sandbox-signature']);
+    const sig = req.params.provider.startsWith('stripe') ? req.headers['stripe-signature'] : req.headers['sandbox-signature'];
+    const result = await opts.wallet.providerEvent(req.params.provider, String(req.body), sig);
     return { received: true, result };
   });
 }

@@ -47,10 +47,9 @@ export class WalletService {
     d.jobs.register(JOB_PAYOUT_SUBMIT, (p) => this.submitPayout(String(p.withdrawalId)));
   }
 
-  private provider(methodId: string): PaymentProvider {
-    const p = this.d.payments.providerForMethod(methodId);
-    if (!p) throw badRequest('error.paymentMethod');
-    return p;
+  /** The provider of one of the agent's methods (another agent's method or an unknown one: 400, nothing moves). */
+  private provider(methodId: string, agent?: string): PaymentProvider {
+    return this.d.payments.requireProvider(methodId, agent || DEFAULT_AGENT);
   }
 
   /** The payout provider: today the card provider also pays out (sandbox; a real one plugs in the same way). */
@@ -72,22 +71,36 @@ export class WalletService {
 
   // ── Top-up ──────────────────────────────────────────────────────────────────────────────────────────────
 
-  async topUp(user: UserRow, inp: { amount: string; currency: string; agentId?: string; paymentId: string; stripeToken?: string; cardId?: string; key: string }) {
+  async topUp(user: UserRow, inp: { amount: string; currency: string; agentId?: string; paymentId: string; stripeToken?: string; cardId?: string; paymentIntent?: string; returnUrl?: string; key: string }) {
     const currency = parseCurrency(inp.currency);
     const amount = parseAmount(inp.amount, currency);
     if (amount > toMinor(MAX_TOPUP_MAJOR, currency)) throw refused('error.wallet.topupTooLarge', { max: MAX_TOPUP_MAJOR });
     const agent = inp.agentId || DEFAULT_AGENT;
-    const provider = this.provider(inp.paymentId);
+    const provider = this.provider(inp.paymentId, agent);
     let token = inp.stripeToken;
     if (inp.cardId) {
       const card = await this.d.repo.card(user.id, inp.cardId);
       if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
       token = card.payment_method_ref;
     }
-    if (!token) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    if (!token && !inp.paymentIntent) throw badRequest('error.validation.field', { field: 'stripeToken' });
     const outTradeNo = orderNo(this.d.clock.now());
-    // The provider's idempotency key derives from the client's: a retried request never charges twice.
-    const result = await provider.authorize({ token, amount, currency, capture: 'automatic', idempotencyKey: `cz_${user.id}_${inp.key}` });
+    // The provider's idempotency key derives from the client's: a retried request never charges twice. A payment
+    // the customer finished (3-D Secure, iDEAL, WeChat Pay) is resumed: checked to be theirs and of this amount.
+    let result = inp.paymentIntent
+      ? await provider.resume(inp.paymentIntent, user.id)
+      : await provider.authorize({
+          token: token!, amount, currency, capture: 'automatic', idempotencyKey: `cz_${user.id}_${inp.key}`, userId: user.id, purpose: 'wallet_topup',
+          returnUrl: inp.returnUrl,
+        });
+    if (inp.paymentIntent && result.ok && result.status === 'captured' && (result.amount !== amount || result.currency?.toUpperCase() !== currency)) {
+      result = { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    }
+    // 3-D Secure on a top-up: the client finishes it and repeats the call with the same key (the same payment).
+    if (result.ok && result.status === 'requires_action') {
+      const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
+      return { outTradeNo: '', balance, currency, action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
+    }
     if (!result.ok) {
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
       const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
@@ -244,6 +257,8 @@ export class WalletService {
     const now = this.d.clock.now();
     return this.d.db.tx(async () => {
       if (!(await this.d.payments.recordEvent(providerId, e, now))) return 'duplicate' as const;
+      // Payment events (Stripe payment_intent.*, charge.refunded) bring our payment rows up to the provider's state.
+      if (/^(payment_intent|charge)\./.test(e.type)) return this.d.payments.applyPaymentEvent(providerId, e);
       if (e.type !== 'payout.paid' && e.type !== 'payout.failed') return 'ignored' as const;
       const wd = await this.d.repo.withdrawalForPayout(providerId, e.data.ref);
       if (!wd) throw notFound('error.notFound'); // not stored yet: roll back so the redelivery applies it
@@ -292,8 +307,8 @@ export class WalletService {
   async startCardSetup(user: UserRow, inp: { paymentId: string; agentId?: string; currency: string }) {
     const currency = parseCurrency(inp.currency);
     if (currency === 'NGN') throw refused('error.card.unsupported');
-    const provider = this.provider(inp.paymentId);
-    const setup = await provider.createSetup();
+    const provider = this.provider(inp.paymentId, inp.agentId);
+    const setup = await provider.createSetup(user.id);
     await this.d.repo.insertSetup({
       id: setup.id, userId: user.id, agentId: inp.agentId || DEFAULT_AGENT, currency, methodId: inp.paymentId, provider: provider.id, at: this.d.clock.now(),
     });
