@@ -1,3 +1,4 @@
+import type { StripeSettings } from '../src/config/stripe.ts';
 // build(): the whole app over a fresh database (PGlite in memory, or a private schema of DATABASE_URL),
 // a private MQTT topic prefix (embedded Aedes, or MQTT_URL), the cabinet simulator, and a clock the test moves.
 import { randomBytes } from 'node:crypto';
@@ -70,6 +71,8 @@ export interface BuildOptions {
   schema?: string;
   /** PostgreSQL only: close() leaves the schema in place (for a restart on it). */
   keepSchema?: boolean;
+  /** Stripe settings (tests point the SDK at server/test/stripe/fake-stripe.ts). */
+  stripe?: StripeSettings;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -90,7 +93,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
   const sandbox = new GatedSandbox(db, clock);
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
-    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn });
+    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn, stripe: opts.stripe });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

@@ -111,12 +111,12 @@ export class RentalsService {
 
   /** POST cdb/cabinet/useDepositToRent */
   async rentWithDeposit(user: UserRow, input: DepositInput): Promise<string | ActionRequired> {
-    const { cabinet, priced } = await this.preflight(user, input.qrcode);
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
+    if (input.paymentIntent && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))) throw conflict('error.payment.alreadyUsed');
+    const { cabinet, priced } = await this.preflight(user, input.qrcode);
     const preauth = priced.planRow.deposit_type === 0;
     // A pre-authorisation needs a method that can hold (a card or a card wallet); iDEAL / WeChat Pay charge at once.
     if (preauth && !PaymentsService.methodHolds(input.paymentId)) throw badRequest('error.paymentMethod');
-    if (input.paymentIntent && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))) throw conflict('error.payment.alreadyUsed');
     const orderId = orderNo(this.d.clock.now());
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
@@ -232,7 +232,7 @@ export class RentalsService {
 
   private async declined(user: UserRow, provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, amount: number, currency: string, purpose: string): Promise<never> {
     await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: null, purpose, amount, currency });
-    const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
+    const known = ['card_declined', 'insufficient_funds', 'token_invalid', 'authentication_required', 'expired_card', 'incorrect_cvc', 'processing_error'];
     throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
   }
 
