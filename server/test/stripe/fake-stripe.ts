@@ -221,7 +221,7 @@ export class FakeStripe {
         si.payment_method = pm.id;
         if (card.outcome !== 'ok') {
           si.status = 'requires_payment_method';
-          throw new ApiError(402, { type: 'card_error', code: 'card_declined', decline_code: card.outcome === 'ok' ? undefined : card.outcome, message: 'Your card was declined.', setup_intent: si });
+          throw new ApiError(402, { type: 'card_error', code: 'card_declined', decline_code: card.outcome, message: 'Your card was declined.', setup_intent: si });
         }
         if (card.threeDS === 'always') {
           si.status = 'requires_action';
