@@ -282,3 +282,64 @@ describe('Stripe: agents (spec §6 agentOpenId)', () => {
     expect(fake.get(`${SK}|`, p!.provider_ref)).toBeUndefined();
   });
 });
+
+describe('Stripe: wallet top-ups (CZ), saved cards, refunds to the card', () => {
+  let n = 0;
+  const post = (url: string, token: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
+    b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'idempotency-key': `k-${n++}-${Date.now()}`, ...headers }, payload: body });
+  const balance = async (token: string) => ((await get('cdb/user/wallet/new', token)).json().data as { pCurrencyType: string; pBalance: number }[])
+    .find((w) => w.pCurrencyType === 'EUR')?.pBalance ?? 0;
+
+  it('a top-up is charged at once (automatic capture); 3-D Secure answers action and the finished payment is credited once', async () => {
+    const token = await touristToken(b.app);
+    const r = await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: CARD, stripeToken: 'pm_card_visa' });
+    expect(r.json()).toMatchObject({ code: 0, data: { pBalance: 10 } });
+    const a = await post('cdb/payment/multicurrency/recharge', token, { amount: '5', currency: 'EUR', paymentId: CARD, stripeToken: 'pm_card_authenticationRequired' });
+    const ref: string = a.json().data.action.paymentIntent;
+    expect(await balance(token)).toBe(10);
+    fake.complete3ds(SK, ref);
+    const resumed = { amount: '5', currency: 'EUR', paymentId: CARD, paymentIntent: ref };
+    expect((await post('cdb/payment/multicurrency/recharge', token, resumed)).json()).toMatchObject({ code: 0, data: { pBalance: 15 } });
+    // Resumed again (a new request key): the same charge is not credited twice.
+    expect((await post('cdb/payment/multicurrency/recharge', token, resumed)).json()).toMatchObject({ code: 0, data: { pBalance: 15 } });
+    // A different amount than the payment's: refused, nothing credited.
+    expect((await post('cdb/payment/multicurrency/recharge', token, { ...resumed, amount: '50' })).statusCode).toBe(422);
+    expect(await balance(token)).toBe(15);
+  });
+
+  it('saves a card with a SetupIntent, tops up with it, refuses it for another agent, and removes it at Stripe', async () => {
+    const token = await touristToken(b.app);
+    const setup = (await post('cdb/user/card/save?paymentId=stripe:STRIPE_CARD&currency=EUR', token, {})).json().data;
+    expect(setup).toMatchObject({ paymentId: expect.stringMatching(/^seti_/), clientSecret: expect.stringMatching(/_secret_/) });
+    const saved = await post('cdb/user/card/confirm', token, { paymentId: setup.paymentId, paymentMethod: 'pm_card_visa', clientSecret: setup.clientSecret });
+    const cardId: string = saved.json().data.pId;
+    const cards = (await get('cdb/user/card', token)).json().data;
+    expect(cards).toEqual([expect.objectContaining({ pId: cardId, pCardnumber: '**** **** **** 4242', brand: 'visa' })]);
+    const ref = (await b.db.query<{ payment_method_ref: string }>('select payment_method_ref from saved_cards where id = $1', [cardId])).rows[0]!.payment_method_ref;
+    expect((fake.get(`${SK}|`, ref) as unknown as { customer: string }).customer).toMatch(/^cus_/);
+    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '7', currency: 'EUR', paymentId: CARD, cardId })).json()).toMatchObject({ code: 0, data: { pBalance: 7 } });
+    // The card belongs to the platform's account: not usable under agent go9, nothing charged.
+    const before = fake.requests.length;
+    const other = await post('cdb/payment/multicurrency/recharge', token, { amount: '7', currency: 'EUR', agentId: 'go9', paymentId: 'stripe.go9:STRIPE_CARD', cardId });
+    expect(other.statusCode).toBe(404);
+    expect(fake.requests.length).toBe(before);
+    // Removal detaches it at Stripe.
+    expect((await get(`cdb/user/card/remove/${cardId}`, token)).json()).toMatchObject({ code: 0 });
+    expect((fake.get(`${SK}|`, ref) as unknown as { customer: string | null }).customer).toBeNull();
+  });
+
+  it('a withdrawal to the card is a Stripe refund of the top-up; the hold is posted with it', async () => {
+    const token = await touristToken(b.app);
+    await post('cdb/payment/multicurrency/recharge', token, { amount: '20', currency: 'EUR', paymentId: CARD, stripeToken: 'pm_card_visa' });
+    const r = await post('cdb/mine/tixian/create', token, { refundType: '0', amount: '12', currency: 'EUR', autoAudit: '1', amountType: 'balance' });
+    expect(r.json()).toMatchObject({ code: 0, data: { pBalance: 8 } });
+    const id: string = r.json().data.tixianOrderId;
+    expect((await b.app.powerly.wallet.findWithdrawal(id))?.status).toBe('paid');
+    const { rows } = await b.db.query<{ provider_ref: string; refunded_amount: string }>(`select provider_ref, refunded_amount from payments where purpose = 'wallet_topup' and user_id = (select user_id from withdrawals where id = $1)`, [id]);
+    expect(Number(rows[0]!.refunded_amount)).toBe(1200);
+    const charge = fake.get(`${SK}|`, String(pi(rows[0]!.provider_ref).latest_charge)) as unknown as { amount_refunded: number };
+    expect(charge.amount_refunded).toBe(1200);
+    const refunds = fake.requests.filter((q) => q.path === '/v1/refunds');
+    expect(refunds.at(-1)!.idempotencyKey).toBe(`wd_${id}`);
+  });
+});

@@ -51,6 +51,8 @@ export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
 export const JOB_HOLD_EXPIRY = 'rental.hold-expiry';
 /** A rent above the hold: the rest is charged off-session on the saved card (or becomes a debt, payType FK). */
 export const JOB_CHARGE_EXTRA = 'rental.charge-extra';
+/** A refund to the card a rental was paid with (state 5: a bought-out power bank came back). */
+export const JOB_REFUND_CARD = 'payment.refund-card';
 /** How long before capture_before the hold is dealt with (a failed job still has a day of retries). */
 export const HOLD_RENEW_MARGIN_MS = 24 * 3_600_000;
 /** How long a payment waiting for 3-D Secure / a redirect may stay open before it is released. */
@@ -91,6 +93,7 @@ export class RentalsService {
     d.jobs.register(JOB_SETTLE_PAYMENT, (p) => this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount)).then(() => undefined));
     d.jobs.register(JOB_HOLD_EXPIRY, (p) => this.holdExpiring(String(p.orderId), String(p.paymentId)));
     d.jobs.register(JOB_CHARGE_EXTRA, (p) => this.chargeExtra(String(p.orderId), Number(p.amount)));
+    d.jobs.register(JOB_REFUND_CARD, (p) => this.refundCard(String(p.paymentId), Number(p.amount), String(p.key)));
   }
 
   async resolveCabinet(url: string): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
@@ -398,8 +401,16 @@ export class RentalsService {
       if (refund > 0) {
         const w = this.d.ledger;
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
-        const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
-        await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+        const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
+        if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.providers.get(pay.provider).capabilities.refund) {
+          // The buy-out was taken from the card hold: the difference goes back to that card (a provider refund).
+          const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
+          await w.transfer({ debit: revenue, credit: clearing, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+          await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay.id, amount: refund, key: `state5_${order.id}` }, now);
+        } else {
+          const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
+          await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+        }
       }
       return;
     }
@@ -533,6 +544,15 @@ export class RentalsService {
       await this.d.payments.record({ providerId: provider?.id ?? 'none', result: declined, userId: order.user_id, orderId, purpose: 'rent_extra', amount, currency: order.currency });
       await this.d.repo.addDebt(orderId, amount);
     });
+  }
+
+  /** The refund job: once per key at the provider (its idempotency key), recorded once on the payment. */
+  private async refundCard(paymentId: string, amount: number, key: string) {
+    const p = await this.d.payments.find(paymentId);
+    if (!p) return;
+    const done = (await this.d.payments.repo.transitionsOfOrder(p.order_id ?? '')).some((t) => t.payment_id === paymentId && t.to_status.startsWith('refund:') && Number(t.amount) === amount);
+    if (done) return;
+    await this.d.payments.refund(paymentId, amount, key);
   }
 
   /**

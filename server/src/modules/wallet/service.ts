@@ -206,7 +206,10 @@ export class WalletService {
     }
     const id = orderNo(this.d.clock.now()).replace(/^PO/, 'TX');
     const now = this.d.clock.now();
-    const provider = this.payoutProvider();
+    // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
+    const charged = inp.refundType === REFUND.card && channelId ? await this.d.payments.find(channelId) : undefined;
+    const provider = charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
+      ? this.d.payments.providers.get(charged.provider) : this.payoutProvider();
     const ledger = this.d.ledger;
     await this.d.db.tx(async () => {
       const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
@@ -234,12 +237,47 @@ export class WalletService {
   async submitPayout(withdrawalId: string) {
     const wd = await this.d.repo.withdrawal(withdrawalId);
     if (!wd || wd.status !== 'pending' || wd.provider_ref) return;
-    const provider = this.payoutProvider();
+    const provider = wd.provider && this.d.payments.providers.has(wd.provider) ? this.d.payments.providers.get(wd.provider) : this.payoutProvider();
+    if (wd.refund_type === REFUND.card && !provider.capabilities.payout) return this.refundToCard(wd, provider);
     const destination = wd.refund_type === REFUND.card
       ? { kind: 'card_refund' as const, paymentRef: wd.channel_id ?? '' }
       : { kind: 'channel' as const, channel: wd.channel_id ?? 'manual', account: wd.account_data ?? {} };
     const { ref } = await provider.payout({ amount: Number(wd.amount), currency: wd.currency, destination, idempotencyKey: wd.id });
     await this.d.repo.setPayoutRef(wd.id, ref, this.d.clock.now());
+  }
+
+  /**
+   * A withdrawal to the card through a provider without payouts (Stripe): a refund of the top-up it came from,
+   * idempotent by the withdrawal id. Stripe answers a refund at once; the hold is posted with it in one unit of
+   * work. A refund Stripe refuses for good (not refundable any more) releases the hold back to the wallet.
+   */
+  private async refundToCard(wd: NonNullable<Awaited<ReturnType<WalletRepository['withdrawal']>>>, provider: PaymentProvider) {
+    const pay = await this.d.payments.find(wd.channel_id ?? '');
+    if (!pay?.provider_ref) throw new Error(`withdrawal ${wd.id}: no card payment ${wd.channel_id}`);
+    const amount = Number(wd.amount);
+    let failure: string | null = null;
+    try {
+      await provider.refund(pay.provider_ref, amount, `wd_${wd.id}`);
+    } catch (e) {
+      const code = (e as { code?: string; statusCode?: number }).code;
+      const status = (e as { statusCode?: number }).statusCode;
+      if (!status || status >= 500 || status === 429) throw e; // transient: the job retries with the same key
+      failure = code ?? 'refund_failed';
+    }
+    const now = this.d.clock.now();
+    await this.d.db.tx(async () => {
+      const cur = await this.d.repo.withdrawal(wd.id);
+      if (cur?.status !== 'pending' || cur.provider_ref) return;
+      await this.d.repo.setPayoutRef(wd.id, `refund_${wd.id}`, now);
+      if (failure) {
+        await this.d.ledger.voidPending(wd.hold_transfer_id, now);
+        await this.d.repo.settleWithdrawal(wd.id, 'rejected', failure, now);
+        return;
+      }
+      await this.d.payments.repo.addRefund(pay.id, amount, now);
+      await this.d.ledger.postPending(wd.hold_transfer_id, amount, now);
+      await this.d.repo.settleWithdrawal(wd.id, 'paid', null, now);
+    });
   }
 
   /**
