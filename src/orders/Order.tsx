@@ -4,7 +4,7 @@ import { useStore } from '@nanostores/react';
 import { useMountEffect } from '../ui/hooks.ts';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { listOrders, ORDER_PAGE_SIZE, type Order as OrderRow } from '../api/orders.ts';
-import { isOngoing, ongoingFirst } from '../core/orders.ts';
+import { isOngoing, ongoingFirst, orderActions } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
@@ -142,6 +142,16 @@ function OrderCard({ o, lang }: { o: OrderRow; lang: string }) {
         <dt>{ongoing ? t('orders.estimated') : t('orders.fee')}</dt>
         <dd className="fee">{money(o.pCurrencyName, fee)}</dd>
       </dl>
+      {orderActions(o).payAgain ? (
+        // Only an order whose deduction failed (spec §4): pay what it owes with payType FK.
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => navigate(href('/confirm', { payType: 'FK', outTradeNo: o.pOrderid, orderId: o.pOrderid, price: o.debtAmount || o.pJiesuan || 0, currency: o.pCurrency }))}
+        >
+          {t('orderActions.payAgain')}
+        </button>
+      ) : null}
       <button
         type="button"
         className="button link"

@@ -1,7 +1,9 @@
 // Route '/borrowSuccess' [tradeNo, payMode, payType, …]: polls every 3 s; download-app button.
 import { useStore } from '@nanostores/react';
 import { useT } from '../i18n/index.ts';
-import { $route } from '../stores/router.ts';
+import { $route, navigate } from '../stores/router.ts';
+import { showMessage } from '../ui/feedback.tsx';
+import { useMountEffect } from '../ui/hooks.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { OrderCheck } from './OrderCheck.tsx';
 import { BatteryIcon } from '../scan/HomeScan.tsx';
@@ -17,6 +19,12 @@ export default function BorrowSuccess() {
   const tradeNo = query.get('tradeNo') ?? '';
   const payMode = query.get('payMode') || query.get('payType') || 'YJ';
   const { store, url } = storeFor(currentSystem());
+  // payType FK paid an existing order (no eject to wait for): confirm, then the order list (spec §4).
+  useMountEffect(() => {
+    if (payMode !== 'FK') return;
+    void showMessage({ title: t('fk.paidTitle'), text: t('fk.paid') }).then(() => navigate('/order', { replace: true }));
+  });
+  if (payMode === 'FK') return <PageHeader title={t('check.borrowTitle')} />;
   return (
     <>
       <PageHeader title={t('check.borrowTitle')} />
