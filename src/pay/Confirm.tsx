@@ -19,7 +19,7 @@ import { toMinor } from '../core/money.ts';
 import { afterPaymentPath, CZ_FAILURE_BACK_MS, readConfirmQuery } from '../core/payTypes.ts';
 import { showMessage } from '../ui/feedback.tsx';
 import { StripePay } from './StripePay.tsx';
-import { stripeKind, StripePayError, type PayAnswer } from './stripe.ts';
+import { reportToOpener, stripeKind, StripePayError, type PayAnswer } from './stripe.ts';
 import { HoldExplainer } from './HoldExplainer.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
@@ -113,6 +113,8 @@ export default function Confirm() {
       void payFailed(t('confirm.noOrder'));
       return;
     }
+    // The embed's 3-D Secure popup: the frame that opened it continues (docs/embed.md).
+    if (q.paymentIntent && reportToOpener(q.paymentIntent, orderNo)) return;
     const next = afterPaymentPath(payType, orderNo);
     if (payType === 'CZ') {
       void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount }) }).then(() => navigate(next, { replace: true, from: '/confirm' }));

@@ -73,7 +73,11 @@ export async function payWithStripe(
   for (let i = 0; i < 3 && 'action' in answer; i++) {
     const { clientSecret, paymentIntent } = answer.action;
     const r = await stripe.handleNextAction({ clientSecret });
-    if (r.error) throw new StripePayError(r.error.code ?? 'authentication_failed', r.error.message ?? '');
+    if (r.error) {
+      // In the embed frame a bank's challenge page may refuse to be framed: finish it in a top-level popup.
+      if (inFrame() && r.error.type !== 'card_error') return challengeInPopup(paymentIntent);
+      throw new StripePayError(r.error.code ?? 'authentication_failed', r.error.message ?? '');
+    }
     answer = await call({ stripeToken: paymentMethod, paymentIntent });
   }
   if ('action' in answer) throw new StripePayError('authentication_failed', '');
@@ -94,4 +98,52 @@ export function stripeKind(paymentType: string): StripeKind | null {
   if (['STRIPE_APPLE', 'STRIPE_GOOGLE', 'APPLE_PAY', 'GOOGLE_PAY'].includes(paymentType)) return 'wallet';
   if (paymentType === 'STRIPE_IDEAL' || paymentType === 'STRIPE_WECHAT') return 'redirect';
   return null;
+}
+
+/** The channel a popup finishing a payment reports on (same origin as the frame that opened it). */
+export const PAY_CHANNEL = 'powerly-pay';
+
+export function inFrame(): boolean {
+  try {
+    return typeof window !== 'undefined' && window.self !== window.top;
+  } catch {
+    return true; // a cross-origin parent: framed
+  }
+}
+
+/**
+ * Opens this screen top-level with ?payment_intent (the popup finishes the challenge and resumes the payment
+ * there, then reports the order number on PAY_CHANNEL and closes); resolves with that order number.
+ */
+export function challengeInPopup(paymentIntent: string, url = location.href): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const hash = target.hash.includes('?') ? `${target.hash}&payment_intent=${paymentIntent}` : `${target.hash}?payment_intent=${paymentIntent}`;
+    target.hash = hash;
+    const popup = window.open(target.toString(), 'powerly-3ds', 'popup,width=480,height=720');
+    if (!popup) return reject(new StripePayError('popup_blocked', ''));
+    const channel = new BroadcastChannel(PAY_CHANNEL);
+    const timer = setInterval(() => {
+      if (!popup.closed) return;
+      clearInterval(timer);
+      channel.close();
+      reject(new StripePayError('authentication_failed', ''));
+    }, 1000);
+    channel.onmessage = (e: MessageEvent<{ paymentIntent: string; orderNo: string }>) => {
+      if (e.data?.paymentIntent !== paymentIntent) return;
+      clearInterval(timer);
+      channel.close();
+      resolve(e.data.orderNo);
+    };
+  });
+}
+
+/** In the popup: tell the frame the payment is done, then close. Returns false when this is not such a popup. */
+export function reportToOpener(paymentIntent: string, orderNo: string): boolean {
+  if (typeof window === 'undefined' || !window.opener || window.name !== 'powerly-3ds') return false;
+  const channel = new BroadcastChannel(PAY_CHANNEL);
+  channel.postMessage({ paymentIntent, orderNo });
+  channel.close();
+  window.close();
+  return true;
 }
