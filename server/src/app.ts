@@ -199,7 +199,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
-    await api.register(rentalRoutes, { rentals, payments, keys, clock });
+    await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a) => wallet.savedCardRef(u, c, a) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });

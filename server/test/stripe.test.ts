@@ -343,3 +343,61 @@ describe('Stripe: wallet top-ups (CZ), saved cards, refunds to the card', () => 
     expect(refunds.at(-1)!.idempotencyKey).toBe(`wd_${id}`);
   });
 });
+
+describe('Stripe: saved card to rent, cards of others, lost responses', () => {
+  const post = (url: string, token: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
+    b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, ...headers }, payload: body });
+
+  async function saveCard(token: string) {
+    const setup = (await post('cdb/user/card/save?paymentId=stripe:STRIPE_CARD&currency=EUR', token, {})).json().data;
+    const saved = await post('cdb/user/card/confirm', token, { paymentId: setup.paymentId, paymentMethod: 'pm_card_visa', clientSecret: setup.clientSecret }, { 'idempotency-key': `save-${setup.paymentId}` });
+    return saved.json().data.pId as string;
+  }
+
+  it('rents with a saved card (savedCardToRent); another user\'s card is not found and nothing reaches Stripe', async () => {
+    const alice = await touristToken(b.app);
+    const bob = await touristToken(b.app);
+    const cardId = await saveCard(alice);
+    const before = fake.requests.length;
+    const stolen = await post('cdb/cabinet/savedCardToRent', bob, { qrcode: 'PWL-VNO-001', cardId, paymentId: CARD });
+    expect(stolen.statusCode).toBe(404);
+    expect(fake.requests.length).toBe(before);
+    const res = await post('cdb/cabinet/savedCardToRent', alice, { qrcode: 'PWL-VNO-001', cardId, paymentId: CARD });
+    const tradeNo: string = res.json().data.outTradeNo;
+    await untilOut(alice, tradeNo);
+    const [p] = await payment(tradeNo);
+    expect(pi(p!.provider_ref)).toMatchObject({ status: 'requires_capture', customer: expect.stringMatching(/^cus_/) });
+  });
+
+  it('a response lost on the wire: the SDK retries with the same idempotency key and Stripe replays it (one hold)', async () => {
+    const token = await touristToken(b.app);
+    const before = fake.requests.length;
+    fake.dropNext = 1;
+    // Another cabinet: the earlier rentals of this file hold Vilnius's power banks.
+    const res = await rent(token, { qrcode: 'PWL-LIS-001', stripeToken: 'pm_card_visa', paymentId: CARD });
+    const tradeNo: string = res.json().data.outTradeNo;
+    await untilOut(token, tradeNo);
+    const keys = fake.requests.slice(before).filter((r) => r.method === 'POST').map((r) => r.idempotencyKey);
+    // Exactly one request was sent twice, with the same key; Stripe's objects were made once.
+    expect(keys.length - new Set(keys).size).toBe(1);
+    const [p] = await payment(tradeNo);
+    const customer = String(pi(p!.provider_ref).customer);
+    const customers = [...new Set(fake.requests.slice(before).filter((r) => r.path === '/v1/customers').map((r) => r.idempotencyKey))];
+    expect(customers).toHaveLength(1);
+    expect(customer).toMatch(/^cus_/);
+    expect((await payment(tradeNo)).map((x) => x.provider_ref)).toHaveLength(1);
+  });
+
+  it('bad input: an unknown method or a foreign currency amount moves no money, in the user language', async () => {
+    const token = await touristToken(b.app);
+    const before = fake.requests.length;
+    const unknown = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: 'pm_card_visa', paymentId: 'stripe:PAYPAL' }, { lang: 'lt-LT' });
+    expect(unknown.statusCode).toBe(400);
+    const topUp = await post('cdb/payment/multicurrency/recharge', token, { amount: '10.005', currency: 'EUR', paymentId: CARD, stripeToken: 'pm_card_visa' }, { 'idempotency-key': 'bad-amount' });
+    expect(topUp.statusCode).toBe(400);
+    const currency = await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'XXX', paymentId: CARD, stripeToken: 'pm_card_visa' }, { 'idempotency-key': 'bad-cur' });
+    expect(currency.statusCode).toBeGreaterThanOrEqual(400);
+    expect(currency.statusCode).toBeLessThan(500);
+    expect(fake.requests.length).toBe(before);
+  });
+});

@@ -45,6 +45,14 @@ export const DepositRentBody = Type.Object({
   ...PayResume,
 });
 export type DepositRentBody = Static<typeof DepositRentBody>;
+/** POST cdb/cabinet/savedCardToRent: the deposit with a saved card (pId of cdb/user/card) instead of a new one. */
+export const SavedCardRentBody = Type.Object({
+  qrcode: Type.String({ minLength: 1, maxLength: 500 }),
+  cardId: Type.String({ minLength: 1, maxLength: 100 }),
+  paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
+  ...PayResume,
+});
+export type SavedCardRentBody = Static<typeof SavedCardRentBody>;
 /** outTradeNo is empty when `action` is set: the customer finishes the payment, then the call is repeated with paymentIntent. */
 export const DepositRentResult = Type.Object({ outTradeNo: Type.String(), action: Type.Optional(PaymentAction) });
 export type DepositRentResult = Static<typeof DepositRentResult>;

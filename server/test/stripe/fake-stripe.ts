@@ -77,6 +77,8 @@ export class FakeStripe {
   now = () => Math.floor(Date.now() / 1000);
   /** Fail the next N requests with a 500 (to exercise retries). */
   failNext = 0;
+  /** Process the next N POSTs but cut the connection before answering (the response is lost; Stripe did it). */
+  dropNext = 0;
 
   constructor(readonly keys: string[]) {}
 
@@ -151,6 +153,11 @@ export class FakeStripe {
       body = JSON.stringify({ error: err.body });
     }
     if (key && req.method === 'POST' && status !== 500) this.idem.set(`${account}|${key}`, { hash, status, body });
+    if (this.dropNext > 0 && req.method === 'POST') {
+      this.dropNext--;
+      req.socket.destroy();
+      return;
+    }
     send(status, body);
   }
 

@@ -1,6 +1,6 @@
 import { Envelope } from '#contract/envelope.ts';
 import {
-  BalanceRentQuery, BalanceRentResult, DepositRentBody, DepositRentResult, Order, OrderCheckParams, OrderCheckResult, OrderIdBody,
+  BalanceRentQuery, BalanceRentResult, DepositRentBody, DepositRentResult, SavedCardRentBody, Order, OrderCheckParams, OrderCheckResult, OrderIdBody,
   OrderIdQuery, OrderListQuery, OrderPage, OrderShare, PublicOrder, PublicOrderQuery,
 } from '#contract/rentals.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -23,7 +23,11 @@ export const agentOf = (payments: PaymentsService, headers: Record<string, unkno
   return payments.agent(typeof h === 'string' ? h : undefined);
 };
 
-export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; payments: PaymentsService; keys: KeyStore; clock: Clock }) {
+export default async function rentalRoutes(app: App, opts: {
+  rentals: RentalsService; payments: PaymentsService; keys: KeyStore; clock: Clock;
+  /** A saved card's provider ref, for this user and agent (the wallet module owns saved cards). */
+  savedCard: (userId: number, cardId: string, agent: string) => Promise<string>;
+}) {
   app.post('/cdb/cabinet/useDepositToRent', {
     schema: {
       tags: ['rentals'],
@@ -40,6 +44,26 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
       const r = await opts.rentals.rentWithDeposit(currentUser(req), {
         qrcode: b.qrcode, token: b.stripeToken, paymentId: b.paymentId, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
       });
+      return ok(paid(r));
+    });
+  });
+
+  app.post('/cdb/cabinet/savedCardToRent', {
+    schema: {
+      tags: ['rentals'],
+      summary: 'Pay the deposit with a saved card (hold or top-up, as useDepositToRent) and start the rental',
+      headers: IdemHeaders,
+      body: SavedCardRentBody,
+      response: { 200: Envelope(DepositRentResult) },
+    },
+    preHandler: app.requireUser,
+  }, async (req, reply) => {
+    const b = req.body;
+    return idempotent(opts.keys, opts.clock, req, reply, b, async () => {
+      const agent = await agentOf(opts.payments, req.headers);
+      const user = currentUser(req);
+      const token = await opts.savedCard(user.id, b.cardId, agent);
+      const r = await opts.rentals.rentWithDeposit(user, { qrcode: b.qrcode, token, paymentId: b.paymentId, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent });
       return ok(paid(r));
     });
   });

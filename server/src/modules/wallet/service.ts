@@ -337,6 +337,16 @@ export class WalletService {
 
   // ── Saved cards ─────────────────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * A saved card of this user and agent as a payment method for a payment: its provider ref. Another user's
+   * card, a removed one or one saved under another agent is not found (nothing is charged).
+   */
+  async savedCardRef(userId: number, cardId: string, agent: string) {
+    const card = await this.d.repo.card(userId, cardId);
+    if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
+    return card.payment_method_ref;
+  }
+
   cards(userId: number, agentId?: string) {
     return this.d.repo.cards(userId, agentId || DEFAULT_AGENT);
   }
