@@ -9,6 +9,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import type { Stripe } from '@stripe/stripe-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Confirm from '../../src/pay/Confirm.tsx';
+import { StripeCardSetup } from '../../src/pay/StripeCardSetup.tsx';
 import { setStripeLoader } from '../../src/pay/stripe.ts';
 import { $dialogs, $toast, FeedbackHost } from '../../src/ui/feedback.tsx';
 import { setApiBase } from '../../src/api/client.ts';
@@ -101,6 +102,10 @@ function stripeDouble(opts: { pm?: string; wallets?: boolean } = {}) {
   const stripe = {
     elements: () => ({ create: (kind: string) => element(kind), submit: async () => ({}) }),
     createPaymentMethod: async () => ({ paymentMethod: { id: opts.pm ?? 'pm_ok' } }),
+    confirmCardSetup: async (clientSecret: string) => {
+      log.push(`setup ${clientSecret}`);
+      return { setupIntent: { id: 'seti_1', status: 'succeeded', payment_method: 'pm_saved' } };
+    },
     handleNextAction: async ({ clientSecret }: { clientSecret: string }) => {
       log.push(`3ds ${clientSecret}`);
       return { paymentIntent: { id: 'pi_1', status: 'requires_capture' } };
@@ -186,6 +191,27 @@ describe('confirm screen, Stripe', () => {
     await until(() => document.querySelector('[data-mounted="card"]'));
     expect(tries).toBe(4);
     off();
+  });
+});
+
+describe('saving a card with Stripe (SetupIntent)', () => {
+  it('starts the setup on our server, confirms it with Stripe.js, then records the payment method', async () => {
+    const d = stripeDouble();
+    setStripeLoader(async () => d.stripe);
+    const confirmed: unknown[] = [];
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    root = createRoot(host);
+    const method = { pId: 'stripe:STRIPE_CARD', pPaymentType: 'STRIPE_CARD', label: 'Card', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk_test_setup', configDetails: { accountCountry: 'LT', currency: 'eur' } };
+    act(() => root!.render(
+      <StripeCardSetup method={method} submitLabel="Save card" start={async () => ({ paymentId: 'seti_1', clientSecret: 'seti_1_secret_z' })}
+        confirm={async (x) => void confirmed.push(x)} onError={(m) => confirmed.push(`error ${m}`)} />,
+    ));
+    await until(() => document.querySelector('[data-mounted="card"]') || document.querySelector('.stripe-element[data-mounted]'));
+    act(() => document.querySelector<HTMLFormElement>('form.stripe-card')!.requestSubmit());
+    await until(() => confirmed.length > 0);
+    expect(d.log).toContain('setup seti_1_secret_z');
+    expect(confirmed).toEqual([{ paymentId: 'seti_1', clientSecret: 'seti_1_secret_z', paymentMethod: 'pm_saved' }]);
   });
 });
 
