@@ -401,3 +401,25 @@ describe('Stripe: saved card to rent, cards of others, lost responses', () => {
     expect(fake.requests.length).toBe(before);
   });
 });
+
+describe('Stripe: iDEAL and WeChat Pay (redirect / QR)', () => {
+  const post = (url: string, token: string, body: Record<string, string>) =>
+    b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'idempotency-key': `r-${Math.random()}` }, payload: body });
+
+  it('a top-up with iDEAL redirects to the bank and back; WeChat Pay shows a QR code; each is credited once when paid', async () => {
+    const token = await touristToken(b.app);
+    const ideal = await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'stripe:STRIPE_IDEAL', stripeToken: 'pm_ideal', returnUrl: 'https://app.powerly.test/#/confirm?payType=CZ' });
+    const ref: string = ideal.json().data.action.paymentIntent;
+    expect(pi(ref)).toMatchObject({ status: 'requires_action', next_action: { type: 'redirect_to_url' } });
+    fake.completeRedirect(SK, ref);
+    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'stripe:STRIPE_IDEAL', paymentIntent: ref })).json()).toMatchObject({ code: 0, data: { pBalance: 10 } });
+    const wechat = await post('cdb/payment/multicurrency/recharge', token, { amount: '5', currency: 'EUR', paymentId: 'stripe:STRIPE_WECHAT', stripeToken: 'pm_wechat' });
+    const wref: string = wechat.json().data.action.paymentIntent;
+    expect(pi(wref)).toMatchObject({ next_action: { type: 'wechat_pay_display_qr_code' } });
+    fake.completeRedirect(SK, wref);
+    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '5', currency: 'EUR', paymentId: 'stripe:STRIPE_WECHAT', paymentIntent: wref })).json()).toMatchObject({ code: 0, data: { pBalance: 15 } });
+    // A card id sent with the iDEAL method is not taken as a card (the method decides the type): refused, no money.
+    const mismatch = await post('cdb/payment/multicurrency/recharge', token, { amount: '5', currency: 'EUR', paymentId: 'stripe:STRIPE_IDEAL', stripeToken: 'pm_card_visa' });
+    expect(mismatch.statusCode).toBe(422);
+  });
+});

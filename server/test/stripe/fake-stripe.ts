@@ -16,7 +16,7 @@ import Stripe from 'stripe';
 
 type Obj = Record<string, unknown> & { id: string; object: string };
 
-interface Card { brand: string; last4: string; outcome: 'ok' | 'card_declined' | 'insufficient_funds'; threeDS: 'always' | 'optional'; holdDays: number }
+interface Card { brand: string; last4: string; outcome: 'ok' | 'card_declined' | 'insufficient_funds'; threeDS: 'always' | 'optional'; holdDays: number; type?: 'ideal' | 'wechat_pay' }
 const TEST_CARDS: Record<string, Card> = {
   pm_card_visa: { brand: 'visa', last4: '4242', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
   pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
@@ -25,6 +25,9 @@ const TEST_CARDS: Record<string, Card> = {
   pm_card_authenticationRequired: { brand: 'visa', last4: '3184', outcome: 'ok', threeDS: 'always', holdDays: 7 },
   pm_card_threeDSecureOptional: { brand: 'visa', last4: '3063', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
   pm_card_shortHold: { brand: 'visa', last4: '0077', outcome: 'ok', threeDS: 'optional', holdDays: 2 },
+  // Redirect / QR methods: always need the customer (a bank redirect, a WeChat QR code), charge at once.
+  pm_ideal: { brand: 'ideal', last4: '', outcome: 'ok', threeDS: 'always', holdDays: 0, type: 'ideal' },
+  pm_wechat: { brand: 'wechat_pay', last4: '', outcome: 'ok', threeDS: 'always', holdDays: 0, type: 'wechat_pay' },
 };
 
 class ApiError extends Error {
@@ -283,6 +286,23 @@ export class FakeStripe {
     s.set(pi.id, pi);
     if (p.confirm !== 'true') return this.expand(s, pi, p);
     const card = TEST_CARDS[String(pm.test_card)]!;
+    const type = card.type ?? 'card';
+    const allowed = (p.allowed_payment_method_types as string[] | undefined) ?? ['card'];
+    if (!allowed.includes(type)) {
+      throw invalid(`The PaymentMethod provided (${type}) is not allowed for this PaymentIntent.`, 'payment_intent_incompatible_payment_method', 'payment_method');
+    }
+    if (type !== 'card') {
+      if (pi.capture_method === 'manual') throw invalid(`${type} does not support capture_method=manual.`, 'payment_intent_invalid_parameter', 'capture_method');
+      if (type === 'ideal' && !p.return_url) throw invalid('A return_url is required to confirm with ideal.', 'parameter_missing', 'return_url');
+      if (type === 'wechat_pay' && (p.payment_method_options as { wechat_pay?: { client?: string } } | undefined)?.wechat_pay?.client !== 'web') {
+        throw invalid('payment_method_options[wechat_pay][client] is required.', 'parameter_missing', 'payment_method_options[wechat_pay][client]');
+      }
+      pi.status = 'requires_action';
+      pi.next_action = type === 'ideal'
+        ? { type: 'redirect_to_url', redirect_to_url: { url: 'https://bank.example/ideal', return_url: p.return_url } }
+        : { type: 'wechat_pay_display_qr_code', wechat_pay_display_qr_code: { data: 'weixin://wxpay/bizpayurl?pr=x' } };
+      return this.expand(s, pi, p);
+    }
     if (card.outcome !== 'ok') {
       pi.last_payment_error = { type: 'card_error', code: 'card_declined', decline_code: card.outcome, message: 'Your card was declined.' };
       throw new ApiError(402, { type: 'card_error', code: 'card_declined', decline_code: card.outcome, message: 'Your card was declined.', payment_intent: pi });
@@ -306,7 +326,9 @@ export class FakeStripe {
     const charge: Obj = {
       id: this.id('ch'), object: 'charge', amount: pi.amount, captured: !manual, amount_captured: manual ? 0 : pi.amount, amount_refunded: 0, refunded: false,
       payment_intent: pi.id, status: 'succeeded',
-      payment_method_details: { type: 'card', card: { brand: card.brand, last4: card.last4, ...(manual ? { capture_before: this.now() + card.holdDays * 86_400 } : {}) } },
+      payment_method_details: card.type
+        ? { type: card.type, [card.type]: {} }
+        : { type: 'card', card: { brand: card.brand, last4: card.last4, ...(manual ? { capture_before: this.now() + card.holdDays * 86_400 } : {}) } },
     };
     s.set(charge.id, charge);
     Object.assign(pi, {
@@ -353,6 +375,11 @@ export class FakeStripe {
     const pm = s.get(String(pi.payment_method))!;
     this.authorise(s, pi, pm, TEST_CARDS[String(pm.test_card)]!);
     return pi;
+  }
+
+  /** The customer pays at the bank (iDEAL) or scans the QR code (WeChat Pay). */
+  completeRedirect(secretKey: string, piId: string) {
+    return this.complete3ds(secretKey, piId);
   }
 
   /** The hold lapses (capture_before passed): Stripe cancels the intent. */

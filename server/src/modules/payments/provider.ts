@@ -25,6 +25,8 @@ export interface AuthorizeInput {
   purpose?: string;
   /** Where a redirect method (iDEAL, 3-D Secure outside a frame) comes back to. */
   returnUrl?: string;
+  /** The payment type of the chosen method (STRIPE_CARD, STRIPE_IDEAL, STRIPE_WECHAT, …). */
+  methodType?: string;
 }
 
 export type AuthorizeResult =

@@ -74,7 +74,11 @@ export class StripeCardProvider extends PaymentProvider {
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
     const customer = input.userId != null && (input.saveCard || input.offSession || input.token.startsWith('pm_'))
       ? await this.customer(input.userId) : undefined;
+    // The method's Stripe type: iDEAL and WeChat Pay charge at once and cannot be saved; WeChat Pay shows a QR code.
+    const type = input.methodType === 'STRIPE_IDEAL' ? 'ideal' : input.methodType === 'STRIPE_WECHAT' ? 'wechat_pay' : 'card';
     const params: Stripe.PaymentIntentCreateParams = {
+      allowed_payment_method_types: [type],
+      ...(type === 'wechat_pay' ? { payment_method_options: { wechat_pay: { client: 'web' } } } : {}),
       amount: input.amount,
       currency: input.currency.toLowerCase(),
       payment_method: input.token,
@@ -82,7 +86,7 @@ export class StripeCardProvider extends PaymentProvider {
       capture_method: input.capture,
       ...(customer ? { customer } : {}),
       ...(input.offSession ? { off_session: true } : {}),
-      ...(input.saveCard && !input.offSession ? { setup_future_usage: 'off_session' as const } : {}),
+      ...(input.saveCard && !input.offSession && type === 'card' ? { setup_future_usage: 'off_session' as const } : {}),
       ...(input.returnUrl ? { return_url: input.returnUrl } : {}),
       metadata: { powerlyUserId: String(input.userId ?? ''), purpose: input.purpose ?? '' },
       expand: ['latest_charge'],

@@ -150,6 +150,7 @@ export class RentalsService {
     if (!input.paymentIntent) {
       return provider.authorize({
         token: input.token, amount, currency, capture, idempotencyKey: orderId, userId: user.id, saveCard: true, purpose, returnUrl: input.returnUrl,
+        methodType: input.paymentId.split(':')[1],
       });
     }
     const r = await provider.resume(input.paymentIntent, user.id);

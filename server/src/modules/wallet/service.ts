@@ -91,7 +91,7 @@ export class WalletService {
       ? await provider.resume(inp.paymentIntent, user.id)
       : await provider.authorize({
           token: token!, amount, currency, capture: 'automatic', idempotencyKey: `cz_${user.id}_${inp.key}`, userId: user.id, purpose: 'wallet_topup',
-          returnUrl: inp.returnUrl,
+          returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1],
         });
     if (inp.paymentIntent && result.ok && result.status === 'captured' && (result.amount !== amount || result.currency?.toUpperCase() !== currency)) {
       result = { ok: false, ref: null, declineCode: 'token_invalid', card: null };
