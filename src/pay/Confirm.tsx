@@ -87,7 +87,9 @@ export default function Confirm() {
   /** Sends a payment to the server call of this payType; `action` when the customer must finish it first. */
   const serverCall = async (input: { stripeToken?: string; paymentIntent?: string }, key: string): Promise<PayAnswer> => {
     const paymentId = method?.pId ?? q.paymentId;
-    const returnUrl = typeof location !== 'undefined' && location.protocol.startsWith('http') ? location.href : undefined;
+    // Redirect methods (iDEAL) come back to this screen, which resumes the payment (?payment_intent).
+    const redirect = method && stripeKind(method.pPaymentType) === 'redirect' && !cardProviderFor(method);
+    const returnUrl = redirect && location.protocol.startsWith('http') ? location.href : undefined;
     if (payType === 'FK') {
       const r = await payOrder({ outTradeNo: q.outTradeNo || q.orderId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent }, key);
       return r.action ? { action: r.action } : { done: r.outTradeNo };

@@ -15,7 +15,7 @@ export interface StripeCardSetupProps {
   /** Starts the setup on our server: its id and client secret. */
   start: () => Promise<{ paymentId: string; clientSecret: string }>;
   /** Records the confirmed card on our server. */
-  confirm: (setup: { paymentId: string; clientSecret: string; paymentMethod: string }) => Promise<void>;
+  record: (setup: { paymentId: string; clientSecret: string; paymentMethod: string }) => Promise<void>;
   onError: (message: string) => void;
 }
 
@@ -58,7 +58,7 @@ export function StripeCardSetup(p: StripeCardSetupProps) {
         return;
       }
       const pm = r.setupIntent.payment_method;
-      await p.confirm({ ...setup, paymentMethod: typeof pm === 'string' ? pm : (pm?.id ?? '') });
+      await p.record({ ...setup, paymentMethod: typeof pm === 'string' ? pm : (pm?.id ?? '') });
     } catch (e) {
       p.onError(e instanceof Error ? e.message : String(e));
     } finally {

@@ -126,7 +126,7 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
             method={stripeMethod}
             submitLabel={t('wallet.cards.save')}
             start={() => startSaveCard(stripeMethod.pId, wallet.pDailiId, wallet.pCurrencyType)}
-            confirm={async (s) => {
+            record={async (s) => {
               await confirmSaveCard(s, key.current);
               setAdding(false);
               toast(t('wallet.cards.saved'));

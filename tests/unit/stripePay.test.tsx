@@ -205,7 +205,7 @@ describe('saving a card with Stripe (SetupIntent)', () => {
     const method = { pId: 'stripe:STRIPE_CARD', pPaymentType: 'STRIPE_CARD', label: 'Card', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk_test_setup', configDetails: { accountCountry: 'LT', currency: 'eur' } };
     act(() => root!.render(
       <StripeCardSetup method={method} submitLabel="Save card" start={async () => ({ paymentId: 'seti_1', clientSecret: 'seti_1_secret_z' })}
-        confirm={async (x) => void confirmed.push(x)} onError={(m) => confirmed.push(`error ${m}`)} />,
+        record={async (x) => void confirmed.push(x)} onError={(m) => confirmed.push(`error ${m}`)} />,
     ));
     await until(() => document.querySelector('[data-mounted="card"]') || document.querySelector('.stripe-element[data-mounted]'));
     act(() => document.querySelector<HTMLFormElement>('form.stripe-card')!.requestSubmit());
