@@ -1,6 +1,6 @@
-import type { StripeSettings } from '../src/config/stripe.ts';
 // build(): the whole app over a fresh database (PGlite in memory, or a private schema of DATABASE_URL),
 // a private MQTT topic prefix (embedded Aedes, or MQTT_URL), the cabinet simulator, and a clock the test moves.
+import type { StripeSettings } from '../src/config/stripe.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp, type PowerlyApp } from '../src/app.ts';

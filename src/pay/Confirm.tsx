@@ -95,7 +95,8 @@ export default function Confirm() {
       return r.action ? { action: r.action } : { done: r.outTradeNo };
     }
     if (payType === 'CZ') {
-      const r = await recharge({ amount: price, currency, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl }, key);
+      const agentId = query.get('agentId') || undefined;
+      const r = await recharge({ amount: price, currency, agentId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl }, key);
       return r.action ? { action: r.action } : { done: r.outTradeNo };
     }
     if (payType === 'overbuy') {
