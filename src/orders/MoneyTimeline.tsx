@@ -4,9 +4,11 @@ import { useStore } from '@nanostores/react';
 import { useT, $activeLang } from '../i18n/index.ts';
 import { moneyTimeline, type MoneyStep } from '../api/payment.ts';
 import { dateTime, money } from '../ui/format.ts';
+import { usePayStrings } from '../pay/strings.ts';
 
 export function MoneyTimeline({ orderId, symbol }: { orderId: string; symbol: string }) {
   const t = useT();
+  usePayStrings();
   const lang = useStore($activeLang);
   const [steps, setSteps] = useState<MoneyStep[] | null>(null);
   useEffect(() => {

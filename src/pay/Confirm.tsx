@@ -33,11 +33,13 @@ import {
   type CardDetails,
   type CardProvider,
 } from './provider.ts';
+import { usePayStrings } from './strings.ts';
 
 const KNOWN_CARD_ERRORS = ['card_declined', 'insufficient_funds', 'incorrect_number', 'invalid_expiry', 'invalid_cvc', 'expired_card', 'network'];
 
 export default function Confirm() {
   const t = useT();
+  usePayStrings();
   const { query } = useStore($route);
   const cabinet = useStore($cabinet);
   const storedQr = useStore($qrcode);

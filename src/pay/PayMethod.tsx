@@ -11,6 +11,7 @@ import { Loading } from '../ui/Loading.tsx';
 import { confirmDialog } from '../ui/feedback.tsx';
 import { currentSystem } from '../platform/device.ts';
 import { stripeKind } from './stripe.ts';
+import { usePayStrings } from './strings.ts';
 
 /** Apple Pay is not offered on Android, Google Pay not on iOS; the Express Checkout Element still checks the device. */
 export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType'>): boolean {
@@ -21,6 +22,7 @@ export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType'>)
 
 export default function PayMethod() {
   const t = useT();
+  usePayStrings();
   const { query } = useStore($route);
   const storedQr = useStore($qrcode);
   const qrcode = query.get('qrcode') || storedQr;

@@ -4,9 +4,11 @@ import { useT } from '../i18n/index.ts';
 import { $wallet } from '../stores/wallet.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { SavedCards } from '../wallet/SavedCards.tsx';
+import { usePayStrings } from './strings.ts';
 
 export default function PaymentCard() {
   const t = useT();
+  usePayStrings();
   const wallet = useStore($wallet);
   return (
     <>

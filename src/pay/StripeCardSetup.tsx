@@ -8,6 +8,7 @@ import { $lang } from '../stores/locale.ts';
 import type { PaymentMethod } from '../api/payment.ts';
 import { Loading } from '../ui/Loading.tsx';
 import { loadStripeWithRetry, stripeLocale } from './stripe.ts';
+import { usePayStrings } from './strings.ts';
 
 export interface StripeCardSetupProps {
   method: PaymentMethod;
@@ -21,6 +22,7 @@ export interface StripeCardSetupProps {
 
 export function StripeCardSetup(p: StripeCardSetupProps) {
   const t = useT();
+  usePayStrings();
   const lang = useStore($lang);
   const id = useId();
   const host = useRef<HTMLDivElement>(null);

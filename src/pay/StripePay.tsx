@@ -13,6 +13,7 @@ import { useLatest } from '../ui/hooks.ts';
 import type { PaymentMethod } from '../api/payment.ts';
 import { Loading } from '../ui/Loading.tsx';
 import { loadStripeWithRetry, payWithStripe, stripeKind, stripeLocale, StripePayError, type PayAnswer } from './stripe.ts';
+import { usePayStrings } from './strings.ts';
 
 export interface StripePayProps {
   method: PaymentMethod;
@@ -28,6 +29,7 @@ export interface StripePayProps {
 
 export function StripePay(props: StripePayProps) {
   const t = useT();
+  usePayStrings();
   const lang = useStore($lang);
   const [stripe, setStripe] = useState<Stripe | null | undefined>(undefined);
   const key = props.method.publicKey;

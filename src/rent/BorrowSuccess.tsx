@@ -1,6 +1,8 @@
 // Route '/borrowSuccess' [tradeNo, payMode, payType, …]: polls every 3 s; download-app button.
 import { useStore } from '@nanostores/react';
-import { useT } from '../i18n/index.ts';
+import { $activeLang, translate, useT } from '../i18n/index.ts';
+import { loadPayStrings } from '../pay/strings.ts';
+import { DEFAULT_LOCALE } from '../core/lang.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { showMessage } from '../ui/feedback.tsx';
 import { useMountEffect } from '../ui/hooks.ts';
@@ -22,7 +24,9 @@ export default function BorrowSuccess() {
   // payType FK paid an existing order (no eject to wait for): confirm, then the order list (spec §4).
   useMountEffect(() => {
     if (payMode !== 'FK') return;
-    void showMessage({ title: t('fk.paidTitle'), text: t('fk.paid') }).then(() => navigate('/order', { replace: true }));
+    void Promise.all([loadPayStrings(DEFAULT_LOCALE), loadPayStrings($activeLang.get())])
+      .then(() => showMessage({ title: translate('fk.paidTitle'), text: translate('fk.paid') }))
+      .then(() => navigate('/order', { replace: true }));
   });
   if (payMode === 'FK') return <PageHeader title={t('check.borrowTitle')} />;
   return (
