@@ -107,7 +107,7 @@ export default function Confirm() {
       return { done: o.pOrderid };
     }
     // mifi: the payment layer takes it (readConfirmQuery, afterPaymentPath); its server call comes with the Wi-Fi flows.
-    if (payType !== 'YJ') throw new StripePayError('unsupported', t('confirm.payTypeUnsupported'));
+    if (payType !== 'YJ') throw new StripePayError('unsupported', t('payTypes.payTypeUnsupported'));
     const r = await rentWithDeposit({ qrcode, stripeToken: input.stripeToken ?? 'resume', paymentId, paymentIntent: input.paymentIntent, returnUrl }, key);
     return r.action ? { action: r.action } : { done: r.outTradeNo };
   };
@@ -179,7 +179,7 @@ export default function Confirm() {
   }
 
   const purpose = payType === 'YJ' ? (preAuth ? t('confirm.purposePreAuth') : t('confirm.purposeDeposit'))
-    : payType === 'FK' ? t('confirm.purposeDebt') : payType === 'CZ' ? t('confirm.purposeTopUp') : t('confirm.purposeOther');
+    : payType === 'FK' ? t('payTypes.purposeDebt') : payType === 'CZ' ? t('payTypes.purposeTopUp') : t('confirm.purposeOther');
   const minor = (() => {
     try {
       return toMinor(Number(price) || 0, currency);
@@ -211,7 +211,7 @@ export default function Confirm() {
               void serverCall({}, randomId()).then((a) => afterPaid('done' in a ? a.done : ''), payError).finally(() => setBusy(false));
             }}
           >
-            {t('confirm.buyOut', { amount })}
+            {t('payTypes.buyOut', { amount })}
           </button>
         ) : loadError ? null : !methods ? (
           <Loading label={t('confirm.loadingMethods')} />
