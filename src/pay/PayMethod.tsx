@@ -51,7 +51,7 @@ export default function PayMethod() {
 
   return (
     <>
-      <PageHeader title={t('payMethod.title')} />
+      <PageHeader title={t('routes.payMethod')} />
       <main className="page pay-method">
         {!methods ? (
           <Loading label={t('confirm.loadingMethods')} />

@@ -12,7 +12,7 @@ export default function PaymentCard() {
   const wallet = useStore($wallet);
   return (
     <>
-      <PageHeader title={t('paymentCard.title')} />
+      <PageHeader title={t('routes.paymentCard')} />
       <main className="page">
         {wallet ? <SavedCards wallet={wallet} canAdd /> : <p role="status">{t('paymentCard.noWallet')}</p>}
       </main>
