@@ -30,7 +30,7 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/invoiceOrderDtl', access: 'public', title: 'invoice.title', screen: () => import('./info/InvoiceOrderDtl.tsx') },
   // The token-less order detail (spec §2): readable with the order's share sign.
   { path: '/orderStatus', access: 'public', title: 'orderStatus.title', screen: () => import('./orders/OrderStatus.tsx') },
-  { path: '/payMethod', access: 'public' },
+  { path: '/payMethod', access: 'public', title: 'routes.payMethod', screen: () => import('./pay/PayMethod.tsx') },
   { path: '/MercadoPago', access: 'public' },
   { path: '/loginborrow', access: 'public' },
   { path: '/MonriPay', access: 'public' },
@@ -61,7 +61,7 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/pickUp', access: 'private' },
   { path: '/packageDetail', access: 'private' },
   { path: '/scanQr', access: 'private' },
-  { path: '/payment_card', access: 'private' },
+  { path: '/payment_card', access: 'private', title: 'routes.paymentCard', screen: () => import('./pay/PaymentCard.tsx') },
 ];
 
 /** The screen of paths no route matches (and of routes without a screen yet). */

@@ -26,6 +26,9 @@ import { ProviderRegistry } from './modules/payments/provider.ts';
 import { PaymentsRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
 import { SandboxCardProvider } from './modules/payments/sandbox.ts';
+import { StripeCardProvider, type StripeAccount } from './modules/payments/stripe.ts';
+import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
+import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
@@ -100,15 +103,18 @@ export interface AppDeps {
   rateLimits?: boolean;
   /** Fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For gives the client address (rate limits, captchas). */
   trustProxy?: boolean | number | string[];
+  /** Stripe (config/stripe.ts): card payments go through it instead of the sandbox card provider. */
+  stripe?: StripeSettings;
+  /** Which Stripe variables are missing (named when SANDBOX=off cannot start). */
+  stripeMissing?: string[];
 }
 
-/** What SANDBOX=off lacks: every sign-in method, the card provider and the WeChat JS-SDK need a real configuration. */
-export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey'>): string[] {
+/** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
+export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey' | 'stripe' | 'stripeMissing'>): string[] {
   return [
     ...unconfiguredSignIn(deps.signIn ?? {}),
     ...(deps.embedSigningKey ? [] : ['EMBED_SIGNING_KEY']),
-    // Only the sandbox card provider exists in this build (payments/provider.ts): a real one must be registered.
-    'card payments (a real card provider; none is built in besides the sandbox)',
+    ...(deps.stripe ? [] : [`card payments (Stripe: ${(deps.stripeMissing?.length ? deps.stripeMissing : [...STRIPE_VARIABLES]).join(', ')})`]),
     ...(deps.wechat ? [] : ['WeChat JS-SDK (WECHAT_APP_ID, WECHAT_APP_SECRET)']),
   ];
 }
@@ -134,13 +140,34 @@ export async function buildApp(deps: AppDeps) {
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
   await sandbox.init(); // this installation's webhook secret (never a constant in the source)
   const providers = new ProviderRegistry().register(sandbox);
+  const paymentsRepo = new PaymentsRepository(db);
+  // Stripe: the platform's account, and each agent's own account or connected account (docs/payments.md).
+  const agentProviders = new Map<string, string>();
+  if (deps.stripe) {
+    const s = deps.stripe;
+    providers.register(new StripeCardProvider('stripe', s.account, paymentsRepo, s.transport));
+    for (const [agent, a] of Object.entries(s.agents)) {
+      const id = `stripe.${agent}`;
+      const account: StripeAccount = a.secretKey
+        ? { secretKey: a.secretKey, publishableKey: a.publishableKey ?? '', webhookSecret: a.webhookSecret ?? '' }
+        : { ...s.account, connectedAccount: a.connectedAccount, webhookSecret: a.webhookSecret ?? s.account.webhookSecret };
+      providers.register(new StripeCardProvider(id, account, paymentsRepo, s.transport));
+      agentProviders.set(agent, id);
+    }
+  }
   const auth = new AuthService(new AuthRepository(db), clock);
   const ledger = new LedgerService(new LedgerRepository(db), db);
   const liveness = new Liveness(clock, deps.offlineAfterMs);
   const live = new LiveService({ db, repo: new LiveRepository(db), clock, log });
   const venues = new VenuesService(new VenuesRepository(db), liveness);
   const cabinetsRepo = new CabinetsRepository(db, liveness);
-  const payments = new PaymentsService(new PaymentsRepository(db), providers, clock);
+  const embedRepo = new EmbedRepository(db);
+  const payments = new PaymentsService(paymentsRepo, providers, clock, {
+    agentProviders,
+    defaultProvider: deps.stripe ? 'stripe' : 'sandbox',
+    defaultAgent: DEFAULT_AGENT,
+    agentExists: async (id) => (await embedRepo.agent(id)) != null,
+  });
   const rentalsRepo = new RentalsRepository(db);
   const rentals = new RentalsService({
     db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
@@ -165,7 +192,7 @@ export async function buildApp(deps: AppDeps) {
     await wallet.providerEvent(sandbox.id, raw, signature);
   });
   const embed = new EmbedService({
-    repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
+    repo: embedRepo, codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
     // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
@@ -198,8 +225,8 @@ export async function buildApp(deps: AppDeps) {
     await api.register(venueRoutes, { venues });
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets });
-    await api.register(paymentRoutes, { payments, rentals });
-    await api.register(rentalRoutes, { rentals, keys, clock });
+    await api.register(paymentRoutes, { payments, rentals, keys, clock });
+    await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a) => wallet.savedCardRef(u, c, a) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });

@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.ts';
 import { loadConfig, productionRefusals } from './config.ts';
+import { stripeSettingsFromEnv } from './config/stripe.ts';
 import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { prepareDemo } from './demo/index.ts';
@@ -24,6 +25,7 @@ import { serveFrontEnd } from './static.ts';
 async function main() {
   // 1. Configuration. Production (SANDBOX=off or NODE_ENV=production) refuses to start without its secrets.
   const cfg = loadConfig();
+  const stripe = stripeSettingsFromEnv(process.env);
   const clock = systemClock;
   const refusals = productionRefusals(cfg);
   if (refusals.length) throw new Error(`production mode (SANDBOX=off / NODE_ENV=production), but these are missing: ${refusals.join('; ')}`);
@@ -55,6 +57,8 @@ async function main() {
     sandboxMode: cfg.sandbox,
     embedSigningKey: cfg.embedSigningKey,
     trustProxy: cfg.trustProxy,
+    stripe: stripe.settings,
+    stripeMissing: stripe.missing,
     signIn: signInSettingsFromEnv(process.env),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });

@@ -50,7 +50,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/ledger': ['ledger_accounts', 'ledger_transfers'],
   'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups'],
   'modules/payments': [
-    'payments', 'payment_transitions', 'provider_events',
+    'payments', 'payment_transitions', 'provider_events', 'payment_customers',
     'sandbox_tokens', 'sandbox_payment_methods', 'sandbox_setup_intents', 'sandbox_intents', 'sandbox_payouts',
   ],
   'modules/content': ['help_items', 'crm_leads'],

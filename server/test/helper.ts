@@ -1,5 +1,6 @@
 // build(): the whole app over a fresh database (PGlite in memory, or a private schema of DATABASE_URL),
 // a private MQTT topic prefix (embedded Aedes, or MQTT_URL), the cabinet simulator, and a clock the test moves.
+import type { StripeSettings } from '../src/config/stripe.ts';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
@@ -76,6 +77,8 @@ export interface BuildOptions {
   rateLimits?: boolean;
   /** Fastify's trustProxy (TRUST_PROXY). */
   trustProxy?: boolean | number | string[];
+  /** Stripe settings (tests point the SDK at server/test/stripe/fake-stripe.ts). */
+  stripe?: StripeSettings;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -98,7 +101,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const sandbox = new GatedSandbox(db, clock);
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
-    rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy });
+    rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

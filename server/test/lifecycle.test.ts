@@ -56,8 +56,8 @@ async function ledgerBalanced(app: PowerlyApp) {
   }
 }
 async function payment(b: Built, orderId: string) {
-  const { rows } = await b.db.query<{ status: string; captured_amount: number; provider_ref: string }>(
-    'select status, captured_amount, provider_ref from payments where order_id = $1 and status <> $2', [orderId, 'declined']);
+  const { rows } = await b.db.query<{ status: string; captured_amount: number; provider_ref: string; refunded_amount: number }>(
+    'select status, captured_amount, provider_ref, refunded_amount from payments where order_id = $1 and status <> $2', [orderId, 'declined']);
   return rows[0]!;
 }
 /** The cabinet's own 'returned' event, as it arrives over the link (possibly late, with the cabinet's timestamp). */
@@ -221,10 +221,13 @@ describe('overtime buy-out', () => {
     b.clock.advance(10 * HOUR - MINUTE_MS);
     await cabinetReports(app2, 'PWL-VNO-001', powerbankId, b.clock.now().getTime());
     const back = await detail(app2, token, tradeNo);
-    // Rent for 3 d 10 h: 3 × €5 + min(€5, 10 × €1) = €20; charged €25 → €5 back to the wallet.
+    // Rent for 3 d 10 h: 3 × €5 + min(€5, 10 × €1) = €20; charged €25 from the card hold → €5 back to that card
+    // (a provider refund, docs/payments.md), not into the wallet.
     expect(back).toMatchObject({ pZujie: 5, pJiesuanid: 1, pJiesuan: 20, boughtOut: true });
     expect(Date.parse(back.pGhtime) - borrowedAt).toBe(3 * DAY + 10 * HOUR);
-    expect((await get(app2, 'userInfo', token)).json().data.pbalance).toBe(5);
+    await app2.powerly.jobs.runDue();
+    expect(Number((await payment(b, tradeNo)).refunded_amount)).toBe(500);
+    expect((await get(app2, 'userInfo', token)).json().data.pbalance).toBe(0);
     await ledgerBalanced(app2);
     } finally {
       await app2.close();
@@ -240,9 +243,11 @@ describe('overtime buy-out', () => {
     await b.app.powerly.jobs.runDue();
     expect((await detail(b.app, token, tradeNo)).boughtOut).toBe(true);
     await cabinetReports(b.app, 'PWL-VNO-001', powerbankId, borrowedAt + 2 * DAY + 2 * HOUR);
-    // 2 d 2 h: 2 × €5 + min(5, 2 × €1) = €12; €25 − €12 = €13 back
+    // 2 d 2 h: 2 × €5 + min(5, 2 × €1) = €12; €25 − €12 = €13 back to the card the hold was on
     expect(await detail(b.app, token, tradeNo)).toMatchObject({ pZujie: 3, pJiesuan: 12 });
-    expect((await get(b.app, 'userInfo', token)).json().data.pbalance).toBe(13);
+    await b.app.powerly.jobs.runDue();
+    expect(Number((await payment(b, tradeNo)).refunded_amount)).toBe(1300);
+    expect((await get(b.app, 'userInfo', token)).json().data.pbalance).toBe(0);
     await ledgerBalanced(b.app);
   });
 

@@ -1,6 +1,7 @@
 // SANDBOX=on|off: one switch for every sandbox provider and its routes (/sandbox-pay, /sandbox-oauth,
 // /sandbox-sms, /demo-api, the sandbox reCAPTCHA and WeChat/Alipay code exchanges).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stripeSettingsFromEnv } from '../src/config/stripe.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openPglite, type Db } from '../src/db/db.ts';
@@ -65,7 +66,29 @@ describe('SANDBOX=off', () => {
     });
     const err = await start({ signIn, wechat: new WeChatApi('w', 'ws') }).then(() => null, (e: unknown) => e as Error);
     expect(err!.message).not.toMatch(/TWILIO|RECAPTCHA|GOOGLE|APPLE_CLIENT|FACEBOOK|WECHAT|ALIPAY/);
-    // Only the sandbox card provider exists in this build: a production start needs a real one.
+    // Without Stripe's keys a production start has no card provider; the message names the variables.
     expect(err!.message).toContain('card payments');
+    expect(err!.message).toContain('STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET');
+  });
+
+  it('starts with Stripe configured, and names only the missing Stripe variable otherwise', async () => {
+    const signIn = signInSettingsFromEnv({
+      TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+1555', RECAPTCHA_SECRET: 's', GOOGLE_CLIENT_ID: 'g',
+      APPLE_CLIENT_ID: 'a', FACEBOOK_APP_ID: 'f', FACEBOOK_APP_SECRET: 'fs', WECHAT_APP_ID: 'w', WECHAT_SECRET: 'ws',
+      ALIPAY_APP_ID: 'al', ALIPAY_PRIVATE_KEY: 'pem',
+    });
+    const partial = stripeSettingsFromEnv({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1' });
+    const err = await start({ signIn, wechat: new WeChatApi('w', 'ws'), stripe: partial.settings, stripeMissing: partial.missing }).then(() => null, (e: unknown) => e as Error);
+    expect(err!.message).toContain('card payments (Stripe: STRIPE_WEBHOOK_SECRET)');
+    expect(err!.message).not.toContain('STRIPE_SECRET_KEY');
+    const full = stripeSettingsFromEnv({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' });
+    const app = await start({ signIn, wechat: new WeChatApi('w', 'ws'), stripe: full.settings });
+    await app.ready();
+    // The card method is Stripe's, with the publishable key; no sandbox route.
+    expect(app.powerly.payments.methods('EUR', '€')[0]).toMatchObject({ pId: 'stripe:STRIPE_CARD', publicKey: 'pk_test_1' });
+    expect((await app.inject({ method: 'POST', url: '/sandbox-pay/v1/tokens', payload: {} })).statusCode).toBe(404);
+    await app.close();
+    expect(() => stripeSettingsFromEnv({ STRIPE_SECRET_KEY: 'a', STRIPE_PUBLISHABLE_KEY: 'b', STRIPE_WEBHOOK_SECRET: 'c', STRIPE_AGENT_ACCOUNTS: '{"x": {"secretKey": "sk"}}' }))
+      .toThrow(/STRIPE_AGENT_ACCOUNTS.x/);
   });
 });

@@ -19,7 +19,10 @@ export function rentWithBalance(qrcode: string, idempotencyKey?: string): Promis
 /** POST cdb/cabinet/useDepositToRent {qrcode, stripeToken, paymentId} — pay the deposit and rent. */
 export function rentWithDeposit(p: DepositRentBody, idempotencyKey: string): Promise<DepositRentResult> {
   return api.post<DepositRentResult>('cdb/cabinet/useDepositToRent', {
-    body: { qrcode: p.qrcode, stripeToken: p.stripeToken, paymentId: p.paymentId },
+    body: {
+      qrcode: p.qrcode, stripeToken: p.stripeToken, paymentId: p.paymentId,
+      ...(p.paymentIntent ? { paymentIntent: p.paymentIntent } : {}), ...(p.returnUrl ? { returnUrl: p.returnUrl } : {}),
+    },
     idempotencyKey,
   });
 }

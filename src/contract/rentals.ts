@@ -1,6 +1,7 @@
 // Rentals (spec §3 Order, §4 rent and order flows): borrow, the eject poll, the order list and detail, buy-out,
 // the share sign and the token-less order detail.
 import { Type, type Static } from 'typebox';
+import { PayResume, PaymentAction } from './payments.ts';
 
 /** An order (pZujie: src/core/orders.ts ORDER_STATE; pJiesuanid 0 open, 1 settled). */
 export const Order = Type.Object({
@@ -12,6 +13,8 @@ export const Order = Type.Object({
   pCabinetid: Type.String(), pPowerbankId: Type.String(), palipayjsSm: Type.String(), estimatedAmount: Type.Number(),
   boughtOut: Type.Boolean(), buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(),
   depositFrom: Type.Union([Type.Literal('card'), Type.Literal('wallet')], { description: 'Powerly extension: where the deposit is held (a card pre-authorisation or the wallet)' }),
+  /** Powerly extension: what a failed deduction left unpaid (payType FK), 0 when nothing is owed. */
+  debtAmount: Type.Optional(Type.Number()),
 });
 export type Order = Static<typeof Order>;
 
@@ -38,11 +41,21 @@ export type PublicOrder = Static<typeof PublicOrder>;
 
 export const DepositRentBody = Type.Object({
   qrcode: Type.String({ minLength: 1, maxLength: 500 }),
-  stripeToken: Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token' }),
+  stripeToken: Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token, or a Stripe payment method (pm_…)' }),
   paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
+  ...PayResume,
 });
 export type DepositRentBody = Static<typeof DepositRentBody>;
-export const DepositRentResult = Type.Object({ outTradeNo: Type.String() });
+/** POST cdb/cabinet/savedCardToRent: the deposit with a saved card (pId of cdb/user/card) instead of a new one. */
+export const SavedCardRentBody = Type.Object({
+  qrcode: Type.String({ minLength: 1, maxLength: 500 }),
+  cardId: Type.String({ minLength: 1, maxLength: 100 }),
+  paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
+  ...PayResume,
+});
+export type SavedCardRentBody = Static<typeof SavedCardRentBody>;
+/** outTradeNo is empty when `action` is set: the customer finishes the payment, then the call is repeated with paymentIntent. */
+export const DepositRentResult = Type.Object({ outTradeNo: Type.String(), action: Type.Optional(PaymentAction) });
 export type DepositRentResult = Static<typeof DepositRentResult>;
 
 export const BalanceRentQuery = Type.Object({ qrcode: Type.String({ minLength: 1, maxLength: 500 }) });

@@ -1,5 +1,6 @@
 // Wallets (spec §3 Wallet, §4 wallet flows): balances, top-up, withdrawal, movements, saved cards.
 import { Type, type Static } from 'typebox';
+import { PayResume, PaymentAction } from './payments.ts';
 
 export const Wallet = Type.Object({
   pBalance: Type.Number({ description: 'available balance, major units' }),
@@ -37,9 +38,11 @@ export const RechargeBody = Type.Object({
   paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
   stripeToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token' })),
   cardId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a saved card (pId) instead of a token' })),
+  ...PayResume,
 });
 export type RechargeBody = Static<typeof RechargeBody>;
-export const RechargeResult = Type.Object({ outTradeNo: Type.String(), pBalance: Type.Number(), pCurrencyType: Type.String() });
+/** outTradeNo is empty when `action` is set: the customer finishes the payment, then calls again with paymentIntent (a new Idempotency-Key). */
+export const RechargeResult = Type.Object({ outTradeNo: Type.String(), pBalance: Type.Number(), pCurrencyType: Type.String(), action: Type.Optional(PaymentAction) });
 export type RechargeResult = Static<typeof RechargeResult>;
 
 export const WithdrawApplyBody = Type.Object({ amount: Amount, currency: Currency, agentId: AgentId });

@@ -13,16 +13,27 @@ const i18n = rosetta<Messages>({ [DEFAULT_LOCALE]: en });
 i18n.locale(DEFAULT_LOCALE);
 
 const loaders = import.meta.glob<{ default: Messages }>(['../../locales/*.json', '!../../locales/en-US.json']);
+/** Locales whose main table is loaded (a screen's own strings may arrive before it: see addMessages). */
+const loadedMain = new Set<string>([DEFAULT_LOCALE]);
+
+/**
+ * Adds a screen group's strings (new top-level namespaces, e.g. locales/pay/) to a locale, so that strings only
+ * payment screens use stay out of the first load.
+ */
+export function addMessages(lang: Locale, table: Record<string, unknown>): void {
+  i18n.set(lang, table as unknown as Messages);
+}
 
 /** The locale whose table is loaded and in use (follows $lang once its file has arrived). */
 export const $activeLang = atom<Locale>(DEFAULT_LOCALE);
 
 export async function loadLocale(lang: Locale): Promise<void> {
-  if (!i18n.table(lang)) {
+  if (!loadedMain.has(lang)) {
     const load = loaders[`../../locales/${lang}.json`];
     if (!load) return;
     try {
       i18n.set(lang, (await load()).default);
+      loadedMain.add(lang);
     } catch (e) {
       console.error('locale load failed', lang, e);
       return;

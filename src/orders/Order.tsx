@@ -6,7 +6,7 @@ import { useLiveRefresh } from '../ui/live.ts';
 import { toast } from '../ui/feedback.tsx';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { listOrders, ORDER_PAGE_SIZE, type Order as OrderRow } from '../api/orders.ts';
-import { isOngoing, ongoingFirst, ORDER_STATE } from '../core/orders.ts';
+import { isOngoing, ongoingFirst, orderActions, ORDER_STATE } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
@@ -177,6 +177,16 @@ function OrderCard({ o, lang }: { o: OrderRow; lang: string }) {
         <dt>{ongoing ? t('orders.estimated') : t('orders.fee')}</dt>
         <dd className="fee">{money(o.pCurrency, fee)}</dd>
       </dl>
+      {orderActions(o).payAgain ? (
+        // Only an order whose deduction failed (spec §4): pay what it owes with payType FK.
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => navigate(href('/confirm', { payType: 'FK', outTradeNo: o.pOrderid, orderId: o.pOrderid, price: o.debtAmount || o.pJiesuan || 0, currency: o.pCurrency }))}
+        >
+          {t('orderActions.payAgain')}
+        </button>
+      ) : null}
       <button
         type="button"
         className="button link"

@@ -14,6 +14,7 @@ import { confirmDialog, toast, withLoading } from '../ui/feedback.tsx';
 import { dateTime, money } from '../ui/format.ts';
 import { chargeStandard, duration, OPEN_ORDER_POLL_MS, returnSummary } from './orderText.ts';
 import { useLiveRefresh } from '../ui/live.ts';
+import { MoneyTimeline } from './MoneyTimeline.tsx';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -177,13 +178,14 @@ export default function OrderDetail() {
             {ongoing && order.buyOutAt ? (
               <p className="muted">{t('orderActions.buyOutAt', { time: dateTime(order.buyOutAt, lang), amount: money(order.pCurrency, order.buyOutAmount ?? 0) })}</p>
             ) : null}
+            <MoneyTimeline orderId={order.pOrderid} symbol={order.pCurrencyName} />
             <p className="tip">{ongoing ? t('detail.ongoingTip') : t('detail.endedTip')}</p>
             <div className="actions">
               {actions.payAgain ? (
                 <button
                   type="button"
                   className="button primary block"
-                  onClick={() => navigate(href('/confirm', { payType: 'FK', outTradeNo: order.pOrderid, orderId: order.pOrderid, price: order.pJiesuan ?? 0 }))}
+                  onClick={() => navigate(href('/confirm', { payType: 'FK', outTradeNo: order.pOrderid, orderId: order.pOrderid, price: order.debtAmount || order.pJiesuan || 0, currency: order.pCurrency }))}
                 >
                   {t('orderActions.payAgain')}
                 </button>

@@ -1,4 +1,8 @@
-// Route '/confirm': payment confirmation. Query: price, payType, qrcode, cabinetID, yaJinType (+ later ones).
+// Route '/confirm': payment confirmation. Query (spec §2): price, payType, outTradeNo, cabinetID, mifiOrderId,
+// paymentId, pmid, formId, yaJinType, paymentWay, pType, orderId, qrcode, payment_intent. payType YJ rents (deposit
+// hold or top-up), FK pays an existing order after a failed deduction (never a new rental), CZ tops up the
+// wallet, overbuy buys the power bank; mifi is taken by the payment layer for the Wi-Fi flows. Stripe methods go
+// through StripePay (Stripe.js loaded here only); the sandbox card form stays for test mode.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText } from '../i18n/index.ts';
@@ -6,12 +10,20 @@ import { $route, back, href, navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { randomId } from '../stores/session.ts';
-import { listPaymentMethods, type PaymentMethod } from '../api/payment.ts';
+import { listPaymentMethods, payOrder, type PaymentMethod } from '../api/payment.ts';
 import { rentWithDeposit } from '../api/cabinet.ts';
+import { recharge } from '../api/wallet.ts';
+import { buyOrder } from '../api/orders.ts';
 import { ApiError } from '../api/client.ts';
+import { toMinor } from '../core/money.ts';
+import { afterPaymentPath, CZ_FAILURE_BACK_MS, readConfirmQuery } from '../core/payTypes.ts';
+import { showMessage } from '../ui/feedback.tsx';
+import { StripePay } from './StripePay.tsx';
+import { reportToOpener, stripeKind, StripePayError, type PayAnswer } from './stripe.ts';
+import { HoldExplainer } from './HoldExplainer.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { confirmDialog } from '../ui/feedback.tsx';
+import { confirmDialog, toast } from '../ui/feedback.tsx';
 import { CardForm } from './CardForm.tsx';
 import {
   CardProviderError,
@@ -21,20 +33,24 @@ import {
   type CardDetails,
   type CardProvider,
 } from './provider.ts';
+import { usePayStrings } from './strings.ts';
 
 const KNOWN_CARD_ERRORS = ['card_declined', 'insufficient_funds', 'incorrect_number', 'invalid_expiry', 'invalid_cvc', 'expired_card', 'network'];
 
 export default function Confirm() {
   const t = useT();
+  usePayStrings();
   const { query } = useStore($route);
   const cabinet = useStore($cabinet);
   const storedQr = useStore($qrcode);
-  const price = query.get('price') ?? '';
-  const payType = query.get('payType') ?? 'YJ';
-  const qrcode = query.get('qrcode') || storedQr;
-  const preAuth = query.get('yaJinType') === '0';
+  const q = readConfirmQuery(query);
+  const price = q.price;
+  const payType = q.payType;
+  const qrcode = q.qrcode || storedQr;
+  const preAuth = payType === 'YJ' && q.yaJinType === '0';
   const symbol = cabinet?.currencyName ?? '';
   const amount = `${symbol}${price}`;
+  const currency = q.currency || cabinet?.currency || 'EUR';
 
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -47,7 +63,7 @@ export default function Confirm() {
     setLoadError('');
     setMethods(null);
     try {
-      setMethods(await listPaymentMethods(qrcode));
+      setMethods(await listPaymentMethods(payType === 'YJ' ? qrcode : '', currency));
     } catch (e) {
       const text = errorText(e, t);
       setLoadError(text);
@@ -56,7 +72,7 @@ export default function Confirm() {
       if (retry) void loadRef.current();
       else back({ from: '/confirm' });
     }
-  }, [qrcode, t]);
+  }, [qrcode, t, payType, currency]);
   const loadRef = useRef(load);
   loadRef.current = load;
 
@@ -65,8 +81,70 @@ export default function Confirm() {
     void load();
   }, [load]);
 
-  const method = methods ? pickCardMethod(methods) : undefined;
+  const chosen = methods?.find((m) => m.pId === q.paymentId);
+  const method = chosen ?? (methods ? pickCardMethod(methods) : undefined);
   const provider: CardProvider | null = method ? cardProviderFor(method) : null;
+  const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
+
+  /** Sends a payment to the server call of this payType; `action` when the customer must finish it first. */
+  const serverCall = async (input: { stripeToken?: string; paymentIntent?: string }, key: string): Promise<PayAnswer> => {
+    const paymentId = method?.pId ?? q.paymentId;
+    // Redirect methods (iDEAL) come back to this screen, which resumes the payment (?payment_intent).
+    const redirect = method && stripeKind(method.pPaymentType) === 'redirect' && !cardProviderFor(method);
+    const returnUrl = redirect && location.protocol.startsWith('http') ? location.href : undefined;
+    if (payType === 'FK') {
+      const r = await payOrder({ outTradeNo: q.outTradeNo || q.orderId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent }, key);
+      return r.action ? { action: r.action } : { done: r.outTradeNo };
+    }
+    if (payType === 'CZ') {
+      const agentId = query.get('agentId') || undefined;
+      const r = await recharge({ amount: price, currency, agentId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl }, key);
+      return r.action ? { action: r.action } : { done: r.outTradeNo };
+    }
+    if (payType === 'overbuy') {
+      // Buying the power bank is settled from the rental's deposit (hold or wallet): no new card payment.
+      const o = await buyOrder(q.orderId || q.outTradeNo, key);
+      return { done: o.pOrderid };
+    }
+    // mifi: the payment layer takes it (readConfirmQuery, afterPaymentPath); its server call comes with the Wi-Fi flows.
+    if (payType !== 'YJ') throw new StripePayError('unsupported', t('payTypes.payTypeUnsupported'));
+    const r = await rentWithDeposit({ qrcode, stripeToken: input.stripeToken ?? 'resume', paymentId, paymentIntent: input.paymentIntent, returnUrl }, key);
+    return r.action ? { action: r.action } : { done: r.outTradeNo };
+  };
+
+  /** After payment, exactly as spec §4. */
+  const afterPaid = (orderNo: string) => {
+    if (!orderNo) {
+      void payFailed(t('confirm.noOrder'));
+      return;
+    }
+    // The embed's 3-D Secure popup: the frame that opened it continues (docs/embed.md).
+    if (q.paymentIntent && reportToOpener(q.paymentIntent, orderNo)) return;
+    const next = afterPaymentPath(payType, orderNo);
+    if (payType === 'CZ') {
+      void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount }) }).then(() => navigate(next, { replace: true, from: '/confirm' }));
+      return;
+    }
+    navigate(next, { replace: true });
+  };
+  const payError = (e: unknown) => {
+    if (payType === 'CZ') {
+      // Spec §4: a failed top-up goes back to the wallet after 1.5 s.
+      toast(e instanceof StripePayError ? e.message || t('confirm.payFailed') : errorText(e, t));
+      setTimeout(() => navigate('/wallet', { replace: true }), CZ_FAILURE_BACK_MS);
+      return;
+    }
+    void payFailed(e instanceof StripePayError ? e.message || t('confirm.payFailed') : errorText(e, t));
+  };
+
+  // Back from a redirect method (iDEAL) or a 3-D Secure page outside the frame: resume that payment once.
+  const resumed = useRef(false);
+  useEffect(() => {
+    if (!q.paymentIntent || resumed.current || !methods) return;
+    resumed.current = true;
+    void serverCall({ paymentIntent: q.paymentIntent }, randomId()).then((a) => ('done' in a ? afterPaid(a.done) : payError(new StripePayError('authentication_failed', ''))), payError);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [methods]);
 
   const pay = async (card: CardDetails) => {
     if (!provider || !method) return;
@@ -77,13 +155,9 @@ export default function Confirm() {
         const token = await provider.tokenize(card);
         pending.current = { key: randomId(), token: token.id };
       }
-      const r = await rentWithDeposit({ qrcode, stripeToken: pending.current.token, paymentId: method.pId }, pending.current.key);
+      const r = await serverCall({ stripeToken: pending.current.token }, pending.current.key);
       pending.current = null;
-      if (!r?.outTradeNo) {
-        void payFailed(t('confirm.noOrder'));
-        return;
-      }
-      navigate(href('/borrowSuccess', { tradeNo: r.outTradeNo, payType }), { replace: true });
+      afterPaid('done' in r ? r.done : '');
     } catch (e) {
       // Unknown outcome (network, timeout): keep key and token so the retry is the same action.
       const unknown = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout');
@@ -104,7 +178,15 @@ export default function Confirm() {
     if (retry && lastCard.current) void payRef.current(lastCard.current);
   }
 
-  const purpose = payType === 'YJ' ? (preAuth ? t('confirm.purposePreAuth') : t('confirm.purposeDeposit')) : t('confirm.purposeOther');
+  const purpose = payType === 'YJ' ? (preAuth ? t('confirm.purposePreAuth') : t('confirm.purposeDeposit'))
+    : payType === 'FK' ? t('payTypes.purposeDebt') : payType === 'CZ' ? t('payTypes.purposeTopUp') : t('confirm.purposeOther');
+  const minor = (() => {
+    try {
+      return toMinor(Number(price) || 0, currency);
+    } catch {
+      return 0;
+    }
+  })();
 
   return (
     <>
@@ -119,10 +201,43 @@ export default function Confirm() {
           {cabinet?.shopname ? <p className="muted">{t('confirm.at', { venue: cabinet.shopname })}</p> : null}
         </section>
 
-        {loadError ? null : !methods ? (
+        {payType === 'overbuy' ? (
+          <button
+            type="button"
+            className="button primary block"
+            disabled={busy}
+            onClick={() => {
+              setBusy(true);
+              void serverCall({}, randomId()).then((a) => afterPaid('done' in a ? a.done : ''), payError).finally(() => setBusy(false));
+            }}
+          >
+            {t('payTypes.buyOut', { amount })}
+          </button>
+        ) : loadError ? null : !methods ? (
           <Loading label={t('confirm.loadingMethods')} />
         ) : !method ? (
           <p role="alert">{t('confirm.noMethod')}</p>
+        ) : stripeMethod ? (
+          <section aria-labelledby="card-title">
+            <h2 id="card-title" className="section-title">
+              {stripeMethod.label}
+            </h2>
+            {preAuth ? <HoldExplainer amount={amount} /> : null}
+            <StripePay
+              method={stripeMethod}
+              amount={minor}
+              currency={currency}
+              submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
+              call={(input) => serverCall(input, randomId())}
+              onDone={afterPaid}
+              onError={payError}
+            />
+            {methods.length > 1 ? (
+              <a className="button block" href={'#' + href('/payMethod', Object.fromEntries(query))}>
+                {t('payMethod.change')}
+              </a>
+            ) : null}
+          </section>
         ) : !provider ? (
           <p role="alert">{t('confirm.methodUnavailable', { method: method.label ?? method.pPaymentType })}</p>
         ) : (
@@ -144,6 +259,7 @@ export default function Confirm() {
                 </ul>
               </aside>
             ) : null}
+            {preAuth ? <HoldExplainer amount={amount} /> : null}
             <CardForm
               submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
               busy={busy}

@@ -1,7 +1,11 @@
 // Route '/borrowSuccess' [tradeNo, payMode, payType, …]: polls every 3 s; download-app button.
 import { useStore } from '@nanostores/react';
-import { useT } from '../i18n/index.ts';
-import { $route } from '../stores/router.ts';
+import { $activeLang, translate, useT } from '../i18n/index.ts';
+import { loadPayStrings } from '../pay/strings.ts';
+import { DEFAULT_LOCALE } from '../core/lang.ts';
+import { $route, navigate } from '../stores/router.ts';
+import { showMessage } from '../ui/feedback.tsx';
+import { useMountEffect } from '../ui/hooks.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { OrderCheck } from './OrderCheck.tsx';
 import { BatteryIcon } from '../scan/HomeScan.tsx';
@@ -17,6 +21,14 @@ export default function BorrowSuccess() {
   const tradeNo = query.get('tradeNo') ?? '';
   const payMode = query.get('payMode') || query.get('payType') || 'YJ';
   const { store, url } = storeFor(currentSystem());
+  // payType FK paid an existing order (no eject to wait for): confirm, then the order list (spec §4).
+  useMountEffect(() => {
+    if (payMode !== 'FK') return;
+    void Promise.all([loadPayStrings(DEFAULT_LOCALE), loadPayStrings($activeLang.get())])
+      .then(() => showMessage({ title: translate('fk.paidTitle'), text: translate('fk.paid') }))
+      .then(() => navigate('/order', { replace: true }));
+  });
+  if (payMode === 'FK') return <PageHeader title={t('check.borrowTitle')} />;
   return (
     <>
       <PageHeader title={t('check.borrowTitle')} />

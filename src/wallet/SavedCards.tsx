@@ -6,6 +6,8 @@ import { confirmSaveCard, listCards, removeCard, startSaveCard, walletPaymentMet
 import type { PaymentMethod } from '../api/payment.ts';
 import { CardForm } from '../pay/CardForm.tsx';
 import { cardProviderFor, type CardDetails } from '../pay/provider.ts';
+import { StripeCardSetup } from '../pay/StripeCardSetup.tsx';
+import { stripeKind } from '../pay/stripe.ts';
 import { randomId } from '../stores/session.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { confirmDialog, toast } from '../ui/feedback.tsx';
@@ -73,6 +75,10 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
     }
   };
 
+  // A Stripe card method (live keys): Stripe.js confirms the SetupIntent; the sandbox keeps its own card form.
+  const chosenMethod = methods.find((m) => String(m.pId) === methodId);
+  const stripeMethod = chosenMethod && !cardProviderFor(chosenMethod) && stripeKind(chosenMethod.pPaymentType) === 'card' ? chosenMethod : null;
+
   const remove = async (c: SavedCard) => {
     const ok = await confirmDialog({ title: t('wallet.cards.removeTitle'), text: c.pCardnumber, okLabel: t('wallet.cards.remove') });
     if (!ok) return;
@@ -115,7 +121,25 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
             {methods.map((m) => <option key={String(m.pId)} value={String(m.pId)}>{m.label ?? m.pPaymentType}</option>)}
           </select>
         </div>
-        <CardForm submitLabel={t('wallet.cards.save')} busy={busy} onSubmit={(c) => void save(c)} onEdit={() => setError('')} />
+        {stripeMethod ? (
+          <StripeCardSetup
+            method={stripeMethod}
+            submitLabel={t('wallet.cards.save')}
+            start={() => startSaveCard(stripeMethod.pId, wallet.pDailiId, wallet.pCurrencyType)}
+            record={async (s) => {
+              await confirmSaveCard(s, key.current);
+              setAdding(false);
+              toast(t('wallet.cards.saved'));
+              await load();
+            }}
+            onError={(m) => {
+              setError(m);
+              key.current = randomId();
+            }}
+          />
+        ) : (
+          <CardForm submitLabel={t('wallet.cards.save')} busy={busy} onSubmit={(c) => void save(c)} onEdit={() => setError('')} />
+        )}
         {error ? <p role="alert" className="form-error">{error}</p> : null}
       </Dialog>
     </section>

@@ -11,7 +11,7 @@ import { DEFAULT_TOPUP, TOPUP_PRESETS } from '../core/wallet.ts';
 import { toDecimalText, toMinor } from '../core/money.ts';
 import { CardForm } from '../pay/CardForm.tsx';
 import { cardProviderFor, pickCardMethod, type CardDetails } from '../pay/provider.ts';
-import { $route, navigate } from '../stores/router.ts';
+import { $route, href, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
 import { $wallet } from '../stores/wallet.ts';
 import { showMessage } from '../ui/feedback.tsx';
@@ -112,6 +112,15 @@ export default function WalletIn() {
             ) : null}
             {cardId ? (
               <button type="button" className="button primary block" disabled={busy} onClick={() => void pay(null)}>
+                {t('wallet.in.pay', { amount: money(currency, amount) })}
+              </button>
+            ) : !provider ? (
+              // A Stripe method (live keys): the confirm screen takes the payment (Stripe.js, 3-D Secure, wallets).
+              <button
+                type="button"
+                className="button primary block"
+                onClick={() => navigate(href('/confirm', { payType: 'CZ', price: toDecimalText(toMinor(amount, currency), currency), currency, agentId, paymentId: method.pId }))}
+              >
                 {t('wallet.in.pay', { amount: money(currency, amount) })}
               </button>
             ) : (

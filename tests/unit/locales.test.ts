@@ -19,8 +19,9 @@ function load(dir: string): Record<string, Record<string, unknown>> {
   return Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), flatten(JSON.parse(readFileSync(join(dir, f), 'utf8')))]));
 }
 
-// locales/server is the back end's; it is checked as soon as it holds locale files.
-const dirs = [join(root, 'locales'), join(root, 'locales/server')].filter(
+// locales/server is the back end's; locales/pay the payment screens' (loaded with them, src/pay/strings.ts). Each is
+// checked as soon as it holds locale files.
+const dirs = [join(root, 'locales'), join(root, 'locales/server'), join(root, 'locales/pay')].filter(
   (d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')),
 );
 
@@ -53,7 +54,10 @@ describe.each(dirs)('locale files in %s', (dir) => {
 
 describe('keys used by the app', () => {
   it("every literal t('…') key exists in en-US", () => {
-    const en = flatten(JSON.parse(readFileSync(join(root, 'locales/en-US.json'), 'utf8')));
+    const en = {
+      ...flatten(JSON.parse(readFileSync(join(root, 'locales/en-US.json'), 'utf8'))),
+      ...flatten(JSON.parse(readFileSync(join(root, 'locales/pay/en-US.json'), 'utf8'))),
+    };
     const files: string[] = [];
     const walk = (d: string) => {
       for (const e of readdirSync(d, { withFileTypes: true })) {

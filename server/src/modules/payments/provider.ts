@@ -1,5 +1,6 @@
-// Payment providers (medusa-style): an abstract class with a static id, and a registry the app resolves
-// providers from. Only providers that really work are registered; today that is the sandbox card provider.
+// Payment providers (medusa-style): an abstract class with an id, capability flags, and a registry the app
+// resolves providers from. Only providers that really work are registered: the sandbox card provider (test
+// mode) and Stripe (payments/stripe.ts, one instance per Stripe account: the platform's and each agent's own).
 export interface CardSummary {
   brand: string;
   last4: string;
@@ -14,11 +15,46 @@ export interface AuthorizeInput {
   capture: 'manual' | 'automatic';
   /** Sent to the provider so that a retried call does not charge twice. */
   idempotencyKey: string;
+  /** Our user: the provider's customer record the card is saved on (needed for `saveCard` and `offSession`). */
+  userId?: number;
+  /** Keep the card for later off-session charges (overtime buy-out, rent above the hold, a failed deduction). */
+  saveCard?: boolean;
+  /** A merchant-initiated charge of a saved card with the user absent (no 3-D Secure possible). */
+  offSession?: boolean;
+  /** What this payment is for (metadata at the provider; checked when a client resumes it). */
+  purpose?: string;
+  /** Where a redirect method (iDEAL, 3-D Secure outside a frame) comes back to. */
+  returnUrl?: string;
+  /** The payment type of the chosen method (STRIPE_CARD, STRIPE_IDEAL, STRIPE_WECHAT, …). */
+  methodType?: string;
 }
 
 export type AuthorizeResult =
-  | { ok: true; ref: string; status: 'authorized' | 'captured'; card: CardSummary }
+  | {
+      ok: true; ref: string; status: 'authorized' | 'captured'; card: CardSummary;
+      /** The saved card (reusable payment method) and the customer it is attached to, when the card was saved. */
+      saved?: { paymentMethod: string; customer: string } | null;
+      /** A hold must be captured before this time or it lapses (card networks: 7 days for most cards). */
+      captureBefore?: Date | null;
+      /** What the provider holds or charged (checked when a client resumes a payment). */
+      amount?: number;
+      currency?: string;
+    }
+  /** The customer must act (3-D Secure, a redirect, a QR code): the client finishes with `clientSecret`, then resumes. */
+  | { ok: true; ref: string; status: 'requires_action'; clientSecret: string; card: CardSummary | null }
   | { ok: false; ref: string | null; declineCode: string; card: CardSummary | null };
+
+/** What a provider can do; a provider lacking one is not offered for it. */
+export interface Capabilities {
+  /** Pre-authorisation (capture later). */
+  hold: boolean;
+  /** Capturing less than the hold releases the rest. */
+  partialCapture: boolean;
+  /** Charging a saved card with the user absent. */
+  offSession: boolean;
+  refund: boolean;
+  payout: boolean;
+}
 
 export interface PayoutInput {
   amount: number;
@@ -33,7 +69,16 @@ export interface PayoutInput {
 export interface ProviderEvent {
   id: string;
   type: 'payout.paid' | 'payout.failed' | string;
-  data: { ref: string; failureCode?: string };
+  data: {
+    ref: string;
+    failureCode?: string;
+    /** Payment events: the provider object's state at the time of the event (events may arrive out of order). */
+    status?: string;
+    amountCaptured?: number;
+    amountRefunded?: number;
+    /** The payment intent a charge or refund event belongs to. */
+    paymentRef?: string;
+  };
 }
 
 /** Options of a provider call made by a job (compensation, capture). */
@@ -50,6 +95,7 @@ export abstract class PaymentProvider {
   }
   /** The key the client uses to tokenise cards (STRIPE_CARD's publicKey on the wire). */
   abstract publicKey(): string;
+  abstract readonly capabilities: Capabilities;
   abstract authorize(input: AuthorizeInput): Promise<AuthorizeResult>;
   /**
    * Captures up to the authorised amount; the rest of the authorisation is released. `opts.idempotencyKey` (stable
@@ -60,9 +106,14 @@ export abstract class PaymentProvider {
   abstract void(ref: string, opts?: ProviderCallOptions): Promise<void>;
   abstract refund(ref: string, amount: number, opts?: ProviderCallOptions): Promise<void>;
 
+  /** The current outcome of a payment the customer had to act on (after 3-D Secure / a redirect). */
+  resume(_ref: string, _userId: number): Promise<AuthorizeResult> {
+    throw new NotSupported(`${this.id}: customer actions`);
+  }
+
   // Optional capabilities (a provider that lacks one is not offered for it).
   /** Starts saving a card (SetupIntent-like): the client confirms it with a card token. */
-  createSetup(): Promise<{ id: string; clientSecret: string }> {
+  createSetup(_userId?: number): Promise<{ id: string; clientSecret: string }> {
     throw new NotSupported(`${this.id}: card saving`);
   }
   /** Confirms a setup with a single-use card token; returns a reusable payment method for authorize(). */
@@ -96,24 +147,7 @@ export class ProviderRegistry {
   has(id: string) {
     return this.providers.has(id);
   }
+  all(): PaymentProvider[] {
+    return [...this.providers.values()];
+  }
 }
-
-/*
- * Where Stripe plugs in (not implemented, not registered):
- *
- *   class StripeCardProvider extends PaymentProvider {
- *     static readonly id = 'stripe';
- *     constructor(opts: { secretKey: string; publishableKey: string; webhookSecret: string }) …
- *     publicKey()  → opts.publishableKey (pk_live_/pk_test_; the client then loads Stripe.js)
- *     authorize()  → paymentIntents.create({ amount, currency, payment_method: token, confirm: true,
- *                    capture_method: capture === 'manual' ? 'manual' : 'automatic' }, { idempotencyKey })
- *                    status requires_capture → authorized, succeeded → captured, card_error → declined
- *     capture()    → paymentIntents.capture(ref, { amount_to_capture: amount })
- *     void()       → paymentIntents.cancel(ref)
- *     refund()     → refunds.create({ payment_intent: ref, amount })
- *   }
- *
- * plus a webhook route (signature-verified with webhookSecret, deduplicated by event id) that drives the
- * same payments state machine for asynchronous outcomes (3-D Secure, disputes). Register it in main.ts with
- * `registry.register(new StripeCardProvider(...))` and point the STRIPE_CARD method at it.
- */

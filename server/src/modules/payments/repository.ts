@@ -1,5 +1,5 @@
-// The payments module owns payments, payment_transitions and provider_events (webhook deliveries, one row per
-// event id), and the sandbox acquirer's tables (sandbox_*: the state of the provider the sandbox models).
+// The payments module owns payments, payment_transitions, payment_customers and provider_events (webhook
+// deliveries, one row per event id), and the sandbox acquirer's tables (sandbox_*: the state of the provider the sandbox models).
 import type { Queryable } from '../../db/db.ts';
 import type { PayoutInput } from './provider.ts';
 import type { IntentStatus } from './sandbox.ts';
@@ -16,6 +16,13 @@ export interface PaymentRow {
   status: string;
   captured_amount: number;
   failure_code: string | null;
+  payment_method_ref?: string | null;
+  customer_ref?: string | null;
+  capture_before?: Date | null;
+  refunded_amount?: number;
+  card_brand?: string | null;
+  card_last4?: string | null;
+  created_at?: Date;
 }
 
 export class PaymentsRepository {
@@ -24,10 +31,10 @@ export class PaymentsRepository {
   async insert(p: PaymentRow & { card_brand: string | null; card_last4: string | null; at: Date }) {
     await this.db.query(
       `insert into payments (id, provider, provider_ref, user_id, order_id, purpose, amount, currency, status, captured_amount,
-         failure_code, card_brand, card_last4, created_at, updated_at)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$14)`,
+         failure_code, card_brand, card_last4, created_at, updated_at, payment_method_ref, customer_ref, capture_before)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$14,$15,$16,$17)`,
       [p.id, p.provider, p.provider_ref, p.user_id, p.order_id, p.purpose, p.amount, p.currency, p.status, p.captured_amount,
-        p.failure_code, p.card_brand, p.card_last4, p.at],
+        p.failure_code, p.card_brand, p.card_last4, p.at, p.payment_method_ref ?? null, p.customer_ref ?? null, p.capture_before ?? null],
     );
     await this.logTransition(p.id, null, p.status, p.amount, p.at);
   }
@@ -47,6 +54,52 @@ export class PaymentsRepository {
     );
     if (res.rowCount === 1) await this.logTransition(id, from, to, captured, at);
     return res.rowCount === 1;
+  }
+
+  /** Adds a refund to a captured payment (moving it to refunded once all is given back); false when it exceeds. */
+  async addRefund(id: string, amount: number, at: Date) {
+    const res = await this.db.query<{ status: string; refunded_amount: number; captured_amount: number }>(
+      `update payments set refunded_amount = refunded_amount + $2, updated_at = $3,
+              status = case when refunded_amount + $2 >= captured_amount then 'refunded' else status end
+        where id = $1 and status in ('captured','partially_captured') and refunded_amount + $2 <= captured_amount
+        returning status, refunded_amount, captured_amount`,
+      [id, amount, at],
+    );
+    if (res.rowCount === 1) await this.logTransition(id, null, `refund:${res.rows[0]!.status}`, amount, at);
+    return res.rowCount === 1;
+  }
+
+  /** The payments of an order, oldest first (its money timeline). */
+  async ofOrder(orderId: string) {
+    const { rows } = await this.db.query<PaymentRow & { created_at: Date }>('select * from payments where order_id = $1 order by created_at', [orderId]);
+    return rows;
+  }
+
+  /** Every status change of an order's payments, in order. */
+  async transitionsOfOrder(orderId: string) {
+    const { rows } = await this.db.query<{ payment_id: string; purpose: string; from_status: string | null; to_status: string; amount: number | null; at: Date; currency: string }>(
+      `select t.payment_id, p.purpose, t.from_status, t.to_status, t.amount, t.at, p.currency from payment_transitions t
+         join payments p on p.id = t.payment_id where p.order_id = $1 order by t.at, t.id`,
+      [orderId],
+    );
+    return rows;
+  }
+
+  /** Our payment of a provider object. */
+  async byRef(provider: string, ref: string) {
+    const { rows } = await this.db.query<PaymentRow>('select * from payments where provider = $1 and provider_ref = $2 order by created_at desc limit 1', [provider, ref]);
+    return rows[0];
+  }
+
+  async customer(provider: string, userId: number) {
+    const { rows } = await this.db.query<{ customer_ref: string }>('select customer_ref from payment_customers where provider = $1 and user_id = $2', [provider, userId]);
+    return rows[0]?.customer_ref;
+  }
+
+  /** Stores the user's customer at the provider; the first one stored wins (returned). */
+  async saveCustomer(provider: string, userId: number, ref: string) {
+    await this.db.query('insert into payment_customers (provider, user_id, customer_ref) values ($1,$2,$3) on conflict do nothing', [provider, userId, ref]);
+    return (await this.customer(provider, userId))!;
   }
 
   private async logTransition(id: string, from: string | null, to: string, amount: number | null, at: Date) {

@@ -1,14 +1,32 @@
 import { Envelope } from '#contract/envelope.ts';
-import { PaymentMethod, PaymentMethodsQuery } from '#contract/payments.ts';
+import {
+  MoneyStep, MoneyTimelineQuery, PaymentMethod, PaymentMethodsQuery, PayOrderBody, PayOrderResult,
+} from '#contract/payments.ts';
+import { toMajor } from '#core/money.ts';
 import { Type } from 'typebox';
+import type { Clock } from '../../lib/clock.ts';
 import { ok } from '../../lib/envelope.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import type { App } from '../../lib/route.ts';
+import { currentUser } from '../../plugins/context.ts';
+import { agentOf, paid } from '../rentals/routes.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { PaymentsService } from './service.ts';
 
-export default async function paymentRoutes(app: App, opts: { payments: PaymentsService; rentals: RentalsService }) {
+/** A payment transition as a step of the order's money timeline. */
+function step(t: { purpose: string; from_status: string | null; to_status: string }): MoneyStep['step'] | null {
+  if (t.to_status === 'declined') return 'failed';
+  if (t.from_status == null && t.to_status === 'authorized') return 'held';
+  if (t.from_status == null && t.to_status === 'captured') return 'charged';
+  if (t.to_status === 'captured' || t.to_status === 'partially_captured') return 'captured';
+  if (t.to_status === 'voided') return 'released';
+  if (t.to_status.startsWith('refund:') || t.to_status === 'refunded') return 'refunded';
+  return null;
+}
+
+export default async function paymentRoutes(app: App, opts: { payments: PaymentsService; rentals: RentalsService; keys: KeyStore; clock: Clock }) {
   app.get('/cdb/payment/method/list', {
     schema: {
       tags: ['payments'],
@@ -18,10 +36,54 @@ export default async function paymentRoutes(app: App, opts: { payments: Payments
     },
     preHandler: app.requireUser,
   }, async (req) => {
+    const agent = req.query.agentId ? await opts.payments.agent(req.query.agentId) : await agentOf(opts.payments, req.headers);
     let c: string;
-    if (req.query.qrcode) c = (await opts.rentals.resolveCabinet(req.query.qrcode)).priced.venue.currency;
-    else if (req.query.currency) c = req.query.currency.toUpperCase();
+    let hold = false;
+    if (req.query.qrcode) {
+      const priced = (await opts.rentals.resolveCabinet(req.query.qrcode)).priced;
+      c = priced.venue.currency;
+      hold = priced.planRow.deposit_type === 0;
+    } else if (req.query.currency) c = req.query.currency.toUpperCase();
     else throw badRequest('error.validation.field', { field: 'qrcode' });
-    return ok(opts.payments.methods(c, currencySymbol(c)));
+    return ok(opts.payments.methods(c, currencySymbol(c), agent, { hold }));
+  });
+
+  app.post('/cdb/payment/stripe/multicurrency/payOrder', {
+    schema: {
+      tags: ['payments'],
+      summary: 'payType FK: pay what a failed deduction left on an order (never starts a rental); may answer action (3-D Secure)',
+      headers: IdemHeaders,
+      body: PayOrderBody,
+      response: { 200: Envelope(PayOrderResult) },
+    },
+    preHandler: app.requireUser,
+  }, async (req, reply) => {
+    const b = req.body;
+    return idempotent(opts.keys, opts.clock, req, reply, b, async () => {
+      const agent = await agentOf(opts.payments, req.headers);
+      const key = req.headers['idempotency-key'];
+      const r = await opts.rentals.payDebt(currentUser(req), {
+        outTradeNo: b.outTradeNo, paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, agent,
+        key: typeof key === 'string' ? key : undefined,
+      });
+      return ok(paid(r));
+    });
+  });
+
+  app.get('/cdb/order/money', {
+    schema: {
+      tags: ['payments'],
+      summary: "An order's money timeline: held, captured (capturing less releases the rest), released, refunded, charged off-session, failed",
+      querystring: MoneyTimelineQuery,
+      response: { 200: Envelope(Type.Array(MoneyStep)) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => {
+    const order = await opts.rentals.check(currentUser(req), req.query.orderId);
+    const steps = (await opts.payments.timeline(order.id)).flatMap((t) => {
+      const s = step(t);
+      return s ? [{ step: s, purpose: t.purpose, amount: toMajor(Number(t.amount ?? 0), t.currency), currency: t.currency, at: new Date(t.at).toISOString() }] : [];
+    });
+    return ok(steps);
   });
 }

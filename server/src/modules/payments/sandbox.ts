@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { SecretsRepository } from '../../secrets/repository.ts';
 import { SandboxAcquirerRepository, type IntentRow } from './repository.ts';
-import { PaymentProvider, type AuthorizeInput, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent } from './provider.ts';
+import { PaymentProvider, type AuthorizeInput, type Capabilities, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent } from './provider.ts';
 
 export type IntentStatus =
   | 'requires_confirmation'
@@ -76,8 +76,12 @@ export const SANDBOX_FAILING_ACCOUNT_SUFFIX = '0002';
 
 export type EventSink = (raw: string, signature: string) => Promise<void>;
 
+/** Card networks let a hold live 7 days for most cards; the sandbox's holds do too. */
+export const SANDBOX_HOLD_DAYS = 7;
+
 export class SandboxCardProvider extends PaymentProvider {
   static override readonly id = 'sandbox';
+  readonly capabilities: Capabilities = { hold: true, partialCapture: true, offSession: true, refund: true, payout: true };
   private sink: EventSink | null = null;
   private jobs: JobRunner | null = null;
   /** Delay between a payout request and its arrival event (test mode is fast; 0 = the next job pass). */
@@ -256,12 +260,19 @@ export class SandboxCardProvider extends PaymentProvider {
       await this.move(id, 'declined', { decline_code: token.outcome });
       return { ok: false, ref: id, declineCode: token.outcome, card };
     }
+    // setup_future_usage: a single-use token becomes a reusable payment method for off-session charges.
+    let saved: { paymentMethod: string; customer: string } | null = null;
+    if (input.saveCard && input.userId != null && !input.token.startsWith('pm_')) {
+      saved = { paymentMethod: `pm_${randomToken(12)}`, customer: `cus_sandbox_${input.userId}` };
+      await this.repo.insertPaymentMethod(saved.paymentMethod, token.id, now);
+    }
     if (input.capture === 'manual') {
       await this.move(id, 'authorized');
-      return { ok: true, ref: id, status: 'authorized', card };
+      const captureBefore = new Date(now.getTime() + SANDBOX_HOLD_DAYS * 86_400_000);
+      return { ok: true, ref: id, status: 'authorized', card, saved, captureBefore };
     }
     await this.move(id, 'captured', { amount_captured: input.amount });
-    return { ok: true, ref: id, status: 'captured', card };
+    return { ok: true, ref: id, status: 'captured', card, saved };
   }
 
   // Idempotency (opts.idempotencyKey): the sandbox's state machine already treats a repeated move to the state an

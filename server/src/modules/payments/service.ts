@@ -1,9 +1,10 @@
 // Our side of every payment: one row per provider payment, moved only along PAYMENT_TRANSITIONS, each move
 // logged in payment_transitions. Provider calls (network, outside our transactions) are made here too.
 import type { Clock } from '../../lib/clock.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
 import { PaymentsRepository } from './repository.ts';
-import type { AuthorizeResult, ProviderRegistry } from './provider.ts';
+import type { AuthorizeResult, PaymentProvider, ProviderEvent, ProviderRegistry } from './provider.ts';
 
 export type PaymentStatus = 'authorized' | 'captured' | 'partially_captured' | 'voided' | 'refunded' | 'declined';
 
@@ -29,31 +30,107 @@ export interface PaymentMethod {
 const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
 export const CARD_METHOD_ID = 'card-sandbox';
 
+/**
+ * The Stripe payment types (spec §9) and when each is offered: cards everywhere; the wallets (Express Checkout
+ * Element: Apple Pay / Google Pay, the client shows them only where the device supports them) everywhere;
+ * iDEAL only in EUR, WeChat Pay only in CNY/EUR/USD… (Stripe's supported currencies for them).
+ */
+const STRIPE_TYPES: { type: string; label: string; currencies?: string[] }[] = [
+  { type: 'STRIPE_CARD', label: 'Card' },
+  { type: 'STRIPE_APPLE', label: 'Apple Pay' },
+  { type: 'STRIPE_GOOGLE', label: 'Google Pay' },
+  { type: 'STRIPE_IDEAL', label: 'iDEAL', currencies: ['EUR'] },
+  { type: 'STRIPE_WECHAT', label: 'WeChat Pay', currencies: ['CNY', 'EUR', 'USD', 'GBP', 'HKD', 'JPY', 'SGD', 'AUD', 'CAD'] },
+];
+
+/** What the methods of a cabinet or wallet are offered for. */
+export interface Purpose {
+  /** A hold (pre-authorisation deposit): only card methods can hold (iDEAL and WeChat Pay charge at once). */
+  hold?: boolean;
+}
+
+export interface PaymentsOptions {
+  /** Which provider takes an agent's payments: the agent's own Stripe account, else the platform's. */
+  agentProviders?: Map<string, string>;
+  /** The platform's card provider id ('sandbox' in test mode, 'stripe' live). */
+  defaultProvider?: string;
+  /** Whether an agent id is known (the agents table, or the platform's own agent). */
+  agentExists?: (id: string) => Promise<boolean>;
+  defaultAgent?: string;
+}
+
 export class PaymentsService {
+  private readonly agentProviders: Map<string, string>;
+  readonly defaultProvider: string;
+
   constructor(
     readonly repo: PaymentsRepository,
     readonly providers: ProviderRegistry,
     private readonly clock: Clock,
-  ) {}
-
-  /** The methods a cabinet in `currency` offers. Only providers that are registered are offered. */
-  methods(currency: string, symbol: string): PaymentMethod[] {
-    if (!this.providers.has('sandbox')) return [];
-    return [
-      {
-        pId: CARD_METHOD_ID,
-        pPaymentType: 'STRIPE_CARD',
-        label: 'Card',
-        currencySymbol: symbol,
-        pCurrencyType: currency,
-        publicKey: this.providers.get('sandbox').publicKey(),
-        configDetails: { accountCountry: COUNTRY[currency] ?? 'US', currency: currency.toLowerCase() },
-      },
-    ];
+    private readonly opts: PaymentsOptions = {},
+  ) {
+    this.agentProviders = opts.agentProviders ?? new Map();
+    this.defaultProvider = opts.defaultProvider ?? 'sandbox';
   }
 
-  providerForMethod(methodId: string) {
-    return methodId === CARD_METHOD_ID && this.providers.has('sandbox') ? this.providers.get('sandbox') : null;
+  /**
+   * The agent of a request (spec §6 header agentOpenId): empty means the platform. An agent we do not know is a
+   * clear 404, never a silent fallback to another account's keys.
+   */
+  async agent(header: string | undefined): Promise<string> {
+    const id = (header ?? '').trim();
+    const platform = this.opts.defaultAgent ?? 'powerly';
+    if (!id || id === platform) return platform;
+    if (this.agentProviders.has(id)) return id;
+    if (!/^[\w.-]{1,64}$/.test(id) || !(await (this.opts.agentExists?.(id) ?? Promise.resolve(false)))) {
+      throw notFound('error.agent.unknown', { agent: id.slice(0, 64) });
+    }
+    return id;
+  }
+
+  /** The card provider of an agent. */
+  providerOf(agent: string): PaymentProvider | null {
+    const id = this.agentProviders.get(agent) ?? this.defaultProvider;
+    return this.providers.has(id) ? this.providers.get(id) : null;
+  }
+
+  /** The methods a cabinet or wallet in `currency` offers for `agent`. Only registered providers are offered. */
+  methods(currency: string, symbol: string, agent = this.opts.defaultAgent ?? 'powerly', purpose: Purpose = {}): PaymentMethod[] {
+    const provider = this.providerOf(agent);
+    if (!provider) return [];
+    const base = {
+      currencySymbol: symbol, pCurrencyType: currency, publicKey: provider.publicKey(),
+      configDetails: { accountCountry: COUNTRY[currency] ?? 'US', currency: currency.toLowerCase() },
+    };
+    if (provider.id === 'sandbox') return [{ pId: CARD_METHOD_ID, pPaymentType: 'STRIPE_CARD', label: 'Card', ...base }];
+    return STRIPE_TYPES
+      .filter((t) => !t.currencies || t.currencies.includes(currency))
+      .filter((t) => !purpose.hold || t.type === 'STRIPE_CARD' || t.type === 'STRIPE_APPLE' || t.type === 'STRIPE_GOOGLE')
+      .map((t) => ({ pId: `${provider.id}:${t.type}`, pPaymentType: t.type, label: t.label, ...base }));
+  }
+
+  /**
+   * The provider behind a method id, if that method belongs to `agent` (a method of another agent's account is
+   * refused: its cards and keys are not this agent's).
+   */
+  providerForMethod(methodId: string, agent = this.opts.defaultAgent ?? 'powerly') {
+    const provider = this.providerOf(agent);
+    if (!provider) return null;
+    if (methodId === CARD_METHOD_ID) return provider.id === 'sandbox' ? provider : null;
+    const [pid, type] = methodId.split(':');
+    return pid === provider.id && STRIPE_TYPES.some((t) => t.type === type) ? provider : null;
+  }
+
+  /** Whether a method can hold money (pre-authorisation) rather than charge at once. */
+  static methodHolds(methodId: string) {
+    return methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE)$/.test(methodId);
+  }
+
+  /** A method id must be one of this agent's methods, else a clear 400 and nothing is charged. */
+  requireProvider(methodId: string, agent?: string) {
+    const p = this.providerForMethod(methodId, agent);
+    if (!p) throw badRequest('error.paymentMethod');
+    return p;
   }
 
   /** Records the outcome of an authorisation (in the caller's unit of work when it runs in one). */
@@ -62,6 +139,8 @@ export class PaymentsService {
   ) {
     const id = `pay_${uuid()}`;
     const r = input.result;
+    if (r.ok && r.status === 'requires_action') throw new Error('a payment awaiting customer action is not recorded');
+    const saved = r.ok ? r.saved : null;
     await this.repo.insert({
       id,
       provider: input.providerId,
@@ -76,17 +155,32 @@ export class PaymentsService {
       failure_code: r.ok ? null : r.declineCode,
       card_brand: r.card?.brand ?? null,
       card_last4: r.card?.last4 ?? null,
+      payment_method_ref: saved?.paymentMethod ?? null,
+      customer_ref: saved?.customer ?? null,
+      capture_before: r.ok ? (r.captureBefore ?? null) : null,
       at: this.clock.now(),
     });
     return id;
   }
 
-  /** Settles an authorised payment at the provider, then moves our row: capture `amount` (0 → void). */
+  /**
+   * Settles an authorised payment at the provider, then moves our row: capture `amount` (0 → void); capturing
+   * less releases the rest. A hold that was captured in full before it lapsed (docs/payments.md, hold expiry)
+   * is refunded down to `amount` instead.
+   */
   async settleAuthorization(paymentId: string, amount: number) {
     const p = await this.repo.find(paymentId);
     if (!p) throw new Error(`no payment ${paymentId}`);
-    if (p.status !== 'authorized') return p.status; // already settled (a retried job)
     const provider = this.providers.get(p.provider);
+    if (p.status === 'captured' && p.purpose === 'deposit_preauth') {
+      const back = Number(p.captured_amount) - Number(p.refunded_amount ?? 0) - amount;
+      if (back > 0) {
+        await provider.refund(p.provider_ref!, back, { idempotencyKey: `settle_${p.id}` });
+        await this.repo.addRefund(p.id, back, this.clock.now());
+      }
+      return (await this.repo.find(paymentId))!.status;
+    }
+    if (p.status !== 'authorized') return p.status; // already settled (a retried job)
     if (amount > 0) {
       await provider.capture(p.provider_ref!, amount, { idempotencyKey: `capture_${p.id}` });
       await this.move(p.id, 'authorized', amount === p.amount ? 'captured' : 'partially_captured', amount);
@@ -141,6 +235,52 @@ export class PaymentsService {
   /** The user's captured card top-ups in `currency`, newest first. */
   capturedTopUps(userId: number, currency: string) {
     return this.repo.capturedTopUps(userId, currency);
+  }
+
+  /** Refunds part of a captured payment at the provider (idempotent by `key`) and records it. */
+  async refund(paymentId: string, amount: number, key: string) {
+    const p = await this.repo.find(paymentId);
+    if (!p) throw new Error(`no payment ${paymentId}`);
+    if (amount <= 0 || amount > Number(p.captured_amount) - Number(p.refunded_amount ?? 0)) throw badRequest('error.validation.amount');
+    await this.providers.get(p.provider).refund(p.provider_ref!, amount, { idempotencyKey: key });
+    await this.repo.addRefund(p.id, amount, this.clock.now());
+  }
+
+  find(id: string) {
+    return this.repo.find(id);
+  }
+
+  /** The order's money timeline: every status change of its payments (held, captured, released, refunded). */
+  timeline(orderId: string) {
+    return this.repo.transitionsOfOrder(orderId);
+  }
+
+  /**
+   * A verified payment event (Stripe: payment_intent.*, charge.refunded): brings our row up to the provider's
+   * state, forward only. Events arrive late, twice or out of order; each carries the object's state at that
+   * time, and a state our row has already passed is ignored (PAYMENT_TRANSITIONS has no way back).
+   */
+  async applyPaymentEvent(providerId: string, e: ProviderEvent): Promise<'applied' | 'ignored'> {
+    const ref = e.type.startsWith('charge.') ? e.data.paymentRef : e.data.ref;
+    if (!ref) return 'ignored';
+    const p = await this.repo.byRef(providerId, ref);
+    if (!p) return 'ignored'; // not ours yet (an order not written): the orphan guard or our own call records it
+    const at = this.clock.now();
+    const from = p.status as PaymentStatus;
+    if (e.type === 'payment_intent.canceled' && from === 'authorized') {
+      await this.move(p.id, from, 'voided', null);
+      return 'applied';
+    }
+    if ((e.type === 'payment_intent.succeeded' || e.data.status === 'succeeded') && from === 'authorized') {
+      const got = e.data.amountCaptured ?? p.amount;
+      await this.move(p.id, from, got >= p.amount ? 'captured' : 'partially_captured', got);
+      return 'applied';
+    }
+    if (e.type === 'charge.refunded' && (from === 'captured' || from === 'partially_captured')) {
+      const more = (e.data.amountRefunded ?? 0) - Number(p.refunded_amount ?? 0);
+      if (more > 0 && (await this.repo.addRefund(p.id, more, at))) return 'applied';
+    }
+    return 'ignored';
   }
 
   /** A provider's webhook event, stored once per event id: false when it is a redelivery. */

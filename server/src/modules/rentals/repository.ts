@@ -33,6 +33,9 @@ export interface OrderRow {
   share_sign?: string | null;
   /** Order state 4: when the power bank was reported faulty (the charge stops there). */
   fault_at?: Date | null;
+  /** What a failed off-session deduction left unpaid (minor units); paid with payType FK. */
+  debt?: number;
+  debt_paid_at?: Date | null;
 }
 
 const parse = (r: OrderRow): OrderRow => ({
@@ -111,6 +114,22 @@ export class RentalsRepository {
   }
 
   /** Overtime buy-out: settles an open order in place (see BUY_OUT_FROM), compare-and-set on state and settled. */
+  /** The card payment now guaranteeing an open order (a renewed hold replaces the lapsing one). */
+  async setPayment(id: string, paymentId: string) {
+    await this.db.query('update orders set payment_id = $2 where id = $1', [id, paymentId]);
+  }
+
+  /** A failed off-session deduction: the order owes `amount` (added to any earlier debt). */
+  async addDebt(id: string, amount: number) {
+    await this.db.query('update orders set debt = debt + $2, debt_paid_at = null where id = $1', [id, amount]);
+  }
+
+  /** The debt was paid (payType FK); false when there was none (a repeated payment). */
+  async payDebt(id: string, amount: number, at: Date) {
+    const res = await this.db.query('update orders set debt_paid_at = $3 where id = $1 and debt = $2 and debt > 0 and debt_paid_at is null', [id, amount, at]);
+    return res.rowCount === 1;
+  }
+
   async buyOut(id: string, from: number, fields: { fee: number; use_minutes: number; at: Date; note: string }) {
     if (!BUY_OUT_FROM.includes(from as never)) throw new Error(`order ${id}: no buy-out from ${from}`);
     const res = await this.db.query(

@@ -1,6 +1,6 @@
 import { Envelope } from '#contract/envelope.ts';
 import {
-  BalanceRentQuery, BalanceRentResult, DepositRentBody, DepositRentResult, Order, OrderCheckParams, OrderCheckResult, OrderIdBody,
+  BalanceRentQuery, BalanceRentResult, DepositRentBody, DepositRentResult, SavedCardRentBody, Order, OrderCheckParams, OrderCheckResult, OrderIdBody,
   OrderIdQuery, OrderListQuery, OrderPage, OrderShare, PublicOrder, PublicOrderQuery,
 } from '#contract/rentals.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -11,9 +11,23 @@ import type { Clock } from '../../lib/clock.ts';
 import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { Zujie } from './order-state.ts';
-import type { RentalsService } from './service.ts';
+import type { PaymentsService } from '../payments/service.ts';
+import type { ActionRequired, RentalsService } from './service.ts';
 
-export default async function rentalRoutes(app: App, opts: { rentals: RentalsService; keys: KeyStore; clock: Clock }) {
+/** The wire form of a paying call's outcome: the order number, or what the customer must finish first. */
+export const paid = (r: string | ActionRequired) => (typeof r === 'string' ? { outTradeNo: r } : { outTradeNo: '', action: r.action });
+
+/** The agent of the request (spec §6 header agentOpenId); an unknown agent is a 404 before any money moves. */
+export const agentOf = (payments: PaymentsService, headers: Record<string, unknown>) => {
+  const h = headers.agentopenid;
+  return payments.agent(typeof h === 'string' ? h : undefined);
+};
+
+export default async function rentalRoutes(app: App, opts: {
+  rentals: RentalsService; payments: PaymentsService; keys: KeyStore; clock: Clock;
+  /** A saved card's provider ref, for this user and agent (the wallet module owns saved cards). */
+  savedCard: (userId: number, cardId: string, agent: string) => Promise<string>;
+}) {
   app.post('/cdb/cabinet/useDepositToRent', {
     schema: {
       tags: ['rentals'],
@@ -26,8 +40,31 @@ export default async function rentalRoutes(app: App, opts: { rentals: RentalsSer
   }, async (req, reply) => {
     const b = req.body;
     return idempotent(opts.keys, opts.clock, req, reply, b, async () => {
-      const id = await opts.rentals.rentWithDeposit(currentUser(req), { qrcode: b.qrcode, token: b.stripeToken, paymentId: b.paymentId });
-      return ok({ outTradeNo: id });
+      const agent = await agentOf(opts.payments, req.headers);
+      const r = await opts.rentals.rentWithDeposit(currentUser(req), {
+        qrcode: b.qrcode, token: b.stripeToken, paymentId: b.paymentId, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
+      });
+      return ok(paid(r));
+    }, { committed: (id: string) => ok({ outTradeNo: id }) });
+  });
+
+  app.post('/cdb/cabinet/savedCardToRent', {
+    schema: {
+      tags: ['rentals'],
+      summary: 'Pay the deposit with a saved card (hold or top-up, as useDepositToRent) and start the rental',
+      headers: IdemHeaders,
+      body: SavedCardRentBody,
+      response: { 200: Envelope(DepositRentResult) },
+    },
+    preHandler: app.requireUser,
+  }, async (req, reply) => {
+    const b = req.body;
+    return idempotent(opts.keys, opts.clock, req, reply, b, async () => {
+      const agent = await agentOf(opts.payments, req.headers);
+      const user = currentUser(req);
+      const token = await opts.savedCard(user.id, b.cardId, agent);
+      const r = await opts.rentals.rentWithDeposit(user, { qrcode: b.qrcode, token, paymentId: b.paymentId, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent });
+      return ok(paid(r));
     }, { committed: (id: string) => ok({ outTradeNo: id }) });
   });
 

@@ -18,7 +18,7 @@ import type { AuthRepository, UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import type { Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
-import type { PaymentsService } from '../payments/service.ts';
+import { PaymentsService } from '../payments/service.ts';
 import type { AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
@@ -52,15 +52,43 @@ export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
 export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
 export const JOB_BUY_OUT = 'rental.overtime-buy-out';
 export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
+/** Before a card hold lapses (capture_before) on an open rental: renew it off-session, else capture it. */
+export const JOB_HOLD_EXPIRY = 'rental.hold-expiry';
+/** A rent above the hold: the rest is charged off-session on the saved card (or becomes a debt, payType FK). */
+export const JOB_CHARGE_EXTRA = 'rental.charge-extra';
+/** A refund to the card a rental was paid with (state 5: a bought-out power bank came back). */
+export const JOB_REFUND_CARD = 'payment.refund-card';
+/** How long before capture_before the hold is dealt with (a failed job still has a day of retries). */
+export const HOLD_RENEW_MARGIN_MS = 24 * 3_600_000;
+/** How long a payment waiting for 3-D Secure / a redirect may stay open before it is released. */
+export const ACTION_TIMEOUT_MS = 30 * 60_000;
+/** The operator contract's note of an order whose deduction failed (spec §4: it shows the FK pay button). */
+export const DEDUCTION_FAILED_NOTE = '扣款失败';
 /** How long after a card call without an order its authorisation is presumed orphaned (the process died). */
 export const ORPHAN_AUTH_MS = 120_000;
 
 /** Parses a scanned code: the bare cabinet code or a code link (qrcode=, qr=, zhcode=; src/core/codeLink.ts). */
 export { cabinetCodeFrom };
 
+type Settled = Extract<AuthorizeResult, { ok: true; status: 'authorized' | 'captured' }>;
 type Funding =
-  | { kind: 'preauth'; provider: PaymentProvider; result: Extract<AuthorizeResult, { ok: true }> }
-  | { kind: 'wallet'; topUp: { provider: PaymentProvider; result: Extract<AuthorizeResult, { ok: true }>; amount: number } | null };
+  | { kind: 'preauth'; provider: PaymentProvider; result: Settled }
+  | { kind: 'wallet'; topUp: { provider: PaymentProvider; result: Settled; amount: number } | null };
+
+/** The customer must finish the payment (3-D Secure, a redirect or a QR code), then call again with `ref`. */
+export interface ActionRequired {
+  action: { clientSecret: string; paymentIntent: string };
+}
+
+export interface DepositInput {
+  qrcode: string;
+  token: string;
+  paymentId: string;
+  /** The payment intent the customer finished (after ActionRequired): resumed instead of a new payment. */
+  paymentIntent?: string;
+  agent?: string;
+  returnUrl?: string;
+}
 
 export class RentalsService {
   constructor(private readonly d: RentalsDeps) {
@@ -72,6 +100,9 @@ export class RentalsService {
       // The card hold is captured or released: the order's money changed for its owner's open screens.
       if (p.orderId && p.userId) await this.d.live.publish(Number(p.userId), { kind: 'order', orderId: String(p.orderId) });
     });
+    d.jobs.register(JOB_HOLD_EXPIRY, (p) => this.holdExpiring(String(p.orderId), String(p.paymentId)));
+    d.jobs.register(JOB_CHARGE_EXTRA, (p) => this.chargeExtra(String(p.orderId), Number(p.amount)));
+    d.jobs.register(JOB_REFUND_CARD, (p) => this.refundCard(String(p.paymentId), Number(p.amount), String(p.key)));
   }
 
   async resolveCabinet(url: string): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
@@ -91,56 +122,84 @@ export class RentalsService {
   }
 
   /** POST cdb/cabinet/useDepositToRent */
-  async rentWithDeposit(user: UserRow, input: { qrcode: string; token: string; paymentId: string }): Promise<string> {
+  async rentWithDeposit(user: UserRow, input: DepositInput): Promise<string | ActionRequired> {
+    const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
+    if (input.paymentIntent && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))) throw conflict('error.payment.alreadyUsed');
     const { cabinet, priced } = await this.preflight(user, input.qrcode);
-    const provider = this.d.payments.providerForMethod(input.paymentId);
-    if (!provider) throw badRequest('error.paymentMethod');
+    const preauth = priced.planRow.deposit_type === 0;
+    // A pre-authorisation needs a method that can hold (a card or a card wallet); iDEAL / WeChat Pay charge at once.
+    if (preauth && !PaymentsService.methodHolds(input.paymentId)) throw badRequest('error.paymentMethod');
     const orderId = orderNo(this.d.clock.now());
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
-    const preauth = priced.planRow.deposit_type === 0;
     const amount = preauth ? deposit : deposit - (await this.d.ledger.walletOf(user.id, currency)).balance;
     if (amount <= 0) return this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
     // A guard, committed before the card call: if this process dies between the provider's answer and the order's
     // transaction, the job finds no order and releases the authorisation (releaseOrphan). Cancelled below.
-    const guard = { orderId, paymentId: input.paymentId, token: input.token, currency, amount, capture: preauth ? 'manual' : 'automatic' };
+    const guard = {
+      orderId, paymentId: input.paymentId, agent: input.agent ?? null, userId: user.id, token: input.token, currency, amount,
+      capture: preauth ? 'manual' : 'automatic', ref: input.paymentIntent ?? null,
+    };
     await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
-    // The guard is cancelled only once the order exists or a compensation job owns the release; otherwise (the
-    // compensation could not even be enqueued) it stays and releases the authorisation itself.
+    // The guard is cancelled only once the order exists, a compensation job owns the release, or the customer must
+    // act (then a new guard with the payment's reference releases it after the timeout); otherwise (the compensation
+    // could not even be enqueued) it stays and releases the authorisation itself.
     const state = { settled: false };
+    let out: string | ActionRequired | undefined;
     try {
-      const id = await this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount, state);
+      out = await this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount, state);
       state.settled = true;
-      return id;
+      return out;
     } finally {
       if (state.settled) {
         await this.d.jobs.cancel(JOB_ORPHAN_AUTH, 'orderId', orderId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
+        // Waiting for the customer (3-D Secure): if they never come back, the payment is released after the timeout.
+        if (out && typeof out === 'object') {
+          await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, { ...guard, ref: out.action.paymentIntent }, new Date(this.d.clock.now().getTime() + ACTION_TIMEOUT_MS));
+        }
       }
     }
   }
 
+  /** The card call: a new payment, or the outcome of one the customer finished (checked: theirs, the right amount). */
+  private async pay(user: UserRow, provider: PaymentProvider, input: DepositInput, orderId: string, amount: number, currency: string, capture: 'manual' | 'automatic', purpose: string) {
+    if (!input.paymentIntent) {
+      return provider.authorize({
+        token: input.token, amount, currency, capture, idempotencyKey: orderId, userId: user.id, saveCard: true, purpose, returnUrl: input.returnUrl,
+        methodType: input.paymentId.split(':')[1],
+      });
+    }
+    const r = await provider.resume(input.paymentIntent, user.id);
+    if (r.ok && r.status !== 'requires_action' && (r.amount !== amount || r.currency?.toUpperCase() !== currency || (r.status === 'authorized') !== (capture === 'manual'))) {
+      throw badRequest('error.paymentMethod');
+    }
+    return r;
+  }
+
   private async rentWithDepositGuarded(
-    user: UserRow, input: { qrcode: string; token: string; paymentId: string }, orderId: string, cabinet: CabinetRow, priced: PricedVenue, amount: number,
+    user: UserRow, input: DepositInput, orderId: string, cabinet: CabinetRow, priced: PricedVenue, amount: number,
     guard: { settled: boolean } = { settled: false },
-  ) {
-    const provider = this.d.payments.providerForMethod(input.paymentId)!;
+  ): Promise<string | ActionRequired> {
+    const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
     let funding: Funding;
     if (priced.planRow.deposit_type === 0) {
-      const result = await provider.authorize({ token: input.token, amount: deposit, currency, capture: 'manual', idempotencyKey: orderId });
+      const result = await this.pay(user, provider, input, orderId, deposit, currency, 'manual', 'deposit_preauth');
       if (!result.ok) {
         guard.settled = true; // declined: nothing to release
         return this.declined(user, provider, result, deposit, currency, 'deposit_preauth');
       }
+      if (result.status === 'requires_action') return { action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
       funding = { kind: 'preauth', provider, result };
     } else {
       if (amount > 0) {
-        const result = await provider.authorize({ token: input.token, amount, currency, capture: 'automatic', idempotencyKey: orderId });
+        const result = await this.pay(user, provider, input, orderId, amount, currency, 'automatic', 'deposit_topup');
         if (!result.ok) {
           guard.settled = true;
           return this.declined(user, provider, result, amount, currency, 'deposit_topup');
         }
+        if (result.status === 'requires_action') return { action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
         funding = { kind: 'wallet', topUp: { provider, result, amount } };
       } else {
         funding = { kind: 'wallet', topUp: null };
@@ -167,13 +226,24 @@ export class RentalsService {
   private async releaseOrphan(p: Record<string, unknown>) {
     const orderId = String(p.orderId);
     if (await this.d.repo.find(orderId)) return;
-    const provider = this.d.payments.providerForMethod(String(p.paymentId));
+    const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
     if (!provider) return;
     const wallet = p.capture === 'automatic';
     const amount = Number(p.amount);
+    if (p.ref) {
+      // A payment the customer had to finish: released unless an order was made with it (resumed by another call).
+      if (await this.d.payments.repo.byRef(provider.id, String(p.ref))) return;
+      const r = await provider.resume(String(p.ref), Number(p.userId));
+      if (!r.ok) return;
+      this.d.log.warn({ orderId, ref: r.ref }, 'releasing a payment the customer did not finish');
+      if (r.status === 'captured') await provider.refund(r.ref, amount);
+      else await provider.void(r.ref);
+      return;
+    }
     // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
     const result = await provider.authorize({
       token: String(p.token), amount, currency: String(p.currency), capture: wallet ? 'automatic' : 'manual', idempotencyKey: orderId,
+      userId: Number(p.userId), saveCard: true, purpose: wallet ? 'deposit_topup' : 'deposit_preauth',
     });
     if (!result.ok) return;
     this.d.log.warn({ orderId, ref: result.ref }, 'releasing an orphaned card authorisation');
@@ -192,7 +262,7 @@ export class RentalsService {
 
   private async declined(user: UserRow, provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, amount: number, currency: string, purpose: string): Promise<never> {
     await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: null, purpose, amount, currency });
-    const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
+    const known = ['card_declined', 'insufficient_funds', 'token_invalid', 'authentication_required', 'expired_card', 'incorrect_cvc', 'processing_error'];
     throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
   }
 
@@ -255,6 +325,7 @@ export class RentalsService {
       });
       await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
       await this.d.jobs.enqueue(JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
+      if (f.kind === 'preauth' && paymentId) await this.guardHold(orderId, paymentId, f.result.captureBefore ?? null);
       await this.d.users.setCurrency(user.id, currency);
       await commitIdempotencyKey(orderId); // the request's key completes with the order, in this transaction
       await this.changed(user.id, orderId, Zujie.pending);
@@ -366,8 +437,16 @@ export class RentalsService {
       if (refund > 0) {
         const w = this.d.ledger;
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
-        const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
-        await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+        const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
+        if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.providers.get(pay.provider).capabilities.refund) {
+          // The buy-out was taken from the card hold: the difference goes back to that card (a provider refund).
+          const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
+          await w.transfer({ debit: revenue, credit: clearing, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+          await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay.id, amount: refund, key: `state5_${order.id}` }, now);
+        } else {
+          const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
+          await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+        }
       }
       return;
     }
@@ -408,17 +487,147 @@ export class RentalsService {
   /** Takes `fee` from the order's deposit hold (the rest released) and settles the card authorisation. */
   private async charge(order: OrderRow, fee: number, now: Date) {
     const w = this.d.ledger;
+    // A card hold covers up to the deposit; a rent above it is charged off-session on the saved card.
+    const fromHold = order.payment_id ? Math.min(fee, order.deposit) : fee;
     if (order.hold_transfer_id) {
-      if (fee > 0) {
-        await w.postPending(order.hold_transfer_id, fee, now);
+      if (fromHold > 0) {
+        await w.postPending(order.hold_transfer_id, fromHold, now);
         const hold = await w.account(userOwner(order.user_id), 'deposit_hold', order.currency);
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
-        await w.transfer({ debit: hold, credit: revenue, amount: fee, code: 'rent', orderId: order.id, at: now });
+        await w.transfer({ debit: hold, credit: revenue, amount: fromHold, code: 'rent', orderId: order.id, at: now });
       } else {
         await w.voidPending(order.hold_transfer_id, now);
       }
     }
-    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fee, orderId: order.id, userId: order.user_id }, now);
+    if (order.payment_id) {
+      await this.d.jobs.cancel(JOB_HOLD_EXPIRY, 'orderId', order.id);
+      await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fromHold, orderId: order.id, userId: order.user_id }, now);
+      if (fee > fromHold) await this.d.jobs.enqueue(JOB_CHARGE_EXTRA, { orderId: order.id, amount: fee - fromHold }, now);
+    }
+  }
+
+  // ---- card holds: expiry and off-session charges (docs/payments.md) ------------------------------------------
+
+  /** Schedules the hold's expiry guard a margin before the card network would release it. */
+  private async guardHold(orderId: string, paymentId: string, captureBefore: Date | null) {
+    if (!captureBefore) return;
+    const at = new Date(Math.max(this.d.clock.now().getTime(), captureBefore.getTime() - HOLD_RENEW_MARGIN_MS));
+    await this.d.jobs.enqueue(JOB_HOLD_EXPIRY, { orderId, paymentId }, at);
+  }
+
+  /**
+   * A hold is about to lapse on a still-open rental. First choice: a new hold for the same amount, off-session on
+   * the card saved with the deposit, then the old one is released. If the bank refuses (or wants the customer to
+   * authenticate), the whole hold is captured now, so the rental never loses its guarantee; at return the
+   * difference to the rent is refunded to the card.
+   */
+  private async holdExpiring(orderId: string, paymentId: string) {
+    const order = await this.d.repo.find(orderId);
+    if (!order || order.settled || order.payment_id !== paymentId) return;
+    const p = await this.d.payments.find(paymentId);
+    if (p?.status !== 'authorized') return;
+    const provider = this.d.payments.providers.get(p.provider);
+    if (p.payment_method_ref && provider.capabilities.offSession) {
+      const r = await provider.authorize({
+        token: p.payment_method_ref, amount: Number(p.amount), currency: p.currency, capture: 'manual', idempotencyKey: `renew_${p.id}`,
+        userId: order.user_id, offSession: true, purpose: 'deposit_preauth',
+      });
+      if (r.ok && r.status === 'authorized') {
+        const renewed = await this.d.db.tx(async () => {
+          const o = await this.d.repo.find(orderId, { lock: true });
+          if (!o || o.settled || o.payment_id !== paymentId) return false;
+          if (await this.d.payments.repo.byRef(provider.id, r.ref)) return true; // a retried job: done before
+          const newId = await this.d.payments.record({
+            providerId: provider.id, result: { ...r, saved: r.saved ?? { paymentMethod: p.payment_method_ref!, customer: p.customer_ref ?? '' } },
+            userId: o.user_id, orderId, purpose: 'deposit_preauth', amount: Number(p.amount), currency: p.currency,
+          });
+          await this.d.repo.setPayment(orderId, newId);
+          await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId, amount: 0 }, this.d.clock.now());
+          await this.guardHold(orderId, newId, r.captureBefore ?? null);
+          return true;
+        });
+        if (!renewed) await provider.void(r.ref); // the rental closed meanwhile
+        return;
+      }
+      if (r.ok && r.status === 'requires_action') await provider.void(r.ref).catch(() => undefined);
+      this.d.log.warn({ orderId, declineCode: r.ok ? 'requires_action' : r.declineCode }, 'hold renewal refused: capturing the hold');
+    }
+    await this.d.payments.settleAuthorization(paymentId, Number(p.amount));
+  }
+
+  /**
+   * The part of a rent above the hold, charged off-session on the card saved with the deposit. A refusal (the
+   * bank wants the customer to authenticate: authentication_required, or a decline) leaves a debt on the order:
+   * it shows the pay button (payType FK) and the user pays it in the app.
+   */
+  private async chargeExtra(orderId: string, amount: number) {
+    const order = await this.d.repo.find(orderId);
+    if (!order?.payment_id) return;
+    const done = (await this.d.payments.repo.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra');
+    if (done || Number(order.debt ?? 0) > 0) return; // a retried job
+    const p = await this.d.payments.find(order.payment_id);
+    const provider = p ? this.d.payments.providers.get(p.provider) : null;
+    const result: AuthorizeResult = p?.payment_method_ref && provider?.capabilities.offSession
+      ? await provider.authorize({
+          token: p.payment_method_ref, amount, currency: order.currency, capture: 'automatic', idempotencyKey: `extra_${orderId}`,
+          userId: order.user_id, offSession: true, purpose: 'rent_extra',
+        })
+      : { ok: false, ref: null, declineCode: 'authentication_required', card: null };
+    await this.d.db.tx(async () => {
+      if (result.ok && result.status === 'captured') {
+        await this.d.payments.record({ providerId: provider!.id, result, userId: order.user_id, orderId, purpose: 'rent_extra', amount, currency: order.currency });
+        const w = this.d.ledger;
+        const clearing = await w.account(providerOwner(provider!.id), 'clearing', order.currency);
+        const revenue = await w.account(PLATFORM, 'revenue', order.currency);
+        await w.transfer({ debit: clearing, credit: revenue, amount, code: 'rent', orderId, at: this.d.clock.now() });
+        return;
+      }
+      if (result.ok && result.status === 'requires_action' && provider) await provider.void(result.ref).catch(() => undefined);
+      const declined: AuthorizeResult = result.ok ? { ok: false, ref: result.ref, declineCode: 'authentication_required', card: null } : result;
+      await this.d.payments.record({ providerId: provider?.id ?? 'none', result: declined, userId: order.user_id, orderId, purpose: 'rent_extra', amount, currency: order.currency });
+      await this.d.repo.addDebt(orderId, amount);
+    });
+  }
+
+  /** The refund job: once per key at the provider (its idempotency key), recorded once on the payment. */
+  private async refundCard(paymentId: string, amount: number, key: string) {
+    const p = await this.d.payments.find(paymentId);
+    if (!p) return;
+    const done = (await this.d.payments.repo.transitionsOfOrder(p.order_id ?? '')).some((t) => t.payment_id === paymentId && t.to_status.startsWith('refund:') && Number(t.amount) === amount);
+    if (done) return;
+    await this.d.payments.refund(paymentId, amount, key);
+  }
+
+  /**
+   * payType FK: pays what a failed deduction left on the order (never starts a rental). The money goes to the
+   * operator's revenue; a payment that needs 3-D Secure returns ActionRequired and is resumed with paymentIntent.
+   */
+  async payDebt(user: UserRow, input: { outTradeNo: string; paymentId: string; token?: string; paymentIntent?: string; agent?: string; key?: string }): Promise<string | ActionRequired> {
+    const order = await this.check(user, input.outTradeNo);
+    const debt = Number(order.debt ?? 0);
+    if (debt <= 0 || order.debt_paid_at) throw conflict('error.order.nothingToPay');
+    const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
+    if (!input.paymentIntent && !input.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    const result = await this.pay(user, provider, { qrcode: '', token: input.token ?? '', paymentId: input.paymentId, paymentIntent: input.paymentIntent },
+      `fk_${order.id}_${input.key ?? debt}`, debt, order.currency, 'automatic', 'debt');
+    if (!result.ok) return this.declined(user, provider, result, debt, order.currency, 'debt');
+    if (result.status === 'requires_action') return { action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
+    try {
+      await this.d.db.tx(async () => {
+        if (await this.d.payments.repo.byRef(provider.id, result.ref)) return;
+        await this.d.repo.find(order.id, { lock: true });
+        if (!(await this.d.repo.payDebt(order.id, debt, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
+        await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'debt', amount: debt, currency: order.currency });
+        const w = this.d.ledger;
+        const clearing = await w.account(providerOwner(provider.id), 'clearing', order.currency);
+        const revenue = await w.account(PLATFORM, 'revenue', order.currency);
+        await w.transfer({ debit: clearing, credit: revenue, amount: debt, code: 'rent', orderId: order.id, at: this.d.clock.now() });
+      });
+    } catch (err) {
+      if (!(await this.d.payments.repo.byRef(provider.id, result.ref))) await provider.refund(result.ref, debt).catch(() => undefined);
+      throw err;
+    }
+    return order.id;
   }
 
   /**
@@ -534,7 +743,9 @@ export class RentalsService {
       pUserid: o.user_id,
       pCabinetid: o.cabinet_id,
       pPowerbankId: o.powerbank_id ?? '',
-      palipayjsSm: '',
+      /** The deduction failed: the order list shows a pay button (payType FK) for what is owed. */
+      palipayjsSm: Number(o.debt ?? 0) > 0 && !o.debt_paid_at ? DEDUCTION_FAILED_NOTE : '',
+      debtAmount: Number(o.debt ?? 0) > 0 && !o.debt_paid_at ? toMajor(Number(o.debt), c) : 0,
       estimatedAmount: toMajor(open ? rentalFee(o.plan, elapsed) : Number(o.fee ?? 0), c),
       /** Powerly extension: the order was closed as bought out (the overtime period passed, or the user bought it). */
       boughtOut,

@@ -13,7 +13,8 @@ import { currentUser } from '../../plugins/context.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { TopUpResult, WalletService, WithdrawalResult } from './service.ts';
 
-const topUpBody = (r: TopUpResult) => ok({ outTradeNo: r.outTradeNo, pBalance: toMajor(r.balance, r.currency), pCurrencyType: r.currency });
+const topUpBody = (r: TopUpResult & { action?: { clientSecret: string; paymentIntent: string } }) =>
+  ok({ outTradeNo: r.outTradeNo, pBalance: toMajor(r.balance, r.currency), pCurrencyType: r.currency, ...(r.action ? { action: r.action } : {}) });
 const withdrawalBody = (r: WithdrawalResult) => ok({ tixianOrderId: r.tixianOrderId, pBalance: toMajor(r.balance, r.currency), status: r.status });
 
 export default async function walletRoutes(app: App, opts: { wallet: WalletService; keys: KeyStore; clock: Clock }) {
@@ -142,15 +143,19 @@ export async function webhookRoutes(app: App, opts: { wallet: WalletService }) {
   app.post('/:provider', {
     schema: {
       tags: ['webhooks'],
-      summary: 'Payment provider events (payout.paid, payout.failed); signature-verified, each event id applied once',
+      summary: 'Payment provider events (payout.*, Stripe payment_intent.*, charge.refunded, setup_intent.*): signature-verified, each event id applied once, forward-only',
       params: Type.Object({ provider: Type.String({ maxLength: 40 }) }),
-      headers: Type.Object({ 'sandbox-signature': Type.Optional(Type.String({ maxLength: 300 })) }),
+      headers: Type.Object({
+        'sandbox-signature': Type.Optional(Type.String({ maxLength: 300 })),
+        'stripe-signature': Type.Optional(Type.String({ maxLength: 2000 })),
+      }),
       response: { 200: Type.Object({ received: Type.Boolean(), result: Type.String() }) },
     },
   }, async (req) => {
     // Only a raw JSON body can carry a valid signature; any other content type (a form body) fails it: 400.
     const raw = typeof req.body === 'string' ? req.body : '';
-    const result = await opts.wallet.providerEvent(req.params.provider, raw, req.headers['sandbox-signature']);
+    const sig = req.params.provider.startsWith('stripe') ? req.headers['stripe-signature'] : req.headers['sandbox-signature'];
+    const result = await opts.wallet.providerEvent(req.params.provider, raw, sig);
     return { received: true, result };
   });
 }

@@ -61,10 +61,9 @@ export class WalletService {
     d.jobs.register(JOB_TOPUP_GUARD, (p) => this.topUpGuard(p));
   }
 
-  private provider(methodId: string): PaymentProvider {
-    const p = this.d.payments.providerForMethod(methodId);
-    if (!p) throw badRequest('error.paymentMethod');
-    return p;
+  /** The provider of one of the agent's methods (another agent's method or an unknown one: 400, nothing moves). */
+  private provider(methodId: string, agent?: string): PaymentProvider {
+    return this.d.payments.requireProvider(methodId, agent || DEFAULT_AGENT);
   }
 
   /** The payout provider: today the card provider also pays out (sandbox; a real one plugs in the same way). */
@@ -86,28 +85,42 @@ export class WalletService {
 
   // ── Top-up ──────────────────────────────────────────────────────────────────────────────────────────────
 
-  async topUp(user: UserRow, inp: { amount: string; currency: string; agentId?: string; paymentId: string; stripeToken?: string; cardId?: string; key: string }) {
+  async topUp(user: UserRow, inp: { amount: string; currency: string; agentId?: string; paymentId: string; stripeToken?: string; cardId?: string; paymentIntent?: string; returnUrl?: string; key: string }) {
     const currency = parseCurrency(inp.currency);
     const amount = parseAmount(inp.amount, currency);
     if (amount > toMinor(MAX_TOPUP_MAJOR, currency)) throw refused('error.wallet.topupTooLarge', { max: MAX_TOPUP_MAJOR });
     const agent = inp.agentId || DEFAULT_AGENT;
-    const provider = this.provider(inp.paymentId);
+    const provider = this.provider(inp.paymentId, agent);
     let token = inp.stripeToken;
     if (inp.cardId) {
       const card = await this.d.repo.card(user.id, inp.cardId);
       if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
       token = card.payment_method_ref;
     }
-    if (!token) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    if (!token && !inp.paymentIntent) throw badRequest('error.validation.field', { field: 'stripeToken' });
     const outTradeNo = orderNo(this.d.clock.now());
-    // The provider's idempotency key derives from the client's: a retried request never charges twice.
+    // The provider's idempotency key derives from the client's: a retried request never charges twice. A payment
+    // the customer finished (3-D Secure, iDEAL, WeChat Pay) is resumed: checked to be theirs and of this amount.
     const providerKey = `cz_${user.id}_${inp.key}`;
     // A guard, committed before the card call: if this process dies between the charge and its credit (or its
     // recorded refund), the job replays the call (same key: the provider returns the same charge) and refunds it.
     await this.d.jobs.enqueue(JOB_TOPUP_GUARD, {
-      providerId: provider.id, token, amount, currency, key: providerKey, userId: user.id, outTradeNo,
+      providerId: provider.id, token: token ?? null, ref: inp.paymentIntent ?? null, amount, currency, key: providerKey, userId: user.id, outTradeNo,
     }, new Date(this.d.clock.now().getTime() + TOPUP_GUARD_MS));
-    const result = await provider.authorize({ token, amount, currency, capture: 'automatic', idempotencyKey: providerKey });
+    let result = inp.paymentIntent
+      ? await provider.resume(inp.paymentIntent, user.id)
+      : await provider.authorize({
+          token: token!, amount, currency, capture: 'automatic', idempotencyKey: providerKey, userId: user.id, purpose: 'wallet_topup',
+          returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1],
+        });
+    if (inp.paymentIntent && result.ok && result.status === 'captured' && (result.amount !== amount || result.currency?.toUpperCase() !== currency)) {
+      result = { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    }
+    // 3-D Secure on a top-up: the client finishes it and repeats the call with the same key (the same payment).
+    if (result.ok && result.status === 'requires_action') {
+      const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
+      return { outTradeNo: '', balance, currency, action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
+    }
     if (!result.ok) {
       await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
@@ -172,8 +185,11 @@ export class WalletService {
     if (!this.d.payments.providers.has(providerId)) return;
     const provider = this.d.payments.providers.get(providerId);
     const amount = Number(p.amount);
-    const result = await provider.authorize({ token: String(p.token), amount, currency: String(p.currency), capture: 'automatic', idempotencyKey: String(p.key) });
-    if (!result.ok) return;
+    // Replays the call (same key: the same charge) or, for a payment the customer finished, reads its outcome.
+    const result = p.ref
+      ? await provider.resume(String(p.ref), Number(p.userId))
+      : await provider.authorize({ token: String(p.token), amount, currency: String(p.currency), capture: 'automatic', idempotencyKey: String(p.key), userId: Number(p.userId), purpose: 'wallet_topup' });
+    if (!result.ok || result.status !== 'captured') return;
     await this.refundUncredited(providerId, result, { userId: Number(p.userId), outTradeNo: String(p.outTradeNo), amount, currency: String(p.currency), key: String(p.key) }, { fromGuard: true });
   }
 
@@ -251,7 +267,10 @@ export class WalletService {
     }
     const id = orderNo(this.d.clock.now()).replace(/^PO/, 'TX');
     const now = this.d.clock.now();
-    const provider = this.payoutProvider();
+    // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
+    const charged = inp.refundType === REFUND.card && channelId ? await this.d.payments.find(channelId) : undefined;
+    const provider = charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
+      ? this.d.payments.providers.get(charged.provider) : this.payoutProvider();
     const ledger = this.d.ledger;
     await this.d.db.tx(async () => {
       if (inp.refundType === REFUND.card) {
@@ -288,12 +307,47 @@ export class WalletService {
   async submitPayout(withdrawalId: string) {
     const wd = await this.d.repo.withdrawal(withdrawalId);
     if (!wd || wd.status !== 'pending' || wd.provider_ref) return;
-    const provider = this.payoutProvider();
+    const provider = wd.provider && this.d.payments.providers.has(wd.provider) ? this.d.payments.providers.get(wd.provider) : this.payoutProvider();
+    if (wd.refund_type === REFUND.card && !provider.capabilities.payout) return this.refundToCard(wd, provider);
     const destination = wd.refund_type === REFUND.card
       ? { kind: 'card_refund' as const, paymentRef: wd.channel_id ?? '' }
       : { kind: 'channel' as const, channel: wd.channel_id ?? 'manual', account: wd.account_data ?? {} };
     const { ref } = await provider.payout({ amount: Number(wd.amount), currency: wd.currency, destination, idempotencyKey: wd.id });
     await this.d.repo.setPayoutRef(wd.id, ref, this.d.clock.now());
+  }
+
+  /**
+   * A withdrawal to the card through a provider without payouts (Stripe): a refund of the top-up it came from,
+   * idempotent by the withdrawal id. Stripe answers a refund at once; the hold is posted with it in one unit of
+   * work. A refund Stripe refuses for good (not refundable any more) releases the hold back to the wallet.
+   */
+  private async refundToCard(wd: NonNullable<Awaited<ReturnType<WalletRepository['withdrawal']>>>, provider: PaymentProvider) {
+    const pay = await this.d.payments.find(wd.channel_id ?? '');
+    if (!pay?.provider_ref) throw new Error(`withdrawal ${wd.id}: no card payment ${wd.channel_id}`);
+    const amount = Number(wd.amount);
+    let failure: string | null = null;
+    try {
+      await provider.refund(pay.provider_ref, amount, { idempotencyKey: `wd_${wd.id}` });
+    } catch (e) {
+      const code = (e as { code?: string; statusCode?: number }).code;
+      const status = (e as { statusCode?: number }).statusCode;
+      if (!status || status >= 500 || status === 429) throw e; // transient: the job retries with the same key
+      failure = code ?? 'refund_failed';
+    }
+    const now = this.d.clock.now();
+    await this.d.db.tx(async () => {
+      const cur = await this.d.repo.withdrawal(wd.id);
+      if (cur?.status !== 'pending' || cur.provider_ref) return;
+      await this.d.repo.setPayoutRef(wd.id, `refund_${wd.id}`, now);
+      if (failure) {
+        await this.d.ledger.voidPending(wd.hold_transfer_id, now);
+        await this.d.repo.settleWithdrawal(wd.id, 'rejected', failure, now);
+        return;
+      }
+      await this.d.payments.repo.addRefund(pay.id, amount, now);
+      await this.d.ledger.postPending(wd.hold_transfer_id, amount, now);
+      await this.d.repo.settleWithdrawal(wd.id, 'paid', null, now);
+    });
   }
 
   /**
@@ -311,6 +365,8 @@ export class WalletService {
     const now = this.d.clock.now();
     return this.d.db.tx(async () => {
       if (!(await this.d.payments.recordEvent(providerId, e, now))) return 'duplicate' as const;
+      // Payment events (Stripe payment_intent.*, charge.refunded) bring our payment rows up to the provider's state.
+      if (/^(payment_intent|charge)\./.test(e.type)) return this.d.payments.applyPaymentEvent(providerId, e);
       if (e.type !== 'payout.paid' && e.type !== 'payout.failed') return 'ignored' as const;
       const wd = await this.d.repo.withdrawalForPayout(providerId, e.data.ref);
       if (!wd) throw notFound('error.notFound'); // not stored yet: roll back so the redelivery applies it
@@ -352,6 +408,16 @@ export class WalletService {
 
   // ── Saved cards ─────────────────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * A saved card of this user and agent as a payment method for a payment: its provider ref. Another user's
+   * card, a removed one or one saved under another agent is not found (nothing is charged).
+   */
+  async savedCardRef(userId: number, cardId: string, agent: string) {
+    const card = await this.d.repo.card(userId, cardId);
+    if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
+    return card.payment_method_ref;
+  }
+
   cards(userId: number, agentId?: string) {
     return this.d.repo.cards(userId, agentId || DEFAULT_AGENT);
   }
@@ -360,8 +426,8 @@ export class WalletService {
   async startCardSetup(user: UserRow, inp: { paymentId: string; agentId?: string; currency: string }) {
     const currency = parseCurrency(inp.currency);
     if (currency === 'NGN') throw refused('error.card.unsupported');
-    const provider = this.provider(inp.paymentId);
-    const setup = await provider.createSetup();
+    const provider = this.provider(inp.paymentId, inp.agentId);
+    const setup = await provider.createSetup(user.id);
     await this.d.repo.insertSetup({
       id: setup.id, userId: user.id, agentId: inp.agentId || DEFAULT_AGENT, currency, methodId: inp.paymentId, provider: provider.id, at: this.d.clock.now(),
     });

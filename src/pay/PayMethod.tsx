@@ -1,0 +1,79 @@
+// Route '/payMethod': choose how to pay, among the methods of the venue's currency and agent (the server scopes
+// them by the agentOpenId header) that this platform can use; then back to /confirm with the chosen paymentId.
+import { useCallback, useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
+import { useT, errorText } from '../i18n/index.ts';
+import { $route, href, navigate } from '../stores/router.ts';
+import { $qrcode } from '../stores/scan.ts';
+import { listPaymentMethods, type PaymentMethod } from '../api/payment.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { confirmDialog } from '../ui/feedback.tsx';
+import { currentSystem } from '../platform/device.ts';
+import { stripeKind } from './stripe.ts';
+import { usePayStrings } from './strings.ts';
+
+/** Apple Pay is not offered on Android, Google Pay not on iOS; the Express Checkout Element still checks the device. */
+export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType'>): boolean {
+  if (m.pPaymentType === 'STRIPE_APPLE' || m.pPaymentType === 'APPLE_PAY') return system !== 'android';
+  if (m.pPaymentType === 'STRIPE_GOOGLE' || m.pPaymentType === 'GOOGLE_PAY') return system !== 'ios';
+  return stripeKind(m.pPaymentType) != null;
+}
+
+export default function PayMethod() {
+  const t = useT();
+  usePayStrings();
+  const { query } = useStore($route);
+  const storedQr = useStore($qrcode);
+  const qrcode = query.get('qrcode') || storedQr;
+  const currency = query.get('currency') ?? '';
+  const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
+  const [chosen, setChosen] = useState(query.get('paymentId') ?? '');
+
+  const load = useCallback(async () => {
+    try {
+      const system = currentSystem();
+      const list = (await listPaymentMethods(query.get('payType') === 'CZ' || !qrcode ? '' : qrcode, currency)).filter((m) => usableOn(system, m));
+      setMethods(list);
+      setChosen((c) => c || list[0]?.pId || '');
+    } catch (e) {
+      if (await confirmDialog({ title: t('confirm.methodsFailed'), text: errorText(e, t), okLabel: t('common.retry') })) void load();
+    }
+  }, [qrcode, currency, query, t]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const go = () => {
+    const next = Object.fromEntries(query);
+    navigate(href('/confirm', { ...next, paymentId: chosen }), { replace: true });
+  };
+
+  return (
+    <>
+      <PageHeader title={t('routes.payMethod')} />
+      <main className="page pay-method">
+        {!methods ? (
+          <Loading label={t('confirm.loadingMethods')} />
+        ) : methods.length === 0 ? (
+          <p role="alert">{t('confirm.noMethod')}</p>
+        ) : (
+          <form onSubmit={(e) => { e.preventDefault(); go(); }}>
+            <fieldset>
+              <legend>{t('payMethod.intro')}</legend>
+              {methods.map((m) => (
+                <label key={m.pId} className="radio-row">
+                  <input type="radio" name="method" value={m.pId} checked={chosen === m.pId} onChange={() => setChosen(m.pId)} />
+                  <span>{m.label}</span>
+                </label>
+              ))}
+            </fieldset>
+            <button type="submit" className="button primary block" disabled={!chosen}>
+              {t('payMethod.continue')}
+            </button>
+          </form>
+        )}
+      </main>
+    </>
+  );
+}
