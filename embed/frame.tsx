@@ -1,13 +1,13 @@
 // The iframe page (/embed/frame.html?agent=A&origin=HOST): the rent flows under preact/compat, talking to
 // the host page through the bridge. The server injects the agent's origin allowlist into the page and sends
 // it as `frame-ancestors` too; this page answers only a parent whose origin is on that list.
-import './memory-storage.ts';
+import { engine } from './storage.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from '../src/App.tsx';
 import { loadLocale, startI18n, translate } from '../src/i18n/index.ts';
 import { $lang } from '../src/stores/locale.ts';
 import { $route, navigate, startMemoryHistory } from '../src/stores/router.ts';
-import { $agentOpenId, setSession } from '../src/stores/session.ts';
+import { $agentOpenId, $token, setSession } from '../src/stores/session.ts';
 import { onUnauthorized } from '../src/api/client.ts';
 import { clearSession } from '../src/stores/session.ts';
 import { getOrder } from '../src/api/orders.ts';
@@ -17,7 +17,9 @@ import { reportWebVitals } from '../src/platform/vitals.ts';
 import { NativeBridge, WidgetBridge } from './bridge.ts';
 import { api } from '../src/api/client.ts';
 import type { RedeemCodeBody, RedeemedSession } from '../src/contract/embed.ts';
-import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
+import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, parseAppearance, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
+import { applyAppearance } from './appearance.ts';
+import { matchRoute } from '../src/routes.ts';
 import '../src/ui/app.css';
 import './frame.css';
 
@@ -113,14 +115,22 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
   async function apply(msg: HostMessage) {
     switch (msg.type) {
       case 'init': {
-        const { token, qrcode, lang } = msg.payload;
+        const { token, qrcode, lang, route, appearance } = msg.payload;
+        if (appearance) setTheme(appearance);
         if (lang && isLocale(lang)) {
           $lang.set(lang);
           await loadLocale(lang);
         }
         if (token) setSession(token, '');
+        const first = !rendered;
         if (!rendered) render();
-        if (qrcode) applyCode(qrcode);
+        // A host reload (a fresh frame) during a rental: back to that rental rather than a fresh start.
+        const open = first ? openRental() : null;
+        if (open) {
+          navigate(`/orderDetail?orderId=${encodeURIComponent(open)}`, { replace: true });
+          watchReturn(open);
+        } else if (route) openRoute(route);
+        else if (qrcode) applyCode(qrcode);
         bridge.send({ type: 'ready', payload: {} });
         return;
       }
@@ -137,7 +147,47 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
         await loadLocale(lang);
         return;
       }
+      case 'setTheme':
+        setTheme(msg.payload.appearance);
+        return;
+      case 'open':
+        openRoute(msg.payload.route);
+        return;
+      case 'close':
+        navigate('/', { replace: true });
+        return;
+      case 'logout':
+        clearSession();
+        delete engine.rental;
+        navigate('/', { replace: true });
+        return;
     }
+  }
+
+  function setTheme(json: string) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      parsed = null;
+    }
+    const a = parseAppearance(parsed);
+    if (a) applyAppearance(document.documentElement, a);
+    else bridge.send({ type: 'error', payload: { code: 'badAppearance', message: 'The appearance does not match its grammar.' } });
+  }
+
+  function openRoute(route: string) {
+    if (!matchRoute(route)) {
+      bridge.send({ type: 'error', payload: { code: 'badRoute', message: `Unknown route ${route}` } });
+      return;
+    }
+    navigate(route);
+  }
+
+  /** The open rental saved by this widget (storage.ts), when there is a session to see it with. */
+  function openRental(): string | null {
+    const id = engine.rental;
+    return id && $token.get() && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
   }
 
   function applyCode(raw: string) {
@@ -154,17 +204,46 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     startI18n();
     onUnauthorized(() => {
       clearSession();
+      delete engine.rental;
       bridge.send({ type: 'error', payload: { code: 'unauthorized', message: translate('errors.unauthorized') } });
     });
-    createRoot(document.getElementById('root')!).render(<App />);
-    new ResizeObserver(() => bridge.resize(document.documentElement.scrollHeight)).observe(document.body);
+    const root = document.getElementById('root')!;
+    createRoot(root).render(<App />);
+    // Size follows the content both ways: the root's own height (never the document's scrollHeight, which
+    // is at least the iframe's current height and so could only grow), or an open dialog's when taller.
+    const measure = () => {
+      let h = root.getBoundingClientRect().height;
+      for (const d of document.querySelectorAll('dialog[open]')) h = Math.max(h, (d as HTMLElement).scrollHeight);
+      bridge.resize(Math.ceil(h));
+    };
+    new ResizeObserver(measure).observe(root);
+    new MutationObserver(measure).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['open'] });
     // Navigation out: the path only — queries may carry payment ids or tokens.
     $route.subscribe((r) => bridge.send({ type: 'navigate', payload: { path: r.path } }));
+    const started = new Set<string>();
     setHostEventSink((e) => {
-      if (e.type === 'rented') {
-        bridge.send({ type: 'rented', payload: { orderId: e.orderId } });
-        watchReturn(e.orderId);
-      } else bridge.send({ type: 'error', payload: { code: e.code, message: e.message } });
+      switch (e.type) {
+        case 'rental.started':
+          if (started.has(e.tradeNo)) return;
+          started.add(e.tradeNo);
+          bridge.send({ type: 'rental.started', payload: { tradeNo: e.tradeNo } });
+          return;
+        case 'eject.confirmed':
+          if (watching.has(e.orderId)) return;
+          engine.rental = e.orderId;
+          bridge.send({ type: 'eject.confirmed', payload: { orderId: e.orderId } });
+          watchReturn(e.orderId);
+          return;
+        case 'eject.failed':
+          bridge.send({ type: 'eject.failed', payload: { tradeNo: e.tradeNo, code: e.code, message: e.message.slice(0, 500) } });
+          return;
+        case 'payment.failed':
+          bridge.send({ type: 'payment.failed', payload: { code: e.code, message: e.message.slice(0, 500) } });
+          return;
+        case 'error':
+          bridge.send({ type: 'error', payload: { code: e.code, message: e.message.slice(0, 500) } });
+          return;
+      }
     });
     reportWebVitals('iframe');
   }
@@ -177,10 +256,14 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       try {
         const o = await getOrder(orderId);
         if (o.pZujie === 3 || o.pZujie === 5) {
-          bridge.send({ type: 'returned', payload: { orderId } });
+          if (engine.rental === orderId) delete engine.rental;
+          bridge.send({ type: 'rental.returned', payload: { orderId } });
           return;
         }
-        if (o.pZujie === 2) return;
+        if (o.pZujie === 2) {
+          if (engine.rental === orderId) delete engine.rental;
+          return;
+        }
       } catch {
         // transient: keep watching
       }

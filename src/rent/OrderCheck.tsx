@@ -41,6 +41,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
     setPhase({ kind: 'waiting' });
     setElapsed(0);
     const tick = setInterval(() => setElapsed(Math.min(maxMs, Date.now() - started)), 250);
+    emitHostEvent({ type: 'rental.started', tradeNo });
 
     const poll = async () => {
       try {
@@ -48,7 +49,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
         if (ctrl.signal.aborted) return;
         clearInterval(tick);
         setPhase({ kind: 'success', result });
-        emitHostEvent({ type: 'rented', orderId: String(result.orderId) });
+        emitHostEvent({ type: 'eject.confirmed', orderId: String(result.orderId) });
       } catch (e) {
         if (ctrl.signal.aborted) return;
         const transient = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout') && ++networkErrors <= MAX_NETWORK_ERRORS;
@@ -58,6 +59,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
           if (Date.now() - started + intervalMs > maxMs) {
             clearInterval(tick);
             setPhase({ kind: 'gaveUp' });
+            emitHostEvent({ type: 'eject.failed', tradeNo, code: 'timeout', message: tRef.current('check.gaveUp') });
           } else timer = setTimeout(() => void poll(), intervalMs);
           return;
         }
@@ -65,6 +67,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, successExtra }
         // A business refusal (eject failed: the order is cancelled) is final; anything else may pass.
         const final = e instanceof ApiError && e.kind === 'business';
         setPhase({ kind: 'failed', message: errorText(e, tRef.current), final });
+        emitHostEvent({ type: 'eject.failed', tradeNo, code: final ? 'refused' : 'network', message: errorText(e, tRef.current) });
       }
     };
     void poll();
