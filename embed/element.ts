@@ -85,7 +85,11 @@ class PowerlyRent extends HTMLElement {
     } else if (name !== 'height') {
       // Several attributes set in a row make one setTheme.
       clearTimeout(this.themeTimer);
-      this.themeTimer = window.setTimeout(() => this.setTheme(this.appearanceFromAttributes() ?? {}));
+      this.themeTimer = window.setTimeout(() => {
+        const a = this.appearanceFromAttributes();
+        if (a) this.setTheme(a);
+        else this.fail('badAppearance', 'The appearance attributes do not match their grammar.');
+      });
     }
   }
 

@@ -51,7 +51,11 @@ export function frameEngine(store: Storage | null, prefix: string | null): Recor
   return new Proxy(memory, {
     set(target, key, value: string) {
       target[key as string] = value;
-      if (through(key)) store!.setItem(prefix + key, String(value));
+      // An emptied value (a sign-out sets '') leaves nothing behind.
+      if (through(key)) {
+        if (value === '') store!.removeItem(prefix + key);
+        else store!.setItem(prefix + key, String(value));
+      }
       return true;
     },
     deleteProperty(target, key) {
