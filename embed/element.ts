@@ -155,7 +155,7 @@ class PowerlyRent extends HTMLElement {
 if (!customElements.get('powerly-rent')) {
   customElements.define('powerly-rent', PowerlyRent);
   // Web vitals after the first load (their reporter is not part of it).
-  void later().then((m) => m.reportWebVitals('element', `${SCRIPT_ORIGIN}/cdb-app-api/v1/app/embed/vitals`));
+  later().then((m) => m.reportWebVitals('element', `${SCRIPT_ORIGIN}/cdb-app-api/v1/app/embed/vitals`), () => undefined);
 }
 
 export type { PowerlyRent };

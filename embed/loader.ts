@@ -25,6 +25,8 @@ const listeners: Partial<Record<WidgetEvent['type'], Listener[]>> = {};
 
 interface MountArgs {
   agent?: unknown;
+  /** The Powerly server when this script is not served by it (a bundled npm copy). */
+  apiBase?: unknown;
   qrcode?: unknown;
   route?: unknown;
   token?: unknown;
@@ -58,8 +60,14 @@ function mount(target: unknown, args: MountArgs = {}): void {
   const opened = resolveOpen(args.route);
   const route = opened?.kind === 'route' ? opened.route : undefined;
   widgets.get(el)?.destroy();
+  let widgetOrigin = WIDGET_ORIGIN;
+  try {
+    if (str(args.apiBase)) widgetOrigin = new URL(str(args.apiBase)!).origin;
+  } catch {
+    // keep the script's origin
+  }
   const handle = mountWidget(el, {
-    widgetOrigin: WIDGET_ORIGIN, agent, qrcode: str(args.qrcode), route, token: str(args.token), lang: str(args.lang), code: str(args.code),
+    widgetOrigin, agent, qrcode: str(args.qrcode), route, token: str(args.token), lang: str(args.lang), code: str(args.code),
     slot: el.id, appearance: appearance ?? undefined, height: typeof args.height === 'number' ? args.height : undefined,
     onEvent: (e) => emit(el, e),
   });
