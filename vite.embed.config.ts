@@ -35,6 +35,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: false,
     assetsDir: 'embed/assets',
+    // The browsers the iframe supports all have <link rel=modulepreload>: no polyfill in the first load.
+    modulePreload: { polyfill: false },
     rollupOptions: {
       input: {
         frame: resolve(import.meta.dirname, 'embed/frame.html'),
