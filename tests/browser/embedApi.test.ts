@@ -236,12 +236,16 @@ describe('appearance', () => {
         brand: getComputedStyle(document.documentElement).getPropertyValue('--brand').trim(),
         bg: getComputedStyle(document.body).backgroundColor,
         button: button ? getComputedStyle(button).backgroundColor : null,
+        buttonText: button ? getComputedStyle(button).color : null,
         font: getComputedStyle(document.getElementById('root')!).fontFamily,
       };
     });
     await expect.poll(() => look(lisbon).then((l) => l.button)).toBe('rgb(91, 60, 196)');
     expect(await look(lisbon)).toMatchObject({ theme: 'light', brand: '#5b3cc4', bg: 'rgb(250, 247, 255)', font: 'Georgia, serif' });
     expect(await look(vilnius)).toMatchObject({ theme: 'dark', brand: '#f2a93b', bg: 'rgb(21, 25, 29)' });
+    // Button text keeps its contrast on the host's primary: white on purple, black on amber.
+    expect((await look(lisbon)).buttonText).toBe('rgb(255, 255, 255)');
+    await expect.poll(() => look(vilnius).then((l) => l.buttonText)).toBe('rgb(0, 0, 0)');
 
     // Live: the method, then an attribute.
     await page.locator('#rent-lisbon').evaluate((el) => (el as HTMLElement & { setTheme(a: unknown): void }).setTheme({ theme: 'dark', variables: { colorPrimary: '#00897b' } }));

@@ -42,3 +42,14 @@ describe('iframe page storage', () => {
     expect(localStorage.length).toBe(0);
   });
 });
+
+describe('text on the primary colour', () => {
+  it('is black or white by contrast', async () => {
+    const { textOn } = await import('../../embed/appearance.ts');
+    expect(textOn('#0b6e4f')).toBe('#ffffff');
+    expect(textOn('#f2a93b')).toBe('#000000');
+    expect(textOn('#fff')).toBe('#000000');
+    expect(textOn('rgb(20, 20, 20)')).toBe('#ffffff');
+    expect(textOn('hsl(10 50% 50%)')).toBeNull();
+  });
+});
