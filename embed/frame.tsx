@@ -231,11 +231,17 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
         bridge.resize(h);
       } else pending = h;
     };
-    const onInput = () => {
+    // The input's time is taken when it starts; a waiting height goes only once the click or key is over
+    // (growing the frame resets its inner scroll, which must not move what a tap is landing on).
+    const onInputStart = () => {
       lastInput = performance.now();
-      if (pending !== null) report(pending);
     };
-    for (const type of ['pointerdown', 'keydown'] as const) addEventListener(type, onInput, { capture: true });
+    const onInputEnd = () => {
+      lastInput = performance.now();
+      if (pending !== null) setTimeout(() => pending !== null && report(pending));
+    };
+    for (const type of ['pointerdown', 'keydown'] as const) addEventListener(type, onInputStart, { capture: true });
+    for (const type of ['click', 'keyup'] as const) addEventListener(type, onInputEnd);
     const measure = () => {
       const main = root.querySelector('main');
       const busy = !main || root.querySelector('[aria-busy="true"]') || (main.childElementCount === 1 && main.firstElementChild!.classList.contains('loading'));
