@@ -126,7 +126,7 @@ export async function buildApp(deps: AppDeps) {
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
   });
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals });
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link });
   const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
   const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
   const invoices = new InvoiceService({ repo: new NotifyRepository(db), clock, rentals, mailer });
@@ -191,9 +191,12 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onReady', async () => {
     await deps.link.start(cabinets);
     if (deps.jobPollMs) jobs.start(deps.jobPollMs);
+    // The cabinet inbox: events left pending by a failure or by a process that died (docs/cabinet-protocol.md).
+    if (deps.jobPollMs) cabinets.startInbox(Math.max(1000, deps.jobPollMs));
   });
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await cabinets.stopInbox();
     await deps.link.close();
   });
   return app;
