@@ -1,6 +1,7 @@
 // build(): the whole app over a fresh database (PGlite in memory, or a private schema of DATABASE_URL),
 // a private MQTT topic prefix (embedded Aedes, or MQTT_URL), the cabinet simulator, and a clock the test moves.
 import { randomBytes } from 'node:crypto';
+import type { MqttClient } from 'mqtt';
 import pg from 'pg';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { openPglite, openPostgres, type Db } from '../src/db/db.ts';
@@ -38,6 +39,10 @@ export interface Built {
   fleet?: SimulatorFleet;
   prefix: string;
   connector: MqttConnector;
+  /** This server's cabinet link. */
+  link: MqttCabinetLink;
+  /** Every MQTT client this build made (the link's first): a test can cut them as if the process died. */
+  clients: MqttClient[];
   close(): Promise<void>;
 }
 
@@ -70,6 +75,12 @@ export interface BuildOptions {
   schema?: string;
   /** PostgreSQL only: close() leaves the schema in place (for a restart on it). */
   keepSchema?: boolean;
+  /** A broker of the test's own (e.g. a Mosquitto it kills and restarts) instead of MQTT_URL / embedded Aedes. */
+  connector?: MqttConnector;
+  /** The simulated cabinets re-send unacknowledged events after this long (default 5 s). */
+  resendMs?: number;
+  /** Topic prefix (a second server process on the same cabinets uses the first one's). */
+  prefix?: string;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -83,11 +94,21 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     await migrate(db);
     await seed(db);
   }
-  const prefix = `powerly-test-${id}`;
+  const prefix = opts.prefix ?? `powerly-test-${id}`;
   let broker: EmbeddedBroker | undefined;
-  const connector = process.env.MQTT_URL ? externalBroker(process.env.MQTT_URL) : (broker = await startEmbeddedBroker({ port: null }));
+  const base = opts.connector ?? (process.env.MQTT_URL ? externalBroker(process.env.MQTT_URL) : (broker = await startEmbeddedBroker({ port: null })));
+  const clients: MqttClient[] = [];
+  const connector: MqttConnector = {
+    connect: (o) => {
+      const c = base.connect(o);
+      clients.push(c);
+      return c;
+    },
+    describe: () => base.describe(),
+  };
   const link = new MqttCabinetLink(connector, { prefix, log: quiet });
-  const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
+  const fleet = opts.simulator === false ? undefined
+    : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000, resendMs: opts.resendMs });
   const sandbox = new GatedSandbox(db, clock);
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn });
@@ -95,7 +116,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await app.ready();
   if (fleet) await fleet.start();
   return {
-    app, db, clock, fleet, prefix, connector, sandbox, schema,
+    app, db, clock, fleet, prefix, connector, sandbox, schema, link, clients,
     async close() {
       await fleet?.stop();
       await app.close();

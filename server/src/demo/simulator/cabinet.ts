@@ -194,7 +194,7 @@ export class SimulatedCabinet {
     const c = this.client;
     this.client = null;
     if (!c) return;
-    if (opts.crash) {
+    if (opts.crash || !c.connected) {
       c.stream.destroy();
       await c.endAsync(true);
       return;

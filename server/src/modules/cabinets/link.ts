@@ -166,7 +166,8 @@ export class MqttCabinetLink implements CabinetLink {
   async close() {
     const c = this.client;
     this.client = null;
-    if (c) await c.endAsync();
+    // Without a broker there is nothing to close cleanly (a graceful end would wait for it).
+    if (c) await c.endAsync(!c.connected);
     await this.queue;
   }
 }
