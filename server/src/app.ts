@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from './db/db.ts';
+import { Retention } from './jobs/retention.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { Clock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
@@ -127,6 +128,12 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
   });
   const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link });
+  // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
+  const retention = new Retention(jobs, clock, log).add(
+    { table: 'cabinet_events', keepDays: 90, sweep: (before) => cabinetsRepo.sweepEvents(before) },
+    { table: 'cabinet_commands', keepDays: 180, sweep: (before) => cabinetsRepo.sweepCommands(before) },
+    { table: 'cabinet_rejects', keepDays: 30, sweep: (before) => cabinetsRepo.sweepRejects(before) },
+  );
   const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
   const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
   const invoices = new InvoiceService({ repo: new NotifyRepository(db), clock, rentals, mailer });
@@ -146,7 +153,7 @@ export async function buildApp(deps: AppDeps) {
     repo: new EmbedRepository(db), codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
     signingKey: deps.embedSigningKey ?? process.env.EMBED_SIGNING_KEY ?? 'powerly-dev-embed-signing-key',
   });
-  app.decorate('powerly', { jobs, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -193,6 +200,7 @@ export async function buildApp(deps: AppDeps) {
     if (deps.jobPollMs) jobs.start(deps.jobPollMs);
     // The cabinet inbox: events left pending by a failure or by a process that died (docs/cabinet-protocol.md).
     if (deps.jobPollMs) cabinets.startInbox(Math.max(1000, deps.jobPollMs));
+    if (deps.jobPollMs) await retention.schedule();
   });
   app.addHook('onClose', async () => {
     await jobs.stop();
@@ -208,6 +216,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     powerly: {
       jobs: JobRunner;
+      /** Retention sweeps of the growing tables (a recurring job). */
+      retention: Retention;
       /** The double-entry ledger (accounts, transfers, holds). */
       ledger: LedgerService;
       /** The wallet product: top-up, withdrawal, movements, saved cards. */

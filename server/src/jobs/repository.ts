@@ -15,6 +15,14 @@ export class JobsRepository {
     await this.db.query('insert into jobs (kind, payload, run_at) values ($1, $2, $3)', [kind, JSON.stringify(payload), runAt]);
   }
 
+  async insertUnlessPending(kind: string, payload: Record<string, unknown>, runAt: Date, after: Date | null) {
+    await this.db.query(
+      `insert into jobs (kind, payload, run_at) select $1, $2, $3
+        where not exists (select 1 from jobs where kind = $1 and done_at is null and ($4::timestamptz is null or run_at > $4))`,
+      [kind, JSON.stringify(payload), runAt, after],
+    );
+  }
+
   /** Marks not-yet-run jobs of `kind` whose payload has `key` = `value` as done. */
   async cancel(kind: string, key: string, value: string, at: Date) {
     await this.db.query(`update jobs set done_at = $4 where kind = $1 and payload->>$2 = $3 and done_at is null`, [kind, key, value, at]);

@@ -34,6 +34,14 @@ export class JobRunner {
     await this.repo.insert(kind, payload, runAt);
   }
 
+  /**
+   * Schedules a job of `kind` unless one is already pending (with `after`: pending to run after it), for a
+   * recurring job that must exist once however many processes schedule it.
+   */
+  async enqueueUnlessPending(kind: string, payload: Record<string, unknown>, runAt: Date, after?: Date) {
+    await this.repo.insertUnlessPending(kind, payload, runAt, after ?? null);
+  }
+
   /** Marks not-yet-run jobs of `kind` whose payload has `key` = `value` as done (their work is no longer needed). */
   async cancel(kind: string, key: string, value: string) {
     await this.repo.cancel(kind, key, value, this.clock.now());
