@@ -81,6 +81,11 @@ export interface BuildOptions {
   resendMs?: number;
   /** Topic prefix (a second server process on the same cabinets uses the first one's). */
   prefix?: string;
+  /** PGlite only: keep the database in this folder (a restarted server opens the same one). */
+  dataDir?: string;
+  /** The link's MQTT_SHARED_GROUP and MQTT_CLIENT_ID (scale-out as docs/operations.md describes it). */
+  sharedGroup?: string;
+  clientId?: string;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -89,7 +94,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const schema = opts.shareDb?.schema ?? opts.schema ?? `test_${id}`;
   const url = process.env.DATABASE_URL;
   const shared = opts.shareDb;
-  const db = shared ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite();
+  const db = shared ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite(opts.dataDir);
   if (!shared) {
     await migrate(db);
     await seed(db);
@@ -106,7 +111,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     },
     describe: () => base.describe(),
   };
-  const link = new MqttCabinetLink(connector, { prefix, log: quiet });
+  const link = new MqttCabinetLink(connector, { prefix, log: quiet, sharedGroup: opts.sharedGroup, clientId: opts.clientId });
   const fleet = opts.simulator === false ? undefined
     : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000, resendMs: opts.resendMs });
   const sandbox = new GatedSandbox(db, clock);
