@@ -111,6 +111,27 @@ describe.skipIf(!existsSync(MOSQUITTO))('a broker restarted mid-rental (Mosquitt
   }, 120_000);
 });
 
+describe.skipIf(!existsSync(MOSQUITTO))('scale-out: shared subscription and stable client ids (Mosquitto)', () => {
+  it('a dead member whose session the broker keeps does not swallow events: every return is settled', async () => {
+    const port = await freePort();
+    await startMosquitto(port);
+    const connector = externalBroker(`mqtt://127.0.0.1:${port}`);
+    const a = await server({ connector, resendMs: 300, sharedGroup: 'api', clientId: `api-a-${uuid().slice(0, 6)}` });
+    const b = await server({ shareDb: a, simulator: false, prefix: a.prefix, connector, sharedGroup: 'api', clientId: `api-b-${uuid().slice(0, 6)}` });
+    const rentals: { tradeNo: string; powerbankId: string; cabinet: string }[] = [];
+    for (const [i, cabinet] of ['PWL-LIS-001', 'PWL-VNO-001', 'PWL-NYC-001'].entries()) {
+      rentals.push({ ...(await rentedOut(a, await touristToken(a.app, `share-${i}`), cabinet)), cabinet });
+    }
+    // Process A dies; the broker keeps its persistent session in the group and hands it its share of events.
+    a.clients[0]!.stream.destroy();
+    a.clients[0]!.end(true);
+    // Each power bank goes back into the cabinet it came from (the returns go through the shared group).
+    for (const r of rentals) await a.fleet!.get(r.cabinet)!.insert(r.powerbankId);
+    for (const r of rentals) await waitFor(async () => (await order(b, r.tradeNo)).settled, `return of ${r.powerbankId} settled`, 20_000);
+    for (const r of rentals) await waitFor(async () => a.fleet!.get(r.cabinet)!.unacknowledged.length === 0, 'every return acknowledged');
+  }, 120_000);
+});
+
 describe('a server process killed with events in flight', () => {
   it('dies before storing a popped: the cabinet re-sends it and the next process handles it', async () => {
     const a = await server({ resendMs: 200 });
