@@ -111,6 +111,30 @@ describe.skipIf(!existsSync(MOSQUITTO))('a broker restarted mid-rental (Mosquitt
   }, 120_000);
 });
 
+describe.skipIf(!existsSync(MOSQUITTO))('an eject whose publish met a broker outage', () => {
+  it('is re-published when the link reconnects, and the rental starts within its TTL', async () => {
+    const port = await freePort();
+    const mosquitto = await startMosquitto(port);
+    const b = await server({ connector: externalBroker(`mqtt://127.0.0.1:${port}`), resendMs: 300 });
+    const token = await touristToken(b.app, 'republish');
+    await cabinetsOnline(b, ['PWL-LIS-001']);
+    // The rent passes its checks, then waits at the card call while the broker dies.
+    let open!: () => void;
+    b.sandbox.gate = new Promise<void>((r) => (open = r));
+    const pending = rent(b, token, 'PWL-LIS-001');
+    await waitFor(async () => Number((await b.db.query<{ n: number }>('select count(*)::int as n from jobs where kind = $1', ['rental.orphan-authorisation'])).rows[0]!.n) > 0, 'the rent reached the card call');
+    mosquitto.kill('SIGKILL');
+    await waitFor(async () => !b.link.isUp(), 'link down');
+    b.sandbox.gate = null;
+    open();
+    const res = await pending;
+    expect(res.json().code, res.body).toBe(0); // the order is committed; its eject could not be published
+    const tradeNo: string = res.json().data.outTradeNo;
+    await startMosquitto(port);
+    await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the re-published eject popped', 20_000);
+  }, 120_000);
+});
+
 describe.skipIf(!existsSync(MOSQUITTO))('scale-out: shared subscription and stable client ids (Mosquitto)', () => {
   it('a dead member whose session the broker keeps does not swallow events: every return is settled', async () => {
     const port = await freePort();
@@ -244,15 +268,23 @@ describe('two processes racing popped and returned of one power bank', () => {
 
   it('clamps a popped stamped in the future to now, and one before the command to the command time', async () => {
     const a = await server({ simulator: false });
-    await markHeardFrom(a, ['PWL-VNO-001']);
-    const token = await touristToken(a.app, 'clamp-pop');
-    const tradeNo: string = (await rent(a, token, 'PWL-VNO-001')).json().data.outTradeNo;
-    const cmd = (await a.db.query<{ id: string; payload: unknown }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
-    const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
-    const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', ['PWL-VNO-001', slot])).rows[0]!.id;
+    await markHeardFrom(a, ['PWL-VNO-001', 'PWL-LIS-001']);
+    const pending = async (cabinet: string, user: string) => {
+      const tradeNo: string = (await rent(a, await touristToken(a.app, user), cabinet)).json().data.outTradeNo;
+      const cmd = (await a.db.query<{ id: string; payload: unknown }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+      const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
+      const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [cabinet, slot])).rows[0]!.id;
+      return { tradeNo, commandId: cmd.id, slot, powerbankId, issued: a.clock.now().getTime() };
+    };
+    const future = await pending('PWL-VNO-001', 'clamp-1');
     a.clock.advance(3_000);
-    await event(a, 'PWL-VNO-001', { ts: new Date(a.clock.now().getTime() + 3600_000).toISOString(), type: 'popped', commandId: cmd.id, slot, powerbankId });
-    expect(new Date((await order(a, tradeNo)).borrowed_at!).getTime()).toBe(a.clock.now().getTime());
+    await event(a, 'PWL-VNO-001', { ts: new Date(a.clock.now().getTime() + 3600_000).toISOString(), type: 'popped', commandId: future.commandId, slot: future.slot, powerbankId: future.powerbankId });
+    expect(new Date((await order(a, future.tradeNo)).borrowed_at!).getTime()).toBe(a.clock.now().getTime());
+
+    const past = await pending('PWL-LIS-001', 'clamp-2');
+    a.clock.advance(3_000);
+    await event(a, 'PWL-LIS-001', { ts: new Date(past.issued - 3600_000).toISOString(), type: 'popped', commandId: past.commandId, slot: past.slot, powerbankId: past.powerbankId });
+    expect(new Date((await order(a, past.tradeNo)).borrowed_at!).getTime()).toBe(past.issued);
   });
 });
 
