@@ -340,6 +340,14 @@ describe('inventory reconciliation', () => {
       } else expect(res.statusCode).toBe(409);
     }
     expect(slots.sort()).toEqual([1, 2, 3]);
+    // Taken out and put back: still quarantined (only an operator makes it lendable).
+    const empty = [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: null, battery: null }));
+    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'heartbeat', slots: empty });
+    b.clock.advance(1000);
+    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'heartbeat', slots: empty.map((x) => (x.slot === 4 ? { slot: 4, powerbankId: 'PB-STRANGER-1', battery: 90 } : x)) });
+    expect(await bank(b, 'PB-STRANGER-1')).toMatchObject({ state: 'quarantined', cabinet_id: 'PWL-LIS-001', slot: 4 });
+    expect(await b.app.powerly.cabinets.releaseQuarantined('PB-STRANGER-1')).toBe(true);
+    expect(await bank(b, 'PB-STRANGER-1')).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-LIS-001', slot: 4 });
 
     // A message of a protocol version this server does not speak: refused, counted, not stored, not acknowledged.
     const raw = b.connector.connect({ clientId: `probe-${uuid().slice(0, 8)}`, clean: true });

@@ -145,7 +145,7 @@ export class CabinetsRepository {
     const seen = rows[0]?.seen_at;
     if (seen && new Date(seen).getTime() > at.getTime()) return false;
     await this.db.query(
-      `update powerbanks set cabinet_id = null, slot = null, state = case when state = 'rented' then state else 'missing' end
+      `update powerbanks set cabinet_id = null, slot = null, state = case when state in ('rented', 'quarantined') then state else 'missing' end
         where cabinet_id = $1 and slot = $2 and id <> $3`,
       [cabinetId, slot, powerbankId],
     );
@@ -158,10 +158,10 @@ export class CabinetsRepository {
     return true;
   }
 
-  /** Power banks recorded in this cabinet's slots that its report at `at` does not list. */
+  /** Power banks recorded in this cabinet's slots that its report at `at` does not list (a quarantined one stays so). */
   async markMissing(ids: string[], cabinetId: string, at: Date) {
     await this.db.query(
-      `update powerbanks set state = 'missing', cabinet_id = null, slot = null, seen_at = $3
+      `update powerbanks set state = case when state = 'quarantined' then state else 'missing' end, cabinet_id = null, slot = null, seen_at = $3
         where id = any($1::text[]) and cabinet_id = $2 and (seen_at is null or seen_at <= $3)`,
       [ids, cabinetId, at],
     );
