@@ -125,12 +125,12 @@ export class MqttCabinetLink implements CabinetLink {
       const e = r.event;
       if (!(await this.withRetries(() => handler.receive(cabinetId, e)))) return;
       if (e.type === 'heartbeat') return;
-      // Stored: the cabinet may forget it. Process it here meanwhile (failures stay in the inbox for a retry);
-      // the user waits for the processing, not for the broker's PUBACK of the ack.
-      const acked = this.publish(cabinetId, { v: 2, type: 'event-ack', eventId: e.id, ts: new Date().toISOString() })
+      // Stored: the cabinet may forget it. The ack is not awaited: its PUBACK is an incoming packet, and mqtt.js
+      // reads no incoming packet until this message's `done` (awaiting it here stalled the link 2 s per event).
+      void this.publish(cabinetId, { v: 2, type: 'event-ack', eventId: e.id, ts: new Date().toISOString() })
         .catch((err: unknown) => this.opts.log.warn({ err, cabinetId }, 'event ack not published (the cabinet re-sends, the repeat is acked)'));
+      // Process it here (failures stay in the inbox for a retry).
       await handler.process(cabinetId, e.id);
-      await acked;
     } else if (kind === 'status') {
       const s = parseJson<CabinetStatus>(payload);
       if (s && typeof s.online === 'boolean') await handler.status(cabinetId, s);
