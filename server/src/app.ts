@@ -6,7 +6,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Db } from './db/db.ts';
-import { registerRetention } from './jobs/retention.ts';
+import { platformRules, Retention } from './jobs/retention.ts';
 import { JobRunner } from './jobs/runner.ts';
 import type { Clock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
@@ -136,7 +136,6 @@ export async function buildApp(deps: AppDeps) {
   const { db, clock } = deps;
   const log = app.log;
   const jobs = new JobRunner(db, clock, log);
-  const retention = registerRetention(jobs, db, clock);
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
   await sandbox.init(); // this installation's webhook secret (never a constant in the source)
   const providers = new ProviderRegistry().register(sandbox);
@@ -175,7 +174,14 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live,
   });
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals });
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link });
+  // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
+  const retention = new Retention(jobs, clock, log).add(
+    ...platformRules(db),
+    { table: 'cabinet_events', keepDays: 90, sweep: (before) => cabinetsRepo.sweepEvents(before) },
+    { table: 'cabinet_commands', keepDays: 180, sweep: (before) => cabinetsRepo.sweepCommands(before) },
+    { table: 'cabinet_rejects', keepDays: 30, sweep: (before) => cabinetsRepo.sweepRejects(before) },
+  );
   const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
   const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
   const invoices = new InvoiceService({ repo: new NotifyRepository(db), clock, rentals, mailer });
@@ -196,7 +202,7 @@ export async function buildApp(deps: AppDeps) {
     // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
-  app.decorate('powerly', { jobs, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed, live });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed, live });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -249,10 +255,13 @@ export async function buildApp(deps: AppDeps) {
     if (deps.jobPollMs) {
       await retention.schedule();
       jobs.start(deps.jobPollMs);
+      // The cabinet inbox: events left pending by a failure or by a process that died (docs/cabinet-protocol.md).
+      cabinets.startInbox(Math.max(1000, deps.jobPollMs));
     }
   });
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await cabinets.stopInbox();
     await live.stop();
     await deps.link.close();
   });
@@ -265,6 +274,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     powerly: {
       jobs: JobRunner;
+      /** Retention sweeps of the growing tables (a recurring job). */
+      retention: Retention;
       /** The double-entry ledger (accounts, transfers, holds). */
       ledger: LedgerService;
       /** The wallet product: top-up, withdrawal, movements, saved cards. */

@@ -2,6 +2,7 @@
 // a private MQTT topic prefix (embedded Aedes, or MQTT_URL), the cabinet simulator, and a clock the test moves.
 import type { StripeSettings } from '../src/config/stripe.ts';
 import { randomBytes } from 'node:crypto';
+import type { MqttClient } from 'mqtt';
 import pg from 'pg';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { openPglite, openPostgres, type Db } from '../src/db/db.ts';
@@ -39,6 +40,10 @@ export interface Built {
   fleet?: SimulatorFleet;
   prefix: string;
   connector: MqttConnector;
+  /** This server's cabinet link. */
+  link: MqttCabinetLink;
+  /** Every MQTT client this build made (the link's first): a test can cut them as if the process died. */
+  clients: MqttClient[];
   close(): Promise<void>;
 }
 
@@ -79,6 +84,17 @@ export interface BuildOptions {
   trustProxy?: boolean | number | string[];
   /** Stripe settings (tests point the SDK at server/test/stripe/fake-stripe.ts). */
   stripe?: StripeSettings;
+  /** A broker of the test's own (e.g. a Mosquitto it kills and restarts) instead of MQTT_URL / embedded Aedes. */
+  connector?: MqttConnector;
+  /** The simulated cabinets re-send unacknowledged events after this long (default 5 s). */
+  resendMs?: number;
+  /** Topic prefix (a second server process on the same cabinets uses the first one's). */
+  prefix?: string;
+  /** PGlite only: keep the database in this folder (a restarted server opens the same one). */
+  dataDir?: string;
+  /** The link's MQTT_SHARED_GROUP and MQTT_CLIENT_ID (scale-out as docs/operations.md describes it). */
+  sharedGroup?: string;
+  clientId?: string;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -88,16 +104,26 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const url = process.env.DATABASE_URL;
   const shared = opts.shareDb;
   const own = Boolean(shared && opts.ownConnection && url);
-  const db = shared && !own ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite();
+  const db = shared && !own ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite(opts.dataDir);
   if (!shared) {
     await migrate(db);
     await seed(db);
   }
-  const prefix = `powerly-test-${id}`;
+  const prefix = opts.prefix ?? `powerly-test-${id}`;
   let broker: EmbeddedBroker | undefined;
-  const connector = process.env.MQTT_URL ? externalBroker(process.env.MQTT_URL) : (broker = await startEmbeddedBroker({ port: null }));
-  const link = new MqttCabinetLink(connector, { prefix, log: quiet });
-  const fleet = opts.simulator === false ? undefined : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000 });
+  const base = opts.connector ?? (process.env.MQTT_URL ? externalBroker(process.env.MQTT_URL) : (broker = await startEmbeddedBroker({ port: null })));
+  const clients: MqttClient[] = [];
+  const connector: MqttConnector = {
+    connect: (o) => {
+      const c = base.connect(o);
+      clients.push(c);
+      return c;
+    },
+    describe: () => base.describe(),
+  };
+  const link = new MqttCabinetLink(connector, { prefix, log: quiet, sharedGroup: opts.sharedGroup, clientId: opts.clientId });
+  const fleet = opts.simulator === false ? undefined
+    : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000, resendMs: opts.resendMs });
   const sandbox = new GatedSandbox(db, clock);
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
@@ -106,7 +132,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   await app.ready();
   if (fleet) await fleet.start();
   return {
-    app, db, clock, fleet, prefix, connector, sandbox, schema,
+    app, db, clock, fleet, prefix, connector, sandbox, schema, link, clients,
     async close() {
       await fleet?.stop();
       await app.close();

@@ -1,9 +1,13 @@
-// Model-based property test of the wallet on PostgreSQL with real concurrency (skipped without DATABASE_URL):
+// Model-based property test of the wallet with real concurrency, on PostgreSQL (DATABASE_URL) and on the embedded
+// PGlite (in a data folder, so the restarted server opens the same database):
 // random sequences of top-ups, rentals (useBalanceToRent), settlements (returns), withdrawals (paid or
 // bounced) and refunds to the top-up card, across CNY, EUR and USD, run in concurrent batches, with replays of
 // earlier requests. Mid-way the server is killed with requests in flight and a new one is built on the same
 // schema; requests whose answer was lost are retried with their Idempotency-Key. Afterwards every ledger
 // invariant holds and the balances equal the model's: no accepted operation was lost or applied twice.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
@@ -49,7 +53,7 @@ interface Sent {
 
 const pg = process.env.DATABASE_URL;
 
-describe.skipIf(!pg)('wallet model (PostgreSQL, concurrent, with a restart)', () => {
+describe(`wallet model (${pg ? 'PostgreSQL' : 'embedded PGlite'}, concurrent, with a restart)`, () => {
   it('keeps every invariant and applies each accepted operation exactly once', async () => {
     let runNo = 0;
     await fc.assert(fc.asyncProperty(
@@ -57,7 +61,8 @@ describe.skipIf(!pg)('wallet model (PostgreSQL, concurrent, with a restart)', ()
       fc.nat(),
       async (batches, killAt) => {
         runNo++;
-        let b: Built = await build({ keepSchema: true });
+        const dataDir = pg ? undefined : mkdtempSync(join(tmpdir(), 'powerly-wallet-model-'));
+        let b: Built = await build({ keepSchema: true, dataDir });
         const schema = b.schema;
         const sent: Sent[] = [];
         try {
@@ -142,7 +147,7 @@ describe.skipIf(!pg)('wallet model (PostgreSQL, concurrent, with a restart)', ()
               await new Promise((r) => setTimeout(r, 5));
               await b.close();
               await inflight;
-              b = await build({ schema, keepSchema: true });
+              b = await build({ schema, keepSchema: true, dataDir });
               b.clock.advance(5 * 60_000); // keys left 'started' by the dead process may be taken over
               await cabinetsOnline(b, ['PWL-SH-001', 'PWL-NYC-001']);
               // The clients retry every request whose answer was lost, with the same key.
@@ -211,15 +216,19 @@ describe.skipIf(!pg)('wallet model (PostgreSQL, concurrent, with a restart)', ()
           }
         } finally {
           await b.close().catch(() => undefined);
-          const { default: pgm } = await import('pg');
-          const c = new pgm.Client({ connectionString: pg });
-          await c.connect();
-          await c.query(`drop schema if exists ${schema} cascade`);
-          await c.end();
+          if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+          if (pg) {
+            const { default: pgm } = await import('pg');
+            const c = new pgm.Client({ connectionString: pg });
+            await c.connect();
+            await c.query(`drop schema if exists ${schema} cascade`);
+            await c.end();
+          }
         }
       },
-    ), { numRuns: 4, endOnFailure: true });
-  }, 300_000);
+      // The embedded database runs every statement one at a time (and from a data folder): fewer runs.
+    ), { numRuns: pg ? 4 : 2, endOnFailure: true });
+  }, 600_000);
 });
 
 /** The rent fees the user's settled orders in `currency` kept (from the order list). */

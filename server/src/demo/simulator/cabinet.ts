@@ -1,10 +1,12 @@
-// A simulated cabinet: one MQTT client speaking docs/cabinet-protocol.md exactly as firmware would.
-// It owns its slots (the cabinet is the authority on what it holds), ejects on command, accepts returns.
+// A simulated cabinet: one MQTT client speaking docs/cabinet-protocol.md (v2) exactly as firmware would.
+// It owns its slots (the cabinet is the authority on what it holds), ejects on command, accepts returns, and
+// keeps every event in its outbox until the server acknowledges it (`event-ack`), re-sending the unacknowledged
+// ones after each (re)connect and periodically (firmware keeps the outbox in flash; here it is memory).
 import type { MqttClient } from 'mqtt';
 import type { Clock } from '../../lib/clock.ts';
 import { uuid } from '../../lib/ids.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
-import { parseJson, topics, type CabinetEvent, type CabinetStatus, type Command, type CommandAck, type SlotState } from '../../modules/cabinets/protocol.ts';
+import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState } from '../../modules/cabinets/protocol.ts';
 
 export interface SimulatedCabinetOptions {
   cabinetId: string;
@@ -16,6 +18,8 @@ export interface SimulatedCabinetOptions {
   heartbeatMs?: number;
   /** Delay between accepting an eject and reporting the result (the motor). */
   ejectDelayMs?: number;
+  /** Re-send events not acknowledged for this long (default 5 s). */
+  resendMs?: number;
 }
 
 type EventBody = CabinetEvent extends infer E ? (E extends CabinetEvent ? Omit<E, 'v' | 'id' | 'ts'> : never) : never;
@@ -25,6 +29,9 @@ export class SimulatedCabinet {
   private readonly slots: (string | null)[];
   private client: MqttClient | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
+  private resender: NodeJS.Timeout | null = null;
+  /** Events not yet acknowledged by the server, in the order they happened, with when they were last sent. */
+  private readonly outbox = new Map<string, { event: CabinetEvent; sentAt: number }>();
   private failNext = false;
   /** Results of commands already executed, replayed if the same command id is delivered again. */
   private readonly done = new Map<string, CabinetEvent>();
@@ -46,6 +53,11 @@ export class SimulatedCabinet {
     return this.slots.includes(powerbankId);
   }
 
+  /** Events the server has not acknowledged yet. */
+  get unacknowledged(): CabinetEvent[] {
+    return [...this.outbox.values()].map((o) => o.event);
+  }
+
   failNextEject() {
     this.failNext = true;
   }
@@ -55,7 +67,7 @@ export class SimulatedCabinet {
   }
 
   private statusPayload(online: boolean): string {
-    const s: CabinetStatus = { v: 1, online, ts: this.o.clock.now().toISOString() };
+    const s: CabinetStatus = { v: PROTOCOL_VERSION, online, ts: this.o.clock.now().toISOString() };
     return JSON.stringify(s);
   }
 
@@ -63,29 +75,61 @@ export class SimulatedCabinet {
     const client = this.o.connector.connect({
       clientId: `cabinet-${this.id}-${uuid().slice(0, 8)}`,
       clean: true,
+      resubscribe: false,
       will: { topic: this.t.status, payload: Buffer.from(this.statusPayload(false)), qos: 1, retain: true },
     });
     this.client = client;
-    client.on('connect', () => {
-      void client.publishAsync(this.t.status, this.statusPayload(true), { qos: 1, retain: true }).then(() => this.sendHeartbeat());
+    // On EVERY connect (a restarted broker forgot everything): subscribe, say online, re-send the outbox, heartbeat.
+    const ready = new Promise<void>((resolve) => {
+      client.on('connect', () => {
+        void (async () => {
+          await client.subscribeAsync(this.t.commands, { qos: 1 });
+          await client.publishAsync(this.t.status, this.statusPayload(true), { qos: 1, retain: true });
+          resolve();
+          await this.resend(0);
+          await this.sendHeartbeat();
+        })().catch(() => undefined);
+      });
     });
     client.on('message', (_topic, payload) => {
-      const cmd = parseJson<Command>(payload);
-      if (cmd) void this.handle(cmd);
+      const msg = parseJson<ServerMessage>(payload);
+      if (msg?.type === 'event-ack') {
+        if (typeof msg.eventId === 'string') this.outbox.delete(msg.eventId);
+      } else if (msg) void this.handle(msg);
     });
-    await new Promise<void>((resolve, reject) => {
-      client.once('connect', () => resolve());
-      client.once('error', reject);
-    });
-    await client.subscribeAsync(this.t.commands, { qos: 1 });
+    await Promise.race([ready, new Promise((_, reject) => client.once('error', reject))]);
     const every = this.o.heartbeatMs ?? 30_000;
     this.heartbeat = setInterval(() => void this.sendHeartbeat(), every);
     this.heartbeat.unref();
+    const resendMs = this.o.resendMs ?? 5_000;
+    this.resender = setInterval(() => void this.resend(resendMs), Math.max(50, resendMs / 2));
+    this.resender.unref();
+  }
+
+  /** Re-sends (in order) the events unacknowledged for at least `olderThanMs`. */
+  private async resend(olderThanMs: number) {
+    const c = this.client;
+    if (!c?.connected) return;
+    const now = Date.now();
+    for (const o of [...this.outbox.values()]) {
+      if (now - o.sentAt < olderThanMs || !this.outbox.has(o.event.id)) continue;
+      o.sentAt = now;
+      await this.publishEvent(o.event);
+    }
+  }
+
+  private async publishEvent(e: CabinetEvent) {
+    const c = this.client;
+    // While disconnected nothing is published: the outbox is re-sent on reconnect (never a blocked publish).
+    if (!c?.connected) return;
+    await c.publishAsync(this.t.events, JSON.stringify(e), { qos: 1, retain: false }).catch(() => undefined);
   }
 
   private async emit(body: EventBody): Promise<CabinetEvent> {
-    const e = { v: 1, id: uuid(), ts: this.o.clock.now().toISOString(), ...body } as CabinetEvent;
-    await this.client?.publishAsync(this.t.events, JSON.stringify(e), { qos: 1, retain: false });
+    const e = { v: PROTOCOL_VERSION, id: uuid(), ts: this.o.clock.now().toISOString(), ...body } as CabinetEvent;
+    // A heartbeat is not kept (the next one supersedes it); every other event until the server acknowledges it.
+    if (e.type !== 'heartbeat') this.outbox.set(e.id, { event: e, sentAt: Date.now() });
+    await this.publishEvent(e);
     return e;
   }
 
@@ -93,17 +137,22 @@ export class SimulatedCabinet {
     if (this.client?.connected) await this.emit({ type: 'heartbeat', slots: this.inventory() }).catch(() => undefined);
   }
 
-  private async ack(commandId: string, status: CommandAck['status']) {
-    const a: CommandAck = { v: 1, commandId, ts: this.o.clock.now().toISOString(), status };
-    await this.client?.publishAsync(this.t.acks, JSON.stringify(a), { qos: 1, retain: false });
+  /** Sends a heartbeat now (its inventory is what the server lends from). */
+  heartbeatNow() {
+    return this.sendHeartbeat();
   }
 
-  private async handle(cmd: Command) {
+  private async ack(commandId: string, status: CommandAck['status']) {
+    const a: CommandAck = { v: PROTOCOL_VERSION, commandId, ts: this.o.clock.now().toISOString(), status };
+    if (this.client?.connected) await this.client.publishAsync(this.t.acks, JSON.stringify(a), { qos: 1, retain: false }).catch(() => undefined);
+  }
+
+  private async handle(cmd: Exclude<ServerMessage, { type: 'event-ack' }>) {
     if (typeof cmd.id !== 'string') return;
     const prior = this.done.get(cmd.id);
     if (prior) {
       // A redelivered command: report the same outcome again (same event id), do not eject twice.
-      await this.client?.publishAsync(this.t.events, JSON.stringify(prior), { qos: 1 });
+      await this.publishEvent(prior);
       return;
     }
     if (cmd.type !== 'eject') return this.ack(cmd.id, 'unknown_command');
@@ -141,10 +190,11 @@ export class SimulatedCabinet {
   /** Disconnect cleanly (publishes offline first) or, with `crash`, drop the connection so the will fires. */
   async stop(opts: { crash?: boolean } = {}) {
     if (this.heartbeat) clearInterval(this.heartbeat);
+    if (this.resender) clearInterval(this.resender);
     const c = this.client;
     this.client = null;
     if (!c) return;
-    if (opts.crash) {
+    if (opts.crash || !c.connected) {
       c.stream.destroy();
       await c.endAsync(true);
       return;

@@ -9,7 +9,7 @@ import { SimulatedCabinet } from './cabinet.ts';
 export class SimulatorFleet {
   readonly cabinets = new Map<string, SimulatedCabinet>();
 
-  static async fromDb(db: Db, o: { connector: MqttConnector; prefix: string; clock: Clock; heartbeatMs?: number; ejectDelayMs?: number }) {
+  static async fromDb(db: Db, o: { connector: MqttConnector; prefix: string; clock: Clock; heartbeatMs?: number; ejectDelayMs?: number; resendMs?: number }) {
     const { cabinets: cabs, banks } = await new CabinetsRepository(db, new Liveness(o.clock)).inventory();
     const fleet = new SimulatorFleet();
     for (const c of cabs) {

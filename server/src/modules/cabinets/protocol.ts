@@ -1,5 +1,9 @@
 // The cabinet protocol (docs/cabinet-protocol.md), shared by the server's cabinet link and the simulator.
-export const PROTOCOL_VERSION = 1;
+/** The version this server and the simulator speak (docs/cabinet-protocol.md §Versions). */
+export const PROTOCOL_VERSION = 2;
+/** Versions the server accepts from a cabinet; an event with any other `v` is refused (counted, not acknowledged). */
+export const SUPPORTED_VERSIONS: readonly number[] = [1, 2];
+export type ProtocolVersion = 1 | 2;
 
 export const topics = (prefix: string, cabinetId: string) => ({
   commands: `${prefix}/cabinets/${cabinetId}/commands`,
@@ -10,7 +14,7 @@ export const topics = (prefix: string, cabinetId: string) => ({
 
 /** Server → cabinet. */
 export interface EjectCommand {
-  v: 1;
+  v: ProtocolVersion;
   id: string;
   type: 'eject';
   ts: string;
@@ -18,11 +22,22 @@ export interface EjectCommand {
   /** A slot number, or null for "any slot with a charged power bank". */
   slot: number | null;
 }
+/**
+ * v2, server → cabinet on …/commands: the event `eventId` is stored by the server; the cabinet may forget it.
+ * Sent for every delivery of the event (also a repeat), so a lost ack only costs a re-send.
+ */
+export interface EventAck {
+  v: 2;
+  type: 'event-ack';
+  eventId: string;
+  ts: string;
+}
 export type Command = EjectCommand;
+export type ServerMessage = EjectCommand | EventAck;
 
 /** Cabinet → server, on …/acks: the command was received (accepted) or refused before doing anything. */
 export interface CommandAck {
-  v: 1;
+  v: ProtocolVersion;
   commandId: string;
   ts: string;
   status: 'accepted' | 'expired' | 'unknown_command';
@@ -36,7 +51,7 @@ export interface SlotState {
 }
 
 interface EventBase {
-  v: 1;
+  v: ProtocolVersion;
   /** Unique per event (the cabinet makes it); repeated deliveries carry the same id. */
   id: string;
   /** The cabinet's own clock, ISO 8601 UTC. */
@@ -52,7 +67,7 @@ export type CabinetEvent =
 
 /** …/status, retained; the offline message is also the connection's MQTT last will. */
 export interface CabinetStatus {
-  v: 1;
+  v: ProtocolVersion;
   online: boolean;
   ts: string;
 }
@@ -63,12 +78,28 @@ const int = (v: unknown) => Number.isInteger(v);
 
 /** Parses an event payload; null when it is not a valid event (the link drops and logs it). */
 export function parseEvent(raw: Buffer | string): CabinetEvent | null {
+  const r = checkEvent(raw);
+  return r.ok ? r.event : null;
+}
+
+export type EventCheck = { ok: true; event: CabinetEvent } | { ok: false; reason: 'malformed' | 'unknown-version'; id?: string };
+
+/** An event, or why it is refused: not JSON / not an event of its type, or a protocol version this server does not speak. */
+export function checkEvent(raw: Buffer | string): EventCheck {
   let v: unknown;
   try {
     v = JSON.parse(raw.toString());
   } catch {
-    return null;
+    return { ok: false, reason: 'malformed' };
   }
+  if (isObj(v) && !SUPPORTED_VERSIONS.includes(v.v as number)) {
+    return { ok: false, reason: 'unknown-version', id: str(v.id) ? (v.id as string) : undefined };
+  }
+  const event = shape(v);
+  return event ? { ok: true, event } : { ok: false, reason: 'malformed' };
+}
+
+function shape(v: unknown): CabinetEvent | null {
   if (!isObj(v) || !str(v.id) || !str(v.ts) || Number.isNaN(Date.parse(v.ts as string))) return null;
   switch (v.type) {
     case 'heartbeat':

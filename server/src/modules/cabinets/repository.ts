@@ -13,10 +13,25 @@ export interface CabinetRow {
 
 export interface PowerbankRow {
   id: string;
-  state: 'in_cabinet' | 'rented';
+  /** missing: not where its cabinet last reported it, on no rental; quarantined: unknown until an operator releases it. */
+  state: 'in_cabinet' | 'rented' | 'missing' | 'quarantined';
   cabinet_id: string | null;
   slot: number | null;
   order_id: string | null;
+  /** The cabinet time of the report that put it where it is (null: never reported). */
+  seen_at: Date | null;
+}
+
+/** A row of the inbox (cabinet_events). */
+export interface InboxRow {
+  id: string;
+  cabinet_id: string;
+  type: string;
+  payload: unknown;
+  state: 'pending' | 'done' | 'dead';
+  attempts: number;
+  received_at: Date;
+  last_error: string | null;
 }
 
 /** Everything the scan (checkisok) answers from, read in one round trip. */
@@ -106,24 +121,106 @@ export class CabinetsRepository {
     return rows;
   }
 
-  async markRented(powerbankId: string, orderId: string) {
+  /**
+   * The power bank left a cabinet for `orderId` at `at` (the cabinet's time). Not applied when a later report
+   * placed it (a late 'popped' never overrides a later return); an unknown power bank is recorded as rented.
+   */
+  async markRented(powerbankId: string, orderId: string, at: Date) {
+    const res = await this.db.query(
+      `insert into powerbanks (id, state, order_id, seen_at) values ($1, 'rented', $2, $3)
+       on conflict (id) do update set state = 'rented', cabinet_id = null, slot = null, order_id = $2, seen_at = $3
+        where powerbanks.seen_at is null or powerbanks.seen_at <= $3 or powerbanks.state = 'missing'`,
+      [powerbankId, orderId, at],
+    );
+    return res.rowCount === 1;
+  }
+
+  /**
+   * A cabinet reports `powerbankId` in `slot` at `at`: the cabinet is the authority on what is in its slots, so
+   * anything we thought was there is missing. An unknown power bank is quarantined (never lent until an operator
+   * releases it). Not applied when an even later report placed it elsewhere (false). Caller holds its lock.
+   */
+  async placeInSlot(powerbankId: string, cabinetId: string, slot: number, at: Date) {
+    const { rows } = await this.db.query<{ seen_at: Date | null }>('select seen_at from powerbanks where id = $1', [powerbankId]);
+    const seen = rows[0]?.seen_at;
+    if (seen && new Date(seen).getTime() > at.getTime()) return false;
     await this.db.query(
-      `insert into powerbanks (id, state, order_id) values ($1, 'rented', $2)
-       on conflict (id) do update set state = 'rented', cabinet_id = null, slot = null, order_id = $2`,
-      [powerbankId, orderId],
+      `update powerbanks set cabinet_id = null, slot = null, state = case when state in ('rented', 'quarantined') then state else 'missing' end
+        where cabinet_id = $1 and slot = $2 and id <> $3`,
+      [cabinetId, slot, powerbankId],
+    );
+    await this.db.query(
+      `insert into powerbanks (id, state, cabinet_id, slot, seen_at) values ($1, 'quarantined', $2, $3, $4)
+       on conflict (id) do update set state = case when powerbanks.state = 'quarantined' then 'quarantined' else 'in_cabinet' end,
+         cabinet_id = $2, slot = $3, order_id = null, seen_at = $4`,
+      [powerbankId, cabinetId, slot, at],
+    );
+    return true;
+  }
+
+  /** Power banks recorded in this cabinet's slots that its report at `at` does not list (a quarantined one stays so). */
+  async markMissing(ids: string[], cabinetId: string, at: Date) {
+    await this.db.query(
+      `update powerbanks set state = case when state = 'quarantined' then state else 'missing' end, cabinet_id = null, slot = null, seen_at = $3
+        where id = any($1::text[]) and cabinet_id = $2 and (seen_at is null or seen_at <= $3)`,
+      [ids, cabinetId, at],
     );
   }
 
-  async placeInSlot(powerbankId: string, cabinetId: string, slot: number) {
-    // The cabinet is the authority on what is in its slots: anything we thought was there is not.
-    await this.db.query(`update powerbanks set cabinet_id = null, slot = null where cabinet_id = $1 and slot = $2 and id <> $3`, [
-      cabinetId, slot, powerbankId,
-    ]);
-    await this.db.query(
-      `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3)
-       on conflict (id) do update set state = 'in_cabinet', cabinet_id = $2, slot = $3, order_id = null`,
-      [powerbankId, cabinetId, slot],
+  async powerbanks(ids: string[]) {
+    const { rows } = await this.db.query<PowerbankRow>('select * from powerbanks where id = any($1::text[])', [ids]);
+    return rows;
+  }
+
+  /** What we believe is in the cabinet's slots (lendable or quarantined). */
+  async banksAt(cabinetId: string) {
+    const { rows } = await this.db.query<PowerbankRow>('select * from powerbanks where cabinet_id = $1', [cabinetId]);
+    return rows;
+  }
+
+  /** Quarantined power banks (unknown ones a cabinet reported), for an operator. */
+  async quarantined() {
+    const { rows } = await this.db.query<PowerbankRow>(`select * from powerbanks where state = 'quarantined' order by id`);
+    return rows;
+  }
+
+  /** An operator registers a quarantined power bank: it becomes lendable where it is. */
+  async release(powerbankId: string) {
+    const res = await this.db.query(`update powerbanks set state = 'in_cabinet' where id = $1 and state = 'quarantined'`, [powerbankId]);
+    return res.rowCount === 1;
+  }
+
+  /**
+   * Serialises everything about these keys across processes until the unit of work ends (transaction-scoped
+   * advisory locks, taken in a fixed order so two callers never wait on each other crosswise).
+   */
+  async lockKeys(keys: string[]) {
+    for (const k of [...new Set(keys)].sort()) await this.db.query('select pg_advisory_xact_lock(hashtextextended($1, 13))', [k]);
+  }
+
+  /**
+   * A slot of the cabinet holding a lendable power bank that no unanswered, unexpired eject is aimed at
+   * (each such eject reserves its slot); undefined when none is left.
+   */
+  async freeSlot(cabinetId: string, now: Date) {
+    const { rows } = await this.db.query<{ slot: number }>(
+      `select b.slot from powerbanks b
+        where b.cabinet_id = $1 and b.state = 'in_cabinet' and b.slot is not null
+          and not exists (select 1 from cabinet_commands c where c.cabinet_id = $1 and c.result is null and c.expires_at > $2
+                             and (c.payload->>'slot') = b.slot::text)
+        order by b.slot limit 1`,
+      [cabinetId, now],
     );
+    return rows[0]?.slot;
+  }
+
+  /** Commands not yet acknowledged by their cabinet and still valid (re-published after the link reconnects). */
+  async unansweredCommands(now: Date) {
+    const { rows } = await this.db.query<{ id: string; cabinet_id: string; payload: unknown }>(
+      `select id, cabinet_id, payload from cabinet_commands where acked_at is null and result is null and expires_at > $1 order by created_at`,
+      [now],
+    );
+    return rows;
   }
 
   async setOnline(cabinetId: string, online: boolean, at: Date, inventory: unknown) {
@@ -134,14 +231,107 @@ export class CabinetsRepository {
     );
   }
 
-  /** True the first time an event id is seen (QoS 1 may deliver it again). */
-  async recordEvent(e: { id: string; cabinetId: string; type: string; ts: string; payload: unknown; at: Date }) {
+  /** Stores an event in the inbox, pending; a repeat (same cabinet and event id) changes nothing. */
+  async storeEvent(e: { id: string; cabinetId: string; type: string; ts: string; powerbankId: string | null; payload: unknown; at: Date }) {
     const res = await this.db.query(
-      `insert into cabinet_events (id, cabinet_id, type, cabinet_ts, payload, received_at) values ($1,$2,$3,$4,$5,$6)
-       on conflict (id) do nothing`,
-      [`${e.cabinetId}:${e.id}`, e.cabinetId, e.type, e.ts, JSON.stringify(e.payload), e.at],
+      `insert into cabinet_events (id, cabinet_id, type, cabinet_ts, payload, received_at, state, powerbank_id, next_attempt_at)
+       values ($1,$2,$3,$4,$5,$6,'pending',$7,$6) on conflict (id) do nothing`,
+      [`${e.cabinetId}:${e.id}`, e.cabinetId, e.type, e.ts, JSON.stringify(e.payload), e.at, e.powerbankId],
     );
     return res.rowCount === 1;
+  }
+
+  /** Takes a pending event for processing (row-locked until the unit of work ends; another process skips it). */
+  async claimEvent(key: string) {
+    const { rows } = await this.db.query<InboxRow>(
+      `select * from cabinet_events where id = $1 and state = 'pending' for update skip locked`,
+      [key],
+    );
+    return rows[0];
+  }
+
+  async eventDone(key: string, at: Date) {
+    await this.db.query(`update cabinet_events set state = 'done', processed_at = $2, last_error = null where id = $1`, [key, at]);
+  }
+
+  /** A failed attempt: retried after a backoff (1 s doubling, at most 5 min), or 'dead' after `maxAttempts`. */
+  async eventFailed(key: string, error: string, at: Date, maxAttempts: number) {
+    const { rows } = await this.db.query<{ state: string; attempts: number }>(
+      `update cabinet_events set attempts = attempts + 1, last_error = $2,
+         next_attempt_at = $3::timestamptz + least(300, power(2, attempts)) * interval '1 second',
+         state = case when attempts + 1 >= $4 then 'dead' else 'pending' end
+        where id = $1 and state = 'pending' returning state, attempts`,
+      [key, error.slice(0, 2000), at, maxAttempts],
+    );
+    return rows[0];
+  }
+
+  /** Pending events due for an attempt, oldest first. */
+  async dueEvents(now: Date, limit: number) {
+    const { rows } = await this.db.query<{ id: string }>(
+      `select id from cabinet_events where state = 'pending' and next_attempt_at <= $1 order by received_at, id limit $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** The inbox as an operator sees it: counts by state, and the dead (or every pending) events. */
+  async inbox(state: 'dead' | 'pending', limit = 100) {
+    const { rows: counts } = await this.db.query<{ state: string; n: number }>(
+      `select state, count(*)::int as n from cabinet_events group by state order by state`,
+    );
+    const { rows } = await this.db.query<InboxRow>(
+      `select id, cabinet_id, type, payload, state, attempts, received_at, last_error from cabinet_events where state = $1
+        order by received_at limit $2`,
+      [state, limit],
+    );
+    return { counts: counts.map((c) => ({ state: c.state, n: Number(c.n) })), events: rows };
+  }
+
+  /** An operator sends a dead event back to processing (after fixing its cause). */
+  async retryEvent(key: string, now: Date) {
+    const res = await this.db.query(
+      `update cabinet_events set state = 'pending', attempts = 0, next_attempt_at = $2 where id = $1 and state = 'dead'`,
+      [key, now],
+    );
+    return res.rowCount === 1;
+  }
+
+  /** Counts a message refused without storing (unknown version, malformed, unknown cabinet). */
+  async reject(cabinetId: string, reason: string, payload: string, at: Date) {
+    await this.db.query(
+      `insert into cabinet_rejects (cabinet_id, reason, count, first_at, last_at, last_payload) values ($1, $2, 1, $3, $3, $4)
+       on conflict (cabinet_id, reason) do update set count = cabinet_rejects.count + 1, last_at = $3, last_payload = $4`,
+      [cabinetId.slice(0, 200), reason, at, payload],
+    );
+  }
+
+  async rejects() {
+    const { rows } = await this.db.query<{ cabinet_id: string; reason: string; count: number; last_at: Date; last_payload: string | null }>(
+      'select cabinet_id, reason, count::int as count, last_at, last_payload from cabinet_rejects order by last_at desc',
+    );
+    return rows;
+  }
+
+  /** Retention: processed events, old commands and reject counters last updated before `before`. */
+  async sweepEvents(before: Date, batch = 5000) {
+    const res = await this.db.query(
+      `delete from cabinet_events where id in (select id from cabinet_events where state = 'done' and processed_at < $1 limit $2)`,
+      [before, batch],
+    );
+    return res.rowCount;
+  }
+
+  async sweepCommands(before: Date, batch = 5000) {
+    const res = await this.db.query(
+      `delete from cabinet_commands where id in (select id from cabinet_commands where created_at < $1 and expires_at < $1 limit $2)`,
+      [before, batch],
+    );
+    return res.rowCount;
+  }
+
+  async sweepRejects(before: Date) {
+    return (await this.db.query('delete from cabinet_rejects where last_at < $1', [before])).rowCount;
   }
 
   async insertCommand(c: { id: string; cabinetId: string; orderId: string; type: string; payload: unknown; at: Date; expiresAt: Date }) {
@@ -178,7 +368,7 @@ export class CabinetsRepository {
   async returnAfter(powerbankId: string, after: Date, receivedSince: Date) {
     const { rows } = await this.db.query<{ cabinet_id: string; payload: unknown }>(
       `select cabinet_id, payload from cabinet_events
-        where type = 'returned' and payload->>'powerbankId' = $1 and cabinet_ts > $2 and received_at >= $3
+        where powerbank_id = $1 and type = 'returned' and cabinet_ts > $2 and received_at >= $3
         order by cabinet_ts limit 1`,
       [powerbankId, after, receivedSince],
     );

@@ -10,14 +10,17 @@ import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
 import { OPEN_STATES } from '../rentals/order-state.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import type { LinkHandler, Logger } from './link.ts';
-import type { CabinetEvent, CabinetStatus, CommandAck } from './protocol.ts';
+import type { CabinetLink, LinkHandler, Logger } from './link.ts';
+import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protocol.ts';
 import type { CabinetsRepository } from './repository.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
-    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService },
+    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink },
   ) {}
+
+  private inboxTimer: NodeJS.Timeout | null = null;
+  private inboxRun: Promise<unknown> | null = null;
 
   /** POST cdb/cabinet/checkisok */
   async scan(user: UserRow, url: string) {
@@ -72,23 +75,132 @@ export class CabinetsService implements LinkHandler {
     };
   }
 
-  // ---- LinkHandler ------------------------------------------------------------------------------------------
+  // ---- LinkHandler: the inbox (docs/cabinet-protocol.md §Delivery) --------------------------------------------
 
+  /**
+   * Stores and processes one event (what the link does in two steps, for callers without MQTT: tests, tools).
+   * A repeat is acknowledged and changes nothing.
+   */
   async event(cabinetId: string, e: CabinetEvent) {
-    if (!(await this.d.repo.find(cabinetId))) return this.d.log.warn({ cabinetId }, 'event from an unknown cabinet');
-    const now = this.d.clock.now();
-    if (e.type === 'heartbeat') {
-      await this.d.repo.setOnline(cabinetId, true, now, e.slots);
-      return;
+    if ((await this.receive(cabinetId, e)) && e.type !== 'heartbeat') await this.process(cabinetId, e.id);
+  }
+
+  /** Stores an event in the inbox before it is acknowledged; a heartbeat is reconciled at once (never stored). */
+  async receive(cabinetId: string, e: CabinetEvent): Promise<boolean> {
+    if (!(await this.d.repo.find(cabinetId))) {
+      await this.reject(cabinetId, 'unknown-cabinet', JSON.stringify(e));
+      return false;
     }
+    if (e.type === 'heartbeat') {
+      await this.reconcile(cabinetId, e);
+      return true;
+    }
+    const powerbankId = 'powerbankId' in e ? e.powerbankId : null;
+    await this.d.repo.storeEvent({ id: e.id, cabinetId, type: e.type, ts: e.ts, powerbankId, payload: e, at: this.d.clock.now() });
+    return true;
+  }
+
+  /** Processes a stored event unless another process has it; a failure is recorded for a retry (or 'dead'). */
+  async process(cabinetId: string, eventId: string) {
+    await this.runStored(`${cabinetId}:${eventId}`);
+  }
+
+  private async runStored(key: string): Promise<'done' | 'busy' | 'failed'> {
+    try {
+      return await this.d.db.tx(async () => {
+        const row = await this.d.repo.claimEvent(key);
+        if (!row) return 'busy' as const;
+        const e = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as CabinetEvent;
+        // Events of one power bank are serialised across processes (popped and returned racing on two processes).
+        if ('powerbankId' in e) await this.d.repo.lockKeys([`powerbank:${e.powerbankId}`]);
+        if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e);
+        else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(row.cabinet_id, e);
+        else if (e.type === 'returned') await this.d.rentals.onReturned(row.cabinet_id, e);
+        else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
+        await this.d.repo.eventDone(key, this.d.clock.now());
+        return 'done' as const;
+      });
+    } catch (err) {
+      const r = await this.d.repo.eventFailed(key, err instanceof Error ? err.message : String(err), this.d.clock.now(), INBOX_MAX_ATTEMPTS);
+      if (r?.state === 'dead') this.d.log.error({ err, event: key, attempts: r.attempts }, 'cabinet event is dead: an operator must look (npm run cabinet:inbox)');
+      else this.d.log.warn({ err, event: key, attempts: r?.attempts }, 'cabinet event failed, will retry');
+      return 'failed';
+    }
+  }
+
+  /** Processes every pending event that is due (after a failure's backoff, or left by a process that died). */
+  async processInbox(limit = 100) {
+    let done = 0;
+    for (const key of await this.d.repo.dueEvents(this.d.clock.now(), limit)) if ((await this.runStored(key)) === 'done') done++;
+    return done;
+  }
+
+  /** Polls the inbox (a trigger only: the state is in the database). */
+  startInbox(intervalMs: number) {
+    if (this.inboxTimer) return;
+    this.inboxTimer = setInterval(() => {
+      this.inboxRun ??= this.processInbox()
+        .catch((err: unknown) => this.d.log.error({ err }, 'inbox poll failed'))
+        .finally(() => (this.inboxRun = null));
+    }, intervalMs);
+    this.inboxTimer.unref();
+  }
+
+  async stopInbox() {
+    if (this.inboxTimer) clearInterval(this.inboxTimer);
+    this.inboxTimer = null;
+    await this.inboxRun;
+  }
+
+  async reject(cabinetId: string, reason: string, payload: string) {
+    this.d.log.warn({ cabinetId, reason }, 'cabinet message refused (counted in cabinet_rejects)');
+    await this.d.repo.reject(cabinetId, reason, payload.slice(0, 2000), this.d.clock.now());
+  }
+
+  /**
+   * A heartbeat's inventory is the truth about the cabinet's slots (docs/cabinet-protocol.md §Inventory): a
+   * power bank listed in a slot while its order is open settles that order at the heartbeat's time; one we do not
+   * know is quarantined; one we placed here that is not listed is missing. Not before a later report: each
+   * power bank keeps the cabinet time of the report that placed it.
+   */
+  private async reconcile(cabinetId: string, e: Extract<CabinetEvent, { type: 'heartbeat' }>) {
+    const now = this.d.clock.now();
+    const cabinet = (await this.d.repo.find(cabinetId))!;
+    const reported = Date.parse(e.ts);
+    const at = new Date(Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime()));
+    const slots = (Array.isArray(e.slots) ? e.slots : []).filter(
+      (s): s is { slot: number; powerbankId: string; battery: number | null } =>
+        Number.isInteger(s?.slot) && s.slot >= 1 && s.slot <= cabinet.slot_count && typeof s.powerbankId === 'string' && s.powerbankId.length > 0 && s.powerbankId.length <= 200,
+    );
     await this.d.db.tx(async () => {
-      // Deduplicate in the same transaction as the effect: a crash in between replays the event, never loses it.
-      if (!(await this.d.repo.recordEvent({ id: e.id, cabinetId, type: e.type, ts: e.ts, payload: e, at: now }))) return;
-      if (e.type === 'popped') await this.d.rentals.onPopped(cabinetId, e);
-      else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(cabinetId, e);
-      else if (e.type === 'returned') await this.d.rentals.onReturned(cabinetId, e);
-      else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
+      const here = await this.d.repo.banksAt(cabinetId);
+      const ids = [...new Set([...slots.map((s) => s.powerbankId), ...here.map((b) => b.id)])];
+      await this.d.repo.lockKeys([`cabinet:${cabinetId}`]);
+      await this.d.repo.lockKeys(ids.map((id) => `powerbank:${id}`));
+      const known = new Map((await this.d.repo.powerbanks(ids)).map((b) => [b.id, b]));
+      const open = new Set(await this.d.rentals.openPowerbanks(slots.map((s) => s.powerbankId)));
+      for (const s of slots) {
+        if (open.has(s.powerbankId)) {
+          await this.d.rentals.onReturned(cabinetId, { slot: s.slot, powerbankId: s.powerbankId, ts: at.toISOString() });
+          continue;
+        }
+        const b = known.get(s.powerbankId);
+        if (b && b.cabinet_id === cabinetId && b.slot === s.slot && (b.state === 'in_cabinet' || b.state === 'quarantined')) continue;
+        await this.d.repo.placeInSlot(s.powerbankId, cabinetId, s.slot, at);
+      }
+      const listed = new Set(slots.map((s) => s.powerbankId));
+      const gone = here.filter((b) => !listed.has(b.id)).map((b) => b.id);
+      if (gone.length) await this.d.repo.markMissing(gone, cabinetId, at);
+      await this.d.repo.setOnline(cabinetId, true, now, e.slots);
     });
+  }
+
+  /** The link (re)subscribed: re-publish unacknowledged, unexpired commands (a cabinet ignores a repeat by id). */
+  async linked() {
+    for (const c of await this.d.repo.unansweredCommands(this.d.clock.now())) {
+      const payload = (typeof c.payload === 'string' ? JSON.parse(c.payload) : c.payload) as Command;
+      await this.d.link.send(c.cabinet_id, payload).catch((err: unknown) => this.d.log.warn({ err, command: c.id }, 'command re-publish failed'));
+    }
   }
 
   async status(cabinetId: string, s: CabinetStatus) {
@@ -101,4 +213,22 @@ export class CabinetsService implements LinkHandler {
     if (!cmd || cmd.cabinet_id !== cabinetId) return;
     await this.d.repo.ackCommand(cmd.id, this.d.clock.now(), a.status === 'accepted' ? null : a.status);
   }
+
+  // ---- operator ---------------------------------------------------------------------------------------------
+
+  /** What an operator must look at: dead (or pending) events, refused messages, quarantined power banks. */
+  async operatorView(state: 'dead' | 'pending' = 'dead') {
+    return { inbox: await this.d.repo.inbox(state), rejects: await this.d.repo.rejects(), quarantined: await this.d.repo.quarantined() };
+  }
+
+  retryDead(key: string) {
+    return this.d.repo.retryEvent(key, this.d.clock.now());
+  }
+
+  releaseQuarantined(powerbankId: string) {
+    return this.d.repo.release(powerbankId);
+  }
 }
+
+/** After this many failed attempts (about an hour with the backoff) an inbox event is 'dead'. */
+export const INBOX_MAX_ATTEMPTS = 15;

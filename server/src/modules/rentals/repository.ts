@@ -141,6 +141,15 @@ export class RentalsRepository {
   }
 
   /** Orders taking a power bank from `cabinetId` that the cabinet has not answered yet (each reserves one). */
+  async openPowerbanks(ids: string[]) {
+    const { rows } = await this.db.query<{ powerbank_id: string }>(
+      `select distinct powerbank_id from orders where powerbank_id = any($1::text[])
+          and ((zujie in (1, 4) and not settled) or (bought_out_at is not null and returned_at is null))`,
+      [ids],
+    );
+    return rows.map((r) => r.powerbank_id);
+  }
+
   async pendingAt(cabinetId: string) {
     const { rows } = await this.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = $1 and zujie = $2`, [cabinetId, Zujie.pending]);
     return Number(rows[0]?.n ?? 0);

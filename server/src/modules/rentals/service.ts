@@ -16,7 +16,7 @@ import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import type { AuthRepository, UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
-import type { Command } from '../cabinets/protocol.ts';
+import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
 import { PaymentsService } from '../payments/service.ts';
 import type { AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
@@ -115,8 +115,10 @@ export class RentalsService {
   private async preflight(user: UserRow, qrcode: string) {
     const r = await this.resolveCabinet(qrcode);
     if (!r.cabinet.online) throw conflict('error.cabinetOffline');
-    // Each unanswered eject reserves one power bank (checked again under the cabinet's lock in start()).
-    if ((await this.d.cabinets.availableCount(r.cabinet.id)) - (await this.d.repo.pendingAt(r.cabinet.id)) <= 0) throw conflict('error.noPowerbank');
+    // Fail fast: without the broker the eject cannot go out; refuse now, before any money moves.
+    if (!this.d.link.isUp()) throw conflict('error.cabinetLinkDown');
+    // Each unanswered eject reserves its slot (checked again under the cabinet's lock in start()).
+    if ((await this.d.cabinets.freeSlot(r.cabinet.id, this.d.clock.now())) === undefined) throw conflict('error.noPowerbank');
     if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
     return r;
   }
@@ -287,8 +289,9 @@ export class RentalsService {
       // Serialise a cabinet's rentals: each unanswered eject reserves one power bank, so two people scanning
       // for the last one get exactly one order (the other is refused here and its card hold voided).
       await this.d.cabinets.lock(cabinet.id);
-      const free = (await this.d.cabinets.availableCount(cabinet.id)) - (await this.d.repo.pendingAt(cabinet.id));
-      if (free <= 0) throw conflict('error.noPowerbank');
+      // The eject names the slot: a lendable power bank the cabinet reported (never a quarantined one).
+      const slot = await this.d.cabinets.freeSlot(cabinet.id, now);
+      if (slot === undefined) throw conflict('error.noPowerbank');
       const hold = await w.account(userOwner(user.id), 'deposit_hold', currency);
       let paymentId: string | null = null;
       let holdId: string;
@@ -307,7 +310,7 @@ export class RentalsService {
       }
       const commandId = uuid();
       const expiresAt = new Date(now.getTime() + this.d.ejectTtlMs);
-      const command: Command = { v: 1, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot: null };
+      const command: Command = { v: PROTOCOL_VERSION, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot };
       await this.d.repo.insert({
         id: orderId,
         user_id: user.id,
@@ -355,13 +358,18 @@ export class RentalsService {
       // cancelled order, so a later return puts it back and operations can see where it went.
       if (order.powerbank_id !== e.powerbankId) {
         this.d.log.warn({ orderId: order.id, zujie: order.zujie, powerbankId: e.powerbankId }, 'popped after the order closed');
-        await this.d.cabinets.markRented(e.powerbankId, order.id);
+        // Not over a later report (a late 'popped' never re-marks a returned power bank as out).
+        const ts = Date.parse(e.ts);
+        await this.d.cabinets.markRented(e.powerbankId, order.id, new Date(Math.min(Number.isFinite(ts) ? ts : Infinity, this.d.clock.now().getTime())));
       }
       return;
     }
-    const borrowedAt = new Date(e.ts);
+    // The cabinet's clock, clamped like a return's: not before the command was issued, not after now.
+    const reported = Date.parse(e.ts);
+    const now = this.d.clock.now().getTime();
+    const borrowedAt = new Date(Math.max(new Date(order.created_at).getTime(), Math.min(Number.isFinite(reported) ? reported : now, now)));
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt });
-    await this.d.cabinets.markRented(e.powerbankId, order.id);
+    const out = await this.d.cabinets.markRented(e.powerbankId, order.id, borrowedAt);
     await this.changed(order.user_id, order.id, Zujie.renting);
     await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
     // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
@@ -371,6 +379,12 @@ export class RentalsService {
     if (early) {
       const r = (typeof early.payload === 'string' ? JSON.parse(early.payload) : early.payload) as { slot: number; ts: string };
       await this.onReturned(early.cabinet_id, { slot: r.slot, powerbankId: e.powerbankId, ts: r.ts });
+      return;
+    }
+    // Or a cabinet's heartbeat already listed it in a slot after the pop (markRented did not apply).
+    if (!out) {
+      const [b] = await this.d.cabinets.powerbanks([e.powerbankId]);
+      if (b?.cabinet_id && b.slot && b.seen_at) await this.onReturned(b.cabinet_id, { slot: b.slot, powerbankId: b.id, ts: new Date(b.seen_at).toISOString() });
     }
   }
 
@@ -408,8 +422,13 @@ export class RentalsService {
    */
   async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string; fault?: string }) {
     let order = await this.d.repo.openForPowerbank(e.powerbankId);
-    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot);
+    const reportedAt = Date.parse(e.ts);
+    const nowMs = this.d.clock.now().getTime();
+    const seenAt = new Date(Math.min(Number.isFinite(reportedAt) ? reportedAt : nowMs, nowMs));
+    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, seenAt);
     if (!order || !order.borrowed_at) return;
+    // A return stamped before this rental's pop belongs to an earlier rental of the power bank (delivered late).
+    if (seenAt.getTime() < new Date(order.borrowed_at).getTime()) return;
     // A return that reports a fault: the order enters state 4 at the return's time, then settles like any return.
     if (e.fault && order.zujie === Zujie.renting && !order.settled) {
       await this.enterFault(order, e.ts, `fault on return: ${e.fault}`);
@@ -709,6 +728,11 @@ export class RentalsService {
 
   async openCount(userId: number) {
     return this.d.repo.openCount(userId);
+  }
+
+  /** Which of these power banks are on an open rental (a cabinet listing one in a slot settles it). */
+  async openPowerbanks(ids: string[]) {
+    return ids.length ? this.d.repo.openPowerbanks(ids) : [];
   }
 
   /** The operator contract's Order. */

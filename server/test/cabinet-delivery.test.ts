@@ -1,0 +1,388 @@
+// Issue 13: nothing a cabinet says is lost. End-to-end delivery (protocol v2: inbox before an application-level
+// ack, cabinets re-send until acked), fail fast while the broker is down, and inventory reconciliation. The
+// broker-restart test runs its own Mosquitto (killed and restarted, no persistence); the rest run on the
+// embedded broker or MQTT_URL, and on PGlite or DATABASE_URL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MINUTE_MS } from '#core/pricing.ts';
+import { externalBroker } from '../src/mqtt/broker.ts';
+import { uuid } from '../src/lib/ids.ts';
+import type { CabinetEvent } from '../src/modules/cabinets/protocol.ts';
+import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
+
+const API = '/cdb-app-api/v1/app';
+const MOSQUITTO = '/usr/sbin/mosquitto';
+const open: Built[] = [];
+const brokers: ChildProcess[] = [];
+afterEach(async () => {
+  for (const b of open.splice(0).reverse()) await b.close().catch(() => undefined);
+  for (const p of brokers.splice(0)) p.kill('SIGKILL');
+});
+async function server(opts: Parameters<typeof build>[0] = {}) {
+  const b = await build(opts);
+  open.push(b);
+  return b;
+}
+
+const rent = async (b: Built, token: string, qrcode: string) =>
+  b.app.inject({
+    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
+  });
+const detail = async (b: Built, token: string, orderId: string) =>
+  (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data;
+const order = async (b: Built, id: string) =>
+  (await b.db.query<{ zujie: number; settled: boolean; powerbank_id: string | null; returned_at: Date | null; borrowed_at: Date | null }>(
+    'select zujie, settled, powerbank_id, returned_at, borrowed_at from orders where id = $1', [id])).rows[0]!;
+const bank = async (b: Built, id: string) =>
+  (await b.db.query<{ state: string; cabinet_id: string | null; slot: number | null }>('select state, cabinet_id, slot from powerbanks where id = $1', [id])).rows[0];
+const event = (b: Built, cabinetId: string, e: Record<string, unknown>) =>
+  b.app.powerly.cabinets.event(cabinetId, { v: 2, id: uuid(), ...e } as unknown as CabinetEvent);
+
+async function rentedOut(b: Built, token: string, qrcode: string) {
+  await cabinetsOnline(b, [qrcode]);
+  const res = await rent(b, token, qrcode);
+  expect(res.json().code, res.body).toBe(0);
+  const tradeNo: string = res.json().data.outTradeNo;
+  const d = await waitFor(async () => {
+    const x = await detail(b, token, tradeNo);
+    return x.pZujie === 1 ? x : null;
+  }, 'popped');
+  return { tradeNo, powerbankId: d.pPowerbankId as string };
+}
+
+async function freePort() {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+async function startMosquitto(port: number) {
+  const p = spawn(MOSQUITTO, ['-p', String(port)], { stdio: 'ignore' });
+  brokers.push(p);
+  await waitFor(() => new Promise<boolean>((resolve) => {
+    const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
+    c.on('error', () => resolve(false));
+  }), 'mosquitto listening');
+  return p;
+}
+
+describe.skipIf(!existsSync(MOSQUITTO))('a broker restarted mid-rental (Mosquitto, no persistence)', () => {
+  it('a rent during the outage is refused at once; a return made during it and events right after it are not lost', async () => {
+    const port = await freePort();
+    const mosquitto = await startMosquitto(port);
+    const b = await server({ connector: externalBroker(`mqtt://127.0.0.1:${port}`), resendMs: 300 });
+    const token = await touristToken(b.app, 'restart-1');
+    const { tradeNo, powerbankId } = await rentedOut(b, token, 'PWL-LIS-001');
+
+    mosquitto.kill('SIGKILL');
+    await waitFor(async () => !b.link.isUp(), 'the link notices the broker is gone');
+
+    // Fail fast: refused at once with a clear message, no card call, no order.
+    const other = await touristToken(b.app, 'restart-2');
+    const payments = async () => Number((await b.db.query<{ n: number }>('select count(*)::int as n from payments')).rows[0]!.n);
+    const before = await payments();
+    const t0 = Date.now();
+    const refused = await rent(b, other, 'PWL-LIS-001');
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().msg).toMatch(/connection to the cabinets/);
+    expect(await payments()).toBe(before);
+
+    // The user returns the power bank while the broker is down: the cabinet keeps the event.
+    b.clock.advance(40 * MINUTE_MS);
+    const vno = b.fleet!.get('PWL-VNO-001')!;
+    await vno.insert(powerbankId);
+    expect(vno.unacknowledged.map((e) => e.type)).toContain('returned');
+
+    // The broker comes back empty (no persistence): both sides reconnect and re-subscribe; the cabinet re-sends.
+    await startMosquitto(port);
+    await waitFor(async () => (await order(b, tradeNo)).settled, 'the return is settled after the restart', 20_000);
+    expect(Number((await order(b, tradeNo)).zujie)).toBe(3);
+    await waitFor(async () => vno.unacknowledged.length === 0, 'the server acknowledged the return', 10_000);
+
+    // Renting works again: the eject goes out over the new connection.
+    await waitFor(async () => b.link.isUp(), 'link up');
+    const again = await rentedOut(b, other, 'PWL-LIS-001');
+    expect(again.powerbankId).toMatch(/^PB-/);
+  }, 120_000);
+});
+
+describe.skipIf(!existsSync(MOSQUITTO))('an eject whose publish met a broker outage', () => {
+  it('is re-published when the link reconnects, and the rental starts within its TTL', async () => {
+    const port = await freePort();
+    const mosquitto = await startMosquitto(port);
+    const b = await server({ connector: externalBroker(`mqtt://127.0.0.1:${port}`), resendMs: 300 });
+    const token = await touristToken(b.app, 'republish');
+    await cabinetsOnline(b, ['PWL-LIS-001']);
+    // The rent passes its checks, then waits at the card call while the broker dies.
+    let open!: () => void;
+    b.sandbox.gate = new Promise<void>((r) => (open = r));
+    const pending = rent(b, token, 'PWL-LIS-001');
+    await waitFor(async () => Number((await b.db.query<{ n: number }>('select count(*)::int as n from jobs where kind = $1', ['rental.orphan-authorisation'])).rows[0]!.n) > 0, 'the rent reached the card call');
+    mosquitto.kill('SIGKILL');
+    await waitFor(async () => !b.link.isUp(), 'link down');
+    b.sandbox.gate = null;
+    open();
+    const res = await pending;
+    expect(res.json().code, res.body).toBe(0); // the order is committed; its eject could not be published
+    const tradeNo: string = res.json().data.outTradeNo;
+    await startMosquitto(port);
+    await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the re-published eject popped', 20_000);
+  }, 120_000);
+});
+
+describe.skipIf(!existsSync(MOSQUITTO))('scale-out: shared subscription and stable client ids (Mosquitto)', () => {
+  it('a dead member whose session the broker keeps does not swallow events: every return is settled', async () => {
+    const port = await freePort();
+    await startMosquitto(port);
+    const connector = externalBroker(`mqtt://127.0.0.1:${port}`);
+    const a = await server({ connector, resendMs: 300, sharedGroup: 'api', clientId: `api-a-${uuid().slice(0, 6)}` });
+    const b = await server({ shareDb: a, simulator: false, prefix: a.prefix, connector, sharedGroup: 'api', clientId: `api-b-${uuid().slice(0, 6)}` });
+    const rentals: { tradeNo: string; powerbankId: string; cabinet: string }[] = [];
+    for (const [i, cabinet] of ['PWL-LIS-001', 'PWL-VNO-001', 'PWL-NYC-001'].entries()) {
+      rentals.push({ ...(await rentedOut(a, await touristToken(a.app, `share-${i}`), cabinet)), cabinet });
+    }
+    // Process A dies; the broker keeps its persistent session in the group and hands it its share of events.
+    a.clients[0]!.stream.destroy();
+    a.clients[0]!.end(true);
+    // Each power bank goes back into the cabinet it came from (the returns go through the shared group).
+    for (const r of rentals) await a.fleet!.get(r.cabinet)!.insert(r.powerbankId);
+    for (const r of rentals) await waitFor(async () => (await order(b, r.tradeNo)).settled, `return of ${r.powerbankId} settled`, 20_000);
+    for (const r of rentals) await waitFor(async () => a.fleet!.get(r.cabinet)!.unacknowledged.length === 0, 'every return acknowledged');
+  }, 120_000);
+});
+
+describe('a server process killed with events in flight', () => {
+  it('dies before storing a popped: the cabinet re-sends it and the next process handles it', async () => {
+    const a = await server({ resendMs: 200 });
+    const token = await touristToken(a.app, 'kill-1');
+    await cabinetsOnline(a, ['PWL-LIS-001']);
+    // The moment the popped reaches process A, A dies (its connection is cut, nothing is stored or acked).
+    let release!: () => void;
+    const hang = new Promise<void>((r) => (release = r));
+    const cabinets = a.app.powerly.cabinets;
+    cabinets.receive = async (cabinetId, e) => {
+      if (e.type !== 'popped') return Object.getPrototypeOf(cabinets).receive.call(cabinets, cabinetId, e) as Promise<boolean>;
+      a.clients[0]!.stream.destroy();
+      a.clients[0]!.end(true);
+      await hang;
+      return false;
+    };
+    const res = await rent(a, token, 'PWL-LIS-001');
+    const tradeNo: string = res.json().data.outTradeNo;
+    await waitFor(async () => a.fleet!.get('PWL-LIS-001')!.unacknowledged.some((e) => e.type === 'popped'), 'popped sent');
+    expect(Number((await order(a, tradeNo)).zujie)).toBe(0);
+
+    // Process B (same database, same broker and cabinets) starts: the re-sent popped reaches it.
+    const b = await server({ shareDb: a, simulator: false, prefix: a.prefix, connector: a.connector });
+    await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the rental started on process B');
+    const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from cabinet_events where type = 'popped' and state = 'done'`);
+    expect(Number(rows[0]!.n)).toBe(1);
+    release();
+  });
+
+  it('dies after storing and acking, before processing: another process processes it from the inbox', async () => {
+    const a = await server({ simulator: false });
+    await markHeardFrom(a, ['PWL-LIS-001', 'PWL-VNO-001']);
+    const token = await touristToken(a.app, 'kill-2');
+    const res = await rent(a, token, 'PWL-LIS-001');
+    const tradeNo: string = res.json().data.outTradeNo;
+    const cmd = (await a.db.query<{ id: string; payload: { slot: number } }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+    const slot = (typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload).slot as number;
+    const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', ['PWL-LIS-001', slot])).rows[0]!.id;
+    // Stored (and so acknowledged), then the process dies: processing never ran.
+    expect(await a.app.powerly.cabinets.receive('PWL-LIS-001', {
+      v: 2, id: 'ev-kill-2', ts: a.clock.now().toISOString(), type: 'popped', commandId: cmd.id, slot, powerbankId,
+    })).toBe(true);
+    const b = await server({ shareDb: a, simulator: false });
+    expect(await b.app.powerly.cabinets.processInbox()).toBe(1);
+    expect(await order(b, tradeNo)).toMatchObject({ powerbank_id: powerbankId });
+    expect(Number((await order(b, tradeNo)).zujie)).toBe(1);
+  });
+});
+
+describe('two processes racing popped and returned of one power bank', () => {
+  it('never leaves a returned power bank on an open rental', async () => {
+    const a = await server({ simulator: false });
+    const b = await server({ shareDb: a, simulator: false });
+    for (let i = 0; i < 3; i++) { // PWL-LIS-001 has 3 free slots
+      await markHeardFrom(a, ['PWL-VNO-001', 'PWL-LIS-001']);
+      const token = await touristToken(a.app, `race-${i}`);
+      const res = await rent(a, token, 'PWL-VNO-001');
+      expect(res.json().code, res.body).toBe(0);
+      const tradeNo: string = res.json().data.outTradeNo;
+      const cmd = (await a.db.query<{ id: string; payload: unknown }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+      const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
+      const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', ['PWL-VNO-001', slot])).rows[0]!.id;
+      const t = a.clock.now().getTime();
+      const free = (await a.db.query<{ slot: number }>(
+        `select s as slot from generate_series(1, 6) s where s not in (select slot from powerbanks where cabinet_id = 'PWL-LIS-001' and slot is not null) limit 1`,
+      )).rows[0]!.slot;
+      // The pop and a quick return at another cabinet, handled at the same moment by two processes: process A
+      // has applied the pop but not committed yet when process B handles the return.
+      const rentals = a.app.powerly.rentals;
+      let applied!: () => void;
+      const popApplied = new Promise<void>((r) => (applied = r));
+      let commit!: () => void;
+      const gate = new Promise<void>((r) => (commit = r));
+      rentals.onPopped = async (...args) => {
+        await Object.getPrototypeOf(rentals).onPopped.apply(rentals, args);
+        applied();
+        await gate;
+      };
+      const pop = event(a, 'PWL-VNO-001', { ts: new Date(t + 1000).toISOString(), type: 'popped', commandId: cmd.id, slot, powerbankId });
+      await popApplied;
+      const ret = event(b, 'PWL-LIS-001', { ts: new Date(t + 60_000).toISOString(), type: 'returned', slot: free, powerbankId });
+      await new Promise((r) => setTimeout(r, 300));
+      commit();
+      await Promise.all([pop, ret]);
+      rentals.onPopped = Object.getPrototypeOf(rentals).onPopped;
+      a.clock.advance(2 * MINUTE_MS);
+      b.clock.advance(2 * MINUTE_MS); // two processes, one time
+      expect(await order(a, tradeNo)).toMatchObject({ settled: true, powerbank_id: powerbankId });
+      expect(await bank(a, powerbankId)).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-LIS-001', slot: free });
+    }
+  });
+
+  it('a late popped never re-marks as rented a power bank that was returned after it', async () => {
+    const a = await server({ simulator: false });
+    await markHeardFrom(a, ['PWL-VNO-001']);
+    const token = await touristToken(a.app, 'late-pop');
+    const tradeNo: string = (await rent(a, token, 'PWL-VNO-001')).json().data.outTradeNo;
+    const cmd = (await a.db.query<{ id: string; payload: unknown }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+    const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
+    const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', ['PWL-VNO-001', slot])).rows[0]!.id;
+    const t = a.clock.now().getTime();
+    // The eject times out (order cancelled); the cabinet's popped is delayed; the bank is pushed back meanwhile.
+    a.clock.advance(60_000);
+    await a.app.powerly.jobs.runDue();
+    expect(Number((await order(a, tradeNo)).zujie)).toBe(2);
+    await event(a, 'PWL-VNO-001', { ts: new Date(t + 50_000).toISOString(), type: 'returned', slot: 6, powerbankId });
+    await event(a, 'PWL-VNO-001', { ts: new Date(t + 2_000).toISOString(), type: 'popped', commandId: cmd.id, slot, powerbankId });
+    expect(await bank(a, powerbankId)).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-VNO-001', slot: 6 });
+  });
+
+  it('clamps a popped stamped in the future to now, and one before the command to the command time', async () => {
+    const a = await server({ simulator: false });
+    await markHeardFrom(a, ['PWL-VNO-001', 'PWL-LIS-001']);
+    const pending = async (cabinet: string, user: string) => {
+      const tradeNo: string = (await rent(a, await touristToken(a.app, user), cabinet)).json().data.outTradeNo;
+      const cmd = (await a.db.query<{ id: string; payload: unknown }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+      const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
+      const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [cabinet, slot])).rows[0]!.id;
+      return { tradeNo, commandId: cmd.id, slot, powerbankId, issued: a.clock.now().getTime() };
+    };
+    const future = await pending('PWL-VNO-001', 'clamp-1');
+    a.clock.advance(3_000);
+    await event(a, 'PWL-VNO-001', { ts: new Date(a.clock.now().getTime() + 3600_000).toISOString(), type: 'popped', commandId: future.commandId, slot: future.slot, powerbankId: future.powerbankId });
+    expect(new Date((await order(a, future.tradeNo)).borrowed_at!).getTime()).toBe(a.clock.now().getTime());
+
+    const past = await pending('PWL-LIS-001', 'clamp-2');
+    a.clock.advance(3_000);
+    await event(a, 'PWL-LIS-001', { ts: new Date(past.issued - 3600_000).toISOString(), type: 'popped', commandId: past.commandId, slot: past.slot, powerbankId: past.powerbankId });
+    expect(new Date((await order(a, past.tradeNo)).borrowed_at!).getTime()).toBe(past.issued);
+  });
+});
+
+describe('inventory reconciliation', () => {
+  it('an empty cabinet scans as empty and a rent is refused before any money moves', async () => {
+    const b = await server({ simulator: false });
+    await markHeardFrom(b, ['PWL-LIS-001']);
+    const token = await touristToken(b.app, 'empty-1');
+    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'heartbeat',
+      slots: [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: null, battery: null })) });
+    const scan = await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-LIS-001`, headers: { token } });
+    expect(scan.json().data.haveBatteryCount).toBe(0);
+    const res = await rent(b, token, 'PWL-LIS-001');
+    expect(res.statusCode).toBe(409);
+    expect((await b.db.query('select 1 from payments')).rows.length).toBe(0);
+    expect(await bank(b, 'PB-LIS-0001')).toMatchObject({ state: 'missing', cabinet_id: null });
+  });
+
+  it('a heartbeat listing a rented power bank in a slot settles its order at the heartbeat time', async () => {
+    const b = await server();
+    const token = await touristToken(b.app, 'hb-settle');
+    const { tradeNo, powerbankId } = await rentedOut(b, token, 'PWL-LIS-001');
+    const borrowed = new Date((await order(b, tradeNo)).borrowed_at!).getTime();
+    b.clock.advance(50 * MINUTE_MS);
+    // The cabinet's 'returned' was never delivered (a v1 cabinet, or lost on the way); its heartbeat shows it.
+    const slots = b.fleet!.get('PWL-VNO-001')!.inventory();
+    const free = slots.find((s) => !s.powerbankId)!;
+    free.powerbankId = powerbankId;
+    free.battery = 80;
+    const hbAt = new Date(borrowed + 45 * MINUTE_MS);
+    await event(b, 'PWL-VNO-001', { ts: hbAt.toISOString(), type: 'heartbeat', slots });
+    const o = await order(b, tradeNo);
+    expect(o.settled).toBe(true);
+    expect(new Date(o.returned_at!).getTime()).toBe(hbAt.getTime());
+    expect(await bank(b, powerbankId)).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-VNO-001', slot: free.slot });
+  });
+
+  it('an unknown power bank is quarantined for an operator, never lent; unknown versions are refused and counted', async () => {
+    const b = await server({ simulator: false });
+    await markHeardFrom(b, ['PWL-LIS-001']);
+    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'returned', slot: 5, powerbankId: 'PB-STRANGER-1' });
+    expect(await bank(b, 'PB-STRANGER-1')).toMatchObject({ state: 'quarantined', cabinet_id: 'PWL-LIS-001', slot: 5 });
+    const view = await b.app.powerly.cabinets.operatorView();
+    expect(view.quarantined.map((q) => q.id)).toEqual(['PB-STRANGER-1']);
+    // Rent everything lendable: three seeded power banks, the quarantined one is never aimed at.
+    const slots: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await rent(b, await touristToken(b.app, `q-${i}`), 'PWL-LIS-001');
+      if (i < 3) {
+        expect(res.json().code, res.body).toBe(0);
+        const c = (await b.db.query<{ payload: unknown }>('select payload from cabinet_commands where order_id = $1', [res.json().data.outTradeNo])).rows[0]!;
+        slots.push(((typeof c.payload === 'string' ? JSON.parse(c.payload) : c.payload) as { slot: number }).slot);
+      } else expect(res.statusCode).toBe(409);
+    }
+    expect(slots.sort()).toEqual([1, 2, 3]);
+    // Taken out and put back: still quarantined (only an operator makes it lendable).
+    const empty = [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: null, battery: null }));
+    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'heartbeat', slots: empty });
+    b.clock.advance(1000);
+    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'heartbeat', slots: empty.map((x) => (x.slot === 4 ? { slot: 4, powerbankId: 'PB-STRANGER-1', battery: 90 } : x)) });
+    expect(await bank(b, 'PB-STRANGER-1')).toMatchObject({ state: 'quarantined', cabinet_id: 'PWL-LIS-001', slot: 4 });
+    expect(await b.app.powerly.cabinets.releaseQuarantined('PB-STRANGER-1')).toBe(true);
+    expect(await bank(b, 'PB-STRANGER-1')).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-LIS-001', slot: 4 });
+
+    // A message of a protocol version this server does not speak: refused, counted, not stored, not acknowledged.
+    const raw = b.connector.connect({ clientId: `probe-${uuid().slice(0, 8)}`, clean: true });
+    await new Promise<void>((r) => raw.once('connect', () => r()));
+    const acks: string[] = [];
+    raw.on('message', (_t, p) => acks.push(p.toString()));
+    await raw.subscribeAsync(`${b.prefix}/cabinets/PWL-LIS-001/commands`, { qos: 1 });
+    await raw.publishAsync(`${b.prefix}/cabinets/PWL-LIS-001/events`, JSON.stringify({ v: 3, id: 'ev-v3', ts: b.clock.now().toISOString(), type: 'returned', slot: 6, powerbankId: 'PB-LIS-0001' }), { qos: 1 });
+    await raw.publishAsync(`${b.prefix}/cabinets/PWL-LIS-001/events`, JSON.stringify({ v: 2, id: 'ev-v2', ts: b.clock.now().toISOString(), type: 'returned', slot: 6, powerbankId: 'PB-STRANGER-2' }), { qos: 1 });
+    await waitFor(async () => acks.some((a) => a.includes('ev-v2')), 'the v2 event is acknowledged');
+    expect(acks.some((a) => a.includes('ev-v3'))).toBe(false);
+    const rejects = (await b.app.powerly.cabinets.operatorView()).rejects;
+    expect(rejects).toEqual([expect.objectContaining({ cabinet_id: 'PWL-LIS-001', reason: 'unknown-version', count: 1 })]);
+    expect((await b.db.query(`select 1 from cabinet_events where id = 'PWL-LIS-001:ev-v3'`)).rows.length).toBe(0);
+    await raw.endAsync();
+  });
+});
+
+describe('the inbox never drops an event', () => {
+  it('an event that keeps failing becomes dead (visible to an operator), and an operator retry processes it', async () => {
+    const b = await server({ simulator: false });
+    await markHeardFrom(b, ['PWL-LIS-001']);
+    const rentals = b.app.powerly.rentals;
+    const real = rentals.onReturned.bind(rentals);
+    rentals.onReturned = () => Promise.reject(new Error('database says no'));
+    await event(b, 'PWL-LIS-001', { id: 'ev-dead', ts: b.clock.now().toISOString(), type: 'returned', slot: 6, powerbankId: 'PB-LIS-0002' });
+    for (let i = 0; i < 20; i++) {
+      b.clock.advance(10 * MINUTE_MS);
+      await b.app.powerly.cabinets.processInbox();
+    }
+    const view = await b.app.powerly.cabinets.operatorView('dead');
+    expect(view.inbox.events).toEqual([expect.objectContaining({ id: 'PWL-LIS-001:ev-dead', state: 'dead', last_error: 'database says no' })]);
+    rentals.onReturned = real;
+    expect(await b.app.powerly.cabinets.retryDead('PWL-LIS-001:ev-dead')).toBe(true);
+    expect(await b.app.powerly.cabinets.processInbox()).toBe(1);
+    expect(await bank(b, 'PB-LIS-0002')).toMatchObject({ cabinet_id: 'PWL-LIS-001', slot: 6 });
+  });
+});
