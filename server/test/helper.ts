@@ -4,6 +4,7 @@ import type { StripeSettings } from '../src/config/stripe.ts';
 import { randomBytes } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import pg from 'pg';
+import { TOURIST_CODE_MIN_LENGTH } from '#contract/auth.ts';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { openPglite, openPostgres, type Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -160,9 +161,16 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
   }
 }
 
+/**
+ * A tourist session. `code` is the device code; a short test name is padded to the minimum length the API
+ * requires (TOURIST_CODE_MIN_LENGTH), so each name stays one device.
+ */
 export async function touristToken(app: PowerlyApp, code?: string): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: `/cdb-app-api/v1/app/saas/tourist/login${code ? `?code=${code}` : ''}` });
-  return (res.json() as { data: string }).data;
+  const device = code?.padEnd(TOURIST_CODE_MIN_LENGTH, '.');
+  const res = await app.inject({ method: 'POST', url: `/cdb-app-api/v1/app/saas/tourist/login${device ? `?code=${device}` : ''}` });
+  const token = (res.json() as { data?: string }).data;
+  if (!token) throw new Error(`tourist login failed: ${res.body}`);
+  return token;
 }
 
 export async function cardToken(app: PowerlyApp, number = '4242 4242 4242 4242'): Promise<string> {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripeSettingsFromEnv } from '../src/config/stripe.ts';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { migrate } from '../src/db/migrate.ts';
 import { openPglite, type Db } from '../src/db/db.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/mqtt/broker.ts';
 import { signInSettingsFromEnv } from '../src/modules/auth/signin-config.ts';
@@ -38,6 +39,7 @@ describe('SANDBOX=off', () => {
   let broker: EmbeddedBroker;
   beforeAll(async () => {
     db = await openPglite();
+    await migrate(db); // as main.ts does before building the app (production reads its installation's tables)
     broker = await startEmbeddedBroker({ port: null });
   });
   afterAll(async () => {
@@ -82,7 +84,8 @@ describe('SANDBOX=off', () => {
     expect(err!.message).toContain('card payments (Stripe: STRIPE_WEBHOOK_SECRET)');
     expect(err!.message).not.toContain('STRIPE_SECRET_KEY');
     const full = stripeSettingsFromEnv({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' });
-    const app = await start({ signIn, wechat: new WeChatApi('w', 'ws'), stripe: full.settings });
+    // Production also needs the embed's signing key (issue 13: no development key in production).
+    const app = await start({ signIn, wechat: new WeChatApi('w', 'ws'), stripe: full.settings, embedSigningKey: 'k'.repeat(32) });
     await app.ready();
     // The card method is Stripe's, with the publishable key; no sandbox route.
     expect(app.powerly.payments.methods('EUR', '€')[0]).toMatchObject({ pId: 'stripe:STRIPE_CARD', publicKey: 'pk_test_1' });

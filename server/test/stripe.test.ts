@@ -2,7 +2,7 @@
 // captures, cancels, 3-D Secure, declines, hold expiry, off-session charges and FK debts, refunds, webhooks
 // (signature, replay, out of order) and per-agent accounts. The cabinets are the simulator over the real broker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, touristToken, waitFor, type Built } from './helper.ts';
 import { FakeStripe } from './stripe/fake-stripe.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -26,6 +26,8 @@ beforeAll(async () => {
   });
   fake.now = () => Math.floor(b.clock.now().getTime() / 1000);
   await b.db.query(`insert into agents (id, name) values ('go9', 'GO9'), ('other', 'Other') on conflict do nothing`);
+  // The simulated cabinets have said hello: a rent at an offline cabinet is refused before any money moves.
+  await cabinetsOnline(b, ['PWL-VNO-001', 'PWL-LIS-001']);
 }, 60_000);
 afterAll(async () => {
   await b?.close();

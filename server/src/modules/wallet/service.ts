@@ -243,9 +243,11 @@ export class WalletService {
     let channelId: string | null = null;
     let account: Record<string, string> | null = null;
     let remark: string | null = null;
+    let cardPayment: Awaited<ReturnType<WalletService['refundablePayment']>>;
     if (inp.refundType === REFUND.card) {
       // Checked (again) under the lock of the payments it counts, in the unit of work below.
-      if (!(await this.refundablePayment(user.id, currency, agent, amount))) throw refused('error.wallet.refundTypeUnavailable');
+      cardPayment = await this.refundablePayment(user.id, currency, agent, amount);
+      if (!cardPayment) throw refused('error.wallet.refundTypeUnavailable');
     } else if (inp.refundType === REFUND.channel) {
       const parsed = parseReceiver(inp.receiverAccount);
       const channel = cfg.channels.find((c) => c.paymentId === parsed.paymentId);
@@ -268,7 +270,7 @@ export class WalletService {
     const id = orderNo(this.d.clock.now()).replace(/^PO/, 'TX');
     const now = this.d.clock.now();
     // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
-    const charged = inp.refundType === REFUND.card && channelId ? await this.d.payments.find(channelId) : undefined;
+    const charged = cardPayment ? await this.d.payments.find(cardPayment.id) : undefined;
     const provider = charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
       ? this.d.payments.providers.get(charged.provider) : this.payoutProvider();
     const ledger = this.d.ledger;
@@ -276,9 +278,10 @@ export class WalletService {
       if (inp.refundType === REFUND.card) {
         // Concurrent refund-to-card withdrawals of one user queue here, so each sees the others' amounts.
         await this.d.payments.lockCapturedTopUps(user.id, currency);
-        const cardPayment = await this.refundablePayment(user.id, currency, agent, amount);
-        if (!cardPayment) throw refused('error.wallet.refundTypeUnavailable');
-        channelId = cardPayment.id;
+        const locked = await this.refundablePayment(user.id, currency, agent, amount);
+        // The provider chosen above must be the one that charged the payment refunded.
+        if (!locked || (charged && locked.provider !== charged.provider)) throw refused('error.wallet.refundTypeUnavailable');
+        channelId = locked.id;
       }
       const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
       const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
