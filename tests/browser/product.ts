@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { launchChromium, phonePage } from './chromium.ts';
-import { build, type Built, type BuildOptions } from '../../server/test/helper.ts';
+import { build, cabinetsOnline, type Built, type BuildOptions } from '../../server/test/helper.ts';
 
 export interface RunningProduct extends Built {
   base: string;
@@ -14,6 +14,11 @@ export async function startProduct(opts: Omit<BuildOptions, 'frontEnd'> = {}): P
   const built = await build({ ...opts, frontEnd: 'dist' });
   try {
     const base = await built.app.listen({ port: 0, host: '127.0.0.1' });
+    // Every simulated cabinet has said hello: a rent at a cabinet not heard from is refused at once (fail fast).
+    if (built.fleet) {
+      const { rows } = await built.db.query<{ id: string }>('select id from cabinets');
+      await cabinetsOnline(built, rows.map((r) => r.id));
+    }
     return { ...built, base };
   } catch (e) {
     await built.close();
