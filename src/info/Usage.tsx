@@ -32,7 +32,8 @@ export default function Usage() {
       <PageHeader title={t('usage.title')} />
       <main className="page">
         <section aria-roledescription="carousel" aria-label={t('usage.title')}>
-          <ol className="carousel" ref={list} style={{ padding: 0, margin: 0 }}>
+          {/* A scroll container: focusable, so the steps can be scrolled with the keyboard too (WCAG 2.1.1). */}
+          <ol className="carousel" ref={list} tabIndex={0} style={{ padding: 0, margin: 0 }}>
             {STEPS.map((n, i) => (
               <li key={n} aria-roledescription="slide" aria-label={t('usage.stepOf', { n, total: STEPS.length })} aria-hidden={i !== step}>
                 <span className="title" aria-hidden="true">
