@@ -6,6 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText } from '../i18n/index.ts';
+import { useLatest } from '../ui/hooks.ts';
 import { $route, back, href, navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
@@ -139,12 +140,12 @@ export default function Confirm() {
 
   // Back from a redirect method (iDEAL) or a 3-D Secure page outside the frame: resume that payment once.
   const resumed = useRef(false);
-  useEffect(() => {
+  const resumeOnce = useLatest(() => {
     if (!q.paymentIntent || resumed.current || !methods) return;
     resumed.current = true;
     void serverCall({ paymentIntent: q.paymentIntent }, randomId()).then((a) => ('done' in a ? afterPaid(a.done) : payError(new StripePayError('authentication_failed', ''))), payError);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [methods]);
+  });
+  useEffect(() => resumeOnce.current(), [methods, resumeOnce]);
 
   const pay = async (card: CardDetails) => {
     if (!provider || !method) return;

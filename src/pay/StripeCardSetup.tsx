@@ -1,14 +1,15 @@
 // Saving a card with Stripe: a SetupIntent on the user's Stripe customer (cdb/user/card/save), confirmed by
 // Stripe.js with the Elements card field (3-D Secure in place), then recorded (cdb/user/card/confirm).
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { Stripe, StripeCardElement } from '@stripe/stripe-js';
+import type { StripeCardElement } from '@stripe/stripe-js';
 import { useStore } from '@nanostores/react';
 import { useT } from '../i18n/index.ts';
 import { $lang } from '../stores/locale.ts';
 import type { PaymentMethod } from '../api/payment.ts';
 import { Loading } from '../ui/Loading.tsx';
-import { loadStripeWithRetry, stripeLocale } from './stripe.ts';
+import { stripeLocale } from './stripe.ts';
 import { usePayStrings } from './strings.ts';
+import { useStripe } from './useStripe.ts';
 
 export interface StripeCardSetupProps {
   method: PaymentMethod;
@@ -27,18 +28,10 @@ export function StripeCardSetup(p: StripeCardSetupProps) {
   const id = useId();
   const host = useRef<HTMLDivElement>(null);
   const card = useRef<StripeCardElement | null>(null);
-  const [stripe, setStripe] = useState<Stripe | null | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [fieldError, setFieldError] = useState('');
   const key = p.method.publicKey;
-  useEffect(() => {
-    let live = true;
-    void loadStripeWithRetry(key, t, lang).then((s) => live && setStripe(s));
-    return () => {
-      live = false;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  const stripe = useStripe(key, t, lang);
   useEffect(() => {
     if (!stripe || !host.current) return;
     const el = stripe.elements({ locale: stripeLocale(lang) as 'auto' }).create('card', { hidePostalCode: true });

@@ -12,8 +12,9 @@ import { showMessage } from '../ui/feedback.tsx';
 import { useLatest } from '../ui/hooks.ts';
 import type { PaymentMethod } from '../api/payment.ts';
 import { Loading } from '../ui/Loading.tsx';
-import { loadStripeWithRetry, payWithStripe, stripeKind, stripeLocale, StripePayError, type PayAnswer } from './stripe.ts';
+import { payWithStripe, stripeKind, stripeLocale, StripePayError, type PayAnswer } from './stripe.ts';
 import { usePayStrings } from './strings.ts';
+import { useStripe } from './useStripe.ts';
 
 export interface StripePayProps {
   method: PaymentMethod;
@@ -31,17 +32,8 @@ export function StripePay(props: StripePayProps) {
   const t = useT();
   usePayStrings();
   const lang = useStore($lang);
-  const [stripe, setStripe] = useState<Stripe | null | undefined>(undefined);
   const key = props.method.publicKey;
-  useEffect(() => {
-    let live = true;
-    void loadStripeWithRetry(key, t, lang).then((s) => live && setStripe(s));
-    return () => {
-      live = false;
-    };
-    // Loaded once per key; the language only matters for the first load.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  const stripe = useStripe(key, t, lang);
   if (stripe === undefined) return <Loading label={t('stripe.loadingProvider')} />;
   if (stripe === null) return <p role="alert">{t('stripe.unavailable')}</p>;
   const kind = stripeKind(props.method.pPaymentType);
