@@ -1,5 +1,6 @@
 // build(): the whole app over a fresh database (PGlite in memory, or a private schema of DATABASE_URL),
 // a private MQTT topic prefix (embedded Aedes, or MQTT_URL), the cabinet simulator, and a clock the test moves.
+import { IdempotencyStore } from '../src/idempotency/repository.ts';
 import type { StripeSettings } from '../src/config/stripe.ts';
 import { randomBytes } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
@@ -195,4 +196,19 @@ export async function cabinetsOnline(b: Built, ids: string[]) {
     const { rows } = await b.db.query<{ n: number }>('select count(*)::int as n from cabinets where online and id = any($1)', [ids]);
     return Number(rows[0]?.n) === ids.length;
   }, `cabinets ${ids.join(', ')} online`);
+}
+
+/**
+ * The next idempotency-key completion made OUTSIDE a transaction fails once, as if the process stopped after the
+ * business transaction committed and before the response was stored. A key completed inside the business
+ * transaction is already 'done' then, so a retry replays; a key left 'started' would be released and run again.
+ */
+export function failNextKeyCompletionOutsideTx(b: Built) {
+  const proto = IdempotencyStore.prototype;
+  const orig = proto.completeKey;
+  proto.completeKey = function (this: IdempotencyStore, ...args: Parameters<typeof orig>) {
+    if (b.db.inTx()) return orig.apply(this, args);
+    proto.completeKey = orig;
+    return Promise.reject(new Error('process stopped after the commit'));
+  };
 }

@@ -8,7 +8,7 @@ import { toMajor } from '#core/money.ts';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { uuid } from '../src/lib/ids.ts';
-import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
+import { build, failNextKeyCompletionOutsideTx, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 const HOUR = 60 * MINUTE_MS;
@@ -268,6 +268,20 @@ describe('overtime buy-out', () => {
     b.clock.advance(4 * DAY);
     await b.app.powerly.jobs.runDue();
     expect((await detail(b.app, token, tradeNo)).pJiesuan).toBe(30);
+    await ledgerBalanced(b.app);
+  });
+
+  it('buy the power bank: a process stopping after the buy-out committed leaves a key the retry replays', async () => {
+    const b = await fresh();
+    await cabinetsOnline(b, ['PWL-LIS-001']);
+    const token = await touristToken(b.app);
+    const { tradeNo } = await rentedOut(b, token, 'PWL-LIS-001');
+    const buy = () => b.app.inject({ method: 'POST', url: `${API}/cdb/order/buyOrder`, headers: { token, 'idempotency-key': `buy-${tradeNo}` }, payload: { orderId: tradeNo } });
+    failNextKeyCompletionOutsideTx(b);
+    expect((await buy()).statusCode).toBe(500);
+    const again = await buy();
+    expect(again.json()).toMatchObject({ code: 0, data: { boughtOut: true, pJiesuan: 30 } });
+    expect(again.headers['idempotent-replayed']).toBe('true');
     await ledgerBalanced(b.app);
   });
 });

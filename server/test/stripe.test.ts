@@ -2,7 +2,7 @@
 // captures, cancels, 3-D Secure, declines, hold expiry, off-session charges and FK debts, refunds, webhooks
 // (signature, replay, out of order) and per-agent accounts. The cabinets are the simulator over the real broker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cabinetsOnline, touristToken, waitFor, type Built } from './helper.ts';
+import { build, failNextKeyCompletionOutsideTx, cabinetsOnline, touristToken, waitFor, type Built } from './helper.ts';
 import { FakeStripe } from './stripe/fake-stripe.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -223,8 +223,12 @@ describe('Stripe: rent above the hold, off-session, and payType FK', () => {
     const pay = (body: Record<string, string>, key: string) => b.app.inject({
       method: 'POST', url: `${API}/cdb/payment/stripe/multicurrency/payOrder`, headers: { token, 'idempotency-key': key }, payload: body,
     });
+    // The process stops after the payment committed, before the response was stored: the retry replays it.
+    failNextKeyCompletionOutsideTx(b);
+    expect((await pay({ outTradeNo: tradeNo, paymentId: CARD, stripeToken: 'pm_card_visa' }, 'fk-1')).statusCode).toBe(500);
     const fk = await pay({ outTradeNo: tradeNo, paymentId: CARD, stripeToken: 'pm_card_visa' }, 'fk-1');
     expect(fk.json()).toMatchObject({ code: 0, data: { outTradeNo: tradeNo } });
+    expect(fk.headers['idempotent-replayed']).toBe('true');
     const paid = (await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data;
     expect(paid).toMatchObject({ palipayjsSm: '', debtAmount: 0 });
     // Nothing more to pay: a second FK is refused and charges nothing.

@@ -1,7 +1,7 @@
 // Wallet: top-up, withdrawal (held until the provider's payout event), movements, saved cards, the shared
 // idempotency mechanism and the reconciliation check. Each validation rule of spec §5 for withdrawals has a case.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cardToken, touristToken, type Built } from './helper.ts';
+import { build, failNextKeyCompletionOutsideTx, cardToken, touristToken, type Built } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -256,8 +256,14 @@ describe('saved cards', () => {
     });
     expect(setup.json()).toMatchObject({ code: 0, data: { paymentId: expect.stringMatching(/^seti_/), clientSecret: expect.any(String) } });
     const { paymentId, clientSecret } = setup.json().data;
-    const conf = await post('cdb/user/card/confirm', token, { paymentId, clientSecret, paymentMethod: await cardToken(b.app, '5555 5555 5555 4444') }, key());
+    // The process stops after the card was saved, before the response was stored: the retry replays it.
+    const confirmKey = key();
+    const paymentMethod = await cardToken(b.app, '5555 5555 5555 4444');
+    failNextKeyCompletionOutsideTx(b);
+    expect((await post('cdb/user/card/confirm', token, { paymentId, clientSecret, paymentMethod }, confirmKey)).statusCode).toBe(500);
+    const conf = await post('cdb/user/card/confirm', token, { paymentId, clientSecret, paymentMethod }, confirmKey);
     expect(conf.json()).toMatchObject({ code: 0, data: { pId: expect.stringMatching(/^card_/) } });
+    expect(conf.headers['idempotent-replayed']).toBe('true');
     const cardId = conf.json().data.pId;
     expect((await get('cdb/user/card?userEnd=web&agentId=agent-7', token)).json().data)
       .toEqual([{ pId: cardId, pCardnumber: '**** **** **** 4444', currencyName: 'EUR', brand: 'mastercard' }]);

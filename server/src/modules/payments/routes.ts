@@ -67,7 +67,7 @@ export default async function paymentRoutes(app: App, opts: { payments: Payments
         key: typeof key === 'string' ? key : undefined,
       });
       return ok(paid(r));
-    });
+    }, { committed: (id: string) => ok(paid(id)) });
   });
 
   app.get('/cdb/order/money', {

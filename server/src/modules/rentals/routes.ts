@@ -9,6 +9,7 @@ import { t } from '../../lib/i18n.ts';
 import type { App } from '../../lib/route.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
+import type { OrderRow } from './repository.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { Zujie } from './order-state.ts';
 import type { PaymentsService } from '../payments/service.ts';
@@ -134,7 +135,8 @@ export default async function rentalRoutes(app: App, opts: {
     preHandler: app.requireUser,
   }, async (req, reply) =>
     idempotent(opts.keys, opts.clock, req, reply, req.body, async () =>
-      ok(opts.rentals.toWire(await opts.rentals.buyByUser(currentUser(req), req.body.orderId)))));
+      ok(opts.rentals.toWire(await opts.rentals.buyByUser(currentUser(req), req.body.orderId))),
+    { committed: (o: OrderRow) => ok(opts.rentals.toWire(o)) }));
 
   app.post('/cdb/mine/order/share', {
     schema: {

@@ -641,6 +641,7 @@ export class RentalsService {
         const clearing = await w.account(providerOwner(provider.id), 'clearing', order.currency);
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
         await w.transfer({ debit: clearing, credit: revenue, amount: debt, code: 'rent', orderId: order.id, at: this.d.clock.now() });
+        await commitIdempotencyKey(order.id); // the request's key completes with the payment, in this transaction
       });
     } catch (err) {
       if (!(await this.d.payments.repo.byRef(provider.id, result.ref))) await provider.refund(result.ref, debt).catch(() => undefined);
@@ -665,6 +666,8 @@ export class RentalsService {
       await this.d.repo.buyOut(order.id, order.zujie, { fee, use_minutes: minutes, at: now, note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user' });
       await this.charge(order, fee, now);
       await this.changed(order.user_id, order.id, order.zujie);
+      // The user's request key completes with the buy-out (never the overtime job's: it runs without one).
+      if (why === 'user') await commitIdempotencyKey(await this.d.repo.find(order.id));
       return true;
     });
   }

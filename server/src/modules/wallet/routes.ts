@@ -120,7 +120,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     },
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () =>
-    ok(await funds.confirmCardSetup(currentUser(req), req.body))));
+    ok(await funds.confirmCardSetup(currentUser(req), req.body)), { committed: (r: { pId: string }) => ok(r) }));
 
   app.get('/cdb/user/card/remove/:cardId', {
     schema: {

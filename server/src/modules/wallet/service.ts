@@ -459,6 +459,7 @@ export class WalletService {
         brand: res.card.brand, last4: res.card.last4, currency: s.currency, at: this.d.clock.now(),
       });
       await this.d.repo.completeSetup(s.id, cardId);
+      await commitIdempotencyKey({ pId: cardId }); // the request's key completes with the saved card
     });
     return { pId: cardId };
   }
