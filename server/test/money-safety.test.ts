@@ -113,6 +113,35 @@ describe('compensations are jobs', () => {
     const { rows } = await b.db.query<{ done_at: Date | null }>('select done_at from jobs where id = $1', [id]);
     expect(rows[0]!.done_at).toBeNull();
   });
+
+  it('fencing: a job whose lease was taken over while it waited makes no provider call (the money call checks the lease)', async () => {
+    const jobs = b.app.powerly.jobs;
+    const providers = b.app.powerly.payments.providers;
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const calls: string[] = [];
+    const sandbox = b.sandbox;
+    const origRefund = sandbox.refund.bind(sandbox);
+    sandbox.refund = async (ref: string, amount: number, o?: { idempotencyKey?: string }) => {
+      calls.push(ref);
+      return origRefund(ref, amount, o).catch(() => undefined);
+    };
+    let runs = 0;
+    jobs.register('test.slowRefund', async () => {
+      const run = ++runs;
+      if (run === 1) await slow; // the first process stalls past its lease before its refund
+      await providers.get('sandbox').refund(`ref_${run}`, 100);
+    });
+    const id = await jobs.enqueue('test.slowRefund', {}, b.clock.now());
+    const first = jobs.runNow(id);
+    await new Promise((r) => setTimeout(r, 50));
+    b.clock.advance(61_000);
+    expect(await jobs.runNow(id)).toBe(true); // the second process refunds
+    await b.db.query('update jobs set done_at = null where id = $1', [id]); // as if the second were still running
+    release();
+    expect(await first).toBe(false); // the first wakes up: its refund is refused before it reaches the provider
+    expect(calls).toEqual(['ref_2']);
+  });
 });
 
 describe('a top-up whose wallet credit fails', () => {

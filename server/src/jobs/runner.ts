@@ -4,6 +4,7 @@
 // taken over cannot finish (or fail) it a second time. A failure is retried with backoff; a job that exhausts its
 // attempts is `dead`: kept, listed for an operator (npm run jobs:dead) and never taken for done.
 // The poll interval is only a trigger — no business state is held in memory.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../db/db.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { Logger } from '../modules/cabinets/link.ts';
@@ -21,6 +22,25 @@ export interface JobContext {
 }
 
 export type JobHandler = (payload: Record<string, unknown>, job: JobContext) => Promise<void>;
+
+/** Thrown before an irreversible step of a job whose lease another process has taken over. */
+export class LeaseLost extends Error {
+  constructor(readonly jobId: number) {
+    super(`job ${jobId}: lease taken over by another process`);
+  }
+}
+
+const runningJob = new AsyncLocalStorage<JobContext>();
+
+/**
+ * Called before every irreversible external step (each money-moving provider call goes through it, see
+ * ProviderRegistry): inside a job whose lease was taken over (this process was slow, another one runs the job
+ * now) it throws LeaseLost, so the step is never made by two processes. A no-op outside a job.
+ */
+export async function assertLease() {
+  const job = runningJob.getStore();
+  if (job && !(await job.holdsLease())) throw new LeaseLost(job.id);
+}
 
 const LEASE_MS = 60_000;
 export const MAX_ATTEMPTS = 20;
@@ -109,12 +129,18 @@ export class JobRunner {
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
       const payload = typeof job.payload === 'string' ? (JSON.parse(job.payload) as Record<string, unknown>) : job.payload;
-      await handler(payload, { id: Number(job.id), fence, attempt: attempts, key: `job_${job.id}`, holdsLease: () => this.repo.holds(job.id, fence) });
+      const ctx: JobContext = { id: Number(job.id), fence, attempt: attempts, key: `job_${job.id}`, holdsLease: () => this.repo.holds(job.id, fence) };
+      await runningJob.run(ctx, () => handler(payload, ctx));
       if (!(await this.repo.done(job.id, fence, this.clock.now()))) {
         this.log.warn({ job: job.id, kind: job.kind, fence }, 'job lease lost before it finished: another process holds it');
       }
       return 'done';
     } catch (err) {
+      if (err instanceof LeaseLost) {
+        // The job is another process's now: nothing to record (a failure would be refused by the fence anyway).
+        this.log.warn({ job: job.id, kind: job.kind, fence }, 'job lease lost: stopped before an irreversible step');
+        return 'failed';
+      }
       const delay = Math.min(300_000, 1000 * 2 ** attempts);
       const dead = attempts >= this.maxAttempts;
       this.log.error({ err, job: job.id, kind: job.kind, attempts }, dead ? 'job dead: an operator must handle it (npm run jobs:dead)' : 'job failed');

@@ -1,6 +1,8 @@
 // Payment providers (medusa-style): an abstract class with an id, capability flags, and a registry the app
 // resolves providers from. Only providers that really work are registered: the sandbox card provider (test
 // mode) and Stripe (payments/stripe.ts, one instance per Stripe account: the platform's and each agent's own).
+import { assertLease } from '../../jobs/runner.ts';
+
 export interface CardSummary {
   brand: string;
   last4: string;
@@ -133,10 +135,29 @@ export abstract class PaymentProvider {
   }
 }
 
+/** The calls that move money: inside a job each is fenced (assertLease) so that a job taken over never makes one. */
+const MONEY_CALLS = new Set<PropertyKey>(['authorize', 'capture', 'void', 'refund', 'payout']);
+
+/** The provider as the services see it: its money calls check the running job's lease first (jobs/runner.ts). */
+function fenced(p: PaymentProvider): PaymentProvider {
+  return new Proxy(p, {
+    get(target, prop) {
+      const v: unknown = Reflect.get(target, prop, target);
+      if (typeof v !== 'function') return v;
+      const fn = v as (...a: unknown[]) => unknown;
+      if (!MONEY_CALLS.has(prop)) return fn.bind(target);
+      return async (...a: unknown[]) => {
+        await assertLease();
+        return fn.apply(target, a);
+      };
+    },
+  });
+}
+
 export class ProviderRegistry {
   private readonly providers = new Map<string, PaymentProvider>();
   register(p: PaymentProvider) {
-    this.providers.set(p.id, p);
+    this.providers.set(p.id, fenced(p));
     return this;
   }
   get(id: string): PaymentProvider {
