@@ -114,6 +114,33 @@ describe('captcha, device codes, headers', () => {
     expect((await send('uuid-bound-002', 'abcd', '10.9.0.2')).json().code).toBe(0);
   });
 
+  it('the picture is a WebP raster: no SVG glyph outlines (which a script can match) reach the client', async () => {
+    const r = await image('uuid-raster-001', '10.9.0.4');
+    expect(r.headers['content-type']).toBe('image/webp');
+    const bytes = r.rawPayload;
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    expect(bytes.subarray(8, 12).toString('latin1')).toBe('WEBP');
+    expect(bytes.toString('latin1')).not.toMatch(/<svg|<path/);
+  });
+
+  it('the accessible alternative: a question in the user\'s language, single use and bound like the picture', async () => {
+    const question = (uuid: string, ip: string, lang = 'en-US') =>
+      d.app.inject({ method: 'GET', url: `${P}/captcha/question?uuid=${uuid}`, headers: { lang }, remoteAddress: ip });
+    const words = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+    const answerOf = (q: string) => q.split(': ')[1]!.split(', ').map((w) => words.indexOf(w)).join('');
+    const q = (await question('uuid-question-01', '10.9.0.5')).json();
+    expect(q).toMatchObject({ code: 0, data: { question: expect.stringMatching(/^Type these digits as numbers: (\w+, ){4}\w+$/) } });
+    const answer = answerOf(q.data.question);
+    expect(answer).toMatch(/^\d{5}$/);
+    expect((await send('uuid-question-01', answer, '10.9.0.6')).json().code).toBe(400); // another client: refused, and burnt
+    expect((await send('uuid-question-01', answer, '10.9.0.5')).json().code).toBe(400);
+    const q2 = (await question('uuid-question-02', '10.9.0.5')).json().data.question as string;
+    d.clock.advance(61_000); // the number's own limit (1 per 60 s) since the code sent above
+    expect((await send('uuid-question-02', answerOf(q2), '10.9.0.5')).json().code).toBe(0);
+    // In the user's language.
+    expect((await question('uuid-question-03', '10.9.0.5', 'pt-PT')).json().data.question).toMatch(/^Escreva estes algarismos em números: /);
+  });
+
   it('tourist device codes have a minimum length', async () => {
     for (const c of ['a', '1234', 'short-code-15ch']) {
       expect((await d.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=${c}` })).statusCode, c).toBe(400);

@@ -1,7 +1,7 @@
 // Sign-in calls of this slice.
 import { api } from './client.ts';
 import type {
-  AppleLoginBody, AuthCodeUrlBody, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery, SendVerifyCodeBody,
+  AppleLoginBody, AuthCodeUrlBody, CaptchaQuestion, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery, SendVerifyCodeBody,
   SendVerifyCodeQuery, UserInfo,
 } from '../contract/auth.ts';
 
@@ -20,6 +20,11 @@ export function getUserInfo(): Promise<UserInfo> {
 /** The captcha image URL of a uuid (GET captcha.webp?uuid=). */
 export function captchaUrl(uuid: string, nonce = 0): string {
   return `${api.config.baseURL ?? '/cdb-app-api/v1/app/'}captcha.webp?uuid=${encodeURIComponent(uuid)}&n=${nonce}`;
+}
+
+/** GET captcha/question?uuid=: the picture's accessible alternative, as a question in the user's language. */
+export function captchaQuestion(uuid: string): Promise<CaptchaQuestion> {
+  return api.get<CaptchaQuestion>('captcha/question', { query: { uuid } });
 }
 
 /** POST saas/sendVerifyCode ?mobile&timestamp&sign, body reCAPTCHA {token, platform} (+ the image captcha). */

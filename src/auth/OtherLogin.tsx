@@ -2,7 +2,7 @@
 // (area code, phone number, picture captcha, agreement, send code) and then the 4-digit code screen with a
 // 'no SMS / retry' link. The bot check (reCAPTCHA) runs when the code is requested.
 import { useEffect, useId, useState } from 'react';
-import { mobileLogin, sendVerifyCode, captchaUrl } from '../api/auth.ts';
+import { captchaQuestion, captchaUrl, mobileLogin, sendVerifyCode } from '../api/auth.ts';
 import { ApiError } from '../api/client.ts';
 import { defaultAreaCode } from '../core/countries.ts';
 import { CODE_LENGTH, signMaterial } from '../core/sign.ts';
@@ -65,6 +65,9 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
   const [captcha, setCaptcha] = useState('');
   const [uuid, setUuid] = useState(() => randomId());
   const [nonce, setNonce] = useState(0);
+  // The picture, or its accessible alternative: the same single-use challenge as a question (screen readers).
+  const [captchaMode, setCaptchaMode] = useState<'picture' | 'question'>('picture');
+  const [question, setQuestion] = useState('');
   const [step, setStep] = useState<'phone' | 'code'>('phone');
   const [code, setCode] = useState('');
   const [error, setError] = useState('');
@@ -80,7 +83,7 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
     setError('');
     const digits = phone.replace(/\D/g, '');
     if (!digits) return setError(t('login.phoneRequired'));
-    if (!captcha.trim()) return setError(t('login.captchaRequired'));
+    if (!captcha.trim()) return setError(t(captchaMode === 'picture' ? 'login.captchaRequired' : 'login.captchaAnswerRequired'));
     setBusy(true);
     try {
       const timestamp = String(Math.floor(Date.now() / 1000));
@@ -111,6 +114,17 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
 
   useEffect(() => setError(''), [step]);
 
+  useEffect(() => {
+    if (captchaMode !== 'question') return;
+    let live = true;
+    setQuestion('');
+    captchaQuestion(uuid).then(
+      (q) => { if (live) setQuestion(q.question); },
+      (e: unknown) => { if (live) setError(e instanceof ApiError ? errorText(e, t) : t('login.failed')); },
+    );
+    return () => { live = false; };
+  }, [captchaMode, uuid, t]);
+
   if (step === 'code') {
     return (
       <form className="login-form" onSubmit={(e) => { e.preventDefault(); void login(); }} noValidate>
@@ -140,13 +154,32 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
         </div>
       </div>
       <div className="field">
-        <label htmlFor={`${id}-captcha`}>{t('login.captcha')}</label>
-        <div className="captcha-row">
-          <input id={`${id}-captcha`} autoComplete="off" autoCapitalize="off" maxLength={8} value={captcha} onChange={(e) => setCaptcha(e.target.value)} />
-          <button type="button" className="captcha-image" onClick={newCaptcha} aria-label={t('login.captchaRefresh')}>
-            <img src={captchaUrl(uuid, nonce)} alt={t('login.captchaAlt')} width={120} height={44} />
-          </button>
-        </div>
+        {captchaMode === 'picture' ? (
+          <>
+            <label htmlFor={`${id}-captcha`}>{t('login.captcha')}</label>
+            <div className="captcha-row">
+              <input id={`${id}-captcha`} autoComplete="off" autoCapitalize="off" maxLength={8} value={captcha} onChange={(e) => setCaptcha(e.target.value)} />
+              <button type="button" className="captcha-image" onClick={newCaptcha} aria-label={t('login.captchaRefresh')}>
+                <img src={captchaUrl(uuid, nonce)} alt={t('login.captchaAlt')} width={120} height={44} />
+              </button>
+            </div>
+          </>
+        ) : (
+          <>
+            <label htmlFor={`${id}-captcha`}>{t('login.captchaAnswer')}</label>
+            <p id={`${id}-question`} className="captcha-question" aria-live="polite">{question || t('common.loading')}</p>
+            <input
+              id={`${id}-captcha`} autoComplete="off" inputMode="numeric" maxLength={8} value={captcha}
+              onChange={(e) => setCaptcha(e.target.value)} aria-describedby={`${id}-question`}
+            />
+          </>
+        )}
+        <button
+          type="button" className="button link captcha-switch"
+          onClick={() => { setCaptchaMode(captchaMode === 'picture' ? 'question' : 'picture'); newCaptcha(); }}
+        >
+          {t(captchaMode === 'picture' ? 'login.captchaUseQuestion' : 'login.captchaUsePicture')}
+        </button>
       </div>
       <p className="agreement">
         {t('login.agreementPrefix')}{' '}

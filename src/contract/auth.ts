@@ -27,6 +27,9 @@ export const UserInfo = Type.Object({
 export type UserInfo = Static<typeof UserInfo>;
 
 export const CaptchaQuery = Type.Object({ uuid: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' }) });
+/** GET captcha/question: the picture's accessible alternative, spoken by screen readers. */
+export const CaptchaQuestion = Type.Object({ question: Type.String() });
+export type CaptchaQuestion = Static<typeof CaptchaQuestion>;
 
 export const SendVerifyCodeQuery = Type.Object({
   mobile: Type.String({ minLength: 6, maxLength: 20 }),

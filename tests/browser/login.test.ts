@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { sha256 } from '../../server/src/lib/ids.ts';
+import { axeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
 import { startProduct, type RunningProduct } from './product.ts';
 
@@ -79,4 +80,43 @@ describe('phone login', () => {
     expect(me).toMatchObject({ code: 0, data: { pmobile: '37061234567', userType: 'user' } });
     await context.close();
   });
+
+  for (const lang of ['lt-LT', 'pt-PT', 'es-ES', 'zh-CN', 'en-US'] as const) {
+    it(`the picture code fits at 320 px in ${lang}, and its accessible alternative is a question that sends the code`, async () => {
+      const context = await browser.newContext({ viewport: { width: 320, height: 700 }, locale: lang });
+      await context.addInitScript((l) => localStorage.setItem('lang', l), lang);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${product.base}/#/otherLogin`);
+      const img = page.locator('.captcha-image img');
+      await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      // The whole picture shows inside its button, and nothing overflows the screen.
+      const fit = await img.evaluate((el) => {
+        const i = el.getBoundingClientRect();
+        const b = el.parentElement!.getBoundingClientRect();
+        const cs = getComputedStyle(el.parentElement!);
+        const inner = { left: b.left + parseFloat(cs.borderLeftWidth), right: b.right - parseFloat(cs.borderRightWidth) };
+        return { inside: i.left >= inner.left - 0.5 && i.right <= inner.right + 0.5, page: document.documentElement.scrollWidth };
+      });
+      expect(fit).toEqual({ inside: true, page: 320 });
+      expect(await axeViolations(page)).toEqual([]);
+
+      // The alternative: a question read as text (the field is described by it), answered with digits.
+      const asked = page.waitForRequest(/captcha\/question/);
+      await page.locator('.captcha-switch').click();
+      const uuid = new URL((await asked).url()).searchParams.get('uuid')!;
+      const question = page.locator('.captcha-question');
+      await expect.poll(async () => ((await question.textContent()) ?? '').split(/[,、]/).length).toBe(5);
+      const field = page.locator('.captcha-row, .field').filter({ has: question }).locator('input');
+      expect(await field.getAttribute('aria-describedby')).toBe(await question.getAttribute('id'));
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
+      expect(await axeViolations(page)).toEqual([]);
+      expect((await product.db.query('update captchas set answer_hash = $2 where uuid = $1', [uuid, sha256('31415')])).rowCount).toBe(1);
+      await page.locator('input[type=tel]').fill(`6123${String(lang.charCodeAt(0))}${String(lang.charCodeAt(3))}`);
+      await field.fill('31415');
+      await page.locator('form button[type=submit]').click();
+      await expect.poll(() => page.locator('.code-input').count()).toBe(1);
+      await context.close();
+    });
+  }
 });

@@ -20,6 +20,7 @@ export const DEFAULT_BUDGET = { max: 300, timeWindow: MINUTE };
 export const BUDGETS: Record<string, { max: number; timeWindow: number }> = {
   [`POST ${API_PREFIX}/saas/tourist/login`]: { max: 10, timeWindow: MINUTE },
   [`GET ${API_PREFIX}/captcha.webp`]: { max: 20, timeWindow: MINUTE },
+  [`GET ${API_PREFIX}/captcha/question`]: { max: 20, timeWindow: MINUTE },
   [`POST ${API_PREFIX}/embed/vitals`]: { max: 60, timeWindow: MINUTE },
   [`POST ${API_PREFIX}/embed/code`]: { max: 20, timeWindow: MINUTE },
   [`POST ${API_PREFIX}/embed/code/redeem`]: { max: 20, timeWindow: MINUTE },

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { Envelope } from '#contract/envelope.ts';
 import {
-  AppleLoginBody, AuthCodeUrlBody, CaptchaQuery, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery,
+  AppleLoginBody, AuthCodeUrlBody, CaptchaQuery, CaptchaQuestion, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery,
   SendVerifyCodeBody, SendVerifyCodeQuery, SessionToken,
 } from '#contract/auth.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -20,13 +20,25 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
 
   app.get('/captcha.webp', {
     schema: {
-      tags: ['auth'], summary: 'A new captcha image for this uuid (SVG; the answer is kept hashed for 5 minutes, single use)',
+      tags: ['auth'], summary: 'A new captcha picture for this uuid (WebP; the answer is kept hashed for 5 minutes, single use, for this client only)',
       querystring: CaptchaQuery,
-      response: { 200: Type.String() },
+      response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
     },
   }, async (req, reply) => {
-    const svg = await signIn.captcha(req.query.uuid, req.ip);
-    return reply.header('content-type', 'image/svg+xml').header('cache-control', 'no-store').send(svg);
+    const webp = await signIn.captcha(req.query.uuid, req.ip);
+    return reply.header('content-type', 'image/webp').header('cache-control', 'no-store').send(webp);
+  });
+
+  app.get('/captcha/question', {
+    schema: {
+      tags: ['auth'],
+      summary: "The accessible alternative to the picture: the same single-use challenge as a question in the user's language (digits spelled as words); it replaces the picture of this uuid",
+      querystring: CaptchaQuery,
+      response: { 200: Envelope(CaptchaQuestion) },
+    },
+  }, async (req, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return ok({ question: await signIn.captchaQuestion(req.query.uuid, req.ip, req.locale) });
   });
 
   app.post('/saas/sendVerifyCode', {

@@ -2,11 +2,13 @@
 // Apple, Facebook), WeChat/Alipay code logins, and the tourist upgrade. Every limit is read from and written
 // to the database under a per-number advisory lock, so it holds across any number of server processes.
 import { randomInt, timingSafeEqual } from 'node:crypto';
+import sharp from 'sharp';
 import svgCaptcha from 'svg-captcha';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, refused } from '../../lib/errors.ts';
 import { sha256 } from '../../lib/ids.ts';
+import { t, type Locale } from '../../lib/i18n.ts';
 import { CODE_LENGTH, SIGN_WINDOW_S, signMaterial } from '#core/sign.ts';
 import type { AuthService } from './service.ts';
 import { userOwner, LedgerService } from '../ledger/service.ts';
@@ -51,15 +53,32 @@ export class SignInService {
 
   // ----- captcha -----
   /**
-   * A new image for this uuid, bound to the client (address) that asked for it; the answer is stored hashed. Another
-   * client cannot replace a live captcha of this uuid (error.login.captcha).
+   * A new picture for this uuid, bound to the client (address) that asked for it; the answer is stored hashed. Another
+   * client cannot replace a live captcha of this uuid (error.login.captcha). The drawing is rasterised to WebP here:
+   * svg-captcha's SVG draws each character as a glyph outline a script can match, and that never leaves the server.
    */
-  async captcha(uuid: string, client: string): Promise<string> {
+  async captcha(uuid: string, client: string): Promise<Buffer> {
     const c = svgCaptcha.create({ size: 4, noise: 3, color: true, ignoreChars: '0oO1ilI', width: 120, height: 44 });
+    await this.saveCaptcha(uuid, c.text, client);
+    return sharp(Buffer.from(c.data), { density: 144 }).flatten({ background: '#ffffff' }).webp({ quality: 70 }).toBuffer();
+  }
+
+  /**
+   * The accessible alternative to the picture (WCAG 1.1.1: another modality): the same single-use, client-bound
+   * challenge as text a screen reader speaks, in the user's language: five digits spelled as words, typed as digits.
+   * It replaces the picture of this uuid (one challenge per uuid at a time).
+   */
+  async captchaQuestion(uuid: string, client: string, locale: Locale): Promise<string> {
+    const digitsOf = Array.from({ length: 5 }, () => randomInt(10));
+    await this.saveCaptcha(uuid, digitsOf.join(''), client);
+    const words = digitsOf.map((d) => t(locale, `captcha.digit.${d}`)).join(t(locale, 'captcha.separator'));
+    return t(locale, 'captcha.question', { words });
+  }
+
+  private async saveCaptcha(uuid: string, answer: string, client: string) {
     const now = this.d.clock.now();
     const expires = new Date(now.getTime() + LIMITS.captchaTtlMs);
-    if (!(await this.d.repo.saveCaptcha(uuid, sha256(c.text.toLowerCase()), expires, client, now))) throw badRequest('error.login.captcha');
-    return c.data;
+    if (!(await this.d.repo.saveCaptcha(uuid, sha256(answer.toLowerCase()), expires, client, now))) throw badRequest('error.login.captcha');
   }
 
   /**
