@@ -144,15 +144,19 @@ describe('geographic search', () => {
 });
 
 describe('live availability', () => {
-  it('counts power banks of online cabinets; an offline cabinet shows as such and cannot be scanned', async () => {
+  it('counts power banks of online cabinets; an offline cabinet shows as such, scans as offline and cannot rent', async () => {
     // Seeded PWL-VNO-001: 6 slots, 4 power banks. Never heard from: offline.
     let [v] = await near(54.6871, 25.2801);
     expect(v).toMatchObject({ shopid: 'v-vno-gedimino', infoStatus: 0, freeNum: 0, batteryNum: 0 });
     const token = await touristToken(b.app);
     const scan = () => b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-VNO-001`, headers: { token, lang: 'en-US' } });
-    let res = await scan();
-    expect(res.statusCode).toBe(409);
-    expect(res.json().msg).toMatch(/offline/);
+    // The scan answers (the first screen says offline and where to go: the venue's position), nothing to rent or return.
+    const res = await scan();
+    expect(res.json()).toMatchObject({ code: 0, data: { online: false, haveBatteryCount: 0, freeSlots: 0, lat: 54.6871, lng: 25.2801 } });
+    // A rent there is refused before any money moves (fail fast).
+    const rent = await b.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-VNO-001`, headers: { token, lang: 'en-US' } });
+    expect(rent.statusCode).toBe(409);
+    expect(rent.json().msg).toMatch(/offline/);
 
     await heartbeat('PWL-VNO-001', [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: slot <= 4 ? `PB-VNO-000${slot}` : null })));
     [v] = await near(54.6871, 25.2801);
@@ -176,8 +180,7 @@ describe('live availability', () => {
     b.clock.advance(OFFLINE_AFTER_MS + 1_000);
     [v] = await near(54.6871, 25.2801);
     expect(v).toMatchObject({ infoStatus: 0, freeNum: 0, batteryNum: 0 });
-    res = await scan();
-    expect(res.statusCode).toBe(409);
+    expect((await scan()).json().data).toMatchObject({ online: false, haveBatteryCount: 0 });
     const offline = await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/listnear/dtl?shopId=v-vno-gedimino` });
     expect(offline.json().data.cabinets[0]).toMatchObject({ online: false, freeNum: 0 });
     expect(offline.json().data.distance).toBe(-1);

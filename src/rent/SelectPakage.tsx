@@ -20,7 +20,7 @@ import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
 import './rent.css';
 
-/** Only an empty cabinet lists the nearest ones with stock: loaded then, not with the screen (size budgets). */
+/** Only an empty or offline cabinet lists the nearest ones with stock: loaded then, not with the screen (size budgets). */
 const NearestStock = lazy(() => import('../map/NearestStock.tsx').then((m) => ({ default: m.NearestStock })));
 
 /** The slider's duration in the current language, without zero parts (src/core/duration.ts). */
@@ -70,7 +70,8 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
   const deposit = toMajor(plan.deposit, currency);
   const preview = toMajor(rentalFee(plan, minutes * MINUTE_MS), currency);
 
-  const empty = (c.haveBatteryCount ?? 0) <= 0;
+  const offline = c.online === false;
+  const empty = offline || (c.haveBatteryCount ?? 0) <= 0;
   const next = () => {
     if (device === 'mifi') navigate(href('/wifiMall', { type: 'QR' }));
     else navigate('/home');
@@ -83,7 +84,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
         {c.shopname ? <h2 className="venue-name">{c.shopname}</h2> : null}
         {/* Stock and return slots first: an empty cabinet says so here, with where to go instead. */}
         <p className={`availability${empty ? ' empty' : ''}`} role="status" data-testid="stock">
-          {empty ? t('rentPricing.empty') : t('rentPricing.stock', { n: c.haveBatteryCount ?? 0, slots: c.freeSlots ?? 0 })}
+          {offline
+            ? t('rentPricing.offline')
+            : empty
+              ? t('rentPricing.empty')
+              : t('rentPricing.stock', { n: c.haveBatteryCount ?? 0, slots: c.freeSlots ?? 0 })}
         </p>
         {empty ? (
           <Suspense fallback={null}>

@@ -4,6 +4,7 @@
 // gets the scanner and lands on the cabinet's home; entry keys scan at once; the venue's detail page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { axeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
 import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
 import { touristToken, cabinetsOnline } from '../../server/test/helper.ts';
@@ -168,7 +169,7 @@ describe('the map', () => {
     }
   });
 
-  it('shows an offline cabinet as offline, and its scan starts no payment', async () => {
+  it('shows an offline cabinet as offline; its scan says so with the nearest cabinets with stock, and starts no payment', async () => {
     // New York's simulated cabinet loses power: the broker publishes its last will (offline).
     await product.fleet!.get('PWL-NYC-001')!.stop({ crash: true });
     await expect.poll(async () => (await product.db.query<{ online: boolean }>(`select online from cabinets where id = 'PWL-NYC-001'`)).rows[0]?.online).toBe(false);
@@ -183,9 +184,13 @@ describe('the map', () => {
     const dialog = page.getByRole('dialog', { name: "Scan the cabinet's QR code" });
     await dialog.getByLabel('Or type the code printed on the cabinet').fill('PWL-NYC-001');
     await dialog.getByRole('button', { name: 'Continue' }).click();
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'This cabinet is offline right now' }).count()).toBe(1);
-    expect(hash(page)).toBe('#/?qrcode=PWL-NYC-001');
-    // No rental and no payment was started for the offline cabinet (the scan refused; there is no Pay button).
+    // The first screen after the scan says so, and where to go instead: the nearest cabinets with stock.
+    await expect.poll(() => page.getByTestId('stock').textContent()).toBe('This cabinet is offline right now: it can neither lend nor take back a power bank.');
+    const nearest = page.getByRole('region', { name: 'Nearest cabinets with power banks' });
+    await expect.poll(() => nearest.getByRole('listitem').count()).toBeGreaterThan(0);
+    expect(await nearest.getByText('Grand Central Terminal').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    // No rental and no payment was started for the offline cabinet (there is no Pay button).
     const orders = await product.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = 'PWL-NYC-001'`);
     expect(orders.rows[0]!.n).toBe(0);
     expect(await page.getByRole('button', { name: /Pay .* deposit|^Hold |Borrow/ }).count()).toBe(0);

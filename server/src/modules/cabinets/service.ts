@@ -9,7 +9,6 @@ import { LedgerService } from '../ledger/service.ts';
 import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
 import { OPEN_STATES } from '../rentals/order-state.ts';
-import { conflict, notFound } from '../../lib/errors.ts';
 import type { CabinetLink, LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protocol.ts';
 import type { CabinetsRepository } from './repository.ts';
@@ -31,14 +30,15 @@ export class CabinetsService implements LinkHandler {
     if (!view) throw notFound('error.cabinetNotFound');
     const { cabinet } = view;
     const priced = pricedVenue(view.venue, view.plan);
-    // An offline cabinet (offline status, last will, or missed heartbeats) cannot eject: no payment may start.
+    // An offline cabinet (offline status, last will, or missed heartbeats) can neither lend nor take back: the scan
+    // still answers (online false, nothing to rent, no free slot) so that the first screen says so and lists the
+    // nearest cabinets with stock around its position; every rent at it is refused before any money moves.
     // (`online` of the repository's cabinet already includes the missed-heartbeat rule, see liveness.ts.)
-    if (!cabinet.online) throw conflict('error.cabinetOffline');
     const { venue, planRow, wire } = priced;
     const c = venue.currency;
     const balance = LedgerService.available(view.wallet && numericAccount(view.wallet));
     const zujieNum = view.openCount;
-    const haveBatteryCount = view.available;
+    const haveBatteryCount = cabinet.online ? view.available : 0;
     const deposit = priced.plan.deposit;
     const needsPayment = balance < deposit;
     const m = (v: number) => toMajor(v, c);
@@ -64,7 +64,7 @@ export class CabinetsService implements LinkHandler {
       overtimeAmount: wire.pOvertimeAmount,
       zujieNum,
       haveBatteryCount,
-      freeSlots: Math.max(0, cabinet.slot_count - haveBatteryCount),
+      freeSlots: cabinet.online ? Math.max(0, cabinet.slot_count - haveBatteryCount) : 0,
       haveMifiBattery: false,
       yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
       online: cabinet.online,
