@@ -9,6 +9,7 @@ import { LedgerService } from '../ledger/service.ts';
 import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
 import { OPEN_STATES } from '../rentals/order-state.ts';
+import { notFound } from '../../lib/errors.ts';
 import type { CabinetLink, LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protocol.ts';
 import type { CabinetsRepository } from './repository.ts';
