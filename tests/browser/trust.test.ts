@@ -200,14 +200,21 @@ describe('layout in every language at 320 px', () => {
             overflow: document.documentElement.scrollWidth - window.innerWidth,
             cut: h1 ? h1.scrollWidth - h1.clientWidth : 0,
             title: h1?.textContent ?? '',
+            // Inputs side by side (expiry and CVC) stay level and the same height whatever their labels do.
+            misaligned: [...document.querySelectorAll('.field-row')].filter((row) => {
+              const boxes = [...row.querySelectorAll('input')].map((i) => i.getBoundingClientRect());
+              return boxes.some((b) => Math.abs(b.top - boxes[0]!.top) > 0.5 || Math.abs(b.height - boxes[0]!.height) > 0.5);
+            }).length,
           };
         });
         const m = await measure();
         if (m.overflow > 0) problems.push(`${lang} ${here}: ${m.overflow} px horizontal overflow`);
         if (m.cut > 1) problems.push(`${lang} ${here}: title "${m.title}" cut`);
+        if (m.misaligned) problems.push(`${lang} ${here}: fields side by side not level`);
         await p.evaluate(() => (document.documentElement.style.fontSize = '200%'));
         const big = await measure();
         if (big.cut > 1) problems.push(`${lang} ${here} at 200 %: title "${big.title}" cut`);
+        if (big.misaligned) problems.push(`${lang} ${here} at 200 %: fields side by side not level`);
         await p.evaluate(() => (document.documentElement.style.fontSize = ''));
         if (lang === 'en-US') for (const v of await axeViolations(p)) problems.push(`axe ${here}: ${v}`);
       }
