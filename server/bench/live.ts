@@ -1,0 +1,122 @@
+// `npm run bench:live`: how fast a screen hears what the cabinet did. A whole rental, repeated: the rent call, the
+// eject command over MQTT to a simulated cabinet, its `popped` event stored in the inbox and processed, the
+// change committed and announced (pg_notify / the in-process channel), pushed on the user's event stream (SSE
+// over real HTTP); then a return at the cabinet, the same way back. Prints, measured in this run:
+//  - tap to popped on the stream: from sending the rent request to the stream's `order` state 1 (includes the
+//    simulated cabinet's eject, which has no mechanical delay here);
+//  - return to screen: from the cabinet's `returned` publish to the stream's `order` state 3.
+// Against embedded PGlite and the embedded broker by default; DATABASE_URL / MQTT_URL for real servers.
+import pg from 'pg';
+import type { LiveEvent } from '#contract/live.ts';
+import { buildApp } from '../src/app.ts';
+import { openPglite, openPostgres } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { seed } from '../src/db/seed.ts';
+import { SimulatorFleet } from '../src/demo/simulator/fleet.ts';
+import { systemClock } from '../src/lib/clock.ts';
+import { externalBroker, startEmbeddedBroker } from '../src/mqtt/broker.ts';
+import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
+import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const CABINET = 'PWL-LIS-001';
+const API = '/cdb-app-api/v1/app';
+const PK = 'pk_bench_live';
+
+const url = process.env.DATABASE_URL;
+const schema = `bench_live_${process.pid}`;
+const db = url ? await openPostgres(url, { schema, max: 10 }) : await openPglite();
+await migrate(db);
+await seed(db);
+const broker = process.env.MQTT_URL ? undefined : await startEmbeddedBroker({ port: null });
+const connector = broker ?? externalBroker(process.env.MQTT_URL!, {});
+const prefix = `bench${process.pid}`;
+const fleet = await SimulatorFleet.fromDb(db, { connector, prefix, clock: systemClock, heartbeatMs: 15_000, ejectDelayMs: 0 });
+const app = await buildApp({
+  db, clock: systemClock, fleet, link: new MqttCabinetLink(connector, { prefix, log: console }),
+  sandbox: new SandboxCardProvider(db, systemClock, PK), jobPollMs: 200,
+});
+const base = await app.listen({ port: 0, host: '127.0.0.1' });
+await fleet.start();
+
+const json = async <T>(res: Response) => (await res.json()) as { code: number; data: T };
+async function until(what: string, fn: () => Promise<boolean> | boolean, ms = 15_000) {
+  const end = Date.now() + ms;
+  while (!(await fn())) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+await until('cabinet online', async () => (await db.query<{ online: boolean }>('select online from cabinets where id = $1', [CABINET])).rows[0]?.online === true);
+
+const token = (await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-live-device-0001`, { method: 'POST' }))).data;
+const ticket = (await json<{ ticket: string }>(await fetch(`${base}${API}/live/ticket`, { method: 'POST', headers: { token } }))).data.ticket;
+
+// The user's event stream, each event stamped on arrival.
+const heard: { at: number; e: LiveEvent }[] = [];
+const ctrl = new AbortController();
+const stream = await fetch(`${base}${API}/live/events?ticket=${encodeURIComponent(ticket)}`, { headers: { accept: 'text/event-stream' }, signal: ctrl.signal });
+void (async () => {
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buf = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += value;
+      let i;
+      while ((i = buf.indexOf('\n\n')) >= 0) {
+        const data = buf.slice(0, i).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+        buf = buf.slice(i + 2);
+        if (data) heard.push({ at: performance.now(), e: JSON.parse(data) as LiveEvent });
+      }
+    }
+  } catch { /* closed at the end */ }
+})();
+await until('stream open', () => heard.length > 0);
+
+const heardAt = (orderId: string, state: number, after: number) =>
+  heard.find((h) => h.at >= after && h.e.kind === 'order' && h.e.orderId === orderId && h.e.state === state)?.at;
+
+const popped: number[] = [];
+const returned: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const card = (await (await fetch(`${base}/sandbox-pay/v1/tokens`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ publicKey: PK, number: '4242 4242 4242 4242', expMonth: '12', expYear: '2030', cvc: '123' }),
+  })).json() as { id: string }).id;
+  const tap = performance.now();
+  const rent = await json<{ outTradeNo: string }>(await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
+    method: 'POST', headers: { token, 'content-type': 'application/json', 'idempotency-key': `bench-live-${process.pid}-${round}` },
+    body: JSON.stringify({ qrcode: CABINET, stripeToken: card, paymentId: 'card-sandbox' }),
+  }));
+  if (rent.code !== 0) throw new Error(`rent failed: ${JSON.stringify(rent)}`);
+  const orderId = rent.data.outTradeNo;
+  await until('popped on the stream', () => heardAt(orderId, 1, tap) !== undefined);
+  popped.push(heardAt(orderId, 1, tap)! - tap);
+
+  const detail = await json<{ pPowerbankId: string }>(await fetch(`${base}${API}/cdb/mine/order/detail?orderId=${orderId}`, { headers: { token } }));
+  const back = performance.now();
+  await fleet.get(CABINET)!.insert(detail.data.pPowerbankId); // the cabinet publishes `returned`
+  await until('returned on the stream', () => heardAt(orderId, 3, back) !== undefined);
+  returned.push(heardAt(orderId, 3, back)! - back);
+}
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const line = (name: string, xs: number[]) =>
+  console.info(`${name.padEnd(34)} p50 ${pct(xs, 50).toFixed(0).padStart(4)} ms   p95 ${pct(xs, 95).toFixed(0).padStart(4)} ms   max ${Math.max(...xs).toFixed(0).padStart(4)} ms`);
+console.info(`live updates: ${ROUNDS} rentals at ${CABINET} (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}, broker: ${broker ? 'embedded' : 'MQTT_URL'})`);
+line('tap to popped on the stream', popped);
+line('return to returned on the stream', returned);
+
+ctrl.abort();
+await fleet.stop();
+await app.close();
+await broker?.close();
+await db.close();
+if (url) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query(`drop schema if exists ${schema} cascade`);
+  await c.end();
+}
