@@ -1,5 +1,6 @@
 // buildApp(deps): the whole HTTP application over injected side effects (database, clock, cabinet link,
 // payment providers, optional simulator). Load order as in fastify/demo: external plugins → app plugins → routes.
+import healthRoutes from './health.ts';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
@@ -246,6 +247,7 @@ export async function buildApp(deps: AppDeps) {
     await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
   }
   await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
+  await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
   if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.

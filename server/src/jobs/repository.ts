@@ -80,6 +80,12 @@ export class JobsRepository {
     );
   }
 
+  /** How many jobs are dead (the health check reports it; an operator handles them with npm run jobs:dead). */
+  async deadCount() {
+    const { rows } = await this.db.query<{ n: number }>('select count(*)::int as n from jobs where dead_at is not null');
+    return Number(rows[0]!.n);
+  }
+
   async dead(limit = 100) {
     const { rows } = await this.db.query<DeadJob>(
       'select id, kind, payload, attempts, last_error, dead_at from jobs where dead_at is not null order by dead_at desc limit $1', [limit],

@@ -98,6 +98,11 @@ export class JobRunner {
     return (await this.claimAndRun(id)) === 'done';
   }
 
+  /** How many jobs are dead. */
+  deadCount() {
+    return this.repo.deadCount();
+  }
+
   /** Jobs that exhausted their attempts. */
   dead(limit?: number) {
     return this.repo.dead(limit);

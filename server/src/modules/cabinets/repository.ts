@@ -275,6 +275,12 @@ export class CabinetsRepository {
     return rows.map((r) => r.id);
   }
 
+  /** How many inbox events are dead (the health check reports it). */
+  async deadCount() {
+    const { rows } = await this.db.query<{ n: number }>(`select count(*)::int as n from cabinet_events where state = 'dead'`);
+    return Number(rows[0]!.n);
+  }
+
   /** The inbox as an operator sees it: counts by state, and the dead (or every pending) events. */
   async inbox(state: 'dead' | 'pending', limit = 100) {
     const { rows: counts } = await this.db.query<{ state: string; n: number }>(
