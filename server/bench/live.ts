@@ -2,6 +2,8 @@
 // eject command over MQTT to a simulated cabinet, its `popped` event stored in the inbox and processed, the
 // change committed and announced (pg_notify / the in-process channel), pushed on the user's event stream (SSE
 // over real HTTP); then a return at the cabinet, the same way back. Prints, measured in this run:
+//  - tap to eject: from sending the rent request to its eject command arriving on the cabinet's command topic
+//    (an observer subscribed on the broker, as the cabinet is);
 //  - tap to popped on the stream: from sending the rent request to the stream's `order` state 1 (includes the
 //    simulated cabinet's eject, which has no mechanical delay here);
 //  - return to screen: from the cabinet's `returned` publish to the stream's `order` state 3.
@@ -16,6 +18,7 @@ import { SimulatorFleet } from '../src/demo/simulator/fleet.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { externalBroker, startEmbeddedBroker } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
+import { topics } from '../src/modules/cabinets/protocol.ts';
 import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -49,6 +52,14 @@ async function until(what: string, fn: () => Promise<boolean> | boolean, ms = 15
 }
 await until('cabinet online', async () => (await db.query<{ online: boolean }>('select online from cabinets where id = $1', [CABINET])).rows[0]?.online === true);
 
+// An observer on the cabinet's command topic: when each eject command is published.
+const ejects: number[] = [];
+const observer = connector.connect({ clientId: `bench-observer-${process.pid}`, clean: true });
+await observer.subscribeAsync(topics(prefix, CABINET).commands, { qos: 1 });
+observer.on('message', (_topic, payload) => {
+  if ((JSON.parse(payload.toString()) as { type?: string }).type === 'eject') ejects.push(performance.now());
+});
+
 const token = (await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-live-device-0001`, { method: 'POST' }))).data;
 const ticket = (await json<{ ticket: string }>(await fetch(`${base}${API}/live/ticket`, { method: 'POST', headers: { token } }))).data.ticket;
 
@@ -78,6 +89,7 @@ await until('stream open', () => heard.length > 0);
 const heardAt = (orderId: string, state: number, after: number) =>
   heard.find((h) => h.at >= after && h.e.kind === 'order' && h.e.orderId === orderId && h.e.state === state)?.at;
 
+const ejected: number[] = [];
 const popped: number[] = [];
 const returned: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
@@ -94,6 +106,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const orderId = rent.data.outTradeNo;
   await until('popped on the stream', () => heardAt(orderId, 1, tap) !== undefined);
   popped.push(heardAt(orderId, 1, tap)! - tap);
+  ejected.push(ejects.find((at) => at >= tap)! - tap);
 
   const detail = await json<{ pPowerbankId: string }>(await fetch(`${base}${API}/cdb/mine/order/detail?orderId=${orderId}`, { headers: { token } }));
   const back = performance.now();
@@ -106,10 +119,12 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const line = (name: string, xs: number[]) =>
   console.info(`${name.padEnd(34)} p50 ${pct(xs, 50).toFixed(0).padStart(4)} ms   p95 ${pct(xs, 95).toFixed(0).padStart(4)} ms   max ${Math.max(...xs).toFixed(0).padStart(4)} ms`);
 console.info(`live updates: ${ROUNDS} rentals at ${CABINET} (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}, broker: ${broker ? 'embedded' : 'MQTT_URL'})`);
+line('tap to eject command published', ejected);
 line('tap to popped on the stream', popped);
 line('return to returned on the stream', returned);
 
 ctrl.abort();
+await observer.endAsync();
 await fleet.stop();
 await app.close();
 await broker?.close();
