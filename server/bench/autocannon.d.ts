@@ -8,6 +8,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     pipelining?: number;
+    /** Called before each request: may change its headers (e.g. a client address per request). */
+    requests?: { setupRequest?: (req: { headers?: Record<string, string> }) => { headers?: Record<string, string> } }[];
   }
   interface Histogram {
     average: number;

@@ -15,8 +15,20 @@ import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
 
+// The rate limits stay on, as in production (a budget per client address, counted in the database); the load comes
+// from many clients, as it would: each request carries one of CLIENTS addresses through a trusted proxy header.
+const CLIENTS = 50_000;
+let nextClient = 0;
+const clientAddress = () => {
+  const n = nextClient++ % CLIENTS;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+
 async function run(name: string, url: string, headers: Record<string, string>, method = 'POST') {
-  const r = await autocannon({ url, method, headers, connections: CONNECTIONS, duration: DURATION });
+  const r = await autocannon({
+    url, method, headers, connections: CONNECTIONS, duration: DURATION,
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, ...headers, 'x-forwarded-for': clientAddress() } }) }],
+  });
   if (r.errors || r.non2xx) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
   console.info(`${name.padEnd(28)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms`);
   return r;
@@ -28,7 +40,7 @@ const db = url ? await openPostgres(url, { schema, max: 20 }) : await openPglite
 await migrate(db);
 await seed(db);
 const broker = await startEmbeddedBroker({ port: null });
-const app = await buildApp({ db, clock: systemClock, link: new MqttCabinetLink(broker, { prefix: 'bench', log: console }) });
+const app = await buildApp({ db, clock: systemClock, link: new MqttCabinetLink(broker, { prefix: 'bench', log: console }), trustProxy: ['127.0.0.1'] });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 // No cabinet is connected in the bench: report one heartbeat so the scanned cabinet counts as online.
 await app.powerly.cabinets.event('PWL-VNO-001', { v: 1, id: 'bench-hb', ts: new Date().toISOString(), type: 'heartbeat', slots: [] });
