@@ -2,12 +2,12 @@
 // the globe, every venue with a cabinet and power banks). Times VenuesService.nearby — the indexed bounding-box
 // prefilter + haversine order + stock of the kept rows — against the same search without the prefilter (haversine
 // over every venue), in one run and one process, so the ratio is what matters. DATABASE_URL: PostgreSQL.
-import pg from 'pg';
 import { openPglite, openPostgres, type Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { VenuesRepository } from '../src/modules/venues/repository.ts';
 import { VenuesService } from '../src/modules/venues/service.ts';
 import { haversineMetres, viewRadiusMetres } from '../src/modules/venues/geo.ts';
+import { dropSchema } from './lib.ts';
 
 const VENUES = Number(process.env.BENCH_VENUES ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
@@ -106,10 +106,5 @@ try {
   console.info(`index / full scan: p50 ${(scan.p50 / indexed.p50).toFixed(1)}× faster, p99 ${(scan.p99 / indexed.p99).toFixed(1)}× faster`);
 } finally {
   await db.close();
-  if (url) {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(`drop schema if exists ${schema} cascade`);
-    await c.end();
-  }
+  await dropSchema(url, schema);
 }

@@ -8,7 +8,6 @@
 //    simulated cabinet's eject, which has no mechanical delay here);
 //  - return to screen: from the cabinet's `returned` publish to the stream's `order` state 3.
 // Against embedded PGlite and the embedded broker by default; DATABASE_URL / MQTT_URL for real servers.
-import pg from 'pg';
 import type { LiveEvent } from '#contract/live.ts';
 import { buildApp } from '../src/app.ts';
 import { openPglite, openPostgres } from '../src/db/db.ts';
@@ -20,6 +19,7 @@ import { externalBroker, startEmbeddedBroker } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { topics } from '../src/modules/cabinets/protocol.ts';
 import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
+import { dropSchema, readEventStream } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 const CABINET = 'PWL-LIS-001';
@@ -67,23 +67,7 @@ const ticket = (await json<{ ticket: string }>(await fetch(`${base}${API}/live/t
 const heard: { at: number; e: LiveEvent }[] = [];
 const ctrl = new AbortController();
 const stream = await fetch(`${base}${API}/live/events?ticket=${encodeURIComponent(ticket)}`, { headers: { accept: 'text/event-stream' }, signal: ctrl.signal });
-void (async () => {
-  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buf += value;
-      let i;
-      while ((i = buf.indexOf('\n\n')) >= 0) {
-        const data = buf.slice(0, i).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
-        buf = buf.slice(i + 2);
-        if (data) heard.push({ at: performance.now(), e: JSON.parse(data) as LiveEvent });
-      }
-    }
-  } catch { /* closed at the end */ }
-})();
+readEventStream<LiveEvent>(stream, (e) => heard.push({ at: performance.now(), e }));
 await until('stream open', () => heard.length > 0);
 
 const heardAt = (orderId: string, state: number, after: number) =>
@@ -129,9 +113,4 @@ await fleet.stop();
 await app.close();
 await broker?.close();
 await db.close();
-if (url) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  await c.query(`drop schema if exists ${schema} cascade`);
-  await c.end();
-}
+await dropSchema(url, schema);

@@ -4,13 +4,13 @@
 import Fastify from 'fastify';
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.ts';
-import pg from 'pg';
 import { openPglite, openPostgres } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seed } from '../src/db/seed.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { startEmbeddedBroker } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
+import { dropSchema } from './lib.ts';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 20;
@@ -62,9 +62,4 @@ await bare.close();
 await app.close();
 await broker.close();
 await db.close();
-if (url) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  await c.query(`drop schema if exists ${schema} cascade`);
-  await c.end();
-}
+await dropSchema(url, schema);

@@ -3,6 +3,7 @@
 // unit of work commits, and only to that user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '#contract/live.ts';
+import { readEventStream } from '../bench/lib.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -34,24 +35,7 @@ async function stream(t: string) {
     headers: { accept: 'text/event-stream', 'accept-encoding': 'gzip, br' }, signal: ctrl.signal,
   });
   const events: LiveEvent[] = [];
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buf = '';
-  void (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buf += value;
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const data = block.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
-          if (data) events.push(JSON.parse(data) as LiveEvent);
-        }
-      }
-    } catch { /* aborted */ }
-  })();
+  readEventStream<LiveEvent>(res, (e) => events.push(e));
   return { res, events, close: () => ctrl.abort() };
 }
 
