@@ -74,6 +74,7 @@ describe(`wallet model (${pg ? 'PostgreSQL' : 'embedded PGlite'}, concurrent, wi
             deposits[c] = toMinor(scan.json().data.yajin, c);
           }
           const open = new Map<number, { orderId: string; cur: Cur; cabinet: string; pb?: string }>();
+          const renting = new Set<number>();
           let seq = 0;
           let retried = 0;
 
@@ -110,7 +111,10 @@ describe(`wallet model (${pg ? 'PostgreSQL' : 'embedded PGlite'}, concurrent, wi
               s = { op, key, token: tokens[op.user]!, method: 'POST', url: 'cdb/mine/tixian/create', answer: null,
                 body: { refundType: '0', amount: String(op.amount), currency: op.cur, autoAudit: '1' } };
             } else if (op.kind === 'rent') {
-              if (open.has(op.user)) return;
+              // One rental per user in the model: a second rent of the same batch must not pass this check while the
+              // first is still in flight (the model would lose track of the first and never return it).
+              if (open.has(op.user) || renting.has(op.user)) return;
+              renting.add(op.user);
               s = { op, key, token: tokens[op.user]!, method: 'GET', url: `cdb/cabinet/useBalanceToRent?qrcode=${CABINET[op.cur]}`, answer: null };
             } else if (op.kind === 'replay') {
               const prev = sent.filter((x) => x.answer)[op.index % Math.max(1, sent.filter((x) => x.answer).length)];
@@ -126,11 +130,15 @@ describe(`wallet model (${pg ? 'PostgreSQL' : 'embedded PGlite'}, concurrent, wi
               if (!o?.pb) return;
               open.delete(op.user);
               await b.app.inject({ method: 'POST', url: `/demo-api/cabinets/${o.cabinet}/return`, payload: { powerbankId: o.pb } });
+              // The simulated cabinets live in the test's server process and die with it (a real cabinet keeps its
+              // unacknowledged events across a server restart and re-sends them): a return counts once settled.
+              await waitFor(async () => (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${o.orderId}`, headers: { token: tokens[op.user]! } })).json().data.pJiesuanid === 1, 'settled');
               return;
             }
             if (!s) return;
             sent.push(s);
             s.answer = await send(s);
+            if (op.kind === 'rent') renting.delete(op.user);
             if (op.kind === 'rent' && s.answer?.json.code === 0) {
               open.set(op.user, { orderId: String(s.answer.json.data!.outTradNo), cur: op.cur, cabinet: CABINET[op.cur]! });
             }
@@ -141,6 +149,9 @@ describe(`wallet model (${pg ? 'PostgreSQL' : 'embedded PGlite'}, concurrent, wi
 
           const kill = killAt % batches.length;
           for (let i = 0; i < batches.length; i++) {
+            // Time passes between batches, as it does between people's taps: a power bank returned in one batch and
+            // rented again in the next carries later cabinet timestamps (the frozen test clock would give them all
+            // the same instant, which no cabinet reports and the return-ordering rules do not expect).
             if (i === kill) {
               // Kill the server with this batch in flight, then start a new one on the same schema.
               const inflight = Promise.all(batches[i]!.filter((o) => o.kind !== 'rent' && o.kind !== 'settle').map((o) => request(o).catch(() => undefined)));
@@ -227,7 +238,11 @@ describe(`wallet model (${pg ? 'PostgreSQL' : 'embedded PGlite'}, concurrent, wi
         }
       },
       // The embedded database runs every statement one at a time (and from a data folder): fewer runs.
-    ), { numRuns: pg ? 4 : 2, endOnFailure: true });
+    ), {
+      numRuns: pg ? 4 : 2, endOnFailure: true,
+      // Replays a failing run: WALLET_MODEL_SEED=<the seed fast-check printed>.
+      ...(process.env.WALLET_MODEL_SEED ? { seed: Number(process.env.WALLET_MODEL_SEED) } : {}),
+    });
   }, 600_000);
 });
 
