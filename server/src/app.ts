@@ -174,7 +174,7 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live,
   });
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link });
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, venues });
   // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
   const retention = new Retention(jobs, clock, log).add(
     ...platformRules(db),

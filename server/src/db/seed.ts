@@ -21,6 +21,8 @@ export interface SeedVenue {
   /** Minor units. unitLength × priceUnit (0 min, 1 h, 2 day) is the charge unit. */
   plan: { unitPrice: number; unitLength: number; priceUnit: 0 | 1 | 2; freeMinutes: number; dailyCap: number; deposit: number; overtimeAmount: number; overtimeDays: number; depositType: 0 | 1 };
   cabinet: { id: string; slots: number; powerbanks: number };
+  /** Power stations (spec energyStorageFlag) in the slots after the power banks, with their own plan. */
+  stations?: { count: number; plan: SeedVenue['plan'] };
 }
 
 export const SEED_VENUES: SeedVenue[] = [
@@ -44,6 +46,7 @@ export const SEED_VENUES: SeedVenue[] = [
     lat: 38.7069, lng: -9.1459, currency: 'EUR',
     plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 800, deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, depositType: 0 },
     cabinet: { id: 'PWL-LIS-001', slots: 6, powerbanks: 3 },
+    stations: { count: 1, plan: { unitPrice: 300, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2000, deposit: 15000, overtimeAmount: 15000, overtimeDays: 3, depositType: 0 } },
   },
   {
     id: 'v-nyc-gct', name: 'Grand Central Terminal', city: 'New York', address: '89 E 42nd St, New York, NY 10017, USA',
@@ -51,6 +54,7 @@ export const SEED_VENUES: SeedVenue[] = [
     lat: 40.7527, lng: -73.9772, currency: 'USD',
     plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 0, dailyCap: 900, deposit: 3000, overtimeAmount: 3000, overtimeDays: 5, depositType: 1 },
     cabinet: { id: 'PWL-NYC-001', slots: 8, powerbanks: 6 },
+    stations: { count: 1, plan: { unitPrice: 400, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2500, deposit: 20000, overtimeAmount: 20000, overtimeDays: 5, depositType: 1 } },
   },
 ];
 
@@ -62,12 +66,13 @@ export async function seed(db: Db): Promise<void> {
          values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (id) do nothing`,
         [v.id, v.name, v.city, v.address, v.hours, v.description, v.logo, v.lat, v.lng, v.currency],
       );
-      const p = v.plan;
-      await db.query(
-        `insert into price_plans (venue_id, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
-           overtime_amount, overtime_days, deposit_type) values ($1,1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (venue_id) do nothing`,
-        [v.id, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
-      );
+      for (const [kind, p] of [['cdb', v.plan], ...(v.stations ? [['station', v.stations.plan] as const] : [])] as const) {
+        await db.query(
+          `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
+             overtime_amount, overtime_days, deposit_type) values ($1,$2,1,$3,$4,$5,$6,$7,$8,$9,$10,$11) on conflict (venue_id, device_kind) do nothing`,
+          [v.id, kind, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
+        );
+      }
       const ins = await db.query(
         'insert into cabinets (id, venue_id, slot_count) values ($1,$2,$3) on conflict (id) do nothing',
         [v.cabinet.id, v.id, v.cabinet.slots],
@@ -78,6 +83,12 @@ export async function seed(db: Db): Promise<void> {
         await db.query(
           `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3) on conflict (id) do nothing`,
           [`PB-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, i],
+        );
+      }
+      for (let i = 1; i <= (v.stations?.count ?? 0); i++) {
+        await db.query(
+          `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'station') on conflict (id) do nothing`,
+          [`PS-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, v.cabinet.powerbanks + i],
         );
       }
     }

@@ -4,7 +4,8 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { RentalsService } from '../rentals/service.ts';
-import { currencySymbol, pricedVenue } from '../venues/service.ts';
+import { currencySymbol, pricedVenue, type VenuesService } from '../venues/service.ts';
+import { isDeviceKind, type DeviceKind, type RentalKind } from '#core/devices.ts';
 import { LedgerService } from '../ledger/service.ts';
 import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
@@ -16,18 +17,23 @@ import type { CabinetsRepository } from './repository.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
-    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink },
+    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; venues: VenuesService },
   ) {}
 
   private inboxTimer: NodeJS.Timeout | null = null;
   private inboxRun: Promise<unknown> | null = null;
 
   /** POST cdb/cabinet/checkisok */
-  async scan(user: UserRow, url: string) {
+  async scan(user: UserRow, url: string, kind: RentalKind = 'cdb') {
     // One round trip: cabinet, venue, plan, stock, the wallet in the venue currency and the open rentals
     // (the same rules as resolveCabinet, walletOf, openCount and availableCount, read together).
     const code = cabinetCodeFrom(url);
-    const view = code ? await this.d.repo.scanView(code, user.id, OPEN_STATES, DEFAULT_AGENT) : undefined;
+    let view = code ? await this.d.repo.scanView(code, user.id, OPEN_STATES, DEFAULT_AGENT, kind) : undefined;
+    // A kind the venue has no plan for (a stale deviceType): the power-bank view, which every venue prices.
+    if (view && !view.plan && kind !== 'cdb') {
+      kind = 'cdb';
+      view = await this.d.repo.scanView(code!, user.id, OPEN_STATES, DEFAULT_AGENT, kind);
+    }
     if (!view) throw notFound('error.cabinetNotFound');
     const { cabinet } = view;
     const priced = pricedVenue(view.venue, view.plan);
@@ -41,6 +47,7 @@ export class CabinetsService implements LinkHandler {
     const haveBatteryCount = view.available;
     const deposit = priced.plan.deposit;
     const needsPayment = balance < deposit;
+    const mifiDeposit = view.planKinds.includes('mifi') ? await this.mifiDeposit(venue.id) : undefined;
     const m = (v: number) => toMajor(v, c);
     return {
       cabinetID: cabinet.id,
@@ -64,8 +71,13 @@ export class CabinetsService implements LinkHandler {
       overtimeAmount: wire.pOvertimeAmount,
       zujieNum,
       haveBatteryCount,
-      freeSlots: Math.max(0, cabinet.slot_count - haveBatteryCount),
-      haveMifiBattery: false,
+      freeSlots: Math.max(0, cabinet.slot_count - view.counts.cdb - view.counts.station - view.counts.mifi),
+      haveMifiBattery: view.counts.mifi > 0 && view.planKinds.includes('mifi'),
+      mifiBatteryCount: view.planKinds.includes('mifi') ? view.counts.mifi : 0,
+      mifiDeposit: mifiDeposit === undefined ? 0 : m(mifiDeposit),
+      energyStorageFlag: view.planKinds.includes('station') && view.counts.station > 0 ? 1 : 0,
+      haveStationCount: view.planKinds.includes('station') ? view.counts.station : 0,
+      deviceType: kind,
       yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
       online: cabinet.online,
       lat: venue.lat,
@@ -73,6 +85,11 @@ export class CabinetsService implements LinkHandler {
       priceStrategy: wire,
       userWallet: { pBalance: m(balance), pCurrencySymbol: currencySymbol(c), pDailiId: 'powerly' },
     };
+  }
+
+  /** The Wi-Fi box deposit of a venue (its 'mifi' plan), in minor units. */
+  private async mifiDeposit(venueId: string) {
+    return (await this.d.venues.priced(venueId, 'mifi')).plan.deposit;
   }
 
   // ---- LinkHandler: the inbox (docs/cabinet-protocol.md §Delivery) --------------------------------------------
@@ -169,7 +186,7 @@ export class CabinetsService implements LinkHandler {
     const reported = Date.parse(e.ts);
     const at = new Date(Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime()));
     const slots = (Array.isArray(e.slots) ? e.slots : []).filter(
-      (s): s is { slot: number; powerbankId: string; battery: number | null } =>
+      (s): s is { slot: number; powerbankId: string; battery: number | null; kind?: DeviceKind } =>
         Number.isInteger(s?.slot) && s.slot >= 1 && s.slot <= cabinet.slot_count && typeof s.powerbankId === 'string' && s.powerbankId.length > 0 && s.powerbankId.length <= 200,
     );
     await this.d.db.tx(async () => {
@@ -186,7 +203,7 @@ export class CabinetsService implements LinkHandler {
         }
         const b = known.get(s.powerbankId);
         if (b && b.cabinet_id === cabinetId && b.slot === s.slot && (b.state === 'in_cabinet' || b.state === 'quarantined')) continue;
-        await this.d.repo.placeInSlot(s.powerbankId, cabinetId, s.slot, at);
+        await this.d.repo.placeInSlot(s.powerbankId, cabinetId, s.slot, at, isDeviceKind(s.kind) ? s.kind : undefined);
       }
       const listed = new Set(slots.map((s) => s.powerbankId));
       const gone = here.filter((b) => !listed.has(b.id)).map((b) => b.id);
