@@ -48,7 +48,7 @@ describe('power stations', () => {
     expect((await scan(token, 'PWL-LIS-001', 'station')).data).toMatchObject({ haveBatteryCount: 0, haveStationCount: 0 });
     const elapsed = 3 * 3_600_000 + 60_000;
     b.clock.advance(elapsed);
-    await b.fleet!.get('PWL-NYC-001')!.insert('PS-LIS-0001');
+    await b.fleet!.get('PWL-SH-001')!.insert('PS-LIS-0001');
     const done = await waitFor(async () => {
       const d = await detail(token, id);
       return d.pZujie === 3 ? d : null;
@@ -58,7 +58,7 @@ describe('power stations', () => {
     expect(done.pJiesuan).toBe(toMajor(rentalFee(order.plan, elapsed), 'EUR'));
     expect(done.pJiesuan).toBe(12); // 4 started hours × €3
     const { rows } = await b.db.query<{ kind: string; cabinet_id: string }>(`select kind, cabinet_id from powerbanks where id = 'PS-LIS-0001'`);
-    expect(rows[0]).toEqual({ kind: 'station', cabinet_id: 'PWL-NYC-001' });
+    expect(rows[0]).toEqual({ kind: 'station', cabinet_id: 'PWL-SH-001' });
     // The order list names the device.
     const list = (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/list?page=1&pageSize=10`, headers: { token } })).json();
     expect(JSON.stringify(list)).toContain('powerStation');

@@ -194,6 +194,11 @@ export class SimulatedCabinet {
     this.done.set(cmd.id, event);
   }
 
+  /** A Wi-Fi box reports its telemetry through this cabinet's gateway (box-telemetry, additive in v2). */
+  async boxTelemetry(t: { sn: string; bytesTotal: number; battery?: number; signal?: number; online?: boolean }) {
+    await this.emit({ type: 'box-telemetry', sn: t.sn, bytesTotal: t.bytesTotal, battery: t.battery ?? 80, signal: t.signal ?? 4, online: t.online ?? true });
+  }
+
   /** Someone pushes a power bank into a free slot. */
   async insert(powerbankId: string): Promise<{ slot: number }> {
     const i = this.slots.indexOf(null);

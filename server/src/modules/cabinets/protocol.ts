@@ -68,7 +68,9 @@ export type CabinetEvent =
   | (EventBase & { type: 'pop-failed'; commandId: string; slot: number | null; reason: 'empty' | 'jammed' | 'expired' })
   | (EventBase & { type: 'returned'; slot: number; powerbankId: string; fault?: string; kind?: DeviceKind })
   /** The cabinet found a rented power bank faulty (e.g. it reported a fault over its contacts or a user pressed the fault key). */
-  | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string });
+  | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string })
+  /** Additive (issue 14): a Wi-Fi box's telemetry, relayed by the cabinet gateway it reports through. */
+  | (EventBase & { type: 'box-telemetry'; sn: string; battery: number | null; signal: number | null; bytesTotal: number; online: boolean });
 
 /** …/status, retained; the offline message is also the connection's MQTT last will. */
 export interface CabinetStatus {
@@ -117,6 +119,8 @@ function shape(v: unknown): CabinetEvent | null {
       return int(v.slot) && str(v.powerbankId) && (v.fault === undefined || str(v.fault)) ? (v as unknown as CabinetEvent) : null;
     case 'powerbank-fault':
       return str(v.powerbankId) && str(v.reason) ? (v as unknown as CabinetEvent) : null;
+    case 'box-telemetry':
+      return str(v.sn) && Number.isSafeInteger(v.bytesTotal) && (v.bytesTotal as number) >= 0 && typeof v.online === 'boolean' ? (v as unknown as CabinetEvent) : null;
     default:
       return null;
   }

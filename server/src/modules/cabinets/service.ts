@@ -4,6 +4,7 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { RentalsService } from '../rentals/service.ts';
+import type { MifiService } from '../mifi/service.ts';
 import { currencySymbol, pricedVenue, type VenuesService } from '../venues/service.ts';
 import { isDeviceKind, type DeviceKind, type RentalKind } from '#core/devices.ts';
 import { LedgerService } from '../ledger/service.ts';
@@ -17,7 +18,7 @@ import type { CabinetsRepository } from './repository.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
-    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; venues: VenuesService },
+    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; venues: VenuesService; mifi: MifiService },
   ) {}
 
   private inboxTimer: NodeJS.Timeout | null = null;
@@ -87,6 +88,18 @@ export class CabinetsService implements LinkHandler {
     };
   }
 
+  private async isBoxCommand(commandId: string) {
+    const c = await this.d.repo.command(commandId);
+    const payload = (typeof c?.payload === 'string' ? JSON.parse(c.payload) : c?.payload) as { kind?: string } | undefined;
+    return payload?.kind === 'mifi';
+  }
+
+  private async isBox(id: string, kind: unknown) {
+    if (kind === 'mifi') return true;
+    const [b] = await this.d.repo.powerbanks([id]);
+    return b?.kind === 'mifi';
+  }
+
   /** The Wi-Fi box deposit of a venue (its 'mifi' plan), in minor units. */
   private async mifiDeposit(venueId: string) {
     return (await this.d.venues.priced(venueId, 'mifi')).plan.deposit;
@@ -130,9 +143,17 @@ export class CabinetsService implements LinkHandler {
         const e = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as CabinetEvent;
         // Events of one power bank are serialised across processes (popped and returned racing on two processes).
         if ('powerbankId' in e) await this.d.repo.lockKeys([`powerbank:${e.powerbankId}`]);
-        if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e);
+        // A Wi-Fi box's eject belongs to a package pickup, its return to the box's deposit (modules/mifi).
+        const boxCommand = (e.type === 'popped' || e.type === 'pop-failed') && (await this.isBoxCommand(e.commandId));
+        if (e.type === 'popped' && boxCommand) await this.d.mifi.onPopped(e);
+        else if (e.type === 'pop-failed' && boxCommand) await this.d.mifi.onPopFailed(e);
+        else if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e);
         else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(row.cabinet_id, e);
-        else if (e.type === 'returned') await this.d.rentals.onReturned(row.cabinet_id, e);
+        else if (e.type === 'returned' && (await this.isBox(e.powerbankId, e.kind))) {
+          await this.d.rentals.onReturned(row.cabinet_id, e); // places it in the slot (no rental order matches a box)
+          await this.d.mifi.onReturned(e.powerbankId);
+        } else if (e.type === 'returned') await this.d.rentals.onReturned(row.cabinet_id, e);
+        else if (e.type === 'box-telemetry') await this.d.mifi.onTelemetry(e);
         else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
         await this.d.repo.eventDone(key, this.d.clock.now());
         return 'done' as const;

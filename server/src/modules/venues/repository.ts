@@ -89,6 +89,12 @@ export class VenuesRepository {
     return { venue: venue as VenueRow, plan: parsed ?? undefined };
   }
 
+  async mifiDeposit(currency: string) {
+    const { rows } = await this.db.query<{ deposit: number }>(
+      `select p.deposit from price_plans p join venues v on v.id = p.venue_id where p.device_kind = 'mifi' and v.currency = $1 order by p.deposit limit 1`, [currency]);
+    return Number(rows[0]?.deposit ?? 0);
+  }
+
   async plan(venueId: string, kind: DeviceKind = 'cdb') {
     const { rows } = await this.db.query<PlanRow>('select * from price_plans where venue_id = $1 and device_kind = $2', [venueId, kind]);
     return rows[0];

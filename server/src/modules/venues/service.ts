@@ -55,6 +55,11 @@ export class VenuesService {
     private readonly liveness = new Liveness(systemClock),
   ) {}
 
+  /** The Wi-Fi box deposit in a currency: the 'mifi' plan of a venue in that currency (0 when none has one). */
+  async mifiDeposit(currency: string): Promise<number> {
+    return this.repo.mifiDeposit(currency);
+  }
+
   async priced(venueId: string, kind: DeviceKind = 'cdb'): Promise<PricedVenue> {
     const found = await this.repo.withPlan(venueId, kind);
     return pricedVenue(found?.venue, found?.plan);
