@@ -34,7 +34,6 @@ export const SEED_VENUES: SeedVenue[] = [
     lat: 31.2247, lng: 121.4460, currency: 'CNY',
     plan: { unitPrice: 200, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 2000, deposit: 9900, overtimeAmount: 9900, overtimeDays: 5, depositType: 1 },
     cabinet: { id: 'PWL-SH-001', slots: 8, powerbanks: 6 },
-    boxes: { serials: ['MF-SH-0001'], deposit: 50000 },
   },
   {
     id: 'v-vno-gedimino', name: 'GO9 Gedimino 9', city: 'Vilnius', address: 'Gedimino pr. 9, 01103 Vilnius, Lithuania',
@@ -48,7 +47,8 @@ export const SEED_VENUES: SeedVenue[] = [
     hours: '10:00-24:00', description: 'Next to the main bar.', logo: logo('TO', '#e4002b'),
     lat: 38.7069, lng: -9.1459, currency: 'EUR',
     plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 800, deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, depositType: 0 },
-    cabinet: { id: 'PWL-LIS-001', slots: 6, powerbanks: 3 },
+    // Slots 1-6 for power banks (3 free), 7 a power station, 8-9 Wi-Fi boxes.
+    cabinet: { id: 'PWL-LIS-001', slots: 9, powerbanks: 3 },
     boxes: { serials: ['MF-LIS-0001', 'MF-LIS-0002'], deposit: 5000 },
     stations: { count: 1, plan: { unitPrice: 300, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2000, deposit: 15000, overtimeAmount: 15000, overtimeDays: 3, depositType: 0 } },
   },
@@ -57,7 +57,8 @@ export const SEED_VENUES: SeedVenue[] = [
     hours: '05:30-02:00', description: 'Main Concourse, near the information booth.', logo: logo('GC', '#1f3a93'),
     lat: 40.7527, lng: -73.9772, currency: 'USD',
     plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 0, dailyCap: 900, deposit: 3000, overtimeAmount: 3000, overtimeDays: 5, depositType: 1 },
-    cabinet: { id: 'PWL-NYC-001', slots: 8, powerbanks: 6 },
+    // Slots 1-8 for power banks (2 free), 9 a power station, 10 a Wi-Fi box.
+    cabinet: { id: 'PWL-NYC-001', slots: 10, powerbanks: 6 },
     boxes: { serials: ['MF-NYC-0001'], deposit: 6000 },
     stations: { count: 1, plan: { unitPrice: 400, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2500, deposit: 20000, overtimeAmount: 20000, overtimeDays: 5, depositType: 1 } },
   },
@@ -151,7 +152,7 @@ export async function seed(db: Db): Promise<void> {
       for (let i = 1; i <= (v.stations?.count ?? 0); i++) {
         await db.query(
           `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'station') on conflict (id) do nothing`,
-          [`PS-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, v.cabinet.powerbanks + i],
+          [`PS-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, v.cabinet.slots - boxes.length - (v.stations?.count ?? 0) + i],
         );
       }
     }
