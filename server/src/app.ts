@@ -34,6 +34,9 @@ import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
 import rentalRoutes from './modules/rentals/routes.ts';
+import mifiRoutes from './modules/mifi/routes.ts';
+import { MifiRepository } from './modules/mifi/repository.ts';
+import { MifiService } from './modules/mifi/service.ts';
 import { RentalsService } from './modules/rentals/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
@@ -175,7 +178,10 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live,
   });
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link });
+  const mifi = new MifiService({
+    db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
+  });
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, venues, mifi });
   // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
   const retention = new Retention(jobs, clock, log).add(
     ...platformRules(db),
@@ -203,7 +209,7 @@ export async function buildApp(deps: AppDeps) {
     // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed, live });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed, live, mifi });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -239,6 +245,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
     await api.register(embedRoutes, { embed });
     await api.register(liveRoutes, { live });
+    await api.register(mifiRoutes, { mifi, payments });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });

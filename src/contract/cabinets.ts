@@ -22,6 +22,7 @@ export type PriceStrategy = Static<typeof PriceStrategy>;
 export const ScanQuery = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 500, description: 'the cabinet code or a code link containing qrcode=' }),
   id: Type.Optional(Type.String({ maxLength: 100 })),
+  deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station')], { description: 'Powerly extension: the device kind priced (default cdb, a power bank; station a power station)' })),
 });
 export type ScanQuery = Static<typeof ScanQuery>;
 
@@ -35,5 +36,11 @@ export const ScanResult = Type.Object({
   online: Type.Boolean(), lat: Type.Number(), lng: Type.Number(), priceStrategy: PriceStrategy,
   freeSlots: Type.Integer({ description: 'Powerly extension: empty slots of this cabinet (where a power bank can be returned)' }),
   userWallet: Type.Object({ pBalance: Money, pCurrencySymbol: Type.String(), pDailiId: Type.String() }),
+  energyStorageFlag: Type.Optional(Type.Integer({ description: '1 when the cabinet lends power stations (spec §3)' })),
+  haveStationCount: Type.Optional(Type.Integer({ description: 'Powerly extension: power stations ready to rent' })),
+  mifiBatteryCount: Type.Optional(Type.Integer({ description: 'Wi-Fi boxes ready to pick up' })),
+  mifiDeposit: Type.Optional(Money),
+  deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station')], { description: 'the kind this scan result prices (jifei, yajin, haveBatteryCount, priceStrategy)' })),
+  typeName: Type.Optional(Type.String()),
 });
 export type ScanResult = Static<typeof ScanResult>;

@@ -6,6 +6,9 @@ export const Receipt = Type.Object({
   returnTime: Type.Union([Type.String(), Type.Null()]), ended: Type.Boolean(), currency: Type.String(),
   amount: Type.Number({ description: 'charged rent (ended) or the estimate so far (open), major units' }),
   deposit: Type.Number(), useMinutes: Type.Integer(), lastEmail: Type.Union([Type.String(), Type.Null()]),
+  /** Powerly extension: the device rented (src/core/devices.ts) and its id. */
+  deviceType: Type.Union([Type.Literal('cdb'), Type.Literal('station'), Type.Literal('mifi')]),
+  deviceId: Type.String(),
 });
 export type Receipt = Static<typeof Receipt>;
 

@@ -15,6 +15,8 @@ export const Order = Type.Object({
   depositFrom: Type.Union([Type.Literal('card'), Type.Literal('wallet')], { description: 'Powerly extension: where the deposit is held (a card pre-authorisation or the wallet)' }),
   /** Powerly extension: what a failed deduction left unpaid (payType FK), 0 when nothing is owed. */
   debtAmount: Type.Optional(Type.Number()),
+  /** Powerly extension: the device rented (src/core/devices.ts); pType says the same in the operator's words. */
+  deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station'), Type.Literal('mifi')])),
 });
 export type Order = Static<typeof Order>;
 
@@ -43,6 +45,7 @@ export const DepositRentBody = Type.Object({
   qrcode: Type.String({ minLength: 1, maxLength: 500 }),
   stripeToken: Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token, or a Stripe payment method (pm_…)' }),
   paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
+  deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station')], { description: 'Powerly extension: the device rented (default cdb, a power bank; station a power station)' })),
   ...PayResume,
 });
 export type DepositRentBody = Static<typeof DepositRentBody>;
@@ -51,6 +54,7 @@ export const SavedCardRentBody = Type.Object({
   qrcode: Type.String({ minLength: 1, maxLength: 500 }),
   cardId: Type.String({ minLength: 1, maxLength: 100 }),
   paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
+  deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station')], { description: 'Powerly extension: the device rented (default cdb, a power bank; station a power station)' })),
   ...PayResume,
 });
 export type SavedCardRentBody = Static<typeof SavedCardRentBody>;
@@ -58,7 +62,9 @@ export type SavedCardRentBody = Static<typeof SavedCardRentBody>;
 export const DepositRentResult = Type.Object({ outTradeNo: Type.String(), action: Type.Optional(PaymentAction) });
 export type DepositRentResult = Static<typeof DepositRentResult>;
 
-export const BalanceRentQuery = Type.Object({ qrcode: Type.String({ minLength: 1, maxLength: 500 }) });
+export const BalanceRentQuery = Type.Object({ qrcode: Type.String({ minLength: 1, maxLength: 500 }),
+  deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station')], { description: 'Powerly extension: the device rented (default cdb, a power bank; station a power station)' })),
+});
 export type BalanceRentQuery = Static<typeof BalanceRentQuery>;
 /** `outTradNo` (sic) is the operator contract's spelling for this call. */
 export const BalanceRentResult = Type.Object({ outTradNo: Type.String() });

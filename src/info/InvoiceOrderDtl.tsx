@@ -52,6 +52,8 @@ export default function InvoiceOrderDtl() {
               <dl>
                 <dt>{t('invoice.orderNo')}</dt>
                 <dd>{state.r.orderId}</dd>
+                <dt>{t('orders.device')}</dt>
+                <dd>{t(`devices.${state.r.deviceType ?? 'cdb'}`)}{state.r.deviceId ? ` · ${state.r.deviceId}` : ''}</dd>
                 <dt>{t('invoice.venue')}</dt>
                 <dd>{state.r.shopName}</dd>
                 <dt>{t('invoice.borrowed')}</dt>

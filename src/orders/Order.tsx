@@ -1,4 +1,5 @@
 // Routes '/order' and '/pastOrder': paged rental orders (page size 10), tabs In use / Ended.
+import { deviceOf } from '../core/devices.ts';
 import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useLatest, useMountEffect } from '../ui/hooks.ts';
@@ -172,7 +173,9 @@ function OrderCard({ o, lang }: { o: OrderRow; lang: string }) {
         )}
         <dt>{t('orders.chargeStandard')}</dt>
         <dd>{chargeStandard(o, t)}</dd>
-        <dt>{t('orders.powerBank')}</dt>
+        <dt>{t('orders.device')}</dt>
+              <dd data-testid="order-device">{t(`devices.${deviceOf(o)}`)}</dd>
+              <dt>{deviceOf(o) === 'cdb' ? t('orders.powerBank') : t('orders.deviceId')}</dt>
         <dd>{o.pPowerbankId || '—'}</dd>
         <dt>{ongoing ? t('orders.estimated') : t('orders.fee')}</dt>
         <dd className="fee">{money(o.pCurrency, fee)}</dd>

@@ -1,4 +1,5 @@
 // Route '/orderDetail' [orderId]: one rental order; copy the order number.
+import { deviceOf } from '../core/devices.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
@@ -169,7 +170,9 @@ export default function OrderDetail() {
               <dd>{chargeStandard(order, t)}</dd>
               <dt>{t('detail.deposit')}</dt>
               <dd>{money(order.pCurrency, order.pYajin ?? 0)}</dd>
-              <dt>{t('orders.powerBank')}</dt>
+              <dt>{t('orders.device')}</dt>
+              <dd data-testid="order-device">{t(`devices.${deviceOf(order)}`)}</dd>
+              <dt>{deviceOf(order) === 'cdb' ? t('orders.powerBank') : t('orders.deviceId')}</dt>
               <dd>{order.pPowerbankId || '—'}</dd>
               <dt>{t('detail.cabinet')}</dt>
               <dd>{order.pCabinetid || '—'}</dd>

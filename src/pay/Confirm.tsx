@@ -109,7 +109,10 @@ export default function Confirm() {
     }
     // mifi: the payment layer takes it (readConfirmQuery, afterPaymentPath); its server call comes with the Wi-Fi flows.
     if (payType !== 'YJ') throw new StripePayError('unsupported', t('payTypes.payTypeUnsupported'));
-    const r = await rentWithDeposit({ qrcode, stripeToken: input.stripeToken ?? 'resume', paymentId, paymentIntent: input.paymentIntent, returnUrl }, key);
+    // The device kind the scanned cabinet was priced for (a power station is rented with its own plan and deposit).
+    const scanned = $cabinet.get();
+    const deviceType = scanned?.qrcode === qrcode ? scanned.deviceType : undefined;
+    const r = await rentWithDeposit({ qrcode, stripeToken: input.stripeToken ?? 'resume', paymentId, paymentIntent: input.paymentIntent, returnUrl, deviceType }, key);
     return r.action ? { action: r.action } : { done: r.outTradeNo };
   };
 

@@ -39,7 +39,7 @@ export default function Home() {
     // No session yet: the code-link entry makes the tourist session and comes back here.
     if (!token) return navigate(`/?qrcode=${encodeURIComponent(code)}`, { replace: true });
     let live = true;
-    checkCabinet(code)
+    checkCabinet(code, undefined, cabinet?.qrcode === code ? cabinet.deviceType : undefined)
       .then((c) => live && $cabinet.set(c))
       .catch((e) => live && !cabinet && setLoadError(errorText(e, t)));
     return () => {
@@ -108,7 +108,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
     setBusy(true);
     actionKey.current ??= randomId();
     try {
-      const r = await rentWithBalance(c.qrcode, actionKey.current);
+      const r = await rentWithBalance(c.qrcode, actionKey.current, c.deviceType);
       actionKey.current = null;
       if (!r?.outTradNo) {
         fail(t('home.borrowFailed'));
@@ -129,6 +129,11 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
     <>
       <PageHeader title={t('home.title')} back={false} />
       <main className="page home">
+        {c.deviceType === 'station' ? (
+          <p className="device-kind" data-testid="device-kind">
+            {t('home.deviceKind', { device: t('devices.station') })}
+          </p>
+        ) : null}
         <section className="venue" aria-labelledby="venue-name">
           {c.shoplogo ? <img className="venue-logo" src={c.shoplogo} alt={t('home.logoAlt', { name: c.shopname ?? '' })} width="56" height="56" /> : null}
           <div>

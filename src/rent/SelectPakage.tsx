@@ -4,18 +4,18 @@
 // Without a scanned cabinet it goes back a page (spec §2).
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { useT, $activeLang, type T } from '../i18n/index.ts';
+import { useT, errorText, $activeLang, type T } from '../i18n/index.ts';
 import { formatDuration } from '../core/duration.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { $route, back, href, navigate } from '../stores/router.ts';
-import type { Cabinet } from '../api/cabinet.ts';
+import { checkCabinet, type Cabinet } from '../api/cabinet.ts';
 import { MINUTE_MS, planFromWire, rentalFee, sliderMaxMinutes, type PricePlan } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
-import { showMessage } from '../ui/feedback.tsx';
+import { showMessage, toast } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
 import './rent.css';
@@ -51,12 +51,34 @@ export default function SelectPakage() {
   return <Borrow cabinet={cabinet} t={t} />;
 }
 
-function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: boolean }; t: T }) {
+type Offer = 'cdb' | 'station' | 'mifi';
+
+/** What the cabinet offers (spec §2): power bank always, a power station and a Wi-Fi box where it has them. */
+export function offers(c: Pick<Cabinet, 'haveMifiBattery' | 'energyStorageFlag' | 'haveStationCount'>): Offer[] {
+  const out: Offer[] = ['cdb'];
+  if (c.energyStorageFlag || (c.haveStationCount ?? 0) > 0) out.push('station');
+  if (c.haveMifiBattery) out.push('mifi');
+  return out;
+}
+
+function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const route = useStore($route);
   const currency = c.currency ?? 'CNY';
   const plan = planFromWire(c.priceStrategy, currency, c);
-  const hasMifi = Boolean(c.haveMifiBattery);
-  const [device, setDevice] = useState<'cdb' | 'mifi'>(route.query.get('deviceType') === 'mifi' && hasMifi ? 'mifi' : 'cdb');
+  const available = offers(c);
+  const asked = route.query.get('deviceType');
+  const [device, setDevice] = useState<Offer>(
+    asked === 'mifi' && available.includes('mifi') ? 'mifi' : c.deviceType === 'station' && available.includes('station') ? 'station' : 'cdb',
+  );
+  // A power bank and a power station have their own plans: the scan is asked again for the chosen kind, and the
+  // screen (and the cabinet home and the rent after it) shows that kind's price, deposit and stock.
+  const choose = (d: Offer) => {
+    setDevice(d);
+    if (d === 'mifi' || d === (c.deviceType ?? 'cdb')) return;
+    checkCabinet(c.qrcode, undefined, d)
+      .then((next) => $cabinet.set(next))
+      .catch((e: unknown) => toast(errorText(e, t)));
+  };
   const [tipOpen, setTipOpen] = useState(false);
   const showDoc = (doc: 'privacy' | 'terms') =>
     void showMessage({
@@ -73,7 +95,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
   const offline = c.online === false;
   const empty = offline || (c.haveBatteryCount ?? 0) <= 0;
   const next = () => {
-    if (device === 'mifi') navigate(href('/wifiMall', { type: 'QR' }));
+    if (device === 'mifi') navigate(href('/wifiMall', { type: 'QR', sn: '' }));
     else navigate('/home');
   };
 
@@ -96,13 +118,13 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet & { haveMifiBattery?: bool
           </Suspense>
         ) : null}
 
-        {hasMifi ? (
+        {available.length > 1 ? (
           <fieldset className="device-choice">
             <legend>{t('rentPricing.deviceType')}</legend>
-            {(['cdb', 'mifi'] as const).map((d) => (
+            {available.map((d) => (
               <label key={d} className={`device-option${device === d ? ' selected' : ''}`}>
-                <input type="radio" name="deviceType" value={d} checked={device === d} onChange={() => setDevice(d)} />
-                {d === 'cdb' ? t('rentPricing.powerBank') : t('rentPricing.wifiBox')}
+                <input type="radio" name="deviceType" value={d} checked={device === d} onChange={() => choose(d)} />
+                {d === 'cdb' ? t('rentPricing.powerBank') : d === 'station' ? t('rentPricing.powerStation') : t('rentPricing.wifiBox')}
               </label>
             ))}
           </fieldset>

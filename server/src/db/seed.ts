@@ -21,6 +21,10 @@ export interface SeedVenue {
   /** Minor units. unitLength × priceUnit (0 min, 1 h, 2 day) is the charge unit. */
   plan: { unitPrice: number; unitLength: number; priceUnit: 0 | 1 | 2; freeMinutes: number; dailyCap: number; deposit: number; overtimeAmount: number; overtimeDays: number; depositType: 0 | 1 };
   cabinet: { id: string; slots: number; powerbanks: number };
+  /** Wi-Fi boxes (serials) in the last slots, and the box deposit (minor units) of the venue's 'mifi' plan. */
+  boxes?: { serials: string[]; deposit: number };
+  /** Power stations (spec energyStorageFlag) in the slots after the power banks, with their own plan. */
+  stations?: { count: number; plan: SeedVenue['plan'] };
 }
 
 export const SEED_VENUES: SeedVenue[] = [
@@ -43,31 +47,80 @@ export const SEED_VENUES: SeedVenue[] = [
     hours: '10:00-24:00', description: 'Next to the main bar.', logo: logo('TO', '#e4002b'),
     lat: 38.7069, lng: -9.1459, currency: 'EUR',
     plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 800, deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, depositType: 0 },
-    cabinet: { id: 'PWL-LIS-001', slots: 6, powerbanks: 3 },
+    // Slots 1-6 for power banks (3 free), 7 a power station, 8-9 Wi-Fi boxes.
+    cabinet: { id: 'PWL-LIS-001', slots: 9, powerbanks: 3 },
+    boxes: { serials: ['MF-LIS-0001', 'MF-LIS-0002'], deposit: 5000 },
+    stations: { count: 1, plan: { unitPrice: 300, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2000, deposit: 15000, overtimeAmount: 15000, overtimeDays: 3, depositType: 0 } },
   },
   {
     id: 'v-nyc-gct', name: 'Grand Central Terminal', city: 'New York', address: '89 E 42nd St, New York, NY 10017, USA',
     hours: '05:30-02:00', description: 'Main Concourse, near the information booth.', logo: logo('GC', '#1f3a93'),
     lat: 40.7527, lng: -73.9772, currency: 'USD',
     plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 0, dailyCap: 900, deposit: 3000, overtimeAmount: 3000, overtimeDays: 5, depositType: 1 },
-    cabinet: { id: 'PWL-NYC-001', slots: 8, powerbanks: 6 },
+    // Slots 1-8 for power banks (2 free), 9 a power station, 10 a Wi-Fi box.
+    cabinet: { id: 'PWL-NYC-001', slots: 10, powerbanks: 6 },
+    boxes: { serials: ['MF-NYC-0001'], deposit: 6000 },
+    stations: { count: 1, plan: { unitPrice: 400, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2500, deposit: 20000, overtimeAmount: 20000, overtimeDays: 5, depositType: 1 } },
   },
 ];
 
+function flag(code: string): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="32" height="24"><rect width="32" height="24" rx="3" fill="#1f3a93"/><text x="16" y="16" font-family="Arial" font-size="10" fill="#fff" text-anchor="middle">${code}</text></svg>`;
+  return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+}
+
+/** The Wi-Fi package catalogue: three regions, twelve countries, per-day and day-package SKUs in CNY, EUR and USD. */
+export const SEED_REGIONS = [
+  { id: 'asia', name: 'Asia', countries: [['CN', 'China', 'Asia/Shanghai'], ['JP', 'Japan', 'Asia/Tokyo'], ['KR', 'South Korea', 'Asia/Seoul'], ['TH', 'Thailand', 'Asia/Bangkok'], ['SG', 'Singapore', 'Asia/Singapore']] },
+  { id: 'europe', name: 'Europe', countries: [['LT', 'Lithuania', 'Europe/Vilnius'], ['PT', 'Portugal', 'Europe/Lisbon'], ['ES', 'Spain', 'Europe/Madrid'], ['FR', 'France', 'Europe/Paris'], ['DE', 'Germany', 'Europe/Berlin']] },
+  { id: 'americas', name: 'Americas', countries: [['US', 'United States', 'America/New_York'], ['BR', 'Brazil', 'America/Sao_Paulo']] },
+] as const;
+/** Price of one day (or of the whole day package) in minor units per currency. */
+const RATE = { CNY: 1500, EUR: 200, USD: 220 } as const;
+
+async function seedCatalogue(db: Db) {
+  let sort = 0;
+  for (const r of SEED_REGIONS) {
+    await db.query('insert into mifi_regions (id, name, flag_url, sort) values ($1,$2,$3,$4) on conflict (id) do nothing', [r.id, r.name, flag(r.name.slice(0, 2).toUpperCase()), sort++]);
+    const skus: { id: string; country: string | null; name: string; kind: 'days' | 'unlimited' | 'mb'; value: number; isPackage: boolean; days: number; factor: number }[] = [
+      { id: `${r.id}-all-7d`, country: null, name: 'Regional', kind: 'days', value: 7, isPackage: true, days: 7, factor: 6 },
+    ];
+    for (const [code, name, tz] of r.countries) {
+      await db.query('insert into mifi_countries (code, name, region_id, time_zone, flag_url) values ($1,$2,$3,$4,$5) on conflict (code) do nothing', [code, name, r.id, tz, flag(code)]);
+      skus.push(
+        { id: `${code.toLowerCase()}-unl`, country: code, name: 'Daily', kind: 'unlimited', value: 0, isPackage: false, days: 1, factor: 1 },
+        { id: `${code.toLowerCase()}-500mb`, country: code, name: 'Light', kind: 'mb', value: 500, isPackage: false, days: 1, factor: 0.5 },
+        { id: `${code.toLowerCase()}-3d`, country: code, name: 'Daily', kind: 'days', value: 3, isPackage: true, days: 3, factor: 2.5 },
+      );
+    }
+    for (const k of skus) {
+      await db.query(
+        `insert into mifi_skus (id, region_id, country_code, name, plan_kind, plan_value, is_package, days) values ($1,$2,$3,$4,$5,$6,$7,$8) on conflict (id) do nothing`,
+        [k.id, r.id, k.country, k.name, k.kind, k.value, k.isPackage, k.days],
+      );
+      for (const [cur, rate] of Object.entries(RATE)) {
+        await db.query('insert into mifi_sku_prices (sku_id, currency, price) values ($1,$2,$3) on conflict do nothing', [k.id, cur, Math.round(rate * k.factor)]);
+      }
+    }
+  }
+}
+
 export async function seed(db: Db): Promise<void> {
   await db.tx(async () => {
+    await seedCatalogue(db);
     for (const v of SEED_VENUES) {
       await db.query(
         `insert into venues (id, name, city, address, hours, description, logo_url, lat, lng, currency)
          values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (id) do nothing`,
         [v.id, v.name, v.city, v.address, v.hours, v.description, v.logo, v.lat, v.lng, v.currency],
       );
-      const p = v.plan;
-      await db.query(
-        `insert into price_plans (venue_id, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
-           overtime_amount, overtime_days, deposit_type) values ($1,1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (venue_id) do nothing`,
-        [v.id, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
-      );
+      for (const [kind, p] of [['cdb', v.plan], ...(v.stations ? [['station', v.stations.plan] as const] : [])] as const) {
+        await db.query(
+          `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
+             overtime_amount, overtime_days, deposit_type) values ($1,$2,1,$3,$4,$5,$6,$7,$8,$9,$10,$11) on conflict (venue_id, device_kind) do nothing`,
+          [v.id, kind, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
+        );
+      }
       const ins = await db.query(
         'insert into cabinets (id, venue_id, slot_count) values ($1,$2,$3) on conflict (id) do nothing',
         [v.cabinet.id, v.id, v.cabinet.slots],
@@ -78,6 +131,28 @@ export async function seed(db: Db): Promise<void> {
         await db.query(
           `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3) on conflict (id) do nothing`,
           [`PB-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, i],
+        );
+      }
+      const boxes = v.boxes?.serials ?? [];
+      if (v.boxes) {
+        await db.query(
+          `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
+             overtime_amount, overtime_days, deposit_type) values ($1,'mifi',1,0,1,2,0,0,$2,$2,30,1) on conflict (venue_id, device_kind) do nothing`,
+          [v.id, v.boxes.deposit],
+        );
+      }
+      for (const [i, sn] of boxes.entries()) {
+        await db.query(
+          `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'mifi') on conflict (id) do nothing`,
+          [sn, v.cabinet.id, v.cabinet.slots - boxes.length + 1 + i],
+        );
+        await db.query('insert into mifi_boxes (sn, ssid, password) values ($1, $2, $3) on conflict (sn) do nothing',
+          [sn, `Powerly-${sn.slice(-4)}`, `pw-${sn.toLowerCase().replace(/[^a-z0-9]/g, '')}`]);
+      }
+      for (let i = 1; i <= (v.stations?.count ?? 0); i++) {
+        await db.query(
+          `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'station') on conflict (id) do nothing`,
+          [`PS-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, v.cabinet.slots - boxes.length - (v.stations?.count ?? 0) + i],
         );
       }
     }

@@ -5,6 +5,7 @@
 import type { MqttClient } from 'mqtt';
 import type { Clock } from '../../lib/clock.ts';
 import { uuid } from '../../lib/ids.ts';
+import type { DeviceKind } from '#core/devices.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
 import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState } from '../../modules/cabinets/protocol.ts';
 
@@ -20,6 +21,8 @@ export interface SimulatedCabinetOptions {
   ejectDelayMs?: number;
   /** Re-send events not acknowledged for this long (default 5 s). */
   resendMs?: number;
+  /** The kind of each device that is not a power bank (a power station, a Wi-Fi box); shared by a fleet. */
+  kinds?: Map<string, DeviceKind>;
 }
 
 type EventBody = CabinetEvent extends infer E ? (E extends CabinetEvent ? Omit<E, 'v' | 'id' | 'ts'> : never) : never;
@@ -45,8 +48,21 @@ export class SimulatedCabinet {
     return this.client?.connected ?? false;
   }
 
+  /** What each slot holds; a device other than a power bank says its kind (protocol v2, additive). */
   inventory(): SlotState[] {
-    return this.slots.map((p, i) => ({ slot: i + 1, powerbankId: p, battery: p ? 100 : null }));
+    return this.slots.map((p, i) => {
+      const kind = p ? this.kindOf(p) : undefined;
+      return { slot: i + 1, powerbankId: p, battery: p ? 100 : null, ...(kind && kind !== 'cdb' ? { kind } : {}) };
+    });
+  }
+
+  kindOf(id: string): DeviceKind {
+    return this.o.kinds?.get(id) ?? 'cdb';
+  }
+
+  private kindField(id: string) {
+    const kind = this.kindOf(id);
+    return kind === 'cdb' ? {} : { kind };
   }
 
   holds(powerbankId: string) {
@@ -162,7 +178,7 @@ export class SimulatedCabinet {
     }
     await this.ack(cmd.id, 'accepted');
     if (this.o.ejectDelayMs) await new Promise((r) => setTimeout(r, this.o.ejectDelayMs));
-    let slot = cmd.slot ?? this.slots.findIndex((p) => p !== null) + 1;
+    let slot = cmd.slot ?? this.slots.findIndex((p) => p !== null && this.kindOf(p) === (cmd.kind ?? 'cdb')) + 1;
     if (slot < 1 || slot > this.slots.length) slot = 0;
     let event: CabinetEvent;
     if (this.failNext) {
@@ -173,9 +189,14 @@ export class SimulatedCabinet {
     } else {
       const powerbankId = this.slots[slot - 1]!;
       this.slots[slot - 1] = null;
-      event = await this.emit({ type: 'popped', commandId: cmd.id, slot, powerbankId });
+      event = await this.emit({ type: 'popped', commandId: cmd.id, slot, powerbankId, ...this.kindField(powerbankId) });
     }
     this.done.set(cmd.id, event);
+  }
+
+  /** A Wi-Fi box reports its telemetry through this cabinet's gateway (box-telemetry, additive in v2). */
+  async boxTelemetry(t: { sn: string; bytesTotal: number; battery?: number; signal?: number; online?: boolean }) {
+    await this.emit({ type: 'box-telemetry', sn: t.sn, bytesTotal: t.bytesTotal, battery: t.battery ?? 80, signal: t.signal ?? 4, online: t.online ?? true });
   }
 
   /** Someone pushes a power bank into a free slot. */
@@ -183,7 +204,7 @@ export class SimulatedCabinet {
     const i = this.slots.indexOf(null);
     if (i < 0) throw new Error('no free slot');
     this.slots[i] = powerbankId;
-    await this.emit({ type: 'returned', slot: i + 1, powerbankId });
+    await this.emit({ type: 'returned', slot: i + 1, powerbankId, ...this.kindField(powerbankId) });
     return { slot: i + 1 };
   }
 

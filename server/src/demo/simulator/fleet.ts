@@ -1,6 +1,7 @@
 // All simulated cabinets of this process, built from the database's view of the seeded cabinets.
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { DeviceKind } from '#core/devices.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
 import { Liveness } from '../../modules/cabinets/liveness.ts';
 import { CabinetsRepository } from '../../modules/cabinets/repository.ts';
@@ -8,14 +9,17 @@ import { SimulatedCabinet } from './cabinet.ts';
 
 export class SimulatorFleet {
   readonly cabinets = new Map<string, SimulatedCabinet>();
+  /** Devices that are not power banks (power stations, Wi-Fi boxes), by id: a device keeps its kind in any cabinet. */
+  readonly kinds = new Map<string, DeviceKind>();
 
   static async fromDb(db: Db, o: { connector: MqttConnector; prefix: string; clock: Clock; heartbeatMs?: number; ejectDelayMs?: number; resendMs?: number }) {
     const { cabinets: cabs, banks } = await new CabinetsRepository(db, new Liveness(o.clock)).inventory();
     const fleet = new SimulatorFleet();
+    for (const b of banks) if (b.kind !== 'cdb') fleet.kinds.set(b.id, b.kind);
     for (const c of cabs) {
       const slots: (string | null)[] = Array.from({ length: c.slot_count }, () => null);
       for (const b of banks) if (b.cabinet_id === c.id && b.slot >= 1 && b.slot <= c.slot_count) slots[b.slot - 1] = b.id;
-      fleet.cabinets.set(c.id, new SimulatedCabinet({ cabinetId: c.id, slots, ...o }));
+      fleet.cabinets.set(c.id, new SimulatedCabinet({ cabinetId: c.id, slots, kinds: fleet.kinds, ...o }));
     }
     return fleet;
   }

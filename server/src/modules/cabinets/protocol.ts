@@ -1,3 +1,4 @@
+import type { DeviceKind } from '#core/devices.ts';
 // The cabinet protocol (docs/cabinet-protocol.md), shared by the server's cabinet link and the simulator.
 /** The version this server and the simulator speak (docs/cabinet-protocol.md §Versions). */
 export const PROTOCOL_VERSION = 2;
@@ -21,6 +22,8 @@ export interface EjectCommand {
   ttlMs: number;
   /** A slot number, or null for "any slot with a charged power bank". */
   slot: number | null;
+  /** Additive (v2): the kind of device to eject (default 'cdb'); a cabinet that ignores it ejects the named slot. */
+  kind?: DeviceKind;
 }
 /**
  * v2, server → cabinet on …/commands: the event `eventId` is stored by the server; the cabinet may forget it.
@@ -48,6 +51,8 @@ export interface SlotState {
   powerbankId: string | null;
   /** Battery level in percent, null when the slot is empty. */
   battery: number | null;
+  /** Additive (v2): what the slot holds; absent means a power bank ('cdb'). For a Wi-Fi box the id is its serial. */
+  kind?: DeviceKind;
 }
 
 interface EventBase {
@@ -59,11 +64,13 @@ interface EventBase {
 }
 export type CabinetEvent =
   | (EventBase & { type: 'heartbeat'; slots: SlotState[] })
-  | (EventBase & { type: 'popped'; commandId: string; slot: number; powerbankId: string })
+  | (EventBase & { type: 'popped'; commandId: string; slot: number; powerbankId: string; kind?: DeviceKind })
   | (EventBase & { type: 'pop-failed'; commandId: string; slot: number | null; reason: 'empty' | 'jammed' | 'expired' })
-  | (EventBase & { type: 'returned'; slot: number; powerbankId: string; fault?: string })
+  | (EventBase & { type: 'returned'; slot: number; powerbankId: string; fault?: string; kind?: DeviceKind })
   /** The cabinet found a rented power bank faulty (e.g. it reported a fault over its contacts or a user pressed the fault key). */
-  | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string });
+  | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string })
+  /** Additive (issue 14): a Wi-Fi box's telemetry, relayed by the cabinet gateway it reports through. */
+  | (EventBase & { type: 'box-telemetry'; sn: string; battery: number | null; signal: number | null; bytesTotal: number; online: boolean });
 
 /** …/status, retained; the offline message is also the connection's MQTT last will. */
 export interface CabinetStatus {
@@ -112,6 +119,8 @@ function shape(v: unknown): CabinetEvent | null {
       return int(v.slot) && str(v.powerbankId) && (v.fault === undefined || str(v.fault)) ? (v as unknown as CabinetEvent) : null;
     case 'powerbank-fault':
       return str(v.powerbankId) && str(v.reason) ? (v as unknown as CabinetEvent) : null;
+    case 'box-telemetry':
+      return str(v.sn) && Number.isSafeInteger(v.bytesTotal) && (v.bytesTotal as number) >= 0 && typeof v.online === 'boolean' ? (v as unknown as CabinetEvent) : null;
     default:
       return null;
   }

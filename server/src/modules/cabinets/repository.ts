@@ -1,3 +1,4 @@
+import type { DeviceKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Account } from '../ledger/repository.ts';
 import type { PlanRow, VenueRow } from '../venues/repository.ts';
@@ -20,6 +21,8 @@ export interface PowerbankRow {
   order_id: string | null;
   /** The cabinet time of the report that put it where it is (null: never reported). */
   seen_at: Date | null;
+  /** What the slot holds: a power bank, a power station or a Wi-Fi box (src/core/devices.ts). */
+  kind: DeviceKind;
 }
 
 /** A row of the inbox (cabinet_events). */
@@ -41,8 +44,12 @@ export interface ScanView {
   plan: PlanRow | undefined;
   /** The user's wallet account in the venue's currency (default agent), if it has one. */
   wallet: Account | undefined;
-  /** Power banks in the cabinet's slots. */
+  /** Lendable devices of the scanned kind in the cabinet's slots. */
   available: number;
+  /** Lendable devices of each kind in the cabinet's slots (what /selectPakage offers). */
+  counts: Record<DeviceKind, number>;
+  /** The venue's plan of each kind it has one for (a power station or Wi-Fi box plan makes that line offered). */
+  planKinds: DeviceKind[];
   /** The user's open rentals. */
   openCount: number;
 }
@@ -67,29 +74,34 @@ export class CabinetsRepository {
    * The scan's cabinet, venue, price plan, stock, the user's wallet in the venue currency and open rental count:
    * one joined query (a named prepared statement on PostgreSQL). Undefined when the cabinet does not exist.
    */
-  async scanView(cabinetId: string, userId: number, openStates: readonly number[], agent: string): Promise<ScanView | undefined> {
+  async scanView(cabinetId: string, userId: number, openStates: readonly number[], agent: string, kind: DeviceKind = 'cdb'): Promise<ScanView | undefined> {
     const { rows } = await this.db.query<{
-      venue: VenueRow | string; plan: PlanRow | string | null; wallet: Account | string | null; available: number; open_count: number;
+      venue: VenueRow | string; plan: PlanRow | string | null; wallet: Account | string | null; counts: Record<string, number> | string | null;
+      plan_kinds: string[] | null; open_count: number;
       id: string; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null;
     }>(
       `select c.id, c.venue_id, c.slot_count, c.online, c.last_seen_at, to_jsonb(v) as venue, to_jsonb(p) as plan,
               (select to_jsonb(a) from ledger_accounts a
                 where a.owner_type = 'user' and a.owner_id = $2 and a.currency = v.currency and a.agent_id = $4 and a.kind = 'wallet'
                 limit 1) as wallet,
-              (select count(*)::int from powerbanks b where b.cabinet_id = c.id and b.state = 'in_cabinet') as available,
+              (select coalesce(jsonb_object_agg(k.kind, k.n), '{}'::jsonb) from
+                 (select b.kind, count(*)::int as n from powerbanks b where b.cabinet_id = c.id and b.state = 'in_cabinet' group by b.kind) k) as counts,
+              (select array_agg(pp.device_kind order by pp.device_kind) from price_plans pp where pp.venue_id = v.id) as plan_kinds,
               (select count(*)::int from orders o where o.user_id = $3 and o.zujie = any($5::smallint[]) and not o.settled) as open_count
-         from cabinets c join venues v on v.id = c.venue_id left join price_plans p on p.venue_id = v.id
+         from cabinets c join venues v on v.id = c.venue_id left join price_plans p on p.venue_id = v.id and p.device_kind = $6
         where c.id = $1`,
-      [cabinetId, String(userId), userId, agent, openStates],
+      [cabinetId, String(userId), userId, agent, openStates, kind],
       { name: 'cabinets.scanView' },
     );
     const r = rows[0];
     if (!r) return undefined;
     const cabinet: CabinetRow = { id: r.id, venue_id: r.venue_id, slot_count: r.slot_count, online: r.online, last_seen_at: r.last_seen_at };
     if (this.liveness) cabinet.online = this.liveness.isLive(cabinet);
+    const c = json(r.counts) ?? {};
+    const counts: Record<DeviceKind, number> = { cdb: Number(c.cdb ?? 0), station: Number(c.station ?? 0), mifi: Number(c.mifi ?? 0) };
     return {
       cabinet, venue: json(r.venue)!, plan: json(r.plan), wallet: json(r.wallet),
-      available: Number(r.available), openCount: Number(r.open_count),
+      available: counts[kind], counts, planKinds: (r.plan_kinds ?? []) as DeviceKind[], openCount: Number(r.open_count),
     };
   }
 
@@ -100,10 +112,10 @@ export class CabinetsRepository {
     return rows;
   }
 
-  async availableCount(cabinetId: string) {
+  async availableCount(cabinetId: string, kind: DeviceKind = 'cdb') {
     const { rows } = await this.db.query<{ n: number }>(
-      `select count(*)::int as n from powerbanks where cabinet_id = $1 and state = 'in_cabinet'`,
-      [cabinetId],
+      `select count(*)::int as n from powerbanks where cabinet_id = $1 and state = 'in_cabinet' and kind = $2`,
+      [cabinetId, kind],
     );
     return Number(rows[0]?.n ?? 0);
   }
@@ -125,12 +137,12 @@ export class CabinetsRepository {
    * The power bank left a cabinet for `orderId` at `at` (the cabinet's time). Not applied when a later report
    * placed it (a late 'popped' never overrides a later return); an unknown power bank is recorded as rented.
    */
-  async markRented(powerbankId: string, orderId: string, at: Date) {
+  async markRented(powerbankId: string, orderId: string, at: Date, kind: DeviceKind = 'cdb') {
     const res = await this.db.query(
-      `insert into powerbanks (id, state, order_id, seen_at) values ($1, 'rented', $2, $3)
+      `insert into powerbanks (id, state, order_id, seen_at, kind) values ($1, 'rented', $2, $3, $4)
        on conflict (id) do update set state = 'rented', cabinet_id = null, slot = null, order_id = $2, seen_at = $3
         where powerbanks.seen_at is null or powerbanks.seen_at <= $3 or powerbanks.state = 'missing'`,
-      [powerbankId, orderId, at],
+      [powerbankId, orderId, at, kind],
     );
     return res.rowCount === 1;
   }
@@ -140,7 +152,7 @@ export class CabinetsRepository {
    * anything we thought was there is missing. An unknown power bank is quarantined (never lent until an operator
    * releases it). Not applied when an even later report placed it elsewhere (false). Caller holds its lock.
    */
-  async placeInSlot(powerbankId: string, cabinetId: string, slot: number, at: Date) {
+  async placeInSlot(powerbankId: string, cabinetId: string, slot: number, at: Date, kind?: DeviceKind) {
     const { rows } = await this.db.query<{ seen_at: Date | null }>('select seen_at from powerbanks where id = $1', [powerbankId]);
     const seen = rows[0]?.seen_at;
     if (seen && new Date(seen).getTime() > at.getTime()) return false;
@@ -150,10 +162,10 @@ export class CabinetsRepository {
       [cabinetId, slot, powerbankId],
     );
     await this.db.query(
-      `insert into powerbanks (id, state, cabinet_id, slot, seen_at) values ($1, 'quarantined', $2, $3, $4)
+      `insert into powerbanks (id, state, cabinet_id, slot, seen_at, kind) values ($1, 'quarantined', $2, $3, $4, coalesce($5, 'cdb'))
        on conflict (id) do update set state = case when powerbanks.state = 'quarantined' then 'quarantined' else 'in_cabinet' end,
-         cabinet_id = $2, slot = $3, order_id = null, seen_at = $4`,
-      [powerbankId, cabinetId, slot, at],
+         cabinet_id = $2, slot = $3, order_id = null, seen_at = $4, kind = coalesce($5, powerbanks.kind)`,
+      [powerbankId, cabinetId, slot, at, kind ?? null],
     );
     return true;
   }
@@ -202,14 +214,14 @@ export class CabinetsRepository {
    * A slot of the cabinet holding a lendable power bank that no unanswered, unexpired eject is aimed at
    * (each such eject reserves its slot); undefined when none is left.
    */
-  async freeSlot(cabinetId: string, now: Date) {
+  async freeSlot(cabinetId: string, now: Date, kind: DeviceKind = 'cdb') {
     const { rows } = await this.db.query<{ slot: number }>(
       `select b.slot from powerbanks b
-        where b.cabinet_id = $1 and b.state = 'in_cabinet' and b.slot is not null
+        where b.cabinet_id = $1 and b.state = 'in_cabinet' and b.slot is not null and b.kind = $3
           and not exists (select 1 from cabinet_commands c where c.cabinet_id = $1 and c.result is null and c.expires_at > $2
                              and (c.payload->>'slot') = b.slot::text)
         order by b.slot limit 1`,
-      [cabinetId, now],
+      [cabinetId, now, kind],
     );
     return rows[0]?.slot;
   }
@@ -384,8 +396,8 @@ export class CabinetsRepository {
   /** Every cabinet's slot count and the power banks in its slots (the simulator starts from this). */
   async inventory() {
     const { rows: cabinets } = await this.db.query<{ id: string; slot_count: number }>('select id, slot_count from cabinets order by id');
-    const { rows: banks } = await this.db.query<{ id: string; cabinet_id: string; slot: number }>(
-      `select id, cabinet_id, slot from powerbanks where state = 'in_cabinet' and cabinet_id is not null`,
+    const { rows: banks } = await this.db.query<{ id: string; cabinet_id: string; slot: number; kind: DeviceKind }>(
+      `select id, cabinet_id, slot, kind from powerbanks where state = 'in_cabinet' and cabinet_id is not null`,
     );
     return { cabinets, banks };
   }

@@ -1,5 +1,6 @@
 import { Envelope } from '#contract/envelope.ts';
 import { ScanQuery, ScanResult } from '#contract/cabinets.ts';
+import { rentalKind } from '#core/devices.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
@@ -14,5 +15,5 @@ export default async function cabinetRoutes(app: App, opts: { cabinets: Cabinets
       response: { 200: Envelope(ScanResult) },
     },
     preHandler: app.requireUser,
-  }, async (req) => ok(await opts.cabinets.scan(currentUser(req), req.query.url)));
+  }, async (req) => ok(await opts.cabinets.scan(currentUser(req), req.query.url, rentalKind(req.query.deviceType))));
 }

@@ -4,7 +4,9 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { RentalsService } from '../rentals/service.ts';
-import { currencySymbol, pricedVenue } from '../venues/service.ts';
+import type { MifiService } from '../mifi/service.ts';
+import { currencySymbol, pricedVenue, type VenuesService } from '../venues/service.ts';
+import { isDeviceKind, type DeviceKind, type RentalKind } from '#core/devices.ts';
 import { LedgerService } from '../ledger/service.ts';
 import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
@@ -16,18 +18,23 @@ import type { CabinetsRepository } from './repository.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
-    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink },
+    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; venues: VenuesService; mifi: MifiService },
   ) {}
 
   private inboxTimer: NodeJS.Timeout | null = null;
   private inboxRun: Promise<unknown> | null = null;
 
   /** POST cdb/cabinet/checkisok */
-  async scan(user: UserRow, url: string) {
+  async scan(user: UserRow, url: string, kind: RentalKind = 'cdb') {
     // One round trip: cabinet, venue, plan, stock, the wallet in the venue currency and the open rentals
     // (the same rules as resolveCabinet, walletOf, openCount and availableCount, read together).
     const code = cabinetCodeFrom(url);
-    const view = code ? await this.d.repo.scanView(code, user.id, OPEN_STATES, DEFAULT_AGENT) : undefined;
+    let view = code ? await this.d.repo.scanView(code, user.id, OPEN_STATES, DEFAULT_AGENT, kind) : undefined;
+    // A kind the venue has no plan for (a stale deviceType): the power-bank view, which every venue prices.
+    if (view && !view.plan && kind !== 'cdb') {
+      kind = 'cdb';
+      view = await this.d.repo.scanView(code!, user.id, OPEN_STATES, DEFAULT_AGENT, kind);
+    }
     if (!view) throw notFound('error.cabinetNotFound');
     const { cabinet } = view;
     const priced = pricedVenue(view.venue, view.plan);
@@ -42,6 +49,7 @@ export class CabinetsService implements LinkHandler {
     const haveBatteryCount = cabinet.online ? view.available : 0;
     const deposit = priced.plan.deposit;
     const needsPayment = balance < deposit;
+    const mifiDeposit = view.planKinds.includes('mifi') ? await this.mifiDeposit(venue.id) : undefined;
     const m = (v: number) => toMajor(v, c);
     return {
       cabinetID: cabinet.id,
@@ -65,8 +73,14 @@ export class CabinetsService implements LinkHandler {
       overtimeAmount: wire.pOvertimeAmount,
       zujieNum,
       haveBatteryCount,
-      freeSlots: cabinet.online ? Math.max(0, cabinet.slot_count - haveBatteryCount) : 0,
-      haveMifiBattery: false,
+      // Offline: nothing to rent or return there (the screen lists the nearest cabinets with stock instead).
+      freeSlots: cabinet.online ? Math.max(0, cabinet.slot_count - view.counts.cdb - view.counts.station - view.counts.mifi) : 0,
+      haveMifiBattery: cabinet.online && view.counts.mifi > 0 && view.planKinds.includes('mifi'),
+      mifiBatteryCount: cabinet.online && view.planKinds.includes('mifi') ? view.counts.mifi : 0,
+      mifiDeposit: mifiDeposit === undefined ? 0 : m(mifiDeposit),
+      energyStorageFlag: view.planKinds.includes('station') && view.counts.station > 0 ? 1 : 0,
+      haveStationCount: cabinet.online && view.planKinds.includes('station') ? view.counts.station : 0,
+      deviceType: kind,
       yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
       online: cabinet.online,
       lat: venue.lat,
@@ -74,6 +88,23 @@ export class CabinetsService implements LinkHandler {
       priceStrategy: wire,
       userWallet: { pBalance: m(balance), pCurrencySymbol: currencySymbol(c), pDailiId: 'powerly' },
     };
+  }
+
+  private async isBoxCommand(commandId: string) {
+    const c = await this.d.repo.command(commandId);
+    const payload = (typeof c?.payload === 'string' ? JSON.parse(c.payload) : c?.payload) as { kind?: string } | undefined;
+    return payload?.kind === 'mifi';
+  }
+
+  private async isBox(id: string, kind: unknown) {
+    if (kind === 'mifi') return true;
+    const [b] = await this.d.repo.powerbanks([id]);
+    return b?.kind === 'mifi';
+  }
+
+  /** The Wi-Fi box deposit of a venue (its 'mifi' plan), in minor units. */
+  private async mifiDeposit(venueId: string) {
+    return (await this.d.venues.priced(venueId, 'mifi')).plan.deposit;
   }
 
   // ---- LinkHandler: the inbox (docs/cabinet-protocol.md §Delivery) --------------------------------------------
@@ -114,9 +145,17 @@ export class CabinetsService implements LinkHandler {
         const e = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as CabinetEvent;
         // Events of one power bank are serialised across processes (popped and returned racing on two processes).
         if ('powerbankId' in e) await this.d.repo.lockKeys([`powerbank:${e.powerbankId}`]);
-        if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e);
+        // A Wi-Fi box's eject belongs to a package pickup, its return to the box's deposit (modules/mifi).
+        const boxCommand = (e.type === 'popped' || e.type === 'pop-failed') && (await this.isBoxCommand(e.commandId));
+        if (e.type === 'popped' && boxCommand) await this.d.mifi.onPopped(e);
+        else if (e.type === 'pop-failed' && boxCommand) await this.d.mifi.onPopFailed(e);
+        else if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e);
         else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(row.cabinet_id, e);
-        else if (e.type === 'returned') await this.d.rentals.onReturned(row.cabinet_id, e);
+        else if (e.type === 'returned' && (await this.isBox(e.powerbankId, e.kind))) {
+          await this.d.rentals.onReturned(row.cabinet_id, e); // places it in the slot (no rental order matches a box)
+          await this.d.mifi.onReturned(e.powerbankId);
+        } else if (e.type === 'returned') await this.d.rentals.onReturned(row.cabinet_id, e);
+        else if (e.type === 'box-telemetry') await this.d.mifi.onTelemetry(e);
         else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
         await this.d.repo.eventDone(key, this.d.clock.now());
         return 'done' as const;
@@ -170,7 +209,7 @@ export class CabinetsService implements LinkHandler {
     const reported = Date.parse(e.ts);
     const at = new Date(Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime()));
     const slots = (Array.isArray(e.slots) ? e.slots : []).filter(
-      (s): s is { slot: number; powerbankId: string; battery: number | null } =>
+      (s): s is { slot: number; powerbankId: string; battery: number | null; kind?: DeviceKind } =>
         Number.isInteger(s?.slot) && s.slot >= 1 && s.slot <= cabinet.slot_count && typeof s.powerbankId === 'string' && s.powerbankId.length > 0 && s.powerbankId.length <= 200,
     );
     await this.d.db.tx(async () => {
@@ -187,7 +226,7 @@ export class CabinetsService implements LinkHandler {
         }
         const b = known.get(s.powerbankId);
         if (b && b.cabinet_id === cabinetId && b.slot === s.slot && (b.state === 'in_cabinet' || b.state === 'quarantined')) continue;
-        await this.d.repo.placeInSlot(s.powerbankId, cabinetId, s.slot, at);
+        await this.d.repo.placeInSlot(s.powerbankId, cabinetId, s.slot, at, isDeviceKind(s.kind) ? s.kind : undefined);
       }
       const listed = new Set(slots.map((s) => s.powerbankId));
       const gone = here.filter((b) => !listed.has(b.id)).map((b) => b.id);

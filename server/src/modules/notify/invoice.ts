@@ -30,7 +30,7 @@ export class InvoiceService {
     return {
       orderId: o.id, shopName: w.pShopName, returnShopName: w.pGhShopName, borrowTime: w.pBorrowtime, returnTime: w.pGhtime,
       ended, currency: o.currency, amount: ended ? w.pJiesuan : w.estimatedAmount, deposit: w.pYajin, useMinutes: w.pUseMins,
-      lastEmail: lastEmail ?? null,
+      lastEmail: lastEmail ?? null, deviceType: o.device_kind, deviceId: w.pPowerbankId,
     };
   }
 
@@ -47,6 +47,7 @@ export class InvoiceService {
       '',
       `${t(lang, 'receipt.order')}: ${r.orderId}`,
       `${t(lang, 'receipt.venue')}: ${r.shopName}`,
+      `${t(lang, 'receipt.device')}: ${t(lang, `device.${r.deviceType}`)}${r.deviceId ? ` (${r.deviceId})` : ''}`,
       `${t(lang, 'receipt.borrowed')}: ${when(r.borrowTime)}`,
       `${t(lang, 'receipt.returned')}: ${r.ended ? `${when(r.returnTime)}${r.returnShopName ? ` (${r.returnShopName})` : ''}` : t(lang, 'receipt.inUse')}`,
       `${t(lang, 'receipt.minutes')}: ${r.useMinutes}`,

@@ -1,3 +1,4 @@
+import type { RentalKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { PricePlan, WirePriceStrategy } from '#core/pricing.ts';
 import { BUY_OUT_FROM, canTransition, ONGOING_STATES, OPEN_STATES, Zujie } from './order-state.ts';
@@ -36,6 +37,8 @@ export interface OrderRow {
   /** What a failed off-session deduction left unpaid (minor units); paid with payType FK. */
   debt?: number;
   debt_paid_at?: Date | null;
+  /** The device rented: a power bank or a power station (src/core/devices.ts). */
+  device_kind: RentalKind;
 }
 
 const parse = (r: OrderRow): OrderRow => ({
@@ -51,10 +54,10 @@ export class RentalsRepository {
   async insert(o: Omit<OrderRow, 'bought_out_at' | 'settled' | 'zujie' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'powerbank_id' | 'slot'>) {
     await this.db.query(
       `insert into orders (id, user_id, cabinet_id, venue_id, deposit_type, currency, plan, wire_strategy, deposit,
-         hold_transfer_id, payment_id, eject_command_id, created_at)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
+         hold_transfer_id, payment_id, eject_command_id, created_at, device_kind)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
       [o.id, o.user_id, o.cabinet_id, o.venue_id, o.deposit_type, o.currency, JSON.stringify(o.plan), JSON.stringify(o.wire_strategy),
-        o.deposit, o.hold_transfer_id, o.payment_id, o.eject_command_id, o.created_at],
+        o.deposit, o.hold_transfer_id, o.payment_id, o.eject_command_id, o.created_at, o.device_kind],
     );
   }
 

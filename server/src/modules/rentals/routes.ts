@@ -3,6 +3,7 @@ import {
   BalanceRentQuery, BalanceRentResult, DepositRentBody, DepositRentResult, SavedCardRentBody, Order, OrderCheckParams, OrderCheckResult, OrderIdBody,
   OrderIdQuery, OrderListQuery, OrderPage, OrderShare, PublicOrder, PublicOrderQuery,
 } from '#contract/rentals.ts';
+import { rentalKind } from '#core/devices.ts';
 import { ok } from '../../lib/envelope.ts';
 import { AppError } from '../../lib/errors.ts';
 import { t } from '../../lib/i18n.ts';
@@ -44,6 +45,7 @@ export default async function rentalRoutes(app: App, opts: {
       const agent = await agentOf(opts.payments, req.headers);
       const r = await opts.rentals.rentWithDeposit(currentUser(req), {
         qrcode: b.qrcode, token: b.stripeToken, paymentId: b.paymentId, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
+        kind: rentalKind(b.deviceType),
       });
       return ok(paid(r));
     }, { committed: (id: string) => ok({ outTradeNo: id }) });
@@ -64,7 +66,9 @@ export default async function rentalRoutes(app: App, opts: {
       const agent = await agentOf(opts.payments, req.headers);
       const user = currentUser(req);
       const token = await opts.savedCard(user.id, b.cardId, agent);
-      const r = await opts.rentals.rentWithDeposit(user, { qrcode: b.qrcode, token, paymentId: b.paymentId, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent });
+      const r = await opts.rentals.rentWithDeposit(user, {
+        qrcode: b.qrcode, token, paymentId: b.paymentId, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent, kind: rentalKind(b.deviceType),
+      });
       return ok(paid(r));
     }, { committed: (id: string) => ok({ outTradeNo: id }) });
   });
@@ -80,7 +84,7 @@ export default async function rentalRoutes(app: App, opts: {
     preHandler: app.requireUser,
   }, async (req, reply) =>
     idempotent(opts.keys, opts.clock, req, reply, req.query, async () =>
-      ok({ outTradNo: await opts.rentals.rentWithBalance(currentUser(req), req.query.qrcode) }), { committed: (id: string) => ok({ outTradNo: id }) }));
+      ok({ outTradNo: await opts.rentals.rentWithBalance(currentUser(req), req.query.qrcode, rentalKind(req.query.deviceType)) }), { committed: (id: string) => ok({ outTradNo: id }) }));
 
   app.post('/cdb/mine/order/check/:tradeNo/:payMode', {
     schema: {

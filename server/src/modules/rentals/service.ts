@@ -6,6 +6,7 @@
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { cabinetCodeFrom } from '#core/codeLink.ts';
+import { isDeviceKind, orderPType, type RentalKind } from '#core/devices.ts';
 import { toMajor } from '#core/money.ts';
 import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
 import type { Db } from '../../db/db.ts';
@@ -88,6 +89,8 @@ export interface DepositInput {
   paymentIntent?: string;
   agent?: string;
   returnUrl?: string;
+  /** The device kind rented (default a power bank). */
+  kind?: RentalKind;
 }
 
 export class RentalsService {
@@ -105,20 +108,20 @@ export class RentalsService {
     d.jobs.register(JOB_REFUND_CARD, (p) => this.refundCard(String(p.paymentId), Number(p.amount), String(p.key)));
   }
 
-  async resolveCabinet(url: string): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
+  async resolveCabinet(url: string, kind: RentalKind = 'cdb'): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
     const code = cabinetCodeFrom(url);
     const cabinet = code ? await this.d.cabinets.find(code) : undefined;
     if (!cabinet) throw notFound('error.cabinetNotFound');
-    return { cabinet, priced: await this.d.venues.priced(cabinet.venue_id) };
+    return { cabinet, priced: await this.d.venues.priced(cabinet.venue_id, kind) };
   }
 
-  private async preflight(user: UserRow, qrcode: string) {
-    const r = await this.resolveCabinet(qrcode);
+  private async preflight(user: UserRow, qrcode: string, kind: RentalKind) {
+    const r = await this.resolveCabinet(qrcode, kind);
     if (!r.cabinet.online) throw conflict('error.cabinetOffline');
     // Fail fast: without the broker the eject cannot go out; refuse now, before any money moves.
     if (!this.d.link.isUp()) throw conflict('error.cabinetLinkDown');
     // Each unanswered eject reserves its slot (checked again under the cabinet's lock in start()).
-    if ((await this.d.cabinets.freeSlot(r.cabinet.id, this.d.clock.now())) === undefined) throw conflict('error.noPowerbank');
+    if ((await this.d.cabinets.freeSlot(r.cabinet.id, this.d.clock.now(), kind)) === undefined) throw conflict('error.noPowerbank');
     if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
     return r;
   }
@@ -127,7 +130,7 @@ export class RentalsService {
   async rentWithDeposit(user: UserRow, input: DepositInput): Promise<string | ActionRequired> {
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
     if (input.paymentIntent && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))) throw conflict('error.payment.alreadyUsed');
-    const { cabinet, priced } = await this.preflight(user, input.qrcode);
+    const { cabinet, priced } = await this.preflight(user, input.qrcode, input.kind ?? 'cdb');
     const preauth = priced.planRow.deposit_type === 0;
     // A pre-authorisation needs a method that can hold (a card or a card wallet); iDEAL / WeChat Pay charge at once.
     if (preauth && !PaymentsService.methodHolds(input.paymentId)) throw badRequest('error.paymentMethod');
@@ -208,7 +211,7 @@ export class RentalsService {
       }
     }
     try {
-      await this.start(orderId, user, cabinet, priced, funding);
+      await this.start(orderId, user, cabinet, priced, funding, input.kind ?? 'cdb');
     } catch (err) {
       // A job from here on: if the provider call fails now, the job retries it (and ends `dead`, visible, at worst).
       await this.compensate(funding, orderId)
@@ -254,10 +257,10 @@ export class RentalsService {
   }
 
   /** GET cdb/cabinet/useBalanceToRent */
-  async rentWithBalance(user: UserRow, qrcode: string): Promise<string> {
-    const { cabinet, priced } = await this.preflight(user, qrcode);
+  async rentWithBalance(user: UserRow, qrcode: string, kind: RentalKind = 'cdb'): Promise<string> {
+    const { cabinet, priced } = await this.preflight(user, qrcode, kind);
     const orderId = orderNo(this.d.clock.now());
-    await this.start(orderId, user, cabinet, priced, { kind: 'wallet', topUp: null });
+    await this.start(orderId, user, cabinet, priced, { kind: 'wallet', topUp: null }, kind);
     await this.sendEject(orderId);
     return orderId;
   }
@@ -277,7 +280,7 @@ export class RentalsService {
   }
 
   /** One transaction: payment row, ledger, order, eject command and its timeout job. */
-  private async start(orderId: string, user: UserRow, cabinet: CabinetRow, priced: PricedVenue, f: Funding) {
+  private async start(orderId: string, user: UserRow, cabinet: CabinetRow, priced: PricedVenue, f: Funding, kind: RentalKind) {
     const now = this.d.clock.now();
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
@@ -290,7 +293,7 @@ export class RentalsService {
       // for the last one get exactly one order (the other is refused here and its card hold voided).
       await this.d.cabinets.lock(cabinet.id);
       // The eject names the slot: a lendable power bank the cabinet reported (never a quarantined one).
-      const slot = await this.d.cabinets.freeSlot(cabinet.id, now);
+      const slot = await this.d.cabinets.freeSlot(cabinet.id, now, kind);
       if (slot === undefined) throw conflict('error.noPowerbank');
       const hold = await w.account(userOwner(user.id), 'deposit_hold', currency);
       let paymentId: string | null = null;
@@ -310,7 +313,7 @@ export class RentalsService {
       }
       const commandId = uuid();
       const expiresAt = new Date(now.getTime() + this.d.ejectTtlMs);
-      const command: Command = { v: PROTOCOL_VERSION, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot };
+      const command: Command = { v: PROTOCOL_VERSION, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot, kind };
       await this.d.repo.insert({
         id: orderId,
         user_id: user.id,
@@ -325,6 +328,7 @@ export class RentalsService {
         payment_id: paymentId,
         eject_command_id: commandId,
         created_at: now,
+        device_kind: kind,
       });
       await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
       await this.d.jobs.enqueue(JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
@@ -369,7 +373,7 @@ export class RentalsService {
     const now = this.d.clock.now().getTime();
     const borrowedAt = new Date(Math.max(new Date(order.created_at).getTime(), Math.min(Number.isFinite(reported) ? reported : now, now)));
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt });
-    const out = await this.d.cabinets.markRented(e.powerbankId, order.id, borrowedAt);
+    const out = await this.d.cabinets.markRented(e.powerbankId, order.id, borrowedAt, order.device_kind);
     await this.changed(order.user_id, order.id, Zujie.renting);
     await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
     // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
@@ -420,12 +424,12 @@ export class RentalsService {
    * Past the overtime period the user pays at most the buy-out fee; a bought-out order that comes back gets the
    * difference to the rent for the real time back in the wallet (docs/pricing.md).
    */
-  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string; fault?: string }) {
+  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string; fault?: string; kind?: unknown }) {
     let order = await this.d.repo.openForPowerbank(e.powerbankId);
     const reportedAt = Date.parse(e.ts);
     const nowMs = this.d.clock.now().getTime();
     const seenAt = new Date(Math.min(Number.isFinite(reportedAt) ? reportedAt : nowMs, nowMs));
-    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, seenAt);
+    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, seenAt, isDeviceKind(e.kind) ? e.kind : undefined);
     if (!order || !order.borrowed_at) return;
     // A return stamped before this rental's pop belongs to an earlier rental of the power bank (delivered late).
     if (seenAt.getTime() < new Date(order.borrowed_at).getTime()) return;
@@ -750,7 +754,9 @@ export class RentalsService {
     const elapsed = o.borrowed_at ? Math.max(0, new Date(end).getTime() - new Date(o.borrowed_at).getTime()) : 0;
     return {
       pOrderid: o.id,
-      pType: 'cdb',
+      pType: orderPType(o.device_kind),
+      /** Powerly extension: the device rented (src/core/devices.ts). */
+      deviceType: o.device_kind,
       pZujie: o.zujie,
       pJiesuanid: o.settled && o.zujie !== Zujie.cancelled ? 1 : 0,
       pBorrowtime: (o.borrowed_at ?? o.created_at).toISOString(),

@@ -1,3 +1,4 @@
+import type { DeviceKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
 
 export interface VenueRow {
@@ -59,7 +60,7 @@ const STOCK = (live: string) => `left join lateral (
            (count(*) filter (where c.online and c.last_seen_at >= ${live}))::int as online_cabinets,
            count(c.id)::int as cabinet_count
       from cabinets c
-      left join lateral (select count(*) as n from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet') pb on true
+      left join lateral (select count(*) as n from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet' and p.kind = 'cdb') pb on true
      where c.venue_id = n.id
   ) s on true`;
 
@@ -76,10 +77,10 @@ export class VenuesRepository {
   }
 
   /** The venue and its price plan in one round trip. */
-  async withPlan(venueId: string) {
+  async withPlan(venueId: string, kind: DeviceKind = 'cdb') {
     const { rows } = await this.db.query<VenueRow & { plan: PlanRow | string | null }>(
-      'select v.*, to_jsonb(p) as plan from venues v left join price_plans p on p.venue_id = v.id where v.id = $1',
-      [venueId],
+      'select v.*, to_jsonb(p) as plan from venues v left join price_plans p on p.venue_id = v.id and p.device_kind = $2 where v.id = $1',
+      [venueId, kind],
     );
     const r = rows[0];
     if (!r) return undefined;
@@ -88,8 +89,14 @@ export class VenuesRepository {
     return { venue: venue as VenueRow, plan: parsed ?? undefined };
   }
 
-  async plan(venueId: string) {
-    const { rows } = await this.db.query<PlanRow>('select * from price_plans where venue_id = $1', [venueId]);
+  async mifiDeposit(currency: string) {
+    const { rows } = await this.db.query<{ deposit: number }>(
+      `select p.deposit from price_plans p join venues v on v.id = p.venue_id where p.device_kind = 'mifi' and v.currency = $1 order by p.deposit limit 1`, [currency]);
+    return Number(rows[0]?.deposit ?? 0);
+  }
+
+  async plan(venueId: string, kind: DeviceKind = 'cdb') {
+    const { rows } = await this.db.query<PlanRow>('select * from price_plans where venue_id = $1 and device_kind = $2', [venueId, kind]);
     return rows[0];
   }
 
@@ -150,7 +157,7 @@ export class VenuesRepository {
   async cabinetsOf(venueId: string) {
     const { rows } = await this.db.query<ShopCabinetRow>(
       `select c.id, c.slot_count, c.online, c.last_seen_at,
-         (select count(*)::int from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet') as available
+         (select count(*)::int from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet' and p.kind = 'cdb') as available
        from cabinets c where c.venue_id = $1 order by c.id`,
       [venueId],
     );

@@ -1,6 +1,7 @@
 // A venue's price strategy on the wire (operator contract, major units) and as the PricePlan that charges.
 // The plan is always derived from the wire strategy with planFromWire, so the server charges exactly what the
 // client previews with the same function.
+import type { DeviceKind } from '#core/devices.ts';
 import { toMajor } from '#core/money.ts';
 import { planFromWire, type PricePlan, type WirePriceStrategy } from '#core/pricing.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -54,8 +55,13 @@ export class VenuesService {
     private readonly liveness = new Liveness(systemClock),
   ) {}
 
-  async priced(venueId: string): Promise<PricedVenue> {
-    const found = await this.repo.withPlan(venueId);
+  /** The Wi-Fi box deposit in a currency: the 'mifi' plan of a venue in that currency (0 when none has one). */
+  async mifiDeposit(currency: string): Promise<number> {
+    return this.repo.mifiDeposit(currency);
+  }
+
+  async priced(venueId: string, kind: DeviceKind = 'cdb'): Promise<PricedVenue> {
+    const found = await this.repo.withPlan(venueId, kind);
     return pricedVenue(found?.venue, found?.plan);
   }
 

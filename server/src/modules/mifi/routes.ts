@@ -1,0 +1,39 @@
+// chargenow/mifi/* (spec §7): the catalogue proxy, buying, pickup (scan and QR), the device detail and traffic.
+import { Envelope } from '#contract/envelope.ts';
+import {
+  BindBody, CancelBody, CheckPickUpResult, DepositBody, FlowUsageBody, MifiDevice, MifiOrderDetailQuery, MifiOrderIdQuery, MifiOrderListBody,
+  MifiOrderPage, MifiOrderResult, MifiPackage, MifiQueryBody, MifiQueryResult, MifiRentBody, OrderIdResult, PickupBody, TrafficBody, TrafficResult, UsageRecord,
+} from '#contract/mifi.ts';
+import { ok } from '../../lib/envelope.ts';
+import type { App } from '../../lib/route.ts';
+import { currentUser } from '../../plugins/context.ts';
+import { agentOf } from '../rentals/routes.ts';
+import type { PaymentsService } from '../payments/service.ts';
+import type { MifiService } from './service.ts';
+
+export default async function mifiRoutes(app: App, opts: { mifi: MifiService; payments: PaymentsService }) {
+  const tags = ['mifi'];
+  const pre = { preHandler: app.requireUser };
+  app.post('/chargenow/mifi/query', { schema: { tags, summary: 'The catalogue proxy {requestMethod, url, data}', body: MifiQueryBody, response: { 200: Envelope(MifiQueryResult) } }, ...pre },
+    async (req) => ok(await opts.mifi.proxy(currentUser(req), req.body.url, req.body.data)));
+  app.post('/chargenow/mifi/rent', { schema: { tags, summary: 'Submit and pay a package order (payType mifi; order types 0-3)', body: MifiRentBody, response: { 200: Envelope(MifiOrderResult) } }, ...pre },
+    async (req) => ok(await opts.mifi.rent(currentUser(req), req.body, await agentOf(opts.payments, req.headers))));
+  app.post('/chargenow/mifi/orderList', { schema: { tags, summary: "The user's packages", body: MifiOrderListBody, response: { 200: Envelope(MifiOrderPage) } }, ...pre },
+    async (req) => ok(await opts.mifi.list(currentUser(req), req.body ?? {})));
+  app.get('/chargenow/mifi/orderDetail', { schema: { tags, summary: 'The Wi-Fi device of a package (or sn): network, battery, signal, packages', querystring: MifiOrderDetailQuery, response: { 200: Envelope(MifiDevice) } }, ...pre },
+    async (req) => ok(await opts.mifi.detail(currentUser(req), req.query)));
+  app.get('/chargenow/mifi/checkPickUp', { schema: { tags, summary: 'QR pickup poll: 0 waiting, 1 loading, 2 success, 9 failure', querystring: MifiOrderIdQuery, response: { 200: Envelope(CheckPickUpResult) } }, ...pre },
+    async (req) => ok(await opts.mifi.checkPickUp(currentUser(req), req.query.mifiOrderId)));
+  app.post('/chargenow/mifi/pickup', { schema: { tags, summary: 'Pick up a box at the scanned cabinet for a package', body: PickupBody, response: { 200: Envelope(OrderIdResult) } }, ...pre },
+    async (req) => ok(await opts.mifi.pickup(currentUser(req), req.body.qrcode, req.body.pickOrderId)));
+  app.post('/chargenow/mifi/bindSn', { schema: { tags, summary: 'Bind a box (sn) to a package', body: BindBody, response: { 200: Envelope(OrderIdResult) } }, ...pre },
+    async (req) => ok(await opts.mifi.bind(currentUser(req), req.body.sn, req.body.mifiOrderId)));
+  app.post('/chargenow/mifi/trafficUsage', { schema: { tags, summary: 'Traffic of a box between two times (seconds)', body: TrafficBody, response: { 200: Envelope(TrafficResult) } }, ...pre },
+    async (req) => ok(await opts.mifi.traffic(currentUser(req), req.body.sn, req.body.packageStartTime, req.body.packageEndTime)));
+  app.post('/chargenow/mifi/flowUsageList', { schema: { tags, summary: 'Traffic per package period of a box', body: FlowUsageBody, response: { 200: Envelope(UsageRecord) } }, ...pre },
+    async (req) => ok(await opts.mifi.flowUsage(currentUser(req), req.body.sn)));
+  app.post('/chargenow/mifi/cancel', { schema: { tags, summary: 'Cancel an unpaid (88) or unused package (3 revoked, refunded → 4)', body: CancelBody, response: { 200: Envelope(MifiPackage) } }, ...pre },
+    async (req) => ok(await opts.mifi.cancel(currentUser(req), req.body.mifiOrderId)));
+  app.post('/chargenow/mifi/cabinetDisposit', { schema: { tags, summary: 'Pay the box deposit of a package bought without a device', body: DepositBody, response: { 200: Envelope(MifiPackage) } }, ...pre },
+    async (req) => ok(await opts.mifi.payDeposit(currentUser(req), req.body, await agentOf(opts.payments, req.headers))));
+}

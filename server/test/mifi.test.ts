@@ -1,0 +1,136 @@
+// Wi-Fi packages (issue 14): the catalogue proxy, buying (payType mifi) through the payment layer and ledger, the
+// package status machine, pickup by scan (the cabinet ejects a box) and by QR (checkPickUp poll), telemetry and
+// traffic per package period, renewal, return (deposit released) and the refund of a cancelled unused package.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packagePrice } from '#core/mifi.ts';
+import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+
+const API = '/cdb-app-api/v1/app';
+let b: Built;
+beforeAll(async () => {
+  b = await build();
+  await cabinetsOnline(b, ['PWL-LIS-001', 'PWL-SH-001', 'PWL-NYC-001', 'PWL-VNO-001']);
+});
+afterAll(async () => b?.close());
+
+const post = async (token: string, url: string, payload: unknown) => (await b.app.inject({ method: 'POST', url: `${API}/chargenow/mifi/${url}`, headers: { token }, payload: payload as object })).json();
+const get = async (token: string, url: string) => (await b.app.inject({ method: 'GET', url: `${API}/chargenow/mifi/${url}`, headers: { token } })).json();
+const query = async (token: string, url: string, data: unknown) => JSON.parse((await post(token, 'query', { requestMethod: 'POST', url, data: JSON.stringify(data) })).data);
+const pkg = async (token: string, id: string) => ((await post(token, 'orderList', { current: 1, size: 100 })).data.records as { orderId: string; packageStatus: number }[]).find((p) => p.orderId === id)!;
+
+async function ledgerBalanced() {
+  const audit = await b.app.powerly.ledger.audit();
+  expect(audit.accountsOutOfStep).toEqual([]);
+  for (const c of audit.byCurrency) expect(Number(c.net), c.currency).toBe(0);
+}
+
+async function buy(token: string, opts: { skuId: string; days?: number; type?: number; card?: boolean; mifiOrderId?: string }) {
+  const v = ((await query(token, 'packageDtlListBySkuId', { skuId: opts.skuId, currency: 'EUR' })) as { skuId: string; price: number; isPackage: boolean; depositAmount: number; Day: number }[])
+    .find((x) => x.skuId === opts.skuId);
+  const days = opts.days ?? v!.Day;
+  const type = opts.type ?? 0;
+  const total = Math.round(packagePrice({ isPackage: v!.isPackage, price: v!.price * 100, selectDays: days })) / 100 + (type === 0 ? v!.depositAmount : 0);
+  return post(token, 'rent', {
+    paymentId: 'card-sandbox', stripeToken: opts.card === false ? undefined : await cardToken(b.app), ejectOrNot: 0,
+    orderSubmit: { orderType: type, currency: 'EUR', totalAmount: total, submitDtlDtoList: [{ skuId: opts.skuId, selectDays: days, mifiOrderId: opts.mifiOrderId }] },
+  });
+}
+
+describe('the catalogue', () => {
+  it('answers the query proxy: regions with countries, a paged search, the variants of a SKU', async () => {
+    const token = await touristToken(b.app);
+    const regions = await query(token, 'regionList', {});
+    expect(regions.length).toBeGreaterThanOrEqual(3);
+    expect(regions.flatMap((r: { countries: unknown[] }) => r.countries).length).toBeGreaterThanOrEqual(10);
+    const page = await query(token, 'packagePage', { size: 6, current: 1, currency: 'EUR' });
+    expect(page.records).toHaveLength(6);
+    expect(page.total).toBeGreaterThan(6);
+    const pt = await query(token, 'packagePage', { size: 6, current: 1, searchKeywords: 'portugal', currency: 'EUR' });
+    expect(pt.records.map((r: { packageName: string }) => r.packageName)).toContain('Portugal-Daily-Unlimited');
+    expect(pt.records[0]).toMatchObject({ country: 'PT', timeZone: 'Europe/Lisbon', currency: 'EUR' });
+    const bad = await b.app.inject({ method: 'POST', url: `${API}/chargenow/mifi/query`, headers: { token }, payload: { requestMethod: 'POST', url: 'packagePage', data: '{nope' } });
+    expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('a package with a box', () => {
+  it('buys (33 → 0), picks up by scan (0 → 1), activates on traffic (2), counts traffic, renews, returns the box', async () => {
+    const token = await touristToken(b.app);
+    const wrong = await post(token, 'rent', { paymentId: 'card-sandbox', stripeToken: await cardToken(b.app), orderSubmit: { orderType: 0, currency: 'EUR', totalAmount: 1, submitDtlDtoList: [{ skuId: 'pt-unl', selectDays: 2 }] } });
+    expect(wrong.code).not.toBe(0);
+    const r = await buy(token, { skuId: 'pt-unl', days: 2 });
+    expect(r.code, JSON.stringify(r)).toBe(0);
+    const id: string = r.data.orderId;
+    expect(await pkg(token, id)).toMatchObject({ packageStatus: 0, deviceOrderStatus: 5, packagePrice: 4, depositAmount: 50, productSendSn: '' });
+    await ledgerBalanced();
+
+    expect((await get(token, `checkPickUp?mifiOrderId=${id}`)).data).toMatchObject({ status: 0 });
+    expect((await post(token, 'pickup', { qrcode: 'PWL-LIS-001', pickOrderId: id })).code).toBe(0);
+    const picked = await waitFor(async () => ((await get(token, `checkPickUp?mifiOrderId=${id}`)).data.status === 2 ? pkg(token, id) : null), 'box out');
+    expect(picked).toMatchObject({ packageStatus: 1, deviceOrderStatus: 1, productSendSn: expect.stringMatching(/^MF-LIS-/) });
+    const sn = (picked as unknown as { productSendSn: string }).productSendSn;
+
+    const detail = (await get(token, `orderDetail?orderId=${id}`)).data;
+    expect(detail.deviceJson).toMatchObject({ wifiSSID: expect.stringMatching(/^Powerly-/), wifiPassword: expect.any(String) });
+    const sim = b.fleet!.get('PWL-LIS-001')!;
+    await sim.boxTelemetry({ sn, bytesTotal: 1_000_000, battery: 90, signal: 3 });
+    await sim.boxTelemetry({ sn, bytesTotal: 6_000_000, battery: 88, signal: 4 });
+    const active = await waitFor(async () => ((await pkg(token, id)).packageStatus === 2 ? pkg(token, id) : null), 'activated by traffic');
+    expect(active).toMatchObject({ usedBytes: 5_000_000 });
+    expect((await get(token, `orderDetail?orderId=${id}`)).data).toMatchObject({ dianliang: 88, deviceJson: { lastKnownVsimSignalStrength: 4 } });
+    const now = Math.floor(b.clock.now().getTime() / 1000);
+    expect((await post(token, 'trafficUsage', { sn, packageStartTime: now - 3600, packageEndTime: now + 60 })).data.totalUsage).toBe(5_000_000);
+    expect((await post(token, 'flowUsageList', { sn })).data).toMatchObject({ packageUsedTotal: 5_000_000, sn });
+
+    // A renewal (type 1) extends the package from its end, on the same box.
+    const ren = await buy(token, { skuId: 'pt-unl', days: 1, type: 1, mifiOrderId: id });
+    expect(ren.code, JSON.stringify(ren)).toBe(0);
+    const renewal = await pkg(token, ren.data.orderId) as unknown as { packageStatus: number; productSendSn: string; reserverStartTime: string; renewalOf: string };
+    expect(renewal).toMatchObject({ packageStatus: 1, productSendSn: sn, renewalOf: id });
+    expect(renewal.reserverStartTime).toBe((await pkg(token, id) as unknown as { reserverEndTime: string }).reserverEndTime);
+
+    // The package ends at its end time (2 → 9), the renewal activates (1 → 2).
+    b.clock.advance(2 * 86_400_000 + 30 * 60_000); // it started 20 minutes after the purchase (spec §9)
+    await b.app.powerly.jobs.runDue();
+    await b.app.powerly.jobs.runDue();
+    expect((await pkg(token, id)).packageStatus).toBe(9);
+    expect((await pkg(token, ren.data.orderId)).packageStatus).toBe(2);
+
+    // The box goes back into any cabinet: the deposit returns to the wallet, the running package ends (4).
+    await b.fleet!.get('PWL-SH-001')!.insert(sn);
+    await waitFor(async () => ((await pkg(token, ren.data.orderId)).packageStatus === 4 ? true : null), 'returned');
+    const me = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token } })).json().data;
+    expect(me.pyajin).toBe(0);
+    await ledgerBalanced();
+  });
+
+  it('picks up by QR: the box binds the package shown, the poll answers 2; an unknown box fails', async () => {
+    const token = await touristToken(b.app);
+    const r = await buy(token, { skuId: 'es-3d' });
+    expect(r.code, JSON.stringify(r)).toBe(0);
+    const id: string = r.data.orderId;
+    expect((await post(token, 'bindSn', { sn: 'MF-NOPE', mifiOrderId: id })).code).not.toBe(0);
+    expect((await get(token, `checkPickUp?mifiOrderId=${id}`)).data).toMatchObject({ status: 9, pickUp_msg: 'Failed to retrieve the device' });
+    expect((await post(token, 'bindSn', { sn: 'MF-NYC-0001', mifiOrderId: id })).code).toBe(0);
+    expect((await get(token, `checkPickUp?mifiOrderId=${id}`)).data).toMatchObject({ status: 2, productSendSn: 'MF-NYC-0001' });
+  });
+});
+
+describe('cancellation', () => {
+  it('an unused paid package is revoked (3) and refunded to the card (4); an unpaid one is cancelled (88)', async () => {
+    const token = await touristToken(b.app);
+    const r = await buy(token, { skuId: 'fr-3d', type: 2 });
+    expect(r.code, JSON.stringify(r)).toBe(0);
+    const id: string = r.data.orderId;
+    expect(await pkg(token, id)).toMatchObject({ packageStatus: 0, deviceOrderStatus: 0 });
+    expect((await post(token, 'cancel', { mifiOrderId: id })).data.packageStatus).toBe(3);
+    await b.app.powerly.jobs.runDue();
+    expect((await pkg(token, id)).packageStatus).toBe(4);
+    const pay = (await b.db.query<{ refunded_amount: number; amount: number }>(`select refunded_amount, amount from payments where order_id = $1 and purpose = 'mifi'`, [r.data.out_trade_no])).rows[0]!;
+    expect(Number(pay.refunded_amount)).toBe(Number(pay.amount));
+    await ledgerBalanced();
+    // Unpaid: a wallet order the balance does not cover stays 33 and is cancelled to 88.
+    const unpaid = await buy(token, { skuId: 'fr-3d', type: 2, card: false });
+    expect(unpaid.code).not.toBe(0);
+  });
+});
