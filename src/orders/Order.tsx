@@ -2,7 +2,7 @@
 import { deviceOf } from '../core/devices.ts';
 import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { useLatest, useMountEffect } from '../ui/hooks.ts';
+import { useLatest, useLatestLoad, useMountEffect } from '../ui/hooks.ts';
 import { useLiveRefresh } from '../ui/live.ts';
 import { toast } from '../ui/feedback.tsx';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
@@ -57,11 +57,13 @@ export default function Order() {
   // Live: an order changed (popped, failed, returned): refetch the first page quietly and merge it in; a rental that
   // just ended says what it cost. Polling only while the stream is down and a rental is open.
   const latest = useLatest({ orders, t });
+  const beginRefresh = useLatestLoad();
   const refresh = useCallback(async () => {
+    const isLatest = beginRefresh();
     try {
       const r = await listOrders(1, ORDER_PAGE_SIZE);
       const records = r?.page?.records;
-      if (!Array.isArray(records)) return;
+      if (!Array.isArray(records) || !isLatest()) return;
       const prev = latest.current.orders;
       const byId = new Map(records.map((o) => [o.pOrderid, o]));
       for (const o of prev) {
@@ -75,7 +77,7 @@ export default function Order() {
     } catch {
       // The next event or poll tries again; the list on screen stays.
     }
-  }, [latest]);
+  }, [latest, beginRefresh]);
   const open = orders.some((o) => !isSettled(o));
   useLiveRefresh((e) => e.kind === 'order', () => void refresh(), open ? OPEN_ORDER_POLL_MS : undefined);
 

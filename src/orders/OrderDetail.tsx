@@ -15,6 +15,7 @@ import { confirmDialog, toast, withLoading } from '../ui/feedback.tsx';
 import { dateTime, money } from '../ui/format.ts';
 import { chargeStandard, duration, OPEN_ORDER_POLL_MS, returnSummary } from './orderText.ts';
 import { useLiveRefresh } from '../ui/live.ts';
+import { useLatestLoad } from '../ui/hooks.ts';
 import { MoneyTimeline } from './MoneyTimeline.tsx';
 
 async function copyText(text: string): Promise<boolean> {
@@ -57,18 +58,21 @@ export default function OrderDetail() {
   const [order, setOrder] = useState<Order | null>(null);
   const [error, setError] = useState('');
 
+  const beginLoad = useLatestLoad();
   const load = useCallback(async () => {
+    const isLatest = beginLoad();
     setError('');
     if (!orderId) {
       setError(t('detail.noOrder'));
       return;
     }
     try {
-      setOrder(await getOrder(orderId));
+      const o = await getOrder(orderId);
+      if (isLatest()) setOrder(o);
     } catch (e) {
-      setError(errorText(e, t));
+      if (isLatest()) setError(errorText(e, t));
     }
-  }, [orderId, t]);
+  }, [orderId, t, beginLoad]);
 
   useEffect(() => {
     void load();

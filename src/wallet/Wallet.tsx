@@ -2,7 +2,7 @@
 // top-up, withdrawal, movements; saved cards with the add-card rule (not NGN; a wallet, qrcode, mificode or sn).
 import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { useMountEffect } from '../ui/hooks.ts';
+import { useLatestLoad, useMountEffect } from '../ui/hooks.ts';
 import { useLiveRefresh } from '../ui/live.ts';
 import { useT, errorText } from '../i18n/index.ts';
 import { listWallets, type Wallet as WalletRow } from '../api/wallet.ts';
@@ -24,17 +24,21 @@ export default function Wallet() {
   const q = route.query;
   const only = q.get('currency');
 
+  // Loads overlap (the first load, a resync, a change event): an older answer never puts back an older balance.
+  const beginLoad = useLatestLoad();
   const load = useCallback(async () => {
+    const isLatest = beginLoad();
     setError('');
     try {
       const list = await listWallets();
+      if (!isLatest()) return;
       setWallets(list);
       const keep = list.find((w) => w.pCurrencyType === selected?.pCurrencyType && w.pDailiId === selected?.pDailiId);
       $wallet.set(keep ?? list.find((w) => w.pCurrencyType === only) ?? list[0] ?? null);
     } catch (e) {
-      setError(errorText(e, t));
+      if (isLatest()) setError(errorText(e, t));
     }
-  }, [t, selected?.pCurrencyType, selected?.pDailiId, only]);
+  }, [t, selected?.pCurrencyType, selected?.pDailiId, only, beginLoad]);
 
   useMountEffect(() => {
     void load();
