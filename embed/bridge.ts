@@ -95,13 +95,23 @@ export class WidgetBridge {
 
 // ---------------------------------------------------------------- host side (the page that embeds)
 
+/** What the host hears (the element's DOM events and `Powerly('on', …)` carry the same names and fields). */
 export type WidgetEvent =
   | { type: 'ready' }
-  | { type: 'height'; height: number }
+  | { type: 'resize'; height: number }
   | { type: 'navigate'; path: string }
-  | { type: 'rented'; orderId: string }
-  | { type: 'returned'; orderId: string }
+  | { type: 'rental.started'; tradeNo: string }
+  | { type: 'eject.confirmed'; orderId: string }
+  | { type: 'eject.failed'; tradeNo: string; code: string; message: string }
+  | { type: 'rental.returned'; orderId: string }
+  | { type: 'payment.failed'; code: string; message: string }
   | { type: 'error'; code: string; message: string };
+
+export const WIDGET_EVENT_TYPES: readonly WidgetEvent['type'][] = [
+  'ready', 'resize', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error',
+];
+
+type InitPayload = Extract<HostMessage, { type: 'init' }>['payload'];
 
 export interface HostBridgeOptions {
   /** The host page's window (where widget messages arrive). */
@@ -110,7 +120,7 @@ export interface HostBridgeOptions {
   widget(): PostTarget | null;
   /** The widget's origin (the Powerly server); the only origin accepted and posted to. */
   widgetOrigin: string;
-  init: { token?: string; qrcode?: string; lang?: string; code?: string };
+  init: Omit<InitPayload, 'version'>;
   onEvent(e: WidgetEvent): void;
   timeoutMs?: number;
 }
@@ -140,8 +150,10 @@ export class HostBridge {
     return this.connected;
   }
 
+  // Each method before the handshake only updates the init (also what a reloaded frame gets).
   setQrcode(qrcode: string): void {
     this.o.init.qrcode = qrcode;
+    this.o.init.route = undefined;
     if (this.connected) this.post({ type: 'setQrcode', payload: { qrcode } });
   }
 
@@ -156,6 +168,29 @@ export class HostBridge {
     if (this.connected) this.post({ type: 'setLang', payload: { lang } });
   }
 
+  /** A validated appearance (parseAppearance), as JSON. */
+  setTheme(appearance: string): void {
+    this.o.init.appearance = appearance;
+    if (this.connected) this.post({ type: 'setTheme', payload: { appearance } });
+  }
+
+  open(route: string): void {
+    this.o.init.route = route;
+    this.o.init.qrcode = undefined;
+    if (this.connected) this.post({ type: 'open', payload: { route } });
+  }
+
+  close(): void {
+    this.o.init.route = undefined;
+    this.o.init.qrcode = undefined;
+    if (this.connected) this.post({ type: 'close', payload: {} });
+  }
+
+  logout(): void {
+    this.o.init.token = undefined;
+    if (this.connected) this.post({ type: 'logout', payload: {} });
+  }
+
   private post(msg: HostMessage): void {
     this.o.widget()?.postMessage(wire(msg), this.o.widgetOrigin);
   }
@@ -166,43 +201,24 @@ export class HostBridge {
     if (e.origin !== this.o.widgetOrigin) return;
     const msg = parseWidgetMessage(e.data);
     if (!msg) return;
-    switch (msg.type) {
-      case 'hello': {
-        if (!msg.payload.versions.includes(PROTOCOL_VERSION)) {
-          this.o.onEvent({ type: 'error', code: 'version', message: 'Unsupported widget protocol version.' });
-          return;
-        }
-        // A reloaded frame says hello again: answer every hello with the current init.
-        this.connected = true;
-        clearTimeout(this.timer);
-        const { token, qrcode, lang, code } = this.o.init;
-        const payload: Extract<HostMessage, { type: 'init' }>['payload'] = { version: PROTOCOL_VERSION };
-        if (token) payload.token = token;
-        if (qrcode) payload.qrcode = qrcode;
-        if (lang) payload.lang = lang;
-        if (code) payload.code = code;
-        this.post({ type: 'init', payload });
+    if (msg.type === 'hello') {
+      if (!msg.payload.versions.includes(PROTOCOL_VERSION)) {
+        this.o.onEvent({ type: 'error', code: 'version', message: 'Unsupported widget protocol version.' });
         return;
       }
-      case 'ready':
-        if (this.connected) this.o.onEvent({ type: 'ready' });
-        return;
-      case 'resize':
-        if (this.connected) this.o.onEvent({ type: 'height', height: clampHeight(msg.payload.height) });
-        return;
-      case 'navigate':
-        if (this.connected) this.o.onEvent({ type: 'navigate', path: msg.payload.path });
-        return;
-      case 'rented':
-        if (this.connected) this.o.onEvent({ type: 'rented', orderId: msg.payload.orderId });
-        return;
-      case 'returned':
-        if (this.connected) this.o.onEvent({ type: 'returned', orderId: msg.payload.orderId });
-        return;
-      case 'error':
-        if (this.connected) this.o.onEvent({ type: 'error', code: msg.payload.code, message: msg.payload.message });
-        return;
+      // A reloaded frame says hello again: answer every hello with the current init.
+      this.connected = true;
+      clearTimeout(this.timer);
+      const payload: InitPayload = { version: PROTOCOL_VERSION };
+      for (const [k, v] of Object.entries(this.o.init) as [keyof Omit<InitPayload, 'version'>, string | undefined][]) if (v) payload[k] = v;
+      this.post({ type: 'init', payload });
+      return;
     }
+    if (!this.connected) return;
+    // The payload passed its type's schema (exact fields, patterns, lengths): it becomes the event's fields.
+    const ev = { ...msg.payload, type: msg.type } as WidgetEvent;
+    if (ev.type === 'resize') ev.height = clampHeight(ev.height);
+    this.o.onEvent(ev);
   }
 }
 

@@ -1,13 +1,13 @@
 // The iframe page (/embed/frame.html?agent=A&origin=HOST): the rent flows under preact/compat, talking to
 // the host page through the bridge. The server injects the agent's origin allowlist into the page and sends
 // it as `frame-ancestors` too; this page answers only a parent whose origin is on that list.
-import './memory-storage.ts';
+import { engine } from './storage.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from '../src/App.tsx';
 import { loadLocale, startI18n, translate } from '../src/i18n/index.ts';
 import { $lang } from '../src/stores/locale.ts';
 import { $route, navigate, startMemoryHistory } from '../src/stores/router.ts';
-import { $agentOpenId, setSession } from '../src/stores/session.ts';
+import { $agentOpenId, $token, setSession } from '../src/stores/session.ts';
 import { onUnauthorized } from '../src/api/client.ts';
 import { clearSession } from '../src/stores/session.ts';
 import { getOrder } from '../src/api/orders.ts';
@@ -17,11 +17,15 @@ import { reportWebVitals } from '../src/platform/vitals.ts';
 import { NativeBridge, WidgetBridge } from './bridge.ts';
 import { api } from '../src/api/client.ts';
 import type { RedeemCodeBody, RedeemedSession } from '../src/contract/embed.ts';
-import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
+import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, parseAppearance, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
+import { applyAppearance } from './appearance.ts';
+import { matchRoute } from '../src/routes.ts';
 import '../src/ui/app.css';
 import './frame.css';
 
 const RETURN_POLL_MS = 5000;
+/** Within this time of an input (below the browser's 500 ms hadRecentInput window) a resize goes at once. */
+const INPUT_WINDOW_MS = 400;
 
 interface AgentConfig {
   agent: string;
@@ -85,6 +89,9 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
   startMemoryHistory();
   $agentOpenId.set(cfg.agent);
   let rendered = false;
+  let shown = false;
+  /** When the person last touched or typed in the widget, or the host last called it. */
+  let lastInput = -Infinity;
   const watching = new Set<string>();
 
   const bridge: { send(m: WidgetMessage): void; resize(h: number): void; start(): void } =
@@ -114,17 +121,28 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
   }
 
   async function apply(msg: HostMessage) {
+    // A host call comes from the host's own input: the size change it causes may follow at once.
+    if (msg.type !== 'init') lastInput = performance.now();
     switch (msg.type) {
       case 'init': {
-        const { token, qrcode, lang } = msg.payload;
+        const { token, qrcode, lang, route, appearance } = msg.payload;
+        if (appearance) setTheme(appearance);
         if (lang && isLocale(lang)) {
           $lang.set(lang);
           await loadLocale(lang);
         }
         if (token) setSession(token, '');
+        const first = !rendered;
         if (!rendered) render();
-        if (qrcode) applyCode(qrcode);
-        bridge.send({ type: 'ready', payload: {} });
+        // A host reload (a fresh frame) during a rental: back to that rental rather than a fresh start.
+        const open = first ? openRental() : null;
+        if (open) {
+          navigate(`/orderDetail?orderId=${encodeURIComponent(open)}`, { replace: true });
+          watchReturn(open);
+        } else if (route) openRoute(route);
+        else if (qrcode) applyCode(qrcode);
+        // `ready` goes once the first screen is on (measure() in render()); a re-init after it says so again.
+        if (shown) bridge.send({ type: 'ready', payload: {} });
         return;
       }
       case 'setQrcode':
@@ -140,7 +158,47 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
         await loadLocale(lang);
         return;
       }
+      case 'setTheme':
+        setTheme(msg.payload.appearance);
+        return;
+      case 'open':
+        openRoute(msg.payload.route);
+        return;
+      case 'close':
+        navigate('/', { replace: true });
+        return;
+      case 'logout':
+        clearSession();
+        delete engine.rental;
+        navigate('/', { replace: true });
+        return;
     }
+  }
+
+  function setTheme(json: string) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      parsed = null;
+    }
+    const a = parseAppearance(parsed);
+    if (a) applyAppearance(document.documentElement, a);
+    else bridge.send({ type: 'error', payload: { code: 'badAppearance', message: 'The appearance does not match its grammar.' } });
+  }
+
+  function openRoute(route: string) {
+    if (!matchRoute(route)) {
+      bridge.send({ type: 'error', payload: { code: 'badRoute', message: `Unknown route ${route}` } });
+      return;
+    }
+    navigate(route);
+  }
+
+  /** The open rental saved by this widget (storage.ts), when there is a session to see it with. */
+  function openRental(): string | null {
+    const id = engine.rental;
+    return id && $token.get() && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : null;
   }
 
   function applyCode(raw: string) {
@@ -157,17 +215,76 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     startI18n();
     onUnauthorized(() => {
       clearSession();
+      delete engine.rental;
       bridge.send({ type: 'error', payload: { code: 'unauthorized', message: translate('errors.unauthorized') } });
     });
-    createRoot(document.getElementById('root')!).render(<App />);
-    new ResizeObserver(() => bridge.resize(document.documentElement.scrollHeight)).observe(document.body);
+    const root = document.getElementById('root')!;
+    createRoot(root).render(<App />);
+    // Size follows the content both ways: the root's own height (never the document's scrollHeight, which
+    // is at least the iframe's current height and so could only grow), or an open dialog's when taller.
+    // Nothing is reported while a screen is still loading (the host keeps its reserved height and skeleton).
+    // A change goes to the host at once when it follows the person's input in the widget or a host call
+    // (then the browser does not count the host page's shift, hadRecentInput); a change that comes later on
+    // its own (a poll's answer) waits for the next input, the frame scrolling inside meanwhile: the host
+    // page never jumps while someone reads it.
+    let pending: number | null = null;
+    const report = (h: number) => {
+      if (performance.now() - lastInput < INPUT_WINDOW_MS) {
+        pending = null;
+        bridge.resize(h);
+      } else pending = h;
+    };
+    // The input's time is taken when it starts; a waiting height goes only once the click or key is over
+    // (growing the frame resets its inner scroll, which must not move what a tap is landing on).
+    const onInputStart = () => {
+      lastInput = performance.now();
+    };
+    const onInputEnd = () => {
+      lastInput = performance.now();
+      if (pending !== null) setTimeout(() => pending !== null && report(pending));
+    };
+    for (const type of ['pointerdown', 'keydown'] as const) addEventListener(type, onInputStart, { capture: true });
+    for (const type of ['click', 'keyup'] as const) addEventListener(type, onInputEnd);
+    const measure = () => {
+      const main = root.querySelector('main');
+      const busy = !main || root.querySelector('[aria-busy="true"]') || (main.childElementCount === 1 && main.firstElementChild!.classList.contains('loading'));
+      if (busy) return;
+      if (!shown) {
+        shown = true;
+        bridge.send({ type: 'ready', payload: {} });
+      }
+      let h = root.getBoundingClientRect().height;
+      for (const d of document.querySelectorAll('dialog[open]')) h = Math.max(h, (d as HTMLElement).scrollHeight);
+      report(Math.ceil(h));
+    };
+    new ResizeObserver(measure).observe(root);
+    new MutationObserver(measure).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['open', 'aria-busy'] });
     // Navigation out: the path only — queries may carry payment ids or tokens.
     $route.subscribe((r) => bridge.send({ type: 'navigate', payload: { path: r.path } }));
+    const started = new Set<string>();
     setHostEventSink((e) => {
-      if (e.type === 'rented') {
-        bridge.send({ type: 'rented', payload: { orderId: e.orderId } });
-        watchReturn(e.orderId);
-      } else bridge.send({ type: 'error', payload: { code: e.code, message: e.message } });
+      switch (e.type) {
+        case 'rental.started':
+          if (started.has(e.tradeNo)) return;
+          started.add(e.tradeNo);
+          bridge.send({ type: 'rental.started', payload: { tradeNo: e.tradeNo } });
+          return;
+        case 'eject.confirmed':
+          if (watching.has(e.orderId)) return;
+          engine.rental = e.orderId;
+          bridge.send({ type: 'eject.confirmed', payload: { orderId: e.orderId } });
+          watchReturn(e.orderId);
+          return;
+        case 'eject.failed':
+          bridge.send({ type: 'eject.failed', payload: { tradeNo: e.tradeNo, code: e.code, message: e.message.slice(0, 500) } });
+          return;
+        case 'payment.failed':
+          bridge.send({ type: 'payment.failed', payload: { code: e.code, message: e.message.slice(0, 500) } });
+          return;
+        case 'error':
+          bridge.send({ type: 'error', payload: { code: e.code, message: e.message.slice(0, 500) } });
+          return;
+      }
     });
     reportWebVitals('iframe');
   }
@@ -180,10 +297,14 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       try {
         const o = await getOrder(orderId);
         if (o.pZujie === 3 || o.pZujie === 5) {
-          bridge.send({ type: 'returned', payload: { orderId } });
+          if (engine.rental === orderId) delete engine.rental;
+          bridge.send({ type: 'rental.returned', payload: { orderId } });
           return;
         }
-        if (o.pZujie === 2) return;
+        if (o.pZujie === 2) {
+          if (engine.rental === orderId) delete engine.rental;
+          return;
+        }
       } catch {
         // transient: keep watching
       }

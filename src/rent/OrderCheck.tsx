@@ -60,6 +60,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
       clearInterval(tick);
       clearTimeout(timer);
     };
+    emitHostEvent({ type: 'rental.started', tradeNo });
 
     const poll = async () => {
       if (done) return;
@@ -74,7 +75,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
         if (ctrl.signal.aborted) return;
         finish();
         setPhase({ kind: 'success', result });
-        emitHostEvent({ type: 'rented', orderId: String(result.orderId) });
+        emitHostEvent({ type: 'eject.confirmed', orderId: String(result.orderId) });
       } catch (e) {
         if (ctrl.signal.aborted) return;
         const transient = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout') && ++networkErrors <= MAX_NETWORK_ERRORS;
@@ -86,6 +87,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
           if (left <= 0) {
             finish();
             setPhase({ kind: 'gaveUp' });
+            emitHostEvent({ type: 'eject.failed', tradeNo, code: 'timeout', message: tRef.current('check.gaveUp') });
           } else timer = setTimeout(() => void poll(), Math.min(wait, left));
           return;
         }
@@ -93,6 +95,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
         // A business refusal (eject failed: the order is cancelled) is final; anything else may pass.
         const final = e instanceof ApiError && e.kind === 'business';
         setPhase({ kind: 'failed', message: errorText(e, tRef.current), final });
+        emitHostEvent({ type: 'eject.failed', tradeNo, code: final ? 'refused' : 'network', message: errorText(e, tRef.current) });
         // What happened to the money is read from the order itself (its deposit, card hold or wallet).
         if (final) getOrder(tradeNo).then(setOrder, () => undefined);
       } finally {
