@@ -15,14 +15,14 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgro
 
 const product = await build({ frontEnd: 'dist' });
 const base = await product.app.listen({ port: 0, host: '127.0.0.1' });
-const partner = await startPartnerSite('dist', 0, '127.0.0.1');
+const partner = await startPartnerSite('dist', 0, '127.0.0.1', base);
 const origin = new URL(base).origin;
 await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [origin] });
 await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [new URL(partner.url).origin] });
 
 const pages: [string, string][] = [
   ['embed: venue.html (two <powerly-rent>)', `${base}/demo/venue.html`],
-  ['embed: partner page (loader)', `${partner.url}/demo/partner/?api=${encodeURIComponent(base)}`],
+  ['embed: partner page (loader)', `${partner.url}/demo/partner/`],
   ['app: /', `${base}/`],
   ['app: code-link screen', `${base}/#/?qrcode=PWL-LIS-001`],
   ['app: #/aboutUsApp/en-US', `${base}/#/aboutUsApp/en-US`],
