@@ -24,8 +24,6 @@ import '../src/ui/app.css';
 import './frame.css';
 
 const RETURN_POLL_MS = 5000;
-/** Within this time of an input (below the browser's 500 ms hadRecentInput window) a resize goes at once. */
-const INPUT_WINDOW_MS = 400;
 
 interface AgentConfig {
   agent: string;
@@ -90,8 +88,6 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
   $agentOpenId.set(cfg.agent);
   let rendered = false;
   let shown = false;
-  /** When the person last touched or typed in the widget, or the host last called it. */
-  let lastInput = -Infinity;
   const watching = new Set<string>();
 
   const bridge: { send(m: WidgetMessage): void; resize(h: number): void; start(): void } =
@@ -121,8 +117,6 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
   }
 
   async function apply(msg: HostMessage) {
-    // A host call comes from the host's own input: the size change it causes may follow at once.
-    if (msg.type !== 'init') lastInput = performance.now();
     switch (msg.type) {
       case 'init': {
         const { token, qrcode, lang, route, appearance } = msg.payload;
@@ -223,28 +217,8 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     // Size follows the content both ways: the root's own height (never the document's scrollHeight, which
     // is at least the iframe's current height and so could only grow), or an open dialog's when taller.
     // Nothing is reported while a screen is still loading (the host keeps its reserved height and skeleton).
-    // A change goes to the host at once when it follows the person's input in the widget or a host call
-    // (then the browser does not count the host page's shift, hadRecentInput); a change that comes later on
-    // its own (a poll's answer) waits for the next input, the frame scrolling inside meanwhile: the host
-    // page never jumps while someone reads it.
-    let pending: number | null = null;
-    const report = (h: number) => {
-      if (performance.now() - lastInput < INPUT_WINDOW_MS) {
-        pending = null;
-        bridge.resize(h);
-      } else pending = h;
-    };
-    // The input's time is taken when it starts; a waiting height goes only once the click or key is over
-    // (growing the frame resets its inner scroll, which must not move what a tap is landing on).
-    const onInputStart = () => {
-      lastInput = performance.now();
-    };
-    const onInputEnd = () => {
-      lastInput = performance.now();
-      if (pending !== null) setTimeout(() => pending !== null && report(pending));
-    };
-    for (const type of ['pointerdown', 'keydown'] as const) addEventListener(type, onInputStart, { capture: true });
-    for (const type of ['click', 'keyup'] as const) addEventListener(type, onInputEnd);
+    // Every settled height goes to the host (throttled); the host applies it when that cannot shift its page
+    // (embed/mount.ts), the frame scrolling inside meanwhile.
     const measure = () => {
       const main = root.querySelector('main');
       const busy = !main || root.querySelector('[aria-busy="true"]') || (main.childElementCount === 1 && main.firstElementChild!.classList.contains('loading'));
@@ -255,7 +229,7 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       }
       let h = root.getBoundingClientRect().height;
       for (const d of document.querySelectorAll('dialog[open]')) h = Math.max(h, (d as HTMLElement).scrollHeight);
-      report(Math.ceil(h));
+      bridge.resize(Math.ceil(h));
     };
     new ResizeObserver(measure).observe(root);
     new MutationObserver(measure).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['open', 'aria-busy'] });

@@ -5,11 +5,34 @@
 // Layout: a box of the reserved height (the start screen's) holds a skeleton painted at once in the host's
 // appearance, with the iframe over it; when the widget is ready the skeleton goes and the box follows the
 // widget's reported height both ways (ResizeObserver in the frame → `resize` → here).
+//
+// The host page never shifts on its own (CLS). The browser forgives a shift only within 500 ms of an input in
+// the host document itself — a tap inside the widget's frame does not count for the host (measured in
+// Chromium). So a reported height is applied here at once only when (a) the person touched or typed on the
+// host page just now (a host button that calls open/close counts), or (b) nothing of the host that is in view
+// can move: the box reaches below the bottom of the viewport before and after the change. Otherwise it
+// waits — the frame scrolls inside meanwhile — for the next host input, scroll or viewport change that makes
+// it safe.
 import { HostBridge, type WidgetEvent } from './bridge.ts';
 import { MAX_HEIGHT, MIN_HEIGHT, clampHeight, parseAppearance, type Appearance } from './protocol.ts';
 
-/** The start screen's height at phone widths: reserved before the widget has said anything. */
-export const DEFAULT_RESERVED_HEIGHT = 640;
+/**
+ * The start screen's height at phone widths (a cabinet's prices and Continue: 840–1000 px from 320 to 600 px
+ * wide): reserved before the widget has said anything.
+ */
+export const DEFAULT_RESERVED_HEIGHT = 920;
+/** A resize this soon after an input in the host document is applied at once (the browser's window is 500 ms). */
+export const HOST_INPUT_WINDOW_MS = 400;
+
+/**
+ * May the box go from its current rectangle to `height` without moving anything of the host page that is in
+ * view? Yes when it reaches below the viewport's bottom before and after (what follows it is out of view both
+ * times), or when it is not laid out at all.
+ */
+export function resizeIsInvisible(rect: { top: number; bottom: number; width: number; height: number }, height: number, viewportHeight: number): boolean {
+  if (rect.width === 0 && rect.height === 0) return true;
+  return rect.bottom >= viewportHeight && rect.top + height >= viewportHeight;
+}
 
 export interface MountOptions {
   /** Origin of the Powerly server that serves /embed/frame.html and the API. */
@@ -104,6 +127,24 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
   iframe.title = o.title ?? 'Powerly';
   iframe.allow = 'payment; camera';
   iframe.setAttribute('referrerpolicy', 'origin');
+  // The size the widget asks for, applied when it cannot shift the host page (see the top of this file).
+  let wanted: number | null = null;
+  let lastInput = -Infinity;
+  const applyHeight = () => {
+    if (wanted === null) return;
+    const recentInput = performance.now() - lastInput < HOST_INPUT_WINDOW_MS;
+    if (!recentInput && !resizeIsInvisible(box.getBoundingClientRect(), wanted, window.innerHeight)) return;
+    box.style.height = `${wanted}px`;
+    wanted = null;
+  };
+  const onInput = () => {
+    lastInput = performance.now();
+    applyHeight();
+  };
+  const onViewport = () => applyHeight();
+  for (const type of ['pointerdown', 'keydown'] as const) window.addEventListener(type, onInput, { capture: true, passive: true });
+  for (const type of ['scroll', 'resize'] as const) window.addEventListener(type, onViewport, { passive: true });
+
   const bridge = new HostBridge({
     self: window,
     widget: () => iframe.contentWindow,
@@ -113,7 +154,11 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
       appearance: o.appearance ? JSON.stringify(o.appearance) : undefined,
     },
     onEvent(e) {
-      if (e.type === 'resize') box.style.height = `${Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, e.height))}px`;
+      if (e.type === 'resize') {
+        const h = Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, e.height));
+        wanted = `${h}px` === box.style.height ? null : h;
+        applyHeight();
+      }
       if (e.type === 'ready') box.classList.add('pw-ready');
       o.onEvent(e);
     },
@@ -138,6 +183,8 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
     close: () => bridge.close(),
     logout: () => bridge.logout(),
     destroy() {
+      for (const type of ['pointerdown', 'keydown'] as const) window.removeEventListener(type, onInput, { capture: true });
+      for (const type of ['scroll', 'resize'] as const) window.removeEventListener(type, onViewport);
       bridge.stop();
       box.remove();
     },

@@ -74,7 +74,7 @@ export interface PowerlyMountOptions {
   lang?: string;
   token?: string;
   appearance?: PowerlyAppearance;
-  /** The first height to reserve (px), default 640. */
+  /** The first height to reserve (px), default 920 (the start screen at phone widths). */
   height?: number;
 }
 

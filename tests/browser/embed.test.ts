@@ -82,7 +82,7 @@ describe('iframe on a partner site (another origin)', () => {
     expect(new URL(frame.url()).origin).toBe(new URL(product.base).origin);
     await expect.poll(() => log(page).textContent()).toContain('rent powerly:ready');
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
-    // The reserved height holds until the person touches the widget; then it follows the content.
+    // The box keeps a height of its own from the first frame (the reserved one, then the content's).
     await expect
       .poll(() => page.locator('#rent iframe').evaluate((el) => (el as HTMLIFrameElement).getBoundingClientRect().height))
       .toBeGreaterThan(200);

@@ -9,27 +9,46 @@ import { startPartnerSite } from '../../server/src/demo/partner-site.ts';
 import { launchChromium } from './chromium.ts';
 import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-let partner: Awaited<ReturnType<typeof startPartnerSite>>;
-let partnerOrigin: string;
-/** The same partner site under another host name: another top-level site for the browser. */
-let otherSiteOrigin: string;
+interface Hosts {
+  product: RunningProduct;
+  partner: Awaited<ReturnType<typeof startPartnerSite>>;
+  partnerOrigin: string;
+  /** The same partner site under another host name: another top-level site for the browser. */
+  otherSiteOrigin: string;
+  close(): Promise<void>;
+}
 
-beforeAll(async () => {
-  product = await startProduct();
-  partner = await startPartnerSite('dist', 0, '127.0.0.1');
-  partnerOrigin = new URL(partner.url).origin;
-  otherSiteOrigin = partnerOrigin.replace('127.0.0.1', 'localhost');
+/** A product (fresh database, simulated cabinets with their seeded stock) with venue.html and the partner site. */
+async function startHosts(): Promise<Hosts> {
+  const product = await startProduct();
+  const partner = await startPartnerSite('dist', 0, '127.0.0.1', product.base);
+  const partnerOrigin = new URL(partner.url).origin;
+  const otherSiteOrigin = partnerOrigin.replace('127.0.0.1', 'localhost');
   await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [new URL(product.base).origin] });
   await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [partnerOrigin, otherSiteOrigin] });
+  return {
+    product, partner, partnerOrigin, otherSiteOrigin,
+    async close() {
+      await partner.site.close();
+      await product.close();
+    },
+  };
+}
+
+let hosts: Hosts;
+let product: RunningProduct;
+let browser: Browser;
+let partnerOrigin: string;
+
+beforeAll(async () => {
+  hosts = await startHosts();
+  ({ product, partnerOrigin } = hosts);
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await partner?.site.close();
-  await product?.close();
+  await hosts?.close();
 });
 
 /** Layout shifts of the host page itself (not its frames), without those right after input in the host. */
@@ -64,7 +83,7 @@ async function pageIn(context: BrowserContext): Promise<Page> {
 
 const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
 const log = (page: Page) => page.getByRole('log');
-const partnerUrl = (origin: string) => `${origin}/demo/partner/?api=${encodeURIComponent(product.base)}`;
+const partnerUrl = (origin: string) => `${origin}/demo/partner/`;
 
 async function frameOf(page: Page, selector: string): Promise<Frame> {
   await expect.poll(async () => !!(await (await page.locator(selector).elementHandle())?.contentFrame())).toBe(true);
@@ -86,16 +105,23 @@ async function powerbankOut(frame: Frame): Promise<string> {
   return (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;
 }
 
-async function returnTo(cabinet: string, powerbankId: string) {
-  const res = await fetch(`${product.base}/demo-api/cabinets/${cabinet}/return`, {
+async function returnTo(cabinet: string, powerbankId: string, base = product.base) {
+  const res = await fetch(`${base}/demo-api/cabinets/${cabinet}/return`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId }),
   });
   expect(res.status).toBe(200);
 }
 
-/** The person's next touch of the widget (a tap on its page's padding): deferred size changes apply now. */
-async function touch(frame: Frame) {
-  await frame.locator('main').first().click({ position: { x: 2, y: 2 } });
+/** The widget's event log on the host page, one line per event. */
+const logLines = (page: Page) => log(page).locator('li').allTextContents();
+
+/**
+ * The person's next touch of the host page (its heading): a size change the widget asked for while it would
+ * have shifted the host is applied now, within the browser's input window (a tap inside the frame is no
+ * input of the host document's).
+ */
+async function touchHost(page: Page) {
+  await page.getByRole('heading', { level: 1 }).first().click();
 }
 
 /** The box's height on the host page and the content's height inside the frame. */
@@ -117,8 +143,8 @@ describe('size follows content; the host page does not shift', () => {
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     const seen: number[] = [];
     const settle = async () => {
-      await touch(frame);
       await expect.poll(async () => {
+        await touchHost(page);
         const h = await heights(page, box, frame);
         return Math.abs(h.outer - Math.max(200, h.inner)) <= 2 ? 'same' : JSON.stringify(h);
       }).toBe('same');
@@ -179,15 +205,25 @@ describe('size follows content; the host page does not shift', () => {
 });
 
 describe('session across a host reload', () => {
+  // Its own product: the rentals of the other tests in this file leave its cabinets' stock untouched.
+  let own: Hosts;
+  beforeAll(async () => {
+    own = await startHosts();
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
   it('a reload goes back to the open rental; another host site sees no session', async () => {
     const context = await newContext();
     const page = await pageIn(context);
-    await page.goto(partnerUrl(partnerOrigin));
+    await page.goto(partnerUrl(own.partnerOrigin));
     let frame = await frameOf(page, '#rent iframe');
     await pay(frame);
     const id = await powerbankOut(frame);
-    await expect.poll(() => log(page).textContent()).toMatch(/powerly:eject\.confirmed orderId=(\S+)/);
-    const orderId = (await log(page).textContent())!.match(/powerly:eject\.confirmed orderId=([A-Za-z0-9_-]+)/)![1]!;
+    const confirmed = async () => (await logLines(page)).map((l) => /^rent powerly:eject\.confirmed orderId=([A-Za-z0-9_-]+)$/.exec(l)?.[1]).find(Boolean);
+    await expect.poll(confirmed).toBeTruthy();
+    const orderId = (await confirmed())!;
 
     await page.reload();
     frame = await frameOf(page, '#rent iframe');
@@ -196,7 +232,7 @@ describe('session across a host reload', () => {
 
     // The same person's browser, another site embedding the same agent: a fresh widget, no session.
     const other = await pageIn(context);
-    await other.goto(partnerUrl(otherSiteOrigin));
+    await other.goto(partnerUrl(own.otherSiteOrigin));
     const otherFrame = await frameOf(other, '#rent iframe');
     await expect.poll(() => otherFrame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     expect(await otherFrame.evaluate(() => location.hash)).toMatch(/^#\/selectPakage/);
@@ -210,8 +246,8 @@ describe('session across a host reload', () => {
     })).toEqual([]);
 
     // The rental still ends where it started: the reloaded widget reports the return.
-    await returnTo('PWL-VNO-001', id);
-    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toContain(`powerly:rental.returned orderId=${orderId}`);
+    await returnTo('PWL-VNO-001', id, own.product.base);
+    await expect.poll(() => logLines(page), { timeout: 20_000 }).toContain(`rent powerly:rental.returned orderId=${orderId}`);
     await context.close();
   });
 });
