@@ -4,26 +4,50 @@
 import { engine } from './storage.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from '../src/App.tsx';
-import { loadLocale, startI18n, translate } from '../src/i18n/index.ts';
+import { addMessages, loadLocale, startI18n, translate } from '../src/i18n/index.ts';
 import { $lang } from '../src/stores/locale.ts';
 import { $route, navigate, startMemoryHistory } from '../src/stores/router.ts';
 import { $agentOpenId, $token, setSession } from '../src/stores/session.ts';
 import { onUnauthorized } from '../src/api/client.ts';
 import { clearSession } from '../src/stores/session.ts';
-import { getOrder } from '../src/api/orders.ts';
 import { setHostEventSink } from '../src/platform/hostEvents.ts';
-import { isLocale } from '../src/core/lang.ts';
-import { reportWebVitals } from '../src/platform/vitals.ts';
+import { DEFAULT_LOCALE, isLocale } from '../src/core/lang.ts';
 import { NativeBridge, WidgetBridge } from './bridge.ts';
 import { api } from '../src/api/client.ts';
 import type { RedeemCodeBody, RedeemedSession } from '../src/contract/embed.ts';
 import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, parseAppearance, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
 import { applyAppearance } from './appearance.ts';
-import { matchRoute } from '../src/routes.ts';
+import { ROUTES, matchRoute } from '../src/routes.ts';
+import { FIRST_SCREEN_ROUTES } from './firstStrings.ts';
 import '../src/ui/app.css';
 import './frame.css';
 
 const RETURN_POLL_MS = 5000;
+
+/**
+ * The whole en-US table, once: this build's first load has only the first screen's namespaces
+ * (embed/firstStrings.ts, vite.embed.config.ts). Asked for once the first screen is on, or by a later screen.
+ */
+let allStrings: Promise<void> | undefined;
+function loadAllStrings(): Promise<void> {
+  allStrings ??= import('../locales/en-US.json').then(
+    (m) => addMessages(DEFAULT_LOCALE, m.default as Record<string, unknown>),
+    (e: unknown) => {
+      allStrings = undefined; // a later screen tries again
+      throw e;
+    },
+  );
+  return allStrings;
+}
+
+/** Every screen but the first ones comes with the whole table, so it never shows a key. */
+function screensWaitForStrings() {
+  for (const route of ROUTES) {
+    const load = route.screen;
+    if (!load || FIRST_SCREEN_ROUTES.includes(route.path)) continue;
+    route.screen = () => Promise.all([load(), loadAllStrings()]).then(([screen]) => screen);
+  }
+}
 
 interface AgentConfig {
   agent: string;
@@ -213,6 +237,7 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       bridge.send({ type: 'error', payload: { code: 'unauthorized', message: translate('errors.unauthorized') } });
     });
     const root = document.getElementById('root')!;
+    screensWaitForStrings();
     createRoot(root).render(<App />);
     // Size follows the content both ways: the root's own height (never the document's scrollHeight, which
     // is at least the iframe's current height and so could only grow), or an open dialog's when taller.
@@ -226,6 +251,7 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       if (!shown) {
         shown = true;
         bridge.send({ type: 'ready', payload: {} });
+        void loadAllStrings().catch(() => undefined);
       }
       let h = root.getBoundingClientRect().height;
       for (const d of document.querySelectorAll('dialog[open]')) h = Math.max(h, (d as HTMLElement).scrollHeight);
@@ -260,7 +286,8 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
           return;
       }
     });
-    reportWebVitals('iframe');
+    // Web vitals and the order poll are no part of the first screen: their modules come after it.
+    void import('../src/platform/vitals.ts').then((m) => m.reportWebVitals('iframe'), () => undefined);
   }
 
   /** After a rental, tell the host when the power bank is back (the order leaves its open states). */
@@ -269,6 +296,7 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     watching.add(orderId);
     const poll = async () => {
       try {
+        const { getOrder } = await import('../src/api/orders.ts');
         const o = await getOrder(orderId);
         if (o.pZujie === 3 || o.pZujie === 5) {
           if (engine.rental === orderId) delete engine.rental;

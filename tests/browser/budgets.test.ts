@@ -22,6 +22,12 @@ describe('first loads', () => {
     expect(modules.some((m) => m.startsWith('node_modules/preact/compat/'))).toBe(true);
     expect(modules.filter((m) => /node_modules\/(react|react-dom)\//.test(m))).toEqual([]);
   });
+  it("the iframe's first load carries its first screen's strings, not the whole en-US table (embed/firstStrings.ts)", () => {
+    const { modules } = JSON.parse(readFileSync('dist/size/embed-frame.modules.json', 'utf8')) as { modules: string[] };
+    expect(modules).not.toContain('locales/en-US.json');
+    expect(modules.some((m) => m.endsWith('powerly:first-screen-strings'))).toBe(true);
+    expect(modules.filter((m) => /node_modules\/(ofetch|ufo|destr)\//.test(m))).toEqual([]);
+  });
   it('the host side (element, loader) is plain DOM: no framework, no flows, no widget side of the bridge', () => {
     for (const f of ['embed-element', 'embed-loader']) {
       const { modules } = JSON.parse(readFileSync(`dist/size/${f}.modules.json`, 'utf8')) as { modules: string[] };

@@ -101,7 +101,11 @@ async function pay(frame: Frame, card = '4242 4242 4242 4242') {
 
 async function powerbankOut(frame: Frame): Promise<string> {
   const out = frame.getByRole('status').filter({ hasText: 'Your power bank is out!' });
-  await out.waitFor();
+  // On a timeout, say where the widget stood (seen once under heavy machine load, not reproduced since).
+  await out.waitFor().catch(async (e: unknown) => {
+    const where = await frame.evaluate(() => `${location.hash}: ${document.body.innerText.slice(0, 600)}`).catch(() => '?');
+    throw new Error(`no "power bank is out" in the widget at ${where}`, { cause: e });
+  });
   return (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;
 }
 
