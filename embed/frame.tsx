@@ -12,7 +12,7 @@ import { onUnauthorized } from '../src/api/client.ts';
 import { clearSession } from '../src/stores/session.ts';
 import { setHostEventSink } from '../src/platform/hostEvents.ts';
 import { DEFAULT_LOCALE, isLocale } from '../src/core/lang.ts';
-import { NativeBridge, WidgetBridge } from './bridge.ts';
+import { WidgetBridge } from './bridge.ts';
 import { api } from '../src/api/client.ts';
 import type { RedeemCodeBody, RedeemedSession } from '../src/contract/embed.ts';
 import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, parseAppearance, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
@@ -126,18 +126,47 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
         })
       : nativeBridge();
 
+  /**
+   * The in-app transport, loaded only here (embed/nativeBridge.ts). A native host may inject its `init` as soon
+   * as the page has loaded: what arrives through the web-view channel (no source window) before the module is
+   * kept and handed to it; what the widget sends meanwhile waits.
+   */
   function nativeBridge() {
-    const nb = new NativeBridge({
-      targets: [window, document as unknown as Window],
-      out: nativeOut,
-      redeem: async (code) => {
-        const body: RedeemCodeBody = { code, agent: cfg.agent };
-        return (await api.post<RedeemedSession>('embed/code/redeem', { body, noToken: true })).token;
-      },
-      onInit: ({ token, qrcode, lang }) => void apply({ type: 'init', payload: { version: 1, token, qrcode, lang } }),
-      onRefused: () => nb.send({ type: 'error', payload: { code: 'badCode', message: translate('embed.badSignIn') } }),
+    let nb: import('./nativeBridge.ts').NativeBridge | undefined;
+    let started = false;
+    const waiting: WidgetMessage[] = [];
+    const early: unknown[] = [];
+    const keep = (e: Event) => {
+      const m = e as MessageEvent;
+      if ((m.source === null || m.source === undefined) && early.length < 8) early.push(m.data);
+    };
+    const targets = [window, document as unknown as Window];
+    for (const t of targets) t.addEventListener('message', keep);
+    const send = (m: WidgetMessage) => (nb ? nb.send(m) : void waiting.push(m));
+    void import('./nativeBridge.ts').then(({ NativeBridge }) => {
+      for (const t of targets) t.removeEventListener('message', keep);
+      nb = new NativeBridge({
+        targets,
+        out: nativeOut,
+        redeem: async (code) => {
+          const body: RedeemCodeBody = { code, agent: cfg.agent };
+          return (await api.post<RedeemedSession>('embed/code/redeem', { body, noToken: true })).token;
+        },
+        onInit: ({ token, qrcode, lang }) => void apply({ type: 'init', payload: { version: 1, token, qrcode, lang } }),
+        onRefused: () => send({ type: 'error', payload: { code: 'badCode', message: translate('embed.badSignIn') } }),
+      });
+      if (started) nb.start();
+      for (const m of waiting.splice(0)) nb.send(m);
+      for (const data of early.splice(0)) nb.deliver(data);
     });
-    return Object.assign(nb, { resize: throttle((h: number) => nb.send({ type: 'resize', payload: { height: clampHeight(h) } }), RESIZE_THROTTLE_MS) });
+    return {
+      send,
+      start() {
+        started = true;
+        nb?.start();
+      },
+      resize: throttle((h: number) => send({ type: 'resize', payload: { height: clampHeight(h) } }), RESIZE_THROTTLE_MS),
+    };
   }
 
   async function apply(msg: HostMessage) {

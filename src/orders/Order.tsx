@@ -1,5 +1,8 @@
 // Routes '/order' and '/pastOrder': paged rental orders (page size 10), tabs In use / Ended.
 import { useCallback, useState } from 'react';
+import '../ui/tabs.css';
+import '../ui/badge.css';
+import './orders.css';
 import { useStore } from '@nanostores/react';
 import { useLatest, useMountEffect } from '../ui/hooks.ts';
 import { useLiveRefresh } from '../ui/live.ts';

@@ -1,5 +1,7 @@
 // Route '/orderDetail' [orderId]: one rental order; copy the order number.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import '../ui/badge.css';
+import './orders.css';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';

@@ -4,6 +4,7 @@
 // wallet, overbuy buys the power bank; mifi is taken by the payment layer for the Wi-Fi flows. Stripe methods go
 // through StripePay (Stripe.js loaded here only); the sandbox card form stays for test mode.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import './pay.css';
 import { useStore } from '@nanostores/react';
 import { useT, errorText } from '../i18n/index.ts';
 import { useLatest } from '../ui/hooks.ts';

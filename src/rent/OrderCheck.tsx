@@ -3,6 +3,7 @@
 // the screen's spec interval (code 1 'Processing' = not yet). Then the power bank is out, or the failure screen says
 // what happened to the money and what to do next, or a clear give-up message.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import './check.css';
 import { useT, errorText } from '../i18n/index.ts';
 import { checkOrder, getOrder, type Order, type OrderCheck as CheckResult } from '../api/orders.ts';
 import { ApiError } from '../api/client.ts';

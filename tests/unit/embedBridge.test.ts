@@ -365,7 +365,7 @@ describe('host side', () => {
 
 describe('in-app transport (no origin): content authenticated by a one-time code', () => {
   it('accepts only an init with a code the server redeems; drops everything else', async () => {
-    const { NativeBridge } = await import('../../embed/bridge.ts');
+    const { NativeBridge } = await import('../../embed/nativeBridge.ts');
     const win = new FakeWindow();
     const out: unknown[] = [];
     const inits: unknown[] = [];
@@ -399,7 +399,7 @@ describe('in-app transport (no origin): content authenticated by a one-time code
   });
 
   it('the hostile opener: a code posted by another window (an opener, a frame) is never redeemed', async () => {
-    const { NativeBridge } = await import('../../embed/bridge.ts');
+    const { NativeBridge } = await import('../../embed/nativeBridge.ts');
     const win = new FakeWindow();
     const attacker = new FakeWindow(); // the page that window.open()ed the frame with transport=native
     const redeemed: string[] = [];
