@@ -63,7 +63,7 @@ try {
     await el!.click();
   };
   await click('Continue');
-  await click('Pre-authorization');
+  await click('Hold ');
   await frame.waitForSelector('form.card-form input', { timeout: 20_000 });
   const inputs = await frame.$$('form.card-form input');
   await inputs[0]!.type('4242424242424242');
