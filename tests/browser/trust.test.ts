@@ -99,7 +99,9 @@ describe('live: the wallet', () => {
   it('a wallet left open in one tab shows a top-up made in another, without a reload', async () => {
     const a = await page();
     await a.goto(`${env.product.base}/#/?qrcode=PWL-NYC-001`);
-    await a.waitForFunction(() => Boolean(localStorage.getItem('token')));
+    // The scan has answered (it opens the New York wallet in USD): only then to the wallet, or the list may not
+    // have the USD wallet yet (the race behind this test's intermittent failures).
+    await a.waitForFunction(() => location.hash.startsWith('#/selectPakage'));
     await a.goto(`${env.product.base}/#/wallet`);
     const balance = a.getByTestId('wallet-USD').getByTestId('balance');
     await expect.poll(() => balance.textContent()).toBe('$0');
