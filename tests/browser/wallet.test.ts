@@ -30,7 +30,9 @@ describe('wallet: top-up then withdrawal', () => {
     const page = await newPage();
     // A tourist session comes with the code link (NYC: a USD venue).
     await page.goto(`${env.product.base}/#/?qrcode=PWL-NYC-001`);
-    await page.waitForFunction(() => Boolean(localStorage.getItem('token')));
+    // Only once the scan has answered (it lands on package selection and opens the USD wallet): going to the
+    // wallet earlier races the scan's own navigation and the wallet list may not have USD yet.
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 20_000 }).toMatch(/^#\/selectPakage/);
     await page.goto(`${env.product.base}/#/wallet`);
     const card = page.getByTestId('wallet-USD');
     await expect.poll(() => card.getByTestId('balance').textContent()).toBe('$0');
