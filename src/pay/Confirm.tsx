@@ -4,6 +4,7 @@
 // wallet, overbuy buys the power bank; mifi is taken by the payment layer for the Wi-Fi flows. Stripe methods go
 // through StripePay (Stripe.js loaded here only); the sandbox card form stays for test mode.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import './pay.css';
 import { useStore } from '@nanostores/react';
 import { useT, errorText } from '../i18n/index.ts';
 import { useLatest } from '../ui/hooks.ts';
@@ -26,6 +27,7 @@ import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { confirmDialog, toast } from '../ui/feedback.tsx';
 import { CardForm } from './CardForm.tsx';
+import { emitHostEvent } from '../platform/hostEvents.ts';
 import {
   CardProviderError,
   SANDBOX_TEST_CARDS,
@@ -37,6 +39,12 @@ import {
 import { usePayStrings } from './strings.ts';
 
 const KNOWN_CARD_ERRORS = ['card_declined', 'insufficient_funds', 'incorrect_number', 'invalid_expiry', 'invalid_cvc', 'expired_card', 'network'];
+
+/** A provider's error code as the embed's stable event code (letters only): card_declined → cardDeclined. */
+const hostCode = (code: string) => {
+  const c = code.replace(/_([a-z])/g, (_m, ch: string) => ch.toUpperCase());
+  return /^[a-zA-Z]{1,40}$/.test(c) ? c : 'cardError';
+};
 
 export default function Confirm() {
   const t = useT();
@@ -167,8 +175,8 @@ export default function Confirm() {
       const unknown = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout');
       if (!unknown) pending.current = null;
       if (e instanceof CardProviderError) {
-        void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message);
-      } else void payFailed(errorText(e, t));
+        void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message, hostCode(e.code));
+      } else void payFailed(errorText(e, t), unknown ? 'network' : 'paymentFailed');
     } finally {
       setBusy(false);
     }
@@ -177,7 +185,8 @@ export default function Confirm() {
   const payRef = useRef(pay);
   payRef.current = pay;
   /** The payment failed: Retry pays again with the same card (and, after an unknown outcome, the same key). */
-  async function payFailed(text: string) {
+  async function payFailed(text: string, code = 'paymentFailed') {
+    emitHostEvent({ type: 'payment.failed', code, message: text.slice(0, 500) });
     const retry = await confirmDialog({ title: t('confirm.payFailed'), text, okLabel: t('common.retry') });
     if (retry && lastCard.current) void payRef.current(lastCard.current);
   }

@@ -9,7 +9,6 @@ import {
   wechatDomainRedirect,
 } from '../core/navigation.ts';
 import type { Access, ParsedHash } from '../core/routes.ts';
-import { wechatConfig } from '../api/content.ts';
 import { toast } from '../ui/feedback.tsx';
 import { errorText, translate, useT } from '../i18n/index.ts';
 import { $route, navigate, replaceUrl } from '../stores/router.ts';
@@ -60,11 +59,15 @@ function startDebugConsole(): void {
 let wxConfigured = false;
 const WX_SDK = 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js';
 
-/** In WeChat: load the JS-SDK and configure it with the server's signature; failure is a toast (spec §8). */
+/**
+ * In WeChat: load the JS-SDK and configure it with the server's signature; failure is a toast (spec §8). The
+ * content API module comes only there (no first load elsewhere carries it).
+ */
 function maybeWeChatConfig(): void {
   if (wxConfigured || !isWeChat(ua())) return;
   wxConfigured = true;
-  wechatConfig(pageUrlWithoutHash(location.href))
+  import('../api/content.ts')
+    .then((m) => m.wechatConfig(pageUrlWithoutHash(location.href)))
     .then(
       (c) =>
         new Promise<void>((resolve, reject) => {
