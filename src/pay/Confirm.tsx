@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import './pay.css';
 import { useStore } from '@nanostores/react';
-import { useT, errorText } from '../i18n/index.ts';
+import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { useLatest } from '../ui/hooks.ts';
 import { $route, back, href, navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
@@ -68,12 +68,18 @@ export default function Confirm() {
   const pending = useRef<{ key: string; token: string } | null>(null);
   const lastCard = useRef<CardDetails | null>(null);
 
+  // Keyed on the language, not on `t`: `t` also changes when a string table arrives (this screen's own payment
+  // strings load beside it), and reloading the methods then would replace the card form and wipe what the
+  // person has already typed.
+  const lang = useStore($activeLang);
+  const tNow = useLatest(t);
   const load = useCallback(async () => {
     setLoadError('');
     setMethods(null);
     try {
       setMethods(await listPaymentMethods(payType === 'YJ' ? qrcode : '', currency));
     } catch (e) {
+      const t = tNow.current;
       const text = errorText(e, t);
       setLoadError(text);
       // Retry loads again; Cancel (or Escape) goes back where the user came from.
@@ -81,7 +87,8 @@ export default function Confirm() {
       if (retry) void loadRef.current();
       else back({ from: '/confirm' });
     }
-  }, [qrcode, t, payType, currency]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- lang: the method labels come localised
+  }, [qrcode, lang, payType, currency, tNow]);
   const loadRef = useRef(load);
   loadRef.current = load;
 
