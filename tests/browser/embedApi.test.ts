@@ -103,7 +103,7 @@ async function powerbankOut(frame: Frame): Promise<string> {
   const out = frame.getByRole('status').filter({ hasText: 'Your power bank is out!' });
   // On a timeout, say where the widget stood (seen once under heavy machine load, not reproduced since).
   await out.waitFor().catch(async (e: unknown) => {
-    const where = await frame.evaluate(() => `${location.hash}: ${document.body.innerText.slice(0, 600)}`).catch(() => '?');
+    const where = await frame.evaluate(() => `${location.hash}: ${document.body.innerText.slice(0, 600)} HTML ${document.body.innerHTML.slice(0, 3000)}`).catch(() => '?');
     throw new Error(`no "power bank is out" in the widget at ${where}`, { cause: e });
   });
   return (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;
@@ -196,6 +196,9 @@ describe('size follows content; the host page does not shift', () => {
     const vilnius = await frameOf(page, '#rent-vilnius iframe');
     await expect.poll(() => vilnius.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
     const untouched = (await heights(page, '#rent-vilnius >> .pw-box', vilnius)).outer;
+    // Neither widget took the focus from the host page on its own (its landing on the prices is no navigation of
+    // the person's), so the host was not scrolled to it either.
+    expect(await page.evaluate(() => [document.activeElement?.tagName, window.scrollY])).toEqual(['BODY', 0]);
     await pay(lisbon);
     const id = await powerbankOut(lisbon);
     await returnTo('PWL-LIS-001', id);
