@@ -232,7 +232,7 @@ describe('<powerly-rent> on a venue site', () => {
     // The other widget still shows its own cabinet, with its own session.
     expect(await vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
     await continueToCabinetHome(vilniusFrame, 'GO9 Gedimino 9');
-    expect(await vilniusFrame.getByRole('button', { name: /^Hold / }).count()).toBe(1);
+    await expect.poll(() => vilniusFrame.getByRole('button', { name: /^Hold / }).count()).toBe(1);
     await returnPowerBank(lisbonFrame, 'PWL-LIS-001');
     await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon rental\.returned orderId=\S+/);
     expect(errors).toEqual([]);
