@@ -17,6 +17,11 @@ export function loadPayStrings(lang: Locale): Promise<void> {
   return p;
 }
 
+// Every screen that shows these strings imports this module, so it evaluates (and its lazy chunk resolves) only
+// once the active language's table and the fallback's are in: the screen never renders a first frame without
+// them and then grows when they arrive (a layout shift under what the person is typing, seen in the embed).
+await Promise.all([loadPayStrings(DEFAULT_LOCALE), loadPayStrings($activeLang.get())]).catch(() => undefined);
+
 /** Loads the payment strings of the active language (and the default's, the fallback); true once they are in. */
 export function usePayStrings(): boolean {
   const lang = useStore($activeLang);

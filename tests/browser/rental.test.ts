@@ -88,9 +88,9 @@ describe('a rental from the code link to the ended order', () => {
     expect(await page.getByRole('article').count()).toBe(0);
   });
 
-  it('what the person has typed on the card form stays when the payment strings arrive late', async () => {
+  it('the payment screen comes whole with its strings, and what is typed on it stays', async () => {
     const page = await newPage();
-    // Hold back the payment screens' string table (the en-US chunk with the payMethod texts) until the card is typed.
+    // Hold back the payment screens' string table (the en-US chunk with the payMethod texts).
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     await page.route(/\/assets\/en-US-[^/]+\.js$/, async (route) => {
@@ -102,12 +102,17 @@ describe('a rental from the code link to the ended order', () => {
     await page.goto(`${env.product.base}/#/?qrcode=PWL-VNO-001`);
     await continueToCabinetHome(page);
     await page.getByRole('button', { name: /^Hold / }).click();
+    await page.waitForURL(/#\/confirm/);
+    // No card form, no half-translated screen that would grow under the person's fingers once the strings arrive.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await page.getByLabel('Card number').count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Confirm payment' }).count()).toBe(0);
+    release();
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
-    release();
-    // The payment strings are in once the hold explainer's heading reads as text.
-    await page.getByRole('heading', { name: 'How the deposit hold works' }).waitFor();
     await page.getByLabel('CVC').fill('123');
+    expect(await page.getByRole('heading', { name: 'How the deposit hold works' }).count()).toBe(1);
+    await new Promise((r) => setTimeout(r, 500));
     expect(await page.getByLabel('Card number').inputValue()).toBe('4242 4242 4242 4242');
     expect(await page.getByLabel('Expiry date (MM/YY)').inputValue()).toBe('12/34');
   });

@@ -2,8 +2,8 @@
 // first screens, against the whole product started here on ephemeral ports (the browser tests' build: fresh
 // database, simulator, sandbox payments) with the partner site on another origin. Debian's Chromium via
 // chrome-launcher (CHROME_PATH, default /usr/bin/chromium). Prints the performance score and the metrics;
-// the README keeps the figures. Also a timespan over a whole rental on venue.html (Lighthouse user flow):
-// the host page's CLS through the rental.
+// the README keeps the figures. Also a timespan over a whole rental on venue.html and on the partner page
+// (Lighthouse user flow): the page's CLS through the rental. LH_SPANS_ONLY=1 runs only the timespans.
 import { launch } from 'chrome-launcher';
 import lighthouse, { startFlow } from 'lighthouse';
 import puppeteer, { type Frame } from 'puppeteer-core';
@@ -31,7 +31,7 @@ const pages: [string, string][] = [
 const chrome = await launch({ chromePath: CHROME, chromeFlags: FLAGS });
 const ms = (v: number | undefined) => (v === undefined ? '-' : `${Math.round(v)} ms`);
 try {
-  for (const [name, url] of pages) {
+  for (const [name, url] of process.env.LH_SPANS_ONLY ? [] : pages) {
     const r = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
     const lhr = r!.lhr;
     const a = (id: string) => lhr.audits[id]?.numericValue;
@@ -42,45 +42,55 @@ try {
     );
   }
 
-  // A whole rental on venue.html as a Lighthouse timespan: the host page's layout shifts through it.
+  // A whole rental on each embed host page as a Lighthouse timespan: the page's layout shifts through it
+  // (the host's and the widget frame's own: Lighthouse counts a subframe's shifts in the page's CLS).
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-  const page = await browser.newPage();
-  await page.setViewport({ width: 420, height: 900 });
-  const flow = await startFlow(page, { name: 'rental on venue.html' });
-  await flow.navigate(`${base}/demo/venue.html`);
-  await flow.startTimespan({ name: 'a whole rental' });
-  const frameOf = async (): Promise<Frame> => {
-    for (let i = 0; i < 100; i++) {
-      const f = page.frames().find((x) => x.url().includes('/embed/frame.html') && x.url().includes('slot=rent-lisbon'));
-      if (f) return f;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('no widget frame');
-  };
-  const frame = await frameOf();
-  const click = async (text: string) => {
-    const el = await frame.waitForSelector(`::-p-text(${text})`, { timeout: 20_000 });
-    await el!.click();
-  };
-  await click('Continue');
-  await click('Hold ');
-  await frame.waitForSelector('form.card-form input', { timeout: 20_000 });
-  const inputs = await frame.$$('form.card-form input');
-  await inputs[0]!.type('4242424242424242');
-  await inputs[1]!.type('1234');
-  await inputs[2]!.type('123');
-  await click('Authorize');
-  const out = await frame.waitForSelector('::-p-text(Your power bank is out!)', { timeout: 30_000 });
-  const text = await frame.evaluate(() => document.body.innerText);
-  const id = /power bank (\S+) from slot/.exec(text)?.[1];
-  if (out && id) {
+  const spans: [string, string, string][] = [
+    ['embed: venue.html, a whole rental', `${base}/demo/venue.html`, 'slot=rent-lisbon'],
+    ['embed: partner page, a whole rental', `${partner.url}/demo/partner/`, '/embed/frame.html'],
+  ];
+  for (const [name, url, frameMark] of spans) {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 420, height: 900 });
+    const flow = await startFlow(page, { name });
+    await flow.navigate(url);
+    await flow.startTimespan({ name });
+    const frameOf = async (): Promise<Frame> => {
+      for (let i = 0; i < 100; i++) {
+        const f = page.frames().find((x) => x.url().includes('/embed/frame.html') && x.url().includes(frameMark));
+        if (f) return f;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('no widget frame');
+    };
+    const frame = await frameOf();
+    const click = async (text: string) => {
+      const el = await frame.waitForSelector(`::-p-text(${text})`, { timeout: 20_000 });
+      await el!.click();
+    };
+    await click('Continue');
+    await click('Hold ');
+    await frame.waitForSelector('form.card-form input', { timeout: 20_000 });
+    const inputs = await frame.$$('form.card-form input');
+    await inputs[0]!.type('4242424242424242');
+    await inputs[1]!.type('1234');
+    await inputs[2]!.type('123');
+    await click('Authorize');
+    await frame.waitForSelector('::-p-text(Your power bank is out!)', { timeout: 30_000 });
+    const text = await frame.evaluate(() => document.body.innerText);
+    const id = /power bank (\S+) from slot/.exec(text)?.[1];
+    if (!id) throw new Error(`${name}: no power bank id in "${text.slice(0, 200)}"`);
     await fetch(`${base}/demo-api/cabinets/PWL-LIS-001/return`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId: id }) });
     await page.waitForFunction(() => document.body.innerText.includes('rental.returned'), { timeout: 30_000 });
+    await flow.endTimespan();
+    const result = await flow.createFlowResult();
+    const span = result.steps.find((s) => s.lhr.gatherMode === 'timespan')!.lhr;
+    console.info(`${`${name} (timespan)`.padEnd(42)} CLS ${(span.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)}  TBT ${ms(span.audits['total-blocking-time']?.numericValue)}`);
+    // What moved, when anything did (Lighthouse's layout-shifts audit: the element and its share).
+    const moved = (span.audits['layout-shifts']?.details as { items?: { node?: { selector?: string }; score?: number }[] } | undefined)?.items ?? [];
+    for (const m of moved) console.info(`  shifted: ${m.node?.selector ?? '?'} ${(m.score ?? 0).toFixed(3)}`);
+    await page.close();
   }
-  await flow.endTimespan();
-  const result = await flow.createFlowResult();
-  const span = result.steps.find((s) => s.lhr.gatherMode === 'timespan')!.lhr;
-  console.info(`${'embed: venue.html, a whole rental (timespan)'.padEnd(42)} CLS ${(span.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)}  TBT ${ms(span.audits['total-blocking-time']?.numericValue)}`);
   await browser.disconnect();
 } finally {
   await chrome.kill();
