@@ -133,4 +133,20 @@ describe('cancellation', () => {
     const unpaid = await buy(token, { skuId: 'fr-3d', type: 2, card: false });
     expect(unpaid.code).not.toBe(0);
   });
+
+  it('continues the payment of an unpaid (33) package: confirm pays it through the payment layer (33 → 0)', async () => {
+    const token = await touristToken(b.app);
+    expect((await buy(token, { skuId: 'fr-3d', type: 2, card: false })).code).not.toBe(0);
+    const list = (await post(token, 'orderList', { current: 1, size: 100 })).data.records as { orderId: string; packageStatus: number }[];
+    const unpaid = list.find((p) => p.packageStatus === 33)!;
+    expect(unpaid).toBeDefined();
+    expect((await post(token, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox' })).code).not.toBe(0);
+    const paid = await post(token, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) });
+    expect(paid.code, JSON.stringify(paid)).toBe(0);
+    expect(paid.data).toMatchObject({ orderId: unpaid.orderId, packageStatus: 0 });
+    expect((await post(token, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) })).code).not.toBe(0);
+    const other = await touristToken(b.app);
+    expect((await post(other, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox' })).code).not.toBe(0);
+    await ledgerBalanced();
+  });
 });

@@ -449,6 +449,16 @@ export class MifiService {
 
   // ---- reads ---------------------------------------------------------------------------------------------------
 
+  /** A package of the user (not found otherwise). */
+  packageOf(user: UserRow, id: string) {
+    return this.own(user, id);
+  }
+
+  /** One package of the user as the wire shows it (with its traffic). */
+  async wire(user: UserRow, id: string) {
+    return this.toWireWithUsage(await this.own(user, id));
+  }
+
   private async own(user: UserRow, id: string) {
     const p = await this.d.repo.pkg(id);
     if (p?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
