@@ -21,7 +21,7 @@ export const packageVariants = (skuId: string, country?: string, currency?: stri
 
 /** POST chargenow/mifi/rent (JSON): submit and pay an order (payType mifi). */
 export function rentPackage(body: MifiRentBody, idempotencyKey: string): Promise<MifiOrderResult> {
-  return api.post<MifiOrderResult>('chargenow/mifi/rent', { body: body as unknown as Record<string, string>, json: true, idempotencyKey });
+  return api.post<MifiOrderResult>('chargenow/mifi/rent', { body, json: true, idempotencyKey });
 }
 /** POST chargenow/mifi/confirm (JSON): pay an unpaid (33) order again (continue payment). */
 export function confirmPackage(body: { mifiOrderId: string; paymentId: string; stripeToken?: string }, idempotencyKey: string): Promise<MifiPackage> {
