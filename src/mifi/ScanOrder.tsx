@@ -23,11 +23,11 @@ export default function ScanOrder() {
     <MifiScreen
       title="mifi.orders.title"
       className="scan-order"
-      end={
+      end={() => (
         <a className="button small link" href={'#' + href('/wifiMall', { type: 'GM' })}>
           {t('mifi.orders.buy')}
         </a>
-      }
+      )}
     >
       {() => <Orders />}
     </MifiScreen>

@@ -31,11 +31,11 @@ export default function WifiMall() {
     <MifiScreen
       title="mifi.mall.title"
       className="wifi-mall"
-      end={
+      end={() => (
         <a className="button small link" href={'#/scanOrder'}>
           {t('mifi.mall.myOrders')}
         </a>
-      }
+      )}
     >
       {() => <Mall type={type} sn={query.get('sn') ?? ''} />}
     </MifiScreen>

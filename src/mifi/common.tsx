@@ -12,13 +12,13 @@ import { toast } from '../ui/feedback.tsx';
 import { useMifiStrings } from './strings.ts';
 import './mifi.css';
 
-/** A Wi-Fi screen: its header, and its body once the Wi-Fi strings are in. */
-export function MifiScreen({ title, end, className, children }: { title: string; end?: ReactNode; className: string; children: () => ReactNode }) {
+/** A Wi-Fi screen: its header, and its body once the Wi-Fi strings are in (both render functions, so they read them then). */
+export function MifiScreen({ title, end, className, children }: { title: string; end?: () => ReactNode; className: string; children: () => ReactNode }) {
   const t = useT();
   const ready = useMifiStrings();
   return (
     <>
-      <PageHeader title={ready ? t(title) : ''} end={ready ? end : null} />
+      <PageHeader title={ready ? t(title) : ''} end={ready && end ? end() : null} />
       <main className={`page mifi ${className}`}>{ready ? children() : <Loading label={t('common.loading')} />}</main>
     </>
   );
