@@ -431,6 +431,11 @@ export class MifiService {
     }
   }
 
+  /** The box's traffic counter as last reported (0 before any report): the demo adds traffic on top of it. */
+  async lastBytes(sn: string) {
+    return (await this.d.repo.lastTelemetry(sn))?.bytes_total ?? 0;
+  }
+
   /** A box came back into any cabinet: its deposit is released to the wallet; a running package ends (4 returned). */
   async onReturned(sn: string) {
     const p = await this.d.repo.holderOf(sn);
