@@ -110,7 +110,7 @@ export function createClient(config: ClientConfig): ApiClient {
     if (method === 'POST' && opts.body) {
       if (opts.json) {
         headers['content-type'] = 'application/json';
-        body = JSON.stringify(Object.fromEntries(Object.entries(opts.body).filter(([, v]) => v !== undefined && v !== null)));
+        body = JSON.stringify(opts.body); // undefined values are left out
       } else {
         headers['content-type'] = 'application/x-www-form-urlencoded';
         body = new URLSearchParams(clean(opts.body)).toString();
