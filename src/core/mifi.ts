@@ -209,3 +209,15 @@ export function orderSubmit(o: PendingPackageOrder, now: number): MifiRentBody['
     }],
   };
 }
+
+/** The box serial of a stored Wi-Fi code (spec §3 mificode): what follows 'wifi.' up to a path, query or hash end. */
+export function mifiSnFrom(code: string): string {
+  const i = code.lastIndexOf('wifi.');
+  if (i < 0) return '';
+  return (code.slice(i + 5).split(/[/?#&]/)[0] ?? '').trim();
+}
+
+/** Every package of the box has its box back (device order status 3): the box is no longer the user's. */
+export function boxReturned(packages: { deviceOrderStatus: number }[]): boolean {
+  return packages.length > 0 && packages.every((p) => p.deviceOrderStatus === DEVICE_ORDER_STATUS.returned);
+}

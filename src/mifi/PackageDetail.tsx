@@ -11,7 +11,7 @@ import { $mificode } from '../stores/scan.ts';
 import { $mifisn } from '../stores/mifi.ts';
 import { deviceDetail, flowUsageList, type MifiDevice } from '../api/mifi.ts';
 import type { UsageRecord } from '../contract/mifi.ts';
-import { trafficText } from '../core/mifi.ts';
+import { boxReturned, mifiSnFrom, trafficText } from '../core/mifi.ts';
 import { toast } from '../ui/feedback.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { CopyButton, MifiScreen, PackageCard } from './common.tsx';
@@ -25,7 +25,8 @@ function Detail() {
   const t = useT();
   const { query } = useStore($route);
   const orderId = query.get('orderId') ?? '';
-  const sn = useStore($mifisn);
+  const mificode = useStore($mificode);
+  const sn = useStore($mifisn) || mifiSnFrom(mificode);
   const [device, setDevice] = useState<MifiDevice | null>(null);
   const [error, setError] = useState('');
   const [usage, setUsage] = useState<UsageRecord | null>(null);
@@ -41,8 +42,8 @@ function Detail() {
       setDevice(d);
       setError('');
       $mifisn.set(d.sn);
-      // The box is in hand: the stored Wi-Fi code (spec §2 'wifi.' rule) keeps leading here.
-      if (!$mificode.get().includes('wifi.')) $mificode.set(`wifi.${d.sn}`);
+      // The box is back in a cabinet: its stored code no longer sends the home screens here (spec §2 'wifi.' rule).
+      if (boxReturned(d.packageDtlList) && mifiSnFrom($mificode.get()) === d.sn) $mificode.set('');
       setUsage(await flowUsageList(d.sn));
     } catch (e) {
       // The server's own text where it answered (its "Device not activated" for a package without a box, spec §8);

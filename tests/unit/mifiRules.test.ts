@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import {
   DAY_MS, DEFAULT_START_AHEAD_MS, ORDER_REMARK, ORDER_TYPE, PACKAGE_TRANSITIONS, canBind, canMove, canPickUp, endTime, isRenewal, mallType,
   orderSubmit, orderTotal, orderTypeFor, packageActions, packageName, packagePrice, packagePriceMajor, pickupOutcome, showsMyPackages,
-  startTime, stepDays, zonedText, type PendingPackageOrder,
+  startTime, stepDays, zonedText, boxReturned, mifiSnFrom, type PendingPackageOrder,
 } from '../../src/core/mifi.ts';
 
 const STATUSES = [0, 1, 2, 3, 4, 9, 33, 88];
@@ -109,6 +109,19 @@ describe('pickup (spec §4, §5)', () => {
     expect(pickupOutcome({ status: 1 })).toBe('loading');
     expect(pickupOutcome({ status: 2 })).toBe('success');
     expect(pickupOutcome({ status: 7 })).toBe('refresh');
+  });
+});
+
+describe('the stored Wi-Fi code (spec §2, §3 mificode)', () => {
+  it("reads the box serial after 'wifi.'", () => {
+    expect(mifiSnFrom('wifi.MF-LIS-0001')).toBe('MF-LIS-0001');
+    expect(mifiSnFrom('https://go.example/wifi.MF-NYC-0001?x=1')).toBe('MF-NYC-0001');
+    expect(mifiSnFrom('PWL-LIS-001')).toBe('');
+  });
+  it('a box is back when every package on it says so', () => {
+    expect(boxReturned([{ deviceOrderStatus: 3 }, { deviceOrderStatus: 3 }])).toBe(true);
+    expect(boxReturned([{ deviceOrderStatus: 3 }, { deviceOrderStatus: 1 }])).toBe(false);
+    expect(boxReturned([])).toBe(false);
   });
 });
 
