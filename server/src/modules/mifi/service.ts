@@ -177,7 +177,9 @@ export class MifiService {
     if (!p.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
     const provider = this.d.payments.requireProvider(p.paymentId, p.agent);
     const result = await provider.authorize({
-      token: p.token, amount: order.total, currency: order.currency, capture: 'automatic', idempotencyKey: `mifi_${order.id}`, userId: user.id, purpose: 'mifi',
+      // One key per card token: a retry with the same card replays, another card (continue payment after a
+      // decline) is a new attempt rather than the first one's stored decline.
+      token: p.token, amount: order.total, currency: order.currency, capture: 'automatic', idempotencyKey: `mifi_${order.id}_${p.token}`, userId: user.id, purpose: 'mifi',
       methodType: p.paymentId.split(':')[1],
     });
     if (!result.ok) {
