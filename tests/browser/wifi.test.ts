@@ -182,5 +182,51 @@ describe('a Wi-Fi package with its box', () => {
     await expect.poll(() => hash(page), { timeout: 20_000 }).toBe(`#/packageDetail?orderId=${code}`);
     await expect.poll(() => page.getByTestId('device-sn').textContent()).toBe('MF-NYC-0001');
     await expect.poll(() => page.getByTestId('wifi-ssid').textContent()).toMatch(/^Powerly-/);
+
+    // The same screens in the longer languages: every text translated, and still 320 px wide.
+    for (const lang of ['lt-LT', 'pt-PT', 'es-ES', 'zh-CN']) {
+      await page.evaluate((l) => localStorage.setItem('lang', l), lang);
+      for (const screen of [`packageDetail?orderId=${code}`, 'scanOrder', 'wifiMall?type=QR', 'scanPickUpOrder?type=QR', `pickUp?orderId=${code}`]) {
+        await page.goto(`${env.product.base}/#/${screen}`);
+        await page.reload();
+        await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
+        // Loaded: the screen's strings and data are in (no loading indicator left in it).
+        await expect.poll(async () => (await page.locator('main .loading').count()) === 0 && (await page.locator('main').textContent())!.length > 8, { timeout: 10_000 }).toBe(true);
+        await page.waitForLoadState('networkidle');
+        const text = await page.locator('body').innerText();
+        expect(text, `${lang} #/${screen}`).not.toMatch(/\bmifi\.[a-zA-Z]+\.|\broutes\./);
+        await checkScreen(page, `${lang} #/${screen}`);
+      }
+    }
+  });
+
+  it('continues the payment of a package the card did not pay (status 33)', async () => {
+    const page = await env.newPage();
+    await toMall(page, 'PWL-LIS-001');
+    await choose(page, 'spain', 'Spain-Daily-3Days');
+    await page.locator('dialog[open]').getByRole('button', { name: 'Buy', exact: true }).click();
+    await page.getByRole('button', { name: 'Buy now' }).click();
+    await expect.poll(() => hash(page)).toMatch(/^#\/confirm\?.*payType=mifi/);
+    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    const failed = page.getByRole('alertdialog', { name: 'Payment failed' });
+    await failed.waitFor();
+    await failed.getByRole('button', { name: 'Cancel' }).click();
+
+    // Unpaid (33): only "Continue payment", which pays the same order through /confirm (payType mifi).
+    await page.goto(`${env.product.base}/#/scanOrder`);
+    const card = page.getByRole('article').filter({ hasText: 'Spain-Daily-3Days' });
+    await expect.poll(() => card.textContent()).toContain('Unpaid');
+    expect(await card.getByRole('button').allTextContents()).toEqual(['Continue payment']);
+    await card.getByRole('button', { name: 'Continue payment' }).click();
+    await expect.poll(() => hash(page)).toMatch(/^#\/confirm\?payType=mifi&mifiOrderId=/);
+    expect(await page.locator('.amount').textContent()).toBe('€55');
+    await payByCard(page);
+    await expect.poll(() => hash(page), { timeout: 20_000 }).toMatch(/^#\/scanOrder\?orderId=/);
+    const paid = page.getByRole('article').filter({ hasText: 'Spain-Daily-3Days' });
+    await expect.poll(() => paid.textContent()).toContain('Unused');
+    expect(await paid.getByRole('button', { name: 'Pick up at a cabinet' }).count()).toBe(1);
   });
 });
