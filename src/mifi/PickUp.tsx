@@ -1,6 +1,7 @@
 // Route '/pickUp' [orderId]: pick up the box of a package at a cabinet (spec §7 pickup {qrcode, pickOrderId}): the
 // cabinet scanned last, or another one's code; the cabinet ejects a box, checkPickUp is polled every 2 s until the
-// box is bound (→ /packageDetail) or the eject failed (the pickup failure dialog, spec §8).
+// box is bound (→ /packageDetail) or the eject failed (the pickup failure dialog, spec §8). A box handed over by
+// hand is bound by its serial instead (bind sn; spec §5: it needs the serial, mifisn).
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { errorText, useT } from '../i18n/index.ts';
@@ -8,8 +9,8 @@ import { $route, href, navigate } from '../stores/router.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $mifisn } from '../stores/mifi.ts';
-import { checkPickUp, pickup } from '../api/mifi.ts';
-import { PICKUP_POLL_MS, canPickUp, pickupOutcome } from '../core/mifi.ts';
+import { bindSn, checkPickUp, pickup } from '../api/mifi.ts';
+import { PICKUP_POLL_MS, canBind, canPickUp, pickupOutcome } from '../core/mifi.ts';
 import { cabinetCodeFrom } from '../core/codeLink.ts';
 import { showMessage, toast } from '../ui/feedback.tsx';
 import { MifiScreen } from './common.tsx';
@@ -25,7 +26,9 @@ function Pick() {
   const stored = useStore($qrcode);
   const cabinet = useStore($cabinet);
   const codeId = useId();
+  const snId = useId();
   const [code, setCode] = useState(stored || cabinet?.qrcode || '');
+  const [sn, setSn] = useState('');
   const [state, setState] = useState<'idle' | 'ejecting'>('idle');
   const poll = useRef<AbortController | null>(null);
   useEffect(() => () => poll.current?.abort(), []);
@@ -71,17 +74,44 @@ function Pick() {
     }
   };
 
+  const bind = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!canBind(sn, { orderId })) {
+      toast(t('mifi.pickup.snNeeded'));
+      return;
+    }
+    try {
+      await bindSn(sn.trim(), orderId);
+      $mifisn.set(sn.trim());
+      navigate(href('/packageDetail', { orderId }), { replace: true });
+    } catch (err) {
+      void showMessage({ title: t('mifi.pickupFailed'), text: errorText(err, t), role: 'alertdialog' });
+    }
+  };
+
   return (
-    <form onSubmit={(e) => void submit(e)} className="actions">
-      <p>{t('mifi.pickup.hint', { order: orderId })}</p>
-      <div className="field">
-        <label htmlFor={codeId}>{t('mifi.pickup.code')}</label>
-        <input id={codeId} value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" />
-      </div>
-      <button type="submit" className="button primary block" disabled={state === 'ejecting'}>
-        {t('mifi.pickup.submit')}
-      </button>
-      <p role="status" aria-live="polite">{state === 'ejecting' ? t('mifi.pickup.ejecting') : ''}</p>
-    </form>
+    <>
+      <form onSubmit={(e) => void submit(e)} className="actions">
+        <p>{t('mifi.pickup.hint', { order: orderId })}</p>
+        <div className="field">
+          <label htmlFor={codeId}>{t('mifi.pickup.code')}</label>
+          <input id={codeId} value={code} onChange={(e) => setCode(e.target.value)} autoComplete="off" />
+        </div>
+        <button type="submit" className="button primary block" disabled={state === 'ejecting'}>
+          {t('mifi.pickup.submit')}
+        </button>
+        <p role="status" aria-live="polite">{state === 'ejecting' ? t('mifi.pickup.ejecting') : ''}</p>
+      </form>
+      <form onSubmit={(e) => void bind(e)} className="actions" aria-labelledby={`${snId}-h`}>
+        <h2 id={`${snId}-h`} className="section-title">{t('mifi.pickup.byHand')}</h2>
+        <div className="field">
+          <label htmlFor={snId}>{t('mifi.pickup.sn')}</label>
+          <input id={snId} value={sn} onChange={(e) => setSn(e.target.value)} autoComplete="off" />
+        </div>
+        <button type="submit" className="button block">
+          {t('mifi.pickup.bind')}
+        </button>
+      </form>
+    </>
   );
 }
