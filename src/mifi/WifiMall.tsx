@@ -110,17 +110,19 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
   next.current = () => {
     if (more && !loading.current) void load(page + 1);
   };
-  // Infinite scroll: near the end of the page loads the next page, at most once per 500 ms (spec §9).
+  // Infinite scroll: near the end of whatever scrolls (the page, or the shell's scroll container) loads the next
+  // page, at most once per 500 ms (spec §9); the "more" button below does the same by hand.
   useEffect(() => {
     let last = 0;
-    const onScroll = () => {
+    const onScroll = (e: Event) => {
       const now = Date.now();
       if (now - last < SCROLL_THROTTLE_MS) return;
       last = now;
-      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 200) next.current();
+      const el = e.target instanceof Element ? e.target : document.scrollingElement;
+      if (el && el.scrollTop + el.clientHeight >= el.scrollHeight - 200) next.current();
     };
-    window.addEventListener('scroll', onScroll, { passive: true });
-    return () => window.removeEventListener('scroll', onScroll);
+    document.addEventListener('scroll', onScroll, { passive: true, capture: true });
+    return () => document.removeEventListener('scroll', onScroll, { capture: true });
   }, []);
 
   const placeLabel = (p: { country?: string; region?: string }) => p.country ?? p.region ?? '';
@@ -145,6 +147,7 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
           {(regions ?? []).flatMap((r) => [
             <li key={`r-${r.id}`}>
               <button type="button" className="mifi-place" aria-pressed={place.region === r.id} onClick={() => setPlace({ region: r.id })}>
+                <img className="mifi-flag" src={r.flagUrl} width={32} height={24} alt="" />
                 {r.name}
               </button>
             </li>,

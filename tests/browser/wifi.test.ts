@@ -58,8 +58,11 @@ describe('a Wi-Fi package with its box', () => {
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(6);
     expect(await page.getByRole('link', { name: 'My orders' }).getAttribute('href')).toBe('#/scanOrder');
     expect(await page.getByRole('link', { name: 'My packages' }).getAttribute('href')).toBe('#/scanPickUpOrder?type=QR');
-    await page.getByRole('button', { name: 'Show more packages' }).click();
+    // Scrolling to the end loads the next page of 6; so does the "more" button.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(12);
+    await page.getByRole('button', { name: 'Show more packages' }).click();
+    await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(18);
     await page.getByRole('navigation', { name: 'Countries and regions' }).getByRole('button', { name: 'Portugal' }).click();
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(3);
     await checkScreen(page, '#/wifiMall');
