@@ -14,7 +14,7 @@ import {
 interface PostTarget {
   postMessage(message: unknown, targetOrigin: string): void;
 }
-interface Listenable {
+export interface Listenable {
   addEventListener(type: 'message', fn: (e: MessageEvent) => void): void;
   removeEventListener(type: 'message', fn: (e: MessageEvent) => void): void;
 }
@@ -95,13 +95,23 @@ export class WidgetBridge {
 
 // ---------------------------------------------------------------- host side (the page that embeds)
 
+/** What the host hears (the element's DOM events and `Powerly('on', …)` carry the same names and fields). */
 export type WidgetEvent =
   | { type: 'ready' }
-  | { type: 'height'; height: number }
+  | { type: 'resize'; height: number }
   | { type: 'navigate'; path: string }
-  | { type: 'rented'; orderId: string }
-  | { type: 'returned'; orderId: string }
+  | { type: 'rental.started'; tradeNo: string }
+  | { type: 'eject.confirmed'; orderId: string }
+  | { type: 'eject.failed'; tradeNo: string; code: string; message: string }
+  | { type: 'rental.returned'; orderId: string }
+  | { type: 'payment.failed'; code: string; message: string }
   | { type: 'error'; code: string; message: string };
+
+export const WIDGET_EVENT_TYPES: readonly WidgetEvent['type'][] = [
+  'ready', 'resize', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error',
+];
+
+type InitPayload = Extract<HostMessage, { type: 'init' }>['payload'];
 
 export interface HostBridgeOptions {
   /** The host page's window (where widget messages arrive). */
@@ -110,7 +120,7 @@ export interface HostBridgeOptions {
   widget(): PostTarget | null;
   /** The widget's origin (the Powerly server); the only origin accepted and posted to. */
   widgetOrigin: string;
-  init: { token?: string; qrcode?: string; lang?: string; code?: string };
+  init: Omit<InitPayload, 'version'>;
   onEvent(e: WidgetEvent): void;
   timeoutMs?: number;
 }
@@ -140,8 +150,10 @@ export class HostBridge {
     return this.connected;
   }
 
+  // Each method before the handshake only updates the init (also what a reloaded frame gets).
   setQrcode(qrcode: string): void {
     this.o.init.qrcode = qrcode;
+    this.o.init.route = undefined;
     if (this.connected) this.post({ type: 'setQrcode', payload: { qrcode } });
   }
 
@@ -156,6 +168,29 @@ export class HostBridge {
     if (this.connected) this.post({ type: 'setLang', payload: { lang } });
   }
 
+  /** A validated appearance (parseAppearance), as JSON. */
+  setTheme(appearance: string): void {
+    this.o.init.appearance = appearance;
+    if (this.connected) this.post({ type: 'setTheme', payload: { appearance } });
+  }
+
+  open(route: string): void {
+    this.o.init.route = route;
+    this.o.init.qrcode = undefined;
+    if (this.connected) this.post({ type: 'open', payload: { route } });
+  }
+
+  close(): void {
+    this.o.init.route = undefined;
+    this.o.init.qrcode = undefined;
+    if (this.connected) this.post({ type: 'close', payload: {} });
+  }
+
+  logout(): void {
+    this.o.init.token = undefined;
+    if (this.connected) this.post({ type: 'logout', payload: {} });
+  }
+
   private post(msg: HostMessage): void {
     this.o.widget()?.postMessage(wire(msg), this.o.widgetOrigin);
   }
@@ -166,109 +201,23 @@ export class HostBridge {
     if (e.origin !== this.o.widgetOrigin) return;
     const msg = parseWidgetMessage(e.data);
     if (!msg) return;
-    switch (msg.type) {
-      case 'hello': {
-        if (!msg.payload.versions.includes(PROTOCOL_VERSION)) {
-          this.o.onEvent({ type: 'error', code: 'version', message: 'Unsupported widget protocol version.' });
-          return;
-        }
-        // A reloaded frame says hello again: answer every hello with the current init.
-        this.connected = true;
-        clearTimeout(this.timer);
-        const { token, qrcode, lang, code } = this.o.init;
-        const payload: Extract<HostMessage, { type: 'init' }>['payload'] = { version: PROTOCOL_VERSION };
-        if (token) payload.token = token;
-        if (qrcode) payload.qrcode = qrcode;
-        if (lang) payload.lang = lang;
-        if (code) payload.code = code;
-        this.post({ type: 'init', payload });
+    if (msg.type === 'hello') {
+      if (!msg.payload.versions.includes(PROTOCOL_VERSION)) {
+        this.o.onEvent({ type: 'error', code: 'version', message: 'Unsupported widget protocol version.' });
         return;
       }
-      case 'ready':
-        if (this.connected) this.o.onEvent({ type: 'ready' });
-        return;
-      case 'resize':
-        if (this.connected) this.o.onEvent({ type: 'height', height: clampHeight(msg.payload.height) });
-        return;
-      case 'navigate':
-        if (this.connected) this.o.onEvent({ type: 'navigate', path: msg.payload.path });
-        return;
-      case 'rented':
-        if (this.connected) this.o.onEvent({ type: 'rented', orderId: msg.payload.orderId });
-        return;
-      case 'returned':
-        if (this.connected) this.o.onEvent({ type: 'returned', orderId: msg.payload.orderId });
-        return;
-      case 'error':
-        if (this.connected) this.o.onEvent({ type: 'error', code: msg.payload.code, message: msg.payload.message });
-        return;
+      // A reloaded frame says hello again: answer every hello with the current init.
+      this.connected = true;
+      clearTimeout(this.timer);
+      const payload: InitPayload = { version: PROTOCOL_VERSION };
+      for (const [k, v] of Object.entries(this.o.init) as [keyof Omit<InitPayload, 'version'>, string | undefined][]) if (v) payload[k] = v;
+      this.post({ type: 'init', payload });
+      return;
     }
-  }
-}
-
-// ---------------------------------------------------------------- in-app transports (no origin)
-
-export interface NativeBridgeOptions {
-  /** Where the native host's injected messages arrive (React Native: window and document). */
-  targets: Listenable[];
-  /** The native channel out (ReactNativeWebView.postMessage, wx.miniProgram.postMessage, my.postMessage). */
-  out(data: ReturnType<typeof wire>): void;
-  /** Redeems a signed one-time code with the server; rejects when it is invalid, expired or used. */
-  redeem(code: string): Promise<string>;
-  onInit(init: { token: string; qrcode?: string; lang?: string }): void;
-  onRefused(): void;
-}
-
-/**
- * WeChat/Alipay mini-program web-views and React Native deliver messages without a meaningful origin or
- * source, so the content is authenticated instead: only an `init` carrying a signed one-time code is
- * accepted, and only once the server has redeemed that code, and only from the web-view channel itself (no
- * source window: see the listener). Every other message is dropped.
- */
-export class NativeBridge {
-  // Only the web-view channel: the native host injects its messages as events without a source window (React
-  // Native's WebView dispatches them on window/document). A message posted by another window — a page that
-  // window.open()ed this one, or a frame — has a source and is dropped: it must never sign this window in.
-  private readonly listener = (e: Event) => {
-    const m = e as MessageEvent;
-    if (m.source !== null && m.source !== undefined) return;
-    void this.receive(m.data);
-  };
-  private busy = false;
-  constructor(private readonly o: NativeBridgeOptions) {}
-
-  start(): void {
-    for (const t of this.o.targets) t.addEventListener('message', this.listener);
-    this.o.out(wire({ type: 'hello', payload: { versions: [PROTOCOL_VERSION] } }));
-  }
-
-  stop(): void {
-    for (const t of this.o.targets) t.removeEventListener('message', this.listener);
-  }
-
-  send(msg: WidgetMessage): void {
-    this.o.out(wire(msg));
-  }
-
-  private async receive(raw: unknown): Promise<void> {
-    let data = raw;
-    if (typeof raw === 'string' && raw.length <= 4096) {
-      try {
-        data = JSON.parse(raw); // React Native sends strings
-      } catch {
-        return;
-      }
-    }
-    const msg = parseHostMessage(data);
-    if (!msg || msg.type !== 'init' || msg.payload.version !== PROTOCOL_VERSION || !msg.payload.code || this.busy) return;
-    this.busy = true;
-    try {
-      const token = await this.o.redeem(msg.payload.code);
-      this.o.onInit({ token, qrcode: msg.payload.qrcode, lang: msg.payload.lang });
-    } catch {
-      this.o.onRefused();
-    } finally {
-      this.busy = false;
-    }
+    if (!this.connected) return;
+    // The payload passed its type's schema (exact fields, patterns, lengths): it becomes the event's fields.
+    const ev = { ...msg.payload, type: msg.type } as WidgetEvent;
+    if (ev.type === 'resize') ev.height = clampHeight(ev.height);
+    this.o.onEvent(ev);
   }
 }

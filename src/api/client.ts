@@ -2,7 +2,6 @@
 //   { code, msg, data } — code 0 success (POST also 9); 1 'Processing' (poll again); 401 (status or code)
 //   clears the session; 403 'insufficient permission'; otherwise msg. Network error and 10 s timeout get
 //   their own kinds. Error responses carry the envelope in the body with a non-2xx status.
-import { createFetch } from 'ofetch';
 import { $token, $agentOpenId, clearSession } from '../stores/session.ts';
 import { $lang } from '../stores/locale.ts';
 import type { EnvelopeOf } from '../contract/envelope.ts';
@@ -93,8 +92,26 @@ export interface ApiClient {
   config: ClientConfig;
 }
 
+/** base + path, one slash between; the query from `query` (undefined fields already dropped). */
+function requestUrl(base: string, path: string, query: Record<string, string> | undefined): string {
+  const url = base.endsWith('/') ? base + path : `${base}/${path}`;
+  const q = query ? new URLSearchParams(query).toString() : '';
+  return q ? `${url}${url.includes('?') ? '&' : '?'}${q}` : url;
+}
+
+/** The body as JSON, or undefined (an empty body, a proxy's HTML page). */
+function parseJson(text: string): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// Plain fetch (no HTTP library: every byte counts in the embed's first load), with a timeout of its own that
+// also follows the caller's signal.
 export function createClient(config: ClientConfig): ApiClient {
-  const $fetch = createFetch({ fetch: config.fetch ?? ((...a) => globalThis.fetch(...a)) });
+  const doFetch: typeof globalThis.fetch = config.fetch ?? ((...a) => globalThis.fetch(...a));
 
   async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
     const h = config.headers();
@@ -116,26 +133,27 @@ export function createClient(config: ClientConfig): ApiClient {
         body = new URLSearchParams(clean(opts.body)).toString();
       }
     }
-    let res;
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new DOMException('The request timed out', 'TimeoutError')), config.timeout ?? REQUEST_TIMEOUT_MS);
+    const follow = () => timeout.abort(opts.signal?.reason);
+    opts.signal?.addEventListener('abort', follow, { once: true });
+    if (opts.signal?.aborted) follow();
+    let res: Response;
+    let data: unknown;
     try {
-      res = await $fetch.raw<Envelope<T>>(path.replace(/^\//, ''), {
-        baseURL: config.baseURL ?? DEFAULT_API_BASE,
-        method,
-        query: clean(opts.query),
-        headers,
-        body,
-        timeout: config.timeout ?? REQUEST_TIMEOUT_MS,
-        retry: false,
-        ignoreResponseError: true,
-        responseType: 'json',
-        signal: opts.signal,
+      res = await doFetch(requestUrl(config.baseURL ?? DEFAULT_API_BASE, path.replace(/^\//, ''), clean(opts.query)), {
+        method, headers, body, signal: timeout.signal,
       });
+      data = parseJson(await res.text());
     } catch (e) {
       if (opts.signal?.aborted) throw e;
-      const kind = isTimeout(e) ? 'timeout' : 'network';
+      const kind = isTimeout(e) || isTimeout(timeout.signal.reason) ? 'timeout' : 'network';
       throw new ApiError(kind, DEFAULT_MESSAGES[kind], 0);
+    } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', follow);
     }
-    const env = res._data as Partial<Envelope<T>> | undefined;
+    const env = data as Partial<Envelope<T>> | undefined;
     const code = typeof env?.code === 'number' ? env.code : -1;
     const msg = typeof env?.msg === 'string' && env.msg ? env.msg : undefined;
     if (res.status === 401 || code === 401) {

@@ -2,6 +2,7 @@
 // (area code, phone number, picture captcha, agreement, send code) and then the 4-digit code screen with a
 // 'no SMS / retry' link. The bot check (reCAPTCHA) runs when the code is requested.
 import { useEffect, useId, useState } from 'react';
+import '../ui/tabs.css';
 import { captchaQuestion, captchaUrl, mobileLogin, sendVerifyCode } from '../api/auth.ts';
 import { ApiError } from '../api/client.ts';
 import { defaultAreaCode } from '../core/countries.ts';

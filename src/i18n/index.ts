@@ -16,12 +16,16 @@ const loaders = import.meta.glob<{ default: Messages }>(['../../locales/*.json',
 /** Locales whose main table is loaded (a screen's own strings may arrive before it: see addMessages). */
 const loadedMain = new Set<string>([DEFAULT_LOCALE]);
 
+/** Bumped whenever strings are added to a loaded locale: useT re-renders with them. */
+const $tables = atom(0);
+
 /**
  * Adds a screen group's strings (new top-level namespaces, e.g. locales/pay/) to a locale, so that strings only
  * payment screens use stay out of the first load.
  */
 export function addMessages(lang: Locale, table: Record<string, unknown>): void {
   i18n.set(lang, table as unknown as Messages);
+  $tables.set($tables.get() + 1);
 }
 
 /** The locale whose table is loaded and in use (follows $lang once its file has arrived). */
@@ -55,7 +59,12 @@ export function translate(key: string, params?: Params, lang: Locale = $activeLa
 /** The translate function of the active locale; components re-render when it changes. */
 export function useT(): T {
   const lang = useStore($activeLang);
-  return useMemo(() => (key: string, params?: Params) => translate(key, params, lang), [lang]);
+  const tables = useStore($tables);
+  // A new function when the locale or its tables change (strings arrived), so its users render again.
+  return useMemo(() => {
+    void tables;
+    return (key: string, params?: Params) => translate(key, params, lang);
+  }, [lang, tables]);
 }
 
 /** A user-facing message for an error of the API client (server messages come localised already). */

@@ -1,6 +1,7 @@
 // #/nearby_shop?shopId=…[&lat&lng]: one venue — banner, name, address, hours, power banks to rent, returnable
 // slots, its cabinets online or not, a go-here link (maps directions, bicycling) and the nearby service buttons.
 import { useCallback, useEffect, useState } from 'react';
+import '../ui/badge.css';
 import { useStore } from '@nanostores/react';
 import { $route, navigate } from '../stores/router.ts';
 import { useT, errorText } from '../i18n/index.ts';

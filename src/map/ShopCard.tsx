@@ -1,6 +1,7 @@
 // The shop info card on the map and the venue list under it: stock (power banks to rent, returnable slots),
 // online or offline, hours, distance, go-here and details.
 import { useT } from '../i18n/index.ts';
+import '../ui/badge.css';
 import { navigate } from '../stores/router.ts';
 import { returnable, type Shop } from '../api/shops.ts';
 import { directionsUrl, distanceText } from '../core/map.ts';

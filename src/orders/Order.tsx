@@ -1,6 +1,9 @@
 // Routes '/order' and '/pastOrder': paged rental orders (page size 10), tabs In use / Ended.
 import { deviceOf } from '../core/devices.ts';
 import { useCallback, useState } from 'react';
+import '../ui/tabs.css';
+import '../ui/badge.css';
+import './orders.css';
 import { useStore } from '@nanostores/react';
 import { useLatest, useLatestLoad, useMountEffect } from '../ui/hooks.ts';
 import { useLiveRefresh } from '../ui/live.ts';

@@ -1,6 +1,8 @@
 // Route '/orderDetail' [orderId]: one rental order; copy the order number.
 import { deviceOf } from '../core/devices.ts';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import '../ui/badge.css';
+import './orders.css';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';

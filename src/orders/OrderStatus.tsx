@@ -2,6 +2,8 @@
 // time, estimated amount (src/core/pricing.ts, the rule the server charges with), fee rule, and buying the
 // power bank (which needs a session: without one the screen says so and offers to sign in).
 import { useCallback, useEffect, useRef, useState } from 'react';
+import '../ui/badge.css';
+import './orders.css';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';

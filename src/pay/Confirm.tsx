@@ -4,8 +4,9 @@
 // wallet, overbuy buys the power bank; mifi is taken by the payment layer for the Wi-Fi flows. Stripe methods go
 // through StripePay (Stripe.js loaded here only); the sandbox card form stays for test mode.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import './pay.css';
 import { useStore } from '@nanostores/react';
-import { useT, errorText } from '../i18n/index.ts';
+import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { useLatest } from '../ui/hooks.ts';
 import { $route, back, href, navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
@@ -30,6 +31,7 @@ import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { confirmDialog, toast } from '../ui/feedback.tsx';
 import { CardForm } from './CardForm.tsx';
+import { emitHostEvent } from '../platform/hostEvents.ts';
 import {
   CardProviderError,
   SANDBOX_TEST_CARDS,
@@ -41,6 +43,12 @@ import {
 import { usePayStrings } from './strings.ts';
 
 const KNOWN_CARD_ERRORS = ['card_declined', 'insufficient_funds', 'incorrect_number', 'invalid_expiry', 'invalid_cvc', 'expired_card', 'network'];
+
+/** A provider's error code as the embed's stable event code (letters only): card_declined → cardDeclined. */
+const hostCode = (code: string) => {
+  const c = code.replace(/_([a-z])/g, (_m, ch: string) => ch.toUpperCase());
+  return /^[a-zA-Z]{1,40}$/.test(c) ? c : 'cardError';
+};
 
 export default function Confirm() {
   const t = useT();
@@ -65,12 +73,18 @@ export default function Confirm() {
   const pending = useRef<{ key: string; token: string } | null>(null);
   const lastCard = useRef<CardDetails | null>(null);
 
+  // Keyed on the language, not on `t`: `t` also changes when a string table arrives (this screen's own payment
+  // strings load beside it), and reloading the methods then would replace the card form and wipe what the
+  // person has already typed.
+  const lang = useStore($activeLang);
+  const tNow = useLatest(t);
   const load = useCallback(async () => {
     setLoadError('');
     setMethods(null);
     try {
       setMethods(await listPaymentMethods(payType === 'YJ' ? qrcode : '', currency));
     } catch (e) {
+      const t = tNow.current;
       const text = errorText(e, t);
       setLoadError(text);
       // Retry loads again; Cancel (or Escape) goes back where the user came from.
@@ -78,7 +92,8 @@ export default function Confirm() {
       if (retry) void loadRef.current();
       else back({ from: '/confirm' });
     }
-  }, [qrcode, t, payType, currency]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- lang: the method labels come localised
+  }, [qrcode, lang, payType, currency, tNow]);
   const loadRef = useRef(load);
   loadRef.current = load;
 
@@ -183,8 +198,8 @@ export default function Confirm() {
       const unknown = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout');
       if (!unknown) pending.current = null;
       if (e instanceof CardProviderError) {
-        void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message);
-      } else void payFailed(errorText(e, t));
+        void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message, hostCode(e.code));
+      } else void payFailed(errorText(e, t), unknown ? 'network' : 'paymentFailed');
     } finally {
       setBusy(false);
     }
@@ -193,7 +208,8 @@ export default function Confirm() {
   const payRef = useRef(pay);
   payRef.current = pay;
   /** The payment failed: Retry pays again with the same card (and, after an unknown outcome, the same key). */
-  async function payFailed(text: string) {
+  async function payFailed(text: string, code = 'paymentFailed') {
+    emitHostEvent({ type: 'payment.failed', code, message: text.slice(0, 500) });
     const retry = await confirmDialog({ title: t('confirm.payFailed'), text, okLabel: t('common.retry') });
     if (retry && lastCard.current) void payRef.current(lastCard.current);
   }

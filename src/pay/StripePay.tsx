@@ -111,6 +111,8 @@ function ExpressCheckout(p: StripePayProps & { stripe: Stripe }) {
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
   const latest = useLatest(p);
+  // The texts through a ref: a string table arriving changes `t`, and must not tear down and remount the wallet button.
+  const tNow = useLatest(t);
   const [ready, setReady] = useState(false);
   useEffect(() => {
     const elements = p.stripe.elements({ mode: 'payment', amount: p.amount, currency: p.currency.toLowerCase(), paymentMethodCreation: 'manual' });
@@ -118,7 +120,7 @@ function ExpressCheckout(p: StripePayProps & { stripe: Stripe }) {
     el.on('ready', (e) => {
       setReady(true);
       // spec §8 "Stripe wallet unsupported": neither Apple Pay nor Google Pay works on this device.
-      if (!e.availablePaymentMethods) void showMessage({ title: t('stripe.walletUnsupportedTitle'), text: t('stripe.walletUnsupported') });
+      if (!e.availablePaymentMethods) void showMessage({ title: tNow.current('stripe.walletUnsupportedTitle'), text: tNow.current('stripe.walletUnsupported') });
     });
     el.on('confirm', () => {
       void (async () => {
@@ -131,7 +133,7 @@ function ExpressCheckout(p: StripePayProps & { stripe: Stripe }) {
     });
     el.mount(host.current!);
     return () => el.destroy();
-  }, [p.stripe, p.amount, p.currency, t, latest]);
+  }, [p.stripe, p.amount, p.currency, tNow, latest]);
   return (
     <div>
       {ready ? null : <Loading label={t('stripe.loadingProvider')} />}

@@ -3,6 +3,7 @@
 // the screen's spec interval (code 1 'Processing' = not yet). Then the power bank is out, or the failure screen says
 // what happened to the money and what to do next, or a clear give-up message.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import './check.css';
 import { useT, errorText } from '../i18n/index.ts';
 import { checkOrder, getOrder, type Order, type OrderCheck as CheckResult } from '../api/orders.ts';
 import { ApiError } from '../api/client.ts';
@@ -60,6 +61,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
       clearInterval(tick);
       clearTimeout(timer);
     };
+    emitHostEvent({ type: 'rental.started', tradeNo });
 
     const poll = async () => {
       if (done) return;
@@ -74,7 +76,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
         if (ctrl.signal.aborted) return;
         finish();
         setPhase({ kind: 'success', result });
-        emitHostEvent({ type: 'rented', orderId: String(result.orderId) });
+        emitHostEvent({ type: 'eject.confirmed', orderId: String(result.orderId) });
       } catch (e) {
         if (ctrl.signal.aborted) return;
         const transient = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout') && ++networkErrors <= MAX_NETWORK_ERRORS;
@@ -86,6 +88,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
           if (left <= 0) {
             finish();
             setPhase({ kind: 'gaveUp' });
+            emitHostEvent({ type: 'eject.failed', tradeNo, code: 'timeout', message: tRef.current('check.gaveUp') });
           } else timer = setTimeout(() => void poll(), Math.min(wait, left));
           return;
         }
@@ -93,6 +96,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
         // A business refusal (eject failed: the order is cancelled) is final; anything else may pass.
         const final = e instanceof ApiError && e.kind === 'business';
         setPhase({ kind: 'failed', message: errorText(e, tRef.current), final });
+        emitHostEvent({ type: 'eject.failed', tradeNo, code: final ? 'refused' : 'network', message: errorText(e, tRef.current) });
         // What happened to the money is read from the order itself (its deposit, card hold or wallet).
         if (final) getOrder(tradeNo).then(setOrder, () => undefined);
       } finally {

@@ -9,7 +9,6 @@ import {
   wechatDomainRedirect,
 } from '../core/navigation.ts';
 import type { Access, ParsedHash } from '../core/routes.ts';
-import { wechatConfig } from '../api/content.ts';
 import { toast } from '../ui/feedback.tsx';
 import { errorText, translate, useT } from '../i18n/index.ts';
 import { $route, navigate, replaceUrl } from '../stores/router.ts';
@@ -60,11 +59,15 @@ function startDebugConsole(): void {
 let wxConfigured = false;
 const WX_SDK = 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js';
 
-/** In WeChat: load the JS-SDK and configure it with the server's signature; failure is a toast (spec §8). */
+/**
+ * In WeChat: load the JS-SDK and configure it with the server's signature; failure is a toast (spec §8). The
+ * content API module comes only there (no first load elsewhere carries it).
+ */
 function maybeWeChatConfig(): void {
   if (wxConfigured || !isWeChat(ua())) return;
   wxConfigured = true;
-  wechatConfig(pageUrlWithoutHash(location.href))
+  import('../api/content.ts')
+    .then((m) => m.wechatConfig(pageUrlWithoutHash(location.href)))
     .then(
       (c) =>
         new Promise<void>((resolve, reject) => {
@@ -129,7 +132,9 @@ export function useDocumentTitle(titleKey: string | undefined): void {
  * After a navigation (not the first screen): `onNavigate` runs (the side menu closes: Back with it open must not leave
  * it over the next screen), and once the new screen has rendered its heading, focus moves to that heading and a
  * polite live region names it, so keyboard and screen-reader users start at the top of the new screen. An open
- * dialog keeps the focus.
+ * dialog keeps the focus. Inside a host page's frame (the embed) only while the widget has the focus: a
+ * navigation the person did not make there (the code link landing on the prices) must not take the focus from
+ * the host page, which would also scroll the host to the widget.
  */
 export function useNavigationFocus(path: string, onNavigate: () => void): void {
   const initial = useRef(true);
@@ -146,6 +151,7 @@ export function useNavigationFocus(path: string, onNavigate: () => void): void {
       const h = [...document.querySelectorAll<HTMLElement>('h1')].find((e) => e.getClientRects().length > 0);
       if (!h) return false;
       if (document.querySelector('dialog[open]')) return (done = true);
+      if (window.top !== window && !document.hasFocus()) return (done = true);
       if (!h.hasAttribute('tabindex')) h.setAttribute('tabindex', '-1');
       h.focus();
       if (document.activeElement !== h) return false;

@@ -17,11 +17,21 @@ describe('first loads', () => {
     expect(modules.length).toBeGreaterThan(0);
     expect(modules.filter((m) => HEAVY.test(m))).toEqual([]);
   });
-  it('the embed shapes are built against preact/compat, not React', () => {
-    for (const f of ['embed-element', 'embed-frame']) {
+  it('the iframe page is built against preact/compat, not React', () => {
+    const { modules } = JSON.parse(readFileSync('dist/size/embed-frame.modules.json', 'utf8')) as { modules: string[] };
+    expect(modules.some((m) => m.startsWith('node_modules/preact/compat/'))).toBe(true);
+    expect(modules.filter((m) => /node_modules\/(react|react-dom)\//.test(m))).toEqual([]);
+  });
+  it("the iframe's first load carries its first screen's strings, not the whole en-US table (embed/firstStrings.ts)", () => {
+    const { modules } = JSON.parse(readFileSync('dist/size/embed-frame.modules.json', 'utf8')) as { modules: string[] };
+    expect(modules).not.toContain('locales/en-US.json');
+    expect(modules.some((m) => m.endsWith('powerly:first-screen-strings'))).toBe(true);
+    expect(modules.filter((m) => /node_modules\/(ofetch|ufo|destr)\//.test(m))).toEqual([]);
+  });
+  it('the host side (element, loader) is plain DOM: no framework, no flows, no widget side of the bridge', () => {
+    for (const f of ['embed-element', 'embed-loader']) {
       const { modules } = JSON.parse(readFileSync(`dist/size/${f}.modules.json`, 'utf8')) as { modules: string[] };
-      expect(modules.some((m) => m.startsWith('node_modules/preact/compat/'))).toBe(true);
-      expect(modules.filter((m) => /node_modules\/(react|react-dom)\//.test(m))).toEqual([]);
+      expect(modules.filter((m) => /node_modules\/(preact|react|react-dom|nanostores)\//.test(m) || /^src\/(ui|stores|api|i18n)\//.test(m))).toEqual([]);
     }
   });
 });

@@ -73,7 +73,7 @@ const log = (page: Page) => page.getByRole('log');
 const frameAncestorsOf = (csp: string | null) => String(csp).split(/;\s*/).find((d) => d.startsWith('frame-ancestors'));
 
 describe('iframe on a partner site (another origin)', () => {
-  it('mounts through the queued loader call, rents, and reports ready, height, rented and returned', async () => {
+  it('mounts through the queued loader call, rents, and reports ready, resize, eject.confirmed and rental.returned', async () => {
     const page = await newPage();
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
@@ -81,22 +81,23 @@ describe('iframe on a partner site (another origin)', () => {
     const frame = await widgetFrame(page);
     expect(new URL(frame.url()).origin).toBe(new URL(product.base).origin);
     await expect.poll(() => log(page).textContent()).toContain('rent powerly:ready');
-    await expect.poll(() => log(page).textContent()).toMatch(/powerly:height height=\d+/);
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
-    // The iframe grew to its content (clamped, reported through the bridge).
-    // The first report may be the loading screen's (clamped to 200 px); the grown one follows, throttled.
+    // The box keeps a height of its own from the first frame (the reserved one, then the content's).
     await expect
       .poll(() => page.locator('#rent iframe').evaluate((el) => (el as HTMLIFrameElement).getBoundingClientRect().height))
       .toBeGreaterThan(200);
 
     await payInFrame(frame);
-    await expect.poll(() => log(page).textContent()).toMatch(/rent powerly:rented orderId=\S+/);
+    await expect.poll(() => log(page).textContent()).toMatch(/powerly:resize height=\d+/);
+    await expect.poll(() => log(page).textContent()).toMatch(/rent powerly:eject\.confirmed orderId=\S+/);
     await returnPowerBank(frame, 'PWL-VNO-001');
-    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent powerly:returned orderId=\S+/);
+    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent powerly:rental\.returned orderId=\S+/);
 
-    // The token never left memory: not in any URL, not in the frame's storage.
-    const storage = await frame.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie }));
-    expect(storage).toEqual({ local: 0, session: 0, cookie: '' });
+    // The token is never in a URL, a cookie or the host's storage; the frame keeps it in its own origin's
+    // (partitioned) storage under its agent and slot only, and drops the rental once it is returned.
+    const storage = await frame.evaluate(() => ({ keys: Object.keys(localStorage).sort(), session: sessionStorage.length, cookie: document.cookie }));
+    expect(storage).toEqual({ keys: ['powerly:demo-partner:rent:token', 'powerly:demo-partner:rent:userType'], session: 0, cookie: '' });
+    expect(await page.evaluate(() => localStorage.length + sessionStorage.length + document.cookie.length)).toBe(0);
     expect(urls.filter((u) => /token=/i.test(u))).toEqual([]);
   });
 
@@ -128,7 +129,7 @@ describe('iframe on a partner site (another origin)', () => {
         const msg = { powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } };
         // The widget iframe is the host's first frame.
         window.parent.frames[0]!.postMessage(msg, widgetOrigin);
-        window.parent.postMessage({ powerly: 1, type: 'rented', payload: { orderId: '999' } }, '*');
+        window.parent.postMessage({ powerly: 1, type: 'eject.confirmed', payload: { orderId: '999' } }, '*');
       }, { widgetOrigin });
     }
     await page.waitForTimeout(1500);
@@ -137,7 +138,7 @@ describe('iframe on a partner site (another origin)', () => {
     expect(await log(page).textContent()).not.toContain('999');
 
     // The real host, through the loader: accepted.
-    await page.evaluate(() => (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('setQrcode', '#rent', 'PWL-VNO-001'));
+    await page.evaluate(() => (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('open', '#rent', 'PWL-VNO-001'));
     await expect.poll(() => frame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
   });
 
@@ -166,9 +167,9 @@ describe('native web-view host (no origin: a signed one-time code)', () => {
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     await expect.poll(() => log(page).textContent()).toContain('webview ready');
     await payInFrame(frame);
-    await expect.poll(() => log(page).textContent()).toMatch(/webview rented orderId=\S+/);
+    await expect.poll(() => log(page).textContent()).toMatch(/webview eject\.confirmed orderId=\S+/);
     await returnPowerBank(frame, 'PWL-NYC-001');
-    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/webview returned orderId=\S+/);
+    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/webview rental\.returned orderId=\S+/);
 
     // An injected message without a valid code is ignored; replaying the used code is refused.
     const replay = await frame.evaluate(async () => {
@@ -226,14 +227,14 @@ describe('<powerly-rent> on a venue site', () => {
     await expect.poll(() => vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
 
     await payInFrame(lisbonFrame);
-    await expect.poll(() => log(page).textContent()).toMatch(/rent-lisbon rented orderId=\S+/);
-    expect(await log(page).textContent()).not.toContain('rent-vilnius rented');
+    await expect.poll(() => log(page).textContent()).toMatch(/rent-lisbon eject\.confirmed orderId=\S+/);
+    expect(await log(page).textContent()).not.toContain('rent-vilnius eject.confirmed');
     // The other widget still shows its own cabinet, with its own session.
     expect(await vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
     await continueToCabinetHome(vilniusFrame, 'GO9 Gedimino 9');
-    expect(await vilniusFrame.getByRole('button', { name: /^Hold / }).count()).toBe(1);
+    await expect.poll(() => vilniusFrame.getByRole('button', { name: /^Hold / }).count()).toBe(1);
     await returnPowerBank(lisbonFrame, 'PWL-LIS-001');
-    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon returned orderId=\S+/);
+    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon rental\.returned orderId=\S+/);
     expect(errors).toEqual([]);
   });
 });

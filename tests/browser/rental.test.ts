@@ -87,4 +87,28 @@ describe('a rental from the code link to the ended order', () => {
     await expect.poll(() => page.getByRole('tab', { name: /Ended/ }).textContent()).toMatch(/\(0\)/);
     expect(await page.getByRole('article').count()).toBe(0);
   });
+
+  it('what the person has typed on the card form stays when the payment strings arrive late', async () => {
+    const page = await newPage();
+    // Hold back the payment screens' string table (the en-US chunk with the payMethod texts) until the card is typed.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/assets\/en-US-[^/]+\.js$/, async (route) => {
+      const res = await route.fetch();
+      const body = await res.text();
+      if (body.includes('payMethod')) await held;
+      await route.fulfill({ response: res, body });
+    });
+    await page.goto(`${env.product.base}/#/?qrcode=PWL-VNO-001`);
+    await continueToCabinetHome(page);
+    await page.getByRole('button', { name: /^Hold / }).click();
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
+    release();
+    // The payment strings are in once the hold explainer's heading reads as text.
+    await page.getByRole('heading', { name: 'How the deposit hold works' }).waitFor();
+    await page.getByLabel('CVC').fill('123');
+    expect(await page.getByLabel('Card number').inputValue()).toBe('4242 4242 4242 4242');
+    expect(await page.getByLabel('Expiry date (MM/YY)').inputValue()).toBe('12/34');
+  });
 });

@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { HostBridge, WidgetBridge, type WidgetEvent } from '../../embed/bridge.ts';
 import {
   MAX_HEIGHT, MAX_MESSAGE_BYTES, MIN_HEIGHT, PROTOCOL_VERSION, clampHeight, isAllowedOrigin, parseHostMessage,
-  parseScannedCode, parseWidgetMessage, throttle,
+  parseAppearance, parseScannedCode, parseWidgetMessage, throttle,
 } from '../../embed/protocol.ts';
+import { resolveOpen } from '../../embed/host.ts';
 
 const HOST = 'https://venue.example';
 const WIDGET = 'https://powerly.example';
@@ -75,7 +76,7 @@ describe('message schemas', () => {
     }
     // A host message type is not a widget message and vice versa.
     expect(parseWidgetMessage(msg('init', { version: 1 }))).toBeNull();
-    expect(parseHostMessage(msg('rented', { orderId: '1' }))).toBeNull();
+    expect(parseHostMessage(msg('eject.confirmed', { orderId: '1' }))).toBeNull();
   });
   it('drops wrong versions, wrong shapes, extra fields and non-plain objects', () => {
     expect(parseWidgetMessage({ powerly: 2, type: 'ready', payload: {} })).toBeNull();
@@ -216,7 +217,7 @@ describe('widget side', () => {
   it('says nothing but hello before the handshake, and drops host messages before init', () => {
     const b = bridge();
     parent.posted = [];
-    b.send({ type: 'rented', payload: { orderId: '42' } });
+    b.send({ type: 'eject.confirmed', payload: { orderId: '42' } });
     self.deliver(msg('setToken', { token: TOKEN }), HOST, parent);
     expect(parent.posted).toEqual([]);
     expect(got).toEqual([]);
@@ -277,9 +278,9 @@ describe('host side', () => {
     expect(frame.posted).toEqual([]);
     expect(otherFrame.posted).toEqual([]);
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
-    self.deliver(msg('rented', { orderId: '7' }), WIDGET, otherFrame);
-    self.deliver(msg('rented', { orderId: '8' }), WIDGET, frame);
-    expect(events).toEqual([{ type: 'rented', orderId: '8' }]);
+    self.deliver(msg('eject.confirmed', { orderId: '7' }), WIDGET, otherFrame);
+    self.deliver(msg('eject.confirmed', { orderId: '8' }), WIDGET, frame);
+    expect(events).toEqual([{ type: 'eject.confirmed', orderId: '8' }]);
   });
 
   it('reports nothing before the handshake, then clamps heights', () => {
@@ -289,7 +290,37 @@ describe('host side', () => {
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
     self.deliver(msg('resize', { height: 1e7 }), WIDGET, frame);
     self.deliver(msg('resize', { height: 2 }), WIDGET, frame);
-    expect(events).toEqual([{ type: 'height', height: MAX_HEIGHT }, { type: 'height', height: MIN_HEIGHT }]);
+    expect(events).toEqual([{ type: 'resize', height: MAX_HEIGHT }, { type: 'resize', height: MIN_HEIGHT }]);
+  });
+
+  it('forwards every widget event with its typed fields', () => {
+    bridge();
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    const sent = [
+      msg('ready', {}), msg('navigate', { path: '/home' }), msg('rental.started', { tradeNo: 'T1' }),
+      msg('eject.confirmed', { orderId: '9' }), msg('eject.failed', { tradeNo: 'T1', code: 'refused', message: 'No' }),
+      msg('rental.returned', { orderId: '9' }), msg('payment.failed', { code: 'cardDeclined', message: 'Declined' }),
+      msg('error', { code: 'badQrcode', message: 'Bad' }),
+    ];
+    for (const m of sent) self.deliver(m, WIDGET, frame);
+    expect(events.map((e) => e.type)).toEqual(['ready', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error']);
+    expect(events[4]).toEqual({ type: 'eject.failed', tradeNo: 'T1', code: 'refused', message: 'No' });
+  });
+
+  it('methods before the handshake go into init; after it, one message each', () => {
+    const b = bridge();
+    b.setTheme('{"theme":"dark"}');
+    b.open('/order');
+    b.logout();
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    expect(frame.posted.map((p) => p.data)).toEqual([msg('init', { version: 1, route: '/order', appearance: '{"theme":"dark"}' })]);
+    frame.posted = [];
+    b.open('/wallet');
+    b.close();
+    b.setTheme('{}');
+    b.logout();
+    expect(frame.posted.map((p) => (p.data as { type: string }).type)).toEqual(['open', 'close', 'setTheme', 'logout']);
+    expect(frame.posted.every((p) => p.origin === WIDGET)).toBe(true);
   });
 
   it('reports a handshake timeout', () => {
@@ -334,7 +365,7 @@ describe('host side', () => {
 
 describe('in-app transport (no origin): content authenticated by a one-time code', () => {
   it('accepts only an init with a code the server redeems; drops everything else', async () => {
-    const { NativeBridge } = await import('../../embed/bridge.ts');
+    const { NativeBridge } = await import('../../embed/nativeBridge.ts');
     const win = new FakeWindow();
     const out: unknown[] = [];
     const inits: unknown[] = [];
@@ -368,7 +399,7 @@ describe('in-app transport (no origin): content authenticated by a one-time code
   });
 
   it('the hostile opener: a code posted by another window (an opener, a frame) is never redeemed', async () => {
-    const { NativeBridge } = await import('../../embed/bridge.ts');
+    const { NativeBridge } = await import('../../embed/nativeBridge.ts');
     const win = new FakeWindow();
     const attacker = new FakeWindow(); // the page that window.open()ed the frame with transport=native
     const redeemed: string[] = [];
@@ -386,5 +417,47 @@ describe('in-app transport (no origin): content authenticated by a one-time code
     await new Promise((r) => setTimeout(r, 0));
     expect(redeemed).toEqual([]);
     expect(inits).toEqual([]);
+  });
+});
+
+describe('appearance grammar (no CSS injection)', () => {
+  it('accepts themes and variables in their grammars', () => {
+    const a = { theme: 'dark', variables: { colorPrimary: '#5b3cc4', colorBackground: 'rgb(250, 250, 250)', colorText: 'hsl(210 20% 15%)', colorDanger: '#b3261e', fontFamily: '"Open Sans", Arial, sans-serif', borderRadius: '8px', spacingUnit: '0.25rem' } };
+    expect(parseAppearance(a)).toEqual(a);
+    expect(parseAppearance({ theme: 'auto' })).toEqual({ theme: 'auto' });
+    expect(parseAppearance({})).toEqual({});
+  });
+  it.each([
+    { theme: 'neon' },
+    { variables: { colorPrimary: 'red;background:url(https://evil.example/x)' } },
+    { variables: { colorPrimary: 'url(https://evil.example)' } },
+    { variables: { colorPrimary: 'var(--x)' } },
+    { variables: { colorPrimary: 'expression(alert(1))' } },
+    { variables: { colorText: '#12345' } },
+    { variables: { fontFamily: 'Arial; } body { display:none' } },
+    { variables: { fontFamily: '"a\\"b"' } },
+    { variables: { borderRadius: '8px !important' } },
+    { variables: { borderRadius: 'calc(1px + 1px)' } },
+    { variables: { spacingUnit: '-4px' } },
+    { variables: { unknownVar: '1px' } },
+    { variables: { colorPrimary: 5 } },
+    { theme: 'dark', extra: 1 },
+    [],
+    null,
+    'dark',
+  ])('refuses %j', (a) => expect(parseAppearance(a)).toBeNull());
+  it('property: anything accepted contains no CSS syntax beyond its grammar', () => {
+    fc.assert(fc.property(fc.string(), (v) => {
+      const ok = parseAppearance({ variables: { colorPrimary: v, fontFamily: v, borderRadius: v } });
+      if (ok) expect(v).not.toMatch(/[;{}:\\<>]|url|!/i);
+    }), { numRuns: 300 });
+  });
+});
+
+describe('open(): a route or a cabinet code', () => {
+  it('reads routes, codes and code links; refuses anything else', () => {
+    expect(resolveOpen('/order')).toEqual({ kind: 'route', route: '/order' });
+    expect(resolveOpen('PWL-LIS-001')).toEqual({ kind: 'cabinet', qrcode: 'PWL-LIS-001' });
+    for (const bad of ['javascript:alert(1)', '/order?token=x', '//evil.example', 'data:text/html,x', '', 5]) expect(resolveOpen(bad)).toBeNull();
   });
 });

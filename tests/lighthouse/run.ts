@@ -1,0 +1,89 @@
+// `npm run lighthouse`: Lighthouse (navigation mode, mobile preset) on the embed's host pages and the app's
+// first screens, against the whole product started here on ephemeral ports (the browser tests' build: fresh
+// database, simulator, sandbox payments) with the partner site on another origin. Debian's Chromium via
+// chrome-launcher (CHROME_PATH, default /usr/bin/chromium). Prints the performance score and the metrics;
+// the README keeps the figures. Also a timespan over a whole rental on venue.html (Lighthouse user flow):
+// the host page's CLS through the rental.
+import { launch } from 'chrome-launcher';
+import lighthouse, { startFlow } from 'lighthouse';
+import puppeteer, { type Frame } from 'puppeteer-core';
+import { build } from '../../server/test/helper.ts';
+import { startPartnerSite } from '../../server/src/demo/partner-site.ts';
+
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+
+const product = await build({ frontEnd: 'dist' });
+const base = await product.app.listen({ port: 0, host: '127.0.0.1' });
+const partner = await startPartnerSite('dist', 0, '127.0.0.1', base);
+const origin = new URL(base).origin;
+await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [origin] });
+await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [new URL(partner.url).origin] });
+
+const pages: [string, string][] = [
+  ['embed: venue.html (two <powerly-rent>)', `${base}/demo/venue.html`],
+  ['embed: partner page (loader)', `${partner.url}/demo/partner/`],
+  ['app: /', `${base}/`],
+  ['app: code-link screen', `${base}/#/?qrcode=PWL-LIS-001`],
+  ['app: #/aboutUsApp/en-US', `${base}/#/aboutUsApp/en-US`],
+];
+
+const chrome = await launch({ chromePath: CHROME, chromeFlags: FLAGS });
+const ms = (v: number | undefined) => (v === undefined ? '-' : `${Math.round(v)} ms`);
+try {
+  for (const [name, url] of pages) {
+    const r = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+    const lhr = r!.lhr;
+    const a = (id: string) => lhr.audits[id]?.numericValue;
+    console.info(
+      `${name.padEnd(42)} performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100).toString().padStart(3)}` +
+        `  FCP ${ms(a('first-contentful-paint'))}  LCP ${ms(a('largest-contentful-paint'))}  TBT ${ms(a('total-blocking-time'))}` +
+        `  CLS ${(a('cumulative-layout-shift') ?? 0).toFixed(3)}  SI ${ms(a('speed-index'))}`,
+    );
+  }
+
+  // A whole rental on venue.html as a Lighthouse timespan: the host page's layout shifts through it.
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+  const page = await browser.newPage();
+  await page.setViewport({ width: 420, height: 900 });
+  const flow = await startFlow(page, { name: 'rental on venue.html' });
+  await flow.navigate(`${base}/demo/venue.html`);
+  await flow.startTimespan({ name: 'a whole rental' });
+  const frameOf = async (): Promise<Frame> => {
+    for (let i = 0; i < 100; i++) {
+      const f = page.frames().find((x) => x.url().includes('/embed/frame.html') && x.url().includes('slot=rent-lisbon'));
+      if (f) return f;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('no widget frame');
+  };
+  const frame = await frameOf();
+  const click = async (text: string) => {
+    const el = await frame.waitForSelector(`::-p-text(${text})`, { timeout: 20_000 });
+    await el!.click();
+  };
+  await click('Continue');
+  await click('Hold ');
+  await frame.waitForSelector('form.card-form input', { timeout: 20_000 });
+  const inputs = await frame.$$('form.card-form input');
+  await inputs[0]!.type('4242424242424242');
+  await inputs[1]!.type('1234');
+  await inputs[2]!.type('123');
+  await click('Authorize');
+  const out = await frame.waitForSelector('::-p-text(Your power bank is out!)', { timeout: 30_000 });
+  const text = await frame.evaluate(() => document.body.innerText);
+  const id = /power bank (\S+) from slot/.exec(text)?.[1];
+  if (out && id) {
+    await fetch(`${base}/demo-api/cabinets/PWL-LIS-001/return`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId: id }) });
+    await page.waitForFunction(() => document.body.innerText.includes('rental.returned'), { timeout: 30_000 });
+  }
+  await flow.endTimespan();
+  const result = await flow.createFlowResult();
+  const span = result.steps.find((s) => s.lhr.gatherMode === 'timespan')!.lhr;
+  console.info(`${'embed: venue.html, a whole rental (timespan)'.padEnd(42)} CLS ${(span.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)}  TBT ${ms(span.audits['total-blocking-time']?.numericValue)}`);
+  await browser.disconnect();
+} finally {
+  await chrome.kill();
+  await partner.site.close();
+  await product.close();
+}
