@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { errorText, useT } from '../src/i18n/index.ts';
 import { demoState, failNextEject, returnPowerbank, type DemoState } from './api.ts';
+import { BoxPanel } from './BoxPanel.tsx';
 
 const REFRESH_MS = 2000;
 
@@ -63,6 +64,7 @@ export function CabinetPanel() {
           </ul>
         )}
       </section>
+      <BoxPanel state={state} act={act} />
       <section aria-labelledby="cab-title" className="panel">
         <h2 id="cab-title" className="section-title">{t('demo.cabinets')}</h2>
         <ul className="demo-list">

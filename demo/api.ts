@@ -5,6 +5,8 @@ import { $lang } from '../src/stores/locale.ts';
 export interface DemoSlot {
   slot: number;
   powerbankId: string | null;
+  /** 'mifi' a Wi-Fi box, 'station' a power station; absent a power bank. */
+  kind?: string;
 }
 export interface DemoCabinet {
   cabinetId: string;
@@ -16,6 +18,8 @@ export interface DemoCabinet {
 export interface DemoState {
   cabinets: DemoCabinet[];
   outOnRent: { powerbankId: string; orderId: string; fromCabinetId: string }[];
+  /** Wi-Fi boxes with a user, and the package each was picked up for. */
+  boxesOut: { sn: string; packageId: string }[];
 }
 
 const demo = createClient({ baseURL: '/demo-api/', headers: () => ({ lang: $lang.get() }) });
@@ -33,3 +37,11 @@ export const failNextEject = (cabinetId: string) =>
     body: {},
     json: true,
   });
+
+/** The box uses data: its traffic counter rises by `megabytes` (box-telemetry). */
+export const pushTraffic = (sn: string, megabytes: number) =>
+  demo.post<{ sn: string; bytesTotal: number }>(`boxes/${encodeURIComponent(sn)}/traffic`, { body: { megabytes }, json: true });
+
+/** The box reads the pickup QR code the app shows. */
+export const boxReadsCode = (sn: string, code: string) =>
+  demo.post<{ sn: string; packageId: string }>(`boxes/${encodeURIComponent(sn)}/read-qr`, { body: { code }, json: true });

@@ -14,6 +14,16 @@ export interface RouteDef extends RouteMeta {
   screen?: () => Promise<{ default: ComponentType }>;
 }
 
+/**
+ * A Wi-Fi route: private, titled routes.<name>, its screen the export of the flow's one chunk (src/mifi/screens.ts)
+ * named after the path ('/wifiMall' → wifiMall). One loader and one dependency list for the six routes keeps the
+ * route table, which every first load carries (the embed's too), within its budget.
+ */
+function wifiRoute(path: `/${string}`): RouteDef {
+  const name = path.slice(1) as keyof typeof import('./mifi/screens.ts');
+  return { path, access: 'private', title: `routes.${name}`, screen: () => import('./mifi/screens.ts').then((m) => ({ default: m[name] })) };
+}
+
 export const ROUTES: readonly RouteDef[] = [
   // ---- Public (ignoreAuth) ----
   { path: '/', access: 'public', title: 'routes.homeScan', screen: () => import('./scan/HomeScan.tsx') },
@@ -54,12 +64,8 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/shop', access: 'private', title: 'shop.title', screen: () => import('./info/Shop.tsx') },
   { path: '/help', access: 'private', title: 'help.title', screen: () => import('./info/Help.tsx') },
   { path: '/usage', access: 'private', title: 'usage.title', screen: () => import('./info/Usage.tsx') },
-  { path: '/wifiMall', access: 'private' },
-  { path: '/packageOrder', access: 'private' },
-  { path: '/scanOrder', access: 'private' },
-  { path: '/scanPickUpOrder', access: 'private' },
-  { path: '/pickUp', access: 'private' },
-  { path: '/packageDetail', access: 'private' },
+  // The Wi-Fi screens (src/mifi/): one lazy chunk for the flow (wifiRoute below), its strings (locales/mifi/) loaded with it.
+  ...(['/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/packageDetail'] as const).map(wifiRoute),
   { path: '/scanQr', access: 'private' },
   { path: '/payment_card', access: 'private', title: 'routes.paymentCard', screen: () => import('./pay/PaymentCard.tsx') },
 ];

@@ -255,7 +255,7 @@ export async function buildApp(deps: AppDeps) {
   }
   await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
-  if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo });
+  if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo, mifi });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
   app.addHook('onReady', async () => {

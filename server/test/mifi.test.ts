@@ -133,4 +133,36 @@ describe('cancellation', () => {
     const unpaid = await buy(token, { skuId: 'fr-3d', type: 2, card: false });
     expect(unpaid.code).not.toBe(0);
   });
+
+  it('continues the payment of an unpaid (33) package: confirm pays it through the payment layer (33 → 0)', async () => {
+    const token = await touristToken(b.app);
+    expect((await buy(token, { skuId: 'fr-3d', type: 2, card: false })).code).not.toBe(0);
+    const list = (await post(token, 'orderList', { current: 1, size: 100 })).data.records as { orderId: string; packageStatus: number }[];
+    const unpaid = list.find((p) => p.packageStatus === 33)!;
+    expect(unpaid).toBeDefined();
+    expect((await post(token, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox' })).code).not.toBe(0);
+    const paid = await post(token, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) });
+    expect(paid.code, JSON.stringify(paid)).toBe(0);
+    expect(paid.data).toMatchObject({ orderId: unpaid.orderId, packageStatus: 0 });
+    expect((await post(token, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) })).code).not.toBe(0);
+    const other = await touristToken(b.app);
+    expect((await post(other, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox' })).code).not.toBe(0);
+    await ledgerBalanced();
+  });
+
+  it('a declined card leaves the order unpaid (33), and another card pays it then', async () => {
+    const token = await touristToken(b.app);
+    const v = (await query(token, 'packageDtlListBySkuId', { skuId: 'es-3d', currency: 'EUR' }) as { skuId: string; price: number; depositAmount: number }[]).find((x) => x.skuId === 'es-3d')!;
+    const declined = await post(token, 'rent', {
+      paymentId: 'card-sandbox', stripeToken: await cardToken(b.app, '4000 0000 0000 0002'),
+      orderSubmit: { orderType: 2, currency: 'EUR', totalAmount: v.price, submitDtlDtoList: [{ skuId: 'es-3d' }] },
+    });
+    expect(declined.code).not.toBe(0);
+    const list = (await post(token, 'orderList', { current: 1, size: 100 })).data.records as { orderId: string; packageStatus: number }[];
+    const unpaid = list.find((p) => p.packageStatus === 33)!;
+    const paid = await post(token, 'confirm', { mifiOrderId: unpaid.orderId, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) });
+    expect(paid.code, JSON.stringify(paid)).toBe(0);
+    expect(paid.data.packageStatus).toBe(0);
+    await ledgerBalanced();
+  });
 });

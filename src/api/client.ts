@@ -44,10 +44,13 @@ export interface ClientConfig {
   onUnauthorized?: () => void;
 }
 
+/** A JSON body's values (nested objects and arrays only with `json`). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue | undefined };
+
 export interface RequestOptions {
   query?: Record<string, string | number | undefined>;
-  /** Form-encoded by default. */
-  body?: Record<string, string | number | boolean | undefined>;
+  /** Form-encoded by default (flat values, as text); with `json`, sent as JSON with its values as they are. */
+  body?: Record<string, JsonValue | undefined>;
   json?: boolean;
   /** Omit token and lang (login calls). */
   noToken?: boolean;
@@ -122,13 +125,12 @@ export function createClient(config: ClientConfig): ApiClient {
     if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
     let body: string | undefined;
     if (method === 'POST' && opts.body) {
-      const fields = clean(opts.body)!;
       if (opts.json) {
         headers['content-type'] = 'application/json';
-        body = JSON.stringify(fields);
+        body = JSON.stringify(opts.body); // undefined values are left out
       } else {
         headers['content-type'] = 'application/x-www-form-urlencoded';
-        body = new URLSearchParams(fields).toString();
+        body = new URLSearchParams(clean(opts.body)).toString();
       }
     }
     const timeout = new AbortController();

@@ -123,6 +123,10 @@ export const MifiDevice = Type.Object({
 });
 export type MifiDevice = Static<typeof MifiDevice>;
 export const CancelBody = Type.Object({ mifiOrderId: Id });
+/** POST chargenow/mifi/confirm: pays an unpaid (33) package order again ("continue payment", payType mifi). */
+export const MifiConfirmBody = Type.Object({
+  mifiOrderId: Id, paymentId: Type.String({ minLength: 1, maxLength: 100 }), stripeToken: Type.Optional(Type.String({ maxLength: 200 })),
+});
 /** POST chargenow/mifi/cabinetDisposit: the box deposit for a package bought without a device (deviceOrderStatus 0 → 5). */
 export const DepositBody = Type.Object({
   mifiOrderId: Id, paymentId: Type.String({ minLength: 1, maxLength: 100 }), stripeToken: Type.Optional(Type.String({ maxLength: 200 })),

@@ -1,6 +1,7 @@
 // Wi-Fi package rules (spec §4 package status, §5 start time, §9 package price). Pure: the flows and the server
 // both use them, so the price the mall shows is the price the server charges.
-import { toMinor } from './money.ts';
+import { toMajor, toMinor } from './money.ts';
+import type { MifiRentBody } from '../contract/mifi.ts';
 
 /** Package status (spec §4). */
 export const PACKAGE_STATUS = {
@@ -95,4 +96,128 @@ export function zonedText(ms: number, timeZone: string): string {
 export function trafficText(bytes: number): string {
   const mb = bytes / 1_048_576;
   return mb >= 1024 ? `${(mb / 1024).toFixed(2)} GB` : `${mb.toFixed(1)} MB`;
+}
+
+// ---- the Wi-Fi screens' rules (spec §2 /wifiMall, /packageOrder, /scanOrder; §4 QR pickup; §5; §9) -------------
+
+/** Spec §9: package page size, search debounce, scroll throttle; §4: the QR pickup poll. */
+export const PACKAGE_PAGE_SIZE = 6;
+export const SEARCH_DEBOUNCE_MS = 250;
+export const SCROLL_THROTTLE_MS = 500;
+export const PICKUP_POLL_MS = 2000;
+
+/**
+ * Where the mall was opened from (spec §2 /wifiMall type): QR a cabinet scan (package with a box from that
+ * cabinet), XG / BXG / DDXG a renewal (of the box in hand, of a bound box, of an order), GM a purchase.
+ */
+export const MALL_TYPES = ['QR', 'XG', 'BXG', 'DDXG', 'GM'] as const;
+export type MallType = (typeof MALL_TYPES)[number];
+export function mallType(v: unknown): MallType {
+  return (MALL_TYPES as readonly unknown[]).includes(v) ? (v as MallType) : 'GM';
+}
+/** Renewal mall types buy a renewal (order type 1) and go to /packageOrder?type=XG. */
+export function isRenewal(t: MallType): boolean {
+  return t === 'XG' || t === 'BXG' || t === 'DDXG';
+}
+/** Spec §2: the "my packages" link (/scanPickUpOrder?type=) shows for QR, XG, BXG and DDXG. */
+export function showsMyPackages(t: MallType): boolean {
+  return t !== 'GM';
+}
+/** The order type of a purchase (spec §3): a renewal; a package with its box (a cabinet scan, or GM with a box rented); a package only. */
+export function orderTypeFor(t: MallType, withDevice: boolean): OrderType {
+  if (isRenewal(t)) return ORDER_TYPE.renewal;
+  return t === 'QR' || withDevice ? ORDER_TYPE.devicePackage : ORDER_TYPE.packageOnly;
+}
+
+/** Spec §5: the day stepper of a 'Days' package is disabled (its days are fixed); otherwise 1 … max. */
+export function stepDays(current: number, delta: number, p: { isPackage: boolean; Day: number }, max = 365): number {
+  if (p.isPackage) return Math.max(1, p.Day);
+  return Math.min(max, Math.max(1, Math.floor(current) + delta));
+}
+
+/** Spec §5: a pickup needs a chosen package with an orderId; binding a box needs its serial (mifisn). */
+export function canPickUp(chosen: { orderId?: string | null } | null | undefined): boolean {
+  return Boolean(chosen?.orderId && chosen.orderId.trim());
+}
+export function canBind(sn: string | null | undefined, chosen: { orderId?: string | null } | null | undefined): boolean {
+  return Boolean(sn?.trim()) && canPickUp(chosen);
+}
+
+/** Spec §4 QR pickup poll: pickUp_msg fails (the dialog closes), 0 waits, 1 loading, 2 success, anything else refreshes. */
+export type PickupOutcome = 'failed' | 'waiting' | 'loading' | 'success' | 'refresh';
+export function pickupOutcome(r: { status: number; pickUp_msg?: string | null }): PickupOutcome {
+  if (r.pickUp_msg) return 'failed';
+  if (r.status === 0) return 'waiting';
+  if (r.status === 1) return 'loading';
+  if (r.status === 2) return 'success';
+  return 'refresh';
+}
+
+/** The total of a purchase in minor units: the package price (spec §9) plus the box deposit when a box is rented. */
+export function orderTotal(p: { isPackage: boolean; price: number; selectDays: number }, deposit: number, withDevice: boolean): number {
+  return packagePrice(p) + (withDevice ? deposit : 0);
+}
+
+/** The wall-clock value of a `datetime-local` input for a time (local time of this device). */
+export function localInputValue(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** A purchase being made (spec §3 "Mifi order (client)"), kept between the mall, the order summary and payment. Money in minor units. */
+export interface PendingPackageOrder {
+  mallType: MallType;
+  skuId: string;
+  skuPriceId: string;
+  packageName: string;
+  country: string;
+  isPackage: boolean;
+  Day: number;
+  price: number;
+  currency: string;
+  timeZoneList: string[];
+  depositAmount: number;
+  selectDays: number;
+  /** The chosen start (ms), or null: now, or 20 minutes ahead for a new order (spec §5). */
+  startTime: number | null;
+  withDevice: boolean;
+  /** The cabinet scanned (QR): the box is picked up there. */
+  qrcode: string;
+  /** A renewal: the package it extends (mifiOrderId). */
+  renewalOf: string;
+}
+
+/** The "Mifi order submit" body of a pending purchase (spec §3), priced by the rule the server checks (spec §9). */
+export function orderSubmit(o: PendingPackageOrder, now: number): MifiRentBody['orderSubmit'] {
+  const type = orderTypeFor(o.mallType, o.withDevice);
+  const start = startTime(o.startTime, now, type !== ORDER_TYPE.renewal);
+  const days = o.isPackage ? o.Day : o.selectDays;
+  const price = packagePrice({ isPackage: o.isPackage, price: o.price, selectDays: days });
+  const deposit = type === ORDER_TYPE.devicePackage ? o.depositAmount : 0;
+  return {
+    orderType: type,
+    currency: o.currency,
+    totalAmount: toMajor(price + deposit, o.currency),
+    orderRemark: ORDER_REMARK[type],
+    submitDtlDtoList: [{
+      skuId: o.skuId, skuPriceId: o.skuPriceId, packageName: o.packageName, packagePrice: toMajor(price, o.currency),
+      depositAmount: toMajor(deposit, o.currency), selectDays: days, timeZoneList: o.timeZoneList.slice(0, 10),
+      // Unchosen: the server applies the same default with its own clock (spec §5).
+      ...(o.startTime == null || type === ORDER_TYPE.renewal ? {} : { reserverStartTime: start, reserverEndTime: endTime(start, days) }),
+      ...(o.renewalOf ? { mifiOrderId: o.renewalOf, pickUpOrderId: o.renewalOf } : {}),
+    }],
+  };
+}
+
+/** The box serial of a stored Wi-Fi code (spec §3 mificode): what follows 'wifi.' up to a path, query or hash end. */
+export function mifiSnFrom(code: string): string {
+  const i = code.lastIndexOf('wifi.');
+  if (i < 0) return '';
+  return (code.slice(i + 5).split(/[/?#&]/)[0] ?? '').trim();
+}
+
+/** Every package of the box has its box back (device order status 3): the box is no longer the user's. */
+export function boxReturned(packages: { deviceOrderStatus: number }[]): boolean {
+  return packages.length > 0 && packages.every((p) => p.deviceOrderStatus === DEVICE_ORDER_STATUS.returned);
 }

@@ -41,7 +41,8 @@ export function readConfirmQuery(q: URLSearchParams): ConfirmQuery {
 /**
  * Where a successful payment leads (spec §4 "After payment"): CZ → /mine (after its success dialog); overbuy →
  * /invoiceOrderDtl; FK → /borrowSuccess with payType=FK (its check then goes to /order); the others →
- * /borrowSuccess with the trade number.
+ * /borrowSuccess with the trade number — except mifi: a package order has no eject to wait for, so it goes to
+ * the user's package orders (/scanOrder), where its box is picked up.
  */
 export function afterPaymentPath(payType: PayType, orderNo: string): string {
   const qs = (o: Record<string, string>) => `?${new URLSearchParams(o).toString()}`;
@@ -52,6 +53,8 @@ export function afterPaymentPath(payType: PayType, orderNo: string): string {
       return `/invoiceOrderDtl${qs({ orderId: orderNo })}`;
     case 'FK':
       return `/borrowSuccess${qs({ tradeNo: orderNo, payType: 'FK' })}`;
+    case 'mifi':
+      return `/scanOrder${qs({ orderId: orderNo })}`;
     default:
       return `/borrowSuccess${qs({ tradeNo: orderNo, payType })}`;
   }

@@ -10,6 +10,8 @@ export type ScanResultInput = Partial<Pick<ScanResult, 'haveMifiBattery'>> & {
   shopid?: ScanResult['shopid'] | null;
   mifiBatteryCount?: number;
   typeName?: string | null;
+  /** A scanned Wi-Fi box answers with its device data (spec §4: a result with a data field opens packageDetail). */
+  data?: unknown;
 };
 
 export type ScanTarget = '/selectPakage' | '/packageDetail' | '/home';
@@ -19,12 +21,13 @@ function present(v: unknown): boolean {
 }
 
 /**
- * Spec §4, in this order: a cabinet with a Wi-Fi battery → package selection; typeName present → package
- * detail; shopid present → package selection; otherwise the cabinet home.
+ * Spec §4, in this order: a cabinet with a Wi-Fi battery → package selection; typeName present (or a result with
+ * data: a Wi-Fi box) → package detail; shopid present → package selection; otherwise the cabinet home.
  */
 export function scanTarget(c: ScanResultInput): ScanTarget {
   if (c.haveMifiBattery || (c.mifiBatteryCount ?? 0) > 0) return '/selectPakage';
-  if (present(c.typeName)) return '/packageDetail';
+  if (present(c.typeName) || present(c.data)) return '/packageDetail';
   if (present(c.shopid)) return '/selectPakage';
   return '/home';
 }
+

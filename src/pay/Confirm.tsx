@@ -16,6 +16,10 @@ import { listPaymentMethods, payOrder, type PaymentMethod } from '../api/payment
 import { rentWithDeposit } from '../api/cabinet.ts';
 import { recharge } from '../api/wallet.ts';
 import { buyOrder } from '../api/orders.ts';
+import { confirmPackage, rentPackage } from '../api/mifi.ts';
+import { orderSubmit } from '../core/mifi.ts';
+import { $mifiOrder } from '../stores/mifi.ts';
+import { money } from '../ui/format.ts';
 import { ApiError } from '../api/client.ts';
 import { toMinor } from '../core/money.ts';
 import { afterPaymentPath, CZ_FAILURE_BACK_MS, readConfirmQuery } from '../core/payTypes.ts';
@@ -58,8 +62,9 @@ export default function Confirm() {
   const qrcode = q.qrcode || storedQr;
   const preAuth = payType === 'YJ' && q.yaJinType === '0';
   const symbol = cabinet?.currencyName ?? '';
-  const amount = `${symbol}${price}`;
   const currency = q.currency || cabinet?.currency || 'EUR';
+  // A Wi-Fi package is priced in the package's currency, which need not be the scanned cabinet's.
+  const amount = payType === 'mifi' ? money(currency, Number(price) || 0) : `${symbol}${price}`;
 
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -122,7 +127,18 @@ export default function Confirm() {
       const o = await buyOrder(q.orderId || q.outTradeNo, key);
       return { done: o.pOrderid };
     }
-    // mifi: the payment layer takes it (readConfirmQuery, afterPaymentPath); its server call comes with the Wi-Fi flows.
+    if (payType === 'mifi') {
+      // Continue payment of an unpaid (33) package, or the purchase made in the mall (spec §3 "Mifi order submit").
+      if (q.mifiOrderId) {
+        const p = await confirmPackage({ mifiOrderId: q.mifiOrderId, paymentId, stripeToken: input.stripeToken }, key);
+        return { done: p.orderId };
+      }
+      const o = $mifiOrder.get();
+      if (!o) return { done: '' };
+      const r = await rentPackage({ qrcode: o.qrcode || undefined, paymentId, stripeToken: input.stripeToken, ejectOrNot: 0, orderSubmit: orderSubmit(o, Date.now()) }, key);
+      $mifiOrder.set(null);
+      return { done: r.orderId };
+    }
     if (payType !== 'YJ') throw new StripePayError('unsupported', t('payTypes.payTypeUnsupported'));
     // The device kind the scanned cabinet was priced for (a power station is rented with its own plan and deposit).
     const scanned = $cabinet.get();

@@ -19,9 +19,9 @@ function load(dir: string): Record<string, Record<string, unknown>> {
   return Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), flatten(JSON.parse(readFileSync(join(dir, f), 'utf8')))]));
 }
 
-// locales/server is the back end's; locales/pay the payment screens' (loaded with them, src/pay/strings.ts). Each is
-// checked as soon as it holds locale files.
-const dirs = [join(root, 'locales'), join(root, 'locales/server'), join(root, 'locales/pay')].filter(
+// locales/server is the back end's; locales/pay the payment screens' (loaded with them, src/pay/strings.ts); locales/mifi
+// the Wi-Fi screens' (src/mifi/strings.ts). Each is checked as soon as it holds locale files.
+const dirs = [join(root, 'locales'), join(root, 'locales/server'), join(root, 'locales/pay'), join(root, 'locales/mifi')].filter(
   (d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')),
 );
 
@@ -57,6 +57,7 @@ describe('keys used by the app', () => {
     const en = {
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/en-US.json'), 'utf8'))),
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/pay/en-US.json'), 'utf8'))),
+      ...flatten(JSON.parse(readFileSync(join(root, 'locales/mifi/en-US.json'), 'utf8'))),
     };
     const files: string[] = [];
     const walk = (d: string) => {

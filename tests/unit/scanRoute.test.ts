@@ -18,4 +18,9 @@ describe('scanTarget (spec §4 scan flow)', () => {
     expect(scanTarget({ shopid: '', typeName: '  ', mifiBatteryCount: 0, haveMifiBattery: false })).toBe('/home');
     expect(scanTarget({ shopid: null, typeName: null })).toBe('/home');
   });
+  it('a result with data (a Wi-Fi box) opens the package detail', () => {
+    expect(scanTarget({ data: { sn: 'MF-LIS-0001' }, shopid: 'v1' })).toBe('/packageDetail');
+    expect(scanTarget({ data: '', shopid: 'v1' })).toBe('/selectPakage');
+    expect(scanTarget({ data: null })).toBe('/home');
+  });
 });

@@ -160,7 +160,9 @@ describe('feedback module', () => {
     const withDialog = files.filter((f) => sources[f]!.includes('<Dialog')).map((f) => f.replace('../../src/', '')).sort();
     // Real forms / sheets / pickers / the scanner; message, confirm and retry dialogs go through feedback.tsx.
     expect(withDialog).toEqual([
-      'auth/AreaPicker.tsx', 'info/Setting.tsx', 'map/MapScreen.tsx', 'map/ScanDialog.tsx', 'rent/SelectPakage.tsx',
+      'auth/AreaPicker.tsx', 'info/Setting.tsx', 'map/MapScreen.tsx', 'map/ScanDialog.tsx',
+      // The Wi-Fi sheets: the QR shown to the box while it polls, the traffic detail, the package-variant picker.
+      'mifi/QrPickup.tsx', 'mifi/ScanOrder.tsx', 'mifi/WifiMall.tsx', 'rent/SelectPakage.tsx',
       'ui/feedback.tsx', 'wallet/SavedCards.tsx', 'wallet/WalletOut.tsx',
     ]);
     for (const f of files) {

@@ -225,5 +225,6 @@ describe('payTypes (spec §4)', () => {
     expect(afterPaymentPath('overbuy', 'PO1')).toBe('/invoiceOrderDtl?orderId=PO1');
     expect(afterPaymentPath('FK', 'PO1')).toBe('/borrowSuccess?tradeNo=PO1&payType=FK');
     expect(afterPaymentPath('YJ', 'PO1')).toBe('/borrowSuccess?tradeNo=PO1&payType=YJ');
+    expect(afterPaymentPath('mifi', 'MF1-1')).toBe('/scanOrder?orderId=MF1-1');
   });
 });

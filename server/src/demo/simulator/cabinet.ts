@@ -199,6 +199,14 @@ export class SimulatedCabinet {
     await this.emit({ type: 'box-telemetry', sn: t.sn, bytesTotal: t.bytesTotal, battery: t.battery ?? 80, signal: t.signal ?? 4, online: t.online ?? true });
   }
 
+  /** Someone takes a device out by hand (a Wi-Fi box handed over for a pickup by QR): its heartbeat says so at once. */
+  async takeOut(id: string) {
+    const i = this.slots.indexOf(id);
+    if (i < 0) return;
+    this.slots[i] = null;
+    await this.sendHeartbeat();
+  }
+
   /** Someone pushes a power bank into a free slot. */
   async insert(powerbankId: string): Promise<{ slot: number }> {
     const i = this.slots.indexOf(null);

@@ -32,6 +32,10 @@ export class SimulatorFleet {
     return this.cabinets.get(id);
   }
 
+  list() {
+    return [...this.cabinets.values()];
+  }
+
   holder(powerbankId: string) {
     return [...this.cabinets.values()].find((c) => c.holds(powerbankId));
   }

@@ -125,6 +125,14 @@ export class CabinetsRepository {
     return (await this.db.query('select 1 from powerbanks where id = $1', [id])).rows.length > 0;
   }
 
+  /** Wi-Fi boxes out with a user (the demo page): the package each was picked up for. */
+  async rentedBoxes() {
+    const { rows } = await this.db.query<{ id: string; order_id: string | null }>(
+      `select id, order_id from powerbanks where state = 'rented' and kind = 'mifi' order by id`,
+    );
+    return rows;
+  }
+
   async rentedPowerbanks() {
     const { rows } = await this.db.query<PowerbankRow & { from_cabinet_id: string }>(
       `select p.*, o.cabinet_id as from_cabinet_id from powerbanks p join orders o on o.id = p.order_id

@@ -1,7 +1,7 @@
 // chargenow/mifi/* (spec §7): the catalogue proxy, buying, pickup (scan and QR), the device detail and traffic.
 import { Envelope } from '#contract/envelope.ts';
 import {
-  BindBody, CancelBody, CheckPickUpResult, DepositBody, FlowUsageBody, MifiDevice, MifiOrderDetailQuery, MifiOrderIdQuery, MifiOrderListBody,
+  BindBody, CancelBody, CheckPickUpResult, DepositBody, MifiConfirmBody, FlowUsageBody, MifiDevice, MifiOrderDetailQuery, MifiOrderIdQuery, MifiOrderListBody,
   MifiOrderPage, MifiOrderResult, MifiPackage, MifiQueryBody, MifiQueryResult, MifiRentBody, OrderIdResult, PickupBody, TrafficBody, TrafficResult, UsageRecord,
 } from '#contract/mifi.ts';
 import { ok } from '../../lib/envelope.ts';
@@ -18,6 +18,14 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
     async (req) => ok(await opts.mifi.proxy(currentUser(req), req.body.url, req.body.data)));
   app.post('/chargenow/mifi/rent', { schema: { tags, summary: 'Submit and pay a package order (payType mifi; order types 0-3)', body: MifiRentBody, response: { 200: Envelope(MifiOrderResult) } }, ...pre },
     async (req) => ok(await opts.mifi.rent(currentUser(req), req.body, await agentOf(opts.payments, req.headers))));
+  // Continue payment (spec §4 status 33): the same payment layer and ledger as the order's first try (MifiService.pay).
+  app.post('/chargenow/mifi/confirm', { schema: { tags, summary: 'Pay an unpaid (33) package order (payType mifi)', body: MifiConfirmBody, response: { 200: Envelope(MifiPackage) } }, ...pre },
+    async (req) => {
+      const user = currentUser(req);
+      const p = await opts.mifi.packageOf(user, req.body.mifiOrderId);
+      await opts.mifi.pay(user, p.order_id, { paymentId: req.body.paymentId, token: req.body.stripeToken, agent: await agentOf(opts.payments, req.headers) });
+      return ok(await opts.mifi.wire(user, p.id));
+    });
   app.post('/chargenow/mifi/orderList', { schema: { tags, summary: "The user's packages", body: MifiOrderListBody, response: { 200: Envelope(MifiOrderPage) } }, ...pre },
     async (req) => ok(await opts.mifi.list(currentUser(req), req.body ?? {})));
   app.get('/chargenow/mifi/orderDetail', { schema: { tags, summary: 'The Wi-Fi device of a package (or sn): network, battery, signal, packages', querystring: MifiOrderDetailQuery, response: { 200: Envelope(MifiDevice) } }, ...pre },

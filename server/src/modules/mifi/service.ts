@@ -177,7 +177,9 @@ export class MifiService {
     if (!p.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
     const provider = this.d.payments.requireProvider(p.paymentId, p.agent);
     const result = await provider.authorize({
-      token: p.token, amount: order.total, currency: order.currency, capture: 'automatic', idempotencyKey: `mifi_${order.id}`, userId: user.id, purpose: 'mifi',
+      // One key per card token: a retry with the same card replays, another card (continue payment after a
+      // decline) is a new attempt rather than the first one's stored decline.
+      token: p.token, amount: order.total, currency: order.currency, capture: 'automatic', idempotencyKey: `mifi_${order.id}_${p.token}`, userId: user.id, purpose: 'mifi',
       methodType: p.paymentId.split(':')[1],
     });
     if (!result.ok) {
@@ -431,6 +433,11 @@ export class MifiService {
     }
   }
 
+  /** The box's traffic counter as last reported (0 before any report): the demo adds traffic on top of it. */
+  async lastBytes(sn: string) {
+    return (await this.d.repo.lastTelemetry(sn))?.bytes_total ?? 0;
+  }
+
   /** A box came back into any cabinet: its deposit is released to the wallet; a running package ends (4 returned). */
   async onReturned(sn: string) {
     const p = await this.d.repo.holderOf(sn);
@@ -448,6 +455,16 @@ export class MifiService {
   }
 
   // ---- reads ---------------------------------------------------------------------------------------------------
+
+  /** A package of the user (not found otherwise). */
+  packageOf(user: UserRow, id: string) {
+    return this.own(user, id);
+  }
+
+  /** One package of the user as the wire shows it (with its traffic). */
+  async wire(user: UserRow, id: string) {
+    return this.toWireWithUsage(await this.own(user, id));
+  }
 
   private async own(user: UserRow, id: string) {
     const p = await this.d.repo.pkg(id);

@@ -1,0 +1,134 @@
+// Route '/scanOrder': the user's package orders (spec §2): pickup by scanning a cabinet (/pickUp), pickup by a QR
+// code shown to the box (QrPickupDialog, checkPickUp every 2 s), continue payment for status 33 (/confirm,
+// payType mifi), traffic detail for 2 and 9 (flowUsageList), and cancel an unused package without a box. The
+// buttons per status are src/core/mifi.ts packageActions (spec §4).
+import { useCallback, useEffect, useState } from 'react';
+import { errorText, useT } from '../i18n/index.ts';
+import { href, navigate } from '../stores/router.ts';
+import { $mifisn } from '../stores/mifi.ts';
+import { cancelPackage, flowUsageList, packageOrders, type MifiPackage } from '../api/mifi.ts';
+import type { UsageRecord } from '../contract/mifi.ts';
+import { trafficText } from '../core/mifi.ts';
+import { confirmDialog, toast } from '../ui/feedback.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { dateTime } from '../ui/format.ts';
+import { $activeLang } from '../i18n/index.ts';
+import { MifiScreen, PackageCard } from './common.tsx';
+import { QrPickupDialog } from './QrPickup.tsx';
+
+export default function ScanOrder() {
+  const t = useT();
+  return (
+    <MifiScreen
+      title="mifi.orders.title"
+      className="scan-order"
+      end={() => (
+        <a className="button small link" href={'#' + href('/wifiMall', { type: 'GM' })}>
+          {t('mifi.orders.buy')}
+        </a>
+      )}
+    >
+      {() => <Orders />}
+    </MifiScreen>
+  );
+}
+
+function Orders() {
+  const t = useT();
+  const [list, setList] = useState<MifiPackage[] | null>(null);
+  const [qr, setQr] = useState<MifiPackage | null>(null);
+  const [usage, setUsage] = useState<UsageRecord | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setList((await packageOrders({ current: 1, size: 100 })).records);
+    } catch (e) {
+      setList([]);
+      toast(errorText(e, t));
+    }
+  }, [t]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const picked = (p: MifiPackage) => {
+    setQr(null);
+    if (p.productSendSn) $mifisn.set(p.productSendSn);
+    navigate(href('/packageDetail', { orderId: p.orderId }));
+  };
+
+  const buttons = {
+    onPickup: (p: MifiPackage) => navigate(href('/pickUp', { orderId: p.orderId })),
+    onPickupQr: (p: MifiPackage) => setQr(p),
+    onContinuePay: (p: MifiPackage) =>
+      navigate(href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, price: String(p.totalAmount), currency: p.currency })),
+    onTraffic: (p: MifiPackage) => {
+      flowUsageList(p.productSendSn).then(setUsage, (e: unknown) => toast(errorText(e, t)));
+    },
+    onCancel: async (p: MifiPackage) => {
+      if (!(await confirmDialog({ title: t('mifi.orders.cancelTitle'), text: t('mifi.orders.cancelText', { name: p.packageName }) }))) return;
+      try {
+        await cancelPackage(p.orderId);
+        toast(t('mifi.orders.cancelled'));
+      } catch (e) {
+        toast(errorText(e, t));
+      }
+      await load();
+    },
+  };
+
+  if (!list) return <Loading label={t('common.loading')} />;
+  return (
+    <>
+      {list.length === 0 ? (
+        <p className="muted">{t('mifi.orders.none')}</p>
+      ) : (
+        <ul className="mifi-list">
+          {list.map((p) => (
+            <li key={p.orderId}>
+              <PackageCard p={p} buttons={{ ...buttons, onCancel: (x) => void buttons.onCancel(x) }}>
+                {p.productSendSn ? (
+                  <a className="button small link" href={'#' + href('/packageDetail', { orderId: p.orderId })}>
+                    {t('mifi.orders.device')}
+                  </a>
+                ) : null}
+              </PackageCard>
+            </li>
+          ))}
+        </ul>
+      )}
+      {qr ? <QrPickupDialog pkg={qr} onClose={() => setQr(null)} onPicked={picked} onRefresh={() => void load()} /> : null}
+      {usage ? <UsageDialog usage={usage} onClose={() => setUsage(null)} /> : null}
+    </>
+  );
+}
+
+/** Traffic per package period of a box (spec §3 Usage record). */
+export function UsageDialog({ usage, onClose }: { usage: UsageRecord; onClose: () => void }) {
+  const t = useT();
+  const lang = $activeLang.get();
+  return (
+    <Dialog
+      open
+      title={t('mifi.traffic.title', { sn: usage.sn })}
+      onClose={onClose}
+      actions={
+        <button type="button" className="button primary" onClick={onClose}>
+          {t('mifi.qr.close')}
+        </button>
+      }
+    >
+      <p data-testid="traffic-total">{t('mifi.traffic.total', { amount: trafficText(usage.packageUsedTotal) })}</p>
+      <ul className="mifi-usage">
+        {usage.packageUsageDtlList.map((u) => (
+          <li key={`${u.packageName}-${u.startTime}`}>
+            <strong>{u.packageName}</strong>
+            <span className="small">{dateTime(u.startTime, lang)} – {dateTime(u.endTime, lang)}</span>
+            <span>{t('mifi.traffic.row', { amount: trafficText(u.totalUsage), minutes: Math.round(u.onlineTimeDuration / 60) })}</span>
+          </li>
+        ))}
+      </ul>
+    </Dialog>
+  );
+}

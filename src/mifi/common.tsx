@@ -1,0 +1,144 @@
+// What the Wi-Fi screens share: the strings gate, a package's card with its status and buttons (spec §4), money
+// and time texts, and the copy button.
+import { useState, type ReactNode } from 'react';
+import { useStore } from '@nanostores/react';
+import { $activeLang, useT, type T } from '../i18n/index.ts';
+import { packageActions, trafficText, zonedText } from '../core/mifi.ts';
+import { formatAmount } from '../core/money.ts';
+import type { MifiPackage } from '../api/mifi.ts';
+import { PageHeader } from '../ui/PageHeader.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { toast } from '../ui/feedback.tsx';
+import { useMifiStrings } from './strings.ts';
+import './mifi.css';
+
+/** A Wi-Fi screen: its header, and its body once the Wi-Fi strings are in (both render functions, so they read them then). */
+export function MifiScreen({ title, end, className, children }: { title: string; end?: () => ReactNode; className: string; children: () => ReactNode }) {
+  const t = useT();
+  const ready = useMifiStrings();
+  return (
+    <>
+      <PageHeader title={ready ? t(title) : ''} end={ready && end ? end() : null} />
+      <main className={`page mifi ${className}`}>{ready ? children() : <Loading label={t('common.loading')} />}</main>
+    </>
+  );
+}
+
+/** A wire amount (major units) of a currency in the current language. */
+export function useMoney() {
+  const lang = useStore($activeLang);
+  return (currency: string, major: number) => formatAmount(major, currency, lang);
+}
+
+export function statusText(t: T, status: number): string {
+  return t(`mifi.status.s${status}`);
+}
+
+/** The package's period in its country's time zone (spec §2 /packageOrder). */
+export function periodText(t: T, p: { reserverStartTime: string; reserverEndTime: string; timeZone: string }): string {
+  const zone = p.timeZone || 'UTC';
+  return t('mifi.period', { start: zonedText(Date.parse(p.reserverStartTime), zone), end: zonedText(Date.parse(p.reserverEndTime), zone), zone });
+}
+
+export function Flag({ src, country }: { src?: string; country: string }) {
+  if (!src) return null;
+  return <img className="mifi-flag" src={src} width={32} height={24} alt={country} />;
+}
+
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const t = useT();
+  const [done, setDone] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setDone(true);
+      toast(t('mifi.copied'));
+    } catch {
+      toast(t('mifi.copyFailed'));
+    }
+  };
+  return (
+    <button type="button" className="button small" aria-label={label} onClick={() => void copy()}>
+      {done ? t('mifi.copiedShort') : t('mifi.copy')}
+    </button>
+  );
+}
+
+export interface PackageButtons {
+  onPickup?: (p: MifiPackage) => void;
+  onPickupQr?: (p: MifiPackage) => void;
+  onContinuePay?: (p: MifiPackage) => void;
+  onTraffic?: (p: MifiPackage) => void;
+  onCancel?: (p: MifiPackage) => void;
+}
+
+/** One package: name, status, period, price, traffic, and exactly the buttons of spec §4 for its status. */
+export function PackageCard({ p, buttons = {}, children }: { p: MifiPackage; buttons?: PackageButtons; children?: ReactNode }) {
+  const t = useT();
+  const money = useMoney();
+  const a = packageActions(p);
+  const headingId = `pkg-${p.orderId}`;
+  return (
+    <article className="mifi-card" aria-labelledby={headingId} data-status={p.packageStatus}>
+      <div className="mifi-card-head">
+        <Flag src={p.flagUrl} country={p.country} />
+        <h3 id={headingId} className="mifi-card-title">{p.packageName}</h3>
+        <span className="badge">{statusText(t, p.packageStatus)}</span>
+      </div>
+      <dl className="mifi-facts">
+        <div>
+          <dt>{t('mifi.orderNo')}</dt>
+          <dd>{p.orderId}</dd>
+        </div>
+        <div>
+          <dt>{t('mifi.periodLabel')}</dt>
+          <dd>{periodText(t, p)}</dd>
+        </div>
+        <div>
+          <dt>{t('mifi.paid')}</dt>
+          <dd>{money(p.currency, p.totalAmount)}</dd>
+        </div>
+        {p.productSendSn ? (
+          <div>
+            <dt>{t('mifi.serial')}</dt>
+            <dd>{p.productSendSn}</dd>
+          </div>
+        ) : null}
+        {a.showUsed ? (
+          <div>
+            <dt>{t('mifi.used')}</dt>
+            <dd data-testid="used-traffic">{trafficText(p.usedBytes)}</dd>
+          </div>
+        ) : null}
+      </dl>
+      {children}
+      <div className="mifi-card-actions">
+        {a.pickup && buttons.onPickup ? (
+          <button type="button" className="button small primary" onClick={() => buttons.onPickup!(p)}>
+            {t('mifi.pickupScan')}
+          </button>
+        ) : null}
+        {a.pickupByQr && buttons.onPickupQr ? (
+          <button type="button" className="button small" onClick={() => buttons.onPickupQr!(p)}>
+            {t('mifi.pickupQr')}
+          </button>
+        ) : null}
+        {a.continuePay && buttons.onContinuePay ? (
+          <button type="button" className="button small primary" onClick={() => buttons.onContinuePay!(p)}>
+            {t('mifi.continuePay')}
+          </button>
+        ) : null}
+        {a.traffic && buttons.onTraffic ? (
+          <button type="button" className="button small" onClick={() => buttons.onTraffic!(p)}>
+            {t('mifi.trafficDetail')}
+          </button>
+        ) : null}
+        {a.cancel && buttons.onCancel ? (
+          <button type="button" className="button small" onClick={() => buttons.onCancel!(p)}>
+            {t('mifi.cancel')}
+          </button>
+        ) : null}
+      </div>
+    </article>
+  );
+}
