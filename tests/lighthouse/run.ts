@@ -70,7 +70,9 @@ try {
     };
     await click('Continue');
     await click('Hold ');
-    await frame.waitForSelector('form.card-form input', { timeout: 20_000 });
+    await frame.waitForSelector('form.card-form input', { timeout: 20_000 }).catch(async (e: unknown) => {
+      throw new Error(`${name}: no card form at ${frame.url()}: ${(await frame.evaluate(() => document.body.innerText)).slice(0, 400)}`, { cause: e });
+    });
     const inputs = await frame.$$('form.card-form input');
     await inputs[0]!.type('4242424242424242');
     await inputs[1]!.type('1234');
