@@ -51,8 +51,12 @@ try {
   ];
   for (const [name, url, frameMark] of spans) {
     const page = await browser.newPage();
-    await page.setViewport({ width: 420, height: 900 });
-    const flow = await startFlow(page, { name });
+    // Lighthouse's mobile screen, set once here, with Lighthouse's own screen emulation off: left on, it drops
+    // the emulation after the navigation and at the end of the timespan and puts it back at its start, so the
+    // page flips between the phone and the headless window (780 × 493) at the span's edges, and the partner
+    // page's centred column moves with it (measured: only those flips shifted anything, never the widget).
+    await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+    const flow = await startFlow(page, { name, config: { extends: 'lighthouse:default', settings: { screenEmulation: { disabled: true } } } });
     await flow.navigate(url);
     await flow.startTimespan({ name });
     const frameOf = async (): Promise<Frame> => {
