@@ -1,8 +1,7 @@
 // Route '/borrowSuccess' [tradeNo, payMode, payType, …]: polls every 3 s; download-app button.
 import { useStore } from '@nanostores/react';
-import { $activeLang, translate, useT } from '../i18n/index.ts';
-import { loadPayStrings } from '../pay/strings.ts';
-import { DEFAULT_LOCALE } from '../core/lang.ts';
+import { translate, useT } from '../i18n/index.ts';
+import { loadActivePayStrings } from '../pay/strings.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { showMessage } from '../ui/feedback.tsx';
 import { useMountEffect } from '../ui/hooks.ts';
@@ -24,7 +23,7 @@ export default function BorrowSuccess() {
   // payType FK paid an existing order (no eject to wait for): confirm, then the order list (spec §4).
   useMountEffect(() => {
     if (payMode !== 'FK') return;
-    void Promise.all([loadPayStrings(DEFAULT_LOCALE), loadPayStrings($activeLang.get())])
+    void loadActivePayStrings()
       .then(() => showMessage({ title: translate('fk.paidTitle'), text: translate('fk.paid') }))
       .then(() => navigate('/order', { replace: true }));
   });
