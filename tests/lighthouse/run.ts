@@ -73,7 +73,9 @@ try {
       await el!.click();
     };
     await click('Continue');
+    // The Hold button once more if the first tap landed while the screen was still settling (seen now and then).
     await click('Hold ');
+    await frame.waitForSelector('form.card-form input', { timeout: 5_000 }).catch(() => click('Hold '));
     await frame.waitForSelector('form.card-form input', { timeout: 20_000 }).catch(async (e: unknown) => {
       throw new Error(`${name}: no card form at ${frame.url()}: ${(await frame.evaluate(() => document.body.innerText)).slice(0, 400)}`, { cause: e });
     });
