@@ -3,8 +3,8 @@ import type { ScanResult } from '../contract/cabinets.ts';
 
 /**
  * The scan fields the rule reads: the cabinet holds Wi-Fi batteries (haveMifiBattery / a Wi-Fi battery count > 0),
- * a package type name, the venue. mifiBatteryCount and typeName are the spec's Wi-Fi fields, which this server
- * does not send (the Wi-Fi flows are not part of the product yet); an operator back end may.
+ * a package type name, the venue. This server sends haveMifiBattery and mifiBatteryCount for a cabinet; typeName
+ * and data are the spec's fields of a scanned Wi-Fi device, which an operator back end may send.
  */
 export type ScanResultInput = Partial<Pick<ScanResult, 'haveMifiBattery'>> & {
   shopid?: ScanResult['shopid'] | null;
@@ -31,3 +31,11 @@ export function scanTarget(c: ScanResultInput): ScanTarget {
   return '/home';
 }
 
+/**
+ * Spec §4: the open-rentals question ('you have {zujieNum} orders that are not closed') comes only for a power-bank
+ * scan with open rentals, not for a scanned Wi-Fi device (a result with typeName or device data): a traveller's
+ * open power-bank rental does not stand between them and their box.
+ */
+export function asksAboutOpenOrders(c: ScanResultInput & { zujieNum?: number }): boolean {
+  return (c.zujieNum ?? 0) > 0 && !present(c.typeName) && !present(c.data);
+}

@@ -8,7 +8,7 @@ import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
 import { $loginPath } from '../stores/session.ts';
 import { inAppBrowserOf, loginPathFor, touristLoginAllowed } from '../core/navigation.ts';
 import { $cabinet } from '../stores/cabinet.ts';
-import { scanTarget } from '../core/scanRoute.ts';
+import { asksAboutOpenOrders, scanTarget } from '../core/scanRoute.ts';
 import { touristLogin } from '../api/auth.ts';
 import { checkCabinet, type Cabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
@@ -70,7 +70,7 @@ function CodeEntry({ code }: { code: string }) {
         } else throw e;
       }
       $cabinet.set(cabinet);
-      if ((cabinet.zujieNum ?? 0) > 0) void askAboutOpenOrders(t, cabinet);
+      if (asksAboutOpenOrders(cabinet)) void askAboutOpenOrders(t, cabinet);
       else navigate(scanTarget(cabinet), { replace: true });
     } catch (e) {
       if (e instanceof SignInInstead) return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanTarget } from '../../src/core/scanRoute.ts';
+import { asksAboutOpenOrders, scanTarget } from '../../src/core/scanRoute.ts';
 
 describe('scanTarget (spec §4 scan flow)', () => {
   it('a cabinet with a Wi-Fi battery goes to package selection, before any other rule', () => {
@@ -22,5 +22,20 @@ describe('scanTarget (spec §4 scan flow)', () => {
     expect(scanTarget({ data: { sn: 'MF-LIS-0001' }, shopid: 'v1' })).toBe('/packageDetail');
     expect(scanTarget({ data: '', shopid: 'v1' })).toBe('/selectPakage');
     expect(scanTarget({ data: null })).toBe('/home');
+  });
+});
+
+describe('asksAboutOpenOrders (spec §4: unclosed rentals, unless the device is a Wi-Fi box)', () => {
+  it('asks for a cabinet scan with open rentals', () => {
+    expect(asksAboutOpenOrders({ zujieNum: 2, shopid: 'S1' })).toBe(true);
+  });
+  it('does not ask without open rentals', () => {
+    expect(asksAboutOpenOrders({ zujieNum: 0, shopid: 'S1' })).toBe(false);
+    expect(asksAboutOpenOrders({ shopid: 'S1' })).toBe(false);
+  });
+  it('does not ask for a scanned Wi-Fi device (typeName or device data), open rentals or not', () => {
+    expect(asksAboutOpenOrders({ zujieNum: 1, typeName: 'Global 5G' })).toBe(false);
+    expect(asksAboutOpenOrders({ zujieNum: 1, data: { sn: 'MF1' } })).toBe(false);
+    expect(asksAboutOpenOrders({ zujieNum: 1, typeName: ' ' })).toBe(true);
   });
 });
