@@ -42,7 +42,7 @@ export async function assertLease() {
   if (job && !(await job.holdsLease())) throw new LeaseLost(job.id);
 }
 
-const LEASE_MS = 60_000;
+export const LEASE_MS = 60_000;
 export const MAX_ATTEMPTS = 20;
 
 export class JobRunner {
