@@ -2,7 +2,7 @@
 // package status machine, pickup by scan (the cabinet ejects a box) and by QR (checkPickUp poll), telemetry and
 // traffic per package period, renewal, return (deposit released) and the refund of a cancelled unused package.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packagePrice } from '#core/mifi.ts';
+import { PACKAGE_TRANSITIONS, packagePrice } from '#core/mifi.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -24,14 +24,14 @@ async function ledgerBalanced() {
   for (const c of audit.byCurrency) expect(Number(c.net), c.currency).toBe(0);
 }
 
-async function buy(token: string, opts: { skuId: string; days?: number; type?: number; card?: boolean; mifiOrderId?: string }) {
+async function buy(token: string, opts: { skuId: string; days?: number; type?: number; card?: boolean | string; mifiOrderId?: string }) {
   const v = ((await query(token, 'packageDtlListBySkuId', { skuId: opts.skuId, currency: 'EUR' })) as { skuId: string; price: number; isPackage: boolean; depositAmount: number; Day: number }[])
     .find((x) => x.skuId === opts.skuId);
   const days = opts.days ?? v!.Day;
   const type = opts.type ?? 0;
   const total = Math.round(packagePrice({ isPackage: v!.isPackage, price: v!.price * 100, selectDays: days })) / 100 + (type === 0 ? v!.depositAmount : 0);
   return post(token, 'rent', {
-    paymentId: 'card-sandbox', stripeToken: opts.card === false ? undefined : await cardToken(b.app), ejectOrNot: 0,
+    paymentId: 'card-sandbox', stripeToken: opts.card === false ? undefined : await cardToken(b.app, typeof opts.card === 'string' ? opts.card : undefined), ejectOrNot: 0,
     orderSubmit: { orderType: type, currency: 'EUR', totalAmount: total, submitDtlDtoList: [{ skuId: opts.skuId, selectDays: days, mifiOrderId: opts.mifiOrderId }] },
   });
 }
@@ -164,5 +164,91 @@ describe('cancellation', () => {
     expect(paid.code, JSON.stringify(paid)).toBe(0);
     expect(paid.data.packageStatus).toBe(0);
     await ledgerBalanced();
+  });
+});
+
+describe('the status machine', () => {
+  it('makes every transition of PACKAGE_TRANSITIONS, each by the event the state machine names', async () => {
+    const DECLINED = '4000 0000 0000 0002';
+    const seen = new Set<string>();
+    const last = new Map<string, number>();
+    /** Reads every package of the user and records each status change since the last look. */
+    const look = async (token: string) => {
+      const list = (await post(token, 'orderList', { current: 1, size: 100 })).data.records as { orderId: string; packageStatus: number; renewalOf: string }[];
+      for (const p of list) {
+        const before = last.get(p.orderId);
+        if (before !== undefined && before !== p.packageStatus) seen.add(`${before}→${p.packageStatus}`);
+        last.set(p.orderId, p.packageStatus);
+      }
+      return list;
+    };
+    const confirm = async (token: string, id: string) =>
+      expect((await post(token, 'confirm', { mifiOrderId: id, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) })).code).toBe(0);
+
+    // A box package: a declined card leaves it unpaid (33), another card pays it (→ 0), the box is bound (→ 1).
+    const a = await touristToken(b.app);
+    expect((await buy(a, { skuId: 'pt-unl', days: 1, card: DECLINED })).code).not.toBe(0);
+    const id = (await look(a)).find((p) => p.packageStatus === 33)!.orderId;
+    await confirm(a, id);
+    await look(a);
+    expect((await post(a, 'pickup', { qrcode: 'PWL-LIS-001', pickOrderId: id })).code).toBe(0);
+    await waitFor(async () => ((await look(a)).find((p) => p.orderId === id)!.packageStatus === 1 ? true : null), 'box bound');
+    const sn = ((await get(a, `orderDetail?orderId=${id}`)).data as { sn: string }).sn;
+    // Its renewal, declined then paid: a box in hand, so it waits for its start (33 → 1).
+    expect((await buy(a, { skuId: 'pt-unl', days: 1, type: 1, mifiOrderId: id, card: DECLINED })).code).not.toBe(0);
+    const ren = (await look(a)).find((p) => p.renewalOf === id && p.packageStatus === 33)!.orderId;
+    await confirm(a, ren);
+    await look(a);
+    // First traffic activates the package (1 → 2); its end time ends it (2 → 9) and starts the renewal (1 → 2).
+    const sim = b.fleet!.get('PWL-LIS-001')!;
+    const bytes = await b.app.powerly.mifi.lastBytes(sn);
+    await sim.boxTelemetry({ sn, bytesTotal: bytes + 1_000, battery: 80, signal: 3 });
+    await sim.boxTelemetry({ sn, bytesTotal: bytes + 2_000_000, battery: 80, signal: 3 });
+    await waitFor(async () => ((await look(a)).find((p) => p.orderId === id)!.packageStatus === 2 ? true : null), 'activated');
+    b.clock.advance(86_400_000 + 30 * 60_000);
+    await b.app.powerly.jobs.runDue();
+    await b.app.powerly.jobs.runDue();
+    expect((await look(a)).find((p) => p.orderId === id)!.packageStatus).toBe(9);
+    expect(last.get(ren)).toBe(2);
+    // The box back in a cabinet ends the running renewal as returned (2 → 4).
+    await b.fleet!.get('PWL-SH-001')!.insert(sn);
+    await waitFor(async () => ((await look(a)).find((p) => p.orderId === ren)!.packageStatus === 4 ? true : null), 'returned');
+
+    // A box returned before its package started: the package ends unused (1 → 9). The cabinet hands out the box just
+    // returned, so this is also its second holding: the first holding's settled packages are left alone.
+    const c = await touristToken(b.app);
+    const r = await buy(c, { skuId: 'es-3d' });
+    expect(r.code, JSON.stringify(r)).toBe(0);
+    await look(c);
+    expect((await post(c, 'pickup', { qrcode: 'PWL-SH-001', pickOrderId: r.data.orderId })).code).toBe(0);
+    await waitFor(async () => ((await look(c)).find((p) => p.orderId === r.data.orderId)!.packageStatus === 1 ? true : null), 'box out');
+    const sn2 = ((await get(c, `orderDetail?orderId=${r.data.orderId}`)).data as { sn: string }).sn;
+    expect(sn2).toBe(sn);
+    await b.fleet!.get('PWL-VNO-001')!.insert(sn2);
+    await waitFor(async () => ((await look(c)).find((p) => p.orderId === r.data.orderId)!.packageStatus === 9 ? true : null), 'ended unused');
+
+    // Cancellations: unpaid (33 → 88); paid and unused (0 → 3), its card refunded (3 → 4).
+    expect((await buy(c, { skuId: 'fr-3d', type: 2, card: DECLINED })).code).not.toBe(0);
+    const unpaid = (await look(c)).find((p) => p.packageStatus === 33)!.orderId;
+    expect((await post(c, 'cancel', { mifiOrderId: unpaid })).data.packageStatus).toBe(88);
+    const paid = await buy(c, { skuId: 'fr-3d', type: 2 });
+    await look(c);
+    expect((await post(c, 'cancel', { mifiOrderId: paid.data.orderId })).data.packageStatus).toBe(3);
+    await look(c);
+    await b.app.powerly.jobs.runDue();
+    await look(c);
+
+    const all = Object.entries(PACKAGE_TRANSITIONS).flatMap(([from, tos]) => tos.map((to) => `${from}→${to}`));
+    expect([...seen].sort()).toEqual(all.sort());
+    await ledgerBalanced();
+  });
+
+  it('answers one package order for the order detail screen, to its owner only', async () => {
+    const token = await touristToken(b.app);
+    const r = await buy(token, { skuId: 'fr-3d', type: 2 });
+    const one = await get(token, `package?mifiOrderId=${r.data.orderId}`);
+    expect(one.data).toMatchObject({ orderId: r.data.orderId, packageName: expect.stringContaining('France'), packageStatus: 0 });
+    const other = await touristToken(b.app);
+    expect((await get(other, `package?mifiOrderId=${r.data.orderId}`)).code).not.toBe(0);
   });
 });

@@ -1,5 +1,10 @@
 // The only SQL of the Wi-Fi module: the catalogue, orders and packages, boxes and their telemetry.
+import { canMove } from '#core/mifi.ts';
 import type { Queryable } from '../../db/db.ts';
+
+function assertMove(from: number, to: number) {
+  if (!canMove(from, to)) throw new Error(`package status ${from} → ${to} is not a transition of PACKAGE_TRANSITIONS`);
+}
 
 export interface SkuRow {
   id: string; region_id: string; region_name: string; country_code: string | null; country_name: string | null; time_zone: string | null;
@@ -125,7 +130,9 @@ export class MifiRepository {
     return rows.map(num);
   }
 
+  /** Moves a package from one status to the next; a move the state machine does not have is a bug, never written. */
   async move(id: string, from: number, to: number, set: { activated_at?: Date; ended_at?: Date; refunded_amount?: number } = {}) {
+    assertMove(from, to);
     const res = await this.db.query(
       `update mifi_packages set status = $3, activated_at = coalesce($4, activated_at), ended_at = coalesce($5, ended_at),
          refunded_amount = refunded_amount + coalesce($6, 0) where id = $1 and status = $2`,
@@ -135,6 +142,7 @@ export class MifiRepository {
   }
 
   async setStatusOfOrder(orderId: string, from: number, to: number) {
+    assertMove(from, to);
     await this.db.query('update mifi_packages set status = $3 where order_id = $1 and status = $2', [orderId, from, to]);
   }
 

@@ -28,6 +28,8 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
     });
   app.post('/chargenow/mifi/orderList', { schema: { tags, summary: "The user's packages", body: MifiOrderListBody, response: { 200: Envelope(MifiOrderPage) } }, ...pre },
     async (req) => ok(await opts.mifi.list(currentUser(req), req.body ?? {})));
+  app.get('/chargenow/mifi/package', { schema: { tags, summary: 'One package order of the user (the order detail screen: renew, rent again, pay again)', querystring: MifiOrderIdQuery, response: { 200: Envelope(MifiPackage) } }, ...pre },
+    async (req) => ok(await opts.mifi.wire(currentUser(req), req.query.mifiOrderId)));
   app.get('/chargenow/mifi/orderDetail', { schema: { tags, summary: 'The Wi-Fi device of a package (or sn): network, battery, signal, packages', querystring: MifiOrderDetailQuery, response: { 200: Envelope(MifiDevice) } }, ...pre },
     async (req) => ok(await opts.mifi.detail(currentUser(req), req.query)));
   app.get('/chargenow/mifi/checkPickUp', { schema: { tags, summary: 'QR pickup poll: 0 waiting, 1 loading, 2 success, 9 failure', querystring: MifiOrderIdQuery, response: { 200: Envelope(CheckPickUpResult) } }, ...pre },

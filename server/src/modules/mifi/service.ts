@@ -5,7 +5,7 @@
 // src/core/mifi.ts: 33 unpaid → 0 unused → (box bound) 1 to be activated → 2 activated at its start time or first
 // traffic → 9 ended at its end; 0 → 3 revoked by the user (card refunded or wallet credited) → 4 refunded; a
 // box returned while its package runs ends it (4 returned); 33 → 88 cancelled. docs/payments.md "Wi-Fi packages".
-import { canMove, DEVICE_ORDER_STATUS as DOS, endTime, ORDER_TYPE, PACKAGE_STATUS as PS, packageName, packagePrice, startTime } from '#core/mifi.ts';
+import { DEVICE_ORDER_STATUS as DOS, endTime, ORDER_TYPE, PACKAGE_STATUS as PS, packageName, packagePrice, startTime } from '#core/mifi.ts';
 import { toMajor, toMinor } from '#core/money.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
@@ -351,7 +351,7 @@ export class MifiService {
       // Every paid package of the order (and its later renewals) runs on this box.
       for (const q of await this.d.repo.packagesOfOrder(p.order_id)) {
         if (q.id !== p.id && !q.device_sn) await this.d.repo.setDevice(q.id, { sn });
-        if (q.status === PS.unused && canMove(PS.unused, PS.toBeActivated)) {
+        if (q.status === PS.unused) {
           await this.d.repo.move(q.id, PS.unused, PS.toBeActivated);
           await this.schedule(q.id, new Date(Math.max(now.getTime(), new Date(q.start_at).getTime())));
         }
@@ -444,7 +444,9 @@ export class MifiService {
     if (!p) return false;
     const now = this.d.clock.now();
     for (const q of await this.d.repo.packagesOfSn(sn)) {
-      if (q.device_order_status === DOS.withUser) await this.d.repo.setDevice(q.id, { deviceOrderStatus: DOS.returned });
+      // Only the packages of the box's current holding: earlier holders' packages were settled at their return.
+      if (q.device_order_status !== DOS.withUser) continue;
+      await this.d.repo.setDevice(q.id, { deviceOrderStatus: DOS.returned });
       if (q.status === PS.activated) await this.d.repo.move(q.id, PS.activated, PS.refunded, { ended_at: now });
       if (q.status === PS.toBeActivated) await this.d.repo.move(q.id, PS.toBeActivated, PS.ended, { ended_at: now });
       if (q.hold_transfer_id && q.deposit > 0) {
