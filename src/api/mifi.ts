@@ -32,6 +32,9 @@ export function packageOrders(p: { current?: number; size?: number; isPicked?: 0
   return api.post<MifiOrderPage>('chargenow/mifi/orderList', { body: { current: p.current ?? 1, size: p.size ?? 100, isPicked: p.isPicked }, json: true });
 }
 /** GET chargenow/mifi/orderDetail?orderId: the box of a package (network, battery, signal, packages). */
+/** One package order of the user (the order detail screen). */
+export const packageInfo = (mifiOrderId: string) => api.get<MifiPackage>('chargenow/mifi/package', { query: { mifiOrderId } });
+
 export const deviceDetail = (q: { orderId?: string; sn?: string }) => api.get<MifiDevice>('chargenow/mifi/orderDetail', { query: q });
 /** GET chargenow/mifi/checkPickUp?mifiOrderId: the QR pickup poll. */
 export const checkPickUp = (mifiOrderId: string, signal?: AbortSignal) => api.get<CheckPickUpResult>('chargenow/mifi/checkPickUp', { query: { mifiOrderId }, signal });

@@ -75,6 +75,10 @@ export function packageActions(p: { packageStatus: number; deviceOrderStatus: nu
     traffic: p.packageStatus === 2 || p.packageStatus === 9,
     showUsed: p.packageStatus === 2,
     cancel: p.packageStatus === 0 && noDevice,
+    // The order detail (spec §2 /orderDetail "renew or rent again for mifi"): renew while the box is in hand and
+    // the package has not ended; rent again once it is over (ended, returned, revoked or cancelled).
+    renew: !noDevice && p.deviceOrderStatus === DEVICE_ORDER_STATUS.withUser && (p.packageStatus === 1 || p.packageStatus === 2),
+    rentAgain: [3, 4, 9, 88].includes(p.packageStatus),
   };
 }
 

@@ -58,9 +58,21 @@ export function wechatRouteRedirect(path: string, ua: string): string | null {
   return isWeChat(ua) && path === '/homeMap' ? '/home' : null;
 }
 
-/** Scan codes with these fixed numeric ids belong to the Wi-Fi partner and go to its site. */
+/**
+ * Scan codes with these fixed numeric ids belong to the Wi-Fi partner and go to its site (spec §2). The defaults;
+ * an operator sets its own at build (VITE_WIFI_SCAN_IDS comma-separated, VITE_WIFI_SITE_URL; docs/operations.md).
+ */
 export const WIFI_SCAN_IDS: readonly string[] = ['10000001', '10000002', '10000003'];
 export const WIFI_SITE_URL = 'https://wifi.powerly.io/';
+export interface WifiSite {
+  ids: readonly string[];
+  site: string;
+}
+/** The Wi-Fi site configuration from build-time values; blank or missing values keep the defaults. */
+export function wifiSiteConfig(ids: string | undefined, site: string | undefined): WifiSite {
+  const list = (ids ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return { ids: list.length ? list : WIFI_SCAN_IDS, site: site?.trim() || WIFI_SITE_URL };
+}
 
 /** The id of a scan code: the code itself, or the last id-like query value / path segment of a code link. */
 export function scanIdOf(code: string): string {
@@ -196,7 +208,7 @@ export function navigationRule(path: string, query: URLSearchParams, s: NavState
     if (s.applyLogin && parseHash(s.applyLogin).path !== path) return { kind: 'redirect', to: s.applyLogin, store: { appleIdToken: apple } };
     return { kind: 'store', store: { appleIdToken: apple } };
   }
-  if (s.token && ([ROUTE_NAMES.homeMap, ROUTE_NAMES.homeScan, ROUTE_NAMES.selectPakage] as string[]).includes(path) && s.mificode.includes('wifi.')) {
+  if (s.token && ([ROUTE_NAMES.homeMap, ROUTE_NAMES.homeScan, ROUTE_NAMES.selectPakage] as string[]).includes(path) && isBoxCode(s.mificode)) {
     // The code-link entry ('/' with a code) still runs: only a bare home goes to the device.
     if (!(path === '/' && queryCode(query))) return { kind: 'redirect', to: '/packageDetail' };
   }
@@ -235,20 +247,31 @@ export interface RouteEffects {
   debugConsole: boolean;
   /** A fixed Wi-Fi scan id: leave the app for this URL. */
   leave: string | null;
+  /**
+   * The mificode to store (spec §3): a scanned Wi-Fi box code (it contains 'wifi.') instead of a cabinet code; ''
+   * when a cabinet's code is scanned (the newer intent: the cabinet, not the box's detail); null: unchanged.
+   */
+  mificode: string | null;
 }
 
 /** What entering a route stores and starts (the route's query only; the stores do not change the outcome). */
-export function routeEffects(route: ParsedHash): RouteEffects {
+export function routeEffects(route: ParsedHash, wifi: WifiSite = { ids: WIFI_SCAN_IDS, site: WIFI_SITE_URL }): RouteEffects {
   const { path, query } = route;
-  const scanCodes = scanCodesFrom(path, query);
   const code = SCAN_CODE_ROUTES.includes(path) ? query.get('qrcode') || query.get('qr') || query.get('zhcode') : null;
+  const mificode = code ? (isBoxCode(code) ? code : '') : null;
   return {
-    scanCodes,
+    scanCodes: mificode ? null : scanCodesFrom(path, query),
     lang: mapRouteLang(query.get('lang')) ?? null,
     agentOpenId: query.get('agentOpenId') || null,
     debugConsole: debugConsoleRequested(query),
-    leave: wifiSiteRedirect(code),
+    leave: wifiSiteRedirect(code, wifi.ids, wifi.site),
+    mificode,
   };
+}
+
+/** A Wi-Fi box's code (its label's QR: 'wifi.' then the serial), not a cabinet's. */
+export function isBoxCode(code: string): boolean {
+  return code.includes('wifi.');
 }
 
 export interface RedirectInput extends NavState {

@@ -25,8 +25,8 @@ function Detail() {
   const t = useT();
   const { query } = useStore($route);
   const orderId = query.get('orderId') ?? '';
-  const mificode = useStore($mificode);
-  const sn = useStore($mifisn) || mifiSnFrom(mificode);
+  // Without an orderId: a box code just scanned (mificode) before the box last seen; read once per visit.
+  const [sn] = useState(() => mifiSnFrom($mificode.get()) || $mifisn.get());
   const [device, setDevice] = useState<MifiDevice | null>(null);
   const [error, setError] = useState('');
   const [usage, setUsage] = useState<UsageRecord | null>(null);
@@ -46,6 +46,8 @@ function Detail() {
       if (boxReturned(d.packageDtlList) && mifiSnFrom($mificode.get()) === d.sn) $mificode.set('');
       setUsage(await flowUsageList(d.sn));
     } catch (e) {
+      // A scanned box that is not this user's: its code must not keep sending the home screens here.
+      if (!orderId && mifiSnFrom($mificode.get()) === sn) $mificode.set('');
       // The server's own text where it answered (its "Device not activated" for a package without a box, spec §8);
       // "Failed to retrieve the device" when the box could not be read at all.
       setError(e instanceof ApiError && e.kind === 'business' ? errorText(e, t) : t('mifi.detail.notFound'));

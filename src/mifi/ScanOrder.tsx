@@ -14,7 +14,7 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { dateTime } from '../ui/format.ts';
 import { $activeLang } from '../i18n/index.ts';
-import { MifiScreen, PackageCard } from './common.tsx';
+import { continuePayHref, MifiScreen, PackageCard } from './common.tsx';
 import { QrPickupDialog } from './QrPickup.tsx';
 
 export default function ScanOrder() {
@@ -61,8 +61,7 @@ function Orders() {
   const buttons = {
     onPickup: (p: MifiPackage) => navigate(href('/pickUp', { orderId: p.orderId })),
     onPickupQr: (p: MifiPackage) => setQr(p),
-    onContinuePay: (p: MifiPackage) =>
-      navigate(href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, price: String(p.totalAmount), currency: p.currency })),
+    onContinuePay: (p: MifiPackage) => navigate(continuePayHref(p)),
     onTraffic: (p: MifiPackage) => {
       flowUsageList(p.productSendSn).then(setUsage, (e: unknown) => toast(errorText(e, t)));
     },
@@ -88,6 +87,9 @@ function Orders() {
           {list.map((p) => (
             <li key={p.orderId}>
               <PackageCard p={p} buttons={{ ...buttons, onCancel: (x) => void buttons.onCancel(x) }}>
+                <a className="button small link" href={'#' + href('/orderDetail', { orderId: p.orderId, type: 'mifi' })} aria-label={t('mifi.detailsOf', { name: p.packageName })}>
+                  {t('mifi.details')}
+                </a>
                 {p.productSendSn ? (
                   <a className="button small link" href={'#' + href('/packageDetail', { orderId: p.orderId })}>
                     {t('mifi.orders.device')}

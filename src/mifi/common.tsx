@@ -7,6 +7,7 @@ import { packageActions, trafficText, zonedText } from '../core/mifi.ts';
 import { formatAmount } from '../core/money.ts';
 import type { MifiPackage } from '../api/mifi.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
+import { href } from '../stores/router.ts';
 import { Loading } from '../ui/Loading.tsx';
 import { toast } from '../ui/feedback.tsx';
 import { useMifiStrings } from './strings.ts';
@@ -64,12 +65,19 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   );
 }
 
+/** Continue payment of an unpaid (33) package: /confirm with payType mifi (spec §4). */
+export function continuePayHref(p: MifiPackage): string {
+  return href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, price: String(p.totalAmount), currency: p.currency });
+}
+
 export interface PackageButtons {
   onPickup?: (p: MifiPackage) => void;
   onPickupQr?: (p: MifiPackage) => void;
   onContinuePay?: (p: MifiPackage) => void;
   onTraffic?: (p: MifiPackage) => void;
   onCancel?: (p: MifiPackage) => void;
+  onRenew?: (p: MifiPackage) => void;
+  onRentAgain?: (p: MifiPackage) => void;
 }
 
 /** One package: name, status, period, price, traffic, and exactly the buttons of spec §4 for its status. */
@@ -131,6 +139,16 @@ export function PackageCard({ p, buttons = {}, children }: { p: MifiPackage; but
         {a.traffic && buttons.onTraffic ? (
           <button type="button" className="button small" onClick={() => buttons.onTraffic!(p)}>
             {t('mifi.trafficDetail')}
+          </button>
+        ) : null}
+        {a.renew && buttons.onRenew ? (
+          <button type="button" className="button small primary" onClick={() => buttons.onRenew!(p)}>
+            {t('mifi.detail.renew')}
+          </button>
+        ) : null}
+        {a.rentAgain && buttons.onRentAgain ? (
+          <button type="button" className="button small primary" onClick={() => buttons.onRentAgain!(p)}>
+            {t('mifi.rentAgain')}
           </button>
         ) : null}
         {a.cancel && buttons.onCancel ? (

@@ -1,6 +1,7 @@
-// Route '/orderDetail' [orderId]: one rental order; copy the order number.
+// Route '/orderDetail' [orderId]: one rental order; copy the order number. With type=mifi: a Wi-Fi package order
+// (src/mifi/OrderDetail.tsx, in the Wi-Fi flow's chunk).
 import { deviceOf } from '../core/devices.ts';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import '../ui/badge.css';
 import './orders.css';
 import { useStore } from '@nanostores/react';
@@ -52,7 +53,20 @@ function minutesSince(iso: string | undefined): number {
   return Number.isNaN(start) ? 0 : Math.max(0, Math.floor((Date.now() - start) / 60_000));
 }
 
+const MifiOrderDetail = lazy(() => import('../mifi/screens.ts').then((m) => ({ default: m.mifiOrderDetail })));
+
 export default function OrderDetail() {
+  const t = useT();
+  const { query } = useStore($route);
+  if (query.get('type') !== 'mifi') return <RentalOrderDetail />;
+  return (
+    <Suspense fallback={<Loading label={t('common.loading')} />}>
+      <MifiOrderDetail />
+    </Suspense>
+  );
+}
+
+function RentalOrderDetail() {
   const t = useT();
   const lang = useStore($activeLang);
   const { query } = useStore($route);

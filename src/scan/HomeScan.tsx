@@ -6,7 +6,7 @@ import { useT, errorText, type T } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
 import { $loginPath } from '../stores/session.ts';
-import { inAppBrowserOf, loginPathFor, touristLoginAllowed } from '../core/navigation.ts';
+import { inAppBrowserOf, isBoxCode, loginPathFor, touristLoginAllowed } from '../core/navigation.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { asksAboutOpenOrders, scanTarget } from '../core/scanRoute.ts';
 import { touristLogin } from '../api/auth.ts';
@@ -59,6 +59,8 @@ function CodeEntry({ code }: { code: string }) {
     setError('');
     try {
       await ensureToken();
+      // A Wi-Fi box's code (stored as mificode by the route rules): its detail, not a cabinet scan.
+      if (isBoxCode(code)) return navigate('/packageDetail', { replace: true });
       let cabinet;
       try {
         cabinet = await checkCabinet(code);

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { useLatest } from '../ui/hooks.ts';
 import { useStore } from '@nanostores/react';
 import {
-  DEFAULT_HOSTS, codeLinkUrl, isWeChat, loginPathFor, pageUrlWithoutHash, routeEffects, routeRedirect, unauthorizedTarget,
+  DEFAULT_HOSTS, codeLinkUrl, isWeChat, loginPathFor, pageUrlWithoutHash, routeEffects, routeRedirect, unauthorizedTarget, wifiSiteConfig,
   wechatDomainRedirect,
 } from '../core/navigation.ts';
 import type { Access, ParsedHash } from '../core/routes.ts';
@@ -21,6 +21,9 @@ const env = import.meta.env as Record<string, string | undefined>;
 const HOSTS = env.VITE_MAIN_HOST
   ? { mainHost: env.VITE_MAIN_HOST, secondaryHosts: (env.VITE_SECONDARY_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean) }
   : DEFAULT_HOSTS;
+
+/** The Wi-Fi partner's scan ids and site: VITE_WIFI_SCAN_IDS (comma-separated) / VITE_WIFI_SITE_URL at build. */
+const WIFI_SITE = wifiSiteConfig(env.VITE_WIFI_SCAN_IDS, env.VITE_WIFI_SITE_URL);
 
 const ua = () => (typeof navigator === 'undefined' ? '' : navigator.userAgent);
 
@@ -101,8 +104,9 @@ export function useRouteRules(route: ParsedHash, access: Access | null): boolean
   const applyLogin = useStore($applyLogin);
 
   useEffect(() => {
-    const fx = routeEffects(route);
+    const fx = routeEffects(route, WIFI_SITE);
     if (fx.scanCodes) storeScanCodes(fx.scanCodes);
+    if (fx.mificode !== null) $mificode.set(fx.mificode);
     if (fx.lang) $lang.set(fx.lang);
     if (fx.agentOpenId) $agentOpenId.set(fx.agentOpenId);
     if (fx.debugConsole) startDebugConsole();

@@ -136,6 +136,22 @@ describe('a Wi-Fi package with its box', () => {
     await expect.poll(() => page.getByRole('article').filter({ hasText: 'Portugal-Daily-Unlimited' }).count()).toBe(2);
     await expect.poll(() => page.getByRole('article').filter({ hasText: 'To be activated' }).textContent()).toContain(sn);
 
+    // The box's own code (its label's QR: 'wifi.' and the serial) opens its detail.
+    await page.goto(`${env.product.base}/#/?qrcode=${encodeURIComponent(`wifi.${sn}`)}`);
+    await expect.poll(() => hash(page), { timeout: 20_000 }).toBe('#/packageDetail');
+    await expect.poll(() => page.getByTestId('device-sn').textContent()).toBe(sn);
+
+    // The order detail of the running package: its number to copy, Renew (the box's order renewal in the mall).
+    await page.goto(`${env.product.base}/#/scanOrder`);
+    const running = page.getByRole('article').filter({ hasText: /Activated/ });
+    await running.getByRole('link', { name: /^Order details: Portugal-Daily-Unlimited/ }).click();
+    await expect.poll(() => hash(page)).toMatch(/^#\/orderDetail\?orderId=.*&type=mifi$/);
+    await page.getByRole('button', { name: 'Copy order number' }).waitFor();
+    await checkScreen(page, '#/orderDetail?type=mifi');
+    await page.getByRole('button', { name: 'Renew' }).click();
+    await expect.poll(() => hash(page)).toBe(`#/wifiMall?type=DDXG&sn=${sn}`);
+    await page.goto(`${env.product.base}/#/scanOrder`);
+
     // Return the box at another cabinet: the running package ends as returned.
     await demo.reload();
     await demo.getByLabel(`Return ${sn} to`).selectOption('PWL-VNO-001');
@@ -147,6 +163,10 @@ describe('a Wi-Fi package with its box', () => {
       await page.getByRole('article').first().waitFor();
       return page.getByRole('article').filter({ hasText: 'Refunded / returned' }).count();
     }, { timeout: 20_000 }).toBe(1);
+    // Its order detail now offers to rent again (the mall: a package, and a box with it if wanted).
+    await page.getByRole('article').filter({ hasText: 'Refunded / returned' }).getByRole('link', { name: /^Order details: / }).click();
+    await page.getByRole('button', { name: 'Rent again' }).click();
+    await expect.poll(() => hash(page)).toBe('#/wifiMall?type=GM');
   });
 
   it('picks a box up by the QR code the app shows to it', async () => {
@@ -189,7 +209,7 @@ describe('a Wi-Fi package with its box', () => {
     // The same screens in the longer languages: every text translated, and still 320 px wide.
     for (const lang of ['lt-LT', 'pt-PT', 'es-ES', 'zh-CN']) {
       await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-      for (const screen of [`packageDetail?orderId=${code}`, 'scanOrder', 'wifiMall?type=QR', 'scanPickUpOrder?type=QR', `pickUp?orderId=${code}`]) {
+      for (const screen of [`packageDetail?orderId=${code}`, `orderDetail?orderId=${code}&type=mifi`, 'scanOrder', 'wifiMall?type=QR', 'scanPickUpOrder?type=QR', `pickUp?orderId=${code}`]) {
         await page.goto(`${env.product.base}/#/${screen}`);
         await page.reload();
         await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);

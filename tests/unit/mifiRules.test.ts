@@ -63,6 +63,14 @@ describe('package statuses and buttons (spec §4)', () => {
     expect(packageActions({ packageStatus: 9, deviceOrderStatus: 3, productSendSn: 'MF-1' })).toMatchObject({ traffic: true, showUsed: false });
     for (const s of [0, 1, 3, 4, 33, 88]) expect(packageActions({ packageStatus: s, deviceOrderStatus: 1, productSendSn: 'MF-1' }).traffic).toBe(false);
   });
+  it('the order detail: renew while the box is in hand and the package not over; rent again once it is over', () => {
+    expect(packageActions({ packageStatus: 2, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({ renew: true, rentAgain: false });
+    expect(packageActions({ packageStatus: 1, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({ renew: true, rentAgain: false });
+    expect(packageActions({ packageStatus: 2, deviceOrderStatus: 3, productSendSn: 'MF-1' }).renew).toBe(false);
+    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 5, productSendSn: '' })).toMatchObject({ renew: false, rentAgain: false });
+    for (const s of [3, 4, 9, 88]) expect(packageActions({ packageStatus: s, deviceOrderStatus: 3, productSendSn: 'MF-1' })).toMatchObject({ renew: false, rentAgain: true });
+    expect(packageActions({ packageStatus: 33, deviceOrderStatus: 5 })).toMatchObject({ renew: false, rentAgain: false, continuePay: true });
+  });
   it('pickup shows without a box serial, with deviceOrderStatus 5 or 0 and not unpaid; the QR pickup hides for 0', () => {
     expect(packageActions({ packageStatus: 0, deviceOrderStatus: 5, productSendSn: '' })).toMatchObject({ pickup: true, pickupByQr: true });
     expect(packageActions({ packageStatus: 0, deviceOrderStatus: 0, productSendSn: '' })).toMatchObject({ pickup: true, pickupByQr: false });

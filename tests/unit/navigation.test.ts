@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   debugConsoleRequested, isAlipay, isWeChat, pageUrlWithoutHash, scanIdOf, supportChatLink, wechatDomainRedirect,
   wechatRouteRedirect, wifiSiteRedirect, WIFI_SCAN_IDS, WIFI_SITE_URL, scanCodesFrom, backFallback, codeLinkUrl,
-  routeEffects, routeRedirect,
+  routeEffects, routeRedirect, wifiSiteConfig,
 } from '../../src/core/navigation.ts';
 import { parseHash } from '../../src/core/routes.ts';
 
@@ -125,6 +125,25 @@ describe('the rules per route, together (routeEffects, routeRedirect)', () => {
     expect(routeEffects(r(`#/home?zhcode=${WIFI_SCAN_IDS[1]}`)).leave).toBe(`${WIFI_SITE_URL}?id=${WIFI_SCAN_IDS[1]}`);
     expect(routeEffects(r(`#/order?qrcode=${WIFI_SCAN_IDS[0]}`)).leave).toBeNull();
     expect(routeEffects(r('#/?qrcode=PWL-1')).leave).toBeNull();
+  });
+
+  it("the Wi-Fi site's scan ids and address are configuration; blank values keep the defaults", () => {
+    const own = wifiSiteConfig(' 555, 777 ,', 'https://wifi.example.net/');
+    expect(own).toEqual({ ids: ['555', '777'], site: 'https://wifi.example.net/' });
+    expect(routeEffects(r('#/?qrcode=777'), own).leave).toBe('https://wifi.example.net/?id=777');
+    expect(routeEffects(r(`#/?qrcode=${WIFI_SCAN_IDS[0]}`), own).leave).toBeNull();
+    expect(wifiSiteConfig(undefined, '  ')).toEqual({ ids: WIFI_SCAN_IDS, site: WIFI_SITE_URL });
+  });
+
+  it("a scanned Wi-Fi box code ('wifi.') is stored as mificode, not as a cabinet code; a cabinet's code clears it", () => {
+    const fx = routeEffects(r('#/?qrcode=https%3A%2F%2Fq.powerly.io%2Fwifi.MF-LIS-0001'));
+    expect(fx.mificode).toBe('https://q.powerly.io/wifi.MF-LIS-0001');
+    expect(fx.scanCodes).toBeNull();
+    expect(routeEffects(r('#/homeMap?qr=wifi.MF-1')).mificode).toBe('wifi.MF-1');
+    expect(routeEffects(r('#/?qrcode=PWL-1')).mificode).toBe('');
+    expect(routeEffects(r('#/home?zhcode=Z1')).mificode).toBe('');
+    expect(routeEffects(r('#/wallet?qrcode=wifi.MF-1')).mificode).toBeNull();
+    expect(routeEffects(r('#/homeMap')).mificode).toBeNull();
   });
 
   it('AppleIdToken is stored; with an apply-login path set, navigation goes there (before the guard)', () => {
