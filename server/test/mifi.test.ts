@@ -113,6 +113,13 @@ describe('a package with a box', () => {
     expect((await get(token, `checkPickUp?mifiOrderId=${id}`)).data).toMatchObject({ status: 9, pickUp_msg: 'Failed to retrieve the device' });
     expect((await post(token, 'bindSn', { sn: 'MF-NYC-0001', mifiOrderId: id })).code).toBe(0);
     expect((await get(token, `checkPickUp?mifiOrderId=${id}`)).data).toMatchObject({ status: 2, productSendSn: 'MF-NYC-0001' });
+    // Another user typing the serial of that box (now this user's) does not take it.
+    const other = await touristToken(b.app);
+    const theirs = await buy(other, { skuId: 'es-3d' });
+    const taken = await post(other, 'bindSn', { sn: 'MF-NYC-0001', mifiOrderId: theirs.data.orderId });
+    expect(taken).toMatchObject({ code: 409, msg: 'This Wi-Fi box is already in use.' });
+    expect((await pkg(other, theirs.data.orderId))).toMatchObject({ productSendSn: '', packageStatus: 0 });
+    expect((await pkg(token, id))).toMatchObject({ productSendSn: 'MF-NYC-0001' });
   });
 });
 
@@ -167,6 +174,44 @@ describe('cancellation', () => {
   });
 });
 
+describe('paying an order twice at once', () => {
+  const unpaidOrder = async (token: string) => {
+    expect((await buy(token, { skuId: 'fr-3d', type: 2, card: false })).code).not.toBe(0);
+    return ((await post(token, 'orderList', { current: 1, size: 100 })).data.records as { orderId: string; buyOrderNo: string; packageStatus: number }[]).find((p) => p.packageStatus === 33)!;
+  };
+  const payments = async (orderNo: string) =>
+    (await b.db.query<{ status: string; amount: number; refunded_amount: number }>(`select status, amount, refunded_amount from payments where order_id = $1 and purpose = 'mifi' order by created_at`, [orderNo])).rows;
+
+  /** However the two calls interleave (on PostgreSQL they may both pass the first check), the order is paid once. */
+  const paidOnce = async (token: string, p: { orderId: string; buyOrderNo: string }, answers: { code: number }[]) => {
+    expect(answers.filter((r) => r.code === 0).length, JSON.stringify(answers)).toBeGreaterThanOrEqual(1);
+    // The racing call is refused: 409 (paid already) or 422 (its single-use card token was spent by the other call).
+    for (const r of answers) expect([0, 409, 422]).toContain(r.code);
+    const rows = await payments(p.buyOrderNo);
+    const kept = rows.filter((r) => r.status !== 'declined').reduce((s, r) => s + Number(r.amount) - Number(r.refunded_amount), 0);
+    expect(kept, JSON.stringify(rows)).toBe(500); // fr-3d: €5, charged once
+    expect((await pkg(token, p.orderId)).packageStatus).toBe(0);
+    await ledgerBalanced();
+    return rows;
+  };
+
+  it('the same card twice (a double tap, a retry racing the first): one charge', async () => {
+    const token = await touristToken(b.app);
+    const p = await unpaidOrder(token);
+    const card = await cardToken(b.app);
+    const both = await Promise.all([0, 1].map(() => post(token, 'confirm', { mifiOrderId: p.orderId, paymentId: 'card-sandbox', stripeToken: card })));
+    expect((await paidOnce(token, p, both)).filter((r) => r.status !== 'declined')).toHaveLength(1);
+  });
+
+  it('two cards at once: one pays the order, a second charge (if any was made) is refunded in full', async () => {
+    const token = await touristToken(b.app);
+    const p = await unpaidOrder(token);
+    const [c1, c2] = [await cardToken(b.app), await cardToken(b.app)];
+    const both = await Promise.all([c1, c2].map((card) => post(token, 'confirm', { mifiOrderId: p.orderId, paymentId: 'card-sandbox', stripeToken: card })));
+    await paidOnce(token, p, both);
+  });
+});
+
 describe('the status machine', () => {
   it('makes every transition of PACKAGE_TRANSITIONS, each by the event the state machine names', async () => {
     const DECLINED = '4000 0000 0000 0002';
@@ -210,21 +255,21 @@ describe('the status machine', () => {
     await b.app.powerly.jobs.runDue();
     expect((await look(a)).find((p) => p.orderId === id)!.packageStatus).toBe(9);
     expect(last.get(ren)).toBe(2);
-    // The box back in a cabinet ends the running renewal as returned (2 → 4).
-    await b.fleet!.get('PWL-SH-001')!.insert(sn);
+    // The box back in a cabinet ends the running renewal as returned (2 → 4). (Vilnius holds no other box.)
+    await b.fleet!.get('PWL-VNO-001')!.insert(sn);
     await waitFor(async () => ((await look(a)).find((p) => p.orderId === ren)!.packageStatus === 4 ? true : null), 'returned');
 
-    // A box returned before its package started: the package ends unused (1 → 9). The cabinet hands out the box just
-    // returned, so this is also its second holding: the first holding's settled packages are left alone.
+    // A box returned before its package started: the package ends unused (1 → 9). Vilnius hands out the box just
+    // returned there, so this is also its second holding: the first holding's settled packages are left alone.
     const c = await touristToken(b.app);
     const r = await buy(c, { skuId: 'es-3d' });
     expect(r.code, JSON.stringify(r)).toBe(0);
     await look(c);
-    expect((await post(c, 'pickup', { qrcode: 'PWL-SH-001', pickOrderId: r.data.orderId })).code).toBe(0);
+    expect((await post(c, 'pickup', { qrcode: 'PWL-VNO-001', pickOrderId: r.data.orderId })).code).toBe(0);
     await waitFor(async () => ((await look(c)).find((p) => p.orderId === r.data.orderId)!.packageStatus === 1 ? true : null), 'box out');
     const sn2 = ((await get(c, `orderDetail?orderId=${r.data.orderId}`)).data as { sn: string }).sn;
     expect(sn2).toBe(sn);
-    await b.fleet!.get('PWL-VNO-001')!.insert(sn2);
+    await b.fleet!.get('PWL-SH-001')!.insert(sn2);
     await waitFor(async () => ((await look(c)).find((p) => p.orderId === r.data.orderId)!.packageStatus === 9 ? true : null), 'ended unused');
 
     // Cancellations: unpaid (33 → 88); paid and unused (0 → 3), its card refunded (3 → 4).

@@ -99,9 +99,10 @@ export class MifiRepository {
     await this.db.query('update mifi_orders set status = $2 where id = $1', [id, status]);
   }
 
-  async order(id: string) {
+  /** An order; `lock` (inside a unit of work) serialises the calls that pay it. */
+  async order(id: string, opts: { lock?: boolean } = {}) {
     const { rows } = await this.db.query<{ id: string; user_id: number; order_type: number; currency: string; total: number; deposit: number; status: number; payment_id: string | null; paid_from: string | null; cabinet_id: string | null }>(
-      'select * from mifi_orders where id = $1', [id]);
+      `select * from mifi_orders where id = $1${opts.lock ? ' for update' : ''}`, [id]);
     return rows[0] ? { ...rows[0], user_id: Number(rows[0].user_id), total: Number(rows[0].total), deposit: Number(rows[0].deposit) } : undefined;
   }
 

@@ -10,7 +10,7 @@ import { toMajor, toMinor } from '#core/money.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
@@ -171,7 +171,10 @@ export class MifiService {
     const wallet = await this.d.ledger.walletOf(user.id, order.currency);
     if (p.paymentId === 'wallet' || (!p.token && wallet.balance >= order.total)) {
       if (wallet.balance < order.total) throw refused('error.mifi.balanceLow');
-      await this.d.db.tx(async () => this.settlePaid(order.id, user.id, null, 'wallet'));
+      await this.d.db.tx(async () => {
+        await this.stillUnpaid(order.id);
+        await this.settlePaid(order.id, user.id, null, 'wallet');
+      });
       return;
     }
     if (!p.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
@@ -183,6 +186,8 @@ export class MifiService {
       methodType: p.paymentId.split(':')[1],
     });
     if (!result.ok) {
+      // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
+      if ((await this.d.repo.order(order.id))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'mifi', amount: order.total, currency: order.currency });
       throw refused(`error.payment.${result.declineCode === 'insufficient_funds' ? 'insufficient_funds' : 'card_declined'}`);
     }
@@ -192,6 +197,8 @@ export class MifiService {
     }
     try {
       await this.d.db.tx(async () => {
+        // Two calls paying the same order at once (a double tap, a retry racing the first): one settles it.
+        await this.stillUnpaid(order.id);
         const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'mifi', amount: order.total, currency: order.currency });
         const w = this.d.ledger;
         const clearing = await w.account(providerOwner(provider.id), 'clearing', order.currency);
@@ -201,9 +208,19 @@ export class MifiService {
         await this.settlePaid(order.id, user.id, paymentId, 'card');
       });
     } catch (err) {
+      // This very charge already paid the order (a replay of the same card's call, one charge at the provider): done.
+      if (await this.d.payments.isCaptured(provider.id, result.ref)) {
+        if (err instanceof AppError && err.key === 'error.mifi.notUnpaid') return;
+        throw err;
+      }
       await provider.refund(result.ref, order.total).catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'mifi refund after a failed order failed'));
       throw err;
     }
+  }
+
+  /** Inside the paying unit of work: locks the order; it must still be unpaid (33). */
+  private async stillUnpaid(orderId: string) {
+    if ((await this.d.repo.order(orderId, { lock: true }))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
   }
 
   /** In the caller's unit of work: wallet → revenue (packages) and → deposit hold (the box), packages 33 → 0. */
@@ -339,6 +356,11 @@ export class MifiService {
       await this.d.repo.setDevice(p.id, { pickupState: 9, pickupMsg: 'Failed to retrieve the device' });
       throw notFound('error.mifi.deviceNotFound');
     }
+    // A box another package holds (typed from someone else's box) is not this user's to take.
+    if (await this.d.repo.holderOf(sn)) {
+      await this.d.repo.setDevice(p.id, { pickupState: 9, pickupMsg: 'Failed to retrieve the device' });
+      throw conflict('error.mifi.boxInUse');
+    }
     await this.d.repo.setDevice(p.id, { pickupState: 1 });
     await this.d.cabinets.markRented(sn, p.id, this.d.clock.now(), 'mifi');
     await this.bindBox(p, sn);
@@ -380,21 +402,38 @@ export class MifiService {
     if (topUp > 0) {
       if (!b.stripeToken) throw refused('error.mifi.balanceLow');
       const provider = this.d.payments.requireProvider(b.paymentId, agent);
-      const result = await provider.authorize({ token: b.stripeToken, amount: topUp, currency: p.currency, capture: 'automatic', idempotencyKey: `mifidep_${p.id}`, userId: user.id, purpose: 'mifi' });
+      // One key per card token, as pay(): a retry with the same card replays, another card is a new attempt.
+      const result = await provider.authorize({ token: b.stripeToken, amount: topUp, currency: p.currency, capture: 'automatic', idempotencyKey: `mifidep_${p.id}_${b.stripeToken}`, userId: user.id, purpose: 'mifi' });
       if (!result.ok || result.status !== 'captured') throw refused('error.payment.card_declined');
       charged = { providerId: provider.id, ref: result.ref, result };
     }
-    await this.d.db.tx(async () => {
-      const wal = await w.account(userOwner(user.id), 'wallet', p.currency);
+    try {
+      await this.d.db.tx(async () => {
+        // Two calls at once: one holds the deposit.
+        const cur = (await this.d.repo.pkg(p.id, { lock: true }))!;
+        if (cur.device_order_status !== DOS.none || cur.device_sn) throw conflict('error.mifi.notPickable');
+        const wal = await w.account(userOwner(user.id), 'wallet', p.currency);
+        if (charged) {
+          await this.d.payments.record({ providerId: charged.providerId, result: charged.result, userId: user.id, orderId: p.order_id, purpose: 'mifi', amount: topUp, currency: p.currency });
+          const clearing = await w.account(providerOwner(charged.providerId), 'clearing', p.currency);
+          await w.transfer({ debit: clearing, credit: wal, amount: topUp, code: 'mifi_topup', orderId: p.order_id, at: now });
+        }
+        const hold = await w.account(userOwner(user.id), 'deposit_hold', p.currency);
+        const holdId = await w.transfer({ debit: wal, credit: hold, amount: deposit, code: 'mifi_deposit', orderId: p.order_id, at: now, pending: true, mustNotOverdraw: true });
+        await this.d.repo.setDevice(p.id, { deviceOrderStatus: DOS.awaitingPickup, holdTransferId: holdId, deposit });
+      });
+    } catch (err) {
       if (charged) {
-        await this.d.payments.record({ providerId: charged.providerId, result: charged.result, userId: user.id, orderId: p.order_id, purpose: 'mifi', amount: topUp, currency: p.currency });
-        const clearing = await w.account(providerOwner(charged.providerId), 'clearing', p.currency);
-        await w.transfer({ debit: clearing, credit: wal, amount: topUp, code: 'mifi_topup', orderId: p.order_id, at: now });
-      }
-      const hold = await w.account(userOwner(user.id), 'deposit_hold', p.currency);
-      const holdId = await w.transfer({ debit: wal, credit: hold, amount: deposit, code: 'mifi_deposit', orderId: p.order_id, at: now, pending: true, mustNotOverdraw: true });
-      await this.d.repo.setDevice(p.id, { deviceOrderStatus: DOS.awaitingPickup, holdTransferId: holdId, deposit });
-    });
+        // This very charge already holds the deposit (a replay): done. Otherwise the charge goes back.
+        if (await this.d.payments.isCaptured(charged.providerId, charged.ref)) {
+          if (!(err instanceof AppError && err.key === 'error.mifi.notPickable')) throw err;
+        } else {
+          const provider = this.d.payments.requireProvider(b.paymentId, agent);
+          await provider.refund(charged.ref, topUp).catch((e: unknown) => this.d.log.error({ err: e, packageId: p.id }, 'mifi deposit refund after a failed hold failed'));
+          throw err;
+        }
+      } else throw err;
+    }
     return this.toWire((await this.d.repo.pkg(p.id))!);
   }
 
