@@ -299,6 +299,8 @@ declare module 'fastify' {
       embed: EmbedService;
       /** Live updates: publish (inside a unit of work) and the streams of this process. */
       live: LiveService;
+      /** Wi-Fi packages and boxes. */
+      mifi: MifiService;
     };
   }
 }
