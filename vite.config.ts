@@ -1,4 +1,5 @@
 import { defineConfig } from 'vite';
+import preact from '@preact/preset-vite';
 import { resolve } from 'node:path';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { firstLoad } from './embed/firstLoadPlugin.ts';
@@ -9,6 +10,7 @@ import { firstLoad } from './embed/firstLoadPlugin.ts';
 export default defineConfig({
   // Size budgets: the standalone app's first route (index.html + the '/' screen) → dist/size/app.js.
   plugins: [
+    preact({ reactAliasesEnabled: true, prerender: { enabled: false } }),
     firstLoad({ app: { entry: 'index.html', lazy: ['src/scan/HomeScan.tsx'] } }),
     // Precompressed copies (.br, .gz) of every compressible file above 1 kB, made from the final bundle (after
     // hashing and minifying); the server sends them with @fastify/static's preCompressed. dist/size/ holds the
@@ -21,7 +23,14 @@ export default defineConfig({
       logLevel: 'silent',
     }),
   ],
-  oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  resolve: {
+    alias: {
+      react: 'preact/compat',
+      'react-dom/client': 'preact/compat/client',
+      'react-dom': 'preact/compat',
+      'react/jsx-runtime': 'preact/jsx-runtime',
+    },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
