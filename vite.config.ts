@@ -2,7 +2,9 @@ import { defineConfig } from 'vite';
 import preact from '@preact/preset-vite';
 import { resolve } from 'node:path';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
-import { firstLoad } from './embed/firstLoadPlugin.ts';
+import { firstLoad, firstLoadChunk } from './embed/firstLoadPlugin.ts';
+
+const first = firstLoadChunk('src/main.tsx', ['src/scan/HomeScan.tsx']);
 
 // The standalone app (index.html) and the demo host pages (demo/) build into dist/, which the server
 // serves at / and /demo/. JSX uses React's automatic runtime; the embed build (embed/) aliases React
@@ -11,6 +13,7 @@ export default defineConfig({
   // Size budgets: the standalone app's first route (index.html + the '/' screen) → dist/size/app.js.
   plugins: [
     preact({ reactAliasesEnabled: true, prerender: { enabled: false } }),
+    first.plugin,
     firstLoad({ app: { entry: 'index.html', lazy: ['src/scan/HomeScan.tsx'] } }),
     // Precompressed copies (.br, .gz) of every compressible file above 1 kB, made from the final bundle (after
     // hashing and minifying); the server sends them with @fastify/static's preCompressed. dist/size/ holds the
@@ -35,12 +38,14 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     rollupOptions: {
-      input: {
-        app: resolve(import.meta.dirname, 'index.html'),
-        demo: resolve(import.meta.dirname, 'demo/index.html'),
-        venue: resolve(import.meta.dirname, 'demo/venue.html'),
-        partner: resolve(import.meta.dirname, 'demo/partner/index.html'),
-        native: resolve(import.meta.dirname, 'demo/native.html'),
+      // The app alone: the demo pages build after it (vite.demo.config.ts), so no chunk is split off for them.
+      input: { app: resolve(import.meta.dirname, 'index.html') },
+      output: {
+        // What the first route needs, as one chunk beside the entry (firstLoadChunk): split by what lazy screens
+        // share, it was a dozen small chunks that HTTP/1.1's six connections fetched in rounds.
+        codeSplitting: {
+          groups: [{ name: 'first', test: first.test }],
+        },
       },
     },
   },

@@ -58,3 +58,29 @@ export function firstLoad(reports: Record<string, FirstLoad>): Plugin {
     },
   };
 }
+
+/**
+ * One chunk for what a page needs first: the modules statically reachable from the entry and from its first
+ * screen(s), computed once the module graph is known (buildEnd), matched by a code-splitting group's `test`.
+ * Without it the bundler splits the modules lazy screens share into a dozen small chunks, which HTTP/1.1's six
+ * connections fetch in rounds before the first screen can render.
+ */
+export function firstLoadChunk(entry: string, lazy: string[] = []): { plugin: Plugin; test: (id: string) => boolean } {
+  const graph = new Set<string>();
+  const plugin: Plugin = {
+    name: 'powerly-first-load-chunk',
+    apply: 'build',
+    buildEnd() {
+      const cwd = process.cwd().replace(/\\/g, '/') + '/';
+      const ids = [...this.getModuleIds()];
+      const roots = ids.filter((id) => [entry, ...lazy].some((rel) => id.replace(/\\/g, '/') === cwd + rel));
+      const walk = (id: string) => {
+        if (graph.has(id)) return;
+        graph.add(id);
+        for (const next of this.getModuleInfo(id)?.importedIds ?? []) walk(next);
+      };
+      roots.forEach(walk);
+    },
+  };
+  return { plugin, test: (id) => graph.has(id) };
+}
