@@ -6,13 +6,15 @@
 //    (an observer subscribed on the broker, as the cabinet is);
 //  - tap to popped on the stream: from sending the rent request to the stream's `order` state 1 (includes the
 //    simulated cabinet's eject, which has no mechanical delay here);
-//  - return to screen: from the cabinet's `returned` publish to the stream's `order` state 3.
+//  - return to screen: from the cabinet's `returned` publish to the stream's `order` state 3;
+//  - a burst: BURST (100) users renting at once, one per cabinet, among BENCH_CABINETS (200) simulated cabinets:
+//    tap to eject and the HTTP answer, p50 / p95 / p99.
 // Against embedded PGlite and the embedded broker by default; DATABASE_URL / MQTT_URL for real servers.
 import type { LiveEvent } from '#contract/live.ts';
 import { buildApp } from '../src/app.ts';
 import { openPglite, openPostgres } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { seed } from '../src/db/seed.ts';
+import { seed, seedVenue, SEED_VENUES } from '../src/db/seed.ts';
 import { SimulatorFleet } from '../src/demo/simulator/fleet.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { externalBroker, startEmbeddedBroker } from '../src/mqtt/broker.ts';
@@ -22,6 +24,8 @@ import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
 import { dropSchema, readEventStream } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+const BURST = Number(process.env.BENCH_BURST ?? 100);
+const CABINETS = Math.max(BURST, Number(process.env.BENCH_CABINETS ?? 200));
 const CABINET = 'PWL-LIS-001';
 const API = '/cdb-app-api/v1/app';
 const PK = 'pk_bench_live';
@@ -31,6 +35,14 @@ const schema = `bench_live_${process.pid}`;
 const db = url ? await openPostgres(url, { schema, max: 10 }) : await openPglite();
 await migrate(db);
 await seed(db);
+// The burst's cabinets: a venue each (priced as Vilnius, a card hold), 4 power banks in 6 slots.
+const model = SEED_VENUES.find((v) => v.cabinet.id === 'PWL-VNO-001')!;
+const benchCabinets = Array.from({ length: CABINETS }, (_, i) => `PWL-B${String(i + 1).padStart(4, '0')}-001`);
+await db.tx(async () => {
+  for (const [i, id] of benchCabinets.entries()) {
+    await seedVenue(db, { ...model, id: `v-bench-${i + 1}`, name: `Bench ${i + 1}`, cabinet: { id, slots: 6, powerbanks: 4 }, boxes: undefined, stations: undefined });
+  }
+});
 const broker = process.env.MQTT_URL ? undefined : await startEmbeddedBroker({ port: null });
 const connector = broker ?? externalBroker(process.env.MQTT_URL!, {});
 const prefix = `bench${process.pid}`;
@@ -38,6 +50,8 @@ const fleet = await SimulatorFleet.fromDb(db, { connector, prefix, clock: system
 const app = await buildApp({
   db, clock: systemClock, fleet, link: new MqttCabinetLink(connector, { prefix, log: console }),
   sandbox: new SandboxCardProvider(db, systemClock, PK), jobPollMs: 200,
+  // The burst's hundred sign-ins come from one address: the per-address budgets would refuse them.
+  rateLimits: false,
 });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 await fleet.start();
@@ -55,9 +69,16 @@ await until('cabinet online', async () => (await db.query<{ online: boolean }>('
 // An observer on the cabinet's command topic: when each eject command is published.
 const ejects: number[] = [];
 const observer = connector.connect({ clientId: `bench-observer-${process.pid}`, clean: true });
-await observer.subscribeAsync(topics(prefix, CABINET).commands, { qos: 1 });
-observer.on('message', (_topic, payload) => {
-  if ((JSON.parse(payload.toString()) as { type?: string }).type === 'eject') ejects.push(performance.now());
+const ejectsAt = new Map<string, number>(); // the burst's: first eject per cabinet
+await observer.subscribeAsync(topics(prefix, '+').commands, { qos: 1 });
+observer.on('message', (topic, payload) => {
+  if ((JSON.parse(payload.toString()) as { type?: string }).type !== 'eject') return;
+  const at = performance.now();
+  if (topic === topics(prefix, CABINET).commands) ejects.push(at);
+  else {
+    const id = topic.split('/').at(-2)!;
+    if (!ejectsAt.has(id)) ejectsAt.set(id, at);
+  }
 });
 
 const token = (await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-live-device-0001`, { method: 'POST' }))).data;
@@ -99,13 +120,39 @@ for (let round = 0; round < ROUNDS; round++) {
   returned.push(heardAt(orderId, 3, back)! - back);
 }
 
+// The burst: BURST users, each with a session and a card, tap at the same moment, one cabinet each.
+const cardToken = async () => (await (await fetch(`${base}/sandbox-pay/v1/tokens`, {
+  method: 'POST', headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ publicKey: PK, number: '4242 4242 4242 4242', expMonth: '12', expYear: '2030', cvc: '123' }),
+})).json() as { id: string }).id;
+const renters: { token: string; card: string; cabinet: string }[] = [];
+for (let i = 0; i < BURST; i++) {
+  const t = (await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-burst-${process.pid}-${String(i).padStart(5, '0')}`, { method: 'POST' }))).data;
+  renters.push({ token: t, card: await cardToken(), cabinet: benchCabinets[i]! });
+}
+await until('burst cabinets online', async () => (await db.query<{ n: number }>('select count(*)::int as n from cabinets where online and id = any($1::text[])', [benchCabinets])).rows[0]!.n === CABINETS, 30_000);
+const burstTap = performance.now();
+const answers = await Promise.all(renters.map(async (r, i) => {
+  const res = await json<{ outTradeNo: string }>(await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
+    method: 'POST', headers: { token: r.token, 'content-type': 'application/json', 'idempotency-key': `bench-burst-${process.pid}-${i}` },
+    body: JSON.stringify({ qrcode: r.cabinet, stripeToken: r.card, paymentId: 'card-sandbox' }),
+  }));
+  if (res.code !== 0) throw new Error(`burst rent failed: ${JSON.stringify(res)}`);
+  return performance.now() - burstTap;
+}));
+await until('every burst eject published', () => renters.every((r) => ejectsAt.has(r.cabinet)), 30_000);
+const burstEjects = renters.map((r) => ejectsAt.get(r.cabinet)! - burstTap);
+
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 const line = (name: string, xs: number[]) =>
-  console.info(`${name.padEnd(34)} p50 ${pct(xs, 50).toFixed(0).padStart(4)} ms   p95 ${pct(xs, 95).toFixed(0).padStart(4)} ms   max ${Math.max(...xs).toFixed(0).padStart(4)} ms`);
+  console.info(`${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(0).padStart(4)} ms   p95 ${pct(xs, 95).toFixed(0).padStart(4)} ms   p99 ${pct(xs, 99).toFixed(0).padStart(4)} ms   max ${Math.max(...xs).toFixed(0).padStart(4)} ms`);
 console.info(`live updates: ${ROUNDS} rentals at ${CABINET} (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}, broker: ${broker ? 'embedded' : 'MQTT_URL'})`);
 line('tap to eject command published', ejected);
 line('tap to popped on the stream', popped);
 line('return to returned on the stream', returned);
+console.info(`a burst of ${BURST} rentals at once, one per cabinet, ${CABINETS + SEED_VENUES.length} cabinets connected:`);
+line('burst: tap to eject command published', burstEjects);
+line('burst: tap to HTTP answer', answers);
 
 ctrl.abort();
 await observer.endAsync();

@@ -108,53 +108,56 @@ async function seedCatalogue(db: Db) {
 export async function seed(db: Db): Promise<void> {
   await db.tx(async () => {
     await seedCatalogue(db);
-    for (const v of SEED_VENUES) {
-      await db.query(
-        `insert into venues (id, name, city, address, hours, description, logo_url, lat, lng, currency)
-         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (id) do nothing`,
-        [v.id, v.name, v.city, v.address, v.hours, v.description, v.logo, v.lat, v.lng, v.currency],
-      );
-      for (const [kind, p] of [['cdb', v.plan], ...(v.stations ? [['station', v.stations.plan] as const] : [])] as const) {
-        await db.query(
-          `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
-             overtime_amount, overtime_days, deposit_type) values ($1,$2,1,$3,$4,$5,$6,$7,$8,$9,$10,$11) on conflict (venue_id, device_kind) do nothing`,
-          [v.id, kind, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
-        );
-      }
-      const ins = await db.query(
-        'insert into cabinets (id, venue_id, slot_count) values ($1,$2,$3) on conflict (id) do nothing',
-        [v.cabinet.id, v.id, v.cabinet.slots],
-      );
-      if (ins.rowCount !== 1) continue; // already seeded: power banks may have moved since
-      const city = v.cabinet.id.split('-')[1];
-      for (let i = 1; i <= v.cabinet.powerbanks; i++) {
-        await db.query(
-          `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3) on conflict (id) do nothing`,
-          [`PB-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, i],
-        );
-      }
-      const boxes = v.boxes?.serials ?? [];
-      if (v.boxes) {
-        await db.query(
-          `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
-             overtime_amount, overtime_days, deposit_type) values ($1,'mifi',1,0,1,2,0,0,$2,$2,30,1) on conflict (venue_id, device_kind) do nothing`,
-          [v.id, v.boxes.deposit],
-        );
-      }
-      for (const [i, sn] of boxes.entries()) {
-        await db.query(
-          `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'mifi') on conflict (id) do nothing`,
-          [sn, v.cabinet.id, v.cabinet.slots - boxes.length + 1 + i],
-        );
-        await db.query('insert into mifi_boxes (sn, ssid, password) values ($1, $2, $3) on conflict (sn) do nothing',
-          [sn, `Powerly-${sn.slice(-4)}`, `pw-${sn.toLowerCase().replace(/[^a-z0-9]/g, '')}`]);
-      }
-      for (let i = 1; i <= (v.stations?.count ?? 0); i++) {
-        await db.query(
-          `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'station') on conflict (id) do nothing`,
-          [`PS-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, v.cabinet.slots - boxes.length - (v.stations?.count ?? 0) + i],
-        );
-      }
-    }
+    for (const v of SEED_VENUES) await seedVenue(db, v);
   });
+}
+
+/** One venue with its plans, cabinet, power banks, boxes and stations (idempotent; also the benches' cabinets). */
+export async function seedVenue(db: Db, v: SeedVenue): Promise<void> {
+  await db.query(
+    `insert into venues (id, name, city, address, hours, description, logo_url, lat, lng, currency)
+     values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (id) do nothing`,
+    [v.id, v.name, v.city, v.address, v.hours, v.description, v.logo, v.lat, v.lng, v.currency],
+  );
+  for (const [kind, p] of [['cdb', v.plan], ...(v.stations ? [['station', v.stations.plan] as const] : [])] as const) {
+    await db.query(
+      `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
+         overtime_amount, overtime_days, deposit_type) values ($1,$2,1,$3,$4,$5,$6,$7,$8,$9,$10,$11) on conflict (venue_id, device_kind) do nothing`,
+      [v.id, kind, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
+    );
+  }
+  const ins = await db.query(
+    'insert into cabinets (id, venue_id, slot_count) values ($1,$2,$3) on conflict (id) do nothing',
+    [v.cabinet.id, v.id, v.cabinet.slots],
+  );
+  if (ins.rowCount !== 1) return; // already seeded: power banks may have moved since
+  const city = v.cabinet.id.split('-')[1];
+  for (let i = 1; i <= v.cabinet.powerbanks; i++) {
+    await db.query(
+      `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3) on conflict (id) do nothing`,
+      [`PB-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, i],
+    );
+  }
+  const boxes = v.boxes?.serials ?? [];
+  if (v.boxes) {
+    await db.query(
+      `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
+         overtime_amount, overtime_days, deposit_type) values ($1,'mifi',1,0,1,2,0,0,$2,$2,30,1) on conflict (venue_id, device_kind) do nothing`,
+      [v.id, v.boxes.deposit],
+    );
+  }
+  for (const [i, sn] of boxes.entries()) {
+    await db.query(
+      `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'mifi') on conflict (id) do nothing`,
+      [sn, v.cabinet.id, v.cabinet.slots - boxes.length + 1 + i],
+    );
+    await db.query('insert into mifi_boxes (sn, ssid, password) values ($1, $2, $3) on conflict (sn) do nothing',
+      [sn, `Powerly-${sn.slice(-4)}`, `pw-${sn.toLowerCase().replace(/[^a-z0-9]/g, '')}`]);
+  }
+  for (let i = 1; i <= (v.stations?.count ?? 0); i++) {
+    await db.query(
+      `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'station') on conflict (id) do nothing`,
+      [`PS-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, v.cabinet.slots - boxes.length - (v.stations?.count ?? 0) + i],
+    );
+  }
 }

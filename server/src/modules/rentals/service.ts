@@ -210,8 +210,9 @@ export class RentalsService {
         funding = { kind: 'wallet', topUp: null };
       }
     }
+    let command: Command;
     try {
-      await this.start(orderId, user, cabinet, priced, funding, input.kind ?? 'cdb');
+      command = await this.start(orderId, user, cabinet, priced, funding, input.kind ?? 'cdb');
     } catch (err) {
       // A job from here on: if the provider call fails now, the job retries it (and ends `dead`, visible, at worst).
       await this.compensate(funding, orderId)
@@ -219,7 +220,7 @@ export class RentalsService {
         .catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'compensation not enqueued: the orphan guard will release it'));
       throw err;
     }
-    await this.sendEject(orderId);
+    await this.sendEject(orderId, cabinet.id, command);
     return orderId;
   }
 
@@ -260,8 +261,7 @@ export class RentalsService {
   async rentWithBalance(user: UserRow, qrcode: string, kind: RentalKind = 'cdb'): Promise<string> {
     const { cabinet, priced } = await this.preflight(user, qrcode, kind);
     const orderId = orderNo(this.d.clock.now());
-    await this.start(orderId, user, cabinet, priced, { kind: 'wallet', topUp: null }, kind);
-    await this.sendEject(orderId);
+    await this.sendEject(orderId, cabinet.id, await this.start(orderId, user, cabinet, priced, { kind: 'wallet', topUp: null }, kind));
     return orderId;
   }
 
@@ -279,13 +279,13 @@ export class RentalsService {
     else if (f.topUp) await c.request({ providerId: f.topUp.provider.id, ref: f.topUp.result.ref, action: 'refund', amount: f.topUp.amount, reason: `rental ${orderId} not started` }, at);
   }
 
-  /** One transaction: payment row, ledger, order, eject command and its timeout job. */
-  private async start(orderId: string, user: UserRow, cabinet: CabinetRow, priced: PricedVenue, f: Funding, kind: RentalKind) {
+  /** One transaction: payment row, ledger, order, eject command and its timeout job; the command, to publish once committed. */
+  private async start(orderId: string, user: UserRow, cabinet: CabinetRow, priced: PricedVenue, f: Funding, kind: RentalKind): Promise<Command> {
     const now = this.d.clock.now();
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
     const w = this.d.ledger;
-    await this.d.db.tx(async () => {
+    return this.d.db.tx(async () => {
       // Serialise a user's rentals: the open-rental rule holds even for two concurrent requests.
       await this.d.users.lock(user.id);
       if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
@@ -336,16 +336,17 @@ export class RentalsService {
       await this.d.users.setCurrency(user.id, currency);
       await commitIdempotencyKey(orderId); // the request's key completes with the order, in this transaction
       await this.changed(user.id, orderId, Zujie.pending);
+      return command;
     });
   }
 
-  /** Publishes the stored command. A failure here is not fatal: the timeout job cancels and releases. */
-  private async sendEject(orderId: string) {
-    const order = await this.d.repo.find(orderId);
-    const cmd = order?.eject_command_id ? await this.d.cabinets.command(order.eject_command_id) : undefined;
-    if (!order || !cmd) return;
-    const payload = (typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as Command;
-    await this.d.link.send(order.cabinet_id, payload).catch((err: unknown) => this.d.log.error({ err, orderId }, 'eject publish failed'));
+  /**
+   * Publishes the command just committed (the one stored with the order: nothing is read back before the eject
+   * goes out). A failure here is not fatal: the link re-publishes unanswered commands when it reconnects, and
+   * the timeout job cancels and releases.
+   */
+  private async sendEject(orderId: string, cabinetId: string, command: Command) {
+    await this.d.link.send(cabinetId, command).catch((err: unknown) => this.d.log.error({ err, orderId }, 'eject publish failed'));
   }
 
   // ---- cabinet answers --------------------------------------------------------------------------------------
