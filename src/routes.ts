@@ -42,7 +42,7 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/orderStatus', access: 'public', title: 'orderStatus.title', screen: () => import('./orders/OrderStatus.tsx') },
   { path: '/payMethod', access: 'public', title: 'routes.payMethod', screen: () => import('./pay/PayMethod.tsx') },
   { path: '/MercadoPago', access: 'public' },
-  { path: '/loginborrow', access: 'public' },
+  { path: '/loginborrow', access: 'public', title: 'login.title', screen: () => import('./auth/LoginBorrow.tsx') },
   { path: '/MonriPay', access: 'public' },
 
   // ---- Login-required ----

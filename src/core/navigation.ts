@@ -158,6 +158,11 @@ export const LOGIN_ROUTES: readonly string[] = ['/login', '/otherLogin', '/login
 
 export type InAppBrowser = 'wechat' | 'alipay' | 'other';
 
+/** Where /loginborrow sends a signed-in user: the code-link entry of the cabinet (it scans it), else the cabinet home. */
+export function borrowTarget(qrcode: string | null | undefined): string {
+  return qrcode ? `/?qrcode=${encodeURIComponent(qrcode)}` : '/home';
+}
+
 /** WeChat and Alipay in-app browsers by user agent. */
 export function inAppBrowserOf(ua: string): InAppBrowser {
   if (isWeChat(ua)) return 'wechat';

@@ -23,6 +23,18 @@ afterAll(async () => {
   await product?.close();
 });
 
+describe('sign in to borrow (/loginborrow)', () => {
+  it('shows the sign-in landing, and the borrow is where the sign-in comes back to', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${product.base}/#/loginborrow?qrcode=PWL-LIS-001`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).count()).toBe(1);
+    expect(await page.evaluate(() => localStorage.getItem('loginPath'))).toBe('/?qrcode=PWL-LIS-001');
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('phone login', () => {
   it('from the landing to the home map, signed in', async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
@@ -78,6 +90,10 @@ describe('phone login', () => {
     expect(token).toBeTruthy();
     const me = await page.evaluate(async (t) => (await fetch('/cdb-app-api/v1/app/userInfo', { headers: { token: t! } })).json(), token);
     expect(me).toMatchObject({ code: 0, data: { pmobile: '37061234567', userType: 'user' } });
+
+    // Signed in, /loginborrow goes straight back to the borrow: the cabinet's code is scanned again.
+    await page.goto(`${product.base}/#/loginborrow?qrcode=PWL-LIS-001`);
+    await expect.poll(() => page.evaluate(() => location.hash), { timeout: 20_000 }).toMatch(/^#\/selectPakage/);
     await context.close();
   });
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   debugConsoleRequested, isAlipay, isWeChat, pageUrlWithoutHash, scanIdOf, supportChatLink, wechatDomainRedirect,
   wechatRouteRedirect, wifiSiteRedirect, WIFI_SCAN_IDS, WIFI_SITE_URL, scanCodesFrom, backFallback, codeLinkUrl,
-  routeEffects, routeRedirect, wifiSiteConfig,
+  routeEffects, routeRedirect, wifiSiteConfig, borrowTarget,
 } from '../../src/core/navigation.ts';
 import { parseHash } from '../../src/core/routes.ts';
 
@@ -125,6 +125,13 @@ describe('the rules per route, together (routeEffects, routeRedirect)', () => {
     expect(routeEffects(r(`#/home?zhcode=${WIFI_SCAN_IDS[1]}`)).leave).toBe(`${WIFI_SITE_URL}?id=${WIFI_SCAN_IDS[1]}`);
     expect(routeEffects(r(`#/order?qrcode=${WIFI_SCAN_IDS[0]}`)).leave).toBeNull();
     expect(routeEffects(r('#/?qrcode=PWL-1')).leave).toBeNull();
+  });
+
+  it('/loginborrow goes back to the borrow: the cabinet of the code (scanned again), else the cabinet home', () => {
+    expect(borrowTarget('PWL-LIS-001')).toBe('/?qrcode=PWL-LIS-001');
+    expect(borrowTarget('https://q.powerly.io/?qrcode=A B')).toBe('/?qrcode=https%3A%2F%2Fq.powerly.io%2F%3Fqrcode%3DA%20B');
+    expect(borrowTarget('')).toBe('/home');
+    expect(borrowTarget(null)).toBe('/home');
   });
 
   it("the Wi-Fi site's scan ids and address are configuration; blank values keep the defaults", () => {
