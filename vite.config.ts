@@ -4,11 +4,19 @@ import { resolve } from 'node:path';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { firstLoad, firstLoadChunk } from './embed/firstLoadPlugin.ts';
 
+/** React imports resolve to preact/compat in every shipped build (this one and vite.embed.config.ts). */
+export const PREACT_ALIASES = {
+  react: 'preact/compat',
+  'react-dom/client': 'preact/compat/client',
+  'react-dom': 'preact/compat',
+  'react/jsx-runtime': 'preact/jsx-runtime',
+};
+
 const first = firstLoadChunk('src/main.tsx', ['src/scan/HomeScan.tsx']);
 
-// The standalone app (index.html) and the demo host pages (demo/) build into dist/, which the server
-// serves at / and /demo/. JSX uses React's automatic runtime; the embed build (embed/) aliases React
-// to preact/compat in its own config.
+// The standalone app (index.html) builds into dist/, which the server serves at /; the demo host pages build
+// after it (vite.demo.config.ts, into dist/demo/), then the embed (vite.embed.config.ts). The flows are React
+// components; here, as in the embed frame, React resolves to preact/compat (PREACT_ALIASES).
 export default defineConfig({
   // Size budgets: the standalone app's first route (index.html + the '/' screen) → dist/size/app.js.
   plugins: [
@@ -26,14 +34,7 @@ export default defineConfig({
       logLevel: 'silent',
     }),
   ],
-  resolve: {
-    alias: {
-      react: 'preact/compat',
-      'react-dom/client': 'preact/compat/client',
-      'react-dom': 'preact/compat',
-      'react/jsx-runtime': 'preact/jsx-runtime',
-    },
-  },
+  resolve: { alias: PREACT_ALIASES },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

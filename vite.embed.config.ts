@@ -5,6 +5,7 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
 import { firstLoad } from './embed/firstLoadPlugin.ts';
+import { PREACT_ALIASES } from './vite.config.ts';
 import { FIRST_SCREEN_STRINGS } from './embed/firstStrings.ts';
 
 /**
@@ -55,14 +56,7 @@ export default defineConfig({
       logLevel: 'silent',
     }),
   ],
-  resolve: {
-    alias: {
-      react: 'preact/compat',
-      'react-dom/client': 'preact/compat/client',
-      'react-dom': 'preact/compat',
-      'react/jsx-runtime': 'preact/jsx-runtime',
-    },
-  },
+  resolve: { alias: PREACT_ALIASES },
   build: {
     outDir: 'dist',
     emptyOutDir: false,
