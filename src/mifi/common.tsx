@@ -80,6 +80,17 @@ export interface PackageButtons {
   onRentAgain?: (p: MifiPackage) => void;
 }
 
+/** The card's buttons in their order: shown when packageActions allows it and the screen handles it. */
+const CARD_BUTTONS: { when: keyof ReturnType<typeof packageActions>; on: keyof PackageButtons; label: string; primary?: boolean }[] = [
+  { when: 'pickup', on: 'onPickup', label: 'mifi.pickupScan', primary: true },
+  { when: 'pickupByQr', on: 'onPickupQr', label: 'mifi.pickupQr' },
+  { when: 'continuePay', on: 'onContinuePay', label: 'mifi.continuePay', primary: true },
+  { when: 'traffic', on: 'onTraffic', label: 'mifi.trafficDetail' },
+  { when: 'renew', on: 'onRenew', label: 'mifi.detail.renew', primary: true },
+  { when: 'rentAgain', on: 'onRentAgain', label: 'mifi.rentAgain', primary: true },
+  { when: 'cancel', on: 'onCancel', label: 'mifi.cancel' },
+];
+
 /** One package: name, status, period, price, traffic, and exactly the buttons of spec §4 for its status. */
 export function PackageCard({ p, buttons = {}, children }: { p: MifiPackage; buttons?: PackageButtons; children?: ReactNode }) {
   const t = useT();
@@ -121,41 +132,11 @@ export function PackageCard({ p, buttons = {}, children }: { p: MifiPackage; but
       </dl>
       {children}
       <div className="mifi-card-actions">
-        {a.pickup && buttons.onPickup ? (
-          <button type="button" className="button small primary" onClick={() => buttons.onPickup!(p)}>
-            {t('mifi.pickupScan')}
+        {CARD_BUTTONS.filter((b) => a[b.when] && buttons[b.on]).map((b) => (
+          <button key={b.on} type="button" className={b.primary ? 'button small primary' : 'button small'} onClick={() => buttons[b.on]!(p)}>
+            {t(b.label)}
           </button>
-        ) : null}
-        {a.pickupByQr && buttons.onPickupQr ? (
-          <button type="button" className="button small" onClick={() => buttons.onPickupQr!(p)}>
-            {t('mifi.pickupQr')}
-          </button>
-        ) : null}
-        {a.continuePay && buttons.onContinuePay ? (
-          <button type="button" className="button small primary" onClick={() => buttons.onContinuePay!(p)}>
-            {t('mifi.continuePay')}
-          </button>
-        ) : null}
-        {a.traffic && buttons.onTraffic ? (
-          <button type="button" className="button small" onClick={() => buttons.onTraffic!(p)}>
-            {t('mifi.trafficDetail')}
-          </button>
-        ) : null}
-        {a.renew && buttons.onRenew ? (
-          <button type="button" className="button small primary" onClick={() => buttons.onRenew!(p)}>
-            {t('mifi.detail.renew')}
-          </button>
-        ) : null}
-        {a.rentAgain && buttons.onRentAgain ? (
-          <button type="button" className="button small primary" onClick={() => buttons.onRentAgain!(p)}>
-            {t('mifi.rentAgain')}
-          </button>
-        ) : null}
-        {a.cancel && buttons.onCancel ? (
-          <button type="button" className="button small" onClick={() => buttons.onCancel!(p)}>
-            {t('mifi.cancel')}
-          </button>
-        ) : null}
+        ))}
       </div>
     </article>
   );
