@@ -6,6 +6,8 @@
 //    (an observer subscribed on the broker, as the cabinet is);
 //  - tap to popped on the stream: from sending the rent request to the stream's `order` state 1 (includes the
 //    simulated cabinet's eject, which has no mechanical delay here);
+//  - popped to screen: from the cabinet's `popped` publish (as the observer on its events topic hears it) to the
+//    stream's `order` state 1;
 //  - return to screen: from the cabinet's `returned` publish to the stream's `order` state 3;
 //  - a burst: BURST (100) users renting at once, one per cabinet, among BENCH_CABINETS (200) simulated cabinets:
 //    tap to eject and the HTTP answer, p50 / p95 / p99.
@@ -65,15 +67,23 @@ async function until(what: string, fn: () => Promise<boolean> | boolean, ms = 15
   }
 }
 await until('cabinet online', async () => (await db.query<{ online: boolean }>('select online from cabinets where id = $1', [CABINET])).rows[0]?.online === true);
+// Every cabinet connected before anything is timed.
+await until('burst cabinets online', async () => (await db.query<{ n: number }>('select count(*)::int as n from cabinets where online and id = any($1::text[])', [benchCabinets])).rows[0]!.n === CABINETS, 30_000);
 
 // An observer on the cabinet's command topic: when each eject command is published.
 const ejects: number[] = [];
 const observer = connector.connect({ clientId: `bench-observer-${process.pid}`, clean: true });
 const ejectsAt = new Map<string, number>(); // the burst's: first eject per cabinet
-await observer.subscribeAsync(topics(prefix, '+').commands, { qos: 1 });
+const poppedAt: number[] = []; // the cabinet's `popped` events, as published
+await observer.subscribeAsync([topics(prefix, '+').commands, topics(prefix, CABINET).events], { qos: 1 });
 observer.on('message', (topic, payload) => {
-  if ((JSON.parse(payload.toString()) as { type?: string }).type !== 'eject') return;
+  const type = (JSON.parse(payload.toString()) as { type?: string }).type;
   const at = performance.now();
+  if (topic === topics(prefix, CABINET).events) {
+    if (type === 'popped') poppedAt.push(at);
+    return;
+  }
+  if (type !== 'eject') return;
   if (topic === topics(prefix, CABINET).commands) ejects.push(at);
   else {
     const id = topic.split('/').at(-2)!;
@@ -96,6 +106,7 @@ const heardAt = (orderId: string, state: number, after: number) =>
 
 const ejected: number[] = [];
 const popped: number[] = [];
+const poppedToScreen: number[] = [];
 const returned: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   const card = (await (await fetch(`${base}/sandbox-pay/v1/tokens`, {
@@ -111,6 +122,8 @@ for (let round = 0; round < ROUNDS; round++) {
   const orderId = rent.data.outTradeNo;
   await until('popped on the stream', () => heardAt(orderId, 1, tap) !== undefined);
   popped.push(heardAt(orderId, 1, tap)! - tap);
+  const published = poppedAt.find((at) => at >= tap);
+  if (published !== undefined) poppedToScreen.push(heardAt(orderId, 1, tap)! - published);
   ejected.push(ejects.find((at) => at >= tap)! - tap);
 
   const detail = await json<{ pPowerbankId: string }>(await fetch(`${base}${API}/cdb/mine/order/detail?orderId=${orderId}`, { headers: { token } }));
@@ -130,7 +143,6 @@ for (let i = 0; i < BURST; i++) {
   const t = (await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-burst-${process.pid}-${String(i).padStart(5, '0')}`, { method: 'POST' }))).data;
   renters.push({ token: t, card: await cardToken(), cabinet: benchCabinets[i]! });
 }
-await until('burst cabinets online', async () => (await db.query<{ n: number }>('select count(*)::int as n from cabinets where online and id = any($1::text[])', [benchCabinets])).rows[0]!.n === CABINETS, 30_000);
 const burstTap = performance.now();
 const answers = await Promise.all(renters.map(async (r, i) => {
   const res = await json<{ outTradeNo: string }>(await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
@@ -149,6 +161,7 @@ const line = (name: string, xs: number[]) =>
 console.info(`live updates: ${ROUNDS} rentals at ${CABINET} (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}, broker: ${broker ? 'embedded' : 'MQTT_URL'})`);
 line('tap to eject command published', ejected);
 line('tap to popped on the stream', popped);
+line('popped published to popped on the stream', poppedToScreen);
 line('return to returned on the stream', returned);
 console.info(`a burst of ${BURST} rentals at once, one per cabinet, ${CABINETS + SEED_VENUES.length} cabinets connected:`);
 line('burst: tap to eject command published', burstEjects);
