@@ -6,10 +6,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { errorText, useT } from '../i18n/index.ts';
 import { $route, href, navigate } from '../stores/router.ts';
-import { cancelPackage, packageInfo, type MifiPackage } from '../api/mifi.ts';
-import { confirmDialog, toast } from '../ui/feedback.tsx';
+import { packageInfo, type MifiPackage } from '../api/mifi.ts';
 import { Loading } from '../ui/Loading.tsx';
-import { continuePayHref, CopyButton, MifiScreen, PackageCard } from './common.tsx';
+import { cancelConfirmed, continuePayHref, CopyButton, MifiScreen, PackageCard } from './common.tsx';
 
 export default function MifiOrderDetail() {
   return <MifiScreen title="detail.title" className="mifi-order-detail">{() => <Detail />}</MifiScreen>;
@@ -44,15 +43,6 @@ function Detail() {
     );
   }
   if (!p) return <Loading label={t('common.loading')} />;
-  const cancel = async () => {
-    if (!(await confirmDialog({ title: t('mifi.orders.cancelTitle'), text: t('mifi.orders.cancelText', { name: p.packageName }) }))) return;
-    try {
-      setP(await cancelPackage(p.orderId));
-      toast(t('mifi.orders.cancelled'));
-    } catch (e) {
-      toast(errorText(e, t));
-    }
-  };
   return (
     <>
       <PackageCard
@@ -61,7 +51,7 @@ function Detail() {
           onRenew: () => navigate(href('/wifiMall', { type: 'DDXG', sn: p.productSendSn })),
           onRentAgain: () => navigate(href('/wifiMall', { type: 'GM' })),
           onContinuePay: () => navigate(continuePayHref(p)),
-          onCancel: () => void cancel(),
+          onCancel: () => void cancelConfirmed(t, p).then((c) => c && setP(c)),
         }}
       >
         <div className="mifi-card-actions">

@@ -6,15 +6,15 @@ import { useCallback, useEffect, useState } from 'react';
 import { errorText, useT } from '../i18n/index.ts';
 import { href, navigate } from '../stores/router.ts';
 import { $mifisn } from '../stores/mifi.ts';
-import { cancelPackage, flowUsageList, packageOrders, type MifiPackage } from '../api/mifi.ts';
+import { flowUsageList, packageOrders, type MifiPackage } from '../api/mifi.ts';
 import type { UsageRecord } from '../contract/mifi.ts';
 import { trafficText } from '../core/mifi.ts';
-import { confirmDialog, toast } from '../ui/feedback.tsx';
+import { toast } from '../ui/feedback.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { dateTime } from '../ui/format.ts';
 import { $activeLang } from '../i18n/index.ts';
-import { continuePayHref, MifiScreen, PackageCard } from './common.tsx';
+import { cancelConfirmed, continuePayHref, MifiScreen, PackageCard } from './common.tsx';
 import { QrPickupDialog } from './QrPickup.tsx';
 
 export default function ScanOrder() {
@@ -66,14 +66,7 @@ function Orders() {
       flowUsageList(p.productSendSn).then(setUsage, (e: unknown) => toast(errorText(e, t)));
     },
     onCancel: async (p: MifiPackage) => {
-      if (!(await confirmDialog({ title: t('mifi.orders.cancelTitle'), text: t('mifi.orders.cancelText', { name: p.packageName }) }))) return;
-      try {
-        await cancelPackage(p.orderId);
-        toast(t('mifi.orders.cancelled'));
-      } catch (e) {
-        toast(errorText(e, t));
-      }
-      await load();
+      if (await cancelConfirmed(t, p)) await load();
     },
   };
 

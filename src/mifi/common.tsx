@@ -2,14 +2,14 @@
 // and time texts, and the copy button.
 import { useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
-import { $activeLang, useT, type T } from '../i18n/index.ts';
+import { $activeLang, errorText, useT, type T } from '../i18n/index.ts';
 import { packageActions, trafficText, zonedText } from '../core/mifi.ts';
 import { formatAmount } from '../core/money.ts';
-import type { MifiPackage } from '../api/mifi.ts';
+import { cancelPackage, type MifiPackage } from '../api/mifi.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { href } from '../stores/router.ts';
 import { Loading } from '../ui/Loading.tsx';
-import { toast } from '../ui/feedback.tsx';
+import { confirmDialog, toast } from '../ui/feedback.tsx';
 import { useMifiStrings } from './strings.ts';
 import './mifi.css';
 
@@ -63,6 +63,19 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       {done ? t('mifi.copiedShort') : t('mifi.copy')}
     </button>
   );
+}
+
+/** Cancel a package after the user confirms it: the package as the server left it, or null (kept, or refused: said). */
+export async function cancelConfirmed(t: T, p: MifiPackage): Promise<MifiPackage | null> {
+  if (!(await confirmDialog({ title: t('mifi.orders.cancelTitle'), text: t('mifi.orders.cancelText', { name: p.packageName }) }))) return null;
+  try {
+    const cancelled = await cancelPackage(p.orderId);
+    toast(t('mifi.orders.cancelled'));
+    return cancelled;
+  } catch (e) {
+    toast(errorText(e, t));
+    return null;
+  }
 }
 
 /** Continue payment of an unpaid (33) package: /confirm with payType mifi (spec §4). */
