@@ -212,6 +212,68 @@ describe('paying an order twice at once', () => {
   });
 });
 
+describe('a process that dies between the charge and the order', () => {
+  it('the crash guard refunds the card charge no order took, once its delay has passed', async () => {
+    const token = await touristToken(b.app);
+    expect((await buy(token, { skuId: 'fr-3d', type: 2, card: false })).code).not.toBe(0);
+    const p = ((await post(token, 'orderList', { current: 1, size: 100 })).data.records as { orderId: string; buyOrderNo: string; packageStatus: number }[]).find((x) => x.packageStatus === 33)!;
+    // The order's transaction never happens (the process is gone as far as the database can tell).
+    let crash!: (e: Error) => void;
+    const dead = new Promise<never>((_, reject) => (crash = reject));
+    const mifi = b.app.powerly.mifi as unknown as { settleCard: () => Promise<void> };
+    const settle = mifi.settleCard;
+    mifi.settleCard = () => dead;
+    try {
+      const inFlight = post(token, 'confirm', { mifiOrderId: p.orderId, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) });
+      const intent = await waitFor(async () => (await b.db.query<{ id: string; status: string }>(`select id, status from sandbox_intents where id like $1 and status = 'captured'`, [`pi_mifi_${p.buyOrderNo}_%`])).rows[0], 'charged');
+      b.clock.advance(119_000);
+      await b.app.powerly.jobs.runDue();
+      expect(await b.app.powerly.sandbox.status(intent.id)).toBe('captured'); // not yet: the request may still finish
+      b.clock.advance(2_000);
+      await b.app.powerly.jobs.runDue();
+      expect(await b.app.powerly.sandbox.status(intent.id)).toBe('refunded');
+      crash(new Error('process died'));
+      expect((await inFlight).code).not.toBe(0);
+      expect((await pkg(token, p.orderId)).packageStatus).toBe(33);
+    } finally {
+      mifi.settleCard = settle;
+    }
+    await ledgerBalanced();
+  });
+
+  it('the box deposit of a package-only order (cabinetDisposit): charged by card, held, its guard cancelled', async () => {
+    const token = await touristToken(b.app);
+    const r = await buy(token, { skuId: 'fr-3d', type: 2 });
+    expect(r.code, JSON.stringify(r)).toBe(0);
+    const card = await cardToken(b.app);
+    const dep = await post(token, 'cabinetDisposit', { mifiOrderId: r.data.orderId, paymentId: 'card-sandbox', stripeToken: card });
+    expect(dep.code, JSON.stringify(dep)).toBe(0);
+    expect(dep.data).toMatchObject({ deviceOrderStatus: 5 });
+    // Again with the same card (a retry): nothing more is charged or held.
+    expect((await post(token, 'cabinetDisposit', { mifiOrderId: r.data.orderId, paymentId: 'card-sandbox', stripeToken: card })).code).not.toBe(0);
+    const guard = (await b.db.query<{ done_at: Date | null }>(`select done_at from jobs where kind = 'mifi.orphan-charge' and payload->>'idempotencyKey' like $1`, [`mifidep_${r.data.orderId}_%`])).rows;
+    expect(guard).toHaveLength(1);
+    expect(guard[0]!.done_at).not.toBeNull();
+    const charges = (await b.db.query<{ amount: number }>(`select amount from payments where order_id = $1 and purpose = 'mifi' order by created_at`, [r.data.out_trade_no])).rows;
+    expect(charges.map((c) => Number(c.amount))).toEqual([500, 5000]); // the package, then the box deposit (€50)
+    await ledgerBalanced();
+  });
+
+  it('the guard does nothing once the order took the charge', async () => {
+    const token = await touristToken(b.app);
+    const r = await buy(token, { skuId: 'fr-3d', type: 2 });
+    expect(r.code, JSON.stringify(r)).toBe(0);
+    const guards = (await b.db.query<{ done_at: Date | null; payload: { idempotencyKey: string } }>(`select done_at, payload from jobs where kind = 'mifi.orphan-charge'`)).rows
+      .filter((j) => j.payload.idempotencyKey.startsWith(`mifi_${r.data.out_trade_no}_`));
+    expect(guards).toHaveLength(1);
+    expect(guards[0]!.done_at).not.toBeNull(); // cancelled when the payment finished
+    b.clock.advance(5 * 60_000);
+    await b.app.powerly.jobs.runDue();
+    const pay = (await b.db.query<{ refunded_amount: number }>(`select refunded_amount from payments where order_id = $1 and purpose = 'mifi'`, [r.data.out_trade_no])).rows[0]!;
+    expect(Number(pay.refunded_amount)).toBe(0);
+  });
+});
+
 describe('the status machine', () => {
   it('makes every transition of PACKAGE_TRANSITIONS, each by the event the state machine names', async () => {
     const DECLINED = '4000 0000 0000 0002';

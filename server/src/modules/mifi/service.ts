@@ -18,13 +18,17 @@ import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository } from '../cabinets/repository.ts';
 import { cabinetCodeFrom } from '#core/codeLink.ts';
 import { PLATFORM, providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
+import type { AuthorizeInput, AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
+import { ORPHAN_AUTH_MS } from '../rentals/service.ts';
 import { currencySymbol, type VenuesService } from '../venues/service.ts';
 import type { MifiRentBody, PackagePageData } from '#contract/mifi.ts';
 import type { MifiRepository, PackageRow, SkuRow } from './repository.ts';
 
 export const JOB_MIFI_TICK = 'mifi.tick';
 export const JOB_MIFI_REFUND = 'mifi.refund';
+/** The crash guard of a card charge for a package order: refunds it if the process died before the order took it. */
+export const JOB_MIFI_ORPHAN = 'mifi.orphan-charge';
 const STATUS_TITLE: Record<number, string> = { 0: 'unused', 1: 'toBeActivated', 2: 'activated', 3: 'revoked', 4: 'refunded', 9: 'ended', 33: 'unpaid', 88: 'cancelled' };
 
 export interface MifiDeps {
@@ -36,6 +40,7 @@ export class MifiService {
   constructor(private readonly d: MifiDeps) {
     d.jobs.register(JOB_MIFI_TICK, (p) => this.tick(String(p.packageId)));
     d.jobs.register(JOB_MIFI_REFUND, (p) => this.refundJob(String(p.packageId), String(p.paymentId), Number(p.amount)));
+    d.jobs.register(JOB_MIFI_ORPHAN, (p) => this.releaseOrphan(p));
   }
 
   // ---- catalogue (the query proxy) ---------------------------------------------------------------------------
@@ -179,12 +184,36 @@ export class MifiService {
     }
     if (!p.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
     const provider = this.d.payments.requireProvider(p.paymentId, p.agent);
-    const result = await provider.authorize({
-      // One key per card token: a retry with the same card replays, another card (continue payment after a
-      // decline) is a new attempt rather than the first one's stored decline.
-      token: p.token, amount: order.total, currency: order.currency, capture: 'automatic', idempotencyKey: `mifi_${order.id}_${p.token}`, userId: user.id, purpose: 'mifi',
-      methodType: p.paymentId.split(':')[1],
-    });
+    // One key per card token: a retry with the same card replays, another card (continue payment after a decline)
+    // is a new attempt rather than the first one's stored decline.
+    const charge = {
+      token: p.token, amount: order.total, currency: order.currency, capture: 'automatic' as const, idempotencyKey: `mifi_${order.id}_${p.token}`, userId: user.id,
+      purpose: 'mifi', methodType: p.paymentId.split(':')[1],
+    };
+    const release = await this.guardCharge(charge, p.paymentId, p.agent);
+    try {
+      await this.payByCard(user, order, provider, charge);
+    } finally {
+      await release();
+    }
+  }
+
+  /**
+   * The crash guard of a card charge, committed before the card call: if this process dies between the charge and
+   * the transaction that takes it, the job (JOB_MIFI_ORPHAN, after ORPHAN_AUTH_MS) replays the call (same key: the
+   * first outcome, no second charge) and refunds it. The returned function cancels it once the call is settled,
+   * refunded or declined here (the job would find the charge recorded anyway).
+   */
+  private async guardCharge(charge: AuthorizeInput, paymentId: string, agent: string | undefined) {
+    await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...charge, paymentId, agent: agent ?? null }, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    return () => this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'idempotencyKey', charge.idempotencyKey)
+      .catch((err: unknown) => this.d.log.error({ err, key: charge.idempotencyKey }, 'guard cancel failed'));
+  }
+
+  /** The card part of pay(): the charge, then the order's transaction (refunded if that fails). */
+  private async payByCard(user: UserRow, order: NonNullable<Awaited<ReturnType<MifiRepository['order']>>>, provider: PaymentProvider, charge: AuthorizeInput) {
+    const orderId = order.id;
+    const result = await provider.authorize(charge);
     if (!result.ok) {
       // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
       if ((await this.d.repo.order(order.id))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
@@ -196,17 +225,7 @@ export class MifiService {
       throw refused('error.payment.authentication_required');
     }
     try {
-      await this.d.db.tx(async () => {
-        // Two calls paying the same order at once (a double tap, a retry racing the first): one settles it.
-        await this.stillUnpaid(order.id);
-        const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'mifi', amount: order.total, currency: order.currency });
-        const w = this.d.ledger;
-        const clearing = await w.account(providerOwner(provider.id), 'clearing', order.currency);
-        const wal = await w.account(userOwner(user.id), 'wallet', order.currency);
-        // The card money enters the user's wallet, and is spent from it exactly as a wallet payment.
-        await w.transfer({ debit: clearing, credit: wal, amount: order.total, code: 'mifi_topup', orderId: order.id, at: this.d.clock.now() });
-        await this.settlePaid(order.id, user.id, paymentId, 'card');
-      });
+      await this.settleCard(user, order, provider, result);
     } catch (err) {
       // This very charge already paid the order (a replay of the same card's call, one charge at the provider): done.
       if (await this.d.payments.isCaptured(provider.id, result.ref)) {
@@ -216,6 +235,38 @@ export class MifiService {
       await provider.refund(result.ref, order.total).catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'mifi refund after a failed order failed'));
       throw err;
     }
+  }
+
+  /** One transaction: the card money into the wallet, then spent on the order (settlePaid). */
+  private async settleCard(user: UserRow, order: { id: string; total: number; currency: string }, provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true; status: 'captured' | 'authorized' }>) {
+    await this.d.db.tx(async () => {
+      // Two calls paying the same order at once (a double tap, a retry racing the first): one settles it.
+      await this.stillUnpaid(order.id);
+      const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'mifi', amount: order.total, currency: order.currency });
+      const w = this.d.ledger;
+      const clearing = await w.account(providerOwner(provider.id), 'clearing', order.currency);
+      const wal = await w.account(userOwner(user.id), 'wallet', order.currency);
+      // The card money enters the user's wallet, and is spent from it exactly as a wallet payment.
+      await w.transfer({ debit: clearing, credit: wal, amount: order.total, code: 'mifi_topup', orderId: order.id, at: this.d.clock.now() });
+      await this.settlePaid(order.id, user.id, paymentId, 'card');
+    });
+  }
+
+  /**
+   * The crash guard's job (JOB_MIFI_ORPHAN): the card call is replayed with its key, which returns the first
+   * outcome without charging again; a charge no payment row records (the order never took it) is refunded.
+   */
+  private async releaseOrphan(p: Record<string, unknown>) {
+    const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
+    if (!provider) return;
+    const result = await provider.authorize({
+      token: String(p.token), amount: Number(p.amount), currency: String(p.currency), capture: 'automatic', idempotencyKey: String(p.idempotencyKey),
+      userId: Number(p.userId), purpose: 'mifi', methodType: p.methodType ? String(p.methodType) : undefined,
+    });
+    if (!result.ok || result.status === 'requires_action') return;
+    if (await this.d.payments.isCaptured(provider.id, result.ref)) return;
+    this.d.log.warn({ ref: result.ref }, 'refunding a package charge no order took');
+    await provider.refund(result.ref, Number(p.amount), { idempotencyKey: `orphan_${String(p.idempotencyKey)}` });
   }
 
   /** Inside the paying unit of work: locks the order; it must still be unpaid (33). */
@@ -399,12 +450,21 @@ export class MifiService {
     const wallet = await w.walletOf(user.id, p.currency);
     const topUp = Math.max(0, deposit - wallet.balance);
     let charged: { providerId: string; ref: string; result: Parameters<PaymentsService['record']>[0]['result'] } | null = null;
+    let release: () => Promise<unknown> = async () => undefined;
     if (topUp > 0) {
       if (!b.stripeToken) throw refused('error.mifi.balanceLow');
       const provider = this.d.payments.requireProvider(b.paymentId, agent);
       // One key per card token, as pay(): a retry with the same card replays, another card is a new attempt.
-      const result = await provider.authorize({ token: b.stripeToken, amount: topUp, currency: p.currency, capture: 'automatic', idempotencyKey: `mifidep_${p.id}_${b.stripeToken}`, userId: user.id, purpose: 'mifi' });
-      if (!result.ok || result.status !== 'captured') throw refused('error.payment.card_declined');
+      const charge: AuthorizeInput = { token: b.stripeToken, amount: topUp, currency: p.currency, capture: 'automatic', idempotencyKey: `mifidep_${p.id}_${b.stripeToken}`, userId: user.id, purpose: 'mifi' };
+      release = await this.guardCharge(charge, b.paymentId, agent);
+      const result = await provider.authorize(charge).catch(async (err: unknown) => {
+        await release();
+        throw err;
+      });
+      if (!result.ok || result.status !== 'captured') {
+        await release();
+        throw refused('error.payment.card_declined');
+      }
       charged = { providerId: provider.id, ref: result.ref, result };
     }
     try {
@@ -433,6 +493,8 @@ export class MifiService {
           throw err;
         }
       } else throw err;
+    } finally {
+      await release();
     }
     return this.toWire((await this.d.repo.pkg(p.id))!);
   }
