@@ -1,0 +1,179 @@
+// The payment methods beyond the card provider (spec §7, §9): WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa,
+// MercadoPago, Monri, SumUp, PayGate, N1co, Espees, Alif Pay, debit card. Each is one adapter: a definition (its
+// payment types, how the customer pays, what it can do, what an operator configures) and an instance made from
+// one agent's configuration that talks to the provider's documented API. The external-payment service
+// (external.ts) drives them all the same way:
+//
+//   start     the provider creates the payment; the answer says what the customer does next (Action)
+//   complete  the customer came back from the provider with its parameters (PayPal token + PayerID, …)
+//   status    the provider's current state of a payment (polled by the app's check call and by the expiry job)
+//   notification  a webhook / callback delivery, verified the way the provider specifies (null when it does not)
+//
+// Every call that moves money carries an idempotency key derived from our ids; adapters pass it to the provider
+// where the API has one, and otherwise use our `outTradeNo` as the provider's merchant reference (which the
+// provider refuses to reuse), so a retried call never charges twice.
+import type { Capabilities, PayoutInput } from '../provider.ts';
+
+/** How the customer finishes a payment. */
+export type MethodKind =
+  /** The provider's hosted page (PayPal, SumUp, N1co, Alif Pay, Espees): a redirect there and back. */
+  | 'redirect'
+  /** A form posted to the provider's page (PayGate PayWeb3: PAY_REQUEST_ID + CHECKSUM). */
+  | 'form'
+  /** A payment inside an app's browser through its JS bridge (WeChat JSAPI, Alipay tradePay). */
+  | 'jsapi'
+  /** The customer confirms on their phone (M-Pesa STK push, mobile money, SMS): the app polls. */
+  | 'push'
+  /** Card fields or a card token made by the provider's client SDK (Flutterwave card, MercadoPago, Monri, debit card). */
+  | 'card';
+
+/** Where a method can be offered (spec §7: the method list is filtered by platform). */
+export type Platform = 'web' | 'wechat' | 'alipay';
+
+export type ExternalState = 'pending' | 'authorized' | 'paid' | 'failed' | 'cancelled';
+
+export interface StartInput {
+  /** Our reference, unique per payment: `[A-Za-z0-9]`, ≤ 32 characters (fits every provider's merchant reference). */
+  outTradeNo: string;
+  /** Integer minor units of `currency`. */
+  amount: number;
+  currency: string;
+  description: string;
+  /** automatic: charge now; manual: authorise (hold) to capture or void later — only when capabilities.hold. */
+  capture: 'automatic' | 'manual';
+  /** Where a redirect method sends the customer back (our /result page with outTradeNo). */
+  returnUrl: string;
+  cancelUrl: string;
+  /** Our webhook for this adapter and agent (POST /webhooks/methods/<adapter>[.<agent>]). */
+  notifyUrl: string;
+  idempotencyKey: string;
+  /** The chosen payment type (spec §9: WeChat_MP, paypal, M-PESA, Flutterwave_Mobile, …). */
+  payType: string;
+  payer: {
+    userId: number;
+    email?: string;
+    /** E.164 digits without '+', e.g. 254708374149. */
+    phone?: string;
+    /** The payer's id in the app that hosts the payment (WeChat openid, Alipay buyer id). */
+    openId?: string;
+    name?: string;
+    ip?: string;
+  };
+  /**
+   * Card kinds: a single-use token from the provider's client SDK (MercadoPago card token, Monri, …), or the card
+   * fields for a provider whose API takes them encrypted (Flutterwave direct charge).
+   */
+  card?: {
+    token?: string;
+    number?: string;
+    expMonth?: string;
+    expYear?: string;
+    cvv?: string;
+    paymentMethodId?: string;
+    issuerId?: string;
+    installments?: number;
+  };
+  /** WeChat Pay score: the service's deposit-free rental (the risk fund the order may reach). */
+  deposit?: number;
+}
+
+/** What the customer does next. */
+export type Action =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'form'; url: string; fields: Record<string, string> }
+  | { kind: 'jsapi'; bridge: 'wechat' | 'alipay'; params: Record<string, string> }
+  | { kind: 'push' }
+  | { kind: 'none' };
+
+export interface StartResult {
+  /** The provider's id of this payment (used by status, complete, capture, void, refund). */
+  ref: string;
+  state: ExternalState;
+  action: Action;
+  failureCode?: string;
+}
+
+export interface StatusResult {
+  ref: string;
+  state: ExternalState;
+  /** What the provider holds or charged, when it says. */
+  amount?: number;
+  currency?: string;
+  failureCode?: string;
+}
+
+export interface NotificationRequest {
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as received (signatures are over these bytes). */
+  rawBody: string;
+  query: Record<string, string>;
+}
+
+export interface Notification {
+  /** Unique per delivery event: stored once, a redelivery is answered without being applied again. */
+  eventId: string;
+  /** Which payment: our outTradeNo and/or the provider's ref. */
+  outTradeNo?: string;
+  ref?: string;
+  /** The state the provider reports (the service still asks status() before it fulfils). */
+  state?: ExternalState;
+  amount?: number;
+  currency?: string;
+  /** The answer the provider expects (WeChat: JSON {code:'SUCCESS'}; Alipay: 'success'; M-Pesa: {ResultCode:0}). */
+  ack: { status: number; contentType: string; body: string };
+}
+
+export interface ProviderCall {
+  idempotencyKey: string;
+}
+
+/** One agent's instance of a method adapter. */
+export interface MethodAdapter {
+  start(input: StartInput): Promise<StartResult>;
+  status(ref: string, outTradeNo: string): Promise<StatusResult>;
+  /** The customer is back with the provider's parameters (PayPal: token, PayerID); default: status(). */
+  complete?(ref: string, outTradeNo: string, params: Record<string, string>, call: ProviderCall): Promise<StatusResult>;
+  /** Only with capabilities.hold: captures up to the authorised amount (the rest released). */
+  capture?(ref: string, amount: number, call: ProviderCall): Promise<void>;
+  /** Only with capabilities.hold: releases an authorisation. */
+  void?(ref: string, call: ProviderCall): Promise<void>;
+  refund(ref: string, amount: number, call: ProviderCall): Promise<void>;
+  /** Only with capabilities.payout: a withdrawal; its outcome may come later as a notification. */
+  payout?(input: PayoutInput): Promise<{ ref: string }>;
+  /** Verifies and reads a webhook delivery; null when its signature (or source) does not verify. */
+  notification(req: NotificationRequest): Promise<Notification | null>;
+  /** Public data the client needs (MercadoPago public key, Monri authenticity token, WeChat appId). */
+  clientConfig?(): Record<string, string>;
+}
+
+export interface AdapterDeps {
+  fetch: typeof fetch;
+  now: () => Date;
+}
+
+/** An adapter as the registry knows it. */
+export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>> {
+  /** Lower-case id: the configuration key, the webhook path segment. */
+  id: string;
+  /** The spec §9 payment types this adapter serves, with how each is paid. */
+  payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[] }[];
+  capabilities: Capabilities;
+  /** ISO currencies the provider takes for these types (absent: any). */
+  currencies?: string[];
+  /** Configuration keys an operator must set (checked at start when the method is switched on with SANDBOX=off). */
+  required: (keyof C & string)[];
+  /** Optional keys (e.g. `apiBase`: the provider's API root, redirected to a local test server in the tests). */
+  optional?: (keyof C & string)[];
+  create(config: C, deps: AdapterDeps): MethodAdapter;
+}
+
+export class ProviderError extends Error {
+  constructor(
+    /** The provider's error code (or 'network', 'bad_response'). */
+    readonly code: string,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
