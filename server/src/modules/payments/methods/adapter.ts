@@ -94,6 +94,10 @@ export interface StartResult {
 }
 
 export interface StatusResult {
+  /**
+   * The ref to use from now on: it may change as the payment moves (PayPal: the order id, then its capture or
+   * authorisation id). Every method of the adapter accepts any ref it has returned.
+   */
   ref: string;
   state: ExternalState;
   /** What the provider holds or charged, when it says. */
@@ -164,6 +168,11 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
   required: (keyof C & string)[];
   /** Optional keys (e.g. `apiBase`: the provider's API root, redirected to a local test server in the tests). */
   optional?: (keyof C & string)[];
+  /**
+   * The provider's own documented test-mode values (test cards, test phone numbers, test accounts), which this
+   * method's sandbox honours too and docs/payments.md lists.
+   */
+  testValues?: { value: string; outcome: 'succeeds' | 'declined' | 'insufficient_funds' | 'no_answer'; note?: string }[];
   create(config: C, deps: AdapterDeps): MethodAdapter;
 }
 
