@@ -31,6 +31,10 @@ import { StripeCardProvider, type StripeAccount } from './modules/payments/strip
 import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
 import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
+import { ExternalRepository } from './modules/payments/methods/repository.ts';
+import { methodProviders, methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
+import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
+import { SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
 import rentalRoutes from './modules/rentals/routes.ts';
@@ -109,13 +113,24 @@ export interface AppDeps {
   trustProxy?: boolean | number | string[];
   /** Stripe (config/stripe.ts): card payments go through it instead of the sandbox card provider. */
   stripe?: StripeSettings;
+  /** PAYMENT_METHODS: the methods beyond the card each agent switched on, with their configuration (methods/registry.ts). */
+  paymentMethods?: MethodsConfig;
+  /** The fetch the method adapters call their providers with (tests: a local test server's). */
+  methodFetch?: typeof fetch;
+  /** PUBLIC_URL: this server's address as providers reach it (return and notification URLs). */
+  publicUrl?: string;
   /** Which Stripe variables are missing (named when SANDBOX=off cannot start). */
   stripeMissing?: string[];
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
-export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey' | 'stripe' | 'stripeMissing'>): string[] {
+export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey' | 'stripe' | 'stripeMissing' | 'paymentMethods' | 'publicUrl'>): string[] {
+  const methods = deps.paymentMethods ?? {};
+  const anyMethod = Object.values(methods).some((m) => Object.keys(m).length > 0);
   return [
+    // Only the methods an agent switched on need their configuration (and providers must reach us: PUBLIC_URL).
+    ...methodsGaps(methods),
+    ...(anyMethod && !deps.publicUrl ? ['PUBLIC_URL (where payment providers send customers back and post their notifications)'] : []),
     ...unconfiguredSignIn(deps.signIn ?? {}),
     ...(deps.embedSigningKey ? [] : ['EMBED_SIGNING_KEY']),
     ...(deps.stripe ? [] : [`card payments (Stripe: ${(deps.stripeMissing?.length ? deps.stripeMissing : [...STRIPE_VARIABLES]).join(', ')})`]),
@@ -158,6 +173,14 @@ export async function buildApp(deps: AppDeps) {
       agentProviders.set(agent, id);
     }
   }
+  // The methods beyond the card (methods/registry.ts): registered beside the card providers, offered per agent.
+  const externalRepo = new ExternalRepository(db);
+  const acquirer = new SandboxAcquirerRepository(db);
+  const byAgent = methodProviders(deps.paymentMethods ?? {}, {
+    repo: externalRepo, clock, publicUrl: deps.publicUrl ?? '', sandbox: sandboxOn, platformAgent: DEFAULT_AGENT, fetch: deps.methodFetch,
+    cardOutcome: async (token) => (await acquirer.useToken(token, clock.now()))?.outcome,
+  });
+  for (const p of [...byAgent.values()].flat()) providers.register(p);
   const auth = new AuthService(new AuthRepository(db), clock);
   const ledger = new LedgerService(new LedgerRepository(db), db);
   const liveness = new Liveness(clock, deps.offlineAfterMs);
@@ -170,6 +193,7 @@ export async function buildApp(deps: AppDeps) {
     defaultProvider: deps.stripe ? 'stripe' : 'sandbox',
     defaultAgent: DEFAULT_AGENT,
     agentExists: async (id) => (await embedRepo.agent(id)) != null,
+    methodProviders: byAgent,
   });
   const rentalsRepo = new RentalsRepository(db);
   const rentals = new RentalsService({
@@ -239,6 +263,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
+    await api.register(payerRoutes, { payments });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a) => wallet.savedCardRef(u, c, a) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
@@ -251,9 +276,11 @@ export async function buildApp(deps: AppDeps) {
   await app.register(leadRoutes, { content });
   if (sandboxOn) {
     await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
+    await app.register(sandboxCheckoutRoutes, { repo: externalRepo });
     await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
   }
   await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
+  await app.register(methodReturnRoutes, { payments, repo: externalRepo, clock });
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
   if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo, mifi });
 

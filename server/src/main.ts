@@ -20,6 +20,7 @@ import { MqttCabinetLink } from './modules/cabinets/link.ts';
 import { WeChatApi } from './modules/content/wechat.ts';
 import { mailerFromConfig } from './modules/notify/mailer.ts';
 import { SandboxCardProvider } from './modules/payments/sandbox.ts';
+import { parseMethodsConfig } from './modules/payments/methods/registry.ts';
 import { serveFrontEnd } from './static.ts';
 
 async function main() {
@@ -59,6 +60,8 @@ async function main() {
     trustProxy: cfg.trustProxy,
     stripe: stripe.settings,
     stripeMissing: stripe.missing,
+    paymentMethods: parseMethodsConfig(process.env.PAYMENT_METHODS),
+    publicUrl: cfg.publicUrl,
     signIn: signInSettingsFromEnv(process.env),
     logger: { level: process.env.LOG_LEVEL || 'warn' },
   });

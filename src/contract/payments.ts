@@ -9,6 +9,17 @@ export const PaymentMethod = Type.Object({
   pCurrencyType: Type.String(),
   publicKey: Type.String({ description: 'pk_sandbox_… means: use the sandbox card form' }),
   configDetails: Type.Object({ accountCountry: Type.String(), currency: Type.String() }),
+  /**
+   * How the customer pays a method beyond the card provider (docs/payments.md): redirect, form, jsapi (the WeChat or
+   * Alipay bridge), push (confirm on the phone), card (the provider's card form). Absent: a card provider's method.
+   */
+  kind: Type.Optional(Type.Union([Type.Literal('redirect'), Type.Literal('form'), Type.Literal('jsapi'), Type.Literal('push'), Type.Literal('card')])),
+  /** The method can hold a deposit (pre-authorisation); otherwise a deposit goes through the wallet. */
+  hold: Type.Optional(Type.Boolean()),
+  /** Test mode: the provider's sandbox (the screen shows its test values). */
+  sandbox: Type.Optional(Type.Boolean()),
+  /** The provider's test-mode values (test phone numbers, cards) with what each does, in test mode only. */
+  testValues: Type.Optional(Type.Array(Type.Object({ value: Type.String(), outcome: Type.String() }))),
 });
 export type PaymentMethod = Static<typeof PaymentMethod>;
 
@@ -16,6 +27,8 @@ export const PaymentMethodsQuery = Type.Object({
   qrcode: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3 })),
   agentId: Type.Optional(Type.String({ maxLength: 64 })),
+  /** Where the app runs: the WeChat or Alipay browser offer their own in-app payment; web is anything else. */
+  platform: Type.Optional(Type.Union([Type.Literal('web'), Type.Literal('wechat'), Type.Literal('alipay')])),
 });
 export type PaymentMethodsQuery = Static<typeof PaymentMethodsQuery>;
 
@@ -28,6 +41,30 @@ export const SandboxToken = Type.Object({
   card: Type.Object({ brand: Type.String(), last4: Type.String(), expMonth: Type.Integer(), expYear: Type.Integer() }),
 });
 export type SandboxToken = Static<typeof SandboxToken>;
+
+/**
+ * POST cdb/payment/method/payer: what the payer gives for a method beyond the card provider (spec §5: a phone for
+ * M-Pesa and mobile money, an e-mail for Monri, the entrustment agreement for WeChat Pay score), checked and kept
+ * as a single-use token that the paying call carries as `stripeToken`.
+ */
+export const PayerBody = Type.Object({
+  paymentId: Type.String({ minLength: 1, maxLength: 100 }),
+  phoneNumber: Type.Optional(Type.String({ maxLength: 20 })),
+  areaCode: Type.Optional(Type.String({ maxLength: 6 })),
+  email: Type.Optional(Type.String({ maxLength: 254 })),
+  openId: Type.Optional(Type.String({ maxLength: 128 })),
+  /** A card token made by the provider's card form (MercadoPago, Monri, the sandbox's). */
+  cardToken: Type.Optional(Type.String({ maxLength: 200 })),
+  paymentMethodId: Type.Optional(Type.String({ maxLength: 40 })),
+  issuerId: Type.Optional(Type.String({ maxLength: 40 })),
+  installments: Type.Optional(Type.Integer({ minimum: 1, maximum: 48 })),
+  agreement: Type.Optional(Type.Boolean()),
+  /** Does the deposit hold (a pre-authorisation) need this method to hold: then the agreement is required (WeChat Pay score). */
+  hold: Type.Optional(Type.Boolean()),
+});
+export type PayerBody = Static<typeof PayerBody>;
+export const PayerResult = Type.Object({ token: Type.String() });
+export type PayerResult = Static<typeof PayerResult>;
 
 /** The customer must finish the payment with Stripe.js (3-D Secure, a redirect, a QR code), then call again with paymentIntent. */
 export const PaymentAction = Type.Object({

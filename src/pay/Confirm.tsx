@@ -25,6 +25,7 @@ import { toMinor } from '../core/money.ts';
 import { afterPaymentPath, CZ_FAILURE_BACK_MS, readConfirmQuery } from '../core/payTypes.ts';
 import { showMessage } from '../ui/feedback.tsx';
 import { StripePay } from './StripePay.tsx';
+import { ExternalPay } from './ExternalPay.tsx';
 import { reportToOpener, stripeKind, StripePayError, type PayAnswer } from './stripe.ts';
 import { HoldExplainer } from './HoldExplainer.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
@@ -104,15 +105,20 @@ export default function Confirm() {
 
   const chosen = methods?.find((m) => m.pId === q.paymentId);
   const method = chosen ?? (methods ? pickCardMethod(methods) : undefined);
-  const provider: CardProvider | null = method ? cardProviderFor(method) : null;
+  // A method beyond the card provider (M-Pesa, PayPal, WeChat Pay, …) pays through ExternalPay.
+  const external = method?.kind ? method : null;
+  const provider: CardProvider | null = method && !external ? cardProviderFor(method) : null;
   const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
 
   /** Sends a payment to the server call of this payType; `action` when the customer must finish it first. */
   const serverCall = async (input: { stripeToken?: string; paymentIntent?: string }, key: string): Promise<PayAnswer> => {
     const paymentId = method?.pId ?? q.paymentId;
     // Redirect methods (iDEAL) come back to this screen, which resumes the payment (?payment_intent).
-    const redirect = method && stripeKind(method.pPaymentType) === 'redirect' && !cardProviderFor(method);
-    const returnUrl = redirect && location.protocol.startsWith('http') ? location.href : undefined;
+    const redirect = method && ((stripeKind(method.pPaymentType) === 'redirect' && !cardProviderFor(method)) || method.kind);
+    // Back to this screen with the chosen method named (a provider's return resumes it with payment_intent).
+    const here = { ...Object.fromEntries(query), paymentId };
+    delete (here as Record<string, string>).payment_intent;
+    const returnUrl = redirect && location.protocol.startsWith('http') ? `${location.origin}${location.pathname}#${href('/confirm', here)}` : undefined;
     if (payType === 'FK') {
       const r = await payOrder({ outTradeNo: q.outTradeNo || q.orderId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent }, key);
       return r.action ? { action: r.action } : { done: r.outTradeNo };
@@ -175,7 +181,7 @@ export default function Confirm() {
   // Back from a redirect method (iDEAL) or a 3-D Secure page outside the frame: resume that payment once.
   const resumed = useRef(false);
   const resumeOnce = useLatest(() => {
-    if (!q.paymentIntent || resumed.current || !methods) return;
+    if (!q.paymentIntent || resumed.current || !methods || external) return;
     resumed.current = true;
     void serverCall({ paymentIntent: q.paymentIntent }, randomId()).then((a) => ('done' in a ? afterPaid(a.done) : payError(new StripePayError('authentication_failed', ''))), payError);
   });
@@ -253,6 +259,27 @@ export default function Confirm() {
           <Loading label={t('confirm.loadingMethods')} />
         ) : !method ? (
           <p role="alert">{t('confirm.noMethod')}</p>
+        ) : external ? (
+          <section aria-labelledby="card-title">
+            <h2 id="card-title" className="section-title">
+              {external.label}
+            </h2>
+            {preAuth && external.hold ? <HoldExplainer amount={amount} /> : null}
+            <ExternalPay
+              method={external}
+              preAuth={preAuth}
+              resumeRef={q.paymentIntent || undefined}
+              submitLabel={preAuth && external.hold ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
+              call={(input) => serverCall(input, randomId())}
+              onDone={afterPaid}
+              onError={payError}
+            />
+            {methods.length > 1 ? (
+              <a className="button block" href={'#' + href('/payMethod', Object.fromEntries(query))}>
+                {t('payMethod.change')}
+              </a>
+            ) : null}
+          </section>
         ) : stripeMethod ? (
           <section aria-labelledby="card-title">
             <h2 id="card-title" className="section-title">

@@ -14,10 +14,10 @@ import { stripeKind } from './stripe.ts';
 import { usePayStrings } from './strings.ts';
 
 /** Apple Pay is not offered on Android, Google Pay not on iOS; the Express Checkout Element still checks the device. */
-export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType'>): boolean {
+export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType' | 'kind'>): boolean {
   if (m.pPaymentType === 'STRIPE_APPLE' || m.pPaymentType === 'APPLE_PAY') return system !== 'android';
   if (m.pPaymentType === 'STRIPE_GOOGLE' || m.pPaymentType === 'GOOGLE_PAY') return system !== 'ios';
-  return stripeKind(m.pPaymentType) != null;
+  return stripeKind(m.pPaymentType) != null || m.kind != null;
 }
 
 export default function PayMethod() {

@@ -45,7 +45,7 @@ export default async function paymentRoutes(app: App, opts: { payments: Payments
       hold = priced.planRow.deposit_type === 0;
     } else if (req.query.currency) c = req.query.currency.toUpperCase();
     else throw badRequest('error.validation.field', { field: 'qrcode' });
-    return ok(opts.payments.methods(c, currencySymbol(c), agent, { hold }));
+    return ok(opts.payments.methods(c, currencySymbol(c), agent, { hold, platform: req.query.platform }));
   });
 
   app.post('/cdb/payment/stripe/multicurrency/payOrder', {

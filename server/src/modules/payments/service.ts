@@ -5,6 +5,8 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
 import { PaymentsRepository } from './repository.ts';
 import type { AuthorizeResult, PaymentProvider, ProviderEvent, ProviderRegistry } from './provider.ts';
+import type { ExternalMethodProvider } from './methods/external.ts';
+import type { Platform } from './methods/adapter.ts';
 
 export type PaymentStatus = 'authorized' | 'captured' | 'partially_captured' | 'voided' | 'refunded' | 'declined';
 
@@ -25,6 +27,10 @@ export interface PaymentMethod {
   pCurrencyType: string;
   publicKey: string;
   configDetails: { accountCountry: string; currency: string };
+  kind?: 'redirect' | 'form' | 'jsapi' | 'push' | 'card';
+  hold?: boolean;
+  sandbox?: boolean;
+  testValues?: { value: string; outcome: string }[];
 }
 
 const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
@@ -47,6 +53,8 @@ const STRIPE_TYPES: { type: string; label: string; currencies?: string[] }[] = [
 export interface Purpose {
   /** A hold (pre-authorisation deposit): only card methods can hold (iDEAL and WeChat Pay charge at once). */
   hold?: boolean;
+  /** Where the app runs (spec §7: the list is filtered by platform). */
+  platform?: Platform;
 }
 
 export interface PaymentsOptions {
@@ -57,6 +65,8 @@ export interface PaymentsOptions {
   /** Whether an agent id is known (the agents table, or the platform's own agent). */
   agentExists?: (id: string) => Promise<boolean>;
   defaultAgent?: string;
+  /** The methods beyond the card provider per agent (methods/registry.ts); an agent without its own uses the platform's. */
+  methodProviders?: Map<string, ExternalMethodProvider[]>;
 }
 
 export class PaymentsService {
@@ -95,25 +105,65 @@ export class PaymentsService {
   }
 
   /** The methods a cabinet or wallet in `currency` offers for `agent`. Only registered providers are offered. */
-  methods(currency: string, symbol: string, agent = this.opts.defaultAgent ?? 'powerly', purpose: Purpose = {}): PaymentMethod[] {
+  methods(currency: string, symbol: string, agent = this.platform, purpose: Purpose = {}): PaymentMethod[] {
     const provider = this.providerOf(agent);
-    if (!provider) return [];
     const base = {
-      currencySymbol: symbol, pCurrencyType: currency, publicKey: provider.publicKey(),
+      currencySymbol: symbol, pCurrencyType: currency,
       configDetails: { accountCountry: COUNTRY[currency] ?? 'US', currency: currency.toLowerCase() },
     };
-    if (provider.id === 'sandbox') return [{ pId: CARD_METHOD_ID, pPaymentType: 'STRIPE_CARD', label: 'Card', ...base }];
-    return STRIPE_TYPES
-      .filter((t) => !t.currencies || t.currencies.includes(currency))
-      .filter((t) => !purpose.hold || t.type === 'STRIPE_CARD' || t.type === 'STRIPE_APPLE' || t.type === 'STRIPE_GOOGLE')
-      .map((t) => ({ pId: `${provider.id}:${t.type}`, pPaymentType: t.type, label: t.label, ...base }));
+    const cards: PaymentMethod[] = !provider ? []
+      : provider.id === 'sandbox' ? [{ pId: CARD_METHOD_ID, pPaymentType: 'STRIPE_CARD', label: 'Card', publicKey: provider.publicKey(), ...base }]
+      : STRIPE_TYPES
+        .filter((t) => !t.currencies || t.currencies.includes(currency))
+        .filter((t) => !purpose.hold || t.type === 'STRIPE_CARD' || t.type === 'STRIPE_APPLE' || t.type === 'STRIPE_GOOGLE')
+        .map((t) => ({ pId: `${provider.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: provider.publicKey(), ...base }));
+    // The other methods: by currency and platform. Without a hold they still rent: the deposit goes through the wallet.
+    const platform = purpose.platform ?? 'web';
+    const others = this.methodProvidersOf(agent).flatMap((p) => {
+      const def = p.definition;
+      if (def.currencies && !def.currencies.includes(currency)) return [];
+      // A card method of test mode tokenises with the sandbox card provider's key.
+      const key = p.sandbox ? (this.providers.has('sandbox') ? this.providers.get('sandbox').publicKey() : '') : p.publicKey();
+      return def.payTypes
+        .filter((t) => (t.platforms ? t.platforms.includes(platform) : platform === 'web' || t.kind !== 'jsapi'))
+        .map((t): PaymentMethod => ({
+          pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold,
+          ...(p.sandbox ? { sandbox: true, testValues: (def.testValues ?? []).map((v) => ({ value: v.value, outcome: v.outcome })) } : {}),
+        }));
+    });
+    return [...cards, ...others];
+  }
+
+  private get platform() {
+    return this.opts.defaultAgent ?? 'powerly';
+  }
+
+  /** The agent's own method providers, else the platform's. */
+  methodProvidersOf(agent: string): ExternalMethodProvider[] {
+    const m = this.opts.methodProviders;
+    return m?.get(agent) ?? m?.get(this.platform) ?? [];
+  }
+
+  /** Every method provider of every agent. */
+  allMethodProviders(): ExternalMethodProvider[] {
+    return [...(this.opts.methodProviders?.values() ?? [])].flat();
+  }
+
+  /** The method provider behind a method id of `agent`, and the method's payment type. */
+  externalMethod(methodId: string, agent = this.platform) {
+    const i = methodId.lastIndexOf(':');
+    const [pid, type] = [methodId.slice(0, i), methodId.slice(i + 1)];
+    const p = this.methodProvidersOf(agent).find((x) => x.id === pid);
+    return p && p.kindOf(type) ? { provider: p, payType: type, kind: p.kindOf(type)! } : undefined;
   }
 
   /**
    * The provider behind a method id, if that method belongs to `agent` (a method of another agent's account is
    * refused: its cards and keys are not this agent's).
    */
-  providerForMethod(methodId: string, agent = this.opts.defaultAgent ?? 'powerly') {
+  providerForMethod(methodId: string, agent = this.platform): PaymentProvider | null {
+    const ext = this.externalMethod(methodId, agent);
+    if (ext) return this.providers.get(ext.provider.id);
     const provider = this.providerOf(agent);
     if (!provider) return null;
     if (methodId === CARD_METHOD_ID) return provider.id === 'sandbox' ? provider : null;
@@ -122,7 +172,9 @@ export class PaymentsService {
   }
 
   /** Whether a method can hold money (pre-authorisation) rather than charge at once. */
-  static methodHolds(methodId: string) {
+  methodHolds(methodId: string, agent = this.platform) {
+    const ext = this.externalMethod(methodId, agent);
+    if (ext) return ext.provider.capabilities.hold;
     return methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE)$/.test(methodId);
   }
 

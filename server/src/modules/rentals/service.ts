@@ -131,9 +131,9 @@ export class RentalsService {
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
     if (input.paymentIntent && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))) throw conflict('error.payment.alreadyUsed');
     const { cabinet, priced } = await this.preflight(user, input.qrcode, input.kind ?? 'cdb');
-    const preauth = priced.planRow.deposit_type === 0;
-    // A pre-authorisation needs a method that can hold (a card or a card wallet); iDEAL / WeChat Pay charge at once.
-    if (preauth && !PaymentsService.methodHolds(input.paymentId)) throw badRequest('error.paymentMethod');
+    // A pre-authorisation where the plan asks for one and the method can hold (spec §4); a method that only charges
+    // (iDEAL, M-Pesa, …) pays the deposit into the wallet instead, as a deposit top-up.
+    const preauth = this.holds(priced, input);
     const orderId = orderNo(this.d.clock.now());
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
@@ -159,11 +159,16 @@ export class RentalsService {
       if (state.settled) {
         await this.d.jobs.cancel(JOB_ORPHAN_AUTH, 'orderId', orderId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
         // Waiting for the customer (3-D Secure): if they never come back, the payment is released after the timeout.
-        if (out && typeof out === 'object') {
+        if (out && typeof out === 'object' && !input.paymentIntent) {
           await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, { ...guard, ref: out.action.paymentIntent }, new Date(this.d.clock.now().getTime() + ACTION_TIMEOUT_MS));
         }
       }
     }
+  }
+
+  /** Whether this rental's deposit is a hold: the plan asks for one and the method can hold. */
+  private holds(priced: PricedVenue, input: DepositInput) {
+    return priced.planRow.deposit_type === 0 && this.d.payments.methodHolds(input.paymentId, input.agent);
   }
 
   /** The card call: a new payment, or the outcome of one the customer finished (checked: theirs, the right amount). */
@@ -189,7 +194,7 @@ export class RentalsService {
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
     let funding: Funding;
-    if (priced.planRow.deposit_type === 0) {
+    if (this.holds(priced, input)) {
       const result = await this.pay(user, provider, input, orderId, deposit, currency, 'manual', 'deposit_preauth');
       if (!result.ok) {
         guard.settled = true; // declined: nothing to release

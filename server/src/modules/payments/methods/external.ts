@@ -1,0 +1,207 @@
+// A method adapter (adapter.ts) as a payment provider of the registry: the rentals, wallet, debt and Wi-Fi flows
+// pay with it exactly as with a card provider whose customer must act (3-D Secure). `authorize` starts the payment
+// at the provider and answers `requires_action` with what the customer does next; the app repeats its call with
+// `paymentIntent` = our outTradeNo, and `resume` reads the provider's state (after the customer's return with its
+// parameters, or by polling while they confirm on their phone). Capture, void and refund go to the adapter with
+// the provider's current ref; the orphan guards and compensation jobs of the flows therefore work unchanged.
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../../lib/clock.ts';
+import { randomToken } from '../../../lib/ids.ts';
+import {
+  NotSupported, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type PayoutInput, type ProviderCallOptions,
+} from '../provider.ts';
+import { ProviderError, type AdapterDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type StatusResult } from './adapter.ts';
+import type { ExternalRepository, ExternalRow, PayerDetails } from './repository.ts';
+
+/** The client secret of an external action: the app reads the action from it (src/pay/external.ts). */
+export const EXTERNAL_ACTION_PREFIX = 'ext:';
+/** Payer tokens (made by POST cdb/payment/method/payer) start with this. */
+export const PAYER_TOKEN_PREFIX = 'mt_';
+
+/** Our reference at the provider for one paying call: stable per call (its idempotency key), alphanumeric, 32 characters. */
+export function outTradeNoOf(provider: string, idempotencyKey: string): string {
+  return 'P' + createHash('sha256').update(`${provider}\n${idempotencyKey}`).digest('hex').slice(0, 31).toUpperCase();
+}
+
+export class ExternalMethodProvider extends PaymentProvider {
+  constructor(
+    private readonly instanceId: string,
+    readonly definition: AdapterDefinition,
+    private readonly adapter: MethodAdapter,
+    private readonly repo: ExternalRepository,
+    private readonly clock: Clock,
+    /** Absolute base of this server for the provider's return and notification URLs ('' in the sandbox: relative). */
+    private readonly publicUrl: string,
+    readonly sandbox: boolean,
+  ) {
+    super();
+  }
+
+  override get id() {
+    return this.instanceId;
+  }
+
+  get capabilities(): Capabilities {
+    return this.definition.capabilities;
+  }
+
+  /** What the app's payment form needs of this provider (a card SDK's public key, an authenticity token). */
+  publicKey() {
+    return this.adapter.clientConfig?.().publicKey ?? '';
+  }
+
+  clientConfig() {
+    return this.adapter.clientConfig?.() ?? {};
+  }
+
+  kindOf(payType: string) {
+    return this.definition.payTypes.find((t) => t.type === payType)?.kind;
+  }
+
+  /** Checks and keeps what the payer gave (single-use token for the paying call). */
+  async payerToken(userId: number, payType: string, details: PayerDetails) {
+    const id = PAYER_TOKEN_PREFIX + randomToken(18);
+    await this.repo.insertToken({ id, userId, provider: this.id, payType, details }, this.clock.now());
+    return id;
+  }
+
+  async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
+    const outTradeNo = outTradeNoOf(this.id, input.idempotencyKey);
+    // A replayed call (a retried request, an orphan guard) gets the first call's payment back, never a second one.
+    const prior = await this.repo.find(outTradeNo);
+    if (prior) return prior.state === 'pending' ? this.actionOf(prior) : this.resultOf(prior);
+    if (input.capture === 'manual' && !this.capabilities.hold) throw new NotSupported(`${this.id}: holds`);
+    const used = input.userId != null ? await this.repo.useToken(input.token, input.userId, this.id, this.clock.now()) : undefined;
+    if (!used) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    const payType = used.pay_type;
+    const d = used.details;
+    const base = this.publicUrl.replace(/\/$/, '');
+    let started;
+    try {
+      started = await this.adapter.start({
+        outTradeNo, amount: input.amount, currency: input.currency, description: `Powerly ${input.purpose ?? ''}`.trim(),
+        capture: input.capture, returnUrl: `${base}/payments/return/${outTradeNo}`, cancelUrl: `${base}/payments/return/${outTradeNo}?cancel=1`,
+        notifyUrl: `${base}/webhooks/methods/${this.id}`, idempotencyKey: input.idempotencyKey, payType,
+        payer: { userId: input.userId ?? 0, email: d.email, phone: d.phone, openId: d.openId, name: d.name },
+        card: d.card, deposit: input.capture === 'manual' ? input.amount : undefined,
+      });
+    } catch (err) {
+      if (err instanceof ProviderError && err.code !== 'network' && (err.status ?? 400) < 500) {
+        return { ok: false, ref: null, declineCode: err.code, card: null };
+      }
+      throw err;
+    }
+    const row: ExternalRow = {
+      out_trade_no: outTradeNo, provider: this.id, pay_type: payType, provider_ref: started.ref, user_id: input.userId ?? 0,
+      amount: input.amount, currency: input.currency, capture: input.capture, state: started.state, failure_code: started.failureCode ?? null,
+      action: started.action, app_return_url: appPath(input.returnUrl), return_params: null,
+    };
+    await this.repo.insert(row, this.clock.now());
+    return started.state === 'pending' ? this.actionOf(row) : this.resultOf(row);
+  }
+
+  /** The payment's state now: the provider is asked unless our row is final. Only its payer may resume it. */
+  override async resume(ref: string, userId: number): Promise<AuthorizeResult> {
+    const row = await this.repo.find(ref);
+    if (!row || row.user_id !== userId) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    const now = await this.refresh(row);
+    return now.state === 'pending' ? this.actionOf(now) : this.resultOf(now);
+  }
+
+  /** Asks the provider (completing with the customer's return parameters once) and records what it says. */
+  async refresh(row: ExternalRow): Promise<ExternalRow> {
+    if (row.state !== 'pending') return row;
+    const call = { idempotencyKey: `complete_${row.out_trade_no}` };
+    let st: StatusResult;
+    if (row.return_params?.cancel === '1') st = { ref: row.provider_ref, state: 'cancelled', failureCode: 'cancelled' };
+    else if (row.return_params && this.adapter.complete) st = await this.adapter.complete(row.provider_ref, row.out_trade_no, row.return_params, call);
+    else st = await this.adapter.status(row.provider_ref, row.out_trade_no);
+    // What the provider took must be what we asked for.
+    if ((st.state === 'paid' || st.state === 'authorized') && ((st.amount != null && st.amount !== row.amount) || (st.currency && st.currency.toUpperCase() !== row.currency))) {
+      st = { ...st, state: 'failed', failureCode: 'amount_mismatch' };
+    }
+    if (st.state !== row.state || st.ref !== row.provider_ref) await this.repo.update(row.out_trade_no, { state: st.state, ref: st.ref, failureCode: st.failureCode }, this.clock.now());
+    return (await this.repo.find(row.out_trade_no))!;
+  }
+
+  private actionOf(row: ExternalRow): AuthorizeResult {
+    return { ok: true, status: 'requires_action', ref: row.out_trade_no, clientSecret: EXTERNAL_ACTION_PREFIX + JSON.stringify(row.action), card: null };
+  }
+
+  private resultOf(row: ExternalRow): AuthorizeResult {
+    const card = { brand: row.pay_type, last4: '' };
+    if (row.state === 'paid' || row.state === 'authorized') {
+      return {
+        ok: true, ref: row.out_trade_no, status: row.state === 'paid' ? 'captured' : 'authorized', card, amount: row.amount, currency: row.currency, captureBefore: null,
+      };
+    }
+    return { ok: false, ref: row.out_trade_no, declineCode: row.failure_code ?? (row.state === 'cancelled' ? 'cancelled' : 'card_declined'), card };
+  }
+
+  private async current(ref: string) {
+    const row = await this.repo.find(ref);
+    if (!row) throw new Error(`${this.id}: no payment ${ref}`);
+    return row;
+  }
+
+  async capture(ref: string, amount: number, opts?: ProviderCallOptions) {
+    const row = await this.current(ref);
+    if (!this.adapter.capture) throw new NotSupported(`${this.id}: capture`);
+    await this.adapter.capture(row.provider_ref, amount, { idempotencyKey: opts?.idempotencyKey ?? `capture_${ref}` });
+    await this.repo.update(ref, { state: 'paid', ref: row.provider_ref }, this.clock.now());
+  }
+
+  /**
+   * Releases a payment: an authorisation is voided; one still waiting for the customer is asked once more (a
+   * payment they finished meanwhile is refunded) and otherwise closed on our side.
+   */
+  async void(ref: string, opts?: ProviderCallOptions) {
+    const row = await this.refresh(await this.current(ref));
+    const key = opts?.idempotencyKey ?? `void_${ref}`;
+    if (row.state === 'authorized') {
+      if (!this.adapter.void) throw new NotSupported(`${this.id}: void`);
+      await this.adapter.void(row.provider_ref, { idempotencyKey: key });
+    } else if (row.state === 'paid') await this.adapter.refund(row.provider_ref, row.amount, { idempotencyKey: key });
+    else if (row.state !== 'pending') return;
+    await this.repo.update(ref, { state: 'cancelled', ref: row.provider_ref, failureCode: 'released' }, this.clock.now());
+  }
+
+  async refund(ref: string, amount: number, opts?: ProviderCallOptions) {
+    const row = await this.current(ref);
+    await this.adapter.refund(row.provider_ref, amount, { idempotencyKey: opts?.idempotencyKey ?? `refund_${ref}_${amount}` });
+  }
+
+  override async payout(input: PayoutInput) {
+    if (!this.adapter.payout) throw new NotSupported(`${this.id}: payouts`);
+    return this.adapter.payout(input);
+  }
+
+  /**
+   * A provider's notification: verified by the adapter, then the payment is read again from the provider (a
+   * notification tells that something happened; the state we record is the provider's answer to our own call).
+   */
+  async notification(req: NotificationRequest) {
+    const n = await this.adapter.notification(req);
+    if (!n) return null;
+    const row = n.outTradeNo ? await this.repo.find(n.outTradeNo) : n.ref ? await this.repo.byProviderRef(this.id, n.ref) : undefined;
+    return { n, row };
+  }
+
+  /** The customer is back from the provider: its parameters, and where the app resumes. */
+  async customerReturned(outTradeNo: string, params: Record<string, string>) {
+    return this.repo.saveReturn(outTradeNo, params, this.clock.now());
+  }
+}
+
+/** Only a path of our own app is kept as the place to come back to (never another site: no open redirect). */
+function appPath(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url, 'http://app.invalid');
+    return `${u.pathname}${u.search}${u.hash}`;
+  } catch {
+    return null;
+  }
+}
+
+export type { ExternalState };

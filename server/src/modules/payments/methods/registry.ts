@@ -1,0 +1,83 @@
+// Which method adapters exist and which are switched on, per agent (docs/payments.md "Methods beyond the card").
+// PAYMENT_METHODS (JSON) configures them: {"<agent>": {"<adapter id>": {<its configuration keys>}}}; the platform's
+// agent is "powerly". With SANDBOX=on every adapter the platform has no configuration for runs in test mode
+// (methods/sandbox.ts), so the demo offers them all; with SANDBOX=off only configured adapters run, and each must
+// have its required keys (the server names what is missing and refuses to start).
+import type { Clock } from '../../../lib/clock.ts';
+import type { AdapterDefinition } from './adapter.ts';
+import { ExternalMethodProvider } from './external.ts';
+import type { ExternalRepository } from './repository.ts';
+import { sandboxAdapter } from './sandbox.ts';
+
+/** Every method adapter of the product. */
+export const DEFINITIONS: AdapterDefinition[] = [];
+
+export type MethodsConfig = Record<string, Record<string, Record<string, string>>>;
+
+/** Reads PAYMENT_METHODS (throws naming the fault on a malformed value). */
+export function parseMethodsConfig(raw: string | undefined, definitions = DEFINITIONS): MethodsConfig {
+  if (!raw?.trim()) return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw new Error('PAYMENT_METHODS must be JSON: {"<agent>": {"<method>": {…}}}');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('PAYMENT_METHODS must be an object keyed by agent');
+  for (const [agent, methods] of Object.entries(v as Record<string, unknown>)) {
+    if (!methods || typeof methods !== 'object') throw new Error(`PAYMENT_METHODS.${agent} must be an object keyed by method`);
+    for (const [id, cfg] of Object.entries(methods as Record<string, unknown>)) {
+      if (!definitions.some((d) => d.id === id)) throw new Error(`PAYMENT_METHODS.${agent}: unknown method "${id}" (known: ${definitions.map((d) => d.id).join(', ')})`);
+      if (!cfg || typeof cfg !== 'object' || Object.values(cfg).some((x) => typeof x !== 'string')) {
+        throw new Error(`PAYMENT_METHODS.${agent}.${id} must be an object of strings`);
+      }
+    }
+  }
+  return v as MethodsConfig;
+}
+
+/** What a configuration lacks: one entry per method switched on without all its required keys. */
+export function methodsGaps(config: MethodsConfig, definitions = DEFINITIONS): string[] {
+  const gaps: string[] = [];
+  for (const [agent, methods] of Object.entries(config)) {
+    for (const [id, cfg] of Object.entries(methods)) {
+      const def = definitions.find((d) => d.id === id)!;
+      const missing = def.required.filter((k) => !cfg[k]);
+      if (missing.length) gaps.push(`payment method ${id} of agent ${agent} (PAYMENT_METHODS: ${missing.join(', ')})`);
+    }
+  }
+  return gaps;
+}
+
+export interface MethodProvidersDeps {
+  repo: ExternalRepository;
+  clock: Clock;
+  publicUrl: string;
+  sandbox: boolean;
+  platformAgent: string;
+  cardOutcome: (token: string) => Promise<string | undefined>;
+  fetch?: typeof fetch;
+  definitions?: AdapterDefinition[];
+}
+
+/** The method providers per agent: configured adapters, and in the sandbox the platform's test mode of the rest. */
+export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): Map<string, ExternalMethodProvider[]> {
+  const defs = d.definitions ?? DEFINITIONS;
+  const out = new Map<string, ExternalMethodProvider[]>();
+  const adapterDeps = { fetch: d.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)), now: () => d.clock.now() };
+  const add = (agent: string, p: ExternalMethodProvider) => out.set(agent, [...(out.get(agent) ?? []), p]);
+  for (const [agent, methods] of Object.entries(config)) {
+    for (const [id, cfg] of Object.entries(methods)) {
+      const def = defs.find((x) => x.id === id)!;
+      const instance = agent === d.platformAgent ? id : `${id}.${agent}`;
+      add(agent, new ExternalMethodProvider(instance, def, def.create(cfg, adapterDeps), d.repo, d.clock, d.publicUrl, false));
+    }
+  }
+  if (d.sandbox) {
+    const configured = new Set(Object.keys(config[d.platformAgent] ?? {}));
+    for (const def of defs.filter((x) => !configured.has(x.id))) {
+      add(d.platformAgent, new ExternalMethodProvider(def.id, def, sandboxAdapter(def, d), d.repo, d.clock, d.publicUrl, true));
+    }
+  }
+  return out;
+}

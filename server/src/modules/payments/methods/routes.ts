@@ -1,0 +1,133 @@
+// The routes of the methods beyond the card provider: the payer's details (API), the customer's return from the
+// provider, the providers' notifications, and the sandbox's checkout page (test mode of every method).
+import { Envelope } from '#contract/envelope.ts';
+import { PayerBody, PayerResult } from '#contract/payments.ts';
+import { toMajor } from '#core/money.ts';
+import { Type } from 'typebox';
+import type { Clock } from '../../../lib/clock.ts';
+import { ok } from '../../../lib/envelope.ts';
+import { badRequest } from '../../../lib/errors.ts';
+import { pickLocale, t } from '../../../lib/i18n.ts';
+import type { App } from '../../../lib/route.ts';
+import { currentUser } from '../../../plugins/context.ts';
+import { agentOf } from '../../rentals/routes.ts';
+import type { PaymentsService } from '../service.ts';
+import type { PayerDetails, ExternalRepository } from './repository.ts';
+import { sandboxDecide } from './sandbox.ts';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** API: POST cdb/payment/method/payer. */
+export async function payerRoutes(app: App, opts: { payments: PaymentsService }) {
+  app.post('/cdb/payment/method/payer', {
+    schema: {
+      tags: ['payments'],
+      summary: "A method beyond the card: the payer's details (phone, e-mail, card token, agreement) checked and kept as a single-use token for the paying call's stripeToken",
+      body: PayerBody,
+      response: { 200: Envelope(PayerResult) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => {
+    const b = req.body;
+    const agent = await agentOf(opts.payments, req.headers);
+    const m = opts.payments.externalMethod(b.paymentId, agent);
+    if (!m) throw badRequest('error.paymentMethod');
+    const details: PayerDetails = {};
+    if (m.kind === 'push') {
+      // Spec §5: M-Pesa and mobile money need the phone; digits only, with the area code when given apart.
+      const phone = `${b.areaCode ?? ''}${b.phoneNumber ?? ''}`.replace(/[\s()+-]/g, '');
+      if (!b.phoneNumber?.trim()) throw badRequest('error.payment.phoneRequired');
+      if (!/^\d{8,15}$/.test(phone)) throw badRequest('error.login.phone');
+      details.phone = phone;
+    } else if (b.phoneNumber) details.phone = b.phoneNumber.replace(/\D/g, '').slice(0, 15);
+    if (b.email) {
+      if (!EMAIL.test(b.email)) throw badRequest('error.invoice.emailInvalid');
+      details.email = b.email;
+    }
+    if (m.payType === 'Monri_WebPay' && !details.email) throw badRequest('error.invoice.emailRequired');
+    if (m.kind === 'card') {
+      if (!b.cardToken) throw badRequest('error.validation.field', { field: 'cardToken' });
+      details.card = { token: b.cardToken, paymentMethodId: b.paymentMethodId, issuerId: b.issuerId, installments: b.installments };
+    }
+    // WeChat Pay score (a deposit-free rental): only once the user ticked the entrustment agreement.
+    if (b.hold && m.provider.capabilities.hold && m.kind === 'jsapi' && m.payType === 'WeChat_MP' && !b.agreement) throw badRequest('error.payment.agreementRequired');
+    if (b.openId) details.openId = b.openId;
+    details.agreement = b.agreement ?? false;
+    return ok({ token: await m.provider.payerToken(currentUser(req).id, m.payType, details) });
+  });
+}
+
+/** Outside the API: /payments/return/:outTradeNo and /webhooks/methods/:provider. */
+export async function methodReturnRoutes(app: App, opts: { payments: PaymentsService; repo: ExternalRepository; clock: Clock }) {
+  const back = async (outTradeNo: string, params: Record<string, string>) => {
+    const saved = await opts.repo.saveReturn(outTradeNo, params, opts.clock.now());
+    if (!saved) return '/';
+    const target = saved.app_return_url || '/#/';
+    // The app resumes the payment on the screen it left (its confirm screen reads payment_intent).
+    const [path = '/', hash = ''] = target.split('#');
+    const sep = hash.includes('?') ? '&' : '?';
+    return hash ? `${path}#${hash}${sep}payment_intent=${outTradeNo}` : `${path}${path.includes('?') ? '&' : '?'}payment_intent=${outTradeNo}`;
+  };
+  const Params = Type.Object({ outTradeNo: Type.String({ pattern: '^[A-Za-z0-9]{1,40}$' }) });
+  const strings = (o: unknown) => Object.fromEntries(Object.entries((o ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string').slice(0, 30)) as Record<string, string>;
+  app.get('/payments/return/:outTradeNo', {
+    schema: { tags: ['payments'], summary: "The customer is back from the provider's page (query parameters kept for completing the payment)", params: Params },
+  }, async (req, reply) => reply.redirect(await back(req.params.outTradeNo, strings(req.query)), 303));
+  app.post('/payments/return/:outTradeNo', {
+    schema: { tags: ['payments'], summary: "The customer is back from the provider's page by a form POST (PayGate)", params: Params },
+  }, async (req, reply) => reply.redirect(await back(req.params.outTradeNo, { ...strings(req.query), ...strings(req.body) }), 303));
+
+  await app.register(async (hooks) => {
+    // Signatures are over the bytes received: every content type is kept as a string.
+    hooks.removeAllContentTypeParsers();
+    hooks.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+    hooks.post('/webhooks/methods/:provider', {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Notifications of the methods beyond the card (WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa, …): verified as each provider specifies, each event applied once',
+        params: Type.Object({ provider: Type.String({ maxLength: 60 }) }),
+      },
+    }, async (req, reply) => {
+      const method = opts.payments.allMethodProviders().find((p) => p.id === (req.params as { provider: string }).provider);
+      if (!method) return reply.status(404).send({ received: false });
+      const raw = typeof req.body === 'string' ? req.body : '';
+      const got = await method.notification({ headers: req.headers, rawBody: raw, query: strings(req.query) });
+      if (!got) return reply.status(400).send({ received: false, result: 'signature' });
+      const { n, row } = got;
+      const fresh = await opts.payments.recordEvent(method.id, { id: n.eventId, type: n.state ?? 'notification' }, opts.clock.now());
+      // The provider's own answer to our status call is what we record, never the notification's word alone.
+      if (fresh && row) await method.refresh(row);
+      return reply.status(n.ack.status).type(n.ack.contentType).send(n.ack.body);
+    });
+  });
+}
+
+/** The sandbox's checkout page (SANDBOX=on): the provider's hosted page of every method in test mode. */
+export async function sandboxCheckoutRoutes(app: App, opts: { repo: ExternalRepository }) {
+  const Params = Type.Object({ ref: Type.String({ pattern: '^sbx_[A-Za-z0-9_-]{1,40}$' }) });
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  app.get('/sandbox-pay/checkout/:ref', { schema: { tags: ['sandbox-pay'], summary: "A method's checkout page in test mode", params: Params } }, async (req, reply) => {
+    const r = await opts.repo.sandboxFind(req.params.ref);
+    const lang = pickLocale(req.headers['accept-language']);
+    if (!r) return reply.status(404).type('text/plain; charset=utf-8').send(t(lang, 'sandbox.checkout.missing'));
+    const amount = new Intl.NumberFormat(lang, { style: 'currency', currency: r.currency }).format(toMajor(r.amount, r.currency));
+    const title = t(lang, 'sandbox.checkout.title', { method: r.pay_type });
+    const btn = 'min-height:48px;min-width:44px;font-size:1rem;margin:.5rem 0;width:100%';
+    return reply.type('text/html; charset=utf-8').send(`<!doctype html><html lang="${lang}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem">
+<main><h1>${esc(title)}</h1><p>${esc(t(lang, 'sandbox.checkout.text'))}</p>
+<p style="font-size:1.5rem"><strong>${esc(amount)}</strong></p>
+${r.state === 'pending' ? `<form method="post"><button name="decision" value="approve" style="${btn}">${esc(t(lang, r.capture === 'manual' ? 'sandbox.checkout.authorize' : 'sandbox.checkout.approve'))}</button>
+<button name="decision" value="cancel" style="${btn}">${esc(t(lang, 'sandbox.checkout.cancel'))}</button></form>`
+    : `<p role="status">${esc(t(lang, 'sandbox.checkout.done'))}</p><a href="/payments/return/${esc(r.out_trade_no)}">${esc(t(lang, 'sandbox.checkout.back'))}</a>`}
+</main></body></html>`);
+  });
+  app.post('/sandbox-pay/checkout/:ref', {
+    schema: { tags: ['sandbox-pay'], summary: "The customer's answer on a method's checkout page in test mode", params: Params, body: Type.Object({ decision: Type.Union([Type.Literal('approve'), Type.Literal('cancel')]) }) },
+  }, async (req, reply) => {
+    const r = await sandboxDecide(opts.repo, req.params.ref, req.body.decision === 'approve');
+    if (!r) return reply.status(404).send();
+    return reply.redirect(`/payments/return/${r.out_trade_no}${req.body.decision === 'cancel' ? '?cancel=1' : ''}`, 303);
+  });
+}

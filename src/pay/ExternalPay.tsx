@@ -1,0 +1,191 @@
+// Paying with a method beyond the card provider (docs/payments.md): the payer's details the method needs (a phone
+// for M-Pesa and mobile money, an e-mail for Monri, a card for the card methods, the entrustment agreement for
+// WeChat Pay score), then the server's action (the provider's page, the in-app bridge, a prompt on the phone),
+// then the wait for the provider's answer with the spec's retries. Back from a provider's page, the confirm screen
+// mounts this with `resumeRef` and it only waits.
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useT } from '../i18n/index.ts';
+import { payerToken, type PaymentMethod } from '../api/payment.ts';
+import { confirmDialog } from '../ui/feedback.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { CardForm } from './CardForm.tsx';
+import { cardProviderFor, CardProviderError, type CardDetails } from './provider.ts';
+import { externalAction, payerFields, perform, pollPlan } from './external.ts';
+import type { PayAnswer } from './stripe.ts';
+
+export interface ExternalPayProps {
+  method: PaymentMethod;
+  preAuth: boolean;
+  submitLabel: string;
+  /** The paying call of the screen's payType: with the payer token, or with the payment to resume. */
+  call: (input: { stripeToken?: string; paymentIntent?: string }) => Promise<PayAnswer>;
+  onDone: (orderNo: string) => void;
+  onError: (e: unknown) => void;
+  /** Back from the provider: wait for this payment's outcome. */
+  resumeRef?: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onError, resumeRef }: ExternalPayProps) {
+  const t = useT();
+  const id = useId();
+  const need = payerFields(method, preAuth);
+  const plan = pollPlan(method.pPaymentType, preAuth && method.hold === true);
+  const [phone, setPhone] = useState('');
+  const [email, setEmail] = useState('');
+  const [agreed, setAgreed] = useState(false);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  /** Waiting for the provider's answer about this payment (our outTradeNo). */
+  const [waiting, setWaiting] = useState<string | null>(resumeRef ?? null);
+  /** M-Pesa style: the customer says they have paid (or the button clicks itself after 20 s). */
+  const [smsConfirm, setSmsConfirm] = useState(false);
+  const alive = useRef(true);
+  useEffect(() => () => void (alive.current = false), []);
+
+  /** Asks the server until the payment is done, failed, or the tries are used up (then: retry or give up). */
+  const poll = async (ref: string) => {
+    for (;;) {
+      for (let i = 0; i < plan.tries && alive.current; i++) {
+        const a = await call({ paymentIntent: ref }).catch((e: unknown) => ({ error: e }));
+        if ('error' in a) return onError(a.error);
+        if ('done' in a) return onDone(a.done);
+        await sleep(plan.intervalMs);
+      }
+      if (!alive.current) return;
+      if (!(await confirmDialog({ title: t('external.notYetTitle'), text: t('external.notYet'), okLabel: t('common.retry') }))) {
+        setWaiting(null);
+        return onError(new Error(t('external.notYet')));
+      }
+    }
+  };
+  const pollRef = useRef(poll);
+  pollRef.current = poll;
+
+  // Back from the provider (or after the prompt): wait, or for an SMS payment let the customer say they paid first.
+  useEffect(() => {
+    if (!waiting) return;
+    if (plan.autoConfirmMs && !smsConfirm) {
+      const timer = setTimeout(() => setSmsConfirm(true), plan.autoConfirmMs);
+      return () => clearTimeout(timer);
+    }
+    void pollRef.current(waiting);
+  }, [waiting, smsConfirm, plan.autoConfirmMs]);
+
+  const start = async (card?: CardDetails) => {
+    setError('');
+    if (need.phone && !phone.trim()) return setError(t('external.phoneRequired'));
+    if (need.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return setError(t('external.emailRequired'));
+    if (need.agreement && !agreed) return setError(t('external.agreementRequired'));
+    setBusy(true);
+    try {
+      let cardToken: string | undefined;
+      if (card) {
+        const provider = cardProviderFor(method);
+        if (!provider) throw new Error(t('confirm.methodUnavailable', { method: method.label }));
+        cardToken = (await provider.tokenize(card)).id;
+      }
+      const { token } = await payerToken({
+        paymentId: method.pId, phoneNumber: phone || undefined, email: email || undefined, cardToken, agreement: need.agreement ? agreed : undefined, hold: preAuth,
+      });
+      const a = await call({ stripeToken: token });
+      if ('done' in a) return onDone(a.done);
+      const action = externalAction(a.action.clientSecret);
+      if (!action) throw new Error(t('confirm.payFailed'));
+      if (!(await perform(action))) throw new Error(t('external.cancelled'));
+      // Leaving for the provider's page: the return brings the customer back to this screen, which resumes.
+      if (action.kind === 'redirect' || action.kind === 'form' || (action.kind === 'jsapi' && action.params.sandboxCheckout)) return;
+      setWaiting(a.action.paymentIntent);
+    } catch (e) {
+      if (e instanceof CardProviderError) setError(e.message);
+      else onError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (waiting) {
+    return (
+      <section className="external-wait" aria-live="polite">
+        {plan.autoConfirmMs && !smsConfirm ? (
+          <>
+            <p>{t('external.smsSent')}</p>
+            <button type="button" className="button primary block" onClick={() => setSmsConfirm(true)}>
+              {t('external.smsPaid')}
+            </button>
+          </>
+        ) : (
+          <Loading label={method.kind === 'push' ? t('external.confirmOnPhone') : t('external.waiting')} />
+        )}
+      </section>
+    );
+  }
+
+  const fields = (
+    <>
+      {method.sandbox && method.testValues?.length ? (
+        <aside className="sandbox-hint" aria-label={t('confirm.sandboxTitle')}>
+          <p>
+            <strong>{t('confirm.sandboxTitle')}</strong> {t('external.sandboxText')}
+          </p>
+          <ul>
+            {method.testValues.map((v) => (
+              <li key={v.value}>
+                <code>{v.value}</code> — {t(`external.outcome.${v.outcome}`)}
+              </li>
+            ))}
+          </ul>
+        </aside>
+      ) : null}
+      {need.phone ? (
+        <div className="field">
+          <label htmlFor={`${id}-phone`}>{t('external.phone')}</label>
+          <input id={`${id}-phone`} type="tel" inputMode="tel" autoComplete="tel" maxLength={20} value={phone} onChange={(e) => setPhone(e.target.value)} />
+        </div>
+      ) : null}
+      {need.email ? (
+        <div className="field">
+          <label htmlFor={`${id}-email`}>{t('external.email')}</label>
+          <input id={`${id}-email`} type="email" autoComplete="email" maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+      ) : null}
+      {need.agreement ? (
+        <label className="check-row">
+          <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />
+          <span>{t('external.agreement')}</span>
+        </label>
+      ) : null}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </>
+  );
+
+  if (need.card) {
+    return (
+      <>
+        {fields}
+        <CardForm submitLabel={submitLabel} busy={busy} onSubmit={(c) => void start(c)} onEdit={() => setError('')} />
+      </>
+    );
+  }
+  return (
+    <form
+      noValidate
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        if (!busy) void start();
+      }}
+    >
+      {method.kind === 'redirect' || method.kind === 'form' ? <p className="muted">{t('external.redirectNote', { method: method.label })}</p> : null}
+      {fields}
+      <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
+        {busy ? t('confirm.paying') : submitLabel}
+      </button>
+    </form>
+  );
+}
+
