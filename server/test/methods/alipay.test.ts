@@ -92,6 +92,16 @@ describe('alipay wire format', () => {
     expect((await providerError(other.start(input()))).code).toBe('invalid_response_signature');
   });
 
+  it('an answer altered on the way, or unsigned, is refused', async () => {
+    const i = input();
+    const r = await adapter.start(i);
+    fake.tamperNext = (t) => t.replace('"WAIT_BUYER_PAY"', '"TRADE_SUCCESS"');
+    expect((await providerError(adapter.status(r.ref, i.outTradeNo))).code).toBe('invalid_response_signature');
+    fake.unsignedNext = 1;
+    expect((await providerError(adapter.status(r.ref, i.outTradeNo))).code).toBe('invalid_response_signature');
+    expect((await adapter.status(r.ref, i.outTradeNo)).state).toBe('pending');
+  });
+
   it('a clock more than 15 minutes off is refused (isv.invalid-timestamp)', async () => {
     const late = alipayDefinition.create(config, { ...deps, now: () => new Date(Date.now() - 3600_000) });
     expect((await providerError(late.start(input()))).code).toBe('isv.invalid-timestamp');
@@ -246,6 +256,18 @@ describe('alipay fund authorisation (manual capture)', () => {
     await adapter.void!(r.ref, { idempotencyKey: 'void-1' }); // nothing left: no call fails
   });
 
+  it('a hold voided or already captured cannot be captured again', async () => {
+    const voided = await startHold();
+    fake.freeze(voided.orderStr);
+    await adapter.void!(voided.r.ref, { idempotencyKey: 'void-3' });
+    expect((await providerError(adapter.capture!(voided.r.ref, 100, { idempotencyKey: 'cap-void' }))).code).toBe('ACQ.AUTH_ORDER_HAS_CLOSED');
+    const captured = await startHold();
+    fake.freeze(captured.orderStr);
+    await adapter.capture!(captured.r.ref, 100, { idempotencyKey: 'cap-a' });
+    await adapter.void!(captured.r.ref, { idempotencyKey: 'void-4' }); // nothing left to unfreeze
+    expect(fake.auths.get(captured.i.outTradeNo)).toMatchObject({ paid: 100, orderStatus: 'FINISH' });
+  });
+
   it('void before the customer froze cancels the order string', async () => {
     const { orderStr, r } = await startHold();
     await adapter.void!(r.ref, { idempotencyKey: 'void-2' });
@@ -294,6 +316,12 @@ describe('alipay notifications', () => {
     unsigned.delete('sign');
     expect(await deliver(unsigned.toString())).toBeNull();
     expect(await deliver('')).toBeNull();
+  });
+
+  it('a notification signed with sign_type kept in the string (rsaCheckV2 form) verifies too', async () => {
+    const n = fake.signNotification({ notify_type: 'fund_auth_unfreeze', auth_no: 'A1', out_order_no: 'HOLD1', operation_type: 'UNFREEZE', amount: '10.00', status: 'SUCCESS' }, APP_ID, { keepSignType: true });
+    expect(await deliver(n.body)).toMatchObject({ eventId: n.notifyId, outTradeNo: 'HOLD1', ref: 'auth:HOLD1', state: undefined, amount: 1000 });
+    expect(await deliver(n.body.replace('amount=10.00', 'amount=11.00'))).toBeNull();
   });
 
   it('a notification signed by another key is refused', async () => {

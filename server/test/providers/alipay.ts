@@ -135,6 +135,10 @@ export class FakeAlipay {
   readonly requests: Record<string, string>[] = [];
   /** Process the next N requests but cut the connection before answering. */
   dropNext = 0;
+  /** The next answer is altered after signing (a forger on the path): its text goes through this function. */
+  tamperNext: ((text: string) => string) | null = null;
+  /** The next answer is sent without its signature. */
+  unsignedNext = 0;
   /** Refuse timestamps more than 15 minutes away from this clock. */
   now = () => Date.now();
   /** A trade left unpaid this long is closed by expire(). */
@@ -194,7 +198,16 @@ export class FakeAlipay {
     for (const [k, v] of url.searchParams) p[k] = v;
     for (const [k, v] of new URLSearchParams(raw)) p[k] = v;
     this.requests.push(p);
-    const send = (body: string) => {
+    const send = (text: string) => {
+      let body = text;
+      if (this.tamperNext) {
+        body = this.tamperNext(body);
+        this.tamperNext = null;
+      }
+      if (this.unsignedNext > 0) {
+        this.unsignedNext--;
+        body = body.replace(/,"sign":"[^"]*"\}$/, '}');
+      }
       if (this.dropNext > 0) {
         this.dropNext--;
         req.socket.destroy();
@@ -317,10 +330,12 @@ export class FakeAlipay {
         const prior = [...this.trades.values()].find((t) => t.outTradeNo === outTradeNo);
         if (prior) throw business(prior.status === 'TRADE_CLOSED' ? 'ACQ.TRADE_HAS_CLOSE' : 'ACQ.TRADE_HAS_SUCCESS', '交易已被支付');
         const auth = [...this.auths.values()].find((a) => a.authNo === authNo);
-        if (!auth || auth.status !== 'SUCCESS') throw business('ACQ.AUTH_NO_ERROR', '预授权号错误或状态不对');
+        if (!auth || auth.status === 'INIT') throw business('ACQ.AUTH_NO_ERROR', '预授权号错误或状态不对');
+        if (auth.orderStatus === 'FINISH') throw business('ACQ.AUTH_ORDER_HAS_FINISHED', '预授权订单已经完结');
+        if (auth.orderStatus === 'CLOSED') throw business('ACQ.AUTH_ORDER_HAS_CLOSED', '预授权订单已关闭');
         const buyer = str('buyer_id') ?? str('buyer_open_id');
         if (buyer && buyer !== auth.payer.userId && buyer !== auth.payer.openId) throw business('ACQ.TRADE_BUYER_NOT_MATCH', '交易买家不匹配');
-        if (auth.orderStatus !== 'AUTHORIZED' || total > auth.rest) throw business('ACQ.AUTH_AMOUNT_NOT_ENOUGH', '预授权金额不足');
+        if (total > auth.rest) throw business('ACQ.AUTH_AMOUNT_NOT_ENOUGH', '授权金额不足');
         auth.rest -= total;
         auth.paid += total;
         if (str('auth_confirm_mode') === 'COMPLETE') {
@@ -339,6 +354,8 @@ export class FakeAlipay {
       }
       case 'alipay.fund.auth.operation.detail.query': {
         const a = this.findAuth(str('auth_no'), str('out_order_no'));
+        const op = str('out_request_no') ?? str('operation_id');
+        if (op && op !== a.outRequestNo && op !== a.operationId) throw business('AUTH_OPERATION_NOT_EXIST', '支付宝资金操作流水不存在');
         return {
           auth_no: a.authNo, out_order_no: a.outOrderNo, order_status: a.orderStatus, total_freeze_amount: yuan(a.frozen), rest_amount: yuan(a.rest),
           total_pay_amount: yuan(a.paid), order_title: a.title, payer_logon_id: a.payer.logonId, payer_user_id: a.payer.userId,
@@ -355,7 +372,9 @@ export class FakeAlipay {
         if (!a) throw business('AUTH_ORDER_NOT_EXIST', '授权单不存在');
         const answer = () => ({ auth_no: a.authNo, out_order_no: a.outOrderNo, operation_id: this.id('2018', 20), out_request_no: reqNo, amount: yuan(a.unfreezes.get(reqNo) ?? 0), status: 'SUCCESS', gmt_trans: chinaTime(this.now()) });
         if (a.unfreezes.has(reqNo)) return answer();
-        if (amount === null || amount < 1 || amount > a.rest) throw business('UNFREEZE_AMOUNT_EXCEED', '解冻金额超过剩余冻结金额');
+        if (a.orderStatus === 'FINISH') throw business('ORDER_ALREADY_FINISH', '授权订单已经完结，无法再进行资金操作');
+        if (a.orderStatus === 'CLOSED') throw business('ORDER_ALREADY_CLOSED', '授权订单已经关闭，无法再进行资金操作');
+        if (amount === null || amount < 1 || amount > a.rest) throw business('REQUEST_AMOUNT_EXCEED', '请求解冻金额超限');
         a.rest -= amount;
         a.unfrozen += amount;
         a.unfreezes.set(reqNo, amount);
@@ -494,12 +513,13 @@ export class FakeAlipay {
   }
 
   /** A notification as Alipay sends it: common fields, then the form body signed with the Alipay key. */
-  signNotification(fields: Record<string, string>, appId = [...this.apps.keys()][0] ?? ''): { body: string; notifyId: string } {
+  signNotification(fields: Record<string, string>, appId = [...this.apps.keys()][0] ?? '', opts: { keepSignType?: boolean } = {}): { body: string; notifyId: string } {
     const notifyId = fields.notify_id ?? randomBytes(16).toString('hex');
     const p: Record<string, string> = { notify_time: chinaTime(this.now()), notify_id: notifyId, app_id: appId, charset: 'utf-8', version: '1.0', ...fields };
     for (const k of Object.keys(p)) if (p[k] === '') delete p[k];
     p.sign_type = 'RSA2';
-    p.sign = sign(content(p, ['sign', 'sign_type']), this.alipayKeys.privateKey);
+    // keepSignType: signed with sign_type in the string (Alipay's SDKs accept both forms: rsaCheckV1 / rsaCheckV2).
+    p.sign = sign(content(p, opts.keepSignType ? ['sign'] : ['sign', 'sign_type']), this.alipayKeys.privateKey);
     return { body: new URLSearchParams(p).toString(), notifyId };
   }
 
