@@ -74,6 +74,8 @@ describe('alipay wire format', () => {
     expect(p).toMatchObject({ app_id: APP_ID, method: 'alipay.trade.create', format: 'JSON', charset: 'utf-8', sign_type: 'RSA2', version: '1.0', notify_url: 'https://powerly.example/webhooks/methods/alipay' });
     expect(p.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(JSON.parse(p.biz_content!)).toMatchObject({ total_amount: '12.50', product_code: 'JSAPI_PAY', buyer_id: BUYER, subject: 'Powerly power bank' });
+    await adapter.start(input({ description: 'Rent 1/2 & more=ok' }));
+    expect(JSON.parse(fake.requests.at(-1)!.biz_content!)).toMatchObject({ subject: 'Rent 1 2   more ok' });
   });
 
   it('a wrong app key is refused by the gateway (isv.invalid-signature)', async () => {
@@ -343,12 +345,18 @@ describe('alipay transfers (payout)', () => {
     const again = await a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }), idempotencyKey: 'payout-1' });
     expect(again.ref).toBe(one.ref);
     expect(fake.merchantBalance).toBe(balance - 2000);
+    const byId = await a.payout!({ amount: 1000, currency: 'CNY', destination: to({ userId: '2088102146229999' }), idempotencyKey: 'payout-2' });
+    expect(byId.ref).not.toBe(one.ref);
+    for (const outBizNo of fake.transfers.keys()) expect(outBizNo).toMatch(/^[A-Za-z0-9_]{1,64}$/); // keys with '-' are hashed
+    expect([...fake.transfers.values()].map((t) => t.amount)).toEqual(expect.arrayContaining([2000, 1000]));
   });
 
   it('refuses a wrong name, an unknown account, an empty merchant balance, and a non-certificate app', async () => {
     const a = cert();
     expect((await providerError(a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com', name: '别人' }), idempotencyKey: 'p2' }))).code).toBe('PAYEE_USER_INFO_ERROR');
     expect((await providerError(a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'nobody@sandbox.com', name: 'x' }), idempotencyKey: 'p3' }))).code).toBe('PAYEE_NOT_EXIST');
+    expect((await providerError(a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com' }), idempotencyKey: 'p3b' }))).code).toBe('missing_payee');
+    expect((await providerError(a.payout!({ amount: 5, currency: 'CNY', destination: to({ userId: '2088102146229999' }), idempotencyKey: 'p3c' }))).code).toBe('EXCEED_LIMIT_SM_MIN_AMOUNT');
     const balance = fake.merchantBalance;
     fake.merchantBalance = 100;
     try {

@@ -209,7 +209,8 @@ class Alipay implements MethodAdapter {
   async start(input: StartInput): Promise<StartResult> {
     this.checkCurrency(input.currency);
     const amount = toYuan(input.amount, input.currency);
-    const subject = input.description.slice(0, 256) || input.outTradeNo;
+    // Alipay's subject may not contain / = & (documented); ≤ 256 characters.
+    const subject = input.description.replace(/[/=&]/g, ' ').trim().slice(0, 256) || input.outTradeNo;
     if (input.capture === 'manual') {
       // The freeze is made by the client from this signed order string; Alipay creates the authorisation order
       // when the customer confirms it (no server call until then).
@@ -333,7 +334,8 @@ class Alipay implements MethodAdapter {
     }
     const acct = input.destination.account;
     const identity = acct.userId ?? acct.loginId;
-    if (!identity) throw new ProviderError('missing_payee', 'alipay: the payee needs loginId (with name) or userId', 400);
+    // A login id (phone / e-mail) must come with the account holder's real name, which Alipay checks.
+    if (!identity || (!acct.userId && !acct.name)) throw new ProviderError('missing_payee', 'alipay: the payee needs loginId with name, or userId', 400);
     const answer = await this.call('alipay.fund.trans.uni.transfer', {
       out_biz_no: requestNo(input.idempotencyKey),
       trans_amount: toYuan(input.amount, input.currency),
