@@ -1,0 +1,408 @@
+// Alipay (支付宝) through the Alipay Open Platform gateway (OpenAPI 2.0, alipay.trade.* and alipay.fund.auth.*), for
+// a payment inside the Alipay app's browser / mini program. Every call is one form POST to the gateway
+// (https://openapi.alipay.com/gateway.do) with the common parameters app_id, method, format=JSON, charset=utf-8,
+// sign_type=RSA2, timestamp (yyyy-MM-dd HH:mm:ss, China time), version=1.0, notify_url and biz_content (the call's
+// JSON); `sign` is RSA-SHA256 with the app private key over the non-empty parameters except sign, sorted by name,
+// joined as `k=v&…` (raw values). The answer is {"<method with _>_response": {...}, "sign": "..."}: the signature
+// covers the text of the response object exactly as received and is verified with the Alipay public key.
+// Business results: code 10000 = success; 40004 (Business Failed) with sub_code ACQ.* / fund-auth codes; 40002
+// Invalid Arguments (isv.invalid-signature, isv.invalid-app-id); 20000 Service Currently Unavailable.
+//
+//   automatic  alipay.trade.create (product_code JSAPI_PAY, buyer_id / buyer_open_id) → trade_no; the client calls
+//              AlipayJSBridge / my.tradePay({tradeNO}) (resultCode 9000 = paid). status: alipay.trade.query;
+//              refund: alipay.trade.refund (out_request_no = our idempotency key: a retry is the same refund).
+//   manual     fund authorisation (资金预授权): the signed order string of alipay.fund.auth.order.app.freeze
+//              (product_code PRE_AUTH_ONLINE) goes to the client (my.tradePay({orderStr})); status:
+//              alipay.fund.auth.operation.detail.query; capture: alipay.trade.pay (auth_no, auth_confirm_mode
+//              COMPLETE: the rest is unfrozen); void: alipay.fund.auth.order.unfreeze (or
+//              alipay.fund.auth.operation.cancel before the customer froze anything). Our ref is `auth:<outTradeNo>`
+//              (out_order_no = out_request_no = the capture's out_trade_no), so it never changes.
+//   payout     alipay.fund.trans.uni.transfer (TRANS_ACCOUNT_NO_PWD, DIRECT_TRANSFER) to an Alipay login id or user
+//              id; out_biz_no = our idempotency key. Alipay accepts transfers only from apps signed in public-key
+//              certificate mode: the operator then sets appCertSn and alipayRootCertSn.
+//   notify     the asynchronous notification: a form POST; RSA2 over the sorted parameters except sign and
+//              sign_type, verified with the Alipay public key; answered 200 text/plain `success` (anything else and
+//              Alipay redelivers, same notify_id).
+import { createHash, createSign, createVerify } from 'node:crypto';
+import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
+import { ProviderError } from './adapter.ts';
+import type { PayoutInput } from '../provider.ts';
+
+export type AlipayConfig = {
+  /** The Open Platform application's APPID. */
+  appId: string;
+  /** The application private key (PEM, PKCS#8 or PKCS#1) whose public key is uploaded to the Open Platform. */
+  privateKey: string;
+  /** The Alipay public key of the application (PEM): verifies answers and notifications. */
+  alipayPublicKey: string;
+  /** The gateway (default https://openapi.alipay.com/gateway.do; sandbox: https://openapi-sandbox.dl.alipaydev.com/gateway.do). */
+  apiBase?: string;
+  /** The mini program's appid when it differs from appId (op_app_id of alipay.trade.create, JSAPI_PAY). */
+  opAppId?: string;
+  /** Public-key certificate mode (needed by alipay.fund.trans.uni.transfer): the app certificate's SN… */
+  appCertSn?: string;
+  /** …and the Alipay root certificate's SN. */
+  alipayRootCertSn?: string;
+};
+
+export const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
+const HOLD = 'auth:';
+
+/** Integer minor units → Alipay's yuan string with the currency's decimals ("12.50"). */
+export function toYuan(amount: number, currency: string): string {
+  if (!Number.isInteger(amount) || amount < 0) throw new ProviderError('invalid_amount', `amount must be a non-negative integer, got ${amount}`, 400);
+  const exp = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  if (exp === 0) return String(amount);
+  const s = String(amount).padStart(exp + 1, '0');
+  return `${s.slice(0, -exp)}.${s.slice(-exp)}`;
+}
+
+/** Alipay's yuan string → integer minor units. */
+export function fromYuan(value: string | undefined, currency: string): number | undefined {
+  if (value === undefined || value === '' || !/^\d+(\.\d+)?$/.test(value)) return undefined;
+  const exp = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const [whole, frac = ''] = value.split('.');
+  return Number(whole) * 10 ** exp + Number((frac + '0'.repeat(exp)).slice(0, exp) || '0');
+}
+
+/** "yyyy-MM-dd HH:mm:ss" in China time (UTC+8, no daylight saving), as the gateway's timestamp wants it. */
+export function chinaTime(d: Date): string {
+  const t = new Date(d.getTime() + 8 * 3600_000);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${t.getUTCFullYear()}-${p(t.getUTCMonth() + 1)}-${p(t.getUTCDate())} ${p(t.getUTCHours())}:${p(t.getUTCMinutes())}:${p(t.getUTCSeconds())}`;
+}
+
+/** The string Alipay signs: non-empty parameters except the excluded ones, sorted by name, `k=v` joined by `&`. */
+export function signContent(params: Record<string, string | undefined>, exclude: string[] = ['sign']): string {
+  return Object.keys(params)
+    .filter((k) => !exclude.includes(k) && params[k] !== undefined && params[k] !== '')
+    .sort()
+    .map((k) => `${k}=${params[k]!}`)
+    .join('&');
+}
+
+export function rsa2Sign(content: string, privateKey: string): string {
+  return createSign('RSA-SHA256').update(content, 'utf8').sign(privateKey, 'base64');
+}
+
+export function rsa2Verify(content: string, signature: string, publicKey: string): boolean {
+  try {
+    return createVerify('RSA-SHA256').update(content, 'utf8').verify(publicKey, signature, 'base64');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The text of the value of `"key":` in a JSON document exactly as it appears (the object the gateway signed), found
+ * by scanning to its matching brace (strings and escapes skipped).
+ */
+export function rawJsonValue(text: string, key: string): string | undefined {
+  const m = new RegExp(`"${key}"\\s*:\\s*`).exec(text);
+  if (!m) return undefined;
+  const start = m.index + m[0].length;
+  if (text[start] !== '{') return undefined;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return text.slice(start, i + 1);
+  }
+  return undefined;
+}
+
+/** A merchant request number (out_request_no, out_biz_no: ≤ 64 letters, digits, `_`) from our idempotency key. */
+export function requestNo(key: string): string {
+  return /^[A-Za-z0-9_]{1,64}$/.test(key) ? key : createHash('sha256').update(key).digest('hex');
+}
+
+const TRADE_STATE: Record<string, ExternalState> = {
+  WAIT_BUYER_PAY: 'pending',
+  TRADE_SUCCESS: 'paid',
+  TRADE_FINISHED: 'paid',
+  TRADE_CLOSED: 'cancelled',
+};
+
+type Answer = Record<string, string | undefined>;
+
+class Alipay implements MethodAdapter {
+  private readonly gateway: string;
+
+  constructor(private readonly config: AlipayConfig, private readonly deps: AdapterDeps) {
+    this.gateway = config.apiBase || ALIPAY_GATEWAY;
+  }
+
+  /** The signed common + business parameters of one gateway method. */
+  private signed(method: string, biz: Record<string, unknown>, notifyUrl?: string): Record<string, string> {
+    const params: Record<string, string | undefined> = {
+      app_id: this.config.appId,
+      method,
+      format: 'JSON',
+      charset: 'utf-8',
+      sign_type: 'RSA2',
+      timestamp: chinaTime(this.deps.now()),
+      version: '1.0',
+      notify_url: notifyUrl,
+      app_cert_sn: this.config.appCertSn,
+      alipay_root_cert_sn: this.config.alipayRootCertSn,
+      biz_content: JSON.stringify(biz),
+    };
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') out[k] = v;
+    out.sign = rsa2Sign(signContent(out), this.config.privateKey);
+    return out;
+  }
+
+  /** One gateway call: the business answer when code is 10000 (signature verified), else a ProviderError. */
+  private async call(method: string, biz: Record<string, unknown>, notifyUrl?: string): Promise<Answer> {
+    const body = new URLSearchParams(this.signed(method, biz, notifyUrl)).toString();
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.deps.fetch(this.gateway, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8', accept: 'application/json' },
+        body,
+      });
+      text = await res.text();
+    } catch (err) {
+      throw new ProviderError('network', `alipay ${method}: ${(err as Error).message}`);
+    }
+    if (res.status !== 200) throw new ProviderError('bad_response', `alipay ${method}: HTTP ${res.status}`, res.status);
+    const key = `${method.replaceAll('.', '_')}_response`;
+    let doc: Record<string, unknown>;
+    try {
+      doc = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      throw new ProviderError('bad_response', `alipay ${method}: not JSON`, res.status);
+    }
+    const answerKey = doc[key] ? key : doc.error_response ? 'error_response' : undefined;
+    if (!answerKey) throw new ProviderError('bad_response', `alipay ${method}: no ${key}`, res.status);
+    const answer = doc[answerKey] as Answer;
+    const sign = typeof doc.sign === 'string' ? doc.sign : undefined;
+    if (sign) {
+      const raw = rawJsonValue(text, answerKey);
+      if (!raw || !rsa2Verify(raw, sign, this.config.alipayPublicKey)) {
+        throw new ProviderError('invalid_response_signature', `alipay ${method}: the answer's signature does not verify`, res.status);
+      }
+    } else if (answer.code === '10000') {
+      // Alipay signs every answer to a known app; an unsigned success cannot be trusted.
+      throw new ProviderError('invalid_response_signature', `alipay ${method}: unsigned answer`, res.status);
+    }
+    if (answer.code !== '10000') {
+      const code = answer.sub_code || answer.code || 'unknown';
+      const status = answer.code === '20000' ? 503 : answer.code === '40004' ? 402 : 400;
+      throw new ProviderError(code, `alipay ${method}: ${answer.sub_msg || answer.msg || code}`, status);
+    }
+    return answer;
+  }
+
+  private checkCurrency(currency: string) {
+    if (currency !== 'CNY') throw new ProviderError('unsupported_currency', `alipay: ${currency} is not accepted (CNY only)`, 400);
+  }
+
+  async start(input: StartInput): Promise<StartResult> {
+    this.checkCurrency(input.currency);
+    const amount = toYuan(input.amount, input.currency);
+    // Alipay's subject may not contain / = & (documented); ≤ 256 characters.
+    const subject = input.description.replace(/[/=&]/g, ' ').trim().slice(0, 256) || input.outTradeNo;
+    if (input.capture === 'manual') {
+      // The freeze is made by the client from this signed order string; Alipay creates the authorisation order
+      // when the customer confirms it (no server call until then).
+      const params = this.signed(
+        'alipay.fund.auth.order.app.freeze',
+        { out_order_no: input.outTradeNo, out_request_no: input.outTradeNo, order_title: subject, amount, product_code: 'PRE_AUTH_ONLINE' },
+        input.notifyUrl,
+      );
+      const orderStr = Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+      return { ref: HOLD + input.outTradeNo, state: 'pending', action: { kind: 'jsapi', bridge: 'alipay', params: { orderStr } } };
+    }
+    const buyer = input.payer.openId;
+    if (!buyer) throw new ProviderError('missing_buyer', 'alipay: JSAPI_PAY needs the payer\'s Alipay user id (payer.openId)', 400);
+    const answer = await this.call(
+      'alipay.trade.create',
+      {
+        out_trade_no: input.outTradeNo,
+        total_amount: amount,
+        subject,
+        product_code: 'JSAPI_PAY',
+        ...(/^2088\d{12}$/.test(buyer) ? { buyer_id: buyer } : { buyer_open_id: buyer }),
+        ...(this.config.opAppId ? { op_app_id: this.config.opAppId } : {}),
+      },
+      input.notifyUrl,
+    );
+    const tradeNo = answer.trade_no;
+    if (!tradeNo) throw new ProviderError('bad_response', 'alipay alipay.trade.create: no trade_no');
+    return { ref: tradeNo, state: 'pending', action: { kind: 'jsapi', bridge: 'alipay', params: { tradeNO: tradeNo } } };
+  }
+
+  async status(ref: string, outTradeNo: string): Promise<StatusResult> {
+    if (ref.startsWith(HOLD)) return this.holdStatus(ref);
+    let answer: Answer;
+    try {
+      answer = await this.call('alipay.trade.query', { trade_no: ref, out_trade_no: outTradeNo });
+    } catch (err) {
+      // The trade exists at Alipay only once created (and, for some scenes, once the buyer opened it).
+      if (err instanceof ProviderError && err.code === 'ACQ.TRADE_NOT_EXIST') return { ref, state: 'pending', failureCode: err.code };
+      throw err;
+    }
+    let state = TRADE_STATE[answer.trade_status ?? ''] ?? 'pending';
+    // TRADE_CLOSED is also a paid trade refunded in full: it has a payment date.
+    if (answer.trade_status === 'TRADE_CLOSED' && answer.send_pay_date) state = 'paid';
+    return { ref, state, amount: fromYuan(answer.total_amount, 'CNY'), currency: 'CNY', ...(state === 'cancelled' ? { failureCode: 'TRADE_CLOSED' } : {}) };
+  }
+
+  /** The freeze operation and its authorisation order, or undefined while Alipay has none. */
+  private async authDetail(outOrderNo: string): Promise<Answer | undefined> {
+    try {
+      return await this.call('alipay.fund.auth.operation.detail.query', { out_order_no: outOrderNo, out_request_no: outOrderNo });
+    } catch (err) {
+      if (err instanceof ProviderError && /NOT_EXIST/.test(err.code)) return undefined;
+      throw err;
+    }
+  }
+
+  private async holdStatus(ref: string): Promise<StatusResult> {
+    const detail = await this.authDetail(ref.slice(HOLD.length));
+    if (!detail || detail.status === 'INIT') return { ref, state: 'pending' };
+    const paid = fromYuan(detail.total_pay_amount, 'CNY') ?? 0;
+    if (paid > 0) return { ref, state: 'paid', amount: paid, currency: 'CNY' };
+    if (detail.status === 'CLOSED' || detail.order_status === 'CLOSED' || detail.order_status === 'FINISH') {
+      return { ref, state: 'cancelled', failureCode: detail.order_status === 'FINISH' ? 'UNFROZEN' : 'CLOSED' };
+    }
+    if (detail.status === 'SUCCESS') return { ref, state: 'authorized', amount: fromYuan(detail.rest_amount, 'CNY'), currency: 'CNY' };
+    return { ref, state: 'pending' };
+  }
+
+  async capture(ref: string, amount: number): Promise<void> {
+    if (!ref.startsWith(HOLD)) throw new ProviderError('not_a_hold', 'alipay: only a fund authorisation can be captured', 400);
+    if (amount === 0) return this.void(ref);
+    const outOrderNo = ref.slice(HOLD.length);
+    const detail = await this.authDetail(outOrderNo);
+    if (!detail || detail.status !== 'SUCCESS' || !detail.auth_no) throw new ProviderError('AUTH_NOT_FROZEN', 'alipay: nothing is frozen for this order', 409);
+    const buyer = detail.payer_user_id ? { buyer_id: detail.payer_user_id } : detail.payer_open_id ? { buyer_open_id: detail.payer_open_id } : {};
+    try {
+      await this.call('alipay.trade.pay', {
+        out_trade_no: outOrderNo,
+        total_amount: toYuan(amount, 'CNY'),
+        subject: detail.order_title || outOrderNo,
+        product_code: 'PRE_AUTH_ONLINE',
+        auth_no: detail.auth_no,
+        auth_confirm_mode: 'COMPLETE',
+        ...buyer,
+      });
+    } catch (err) {
+      // A retried capture: the trade of this out_trade_no is already paid.
+      if (err instanceof ProviderError && err.code === 'ACQ.TRADE_HAS_SUCCESS') return;
+      throw err;
+    }
+  }
+
+  async void(ref: string, call?: { idempotencyKey: string }): Promise<void> {
+    if (!ref.startsWith(HOLD)) throw new ProviderError('not_a_hold', 'alipay: only a fund authorisation can be voided', 400);
+    const outOrderNo = ref.slice(HOLD.length);
+    const detail = await this.authDetail(outOrderNo);
+    if (!detail || detail.status === 'INIT') {
+      // Nothing frozen yet: close the operation so that the order string can no longer be used.
+      await this.call('alipay.fund.auth.operation.cancel', { out_order_no: outOrderNo, out_request_no: outOrderNo, remark: 'cancelled' });
+      return;
+    }
+    const rest = detail.rest_amount ?? '0.00';
+    if (detail.status !== 'SUCCESS' || fromYuan(rest, 'CNY') === 0 || !detail.auth_no) return;
+    await this.call('alipay.fund.auth.order.unfreeze', {
+      auth_no: detail.auth_no,
+      out_request_no: requestNo(call?.idempotencyKey ?? `unfreeze_${outOrderNo}`),
+      amount: rest,
+      remark: 'released',
+    });
+  }
+
+  async refund(ref: string, amount: number, call: { idempotencyKey: string }): Promise<void> {
+    const which = ref.startsWith(HOLD) ? { out_trade_no: ref.slice(HOLD.length) } : { trade_no: ref };
+    await this.call('alipay.trade.refund', { ...which, refund_amount: toYuan(amount, 'CNY'), out_request_no: requestNo(call.idempotencyKey) });
+  }
+
+  async payout(input: PayoutInput): Promise<{ ref: string }> {
+    this.checkCurrency(input.currency);
+    if (input.destination.kind !== 'channel' || input.destination.channel !== 'alipay') {
+      throw new ProviderError('unsupported_destination', 'alipay: payouts go to an Alipay account (channel "alipay")', 400);
+    }
+    const acct = input.destination.account;
+    const identity = acct.userId ?? acct.loginId;
+    // A login id (phone / e-mail) must come with the account holder's real name, which Alipay checks.
+    if (!identity || (!acct.userId && !acct.name)) throw new ProviderError('missing_payee', 'alipay: the payee needs loginId with name, or userId', 400);
+    const answer = await this.call('alipay.fund.trans.uni.transfer', {
+      out_biz_no: requestNo(input.idempotencyKey),
+      trans_amount: toYuan(input.amount, input.currency),
+      product_code: 'TRANS_ACCOUNT_NO_PWD',
+      biz_scene: 'DIRECT_TRANSFER',
+      order_title: acct.title ?? 'Powerly withdrawal',
+      payee_info: acct.userId
+        ? { identity, identity_type: 'ALIPAY_USER_ID' }
+        : { identity, identity_type: 'ALIPAY_LOGON_ID', ...(acct.name ? { name: acct.name } : {}) },
+    });
+    if (answer.status === 'FAIL' || answer.status === 'CLOSED') throw new ProviderError(answer.status, 'alipay: the transfer failed', 402);
+    const ref = answer.order_id ?? answer.pay_fund_order_id;
+    if (!ref) throw new ProviderError('bad_response', 'alipay alipay.fund.trans.uni.transfer: no order_id');
+    return { ref };
+  }
+
+  notification(req: NotificationRequest): Promise<Notification | null> {
+    return Promise.resolve(this.readNotification(req));
+  }
+
+  private readNotification(req: NotificationRequest): Notification | null {
+    const p: Record<string, string> = {};
+    for (const [k, v] of new URLSearchParams(req.rawBody)) p[k] = v;
+    const sign = p.sign;
+    if (!sign || !p.notify_id) return null;
+    if (p.sign_type && p.sign_type !== 'RSA2') return null;
+    // Documented: the parameters except sign and sign_type. Some notification types (e.g. the fund authorisation
+    // ones, per Alipay's own SDKs, which try both) are signed with sign_type kept: the same key verifies either.
+    const key = this.config.alipayPublicKey;
+    if (!rsa2Verify(signContent(p, ['sign', 'sign_type']), sign, key) && !rsa2Verify(signContent(p, ['sign']), sign, key)) return null;
+    if (p.app_id && p.app_id !== this.config.appId) return null;
+    const ack = { status: 200, contentType: 'text/plain', body: 'success' };
+    if (p.auth_no || p.notify_type?.startsWith('fund_auth')) {
+      const outTradeNo = p.out_order_no;
+      // Freeze results (operation_type FREEZE) move the hold; an unfreeze or a capture is read back by status().
+      const state: ExternalState | undefined =
+        p.operation_type === 'FREEZE' || p.notify_type === 'fund_auth_freeze' ? (p.status === 'SUCCESS' ? 'authorized' : p.status === 'CLOSED' ? 'cancelled' : 'pending') : undefined;
+      return { eventId: p.notify_id, outTradeNo, ref: outTradeNo ? HOLD + outTradeNo : undefined, state, amount: fromYuan(p.amount, 'CNY'), currency: 'CNY', ack };
+    }
+    const state = p.trade_status ? (TRADE_STATE[p.trade_status] ?? 'pending') : undefined;
+    return {
+      eventId: p.notify_id,
+      outTradeNo: p.out_trade_no,
+      ref: p.trade_no,
+      state: p.trade_status === 'TRADE_CLOSED' && p.gmt_payment ? 'paid' : state,
+      amount: fromYuan(p.total_amount, 'CNY'),
+      currency: 'CNY',
+      ack,
+    };
+  }
+
+  clientConfig(): Record<string, string> {
+    return { appId: this.config.opAppId || this.config.appId };
+  }
+}
+
+export const alipayDefinition: AdapterDefinition<AlipayConfig> = {
+  id: 'alipay',
+  payTypes: [{ type: 'ALIPAY', kind: 'jsapi', label: 'Alipay', platforms: ['alipay'] }],
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  currencies: ['CNY'],
+  required: ['appId', 'privateKey', 'alipayPublicKey'],
+  optional: ['apiBase', 'opAppId', 'appCertSn', 'alipayRootCertSn'],
+  // Alipay's sandbox (openapi-sandbox.dl.alipaydev.com) gives each developer generated buyer/seller accounts
+  // (buyer pays with the sandbox app, payment password 111111); it documents no magic values for declines.
+  testValues: [
+    { value: 'sandbox buyer account (payment password 111111)', outcome: 'succeeds', note: 'Alipay sandbox: the buyer account shown under 沙箱账号, paying in the sandbox Alipay app' },
+  ],
+  create: (config, deps) => new Alipay(config, deps),
+};
