@@ -18,6 +18,7 @@ import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
 import { serveFrontEnd } from '../src/static.ts';
 import type { AuthorizeInput } from '../src/modules/payments/provider.ts';
 import type { Mailer } from '../src/modules/notify/mailer.ts';
+import type { MethodsConfig } from '../src/modules/payments/methods/registry.ts';
 import type { SignInSettings } from '../src/modules/auth/signin-config.ts';
 
 export class TestClock implements Clock {
@@ -97,6 +98,10 @@ export interface BuildOptions {
   /** The link's MQTT_SHARED_GROUP and MQTT_CLIENT_ID (scale-out as docs/operations.md describes it). */
   sharedGroup?: string;
   clientId?: string;
+  /** PAYMENT_METHODS (methods beyond the card: real adapters, pointed at local test servers). */
+  paymentMethods?: MethodsConfig;
+  methodFetch?: typeof fetch;
+  publicUrl?: string;
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -129,7 +134,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const sandbox = new GatedSandbox(db, clock);
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
-    rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe });
+    rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
+    paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

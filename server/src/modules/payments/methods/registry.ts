@@ -5,12 +5,15 @@
 // have its required keys (the server names what is missing and refuses to start).
 import type { Clock } from '../../../lib/clock.ts';
 import type { AdapterDefinition } from './adapter.ts';
+import { alipayDefinition } from './alipay.ts';
 import { ExternalMethodProvider } from './external.ts';
 import type { ExternalRepository } from './repository.ts';
 import { sandboxAdapter } from './sandbox.ts';
 
 /** Every method adapter of the product. */
-export const DEFINITIONS: AdapterDefinition[] = [];
+export const DEFINITIONS: AdapterDefinition[] = [
+  alipayDefinition,
+] as AdapterDefinition[];
 
 export type MethodsConfig = Record<string, Record<string, Record<string, string>>>;
 
