@@ -258,7 +258,10 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
         failure = 'reference_mismatch';
       }
       const want = expected(tx, outTradeNo);
-      if (want && (state === 'paid' || state === 'authorized') && (amount !== want.amount || currency !== want.currency)) {
+      // A captured preauthorisation may be less than the hold (partial capture); anything else must be what we asked.
+      const captured = tx.charge_type === 'preauth' && state === 'paid';
+      const amountOk = amount !== undefined && want !== undefined && (captured ? amount > 0 && amount <= want.amount : amount === want.amount);
+      if (want && (state === 'paid' || state === 'authorized') && (!amountOk || currency !== want.currency)) {
         state = 'failed';
         failure = 'amount_mismatch';
       }
