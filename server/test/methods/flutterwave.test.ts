@@ -242,6 +242,12 @@ describe('flutterwave: payouts', () => {
     expect(n).toMatchObject({ eventId: `${ref}:transfer.completed:successful`, ref, outTradeNo: p.idempotencyKey, state: 'paid', amount: 100000, currency: 'KES' });
   });
 
+  it('a payout back to a card payment is a refund of that charge', async () => {
+    const r = await flw.start(input(card('5061460166976054667', '564', '10', '29')));
+    const { ref } = await flw.payout!({ amount: 10000, currency: 'NGN', destination: { kind: 'card_refund', paymentRef: r.ref }, idempotencyKey: `payout-${++seq}` });
+    expect(fake.refunds.find((x) => String(x.id) === ref)).toEqual({ id: Number(ref), tx_id: Number(r.ref), amount_refunded: 100 });
+  });
+
   it('a bank transfer needs account_bank and account_number', async () => {
     const { ref } = await flw.payout!({ amount: 500000, currency: 'NGN', destination: { kind: 'channel', channel: 'bank', account: { account_bank: '044', account_number: '0690000040' } }, idempotencyKey: `payout-${++seq}` });
     expect(fake.transfers.get(Number(ref))).toMatchObject({ bank_code: '044', amount: 5000, status: 'NEW' });

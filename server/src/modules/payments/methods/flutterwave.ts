@@ -362,10 +362,18 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
       return { ref: s.ref, state: s.state, action, ...(s.failureCode ? { failureCode: s.failureCode } : {}) };
     }
 
-    async function flwRefOf(ref: string): Promise<Tx> {
-      const tx = await verify(ref);
+    async function flwRefOf(ref: string, outTradeNo?: string): Promise<Tx> {
+      const tx = await verify(ref, outTradeNo);
       if (!tx.flw_ref) throw new ProviderError('bad_response', 'flutterwave: transaction without flw_ref');
       return tx;
+    }
+
+    /** A refund in the charge's currency; a preauthorisation (captured) is refunded through its own endpoint. */
+    async function refund(ref: string, amount: number): Promise<FlwBody> {
+      const tx = await verify(ref);
+      const major = toMajor(amount, String(tx.currency ?? ''));
+      if (tx.charge_type === 'preauth' && tx.flw_ref) return call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/refund`, { amount: major });
+      return call('POST', `/v3/transactions/${encodeURIComponent(String(tx.id))}/refund`, { amount: major });
     }
 
     return {
@@ -385,7 +393,7 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
 
       async complete(ref, outTradeNo, params) {
         if (params.otp) {
-          const tx = await flwRefOf(ref.startsWith(TX_PREFIX) || /^\d+$/.test(ref) ? ref : `${TX_PREFIX}${outTradeNo}`);
+          const tx = await flwRefOf(ref, outTradeNo);
           await call('POST', '/v3/validate-charge', { otp: params.otp, flw_ref: tx.flw_ref, type: 'card' });
         }
         return result(await verify(ref, outTradeNo), outTradeNo);
@@ -403,22 +411,15 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
       },
 
       async refund(ref, amount) {
-        const tx = await verify(ref);
-        const currency = String(tx.currency ?? '');
-        const major = toMajor(amount, currency);
-        if (tx.charge_type === 'preauth' && tx.flw_ref) {
-          await call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/refund`, { amount: major });
-        } else {
-          await call('POST', `/v3/transactions/${encodeURIComponent(String(tx.id))}/refund`, { amount: major });
-        }
+        await refund(ref, amount);
       },
 
       async payout(input: PayoutInput) {
         const d = input.destination;
         if (d.kind === 'card_refund') {
-          const tx = await verify(d.paymentRef);
-          const body = await call('POST', `/v3/transactions/${encodeURIComponent(String(tx.id))}/refund`, { amount: toMajor(input.amount, input.currency) });
-          return { ref: String(body.data?.id ?? tx.id) };
+          const body = await refund(d.paymentRef, input.amount);
+          if (body.data?.id === undefined) throw new ProviderError('bad_response', 'flutterwave: refund without id');
+          return { ref: String(body.data.id) };
         }
         const a = d.account;
         const accountNumber = a.account_number ?? a.accountNumber ?? a.phone;
