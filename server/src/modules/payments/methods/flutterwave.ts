@@ -1,0 +1,495 @@
+// Flutterwave (v3 API, https://developer.flutterwave.com/v3.0): card direct charge and mobile money.
+//
+//   card     POST /v3/charges?type=card {client: base64(3DES-24-ECB(PKCS#7)(JSON payload), encryption key)}; the
+//            answer's meta.authorization.mode says what the card needs: `redirect` (3-D Secure page), `otp`
+//            (POST /v3/validate-charge, our complete() with {otp}), `pin` / `avs_noauth` (the PIN or billing address,
+//            which our card form does not collect: the payment fails with `authorization_required`); no mode and
+//            data.status `successful` is a charge without customer authentication. `preauthorize: true` holds the
+//            amount (status `pending-capture`): POST /v3/charges/{flw_ref}/capture {amount} (≤ held) or /void.
+//   mobile   POST /v3/charges?type=mpesa|mobile_money_<country>: pending until the customer confirms on the phone
+//            (or on the page meta.authorization.redirect names: Ghana, Uganda).
+//   status   GET /v3/transactions/{id}/verify, or /v3/transactions/verify_by_reference?tx_ref= while the id is not
+//            known yet; the amount and currency Flutterwave reports must be what we asked (else failed,
+//            `amount_mismatch`): Flutterwave's own advice for every verification.
+//   refund   POST /v3/transactions/{id}/refund {amount} (partial allowed); a preauth charge: /v3/charges/{flw_ref}/refund.
+//   payout   POST /v3/transfers {account_bank, account_number, amount, currency, reference, narration, callback_url}.
+//   webhook  `verif-hash` header = the secret hash set on the dashboard (legacy), and/or `flutterwave-signature` =
+//            base64(HMAC-SHA256(secret hash, raw body)); every header present must verify. Events charge.completed
+//            and transfer.completed; any 2xx acknowledges (we answer 200).
+//
+// v3 has no idempotency header: our outTradeNo is the charge's tx_ref and our idempotency key the transfer's
+// reference, both unique at Flutterwave, so a retried call cannot charge or pay twice.
+// Amounts on the wire are major units (numbers, e.g. 12.5 NGN); ours are integer minor units.
+import { createCipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  ProviderError,
+  type Action,
+  type AdapterDefinition,
+  type AdapterDeps,
+  type ExternalState,
+  type MethodAdapter,
+  type Notification,
+  type NotificationRequest,
+  type StartInput,
+  type StartResult,
+  type StatusResult,
+} from './adapter.ts';
+import type { PayoutInput } from '../provider.ts';
+
+export type FlutterwaveConfig = {
+  /** FLWSECK-… (FLWSECK_TEST-… in test mode): the Bearer token of every call. */
+  secretKey: string;
+  /** The 24-character encryption key of the dashboard's API settings (card payloads are 3DES-encrypted with it). */
+  encryptionKey: string;
+  /** The webhook secret hash set on the dashboard (Settings → Webhooks). */
+  secretHash: string;
+  /** FLWPUBK-…: not needed server-side; handed to a client that uses Flutterwave's inline checkout. */
+  publicKey?: string;
+  /** API root; default https://api.flutterwave.com (test and live keys use the same host). */
+  apiBase?: string;
+  /** Email sent when the payer has none (Flutterwave requires one on every charge). */
+  defaultEmail?: string;
+};
+
+/** Mobile money charge type per currency (Flutterwave v3 direct charge). */
+export const MOBILE_MONEY_TYPES: Record<string, string> = {
+  KES: 'mpesa',
+  GHS: 'mobile_money_ghana',
+  UGX: 'mobile_money_uganda',
+  RWF: 'mobile_money_rwanda',
+  ZMW: 'mobile_money_zambia',
+  XAF: 'mobile_money_franco',
+  XOF: 'mobile_money_franco',
+  TZS: 'mobile_money_tanzania',
+};
+
+const CARD_CURRENCIES = ['NGN', 'GHS', 'KES', 'UGX', 'TZS', 'ZAR', 'XAF', 'XOF', 'RWF', 'ZMW', 'USD', 'EUR', 'GBP'];
+
+/** Decimal places of a currency (UGX, RWF, XAF, XOF: 0; NGN, KES, USD: 2). */
+export function exponent(currency: string): number {
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+/** Integer minor units → Flutterwave's major-unit number (1250 NGN → 12.5; 1500 UGX → 1500). */
+export function toMajor(amount: number, currency: string): number {
+  const e = exponent(currency);
+  return Number((amount / 10 ** e).toFixed(e));
+}
+/** Flutterwave's major-unit amount → integer minor units. */
+export function toMinor(amount: number | string, currency: string): number {
+  return Math.round(Number(amount) * 10 ** exponent(currency));
+}
+
+/** Flutterwave's card payload encryption: 3DES (DES-EDE3, 24-byte key) in ECB mode, PKCS#7 padding, base64. */
+export function encrypt3des(encryptionKey: string, plain: string): string {
+  const cipher = createCipheriv('des-ede3', Buffer.from(encryptionKey, 'utf8'), null);
+  return Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]).toString('base64');
+}
+
+/** The network Flutterwave's mobile money charge needs, from the number's operator prefix (E.164 digits). */
+function mobileNetwork(currency: string, phone: string): string | undefined {
+  const nsn = (cc: string) => (phone.startsWith(cc) ? phone.slice(cc.length) : phone.replace(/^0/, ''));
+  const pick = (cc: string, table: Record<string, string[]>) => {
+    const p = nsn(cc).slice(0, 2);
+    return Object.entries(table).find(([, prefixes]) => prefixes.includes(p))?.[0];
+  };
+  switch (currency) {
+    case 'GHS':
+      return pick('233', { MTN: ['24', '25', '53', '54', '55', '59'], VODAFONE: ['20', '50'], TIGO: ['26', '27', '56', '57'] });
+    case 'UGX':
+      return pick('256', { MTN: ['76', '77', '78', '39'], AIRTEL: ['70', '74', '75', '20'] });
+    case 'RWF':
+      return pick('250', { MTN: ['78', '79'], AIRTEL: ['72', '73'] });
+    case 'ZMW':
+      return pick('260', { MTN: ['76', '96'], AIRTEL: ['77', '97'], ZAMTEL: ['95'] });
+    case 'TZS':
+      return pick('255', { VODAFONE: ['74', '75', '76'], AIRTEL: ['68', '69', '78'], TIGO: ['65', '67', '71'], HALOPESA: ['62'] });
+    default:
+      return undefined;
+  }
+}
+
+/** Francophone mobile money needs the payer's country (CM, SN, BF, CI), from the number's calling code. */
+function francoCountry(phone: string, currency: string): string {
+  const byCode: Record<string, string> = { '237': 'CM', '221': 'SN', '226': 'BF', '225': 'CI' };
+  return byCode[phone.slice(0, 3)] ?? (currency === 'XAF' ? 'CM' : 'CI');
+}
+
+/** Flutterwave's status of a charge → ours. */
+function chargeState(status: unknown): ExternalState {
+  switch (String(status ?? '').toLowerCase()) {
+    case 'successful':
+    case 'completed':
+      return 'paid';
+    case 'pending-capture':
+      return 'authorized';
+    case 'voided':
+    case 'cancelled':
+      return 'cancelled';
+    case 'failed':
+    case 'error':
+      return 'failed';
+    default:
+      return 'pending';
+  }
+}
+
+/** A failure reason (processor_response or an error message) → a stable code. */
+export function failureCode(text: unknown): string {
+  const t = String(text ?? '').toLowerCase();
+  if (/insufficient/.test(t)) return 'insufficient_funds';
+  if (/pin/.test(t) && /incorrect|invalid|wrong/.test(t)) return 'incorrect_pin';
+  if (/otp/.test(t) && /incorrect|invalid|wrong|expired/.test(t)) return 'incorrect_otp';
+  if (/fraud/.test(t)) return 'fraudulent';
+  if (/expired card|card expired/.test(t)) return 'expired_card';
+  if (/declin|do not honou?r|not permitted|restricted/.test(t)) return 'declined';
+  if (/timed? ?out|no response|cancel/.test(t)) return 'no_answer';
+  return 'failed';
+}
+
+interface FlwBody {
+  status?: string;
+  message?: string;
+  data?: Record<string, unknown> | null;
+  meta?: { authorization?: { mode?: string; redirect?: string; fields?: string[] } } | null;
+}
+
+type Tx = Record<string, unknown> & { id?: number | string; tx_ref?: string; flw_ref?: string; status?: string; amount?: number; currency?: string };
+
+const TX_PREFIX = 'tx:';
+
+export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
+  id: 'flutterwave',
+  payTypes: [
+    { type: 'Flutterwave', kind: 'card', label: 'Card' },
+    { type: 'Flutterwave_Mobile', kind: 'push', label: 'Mobile money' },
+  ],
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  currencies: CARD_CURRENCIES,
+  required: ['secretKey', 'encryptionKey', 'secretHash'],
+  optional: ['publicKey', 'apiBase', 'defaultEmail'],
+  // Flutterwave's v3 test cards and mobile money numbers (developer.flutterwave.com/docs/testing), test keys only.
+  testValues: [
+    { value: '4187427415564246', outcome: 'succeeds', note: 'Visa 3-D Secure: cvv 828, exp 09/32, OTP 12345 on the 3DS page' },
+    { value: '5438898014560229', outcome: 'succeeds', note: 'Mastercard 3-D Secure: cvv 564, exp 10/31, OTP 12345 on the 3DS page' },
+    { value: '5061460166976054667', outcome: 'succeeds', note: 'Verve, no authentication: cvv 564, exp 10/29' },
+    { value: '5377283645077450', outcome: 'succeeds', note: 'preauthorisation card (hold, capture, void): cvv 789, exp 09/31' },
+    { value: '5531886652142950', outcome: 'declined', note: 'Mastercard PIN card (cvv 564, exp 09/32, PIN 3310, OTP 12345): asks for the PIN, which our card form does not collect → authorization_required' },
+    { value: '4556052704172643', outcome: 'declined', note: 'Visa AVS card (cvv 899, exp 09/32): asks for the billing address → authorization_required' },
+    { value: '5143010522339965', outcome: 'declined', note: 'Do Not Honour: cvv 276, exp 08/31' },
+    { value: '5590131743294314', outcome: 'declined', note: 'fraudulent card: cvv 887, exp 11/32' },
+    { value: '5258585922666506', outcome: 'insufficient_funds', note: 'insufficient funds: cvv 883, exp 09/31' },
+    { value: '25454709929220', outcome: 'succeeds', note: 'M-Pesa (KES) test number' },
+    { value: '054709929220', outcome: 'succeeds', note: 'Ghana mobile money (GHS) test number, network MTN; OTP on the redirect page' },
+    { value: '24709929220', outcome: 'succeeds', note: 'Francophone mobile money (XAF/XOF) test number' },
+  ],
+  create(config: FlutterwaveConfig, deps: AdapterDeps): MethodAdapter {
+    const base = (config.apiBase ?? 'https://api.flutterwave.com').replace(/\/+$/, '');
+    /** What we asked per outTradeNo (this process); the charge's meta carries it too, for after a restart. */
+    const asked = new Map<string, { amount: number; currency: string }>();
+
+    async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<FlwBody> {
+      let res: Response;
+      try {
+        res = await deps.fetch(`${base}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${config.secretKey}`, 'content-type': 'application/json', accept: 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      } catch (err) {
+        throw new ProviderError('network', `flutterwave: ${(err as Error).message}`);
+      }
+      let text: string;
+      try {
+        text = await res.text();
+      } catch (err) {
+        throw new ProviderError('network', `flutterwave: ${(err as Error).message}`, res.status);
+      }
+      let json: FlwBody;
+      try {
+        json = JSON.parse(text) as FlwBody;
+      } catch {
+        throw new ProviderError('bad_response', `flutterwave: HTTP ${res.status}, not JSON`, res.status);
+      }
+      if (!res.ok || json.status !== 'success') {
+        const message = json.message ?? `HTTP ${res.status}`;
+        throw new ProviderError(errorCode(res.status, message), `flutterwave: ${message}`, res.status);
+      }
+      return json;
+    }
+
+    function errorCode(status: number, message: string): string {
+      const m = message.toLowerCase();
+      if (status === 401 || /authorization key|unauthori[sz]ed/.test(m)) return 'unauthorized';
+      if (/duplicate|already (exists|been used)/.test(m)) return 'duplicate_reference';
+      if (/(refund|amount).*(greater|exceed|more than)|exceed.*(refund|amount)/.test(m)) return 'amount_too_large';
+      if (/no transaction|not found|does not exist/.test(m) || status === 404) return 'not_found';
+      if (status >= 500) return 'provider_unavailable';
+      const f = failureCode(m);
+      return f === 'failed' ? 'invalid_request' : f;
+    }
+
+    async function verify(ref: string, outTradeNo?: string): Promise<Tx> {
+      const byId = /^\d+$/.test(ref);
+      const txRef = ref.startsWith(TX_PREFIX) ? ref.slice(TX_PREFIX.length) : outTradeNo ?? ref;
+      const body = byId
+        ? await call('GET', `/v3/transactions/${encodeURIComponent(ref)}/verify`)
+        : await call('GET', `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`);
+      if (!body.data || typeof body.data !== 'object') throw new ProviderError('bad_response', 'flutterwave: verify without data');
+      return body.data as Tx;
+    }
+
+    function expected(tx: Tx, outTradeNo: string): { amount: number; currency: string } | undefined {
+      const mine = asked.get(outTradeNo);
+      if (mine) return mine;
+      const meta = (tx.meta ?? {}) as Record<string, unknown>;
+      const amount = Number(meta.powerly_amount);
+      const currency = meta.powerly_currency;
+      return Number.isInteger(amount) && typeof currency === 'string' ? { amount, currency } : undefined;
+    }
+
+    function result(tx: Tx, outTradeNo: string): StatusResult {
+      const currency = String(tx.currency ?? '').toUpperCase();
+      const amount = tx.amount === undefined || currency === '' ? undefined : toMinor(tx.amount, currency);
+      const ref = tx.id === undefined ? `${TX_PREFIX}${outTradeNo}` : String(tx.id);
+      let state = chargeState(tx.status);
+      let failure: string | undefined = state === 'failed' ? failureCode(tx.processor_response ?? tx.narration) : undefined;
+      if (tx.tx_ref !== undefined && tx.tx_ref !== outTradeNo) {
+        state = 'failed';
+        failure = 'reference_mismatch';
+      }
+      const want = expected(tx, outTradeNo);
+      // A captured preauthorisation may be less than the hold (partial capture); anything else must be what we asked.
+      const captured = tx.charge_type === 'preauth' && state === 'paid';
+      const amountOk = amount !== undefined && want !== undefined && (captured ? amount > 0 && amount <= want.amount : amount === want.amount);
+      if (want && (state === 'paid' || state === 'authorized') && (!amountOk || currency !== want.currency)) {
+        state = 'failed';
+        failure = 'amount_mismatch';
+      }
+      return { ref, state, amount, currency: currency || undefined, ...(failure ? { failureCode: failure } : {}) };
+    }
+
+    function email(input: StartInput): string {
+      const e = input.payer.email ?? config.defaultEmail;
+      if (!e) throw new ProviderError('email_required', 'flutterwave: every charge needs the customer email', 400);
+      return e;
+    }
+
+    function meta(input: StartInput) {
+      return { powerly_amount: String(input.amount), powerly_currency: input.currency, powerly_user: String(input.payer.userId) };
+    }
+
+    async function startCard(input: StartInput): Promise<StartResult> {
+      const c = input.card;
+      if (!c?.number || !c.cvv || !c.expMonth || !c.expYear) throw new ProviderError('invalid_card', 'flutterwave: card number, cvv and expiry are required', 400);
+      const payload: Record<string, unknown> = {
+        card_number: c.number.replace(/\D/g, ''),
+        cvv: c.cvv,
+        expiry_month: c.expMonth.padStart(2, '0'),
+        expiry_year: c.expYear.slice(-2),
+        currency: input.currency,
+        amount: toMajor(input.amount, input.currency),
+        email: email(input),
+        tx_ref: input.outTradeNo,
+        redirect_url: input.returnUrl,
+        meta: meta(input),
+        ...(input.payer.name ? { fullname: input.payer.name } : {}),
+        ...(input.payer.phone ? { phone_number: input.payer.phone } : {}),
+        ...(input.payer.ip ? { client_ip: input.payer.ip } : {}),
+        ...(input.capture === 'manual' ? { preauthorize: true } : {}),
+      };
+      const body = await charge('card', { client: encrypt3des(config.encryptionKey, JSON.stringify(payload)) }, input);
+      if ('state' in body) return body;
+      const mode = body.meta?.authorization?.mode;
+      const tx = (body.data ?? {}) as Tx;
+      if (mode === 'pin' || mode === 'avs_noauth') {
+        // The PIN or the billing address would have to be sent with the card again; our form collects neither.
+        return { ref: tx.id === undefined ? `${TX_PREFIX}${input.outTradeNo}` : String(tx.id), state: 'failed', action: { kind: 'none' }, failureCode: 'authorization_required' };
+      }
+      return fromCharge(body, tx, input);
+    }
+
+    async function startMobile(input: StartInput): Promise<StartResult> {
+      const type = MOBILE_MONEY_TYPES[input.currency];
+      if (!type) throw new ProviderError('currency_not_supported', `flutterwave: no mobile money in ${input.currency}`, 400);
+      const phone = input.payer.phone?.replace(/\D/g, '');
+      if (!phone) throw new ProviderError('phone_required', 'flutterwave: mobile money needs the payer phone number', 400);
+      const network = mobileNetwork(input.currency, phone);
+      const body = await charge(
+        type,
+        {
+          tx_ref: input.outTradeNo,
+          amount: toMajor(input.amount, input.currency),
+          currency: input.currency,
+          email: email(input),
+          phone_number: phone,
+          redirect_url: input.returnUrl,
+          meta: meta(input),
+          ...(input.payer.name ? { fullname: input.payer.name } : {}),
+          ...(network ? { network } : {}),
+          ...(type === 'mobile_money_franco' ? { country: francoCountry(phone, input.currency) } : {}),
+        },
+        input,
+      );
+      if ('state' in body) return body;
+      return fromCharge(body, (body.data ?? {}) as Tx, input);
+    }
+
+    /** A charge call; a tx_ref already used (our retried start) answers with that charge's current state. */
+    async function charge(type: string, payload: unknown, input: StartInput): Promise<FlwBody | StartResult> {
+      asked.set(input.outTradeNo, { amount: input.amount, currency: input.currency });
+      try {
+        return await call('POST', `/v3/charges?type=${type}`, payload);
+      } catch (err) {
+        if (!(err instanceof ProviderError) || err.code !== 'duplicate_reference') throw err;
+        const s = result(await verify(`${TX_PREFIX}${input.outTradeNo}`, input.outTradeNo), input.outTradeNo);
+        // A pending charge's customer step (3DS page, OTP) was in the lost answer: it cannot be resumed from here.
+        if (s.state === 'pending') throw err;
+        return { ref: s.ref, state: s.state, action: { kind: 'none' }, ...(s.failureCode ? { failureCode: s.failureCode } : {}) };
+      }
+    }
+
+    function fromCharge(body: FlwBody, tx: Tx, input: StartInput): StartResult {
+      const auth = body.meta?.authorization;
+      const ref = tx.id === undefined ? `${TX_PREFIX}${input.outTradeNo}` : String(tx.id);
+      if (auth?.mode === 'redirect' && auth.redirect) return { ref, state: 'pending', action: { kind: 'redirect', url: auth.redirect } };
+      if (tx.status === undefined) {
+        // Mobile money answered without a transaction yet (the prompt is on its way) or an OTP is expected.
+        return { ref, state: 'pending', action: { kind: 'push' } };
+      }
+      const s = result(tx, input.outTradeNo);
+      let action: Action = { kind: 'none' };
+      if (s.state === 'pending') action = { kind: 'push' };
+      return { ref: s.ref, state: s.state, action, ...(s.failureCode ? { failureCode: s.failureCode } : {}) };
+    }
+
+    async function flwRefOf(ref: string, outTradeNo?: string): Promise<Tx> {
+      const tx = await verify(ref, outTradeNo);
+      if (!tx.flw_ref) throw new ProviderError('bad_response', 'flutterwave: transaction without flw_ref');
+      return tx;
+    }
+
+    /** A refund in the charge's currency; a preauthorisation (captured) is refunded through its own endpoint. */
+    async function refund(ref: string, amount: number): Promise<FlwBody> {
+      const tx = await verify(ref);
+      const major = toMajor(amount, String(tx.currency ?? ''));
+      if (tx.charge_type === 'preauth' && tx.flw_ref) return call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/refund`, { amount: major });
+      return call('POST', `/v3/transactions/${encodeURIComponent(String(tx.id))}/refund`, { amount: major });
+    }
+
+    return {
+      async start(input) {
+        const pt = input.payType;
+        if (pt === 'Flutterwave') return startCard(input);
+        if (pt === 'Flutterwave_Mobile') {
+          if (input.capture === 'manual') throw new ProviderError('hold_not_supported', 'flutterwave: mobile money cannot be held', 400);
+          return startMobile(input);
+        }
+        throw new ProviderError('pay_type_not_supported', `flutterwave: unknown pay type ${pt}`, 400);
+      },
+
+      async status(ref, outTradeNo) {
+        return result(await verify(ref, outTradeNo), outTradeNo);
+      },
+
+      async complete(ref, outTradeNo, params) {
+        if (params.otp) {
+          const tx = await flwRefOf(ref, outTradeNo);
+          await call('POST', '/v3/validate-charge', { otp: params.otp, flw_ref: tx.flw_ref, type: 'card' });
+        }
+        return result(await verify(ref, outTradeNo), outTradeNo);
+      },
+
+      async capture(ref, amount) {
+        const tx = await flwRefOf(ref);
+        const currency = String(tx.currency ?? '');
+        await call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/capture`, { amount: toMajor(amount, currency) });
+      },
+
+      async void(ref) {
+        const tx = await flwRefOf(ref);
+        await call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/void`, {});
+      },
+
+      async refund(ref, amount) {
+        await refund(ref, amount);
+      },
+
+      async payout(input: PayoutInput) {
+        const d = input.destination;
+        if (d.kind === 'card_refund') {
+          const body = await refund(d.paymentRef, input.amount);
+          if (body.data?.id === undefined) throw new ProviderError('bad_response', 'flutterwave: refund without id');
+          return { ref: String(body.data.id) };
+        }
+        const a = d.account;
+        const accountNumber = a.account_number ?? a.accountNumber ?? a.phone;
+        // Mobile money transfers name the operator as the bank (MPS: M-Pesa; MTN, VODAFONE, TIGO, AIRTEL, …).
+        const accountBank = a.account_bank ?? a.accountBank ?? a.bankCode ?? (d.channel === 'mpesa' ? 'MPS' : d.channel === 'mobile_money' && a.phone ? mobileNetwork(input.currency, a.phone) : undefined);
+        if (!accountNumber || !accountBank) throw new ProviderError('invalid_destination', 'flutterwave: account_bank and account_number are required', 400);
+        const body = await call('POST', '/v3/transfers', {
+          account_bank: accountBank,
+          account_number: accountNumber,
+          amount: toMajor(input.amount, input.currency),
+          currency: input.currency,
+          reference: input.idempotencyKey,
+          narration: a.narration ?? 'Powerly payout',
+          ...(a.beneficiary_name ?? a.name ? { beneficiary_name: a.beneficiary_name ?? a.name } : {}),
+          ...(a.callback_url ? { callback_url: a.callback_url } : {}),
+          debit_currency: input.currency,
+        });
+        if (body.data?.id === undefined) throw new ProviderError('bad_response', 'flutterwave: transfer without id');
+        return { ref: String(body.data.id) };
+      },
+
+      async notification(req: NotificationRequest): Promise<Notification | null> {
+        const header = (name: string) => {
+          const v = req.headers[name] ?? req.headers[name.toLowerCase()];
+          return Array.isArray(v) ? v[0] : v;
+        };
+        const same = (a: string, b: string) => {
+          const x = Buffer.from(a);
+          const y = Buffer.from(b);
+          return x.length === y.length && timingSafeEqual(x, y);
+        };
+        const verifHash = header('verif-hash');
+        const signature = header('flutterwave-signature');
+        if (verifHash === undefined && signature === undefined) return null;
+        if (!config.secretHash) return null;
+        if (verifHash !== undefined && !same(verifHash, config.secretHash)) return null;
+        if (signature !== undefined && !same(signature, createHmac('sha256', config.secretHash).update(req.rawBody, 'utf8').digest('base64'))) return null;
+        let body: { event?: string; 'event.type'?: string; data?: Tx };
+        try {
+          body = JSON.parse(req.rawBody) as typeof body;
+        } catch {
+          return null;
+        }
+        const data = body.data;
+        if (!data || data.id === undefined) return null;
+        const event = body.event ?? body['event.type'] ?? 'unknown';
+        const status = String(data.status ?? '');
+        const ack = { status: 200, contentType: 'text/plain', body: 'OK' };
+        const currency = typeof data.currency === 'string' ? data.currency.toUpperCase() : undefined;
+        const amount = data.amount !== undefined && currency ? toMinor(data.amount, currency) : undefined;
+        const eventId = `${String(data.id)}:${event}:${status.toLowerCase()}`;
+        if (event.startsWith('transfer.')) {
+          const ts = status.toUpperCase();
+          const state: ExternalState = ts === 'SUCCESSFUL' ? 'paid' : ts === 'FAILED' ? 'failed' : 'pending';
+          return { eventId, ref: String(data.id), outTradeNo: typeof data.reference === 'string' ? data.reference : undefined, state, amount, currency, ack };
+        }
+        return {
+          eventId,
+          ref: String(data.id),
+          outTradeNo: data.tx_ref,
+          state: chargeState(status),
+          amount,
+          currency,
+          ack,
+        };
+      },
+
+      clientConfig(): Record<string, string> {
+        return config.publicKey ? { publicKey: config.publicKey } : {};
+      },
+    };
+  },
+};
