@@ -7,7 +7,8 @@
 //   POST /cancel/standard  {key, transaction_id, amount, token}: refund of a paid transaction, in part or whole;
 //                          more than what is left → 400
 //   GET  /pay/<id>         the hosted page (the redirect target)
-// States: pending → ok | failed | canceled. The HTTP status mirrors `code` (Alif's examples check both).
+// States: pending → ok | failed | canceled. The HTTP status mirrors `code` (modelled: Alif's examples check both).
+// Also modelled (not in Alif's text): refunds leave /checktxn's status at "ok", several partial refunds are taken.
 // The customer is simulated by pay(orderId, account): the account decides the outcome (TEST_ACCOUNTS — these
 // values are OURS: Alif hands its test cards out with a test terminal and does not publish them), and the answer
 // is the callback delivery Alif would POST to callback_url, signed as Alif signs it.

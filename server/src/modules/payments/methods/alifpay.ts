@@ -9,8 +9,9 @@
 //   POST /v2/     JSON {key, token, order_id, amount "12.50", callback_url, return_url, gate, info, email, phone},
 //                 header `gate`; token over key + order_id + amount + callback_url. Answer {code, message, url}:
 //                 code 200 = created (send the customer to `url`), 208 = order_id already used, 400 = invalid
-//                 request, 401 = bad token, 403 = unknown key, 404 = not found, 500 = Alif's error. The HTTP status
-//                 mirrors the code (Alif's examples check both).
+//                 request, 401 = bad token, 403 = unknown key, 404 = not found, 500 = Alif's error. Alif's examples
+//                 check both the HTTP status and `code` (one SDK says HTTP is always 200): the adapter reads both,
+//                 the test server answers with HTTP status = code.
 //   callback      POST JSON to callback_url {orderId, transactionId, status: ok|failed|canceled|pending|to_approve,
 //                 token, amount, account, phone, transaction_type}; token over orderId + status + transactionId.
 //                 Alif retries until it gets HTTP 200.
