@@ -388,13 +388,12 @@ class WechatPay implements MethodAdapter {
       return null;
     }
     if (!body.id || !body.resource || body.resource.algorithm !== 'AEAD_AES_256_GCM') return null;
-    let plain: string;
+    let data: Record<string, unknown>;
     try {
-      plain = decrypt(this.c.apiV3Key, body.resource.nonce, body.resource.associated_data ?? '', body.resource.ciphertext);
+      data = JSON.parse(decrypt(this.c.apiV3Key, body.resource.nonce, body.resource.associated_data ?? '', body.resource.ciphertext)) as Record<string, unknown>;
     } catch {
       return null;
     }
-    const data = JSON.parse(plain) as Record<string, unknown>;
     const type = body.event_type ?? '';
     if (type.startsWith('PAYSCORE.')) {
       const o = data as unknown as ServiceOrder;
