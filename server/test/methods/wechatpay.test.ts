@@ -245,13 +245,32 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
     expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 350, currency: 'CNY' });
   });
 
-  it('capture above the risk fund is refused; capture before confirmation too', async () => {
+  it('capture above the risk fund is refused before WeChat is asked; capture before confirmation is refused by WeChat', async () => {
     const { inp, r } = await held(5000);
     expect((await providerError(wx.capture!(r.ref, 100, { idempotencyKey: 'cap_early' }))).code).toBe('INVALID_REQUEST');
     fake.confirmScore(MCH, inp.outTradeNo);
+    const before = fake.requests.length;
     const e = await providerError(wx.capture!(r.ref, 5001, { idempotencyKey: 'cap_over' }));
-    expect([e.code, e.status]).toEqual(['INVALID_REQUEST', 400]);
+    expect([e.code, e.status]).toEqual(['amount_too_large', 400]);
+    expect(fake.requests.slice(before).some((x) => x.url.endsWith('/complete'))).toBe(false);
     expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('authorized');
+    await wx.capture!(r.ref, 5000, { idempotencyKey: 'cap_all' });
+    expect(await wx.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'paid', amount: 5000 });
+  });
+
+  it('a completed order WeChat has not collected yet stays authorized until the deduction', async () => {
+    const { inp, r } = await held(3000);
+    fake.confirmScore(MCH, inp.outTradeNo);
+    fake.autoDeduct = false;
+    try {
+      await wx.capture!(r.ref, 800, { idempotencyKey: 'cap_later' });
+    } finally {
+      fake.autoDeduct = true;
+    }
+    expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('authorized');
+    expect((await providerError(wx.void!(r.ref, { idempotencyKey: 'v_late' }))).code).toBe('INVALID_REQUEST');
+    fake.deduct(MCH, inp.outTradeNo);
+    expect(await wx.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'paid', amount: 800 });
   });
 
   it('void cancels the order (no charge); no answer lets it expire (cancelled)', async () => {

@@ -13,7 +13,8 @@
 //   refunds     POST /v3/refund/domestic/refunds: amount.total must be the order's, refunds ≤ what is left
 //               (INVALID_REQUEST), out_refund_no replays the first refund, status PROCESSING → SUCCESS.
 //   pay score   POST /v3/payscore/serviceorder (CREATED + package), GET ?service_id&out_order_no&appid,
-//               POST …/{n}/complete (DOING → DONE once deducted; total ≤ risk fund), POST …/{n}/cancel (REVOKED).
+//               POST …/{n}/complete (DOING → DONE once deducted; any total, as WeChat allows more than the risk
+//               fund), POST …/{n}/cancel (REVOKED).
 // The customer's side (paying in WeChat, confirming the pay-score order, WeChat's deduction) are methods here, and
 // notification() makes a delivery exactly as WeChat Pay sends one (AEAD_AES_256_GCM resource, platform signature).
 import { createCipheriv, createHmac, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
@@ -416,7 +417,7 @@ export class FakeWechatPay {
     }
     const sum = posts.reduce((s, x) => s + (x.amount as number) * (Number.isInteger(x.count) ? (x.count as number) : 1), 0);
     if (b.total_amount !== sum) throw new ApiError(400, 'PARAM_ERROR', 'total_amount 与 post_payments 金额之和不一致');
-    if (sum > o.risk_fund.amount) throw new ApiError(400, 'INVALID_REQUEST', '完结金额不能超过订单风险金额');
+    // The completion may be more or less than the risk fund (WeChat: 完结金额可大于、小于或等于风险金额).
     const end = (b.time_range as { end_time?: unknown } | undefined)?.end_time;
     if (end !== undefined && !/^\d{14}$/.test(String(end))) throw new ApiError(400, 'PARAM_ERROR', 'time_range.end_time 格式错误');
     Object.assign(o, {

@@ -7,8 +7,8 @@
 //   capture manual     WeChat Pay score (微信支付分) deposit-free rental: POST /v3/payscore/serviceorder with a DEPOSIT
 //                      risk fund and need_user_confirm → package; the page calls wx.openBusinessView
 //                      (businessType wxpayScoreUse) whose queryString is signed with HMAC-SHA256 and the APIv2 key
-//                      (the v2 signing rule: sorted k=v&…&key=KEY). Capture = complete the order (total ≤ risk fund,
-//                      WeChat then deducts it from the user); void = cancel.
+//                      (the v2 signing rule: sorted k=v&…&key=KEY). Capture = complete the order (total ≤ the risk
+//                      fund, checked here: WeChat itself allows more); WeChat then deducts it; void = cancel.
 //   refund             POST /v3/refund/domestic/refunds (out_refund_no from our idempotency key: a retry refunds once).
 //   notification       Wechatpay-Signature over "timestamp\nnonce\nbody\n" with the platform public key; `resource`
 //                      decrypted with AEAD_AES_256_GCM and the APIv3 key; ack 200 {"code":"SUCCESS","message":"成功"}.
@@ -319,12 +319,17 @@ class WechatPay implements MethodAdapter {
     return { ref, state, ...(t.amount?.total === undefined ? {} : { amount: t.amount.total, currency: t.amount.currency ?? 'CNY' }), ...(failureCode ? { failureCode } : {}) };
   }
 
-  /** Pay score: completes the order for `amount` (≤ the risk fund, checked by WeChat); WeChat deducts it. */
+  /** Pay score: completes the order for `amount` (≤ the risk fund); WeChat deducts it, retrying until it succeeds. */
   async capture(ref: string, amount: number, _call: ProviderCall): Promise<void> {
     if (!ref.startsWith(SCORE)) throw new ProviderError('not_supported', 'a WeChat JSAPI payment is captured at once', 400);
     const { serviceId } = this.scoreConfig();
     const outOrderNo = ref.slice(SCORE.length);
     const fen = toFen(amount, 'CNY');
+    // WeChat lets a completion exceed the risk fund (it is a credit line, not a hold); our capture never takes more
+    // than was authorised.
+    const o = await this.serviceOrder(outOrderNo);
+    const held = o.risk_fund?.amount ?? 0;
+    if (fen > held) throw new ProviderError('amount_too_large', `capture ${fen} exceeds the pay-score risk fund ${held}`, 400);
     await this.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(outOrderNo)}/complete`, {
       appid: this.c.appId,
       service_id: serviceId,
