@@ -1,0 +1,437 @@
+// WeChat Pay API v3 for direct merchants (普通商户), paid inside the WeChat browser (spec §9: WeChat_MP).
+//
+//   capture automatic  JSAPI order: POST /v3/pay/transactions/jsapi → prepay_id; the page calls
+//                      WeixinJSBridge getBrandWCPayRequest with {appId, timeStamp, nonceStr, package, signType: RSA,
+//                      paySign} (paySign: SHA256-RSA over "appId\ntimeStamp\nnonceStr\npackage\n").
+//                      status GET /v3/pay/transactions/out-trade-no/{n}?mchid=; close POST …/{n}/close (void).
+//   capture manual     WeChat Pay score (微信支付分) deposit-free rental: POST /v3/payscore/serviceorder with a DEPOSIT
+//                      risk fund and need_user_confirm → package; the page calls wx.openBusinessView
+//                      (businessType wxpayScoreUse) whose queryString is signed with HMAC-SHA256 and the APIv2 key
+//                      (the v2 signing rule: sorted k=v&…&key=KEY). Capture = complete the order (total ≤ the risk
+//                      fund, checked here: WeChat itself allows more); WeChat then deducts it; void = cancel.
+//   refund             POST /v3/refund/domestic/refunds (out_refund_no from our idempotency key: a retry refunds once).
+//   notification       Wechatpay-Signature over "timestamp\nnonce\nbody\n" with the platform public key; `resource`
+//                      decrypted with AEAD_AES_256_GCM and the APIv3 key; ack 200 {"code":"SUCCESS","message":"成功"}.
+//
+// Every request carries `Authorization: WECHATPAY2-SHA256-RSA2048 mchid=…,nonce_str=…,signature=…,timestamp=…,
+// serial_no=…` (SHA256-RSA with the merchant key over "METHOD\nurl\ntimestamp\nnonce\nbody\n") and every successful
+// answer is verified with the platform public key before it is believed.
+//
+// Refs: a JSAPI payment is addressed by our out_trade_no (WeChat's transaction_id exists only once paid); a pay-score
+// order by `score:` + out_order_no.
+import { createDecipheriv, createHash, createHmac, createPrivateKey, createPublicKey, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  ProviderError,
+  type AdapterDefinition,
+  type AdapterDeps,
+  type ExternalState,
+  type MethodAdapter,
+  type Notification,
+  type NotificationRequest,
+  type ProviderCall,
+  type StartInput,
+  type StartResult,
+  type StatusResult,
+} from './adapter.ts';
+
+export type WechatPayConfig = {
+  /** The official account (公众号) AppID the merchant id is bound to. */
+  appId: string;
+  mchId: string;
+  /** Serial number of the merchant API certificate (商户API证书序列号). */
+  serialNo: string;
+  /** The merchant API private key (apiclient_key.pem). */
+  privateKey: string;
+  /** The 32-character APIv3 key (decrypts notifications). */
+  apiV3Key: string;
+  /** WeChat Pay platform public key (微信支付公钥) or the platform certificate's public key, PEM. */
+  platformPublicKey: string;
+  /** Its id as sent in Wechatpay-Serial (PUB_KEY_ID_… or the platform certificate serial). */
+  platformSerial: string;
+  /** Pay-score service id (服务ID): switches on manual capture (deposit-free rental). */
+  serviceId?: string;
+  /** The APIv2 key: signs the wxpayScoreUse queryString (pay score only). */
+  apiV2Key?: string;
+  /** API root; default https://api.mch.weixin.qq.com. */
+  apiBase?: string;
+};
+
+const DEFAULT_BASE = 'https://api.mch.weixin.qq.com';
+const SCORE = 'score:';
+/** Notifications and answers older or newer than this are refused (WeChat's recommendation: 5 minutes). */
+const MAX_SKEW_S = 300;
+const ACK = { status: 200, contentType: 'application/json', body: JSON.stringify({ code: 'SUCCESS', message: '成功' }) };
+
+interface Transaction {
+  out_trade_no: string;
+  transaction_id?: string;
+  trade_state: string;
+  trade_state_desc?: string;
+  amount?: { total?: number; payer_total?: number; currency?: string };
+}
+
+interface ServiceOrder {
+  out_order_no: string;
+  state: string;
+  state_description?: string;
+  total_amount?: number;
+  risk_fund?: { name: string; amount: number };
+  collection?: { state?: string; total_amount?: number; paid_amount?: number; details?: { seq?: number; amount: number; transaction_id?: string }[] };
+}
+
+interface Refund {
+  refund_id: string;
+  out_refund_no: string;
+  status: string;
+}
+
+/** Integer minor units → fen; WeChat Pay's JSAPI and pay score take CNY only. */
+function toFen(amount: number, currency: string): number {
+  if (currency.toUpperCase() !== 'CNY') throw new ProviderError('currency_not_supported', `WeChat Pay takes CNY, not ${currency}`, 400);
+  const exp = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const fen = Math.round(amount * 10 ** (2 - exp));
+  if (!Number.isInteger(amount) || fen < 1) throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${amount}`, 400);
+  return fen;
+}
+
+/** out_refund_no: 1–64 of [0-9A-Za-z_-|*@]; a key outside that is hashed (stable, so a retry reuses it). */
+export function refundNo(key: string, part = 0): string {
+  const base = /^[0-9A-Za-z_\-|*@]{1,60}$/.test(key) ? key : createHash('sha256').update(key).digest('hex').slice(0, 40);
+  return part === 0 ? base : `${base}-${part}`;
+}
+
+const nonce = () => randomBytes(16).toString('hex').toUpperCase();
+
+/** yyyyMMddHHmmss in China Standard Time (UTC+8), the pay-score time format. */
+function cst(d: Date): string {
+  const t = new Date(d.getTime() + 8 * 3_600_000).toISOString();
+  return t.slice(0, 19).replace(/[-T:]/g, '');
+}
+
+/** PEM from an env variable may carry literal "\n". */
+const pem = (s: string) => s.replace(/\\n/g, '\n');
+
+function tradeState(t: Transaction): { state: ExternalState; failureCode?: string } {
+  switch (t.trade_state) {
+    case 'SUCCESS':
+    case 'REFUND':
+      return { state: 'paid' };
+    case 'CLOSED':
+    case 'REVOKED':
+      return { state: 'cancelled' };
+    case 'PAYERROR':
+      return { state: 'failed', failureCode: /余额不足|insufficient/i.test(t.trade_state_desc ?? '') ? 'insufficient_funds' : 'declined' };
+    default: // NOTPAY, USERPAYING, ACCEPT
+      return { state: 'pending' };
+  }
+}
+
+function scoreState(o: ServiceOrder): ExternalState {
+  switch (o.state) {
+    case 'CREATED':
+      return 'pending';
+    case 'DOING':
+      // The user confirmed (the deposit is waived against their score); after MCH_COMPLETE WeChat is collecting.
+      return 'authorized';
+    case 'DONE':
+      return 'paid';
+    default: // REVOKED, EXPIRED
+      return 'cancelled';
+  }
+}
+
+function header(h: NotificationRequest['headers'], name: string): string | undefined {
+  const v = h[name] ?? h[name.toLowerCase()] ?? Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export const wechatpayDefinition: AdapterDefinition<WechatPayConfig> = {
+  id: 'wechatpay',
+  payTypes: [{ type: 'WeChat_MP', kind: 'jsapi', label: 'WeChat Pay', platforms: ['wechat'] }],
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  currencies: ['CNY'],
+  required: ['appId', 'mchId', 'serialNo', 'privateKey', 'apiV3Key', 'platformPublicKey', 'platformSerial'],
+  optional: ['serviceId', 'apiV2Key', 'apiBase'],
+  // WeChat Pay API v3 has no test cards or test accounts (the v2 sandbox "仿真测试" is not available for v3):
+  // integration is tested with real small amounts. Nothing to list.
+  testValues: [],
+  create(config, deps) {
+    return new WechatPay(config, deps);
+  },
+};
+
+class WechatPay implements MethodAdapter {
+  private readonly base: string;
+  private readonly key: KeyObject;
+  private readonly platformKey: KeyObject;
+
+  constructor(private readonly c: WechatPayConfig, private readonly deps: AdapterDeps) {
+    this.base = (c.apiBase || DEFAULT_BASE).replace(/\/+$/, '');
+    this.key = createPrivateKey(pem(c.privateKey));
+    this.platformKey = createPublicKey(pem(c.platformPublicKey));
+    if (Buffer.byteLength(c.apiV3Key) !== 32) throw new Error('wechatpay: apiV3Key must be 32 bytes');
+  }
+
+  clientConfig() {
+    return { appId: this.c.appId };
+  }
+
+  private sign(message: string): string {
+    return createSign('RSA-SHA256').update(message).sign(this.key, 'base64');
+  }
+
+  /** Verifies WeChat Pay's signature headers over "timestamp\nnonce\nbody\n". */
+  private verified(get: (name: string) => string | undefined, body: string): boolean {
+    const ts = get('Wechatpay-Timestamp');
+    const n = get('Wechatpay-Nonce');
+    const sig = get('Wechatpay-Signature');
+    const serial = get('Wechatpay-Serial');
+    if (!ts || !n || !sig || serial !== this.c.platformSerial) return false;
+    if (!/^\d+$/.test(ts) || Math.abs(Math.floor(this.deps.now().getTime() / 1000) - Number(ts)) > MAX_SKEW_S) return false;
+    try {
+      return createVerify('RSA-SHA256').update(`${ts}\n${n}\n${body}\n`).verify(this.platformKey, sig, 'base64');
+    } catch {
+      return false;
+    }
+  }
+
+  /** One signed API call; the answer's signature is checked; WeChat's error envelope {code, message} → ProviderError. */
+  private async call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    const ts = Math.floor(this.deps.now().getTime() / 1000).toString();
+    const n = nonce();
+    const signature = this.sign(`${method}\n${url}\n${ts}\n${n}\n${payload}\n`);
+    const authorization = `WECHATPAY2-SHA256-RSA2048 mchid="${this.c.mchId}",nonce_str="${n}",signature="${signature}",timestamp="${ts}",serial_no="${this.c.serialNo}"`;
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.deps.fetch(this.base + url, {
+        method,
+        headers: {
+          Authorization: authorization,
+          Accept: 'application/json',
+          'User-Agent': 'Powerly/1.0',
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: payload }),
+      });
+      text = await res.text();
+    } catch (err) {
+      throw new ProviderError('network', `WeChat Pay unreachable: ${(err as Error).message}`);
+    }
+    if (res.status >= 200 && res.status < 300) {
+      if (!this.verified((h) => res.headers.get(h) ?? undefined, text)) {
+        throw new ProviderError('bad_signature', `WeChat Pay answer to ${method} ${url.split('?')[0]} failed signature verification`, res.status);
+      }
+      if (!text) return undefined as T;
+      try {
+        return JSON.parse(text) as T;
+      } catch {
+        throw new ProviderError('bad_response', `WeChat Pay answered ${res.status} with a body that is not JSON`, res.status);
+      }
+    }
+    let err: { code?: string; message?: string } = {};
+    try {
+      err = JSON.parse(text) as typeof err;
+    } catch {
+      /* not WeChat's envelope (a gateway error) */
+    }
+    throw new ProviderError(err.code ?? (res.status >= 500 ? 'SYSTEM_ERROR' : 'bad_response'), err.message ?? `WeChat Pay answered ${res.status}`, res.status);
+  }
+
+  async start(input: StartInput): Promise<StartResult> {
+    const fen = toFen(input.amount, input.currency);
+    if (input.capture === 'manual') return this.startScore(input, fen);
+    if (!input.payer.openId) throw new ProviderError('missing_openid', 'WeChat JSAPI needs the payer openid', 400);
+    const { prepay_id } = await this.call<{ prepay_id: string }>('POST', '/v3/pay/transactions/jsapi', {
+      appid: this.c.appId,
+      mchid: this.c.mchId,
+      description: input.description.slice(0, 127),
+      out_trade_no: input.outTradeNo,
+      notify_url: input.notifyUrl,
+      amount: { total: fen, currency: 'CNY' },
+      payer: { openid: input.payer.openId },
+      ...(input.payer.ip ? { scene_info: { payer_client_ip: input.payer.ip } } : {}),
+    });
+    if (!prepay_id) throw new ProviderError('bad_response', 'WeChat Pay answered without prepay_id');
+    const timeStamp = Math.floor(this.deps.now().getTime() / 1000).toString();
+    const nonceStr = nonce();
+    const pkg = `prepay_id=${prepay_id}`;
+    const paySign = this.sign(`${this.c.appId}\n${timeStamp}\n${nonceStr}\n${pkg}\n`);
+    return {
+      ref: input.outTradeNo,
+      state: 'pending',
+      action: { kind: 'jsapi', bridge: 'wechat', params: { appId: this.c.appId, timeStamp, nonceStr, package: pkg, signType: 'RSA', paySign } },
+    };
+  }
+
+  private scoreConfig(): { serviceId: string; apiV2Key: string } {
+    if (!this.c.serviceId || !this.c.apiV2Key) throw new ProviderError('not_configured', 'WeChat Pay score needs serviceId and apiV2Key', 400);
+    return { serviceId: this.c.serviceId, apiV2Key: this.c.apiV2Key };
+  }
+
+  private async startScore(input: StartInput, fen: number): Promise<StartResult> {
+    const { serviceId, apiV2Key } = this.scoreConfig();
+    const risk = input.deposit === undefined ? fen : toFen(input.deposit, input.currency);
+    const order = await this.call<ServiceOrder & { package: string }>('POST', '/v3/payscore/serviceorder', {
+      out_order_no: input.outTradeNo,
+      appid: this.c.appId,
+      service_id: serviceId,
+      service_introduction: input.description.slice(0, 20),
+      time_range: { start_time: 'OnAccept' },
+      risk_fund: { name: 'DEPOSIT', amount: risk, description: input.description.slice(0, 30) },
+      notify_url: input.notifyUrl,
+      need_user_confirm: true,
+      ...(input.payer.openId ? { openid: input.payer.openId } : {}),
+    });
+    if (!order.package) throw new ProviderError('bad_response', 'WeChat Pay score answered without package');
+    const fields: Record<string, string> = {
+      mch_id: this.c.mchId,
+      package: order.package,
+      timestamp: Math.floor(this.deps.now().getTime() / 1000).toString(),
+      nonce_str: nonce(),
+      sign_type: 'HMAC-SHA256',
+    };
+    fields.sign = v2Sign(fields, apiV2Key);
+    const queryString = ['mch_id', 'package', 'timestamp', 'nonce_str', 'sign_type', 'sign'].map((k) => `${k}=${encodeURIComponent(fields[k]!)}`).join('&');
+    return { ref: SCORE + input.outTradeNo, state: 'pending', action: { kind: 'jsapi', bridge: 'wechat', params: { businessType: 'wxpayScoreUse', queryString } } };
+  }
+
+  private transaction(outTradeNo: string) {
+    return this.call<Transaction>('GET', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}?mchid=${encodeURIComponent(this.c.mchId)}`);
+  }
+
+  private serviceOrder(outOrderNo: string) {
+    const { serviceId } = this.scoreConfig();
+    const q = new URLSearchParams({ service_id: serviceId, out_order_no: outOrderNo, appid: this.c.appId });
+    return this.call<ServiceOrder>('GET', `/v3/payscore/serviceorder?${q.toString()}`);
+  }
+
+  async status(ref: string, outTradeNo: string): Promise<StatusResult> {
+    if (ref.startsWith(SCORE)) {
+      const o = await this.serviceOrder(ref.slice(SCORE.length));
+      const state = scoreState(o);
+      const amount = state === 'paid' ? (o.collection?.paid_amount ?? o.total_amount) : o.risk_fund?.amount;
+      return { ref, state, ...(amount === undefined ? {} : { amount, currency: 'CNY' }) };
+    }
+    const t = await this.transaction(ref || outTradeNo);
+    const { state, failureCode } = tradeState(t);
+    return { ref, state, ...(t.amount?.total === undefined ? {} : { amount: t.amount.total, currency: t.amount.currency ?? 'CNY' }), ...(failureCode ? { failureCode } : {}) };
+  }
+
+  /** Pay score: completes the order for `amount` (≤ the risk fund); WeChat deducts it, retrying until it succeeds. */
+  async capture(ref: string, amount: number, _call: ProviderCall): Promise<void> {
+    if (!ref.startsWith(SCORE)) throw new ProviderError('not_supported', 'a WeChat JSAPI payment is captured at once', 400);
+    const { serviceId } = this.scoreConfig();
+    const outOrderNo = ref.slice(SCORE.length);
+    const fen = toFen(amount, 'CNY');
+    // WeChat lets a completion exceed the risk fund (it is a credit line, not a hold); our capture never takes more
+    // than was authorised.
+    const o = await this.serviceOrder(outOrderNo);
+    const held = o.risk_fund?.amount ?? 0;
+    if (fen > held) throw new ProviderError('amount_too_large', `capture ${fen} exceeds the pay-score risk fund ${held}`, 400);
+    await this.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(outOrderNo)}/complete`, {
+      appid: this.c.appId,
+      service_id: serviceId,
+      post_payments: [{ name: '租借费用', amount: fen, description: 'Power bank rental', count: 1 }],
+      total_amount: fen,
+      time_range: { end_time: cst(this.deps.now()) },
+    });
+  }
+
+  /** Pay score: cancels the order (no charge); JSAPI: closes the unpaid order so it can no longer be paid. */
+  async void(ref: string, _call: ProviderCall): Promise<void> {
+    if (ref.startsWith(SCORE)) {
+      const { serviceId } = this.scoreConfig();
+      await this.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(ref.slice(SCORE.length))}/cancel`, {
+        appid: this.c.appId,
+        service_id: serviceId,
+        reason: 'Rental cancelled',
+      });
+      return;
+    }
+    await this.call('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(ref)}/close`, { mchid: this.c.mchId });
+  }
+
+  async refund(ref: string, amount: number, call: ProviderCall): Promise<void> {
+    let left = toFen(amount, 'CNY');
+    if (!ref.startsWith(SCORE)) {
+      const t = await this.transaction(ref);
+      if (t.amount?.total === undefined) throw new ProviderError('bad_response', 'WeChat Pay order without amount');
+      await this.refundOne({ out_trade_no: ref }, left, t.amount.total, refundNo(call.idempotencyKey));
+      return;
+    }
+    // A pay-score order is paid by one deduction (or more, when a first one was partial): each is a transaction.
+    const o = await this.serviceOrder(ref.slice(SCORE.length));
+    const paid = (o.collection?.details ?? []).filter((d) => d.transaction_id && d.amount > 0);
+    const total = paid.reduce((s, d) => s + d.amount, 0);
+    if (o.state !== 'DONE' || total === 0) throw new ProviderError('not_paid', `WeChat Pay score order ${o.out_order_no} has nothing collected to refund`, 400);
+    if (left > total) throw new ProviderError('INVALID_REQUEST', `refund ${left} exceeds the collected ${total}`, 400);
+    for (const [i, d] of paid.entries()) {
+      if (left <= 0) break;
+      const part = Math.min(left, d.amount);
+      await this.refundOne({ transaction_id: d.transaction_id! }, part, d.amount, refundNo(call.idempotencyKey, paid.length > 1 ? i + 1 : 0));
+      left -= part;
+    }
+  }
+
+  private async refundOne(target: { out_trade_no: string } | { transaction_id: string }, refund: number, total: number, outRefundNo: string) {
+    const r = await this.call<Refund>('POST', '/v3/refund/domestic/refunds', {
+      ...target,
+      out_refund_no: outRefundNo,
+      amount: { refund, total, currency: 'CNY' },
+    });
+    if (r.status === 'CLOSED' || r.status === 'ABNORMAL') throw new ProviderError(`REFUND_${r.status}`, `WeChat Pay refund ${r.refund_id} is ${r.status}`);
+  }
+
+  async notification(req: NotificationRequest): Promise<Notification | null> {
+    if (!this.verified((h) => header(req.headers, h), req.rawBody)) return null;
+    let body: { id?: string; event_type?: string; resource?: { algorithm?: string; ciphertext: string; associated_data?: string; nonce: string; original_type?: string } };
+    try {
+      body = JSON.parse(req.rawBody) as typeof body;
+    } catch {
+      return null;
+    }
+    if (!body.id || !body.resource || body.resource.algorithm !== 'AEAD_AES_256_GCM') return null;
+    let data: Record<string, unknown>;
+    try {
+      data = JSON.parse(decrypt(this.c.apiV3Key, body.resource.nonce, body.resource.associated_data ?? '', body.resource.ciphertext)) as Record<string, unknown>;
+    } catch {
+      return null;
+    }
+    const type = body.event_type ?? '';
+    if (type.startsWith('PAYSCORE.')) {
+      const o = data as unknown as ServiceOrder;
+      const state = scoreState(o);
+      const amount = state === 'paid' ? (o.collection?.paid_amount ?? o.total_amount) : o.risk_fund?.amount;
+      return { eventId: body.id, outTradeNo: o.out_order_no, ref: SCORE + o.out_order_no, state, ...(amount === undefined ? {} : { amount, currency: 'CNY' }), ack: ACK };
+    }
+    if (type.startsWith('TRANSACTION.')) {
+      const t = data as unknown as Transaction;
+      const { state } = tradeState(t);
+      return { eventId: body.id, outTradeNo: t.out_trade_no, ref: t.out_trade_no, state, ...(t.amount?.total === undefined ? {} : { amount: t.amount.total, currency: t.amount.currency ?? 'CNY' }), ack: ACK };
+    }
+    // REFUND.SUCCESS / REFUND.ABNORMAL / REFUND.CLOSED and anything new: acknowledged, the payment's state unchanged.
+    const outTradeNo = typeof data.out_trade_no === 'string' ? data.out_trade_no : undefined;
+    return { eventId: body.id, ...(outTradeNo ? { outTradeNo, ref: outTradeNo } : {}), ack: ACK };
+  }
+}
+
+/** The APIv2 signature (HMAC-SHA256): non-empty fields sorted by name, "k=v&…&key=KEY", upper-case hex. */
+export function v2Sign(fields: Record<string, string>, key: string): string {
+  const s = Object.keys(fields)
+    .filter((k) => k !== 'sign' && fields[k] !== '')
+    .sort()
+    .map((k) => `${k}=${fields[k]}`)
+    .join('&');
+  return createHmac('sha256', key).update(`${s}&key=${key}`).digest('hex').toUpperCase();
+}
+
+/** AEAD_AES_256_GCM as WeChat Pay uses it: base64(ciphertext ‖ 16-byte tag), nonce and associated data as UTF-8. */
+function decrypt(apiV3Key: string, iv: string, aad: string, ciphertext: string): string {
+  const buf = Buffer.from(ciphertext, 'base64');
+  const d = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key), Buffer.from(iv));
+  d.setAuthTag(buf.subarray(buf.length - 16));
+  d.setAAD(Buffer.from(aad));
+  return Buffer.concat([d.update(buf.subarray(0, buf.length - 16)), d.final()]).toString('utf8');
+}
