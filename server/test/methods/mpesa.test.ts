@@ -2,6 +2,10 @@
 // token caching and renewal, the STK push (Password, Nairobi Timestamp, AccountReference), the customer's answers
 // (paid, cancelled, insufficient funds, wrong PIN, no answer), the query's "being processed", callbacks (token in the
 // URL, receipt into the ref, redelivery), reversals (whole only), B2C payouts and network failures.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
 import { mpesaDefinition, nairobiTimestamp, type MpesaConfig } from '../../src/modules/payments/methods/mpesa.ts';
@@ -159,6 +163,19 @@ describe('mpesa: STK push', () => {
     expect(fake.tokensIssued).toBe(issued + 2);
   });
 
+  it('an unanswered prompt lapses as no answer (1037) and frees the phone', async () => {
+    const a = adapter();
+    const s = await a.start(input('254712000011'));
+    fake.promptMs = 0;
+    try {
+      await new Promise((r) => setTimeout(r, 5));
+      expect(await a.status(s.ref, '')).toEqual({ ref: s.ref, state: 'failed', failureCode: 'no_answer' });
+      expect((await a.start(input('254712000011'))).state).toBe('pending');
+    } finally {
+      fake.promptMs = 60_000;
+    }
+  });
+
   it('an unknown CheckoutRequestID is Daraja’s 400.002.02', async () => {
     const e = await rejects(adapter().status('ws_CO_000000', ''));
     expect([e.code, e.status]).toEqual(['400.002.02', 400]);
@@ -251,7 +268,34 @@ describe('mpesa: reversal (refund)', () => {
   });
 });
 
+/** A self-signed X.509 certificate and its key, made by the openssl CLI (absent: that test is skipped). */
+function x509(): { certificate: string; privateKey: string } | null {
+  const dir = mkdtempSync(join(tmpdir(), 'mpesa-cert-'));
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '2', '-subj', '/CN=sandbox.safaricom.co.ke'], { stdio: 'ignore' });
+    return { certificate: readFileSync(join(dir, 'c.pem'), 'utf8'), privateKey: readFileSync(join(dir, 'k.pem'), 'utf8') };
+  } catch {
+    return null;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const cert = x509();
+
 describe('mpesa: B2C payout', () => {
+  it.skipIf(!cert)('encrypts the initiator password with an X.509 certificate PEM as Safaricom issues it', async () => {
+    const other = await new FakeDaraja({ consumerKey: 'ck_test', consumerSecret: 'cs_test', shortCode: SHORT, passkey: PASSKEY, initiatorName: 'testapi', initiatorPassword: 'Safaricom999!*!', keys: cert! }).start();
+    try {
+      expect(other.certificate).toMatch(/BEGIN CERTIFICATE/);
+      const a = mpesaDefinition.create(config({ apiBase: other.url, certificate: other.certificate }), { fetch, now: () => new Date() });
+      await a.payout!({ amount: 1000, currency: 'KES', destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } }, idempotencyKey: 'x509-1' });
+      expect(other.b2c.get('x509-1')?.paid).toBe(true);
+    } finally {
+      await other.stop();
+    }
+  });
+
+
   it('pays out to a phone; the result notification says paid; a retry with the same key pays once', async () => {
     const a = adapter();
     const before = fake.b2cBalance;
@@ -280,19 +324,6 @@ describe('mpesa: network', () => {
   it('an unreachable Daraja is ProviderError("network")', async () => {
     const e = await rejects(adapter({ apiBase: 'http://127.0.0.1:1' }).start(input(TEST_MSISDN)));
     expect(e.code).toBe('network');
-  });
-
-  it('an unanswered prompt lapses as no answer (1037) and frees the phone', async () => {
-    const a = adapter();
-    const s = await a.start(input('254712000011'));
-    fake.promptMs = 0;
-    try {
-      await new Promise((r) => setTimeout(r, 5));
-      expect(await a.status(s.ref, '')).toEqual({ ref: s.ref, state: 'failed', failureCode: 'no_answer' });
-      expect((await a.start(input('254712000011'))).state).toBe('pending');
-    } finally {
-      fake.promptMs = 60_000;
-    }
   });
 
   it('a connection cut before the answer is ProviderError("network")', async () => {

@@ -52,6 +52,8 @@ export interface FakeDarajaOptions {
   b2cShortCode?: string;
   /** The B2C utility account's balance, whole shillings. */
   b2cBalance?: number;
+  /** Safaricom's certificate (an X.509 PEM, as the portal gives it) and its private key; default: a fresh RSA key. */
+  keys?: { certificate: string; privateKey: string };
 }
 
 export class FakeDaraja {
@@ -79,8 +81,11 @@ export class FakeDaraja {
   b2cBalance: number;
 
   constructor(readonly opts: FakeDarajaOptions) {
-    const kp = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-    this.certificate = kp.publicKey;
+    const kp = opts.keys ?? (() => {
+      const k = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+      return { certificate: k.publicKey, privateKey: k.privateKey };
+    })();
+    this.certificate = kp.certificate;
     this.privateKey = kp.privateKey;
     this.b2cBalance = opts.b2cBalance ?? 100_000;
   }
