@@ -122,7 +122,11 @@ export function parseRef(ref: string): PaidRef {
 const paidRef = (checkoutId: string, receipt: string, amount: number) => `${checkoutId}.${receipt}.${amount}`;
 
 /** Daraja's error envelope (and the OAuth error's resultCode/resultDesc form). */
-interface DarajaError { requestId?: string; errorCode?: string; errorMessage?: string; resultCode?: string; resultDesc?: string }
+interface DarajaError {
+  requestId?: string; errorCode?: string; errorMessage?: string; resultCode?: string; resultDesc?: string;
+  /** An accepted-looking answer with a non-zero ResponseCode (the request was not taken). */
+  ResponseCode?: string; ResponseDescription?: string;
+}
 
 function safeEqual(a: string, b: string) {
   const x = createHash('sha256').update(a).digest();
@@ -192,8 +196,8 @@ class Mpesa implements MethodAdapter {
   }
 
   private fail(status: number, body: DarajaError): never {
-    const code = body.errorCode ?? body.resultCode ?? `http_${status}`;
-    throw new ProviderError(code, body.errorMessage ?? body.resultDesc ?? `M-Pesa answered ${status}`, status);
+    const code = body.errorCode ?? body.resultCode ?? (body.ResponseCode !== undefined ? `mpesa_${String(body.ResponseCode)}` : status === 200 ? 'bad_response' : `http_${status}`);
+    throw new ProviderError(code, body.errorMessage ?? body.resultDesc ?? body.ResponseDescription ?? `M-Pesa answered ${status}`, status);
   }
 
   private async accessToken(fresh = false): Promise<string> {
@@ -226,7 +230,12 @@ class Mpesa implements MethodAdapter {
 
   /** Our URL with the secret token (and our own fields) in its query: Daraja posts to it unchanged. */
   private withToken(url: string, extra: Record<string, string>) {
-    const u = new URL(url);
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw new ProviderError('not_configured', `M-Pesa callback URL is not absolute: ${url}`, 400);
+    }
     u.searchParams.set('token', this.c.callbackToken);
     for (const [k, v] of Object.entries(extra)) u.searchParams.set(k, v);
     return u.toString();
