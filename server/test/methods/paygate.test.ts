@@ -3,7 +3,7 @@
 // query.trans, and the NOTIFY_URL delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
-import { md5, paygateDefinition } from '../../src/modules/payments/methods/paygate.ts';
+import { md5, paygateDefinition, type PayGateConfig } from '../../src/modules/payments/methods/paygate.ts';
 import { PayGateTestServer } from '../providers/paygate.ts';
 
 const ID = '10011072130';
@@ -14,6 +14,18 @@ let seq = 0;
 const call = { idempotencyKey: 'k' };
 const now = new Date('2026-11-23T08:30:05Z');
 const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => now };
+const PAYHOST_PASSWORD = 'test&<pw>';
+const cfg = (over: Partial<PayGateConfig> = {}): PayGateConfig => ({
+  paygateId: ID,
+  encryptionKey: KEY,
+  apiBase: server.base,
+  email: '',
+  locale: '',
+  country: '',
+  payHostId: '',
+  payHostPassword: PAYHOST_PASSWORD,
+  ...over,
+});
 
 function input(over: Partial<StartInput> = {}): StartInput {
   const n = ++seq;
@@ -34,8 +46,8 @@ function input(over: Partial<StartInput> = {}): StartInput {
 }
 
 beforeAll(async () => {
-  server = await new PayGateTestServer({ [ID]: KEY, '10011013800': 'other-key' }).start();
-  adapter = paygateDefinition.create({ paygateId: ID, encryptionKey: KEY, apiBase: server.base, email: '', locale: '', country: '' }, deps);
+  server = await new PayGateTestServer({ [ID]: KEY, '10011013800': 'other-key' }, { [ID]: PAYHOST_PASSWORD }).start();
+  adapter = paygateDefinition.create(cfg(), deps);
 });
 afterAll(async () => {
   await server.stop();
@@ -63,9 +75,9 @@ describe('paygate adapter', () => {
   });
 
   it('a wrong encryption key is PayGate’s DATA_CHK; an unknown PayGate ID is ND_INV_PGID', async () => {
-    const wrongKey = paygateDefinition.create({ paygateId: ID, encryptionKey: 'nope', apiBase: server.base, email: '', locale: '', country: '' }, deps);
+    const wrongKey = paygateDefinition.create(cfg({ encryptionKey: 'nope' }), deps);
     await expect(wrongKey.start(input())).rejects.toMatchObject({ code: 'DATA_CHK' });
-    const wrongId = paygateDefinition.create({ paygateId: '999', encryptionKey: KEY, apiBase: server.base, email: '', locale: '', country: '' }, deps);
+    const wrongId = paygateDefinition.create(cfg({ paygateId: '999' }), deps);
     await expect(wrongId.start(input())).rejects.toMatchObject({ code: 'ND_INV_PGID' });
   });
 
@@ -73,14 +85,14 @@ describe('paygate adapter', () => {
     await expect(adapter.start(input({ amount: 0 }))).rejects.toMatchObject({ code: 'invalid_amount' });
     await expect(adapter.start(input({ currency: 'GBP' }))).rejects.toMatchObject({ code: 'unsupported_currency' });
     await expect(adapter.start(input({ payer: { userId: 1 } }))).rejects.toMatchObject({ code: 'email_required' });
-    const withEmail = paygateDefinition.create({ paygateId: ID, encryptionKey: KEY, apiBase: server.base, email: 'ops@powerly.example', locale: '', country: '' }, deps);
+    const withEmail = paygateDefinition.create(cfg({ email: 'ops@powerly.example' }), deps);
     await withEmail.start(input({ payer: { userId: 1 } }));
     expect(Object.fromEntries(server.requests.at(-1)!.fields).EMAIL).toBe('ops@powerly.example');
   });
 
   it('an initiate answer that does not verify is refused', async () => {
     // PayGate's answer altered on the way (the PAY_REQUEST_ID swapped): its CHECKSUM no longer matches.
-    const tampered = paygateDefinition.create({ paygateId: ID, encryptionKey: KEY, apiBase: server.base, email: '', locale: '', country: '' }, {
+    const tampered = paygateDefinition.create(cfg(), {
       ...deps,
       fetch: async (url, init) => {
         const res = await fetch(url, init);
@@ -147,13 +159,34 @@ describe('paygate adapter', () => {
     expect(await adapter.notification({ headers: d.headers, rawBody: body.toString(), query: {} })).toBeNull();
   });
 
-  it('has no refunds (PayWeb3)', async () => {
-    expect(paygateDefinition.capabilities.refund).toBe(false);
-    await expect(adapter.refund('x', 100, call)).rejects.toMatchObject({ code: 'refund_unsupported' });
+  it('refunds through PayHost: partial, then the rest; an over-refund is PayHost’s error', async () => {
+    const { r } = await paid('4000000000000002');
+    await adapter.refund(r.ref, 1000, call);
+    const soap = server.requests.at(-1)!.fields[0]![1];
+    expect(soap).toContain('<SingleFollowUpRequest xmlns="http://www.paygate.co.za/PayHOST"><RefundRequest>');
+    expect(soap).toContain(`<PayGateId>${ID}</PayGateId><Password>test&amp;&lt;pw&gt;</Password>`);
+    expect(soap).toContain(`<TransactionId>${server.txns.get(r.ref)!.transactionId}</TransactionId><Amount>1000</Amount>`);
+    expect(server.txns.get(r.ref)!.refunded).toBe(1000);
+    const err = await adapter.refund(r.ref, 2300, call).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err).toMatchObject({ code: '900210' });
+    await adapter.refund(r.ref, 2299, call);
+    expect(server.txns.get(r.ref)!.refunded).toBe(3299);
+  });
+
+  it('a declined payment is not refunded; wrong PayHost credentials are a SOAP fault; no password, no refunds', async () => {
+    const { r } = await paid('4000000000000036');
+    await expect(adapter.refund(r.ref, 100, call)).rejects.toMatchObject({ code: 'not_paid' });
+    const ok = await paid('5200000000000015');
+    const wrong = paygateDefinition.create(cfg({ payHostPassword: 'wrong' }), deps);
+    await expect(wrong.refund(ok.r.ref, 100, call)).rejects.toMatchObject({ code: 'payhost_fault', status: 500 });
+    const none = paygateDefinition.create(cfg({ payHostPassword: '' }), deps);
+    await expect(none.refund(ok.r.ref, 100, call)).rejects.toMatchObject({ code: 'refund_unsupported' });
+    expect(server.txns.get(ok.r.ref)!.refunded).toBe(0);
   });
 
   it('a network failure is ProviderError(network)', async () => {
-    const down = paygateDefinition.create({ paygateId: ID, encryptionKey: KEY, apiBase: 'http://127.0.0.1:1', email: '', locale: '', country: '' }, deps);
+    const down = paygateDefinition.create(cfg({ apiBase: 'http://127.0.0.1:1' }), deps);
     await expect(down.start(input())).rejects.toMatchObject({ code: 'network' });
     await expect(down.status('x', 'y')).rejects.toMatchObject({ code: 'network' });
   });

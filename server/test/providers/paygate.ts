@@ -8,6 +8,11 @@
 // A reused REFERENCE is accepted (each initiate has its own PAY_REQUEST_ID): PayWeb3 documents no refusal.
 // The customer's side (process.trans) is `pay(payRequestId, card)` with PayGate's test cards, or `cancel(id)`; it
 // returns the form PayGate posts back to RETURN_URL. `notify(id)` is the NOTIFY_URL delivery (all fields + CHECKSUM).
+//   POST /payhost/process.trans   PayHost SOAP (namespace http://www.paygate.co.za/PayHOST): SingleFollowUpRequest with
+//                                 QueryRequest {Account, PayRequestId} or RefundRequest {Account, TransactionId, Amount}
+//                                 → SingleFollowUpResponse/<Query|Refund>Response/Status {TransactionId, StatusName,
+//                                 TransactionStatusCode, ResultCode, ResultDescription, …}; bad PayHost credentials are
+//                                 a SOAP Fault (HTTP 500); a refund beyond what is left is Status Error (modelled codes).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomUUID } from 'node:crypto';
@@ -47,6 +52,7 @@ interface Txn {
   risk: string;
   payMethod: string;
   payMethodDetail: string;
+  refunded: number;
 }
 
 export class PayGateTestServer {
@@ -56,9 +62,10 @@ export class PayGateTestServer {
   readonly requests: { path: string; fields: [string, string][] }[] = [];
   private seq = 78705178;
 
-  /** accounts: PayGate ID → encryption key; currencies the accounts take. */
+  /** accounts: PayGate ID → PayWeb encryption key; payHost: PayGate ID → PayHost password; currencies taken. */
   constructor(
     readonly accounts: Record<string, string>,
+    readonly payHost: Record<string, string> = {},
     readonly currencies = ['ZAR', 'USD', 'EUR'],
   ) {}
 
@@ -148,6 +155,7 @@ export class PayGateTestServer {
   private async handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
+    if (req.url === '/payhost/process.trans') return this.payHostCall(Buffer.concat(chunks).toString(), res);
     const fields = [...new URLSearchParams(Buffer.concat(chunks).toString())];
     const url = new URL(req.url ?? '/', 'http://x');
     this.requests.push({ path: url.pathname, fields });
@@ -190,6 +198,7 @@ export class PayGateTestServer {
         risk: '',
         payMethod: '',
         payMethodDetail: '',
+        refunded: 0,
       };
       this.txns.set(t.payRequestId, t);
       return answer([
@@ -209,4 +218,72 @@ export class PayGateTestServer {
     res.writeHead(404);
     res.end();
   }
+
+  private payHostCall(xml: string, res: ServerResponse) {
+    this.requests.push({ path: '/payhost/process.trans', fields: [['SOAP', xml]] });
+    const envelope = (body: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>${body}</SOAP-ENV:Body></SOAP-ENV:Envelope>`;
+    const reply = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'text/xml; charset=utf-8' });
+      res.end(envelope(body));
+    };
+    const fault = (text: string) => reply(500, `<SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode><faultstring>${text}</faultstring></SOAP-ENV:Fault>`);
+    const tag = (name: string) => new RegExp(`<(?:[\\w-]+:)?${name}>([^<]*)</(?:[\\w-]+:)?${name}>`).exec(xml)?.[1];
+    const kind = /<(?:[\w-]+:)?(QueryRequest|RefundRequest)>/.exec(xml)?.[1];
+    if (!/http:\/\/www\.paygate\.co\.za\/PayHOST/.test(xml) || !/<(?:[\w-]+:)?SingleFollowUpRequest[\s>]/.test(xml) || !kind) return fault('Validation error: unknown request');
+    const id = tag('PayGateId') ?? '';
+    if (this.payHost[id] === undefined || this.payHost[id] !== unescapeXml(tag('Password') ?? '')) return fault('Validation error: invalid PayGateId or Password');
+    const status = (t: Txn | undefined, over: Record<string, string> = {}) => {
+      const f: Record<string, string> = t
+        ? {
+            TransactionId: t.transactionId,
+            Reference: t.reference,
+            AcquirerCode: '00',
+            StatusName: 'Completed',
+            AuthCode: t.authCode,
+            PayRequestId: t.payRequestId,
+            TransactionStatusCode: t.status,
+            TransactionStatusDescription: ({ '0': 'Not Done', '1': 'Approved', '2': 'Declined', '4': 'User Cancelled' } as Record<string, string>)[t.status] ?? 'Unknown',
+            ResultCode: t.resultCode,
+            ResultDescription: t.resultDesc,
+            Currency: t.currency,
+            Amount: t.amount,
+          }
+        : {};
+      Object.assign(f, over);
+      return `<Status>${Object.entries(f).map(([k, v]) => `<${k}>${v}</${k}>`).join('')}</Status>`;
+    };
+    const response = (inner: string) => reply(200, `<ns2:SingleFollowUpResponse xmlns:ns2="http://www.paygate.co.za/PayHOST"><ns2:${kind}Response>${inner.replace(/<(\/?)(\w+)>/g, '<$1ns2:$2>')}</ns2:${kind}Response></ns2:SingleFollowUpResponse>`);
+    if (kind === 'QueryRequest') {
+      const t = this.txns.get(tag('PayRequestId') ?? '');
+      if (!t || t.paygateId !== id) return response(status(undefined, { StatusName: 'Error', ResultCode: '900099', ResultDescription: 'Transaction not found' }));
+      return response(status(t));
+    }
+    const t = [...this.txns.values()].find((x) => x.transactionId === tag('TransactionId') && x.paygateId === id);
+    if (!t || t.status !== '1') return response(status(undefined, { StatusName: 'Error', ResultCode: '900099', ResultDescription: 'Transaction not found or not approved' }));
+    const amount = Number(tag('Amount') ?? t.amount);
+    const left = Number(t.amount) - t.refunded;
+    if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
+      return response(status(undefined, { StatusName: 'Error', ResultCode: '900210', ResultDescription: `Refund amount exceeds the refundable amount (${left})` }));
+    }
+    t.refunded += amount;
+    return response(
+      status(undefined, {
+        TransactionId: String(++this.seq),
+        Reference: t.reference,
+        StatusName: 'Completed',
+        TransactionType: 'Refund',
+        TransactionStatusCode: '1',
+        TransactionStatusDescription: 'Approved',
+        ResultCode: '990017',
+        ResultDescription: 'Auth Done',
+        Currency: t.currency,
+        Amount: String(amount),
+      }),
+    );
+  }
+}
+
+function unescapeXml(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
 }

@@ -17,8 +17,14 @@
 //             MD5(every other value in order + key); answered with 200 "OK". eventId = PAY_REQUEST_ID + status.
 // PayWeb3 has neither an idempotency key nor a documented refusal of a reused REFERENCE: a retried initiate gives a
 // second PAY_REQUEST_ID, and nothing is charged until the customer submits PayGate's form for one of them.
-// Refunds: PayWeb3 has none (PayGate's PayHost SOAP API does, SingleFollowUpRequest/RefundRequest); this adapter does
-// not implement PayHost, so capabilities.refund is false and refund() throws ProviderError('refund_unsupported').
+//   refund    PayWeb3 has none: PayGate's PayHost SOAP API (POST /payhost/process.trans, namespace
+//             http://www.paygate.co.za/PayHOST) does it. SingleFollowUpRequest/QueryRequest {Account {PayGateId,
+//             Password}, PayRequestId} finds the PayWeb transaction's TransactionId, then SingleFollowUpRequest/
+//             RefundRequest {Account, TransactionId, Amount (cents)} refunds it, partly or in full; the answer's
+//             Status {StatusName Completed | Error, ResultCode, ResultDescription}. PayHost credentials are their own
+//             (payHostId, default the PayGate ID, and payHostPassword): without them refund() throws
+//             ProviderError('refund_unsupported'). PayHost has no idempotency key: a refund retried after a lost
+//             answer may refund twice (the service's refund job must not blindly replay).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   ProviderError,
@@ -45,6 +51,9 @@ export interface PayGateConfig extends Record<string, string> {
   /** LOCALE (default en-za) and COUNTRY (default ZAF) of the payment page. */
   locale: string;
   country: string;
+  /** PayHost (refunds): its PayGate ID (default paygateId) and password, set up by PayGate for PayHost. */
+  payHostId: string;
+  payHostPassword: string;
 }
 
 /** The currencies PayGate documents for its test account; a live account may be set up for others. */
@@ -68,6 +77,15 @@ export function md5(s: string): string {
 export function paygateChecksum(values: string[], key: string): string {
   return md5(values.join('') + key);
 }
+function xmlEscape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+}
+/** The text of the first element `name` (any namespace prefix) of a PayHost answer. */
+function xmlTag(xml: string, name: string): string | undefined {
+  const m = new RegExp(`<(?:[\\w-]+:)?${name}(?:\\s[^>]*)?>([\\s\\S]*?)</(?:[\\w-]+:)?${name}>`).exec(xml);
+  if (!m) return undefined;
+  return m[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').trim();
+}
 function sameHex(a: string, b: string): boolean {
   const x = Buffer.from(a.toLowerCase());
   const y = Buffer.from(b.toLowerCase());
@@ -88,10 +106,10 @@ function exponent(currency: string): number {
 export const paygateDefinition: AdapterDefinition<PayGateConfig> = {
   id: 'paygate',
   payTypes: [{ type: 'PayGate', kind: 'form', label: 'PayGate' }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: false, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
   currencies: CURRENCIES,
   required: ['paygateId', 'encryptionKey'],
-  optional: ['apiBase', 'email', 'locale', 'country'],
+  optional: ['apiBase', 'email', 'locale', 'country', 'payHostId', 'payHostPassword'],
   // PayGate's test account 10011072130 / key "secret"; test cards with any future expiry and any CVV.
   testValues: [
     { value: '4000000000000002', outcome: 'succeeds', note: 'Visa, approved (990017)' },
@@ -222,8 +240,50 @@ class PayGateAdapter implements MethodAdapter {
     return this.status(ref, outTradeNo);
   }
 
-  refund(): Promise<void> {
-    return Promise.reject(new ProviderError('refund_unsupported', 'PayGate PayWeb3 has no refunds (PayHost is not implemented)', 501));
+  /** One PayHost SingleFollowUp call; answers the Status element of its response (SOAP faults → ProviderError). */
+  private async payHost(kind: 'QueryRequest' | 'RefundRequest', inner: string): Promise<string> {
+    const envelope =
+      '<?xml version="1.0" encoding="UTF-8"?>' +
+      '<SOAP-ENV:Envelope xmlns:SOAP-ENV="http://schemas.xmlsoap.org/soap/envelope/"><SOAP-ENV:Body>' +
+      `<SingleFollowUpRequest xmlns="http://www.paygate.co.za/PayHOST"><${kind}>` +
+      `<Account><PayGateId>${xmlEscape(this.config.payHostId || this.config.paygateId)}</PayGateId><Password>${xmlEscape(this.config.payHostPassword)}</Password></Account>` +
+      `${inner}</${kind}></SingleFollowUpRequest></SOAP-ENV:Body></SOAP-ENV:Envelope>`;
+    let res: Response;
+    try {
+      res = await this.deps.fetch(`${this.base}/payhost/process.trans`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '' },
+        body: envelope,
+      });
+    } catch (err) {
+      throw new ProviderError('network', `PayGate PayHost unreachable: ${(err as Error).message}`);
+    }
+    const xml = await res.text();
+    if (/<(?:[\w-]+:)?Fault[\s>]/.test(xml)) {
+      const detail = xmlTag(xml, 'faultstring') ?? 'SOAP fault';
+      throw new ProviderError('payhost_fault', `PayGate PayHost: ${detail}`, res.status);
+    }
+    const status = xmlTag(xml, 'Status');
+    if (!res.ok || status === undefined) throw new ProviderError('bad_response', `PayGate PayHost answered ${res.status} without a Status`, res.status);
+    return status;
+  }
+
+  async refund(ref: string, amount: number): Promise<void> {
+    if (!this.config.payHostPassword) {
+      throw new ProviderError('refund_unsupported', 'PayGate refunds go through PayHost: payHostPassword is not configured', 501);
+    }
+    if (!Number.isInteger(amount) || amount <= 0) throw new ProviderError('invalid_amount', 'PayGate: refund amount must be positive', 400);
+    const q = await this.payHost('QueryRequest', `<PayRequestId>${xmlEscape(ref)}</PayRequestId>`);
+    const transactionId = xmlTag(q, 'TransactionId');
+    if (!transactionId || xmlTag(q, 'TransactionStatusCode') !== '1') {
+      throw new ProviderError('not_paid', `PayGate transaction ${ref} is not approved (${xmlTag(q, 'TransactionStatusDescription') ?? 'unknown'})`, 409);
+    }
+    const r = await this.payHost('RefundRequest', `<TransactionId>${xmlEscape(transactionId)}</TransactionId><Amount>${amount}</Amount>`);
+    const statusName = xmlTag(r, 'StatusName');
+    const txStatus = xmlTag(r, 'TransactionStatusCode');
+    if (statusName !== 'Completed' || (txStatus !== undefined && txStatus !== '1')) {
+      throw new ProviderError(xmlTag(r, 'ResultCode') || 'refund_failed', `PayGate refused the refund: ${xmlTag(r, 'ResultDescription') ?? statusName ?? 'no status'}`, 400);
+    }
   }
 
   notification(req: NotificationRequest): Promise<Notification | null> {
