@@ -67,6 +67,17 @@ describe('mercadopago adapter', () => {
     expect(await a.status('', 'unknownref')).toEqual({ ref: '', state: 'pending' });
   });
 
+  it('every declared test value behaves as declared (cards approve with APRO; names pick the outcome)', async () => {
+    const a = adapter();
+    const expected = { succeeds: ['paid'], declined: ['failed'], insufficient_funds: ['failed'], no_answer: ['pending'] } as const;
+    for (const tv of mercadopagoDefinition.testValues!) {
+      const isCard = /\d{4}/.test(tv.value);
+      const r = await a.start(await input(isCard ? 'APRO' : tv.value, {}, isCard ? tv.value : MC));
+      expect(expected[tv.outcome], tv.value).toContain(r.state);
+      if (tv.outcome === 'insufficient_funds') expect(r.failureCode).toBe('insufficient_funds');
+    }
+  });
+
   it('a retried start with the same idempotency key does not charge twice', async () => {
     const a = adapter();
     const inp = await input('APRO');

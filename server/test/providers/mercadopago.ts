@@ -8,7 +8,8 @@
 //   POST /v1/payments/{id}/refunds      {amount?} partial; over the refundable amount → 400
 //   POST /v1/customers, GET /v1/customers/search?email=, POST /v1/customers/{id}/cards {token}
 // Errors use Mercado Pago's envelope {message, error, status, cause: [{code, description}]}.
-// Test cards: 5031 4332 1540 6351 (Mastercard), 4509 9535 6623 3704 (Visa), 3711 803032 57522 (Amex); the
+// Test cards: 5031 4332 1540 6351 / 4235 6477 2802 5682 (Brazil), 4509 9535 6623 3704 (Argentina), 5474 9254 3267
+// 0366 (Mexico), 3711 803032 57522 (Amex); the
 // cardholder name picks the outcome: APRO approved, OTHE / CALL / SECU / EXPI / FORM rejected, FUND insufficient
 // amount, CONT pending (in_process; `settle` decides it later).
 // `webhook` produces a delivery signed as Mercado Pago does (x-signature ts/v1 over the id/request-id/ts manifest).
@@ -19,6 +20,8 @@ import type { AddressInfo } from 'node:net';
 const TEST_CARDS: Record<string, { brand: string; type: string }> = {
   '5031433215406351': { brand: 'master', type: 'credit_card' },
   '4509953566233704': { brand: 'visa', type: 'credit_card' },
+  '4235647728025682': { brand: 'visa', type: 'credit_card' },
+  '5474925432670366': { brand: 'master', type: 'credit_card' },
   '371180303257522': { brand: 'amex', type: 'credit_card' },
 };
 

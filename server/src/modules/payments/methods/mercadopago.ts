@@ -290,12 +290,14 @@ export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig> = {
   currencies: ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'UYU'],
   required: ['accessToken', 'publicKey', 'webhookSecret'],
   optional: ['apiBase'],
-  // Mercado Pago's test cards (test credentials only): CVV 123 (Amex 1234), expiry 11/30; the cardholder name picks
-  // the outcome.
+  // Mercado Pago's test cards (test credentials only; each site lists its own numbers): CVV 123 (Amex 1234), expiry
+  // 11/30; the cardholder name picks the outcome (with CPF 12345678909 in Brazil).
   testValues: [
-    { value: '5031 4332 1540 6351', outcome: 'succeeds', note: 'Mastercard, CVV 123, 11/30, cardholder APRO' },
-    { value: '4509 9535 6623 3704', outcome: 'succeeds', note: 'Visa, CVV 123, 11/30, cardholder APRO' },
-    { value: '3711 803032 57522', outcome: 'succeeds', note: 'American Express, CVV 1234, 11/30, cardholder APRO' },
+    { value: '5031 4332 1540 6351', outcome: 'succeeds', note: 'Mastercard (Brazil), CVV 123, 11/30, cardholder APRO' },
+    { value: '4235 6477 2802 5682', outcome: 'succeeds', note: 'Visa (Brazil), CVV 123, 11/30, cardholder APRO' },
+    { value: '4509 9535 6623 3704', outcome: 'succeeds', note: 'Visa (Argentina), CVV 123, 11/30, cardholder APRO' },
+    { value: '5474 9254 3267 0366', outcome: 'succeeds', note: 'Mastercard (Mexico), CVV 123, 11/30, cardholder APRO' },
+    { value: '3711 803032 57522', outcome: 'succeeds', note: 'American Express (Argentina, Mexico), CVV 1234, 11/30, cardholder APRO' },
     { value: 'APRO', outcome: 'succeeds', note: 'cardholder name: approved' },
     { value: 'OTHE', outcome: 'declined', note: 'cardholder name: rejected, general error (cc_rejected_other_reason)' },
     { value: 'CALL', outcome: 'declined', note: 'cardholder name: rejected, call to authorise (cc_rejected_call_for_authorize)' },
