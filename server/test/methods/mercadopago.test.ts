@@ -147,6 +147,12 @@ describe('mercadopago adapter', () => {
     await expect(a.capture!(r.ref, 100, { idempotencyKey: 'c' })).rejects.toMatchObject({ code: '4305' });
   });
 
+  it('a currency Mercado Pago does not take is refused before any call', async () => {
+    const before = mp.requests.length;
+    await expect(adapter().start(await input('APRO', { currency: 'USD' }))).rejects.toMatchObject({ code: 'currency_not_supported' });
+    expect(mp.requests.filter((r) => r.path === '/v1/payments').length).toBe(mp.requests.slice(0, before).filter((r) => r.path === '/v1/payments').length);
+  });
+
   it('a 0-decimal currency (CLP) sends whole pesos', async () => {
     mp.currency = 'CLP';
     try {

@@ -181,6 +181,9 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
 
   return {
     async start(input: StartInput) {
+      if (!mercadopagoDefinition.currencies!.includes(input.currency)) {
+        throw new ProviderError('currency_not_supported', `mercadopago: ${input.currency} is not a Mercado Pago currency`, 400);
+      }
       const card = input.card;
       if (!card?.token) throw new ProviderError('token_invalid', 'mercadopago: a card token from MercadoPago.js is required', 400);
       const body: Record<string, unknown> = {
@@ -195,10 +198,9 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
       };
       if (card.paymentMethodId) body.payment_method_id = card.paymentMethodId;
       if (card.issuerId) body.issuer_id = /^\d+$/.test(card.issuerId) ? Number(card.issuerId) : card.issuerId;
+      // transaction_amount carries no currency: the account's site decides it (the answer's currency_id, which
+      // status() reports). Only a currency of the list above is accepted before anything is sent.
       const p = await call<MpPayment>('POST', '/v1/payments', body, input.idempotencyKey);
-      if (p.currency_id && p.currency_id !== input.currency) {
-        throw new ProviderError('currency_mismatch', `mercadopago: the account charges ${p.currency_id}, not ${input.currency}`);
-      }
       const r = result(p);
       let action: Action = { kind: 'none' };
       // 3-D Secure challenge: the customer completes it in the issuer's page (a form post of creq).
