@@ -1,0 +1,315 @@
+// Mercado Pago Checkout API (card payments): the client turns the card into a single-use card token with
+// MercadoPago.js / the Card Payment Brick (using clientConfig().publicKey, "the payment key by agent"), and this
+// adapter charges or authorises it server-side with the agent's access token:
+//
+//   POST /v1/payments                 transaction_amount (major units), token, installments, payment_method_id,
+//                                     issuer_id, payer.email, external_reference = our outTradeNo, notification_url,
+//                                     capture: false for a hold; header X-Idempotency-Key = our key
+//   GET  /v1/payments/{id}            status: approved | authorized (hold) | in_process | pending | rejected | cancelled | refunded
+//   GET  /v1/payments/search?external_reference=…   when we have no payment id yet
+//   PUT  /v1/payments/{id}            {capture: true, transaction_amount ≤ authorised} | {status: 'cancelled'}
+//   POST /v1/payments/{id}/refunds    {amount} (partial allowed), X-Idempotency-Key
+//   POST /v1/customers, GET /v1/customers/search?email=, POST /v1/customers/{id}/cards {token}   saved cards
+//
+// Webhooks: `x-signature: ts=<ts>,v1=<hex>` and `x-request-id`; v1 = HMAC-SHA256 (the application's webhook
+// secret) of the manifest "id:<data.id>;request-id:<x-request-id>;ts:<ts>;" where data.id is the query
+// parameter `data.id` (lower-cased when alphanumeric) and a part whose value is absent is left out. Webhook
+// bodies carry no payment status: the service asks status() before it acts. Legacy IPN deliveries (topic + id,
+// unsigned) are refused.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall, type Action } from './adapter.ts';
+
+export type MercadoPagoConfig = {
+  /** The agent's Mercado Pago access token (APP_USR-… live, TEST-… test credentials). */
+  accessToken: string;
+  /** The public key the client tokenises cards with. */
+  publicKey: string;
+  /** The secret signature of the application's webhooks (Your integrations → Webhooks). */
+  webhookSecret: string;
+  /** API root (default https://api.mercadopago.com; the tests point it at a local server). */
+  apiBase?: string;
+};
+
+/** A Mercado Pago payment as the API answers it (the fields this adapter reads). */
+interface MpPayment {
+  id: number | string;
+  status: string;
+  status_detail?: string;
+  transaction_amount: number;
+  transaction_amount_refunded?: number;
+  currency_id: string;
+  captured?: boolean;
+  external_reference?: string | null;
+  three_ds_info?: { external_resource_url?: string; creq?: string } | null;
+}
+
+export interface MpCustomer {
+  id: string;
+  email: string;
+}
+
+export interface MpCard {
+  id: string;
+  customer_id: string;
+  last_four_digits?: string;
+  first_six_digits?: string;
+  payment_method?: { id?: string; name?: string };
+}
+
+/** The instance: the method adapter plus Mercado Pago's customers and cards (saving a card for later payments). */
+export interface MercadoPagoAdapter extends MethodAdapter {
+  clientConfig(): Record<string, string>;
+  findCustomer(email: string): Promise<MpCustomer | null>;
+  createCustomer(email: string, call: ProviderCall): Promise<MpCustomer>;
+  /** Attaches a card token to a customer; returns the saved card. */
+  saveCard(customerId: string, token: string, call: ProviderCall): Promise<MpCard>;
+}
+
+/** Digits after the decimal point of a currency (ISO 4217 via Intl: CLP 0, BRL 2, …). */
+export function currencyExponent(currency: string): number {
+  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** Integer minor units → the major-unit number Mercado Pago's transaction_amount takes (1250 BRL → 12.5; 1250 CLP → 1250). */
+export function toMajor(amount: number, currency: string): number {
+  const e = currencyExponent(currency);
+  return Number((amount / 10 ** e).toFixed(e));
+}
+
+export function toMinor(amount: number, currency: string): number {
+  return Math.round(amount * 10 ** currencyExponent(currency));
+}
+
+/** Mercado Pago's rejection details → the decline codes the app shows (others pass through as they are). */
+const FAILURES: Record<string, string> = {
+  cc_rejected_insufficient_amount: 'insufficient_funds',
+  cc_rejected_bad_filled_security_code: 'incorrect_cvc',
+  cc_rejected_bad_filled_date: 'expired_card',
+  cc_rejected_other_reason: 'card_declined',
+  cc_rejected_call_for_authorize: 'card_declined',
+  cc_rejected_card_disabled: 'card_declined',
+  cc_rejected_high_risk: 'card_declined',
+  cc_rejected_blacklist: 'card_declined',
+  cc_rejected_max_attempts: 'card_declined',
+  cc_rejected_duplicated_payment: 'card_declined',
+  cc_rejected_bad_filled_other: 'token_invalid',
+  cc_rejected_bad_filled_card_number: 'token_invalid',
+  cc_rejected_card_error: 'processing_error',
+};
+
+export function failureCode(statusDetail: string | undefined): string {
+  if (!statusDetail) return 'card_declined';
+  return FAILURES[statusDetail] ?? statusDetail;
+}
+
+function stateOf(p: MpPayment): ExternalState {
+  switch (p.status) {
+    case 'approved':
+      return p.captured === false ? 'authorized' : 'paid';
+    case 'authorized':
+      return 'authorized';
+    case 'in_process':
+    case 'pending':
+    case 'in_mediation':
+      return 'pending';
+    case 'rejected':
+      return 'failed';
+    case 'cancelled':
+      return 'cancelled';
+    // Money was taken (and given back in part or whole, or disputed): the payment itself was paid.
+    case 'refunded':
+    case 'charged_back':
+      return 'paid';
+    default:
+      return 'pending';
+  }
+}
+
+function header(h: NotificationRequest['headers'], name: string): string | undefined {
+  const v = h[name] ?? h[name.toLowerCase()] ?? Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** The manifest Mercado Pago signs: each part present only when its value is. */
+export function signatureManifest(dataId: string | undefined, requestId: string | undefined, ts: string | undefined): string {
+  const id = dataId && /^[a-z0-9]+$/i.test(dataId) ? dataId.toLowerCase() : dataId;
+  return `${id ? `id:${id};` : ''}${requestId ? `request-id:${requestId};` : ''}${ts ? `ts:${ts};` : ''}`;
+}
+
+function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): MercadoPagoAdapter {
+  const base = (config.apiBase || 'https://api.mercadopago.com').replace(/\/+$/, '');
+
+  async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${config.accessToken}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey) headers['x-idempotency-key'] = idempotencyKey;
+    let res: Response;
+    try {
+      res = await deps.fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) {
+      throw new ProviderError('network', `mercadopago: ${method} ${path}: ${(err as Error).message}`);
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      throw new ProviderError('bad_response', `mercadopago: ${method} ${path}: not JSON (HTTP ${res.status})`, res.status);
+    }
+    if (!res.ok) {
+      // {message, error, status, cause: [{code, description}]}
+      const e = (json ?? {}) as { message?: string; error?: string; cause?: { code?: string | number; description?: string }[] };
+      const cause = Array.isArray(e.cause) ? e.cause[0] : undefined;
+      const code = cause?.code !== undefined ? String(cause.code) : e.error || `http_${res.status}`;
+      throw new ProviderError(code, `mercadopago: ${e.message ?? cause?.description ?? `HTTP ${res.status}`}`, res.status);
+    }
+    return json as T;
+  }
+
+  const getPayment = (ref: string) => call<MpPayment>('GET', `/v1/payments/${encodeURIComponent(ref)}`);
+
+  function result(p: MpPayment): StatusResult {
+    const state = stateOf(p);
+    return {
+      ref: String(p.id),
+      state,
+      amount: toMinor(p.transaction_amount, p.currency_id),
+      currency: p.currency_id,
+      ...(state === 'failed' ? { failureCode: failureCode(p.status_detail) } : {}),
+    };
+  }
+
+  return {
+    async start(input: StartInput) {
+      if (!mercadopagoDefinition.currencies!.includes(input.currency)) {
+        throw new ProviderError('currency_not_supported', `mercadopago: ${input.currency} is not a Mercado Pago currency`, 400);
+      }
+      const card = input.card;
+      if (!card?.token) throw new ProviderError('token_invalid', 'mercadopago: a card token from MercadoPago.js is required', 400);
+      const body: Record<string, unknown> = {
+        transaction_amount: toMajor(input.amount, input.currency),
+        token: card.token,
+        installments: card.installments ?? 1,
+        description: input.description,
+        external_reference: input.outTradeNo,
+        notification_url: input.notifyUrl,
+        capture: input.capture === 'automatic',
+        payer: { email: input.payer.email ?? `user${input.payer.userId}@powerly.invalid` },
+      };
+      if (card.paymentMethodId) body.payment_method_id = card.paymentMethodId;
+      if (card.issuerId) body.issuer_id = /^\d+$/.test(card.issuerId) ? Number(card.issuerId) : card.issuerId;
+      // transaction_amount carries no currency: the account's site decides it (the answer's currency_id, which
+      // status() reports). Only a currency of the list above is accepted before anything is sent.
+      const p = await call<MpPayment>('POST', '/v1/payments', body, input.idempotencyKey);
+      const r = result(p);
+      let action: Action = { kind: 'none' };
+      // 3-D Secure challenge: the customer completes it in the issuer's page (a form post of creq).
+      if (p.status_detail === 'pending_challenge' && p.three_ds_info?.external_resource_url) {
+        action = { kind: 'form', url: p.three_ds_info.external_resource_url, fields: { creq: p.three_ds_info.creq ?? '' } };
+      }
+      return { ref: r.ref, state: r.state, action, ...(r.failureCode ? { failureCode: r.failureCode } : {}) };
+    },
+
+    async status(ref: string, outTradeNo: string) {
+      if (ref) return result(await getPayment(ref));
+      const q = new URLSearchParams({ external_reference: outTradeNo, sort: 'date_created', criteria: 'desc' });
+      const found = await call<{ results?: MpPayment[] }>('GET', `/v1/payments/search?${q}`);
+      const p = found.results?.[0];
+      return p ? result(p) : { ref: '', state: 'pending' };
+    },
+
+    async capture(ref: string, amount: number) {
+      const p = await getPayment(ref);
+      const held = toMinor(p.transaction_amount, p.currency_id);
+      // A repeated capture (a job run again) finds the payment captured with this amount: nothing more to do.
+      if (p.status === 'approved' && p.captured !== false && held === amount) return;
+      if (amount > held) throw new ProviderError('amount_too_large', `mercadopago: capture ${amount} above the authorised ${held}`, 400);
+      await call('PUT', `/v1/payments/${encodeURIComponent(ref)}`, { capture: true, transaction_amount: toMajor(amount, p.currency_id) });
+    },
+
+    async void(ref: string) {
+      const p = await getPayment(ref);
+      if (p.status === 'cancelled') return;
+      await call('PUT', `/v1/payments/${encodeURIComponent(ref)}`, { status: 'cancelled' });
+    },
+
+    async refund(ref: string, amount: number, c: ProviderCall) {
+      const p = await getPayment(ref);
+      await call('POST', `/v1/payments/${encodeURIComponent(ref)}/refunds`, { amount: toMajor(amount, p.currency_id) }, c.idempotencyKey);
+    },
+
+    async notification(req: NotificationRequest) {
+      const sig = header(req.headers, 'x-signature');
+      const requestId = header(req.headers, 'x-request-id');
+      const dataId = req.query['data.id'];
+      if (!sig || !dataId || !config.webhookSecret) return null;
+      const parts = Object.fromEntries(sig.split(',').map((kv) => kv.trim().split('=', 2) as [string, string]));
+      const ts = parts.ts;
+      const v1 = parts.v1;
+      if (!ts || !v1 || !/^[0-9a-f]{64}$/i.test(v1)) return null;
+      const expected = createHmac('sha256', config.webhookSecret).update(signatureManifest(dataId, requestId, ts)).digest();
+      if (!timingSafeEqual(expected, Buffer.from(v1, 'hex'))) return null;
+      let body: { id?: string | number; action?: string; type?: string; data?: { id?: string | number } };
+      try {
+        body = JSON.parse(req.rawBody) as typeof body;
+      } catch {
+        return null;
+      }
+      // The signature covers the query's data.id, not the body: a body naming another resource is not Mercado Pago's.
+      if (body.data?.id !== undefined && String(body.data.id).toLowerCase() !== dataId.toLowerCase()) return null;
+      const type = body.type ?? req.query.type;
+      const eventId = body.id !== undefined ? `mp:${body.id}` : `mp:${dataId}:${body.action ?? type ?? ''}`;
+      return {
+        eventId,
+        ...(type === 'payment' ? { ref: dataId } : {}),
+        ack: { status: 200, contentType: 'text/plain', body: 'OK' },
+      };
+    },
+
+    clientConfig() {
+      return { publicKey: config.publicKey };
+    },
+
+    async findCustomer(email: string) {
+      const r = await call<{ results?: MpCustomer[] }>('GET', `/v1/customers/search?${new URLSearchParams({ email })}`);
+      return r.results?.[0] ?? null;
+    },
+
+    createCustomer(email: string, c: ProviderCall) {
+      return call<MpCustomer>('POST', '/v1/customers', { email }, c.idempotencyKey);
+    },
+
+    saveCard(customerId: string, token: string, c: ProviderCall) {
+      return call<MpCard>('POST', `/v1/customers/${encodeURIComponent(customerId)}/cards`, { token }, c.idempotencyKey);
+    },
+  };
+}
+
+export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig> = {
+  id: 'mercadopago',
+  payTypes: [{ type: 'MercadoPago', kind: 'card', label: 'Mercado Pago' }],
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  currencies: ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'UYU'],
+  required: ['accessToken', 'publicKey', 'webhookSecret'],
+  optional: ['apiBase'],
+  // Mercado Pago's test cards (test credentials only; each site lists its own numbers): CVV 123 (Amex 1234), expiry
+  // 11/30; the cardholder name picks the outcome (with CPF 12345678909 in Brazil).
+  testValues: [
+    { value: '5031 4332 1540 6351', outcome: 'succeeds', note: 'Mastercard (Brazil), CVV 123, 11/30, cardholder APRO' },
+    { value: '4235 6477 2802 5682', outcome: 'succeeds', note: 'Visa (Brazil), CVV 123, 11/30, cardholder APRO' },
+    { value: '4509 9535 6623 3704', outcome: 'succeeds', note: 'Visa (Argentina), CVV 123, 11/30, cardholder APRO' },
+    { value: '5474 9254 3267 0366', outcome: 'succeeds', note: 'Mastercard (Mexico), CVV 123, 11/30, cardholder APRO' },
+    { value: '3711 803032 57522', outcome: 'succeeds', note: 'American Express (Argentina, Mexico), CVV 1234, 11/30, cardholder APRO' },
+    { value: 'APRO', outcome: 'succeeds', note: 'cardholder name: approved' },
+    { value: 'OTHE', outcome: 'declined', note: 'cardholder name: rejected, general error (cc_rejected_other_reason)' },
+    { value: 'CALL', outcome: 'declined', note: 'cardholder name: rejected, call to authorise (cc_rejected_call_for_authorize)' },
+    { value: 'FUND', outcome: 'insufficient_funds', note: 'cardholder name: rejected, insufficient amount (cc_rejected_insufficient_amount)' },
+    { value: 'SECU', outcome: 'declined', note: 'cardholder name: rejected, invalid security code' },
+    { value: 'EXPI', outcome: 'declined', note: 'cardholder name: rejected, expiration date' },
+    { value: 'FORM', outcome: 'declined', note: 'cardholder name: rejected, form error' },
+    { value: 'CONT', outcome: 'no_answer', note: 'cardholder name: pending (in_process, pending_contingency)' },
+  ],
+  create: createMercadoPago,
+};
+
+export { createMercadoPago };
