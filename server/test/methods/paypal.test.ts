@@ -155,6 +155,39 @@ describe('PayPal checkout (intent CAPTURE)', () => {
     expect(again.ref).toBe(first.ref);
   });
 
+  it('an order captured in the meantime (ORDER_ALREADY_CAPTURED) is that capture, not an error', async () => {
+    // Another process captures the order between our look at it and our capture call.
+    const racing = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, {
+      now: deps.now,
+      fetch: async (url, init) => {
+        if (String(url).endsWith('/capture')) {
+          const headers = { ...(init?.headers as Record<string, string>), 'paypal-request-id': `other-${Math.random()}` };
+          expect((await fetch(url, { ...init, headers })).status).toBe(201);
+        }
+        return fetch(url, init);
+      },
+    });
+    const started = await racing.start(input());
+    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref))).searchParams);
+    const done = await racing.complete!(started.ref, '', params, key('race'));
+    expect(done).toMatchObject({ state: 'paid', amount: 1250 });
+    expect(done.ref).toBe(`capture:${pp.order(orderId(started.ref))!.purchase_units[0]!.payments!.captures![0]!.id}`);
+  });
+
+  it('ORDER_NOT_APPROVED from the capture call (negative testing) leaves the payment pending', async () => {
+    const mocked = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, {
+      now: deps.now,
+      fetch: (url, init) =>
+        fetch(url, String(url).endsWith('/capture')
+          ? { ...init, headers: { ...(init?.headers as Record<string, string>), 'paypal-mock-response': '{"mock_application_codes":"ORDER_NOT_APPROVED"}' } }
+          : init),
+    });
+    const started = await mocked.start(input());
+    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref))).searchParams);
+    expect(await mocked.complete!(started.ref, '', params, key('nap'))).toEqual({ ref: started.ref, state: 'pending' });
+    expect(pp.order(orderId(started.ref))!.status).toBe('APPROVED');
+  });
+
   it('before the buyer approves, complete is still pending', async () => {
     const started = await adapter.start(input());
     const r = await adapter.complete!(started.ref, '', { token: orderId(started.ref) }, key('early'));

@@ -425,6 +425,8 @@ export class FakePaypal {
       o.mock = undefined;
       throw unprocessable(mock, [{ href: `${this.url}/checkoutnow?token=${o.id}`, rel: 'redirect', method: 'GET' }]);
     }
+    // Any other negative-testing code is answered as that error, the order unchanged.
+    if (mock) throw unprocessable(mock);
     const invoice = o.unit.invoice_id;
     if (invoice) {
       for (const other of this.orders.values()) {
