@@ -352,8 +352,14 @@ describe('PayPal payouts', () => {
     expect(ok).toMatchObject({ ref: a.ref, state: 'paid', amount: 100, currency: 'USD' });
     expect(await adapter.status(a.ref, '')).toMatchObject({ state: 'paid' });
     const b = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'b@example.com' } }, idempotencyKey: `po-${Math.random()}` });
+    expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'pending', amount: 100 });
     const failed = await adapter.notification(asRequest(pp.settlePayout(idOf(b.ref), 'FAILED', APP.webhookIds[0]!)));
     expect(failed).toMatchObject({ ref: b.ref, state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
+    // The batch is SUCCESS (processed) but its item failed: status follows the item.
+    expect(pp.payoutBatch(idOf(b.ref))!.batch_header.batch_status).toBe('SUCCESS');
+    expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
+    const c = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'c@example.com' } }, idempotencyKey: `po-${Math.random()}` });
+    expect(await adapter.notification(asRequest(pp.settlePayout(idOf(c.ref), 'UNCLAIMED', APP.webhookIds[0]!)))).toMatchObject({ ref: c.ref, state: 'pending' });
   });
 });
 

@@ -52,6 +52,9 @@ const DECLINES = new Set([
   'COMPLIANCE_VIOLATION', 'MAX_NUMBER_OF_PAYMENT_ATTEMPTS_EXCEEDED', 'DECLINED_DUE_TO_RELATED_TXN',
 ]);
 
+/** Payout item transaction statuses after which the payee does not have the money. */
+const PAYOUT_FAILED = new Set(['FAILED', 'RETURNED', 'BLOCKED', 'REFUNDED', 'REVERSED', 'DENIED']);
+
 const exponent = (currency: string) =>
   new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 
@@ -264,9 +267,19 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
     if (kind === 'capture') return fromCapture(await getCapture(id));
     if (kind === 'auth') return fromAuthorization(await getAuthorization(id));
     if (kind === 'payout') {
-      const { body } = await api<{ batch_header?: { batch_status?: string } }>('GET', `/v1/payments/payouts/${encodeURIComponent(id)}`);
-      const s = body.batch_header?.batch_status;
-      return { ref, state: s === 'SUCCESS' ? 'paid' : s === 'DENIED' ? 'failed' : s === 'CANCELED' ? 'cancelled' : 'pending' };
+      // A batch SUCCESS only means it was processed: the item's transaction_status says whether the payee got it.
+      const { body } = await api<{ batch_header?: { batch_status?: string }; items?: { transaction_status?: string; errors?: { name?: string }; payout_item?: { amount?: { value: string; currency: string } } }[] }>(
+        'GET', `/v1/payments/payouts/${encodeURIComponent(id)}`,
+      );
+      const item = body.items?.[0];
+      const batch = body.batch_header?.batch_status;
+      const t = item?.transaction_status;
+      const state: ExternalState = batch === 'DENIED' || (t && PAYOUT_FAILED.has(t)) ? 'failed' : batch === 'CANCELED' ? 'cancelled' : t === 'SUCCESS' ? 'paid' : 'pending';
+      const a = item?.payout_item?.amount;
+      return {
+        ref, state, ...(a ? { amount: fromPaypalValue(a.value, a.currency), currency: a.currency } : {}),
+        ...(state === 'failed' ? { failureCode: item?.errors?.name ?? t ?? batch } : {}),
+      };
     }
     return fromOrder(await getOrder(id));
   }
@@ -510,9 +523,13 @@ function readEvent(type: string, r: Record<string, unknown>): Omit<Notification,
     case 'PAYMENT.PAYOUTS-ITEM.BLOCKED':
     case 'PAYMENT.PAYOUTS-ITEM.RETURNED':
     case 'PAYMENT.PAYOUTS-ITEM.CANCELED':
+    case 'PAYMENT.PAYOUTS-ITEM.REFUNDED':
+    case 'PAYMENT.PAYOUTS-ITEM.HELD':
     case 'PAYMENT.PAYOUTS-ITEM.UNCLAIMED': {
+      // UNCLAIMED: the payee has no PayPal account yet (30 days to claim); HELD: under review; REFUNDED: an
+      // unclaimed item went back to us.
       const batch = str(r.payout_batch_id);
-      const state: ExternalState = type.endsWith('SUCCEEDED') ? 'paid' : type.endsWith('UNCLAIMED') ? 'pending' : type.endsWith('CANCELED') ? 'cancelled' : 'failed';
+      const state: ExternalState = type.endsWith('SUCCEEDED') ? 'paid' : type.endsWith('UNCLAIMED') || type.endsWith('HELD') ? 'pending' : type.endsWith('CANCELED') ? 'cancelled' : 'failed';
       const errors = r.errors as { name?: string } | undefined;
       return {
         ref: batch && `payout:${batch}`,
