@@ -360,6 +360,7 @@ describe('PayPal payouts', () => {
     expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
     const c = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'c@example.com' } }, idempotencyKey: `po-${Math.random()}` });
     expect(await adapter.notification(asRequest(pp.settlePayout(idOf(c.ref), 'UNCLAIMED', APP.webhookIds[0]!)))).toMatchObject({ ref: c.ref, state: 'pending' });
+    expect(await adapter.status(c.ref, '')).toMatchObject({ state: 'pending' }); // the payee has 30 days to claim it
   });
 });
 
@@ -452,12 +453,21 @@ describe('PayPal OAuth and transport', () => {
     await a.status(s.ref, '');
     await a.status(s.ref, '');
     expect(tokens() - n0).toBe(1);
-    clock += 32_400_000; // past expires_in
+    clock += 32_400_000 - 120_000; // two minutes before expires_in: still the same token
+    await a.status(s.ref, '');
+    expect(tokens() - n0).toBe(1);
+    clock += 90_000; // within the last minute: renewed
     await a.status(s.ref, '');
     expect(tokens() - n0).toBe(2);
+    // Calls made together share one token request.
+    const b = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, deps);
+    const n1 = tokens();
+    await Promise.all([b.status(s.ref, ''), b.status(s.ref, ''), b.status(s.ref, '')]);
+    expect(tokens() - n1).toBe(1);
+    const n2 = tokens();
     pp.revokeTokens();
     expect(await a.status(s.ref, '')).toMatchObject({ state: 'pending' });
-    expect(tokens() - n0).toBe(3);
+    expect(tokens() - n2).toBe(1);
   });
 
   it('wrong credentials are PayPal\'s invalid_client', async () => {

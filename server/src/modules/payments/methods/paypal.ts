@@ -175,9 +175,19 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
     }
   }
 
-  async function accessToken(force = false): Promise<string> {
+  let pending: Promise<string> | null = null;
+
+  /** The bearer token: cached until shortly before it expires; calls made while one is fetched share it. */
+  function accessToken(force = false): Promise<string> {
+    if (!force && token && deps.now().getTime() < token.expiresAt) return Promise.resolve(token.value);
+    pending ??= fetchToken().finally(() => {
+      pending = null;
+    });
+    return pending;
+  }
+
+  async function fetchToken(): Promise<string> {
     const now = deps.now().getTime();
-    if (!force && token && now < token.expiresAt) return token.value;
     const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
     const { status, text } = await send(`${base}/v1/oauth2/token`, {
       method: 'POST',
@@ -188,9 +198,9 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
     if (status !== 200 || !body.access_token) {
       throw new ProviderError(body.error ?? 'AUTHENTICATION_FAILURE', body.error_description ?? `PayPal token request failed (${status})`, status);
     }
-    // Renewed a minute early (or halfway for a short-lived token) so that no call goes out with a dying token.
+    // Renewed a minute before it expires (halfway through a token shorter than two minutes).
     const life = (body.expires_in ?? 0) * 1000;
-    token = { value: body.access_token, expiresAt: now + Math.max(0, Math.min(life - 60_000, life / 2)) };
+    token = { value: body.access_token, expiresAt: now + (life > 120_000 ? life - 60_000 : life / 2) };
     return token.value;
   }
 
