@@ -1,0 +1,575 @@
+// PayPal (spec §9 pay type `paypal`): PayPal Checkout through the REST APIs, as PayPal documents them
+// (developer.paypal.com/api/rest, the OpenAPI files of github.com/paypal/paypal-rest-api-specifications):
+//
+//   OAuth 2.0     POST /v1/oauth2/token (HTTP Basic clientId:clientSecret, grant_type=client_credentials); the
+//                 bearer token is kept until shortly before `expires_in` runs out, fetched again on a 401.
+//   Orders v2     POST /v2/checkout/orders (intent CAPTURE: pay now; AUTHORIZE: the deposit hold) with
+//                 payment_source.paypal.experience_context → status PAYER_ACTION_REQUIRED and the `payer-action`
+//                 link the customer is sent to; back on return_url with ?token=<order id>&PayerID=…;
+//                 POST /v2/checkout/orders/{id}/capture | /authorize; GET /v2/checkout/orders/{id}.
+//   Payments v2   GET /v2/payments/authorizations/{id}, POST …/{id}/capture {amount, final_capture},
+//                 POST …/{id}/void; GET /v2/payments/captures/{id}, POST …/{id}/refund {amount}.
+//   Payouts v1    POST /v1/payments/payouts (sender_batch_id: our idempotency key; PayPal refuses to pay a
+//                 sender_batch_id twice within 30 days).
+//   Webhooks v1   POST /v1/notifications/verify-webhook-signature with the PAYPAL-* transmission headers, our
+//                 webhook id and the event exactly as received → verification_status SUCCESS.
+//
+// Every POST carries `PayPal-Request-Id` (our idempotency key): PayPal answers a repeated request with the first
+// one's result instead of acting twice. Our outTradeNo is the purchase unit's reference_id, invoice_id and
+// custom_id (PayPal can refuse a second payment with the same invoice_id: DUPLICATE_INVOICE_ID).
+//
+// The ref an adapter call returns names what it points at, because PayPal's ids do not: `order:<id>` (after
+// start), `capture:<id>` (paid), `auth:<id>` (a hold), `payout:<batch id>`. Every method accepts each of them.
+import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
+import { ProviderError } from './adapter.ts';
+import type { PayoutInput } from '../provider.ts';
+
+export type PaypalConfig = {
+  /** The REST app's client id (Developer Dashboard → Apps & Credentials). */
+  clientId: string;
+  clientSecret: string;
+  /** The id of the webhook registered for our notify URL (Developer Dashboard → the app → Webhooks). */
+  webhookId: string;
+  /** API root; default live https://api-m.paypal.com, sandbox https://api-m.sandbox.paypal.com. */
+  apiBase?: string;
+};
+
+export const PAYPAL_LIVE = 'https://api-m.paypal.com';
+export const PAYPAL_SANDBOX = 'https://api-m.sandbox.paypal.com';
+
+/** PayPal's currency codes for payments and balances (developer.paypal.com/api/rest/reference/currency-codes). */
+export const PAYPAL_CURRENCIES = [
+  'AUD', 'BRL', 'CAD', 'CNY', 'CZK', 'DKK', 'EUR', 'HKD', 'HUF', 'ILS', 'JPY', 'MYR', 'MXN', 'TWD', 'NZD', 'NOK', 'PHP',
+  'PLN', 'GBP', 'SGD', 'SEK', 'CHF', 'THB', 'USD',
+];
+/** "This currency does not support decimals" (same page): an amount with a fraction is refused. */
+const NO_DECIMALS = new Set(['HUF', 'JPY', 'TWD']);
+
+/** The issues that mean the buyer's payment was refused (the payment fails; anything else is an error). */
+const DECLINES = new Set([
+  'INSTRUMENT_DECLINED', 'PAYER_CANNOT_PAY', 'TRANSACTION_REFUSED', 'PAYER_ACCOUNT_RESTRICTED', 'PAYER_ACCOUNT_LOCKED_OR_CLOSED',
+  'TRANSACTION_LIMIT_EXCEEDED', 'TRANSACTION_RECEIVING_LIMIT_EXCEEDED', 'PAYEE_BLOCKED_TRANSACTION', 'TRANSACTION_BLOCKED_BY_PAYEE',
+  'COMPLIANCE_VIOLATION', 'MAX_NUMBER_OF_PAYMENT_ATTEMPTS_EXCEEDED', 'DECLINED_DUE_TO_RELATED_TXN',
+]);
+
+/** Payout item transaction statuses after which the payee does not have the money. */
+const PAYOUT_FAILED = new Set(['FAILED', 'RETURNED', 'BLOCKED', 'REFUNDED', 'REVERSED', 'DENIED']);
+
+const exponent = (currency: string) =>
+  new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+
+/** Integer minor units → PayPal's decimal string ("12.50"; "1500" for JPY; whole units only for HUF and TWD). */
+export function toPaypalValue(amount: number, currency: string): string {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new ProviderError('INVALID_PARAMETER_VALUE', `amount must be a non-negative integer: ${amount}`);
+  const exp = exponent(currency);
+  const digits = NO_DECIMALS.has(currency) ? 0 : Math.min(exp, 2);
+  const unit = 10 ** exp;
+  const whole = Math.floor(amount / unit);
+  const frac = amount % unit;
+  const dropped = 10 ** (exp - digits);
+  if (frac % dropped !== 0) throw new ProviderError('DECIMALS_NOT_SUPPORTED', `${currency} ${amount} has a fraction PayPal does not take`);
+  if (digits === 0) return String(whole);
+  return `${whole}.${String(frac / dropped).padStart(digits, '0')}`;
+}
+
+/** PayPal's decimal string → integer minor units of `currency`. */
+export function fromPaypalValue(value: string, currency: string): number {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!m) throw new ProviderError('bad_response', `not an amount: ${value}`);
+  const exp = exponent(currency);
+  const frac = (m[2] ?? '').padEnd(exp, '0');
+  if (frac.length > exp) throw new ProviderError('bad_response', `${value} has more decimals than ${currency}`);
+  return Number(m[1]) * 10 ** exp + (exp ? Number(frac) : 0);
+}
+
+type Money = { currency_code: string; value: string };
+type Link = { href: string; rel: string; method?: string };
+interface Capture { id: string; status: string; amount?: Money; custom_id?: string; invoice_id?: string; links?: Link[]; status_details?: { reason?: string }; supplementary_data?: { related_ids?: { order_id?: string; authorization_id?: string } } }
+interface Authorization { id: string; status: string; amount?: Money; custom_id?: string; invoice_id?: string; status_details?: { reason?: string }; supplementary_data?: { related_ids?: { order_id?: string } } }
+interface Order {
+  id: string;
+  status: string;
+  intent?: string;
+  links?: Link[];
+  purchase_units?: { reference_id?: string; custom_id?: string; invoice_id?: string; amount?: Money; payments?: { captures?: Capture[]; authorizations?: Authorization[] } }[];
+}
+interface PaypalErrorBody { name?: string; message?: string; details?: { issue?: string; description?: string; field?: string }[]; links?: Link[]; error?: string; error_description?: string }
+
+class PaypalError extends ProviderError {
+  constructor(code: string, message: string, status: number, readonly body: PaypalErrorBody) {
+    super(code, message, status);
+  }
+}
+
+/** Splits a ref into its kind and PayPal id (a bare id is taken as an order id: the return URL's token). */
+function parseRef(ref: string): { kind: 'order' | 'capture' | 'auth' | 'payout'; id: string } {
+  const m = /^(order|capture|auth|payout):([A-Za-z0-9-]+)$/.exec(ref);
+  if (m) return { kind: m[1] as 'order', id: m[2]! };
+  if (/^[A-Za-z0-9]+$/.test(ref)) return { kind: 'order', id: ref };
+  throw new ProviderError('INVALID_RESOURCE_ID', `not a PayPal ref: ${ref}`, 400);
+}
+
+const header = (h: NotificationRequest['headers'], name: string) => {
+  const key = Object.keys(h).find((k) => k.toLowerCase() === name);
+  const v = key === undefined ? undefined : h[key];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+function captureState(c: Capture): ExternalState {
+  switch (c.status) {
+    case 'COMPLETED':
+    case 'PARTIALLY_REFUNDED':
+    case 'REFUNDED':
+      return 'paid';
+    case 'DECLINED':
+    case 'FAILED':
+      return 'failed';
+    default:
+      return 'pending';
+  }
+}
+
+function authorizationState(a: Authorization): ExternalState {
+  switch (a.status) {
+    case 'CREATED':
+      return 'authorized';
+    case 'CAPTURED':
+    case 'PARTIALLY_CAPTURED':
+      return 'paid';
+    case 'VOIDED':
+    case 'EXPIRED':
+      return 'cancelled';
+    case 'DENIED':
+      return 'failed';
+    default:
+      return 'pending';
+  }
+}
+
+function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
+  const base = (config.apiBase ?? PAYPAL_LIVE).replace(/\/+$/, '');
+  let token: { value: string; expiresAt: number } | null = null;
+
+  async function send(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
+    let res: Response;
+    try {
+      res = await deps.fetch(url, init);
+    } catch (err) {
+      throw new ProviderError('network', `PayPal unreachable: ${(err as Error).message}`);
+    }
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (err) {
+      throw new ProviderError('network', `PayPal answer cut off: ${(err as Error).message}`);
+    }
+    return { status: res.status, text };
+  }
+
+  function parse<T>(text: string, status: number): T {
+    if (text === '') return {} as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ProviderError('bad_response', `PayPal answered ${status} with a body that is not JSON`, status);
+    }
+  }
+
+  let pending: Promise<string> | null = null;
+
+  /** The bearer token: cached until shortly before it expires; calls made while one is fetched share it. */
+  function accessToken(force = false): Promise<string> {
+    if (!force && token && deps.now().getTime() < token.expiresAt) return Promise.resolve(token.value);
+    pending ??= fetchToken().finally(() => {
+      pending = null;
+    });
+    return pending;
+  }
+
+  async function fetchToken(): Promise<string> {
+    const now = deps.now().getTime();
+    const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
+    const { status, text } = await send(`${base}/v1/oauth2/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: 'grant_type=client_credentials',
+    });
+    const body = parse<{ access_token?: string; expires_in?: number; error?: string; error_description?: string }>(text, status);
+    if (status !== 200 || !body.access_token) {
+      throw new ProviderError(body.error ?? 'AUTHENTICATION_FAILURE', body.error_description ?? `PayPal token request failed (${status})`, status);
+    }
+    // Renewed a minute before it expires (halfway through a token shorter than two minutes).
+    const life = (body.expires_in ?? 0) * 1000;
+    token = { value: body.access_token, expiresAt: now + (life > 120_000 ? life - 60_000 : life / 2) };
+    return token.value;
+  }
+
+  /** One REST call: JSON in and out, the bearer token, PayPal-Request-Id on POSTs; PayPal's errors thrown. */
+  async function api<T>(method: 'GET' | 'POST', path: string, opts: { body?: unknown; rawBody?: string; requestId?: string } = {}): Promise<{ status: number; body: T }> {
+    for (let attempt = 0; ; attempt++) {
+      const bearer = await accessToken(attempt > 0);
+      const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: 'application/json', prefer: 'return=representation' };
+      let payload: string | undefined;
+      if (method === 'POST') {
+        headers['content-type'] = 'application/json';
+        payload = opts.rawBody ?? JSON.stringify(opts.body ?? {});
+        if (opts.requestId) headers['paypal-request-id'] = opts.requestId;
+      }
+      const { status, text } = await send(`${base}${path}`, { method, headers, body: payload });
+      // A token PayPal no longer knows (revoked, expired early): fetched again once.
+      if (status === 401 && attempt === 0) continue;
+      const body = parse<T & PaypalErrorBody>(text, status);
+      if (status >= 200 && status < 300) return { status, body };
+      const detail = body.details?.[0];
+      const code = detail?.issue ?? body.name ?? body.error ?? `http_${status}`;
+      throw new PaypalError(code, detail?.description ?? body.message ?? body.error_description ?? `PayPal answered ${status}`, status, body);
+    }
+  }
+
+  const getOrder = async (id: string) => (await api<Order>('GET', `/v2/checkout/orders/${encodeURIComponent(id)}`)).body;
+  const getCapture = async (id: string) => (await api<Capture>('GET', `/v2/payments/captures/${encodeURIComponent(id)}`)).body;
+  const getAuthorization = async (id: string) => (await api<Authorization>('GET', `/v2/payments/authorizations/${encodeURIComponent(id)}`)).body;
+
+  const money = (m: Money | undefined) => (m ? { amount: fromPaypalValue(m.value, m.currency_code), currency: m.currency_code } : {});
+
+  function fromCapture(c: Capture): StatusResult {
+    const state = captureState(c);
+    return { ref: `capture:${c.id}`, state, ...money(c.amount), ...(state === 'failed' ? { failureCode: c.status_details?.reason ?? c.status } : {}) };
+  }
+
+  /** The state of a completed (or any) order from the payments it holds. */
+  async function fromOrder(order: Order): Promise<StatusResult> {
+    const unit = order.purchase_units?.[0];
+    const payments = unit?.payments ?? {};
+    const captures = payments.captures ?? [];
+    const auths = payments.authorizations ?? [];
+    if (order.status !== 'COMPLETED') {
+      const state: ExternalState = order.status === 'VOIDED' ? 'cancelled' : 'pending';
+      return { ref: `order:${order.id}`, state, ...money(unit?.amount) };
+    }
+    const auth = auths[auths.length - 1];
+    if (auth) return fromAuthorization(auth, order);
+    const capture = captures.find((c) => captureState(c) === 'paid') ?? captures[captures.length - 1];
+    if (capture) return fromCapture(capture);
+    return { ref: `order:${order.id}`, state: 'pending', ...money(unit?.amount) };
+  }
+
+  /** An authorisation: held, released, refused, or captured (then the capture is what is refunded later). */
+  async function fromAuthorization(a: Authorization, order?: Order): Promise<StatusResult> {
+    const state = authorizationState(a);
+    if (state === 'paid') {
+      const o = order ?? (a.supplementary_data?.related_ids?.order_id ? await getOrder(a.supplementary_data.related_ids.order_id) : undefined);
+      const capture = capturesOf(o, a.id).find((c) => captureState(c) === 'paid');
+      if (capture) return fromCapture(capture);
+    }
+    return { ref: `auth:${a.id}`, state, ...money(a.amount), ...(state === 'failed' ? { failureCode: a.status_details?.reason ?? a.status } : {}) };
+  }
+
+  /** The captures of an order that belong to an authorisation (their `up` link names it). */
+  function capturesOf(order: Order | undefined, authId: string): Capture[] {
+    const captures = order?.purchase_units?.[0]?.payments?.captures ?? [];
+    const linked = captures.filter((c) => c.links?.some((l) => l.rel === 'up' && l.href.endsWith(`/authorizations/${authId}`)));
+    return linked.length ? linked : captures;
+  }
+
+  async function status(ref: string): Promise<StatusResult> {
+    const { kind, id } = parseRef(ref);
+    if (kind === 'capture') return fromCapture(await getCapture(id));
+    if (kind === 'auth') return fromAuthorization(await getAuthorization(id));
+    if (kind === 'payout') {
+      // A batch SUCCESS only means it was processed: the item's transaction_status says whether the payee got it.
+      const { body } = await api<{ batch_header?: { batch_status?: string }; items?: { transaction_status?: string; errors?: { name?: string }; payout_item?: { amount?: { value: string; currency: string } } }[] }>(
+        'GET', `/v1/payments/payouts/${encodeURIComponent(id)}`,
+      );
+      const item = body.items?.[0];
+      const batch = body.batch_header?.batch_status;
+      const t = item?.transaction_status;
+      const state: ExternalState = batch === 'DENIED' || (t && PAYOUT_FAILED.has(t)) ? 'failed' : batch === 'CANCELED' ? 'cancelled' : t === 'SUCCESS' ? 'paid' : 'pending';
+      const a = item?.payout_item?.amount;
+      return {
+        ref, state, ...(a ? { amount: fromPaypalValue(a.value, a.currency), currency: a.currency } : {}),
+        ...(state === 'failed' ? { failureCode: item?.errors?.name ?? t ?? batch } : {}),
+      };
+    }
+    return fromOrder(await getOrder(id));
+  }
+
+  /** The authorisation a hold ref points at (an order ref: its latest authorisation). */
+  async function authorizationOf(ref: string): Promise<Authorization> {
+    const { kind, id } = parseRef(ref);
+    if (kind === 'auth') return getAuthorization(id);
+    if (kind === 'order') {
+      const auths = (await getOrder(id)).purchase_units?.[0]?.payments?.authorizations ?? [];
+      const a = auths[auths.length - 1];
+      if (a) return a;
+    }
+    throw new ProviderError('AUTHORIZATION_NOT_FOUND', `no PayPal authorization behind ${ref}`, 404);
+  }
+
+  /** The capture a paid ref points at (an authorisation or order ref: its capture). */
+  async function captureOf(ref: string): Promise<Capture> {
+    const { kind, id } = parseRef(ref);
+    if (kind === 'capture') return getCapture(id);
+    let order: Order | undefined;
+    let authId: string | undefined;
+    if (kind === 'auth') {
+      const a = await getAuthorization(id);
+      authId = a.id;
+      const orderId = a.supplementary_data?.related_ids?.order_id;
+      if (orderId) order = await getOrder(orderId);
+    } else if (kind === 'order') {
+      order = await getOrder(id);
+    }
+    const captures = authId ? capturesOf(order, authId) : order?.purchase_units?.[0]?.payments?.captures ?? [];
+    const c = captures.find((x) => captureState(x) === 'paid');
+    if (!c) throw new ProviderError('CAPTURE_NOT_FOUND', `no completed PayPal capture behind ${ref}`, 404);
+    return c;
+  }
+
+  async function voidAuthorization(id: string, requestId: string) {
+    try {
+      await api('POST', `/v2/payments/authorizations/${encodeURIComponent(id)}/void`, { requestId });
+    } catch (err) {
+      // Released before (a retry under another key): nothing is held any more.
+      if (err instanceof ProviderError && err.code === 'PREVIOUSLY_VOIDED') return;
+      throw err;
+    }
+  }
+
+  return {
+    async start(input: StartInput): Promise<StartResult> {
+      const intent = input.capture === 'manual' ? 'AUTHORIZE' : 'CAPTURE';
+      const { body } = await api<Order>('POST', '/v2/checkout/orders', {
+        requestId: input.idempotencyKey,
+        body: {
+          intent,
+          purchase_units: [{
+            reference_id: input.outTradeNo,
+            invoice_id: input.outTradeNo,
+            custom_id: input.outTradeNo,
+            description: input.description.slice(0, 127),
+            amount: { currency_code: input.currency, value: toPaypalValue(input.amount, input.currency) },
+          }],
+          payment_source: {
+            paypal: {
+              ...(input.payer.email ? { email_address: input.payer.email } : {}),
+              experience_context: {
+                return_url: input.returnUrl,
+                cancel_url: input.cancelUrl,
+                user_action: 'PAY_NOW',
+                shipping_preference: 'NO_SHIPPING',
+              },
+            },
+          },
+        },
+      });
+      const link = body.links?.find((l) => l.rel === 'payer-action') ?? body.links?.find((l) => l.rel === 'approve');
+      if (!body.id || !link) throw new ProviderError('bad_response', 'PayPal created an order without a payer-action link');
+      return { ref: `order:${body.id}`, state: 'pending', action: { kind: 'redirect', url: link.href } };
+    },
+
+    status: (ref) => status(ref),
+
+    async complete(ref, _outTradeNo, params, call) {
+      const { kind, id } = parseRef(ref);
+      // Already moved on (a second return, a retry after the answer was lost): the payment's state as it is.
+      if (kind !== 'order') return status(ref);
+      if (params.token !== undefined && params.token !== id) {
+        throw new ProviderError('TOKEN_MISMATCH', `PayPal returned token ${params.token} for order ${id}`, 400);
+      }
+      const order = await getOrder(id);
+      if (order.status === 'COMPLETED' || order.status === 'VOIDED') return fromOrder(order);
+      if (order.status !== 'APPROVED') return { ref, state: 'pending' };
+      const action = order.intent === 'AUTHORIZE' ? 'authorize' : 'capture';
+      try {
+        const { body } = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/${action}`, { requestId: call.idempotencyKey, body: {} });
+        return await fromOrder(body);
+      } catch (err) {
+        if (!(err instanceof ProviderError)) throw err;
+        if (err.code === 'ORDER_ALREADY_CAPTURED' || err.code === 'ORDER_ALREADY_AUTHORIZED') return fromOrder(await getOrder(id));
+        if (err.code === 'ORDER_NOT_APPROVED' || err.code === 'PAYER_ACTION_REQUIRED') return { ref, state: 'pending' };
+        if (DECLINES.has(err.code)) return { ref, state: 'failed', failureCode: err.code };
+        throw err;
+      }
+    },
+
+    async capture(ref, amount, call) {
+      const a = await authorizationOf(ref);
+      // Nothing to take: the hold is released (PayPal refuses a zero capture: CANNOT_BE_ZERO_OR_NEGATIVE).
+      if (amount <= 0) return voidAuthorization(a.id, call.idempotencyKey);
+      const currency = a.amount?.currency_code;
+      if (!currency) throw new ProviderError('bad_response', `authorization ${a.id} has no amount`);
+      try {
+        await api<Capture>('POST', `/v2/payments/authorizations/${encodeURIComponent(a.id)}/capture`, {
+          requestId: call.idempotencyKey,
+          body: { amount: { currency_code: currency, value: toPaypalValue(amount, currency) }, final_capture: true },
+        });
+      } catch (err) {
+        // Captured before (a retry under another key after the first answer was lost): the same capture stands.
+        if (err instanceof ProviderError && err.code === 'AUTHORIZATION_ALREADY_CAPTURED') return;
+        throw err;
+      }
+    },
+
+    async void(ref, call) {
+      const a = await authorizationOf(ref);
+      await voidAuthorization(a.id, call.idempotencyKey);
+    },
+
+    async refund(ref, amount, call) {
+      const c = await captureOf(ref);
+      const currency = c.amount?.currency_code;
+      if (!currency) throw new ProviderError('bad_response', `capture ${c.id} has no amount`);
+      await api('POST', `/v2/payments/captures/${encodeURIComponent(c.id)}/refund`, {
+        requestId: call.idempotencyKey,
+        body: { amount: { currency_code: currency, value: toPaypalValue(amount, currency) } },
+      });
+    },
+
+    async payout(input: PayoutInput) {
+      if (input.destination.kind !== 'channel') throw new ProviderError('unsupported', 'PayPal pays out to a PayPal account (email, phone or PayPal id) only');
+      const acc = input.destination.account;
+      const recipient = acc.email
+        ? { recipient_type: 'EMAIL', receiver: acc.email }
+        : acc.phone
+          ? { recipient_type: 'PHONE', receiver: acc.phone.startsWith('+') ? acc.phone : `+${acc.phone}` }
+          : acc.paypalId
+            ? { recipient_type: 'PAYPAL_ID', receiver: acc.paypalId }
+            : null;
+      if (!recipient) throw new ProviderError('INVALID_RECEIVER', 'a PayPal payout needs the account field email, phone or paypalId', 400);
+      const request = {
+        sender_batch_header: { sender_batch_id: input.idempotencyKey, email_subject: 'You have a payout' },
+        items: [{
+          ...recipient,
+          amount: { value: toPaypalValue(input.amount, input.currency), currency: input.currency },
+          sender_item_id: input.idempotencyKey.slice(0, 63),
+          ...(acc.note ? { note: acc.note } : {}),
+        }],
+      };
+      try {
+        const { body } = await api<{ batch_header?: { payout_batch_id?: string } }>('POST', '/v1/payments/payouts', { requestId: input.idempotencyKey, body: request });
+        const id = body.batch_header?.payout_batch_id;
+        if (!id) throw new ProviderError('bad_response', 'PayPal accepted a payout without a payout_batch_id');
+        return { ref: `payout:${id}` };
+      } catch (err) {
+        // "If you specify a sender_batch_id that was used in the last 30 days, the API rejects the request with an
+        // error message that shows the duplicate sender_batch_id and includes a HATEOAS link to the original payout."
+        if (err instanceof PaypalError && err.status === 400) {
+          const original = err.body.links?.map((l) => /\/v1\/payments\/payouts\/([A-Za-z0-9]+)$/.exec(l.href)?.[1]).find(Boolean);
+          if (original) return { ref: `payout:${original}` };
+        }
+        throw err;
+      }
+    },
+
+    async notification(req: NotificationRequest): Promise<Notification | null> {
+      const fields = {
+        auth_algo: header(req.headers, 'paypal-auth-algo'),
+        cert_url: header(req.headers, 'paypal-cert-url'),
+        transmission_id: header(req.headers, 'paypal-transmission-id'),
+        transmission_sig: header(req.headers, 'paypal-transmission-sig'),
+        transmission_time: header(req.headers, 'paypal-transmission-time'),
+      };
+      if (Object.values(fields).some((v) => !v)) return null;
+      let event: { id?: string; event_type?: string; resource?: Record<string, unknown> };
+      try {
+        event = JSON.parse(req.rawBody) as typeof event;
+      } catch {
+        return null;
+      }
+      if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.event_type !== 'string') return null;
+      // The event goes back to PayPal byte for byte: its signature covers the CRC32 of the body as delivered, and a
+      // re-serialised object (another key order, 1.10 written as 1.1) would not verify.
+      const rawBody = `${JSON.stringify({ ...fields, webhook_id: config.webhookId }).slice(0, -1)},"webhook_event":${req.rawBody}}`;
+      const { body } = await api<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', { rawBody });
+      if (body.verification_status !== 'SUCCESS') return null;
+      return { eventId: event.id, ...readEvent(event.event_type, event.resource ?? {}), ack: { status: 200, contentType: 'text/plain', body: '' } };
+    },
+  };
+}
+
+/** What a verified event says about which payment and its state. */
+function readEvent(type: string, r: Record<string, unknown>): Omit<Notification, 'eventId' | 'ack'> {
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  const amountOf = (m: unknown) => {
+    const x = m as { value?: string; currency_code?: string; currency?: string } | undefined;
+    const currency = x?.currency_code ?? x?.currency;
+    return x?.value && currency ? { amount: fromPaypalValue(x.value, currency), currency } : {};
+  };
+  const outTradeNo = str(r.custom_id) ?? str(r.invoice_id);
+  const id = str(r.id);
+  switch (type) {
+    case 'PAYMENT.CAPTURE.COMPLETED':
+    case 'PAYMENT.CAPTURE.PENDING':
+    case 'PAYMENT.CAPTURE.DENIED':
+    case 'PAYMENT.CAPTURE.DECLINED': {
+      const state = type === 'PAYMENT.CAPTURE.COMPLETED' ? 'paid' : type === 'PAYMENT.CAPTURE.PENDING' ? 'pending' : 'failed';
+      return { ref: id && `capture:${id}`, outTradeNo, state, ...amountOf(r.amount) };
+    }
+    case 'PAYMENT.CAPTURE.REFUNDED':
+    case 'PAYMENT.CAPTURE.REVERSED': {
+      // The resource is the refund; its `up` link is the capture it returns money from.
+      const up = (r.links as Link[] | undefined)?.find((l) => l.rel === 'up')?.href;
+      const captureId = up ? /\/captures\/([A-Za-z0-9]+)$/.exec(up)?.[1] : undefined;
+      return { ref: captureId ? `capture:${captureId}` : undefined, outTradeNo, ...amountOf(r.amount) };
+    }
+    case 'PAYMENT.AUTHORIZATION.CREATED':
+      return { ref: id && `auth:${id}`, outTradeNo, state: 'authorized', ...amountOf(r.amount) };
+    case 'PAYMENT.AUTHORIZATION.VOIDED':
+      return { ref: id && `auth:${id}`, outTradeNo, state: 'cancelled', ...amountOf(r.amount) };
+    case 'CHECKOUT.ORDER.APPROVED':
+    case 'CHECKOUT.ORDER.COMPLETED': {
+      const unit = (r.purchase_units as { custom_id?: string; invoice_id?: string; reference_id?: string; amount?: unknown }[] | undefined)?.[0];
+      return {
+        ref: id && `order:${id}`,
+        outTradeNo: str(unit?.custom_id) ?? str(unit?.invoice_id) ?? str(unit?.reference_id),
+        state: 'pending',
+        ...amountOf(unit?.amount),
+      };
+    }
+    case 'PAYMENT.PAYOUTS-ITEM.SUCCEEDED':
+    case 'PAYMENT.PAYOUTS-ITEM.FAILED':
+    case 'PAYMENT.PAYOUTS-ITEM.DENIED':
+    case 'PAYMENT.PAYOUTS-ITEM.BLOCKED':
+    case 'PAYMENT.PAYOUTS-ITEM.RETURNED':
+    case 'PAYMENT.PAYOUTS-ITEM.CANCELED':
+    case 'PAYMENT.PAYOUTS-ITEM.REFUNDED':
+    case 'PAYMENT.PAYOUTS-ITEM.HELD':
+    case 'PAYMENT.PAYOUTS-ITEM.UNCLAIMED': {
+      // UNCLAIMED: the payee has no PayPal account yet (30 days to claim); HELD: under review; REFUNDED: an
+      // unclaimed item went back to us.
+      const batch = str(r.payout_batch_id);
+      const state: ExternalState = type.endsWith('SUCCEEDED') ? 'paid' : type.endsWith('UNCLAIMED') || type.endsWith('HELD') ? 'pending' : type.endsWith('CANCELED') ? 'cancelled' : 'failed';
+      const errors = r.errors as { name?: string } | undefined;
+      return {
+        ref: batch && `payout:${batch}`,
+        state,
+        ...amountOf((r.payout_item as { amount?: unknown } | undefined)?.amount),
+        ...(state === 'failed' ? { failureCode: errors?.name ?? str(r.transaction_status) ?? 'FAILED' } : {}),
+      } as Omit<Notification, 'eventId' | 'ack'>;
+    }
+    default:
+      return {};
+  }
+}
+
+export const paypalDefinition: AdapterDefinition<PaypalConfig> = {
+  id: 'paypal',
+  payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal', platforms: ['web'] }],
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  currencies: PAYPAL_CURRENCIES,
+  required: ['clientId', 'clientSecret', 'webhookId'],
+  optional: ['apiBase'],
+  // PayPal's sandbox has no magic buyer accounts: the operator signs in on PayPal's page with a sandbox Personal
+  // account of the Developer Dashboard. Declines are PayPal's negative testing (mock_application_codes of the
+  // Orders API errors); payouts have the Payouts API test values.
+  testValues: [
+    { value: 'sandbox Personal account', outcome: 'succeeds', note: 'any Personal account of Developer Dashboard → Testing tools → Sandbox accounts, signed in on the PayPal page' },
+    { value: 'INSTRUMENT_DECLINED', outcome: 'declined', note: 'negative testing: PayPal-Mock-Response {"mock_application_codes":"INSTRUMENT_DECLINED"} on the order capture/authorize' },
+    { value: 'TRANSACTION_REFUSED', outcome: 'declined', note: 'negative testing code on the order capture/authorize' },
+    { value: 'PAYER_CANNOT_PAY', outcome: 'declined', note: 'negative testing code on the order capture/authorize' },
+    { value: 'payouts-simulator-receiver@paypal.com', outcome: 'succeeds', note: 'Payouts API sandbox receiver' },
+    { value: 'ERRPYO005', outcome: 'insufficient_funds', note: 'Payouts API test value: items[0].note (payout account field `note`) → INSUFFICIENT_FUNDS' },
+  ],
+  create: (config, deps) => createPaypal(config, deps),
+};

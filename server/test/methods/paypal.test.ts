@@ -1,0 +1,517 @@
+// The PayPal adapter against the PayPal test server (test/providers/paypal.ts): Orders v2 checkout (pay now and
+// the deposit hold), Payments v2 capture / void / refund, Payouts, webhook verification, OAuth token handling.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakePaypal } from '../providers/paypal.ts';
+import { fromPaypalValue, paypalDefinition, toPaypalValue } from '../../src/modules/payments/methods/paypal.ts';
+import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+
+const APP = { clientId: 'AZpowerlyClient', secret: 'EKpowerlySecret', webhookIds: ['8PT597110X687430LKGECATA'] };
+const OTHER = { clientId: 'AZotherClient', secret: 'EKotherSecret', webhookIds: ['1JE4291016473214C'] };
+
+let pp: FakePaypal;
+let clock = Date.parse('2026-11-23T09:00:00Z');
+const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date(clock) };
+let adapter: MethodAdapter;
+let seq = 0;
+
+beforeAll(async () => {
+  pp = await new FakePaypal([APP, OTHER]).start();
+  pp.now = () => clock;
+  adapter = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: APP.webhookIds[0]!, apiBase: pp.url }, deps);
+});
+afterAll(async () => {
+  await pp.stop();
+});
+
+function input(over: Partial<StartInput> = {}): StartInput {
+  const n = ++seq;
+  return {
+    outTradeNo: `PW${Date.now().toString(36)}${n}`.toUpperCase(), amount: 1250, currency: 'USD', description: 'Power bank rental',
+    capture: 'automatic', returnUrl: 'https://powerly.example/result?o=1', cancelUrl: 'https://powerly.example/result?o=1&cancel=1',
+    notifyUrl: 'https://powerly.example/webhooks/methods/paypal', idempotencyKey: `start-${n}-${Math.random()}`, payType: 'paypal',
+    payer: { userId: 7, email: 'buyer@example.com' }, ...over,
+  };
+}
+const key = (s: string) => ({ idempotencyKey: `${s}-${Math.random()}` });
+const orderId = (ref: string) => ref.replace(/^order:/, '');
+const idOf = (ref: string) => ref.split(':')[1]!;
+
+/** The buyer follows the payer-action link, approves, and comes back with PayPal's query parameters. */
+async function buyerApproves(url: string) {
+  const res = await fetch(url, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+  const back = new URL(res.headers.get('location')!);
+  return Object.fromEntries(back.searchParams);
+}
+
+async function err(p: Promise<unknown>): Promise<ProviderError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(ProviderError);
+    return e as ProviderError;
+  }
+  throw new Error('expected a ProviderError');
+}
+
+async function paidPayment(amount = 1250, currency = 'USD') {
+  const started = await adapter.start(input({ amount, currency }));
+  if (started.action.kind !== 'redirect') throw new Error('not a redirect');
+  const params = await buyerApproves(started.action.url);
+  const done = await adapter.complete!(started.ref, '', params, key('pay'));
+  expect(done.state).toBe('paid');
+  return done;
+}
+
+async function heldPayment(amount = 5000) {
+  const started = await adapter.start(input({ amount, capture: 'manual' }));
+  if (started.action.kind !== 'redirect') throw new Error('not a redirect');
+  const params = await buyerApproves(started.action.url);
+  const done = await adapter.complete!(started.ref, '', params, key('hold'));
+  expect(done.state).toBe('authorized');
+  return done;
+}
+
+describe('PayPal amounts', () => {
+  it('writes minor units the way PayPal takes each currency', () => {
+    expect(toPaypalValue(1250, 'USD')).toBe('12.50');
+    expect(toPaypalValue(5, 'EUR')).toBe('0.05');
+    expect(toPaypalValue(1500, 'JPY')).toBe('1500');
+    // TWD has cents in ISO 4217 but PayPal takes whole dollars only.
+    expect(toPaypalValue(12300, 'TWD')).toBe('123');
+    expect(() => toPaypalValue(12345, 'TWD')).toThrow(ProviderError);
+    expect(fromPaypalValue('12.50', 'USD')).toBe(1250);
+    expect(fromPaypalValue('12.5', 'USD')).toBe(1250);
+    expect(fromPaypalValue('1500', 'JPY')).toBe(1500);
+    expect(fromPaypalValue('123', 'TWD')).toBe(12300);
+  });
+});
+
+describe('PayPal checkout (intent CAPTURE)', () => {
+  it('creates an order and sends the customer to the payer-action link', async () => {
+    const inp = input();
+    const before = pp.requests.length;
+    const started = await adapter.start(inp);
+    expect(started.state).toBe('pending');
+    expect(started.ref).toMatch(/^order:[A-Z0-9]{17}$/);
+    expect(started.action).toEqual({ kind: 'redirect', url: `${pp.url}/checkoutnow?token=${orderId(started.ref)}` });
+    const create = pp.requests.slice(before).find((r) => r.path === '/v2/checkout/orders')!;
+    expect(create.requestId).toBe(inp.idempotencyKey);
+    const body = JSON.parse(create.body);
+    expect(body.intent).toBe('CAPTURE');
+    expect(body.purchase_units[0]).toMatchObject({
+      reference_id: inp.outTradeNo, invoice_id: inp.outTradeNo, custom_id: inp.outTradeNo, amount: { currency_code: 'USD', value: '12.50' },
+    });
+    expect(body.payment_source.paypal.experience_context).toMatchObject({ return_url: inp.returnUrl, cancel_url: inp.cancelUrl, user_action: 'PAY_NOW' });
+    expect(pp.order(orderId(started.ref))!.status).toBe('PAYER_ACTION_REQUIRED');
+  });
+
+  it('a retried start with the same key is the same order (PayPal-Request-Id)', async () => {
+    const inp = input();
+    const a = await adapter.start(inp);
+    const b = await adapter.start(inp);
+    expect(b.ref).toBe(a.ref);
+    const c = await adapter.start({ ...inp, idempotencyKey: `${inp.idempotencyKey}-again` });
+    expect(c.ref).not.toBe(a.ref);
+  });
+
+  it('sends JPY without decimals', async () => {
+    const started = await adapter.start(input({ amount: 1500, currency: 'JPY' }));
+    expect(pp.order(orderId(started.ref))!.purchase_units[0]!.amount).toEqual({ currency_code: 'JPY', value: '1500' });
+  });
+
+  it('the buyer approves → complete captures: paid, the ref becomes the capture', async () => {
+    const started = await adapter.start(input());
+    expect(await adapter.status(started.ref, '')).toMatchObject({ ref: started.ref, state: 'pending' });
+    if (started.action.kind !== 'redirect') throw new Error('not a redirect');
+    const params = await buyerApproves(started.action.url);
+    expect(params).toEqual({ o: '1', token: orderId(started.ref), PayerID: expect.any(String) });
+    expect(await adapter.status(started.ref, '')).toMatchObject({ state: 'pending' }); // APPROVED, not captured yet
+    const call = key('complete');
+    const before = pp.requests.length;
+    const done = await adapter.complete!(started.ref, '', params, call);
+    expect(done).toMatchObject({ state: 'paid', amount: 1250, currency: 'USD' });
+    expect(done.ref).toMatch(/^capture:[A-Z0-9]{17}$/);
+    const capture = pp.requests.slice(before).find((r) => r.path.endsWith('/capture'))!;
+    expect(capture.requestId).toBe(call.idempotencyKey);
+    expect(pp.capture(idOf(done.ref))!.status).toBe('COMPLETED');
+    // Every ref form answers.
+    expect(await adapter.status(done.ref, '')).toEqual(done);
+    expect(await adapter.status(started.ref, '')).toEqual(done);
+    // Back again (a reload of the result page, a new key): ORDER_ALREADY_CAPTURED is the same payment, not a second one.
+    expect(await adapter.complete!(started.ref, '', params, key('again'))).toEqual(done);
+    expect(pp.order(orderId(started.ref))!.purchase_units[0]!.payments!.captures).toHaveLength(1);
+  });
+
+  it('a lost capture answer retried with the same key is the same capture', async () => {
+    const started = await adapter.start(input());
+    if (started.action.kind !== 'redirect') throw new Error('not a redirect');
+    const params = await buyerApproves(started.action.url);
+    const call = key('complete');
+    pp.dropNext = 0;
+    const first = await adapter.complete!(started.ref, '', params, call);
+    // The order is COMPLETED now; a retry under the same key must not capture again either.
+    const again = await adapter.complete!(started.ref, '', params, call);
+    expect(again.ref).toBe(first.ref);
+  });
+
+  it('an order captured in the meantime (ORDER_ALREADY_CAPTURED) is that capture, not an error', async () => {
+    // Another process captures the order between our look at it and our capture call.
+    const racing = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, {
+      now: deps.now,
+      fetch: async (url, init) => {
+        if (String(url).endsWith('/capture')) {
+          const headers = { ...(init?.headers as Record<string, string>), 'paypal-request-id': `other-${Math.random()}` };
+          expect((await fetch(url, { ...init, headers })).status).toBe(201);
+        }
+        return fetch(url, init);
+      },
+    });
+    const started = await racing.start(input());
+    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref))).searchParams);
+    const done = await racing.complete!(started.ref, '', params, key('race'));
+    expect(done).toMatchObject({ state: 'paid', amount: 1250 });
+    expect(done.ref).toBe(`capture:${pp.order(orderId(started.ref))!.purchase_units[0]!.payments!.captures![0]!.id}`);
+  });
+
+  it('ORDER_NOT_APPROVED from the capture call (negative testing) leaves the payment pending', async () => {
+    const mocked = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, {
+      now: deps.now,
+      fetch: (url, init) =>
+        fetch(url, String(url).endsWith('/capture')
+          ? { ...init, headers: { ...(init?.headers as Record<string, string>), 'paypal-mock-response': '{"mock_application_codes":"ORDER_NOT_APPROVED"}' } }
+          : init),
+    });
+    const started = await mocked.start(input());
+    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref))).searchParams);
+    expect(await mocked.complete!(started.ref, '', params, key('nap'))).toEqual({ ref: started.ref, state: 'pending' });
+    expect(pp.order(orderId(started.ref))!.status).toBe('APPROVED');
+  });
+
+  it('before the buyer approves, complete is still pending', async () => {
+    const started = await adapter.start(input());
+    const r = await adapter.complete!(started.ref, '', { token: orderId(started.ref) }, key('early'));
+    expect(r).toEqual({ ref: started.ref, state: 'pending' });
+  });
+
+  it('a token that is not this order is refused', async () => {
+    const started = await adapter.start(input());
+    const e = await err(adapter.complete!(started.ref, '', { token: 'ABCDEFGHJKLMNPQRS', PayerID: 'X' }, key('x')));
+    expect(e.code).toBe('TOKEN_MISMATCH');
+  });
+
+  it('a declined buyer (INSTRUMENT_DECLINED) fails the payment with that code', async () => {
+    const started = await adapter.start(input());
+    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref), { mock: 'INSTRUMENT_DECLINED' })).searchParams);
+    const r = await adapter.complete!(started.ref, '', params, key('declined'));
+    expect(r).toEqual({ ref: started.ref, state: 'failed', failureCode: 'INSTRUMENT_DECLINED' });
+    expect(pp.order(orderId(started.ref))!.purchase_units[0]!.payments).toBeUndefined();
+  });
+
+  it('PAYER_CANNOT_PAY is a failed payment too', async () => {
+    const started = await adapter.start(input());
+    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref), { mock: 'PAYER_CANNOT_PAY' })).searchParams);
+    expect(await adapter.complete!(started.ref, '', params, key('cannot'))).toMatchObject({ state: 'failed', failureCode: 'PAYER_CANNOT_PAY' });
+  });
+
+  it('a currency PayPal does not take is refused before anything is created', async () => {
+    const before = pp.requests.length;
+    const e = await err(adapter.start(input({ amount: 12345, currency: 'TWD' })));
+    expect(e.code).toBe('DECIMALS_NOT_SUPPORTED');
+    expect(pp.requests.slice(before).some((r) => r.path === '/v2/checkout/orders')).toBe(false);
+  });
+});
+
+describe('PayPal refunds', () => {
+  it('refunds part of a capture, refuses more than is left', async () => {
+    const paid = await paidPayment(2000);
+    await adapter.refund(paid.ref, 500, key('r1'));
+    expect(pp.capture(idOf(paid.ref))!.status).toBe('PARTIALLY_REFUNDED');
+    const over = await err(adapter.refund(paid.ref, 1600, key('r2')));
+    expect(over.code).toBe('REFUND_AMOUNT_EXCEEDED');
+    expect(over.status).toBe(422);
+    await adapter.refund(paid.ref, 1500, key('r3'));
+    expect(pp.capture(idOf(paid.ref))!.status).toBe('REFUNDED');
+    expect((await err(adapter.refund(paid.ref, 1, key('r4')))).code).toBe('CAPTURE_FULLY_REFUNDED');
+    expect(pp.refundsOf(idOf(paid.ref)).map((r) => r.amount.value)).toEqual(['5.00', '15.00']);
+  });
+
+  it('a retried refund with the same key refunds once', async () => {
+    const paid = await paidPayment(2000);
+    const call = key('refund');
+    await adapter.refund(paid.ref, 700, call);
+    await adapter.refund(paid.ref, 700, call);
+    expect(pp.refundsOf(idOf(paid.ref))).toHaveLength(1);
+  });
+
+  it('refunds through the order ref too', async () => {
+    const started = await adapter.start(input({ amount: 900 }));
+    if (started.action.kind !== 'redirect') throw new Error('not a redirect');
+    const done = await adapter.complete!(started.ref, '', await buyerApproves(started.action.url), key('p'));
+    await adapter.refund(started.ref, 900, key('r'));
+    expect(pp.capture(idOf(done.ref))!.status).toBe('REFUNDED');
+  });
+});
+
+describe('PayPal deposit hold (intent AUTHORIZE)', () => {
+  it('authorises, captures less than held with final_capture, refunds from the capture', async () => {
+    const held = await heldPayment(5000);
+    expect(held).toMatchObject({ state: 'authorized', amount: 5000, currency: 'USD' });
+    expect(held.ref).toMatch(/^auth:[A-Z0-9]{17}$/);
+    const call = key('cap');
+    const before = pp.requests.length;
+    await adapter.capture!(held.ref, 3000, call);
+    const req = pp.requests.slice(before).find((r) => r.path.endsWith('/capture'))!;
+    expect(req.path).toBe(`/v2/payments/authorizations/${idOf(held.ref)}/capture`);
+    expect(req.requestId).toBe(call.idempotencyKey);
+    expect(JSON.parse(req.body)).toEqual({ amount: { currency_code: 'USD', value: '30.00' }, final_capture: true });
+    expect(pp.authorization(idOf(held.ref))!.status).toBe('CAPTURED');
+    const after = await adapter.status(held.ref, '');
+    expect(after).toMatchObject({ state: 'paid', amount: 3000 });
+    expect(after.ref).toMatch(/^capture:/);
+    // The same capture call again (a job re-run): one capture.
+    await adapter.capture!(held.ref, 3000, call);
+    await adapter.capture!(held.ref, 3000, key('other'));
+    expect(pp.authorization(idOf(held.ref))!.status).toBe('CAPTURED');
+    expect(pp.order(pp.authorization(idOf(held.ref))!.supplementary_data.related_ids.order_id)!.purchase_units[0]!.payments!.captures).toHaveLength(1);
+    // Refund through the hold's ref finds its capture.
+    await adapter.refund(held.ref, 1000, key('r'));
+    expect(pp.capture(idOf(after.ref))!.status).toBe('PARTIALLY_REFUNDED');
+    expect((await err(adapter.refund(after.ref, 2001, key('r2')))).code).toBe('REFUND_AMOUNT_EXCEEDED');
+  });
+
+  it('void releases the hold; capture after it is refused', async () => {
+    const held = await heldPayment(4000);
+    await adapter.void!(held.ref, key('void'));
+    expect(pp.authorization(idOf(held.ref))!.status).toBe('VOIDED');
+    expect(await adapter.status(held.ref, '')).toMatchObject({ ref: held.ref, state: 'cancelled' });
+    await adapter.void!(held.ref, key('void-again')); // PREVIOUSLY_VOIDED: already released
+    expect((await err(adapter.capture!(held.ref, 100, key('cap')))).code).toBe('AUTHORIZATION_VOIDED');
+  });
+
+  it('capturing nothing releases the hold', async () => {
+    const held = await heldPayment(4000);
+    await adapter.capture!(held.ref, 0, key('zero'));
+    expect(pp.authorization(idOf(held.ref))!.status).toBe('VOIDED');
+  });
+
+  it('the order ref of a hold captures too', async () => {
+    const started = await adapter.start(input({ amount: 2500, capture: 'manual' }));
+    expect(JSON.parse(pp.requests.filter((r) => r.path === '/v2/checkout/orders').at(-1)!.body).intent).toBe('AUTHORIZE');
+    if (started.action.kind !== 'redirect') throw new Error('not a redirect');
+    const held = await adapter.complete!(started.ref, '', await buyerApproves(started.action.url), key('h'));
+    await adapter.capture!(started.ref, 2500, key('c'));
+    expect(pp.authorization(idOf(held.ref))!.status).toBe('CAPTURED');
+    expect(await adapter.status(started.ref, '')).toMatchObject({ state: 'paid', amount: 2500 });
+  });
+
+  it('a declined buyer fails the hold', async () => {
+    const started = await adapter.start(input({ capture: 'manual' }));
+    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref), { mock: 'INSTRUMENT_DECLINED' })).searchParams);
+    expect(await adapter.complete!(started.ref, '', params, key('d'))).toMatchObject({ state: 'failed', failureCode: 'INSTRUMENT_DECLINED' });
+  });
+});
+
+describe('PayPal payouts', () => {
+  it('pays out to an email; a retry with the same key is the same batch', async () => {
+    const call = { amount: 2599, currency: 'USD', destination: { kind: 'channel' as const, channel: 'paypal', account: { email: 'payouts-simulator-receiver@paypal.com' } }, idempotencyKey: `po-${Math.random()}` };
+    const before = pp.requests.length;
+    const { ref } = await adapter.payout!(call);
+    expect(ref).toMatch(/^payout:/);
+    const batch = pp.payoutBatch(idOf(ref))!;
+    expect(batch.batch_header).toMatchObject({ batch_status: 'PENDING', sender_batch_header: { sender_batch_id: call.idempotencyKey } });
+    expect(batch.items[0]!.payout_item).toMatchObject({ recipient_type: 'EMAIL', receiver: 'payouts-simulator-receiver@paypal.com', amount: { value: '25.99', currency: 'USD' } });
+    expect((await adapter.payout!(call)).ref).toBe(ref);
+    // Once PayPal has forgotten the PayPal-Request-Id: the sender_batch_id is refused (USER_BUSINESS_ERROR) with a
+    // link to the original batch, which is the answer.
+    pp.forgetRequestIds();
+    expect((await adapter.payout!(call)).ref).toBe(ref);
+    const tries = pp.requests.slice(before).filter((r) => r.path === '/v1/payments/payouts');
+    expect(tries).toHaveLength(3);
+    expect(tries.every((r) => r.requestId === call.idempotencyKey)).toBe(true);
+  });
+
+  it('a phone payee is sent in E.164 form, a PayPal id as PAYPAL_ID', async () => {
+    const a = await adapter.payout!({ amount: 500, currency: 'EUR', destination: { kind: 'channel', channel: 'paypal', account: { phone: '4915112345678' } }, idempotencyKey: `po-${Math.random()}` });
+    expect(pp.payoutBatch(idOf(a.ref))!.items[0]!.payout_item).toMatchObject({ recipient_type: 'PHONE', receiver: '+4915112345678', amount: { value: '5.00', currency: 'EUR' } });
+    const b = await adapter.payout!({ amount: 500, currency: 'EUR', destination: { kind: 'channel', channel: 'paypal', account: { paypalId: 'QYR5Z8XDVJNXQ' } }, idempotencyKey: `po-${Math.random()}` });
+    expect(pp.payoutBatch(idOf(b.ref))!.items[0]!.payout_item).toMatchObject({ recipient_type: 'PAYPAL_ID', receiver: 'QYR5Z8XDVJNXQ' });
+  });
+
+  it('insufficient funds (Payouts test value ERRPYO005) and a missing payee are errors', async () => {
+    const e = await err(adapter.payout!({ amount: 500, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'payouts-simulator-receiver@paypal.com', note: 'ERRPYO005' } }, idempotencyKey: `po-${Math.random()}` }));
+    expect(e.code).toBe('INSUFFICIENT_FUNDS');
+    expect(e.status).toBe(422);
+    expect((await err(adapter.payout!({ amount: 500, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: {} }, idempotencyKey: 'k' }))).code).toBe('INVALID_RECEIVER');
+    expect((await err(adapter.payout!({ amount: 500, currency: 'USD', destination: { kind: 'card_refund', paymentRef: 'x' }, idempotencyKey: 'k' }))).code).toBe('unsupported');
+  });
+
+  it('the payout item webhooks say paid or failed', async () => {
+    const a = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'a@example.com' } }, idempotencyKey: `po-${Math.random()}` });
+    const ok = await adapter.notification(asRequest(pp.settlePayout(idOf(a.ref), 'SUCCESS', APP.webhookIds[0]!)));
+    expect(ok).toMatchObject({ ref: a.ref, state: 'paid', amount: 100, currency: 'USD' });
+    expect(await adapter.status(a.ref, '')).toMatchObject({ state: 'paid' });
+    const b = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'b@example.com' } }, idempotencyKey: `po-${Math.random()}` });
+    expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'pending', amount: 100 });
+    const failed = await adapter.notification(asRequest(pp.settlePayout(idOf(b.ref), 'FAILED', APP.webhookIds[0]!)));
+    expect(failed).toMatchObject({ ref: b.ref, state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
+    // The batch is SUCCESS (processed) but its item failed: status follows the item.
+    expect(pp.payoutBatch(idOf(b.ref))!.batch_header.batch_status).toBe('SUCCESS');
+    expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
+    const c = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'c@example.com' } }, idempotencyKey: `po-${Math.random()}` });
+    expect(await adapter.notification(asRequest(pp.settlePayout(idOf(c.ref), 'UNCLAIMED', APP.webhookIds[0]!)))).toMatchObject({ ref: c.ref, state: 'pending' });
+    expect(await adapter.status(c.ref, '')).toMatchObject({ state: 'pending' }); // the payee has 30 days to claim it
+  });
+});
+
+function asRequest(d: { rawBody: string; headers: Record<string, string> }) {
+  return { headers: d.headers, rawBody: d.rawBody, query: {} };
+}
+
+describe('PayPal webhooks', () => {
+  it('a genuine delivery verifies (through verify-webhook-signature) and reads the capture', async () => {
+    const paid = await paidPayment(1250);
+    const capture = pp.capture(idOf(paid.ref))!;
+    const delivery = pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, APP.webhookIds[0]!);
+    const before = pp.requests.length;
+    const n = await adapter.notification(asRequest(delivery));
+    expect(n).toEqual({
+      eventId: JSON.parse(delivery.rawBody).id, ref: paid.ref, outTradeNo: capture.custom_id, state: 'paid', amount: 1250, currency: 'USD',
+      ack: { status: 200, contentType: 'text/plain', body: '' },
+    });
+    const verifyCall = pp.requests.slice(before).find((r) => r.path === '/v1/notifications/verify-webhook-signature')!;
+    expect(JSON.parse(verifyCall.body)).toMatchObject({
+      auth_algo: 'SHA256withRSA', webhook_id: APP.webhookIds[0], transmission_id: delivery.headers['paypal-transmission-id'],
+      transmission_sig: delivery.headers['paypal-transmission-sig'], transmission_time: delivery.headers['paypal-transmission-time'],
+      cert_url: delivery.headers['paypal-cert-url'],
+    });
+    // A redelivery: a new transmission of the same event → the same eventId.
+    const again = await adapter.notification(asRequest(pp.redeliver(delivery, APP.webhookIds[0]!)));
+    expect(again?.eventId).toBe(n!.eventId);
+    // Header names in any case (Node lower-cases them; a proxy may not).
+    const upper = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toUpperCase(), v]));
+    expect((await adapter.notification({ headers: upper, rawBody: delivery.rawBody, query: {} }))?.eventId).toBe(n!.eventId);
+  });
+
+  it('the event goes back byte for byte (a body PayPal formatted differently still verifies)', async () => {
+    const paid = await paidPayment(1250);
+    const pretty = JSON.stringify({ id: 'WH-PRETTY-1', event_type: 'PAYMENT.CAPTURE.COMPLETED', resource: { ...pp.capture(idOf(paid.ref))!, fee: 1.10 } }, null, 2)
+      .replace('"fee": 1.1', '"fee": 1.10');
+    const n = await adapter.notification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', {}, APP.webhookIds[0]!, { raw: pretty })));
+    expect(n).toMatchObject({ eventId: 'WH-PRETTY-1', state: 'paid' });
+  });
+
+  it('a tampered body, another webhook\'s signature, a forged signature or missing headers are refused', async () => {
+    const paid = await paidPayment(1250);
+    const capture = pp.capture(idOf(paid.ref))!;
+    const delivery = pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, APP.webhookIds[0]!);
+    const tampered = delivery.rawBody.replace('"value":"12.50"', '"value":"1250.00"');
+    expect(tampered).not.toBe(delivery.rawBody);
+    expect(await adapter.notification({ headers: delivery.headers, rawBody: tampered, query: {} })).toBeNull();
+    // Signed for another app's webhook.
+    expect(await adapter.notification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, OTHER.webhookIds[0]!)))).toBeNull();
+    // A signature from another delivery.
+    const other = pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, APP.webhookIds[0]!);
+    expect(await adapter.notification({ headers: { ...delivery.headers, 'paypal-transmission-sig': other.headers['paypal-transmission-sig']! }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    // A certificate that is not PayPal's.
+    expect(await adapter.notification({ headers: { ...delivery.headers, 'paypal-cert-url': 'https://evil.example/cert.pem' }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    // No transmission headers at all: refused without asking PayPal.
+    const before = pp.requests.length;
+    expect(await adapter.notification({ headers: { 'content-type': 'application/json' }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    expect(pp.requests.length).toBe(before);
+  });
+
+  it('reads holds, voids, refunds and approvals', async () => {
+    const wh = APP.webhookIds[0]!;
+    const held = await heldPayment(3000);
+    const auth = pp.authorization(idOf(held.ref))!;
+    expect(await adapter.notification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.CREATED', auth, wh)))).toMatchObject({ ref: held.ref, outTradeNo: auth.custom_id, state: 'authorized', amount: 3000 });
+    await adapter.void!(held.ref, key('v'));
+    expect(await adapter.notification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.VOIDED', pp.authorization(idOf(held.ref))!, wh)))).toMatchObject({ ref: held.ref, state: 'cancelled' });
+
+    const paid = await paidPayment(1000);
+    await adapter.refund(paid.ref, 400, key('r'));
+    const refund = pp.refundsOf(idOf(paid.ref))[0]!;
+    expect(await adapter.notification(asRequest(pp.webhook('PAYMENT.CAPTURE.REFUNDED', refund, wh)))).toMatchObject({ ref: paid.ref, amount: 400 });
+
+    const denied = await adapter.notification(asRequest(pp.webhook('PAYMENT.CAPTURE.DENIED', { ...pp.capture(idOf(paid.ref))!, status: 'DECLINED' }, wh)));
+    expect(denied).toMatchObject({ ref: paid.ref, state: 'failed' });
+
+    const started = await adapter.start(input({ amount: 700 }));
+    pp.approve(orderId(started.ref));
+    const approved = await adapter.notification(asRequest(pp.webhook('CHECKOUT.ORDER.APPROVED', pp.order(orderId(started.ref))!, wh)));
+    expect(approved).toMatchObject({ ref: started.ref, state: 'pending', amount: 700, outTradeNo: expect.stringMatching(/^PW/) });
+  });
+});
+
+describe('PayPal OAuth and transport', () => {
+  it('keeps the token until it expires and fetches a new one when PayPal no longer takes it', async () => {
+    const a = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, deps);
+    const tokens = () => pp.requests.filter((r) => r.path === '/v1/oauth2/token').length;
+    const n0 = tokens();
+    const s = await a.start(input());
+    await a.status(s.ref, '');
+    await a.status(s.ref, '');
+    expect(tokens() - n0).toBe(1);
+    clock += 32_400_000 - 120_000; // two minutes before expires_in: still the same token
+    await a.status(s.ref, '');
+    expect(tokens() - n0).toBe(1);
+    clock += 90_000; // within the last minute: renewed
+    await a.status(s.ref, '');
+    expect(tokens() - n0).toBe(2);
+    // Calls made together share one token request.
+    const b = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, deps);
+    const n1 = tokens();
+    await Promise.all([b.status(s.ref, ''), b.status(s.ref, ''), b.status(s.ref, '')]);
+    expect(tokens() - n1).toBe(1);
+    const n2 = tokens();
+    pp.revokeTokens();
+    expect(await a.status(s.ref, '')).toMatchObject({ state: 'pending' });
+    expect(tokens() - n2).toBe(1);
+  });
+
+  it('wrong credentials are PayPal\'s invalid_client', async () => {
+    const a = paypalDefinition.create({ clientId: APP.clientId, clientSecret: 'wrong', webhookId: 'x', apiBase: pp.url }, deps);
+    const e = await err(a.start(input()));
+    expect(e.code).toBe('invalid_client');
+    expect(e.status).toBe(401);
+  });
+
+  it('another app\'s order is not found', async () => {
+    const other = paypalDefinition.create({ clientId: OTHER.clientId, clientSecret: OTHER.secret, webhookId: 'x', apiBase: pp.url }, deps);
+    const s = await adapter.start(input());
+    const e = await err(other.status(s.ref, ''));
+    expect(e.code).toBe('INVALID_RESOURCE_ID');
+    expect(e.status).toBe(404);
+  });
+
+  it('a network failure is ProviderError network', async () => {
+    const down = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: 'http://127.0.0.1:1' }, deps);
+    expect((await err(down.start(input()))).code).toBe('network');
+    const s = await adapter.start(input());
+    pp.dropNext = 1;
+    expect((await err(adapter.status(s.ref, ''))).code).toBe('network');
+  });
+
+  it('defaults to PayPal\'s live host', async () => {
+    const seen: string[] = [];
+    const a = paypalDefinition.create({ clientId: 'c', clientSecret: 's', webhookId: 'w' }, {
+      now: deps.now,
+      fetch: async (url) => {
+        seen.push(String(url));
+        throw new TypeError('offline');
+      },
+    });
+    await err(a.start(input()));
+    expect(seen).toEqual(['https://api-m.paypal.com/v1/oauth2/token']);
+  });
+
+  it('declares what the method is', () => {
+    expect(paypalDefinition).toMatchObject({
+      id: 'paypal', payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal' }],
+      capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+      required: ['clientId', 'clientSecret', 'webhookId'], optional: ['apiBase'],
+    });
+    expect(paypalDefinition.currencies).toEqual(expect.arrayContaining(['USD', 'EUR', 'GBP', 'AUD', 'CAD', 'JPY']));
+  });
+});
