@@ -6,13 +6,35 @@
 import type { Clock } from '../../../lib/clock.ts';
 import type { AdapterDefinition } from './adapter.ts';
 import { alipayDefinition } from './alipay.ts';
+import { alifpayDefinition } from './alifpay.ts';
+import { espeesDefinition } from './espees.ts';
+import { mpesaDefinition } from './mpesa.ts';
+import { n1coDefinition } from './n1co.ts';
+import { paygateDefinition } from './paygate.ts';
+import { paypalDefinition } from './paypal.ts';
+import { sumupDefinition } from './sumup.ts';
+import { wechatpayDefinition } from './wechatpay.ts';
+import { flutterwaveDefinition } from './flutterwave.ts';
+import { mercadopagoDefinition } from './mercadopago.ts';
+import { monriDefinition } from './monri.ts';
 import { ExternalMethodProvider } from './external.ts';
 import type { ExternalRepository } from './repository.ts';
 import { sandboxAdapter } from './sandbox.ts';
 
 /** Every method adapter of the product. */
 export const DEFINITIONS: AdapterDefinition[] = [
+  wechatpayDefinition,
   alipayDefinition,
+  paypalDefinition,
+  mpesaDefinition,
+  flutterwaveDefinition,
+  sumupDefinition,
+  paygateDefinition,
+  n1coDefinition,
+  alifpayDefinition,
+  espeesDefinition,
+  mercadopagoDefinition,
+  monriDefinition,
 ] as AdapterDefinition[];
 
 export type MethodsConfig = Record<string, Record<string, Record<string, string>>>;

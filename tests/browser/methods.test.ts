@@ -1,0 +1,82 @@
+// Paying with the methods beyond the card in Chromium, each in its sandbox (test mode), through the confirm
+// screen of a wallet top-up: M-Pesa (a prompt on the phone, the SMS confirm), Monri (card form with e-mail),
+// WeChat Pay in the WeChat browser (its checkout page in test mode, then the return) and PayPal (redirect and back).
+import { describe, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { productInChromium } from './product.ts';
+import { touristToken } from '../../server/test/helper.ts';
+
+const env = productInChromium();
+
+async function signedIn(opts: { userAgent?: string } = {}): Promise<Page> {
+  const token = await touristToken(env.product.app);
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) });
+  await context.addInitScript((t) => localStorage.setItem('token', t), token);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+const topUpUrl = (currency: string, price: string, paymentId: string) =>
+  `${env.product.base}/#/confirm?${new URLSearchParams({ payType: 'CZ', currency, price, paymentId }).toString()}`;
+
+async function paid(page: Page) {
+  await page.getByRole('dialog', { name: 'Top-up successful' }).waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'OK' }).click();
+  await page.waitForURL(/#\/mine/);
+}
+
+describe('methods beyond the card, in test mode', () => {
+  it('M-Pesa: the phone is required, the prompt is confirmed on the phone, the wallet is credited', async () => {
+    const page = await signedIn();
+    await page.goto(topUpUrl('KES', '100', 'mpesa:M-PESA'));
+    await page.getByRole('heading', { name: 'M-Pesa' }).waitFor();
+    // The sandbox lists the provider's test numbers.
+    await page.getByText('254708374149').waitFor();
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.getByText('Phone number required').waitFor();
+    await page.getByLabel('Phone number').fill('254708374149');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    // Spec §4: the SMS confirm; clicked here (it clicks itself after 20 s).
+    await page.getByRole('button', { name: 'I have paid' }).click();
+    await paid(page);
+  });
+
+  it('Monri: e-mail and card on the card form, approved at once', async () => {
+    const page = await signedIn();
+    await page.goto(topUpUrl('EUR', '15', 'monri:Monri_WebPay'));
+    await page.getByLabel('E-mail').fill('ana@example.ba');
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
+    await page.getByLabel('CVC').fill('123');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await paid(page);
+  });
+
+  it('WeChat Pay in the WeChat browser: the checkout page of test mode, then back to the app, which confirms', async () => {
+    const page = await signedIn({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47' });
+    await page.goto(topUpUrl('CNY', '20', 'wechatpay:WeChat_MP'));
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.waitForURL(/\/sandbox-pay\/checkout\//);
+    await page.getByRole('heading', { name: /WeChat_MP/ }).waitFor();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(/#\/confirm\?.*payment_intent=/);
+    await paid(page);
+  });
+
+  it('PayPal: to the provider and back; a cancelled payment credits nothing', async () => {
+    const page = await signedIn();
+    await page.goto(topUpUrl('EUR', '25', 'paypal:paypal'));
+    await page.getByText('You will be taken to PayPal to pay').waitFor();
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.waitForURL(/\/sandbox-pay\/checkout\//);
+    await page.getByRole('button', { name: 'Cancel payment' }).click();
+    await page.waitForURL(/#\/confirm\?.*payment_intent=/);
+    await page.getByRole('alertdialog').waitFor();
+    await page.goto(topUpUrl('EUR', '25', 'paypal:paypal'));
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.waitForURL(/\/sandbox-pay\/checkout\//);
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await paid(page);
+  });
+});
