@@ -53,6 +53,7 @@ const OWNERS: Record<string, readonly string[]> = {
     'payments', 'payment_transitions', 'provider_events', 'payment_customers',
     'sandbox_tokens', 'sandbox_payment_methods', 'sandbox_setup_intents', 'sandbox_intents', 'sandbox_payouts',
   ],
+  'modules/payments/methods': ['external_payments', 'external_method_tokens', 'sandbox_method_payments'],
   'modules/content': ['help_items', 'crm_leads'],
   'modules/embed': ['agents', 'web_vitals', 'embed_codes'],
   'modules/notify': ['order_receipts'],

@@ -37,6 +37,9 @@ describe('methods beyond the card, in test mode', () => {
     await page.getByText('Phone number required').waitFor();
     await page.getByLabel('Phone number').fill('254708374149');
     await page.getByRole('button', { name: /^Pay/ }).click();
+    // The phone answers after 3 s of the product's clock (the tests' clock moves only when told).
+    await page.getByText('A payment request was sent to your phone').waitFor();
+    env.product.clock.advance(5_000);
     // Spec §4: the SMS confirm; clicked here (it clicks itself after 20 s).
     await page.getByRole('button', { name: 'I have paid' }).click();
     await paid(page);
@@ -59,7 +62,7 @@ describe('methods beyond the card, in test mode', () => {
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForURL(/\/sandbox-pay\/checkout\//);
     await page.getByRole('heading', { name: /WeChat_MP/ }).waitFor();
-    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.waitForURL(/#\/confirm\?.*payment_intent=/);
     await paid(page);
   });
@@ -71,12 +74,12 @@ describe('methods beyond the card, in test mode', () => {
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForURL(/\/sandbox-pay\/checkout\//);
     await page.getByRole('button', { name: 'Cancel payment' }).click();
-    await page.waitForURL(/#\/confirm\?.*payment_intent=/);
-    await page.getByRole('alertdialog').waitFor();
+    // Spec §4: a failed top-up goes back to the wallet.
+    await page.waitForURL(/#\/wallet/);
     await page.goto(topUpUrl('EUR', '25', 'paypal:paypal'));
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForURL(/\/sandbox-pay\/checkout\//);
-    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await paid(page);
   });
 });

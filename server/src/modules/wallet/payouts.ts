@@ -4,9 +4,16 @@ import { parseDecimal } from '#core/money.ts';
 import { normalizeRemark, REFUND, validateRemark } from '#core/wallet.ts';
 import type { PayoutChannel, Remark } from '#contract/wallet.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { DEFINITIONS } from '../payments/methods/registry.ts';
 
-/** Currencies a wallet can be topped up in (the card provider settles these). */
-export const WALLET_CURRENCIES = ['CNY', 'EUR', 'USD', 'XAF', 'NGN'] as const;
+/**
+ * Currencies a wallet can be topped up in: those the card provider settles, and those of the other payment methods
+ * (methods/registry.ts; Espees' ESP is left out: it is no ISO currency, and Intl reads it as the peseta).
+ */
+export const WALLET_CURRENCIES: readonly string[] = [...new Set([
+  'CNY', 'EUR', 'USD', 'XAF', 'NGN',
+  ...DEFINITIONS.flatMap((d) => d.currencies ?? []).filter((c) => c !== 'ESP'),
+])];
 /** Upper bound of one top-up, major units (fraud limit of the sandbox acquirer). */
 export const MAX_TOPUP_MAJOR = 10_000;
 
@@ -23,7 +30,7 @@ export function parseAmount(raw: string | number, currency: string): number {
 
 export function parseCurrency(raw: string): string {
   const c = raw.trim().toUpperCase();
-  if (!(WALLET_CURRENCIES as readonly string[]).includes(c)) throw badRequest('error.wallet.currency');
+  if (!WALLET_CURRENCIES.includes(c)) throw badRequest('error.wallet.currency');
   return c;
 }
 
