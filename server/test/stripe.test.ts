@@ -61,17 +61,20 @@ async function giveBack(tradeNo: string, powerbankId: string, token: string) {
 }
 
 describe('Stripe: card holds for the deposit (yajintype 0)', () => {
-  it('lists the Stripe methods with the platform publishable key; a hold holds only with card methods', async () => {
+  it('lists the Stripe methods with the platform publishable key; a deposit is held only with card methods, other methods pay it into the wallet', async () => {
     const token = await touristToken(b.app);
-    const m = (await get('cdb/payment/method/list?qrcode=PWL-VNO-001', token)).json().data as { pId: string; pPaymentType: string; publicKey: string }[];
+    const all = (await get('cdb/payment/method/list?qrcode=PWL-VNO-001', token)).json().data as { pId: string; pPaymentType: string; publicKey: string; kind?: string }[];
+    // The card methods first; the methods of other providers (in test mode here) follow, each with its kind.
+    const m = all.filter((x) => !x.kind);
+    expect(all.slice(0, m.length)).toEqual(m);
     expect(m.map((x) => x.pPaymentType)).toEqual(['STRIPE_CARD', 'STRIPE_APPLE', 'STRIPE_GOOGLE']);
     expect(new Set(m.map((x) => x.publicKey))).toEqual(new Set(['pk_test_platform']));
     const wallet = (await get('cdb/payment/method/list?currency=EUR', token)).json().data as { pPaymentType: string }[];
     expect(wallet.map((x) => x.pPaymentType)).toContain('STRIPE_IDEAL');
-    // iDEAL cannot hold: refused before any money moves.
-    const res = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: 'pm_card_visa', paymentId: 'stripe:STRIPE_IDEAL' }, { lang: 'es-ES' });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().msg).not.toMatch(/payment method/i);
+    // iDEAL cannot hold: the deposit goes through the wallet instead (spec §4), a charge approved at the bank.
+    const res = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: 'pm_ideal', paymentId: 'stripe:STRIPE_IDEAL', returnUrl: 'http://localhost/#/confirm' });
+    expect(res.json().data.action.paymentIntent).toMatch(/^pi_/);
+    expect(pi(res.json().data.action.paymentIntent)).toMatchObject({ capture_method: 'automatic', amount: 2500 });
   });
 
   it('hold → popped → return: captures the rent, releases the rest; the card is saved; the timeline tells it', async () => {
