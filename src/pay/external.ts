@@ -77,6 +77,11 @@ export async function perform(a: ExternalAction, w: Window & Bridges = window as
     w.location.assign(a.url);
     return true;
   }
+  if (a.kind === 'form' && a.url.startsWith('#/')) {
+    // A screen of this app that mounts the provider's own form (Monri: /MonriPay with its authenticity token).
+    w.location.hash = `${a.url.slice(1)}?${new URLSearchParams(a.fields).toString()}`;
+    return true;
+  }
   if (a.kind === 'form') {
     const form = w.document.createElement('form');
     form.method = 'POST';
