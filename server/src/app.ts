@@ -280,7 +280,7 @@ export async function buildApp(deps: AppDeps) {
     await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
   }
   await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
-  await app.register(methodReturnRoutes, { payments, repo: externalRepo, clock });
+  await app.register(methodReturnRoutes, { payments, repo: externalRepo, clock, payoutNotified: (id, e) => wallet.payoutNotified(id, e) });
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
   if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo, mifi });
 

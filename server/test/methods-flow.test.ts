@@ -136,10 +136,12 @@ describe('a real adapter (M-Pesa, against the Daraja test server) through the pr
   let fake: FakeDaraja;
   let real: Built;
   beforeAll(async () => {
-    fake = await new FakeDaraja({ consumerKey: 'ck', consumerSecret: 'cs', shortCode: SHORT, passkey: PASSKEY }).start();
+    fake = await new FakeDaraja({ consumerKey: 'ck', consumerSecret: 'cs', shortCode: SHORT, passkey: PASSKEY, initiatorName: 'ops', initiatorPassword: 'Init!pw', b2cBalance: 10_000 }).start();
     real = await build({
       simulator: false, publicUrl: 'https://powerly.example',
-      paymentMethods: { powerly: { mpesa: { consumerKey: 'ck', consumerSecret: 'cs', shortCode: SHORT, passkey: PASSKEY, callbackToken: 'cb-token', apiBase: fake.url } } },
+      paymentMethods: { powerly: { mpesa: { consumerKey: 'ck', consumerSecret: 'cs', shortCode: SHORT, passkey: PASSKEY, callbackToken: 'cb-token', apiBase: fake.url,
+        initiatorName: 'ops', initiatorPassword: 'Init!pw', certificate: fake.certificate, resultUrl: 'https://powerly.example/webhooks/methods/mpesa',
+      } } },
     });
     // Daraja refuses a request timestamp far from its own time: the product's clock is the wall clock here.
     real.clock.advance(Date.now() - real.clock.now().getTime());
@@ -182,6 +184,23 @@ describe('a real adapter (M-Pesa, against the Daraja test server) through the pr
     expect(after!.state).toBe('paid');
     const done = await call('cdb/payment/multicurrency/recharge', token, { amount: '50', currency: 'KES', paymentId: 'mpesa:M-PESA', paymentIntent: action.paymentIntent });
     expect(done.json()).toMatchObject({ code: 0, data: { pBalance: 50, pCurrencyType: 'KES' } });
+    expect(await checkLedger(real.db)).toEqual([]);
+
+    // Withdrawal to the phone: M-Pesa's channel (B2C) with its phone field; paid once Daraja's result is verified.
+    const applied = (await call('cdb/mine/tixian/apply', token, { amount: '20', currency: 'KES' })).json().data as { refundTypes: number[]; channels: { paymentId: string; channelName: string; payoutConfig: { fieldName: string }[] }[] };
+    expect(applied.channels).toContainEqual({ channelName: 'M-Pesa', paymentId: 'mpesa:payout', payoutConfig: [{ fieldName: 'phone', fieldType: 'input', fieldDefauldValues: [] }] });
+    // Flutterwave (in test mode here) pays out in KES too: its bank transfer channel.
+    expect(applied.channels.map((c) => c.channelName)).toContain('Flutterwave bank transfer');
+    const wd = await call('cdb/mine/tixian/create', token, {
+      refundType: '1', amount: '20', currency: 'KES', receiverAccount: JSON.stringify({ paymentId: 'mpesa:payout', accountData: { phone: '254708374149' } }),
+    });
+    const wdId = wd.json().data.tixianOrderId as string;
+    expect(wd.json().data.pBalance).toBe(30);
+    const result = fake.resultFor(wdId);
+    const resultPath = `/webhooks/methods/mpesa?${new URLSearchParams(result.query).toString()}`;
+    expect((await real.app.inject({ method: 'POST', url: resultPath, headers: result.headers, payload: result.rawBody })).statusCode).toBe(200);
+    const { rows: [w] } = await real.db.query<{ status: string }>('select status from withdrawals where id = $1', [wdId]);
+    expect(w!.status).toBe('paid');
     expect(await checkLedger(real.db)).toEqual([]);
   });
 });

@@ -144,6 +144,19 @@ export class PaymentsService {
     return m?.get(agent) ?? m?.get(this.platform) ?? [];
   }
 
+  /** Withdrawal channels of the agent's methods that pay out in `currency` (spec §7 payout channels). */
+  payoutChannels(currency: string, agent = this.platform) {
+    return this.methodProvidersOf(agent)
+      .filter((p) => p.capabilities.payout && p.definition.payoutChannel && (!p.definition.currencies || p.definition.currencies.includes(currency)))
+      .map((p) => ({
+        provider: p,
+        channel: {
+          channelName: p.definition.payoutChannel!.label, paymentId: `${p.id}:payout`,
+          payoutConfig: p.definition.payoutChannel!.fields.map((fieldName) => ({ fieldName, fieldType: 'input' as const, fieldDefauldValues: [] })),
+        },
+      }));
+  }
+
   /** Every method provider of every agent. */
   allMethodProviders(): ExternalMethodProvider[] {
     return [...(this.opts.methodProviders?.values() ?? [])].flat();

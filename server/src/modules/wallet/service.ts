@@ -66,6 +66,17 @@ export class WalletService {
     return this.d.payments.requireProvider(methodId, agent || DEFAULT_AGENT);
   }
 
+  /**
+   * The payout options of a currency: the operator's configured channels and manual transfer, and a channel for each
+   * of the agent's payment methods that pays out in it (M-Pesa B2C, PayPal Payouts, Flutterwave transfers, Alipay).
+   */
+  private payoutConfig(currency: string, agent: string) {
+    const base = this.payouts[currency];
+    const methods = this.d.payments.payoutChannels(currency, agent);
+    if (!base && !methods.length) return { cfg: undefined, methods };
+    return { cfg: { channels: [...(base?.channels ?? []), ...methods.map((m) => m.channel)], manual: base?.manual ?? null }, methods };
+  }
+
   /** The payout provider: today the card provider also pays out (sandbox; a real one plugs in the same way). */
   private payoutProvider(): PaymentProvider {
     return this.d.payments.providers.get('sandbox');
@@ -213,7 +224,7 @@ export class WalletService {
     const agent = inp.agentId || DEFAULT_AGENT;
     const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
     if (amount > balance) throw refused('error.wallet.insufficientBalance');
-    const cfg = this.payouts[currency];
+    const { cfg } = this.payoutConfig(currency, agent);
     const refundTypes: number[] = [];
     if (cfg && (await this.refundablePayment(user.id, currency, agent, amount))) refundTypes.push(REFUND.card);
     if (cfg?.channels.length) refundTypes.push(REFUND.channel);
@@ -238,8 +249,9 @@ export class WalletService {
         return { tixianOrderId: earlier.id, balance, currency, status: 'pending' as const };
       }
     }
-    const cfg = this.payouts[currency];
+    const { cfg, methods } = this.payoutConfig(currency, agent);
     if (!cfg) throw refused('error.wallet.withdrawUnsupported');
+    let methodProvider: PaymentProvider | undefined;
     let channelId: string | null = null;
     let account: Record<string, string> | null = null;
     let remark: string | null = null;
@@ -254,6 +266,9 @@ export class WalletService {
       if (!channel) throw refused('error.wallet.refundTypeUnavailable');
       account = validateAccount(channel, parsed.accountData);
       channelId = channel.paymentId;
+      // A payment method's channel pays out through that method (in test mode, through the sandbox's payouts).
+      const m = methods.find((x) => x.channel.paymentId === channel.paymentId);
+      if (m) methodProvider = m.provider.sandbox ? this.payoutProvider() : this.d.payments.providers.get(m.provider.id);
     } else if (inp.refundType === REFUND.manual) {
       if (!cfg.manual) throw refused('error.wallet.refundTypeUnavailable');
       if (cfg.manual.remark) {
@@ -271,8 +286,8 @@ export class WalletService {
     const now = this.d.clock.now();
     // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
     const charged = cardPayment ? await this.d.payments.find(cardPayment.id) : undefined;
-    const provider = charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
-      ? this.d.payments.providers.get(charged.provider) : this.payoutProvider();
+    const provider = methodProvider ?? (charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
+      ? this.d.payments.providers.get(charged.provider) : this.payoutProvider());
     const ledger = this.d.ledger;
     await this.d.db.tx(async () => {
       if (inp.refundType === REFUND.card) {
@@ -362,6 +377,11 @@ export class WalletService {
     const event = provider?.verifyEvent(raw, signature);
     if (!provider || !event) throw new AppError(400, 'error.webhook.signature');
     return this.applyEvent(provider.id, event);
+  }
+
+  /** A payout's outcome notified by a payment method's provider (verified by its adapter). */
+  payoutNotified(providerId: string, e: ProviderEvent) {
+    return this.applyEvent(providerId, e);
   }
 
   private async applyEvent(providerId: string, e: ProviderEvent) {

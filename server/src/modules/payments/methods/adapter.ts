@@ -172,6 +172,8 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    * The provider's own documented test-mode values (test cards, test phone numbers, test accounts), which this
    * method's sandbox honours too and docs/payments.md lists.
    */
+  /** With capabilities.payout: the withdrawal channel's name and the payee's account fields it asks for. */
+  payoutChannel?: { label: string; fields: string[] };
   testValues?: { value: string; outcome: 'succeeds' | 'declined' | 'insufficient_funds' | 'no_answer'; note?: string }[];
   create(config: C, deps: AdapterDeps): MethodAdapter;
 }

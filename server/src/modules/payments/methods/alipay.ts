@@ -393,6 +393,7 @@ class Alipay implements MethodAdapter {
 }
 
 export const alipayDefinition: AdapterDefinition<AlipayConfig> = {
+  payoutChannel: { label: 'Alipay', fields: ['loginId', 'name'] },
   id: 'alipay',
   payTypes: [{ type: 'ALIPAY', kind: 'jsapi', label: 'Alipay', platforms: ['alipay'] }],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },

@@ -158,6 +158,7 @@ type Tx = Record<string, unknown> & { id?: number | string; tx_ref?: string; flw
 const TX_PREFIX = 'tx:';
 
 export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
+  payoutChannel: { label: 'Flutterwave bank transfer', fields: ['account_bank', 'account_number'] },
   id: 'flutterwave',
   payTypes: [
     { type: 'Flutterwave', kind: 'card', label: 'Card' },

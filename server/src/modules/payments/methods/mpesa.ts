@@ -146,6 +146,7 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V, max = 5000) {
 }
 
 export const mpesaDefinition: AdapterDefinition<MpesaConfig> = {
+  payoutChannel: { label: 'M-Pesa', fields: ['phone'] },
   id: 'mpesa',
   payTypes: [{ type: 'M-PESA', kind: 'push', label: 'M-Pesa', platforms: ['web'] }],
   // Reversals undo a whole transaction only (no partial refunds); no holds; B2C pays out to a phone.

@@ -554,6 +554,7 @@ function readEvent(type: string, r: Record<string, unknown>): Omit<Notification,
 }
 
 export const paypalDefinition: AdapterDefinition<PaypalConfig> = {
+  payoutChannel: { label: 'PayPal', fields: ['email'] },
   id: 'paypal',
   payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal', platforms: ['web'] }],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },

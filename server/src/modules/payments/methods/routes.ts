@@ -11,6 +11,7 @@ import { pickLocale, t } from '../../../lib/i18n.ts';
 import type { App } from '../../../lib/route.ts';
 import { currentUser } from '../../../plugins/context.ts';
 import { agentOf } from '../../rentals/routes.ts';
+import type { ProviderEvent } from '../provider.ts';
 import type { PaymentsService } from '../service.ts';
 import type { PayerDetails, ExternalRepository } from './repository.ts';
 import { sandboxDecide } from './sandbox.ts';
@@ -58,7 +59,11 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService })
 }
 
 /** Outside the API: /payments/return/:outTradeNo and /webhooks/methods/:provider. */
-export async function methodReturnRoutes(app: App, opts: { payments: PaymentsService; repo: ExternalRepository; clock: Clock }) {
+export async function methodReturnRoutes(app: App, opts: {
+  payments: PaymentsService; repo: ExternalRepository; clock: Clock;
+  /** A payout's outcome (a withdrawal through this method): the wallet settles it, each event once. */
+  payoutNotified: (providerId: string, e: ProviderEvent) => Promise<unknown>;
+}) {
   const back = async (outTradeNo: string, params: Record<string, string>) => {
     const saved = await opts.repo.saveReturn(outTradeNo, params, opts.clock.now());
     if (!saved) return '/';
@@ -94,6 +99,11 @@ export async function methodReturnRoutes(app: App, opts: { payments: PaymentsSer
       const got = await method.notification({ headers: req.headers, rawBody: raw, query: strings(req.query) });
       if (!got) return reply.status(400).send({ received: false, result: 'signature' });
       const { n, row } = got;
+      // Not a payment of ours but a payout's outcome (PayPal payout item, M-Pesa B2C result): the withdrawal's.
+      if (!row && n.ref && (n.state === 'paid' || n.state === 'failed')) {
+        await opts.payoutNotified(method.id, { id: n.eventId, type: n.state === 'paid' ? 'payout.paid' : 'payout.failed', data: { ref: n.ref } });
+        return reply.status(n.ack.status).type(n.ack.contentType).send(n.ack.body);
+      }
       const fresh = await opts.payments.recordEvent(method.id, { id: n.eventId, type: n.state ?? 'notification' }, opts.clock.now());
       // The provider's own answer to our status call is what we record, never the notification's word alone.
       if (fresh && row) await method.refresh(row);
