@@ -27,6 +27,7 @@
 //
 // Our ref for a payment is our outTradeNo (= Alif's order_id): Alif answers /v2/ with a page URL only, its
 // transactionId exists once the customer paid and is looked up with /checktxn when a refund needs it.
+import { currencyScale } from '#core/money.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   ProviderError,
@@ -68,7 +69,7 @@ const CODES: Record<number, string> = {
 /** Integer minor units → "12.50" (the exponent from Intl; Alif wants exactly two decimals, TJS has two). */
 export function alifAmount(minor: number, currency: string): string {
   if (!Number.isSafeInteger(minor) || minor <= 0) throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${minor}`, 400);
-  const exp = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const exp = currencyScale(currency);
   if (exp > 2) throw new ProviderError('invalid_amount', `${currency} has ${exp} decimals; Alif takes two`, 400);
   const hundredths = (BigInt(minor) * 10n ** BigInt(2 - exp)).toString().padStart(3, '0');
   return `${hundredths.slice(0, -2)}.${hundredths.slice(-2)}`;

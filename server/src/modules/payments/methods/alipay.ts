@@ -23,6 +23,7 @@
 //   notify     the asynchronous notification: a form POST; RSA2 over the sorted parameters except sign and
 //              sign_type, verified with the Alipay public key; answered 200 text/plain `success` (anything else and
 //              Alipay redelivers, same notify_id).
+import { currencyScale } from '#core/money.ts';
 import { createHash, createSign, createVerify } from 'node:crypto';
 import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
 import { ProviderError } from './adapter.ts';
@@ -51,7 +52,7 @@ const HOLD = 'auth:';
 /** Integer minor units → Alipay's yuan string with the currency's decimals ("12.50"). */
 export function toYuan(amount: number, currency: string): string {
   if (!Number.isInteger(amount) || amount < 0) throw new ProviderError('invalid_amount', `amount must be a non-negative integer, got ${amount}`, 400);
-  const exp = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const exp = currencyScale(currency);
   if (exp === 0) return String(amount);
   const s = String(amount).padStart(exp + 1, '0');
   return `${s.slice(0, -exp)}.${s.slice(-exp)}`;
@@ -60,7 +61,7 @@ export function toYuan(amount: number, currency: string): string {
 /** Alipay's yuan string → integer minor units. */
 export function fromYuan(value: string | undefined, currency: string): number | undefined {
   if (value === undefined || value === '' || !/^\d+(\.\d+)?$/.test(value)) return undefined;
-  const exp = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const exp = currencyScale(currency);
   const [whole, frac = ''] = value.split('.');
   return Number(whole) * 10 ** exp + Number((frac + '0'.repeat(exp)).slice(0, exp) || '0');
 }

@@ -20,6 +20,7 @@
 // v3 has no idempotency header: our outTradeNo is the charge's tx_ref and our idempotency key the transfer's
 // reference, both unique at Flutterwave, so a retried call cannot charge or pay twice.
 // Amounts on the wire are major units (numbers, e.g. 12.5 NGN); ours are integer minor units.
+import { currencyScale } from '#core/money.ts';
 import { createCipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   ProviderError,
@@ -65,18 +66,14 @@ export const MOBILE_MONEY_TYPES: Record<string, string> = {
 
 const CARD_CURRENCIES = ['NGN', 'GHS', 'KES', 'UGX', 'TZS', 'ZAR', 'XAF', 'XOF', 'RWF', 'ZMW', 'USD', 'EUR', 'GBP'];
 
-/** Decimal places of a currency (UGX, RWF, XAF, XOF: 0; NGN, KES, USD: 2). */
-export function exponent(currency: string): number {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
 /** Integer minor units → Flutterwave's major-unit number (1250 NGN → 12.5; 1500 UGX → 1500). */
 export function toMajor(amount: number, currency: string): number {
-  const e = exponent(currency);
+  const e = currencyScale(currency);
   return Number((amount / 10 ** e).toFixed(e));
 }
 /** Flutterwave's major-unit amount → integer minor units. */
 export function toMinor(amount: number | string, currency: string): number {
-  return Math.round(Number(amount) * 10 ** exponent(currency));
+  return Math.round(Number(amount) * 10 ** currencyScale(currency));
 }
 
 /** Flutterwave's card payload encryption: 3DES (DES-EDE3, 24-byte key) in ECB mode, PKCS#7 padding, base64. */

@@ -16,6 +16,7 @@
 // parameter `data.id` (lower-cased when alphanumeric) and a part whose value is absent is left out. Webhook
 // bodies carry no payment status: the service asks status() before it acts. Legacy IPN deliveries (topic + id,
 // unsigned) are refused.
+import { currencyScale } from '#core/money.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall, type Action } from './adapter.ts';
 
@@ -65,19 +66,14 @@ export interface MercadoPagoAdapter extends MethodAdapter {
   saveCard(customerId: string, token: string, call: ProviderCall): Promise<MpCard>;
 }
 
-/** Digits after the decimal point of a currency (ISO 4217 via Intl: CLP 0, BRL 2, …). */
-export function currencyExponent(currency: string): number {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
 /** Integer minor units → the major-unit number Mercado Pago's transaction_amount takes (1250 BRL → 12.5; 1250 CLP → 1250). */
 export function toMajor(amount: number, currency: string): number {
-  const e = currencyExponent(currency);
+  const e = currencyScale(currency);
   return Number((amount / 10 ** e).toFixed(e));
 }
 
 export function toMinor(amount: number, currency: string): number {
-  return Math.round(amount * 10 ** currencyExponent(currency));
+  return Math.round(amount * 10 ** currencyScale(currency));
 }
 
 /** Mercado Pago's rejection details → the decline codes the app shows (others pass through as they are). */

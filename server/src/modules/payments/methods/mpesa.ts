@@ -20,6 +20,7 @@
 // paid payment's ref becomes `<CheckoutRequestID>.<MpesaReceiptNumber>.<amount in minor units>` (the notification
 // gives it, and status() gives it once this instance has seen the callback); every method accepts both forms.
 // Errors are Daraja's envelope {requestId, errorCode, errorMessage} → ProviderError(errorCode, errorMessage, status).
+import { currencyScale } from '#core/money.ts';
 import { createHash, publicEncrypt, constants, timingSafeEqual } from 'node:crypto';
 import { ProviderError, type AdapterDefinition, type AdapterDeps, type MethodAdapter, type Notification, type NotificationRequest, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
 import type { PayoutInput } from '../provider.ts';
@@ -81,20 +82,15 @@ function stkOutcome(code: string): { state: StatusResult['state']; failureCode?:
   }
 }
 
-/** The exponent of a currency (KES: 2): our amounts are its minor units. */
-function exponent(currency: string) {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
 /** Our minor units → whole shillings (M-Pesa takes no cents: an amount with cents is refused, never rounded). */
 export function toShillings(amount: number, currency: string): number {
   if (currency.toUpperCase() !== 'KES') throw new ProviderError('unsupported_currency', `M-Pesa takes KES, not ${currency}`, 400);
-  const major = amount / 10 ** exponent('KES');
+  const major = amount / 10 ** currencyScale('KES');
   if (!Number.isInteger(major) || major < 1) throw new ProviderError('invalid_amount', `M-Pesa takes whole shillings: ${amount} minor units is not one`, 400);
   return major;
 }
 
-const fromShillings = (kes: number) => Math.round(kes * 10 ** exponent('KES'));
+const fromShillings = (kes: number) => Math.round(kes * 10 ** currencyScale('KES'));
 
 /** E.164 digits (254…), also from +254…, 07…/01…: Daraja wants 2547XXXXXXXX / 2541XXXXXXXX. */
 export function msisdn(phone: string | undefined): string {

@@ -23,6 +23,7 @@
 // order statuses beyond PENDING/PAID/FINALIZED/CANCELLED, the webhook body and type names, the error envelope, and
 // whether a reused orderReference is refused (n1co documents no idempotency key; a retried start may make a second
 // link, which charges nothing unless the customer pays it).
+import { currencyScale } from '#core/money.ts';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   ProviderError,
@@ -67,10 +68,6 @@ interface N1coOrder {
   orderStatus?: string;
   total?: number | string;
   store?: { currencyCode?: string };
-}
-
-function exponent(currency: string): number {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 function stateOf(orderStatus: string | undefined): { state: ExternalState; failureCode?: string } {
@@ -196,7 +193,7 @@ class N1coAdapter implements MethodAdapter {
       throw new ProviderError('invalid_amount', 'n1co: the amount must be a positive integer of minor units', 400);
     }
     if (input.currency !== 'USD') throw new ProviderError('unsupported_currency', `n1co takes USD, not ${input.currency}`, 400);
-    const e = exponent(input.currency);
+    const e = currencyScale(input.currency);
     const link = await this.checkoutCall<{ orderId?: number | string; orderCode?: string; paymentLinkUrl?: string }>('/paymentlink/checkout', 'POST', {
       orderReference: input.outTradeNo,
       orderName: input.description.slice(0, 255) || input.outTradeNo,
@@ -226,7 +223,7 @@ class N1coAdapter implements MethodAdapter {
     return {
       ref,
       state,
-      ...(o.total !== undefined && Number.isFinite(total) ? { amount: Math.round(total * 10 ** exponent(currency)), currency } : {}),
+      ...(o.total !== undefined && Number.isFinite(total) ? { amount: Math.round(total * 10 ** currencyScale(currency)), currency } : {}),
       ...(failureCode ? { failureCode } : {}),
     };
   }
@@ -235,7 +232,7 @@ class N1coAdapter implements MethodAdapter {
     const o = await this.order(ref);
     if (stateOf(o.orderStatus).state !== 'paid') throw new ProviderError('not_paid', `n1co order ${ref} is ${o.orderStatus ?? 'unknown'}`, 409);
     const currency = o.store?.currencyCode ?? 'USD';
-    const total = Math.round(Number(o.total) * 10 ** exponent(currency));
+    const total = Math.round(Number(o.total) * 10 ** currencyScale(currency));
     if (amount !== total) {
       throw new ProviderError('partial_refund_unsupported', `n1co refunds the whole charge (${total}); ${amount} asked`, 400);
     }

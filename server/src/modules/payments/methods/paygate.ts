@@ -25,6 +25,7 @@
 //             (payHostId, default the PayGate ID, and payHostPassword): without them refund() throws
 //             ProviderError('refund_unsupported'). PayHost has no idempotency key: a refund retried after a lost
 //             answer may refund twice (the service's refund job must not blindly replay).
+import { currencyScale } from '#core/money.ts';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   ProviderError,
@@ -99,10 +100,6 @@ function transactionDate(d: Date): string {
   return `${t.getUTCFullYear()}-${p(t.getUTCMonth() + 1)}-${p(t.getUTCDate())} ${p(t.getUTCHours())}:${p(t.getUTCMinutes())}:${p(t.getUTCSeconds())}`;
 }
 
-function exponent(currency: string): number {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
 export const paygateDefinition: AdapterDefinition<PayGateConfig> = {
   id: 'paygate',
   payTypes: [{ type: 'PayGate', kind: 'form', label: 'PayGate' }],
@@ -167,7 +164,7 @@ class PayGateAdapter implements MethodAdapter {
     if (!Number.isInteger(input.amount) || input.amount <= 0) {
       throw new ProviderError('invalid_amount', 'PayGate: the amount must be a positive integer of minor units', 400);
     }
-    if (!CURRENCIES.includes(input.currency) || exponent(input.currency) !== 2) {
+    if (!CURRENCIES.includes(input.currency) || currencyScale(input.currency) !== 2) {
       throw new ProviderError('unsupported_currency', `PayGate does not take ${input.currency}`, 400);
     }
     const email = input.payer.email || this.config.email;

@@ -20,6 +20,7 @@
 //
 // The ref an adapter call returns names what it points at, because PayPal's ids do not: `order:<id>` (after
 // start), `capture:<id>` (paid), `auth:<id>` (a hold), `payout:<batch id>`. Every method accepts each of them.
+import { currencyScale } from '#core/money.ts';
 import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
 import { ProviderError } from './adapter.ts';
 import type { PayoutInput } from '../provider.ts';
@@ -55,13 +56,10 @@ const DECLINES = new Set([
 /** Payout item transaction statuses after which the payee does not have the money. */
 const PAYOUT_FAILED = new Set(['FAILED', 'RETURNED', 'BLOCKED', 'REFUNDED', 'REVERSED', 'DENIED']);
 
-const exponent = (currency: string) =>
-  new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-
 /** Integer minor units → PayPal's decimal string ("12.50"; "1500" for JPY; whole units only for HUF and TWD). */
 export function toPaypalValue(amount: number, currency: string): string {
   if (!Number.isSafeInteger(amount) || amount < 0) throw new ProviderError('INVALID_PARAMETER_VALUE', `amount must be a non-negative integer: ${amount}`);
-  const exp = exponent(currency);
+  const exp = currencyScale(currency);
   const digits = NO_DECIMALS.has(currency) ? 0 : Math.min(exp, 2);
   const unit = 10 ** exp;
   const whole = Math.floor(amount / unit);
@@ -76,7 +74,7 @@ export function toPaypalValue(amount: number, currency: string): string {
 export function fromPaypalValue(value: string, currency: string): number {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(value);
   if (!m) throw new ProviderError('bad_response', `not an amount: ${value}`);
-  const exp = exponent(currency);
+  const exp = currencyScale(currency);
   const frac = (m[2] ?? '').padEnd(exp, '0');
   if (frac.length > exp) throw new ProviderError('bad_response', `${value} has more decimals than ${currency}`);
   return Number(m[1]) * 10 ** exp + (exp ? Number(frac) : 0);

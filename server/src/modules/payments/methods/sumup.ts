@@ -15,6 +15,7 @@
 //                SumUp's docs say to verify by calling the API, so a delivery counts only when the checkout it
 //                names exists for our merchant (GET /v0.1/checkouts/{id}); any 2xx with an empty body acks it.
 // No hold (SumUp's pre-authorisation is card-present only) and no payouts.
+import { currencyScale } from '#core/money.ts';
 import { createHash } from 'node:crypto';
 import {
   ProviderError,
@@ -61,16 +62,13 @@ interface SumUpCheckout {
   transactions?: SumUpTransaction[];
 }
 
-function exponent(currency: string): number {
-  return new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-}
 /** Integer minor units → SumUp's major-unit number (1250 EUR → 12.5; 1500 CLP → 1500). */
 export function toMajor(amount: number, currency: string): number {
-  const e = exponent(currency);
+  const e = currencyScale(currency);
   return Number((amount / 10 ** e).toFixed(e));
 }
 function toMinor(amount: number, currency: string): number {
-  return Math.round(amount * 10 ** exponent(currency));
+  return Math.round(amount * 10 ** currencyScale(currency));
 }
 
 function stateOf(status: string | undefined): { state: ExternalState; failureCode?: string } {

@@ -19,6 +19,7 @@
 //
 // Refs: a JSAPI payment is addressed by our out_trade_no (WeChat's transaction_id exists only once paid); a pay-score
 // order by `score:` + out_order_no.
+import { currencyScale } from '#core/money.ts';
 import { createDecipheriv, createHash, createHmac, createPrivateKey, createPublicKey, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import {
   ProviderError,
@@ -88,7 +89,7 @@ interface Refund {
 /** Integer minor units → fen; WeChat Pay's JSAPI and pay score take CNY only. */
 function toFen(amount: number, currency: string): number {
   if (currency.toUpperCase() !== 'CNY') throw new ProviderError('currency_not_supported', `WeChat Pay takes CNY, not ${currency}`, 400);
-  const exp = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  const exp = currencyScale(currency);
   const fen = Math.round(amount * 10 ** (2 - exp));
   if (!Number.isInteger(amount) || fen < 1) throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${amount}`, 400);
   return fen;
