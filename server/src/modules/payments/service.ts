@@ -128,7 +128,9 @@ export class PaymentsService {
         .filter((t) => (t.platforms ? t.platforms.includes(platform) : platform === 'web' || t.kind !== 'jsapi'))
         .map((t): PaymentMethod => ({
           pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold,
-          ...(p.sandbox ? { sandbox: true, testValues: (def.testValues ?? []).map((v) => ({ value: v.value, outcome: v.outcome })) } : {}),
+          // Test mode: the phone numbers of a push method decide its outcome (the provider's own test numbers); a card
+          // method takes the sandbox card form's test cards, the others the checkout page's answer.
+          ...(p.sandbox ? { sandbox: true, testValues: t.kind === 'push' ? (def.testValues ?? []).map((v) => ({ value: v.value, outcome: v.outcome })) : [] } : {}),
         }));
     });
     return [...cards, ...others];
@@ -144,10 +146,13 @@ export class PaymentsService {
     return m?.get(agent) ?? m?.get(this.platform) ?? [];
   }
 
-  /** Withdrawal channels of the agent's methods that pay out in `currency` (spec §7 payout channels). */
+  /**
+   * Withdrawal channels of the agent's configured methods that pay out in `currency` (spec §7 payout channels). Test
+   * mode adds none: which currencies can be withdrawn, and how, stays the operator's configuration.
+   */
   payoutChannels(currency: string, agent = this.platform) {
     return this.methodProvidersOf(agent)
-      .filter((p) => p.capabilities.payout && p.definition.payoutChannel && (!p.definition.currencies || p.definition.currencies.includes(currency)))
+      .filter((p) => !p.sandbox && p.capabilities.payout && p.definition.payoutChannel && (!p.definition.currencies || p.definition.currencies.includes(currency)))
       .map((p) => ({
         provider: p,
         channel: {

@@ -266,9 +266,9 @@ export class WalletService {
       if (!channel) throw refused('error.wallet.refundTypeUnavailable');
       account = validateAccount(channel, parsed.accountData);
       channelId = channel.paymentId;
-      // A payment method's channel pays out through that method (in test mode, through the sandbox's payouts).
+      // A payment method's channel pays out through that method.
       const m = methods.find((x) => x.channel.paymentId === channel.paymentId);
-      if (m) methodProvider = m.provider.sandbox ? this.payoutProvider() : this.d.payments.providers.get(m.provider.id);
+      if (m) methodProvider = this.d.payments.providers.get(m.provider.id);
     } else if (inp.refundType === REFUND.manual) {
       if (!cfg.manual) throw refused('error.wallet.refundTypeUnavailable');
       if (cfg.manual.remark) {
