@@ -26,6 +26,7 @@ import { afterPaymentPath, CZ_FAILURE_BACK_MS, readConfirmQuery } from '../core/
 import { showMessage } from '../ui/feedback.tsx';
 import { StripePay } from './StripePay.tsx';
 import { ExternalPay } from './ExternalPay.tsx';
+import { SandboxCardsHint } from './SandboxHint.tsx';
 import { reportToOpener, stripeKind, StripePayError, type PayAnswer } from './stripe.ts';
 import { HoldExplainer } from './HoldExplainer.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
@@ -35,7 +36,6 @@ import { CardForm } from './CardForm.tsx';
 import { emitHostEvent } from '../platform/hostEvents.ts';
 import {
   CardProviderError,
-  SANDBOX_TEST_CARDS,
   cardProviderFor,
   pickCardMethod,
   type CardDetails,
@@ -308,20 +308,7 @@ export default function Confirm() {
             <h2 id="card-title" className="section-title">
               {t('confirm.cardTitle')}
             </h2>
-            {provider.sandbox ? (
-              <aside className="sandbox-hint" aria-label={t('confirm.sandboxTitle')}>
-                <p>
-                  <strong>{t('confirm.sandboxTitle')}</strong> {t('confirm.sandboxText')}
-                </p>
-                <ul>
-                  {SANDBOX_TEST_CARDS.map((c) => (
-                    <li key={c.number}>
-                      <code>{c.number}</code> — {t(`confirm.testCard.${c.outcome}`)}
-                    </li>
-                  ))}
-                </ul>
-              </aside>
-            ) : null}
+            {provider.sandbox ? <SandboxCardsHint /> : null}
             {preAuth ? <HoldExplainer amount={amount} /> : null}
             <CardForm
               submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}

@@ -9,7 +9,8 @@ import { payerToken, type PaymentMethod } from '../api/payment.ts';
 import { confirmDialog } from '../ui/feedback.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { CardForm } from './CardForm.tsx';
-import { cardProviderFor, CardProviderError, SANDBOX_TEST_CARDS, type CardDetails } from './provider.ts';
+import { cardProviderFor, CardProviderError, type CardDetails } from './provider.ts';
+import { SandboxCardsHint, SandboxHint } from './SandboxHint.tsx';
 import { externalAction, payerFields, perform, pollPlan } from './external.ts';
 import type { PayAnswer } from './stripe.ts';
 
@@ -124,33 +125,9 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
 
   const fields = (
     <>
-      {method.sandbox && need.card ? (
-        <aside className="sandbox-hint" aria-label={t('confirm.sandboxTitle')}>
-          <p>
-            <strong>{t('confirm.sandboxTitle')}</strong> {t('confirm.sandboxText')}
-          </p>
-          <ul>
-            {SANDBOX_TEST_CARDS.map((c) => (
-              <li key={c.number}>
-                <code>{c.number}</code> — {t(`confirm.testCard.${c.outcome}`)}
-              </li>
-            ))}
-          </ul>
-        </aside>
-      ) : null}
+      {method.sandbox && need.card ? <SandboxCardsHint /> : null}
       {method.sandbox && method.testValues?.length ? (
-        <aside className="sandbox-hint" aria-label={t('confirm.sandboxTitle')}>
-          <p>
-            <strong>{t('confirm.sandboxTitle')}</strong> {t('external.sandboxText')}
-          </p>
-          <ul>
-            {method.testValues.map((v) => (
-              <li key={v.value}>
-                <code>{v.value}</code> — {t(`external.outcome.${v.outcome}`)}
-              </li>
-            ))}
-          </ul>
-        </aside>
+        <SandboxHint text={t('external.sandboxText')} values={method.testValues.map((v) => ({ value: v.value, label: t(`external.outcome.${v.outcome}`) }))} />
       ) : null}
       {need.phone ? (
         <div className="field">
