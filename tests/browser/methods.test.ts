@@ -1,16 +1,17 @@
 // Paying with the methods beyond the card in Chromium, each in its sandbox (test mode), through the confirm
 // screen of a wallet top-up: M-Pesa (a prompt on the phone, the SMS confirm), Monri (card form with e-mail),
 // WeChat Pay in the WeChat browser (its checkout page in test mode, then the return) and PayPal (redirect and back).
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { productInChromium } from './product.ts';
 import { touristToken } from '../../server/test/helper.ts';
+import { axeViolations } from './axe.ts';
 
 const env = productInChromium();
 
-async function signedIn(opts: { userAgent?: string } = {}): Promise<Page> {
+async function signedIn(opts: { userAgent?: string; locale?: string } = {}): Promise<Page> {
   const token = await touristToken(env.product.app);
-  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) });
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: opts.locale ?? 'en-US', ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) });
   await context.addInitScript((t) => localStorage.setItem('token', t), token);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -19,6 +20,12 @@ async function signedIn(opts: { userAgent?: string } = {}): Promise<Page> {
 
 const topUpUrl = (currency: string, price: string, paymentId: string) =>
   `${env.product.base}/#/confirm?${new URLSearchParams({ payType: 'CZ', currency, price, paymentId }).toString()}`;
+
+/** At 320 px: axe clean and nothing wider than the phone. */
+async function fitsAndClean(page: Page) {
+  expect(await axeViolations(page)).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+}
 
 async function paid(page: Page) {
   await page.getByRole('dialog', { name: 'Top-up successful' }).waitFor({ timeout: 30_000 });
@@ -81,5 +88,20 @@ describe('methods beyond the card, in test mode', () => {
     await page.waitForURL(/\/sandbox-pay\/checkout\//);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await paid(page);
+  });
+
+  it('the payment form and the provider page of test mode fit 320 px in Lithuanian, axe clean', async () => {
+    const page = await signedIn({ locale: 'lt-LT' });
+    await page.setViewportSize({ width: 320, height: 700 });
+    await page.goto(topUpUrl('KES', '100', 'mpesa:M-PESA'));
+    await page.evaluate(() => localStorage.setItem('lang', 'lt-LT'));
+    await page.reload();
+    await page.getByLabel('Telefono numeris').waitFor();
+    await fitsAndClean(page);
+    await page.goto(topUpUrl('EUR', '25', 'paypal:paypal'));
+    await page.locator('button.primary').click();
+    await page.waitForURL(/\/sandbox-pay\/checkout\//);
+    await page.getByRole('button', { name: 'Atšaukti mokėjimą' }).waitFor();
+    await fitsAndClean(page);
   });
 });
