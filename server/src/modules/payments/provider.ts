@@ -90,6 +90,12 @@ export interface ProviderCallOptions {
 
 export class NotSupported extends Error {}
 
+/**
+ * How long a payment waiting for the customer (3-D Secure, a provider's page, a prompt on their phone) may stay
+ * open before the flow that started it releases it.
+ */
+export const ACTION_TIMEOUT_MS = 30 * 60_000;
+
 export abstract class PaymentProvider {
   static readonly id: string;
   get id(): string {

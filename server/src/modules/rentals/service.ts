@@ -20,7 +20,7 @@ import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
 import { PaymentsService } from '../payments/service.ts';
-import type { AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
+import { ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
@@ -61,8 +61,6 @@ export const JOB_CHARGE_EXTRA = 'rental.charge-extra';
 export const JOB_REFUND_CARD = 'payment.refund-card';
 /** How long before capture_before the hold is dealt with (a failed job still has a day of retries). */
 export const HOLD_RENEW_MARGIN_MS = 24 * 3_600_000;
-/** How long a payment waiting for 3-D Secure / a redirect may stay open before it is released. */
-export const ACTION_TIMEOUT_MS = 30 * 60_000;
 /** The operator contract's note of an order whose deduction failed (spec §4: it shows the FK pay button). */
 export const DEDUCTION_FAILED_NOTE = '扣款失败';
 /** How long after a card call without an order its authorisation is presumed orphaned (the process died). */

@@ -5,7 +5,9 @@
 // Order of effects, so that a money movement is never half-applied:
 //   top-up      guard job → provider charge (idempotent by key) → one unit of work: payment row + ledger
 //               transfer; if that unit fails the refund is recorded with its job (a replay is never credited);
-//               if the process dies in between, the guard records and refunds the charge.
+//               if the process dies in between, the guard records and refunds the charge. A payment the
+//               customer must finish (3-D Secure, a provider's page or phone prompt) is followed by the guard
+//               instead: credited when paid (even if the customer never returns), released after its deadline.
 //   withdrawal  one unit of work: pending ledger transfer (wallet → provider clearing) + withdrawal row + a
 //               payout-submit job; the provider payout (idempotent by withdrawal id) is then requested, by the
 //               request itself and, if the process died first, by the job. The payout's signed webhook event
@@ -22,7 +24,7 @@ import type { Logger } from '../cabinets/link.ts';
 import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import type { AuthorizeResult, PaymentProvider, ProviderEvent } from '../payments/provider.ts';
+import { ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
@@ -34,8 +36,12 @@ export const JOB_PAYOUT_SUBMIT = 'wallet.payout-submit';
 export const JOB_TOPUP_GUARD = 'wallet.topup-guard';
 /** When the guard looks (a request is long finished by then). */
 export const TOPUP_GUARD_MS = 120_000;
+/** How often the guard of a payment waiting for the customer asks the provider (until ACTION_TIMEOUT_MS). */
+export const TOPUP_ACTION_CHECK_MS = 60_000;
 
 export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
+/** What a top-up credits: whose wallet, how much, under which order number and provider key. */
+interface TopUpTarget { userId: number; outTradeNo: string; amount: number; currency: string; agent: string; key: string }
 export interface WithdrawalResult { tixianOrderId: string; balance: number; currency: string; status: 'pending' }
 
 export interface WalletDeps {
@@ -113,59 +119,81 @@ export class WalletService {
     // The provider's idempotency key derives from the client's: a retried request never charges twice. A payment
     // the customer finished (3-D Secure, iDEAL, WeChat Pay) is resumed: checked to be theirs and of this amount.
     const providerKey = `cz_${user.id}_${inp.key}`;
-    // A guard, committed before the card call: if this process dies between the charge and its credit (or its
-    // recorded refund), the job replays the call (same key: the provider returns the same charge) and refunds it.
-    await this.d.jobs.enqueue(JOB_TOPUP_GUARD, {
-      providerId: provider.id, token: token ?? null, ref: inp.paymentIntent ?? null, amount, currency, key: providerKey, userId: user.id, outTradeNo,
-    }, new Date(this.d.clock.now().getTime() + TOPUP_GUARD_MS));
-    let result = inp.paymentIntent
-      ? await provider.resume(inp.paymentIntent, user.id)
-      : await provider.authorize({
-          token: token!, amount, currency, capture: 'automatic', idempotencyKey: providerKey, userId: user.id, purpose: 'wallet_topup',
-          returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1],
-        });
+    const t: TopUpTarget = { userId: user.id, outTradeNo, amount, currency, agent, key: providerKey };
+    let result: AuthorizeResult;
+    if (inp.paymentIntent) {
+      // A resumed payment is guarded by the action guard its first call left (topUpGuard with its ref).
+      result = await provider.resume(inp.paymentIntent, user.id);
+    } else {
+      // A guard, committed before the card call: if this process dies between the charge and its credit (or its
+      // recorded refund), the job replays the call (same key: the provider returns the same charge) and refunds it.
+      await this.d.jobs.enqueue(JOB_TOPUP_GUARD, { providerId: provider.id, token: token ?? null, ref: null, ...t }, new Date(this.d.clock.now().getTime() + TOPUP_GUARD_MS));
+      result = await provider.authorize({
+        token: token!, amount, currency, capture: 'automatic', idempotencyKey: providerKey, userId: user.id, purpose: 'wallet_topup',
+        returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1],
+      });
+    }
     if (inp.paymentIntent && result.ok && result.status === 'captured' && (result.amount !== amount || result.currency?.toUpperCase() !== currency)) {
       result = { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     }
-    // 3-D Secure on a top-up: the client finishes it and repeats the call with the same key (the same payment).
+    // The customer must act (3-D Secure, a provider's page, a prompt on their phone): the client repeats the call
+    // with `paymentIntent`. The guard now follows that payment: it credits it once the customer has paid, even if
+    // they never come back to the app, and releases it after ACTION_TIMEOUT_MS (action guard, below).
     if (result.ok && result.status === 'requires_action') {
+      if (!inp.paymentIntent) {
+        const ref = result.ref;
+        await this.d.db.tx(async () => {
+          await this.d.jobs.enqueue(JOB_TOPUP_GUARD, {
+            providerId: provider.id, token: null, ref, ...t, key: `${providerKey}:action`, deadline: this.d.clock.now().getTime() + ACTION_TIMEOUT_MS,
+          }, new Date(this.d.clock.now().getTime() + TOPUP_ACTION_CHECK_MS));
+          await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
+        });
+      }
       const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
       return { outTradeNo: '', balance, currency, action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
     }
     if (!result.ok) {
-      await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
+      if (inp.paymentIntent) await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'ref', inp.paymentIntent);
+      else await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
       const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
       throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
     }
-    const ledger = this.d.ledger;
-    let done = outTradeNo;
+    let done: string;
     try {
-      await this.d.db.tx(async () => {
-        await this.d.payments.lockCharge(provider.id, result.ref); // against the guard's refund of the same charge
-        // A retry after a crash gets the same provider charge back: credit it once.
-        const prior = await this.d.payments.topUpOf(provider.id, result.ref);
-        if (prior) {
-          done = prior;
-          return;
-        }
-        // The provider replays a charge we refunded (its credit failed before): never credit it.
-        if (await this.d.payments.isRefundedTopUp(provider.id, result.ref)) throw refused('error.wallet.topupRefunded');
-        await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
-        const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
-        const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
-        await ledger.transfer({ debit: clearing, credit: wallet, amount, code: 'wallet_topup', orderId: outTradeNo, at: this.d.clock.now() });
-        // The request's idempotency key completes in this transaction (lib/idempotency.ts).
-        await commitIdempotencyKey({ outTradeNo, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency } satisfies TopUpResult);
-        await this.d.live.publish(user.id, { kind: 'wallet' });
-      });
+      done = await this.credit(provider.id, result, t);
     } catch (err) {
-      await this.refundUncredited(provider.id, result, { userId: user.id, outTradeNo, amount, currency, key: providerKey });
+      await this.refundUncredited(provider.id, result, t);
       throw err;
     }
-    await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
-    const { balance } = await ledger.walletOf(user.id, currency, agent);
+    if (inp.paymentIntent) await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'ref', inp.paymentIntent);
+    else await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
+    const { balance } = await this.d.ledger.walletOf(user.id, currency, t.agent);
     return { outTradeNo: done, balance, currency };
+  }
+
+  /**
+   * One unit of work: the payment row and the wallet credit of a captured top-up charge, once per charge (a retry
+   * after a crash, the customer's resume and the action guard all get the same charge: the first credits it).
+   * Answers the top-up's order number (an earlier credit's, when there was one).
+   */
+  private async credit(providerId: string, result: Extract<AuthorizeResult, { ok: true }>, t: TopUpTarget): Promise<string> {
+    const ledger = this.d.ledger;
+    return this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(providerId, result.ref); // against the guard's refund of the same charge
+      const prior = await this.d.payments.topUpOf(providerId, result.ref);
+      if (prior) return prior;
+      // The provider replays a charge we refunded (its credit failed before): never credit it.
+      if (await this.d.payments.isRefundedTopUp(providerId, result.ref)) throw refused('error.wallet.topupRefunded');
+      await this.d.payments.record({ providerId, result, userId: t.userId, orderId: t.outTradeNo, purpose: 'wallet_topup', amount: t.amount, currency: t.currency });
+      const clearing = await ledger.account(providerOwner(providerId), 'clearing', t.currency, t.agent);
+      const wallet = await ledger.account(userOwner(t.userId), 'wallet', t.currency, t.agent);
+      await ledger.transfer({ debit: clearing, credit: wallet, amount: t.amount, code: 'wallet_topup', orderId: t.outTradeNo, at: this.d.clock.now() });
+      // The request's idempotency key completes in this transaction (lib/idempotency.ts; none in a job).
+      await commitIdempotencyKey({ outTradeNo: t.outTradeNo, balance: (await ledger.walletOf(t.userId, t.currency, t.agent)).balance, currency: t.currency } satisfies TopUpResult);
+      await this.d.live.publish(t.userId, { kind: 'wallet' });
+      return t.outTradeNo;
+    });
   }
 
   /**
@@ -173,11 +201,7 @@ export class WalletService {
    * of work records it refunded (so no replay of this charge is ever credited) with its refund job, under the
    * charge's lock (a credit of the same charge waits, then sees it refunded). Then the guard is no longer needed.
    */
-  private async refundUncredited(
-    providerId: string, result: Extract<AuthorizeResult, { ok: true }>,
-    t: { userId: number; outTradeNo: string; amount: number; currency: string; key: string },
-    opts: { fromGuard?: boolean } = {},
-  ) {
+  private async refundUncredited(providerId: string, result: Extract<AuthorizeResult, { ok: true }>, t: TopUpTarget, opts: { fromGuard?: boolean } = {}) {
     const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
     const jobId = await this.d.db.tx(async () => {
       await this.d.payments.lockCharge(providerId, result.ref);
@@ -190,18 +214,47 @@ export class WalletService {
     if (jobId !== null) await comp.runNow(jobId);
   }
 
-  /** The guard's job: the same call again (the provider returns the first charge), and a refund if it is in no wallet. */
+  /**
+   * The guard's job. Without a ref (the process died during the paying call): the same call again (the provider
+   * returns the first charge), refunded if it is in no wallet. With a ref (the customer had to act): the payment's
+   * state now; paid → credited (they paid for this top-up, whether or not they came back to the app), still
+   * waiting → looked at again later, released after its deadline.
+   */
   private async topUpGuard(p: Record<string, unknown>) {
     const providerId = String(p.providerId);
     if (!this.d.payments.providers.has(providerId)) return;
     const provider = this.d.payments.providers.get(providerId);
-    const amount = Number(p.amount);
-    // Replays the call (same key: the same charge) or, for a payment the customer finished, reads its outcome.
-    const result = p.ref
-      ? await provider.resume(String(p.ref), Number(p.userId))
-      : await provider.authorize({ token: String(p.token), amount, currency: String(p.currency), capture: 'automatic', idempotencyKey: String(p.key), userId: Number(p.userId), purpose: 'wallet_topup' });
+    const t: TopUpTarget = {
+      userId: Number(p.userId), outTradeNo: String(p.outTradeNo), amount: Number(p.amount), currency: String(p.currency),
+      agent: typeof p.agent === 'string' ? p.agent : DEFAULT_AGENT, key: String(p.key),
+    };
+    if (!p.ref) {
+      const result = await provider.authorize({ token: String(p.token), amount: t.amount, currency: t.currency, capture: 'automatic', idempotencyKey: t.key, userId: t.userId, purpose: 'wallet_topup' });
+      if (!result.ok || result.status !== 'captured') return;
+      await this.refundUncredited(providerId, result, t, { fromGuard: true });
+      return;
+    }
+    const ref = String(p.ref);
+    if (await this.d.payments.topUpOf(providerId, ref)) return; // credited by the customer's resume
+    const result = await provider.resume(ref, t.userId);
+    if (result.ok && result.status === 'requires_action') {
+      if (this.d.clock.now().getTime() < Number(p.deadline)) {
+        await this.d.jobs.enqueue(JOB_TOPUP_GUARD, p, new Date(this.d.clock.now().getTime() + TOPUP_ACTION_CHECK_MS));
+      } else {
+        this.d.log.warn({ outTradeNo: t.outTradeNo, ref }, 'releasing a top-up payment the customer did not finish');
+        await provider.void(ref, { idempotencyKey: `release_${ref}` });
+      }
+      return;
+    }
     if (!result.ok || result.status !== 'captured') return;
-    await this.refundUncredited(providerId, result, { userId: Number(p.userId), outTradeNo: String(p.outTradeNo), amount, currency: String(p.currency), key: String(p.key) }, { fromGuard: true });
+    if (result.amount !== t.amount || result.currency?.toUpperCase() !== t.currency) {
+      await this.refundUncredited(providerId, result, t, { fromGuard: true });
+      return;
+    }
+    await this.credit(providerId, result, t).catch(async (err: unknown) => {
+      if (err instanceof AppError) return; // refunded earlier: never credited
+      throw err;
+    });
   }
 
   // ── Withdrawal ──────────────────────────────────────────────────────────────────────────────────────────

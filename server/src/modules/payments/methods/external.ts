@@ -166,6 +166,21 @@ export class ExternalMethodProvider extends PaymentProvider {
     await this.repo.update(ref, { state: 'cancelled', ref: row.provider_ref, failureCode: 'released' }, this.clock.now());
   }
 
+  /**
+   * A notification about a payment we released while it still waited for the customer (the flow's deadline
+   * passed, or the rental could not start): if the customer paid it after all, the money goes back: a charge is
+   * refunded, a hold voided, each once (the provider's idempotency key; the row then says so).
+   */
+  async settleLate(row: ExternalRow) {
+    if (row.state !== 'cancelled' || row.failure_code !== 'released') return row;
+    const st = await this.adapter.status(row.provider_ref, row.out_trade_no);
+    if (st.state === 'paid') await this.adapter.refund(st.ref, st.amount ?? row.amount, { idempotencyKey: `late_${row.out_trade_no}` });
+    else if (st.state === 'authorized' && this.adapter.void) await this.adapter.void(st.ref, { idempotencyKey: `late_${row.out_trade_no}` });
+    else return row;
+    await this.repo.givenBack(row.out_trade_no, st.ref, st.state === 'paid' ? 'released_refunded' : 'released_voided', this.clock.now());
+    return (await this.repo.find(row.out_trade_no))!;
+  }
+
   async refund(ref: string, amount: number, opts?: ProviderCallOptions) {
     const row = await this.current(ref);
     await this.adapter.refund(row.provider_ref, amount, { idempotencyKey: opts?.idempotencyKey ?? `refund_${ref}_${amount}` });

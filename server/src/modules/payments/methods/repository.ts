@@ -83,6 +83,15 @@ export class ExternalRepository {
     );
   }
 
+  /** A released payment the customer paid anyway has been given back (refunded or voided). */
+  async givenBack(outTradeNo: string, ref: string, failureCode: 'released_refunded' | 'released_voided', at: Date) {
+    await this.db.query(
+      `update external_payments set provider_ref = $2, failure_code = $3, updated_at = $4
+        where out_trade_no = $1 and state = 'cancelled' and failure_code = 'released'`,
+      [outTradeNo, ref, failureCode, at],
+    );
+  }
+
   async saveReturn(outTradeNo: string, params: Record<string, string>, at: Date) {
     const { rows } = await this.db.query<{ app_return_url: string | null }>(
       'update external_payments set return_params = $2, updated_at = $3 where out_trade_no = $1 returning app_return_url',

@@ -104,9 +104,11 @@ export async function methodReturnRoutes(app: App, opts: {
         await opts.payoutNotified(method.id, { id: n.eventId, type: n.state === 'paid' ? 'payout.paid' : 'payout.failed', data: { ref: n.ref } });
         return reply.status(n.ack.status).type(n.ack.contentType).send(n.ack.body);
       }
-      const fresh = await opts.payments.recordEvent(method.id, { id: n.eventId, type: n.state ?? 'notification' }, opts.clock.now());
-      // The provider's own answer to our status call is what we record, never the notification's word alone.
-      if (fresh && row) await method.refresh(row);
+      // The provider's own answer to our status call is what we record, never the notification's word alone. Asked
+      // before the event is stored: if this fails (or the process dies), the provider's redelivery asks again; a
+      // payment we had released but the customer paid anyway is given back (settleLate).
+      if (row) await method.settleLate(await method.refresh(row));
+      await opts.payments.recordEvent(method.id, { id: n.eventId, type: n.state ?? 'notification' }, opts.clock.now());
       return reply.status(n.ack.status).type(n.ack.contentType).send(n.ack.body);
     });
   });
