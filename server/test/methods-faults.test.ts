@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, touristToken, type Built } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
-import { TOPUP_ACTION_CHECK_MS, TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
-import { ACTION_TIMEOUT_MS } from '../src/modules/payments/provider.ts';
+import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
+import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS } from '../src/modules/payments/provider.ts';
 import { FakeDaraja } from './providers/mpesa.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -56,7 +56,7 @@ describe('a top-up the customer paid at the provider', () => {
     expect(await guards(a)).toBe(before);
     await approve(a, action.clientSecret);
     // The first guard (the paying call's) is gone: it would have refunded a payment the customer made on purpose.
-    a.clock.advance(TOPUP_GUARD_MS + TOPUP_ACTION_CHECK_MS);
+    a.clock.advance(TOPUP_GUARD_MS + ACTION_CHECK_MS);
     await a.app.powerly.jobs.runDue();
     expect(await balance(a, token)).toBe(7);
     const late = await post(a, 'cdb/payment/multicurrency/recharge', token, { amount: '7', currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: action.paymentIntent });
@@ -79,7 +79,7 @@ describe('a top-up the customer paid at the provider', () => {
     await p1.close();
     expect(await balance(a, token)).toBe(0);
     // The surviving process: the guard finds the payment paid and credits it.
-    a.clock.advance(TOPUP_ACTION_CHECK_MS + 1000);
+    a.clock.advance(ACTION_CHECK_MS + 1000);
     await a.app.powerly.jobs.runDue();
     expect(await balance(a, token)).toBe(9);
     // The app's retry (the customer's resume on the new process) gets that top-up, not a second credit.
@@ -91,8 +91,8 @@ describe('a top-up the customer paid at the provider', () => {
   it('never finished: looked at until its deadline, then released; the customer cannot pay it afterwards', async () => {
     const token = await touristToken(a.app);
     const action = await startTopUp(a, token, '4');
-    for (let t = 0; t <= ACTION_TIMEOUT_MS; t += TOPUP_ACTION_CHECK_MS * 5) {
-      a.clock.advance(TOPUP_ACTION_CHECK_MS * 5);
+    for (let t = 0; t <= ACTION_TIMEOUT_MS; t += ACTION_CHECK_MS * 5) {
+      a.clock.advance(ACTION_CHECK_MS * 5);
       await a.app.powerly.jobs.runDue();
     }
     const { rows: [row] } = await a.db.query<{ state: string; failure_code: string }>('select state, failure_code from external_payments where out_trade_no = $1', [action.paymentIntent]);
@@ -103,6 +103,35 @@ describe('a top-up the customer paid at the provider', () => {
     expect(r.statusCode).toBe(422);
     expect(await balance(a, token)).toBe(0);
     expect(await guards(a)).toBe('0');
+  });
+});
+
+describe('a debt (payType FK) the customer paid at the provider', () => {
+  it('is settled by its guard when they never come back, once; the app\'s late resume gets the same answer', async () => {
+    const token = await touristToken(a.app);
+    const user = await a.app.powerly.auth.authenticate(token);
+    const orderId = `PO${Date.now()}`;
+    // A returned rental whose deduction failed: 6.00 CNY left to pay.
+    await a.db.query(
+      `insert into orders (id, user_id, cabinet_id, venue_id, zujie, settled, deposit_type, currency, plan, wire_strategy, deposit, created_at, debt)
+       select $1, $2, c.id, c.venue_id, 2, true, 1, 'CNY', '{}', '{}', 0, now(), 600 from cabinets c where c.id = 'PWL-SH-001'`, [orderId, user.id]);
+    const t = (await post(a, 'cdb/payment/method/payer', token, { paymentId: 'alipay:ALIPAY' })).json().data.token as string;
+    const pay = (body: Record<string, string>) => a.app.inject({
+      method: 'POST', url: `${API}/cdb/payment/stripe/multicurrency/payOrder`, headers: { token, 'idempotency-key': `fk-${n++}` }, payload: { outTradeNo: orderId, paymentId: 'alipay:ALIPAY', ...body },
+    });
+    const started = await pay({ stripeToken: t, returnUrl: 'http://localhost/#/orderDetail' });
+    const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
+    expect(action.paymentIntent).toBeTruthy();
+    await approve(a, action.clientSecret);
+    a.clock.advance(ACTION_CHECK_MS + 1000);
+    await a.app.powerly.jobs.runDue();
+    const { rows: [o] } = await a.db.query<{ debt_paid_at: Date | null }>('select debt_paid_at from orders where id = $1', [orderId]);
+    expect(o!.debt_paid_at).not.toBeNull();
+    const late = await pay({ paymentIntent: action.paymentIntent });
+    expect(late.json()).toMatchObject({ code: 0, data: { outTradeNo: orderId } });
+    const { rows } = await a.db.query<{ purpose: string; status: string }>('select purpose, status from payments where order_id = $1', [orderId]);
+    expect(rows).toEqual([{ purpose: 'debt', status: 'captured' }]);
+    expect(await checkLedger(a.db)).toEqual([]);
   });
 });
 
@@ -132,8 +161,8 @@ describe('a payment made after it was released (M-Pesa against the Daraja test s
     const t = (await post(real, 'cdb/payment/method/payer', token, { paymentId: 'mpesa:M-PESA', phoneNumber: '254708374149' })).json().data.token as string;
     const started = await post(real, 'cdb/payment/multicurrency/recharge', token, { amount: '30', currency: 'KES', paymentId: 'mpesa:M-PESA', stripeToken: t });
     const action = started.json().data.action as { paymentIntent: string };
-    for (let i = 0; i <= ACTION_TIMEOUT_MS / TOPUP_ACTION_CHECK_MS; i++) {
-      real.clock.advance(TOPUP_ACTION_CHECK_MS);
+    for (let i = 0; i <= ACTION_TIMEOUT_MS / ACTION_CHECK_MS; i++) {
+      real.clock.advance(ACTION_CHECK_MS);
       await real.app.powerly.jobs.runDue();
     }
     const state = async () => (await real.db.query<{ state: string; failure_code: string; provider_ref: string }>('select state, failure_code, provider_ref from external_payments where out_trade_no = $1', [action.paymentIntent])).rows[0]!;

@@ -95,6 +95,8 @@ export class NotSupported extends Error {}
  * open before the flow that started it releases it.
  */
 export const ACTION_TIMEOUT_MS = 30 * 60_000;
+/** How often a flow's guard asks the provider about a payment waiting for the customer (until ACTION_TIMEOUT_MS). */
+export const ACTION_CHECK_MS = 60_000;
 
 export abstract class PaymentProvider {
   static readonly id: string;

@@ -12,7 +12,7 @@ import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, notFound, refused, conflict } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound, refused, conflict } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import type { AuthRepository, UserRow } from '../auth/repository.ts';
@@ -20,7 +20,7 @@ import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
 import { PaymentsService } from '../payments/service.ts';
-import { ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
@@ -53,6 +53,8 @@ export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
 export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
 export const JOB_BUY_OUT = 'rental.overtime-buy-out';
 export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
+/** Follows a debt payment (payType FK) until it settled the debt or was given back. */
+export const JOB_DEBT_GUARD = 'rental.debt-guard';
 /** Before a card hold lapses (capture_before) on an open rental: renew it off-session, else capture it. */
 export const JOB_HOLD_EXPIRY = 'rental.hold-expiry';
 /** A rent above the hold: the rest is charged off-session on the saved card (or becomes a debt, payType FK). */
@@ -95,6 +97,7 @@ export class RentalsService {
   constructor(private readonly d: RentalsDeps) {
     d.jobs.register(JOB_EJECT_TIMEOUT, (p) => this.ejectTimedOut(String(p.orderId)));
     d.jobs.register(JOB_ORPHAN_AUTH, (p) => this.releaseOrphan(p));
+    d.jobs.register(JOB_DEBT_GUARD, (p) => this.debtGuard(p));
     d.jobs.register(JOB_BUY_OUT, (p) => this.buyOut(String(p.orderId), 'overtime').then(() => undefined));
     d.jobs.register(JOB_SETTLE_PAYMENT, async (p) => {
       await this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount));
@@ -627,35 +630,100 @@ export class RentalsService {
 
   /**
    * payType FK: pays what a failed deduction left on the order (never starts a rental). The money goes to the
-   * operator's revenue; a payment that needs 3-D Secure returns ActionRequired and is resumed with paymentIntent.
+   * operator's revenue; a payment that needs the customer (3-D Secure, a provider's page) returns ActionRequired
+   * and is resumed with paymentIntent. A guard job follows every payment (debtGuard): the process dying between
+   * the charge and the order's update, or a customer who paid but never came back, still settles the debt once.
    */
   async payDebt(user: UserRow, input: { outTradeNo: string; paymentId: string; token?: string; paymentIntent?: string; agent?: string; key?: string }): Promise<string | ActionRequired> {
     const order = await this.check(user, input.outTradeNo);
     const debt = Number(order.debt ?? 0);
-    if (debt <= 0 || order.debt_paid_at) throw conflict('error.order.nothingToPay');
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
+    // The app resumes a payment its guard already applied (the customer came back late): the same answer.
+    if (input.paymentIntent && order.debt_paid_at && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))?.order_id === order.id) return order.id;
+    if (debt <= 0 || order.debt_paid_at) throw conflict('error.order.nothingToPay');
     if (!input.paymentIntent && !input.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    const key = `fk_${order.id}_${input.key ?? debt}`;
+    const guard = { orderId: order.id, providerId: provider.id, userId: user.id, token: input.token ?? null, key, amount: debt, currency: order.currency, ref: null as string | null };
+    // Committed before the provider call; a resumed payment is followed by the guard its first call left.
+    if (!input.paymentIntent) await this.d.jobs.enqueue(JOB_DEBT_GUARD, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    const cancel = () => (input.paymentIntent ? this.d.jobs.cancel(JOB_DEBT_GUARD, 'ref', input.paymentIntent) : this.d.jobs.cancel(JOB_DEBT_GUARD, 'key', key));
     const result = await this.pay(user, provider, { qrcode: '', token: input.token ?? '', paymentId: input.paymentId, paymentIntent: input.paymentIntent },
-      `fk_${order.id}_${input.key ?? debt}`, debt, order.currency, 'automatic', 'debt');
-    if (!result.ok) return this.declined(user, provider, result, debt, order.currency, 'debt');
-    if (result.status === 'requires_action') return { action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
+      key, debt, order.currency, 'automatic', 'debt');
+    if (!result.ok) {
+      await cancel();
+      return this.declined(user, provider, result, debt, order.currency, 'debt');
+    }
+    if (result.status === 'requires_action') {
+      if (!input.paymentIntent) {
+        await this.d.db.tx(async () => {
+          await this.d.jobs.enqueue(JOB_DEBT_GUARD, { ...guard, key: `${key}:action`, ref: result.ref, deadline: this.d.clock.now().getTime() + ACTION_TIMEOUT_MS },
+            new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
+          await this.d.jobs.cancel(JOB_DEBT_GUARD, 'key', key);
+        });
+      }
+      return { action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
+    }
+    await this.settleDebt(provider, result, { orderId: order.id, userId: user.id, amount: debt, currency: order.currency });
+    await cancel();
+    return order.id;
+  }
+
+  /**
+   * One unit of work: the debt paid with this charge, once (a retry, the customer's resume and the guard get the
+   * same charge). A charge that can no longer pay it (paid meanwhile by another payment) is refunded.
+   */
+  private async settleDebt(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: { orderId: string; userId: number; amount: number; currency: string }) {
     try {
       await this.d.db.tx(async () => {
         if (await this.d.payments.repo.byRef(provider.id, result.ref)) return;
-        await this.d.repo.find(order.id, { lock: true });
-        if (!(await this.d.repo.payDebt(order.id, debt, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
-        await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'debt', amount: debt, currency: order.currency });
+        await this.d.repo.find(t.orderId, { lock: true });
+        if (!(await this.d.repo.payDebt(t.orderId, t.amount, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
+        await this.d.payments.record({ providerId: provider.id, result, userId: t.userId, orderId: t.orderId, purpose: 'debt', amount: t.amount, currency: t.currency });
         const w = this.d.ledger;
-        const clearing = await w.account(providerOwner(provider.id), 'clearing', order.currency);
-        const revenue = await w.account(PLATFORM, 'revenue', order.currency);
-        await w.transfer({ debit: clearing, credit: revenue, amount: debt, code: 'rent', orderId: order.id, at: this.d.clock.now() });
-        await commitIdempotencyKey(order.id); // the request's key completes with the payment, in this transaction
+        const clearing = await w.account(providerOwner(provider.id), 'clearing', t.currency);
+        const revenue = await w.account(PLATFORM, 'revenue', t.currency);
+        await w.transfer({ debit: clearing, credit: revenue, amount: t.amount, code: 'rent', orderId: t.orderId, at: this.d.clock.now() });
+        await commitIdempotencyKey(t.orderId); // the request's key completes with the payment, in this transaction
       });
     } catch (err) {
-      if (!(await this.d.payments.repo.byRef(provider.id, result.ref))) await provider.refund(result.ref, debt).catch(() => undefined);
+      if (!(await this.d.payments.repo.byRef(provider.id, result.ref))) {
+        const c = compensationsOf(this.d.jobs, this.d.payments.providers);
+        await c.request({ providerId: provider.id, ref: result.ref, action: 'refund', amount: t.amount, reason: `debt of ${t.orderId} not paid with it` }, this.d.clock.now());
+      }
       throw err;
     }
-    return order.id;
+  }
+
+  /**
+   * The debt payment's guard. Without a ref (the process died during the call): the call replayed (same key: the
+   * same charge). With a ref (the customer had to act): its state now, looked at again while it waits, released
+   * after its deadline. A charge the provider took settles the debt (or is refunded if it no longer can).
+   */
+  private async debtGuard(p: Record<string, unknown>) {
+    const providerId = String(p.providerId);
+    if (!this.d.payments.providers.has(providerId)) return;
+    const provider = this.d.payments.providers.get(providerId);
+    const t = { orderId: String(p.orderId), userId: Number(p.userId), amount: Number(p.amount), currency: String(p.currency) };
+    let result: AuthorizeResult;
+    if (p.ref) {
+      if (await this.d.payments.repo.byRef(providerId, String(p.ref))) return;
+      result = await provider.resume(String(p.ref), t.userId);
+      if (result.ok && result.status === 'requires_action') {
+        if (this.d.clock.now().getTime() < Number(p.deadline)) await this.d.jobs.enqueue(JOB_DEBT_GUARD, p, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
+        else await provider.void(String(p.ref), { idempotencyKey: `release_${String(p.ref)}` });
+        return;
+      }
+    } else {
+      result = await provider.authorize({ token: String(p.token), amount: t.amount, currency: t.currency, capture: 'automatic', idempotencyKey: String(p.key), userId: t.userId, saveCard: true, purpose: 'debt' });
+    }
+    if (!result.ok || result.status !== 'captured') return;
+    if (result.amount !== t.amount || result.currency?.toUpperCase() !== t.currency) {
+      await compensationsOf(this.d.jobs, this.d.payments.providers).request({ providerId, ref: result.ref, action: 'refund', amount: result.amount ?? t.amount, reason: `debt of ${t.orderId}: amount differs` }, this.d.clock.now());
+      return;
+    }
+    await this.settleDebt(provider, result, t).catch((err: unknown) => {
+      if (!(err instanceof AppError)) throw err; // the debt was paid meanwhile: the charge is being refunded
+    });
   }
 
   /**

@@ -24,7 +24,7 @@ import type { Logger } from '../cabinets/link.ts';
 import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import { ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
+import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
@@ -36,8 +36,6 @@ export const JOB_PAYOUT_SUBMIT = 'wallet.payout-submit';
 export const JOB_TOPUP_GUARD = 'wallet.topup-guard';
 /** When the guard looks (a request is long finished by then). */
 export const TOPUP_GUARD_MS = 120_000;
-/** How often the guard of a payment waiting for the customer asks the provider (until ACTION_TIMEOUT_MS). */
-export const TOPUP_ACTION_CHECK_MS = 60_000;
 
 export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
 /** What a top-up credits: whose wallet, how much, under which order number and provider key. */
@@ -145,7 +143,7 @@ export class WalletService {
         await this.d.db.tx(async () => {
           await this.d.jobs.enqueue(JOB_TOPUP_GUARD, {
             providerId: provider.id, token: null, ref, ...t, key: `${providerKey}:action`, deadline: this.d.clock.now().getTime() + ACTION_TIMEOUT_MS,
-          }, new Date(this.d.clock.now().getTime() + TOPUP_ACTION_CHECK_MS));
+          }, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
           await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
         });
       }
@@ -239,7 +237,7 @@ export class WalletService {
     const result = await provider.resume(ref, t.userId);
     if (result.ok && result.status === 'requires_action') {
       if (this.d.clock.now().getTime() < Number(p.deadline)) {
-        await this.d.jobs.enqueue(JOB_TOPUP_GUARD, p, new Date(this.d.clock.now().getTime() + TOPUP_ACTION_CHECK_MS));
+        await this.d.jobs.enqueue(JOB_TOPUP_GUARD, p, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
       } else {
         this.d.log.warn({ outTradeNo: t.outTradeNo, ref }, 'releasing a top-up payment the customer did not finish');
         await provider.void(ref, { idempotencyKey: `release_${ref}` });
