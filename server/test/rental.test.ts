@@ -300,13 +300,13 @@ describe.runIf(process.env.DATABASE_URL)('a rental and a withdrawal of one user 
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     const top = await b.app.inject({
       method: 'POST', url: `${API}/cdb/payment/multicurrency/recharge`, headers: { token, ...form, 'idempotency-key': 'lock-top' },
-      payload: new URLSearchParams({ amount: '100', currency: 'USD', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }).toString(),
+      payload: new URLSearchParams({ amount: '200', currency: 'CNY', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }).toString(),
     });
     expect(top.json().code).toBe(0);
     const me = (await get('userInfo', token)).json().data;
     // The interleaving of the wallet model test's failing run (seed 1628692760), made deterministic by two other
     // connections that each hold a row one of the requests takes: the user's top-up payments (the refund to the
-    // card locks them first) and the New York cabinet (the rental locks it after its user, before the wallet).
+    // card locks them first) and the Shanghai cabinet (the rental locks it after its user, before the wallet).
     const connect = async () => {
       const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
       await c.connect();
@@ -322,14 +322,14 @@ describe.runIf(process.env.DATABASE_URL)('a rental and a withdrawal of one user 
       await payments.query('begin');
       await payments.query(`select id from ${b.schema}.payments where user_id = $1 for update`, [me.pId]);
       await cabinet.query('begin');
-      await cabinet.query(`select id from ${b.schema}.cabinets where id = 'PWL-NYC-001' for update`);
+      await cabinet.query(`select id from ${b.schema}.cabinets where id = 'PWL-SH-001' for update`);
       let answered = false;
       const withdrawing = b.app.inject({
         method: 'POST', url: `${API}/cdb/mine/tixian/create`, headers: { token, ...form, 'idempotency-key': 'lock-refund' },
-        payload: new URLSearchParams({ refundType: '0', amount: '49', currency: 'USD', autoAudit: '1' }).toString(),
+        payload: new URLSearchParams({ refundType: '0', amount: '49', currency: 'CNY', autoAudit: '1' }).toString(),
       }).finally(() => (answered = true));
       await waitFor(async () => (await waitingFor(await pidOf(payments), '%from payments%for update%')).length > 0, 'the withdrawal waiting for the payments');
-      const renting = b.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-NYC-001`, headers: { token, 'idempotency-key': 'lock-rent' } });
+      const renting = b.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`, headers: { token, 'idempotency-key': 'lock-rent' } });
       const rental = await waitFor(async () => (await waitingFor(await pidOf(cabinet), '%from cabinets%for update%'))[0], 'the rental, its user locked, waiting for the cabinet');
       // The withdrawal goes on: it locks the wallet and writes its row. It used to wait here for the rental's lock
       // on the user (its foreign key), holding the wallet that the rental needs next: PostgreSQL then aborted one of
@@ -341,8 +341,8 @@ describe.runIf(process.env.DATABASE_URL)('a rental and a withdrawal of one user 
       expect(w.json()).toMatchObject({ code: 0 });
       expect(r.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
       await untilOut(token, r.json().data.outTradNo);
-      // 100 − the 30 deposit held − the 49 withdrawn.
-      expect((await get('cdb/user/wallet/new', token)).json().data).toContainEqual(expect.objectContaining({ pCurrencyType: 'USD', pBalance: 21, pDepositAmount: 30 }));
+      // 200 − the 99 deposit held − the 49 withdrawn.
+      expect((await get('cdb/user/wallet/new', token)).json().data).toContainEqual(expect.objectContaining({ pCurrencyType: 'CNY', pBalance: 52, pDepositAmount: 99 }));
       await ledgerBalanced();
     } finally {
       for (const c of [payments, cabinet]) await c.query('rollback').catch(() => undefined);
