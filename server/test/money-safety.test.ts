@@ -10,6 +10,8 @@ import { build, cardToken, markHeardFrom, touristToken, type Built } from './hel
 import { providerOwner, userOwner } from '../src/modules/ledger/service.ts';
 import { JOB_COMPENSATE } from '../src/modules/payments/compensation.ts';
 import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
+import { checkLedger } from '../src/modules/wallet/reconcile.ts';
+import { JOB_SANDBOX_PAYOUT_ARRIVAL } from '../src/modules/payments/sandbox.ts';
 
 const API = '/cdb-app-api/v1/app';
 let b: Built;
@@ -246,5 +248,31 @@ describe('withdrawal payouts: a forged webhook', () => {
     // This installation's own secret is random, and the same for every process on the database.
     const { rows } = await b.db.query<{ value: string }>(`select value from installation_secrets where name = 'sandbox.webhook-secret'`);
     expect(rows[0]!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe('withdrawal payouts: the process dies inside the sandbox provider', () => {
+  it('between the payout and its arrival: the retried submit still brings the outcome (the hold never stays pending)', async () => {
+    const token = await touristToken(b.app);
+    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }, key())).json().code).toBe(0);
+    // The sandbox provider accepts the payout and schedules its arrival (a job); the process stops in between, as
+    // the wallet model test's killed server once did (the payout stayed in transit with no arrival, for ever).
+    const jobs = b.app.powerly.jobs;
+    const enqueue = jobs.enqueue.bind(jobs);
+    jobs.enqueue = (kind, payload, runAt) => {
+      if (kind !== JOB_SANDBOX_PAYOUT_ARRIVAL) return enqueue(kind, payload, runAt);
+      jobs.enqueue = enqueue;
+      return Promise.reject(new Error('process stopped'));
+    };
+    const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR', autoAudit: 1 }, key());
+    expect(r.json()).toMatchObject({ code: 0, data: { status: 'pending' } });
+    const id = r.json().data.tixianOrderId;
+    expect((await b.app.powerly.wallet.findWithdrawal(id))?.provider_ref).toBeNull(); // the submit failed: its job retries it
+    await jobs.runDue(); // the submit job (a new process)
+    await jobs.runDue(); // the payout's arrival
+    expect((await b.app.powerly.wallet.findWithdrawal(id))?.status).toBe('paid');
+    const user = await b.app.powerly.auth.authenticate(token);
+    expect(await b.app.powerly.wallet.walletOf(user.id, 'EUR')).toMatchObject({ balance: 0 });
+    expect(await checkLedger(b.db)).toEqual([]);
   });
 });

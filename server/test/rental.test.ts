@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rentalFee } from '#core/pricing.ts';
 import { toMajor } from '#core/money.ts';
@@ -289,6 +290,64 @@ describe('one open rental per user', () => {
     const ok = x.statusCode === 200 ? x : y;
     await untilOut(token, ok.json().data.outTradNo);
     await ledgerBalanced();
+  });
+});
+
+// PostgreSQL only: the embedded database runs one statement at a time, so two units of work never wait on each other.
+describe.runIf(process.env.DATABASE_URL)('a rental and a withdrawal of one user at the same moment (PostgreSQL)', () => {
+  it('both go through: the rental serialises on its user without blocking the withdrawal, which writes a row referencing the user under its wallet lock (no deadlock, no 500)', async () => {
+    const token = await touristToken(b.app);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const top = await b.app.inject({
+      method: 'POST', url: `${API}/cdb/payment/multicurrency/recharge`, headers: { token, ...form, 'idempotency-key': 'lock-top' },
+      payload: new URLSearchParams({ amount: '200', currency: 'CNY', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }).toString(),
+    });
+    expect(top.json().code).toBe(0);
+    const me = (await get('userInfo', token)).json().data;
+    // The interleaving of the wallet model test's failing run (seed 1628692760), made deterministic by two other
+    // connections that each hold a row one of the requests takes: the user's top-up payments (the refund to the
+    // card locks them first) and the Shanghai cabinet (the rental locks it after its user, before the wallet).
+    const connect = async () => {
+      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await c.connect();
+      return c;
+    };
+    const [payments, cabinet, watch] = [await connect(), await connect(), await connect()];
+    const pidOf = async (c: pg.Client) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    // The backends waiting for `pid` (watched from a connection outside any transaction: a transaction sees
+    // pg_stat_activity as of its first read).
+    const waitingFor = async (pid: number, like = '%') => (await watch.query<{ pid: number }>(
+      'select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid)) and query like $2', [pid, like])).rows.map((r) => r.pid);
+    try {
+      await payments.query('begin');
+      await payments.query(`select id from ${b.schema}.payments where user_id = $1 for update`, [me.pId]);
+      await cabinet.query('begin');
+      await cabinet.query(`select id from ${b.schema}.cabinets where id = 'PWL-SH-001' for update`);
+      let answered = false;
+      const withdrawing = b.app.inject({
+        method: 'POST', url: `${API}/cdb/mine/tixian/create`, headers: { token, ...form, 'idempotency-key': 'lock-refund' },
+        payload: new URLSearchParams({ refundType: '0', amount: '49', currency: 'CNY', autoAudit: '1' }).toString(),
+      }).finally(() => (answered = true));
+      await waitFor(async () => (await waitingFor(await pidOf(payments), '%from payments%for update%')).length > 0, 'the withdrawal waiting for the payments');
+      const renting = b.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`, headers: { token, 'idempotency-key': 'lock-rent' } });
+      const rental = await waitFor(async () => (await waitingFor(await pidOf(cabinet), '%from cabinets%for update%'))[0], 'the rental, its user locked, waiting for the cabinet');
+      // The withdrawal goes on: it locks the wallet and writes its row. It used to wait here for the rental's lock
+      // on the user (its foreign key), holding the wallet that the rental needs next: PostgreSQL then aborted one of
+      // the two (deadlock detected) and its caller got a 500.
+      await payments.query('commit');
+      await waitFor(async () => answered || (await waitingFor(rental)).length > 0, 'the withdrawal answered, or waiting for the rental');
+      await cabinet.query('commit');
+      const [r, w] = await Promise.all([renting, withdrawing]);
+      expect(w.json()).toMatchObject({ code: 0 });
+      expect(r.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
+      await untilOut(token, r.json().data.outTradNo);
+      // 200 − the 99 deposit held − the 49 withdrawn.
+      expect((await get('cdb/user/wallet/new', token)).json().data).toContainEqual(expect.objectContaining({ pCurrencyType: 'CNY', pBalance: 52, pDepositAmount: 99 }));
+      await ledgerBalanced();
+    } finally {
+      for (const c of [payments, cabinet]) await c.query('rollback').catch(() => undefined);
+      for (const c of [payments, cabinet, watch]) await c.end();
+    }
   });
 });
 

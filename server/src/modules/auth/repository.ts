@@ -32,9 +32,15 @@ export class AuthRepository {
     return rows[0];
   }
 
-  /** Locks the user's row for the rest of the unit of work (serialises one user's rentals). */
+  /**
+   * Locks the user's row for the rest of the unit of work (serialises one user's rentals). FOR NO KEY UPDATE, not
+   * FOR UPDATE: it must not block the foreign-key checks of rows that reference the user (a withdrawal, a payment,
+   * an idempotency key), which take KEY SHARE. A withdrawal writes its row while it holds the user's wallet, the
+   * wallet a rental locks after its user: with FOR UPDATE the two waited for each other and PostgreSQL aborted one
+   * (deadlock detected, a 500). Two rentals still queue here (NO KEY UPDATE conflicts with itself).
+   */
   async lock(id: number) {
-    await this.db.query('select id from users where id = $1 for update', [id]);
+    await this.db.query('select id from users where id = $1 for no key update', [id]);
   }
 
   async setCurrency(id: number, currency: string) {

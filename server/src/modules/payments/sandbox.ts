@@ -177,10 +177,15 @@ export class SandboxCardProvider extends PaymentProvider {
   override async payout(input: PayoutInput) {
     const id = `po_${input.idempotencyKey}`;
     const now = this.clock.now();
-    const created = await this.repo.insertPayout(id, input.amount, input.currency, input.destination, now);
-    if (created && this.jobs) {
-      await this.jobs.enqueue(JOB_SANDBOX_PAYOUT_ARRIVAL, { payoutId: id }, new Date(now.getTime() + this.payoutDelayMs));
-    }
+    // The payout and its arrival in one unit of work: a process stopping between the two left a payout in transit
+    // with no arrival, and the retried request (same key) found it made and scheduled none; the provider never
+    // forgets a payout it accepted.
+    await this.db.tx(async () => {
+      const created = await this.repo.insertPayout(id, input.amount, input.currency, input.destination, now);
+      if (created && this.jobs) {
+        await this.jobs.enqueue(JOB_SANDBOX_PAYOUT_ARRIVAL, { payoutId: id }, new Date(now.getTime() + this.payoutDelayMs));
+      }
+    });
     return { ref: id };
   }
 
