@@ -20,7 +20,7 @@ import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
 import { PaymentsService } from '../payments/service.ts';
-import type { AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
+import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
@@ -254,7 +254,7 @@ export class RentalsService {
     // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
     const result = await provider.authorize({
       token: String(p.token), amount, currency: String(p.currency), capture: wallet ? 'automatic' : 'manual', idempotencyKey: orderId,
-      userId: Number(p.userId), saveCard: true, purpose: wallet ? 'deposit_topup' : 'deposit_preauth',
+      userId: Number(p.userId), saveCard: true, purpose: wallet ? 'deposit_topup' : 'deposit_preauth', methodType: String(p.paymentId).split(':')[1],
     });
     if (!result.ok) return;
     this.d.log.warn({ orderId, ref: result.ref }, 'releasing an orphaned card authorisation');
@@ -272,8 +272,7 @@ export class RentalsService {
 
   private async declined(user: UserRow, provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, amount: number, currency: string, purpose: string): Promise<never> {
     await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: null, purpose, amount, currency });
-    const known = ['card_declined', 'insufficient_funds', 'token_invalid', 'authentication_required', 'expired_card', 'incorrect_cvc', 'processing_error'];
-    throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
+    throw refused(declineMessageKey(result.declineCode));
   }
 
   /** Releases the money of a rental that was not started: a compensation job (payments/compensation.ts). */

@@ -22,7 +22,7 @@ import type { Logger } from '../cabinets/link.ts';
 import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import type { AuthorizeResult, PaymentProvider, ProviderEvent } from '../payments/provider.ts';
+import { declineMessageKey, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
@@ -135,8 +135,7 @@ export class WalletService {
     if (!result.ok) {
       await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
-      const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
-      throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
+      throw refused(declineMessageKey(result.declineCode));
     }
     const ledger = this.d.ledger;
     let done = outTradeNo;
@@ -469,8 +468,7 @@ export class WalletService {
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === 'resource_missing') throw notFound('error.card.setupNotFound');
-      const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
-      throw refused(`error.payment.${code && known.includes(code) ? code : 'card_declined'}`);
+      throw refused(declineMessageKey(code));
     }
     const cardId = `card_${uuid()}`;
     await this.d.db.tx(async () => {
