@@ -32,7 +32,7 @@ import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
 import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { ExternalRepository } from './modules/payments/methods/repository.ts';
-import { methodProviders, methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
+import { cardTypes, methodProviders, methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
 import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
 import { SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import { PaymentsService } from './modules/payments/service.ts';
@@ -194,6 +194,7 @@ export async function buildApp(deps: AppDeps) {
     defaultAgent: DEFAULT_AGENT,
     agentExists: async (id) => (await embedRepo.agent(id)) != null,
     methodProviders: byAgent,
+    cardTypes: cardTypes(deps.paymentMethods ?? {}),
   });
   const rentalsRepo = new RentalsRepository(db);
   const rentals = new RentalsService({

@@ -38,7 +38,11 @@ export const SandboxTokenBody = Type.Object({ publicKey: CardField, number: Card
 export type SandboxTokenBody = Static<typeof SandboxTokenBody>;
 export const SandboxToken = Type.Object({
   id: Type.String(),
-  card: Type.Object({ brand: Type.String(), last4: Type.String(), expMonth: Type.Integer(), expYear: Type.Integer() }),
+  card: Type.Object({
+    brand: Type.String(), last4: Type.String(), expMonth: Type.Integer(), expYear: Type.Integer(),
+    /** credit | debit | prepaid, as the card network reports it (the `debitcard` type takes only debit). */
+    funding: Type.String(),
+  }),
 });
 export type SandboxToken = Static<typeof SandboxToken>;
 
