@@ -213,6 +213,8 @@ export async function buildApp(deps: AppDeps) {
     { table: 'cabinet_events', keepDays: 90, sweep: (before) => cabinetsRepo.sweepEvents(before) },
     { table: 'cabinet_commands', keepDays: 180, sweep: (before) => cabinetsRepo.sweepCommands(before) },
     { table: 'cabinet_rejects', keepDays: 30, sweep: (before) => cabinetsRepo.sweepRejects(before) },
+    // A payer token with a sealed card lives 10 minutes; one never used goes with the next sweep after its expiry.
+    { table: 'external_method_tokens', keepDays: 0, sweep: (before) => externalRepo.sweepExpiredTokens(before) },
   );
   const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
   const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
@@ -264,7 +266,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
-    await api.register(payerRoutes, { payments });
+    await api.register(payerRoutes, { payments, clock });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a) => wallet.savedCardRef(u, c, a) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });

@@ -21,6 +21,7 @@ import { ExternalMethodProvider } from './external.ts';
 import type { ExternalRepository } from './repository.ts';
 import { sandboxAdapter } from './sandbox.ts';
 import { DEBIT_CARD_TYPE } from '../provider.ts';
+import { cardSealKey } from './card-seal.ts';
 
 /** Every method adapter of the product. */
 export const DEFINITIONS: AdapterDefinition[] = [
@@ -109,7 +110,7 @@ export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): 
       const def = defs.find((x) => x.id === id);
       if (!def) continue;
       const instance = agent === d.platformAgent ? id : `${id}.${agent}`;
-      add(agent, new ExternalMethodProvider(instance, def, def.create(cfg, adapterDeps), d.repo, d.clock, d.publicUrl, false));
+      add(agent, new ExternalMethodProvider(instance, def, def.create(cfg, adapterDeps), d.repo, d.clock, d.publicUrl, false, cardSealKey(instance, def, cfg)));
     }
   }
   if (d.sandbox) {
