@@ -8,6 +8,7 @@ import { FakeStripe } from './stripe/fake-stripe.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { methodProviders, methodsGaps, parseMethodsConfig } from '../src/modules/payments/methods/registry.ts';
 import { ExternalRepository } from '../src/modules/payments/methods/repository.ts';
+import { JOB_TOPUP_GUARD } from '../src/modules/wallet/service.ts';
 
 const API = '/cdb-app-api/v1/app';
 let n = 0;
@@ -143,6 +144,36 @@ describe('debitcard live (the Stripe adapter against the Stripe test server)', (
     const gone = await api.post('cdb/payment/multicurrency/recharge', t, { amount: '20', currency: 'EUR', paymentId: 'stripe:debitcard', stripeToken: 'pm_missing' });
     expect(gone.json()).toMatchObject({ code: 422, msg: 'The card details have expired or were already used. Please enter your card again.' });
     expect(await checkLedger(b.db)).toEqual([]);
+  });
+});
+
+describe('debitcard: the guards replay a call as it was made', () => {
+  const SK = 'sk_test_platform_guard';
+  let fake: FakeStripe;
+  let b: Built;
+  beforeAll(async () => {
+    fake = await new FakeStripe([SK]).start();
+    b = await build({
+      simulator: false,
+      stripe: { account: { secretKey: SK, publishableKey: 'pk_test_guard', webhookSecret: 'whsec_guard' }, agents: {}, transport: fake.transport() },
+      paymentMethods: { powerly: { debitcard: {} } },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await b?.close();
+    await fake?.stop();
+  });
+
+  it('a top-up guard (the process died mid-call) replays a debit-only call as debit-only: the credit card is never charged', async () => {
+    const t = await touristToken(b.app);
+    const me = (await inject(b).get('userInfo', t)).json().data as { pId: number };
+    // What recharge writes before the card call; here the call's process "died" and the guard runs it again.
+    await b.app.powerly.jobs.enqueue(JOB_TOPUP_GUARD, {
+      providerId: 'stripe', token: 'pm_card_visa', ref: null, amount: 1000, currency: 'EUR', key: 'guard-debit-1', userId: me.pId, outTradeNo: 'CZGUARD1', methodType: 'debitcard',
+    }, b.clock.now());
+    await b.app.powerly.jobs.runDue();
+    expect(fake.requests.some((q) => q.method === 'GET' && q.path === '/v1/payment_methods/pm_card_visa')).toBe(true);
+    expect(fake.requests.filter((q) => q.path === '/v1/payment_intents' && q.method === 'POST')).toEqual([]);
   });
 });
 

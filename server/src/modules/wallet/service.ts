@@ -117,6 +117,7 @@ export class WalletService {
     // recorded refund), the job replays the call (same key: the provider returns the same charge) and refunds it.
     await this.d.jobs.enqueue(JOB_TOPUP_GUARD, {
       providerId: provider.id, token: token ?? null, ref: inp.paymentIntent ?? null, amount, currency, key: providerKey, userId: user.id, outTradeNo,
+      methodType: inp.paymentId.split(':')[1] ?? null,
     }, new Date(this.d.clock.now().getTime() + TOPUP_GUARD_MS));
     let result = inp.paymentIntent
       ? await provider.resume(inp.paymentIntent, user.id)
@@ -198,7 +199,11 @@ export class WalletService {
     // Replays the call (same key: the same charge) or, for a payment the customer finished, reads its outcome.
     const result = p.ref
       ? await provider.resume(String(p.ref), Number(p.userId))
-      : await provider.authorize({ token: String(p.token), amount, currency: String(p.currency), capture: 'automatic', idempotencyKey: String(p.key), userId: Number(p.userId), purpose: 'wallet_topup' });
+      : await provider.authorize({
+        token: String(p.token), amount, currency: String(p.currency), capture: 'automatic', idempotencyKey: String(p.key), userId: Number(p.userId), purpose: 'wallet_topup',
+        // The first call's method type: a debit-only top-up is replayed as debit-only (never charges the card it declined).
+        methodType: p.methodType ? String(p.methodType) : undefined,
+      });
     if (!result.ok || result.status !== 'captured') return;
     await this.refundUncredited(providerId, result, { userId: Number(p.userId), outTradeNo: String(p.outTradeNo), amount, currency: String(p.currency), key: String(p.key) }, { fromGuard: true });
   }
