@@ -32,7 +32,7 @@ import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
 import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { ExternalRepository } from './modules/payments/methods/repository.ts';
-import { methodProviders, methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
+import { cardTypes, methodProviders, methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
 import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
 import { SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import { PaymentsService } from './modules/payments/service.ts';
@@ -194,6 +194,7 @@ export async function buildApp(deps: AppDeps) {
     defaultAgent: DEFAULT_AGENT,
     agentExists: async (id) => (await embedRepo.agent(id)) != null,
     methodProviders: byAgent,
+    cardTypes: cardTypes(deps.paymentMethods ?? {}),
   });
   const rentalsRepo = new RentalsRepository(db);
   const rentals = new RentalsService({
@@ -212,6 +213,8 @@ export async function buildApp(deps: AppDeps) {
     { table: 'cabinet_events', keepDays: 90, sweep: (before) => cabinetsRepo.sweepEvents(before) },
     { table: 'cabinet_commands', keepDays: 180, sweep: (before) => cabinetsRepo.sweepCommands(before) },
     { table: 'cabinet_rejects', keepDays: 30, sweep: (before) => cabinetsRepo.sweepRejects(before) },
+    // A payer token with a sealed card lives 10 minutes; one never used goes with the next sweep after its expiry.
+    { table: 'external_method_tokens', keepDays: 0, sweep: (before) => externalRepo.sweepExpiredTokens(before) },
   );
   const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
   const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
@@ -263,7 +266,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
-    await api.register(payerRoutes, { payments });
+    await api.register(payerRoutes, { payments, clock });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a) => wallet.savedCardRef(u, c, a) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });

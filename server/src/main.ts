@@ -21,6 +21,7 @@ import { WeChatApi } from './modules/content/wechat.ts';
 import { mailerFromConfig } from './modules/notify/mailer.ts';
 import { SandboxCardProvider } from './modules/payments/sandbox.ts';
 import { parseMethodsConfig } from './modules/payments/methods/registry.ts';
+import { loggerOptions } from './lib/logger.ts';
 import { serveFrontEnd } from './static.ts';
 
 async function main() {
@@ -63,7 +64,7 @@ async function main() {
     paymentMethods: parseMethodsConfig(process.env.PAYMENT_METHODS),
     publicUrl: cfg.publicUrl,
     signIn: signInSettingsFromEnv(process.env),
-    logger: { level: process.env.LOG_LEVEL || 'warn' },
+    logger: loggerOptions(process.env.LOG_LEVEL || 'warn'),
   });
   const built = await serveFrontEnd(app, cfg.distDir);
 

@@ -129,7 +129,7 @@ describe('sandbox tokenisation', () => {
       payload: { publicKey: 'pk_sandbox_powerly', number: '4242 4242 4242 4242', expMonth: 12, expYear: 2031, cvc: '123' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().card).toEqual({ brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031 });
+    expect(res.json().card).toEqual({ brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031, funding: 'credit' });
   });
 
   it('accepts form-encoded bodies', async () => {
@@ -138,7 +138,7 @@ describe('sandbox tokenisation', () => {
       payload: 'publicKey=pk_sandbox_powerly&number=4242424242424242&expMonth=1&expYear=31&cvc=999',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().card).toEqual({ brand: 'visa', last4: '4242', expMonth: 1, expYear: 2031 });
+    expect(res.json().card).toEqual({ brand: 'visa', last4: '4242', expMonth: 1, expYear: 2031, funding: 'credit' });
   });
 });
 

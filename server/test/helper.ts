@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import pg from 'pg';
 import { TOURIST_CODE_MIN_LENGTH } from '#contract/auth.ts';
-import { buildApp, type PowerlyApp } from '../src/app.ts';
+import { buildApp, type AppDeps, type PowerlyApp } from '../src/app.ts';
 import { openPglite, openPostgres, type Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seed } from '../src/db/seed.ts';
@@ -102,6 +102,8 @@ export interface BuildOptions {
   paymentMethods?: MethodsConfig;
   methodFetch?: typeof fetch;
   publicUrl?: string;
+  /** Fastify's logger (tests of what the log may show). */
+  logger?: AppDeps['logger'];
 }
 
 export async function build(opts: BuildOptions = {}): Promise<Built> {
@@ -135,7 +137,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
     rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
-    paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl });
+    paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, logger: opts.logger });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

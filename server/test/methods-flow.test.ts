@@ -109,6 +109,22 @@ describe('a wallet top-up paid on the provider page', () => {
   });
 });
 
+describe("Flutterwave's card form in test mode", () => {
+  it('is the same form (directCard) but pays with the sandbox card token; card fields are refused, never kept', async () => {
+    const token = await touristToken(b.app);
+    const m = (await methods(token, 'currency=NGN')).find((x) => x.pId === 'flutterwave:Flutterwave') as Methods & { directCard?: boolean; publicKey?: string };
+    expect(m).toMatchObject({ kind: 'card', directCard: true, sandbox: true });
+    const raw = await payer(token, { paymentId: 'flutterwave:Flutterwave', email: 'ada@powerly.example', cardNumber: '4242424242424242', expiryMonth: '12', expiryYear: '34', cvv: '123' }, 'pt-PT');
+    expect(raw.json()).toMatchObject({ code: 400, msg: 'Não é possível enviar os dados do cartão para este método de pagamento.' });
+    const card = (await b.app.inject({ method: 'POST', url: '/sandbox-pay/v1/tokens', payload: { publicKey: m.publicKey, number: '4242424242424242', expMonth: '12', expYear: '34', cvc: '123' } })).json().id as string;
+    // The form's e-mail is required here too (Flutterwave needs one on every charge).
+    expect((await payer(token, { paymentId: 'flutterwave:Flutterwave', cardToken: card })).json()).toMatchObject({ code: 400, msg: 'Please enter your e-mail' });
+    const t = (await payer(token, { paymentId: 'flutterwave:Flutterwave', cardToken: card, email: 'ada@powerly.example', phoneNumber: '8030000000', areaCode: '234' })).json().data.token as string;
+    const r = await post('cdb/payment/multicurrency/recharge', token, { amount: '700', currency: 'NGN', paymentId: 'flutterwave:Flutterwave', stripeToken: t });
+    expect(r.json(), r.body).toMatchObject({ code: 0, data: { pBalance: 700, pCurrencyType: 'NGN' } });
+  });
+});
+
 describe('a rental paid with a method beyond the card', () => {
   it('starts the rental once the provider says paid (the deposit goes into the wallet, then is held)', async () => {
     const token = await touristToken(b.app);

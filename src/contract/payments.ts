@@ -20,6 +20,11 @@ export const PaymentMethod = Type.Object({
   sandbox: Type.Optional(Type.Boolean()),
   /** The provider's test-mode values (test phone numbers, cards) with what each does, in test mode only. */
   testValues: Type.Optional(Type.Array(Type.Object({ value: Type.String(), outcome: Type.String() }))),
+  /**
+   * The card form of spec §3 "Card form (Flutterwave)" (number, expiry month and year, CVV, e-mail, phone with area
+   * code). Live, its card fields go to the payer endpoint; in test mode (sandbox) the sandbox card form's token does.
+   */
+  directCard: Type.Optional(Type.Boolean()),
 });
 export type PaymentMethod = Static<typeof PaymentMethod>;
 
@@ -38,7 +43,11 @@ export const SandboxTokenBody = Type.Object({ publicKey: CardField, number: Card
 export type SandboxTokenBody = Static<typeof SandboxTokenBody>;
 export const SandboxToken = Type.Object({
   id: Type.String(),
-  card: Type.Object({ brand: Type.String(), last4: Type.String(), expMonth: Type.Integer(), expYear: Type.Integer() }),
+  card: Type.Object({
+    brand: Type.String(), last4: Type.String(), expMonth: Type.Integer(), expYear: Type.Integer(),
+    /** credit | debit | prepaid, as the card network reports it (the `debitcard` type takes only debit). */
+    funding: Type.String(),
+  }),
 });
 export type SandboxToken = Static<typeof SandboxToken>;
 
@@ -59,6 +68,15 @@ export const PayerBody = Type.Object({
   issuerId: Type.Optional(Type.String({ maxLength: 40 })),
   installments: Type.Optional(Type.Integer({ minimum: 1, maximum: 48 })),
   agreement: Type.Optional(Type.Boolean()),
+  /**
+   * Spec §3 "Card form (Flutterwave)" / §7: the card fields, taken only by a live method whose provider's API takes
+   * them from our server (Flutterwave's direct charge, `directCard` in the method list); checked as spec §5 says,
+   * sealed in the token (never stored in clear), never logged. Anywhere else they are refused.
+   */
+  cardNumber: Type.Optional(Type.String({ maxLength: 32 })),
+  expiryMonth: Type.Optional(Type.String({ maxLength: 4 })),
+  expiryYear: Type.Optional(Type.String({ maxLength: 4 })),
+  cvv: Type.Optional(Type.String({ maxLength: 8 })),
   /** Does the deposit hold (a pre-authorisation) need this method to hold: then the agreement is required (WeChat Pay score). */
   hold: Type.Optional(Type.Boolean()),
 });

@@ -62,3 +62,44 @@ export function validateCvc(v: string): CardFieldError | null {
   if (!v) return 'required';
   return /^\d{3,4}$/.test(v) ? null : 'cvc';
 }
+
+/**
+ * The card form whose fields go to our server (Flutterwave's direct card charge), spec §3 "Card form
+ * (Flutterwave)" and §5: cardNumber (at most 19 digits), expiryMonth and expiryYear (2 digits), cvv (3 digits), each
+ * required. The card number also passes the length and Luhn checks of every card form, and the expiry must not be past.
+ */
+export type DirectCardField = 'cardNumber' | 'expiryMonth' | 'expiryYear' | 'cvv';
+export type DirectCardError = 'required' | 'length' | 'luhn' | 'month' | 'year' | 'expiryPast' | 'cvv';
+export const DIRECT_CARD_FIELDS: readonly DirectCardField[] = ['cardNumber', 'expiryMonth', 'expiryYear', 'cvv'];
+export interface DirectCardInput {
+  cardNumber?: string;
+  expiryMonth?: string;
+  expiryYear?: string;
+  cvv?: string;
+}
+
+/** Each field's first fault (absent: valid), in the fields' order. */
+export function validateDirectCard(c: DirectCardInput, now: Date = new Date()): Partial<Record<DirectCardField, DirectCardError>> {
+  const out: Partial<Record<DirectCardField, DirectCardError>> = {};
+  const number = (c.cardNumber ?? '').replace(/[\s-]/g, '');
+  if (!number) out.cardNumber = 'required';
+  else if (!/^\d+$/.test(number)) out.cardNumber = 'luhn';
+  else if (number.length < 12 || number.length > 19) out.cardNumber = 'length';
+  else if (!luhnValid(number)) out.cardNumber = 'luhn';
+  const month = (c.expiryMonth ?? '').trim();
+  if (!month) out.expiryMonth = 'required';
+  else if (!/^\d{2}$/.test(month) || Number(month) < 1 || Number(month) > 12) out.expiryMonth = 'month';
+  const year = (c.expiryYear ?? '').trim();
+  if (!year) out.expiryYear = 'required';
+  else if (!/^\d{2}$/.test(year)) out.expiryYear = 'year';
+  else if (!out.expiryMonth) {
+    // Valid through the last day of the expiry month.
+    const y = 2000 + Number(year);
+    const m = Number(month);
+    if (y < now.getFullYear() || (y === now.getFullYear() && m < now.getMonth() + 1)) out.expiryYear = 'expiryPast';
+  }
+  const cvv = (c.cvv ?? '').trim();
+  if (!cvv) out.cvv = 'required';
+  else if (!/^\d{3}$/.test(cvv)) out.cvv = 'cvv';
+  return out;
+}

@@ -38,6 +38,7 @@ import {
   CardProviderError,
   cardProviderFor,
   pickCardMethod,
+  DEBIT_CARD_TYPE,
   type CardDetails,
   type CardProvider,
 } from './provider.ts';
@@ -109,6 +110,8 @@ export default function Confirm() {
   const external = method?.kind ? method : null;
   const provider: CardProvider | null = method && !external ? cardProviderFor(method) : null;
   const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
+  /** The debit-only card type (spec §9 debitcard): the same card form, a note, and test mode's hint says which cards pass. */
+  const debitOnly = method?.pPaymentType === DEBIT_CARD_TYPE;
 
   /** Sends a payment to the server call of this payType; `action` when the customer must finish it first. */
   const serverCall = async (input: { stripeToken?: string; paymentIntent?: string }, key: string): Promise<PayAnswer> => {
@@ -286,6 +289,7 @@ export default function Confirm() {
               {stripeMethod.label}
             </h2>
             {preAuth ? <HoldExplainer amount={amount} /> : null}
+            {stripeMethod.pPaymentType === DEBIT_CARD_TYPE ? <p className="debit-note">{t('confirm.debitOnlyNote')}</p> : null}
             <StripePay
               method={stripeMethod}
               amount={minor}
@@ -306,9 +310,10 @@ export default function Confirm() {
         ) : (
           <section aria-labelledby="card-title">
             <h2 id="card-title" className="section-title">
-              {t('confirm.cardTitle')}
+              {debitOnly ? t('confirm.debitTitle') : t('confirm.cardTitle')}
             </h2>
-            {provider.sandbox ? <SandboxCardsHint /> : null}
+            {provider.sandbox ? <SandboxCardsHint debitOnly={debitOnly} /> : null}
+            {debitOnly ? <p className="debit-note">{t('confirm.debitOnlyNote')}</p> : null}
             {preAuth ? <HoldExplainer amount={amount} /> : null}
             <CardForm
               submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}

@@ -1,14 +1,16 @@
 // Paying with a method beyond the card provider (docs/payments.md): the payer's details the method needs (a phone
-// for M-Pesa and mobile money, an e-mail for Monri, a card for the card methods, the entrustment agreement for
-// WeChat Pay score), then the server's action (the provider's page, the in-app bridge, a prompt on the phone),
+// for M-Pesa and mobile money, an e-mail for Monri, a card for the card methods — Flutterwave's own card form of
+// spec §3, whose fields go to our server live —, the entrustment agreement for WeChat Pay score), then the server's action (the provider's page, the in-app bridge, a prompt on the phone),
 // then the wait for the provider's answer with the spec's retries. Back from a provider's page, the confirm screen
 // mounts this with `resumeRef` and it only waits.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useT } from '../i18n/index.ts';
 import { payerToken, type PaymentMethod } from '../api/payment.ts';
+import type { PayerBody } from '../contract/payments.ts';
 import { confirmDialog } from '../ui/feedback.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { CardForm } from './CardForm.tsx';
+import { DirectCardForm, type DirectCard } from './DirectCardForm.tsx';
 import { cardProviderFor, CardProviderError, type CardDetails } from './provider.ts';
 import { SandboxCardsHint, SandboxHint } from './SandboxHint.tsx';
 import { externalAction, payerFields, perform, pollPlan } from './external.ts';
@@ -74,21 +76,35 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     void pollRef.current(waiting);
   }, [waiting, smsConfirm, plan.autoConfirmMs]);
 
-  const start = async (card?: CardDetails) => {
+  /** A card token of the card form's provider (the sandbox's in test mode; a card SDK's live). */
+  const tokenise = async (card: CardDetails) => {
+    const provider = cardProviderFor(method);
+    if (!provider) throw new Error(t('confirm.methodUnavailable', { method: method.label }));
+    return (await provider.tokenize(card)).id;
+  };
+
+  /**
+   * Spec §3's Flutterwave card form: live, its fields go to our payer endpoint (which seals them for Flutterwave's
+   * direct charge); in test mode the sandbox card provider tokenises the card first, as for any card method.
+   */
+  const directPayer = async (c: DirectCard): Promise<Partial<PayerBody>> => {
+    const contact = { email: c.email, ...(c.phoneNumber ? { phoneNumber: c.phoneNumber, areaCode: c.areaCode } : {}) };
+    if (!method.sandbox) return { ...contact, cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, cvv: c.cvv };
+    const cardToken = await tokenise({ number: c.cardNumber, expMonth: Number(c.expiryMonth), expYear: 2000 + Number(c.expiryYear), cvc: c.cvv });
+    return { ...contact, cardToken };
+  };
+
+  /** Starts the payment: the payer's details (`payer`: what a card form adds), the payer token, the paying call. */
+  const start = async (payer?: () => Promise<Partial<PayerBody>>) => {
     setError('');
     if (need.phone && !phone.trim()) return setError(t('external.phoneRequired'));
     if (need.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return setError(t('external.emailRequired'));
     if (need.agreement && !agreed) return setError(t('external.agreementRequired'));
     setBusy(true);
     try {
-      let cardToken: string | undefined;
-      if (card) {
-        const provider = cardProviderFor(method);
-        if (!provider) throw new Error(t('confirm.methodUnavailable', { method: method.label }));
-        cardToken = (await provider.tokenize(card)).id;
-      }
       const { token } = await payerToken({
-        paymentId: method.pId, phoneNumber: phone || undefined, email: email || undefined, cardToken, agreement: need.agreement ? agreed : undefined, hold: preAuth,
+        paymentId: method.pId, phoneNumber: phone || undefined, email: email || undefined, agreement: need.agreement ? agreed : undefined, hold: preAuth,
+        ...(payer ? await payer() : {}),
       });
       const a = await call({ stripeToken: token });
       if ('done' in a) return onDone(a.done);
@@ -155,11 +171,19 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     </>
   );
 
+  if (need.card && method.directCard) {
+    return (
+      <>
+        {fields}
+        <DirectCardForm submitLabel={submitLabel} busy={busy} onSubmit={(c) => void start(() => directPayer(c))} onEdit={() => setError('')} />
+      </>
+    );
+  }
   if (need.card) {
     return (
       <>
         {fields}
-        <CardForm submitLabel={submitLabel} busy={busy} onSubmit={(c) => void start(c)} onEdit={() => setError('')} />
+        <CardForm submitLabel={submitLabel} busy={busy} onSubmit={(c) => void start(async () => ({ cardToken: await tokenise(c) }))} onEdit={() => setError('')} />
       </>
     );
   }

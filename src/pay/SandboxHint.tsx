@@ -21,8 +21,13 @@ export function SandboxHint({ text, values }: { text: string; values: { value: s
   );
 }
 
-/** The sandbox card form's test cards. */
-export function SandboxCardsHint() {
+/** The sandbox card form's test cards; for the debit-only type every card that is not debit is declined. */
+export function SandboxCardsHint({ debitOnly = false }: { debitOnly?: boolean }) {
   const t = useT();
-  return <SandboxHint text={t('confirm.sandboxText')} values={SANDBOX_TEST_CARDS.map((c) => ({ value: c.number, label: t(`confirm.testCard.${c.outcome}`) }))} />;
+  return (
+    <SandboxHint
+      text={t('confirm.sandboxText')}
+      values={SANDBOX_TEST_CARDS.map((c) => ({ value: c.number, label: t(`confirm.testCard.${debitOnly && c.funding !== 'debit' ? 'notDebit' : c.outcome}`) }))}
+    />
+  );
 }

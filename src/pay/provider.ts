@@ -37,11 +37,21 @@ export interface CardProvider {
 
 export const SANDBOX_KEY_PREFIX = 'pk_sandbox_';
 export const SANDBOX_TOKENS_PATH = '/sandbox-pay/v1/tokens';
+/**
+ * The sandbox card provider's test cards (server: payments/sandbox.ts), with their funding type: the debit-only
+ * payment type (`debitcard`) takes only the debit ones (Stripe's test debit cards); prepaid is not debit.
+ */
 export const SANDBOX_TEST_CARDS = [
-  { number: '4242 4242 4242 4242', outcome: 'succeeds' },
-  { number: '4000 0000 0000 0002', outcome: 'declined' },
-  { number: '4000 0000 0000 9995', outcome: 'insufficientFunds' },
+  { number: '4242 4242 4242 4242', outcome: 'succeeds', funding: 'credit' },
+  { number: '4000 0566 5566 5556', outcome: 'debit', funding: 'debit' },
+  { number: '5200 8282 8282 8210', outcome: 'debit', funding: 'debit' },
+  { number: '5105 1051 0510 5100', outcome: 'prepaid', funding: 'prepaid' },
+  { number: '4000 0000 0000 0002', outcome: 'declined', funding: 'credit' },
+  { number: '4000 0000 0000 9995', outcome: 'insufficientFunds', funding: 'credit' },
 ] as const;
+
+/** The payment type that takes only debit cards (spec §9), through the card provider's own form. */
+export const DEBIT_CARD_TYPE = 'debitcard';
 
 export function sandboxProvider(publicKey: string, fetchImpl: typeof fetch = (...a) => fetch(...a)): CardProvider {
   return {

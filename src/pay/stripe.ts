@@ -94,7 +94,8 @@ export class StripePayError extends Error {
 /** The payment types paid through Stripe, and how the screen takes each. */
 export type StripeKind = 'card' | 'wallet' | 'redirect';
 export function stripeKind(paymentType: string): StripeKind | null {
-  if (paymentType === 'STRIPE_CARD') return 'card';
+  // debitcard: the card form; the server declines a card whose funding is not debit (debit_only).
+  if (paymentType === 'STRIPE_CARD' || paymentType === 'debitcard') return 'card';
   if (['STRIPE_APPLE', 'STRIPE_GOOGLE', 'APPLE_PAY', 'GOOGLE_PAY'].includes(paymentType)) return 'wallet';
   if (paymentType === 'STRIPE_IDEAL' || paymentType === 'STRIPE_WECHAT') return 'redirect';
   return null;

@@ -1,6 +1,7 @@
 // Paying with the methods beyond the card in Chromium, each in its sandbox (test mode), through the confirm
 // screen of a wallet top-up: M-Pesa (a prompt on the phone, the SMS confirm), Monri (card form with e-mail),
-// WeChat Pay in the WeChat browser (its checkout page in test mode, then the return) and PayPal (redirect and back).
+// WeChat Pay in the WeChat browser (its checkout page in test mode, then the return), PayPal (redirect and back),
+// Flutterwave's card form (spec §3) and the debit-only card type.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { productInChromium } from './product.ts';
@@ -90,6 +91,41 @@ describe('methods beyond the card, in test mode', () => {
     await paid(page);
   });
 
+  it("Flutterwave's card form (spec §3) in test mode: the same fields as live, the sandbox card pays", async () => {
+    const page = await signedIn();
+    await page.goto(topUpUrl('NGN', '700', 'flutterwave:Flutterwave'));
+    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    // Spec §5: each field required, in the user's language, inline.
+    await page.getByText('Enter the expiry month').waitFor();
+    await page.getByLabel('Expiry month (MM)').fill('12');
+    await page.getByLabel('Expiry year (YY)').fill('34');
+    await page.getByLabel('CVV').fill('123');
+    await page.getByLabel('E-mail').fill('ada@powerly.example');
+    await page.getByLabel('Phone number (optional)').fill('8030000000');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await paid(page);
+  });
+
+  it('debitcard: a credit card is declined (debit only), a debit card pays', async () => {
+    const page = await signedIn();
+    await page.goto(topUpUrl('EUR', '10', 'sandbox:debitcard'));
+    await page.getByRole('heading', { name: 'Pay by debit card' }).waitFor();
+    await page.getByText('Only debit cards are accepted. Credit and prepaid cards are declined.').waitFor();
+    const card = async (number: string) => {
+      await page.getByLabel('Card number').fill(number);
+      await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
+      await page.getByLabel('CVC').fill('123');
+      await page.getByRole('button', { name: /^Pay/ }).click();
+    };
+    await card('4242 4242 4242 4242');
+    const failed = page.getByRole('alertdialog', { name: 'Payment failed' });
+    await failed.getByText('Only debit cards are accepted for this payment. Please use a debit card.').waitFor();
+    await failed.getByRole('button', { name: 'Cancel' }).click();
+    await card('4000 0566 5566 5556');
+    await paid(page);
+  });
+
   it('the payment form and the provider page of test mode fit 320 px in Lithuanian, axe clean', async () => {
     const page = await signedIn({ locale: 'lt-LT' });
     await page.setViewportSize({ width: 320, height: 700 });
@@ -97,6 +133,15 @@ describe('methods beyond the card, in test mode', () => {
     await page.evaluate(() => localStorage.setItem('lang', 'lt-LT'));
     await page.reload();
     await page.getByLabel('Telefono numeris').waitFor();
+    await fitsAndClean(page);
+    // Flutterwave's card form (spec §3) and the debit card form, with their errors shown.
+    await page.goto(topUpUrl('NGN', '700', 'flutterwave:Flutterwave'));
+    await page.getByLabel('Galiojimo mėnuo (MM)').waitFor();
+    await page.locator('form.direct-card button[type=submit]').click();
+    await page.getByText('Įveskite galiojimo mėnesį').waitFor();
+    await fitsAndClean(page);
+    await page.goto(topUpUrl('EUR', '10', 'sandbox:debitcard'));
+    await page.getByRole('heading', { name: 'Mokėti debetine kortele' }).waitFor();
     await fitsAndClean(page);
     await page.goto(topUpUrl('EUR', '25', 'paypal:paypal'));
     await page.locator('button.primary').click();

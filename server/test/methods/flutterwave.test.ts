@@ -1,9 +1,14 @@
-// The flutterwave adapter against the Flutterwave v3 test server (server/test/providers/flutterwave.ts).
+// The flutterwave adapter against the Flutterwave v3 test server (server/test/providers/flutterwave.ts), and the live
+// card form through the product's API (payer endpoint with the card fields, sealed token, paying call, paid).
 import { createDecipheriv } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
 import { flutterwaveDefinition, toMajor, toMinor } from '../../src/modules/payments/methods/flutterwave.ts';
 import { FakeFlutterwave } from '../providers/flutterwave.ts';
+import { build, cabinetsOnline, touristToken, waitFor, type Built } from '../helper.ts';
+import { checkLedger } from '../../src/modules/wallet/reconcile.ts';
+import { loggerOptions } from '../../src/lib/logger.ts';
+import { cardSealKey, openCard, sealCard, sealContext } from '../../src/modules/payments/methods/card-seal.ts';
 
 const KEYS = { secretKey: 'FLWSECK_TEST-0123456789abcdef0123456789abcdef-X', encryptionKey: 'FLWSECK_TEST0123456789ab', secretHash: 'powerly-webhook-hash-7f3a' };
 let fake: FakeFlutterwave;
@@ -44,7 +49,7 @@ afterAll(async () => {
 describe('flutterwave: definition', () => {
   it('declares its pay types, capabilities, config keys and the documented test cards', () => {
     expect(flutterwaveDefinition.payTypes).toEqual([
-      { type: 'Flutterwave', kind: 'card', label: 'Card' },
+      { type: 'Flutterwave', kind: 'card', label: 'Card', directCard: true },
       { type: 'Flutterwave_Mobile', kind: 'push', label: 'Mobile money' },
     ]);
     expect(flutterwaveDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: true });
@@ -311,5 +316,154 @@ describe('flutterwave: transport and credentials', () => {
   it('a wrong encryption key cannot be decrypted by Flutterwave', async () => {
     const err = await providerError(make({ encryptionKey: 'FLWSECK_TESTwrongwrongab' }).start(input()));
     expect(err.status).toBe(400);
+  });
+});
+
+describe('flutterwave: the live card form through the API (payer endpoint → paying call → paid)', () => {
+  const API = '/cdb-app-api/v1/app';
+  const METHOD = 'flutterwave:Flutterwave';
+  const logLines: string[] = [];
+  let b: Built;
+  let n = 0;
+  const post = (url: string, token: string, body: Record<string, string>, lang = 'en-US') =>
+    b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, lang, 'idempotency-key': `flw-${n++}` }, payload: body });
+  const verve = { cardNumber: '5061 4601 6697 6054 667', expiryMonth: '10', expiryYear: '29', cvv: '564', email: 'ada@powerly.example' };
+  const tokens = async () => (await b.db.query<{ id: string; details: Record<string, unknown>; used_at: Date | null; expires_at: Date | null }>('select * from external_method_tokens')).rows;
+
+  beforeAll(async () => {
+    b = await build({
+      publicUrl: 'https://powerly.example',
+      paymentMethods: { powerly: { flutterwave: { ...KEYS, apiBase: fake.base } } },
+      // What the production server logs, at the most talkative level, into this test.
+      logger: { ...loggerOptions('trace'), stream: { write: (line: string) => void logLines.push(line) } },
+    });
+    await cabinetsOnline(b, ['PWL-VNO-001']);
+  }, 60_000);
+  afterAll(async () => b?.close());
+
+  it("offers the live card form (directCard, not test mode) and checks spec §5 in the user's language; nothing is stored", async () => {
+    const token = await touristToken(b.app);
+    const list = (await b.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?currency=NGN`, headers: { token } })).json().data as Record<string, unknown>[];
+    const m = list.find((x) => x.pId === METHOD)!;
+    expect(m).toMatchObject({ pPaymentType: 'Flutterwave', kind: 'card', directCard: true, hold: true });
+    expect(m.sandbox).toBeUndefined();
+    const before = (await tokens()).length;
+    const payer = async (over: Record<string, string>, lang: string) => {
+      const body = Object.fromEntries(Object.entries({ paymentId: METHOD, ...verve, ...over }).filter(([, v]) => v !== '')) as Record<string, string>;
+      const r = await post('cdb/payment/method/payer', token, body, lang);
+      expect(r.statusCode, r.body).toBe(400);
+      return r.json().msg as string;
+    };
+    expect(await payer({ cardNumber: '' }, 'en-US')).toBe('Enter the card number');
+    expect(await payer({ cardNumber: '50614601669760546670' }, 'en-US')).toBe('The card number has 12 to 19 digits');
+    expect(await payer({ cardNumber: '5061460166976054668' }, 'es-ES')).toBe('Este número de tarjeta no es válido');
+    expect(await payer({ expiryMonth: '' }, 'zh-CN')).toBe('请输入有效期月份');
+    expect(await payer({ expiryMonth: '9' }, 'lt-LT')).toBe('Galiojimo mėnuo – 2 skaitmenys, nuo 01 iki 12');
+    expect(await payer({ expiryMonth: '13' }, 'en-US')).toBe('The expiry month has 2 digits, 01 to 12');
+    expect(await payer({ expiryYear: '2029' }, 'pt-PT')).toBe('O ano de validade tem 2 dígitos');
+    expect(await payer({ expiryMonth: '10', expiryYear: '26' }, 'en-US')).toBe('This card has expired'); // the clock: November 2026
+    expect(await payer({ cvv: '' }, 'en-US')).toBe('Enter the CVV');
+    expect(await payer({ cvv: '5640' }, 'lt-LT')).toBe('CVV turi 3 skaitmenis');
+    expect(await payer({ email: '' }, 'en-US')).toBe('Please enter your e-mail');
+    expect(await payer({ phoneNumber: '12', areaCode: '234' }, 'en-US')).toBe('Please enter a valid phone number.');
+    // Card fields reach only a live direct card charge: mobile money refuses them (and keeps nothing).
+    const mobile = await post('cdb/payment/method/payer', token, { paymentId: 'flutterwave:Flutterwave_Mobile', phoneNumber: '254709929220', ...verve });
+    expect(mobile.json()).toMatchObject({ code: 400, msg: 'Card details cannot be sent for this payment method.' });
+    expect(await tokens()).toHaveLength(before);
+  });
+
+  it('a wallet top-up: the card is sealed in the token, sent to Flutterwave only 3DES-encrypted, deleted on use, never logged', async () => {
+    const token = await touristToken(b.app);
+    const t = await post('cdb/payment/method/payer', token, { paymentId: METHOD, ...verve, phoneNumber: '803 000 0000', areaCode: '234' });
+    expect(t.json(), t.body).toMatchObject({ code: 0 });
+    const id = t.json().data.token as string;
+    const row = (await tokens()).find((x) => x.id === id)!;
+    // At rest: no card number, CVV or expiry in clear, only the sealed card (AES-256-GCM); the token lives 10 minutes.
+    const stored = JSON.stringify(row.details);
+    for (const clear of ['5061460166976054667', '6054667', '"564"', '"cvv"', '"number"']) expect(stored).not.toContain(clear);
+    expect(row.details).toMatchObject({ email: 'ada@powerly.example', phone: '2348030000000', sealedCard: { v: 1 } });
+    expect(row.expires_at!.getTime() - b.clock.now().getTime()).toBe(10 * 60_000);
+
+    const r = await post('cdb/payment/multicurrency/recharge', token, { amount: '1500', currency: 'NGN', paymentId: METHOD, stripeToken: id });
+    expect(r.json(), r.body).toMatchObject({ code: 0, data: { pBalance: 1500, pCurrencyType: 'NGN' } });
+    const charge = fake.requests.findLast((q) => q.path === '/v3/charges?type=card')!;
+    expect(JSON.stringify(charge.body)).not.toContain('5061460166976054667');
+    expect(charge.payload).toMatchObject({ card_number: '5061460166976054667', cvv: '564', expiry_month: '10', expiry_year: '29', amount: 1500, currency: 'NGN', email: 'ada@powerly.example', phone_number: '2348030000000' });
+    // Used: the sealed card is gone from the row, and the token cannot pay again.
+    const used = (await tokens()).find((x) => x.id === id)!;
+    expect(used.used_at).not.toBeNull();
+    expect(used.details.sealedCard).toBeUndefined();
+    const again = await post('cdb/payment/multicurrency/recharge', token, { amount: '1500', currency: 'NGN', paymentId: METHOD, stripeToken: id });
+    expect(again.statusCode).toBe(422);
+    expect(await checkLedger(b.db)).toEqual([]);
+    // The log (trace level: every request) shows no card number or CVV; card fields logged by mistake are redacted.
+    b.app.log.error({ body: { cardNumber: '5061460166976054667', cvv: '564' }, card: { number: '5061460166976054667' } }, 'redaction check');
+    const log = logLines.join('');
+    expect(log).toContain('redaction check');
+    expect(log).not.toContain('6054667');
+    expect(log).toContain('"cardNumber":"[redacted]"');
+  });
+
+  it('a rental: the deposit is held on a 3-D Secure card (pre-authorisation), paid once the customer is back from the bank page', async () => {
+    const token = await touristToken(b.app);
+    const t = (await post('cdb/payment/method/payer', token, { paymentId: METHOD, cardNumber: '4187427415564246', expiryMonth: '09', expiryYear: '32', cvv: '828', email: 'ada@powerly.example' })).json().data.token as string;
+    const started = await post('cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-VNO-001', paymentId: METHOD, stripeToken: t, returnUrl: 'https://app.powerly.example/#/confirm?qrcode=PWL-VNO-001' });
+    expect(started.json(), started.body).toMatchObject({ code: 0, data: { outTradeNo: '' } });
+    const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
+    const to = JSON.parse(action.clientSecret.slice(4)) as { kind: string; url: string };
+    expect(to).toMatchObject({ kind: 'redirect', url: expect.stringContaining(`${fake.base}/mockvbvpage?ref=`) });
+    const sent = fake.requests.findLast((q) => q.path === '/v3/charges?type=card')!.payload!;
+    expect(sent).toMatchObject({ preauthorize: true, amount: 25, currency: 'EUR', redirect_url: `https://powerly.example/payments/return/${action.paymentIntent}` });
+    // The customer passes 3-D Secure (OTP 12345 on the bank page) and Flutterwave sends them back to us.
+    const tx = fake.approve(action.paymentIntent);
+    const back = await b.app.inject({ method: 'GET', url: `/payments/return/${action.paymentIntent}?status=successful&tx_ref=${action.paymentIntent}&transaction_id=${tx.id}` });
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe(`/#/confirm?qrcode=PWL-VNO-001&payment_intent=${action.paymentIntent}`);
+    const done = await post('cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-VNO-001', paymentId: METHOD, stripeToken: 'resume', paymentIntent: action.paymentIntent });
+    const orderNo = done.json().data.outTradeNo as string;
+    expect(orderNo, done.body).toMatch(/^PO/);
+    await waitFor(async () => (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${orderNo}/YJ`, headers: { token } })).json().code === 0, 'rental started');
+    const { rows } = await b.db.query<{ purpose: string; status: string; provider: string }>('select purpose, status, provider from payments where order_id = $1', [orderNo]);
+    expect(rows).toEqual([{ purpose: 'deposit_preauth', status: 'authorized', provider: 'flutterwave' }]);
+    expect(fake.byTxRef(action.paymentIntent)).toMatchObject({ status: 'pending-capture', charge_type: 'preauth', held: 25 });
+  });
+
+  it("a declined card and a card without funds: refused in the user's language, nothing credited", async () => {
+    const token = await touristToken(b.app);
+    const pay = async (card: Record<string, string>, lang: string) => {
+      const t = (await post('cdb/payment/method/payer', token, { paymentId: METHOD, email: 'ada@powerly.example', ...card })).json().data.token as string;
+      return post('cdb/payment/multicurrency/recharge', token, { amount: '800', currency: 'NGN', paymentId: METHOD, stripeToken: t }, lang);
+    };
+    const declined = await pay({ cardNumber: '5143010522339965', expiryMonth: '08', expiryYear: '31', cvv: '276' }, 'es-ES');
+    expect(declined.json()).toMatchObject({ code: 422, msg: 'Tu tarjeta ha sido rechazada.' });
+    const poor = await pay({ cardNumber: '5258585922666506', expiryMonth: '09', expiryYear: '31', cvv: '883' }, 'lt-LT');
+    expect(poor.json()).toMatchObject({ code: 422, msg: 'Jūsų kortelėje nepakanka lėšų.' });
+    const wallets = (await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data as { pCurrencyType: string; pBalance: number }[];
+    expect(wallets.find((w) => w.pCurrencyType === 'NGN')?.pBalance ?? 0).toBe(0);
+    expect(await checkLedger(b.db)).toEqual([]);
+  });
+
+  it('a card token waits at most 10 minutes; an expired one is refused, then swept with its sealed card', async () => {
+    const token = await touristToken(b.app);
+    const id = (await post('cdb/payment/method/payer', token, { paymentId: METHOD, ...verve })).json().data.token as string;
+    b.clock.advance(10 * 60_000 + 1);
+    const late = await post('cdb/payment/multicurrency/recharge', token, { amount: '1500', currency: 'NGN', paymentId: METHOD, stripeToken: id }, 'en-US');
+    expect(late.json()).toMatchObject({ code: 422, msg: 'The card details have expired or were already used. Please enter your card again.' });
+    expect((await tokens()).find((x) => x.id === id)?.details.sealedCard).toBeDefined();
+    await b.app.powerly.retention.sweep();
+    expect((await tokens()).find((x) => x.id === id)).toBeUndefined();
+  });
+
+  it('a sealed card opens only for its own token, user and key', () => {
+    const key = cardSealKey('flutterwave', flutterwaveDefinition, KEYS)!;
+    const card = { number: '5061460166976054667', expMonth: '10', expYear: '29', cvv: '564' };
+    const sealed = sealCard(key, card, sealContext('mt_a', 7, 'flutterwave'));
+    expect(openCard(key, sealed, sealContext('mt_a', 7, 'flutterwave'))).toEqual(card);
+    expect(openCard(key, sealed, sealContext('mt_b', 7, 'flutterwave'))).toBeUndefined();
+    expect(openCard(key, sealed, sealContext('mt_a', 8, 'flutterwave'))).toBeUndefined();
+    expect(openCard(cardSealKey('flutterwave.go9', flutterwaveDefinition, KEYS)!, sealed, sealContext('mt_a', 7, 'flutterwave'))).toBeUndefined();
+    expect(openCard(cardSealKey('flutterwave', flutterwaveDefinition, { ...KEYS, encryptionKey: 'FLWSECK_TESTrotatedkey12' })!, sealed, sealContext('mt_a', 7, 'flutterwave'))).toBeUndefined();
+    // Methods without a direct card type have no sealing key (they never take card fields).
+    expect(cardSealKey('monri', { payTypes: [{ type: 'Monri_WebPay', kind: 'card', label: 'Card' }], required: ['merchantKey'] }, { merchantKey: 'k' })).toBeUndefined();
   });
 });

@@ -9,14 +9,20 @@
 //   Refund         ≤ amount_received − amount_refunded; charge.amount_refunded
 // Test payment methods follow Stripe's test cards: pm_card_visa, pm_card_chargeDeclined,
 // pm_card_chargeDeclinedInsufficientFunds, pm_card_authenticationRequired (3-D Secure always; off-session →
-// authentication_required), pm_card_threeDSecureOptional; pm_card_shortHold (capture_before in 2 days).
+// authentication_required), pm_card_threeDSecureOptional; pm_card_shortHold (capture_before in 2 days); with the
+// funding type Stripe reports on the PaymentMethod (card.funding): pm_card_visa_debit (4000 0566 5566 5556) and
+// pm_card_mastercard_debit (5200 8282 8282 8210) debit, pm_card_mastercard_prepaid (5105 1051 0510 5100) prepaid,
+// the others credit.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
 type Obj = Record<string, unknown> & { id: string; object: string };
 
-interface Card { brand: string; last4: string; outcome: 'ok' | 'card_declined' | 'insufficient_funds'; threeDS: 'always' | 'optional'; holdDays: number; type?: 'ideal' | 'wechat_pay' }
+interface Card {
+  brand: string; last4: string; outcome: 'ok' | 'card_declined' | 'insufficient_funds'; threeDS: 'always' | 'optional'; holdDays: number; type?: 'ideal' | 'wechat_pay';
+  funding?: 'debit' | 'prepaid';
+}
 const TEST_CARDS: Record<string, Card> = {
   pm_card_visa: { brand: 'visa', last4: '4242', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
   pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
@@ -25,10 +31,16 @@ const TEST_CARDS: Record<string, Card> = {
   pm_card_authenticationRequired: { brand: 'visa', last4: '3184', outcome: 'ok', threeDS: 'always', holdDays: 7 },
   pm_card_threeDSecureOptional: { brand: 'visa', last4: '3063', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
   pm_card_shortHold: { brand: 'visa', last4: '0077', outcome: 'ok', threeDS: 'optional', holdDays: 2 },
+  pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: 'ok', threeDS: 'optional', holdDays: 7, funding: 'debit' },
+  pm_card_mastercard_debit: { brand: 'mastercard', last4: '8210', outcome: 'ok', threeDS: 'optional', holdDays: 7, funding: 'debit' },
+  pm_card_mastercard_prepaid: { brand: 'mastercard', last4: '5100', outcome: 'ok', threeDS: 'optional', holdDays: 7, funding: 'prepaid' },
   // Redirect / QR methods: always need the customer (a bank redirect, a WeChat QR code), charge at once.
   pm_ideal: { brand: 'ideal', last4: '', outcome: 'ok', threeDS: 'always', holdDays: 0, type: 'ideal' },
   pm_wechat: { brand: 'wechat_pay', last4: '', outcome: 'ok', threeDS: 'always', holdDays: 0, type: 'wechat_pay' },
 };
+
+/** A PaymentMethod's `card` hash as Stripe returns it. */
+const cardOf = (c: Card) => ({ brand: c.brand, last4: c.last4, exp_month: 12, exp_year: 2034, funding: c.funding ?? 'credit', country: 'US' });
 
 class ApiError extends Error {
   constructor(readonly status: number, readonly body: Record<string, unknown>) {
@@ -251,7 +263,7 @@ export class FakeStripe {
     let pm = s.get(id);
     if (!pm && TEST_CARDS[id]) {
       const c = TEST_CARDS[id];
-      pm = { id, object: 'payment_method', type: 'card', customer: null, test_card: id, card: { brand: c.brand, last4: c.last4, exp_month: 12, exp_year: 2034 } };
+      pm = { id, object: 'payment_method', type: c.type ?? 'card', customer: null, test_card: id, ...(c.type ? { [c.type]: {} } : { card: cardOf(c) }) };
       s.set(id, pm);
     }
     if (!pm || pm.object !== 'payment_method') throw missing(id, 'payment_method');
@@ -262,7 +274,7 @@ export class FakeStripe {
   private usePaymentMethod(s: Map<string, Obj>, id: string) {
     if (!TEST_CARDS[id]) return this.paymentMethod(s, id);
     const c = TEST_CARDS[id];
-    const pm: Obj = { id: this.id('pm'), object: 'payment_method', type: 'card', customer: null, test_card: id, card: { brand: c.brand, last4: c.last4, exp_month: 12, exp_year: 2034 } };
+    const pm: Obj = { id: this.id('pm'), object: 'payment_method', type: c.type ?? 'card', customer: null, test_card: id, ...(c.type ? { [c.type]: {} } : { card: cardOf(c) }) };
     s.set(pm.id, pm);
     return pm;
   }
@@ -328,7 +340,7 @@ export class FakeStripe {
       payment_intent: pi.id, status: 'succeeded',
       payment_method_details: card.type
         ? { type: card.type, [card.type]: {} }
-        : { type: 'card', card: { brand: card.brand, last4: card.last4, ...(manual ? { capture_before: this.now() + card.holdDays * 86_400 } : {}) } },
+        : { type: 'card', card: { brand: card.brand, last4: card.last4, funding: card.funding ?? 'credit', ...(manual ? { capture_before: this.now() + card.holdDays * 86_400 } : {}) } },
     };
     s.set(charge.id, charge);
     Object.assign(pi, {

@@ -18,7 +18,7 @@ import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository } from '../cabinets/repository.ts';
 import { cabinetCodeFrom } from '#core/codeLink.ts';
 import { PLATFORM, providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import type { AuthorizeInput, AuthorizeResult, PaymentProvider } from '../payments/provider.ts';
+import { declineMessageKey, type AuthorizeInput, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { ORPHAN_AUTH_MS } from '../rentals/service.ts';
 import { currencySymbol, type VenuesService } from '../venues/service.ts';
@@ -218,7 +218,7 @@ export class MifiService {
       // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
       if ((await this.d.repo.order(order.id))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'mifi', amount: order.total, currency: order.currency });
-      throw refused(`error.payment.${result.declineCode === 'insufficient_funds' ? 'insufficient_funds' : 'card_declined'}`);
+      throw refused(declineMessageKey(result.declineCode));
     }
     if (result.status !== 'captured') {
       await provider.void(result.ref).catch(() => undefined);

@@ -98,6 +98,24 @@ export const ACTION_TIMEOUT_MS = 30 * 60_000;
 /** How often a flow's guard asks the provider about a payment waiting for the customer (until ACTION_TIMEOUT_MS). */
 export const ACTION_CHECK_MS = 60_000;
 
+/**
+ * The payment type that takes only debit cards (spec §9 `debitcard`), through the agent's card provider: the card's
+ * funding type (Stripe: PaymentMethod `card.funding`) must be `debit`; credit, prepaid and unknown are declined with
+ * DEBIT_ONLY before any money is asked for.
+ */
+export const DEBIT_CARD_TYPE = 'debitcard';
+export const DEBIT_ONLY = 'debit_only';
+
+/** The decline codes a user reads in their language (`error.payment.<code>`); any other reads as card_declined. */
+const SHOWN_DECLINES = new Set([
+  'card_declined', 'insufficient_funds', 'token_invalid', 'authentication_required', 'expired_card', 'incorrect_cvc', 'processing_error', DEBIT_ONLY,
+]);
+
+/** The message key of a declined payment (one list for every flow: rentals, wallet, Wi-Fi packages). */
+export function declineMessageKey(code: string | null | undefined): string {
+  return `error.payment.${code && SHOWN_DECLINES.has(code) ? code : 'card_declined'}`;
+}
+
 export abstract class PaymentProvider {
   static readonly id: string;
   get id(): string {

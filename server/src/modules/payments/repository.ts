@@ -170,6 +170,8 @@ interface TokenRow {
   brand: string;
   last4: string;
   outcome: string;
+  /** credit | debit | prepaid (as the card network reports it). */
+  funding: string;
 }
 
 export interface IntentRow {
@@ -186,18 +188,18 @@ export interface IntentRow {
 export class SandboxAcquirerRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insertToken(t: { id: string; publicKey: string; brand: string; last4: string; expMonth: number; expYear: number; outcome: string; at: Date }) {
+  async insertToken(t: { id: string; publicKey: string; brand: string; last4: string; expMonth: number; expYear: number; outcome: string; funding: string; at: Date }) {
     await this.db.query(
-      `insert into sandbox_tokens (id, public_key, brand, last4, exp_month, exp_year, outcome, created_at)
-       values ($1,$2,$3,$4,$5,$6,$7,$8)`,
-      [t.id, t.publicKey, t.brand, t.last4, t.expMonth, t.expYear, t.outcome, t.at],
+      `insert into sandbox_tokens (id, public_key, brand, last4, exp_month, exp_year, outcome, funding, created_at)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+      [t.id, t.publicKey, t.brand, t.last4, t.expMonth, t.expYear, t.outcome, t.funding, t.at],
     );
   }
 
   /** Marks a single-use card token used; undefined when it is unknown or was used already. */
   async useToken(token: string, at: Date) {
     const { rows } = await this.db.query<TokenRow>(
-      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome',
+      'update sandbox_tokens set used_at = $2 where id = $1 and used_at is null returning id, brand, last4, outcome, funding',
       [token, at],
     );
     return rows[0];
@@ -210,7 +212,7 @@ export class SandboxAcquirerRepository {
   /** The card behind a saved payment method that is still attached. */
   async paymentMethodToken(id: string) {
     const { rows } = await this.db.query<TokenRow>(
-      `select t.id, t.brand, t.last4, t.outcome from sandbox_payment_methods m join sandbox_tokens t on t.id = m.token_id
+      `select t.id, t.brand, t.last4, t.outcome, t.funding from sandbox_payment_methods m join sandbox_tokens t on t.id = m.token_id
         where m.id = $1 and m.detached_at is null`,
       [id],
     );

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { SecretsRepository } from '../../secrets/repository.ts';
 import { SandboxAcquirerRepository, type IntentRow } from './repository.ts';
-import { PaymentProvider, type AuthorizeInput, type Capabilities, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent } from './provider.ts';
+import { DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type Capabilities, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent } from './provider.ts';
 
 export type IntentStatus =
   | 'requires_confirmation'
@@ -42,6 +42,16 @@ export class SandboxError extends Error {
 const TEST_OUTCOMES: Record<string, string> = {
   '4000000000000002': 'card_declined',
   '4000000000009995': 'insufficient_funds',
+};
+
+/**
+ * The funding type of a test card, as the card network reports it (Stripe's test cards: 4000 0566 5566 5556 Visa
+ * debit, 5200 8282 8282 8210 Mastercard debit, 5105 1051 0510 5100 Mastercard prepaid); any other card is credit.
+ */
+export const TEST_FUNDING: Record<string, 'debit' | 'prepaid'> = {
+  '4000056655665556': 'debit',
+  '5200828282828210': 'debit',
+  '5105105105105100': 'prepaid',
 };
 
 export function luhnValid(digits: string): boolean {
@@ -220,7 +230,7 @@ export class SandboxCardProvider extends PaymentProvider {
     expMonth?: string;
     expYear?: string;
     cvc?: string;
-  }): Promise<{ id: string; card: CardSummary & { expMonth: number; expYear: number } }> {
+  }): Promise<{ id: string; card: CardSummary & { expMonth: number; expYear: number; funding: string } }> {
     if (input.publicKey !== this.key) throw new SandboxError('invalid_public_key', 'Invalid API key provided.', 401);
     const number = (input.number ?? '').replace(/[\s-]/g, '');
     if (!/^\d{12,19}$/.test(number) || !luhnValid(number)) {
@@ -238,8 +248,10 @@ export class SandboxCardProvider extends PaymentProvider {
     }
     if (!/^\d{3,4}$/.test(input.cvc ?? '')) throw new SandboxError('invalid_cvc', "Your card's security code is invalid.");
     const id = `tok_${randomToken(18)}`;
-    const card = { brand: brandOf(number), last4: number.slice(-4), expMonth: month, expYear: year };
-    await this.repo.insertToken({ id, publicKey: this.key, brand: card.brand, last4: card.last4, expMonth: month, expYear: year, outcome: TEST_OUTCOMES[number] ?? 'ok', at: now });
+    const card = { brand: brandOf(number), last4: number.slice(-4), expMonth: month, expYear: year, funding: TEST_FUNDING[number] ?? 'credit' };
+    await this.repo.insertToken({
+      id, publicKey: this.key, brand: card.brand, last4: card.last4, expMonth: month, expYear: year, outcome: TEST_OUTCOMES[number] ?? 'ok', funding: card.funding, at: now,
+    });
     return { id, card };
   }
 
@@ -261,9 +273,11 @@ export class SandboxCardProvider extends PaymentProvider {
     const card = { brand: token.brand, last4: token.last4 };
     const id = `pi_${input.idempotencyKey}`;
     await this.repo.insertIntent({ id, tokenId: token.id, amount: input.amount, currency: input.currency, capture: input.capture, at: now });
-    if (token.outcome !== 'ok') {
-      await this.move(id, 'declined', { decline_code: token.outcome });
-      return { ok: false, ref: id, declineCode: token.outcome, card };
+    // A debit-only payment type: the card's funding decides before the issuer is asked (a replay answers the same).
+    const declined = input.methodType === DEBIT_CARD_TYPE && token.funding !== 'debit' ? DEBIT_ONLY : token.outcome !== 'ok' ? token.outcome : null;
+    if (declined) {
+      await this.move(id, 'declined', { decline_code: declined });
+      return { ok: false, ref: id, declineCode: declined, card };
     }
     // setup_future_usage: a single-use token becomes a reusable payment method for off-session charges.
     let saved: { paymentMethod: string; customer: string } | null = null;

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
 import { PaymentsRepository } from './repository.ts';
-import type { AuthorizeResult, PaymentProvider, ProviderEvent, ProviderRegistry } from './provider.ts';
+import { DEBIT_CARD_TYPE, type AuthorizeResult, type PaymentProvider, type ProviderEvent, type ProviderRegistry } from './provider.ts';
 import type { ExternalMethodProvider } from './methods/external.ts';
 import type { Platform } from './methods/adapter.ts';
 
@@ -31,6 +31,7 @@ export interface PaymentMethod {
   hold?: boolean;
   sandbox?: boolean;
   testValues?: { value: string; outcome: string }[];
+  directCard?: boolean;
 }
 
 const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
@@ -67,6 +68,11 @@ export interface PaymentsOptions {
   defaultAgent?: string;
   /** The methods beyond the card provider per agent (methods/registry.ts); an agent without its own uses the platform's. */
   methodProviders?: Map<string, ExternalMethodProvider[]>;
+  /**
+   * The card provider's extra payment types each agent switched on in PAYMENT_METHODS (`debitcard`), with the same
+   * rule: an agent without its own configuration has the platform's. The sandbox card provider (test mode) offers them all.
+   */
+  cardTypes?: Map<string, string[]>;
 }
 
 export class PaymentsService {
@@ -117,6 +123,10 @@ export class PaymentsService {
         .filter((t) => !t.currencies || t.currencies.includes(currency))
         .filter((t) => !purpose.hold || t.type === 'STRIPE_CARD' || t.type === 'STRIPE_APPLE' || t.type === 'STRIPE_GOOGLE')
         .map((t) => ({ pId: `${provider.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: provider.publicKey(), ...base }));
+    // Debit cards only (spec §9 `debitcard`): the card form of the agent's card provider, where the operator switched it on.
+    if (provider && this.debitCard(agent)) {
+      cards.push({ pId: `${provider.id}:${DEBIT_CARD_TYPE}`, pPaymentType: DEBIT_CARD_TYPE, label: 'Debit card', publicKey: provider.publicKey(), ...base });
+    }
     // The other methods: by currency and platform. Without a hold they still rent: the deposit goes through the wallet.
     const platform = purpose.platform ?? 'web';
     const others = this.methodProvidersOf(agent).flatMap((p) => {
@@ -128,6 +138,8 @@ export class PaymentsService {
         .filter((t) => (t.platforms ? t.platforms.includes(platform) : platform === 'web' || t.kind !== 'jsapi'))
         .map((t): PaymentMethod => ({
           pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold,
+          // The card fields go to our server (sealed in the payer token, encrypted for the provider): Flutterwave's direct charge.
+          ...(t.directCard ? { directCard: true } : {}),
           // Test mode: the phone numbers of a push method decide its outcome (the provider's own test numbers); a card
           // method takes the sandbox card form's test cards, the others the checkout page's answer.
           ...(p.sandbox ? { sandbox: true, testValues: t.kind === 'push' ? (def.testValues ?? []).map((v) => ({ value: v.value, outcome: v.outcome })) : [] } : {}),
@@ -138,6 +150,13 @@ export class PaymentsService {
 
   private get platform() {
     return this.opts.defaultAgent ?? 'powerly';
+  }
+
+  /** Whether the agent offers the debit-only card type: switched on in its configuration (else the platform's), or test mode. */
+  debitCard(agent: string): boolean {
+    if (this.providerOf(agent)?.id === 'sandbox') return true;
+    const m = this.opts.cardTypes;
+    return (m?.get(agent) ?? m?.get(this.platform) ?? []).includes(DEBIT_CARD_TYPE);
   }
 
   /** The agent's own method providers, else the platform's. */
@@ -186,14 +205,16 @@ export class PaymentsService {
     if (!provider) return null;
     if (methodId === CARD_METHOD_ID) return provider.id === 'sandbox' ? provider : null;
     const [pid, type] = methodId.split(':');
-    return pid === provider.id && STRIPE_TYPES.some((t) => t.type === type) ? provider : null;
+    if (pid !== provider.id) return null;
+    if (type === DEBIT_CARD_TYPE) return this.debitCard(agent) ? provider : null;
+    return STRIPE_TYPES.some((t) => t.type === type) ? provider : null;
   }
 
   /** Whether a method can hold money (pre-authorisation) rather than charge at once. */
   methodHolds(methodId: string, agent = this.platform) {
     const ext = this.externalMethod(methodId, agent);
     if (ext) return ext.provider.capabilities.hold;
-    return methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE)$/.test(methodId);
+    return methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE|debitcard)$/.test(methodId);
   }
 
   /** A method id must be one of this agent's methods, else a clear 400 and nothing is charged. */

@@ -8,7 +8,7 @@
 import Stripe from 'stripe';
 import type { PaymentsRepository } from './repository.ts';
 import {
-  PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type CardSummary, type ProviderEvent, type ProviderCallOptions,
+  DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type CardSummary, type ProviderEvent, type ProviderCallOptions,
 } from './provider.ts';
 
 export interface StripeAccount {
@@ -92,6 +92,14 @@ export class StripeCardProvider extends PaymentProvider {
       expand: ['latest_charge'],
     };
     try {
+      // The debit-only type: the card's funding type (PaymentMethod card.funding) is read before any payment is made;
+      // credit, prepaid and unknown are declined. The PaymentIntent itself is the card's, so a replay matches it.
+      if (input.methodType === DEBIT_CARD_TYPE) {
+        const pm = await this.stripe.paymentMethods.retrieve(input.token);
+        if (pm.type !== 'card' || pm.card?.funding !== 'debit') {
+          return { ok: false, ref: null, declineCode: DEBIT_ONLY, card: pm.card ? { brand: pm.card.brand, last4: pm.card.last4 } : null };
+        }
+      }
       const pi = await this.stripe.paymentIntents.create(params, { idempotencyKey: `pi_${input.idempotencyKey}` });
       return this.outcome(pi);
     } catch (err) {

@@ -20,7 +20,7 @@ import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
 import { PaymentsService } from '../payments/service.ts';
-import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
@@ -255,7 +255,7 @@ export class RentalsService {
     // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
     const result = await provider.authorize({
       token: String(p.token), amount, currency: String(p.currency), capture: wallet ? 'automatic' : 'manual', idempotencyKey: orderId,
-      userId: Number(p.userId), saveCard: true, purpose: wallet ? 'deposit_topup' : 'deposit_preauth',
+      userId: Number(p.userId), saveCard: true, purpose: wallet ? 'deposit_topup' : 'deposit_preauth', methodType: String(p.paymentId).split(':')[1],
     });
     if (!result.ok) return;
     this.d.log.warn({ orderId, ref: result.ref }, 'releasing an orphaned card authorisation');
@@ -273,8 +273,7 @@ export class RentalsService {
 
   private async declined(user: UserRow, provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, amount: number, currency: string, purpose: string): Promise<never> {
     await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: null, purpose, amount, currency });
-    const known = ['card_declined', 'insufficient_funds', 'token_invalid', 'authentication_required', 'expired_card', 'incorrect_cvc', 'processing_error'];
-    throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
+    throw refused(declineMessageKey(result.declineCode));
   }
 
   /** Releases the money of a rental that was not started: a compensation job (payments/compensation.ts). */
@@ -643,7 +642,10 @@ export class RentalsService {
     if (debt <= 0 || order.debt_paid_at) throw conflict('error.order.nothingToPay');
     if (!input.paymentIntent && !input.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
     const key = `fk_${order.id}_${input.key ?? debt}`;
-    const guard = { orderId: order.id, providerId: provider.id, userId: user.id, token: input.token ?? null, key, amount: debt, currency: order.currency, ref: null as string | null };
+    const guard = {
+      orderId: order.id, providerId: provider.id, userId: user.id, token: input.token ?? null, key, amount: debt, currency: order.currency, ref: null as string | null,
+      methodType: input.paymentId.split(':')[1] ?? null,
+    };
     // Committed before the provider call; a resumed payment is followed by the guard its first call left.
     if (!input.paymentIntent) await this.d.jobs.enqueue(JOB_DEBT_GUARD, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
     const cancel = () => (input.paymentIntent ? this.d.jobs.cancel(JOB_DEBT_GUARD, 'ref', input.paymentIntent) : this.d.jobs.cancel(JOB_DEBT_GUARD, 'key', key));
@@ -714,7 +716,10 @@ export class RentalsService {
         return;
       }
     } else {
-      result = await provider.authorize({ token: String(p.token), amount: t.amount, currency: t.currency, capture: 'automatic', idempotencyKey: String(p.key), userId: t.userId, saveCard: true, purpose: 'debt' });
+      result = await provider.authorize({
+        token: String(p.token), amount: t.amount, currency: t.currency, capture: 'automatic', idempotencyKey: String(p.key), userId: t.userId, saveCard: true, purpose: 'debt',
+        methodType: p.methodType ? String(p.methodType) : undefined,
+      });
     }
     if (!result.ok || result.status !== 'captured') return;
     if (result.amount !== t.amount || result.currency?.toUpperCase() !== t.currency) {

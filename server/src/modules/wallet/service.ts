@@ -24,7 +24,7 @@ import type { Logger } from '../cabinets/link.ts';
 import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
+import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
@@ -125,7 +125,7 @@ export class WalletService {
     } else {
       // A guard, committed before the card call: if this process dies between the charge and its credit (or its
       // recorded refund), the job replays the call (same key: the provider returns the same charge) and refunds it.
-      await this.d.jobs.enqueue(JOB_TOPUP_GUARD, { providerId: provider.id, token: token ?? null, ref: null, ...t }, new Date(this.d.clock.now().getTime() + TOPUP_GUARD_MS));
+      await this.d.jobs.enqueue(JOB_TOPUP_GUARD, { providerId: provider.id, token: token ?? null, ref: null, ...t, methodType: inp.paymentId.split(':')[1] ?? null }, new Date(this.d.clock.now().getTime() + TOPUP_GUARD_MS));
       result = await provider.authorize({
         token: token!, amount, currency, capture: 'automatic', idempotencyKey: providerKey, userId: user.id, purpose: 'wallet_topup',
         returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1],
@@ -154,8 +154,7 @@ export class WalletService {
       if (inp.paymentIntent) await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'ref', inp.paymentIntent);
       else await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
-      const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
-      throw refused(`error.payment.${known.includes(result.declineCode) ? result.declineCode : 'card_declined'}`);
+      throw refused(declineMessageKey(result.declineCode));
     }
     let done: string;
     try {
@@ -227,7 +226,11 @@ export class WalletService {
       agent: typeof p.agent === 'string' ? p.agent : DEFAULT_AGENT, key: String(p.key),
     };
     if (!p.ref) {
-      const result = await provider.authorize({ token: String(p.token), amount: t.amount, currency: t.currency, capture: 'automatic', idempotencyKey: t.key, userId: t.userId, purpose: 'wallet_topup' });
+      const result = await provider.authorize({
+        token: String(p.token), amount: t.amount, currency: t.currency, capture: 'automatic', idempotencyKey: t.key, userId: t.userId, purpose: 'wallet_topup',
+        // The first call's method type: a debit-only top-up is replayed as debit-only (never charges the card it declined).
+        methodType: p.methodType ? String(p.methodType) : undefined,
+      });
       if (!result.ok || result.status !== 'captured') return;
       await this.refundUncredited(providerId, result, t, { fromGuard: true });
       return;
@@ -520,8 +523,7 @@ export class WalletService {
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === 'resource_missing') throw notFound('error.card.setupNotFound');
-      const known = ['card_declined', 'insufficient_funds', 'token_invalid'];
-      throw refused(`error.payment.${code && known.includes(code) ? code : 'card_declined'}`);
+      throw refused(declineMessageKey(code));
     }
     const cardId = `card_${uuid()}`;
     await this.d.db.tx(async () => {

@@ -159,8 +159,12 @@ export interface AdapterDeps {
 export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>> {
   /** Lower-case id: the configuration key, the webhook path segment. */
   id: string;
-  /** The spec §9 payment types this adapter serves, with how each is paid. */
-  payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[] }[];
+  /**
+   * The spec §9 payment types this adapter serves, with how each is paid. `directCard`: a card type whose provider
+   * API takes the card fields from our server (Flutterwave's direct charge): live, the payer endpoint accepts them,
+   * sealed in the payer token (methods/card-seal.ts); in test mode the sandbox card form's token stands in.
+   */
+  payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[]; directCard?: boolean }[];
   capabilities: Capabilities;
   /** ISO currencies the provider takes for these types (absent: any). */
   currencies?: string[];

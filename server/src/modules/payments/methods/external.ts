@@ -10,7 +10,8 @@ import { randomToken } from '../../../lib/ids.ts';
 import {
   NotSupported, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type PayoutInput, type ProviderCallOptions,
 } from '../provider.ts';
-import { ProviderError, type AdapterDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type StatusResult } from './adapter.ts';
+import { ProviderError, type AdapterDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult } from './adapter.ts';
+import { CARD_TOKEN_TTL_MS, openCard, sealCard, sealContext, type CardFields } from './card-seal.ts';
 import type { ExternalRepository, ExternalRow, PayerDetails } from './repository.ts';
 
 /** The client secret of an external action: the app reads the action from it (src/pay/external.ts). */
@@ -33,6 +34,8 @@ export class ExternalMethodProvider extends PaymentProvider {
     /** Absolute base of this server for the provider's return and notification URLs ('' in the sandbox: relative). */
     private readonly publicUrl: string,
     readonly sandbox: boolean,
+    /** Seals card fields in payer tokens (card-seal.ts): only a live method with a direct card type has one. */
+    private readonly cardKey?: Buffer,
   ) {
     super();
   }
@@ -58,10 +61,25 @@ export class ExternalMethodProvider extends PaymentProvider {
     return this.definition.payTypes.find((t) => t.type === payType)?.kind;
   }
 
-  /** Checks and keeps what the payer gave (single-use token for the paying call). */
-  async payerToken(userId: number, payType: string, details: PayerDetails) {
+  /** Whether `payType` takes the card fields from our server here: a live direct card type (Flutterwave), never test mode. */
+  takesCardFields(payType: string) {
+    return !this.sandbox && this.cardKey !== undefined && this.definition.payTypes.some((t) => t.type === payType && t.directCard === true);
+  }
+
+  /**
+   * Keeps what the payer gave as a single-use token for the paying call. Card fields (only where takesCardFields) are
+   * sealed, never stored in clear, and make the token expire after CARD_TOKEN_TTL_MS.
+   */
+  async payerToken(userId: number, payType: string, details: PayerDetails, card?: CardFields) {
     const id = PAYER_TOKEN_PREFIX + randomToken(18);
-    await this.repo.insertToken({ id, userId, provider: this.id, payType, details }, this.clock.now());
+    const now = this.clock.now();
+    let expiresAt: Date | undefined;
+    if (card) {
+      if (!this.takesCardFields(payType) || !this.cardKey) throw new Error(`${this.id}: ${payType} does not take card fields`);
+      details = { ...details, sealedCard: sealCard(this.cardKey, card, sealContext(id, userId, this.id)) };
+      expiresAt = new Date(now.getTime() + CARD_TOKEN_TTL_MS);
+    }
+    await this.repo.insertToken({ id, userId, provider: this.id, payType, details, expiresAt }, now);
     return id;
   }
 
@@ -75,6 +93,13 @@ export class ExternalMethodProvider extends PaymentProvider {
     if (!used) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     const payType = used.pay_type;
     const d = used.details;
+    let card: StartInput['card'] = d.card;
+    if (d.sealedCard) {
+      // Opened only here, for the provider call; the row no longer holds it (useToken removed it).
+      const opened = this.cardKey ? openCard(this.cardKey, d.sealedCard, sealContext(input.token, input.userId ?? 0, this.id)) : undefined;
+      if (!opened) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+      card = opened;
+    }
     const base = this.publicUrl.replace(/\/$/, '');
     let started;
     try {
@@ -83,7 +108,7 @@ export class ExternalMethodProvider extends PaymentProvider {
         capture: input.capture, returnUrl: `${base}/payments/return/${outTradeNo}`, cancelUrl: `${base}/payments/return/${outTradeNo}?cancel=1`,
         notifyUrl: `${base}/webhooks/methods/${this.id}`, idempotencyKey: input.idempotencyKey, payType,
         payer: { userId: input.userId ?? 0, email: d.email, phone: d.phone, openId: d.openId, name: d.name },
-        card: d.card, deposit: input.capture === 'manual' ? input.amount : undefined,
+        card, deposit: input.capture === 'manual' ? input.amount : undefined,
       });
     } catch (err) {
       if (err instanceof ProviderError && err.code !== 'network' && (err.status ?? 400) < 500) {

@@ -158,7 +158,7 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
   payoutChannel: { label: 'Flutterwave bank transfer', fields: ['account_bank', 'account_number'] },
   id: 'flutterwave',
   payTypes: [
-    { type: 'Flutterwave', kind: 'card', label: 'Card' },
+    { type: 'Flutterwave', kind: 'card', label: 'Card', directCard: true },
     { type: 'Flutterwave_Mobile', kind: 'push', label: 'Mobile money' },
   ],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },

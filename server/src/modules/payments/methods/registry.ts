@@ -20,6 +20,8 @@ import { monriDefinition } from './monri.ts';
 import { ExternalMethodProvider } from './external.ts';
 import type { ExternalRepository } from './repository.ts';
 import { sandboxAdapter } from './sandbox.ts';
+import { DEBIT_CARD_TYPE } from '../provider.ts';
+import { cardSealKey } from './card-seal.ts';
 
 /** Every method adapter of the product. */
 export const DEFINITIONS: AdapterDefinition[] = [
@@ -39,6 +41,12 @@ export const DEFINITIONS: AdapterDefinition[] = [
 
 export type MethodsConfig = Record<string, Record<string, Record<string, string>>>;
 
+/**
+ * Payment types of the agent's card provider (Stripe, or the sandbox in test mode) that an operator switches on in
+ * PAYMENT_METHODS like a method, with no keys of their own: `{"powerly": {"debitcard": {}}}`.
+ */
+export const CARD_PROVIDER_TYPES = [DEBIT_CARD_TYPE];
+
 /** Reads PAYMENT_METHODS (throws naming the fault on a malformed value). */
 export function parseMethodsConfig(raw: string | undefined, definitions = DEFINITIONS): MethodsConfig {
   if (!raw?.trim()) return {};
@@ -52,7 +60,9 @@ export function parseMethodsConfig(raw: string | undefined, definitions = DEFINI
   for (const [agent, methods] of Object.entries(v as Record<string, unknown>)) {
     if (!methods || typeof methods !== 'object') throw new Error(`PAYMENT_METHODS.${agent} must be an object keyed by method`);
     for (const [id, cfg] of Object.entries(methods as Record<string, unknown>)) {
-      if (!definitions.some((d) => d.id === id)) throw new Error(`PAYMENT_METHODS.${agent}: unknown method "${id}" (known: ${definitions.map((d) => d.id).join(', ')})`);
+      if (!definitions.some((d) => d.id === id) && !CARD_PROVIDER_TYPES.includes(id)) {
+        throw new Error(`PAYMENT_METHODS.${agent}: unknown method "${id}" (known: ${[...definitions.map((d) => d.id), ...CARD_PROVIDER_TYPES].join(', ')})`);
+      }
       if (!cfg || typeof cfg !== 'object' || Object.values(cfg).some((x) => typeof x !== 'string')) {
         throw new Error(`PAYMENT_METHODS.${agent}.${id} must be an object of strings`);
       }
@@ -66,7 +76,8 @@ export function methodsGaps(config: MethodsConfig, definitions = DEFINITIONS): s
   const gaps: string[] = [];
   for (const [agent, methods] of Object.entries(config)) {
     for (const [id, cfg] of Object.entries(methods)) {
-      const def = definitions.find((d) => d.id === id)!;
+      const def = definitions.find((d) => d.id === id);
+      if (!def) continue; // a card provider type: nothing of its own to configure
       const missing = def.required.filter((k) => !cfg[k]);
       if (missing.length) gaps.push(`payment method ${id} of agent ${agent} (PAYMENT_METHODS: ${missing.join(', ')})`);
     }
@@ -92,10 +103,14 @@ export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): 
   const adapterDeps = { fetch: d.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)), now: () => d.clock.now() };
   const add = (agent: string, p: ExternalMethodProvider) => out.set(agent, [...(out.get(agent) ?? []), p]);
   for (const [agent, methods] of Object.entries(config)) {
+    // An agent with a configuration of its own offers only its own methods (none of the platform's), even when
+    // all it switched on is a card provider type.
+    out.set(agent, out.get(agent) ?? []);
     for (const [id, cfg] of Object.entries(methods)) {
-      const def = defs.find((x) => x.id === id)!;
+      const def = defs.find((x) => x.id === id);
+      if (!def) continue;
       const instance = agent === d.platformAgent ? id : `${id}.${agent}`;
-      add(agent, new ExternalMethodProvider(instance, def, def.create(cfg, adapterDeps), d.repo, d.clock, d.publicUrl, false));
+      add(agent, new ExternalMethodProvider(instance, def, def.create(cfg, adapterDeps), d.repo, d.clock, d.publicUrl, false, cardSealKey(instance, def, cfg)));
     }
   }
   if (d.sandbox) {
@@ -105,4 +120,9 @@ export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): 
     }
   }
   return out;
+}
+
+/** The card provider types (`debitcard`) each configured agent switched on; an agent without a configuration has none here. */
+export function cardTypes(config: MethodsConfig): Map<string, string[]> {
+  return new Map(Object.entries(config).map(([agent, methods]) => [agent, Object.keys(methods).filter((id) => CARD_PROVIDER_TYPES.includes(id))]));
 }

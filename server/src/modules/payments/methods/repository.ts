@@ -3,6 +3,7 @@
 // model of such a provider (sandbox_method_payments).
 import type { Queryable } from '../../../db/db.ts';
 import type { Action, ExternalState } from './adapter.ts';
+import type { SealedCard } from './card-seal.ts';
 
 export interface ExternalRow {
   out_trade_no: string;
@@ -25,7 +26,10 @@ export interface PayerDetails {
   email?: string;
   openId?: string;
   name?: string;
-  card?: { token?: string; number?: string; expMonth?: string; expYear?: string; cvv?: string; paymentMethodId?: string; issuerId?: string; installments?: number };
+  /** A card token of the provider's client SDK (MercadoPago, Monri, the sandbox's), never card fields in clear. */
+  card?: { token?: string; paymentMethodId?: string; issuerId?: string; installments?: number };
+  /** Card fields for a direct card charge (Flutterwave), sealed (card-seal.ts); removed from the row when the token is used. */
+  sealedCard?: SealedCard;
   /** WeChat Pay score: the user ticked the entrustment agreement. */
   agreement?: boolean;
 }
@@ -100,21 +104,35 @@ export class ExternalRepository {
     return rows[0];
   }
 
-  async insertToken(t: { id: string; userId: number; provider: string; payType: string; details: PayerDetails }, at: Date) {
+  async insertToken(t: { id: string; userId: number; provider: string; payType: string; details: PayerDetails; expiresAt?: Date }, at: Date) {
     await this.db.query(
-      'insert into external_method_tokens (id, user_id, provider, pay_type, details, created_at) values ($1,$2,$3,$4,$5,$6)',
-      [t.id, t.userId, t.provider, t.payType, JSON.stringify(t.details), at],
+      'insert into external_method_tokens (id, user_id, provider, pay_type, details, created_at, expires_at) values ($1,$2,$3,$4,$5,$6,$7)',
+      [t.id, t.userId, t.provider, t.payType, JSON.stringify(t.details), at, t.expiresAt ?? null],
     );
   }
 
-  /** Uses a payer token once; undefined when unknown, used, or not this user's and provider's. */
+  /**
+   * Uses a payer token once; undefined when unknown, used, expired, or not this user's and provider's. The details
+   * come back as they were; the row keeps them without the sealed card (a used token holds no card data).
+   */
   async useToken(id: string, userId: number, provider: string, at: Date) {
     const { rows } = await this.db.query<{ pay_type: string; details: PayerDetails }>(
-      `update external_method_tokens set used_at = $4 where id = $1 and user_id = $2 and provider = $3 and used_at is null
-       returning pay_type, details`,
+      `update external_method_tokens t set used_at = $4, details = t.details - 'sealedCard'
+         from (select id, details from external_method_tokens where id = $1 for update) old
+        where t.id = old.id and t.user_id = $2 and t.provider = $3 and t.used_at is null and (t.expires_at is null or t.expires_at > $4)
+       returning t.pay_type, old.details`,
       [id, userId, provider, at],
     );
     return rows[0];
+  }
+
+  /** Retention: payer tokens past their expiry (those with a sealed card) go, in batches. */
+  async sweepExpiredTokens(before: Date) {
+    const { rowCount } = await this.db.query(
+      `delete from external_method_tokens where id in (select id from external_method_tokens where expires_at < $1 limit 1000)`,
+      [before],
+    );
+    return rowCount ?? 0;
   }
 
   // ── The sandbox's provider side ─────────────────────────────────────────────────────────────────────────

@@ -15,15 +15,17 @@ import type { ProviderEvent } from '../provider.ts';
 import type { PaymentsService } from '../service.ts';
 import type { PayerDetails, ExternalRepository } from './repository.ts';
 import { sandboxDecide } from './sandbox.ts';
+import type { CardFields } from './card-seal.ts';
+import { DIRECT_CARD_FIELDS, validateDirectCard } from '#core/card.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** API: POST cdb/payment/method/payer. */
-export async function payerRoutes(app: App, opts: { payments: PaymentsService }) {
+export async function payerRoutes(app: App, opts: { payments: PaymentsService; clock: Clock }) {
   app.post('/cdb/payment/method/payer', {
     schema: {
       tags: ['payments'],
-      summary: "A method beyond the card: the payer's details (phone, e-mail, card token, agreement) checked and kept as a single-use token for the paying call's stripeToken",
+      summary: "A method beyond the card: the payer's details (phone, e-mail, card token or, for a live direct card charge, the card fields, agreement) checked and kept as a single-use token for the paying call's stripeToken",
       body: PayerBody,
       response: { 200: Envelope(PayerResult) },
     },
@@ -34,10 +36,17 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService })
     const m = opts.payments.externalMethod(b.paymentId, agent);
     if (!m) throw badRequest('error.paymentMethod');
     const details: PayerDetails = {};
+    /** Spec §3's Flutterwave card form (live or test mode): e-mail, and the phone with its area code. */
+    const direct = m.provider.definition.payTypes.some((t) => t.type === m.payType && t.directCard === true);
     if (m.kind === 'push') {
       // Spec §5: M-Pesa and mobile money need the phone; digits only, with the area code when given apart.
       const phone = `${b.areaCode ?? ''}${b.phoneNumber ?? ''}`.replace(/[\s()+-]/g, '');
       if (!b.phoneNumber?.trim()) throw badRequest('error.payment.phoneRequired');
+      if (!/^\d{8,15}$/.test(phone)) throw badRequest('error.login.phone');
+      details.phone = phone;
+    } else if (direct && b.phoneNumber?.trim()) {
+      // Spec §3: the card form's phone with its area code (optional; checked when given).
+      const phone = `${b.areaCode ?? ''}${b.phoneNumber}`.replace(/[\s()+-]/g, '');
       if (!/^\d{8,15}$/.test(phone)) throw badRequest('error.login.phone');
       details.phone = phone;
     } else if (b.phoneNumber) details.phone = b.phoneNumber.replace(/\D/g, '').slice(0, 15);
@@ -45,8 +54,20 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService })
       if (!EMAIL.test(b.email)) throw badRequest('error.invoice.emailInvalid');
       details.email = b.email;
     }
-    if (m.payType === 'Monri_WebPay' && !details.email) throw badRequest('error.invoice.emailRequired');
-    if (m.kind === 'card') {
+    // Monri's form and the direct card form (Flutterwave needs an e-mail on every charge) ask for the e-mail.
+    if ((m.payType === 'Monri_WebPay' || direct) && !details.email) throw badRequest('error.invoice.emailRequired');
+    const cardFields = [b.cardNumber, b.expiryMonth, b.expiryYear, b.cvv].some((v) => v !== undefined);
+    let card: CardFields | undefined;
+    if (m.kind === 'card' && m.provider.takesCardFields(m.payType)) {
+      // Live direct card charge: the card fields (spec §5), sealed in the token by payerToken, never kept in clear.
+      const faults = validateDirectCard(b, opts.clock.now());
+      const field = DIRECT_CARD_FIELDS.find((f) => faults[f]);
+      if (field) throw badRequest(`error.card.${field}.${faults[field]}`);
+      card = { number: b.cardNumber!.replace(/[\s-]/g, ''), expMonth: b.expiryMonth!.trim(), expYear: b.expiryYear!.trim(), cvv: b.cvv!.trim() };
+    } else if (cardFields) {
+      // Card fields reach only a live direct card charge; anywhere else they are refused, never stored.
+      throw badRequest('error.payment.cardFieldsRefused');
+    } else if (m.kind === 'card') {
       if (!b.cardToken) throw badRequest('error.validation.field', { field: 'cardToken' });
       details.card = { token: b.cardToken, paymentMethodId: b.paymentMethodId, issuerId: b.issuerId, installments: b.installments };
     }
@@ -54,7 +75,7 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService })
     if (b.hold && m.provider.capabilities.hold && m.kind === 'jsapi' && m.payType === 'WeChat_MP' && !b.agreement) throw badRequest('error.payment.agreementRequired');
     if (b.openId) details.openId = b.openId;
     details.agreement = b.agreement ?? false;
-    return ok({ token: await m.provider.payerToken(currentUser(req).id, m.payType, details) });
+    return ok({ token: await m.provider.payerToken(currentUser(req).id, m.payType, details, card) });
   });
 }
 
