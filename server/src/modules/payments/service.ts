@@ -33,6 +33,11 @@ export interface PaymentMethod {
   testValues?: { value: string; outcome: string }[];
 }
 
+/** The decline codes with their own message (locales/server error.payment.*); any other reads as a declined card. */
+const KNOWN_DECLINES = ['card_declined', 'insufficient_funds', 'token_invalid', 'authentication_required', 'expired_card', 'incorrect_cvc', 'processing_error'];
+/** The message key of a provider's decline code, in the user's language. */
+export const declineKey = (code: string) => `error.payment.${KNOWN_DECLINES.includes(code) ? code : 'card_declined'}`;
+
 const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
 export const CARD_METHOD_ID = 'card-sandbox';
 
