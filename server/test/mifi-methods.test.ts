@@ -138,10 +138,14 @@ describe('methods beyond the card, in test mode', () => {
       expect(await checkLedger(b.db)).toEqual([]);
     });
 
-    it('a payment cancelled on the provider page leaves the order unpaid, in the user language', async () => {
+    it('a payment cancelled on the provider page leaves the order unpaid, in the user language; it never pays another order', async () => {
       const token = await touristToken(b.app);
       const t = await c.payer(token, 'paypal:paypal');
       const first = await c.rent(token, { paymentId: 'paypal:paypal', stripeToken: t, returnUrl: RETURN, orderSubmit: await c.orderSubmit(token) });
+      // A payment pays only the order it was started for: not another unpaid order of the same user.
+      expect((await c.rent(token, { paymentId: 'wallet', orderSubmit: await c.orderSubmit(token, 'es-3d') })).code).not.toBe(0);
+      const other = ((await c.post<{ records: Pkg[] }>(token, 'chargenow/mifi/orderList', { current: 1, size: 100 })).data.records).find((p) => p.orderId !== first.data.orderId)!;
+      expect((await c.confirm(token, { mifiOrderId: other.orderId, paymentId: 'paypal:paypal', paymentIntent: first.data.action!.paymentIntent })).status).toBe(422);
       await c.onProviderPage(first.data.action!.clientSecret, 'cancel');
       const r = await b.app.inject({
         method: 'POST', url: `${API}/chargenow/mifi/rent`, headers: { token, lang: 'es-ES' }, payload: { paymentId: 'paypal:paypal', paymentIntent: first.data.action!.paymentIntent },
@@ -187,7 +191,9 @@ describe('methods beyond the card, in test mode', () => {
       const { rows: [row] } = await b.db.query<{ state: string; failure_code: string }>('select state, failure_code from external_payments where out_trade_no = $1', [ref]);
       expect(row).toMatchObject({ state: 'cancelled', failure_code: 'released' });
       expect(await c.payments(first.data.buyOrderNo)).toEqual([expect.objectContaining({ status: 'declined', failure_code: 'abandoned' })]);
-      expect((await c.rent(token, { paymentId: 'sumup:SumUpOnlinePayment', paymentIntent: ref })).status).toBe(422);
+      const late = await c.rent(token, { paymentId: 'sumup:SumUpOnlinePayment', paymentIntent: ref });
+      expect(late.status).toBe(422);
+      expect(late.msg).toMatch(/^This payment was not finished in time/);
     });
   });
 
@@ -339,6 +345,8 @@ describe('3-D Secure (the Stripe adapter against the test tree\'s Stripe server)
     await b.app.powerly.jobs.runDue();
     expect(pi(ref).status).toBe('canceled');
     expect(await c.payments(first.data.buyOrderNo)).toEqual([expect.objectContaining({ status: 'declined', failure_code: 'abandoned' })]);
-    expect((await c.rent(token, { paymentId: CARD, paymentIntent: ref })).status).toBe(422);
+    const late = await c.rent(token, { paymentId: CARD, paymentIntent: ref });
+    expect(late.status).toBe(422);
+    expect(late.msg).toMatch(/^This payment was not finished in time/);
   });
 });

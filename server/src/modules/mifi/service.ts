@@ -330,7 +330,10 @@ export class MifiService {
     await this.cancelGuards(a, result.ref);
     // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
     if (!a.packageId && (await this.d.repo.order(a.orderId))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
-    if (!result.ref || !(await this.d.payments.repo.byRef(provider.id, result.ref))) {
+    const prior = result.ref ? await this.d.payments.repo.byRef(provider.id, result.ref) : undefined;
+    // Released by its guard (the customer came back too late): said so, not as a declined card.
+    if (prior && (prior.failure_code === 'abandoned' || (prior.order_id === a.orderId && prior.status !== 'declined'))) throw refused('error.payment.released');
+    if (!prior) {
       await this.d.payments.record({ providerId: provider.id, result, userId: a.userId, orderId: a.orderId, purpose: a.purpose, amount: a.amount, currency: a.currency });
     }
     throw refused(declineKey(result.declineCode));
