@@ -273,7 +273,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
     await api.register(embedRoutes, { embed });
     await api.register(liveRoutes, { live });
-    await api.register(mifiRoutes, { mifi, payments });
+    await api.register(mifiRoutes, { mifi, payments, keys, clock });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });

@@ -241,7 +241,7 @@ describe('a process that dies between the charge and the order', () => {
     await ledgerBalanced();
   });
 
-  it('the box deposit of a package-only order (cabinetDisposit): charged by card, held, its guard cancelled', async () => {
+  it('the box deposit of a package-only order (cabinetDisposit): held on the card (a pre-authorisation, not a charge), its guard cancelled', async () => {
     const token = await touristToken(b.app);
     const r = await buy(token, { skuId: 'fr-3d', type: 2 });
     expect(r.code, JSON.stringify(r)).toBe(0);
@@ -254,8 +254,11 @@ describe('a process that dies between the charge and the order', () => {
     const guard = (await b.db.query<{ done_at: Date | null }>(`select done_at from jobs where kind = 'mifi.orphan-charge' and payload->>'idempotencyKey' like $1`, [`mifidep_${r.data.orderId}_%`])).rows;
     expect(guard).toHaveLength(1);
     expect(guard[0]!.done_at).not.toBeNull();
-    const charges = (await b.db.query<{ amount: number }>(`select amount from payments where order_id = $1 and purpose = 'mifi' order by created_at`, [r.data.out_trade_no])).rows;
-    expect(charges.map((c) => Number(c.amount))).toEqual([500, 5000]); // the package, then the box deposit (€50)
+    const pays = (await b.db.query<{ purpose: string; status: string; amount: number; provider_ref: string }>(
+      `select purpose, status, amount, provider_ref from payments where order_id = $1 order by created_at`, [r.data.out_trade_no])).rows;
+    // The package charged, then the box deposit (€50) held: the sandbox card can hold.
+    expect(pays.map((p) => [p.purpose, p.status, Number(p.amount)])).toEqual([['mifi', 'captured', 500], ['mifi_deposit_hold', 'authorized', 5000]]);
+    expect(await b.app.powerly.sandbox.status(pays[1]!.provider_ref)).toBe('authorized');
     await ledgerBalanced();
   });
 

@@ -1,7 +1,8 @@
 // Wi-Fi box and data-package calls (spec §7 chargenow/mifi/*). Shapes are the contract's (src/contract/mifi.ts).
 import { api } from './client.ts';
 import type {
-  CataloguePage, CheckPickUpResult, MifiDevice, MifiOrderPage, MifiOrderResult, MifiPackage, MifiRentBody, Region, TrafficResult, UsageRecord, Variant,
+  CataloguePage, CheckPickUpResult, DepositBody, MifiConfirmBody, MifiDevice, MifiOrderPage, MifiOrderResult, MifiPackage, MifiPackagePaid, MifiRentBody, Region,
+  TrafficResult, UsageRecord, Variant,
 } from '../contract/mifi.ts';
 
 export type { CatalogueItem, MifiDevice, MifiPackage, Region, Variant } from '../contract/mifi.ts';
@@ -19,13 +20,16 @@ export function packagePage(p: { current: number; size: number; searchKeywords?:
 export const regionList = () => query<Region[]>('regionList', {});
 export const packageVariants = (skuId: string, country?: string, currency?: string) => query<Variant[]>('packageDtlListBySkuId', { skuId, country, currency });
 
-/** POST chargenow/mifi/rent (JSON): submit and pay an order (payType mifi). */
+/**
+ * POST chargenow/mifi/rent (JSON): submit and pay an order (payType mifi). `action`: the order is made (33) and the
+ * customer finishes the payment; the call with paymentIntent (orderSubmit not needed then) resumes it.
+ */
 export function rentPackage(body: MifiRentBody, idempotencyKey: string): Promise<MifiOrderResult> {
   return api.post<MifiOrderResult>('chargenow/mifi/rent', { body, json: true, idempotencyKey });
 }
-/** POST chargenow/mifi/confirm (JSON): pay an unpaid (33) order again (continue payment). */
-export function confirmPackage(body: { mifiOrderId: string; paymentId: string; stripeToken?: string }, idempotencyKey: string): Promise<MifiPackage> {
-  return api.post<MifiPackage>('chargenow/mifi/confirm', { body, json: true, idempotencyKey });
+/** POST chargenow/mifi/confirm (JSON): pay an unpaid (33) order again (continue payment); `action` as rent's. */
+export function confirmPackage(body: MifiConfirmBody, idempotencyKey: string): Promise<MifiPackagePaid> {
+  return api.post<MifiPackagePaid>('chargenow/mifi/confirm', { body, json: true, idempotencyKey });
 }
 /** POST chargenow/mifi/orderList: the user's packages (size 100; isPicked 0 = not picked up yet). */
 export function packageOrders(p: { current?: number; size?: number; isPicked?: 0 | 1 } = {}): Promise<MifiOrderPage> {
@@ -49,7 +53,7 @@ export const trafficUsage = (sn: string, from: number, to: number) =>
 export const flowUsageList = (sn: string) => api.post<UsageRecord>('chargenow/mifi/flowUsageList', { body: { sn }, json: true });
 /** POST chargenow/mifi/cancel {mifiOrderId}. */
 export const cancelPackage = (mifiOrderId: string) => api.post<MifiPackage>('chargenow/mifi/cancel', { body: { mifiOrderId }, json: true });
-/** POST chargenow/mifi/cabinetDisposit: the box deposit of a package bought without a device. */
-export function payBoxDeposit(body: { mifiOrderId: string; paymentId: string; stripeToken?: string; qrcode?: string }, idempotencyKey: string): Promise<MifiPackage> {
-  return api.post<MifiPackage>('chargenow/mifi/cabinetDisposit', { body, json: true, idempotencyKey });
+/** POST chargenow/mifi/cabinetDisposit: the box deposit of a package bought without a device (held where the method can hold); `action` as rent's. */
+export function payBoxDeposit(body: DepositBody, idempotencyKey: string): Promise<MifiPackagePaid> {
+  return api.post<MifiPackagePaid>('chargenow/mifi/cabinetDisposit', { body, json: true, idempotencyKey });
 }

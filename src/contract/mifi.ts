@@ -1,6 +1,7 @@
 // Wi-Fi boxes and data packages (spec §3 Mifi package / device / order, §7 chargenow/mifi/*).
 import { Type, type Static } from 'typebox';
 import { Money } from './cabinets.ts';
+import { PayResume, PaymentAction } from './payments.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 
@@ -75,20 +76,32 @@ export const SubmitDtl = Type.Object({
   pickUpOrderId: Type.Optional(Type.String({ maxLength: 64 })), mifiOrderId: Type.Optional(Type.String({ maxLength: 64 })),
 });
 export type SubmitDtl = Static<typeof SubmitDtl>;
-/** POST chargenow/mifi/rent (JSON): the order (spec "Mifi order submit") and its payment (payType mifi). */
+/** The order of spec "Mifi order submit". */
+export const MifiOrderSubmit = Type.Object({
+  orderType: Type.Integer({ minimum: 0, maximum: 3 }), currency: Type.String({ minLength: 3, maxLength: 3 }), totalAmount: Type.Number({ minimum: 0 }),
+  orderRemark: Type.Optional(Type.String({ maxLength: 200 })), submitDtlDtoList: Type.Array(SubmitDtl, { minItems: 1, maxItems: 5 }),
+});
+export type MifiOrderSubmit = Static<typeof MifiOrderSubmit>;
+/**
+ * POST chargenow/mifi/rent (JSON): the order (spec "Mifi order submit") and its payment (payType mifi). With
+ * `paymentIntent` (after `action`) the call resumes the payment of the order it was started for, and orderSubmit
+ * may be left out (it is not read then).
+ */
 export const MifiRentBody = Type.Object({
   qrcode: Type.Optional(Type.String({ maxLength: 500 })), paymentId: Type.String({ minLength: 1, maxLength: 100 }),
   stripeToken: Type.Optional(Type.String({ maxLength: 200 })), ejectOrNot: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
-  orderSubmit: Type.Object({
-    orderType: Type.Integer({ minimum: 0, maximum: 3 }), currency: Type.String({ minLength: 3, maxLength: 3 }), totalAmount: Type.Number({ minimum: 0 }),
-    orderRemark: Type.Optional(Type.String({ maxLength: 200 })), submitDtlDtoList: Type.Array(SubmitDtl, { minItems: 1, maxItems: 5 }),
-  }),
+  orderSubmit: Type.Optional(MifiOrderSubmit),
+  ...PayResume,
 });
 export type MifiRentBody = Static<typeof MifiRentBody>;
-/** Order result (spec §3): orderStatus 0 = pending (paid, waiting for pickup or start). */
+/**
+ * Order result (spec §3): orderStatus 0 = pending (paid, waiting for pickup or start), 33 = unpaid. With `action`
+ * the order is made (33) and its payment waits for the customer (3-D Secure, a provider's page, a phone prompt):
+ * they finish it, then the call is repeated with paymentIntent.
+ */
 export const MifiOrderResult = Type.Object({
   orderId: Type.String(), orderStatus: Type.Integer(), type: Type.String(), out_trade_no: Type.String(), pay_type: Type.String(),
-  buyOrderNo: Type.String(), shebei: Type.String(), number: Type.Integer(),
+  buyOrderNo: Type.String(), shebei: Type.String(), number: Type.Integer(), action: Type.Optional(PaymentAction),
 });
 export type MifiOrderResult = Static<typeof MifiOrderResult>;
 
@@ -126,9 +139,19 @@ export const CancelBody = Type.Object({ mifiOrderId: Id });
 /** POST chargenow/mifi/confirm: pays an unpaid (33) package order again ("continue payment", payType mifi). */
 export const MifiConfirmBody = Type.Object({
   mifiOrderId: Id, paymentId: Type.String({ minLength: 1, maxLength: 100 }), stripeToken: Type.Optional(Type.String({ maxLength: 200 })),
+  ...PayResume,
 });
-/** POST chargenow/mifi/cabinetDisposit: the box deposit for a package bought without a device (deviceOrderStatus 0 → 5). */
+export type MifiConfirmBody = Static<typeof MifiConfirmBody>;
+/**
+ * POST chargenow/mifi/cabinetDisposit: the box deposit for a package bought without a device (deviceOrderStatus 0 → 5):
+ * from the wallet (paymentId `wallet`), held by a method that can hold, else paid into the wallet and held there.
+ */
 export const DepositBody = Type.Object({
   mifiOrderId: Id, paymentId: Type.String({ minLength: 1, maxLength: 100 }), stripeToken: Type.Optional(Type.String({ maxLength: 200 })),
   qrcode: Type.Optional(Type.String({ maxLength: 500 })),
+  ...PayResume,
 });
+export type DepositBody = Static<typeof DepositBody>;
+/** The package after a paying call (confirm, cabinetDisposit); with `action` it is not paid yet: the customer finishes, then the call is repeated with paymentIntent. */
+export const MifiPackagePaid = Type.Object({ ...MifiPackage.properties, action: Type.Optional(PaymentAction) });
+export type MifiPackagePaid = Static<typeof MifiPackagePaid>;

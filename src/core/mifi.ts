@@ -1,7 +1,7 @@
 // Wi-Fi package rules (spec §4 package status, §5 start time, §9 package price). Pure: the flows and the server
 // both use them, so the price the mall shows is the price the server charges.
 import { toMajor, toMinor } from './money.ts';
-import type { MifiRentBody } from '../contract/mifi.ts';
+import type { MifiOrderSubmit } from '../contract/mifi.ts';
 
 /** Package status (spec §4). */
 export const PACKAGE_STATUS = {
@@ -199,7 +199,7 @@ export interface PendingPackageOrder {
 }
 
 /** The "Mifi order submit" body of a pending purchase (spec §3), priced by the rule the server checks (spec §9). */
-export function orderSubmit(o: PendingPackageOrder, now: number): MifiRentBody['orderSubmit'] {
+export function orderSubmit(o: PendingPackageOrder, now: number): MifiOrderSubmit {
   const type = orderTypeFor(o.mallType, o.withDevice);
   const start = startTime(o.startTime, now, type !== ORDER_TYPE.renewal);
   const days = o.isPackage ? o.Day : o.selectDays;

@@ -24,6 +24,8 @@ export interface ConfirmQuery {
   paymentIntent: string;
   /** Powerly extension: the currency of a CZ top-up (else the cabinet's). */
   currency: string;
+  /** Powerly extension: payType mifi with mifiOrderId pays that package's box deposit (cabinetDisposit), not the package. */
+  mifiDeposit: boolean;
 }
 
 export function readConfirmQuery(q: URLSearchParams): ConfirmQuery {
@@ -34,7 +36,7 @@ export function readConfirmQuery(q: URLSearchParams): ConfirmQuery {
     price: get('price'), payType, outTradeNo: get('outTradeNo'), cabinetID: get('cabinetID'), mifiOrderId: get('mifiOrderId'),
     paymentId: get('paymentId') || get('pmid'), pmid: get('pmid'), formId: get('formId'), yaJinType: get('yaJinType'),
     paymentWay: get('paymentWay'), pType: get('pType'), orderId: get('orderId'), qrcode: get('qrcode'),
-    paymentIntent: get('payment_intent'), currency: get('currency').toUpperCase(),
+    paymentIntent: get('payment_intent'), currency: get('currency').toUpperCase(), mifiDeposit: get('mifiDeposit') === '1',
   };
 }
 
@@ -42,9 +44,9 @@ export function readConfirmQuery(q: URLSearchParams): ConfirmQuery {
  * Where a successful payment leads (spec §4 "After payment"): CZ → /mine (after its success dialog); overbuy →
  * /invoiceOrderDtl; FK → /borrowSuccess with payType=FK (its check then goes to /order); the others →
  * /borrowSuccess with the trade number — except mifi: a package order has no eject to wait for, so it goes to
- * the user's package orders (/scanOrder), where its box is picked up.
+ * the user's package orders (/scanOrder), where its box is picked up; a box deposit goes back to the pickup.
  */
-export function afterPaymentPath(payType: PayType, orderNo: string): string {
+export function afterPaymentPath(payType: PayType, orderNo: string, opts: { mifiDeposit?: boolean } = {}): string {
   const qs = (o: Record<string, string>) => `?${new URLSearchParams(o).toString()}`;
   switch (payType) {
     case 'CZ':
@@ -54,7 +56,7 @@ export function afterPaymentPath(payType: PayType, orderNo: string): string {
     case 'FK':
       return `/borrowSuccess${qs({ tradeNo: orderNo, payType: 'FK' })}`;
     case 'mifi':
-      return `/scanOrder${qs({ orderId: orderNo })}`;
+      return opts.mifiDeposit ? `/pickUp${qs({ orderId: orderNo, deposit: 'paid' })}` : `/scanOrder${qs({ orderId: orderNo })}`;
     default:
       return `/borrowSuccess${qs({ tradeNo: orderNo, payType })}`;
   }

@@ -1,28 +1,81 @@
 // Route '/pickUp' [orderId]: pick up the box of a package at a cabinet (spec §7 pickup {qrcode, pickOrderId}): the
 // cabinet scanned last, or another one's code; the cabinet ejects a box, checkPickUp is polled every 2 s until the
 // box is bound (→ /packageDetail) or the eject failed (the pickup failure dialog, spec §8). A box handed over by
-// hand is bound by its serial instead (bind sn; spec §5: it needs the serial, mifisn).
+// hand is bound by its serial instead (bind sn; spec §5: it needs the serial, mifisn). A package bought without a
+// box (deviceOrderStatus 0) first pays the box deposit through /confirm (payType mifi, mifiDeposit: any method the
+// list offers; cabinetDisposit), which comes back here (deposit=paid).
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
-import { errorText, useT } from '../i18n/index.ts';
+import { $activeLang, errorText, useT } from '../i18n/index.ts';
 import { $route, href, navigate } from '../stores/router.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $mifisn } from '../stores/mifi.ts';
-import { bindSn, checkPickUp, pickup } from '../api/mifi.ts';
-import { PICKUP_POLL_MS, canBind, canPickUp, pickupOutcome } from '../core/mifi.ts';
+import { bindSn, checkPickUp, packageInfo, packageVariants, pickup, type MifiPackage } from '../api/mifi.ts';
+import { DEVICE_ORDER_STATUS, PICKUP_POLL_MS, canBind, canPickUp, pickupOutcome } from '../core/mifi.ts';
 import { cabinetCodeFrom } from '../core/codeLink.ts';
 import { showMessage, toast } from '../ui/feedback.tsx';
-import { MifiScreen } from './common.tsx';
+import { Loading } from '../ui/Loading.tsx';
+import { depositPayHref, MifiScreen, useMoney } from './common.tsx';
 
 export default function PickUp() {
   return <MifiScreen title="mifi.pickup.title" className="pick-up">{() => <Pick />}</MifiScreen>;
+}
+
+/** The package and, when it has no box ordered yet, the box deposit it must pay first (major units). */
+function usePackage(orderId: string) {
+  const lang = useStore($activeLang);
+  const [state, setState] = useState<{ p: MifiPackage; deposit: number | null } | { error: unknown } | null>(null);
+  useEffect(() => {
+    let live = true;
+    if (!orderId) return;
+    void (async () => {
+      const p = await packageInfo(orderId);
+      let deposit: number | null = null;
+      if (p.deviceOrderStatus === DEVICE_ORDER_STATUS.none) {
+        // The box deposit in the package's currency (the server's, as the mall shows it).
+        const v = await packageVariants(p.skuId, p.country || undefined, p.currency);
+        deposit = v.find((x) => x.skuId === p.skuId)?.depositAmount ?? v[0]?.depositAmount ?? null;
+      }
+      if (live) setState({ p, deposit });
+    })().catch((error: unknown) => live && setState({ error }));
+    return () => void (live = false);
+  }, [orderId, lang]);
+  return state;
 }
 
 function Pick() {
   const t = useT();
   const { query } = useStore($route);
   const orderId = query.get('orderId') ?? '';
+  const pkg = usePackage(orderId);
+  // No package chosen: the forms say so when submitted (spec §5: pickup needs a chosen package).
+  if (!orderId) return <PickForms orderId="" depositPaid={false} />;
+  if (!pkg) return <Loading label={t('common.loading')} />;
+  if ('error' in pkg) return <p role="alert">{errorText(pkg.error, t)}</p>;
+  if (pkg.p.deviceOrderStatus === DEVICE_ORDER_STATUS.none && pkg.deposit != null) return <DepositStep p={pkg.p} deposit={pkg.deposit} />;
+  return <PickForms orderId={orderId} depositPaid={query.get('deposit') === 'paid'} />;
+}
+
+/** A package bought without a box: the box deposit first, paid with any method (held where the method can hold). */
+function DepositStep({ p, deposit }: { p: MifiPackage; deposit: number }) {
+  const t = useT();
+  const money = useMoney();
+  const id = useId();
+  const amount = money(p.currency, deposit);
+  return (
+    <section className="actions" aria-labelledby={id}>
+      <h2 id={id} className="section-title">{t('mifi.pickup.depositTitle')}</h2>
+      <p>{t('mifi.pickup.depositText', { amount, order: p.orderId })}</p>
+      <a className="button primary block" href={'#' + depositPayHref(p, deposit)}>
+        {t('mifi.pickup.payDeposit', { amount })}
+      </a>
+    </section>
+  );
+}
+
+function PickForms({ orderId, depositPaid }: { orderId: string; depositPaid: boolean }) {
+  const t = useT();
   const stored = useStore($qrcode);
   const cabinet = useStore($cabinet);
   const codeId = useId();
@@ -91,6 +144,11 @@ function Pick() {
 
   return (
     <>
+      {depositPaid ? (
+        <p className="notice notice-ok" role="status">
+          {t('mifi.pickup.depositPaid')}
+        </p>
+      ) : null}
       <form onSubmit={(e) => void submit(e)} className="actions">
         <p>{t('mifi.pickup.hint', { order: orderId })}</p>
         <div className="field">

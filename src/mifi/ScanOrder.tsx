@@ -1,10 +1,12 @@
 // Route '/scanOrder': the user's package orders (spec §2): pickup by scanning a cabinet (/pickUp), pickup by a QR
 // code shown to the box (QrPickupDialog, checkPickUp every 2 s), continue payment for status 33 (/confirm,
 // payType mifi), traffic detail for 2 and 9 (flowUsageList), and cancel an unused package without a box. The
-// buttons per status are src/core/mifi.ts packageActions (spec §4).
+// buttons per status are src/core/mifi.ts packageActions (spec §4). After a payment (/confirm goes here with the
+// orderId) it says how the payment of that package ended.
 import { useCallback, useEffect, useState } from 'react';
+import { useStore } from '@nanostores/react';
 import { errorText, useT } from '../i18n/index.ts';
-import { href, navigate } from '../stores/router.ts';
+import { $route, href, navigate } from '../stores/router.ts';
 import { $mifisn } from '../stores/mifi.ts';
 import { flowUsageList, packageOrders, type MifiPackage } from '../api/mifi.ts';
 import type { UsageRecord } from '../contract/mifi.ts';
@@ -36,6 +38,7 @@ export default function ScanOrder() {
 
 function Orders() {
   const t = useT();
+  const paidOrder = useStore($route).query.get('orderId');
   const [list, setList] = useState<MifiPackage[] | null>(null);
   const [qr, setQr] = useState<MifiPackage | null>(null);
   const [usage, setUsage] = useState<UsageRecord | null>(null);
@@ -71,8 +74,14 @@ function Orders() {
   };
 
   if (!list) return <Loading label={t('common.loading')} />;
+  const outcome = paidOrder ? list.find((p) => p.orderId === paidOrder) : undefined;
   return (
     <>
+      {outcome ? (
+        <p className={outcome.packageStatus === 33 ? 'notice' : 'notice notice-ok'} role="status" data-testid="pay-outcome">
+          {t(outcome.packageStatus === 33 ? 'mifi.orders.unpaidNotice' : 'mifi.orders.paidNotice', { name: outcome.packageName })}
+        </p>
+      ) : null}
       {list.length === 0 ? (
         <p className="muted">{t('mifi.orders.none')}</p>
       ) : (

@@ -83,6 +83,11 @@ export function continuePayHref(p: MifiPackage): string {
   return href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, price: String(p.totalAmount), currency: p.currency });
 }
 
+/** The box deposit of a package bought without a box (deviceOrderStatus 0): /confirm with payType mifi and mifiDeposit. */
+export function depositPayHref(p: MifiPackage, deposit: number): string {
+  return href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, mifiDeposit: '1', price: String(deposit), currency: p.currency });
+}
+
 export interface PackageButtons {
   onPickup?: (p: MifiPackage) => void;
   onPickupQr?: (p: MifiPackage) => void;

@@ -1,8 +1,11 @@
 // Route '/confirm': payment confirmation. Query (spec §2): price, payType, outTradeNo, cabinetID, mifiOrderId,
 // paymentId, pmid, formId, yaJinType, paymentWay, pType, orderId, qrcode, payment_intent. payType YJ rents (deposit
 // hold or top-up), FK pays an existing order after a failed deduction (never a new rental), CZ tops up the
-// wallet, overbuy buys the power bank; mifi is taken by the payment layer for the Wi-Fi flows. Stripe methods go
-// through StripePay (Stripe.js loaded here only); the sandbox card form stays for test mode.
+// wallet, overbuy buys the power bank; mifi pays a Wi-Fi package order (rent, or confirm for an unpaid one) or, with
+// mifiDeposit, a package's box deposit (cabinetDisposit). Stripe methods go through StripePay (Stripe.js loaded here
+// only), the methods beyond the card through ExternalPay; the sandbox card form stays for test mode. Every paying
+// call may answer `action` (3-D Secure, a provider's page, a phone prompt) and is repeated with paymentIntent; back
+// from a redirect (?payment_intent) this screen resumes it.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import './pay.css';
 import { useStore } from '@nanostores/react';
@@ -16,7 +19,7 @@ import { listPaymentMethods, payOrder, type PaymentMethod } from '../api/payment
 import { rentWithDeposit } from '../api/cabinet.ts';
 import { recharge } from '../api/wallet.ts';
 import { buyOrder } from '../api/orders.ts';
-import { confirmPackage, rentPackage } from '../api/mifi.ts';
+import { confirmPackage, payBoxDeposit, rentPackage } from '../api/mifi.ts';
 import { orderSubmit } from '../core/mifi.ts';
 import { $mifiOrder } from '../stores/mifi.ts';
 import { money } from '../ui/format.ts';
@@ -62,7 +65,10 @@ export default function Confirm() {
   const price = q.price;
   const payType = q.payType;
   const qrcode = q.qrcode || storedQr;
-  const preAuth = payType === 'YJ' && q.yaJinType === '0';
+  // A rental deposit pre-authorisation (yajintype 0): held where the method can hold, and the hold explained.
+  const preAuthPlan = payType === 'YJ' && q.yaJinType === '0';
+  // A Wi-Fi box deposit (cabinetDisposit): held where the chosen method can hold, else paid into the wallet.
+  const boxDeposit = payType === 'mifi' && q.mifiDeposit && Boolean(q.mifiOrderId);
   const symbol = cabinet?.currencyName ?? '';
   const currency = q.currency || cabinet?.currency || 'EUR';
   // A Wi-Fi package is priced in the package's currency, which need not be the scanned cabinet's.
@@ -73,6 +79,8 @@ export default function Confirm() {
   const [busy, setBusy] = useState(false);
   /** One payment action: its Idempotency-Key and card token, reused when a retry follows an unknown outcome. */
   const pending = useRef<{ key: string; token: string } | null>(null);
+  /** A Wi-Fi purchase whose payment answered `action`: its order exists (unpaid), so another try pays that order. */
+  const madeOrder = useRef<string | null>(null);
   const lastCard = useRef<CardDetails | null>(null);
 
   // Keyed on the language, not on `t`: `t` also changes when a string table arrives (this screen's own payment
@@ -112,6 +120,9 @@ export default function Confirm() {
   const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
   /** The debit-only card type (spec §9 debitcard): the same card form, a note, and test mode's hint says which cards pass. */
   const debitOnly = method?.pPaymentType === DEBIT_CARD_TYPE;
+  // The method holds the amount rather than charging it (the server decides the same: PaymentsService.methodHolds).
+  const holds = Boolean(method && (method.kind ? method.hold === true : stripeKind(method.pPaymentType) !== 'redirect'));
+  const preAuth = preAuthPlan || (boxDeposit && holds);
 
   /** Sends a payment to the server call of this payType; `action` when the customer must finish it first. */
   const serverCall = async (input: { stripeToken?: string; paymentIntent?: string }, key: string): Promise<PayAnswer> => {
@@ -137,14 +148,29 @@ export default function Confirm() {
       return { done: o.pOrderid };
     }
     if (payType === 'mifi') {
-      // Continue payment of an unpaid (33) package, or the purchase made in the mall (spec §3 "Mifi order submit").
-      if (q.mifiOrderId) {
-        const p = await confirmPackage({ mifiOrderId: q.mifiOrderId, paymentId, stripeToken: input.stripeToken }, key);
-        return { done: p.orderId };
+      const pay = { paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl };
+      // A package's box deposit, so that a box can be picked up.
+      if (boxDeposit) {
+        const p = await payBoxDeposit({ mifiOrderId: q.mifiOrderId, ...pay }, key);
+        return p.action ? { action: p.action } : { done: p.orderId };
       }
+      // Continue payment of an unpaid (33) package, or another try at a purchase whose order is made already.
+      const unpaid = q.mifiOrderId || (input.paymentIntent ? '' : madeOrder.current);
+      if (unpaid) {
+        const p = await confirmPackage({ mifiOrderId: unpaid, ...pay }, key);
+        if (!p.action) $mifiOrder.set(null);
+        return p.action ? { action: p.action } : { done: p.orderId };
+      }
+      // The purchase made in the mall (spec §3 "Mifi order submit"); resumed, the server finds its order by the payment.
       const o = $mifiOrder.get();
-      if (!o) return { done: '' };
-      const r = await rentPackage({ qrcode: o.qrcode || undefined, paymentId, stripeToken: input.stripeToken, ejectOrNot: 0, orderSubmit: orderSubmit(o, Date.now()) }, key);
+      if (!o && !input.paymentIntent) return { done: '' };
+      const r = await rentPackage({
+        qrcode: o?.qrcode || undefined, ejectOrNot: 0, ...pay, orderSubmit: input.paymentIntent || !o ? undefined : orderSubmit(o, Date.now()),
+      }, key);
+      if (r.action) {
+        madeOrder.current = r.orderId;
+        return { action: r.action };
+      }
       $mifiOrder.set(null);
       return { done: r.orderId };
     }
@@ -164,7 +190,7 @@ export default function Confirm() {
     }
     // The embed's 3-D Secure popup: the frame that opened it continues (docs/embed.md).
     if (q.paymentIntent && reportToOpener(q.paymentIntent, orderNo)) return;
-    const next = afterPaymentPath(payType, orderNo);
+    const next = afterPaymentPath(payType, orderNo, { mifiDeposit: boxDeposit });
     if (payType === 'CZ') {
       void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount }) }).then(() => navigate(next, { replace: true, from: '/confirm' }));
       return;
@@ -224,7 +250,14 @@ export default function Confirm() {
   }
 
   const purpose = payType === 'YJ' ? (preAuth ? t('confirm.purposePreAuth') : t('confirm.purposeDeposit'))
+    : boxDeposit ? t(holds ? 'payTypes.purposeBoxHold' : 'payTypes.purposeBoxDeposit')
     : payType === 'FK' ? t('payTypes.purposeDebt') : payType === 'CZ' ? t('payTypes.purposeTopUp') : t('confirm.purposeOther');
+  // Any method the list offers (/payMethod chooses, then back here with paymentId), whichever form is shown.
+  const changeMethod = methods && methods.length > 1 ? (
+    <a className="button block" href={'#' + href('/payMethod', Object.fromEntries(query))}>
+      {t('payMethod.change')}
+    </a>
+  ) : null;
   const minor = (() => {
     try {
       return toMinor(Number(price) || 0, currency);
@@ -267,28 +300,24 @@ export default function Confirm() {
             <h2 id="card-title" className="section-title">
               {external.label}
             </h2>
-            {preAuth && external.hold ? <HoldExplainer amount={amount} /> : null}
+            {preAuthPlan && external.hold ? <HoldExplainer amount={amount} /> : null}
             <ExternalPay
               method={external}
-              preAuth={preAuth}
+              preAuth={preAuthPlan || boxDeposit}
               resumeRef={q.paymentIntent || undefined}
-              submitLabel={preAuth && external.hold ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
+              submitLabel={(preAuthPlan || boxDeposit) && external.hold ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
               call={(input) => serverCall(input, randomId())}
               onDone={afterPaid}
               onError={payError}
             />
-            {methods.length > 1 ? (
-              <a className="button block" href={'#' + href('/payMethod', Object.fromEntries(query))}>
-                {t('payMethod.change')}
-              </a>
-            ) : null}
+            {changeMethod}
           </section>
         ) : stripeMethod ? (
           <section aria-labelledby="card-title">
             <h2 id="card-title" className="section-title">
               {stripeMethod.label}
             </h2>
-            {preAuth ? <HoldExplainer amount={amount} /> : null}
+            {preAuthPlan ? <HoldExplainer amount={amount} /> : null}
             {stripeMethod.pPaymentType === DEBIT_CARD_TYPE ? <p className="debit-note">{t('confirm.debitOnlyNote')}</p> : null}
             <StripePay
               method={stripeMethod}
@@ -299,11 +328,7 @@ export default function Confirm() {
               onDone={afterPaid}
               onError={payError}
             />
-            {methods.length > 1 ? (
-              <a className="button block" href={'#' + href('/payMethod', Object.fromEntries(query))}>
-                {t('payMethod.change')}
-              </a>
-            ) : null}
+            {changeMethod}
           </section>
         ) : !provider ? (
           <p role="alert">{t('confirm.methodUnavailable', { method: method.label ?? method.pPaymentType })}</p>
@@ -314,7 +339,7 @@ export default function Confirm() {
             </h2>
             {provider.sandbox ? <SandboxCardsHint debitOnly={debitOnly} /> : null}
             {debitOnly ? <p className="debit-note">{t('confirm.debitOnlyNote')}</p> : null}
-            {preAuth ? <HoldExplainer amount={amount} /> : null}
+            {preAuthPlan ? <HoldExplainer amount={amount} /> : null}
             <CardForm
               submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
               busy={busy}
@@ -323,7 +348,8 @@ export default function Confirm() {
                 pending.current = null;
               }}
             />
-            <p className="muted small">{preAuth ? t('confirm.preAuthNote') : t('confirm.depositNote')}</p>
+            {boxDeposit ? null : <p className="muted small">{preAuth ? t('confirm.preAuthNote') : t('confirm.depositNote')}</p>}
+            {changeMethod}
           </section>
         )}
       </main>

@@ -33,7 +33,9 @@ export default function PayMethod() {
   const load = useCallback(async () => {
     try {
       const system = currentSystem();
-      const list = (await listPaymentMethods(query.get('payType') === 'CZ' || !qrcode ? '' : qrcode, currency)).filter((m) => usableOn(system, m));
+      // As /confirm lists them: a cabinet deposit (YJ) by the cabinet, any other payment (a top-up, a Wi-Fi package) by its currency.
+      const byCabinet = (query.get('payType') ?? 'YJ') === 'YJ' && qrcode;
+      const list = (await listPaymentMethods(byCabinet ? qrcode : '', currency)).filter((m) => usableOn(system, m));
       setMethods(list);
       setChosen((c) => c || list[0]?.pId || '');
     } catch (e) {

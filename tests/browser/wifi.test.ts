@@ -1,12 +1,14 @@
 // The Wi-Fi box line in Chromium against the real server and simulator (issue 14): buy a data package at a
 // scanned cabinet, pay it through /confirm (payType mifi), pick the box up by scanning the cabinet and, in a
 // second purchase, by the QR code the app shows to a box; see the box's Wi-Fi name and its traffic once the box
-// has used data, renew the package, return the box at another cabinet. axe on every Wi-Fi screen, and each fits
-// a 320 px wide phone.
+// has used data, renew the package, return the box at another cabinet; buy a package and pay its box deposit with
+// a method beyond the card (PayPal in test mode: its page and back). axe on every Wi-Fi screen, and each fits a
+// 320 px wide phone.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { productInChromium } from './product.ts';
 import { axeViolations } from './axe.ts';
+import { touristToken } from '../../server/test/helper.ts';
 
 const env = productInChromium();
 
@@ -261,5 +263,72 @@ describe('a Wi-Fi package with its box', () => {
     const failedPickup = page.getByRole('alertdialog', { name: 'Pickup failed' });
     await failedPickup.waitFor();
     expect(await axeViolations(page), 'pickup failure dialog').toEqual([]);
+  });
+});
+
+describe('the Wi-Fi line with a method beyond the card (PayPal in test mode)', () => {
+  /** On /confirm: another payment method, PayPal, chosen on /payMethod. */
+  async function choosePayPal(page: Page) {
+    await page.getByRole('link', { name: 'Choose another payment method' }).click();
+    await expect.poll(() => hash(page)).toMatch(/^#\/payMethod\?/);
+    await page.getByRole('radio', { name: 'PayPal' }).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => hash(page)).toMatch(/^#\/confirm\?.*paymentId=paypal%3Apaypal/);
+    await page.getByRole('heading', { name: 'PayPal' }).waitFor();
+  }
+
+  it('buys a package on PayPal’s page and back, then its box deposit (held by PayPal), and picks the box up', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
+    await context.addInitScript((t) => localStorage.setItem('token', t), await touristToken(env.product.app));
+    const page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+    // The mall without a cabinet (type GM): a package only, no box with it.
+    await page.goto(`${env.product.base}/#/wifiMall?type=GM`);
+    const dialog = await choose(page, 'france', 'France-Daily-3Days');
+    await dialog.getByRole('button', { name: 'Buy', exact: true }).click();
+    await expect.poll(() => hash(page)).toBe('#/packageOrder?type=GM');
+    await page.getByRole('checkbox', { name: /^Also rent a Wi-Fi box/ }).setChecked(false);
+    await page.getByRole('button', { name: 'Buy now' }).click();
+    await expect.poll(() => hash(page)).toMatch(/^#\/confirm\?.*payType=mifi/);
+    await choosePayPal(page);
+    await page.getByText('You will be taken to PayPal to pay').waitFor();
+    await page.getByRole('button', { name: /^Pay / }).click();
+    // PayPal's page (the sandbox's, in test mode); approved, the provider sends the customer back to the app.
+    await page.waitForURL(/\/sandbox-pay\/checkout\//);
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL(/#\/(confirm\?.*payment_intent=|scanOrder)/);
+    // The app resumes the payment of the order made before leaving, and shows how it ended.
+    await expect.poll(() => hash(page), { timeout: 30_000 }).toMatch(/^#\/scanOrder\?orderId=/);
+    await expect.poll(() => page.getByTestId('pay-outcome').textContent()).toBe('Payment received: France-Daily-3Days is paid.');
+    const card = page.getByRole('article').filter({ hasText: 'France-Daily-3Days' });
+    await expect.poll(() => card.textContent()).toContain('Unused');
+    await checkScreen(page, '#/scanOrder after a payment');
+
+    // No box was ordered with it: the pickup asks for the box deposit first.
+    await card.getByRole('button', { name: 'Pick up at a cabinet' }).click();
+    await page.getByRole('heading', { name: 'Box deposit' }).waitFor();
+    await checkScreen(page, '#/pickUp, the deposit step');
+    await page.evaluate(() => localStorage.setItem('lang', 'lt-LT'));
+    await page.reload();
+    await page.getByRole('heading', { name: 'Įrenginio užstatas' }).waitFor();
+    await checkScreen(page, 'lt-LT #/pickUp, the deposit step');
+    await page.evaluate(() => localStorage.setItem('lang', 'en-US'));
+    await page.reload();
+    await page.getByRole('link', { name: /^Pay the .+ deposit$/ }).click();
+    await expect.poll(() => hash(page)).toMatch(/^#\/confirm\?.*mifiDeposit=1/);
+    await choosePayPal(page);
+    // PayPal can hold: the deposit is authorised there, not charged.
+    await page.getByText(/^Wi-Fi box deposit: the amount is held by your payment method/).waitFor();
+    await checkScreen(page, '#/confirm, a box deposit');
+    await page.getByRole('button', { name: /^Authorize / }).click();
+    await page.waitForURL(/\/sandbox-pay\/checkout\//);
+    await page.getByRole('button', { name: 'Authorise the deposit' }).click();
+    await expect.poll(() => hash(page), { timeout: 30_000 }).toMatch(/^#\/pickUp\?orderId=.+&deposit=paid$/);
+    await page.getByText('Deposit paid. Pick up your box at a cabinet.').waitFor();
+    await page.getByLabel('Cabinet code').fill('PWL-LIS-001');
+    await page.getByRole('button', { name: 'Pick up here' }).click();
+    await expect.poll(() => hash(page), { timeout: 20_000 }).toMatch(/^#\/packageDetail\?orderId=/);
+    await expect.poll(() => page.getByTestId('device-sn').textContent()).toMatch(/^MF-LIS-/);
+    await context.close();
   });
 });

@@ -1,7 +1,8 @@
 // Component test (happy-dom): the confirm screen's Stripe path against an injected Stripe.js double (tests only)
 // and a real local HTTP server playing the API: Elements card entry, 3-D Secure handled in place then resumed,
-// FK paying an existing order, the Express Checkout Element's "wallet unsupported" dialog, and the provider
-// script's load retry (toast 'loading...' after each failure, then a retry dialog).
+// FK paying an existing order, a Wi-Fi package and a box deposit (payType mifi) through 3-D Secure, the Express
+// Checkout Element's "wallet unsupported" dialog, and the provider script's load retry (toast 'loading...' after
+// each failure, then a retry dialog).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { act } from 'react';
@@ -16,6 +17,7 @@ import { setApiBase } from '../../src/api/client.ts';
 import { $route, navigate } from '../../src/stores/router.ts';
 import { $token } from '../../src/stores/session.ts';
 import { afterPaymentPath, readConfirmQuery } from '../../src/core/payTypes.ts';
+import { $mifiOrder } from '../../src/stores/mifi.ts';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
@@ -37,7 +39,10 @@ beforeAll(async () => {
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       const path = new URL(req.url!, 'http://x').pathname;
-      const form = new URLSearchParams(body);
+      // The Wi-Fi calls send JSON (its fields as a form here, to read them alike).
+      const form = req.headers['content-type']?.includes('json')
+        ? new URLSearchParams(Object.entries(JSON.parse(body) as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+        : new URLSearchParams(body);
       calls.push({ path, body: form, key: req.headers['idempotency-key'] as string });
       const ok = (data: unknown) => res.end(JSON.stringify({ code: 0, msg: 'success', data }));
       if (path.endsWith('/cdb/payment/method/list')) {
@@ -49,6 +54,12 @@ beforeAll(async () => {
         return ok({ outTradeNo: 'PO-1' });
       }
       if (path.endsWith('/cdb/payment/stripe/multicurrency/payOrder')) return ok({ outTradeNo: form.get('outTradeNo') });
+      // Wi-Fi: pm_3ds answers action (the order made, unpaid); the call with paymentIntent pays it.
+      const action = form.get('stripeToken') === 'pm_3ds' && !form.get('paymentIntent') ? { action: { clientSecret: 'pi_1_secret_x', paymentIntent: 'pi_1' } } : {};
+      if (path.endsWith('/chargenow/mifi/rent')) {
+        return ok({ orderId: 'MF1-1', orderStatus: 'action' in action ? 33 : 0, type: 'mifi', out_trade_no: 'MF1', pay_type: 'mifi', buyOrderNo: 'MF1', shebei: '', number: 1, ...action });
+      }
+      if (path.endsWith('/chargenow/mifi/cabinetDisposit')) return ok({ orderId: form.get('mifiOrderId'), deviceOrderStatus: 'action' in action ? 0 : 5, ...action });
       res.statusCode = 404;
       res.end(JSON.stringify({ code: 404, msg: 'no', data: null }));
     });
@@ -194,6 +205,45 @@ describe('confirm screen, Stripe', () => {
   });
 });
 
+describe('confirm screen, Wi-Fi (payType mifi) with 3-D Secure', () => {
+  it('a package purchase: the order is made with the first call, the challenge is done in place, the payment resumed on that order', async () => {
+    const d = stripeDouble({ pm: 'pm_3ds' });
+    setStripeLoader(async () => d.stripe);
+    $mifiOrder.set({
+      mallType: 'GM', skuId: 'fr-3d', skuPriceId: 'fr-3d:EUR', packageName: 'France-Daily-3Days', country: 'FR', isPackage: true, Day: 3, price: 500,
+      currency: 'EUR', timeZoneList: ['Europe/Paris'], depositAmount: 5000, selectDays: 3, startTime: null, withDevice: false, qrcode: '', renewalOf: '',
+    });
+    await mount('/confirm?payType=mifi&price=5&currency=EUR');
+    await until(() => document.querySelector('[data-mounted="card"]'));
+    act(() => d.handlers.get('card:change')!({ complete: true }));
+    act(() => document.querySelector<HTMLFormElement>('form.stripe-card')!.requestSubmit());
+    await until(() => $route.get().path === '/scanOrder');
+    expect(d.log).toContain('3ds pi_1_secret_x');
+    const rents = calls.filter((c) => c.path.endsWith('/chargenow/mifi/rent'));
+    // The resumed call names the payment only: the server finds the order it was started for (no second order).
+    expect(rents.map((r) => [r.body.get('stripeToken'), r.body.get('paymentIntent'), r.body.has('orderSubmit')])).toEqual([['pm_3ds', null, true], ['pm_3ds', 'pi_1', false]]);
+    expect(new Set(rents.map((r) => r.key)).size).toBe(2);
+    expect($route.get().query.get('orderId')).toBe('MF1-1');
+    expect($mifiOrder.get()).toBeNull();
+  });
+
+  it('a box deposit: held on the card (authorised, not charged), 3-D Secure in place, then back to the pickup', async () => {
+    const d = stripeDouble({ pm: 'pm_3ds' });
+    setStripeLoader(async () => d.stripe);
+    await mount('/confirm?payType=mifi&mifiOrderId=MF2-1&mifiDeposit=1&price=50&currency=EUR');
+    await until(() => document.querySelector('[data-mounted="card"]'));
+    expect(document.body.textContent).toContain('Wi-Fi box deposit: the amount is held by your payment method, not charged');
+    expect(document.querySelector('form.stripe-card button')!.textContent).toBe('Authorize €50');
+    act(() => d.handlers.get('card:change')!({ complete: true }));
+    act(() => document.querySelector<HTMLFormElement>('form.stripe-card')!.requestSubmit());
+    await until(() => $route.get().path === '/pickUp');
+    const deposits = calls.filter((c) => c.path.endsWith('/chargenow/mifi/cabinetDisposit'));
+    expect(deposits.map((r) => [r.body.get('mifiOrderId'), r.body.get('paymentIntent')])).toEqual([['MF2-1', null], ['MF2-1', 'pi_1']]);
+    expect(calls.some((c) => c.path.endsWith('/chargenow/mifi/rent'))).toBe(false);
+    expect(Object.fromEntries($route.get().query)).toEqual({ orderId: 'MF2-1', deposit: 'paid' });
+  });
+});
+
 describe('saving a card with Stripe (SetupIntent)', () => {
   it('starts the setup on our server, confirms it with Stripe.js, then records the payment method', async () => {
     const d = stripeDouble();
@@ -226,5 +276,8 @@ describe('payTypes (spec §4)', () => {
     expect(afterPaymentPath('FK', 'PO1')).toBe('/borrowSuccess?tradeNo=PO1&payType=FK');
     expect(afterPaymentPath('YJ', 'PO1')).toBe('/borrowSuccess?tradeNo=PO1&payType=YJ');
     expect(afterPaymentPath('mifi', 'MF1-1')).toBe('/scanOrder?orderId=MF1-1');
+    expect(afterPaymentPath('mifi', 'MF1-1', { mifiDeposit: true })).toBe('/pickUp?orderId=MF1-1&deposit=paid');
+    expect(readConfirmQuery(new URLSearchParams('payType=mifi&mifiOrderId=M&mifiDeposit=1')).mifiDeposit).toBe(true);
+    expect(readConfirmQuery(new URLSearchParams('payType=mifi&mifiOrderId=M')).mifiDeposit).toBe(false);
   });
 });

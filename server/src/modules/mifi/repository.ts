@@ -15,7 +15,14 @@ export interface PackageRow {
   days: number; price: number; deposit: number; currency: string; start_at: Date; end_at: Date; status: number; device_order_status: number;
   device_sn: string | null; renewal_of: string | null; pickup_state: number; pickup_msg: string | null; eject_command_id: string | null;
   hold_transfer_id: string | null; activated_at: Date | null; ended_at: Date | null; refunded_amount: number; created_at: Date;
+  /** The payment that paid the box deposit on its own (cabinetDisposit: a hold or a charge); null from the wallet or with the order. */
+  deposit_payment_id: string | null; deposit_captured: boolean;
   order_type: number; payment_id: string | null; paid_from: string | null; is_package: boolean; flag_url: string;
+}
+/** A Wi-Fi payment waiting for its customer (mifi_payment_actions): what it pays and what it must take. */
+export interface ActionRow {
+  provider: string; ref: string; user_id: number; order_id: string; package_id: string | null; amount: number; currency: string;
+  capture: 'automatic' | 'manual'; created_at: Date;
 }
 export interface OrderInsert {
   id: string; user_id: number; order_type: number; currency: string; total: number; deposit: number; status: number; cabinet_id: string | null; created_at: Date;
@@ -82,7 +89,7 @@ export class MifiRepository {
     );
   }
 
-  async insertPackage(p: Omit<PackageRow, 'pickup_state' | 'pickup_msg' | 'eject_command_id' | 'hold_transfer_id' | 'activated_at' | 'ended_at' | 'refunded_amount' | 'order_type' | 'payment_id' | 'paid_from' | 'is_package' | 'flag_url'>) {
+  async insertPackage(p: Omit<PackageRow, 'pickup_state' | 'pickup_msg' | 'eject_command_id' | 'hold_transfer_id' | 'activated_at' | 'ended_at' | 'refunded_amount' | 'order_type' | 'payment_id' | 'paid_from' | 'is_package' | 'flag_url' | 'deposit_payment_id' | 'deposit_captured'>) {
     await this.db.query(
       `insert into mifi_packages (id, order_id, user_id, sku_id, package_name, country, time_zone, days, price, deposit, currency, start_at, end_at,
          status, device_order_status, device_sn, renewal_of, created_at) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)`,
@@ -147,14 +154,34 @@ export class MifiRepository {
     await this.db.query('update mifi_packages set status = $3 where order_id = $1 and status = $2', [orderId, from, to]);
   }
 
-  async setDevice(id: string, f: { sn?: string | null; deviceOrderStatus?: number; pickupState?: number; pickupMsg?: string | null; ejectCommandId?: string; holdTransferId?: string; deposit?: number }) {
+  async setDevice(id: string, f: {
+    sn?: string | null; deviceOrderStatus?: number; pickupState?: number; pickupMsg?: string | null; ejectCommandId?: string; holdTransferId?: string; deposit?: number;
+    depositPaymentId?: string; depositCaptured?: boolean;
+  }) {
     await this.db.query(
       `update mifi_packages set device_sn = case when $2::boolean then $3 else device_sn end, device_order_status = coalesce($4, device_order_status),
          pickup_state = coalesce($5, pickup_state), pickup_msg = case when $6::boolean then $7 else pickup_msg end,
-         eject_command_id = coalesce($8, eject_command_id), hold_transfer_id = coalesce($9, hold_transfer_id), deposit = coalesce($10, deposit) where id = $1`,
+         eject_command_id = coalesce($8, eject_command_id), hold_transfer_id = coalesce($9, hold_transfer_id), deposit = coalesce($10, deposit),
+         deposit_payment_id = coalesce($11, deposit_payment_id), deposit_captured = coalesce($12, deposit_captured) where id = $1`,
       [id, f.sn !== undefined, f.sn ?? null, f.deviceOrderStatus ?? null, f.pickupState ?? null, f.pickupMsg !== undefined, f.pickupMsg ?? null,
-        f.ejectCommandId ?? null, f.holdTransferId ?? null, f.deposit ?? null],
+        f.ejectCommandId ?? null, f.holdTransferId ?? null, f.deposit ?? null, f.depositPaymentId ?? null, f.depositCaptured ?? null],
     );
+  }
+
+  /** Keeps a payment that waits for its customer; false when it was kept already (a replayed call answering the same). */
+  async insertAction(a: ActionRow) {
+    const res = await this.db.query(
+      `insert into mifi_payment_actions (provider, ref, user_id, order_id, package_id, amount, currency, capture, created_at)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9) on conflict (provider, ref) do nothing`,
+      [a.provider, a.ref, a.user_id, a.order_id, a.package_id, a.amount, a.currency, a.capture, a.created_at],
+    );
+    return res.rowCount === 1;
+  }
+
+  /** A payment waiting for its customer, by the provider's reference. */
+  async action(provider: string, ref: string) {
+    const { rows } = await this.db.query<ActionRow>('select * from mifi_payment_actions where provider = $1 and ref = $2', [provider, ref]);
+    return rows[0] ? { ...rows[0], user_id: Number(rows[0].user_id), amount: Number(rows[0].amount) } : undefined;
   }
 
   /** The package waiting for this eject command. */

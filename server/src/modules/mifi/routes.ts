@@ -2,30 +2,50 @@
 import { Envelope } from '#contract/envelope.ts';
 import {
   BindBody, CancelBody, CheckPickUpResult, DepositBody, MifiConfirmBody, FlowUsageBody, MifiDevice, MifiOrderDetailQuery, MifiOrderIdQuery, MifiOrderListBody,
-  MifiOrderPage, MifiOrderResult, MifiPackage, MifiQueryBody, MifiQueryResult, MifiRentBody, OrderIdResult, PickupBody, TrafficBody, TrafficResult, UsageRecord,
+  MifiOrderPage, MifiOrderResult, MifiPackage, MifiPackagePaid, MifiQueryBody, MifiQueryResult, MifiRentBody, OrderIdResult, PickupBody, TrafficBody,
+  TrafficResult, UsageRecord,
 } from '#contract/mifi.ts';
 import { ok } from '../../lib/envelope.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { agentOf } from '../rentals/routes.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import type { MifiService } from './service.ts';
 
-export default async function mifiRoutes(app: App, opts: { mifi: MifiService; payments: PaymentsService }) {
+// The paying calls (rent, confirm, cabinetDisposit) take an Idempotency-Key: the first request runs, a replay gets
+// its answer (committed with the payment, lib/idempotency.ts). A payment the customer must finish answers `action`
+// (the contract's PaymentAction, as the rental and top-up calls do); the call repeated with paymentIntent resumes it.
+export default async function mifiRoutes(app: App, opts: { mifi: MifiService; payments: PaymentsService; keys: KeyStore; clock: Clock }) {
   const tags = ['mifi'];
   const pre = { preHandler: app.requireUser };
   app.post('/chargenow/mifi/query', { schema: { tags, summary: 'The catalogue proxy {requestMethod, url, data}', body: MifiQueryBody, response: { 200: Envelope(MifiQueryResult) } }, ...pre },
     async (req) => ok(await opts.mifi.proxy(currentUser(req), req.body.url, req.body.data)));
-  app.post('/chargenow/mifi/rent', { schema: { tags, summary: 'Submit and pay a package order (payType mifi; order types 0-3)', body: MifiRentBody, response: { 200: Envelope(MifiOrderResult) } }, ...pre },
-    async (req) => ok(await opts.mifi.rent(currentUser(req), req.body, await agentOf(opts.payments, req.headers))));
+  app.post('/chargenow/mifi/rent', {
+    schema: {
+      tags, summary: 'Submit and pay a package order (payType mifi; order types 0-3); may answer action, then resumed with paymentIntent',
+      headers: IdemHeaders, body: MifiRentBody, response: { 200: Envelope(MifiOrderResult) },
+    },
+    ...pre,
+  }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () =>
+    ok(await opts.mifi.rent(currentUser(req), req.body, await agentOf(opts.payments, req.headers))), { committed: (r: MifiOrderResult) => ok(r) }));
   // Continue payment (spec §4 status 33): the same payment layer and ledger as the order's first try (MifiService.pay).
-  app.post('/chargenow/mifi/confirm', { schema: { tags, summary: 'Pay an unpaid (33) package order (payType mifi)', body: MifiConfirmBody, response: { 200: Envelope(MifiPackage) } }, ...pre },
-    async (req) => {
-      const user = currentUser(req);
-      const p = await opts.mifi.packageOf(user, req.body.mifiOrderId);
-      await opts.mifi.pay(user, p.order_id, { paymentId: req.body.paymentId, token: req.body.stripeToken, agent: await agentOf(opts.payments, req.headers) });
-      return ok(await opts.mifi.wire(user, p.id));
-    });
+  app.post('/chargenow/mifi/confirm', {
+    schema: {
+      tags, summary: 'Pay an unpaid (33) package order (payType mifi); may answer action, then resumed with paymentIntent',
+      headers: IdemHeaders, body: MifiConfirmBody, response: { 200: Envelope(MifiPackagePaid) },
+    },
+    ...pre,
+  }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
+    const user = currentUser(req);
+    const b = req.body;
+    const p = await opts.mifi.packageOf(user, b.mifiOrderId);
+    const action = await opts.mifi.pay(user, p.order_id, {
+      paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent: await agentOf(opts.payments, req.headers),
+    }, () => opts.mifi.wire(user, p.id));
+    return ok({ ...(await opts.mifi.wire(user, p.id)), ...(action ? { action } : {}) });
+  }, { committed: (w: MifiPackage) => ok(w) }));
   app.post('/chargenow/mifi/orderList', { schema: { tags, summary: "The user's packages", body: MifiOrderListBody, response: { 200: Envelope(MifiOrderPage) } }, ...pre },
     async (req) => ok(await opts.mifi.list(currentUser(req), req.body ?? {})));
   app.get('/chargenow/mifi/package', { schema: { tags, summary: 'One package order of the user (the order detail screen: renew, rent again, pay again)', querystring: MifiOrderIdQuery, response: { 200: Envelope(MifiPackage) } }, ...pre },
@@ -44,6 +64,15 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
     async (req) => ok(await opts.mifi.flowUsage(currentUser(req), req.body.sn)));
   app.post('/chargenow/mifi/cancel', { schema: { tags, summary: 'Cancel an unpaid (88) or unused package (3 revoked, refunded → 4)', body: CancelBody, response: { 200: Envelope(MifiPackage) } }, ...pre },
     async (req) => ok(await opts.mifi.cancel(currentUser(req), req.body.mifiOrderId)));
-  app.post('/chargenow/mifi/cabinetDisposit', { schema: { tags, summary: 'Pay the box deposit of a package bought without a device', body: DepositBody, response: { 200: Envelope(MifiPackage) } }, ...pre },
-    async (req) => ok(await opts.mifi.payDeposit(currentUser(req), req.body, await agentOf(opts.payments, req.headers))));
+  app.post('/chargenow/mifi/cabinetDisposit', {
+    schema: {
+      tags, summary: 'Pay the box deposit of a package bought without a device: from the wallet, held by a method that holds, else paid into the wallet and held; may answer action',
+      headers: IdemHeaders, body: DepositBody, response: { 200: Envelope(MifiPackagePaid) },
+    },
+    ...pre,
+  }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
+    const user = currentUser(req);
+    const action = await opts.mifi.payDeposit(user, req.body, await agentOf(opts.payments, req.headers), () => opts.mifi.wire(user, req.body.mifiOrderId));
+    return ok({ ...(await opts.mifi.wire(user, req.body.mifiOrderId)), ...(action ? { action } : {}) });
+  }, { committed: (w: MifiPackage) => ok(w) }));
 }

@@ -5,12 +5,18 @@
 // src/core/mifi.ts: 33 unpaid → 0 unused → (box bound) 1 to be activated → 2 activated at its start time or first
 // traffic → 9 ended at its end; 0 → 3 revoked by the user (card refunded or wallet credited) → 4 refunded; a
 // box returned while its package runs ends it (4 returned); 33 → 88 cancelled. docs/payments.md "Wi-Fi packages".
+//
+// Every payment method pays: a payment its customer finishes elsewhere (3-D Secure, a provider's page, a phone
+// prompt) answers `action` and is resumed with paymentIntent (payWith), guarded by JOB_MIFI_ORPHAN from before the
+// provider call until an order or deposit takes it, or it is released. A box deposit paid on its own is held by a
+// method that can hold (released at the box's return, captured before it lapses), else paid into the wallet.
 import { DEVICE_ORDER_STATUS as DOS, endTime, ORDER_TYPE, PACKAGE_STATUS as PS, packageName, packagePrice, startTime } from '#core/mifi.ts';
 import { toMajor, toMinor } from '#core/money.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
+import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import type { UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
@@ -18,18 +24,47 @@ import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository } from '../cabinets/repository.ts';
 import { cabinetCodeFrom } from '#core/codeLink.ts';
 import { PLATFORM, providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import { declineMessageKey, type AuthorizeInput, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { compensationsOf } from '../payments/compensation.ts';
 import type { PaymentsService } from '../payments/service.ts';
-import { ORPHAN_AUTH_MS } from '../rentals/service.ts';
+import { HOLD_RENEW_MARGIN_MS, ORPHAN_AUTH_MS } from '../rentals/service.ts';
 import { currencySymbol, type VenuesService } from '../venues/service.ts';
-import type { MifiRentBody, PackagePageData } from '#contract/mifi.ts';
+import type { DepositBody, MifiRentBody, PackagePageData } from '#contract/mifi.ts';
+import type { PaymentAction } from '#contract/payments.ts';
 import type { MifiRepository, PackageRow, SkuRow } from './repository.ts';
 
 export const JOB_MIFI_TICK = 'mifi.tick';
 export const JOB_MIFI_REFUND = 'mifi.refund';
-/** The crash guard of a card charge for a package order: refunds it if the process died before the order took it. */
+/**
+ * The guard of a payment with a method (a package order, a box deposit): committed before the provider call, it
+ * releases what the provider took if no order or deposit took it (the process died; after ACTION_TIMEOUT_MS, the
+ * customer who had to act never came back).
+ */
 export const JOB_MIFI_ORPHAN = 'mifi.orphan-charge';
+/** Releases a box deposit's hold at the provider (the box came back, or its package was cancelled). */
+export const JOB_MIFI_RELEASE_HOLD = 'mifi.release-hold';
+/** Before a box deposit's hold lapses (capture_before): captured, and kept as a deposit in the wallet's hold. */
+export const JOB_MIFI_HOLD_EXPIRY = 'mifi.hold-expiry';
 const STATUS_TITLE: Record<number, string> = { 0: 'unused', 1: 'toBeActivated', 2: 'activated', 3: 'revoked', 4: 'refunded', 9: 'ended', 33: 'unpaid', 88: 'cancelled' };
+
+/** A paying call: the method, and a new payment's token or the payment to resume. */
+export interface PayCall { paymentId: string; token?: string; paymentIntent?: string; returnUrl?: string; agent?: string }
+/** What a payment pays: an order (packageId null) or the box deposit of a package. */
+interface Target { orderId: string; packageId: string | null; amount: number; currency: string; capture: 'automatic' | 'manual'; key: string }
+/** One payment with a method, as its guard job keeps it. */
+interface Attempt {
+  paymentId: string; agent: string | null; userId: number; orderId: string; packageId: string | null; amount: number; currency: string;
+  capture: 'automatic' | 'manual'; purpose: string; methodType: string | null;
+  /** A new payment: its token and the provider's idempotency key; a payment waiting for its customer: its ref. */
+  token: string | null; idempotencyKey: string | null; ref: string | null;
+}
+type Taken = Extract<AuthorizeResult, { ok: true; status: 'authorized' | 'captured' }>;
+/** A package that can take a box deposit: no box ordered yet, unused or waiting for its start. */
+const pickable = (p: PackageRow) => p.device_order_status === DOS.none && !p.device_sn && (p.status === PS.unused || p.status === PS.toBeActivated);
+/** A package whose box deposit guards a box still to be picked up or with the user (not returned, not cancelled). */
+const holdsBox = (p: PackageRow) => (p.device_order_status === DOS.awaitingPickup || p.device_order_status === DOS.withUser) && p.status !== PS.revoked && p.status !== PS.refunded;
+/** The payments row's purpose: the order's payment, a box deposit held by the method, or paid into the wallet. */
+const purposeOf = (packageId: string | null, capture: 'automatic' | 'manual') => (!packageId ? 'mifi' : capture === 'manual' ? 'mifi_deposit_hold' : 'mifi_deposit');
 
 export interface MifiDeps {
   db: Db; clock: Clock; log: Logger; repo: MifiRepository; cabinets: CabinetsRepository; venues: VenuesService;
@@ -41,6 +76,8 @@ export class MifiService {
     d.jobs.register(JOB_MIFI_TICK, (p) => this.tick(String(p.packageId)));
     d.jobs.register(JOB_MIFI_REFUND, (p) => this.refundJob(String(p.packageId), String(p.paymentId), Number(p.amount)));
     d.jobs.register(JOB_MIFI_ORPHAN, (p) => this.releaseOrphan(p));
+    d.jobs.register(JOB_MIFI_RELEASE_HOLD, async (p) => void (await this.d.payments.settleAuthorization(String(p.paymentId), 0)));
+    d.jobs.register(JOB_MIFI_HOLD_EXPIRY, (p) => this.holdExpiring(String(p.packageId), String(p.paymentId)));
   }
 
   // ---- catalogue (the query proxy) ---------------------------------------------------------------------------
@@ -104,9 +141,21 @@ export class MifiService {
 
   // ---- buying (payType mifi) --------------------------------------------------------------------------------
 
-  /** POST chargenow/mifi/rent: the order of spec "Mifi order submit", priced by the server, paid by card or wallet. */
+  /**
+   * POST chargenow/mifi/rent: the order of spec "Mifi order submit", priced by the server, paid with any method or
+   * the wallet. A payment the customer must finish answers `action`, the order made and unpaid (33); the call
+   * repeated with `paymentIntent` resumes the payment of the order it was started for (only its payer's).
+   */
   async rent(user: UserRow, b: MifiRentBody, agent?: string) {
+    if (b.paymentIntent) {
+      const provider = this.d.payments.requireProvider(b.paymentId, agent);
+      const a = await this.d.repo.action(provider.id, b.paymentIntent);
+      if (!a || a.user_id !== user.id || a.package_id) throw refused('error.payment.token_invalid');
+      const action = await this.pay(user, a.order_id, { paymentId: b.paymentId, paymentIntent: b.paymentIntent, agent }, () => this.rentResult(a.order_id));
+      return { ...(await this.rentResult(a.order_id)), ...(action ? { action } : {}) };
+    }
     const o = b.orderSubmit;
+    if (!o) throw badRequest('error.validation.field', { field: 'orderSubmit' });
     const type = o.orderType as 0 | 1 | 2 | 3;
     const currency = o.currency.toUpperCase();
     const now = this.d.clock.now();
@@ -163,110 +212,229 @@ export class MifiService {
         });
       }
     });
-    await this.pay(user, orderId, { paymentId: b.paymentId, token: b.stripeToken, agent });
-    const first = (await this.d.repo.pkg(pkgIds[0]!))!;
-    return { orderId: first.id, orderStatus: first.status === PS.unpaid ? 33 : 0, type: 'mifi', out_trade_no: orderId, pay_type: 'mifi', buyOrderNo: orderId, shebei: first.device_sn ?? '', number: pkgIds.length };
+    const action = await this.pay(user, orderId, { paymentId: b.paymentId, token: b.stripeToken, returnUrl: b.returnUrl, agent }, () => this.rentResult(orderId));
+    return { ...(await this.rentResult(orderId)), ...(action ? { action } : {}) };
   }
 
-  /** Pays an unpaid order: from the wallet when it covers the total, else by card (payType mifi). */
-  async pay(user: UserRow, orderId: string, p: { paymentId: string; token?: string; agent?: string }) {
-    const order = await this.d.repo.order(orderId);
-    if (order?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
-    if (order.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
-    const wallet = await this.d.ledger.walletOf(user.id, order.currency);
-    if (p.paymentId === 'wallet' || (!p.token && wallet.balance >= order.total)) {
-      if (wallet.balance < order.total) throw refused('error.mifi.balanceLow');
-      await this.d.db.tx(async () => {
-        await this.stillUnpaid(order.id);
-        await this.settlePaid(order.id, user.id, null, 'wallet');
-      });
-      return;
-    }
-    if (!p.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
-    const provider = this.d.payments.requireProvider(p.paymentId, p.agent);
-    // One key per card token: a retry with the same card replays, another card (continue payment after a decline)
-    // is a new attempt rather than the first one's stored decline.
-    const charge = {
-      token: p.token, amount: order.total, currency: order.currency, capture: 'automatic' as const, idempotencyKey: `mifi_${order.id}_${p.token}`, userId: user.id,
-      purpose: 'mifi', methodType: p.paymentId.split(':')[1],
-    };
-    const release = await this.guardCharge(charge, p.paymentId, p.agent);
-    try {
-      await this.payByCard(user, order, provider, charge);
-    } finally {
-      await release();
-    }
+  /** The order result of spec §3 as rent answers it: the first package, orderStatus 0 once paid, 33 while unpaid. */
+  private async rentResult(orderId: string) {
+    const pkgs = await this.d.repo.packagesOfOrder(orderId);
+    const first = pkgs[0]!;
+    return { orderId: first.id, orderStatus: first.status === PS.unpaid ? 33 : 0, type: 'mifi', out_trade_no: orderId, pay_type: 'mifi', buyOrderNo: orderId, shebei: first.device_sn ?? '', number: pkgs.length };
   }
 
   /**
-   * The crash guard of a card charge, committed before the card call: if this process dies between the charge and
-   * the transaction that takes it, the job (JOB_MIFI_ORPHAN, after ORPHAN_AUTH_MS) replays the call (same key: the
-   * first outcome, no second charge) and refunds it. The returned function cancels it once the call is settled,
-   * refunded or declined here (the job would find the charge recorded anyway).
+   * Pays an unpaid order (rent, continue payment): from the wallet when asked (`wallet`) or when it covers the total
+   * and no method token came, else with the method: the total is charged, enters the wallet and is spent from it.
+   * Returns what the customer must finish (the call is then repeated with paymentIntent), or null once paid.
+   * `receipt` is the call's answer, committed with the payment (the request's idempotency key).
    */
-  private async guardCharge(charge: AuthorizeInput, paymentId: string, agent: string | undefined) {
-    await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...charge, paymentId, agent: agent ?? null }, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
-    return () => this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'idempotencyKey', charge.idempotencyKey)
-      .catch((err: unknown) => this.d.log.error({ err, key: charge.idempotencyKey }, 'guard cancel failed'));
+  async pay(user: UserRow, orderId: string, c: PayCall, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
+    const order = await this.d.repo.order(orderId);
+    if (order?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
+    if (!c.paymentIntent) {
+      if (order.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
+      const wallet = await this.d.ledger.walletOf(user.id, order.currency);
+      if (c.paymentId === 'wallet' || (!c.token && wallet.balance >= order.total)) {
+        if (wallet.balance < order.total) throw refused('error.mifi.balanceLow');
+        await this.d.db.tx(async () => {
+          await this.stillUnpaid(order.id);
+          await this.settlePaid(order.id, user.id, null, 'wallet');
+          if (receipt) await commitIdempotencyKey(await receipt());
+        });
+        return null;
+      }
+      if (!c.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    }
+    const provider = this.d.payments.requireProvider(c.paymentId, c.agent);
+    return this.payWith(user, provider, c, {
+      orderId: order.id, packageId: null, amount: order.total, currency: order.currency, capture: 'automatic',
+      // One key per token: a retry with the same token replays, another (continue payment after a decline) is a new attempt.
+      key: `mifi_${order.id}_${c.token ?? ''}`,
+    }, receipt);
   }
 
-  /** The card part of pay(): the charge, then the order's transaction (refunded if that fails). */
-  private async payByCard(user: UserRow, order: NonNullable<Awaited<ReturnType<MifiRepository['order']>>>, provider: PaymentProvider, charge: AuthorizeInput) {
-    const orderId = order.id;
-    const result = await provider.authorize(charge);
-    if (!result.ok) {
-      // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
-      if ((await this.d.repo.order(order.id))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
-      await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'mifi', amount: order.total, currency: order.currency });
-      throw refused(declineMessageKey(result.declineCode));
+  /**
+   * One payment with a method, for an order or a box deposit, new (`token`) or resumed (`paymentIntent`):
+   *   1. a new one: the orphan guard (JOB_MIFI_ORPHAN) is committed, then the provider is asked;
+   *   2. the customer must act: the payment is kept for this order (mifi_payment_actions) and its guard becomes the
+   *      action's, which releases it after ACTION_TIMEOUT_MS unless an order took it; answered as `action`;
+   *   3. resumed: only the one started for this order, by its payer (the provider checks them too), and only with
+   *      the amount, currency and capture asked;
+   *   4. taken in one unit of work, under the charge's lock: a payment already recorded is never taken twice (a
+   *      replay answers what it paid); anything not taken is released (refunded or voided) by a compensation job.
+   */
+  private async payWith(user: UserRow, provider: PaymentProvider, c: PayCall, t: Target, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
+    const now = this.d.clock.now();
+    let a: Attempt;
+    if (c.paymentIntent) {
+      const act = await this.d.repo.action(provider.id, c.paymentIntent);
+      if (!act || act.user_id !== user.id || act.order_id !== t.orderId || act.package_id !== t.packageId) throw refused('error.payment.token_invalid');
+      a = {
+        paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: act.amount, currency: act.currency,
+        capture: act.capture, purpose: purposeOf(t.packageId, act.capture), token: null, idempotencyKey: null, ref: act.ref, methodType: c.paymentId.split(':')[1] ?? null,
+      };
+    } else {
+      a = {
+        paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: t.amount, currency: t.currency,
+        capture: t.capture, purpose: purposeOf(t.packageId, t.capture), token: c.token!, idempotencyKey: t.key, ref: null, methodType: c.paymentId.split(':')[1] ?? null,
+      };
+      // Committed before the provider call: if this process dies before the payment is taken or released, the job
+      // makes the same call again (the same key: the first payment, never a second) and releases what it took.
+      await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a }, new Date(now.getTime() + ORPHAN_AUTH_MS));
     }
-    if (result.status !== 'captured') {
-      await provider.void(result.ref).catch(() => undefined);
-      throw refused('error.payment.authentication_required');
+    const result = a.ref
+      ? await provider.resume(a.ref, user.id)
+      : await provider.authorize({
+          token: a.token!, amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey!, userId: user.id,
+          purpose: a.purpose, returnUrl: c.returnUrl, methodType: a.methodType ?? undefined,
+        });
+    if (result.ok && result.status === 'requires_action') {
+      if (!a.ref) {
+        await this.d.db.tx(async () => {
+          const fresh = await this.d.repo.insertAction({
+            provider: provider.id, ref: result.ref, user_id: user.id, order_id: a.orderId, package_id: a.packageId, amount: a.amount, currency: a.currency,
+            capture: a.capture, created_at: now,
+          });
+          await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'idempotencyKey', a.idempotencyKey!);
+          // A customer who never comes back: their payment is released after the timeout, unless an order took it.
+          if (fresh) await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a, token: null, idempotencyKey: null, ref: result.ref }, new Date(now.getTime() + ACTION_TIMEOUT_MS));
+        });
+      }
+      return { clientSecret: result.clientSecret, paymentIntent: result.ref };
+    }
+    if (!result.ok) {
+      await this.declined(provider, result, a);
+      return null; // not reached: declined() throws
+    }
+    if (a.ref && (result.amount !== a.amount || result.currency?.toUpperCase() !== a.currency || (result.status === 'authorized') !== (a.capture === 'manual'))) {
+      // Not what was asked for: never taken; the provider's payment goes back.
+      await this.release(provider, result, a, 'amount, currency or capture not as asked');
+      throw refused('error.payment.processing_error');
     }
     try {
-      await this.settleCard(user, order, provider, result);
+      if (a.packageId) await this.settleDeposit(user, provider, result, a, receipt);
+      else await this.settleCard(user, provider, result, a, receipt);
     } catch (err) {
-      // This very charge already paid the order (a replay of the same card's call, one charge at the provider): done.
-      if (await this.d.payments.isCaptured(provider.id, result.ref)) {
-        if (err instanceof AppError && err.key === 'error.mifi.notUnpaid') return;
-        throw err;
-      }
-      await provider.refund(result.ref, order.total).catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'mifi refund after a failed order failed'));
+      // Not taken (the order was paid meanwhile, the box deposit is held already, the unit of work failed): released,
+      // unless it is recorded (taken by this very order, or released already), which release() checks under the lock.
+      await this.release(provider, result, a, `mifi ${a.orderId} not paid with it`)
+        .catch((e: unknown) => this.d.log.error({ err: e, orderId: a.orderId }, 'mifi release not enqueued: the orphan guard will release it'));
       throw err;
     }
+    return null;
   }
 
-  /** One transaction: the card money into the wallet, then spent on the order (settlePaid). */
-  private async settleCard(user: UserRow, order: { id: string; total: number; currency: string }, provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true; status: 'captured' | 'authorized' }>) {
+  /** A declined payment: recorded (once), its guards no longer needed; the refusal in the user's language. */
+  private async declined(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, a: Attempt): Promise<never> {
+    await this.cancelGuards(a, result.ref);
+    // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
+    if (!a.packageId && (await this.d.repo.order(a.orderId))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
+    const prior = result.ref ? await this.d.payments.repo.byRef(provider.id, result.ref) : undefined;
+    // Released by its guard (the customer came back too late): said so, not as a declined card.
+    if (prior && (prior.failure_code === 'abandoned' || (prior.order_id === a.orderId && prior.status !== 'declined'))) throw refused('error.payment.released');
+    if (!prior) {
+      await this.d.payments.record({ providerId: provider.id, result, userId: a.userId, orderId: a.orderId, purpose: a.purpose, amount: a.amount, currency: a.currency });
+    }
+    throw refused(declineMessageKey(result.declineCode));
+  }
+
+  private async cancelGuards(a: Attempt, ref: string | null) {
+    if (a.idempotencyKey) await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'idempotencyKey', a.idempotencyKey);
+    if (ref) await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'ref', ref);
+  }
+
+  /**
+   * In the paying unit of work, under the charge's lock: was this provider payment recorded already? By this very
+   * target (a replay: answered as paid) or not (released by its guard, or another order's: refused).
+   */
+  private async recorded(provider: PaymentProvider, ref: string, a: Attempt): Promise<boolean> {
+    await this.d.payments.lockCharge(provider.id, ref);
+    const prior = await this.d.payments.repo.byRef(provider.id, ref);
+    if (!prior) return false;
+    const took = a.packageId
+      ? (await this.d.repo.pkg(a.packageId))?.deposit_payment_id === prior.id
+      : (await this.d.repo.order(a.orderId))?.payment_id === prior.id;
+    if (took) return true;
+    if (prior.order_id === a.orderId && prior.status !== 'captured' && prior.status !== 'authorized') throw refused('error.payment.released');
+    throw conflict('error.payment.alreadyUsed');
+  }
+
+  /** One unit of work: the method's money into the wallet, then spent on the order (settlePaid). */
+  private async settleCard(user: UserRow, provider: PaymentProvider, result: Taken, a: Attempt, receipt?: () => Promise<unknown>) {
     await this.d.db.tx(async () => {
-      // Two calls paying the same order at once (a double tap, a retry racing the first): one settles it.
-      await this.stillUnpaid(order.id);
-      const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: order.id, purpose: 'mifi', amount: order.total, currency: order.currency });
-      const w = this.d.ledger;
-      const clearing = await w.account(providerOwner(provider.id), 'clearing', order.currency);
-      const wal = await w.account(userOwner(user.id), 'wallet', order.currency);
-      // The card money enters the user's wallet, and is spent from it exactly as a wallet payment.
-      await w.transfer({ debit: clearing, credit: wal, amount: order.total, code: 'mifi_topup', orderId: order.id, at: this.d.clock.now() });
-      await this.settlePaid(order.id, user.id, paymentId, 'card');
+      if (!(await this.recorded(provider, result.ref, a))) {
+        // Two calls paying the same order at once (a double tap, a retry racing the first): one settles it.
+        await this.stillUnpaid(a.orderId);
+        const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: a.orderId, purpose: a.purpose, amount: a.amount, currency: a.currency });
+        const w = this.d.ledger;
+        const clearing = await w.account(providerOwner(provider.id), 'clearing', a.currency);
+        const wal = await w.account(userOwner(user.id), 'wallet', a.currency);
+        // The method's money enters the user's wallet, and is spent from it exactly as a wallet payment.
+        await w.transfer({ debit: clearing, credit: wal, amount: a.amount, code: 'mifi_topup', orderId: a.orderId, at: this.d.clock.now() });
+        await this.settlePaid(a.orderId, user.id, paymentId, 'card');
+      }
+      await this.cancelGuards(a, result.ref);
+      if (receipt) await commitIdempotencyKey(await receipt());
     });
   }
 
   /**
-   * The crash guard's job (JOB_MIFI_ORPHAN): the card call is replayed with its key, which returns the first
-   * outcome without charging again; a charge no payment row records (the order never took it) is refunded.
+   * The orphan guard's job (JOB_MIFI_ORPHAN): a new payment's call is made again with its key (the provider answers
+   * the first outcome, never a second payment), a payment awaiting its customer is read; whatever it took that no
+   * order or deposit took is released (release()).
    */
   private async releaseOrphan(p: Record<string, unknown>) {
     const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
     if (!provider) return;
-    const result = await provider.authorize({
-      token: String(p.token), amount: Number(p.amount), currency: String(p.currency), capture: 'automatic', idempotencyKey: String(p.idempotencyKey),
-      userId: Number(p.userId), purpose: 'mifi', methodType: p.methodType ? String(p.methodType) : undefined,
+    const capture = p.capture === 'manual' ? 'manual' : 'automatic';
+    const packageId = p.packageId ? String(p.packageId) : null;
+    const a: Attempt = {
+      paymentId: String(p.paymentId), agent: p.agent ? String(p.agent) : null, userId: Number(p.userId), orderId: p.orderId ? String(p.orderId) : '',
+      packageId, amount: Number(p.amount), currency: String(p.currency), capture, purpose: typeof p.purpose === 'string' ? p.purpose : purposeOf(packageId, capture),
+      token: p.token ? String(p.token) : null, idempotencyKey: p.idempotencyKey ? String(p.idempotencyKey) : null, ref: p.ref ? String(p.ref) : null,
+      methodType: p.methodType ? String(p.methodType) : null,
+    };
+    const result = a.ref
+      ? await provider.resume(a.ref, a.userId)
+      : await provider.authorize({
+          token: a.token ?? '', amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey ?? '', userId: a.userId,
+          purpose: a.purpose, methodType: a.methodType ?? undefined,
+        });
+    if (!result.ok) return;
+    await this.release(provider, result, a, a.ref ? 'the customer did not come back' : 'the request did not finish', { fromGuard: true });
+  }
+
+  /**
+   * A provider payment no order or deposit took: unless it is recorded already (taken, or released before), one unit
+   * of work under the charge's lock records it released (so no later resume can take it) with its compensation job
+   * (a charge refunded, a hold or a payment still waiting for the customer voided), run at once after the commit.
+   */
+  private async release(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, a: Attempt, reason: string, opts: { fromGuard?: boolean } = {}) {
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const now = this.d.clock.now();
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(provider.id, result.ref);
+      if (await this.d.payments.repo.byRef(provider.id, result.ref)) return null;
+      const row = { providerId: provider.id, userId: a.userId, orderId: a.orderId || null, purpose: a.purpose, currency: a.currency };
+      this.d.log.warn({ orderId: a.orderId, ref: result.ref, reason }, 'releasing a Wi-Fi payment nothing took');
+      if (result.status === 'captured') {
+        const amount = result.amount ?? a.amount;
+        const id = await this.d.payments.record({ ...row, result, amount });
+        // Recorded refunded with the job that refunds it (committed together: it retries until done, or is dead and seen).
+        await this.d.payments.repo.addRefund(id, amount, now);
+        return comp.enqueue({ providerId: provider.id, ref: result.ref, action: 'refund', amount, reason: `mifi ${a.orderId}: ${reason}` }, now);
+      }
+      if (result.status === 'authorized') {
+        const id = await this.d.payments.record({ ...row, result, amount: a.amount });
+        await this.d.payments.move(id, 'authorized', 'voided', null);
+      } else {
+        await this.d.payments.record({ ...row, result: { ok: false, ref: result.ref, declineCode: 'abandoned', card: result.card }, amount: a.amount });
+      }
+      return comp.enqueue({ providerId: provider.id, ref: result.ref, action: 'void', reason: `mifi ${a.orderId}: ${reason}` }, now);
     });
-    if (!result.ok || result.status === 'requires_action') return;
-    if (await this.d.payments.isCaptured(provider.id, result.ref)) return;
-    this.d.log.warn({ ref: result.ref }, 'refunding a package charge no order took');
-    await provider.refund(result.ref, Number(p.amount), { idempotencyKey: `orphan_${String(p.idempotencyKey)}` });
+    if (!opts.fromGuard) await this.cancelGuards(a, result.ref);
+    if (jobId !== null) await comp.runNow(jobId);
   }
 
   /** Inside the paying unit of work: locks the order; it must still be unpaid (33). */
@@ -314,17 +482,19 @@ export class MifiService {
         return;
       }
       if (cur.status !== PS.unused || cur.device_sn) throw conflict('error.mifi.notCancellable');
-      const amount = cur.price + cur.deposit;
-      await this.d.repo.move(cur.id, PS.unused, PS.revoked, { refunded_amount: amount });
+      await this.d.repo.move(cur.id, PS.unused, PS.revoked, { refunded_amount: cur.price + cur.deposit });
       const w = this.d.ledger;
       const wal = await w.account(userOwner(cur.user_id), 'wallet', cur.currency);
       const revenue = await w.account(PLATFORM, 'revenue', cur.currency);
       if (cur.price > 0) await w.transfer({ debit: revenue, credit: wal, amount: cur.price, code: 'mifi_refund', orderId: cur.order_id, at: now });
-      if (cur.hold_transfer_id && cur.deposit > 0) await w.voidPending(cur.hold_transfer_id, now);
+      // The box deposit: back to the wallet, or released at the method that holds it.
+      await this.releaseDeposit(cur, now);
       if (cur.paid_from === 'card' && cur.payment_id) {
-        // Back to the card it was paid with: out of the wallet to the provider's clearing, then the refund job.
+        // Back to the method the order was paid with (the package, and the box deposit when it came with the order; a
+        // deposit paid later, cabinetDisposit, was released above): out of the wallet to the provider's clearing, then the refund job.
+        const amount = cur.price + (cur.order_type === ORDER_TYPE.devicePackage ? cur.deposit : 0);
         const pay = await this.d.payments.find(cur.payment_id);
-        if (pay) {
+        if (pay && amount > 0) {
           const clearing = await w.account(providerOwner(pay.provider), 'clearing', cur.currency);
           await w.transfer({ debit: wal, credit: clearing, amount, code: 'mifi_refund_card', orderId: cur.order_id, at: now, mustNotOverdraw: true });
           await this.d.jobs.enqueue(JOB_MIFI_REFUND, { packageId: cur.id, paymentId: pay.id, amount }, now);
@@ -440,63 +610,128 @@ export class MifiService {
     return { status: p.pickup_state };
   }
 
-  /** POST chargenow/mifi/cabinetDisposit: the box deposit for a package-only order, so a box can be picked up. */
-  async payDeposit(user: UserRow, b: { mifiOrderId: string; paymentId: string; stripeToken?: string }, agent?: string) {
+  /**
+   * POST chargenow/mifi/cabinetDisposit: the box deposit for a package-only order, so a box can be picked up. From the
+   * wallet (`wallet`, or no method token and a balance covering it); with a method that can hold, the deposit is
+   * held (a pre-authorisation, released when the box comes back); with any other it is paid into the wallet and
+   * held there (as a rental's deposit top-up). A method whose customer must act answers `action`, resumed with
+   * paymentIntent. Returns that action, or null once the deposit is held.
+   */
+  async payDeposit(user: UserRow, b: DepositBody, agent?: string, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
     const p = await this.own(user, b.mifiOrderId);
-    if (p.device_order_status !== DOS.none || p.device_sn || ![PS.unused, PS.toBeActivated].includes(p.status as never)) throw conflict('error.mifi.notPickable');
-    const deposit = await this.boxDeposit(p.currency);
-    const now = this.d.clock.now();
-    const w = this.d.ledger;
-    const wallet = await w.walletOf(user.id, p.currency);
-    const topUp = Math.max(0, deposit - wallet.balance);
-    let charged: { providerId: string; ref: string; result: Parameters<PaymentsService['record']>[0]['result'] } | null = null;
-    let release: () => Promise<unknown> = async () => undefined;
-    if (topUp > 0) {
-      if (!b.stripeToken) throw refused('error.mifi.balanceLow');
+    const c: PayCall = { paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent };
+    if (b.paymentIntent) {
       const provider = this.d.payments.requireProvider(b.paymentId, agent);
-      // One key per card token, as pay(): a retry with the same card replays, another card is a new attempt.
-      const charge: AuthorizeInput = { token: b.stripeToken, amount: topUp, currency: p.currency, capture: 'automatic', idempotencyKey: `mifidep_${p.id}_${b.stripeToken}`, userId: user.id, purpose: 'mifi' };
-      release = await this.guardCharge(charge, b.paymentId, agent);
-      const result = await provider.authorize(charge).catch(async (err: unknown) => {
-        await release();
-        throw err;
-      });
-      if (!result.ok || result.status !== 'captured') {
-        await release();
-        throw refused('error.payment.card_declined');
-      }
-      charged = { providerId: provider.id, ref: result.ref, result };
+      return this.payWith(user, provider, c, { orderId: p.order_id, packageId: p.id, amount: 0, currency: p.currency, capture: 'automatic', key: '' }, receipt);
     }
-    try {
+    if (!pickable(p)) throw conflict('error.mifi.notPickable');
+    const deposit = await this.boxDeposit(p.currency);
+    const wallet = await this.d.ledger.walletOf(user.id, p.currency);
+    if (b.paymentId === 'wallet' || (!b.stripeToken && wallet.balance >= deposit)) {
+      if (wallet.balance < deposit) throw refused('error.mifi.balanceLow');
       await this.d.db.tx(async () => {
         // Two calls at once: one holds the deposit.
         const cur = (await this.d.repo.pkg(p.id, { lock: true }))!;
-        if (cur.device_order_status !== DOS.none || cur.device_sn) throw conflict('error.mifi.notPickable');
+        if (!pickable(cur)) throw conflict('error.mifi.notPickable');
+        const w = this.d.ledger;
         const wal = await w.account(userOwner(user.id), 'wallet', p.currency);
-        if (charged) {
-          await this.d.payments.record({ providerId: charged.providerId, result: charged.result, userId: user.id, orderId: p.order_id, purpose: 'mifi', amount: topUp, currency: p.currency });
-          const clearing = await w.account(providerOwner(charged.providerId), 'clearing', p.currency);
-          await w.transfer({ debit: clearing, credit: wal, amount: topUp, code: 'mifi_topup', orderId: p.order_id, at: now });
-        }
         const hold = await w.account(userOwner(user.id), 'deposit_hold', p.currency);
-        const holdId = await w.transfer({ debit: wal, credit: hold, amount: deposit, code: 'mifi_deposit', orderId: p.order_id, at: now, pending: true, mustNotOverdraw: true });
+        const holdId = await w.transfer({ debit: wal, credit: hold, amount: deposit, code: 'mifi_deposit', orderId: p.order_id, at: this.d.clock.now(), pending: true, mustNotOverdraw: true });
         await this.d.repo.setDevice(p.id, { deviceOrderStatus: DOS.awaitingPickup, holdTransferId: holdId, deposit });
+        if (receipt) await commitIdempotencyKey(await receipt());
       });
-    } catch (err) {
-      if (charged) {
-        // This very charge already holds the deposit (a replay): done. Otherwise the charge goes back.
-        if (await this.d.payments.isCaptured(charged.providerId, charged.ref)) {
-          if (!(err instanceof AppError && err.key === 'error.mifi.notPickable')) throw err;
-        } else {
-          const provider = this.d.payments.requireProvider(b.paymentId, agent);
-          await provider.refund(charged.ref, topUp).catch((e: unknown) => this.d.log.error({ err: e, packageId: p.id }, 'mifi deposit refund after a failed hold failed'));
-          throw err;
-        }
-      } else throw err;
-    } finally {
-      await release();
+      return null;
     }
-    return this.toWire((await this.d.repo.pkg(p.id))!);
+    if (!b.stripeToken) throw refused('error.mifi.balanceLow');
+    const provider = this.d.payments.requireProvider(b.paymentId, agent);
+    const hold = this.d.payments.methodHolds(b.paymentId, agent);
+    return this.payWith(user, provider, c, {
+      orderId: p.order_id, packageId: p.id, amount: deposit, currency: p.currency, capture: hold ? 'manual' : 'automatic',
+      // One key per token, as pay(): a retry with the same token replays, another is a new attempt.
+      key: `mifidep_${p.id}_${b.stripeToken}`,
+    }, receipt);
+  }
+
+  /**
+   * One unit of work: the box deposit of a package, held by the method (clearing → deposit hold, pending, with the
+   * guard of its expiry) or paid into the wallet and held from it; the package then waits for its box (5).
+   */
+  private async settleDeposit(user: UserRow, provider: PaymentProvider, result: Taken, a: Attempt, receipt?: () => Promise<unknown>) {
+    await this.d.db.tx(async () => {
+      if (!(await this.recorded(provider, result.ref, a))) {
+        // Two calls at once: one holds the deposit.
+        const cur = (await this.d.repo.pkg(a.packageId!, { lock: true }))!;
+        if (!pickable(cur)) throw conflict('error.mifi.notPickable');
+        const now = this.d.clock.now();
+        const w = this.d.ledger;
+        const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: cur.order_id, purpose: a.purpose, amount: a.amount, currency: a.currency });
+        const clearing = await w.account(providerOwner(provider.id), 'clearing', a.currency);
+        const hold = await w.account(userOwner(user.id), 'deposit_hold', a.currency);
+        let holdId: string;
+        if (result.status === 'authorized') {
+          holdId = await w.transfer({ debit: clearing, credit: hold, amount: a.amount, code: 'mifi_deposit_preauth', orderId: cur.order_id, at: now, pending: true });
+          if (result.captureBefore) {
+            const at = new Date(Math.max(now.getTime(), result.captureBefore.getTime() - HOLD_RENEW_MARGIN_MS));
+            await this.d.jobs.enqueue(JOB_MIFI_HOLD_EXPIRY, { packageId: cur.id, paymentId }, at);
+          }
+        } else {
+          const wal = await w.account(userOwner(user.id), 'wallet', a.currency);
+          await w.transfer({ debit: clearing, credit: wal, amount: a.amount, code: 'mifi_topup', orderId: cur.order_id, at: now });
+          holdId = await w.transfer({ debit: wal, credit: hold, amount: a.amount, code: 'mifi_deposit', orderId: cur.order_id, at: now, pending: true, mustNotOverdraw: true });
+        }
+        await this.d.repo.setDevice(cur.id, { deviceOrderStatus: DOS.awaitingPickup, holdTransferId: holdId, deposit: a.amount, depositPaymentId: paymentId });
+      }
+      await this.cancelGuards(a, result.ref);
+      if (receipt) await commitIdempotencyKey(await receipt());
+    });
+  }
+
+  /**
+   * A box deposit's hold is about to lapse while the box is still out (or still to be picked up): it is captured
+   * now and kept, in one unit of work, as a deposit held from the wallet (clearing → deposit hold posted, → wallet,
+   * → deposit hold pending), so the box never loses its guarantee; the box's return releases it to the wallet.
+   * If the box came back while the capture was made, the money captured is refunded.
+   */
+  private async holdExpiring(packageId: string, paymentId: string) {
+    const p = await this.d.repo.pkg(packageId);
+    if (p?.deposit_payment_id !== paymentId || p.deposit_captured || !holdsBox(p)) return;
+    const pay = await this.d.payments.find(paymentId);
+    if (pay?.status !== 'authorized') return;
+    const amount = Number(pay.amount);
+    if ((await this.d.payments.settleAuthorization(paymentId, amount)) !== 'captured') return;
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const jobId = await this.d.db.tx(async () => {
+      const cur = (await this.d.repo.pkg(packageId, { lock: true }))!;
+      if (cur.deposit_captured) return null;
+      await this.d.repo.setDevice(cur.id, { depositCaptured: true });
+      const now = this.d.clock.now();
+      if (!holdsBox(cur) || !cur.hold_transfer_id) {
+        return comp.enqueue({ providerId: pay.provider, ref: pay.provider_ref!, action: 'refund', amount, reason: `box deposit of ${cur.id} released while captured` }, now);
+      }
+      const w = this.d.ledger;
+      await w.postPending(cur.hold_transfer_id, amount, now);
+      const hold = await w.account(userOwner(cur.user_id), 'deposit_hold', cur.currency);
+      const wal = await w.account(userOwner(cur.user_id), 'wallet', cur.currency);
+      await w.transfer({ debit: hold, credit: wal, amount, code: 'mifi_deposit_captured', orderId: cur.order_id, at: now });
+      const holdId = await w.transfer({ debit: wal, credit: hold, amount, code: 'mifi_deposit', orderId: cur.order_id, at: now, pending: true, mustNotOverdraw: true });
+      await this.d.repo.setDevice(cur.id, { holdTransferId: holdId });
+      return null;
+    });
+    if (jobId !== null) await comp.runNow(jobId);
+  }
+
+  /**
+   * In the caller's unit of work: a package's box deposit is no longer needed (the box came back, the package was
+   * cancelled): its hold in the ledger is voided (back to the wallet), and a hold at the provider released.
+   */
+  private async releaseDeposit(p: PackageRow, now: Date) {
+    if (!p.hold_transfer_id || p.deposit <= 0) return;
+    await this.d.ledger.voidPending(p.hold_transfer_id, now);
+    if (!p.deposit_payment_id || p.deposit_captured) return;
+    await this.d.jobs.cancel(JOB_MIFI_HOLD_EXPIRY, 'packageId', p.id);
+    if ((await this.d.payments.find(p.deposit_payment_id))?.status === 'authorized') {
+      await this.d.jobs.enqueue(JOB_MIFI_RELEASE_HOLD, { paymentId: p.deposit_payment_id }, now);
+    }
   }
 
   // ---- the box's life ------------------------------------------------------------------------------------------
@@ -544,15 +779,15 @@ export class MifiService {
     const p = await this.d.repo.holderOf(sn);
     if (!p) return false;
     const now = this.d.clock.now();
-    for (const q of await this.d.repo.packagesOfSn(sn)) {
+    for (const row of await this.d.repo.packagesOfSn(sn)) {
+      // Locked: the deposit's hold expiry (holdExpiring) decides under the same lock.
+      const q = (await this.d.repo.pkg(row.id, { lock: true }))!;
       // Only the packages of the box's current holding: earlier holders' packages were settled at their return.
       if (q.device_order_status !== DOS.withUser) continue;
       await this.d.repo.setDevice(q.id, { deviceOrderStatus: DOS.returned });
       if (q.status === PS.activated) await this.d.repo.move(q.id, PS.activated, PS.refunded, { ended_at: now });
       if (q.status === PS.toBeActivated) await this.d.repo.move(q.id, PS.toBeActivated, PS.ended, { ended_at: now });
-      if (q.hold_transfer_id && q.deposit > 0) {
-        await this.d.ledger.voidPending(q.hold_transfer_id, now);
-      }
+      await this.releaseDeposit(q, now);
     }
     return true;
   }
