@@ -128,6 +128,7 @@ export class PaymentsService {
         .filter((t) => (t.platforms ? t.platforms.includes(platform) : platform === 'web' || t.kind !== 'jsapi'))
         .map((t): PaymentMethod => ({
           pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold,
+          ...(t.kind === 'card' && p.cardOnSdkScreen ? { sdk: true } : {}),
           // Test mode: the phone numbers of a push method decide its outcome (the provider's own test numbers); a card
           // method takes the sandbox card form's test cards, the others the checkout page's answer.
           ...(p.sandbox ? { sandbox: true, testValues: t.kind === 'push' ? (def.testValues ?? []).map((v) => ({ value: v.value, outcome: v.outcome })) : [] } : {}),

@@ -45,8 +45,11 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService })
       if (!EMAIL.test(b.email)) throw badRequest('error.invoice.emailInvalid');
       details.email = b.email;
     }
-    if (m.payType === 'Monri_WebPay' && !details.email) throw badRequest('error.invoice.emailRequired');
-    if (m.kind === 'card') {
+    // A live card method with the provider's own SDK (Monri Components, MercadoPago.js) takes the card (and Monri's
+    // e-mail) on its app screen after the paying call; in test mode the sandbox card form takes them here.
+    const onSdkScreen = m.kind === 'card' && m.provider.cardOnSdkScreen;
+    if (m.payType === 'Monri_WebPay' && !onSdkScreen && !details.email) throw badRequest('error.invoice.emailRequired');
+    if (m.kind === 'card' && !(onSdkScreen && !b.cardToken)) {
       if (!b.cardToken) throw badRequest('error.validation.field', { field: 'cardToken' });
       details.card = { token: b.cardToken, paymentMethodId: b.paymentMethodId, issuerId: b.issuerId, installments: b.installments };
     }
