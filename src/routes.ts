@@ -41,9 +41,10 @@ export const ROUTES: readonly RouteDef[] = [
   // The token-less order detail (spec §2): readable with the order's share sign.
   { path: '/orderStatus', access: 'public', title: 'orderStatus.title', screen: () => import('./orders/OrderStatus.tsx') },
   { path: '/payMethod', access: 'public', title: 'routes.payMethod', screen: () => import('./pay/PayMethod.tsx') },
-  { path: '/MercadoPago', access: 'public' },
+  // The live card methods' SDK screens (src/pay/sdk.ts): reached by the paying call's in-app form action.
+  { path: '/MercadoPago', access: 'public', title: 'routes.mercadoPago', screen: () => import('./pay/MercadoPago.tsx') },
   { path: '/loginborrow', access: 'public', title: 'login.title', screen: () => import('./auth/LoginBorrow.tsx') },
-  { path: '/MonriPay', access: 'public' },
+  { path: '/MonriPay', access: 'public', title: 'routes.monriPay', screen: () => import('./pay/MonriPay.tsx') },
 
   // ---- Login-required ----
   { path: '/confirm', access: 'private', title: 'confirm.title', screen: () => import('./pay/Confirm.tsx') },

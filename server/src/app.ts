@@ -32,7 +32,7 @@ import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
 import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { ExternalRepository } from './modules/payments/methods/repository.ts';
-import { cardTypes, methodProviders, methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
+import { cardTypes, methodProviders, methodsCsp, methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
 import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
 import { SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import { PaymentsService } from './modules/payments/service.ts';
@@ -241,7 +241,8 @@ export async function buildApp(deps: AppDeps) {
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  await app.register(securityHeaders);
+  // The page policy allows the client SDKs of the methods configured live (Monri Components, MercadoPago.js), no other.
+  await app.register(securityHeaders, { extra: methodsCsp(deps.paymentMethods ?? {}) });
   // Before any route: every route registered after it gets its budget (plugins/rate-limit.ts).
   if (deps.rateLimits !== false) await app.register(rateLimits, { db });
   await app.register(formbody);

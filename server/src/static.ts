@@ -6,7 +6,6 @@ import { relative, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { frameAncestors } from './modules/embed/service.ts';
-import { pageCsp } from './plugins/security.ts';
 
 export async function serveFrontEnd(app: FastifyInstance, distDir: string): Promise<boolean> {
   const root = resolve(distDir);
@@ -37,7 +36,7 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
         if (file.endsWith('.html')) {
           res.header('Cache-Control', 'no-cache');
           // The app and the demo pages are never framed; only /embed/frame.html is (below).
-          res.header('Content-Security-Policy', pageCsp("'none'"));
+          res.header('Content-Security-Policy', app.pageCsp("'none'"));
         } else if (file.startsWith('assets/') || file.startsWith('embed/assets/')) {
           // Content-hashed names (the app's assetsDir and the embed's): a new build makes new names.
           res.header('Cache-Control', 'public, max-age=31536000, immutable');
@@ -72,7 +71,7 @@ function serveEmbedFrame(app: FastifyInstance, file: string) {
     const config = JSON.stringify({ agent: agent?.id ?? '', origins: agent?.origins ?? [] }).replace(/</g, '\\u003c');
     return reply
       .header('Cache-Control', 'no-store')
-      .header('Content-Security-Policy', pageCsp(frameAncestors(agent)))
+      .header('Content-Security-Policy', app.pageCsp(frameAncestors(agent)))
       // Opened as a popup by another page, it gets its own browsing context group: the opener loses its handle.
       .header('Cross-Origin-Opener-Policy', 'same-origin')
       .header('Referrer-Policy', 'no-referrer')

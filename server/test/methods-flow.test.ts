@@ -1,10 +1,13 @@
 // The methods beyond the card provider through the product's own flows, in test mode (every adapter's sandbox):
 // the method list (currency, platform, hold), the payer's details, a wallet top-up and a rental paid on the
-// provider's page and resumed on return, a cancelled payment, replays that never credit twice.
+// provider's page and resumed on return, a cancelled payment, replays that never credit twice; then real adapters
+// against their test servers (M-Pesa; Monri and Mercado Pago with their card SDK screens and the page's CSP).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, cabinetsOnline, touristToken, waitFor, type Built } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { FakeDaraja } from './providers/mpesa.ts';
+import { FakeMonri } from './providers/monri.ts';
+import { FakeMercadoPago } from './providers/mercadopago.ts';
 
 const API = '/cdb-app-api/v1/app';
 let b: Built;
@@ -25,7 +28,7 @@ const post = (url: string, token: string, body: Record<string, string | undefine
   });
 const get = (url: string, token: string) => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
 
-interface Methods { pId: string; pPaymentType: string; kind?: string; hold?: boolean; sandbox?: boolean }
+interface Methods { pId: string; pPaymentType: string; kind?: string; hold?: boolean; sandbox?: boolean; sdk?: boolean }
 async function methods(token: string, query: string) {
   return (await get(`cdb/payment/method/list?${query}`, token)).json().data as Methods[];
 }
@@ -217,5 +220,111 @@ describe('a real adapter (M-Pesa, against the Daraja test server) through the pr
     const { rows: [w] } = await real.db.query<{ status: string }>('select status from withdrawals where id = $1', [wdId]);
     expect(w!.status).toBe('paid');
     expect(await checkLedger(real.db)).toEqual([]);
+  });
+});
+
+describe('the live card SDK screens (Monri Components, MercadoPago.js) through the product, against their test servers', () => {
+  const MONRI_TOKEN = 'a6d41095984fc60fe81cd3d65ecafe56d4060ca9';
+  const MONRI_KEY = 'key-942fe42f1cdbf1700b5b784532f6181c';
+  let monri: FakeMonri;
+  let mp: FakeMercadoPago;
+  let live: Built;
+  beforeAll(async () => {
+    monri = await new FakeMonri(MONRI_TOKEN, MONRI_KEY).start();
+    mp = await new FakeMercadoPago('TEST-access-1', 'TEST-pk-1', 'whsec-1').start();
+    live = await build({
+      simulator: false,
+      paymentMethods: { powerly: {
+        monri: { merchantKey: MONRI_KEY, authenticityToken: MONRI_TOKEN, apiBase: monri.url },
+        mercadopago: { accessToken: 'TEST-access-1', publicKey: 'TEST-pk-1', webhookSecret: 'whsec-1', apiBase: mp.url, sdkUrl: `${mp.url}/js/v2` },
+      } },
+    });
+  });
+  afterAll(async () => {
+    await live?.close();
+    await monri?.stop();
+    await mp?.stop();
+  });
+  const call = (url: string, token: string, body: Record<string, string | undefined>) =>
+    live.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sdk-${n++}` }, payload: form(body) });
+  /** The customer's browser back from the SDK screen: a form POST to the return URL, answered 303 to the app. */
+  const back = async (outTradeNo: string, fields: Record<string, string>) => {
+    const r = await live.app.inject({ method: 'POST', url: `/payments/return/${outTradeNo}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form(fields) });
+    expect(r.statusCode).toBe(303);
+    return r.headers.location as string;
+  };
+  async function topUp(token: string, paymentId: string, amount: string, currency: string) {
+    const payerToken = (await call('cdb/payment/method/payer', token, { paymentId })).json().data.token as string;
+    const r = await call('cdb/payment/multicurrency/recharge', token, { amount, currency, paymentId, stripeToken: payerToken, returnUrl: `http://localhost/#/confirm?payType=CZ&currency=${currency}&paymentId=${paymentId}` });
+    expect(r.json(), r.body).toMatchObject({ code: 0, data: { outTradeNo: '' } });
+    const action = r.json().data.action as { clientSecret: string; paymentIntent: string };
+    return { ...action, screen: JSON.parse(action.clientSecret.slice(4)) as { kind: string; url: string; fields: Record<string, string> } };
+  }
+  const balance = async (token: string, currency: string) =>
+    ((await live.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data as { pCurrencyType: string; pBalance: number }[]).find((w) => w.pCurrencyType === currency)?.pBalance ?? 0;
+
+  it('lists them as SDK card methods, and only this installation\'s page policy allows their hosts', async () => {
+    const token = await touristToken(live.app);
+    const eur = (await live.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?currency=EUR`, headers: { token } })).json().data as Methods[];
+    expect(eur.find((m) => m.pPaymentType === 'Monri_WebPay')).toMatchObject({ pId: 'monri:Monri_WebPay', kind: 'card', sdk: true });
+    const csp = String((await live.app.inject({ method: 'GET', url: '/healthz' })).headers['content-security-policy']);
+    const directive = (name: string) => csp.split(/;\s*/).find((d) => d.startsWith(`${name} `)) ?? '';
+    expect(directive('script-src')).toContain(monri.url);
+    expect(directive('script-src')).toContain(mp.url);
+    expect(directive('frame-src')).toContain(monri.url);
+    expect(directive('connect-src')).toContain(mp.url);
+    // Test mode (every method in its sandbox): 'self' and the card provider's only.
+    const sandboxCsp = String((await b.app.inject({ method: 'GET', url: '/healthz' })).headers['content-security-policy']);
+    expect(sandboxCsp).not.toMatch(/monri|mercadopago|127\.0\.0\.1/);
+  });
+
+  it('Monri: no card before the paying call; /MonriPay confirms in Monri\'s frame; the return resumes and credits what Monri says', async () => {
+    const token = await touristToken(live.app);
+    const { paymentIntent, screen } = await topUp(token, 'monri:Monri_WebPay', '15', 'EUR');
+    expect(screen).toMatchObject({ kind: 'form', url: '#/MonriPay', fields: { authenticityToken: MONRI_TOKEN, scriptUrl: `${monri.url}/dist/components.js`, outTradeNo: paymentIntent, amount: '1500', currency: 'EUR' } });
+    // Back before paying (the customer's word is not enough): still waiting, nothing credited.
+    await back(paymentIntent, { status: 'approved' });
+    const early = await call('cdb/payment/multicurrency/recharge', token, { amount: '15', currency: 'EUR', paymentId: 'monri:Monri_WebPay', paymentIntent });
+    expect(early.json().data.action.paymentIntent).toBe(paymentIntent);
+    // What Monri Components' confirmPayment does in the card frame.
+    const confirmed = await fetch(`${monri.url}/components/confirm`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ authenticity_token: MONRI_TOKEN, client_secret: screen.fields.clientSecret, pan: '4058400000000005', transaction: { fullName: 'ana@example.ba', email: 'ana@example.ba', country: 'BA' } }),
+    }).then((r) => r.json() as Promise<{ result: { status: string } }>);
+    expect(confirmed.result.status).toBe('approved');
+    // A cancel posted now (forged, or a late click) does not lose the payment: Monri is asked first.
+    const location = await back(paymentIntent, { cancel: '1' });
+    expect(location).toBe(`/#/confirm?payType=CZ&currency=EUR&paymentId=monri:Monri_WebPay&payment_intent=${paymentIntent}`);
+    const done = await call('cdb/payment/multicurrency/recharge', token, { amount: '15', currency: 'EUR', paymentId: 'monri:Monri_WebPay', paymentIntent });
+    expect(done.json()).toMatchObject({ code: 0, data: { pBalance: 15, pCurrencyType: 'EUR' } });
+    expect(await checkLedger(live.db)).toEqual([]);
+  });
+
+  it('Monri: a declined card is failed at the resume, nothing credited', async () => {
+    const token = await touristToken(live.app);
+    const { paymentIntent, screen } = await topUp(token, 'monri:Monri_WebPay', '7', 'EUR');
+    const r = await fetch(`${monri.url}/components/confirm`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ authenticity_token: MONRI_TOKEN, client_secret: screen.fields.clientSecret, pan: '4111111111111111', transaction: { fullName: 'ana@example.ba', email: 'ana@example.ba' } }),
+    }).then((x) => x.json() as Promise<{ result: { status: string; errors: string[] } }>);
+    expect(r.result).toMatchObject({ status: 'declined', errors: ['card suspicious: declined'] });
+    await back(paymentIntent, {});
+    const failed = await call('cdb/payment/multicurrency/recharge', token, { amount: '7', currency: 'EUR', paymentId: 'monri:Monri_WebPay', paymentIntent });
+    expect(failed.statusCode).toBe(422);
+    expect(await balance(token, 'EUR')).toBe(0);
+  });
+
+  it('Mercado Pago: the screen\'s card token comes back through the return and the resume charges it once', async () => {
+    const token = await touristToken(live.app);
+    const { paymentIntent, screen } = await topUp(token, 'mercadopago:MercadoPago', '20', 'BRL');
+    expect(screen).toEqual({ kind: 'form', url: '#/MercadoPago', fields: { publicKey: 'TEST-pk-1', sdkUrl: `${mp.url}/js/v2`, outTradeNo: paymentIntent, amount: '20.00', currency: 'BRL' } });
+    const cardToken = await mp.cardToken({ number: '5031 4332 1540 6351', holder: 'APRO' });
+    await back(paymentIntent, { token: cardToken, paymentMethodId: 'master', issuerId: '24', installments: '1', email: 'ana@example.com.br', identificationType: 'CPF', identificationNumber: '12345678909' });
+    const done = await call('cdb/payment/multicurrency/recharge', token, { amount: '20', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', paymentIntent });
+    expect(done.json()).toMatchObject({ code: 0, data: { pBalance: 20, pCurrencyType: 'BRL' } });
+    const again = await call('cdb/payment/multicurrency/recharge', token, { amount: '20', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', paymentIntent });
+    expect(again.json().data.pBalance).toBe(20);
+    expect([...mp.payments.values()].filter((p) => p.external_reference === paymentIntent)).toHaveLength(1);
+    expect(await checkLedger(live.db)).toEqual([]);
   });
 });

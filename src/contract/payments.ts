@@ -16,6 +16,11 @@ export const PaymentMethod = Type.Object({
   kind: Type.Optional(Type.Union([Type.Literal('redirect'), Type.Literal('form'), Type.Literal('jsapi'), Type.Literal('push'), Type.Literal('card')])),
   /** The method can hold a deposit (pre-authorisation); otherwise a deposit goes through the wallet. */
   hold: Type.Optional(Type.Boolean()),
+  /**
+   * A live card method whose card is entered in the provider's own SDK on an app screen (Monri Components on
+   * /MonriPay, MercadoPago.js on /MercadoPago) after the paying call: the payer step takes no card.
+   */
+  sdk: Type.Optional(Type.Boolean()),
   /** Test mode: the provider's sandbox (the screen shows its test values). */
   sandbox: Type.Optional(Type.Boolean()),
   /** The provider's test-mode values (test phone numbers, cards) with what each does, in test mode only. */

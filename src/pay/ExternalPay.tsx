@@ -1,6 +1,8 @@
 // Paying with a method beyond the card provider (docs/payments.md): the payer's details the method needs (a phone
-// for M-Pesa and mobile money, an e-mail for Monri, a card for the card methods — Flutterwave's own card form of
-// spec §3, whose fields go to our server live —, the entrustment agreement for WeChat Pay score), then the server's action (the provider's page, the in-app bridge, a prompt on the phone),
+// for M-Pesa and mobile money, an e-mail for Monri, a card for the card methods in test mode — and live for
+// Flutterwave's own card form of spec §3, whose fields go to our server —, the entrustment agreement for WeChat Pay
+// score), then the server's action (the provider's page, the in-app bridge, a prompt on the phone, a live card
+// method's SDK screen /MonriPay or /MercadoPago),
 // then the wait for the provider's answer with the spec's retries. Back from a provider's page, the confirm screen
 // mounts this with `resumeRef` and it only waits.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -196,6 +198,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
       }}
     >
       {method.kind === 'redirect' || method.kind === 'form' ? <p className="muted">{t('external.redirectNote', { method: method.label })}</p> : null}
+      {method.sdk ? <p className="muted">{t('external.sdkNote', { method: method.label })}</p> : null}
       {fields}
       <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
         {busy ? t('confirm.paying') : submitLabel}

@@ -51,12 +51,15 @@ export function pollPlan(payType: string, hold = false): PollPlan {
   return { intervalMs: 1000, tries: 30 };
 }
 
-/** What the payer must give for a method before paying (spec §5). */
-export function payerFields(m: Pick<PaymentMethod, 'kind' | 'pPaymentType' | 'hold'>, preAuth: boolean) {
+/**
+ * What the payer must give for a method before paying (spec §5). A live card method with the provider's own SDK
+ * (`sdk`: Monri, Mercado Pago) takes the card, and Monri's e-mail, on its own screen after the paying call.
+ */
+export function payerFields(m: Pick<PaymentMethod, 'kind' | 'pPaymentType' | 'hold' | 'sdk'>, preAuth: boolean) {
   return {
     phone: m.kind === 'push',
-    email: m.pPaymentType === 'Monri_WebPay',
-    card: m.kind === 'card',
+    email: m.pPaymentType === 'Monri_WebPay' && !m.sdk,
+    card: m.kind === 'card' && !m.sdk,
     /** WeChat Pay score (a deposit-free rental): the entrustment agreement must be ticked. */
     agreement: m.pPaymentType === 'WeChat_MP' && preAuth && m.hold === true,
   };
@@ -78,7 +81,7 @@ export async function perform(a: ExternalAction, w: Window & Bridges = window as
     return true;
   }
   if (a.kind === 'form' && a.url.startsWith('#/')) {
-    // A screen of this app that mounts the provider's own form (Monri: /MonriPay with its authenticity token).
+    // A screen of this app that mounts the provider's own card SDK (/MonriPay, /MercadoPago: src/pay/sdk.ts).
     w.location.hash = `${a.url.slice(1)}?${new URLSearchParams(a.fields).toString()}`;
     return true;
   }

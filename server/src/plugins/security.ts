@@ -1,5 +1,6 @@
 // Security headers on every response (@fastify/helmet): X-Content-Type-Options: nosniff, a Content-Security-Policy
-// that lets the app, the embed and the demo pages load only their own scripts plus the providers' SDKs they use,
+// that lets the app, the embed and the demo pages load only their own scripts plus the providers' SDKs they use
+// (the card SDKs of payment methods only where a method is configured live: `extra`),
 // Referrer-Policy, HSTS (over HTTPS), Cross-Origin-Opener-Policy, and no X-Powered-By style leaks.
 //   - frame-ancestors: 'none' everywhere except /embed/frame.html, whose route (static.ts) sends the agent's own
 //     origins (pageCsp(frameAncestors(agent))); X-Frame-Options is off because frame-ancestors supersedes it and
@@ -20,21 +21,35 @@ const FRAME_HOSTS = [
   'https://js.stripe.com', 'https://hooks.stripe.com',
 ];
 
-/** The page policy's directives (helmet's format); `frameAncestors` is the one directive that varies per page. */
-export function cspDirectives(frameAncestors: string[] = ["'none'"]): Record<string, string[]> {
+/**
+ * Origins added for the client SDKs of the payment methods configured live (methods/registry.ts `methodsCsp`:
+ * Monri Components, MercadoPago.js); none in test mode.
+ */
+export interface CspExtra {
+  script: string[];
+  frame: string[];
+  connect: string[];
+}
+const NO_EXTRA: CspExtra = { script: [], frame: [], connect: [] };
+
+/**
+ * The page policy's directives (helmet's format); `frameAncestors` is the one directive that varies per page,
+ * `extra` the one that varies per installation.
+ */
+export function cspDirectives(frameAncestors: string[] = ["'none'"], extra: CspExtra = NO_EXTRA): Record<string, string[]> {
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...SCRIPT_HOSTS],
+    'script-src': ["'self'", ...SCRIPT_HOSTS, ...extra.script],
     // React style attributes, MapLibre and the sign-in SDKs set inline styles.
     'style-src': ["'self'", "'unsafe-inline'"],
     // Map tiles and glyphs come from the configured map style (any HTTPS host); QR images, avatars as data:/blob:.
     'img-src': ["'self'", 'data:', 'blob:', 'https:'],
     'font-src': ["'self'", 'data:', 'https:'],
-    'connect-src': ["'self'", 'https:'],
+    'connect-src': ["'self'", 'https:', ...extra.connect],
     // MapLibre and qr-scanner run their workers from blob: URLs.
     'worker-src': ["'self'", 'blob:'],
     'child-src': ["'self'", 'blob:'],
-    'frame-src': ["'self'", ...FRAME_HOSTS],
+    'frame-src': ["'self'", ...FRAME_HOSTS, ...extra.frame],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'self'"],
@@ -43,13 +58,16 @@ export function cspDirectives(frameAncestors: string[] = ["'none'"]): Record<str
 }
 
 /** The serialised policy (for routes that set it themselves, e.g. the embed frame with its agent's origins). */
-export function pageCsp(frameAncestors: string): string {
-  return Object.entries(cspDirectives([frameAncestors])).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
+export function pageCsp(frameAncestors: string, extra: CspExtra = NO_EXTRA): string {
+  return Object.entries(cspDirectives([frameAncestors], extra)).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
 }
 
-export default fp(async function security(app: FastifyInstance) {
+export default fp(async function security(app: FastifyInstance, opts: { extra?: CspExtra }) {
+  const extra = opts.extra ?? NO_EXTRA;
+  // Pages that set their own policy (static.ts: the app, the embed frame) build it with this installation's extra.
+  app.decorate('pageCsp', (frameAncestors: string) => pageCsp(frameAncestors, extra));
   await app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives() },
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(["'none'"], extra) },
     xFrameOptions: false,
     crossOriginResourcePolicy: false,
     // Pages we open (sign-in popups) keep their opener; the embed frame sets `same-origin` itself (static.ts).
@@ -57,3 +75,10 @@ export default fp(async function security(app: FastifyInstance) {
     crossOriginEmbedderPolicy: false,
   });
 }, { name: 'security-headers' });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This installation's page policy with the given frame-ancestors (plugins/security.ts). */
+    pageCsp(frameAncestors: string): string;
+  }
+}

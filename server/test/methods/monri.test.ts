@@ -52,12 +52,20 @@ describe('monri adapter', () => {
     const { inp, r, fields } = await started(a);
     const p = monri.payments.get(r.ref)!;
     expect(r.state).toBe('pending');
-    expect(r.action).toEqual({ kind: 'form', url: '#/MonriPay', fields: { authenticityToken: TOKEN, clientSecret: p.clientSecret } });
+    expect(r.action).toEqual({
+      kind: 'form', url: '#/MonriPay',
+      fields: { authenticityToken: TOKEN, clientSecret: p.clientSecret, scriptUrl: `${monri.url}/dist/components.js`, outTradeNo: inp.outTradeNo, amount: '1250', currency: 'BAM' },
+    });
     expect(fields.clientSecret).toBe(p.clientSecret);
     expect(p).toMatchObject({ transactionType: 'purchase', amount: 1250, currency: 'BAM', orderNumber: inp.outTradeNo, orderInfo: 'Powerly rental' });
     const body = JSON.parse(monri.requests.filter((x) => x.path === '/v2/payment/new').at(-1)!.body) as Record<string, unknown>;
     expect(body).toMatchObject({ scenario: 'charge', transaction_type: 'purchase', amount: 1250 });
     expect(await a.status(r.ref, inp.outTradeNo)).toMatchObject({ ref: r.ref, state: 'pending' });
+  });
+
+  it('Components is loaded from the API host (live https://ipg.monri.com), which the CSP allows for script, frame and connect', () => {
+    expect(monriDefinition.clientSdk!({ merchantKey: KEY, authenticityToken: TOKEN })).toEqual({ script: ['https://ipg.monri.com'], frame: ['https://ipg.monri.com'], connect: ['https://ipg.monri.com'] });
+    expect(monriDefinition.clientSdk!({ merchantKey: KEY, authenticityToken: TOKEN, apiBase: 'https://ipgtest.monri.com/' }).script).toEqual(['https://ipgtest.monri.com']);
   });
 
   it('the customer pays with an approved test card: status says paid', async () => {

@@ -13,9 +13,12 @@
 // cardholder name picks the outcome: APRO approved, OTHE / CALL / SECU / EXPI / FORM rejected, FUND insufficient
 // amount, CONT pending (in_process; `settle` decides it later).
 // `webhook` produces a delivery signed as Mercado Pago does (x-signature ts/v1 over the id/request-id/ts manifest).
+// For the browser tests it also serves a stand-in of MercadoPago.js (mercadopago-js.ts): GET /js/v2 and its Secure
+// Fields' frames GET /secure-fields/<field>; /v1/card_tokens answers the browser (CORS), as Mercado Pago's does.
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MERCADOPAGO_JS, secureFieldHtml } from './mercadopago-js.ts';
 
 const TEST_CARDS: Record<string, { brand: string; type: string }> = {
   '5031433215406351': { brand: 'master', type: 'credit_card' },
@@ -157,9 +160,23 @@ export class FakeMercadoPago {
     const method = req.method ?? 'GET';
     const key = req.headers['x-idempotency-key'] as string | undefined;
     const send = (status: number, body: string) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': randomUUID() });
+      res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': randomUUID(), 'access-control-allow-origin': '*' });
       res.end(body);
     };
+    // The browser's side: MercadoPago.js, its Secure Fields, and the card token call's CORS preflight.
+    if (method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'POST, GET', 'access-control-allow-headers': 'content-type' });
+      return res.end();
+    }
+    if (method === 'GET' && url.pathname === '/js/v2') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      return res.end(MERCADOPAGO_JS);
+    }
+    const field = /^\/secure-fields\/(cardNumber|expirationDate|securityCode)$/.exec(url.pathname);
+    if (method === 'GET' && field) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(secureFieldHtml(field[1]!, url.searchParams.get('placeholder') ?? ''));
+    }
     const fail = (e: ApiError) => send(e.status, JSON.stringify({ message: e.message, error: e.error, status: e.status, cause: e.cause }));
     let body: Record<string, unknown>;
     try {

@@ -14,9 +14,13 @@
 // declines, so this server (only) declines 4111 1111 1111 1111 (response code 1002) and answers 4000 0000 0000 9995
 // with insufficient funds (1005); the adapter's testValues do not list them.
 // `callback` makes the delivery Monri posts to the merchant's callback URL, signed WP3-callback.
+// For the browser tests it also serves Monri Components (monri-components.ts): GET /dist/components.js, the card
+// frame GET /components/card, and the frame's POST /components/confirm (confirmPayment), which validates the
+// cardholder details as Monri does (ch_full_name 3–30 characters, an e-mail) and answers confirmPayment's result.
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CARD_FRAME_HTML, COMPONENTS_JS } from './monri-components.ts';
 
 const CARDS: Record<string, { brand: string; code: string }> = {
   '4341792000000044': { brand: 'visa', code: '0000' },
@@ -43,6 +47,8 @@ export interface FakeMonriPayment {
   captured: number;
   refunded: number;
   voided: boolean;
+  /** The cardholder details confirmPayment sent (browser flow). */
+  transaction?: Record<string, unknown>;
 }
 
 const sha512 = (s: string) => createHash('sha512').update(s, 'utf8').digest('hex');
@@ -125,6 +131,15 @@ export class FakeMonri {
     };
     const xmlErrors = (status: number, ...errors: string[]) => xml(status, `<errors>${errors.map((e) => `<error>${e}</error>`).join('')}</errors>`);
 
+    if (method === 'GET' && url.pathname === '/dist/components.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      return res.end(COMPONENTS_JS);
+    }
+    if (method === 'GET' && url.pathname === '/components/card') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(CARD_FRAME_HTML);
+    }
+    if (method === 'POST' && url.pathname === '/components/confirm') return this.componentsConfirm(raw, json);
     if (url.pathname.startsWith('/v2/')) {
       const m = /^WP3-v2 (\S+) (\d+) ([0-9a-f]{128})$/.exec(req.headers.authorization ?? '');
       if (!m || m[1] !== this.authenticityToken || m[3] !== sha512(this.merchantKey + m[2] + m[1] + raw)) {
@@ -186,6 +201,34 @@ export class FakeMonri {
       ].join(''));
     }
     return xmlErrors(404, 'Not found');
+  }
+
+  /** confirmPayment from the card frame: the transaction's result as Monri Components resolves it. */
+  private componentsConfirm(raw: string, json: (status: number, body: unknown) => void) {
+    let b: { authenticity_token?: string; client_secret?: string; pan?: string; transaction?: Record<string, unknown> };
+    try {
+      b = JSON.parse(raw) as typeof b;
+    } catch {
+      return json(400, { error: { message: 'Invalid request' }, result: null });
+    }
+    const p = [...this.payments.values()].find((x) => x.clientSecret === b.client_secret);
+    if (b.authenticity_token !== this.authenticityToken || !p) return json(200, { error: { message: 'Invalid payment session' }, result: null });
+    if (p.paymentStatus !== 'payment_method_required') return json(200, { error: { message: 'Payment already processed' }, result: null });
+    const tr = b.transaction ?? {};
+    const fullName = String(tr.fullName ?? '');
+    const email = String(tr.email ?? '');
+    if (fullName.length < 3 || fullName.length > 30) return json(200, { error: { message: 'ch_full_name is invalid' }, result: null });
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return json(200, { error: { message: 'ch_email is invalid' }, result: null });
+    p.transaction = tr;
+    this.confirm(p.clientSecret, { pan: String(b.pan ?? ''), email, fullName });
+    const r = p.result!;
+    return json(200, {
+      error: null,
+      result: {
+        id: r.id, status: r.status, currency: p.currency, amount: p.amount, order_number: p.orderNumber, transaction_type: p.transactionType,
+        created_at: r.created_at, pan_token: null, errors: r.status === 'approved' ? [] : [String(r.response_message)],
+      },
+    });
   }
 
   private create(raw: string, json: (status: number, body: unknown) => void) {

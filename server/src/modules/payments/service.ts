@@ -140,6 +140,7 @@ export class PaymentsService {
           pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold,
           // The card fields go to our server (sealed in the payer token, encrypted for the provider): Flutterwave's direct charge.
           ...(t.directCard ? { directCard: true } : {}),
+          ...(t.kind === 'card' && p.cardOnSdkScreen ? { sdk: true } : {}),
           // Test mode: the phone numbers of a push method decide its outcome (the provider's own test numbers); a card
           // method takes the sandbox card form's test cards, the others the checkout page's answer.
           ...(p.sandbox ? { sandbox: true, testValues: t.kind === 'push' ? (def.testValues ?? []).map((v) => ({ value: v.value, outcome: v.outcome })) : [] } : {}),

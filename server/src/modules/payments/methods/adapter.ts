@@ -131,12 +131,47 @@ export interface ProviderCall {
   idempotencyKey: string;
 }
 
+/**
+ * What `complete` knows of the payment it completes: a live card method whose card is entered in the provider's own
+ * SDK on an app screen (MercadoPago.js) returns only a card token, and the payment is created with it now.
+ */
+export interface PaymentFacts {
+  amount: number;
+  currency: string;
+  capture: 'automatic' | 'manual';
+  description: string;
+  notifyUrl: string;
+}
+
+/**
+ * The browser origins a provider's client SDK needs: scripts it is loaded from, frames it opens (its card fields),
+ * hosts it calls. The page's Content-Security-Policy allows them only while such a method is configured live.
+ */
+export interface SdkOrigins {
+  script: string[];
+  frame: string[];
+  connect: string[];
+}
+
+/** The origin of a URL (scheme, host, port), or undefined when it is not an http(s) URL. */
+export function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One agent's instance of a method adapter. */
 export interface MethodAdapter {
   start(input: StartInput): Promise<StartResult>;
   status(ref: string, outTradeNo: string): Promise<StatusResult>;
-  /** The customer is back with the provider's parameters (PayPal: token, PayerID); default: status(). */
-  complete?(ref: string, outTradeNo: string, params: Record<string, string>, call: ProviderCall): Promise<StatusResult>;
+  /**
+   * The customer is back with the provider's parameters (PayPal: token, PayerID; MercadoPago's SDK screen: the card
+   * token); default: status().
+   */
+  complete?(ref: string, outTradeNo: string, params: Record<string, string>, call: ProviderCall, payment?: PaymentFacts): Promise<StatusResult>;
   /** Only with capabilities.hold: captures up to the authorised amount (the rest released). */
   capture?(ref: string, amount: number, call: ProviderCall): Promise<void>;
   /** Only with capabilities.hold: releases an authorisation. */
@@ -179,6 +214,13 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
   /** With capabilities.payout: the withdrawal channel's name and the payee's account fields it asks for. */
   payoutChannel?: { label: string; fields: string[] };
   testValues?: { value: string; outcome: 'succeeds' | 'declined' | 'insufficient_funds' | 'no_answer'; note?: string }[];
+  /**
+   * A card method whose live card entry is the provider's own browser SDK on an app screen (Monri Components on
+   * /MonriPay, MercadoPago.js on /MercadoPago), reached by the in-app form action that start() answers: the payer
+   * step takes no card token, and these are the origins the SDK needs (the CSP allows them, only for a configured
+   * method). In test mode the sandbox card form stands in.
+   */
+  clientSdk?(config: C): SdkOrigins;
   create(config: C, deps: AdapterDeps): MethodAdapter;
 }
 

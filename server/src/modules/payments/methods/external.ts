@@ -57,6 +57,11 @@ export class ExternalMethodProvider extends PaymentProvider {
     return this.adapter.clientConfig?.() ?? {};
   }
 
+  /** Live with the provider's own card SDK on an app screen (definition.clientSdk): no card token before the paying call. */
+  get cardOnSdkScreen(): boolean {
+    return !this.sandbox && this.definition.clientSdk !== undefined;
+  }
+
   kindOf(payType: string) {
     return this.definition.payTypes.find((t) => t.type === payType)?.kind;
   }
@@ -138,9 +143,16 @@ export class ExternalMethodProvider extends PaymentProvider {
     if (row.state !== 'pending') return row;
     const call = { idempotencyKey: `complete_${row.out_trade_no}` };
     let st: StatusResult;
-    if (row.return_params?.cancel === '1') st = { ref: row.provider_ref, state: 'cancelled', failureCode: 'cancelled' };
-    else if (row.return_params && this.adapter.complete) st = await this.adapter.complete(row.provider_ref, row.out_trade_no, row.return_params, call);
-    else st = await this.adapter.status(row.provider_ref, row.out_trade_no);
+    if (row.return_params?.cancel === '1') {
+      // Anyone can post a cancel to the return URL: the provider is asked first, and a payment it took is recorded.
+      st = await this.adapter.status(row.provider_ref, row.out_trade_no);
+      if (st.state === 'pending') st = { ref: st.ref || row.provider_ref, state: 'cancelled', failureCode: 'cancelled' };
+    } else if (row.return_params && this.adapter.complete) {
+      const payment = {
+        amount: row.amount, currency: row.currency, capture: row.capture, description: 'Powerly', notifyUrl: `${this.publicUrl.replace(/\/$/, '')}/webhooks/methods/${this.id}`,
+      };
+      st = await this.adapter.complete(row.provider_ref, row.out_trade_no, row.return_params, call, payment);
+    } else st = await this.adapter.status(row.provider_ref, row.out_trade_no);
     // What the provider took must be what we asked for.
     if ((st.state === 'paid' || st.state === 'authorized') && ((st.amount != null && st.amount !== row.amount) || (st.currency && st.currency.toUpperCase() !== row.currency))) {
       st = { ...st, state: 'failed', failureCode: 'amount_mismatch' };

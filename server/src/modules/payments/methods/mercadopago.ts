@@ -1,6 +1,15 @@
 // Mercado Pago Checkout API (card payments): the client turns the card into a single-use card token with
-// MercadoPago.js / the Card Payment Brick (using clientConfig().publicKey, "the payment key by agent"), and this
-// adapter charges or authorises it server-side with the agent's access token:
+// MercadoPago.js (using clientConfig().publicKey, "the payment key by agent"), and this adapter charges or
+// authorises it server-side with the agent's access token.
+//
+// How the customer pays (live): the paying call carries no card yet; start() answers the in-app form action
+//   { kind: 'form', url: '#/MercadoPago', fields: { publicKey, sdkUrl, outTradeNo, amount (major units), currency } }
+// The app's /MercadoPago screen loads MercadoPago.js from `sdkUrl`, mounts its Secure Fields, makes the card token
+// (with paymentMethodId, issuerId, installments, the payer's e-mail and document) and posts them to
+// /payments/return/<outTradeNo>; the resume calls complete(), which creates the payment with that token (the
+// idempotency key `complete_<outTradeNo>`: a repeated resume never charges twice). A token given before the paying
+// call (the payer step's cardToken) is charged at start() instead. The page's CSP allows MercadoPago.js's hosts
+// only while Mercado Pago is configured live (clientSdk).
 //
 //   POST /v1/payments                 transaction_amount (major units), token, installments, payment_method_id,
 //                                     issuer_id, payer.email, external_reference = our outTradeNo, notification_url,
@@ -18,7 +27,10 @@
 // unsigned) are refused.
 import { currencyScale } from '#core/money.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall, type Action } from './adapter.ts';
+import {
+  originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall,
+  type Action, type PaymentFacts,
+} from './adapter.ts';
 
 export type MercadoPagoConfig = {
   /** The agent's Mercado Pago access token (APP_USR-… live, TEST-… test credentials). */
@@ -29,7 +41,11 @@ export type MercadoPagoConfig = {
   webhookSecret: string;
   /** API root (default https://api.mercadopago.com; the tests point it at a local server). */
   apiBase?: string;
+  /** MercadoPago.js (default https://sdk.mercadopago.com/js/v2; the browser tests serve a stand-in). */
+  sdkUrl?: string;
 };
+
+const SDK_URL = 'https://sdk.mercadopago.com/js/v2';
 
 /** A Mercado Pago payment as the API answers it (the fields this adapter reads). */
 interface MpPayment {
@@ -92,6 +108,39 @@ const FAILURES: Record<string, string> = {
   cc_rejected_bad_filled_card_number: 'token_invalid',
   cc_rejected_card_error: 'processing_error',
 };
+
+/** A card token and what goes with it, as the payment takes them. */
+interface PayCard {
+  token: string;
+  email: string;
+  paymentMethodId?: string;
+  issuerId?: string;
+  installments?: number;
+  identificationType?: string;
+  identificationNumber?: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * What the /MercadoPago screen posted to the return URL, checked field by field (anyone can post there): undefined
+ * when the token or the e-mail (Mercado Pago requires the payer's) is missing or malformed.
+ */
+export function screenCard(p: Record<string, string>): PayCard | undefined {
+  const token = p.token ?? '';
+  const email = (p.email ?? '').trim();
+  if (!/^[A-Za-z0-9]{8,64}$/.test(token) || email.length > 254 || !EMAIL.test(email)) return undefined;
+  const installments = Number(p.installments || 1);
+  if (!Number.isInteger(installments) || installments < 1 || installments > 48) return undefined;
+  const card: PayCard = { token, email, installments };
+  if (p.paymentMethodId && /^[a-z0-9_]{1,40}$/.test(p.paymentMethodId)) card.paymentMethodId = p.paymentMethodId;
+  if (p.issuerId && /^\d{1,20}$/.test(p.issuerId)) card.issuerId = p.issuerId;
+  if (p.identificationType && /^[A-Za-z0-9_.-]{1,20}$/.test(p.identificationType) && p.identificationNumber && /^[A-Za-z0-9.-]{1,30}$/.test(p.identificationNumber)) {
+    card.identificationType = p.identificationType;
+    card.identificationNumber = p.identificationNumber.replace(/[.-]/g, '');
+  }
+  return card;
+}
 
 export function failureCode(statusDetail: string | undefined): string {
   if (!statusDetail) return 'card_declined';
@@ -164,6 +213,36 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
 
   const getPayment = (ref: string) => call<MpPayment>('GET', `/v1/payments/${encodeURIComponent(ref)}`);
 
+  async function status(ref: string, outTradeNo: string): Promise<StatusResult> {
+    if (ref) return result(await getPayment(ref));
+    const q = new URLSearchParams({ external_reference: outTradeNo, sort: 'date_created', criteria: 'desc' });
+    const found = await call<{ results?: MpPayment[] }>('GET', `/v1/payments/search?${q}`);
+    const p = found.results?.[0];
+    return p ? result(p) : { ref: '', state: 'pending' };
+  }
+
+  /** POST /v1/payments with a card token. */
+  function pay(payment: PaymentFacts, outTradeNo: string, card: PayCard, idempotencyKey: string) {
+    const body: Record<string, unknown> = {
+      transaction_amount: toMajor(payment.amount, payment.currency),
+      token: card.token,
+      installments: card.installments ?? 1,
+      description: payment.description,
+      external_reference: outTradeNo,
+      notification_url: payment.notifyUrl,
+      capture: payment.capture === 'automatic',
+      payer: {
+        email: card.email,
+        ...(card.identificationType && card.identificationNumber ? { identification: { type: card.identificationType, number: card.identificationNumber } } : {}),
+      },
+    };
+    if (card.paymentMethodId) body.payment_method_id = card.paymentMethodId;
+    if (card.issuerId) body.issuer_id = /^\d+$/.test(card.issuerId) ? Number(card.issuerId) : card.issuerId;
+    // transaction_amount carries no currency: the account's site decides it (the answer's currency_id, which
+    // status() reports). Only a currency of the definition's list is accepted before anything is sent.
+    return call<MpPayment>('POST', '/v1/payments', body, idempotencyKey);
+  }
+
   function result(p: MpPayment): StatusResult {
     const state = stateOf(p);
     return {
@@ -181,22 +260,25 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
         throw new ProviderError('currency_not_supported', `mercadopago: ${input.currency} is not a Mercado Pago currency`, 400);
       }
       const card = input.card;
-      if (!card?.token) throw new ProviderError('token_invalid', 'mercadopago: a card token from MercadoPago.js is required', 400);
-      const body: Record<string, unknown> = {
-        transaction_amount: toMajor(input.amount, input.currency),
-        token: card.token,
-        installments: card.installments ?? 1,
-        description: input.description,
-        external_reference: input.outTradeNo,
-        notification_url: input.notifyUrl,
-        capture: input.capture === 'automatic',
-        payer: { email: input.payer.email ?? `user${input.payer.userId}@powerly.invalid` },
-      };
-      if (card.paymentMethodId) body.payment_method_id = card.paymentMethodId;
-      if (card.issuerId) body.issuer_id = /^\d+$/.test(card.issuerId) ? Number(card.issuerId) : card.issuerId;
-      // transaction_amount carries no currency: the account's site decides it (the answer's currency_id, which
-      // status() reports). Only a currency of the list above is accepted before anything is sent.
-      const p = await call<MpPayment>('POST', '/v1/payments', body, input.idempotencyKey);
+      if (!card?.token) {
+        // No card yet: the customer enters it in MercadoPago.js on the app's screen; nothing is sent to Mercado Pago.
+        const scale = currencyScale(input.currency);
+        return {
+          ref: '',
+          state: 'pending' as const,
+          action: {
+            kind: 'form' as const,
+            url: '#/MercadoPago',
+            fields: {
+              publicKey: config.publicKey, sdkUrl: config.sdkUrl || SDK_URL, outTradeNo: input.outTradeNo,
+              amount: toMajor(input.amount, input.currency).toFixed(scale), currency: input.currency,
+            },
+          },
+        };
+      }
+      const p = await pay({
+        amount: input.amount, currency: input.currency, capture: input.capture, description: input.description, notifyUrl: input.notifyUrl,
+      }, input.outTradeNo, { ...card, token: card.token, email: input.payer.email ?? `user${input.payer.userId}@powerly.invalid` }, input.idempotencyKey);
       const r = result(p);
       let action: Action = { kind: 'none' };
       // 3-D Secure challenge: the customer completes it in the issuer's page (a form post of creq).
@@ -206,13 +288,28 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
       return { ref: r.ref, state: r.state, action, ...(r.failureCode ? { failureCode: r.failureCode } : {}) };
     },
 
-    async status(ref: string, outTradeNo: string) {
+    /**
+     * Back from the /MercadoPago screen with the card token (and its payment method, issuer, installments, the
+     * payer's e-mail and document): the payment is created now. Once created (a ref), only its status is read.
+     */
+    async complete(ref: string, outTradeNo: string, params: Record<string, string>, c: ProviderCall, payment?: PaymentFacts) {
       if (ref) return result(await getPayment(ref));
-      const q = new URLSearchParams({ external_reference: outTradeNo, sort: 'date_created', criteria: 'desc' });
-      const found = await call<{ results?: MpPayment[] }>('GET', `/v1/payments/search?${q}`);
-      const p = found.results?.[0];
-      return p ? result(p) : { ref: '', state: 'pending' };
+      const card = screenCard(params);
+      if (!card || !payment) {
+        // No token (or not a well-formed one): a payment made before (a lost answer) is found by our reference.
+        const known = await status('', outTradeNo);
+        return known.ref || !params.token ? known : { ref: '', state: 'failed' as const, failureCode: 'token_invalid' };
+      }
+      try {
+        return result(await pay(payment, outTradeNo, card, c.idempotencyKey));
+      } catch (err) {
+        // Refused by Mercado Pago (a used or unknown token, a bad field): a failed payment, not a server error.
+        if (err instanceof ProviderError && err.code !== 'network' && (err.status ?? 500) < 500) return { ref: '', state: 'failed' as const, failureCode: failureCode(err.code) };
+        throw err;
+      }
     },
+
+    status,
 
     async capture(ref: string, amount: number) {
       const p = await getPayment(ref);
@@ -287,7 +384,23 @@ export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig> = {
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
   currencies: ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'UYU'],
   required: ['accessToken', 'publicKey', 'webhookSecret'],
-  optional: ['apiBase'],
+  optional: ['apiBase', 'sdkUrl'],
+  // MercadoPago.js and what it loads: its Secure Fields frames (secure-fields, api-static as the fallback) and the
+  // API hosts it calls. A stand-in sdkUrl (the browser tests) is allowed alone.
+  clientSdk(config) {
+    if (config.sdkUrl && config.sdkUrl !== SDK_URL) {
+      const o = originOf(config.sdkUrl);
+      return o ? { script: [o], frame: [o], connect: [o] } : { script: [], frame: [], connect: [] };
+    }
+    return {
+      script: ['https://sdk.mercadopago.com', 'https://http2.mlstatic.com'],
+      frame: ['https://secure-fields.mercadopago.com', 'https://api-static.mercadopago.com', 'https://www.mercadopago.com'],
+      connect: [
+        'https://api.mercadopago.com', 'https://secure-fields.mercadopago.com', 'https://api-static.mercadopago.com', 'https://events.mercadopago.com',
+        'https://api.mercadolibre.com', 'https://http2.mlstatic.com',
+      ],
+    };
+  },
   // Mercado Pago's test cards (test credentials only; each site lists its own numbers): CVV 123 (Amex 1234), expiry
   // 11/30; the cardholder name picks the outcome (with CPF 12345678909 in Brazil).
   testValues: [

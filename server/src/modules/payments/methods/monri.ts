@@ -2,11 +2,13 @@
 // app; this adapter creates the payment server-side and manages it afterwards.
 //
 // How the customer pays: start() creates a Components payment and answers the Action
-//   { kind: 'form', url: '#/MonriPay', fields: { authenticityToken, clientSecret } }
+//   { kind: 'form', url: '#/MonriPay', fields: { authenticityToken, clientSecret, scriptUrl, outTradeNo, amount, currency } }
 // A form action whose url starts with '#/' is routed INSIDE the app (to its /MonriPay screen), not posted to a
-// provider page: /MonriPay reads `authenticityToken` and `clientSecret`, mounts Monri Components
-// (`Monri(authenticityToken)` → `components.create('card')`) with an e-mail field, takes the billing full name
-// from the e-mail, calls `monri.confirmPayment(card, {...})`; approved → /result?status=approved.
+// provider page: /MonriPay loads Monri Components from `scriptUrl` (<apiBase>/dist/components.js), mounts
+// (`Monri(authenticityToken)` → `components({clientSecret})` → `create('card')`) with an e-mail field, takes the
+// billing full name from the e-mail, calls `monri.confirmPayment(card, {...})`, and sends the customer back through
+// /payments/return/<outTradeNo>; the resume then asks Monri the payment's status (never the screen's word).
+// The page's CSP allows <apiBase> (script, frame, connect) only while Monri is configured live (clientSdk).
 //
 // Wire API (Monri's documentation; test host https://ipgtest.monri.com, live https://ipg.monri.com):
 //   POST /v2/payment/new            JSON {transaction_type: purchase | authorize, amount (minor units), currency,
@@ -27,7 +29,7 @@
 // Callback (the URL set in Monri's merchant dashboard: our /webhooks/methods/monri[.<agent>]): POST JSON with
 // `Authorization: WP3-callback <digest>`, digest = SHA-512 hex of (merchant_key + raw body); answered 200.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type ProviderCall, type StartInput, type StatusResult } from './adapter.ts';
+import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type ProviderCall, type StartInput, type StatusResult } from './adapter.ts';
 
 export type MonriConfig = {
   merchantKey: string;
@@ -84,6 +86,10 @@ export function failureCode(responseCode: string | undefined): string {
 
 const APPROVED_CODES = new Set(['0000', '0001', '0002']);
 
+const LIVE_BASE = 'https://ipg.monri.com';
+/** Monri Components' script: <apiBase>/dist/components.js (https://ipgtest.monri.com/dist/components.js in test). */
+export const componentsScript = (config: Pick<MonriConfig, 'apiBase'>) => `${(config.apiBase || LIVE_BASE).replace(/\/+$/, '')}/dist/components.js`;
+
 function stateOf(s: PaymentStatus): ExternalState {
   const r = s.payment_result;
   if (s.payment_status === 'declined' || r?.status === 'declined') return 'failed';
@@ -95,7 +101,7 @@ function stateOf(s: PaymentStatus): ExternalState {
 }
 
 function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
-  const base = (config.apiBase || 'https://ipg.monri.com').replace(/\/+$/, '');
+  const base = (config.apiBase || LIVE_BASE).replace(/\/+$/, '');
 
   async function send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Response> {
     try {
@@ -187,7 +193,14 @@ function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
       return {
         ref: r.id,
         state: 'pending' as const,
-        action: { kind: 'form' as const, url: '#/MonriPay', fields: { authenticityToken: config.authenticityToken, clientSecret: r.client_secret } },
+        action: {
+          kind: 'form' as const,
+          url: '#/MonriPay',
+          fields: {
+            authenticityToken: config.authenticityToken, clientSecret: r.client_secret, scriptUrl: componentsScript(config), outTradeNo: input.outTradeNo,
+            amount: String(input.amount), currency: input.currency,
+          },
+        },
       };
     },
 
@@ -296,6 +309,11 @@ export const monriDefinition: AdapterDefinition<MonriConfig> = {
     { value: '5464 0000 0000 0008', outcome: 'succeeds', note: 'Mastercard' },
     { value: '6769 0642 1999 2611', outcome: 'succeeds', note: 'Maestro, 3-D Secure' },
   ],
+  // Components is loaded from the API host, mounts its card form in a frame of that host and confirms there.
+  clientSdk(config) {
+    const o = originOf(config.apiBase || LIVE_BASE);
+    return o ? { script: [o], frame: [o], connect: [o] } : { script: [], frame: [], connect: [] };
+  },
   create: createMonri,
 };
 

@@ -4,7 +4,7 @@
 // (methods/sandbox.ts), so the demo offers them all; with SANDBOX=off only configured adapters run, and each must
 // have its required keys (the server names what is missing and refuses to start).
 import type { Clock } from '../../../lib/clock.ts';
-import type { AdapterDefinition } from './adapter.ts';
+import type { AdapterDefinition, SdkOrigins } from './adapter.ts';
 import { alipayDefinition } from './alipay.ts';
 import { alifpayDefinition } from './alifpay.ts';
 import { espeesDefinition } from './espees.ts';
@@ -83,6 +83,22 @@ export function methodsGaps(config: MethodsConfig, definitions = DEFINITIONS): s
     }
   }
   return gaps;
+}
+
+/**
+ * The browser origins of the client SDKs of the methods configured live (any agent): what the page's CSP adds to
+ * 'self'. Test mode (the sandbox card form stands in for every SDK) adds nothing.
+ */
+export function methodsCsp(config: MethodsConfig, definitions = DEFINITIONS): SdkOrigins {
+  const out = { script: new Set<string>(), frame: new Set<string>(), connect: new Set<string>() };
+  for (const methods of Object.values(config)) {
+    for (const [id, cfg] of Object.entries(methods)) {
+      const o = definitions.find((d) => d.id === id)?.clientSdk?.(cfg);
+      if (!o) continue;
+      for (const k of ['script', 'frame', 'connect'] as const) o[k].forEach((x) => out[k].add(x));
+    }
+  }
+  return { script: [...out.script], frame: [...out.frame], connect: [...out.connect] };
 }
 
 export interface MethodProvidersDeps {

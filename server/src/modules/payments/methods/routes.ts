@@ -54,8 +54,11 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
       if (!EMAIL.test(b.email)) throw badRequest('error.invoice.emailInvalid');
       details.email = b.email;
     }
+    // A live card method with the provider's own SDK (Monri Components, MercadoPago.js) takes the card (and Monri's
+    // e-mail) on its app screen after the paying call; in test mode the sandbox card form takes them here.
+    const onSdkScreen = m.kind === 'card' && m.provider.cardOnSdkScreen;
     // Monri's form and the direct card form (Flutterwave needs an e-mail on every charge) ask for the e-mail.
-    if ((m.payType === 'Monri_WebPay' || direct) && !details.email) throw badRequest('error.invoice.emailRequired');
+    if (((m.payType === 'Monri_WebPay' && !onSdkScreen) || direct) && !details.email) throw badRequest('error.invoice.emailRequired');
     const cardFields = [b.cardNumber, b.expiryMonth, b.expiryYear, b.cvv].some((v) => v !== undefined);
     let card: CardFields | undefined;
     if (m.kind === 'card' && m.provider.takesCardFields(m.payType)) {
@@ -67,7 +70,7 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
     } else if (cardFields) {
       // Card fields reach only a live direct card charge; anywhere else they are refused, never stored.
       throw badRequest('error.payment.cardFieldsRefused');
-    } else if (m.kind === 'card') {
+    } else if (m.kind === 'card' && !(onSdkScreen && !b.cardToken)) {
       if (!b.cardToken) throw badRequest('error.validation.field', { field: 'cardToken' });
       details.card = { token: b.cardToken, paymentMethodId: b.paymentMethodId, issuerId: b.issuerId, installments: b.installments };
     }

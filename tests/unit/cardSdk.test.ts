@@ -1,0 +1,67 @@
+// The pure rules of the live card SDK screens (src/pay/sdk.ts): what /MonriPay and /MercadoPago accept from their
+// query, Monri's billing details, MercadoPago.js's locale, and the providers' error texts.
+import { describe, expect, it } from 'vitest';
+import { mercadoPagoLocale, monriTransaction, readMercadoPagoQuery, readMonriQuery, sdkErrorText, sdkScriptUrl } from '../../src/pay/sdk.ts';
+import { payerFields } from '../../src/pay/external.ts';
+
+const qs = (o: Record<string, string>) => new URLSearchParams(o);
+
+describe('card SDK screens', () => {
+  it('loads only the SDK file itself from a host: no query, no credentials, no other path', () => {
+    expect(sdkScriptUrl('monri', 'https://ipgtest.monri.com/dist/components.js')).toBe('https://ipgtest.monri.com/dist/components.js');
+    expect(sdkScriptUrl('monri', 'http://127.0.0.1:4100/dist/components.js')).toBe('http://127.0.0.1:4100/dist/components.js');
+    expect(sdkScriptUrl('mercadopago', 'https://sdk.mercadopago.com/js/v2')).toBe('https://sdk.mercadopago.com/js/v2');
+    for (const bad of [
+      'https://www.google.com/complete/search?jsonp=x/dist/components.js', 'https://user@ipg.monri.com/dist/components.js', 'javascript:alert(1)//dist/components.js',
+      'https://ipg.monri.com/dist/components.js?x=1', '/dist/components.js', 'https://sdk.mercadopago.com/js/v2',
+    ]) expect(sdkScriptUrl('monri', bad), bad).toBeNull();
+    expect(sdkScriptUrl('mercadopago', 'https://ipg.monri.com/dist/components.js')).toBeNull();
+    expect(sdkScriptUrl('mercadopago', null)).toBeNull();
+  });
+
+  it("reads /MonriPay's query (monri.ts start's action), null when anything is off", () => {
+    const ok = { authenticityToken: 'a6d4109598', clientSecret: 'cs_123', scriptUrl: 'https://ipg.monri.com/dist/components.js', outTradeNo: 'PABC123', amount: '1500', currency: 'EUR' };
+    expect(readMonriQuery(qs(ok))).toEqual({ ...ok, amount: 1500 });
+    expect(readMonriQuery(qs({ ...ok, amount: '15.5' }))).toBeNull();
+    expect(readMonriQuery(qs({ ...ok, amount: '0' }))).toBeNull();
+    expect(readMonriQuery(qs({ ...ok, outTradeNo: '../x' }))).toBeNull();
+    expect(readMonriQuery(qs({ ...ok, clientSecret: '' }))).toBeNull();
+    expect(readMonriQuery(qs({ ...ok, scriptUrl: 'https://evil.example/x.js' }))).toBeNull();
+  });
+
+  it("reads /MercadoPago's query (mercadopago.ts start's action), null when anything is off", () => {
+    const ok = { publicKey: 'APP_USR-1a2b', sdkUrl: 'https://sdk.mercadopago.com/js/v2', outTradeNo: 'PABC', amount: '20.00', currency: 'BRL' };
+    expect(readMercadoPagoQuery(qs(ok))).toEqual(ok);
+    expect(readMercadoPagoQuery(qs({ ...ok, amount: '2500' }))?.amount).toBe('2500');
+    expect(readMercadoPagoQuery(qs({ ...ok, amount: '-1' }))).toBeNull();
+    expect(readMercadoPagoQuery(qs({ ...ok, amount: '0.00' }))).toBeNull();
+    expect(readMercadoPagoQuery(qs({ ...ok, currency: 'brl' }))).toBeNull();
+    expect(readMercadoPagoQuery(qs({ ...ok, publicKey: 'a b' }))).toBeNull();
+  });
+
+  it("Monri's billing: the full name is the billing e-mail (30 characters at most), the country BA", () => {
+    expect(monriTransaction(' ana@example.ba ')).toEqual({ address: '', fullName: 'ana@example.ba', city: '', zip: '', phone: '', country: 'BA', email: 'ana@example.ba', orderInfo: 'Powerly' });
+    expect(monriTransaction('a.very.long.name.of.someone@example.com').fullName).toHaveLength(30);
+  });
+
+  it("MercadoPago.js's locale: Spanish of the account's country, Portuguese of Brazil, else English", () => {
+    expect(mercadoPagoLocale('es-ES', 'MXN')).toBe('es-MX');
+    expect(mercadoPagoLocale('es-ES', 'BRL')).toBe('es-AR');
+    expect(mercadoPagoLocale('pt-PT', 'BRL')).toBe('pt-BR');
+    expect(mercadoPagoLocale('lt-LT', 'ARS')).toBe('en-US');
+    expect(mercadoPagoLocale('zh-CN', 'CLP')).toBe('en-US');
+  });
+
+  it("shows the provider's own words: an Error, MercadoPago.js's causes, {message}; else ours", () => {
+    expect(sdkErrorText(new Error('Invalid CVV'), 'x')).toBe('Invalid CVV');
+    expect(sdkErrorText([{ message: 'cardNumber is invalid.', cause: 'E301' }, { message: 'securityCode is invalid.' }], 'x')).toBe('cardNumber is invalid. securityCode is invalid.');
+    expect(sdkErrorText({ message: '' }, 'fallback')).toBe('fallback');
+    expect(sdkErrorText(undefined, 'fallback')).toBe('fallback');
+  });
+
+  it('a live SDK card method asks for no card (nor Monri e-mail) before the paying call; test mode does', () => {
+    expect(payerFields({ kind: 'card', pPaymentType: 'Monri_WebPay', sdk: true }, false)).toMatchObject({ email: false, card: false });
+    expect(payerFields({ kind: 'card', pPaymentType: 'MercadoPago', sdk: true }, false).card).toBe(false);
+    expect(payerFields({ kind: 'card', pPaymentType: 'MercadoPago' }, false).card).toBe(true);
+  });
+});
