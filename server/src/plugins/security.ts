@@ -21,10 +21,11 @@ const FRAME_HOSTS = [
 ];
 
 /** The page policy's directives (helmet's format); `frameAncestors` is the one directive that varies per page. */
-export function cspDirectives(frameAncestors: string[] = ["'none'"]): Record<string, string[]> {
+export function cspDirectives(frameAncestors: string[] = ["'none'"], scriptHashes: string[] = []): Record<string, string[]> {
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...SCRIPT_HOSTS],
+    // scriptHashes: a page's own inline scripts ('sha256-…'), e.g. the app pages' first-screen scripts (static.ts).
+    'script-src': ["'self'", ...scriptHashes, ...SCRIPT_HOSTS],
     // React style attributes, MapLibre and the sign-in SDKs set inline styles.
     'style-src': ["'self'", "'unsafe-inline'"],
     // Map tiles and glyphs come from the configured map style (any HTTPS host); QR images, avatars as data:/blob:.
@@ -43,8 +44,8 @@ export function cspDirectives(frameAncestors: string[] = ["'none'"]): Record<str
 }
 
 /** The serialised policy (for routes that set it themselves, e.g. the embed frame with its agent's origins). */
-export function pageCsp(frameAncestors: string): string {
-  return Object.entries(cspDirectives([frameAncestors])).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
+export function pageCsp(frameAncestors: string, scriptHashes: string[] = []): string {
+  return Object.entries(cspDirectives([frameAncestors], scriptHashes)).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
 }
 
 export default fp(async function security(app: FastifyInstance) {
