@@ -89,6 +89,22 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
     expect(problems).toEqual([]);
   });
 
+  it("the landing's store button: the build's (Google Play) painted, an iPhone's App Store once hydrated, link and all", async () => {
+    const context = await env.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148',
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(env.product.base + '/');
+      const link = page.getByRole('link', { name: en.landing.appStore });
+      await expect.poll(() => link.count()).toBe(1);
+      expect(await link.getAttribute('href')).toMatch(/^https:\/\/apps\.apple\.com\//);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('the code link: the scanning state painted first, then the scan goes on', async () => {
     const { page, problems } = await watchedPage();
     await page.goto(env.product.base + '/#/?qrcode=PWL-LIS-001');
