@@ -5,8 +5,8 @@ import { LOCALES, ROUTE_LANG_MAP } from './lang.ts';
 import { WEB_VIEW_PATH } from './firstScreen.ts';
 
 // The inline scripts. Plain ES5 text, the same bytes in the build and in the server's CSP hashes (static.ts).
-// HEAD: sets data-swap on <html> to the screen to show ('' for none) when it is not the page's own (data-page);
-// the page's <style> hides #root meanwhile. BODY: applies it.
+// HEAD: sets data-swap on <html> to the screen to show ('' for none) when it is not the page's own (data-page),
+// and writes that screen's stylesheets; the page's <style> hides #root meanwhile. BODY: applies the swap.
 export const FIRST_SCREEN_HEAD_SCRIPT =
   '(function(){var d=document.documentElement,l=location,h=l.hash.replace(/^#/,""),s=l.search,' +
   `w=${WEB_VIEW_PATH.toString()},M=${JSON.stringify(ROUTE_LANG_MAP)},L=${JSON.stringify(LOCALES)},k=null,g,t;` +
@@ -16,7 +16,11 @@ export const FIRST_SCREEN_HEAD_SCRIPT =
   'if(p=="/")k=q.get("qrcode")||q.get("qr")||q.get("zhcode")?"code":"landing";else if(m){k=m[1];' +
   'if(m[2]){try{g=decodeURIComponent(m[2])}catch(e){g=m[2]}g=Object.prototype.hasOwnProperty.call(M,g)?M[g]:null}}' +
   'try{t=localStorage.getItem("lang")}catch(e){}if(L.indexOf(t)<0)t="en-US";' +
-  'if((g||t)!=d.lang)k=null;if((k||"")!=d.getAttribute("data-page"))d.setAttribute("data-swap",k||"")})()';
+  'if((g||t)!=d.lang)k=null;if((k||"")!=d.getAttribute("data-page"))d.setAttribute("data-swap",k||"");' +
+  // The screen's own stylesheets (its lazy chunk's, listed by the build in <meta name="powerly-first-css">),
+  // written by the parser so that they block the first paint as the page's own do: no unstyled flash, no shift.
+  'var c=document.querySelector("meta[name=powerly-first-css]"),j;try{j=k&&c?JSON.parse(c.content)[k]||[]:[]}catch(e){j=[]}' +
+  'for(i=0;i<j.length;i++)document.write("<link rel=\\"stylesheet\\" crossorigin href=\\""+j[i]+"\\">")})()';
 
 export const FIRST_SCREEN_BODY_SCRIPT =
   '(function(){var d=document.documentElement,k=d.getAttribute("data-swap"),r=document.getElementById("root"),t;' +

@@ -28,8 +28,9 @@ async function watchedPage(stored?: string): Promise<{ page: Page; problems: str
     document.addEventListener('readystatechange', () => {
       if (document.readyState !== 'interactive') return;
       const root = document.getElementById('root')!;
-      const w = window as unknown as { parsed: { h1: Element | null; text: string; hidden: boolean } };
-      w.parsed = { h1: root.querySelector('h1'), text: root.innerText, hidden: getComputedStyle(root).visibility === 'hidden' };
+      const w = window as unknown as { parsed: { h1: Element | null; text: string; hidden: boolean; h1Style: string } };
+      const h1 = root.querySelector('h1');
+      w.parsed = { h1, text: root.innerText, hidden: getComputedStyle(root).visibility === 'hidden', h1Style: h1 ? getComputedStyle(h1).fontSize : '' };
     });
   }, stored ?? '');
   return { page, problems };
@@ -124,6 +125,10 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
       await page.goto(env.product.base + url);
       expect(await parsedText(page)).toContain(heading);
       expect(await parsedText(page)).not.toContain(en.landing.title);
+      // Painted with its own stylesheets (the web view's title style), not restyled when its chunk arrives.
+      expect(await page.evaluate(() => (window as unknown as { parsed: { h1Style: string } }).parsed.h1Style)).toBe(
+        await page.evaluate(() => getComputedStyle(document.querySelector('#root h1')!).fontSize),
+      );
       await expect.poll(() => page.evaluate(() => location.hash)).toBe(url.startsWith('/#') ? url.slice(1) : `#${url}`);
       await page.getByRole('button', { name: url.startsWith('/#') ? en.about.form.submit : lt.about.form.submit }).click();
       const alert = page.getByRole('alert').filter({ hasText: required });

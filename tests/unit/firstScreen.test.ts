@@ -11,7 +11,11 @@ const loc = (url: string) => {
 };
 
 /** Runs the head script on a page (its data-page, its lang) at `url` with `stored` in localStorage: its data-swap. */
+const CSS = { aboutUsApp: ['/assets/a.css', '/assets/info.css'], contactUsApp: ['/assets/c.css'] };
+let written: string[] = [];
+
 function runHead(url: string, page: { screen: FirstScreen; lang: Locale }, stored: string | null): string | null {
+  written = [];
   const attrs = new Map<string, string>([['data-page', page.screen]]);
   const documentElement = {
     lang: page.lang,
@@ -19,7 +23,12 @@ function runHead(url: string, page: { screen: FirstScreen; lang: Locale }, store
     setAttribute: (k: string, v: string) => void attrs.set(k, v),
   };
   const localStorage = { getItem: (k: string) => (k === 'lang' ? stored : null) };
-  new Function('document', 'location', 'localStorage', FIRST_SCREEN_HEAD_SCRIPT)({ documentElement }, loc(url), localStorage);
+  const document = {
+    documentElement,
+    querySelector: (sel: string) => (sel === 'meta[name=powerly-first-css]' ? { content: JSON.stringify(CSS) } : null),
+    write: (html: string) => void written.push(html),
+  };
+  new Function('document', 'location', 'localStorage', FIRST_SCREEN_HEAD_SCRIPT)(document, loc(url), localStorage);
   return attrs.get('data-swap') ?? null;
 }
 
@@ -64,6 +73,8 @@ describe('the first screen of a page URL', () => {
           const expected = want === page.screen ? null : want;
           if (expected !== null) swaps++;
           expect(runHead(url, page, stored), `${url} on ${page.screen}/${page.lang}, stored ${stored}`).toBe(expected);
+          const css = want ? (CSS as Record<string, string[]>)[want] ?? [] : [];
+          expect(written, `${url}: the screen's stylesheets`).toEqual(css.map((h) => `<link rel="stylesheet" crossorigin href="${h}">`));
         }
       }
     }
