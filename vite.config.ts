@@ -3,6 +3,7 @@ import preact from '@preact/preset-vite';
 import { resolve } from 'node:path';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { firstLoad, firstLoadChunk } from './embed/firstLoadPlugin.ts';
+import { prerenderFirstScreens } from './build/prerender.ts';
 
 /** React imports resolve to preact/compat in every shipped build (this one and vite.embed.config.ts). */
 export const PREACT_ALIASES = {
@@ -23,6 +24,8 @@ export default defineConfig({
     preact({ reactAliasesEnabled: true, prerender: { enabled: false } }),
     first.plugin,
     firstLoad({ app: { entry: 'index.html', lazy: ['src/scan/HomeScan.tsx'] } }),
+    // The first screens as HTML (build/prerender.ts): the landing in index.html, the web-view pages per locale.
+    prerenderFirstScreens({ plugins: [preact({ reactAliasesEnabled: true, prerender: { enabled: false } })], resolve: { alias: PREACT_ALIASES } }),
     // Precompressed copies (.br, .gz) of every compressible file above 1 kB, made from the final bundle (after
     // hashing and minifying); the server sends them with @fastify/static's preCompressed. dist/size/ holds the
     // size-limit's inputs, which no page loads: not compressed. Same options in vite.embed.config.ts.

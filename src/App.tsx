@@ -11,7 +11,7 @@ import { DelayedLoading, ScreenBoundary, lazyScreen } from './ui/lazyScreen.tsx'
 import { $sideMenuOpen, closeSideMenu } from './stores/sideMenu.ts';
 import { useDocumentTitle, useNavigationFocus, useRouteRules } from './shell/navigationEffects.ts';
 
-type Screen = LazyExoticComponent<ComponentType>;
+type Screen = LazyExoticComponent<ComponentType> | ComponentType;
 
 /** One lazy component per screen loader, made on first use (aliases share their route's). */
 const screens = new Map<RouteDef['screen'], Screen>();
@@ -20,6 +20,15 @@ function screenOf(route: RouteDef | undefined): Screen {
   let screen = screens.get(load);
   if (!screen) screens.set(load, (screen = lazyScreen(load)));
   return screen;
+}
+
+/**
+ * Loads a path's screen before the first render, which then shows it without suspending: the build's prerender
+ * (build/prerender.ts) and the hydration of that markup (src/main.tsx) render the same tree.
+ */
+export async function preloadScreen(path: string): Promise<void> {
+  const load = matchRoute(path)?.route.screen ?? notFoundScreen;
+  if (!screens.has(load)) screens.set(load, (await load()).default);
 }
 
 /** The side menu's drawer, loaded the first time the menu opens (it is not part of any first screen). */

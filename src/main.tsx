@@ -1,13 +1,22 @@
 // Entry of the standalone app (index.html).
-import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
-import { loadLocale, startI18n } from './i18n/index.ts';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, preloadScreen } from './App.tsx';
+import { $activeLang, loadLocale, startI18n } from './i18n/index.ts';
 import { $lang } from './stores/locale.ts';
 import { onUnauthorized } from './api/client.ts';
 import './ui/app.css';
 import { handleUnauthorized, startNavigation } from './shell/navigationEffects.ts';
 import { reportWebVitals } from './platform/vitals.ts';
 import { startBrowserHistory } from './stores/browserHistory.ts';
+import { $route } from './stores/router.ts';
+import { firstScreenLang, firstScreenOf } from './core/firstScreen.ts';
+import { whileHydrating } from './ui/hydration.ts';
+
+// The prerendered first screen in #root (build/prerender.ts; index.html's inline scripts chose it for this URL)
+// and the language it was rendered in (before loadLocale changes <html lang>).
+const root = document.getElementById('root')!;
+const prerendered = root.getAttribute('data-first');
+const prerenderedLang = document.documentElement.lang;
 
 // The browser's history, each in-app entry marked with its position (not the embed's in-memory one).
 startBrowserHistory();
@@ -15,17 +24,36 @@ startBrowserHistory();
 // 401: the session is gone (a new tourist session through the code link, or the login screen).
 onUnauthorized(handleUnauthorized);
 
-// A code link without a hash becomes its hash route; WeChat on a secondary domain goes to the main host
-// keeping the scan code (spec §2): then render nothing here.
+// A code link without a hash (or a web-view page asked for as a path) becomes its hash route; WeChat on a
+// secondary domain goes to the main host keeping the scan code (spec §2): then render nothing here.
 const leaving = startNavigation();
 
-// A stored non-English language: render once its table is in (no English flash); at most a short wait.
-const first = $lang.get() === 'en-US' ? Promise.resolve() : Promise.race([loadLocale($lang.get()), new Promise((r) => setTimeout(r, 1500))]);
-void first.finally(() => {
-  if (leaving) return;
-  startI18n();
-  createRoot(document.getElementById('root')!).render(<App />);
-});
+// A web-view path's language wins over the stored one (as WebView.tsx does), from the first render on.
+$lang.set(firstScreenLang($route.get(), $lang.get()));
+
+// The prerendered markup is hydrated when it is this route's first screen in the language it renders in.
+const hydrate = prerendered !== null && prerendered === firstScreenOf($route.get()) && prerenderedLang === $lang.get();
+
+// A stored non-English language: render once its table is in (no English flash; index.html's script shows no
+// English markup then); at most a short wait. Over prerendered markup in that language: wait for the table.
+const first =
+  $lang.get() === 'en-US'
+    ? Promise.resolve()
+    : hydrate
+      ? loadLocale($lang.get())
+      : Promise.race([loadLocale($lang.get()), new Promise((r) => setTimeout(r, 1500))]);
+void first
+  .then(() => (hydrate && $activeLang.get() === prerenderedLang ? preloadScreen($route.get().path).then(() => true) : false))
+  .catch(() => false)
+  .then((hydrating) => {
+    if (leaving) return;
+    startI18n();
+    document.documentElement.removeAttribute('data-swap');
+    if (hydrating) return whileHydrating(() => hydrateRoot(root, <App />));
+    root.textContent = '';
+    root.removeAttribute('data-first');
+    createRoot(root).render(<App />);
+  });
 
 // Web vitals of this shape (the web-view pages count apart from the app).
 reportWebVitals(/^#\/(aboutUsApp|contactUsApp)(\/|\?|$)/.test(location.hash) ? 'webview' : 'app');

@@ -1,11 +1,19 @@
-// Serves the built front end: dist/ at / (the SPA's index.html) and dist/demo/ at /demo/, and the embed's
-// iframe page at /embed/frame.html?agent=A with that agent's origin allowlist as `frame-ancestors`.
+// Serves the built front end: dist/ at / (the SPA's index.html) and dist/demo/ at /demo/, the web-view pages
+// as paths (/aboutUsApp/{lang}, /contactUsApp/{lang}: their prerendered HTML in the path's language), and the
+// embed's iframe page at /embed/frame.html?agent=A with that agent's origin allowlist as `frame-ancestors`.
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { frameAncestors } from './modules/embed/service.ts';
+import { DEFAULT_LOCALE, mapRouteLang } from '#core/lang.ts';
+import { WEB_VIEW_SCREENS, webViewFile } from '#core/firstScreen.ts';
+import { FIRST_SCREEN_BODY_SCRIPT, FIRST_SCREEN_HEAD_SCRIPT } from '#core/firstScreenScripts.ts';
+
+/** The app pages' inline scripts (the first screen's choice, src/core/firstScreen.ts), allowed by their hashes. */
+const INLINE_SCRIPT_HASHES = [FIRST_SCREEN_HEAD_SCRIPT, FIRST_SCREEN_BODY_SCRIPT].map((s) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`);
 
 export async function serveFrontEnd(app: FastifyInstance, distDir: string): Promise<boolean> {
   const root = resolve(distDir);
@@ -36,7 +44,7 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
         if (file.endsWith('.html')) {
           res.header('Cache-Control', 'no-cache');
           // The app and the demo pages are never framed; only /embed/frame.html is (below).
-          res.header('Content-Security-Policy', app.pageCsp("'none'"));
+          res.header('Content-Security-Policy', app.pageCsp("'none'", INLINE_SCRIPT_HASHES));
         } else if (file.startsWith('assets/') || file.startsWith('embed/assets/')) {
           // Content-hashed names (the app's assetsDir and the embed's): a new build makes new names.
           res.header('Cache-Control', 'public, max-age=31536000, immutable');
@@ -51,6 +59,17 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
         }
       },
     });
+    // The web-view pages asked for as paths (spec §2 routes; native apps load either form): the prerendered page
+    // in the path's language (spec §1 mapping); no or an unknown language → the en-US page, and the app then
+    // shows the stored language. The app turns the path into its hash route.
+    for (const screen of WEB_VIEW_SCREENS) {
+      const send = (lang: string | undefined, reply: FastifyReply) => {
+        const file = webViewFile(screen, mapRouteLang(lang) ?? DEFAULT_LOCALE);
+        return existsSync(resolve(root, file)) ? reply.sendFile(file) : reply.callNotFound();
+      };
+      files.get(`/${screen}`, { schema: { hide: true } }, (_req, reply) => send(undefined, reply));
+      files.get<{ Params: { lang: string } }>(`/${screen}/:lang`, { schema: { hide: true } }, (req, reply) => send(req.params.lang, reply));
+    }
   });
   return true;
 }

@@ -8,6 +8,10 @@ import { dirname, join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type Built } from './helper.ts';
+import { createHash } from 'node:crypto';
+import { webViewFile } from '../../src/core/firstScreen.ts';
+import { FIRST_SCREEN_BODY_SCRIPT, FIRST_SCREEN_HEAD_SCRIPT } from '../../src/core/firstScreenScripts.ts';
+import { LOCALES } from '../../src/core/lang.ts';
 
 const API = '/cdb-app-api/v1/app';
 // Compressible text above 1 kB, as a build makes it.
@@ -17,6 +21,8 @@ const HTML = `<!doctype html><html><head><title>Powerly</title><script type="mod
 const FRAME = `<!doctype html><html><head><!--powerly-agent--></head><body><!-- ${'frame '.repeat(300)}--></body></html>\n`;
 const LOADER = `(function () { ${'/* the embed loader */ '.repeat(80)} })();\n`;
 const SMALL = '<!doctype html><title>venue</title>\n';
+/** A prerendered web-view page (build/prerender.ts writes one per screen and locale). */
+const webView = (screen: string, lang: string) => `<!doctype html><html lang="${lang}"><body><div id="root">${screen} ${lang} ${'text '.repeat(300)}</div></body></html>\n`;
 
 let dist: string;
 let b: Built;
@@ -38,6 +44,7 @@ beforeAll(async () => {
   put('embed/assets/frame-Zz9Yy8Xx.js', JS);
   put('embed/frame.html', FRAME, false);
   put('demo/venue.html', SMALL, false);
+  for (const lang of LOCALES) for (const screen of ['aboutUsApp', 'contactUsApp'] as const) put(webViewFile(screen, lang), webView(screen, lang));
   b = await build({ simulator: false, frontEnd: dist });
 });
 afterAll(async () => {
@@ -103,6 +110,36 @@ describe('the front end, precompressed', () => {
       const again = await get('/', { ...(enc ? { 'accept-encoding': enc } : {}), 'if-none-match': String(res.headers.etag) });
       expect(again.statusCode).toBe(304);
     }
+  });
+
+  it("allows the app pages' two inline scripts (the first screen's choice) by their hashes, and no other inline script", async () => {
+    const csp = String((await get('/')).headers['content-security-policy']);
+    const scriptSrc = csp.split(/;\s*/).find((d) => d.startsWith('script-src '))!;
+    for (const s of [FIRST_SCREEN_HEAD_SCRIPT, FIRST_SCREEN_BODY_SCRIPT]) {
+      expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(s).digest('base64')}'`);
+    }
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    expect(scriptSrc.match(/'sha256-/g)).toHaveLength(2);
+  });
+
+  it('sends the web-view pages asked for as paths in the mapped language, precompressed, as HTML pages', async () => {
+    for (const [path, text] of [
+      ['/aboutUsApp/lt-LT', webView('aboutUsApp', 'lt-LT')],
+      ['/contactUsApp/zh-CN', webView('contactUsApp', 'zh-CN')],
+      ['/aboutUsApp/pt-BR', webView('aboutUsApp', 'pt-PT')],
+      ['/contactUsApp/es-ES', webView('contactUsApp', 'en-US')],
+      ['/aboutUsApp/xx-YY', webView('aboutUsApp', 'en-US')],
+      ['/aboutUsApp', webView('aboutUsApp', 'en-US')],
+    ] as const) {
+      const res = await get(path, { 'accept-encoding': 'br' });
+      expect(res.statusCode, path).toBe(200);
+      expect(res.headers['content-encoding'], path).toBe('br');
+      expect(res.headers['content-type'], path).toMatch(/^text\/html/);
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      expect(frameAncestorsOf(res.headers['content-security-policy']), path).toBe("frame-ancestors 'none'");
+      expect(brotliDecompressSync(res.rawPayload).toString(), path).toBe(text);
+    }
+    expect((await get('/aboutUsApp/lt-LT/more')).statusCode).toBe(404);
   });
 
   it("has the embed's fixed-name loader revalidated, with CORS, compressed or not", async () => {

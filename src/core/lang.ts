@@ -17,7 +17,7 @@ export function isLocale(v: unknown): v is Locale {
   return typeof v === 'string' && (LOCALES as readonly string[]).includes(v);
 }
 
-const ROUTE_LANG_MAP: Record<string, Locale> = {
+export const ROUTE_LANG_MAP: Record<string, Locale> = {
   'zh-CN': 'zh-CN',
   'en-US': 'en-US',
   'lt-LT': 'lt-LT',

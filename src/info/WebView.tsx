@@ -6,16 +6,11 @@ import { useStore } from '@nanostores/react';
 import { $route } from '../stores/router.ts';
 import { $lang } from '../stores/locale.ts';
 import { mapRouteLang } from '../core/lang.ts';
+import { pathLang } from '../core/firstScreen.ts';
 import { loadLocale, useT } from '../i18n/index.ts';
 import AboutUs from './AboutUs.tsx';
 import ContactUs from './ContactUs.tsx';
 import './webview.css';
-
-/** "/aboutUsApp/pt-BR" → "pt-BR"; no segment → null. */
-export function pathLang(path: string): string | null {
-  const m = path.match(/^\/(?:aboutUsApp|contactUsApp)\/([^/]+)$/);
-  return m ? decodeURIComponent(m[1]!) : null;
-}
 
 function WebViewLayout({ titleKey, children }: { titleKey: string; children: ReactNode }) {
   const t = useT();

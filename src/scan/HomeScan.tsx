@@ -15,7 +15,8 @@ import { ApiError } from '../api/client.ts';
 import { Loading } from '../ui/Loading.tsx';
 import { confirmDialog } from '../ui/feedback.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
-import { currentSystem, storeFor } from '../platform/device.ts';
+import { currentSystem, storeFor, type System } from '../platform/device.ts';
+import { useClientValue } from '../ui/hydration.ts';
 
 /** Thrown when the code link must sign in instead (no tourist login in the WeChat browser, spec §6). */
 class SignInInstead extends Error {}
@@ -110,7 +111,8 @@ function CodeEntry({ code }: { code: string }) {
 function Landing() {
   const t = useT();
   const cabinet = useStore($cabinet);
-  const { store, url } = storeFor(currentSystem());
+  // The build renders no user agent ('other': Google Play); an iPhone gets the App Store once mounted.
+  const { store, url } = storeFor(useClientValue<System>('other', currentSystem));
   return (
     <>
       <header className="page-header">

@@ -9,6 +9,7 @@ import {
   wechatDomainRedirect,
 } from '../core/navigation.ts';
 import type { Access, ParsedHash } from '../core/routes.ts';
+import { webViewPathUrl } from '../core/firstScreen.ts';
 import { toast } from '../ui/feedback.tsx';
 import { errorText, translate, useT } from '../i18n/index.ts';
 import { $route, navigate, replaceUrl } from '../stores/router.ts';
@@ -28,11 +29,12 @@ const WIFI_SITE = wifiSiteConfig(env.VITE_WIFI_SCAN_IDS, env.VITE_WIFI_SITE_URL)
 const ua = () => (typeof navigator === 'undefined' ? '' : navigator.userAgent);
 
 /**
- * Once at start (the standalone app): a code link without a hash becomes its hash route; in WeChat on a
+ * Once at start (the standalone app): a code link without a hash, or a web-view page asked for as a path
+ * (/aboutUsApp/lt-LT), becomes its hash route; in WeChat on a
  * secondary domain the page leaves for the main host keeping the scan code (true: leaving, render nothing).
  */
 export function startNavigation(): boolean {
-  const codeLink = codeLinkUrl(location);
+  const codeLink = webViewPathUrl(location) ?? codeLinkUrl(location);
   if (codeLink) replaceUrl(codeLink);
   const to = wechatDomainRedirect(location, ua(), HOSTS);
   if (!to) return false;

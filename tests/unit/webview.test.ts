@@ -1,6 +1,6 @@
 // Web-view pages: the language comes from the path through spec §1's mapping; vitals carry no query.
 import { describe, expect, it } from 'vitest';
-import { pathLang } from '../../src/info/WebView.tsx';
+import { pathLang } from '../../src/core/firstScreen.ts';
 import { mapRouteLang } from '../../src/core/lang.ts';
 import { routePath } from '../../src/platform/vitals.ts';
 

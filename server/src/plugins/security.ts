@@ -36,10 +36,11 @@ const NO_EXTRA: CspExtra = { script: [], frame: [], connect: [] };
  * The page policy's directives (helmet's format); `frameAncestors` is the one directive that varies per page,
  * `extra` the one that varies per installation.
  */
-export function cspDirectives(frameAncestors: string[] = ["'none'"], extra: CspExtra = NO_EXTRA): Record<string, string[]> {
+export function cspDirectives(frameAncestors: string[] = ["'none'"], extra: CspExtra = NO_EXTRA, scriptHashes: string[] = []): Record<string, string[]> {
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...SCRIPT_HOSTS, ...extra.script],
+    // scriptHashes: a page's own inline scripts ('sha256-…'), e.g. the app pages' first-screen scripts (static.ts).
+    'script-src': ["'self'", ...scriptHashes, ...SCRIPT_HOSTS, ...extra.script],
     // React style attributes, MapLibre and the sign-in SDKs set inline styles.
     'style-src': ["'self'", "'unsafe-inline'"],
     // Map tiles and glyphs come from the configured map style (any HTTPS host); QR images, avatars as data:/blob:.
@@ -58,14 +59,14 @@ export function cspDirectives(frameAncestors: string[] = ["'none'"], extra: CspE
 }
 
 /** The serialised policy (for routes that set it themselves, e.g. the embed frame with its agent's origins). */
-export function pageCsp(frameAncestors: string, extra: CspExtra = NO_EXTRA): string {
-  return Object.entries(cspDirectives([frameAncestors], extra)).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
+export function pageCsp(frameAncestors: string, extra: CspExtra = NO_EXTRA, scriptHashes: string[] = []): string {
+  return Object.entries(cspDirectives([frameAncestors], extra, scriptHashes)).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
 }
 
 export default fp(async function security(app: FastifyInstance, opts: { extra?: CspExtra }) {
   const extra = opts.extra ?? NO_EXTRA;
   // Pages that set their own policy (static.ts: the app, the embed frame) build it with this installation's extra.
-  app.decorate('pageCsp', (frameAncestors: string) => pageCsp(frameAncestors, extra));
+  app.decorate('pageCsp', (frameAncestors: string, scriptHashes: string[] = []) => pageCsp(frameAncestors, extra, scriptHashes));
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(["'none'"], extra) },
     xFrameOptions: false,
@@ -79,6 +80,6 @@ export default fp(async function security(app: FastifyInstance, opts: { extra?: 
 declare module 'fastify' {
   interface FastifyInstance {
     /** This installation's page policy with the given frame-ancestors (plugins/security.ts). */
-    pageCsp(frameAncestors: string): string;
+    pageCsp(frameAncestors: string, scriptHashes?: string[]): string;
   }
 }
