@@ -123,6 +123,9 @@ describe('a debt (payType FK) the customer paid at the provider', () => {
     const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
     expect(action.paymentIntent).toBeTruthy();
     await approve(a, action.clientSecret);
+    // Back from the provider's page to the screen the customer left.
+    const back = await a.app.inject({ method: 'GET', url: `/payments/return/${action.paymentIntent}` });
+    expect(back.headers.location).toBe(`/#/orderDetail?payment_intent=${action.paymentIntent}`);
     a.clock.advance(ACTION_CHECK_MS + 1000);
     await a.app.powerly.jobs.runDue();
     const { rows: [o] } = await a.db.query<{ debt_paid_at: Date | null }>('select debt_paid_at from orders where id = $1', [orderId]);

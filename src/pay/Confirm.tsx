@@ -134,7 +134,7 @@ export default function Confirm() {
     delete (here as Record<string, string>).payment_intent;
     const returnUrl = redirect && location.protocol.startsWith('http') ? `${location.origin}${location.pathname}#${href('/confirm', here)}` : undefined;
     if (payType === 'FK') {
-      const r = await payOrder({ outTradeNo: q.outTradeNo || q.orderId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent }, key);
+      const r = await payOrder({ outTradeNo: q.outTradeNo || q.orderId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl }, key);
       return r.action ? { action: r.action } : { done: r.outTradeNo };
     }
     if (payType === 'CZ') {

@@ -63,7 +63,7 @@ export default async function paymentRoutes(app: App, opts: { payments: Payments
       const agent = await agentOf(opts.payments, req.headers);
       const key = req.headers['idempotency-key'];
       const r = await opts.rentals.payDebt(currentUser(req), {
-        outTradeNo: b.outTradeNo, paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, agent,
+        outTradeNo: b.outTradeNo, paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
         key: typeof key === 'string' ? key : undefined,
       });
       return ok(paid(r));

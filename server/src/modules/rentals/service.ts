@@ -633,7 +633,7 @@ export class RentalsService {
    * and is resumed with paymentIntent. A guard job follows every payment (debtGuard): the process dying between
    * the charge and the order's update, or a customer who paid but never came back, still settles the debt once.
    */
-  async payDebt(user: UserRow, input: { outTradeNo: string; paymentId: string; token?: string; paymentIntent?: string; agent?: string; key?: string }): Promise<string | ActionRequired> {
+  async payDebt(user: UserRow, input: { outTradeNo: string; paymentId: string; token?: string; paymentIntent?: string; returnUrl?: string; agent?: string; key?: string }): Promise<string | ActionRequired> {
     const order = await this.check(user, input.outTradeNo);
     const debt = Number(order.debt ?? 0);
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
@@ -649,7 +649,7 @@ export class RentalsService {
     // Committed before the provider call; a resumed payment is followed by the guard its first call left.
     if (!input.paymentIntent) await this.d.jobs.enqueue(JOB_DEBT_GUARD, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
     const cancel = () => (input.paymentIntent ? this.d.jobs.cancel(JOB_DEBT_GUARD, 'ref', input.paymentIntent) : this.d.jobs.cancel(JOB_DEBT_GUARD, 'key', key));
-    const result = await this.pay(user, provider, { qrcode: '', token: input.token ?? '', paymentId: input.paymentId, paymentIntent: input.paymentIntent },
+    const result = await this.pay(user, provider, { qrcode: '', token: input.token ?? '', paymentId: input.paymentId, paymentIntent: input.paymentIntent, returnUrl: input.returnUrl },
       key, debt, order.currency, 'automatic', 'debt');
     if (!result.ok) {
       await cancel();
