@@ -6,6 +6,7 @@ import { useId, useState, type FormEvent } from 'react';
 import '../auth/auth.css';
 import { useT } from '../i18n/index.ts';
 import { defaultAreaCode } from '../core/countries.ts';
+import { EMAIL } from '../core/email.ts';
 import { digitsOnly, DIRECT_CARD_FIELDS, formatCardNumber, validateDirectCard, type DirectCardField } from '../core/card.ts';
 import { AreaPicker } from '../auth/AreaPicker.tsx';
 
@@ -28,7 +29,6 @@ export interface DirectCardFormProps {
 }
 
 type Field = DirectCardField | 'email';
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit }: DirectCardFormProps) {
   const t = useT();

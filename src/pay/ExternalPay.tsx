@@ -7,6 +7,7 @@
 // mounts this with `resumeRef` and it only waits.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useT } from '../i18n/index.ts';
+import { EMAIL } from '../core/email.ts';
 import { payerToken, type PaymentMethod } from '../api/payment.ts';
 import type { PayerBody } from '../contract/payments.ts';
 import { confirmDialog } from '../ui/feedback.tsx';
@@ -100,7 +101,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
   const start = async (payer?: () => Promise<Partial<PayerBody>>) => {
     setError('');
     if (need.phone && !phone.trim()) return setError(t('external.phoneRequired'));
-    if (need.email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return setError(t('external.emailRequired'));
+    if (need.email && !EMAIL.test(email)) return setError(t('external.emailRequired'));
     if (need.agreement && !agreed) return setError(t('external.agreementRequired'));
     setBusy(true);
     try {

@@ -10,12 +10,14 @@ import './pay.css';
 import { useStore } from '@nanostores/react';
 import { useT, $activeLang } from '../i18n/index.ts';
 import { useLatest } from '../ui/hooks.ts';
-import { $route, back } from '../stores/router.ts';
+import { $route } from '../stores/router.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { money } from '../ui/format.ts';
-import { EMAIL, loadSdk, mercadoPagoLocale, readMercadoPagoQuery, returnToApp, sdkErrorText, titleFrames } from './sdk.ts';
+import { EMAIL } from '../core/email.ts';
+import { loadSdk, mercadoPagoLocale, readMercadoPagoQuery, returnToApp, sdkErrorText, titleFrames } from './sdk.ts';
 import { usePayStrings } from './strings.ts';
+import { SdkInvalidLink } from './SdkInvalidLink.tsx';
 
 type SecureField = 'cardNumber' | 'expirationDate' | 'securityCode';
 interface MpField {
@@ -114,19 +116,7 @@ export default function MercadoPago() {
 
   useEffect(() => (hosts.current ? titleFrames(hosts.current, tNow.current('stripe.cardLabel')) : undefined), [mp, tNow]);
 
-  if (!q) {
-    return (
-      <>
-        <PageHeader title={t('routes.mercadoPago')} />
-        <main className="page">
-          <p role="alert">{t('sdkPay.invalidLink')}</p>
-          <button type="button" className="button block" onClick={() => back()}>
-            {t('common.back')}
-          </button>
-        </main>
-      </>
-    );
-  }
+  if (!q) return <SdkInvalidLink title={t('routes.mercadoPago')} />;
 
   const shown = money(q.currency, Number(q.amount));
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));

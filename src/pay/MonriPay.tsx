@@ -10,13 +10,15 @@ import './pay.css';
 import { useStore } from '@nanostores/react';
 import { useT } from '../i18n/index.ts';
 import { useLatest } from '../ui/hooks.ts';
-import { $route, back } from '../stores/router.ts';
+import { $route } from '../stores/router.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { money } from '../ui/format.ts';
 import { toMajor } from '../core/money.ts';
-import { EMAIL, loadSdk, monriTransaction, readMonriQuery, returnToApp, titleFrames } from './sdk.ts';
+import { EMAIL } from '../core/email.ts';
+import { loadSdk, monriTransaction, readMonriQuery, returnToApp, titleFrames } from './sdk.ts';
 import { usePayStrings } from './strings.ts';
+import { SdkInvalidLink } from './SdkInvalidLink.tsx';
 
 interface MonriCard {
   mount(id: string): void;
@@ -71,19 +73,7 @@ export default function MonriPay() {
 
   useEffect(() => (host.current ? titleFrames(host.current, tNow.current('stripe.cardLabel')) : undefined), [sdk, tNow]);
 
-  if (!q) {
-    return (
-      <>
-        <PageHeader title={t('routes.monriPay')} />
-        <main className="page">
-          <p role="alert">{t('sdkPay.invalidLink')}</p>
-          <button type="button" className="button block" onClick={() => back()}>
-            {t('common.back')}
-          </button>
-        </main>
-      </>
-    );
-  }
+  if (!q) return <SdkInvalidLink title={t('routes.monriPay')} />;
 
   const amount = money(q.currency, toMajor(q.amount, q.currency));
   const leave = (fields: Record<string, string>) => {

@@ -107,8 +107,6 @@ export function sdkErrorText(e: unknown, fallback: string): string {
   return text.trim() || fallback;
 }
 
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /**
  * Back to the paying flow: a form POST to /payments/return/<outTradeNo> (the server keeps the fields and sends the
  * customer to the screen they paid from, which resumes the payment). Only what the server checks itself is sent.

@@ -16,7 +16,7 @@ import type { Receipt } from '#contract/notify.ts';
 export type { Receipt } from '#contract/notify.ts';
 
 // Loose but real: one @, a dot in the domain, no spaces; the SMTP peer is the final judge.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+import { EMAIL } from '#core/email.ts';
 
 export class InvoiceService {
   constructor(private readonly d: { repo: NotifyRepository; clock: Clock; rentals: RentalsService; mailer: Mailer }) {}

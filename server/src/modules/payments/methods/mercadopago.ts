@@ -26,6 +26,7 @@
 // bodies carry no payment status: the service asks status() before it acts. Legacy IPN deliveries (topic + id,
 // unsigned) are refused.
 import { currencyScale } from '#core/money.ts';
+import { EMAIL } from '#core/email.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall,
@@ -120,7 +121,6 @@ interface PayCard {
   identificationNumber?: string;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * What the /MercadoPago screen posted to the return URL, checked field by field (anyone can post there): undefined

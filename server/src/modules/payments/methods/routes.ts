@@ -2,6 +2,7 @@
 // provider, the providers' notifications, and the sandbox's checkout page (test mode of every method).
 import { Envelope } from '#contract/envelope.ts';
 import { PayerBody, PayerResult } from '#contract/payments.ts';
+import { EMAIL } from '#core/email.ts';
 import { toMajor } from '#core/money.ts';
 import { Type } from 'typebox';
 import type { Clock } from '../../../lib/clock.ts';
@@ -18,7 +19,6 @@ import { sandboxDecide } from './sandbox.ts';
 import type { CardFields } from './card-seal.ts';
 import { DIRECT_CARD_FIELDS, validateDirectCard } from '#core/card.ts';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** API: POST cdb/payment/method/payer. */
 export async function payerRoutes(app: App, opts: { payments: PaymentsService; clock: Clock }) {
