@@ -27,6 +27,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['server/test/**/*.test.ts'],
+          globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -37,6 +38,7 @@ export default defineConfig({
           name: 'browser',
           environment: 'node',
           include: ['tests/browser/**/*.test.ts'],
+          globalSetup: ['server/test/global-setup.ts'],
           // A page under CI load may take seconds to settle (debounced calls, lazy chunks): expect.poll's
           // default of 1 s is for unit tests, not for a browser driving a real server.
           expect: { poll: { timeout: 15_000, interval: 100 } },

@@ -3,11 +3,14 @@
 import { IdempotencyStore } from '../src/idempotency/repository.ts';
 import type { StripeSettings } from '../src/config/stripe.ts';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { inject } from 'vitest';
+import type {} from './global-setup.ts'; // the type of what it provides (inject('pgliteImage'))
 import type { MqttClient } from 'mqtt';
 import pg from 'pg';
 import { TOURIST_CODE_MIN_LENGTH } from '#contract/auth.ts';
 import { buildApp, type AppDeps, type PowerlyApp } from '../src/app.ts';
-import { openPglite, openPostgres, type Db } from '../src/db/db.ts';
+import { openPglite, openPostgres, pgliteImage, type Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { seed } from '../src/db/seed.ts';
 import type { Clock } from '../src/lib/clock.ts';
@@ -106,6 +109,20 @@ export interface BuildOptions {
   logger?: AppDeps['logger'];
 }
 
+let image: Promise<Blob> | undefined;
+/**
+ * The migrated, seeded database every in-memory build starts from: the run's image (global-setup.ts), or one
+ * made here on first use where no global setup provided it.
+ */
+function seededImage(): Promise<Blob> {
+  const file = inject('pgliteImage');
+  image ??= file ? readFile(file).then((b) => new Blob([b])) : pgliteImage(async (db) => {
+    await migrate(db);
+    await seed(db);
+  });
+  return image;
+}
+
 export async function build(opts: BuildOptions = {}): Promise<Built> {
   const clock = new TestClock();
   const id = randomBytes(5).toString('hex');
@@ -113,8 +130,13 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const url = process.env.DATABASE_URL;
   const shared = opts.shareDb;
   const own = Boolean(shared && opts.ownConnection && url);
-  const db = shared && !own ? shared.db : url ? await openPostgres(url, { schema, max: 5 }) : await openPglite(opts.dataDir);
-  if (!shared) {
+  // A fresh in-memory PGlite starts from this worker's migrated, seeded image (initdb, migrations and seed once
+  // per worker instead of once per build); a PostgreSQL schema or a PGlite folder is migrated and seeded here.
+  const fromImage = !shared && !url && !opts.dataDir;
+  const db = shared && !own ? shared.db
+    : url ? await openPostgres(url, { schema, max: 5 })
+      : await openPglite(opts.dataDir, fromImage ? await seededImage() : undefined);
+  if (!shared && !fromImage) {
     await migrate(db);
     await seed(db);
   }
