@@ -1,4 +1,5 @@
 // Entry of the standalone app (index.html).
+import { useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, preloadScreen } from './App.tsx';
 import { $activeLang, loadLocale, startI18n } from './i18n/index.ts';
@@ -49,11 +50,17 @@ void first
     if (leaving) return;
     startI18n();
     document.documentElement.removeAttribute('data-swap');
-    if (hydrating) return whileHydrating(() => hydrateRoot(root, <App />));
+    if (hydrating) return whileHydrating(() => hydrateRoot(root, <MountedApp />));
     root.textContent = '';
     root.removeAttribute('data-first');
-    createRoot(root).render(<App />);
+    createRoot(root).render(<MountedApp />);
   });
 
 // Web vitals of this shape (the web-view pages count apart from the app).
 reportWebVitals(/^#\/(aboutUsApp|contactUsApp)(\/|\?|$)/.test(location.hash) ? 'webview' : 'app');
+
+/** The app, and `data-mounted` on <html> once it has mounted (over prerendered markup: hydrated, handlers attached). */
+function MountedApp() {
+  useEffect(() => document.documentElement.setAttribute('data-mounted', ''), []);
+  return <App />;
+}

@@ -133,13 +133,10 @@ function Landing() {
         <a className="button primary block" href={url} target="_blank" rel="noopener noreferrer">
           {store === 'appStore' ? t('landing.appStore') : t('landing.googlePlay')}
         </a>
-        <button
-          type="button"
-          className="button block"
-          onClick={() => navigate(cabinet ? '/home' : '/homeMap')}
-        >
+        {/* A link, not a button: on the prerendered page it works before the JavaScript has hydrated it. */}
+        <a className="button block" href={cabinet ? '#/home' : '#/homeMap'}>
           {t('landing.next')}
-        </button>
+        </a>
         {/* No menu on the landing page: the language choice sits at its foot, not in the header. */}
         <div className="page-foot-lang">
           <LangSelect />

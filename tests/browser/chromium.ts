@@ -33,3 +33,11 @@ export async function phonePage(browser: Browser): Promise<Page> {
   page.setDefaultTimeout(15_000);
   return page;
 }
+
+/**
+ * The app has mounted (App's first effect; over prerendered markup: hydrated). A person may tap the painted page
+ * before that; a test that interacts straight after `goto` waits for it, so what it checks is the app's answer.
+ */
+export async function mounted(page: Page): Promise<void> {
+  await page.waitForSelector('html[data-mounted]', { state: 'attached', timeout: 30_000 });
+}

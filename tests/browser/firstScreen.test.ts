@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { mounted } from './chromium.ts';
 import { productInChromium } from './product.ts';
 
 const env = productInChromium();
@@ -82,10 +83,11 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
     const { page, problems } = await watchedPage();
     await page.goto(env.product.base + '/');
     expect(await parsedText(page)).toContain(en.landing.title);
+    await mounted(page);
     await page.getByRole('combobox', { name: en.common.language }).selectOption('lt-LT');
     await expect.poll(() => page.locator('#root h1').innerText()).toBe(lt.landing.title);
     expect(await sameHeading(page)).toBe(true);
-    await page.getByRole('button', { name: lt.landing.next }).click();
+    await page.getByRole('link', { name: lt.landing.next }).click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/homeMap');
     expect(problems).toEqual([]);
   });
@@ -130,6 +132,7 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
         await page.evaluate(() => getComputedStyle(document.querySelector('#root h1')!).fontSize),
       );
       await expect.poll(() => page.evaluate(() => location.hash)).toBe(url.startsWith('/#') ? url.slice(1) : `#${url}`);
+      await mounted(page);
       await page.getByRole('button', { name: url.startsWith('/#') ? en.about.form.submit : lt.about.form.submit }).click();
       const alert = page.getByRole('alert').filter({ hasText: required });
       await expect.poll(() => alert.count()).toBe(1);

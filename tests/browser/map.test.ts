@@ -164,7 +164,7 @@ describe('the map', () => {
       const page = await newPage({ userAgent: ua });
       await page.goto(`${product.base}/#/`);
       await expect.poll(() => page.getByRole('link', { name: new RegExp(store) }).count()).toBe(1);
-      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByRole('link', { name: 'Next' }).click();
       await expect.poll(() => hash(page)).toBe('#/homeMap');
     }
   });
