@@ -44,7 +44,6 @@ export default defineConfig({
           expect: { poll: { timeout: 15_000, interval: 100 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
         },
       },
     ],
