@@ -30,7 +30,10 @@ export const PayoutChannel = Type.Object({
 });
 export type PayoutChannel = Static<typeof PayoutChannel>;
 
-export const SavedCard = Type.Object({ pId: Type.String(), pCardnumber: Type.String(), currencyName: Type.String(), brand: Type.String() });
+export const SavedCard = Type.Object({
+  pId: Type.String(), pCardnumber: Type.String(), currencyName: Type.String(), brand: Type.String(),
+  paymentId: Type.Optional(Type.String({ description: 'Powerly extension: the pId of the method the card was saved with (a Mercado Pago card pays only through Mercado Pago)' })),
+});
 export type SavedCard = Static<typeof SavedCard>;
 
 export const RechargeBody = Type.Object({

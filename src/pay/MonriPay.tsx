@@ -4,7 +4,8 @@
 // `monri.confirmPayment(card, {address, fullName, city, zip, phone, country: 'BA', email, orderInfo})` runs in
 // Monri's frame. Monri's errors show in the card-errors area. Approved (or a decline the customer acknowledges)
 // goes back through /payments/return/<outTradeNo> to the screen that paid, whose resume asks Monri for the outcome:
-// the spec's /result?status=approved step is that resume (the server never takes this screen's word).
+// the spec's /result?status=approved step is that resume (the server never takes this screen's word). On Android the
+// approved payment's result opens in a new window (spec §2; the same window when the web-view refuses one).
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import './pay.css';
 import { useStore } from '@nanostores/react';
@@ -16,7 +17,7 @@ import { Loading } from '../ui/Loading.tsx';
 import { money } from '../ui/format.ts';
 import { toMajor } from '../core/money.ts';
 import { EMAIL } from '../core/email.ts';
-import { loadSdk, monriTransaction, readMonriQuery, returnToApp, titleFrames } from './sdk.ts';
+import { leaveApproved, loadSdk, monriTransaction, readMonriQuery, returnToApp, titleFrames } from './sdk.ts';
 import { usePayStrings } from './strings.ts';
 import { SdkInvalidLink } from './SdkInvalidLink.tsx';
 
@@ -47,7 +48,7 @@ export default function MonriPay() {
   const [email, setEmail] = useState('');
   const [error, setError] = useState('');
   /** ready → paying → (approved: leaving) | declined (this payment is over: back to the payment screen). */
-  const [step, setStep] = useState<'ready' | 'paying' | 'leaving' | 'declined'>('ready');
+  const [step, setStep] = useState<'ready' | 'paying' | 'leaving' | 'declined' | 'opened'>('ready');
   const host = useRef<HTMLDivElement>(null);
 
   const token = q?.authenticityToken;
@@ -98,7 +99,12 @@ export default function MonriPay() {
       setStep('ready');
       return;
     }
-    if (r.result.status === 'approved') return leave({});
+    if (r.result.status === 'approved') {
+      setStep('leaving');
+      const went = await leaveApproved(q.outTradeNo, navigator.userAgent);
+      if (went === 'newWindow') setStep('opened');
+      return;
+    }
     setError(r.result.errors?.filter(Boolean).join(' ') || t('card.providerErrors.card_declined'));
     setStep('declined');
   };
@@ -138,7 +144,14 @@ export default function MonriPay() {
             {error}
           </p>
           <p className="muted small">{t('sdkPay.secureNote', { provider: 'Monri' })}</p>
-          {step === 'declined' ? (
+          {step === 'opened' ? (
+            <>
+              <p role="status">{t('sdkPay.resultOpened')}</p>
+              <button type="button" className="button primary block" onClick={() => leave({ status: 'approved' })}>
+                {t('sdkPay.continueHere')}
+              </button>
+            </>
+          ) : step === 'declined' ? (
             <button type="button" className="button primary block" onClick={() => leave({})}>
               {t('sdkPay.back')}
             </button>

@@ -55,6 +55,10 @@ export interface MercadoPagoQuery {
   /** Major units as Mercado Pago takes them ("15.00"; CLP "1500"). */
   amount: string;
   currency: string;
+  /** A saved card being paid with: its id at Mercado Pago (the screen asks only its security code). */
+  cardId?: string;
+  /** The method (pId) a new card can be saved with ("save this card"), when it saves cards. */
+  paymentId?: string;
 }
 
 /** /MercadoPago's query (the action mercadopago.ts start() answers), or null when a field is missing or malformed. */
@@ -65,7 +69,15 @@ export function readMercadoPagoQuery(q: URLSearchParams): MercadoPagoQuery | nul
   const amount = q.get('amount') ?? '';
   const currency = q.get('currency') ?? '';
   if (!KEY.test(publicKey) || !sdkUrl || !REF.test(outTradeNo) || !/^\d{1,12}(\.\d{1,3})?$/.test(amount) || Number(amount) <= 0 || !CURRENCY.test(currency)) return null;
-  return { publicKey, sdkUrl, outTradeNo, amount, currency };
+  const cardId = q.get('cardId');
+  const paymentId = q.get('paymentId');
+  if (cardId !== null && !/^\d{1,30}$/.test(cardId)) return null;
+  return {
+    publicKey, sdkUrl, outTradeNo, amount, currency,
+    ...(cardId ? { cardId } : {}),
+    // Saving is offered for a new card only (a saved card is saved).
+    ...(!cardId && paymentId && /^[\w.-]{1,60}:[\w-]{1,40}$/.test(paymentId) ? { paymentId } : {}),
+  };
 }
 
 /** Monri's billing details (spec §3 "Monri billing"): the full name is the billing e-mail (spec §2 /MonriPay), Monri's country BA. */
@@ -113,6 +125,32 @@ export function sdkErrorText(e: unknown, fallback: string): string {
  */
 export function returnToApp(outTradeNo: string, fields: Record<string, string>): Promise<boolean> {
   return perform({ kind: 'form', url: siblingUrl(`/payments/return/${encodeURIComponent(outTradeNo)}`), fields });
+}
+
+/**
+ * Spec §2 /MonriPay: an approved payment goes to the result "in a new window on Android" (Android web-views keep
+ * the payment frame's page; the result opens beside it). Elsewhere: the same window.
+ */
+export function approvedNavigation(userAgent: string): 'newWindow' | 'sameWindow' {
+  return /\bAndroid\b/i.test(userAgent) ? 'newWindow' : 'sameWindow';
+}
+
+/**
+ * Monri approved: back to the paying screen through the return URL (the server resumes the payment and asks Monri; it
+ * never takes status=approved from here). On Android a new window (a GET of the return URL); where the web-view
+ * refuses to open one (window.open answers null), the same window. Resolves with where it went.
+ */
+export async function leaveApproved(
+  outTradeNo: string,
+  userAgent: string,
+  open: (url: string) => Window | null = (url) => window.open(url, '_blank'),
+): Promise<'newWindow' | 'sameWindow'> {
+  if (approvedNavigation(userAgent) === 'newWindow') {
+    const url = siblingUrl(`/payments/return/${encodeURIComponent(outTradeNo)}?status=approved`);
+    if (open(url)) return 'newWindow';
+  }
+  await returnToApp(outTradeNo, { status: 'approved' });
+  return 'sameWindow';
 }
 
 const loads = new Map<string, Promise<void>>();

@@ -94,7 +94,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     },
     preHandler: app.requireUser,
   }, async (req) => ok((await funds.cards(currentUser(req).id, req.query.agentId)).map((c) => ({
-    pId: c.id, pCardnumber: `**** **** **** ${c.last4}`, currencyName: c.currency, brand: c.brand,
+    pId: c.id, pCardnumber: `**** **** **** ${c.last4}`, currencyName: c.currency, brand: c.brand, paymentId: c.method_id,
   }))));
 
   app.post('/cdb/user/card/save', {
