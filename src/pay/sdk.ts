@@ -10,6 +10,7 @@ import { confirmDialog, toast } from '../ui/feedback.tsx';
 import type { T } from '../i18n/index.ts';
 import { perform } from './external.ts';
 import { STRIPE_RETRY_MS } from './stripe.ts';
+import { parseMonriBilling, type MonriBilling } from '../core/monriBilling.ts';
 
 const REF = /^[A-Za-z0-9]{1,40}$/;
 const KEY = /^[\w-]{1,200}$/;
@@ -80,7 +81,10 @@ export function readMercadoPagoQuery(q: URLSearchParams): MercadoPagoQuery | nul
   };
 }
 
-/** Monri's billing details (spec §3 "Monri billing"): the full name is the billing e-mail (spec §2 /MonriPay), Monri's country BA. */
+/**
+ * Monri's billing details (spec §3 "Monri billing"): the full name is the billing e-mail (spec §2 /MonriPay), Monri's
+ * country BA; the address, city, zip and phone the user's stored billing (user/more monriBilling) had, if any.
+ */
 export interface MonriTransaction {
   address: string;
   fullName: string;
@@ -92,10 +96,17 @@ export interface MonriTransaction {
   orderInfo: string;
 }
 
-export function monriTransaction(email: string, orderInfo = 'Powerly'): MonriTransaction {
+export function monriTransaction(email: string, orderInfo = 'Powerly', saved: MonriBilling = {}): MonriTransaction {
   const e = email.trim();
   // Monri takes a cardholder name of up to 30 characters.
-  return { address: '', fullName: e.slice(0, 30), city: '', zip: '', phone: '', country: 'BA', email: e, orderInfo };
+  return { address: saved.address ?? '', fullName: e.slice(0, 30), city: saved.city ?? '', zip: saved.zip ?? '', phone: saved.phone ?? '', country: 'BA', email: e, orderInfo };
+}
+
+/** The user's stored Monri billing (user/more's JSON text), read with the server's rule: {} when none or not valid. */
+export function storedMonriBilling(text: string | null | undefined): MonriBilling {
+  if (!text) return {};
+  const r = parseMonriBilling(text);
+  return 'billing' in r ? r.billing : {};
 }
 
 /** MercadoPago.js locales (es-AR … pt-BR, en-US): Spanish by the account's country (its currency), Portuguese as Brazil's. */

@@ -107,6 +107,11 @@ describe('Monri live: /MonriPay with Monri Components', () => {
     expect(p.transaction).toMatchObject({ fullName: 'ana@example.ba', email: 'ana@example.ba', country: 'BA' });
     const { rows } = await product.db.query<{ state: string }>('select state from external_payments where out_trade_no = $1', [out]);
     expect(rows[0]?.state).toBe('paid');
+    // The billing was kept (user/more monriBilling): the next payment's screen has the e-mail filled in.
+    const kept = await product.db.query<{ value: string }>("select value from user_more where key = 'monriBilling' order by updated_at desc limit 1");
+    expect(JSON.parse(kept.rows[0]!.value)).toMatchObject({ email: 'ana@example.ba', fullName: 'ana@example.ba', country: 'BA' });
+    await toMonriScreen(page, '3');
+    await expect.poll(() => page.getByLabel('E-mail').inputValue()).toBe('ana@example.ba');
   });
 
   it("shows Monri's errors in the card-errors area; a declined card is failed and nothing is credited", async () => {

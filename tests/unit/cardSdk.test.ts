@@ -1,7 +1,8 @@
 // The pure rules of the live card SDK screens (src/pay/sdk.ts): what /MonriPay and /MercadoPago accept from their
 // query, Monri's billing details, MercadoPago.js's locale, and the providers' error texts.
 import { describe, expect, it } from 'vitest';
-import { approvedNavigation, leaveApproved, mercadoPagoLocale, monriTransaction, readMercadoPagoQuery, readMonriQuery, sdkErrorText, sdkScriptUrl } from '../../src/pay/sdk.ts';
+import { parseMonriBilling, monriBillingText } from '../../src/core/monriBilling.ts';
+import { approvedNavigation, leaveApproved, mercadoPagoLocale, monriTransaction, storedMonriBilling, readMercadoPagoQuery, readMonriQuery, sdkErrorText, sdkScriptUrl } from '../../src/pay/sdk.ts';
 import { payerFields } from '../../src/pay/external.ts';
 
 const qs = (o: Record<string, string>) => new URLSearchParams(o);
@@ -68,6 +69,22 @@ describe('card SDK screens', () => {
       HTMLFormElement.prototype.submit = submit;
     }
     expect(submitted).toEqual(['post /payments/return/PABC124 status=approved', 'post /payments/return/PABC125 status=approved']);
+  });
+
+  it("Monri's stored billing (user/more monriBilling): one rule for the server and the screen", () => {
+    expect(parseMonriBilling('{"email":" ana@example.ba ","city":"Mostar"}')).toEqual({ billing: { email: 'ana@example.ba', city: 'Mostar' } });
+    expect(parseMonriBilling('nope')).toEqual({ fault: 'notJson' });
+    expect(parseMonriBilling('null')).toEqual({ fault: 'notObject' });
+    expect(parseMonriBilling('{"pan":"4111"}')).toEqual({ fault: 'unknownField', field: 'pan' });
+    expect(parseMonriBilling('{"zip":"1234567890"}')).toEqual({ fault: 'fieldTooLong', field: 'zip', max: 9 });
+    expect(parseMonriBilling('{"email":"x"}')).toEqual({ fault: 'email' });
+    expect(parseMonriBilling(JSON.stringify({ address: 'a'.repeat(2000) }))).toEqual({ fault: 'tooLong' });
+    expect(monriBillingText({ orderInfo: 'Powerly', email: 'a@b.ba' })).toBe('{"email":"a@b.ba","orderInfo":"Powerly"}');
+    // The screen: the stored address, city, zip and phone go with the payment; the name is still the e-mail, the country BA.
+    const saved = storedMonriBilling(JSON.stringify({ address: 'Titova 1', city: 'Sarajevo', zip: '71000', phone: '38761000000', country: 'HR', fullName: 'Old', email: 'old@example.ba' }));
+    expect(monriTransaction('ana@example.ba', 'Powerly', saved)).toEqual({ address: 'Titova 1', fullName: 'ana@example.ba', city: 'Sarajevo', zip: '71000', phone: '38761000000', country: 'BA', email: 'ana@example.ba', orderInfo: 'Powerly' });
+    expect(storedMonriBilling('{"bad":1}')).toEqual({});
+    expect(storedMonriBilling(null)).toEqual({});
   });
 
   it("Monri's billing: the full name is the billing e-mail (30 characters at most), the country BA", () => {

@@ -548,7 +548,7 @@ export class WalletService {
     const agent = await this.d.payments.agent(inp.agentHeader);
     const method = this.d.payments.externalMethod(inp.paymentId, agent);
     if (!method || method.kind !== 'card') throw badRequest('error.paymentMethod');
-    if (!method.provider.savesCards) throw refused('error.card.unsupported');
+    if (!method.provider.savesCards) throw refused('error.card.saveUnsupported');
     const email = inp.email.trim();
     if (!EMAIL.test(email)) throw badRequest('error.invoice.emailInvalid');
     const currency = parseCurrency(inp.currency ?? user.currency);
