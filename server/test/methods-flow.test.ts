@@ -367,7 +367,7 @@ describe('the live card SDK screens (Monri Components, MercadoPago.js) through t
     expect(saved.json(), saved.body).toMatchObject({ code: 0, data: { pId: expect.stringMatching(/^card_/) } });
     const cardId = saved.json().data.pId as string;
     const cards = (await live.app.inject({ method: 'GET', url: `${API}/cdb/user/card`, headers: { token } })).json().data as { pId: string; pCardnumber: string; brand: string; currencyName: string }[];
-    expect(cards).toContainEqual({ pId: cardId, pCardnumber: '**** **** **** 6351', brand: 'master', currencyName: 'BRL' });
+    expect(cards).toContainEqual({ pId: cardId, pCardnumber: '**** **** **** 6351', brand: 'master', currencyName: 'BRL', paymentId: 'mercadopago:MercadoPago' });
     const customer = [...new Set(mp.requests.filter((r) => /^\/v1\/customers\/[^/]+\/cards$/.test(r.path)).map((r) => r.path.split('/')[3]!))].at(-1)!;
     expect(mp.cardsOf(customer)).toHaveLength(1);
     // A spent token, a bad e-mail, a method that saves no cards: clear errors in the user's language.
