@@ -2,7 +2,7 @@
 import { api } from './client.ts';
 import type {
   AppleLoginBody, AuthCodeUrlBody, CaptchaQuestion, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery, SendVerifyCodeBody,
-  SendVerifyCodeQuery, UserInfo, MoreBody, MoreValues,
+  SendVerifyCodeQuery, UserInfo,
 } from '../contract/auth.ts';
 
 /** POST saas/tourist/login?code={deviceCode} → token. */
@@ -13,16 +13,6 @@ export function touristLogin(deviceCode: string): Promise<string> {
 /** GET userInfo → the signed-in user. */
 export function getUserInfo(): Promise<UserInfo> {
   return api.get<UserInfo>('userInfo');
-}
-
-/** GET user/more?keys=monriBilling → each key's stored JSON text (null when none). */
-export function getUserMore(keys: string): Promise<MoreValues> {
-  return api.get<MoreValues>('user/more', { query: { keys } });
-}
-
-/** POST user/more {monriBilling: JSON text}. */
-export function setUserMore(body: MoreBody): Promise<null> {
-  return api.post<null>('user/more', { body });
 }
 
 // ---- Sign-in calls (issue 4) ----

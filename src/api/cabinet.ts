@@ -2,7 +2,7 @@
 import { api } from './client.ts';
 import type { RentalKind } from '../core/devices.ts';
 import type { ScanResult } from '../contract/cabinets.ts';
-import type { BalanceRentResult, DepositRentBody, DepositRentResult, SavedCardRentBody } from '../contract/rentals.ts';
+import type { BalanceRentResult, DepositRentBody, DepositRentResult } from '../contract/rentals.ts';
 
 /** The scan result (spec §3 Cabinet), as declared in the contract. */
 export type Cabinet = ScanResult;
@@ -15,17 +15,6 @@ export function checkCabinet(url: string, id?: string, deviceType?: RentalKind):
 /** GET cdb/cabinet/useBalanceToRent?qrcode — borrow with the wallet balance. */
 export function rentWithBalance(qrcode: string, idempotencyKey?: string, deviceType?: RentalKind): Promise<BalanceRentResult> {
   return api.get<BalanceRentResult>('cdb/cabinet/useBalanceToRent', { query: { qrcode, ...(deviceType === 'station' ? { deviceType } : {}) }, idempotencyKey });
-}
-
-/** POST cdb/cabinet/savedCardToRent {qrcode, cardId, paymentId} — pay the deposit with a saved card and rent. */
-export function rentWithSavedCard(p: SavedCardRentBody, idempotencyKey: string): Promise<DepositRentResult> {
-  return api.post<DepositRentResult>('cdb/cabinet/savedCardToRent', {
-    body: {
-      qrcode: p.qrcode, cardId: p.cardId, paymentId: p.paymentId, ...(p.deviceType === 'station' ? { deviceType: p.deviceType } : {}),
-      ...(p.returnUrl ? { returnUrl: p.returnUrl } : {}),
-    },
-    idempotencyKey,
-  });
 }
 
 /** POST cdb/cabinet/useDepositToRent {qrcode, stripeToken, paymentId} — pay the deposit and rent. */

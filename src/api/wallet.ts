@@ -2,7 +2,7 @@
 import { api } from './client.ts';
 import type { PaymentMethod } from './payment.ts';
 import type {
-  CardConfirmBody, CardConfirmResult, CardSetup, CardTokenSaveBody, MovementPage, MovementsQuery, PayoutChannel, RechargeBody, RechargeResult, SavedCard,
+  CardConfirmBody, CardConfirmResult, CardSetup, MovementPage, MovementsQuery, PayoutChannel, RechargeBody, RechargeResult, SavedCard,
   Wallet, WithdrawApplyBody, WithdrawApplyResult, WithdrawCreateBody, WithdrawCreateResult,
 } from '../contract/wallet.ts';
 
@@ -50,10 +50,6 @@ export const startSaveCard = (paymentId: string, agentId: string | undefined, cu
 /** POST cdb/user/card/confirm {paymentId, paymentMethod} */
 export const confirmSaveCard = (body: CardConfirmBody, idempotencyKey: string) =>
   api.post<CardConfirmResult>('cdb/user/card/confirm', { body, idempotencyKey });
-
-/** POST cdb/user/card/saveToken {paymentId, token, paymentMethodId, issuerId, email}: a method's card token saved (Mercado Pago). */
-export const saveTokenCard = (body: CardTokenSaveBody, idempotencyKey: string) =>
-  api.post<CardConfirmResult>('cdb/user/card/saveToken', { body, idempotencyKey });
 
 /** GET cdb/user/card/remove/{cardId} */
 export const removeCard = (cardId: string) => api.get<null>(`cdb/user/card/remove/${encodeURIComponent(cardId)}`);

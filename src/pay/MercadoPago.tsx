@@ -21,7 +21,7 @@ import { money } from '../ui/format.ts';
 import { EMAIL } from '../core/email.ts';
 import { loadSdk, mercadoPagoLocale, readMercadoPagoQuery, returnToApp, sdkErrorText, titleFrames } from './sdk.ts';
 import { usePayStrings } from './strings.ts';
-import { saveTokenCard } from '../api/wallet.ts';
+import { saveTokenCard } from '../api/payScreens.ts';
 import { randomId } from '../stores/session.ts';
 import { toast } from '../ui/feedback.tsx';
 import { SdkInvalidLink } from './SdkInvalidLink.tsx';

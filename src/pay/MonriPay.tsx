@@ -20,7 +20,7 @@ import { money } from '../ui/format.ts';
 import { toMajor } from '../core/money.ts';
 import { EMAIL } from '../core/email.ts';
 import { leaveApproved, loadSdk, monriTransaction, readMonriQuery, returnToApp, storedMonriBilling, titleFrames } from './sdk.ts';
-import { getUserMore, setUserMore } from '../api/auth.ts';
+import { getUserMore, setUserMore } from '../api/payScreens.ts';
 import { monriBillingText, type MonriBilling } from '../core/monriBilling.ts';
 import { usePayStrings } from './strings.ts';
 import { SdkInvalidLink } from './SdkInvalidLink.tsx';
