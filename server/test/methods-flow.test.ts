@@ -397,6 +397,9 @@ describe('the live card SDK screens (Monri Components, MercadoPago.js) through t
     const forged = await call('cdb/payment/multicurrency/recharge', other, { amount: '12', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', stripeToken: `msc:${customer}:${screen.fields.cardId}` });
     expect(forged.statusCode).toBe(422);
     expect(await balance(other, 'BRL')).toBe(0);
+    // The card with another method (the card provider's): not that method's card, nothing charged.
+    expect((await call('cdb/payment/multicurrency/recharge', token, { amount: '12', currency: 'BRL', paymentId: 'card-sandbox', cardId })).json().code).toBe(404);
+    expect((await call('cdb/cabinet/savedCardToRent', token, { qrcode: 'PWL-SH-001', paymentId: 'card-sandbox', cardId })).json().code).toBe(404);
 
     // Removed: gone from the list and from the customer at Mercado Pago.
     expect((await live.app.inject({ method: 'GET', url: `${API}/cdb/user/card/remove/${cardId}`, headers: { token } })).json()).toMatchObject({ code: 0 });

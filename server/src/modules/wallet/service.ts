@@ -492,9 +492,11 @@ export class WalletService {
    * A saved card of this user and agent as a payment method for a payment: its provider ref. Another user's
    * card, a removed one or one saved under another agent is not found (nothing is charged).
    */
-  async savedCardRef(userId: number, cardId: string, agent: string) {
+  async savedCardRef(userId: number, cardId: string, agent: string, paymentId?: string) {
     const card = await this.d.repo.card(userId, cardId);
     if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
+    // A card saved with another provider than the chosen method's (a Mercado Pago card with a Stripe method) is not this method's.
+    if (paymentId !== undefined && card.provider !== this.provider(paymentId, agent).id) throw notFound('error.card.notFound');
     return card.payment_method_ref;
   }
 
