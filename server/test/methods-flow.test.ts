@@ -135,6 +135,10 @@ describe("Mercado Pago's saved cards in test mode", () => {
       method: 'POST', url: `${API}/cdb/user/card/saveToken`,
       headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sbs-${n++}`, ...(lang ? { lang } : {}) }, payload: form(body),
     });
+    // The method list says which methods save cards (the confirm screen offers their saved cards).
+    const list = (await methods(token, 'currency=BRL')) as (Methods & { savesCards?: boolean })[];
+    expect(list.find((m) => m.pId === 'mercadopago:MercadoPago')).toMatchObject({ kind: 'card', savesCards: true });
+    expect(list.filter((m) => m.savesCards).map((m) => m.pId)).toEqual(['mercadopago:MercadoPago']);
     const declined = await save({ paymentId: 'mercadopago:MercadoPago', token: await cardToken(b.app, '4000 0000 0000 0002'), email: 'lia@example.com.br', currency: 'BRL' }, 'es-ES');
     expect(declined.json()).toMatchObject({ code: 422, msg: expect.any(String) });
     const ok = await save({ paymentId: 'mercadopago:MercadoPago', token: await cardToken(b.app), email: 'lia@example.com.br', currency: 'BRL' });

@@ -120,7 +120,7 @@ export default function Confirm() {
   // The user's cards saved with this method (Mercado Pago), for the payTypes whose call takes a saved card.
   const [savedCards, setSavedCards] = useState<SavedCard[]>([]);
   const savedAgent = payType === 'CZ' ? query.get('agentId') || undefined : $agentOpenId.get() || undefined;
-  const savedFor = external?.kind === 'card' && (payType === 'CZ' || payType === 'YJ') && !q.paymentIntent ? external.pId : '';
+  const savedFor = external?.savesCards && (payType === 'CZ' || payType === 'YJ') && !q.paymentIntent ? external.pId : '';
   useEffect(() => {
     if (!savedFor) return setSavedCards([]);
     let live = true;
