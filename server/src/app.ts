@@ -26,7 +26,7 @@ import { EmbedService } from './modules/embed/service.ts';
 import { ProviderRegistry } from './modules/payments/provider.ts';
 import { PaymentsRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
-import { SandboxCardProvider } from './modules/payments/sandbox.ts';
+import { SandboxCardProvider, sandboxSavedCards } from './modules/payments/sandbox.ts';
 import { StripeCardProvider, type StripeAccount } from './modules/payments/stripe.ts';
 import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
 import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
@@ -179,6 +179,9 @@ export async function buildApp(deps: AppDeps) {
   const byAgent = methodProviders(deps.paymentMethods ?? {}, {
     repo: externalRepo, clock, publicUrl: deps.publicUrl ?? '', sandbox: sandboxOn, platformAgent: DEFAULT_AGENT, fetch: deps.methodFetch,
     cardOutcome: async (token) => (await acquirer.useToken(token, clock.now()))?.outcome,
+    customers: paymentsRepo,
+    // A method's saved card in test mode is a saved card of the sandbox card provider (its test card decides).
+    sandboxCards: sandboxSavedCards(acquirer, clock),
   });
   for (const p of [...byAgent.values()].flat()) providers.register(p);
   const auth = new AuthService(new AuthRepository(db), clock);
@@ -268,7 +271,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(cabinetRoutes, { cabinets });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
-    await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a) => wallet.savedCardRef(u, c, a) });
+    await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });

@@ -43,7 +43,7 @@ const migrations = fileURLToPath(new URL('../migrations', import.meta.url));
 
 /** The owning folder (under server/src) of every table. */
 const OWNERS: Record<string, readonly string[]> = {
-  'modules/auth': ['users', 'sessions', 'user_identities', 'captchas', 'otp_sends', 'otp_codes', 'sms_outbox'],
+  'modules/auth': ['users', 'sessions', 'user_identities', 'captchas', 'otp_sends', 'otp_codes', 'sms_outbox', 'user_more'],
   'modules/venues': ['venues', 'price_plans'],
   'modules/cabinets': ['cabinets', 'powerbanks', 'cabinet_events', 'cabinet_commands', 'cabinet_credentials', 'cabinet_rejects'],
   'modules/rentals': ['orders'],

@@ -3,7 +3,7 @@
 // provider's page and resumed on return, a cancelled payment, replays that never credit twice; then real adapters
 // against their test servers (M-Pesa; Monri and Mercado Pago with their card SDK screens and the page's CSP).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cabinetsOnline, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { FakeDaraja } from './providers/mpesa.ts';
 import { FakeMonri } from './providers/monri.ts';
@@ -125,6 +125,40 @@ describe("Flutterwave's card form in test mode", () => {
     const t = (await payer(token, { paymentId: 'flutterwave:Flutterwave', cardToken: card, email: 'ada@powerly.example', phoneNumber: '8030000000', areaCode: '234' })).json().data.token as string;
     const r = await post('cdb/payment/multicurrency/recharge', token, { amount: '700', currency: 'NGN', paymentId: 'flutterwave:Flutterwave', stripeToken: t });
     expect(r.json(), r.body).toMatchObject({ code: 0, data: { pBalance: 700, pCurrencyType: 'NGN' } });
+  });
+});
+
+describe("Mercado Pago's saved cards in test mode", () => {
+  it('saves the sandbox card form\'s card, lists it, pays with it (its test card decides), refuses a declined card', async () => {
+    const token = await touristToken(b.app);
+    const save = (body: Record<string, string | undefined>, lang?: string) => b.app.inject({
+      method: 'POST', url: `${API}/cdb/user/card/saveToken`,
+      headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sbs-${n++}`, ...(lang ? { lang } : {}) }, payload: form(body),
+    });
+    // The method list says which methods save cards (the confirm screen offers their saved cards).
+    const list = (await methods(token, 'currency=BRL')) as (Methods & { savesCards?: boolean })[];
+    expect(list.find((m) => m.pId === 'mercadopago:MercadoPago')).toMatchObject({ kind: 'card', savesCards: true });
+    expect(list.filter((m) => m.savesCards).map((m) => m.pId)).toEqual(['mercadopago:MercadoPago']);
+    const declined = await save({ paymentId: 'mercadopago:MercadoPago', token: await cardToken(b.app, '4000 0000 0000 0002'), email: 'lia@example.com.br', currency: 'BRL' }, 'es-ES');
+    expect(declined.json()).toMatchObject({ code: 422, msg: expect.any(String) });
+    const ok = await save({ paymentId: 'mercadopago:MercadoPago', token: await cardToken(b.app), email: 'lia@example.com.br', currency: 'BRL' });
+    expect(ok.json(), ok.body).toMatchObject({ code: 0 });
+    const cardId = ok.json().data.pId as string;
+    const cards = (await get('cdb/user/card', token)).json().data as { pId: string; pCardnumber: string }[];
+    expect(cards).toContainEqual(expect.objectContaining({ pId: cardId, pCardnumber: '**** **** **** 4242' }));
+    const paid = await post('cdb/payment/multicurrency/recharge', token, { amount: '9', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', cardId });
+    expect(paid.json(), paid.body).toMatchObject({ code: 0, data: { pBalance: 9, pCurrencyType: 'BRL' } });
+    // As the sandbox card provider's own card saving: a card its test values decline is not saved.
+    const poor = await save({ paymentId: 'mercadopago:MercadoPago', token: await cardToken(b.app, '4000 0000 0000 9995'), email: 'lia@example.com.br', currency: 'BRL' }, 'pt-PT');
+    expect(poor.json()).toMatchObject({ code: 422 });
+    // A single-use token saves once.
+    const once = await cardToken(b.app);
+    expect((await save({ paymentId: 'mercadopago:MercadoPago', token: once, email: 'lia@example.com.br' })).json().code).toBe(0);
+    expect((await save({ paymentId: 'mercadopago:MercadoPago', token: once, email: 'lia@example.com.br' })).json().code).toBe(422);
+    expect((await get(`cdb/user/card/remove/${cardId}`, token)).json()).toMatchObject({ code: 0 });
+    const after = await post('cdb/payment/multicurrency/recharge', token, { amount: '9', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', cardId });
+    expect(after.statusCode).toBe(404);
+    expect(await checkLedger(b.db)).toEqual([]);
   });
 });
 
@@ -317,7 +351,7 @@ describe('the live card SDK screens (Monri Components, MercadoPago.js) through t
   it('Mercado Pago: the screen\'s card token comes back through the return and the resume charges it once', async () => {
     const token = await touristToken(live.app);
     const { paymentIntent, screen } = await topUp(token, 'mercadopago:MercadoPago', '20', 'BRL');
-    expect(screen).toEqual({ kind: 'form', url: '#/MercadoPago', fields: { publicKey: 'TEST-pk-1', sdkUrl: `${mp.url}/js/v2`, outTradeNo: paymentIntent, amount: '20.00', currency: 'BRL' } });
+    expect(screen).toEqual({ kind: 'form', url: '#/MercadoPago', fields: { publicKey: 'TEST-pk-1', sdkUrl: `${mp.url}/js/v2`, outTradeNo: paymentIntent, amount: '20.00', currency: 'BRL', paymentId: 'mercadopago:MercadoPago' } });
     const cardToken = await mp.cardToken({ number: '5031 4332 1540 6351', holder: 'APRO' });
     await back(paymentIntent, { token: cardToken, paymentMethodId: 'master', issuerId: '24', installments: '1', email: 'ana@example.com.br', identificationType: 'CPF', identificationNumber: '12345678909' });
     const done = await call('cdb/payment/multicurrency/recharge', token, { amount: '20', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', paymentIntent });
@@ -325,6 +359,55 @@ describe('the live card SDK screens (Monri Components, MercadoPago.js) through t
     const again = await call('cdb/payment/multicurrency/recharge', token, { amount: '20', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', paymentIntent });
     expect(again.json().data.pBalance).toBe(20);
     expect([...mp.payments.values()].filter((p) => p.external_reference === paymentIntent)).toHaveLength(1);
+    expect(await checkLedger(live.db)).toEqual([]);
+  });
+
+  it('Mercado Pago saved card: saved from the screen\'s token, listed, paid later with a fresh token of the card (its CVV), only by its owner, removed', async () => {
+    const token = await touristToken(live.app);
+    const save = (body: Record<string, string | undefined>, t = token, lang?: string) =>
+      live.app.inject({ method: 'POST', url: `${API}/cdb/user/card/saveToken`, headers: { token: t, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sv-${n++}`, ...(lang ? { lang } : {}) }, payload: form(body) });
+    // The screen tokenises the card twice: one token saves it, the other pays (a card token is single-use).
+    const saved = await save({ paymentId: 'mercadopago:MercadoPago', token: await mp.cardToken({ number: '5031 4332 1540 6351', holder: 'APRO' }), paymentMethodId: 'master', issuerId: '24', email: 'lia@example.com.br', currency: 'BRL' });
+    expect(saved.json(), saved.body).toMatchObject({ code: 0, data: { pId: expect.stringMatching(/^card_/) } });
+    const cardId = saved.json().data.pId as string;
+    const cards = (await live.app.inject({ method: 'GET', url: `${API}/cdb/user/card`, headers: { token } })).json().data as { pId: string; pCardnumber: string; brand: string; currencyName: string }[];
+    expect(cards).toContainEqual({ pId: cardId, pCardnumber: '**** **** **** 6351', brand: 'master', currencyName: 'BRL', paymentId: 'mercadopago:MercadoPago' });
+    const customer = [...new Set(mp.requests.filter((r) => /^\/v1\/customers\/[^/]+\/cards$/.test(r.path)).map((r) => r.path.split('/')[3]!))].at(-1)!;
+    expect(mp.cardsOf(customer)).toHaveLength(1);
+    // A spent token, a bad e-mail, a method that saves no cards: clear errors in the user's language.
+    const spent = mp.requests.filter((r) => r.path.endsWith('/cards')).at(-1)!.body as { token: string };
+    expect((await save({ paymentId: 'mercadopago:MercadoPago', token: spent.token, email: 'lia@example.com.br' }, token, 'pt-PT')).json()).toMatchObject({ code: 422 });
+    expect((await save({ paymentId: 'mercadopago:MercadoPago', token: 'x1234567', email: 'nope' })).json()).toMatchObject({ code: 400 });
+    expect((await save({ paymentId: 'monri:Monri_WebPay', token: 'x1234567', email: 'lia@example.com.br' })).json()).toMatchObject({ code: 422 });
+
+    // Paying with it: the screen gets the card's id and asks only its security code.
+    const r = await call('cdb/payment/multicurrency/recharge', token, { amount: '12', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', cardId, returnUrl: 'http://localhost/#/confirm?payType=CZ&currency=BRL' });
+    expect(r.json(), r.body).toMatchObject({ code: 0, data: { outTradeNo: '' } });
+    const { paymentIntent, clientSecret } = r.json().data.action as { clientSecret: string; paymentIntent: string };
+    const screen = JSON.parse(clientSecret.slice(4)) as { url: string; fields: Record<string, string> };
+    expect(screen.url).toBe('#/MercadoPago');
+    expect(screen.fields).toMatchObject({ cardId: mp.cardsOf(customer)[0]!.id, amount: '12.00' });
+    expect(screen.fields.paymentId).toBeUndefined(); // nothing to save: it is saved
+    await back(paymentIntent, { token: await mp.savedCardToken(screen.fields.cardId!, '123') });
+    const done = await call('cdb/payment/multicurrency/recharge', token, { amount: '12', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', paymentIntent });
+    expect(done.json(), done.body).toMatchObject({ code: 0, data: { pBalance: 12, pCurrencyType: 'BRL' } });
+    const charge = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
+    expect(charge.body).toMatchObject({ payer: { type: 'customer', id: customer }, external_reference: paymentIntent });
+
+    // Another user: neither the card id nor its reference pays anything.
+    const other = await touristToken(live.app);
+    const theirs = await call('cdb/payment/multicurrency/recharge', other, { amount: '12', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', cardId });
+    expect(theirs.json().code).toBe(404);
+    const forged = await call('cdb/payment/multicurrency/recharge', other, { amount: '12', currency: 'BRL', paymentId: 'mercadopago:MercadoPago', stripeToken: `msc:${customer}:${screen.fields.cardId}` });
+    expect(forged.statusCode).toBe(422);
+    expect(await balance(other, 'BRL')).toBe(0);
+    // The card with another method (the card provider's): not that method's card, nothing charged.
+    expect((await call('cdb/payment/multicurrency/recharge', token, { amount: '12', currency: 'BRL', paymentId: 'card-sandbox', cardId })).json().code).toBe(404);
+    expect((await call('cdb/cabinet/savedCardToRent', token, { qrcode: 'PWL-SH-001', paymentId: 'card-sandbox', cardId })).json().code).toBe(404);
+
+    // Removed: gone from the list and from the customer at Mercado Pago.
+    expect((await live.app.inject({ method: 'GET', url: `${API}/cdb/user/card/remove/${cardId}`, headers: { token } })).json()).toMatchObject({ code: 0 });
+    expect(mp.cardsOf(customer)).toHaveLength(0);
     expect(await checkLedger(live.db)).toEqual([]);
   });
 });

@@ -266,7 +266,7 @@ describe('saved cards', () => {
     expect(conf.headers['idempotent-replayed']).toBe('true');
     const cardId = conf.json().data.pId;
     expect((await get('cdb/user/card?userEnd=web&agentId=agent-7', token)).json().data)
-      .toEqual([{ pId: cardId, pCardnumber: '**** **** **** 4444', currencyName: 'EUR', brand: 'mastercard' }]);
+      .toEqual([{ pId: cardId, pCardnumber: '**** **** **** 4444', currencyName: 'EUR', brand: 'mastercard', paymentId: 'card-sandbox' }]);
     expect((await get('cdb/user/card?userEnd=web', token)).json().data).toEqual([]); // other agent
     // The saved card is reusable (twice), for its own agent only.
     for (let i = 0; i < 2; i++) expect((await topUp(token, '10', 'EUR', { cardId, agentId: 'agent-7' })).json().code).toBe(0);

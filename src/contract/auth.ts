@@ -26,6 +26,17 @@ export const UserInfo = Type.Object({
 });
 export type UserInfo = Static<typeof UserInfo>;
 
+/** GET user/more?keys=monriBilling (spec §7): each key's stored JSON text, null when none is stored. */
+export const MoreQuery = Type.Object({ keys: Type.String({ minLength: 1, maxLength: 200, description: 'comma-separated keys: monriBilling' }) });
+export type MoreQuery = Static<typeof MoreQuery>;
+export const MoreValues = Type.Object({ monriBilling: Type.Optional(Type.Union([Type.String(), Type.Null()])) });
+export type MoreValues = Static<typeof MoreValues>;
+/** POST user/more {monriBilling}: Monri's billing details as JSON text (src/core/monriBilling.ts). */
+export const MoreBody = Type.Object({
+  monriBilling: Type.String({ maxLength: 4000, description: 'JSON text of address, fullName, city, zip, phone, country, email, orderInfo' }),
+});
+export type MoreBody = Static<typeof MoreBody>;
+
 export const CaptchaQuery = Type.Object({ uuid: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' }) });
 /** GET captcha/question: the picture's accessible alternative, spoken by screen readers. */
 export const CaptchaQuestion = Type.Object({ question: Type.String() });

@@ -30,6 +30,8 @@ export const PaymentMethod = Type.Object({
    * code). Live, its card fields go to the payer endpoint; in test mode (sandbox) the sandbox card form's token does.
    */
   directCard: Type.Optional(Type.Boolean()),
+  /** Powerly extension: the method saves cards (Mercado Pago: cdb/user/card/saveToken), and pays with the saved ones. */
+  savesCards: Type.Optional(Type.Boolean()),
 });
 export type PaymentMethod = Static<typeof PaymentMethod>;
 

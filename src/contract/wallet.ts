@@ -30,7 +30,10 @@ export const PayoutChannel = Type.Object({
 });
 export type PayoutChannel = Static<typeof PayoutChannel>;
 
-export const SavedCard = Type.Object({ pId: Type.String(), pCardnumber: Type.String(), currencyName: Type.String(), brand: Type.String() });
+export const SavedCard = Type.Object({
+  pId: Type.String(), pCardnumber: Type.String(), currencyName: Type.String(), brand: Type.String(),
+  paymentId: Type.Optional(Type.String({ description: 'Powerly extension: the pId of the method the card was saved with (a Mercado Pago card pays only through Mercado Pago)' })),
+});
 export type SavedCard = Static<typeof SavedCard>;
 
 export const RechargeBody = Type.Object({
@@ -105,6 +108,20 @@ export const CardConfirmBody = Type.Object({
 export type CardConfirmBody = Static<typeof CardConfirmBody>;
 export const CardConfirmResult = Type.Object({ pId: Type.String() });
 export type CardConfirmResult = Static<typeof CardConfirmResult>;
+
+/**
+ * Spec §7 Mercado Pago "card save": a card token of the method's own card SDK (MercadoPago.js on /MercadoPago; the
+ * sandbox card form in test mode) saved on the user's customer at the provider, listed with the other saved cards.
+ */
+export const CardTokenSaveBody = Type.Object({
+  paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of a method that saves cards (mercadopago:MercadoPago)' }),
+  token: Type.String({ minLength: 1, maxLength: 200, description: "single-use card token of the method's card SDK" }),
+  paymentMethodId: Type.Optional(Type.String({ maxLength: 40, pattern: '^[a-z0-9_]*$' })),
+  issuerId: Type.Optional(Type.String({ maxLength: 20, pattern: '^[0-9]*$' })),
+  email: Type.String({ minLength: 3, maxLength: 254, description: "the payer's e-mail (the provider's customer)" }),
+  currency: Type.Optional(Currency),
+});
+export type CardTokenSaveBody = Static<typeof CardTokenSaveBody>;
 
 export const CardRemoveParams = Type.Object({ cardId: Type.String({ minLength: 1, maxLength: 100 }) });
 export type CardRemoveParams = Static<typeof CardRemoveParams>;

@@ -14,10 +14,11 @@ import { useLatest } from '../ui/hooks.ts';
 import { $route, back, href, navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
-import { randomId } from '../stores/session.ts';
+import { $agentOpenId, randomId } from '../stores/session.ts';
 import { listPaymentMethods, payOrder, type PaymentMethod } from '../api/payment.ts';
 import { rentWithDeposit } from '../api/cabinet.ts';
-import { recharge } from '../api/wallet.ts';
+import { rentWithSavedCard } from '../api/payScreens.ts';
+import { listCards, recharge, type SavedCard } from '../api/wallet.ts';
 import { buyOrder } from '../api/orders.ts';
 import { confirmPackage, payBoxDeposit, rentPackage } from '../api/mifi.ts';
 import { orderSubmit } from '../core/mifi.ts';
@@ -116,6 +117,18 @@ export default function Confirm() {
   const method = chosen ?? (methods ? pickCardMethod(methods) : undefined);
   // A method beyond the card provider (M-Pesa, PayPal, WeChat Pay, …) pays through ExternalPay.
   const external = method?.kind ? method : null;
+  // The user's cards saved with this method (Mercado Pago), for the payTypes whose call takes a saved card.
+  const [savedCards, setSavedCards] = useState<SavedCard[]>([]);
+  const savedAgent = payType === 'CZ' ? query.get('agentId') || undefined : $agentOpenId.get() || undefined;
+  const savedFor = external?.savesCards && (payType === 'CZ' || payType === 'YJ') && !q.paymentIntent ? external.pId : '';
+  useEffect(() => {
+    if (!savedFor) return setSavedCards([]);
+    let live = true;
+    listCards(savedAgent).then((cards) => live && setSavedCards(cards.filter((c) => c.paymentId === savedFor)), () => live && setSavedCards([]));
+    return () => {
+      live = false;
+    };
+  }, [savedFor, savedAgent]);
   const provider: CardProvider | null = method && !external ? cardProviderFor(method) : null;
   const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
   /** The debit-only card type (spec §9 debitcard): the same card form, a note, and test mode's hint says which cards pass. */
@@ -125,7 +138,7 @@ export default function Confirm() {
   const preAuth = preAuthPlan || (boxDeposit && holds);
 
   /** Sends a payment to the server call of this payType; `action` when the customer must finish it first. */
-  const serverCall = async (input: { stripeToken?: string; paymentIntent?: string }, key: string): Promise<PayAnswer> => {
+  const serverCall = async (input: { stripeToken?: string; paymentIntent?: string; cardId?: string }, key: string): Promise<PayAnswer> => {
     const paymentId = method?.pId ?? q.paymentId;
     // Redirect methods (iDEAL) come back to this screen, which resumes the payment (?payment_intent).
     const redirect = method && ((stripeKind(method.pPaymentType) === 'redirect' && !cardProviderFor(method)) || method.kind);
@@ -139,7 +152,7 @@ export default function Confirm() {
     }
     if (payType === 'CZ') {
       const agentId = query.get('agentId') || undefined;
-      const r = await recharge({ amount: price, currency, agentId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl }, key);
+      const r = await recharge({ amount: price, currency, agentId, paymentId, stripeToken: input.stripeToken, cardId: input.cardId, paymentIntent: input.paymentIntent, returnUrl }, key);
       return r.action ? { action: r.action } : { done: r.outTradeNo };
     }
     if (payType === 'overbuy') {
@@ -178,6 +191,10 @@ export default function Confirm() {
     // The device kind the scanned cabinet was priced for (a power station is rented with its own plan and deposit).
     const scanned = $cabinet.get();
     const deviceType = scanned?.qrcode === qrcode ? scanned.deviceType : undefined;
+    if (input.cardId) {
+      const r = await rentWithSavedCard({ qrcode, cardId: input.cardId, paymentId, returnUrl, deviceType }, key);
+      return r.action ? { action: r.action } : { done: r.outTradeNo };
+    }
     const r = await rentWithDeposit({ qrcode, stripeToken: input.stripeToken ?? 'resume', paymentId, paymentIntent: input.paymentIntent, returnUrl, deviceType }, key);
     return r.action ? { action: r.action } : { done: r.outTradeNo };
   };
@@ -307,6 +324,7 @@ export default function Confirm() {
               resumeRef={q.paymentIntent || undefined}
               submitLabel={(preAuthPlan || boxDeposit) && external.hold ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
               call={(input) => serverCall(input, randomId())}
+              savedCards={savedCards}
               onDone={afterPaid}
               onError={payError}
             />

@@ -18,13 +18,16 @@ import { cardProviderFor, CardProviderError, type CardDetails } from './provider
 import { SandboxCardsHint, SandboxHint } from './SandboxHint.tsx';
 import { externalAction, payerFields, perform, pollPlan } from './external.ts';
 import type { PayAnswer } from './stripe.ts';
+import type { SavedCard } from '../api/wallet.ts';
 
 export interface ExternalPayProps {
   method: PaymentMethod;
   preAuth: boolean;
   submitLabel: string;
-  /** The paying call of the screen's payType: with the payer token, or with the payment to resume. */
-  call: (input: { stripeToken?: string; paymentIntent?: string }) => Promise<PayAnswer>;
+  /** The paying call of the screen's payType: with the payer token, a saved card, or the payment to resume. */
+  call: (input: { stripeToken?: string; paymentIntent?: string; cardId?: string }) => Promise<PayAnswer>;
+  /** The user's cards saved with this method (Mercado Pago), offered instead of a new card where the payType takes one. */
+  savedCards?: SavedCard[];
   onDone: (orderNo: string) => void;
   onError: (e: unknown) => void;
   /** Back from the provider: wait for this payment's outcome. */
@@ -33,7 +36,7 @@ export interface ExternalPayProps {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onError, resumeRef }: ExternalPayProps) {
+export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onError, resumeRef, savedCards = [] }: ExternalPayProps) {
   const t = useT();
   const id = useId();
   const need = payerFields(method, preAuth);
@@ -41,6 +44,8 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
   const [phone, setPhone] = useState('');
   const [email, setEmail] = useState('');
   const [agreed, setAgreed] = useState(false);
+  /** A saved card chosen instead of a new one ('' = a new card). */
+  const [cardId, setCardId] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   /** Waiting for the provider's answer about this payment (our outTradeNo). */
@@ -109,17 +114,34 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
         paymentId: method.pId, phoneNumber: phone || undefined, email: email || undefined, agreement: need.agreement ? agreed : undefined, hold: preAuth,
         ...(payer ? await payer() : {}),
       });
-      const a = await call({ stripeToken: token });
-      if ('done' in a) return onDone(a.done);
-      const action = externalAction(a.action.clientSecret);
-      if (!action) throw new Error(t('confirm.payFailed'));
-      if (!(await perform(action))) throw new Error(t('external.cancelled'));
-      // Leaving for the provider's page: the return brings the customer back to this screen, which resumes.
-      if (action.kind === 'redirect' || action.kind === 'form' || (action.kind === 'jsapi' && action.params.sandboxCheckout)) return;
-      setWaiting(a.action.paymentIntent);
+      await proceed(await call({ stripeToken: token }));
     } catch (e) {
       if (e instanceof CardProviderError) setError(e.message);
       else onError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** The paying call's answer: done, or the action the customer takes (a provider's page, a card SDK screen, a prompt). */
+  const proceed = async (a: PayAnswer) => {
+    if ('done' in a) return onDone(a.done);
+    const action = externalAction(a.action.clientSecret);
+    if (!action) throw new Error(t('confirm.payFailed'));
+    if (!(await perform(action))) throw new Error(t('external.cancelled'));
+    // Leaving for the provider's page: the return brings the customer back to this screen, which resumes.
+    if (action.kind === 'redirect' || action.kind === 'form' || (action.kind === 'jsapi' && action.params.sandboxCheckout)) return;
+    setWaiting(a.action.paymentIntent);
+  };
+
+  /** Pays with a saved card (live, the provider's screen asks its security code). */
+  const paySaved = async () => {
+    setError('');
+    setBusy(true);
+    try {
+      await proceed(await call({ cardId }));
+    } catch (e) {
+      onError(e);
     } finally {
       setBusy(false);
     }
@@ -142,8 +164,45 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     );
   }
 
+  const savedChoice = savedCards.length ? (
+    <div className="field">
+      <label htmlFor={`${id}-saved`}>{t('wallet.in.payWith')}</label>
+      <select id={`${id}-saved`} value={cardId} disabled={busy} onChange={(e) => setCardId(e.target.value)}>
+        <option value="">{t('wallet.in.newCard')}</option>
+        {savedCards.map((c) => (
+          <option key={c.pId} value={c.pId}>
+            {c.pCardnumber}
+          </option>
+        ))}
+      </select>
+    </div>
+  ) : null;
+  if (cardId) {
+    return (
+      <form
+        noValidate
+        onSubmit={(e: FormEvent) => {
+          e.preventDefault();
+          if (!busy) void paySaved();
+        }}
+      >
+        {savedChoice}
+        {method.sdk ? <p className="muted">{t('external.sdkNote', { method: method.label })}</p> : null}
+        {error ? (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
+          {busy ? t('confirm.paying') : submitLabel}
+        </button>
+      </form>
+    );
+  }
+
   const fields = (
     <>
+      {savedChoice}
       {method.sandbox && need.card ? <SandboxCardsHint /> : null}
       {method.sandbox && method.testValues?.length ? (
         <SandboxHint text={t('external.sandboxText')} values={method.testValues.map((v) => ({ value: v.value, label: t(`external.outcome.${v.outcome}`) }))} />

@@ -5,6 +5,10 @@
 // MercadoPago.js reads for the card's BIN; on submit creates the card token (`mp.fields.createCardToken`) and posts
 // spec §7's pagoPaymentRequest fields (token, paymentMethodId, issuerId, installments; the payer's e-mail and
 // document) to /payments/return/<outTradeNo>. The resume of the screen that paid creates the payment with them.
+// "Save this card" (the action names the method, `paymentId`): a first card token is saved (cdb/user/card/saveToken,
+// spec §7 card save) and a second one pays (a card token is single-use). A saved card being paid with (`cardId`):
+// only the security code field, and the token is the saved card's (`createCardToken({cardId})`), as Mercado Pago
+// requires.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import './pay.css';
 import { useStore } from '@nanostores/react';
@@ -17,6 +21,9 @@ import { money } from '../ui/format.ts';
 import { EMAIL } from '../core/email.ts';
 import { loadSdk, mercadoPagoLocale, readMercadoPagoQuery, returnToApp, sdkErrorText, titleFrames } from './sdk.ts';
 import { usePayStrings } from './strings.ts';
+import { saveTokenCard } from '../api/payScreens.ts';
+import { randomId } from '../stores/session.ts';
+import { toast } from '../ui/feedback.tsx';
 import { SdkInvalidLink } from './SdkInvalidLink.tsx';
 
 type SecureField = 'cardNumber' | 'expirationDate' | 'securityCode';
@@ -32,7 +39,7 @@ interface IdType {
 interface MpInstance {
   fields: {
     create(type: SecureField, options?: { placeholder?: string }): MpField;
-    createCardToken(data: { cardholderName: string; identificationType?: string; identificationNumber?: string }): Promise<{ id: string }>;
+    createCardToken(data: { cardholderName: string; identificationType?: string; identificationNumber?: string } | { cardId: string }): Promise<{ id: string }>;
   };
   getIdentificationTypes(): Promise<IdType[]>;
   getPaymentMethods(o: { bin: string }): Promise<{ results: { id: string; payment_type_id: string }[] }>;
@@ -62,6 +69,7 @@ export default function MercadoPago() {
   const [idTypes, setIdTypes] = useState<IdType[]>([]);
   const [info, setInfo] = useState<CardInfo | null>(null);
   const [form, setForm] = useState({ email: '', holder: '', idType: '', idNumber: '', issuer: '', installments: '1' });
+  const [saveCard, setSaveCard] = useState(false);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const hosts = useRef<HTMLDivElement>(null);
@@ -70,6 +78,7 @@ export default function MercadoPago() {
   const sdkUrl = q?.sdkUrl;
   const amount = q?.amount;
   const locale = q ? mercadoPagoLocale(lang, q.currency) : 'en-US';
+  const savedCard = q?.cardId;
   useEffect(() => {
     if (!key || !sdkUrl || !amount) return;
     let live = true;
@@ -80,6 +89,11 @@ export default function MercadoPago() {
       const sdk = new Ctor(key, { locale });
       const t = tNow.current;
       const placeholder: Record<SecureField, string> = { cardNumber: '1234 1234 1234 1234', expirationDate: t('card.expiryPlaceholder'), securityCode: '123' };
+      if (savedCard) {
+        // A saved card: its security code only; the card, its method and issuer are Mercado Pago's already.
+        mounted = [sdk.fields.create('securityCode', { placeholder: placeholder.securityCode }).mount(hostId('securityCode'))];
+        return setMp(sdk);
+      }
       mounted = FIELDS.map((f) => sdk.fields.create(f, { placeholder: placeholder[f] }).mount(hostId(f)));
       // The card's BIN decides its payment method, issuers and installments (MercadoPago.js asks Mercado Pago).
       mounted[0]!.on('binChange', ({ bin }) => {
@@ -112,7 +126,7 @@ export default function MercadoPago() {
       live = false;
       mounted.forEach((m) => m.unmount());
     };
-  }, [key, sdkUrl, amount, locale, tNow]);
+  }, [key, sdkUrl, amount, locale, savedCard, tNow]);
 
   useEffect(() => (hosts.current ? titleFrames(hosts.current, tNow.current('stripe.cardLabel')) : undefined), [mp, tNow]);
 
@@ -125,8 +139,23 @@ export default function MercadoPago() {
     if (focus) document.getElementById(focus)?.focus();
   };
 
+  const paySaved = async () => {
+    if (!mp || busy || !q.cardId) return;
+    setBusy(true);
+    setError('');
+    let token: string;
+    try {
+      token = (await mp.fields.createCardToken({ cardId: q.cardId })).id;
+    } catch (e) {
+      setBusy(false);
+      return fail(sdkErrorText(e, t('stripe.cardIncomplete')));
+    }
+    void returnToApp(q.outTradeNo, { token, installments: '1' });
+  };
+
   const submit = async (ev: FormEvent) => {
     ev.preventDefault();
+    if (q.cardId) return paySaved();
     if (!mp || busy) return;
     if (!EMAIL.test(form.email.trim())) return fail(t('external.emailRequired'), `${id}-email`);
     if (!form.holder.trim()) return fail(t('sdkPay.holderRequired'), `${id}-holder`);
@@ -135,12 +164,28 @@ export default function MercadoPago() {
     setBusy(true);
     setError('');
     let token: string;
+    const doc = idTypes.length ? { identificationType: form.idType, identificationNumber: form.idNumber.trim() } : {};
+    const tokenise = async () => (await mp.fields.createCardToken({ cardholderName: form.holder.trim(), ...doc })).id;
     try {
-      const doc = idTypes.length ? { identificationType: form.idType, identificationNumber: form.idNumber.trim() } : {};
-      token = (await mp.fields.createCardToken({ cardholderName: form.holder.trim(), ...doc })).id;
+      token = await tokenise();
     } catch (e) {
       setBusy(false);
       return fail(sdkErrorText(e, t('stripe.cardIncomplete')));
+    }
+    if (saveCard && q.paymentId) {
+      // This token saves the card; a second one pays. A card that could not be saved is still paid with.
+      try {
+        await saveTokenCard({ paymentId: q.paymentId, token, paymentMethodId: info.paymentMethodId, issuerId: form.issuer || undefined, email: form.email.trim(), currency: q.currency }, randomId());
+        toast(t('sdkPay.cardSaved'));
+      } catch {
+        toast(t('sdkPay.saveFailed'));
+      }
+      try {
+        token = await tokenise();
+      } catch (e) {
+        setBusy(false);
+        return fail(sdkErrorText(e, t('stripe.cardIncomplete')));
+      }
     }
     void returnToApp(q.outTradeNo, {
       token, paymentMethodId: info.paymentMethodId, issuerId: form.issuer, installments: form.installments, email: form.email.trim(),
@@ -167,77 +212,104 @@ export default function MercadoPago() {
           </p>
           <p className="amount">{shown}</p>
         </section>
-        <form className="card-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
-          <div className="field">
-            <label htmlFor={`${id}-email`}>{t('external.email')}</label>
-            <input id={`${id}-email`} type="email" autoComplete="email" maxLength={254} value={form.email} onChange={set('email')} />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-holder`}>{t('sdkPay.holder')}</label>
-            <input id={`${id}-holder`} type="text" autoComplete="cc-name" maxLength={100} value={form.holder} onChange={set('holder')} />
-          </div>
-          {mp === undefined ? <Loading label={t('stripe.loadingProvider')} /> : null}
-          {mp === null ? <p role="alert">{t('stripe.unavailable')}</p> : null}
-          <div ref={hosts} className="card-form">
-            {secure('cardNumber', t('card.number'))}
-            <div className="field-row">
-              {secure('expirationDate', t('card.expiry'))}
+        {q.cardId ? (
+          <form className="card-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
+            <p>{t('sdkPay.savedCardText')}</p>
+            {mp === undefined ? <Loading label={t('stripe.loadingProvider')} /> : null}
+            {mp === null ? <p role="alert">{t('stripe.unavailable')}</p> : null}
+            <div ref={hosts} className="card-form">
               {secure('securityCode', t('card.cvc'))}
             </div>
-          </div>
-          {idTypes.length ? (
-            <div className="field-row">
+            <p id="card-errors" className="field-error" role="alert">
+              {error}
+            </p>
+            <p className="muted small">{t('sdkPay.secureNote', { provider: 'Mercado Pago' })}</p>
+            <button type="submit" className="button primary block" aria-disabled={busy || !mp} aria-busy={busy}>
+              {busy ? t('confirm.paying') : t('confirm.pay', { amount: shown })}
+            </button>
+            <button type="button" className="button block" disabled={busy} onClick={() => void returnToApp(q.outTradeNo, { cancel: '1' })}>
+              {t('sdkPay.cancel')}
+            </button>
+          </form>
+        ) : (
+          <form className="card-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
+            <div className="field">
+              <label htmlFor={`${id}-email`}>{t('external.email')}</label>
+              <input id={`${id}-email`} type="email" autoComplete="email" maxLength={254} value={form.email} onChange={set('email')} />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-holder`}>{t('sdkPay.holder')}</label>
+              <input id={`${id}-holder`} type="text" autoComplete="cc-name" maxLength={100} value={form.holder} onChange={set('holder')} />
+            </div>
+            {mp === undefined ? <Loading label={t('stripe.loadingProvider')} /> : null}
+            {mp === null ? <p role="alert">{t('stripe.unavailable')}</p> : null}
+            <div ref={hosts} className="card-form">
+              {secure('cardNumber', t('card.number'))}
+              <div className="field-row">
+                {secure('expirationDate', t('card.expiry'))}
+                {secure('securityCode', t('card.cvc'))}
+              </div>
+            </div>
+            {idTypes.length ? (
+              <div className="field-row">
+                <div className="field">
+                  <label htmlFor={`${id}-docType`}>{t('sdkPay.docType')}</label>
+                  <select id={`${id}-docType`} value={form.idType} onChange={set('idType')}>
+                    {idTypes.map((d) => (
+                      <option key={d.id} value={d.id}>
+                        {d.name}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <div className="field">
+                  <label htmlFor={`${id}-doc`}>{t('sdkPay.docNumber')}</label>
+                  <input id={`${id}-doc`} type="text" inputMode="numeric" maxLength={30} value={form.idNumber} onChange={set('idNumber')} />
+                </div>
+              </div>
+            ) : null}
+            {info && info.issuers.length > 1 ? (
               <div className="field">
-                <label htmlFor={`${id}-docType`}>{t('sdkPay.docType')}</label>
-                <select id={`${id}-docType`} value={form.idType} onChange={set('idType')}>
-                  {idTypes.map((d) => (
-                    <option key={d.id} value={d.id}>
-                      {d.name}
+                <label htmlFor={`${id}-issuer`}>{t('sdkPay.issuer')}</label>
+                <select id={`${id}-issuer`} value={form.issuer} onChange={set('issuer')}>
+                  {info.issuers.map((i) => (
+                    <option key={i.id} value={i.id}>
+                      {i.name}
                     </option>
                   ))}
                 </select>
               </div>
+            ) : null}
+            {info?.installments.length ? (
               <div className="field">
-                <label htmlFor={`${id}-doc`}>{t('sdkPay.docNumber')}</label>
-                <input id={`${id}-doc`} type="text" inputMode="numeric" maxLength={30} value={form.idNumber} onChange={set('idNumber')} />
+                <label htmlFor={`${id}-installments`}>{t('sdkPay.installments')}</label>
+                <select id={`${id}-installments`} value={form.installments} onChange={set('installments')}>
+                  {info.installments.map((c) => (
+                    <option key={c.installments} value={String(c.installments)}>
+                      {c.recommended_message}
+                    </option>
+                  ))}
+                </select>
               </div>
-            </div>
-          ) : null}
-          {info && info.issuers.length > 1 ? (
-            <div className="field">
-              <label htmlFor={`${id}-issuer`}>{t('sdkPay.issuer')}</label>
-              <select id={`${id}-issuer`} value={form.issuer} onChange={set('issuer')}>
-                {info.issuers.map((i) => (
-                  <option key={i.id} value={i.id}>
-                    {i.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : null}
-          {info?.installments.length ? (
-            <div className="field">
-              <label htmlFor={`${id}-installments`}>{t('sdkPay.installments')}</label>
-              <select id={`${id}-installments`} value={form.installments} onChange={set('installments')}>
-                {info.installments.map((c) => (
-                  <option key={c.installments} value={String(c.installments)}>
-                    {c.recommended_message}
-                  </option>
-                ))}
-              </select>
-            </div>
-          ) : null}
-          <p id="card-errors" className="field-error" role="alert">
-            {error}
-          </p>
-          <p className="muted small">{t('sdkPay.secureNote', { provider: 'Mercado Pago' })}</p>
-          <button type="submit" className="button primary block" aria-disabled={busy || !mp} aria-busy={busy}>
-            {busy ? t('confirm.paying') : t('confirm.pay', { amount: shown })}
-          </button>
-          <button type="button" className="button block" disabled={busy} onClick={() => void returnToApp(q.outTradeNo, { cancel: '1' })}>
-            {t('sdkPay.cancel')}
-          </button>
-        </form>
+            ) : null}
+            {q.paymentId ? (
+              <label className="check-row">
+                <input type="checkbox" checked={saveCard} disabled={busy} onChange={(e) => setSaveCard(e.target.checked)} />
+                <span>{t('sdkPay.saveCard')}</span>
+              </label>
+            ) : null}
+            <p id="card-errors" className="field-error" role="alert">
+              {error}
+            </p>
+            <p className="muted small">{t('sdkPay.secureNote', { provider: 'Mercado Pago' })}</p>
+            <button type="submit" className="button primary block" aria-disabled={busy || !mp} aria-busy={busy}>
+              {busy ? t('confirm.paying') : t('confirm.pay', { amount: shown })}
+            </button>
+            <button type="button" className="button block" disabled={busy} onClick={() => void returnToApp(q.outTradeNo, { cancel: '1' })}>
+              {t('sdkPay.cancel')}
+            </button>
+          </form>
+        )}
       </main>
     </>
   );

@@ -4,7 +4,10 @@
 // `monri.confirmPayment(card, {address, fullName, city, zip, phone, country: 'BA', email, orderInfo})` runs in
 // Monri's frame. Monri's errors show in the card-errors area. Approved (or a decline the customer acknowledges)
 // goes back through /payments/return/<outTradeNo> to the screen that paid, whose resume asks Monri for the outcome:
-// the spec's /result?status=approved step is that resume (the server never takes this screen's word).
+// the spec's /result?status=approved step is that resume (the server never takes this screen's word). On Android the
+// approved payment's result opens in a new window (spec §2; the same window when the web-view refuses one).
+// The billing (spec §7 user/more monriBilling) is read when the screen opens (the e-mail filled in, the stored
+// address, city, zip and phone sent to Monri) and saved once Monri approves.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import './pay.css';
 import { useStore } from '@nanostores/react';
@@ -16,7 +19,9 @@ import { Loading } from '../ui/Loading.tsx';
 import { money } from '../ui/format.ts';
 import { toMajor } from '../core/money.ts';
 import { EMAIL } from '../core/email.ts';
-import { loadSdk, monriTransaction, readMonriQuery, returnToApp, titleFrames } from './sdk.ts';
+import { leaveApproved, loadSdk, monriTransaction, readMonriQuery, returnToApp, storedMonriBilling, titleFrames } from './sdk.ts';
+import { getUserMore, setUserMore } from '../api/payScreens.ts';
+import { monriBillingText, type MonriBilling } from '../core/monriBilling.ts';
 import { usePayStrings } from './strings.ts';
 import { SdkInvalidLink } from './SdkInvalidLink.tsx';
 
@@ -47,8 +52,23 @@ export default function MonriPay() {
   const [email, setEmail] = useState('');
   const [error, setError] = useState('');
   /** ready → paying → (approved: leaving) | declined (this payment is over: back to the payment screen). */
-  const [step, setStep] = useState<'ready' | 'paying' | 'leaving' | 'declined'>('ready');
+  const [step, setStep] = useState<'ready' | 'paying' | 'leaving' | 'declined' | 'opened'>('ready');
   const host = useRef<HTMLDivElement>(null);
+  /** The user's stored billing (user/more monriBilling): fills the e-mail in, and the billing Monri gets. */
+  const saved = useRef<MonriBilling>({});
+
+  useEffect(() => {
+    let live = true;
+    getUserMore('monriBilling').then((r) => {
+      if (!live) return;
+      saved.current = storedMonriBilling(r.monriBilling);
+      const stored = saved.current.email;
+      if (stored) setEmail((e) => e || stored);
+    }, () => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const token = q?.authenticityToken;
   const secret = q?.clientSecret;
@@ -91,14 +111,22 @@ export default function MonriPay() {
     }
     setError('');
     setStep('paying');
-    const r: MonriResult = await sdk.monri.confirmPayment(sdk.card, monriTransaction(email)).catch((e: unknown) => ({ error: { message: String((e as Error)?.message ?? '') } }));
+    const billing = monriTransaction(email, 'Powerly', saved.current);
+    const r: MonriResult = await sdk.monri.confirmPayment(sdk.card, billing).catch((e: unknown) => ({ error: { message: String((e as Error)?.message ?? '') } }));
     if (r.error || !r.result) {
       // Not a transaction (invalid card details, a network fault): the customer corrects and submits again.
       setError(r.error?.message || t('sdkPay.failed'));
       setStep('ready');
       return;
     }
-    if (r.result.status === 'approved') return leave({});
+    if (r.result.status === 'approved') {
+      setStep('leaving');
+      // Kept for the next payment (user/more monriBilling); a failure to keep it never holds the payment up.
+      await setUserMore({ monriBilling: monriBillingText(billing) }).catch(() => undefined);
+      const went = await leaveApproved(q.outTradeNo, navigator.userAgent);
+      if (went === 'newWindow') setStep('opened');
+      return;
+    }
     setError(r.result.errors?.filter(Boolean).join(' ') || t('card.providerErrors.card_declined'));
     setStep('declined');
   };
@@ -138,7 +166,14 @@ export default function MonriPay() {
             {error}
           </p>
           <p className="muted small">{t('sdkPay.secureNote', { provider: 'Monri' })}</p>
-          {step === 'declined' ? (
+          {step === 'opened' ? (
+            <>
+              <p role="status">{t('sdkPay.resultOpened')}</p>
+              <button type="button" className="button primary block" onClick={() => leave({ status: 'approved' })}>
+                {t('sdkPay.continueHere')}
+              </button>
+            </>
+          ) : step === 'declined' ? (
             <button type="button" className="button primary block" onClick={() => leave({})}>
               {t('sdkPay.back')}
             </button>

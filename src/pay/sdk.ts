@@ -10,6 +10,7 @@ import { confirmDialog, toast } from '../ui/feedback.tsx';
 import type { T } from '../i18n/index.ts';
 import { perform } from './external.ts';
 import { STRIPE_RETRY_MS } from './stripe.ts';
+import { parseMonriBilling, type MonriBilling } from '../core/monriBilling.ts';
 
 const REF = /^[A-Za-z0-9]{1,40}$/;
 const KEY = /^[\w-]{1,200}$/;
@@ -55,6 +56,10 @@ export interface MercadoPagoQuery {
   /** Major units as Mercado Pago takes them ("15.00"; CLP "1500"). */
   amount: string;
   currency: string;
+  /** A saved card being paid with: its id at Mercado Pago (the screen asks only its security code). */
+  cardId?: string;
+  /** The method (pId) a new card can be saved with ("save this card"), when it saves cards. */
+  paymentId?: string;
 }
 
 /** /MercadoPago's query (the action mercadopago.ts start() answers), or null when a field is missing or malformed. */
@@ -65,10 +70,21 @@ export function readMercadoPagoQuery(q: URLSearchParams): MercadoPagoQuery | nul
   const amount = q.get('amount') ?? '';
   const currency = q.get('currency') ?? '';
   if (!KEY.test(publicKey) || !sdkUrl || !REF.test(outTradeNo) || !/^\d{1,12}(\.\d{1,3})?$/.test(amount) || Number(amount) <= 0 || !CURRENCY.test(currency)) return null;
-  return { publicKey, sdkUrl, outTradeNo, amount, currency };
+  const cardId = q.get('cardId');
+  const paymentId = q.get('paymentId');
+  if (cardId !== null && !/^\d{1,30}$/.test(cardId)) return null;
+  return {
+    publicKey, sdkUrl, outTradeNo, amount, currency,
+    ...(cardId ? { cardId } : {}),
+    // Saving is offered for a new card only (a saved card is saved).
+    ...(!cardId && paymentId && /^[\w.-]{1,60}:[\w-]{1,40}$/.test(paymentId) ? { paymentId } : {}),
+  };
 }
 
-/** Monri's billing details (spec §3 "Monri billing"): the full name is the billing e-mail (spec §2 /MonriPay), Monri's country BA. */
+/**
+ * Monri's billing details (spec §3 "Monri billing"): the full name is the billing e-mail (spec §2 /MonriPay), Monri's
+ * country BA; the address, city, zip and phone the user's stored billing (user/more monriBilling) had, if any.
+ */
 export interface MonriTransaction {
   address: string;
   fullName: string;
@@ -80,10 +96,17 @@ export interface MonriTransaction {
   orderInfo: string;
 }
 
-export function monriTransaction(email: string, orderInfo = 'Powerly'): MonriTransaction {
+export function monriTransaction(email: string, orderInfo = 'Powerly', saved: MonriBilling = {}): MonriTransaction {
   const e = email.trim();
   // Monri takes a cardholder name of up to 30 characters.
-  return { address: '', fullName: e.slice(0, 30), city: '', zip: '', phone: '', country: 'BA', email: e, orderInfo };
+  return { address: saved.address ?? '', fullName: e.slice(0, 30), city: saved.city ?? '', zip: saved.zip ?? '', phone: saved.phone ?? '', country: 'BA', email: e, orderInfo };
+}
+
+/** The user's stored Monri billing (user/more's JSON text), read with the server's rule: {} when none or not valid. */
+export function storedMonriBilling(text: string | null | undefined): MonriBilling {
+  if (!text) return {};
+  const r = parseMonriBilling(text);
+  return 'billing' in r ? r.billing : {};
 }
 
 /** MercadoPago.js locales (es-AR … pt-BR, en-US): Spanish by the account's country (its currency), Portuguese as Brazil's. */
@@ -113,6 +136,32 @@ export function sdkErrorText(e: unknown, fallback: string): string {
  */
 export function returnToApp(outTradeNo: string, fields: Record<string, string>): Promise<boolean> {
   return perform({ kind: 'form', url: siblingUrl(`/payments/return/${encodeURIComponent(outTradeNo)}`), fields });
+}
+
+/**
+ * Spec §2 /MonriPay: an approved payment goes to the result "in a new window on Android" (Android web-views keep
+ * the payment frame's page; the result opens beside it). Elsewhere: the same window.
+ */
+export function approvedNavigation(userAgent: string): 'newWindow' | 'sameWindow' {
+  return /\bAndroid\b/i.test(userAgent) ? 'newWindow' : 'sameWindow';
+}
+
+/**
+ * Monri approved: back to the paying screen through the return URL (the server resumes the payment and asks Monri; it
+ * never takes status=approved from here). On Android a new window (a GET of the return URL); where the web-view
+ * refuses to open one (window.open answers null), the same window. Resolves with where it went.
+ */
+export async function leaveApproved(
+  outTradeNo: string,
+  userAgent: string,
+  open: (url: string) => Window | null = (url) => window.open(url, '_blank'),
+): Promise<'newWindow' | 'sameWindow'> {
+  if (approvedNavigation(userAgent) === 'newWindow') {
+    const url = siblingUrl(`/payments/return/${encodeURIComponent(outTradeNo)}?status=approved`);
+    if (open(url)) return 'newWindow';
+  }
+  await returnToApp(outTradeNo, { status: 'approved' });
+  return 'sameWindow';
 }
 
 const loads = new Map<string, Promise<void>>();

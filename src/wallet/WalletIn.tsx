@@ -51,6 +51,8 @@ export default function WalletIn() {
   }, [currency, agentId, latestT]);
 
   const method = methods ? pickCardMethod(methods) : undefined;
+  // A card saved with a method beyond the card provider (Mercado Pago) pays only through that method (the confirm screen).
+  const usable = cards.filter((c) => !c.paymentId || !methods?.some((m) => m.kind && m.pId === c.paymentId));
   const provider = method ? cardProviderFor(method) : null;
 
   const pay = async (card: CardDetails | null) => {
@@ -101,12 +103,12 @@ export default function WalletIn() {
           <p role="alert">{t('wallet.in.noMethod')}</p>
         ) : (
           <>
-            {cards.length > 0 ? (
+            {usable.length > 0 ? (
               <div className="field">
                 <label htmlFor="topup-card">{t('wallet.in.payWith')}</label>
                 <select id="topup-card" value={cardId} onChange={(e) => setCardId(e.target.value)}>
                   <option value="">{t('wallet.in.newCard')}</option>
-                  {cards.map((c) => <option key={c.pId} value={c.pId}>{c.pCardnumber}</option>)}
+                  {usable.map((c) => <option key={c.pId} value={c.pId}>{c.pCardnumber}</option>)}
                 </select>
               </div>
             ) : null}

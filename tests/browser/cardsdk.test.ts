@@ -107,6 +107,11 @@ describe('Monri live: /MonriPay with Monri Components', () => {
     expect(p.transaction).toMatchObject({ fullName: 'ana@example.ba', email: 'ana@example.ba', country: 'BA' });
     const { rows } = await product.db.query<{ state: string }>('select state from external_payments where out_trade_no = $1', [out]);
     expect(rows[0]?.state).toBe('paid');
+    // The billing was kept (user/more monriBilling): the next payment's screen has the e-mail filled in.
+    const kept = await product.db.query<{ value: string }>("select value from user_more where key = 'monriBilling' order by updated_at desc limit 1");
+    expect(JSON.parse(kept.rows[0]!.value)).toMatchObject({ email: 'ana@example.ba', fullName: 'ana@example.ba', country: 'BA' });
+    await toMonriScreen(page, '3');
+    await expect.poll(() => page.getByLabel('E-mail').inputValue()).toBe('ana@example.ba');
   });
 
   it("shows Monri's errors in the card-errors area; a declined card is failed and nothing is credited", async () => {
@@ -171,6 +176,46 @@ describe('Mercado Pago live: /MercadoPago with MercadoPago.js', () => {
     await page.waitForURL(/#\/wallet/, { timeout: 30_000 });
     const { rows } = await product.db.query<{ state: string; failure_code: string }>('select state, failure_code from external_payments where out_trade_no = $1', [out]);
     expect(rows[0]).toEqual({ state: 'failed', failure_code: 'card_declined' });
+  });
+});
+
+describe('Mercado Pago saved cards: "save this card" on /MercadoPago, then paying with it', () => {
+  it('saves the card while paying; later the confirm screen offers it and /MercadoPago asks only its security code', async () => {
+    const page = await signedIn();
+    await toMercadoPagoScreen(page, '8');
+    await page.getByLabel('E-mail').fill('rui@example.com.br');
+    await page.getByLabel('Cardholder name').fill('APRO');
+    await page.frameLocator('#mp-cardNumber iframe').getByLabel('Card number').fill('5031 4332 1540 6351');
+    await page.getByLabel('Installments').waitFor();
+    await page.frameLocator('#mp-expirationDate iframe').getByLabel('Expiration date').fill('11/30');
+    await page.frameLocator('#mp-securityCode iframe').getByLabel('Security code').fill('123');
+    await page.getByLabel('Document number').fill('12345678909');
+    await page.getByLabel('Save this card for my next payments').check();
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await paid(page);
+    const saves = mp.requests.filter((r) => r.method === 'POST' && /^\/v1\/customers\/[^/]+\/cards$/.test(r.path));
+    expect(saves).toHaveLength(1);
+    expect(saves[0]!.body).toMatchObject({ payment_method_id: 'master', issuer_id: 24 });
+    const customer = saves[0]!.path.split('/')[3]!;
+    expect(mp.cardsOf(customer)).toHaveLength(1);
+
+    const again = await page.context().newPage();
+    again.setDefaultTimeout(15_000);
+    await again.goto(topUpUrl('BRL', '4', 'mercadopago:MercadoPago'));
+    await again.getByLabel('Pay with').selectOption({ label: '**** **** **** 6351' });
+    await again.getByRole('button', { name: /^Pay/ }).click();
+    await again.waitForURL(/#\/MercadoPago\?/);
+    expect(new URLSearchParams(again.url().split('?')[1]).get('cardId')).toBe(String(mp.cardsOf(customer)[0]!.id));
+    await again.frameLocator('#mp-securityCode iframe').getByLabel('Security code').waitFor();
+    expect(await again.locator('#mp-cardNumber').count()).toBe(0);
+    expect(await again.getByLabel('Save this card for my next payments').count()).toBe(0);
+    expect(await axeViolations(again)).toEqual([]);
+    await again.frameLocator('#mp-securityCode iframe').getByLabel('Security code').fill('123');
+    const { out } = await externalRow(again);
+    await again.getByRole('button', { name: /^Pay/ }).click();
+    await paid(again);
+    const charge = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
+    expect(charge.body).toMatchObject({ external_reference: out, payer: { type: 'customer', id: customer } });
   });
 });
 

@@ -252,9 +252,42 @@ describe('mercadopago adapter', () => {
     expect(await a.findCustomer('saver@testuser.com')).toBeNull();
     const c = await a.createCustomer('saver@testuser.com', { idempotencyKey: 'cust-1' });
     expect((await a.findCustomer('saver@testuser.com'))?.id).toBe(c.id);
-    const card = await a.saveCard(c.id, await mp.cardToken({ number: VISA, holder: 'APRO' }), { idempotencyKey: 'card-1' });
+    const card = await a.addCard(c.id, { token: await mp.cardToken({ number: VISA, holder: 'APRO' }) }, { idempotencyKey: 'card-1' });
     expect(card).toMatchObject({ customer_id: c.id, last_four_digits: '3704' });
     await expect(a.createCustomer('saver@testuser.com', { idempotencyKey: 'cust-2' })).rejects.toMatchObject({ code: '101' });
+    // saveCard: finds the customer by e-mail (or is given it) and attaches the card, with its method and issuer.
+    const saved = await a.saveCard({ email: 'saver@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }), paymentMethodId: 'master', issuerId: '24' }, { idempotencyKey: 'card-2' });
+    expect(saved).toEqual({ customerRef: c.id, cardRef: expect.stringMatching(/^\d+$/), brand: 'master', last4: '6351' });
+    expect(mp.requests.at(-1)!.body).toEqual({ token: expect.any(String), payment_method_id: 'master', issuer_id: 24 });
+    const fresh = await a.saveCard({ email: 'new-saver@testuser.com', token: await mp.cardToken({ number: VISA, holder: 'APRO' }) }, { idempotencyKey: 'card-3' });
+    expect(fresh.customerRef).not.toBe(c.id);
+    expect(mp.cardsOf(fresh.customerRef)).toHaveLength(1);
+    await a.removeCard({ customerRef: fresh.customerRef, cardRef: fresh.cardRef });
+    expect(mp.cardsOf(fresh.customerRef)).toHaveLength(0);
+    await a.removeCard({ customerRef: fresh.customerRef, cardRef: fresh.cardRef }); // gone already: removed
+  });
+
+  it('pays with a saved card: /MercadoPago asks the security code for a fresh token of the card; the payment names its customer', async () => {
+    const a = createMercadoPago({ accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url }, deps);
+    const saved = await a.saveCard({ email: 'saved-pay@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }) }, { idempotencyKey: `sv-${Date.now()}` });
+    const inp = await input('APRO', { card: { saved: { customerRef: saved.customerRef, cardRef: saved.cardRef } } });
+    const r = await a.start(inp);
+    expect(r).toMatchObject({ ref: '', state: 'pending', action: { kind: 'form', url: '#/MercadoPago', fields: { cardId: saved.cardRef, outTradeNo: inp.outTradeNo } } });
+    const payment = { amount: 1250, currency: 'BRL', capture: 'automatic' as const, description: 'Powerly', notifyUrl: inp.notifyUrl };
+    // A token of the saved card paid without its customer: Mercado Pago refuses it (a failed payment, never a throw).
+    const stray = await mp.savedCardToken(saved.cardRef);
+    expect(await a.complete!('', `${inp.outTradeNo}x`, { token: stray, email: 'other@testuser.com' }, { idempotencyKey: `c-${inp.outTradeNo}x` }, payment)).toMatchObject({ state: 'failed' });
+    // With its customer: no e-mail needed (the customer's), charged once.
+    const tok = await mp.savedCardToken(saved.cardRef, '123');
+    const done = await a.complete!('', inp.outTradeNo, { token: tok }, { idempotencyKey: `c-${inp.outTradeNo}` }, { ...payment, customerRef: saved.customerRef });
+    expect(done).toMatchObject({ state: 'paid', amount: 1250, currency: 'BRL' });
+    const req = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
+    expect(req.body).toMatchObject({ token: tok, payer: { type: 'customer', id: saved.customerRef } });
+    expect(mp.payments.get(Number(done.ref))!.card.last_four_digits).toBe('6351');
+    // Without the customer the screen's e-mail is still required (a new card's payment).
+    expect(await a.complete!('', `${inp.outTradeNo}y`, { token: await mp.savedCardToken(saved.cardRef) }, { idempotencyKey: `c-${inp.outTradeNo}y` }, payment)).toMatchObject({ state: 'failed', failureCode: 'token_invalid' });
+    // A saved card token needs the security code.
+    await expect(mp.savedCardToken(saved.cardRef, '')).rejects.toThrow(/E302/);
   });
 
   it('a wrong access token is refused as Mercado Pago does (401)', async () => {

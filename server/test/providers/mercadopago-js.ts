@@ -9,7 +9,8 @@
 //   mp.getIssuers({paymentMethodId, bin}) → [{id, name}]
 //   mp.getInstallments({amount, bin, paymentTypeId}) → [{payment_method_id, payer_costs: [{installments, recommended_message, …}]}]
 //   mp.fields.createCardToken({cardholderName, identificationType, identificationNumber}) → {id, …}; rejects with
-//     a list of causes [{message, cause}]
+//     a list of causes [{message, cause}]; createCardToken({cardId}) → a token of a saved card (only the
+//     securityCode field mounted)
 // The Secure Fields are frames of the SDK's host. Unlike the real SDK (whose frames tokenise among themselves), this
 // stand-in collects the frames' values in the SDK script and POSTs /v1/card_tokens?public_key= on the test server,
 // which is what a card token is made with; the payment methods, issuers, installments and document types are the
@@ -40,7 +41,17 @@ export const MERCADOPAGO_JS = String.raw`(function () {
       lastBin = bin;
       (handlers['cardNumber:binChange'] || []).forEach(function (cb) { cb({ bin: bin, field: 'cardNumber' }); });
     });
-    function value(type) {
+    function post(body) {
+      return fetch(origin + '/v1/card_tokens?public_key=' + encodeURIComponent(publicKey), {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body)
+      }).then(function (r) {
+        return r.json().then(function (j) {
+          if (!r.ok) throw (j.cause || []).map(function (c) { return { message: c.description || j.message, cause: String(c.code) }; });
+          return j;
+        });
+      });
+    }
+        function value(type) {
       return new Promise(function (resolve) {
         var f = frames[type];
         if (!f) return resolve('');
@@ -77,6 +88,14 @@ export const MERCADOPAGO_JS = String.raw`(function () {
       },
       createCardToken: function (data) {
         data = data || {};
+        if (data.cardId) {
+          // A saved card: its id and the security code field only.
+          return value('securityCode').then(function (cvv) {
+            cvv = cvv.trim();
+            if (!/^\d{3,4}$/.test(cvv)) throw [{ message: 'securityCode should be of length 3.', cause: 'invalid_length' }];
+            return post({ card_id: String(data.cardId), security_code: cvv });
+          });
+        }
         return Promise.all([value('cardNumber'), value('expirationDate'), value('securityCode')]).then(function (v) {
           var number = v[0].replace(/\D/g, ''), exp = /^(\d{2})\/?(\d{2}|\d{4})$/.exec(v[1].trim()), cvv = v[2].trim();
           var causes = [];
@@ -85,16 +104,8 @@ export const MERCADOPAGO_JS = String.raw`(function () {
           if (!/^\d{3,4}$/.test(cvv)) causes.push({ message: 'securityCode should be of length 3.', cause: 'invalid_length' });
           if (causes.length) throw causes;
           var year = Number(exp[2]);
-          return fetch(origin + '/v1/card_tokens?public_key=' + encodeURIComponent(publicKey), {
-            method: 'POST', headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ card_number: number, security_code: cvv, expiration_month: Number(exp[1]), expiration_year: year < 100 ? 2000 + year : year,
-              cardholder: { name: data.cardholderName || '', identification: { type: data.identificationType || '', number: data.identificationNumber || '' } } })
-          }).then(function (r) {
-            return r.json().then(function (j) {
-              if (!r.ok) throw (j.cause || []).map(function (c) { return { message: c.description || j.message, cause: String(c.code) }; });
-              return j;
-            });
-          });
+          return post({ card_number: number, security_code: cvv, expiration_month: Number(exp[1]), expiration_year: year < 100 ? 2000 + year : year,
+            cardholder: { name: data.cardholderName || '', identification: { type: data.identificationType || '', number: data.identificationNumber || '' } } });
         });
       }
     };

@@ -6,7 +6,11 @@
 //   GET  /v1/payments/{id}, GET /v1/payments/search?external_reference=
 //   PUT  /v1/payments/{id}              {capture:true, transaction_amount ≤ authorised} | {status:'cancelled'}
 //   POST /v1/payments/{id}/refunds      {amount?} partial; over the refundable amount → 400
-//   POST /v1/customers, GET /v1/customers/search?email=, POST /v1/customers/{id}/cards {token}
+//   POST /v1/customers, GET /v1/customers/search?email=, POST /v1/customers/{id}/cards {token},
+//   DELETE /v1/customers/{id}/cards/{card_id}
+//   Saved cards: POST /v1/card_tokens {card_id, security_code} (MercadoPago.js createCardToken({cardId})) makes a
+//   token of a saved card; a payment with it must name the card's customer (payer {type: 'customer', id}), else 400
+//   (2034 "Invalid users involved"); a payment naming a customer takes the customer's e-mail.
 // Errors use Mercado Pago's envelope {message, error, status, cause: [{code, description}]}.
 // Test cards: 5031 4332 1540 6351 / 4235 6477 2802 5682 (Brazil), 4509 9535 6623 3704 (Argentina), 5474 9254 3267
 // 0366 (Mexico), 3711 803032 57522 (Amex); the
@@ -40,7 +44,7 @@ const OUTCOMES: Record<string, [string, string]> = {
   CONT: ['in_process', 'pending_contingency'],
 };
 
-interface Token { id: string; card: string; holder: string; used: boolean; live: boolean }
+interface Token { id: string; card: string; holder: string; used: boolean; live: boolean; customer?: string }
 export interface FakePayment {
   id: number;
   status: string;
@@ -74,6 +78,8 @@ export class FakeMercadoPago {
   readonly payments = new Map<number, FakePayment>();
   private readonly tokens = new Map<string, Token>();
   private readonly customers = new Map<string, { id: string; email: string; cards: Record<string, unknown>[] }>();
+  /** A saved card's number and holder (what Mercado Pago keeps of it), by card id. */
+  private readonly savedCards = new Map<string, { customer: string; card: string; holder: string }>();
   private readonly idem = new Map<string, { hash: string; status: number; body: string }>();
   private seq = 1_000_000_000;
   /** Every request (method, path, idempotency key) for assertions. */
@@ -111,6 +117,21 @@ export class FakeMercadoPago {
     const j = (await res.json()) as { id: string };
     if (!res.ok) throw new Error(`card token refused: ${JSON.stringify(j)}`);
     return j.id;
+  }
+
+  /** What MercadoPago.js's createCardToken({cardId}) does: a token of a saved card with its security code. */
+  async savedCardToken(cardId: string, securityCode = '123'): Promise<string> {
+    const res = await fetch(`${this.url}/v1/card_tokens?public_key=${encodeURIComponent(this.publicKey)}`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ card_id: cardId, security_code: securityCode }),
+    });
+    const j = (await res.json()) as { id: string };
+    if (!res.ok) throw new Error(`card token refused: ${JSON.stringify(j)}`);
+    return j.id;
+  }
+
+  /** The saved cards of a customer, as GET /v1/customers/{id}/cards lists them. */
+  cardsOf(customerId: string) {
+    return this.customers.get(customerId)?.cards ?? [];
   }
 
   /** Decides a pending (CONT) payment, as Mercado Pago's review does later; returns the webhook it sends. */
@@ -224,6 +245,14 @@ export class FakeMercadoPago {
   }
 
   private makeToken(b: Record<string, unknown>) {
+    if (b.card_id !== undefined) {
+      const saved = this.savedCards.get(String(b.card_id));
+      if (!saved) throw new ApiError(400, 'bad_request', 'invalid card_id', [{ code: 'E301', description: 'invalid card_id' }]);
+      if (!/^\d{3,4}$/.test(String(b.security_code ?? ''))) throw new ApiError(400, 'bad_request', 'invalid security_code', [{ code: 'E302', description: 'invalid security_code' }]);
+      const t: Token = { id: randomUUID().replace(/-/g, ''), card: saved.card, holder: saved.holder, used: false, live: true, customer: saved.customer };
+      this.tokens.set(t.id, t);
+      return { id: t.id, card_id: String(b.card_id), first_six_digits: saved.card.slice(0, 6), last_four_digits: saved.card.slice(-4), status: 'active', cardholder: { name: saved.holder } };
+    }
     const number = String(b.card_number ?? '');
     const holder = (b.cardholder as { name?: string } | undefined)?.name ?? '';
     if (!TEST_CARDS[number]) throw new ApiError(400, 'bad_request', 'invalid card_number', [{ code: 'E205', description: 'invalid card_number' }]);
@@ -265,6 +294,16 @@ export class FakeMercadoPago {
       const t = this.useToken(String(b.token ?? ''));
       const card = { id: String(++this.seq), customer_id: c.id, first_six_digits: t.card.slice(0, 6), last_four_digits: t.card.slice(-4), payment_method: { id: TEST_CARDS[t.card]!.brand }, cardholder: { name: t.holder } };
       c.cards.push(card);
+      this.savedCards.set(card.id, { customer: c.id, card: t.card, holder: t.holder });
+      return [200, card];
+    }
+    m = /^\/v1\/customers\/([^/]+)\/cards\/([^/]+)$/.exec(path);
+    if (m && method === 'DELETE') {
+      const c = this.customers.get(m[1]!);
+      const i = c?.cards.findIndex((x) => x.id === m![2]) ?? -1;
+      if (!c || i < 0) throw new ApiError(404, 'not_found', 'Card not found', [{ code: 'not_found', description: 'Card not found' }]);
+      const [card] = c.cards.splice(i, 1);
+      this.savedCards.delete(m[2]!);
       return [200, card];
     }
     throw new ApiError(404, 'not_found', `resource ${method} ${path} not found`);
@@ -282,8 +321,14 @@ export class FakeMercadoPago {
     const amount = b.transaction_amount;
     if (typeof amount !== 'number' || !(amount > 0)) throw new ApiError(400, 'bad_request', 'Invalid transaction_amount', [{ code: 4037, description: 'Invalid transaction_amount' }]);
     if (this.currency === 'CLP' && !Number.isInteger(amount)) throw new ApiError(400, 'bad_request', 'Invalid transaction_amount', [{ code: 4037, description: 'Invalid transaction_amount' }]);
-    const email = (b.payer as { email?: string } | undefined)?.email;
+    const payer = (b.payer ?? {}) as { email?: string; type?: string; id?: string };
+    const customer = payer.type === 'customer' ? this.customers.get(String(payer.id ?? '')) : undefined;
+    if (payer.type === 'customer' && !customer) throw new ApiError(404, 'not_found', 'Customer not found', [{ code: 'not_found', description: 'Customer not found' }]);
+    const email = payer.email ?? customer?.email;
     if (!email) throw new ApiError(400, 'bad_request', 'payer.email must be a valid email', [{ code: 4050, description: 'payer.email must be a valid email' }]);
+    const tok = this.tokens.get(String(b.token ?? ''));
+    // A saved card's token pays only for the card's own customer.
+    if (tok?.customer && tok.customer !== customer?.id) throw new ApiError(400, 'bad_request', 'Invalid users involved', [{ code: 2034, description: 'Invalid users involved' }]);
     const t = this.useToken(String(b.token ?? ''));
     const [status0, detail] = OUTCOMES[t.holder.toUpperCase()] ?? OUTCOMES.APRO!;
     const hold = b.capture === false;

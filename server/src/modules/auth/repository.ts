@@ -13,6 +13,21 @@ export interface UserRow {
 export class AuthRepository {
   constructor(private readonly db: Queryable) {}
 
+  // ---- user/more: a user's values by key ----
+
+  async moreValues(userId: number, keys: string[]) {
+    const { rows } = await this.db.query<{ key: string; value: string }>('select key, value from user_more where user_id = $1 and key = any($2)', [userId, keys]);
+    return new Map(rows.map((r) => [r.key, r.value]));
+  }
+
+  async setMoreValue(userId: number, key: string, value: string, at: Date) {
+    await this.db.query(
+      `insert into user_more (user_id, key, value, updated_at) values ($1, $2, $3, $4)
+       on conflict (user_id, key) do update set value = excluded.value, updated_at = excluded.updated_at`,
+      [userId, key, value, at],
+    );
+  }
+
   async userByDeviceCode(code: string) {
     const { rows } = await this.db.query<UserRow>('select * from users where device_code = $1', [code]);
     return rows[0];

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Envelope } from '#contract/envelope.ts';
-import { SessionToken, TouristLoginQuery, UserInfo } from '#contract/auth.ts';
+import { MoreBody, MoreQuery, MoreValues, SessionToken, TouristLoginQuery, UserInfo } from '#contract/auth.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
@@ -42,5 +42,28 @@ export default async function authRoutes(app: App, opts: { auth: AuthService; wa
       p_currency: u.currency,
       userType: u.kind,
     });
+  });
+
+  app.get('/user/more', {
+    schema: {
+      tags: ['auth'],
+      summary: "The user's stored values of the given keys (spec §7 user/more: monriBilling, the JSON text /MonriPay's billing details were saved as)",
+      querystring: MoreQuery,
+      response: { 200: Envelope(MoreValues) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => ok(await opts.auth.more(currentUser(req).id, req.query.keys)));
+
+  app.post('/user/more', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Store a value of the user (spec §7 user/more: monriBilling as JSON text of address, fullName, city, zip, phone, country, email, orderInfo; validated, at most 1000 characters)',
+      body: MoreBody,
+      response: { 200: Envelope(Type.Null()) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => {
+    await opts.auth.setMore(currentUser(req).id, req.body);
+    return ok(null);
   });
 }

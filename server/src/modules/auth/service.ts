@@ -1,5 +1,6 @@
 import type { Clock } from '../../lib/clock.ts';
-import { unauthorized } from '../../lib/errors.ts';
+import { badRequest, unauthorized } from '../../lib/errors.ts';
+import { monriBillingText, parseMonriBilling } from '#core/monriBilling.ts';
 import type { Locale } from '../../lib/i18n.ts';
 import { randomToken, sha256 } from '../../lib/ids.ts';
 import { AuthRepository, type UserRow } from './repository.ts';
@@ -14,12 +15,39 @@ const CURRENCY_BY_LOCALE: Record<Locale, string> = {
   'es-ES': 'EUR',
 };
 
+/** The keys of user/more (spec §7: monriBilling). */
+export const MORE_KEYS = ['monriBilling'];
+
 export class AuthService {
   constructor(
     readonly repo: AuthRepository,
     private readonly clock: Clock,
     private readonly sessionTtlMs = SESSION_TTL_MS,
   ) {}
+
+  /** GET user/more?keys=a,b: the user's stored values of these keys (null where none is stored). Unknown keys: 400. */
+  async more(userId: number, keysParam: string) {
+    const keys = [...new Set(keysParam.split(',').map((k) => k.trim()).filter(Boolean))];
+    const unknown = keys.find((k) => !MORE_KEYS.includes(k));
+    if (!keys.length || unknown !== undefined) throw badRequest('error.more.unknownKey', { key: (unknown ?? '').slice(0, 40), known: MORE_KEYS.join(', ') });
+    const found = await this.repo.moreValues(userId, keys);
+    return Object.fromEntries(keys.map((k) => [k, found.get(k) ?? null])) as Record<string, string | null>;
+  }
+
+  /**
+   * POST user/more {monriBilling: JSON text}: validated by the key's rule (src/core/monriBilling.ts) and stored
+   * normalised (the known fields, trimmed); a clear 400 naming the fault otherwise.
+   */
+  async setMore(userId: number, values: { monriBilling?: string }) {
+    if (values.monriBilling === undefined) throw badRequest('error.more.unknownKey', { key: '', known: MORE_KEYS.join(', ') });
+    const r = parseMonriBilling(values.monriBilling);
+    if ('fault' in r) {
+      const params: Record<string, string | number> = 'field' in r ? { field: r.field } : {};
+      if ('max' in r) params.max = r.max;
+      throw badRequest(`error.more.monriBilling.${r.fault}`, params);
+    }
+    await this.repo.setMoreValue(userId, 'monriBilling', monriBillingText(r.billing), this.clock.now());
+  }
 
   /** A tourist user (the same one again for the same device code) and a fresh session token. */
   async touristLogin(deviceCode: string | undefined, locale: Locale): Promise<{ token: string; user: UserRow }> {

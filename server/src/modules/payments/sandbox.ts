@@ -332,3 +332,22 @@ export class SandboxCardProvider extends PaymentProvider {
     if (!(await this.repo.moveIntent(ref, i.status, to, extra, this.clock.now()))) throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
   }
 }
+
+/**
+ * The sandbox card provider's saved cards as a method's test mode saves them (methods/sandbox.ts): a card token's
+ * test card kept as a payment method, its outcome read at each payment, detached when the user removes it.
+ */
+export function sandboxSavedCards(repo: SandboxAcquirerRepository, clock: Clock) {
+  return {
+    async save(token: string): Promise<{ ref: string; brand: string; last4: string } | { failure: string }> {
+      const tok = await repo.useToken(token, clock.now());
+      if (!tok) return { failure: 'token_invalid' };
+      if (tok.outcome !== 'ok') return { failure: tok.outcome };
+      const ref = `pm_${randomToken(12)}`;
+      await repo.insertPaymentMethod(ref, tok.id, clock.now());
+      return { ref, brand: tok.brand, last4: tok.last4 };
+    },
+    outcome: async (ref: string) => (await repo.paymentMethodToken(ref))?.outcome,
+    remove: (ref: string) => repo.detachPaymentMethod(ref, clock.now()),
+  };
+}

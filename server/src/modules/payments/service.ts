@@ -32,6 +32,7 @@ export interface PaymentMethod {
   sandbox?: boolean;
   testValues?: { value: string; outcome: string }[];
   directCard?: boolean;
+  savesCards?: boolean;
 }
 
 const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
@@ -141,6 +142,7 @@ export class PaymentsService {
           // The card fields go to our server (sealed in the payer token, encrypted for the provider): Flutterwave's direct charge.
           ...(t.directCard ? { directCard: true } : {}),
           ...(t.kind === 'card' && p.cardOnSdkScreen ? { sdk: true } : {}),
+          ...(t.kind === 'card' && p.savesCards ? { savesCards: true } : {}),
           // Test mode: the phone numbers of a push method decide its outcome (the provider's own test numbers); a card
           // method takes the sandbox card form's test cards, the others the checkout page's answer.
           ...(p.sandbox ? { sandbox: true, testValues: t.kind === 'push' ? (def.testValues ?? []).map((v) => ({ value: v.value, outcome: v.outcome })) : [] } : {}),

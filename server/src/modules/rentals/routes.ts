@@ -28,7 +28,7 @@ export const agentOf = (payments: PaymentsService, headers: Record<string, unkno
 export default async function rentalRoutes(app: App, opts: {
   rentals: RentalsService; payments: PaymentsService; keys: KeyStore; clock: Clock;
   /** A saved card's provider ref, for this user and agent (the wallet module owns saved cards). */
-  savedCard: (userId: number, cardId: string, agent: string) => Promise<string>;
+  savedCard: (userId: number, cardId: string, agent: string, paymentId: string) => Promise<string>;
 }) {
   app.post('/cdb/cabinet/useDepositToRent', {
     schema: {
@@ -65,7 +65,7 @@ export default async function rentalRoutes(app: App, opts: {
     return idempotent(opts.keys, opts.clock, req, reply, b, async () => {
       const agent = await agentOf(opts.payments, req.headers);
       const user = currentUser(req);
-      const token = await opts.savedCard(user.id, b.cardId, agent);
+      const token = await opts.savedCard(user.id, b.cardId, agent, b.paymentId);
       const r = await opts.rentals.rentWithDeposit(user, {
         qrcode: b.qrcode, token, paymentId: b.paymentId, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent, kind: rentalKind(b.deviceType),
       });

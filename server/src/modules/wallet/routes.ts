@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Envelope } from '#contract/envelope.ts';
 import {
-  CardConfirmBody, CardConfirmResult, CardRemoveParams, CardSaveQuery, CardSetup, CardsQuery, MovementPage, MovementsQuery, RechargeBody,
+  CardConfirmBody, CardConfirmResult, CardRemoveParams, CardSaveQuery, CardSetup, CardsQuery, CardTokenSaveBody, MovementPage, MovementsQuery, RechargeBody,
   RechargeResult, SavedCard, Wallet, WithdrawApplyBody, WithdrawApplyResult, WithdrawCreateBody, WithdrawCreateResult,
 } from '#contract/wallet.ts';
 import { toMajor } from '#core/money.ts';
@@ -94,7 +94,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     },
     preHandler: app.requireUser,
   }, async (req) => ok((await funds.cards(currentUser(req).id, req.query.agentId)).map((c) => ({
-    pId: c.id, pCardnumber: `**** **** **** ${c.last4}`, currencyName: c.currency, brand: c.brand,
+    pId: c.id, pCardnumber: `**** **** **** ${c.last4}`, currencyName: c.currency, brand: c.brand, paymentId: c.method_id,
   }))));
 
   app.post('/cdb/user/card/save', {
@@ -121,6 +121,20 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () =>
     ok(await funds.confirmCardSetup(currentUser(req), req.body)), { committed: (r: { pId: string }) => ok(r) }));
+
+  app.post('/cdb/user/card/saveToken', {
+    schema: {
+      tags: ['wallet'],
+      summary: "Save the card of a method's own card SDK token (Mercado Pago: spec §7 card save {paymentId, token, paymentMethodId, issuerId}) on the user's customer at the provider; listed with the saved cards",
+      headers: IdemHeadersRequired,
+      body: CardTokenSaveBody,
+      response: { 200: Envelope(CardConfirmResult) },
+    },
+    preHandler: app.requireUser,
+  }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
+    const h = req.headers.agentopenid;
+    return ok(await funds.saveMethodCard(currentUser(req), { ...req.body, agentHeader: typeof h === 'string' ? h : undefined }));
+  }, { committed: (r: { pId: string }) => ok(r) }));
 
   app.get('/cdb/user/card/remove/:cardId', {
     schema: {

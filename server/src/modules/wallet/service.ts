@@ -20,6 +20,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
+import { EMAIL } from '#core/email.ts';
+import { ProviderError } from '../payments/methods/adapter.ts';
 import type { Logger } from '../cabinets/link.ts';
 import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_AGENT } from '../ledger/repository.ts';
@@ -109,7 +111,8 @@ export class WalletService {
     let token = inp.stripeToken;
     if (inp.cardId) {
       const card = await this.d.repo.card(user.id, inp.cardId);
-      if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
+      // A card saved with another provider than the chosen method's (a Mercado Pago card with a Stripe method) is not this method's.
+      if (!card || card.agent_id !== agent || card.provider !== provider.id) throw notFound('error.card.notFound');
       token = card.payment_method_ref;
     }
     if (!token && !inp.paymentIntent) throw badRequest('error.validation.field', { field: 'stripeToken' });
@@ -489,9 +492,11 @@ export class WalletService {
    * A saved card of this user and agent as a payment method for a payment: its provider ref. Another user's
    * card, a removed one or one saved under another agent is not found (nothing is charged).
    */
-  async savedCardRef(userId: number, cardId: string, agent: string) {
+  async savedCardRef(userId: number, cardId: string, agent: string, paymentId?: string) {
     const card = await this.d.repo.card(userId, cardId);
     if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
+    // A card saved with another provider than the chosen method's (a Mercado Pago card with a Stripe method) is not this method's.
+    if (paymentId !== undefined && card.provider !== this.provider(paymentId, agent).id) throw notFound('error.card.notFound');
     return card.payment_method_ref;
   }
 
@@ -533,6 +538,37 @@ export class WalletService {
       });
       await this.d.repo.completeSetup(s.id, cardId);
       await commitIdempotencyKey({ pId: cardId }); // the request's key completes with the saved card
+    });
+    return { pId: cardId };
+  }
+
+  /**
+   * POST cdb/user/card/saveToken: a card token of a method that saves cards (Mercado Pago) saved on the user's customer
+   * at its provider, and listed with the user's other saved cards of the agent (paid with later by its id, as any).
+   */
+  async saveMethodCard(user: UserRow, inp: { paymentId: string; agentHeader?: string; token: string; email: string; paymentMethodId?: string; issuerId?: string; currency?: string }) {
+    const agent = await this.d.payments.agent(inp.agentHeader);
+    const method = this.d.payments.externalMethod(inp.paymentId, agent);
+    if (!method || method.kind !== 'card') throw badRequest('error.paymentMethod');
+    if (!method.provider.savesCards) throw refused('error.card.saveUnsupported');
+    const email = inp.email.trim();
+    if (!EMAIL.test(email)) throw badRequest('error.invoice.emailInvalid');
+    const currency = parseCurrency(inp.currency ?? user.currency);
+    let saved: Awaited<ReturnType<typeof method.provider.saveCard>>;
+    try {
+      saved = await method.provider.saveCard(user.id, { token: inp.token, email, paymentMethodId: inp.paymentMethodId || undefined, issuerId: inp.issuerId || undefined });
+    } catch (e) {
+      // The provider refused the token (used, unknown, a declined card): the user's language, never a 500.
+      if (e instanceof ProviderError && e.code !== 'network' && (e.status ?? 500) < 500) throw refused(declineMessageKey(e.code === '3003' || e.code === '2006' ? 'token_invalid' : e.code));
+      throw e;
+    }
+    const cardId = `card_${uuid()}`;
+    await this.d.db.tx(async () => {
+      await this.d.repo.insertCard({
+        id: cardId, userId: user.id, agentId: agent, provider: method.provider.id, paymentMethodRef: saved.paymentMethod, methodId: inp.paymentId,
+        brand: saved.card.brand, last4: saved.card.last4, currency, at: this.d.clock.now(),
+      });
+      await commitIdempotencyKey({ pId: cardId });
     });
     return { pId: cardId };
   }

@@ -72,6 +72,11 @@ export interface StartInput {
     paymentMethodId?: string;
     issuerId?: string;
     installments?: number;
+    /**
+     * A card the customer saved with this provider (saveCard): its customer and card at the provider. Live, the
+     * provider asks the card's security code again (a fresh card token of the saved card, made on the app screen).
+     */
+    saved?: SavedCardRef;
   };
   /** WeChat Pay score: the service's deposit-free rental (the risk fund the order may reach). */
   deposit?: number;
@@ -141,6 +146,24 @@ export interface PaymentFacts {
   capture: 'automatic' | 'manual';
   description: string;
   notifyUrl: string;
+  /** The customer at the provider whose saved card this payment uses (the card token was made from that card). */
+  customerRef?: string;
+}
+
+/** A saved card at the provider: the customer it is attached to and the card's id there. */
+export interface SavedCardRef {
+  customerRef: string;
+  cardRef: string;
+}
+
+/** What saveCard takes: the single-use card token of the provider's client SDK and what came with it. */
+export interface SaveCardInput {
+  /** Our user's customer at the provider when one is known (else the adapter finds or creates one by e-mail). */
+  customerRef?: string;
+  email: string;
+  token: string;
+  paymentMethodId?: string;
+  issuerId?: string;
 }
 
 /**
@@ -183,6 +206,13 @@ export interface MethodAdapter {
   notification(req: NotificationRequest): Promise<Notification | null>;
   /** Public data the client needs (MercadoPago public key, Monri authenticity token, WeChat appId). */
   clientConfig?(): Record<string, string>;
+  /**
+   * Saves a card for later payments (Mercado Pago customers and cards): the card token becomes a card of the customer.
+   * Later payments pass it as StartInput.card.saved.
+   */
+  saveCard?(input: SaveCardInput, call: ProviderCall): Promise<SavedCardRef & { brand: string; last4: string }>;
+  /** Removes a saved card at the provider (a card already gone there counts as removed). */
+  removeCard?(card: SavedCardRef): Promise<void>;
 }
 
 export interface AdapterDeps {
@@ -200,6 +230,8 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    * sealed in the payer token (methods/card-seal.ts); in test mode the sandbox card form's token stands in.
    */
   payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[]; directCard?: boolean }[];
+  /** The adapter saves cards for later payments (saveCard, removeCard): its card types' saved cards are offered. */
+  savesCards?: boolean;
   capabilities: Capabilities;
   /** ISO currencies the provider takes for these types (absent: any). */
   currencies?: string[];

@@ -10,7 +10,7 @@ import { randomToken } from '../../../lib/ids.ts';
 import {
   NotSupported, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type PayoutInput, type ProviderCallOptions,
 } from '../provider.ts';
-import { ProviderError, type AdapterDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult } from './adapter.ts';
+import { ProviderError, type AdapterDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type SavedCardRef, type StartInput, type StatusResult } from './adapter.ts';
 import { CARD_TOKEN_TTL_MS, openCard, sealCard, sealContext, type CardFields } from './card-seal.ts';
 import type { ExternalRepository, ExternalRow, PayerDetails } from './repository.ts';
 
@@ -18,6 +18,34 @@ import type { ExternalRepository, ExternalRow, PayerDetails } from './repository
 export const EXTERNAL_ACTION_PREFIX = 'ext:';
 /** Payer tokens (made by POST cdb/payment/method/payer) start with this. */
 export const PAYER_TOKEN_PREFIX = 'mt_';
+
+/**
+ * A saved card of a method that saves cards, as the wallet keeps it (saved_cards.payment_method_ref) and hands it to
+ * authorize as the token: its customer and card at the provider. Paying with it needs the user's own customer.
+ */
+export const SAVED_CARD_PREFIX = 'msc:';
+
+export function savedCardRefOf(c: SavedCardRef): string {
+  return `${SAVED_CARD_PREFIX}${encodeURIComponent(c.customerRef)}:${encodeURIComponent(c.cardRef)}`;
+}
+
+export function parseSavedCardRef(token: string): SavedCardRef | undefined {
+  if (!token.startsWith(SAVED_CARD_PREFIX)) return undefined;
+  const [customer, card, ...rest] = token.slice(SAVED_CARD_PREFIX.length).split(':');
+  if (!customer || !card || rest.length) return undefined;
+  try {
+    return { customerRef: decodeURIComponent(customer), cardRef: decodeURIComponent(card) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Our users' customers at a provider (payment_customers: the payments module's table). */
+export interface CustomerStore {
+  customer(provider: string, userId: number): Promise<string | undefined>;
+  /** Stores the user's customer; the first one stored wins (returned). */
+  saveCustomer(provider: string, userId: number, ref: string): Promise<string>;
+}
 
 /** Our reference at the provider for one paying call: stable per call (its idempotency key), alphanumeric, 32 characters. */
 export function outTradeNoOf(provider: string, idempotencyKey: string): string {
@@ -36,6 +64,8 @@ export class ExternalMethodProvider extends PaymentProvider {
     readonly sandbox: boolean,
     /** Seals card fields in payer tokens (card-seal.ts): only a live method with a direct card type has one. */
     private readonly cardKey?: Buffer,
+    /** Where the user's customer at this provider is kept (methods that save cards). */
+    private readonly customers?: CustomerStore,
   ) {
     super();
   }
@@ -60,6 +90,29 @@ export class ExternalMethodProvider extends PaymentProvider {
   /** Live with the provider's own card SDK on an app screen (definition.clientSdk): no card token before the paying call. */
   get cardOnSdkScreen(): boolean {
     return !this.sandbox && this.definition.clientSdk !== undefined;
+  }
+
+  /** Whether this method saves cards for later payments (saveCard). */
+  get savesCards(): boolean {
+    return this.definition.savesCards === true && this.adapter.saveCard !== undefined && this.customers !== undefined;
+  }
+
+  /**
+   * Saves the card of a single-use card token (the provider's client SDK; the sandbox card form in test mode) on the
+   * user's customer at the provider: the saved card's reference (for the wallet's saved_cards) and its summary.
+   */
+  async saveCard(userId: number, card: { token: string; email: string; paymentMethodId?: string; issuerId?: string }) {
+    if (!this.savesCards) throw new NotSupported(`${this.id}: card saving`);
+    const known = await this.customers!.customer(this.id, userId);
+    const r = await this.adapter.saveCard!({ customerRef: known, ...card }, { idempotencyKey: `savecard_${createHash('sha256').update(`${userId}\n${card.token}`).digest('hex').slice(0, 32)}` });
+    if (!known) await this.customers!.saveCustomer(this.id, userId, r.customerRef);
+    return { paymentMethod: savedCardRefOf(r), card: { brand: r.brand, last4: r.last4 } };
+  }
+
+  override async detachPaymentMethod(ref: string) {
+    const saved = parseSavedCardRef(ref);
+    if (!saved || !this.adapter.removeCard) throw new NotSupported(`${this.id}: card saving`);
+    await this.adapter.removeCard(saved);
   }
 
   kindOf(payType: string) {
@@ -94,11 +147,25 @@ export class ExternalMethodProvider extends PaymentProvider {
     const prior = await this.repo.find(outTradeNo);
     if (prior) return prior.state === 'pending' ? this.actionOf(prior) : this.resultOf(prior);
     if (input.capture === 'manual' && !this.capabilities.hold) throw new NotSupported(`${this.id}: holds`);
-    const used = input.userId != null ? await this.repo.useToken(input.token, input.userId, this.id, this.clock.now()) : undefined;
-    if (!used) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
-    const payType = used.pay_type;
-    const d = used.details;
-    let card: StartInput['card'] = d.card;
+    const saved = parseSavedCardRef(input.token);
+    let payType: string;
+    let d: PayerDetails;
+    let card: StartInput['card'];
+    if (saved) {
+      // A saved card (the wallet's, of this user): only on the user's own customer at the provider.
+      const mine = this.savesCards && input.userId != null ? await this.customers!.customer(this.id, input.userId) : undefined;
+      const type = this.definition.payTypes.find((t) => t.kind === 'card')?.type;
+      if (!mine || mine !== saved.customerRef || !type) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+      payType = type;
+      d = {};
+      card = { saved };
+    } else {
+      const used = input.userId != null ? await this.repo.useToken(input.token, input.userId, this.id, this.clock.now()) : undefined;
+      if (!used) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+      payType = used.pay_type;
+      d = used.details;
+      card = d.card;
+    }
     if (d.sealedCard) {
       // Opened only here, for the provider call; the row no longer holds it (useToken removed it).
       const opened = this.cardKey ? openCard(this.cardKey, d.sealedCard, sealContext(input.token, input.userId ?? 0, this.id)) : undefined;
@@ -120,6 +187,10 @@ export class ExternalMethodProvider extends PaymentProvider {
         return { ok: false, ref: null, declineCode: err.code, card: null };
       }
       throw err;
+    }
+    // The app's own card screen (MercadoPago.js) may save the new card: it names the method for the save call.
+    if (this.savesCards && !saved && started.action.kind === 'form' && started.action.url.startsWith('#/')) {
+      started.action = { ...started.action, fields: { ...started.action.fields, paymentId: `${this.id}:${payType}` } };
     }
     const row: ExternalRow = {
       out_trade_no: outTradeNo, provider: this.id, pay_type: payType, provider_ref: started.ref, user_id: input.userId ?? 0,
@@ -148,8 +219,11 @@ export class ExternalMethodProvider extends PaymentProvider {
       st = await this.adapter.status(row.provider_ref, row.out_trade_no);
       if (st.state === 'pending') st = { ref: st.ref || row.provider_ref, state: 'cancelled', failureCode: 'cancelled' };
     } else if (row.return_params && this.adapter.complete) {
+      // A saved card's payment (the screen made a token of the card the action named) is the user's customer's.
+      const customerRef = row.action.kind === 'form' && row.action.fields.cardId ? await this.customers?.customer(this.id, row.user_id) : undefined;
       const payment = {
         amount: row.amount, currency: row.currency, capture: row.capture, description: 'Powerly', notifyUrl: `${this.publicUrl.replace(/\/$/, '')}/webhooks/methods/${this.id}`,
+        ...(customerRef ? { customerRef } : {}),
       };
       st = await this.adapter.complete(row.provider_ref, row.out_trade_no, row.return_params, call, payment);
     } else st = await this.adapter.status(row.provider_ref, row.out_trade_no);

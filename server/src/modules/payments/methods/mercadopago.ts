@@ -19,6 +19,13 @@
 //   PUT  /v1/payments/{id}            {capture: true, transaction_amount ≤ authorised} | {status: 'cancelled'}
 //   POST /v1/payments/{id}/refunds    {amount} (partial allowed), X-Idempotency-Key
 //   POST /v1/customers, GET /v1/customers/search?email=, POST /v1/customers/{id}/cards {token}   saved cards
+//   DELETE /v1/customers/{id}/cards/{card_id}
+//
+// Saved cards (saveCard): the screen's card token becomes a card of the user's Mercado Pago customer (found by the
+// e-mail, or created). A later payment with it (StartInput.card.saved) goes to /MercadoPago with the card's id: the
+// screen asks only the security code and makes a fresh card token of the saved card (`createCardToken({cardId})`, as
+// Mercado Pago requires for every payment with a saved card); the payment names the customer (payer.type customer),
+// whose card the token must be.
 //
 // Webhooks: `x-signature: ts=<ts>,v1=<hex>` and `x-request-id`; v1 = HMAC-SHA256 (the application's webhook
 // secret) of the manifest "id:<data.id>;request-id:<x-request-id>;ts:<ts>;" where data.id is the query
@@ -30,7 +37,7 @@ import { EMAIL } from '#core/email.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall,
-  type Action, type PaymentFacts,
+  type Action, type PaymentFacts, type SaveCardInput, type SavedCardRef,
 } from './adapter.ts';
 
 export type MercadoPagoConfig = {
@@ -80,7 +87,9 @@ export interface MercadoPagoAdapter extends MethodAdapter {
   findCustomer(email: string): Promise<MpCustomer | null>;
   createCustomer(email: string, call: ProviderCall): Promise<MpCustomer>;
   /** Attaches a card token to a customer; returns the saved card. */
-  saveCard(customerId: string, token: string, call: ProviderCall): Promise<MpCard>;
+  addCard(customerId: string, card: { token: string; paymentMethodId?: string; issuerId?: string }, call: ProviderCall): Promise<MpCard>;
+  saveCard(input: SaveCardInput, call: ProviderCall): Promise<SavedCardRef & { brand: string; last4: string }>;
+  removeCard(card: SavedCardRef): Promise<void>;
 }
 
 /** Integer minor units → the major-unit number Mercado Pago's transaction_amount takes (1250 BRL → 12.5; 1250 CLP → 1250). */
@@ -126,10 +135,12 @@ interface PayCard {
  * What the /MercadoPago screen posted to the return URL, checked field by field (anyone can post there): undefined
  * when the token or the e-mail (Mercado Pago requires the payer's) is missing or malformed.
  */
-export function screenCard(p: Record<string, string>): PayCard | undefined {
+export function screenCard(p: Record<string, string>, opts: { savedCard?: boolean } = {}): PayCard | undefined {
   const token = p.token ?? '';
   const email = (p.email ?? '').trim();
-  if (!/^[A-Za-z0-9]{8,64}$/.test(token) || email.length > 254 || !EMAIL.test(email)) return undefined;
+  if (!/^[A-Za-z0-9]{8,64}$/.test(token) || email.length > 254) return undefined;
+  // A saved card's payment names the customer (whose e-mail Mercado Pago has): the screen asks no e-mail then.
+  if (!(opts.savedCard && !email) && !EMAIL.test(email)) return undefined;
   const installments = Number(p.installments || 1);
   if (!Number.isInteger(installments) || installments < 1 || installments > 48) return undefined;
   const card: PayCard = { token, email, installments };
@@ -221,7 +232,7 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
     return p ? result(p) : { ref: '', state: 'pending' };
   }
 
-  /** POST /v1/payments with a card token. */
+  /** POST /v1/payments with a card token (of a saved card: with its customer). */
   function pay(payment: PaymentFacts, outTradeNo: string, card: PayCard, idempotencyKey: string) {
     const body: Record<string, unknown> = {
       transaction_amount: toMajor(payment.amount, payment.currency),
@@ -232,7 +243,8 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
       notification_url: payment.notifyUrl,
       capture: payment.capture === 'automatic',
       payer: {
-        email: card.email,
+        ...(payment.customerRef ? { type: 'customer', id: payment.customerRef } : {}),
+        ...(card.email ? { email: card.email } : {}),
         ...(card.identificationType && card.identificationNumber ? { identification: { type: card.identificationType, number: card.identificationNumber } } : {}),
       },
     };
@@ -241,6 +253,22 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
     // transaction_amount carries no currency: the account's site decides it (the answer's currency_id, which
     // status() reports). Only a currency of the definition's list is accepted before anything is sent.
     return call<MpPayment>('POST', '/v1/payments', body, idempotencyKey);
+  }
+
+  async function findCustomer(email: string) {
+    const r = await call<{ results?: MpCustomer[] }>('GET', `/v1/customers/search?${new URLSearchParams({ email })}`);
+    return r.results?.[0] ?? null;
+  }
+
+  function createCustomer(email: string, c: ProviderCall) {
+    return call<MpCustomer>('POST', '/v1/customers', { email }, c.idempotencyKey);
+  }
+
+  function addCard(customerId: string, card: { token: string; paymentMethodId?: string; issuerId?: string }, c: ProviderCall) {
+    const body: Record<string, unknown> = { token: card.token };
+    if (card.paymentMethodId) body.payment_method_id = card.paymentMethodId;
+    if (card.issuerId) body.issuer_id = /^\d+$/.test(card.issuerId) ? Number(card.issuerId) : card.issuerId;
+    return call<MpCard>('POST', `/v1/customers/${encodeURIComponent(customerId)}/cards`, body, c.idempotencyKey);
   }
 
   function result(p: MpPayment): StatusResult {
@@ -261,7 +289,8 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
       }
       const card = input.card;
       if (!card?.token) {
-        // No card yet: the customer enters it in MercadoPago.js on the app's screen; nothing is sent to Mercado Pago.
+        // No card yet: the customer enters it in MercadoPago.js on the app's screen (a saved card: its security code
+        // only, the card named by its id); nothing is sent to Mercado Pago.
         const scale = currencyScale(input.currency);
         return {
           ref: '',
@@ -272,6 +301,7 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
             fields: {
               publicKey: config.publicKey, sdkUrl: config.sdkUrl || SDK_URL, outTradeNo: input.outTradeNo,
               amount: toMajor(input.amount, input.currency).toFixed(scale), currency: input.currency,
+              ...(card?.saved ? { cardId: card.saved.cardRef } : {}),
             },
           },
         };
@@ -294,7 +324,7 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
      */
     async complete(ref: string, outTradeNo: string, params: Record<string, string>, c: ProviderCall, payment?: PaymentFacts) {
       if (ref) return result(await getPayment(ref));
-      const card = screenCard(params);
+      const card = screenCard(params, { savedCard: payment?.customerRef !== undefined });
       if (!card || !payment) {
         // No token (or not a well-formed one): a payment made before (a lost answer) is found by our reference.
         const known = await status('', outTradeNo);
@@ -363,17 +393,26 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
       return { publicKey: config.publicKey };
     },
 
-    async findCustomer(email: string) {
-      const r = await call<{ results?: MpCustomer[] }>('GET', `/v1/customers/search?${new URLSearchParams({ email })}`);
-      return r.results?.[0] ?? null;
+    findCustomer,
+    createCustomer,
+    addCard,
+
+    async saveCard(input: SaveCardInput, c: ProviderCall) {
+      let customerRef = input.customerRef;
+      if (!customerRef) {
+        // Mercado Pago keeps one customer per e-mail: found again, or created (a lost answer: found by the retry).
+        customerRef = (await findCustomer(input.email))?.id ?? (await createCustomer(input.email, { idempotencyKey: `${c.idempotencyKey}_customer` })).id;
+      }
+      const card = await addCard(customerRef, input, c);
+      return { customerRef, cardRef: String(card.id), brand: card.payment_method?.id ?? 'card', last4: card.last_four_digits ?? '' };
     },
 
-    createCustomer(email: string, c: ProviderCall) {
-      return call<MpCustomer>('POST', '/v1/customers', { email }, c.idempotencyKey);
-    },
-
-    saveCard(customerId: string, token: string, c: ProviderCall) {
-      return call<MpCard>('POST', `/v1/customers/${encodeURIComponent(customerId)}/cards`, { token }, c.idempotencyKey);
+    async removeCard(saved: SavedCardRef) {
+      try {
+        await call('DELETE', `/v1/customers/${encodeURIComponent(saved.customerRef)}/cards/${encodeURIComponent(saved.cardRef)}`);
+      } catch (err) {
+        if (!(err instanceof ProviderError && err.status === 404)) throw err;
+      }
     },
   };
 }
@@ -382,6 +421,7 @@ export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig> = {
   id: 'mercadopago',
   payTypes: [{ type: 'MercadoPago', kind: 'card', label: 'Mercado Pago' }],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  savesCards: true,
   currencies: ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'UYU'],
   required: ['accessToken', 'publicKey', 'webhookSecret'],
   optional: ['apiBase', 'sdkUrl'],

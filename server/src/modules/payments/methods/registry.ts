@@ -17,9 +17,9 @@ import { wechatpayDefinition } from './wechatpay.ts';
 import { flutterwaveDefinition } from './flutterwave.ts';
 import { mercadopagoDefinition } from './mercadopago.ts';
 import { monriDefinition } from './monri.ts';
-import { ExternalMethodProvider } from './external.ts';
+import { ExternalMethodProvider, type CustomerStore } from './external.ts';
 import type { ExternalRepository } from './repository.ts';
-import { sandboxAdapter } from './sandbox.ts';
+import { sandboxAdapter, type SandboxMethodDeps } from './sandbox.ts';
 import { DEBIT_CARD_TYPE } from '../provider.ts';
 import { cardSealKey } from './card-seal.ts';
 
@@ -108,6 +108,9 @@ export interface MethodProvidersDeps {
   sandbox: boolean;
   platformAgent: string;
   cardOutcome: (token: string) => Promise<string | undefined>;
+  sandboxCards?: SandboxMethodDeps['sandboxCards'];
+  /** Our users' customers at each provider (payment_customers, owned by the payments module). */
+  customers?: CustomerStore;
   fetch?: typeof fetch;
   definitions?: AdapterDefinition[];
 }
@@ -126,13 +129,13 @@ export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): 
       const def = defs.find((x) => x.id === id);
       if (!def) continue;
       const instance = agent === d.platformAgent ? id : `${id}.${agent}`;
-      add(agent, new ExternalMethodProvider(instance, def, def.create(cfg, adapterDeps), d.repo, d.clock, d.publicUrl, false, cardSealKey(instance, def, cfg)));
+      add(agent, new ExternalMethodProvider(instance, def, def.create(cfg, adapterDeps), d.repo, d.clock, d.publicUrl, false, cardSealKey(instance, def, cfg), d.customers));
     }
   }
   if (d.sandbox) {
     const configured = new Set(Object.keys(config[d.platformAgent] ?? {}));
     for (const def of defs.filter((x) => !configured.has(x.id))) {
-      add(d.platformAgent, new ExternalMethodProvider(def.id, def, sandboxAdapter(def, d), d.repo, d.clock, d.publicUrl, true));
+      add(d.platformAgent, new ExternalMethodProvider(def.id, def, sandboxAdapter(def, d), d.repo, d.clock, d.publicUrl, true, undefined, d.customers));
     }
   }
   return out;

@@ -7,12 +7,15 @@
 //   push                     the phone answers after SANDBOX_PUSH_MS by the test numbers: a number the
 //                            provider's test mode lists as declined / insufficient funds / no answer behaves so,
 //                            any other number approves
-//   card                     the card token of the sandbox card provider; its test cards decide
+//   card                     the card token of the sandbox card provider; its test cards decide. A method that
+//                            saves cards (definition.savesCards) saves the token's card as the sandbox card
+//                            provider saves one (a payment method of its test card); a payment with it is
+//                            decided by that test card, with no screen (live, the provider asks the CVV again)
 // Holds are authorised then captured (less releases the rest) or voided; refunds are partial, never above what
 // was captured. Notifications are not sent: the app's resume call reads the state.
 import { randomToken } from '../../../lib/ids.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import { ProviderError, type AdapterDefinition, type MethodAdapter, type StartInput, type StatusResult, type Action } from './adapter.ts';
+import { ProviderError, type AdapterDefinition, type MethodAdapter, type StartInput, type StatusResult, type Action, type SaveCardInput, type SavedCardRef } from './adapter.ts';
 import type { ExternalRepository, SandboxMethodRow } from './repository.ts';
 
 /** The phone of a push payment answers after this long. */
@@ -26,6 +29,12 @@ export interface SandboxMethodDeps {
   clock: Clock;
   /** The outcome of a sandbox card token (single-use), undefined when unknown or used. */
   cardOutcome: (token: string) => Promise<string | undefined>;
+  /** The sandbox card provider's saved cards: a card token saved (its test card), and a saved card's outcome. */
+  sandboxCards?: {
+    save(token: string): Promise<{ ref: string; brand: string; last4: string } | { failure: string }>;
+    outcome(ref: string): Promise<string | undefined>;
+    remove(ref: string): Promise<void>;
+  };
 }
 
 const digits = (s: string | undefined) => (s ?? '').replace(/\D/g, '');
@@ -63,7 +72,8 @@ export function sandboxAdapter(def: AdapterDefinition, d: SandboxMethodDeps): Me
           decideAt = new Date(now.getTime() + SANDBOX_PUSH_MS);
         }
         if (kind === 'card') {
-          const outcome = input.card?.token ? await d.cardOutcome(input.card.token) : undefined;
+          const saved = input.card?.saved;
+          const outcome = saved ? await d.sandboxCards?.outcome(saved.cardRef) : input.card?.token ? await d.cardOutcome(input.card.token) : undefined;
           if (!outcome) throw new ProviderError('token_invalid', 'The card token is unknown or was used.', 400);
           if (outcome === 'ok') state = input.capture === 'manual' ? 'authorized' : 'paid';
           else [state, failure] = ['failed', outcome];
@@ -121,6 +131,15 @@ export function sandboxAdapter(def: AdapterDefinition, d: SandboxMethodDeps): Me
     },
 
     ...(def.capabilities.payout ? { payout: async () => ({ ref: `sbx_po_${randomToken(12)}` }) } : {}),
+
+    ...(def.savesCards && d.sandboxCards ? {
+      async saveCard(input: SaveCardInput) {
+        const r = await d.sandboxCards!.save(input.token);
+        if ('failure' in r) throw new ProviderError(r.failure, r.failure === 'token_invalid' ? 'The card token is unknown or was used.' : 'Your card was declined.', 400);
+        return { customerRef: input.customerRef ?? `sbxcus_${randomToken(12)}`, cardRef: r.ref, brand: r.brand, last4: r.last4 };
+      },
+      removeCard: (saved: SavedCardRef) => d.sandboxCards!.remove(saved.cardRef),
+    } : {}),
 
     notification: async () => null,
     clientConfig: () => ({ sandbox: '1' }),
