@@ -2,7 +2,8 @@
 // has written index.html's tags, it loads src/prerender.tsx in Node through a Vite SSR server with the app's
 // aliases (React → preact/compat) and renders the real screens with the real strings:
 //  - index.html: the landing in #root (en-US), the code-link entry and the two web-view pages as <template>s,
-//    and the inline scripts of src/core/firstScreen.ts that pick the one the URL's hash route shows;
+//    and the inline scripts of src/core/firstScreen.ts that pick the one the URL's hash route shows; the entry's
+//    stylesheets inlined (inlineStylesheets);
 //  - first/<screen>.<locale>.html: each web-view page in each locale, sent by the server for
 //    /aboutUsApp/{lang} and /contactUsApp/{lang} (server/src/static.ts).
 // They pass through the build's compression like every other HTML file (.br, .gz).
@@ -85,6 +86,21 @@ function screensCss(bundle: Record<string, { type: string }>, root: string, html
   return out;
 }
 
+/**
+ * The page's own stylesheets (the entry's, which Vite links) inlined: the first paint then waits on no request
+ * but the page, and the first-screen script after them runs at once (an inline script waits for the stylesheets
+ * before it). Each keeps a `disabled` link of its file, which the browser does not fetch: Vite's preloader finds
+ * it there and does not add the file again when a lazy screen that also imports it loads.
+ */
+export function inlineStylesheets(html: string, css: (href: string) => string | undefined): string {
+  return html.replace(/<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/g, (tag, href: string) => {
+    const text = css(href);
+    if (text === undefined) throw new Error(`prerender: no stylesheet ${href} in the bundle`);
+    if (text.includes('</style')) throw new Error(`prerender: ${href} cannot be inlined`);
+    return `<style>${text}</style>\n    <link rel="stylesheet" crossorigin href="${href}" disabled>`;
+  });
+}
+
 export function prerenderFirstScreens(ssrConfig: Pick<UserConfig, 'plugins' | 'resolve'>): Plugin {
   const pages = new Map<string, string>();
   let appHtml = '';
@@ -116,6 +132,11 @@ export function prerenderFirstScreens(ssrConfig: Pick<UserConfig, 'plugins' | 'r
         try {
           const { prerender } = (await server.ssrLoadModule('/src/prerender.tsx')) as { prerender: Render };
           const css = screensCss(ctx.bundle ?? {}, root, html);
+          html = inlineStylesheets(html, (href) => {
+            const asset = ctx.bundle?.[href.slice(1)];
+            if (asset?.type !== 'asset') return undefined;
+            return typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
+          });
           const en = async (s: FirstScreen) => prerender(FIRST_SCREEN_ROUTES[s], DEFAULT_LOCALE);
           const landing = await en('landing');
           const templates: Partial<Record<FirstScreen, string>> = {};

@@ -92,6 +92,26 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
     expect(problems).toEqual([]);
   });
 
+  it("the page's stylesheet is inline: fetched neither for the first paint nor again by a lazy screen that imports it", async () => {
+    const page = await env.newPage();
+    const sheets: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'stylesheet') sheets.push(new URL(r.url()).pathname);
+    });
+    await page.goto(env.product.base + '/');
+    await mounted(page);
+    const inline = await page.evaluate(() => [...document.querySelectorAll('link[rel=stylesheet][disabled]')].map((l) => l.getAttribute('href')!));
+    expect(inline.length).toBeGreaterThan(0);
+    // Styled from the inline copy: the page's colours are in force.
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim())).not.toBe('');
+    await page.getByRole('link', { name: en.landing.next }).click();
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/homeMap');
+    // The map screen is up (its lazy chunk and stylesheets loaded).
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'No equipment nearby' }).count(), { timeout: 20_000 }).toBe(1);
+    await page.waitForLoadState('networkidle');
+    expect(sheets.filter((s) => inline.includes(s))).toEqual([]);
+  });
+
   it("the landing's store button: the build's (Google Play) painted, an iPhone's App Store once hydrated, link and all", async () => {
     const context = await env.browser.newContext({
       viewport: { width: 390, height: 844 },
