@@ -70,6 +70,18 @@ export class JobRunner {
     return this.repo.insert(kind, payload, runAt);
   }
 
+  /** Schedules several jobs with one statement (in a unit of work: written or rolled back with it). */
+  async enqueueMany(jobs: { kind: string; payload: Record<string, unknown>; runAt: Date }[]): Promise<number[]> {
+    if (jobs.length === 0) return [];
+    if (jobs.length === 1) return [await this.enqueue(jobs[0]!.kind, jobs[0]!.payload, jobs[0]!.runAt)];
+    return this.repo.insertMany(jobs);
+  }
+
+  /** Marks the job `id` done if it has not run (its work is no longer needed). */
+  async cancelById(id: number) {
+    await this.repo.cancelById(id, this.clock.now());
+  }
+
   /**
    * Schedules a recurring job of `kind` at `runAt` unless one is already pending (its handler schedules the next,
    * passing its own id as `exceptId`).

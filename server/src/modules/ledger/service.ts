@@ -28,6 +28,8 @@ export interface TransferInput {
   at: Date;
   /** Refuse if the debit account's available credit balance would go below zero (user wallets). */
   mustNotOverdraw?: boolean;
+  /** The transfer's id, when the caller must name it before the transfer is made (default: a new uuid). */
+  id?: string;
 }
 
 export class LedgerService {
@@ -84,9 +86,9 @@ export class LedgerService {
     if (input.mustNotOverdraw && LedgerService.available(debit) < input.amount) {
       throw refused('error.insufficientBalance');
     }
-    const id = uuid();
+    const id = input.id ?? uuid();
     const pending = input.pending === true;
-    await this.repo.insertTransfer({
+    await this.repo.insertTransferMoving({
       id,
       debit_account_id: input.debit.id,
       credit_account_id: input.credit.id,
@@ -97,9 +99,7 @@ export class LedgerService {
       code: input.code,
       order_id: input.orderId ?? null,
       created_at: input.at,
-    });
-    await this.repo.bump(input.debit.id, pending ? 'debits_pending' : 'debits_posted', input.amount);
-    await this.repo.bump(input.credit.id, pending ? 'credits_pending' : 'credits_posted', input.amount);
+    }, pending ? 'debits_pending' : 'debits_posted', pending ? 'credits_pending' : 'credits_posted');
     return id;
   }
 
