@@ -70,11 +70,12 @@ export class JobRunner {
     return this.repo.insert(kind, payload, runAt);
   }
 
-  /** Schedules several jobs with one statement (in a unit of work: written or rolled back with it). */
-  async enqueueMany(jobs: { kind: string; payload: Record<string, unknown>; runAt: Date }[]): Promise<number[]> {
-    if (jobs.length === 0) return [];
-    if (jobs.length === 1) return [await this.enqueue(jobs[0]!.kind, jobs[0]!.payload, jobs[0]!.runAt)];
-    return this.repo.insertMany(jobs);
+  /**
+   * Schedules several jobs with one statement (in a unit of work: written or rolled back with it); `cancel`, a
+   * job no longer needed, is marked done by the same statement.
+   */
+  async enqueueMany(jobs: { kind: string; payload: Record<string, unknown>; runAt: Date }[], opts: { cancel?: number } = {}): Promise<number[]> {
+    return this.repo.insertMany(jobs, opts.cancel === undefined ? undefined : { id: opts.cancel, at: this.clock.now() });
   }
 
   /** Marks the job `id` done if it has not run (its work is no longer needed). */

@@ -75,6 +75,17 @@ export class LedgerRepository {
     return new Map(rows.map((r) => [Number(r.id), r]));
   }
 
+  /** The accounts with these keys (owner, kind, currency, agent) that exist, locked in id order for the caller's unit of work. */
+  async lockAccountsByKey(keys: { owner: { type: string; id: string }; kind: string; currency: string; agent: string }[]) {
+    const { rows } = await this.db.query<Account>(
+      `select * from ledger_accounts where (owner_type, owner_id, kind, currency, agent_id) in
+          (select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]))
+        order by id for update`,
+      [keys.map((k) => k.owner.type), keys.map((k) => k.owner.id), keys.map((k) => k.kind), keys.map((k) => k.currency), keys.map((k) => k.agent)],
+    );
+    return rows;
+  }
+
   async insertTransfer(t: Omit<Transfer, 'created_at'> & { created_at: Date }) {
     await this.db.query(
       `insert into ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, flag, pending_id, code,

@@ -30,6 +30,15 @@ export interface TransferInput {
   mustNotOverdraw?: boolean;
   /** The transfer's id, when the caller must name it before the transfer is made (default: a new uuid). */
   id?: string;
+  /** Both accounts were read with lockedAccounts() in this unit of work (their balances are current). */
+  locked?: boolean;
+}
+
+export interface AccountKey {
+  owner: { type: string; id: string };
+  kind: string;
+  currency: string;
+  agent?: string;
 }
 
 export class LedgerService {
@@ -45,6 +54,23 @@ export class LedgerService {
 
   account(owner: { type: string; id: string }, kind: string, currency: string, agent?: string) {
     return this.repo.ensureAccount(owner, kind, currency, agent);
+  }
+
+  /**
+   * The accounts, created if missing, locked in id order for the caller's unit of work (one statement when they
+   * all exist), in the order of `keys`: transfers between them pass `locked: true`.
+   */
+  async lockedAccounts(keys: AccountKey[]): Promise<Account[]> {
+    const full = keys.map((k) => ({ ...k, agent: k.agent ?? DEFAULT_AGENT }));
+    const key = (a: { owner_type: string; owner_id: string; kind: string; currency: string; agent_id: string }) =>
+      `${a.owner_type}|${a.owner_id}|${a.kind}|${a.currency}|${a.agent_id}`;
+    const wanted = full.map((k) => key({ owner_type: k.owner.type, owner_id: k.owner.id, kind: k.kind, currency: k.currency, agent_id: k.agent }));
+    let found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
+    if (wanted.some((w) => !found.has(w))) {
+      for (const k of full) await this.repo.ensureAccount(k.owner, k.kind, k.currency, k.agent);
+      found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
+    }
+    return wanted.map((w) => found.get(w)!);
   }
 
   /** Available wallet balance: posted credits − posted debits − pending debits. */
@@ -81,8 +107,7 @@ export class LedgerService {
   private async move(input: TransferInput & { pending?: boolean }): Promise<string> {
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('transfer amount must be > 0');
     if (input.debit.currency !== input.credit.currency) throw new RangeError('transfer across currencies');
-    const locked = await this.repo.lockAccounts([input.debit.id, input.credit.id]);
-    const debit = locked.get(Number(input.debit.id))!;
+    const debit = input.locked ? input.debit : (await this.repo.lockAccounts([input.debit.id, input.credit.id])).get(Number(input.debit.id))!;
     if (input.mustNotOverdraw && LedgerService.available(debit) < input.amount) {
       throw refused('error.insufficientBalance');
     }

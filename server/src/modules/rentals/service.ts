@@ -344,19 +344,19 @@ export class RentalsService {
       await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
       // The eject's timeout and, for a card hold, its expiry guard: one statement.
       const hold = f.kind === 'preauth' && paymentId ? this.holdGuard(orderId, paymentId, f.result.captureBefore ?? null) : null;
+      // The card call's orphan guard is no longer needed once this order commits: cancelled in the same statement.
       await this.d.jobs.enqueueMany([
         { kind: JOB_EJECT_TIMEOUT, payload: { orderId }, runAt: new Date(expiresAt.getTime() + this.d.ejectGraceMs) },
         ...(hold ? [hold] : []),
-      ]);
-      // The card call's orphan guard is no longer needed once this order commits.
-      if (guard?.guardId !== undefined) await this.d.jobs.cancelById(guard.guardId);
+      ], { cancel: guard?.guardId });
       await commitIdempotencyKey(orderId); // the request's key completes with the order, in this transaction
       await this.changed(user.id, orderId, Zujie.pending);
-      const holdAccount = await w.account(userOwner(user.id), 'deposit_hold', currency);
+      const holdKey = { owner: userOwner(user.id), kind: 'deposit_hold', currency };
       if (f.kind === 'preauth') {
-        const clearing = await w.account(providerOwner(f.provider.id), 'clearing', currency);
-        await w.transfer({ id: holdId, debit: clearing, credit: holdAccount, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true });
+        const [holdAccount, clearing] = await w.lockedAccounts([holdKey, { owner: providerOwner(f.provider.id), kind: 'clearing', currency }]);
+        await w.transfer({ id: holdId, debit: clearing!, credit: holdAccount!, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true, locked: true });
       } else {
+        const holdAccount = await w.account(holdKey.owner, holdKey.kind, currency);
         const wallet = await w.account(userOwner(user.id), 'wallet', currency);
         if (f.topUp) {
           const clearing = await w.account(providerOwner(f.topUp.provider.id), 'clearing', currency);
