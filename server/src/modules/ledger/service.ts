@@ -3,7 +3,10 @@
 // Accounts per (owner, kind, currency):
 //   user/<id>/wallet          credit-normal: what we owe the user (their balance)
 //   user/<id>/deposit_hold    credit-normal: the user's deposit while a rental is open (pending credits)
-//   provider/<id>/clearing    debit-normal: what the card provider owes us (captured card money)
+//   provider/<id>/clearing    debit-normal: what the card provider owes us (captured card money); the card
+//                             rentals' holds use its shards provider/<id>#<n>/clearing (CLEARING_SHARDS): every
+//                             rental's transaction moves the clearing account's balance, and with one row they all
+//                             queued on its lock, each to its commit. What the provider owes is the sum.
 //   platform/powerly/revenue  credit-normal: rent earned
 //
 // Every transfer moves `amount` from the debit account to the credit account. Pending transfers only move the
@@ -17,7 +20,16 @@ import { DEFAULT_AGENT, LedgerRepository, type Account } from './repository.ts';
 
 export const PLATFORM = { type: 'platform', id: 'powerly' } as const;
 export const userOwner = (userId: number | string) => ({ type: 'user', id: String(userId) });
-export const providerOwner = (providerId: string) => ({ type: 'provider', id: providerId });
+/** The rows a provider's clearing account is spread over for the rentals' deposit holds. */
+export const CLEARING_SHARDS = 32;
+/**
+ * A provider's clearing account; with `shardOf` (a user id), one of its CLEARING_SHARDS rows, so that concurrent
+ * rentals of different users do not wait on one row lock (shard 0 is the account itself).
+ */
+export const providerOwner = (providerId: string, shardOf?: number) => {
+  const shard = shardOf === undefined ? 0 : Math.abs(shardOf) % CLEARING_SHARDS;
+  return { type: 'provider', id: shard === 0 ? providerId : `${providerId}#${shard}` };
+};
 
 export interface TransferInput {
   debit: Account;

@@ -353,13 +353,13 @@ export class RentalsService {
       await this.changed(user.id, orderId, Zujie.pending);
       const holdKey = { owner: userOwner(user.id), kind: 'deposit_hold', currency };
       if (f.kind === 'preauth') {
-        const [holdAccount, clearing] = await w.lockedAccounts([holdKey, { owner: providerOwner(f.provider.id), kind: 'clearing', currency }]);
+        const [holdAccount, clearing] = await w.lockedAccounts([holdKey, { owner: providerOwner(f.provider.id, user.id), kind: 'clearing', currency }]);
         await w.transfer({ id: holdId, debit: clearing!, credit: holdAccount!, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true, locked: true });
       } else {
         const holdAccount = await w.account(holdKey.owner, holdKey.kind, currency);
         const wallet = await w.account(userOwner(user.id), 'wallet', currency);
         if (f.topUp) {
-          const clearing = await w.account(providerOwner(f.topUp.provider.id), 'clearing', currency);
+          const clearing = await w.account(providerOwner(f.topUp.provider.id, user.id), 'clearing', currency);
           await w.transfer({ debit: clearing, credit: wallet, amount: f.topUp.amount, code: 'wallet_topup', orderId, at: now });
         }
         await w.transfer({ id: holdId, debit: wallet, credit: holdAccount, amount: deposit, code: 'deposit_hold', orderId, at: now, pending: true, mustNotOverdraw: true });
