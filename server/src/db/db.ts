@@ -16,8 +16,9 @@ import pg from 'pg';
 
 export interface Queryable {
   /**
-   * `opts.name` makes it a named prepared statement on PostgreSQL (parsed and planned once per connection; the
-   * name must always go with the same SQL). For the hot path only; PGlite ignores it.
+   * On PostgreSQL every query with parameters is a named prepared statement (parsed and planned once per
+   * connection), named after its text unless `opts.name` names it (a name must always go with the same SQL).
+   * PGlite ignores it.
    */
   query<R = Record<string, unknown>>(sql: string, params?: unknown[], opts?: { name?: string }): Promise<{ rows: R[]; rowCount: number }>;
 }
