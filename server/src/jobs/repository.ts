@@ -25,6 +25,22 @@ export class JobsRepository {
     return Number(rows[0]!.id);
   }
 
+  /** Several jobs in one statement (their ids), marking the not-yet-run job `cancel.id` done in the same one. */
+  async insertMany(jobs: { kind: string; payload: Record<string, unknown>; runAt: Date }[], cancel?: { id: number; at: Date }) {
+    const { rows } = await this.db.query<{ id: number }>(
+      `with c as (update jobs set done_at = $5 where id = $4 and done_at is null and dead_at is null)
+       insert into jobs (kind, payload, run_at) select k, p, r from unnest($1::text[], $2::jsonb[], $3::timestamptz[]) with ordinality as j(k, p, r, n)
+        order by n returning id`,
+      [jobs.map((j) => j.kind), jobs.map((j) => JSON.stringify(j.payload)), jobs.map((j) => j.runAt.toISOString()), cancel?.id ?? 0, cancel?.at ?? null],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  /** Marks one not-yet-run job as done (its work is no longer needed). */
+  async cancelById(id: number, at: Date) {
+    await this.db.query('update jobs set done_at = $2 where id = $1 and done_at is null and dead_at is null', [id, at]);
+  }
+
   /** Schedules a job of `kind` unless one is pending (a recurring job: chains started by two processes merge). */
   async ensurePending(kind: string, runAt: Date, exceptId = 0) {
     await this.db.query(

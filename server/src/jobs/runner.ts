@@ -71,6 +71,19 @@ export class JobRunner {
   }
 
   /**
+   * Schedules several jobs with one statement (in a unit of work: written or rolled back with it); `cancel`, a
+   * job no longer needed, is marked done by the same statement.
+   */
+  async enqueueMany(jobs: { kind: string; payload: Record<string, unknown>; runAt: Date }[], opts: { cancel?: number } = {}): Promise<number[]> {
+    return this.repo.insertMany(jobs, opts.cancel === undefined ? undefined : { id: opts.cancel, at: this.clock.now() });
+  }
+
+  /** Marks the job `id` done if it has not run (its work is no longer needed). */
+  async cancelById(id: number) {
+    await this.repo.cancelById(id, this.clock.now());
+  }
+
+  /**
    * Schedules a recurring job of `kind` at `runAt` unless one is already pending (its handler schedules the next,
    * passing its own id as `exceptId`).
    */

@@ -7,13 +7,21 @@ import { Liveness } from '../../modules/cabinets/liveness.ts';
 import { CabinetsRepository } from '../../modules/cabinets/repository.ts';
 import { SimulatedCabinet } from './cabinet.ts';
 
+type FleetOptions = { connector: MqttConnector; prefix: string; clock: Clock; heartbeatMs?: number; ejectDelayMs?: number; resendMs?: number };
+/** The seeded cabinets and the power banks in their slots (CabinetsRepository.inventory()). */
+export type FleetInventory = Awaited<ReturnType<CabinetsRepository['inventory']>>;
+
 export class SimulatorFleet {
   readonly cabinets = new Map<string, SimulatedCabinet>();
   /** Devices that are not power banks (power stations, Wi-Fi boxes), by id: a device keeps its kind in any cabinet. */
   readonly kinds = new Map<string, DeviceKind>();
 
-  static async fromDb(db: Db, o: { connector: MqttConnector; prefix: string; clock: Clock; heartbeatMs?: number; ejectDelayMs?: number; resendMs?: number }) {
-    const { cabinets: cabs, banks } = await new CabinetsRepository(db, new Liveness(o.clock)).inventory();
+  static async fromDb(db: Db, o: FleetOptions) {
+    return SimulatorFleet.fromInventory(await new CabinetsRepository(db, new Liveness(o.clock)).inventory(), o);
+  }
+
+  /** From an inventory read elsewhere (a bench runs the fleet in another process than the database's owner). */
+  static fromInventory({ cabinets: cabs, banks }: FleetInventory, o: FleetOptions) {
     const fleet = new SimulatorFleet();
     for (const b of banks) if (b.kind !== 'cdb') fleet.kinds.set(b.id, b.kind);
     for (const c of cabs) {

@@ -54,8 +54,10 @@ export class AuthRepository {
    * wallet a rental locks after its user: with FOR UPDATE the two waited for each other and PostgreSQL aborted one
    * (deadlock detected, a 500). Two rentals still queue here (NO KEY UPDATE conflicts with itself).
    */
-  async lock(id: number) {
-    await this.db.query('select id from users where id = $1 for no key update', [id]);
+  /** Locks the user's row for the caller's unit of work; with `currency`, records it as their last one in the same statement. */
+  async lock(id: number, opts: { currency?: string } = {}) {
+    if (opts.currency) await this.db.query('update users set currency = $2 where id = $1', [id, opts.currency]);
+    else await this.db.query('select id from users where id = $1 for no key update', [id]);
   }
 
   async setCurrency(id: number, currency: string) {

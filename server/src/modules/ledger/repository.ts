@@ -46,12 +46,15 @@ export class LedgerRepository {
   constructor(private readonly db: Queryable) {}
 
   async ensureAccount(owner: { type: string; id: string }, kind: string, currency: string, agent = DEFAULT_AGENT) {
-    await this.db.query(
+    // Most accounts exist already: one read. A new one is inserted (a concurrent insert wins: read again).
+    const found = await this.findAccount(owner, kind, currency, agent);
+    if (found) return found;
+    const { rows } = await this.db.query<Account>(
       `insert into ledger_accounts (owner_type, owner_id, kind, currency, agent_id) values ($1, $2, $3, $4, $5)
-       on conflict (owner_type, owner_id, kind, currency, agent_id) do nothing`,
+       on conflict (owner_type, owner_id, kind, currency, agent_id) do nothing returning *`,
       [owner.type, owner.id, kind, currency, agent],
     );
-    return (await this.findAccount(owner, kind, currency, agent))!;
+    return rows[0] ?? (await this.findAccount(owner, kind, currency, agent))!;
   }
 
   async findAccount(owner: { type: string; id: string }, kind: string, currency: string, agent = DEFAULT_AGENT) {
@@ -72,6 +75,17 @@ export class LedgerRepository {
     return new Map(rows.map((r) => [Number(r.id), r]));
   }
 
+  /** The accounts with these keys (owner, kind, currency, agent) that exist, locked in id order for the caller's unit of work. */
+  async lockAccountsByKey(keys: { owner: { type: string; id: string }; kind: string; currency: string; agent: string }[]) {
+    const { rows } = await this.db.query<Account>(
+      `select * from ledger_accounts where (owner_type, owner_id, kind, currency, agent_id) in
+          (select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]))
+        order by id for update`,
+      [keys.map((k) => k.owner.type), keys.map((k) => k.owner.id), keys.map((k) => k.kind), keys.map((k) => k.currency), keys.map((k) => k.agent)],
+    );
+    return rows;
+  }
+
   async insertTransfer(t: Omit<Transfer, 'created_at'> & { created_at: Date }) {
     await this.db.query(
       `insert into ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, flag, pending_id, code,
@@ -82,6 +96,19 @@ export class LedgerRepository {
 
   async bump(accountId: number, column: BalanceColumn, delta: number) {
     await this.db.query(`update ledger_accounts set ${column} = ${column} + $2 where id = $1`, [accountId, delta]);
+  }
+
+  /** A transfer and its two balance moves, in one statement (the accounts are locked by the caller). */
+  async insertTransferMoving(t: Omit<Transfer, 'created_at'> & { created_at: Date }, debitColumn: BalanceColumn, creditColumn: BalanceColumn) {
+    await this.db.query(
+      `with t as (
+         insert into ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, flag, pending_id, code, order_id, created_at)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10))
+       update ledger_accounts set ${debitColumn} = ${debitColumn} + case when id = $2 then $4 else 0 end,
+         ${creditColumn} = ${creditColumn} + case when id = $3 then $4 else 0 end
+        where id in ($2, $3)`,
+      [t.id, t.debit_account_id, t.credit_account_id, t.amount, t.currency, t.flag, t.pending_id, t.code, t.order_id, t.created_at],
+    );
   }
 
   async findTransfer(id: string) {

@@ -3,7 +3,10 @@
 // Accounts per (owner, kind, currency):
 //   user/<id>/wallet          credit-normal: what we owe the user (their balance)
 //   user/<id>/deposit_hold    credit-normal: the user's deposit while a rental is open (pending credits)
-//   provider/<id>/clearing    debit-normal: what the card provider owes us (captured card money)
+//   provider/<id>/clearing    debit-normal: what the card provider owes us (captured card money); the card
+//                             rentals' holds use its shards provider/<id>#<n>/clearing (CLEARING_SHARDS): every
+//                             rental's transaction moves the clearing account's balance, and with one row they all
+//                             queued on its lock, each to its commit. What the provider owes is the sum.
 //   platform/powerly/revenue  credit-normal: rent earned
 //
 // Every transfer moves `amount` from the debit account to the credit account. Pending transfers only move the
@@ -17,7 +20,16 @@ import { DEFAULT_AGENT, LedgerRepository, type Account } from './repository.ts';
 
 export const PLATFORM = { type: 'platform', id: 'powerly' } as const;
 export const userOwner = (userId: number | string) => ({ type: 'user', id: String(userId) });
-export const providerOwner = (providerId: string) => ({ type: 'provider', id: providerId });
+/** The rows a provider's clearing account is spread over for the rentals' deposit holds. */
+export const CLEARING_SHARDS = 32;
+/**
+ * A provider's clearing account; with `shardOf` (a user id), one of its CLEARING_SHARDS rows, so that concurrent
+ * rentals of different users do not wait on one row lock (shard 0 is the account itself).
+ */
+export const providerOwner = (providerId: string, shardOf?: number) => {
+  const shard = shardOf === undefined ? 0 : Math.abs(shardOf) % CLEARING_SHARDS;
+  return { type: 'provider', id: shard === 0 ? providerId : `${providerId}#${shard}` };
+};
 
 export interface TransferInput {
   debit: Account;
@@ -28,6 +40,17 @@ export interface TransferInput {
   at: Date;
   /** Refuse if the debit account's available credit balance would go below zero (user wallets). */
   mustNotOverdraw?: boolean;
+  /** The transfer's id, when the caller must name it before the transfer is made (default: a new uuid). */
+  id?: string;
+  /** Both accounts were read with lockedAccounts() in this unit of work (their balances are current). */
+  locked?: boolean;
+}
+
+export interface AccountKey {
+  owner: { type: string; id: string };
+  kind: string;
+  currency: string;
+  agent?: string;
 }
 
 export class LedgerService {
@@ -43,6 +66,23 @@ export class LedgerService {
 
   account(owner: { type: string; id: string }, kind: string, currency: string, agent?: string) {
     return this.repo.ensureAccount(owner, kind, currency, agent);
+  }
+
+  /**
+   * The accounts, created if missing, locked in id order for the caller's unit of work (one statement when they
+   * all exist), in the order of `keys`: transfers between them pass `locked: true`.
+   */
+  async lockedAccounts(keys: AccountKey[]): Promise<Account[]> {
+    const full = keys.map((k) => ({ ...k, agent: k.agent ?? DEFAULT_AGENT }));
+    const key = (a: { owner_type: string; owner_id: string; kind: string; currency: string; agent_id: string }) =>
+      `${a.owner_type}|${a.owner_id}|${a.kind}|${a.currency}|${a.agent_id}`;
+    const wanted = full.map((k) => key({ owner_type: k.owner.type, owner_id: k.owner.id, kind: k.kind, currency: k.currency, agent_id: k.agent }));
+    let found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
+    if (wanted.some((w) => !found.has(w))) {
+      for (const k of full) await this.repo.ensureAccount(k.owner, k.kind, k.currency, k.agent);
+      found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
+    }
+    return wanted.map((w) => found.get(w)!);
   }
 
   /** Available wallet balance: posted credits − posted debits − pending debits. */
@@ -79,14 +119,13 @@ export class LedgerService {
   private async move(input: TransferInput & { pending?: boolean }): Promise<string> {
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('transfer amount must be > 0');
     if (input.debit.currency !== input.credit.currency) throw new RangeError('transfer across currencies');
-    const locked = await this.repo.lockAccounts([input.debit.id, input.credit.id]);
-    const debit = locked.get(Number(input.debit.id))!;
+    const debit = input.locked ? input.debit : (await this.repo.lockAccounts([input.debit.id, input.credit.id])).get(Number(input.debit.id))!;
     if (input.mustNotOverdraw && LedgerService.available(debit) < input.amount) {
       throw refused('error.insufficientBalance');
     }
-    const id = uuid();
+    const id = input.id ?? uuid();
     const pending = input.pending === true;
-    await this.repo.insertTransfer({
+    await this.repo.insertTransferMoving({
       id,
       debit_account_id: input.debit.id,
       credit_account_id: input.credit.id,
@@ -97,9 +136,7 @@ export class LedgerService {
       code: input.code,
       order_id: input.orderId ?? null,
       created_at: input.at,
-    });
-    await this.repo.bump(input.debit.id, pending ? 'debits_pending' : 'debits_posted', input.amount);
-    await this.repo.bump(input.credit.id, pending ? 'credits_pending' : 'credits_posted', input.amount);
+    }, pending ? 'debits_pending' : 'debits_posted', pending ? 'credits_pending' : 'credits_posted');
     return id;
   }
 

@@ -29,14 +29,17 @@ export class PaymentsRepository {
   constructor(private readonly db: Queryable) {}
 
   async insert(p: PaymentRow & { card_brand: string | null; card_last4: string | null; at: Date }) {
+    // The payment and its first transition: one statement.
     await this.db.query(
-      `insert into payments (id, provider, provider_ref, user_id, order_id, purpose, amount, currency, status, captured_amount,
-         failure_code, card_brand, card_last4, created_at, updated_at, payment_method_ref, customer_ref, capture_before)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$14,$15,$16,$17)`,
+      `with p as (
+         insert into payments (id, provider, provider_ref, user_id, order_id, purpose, amount, currency, status, captured_amount,
+           failure_code, card_brand, card_last4, created_at, updated_at, payment_method_ref, customer_ref, capture_before)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$14,$15,$16,$17) returning id)
+       insert into payment_transitions (payment_id, from_status, to_status, amount, at) select id, null, $9, $7, $14 from p`,
       [p.id, p.provider, p.provider_ref, p.user_id, p.order_id, p.purpose, p.amount, p.currency, p.status, p.captured_amount,
         p.failure_code, p.card_brand, p.card_last4, p.at, p.payment_method_ref ?? null, p.customer_ref ?? null, p.capture_before ?? null],
+      { name: 'payments.insert' },
     );
-    await this.logTransition(p.id, null, p.status, p.amount, p.at);
   }
 
   async find(id: string) {
@@ -241,12 +244,24 @@ export class SandboxAcquirerRepository {
     await this.db.query(`update sandbox_setup_intents set status = 'succeeded', payment_method_id = $2 where id = $1`, [id, paymentMethodId]);
   }
 
-  async insertIntent(i: { id: string; tokenId: string; amount: number; currency: string; capture: string; at: Date }) {
-    await this.db.query(
-      `insert into sandbox_intents (id, token_id, amount, currency, capture_method, status, created_at, updated_at)
-       values ($1,$2,$3,$4,$5,'requires_confirmation',$6,$6)`,
-      [i.id, i.tokenId, i.amount, i.currency, i.capture, i.at],
+  /**
+   * A new intent already confirmed (its outcome as status) and, when the card is kept, its payment method: one
+   * statement. False when an intent with this id exists (a replay: nothing is written).
+   */
+  async insertConfirmedIntent(i: {
+    id: string; tokenId: string; amount: number; currency: string; capture: string; at: Date; status: IntentStatus;
+    amountCaptured: number; declineCode: string | null; paymentMethod: string | null;
+  }) {
+    const { rows } = await this.db.query<{ id: string }>(
+      `with i as (
+         insert into sandbox_intents (id, token_id, amount, currency, capture_method, status, amount_captured, decline_code, created_at, updated_at)
+         values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$9) on conflict (id) do nothing returning id),
+       m as (insert into sandbox_payment_methods (id, token_id, created_at) select $10, $2, $9 from i where $10::text is not null)
+       select id from i`,
+      [i.id, i.tokenId, i.amount, i.currency, i.capture, i.status, i.amountCaptured, i.declineCode, i.at, i.paymentMethod],
+      { name: 'sandbox.insertConfirmedIntent' },
     );
+    return rows.length === 1;
   }
 
   async intent(id: string) {

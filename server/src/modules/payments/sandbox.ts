@@ -257,41 +257,46 @@ export class SandboxCardProvider extends PaymentProvider {
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
     const now = this.clock.now();
-    // Idempotent per key: a retried authorisation returns the first intent.
-    const p = await this.repo.intentWithCard(`pi_${input.idempotencyKey}`);
-    if (p) {
+    const id = `pi_${input.idempotencyKey}`;
+    const replay = async (): Promise<AuthorizeResult | undefined> => {
+      // Idempotent per key: a retried authorisation returns the first intent.
+      const p = await this.repo.intentWithCard(id);
+      if (!p) return undefined;
       const card = { brand: p.brand, last4: p.last4 };
       return p.status === 'declined'
         ? { ok: false, ref: p.id, declineCode: p.decline_code ?? 'card_declined', card }
         : { ok: true, ref: p.id, status: input.capture === 'manual' ? 'authorized' : 'captured', card };
+    };
+    // A saved card (pm_…) is reusable: a replay is looked for first. A card token (tok_…) is single-use: it is
+    // taken first, and only when it is gone already is this a replay (one query fewer on the first call).
+    const saved = input.token.startsWith('pm_');
+    if (saved) {
+      const r = await replay();
+      if (r) return r;
     }
-    // A saved card (pm_…) is reusable; a card token (tok_…) is single-use.
-    const token = input.token.startsWith('pm_')
-      ? await this.repo.paymentMethodToken(input.token)
-      : await this.useToken(input.token, now);
-    if (!token) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    const token = saved ? await this.repo.paymentMethodToken(input.token) : await this.useToken(input.token, now);
+    if (!token) return (saved ? undefined : await replay()) ?? { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     const card = { brand: token.brand, last4: token.last4 };
-    const id = `pi_${input.idempotencyKey}`;
-    await this.repo.insertIntent({ id, tokenId: token.id, amount: input.amount, currency: input.currency, capture: input.capture, at: now });
     // A debit-only payment type: the card's funding decides before the issuer is asked (a replay answers the same).
     const declined = input.methodType === DEBIT_CARD_TYPE && token.funding !== 'debit' ? DEBIT_ONLY : token.outcome !== 'ok' ? token.outcome : null;
-    if (declined) {
-      await this.move(id, 'declined', { decline_code: declined });
-      return { ok: false, ref: id, declineCode: declined, card };
-    }
     // setup_future_usage: a single-use token becomes a reusable payment method for off-session charges.
-    let saved: { paymentMethod: string; customer: string } | null = null;
-    if (input.saveCard && input.userId != null && !input.token.startsWith('pm_')) {
-      saved = { paymentMethod: `pm_${randomToken(12)}`, customer: `cus_sandbox_${input.userId}` };
-      await this.repo.insertPaymentMethod(saved.paymentMethod, token.id, now);
-    }
-    if (input.capture === 'manual') {
-      await this.move(id, 'authorized');
+    const keep = !declined && input.saveCard && input.userId != null && !saved
+      ? { paymentMethod: `pm_${randomToken(12)}`, customer: `cus_sandbox_${input.userId}` }
+      : null;
+    // The intent is confirmed as it is created (requires_confirmation → its outcome, INTENT_TRANSITIONS), in one
+    // statement with the saved payment method; an intent of this key made meanwhile answers as a replay.
+    const status: IntentStatus = declined ? 'declined' : input.capture === 'manual' ? 'authorized' : 'captured';
+    const made = await this.repo.insertConfirmedIntent({
+      id, tokenId: token.id, amount: input.amount, currency: input.currency, capture: input.capture, at: now, status,
+      amountCaptured: status === 'captured' ? input.amount : 0, declineCode: declined, paymentMethod: keep?.paymentMethod ?? null,
+    });
+    if (!made) return (await replay())!;
+    if (declined) return { ok: false, ref: id, declineCode: declined, card };
+    if (status === 'authorized') {
       const captureBefore = new Date(now.getTime() + SANDBOX_HOLD_DAYS * 86_400_000);
-      return { ok: true, ref: id, status: 'authorized', card, saved, captureBefore };
+      return { ok: true, ref: id, status: 'authorized', card, saved: keep, captureBefore };
     }
-    await this.move(id, 'captured', { amount_captured: input.amount });
-    return { ok: true, ref: id, status: 'captured', card, saved };
+    return { ok: true, ref: id, status: 'captured', card, saved: keep };
   }
 
   // Idempotency (opts.idempotencyKey): the sandbox's state machine already treats a repeated move to the state an

@@ -71,6 +71,8 @@ export const ORPHAN_AUTH_MS = 120_000;
 /** Parses a scanned code: the bare cabinet code or a code link (qrcode=, qr=, zhcode=; src/core/codeLink.ts). */
 export { cabinetCodeFrom };
 
+/** A rental's orphan guard (see rentWithDeposit): settled once it is no longer needed; cancelled with the order. */
+type GuardState = { settled: boolean; guardId?: number; cancelled?: boolean };
 type Settled = Extract<AuthorizeResult, { ok: true; status: 'authorized' | 'captured' }>;
 type Funding =
   | { kind: 'preauth'; provider: PaymentProvider; result: Settled }
@@ -117,14 +119,22 @@ export class RentalsService {
   }
 
   private async preflight(user: UserRow, qrcode: string, kind: RentalKind) {
-    const r = await this.resolveCabinet(qrcode, kind);
-    if (!r.cabinet.online) throw conflict('error.cabinetOffline');
+    const code = cabinetCodeFrom(qrcode);
+    const cabinet = code ? await this.d.cabinets.find(code) : undefined;
+    if (!cabinet) throw notFound('error.cabinetNotFound');
+    if (!cabinet.online) throw conflict('error.cabinetOffline');
     // Fail fast: without the broker the eject cannot go out; refuse now, before any money moves.
     if (!this.d.link.isUp()) throw conflict('error.cabinetLinkDown');
-    // Each unanswered eject reserves its slot (checked again under the cabinet's lock in start()).
-    if ((await this.d.cabinets.freeSlot(r.cabinet.id, this.d.clock.now(), kind)) === undefined) throw conflict('error.noPowerbank');
-    if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
-    return r;
+    // The plan, a free slot (each unanswered eject reserves its slot; checked again under the cabinet's lock in
+    // start()) and the user's open rentals: independent reads, made at once. The refusals keep their order.
+    const [priced, slot, open] = await Promise.all([
+      this.d.venues.priced(cabinet.venue_id, kind),
+      this.d.cabinets.freeSlot(cabinet.id, this.d.clock.now(), kind),
+      this.d.repo.openCount(user.id),
+    ]);
+    if (slot === undefined) throw conflict('error.noPowerbank');
+    if (open > 0) throw refused('error.rentCount');
+    return { cabinet, priced };
   }
 
   /** POST cdb/cabinet/useDepositToRent */
@@ -146,19 +156,19 @@ export class RentalsService {
       orderId, paymentId: input.paymentId, agent: input.agent ?? null, userId: user.id, token: input.token, currency, amount,
       capture: preauth ? 'manual' : 'automatic', ref: input.paymentIntent ?? null,
     };
-    await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
-    // The guard is cancelled only once the order exists, a compensation job owns the release, or the customer must
-    // act (then a new guard with the payment's reference releases it after the timeout); otherwise (the compensation
-    // could not even be enqueued) it stays and releases the authorisation itself.
-    const state = { settled: false };
+    const guardId = await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    // The guard is cancelled only once the order exists (in the order's own transaction), a compensation job owns
+    // the release, or the customer must act (then a new guard with the payment's reference releases it after the
+    // timeout); otherwise (the compensation could not even be enqueued) it stays and releases the authorisation.
+    const state: GuardState = { settled: false, guardId, cancelled: false };
     let out: string | ActionRequired | undefined;
     try {
       out = await this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount, state);
       state.settled = true;
       return out;
     } finally {
-      if (state.settled) {
-        await this.d.jobs.cancel(JOB_ORPHAN_AUTH, 'orderId', orderId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
+      if (state.settled && !state.cancelled) {
+        await this.d.jobs.cancelById(guardId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
         // Waiting for the customer (3-D Secure): if they never come back, the payment is released after the timeout.
         if (out && typeof out === 'object' && !input.paymentIntent) {
           await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, { ...guard, ref: out.action.paymentIntent }, new Date(this.d.clock.now().getTime() + ACTION_TIMEOUT_MS));
@@ -189,7 +199,7 @@ export class RentalsService {
 
   private async rentWithDepositGuarded(
     user: UserRow, input: DepositInput, orderId: string, cabinet: CabinetRow, priced: PricedVenue, amount: number,
-    guard: { settled: boolean } = { settled: false },
+    guard: GuardState = { settled: false },
   ): Promise<string | ActionRequired> {
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
     const currency = priced.venue.currency;
@@ -218,7 +228,7 @@ export class RentalsService {
     }
     let command: Command;
     try {
-      command = await this.start(orderId, user, cabinet, priced, funding, input.kind ?? 'cdb');
+      command = await this.start(orderId, user, cabinet, priced, funding, input.kind ?? 'cdb', guard);
     } catch (err) {
       // A job from here on: if the provider call fails now, the job retries it (and ends `dead`, visible, at worst).
       await this.compensate(funding, orderId)
@@ -284,15 +294,20 @@ export class RentalsService {
     else if (f.topUp) await c.request({ providerId: f.topUp.provider.id, ref: f.topUp.result.ref, action: 'refund', amount: f.topUp.amount, reason: `rental ${orderId} not started` }, at);
   }
 
-  /** One transaction: payment row, ledger, order, eject command and its timeout job; the command, to publish once committed. */
-  private async start(orderId: string, user: UserRow, cabinet: CabinetRow, priced: PricedVenue, f: Funding, kind: RentalKind): Promise<Command> {
+  /**
+   * One transaction: payment row, order, eject command, its jobs and the ledger hold; the command, to publish once
+   * committed. The shared ledger accounts (the provider's clearing account is in every card rental) are locked
+   * last, so concurrent rentals wait on them only for the transfer and the commit, not the whole transaction.
+   */
+  private async start(orderId: string, user: UserRow, cabinet: CabinetRow, priced: PricedVenue, f: Funding, kind: RentalKind, guard?: GuardState): Promise<Command> {
     const now = this.d.clock.now();
     const currency = priced.venue.currency;
     const deposit = priced.plan.deposit;
     const w = this.d.ledger;
     return this.d.db.tx(async () => {
-      // Serialise a user's rentals: the open-rental rule holds even for two concurrent requests.
-      await this.d.users.lock(user.id);
+      // Serialise a user's rentals: the open-rental rule holds even for two concurrent requests (the lock also
+      // records the currency as the user's last one).
+      await this.d.users.lock(user.id, { currency });
       if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
       // Serialise a cabinet's rentals: each unanswered eject reserves one power bank, so two people scanning
       // for the last one get exactly one order (the other is refused here and its card hold voided).
@@ -300,22 +315,13 @@ export class RentalsService {
       // The eject names the slot: a lendable power bank the cabinet reported (never a quarantined one).
       const slot = await this.d.cabinets.freeSlot(cabinet.id, now, kind);
       if (slot === undefined) throw conflict('error.noPowerbank');
-      const hold = await w.account(userOwner(user.id), 'deposit_hold', currency);
       let paymentId: string | null = null;
-      let holdId: string;
       if (f.kind === 'preauth') {
         paymentId = await this.d.payments.record({ providerId: f.provider.id, result: f.result, userId: user.id, orderId, purpose: 'deposit_preauth', amount: deposit, currency });
-        const clearing = await w.account(providerOwner(f.provider.id), 'clearing', currency);
-        holdId = await w.transfer({ debit: clearing, credit: hold, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true });
-      } else {
-        const wallet = await w.account(userOwner(user.id), 'wallet', currency);
-        if (f.topUp) {
-          await this.d.payments.record({ providerId: f.topUp.provider.id, result: f.topUp.result, userId: user.id, orderId, purpose: 'deposit_topup', amount: f.topUp.amount, currency });
-          const clearing = await w.account(providerOwner(f.topUp.provider.id), 'clearing', currency);
-          await w.transfer({ debit: clearing, credit: wallet, amount: f.topUp.amount, code: 'wallet_topup', orderId, at: now });
-        }
-        holdId = await w.transfer({ debit: wallet, credit: hold, amount: deposit, code: 'deposit_hold', orderId, at: now, pending: true, mustNotOverdraw: true });
+      } else if (f.topUp) {
+        await this.d.payments.record({ providerId: f.topUp.provider.id, result: f.topUp.result, userId: user.id, orderId, purpose: 'deposit_topup', amount: f.topUp.amount, currency });
       }
+      const holdId = uuid(); // the deposit hold's transfer, made below
       const commandId = uuid();
       const expiresAt = new Date(now.getTime() + this.d.ejectTtlMs);
       const command: Command = { v: PROTOCOL_VERSION, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot, kind };
@@ -336,11 +342,31 @@ export class RentalsService {
         device_kind: kind,
       });
       await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
-      await this.d.jobs.enqueue(JOB_EJECT_TIMEOUT, { orderId }, new Date(expiresAt.getTime() + this.d.ejectGraceMs));
-      if (f.kind === 'preauth' && paymentId) await this.guardHold(orderId, paymentId, f.result.captureBefore ?? null);
-      await this.d.users.setCurrency(user.id, currency);
+      // The eject's timeout and, for a card hold, its expiry guard: one statement.
+      const hold = f.kind === 'preauth' && paymentId ? this.holdGuard(orderId, paymentId, f.result.captureBefore ?? null) : null;
+      // The card call's orphan guard is no longer needed once this order commits: cancelled in the same statement.
+      await this.d.jobs.enqueueMany([
+        { kind: JOB_EJECT_TIMEOUT, payload: { orderId }, runAt: new Date(expiresAt.getTime() + this.d.ejectGraceMs) },
+        ...(hold ? [hold] : []),
+      ], { cancel: guard?.guardId });
       await commitIdempotencyKey(orderId); // the request's key completes with the order, in this transaction
       await this.changed(user.id, orderId, Zujie.pending);
+      const holdKey = { owner: userOwner(user.id), kind: 'deposit_hold', currency };
+      if (f.kind === 'preauth') {
+        const [holdAccount, clearing] = await w.lockedAccounts([holdKey, { owner: providerOwner(f.provider.id, user.id), kind: 'clearing', currency }]);
+        await w.transfer({ id: holdId, debit: clearing!, credit: holdAccount!, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true, locked: true });
+      } else {
+        const holdAccount = await w.account(holdKey.owner, holdKey.kind, currency);
+        const wallet = await w.account(userOwner(user.id), 'wallet', currency);
+        if (f.topUp) {
+          const clearing = await w.account(providerOwner(f.topUp.provider.id, user.id), 'clearing', currency);
+          await w.transfer({ debit: clearing, credit: wallet, amount: f.topUp.amount, code: 'wallet_topup', orderId, at: now });
+        }
+        await w.transfer({ id: holdId, debit: wallet, credit: holdAccount, amount: deposit, code: 'deposit_hold', orderId, at: now, pending: true, mustNotOverdraw: true });
+      }
+      return command;
+    }).then((command) => {
+      if (guard?.guardId !== undefined) guard.cancelled = true;
       return command;
     });
   }
@@ -351,7 +377,9 @@ export class RentalsService {
    * the timeout job cancels and releases.
    */
   private async sendEject(orderId: string, cabinetId: string, command: Command) {
-    await this.d.link.send(cabinetId, command).catch((err: unknown) => this.d.log.error({ err, orderId }, 'eject publish failed'));
+    // Published now; the broker's PUBACK is not waited for (the answer does not depend on it: the command is
+    // committed, and re-published on reconnect until the cabinet answers or the timeout job cancels the order).
+    void this.d.link.send(cabinetId, command).catch((err: unknown) => this.d.log.error({ err, orderId }, 'eject publish failed'));
   }
 
   // ---- cabinet answers --------------------------------------------------------------------------------------
@@ -539,9 +567,14 @@ export class RentalsService {
 
   /** Schedules the hold's expiry guard a margin before the card network would release it. */
   private async guardHold(orderId: string, paymentId: string, captureBefore: Date | null) {
-    if (!captureBefore) return;
-    const at = new Date(Math.max(this.d.clock.now().getTime(), captureBefore.getTime() - HOLD_RENEW_MARGIN_MS));
-    await this.d.jobs.enqueue(JOB_HOLD_EXPIRY, { orderId, paymentId }, at);
+    const job = this.holdGuard(orderId, paymentId, captureBefore);
+    if (job) await this.d.jobs.enqueue(job.kind, job.payload, job.runAt);
+  }
+
+  /** The hold's expiry guard job (none when the provider gave no capture deadline). */
+  private holdGuard(orderId: string, paymentId: string, captureBefore: Date | null) {
+    if (!captureBefore) return null;
+    return { kind: JOB_HOLD_EXPIRY, payload: { orderId, paymentId }, runAt: new Date(Math.max(this.d.clock.now().getTime(), captureBefore.getTime() - HOLD_RENEW_MARGIN_MS)) };
   }
 
   /**
