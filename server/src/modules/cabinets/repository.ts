@@ -1,6 +1,7 @@
 import type { DeviceKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Account } from '../ledger/repository.ts';
+import { CLOSED_BY_RETURN } from '../rentals/repository.ts';
 import type { PlanRow, VenueRow } from '../venues/repository.ts';
 import type { Liveness } from './liveness.ts';
 
@@ -249,6 +250,41 @@ export class CabinetsRepository {
          inventory = coalesce($4::jsonb, inventory) where id = $1`,
       [cabinetId, online, at, inventory === undefined ? null : JSON.stringify(inventory)],
     );
+  }
+
+  /**
+   * Heartbeats whose inventory is what we already believe (every listed device in that slot of that cabinet, in
+   * it or quarantined, none on a rental its return would close, nothing else recorded there): their presence
+   * (online, last seen, the reported inventory) is recorded for all of them in one statement. Returns the
+   * cabinets recorded; any other (a change to reconcile, an unknown cabinet, a cabinet row locked right now by
+   * a rent) is left to the caller's full reconcile. `slots` are [slot, device id] pairs, already validated.
+   */
+  async presenceIfUnchanged(reports: { id: string; slots: [number, string][]; inventory: unknown }[], at: Date) {
+    const { rows } = await this.db.query<{ id: string }>(
+      `with hb as (select * from jsonb_to_recordset($1::jsonb) as h(id text, slots jsonb, inventory jsonb)),
+       reported as (select hb.id as cabinet_id, (s->>0)::int as slot, s->>1 as powerbank_id from hb, jsonb_array_elements(hb.slots) s),
+       changed as (
+         select r.cabinet_id from reported r left join powerbanks b on b.id = r.powerbank_id
+          where b.id is null or b.cabinet_id is distinct from r.cabinet_id or b.slot is distinct from r.slot or b.state not in ('in_cabinet', 'quarantined')
+         union
+         select b.cabinet_id from powerbanks b join hb on b.cabinet_id = hb.id
+          where not exists (select 1 from reported r where r.cabinet_id = b.cabinet_id and r.powerbank_id = b.id)
+         union
+         select r.cabinet_id from reported r join cabinets c on c.id = r.cabinet_id where r.slot > c.slot_count
+         union
+         select r.cabinet_id from reported r join orders o on o.powerbank_id = r.powerbank_id where ${CLOSED_BY_RETURN('o')}
+       ),
+       ready as (
+         select c.id from cabinets c where c.id in (select id from hb) and c.id not in (select cabinet_id from changed)
+          order by c.id for update of c skip locked
+       )
+       update cabinets c set online = true, last_seen_at = greatest(coalesce(c.last_seen_at, $2), $2), inventory = hb.inventory
+         from hb where c.id = hb.id and c.id in (select id from ready)
+       returning c.id`,
+      [JSON.stringify(reports), at],
+      { name: 'cabinets.presenceIfUnchanged' },
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Stores an event in the inbox, pending; a repeat (same cabinet and event id) changes nothing. */

@@ -14,13 +14,17 @@ import { OPEN_STATES } from '../rentals/order-state.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { CabinetLink, LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protocol.ts';
+import { PresenceBatcher } from './presence.ts';
 import type { CabinetsRepository } from './repository.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
     private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; venues: VenuesService; mifi: MifiService },
-  ) {}
+  ) {
+    this.presence = new PresenceBatcher(d);
+  }
 
+  private readonly presence: PresenceBatcher;
   private inboxTimer: NodeJS.Timeout | null = null;
   private inboxRun: Promise<unknown> | null = null;
 
@@ -119,6 +123,8 @@ export class CabinetsService implements LinkHandler {
 
   /** Stores an event in the inbox before it is acknowledged; a heartbeat is reconciled at once (never stored). */
   async receive(cabinetId: string, e: CabinetEvent): Promise<boolean> {
+    // The common heartbeat (nothing changed) is recorded with others in one statement (presence.ts).
+    if (e.type === 'heartbeat' && (await this.presence.record(cabinetId, e))) return true;
     if (!(await this.d.repo.find(cabinetId))) {
       await this.reject(cabinetId, 'unknown-cabinet', JSON.stringify(e));
       return false;
