@@ -86,7 +86,7 @@ const command = <T extends FleetReport['type']>(c: FleetCommand, until: T) =>
   new Promise<Extract<FleetReport, { type: T }>>((resolve) => waiters.push((r) => (r.type === until ? (resolve(r as Extract<FleetReport, { type: T }>), true) : false)));
 
 const q = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params)).rows[0]!.n);
-const onlineCount = () => q(`select count(*)::int as n from cabinets where online and id like 'PWL-S%'`);
+const onlineCount = () => q(`select count(*)::int as n from cabinets where online and id = any($1::text[])`, [ids]);
 const pending = () => q(`select count(*)::int as n from cabinet_events where state = 'pending'`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -124,8 +124,8 @@ const secs = (performance.now() - measureStart) / 1000;
 const st = link.stats.take();
 loop.disable();
 const staleRows = (await db.query<{ id: string; online: boolean; last_seen_at: Date | null }>(
-  `select id, online, last_seen_at from cabinets where id like 'PWL-S%' and (not online or last_seen_at < now() - ($1::int * interval '1 millisecond')) order by id`,
-  [2 * HEARTBEAT_MS],
+  `select id, online, last_seen_at from cabinets where id = any($2::text[]) and (not online or last_seen_at < now() - ($1::int * interval '1 millisecond')) order by id`,
+  [2 * HEARTBEAT_MS, ids],
 )).rows;
 const stale = `${staleRows.length}${staleRows.length ? ` (${staleRows.slice(0, 3).map((r) => `${r.id} ${r.online ? 'online' : 'offline'}, last report ${r.last_seen_at ? new Date(r.last_seen_at).toISOString() : 'never'}`).join('; ')})` : ''}`;
 const msFmt = (v: number) => (Number.isFinite(v) ? `≤${v}` : `>${30_000}`);
