@@ -157,7 +157,10 @@ const ms = rented.answers.map((a) => a.ms).sort((a, b) => a - b);
 const pct = (p: number) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)]!;
 const failed = rented.answers.filter((a) => a.error);
 console.info(`${RENTALS} rentals at once: ${orders.length} answered with an order, ${failed.length} refused${failed.length ? ` (${[...new Set(failed.map((f) => f.error))].slice(0, 3).join('; ')})` : ''}; HTTP answer p50 ${pct(0.5).toFixed(0)} ms, p99 ${pct(0.99).toFixed(0)} ms`);
-console.info(`  orders renting ${rentingN} of ${orders.length} within ${(settleMs / 1000).toFixed(1)} s (by state: ${states.map((r) => `${r.zujie}: ${r.n}`).join(', ')}); lost ${orders.length - rentingN + failed.length}`);
+// Not renting: cancelled (the eject expired before the cabinet took it: the hold is released, see the ledger line)
+// or still pending; lost: an order in no state at all (none is expected).
+const inState = states.reduce((a, r) => a + Number(r.n), 0);
+console.info(`  orders renting ${rentingN} of ${orders.length} within ${(settleMs / 1000).toFixed(1)} s (by state: ${states.map((r) => `${r.zujie}: ${r.n}`).join(', ')}; 0 pending, 1 renting, 2 cancelled); not renting ${orders.length - rentingN}, lost ${orders.length - inState}`);
 console.info(`  inbox afterwards: pending ${after}, dead ${dead}; events lag p99 ${msFmt(rst.lag.p99)} ms; API process RSS max during the rentals ${MB(rentRssMax)}; ledger: ${violations.length ? `${violations.length} VIOLATION(S): ${violations.slice(0, 3).map((v) => `${v.invariant}: ${v.detail}`).join('; ')}` : 'every invariant holds'}`);
 
 const stopped = command({ type: 'stop' }, 'stopped');

@@ -18,6 +18,11 @@ export interface LinkHandler {
    * it: stored now or earlier (a repeat). A thrown error means "not stored": no ack, the cabinet re-sends.
    */
   receive(cabinetId: string, e: CabinetEvent): Promise<boolean>;
+  /**
+   * A heartbeat whose inventory is what the records say: its presence recorded (batched with others, presence.ts),
+   * true. False: it needs `receive` (the full reconcile). A thrown error: not recorded.
+   */
+  presence(cabinetId: string, e: Extract<CabinetEvent, { type: 'heartbeat' }>): Promise<boolean>;
   /** Processes a stored event now; a failure stays in the inbox for a retry (never thrown). */
   process(cabinetId: string, eventId: string): Promise<void>;
   /** A message refused without storing (unknown protocol version, malformed): counted for an operator. */
@@ -101,8 +106,11 @@ export class LinkStats {
 
 /** Messages in hand (being handled or waiting for their cabinet's previous one) before the link stops reading. */
 const MAX_IN_HAND = 10_000;
-/** Units of work on the database at once for cabinet messages (about the pool's size; more would only queue there). */
-const DISPATCH_CONCURRENCY = 16;
+/**
+ * Units of work on the database at once for cabinet messages: a share of the pool (10 connections by default), so
+ * that a burst of cabinet events never takes every connection from the HTTP requests (the rents that caused it).
+ */
+const DISPATCH_CONCURRENCY = 4;
 
 /** How long a publish may wait for the broker's PUBACK before the caller goes on (the message stays queued). */
 const PUBLISH_WAIT_MS = 2_000;
@@ -136,7 +144,7 @@ export class MqttCabinetLink implements CabinetLink {
     const client = this.connector.connect({ clientId: stable ?? `powerly-api-${randomToken(6)}`, clean: !stable, resubscribe: false });
     this.client = client;
     // Each cabinet's messages are handled one at a time and in order (its heartbeat before its next event); different
-    // cabinets' in parallel, at most DISPATCH_CONCURRENCY database units of work at once (heartbeats wait for their
+    // cabinets' in parallel, at most DISPATCH_CONCURRENCY database units of work at once (a heartbeat waits for its
     // batch outside that limit: presence.ts). PUBACK (`done`) goes out when a message is taken in hand, not when it
     // is stored: v2 delivery does not rest on it (an event stays in the cabinet's outbox until its `event-ack`, sent
     // after it is stored), and reading on keeps the PUBACKs of our own publishes (ejects, event acks) flowing. Only
@@ -221,8 +229,9 @@ export class MqttCabinetLink implements CabinetLink {
       const r = checkEvent(payload);
       if (!r.ok) return this.limited(() => handler.reject(cabinetId, r.reason, payload.toString().slice(0, 2000)));
       const e = r.event;
-      const receive = () => this.withRetries(() => handler.receive(cabinetId, e));
-      if (!(await (e.type === 'heartbeat' ? receive() : this.limited(receive)))) return;
+      // A heartbeat waits for its batch outside the limit (the batch is one unit of work for hundreds of them).
+      const recorded = e.type === 'heartbeat' && (await this.withRetries(() => handler.presence(cabinetId, e)));
+      if (!recorded && !(await this.limited(() => this.withRetries(() => handler.receive(cabinetId, e))))) return;
       if (e.type === 'heartbeat') {
         this.stats.heartbeats++;
         this.stats.lag(Date.now() - Date.parse(e.ts));

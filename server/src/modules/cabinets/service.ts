@@ -20,10 +20,10 @@ export class CabinetsService implements LinkHandler {
   constructor(
     private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; venues: VenuesService; mifi: MifiService },
   ) {
-    this.presence = new PresenceBatcher(d);
+    this.batch = new PresenceBatcher(d);
   }
 
-  private readonly presence: PresenceBatcher;
+  private readonly batch: PresenceBatcher;
   private inboxTimer: NodeJS.Timeout | null = null;
   private inboxRun: Promise<unknown> | null = null;
 
@@ -121,13 +121,17 @@ export class CabinetsService implements LinkHandler {
    * A repeat is acknowledged and changes nothing.
    */
   async event(cabinetId: string, e: CabinetEvent) {
+    if (e.type === 'heartbeat' && (await this.presence(cabinetId, e))) return;
     if ((await this.receive(cabinetId, e)) && e.type !== 'heartbeat') await this.process(cabinetId, e.id);
+  }
+
+  /** The common heartbeat (nothing changed) is recorded with others in one statement (presence.ts). */
+  presence(cabinetId: string, e: Extract<CabinetEvent, { type: 'heartbeat' }>) {
+    return this.batch.record(cabinetId, e);
   }
 
   /** Stores an event in the inbox before it is acknowledged; a heartbeat is reconciled at once (never stored). */
   async receive(cabinetId: string, e: CabinetEvent): Promise<boolean> {
-    // The common heartbeat (nothing changed) is recorded with others in one statement (presence.ts).
-    if (e.type === 'heartbeat' && (await this.presence.record(cabinetId, e))) return true;
     if (!(await this.d.repo.find(cabinetId))) {
       await this.reject(cabinetId, 'unknown-cabinet', JSON.stringify(e));
       return false;
