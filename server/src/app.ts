@@ -268,7 +268,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(authRoutes, { auth, wallet });
     await api.register(venueRoutes, { venues });
     await api.register(walletRoutes, { wallet, keys, clock });
-    await api.register(cabinetRoutes, { cabinets });
+    await api.register(cabinetRoutes, { cabinets, auth });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });

@@ -67,8 +67,8 @@ const OWNERS: Record<string, readonly string[]> = {
 
 /** Reads of another module's tables, in joins of one query (never writes): repository folder → tables. */
 const READ_MODELS: Record<string, readonly string[]> = {
-  // The scan (checkisok) in one round trip: venue, price plan, wallet balance, open rentals.
-  'modules/cabinets': ['venues', 'price_plans', 'ledger_accounts', 'orders'],
+  // The scan (checkisok) in one round trip: the session (auth's rule), venue, price plan, wallet balance, open rentals.
+  'modules/cabinets': ['venues', 'price_plans', 'ledger_accounts', 'orders', 'sessions', 'users'],
   // Order lists and details carry the venue's name.
   'modules/rentals': ['venues'],
   // The map's stock counts per venue.

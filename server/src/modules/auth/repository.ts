@@ -10,6 +10,9 @@ export interface UserRow {
   mobile: string | null;
 }
 
+/** SQL: session `s` is the one of token hash `hash` and still valid at `now` (not expired, not revoked). */
+export const LIVE_SESSION = (s: string, hash: string, now: string) => `${s}.token_hash = ${hash} and ${s}.expires_at > ${now} and ${s}.revoked_at is null`;
+
 export class AuthRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -72,7 +75,7 @@ export class AuthRepository {
 
   async userBySession(tokenHash: string, now: Date) {
     const { rows } = await this.db.query<UserRow>(
-      'select u.* from sessions s join users u on u.id = s.user_id where s.token_hash = $1 and s.expires_at > $2 and s.revoked_at is null',
+      `select u.* from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$1', '$2')}`,
       [tokenHash, now],
       { name: 'auth.userBySession' },
     );

@@ -86,9 +86,18 @@ export class AuthService {
     return this.repo.revokeSession(sha256(token), this.clock.now());
   }
 
+  /**
+   * What a session is looked up by (the token's hash), for a route that reads its session in its own query
+   * (the scan); a missing or oversized token is refused here, as `authenticate` does.
+   */
+  sessionKey(token: string | string[] | undefined): string {
+    const t = Array.isArray(token) ? token[0] : token;
+    if (!t || t.length > 200) throw unauthorized();
+    return sha256(t);
+  }
+
   async authenticate(token: string | undefined): Promise<UserRow> {
-    if (!token || token.length > 200) throw unauthorized();
-    const user = await this.repo.userBySession(sha256(token), this.clock.now());
+    const user = await this.repo.userBySession(this.sessionKey(token), this.clock.now());
     if (!user) throw unauthorized();
     return { ...user, id: Number(user.id) };
   }

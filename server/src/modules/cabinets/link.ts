@@ -18,6 +18,11 @@ export interface LinkHandler {
    * it: stored now or earlier (a repeat). A thrown error means "not stored": no ack, the cabinet re-sends.
    */
   receive(cabinetId: string, e: CabinetEvent): Promise<boolean>;
+  /**
+   * A heartbeat whose inventory is what the records say: its presence recorded (batched with others, presence.ts),
+   * true. False: it needs `receive` (the full reconcile). A thrown error: not recorded.
+   */
+  presence(cabinetId: string, e: Extract<CabinetEvent, { type: 'heartbeat' }>): Promise<boolean>;
   /** Processes a stored event now; a failure stays in the inbox for a retry (never thrown). */
   process(cabinetId: string, eventId: string): Promise<void>;
   /** A message refused without storing (unknown protocol version, malformed): counted for an operator. */
@@ -50,12 +55,77 @@ export interface Logger {
   error(obj: object | string, msg?: string): void;
 }
 
+/** Upper bounds (ms) of the lag histogram's buckets (the last bucket is everything above). */
+const LAG_BOUNDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 30_000];
+
+/**
+ * What the link has handled, for an operator and `npm run bench:scale`: messages by kind, how many are being
+ * handled now (the process's event backlog in memory; the inbox holds the stored ones), and the lag from the
+ * cabinet's event time to the event handled (stored and processed; a heartbeat reconciled), as a histogram of
+ * fixed buckets (bounded memory however long the process runs).
+ */
+export class LinkStats {
+  messages = 0;
+  heartbeats = 0;
+  events = 0;
+  inFlight = 0;
+  maxInFlight = 0;
+  private lags = new Uint32Array(LAG_BOUNDS.length + 1);
+  private maxLag = 0;
+
+  lag(ms: number) {
+    const v = Math.max(0, ms);
+    let i = 0;
+    while (i < LAG_BOUNDS.length && v > LAG_BOUNDS[i]!) i++;
+    this.lags[i]!++;
+    if (v > this.maxLag) this.maxLag = v;
+  }
+
+  /** The counts since the last `take`, then starts a new window. */
+  take() {
+    const n = this.lags.reduce((a, b) => a + b, 0);
+    const pct = (p: number) => {
+      let seen = 0;
+      for (let i = 0; i < this.lags.length; i++) {
+        seen += this.lags[i]!;
+        if (seen >= Math.ceil(p * n)) return LAG_BOUNDS[i] ?? Infinity;
+      }
+      return 0;
+    };
+    const out = {
+      messages: this.messages, heartbeats: this.heartbeats, events: this.events, inFlight: this.inFlight, maxInFlight: this.maxInFlight,
+      lag: { n, p50: n ? pct(0.5) : 0, p99: n ? pct(0.99) : 0, max: this.maxLag },
+    };
+    this.messages = this.heartbeats = this.events = 0;
+    this.maxInFlight = this.inFlight;
+    this.lags = new Uint32Array(LAG_BOUNDS.length + 1);
+    this.maxLag = 0;
+    return out;
+  }
+}
+
+/** Messages in hand (being handled or waiting for their cabinet's previous one) before the link stops reading. */
+const MAX_IN_HAND = 10_000;
+/**
+ * Units of work on the database at once for cabinet messages: a share of the pool (10 connections by default), so
+ * that a burst of cabinet events never takes every connection from the HTTP requests (the rents that caused it).
+ */
+const DISPATCH_CONCURRENCY = 4;
+
 /** How long a publish may wait for the broker's PUBACK before the caller goes on (the message stays queued). */
 const PUBLISH_WAIT_MS = 2_000;
 
 export class MqttCabinetLink implements CabinetLink {
   private client: MqttClient | null = null;
-  private queue: Promise<void> = Promise.resolve();
+  /** The last message in hand of each cabinet (the next one of that cabinet waits for it). */
+  private readonly tails = new Map<string, Promise<void>>();
+  private readonly running = new Set<Promise<void>>();
+  /** PUBACKs held back while MAX_IN_HAND messages are in hand. */
+  private readonly held: (() => void)[] = [];
+  private free = DISPATCH_CONCURRENCY;
+  private closing = false;
+  private readonly queued: (() => void)[] = [];
+  readonly stats = new LinkStats();
 
   constructor(
     private readonly connector: MqttConnector,
@@ -67,17 +137,40 @@ export class MqttCabinetLink implements CabinetLink {
   }
 
   async start(handler: LinkHandler) {
+    this.closing = false;
     // A clean session is enough (v2 delivery does not rely on the broker keeping anything); a stable client id
     // (MQTT_CLIENT_ID) is still honoured for brokers that require known ids.
     const stable = this.opts.clientId;
     const client = this.connector.connect({ clientId: stable ?? `powerly-api-${randomToken(6)}`, clean: !stable, resubscribe: false });
     this.client = client;
-    // One message at a time per process (PUBACK goes out when `done` is called).
+    // Each cabinet's messages are handled one at a time and in order (its heartbeat before its next event); different
+    // cabinets' in parallel, at most DISPATCH_CONCURRENCY database units of work at once (a heartbeat waits for its
+    // batch outside that limit: presence.ts). PUBACK (`done`) goes out when a message is taken in hand, not when it
+    // is stored: v2 delivery does not rest on it (an event stays in the cabinet's outbox until its `event-ack`, sent
+    // after it is stored), and reading on keeps the PUBACKs of our own publishes (ejects, event acks) flowing. Only
+    // beyond MAX_IN_HAND messages does `done` wait, and mqtt.js reads no further packet until it is called: the
+    // broker holds the rest (bounded memory when the database is down or slow).
     client.handleMessage = (packet, done) => {
+      // Closing: nothing new is taken (an event stays in its cabinet's outbox, a heartbeat is superseded).
+      if (this.closing) return done();
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-      this.queue = this.dispatch(handler, packet.topic, payload)
+      const key = packet.topic.split('/').at(-2) ?? '';
+      this.stats.messages++;
+      this.stats.inFlight++;
+      this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.stats.inFlight);
+      const run: Promise<void> = (this.tails.get(key) ?? Promise.resolve())
+        .then(() => this.dispatch(handler, packet.topic, payload))
         .catch((err: unknown) => this.opts.log.error({ err, topic: packet.topic }, 'cabinet message not stored (the cabinet re-sends it)'))
-        .finally(() => done());
+        .finally(() => {
+          this.stats.inFlight--;
+          this.running.delete(run);
+          if (this.tails.get(key) === run) this.tails.delete(key);
+          this.held.shift()?.();
+        });
+      this.tails.set(key, run);
+      this.running.add(run);
+      if (this.stats.inFlight <= MAX_IN_HAND) done();
+      else this.held.push(() => done());
     };
     client.on('error', (err) => this.opts.log.error({ err }, 'mqtt link error'));
     // Subscribe on EVERY connect: a broker restarted without persistence has forgotten the subscriptions.
@@ -114,6 +207,19 @@ export class MqttCabinetLink implements CabinetLink {
     }
   }
 
+  /** Runs `fn` when fewer than DISPATCH_CONCURRENCY others run. */
+  private async limited<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.queued.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = this.queued.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+
   private async dispatch(handler: LinkHandler, topic: string, payload: Buffer) {
     const parts = topic.split('/');
     const kind = parts.at(-1);
@@ -121,22 +227,30 @@ export class MqttCabinetLink implements CabinetLink {
     if (!cabinetId || parts.at(-3) !== 'cabinets') return;
     if (kind === 'events') {
       const r = checkEvent(payload);
-      if (!r.ok) return handler.reject(cabinetId, r.reason, payload.toString().slice(0, 2000));
+      if (!r.ok) return this.limited(() => handler.reject(cabinetId, r.reason, payload.toString().slice(0, 2000)));
       const e = r.event;
-      if (!(await this.withRetries(() => handler.receive(cabinetId, e)))) return;
-      if (e.type === 'heartbeat') return;
+      // A heartbeat waits for its batch outside the limit (the batch is one unit of work for hundreds of them).
+      const recorded = e.type === 'heartbeat' && (await this.withRetries(() => handler.presence(cabinetId, e)));
+      if (!recorded && !(await this.limited(() => this.withRetries(() => handler.receive(cabinetId, e))))) return;
+      if (e.type === 'heartbeat') {
+        this.stats.heartbeats++;
+        this.stats.lag(Date.now() - Date.parse(e.ts));
+        return;
+      }
       // Stored: the cabinet may forget it. The ack is not awaited: its PUBACK is an incoming packet, and mqtt.js
       // reads no incoming packet until this message's `done` (awaiting it here stalled the link 2 s per event).
       void this.publish(cabinetId, { v: 2, type: 'event-ack', eventId: e.id, ts: new Date().toISOString() })
         .catch((err: unknown) => this.opts.log.warn({ err, cabinetId }, 'event ack not published (the cabinet re-sends, the repeat is acked)'));
       // Process it here (failures stay in the inbox for a retry).
-      await handler.process(cabinetId, e.id);
+      await this.limited(() => handler.process(cabinetId, e.id));
+      this.stats.events++;
+      this.stats.lag(Date.now() - Date.parse(e.ts));
     } else if (kind === 'status') {
       const s = parseJson<CabinetStatus>(payload);
-      if (s && typeof s.online === 'boolean') await handler.status(cabinetId, s);
+      if (s && typeof s.online === 'boolean') await this.limited(() => handler.status(cabinetId, s));
     } else if (kind === 'acks') {
       const a = parseJson<CommandAck>(payload);
-      if (a && typeof a.commandId === 'string') await handler.ack(cabinetId, a);
+      if (a && typeof a.commandId === 'string') await this.limited(() => handler.ack(cabinetId, a));
     }
   }
 
@@ -164,12 +278,14 @@ export class MqttCabinetLink implements CabinetLink {
     }
   }
 
-  /** Waits for messages already being handled, then disconnects. */
+  /** Takes no new message, waits for those in hand (their event acks still go out), then disconnects. */
   async close() {
+    this.closing = true;
+    for (const done of this.held.splice(0)) done();
+    await Promise.all([...this.running]);
     const c = this.client;
     this.client = null;
     // Without a broker there is nothing to close cleanly (a graceful end would wait for it).
     if (c) await c.endAsync(!c.connected);
-    await this.queue;
   }
 }

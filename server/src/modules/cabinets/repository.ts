@@ -1,6 +1,8 @@
 import type { DeviceKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Account } from '../ledger/repository.ts';
+import { CLOSED_BY_RETURN } from '../rentals/repository.ts';
+import { LIVE_SESSION } from '../auth/repository.ts';
 import type { PlanRow, VenueRow } from '../venues/repository.ts';
 import type { Liveness } from './liveness.ts';
 
@@ -71,37 +73,47 @@ export class CabinetsRepository {
   }
 
   /**
-   * The scan's cabinet, venue, price plan, stock, the user's wallet in the venue currency and open rental count:
-   * one joined query (a named prepared statement on PostgreSQL). Undefined when the cabinet does not exist.
+   * The scan's session, cabinet, venue, price plan, stock, the user's wallet in the venue currency and open rental
+   * count: one joined query (a named prepared statement on PostgreSQL), the session included so that the scan is
+   * one round trip (the same session rule as every other route: auth's LIVE_SESSION). Undefined when the session
+   * is not valid; `view` undefined when the cabinet does not exist.
    */
-  async scanView(cabinetId: string, userId: number, openStates: readonly number[], agent: string, kind: DeviceKind = 'cdb'): Promise<ScanView | undefined> {
+  async scanView(cabinetId: string, session: { tokenHash: string; at: Date }, openStates: readonly number[], agent: string, kind: DeviceKind = 'cdb'): Promise<{ userId: number; view: ScanView | undefined } | undefined> {
     const { rows } = await this.db.query<{
-      venue: VenueRow | string; plan: PlanRow | string | null; wallet: Account | string | null; counts: Record<string, number> | string | null;
-      plan_kinds: string[] | null; open_count: number;
-      id: string; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null;
+      user_id: number | string;
+      venue: VenueRow | string | null; plan: PlanRow | string | null; wallet: Account | string | null; counts: Record<string, number> | string | null;
+      plan_kinds: string[] | null; open_count: number | null;
+      id: string | null; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null;
     }>(
-      `select c.id, c.venue_id, c.slot_count, c.online, c.last_seen_at, to_jsonb(v) as venue, to_jsonb(p) as plan,
+      `with me as (select u.id as user_id from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$2', '$3')})
+       select me.user_id, x.* from me left join lateral (
+         select c.id, c.venue_id, c.slot_count, c.online, c.last_seen_at, to_jsonb(v) as venue, to_jsonb(p) as plan,
               (select to_jsonb(a) from ledger_accounts a
-                where a.owner_type = 'user' and a.owner_id = $2 and a.currency = v.currency and a.agent_id = $4 and a.kind = 'wallet'
+                where a.owner_type = 'user' and a.owner_id = me.user_id::text and a.currency = v.currency and a.agent_id = $4 and a.kind = 'wallet'
                 limit 1) as wallet,
               (select coalesce(jsonb_object_agg(k.kind, k.n), '{}'::jsonb) from
                  (select b.kind, count(*)::int as n from powerbanks b where b.cabinet_id = c.id and b.state = 'in_cabinet' group by b.kind) k) as counts,
               (select array_agg(pp.device_kind order by pp.device_kind) from price_plans pp where pp.venue_id = v.id) as plan_kinds,
-              (select count(*)::int from orders o where o.user_id = $3 and o.zujie = any($5::smallint[]) and not o.settled) as open_count
-         from cabinets c join venues v on v.id = c.venue_id left join price_plans p on p.venue_id = v.id and p.device_kind = $6
-        where c.id = $1`,
-      [cabinetId, String(userId), userId, agent, openStates, kind],
+              (select count(*)::int from orders o where o.user_id = me.user_id and o.zujie = any($5::smallint[]) and not o.settled) as open_count
+           from cabinets c join venues v on v.id = c.venue_id left join price_plans p on p.venue_id = v.id and p.device_kind = $6
+          where c.id = $1) x on true`,
+      [cabinetId, session.tokenHash, session.at, agent, openStates, kind],
       { name: 'cabinets.scanView' },
     );
     const r = rows[0];
     if (!r) return undefined;
+    const userId = Number(r.user_id);
+    if (r.id === null) return { userId, view: undefined };
     const cabinet: CabinetRow = { id: r.id, venue_id: r.venue_id, slot_count: r.slot_count, online: r.online, last_seen_at: r.last_seen_at };
     if (this.liveness) cabinet.online = this.liveness.isLive(cabinet);
     const c = json(r.counts) ?? {};
     const counts: Record<DeviceKind, number> = { cdb: Number(c.cdb ?? 0), station: Number(c.station ?? 0), mifi: Number(c.mifi ?? 0) };
     return {
-      cabinet, venue: json(r.venue)!, plan: json(r.plan), wallet: json(r.wallet),
-      available: counts[kind], counts, planKinds: (r.plan_kinds ?? []) as DeviceKind[], openCount: Number(r.open_count),
+      userId,
+      view: {
+        cabinet, venue: json(r.venue)!, plan: json(r.plan), wallet: json(r.wallet),
+        available: counts[kind], counts, planKinds: (r.plan_kinds ?? []) as DeviceKind[], openCount: Number(r.open_count),
+      },
     };
   }
 
@@ -249,6 +261,41 @@ export class CabinetsRepository {
          inventory = coalesce($4::jsonb, inventory) where id = $1`,
       [cabinetId, online, at, inventory === undefined ? null : JSON.stringify(inventory)],
     );
+  }
+
+  /**
+   * Heartbeats whose inventory is what we already believe (every listed device in that slot of that cabinet, in
+   * it or quarantined, none on a rental its return would close, nothing else recorded there): their presence
+   * (online, last seen, the reported inventory) is recorded for all of them in one statement. Returns the
+   * cabinets recorded; any other (a change to reconcile, an unknown cabinet, a cabinet row locked right now by
+   * a rent) is left to the caller's full reconcile. `slots` are [slot, device id] pairs, already validated.
+   */
+  async presenceIfUnchanged(reports: { id: string; slots: [number, string][]; inventory: unknown }[], at: Date) {
+    const { rows } = await this.db.query<{ id: string }>(
+      `with hb as (select * from jsonb_to_recordset($1::jsonb) as h(id text, slots jsonb, inventory jsonb)),
+       reported as (select hb.id as cabinet_id, (s->>0)::int as slot, s->>1 as powerbank_id from hb, jsonb_array_elements(hb.slots) s),
+       changed as (
+         select r.cabinet_id from reported r left join powerbanks b on b.id = r.powerbank_id
+          where b.id is null or b.cabinet_id is distinct from r.cabinet_id or b.slot is distinct from r.slot or b.state not in ('in_cabinet', 'quarantined')
+         union
+         select b.cabinet_id from powerbanks b join hb on b.cabinet_id = hb.id
+          where not exists (select 1 from reported r where r.cabinet_id = b.cabinet_id and r.powerbank_id = b.id)
+         union
+         select r.cabinet_id from reported r join cabinets c on c.id = r.cabinet_id where r.slot > c.slot_count
+         union
+         select r.cabinet_id from reported r join orders o on o.powerbank_id = r.powerbank_id where ${CLOSED_BY_RETURN('o')}
+       ),
+       ready as (
+         select c.id from cabinets c where c.id in (select id from hb) and c.id not in (select cabinet_id from changed)
+          order by c.id for update of c skip locked
+       )
+       update cabinets c set online = true, last_seen_at = greatest(coalesce(c.last_seen_at, $2), $2), inventory = hb.inventory
+         from hb where c.id = hb.id and c.id in (select id from ready)
+       returning c.id`,
+      [JSON.stringify(reports), at],
+      { name: 'cabinets.presenceIfUnchanged' },
+    );
+    return new Set(rows.map((r) => r.id));
   }
 
   /** Stores an event in the inbox, pending; a repeat (same cabinet and event id) changes nothing. */

@@ -2,7 +2,6 @@
 import { toMajor } from '#core/money.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { UserRow } from '../auth/repository.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import type { MifiService } from '../mifi/service.ts';
 import { currencySymbol, pricedVenue, type VenuesService } from '../venues/service.ts';
@@ -11,29 +10,37 @@ import { LedgerService } from '../ledger/service.ts';
 import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
 import { OPEN_STATES } from '../rentals/order-state.ts';
-import { notFound } from '../../lib/errors.ts';
+import { notFound, unauthorized } from '../../lib/errors.ts';
 import type { CabinetLink, LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protocol.ts';
+import { PresenceBatcher } from './presence.ts';
 import type { CabinetsRepository } from './repository.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
     private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; venues: VenuesService; mifi: MifiService },
-  ) {}
+  ) {
+    this.batch = new PresenceBatcher(d);
+  }
 
+  private readonly batch: PresenceBatcher;
   private inboxTimer: NodeJS.Timeout | null = null;
   private inboxRun: Promise<unknown> | null = null;
 
-  /** POST cdb/cabinet/checkisok */
-  async scan(user: UserRow, url: string, kind: RentalKind = 'cdb') {
-    // One round trip: cabinet, venue, plan, stock, the wallet in the venue currency and the open rentals
-    // (the same rules as resolveCabinet, walletOf, openCount and availableCount, read together).
+  /** POST cdb/cabinet/checkisok, for the session of `session.tokenHash` (one round trip: scanView). */
+  async scan(session: { tokenHash: string }, url: string, kind: RentalKind = 'cdb') {
+    // One round trip: session, cabinet, venue, plan, stock, the wallet in the venue currency and the open rentals
+    // (the same rules as authenticate, resolveCabinet, walletOf, openCount and availableCount, read together).
     const code = cabinetCodeFrom(url);
-    let view = code ? await this.d.repo.scanView(code, user.id, OPEN_STATES, DEFAULT_AGENT, kind) : undefined;
+    const at = this.d.clock.now();
+    const read = (k: RentalKind) => this.d.repo.scanView(code ?? '', { tokenHash: session.tokenHash, at }, OPEN_STATES, DEFAULT_AGENT, k);
+    const found = await read(kind);
+    if (!found) throw unauthorized();
+    let view = code ? found.view : undefined;
     // A kind the venue has no plan for (a stale deviceType): the power-bank view, which every venue prices.
     if (view && !view.plan && kind !== 'cdb') {
       kind = 'cdb';
-      view = await this.d.repo.scanView(code!, user.id, OPEN_STATES, DEFAULT_AGENT, kind);
+      view = (await read(kind))?.view;
     }
     if (!view) throw notFound('error.cabinetNotFound');
     const { cabinet } = view;
@@ -114,7 +121,13 @@ export class CabinetsService implements LinkHandler {
    * A repeat is acknowledged and changes nothing.
    */
   async event(cabinetId: string, e: CabinetEvent) {
+    if (e.type === 'heartbeat' && (await this.presence(cabinetId, e))) return;
     if ((await this.receive(cabinetId, e)) && e.type !== 'heartbeat') await this.process(cabinetId, e.id);
+  }
+
+  /** The common heartbeat (nothing changed) is recorded with others in one statement (presence.ts). */
+  presence(cabinetId: string, e: Extract<CabinetEvent, { type: 'heartbeat' }>) {
+    return this.batch.record(cabinetId, e);
   }
 
   /** Stores an event in the inbox before it is acknowledged; a heartbeat is reconciled at once (never stored). */

@@ -3,6 +3,13 @@ import type { Queryable } from '../../db/db.ts';
 import type { PricePlan, WirePriceStrategy } from '#core/pricing.ts';
 import { BUY_OUT_FROM, canTransition, ONGOING_STATES, OPEN_STATES, Zujie } from './order-state.ts';
 
+/**
+ * SQL: order `o` is one that its power bank coming back closes (open, or bought out and not yet returned). The
+ * heartbeat's reconcile settles it when the power bank is listed in a slot (cabinets service and its batch).
+ */
+export const CLOSED_BY_RETURN = (o: string) =>
+  `((${o}.zujie in (${Zujie.renting}, ${Zujie.fault}) and not ${o}.settled) or (${o}.bought_out_at is not null and ${o}.returned_at is null))`;
+
 export interface OrderRow {
   id: string;
   user_id: number;
@@ -146,8 +153,7 @@ export class RentalsRepository {
   /** Orders taking a power bank from `cabinetId` that the cabinet has not answered yet (each reserves one). */
   async openPowerbanks(ids: string[]) {
     const { rows } = await this.db.query<{ powerbank_id: string }>(
-      `select distinct powerbank_id from orders where powerbank_id = any($1::text[])
-          and ((zujie in (1, 4) and not settled) or (bought_out_at is not null and returned_at is null))`,
+      `select distinct powerbank_id from orders o where powerbank_id = any($1::text[]) and ${CLOSED_BY_RETURN('o')}`,
       [ids],
     );
     return rows.map((r) => r.powerbank_id);
