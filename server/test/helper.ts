@@ -115,7 +115,12 @@ let image: Promise<Blob> | undefined;
  * made here on first use where no global setup provided it.
  */
 function seededImage(): Promise<Blob> {
-  const file = inject('pgliteImage');
+  let file: string | undefined;
+  try {
+    file = inject('pgliteImage');
+  } catch {
+    // Outside vitest (npm run lighthouse builds the product with this helper): no run-wide image.
+  }
   image ??= file ? readFile(file).then((b) => new Blob([b])) : pgliteImage(async (db) => {
     await migrate(db);
     await seed(db);
