@@ -91,6 +91,22 @@ export type PayerBody = Static<typeof PayerBody>;
 export const PayerResult = Type.Object({ token: Type.String() });
 export type PayerResult = Static<typeof PayerResult>;
 
+/**
+ * POST cdb/payment/method/otp: the one-time code the card's issuer sent (a Flutterwave card charge answering
+ * `meta.authorization.mode: otp`; the app's OTP screen, `/CardOtp`), for the payment `outTradeNo` (the action's
+ * field). Answers the payment's state and where the app resumes it (its screen with `payment_intent`).
+ */
+export const OtpBody = Type.Object({
+  outTradeNo: Type.String({ pattern: '^[A-Za-z0-9]{1,40}$' }),
+  otp: Type.String({ maxLength: 12 }),
+});
+export type OtpBody = Static<typeof OtpBody>;
+export const OtpResult = Type.Object({
+  state: Type.Union([Type.Literal('pending'), Type.Literal('authorized'), Type.Literal('paid'), Type.Literal('failed'), Type.Literal('cancelled')]),
+  next: Type.String(),
+});
+export type OtpResult = Static<typeof OtpResult>;
+
 /** The customer must finish the payment with Stripe.js (3-D Secure, a redirect, a QR code), then call again with paymentIntent. */
 export const PaymentAction = Type.Object({
   clientSecret: Type.String(),

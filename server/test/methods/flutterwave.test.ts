@@ -119,12 +119,16 @@ describe('flutterwave: card', () => {
     fake.extraCards['5399000000000001'] = { auth: 'otp', outcome: 'ok', cvv: '123', brand: 'MASTERCARD' };
     const i = input(card('5399000000000001', '123'));
     const r = await flw.start(i);
-    expect(r).toMatchObject({ state: 'pending', action: { kind: 'push' } });
+    expect(r).toMatchObject({ state: 'pending', action: { kind: 'form', url: '#/CardOtp', fields: { outTradeNo: i.outTradeNo } } });
     const bad = await providerError(flw.complete!(r.ref, i.outTradeNo, { otp: '00000' }, call));
     expect(bad.code).toBe('incorrect_otp');
     const s = await flw.complete!(r.ref, i.outTradeNo, { otp: '12345' }, call);
     expect(s).toMatchObject({ state: 'paid', amount: 125050 });
     expect(fake.requests.findLast((q) => q.path === '/v3/validate-charge')!.body).toEqual({ otp: '12345', flw_ref: fake.byTxRef(i.outTradeNo)!.flw_ref, type: 'card' });
+    // A replay once validated sends no second validate-charge and reads the same state.
+    const sent = fake.requests.filter((q) => q.path === '/v3/validate-charge').length;
+    expect(await flw.complete!(r.ref, i.outTradeNo, { otp: '12345' }, call)).toMatchObject({ state: 'paid' });
+    expect(fake.requests.filter((q) => q.path === '/v3/validate-charge')).toHaveLength(sent);
   });
 
   it('a paid amount or currency other than the one asked is failed (amount_mismatch), even after a restart', async () => {
@@ -426,6 +430,46 @@ describe('flutterwave: the live card form through the API (payer endpoint → pa
     const { rows } = await b.db.query<{ purpose: string; status: string; provider: string }>('select purpose, status, provider from payments where order_id = $1', [orderNo]);
     expect(rows).toEqual([{ purpose: 'deposit_preauth', status: 'authorized', provider: 'flutterwave' }]);
     expect(fake.byTxRef(action.paymentIntent)).toMatchObject({ status: 'pending-capture', charge_type: 'preauth', held: 25 });
+  });
+
+  it("an OTP card: the app's OTP screen; a wrong code is refused in the user's language and the payment waits; the right one pays once; a replay sends nothing", async () => {
+    fake.extraCards['5399000000000008'] = { auth: 'otp', outcome: 'ok', cvv: '123', brand: 'MASTERCARD' };
+    const token = await touristToken(b.app);
+    const other = await touristToken(b.app);
+    const t = (await post('cdb/payment/method/payer', token, { paymentId: METHOD, cardNumber: '5399000000000008', expiryMonth: '09', expiryYear: '32', cvv: '123', email: 'ada@powerly.example' })).json().data.token as string;
+    const started = await post('cdb/payment/multicurrency/recharge', token, { amount: '2000', currency: 'NGN', paymentId: METHOD, stripeToken: t, returnUrl: 'https://app.powerly.example/#/confirm?payType=CZ&currency=NGN' });
+    const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
+    expect(action, started.body).toBeDefined();
+    const pi = action.paymentIntent;
+    expect(JSON.parse(action.clientSecret.slice(4))).toEqual({ kind: 'form', url: '#/CardOtp', fields: { outTradeNo: pi } });
+    const otp = (who: string, code: string, lang = 'en-US') => post('cdb/payment/method/otp', who, { outTradeNo: pi, otp: code }, lang);
+    const validations = () => fake.requests.filter((q) => q.path === '/v3/validate-charge').length;
+    const before = validations();
+    // Malformed: refused before any call. Another user: not their payment.
+    expect((await otp(token, '12a', 'lt-LT')).json()).toMatchObject({ code: 400, msg: 'Kodas neteisingas. Patikrinkite banko atsiųstą kodą ir bandykite dar kartą.' });
+    expect((await otp(other, '12345')).json()).toMatchObject({ code: 400, msg: 'This payment is not waiting for a code.' });
+    expect(validations()).toBe(before);
+    // A wrong code: Flutterwave refuses it; the payment still waits (nothing credited) and the right code can follow.
+    const wrong = await otp(token, '54321', 'es-ES');
+    expect(wrong.json()).toMatchObject({ code: 422, msg: 'El código no es correcto. Revisa el código que te envió tu banco e inténtalo de nuevo.' });
+    expect(validations()).toBe(before + 1);
+    expect(fake.byTxRef(pi)).toMatchObject({ status: 'pending', awaiting: 'otp' });
+    const waiting = await post('cdb/payment/multicurrency/recharge', token, { amount: '2000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(waiting.json().data.action.paymentIntent, waiting.body).toBe(pi);
+    const right = await otp(token, ' 12345 ');
+    expect(right.json(), right.body).toEqual({ code: 0, msg: expect.any(String), data: { state: 'paid', next: `/#/confirm?payType=CZ&currency=NGN&payment_intent=${pi}` } });
+    expect(fake.requests.findLast((q) => q.path === '/v3/validate-charge')!.body).toEqual({ otp: '12345', flw_ref: fake.byTxRef(pi)!.flw_ref, type: 'card' });
+    // A replay (a double tap, a retried request): answered from our record, nothing sent to Flutterwave.
+    expect((await otp(token, '12345')).json().data).toMatchObject({ state: 'paid' });
+    expect(validations()).toBe(before + 2);
+    // The app resumes on its screen: credited once.
+    const done = await post('cdb/payment/multicurrency/recharge', token, { amount: '2000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(done.json(), done.body).toMatchObject({ code: 0, data: { pBalance: 2000, pCurrencyType: 'NGN' } });
+    const again = await post('cdb/payment/multicurrency/recharge', token, { amount: '2000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(again.json().data?.pBalance ?? 2000).toBe(2000);
+    const wallets = (await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data as { pCurrencyType: string; pBalance: number }[];
+    expect(wallets.find((w) => w.pCurrencyType === 'NGN')?.pBalance).toBe(2000);
+    expect(await checkLedger(b.db)).toEqual([]);
   });
 
   it("a declined card and a card without funds: refused in the user's language, nothing credited", async () => {

@@ -227,6 +227,26 @@ export class ExternalMethodProvider extends PaymentProvider {
       };
       st = await this.adapter.complete(row.provider_ref, row.out_trade_no, row.return_params, call, payment);
     } else st = await this.adapter.status(row.provider_ref, row.out_trade_no);
+    return this.record(row, st);
+  }
+
+  /**
+   * The one-time code the card's issuer sent the customer (a card charge whose action is the app's OTP screen:
+   * Flutterwave's validate-charge flow), passed to the provider; then the payment's state as for any resume. Only
+   * its payer, only while it waits for the code. A replay once the payment is settled sends nothing and answers its
+   * state; a wrong code throws the adapter's ProviderError (`incorrect_otp`) and the payment stays pending.
+   */
+  async submitOtp(outTradeNo: string, userId: number, otp: string): Promise<ExternalRow | undefined> {
+    const row = await this.repo.find(outTradeNo);
+    if (!row || row.provider !== this.id || row.user_id !== userId) return undefined;
+    if (row.action.kind !== 'form' || row.action.fields.outTradeNo !== outTradeNo || !row.action.url.endsWith('Otp') || !this.adapter.complete) return undefined;
+    if (row.state !== 'pending') return row;
+    const st = await this.adapter.complete(row.provider_ref, row.out_trade_no, { otp }, { idempotencyKey: `otp_${outTradeNo}` });
+    return this.record(row, st);
+  }
+
+  /** Records what the provider says of a payment (checked against what we asked) and reads the row again. */
+  private async record(row: ExternalRow, st: StatusResult): Promise<ExternalRow> {
     // What the provider took must be what we asked for.
     if ((st.state === 'paid' || st.state === 'authorized') && ((st.amount != null && st.amount !== row.amount) || (st.currency && st.currency.toUpperCase() !== row.currency))) {
       st = { ...st, state: 'failed', failureCode: 'amount_mismatch' };

@@ -1,8 +1,8 @@
 // Flutterwave (v3 API, https://developer.flutterwave.com/v3.0): card direct charge and mobile money.
 //
 //   card     POST /v3/charges?type=card {client: base64(3DES-24-ECB(PKCS#7)(JSON payload), encryption key)}; the
-//            answer's meta.authorization.mode says what the card needs: `redirect` (3-D Secure page), `otp`
-//            (POST /v3/validate-charge, our complete() with {otp}), `pin` / `avs_noauth` (the PIN or billing address,
+//            answer's meta.authorization.mode says what the card needs: `redirect` (3-D Secure page), `otp` (the
+//            app's OTP screen, OTP_SCREEN; POST /v3/validate-charge {otp, flw_ref} in our complete() with {otp}), `pin` / `avs_noauth` (the PIN or billing address,
 //            which our card form does not collect: the payment fails with `authorization_required`); no mode and
 //            data.status `successful` is a charge without customer authentication. `preauthorize: true` holds the
 //            amount (status `pending-capture`): POST /v3/charges/{flw_ref}/capture {amount} (≤ held) or /void.
@@ -153,6 +153,8 @@ interface FlwBody {
 type Tx = Record<string, unknown> & { id?: number | string; tx_ref?: string; flw_ref?: string; status?: string; amount?: number; currency?: string };
 
 const TX_PREFIX = 'tx:';
+/** The app's OTP entry screen (src/pay/CardOtp.tsx): a card charge answering `meta.authorization.mode: otp`. */
+export const OTP_SCREEN = '#/CardOtp';
 
 export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
   payoutChannel: { label: 'Flutterwave bank transfer', fields: ['account_bank', 'account_number'] },
@@ -350,6 +352,8 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
       const auth = body.meta?.authorization;
       const ref = tx.id === undefined ? `${TX_PREFIX}${input.outTradeNo}` : String(tx.id);
       if (auth?.mode === 'redirect' && auth.redirect) return { ref, state: 'pending', action: { kind: 'redirect', url: auth.redirect } };
+      // The issuer sent the customer an OTP (validate-charge flow): the app's OTP screen takes it (submitOtp → complete).
+      if (auth?.mode === 'otp' && tx.status === 'pending') return { ref, state: 'pending', action: { kind: 'form', url: OTP_SCREEN, fields: { outTradeNo: input.outTradeNo } } };
       if (tx.status === undefined) {
         // Mobile money answered without a transaction yet (the prompt is on its way) or an OTP is expected.
         return { ref, state: 'pending', action: { kind: 'push' } };
@@ -392,7 +396,14 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
       async complete(ref, outTradeNo, params) {
         if (params.otp) {
           const tx = await flwRefOf(ref, outTradeNo);
-          await call('POST', '/v3/validate-charge', { otp: params.otp, flw_ref: tx.flw_ref, type: 'card' });
+          if (chargeState(tx.status) === 'pending') {
+            try {
+              await call('POST', '/v3/validate-charge', { otp: params.otp, flw_ref: tx.flw_ref, type: 'card' });
+            } catch (err) {
+              // A replay after a lost answer: Flutterwave says it is validated already, and the verify below tells how.
+              if (!(err instanceof ProviderError && /already been validated/i.test(err.message))) throw err;
+            }
+          }
         }
         return result(await verify(ref, outTradeNo), outTradeNo);
       },
