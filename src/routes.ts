@@ -45,8 +45,6 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/MercadoPago', access: 'public', title: 'routes.mercadoPago', screen: () => import('./pay/MercadoPago.tsx') },
   { path: '/loginborrow', access: 'public', title: 'login.title', screen: () => import('./auth/LoginBorrow.tsx') },
   { path: '/MonriPay', access: 'public', title: 'routes.monriPay', screen: () => import('./pay/MonriPay.tsx') },
-  // A card charge whose issuer sent a one-time code (Flutterwave's validate-charge flow): the code's screen.
-  { path: '/CardOtp', access: 'private', title: 'routes.cardOtp', screen: () => import('./pay/CardOtp.tsx') },
 
   // ---- Login-required ----
   { path: '/confirm', access: 'private', title: 'confirm.title', screen: () => import('./pay/Confirm.tsx') },
