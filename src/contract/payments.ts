@@ -84,6 +84,11 @@ export const PayerBody = Type.Object({
   expiryMonth: Type.Optional(Type.String({ maxLength: 4 })),
   expiryYear: Type.Optional(Type.String({ maxLength: 4 })),
   cvv: Type.Optional(Type.String({ maxLength: 8 })),
+  /**
+   * Spec §7 "save this card" of the card form (Flutterwave): with the card fields of a live direct card charge, the
+   * card is saved once the charge is paid (Flutterwave's card token); ignored anywhere else.
+   */
+  saveCardFlag: Type.Optional(Type.Boolean()),
   /** Does the deposit hold (a pre-authorisation) need this method to hold: then the agreement is required (WeChat Pay score). */
   hold: Type.Optional(Type.Boolean()),
 });

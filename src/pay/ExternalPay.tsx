@@ -100,7 +100,9 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
    */
   const directPayer = async (c: DirectCard): Promise<Partial<PayerBody>> => {
     const contact = { email: c.email, ...(c.phoneNumber ? { phoneNumber: c.phoneNumber, areaCode: c.areaCode } : {}) };
-    if (!method.sandbox) return { ...contact, cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, cvv: c.cvv };
+    if (!method.sandbox) {
+      return { ...contact, cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, cvv: c.cvv, ...(c.saveCard ? { saveCardFlag: true } : {}) };
+    }
     const cardToken = await tokenise({ number: c.cardNumber, expMonth: Number(c.expiryMonth), expYear: 2000 + Number(c.expiryYear), cvc: c.cvv });
     return { ...contact, cardToken };
   };
@@ -246,7 +248,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     return (
       <>
         {fields}
-        <DirectCardForm submitLabel={submitLabel} busy={busy} onSubmit={(c) => void start(() => directPayer(c))} onEdit={() => setError('')} />
+        <DirectCardForm submitLabel={submitLabel} busy={busy} canSave={method.savesCards === true && !method.sandbox} onSubmit={(c) => void start(() => directPayer(c))} onEdit={() => setError('')} />
       </>
     );
   }

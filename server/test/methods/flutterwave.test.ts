@@ -88,7 +88,9 @@ describe('flutterwave: card', () => {
     expect((await flw.status(r.ref, i.outTradeNo)).state).toBe('pending');
     fake.approve(i.outTradeNo);
     const s = await flw.complete!(r.ref, i.outTradeNo, {}, call);
-    expect(s).toEqual({ ref: r.ref, state: 'paid', amount: 125050, currency: 'NGN' });
+    // Paid: Flutterwave's card token (with the charge's e-mail) is the card to save, if the payer asked.
+    const cardToken = fake.byTxRef(i.outTradeNo)!.cardToken!;
+    expect(s).toEqual({ ref: r.ref, state: 'paid', amount: 125050, currency: 'NGN', reusableCard: { cardRef: `${cardToken} rider@powerly.example`, brand: 'VISA', last4: '4246', expiry: '09/32' } });
   });
 
   it('a card without customer authentication is paid at once; 0-decimal currencies go as whole units', async () => {
@@ -165,7 +167,7 @@ describe('flutterwave: hold, capture, void, refund', () => {
     expect(fake.requests.findLast((q) => q.path.endsWith('/capture'))!).toMatchObject({ path: `/v3/charges/${tx.flw_ref}/capture`, body: { amount: 3200.5 } });
     expect(tx).toMatchObject({ status: 'successful', amount: 3200.5 });
     // What we asked was a hold of 5000.00: the captured 3200.50 is the capture, not a mismatch of an authorisation.
-    expect(await flw.status(r.ref, i.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 320050, currency: 'NGN' });
+    expect(await flw.status(r.ref, i.outTradeNo)).toMatchObject({ ref: r.ref, state: 'paid', amount: 320050, currency: 'NGN' });
     // …but a capture above the hold reported by the provider is not what we asked.
     fake.verifyAmountOverride = 5000.01;
     expect(await flw.status(r.ref, i.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'amount_mismatch' });
@@ -470,6 +472,70 @@ describe('flutterwave: the live card form through the API (payer endpoint → pa
     const wallets = (await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data as { pCurrencyType: string; pBalance: number }[];
     expect(wallets.find((w) => w.pCurrencyType === 'NGN')?.pBalance).toBe(2000);
     expect(await checkLedger(b.db)).toEqual([]);
+  });
+
+  it('saveCardFlag: saved once paid (the verify\'s card token), once; paid with again through tokenized charges, only by its owner; a decline; removed', async () => {
+    const token = await touristToken(b.app);
+    const other = await touristToken(b.app);
+    const get = (url: string, who: string) => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token: who } });
+    const cardsOf = async (who: string) => (await get('cdb/user/card', who)).json().data as { pId: string; pCardnumber: string; brand: string; paymentId?: string }[];
+    const savedRows = async () => (await b.db.query<{ id: string; payment_method_ref: string; user_id: string }>("select id, payment_method_ref, user_id from saved_cards where provider = 'flutterwave' and removed_at is null")).rows;
+    // Without the flag nothing is saved (the verve top-up above); with it, on a 3-D Secure card, only once paid.
+    const before = (await savedRows()).length;
+    const t = await post('cdb/payment/method/payer', token, { paymentId: METHOD, cardNumber: '4187427415564246', expiryMonth: '09', expiryYear: '32', cvv: '828', email: 'ada@powerly.example', saveCardFlag: true } as never);
+    expect(t.json(), t.body).toMatchObject({ code: 0 });
+    const stored = (await tokens()).find((x) => x.id === t.json().data.token)!;
+    expect(stored.details).toMatchObject({ saveCard: true });
+    const started = await post('cdb/payment/multicurrency/recharge', token, { amount: '3000', currency: 'NGN', paymentId: METHOD, stripeToken: t.json().data.token, returnUrl: 'https://app.powerly.example/#/wallet' });
+    const pi = (started.json().data.action as { paymentIntent: string }).paymentIntent;
+    const pending = await post('cdb/payment/multicurrency/recharge', token, { amount: '3000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(pending.json().data.action, pending.body).toBeDefined();
+    expect(await savedRows()).toHaveLength(before); // no token before the charge is successful
+    const tx = fake.approve(pi);
+    // The webhook and the app's resume both see it paid: the card is saved once.
+    const hook = fake.webhook('charge.completed', tx.id);
+    expect((await b.app.inject({ method: 'POST', url: '/webhooks/methods/flutterwave', headers: hook.headers, payload: hook.rawBody })).statusCode).toBeLessThan(500);
+    const done = await post('cdb/payment/multicurrency/recharge', token, { amount: '3000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(done.json(), done.body).toMatchObject({ code: 0, data: { pBalance: 3000 } });
+    await post('cdb/payment/multicurrency/recharge', token, { amount: '3000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    const rows = await savedRows();
+    expect(rows).toHaveLength(before + 1);
+    const row = rows.find((r) => r.id === `card_${pi}`)!;
+    const flwToken = fake.byTxRef(pi)!.cardToken!;
+    expect(flwToken).toMatch(/^flw-t1nf-/);
+    // What is kept: Flutterwave's token with the charge's e-mail (a tokenized charge names it), no card number or CVV.
+    expect(row.payment_method_ref).toBe(`msc:user-${row.user_id}:${encodeURIComponent(`${flwToken} ada@powerly.example`)}`);
+    for (const clear of ['4187427415564246', '828']) expect(row.payment_method_ref).not.toContain(clear);
+    const mine = await cardsOf(token);
+    expect(mine).toContainEqual(expect.objectContaining({ pId: row.id, pCardnumber: '**** **** **** 4246', paymentId: METHOD }));
+
+    // Paid with again: a tokenized charge (no card fields, no customer step).
+    const again = await post('cdb/payment/multicurrency/recharge', token, { amount: '1200', currency: 'NGN', paymentId: METHOD, cardId: row.id });
+    expect(again.json(), again.body).toMatchObject({ code: 0, data: { pBalance: 4200 } });
+    const sent = fake.requests.findLast((q) => q.path === '/v3/tokenized-charges')!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ token: flwToken, email: 'ada@powerly.example', currency: 'NGN', amount: 1200, tx_ref: expect.any(String) });
+    expect(sent).not.toHaveProperty('card_number');
+    // Another user cannot pay with it: not their card (nothing sent to Flutterwave).
+    const n0 = fake.requests.filter((q) => q.path === '/v3/tokenized-charges').length;
+    const stolen = await post('cdb/payment/multicurrency/recharge', other, { amount: '1200', currency: 'NGN', paymentId: METHOD, cardId: row.id });
+    expect(stolen.json().code, stolen.body).not.toBe(0);
+    const forged = await post('cdb/payment/multicurrency/recharge', other, { amount: '1200', currency: 'NGN', paymentId: METHOD, stripeToken: row.payment_method_ref });
+    expect(forged.json().code, forged.body).toBe(422);
+    expect(fake.requests.filter((q) => q.path === '/v3/tokenized-charges')).toHaveLength(n0);
+    // The card has since run out of funds: Flutterwave declines the tokenized charge; nothing credited.
+    fake.tokenOutcome(flwToken, 'insufficient');
+    const poor = await post('cdb/payment/multicurrency/recharge', token, { amount: '500', currency: 'NGN', paymentId: METHOD, cardId: row.id }, 'lt-LT');
+    expect(poor.json()).toMatchObject({ code: 422, msg: 'Jūsų kortelėje nepakanka lėšų.' });
+    // Removed: ours alone (Flutterwave keeps no card object for a token); it cannot pay any more.
+    expect((await get(`cdb/user/card/remove/${row.id}`, token)).json()).toMatchObject({ code: 0 });
+    expect((await cardsOf(token)).find((c) => c.pId === row.id)).toBeUndefined();
+    const gone = await post('cdb/payment/multicurrency/recharge', token, { amount: '500', currency: 'NGN', paymentId: METHOD, cardId: row.id });
+    expect(gone.json().code).not.toBe(0);
+    const wallets = (await get('cdb/user/wallet/new', token)).json().data as { pCurrencyType: string; pBalance: number }[];
+    expect(wallets.find((w) => w.pCurrencyType === 'NGN')?.pBalance).toBe(4200);
+    expect(await checkLedger(b.db)).toEqual([]);
+    // Never logged: neither the card nor Flutterwave's token.
+    expect(logLines.join('')).not.toContain(flwToken);
   });
 
   it("a declined card and a card without funds: refused in the user's language, nothing credited", async () => {

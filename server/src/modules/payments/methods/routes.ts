@@ -68,6 +68,8 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
       const field = DIRECT_CARD_FIELDS.find((f) => faults[f]);
       if (field) throw badRequest(`error.card.${field}.${faults[field]}`);
       card = { number: b.cardNumber!.replace(/[\s-]/g, ''), expMonth: b.expiryMonth!.trim(), expYear: b.expiryYear!.trim(), cvv: b.cvv!.trim() };
+      // saveCardFlag (spec §7): saved once the charge is paid (the provider's token then), never the card fields.
+      if (b.saveCardFlag === true && m.provider.savesAfterPayment) details.saveCard = true;
     } else if (cardFields) {
       // Card fields reach only a live direct card charge; anywhere else they are refused, never stored.
       throw badRequest('error.payment.cardFieldsRefused');
