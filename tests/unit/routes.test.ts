@@ -89,9 +89,7 @@ describe('the one route table (src/routes.ts)', () => {
     expect(new Set(all).size).toBe(all.length);
     const spec = {
       public: ['/login', '/otherLogin', '/', '/homeMap', '/home', '/login_wechat', '/login_alipay', '/aboutUs', '/aboutUsApp', '/contactUs', '/contactUsApp', '/payMethod', '/MercadoPago', '/invoiceOrderDtl', '/loginborrow', '/MonriPay', '/orderStatus'],
-      private: ['/confirm', '/wallet', '/result', '/order', '/setting', '/shop', '/help', '/wallet_in', '/wallet_out', '/wallet_list', '/google_map', '/map', '/nearby_shop', '/selectPakage', '/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/borrowSuccess', '/packageDetail', '/orderDetail', '/usage', '/pastOrder', '/scanQr', '/payment_card', '/cdbUsage', '/mine',
-        // Beyond spec §2: a Flutterwave card's OTP entry (issue 15; docs/payments.md).
-        '/CardOtp'],
+      private: ['/confirm', '/wallet', '/result', '/order', '/setting', '/shop', '/help', '/wallet_in', '/wallet_out', '/wallet_list', '/google_map', '/map', '/nearby_shop', '/selectPakage', '/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/borrowSuccess', '/packageDetail', '/orderDetail', '/usage', '/pastOrder', '/scanQr', '/payment_card', '/cdbUsage', '/mine'],
     };
     for (const [access, paths] of Object.entries(spec)) for (const p of paths) expect(matchRoute(p)?.route.access, p).toBe(access);
     expect(all.sort()).toEqual([...spec.public, ...spec.private].sort());
