@@ -269,7 +269,7 @@ export class ExternalMethodProvider extends PaymentProvider {
   /**
    * saveCardFlag: the paid charge's reusable card (the provider gives it only once paid: Flutterwave's verify
    * data.card.token) becomes the user's saved card. Never fails the payment: a card that could not be saved is
-   * logged by its payment's reference only (no card data) and the payment goes on.
+   * simply not saved (nothing is logged: the error could carry the token) and the payment goes on.
    */
   private async keepCard(row: ExternalRow, st?: StatusResult) {
     if (!row.save_card || !this.onReusableCard || row.user_id <= 0) return;
