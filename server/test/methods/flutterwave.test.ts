@@ -522,6 +522,13 @@ describe('flutterwave: the live card form through the API (payer endpoint → pa
     const forged = await post('cdb/payment/multicurrency/recharge', other, { amount: '1200', currency: 'NGN', paymentId: METHOD, stripeToken: row.payment_method_ref });
     expect(forged.json().code, forged.body).toBe(422);
     expect(fake.requests.filter((q) => q.path === '/v3/tokenized-charges')).toHaveLength(n0);
+    // A rental with it: the deposit is held by a tokenized charge (preauthorize), the rental starts.
+    const rent = await post('cdb/cabinet/savedCardToRent', token, { qrcode: 'PWL-VNO-001', cardId: row.id, paymentId: METHOD });
+    const orderNo = rent.json().data?.outTradeNo as string;
+    expect(orderNo, rent.body).toMatch(/^PO/);
+    expect(fake.requests.findLast((q) => q.path === '/v3/tokenized-charges')!.body).toMatchObject({ token: flwToken, preauthorize: true, amount: 25, currency: 'EUR' });
+    const held = await b.db.query<{ purpose: string; status: string }>('select purpose, status from payments where order_id = $1', [orderNo]);
+    expect(held.rows).toEqual([{ purpose: 'deposit_preauth', status: 'authorized' }]);
     // The card has since run out of funds: Flutterwave declines the tokenized charge; nothing credited.
     fake.tokenOutcome(flwToken, 'insufficient');
     const poor = await post('cdb/payment/multicurrency/recharge', token, { amount: '500', currency: 'NGN', paymentId: METHOD, cardId: row.id }, 'lt-LT');
