@@ -121,7 +121,7 @@ export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit, canSave = 
             <span>{t('sdkPay.saveCard')}</span>
           </label>
         ) : null}
-        <p className="muted small">{t('directCard.note')}</p>
+        <p className="muted small">{t(canSave && saveCard ? 'directCard.noteSaved' : 'directCard.note')}</p>
         {/* aria-disabled, not disabled, while busy: focus stays on the button (and returns to it after a dialog). */}
         <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
           {busy ? t('confirm.paying') : submitLabel}
