@@ -230,6 +230,8 @@ export async function buildApp(deps: AppDeps) {
     (err) => log.warn({ err }, 'sms gateway failed'),
   );
   const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs, live });
+  // saveCardFlag: a method that saves the card after a paid payment (Flutterwave) hands it to the wallet's saved cards.
+  for (const [agent, list] of byAgent) for (const p of list) if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c);
   // The sandbox's payout events reach the same handler as a real provider's webhook POST.
   sandbox.connect(jobs, async (raw, signature) => {
     await wallet.providerEvent(sandbox.id, raw, signature);

@@ -4,6 +4,7 @@ import { api } from './client.ts';
 import type { MoreBody, MoreValues } from '../contract/auth.ts';
 import type { DepositRentResult, SavedCardRentBody } from '../contract/rentals.ts';
 import type { CardConfirmResult, CardTokenSaveBody } from '../contract/wallet.ts';
+import type { OtpBody, OtpResult } from '../contract/payments.ts';
 
 /** POST cdb/user/card/saveToken {paymentId, token, paymentMethodId, issuerId, email}: a method's card token saved (Mercado Pago). */
 export const saveTokenCard = (body: CardTokenSaveBody, idempotencyKey: string) =>
@@ -29,3 +30,6 @@ export function getUserMore(keys: string): Promise<MoreValues> {
 export function setUserMore(body: MoreBody): Promise<null> {
   return api.post<null>('user/more', { body });
 }
+
+/** POST cdb/payment/method/otp {outTradeNo, otp}: the issuer's one-time code of a card charge (Flutterwave), once. */
+export const submitCardOtp = (body: OtpBody, idempotencyKey: string) => api.post<OtpResult>('cdb/payment/method/otp', { body, idempotencyKey });

@@ -84,12 +84,33 @@ export const PayerBody = Type.Object({
   expiryMonth: Type.Optional(Type.String({ maxLength: 4 })),
   expiryYear: Type.Optional(Type.String({ maxLength: 4 })),
   cvv: Type.Optional(Type.String({ maxLength: 8 })),
+  /**
+   * Spec §7 "save this card" of the card form (Flutterwave): with the card fields of a live direct card charge, the
+   * card is saved once the charge is paid (Flutterwave's card token); ignored anywhere else.
+   */
+  saveCardFlag: Type.Optional(Type.Boolean()),
   /** Does the deposit hold (a pre-authorisation) need this method to hold: then the agreement is required (WeChat Pay score). */
   hold: Type.Optional(Type.Boolean()),
 });
 export type PayerBody = Static<typeof PayerBody>;
 export const PayerResult = Type.Object({ token: Type.String() });
 export type PayerResult = Static<typeof PayerResult>;
+
+/**
+ * POST cdb/payment/method/otp: the one-time code the card's issuer sent (a Flutterwave card charge answering
+ * `meta.authorization.mode: otp`; the app's OTP screen, `/CardOtp`), for the payment `outTradeNo` (the action's
+ * field). Answers the payment's state and where the app resumes it (its screen with `payment_intent`).
+ */
+export const OtpBody = Type.Object({
+  outTradeNo: Type.String({ pattern: '^[A-Za-z0-9]{1,40}$' }),
+  otp: Type.String({ maxLength: 12 }),
+});
+export type OtpBody = Static<typeof OtpBody>;
+export const OtpResult = Type.Object({
+  state: Type.Union([Type.Literal('pending'), Type.Literal('authorized'), Type.Literal('paid'), Type.Literal('failed'), Type.Literal('cancelled')]),
+  next: Type.String(),
+});
+export type OtpResult = Static<typeof OtpResult>;
 
 /** The customer must finish the payment with Stripe.js (3-D Secure, a redirect, a QR code), then call again with paymentIntent. */
 export const PaymentAction = Type.Object({

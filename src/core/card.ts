@@ -103,3 +103,13 @@ export function validateDirectCard(c: DirectCardInput, now: Date = new Date()): 
   else if (!/^\d{3}$/.test(cvv)) out.cvv = 'cvv';
   return out;
 }
+
+/** The one-time code an issuer sends for a card charge (Flutterwave's validate-charge flow): 4 to 8 digits. */
+export const OTP_PATTERN = /^\d{4,8}$/;
+
+/** What is wrong with an OTP as typed (spaces ignored), or null: the OTP screen and the server check the same. */
+export function validateOtp(v: string): 'required' | 'format' | null {
+  const s = v.replace(/\s+/g, '');
+  if (!s) return 'required';
+  return OTP_PATTERN.test(s) ? null : 'format';
+}

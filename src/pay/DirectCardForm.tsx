@@ -19,6 +19,8 @@ export interface DirectCard {
   /** Optional (spec §5 requires only the card fields); with its area code when given. */
   phoneNumber: string;
   areaCode: string;
+  /** Spec §7 saveCardFlag: save the card once the charge is paid (only where the form offers it). */
+  saveCard: boolean;
 }
 
 export interface DirectCardFormProps {
@@ -26,16 +28,19 @@ export interface DirectCardFormProps {
   busy: boolean;
   onSubmit: (card: DirectCard) => void;
   onEdit: () => void;
+  /** The method saves a paid card (live Flutterwave): the form offers "save this card". */
+  canSave?: boolean;
 }
 
 type Field = DirectCardField | 'email';
 
-export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit }: DirectCardFormProps) {
+export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit, canSave = false }: DirectCardFormProps) {
   const t = useT();
   const id = useId();
   const [v, setV] = useState({ cardNumber: '', expiryMonth: '', expiryYear: '', cvv: '', email: '', phoneNumber: '' });
   const [area, setArea] = useState(() => defaultAreaCode(typeof navigator === 'undefined' ? undefined : navigator.language));
   const [picker, setPicker] = useState(false);
+  const [saveCard, setSaveCard] = useState(false);
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
 
   const faults = validateDirectCard(v);
@@ -57,7 +62,7 @@ export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit }: DirectCa
       document.getElementById(`${id}-${first}`)?.focus();
       return;
     }
-    onSubmit({ ...v, cardNumber: digitsOnly(v.cardNumber), email: v.email.trim(), phoneNumber: v.phoneNumber.trim(), areaCode: area });
+    onSubmit({ ...v, cardNumber: digitsOnly(v.cardNumber), email: v.email.trim(), phoneNumber: v.phoneNumber.trim(), areaCode: area, saveCard: canSave && saveCard });
   };
 
   const set = (f: keyof typeof v, value: string) => {
@@ -110,7 +115,13 @@ export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit }: DirectCa
             <input id={`${id}-phone`} type="tel" inputMode="tel" autoComplete="tel-national" maxLength={20} value={v.phoneNumber} onChange={(e) => set('phoneNumber', e.target.value)} />
           </div>
         </div>
-        <p className="muted small">{t('directCard.note')}</p>
+        {canSave ? (
+          <label className="check-row">
+            <input type="checkbox" checked={saveCard} onChange={(e) => setSaveCard(e.target.checked)} />
+            <span>{t('sdkPay.saveCard')}</span>
+          </label>
+        ) : null}
+        <p className="muted small">{t(canSave && saveCard ? 'directCard.noteSaved' : 'directCard.note')}</p>
         {/* aria-disabled, not disabled, while busy: focus stays on the button (and returns to it after a dialog). */}
         <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
           {busy ? t('confirm.paying') : submitLabel}

@@ -14,6 +14,7 @@ import { confirmDialog } from '../ui/feedback.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { CardForm } from './CardForm.tsx';
 import { DirectCardForm, type DirectCard } from './DirectCardForm.tsx';
+import { CARD_OTP_ACTION, CardOtpForm } from './CardOtp.tsx';
 import { cardProviderFor, CardProviderError, type CardDetails } from './provider.ts';
 import { SandboxCardsHint, SandboxHint } from './SandboxHint.tsx';
 import { externalAction, payerFields, perform, pollPlan } from './external.ts';
@@ -50,6 +51,8 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
   const [busy, setBusy] = useState(false);
   /** Waiting for the provider's answer about this payment (our outTradeNo). */
   const [waiting, setWaiting] = useState<string | null>(resumeRef ?? null);
+  /** A card charge waiting for the issuer's one-time code (our outTradeNo): the OTP step shows. */
+  const [otpFor, setOtpFor] = useState<string | null>(null);
   /** M-Pesa style: the customer says they have paid (or the button clicks itself after 20 s). */
   const [smsConfirm, setSmsConfirm] = useState(false);
   const alive = useRef(true);
@@ -97,7 +100,9 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
    */
   const directPayer = async (c: DirectCard): Promise<Partial<PayerBody>> => {
     const contact = { email: c.email, ...(c.phoneNumber ? { phoneNumber: c.phoneNumber, areaCode: c.areaCode } : {}) };
-    if (!method.sandbox) return { ...contact, cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, cvv: c.cvv };
+    if (!method.sandbox) {
+      return { ...contact, cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, cvv: c.cvv, ...(c.saveCard ? { saveCardFlag: true } : {}) };
+    }
     const cardToken = await tokenise({ number: c.cardNumber, expMonth: Number(c.expiryMonth), expYear: 2000 + Number(c.expiryYear), cvc: c.cvv });
     return { ...contact, cardToken };
   };
@@ -128,6 +133,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     if ('done' in a) return onDone(a.done);
     const action = externalAction(a.action.clientSecret);
     if (!action) throw new Error(t('confirm.payFailed'));
+    if (action.kind === 'form' && action.url === CARD_OTP_ACTION) return setOtpFor(a.action.paymentIntent);
     if (!(await perform(action))) throw new Error(t('external.cancelled'));
     // Leaving for the provider's page: the return brings the customer back to this screen, which resumes.
     if (action.kind === 'redirect' || action.kind === 'form' || (action.kind === 'jsapi' && action.params.sandboxCheckout)) return;
@@ -146,6 +152,11 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
       setBusy(false);
     }
   };
+
+  if (otpFor && !waiting) {
+    const ref = otpFor;
+    return <CardOtpForm outTradeNo={ref} onSent={() => setWaiting(ref)} />;
+  }
 
   if (waiting) {
     return (
@@ -237,7 +248,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     return (
       <>
         {fields}
-        <DirectCardForm submitLabel={submitLabel} busy={busy} onSubmit={(c) => void start(() => directPayer(c))} onEdit={() => setError('')} />
+        <DirectCardForm submitLabel={submitLabel} busy={busy} canSave={method.savesCards === true && !method.sandbox} onSubmit={(c) => void start(() => directPayer(c))} onEdit={() => setError('')} />
       </>
     );
   }

@@ -88,7 +88,9 @@ describe('flutterwave: card', () => {
     expect((await flw.status(r.ref, i.outTradeNo)).state).toBe('pending');
     fake.approve(i.outTradeNo);
     const s = await flw.complete!(r.ref, i.outTradeNo, {}, call);
-    expect(s).toEqual({ ref: r.ref, state: 'paid', amount: 125050, currency: 'NGN' });
+    // Paid: Flutterwave's card token (with the charge's e-mail) is the card to save, if the payer asked.
+    const cardToken = fake.byTxRef(i.outTradeNo)!.cardToken!;
+    expect(s).toEqual({ ref: r.ref, state: 'paid', amount: 125050, currency: 'NGN', reusableCard: { cardRef: `${cardToken} rider@powerly.example`, brand: 'VISA', last4: '4246', expiry: '09/32' } });
   });
 
   it('a card without customer authentication is paid at once; 0-decimal currencies go as whole units', async () => {
@@ -119,12 +121,16 @@ describe('flutterwave: card', () => {
     fake.extraCards['5399000000000001'] = { auth: 'otp', outcome: 'ok', cvv: '123', brand: 'MASTERCARD' };
     const i = input(card('5399000000000001', '123'));
     const r = await flw.start(i);
-    expect(r).toMatchObject({ state: 'pending', action: { kind: 'push' } });
+    expect(r).toMatchObject({ state: 'pending', action: { kind: 'form', url: '#/CardOtp', fields: { outTradeNo: i.outTradeNo } } });
     const bad = await providerError(flw.complete!(r.ref, i.outTradeNo, { otp: '00000' }, call));
     expect(bad.code).toBe('incorrect_otp');
     const s = await flw.complete!(r.ref, i.outTradeNo, { otp: '12345' }, call);
     expect(s).toMatchObject({ state: 'paid', amount: 125050 });
     expect(fake.requests.findLast((q) => q.path === '/v3/validate-charge')!.body).toEqual({ otp: '12345', flw_ref: fake.byTxRef(i.outTradeNo)!.flw_ref, type: 'card' });
+    // A replay once validated sends no second validate-charge and reads the same state.
+    const sent = fake.requests.filter((q) => q.path === '/v3/validate-charge').length;
+    expect(await flw.complete!(r.ref, i.outTradeNo, { otp: '12345' }, call)).toMatchObject({ state: 'paid' });
+    expect(fake.requests.filter((q) => q.path === '/v3/validate-charge')).toHaveLength(sent);
   });
 
   it('a paid amount or currency other than the one asked is failed (amount_mismatch), even after a restart', async () => {
@@ -161,7 +167,7 @@ describe('flutterwave: hold, capture, void, refund', () => {
     expect(fake.requests.findLast((q) => q.path.endsWith('/capture'))!).toMatchObject({ path: `/v3/charges/${tx.flw_ref}/capture`, body: { amount: 3200.5 } });
     expect(tx).toMatchObject({ status: 'successful', amount: 3200.5 });
     // What we asked was a hold of 5000.00: the captured 3200.50 is the capture, not a mismatch of an authorisation.
-    expect(await flw.status(r.ref, i.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 320050, currency: 'NGN' });
+    expect(await flw.status(r.ref, i.outTradeNo)).toMatchObject({ ref: r.ref, state: 'paid', amount: 320050, currency: 'NGN' });
     // …but a capture above the hold reported by the provider is not what we asked.
     fake.verifyAmountOverride = 5000.01;
     expect(await flw.status(r.ref, i.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'amount_mismatch' });
@@ -426,6 +432,117 @@ describe('flutterwave: the live card form through the API (payer endpoint → pa
     const { rows } = await b.db.query<{ purpose: string; status: string; provider: string }>('select purpose, status, provider from payments where order_id = $1', [orderNo]);
     expect(rows).toEqual([{ purpose: 'deposit_preauth', status: 'authorized', provider: 'flutterwave' }]);
     expect(fake.byTxRef(action.paymentIntent)).toMatchObject({ status: 'pending-capture', charge_type: 'preauth', held: 25 });
+  });
+
+  it("an OTP card: the app's OTP screen; a wrong code is refused in the user's language and the payment waits; the right one pays once; a replay sends nothing", async () => {
+    fake.extraCards['5399000000000008'] = { auth: 'otp', outcome: 'ok', cvv: '123', brand: 'MASTERCARD' };
+    const token = await touristToken(b.app);
+    const other = await touristToken(b.app);
+    const t = (await post('cdb/payment/method/payer', token, { paymentId: METHOD, cardNumber: '5399000000000008', expiryMonth: '09', expiryYear: '32', cvv: '123', email: 'ada@powerly.example' })).json().data.token as string;
+    const started = await post('cdb/payment/multicurrency/recharge', token, { amount: '2000', currency: 'NGN', paymentId: METHOD, stripeToken: t, returnUrl: 'https://app.powerly.example/#/confirm?payType=CZ&currency=NGN' });
+    const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
+    expect(action, started.body).toBeDefined();
+    const pi = action.paymentIntent;
+    expect(JSON.parse(action.clientSecret.slice(4))).toEqual({ kind: 'form', url: '#/CardOtp', fields: { outTradeNo: pi } });
+    const otp = (who: string, code: string, lang = 'en-US') => post('cdb/payment/method/otp', who, { outTradeNo: pi, otp: code }, lang);
+    const validations = () => fake.requests.filter((q) => q.path === '/v3/validate-charge').length;
+    const before = validations();
+    // Malformed: refused before any call. Another user: not their payment.
+    expect((await otp(token, '12a', 'lt-LT')).json()).toMatchObject({ code: 400, msg: 'Kodas neteisingas. Patikrinkite banko atsiųstą kodą ir bandykite dar kartą.' });
+    expect((await otp(other, '12345')).json()).toMatchObject({ code: 400, msg: 'This payment is not waiting for a code.' });
+    expect(validations()).toBe(before);
+    // A wrong code: Flutterwave refuses it; the payment still waits (nothing credited) and the right code can follow.
+    const wrong = await otp(token, '54321', 'es-ES');
+    expect(wrong.json()).toMatchObject({ code: 422, msg: 'El código no es correcto. Revisa el código que te envió tu banco e inténtalo de nuevo.' });
+    expect(validations()).toBe(before + 1);
+    expect(fake.byTxRef(pi)).toMatchObject({ status: 'pending', awaiting: 'otp' });
+    const waiting = await post('cdb/payment/multicurrency/recharge', token, { amount: '2000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(waiting.json().data.action.paymentIntent, waiting.body).toBe(pi);
+    const right = await otp(token, ' 12345 ');
+    expect(right.json(), right.body).toEqual({ code: 0, msg: expect.any(String), data: { state: 'paid', next: `/#/confirm?payType=CZ&currency=NGN&payment_intent=${pi}` } });
+    expect(fake.requests.findLast((q) => q.path === '/v3/validate-charge')!.body).toEqual({ otp: '12345', flw_ref: fake.byTxRef(pi)!.flw_ref, type: 'card' });
+    // A replay (a double tap, a retried request): answered from our record, nothing sent to Flutterwave.
+    expect((await otp(token, '12345')).json().data).toMatchObject({ state: 'paid' });
+    expect(validations()).toBe(before + 2);
+    // The app resumes on its screen: credited once.
+    const done = await post('cdb/payment/multicurrency/recharge', token, { amount: '2000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(done.json(), done.body).toMatchObject({ code: 0, data: { pBalance: 2000, pCurrencyType: 'NGN' } });
+    const again = await post('cdb/payment/multicurrency/recharge', token, { amount: '2000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(again.json().data?.pBalance ?? 2000).toBe(2000);
+    const wallets = (await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data as { pCurrencyType: string; pBalance: number }[];
+    expect(wallets.find((w) => w.pCurrencyType === 'NGN')?.pBalance).toBe(2000);
+    expect(await checkLedger(b.db)).toEqual([]);
+  });
+
+  it('saveCardFlag: saved once paid (the verify\'s card token), once; paid with again through tokenized charges, only by its owner; a decline; removed', async () => {
+    const token = await touristToken(b.app);
+    const other = await touristToken(b.app);
+    const get = (url: string, who: string) => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token: who } });
+    const cardsOf = async (who: string) => (await get('cdb/user/card', who)).json().data as { pId: string; pCardnumber: string; brand: string; paymentId?: string }[];
+    const savedRows = async () => (await b.db.query<{ id: string; payment_method_ref: string; user_id: string }>("select id, payment_method_ref, user_id from saved_cards where provider = 'flutterwave' and removed_at is null")).rows;
+    // Without the flag nothing is saved (the verve top-up above); with it, on a 3-D Secure card, only once paid.
+    const before = (await savedRows()).length;
+    const t = await post('cdb/payment/method/payer', token, { paymentId: METHOD, cardNumber: '4187427415564246', expiryMonth: '09', expiryYear: '32', cvv: '828', email: 'ada@powerly.example', saveCardFlag: true } as never);
+    expect(t.json(), t.body).toMatchObject({ code: 0 });
+    const stored = (await tokens()).find((x) => x.id === t.json().data.token)!;
+    expect(stored.details).toMatchObject({ saveCard: true });
+    const started = await post('cdb/payment/multicurrency/recharge', token, { amount: '3000', currency: 'NGN', paymentId: METHOD, stripeToken: t.json().data.token, returnUrl: 'https://app.powerly.example/#/wallet' });
+    const pi = (started.json().data.action as { paymentIntent: string }).paymentIntent;
+    const pending = await post('cdb/payment/multicurrency/recharge', token, { amount: '3000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(pending.json().data.action, pending.body).toBeDefined();
+    expect(await savedRows()).toHaveLength(before); // no token before the charge is successful
+    const tx = fake.approve(pi);
+    // The webhook and the app's resume both see it paid: the card is saved once.
+    const hook = fake.webhook('charge.completed', tx.id);
+    expect((await b.app.inject({ method: 'POST', url: '/webhooks/methods/flutterwave', headers: hook.headers, payload: hook.rawBody })).statusCode).toBeLessThan(500);
+    const done = await post('cdb/payment/multicurrency/recharge', token, { amount: '3000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    expect(done.json(), done.body).toMatchObject({ code: 0, data: { pBalance: 3000 } });
+    await post('cdb/payment/multicurrency/recharge', token, { amount: '3000', currency: 'NGN', paymentId: METHOD, paymentIntent: pi });
+    const rows = await savedRows();
+    expect(rows).toHaveLength(before + 1);
+    const row = rows.find((r) => r.id === `card_${pi}`)!;
+    const flwToken = fake.byTxRef(pi)!.cardToken!;
+    expect(flwToken).toMatch(/^flw-t1nf-/);
+    // What is kept: Flutterwave's token with the charge's e-mail (a tokenized charge names it), no card number or CVV.
+    expect(row.payment_method_ref).toBe(`msc:user-${row.user_id}:${encodeURIComponent(`${flwToken} ada@powerly.example`)}`);
+    for (const clear of ['4187427415564246', '828']) expect(row.payment_method_ref).not.toContain(clear);
+    const mine = await cardsOf(token);
+    expect(mine).toContainEqual(expect.objectContaining({ pId: row.id, pCardnumber: '**** **** **** 4246', paymentId: METHOD }));
+
+    // Paid with again: a tokenized charge (no card fields, no customer step).
+    const again = await post('cdb/payment/multicurrency/recharge', token, { amount: '1200', currency: 'NGN', paymentId: METHOD, cardId: row.id });
+    expect(again.json(), again.body).toMatchObject({ code: 0, data: { pBalance: 4200 } });
+    const sent = fake.requests.findLast((q) => q.path === '/v3/tokenized-charges')!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ token: flwToken, email: 'ada@powerly.example', currency: 'NGN', amount: 1200, tx_ref: expect.any(String) });
+    expect(sent).not.toHaveProperty('card_number');
+    // Another user cannot pay with it: not their card (nothing sent to Flutterwave).
+    const n0 = fake.requests.filter((q) => q.path === '/v3/tokenized-charges').length;
+    const stolen = await post('cdb/payment/multicurrency/recharge', other, { amount: '1200', currency: 'NGN', paymentId: METHOD, cardId: row.id });
+    expect(stolen.json().code, stolen.body).not.toBe(0);
+    const forged = await post('cdb/payment/multicurrency/recharge', other, { amount: '1200', currency: 'NGN', paymentId: METHOD, stripeToken: row.payment_method_ref });
+    expect(forged.json().code, forged.body).toBe(422);
+    expect(fake.requests.filter((q) => q.path === '/v3/tokenized-charges')).toHaveLength(n0);
+    // A rental with it: the deposit is held by a tokenized charge (preauthorize), the rental starts.
+    const rent = await post('cdb/cabinet/savedCardToRent', token, { qrcode: 'PWL-VNO-001', cardId: row.id, paymentId: METHOD });
+    const orderNo = rent.json().data?.outTradeNo as string;
+    expect(orderNo, rent.body).toMatch(/^PO/);
+    expect(fake.requests.findLast((q) => q.path === '/v3/tokenized-charges')!.body).toMatchObject({ token: flwToken, preauthorize: true, amount: 25, currency: 'EUR' });
+    const held = await b.db.query<{ purpose: string; status: string }>('select purpose, status from payments where order_id = $1', [orderNo]);
+    expect(held.rows).toEqual([{ purpose: 'deposit_preauth', status: 'authorized' }]);
+    // The card has since run out of funds: Flutterwave declines the tokenized charge; nothing credited.
+    fake.tokenOutcome(flwToken, 'insufficient');
+    const poor = await post('cdb/payment/multicurrency/recharge', token, { amount: '500', currency: 'NGN', paymentId: METHOD, cardId: row.id }, 'lt-LT');
+    expect(poor.json()).toMatchObject({ code: 422, msg: 'Jūsų kortelėje nepakanka lėšų.' });
+    // Removed: ours alone (Flutterwave keeps no card object for a token); it cannot pay any more.
+    expect((await get(`cdb/user/card/remove/${row.id}`, token)).json()).toMatchObject({ code: 0 });
+    expect((await cardsOf(token)).find((c) => c.pId === row.id)).toBeUndefined();
+    const gone = await post('cdb/payment/multicurrency/recharge', token, { amount: '500', currency: 'NGN', paymentId: METHOD, cardId: row.id });
+    expect(gone.json().code).not.toBe(0);
+    const wallets = (await get('cdb/user/wallet/new', token)).json().data as { pCurrencyType: string; pBalance: number }[];
+    expect(wallets.find((w) => w.pCurrencyType === 'NGN')?.pBalance).toBe(4200);
+    expect(await checkLedger(b.db)).toEqual([]);
+    // Never logged: neither the card nor Flutterwave's token.
+    expect(logLines.join('')).not.toContain(flwToken);
   });
 
   it("a declined card and a card without funds: refused in the user's language, nothing credited", async () => {

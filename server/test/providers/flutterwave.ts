@@ -11,9 +11,14 @@
 //              released); /void → voided; /refund {amount} on a captured preauth.
 //   refunds    POST /v3/transactions/{id}/refund {amount}: successful charges, partial, ≤ what is left.
 //   transfers  POST /v3/transfers: reference unique (reused → 400); status NEW until completeTransfer().
+//   tokens     a successful card charge's verify answer carries data.card {first_6digits, last_4digits, issuer,
+//              country, type, token, expiry}; the token is given only once the charge is successful.
+//              POST /v3/tokenized-charges {token, email, currency, amount, tx_ref, narration?, preauthorize?}
+//              charges that card again (no customer step): the email must be the one the token was made with; an
+//              unknown token → 400; the card's outcome (tokenOutcome() sets a later decline or insufficient funds).
 // webhook() makes a delivery exactly as Flutterwave sends one: JSON {event, 'event.type', data}, headers verif-hash
 // (the secret hash) and flutterwave-signature (base64 HMAC-SHA256 of the raw body keyed by the secret hash).
-import { createCipheriv, createDecipheriv, createHmac } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -60,7 +65,9 @@ export interface FlwTx {
   meta: Record<string, unknown> | null;
   customer: { email: string; phone_number: string | null };
   created_at: string;
+  card?: { first_6digits: string; last_4digits: string; issuer: string; country: string; type: string; expiry: string };
   /** Model state (not on the wire). */
+  cardToken?: string;
   held: number;
   refunded: number;
   awaiting: 'none' | 'otp' | 'redirect' | 'phone';
@@ -103,6 +110,15 @@ export class FakeFlutterwave {
    * documented test card does), so that the OTP validation step can be exercised.
    */
   readonly extraCards: Record<string, TestCard> = {};
+  /** Card tokens given on successful charges: the card and the e-mail they were made with. */
+  readonly tokens = new Map<string, { number: string; email: string; outcome: Outcome }>();
+
+  /** What a saved card's next tokenized charge does (a card that has since run out of funds, been blocked). */
+  tokenOutcome(token: string, outcome: Outcome) {
+    const t = this.tokens.get(token);
+    if (!t) throw new Error(`no token ${token}`);
+    t.outcome = outcome;
+  }
 
   constructor(readonly keys: { secretKey: string; encryptionKey: string; secretHash: string }) {}
 
@@ -187,8 +203,13 @@ export class FakeFlutterwave {
   }
 
   private wire(tx: FlwTx) {
-    const { held: _h, refunded: _r, awaiting: _a, ...rest } = tx;
-    return { ...rest, app_fee: Number((tx.amount * 0.014).toFixed(2)), merchant_fee: 0, narration: 'CARD Transaction ', ip: '127.0.0.1', device_fingerprint: 'N/A', fraud_status: 'ok' };
+    const { held: _h, refunded: _r, awaiting: _a, cardToken: _t, card, ...rest } = tx;
+    // The card's token appears once the charge is successful (Flutterwave: data.card.token of the verify answer).
+    if (card && tx.status === 'successful' && !tx.cardToken) {
+      tx.cardToken = `flw-t1nf-${randomBytes(16).toString('hex')}-m03k`;
+      this.tokens.set(tx.cardToken, { number: String(tx.meta?.__card ?? ''), email: tx.customer.email, outcome: 'ok' });
+    }
+    return { ...rest, ...(card ? { card: { ...card, ...(tx.status === 'successful' ? { token: tx.cardToken } : {}) } } : {}), app_fee: Number((tx.amount * 0.014).toFixed(2)), merchant_fee: 0, narration: 'CARD Transaction ', ip: '127.0.0.1', device_fingerprint: 'N/A', fraud_status: 'ok' };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -292,6 +313,7 @@ export class FakeFlutterwave {
       return this.refund(tx, body.amount);
     }
     if (resource === 'transfers' && !id && method === 'POST') return this.transfer(body);
+    if (resource === 'tokenized-charges' && !id && method === 'POST') return this.tokenizedCharge(body);
     throw new ApiError(404, `Cannot ${method} ${url.pathname}`);
   }
 
@@ -333,6 +355,7 @@ export class FakeFlutterwave {
     if (card.auth === 'pin' && authz?.pin !== TEST_PIN) throw new ApiError(400, 'Incorrect PIN');
     const tx = this.newTx(p, 'card', p.preauthorize === true);
     tx.meta = { ...(tx.meta ?? {}), __card: number };
+    tx.card = cardOf(number, card, String(p.expiry_month), String(p.expiry_year));
     if (tx.charge_type === 'preauth') tx.held = tx.amount;
     if (card.auth === 'pin' || card.auth === 'avs_noauth' || card.auth === 'otp') {
       Object.assign(tx, { auth_model: card.auth === 'pin' ? 'PIN' : 'AVS_NOAUTH', awaiting: 'otp', processor_response: 'Kindly enter the OTP sent to your phone' });
@@ -348,6 +371,26 @@ export class FakeFlutterwave {
     }
     Object.assign(tx, { status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful', processor_response: 'Approved' });
     return { message: 'Charge initiated', data: this.wire(tx) };
+  }
+
+  private tokenizedCharge(p: Record<string, unknown>): Record<string, unknown> {
+    for (const f of ['token', 'email', 'currency', 'amount', 'tx_ref']) if (p[f] === undefined || p[f] === '') throw new ApiError(400, `${f} is required`);
+    const saved = this.tokens.get(String(p.token));
+    if (!saved) throw new ApiError(400, 'Token not found');
+    if (String(p.email).toLowerCase() !== saved.email.toLowerCase()) throw new ApiError(400, 'Email does not match the email used to create this token');
+    const tx = this.newTx(p, 'card', p.preauthorize === true);
+    const card = TEST_CARDS[saved.number] ?? this.extraCards[saved.number];
+    const first = [...this.txs.values()].find((t) => t.cardToken === p.token);
+    tx.meta = { ...(tx.meta ?? {}), __card: saved.number };
+    tx.card = first?.card ?? cardOf(saved.number, card, '01', '30');
+    tx.cardToken = String(p.token);
+    if (saved.outcome !== 'ok') {
+      Object.assign(tx, { status: 'failed', processor_response: PROCESSOR[saved.outcome] });
+      return { message: 'Charge failed', data: this.wire(tx) };
+    }
+    if (tx.charge_type === 'preauth') tx.held = tx.amount;
+    Object.assign(tx, { status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful', processor_response: 'Approved', auth_model: 'noauth' });
+    return { message: 'Charge successful', data: this.wire(tx) };
   }
 
   private mobileCharge(type: string, p: Record<string, unknown>): Record<string, unknown> {
@@ -387,4 +430,8 @@ export class FakeFlutterwave {
     this.transfers.set(t.id, t);
     return { message: 'Transfer Queued Successfully', data: { ...t, full_name: 'N/A', debit_currency: t.currency, fee: 10.75, meta: null, requires_approval: 0, is_approved: 1, bank_name: t.bank_code === 'MPS' ? 'MPESA' : 'BANK' } };
   }
+}
+
+function cardOf(number: string, card: TestCard | undefined, month: string, year: string) {
+  return { first_6digits: number.slice(0, 6), last_4digits: number.slice(-4), issuer: `${card?.brand ?? 'CARD'} CREDIT`, country: 'NIGERIA NG', type: card?.brand ?? 'CARD', expiry: `${month}/${year}` };
 }

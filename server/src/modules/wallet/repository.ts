@@ -133,6 +133,18 @@ export class WalletRepository {
     );
   }
 
+  /** A card saved after a paid payment (its id from the payment): once, and not again while the same card is saved. */
+  async insertCardOnce(c: { id: string; userId: number; agentId: string; provider: string; paymentMethodRef: string; methodId: string; brand: string; last4: string; currency: string; at: Date }) {
+    const { rowCount } = await this.db.query(
+      `insert into saved_cards (id, user_id, agent_id, provider, payment_method_ref, method_id, brand, last4, currency, created_at)
+       select $1,$2,$3,$4,$5,$6,$7,$8,$9,$10
+        where not exists (select 1 from saved_cards where user_id = $2 and payment_method_ref = $5 and removed_at is null)
+       on conflict (id) do nothing`,
+      [c.id, c.userId, c.agentId, c.provider, c.paymentMethodRef, c.methodId, c.brand, c.last4, c.currency, c.at],
+    );
+    return rowCount === 1;
+  }
+
   async removeCard(cardId: string, at: Date) {
     await this.db.query('update saved_cards set removed_at = $2 where id = $1 and removed_at is null', [cardId, at]);
   }

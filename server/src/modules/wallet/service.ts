@@ -550,7 +550,7 @@ export class WalletService {
     const agent = await this.d.payments.agent(inp.agentHeader);
     const method = this.d.payments.externalMethod(inp.paymentId, agent);
     if (!method || method.kind !== 'card') throw badRequest('error.paymentMethod');
-    if (!method.provider.savesCards) throw refused('error.card.saveUnsupported');
+    if (!method.provider.savesFromToken) throw refused('error.card.saveUnsupported');
     const email = inp.email.trim();
     if (!EMAIL.test(email)) throw badRequest('error.invoice.emailInvalid');
     const currency = parseCurrency(inp.currency ?? user.currency);
@@ -571,6 +571,17 @@ export class WalletService {
       await commitIdempotencyKey({ pId: cardId });
     });
     return { pId: cardId };
+  }
+
+  /**
+   * saveCardFlag: a paid payment's reusable card (a method that saves cards after a payment: Flutterwave), saved for
+   * the user at the agent whose method took it. Its id comes from the payment, so a repeated report saves it once.
+   */
+  async savePaidCard(agentId: string, c: { userId: number; provider: string; outTradeNo: string; payType: string; paymentMethodRef: string; brand: string; last4: string; currency: string }) {
+    await this.d.repo.insertCardOnce({
+      id: `card_${c.outTradeNo}`, userId: c.userId, agentId, provider: c.provider, paymentMethodRef: c.paymentMethodRef, methodId: `${c.provider}:${c.payType}`,
+      brand: c.brand, last4: c.last4, currency: c.currency, at: this.d.clock.now(),
+    });
   }
 
   /** GET cdb/user/card/remove/{cardId} */

@@ -109,6 +109,12 @@ export interface StatusResult {
   amount?: number;
   currency?: string;
   failureCode?: string;
+  /**
+   * The card the provider can charge again (Flutterwave: data.card.token of a successful charge's verify, with the
+   * charge's e-mail), as the saved card's `cardRef` (StartInput.card.saved), for a payer who asked to save it. Kept
+   * only inside the saved card's reference, never logged.
+   */
+  reusableCard?: { cardRef: string; brand: string; last4: string; expiry?: string };
 }
 
 export interface NotificationRequest {
@@ -230,8 +236,12 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    * sealed in the payer token (methods/card-seal.ts); in test mode the sandbox card form's token stands in.
    */
   payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[]; directCard?: boolean }[];
-  /** The adapter saves cards for later payments (saveCard, removeCard): its card types' saved cards are offered. */
-  savesCards?: boolean;
+  /**
+   * The adapter saves cards for later payments: `true` from a client SDK's card token (saveCard, removeCard: Mercado
+   * Pago); `'afterPayment'` from a paid charge the payer asked to save (saveCardFlag: the provider's reusable card
+   * of StatusResult.reusableCard; Flutterwave). Its card types' saved cards are offered.
+   */
+  savesCards?: boolean | 'afterPayment';
   capabilities: Capabilities;
   /** ISO currencies the provider takes for these types (absent: any). */
   currencies?: string[];

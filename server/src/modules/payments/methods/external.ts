@@ -92,17 +92,33 @@ export class ExternalMethodProvider extends PaymentProvider {
     return !this.sandbox && this.definition.clientSdk !== undefined;
   }
 
-  /** Whether this method saves cards for later payments (saveCard). */
+  /** Whether this method saves cards for later payments (from a client SDK's card token, or after a paid charge). */
   get savesCards(): boolean {
+    return this.savesFromToken || this.savesAfterPayment;
+  }
+
+  /** Saves cards from a client SDK's card token (saveCard: cdb/user/card/saveToken; Mercado Pago). */
+  get savesFromToken(): boolean {
     return this.definition.savesCards === true && this.adapter.saveCard !== undefined && this.customers !== undefined;
   }
+
+  /** Saves cards after a paid charge whose payer asked (saveCardFlag; Flutterwave), live only. */
+  get savesAfterPayment(): boolean {
+    return this.definition.savesCards === 'afterPayment' && this.customers !== undefined && !this.sandbox;
+  }
+
+  /**
+   * Where a paid charge's reusable card goes (the wallet's saved cards: set by the app, which owns the wiring). Called
+   * with a stable id per payment, so a repeated report (a retried verify, a webhook) saves it once.
+   */
+  onReusableCard?: (c: { userId: number; provider: string; outTradeNo: string; payType: string; paymentMethodRef: string; brand: string; last4: string; currency: string }) => Promise<void>;
 
   /**
    * Saves the card of a single-use card token (the provider's client SDK; the sandbox card form in test mode) on the
    * user's customer at the provider: the saved card's reference (for the wallet's saved_cards) and its summary.
    */
   async saveCard(userId: number, card: { token: string; email: string; paymentMethodId?: string; issuerId?: string }) {
-    if (!this.savesCards) throw new NotSupported(`${this.id}: card saving`);
+    if (!this.savesFromToken) throw new NotSupported(`${this.id}: card saving`);
     const known = await this.customers!.customer(this.id, userId);
     const r = await this.adapter.saveCard!({ customerRef: known, ...card }, { idempotencyKey: `savecard_${createHash('sha256').update(`${userId}\n${card.token}`).digest('hex').slice(0, 32)}` });
     if (!known) await this.customers!.saveCustomer(this.id, userId, r.customerRef);
@@ -111,7 +127,10 @@ export class ExternalMethodProvider extends PaymentProvider {
 
   override async detachPaymentMethod(ref: string) {
     const saved = parseSavedCardRef(ref);
-    if (!saved || !this.adapter.removeCard) throw new NotSupported(`${this.id}: card saving`);
+    if (!saved) throw new NotSupported(`${this.id}: card saving`);
+    // A card saved after a payment (a provider token, no card object at the provider): forgetting it is ours alone.
+    if (this.definition.savesCards === 'afterPayment') return;
+    if (!this.adapter.removeCard) throw new NotSupported(`${this.id}: card saving`);
     await this.adapter.removeCard(saved);
   }
 
@@ -189,15 +208,17 @@ export class ExternalMethodProvider extends PaymentProvider {
       throw err;
     }
     // The app's own card screen (MercadoPago.js) may save the new card: it names the method for the save call.
-    if (this.savesCards && !saved && started.action.kind === 'form' && started.action.url.startsWith('#/')) {
+    if (this.savesFromToken && this.cardOnSdkScreen && !saved && started.action.kind === 'form' && started.action.url.startsWith('#/')) {
       started.action = { ...started.action, fields: { ...started.action.fields, paymentId: `${this.id}:${payType}` } };
     }
     const row: ExternalRow = {
       out_trade_no: outTradeNo, provider: this.id, pay_type: payType, provider_ref: started.ref, user_id: input.userId ?? 0,
       amount: input.amount, currency: input.currency, capture: input.capture, state: started.state, failure_code: started.failureCode ?? null,
       action: started.action, app_return_url: appPath(input.returnUrl), return_params: null,
+      save_card: !saved && d.saveCard === true && this.savesAfterPayment,
     };
     await this.repo.insert(row, this.clock.now());
+    if (row.state === 'paid' || row.state === 'authorized') await this.keepCard(row);
     return started.state === 'pending' ? this.actionOf(row) : this.resultOf(row);
   }
 
@@ -227,12 +248,54 @@ export class ExternalMethodProvider extends PaymentProvider {
       };
       st = await this.adapter.complete(row.provider_ref, row.out_trade_no, row.return_params, call, payment);
     } else st = await this.adapter.status(row.provider_ref, row.out_trade_no);
+    return this.record(row, st);
+  }
+
+  /**
+   * The one-time code the card's issuer sent the customer (a card charge whose action is the app's OTP screen:
+   * Flutterwave's validate-charge flow), passed to the provider; then the payment's state as for any resume. Only
+   * its payer, only while it waits for the code. A replay once the payment is settled sends nothing and answers its
+   * state; a wrong code throws the adapter's ProviderError (`incorrect_otp`) and the payment stays pending.
+   */
+  async submitOtp(outTradeNo: string, userId: number, otp: string): Promise<ExternalRow | undefined> {
+    const row = await this.repo.find(outTradeNo);
+    if (!row || row.provider !== this.id || row.user_id !== userId) return undefined;
+    if (row.action.kind !== 'form' || row.action.fields.outTradeNo !== outTradeNo || !row.action.url.endsWith('Otp') || !this.adapter.complete) return undefined;
+    if (row.state !== 'pending') return row;
+    const st = await this.adapter.complete(row.provider_ref, row.out_trade_no, { otp }, { idempotencyKey: `otp_${outTradeNo}` });
+    return this.record(row, st);
+  }
+
+  /**
+   * saveCardFlag: the paid charge's reusable card (the provider gives it only once paid: Flutterwave's verify
+   * data.card.token) becomes the user's saved card. Never fails the payment: a card that could not be saved is
+   * simply not saved (nothing is logged: the error could carry the token) and the payment goes on.
+   */
+  private async keepCard(row: ExternalRow, st?: StatusResult) {
+    if (!row.save_card || !this.onReusableCard || row.user_id <= 0) return;
+    try {
+      const card = (st?.reusableCard ? st : await this.adapter.status(row.provider_ref, row.out_trade_no)).reusableCard;
+      if (!card) return;
+      const customerRef = await this.customers!.saveCustomer(this.id, row.user_id, `user-${row.user_id}`);
+      await this.onReusableCard({
+        userId: row.user_id, provider: this.id, outTradeNo: row.out_trade_no, payType: row.pay_type, currency: row.currency,
+        paymentMethodRef: savedCardRefOf({ customerRef, cardRef: card.cardRef }), brand: card.brand, last4: card.last4,
+      });
+    } catch {
+      // The payment stands; the card is simply not saved (the customer can tick it again next time).
+    }
+  }
+
+  /** Records what the provider says of a payment (checked against what we asked) and reads the row again. */
+  private async record(row: ExternalRow, st: StatusResult): Promise<ExternalRow> {
     // What the provider took must be what we asked for.
     if ((st.state === 'paid' || st.state === 'authorized') && ((st.amount != null && st.amount !== row.amount) || (st.currency && st.currency.toUpperCase() !== row.currency))) {
       st = { ...st, state: 'failed', failureCode: 'amount_mismatch' };
     }
     if (st.state !== row.state || st.ref !== row.provider_ref) await this.repo.update(row.out_trade_no, { state: st.state, ref: st.ref, failureCode: st.failureCode }, this.clock.now());
-    return (await this.repo.find(row.out_trade_no))!;
+    const now = (await this.repo.find(row.out_trade_no))!;
+    if (row.state === 'pending' && (now.state === 'paid' || now.state === 'authorized')) await this.keepCard(now, st);
+    return now;
   }
 
   private actionOf(row: ExternalRow): AuthorizeResult {

@@ -1,8 +1,8 @@
 // Flutterwave (v3 API, https://developer.flutterwave.com/v3.0): card direct charge and mobile money.
 //
 //   card     POST /v3/charges?type=card {client: base64(3DES-24-ECB(PKCS#7)(JSON payload), encryption key)}; the
-//            answer's meta.authorization.mode says what the card needs: `redirect` (3-D Secure page), `otp`
-//            (POST /v3/validate-charge, our complete() with {otp}), `pin` / `avs_noauth` (the PIN or billing address,
+//            answer's meta.authorization.mode says what the card needs: `redirect` (3-D Secure page), `otp` (the
+//            app's OTP screen, OTP_SCREEN; POST /v3/validate-charge {otp, flw_ref} in our complete() with {otp}), `pin` / `avs_noauth` (the PIN or billing address,
 //            which our card form does not collect: the payment fails with `authorization_required`); no mode and
 //            data.status `successful` is a charge without customer authentication. `preauthorize: true` holds the
 //            amount (status `pending-capture`): POST /v3/charges/{flw_ref}/capture {amount} (≤ held) or /void.
@@ -12,6 +12,9 @@
 //            known yet; the amount and currency Flutterwave reports must be what we asked (else failed,
 //            `amount_mismatch`): Flutterwave's own advice for every verification.
 //   refund   POST /v3/transactions/{id}/refund {amount} (partial allowed); a preauth charge: /v3/charges/{flw_ref}/refund.
+//   saved    a payer who ticked "save this card" (saveCardFlag): once paid, the verify's data.card.token (with the
+//            charge's e-mail) is the saved card; POST /v3/tokenized-charges {token, email, currency, amount, tx_ref}
+//            charges it again (no customer step; preauthorize for a hold).
 //   payout   POST /v3/transfers {account_bank, account_number, amount, currency, reference, narration, callback_url}.
 //   webhook  `verif-hash` header = the secret hash set on the dashboard (legacy), and/or `flutterwave-signature` =
 //            base64(HMAC-SHA256(secret hash, raw body)); every header present must verify. Events charge.completed
@@ -111,6 +114,18 @@ function francoCountry(phone: string, currency: string): string {
   return byCode[phone.slice(0, 3)] ?? (currency === 'XAF' ? 'CM' : 'CI');
 }
 
+/**
+ * A saved Flutterwave card's reference at the provider (SavedCardRef.cardRef): its token and the e-mail it was made
+ * with (a tokenized charge must name that e-mail).
+ */
+export function cardRefOf(token: string, email: string): string {
+  return `${token} ${email}`;
+}
+export function parseCardRef(ref: string): { token: string; email: string } {
+  const [token = '', email = ''] = ref.split(' ');
+  return { token, email };
+}
+
 /** Flutterwave's status of a charge → ours. */
 function chargeState(status: unknown): ExternalState {
   switch (String(status ?? '').toLowerCase()) {
@@ -153,6 +168,8 @@ interface FlwBody {
 type Tx = Record<string, unknown> & { id?: number | string; tx_ref?: string; flw_ref?: string; status?: string; amount?: number; currency?: string };
 
 const TX_PREFIX = 'tx:';
+/** The app's OTP entry screen (src/pay/CardOtp.tsx): a card charge answering `meta.authorization.mode: otp`. */
+export const OTP_SCREEN = '#/CardOtp';
 
 export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
   payoutChannel: { label: 'Flutterwave bank transfer', fields: ['account_bank', 'account_number'] },
@@ -162,6 +179,7 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
     { type: 'Flutterwave_Mobile', kind: 'push', label: 'Mobile money' },
   ],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  savesCards: 'afterPayment',
   currencies: CARD_CURRENCIES,
   required: ['secretKey', 'encryptionKey', 'secretHash'],
   optional: ['publicKey', 'apiBase', 'defaultEmail'],
@@ -263,7 +281,13 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
         state = 'failed';
         failure = 'amount_mismatch';
       }
-      return { ref, state, amount, currency: currency || undefined, ...(failure ? { failureCode: failure } : {}) };
+      const c = (tx.card ?? {}) as Record<string, unknown>;
+      const customer = (tx.customer ?? {}) as Record<string, unknown>;
+      // The card's token comes only with a successful charge; with the e-mail it was made with, it charges again.
+      const reusableCard = state === 'paid' && typeof c.token === 'string' && c.token && typeof customer.email === 'string' && customer.email
+        ? { cardRef: cardRefOf(c.token, customer.email), brand: String(c.type ?? 'card'), last4: String(c.last_4digits ?? ''), ...(typeof c.expiry === 'string' ? { expiry: c.expiry } : {}) }
+        : undefined;
+      return { ref, state, amount, currency: currency || undefined, ...(failure ? { failureCode: failure } : {}), ...(reusableCard ? { reusableCard } : {}) };
     }
 
     function email(input: StartInput): string {
@@ -306,6 +330,19 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
       return fromCharge(body, tx, input);
     }
 
+    /** A saved card (its token and the e-mail it was made with): charged again, no customer step. */
+    async function startSaved(input: StartInput, cardRef: string): Promise<StartResult> {
+      const { token, email: savedEmail } = parseCardRef(cardRef);
+      if (!token || !savedEmail) throw new ProviderError('token_invalid', 'flutterwave: not a saved card reference', 400);
+      const body = await charge('tokenized', {
+        token, email: savedEmail, currency: input.currency, amount: toMajor(input.amount, input.currency), tx_ref: input.outTradeNo,
+        narration: input.description, meta: meta(input), ...(input.payer.ip ? { client_ip: input.payer.ip } : {}),
+        ...(input.capture === 'manual' ? { preauthorize: true } : {}),
+      }, input);
+      if ('state' in body) return body;
+      return fromCharge(body, (body.data ?? {}) as Tx, input);
+    }
+
     async function startMobile(input: StartInput): Promise<StartResult> {
       const type = MOBILE_MONEY_TYPES[input.currency];
       if (!type) throw new ProviderError('currency_not_supported', `flutterwave: no mobile money in ${input.currency}`, 400);
@@ -336,7 +373,7 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
     async function charge(type: string, payload: unknown, input: StartInput): Promise<FlwBody | StartResult> {
       asked.set(input.outTradeNo, { amount: input.amount, currency: input.currency });
       try {
-        return await call('POST', `/v3/charges?type=${type}`, payload);
+        return await call('POST', type === 'tokenized' ? '/v3/tokenized-charges' : `/v3/charges?type=${type}`, payload);
       } catch (err) {
         if (!(err instanceof ProviderError) || err.code !== 'duplicate_reference') throw err;
         const s = result(await verify(`${TX_PREFIX}${input.outTradeNo}`, input.outTradeNo), input.outTradeNo);
@@ -350,6 +387,8 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
       const auth = body.meta?.authorization;
       const ref = tx.id === undefined ? `${TX_PREFIX}${input.outTradeNo}` : String(tx.id);
       if (auth?.mode === 'redirect' && auth.redirect) return { ref, state: 'pending', action: { kind: 'redirect', url: auth.redirect } };
+      // The issuer sent the customer an OTP (validate-charge flow): the app's OTP screen takes it (submitOtp → complete).
+      if (auth?.mode === 'otp' && tx.status === 'pending') return { ref, state: 'pending', action: { kind: 'form', url: OTP_SCREEN, fields: { outTradeNo: input.outTradeNo } } };
       if (tx.status === undefined) {
         // Mobile money answered without a transaction yet (the prompt is on its way) or an OTP is expected.
         return { ref, state: 'pending', action: { kind: 'push' } };
@@ -377,6 +416,7 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
     return {
       async start(input) {
         const pt = input.payType;
+        if (pt === 'Flutterwave' && input.card?.saved) return startSaved(input, input.card.saved.cardRef);
         if (pt === 'Flutterwave') return startCard(input);
         if (pt === 'Flutterwave_Mobile') {
           if (input.capture === 'manual') throw new ProviderError('hold_not_supported', 'flutterwave: mobile money cannot be held', 400);
@@ -392,7 +432,14 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
       async complete(ref, outTradeNo, params) {
         if (params.otp) {
           const tx = await flwRefOf(ref, outTradeNo);
-          await call('POST', '/v3/validate-charge', { otp: params.otp, flw_ref: tx.flw_ref, type: 'card' });
+          if (chargeState(tx.status) === 'pending') {
+            try {
+              await call('POST', '/v3/validate-charge', { otp: params.otp, flw_ref: tx.flw_ref, type: 'card' });
+            } catch (err) {
+              // A replay after a lost answer: Flutterwave says it is validated already, and the verify below tells how.
+              if (!(err instanceof ProviderError && /already been validated/i.test(err.message))) throw err;
+            }
+          }
         }
         return result(await verify(ref, outTradeNo), outTradeNo);
       },

@@ -19,6 +19,8 @@ export interface ExternalRow {
   action: Action;
   app_return_url: string | null;
   return_params: Record<string, string> | null;
+  /** The payer asked to save the card (saveCardFlag): saved once the provider reports it paid. */
+  save_card?: boolean;
 }
 
 export interface PayerDetails {
@@ -32,6 +34,8 @@ export interface PayerDetails {
   sealedCard?: SealedCard;
   /** WeChat Pay score: the user ticked the entrustment agreement. */
   agreement?: boolean;
+  /** saveCardFlag: save the card once paid (a method that saves cards after a payment: Flutterwave). */
+  saveCard?: boolean;
 }
 
 export interface SandboxMethodRow {
@@ -58,10 +62,10 @@ export class ExternalRepository {
   async insert(r: ExternalRow, at: Date) {
     const { rowCount } = await this.db.query(
       `insert into external_payments (out_trade_no, provider, pay_type, provider_ref, user_id, amount, currency, capture, state,
-         failure_code, action, app_return_url, created_at, updated_at)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$13) on conflict (out_trade_no) do nothing`,
+         failure_code, action, app_return_url, save_card, created_at, updated_at)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$14,$13,$13) on conflict (out_trade_no) do nothing`,
       [r.out_trade_no, r.provider, r.pay_type, r.provider_ref, r.user_id, r.amount, r.currency, r.capture, r.state, r.failure_code,
-        JSON.stringify(r.action), r.app_return_url, at],
+        JSON.stringify(r.action), r.app_return_url, at, r.save_card === true],
     );
     return rowCount === 1;
   }

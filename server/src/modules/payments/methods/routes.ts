@@ -1,13 +1,13 @@
 // The routes of the methods beyond the card provider: the payer's details (API), the customer's return from the
 // provider, the providers' notifications, and the sandbox's checkout page (test mode of every method).
 import { Envelope } from '#contract/envelope.ts';
-import { PayerBody, PayerResult } from '#contract/payments.ts';
+import { OtpBody, OtpResult, PayerBody, PayerResult } from '#contract/payments.ts';
 import { EMAIL } from '#core/email.ts';
 import { toMajor } from '#core/money.ts';
 import { Type } from 'typebox';
 import type { Clock } from '../../../lib/clock.ts';
 import { ok } from '../../../lib/envelope.ts';
-import { badRequest } from '../../../lib/errors.ts';
+import { badRequest, refused } from '../../../lib/errors.ts';
 import { pickLocale, t } from '../../../lib/i18n.ts';
 import type { App } from '../../../lib/route.ts';
 import { currentUser } from '../../../plugins/context.ts';
@@ -15,9 +15,10 @@ import { agentOf } from '../../rentals/routes.ts';
 import type { ProviderEvent } from '../provider.ts';
 import type { PaymentsService } from '../service.ts';
 import type { PayerDetails, ExternalRepository } from './repository.ts';
+import { ProviderError } from './adapter.ts';
 import { sandboxDecide } from './sandbox.ts';
 import type { CardFields } from './card-seal.ts';
-import { DIRECT_CARD_FIELDS, validateDirectCard } from '#core/card.ts';
+import { DIRECT_CARD_FIELDS, validateDirectCard, validateOtp } from '#core/card.ts';
 
 
 /** API: POST cdb/payment/method/payer. */
@@ -67,6 +68,8 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
       const field = DIRECT_CARD_FIELDS.find((f) => faults[f]);
       if (field) throw badRequest(`error.card.${field}.${faults[field]}`);
       card = { number: b.cardNumber!.replace(/[\s-]/g, ''), expMonth: b.expiryMonth!.trim(), expYear: b.expiryYear!.trim(), cvv: b.cvv!.trim() };
+      // saveCardFlag (spec §7): saved once the charge is paid (the provider's token then), never the card fields.
+      if (b.saveCardFlag === true && m.provider.savesAfterPayment) details.saveCard = true;
     } else if (cardFields) {
       // Card fields reach only a live direct card charge; anywhere else they are refused, never stored.
       throw badRequest('error.payment.cardFieldsRefused');
@@ -80,6 +83,43 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
     details.agreement = b.agreement ?? false;
     return ok({ token: await m.provider.payerToken(currentUser(req).id, m.payType, details, card) });
   });
+
+  app.post('/cdb/payment/method/otp', {
+    schema: {
+      tags: ['payments'],
+      summary: "The one-time code the card's issuer sent (a Flutterwave card charge in the validate-charge flow): passed to the provider once; answers the payment's state and where the app resumes it",
+      body: OtpBody,
+      response: { 200: Envelope(OtpResult) },
+    },
+    preHandler: app.requireUser,
+  }, async (req) => {
+    const { outTradeNo } = req.body;
+    const otp = req.body.otp.replace(/\s+/g, '');
+    if (validateOtp(otp)) throw badRequest('error.payment.incorrect_otp');
+    const user = currentUser(req).id;
+    for (const p of opts.payments.allMethodProviders()) {
+      let row;
+      try {
+        row = await p.submitOtp(outTradeNo, user, otp);
+      } catch (err) {
+        // A wrong (or expired) code: the payment keeps waiting for the right one.
+        if (err instanceof ProviderError && (err.status ?? 400) < 500 && err.code !== 'network') {
+          throw refused(err.code === 'incorrect_otp' ? 'error.payment.incorrect_otp' : 'error.payment.card_declined');
+        }
+        throw err;
+      }
+      if (row) return ok({ state: row.state, next: resumePath(row.app_return_url, outTradeNo) });
+    }
+    throw badRequest('error.payment.otpNotExpected');
+  });
+}
+
+/** Where the app resumes a payment: the screen it left (its confirm screen reads payment_intent). */
+export function resumePath(appReturnUrl: string | null, outTradeNo: string) {
+  const target = appReturnUrl || '/#/';
+  const [path = '/', hash = ''] = target.split('#');
+  const sep = hash.includes('?') ? '&' : '?';
+  return hash ? `${path}#${hash}${sep}payment_intent=${outTradeNo}` : `${path}${path.includes('?') ? '&' : '?'}payment_intent=${outTradeNo}`;
 }
 
 /** Outside the API: /payments/return/:outTradeNo and /webhooks/methods/:provider. */
@@ -91,11 +131,7 @@ export async function methodReturnRoutes(app: App, opts: {
   const back = async (outTradeNo: string, params: Record<string, string>) => {
     const saved = await opts.repo.saveReturn(outTradeNo, params, opts.clock.now());
     if (!saved) return '/';
-    const target = saved.app_return_url || '/#/';
-    // The app resumes the payment on the screen it left (its confirm screen reads payment_intent).
-    const [path = '/', hash = ''] = target.split('#');
-    const sep = hash.includes('?') ? '&' : '?';
-    return hash ? `${path}#${hash}${sep}payment_intent=${outTradeNo}` : `${path}${path.includes('?') ? '&' : '?'}payment_intent=${outTradeNo}`;
+    return resumePath(saved.app_return_url, outTradeNo);
   };
   const Params = Type.Object({ outTradeNo: Type.String({ pattern: '^[A-Za-z0-9]{1,40}$' }) });
   const strings = (o: unknown) => Object.fromEntries(Object.entries((o ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string').slice(0, 30)) as Record<string, string>;
