@@ -133,6 +133,21 @@ export default function MercadoPago() {
   if (!q) return <SdkInvalidLink title={t('routes.mercadoPago')} />;
 
   const shown = money(q.currency, Number(q.amount));
+  // The end of either form (a saved card's security code, or a new card): errors, the note, pay and cancel.
+  const foot = (
+    <>
+      <p id="card-errors" className="field-error" role="alert">
+        {error}
+      </p>
+      <p className="muted small">{t('sdkPay.secureNote', { provider: 'Mercado Pago' })}</p>
+      <button type="submit" className="button primary block" aria-disabled={busy || !mp} aria-busy={busy}>
+        {busy ? t('confirm.paying') : t('confirm.pay', { amount: shown })}
+      </button>
+      <button type="button" className="button block" disabled={busy} onClick={() => void returnToApp(q.outTradeNo, { cancel: '1' })}>
+        {t('sdkPay.cancel')}
+      </button>
+    </>
+  );
   const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
   const fail = (text: string, focus?: string) => {
     setError(text);
@@ -220,16 +235,7 @@ export default function MercadoPago() {
             <div ref={hosts} className="card-form">
               {secure('securityCode', t('card.cvc'))}
             </div>
-            <p id="card-errors" className="field-error" role="alert">
-              {error}
-            </p>
-            <p className="muted small">{t('sdkPay.secureNote', { provider: 'Mercado Pago' })}</p>
-            <button type="submit" className="button primary block" aria-disabled={busy || !mp} aria-busy={busy}>
-              {busy ? t('confirm.paying') : t('confirm.pay', { amount: shown })}
-            </button>
-            <button type="button" className="button block" disabled={busy} onClick={() => void returnToApp(q.outTradeNo, { cancel: '1' })}>
-              {t('sdkPay.cancel')}
-            </button>
+            {foot}
           </form>
         ) : (
           <form className="card-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
@@ -298,16 +304,7 @@ export default function MercadoPago() {
                 <span>{t('sdkPay.saveCard')}</span>
               </label>
             ) : null}
-            <p id="card-errors" className="field-error" role="alert">
-              {error}
-            </p>
-            <p className="muted small">{t('sdkPay.secureNote', { provider: 'Mercado Pago' })}</p>
-            <button type="submit" className="button primary block" aria-disabled={busy || !mp} aria-busy={busy}>
-              {busy ? t('confirm.paying') : t('confirm.pay', { amount: shown })}
-            </button>
-            <button type="button" className="button block" disabled={busy} onClick={() => void returnToApp(q.outTradeNo, { cancel: '1' })}>
-              {t('sdkPay.cancel')}
-            </button>
+            {foot}
           </form>
         )}
       </main>
