@@ -185,6 +185,45 @@ describe('a server process killed with events in flight', () => {
     release();
   });
 
+  it('dies with several cabinets\' events taken in at once, none stored: each cabinet re-sends and the next process handles each once', async () => {
+    // The link takes messages of different cabinets in parallel (and acknowledges them to the broker when it takes
+    // them): what is in hand is not stored until `receive` has run, so the cabinets' own re-sending (no event-ack)
+    // is what carries them to the next process.
+    const cabinetIds = ['PWL-LIS-001', 'PWL-VNO-001', 'PWL-NYC-001'];
+    const a = await server({ resendMs: 200 });
+    await cabinetsOnline(a, cabinetIds);
+    const inHand = new Set<string>();
+    let release!: () => void;
+    const hang = new Promise<boolean>((r) => (release = () => r(false)));
+    const cabinets = a.app.powerly.cabinets;
+    cabinets.receive = async (cabinetId, e) => {
+      if (e.type !== 'popped') return Object.getPrototypeOf(cabinets).receive.call(cabinets, cabinetId, e) as Promise<boolean>;
+      inHand.add(cabinetId);
+      // All three poppeds in hand at once, none stored: process A dies.
+      if (inHand.size === cabinetIds.length) {
+        a.clients[0]!.stream.destroy();
+        a.clients[0]!.end(true);
+      }
+      return hang;
+    };
+    const rents = await Promise.all(cabinetIds.map(async (id, i) => {
+      const token = await touristToken(a.app, `kill-many-${i}`);
+      const res = await rent(a, token, id);
+      expect(res.json().code, res.body).toBe(0);
+      return res.json().data.outTradeNo as string;
+    }));
+    await waitFor(async () => inHand.size === cabinetIds.length, 'every popped taken in by process A');
+    for (const tradeNo of rents) expect(Number((await order(a, tradeNo)).zujie)).toBe(0);
+
+    const b = await server({ shareDb: a, simulator: false, prefix: a.prefix, connector: a.connector });
+    for (const tradeNo of rents) await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, `rental ${tradeNo} started on process B`);
+    const { rows } = await b.db.query<{ cabinet_id: string; n: number }>(
+      `select cabinet_id, count(*)::int as n from cabinet_events where type = 'popped' group by cabinet_id order by cabinet_id`);
+    expect(rows.map((r) => [r.cabinet_id, Number(r.n)])).toEqual([...cabinetIds].sort().map((id) => [id, 1]));
+    for (const id of cabinetIds) await waitFor(async () => !a.fleet!.get(id)!.unacknowledged.some((e) => e.type === 'popped'), `${id}'s popped acknowledged`);
+    release(); // process A's calls end (it is closed after the test), having stored nothing
+  });
+
   it('dies after storing and acking, before processing: another process processes it from the inbox', async () => {
     const a = await server({ simulator: false });
     await markHeardFrom(a, ['PWL-LIS-001', 'PWL-VNO-001']);
