@@ -20,6 +20,7 @@ import { SandboxCardsHint, SandboxHint } from './SandboxHint.tsx';
 import { externalAction, payerFields, perform, pollPlan } from './external.ts';
 import type { PayAnswer } from './stripe.ts';
 import type { SavedCard } from '../api/wallet.ts';
+import { SavedCardSelect } from '../ui/SavedCardSelect.tsx';
 
 export interface ExternalPayProps {
   method: PaymentMethod;
@@ -176,17 +177,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
   }
 
   const savedChoice = savedCards.length ? (
-    <div className="field">
-      <label htmlFor={`${id}-saved`}>{t('wallet.in.payWith')}</label>
-      <select id={`${id}-saved`} value={cardId} disabled={busy} onChange={(e) => setCardId(e.target.value)}>
-        <option value="">{t('wallet.in.newCard')}</option>
-        {savedCards.map((c) => (
-          <option key={c.pId} value={c.pId}>
-            {c.pCardnumber}
-          </option>
-        ))}
-      </select>
-    </div>
+    <SavedCardSelect id={`${id}-saved`} cards={savedCards} value={cardId} onChange={setCardId} disabled={busy} />
   ) : null;
   if (cardId) {
     return (

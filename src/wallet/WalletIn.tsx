@@ -7,6 +7,7 @@ import { useLatest } from '../ui/hooks.ts';
 import { useT, errorText } from '../i18n/index.ts';
 import { listCards, recharge, walletPaymentMethods, type SavedCard } from '../api/wallet.ts';
 import type { PaymentMethod } from '../api/payment.ts';
+import { SavedCardSelect } from '../ui/SavedCardSelect.tsx';
 import { DEFAULT_TOPUP, TOPUP_PRESETS } from '../core/wallet.ts';
 import { toDecimalText, toMinor } from '../core/money.ts';
 import { CardForm } from '../pay/CardForm.tsx';
@@ -103,15 +104,7 @@ export default function WalletIn() {
           <p role="alert">{t('wallet.in.noMethod')}</p>
         ) : (
           <>
-            {usable.length > 0 ? (
-              <div className="field">
-                <label htmlFor="topup-card">{t('wallet.in.payWith')}</label>
-                <select id="topup-card" value={cardId} onChange={(e) => setCardId(e.target.value)}>
-                  <option value="">{t('wallet.in.newCard')}</option>
-                  {usable.map((c) => <option key={c.pId} value={c.pId}>{c.pCardnumber}</option>)}
-                </select>
-              </div>
-            ) : null}
+            {usable.length > 0 ? <SavedCardSelect id="topup-card" cards={usable} value={cardId} onChange={setCardId} /> : null}
             {cardId ? (
               <button type="button" className="button primary block" disabled={busy} onClick={() => void pay(null)}>
                 {t('wallet.in.pay', { amount: money(currency, amount) })}
