@@ -1,6 +1,7 @@
 // Flutterwave's card form configured live in Chromium, its API served by the Flutterwave test server
 // (server/test/providers/flutterwave.ts): "Save this card", a card whose issuer asks for an OTP (the confirm screen's
 // OTP step: a wrong code's error, the right code pays), then the saved card offered and paid with again; axe clean.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startProduct, type RunningProduct } from './product.ts';
@@ -27,9 +28,12 @@ afterAll(async () => {
   await flw?.stop();
 });
 
-async function signedIn(token: string): Promise<Page> {
+async function signedIn(token: string, lang?: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
-  await context.addInitScript((t) => localStorage.setItem('token', t), token);
+  await context.addInitScript(([t, l]) => {
+    localStorage.setItem('token', t!);
+    if (l) localStorage.setItem('lang', l);
+  }, [token, lang]);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -80,5 +84,28 @@ describe('Flutterwave card, live', () => {
     await page.getByRole('button', { name: /^Pay/ }).click();
     await paid(page);
     expect(flw.requests.filter((q) => q.path === '/v3/tokenized-charges')).toHaveLength(1);
+  });
+
+  it('the OTP step in Lithuanian (the longest language) fits 320 px with its error, axe clean', async () => {
+    const lt = JSON.parse(readFileSync(new URL('../../locales/pay/lt-LT.json', import.meta.url), 'utf8')) as {
+      directCard: Record<string, string>; cardOtp: Record<string, string>;
+    };
+    const page = await signedIn(await touristToken(product.app), 'lt-LT');
+    await page.goto(topUpUrl('500'));
+    await page.getByLabel(lt.directCard.number!).fill('5399 0000 0000 0008');
+    await page.getByLabel(lt.directCard.expiryMonth!).fill('09');
+    await page.getByLabel(lt.directCard.expiryYear!).fill('32');
+    await page.getByLabel(lt.directCard.cvv!).fill('123');
+    await page.getByLabel(lt.directCard.email!).fill('ona@powerly.example');
+    await page.locator('form button[type=submit]').click();
+    const code = page.getByLabel(lt.cardOtp.label!);
+    await code.waitFor();
+    await page.getByRole('button', { name: lt.cardOtp.submit! }).click();
+    await page.getByText(lt.cardOtp.required!).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    expect(await axeViolations(page)).toEqual([]);
+    await code.fill('12345');
+    await page.getByRole('button', { name: lt.cardOtp.submit! }).click();
+    await expect.poll(() => page.getByLabel(lt.cardOtp.label!).count(), { timeout: 30_000 }).toBe(0);
   });
 });
