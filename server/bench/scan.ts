@@ -1,6 +1,8 @@
 // `npm run bench`: throughput and p99 latency of the scan call (POST cdb/cabinet/checkisok: session lookup,
 // cabinet, venue, price plan, wallet, open rentals, stock — against embedded PGlite by default) next to a bare Fastify
 // route in the same process and run, so the ratio is what matters, not the machine. DATABASE_URL: PostgreSQL.
+// The scan is measured as served (one session scanning one cabinet again: the scan's cache answers after the first
+// read) and with the cache stopped (each request one database round trip, as a session's first scan).
 import Fastify from 'fastify';
 import autocannon from 'autocannon';
 import { buildApp } from '../src/app.ts';
@@ -63,8 +65,15 @@ const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 console.info(`autocannon: ${CONNECTIONS} connections, ${DURATION} s each (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'})`);
 const b = await run('bare Fastify route', `${bareBase}/bare`, {});
+const cache = app.powerly.scanCache;
 const sc = await run('scan (checkisok), rate limits off', `${base}${scanPath}`, { token });
 ratio('scan / bare', sc, b);
+console.info(`  the scan's cache: ${cache.hits} answers from it, ${cache.misses} read from the database`);
+// The same without the cache: each scan reads the database (one round trip), as the first scan of a session does.
+await cache.stop();
+const cold = await run('scan, every request a database read', `${base}${scanPath}`, { token });
+ratio('scan without the cache / bare', cold, b);
+await cache.start();
 const bm = await run('bare Fastify route, many clients', `${bareBase}/bare`, {}, true);
 const sl = await run('scan, rate limits on, many clients', `${limitedBase}${scanPath}`, { token }, true);
 ratio('scan with rate limits / bare (same clients)', sl, bm);

@@ -19,6 +19,7 @@ import { Liveness } from './modules/cabinets/liveness.ts';
 import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
 import { CabinetsService } from './modules/cabinets/service.ts';
+import { ScanCache } from './modules/cabinets/scan-cache.ts';
 import demoRoutes from './demo/routes.ts';
 import { EmbedCodesRepository, EmbedRepository } from './modules/embed/repository.ts';
 import embedRoutes from './modules/embed/routes.ts';
@@ -187,7 +188,8 @@ export async function buildApp(deps: AppDeps) {
   const auth = new AuthService(new AuthRepository(db), clock);
   const ledger = new LedgerService(new LedgerRepository(db), db);
   const liveness = new Liveness(clock, deps.offlineAfterMs);
-  const live = new LiveService({ db, repo: new LiveRepository(db), clock, log });
+  const liveRepo = new LiveRepository(db);
+  const live = new LiveService({ db, repo: liveRepo, clock, log });
   const venues = new VenuesService(new VenuesRepository(db), liveness);
   const cabinetsRepo = new CabinetsRepository(db, liveness);
   const embedRepo = new EmbedRepository(db);
@@ -209,7 +211,9 @@ export async function buildApp(deps: AppDeps) {
   const mifi = new MifiService({
     db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
   });
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, venues, mifi });
+  // The scan's reads, kept until the database announces a change to them (modules/cabinets/scan-cache.ts).
+  const scanCache = new ScanCache(db, () => liveRepo.schema(), () => clock.now().getTime());
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, mifi, scanCache });
   // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
   const retention = new Retention(jobs, clock, log).add(
     ...platformRules(db),
@@ -241,7 +245,7 @@ export async function buildApp(deps: AppDeps) {
     // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, auth, sandbox, signIn, issuer, embed, live, mifi });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -296,6 +300,7 @@ export async function buildApp(deps: AppDeps) {
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
   app.addHook('onReady', async () => {
     await live.start();
+    await scanCache.start();
     await deps.link.start(cabinets);
     if (deps.jobPollMs) {
       await retention.schedule();
@@ -308,6 +313,7 @@ export async function buildApp(deps: AppDeps) {
     await jobs.stop();
     await cabinets.stopInbox();
     await live.stop();
+    await scanCache.stop();
     await deps.link.close();
   });
   return app;
@@ -328,6 +334,8 @@ declare module 'fastify' {
       payments: PaymentsService;
       rentals: RentalsService;
       cabinets: CabinetsService;
+      /** The scan's reads kept in this process (hits, misses). */
+      scanCache: ScanCache;
       auth: AuthService;
       sandbox: SandboxCardProvider;
       signIn: SignInService;

@@ -109,10 +109,11 @@ describe('live updates', () => {
     const me = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token } })).json().data;
     const s = await stream(await ticket(b.app, token));
     await waitFor(async () => s.events.length, 'stream open');
-    // Terminate the listening connections of this schema's channel (process B's and A's).
+    // Terminate the listening connections of this schema's channels (process B's and A's; the last LISTEN each
+    // made may be the live updates' or the scan cache's).
     const killed = await a.db.query<{ n: number }>(
       `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
-        where pid <> pg_backend_pid() and query ilike $1`, [`listen powerly_live_${a.schema}%`]);
+        where pid <> pg_backend_pid() and query ilike $1`, [`listen powerly_%_${a.schema}%`]);
     expect(Number(killed.rows[0]!.n)).toBeGreaterThan(0);
     await waitFor(async () => s.events.filter((e) => e.kind === 'resync').length >= 2, 'resync after the reconnect');
     await waitFor(async () => {

@@ -92,6 +92,12 @@ function unitOfWork(
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * The NOTIFY channel `prefix` of one database schema (tests and tenants sharing a PostgreSQL server never hear each
+ * other). The scan cache's triggers (migration 20261127120000) derive the same name in SQL.
+ */
+export const schemaChannel = (prefix: string, schema: string) => `${prefix}${schema.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+
 // int8 and numeric come back as strings from pg; we keep money in bigint columns and read them as numbers
 // (minor units stay far below 2^53).
 pg.types.setTypeParser(20, (v) => Number(v));

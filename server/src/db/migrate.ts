@@ -29,10 +29,22 @@ export async function migrate(db: Db, log: (msg: string) => void = () => undefin
   });
 }
 
-/** Statements separated by `;` at the end of a line (our migrations use no function bodies). */
+/**
+ * Statements separated by `;` at the end of a line, except inside a dollar-quoted body (`$$ … $$`: a function's
+ * statements end in `;` too).
+ */
 function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*$/m)
-    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
-    .filter(Boolean);
+  const out: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const line of sql.split('\n')) {
+    current += `${line}\n`;
+    if ((line.match(/\$\$/g) ?? []).length % 2 === 1) quoted = !quoted;
+    if (!quoted && /;\s*$/.test(line)) {
+      out.push(current.replace(/;\s*$/, ''));
+      current = '';
+    }
+  }
+  out.push(current);
+  return out.map((s) => s.replace(/^\s*--.*$/gm, '').trim()).filter(Boolean);
 }

@@ -41,6 +41,7 @@ export interface InboxRow {
 
 /** Everything the scan (checkisok) answers from, read in one round trip. */
 export interface ScanView {
+  /** As stored: `online` is the cabinet's own flag; the liveness rule (`isLive`) is applied by the reader. */
   cabinet: CabinetRow;
   venue: VenueRow;
   plan: PlanRow | undefined;
@@ -52,6 +53,8 @@ export interface ScanView {
   counts: Record<DeviceKind, number>;
   /** The venue's plan of each kind it has one for (a power station or Wi-Fi box plan makes that line offered). */
   planKinds: DeviceKind[];
+  /** The venue's Wi-Fi box plan (its deposit is shown with the power bank's), if it has one. */
+  mifiPlan: PlanRow | undefined;
   /** The user's open rentals. */
   openCount: number;
 }
@@ -72,22 +75,28 @@ export class CabinetsRepository {
     return c;
   }
 
+  /** The liveness rule applied to a cabinet row as stored (missed heartbeats = offline). */
+  isLive(c: CabinetRow): boolean {
+    return this.liveness ? this.liveness.isLive(c) : c.online;
+  }
+
   /**
-   * The scan's session, cabinet, venue, price plan, stock, the user's wallet in the venue currency and open rental
+   * The scan's session, cabinet, venue, price plans, stock, the user's wallet in the venue currency and open rental
    * count: one joined query (a named prepared statement on PostgreSQL), the session included so that the scan is
    * one round trip (the same session rule as every other route: auth's LIVE_SESSION). Undefined when the session
-   * is not valid; `view` undefined when the cabinet does not exist.
+   * is not valid; `view` undefined when the cabinet does not exist. The cabinet as stored (see ScanView).
    */
-  async scanView(cabinetId: string, session: { tokenHash: string; at: Date }, openStates: readonly number[], agent: string, kind: DeviceKind = 'cdb'): Promise<{ userId: number; view: ScanView | undefined } | undefined> {
+  async scanView(cabinetId: string, session: { tokenHash: string; at: Date }, openStates: readonly number[], agent: string, kind: DeviceKind = 'cdb'): Promise<{ userId: number; sessionExpiresAt: Date; view: ScanView | undefined } | undefined> {
     const { rows } = await this.db.query<{
-      user_id: number | string;
-      venue: VenueRow | string | null; plan: PlanRow | string | null; wallet: Account | string | null; counts: Record<string, number> | string | null;
-      plan_kinds: string[] | null; open_count: number | null;
+      user_id: number | string; expires_at: Date | string;
+      venue: VenueRow | string | null; plan: PlanRow | string | null; mifi_plan: PlanRow | string | null; wallet: Account | string | null;
+      counts: Record<string, number> | string | null; plan_kinds: string[] | null; open_count: number | null;
       id: string | null; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null;
     }>(
-      `with me as (select u.id as user_id from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$2', '$3')})
-       select me.user_id, x.* from me left join lateral (
+      `with me as (select u.id as user_id, s.expires_at from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$2', '$3')})
+       select me.user_id, me.expires_at, x.* from me left join lateral (
          select c.id, c.venue_id, c.slot_count, c.online, c.last_seen_at, to_jsonb(v) as venue, to_jsonb(p) as plan,
+              (select to_jsonb(pm) from price_plans pm where pm.venue_id = v.id and pm.device_kind = 'mifi') as mifi_plan,
               (select to_jsonb(a) from ledger_accounts a
                 where a.owner_type = 'user' and a.owner_id = me.user_id::text and a.currency = v.currency and a.agent_id = $4 and a.kind = 'wallet'
                 limit 1) as wallet,
@@ -103,15 +112,16 @@ export class CabinetsRepository {
     const r = rows[0];
     if (!r) return undefined;
     const userId = Number(r.user_id);
-    if (r.id === null) return { userId, view: undefined };
+    const sessionExpiresAt = new Date(r.expires_at);
+    if (r.id === null) return { userId, sessionExpiresAt, view: undefined };
     const cabinet: CabinetRow = { id: r.id, venue_id: r.venue_id, slot_count: r.slot_count, online: r.online, last_seen_at: r.last_seen_at };
-    if (this.liveness) cabinet.online = this.liveness.isLive(cabinet);
     const c = json(r.counts) ?? {};
     const counts: Record<DeviceKind, number> = { cdb: Number(c.cdb ?? 0), station: Number(c.station ?? 0), mifi: Number(c.mifi ?? 0) };
     return {
       userId,
+      sessionExpiresAt,
       view: {
-        cabinet, venue: json(r.venue)!, plan: json(r.plan), wallet: json(r.wallet),
+        cabinet, venue: json(r.venue)!, plan: json(r.plan), mifiPlan: json(r.mifi_plan), wallet: json(r.wallet),
         available: counts[kind], counts, planKinds: (r.plan_kinds ?? []) as DeviceKind[], openCount: Number(r.open_count),
       },
     };

@@ -4,7 +4,7 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import type { MifiService } from '../mifi/service.ts';
-import { currencySymbol, pricedVenue, type VenuesService } from '../venues/service.ts';
+import { currencySymbol, pricedVenue } from '../venues/service.ts';
 import { isDeviceKind, type DeviceKind, type RentalKind } from '#core/devices.ts';
 import { LedgerService } from '../ledger/service.ts';
 import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
@@ -14,11 +14,12 @@ import { notFound, unauthorized } from '../../lib/errors.ts';
 import type { CabinetLink, LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protocol.ts';
 import { PresenceBatcher } from './presence.ts';
-import type { CabinetsRepository } from './repository.ts';
+import type { CabinetsRepository, ScanView } from './repository.ts';
+import { ScanCache } from './scan-cache.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
-    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; venues: VenuesService; mifi: MifiService },
+    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; mifi: MifiService; scanCache: ScanCache },
   ) {
     this.batch = new PresenceBatcher(d);
   }
@@ -27,28 +28,41 @@ export class CabinetsService implements LinkHandler {
   private inboxTimer: NodeJS.Timeout | null = null;
   private inboxRun: Promise<unknown> | null = null;
 
-  /** POST cdb/cabinet/checkisok, for the session of `session.tokenHash` (one round trip: scanView). */
+  /**
+   * POST cdb/cabinet/checkisok, for the session of `session.tokenHash`: one round trip (scanView), or none when
+   * this process holds the same read, unchanged since (scan-cache.ts).
+   */
   async scan(session: { tokenHash: string }, url: string, kind: RentalKind = 'cdb') {
-    // One round trip: session, cabinet, venue, plan, stock, the wallet in the venue currency and the open rentals
+    // One round trip: session, cabinet, venue, plans, stock, the wallet in the venue currency and the open rentals
     // (the same rules as authenticate, resolveCabinet, walletOf, openCount and availableCount, read together).
-    const code = cabinetCodeFrom(url);
+    const code = cabinetCodeFrom(url) ?? '';
     const at = this.d.clock.now();
-    const read = (k: RentalKind) => this.d.repo.scanView(code ?? '', { tokenHash: session.tokenHash, at }, OPEN_STATES, DEFAULT_AGENT, k);
+    const cache = this.d.scanCache;
+    const live = (c: ScanView['cabinet']) => this.d.repo.isLive(c);
+    const read = async (k: RentalKind) => {
+      const key = ScanCache.key(session.tokenHash, code, k);
+      const hit = cache.get(key, at, live);
+      if (hit) return hit;
+      const mark = cache.mark;
+      const found = await this.d.repo.scanView(code, { tokenHash: session.tokenHash, at }, OPEN_STATES, DEFAULT_AGENT, k);
+      if (found?.view) cache.set(key, { userId: found.userId, sessionExpiresAt: found.sessionExpiresAt, view: found.view }, session.tokenHash, mark);
+      return found;
+    };
     const found = await read(kind);
     if (!found) throw unauthorized();
-    let view = code ? found.view : undefined;
+    let view = found.view;
     // A kind the venue has no plan for (a stale deviceType): the power-bank view, which every venue prices.
     if (view && !view.plan && kind !== 'cdb') {
       kind = 'cdb';
       view = (await read(kind))?.view;
     }
     if (!view) throw notFound('error.cabinetNotFound');
-    const { cabinet } = view;
+    const cabinet = { ...view.cabinet, online: live(view.cabinet) };
     const priced = pricedVenue(view.venue, view.plan);
     // An offline cabinet (offline status, last will, or missed heartbeats) can neither lend nor take back: the scan
     // still answers (online false, nothing to rent, no free slot) so that the first screen says so and lists the
     // nearest cabinets with stock around its position; every rent at it is refused before any money moves.
-    // (`online` of the repository's cabinet already includes the missed-heartbeat rule, see liveness.ts.)
+    // (`online` here includes the missed-heartbeat rule, see liveness.ts.)
     const { venue, planRow, wire } = priced;
     const c = venue.currency;
     const balance = LedgerService.available(view.wallet && numericAccount(view.wallet));
@@ -56,7 +70,7 @@ export class CabinetsService implements LinkHandler {
     const haveBatteryCount = cabinet.online ? view.available : 0;
     const deposit = priced.plan.deposit;
     const needsPayment = balance < deposit;
-    const mifiDeposit = view.planKinds.includes('mifi') ? await this.mifiDeposit(venue.id) : undefined;
+    const mifiDeposit = view.mifiPlan ? pricedVenue(venue, view.mifiPlan).plan.deposit : undefined;
     const m = (v: number) => toMajor(v, c);
     return {
       cabinetID: cabinet.id,
@@ -107,11 +121,6 @@ export class CabinetsService implements LinkHandler {
     if (kind === 'mifi') return true;
     const [b] = await this.d.repo.powerbanks([id]);
     return b?.kind === 'mifi';
-  }
-
-  /** The Wi-Fi box deposit of a venue (its 'mifi' plan), in minor units. */
-  private async mifiDeposit(venueId: string) {
-    return (await this.d.venues.priced(venueId, 'mifi')).plan.deposit;
   }
 
   // ---- LinkHandler: the inbox (docs/cabinet-protocol.md §Delivery) --------------------------------------------

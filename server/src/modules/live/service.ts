@@ -7,7 +7,7 @@
 // and polling (spec §4 intervals) stays the fallback when the stream is down.
 import { createHash, randomBytes } from 'node:crypto';
 import type { LiveEvent } from '#contract/live.ts';
-import type { Db } from '../../db/db.ts';
+import { schemaChannel, type Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { unauthorized } from '../../lib/errors.ts';
 import type { LiveRepository } from './repository.ts';
@@ -26,7 +26,7 @@ export class LiveService {
 
   /** One channel per database schema: tests (and tenants) sharing one PostgreSQL server never hear each other. */
   private channelName(): Promise<string> {
-    this.channel ??= this.d.repo.schema().then((s) => `powerly_live_${s.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63));
+    this.channel ??= this.d.repo.schema().then((s) => schemaChannel('powerly_live_', s));
     return this.channel;
   }
 
