@@ -111,10 +111,37 @@ describe('the scan cache', () => {
   });
 });
 
+describe.runIf(process.env.DATABASE_URL)('the scan cache on PostgreSQL', () => {
+  it('a killed LISTEN connection: a change made meanwhile is seen, and the cache answers again once it is back', async () => {
+    await markHeardFrom(a, ['PWL-LIS-001']);
+    const token = await touristToken(a.app, 'cache-deaf');
+    const first = await scan(a, token, 'PWL-LIS-001');
+    await scan(a, token, 'PWL-LIS-001');
+    const killed = await a.db.query<{ n: number }>(
+      `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where pid <> pg_backend_pid() and query ilike $1`,
+      [`listen powerly_%_${a.schema}%`]);
+    expect(Number(killed.rows[0]!.n)).toBeGreaterThan(0);
+    const venue = (await a.db.query<{ venue_id: string }>(`select venue_id from cabinets where id = 'PWL-LIS-001'`)).rows[0]!.venue_id;
+    await a.db.query(`update price_plans set unit_price = unit_price + 100 where venue_id = $1 and device_kind = 'cdb'`, [venue]);
+    try {
+      await until(token, (s) => s.data.jifei === first.data.jifei + 1, 'the new price after the listener was killed', 'PWL-LIS-001');
+      // Back: answered from the cache again.
+      await waitFor(async () => {
+        const before = a.app.powerly.scanCache.hits;
+        await scan(a, token, 'PWL-LIS-001');
+        return a.app.powerly.scanCache.hits > before;
+      }, 'answers from the cache again');
+    } finally {
+      await a.db.query(`update price_plans set unit_price = unit_price - 100 where venue_id = $1 and device_kind = 'cdb'`, [venue]);
+    }
+  });
+});
+
 describe('ScanCache', () => {
   // The class alone, with a database that only delivers announcements (what its listen does).
   let deliver: (payload: string | null) => void = () => undefined;
-  const db = { listen: async (_: string, fn: (p: string | null) => void) => ((deliver = fn), async () => undefined) } as unknown as Db;
+  let hearing = true;
+  const db = { listen: async (_: string, fn: (p: string | null) => void) => ((deliver = fn), async () => undefined), hearing: () => hearing } as unknown as Db;
   const at = new Date('2026-11-23T12:00:00Z');
   const read = (userId: number, cabinet: string, online = true): ScanRead => ({
     userId, sessionExpiresAt: new Date(at.getTime() + 3600_000),
@@ -160,6 +187,21 @@ describe('ScanCache', () => {
     c.get('a', at, live); // a is now the most recently used
     put('d', read(4, 'C3'), 'hd');
     expect([c.get('a', at, live)?.userId, c.get('b', at, live), c.size]).toEqual([1, undefined, 3]);
+  });
+
+  it('neither keeps nor answers while its listening connection is down', async () => {
+    const c = new ScanCache(db, async () => 'public', () => at.getTime());
+    await c.start();
+    c.set('k', read(1, 'C1'), 'h', c.mark);
+    hearing = false;
+    try {
+      expect(c.get('k', at, live)).toBeUndefined();
+      c.set('j', read(2, 'C2'), 'h2', c.mark);
+      hearing = true;
+      expect(c.get('j', at, live)).toBeUndefined();
+    } finally {
+      hearing = true;
+    }
   });
 
   it('reads again a cabinet that says online but is not live by now, and an expired session', async () => {

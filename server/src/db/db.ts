@@ -31,11 +31,13 @@ export interface Db extends Queryable {
   inTx(): boolean;
   /**
    * LISTEN on `channel` (a lowercase identifier) for this process: `fn(payload)` for each NOTIFY, and `fn(null)`
-   * after the listening connection was lost and re-established (notifications in between may be missed, so the
-   * listener should resynchronise). PGlite listens in-process; PostgreSQL holds one dedicated client per Db.
-   * A NOTIFY sent inside a transaction is delivered only when it commits (PostgreSQL semantics).
+   * when the listening connection is lost and again once it is re-established (notifications in between may be
+   * missed, so the listener should resynchronise). PGlite listens in-process; PostgreSQL holds one dedicated client
+   * per Db. A NOTIFY sent inside a transaction is delivered only when it commits (PostgreSQL semantics).
    */
   listen(channel: string, fn: (payload: string | null) => void): Promise<() => Promise<void>>;
+  /** Whether this process hears notifications now (false while the listening connection is down). */
+  hearing(): boolean;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ function unitOfWork(
   begin: <T>(fn: (q: Queryable) => Promise<T>) => Promise<T>,
   close: () => Promise<void>,
   listen: Db['listen'],
+  hearing: Db['hearing'] = () => true,
 ): Db {
   const current = new AsyncLocalStorage<Unit>();
   const active = () => {
@@ -86,6 +89,7 @@ function unitOfWork(
       });
     },
     listen,
+    hearing,
     close,
   };
 }
@@ -190,12 +194,13 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
   }, async () => {
     await listener.close();
     await pool.end();
-  }, (channel, fn) => listener.add(channel, fn));
+  }, (channel, fn) => listener.add(channel, fn), () => listener.hearing());
 }
 
 /**
  * The dedicated LISTEN connection of one PostgreSQL Db (a pooled client cannot hold LISTEN). Opened on the first
- * listen; when it drops it reconnects with backoff, re-LISTENs every channel and tells each listener to resync.
+ * listen; when it drops it tells each listener (null), reconnects with backoff until it is back, re-LISTENs every
+ * channel and tells each listener again.
  */
 function pgListener(url: string, schema?: string) {
   const channels = new Map<string, Set<(payload: string | null) => void>>();
@@ -205,6 +210,14 @@ function pgListener(url: string, schema?: string) {
   let retry: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
 
+  const tell = () => {
+    for (const set of channels.values()) for (const fn of set) fn(null);
+  };
+  // Until it is back: each failed attempt schedules the next (backoff up to 10 s).
+  const reconnect = () => {
+    if (closed) return;
+    retry = setTimeout(() => void connect().then(tell, reconnect), Math.min(10_000, 250 * 2 ** attempt++));
+  };
   const connect = (): Promise<pg.Client> => {
     connecting ??= (async () => {
       const c = new pg.Client({ connectionString: url, ...(schema ? { options: `-c search_path=${schema}` } : {}) });
@@ -218,11 +231,8 @@ function pgListener(url: string, schema?: string) {
         c.removeAllListeners('end');
         void c.end().catch(() => undefined);
         if (closed) return;
-        retry = setTimeout(() => {
-          void connect().then(() => {
-            for (const set of channels.values()) for (const fn of set) fn(null);
-          }, lost);
-        }, Math.min(10_000, 250 * 2 ** attempt++));
+        tell();
+        reconnect();
       };
       c.on('error', lost);
       c.on('end', lost);
@@ -257,6 +267,7 @@ function pgListener(url: string, schema?: string) {
         await client?.query(`unlisten ${channel}`).catch(() => undefined);
       };
     },
+    hearing: () => client !== null,
     async close() {
       closed = true;
       clearTimeout(retry);

@@ -8,8 +8,8 @@
 // rentals, the cabinet and its devices, venues and price plans), on a channel each API process listens to. A
 // NOTIFY is delivered when its transaction commits: an answer may lag a commit by that delivery (well under a
 // millisecond on one host); every rent decides on the database, under its locks, never on a scan. What is
-// read while a change is announced is not kept (the generation check), and when the listening connection was
-// lost every entry is dropped. Until the listener is up nothing is kept. Two rules need no announcement:
+// read while a change is announced is not kept (the generation check); when the listening connection is lost
+// every entry is dropped, and nothing is kept or answered until it is back. Until the listener is up nothing is kept. Two rules need no announcement:
 //   - a session's expiry: checked against the clock on every hit;
 //   - the missed-heartbeat rule (liveness.ts): a heartbeat only moves last_seen_at, which announces nothing, so
 //     an entry whose cabinet says online but whose last_seen_at is too old by now is read again.
@@ -77,6 +77,8 @@ export class ScanCache {
   get(key: string, at: Date, live: (c: ScanView['cabinet']) => boolean): ScanRead | undefined {
     const e = this.entries.get(key);
     if (!e) return this.miss();
+    // Deaf (the listening connection is down): changes would go unheard, so nothing is answered from here.
+    if (!this.db.hearing()) return this.miss();
     const { read } = e;
     if (read.sessionExpiresAt <= at || this.now() - e.at > SCAN_CACHE_MAX_AGE_MS || (read.view.cabinet.online && !live(read.view.cabinet))) {
       this.remove(key);
@@ -96,7 +98,7 @@ export class ScanCache {
 
   /** Keeps a read made since `mark`, unless a change was announced in between (it may predate the change). */
   set(key: string, read: ScanRead, tokenHash: string, mark: number): void {
-    if (!this.listening || mark !== this.generation) return;
+    if (!this.listening || mark !== this.generation || !this.db.hearing()) return;
     this.remove(key);
     const tags = [`s:${tokenHash}`, `u:${read.userId}`, `c:${read.view.cabinet.id}`];
     this.entries.set(key, { read, tags, at: this.now() });
