@@ -6,6 +6,9 @@ import { LIVE_SESSION } from '../auth/repository.ts';
 import type { PlanRow, VenueRow } from '../venues/repository.ts';
 import type { Liveness } from './liveness.ts';
 
+/** A command sent to a cabinet (cabinet_commands), as `command()` reads it. */
+export interface CommandRow { id: string; cabinet_id: string; order_id: string; payload: unknown; result: string | null }
+
 export interface CabinetRow {
   id: string;
   venue_id: string;
@@ -425,7 +428,7 @@ export class CabinetsRepository {
   }
 
   async command(id: string) {
-    const { rows } = await this.db.query<{ id: string; cabinet_id: string; order_id: string; payload: unknown; result: string | null }>(
+    const { rows } = await this.db.query<CommandRow>(
       'select * from cabinet_commands where id = $1',
       [id],
     );

@@ -14,7 +14,7 @@ import { notFound, unauthorized } from '../../lib/errors.ts';
 import type { CabinetLink, LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protocol.ts';
 import { PresenceBatcher } from './presence.ts';
-import type { CabinetsRepository, ScanView } from './repository.ts';
+import type { CabinetsRepository, CommandRow, ScanView } from './repository.ts';
 import { ScanCache } from './scan-cache.ts';
 
 export class CabinetsService implements LinkHandler {
@@ -111,8 +111,7 @@ export class CabinetsService implements LinkHandler {
     };
   }
 
-  private async isBoxCommand(commandId: string) {
-    const c = await this.d.repo.command(commandId);
+  private static isBoxCommand(c: CommandRow | undefined) {
     const payload = (typeof c?.payload === 'string' ? JSON.parse(c.payload) : c?.payload) as { kind?: string } | undefined;
     return payload?.kind === 'mifi';
   }
@@ -168,11 +167,13 @@ export class CabinetsService implements LinkHandler {
         // Events of one power bank are serialised across processes (popped and returned racing on two processes).
         if ('powerbankId' in e) await this.d.repo.lockKeys([`powerbank:${e.powerbankId}`]);
         // A Wi-Fi box's eject belongs to a package pickup, its return to the box's deposit (modules/mifi).
-        const boxCommand = (e.type === 'popped' || e.type === 'pop-failed') && (await this.isBoxCommand(e.commandId));
+        // The command an eject's answer is about, read once here for whichever handler owns it.
+        const cmd = e.type === 'popped' || e.type === 'pop-failed' ? await this.d.repo.command(e.commandId) : undefined;
+        const boxCommand = CabinetsService.isBoxCommand(cmd);
         if (e.type === 'popped' && boxCommand) await this.d.mifi.onPopped(e);
         else if (e.type === 'pop-failed' && boxCommand) await this.d.mifi.onPopFailed(e);
-        else if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e);
-        else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(row.cabinet_id, e);
+        else if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e, cmd);
+        else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(row.cabinet_id, e, cmd);
         else if (e.type === 'returned' && (await this.isBox(e.powerbankId, e.kind))) {
           await this.d.rentals.onReturned(row.cabinet_id, e); // places it in the slot (no rental order matches a box)
           await this.d.mifi.onReturned(e.powerbankId);

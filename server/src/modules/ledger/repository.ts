@@ -40,6 +40,10 @@ export function numericAccount(a: Account): Account {
   };
 }
 
+type FullKey = { owner: { type: string; id: string }; kind: string; currency: string; agent: string };
+const keyColumns = (keys: FullKey[]) =>
+  [keys.map((k) => k.owner.type), keys.map((k) => k.owner.id), keys.map((k) => k.kind), keys.map((k) => k.currency), keys.map((k) => k.agent)];
+
 export type BalanceColumn = 'debits_pending' | 'debits_posted' | 'credits_pending' | 'credits_posted';
 
 export class LedgerRepository {
@@ -76,14 +80,24 @@ export class LedgerRepository {
   }
 
   /** The accounts with these keys (owner, kind, currency, agent) that exist, locked in id order for the caller's unit of work. */
-  async lockAccountsByKey(keys: { owner: { type: string; id: string }; kind: string; currency: string; agent: string }[]) {
+  async lockAccountsByKey(keys: FullKey[]) {
     const { rows } = await this.db.query<Account>(
       `select * from ledger_accounts where (owner_type, owner_id, kind, currency, agent_id) in
           (select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]))
         order by id for update`,
-      [keys.map((k) => k.owner.type), keys.map((k) => k.owner.id), keys.map((k) => k.kind), keys.map((k) => k.currency), keys.map((k) => k.agent)],
+      keyColumns(keys),
     );
     return rows;
+  }
+
+  /** Creates the accounts of `keys` that do not exist yet, in one statement (a concurrent insert wins). */
+  async createAccounts(keys: FullKey[]) {
+    await this.db.query(
+      `insert into ledger_accounts (owner_type, owner_id, kind, currency, agent_id)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+       on conflict (owner_type, owner_id, kind, currency, agent_id) do nothing`,
+      keyColumns(keys),
+    );
   }
 
   async insertTransfer(t: Omit<Transfer, 'created_at'> & { created_at: Date }) {

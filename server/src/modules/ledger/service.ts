@@ -70,7 +70,7 @@ export class LedgerService {
 
   /**
    * The accounts, created if missing, locked in id order for the caller's unit of work (one statement when they
-   * all exist), in the order of `keys`: transfers between them pass `locked: true`.
+   * all exist, three when some are new), in the order of `keys`: transfers between them pass `locked: true`.
    */
   async lockedAccounts(keys: AccountKey[]): Promise<Account[]> {
     const full = keys.map((k) => ({ ...k, agent: k.agent ?? DEFAULT_AGENT }));
@@ -79,7 +79,7 @@ export class LedgerService {
     const wanted = full.map((k) => key({ owner_type: k.owner.type, owner_id: k.owner.id, kind: k.kind, currency: k.currency, agent_id: k.agent }));
     let found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
     if (wanted.some((w) => !found.has(w))) {
-      for (const k of full) await this.repo.ensureAccount(k.owner, k.kind, k.currency, k.agent);
+      await this.repo.createAccounts(full);
       found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
     }
     return wanted.map((w) => found.get(w)!);

@@ -18,7 +18,7 @@ import { orderNo, uuid } from '../../lib/ids.ts';
 import type { AuthRepository, UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
-import type { CabinetsRepository, CabinetRow } from '../cabinets/repository.ts';
+import type { CabinetsRepository, CabinetRow, CommandRow } from '../cabinets/repository.ts';
 import { PaymentsService } from '../payments/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
@@ -384,8 +384,8 @@ export class RentalsService {
 
   // ---- cabinet answers --------------------------------------------------------------------------------------
 
-  async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }) {
-    const cmd = await this.d.cabinets.command(e.commandId);
+  /** `cmd`: the command `e` answers, as the inbox read it (undefined: no such command). */
+  async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }, cmd: CommandRow | undefined) {
     if (!cmd || cmd.cabinet_id !== cabinetId) return this.d.log.warn({ cabinetId, e }, 'popped for an unknown command');
     await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped');
     const order = await this.d.repo.find(cmd.order_id, { lock: true });
@@ -426,8 +426,7 @@ export class RentalsService {
     }
   }
 
-  async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }) {
-    const cmd = await this.d.cabinets.command(e.commandId);
+  async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }, cmd: CommandRow | undefined) {
     if (!cmd || cmd.cabinet_id !== cabinetId) return;
     await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), `pop-failed:${e.reason}`);
     const order = await this.d.repo.find(cmd.order_id, { lock: true });
