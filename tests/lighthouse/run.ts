@@ -34,6 +34,8 @@ try {
   for (const [name, url] of process.env.LH_SPANS_ONLY ? [] : pages) {
     const r = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
     const lhr = r!.lhr;
+    // The host's CPU as Lighthouse rates it (its 4× slowdown assumes about 1,500): figures from hosts far apart differ.
+    if (name === pages[0]![0]) console.info(`host benchmarkIndex ${Math.round(lhr.environment.benchmarkIndex)}`);
     const a = (id: string) => lhr.audits[id]?.numericValue;
     console.info(
       `${name.padEnd(42)} performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100).toString().padStart(3)}` +
