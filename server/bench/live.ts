@@ -11,6 +11,10 @@
 //  - return to screen: from the cabinet's `returned` publish to the stream's `order` state 3;
 //  - a burst: BURST (100) users renting at once, one per cabinet, among BENCH_CABINETS (200) simulated cabinets:
 //    tap to eject and the HTTP answer, p50 / p95 / p99.
+// The single rentals are timed after BENCH_WARMUP (3) not counted (the first after start, JIT-cold and with no
+// statement prepared yet on the pool's connections, is printed on its own). The simulated cabinets eject at once
+// (BENCH_EJECT_DELAY_MS, default 0: their `popped` events compete with the burst; the demo's cabinets take 800 ms,
+// as a real latch does). BENCH_API_PROF=1 writes a CPU profile of the API process to /tmp/prof.
 // Against embedded PGlite and the embedded broker by default; DATABASE_URL / MQTT_URL for real servers.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +26,8 @@ import { topics } from '../src/modules/cabinets/protocol.ts';
 import { readEventStream } from './lib.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
+/** Rentals before the timed ones, not counted (JIT, each pooled connection's prepared statements): the first is printed on its own. */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const BURST = Number(process.env.BENCH_BURST ?? 100);
 const CABINETS = Math.max(BURST, Number(process.env.BENCH_CABINETS ?? 200));
 const CABINET = 'PWL-LIS-001';
@@ -29,7 +35,7 @@ const API = '/cdb-app-api/v1/app';
 
 // The API in a process of its own (live-api.ts): this one is the load generator, the observers and the fleet.
 const api = fork(fileURLToPath(new URL('./live-api.ts', import.meta.url)), {
-  execArgv: ['--import', 'tsx'], env: { ...process.env, BENCH_CABINETS: String(CABINETS) },
+  execArgv: ['--import', 'tsx', ...(process.env.BENCH_API_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], env: { ...process.env, BENCH_CABINETS: String(CABINETS) },
 });
 type Ready = { base: string; mqttUrl: string; prefix: string; pk: string; inventory: FleetInventory; cabinets: string[]; database: string; broker: string };
 const ready = await new Promise<Ready>((resolve, reject) => {
@@ -54,7 +60,7 @@ const query = async <R>(sql: string, params: unknown[] = []) => {
   return r.rows as R[];
 };
 const connector = externalBroker(ready.mqttUrl, {});
-const fleet = SimulatorFleet.fromInventory(ready.inventory, { connector, prefix, clock: systemClock, heartbeatMs: 15_000, ejectDelayMs: 0 });
+const fleet = SimulatorFleet.fromInventory(ready.inventory, { connector, prefix, clock: systemClock, heartbeatMs: 15_000, ejectDelayMs: Number(process.env.BENCH_EJECT_DELAY_MS ?? 0) });
 await fleet.start();
 
 const json = async <T>(res: Response) => (await res.json()) as { code: number; data: T };
@@ -109,7 +115,8 @@ const ejected: number[] = [];
 const popped: number[] = [];
 const poppedToScreen: number[] = [];
 const returned: number[] = [];
-for (let round = 0; round < ROUNDS; round++) {
+let cold: { eject: number; popped: number } | undefined;
+for (let round = 0; round < WARMUP + ROUNDS; round++) {
   const card = (await (await fetch(`${base}/sandbox-pay/v1/tokens`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ publicKey: PK, number: '4242 4242 4242 4242', expMonth: '12', expYear: '2030', cvc: '123' }),
@@ -122,16 +129,18 @@ for (let round = 0; round < ROUNDS; round++) {
   if (rent.code !== 0) throw new Error(`rent failed: ${JSON.stringify(rent)}`);
   const orderId = rent.data.outTradeNo;
   await until('popped on the stream', () => heardAt(orderId, 1, tap) !== undefined);
-  popped.push(heardAt(orderId, 1, tap)! - tap);
+  const counted = round >= WARMUP;
+  if (round === 0) cold = { eject: ejects.find((at) => at >= tap)! - tap, popped: heardAt(orderId, 1, tap)! - tap };
+  if (counted) popped.push(heardAt(orderId, 1, tap)! - tap);
   const published = poppedAt.find((at) => at >= tap);
-  if (published !== undefined) poppedToScreen.push(heardAt(orderId, 1, tap)! - published);
-  ejected.push(ejects.find((at) => at >= tap)! - tap);
+  if (counted && published !== undefined) poppedToScreen.push(heardAt(orderId, 1, tap)! - published);
+  if (counted) ejected.push(ejects.find((at) => at >= tap)! - tap);
 
   const detail = await json<{ pPowerbankId: string }>(await fetch(`${base}${API}/cdb/mine/order/detail?orderId=${orderId}`, { headers: { token } }));
   const back = performance.now();
   await fleet.get(CABINET)!.insert(detail.data.pPowerbankId); // the cabinet publishes `returned`
   await until('returned on the stream', () => heardAt(orderId, 3, back) !== undefined);
-  returned.push(heardAt(orderId, 3, back)! - back);
+  if (counted) returned.push(heardAt(orderId, 3, back)! - back);
 }
 
 // The burst: BURST users, each with a session and a card, tap at the same moment, one cabinet each.
@@ -159,7 +168,8 @@ const burstEjects = renters.map((r) => ejectsAt.get(r.cabinet)! - burstTap);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 const line = (name: string, xs: number[]) =>
   console.info(`${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(0).padStart(4)} ms   p95 ${pct(xs, 95).toFixed(0).padStart(4)} ms   p99 ${pct(xs, 99).toFixed(0).padStart(4)} ms   max ${Math.max(...xs).toFixed(0).padStart(4)} ms`);
-console.info(`live updates: ${ROUNDS} rentals at ${CABINET} (Node ${process.version}, database: ${ready.database}, broker: ${ready.broker}; the API in its own process, the load, observers and cabinets in this one)`);
+console.info(`live updates: ${ROUNDS} rentals at ${CABINET} after ${WARMUP} not counted (Node ${process.version}, database: ${ready.database}, broker: ${ready.broker}; the API in its own process, the load, observers and cabinets in this one)`);
+if (cold && WARMUP > 0) console.info(`the first rental after the API started (cold, not counted below): tap to eject ${cold.eject.toFixed(0)} ms, tap to popped on the stream ${cold.popped.toFixed(0)} ms`);
 line('tap to eject command published', ejected);
 line('tap to popped on the stream', popped);
 line('popped published to popped on the stream', poppedToScreen);
