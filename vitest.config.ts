@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Files at once: Vitest's default (one less than the CPUs) is one on a 2-core machine; two measured faster there
-// (the server tests 347 → 150 s with isolate off, the browser tests 556 → 484 s), three overloaded it (browser tests
-// timed out). The server's and the browser's files share each worker's module graph (isolate: false): each starts
-// its own app, database and broker and mocks no module, and loading the server's modules again per file was most of
-// their time.
+// (unit 60 → 38 s, browser 556 → 499 s), three overloaded it (browser tests timed out). The server's files share
+// each worker's module graph (isolate: false; 347 → 150 s): each starts its own app, database and broker and mocks
+// no module, and loading the server's modules again for every file was most of their time. The browser's files
+// keep their isolation: without it the partner page's host `open` went unanswered in 2 of 3 runs.
 const WORKERS = Math.max(2, availableParallelism() - 1);
 
 // Three projects, run one after another by `npm test`:
@@ -50,7 +50,6 @@ export default defineConfig({
           include: ['tests/browser/**/*.test.ts'],
           globalSetup: ['server/test/global-setup.ts'],
           maxWorkers: WORKERS,
-          isolate: false,
           // A page under CI load may take seconds to settle (debounced calls, lazy chunks): expect.poll's
           // default of 1 s is for unit tests, not for a browser driving a real server.
           expect: { poll: { timeout: 15_000, interval: 100 } },
