@@ -30,3 +30,29 @@ export function readEventStream<T>(res: Response, onEvent: (data: T) => void): v
     } catch { /* aborted */ }
   })();
 }
+
+/**
+ * CPU time (user + system, ms) spent so far by this machine's processes, by group: `pids` by name, and every process
+ * whose command is one of `commands` (e.g. postgres, mosquitto: the local servers). Linux only (/proc); elsewhere
+ * undefined. /proc counts in clock ticks of 10 ms (Linux's USER_HZ, 100), so each process's figure is ±10 ms.
+ */
+export async function cpuByGroup(pids: Record<string, number>, commands: string[]): Promise<Record<string, number> | undefined> {
+  const { readFile, readdir } = await import('node:fs/promises');
+  const ticks = async (pid: number | string) => {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    // Fields after the command (which may hold spaces, in parentheses): utime and stime are the 12th and 13th.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return rest.length > 13 ? Number(rest[11]) + Number(rest[12]) : 0;
+  };
+  const all = await readdir('/proc').catch(() => undefined);
+  if (!all) return undefined;
+  const hz = 100;
+  const out: Record<string, number> = {};
+  for (const [name, pid] of Object.entries(pids)) out[name] = ((await ticks(pid)) * 1000) / hz;
+  for (const c of commands) out[c] = 0;
+  for (const pid of all.filter((p) => /^\d+$/.test(p))) {
+    const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+    if (commands.includes(comm)) out[comm]! += ((await ticks(pid)) * 1000) / hz;
+  }
+  return out;
+}

@@ -23,7 +23,8 @@ import { SimulatorFleet, type FleetInventory } from '../src/demo/simulator/fleet
 import { systemClock } from '../src/lib/clock.ts';
 import { externalBroker } from '../src/mqtt/broker.ts';
 import { topics } from '../src/modules/cabinets/protocol.ts';
-import { readEventStream } from './lib.ts';
+import { cpuByGroup, readEventStream } from './lib.ts';
+import { availableParallelism } from 'node:os';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 /** Rentals before the timed ones, not counted (JIT, each pooled connection's prepared statements): the first is printed on its own. */
@@ -153,6 +154,8 @@ for (let i = 0; i < BURST; i++) {
   const t = (await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-burst-${process.pid}-${String(i).padStart(5, '0')}`, { method: 'POST' }))).data;
   renters.push({ token: t, card: await cardToken(), cabinet: benchCabinets[i]! });
 }
+const cpuGroups = () => cpuByGroup({ API: api.pid!, 'bench (load, observers, cabinets)': process.pid }, ['postgres', 'mosquitto']);
+const cpuBefore = await cpuGroups();
 const burstTap = performance.now();
 const answers = await Promise.all(renters.map(async (r, i) => {
   const res = await json<{ outTradeNo: string }>(await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
@@ -163,6 +166,8 @@ const answers = await Promise.all(renters.map(async (r, i) => {
   return performance.now() - burstTap;
 }));
 await until('every burst eject published', () => renters.every((r) => ejectsAt.has(r.cabinet)), 30_000);
+const burstWall = performance.now() - burstTap;
+const cpuAfter = await cpuGroups();
 const burstEjects = renters.map((r) => ejectsAt.get(r.cabinet)! - burstTap);
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
@@ -177,6 +182,13 @@ line('return to returned on the stream', returned);
 console.info(`a burst of ${BURST} rentals at once, one per cabinet, ${ready.inventory.cabinets.length} cabinets connected:`);
 line('burst: tap to eject command published', burstEjects);
 line('burst: tap to HTTP answer', answers);
+if (cpuBefore && cpuAfter) {
+  // Where the machine's time went during the burst (until every answer and eject was in): CPU time by process.
+  const spent = Object.entries(cpuAfter).map(([k, v]) => [k, v - cpuBefore[k]!] as const);
+  const total = spent.reduce((a, [, v]) => a + v, 0);
+  console.info(`burst: CPU time in ${burstWall.toFixed(0)} ms of wall time on ${availableParallelism()} CPUs: ${total.toFixed(0)} ms in all, ${(total / BURST).toFixed(1)} ms per rental (${
+    spent.map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}; /proc, ±10 ms each)`);
+}
 
 ctrl.abort();
 await observer.endAsync();

@@ -2,6 +2,7 @@
 // handed it, so it commits or rolls back with the rest; nested db.tx is a savepoint. Runs on PGlite, and on
 // PostgreSQL when DATABASE_URL is set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allOf } from '../src/db/db.ts';
 import { JobsRepository } from '../src/jobs/repository.ts';
 import { AuthRepository } from '../src/modules/auth/repository.ts';
 import { LedgerRepository } from '../src/modules/ledger/repository.ts';
@@ -101,5 +102,39 @@ describe(`unit of work (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled']);
     expect(await touristsNamed('uow-a')).toBe(0);
     expect(await touristsNamed('uow-b')).toBe(1);
+  });
+
+  it('statements sent together (allOf) commit together, each answer in its place', async () => {
+    const [, , n] = await b.db.tx(() => allOf([
+      users().createUser(tourist('uow-together-1')),
+      users().createUser(tourist('uow-together-2')),
+      b.db.query<{ n: number }>("select count(*)::int as n from users where name like 'uow-together-%'"),
+    ]));
+    // Run in PostgreSQL in the order sent: the count sees both rows.
+    expect(n.rows[0]!.n).toBe(2);
+    expect(await touristsNamed('uow-together-1')).toBe(1);
+  });
+
+  it('a failure among statements sent together rolls back the whole unit, after every one of them has answered', async () => {
+    let late: string | undefined;
+    const step = () => allOf([
+      users().createUser(tourist('uow-pipe-before')),
+      // A part of the step with a follow-up that comes later: the unit waits for it, so it never autocommits.
+      b.db.query('select 1')
+        .then(() => new Promise((r) => setTimeout(r, 30)))
+        .then(() => users().createUser(tourist('uow-pipe-late')))
+        .then(() => (late = 'wrote'), () => (late = 'refused')),
+      b.db.query('select 1/0'),
+    ]);
+    await expect(b.db.tx(step)).rejects.toThrow(/division by zero/);
+    expect(late).toBe('refused');
+    expect(await touristsNamed('uow-pipe-before')).toBe(0);
+    expect(await touristsNamed('uow-pipe-late')).toBe(0);
+  });
+
+  it('allOf rejects with the first real failure, not the aborted-transaction errors that follow it', async () => {
+    const aborted = Object.assign(new Error('current transaction is aborted'), { code: '25P02' });
+    await expect(allOf([Promise.reject(aborted), Promise.reject(new Error('the cause')), Promise.resolve(1)])).rejects.toThrow('the cause');
+    await expect(allOf([Promise.reject(aborted)])).rejects.toBe(aborted);
   });
 });

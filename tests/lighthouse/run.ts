@@ -3,7 +3,8 @@
 // database, simulator, sandbox payments) with the partner site on another origin. Debian's Chromium via
 // chrome-launcher (CHROME_PATH, default /usr/bin/chromium). Prints the performance score and the metrics;
 // the README keeps the figures. Also a timespan over a whole rental on venue.html and on the partner page
-// (Lighthouse user flow): the page's CLS through the rental. LH_SPANS_ONLY=1 runs only the timespans.
+// (Lighthouse user flow): the page's CLS through the rental. LH_SPANS_ONLY=1 runs only the timespans; LH_PAGES and
+// LH_JSON (below) pick pages and keep their reports.
 import { launch } from 'chrome-launcher';
 import lighthouse, { startFlow } from 'lighthouse';
 import puppeteer, { type Frame } from 'puppeteer-core';
@@ -31,9 +32,16 @@ const pages: [string, string][] = [
 const chrome = await launch({ chromePath: CHROME, chromeFlags: FLAGS });
 const ms = (v: number | undefined) => (v === undefined ? '-' : `${Math.round(v)} ms`);
 try {
-  for (const [name, url] of process.env.LH_SPANS_ONLY ? [] : pages) {
+  // LH_PAGES (a pattern on the names) runs only those pages and no timespan; LH_JSON (a folder) keeps each report.
+  const only = process.env.LH_PAGES ? new RegExp(process.env.LH_PAGES) : undefined;
+  for (const [name, url] of process.env.LH_SPANS_ONLY ? [] : pages.filter(([n]) => !only || only.test(n))) {
     const r = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
     const lhr = r!.lhr;
+    if (process.env.LH_JSON) {
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      await mkdir(process.env.LH_JSON, { recursive: true });
+      await writeFile(`${process.env.LH_JSON}/${name.replace(/[^a-z0-9]+/gi, '-')}.json`, JSON.stringify(lhr));
+    }
     // The host's CPU as Lighthouse rates it (its 4× slowdown assumes about 1,500): figures from hosts far apart differ.
     if (name === pages[0]![0]) console.info(`host benchmarkIndex ${Math.round(lhr.environment.benchmarkIndex)}`);
     const a = (id: string) => lhr.audits[id]?.numericValue;
@@ -51,7 +59,7 @@ try {
     ['embed: venue.html, a whole rental', `${base}/demo/venue.html`, 'slot=rent-lisbon'],
     ['embed: partner page, a whole rental', `${partner.url}/demo/partner/`, '/embed/frame.html'],
   ];
-  for (const [name, url, frameMark] of spans) {
+  for (const [name, url, frameMark] of only ? [] : spans) {
     const page = await browser.newPage();
     // Lighthouse's mobile screen, set once here, with Lighthouse's own screen emulation off: left on, it drops
     // the emulation after the navigation and at the end of the timespan and puts it back at its start, so the

@@ -38,6 +38,9 @@ export interface PaymentMethod {
 const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
 export const CARD_METHOD_ID = 'card-sandbox';
 
+/** A payment row's id: made before its insert, so that a unit of work can send the rows naming it at the same time. */
+export const newPaymentId = () => `pay_${uuid()}`;
+
 /**
  * The Stripe payment types (spec §9) and when each is offered: cards everywhere; the wallets (Express Checkout
  * Element: Apple Pay / Google Pay, the client shows them only where the device supports them) everywhere;
@@ -229,9 +232,9 @@ export class PaymentsService {
 
   /** Records the outcome of an authorisation (in the caller's unit of work when it runs in one). */
   async record(
-    input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string | null; purpose: string; amount: number; currency: string },
+    input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string | null; purpose: string; amount: number; currency: string; id?: string },
   ) {
-    const id = `pay_${uuid()}`;
+    const id = input.id ?? newPaymentId();
     const r = input.result;
     if (r.ok && r.status === 'requires_action') throw new Error('a payment awaiting customer action is not recorded');
     const saved = r.ok ? r.saved : null;

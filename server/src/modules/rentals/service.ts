@@ -9,7 +9,7 @@ import { cabinetCodeFrom } from '#core/codeLink.ts';
 import { isDeviceKind, orderPType, type RentalKind } from '#core/devices.ts';
 import { toMajor } from '#core/money.ts';
 import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
-import type { Db } from '../../db/db.ts';
+import { allOf, type Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, notFound, refused, conflict } from '../../lib/errors.ts';
@@ -19,7 +19,7 @@ import type { AuthRepository, UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow, CommandRow } from '../cabinets/repository.ts';
-import { PaymentsService } from '../payments/service.ts';
+import { PaymentsService, newPaymentId } from '../payments/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
@@ -305,64 +305,74 @@ export class RentalsService {
     const deposit = priced.plan.deposit;
     const w = this.d.ledger;
     return this.d.db.tx(async () => {
+      // The statements of each step are sent together (pipelined: one round trip per step, docs/architecture.md)
+      // and run in PostgreSQL in the order written; the refusals are checked once the step's answers are in.
       // Serialise a user's rentals: the open-rental rule holds even for two concurrent requests (the lock also
-      // records the currency as the user's last one).
-      await this.d.users.lock(user.id, { currency });
-      if ((await this.d.repo.openCount(user.id)) > 0) throw refused('error.rentCount');
-      // Serialise a cabinet's rentals: each unanswered eject reserves one power bank, so two people scanning
-      // for the last one get exactly one order (the other is refused here and its card hold voided).
-      await this.d.cabinets.lock(cabinet.id);
-      // The eject names the slot: a lendable power bank the cabinet reported (never a quarantined one).
-      const slot = await this.d.cabinets.freeSlot(cabinet.id, now, kind);
+      // records the currency as the user's last one). Serialise a cabinet's rentals: each unanswered eject
+      // reserves one power bank, so two people scanning for the last one get exactly one order (the other is
+      // refused here and its card hold voided). The eject names the slot: a lendable power bank the cabinet
+      // reported (never a quarantined one), read under the cabinet's lock.
+      const [, open, , slot] = await allOf([
+        this.d.users.lock(user.id, { currency }),
+        this.d.repo.openCount(user.id),
+        this.d.cabinets.lock(cabinet.id),
+        this.d.cabinets.freeSlot(cabinet.id, now, kind),
+      ]);
+      if (open > 0) throw refused('error.rentCount');
       if (slot === undefined) throw conflict('error.noPowerbank');
-      let paymentId: string | null = null;
-      if (f.kind === 'preauth') {
-        paymentId = await this.d.payments.record({ providerId: f.provider.id, result: f.result, userId: user.id, orderId, purpose: 'deposit_preauth', amount: deposit, currency });
-      } else if (f.topUp) {
-        await this.d.payments.record({ providerId: f.topUp.provider.id, result: f.topUp.result, userId: user.id, orderId, purpose: 'deposit_topup', amount: f.topUp.amount, currency });
-      }
+      const paymentId = f.kind === 'preauth' ? newPaymentId() : null;
       const holdId = uuid(); // the deposit hold's transfer, made below
       const commandId = uuid();
       const expiresAt = new Date(now.getTime() + this.d.ejectTtlMs);
       const command: Command = { v: PROTOCOL_VERSION, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot, kind };
-      await this.d.repo.insert({
-        id: orderId,
-        user_id: user.id,
-        cabinet_id: cabinet.id,
-        venue_id: priced.venue.id,
-        deposit_type: priced.planRow.deposit_type,
-        currency,
-        plan: priced.plan,
-        wire_strategy: priced.wire,
-        deposit,
-        hold_transfer_id: holdId,
-        payment_id: paymentId,
-        eject_command_id: commandId,
-        created_at: now,
-        device_kind: kind,
-      });
-      await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt });
       // The eject's timeout and, for a card hold, its expiry guard: one statement.
       const hold = f.kind === 'preauth' && paymentId ? this.holdGuard(orderId, paymentId, f.result.captureBefore ?? null) : null;
-      // The card call's orphan guard is no longer needed once this order commits: cancelled in the same statement.
-      await this.d.jobs.enqueueMany([
-        { kind: JOB_EJECT_TIMEOUT, payload: { orderId }, runAt: new Date(expiresAt.getTime() + this.d.ejectGraceMs) },
-        ...(hold ? [hold] : []),
-      ], { cancel: guard?.guardId });
-      await commitIdempotencyKey(orderId); // the request's key completes with the order, in this transaction
-      await this.changed(user.id, orderId, Zujie.pending);
       const holdKey = { owner: userOwner(user.id), kind: 'deposit_hold', currency };
+      const [, , , , , , accounts] = await allOf([
+        f.kind === 'preauth'
+          ? this.d.payments.record({ id: paymentId!, providerId: f.provider.id, result: f.result, userId: user.id, orderId, purpose: 'deposit_preauth', amount: deposit, currency })
+          : f.topUp && this.d.payments.record({ providerId: f.topUp.provider.id, result: f.topUp.result, userId: user.id, orderId, purpose: 'deposit_topup', amount: f.topUp.amount, currency }),
+        this.d.repo.insert({
+          id: orderId,
+          user_id: user.id,
+          cabinet_id: cabinet.id,
+          venue_id: priced.venue.id,
+          deposit_type: priced.planRow.deposit_type,
+          currency,
+          plan: priced.plan,
+          wire_strategy: priced.wire,
+          deposit,
+          hold_transfer_id: holdId,
+          payment_id: paymentId,
+          eject_command_id: commandId,
+          created_at: now,
+          device_kind: kind,
+        }),
+        this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId, type: 'eject', payload: command, at: now, expiresAt }),
+        // The card call's orphan guard is no longer needed once this order commits: cancelled in the same statement.
+        this.d.jobs.enqueueMany([
+          { kind: JOB_EJECT_TIMEOUT, payload: { orderId }, runAt: new Date(expiresAt.getTime() + this.d.ejectGraceMs) },
+          ...(hold ? [hold] : []),
+        ], { cancel: guard?.guardId }),
+        commitIdempotencyKey(orderId), // the request's key completes with the order, in this transaction
+        this.changed(user.id, orderId, Zujie.pending),
+        // The ledger's accounts last: the provider's clearing account is shared, so its lock is held only for the
+        // transfer and the commit.
+        f.kind === 'preauth'
+          ? w.lockedAccounts([holdKey, { owner: providerOwner(f.provider.id, user.id), kind: 'clearing', currency }])
+          : allOf([
+            w.account(holdKey.owner, holdKey.kind, currency),
+            w.account(userOwner(user.id), 'wallet', currency),
+            f.topUp ? w.account(providerOwner(f.topUp.provider.id, user.id), 'clearing', currency) : undefined,
+          ]),
+      ]);
       if (f.kind === 'preauth') {
-        const [holdAccount, clearing] = await w.lockedAccounts([holdKey, { owner: providerOwner(f.provider.id, user.id), kind: 'clearing', currency }]);
+        const [holdAccount, clearing] = accounts;
         await w.transfer({ id: holdId, debit: clearing!, credit: holdAccount!, amount: deposit, code: 'deposit_preauth', orderId, at: now, pending: true, locked: true });
       } else {
-        const holdAccount = await w.account(holdKey.owner, holdKey.kind, currency);
-        const wallet = await w.account(userOwner(user.id), 'wallet', currency);
-        if (f.topUp) {
-          const clearing = await w.account(providerOwner(f.topUp.provider.id, user.id), 'clearing', currency);
-          await w.transfer({ debit: clearing, credit: wallet, amount: f.topUp.amount, code: 'wallet_topup', orderId, at: now });
-        }
-        await w.transfer({ id: holdId, debit: wallet, credit: holdAccount, amount: deposit, code: 'deposit_hold', orderId, at: now, pending: true, mustNotOverdraw: true });
+        const [holdAccount, wallet, clearing] = accounts;
+        if (f.topUp) await w.transfer({ debit: clearing!, credit: wallet!, amount: f.topUp.amount, code: 'wallet_topup', orderId, at: now });
+        await w.transfer({ id: holdId, debit: wallet!, credit: holdAccount!, amount: deposit, code: 'deposit_hold', orderId, at: now, pending: true, mustNotOverdraw: true });
       }
       return command;
     }).then((command) => {
