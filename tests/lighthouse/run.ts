@@ -6,7 +6,7 @@
 // (Lighthouse user flow): the page's CLS through the rental. LH_SPANS_ONLY=1 runs only the timespans; LH_PAGES and
 // LH_JSON (below) pick pages and keep their reports.
 import { launch } from 'chrome-launcher';
-import lighthouse, { startFlow } from 'lighthouse';
+import lighthouse, { startFlow, type Result } from 'lighthouse';
 import puppeteer, { type Frame } from 'puppeteer-core';
 import { build } from '../../server/test/helper.ts';
 import { startPartnerSite } from '../../server/src/demo/partner-site.ts';
@@ -35,8 +35,16 @@ try {
   // LH_PAGES (a pattern on the names) runs only those pages and no timespan; LH_JSON (a folder) keeps each report.
   const only = process.env.LH_PAGES ? new RegExp(process.env.LH_PAGES) : undefined;
   for (const [name, url] of process.env.LH_SPANS_ONLY ? [] : pages.filter(([n]) => !only || only.test(n))) {
-    const r = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
-    const lhr = r!.lhr;
+    // LH_RUNS (default 1) runs of each page; the one with the median score is printed (Lighthouse's advice for
+    // variance: on this machine single runs of one build differ by more than the goals' margins).
+    const runs: Result[] = [];
+    for (let i = 0; i < Math.max(1, Number(process.env.LH_RUNS ?? 1)); i++) {
+      runs.push((await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }))!.lhr);
+    }
+    const score = (l: Result) => l.categories.performance?.score ?? 0;
+    runs.sort((x, y) => score(x) - score(y));
+    const lhr = runs[Math.floor((runs.length - 1) / 2)]!;
+    if (runs.length > 1) console.info(`${name}: ${runs.length} runs, scores ${runs.map((l) => Math.round(score(l) * 100)).join(' ')}; the median run:`);
     if (process.env.LH_JSON) {
       const { mkdir, writeFile } = await import('node:fs/promises');
       await mkdir(process.env.LH_JSON, { recursive: true });
