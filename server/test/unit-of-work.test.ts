@@ -1,6 +1,7 @@
 // The unit of work (server/src/db/db.ts): inside db.tx every repository call joins the transaction without being
 // handed it, so it commits or rolls back with the rest; nested db.tx is a savepoint. Runs on PGlite, and on
 // PostgreSQL when DATABASE_URL is set.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOf } from '../src/db/db.ts';
 import { JobsRepository } from '../src/jobs/repository.ts';
@@ -136,5 +137,52 @@ describe(`unit of work (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`,
     const aborted = Object.assign(new Error('current transaction is aborted'), { code: '25P02' });
     await expect(allOf([Promise.reject(aborted), Promise.reject(new Error('the cause')), Promise.resolve(1)])).rejects.toThrow('the cause');
     await expect(allOf([Promise.reject(aborted)])).rejects.toBe(aborted);
+  });
+
+  it.runIf(process.env.DATABASE_URL)('PostgreSQL: a connection killed while statements sent together wait rejects every one of them, and the pool goes on', async () => {
+    const killer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await killer.connect();
+    try {
+      const answered: string[] = [];
+      const unit = b.db.tx(() => allOf([
+        users().createUser(tourist('uow-killed')).then(() => answered.push('insert')),
+        b.db.query("select pg_sleep(5) as uow_pipelined_fault").then(() => answered.push('sleep')),
+        b.db.query('select 1').then(() => answered.push('after')),
+      ]));
+      unit.catch(() => undefined);
+      // Once the batch is in PostgreSQL (the sleep running), its connection is terminated.
+      for (let i = 0; ; i++) {
+        const { rows } = await killer.query<{ n: number }>(
+          "select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where query like '%uow_pipelined_fault%' and pid <> pg_backend_pid()",
+        );
+        if (rows[0]!.n > 0) break;
+        if (i > 200) throw new Error('the pipelined batch never reached PostgreSQL');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await expect(unit).rejects.toThrow();
+      expect(answered).toEqual(['insert']); // answered before the kill: its transaction never committed
+      expect(await touristsNamed('uow-killed')).toBe(0);
+      // The pool drops the dead connection: the next units run.
+      await b.db.tx(() => allOf([users().createUser(tourist('uow-after-kill')), b.db.query('select 1')]));
+      expect(await touristsNamed('uow-after-kill')).toBe(1);
+    } finally {
+      await killer.end();
+    }
+  });
+
+  it.runIf(process.env.DATABASE_URL)('PostgreSQL: idle pooled connections killed are replaced, and nothing is thrown', async () => {
+    // The pool's connections (each answers with its backend's pid while the others sleep).
+    const pids = new Set((await Promise.all(Array.from({ length: 4 }, () =>
+      b.db.query<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.05)')))).map((r) => r.rows[0]!.pid));
+    const killer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await killer.connect();
+    try {
+      await killer.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [[...pids]]);
+    } finally {
+      await killer.end();
+    }
+    await new Promise((r) => setTimeout(r, 100)); // the pool hears each connection end
+    const { rows } = await b.db.query<{ pid: number }>('select pg_backend_pid() as pid');
+    expect(pids.has(rows[0]!.pid)).toBe(false);
   });
 });

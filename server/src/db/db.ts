@@ -183,6 +183,9 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
     stream: coalescingSocket,
     ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
   });
+  // An idle connection lost (PostgreSQL restarted, the backend terminated): the pool drops it and the next query
+  // opens another. Unheard, the pool's 'error' would end the process.
+  pool.on('error', () => undefined);
   // Every query with parameters is a named prepared statement, parsed and planned once per connection: for the
   // short statements of the hot paths, the parse and plan were about half of each round trip's cost in
   // PostgreSQL. The name is derived from the text, so one name always goes with the same SQL. A query without
@@ -202,6 +205,12 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
   });
   return unitOfWork('postgres', wrap(pool), async (fn) => {
     const client = await pool.connect();
+    // A connection lost while the unit holds it (PostgreSQL restarted, the backend terminated) rejects the unit's
+    // statements; the client also emits 'error', which, unheard, would end the process. It is heard here, and the
+    // client is released as broken (the pool drops it).
+    let lost: Error | undefined;
+    const onLost = (err: Error) => (lost = err);
+    client.on('error', onLost);
     try {
       // `begin` goes out with the unit's first statement (pipelined): one round trip fewer per transaction. Its
       // answer is awaited before the commit; it fails only with the connection, and then so does every statement.
@@ -215,7 +224,8 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
       await client.query('rollback').catch(() => undefined);
       throw err;
     } finally {
-      client.release();
+      client.removeListener('error', onLost);
+      client.release(lost);
     }
   }, async () => {
     await listener.close();
