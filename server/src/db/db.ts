@@ -177,7 +177,7 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
-    // Statements sent together (a unit of work's independent statements under Promise.all, its `begin` with its first
+    // Statements sent together (a unit of work's independent statements under allOf, its `begin` with its first
     // statement) go without waiting for each other's answers, and leave in one write (see coalescingSocket).
     pipeline: true,
     stream: coalescingSocket,
@@ -235,8 +235,8 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
 
 /**
  * The pool's socket: every write made in one tick (the messages of statements sent together on a pipelined
- * connection) leaves in one system call at the end of the tick, instead of one each. On this kind of host a socket
- * write was the dearest part of a statement (about half of the API's CPU in a burst of rentals, docs in README).
+ * connection) leaves in one system call at the end of the tick, instead of one each (system calls are dear on
+ * virtualised hosts: README, "Where the time went").
  */
 function coalescingSocket(): net.Socket {
   const socket = new net.Socket();
