@@ -227,6 +227,61 @@ describe('idempotency keys complete inside the business transaction', () => {
     expect(again.json()).toMatchObject({ code: 0, data: { outTradeNo: rows[0]!.id } });
     expect(again.headers['idempotent-replayed']).toBe('true');
   });
+
+  it('the first answer is the stored one: a credit landing between a withdrawal\'s commit and its answer changes neither', async () => {
+    // The wallet model test (seed 1000215646) met this on PostgreSQL: a top-up committed after the withdrawal and
+    // before its answer; the answer showed the later balance, its replays the balance the withdrawal left.
+    const token = await touristToken(b.app);
+    const user = await b.app.powerly.auth.authenticate(token);
+    const l = b.app.powerly.ledger;
+    const credit = async (amount: number) => l.transfer({
+      debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'), credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
+      amount, code: 'adjustment', orderId: null, at: b.clock.now(),
+    });
+    await credit(5000);
+    const wallet = b.app.powerly.wallet as unknown as { submitPayout(id: string): Promise<void> };
+    const orig = wallet.submitPayout;
+    wallet.submitPayout = async function (this: unknown, id: string) {
+      wallet.submitPayout = orig;
+      await credit(700); // another request's top-up, committed after the withdrawal's
+      return orig.call(this, id);
+    };
+    const k = key();
+    const body = { refundType: 1, amount: '10', currency: 'EUR', amountType: 'balance',
+      receiverAccount: JSON.stringify({ paymentId: 'payout-sepa', accountData: { accountHolder: 'A', iban: 'LT000001', country: 'LT' } }) };
+    const first = await post('cdb/mine/tixian/create', token, body, k);
+    wallet.submitPayout = orig;
+    expect(first.json()).toMatchObject({ code: 0, data: { pBalance: 40 } });
+    const again = await post('cdb/mine/tixian/create', token, body, k);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(4700);
+  });
+
+  it('so is a top-up\'s: the route reads the balance again after its commit, and still answers what it stored', async () => {
+    const token = await touristToken(b.app);
+    const user = await b.app.powerly.auth.authenticate(token);
+    const l = b.app.powerly.ledger;
+    const jobs = b.app.powerly.jobs as unknown as { cancel(...a: unknown[]): Promise<unknown> };
+    const orig = jobs.cancel;
+    jobs.cancel = async function (this: unknown, ...a: unknown[]) {
+      jobs.cancel = orig;
+      await l.transfer({ // another request's credit, committed after the top-up's
+        debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'), credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
+        amount: 700, code: 'adjustment', orderId: null, at: b.clock.now(),
+      });
+      return orig.apply(this, a);
+    };
+    const k = key();
+    const body = { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) };
+    const first = await post('cdb/payment/multicurrency/recharge', token, body, k);
+    jobs.cancel = orig;
+    const again = await post('cdb/payment/multicurrency/recharge', token, body, k);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(first.json()).toMatchObject({ code: 0, data: { pBalance: 10 } });
+    expect(again.json()).toEqual(first.json());
+    expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(1700);
+  });
 });
 
 describe('withdrawal payouts: a forged webhook', () => {

@@ -27,10 +27,11 @@ export class IdempotencyStore implements KeyStore {
   }
 
   async completeKey(userId: number, key: string, code: number, body: unknown) {
-    await this.db.query(
+    const r = await this.db.query(
       `update idempotency_keys set state = 'done', response_code = $3, response_body = $4 where user_id = $1 and key = $2 and state = 'started'`,
       [userId, key, code, JSON.stringify(body)],
     );
+    return r.rowCount === 1;
   }
 
   /** Retention: keys created before `before` (a client retries within minutes; a replay after that runs anew). */

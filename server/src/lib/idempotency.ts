@@ -1,5 +1,6 @@
 // One idempotency mechanism for every money-moving call (rentals, top-up, withdrawal, saved cards):
-// the first request with an `Idempotency-Key` runs; a replay gets the stored response; a duplicate while the
+// the first request with an `Idempotency-Key` runs; a replay gets the stored response, which is also the first
+// answer (a response read again after the business commit could differ from its replays); a duplicate while the
 // first still runs gets 409; the same key with other parameters 422. Unexpected (5xx) failures release the key
 // so that the client may retry; business refusals are stored like successes (a replay is refused the same way).
 // Keys live in the idempotency_keys table (server/src/idempotency/repository.ts), so replays work across restarts
@@ -28,8 +29,11 @@ export interface ExistingKey {
 
 export interface KeyStore {
   claimKey(userId: number, key: string, hash: string, at: Date): Promise<{ claimed: true } | { claimed: false; existing: ExistingKey | undefined }>;
-  /** Stores the response of a key still 'started' (a key already completed, e.g. in the business transaction, stays). */
-  completeKey(userId: number, key: string, code: number, body: unknown): Promise<void>;
+  /**
+   * Stores the response of a key still 'started' (a key already completed, e.g. in the business transaction, stays).
+   * Whether it completed the key now.
+   */
+  completeKey(userId: number, key: string, code: number, body: unknown): Promise<boolean>;
   releaseKey(userId: number, key: string): Promise<void>;
 }
 
@@ -65,12 +69,20 @@ export async function idempotent<T extends object, R = never>(
   }
   try {
     const committed = opts.committed;
+    // The response stored by the business transaction: the last one that completed the key (an attempt rolled back
+    // leaves the key 'started', so a later attempt completes it again).
+    let stored: T | undefined;
     const body = committed
-      ? await scope.run((result) => store.completeKey(user.id, key, 200, committed(result as R)), run)
+      ? await scope.run(async (result) => {
+        const b = committed(result as R);
+        if (await store.completeKey(user.id, key, 200, b)) stored = b;
+      }, run)
       : await run();
     // Completes a key the business transaction did not (only a 'started' key changes: never a committed one).
-    await store.completeKey(user.id, key, 200, body);
-    return body;
+    if (await store.completeKey(user.id, key, 200, body)) return body;
+    // The first answer is the stored one, which every replay gets: what the route read after the commit (a balance
+    // another request has changed since) would answer this request differently from its own replays.
+    return stored ?? body;
   } catch (err) {
     if (err instanceof AppError && err.code !== 409) {
       await store.completeKey(user.id, key, err.code, appErrorBody(err, req.locale));

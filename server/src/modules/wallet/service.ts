@@ -346,7 +346,8 @@ export class WalletService {
     const provider = methodProvider ?? (charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
       ? this.d.payments.providers.get(charged.provider) : this.payoutProvider());
     const ledger = this.d.ledger;
-    await this.d.db.tx(async () => {
+    // The answer is the balance this withdrawal left, as stored with the request's key (its replays answer the same).
+    const result = await this.d.db.tx(async () => {
       if (inp.refundType === REFUND.card) {
         // Concurrent refund-to-card withdrawals of one user queue here, so each sees the others' amounts.
         await this.d.payments.lockCapturedTopUps(user.id, currency);
@@ -369,13 +370,14 @@ export class WalletService {
         account_data: account, remark, hold_transfer_id: holdId, provider: provider.id, request_key: inp.key ?? null, at: now,
       });
       await this.d.jobs.enqueue(JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
-      await commitIdempotencyKey({ tixianOrderId: id, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency, status: 'pending' } satisfies WithdrawalResult);
+      const r: WithdrawalResult = { tixianOrderId: id, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency, status: 'pending' };
+      await commitIdempotencyKey(r);
       await this.d.live.publish(user.id, { kind: 'wallet' });
+      return r;
     });
     // Submit now; the job is the safety net if this process stops here.
     await this.submitPayout(id).catch((e: unknown) => this.d.log.warn({ err: e, id }, 'payout submit deferred to job'));
-    const { balance } = await ledger.walletOf(user.id, currency, agent);
-    return { tixianOrderId: id, balance, currency, status: 'pending' as const };
+    return result;
   }
 
   /** Requests the payout for a withdrawal (idempotent: the provider dedupes by the withdrawal id). */
