@@ -172,7 +172,9 @@ export class MqttCabinetLink implements CabinetLink {
       if (this.stats.inFlight <= MAX_IN_HAND) done();
       else this.held.push(() => done());
     };
-    client.on('error', (err) => this.opts.log.error({ err }, 'mqtt link error'));
+    // While closing, a PUBACK for a message that came in as the socket ended fails to write: nothing is lost (the
+    // message was not taken in hand, its sender re-sends), so it is no error worth an operator's attention.
+    client.on('error', (err) => (this.closing ? this.opts.log.info({ err }, 'mqtt link error while closing') : this.opts.log.error({ err }, 'mqtt link error')));
     // Subscribe on EVERY connect: a broker restarted without persistence has forgotten the subscriptions.
     await new Promise<void>((resolve, reject) => {
       client.on('connect', () => {
