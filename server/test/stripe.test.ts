@@ -144,6 +144,82 @@ describe('Stripe: card holds for the deposit (yajintype 0)', () => {
     expect(pi(ref).status).toBe('canceled');
   });
 
+  describe('the customer comes back as the timeout guard releases the payment', () => {
+    const byRef = async (ref: string) => (await b.db.query<{ status: string; order_id: string | null }>(
+      'select status, order_id from payments where provider_ref = $1', [ref])).rows;
+    const challenged = async (token: string) => {
+      const first = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: 'pm_card_authenticationRequired', paymentId: CARD });
+      const ref: string = first.json().data.action.paymentIntent;
+      fake.complete3ds(SK, ref);
+      b.clock.advance(31 * 60_000);
+      return ref;
+    };
+    const resumeRent = (token: string, ref: string) => rent(token, { qrcode: 'PWL-VNO-001', stripeToken: 'x', paymentId: CARD, paymentIntent: ref });
+
+    it('the guard first: the rental is refused (released, in the user\'s language), the hold voided once, no order', async () => {
+      const token = await touristToken(b.app);
+      const ref = await challenged(token);
+      // The guard runs after the rental's own look at the payment (authorised) and before its order's transaction.
+      const rentals = b.app.powerly.rentals as unknown as { start(...a: unknown[]): Promise<unknown> };
+      const start = rentals.start;
+      rentals.start = async function (this: unknown, ...a: unknown[]) {
+        rentals.start = start;
+        await b.app.powerly.jobs.runDue();
+        return start.apply(this, a);
+      };
+      const late = await resumeRent(token, ref);
+      rentals.start = start;
+      expect(late.statusCode).toBe(422);
+      expect(late.json()).toMatchObject({ msg: 'This payment was not finished in time and was released; anything taken is refunded. Please pay again.' });
+      expect(pi(ref).status).toBe('canceled');
+      expect(await byRef(ref)).toEqual([{ status: 'voided', order_id: null }]);
+      const me = await user(token);
+      expect((await b.db.query('select id from orders where user_id = $1', [me.pId])).rows).toEqual([]);
+      const { rows: comp } = await b.db.query<{ done_at: Date | null; dead_at: Date | null }>(
+        `select done_at, dead_at from jobs where kind = 'payment.compensate' and payload->>'ref' = $1`, [ref]);
+      expect(comp).toHaveLength(1);
+      expect(comp[0]).toMatchObject({ dead_at: null, done_at: expect.any(Date) });
+    });
+
+    it('the rental first, while the guard asks Stripe: the guard leaves the payment to the rental', async () => {
+      const token = await touristToken(b.app);
+      const ref = await challenged(token);
+      const provider = b.app.powerly.payments.providerForMethod(CARD)! as unknown as { resume(...a: unknown[]): Promise<unknown> };
+      const resume = provider.resume;
+      let rented: Awaited<ReturnType<typeof rent>> | undefined;
+      provider.resume = async function (this: unknown, ...a: unknown[]) {
+        provider.resume = resume;
+        const r = await resume.apply(this, a); // the guard's look: authorised, nothing has taken it yet
+        rented = await resumeRent(token, ref); // the customer is back meanwhile, and the rental commits
+        return r;
+      };
+      await b.app.powerly.jobs.runDue();
+      provider.resume = resume;
+      expect(rented!.json()).toMatchObject({ code: 0, data: { outTradeNo: expect.stringMatching(/^PO/) } });
+      expect(pi(ref).status).toBe('requires_capture');
+      expect(await byRef(ref)).toEqual([{ status: 'authorized', order_id: rented!.json().data.outTradeNo }]);
+      const out = (await untilOut(token, rented!.json().data.outTradeNo)).json();
+      expect(out).toMatchObject({ code: 0 });
+      await giveBack(rented!.json().data.outTradeNo, out.data.shebei, token);
+    });
+
+    it('two resumes of one payment at once: one rental, and the other never voids its hold', async () => {
+      const token = await touristToken(b.app);
+      const first = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: 'pm_card_authenticationRequired', paymentId: CARD });
+      const ref: string = first.json().data.action.paymentIntent;
+      fake.complete3ds(SK, ref);
+      const both = await Promise.all([resumeRent(token, ref), resumeRent(token, ref)]);
+      expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      const won = both.find((r) => r.statusCode === 200)!.json().data.outTradeNo as string;
+      expect(both.find((r) => r.statusCode === 409)!.json().msg).toBe('This payment was already used.');
+      expect(pi(ref).status).toBe('requires_capture');
+      expect(await byRef(ref)).toEqual([{ status: 'authorized', order_id: won }]);
+      const out = (await untilOut(token, won)).json();
+      expect(out).toMatchObject({ code: 0 });
+      await giveBack(won, out.data.shebei, token);
+    });
+  });
+
   it('a decline: the message in the user language, no order, no hold', async () => {
     const token = await touristToken(b.app);
     const me = await user(token);

@@ -416,22 +416,10 @@ export class MifiService {
     const jobId = await this.d.db.tx(async () => {
       await this.d.payments.lockCharge(provider.id, result.ref);
       if (await this.d.payments.repo.byRef(provider.id, result.ref)) return null;
-      const row = { providerId: provider.id, userId: a.userId, orderId: a.orderId || null, purpose: a.purpose, currency: a.currency };
       this.d.log.warn({ orderId: a.orderId, ref: result.ref, reason }, 'releasing a Wi-Fi payment nothing took');
-      if (result.status === 'captured') {
-        const amount = result.amount ?? a.amount;
-        const id = await this.d.payments.record({ ...row, result, amount });
-        // Recorded refunded with the job that refunds it (committed together: it retries until done, or is dead and seen).
-        await this.d.payments.repo.addRefund(id, amount, now);
-        return comp.enqueue({ providerId: provider.id, ref: result.ref, action: 'refund', amount, reason: `mifi ${a.orderId}: ${reason}` }, now);
-      }
-      if (result.status === 'authorized') {
-        const id = await this.d.payments.record({ ...row, result, amount: a.amount });
-        await this.d.payments.move(id, 'authorized', 'voided', null);
-      } else {
-        await this.d.payments.record({ ...row, result: { ok: false, ref: result.ref, declineCode: 'abandoned', card: result.card }, amount: a.amount });
-      }
-      return comp.enqueue({ providerId: provider.id, ref: result.ref, action: 'void', reason: `mifi ${a.orderId}: ${reason}` }, now);
+      const c = await this.d.payments.recordReleased(
+        { providerId: provider.id, userId: a.userId, orderId: a.orderId || null, purpose: a.purpose, amount: a.amount, currency: a.currency }, result);
+      return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `mifi ${a.orderId}: ${reason}` }, now);
     });
     if (!opts.fromGuard) await this.cancelGuards(a, result.ref);
     if (jobId !== null) await comp.runNow(jobId);

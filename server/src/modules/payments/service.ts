@@ -294,6 +294,32 @@ export class PaymentsService {
   }
 
 
+  /**
+   * A provider payment nothing took, in the caller's unit of work, which holds the charge's lock (lockCharge) and has
+   * found the payment unrecorded: records it released, so that no later resume can take it, and answers the
+   * compensation the caller enqueues with it: a charge refunded, a hold or a payment still waiting for the customer
+   * voided (the Wi-Fi line's release and the rental's orphan guard).
+   */
+  async recordReleased(
+    row: { providerId: string; userId: number; orderId: string | null; purpose: string; amount: number; currency: string },
+    result: Extract<AuthorizeResult, { ok: true }>,
+  ): Promise<{ action: 'void' } | { action: 'refund'; amount: number }> {
+    if (result.status === 'captured') {
+      const amount = result.amount ?? row.amount;
+      const id = await this.record({ ...row, result, amount });
+      // Recorded refunded with the job that refunds it (committed together: it retries until done, or is dead and seen).
+      await this.repo.addRefund(id, amount, this.clock.now());
+      return { action: 'refund', amount };
+    }
+    if (result.status === 'authorized') {
+      const id = await this.record({ ...row, result });
+      await this.move(id, 'authorized', 'voided', null);
+    } else {
+      await this.record({ ...row, result: { ok: false, ref: result.ref, declineCode: 'abandoned', card: result.card } });
+    }
+    return { action: 'void' };
+  }
+
   /** The order id of the wallet top-up this provider charge was credited as, if any (locked: read before crediting). */
   async topUpOf(providerId: string, ref: string) {
     return (await this.repo.capturedTopUp(providerId, ref, { lock: true }))?.order_id;

@@ -53,6 +53,8 @@ export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
 export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
 export const JOB_BUY_OUT = 'rental.overtime-buy-out';
 export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
+/** start()'s refusals of a payment that is not this request's to release (see there). */
+const CHARGE_NOT_OURS = new Set(['error.payment.alreadyUsed', 'error.payment.released']);
 /** Follows a debt payment (payType FK) until it settled the debt or was given back. */
 export const JOB_DEBT_GUARD = 'rental.debt-guard';
 /** Before a card hold lapses (capture_before) on an open rental: renew it off-session, else capture it. */
@@ -230,6 +232,11 @@ export class RentalsService {
     try {
       command = await this.start(orderId, user, cabinet, priced, funding, input.kind ?? 'cdb', guard);
     } catch (err) {
+      // The payment is another's to settle: a rental started with it, or the orphan guard released it.
+      if (err instanceof AppError && CHARGE_NOT_OURS.has(err.key)) {
+        guard.settled = true;
+        throw err;
+      }
       // A job from here on: if the provider call fails now, the job retries it (and ends `dead`, visible, at worst).
       await this.compensate(funding, orderId)
         .then(() => (guard.settled = true))
@@ -252,25 +259,34 @@ export class RentalsService {
     if (!provider) return;
     const wallet = p.capture === 'automatic';
     const amount = Number(p.amount);
+    let result: AuthorizeResult;
     if (p.ref) {
-      // A payment the customer had to finish: released unless an order was made with it (resumed by another call).
+      // A payment the customer had to finish: released unless a rental took it (a resume, by another request).
       if (await this.d.payments.repo.byRef(provider.id, String(p.ref))) return;
-      const r = await provider.resume(String(p.ref), Number(p.userId));
-      if (!r.ok) return;
-      this.d.log.warn({ orderId, ref: r.ref }, 'releasing a payment the customer did not finish');
-      if (r.status === 'captured') await provider.refund(r.ref, amount);
-      else await provider.void(r.ref);
-      return;
+      result = await provider.resume(String(p.ref), Number(p.userId));
+    } else {
+      // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
+      result = await provider.authorize({
+        token: String(p.token), amount, currency: String(p.currency), capture: wallet ? 'automatic' : 'manual', idempotencyKey: orderId,
+        userId: Number(p.userId), saveCard: true, purpose: wallet ? 'deposit_topup' : 'deposit_preauth', methodType: String(p.paymentId).split(':')[1],
+      });
     }
-    // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
-    const result = await provider.authorize({
-      token: String(p.token), amount, currency: String(p.currency), capture: wallet ? 'automatic' : 'manual', idempotencyKey: orderId,
-      userId: Number(p.userId), saveCard: true, purpose: wallet ? 'deposit_topup' : 'deposit_preauth', methodType: String(p.paymentId).split(':')[1],
-    });
     if (!result.ok) return;
-    this.d.log.warn({ orderId, ref: result.ref }, 'releasing an orphaned card authorisation');
-    if (wallet) await provider.refund(result.ref, amount, { idempotencyKey: `orphan_${orderId}` });
-    else await provider.void(result.ref, { idempotencyKey: `orphan_${orderId}` });
+    const ok = result;
+    // Under the charge's lock, which a rental starting with this payment takes too (start): either the rental
+    // committed first and the payment is left alone, or it is recorded released here and that rental is refused.
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(provider.id, ok.ref);
+      const [order, taken] = await allOf([this.d.repo.find(orderId), this.d.payments.repo.byRef(provider.id, ok.ref)]);
+      if (order || taken) return null;
+      this.d.log.warn({ orderId, ref: ok.ref }, p.ref ? 'releasing a payment the customer did not finish' : 'releasing an orphaned card authorisation');
+      const c = await this.d.payments.recordReleased({
+        providerId: provider.id, userId: Number(p.userId), orderId: null, purpose: wallet ? 'deposit_topup' : 'deposit_preauth', amount, currency: String(p.currency),
+      }, ok);
+      return comp.enqueue({ providerId: provider.id, ref: ok.ref, ...c, reason: `rental ${orderId}: not started with it` }, this.d.clock.now());
+    });
+    if (jobId !== null) await comp.runNow(jobId);
   }
 
   /** GET cdb/cabinet/useBalanceToRent */
@@ -312,12 +328,18 @@ export class RentalsService {
       // reserves one power bank, so two people scanning for the last one get exactly one order (the other is
       // refused here and its card hold voided). The eject names the slot: a lendable power bank the cabinet
       // reported (never a quarantined one), read under the cabinet's lock.
-      const [, open, , slot] = await allOf([
+      // The provider payment funding it is locked too, and must be unrecorded: the orphan guard may have released it
+      // (the customer came back at the timeout), or another request started a rental with it (a double resume).
+      const charge = f.kind === 'preauth' ? { provider: f.provider, ref: f.result.ref } : f.topUp ? { provider: f.topUp.provider, ref: f.topUp.result.ref } : null;
+      const [, open, , slot, , taken] = await allOf([
         this.d.users.lock(user.id, { currency }),
         this.d.repo.openCount(user.id),
         this.d.cabinets.lock(cabinet.id),
         this.d.cabinets.freeSlot(cabinet.id, now, kind),
+        charge && this.d.payments.lockCharge(charge.provider.id, charge.ref),
+        charge && this.d.payments.repo.byRef(charge.provider.id, charge.ref),
       ]);
+      if (taken) throw taken.order_id ? conflict('error.payment.alreadyUsed') : refused('error.payment.released');
       if (open > 0) throw refused('error.rentCount');
       if (slot === undefined) throw conflict('error.noPowerbank');
       const paymentId = f.kind === 'preauth' ? newPaymentId() : null;
