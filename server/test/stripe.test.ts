@@ -173,6 +173,8 @@ describe('Stripe: card holds for the deposit (yajintype 0)', () => {
       expect(late.json()).toMatchObject({ msg: 'This payment was not finished in time and was released; anything taken is refunded. Please pay again.' });
       expect(pi(ref).status).toBe('canceled');
       expect(await byRef(ref)).toEqual([{ status: 'voided', order_id: null }]);
+      // Asked again, the same answer (no longer a race: the early check reads the released payment).
+      expect((await resumeRent(token, ref)).json().msg).toBe(late.json().msg);
       const me = await user(token);
       expect((await b.db.query('select id from orders where user_id = $1', [me.pId])).rows).toEqual([]);
       const { rows: comp } = await b.db.query<{ done_at: Date | null; dead_at: Date | null }>(

@@ -22,6 +22,7 @@ import type { CabinetsRepository, CabinetRow, CommandRow } from '../cabinets/rep
 import { PaymentsService, newPaymentId } from '../payments/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
+import type { PaymentRow } from '../payments/repository.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
@@ -53,7 +54,12 @@ export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
 export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
 export const JOB_BUY_OUT = 'rental.overtime-buy-out';
 export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
-/** start()'s refusals of a payment that is not this request's to release (see there). */
+/**
+ * A rental's payment found recorded already: taken by another order, or released by its guard (the customer came back
+ * too late). Neither is the refused request's to release (CHARGE_NOT_OURS).
+ */
+const chargeTaken = (row: PaymentRow) =>
+  (!row.order_id && (row.status !== 'declined' || row.failure_code === 'abandoned') ? refused('error.payment.released') : conflict('error.payment.alreadyUsed'));
 const CHARGE_NOT_OURS = new Set(['error.payment.alreadyUsed', 'error.payment.released']);
 /** Follows a debt payment (payType FK) until it settled the debt or was given back. */
 export const JOB_DEBT_GUARD = 'rental.debt-guard';
@@ -142,7 +148,8 @@ export class RentalsService {
   /** POST cdb/cabinet/useDepositToRent */
   async rentWithDeposit(user: UserRow, input: DepositInput): Promise<string | ActionRequired> {
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
-    if (input.paymentIntent && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))) throw conflict('error.payment.alreadyUsed');
+    const taken = input.paymentIntent ? await this.d.payments.repo.byRef(provider.id, input.paymentIntent) : undefined;
+    if (taken) throw chargeTaken(taken);
     const { cabinet, priced } = await this.preflight(user, input.qrcode, input.kind ?? 'cdb');
     // A pre-authorisation where the plan asks for one and the method can hold (spec §4); a method that only charges
     // (iDEAL, M-Pesa, …) pays the deposit into the wallet instead, as a deposit top-up.
@@ -339,7 +346,7 @@ export class RentalsService {
         charge && this.d.payments.lockCharge(charge.provider.id, charge.ref),
         charge && this.d.payments.repo.byRef(charge.provider.id, charge.ref),
       ]);
-      if (taken) throw taken.order_id ? conflict('error.payment.alreadyUsed') : refused('error.payment.released');
+      if (taken) throw chargeTaken(taken);
       if (open > 0) throw refused('error.rentCount');
       if (slot === undefined) throw conflict('error.noPowerbank');
       const paymentId = f.kind === 'preauth' ? newPaymentId() : null;
