@@ -11,6 +11,7 @@ import { providerOwner, userOwner } from '../src/modules/ledger/service.ts';
 import { JOB_COMPENSATE } from '../src/modules/payments/compensation.ts';
 import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
+import { AppError } from '../src/lib/errors.ts';
 import { JOB_SANDBOX_PAYOUT_ARRIVAL } from '../src/modules/payments/sandbox.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -226,6 +227,30 @@ describe('idempotency keys complete inside the business transaction', () => {
     const again = await req();
     expect(again.json()).toMatchObject({ code: 0, data: { outTradeNo: rows[0]!.id } });
     expect(again.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('a refusal raised after the rental committed answers the rental (as its replays do), never the refusal', async () => {
+    await markHeardFrom(b, ['PWL-SH-001']);
+    const token = await touristToken(b.app);
+    const rentals = b.app.powerly.rentals as unknown as { sendEject(id: string): Promise<void> };
+    const orig = rentals.sendEject;
+    rentals.sendEject = () => Promise.reject(new AppError(422, 'error.noPowerbank'));
+    const k = key();
+    const stripeToken = await cardToken(b.app);
+    const req = () => b.app.inject({
+      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token, 'idempotency-key': k },
+      payload: { qrcode: 'PWL-SH-001', stripeToken, paymentId: 'card-sandbox' },
+    });
+    const first = await req();
+    rentals.sendEject = orig;
+    const user = await b.app.powerly.auth.authenticate(token);
+    const { rows } = await b.db.query<{ id: string }>('select id from orders where user_id = $1', [user.id]);
+    expect(rows).toHaveLength(1);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ code: 0, data: { outTradeNo: rows[0]!.id } });
+    const again = await req();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
   });
 
   it('the first answer is the stored one: a credit landing between a withdrawal\'s commit and its answer changes neither', async () => {

@@ -67,11 +67,11 @@ export async function idempotent<T extends object, R = never>(
     void reply.header('idempotent-replayed', 'true');
     return reply.status(ex.response_code ?? 200).send(body) as unknown as T;
   }
+  // The response stored by the business transaction: the last one that completed the key (an attempt rolled back
+  // leaves the key 'started', so a later attempt completes it again).
+  let stored: T | undefined;
   try {
     const committed = opts.committed;
-    // The response stored by the business transaction: the last one that completed the key (an attempt rolled back
-    // leaves the key 'started', so a later attempt completes it again).
-    let stored: T | undefined;
     const body = committed
       ? await scope.run(async (result) => {
         const b = committed(result as R);
@@ -85,7 +85,9 @@ export async function idempotent<T extends object, R = never>(
     return stored ?? body;
   } catch (err) {
     if (err instanceof AppError && err.code !== 409) {
-      await store.completeKey(user.id, key, err.code, appErrorBody(err, req.locale));
+      // A refusal after the business transaction committed (the key is done already): the request did what it
+      // stored, so it answers that, as its replays will, never a refusal of something that happened.
+      if (!(await store.completeKey(user.id, key, err.code, appErrorBody(err, req.locale))) && stored !== undefined) return stored;
     } else {
       await store.releaseKey(user.id, key);
     }
