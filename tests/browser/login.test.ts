@@ -29,7 +29,8 @@ describe('sign in to borrow (/loginborrow)', () => {
     const page = await context.newPage();
     await page.goto(`${product.base}/#/loginborrow?qrcode=PWL-LIS-001`);
     await expect.poll(() => page.getByRole('heading', { name: 'Sign in' }).count()).toBe(1);
-    expect(await page.evaluate(() => localStorage.getItem('loginPath'))).toBe('/?qrcode=PWL-LIS-001');
+    // Stored by the screen's effect, which runs after the paint that shows the heading.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('loginPath'))).toBe('/?qrcode=PWL-LIS-001');
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
