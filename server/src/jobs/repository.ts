@@ -50,9 +50,12 @@ export class JobsRepository {
     );
   }
 
-  /** Marks not-yet-run jobs of `kind` whose payload has `key` = `value` as done. */
-  async cancel(kind: string, key: string, value: string, at: Date) {
-    await this.db.query(`update jobs set done_at = $4 where kind = $1 and payload->>$2 = $3 and done_at is null and dead_at is null`, [kind, key, value, at]);
+  /** Marks not-yet-run jobs of `kind` whose payload has `key` = `value` as done (`untried`: only those never attempted). */
+  async cancel(kind: string, key: string, value: string, at: Date, untried = false) {
+    await this.db.query(
+      `update jobs set done_at = $4 where kind = $1 and payload->>$2 = $3 and done_at is null and dead_at is null${untried ? ' and attempts = 0' : ''}`,
+      [kind, key, value, at],
+    );
   }
 
   /** The next due job not leased by another process, skipping rows locked by one (run inside a unit of work). */

@@ -91,9 +91,12 @@ export class JobRunner {
     await this.repo.ensurePending(kind, runAt, exceptId);
   }
 
-  /** Marks not-yet-run jobs of `kind` whose payload has `key` = `value` as done (their work is no longer needed). */
-  async cancel(kind: string, key: string, value: string) {
-    await this.repo.cancel(kind, key, value, this.clock.now());
+  /**
+   * Marks not-yet-run jobs of `kind` whose payload has `key` = `value` as done (their work is no longer needed).
+   * `untried`: only jobs never attempted (one that ran may have left something behind its retry must clean up).
+   */
+  async cancel(kind: string, key: string, value: string, opts: { untried?: boolean } = {}) {
+    await this.repo.cancel(kind, key, value, this.clock.now(), opts.untried);
   }
 
   /** Runs every due job once (those failing are rescheduled); returns how many ran. */

@@ -114,7 +114,7 @@ export class RentalsService {
       // The card hold is captured or released: the order's money changed for its owner's open screens.
       if (p.orderId && p.userId) await this.d.live.publish(Number(p.userId), { kind: 'order', orderId: String(p.orderId) });
     });
-    d.jobs.register(JOB_HOLD_EXPIRY, (p) => this.holdExpiring(String(p.orderId), String(p.paymentId)));
+    d.jobs.register(JOB_HOLD_EXPIRY, (p, job) => this.holdExpiring(String(p.orderId), String(p.paymentId), job.attempt));
     d.jobs.register(JOB_CHARGE_EXTRA, (p) => this.chargeExtra(String(p.orderId), Number(p.amount)));
     d.jobs.register(JOB_REFUND_CARD, (p) => this.refundCard(String(p.paymentId), Number(p.amount), String(p.key)));
   }
@@ -595,7 +595,9 @@ export class RentalsService {
       }
     }
     if (order.payment_id) {
-      await this.d.jobs.cancel(JOB_HOLD_EXPIRY, 'orderId', order.id);
+      // Not a guard that already ran: it may have renewed the hold at the card without recording it (its process
+      // died, its unit of work failed); its retry finds the rental closed and releases that renewal.
+      await this.d.jobs.cancel(JOB_HOLD_EXPIRY, 'orderId', order.id, { untried: true });
       await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fromHold, orderId: order.id, userId: order.user_id }, now);
       if (fee > fromHold) await this.d.jobs.enqueue(JOB_CHARGE_EXTRA, { orderId: order.id, amount: fee - fromHold }, now);
     }
@@ -621,17 +623,33 @@ export class RentalsService {
    * authenticate), the whole hold is captured now, so the rental never loses its guarantee; at return the
    * difference to the rent is refunded to the card.
    */
-  private async holdExpiring(orderId: string, paymentId: string) {
+  private async holdExpiring(orderId: string, paymentId: string, attempt = 1) {
     const order = await this.d.repo.find(orderId);
-    if (!order || order.settled || order.payment_id !== paymentId) return;
+    if (!order) return;
     const p = await this.d.payments.find(paymentId);
-    if (p?.status !== 'authorized') return;
-    const provider = this.d.payments.providers.get(p.provider);
+    const provider = p && this.d.payments.providers.has(p.provider) ? this.d.payments.providers.get(p.provider) : undefined;
+    const renew = () => provider!.authorize({
+      token: p!.payment_method_ref!, amount: Number(p!.amount), currency: p!.currency, capture: 'manual', idempotencyKey: `renew_${p!.id}`,
+      userId: order.user_id, offSession: true, purpose: 'deposit_preauth',
+    });
+    if (order.settled || order.payment_id !== paymentId) {
+      // A retry after the rental closed: an earlier attempt may have renewed the hold at the card and failed before
+      // recording it. The replay (same idempotency key) answers that renewal; unless it is recorded, it is released.
+      if (attempt > 1 && p?.payment_method_ref && provider?.capabilities.offSession) {
+        const r = await renew();
+        if (r.ok && r.status !== 'captured') {
+          const recorded = await this.d.db.tx(async () => {
+            await this.d.repo.find(orderId, { lock: true });
+            return Boolean(await this.d.payments.repo.byRef(provider.id, r.ref));
+          });
+          if (!recorded) await provider.void(r.ref);
+        }
+      }
+      return;
+    }
+    if (p?.status !== 'authorized' || !provider) return;
     if (p.payment_method_ref && provider.capabilities.offSession) {
-      const r = await provider.authorize({
-        token: p.payment_method_ref, amount: Number(p.amount), currency: p.currency, capture: 'manual', idempotencyKey: `renew_${p.id}`,
-        userId: order.user_id, offSession: true, purpose: 'deposit_preauth',
-      });
+      const r = await renew();
       if (r.ok && r.status === 'authorized') {
         const renewed = await this.d.db.tx(async () => {
           const o = await this.d.repo.find(orderId, { lock: true });
@@ -674,6 +692,11 @@ export class RentalsService {
         })
       : { ok: false, ref: null, declineCode: 'authentication_required', card: null };
     await this.d.db.tx(async () => {
+      // Checked again under the order's lock: a process whose lease was taken over while its provider call was in
+      // flight gets the same answer (same idempotency key) as the one that took over, and must not record it twice
+      // (two payments and two rent entries, or the debt added twice).
+      const o = await this.d.repo.find(orderId, { lock: true });
+      if (!o || Number(o.debt ?? 0) > 0 || (await this.d.payments.repo.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra')) return;
       if (result.ok && result.status === 'captured') {
         await this.d.payments.record({ providerId: provider!.id, result, userId: order.user_id, orderId, purpose: 'rent_extra', amount, currency: order.currency });
         const w = this.d.ledger;
