@@ -426,8 +426,10 @@ export class RentalsService {
   /** `cmd`: the command `e` answers, as the inbox read it (undefined: no such command). */
   async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }, cmd: CommandRow | undefined) {
     if (!cmd || cmd.cabinet_id !== cabinetId) return this.d.log.warn({ cabinetId, e }, 'popped for an unknown command');
-    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped');
+    // The order's lock first, then the command's row: the order the eject timeout takes them in (the other order
+    // deadlocked a 'popped' arriving as the timeout fired, and PostgreSQL aborted one of them).
     const order = await this.d.repo.find(cmd.order_id, { lock: true });
+    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped');
     if (!order) return;
     if (order.zujie !== Zujie.pending) {
       // Too late (the TTL ran out and the order was cancelled) or a repeat: the bank is out without a rental.
@@ -467,8 +469,8 @@ export class RentalsService {
 
   async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }, cmd: CommandRow | undefined) {
     if (!cmd || cmd.cabinet_id !== cabinetId) return;
+    const order = await this.d.repo.find(cmd.order_id, { lock: true }); // before the command's row, as in onPopped
     await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), `pop-failed:${e.reason}`);
-    const order = await this.d.repo.find(cmd.order_id, { lock: true });
     if (order?.zujie === Zujie.pending) await this.cancel(order, `eject failed: ${e.reason}`);
   }
 
