@@ -743,12 +743,21 @@ export class RentalsService {
 
   /**
    * One unit of work: the debt paid with this charge, once (a retry, the customer's resume and the guard get the
-   * same charge). A charge that can no longer pay it (paid meanwhile by another payment) is refunded.
+   * same charge). A charge that can no longer pay it (paid meanwhile by another payment) is released (refunded); one
+   * recorded by another flow or released by the guard is refused and left to its owner.
    */
   private async settleDebt(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: { orderId: string; userId: number; amount: number; currency: string }) {
     try {
       await this.d.db.tx(async () => {
-        if (await this.d.payments.repo.byRef(provider.id, result.ref)) return;
+        // Under the charge's lock, which the guard's release takes too: a charge recorded already is this debt's
+        // (a replay: done) or not this debt's to take (another flow's, or released by the guard: refused, not refunded here).
+        await this.d.payments.lockCharge(provider.id, result.ref);
+        const prior = await this.d.payments.takenOrReleased(provider.id, result.ref);
+        if (prior && prior.order_id === t.orderId && prior.purpose === 'debt' && prior.status === 'captured') return;
+        if (prior) {
+          throw prior.status === 'refunded' || prior.status === 'voided' || prior.failure_code === 'abandoned'
+            ? refused('error.payment.released') : conflict('error.payment.alreadyUsed');
+        }
         await this.d.repo.find(t.orderId, { lock: true });
         if (!(await this.d.repo.payDebt(t.orderId, t.amount, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
         await this.d.payments.record({ providerId: provider.id, result, userId: t.userId, orderId: t.orderId, purpose: 'debt', amount: t.amount, currency: t.currency });
@@ -759,12 +768,30 @@ export class RentalsService {
         await commitIdempotencyKey(t.orderId); // the request's key completes with the payment, in this transaction
       });
     } catch (err) {
-      if (!(await this.d.payments.repo.byRef(provider.id, result.ref))) {
-        const c = compensationsOf(this.d.jobs, this.d.payments.providers);
-        await c.request({ providerId: provider.id, ref: result.ref, action: 'refund', amount: t.amount, reason: `debt of ${t.orderId} not paid with it` }, this.d.clock.now());
+      if (!(err instanceof AppError && CHARGE_NOT_OURS.has(err.key))) {
+        await this.releaseDebtCharge(provider, result, t, 'not paid with it')
+          .catch((e: unknown) => this.d.log.error({ err: e, orderId: t.orderId }, 'debt payment release not enqueued: its guard will release it'));
       }
       throw err;
     }
+  }
+
+  /**
+   * A debt payment that did not pay the debt (paid meanwhile by another, or not finished by the guard's deadline):
+   * under the charge's lock, unless it is recorded already (it paid the debt, or was released before), it is
+   * recorded released (so no later resume takes it) with its compensation job (a charge refunded, a payment still
+   * waiting for the customer voided), run after the commit.
+   */
+  private async releaseDebtCharge(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: { orderId: string; userId: number; amount: number; currency: string }, why: string) {
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(provider.id, result.ref);
+      if (await this.d.payments.takenOrReleased(provider.id, result.ref)) return null;
+      this.d.log.warn({ orderId: t.orderId, ref: result.ref, why }, 'releasing a debt payment');
+      const c = await this.d.payments.recordReleased({ providerId: provider.id, userId: t.userId, orderId: null, purpose: 'debt', amount: t.amount, currency: t.currency }, result);
+      return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `debt of ${t.orderId}: ${why}` }, this.d.clock.now());
+    });
+    if (jobId !== null) await comp.runNow(jobId);
   }
 
   /**
@@ -783,7 +810,7 @@ export class RentalsService {
       result = await provider.resume(String(p.ref), t.userId);
       if (result.ok && result.status === 'requires_action') {
         if (this.d.clock.now().getTime() < Number(p.deadline)) await this.d.jobs.enqueue(JOB_DEBT_GUARD, p, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
-        else await provider.void(String(p.ref), { idempotencyKey: `release_${String(p.ref)}` });
+        else await this.releaseDebtCharge(provider, result, t, 'not finished by its deadline');
         return;
       }
     } else {
@@ -794,7 +821,7 @@ export class RentalsService {
     }
     if (!result.ok || result.status !== 'captured') return;
     if (result.amount !== t.amount || result.currency?.toUpperCase() !== t.currency) {
-      await compensationsOf(this.d.jobs, this.d.payments.providers).request({ providerId, ref: result.ref, action: 'refund', amount: result.amount ?? t.amount, reason: `debt of ${t.orderId}: amount differs` }, this.d.clock.now());
+      await this.releaseDebtCharge(provider, result, t, 'amount differs');
       return;
     }
     await this.settleDebt(provider, result, t).catch((err: unknown) => {
