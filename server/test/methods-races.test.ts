@@ -4,7 +4,9 @@
 //  - a top-up resumed with a payment that is not a top-up's (another flow's charge, or one its guard released and
 //    refunded) was credited to the wallet;
 //  - the top-up and debt guards released a payment at their deadline without the charge's lock: a customer's resume
-//    that credited (settled) it meanwhile kept the money while the guard refunded it.
+//    that credited (settled) it meanwhile kept the money while the guard refunded it;
+//  - a rental resume that failed refunded the payment without the lock, while a second resume of it (a double tap)
+//    started the rental with that deposit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, markHeardFrom, touristToken, type Built } from './helper.ts';
 import { ExternalMethodProvider } from '../src/modules/payments/methods/external.ts';
@@ -161,6 +163,43 @@ describe('a guard releasing at its deadline while the customer comes back', () =
     const p = await atProvider(action.paymentIntent);
     expect([{ debtPaid: true, refunded: 0, answered: 0 }, { debtPaid: false, refunded: 700, answered: -1 }])
       .toContainEqual({ debtPaid: o!.debt_paid_at !== null, refunded: p.refunded, answered: resumed!.code === 0 ? 0 : -1 });
+    expect(await checkLedger(a.db)).toEqual([]);
+  });
+});
+
+describe('a rental resumed twice (a double tap) whose first resume fails', () => {
+  it('the failed one never refunds the charge the second one started its rental with', async () => {
+    await markHeardFrom(a, ['PWL-SH-001']);
+    const token = await touristToken(a.app);
+    const rent = (body: Record<string, string>) => post('cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-SH-001', paymentId: 'alipay:ALIPAY', ...body });
+    const started = await rent({ stripeToken: await payer(token), returnUrl: 'http://localhost/#/confirm?qrcode=PWL-SH-001' });
+    const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
+    await approve(action.clientSecret);
+    // The first resume's rental transaction fails (a database hiccup); while its compensation asks the provider to
+    // refund, the second resume (the same payment) starts the rental.
+    const ledger = a.app.powerly.ledger;
+    const transfer = ledger.transfer;
+    ledger.transfer = function (this: unknown) {
+      ledger.transfer = transfer;
+      return Promise.reject(new Error('database hiccup in the rental transaction'));
+    } as typeof transfer;
+    let second: { code: number; data?: { outTradeNo?: string } } | undefined;
+    const p = alipay();
+    const refund = ExternalMethodProvider.prototype.refund;
+    p.refund = async function (this: ExternalMethodProvider, r: string, amount: number, opts?: { idempotencyKey?: string }) {
+      if (r === action.paymentIntent && !second) {
+        delete (p as { refund?: unknown }).refund;
+        second = (await rent({ stripeToken: 'resume', paymentIntent: action.paymentIntent })).json();
+      }
+      return refund.call(this, r, amount, opts);
+    };
+    const first = await rent({ stripeToken: 'resume', paymentIntent: action.paymentIntent });
+    expect(first.json().code).not.toBe(0);
+    await drainJobs();
+    const rented = second?.code === 0;
+    const prov = await atProvider(action.paymentIntent);
+    // The second rental holds the deposit paid with this charge (kept), or it was refused and the charge refunded.
+    expect([{ rented: true, refunded: 0 }, { rented: false, refunded: prov.captured }]).toContainEqual({ rented, refunded: prov.refunded });
     expect(await checkLedger(a.db)).toEqual([]);
   });
 });

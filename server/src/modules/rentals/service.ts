@@ -245,7 +245,7 @@ export class RentalsService {
         throw err;
       }
       // A job from here on: if the provider call fails now, the job retries it (and ends `dead`, visible, at worst).
-      await this.compensate(funding, orderId)
+      await this.compensate(funding, orderId, user.id, currency, deposit)
         .then(() => (guard.settled = true))
         .catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'compensation not enqueued: the orphan guard will release it'));
       throw err;
@@ -309,12 +309,26 @@ export class RentalsService {
     throw refused(declineMessageKey(result.declineCode));
   }
 
-  /** Releases the money of a rental that was not started: a compensation job (payments/compensation.ts). */
-  private async compensate(f: Funding, orderId: string) {
-    const c = compensationsOf(this.d.jobs, this.d.payments.providers);
-    const at = this.d.clock.now();
-    if (f.kind === 'preauth') await c.request({ providerId: f.provider.id, ref: f.result.ref, action: 'void', reason: `rental ${orderId} not started` }, at);
-    else if (f.topUp) await c.request({ providerId: f.topUp.provider.id, ref: f.topUp.result.ref, action: 'refund', amount: f.topUp.amount, reason: `rental ${orderId} not started` }, at);
+  /**
+   * Releases the money of a rental that was not started: a compensation job (payments/compensation.ts). Under the
+   * charge's lock, as the orphan guard's release: a payment another rental took meanwhile (a double resume: the
+   * second started while this one failed) or released already is left alone; otherwise it is recorded released (no
+   * later resume can take it) with its job in the same transaction, run after the commit.
+   */
+  private async compensate(f: Funding, orderId: string, userId: number, currency: string, deposit: number) {
+    const charge = f.kind === 'preauth' ? { provider: f.provider, result: f.result, amount: deposit, purpose: 'deposit_preauth' }
+      : f.topUp ? { provider: f.topUp.provider, result: f.topUp.result, amount: f.topUp.amount, purpose: 'deposit_topup' } : null;
+    if (!charge) return;
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(charge.provider.id, charge.result.ref);
+      if (await this.d.payments.repo.byRef(charge.provider.id, charge.result.ref)) return null;
+      const c = await this.d.payments.recordReleased({
+        providerId: charge.provider.id, userId, orderId: null, purpose: charge.purpose, amount: charge.amount, currency,
+      }, charge.result);
+      return comp.enqueue({ providerId: charge.provider.id, ref: charge.result.ref, ...c, reason: `rental ${orderId} not started` }, this.d.clock.now());
+    });
+    if (jobId !== null) await comp.runNow(jobId);
   }
 
   /**
