@@ -6,7 +6,9 @@
 //  - the top-up and debt guards released a payment at their deadline without the charge's lock: a customer's resume
 //    that credited (settled) it meanwhile kept the money while the guard refunded it;
 //  - a rental resume that failed refunded the payment without the lock, while a second resume of it (a double tap)
-//    started the rental with that deposit.
+//    started the rental with that deposit;
+//  - a release (ExternalMethodProvider.void) that read a payment still pending closed nothing when the customer's
+//    payment was recorded just before it closed the row: neither taken nor given back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, markHeardFrom, touristToken, type Built } from './helper.ts';
 import { ExternalMethodProvider } from '../src/modules/payments/methods/external.ts';
@@ -200,6 +202,37 @@ describe('a rental resumed twice (a double tap) whose first resume fails', () =>
     const prov = await atProvider(action.paymentIntent);
     // The second rental holds the deposit paid with this charge (kept), or it was refused and the charge refunded.
     expect([{ rented: true, refunded: 0 }, { rented: false, refunded: prov.captured }]).toContainEqual({ rented, refunded: prov.refunded });
+    expect(await checkLedger(a.db)).toEqual([]);
+  });
+});
+
+describe('a release of a payment still waiting for the customer, who pays just then', () => {
+  it('the release read "pending"; the customer\'s payment was recorded before the release closed it: refunded, never kept', async () => {
+    const token = await touristToken(a.app);
+    const action = await startTopUp(token, '3');
+    a.clock.advance(ACTION_TIMEOUT_MS + 1000);
+    // The release (the compensation's void) asked the provider: still pending. Before it closes our row, the
+    // customer pays and the app's resume records it paid (refused: the top-up was released).
+    const repo = (alipay() as unknown as { repo: { update: (...x: unknown[]) => Promise<void> } }).repo;
+    const update = repo.update;
+    let resumed: { code: number } | undefined;
+    repo.update = async function (this: unknown, ...x: unknown[]) {
+      const [ref, st] = x as [string, { state: string; failureCode?: string }];
+      if (ref === action.paymentIntent && st.failureCode === 'released' && !resumed) {
+        await approve(action.clientSecret);
+        resumed = (await post('cdb/payment/multicurrency/recharge', token, { amount: '3', currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: action.paymentIntent })).json();
+      }
+      return update.apply(this, x);
+    };
+    try {
+      await drainJobs();
+    } finally {
+      repo.update = update;
+    }
+    expect(resumed).toBeDefined();
+    const credited = await balance(token);
+    const p = await atProvider(action.paymentIntent);
+    expect([{ credited: 3, refunded: 0 }, { credited: 0, refunded: 300 }]).toContainEqual({ credited, refunded: p.refunded });
     expect(await checkLedger(a.db)).toEqual([]);
   });
 });
