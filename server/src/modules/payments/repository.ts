@@ -88,6 +88,19 @@ export class PaymentsRepository {
     return rows;
   }
 
+  /**
+   * The payment row that decides a provider charge's fate, if any: one a flow took (anything but a plain decline,
+   * which holds nothing) or one its guard released while the customer had not finished it (declined `abandoned`).
+   */
+  async takenOrReleased(provider: string, ref: string) {
+    const { rows } = await this.db.query<PaymentRow>(
+      `select * from payments where provider = $1 and provider_ref = $2 and (status <> 'declined' or failure_code = 'abandoned')
+        order by created_at desc limit 1`,
+      [provider, ref],
+    );
+    return rows[0];
+  }
+
   /** Our payment of a provider object. */
   async byRef(provider: string, ref: string) {
     const { rows } = await this.db.query<PaymentRow>('select * from payments where provider = $1 and provider_ref = $2 order by created_at desc limit 1', [provider, ref]);
@@ -139,12 +152,6 @@ export class PaymentsRepository {
     await this.db.query(
       `select id from payments where user_id = $1 and currency = $2 and purpose = 'wallet_topup' and status = 'captured' for update`, [userId, currency],
     );
-  }
-
-  /** Whether any captured payment of this provider charge exists. */
-  async isCaptured(provider: string, ref: string) {
-    const { rows } = await this.db.query(`select 1 from payments where provider = $1 and provider_ref = $2 and status = 'captured'`, [provider, ref]);
-    return rows.length > 0;
   }
 
   /** The user's captured card top-ups in `currency`, newest first. */

@@ -330,6 +330,14 @@ export class PaymentsService {
     return this.repo.lockCharge(providerId, ref);
   }
 
+  /**
+   * Inside a unit of work holding the charge's lock: the payment row of this provider charge that some flow took or
+   * that its guard released (not a plain decline), if any. Such a charge is that flow's to keep or give back.
+   */
+  takenOrReleased(providerId: string, ref: string) {
+    return this.repo.takenOrReleased(providerId, ref);
+  }
+
   /** Whether this provider charge was recorded as a refunded top-up. */
   isRefundedTopUp(providerId: string, ref: string) {
     return this.repo.isRefundedTopUp(providerId, ref);
@@ -348,11 +356,6 @@ export class PaymentsService {
   /** Locks the user's captured top-ups in `currency` (inside a unit of work): withdrawals to cards check under it. */
   lockCapturedTopUps(userId: number, currency: string) {
     return this.repo.lockCapturedTopUps(userId, currency);
-  }
-
-  /** Whether this provider charge is recorded as captured (so it is in a wallet and must not be refunded). */
-  isCaptured(providerId: string, ref: string) {
-    return this.repo.isCaptured(providerId, ref);
   }
 
   /** The user's captured card top-ups in `currency`, newest first. */

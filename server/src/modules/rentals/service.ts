@@ -245,7 +245,7 @@ export class RentalsService {
         throw err;
       }
       // A job from here on: if the provider call fails now, the job retries it (and ends `dead`, visible, at worst).
-      await this.compensate(funding, orderId)
+      await this.compensate(funding, orderId, user.id, currency, deposit)
         .then(() => (guard.settled = true))
         .catch((e: unknown) => this.d.log.error({ err: e, orderId }, 'compensation not enqueued: the orphan guard will release it'));
       throw err;
@@ -309,12 +309,26 @@ export class RentalsService {
     throw refused(declineMessageKey(result.declineCode));
   }
 
-  /** Releases the money of a rental that was not started: a compensation job (payments/compensation.ts). */
-  private async compensate(f: Funding, orderId: string) {
-    const c = compensationsOf(this.d.jobs, this.d.payments.providers);
-    const at = this.d.clock.now();
-    if (f.kind === 'preauth') await c.request({ providerId: f.provider.id, ref: f.result.ref, action: 'void', reason: `rental ${orderId} not started` }, at);
-    else if (f.topUp) await c.request({ providerId: f.topUp.provider.id, ref: f.topUp.result.ref, action: 'refund', amount: f.topUp.amount, reason: `rental ${orderId} not started` }, at);
+  /**
+   * Releases the money of a rental that was not started: a compensation job (payments/compensation.ts). Under the
+   * charge's lock, as the orphan guard's release: a payment another rental took meanwhile (a double resume: the
+   * second started while this one failed) or released already is left alone; otherwise it is recorded released (no
+   * later resume can take it) with its job in the same transaction, run after the commit.
+   */
+  private async compensate(f: Funding, orderId: string, userId: number, currency: string, deposit: number) {
+    const charge = f.kind === 'preauth' ? { provider: f.provider, result: f.result, amount: deposit, purpose: 'deposit_preauth' }
+      : f.topUp ? { provider: f.topUp.provider, result: f.topUp.result, amount: f.topUp.amount, purpose: 'deposit_topup' } : null;
+    if (!charge) return;
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(charge.provider.id, charge.result.ref);
+      if (await this.d.payments.repo.byRef(charge.provider.id, charge.result.ref)) return null;
+      const c = await this.d.payments.recordReleased({
+        providerId: charge.provider.id, userId, orderId: null, purpose: charge.purpose, amount: charge.amount, currency,
+      }, charge.result);
+      return comp.enqueue({ providerId: charge.provider.id, ref: charge.result.ref, ...c, reason: `rental ${orderId} not started` }, this.d.clock.now());
+    });
+    if (jobId !== null) await comp.runNow(jobId);
   }
 
   /**
@@ -768,12 +782,21 @@ export class RentalsService {
 
   /**
    * One unit of work: the debt paid with this charge, once (a retry, the customer's resume and the guard get the
-   * same charge). A charge that can no longer pay it (paid meanwhile by another payment) is refunded.
+   * same charge). A charge that can no longer pay it (paid meanwhile by another payment) is released (refunded); one
+   * recorded by another flow or released by the guard is refused and left to its owner.
    */
   private async settleDebt(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: { orderId: string; userId: number; amount: number; currency: string }) {
     try {
       await this.d.db.tx(async () => {
-        if (await this.d.payments.repo.byRef(provider.id, result.ref)) return;
+        // Under the charge's lock, which the guard's release takes too: a charge recorded already is this debt's
+        // (a replay: done) or not this debt's to take (another flow's, or released by the guard: refused, not refunded here).
+        await this.d.payments.lockCharge(provider.id, result.ref);
+        const prior = await this.d.payments.takenOrReleased(provider.id, result.ref);
+        if (prior && prior.order_id === t.orderId && prior.purpose === 'debt' && prior.status === 'captured') return;
+        if (prior) {
+          throw prior.status === 'refunded' || prior.status === 'voided' || prior.failure_code === 'abandoned'
+            ? refused('error.payment.released') : conflict('error.payment.alreadyUsed');
+        }
         await this.d.repo.find(t.orderId, { lock: true });
         if (!(await this.d.repo.payDebt(t.orderId, t.amount, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
         await this.d.payments.record({ providerId: provider.id, result, userId: t.userId, orderId: t.orderId, purpose: 'debt', amount: t.amount, currency: t.currency });
@@ -784,12 +807,30 @@ export class RentalsService {
         await commitIdempotencyKey(t.orderId); // the request's key completes with the payment, in this transaction
       });
     } catch (err) {
-      if (!(await this.d.payments.repo.byRef(provider.id, result.ref))) {
-        const c = compensationsOf(this.d.jobs, this.d.payments.providers);
-        await c.request({ providerId: provider.id, ref: result.ref, action: 'refund', amount: t.amount, reason: `debt of ${t.orderId} not paid with it` }, this.d.clock.now());
+      if (!(err instanceof AppError && CHARGE_NOT_OURS.has(err.key))) {
+        await this.releaseDebtCharge(provider, result, t, 'not paid with it')
+          .catch((e: unknown) => this.d.log.error({ err: e, orderId: t.orderId }, 'debt payment release not enqueued: its guard will release it'));
       }
       throw err;
     }
+  }
+
+  /**
+   * A debt payment that did not pay the debt (paid meanwhile by another, or not finished by the guard's deadline):
+   * under the charge's lock, unless it is recorded already (it paid the debt, or was released before), it is
+   * recorded released (so no later resume takes it) with its compensation job (a charge refunded, a payment still
+   * waiting for the customer voided), run after the commit.
+   */
+  private async releaseDebtCharge(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: { orderId: string; userId: number; amount: number; currency: string }, why: string) {
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(provider.id, result.ref);
+      if (await this.d.payments.takenOrReleased(provider.id, result.ref)) return null;
+      this.d.log.warn({ orderId: t.orderId, ref: result.ref, why }, 'releasing a debt payment');
+      const c = await this.d.payments.recordReleased({ providerId: provider.id, userId: t.userId, orderId: null, purpose: 'debt', amount: t.amount, currency: t.currency }, result);
+      return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `debt of ${t.orderId}: ${why}` }, this.d.clock.now());
+    });
+    if (jobId !== null) await comp.runNow(jobId);
   }
 
   /**
@@ -808,7 +849,7 @@ export class RentalsService {
       result = await provider.resume(String(p.ref), t.userId);
       if (result.ok && result.status === 'requires_action') {
         if (this.d.clock.now().getTime() < Number(p.deadline)) await this.d.jobs.enqueue(JOB_DEBT_GUARD, p, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
-        else await provider.void(String(p.ref), { idempotencyKey: `release_${String(p.ref)}` });
+        else await this.releaseDebtCharge(provider, result, t, 'not finished by its deadline');
         return;
       }
     } else {
@@ -819,7 +860,7 @@ export class RentalsService {
     }
     if (!result.ok || result.status !== 'captured') return;
     if (result.amount !== t.amount || result.currency?.toUpperCase() !== t.currency) {
-      await compensationsOf(this.d.jobs, this.d.payments.providers).request({ providerId, ref: result.ref, action: 'refund', amount: result.amount ?? t.amount, reason: `debt of ${t.orderId}: amount differs` }, this.d.clock.now());
+      await this.releaseDebtCharge(provider, result, t, 'amount differs');
       return;
     }
     await this.settleDebt(provider, result, t).catch((err: unknown) => {

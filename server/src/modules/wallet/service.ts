@@ -17,7 +17,7 @@ import { PAYOUTS, type PayoutConfig } from '../../config/payouts.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import { EMAIL } from '#core/email.ts';
@@ -28,6 +28,7 @@ import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
 import type { PaymentsService } from '../payments/service.ts';
+import type { PaymentRow } from '../payments/repository.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
 import type { WalletRepository } from './repository.ts';
@@ -38,6 +39,15 @@ export const JOB_PAYOUT_SUBMIT = 'wallet.payout-submit';
 export const JOB_TOPUP_GUARD = 'wallet.topup-guard';
 /** When the guard looks (a request is long finished by then). */
 export const TOPUP_GUARD_MS = 120_000;
+
+/**
+ * A provider charge that is not a top-up's to credit: another flow took it (a rental's deposit, a debt, a Wi-Fi
+ * order), or a guard released it (refunded, voided, or recorded `abandoned` while the customer had not finished it).
+ * Neither is the refused request's to give back either (CHARGE_NOT_OURS): its owner settles it.
+ */
+const chargeNotOurs = (row: PaymentRow) =>
+  row.status === 'refunded' || row.status === 'voided' || row.failure_code === 'abandoned' ? refused('error.payment.released') : conflict('error.payment.alreadyUsed');
+const CHARGE_NOT_OURS = new Set(['error.payment.alreadyUsed', 'error.payment.released']);
 
 export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
 /** What a top-up credits: whose wallet, how much, under which order number and provider key. */
@@ -163,6 +173,8 @@ export class WalletService {
     try {
       done = await this.credit(provider.id, result, t);
     } catch (err) {
+      // A charge another flow took, or that its guard released, is refused without a refund of ours.
+      if (err instanceof AppError && CHARGE_NOT_OURS.has(err.key)) throw err;
       await this.refundUncredited(provider.id, result, t);
       throw err;
     }
@@ -185,6 +197,9 @@ export class WalletService {
       if (prior) return prior;
       // The provider replays a charge we refunded (its credit failed before): never credit it.
       if (await this.d.payments.isRefundedTopUp(providerId, result.ref)) throw refused('error.wallet.topupRefunded');
+      // A charge of another flow, or one released by a guard (the resume names any payment of this user): never credited.
+      const other = await this.d.payments.takenOrReleased(providerId, result.ref);
+      if (other) throw chargeNotOurs(other);
       await this.d.payments.record({ providerId, result, userId: t.userId, orderId: t.outTradeNo, purpose: 'wallet_topup', amount: t.amount, currency: t.currency });
       const clearing = await ledger.account(providerOwner(providerId), 'clearing', t.currency, t.agent);
       const wallet = await ledger.account(userOwner(t.userId), 'wallet', t.currency, t.agent);
@@ -205,8 +220,8 @@ export class WalletService {
     const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
     const jobId = await this.d.db.tx(async () => {
       await this.d.payments.lockCharge(providerId, result.ref);
-      if (await this.d.payments.isCaptured(providerId, result.ref)) return null;
-      if (await this.d.payments.isRefundedTopUp(providerId, result.ref)) return null;
+      // Credited (or taken by another flow), or already refunded or released: not ours to refund.
+      if (await this.d.payments.takenOrReleased(providerId, result.ref)) return null;
       await this.d.payments.recordRefundedTopUp({ providerId, result, userId: t.userId, orderId: t.outTradeNo, amount: t.amount, currency: t.currency });
       return comp.enqueue({ providerId, ref: result.ref, action: 'refund', amount: t.amount, reason: `top-up ${t.outTradeNo} not credited` }, this.d.clock.now());
     });
@@ -245,8 +260,7 @@ export class WalletService {
       if (this.d.clock.now().getTime() < Number(p.deadline)) {
         await this.d.jobs.enqueue(JOB_TOPUP_GUARD, p, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
       } else {
-        this.d.log.warn({ outTradeNo: t.outTradeNo, ref }, 'releasing a top-up payment the customer did not finish');
-        await provider.void(ref, { idempotencyKey: `release_${ref}` });
+        await this.releaseUnfinished(providerId, result, t);
       }
       return;
     }
@@ -259,6 +273,25 @@ export class WalletService {
       if (err instanceof AppError) return; // refunded earlier: never credited
       throw err;
     });
+  }
+
+  /**
+   * The deadline of a top-up the customer did not finish. Under the charge's lock, which the customer's resume takes
+   * too (credit): either that resume credited it first and it is left alone, or it is recorded released here (so no
+   * later resume credits it) with the compensation job that voids it (refunds it, if the customer paid meanwhile),
+   * run after the commit.
+   */
+  private async releaseUnfinished(providerId: string, result: Extract<AuthorizeResult, { ok: true }>, t: TopUpTarget) {
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(providerId, result.ref);
+      if (await this.d.payments.takenOrReleased(providerId, result.ref)) return null;
+      this.d.log.warn({ outTradeNo: t.outTradeNo, ref: result.ref }, 'releasing a top-up payment the customer did not finish');
+      const c = await this.d.payments.recordReleased(
+        { providerId, userId: t.userId, orderId: t.outTradeNo, purpose: 'wallet_topup', amount: t.amount, currency: t.currency }, result);
+      return comp.enqueue({ providerId, ref: result.ref, ...c, reason: `top-up ${t.outTradeNo}: not finished by its deadline` }, this.d.clock.now());
+    });
+    if (jobId !== null) await comp.runNow(jobId);
   }
 
   // ── Withdrawal ──────────────────────────────────────────────────────────────────────────────────────────

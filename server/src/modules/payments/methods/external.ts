@@ -337,7 +337,10 @@ export class ExternalMethodProvider extends PaymentProvider {
       await this.adapter.void(row.provider_ref, { idempotencyKey: key });
     } else if (row.state === 'paid') await this.adapter.refund(row.provider_ref, row.amount, { idempotencyKey: key });
     else if (row.state !== 'pending') return;
-    await this.repo.update(ref, { state: 'cancelled', ref: row.provider_ref, failureCode: 'released' }, this.clock.now());
+    const closed = await this.repo.update(ref, { state: 'cancelled', ref: row.provider_ref, failureCode: 'released' }, this.clock.now());
+    // Read pending, but not closed: a concurrent read (the customer's resume, a notification) recorded their payment
+    // in between. Released as such (refunded, or voided), else it would be neither taken nor given back.
+    if (!closed && row.state === 'pending') await this.void(ref, opts);
   }
 
   /**

@@ -82,13 +82,14 @@ export class ExternalRepository {
     return rows[0] ? num(rows[0]) : undefined;
   }
 
-  /** Moves the state (and the provider's ref, which may change as the payment moves); never out of a final state but `authorized`. */
+  /** Moves the state (and the provider's ref, which may change as the payment moves); never out of a final state but `authorized`. Whether it moved. */
   async update(outTradeNo: string, s: { state: ExternalState; ref: string; failureCode?: string | null }, at: Date) {
-    await this.db.query(
+    const { rowCount } = await this.db.query(
       `update external_payments set state = $2, provider_ref = $3, failure_code = $4, updated_at = $5
         where out_trade_no = $1 and state in ('pending', 'authorized')`,
       [outTradeNo, s.state, s.ref, s.failureCode ?? null, at],
     );
+    return rowCount === 1;
   }
 
   /** A released payment the customer paid anyway has been given back (refunded or voided). */
