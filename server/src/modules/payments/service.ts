@@ -1,9 +1,9 @@
 // Our side of every payment: one row per provider payment, moved only along PAYMENT_TRANSITIONS, each move
 // logged in payment_transitions. Provider calls (network, outside our transactions) are made here too.
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
-import { PaymentsRepository } from './repository.ts';
+import { PaymentsRepository, type PaymentRow } from './repository.ts';
 import { DEBIT_CARD_TYPE, type AuthorizeResult, type PaymentProvider, type ProviderEvent, type ProviderRegistry } from './provider.ts';
 import type { ExternalMethodProvider } from './methods/external.ts';
 import type { Platform } from './methods/adapter.ts';
@@ -37,6 +37,17 @@ export interface PaymentMethod {
 
 const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
 export const CARD_METHOD_ID = 'card-sandbox';
+
+/**
+ * A provider payment a flow wanted to take, found recorded already: released (voided, refunded, or recorded
+ * `abandoned` by a guard while the customer had not finished it: the customer pays again) or taken by another flow.
+ * Either way it is not the refused request's to give back (isChargeNotOurs): its owner keeps or releases it.
+ */
+export const chargeNotOurs = (row: Pick<PaymentRow, 'status' | 'failure_code'>) =>
+  (row.status === 'refunded' || row.status === 'voided' || row.failure_code === 'abandoned' ? refused('error.payment.released') : conflict('error.payment.alreadyUsed'));
+const CHARGE_NOT_OURS = new Set(['error.payment.alreadyUsed', 'error.payment.released']);
+/** Whether `err` is a chargeNotOurs refusal (nothing of the request's own to compensate). */
+export const isChargeNotOurs = (err: unknown) => err instanceof AppError && CHARGE_NOT_OURS.has(err.key);
 
 /** A payment row's id: made before its insert, so that a unit of work can send the rows naming it at the same time. */
 export const newPaymentId = () => `pay_${uuid()}`;

@@ -19,10 +19,9 @@ import type { AuthRepository, UserRow } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetsRepository, CabinetRow, CommandRow } from '../cabinets/repository.ts';
-import { PaymentsService, newPaymentId } from '../payments/service.ts';
+import { PaymentsService, chargeNotOurs, isChargeNotOurs, newPaymentId } from '../payments/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
-import type { PaymentRow } from '../payments/repository.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
@@ -54,13 +53,6 @@ export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
 export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
 export const JOB_BUY_OUT = 'rental.overtime-buy-out';
 export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
-/**
- * A rental's payment found recorded already: taken by another order, or released by its guard (the customer came back
- * too late). Neither is the refused request's to release (CHARGE_NOT_OURS).
- */
-const chargeTaken = (row: PaymentRow) =>
-  (!row.order_id && (row.status !== 'declined' || row.failure_code === 'abandoned') ? refused('error.payment.released') : conflict('error.payment.alreadyUsed'));
-const CHARGE_NOT_OURS = new Set(['error.payment.alreadyUsed', 'error.payment.released']);
 /** Follows a debt payment (payType FK) until it settled the debt or was given back. */
 export const JOB_DEBT_GUARD = 'rental.debt-guard';
 /** Before a card hold lapses (capture_before) on an open rental: renew it off-session, else capture it. */
@@ -149,7 +141,7 @@ export class RentalsService {
   async rentWithDeposit(user: UserRow, input: DepositInput): Promise<string | ActionRequired> {
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
     const taken = input.paymentIntent ? await this.d.payments.repo.byRef(provider.id, input.paymentIntent) : undefined;
-    if (taken) throw chargeTaken(taken);
+    if (taken) throw chargeNotOurs(taken);
     const { cabinet, priced } = await this.preflight(user, input.qrcode, input.kind ?? 'cdb');
     // A pre-authorisation where the plan asks for one and the method can hold (spec §4); a method that only charges
     // (iDEAL, M-Pesa, …) pays the deposit into the wallet instead, as a deposit top-up.
@@ -240,7 +232,7 @@ export class RentalsService {
       command = await this.start(orderId, user, cabinet, priced, funding, input.kind ?? 'cdb', guard);
     } catch (err) {
       // The payment is another's to settle: a rental started with it, or the orphan guard released it.
-      if (err instanceof AppError && CHARGE_NOT_OURS.has(err.key)) {
+      if (isChargeNotOurs(err)) {
         guard.settled = true;
         throw err;
       }
@@ -360,7 +352,7 @@ export class RentalsService {
         charge && this.d.payments.lockCharge(charge.provider.id, charge.ref),
         charge && this.d.payments.repo.byRef(charge.provider.id, charge.ref),
       ]);
-      if (taken) throw chargeTaken(taken);
+      if (taken) throw chargeNotOurs(taken);
       if (open > 0) throw refused('error.rentCount');
       if (slot === undefined) throw conflict('error.noPowerbank');
       const paymentId = f.kind === 'preauth' ? newPaymentId() : null;
@@ -793,10 +785,7 @@ export class RentalsService {
         await this.d.payments.lockCharge(provider.id, result.ref);
         const prior = await this.d.payments.takenOrReleased(provider.id, result.ref);
         if (prior && prior.order_id === t.orderId && prior.purpose === 'debt' && prior.status === 'captured') return;
-        if (prior) {
-          throw prior.status === 'refunded' || prior.status === 'voided' || prior.failure_code === 'abandoned'
-            ? refused('error.payment.released') : conflict('error.payment.alreadyUsed');
-        }
+        if (prior) throw chargeNotOurs(prior);
         await this.d.repo.find(t.orderId, { lock: true });
         if (!(await this.d.repo.payDebt(t.orderId, t.amount, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
         await this.d.payments.record({ providerId: provider.id, result, userId: t.userId, orderId: t.orderId, purpose: 'debt', amount: t.amount, currency: t.currency });
@@ -807,7 +796,7 @@ export class RentalsService {
         await commitIdempotencyKey(t.orderId); // the request's key completes with the payment, in this transaction
       });
     } catch (err) {
-      if (!(err instanceof AppError && CHARGE_NOT_OURS.has(err.key))) {
+      if (!isChargeNotOurs(err)) {
         await this.releaseDebtCharge(provider, result, t, 'not paid with it')
           .catch((e: unknown) => this.d.log.error({ err: e, orderId: t.orderId }, 'debt payment release not enqueued: its guard will release it'));
       }

@@ -17,7 +17,7 @@ import { PAYOUTS, type PayoutConfig } from '../../config/payouts.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { AppError, badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import { EMAIL } from '#core/email.ts';
@@ -27,8 +27,7 @@ import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
-import type { PaymentsService } from '../payments/service.ts';
-import type { PaymentRow } from '../payments/repository.ts';
+import { chargeNotOurs, isChargeNotOurs, type PaymentsService } from '../payments/service.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
 import type { WalletRepository } from './repository.ts';
@@ -40,14 +39,6 @@ export const JOB_TOPUP_GUARD = 'wallet.topup-guard';
 /** When the guard looks (a request is long finished by then). */
 export const TOPUP_GUARD_MS = 120_000;
 
-/**
- * A provider charge that is not a top-up's to credit: another flow took it (a rental's deposit, a debt, a Wi-Fi
- * order), or a guard released it (refunded, voided, or recorded `abandoned` while the customer had not finished it).
- * Neither is the refused request's to give back either (CHARGE_NOT_OURS): its owner settles it.
- */
-const chargeNotOurs = (row: PaymentRow) =>
-  row.status === 'refunded' || row.status === 'voided' || row.failure_code === 'abandoned' ? refused('error.payment.released') : conflict('error.payment.alreadyUsed');
-const CHARGE_NOT_OURS = new Set(['error.payment.alreadyUsed', 'error.payment.released']);
 
 export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
 /** What a top-up credits: whose wallet, how much, under which order number and provider key. */
@@ -174,7 +165,7 @@ export class WalletService {
       done = await this.credit(provider.id, result, t);
     } catch (err) {
       // A charge another flow took, or that its guard released, is refused without a refund of ours.
-      if (err instanceof AppError && CHARGE_NOT_OURS.has(err.key)) throw err;
+      if (isChargeNotOurs(err)) throw err;
       await this.refundUncredited(provider.id, result, t);
       throw err;
     }
