@@ -309,6 +309,24 @@ describe('idempotency keys complete inside the business transaction', () => {
   });
 });
 
+describe('a refund made twice with one idempotency key', () => {
+  it('(a job whose lease was taken over during the provider call, run by both processes) is recorded once', async () => {
+    // The provider refunds once per key; our record of it must too, or the payment shows more given back than was
+    // (and a refund to the card later counts too little left).
+    const token = await touristToken(b.app);
+    const user = await b.app.powerly.auth.authenticate(token);
+    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }, key())).json().code).toBe(0);
+    const [pay] = (await b.app.powerly.payments.capturedTopUps(user.id, 'EUR'));
+    await Promise.all([b.app.powerly.payments.refund(pay!.id, 300, 'state5_x'), b.app.powerly.payments.refund(pay!.id, 300, 'state5_x')]);
+    await b.app.powerly.payments.refund(pay!.id, 300, 'state5_x');
+    const once = (await b.app.powerly.payments.find(pay!.id))!;
+    expect([once.status, Number(once.refunded_amount)]).toEqual(['captured', 300]);
+    // Another key is another refund.
+    await b.app.powerly.payments.refund(pay!.id, 200, 'state5_y');
+    expect(Number((await b.app.powerly.payments.find(pay!.id))!.refunded_amount)).toBe(500);
+  });
+});
+
 describe('withdrawal payouts: a forged webhook', () => {
   it('signed with the sandbox secret that used to be a constant in the public source, is refused', async () => {
     const token = await touristToken(b.app);

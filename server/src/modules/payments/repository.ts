@@ -59,15 +59,31 @@ export class PaymentsRepository {
     return res.rowCount === 1;
   }
 
-  /** Adds a refund to a captured payment (moving it to refunded once all is given back); false when it exceeds. */
-  async addRefund(id: string, amount: number, at: Date) {
-    const res = await this.db.query<{ status: string; refunded_amount: number; captured_amount: number }>(
-      `update payments set refunded_amount = refunded_amount + $2, updated_at = $3,
-              status = case when refunded_amount + $2 >= captured_amount then 'refunded' else status end
-        where id = $1 and status in ('captured','partially_captured') and refunded_amount + $2 <= captured_amount
-        returning status, refunded_amount, captured_amount`,
-      [id, amount, at],
-    );
+  /**
+   * Adds a refund to a captured payment (moving it to refunded once all is given back); false when it exceeds, or
+   * when the refund of idempotency `key` was added already (a second process that made the same provider call).
+   */
+  async addRefund(id: string, amount: number, at: Date, key?: string) {
+    const refundable = `status in ('captured','partially_captured') and refunded_amount + $2 <= captured_amount`;
+    const res = key === undefined
+      ? await this.db.query<{ status: string }>(
+        `update payments set refunded_amount = refunded_amount + $2, updated_at = $3,
+                status = case when refunded_amount + $2 >= captured_amount then 'refunded' else status end
+          where id = $1 and ${refundable} returning status`,
+        [id, amount, at],
+      )
+      // The key is taken in the same statement; a concurrent one with the same key waits on it, then adds nothing.
+      : await this.db.query<{ status: string }>(
+        `with k as (
+           insert into payment_refund_keys (payment_id, key, amount, at)
+           select $1, $4, $2, $3 where exists (select 1 from payments where id = $1 and ${refundable})
+           on conflict do nothing returning 1
+         )
+         update payments set refunded_amount = refunded_amount + $2, updated_at = $3,
+                status = case when refunded_amount + $2 >= captured_amount then 'refunded' else status end
+          where id = $1 and ${refundable} and exists (select 1 from k) returning status`,
+        [id, amount, at, key],
+      );
     if (res.rowCount === 1) await this.logTransition(id, null, `refund:${res.rows[0]!.status}`, amount, at);
     return res.rowCount === 1;
   }

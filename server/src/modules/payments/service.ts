@@ -284,7 +284,7 @@ export class PaymentsService {
       const back = Number(p.captured_amount) - Number(p.refunded_amount ?? 0) - amount;
       if (back > 0) {
         await provider.refund(p.provider_ref!, back, { idempotencyKey: `settle_${p.id}` });
-        await this.repo.addRefund(p.id, back, this.clock.now());
+        await this.repo.addRefund(p.id, back, this.clock.now(), `settle_${p.id}`);
       }
       return (await this.repo.find(paymentId))!.status;
     }
@@ -380,7 +380,7 @@ export class PaymentsService {
     if (!p) throw new Error(`no payment ${paymentId}`);
     if (amount <= 0 || amount > Number(p.captured_amount) - Number(p.refunded_amount ?? 0)) throw badRequest('error.validation.amount');
     await this.providers.get(p.provider).refund(p.provider_ref!, amount, { idempotencyKey: key });
-    await this.repo.addRefund(p.id, amount, this.clock.now());
+    await this.repo.addRefund(p.id, amount, this.clock.now(), key);
   }
 
   find(id: string) {

@@ -445,7 +445,7 @@ export class WalletService {
         await this.d.repo.settleWithdrawal(wd.id, 'rejected', failure, now);
         return;
       }
-      await this.d.payments.repo.addRefund(pay.id, amount, now);
+      await this.d.payments.repo.addRefund(pay.id, amount, now, `wd_${wd.id}`);
       await this.d.ledger.postPending(wd.hold_transfer_id, amount, now);
       await this.d.repo.settleWithdrawal(wd.id, 'paid', null, now);
     });
