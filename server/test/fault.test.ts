@@ -8,7 +8,7 @@ import { isOngoing } from '#core/orders.ts';
 import type { PowerlyApp } from '../src/app.ts';
 import { parseEvent } from '../src/modules/cabinets/protocol.ts';
 import { uuid } from '../src/lib/ids.ts';
-import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built, ledgerBalanced } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 const LISBON: PricePlan = {
@@ -39,14 +39,6 @@ async function rentedOut(token: string, qrcode: string) {
 }
 const event = (app: PowerlyApp, cabinetId: string, e: Record<string, unknown>) =>
   app.powerly.cabinets.event(cabinetId, { v: 1, id: uuid(), ...e } as never);
-async function ledgerBalanced(app: PowerlyApp) {
-  const audit = await app.powerly.ledger.audit();
-  expect(audit.accountsOutOfStep).toEqual([]);
-  for (const c of audit.byCurrency) {
-    expect(Number(c.net)).toBe(0);
-    expect(Number(c.pending_net)).toBe(0);
-  }
-}
 
 describe('order state 4 (fault)', () => {
   it('a powerbank-fault report: state 4, still ongoing, the estimate stops; the return charges only until the report', async () => {

@@ -4,7 +4,7 @@ import { IdempotencyStore } from '../src/idempotency/repository.ts';
 import type { StripeSettings } from '../src/config/stripe.ts';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type {} from './global-setup.ts'; // the type of what it provides (inject('pgliteImage'))
 import type { MqttClient } from 'mqtt';
 import pg from 'pg';
@@ -185,6 +185,20 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
       }
     },
   };
+}
+
+/** A form body (application/x-www-form-urlencoded), as the flows send; fields left undefined are omitted. */
+export const formBody = (body: Record<string, string | number | undefined>) =>
+  new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString();
+
+/** The ledger balances: every account in step with its entries, each currency's posted and pending sums zero. */
+export async function ledgerBalanced(app: PowerlyApp) {
+  const audit = await app.powerly.ledger.audit();
+  expect(audit.accountsOutOfStep).toEqual([]);
+  for (const c of audit.byCurrency) {
+    expect(Number(c.net), `posted sum in ${c.currency}`).toBe(0);
+    expect(Number(c.pending_net), `pending sum in ${c.currency}`).toBe(0);
+  }
 }
 
 export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {

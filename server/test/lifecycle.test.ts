@@ -8,7 +8,7 @@ import { toMajor } from '#core/money.ts';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { uuid } from '../src/lib/ids.ts';
-import { build, failNextKeyCompletionOutsideTx, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
+import { build, failNextKeyCompletionOutsideTx, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built, ledgerBalanced } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 const HOUR = 60 * MINUTE_MS;
@@ -46,14 +46,6 @@ async function rentedOut(b: Built, token: string, qrcode: string) {
     return x.pZujie === 1 ? x : null;
   }, 'popped');
   return { tradeNo, powerbankId: d.pPowerbankId as string, borrowedAt: Date.parse(d.pBorrowtime) };
-}
-async function ledgerBalanced(app: PowerlyApp) {
-  const audit = await app.powerly.ledger.audit();
-  expect(audit.accountsOutOfStep).toEqual([]);
-  for (const c of audit.byCurrency) {
-    expect(Number(c.net), `posted sum in ${c.currency}`).toBe(0);
-    expect(Number(c.pending_net), `pending sum in ${c.currency}`).toBe(0);
-  }
 }
 async function payment(b: Built, orderId: string) {
   const { rows } = await b.db.query<{ status: string; captured_amount: number; provider_ref: string; refunded_amount: number }>(

@@ -3,7 +3,7 @@
 // database takes over), the payment never finished (released at its deadline), and a customer who pays after
 // that release (a real adapter, M-Pesa against the Daraja test server: the late payment is reversed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, touristToken, type Built } from './helper.ts';
+import { build, touristToken, type Built, formBody } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS } from '../src/modules/payments/provider.ts';
@@ -17,11 +17,9 @@ beforeAll(async () => {
 afterAll(async () => a?.close());
 
 let n = 0;
-const form = (body: Record<string, string | undefined>) =>
-  new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined) as [string, string][]).toString();
 const post = (b: Built, url: string, token: string, body: Record<string, string | undefined>) =>
   b.app.inject({
-    method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `f-${Date.now()}-${n++}` }, payload: form(body),
+    method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `f-${Date.now()}-${n++}` }, payload: formBody(body),
   });
 
 async function startTopUp(b: Built, token: string, amount: string) {

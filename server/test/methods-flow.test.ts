@@ -3,7 +3,7 @@
 // provider's page and resumed on return, a cancelled payment, replays that never credit twice; then real adapters
 // against their test servers (M-Pesa; Monri and Mercado Pago with their card SDK screens and the page's CSP).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built, formBody } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { FakeDaraja } from './providers/mpesa.ts';
 import { FakeMonri } from './providers/monri.ts';
@@ -17,14 +17,12 @@ beforeAll(async () => {
 });
 afterAll(async () => b?.close());
 
-const form = (body: Record<string, string | undefined>) =>
-  new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined) as [string, string][]).toString();
 let n = 0;
 const post = (url: string, token: string, body: Record<string, string | undefined>, lang?: string) =>
   b.app.inject({
     method: 'POST', url: `${API}/${url}`,
     headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `m-${Date.now()}-${n++}`, ...(lang ? { lang } : {}) },
-    payload: form(body),
+    payload: formBody(body),
   });
 const get = (url: string, token: string) => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
 
@@ -133,7 +131,7 @@ describe("Mercado Pago's saved cards in test mode", () => {
     const token = await touristToken(b.app);
     const save = (body: Record<string, string | undefined>, lang?: string) => b.app.inject({
       method: 'POST', url: `${API}/cdb/user/card/saveToken`,
-      headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sbs-${n++}`, ...(lang ? { lang } : {}) }, payload: form(body),
+      headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sbs-${n++}`, ...(lang ? { lang } : {}) }, payload: formBody(body),
     });
     // The method list says which methods save cards (the confirm screen offers their saved cards).
     const list = (await methods(token, 'currency=BRL')) as (Methods & { savesCards?: boolean })[];
@@ -206,7 +204,7 @@ describe('a real adapter (M-Pesa, against the Daraja test server) through the pr
 
   it('pushes to the phone, takes the verified callback once, and credits the wallet with what Daraja confirms', async () => {
     const call = (url: string, token: string, body: Record<string, string | undefined>) =>
-      real.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `r-${n++}` }, payload: form(body) });
+      real.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `r-${n++}` }, payload: formBody(body) });
     const token = await touristToken(real.app);
     const listed = (await real.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?currency=KES`, headers: { token } })).json().data as Methods[];
     // Configured: the real adapter, not test mode.
@@ -280,10 +278,10 @@ describe('the live card SDK screens (Monri Components, MercadoPago.js) through t
     await mp?.stop();
   });
   const call = (url: string, token: string, body: Record<string, string | undefined>) =>
-    live.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sdk-${n++}` }, payload: form(body) });
+    live.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sdk-${n++}` }, payload: formBody(body) });
   /** The customer's browser back from the SDK screen: a form POST to the return URL, answered 303 to the app. */
   const back = async (outTradeNo: string, fields: Record<string, string>) => {
-    const r = await live.app.inject({ method: 'POST', url: `/payments/return/${outTradeNo}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: form(fields) });
+    const r = await live.app.inject({ method: 'POST', url: `/payments/return/${outTradeNo}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: formBody(fields) });
     expect(r.statusCode).toBe(303);
     return r.headers.location as string;
   };
@@ -365,7 +363,7 @@ describe('the live card SDK screens (Monri Components, MercadoPago.js) through t
   it('Mercado Pago saved card: saved from the screen\'s token, listed, paid later with a fresh token of the card (its CVV), only by its owner, removed', async () => {
     const token = await touristToken(live.app);
     const save = (body: Record<string, string | undefined>, t = token, lang?: string) =>
-      live.app.inject({ method: 'POST', url: `${API}/cdb/user/card/saveToken`, headers: { token: t, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sv-${n++}`, ...(lang ? { lang } : {}) }, payload: form(body) });
+      live.app.inject({ method: 'POST', url: `${API}/cdb/user/card/saveToken`, headers: { token: t, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `sv-${n++}`, ...(lang ? { lang } : {}) }, payload: formBody(body) });
     // The screen tokenises the card twice: one token saves it, the other pays (a card token is single-use).
     const saved = await save({ paymentId: 'mercadopago:MercadoPago', token: await mp.cardToken({ number: '5031 4332 1540 6351', holder: 'APRO' }), paymentMethodId: 'master', issuerId: '24', email: 'lia@example.com.br', currency: 'BRL' });
     expect(saved.json(), saved.body).toMatchObject({ code: 0, data: { pId: expect.stringMatching(/^card_/) } });

@@ -10,7 +10,7 @@
 //  - a release (ExternalMethodProvider.void) that read a payment still pending closed nothing when the customer's
 //    payment was recorded just before it closed the row: neither taken nor given back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, markHeardFrom, touristToken, type Built } from './helper.ts';
+import { build, markHeardFrom, touristToken, type Built, formBody } from './helper.ts';
 import { ExternalMethodProvider } from '../src/modules/payments/methods/external.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { ACTION_TIMEOUT_MS, type PaymentProvider } from '../src/modules/payments/provider.ts';
@@ -23,11 +23,9 @@ beforeAll(async () => {
 afterAll(async () => a?.close());
 
 let n = 0;
-const form = (body: Record<string, string | undefined>) =>
-  new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined) as [string, string][]).toString();
 const post = (url: string, token: string, body: Record<string, string | undefined>) =>
   a.app.inject({
-    method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `race-${Date.now()}-${n++}` }, payload: form(body),
+    method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `race-${Date.now()}-${n++}` }, payload: formBody(body),
   });
 const payer = async (token: string) => (await post('cdb/payment/method/payer', token, { paymentId: 'alipay:ALIPAY' })).json().data.token as string;
 

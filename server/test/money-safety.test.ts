@@ -6,7 +6,7 @@
 //  - a forged payout webhook signed with the old public sandbox secret is refused.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cardToken, markHeardFrom, touristToken, type Built } from './helper.ts';
+import { build, cardToken, markHeardFrom, touristToken, type Built, formBody } from './helper.ts';
 import { providerOwner, userOwner } from '../src/modules/ledger/service.ts';
 import { JOB_COMPENSATE } from '../src/modules/payments/compensation.ts';
 import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
@@ -23,12 +23,11 @@ afterAll(async () => b?.close());
 
 let n = 0;
 const key = () => `ms-${Date.now()}-${n++}`;
-const form = (body: Record<string, string | number>) => new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)] as [string, string])).toString();
 const post = (url: string, token: string, body: Record<string, string | number>, k?: string) =>
   b.app.inject({
     method: 'POST', url: `${API}/${url}`,
     headers: { token, 'content-type': 'application/x-www-form-urlencoded', ...(k ? { 'idempotency-key': k } : {}) },
-    payload: form(body),
+    payload: formBody(body),
   });
 const intentStatus = async (ref: string) =>
   (await b.db.query<{ status: string }>('select status from sandbox_intents where id = $1', [ref])).rows[0]?.status;

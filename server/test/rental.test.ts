@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rentalFee } from '#core/pricing.ts';
 import { toMajor } from '#core/money.ts';
-import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built, ledgerBalanced } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 let b: Built;
@@ -27,15 +27,6 @@ async function untilOut(token: string, tradeNo: string) {
     const r = await check(token, tradeNo);
     return r.json().code === 1 ? null : r;
   }, `order ${tradeNo} answered`);
-}
-
-async function ledgerBalanced() {
-  const audit = await b.app.powerly.ledger.audit();
-  expect(audit.accountsOutOfStep).toEqual([]);
-  for (const c of audit.byCurrency) {
-    expect(Number(c.net), `posted sum in ${c.currency}`).toBe(0);
-    expect(Number(c.pending_net), `pending sum in ${c.currency}`).toBe(0);
-  }
 }
 
 async function pendingHolds(userId: number) {
@@ -98,7 +89,7 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     const { rows: rev } = await b.db.query<{ credits_posted: number }>(
       `select credits_posted from ledger_accounts where owner_type = 'platform' and kind = 'revenue' and currency = 'EUR'`);
     expect(Number(rev[0]!.credits_posted)).toBe(expectedFee);
-    await ledgerBalanced();
+    await ledgerBalanced(b.app);
 
     // The power bank is now in Lisbon, in the server's view and the cabinet's.
     const demo = (await b.app.inject({ method: 'GET', url: '/demo-api/cabinets' })).json().data;
@@ -131,7 +122,7 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
       payload: { qrcode: 'PWL-NYC-001', stripeToken: tok, paymentId: 'card-sandbox' } });
     const again = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: tok, paymentId: 'card-sandbox' });
     expect(again.statusCode).toBe(422);
-    await ledgerBalanced();
+    await ledgerBalanced(b.app);
   });
 
   it('an eject failure cancels the order and voids the hold and the authorisation', async () => {
@@ -150,7 +141,7 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     expect(rows[0]!.status).toBe('voided');
     expect(await b.app.powerly.sandbox.status(rows[0]!.provider_ref)).toBe('voided');
     expect((await get('userInfo', token)).json().data.pyajin).toBe(0);
-    await ledgerBalanced();
+    await ledgerBalanced(b.app);
   });
 });
 
@@ -226,7 +217,7 @@ describe('wallet deposits (yajintype 1) and useBalanceToRent', () => {
     expect((await get('cdb/user/wallet/new', token)).json().data).toEqual([
       { pBalance: 93, pCurrencySymbol: '¥', pCurrencyType: 'CNY', pDepositAmount: 0, pDailiId: 'powerly' },
     ]);
-    await ledgerBalanced();
+    await ledgerBalanced(b.app);
   });
 });
 
@@ -257,7 +248,7 @@ describe('cabinet link', () => {
     expect(await pendingHolds(me.pId)).toBe(0);
     // The top-up stays in the wallet (USD, yajintype 1): the user can borrow with it or withdraw it.
     expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 30, pyajin: 0 });
-    await ledgerBalanced();
+    await ledgerBalanced(b.app);
   });
 
   it('handles a repeated event (QoS 1 redelivery) once', async () => {
@@ -289,7 +280,7 @@ describe('one open rental per user', () => {
     expect(rows.filter((r) => Number(r.zujie) === 2).length).toBe(1);
     const ok = x.statusCode === 200 ? x : y;
     await untilOut(token, ok.json().data.outTradNo);
-    await ledgerBalanced();
+    await ledgerBalanced(b.app);
   });
 });
 
@@ -343,7 +334,7 @@ describe.runIf(process.env.DATABASE_URL)('a rental and a withdrawal of one user 
       await untilOut(token, r.json().data.outTradNo);
       // 200 − the 99 deposit held − the 49 withdrawn.
       expect((await get('cdb/user/wallet/new', token)).json().data).toContainEqual(expect.objectContaining({ pCurrencyType: 'CNY', pBalance: 52, pDepositAmount: 99 }));
-      await ledgerBalanced();
+      await ledgerBalanced(b.app);
     } finally {
       for (const c of [payments, cabinet]) await c.query('rollback').catch(() => undefined);
       for (const c of [payments, cabinet, watch]) await c.end();

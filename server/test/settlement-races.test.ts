@@ -6,7 +6,7 @@ import { MINUTE_MS } from '#core/pricing.ts';
 import type { PowerlyApp } from '../src/app.ts';
 import { uuid } from '../src/lib/ids.ts';
 import { JOB_CHARGE_EXTRA, JOB_HOLD_EXPIRY } from '../src/modules/rentals/service.ts';
-import { build, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
+import { build, cardToken, markHeardFrom, touristToken, waitFor, type Built, ledgerBalanced } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 const HOUR = 60 * MINUTE_MS;
@@ -49,15 +49,6 @@ async function rentedOut(b: Built, qrcode: string, poppedTs = b.clock.now().getT
 
 const jobOf = async (b: Built, kind: string, orderId: string) =>
   Number((await b.db.query<{ id: number }>(`select id from jobs where kind = $1 and payload->>'orderId' = $2 order by id desc limit 1`, [kind, orderId])).rows[0]!.id);
-
-async function ledgerBalanced(app: PowerlyApp) {
-  const audit = await app.powerly.ledger.audit();
-  expect(audit.accountsOutOfStep).toEqual([]);
-  for (const c of audit.byCurrency) {
-    expect(Number(c.net)).toBe(0);
-    expect(Number(c.pending_net)).toBe(0);
-  }
-}
 
 describe('fencing: a job taken over while its provider call is in flight', () => {
   it('rental.charge-extra: the off-session charge above the hold is recorded and booked once', async () => {

@@ -1,7 +1,7 @@
 // Wallet: top-up, withdrawal (held until the provider's payout event), movements, saved cards, the shared
 // idempotency mechanism and the reconciliation check. Each validation rule of spec §5 for withdrawals has a case.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, failNextKeyCompletionOutsideTx, cardToken, touristToken, type Built } from './helper.ts';
+import { build, failNextKeyCompletionOutsideTx, cardToken, touristToken, type Built, formBody } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -11,13 +11,11 @@ beforeAll(async () => {
 });
 afterAll(async () => b?.close());
 
-const form = (body: Record<string, string | number | undefined>) =>
-  new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString();
 const post = (url: string, token: string, body: Record<string, string | number | undefined>, key?: string, lang?: string) =>
   b.app.inject({
     method: 'POST', url: `${API}/${url}`,
     headers: { token, 'content-type': 'application/x-www-form-urlencoded', ...(key ? { 'idempotency-key': key } : {}), ...(lang ? { lang } : {}) },
-    payload: form(body),
+    payload: formBody(body),
   });
 const get = (url: string, token: string) => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
 
