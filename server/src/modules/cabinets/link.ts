@@ -138,10 +138,12 @@ export class MqttCabinetLink implements CabinetLink {
 
   async start(handler: LinkHandler) {
     this.closing = false;
-    // A clean session is enough (v2 delivery does not rely on the broker keeping anything); a stable client id
-    // (MQTT_CLIENT_ID) is still honoured for brokers that require known ids.
-    const stable = this.opts.clientId;
-    const client = this.connector.connect({ clientId: stable ?? `powerly-api-${randomToken(6)}`, clean: !stable, resubscribe: false });
+    // Always a clean session, also with a stable client id (MQTT_CLIENT_ID, honoured for brokers that require known
+    // ids): v2 delivery does not rely on the broker keeping anything, and a persistent session is harmful in a
+    // shared group. A process that dies (kill -9) would leave its session subscribed in the group, and the broker
+    // would queue its share of every cabinet's re-sends for it until the eject's TTL had long passed. With a clean
+    // session the broker drops the member when its connection ends, so the next re-send reaches a live process.
+    const client = this.connector.connect({ clientId: this.opts.clientId ?? `powerly-api-${randomToken(6)}`, clean: true, resubscribe: false });
     this.client = client;
     // Each cabinet's messages are handled one at a time and in order (its heartbeat before its next event); different
     // cabinets' in parallel, at most DISPATCH_CONCURRENCY database units of work at once (a heartbeat waits for its
