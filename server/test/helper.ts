@@ -16,6 +16,7 @@ import { seed } from '../src/db/seed.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { externalBroker, startEmbeddedBroker, type EmbeddedBroker, type MqttConnector } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
+import type { VendorGateway } from '../src/modules/cabinets/vendors/gateway.ts';
 import { SimulatorFleet } from '../src/demo/simulator/fleet.ts';
 import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
 import { serveFrontEnd } from '../src/static.ts';
@@ -107,6 +108,8 @@ export interface BuildOptions {
   publicUrl?: string;
   /** Fastify's logger (tests of what the log may show). */
   logger?: AppDeps['logger'];
+  /** Vendor gateways the link runs (cabinets of other families, modules/cabinets/vendors/). */
+  gateways?: (d: { connector: MqttConnector; clock: TestClock }) => VendorGateway[];
 }
 
 let image: Promise<Blob> | undefined;
@@ -157,7 +160,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     },
     describe: () => base.describe(),
   };
-  const link = new MqttCabinetLink(connector, { prefix, log: quiet, sharedGroup: opts.sharedGroup, clientId: opts.clientId });
+  const link = new MqttCabinetLink(connector, { prefix, log: quiet, sharedGroup: opts.sharedGroup, clientId: opts.clientId,
+    gateways: opts.gateways?.({ connector, clock }) });
   const fleet = opts.simulator === false ? undefined
     : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000, resendMs: opts.resendMs });
   const sandbox = new GatedSandbox(db, clock);

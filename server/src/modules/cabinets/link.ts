@@ -11,6 +11,7 @@ import type { MqttClient } from 'mqtt';
 import { randomToken } from '../../lib/ids.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
 import { checkEvent, parseJson, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage } from './protocol.ts';
+import type { EdgeSink, VendorGateway } from './vendors/gateway.ts';
 
 export interface LinkHandler {
   /**
@@ -129,7 +130,11 @@ export class MqttCabinetLink implements CabinetLink {
 
   constructor(
     private readonly connector: MqttConnector,
-    private readonly opts: { prefix: string; sharedGroup?: string; clientId?: string; log: Logger },
+    private readonly opts: {
+      prefix: string; sharedGroup?: string; clientId?: string; log: Logger;
+      /** Vendor gateways (vendors/): their cabinets' events take the path below, their commands go through them. */
+      gateways?: VendorGateway[];
+    },
   ) {}
 
   isUp() {
@@ -186,6 +191,60 @@ export class MqttCabinetLink implements CabinetLink {
         });
       });
       client.once('error', reject);
+    });
+    for (const g of this.opts.gateways ?? []) await g.start(this.edgeSink(handler));
+  }
+
+  /** Runs `fn` after the cabinet's previous message (in hand), as a message of that cabinet. */
+  private inOrder(key: string, fn: () => Promise<void>) {
+    this.stats.messages++;
+    this.stats.inFlight++;
+    this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.stats.inFlight);
+    const run: Promise<void> = (this.tails.get(key) ?? Promise.resolve())
+      .then(fn)
+      .catch((err: unknown) => this.opts.log.error({ err, cabinetId: key }, 'vendor cabinet message not handled'))
+      .finally(() => {
+        this.stats.inFlight--;
+        this.running.delete(run);
+        if (this.tails.get(key) === run) this.tails.delete(key);
+      });
+    this.tails.set(key, run);
+    this.running.add(run);
+  }
+
+  /**
+   * The path of a vendor cabinet's messages: the same as an MQTT cabinet's (`dispatch`): in order per cabinet,
+   * stored in the inbox before the gateway may acknowledge it to the cabinet, then processed.
+   */
+  private edgeSink(handler: LinkHandler): EdgeSink {
+    return {
+      event: (cabinetId, e) => new Promise<boolean>((resolve, reject) => {
+        if (this.closing) return resolve(false);
+        this.inOrder(cabinetId, async () => {
+          let stored: boolean;
+          try {
+            stored = (e.type === 'heartbeat' && (await this.withRetries(() => handler.presence(cabinetId, e))))
+              || (await this.limited(() => this.withRetries(() => handler.receive(cabinetId, e))));
+          } catch (err) {
+            return reject(err instanceof Error ? err : new Error(String(err)));
+          }
+          resolve(stored);
+          if (e.type === 'heartbeat') this.stats.heartbeats++;
+          if (!stored || e.type === 'heartbeat') return;
+          await this.limited(() => handler.process(cabinetId, e.id));
+          this.stats.events++;
+          this.stats.lag(Date.now() - Date.parse(e.ts));
+        });
+      }),
+      status: (cabinetId, s) => this.edgeCall(cabinetId, () => handler.status(cabinetId, s)),
+      ack: (cabinetId, a) => this.edgeCall(cabinetId, () => handler.ack(cabinetId, a)),
+      reject: (cabinetId, reason, payload) => this.edgeCall(cabinetId, () => handler.reject(cabinetId, reason, payload.slice(0, 2000))),
+    };
+  }
+
+  private edgeCall(cabinetId: string, fn: () => Promise<void>) {
+    return new Promise<void>((resolve, reject) => {
+      this.inOrder(cabinetId, () => this.limited(fn).then(resolve, (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)))));
     });
   }
 
@@ -259,6 +318,8 @@ export class MqttCabinetLink implements CabinetLink {
   }
 
   async send(cabinetId: string, msg: ServerMessage) {
+    const gateway = this.opts.gateways?.find((g) => g.owns(cabinetId));
+    if (gateway) return gateway.send(cabinetId, msg);
     await this.publish(cabinetId, msg);
   }
 
@@ -285,6 +346,7 @@ export class MqttCabinetLink implements CabinetLink {
   /** Takes no new message, waits for those in hand (their event acks still go out), then disconnects. */
   async close() {
     this.closing = true;
+    for (const g of this.opts.gateways ?? []) await g.close().catch((err: unknown) => this.opts.log.warn({ err, family: g.family }, 'vendor gateway close failed'));
     for (const done of this.held.splice(0)) done();
     await Promise.all([...this.running]);
     const c = this.client;

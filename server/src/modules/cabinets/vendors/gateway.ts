@@ -1,0 +1,84 @@
+// What a vendor gateway is to the cabinet link (link.ts): it speaks one family's protocol with its cabinets and
+// turns what they say into the internal protocol's events, and the internal commands into the family's, so nothing
+// above the link knows which family a cabinet is (docs/cabinet-protocol.md "Vendor families").
+import type { CabinetEvent, CabinetStatus, CommandAck, EjectCommand, ServerMessage } from '../protocol.ts';
+
+/** The link's own path for a vendor cabinet's messages (the same inbox, order per cabinet and limits as MQTT's). */
+export interface EdgeSink {
+  /**
+   * Stores the event in the inbox (a heartbeat: reconciles it) and then processes it. Resolves true once stored:
+   * only then may the gateway acknowledge it to the cabinet. False or a rejection: not stored, no acknowledgement.
+   */
+  event(cabinetId: string, e: CabinetEvent): Promise<boolean>;
+  status(cabinetId: string, s: CabinetStatus): Promise<void>;
+  ack(cabinetId: string, a: CommandAck): Promise<void>;
+  /** A message refused or an anomaly reported by the cabinet, counted for an operator (cabinet_rejects). */
+  reject(cabinetId: string, reason: string, payload: string): Promise<void>;
+}
+
+export interface VendorGateway {
+  /** The family's name, for logs and docs ('a8', 'tcp60'). */
+  readonly family: string;
+  /** Whether the link sends this cabinet's commands through this gateway. */
+  owns(cabinetId: string): boolean;
+  /** An internal command for one of its cabinets (an event-ack never comes here: the gateway acknowledges itself). */
+  send(cabinetId: string, msg: ServerMessage): Promise<void>;
+  start(sink: EdgeSink): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a gateway remembers a command's outcome: a repeat of the command (re-published) gets the same event. */
+const REMEMBER_MS = 60 * 60_000;
+
+/**
+ * The ejects a gateway has sent to its cabinets and their outcomes: the vendor families do not carry our command
+ * ids, so the gateway matches an answer to the eject it sent (by cabinet and slot or serial), and makes the
+ * popped / pop-failed event's id from the command's, so every repeat of that answer is one event in the inbox.
+ */
+export class EjectBook {
+  private readonly pending = new Map<string, EjectCommand & { cabinetId: string; serial: string | null }>();
+  private readonly outcomes = new Map<string, { e: CabinetEvent; at: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** The event already made for this command, if any (a repeat: send it again, do not eject twice). */
+  outcome(commandId: string): CabinetEvent | undefined {
+    this.prune();
+    return this.outcomes.get(commandId)?.e;
+  }
+
+  expired(cmd: EjectCommand) {
+    return this.now() > Date.parse(cmd.ts) + cmd.ttlMs;
+  }
+
+  add(cabinetId: string, cmd: EjectCommand, serial: string | null) {
+    this.pending.set(cmd.id, { ...cmd, cabinetId, serial });
+  }
+
+  /** The pending eject this answer is about: the same serial, else the same slot, of that cabinet. */
+  match(cabinetId: string, by: { slot?: number | null; serial?: string | null }) {
+    for (const p of this.pending.values()) {
+      if (p.cabinetId !== cabinetId) continue;
+      if ((by.serial && p.serial === by.serial) || (by.slot != null && p.slot === by.slot)) return p;
+    }
+    return undefined;
+  }
+
+  /** Records the outcome event of a command (made once; a later call returns the first). */
+  settle(commandId: string, make: () => CabinetEvent): CabinetEvent {
+    const known = this.outcomes.get(commandId);
+    if (known) return known.e;
+    const e = make();
+    this.outcomes.set(commandId, { e, at: this.now() });
+    this.pending.delete(commandId);
+    return e;
+  }
+
+  private prune() {
+    const cut = this.now() - REMEMBER_MS;
+    for (const [k, v] of this.outcomes) if (v.at < cut) this.outcomes.delete(k);
+  }
+}
+
+/** The id of the event that answers command `commandId` (stable across repeats). */
+export const outcomeEventId = (commandId: string) => `cmd-${commandId}`;
