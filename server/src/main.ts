@@ -17,6 +17,7 @@ import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
 import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
+import { vendorGatewaysFromEnv } from './modules/cabinets/vendors/from-env.ts';
 import { WeChatApi } from './modules/content/wechat.ts';
 import { mailerFromConfig } from './modules/notify/mailer.ts';
 import { SandboxCardProvider } from './modules/payments/sandbox.ts';
@@ -43,7 +44,8 @@ async function main() {
   const connector = cfg.mqttUrl
     ? externalBroker(cfg.mqttUrl, { username: cfg.mqttUsername, password: cfg.mqttPassword })
     : (broker = await startEmbeddedBroker({ port: cfg.mqttPort, host: cfg.mqttHost, auth: cabinetBrokerAuth(new CabinetCredentialsRepository(db), cfg.mqttPrefix) }));
-  const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console });
+  const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console,
+    gateways: vendorGatewaysFromEnv(process.env, { connector, prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console }) });
 
   // The demo (SANDBOX=on): seed and simulator before the app, which serves the simulator's control API.
   const demo = cfg.production ? undefined : await prepareDemo(cfg, db, connector, clock);

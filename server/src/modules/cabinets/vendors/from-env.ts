@@ -1,0 +1,27 @@
+// Which vendor gateways a process runs (docs/operations.md "Vendor cabinets"): none unless configured.
+//   VENDOR_A8_PREFIX      cabinets of the 0xA8 family (MQTT, same broker) are cabinets {prefix}{uuid}, e.g. VL-
+//   VENDOR_TCP_PORT       the TCP family's server port (with VENDOR_TCP_SECRET, the cabinets' token secret)
+//   VENDOR_TCP_HOST       its address (default 0.0.0.0), VENDOR_TCP_PREFIX its cabinets' id prefix (default BX-)
+import type { MqttConnector } from '../../../mqtt/broker.ts';
+import type { Logger } from '../link.ts';
+import { A8Gateway } from './a8/gateway.ts';
+import type { VendorGateway } from './gateway.ts';
+import { TcpGateway } from './tcp60/gateway.ts';
+
+export function vendorGatewaysFromEnv(
+  env: NodeJS.ProcessEnv,
+  d: { connector: MqttConnector; prefix: string; sharedGroup?: string; log: Logger },
+): VendorGateway[] {
+  const out: VendorGateway[] = [];
+  if (env.VENDOR_A8_PREFIX) out.push(new A8Gateway({ connector: d.connector, idPrefix: env.VENDOR_A8_PREFIX, sharedGroup: d.sharedGroup, log: d.log }));
+  if (env.VENDOR_TCP_PORT) {
+    const port = Number(env.VENDOR_TCP_PORT);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`VENDOR_TCP_PORT is not a port: ${env.VENDOR_TCP_PORT}`);
+    if (!env.VENDOR_TCP_SECRET) throw new Error('VENDOR_TCP_PORT is set but VENDOR_TCP_SECRET (the cabinets\' token secret) is not');
+    out.push(new TcpGateway({
+      port, host: env.VENDOR_TCP_HOST || '0.0.0.0', secret: env.VENDOR_TCP_SECRET, idPrefix: env.VENDOR_TCP_PREFIX || 'BX-', log: d.log,
+      bridge: { connector: d.connector, prefix: d.prefix },
+    }));
+  }
+  return out;
+}

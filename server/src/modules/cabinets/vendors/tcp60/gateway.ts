@@ -1,0 +1,247 @@
+// The binary TCP family's gateway (commands 0x60–0x8F): a TCP server its cabinets connect to (node:net; off
+// unless VENDOR_TCP_PORT is set). A cabinet logs in with its box id and is cabinet `{idPrefix}{boxId}` to the rest
+// of the server. Its frames become internal events, internal ejects become 0x65 borrows
+// (docs/cabinet-protocol.md "Vendor families").
+//
+// Several API processes: a cabinet is connected to one of them. That process sends its commands straight away
+// (it owns the cabinet); the others publish them on the cabinet's internal command topic like any command, and the
+// gateway holding the connection takes them from there and forwards them.
+import net from 'node:net';
+import type { MqttClient } from 'mqtt';
+import { randomToken } from '../../../../lib/ids.ts';
+import type { MqttConnector } from '../../../../mqtt/broker.ts';
+import type { Logger } from '../../link.ts';
+import { parseJson, topics, type CabinetEvent, type ServerMessage } from '../../protocol.ts';
+import { EjectBook, outcomeEventId, type EdgeSink, type VendorGateway } from '../gateway.ts';
+import {
+  TCP_CMD, TcpFramer, decodeAnomaly, decodeEjectResult, decodeInventory, decodeLogin, decodeReturn, decodeTcp, encodeTcp, tcpRequest,
+} from './codec.ts';
+
+export interface TcpGatewayOptions {
+  port: number;
+  host?: string;
+  /** The secret the family's tokens are made with (the operator sets it in the cabinets). */
+  secret: string;
+  idPrefix: string;
+  log: Logger;
+  now?: () => number;
+  /** For commands other processes publish to a cabinet connected here (prefix: MQTT_PREFIX). */
+  bridge?: { connector: MqttConnector; prefix: string };
+  /** A cabinet silent this long is disconnected (its heartbeat is every 30–60 s). */
+  idleMs?: number;
+}
+
+interface Session {
+  socket: net.Socket;
+  cabinetId: string;
+}
+
+export class TcpGateway implements VendorGateway {
+  readonly family = 'tcp60';
+  private server: net.Server | null = null;
+  private sink: EdgeSink | null = null;
+  private bridge: MqttClient | null = null;
+  private readonly sessions = new Map<string, Session>();
+  private readonly sockets = new Set<net.Socket>();
+  private readonly book: EjectBook;
+  private readonly now: () => number;
+
+  constructor(private readonly o: TcpGatewayOptions) {
+    if (!o.secret) throw new Error('the TCP cabinet gateway needs the token secret (VENDOR_TCP_SECRET)');
+    this.now = o.now ?? Date.now;
+    this.book = new EjectBook(this.now);
+  }
+
+  /** The port it listens on (0 in the options: a free one). */
+  get port() {
+    return (this.server?.address() as net.AddressInfo | null)?.port ?? null;
+  }
+
+  owns(cabinetId: string) {
+    return this.sessions.has(cabinetId);
+  }
+
+  async start(sink: EdgeSink) {
+    this.sink = sink;
+    if (this.o.bridge) {
+      const c = this.o.bridge.connector.connect({ clientId: `powerly-tcp-${randomToken(6)}`, clean: true });
+      c.on('message', (topic, payload) => {
+        const id = topic.split('/').at(-2) ?? '';
+        const msg = parseJson<ServerMessage>(payload);
+        if (msg && this.sessions.has(id)) void this.send(id, msg).catch((err: unknown) => this.o.log.warn({ err, cabinetId: id }, 'bridged command not sent'));
+      });
+      c.on('connect', () => {
+        for (const id of this.sessions.keys()) void c.subscribeAsync(topics(this.o.bridge!.prefix, id).commands, { qos: 1 }).catch(() => undefined);
+      });
+      this.bridge = c;
+    }
+    const server = net.createServer((socket) => this.accept(socket));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.o.port, this.o.host ?? '0.0.0.0', () => resolve());
+    });
+  }
+
+  async close() {
+    const s = this.server;
+    this.server = null;
+    for (const socket of this.sockets) socket.destroy();
+    if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+    await this.bridge?.endAsync(true);
+    this.bridge = null;
+    this.sink = null;
+  }
+
+  private accept(socket: net.Socket) {
+    this.sockets.add(socket);
+    socket.setNoDelay(true);
+    socket.setTimeout(this.o.idleMs ?? 180_000, () => socket.destroy());
+    const framer = new TcpFramer();
+    let session: Session | null = null;
+    // One frame at a time per connection, in order (a return is acknowledged only once stored).
+    let chain = Promise.resolve();
+    socket.on('data', (chunk) => {
+      let frames: Buffer[];
+      try {
+        frames = framer.push(chunk);
+      } catch {
+        return socket.destroy();
+      }
+      for (const raw of frames) {
+        chain = chain.then(async () => {
+          let f;
+          try {
+            f = decodeTcp(raw, this.o.secret);
+          } catch (err) {
+            if (session) await this.sink?.reject(session.cabinetId, 'vendor-tcp-malformed', `${(err as Error).message}: ${raw.toString('hex')}`);
+            return void socket.destroy(); // a wrong token: not one of ours
+          }
+          if (!session) {
+            if (f.cmd !== TCP_CMD.login) return void socket.destroy();
+            session = await this.login(socket, f.payload);
+            return;
+          }
+          await this.frame(session, f.cmd, f.payload);
+        }).catch((err: unknown) => this.o.log.error({ err }, 'TCP cabinet frame not handled'));
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      if (!session || this.sessions.get(session.cabinetId)?.socket !== socket) return;
+      this.sessions.delete(session.cabinetId);
+      if (this.bridge) void this.bridge.unsubscribeAsync(topics(this.o.bridge!.prefix, session.cabinetId).commands).catch(() => undefined);
+      void this.sink?.status(session.cabinetId, { v: 2, online: false, ts: this.iso() }).catch(() => undefined);
+    });
+  }
+
+  private iso() {
+    return new Date(this.now()).toISOString();
+  }
+
+  private write(s: Session | net.Socket, cmd: number, payload: Buffer) {
+    const socket = s instanceof net.Socket ? s : s.socket;
+    if (!socket.destroyed) socket.write(encodeTcp(cmd, payload, this.o.secret));
+  }
+
+  private async login(socket: net.Socket, payload: Buffer): Promise<Session | null> {
+    const l = decodeLogin(payload);
+    const cabinetId = `${this.o.idPrefix}${l.boxId}`;
+    const session = { socket, cabinetId };
+    this.sessions.get(cabinetId)?.socket.destroy(); // a reconnect replaces the old connection
+    this.sessions.set(cabinetId, session);
+    if (this.bridge) void this.bridge.subscribeAsync(topics(this.o.bridge!.prefix, cabinetId).commands, { qos: 1 }).catch(() => undefined);
+    this.write(socket, TCP_CMD.login, tcpRequest.result(true));
+    await this.sink?.status(cabinetId, { v: 2, online: true, ts: this.iso() });
+    await this.store(cabinetId, this.heartbeat(l.slots.map((s) => ({ slot: s.slot, bankId: s.bankId, level: s.level }))));
+    return session;
+  }
+
+  private heartbeat(list: { slot: number; bankId: string | null; level: number }[]): CabinetEvent {
+    return {
+      v: 2, id: `hb-${randomToken(6)}`, ts: this.iso(), type: 'heartbeat',
+      slots: list.map((x) => ({ slot: x.slot, powerbankId: x.bankId, battery: x.bankId ? x.level : null })),
+    };
+  }
+
+  /** True once stored (the link's inbox); the caller acknowledges to the cabinet only then. */
+  private async store(cabinetId: string, e: CabinetEvent): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const sink = this.sink;
+      if (!sink) return false;
+      try {
+        return await sink.event(cabinetId, e);
+      } catch (err) {
+        if (attempt >= 5) {
+          this.o.log.error({ err, cabinetId, event: e.id }, 'vendor event not stored');
+          return false;
+        }
+        await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+      }
+    }
+  }
+
+  private async frame(s: Session, cmd: number, p: Buffer) {
+    switch (cmd) {
+      case TCP_CMD.heartbeat:
+        this.write(s, TCP_CMD.heartbeat, tcpRequest.none());
+        // A heartbeat carries no inventory: ask for it (its answer is the internal heartbeat).
+        this.write(s, TCP_CMD.inventory, tcpRequest.none());
+        return;
+      case TCP_CMD.inventory:
+        return void (await this.store(s.cabinetId, this.heartbeat(decodeInventory(p))));
+      case TCP_CMD.borrow:
+      case TCP_CMD.forceEject: {
+        const r = decodeEjectResult(p);
+        const pending = this.book.match(s.cabinetId, { slot: r.slot });
+        if (!pending) return; // an operator's eject, or an answer already handled
+        const e = this.book.settle(pending.id, () => (r.ok && r.bankId
+          ? { v: 2, id: outcomeEventId(pending.id), ts: this.iso(), type: 'popped', commandId: pending.id, slot: r.slot, powerbankId: r.bankId }
+          : { v: 2, id: outcomeEventId(pending.id), ts: this.iso(), type: 'pop-failed', commandId: pending.id, slot: r.slot, reason: r.bankId ? 'jammed' : 'empty' }));
+        return void (await this.store(s.cabinetId, e));
+      }
+      case TCP_CMD.returned: {
+        const r = decodeReturn(p);
+        if (!r.bankId) return this.write(s, TCP_CMD.returned, tcpRequest.returnAnswer(r.slot, false));
+        const e: CabinetEvent = {
+          v: 2, id: `ret-${r.slot}-${r.bankId}-${Math.floor(this.now() / 60_000)}`, ts: this.iso(), type: 'returned', slot: r.slot, powerbankId: r.bankId,
+        };
+        // Acknowledged once stored; not stored: no answer, the cabinet sends the return again.
+        if (await this.store(s.cabinetId, e)) this.write(s, TCP_CMD.returned, tcpRequest.returnAnswer(r.slot, true));
+        return;
+      }
+      case TCP_CMD.slotAnomaly: {
+        const a = decodeAnomaly(p);
+        await this.sink?.reject(s.cabinetId, `vendor-slot-anomaly:${a.kind}`, JSON.stringify(a));
+        this.write(s, TCP_CMD.slotAnomaly, tcpRequest.result(true));
+        this.write(s, TCP_CMD.inventory, tcpRequest.none()); // what the slots hold now settles the records
+        return;
+      }
+      default:
+        // 0x62 firmware, 0x67 restart, 0x69 ICCID, 0x70 / 0x77 volume answers: nothing for the internal protocol.
+        return;
+    }
+  }
+
+  async send(cabinetId: string, msg: ServerMessage) {
+    if (msg.type !== 'eject') return;
+    const s = this.sessions.get(cabinetId);
+    const done = this.book.outcome(msg.id);
+    if (done) return void (await this.store(cabinetId, done));
+    const fail = (reason: 'empty' | 'expired') => this.store(cabinetId, this.book.settle(msg.id, () => ({
+      v: 2, id: outcomeEventId(msg.id), ts: this.iso(), type: 'pop-failed', commandId: msg.id, slot: msg.slot, reason,
+    })));
+    if (this.book.expired(msg)) return void (await fail('expired'));
+    if (msg.slot === null || !s) return void (await fail('empty'));
+    this.book.add(cabinetId, msg, null);
+    this.write(s, TCP_CMD.borrow, tcpRequest.slot(msg.slot));
+  }
+
+  /** Operator commands of the family (no internal equivalent): restart, volume, force eject, queries. */
+  command(cabinetId: string, cmd: number, payload: Buffer = tcpRequest.none()) {
+    const s = this.sessions.get(cabinetId);
+    if (!s) throw new Error(`cabinet ${cabinetId} is not connected here`);
+    this.write(s, cmd, payload);
+  }
+}
