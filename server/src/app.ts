@@ -18,6 +18,8 @@ import type { CabinetLink } from './modules/cabinets/link.ts';
 import { Liveness } from './modules/cabinets/liveness.ts';
 import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
+import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
+import a8RegistrationRoutes from './modules/cabinets/vendors/a8/registration.ts';
 import { CabinetsService } from './modules/cabinets/service.ts';
 import { ScanCache } from './modules/cabinets/scan-cache.ts';
 import demoRoutes from './demo/routes.ts';
@@ -122,6 +124,8 @@ export interface AppDeps {
   publicUrl?: string;
   /** Which Stripe variables are missing (named when SANDBOX=off cannot start). */
   stripeMissing?: string[];
+  /** The 0xA8 cabinet family's HTTP registration (VENDOR_A8_SIGN_KEY; modules/cabinets/vendors/a8/registration.ts). */
+  a8Registration?: { idPrefix: string; signKey: string; broker: { host: string; port: number } };
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
@@ -295,6 +299,11 @@ export async function buildApp(deps: AppDeps) {
   await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
   await app.register(methodReturnRoutes, { payments, repo: externalRepo, clock, payoutNotified: (id, e) => wallet.payoutNotified(id, e) });
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
+  if (deps.a8Registration) {
+    await app.register(a8RegistrationRoutes, {
+      ...deps.a8Registration, clock, credentials: new CabinetCredentialsRepository(db), exists: async (id: string) => Boolean(await cabinetsRepo.find(id)),
+    });
+  }
   if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo, mifi });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.

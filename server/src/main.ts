@@ -17,7 +17,8 @@ import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
 import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
-import { vendorGatewaysFromEnv } from './modules/cabinets/vendors/from-env.ts';
+import { a8RegistrationFromEnv, vendorGatewaysFromEnv } from './modules/cabinets/vendors/from-env.ts';
+import { a8CabinetMay } from './modules/cabinets/vendors/a8/codec.ts';
 import { WeChatApi } from './modules/content/wechat.ts';
 import { mailerFromConfig } from './modules/notify/mailer.ts';
 import { SandboxCardProvider } from './modules/payments/sandbox.ts';
@@ -43,7 +44,11 @@ async function main() {
   // The embedded broker authenticates every network client (cabinets: npm run cabinet:credentials) on MQTT_HOST.
   const connector = cfg.mqttUrl
     ? externalBroker(cfg.mqttUrl, { username: cfg.mqttUsername, password: cfg.mqttPassword })
-    : (broker = await startEmbeddedBroker({ port: cfg.mqttPort, host: cfg.mqttHost, auth: cabinetBrokerAuth(new CabinetCredentialsRepository(db), cfg.mqttPrefix) }));
+    : (broker = await startEmbeddedBroker({ port: cfg.mqttPort, host: cfg.mqttHost, auth: {
+      ...cabinetBrokerAuth(new CabinetCredentialsRepository(db), cfg.mqttPrefix),
+      // Cabinets of the 0xA8 family (VENDOR_A8_PREFIX) also use their own topics.
+      vendorMay: process.env.VENDOR_A8_PREFIX ? a8CabinetMay(process.env.VENDOR_A8_PREFIX) : undefined,
+    } }));
   const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console,
     gateways: vendorGatewaysFromEnv(process.env, { connector, prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console }) });
 
@@ -53,6 +58,7 @@ async function main() {
   // 4. The application.
   const app = await buildApp({
     db, clock, link, fleet: demo?.fleet,
+    a8Registration: a8RegistrationFromEnv(process.env),
     sandbox: new SandboxCardProvider(db, clock, cfg.sandboxPublicKey),
     ejectTtlMs: cfg.ejectTtlMs,
     jobPollMs: 500,

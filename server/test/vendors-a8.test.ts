@@ -1,11 +1,14 @@
 // The "0xA8" cabinet family: the codec byte by byte against frames laid out as the family's document lays them
 // out, and a cabinet of the family (server/test/vendors/a8-cabinet.ts) rented from and returned to end to end.
+import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  A8FrameError, a8Check, a8Command, decodeA8, decodePopupBySerial, decodePopupBySlot, decodeReturned, decodeStatus, decodeWifiScan,
+  A8FrameError, a8CabinetMay, a8Check, a8Command, decodeA8, decodePopupBySerial, decodePopupBySlot, decodeReturned, decodeStatus, decodeWifiScan,
   encodeA8, encodePopupBySerial, encodePopupBySlot, encodeReturned, encodeStatus, encodeWifiScan,
 } from '../src/modules/cabinets/vendors/a8/codec.ts';
 import { A8Gateway } from '../src/modules/cabinets/vendors/a8/gateway.ts';
+import { a8Signature } from '../src/modules/cabinets/vendors/a8/registration.ts';
+import { verifyPassword } from '../src/modules/cabinets/credentials.ts';
 import { A8Cabinet } from './vendors/a8-cabinet.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
@@ -48,6 +51,17 @@ describe('0xA8 codec', () => {
     expect(encodeReturned({ board: 1, hole: 2, state: 1, sn: '12345679', charge: 80, temperature: 28 }).subarray(0, 12)).toEqual(ret.subarray(0, 12));
     expect(decodeWifiScan(decodeA8(hex('A8 00 0B CF 04 43 61 66 65 C4 47')).data)).toEqual([{ ssid: 'Cafe', signal: -60 }]);
     expect(show(encodeWifiScan([{ ssid: 'Cafe', signal: -60 }]))).toBe('A8 00 0B CF 04 43 61 66 65 C4 47');
+  });
+
+  it('the broker lets a cabinet of the family use only its own /powerbank/{uuid}/user/… topics', () => {
+    const may = a8CabinetMay('VL-');
+    expect(may('publish', 'VL-860602069165357', '/powerbank/860602069165357/user/upload')).toBe(true);
+    expect(may('publish', 'VL-860602069165357', '/powerbank/860602069165357/user/heart')).toBe(true);
+    expect(may('subscribe', 'VL-860602069165357', '/powerbank/860602069165357/user/get')).toBe(true);
+    expect(may('publish', 'VL-860602069165357', '/powerbank/860602069165357/user/get')).toBe(false);
+    expect(may('publish', 'VL-860602069165357', '/powerbank/111111111111111/user/upload')).toBe(false);
+    expect(may('subscribe', 'VL-860602069165357', '/powerbank/+/user/get')).toBe(false);
+    expect(may('publish', 'PWL-SH-001', '/powerbank/PWL-SH-001/user/upload')).toBe(false);
   });
 
   it('JSON commands on /user/get, with a timestamp and TTL where the document allows them', () => {
@@ -131,4 +145,29 @@ describe('a cabinet of the 0xA8 family, through its gateway', () => {
       .then(() => undefined);
     await waitFor(async () => (await b.db.query(`select 1 from cabinet_rejects where cabinet_id = $1`, [CABINET])).rows.length > 0, 'the broken frame counted');
   }, 90_000);
+});
+
+describe('0xA8 HTTP registration (MQTT credentials against a signature)', () => {
+  it('hands a registered cabinet its credentials for a signed request; refuses a bad signature and an unknown cabinet', async () => {
+    const b = await build({ simulator: false, a8Registration: { idPrefix: 'VL-', signKey: 'k3y', broker: { host: 'mqtt.example.com', port: 8883 } } });
+    open.push(b);
+    await b.db.query(`insert into cabinets (id, venue_id, slot_count) select $1, venue_id, 4 from cabinets where id = 'PWL-VNO-001'`, [CABINET]);
+    const q = { uuid: UUID, deviceId: '0', simUUID: '89860427092281034392', simMobile: '' };
+    // The document's string with our key: deviceId=0|simMobile=|simUUID=…|uuid=…|key=k3y
+    expect(a8Signature(q, 'k3y')).toBe(createHash('md5').update(`deviceId=0|simMobile=|simUUID=89860427092281034392|uuid=${UUID}|key=k3y`).digest('hex'));
+    const post = (query: Record<string, string>) => b.app.inject({
+      method: 'POST', url: `/api/rentbox/client/connect?${new URLSearchParams(query).toString()}`,
+      headers: { 'content-type': 'text/plain' }, payload: 'hardware=V6086&software=20240904-RBMG-3.0.0.0',
+    });
+    const ok = await post({ ...q, sign: a8Signature(q, 'k3y') });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [clientId, productKey, host, port, username, password] = (ok.json().data as string).split(',');
+    expect([clientId, productKey, host, port, username]).toEqual([UUID, 'powerbank', 'mqtt.example.com', '8883', CABINET]);
+    const { rows } = await b.db.query<{ password_hash: string }>('select password_hash from cabinet_credentials where cabinet_id = $1', [CABINET]);
+    expect(verifyPassword(password!, rows[0]!.password_hash)).toBe(true);
+    expect((await post({ ...q, sign: a8Signature(q, 'other') })).statusCode).toBe(401);
+    const unknown = { ...q, uuid: '111111111111111' };
+    expect((await post({ ...unknown, sign: a8Signature(unknown, 'k3y') })).statusCode).toBe(404);
+    expect((await post({ uuid: 'x/y', deviceId: '0', sign: 'zz' })).statusCode).toBe(400);
+  });
 });

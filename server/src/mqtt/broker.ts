@@ -55,6 +55,8 @@ export interface BrokerAuth {
   prefix: string;
   /** Whether `password` is the credential issued to cabinet `cabinetId`. */
   verifyCabinet(cabinetId: string, password: string): Promise<boolean>;
+  /** Topics a vendor family's cabinet may use besides this protocol's (vendors/a8: /powerbank/{uuid}/user/…). */
+  vendorMay?: (op: 'publish' | 'subscribe', cabinetId: string, topic: string) => boolean;
 }
 
 type Role = { kind: 'internal' } | { kind: 'cabinet'; id: string };
@@ -81,12 +83,14 @@ export async function startEmbeddedBroker(opts: { port: number | null; host?: st
       const role = client ? roles.get(client) : { kind: 'internal' as const };
       if (role?.kind === 'internal') return cb(null);
       if (role?.kind === 'cabinet' && cabinetMay('publish', auth.prefix, role.id, packet.topic)) return cb(null);
+      if (role?.kind === 'cabinet' && auth.vendorMay?.('publish', role.id, packet.topic)) return cb(null);
       cb(new Error(`not allowed to publish ${packet.topic}`)); // MQTT 3.1.1: the client is disconnected
     },
     authorizeSubscribe(client, sub, cb) {
       const role = roles.get(client);
       if (role?.kind === 'internal') return cb(null, sub);
       if (role?.kind === 'cabinet' && cabinetMay('subscribe', auth.prefix, role.id, sub.topic)) return cb(null, sub);
+      if (role?.kind === 'cabinet' && auth.vendorMay?.('subscribe', role.id, sub.topic)) return cb(null, sub);
       cb(null, null); // refused: SUBACK 0x80 (Aedes: a null subscription negates it)
     },
   } : {});

@@ -2,6 +2,7 @@
 //   VENDOR_A8_PREFIX      cabinets of the 0xA8 family (MQTT, same broker) are cabinets {prefix}{uuid}, e.g. VL-
 //   VENDOR_TCP_PORT       the TCP family's server port (with VENDOR_TCP_SECRET, the cabinets' token secret)
 //   VENDOR_TCP_HOST       its address (default 0.0.0.0), VENDOR_TCP_PREFIX its cabinets' id prefix (default BX-)
+//   VENDOR_A8_SIGN_KEY    turns on the 0xA8 family's HTTP registration, with VENDOR_A8_BROKER (host:port told to them)
 import type { MqttConnector } from '../../../mqtt/broker.ts';
 import type { Logger } from '../link.ts';
 import { A8Gateway } from './a8/gateway.ts';
@@ -24,4 +25,13 @@ export function vendorGatewaysFromEnv(
     }));
   }
   return out;
+}
+
+/** The 0xA8 HTTP registration's settings, or undefined when it is off. */
+export function a8RegistrationFromEnv(env: NodeJS.ProcessEnv) {
+  if (!env.VENDOR_A8_SIGN_KEY) return undefined;
+  if (!env.VENDOR_A8_PREFIX) throw new Error('VENDOR_A8_SIGN_KEY is set but VENDOR_A8_PREFIX is not');
+  const m = /^([^:\s]+):(\d{1,5})$/.exec(env.VENDOR_A8_BROKER ?? '');
+  if (!m) throw new Error('VENDOR_A8_SIGN_KEY needs VENDOR_A8_BROKER=host:port (the broker address the cabinets are given)');
+  return { idPrefix: env.VENDOR_A8_PREFIX, signKey: env.VENDOR_A8_SIGN_KEY, broker: { host: m[1]!, port: Number(m[2]) } };
 }

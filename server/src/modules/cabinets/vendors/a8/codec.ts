@@ -298,3 +298,17 @@ export const a8Topics = (uuid: string) => ({
   heart: `/powerbank/${uuid}/user/heart`,
   upload: `/powerbank/${uuid}/user/upload`,
 });
+
+/**
+ * The broker's topic rule for a cabinet of this family (username = cabinet id `{idPrefix}{uuid}`): it may publish
+ * only its own /user/update, /user/heart and /user/upload, and subscribe only to its own /user/get.
+ */
+export function a8CabinetMay(idPrefix: string) {
+  return (op: 'publish' | 'subscribe', cabinetId: string, topic: string): boolean => {
+    if (!idPrefix || !cabinetId.startsWith(idPrefix)) return false;
+    const uuid = cabinetId.slice(idPrefix.length);
+    if (!/^[A-Za-z0-9]{1,40}$/.test(uuid)) return false;
+    const t = a8Topics(uuid);
+    return op === 'subscribe' ? topic === t.get : topic === t.update || topic === t.heart || topic === t.upload;
+  };
+}
