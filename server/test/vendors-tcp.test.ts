@@ -7,6 +7,7 @@ import {
   encodeAnomaly, encodeEjectResult, encodeInventory, encodeLogin, encodeReturn, encodeTcp, tcpRequest, tcpToken, xorChecksum,
 } from '../src/modules/cabinets/vendors/tcp60/codec.ts';
 import { TcpGateway } from '../src/modules/cabinets/vendors/tcp60/gateway.ts';
+import type { EjectCommand } from '../src/modules/cabinets/protocol.ts';
 import { TcpCabinet } from './vendors/tcp-cabinet.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
@@ -93,7 +94,13 @@ describe('a cabinet of the TCP family, through the gateway\'s TCP server', () =>
     await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the rental started (popped)');
     const popped = (await order(b, tradeNo)).powerbank_id!;
     expect(cab.banks).not.toContain(popped);
-    expect(cab.received.some((f) => f.cmd === TCP_CMD.borrow)).toBe(true);
+    expect(cab.received.filter((f) => f.cmd === TCP_CMD.borrow)).toHaveLength(1);
+    // The command re-published (a reconnecting link): the same popped again, no second borrow.
+    const cmd = (await b.db.query<{ payload: unknown }>('select payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!.payload;
+    await b.link.send(CABINET, (typeof cmd === 'string' ? JSON.parse(cmd) : cmd) as EjectCommand);
+    expect(cab.received.filter((f) => f.cmd === TCP_CMD.borrow)).toHaveLength(1);
+    const popEvents = await b.db.query<{ n: number }>(`select count(*)::int as n from cabinet_events where cabinet_id = $1 and type = 'popped'`, [CABINET]);
+    expect(Number(popEvents.rows[0]!.n)).toBe(1);
 
     b.clock.advance(15 * 60_000);
     const answer = await cab.insert(popped);

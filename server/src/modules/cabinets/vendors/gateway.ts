@@ -47,11 +47,17 @@ export class EjectBook {
     return this.outcomes.get(commandId)?.e;
   }
 
+  /** Sent and not answered yet: a repeat of it must not eject again. */
+  isPending(commandId: string) {
+    return this.pending.has(commandId);
+  }
+
   expired(cmd: EjectCommand) {
     return this.now() > Date.parse(cmd.ts) + cmd.ttlMs;
   }
 
   add(cabinetId: string, cmd: EjectCommand, serial: string | null) {
+    this.prune();
     this.pending.set(cmd.id, { ...cmd, cabinetId, serial });
   }
 
@@ -77,6 +83,8 @@ export class EjectBook {
   private prune() {
     const cut = this.now() - REMEMBER_MS;
     for (const [k, v] of this.outcomes) if (v.at < cut) this.outcomes.delete(k);
+    // An eject never answered (the cabinet went away): its TTL has long cancelled the rental.
+    for (const [k, p] of this.pending) if (Date.parse(p.ts) + p.ttlMs < cut) this.pending.delete(k);
   }
 }
 

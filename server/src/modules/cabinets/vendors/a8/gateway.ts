@@ -181,6 +181,7 @@ export class A8Gateway implements VendorGateway {
     if (msg.type !== 'eject') return;
     const done = this.book.outcome(msg.id);
     if (done) return void (await this.store(cabinetId, done)); // a repeat: the same outcome again, no second eject
+    if (this.book.isPending(msg.id)) return; // sent, its answer still to come: a repeat must not eject twice
     const fail = (reason: 'empty' | 'expired') => this.store(cabinetId, this.book.settle(msg.id, () => ({
       v: 2, id: outcomeEventId(msg.id), ts: new Date(this.now()).toISOString(), type: 'pop-failed', commandId: msg.id, slot: msg.slot, reason,
     })));

@@ -229,6 +229,7 @@ export class TcpGateway implements VendorGateway {
     const s = this.sessions.get(cabinetId);
     const done = this.book.outcome(msg.id);
     if (done) return void (await this.store(cabinetId, done));
+    if (this.book.isPending(msg.id)) return; // sent, its answer still to come: a repeat must not eject twice
     const fail = (reason: 'empty' | 'expired') => this.store(cabinetId, this.book.settle(msg.id, () => ({
       v: 2, id: outcomeEventId(msg.id), ts: this.iso(), type: 'pop-failed', commandId: msg.id, slot: msg.slot, reason,
     })));
