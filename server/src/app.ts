@@ -47,6 +47,7 @@ import { MifiService } from './modules/mifi/service.ts';
 import { RentalsService } from './modules/rentals/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
+import { fleetServices, type Fleet } from './fleet.ts';
 import venueRoutes from './modules/venues/routes.ts';
 import walletRoutes, { webhookRoutes } from './modules/wallet/routes.ts';
 import { WalletRepository } from './modules/wallet/repository.ts';
@@ -194,7 +195,7 @@ export async function buildApp(deps: AppDeps) {
   const liveness = new Liveness(clock, deps.offlineAfterMs);
   const liveRepo = new LiveRepository(db);
   const live = new LiveService({ db, repo: liveRepo, clock, log });
-  const venues = new VenuesService(new VenuesRepository(db), liveness);
+  const venues = new VenuesService(new VenuesRepository(db), liveness, clock);
   const cabinetsRepo = new CabinetsRepository(db, liveness);
   const embedRepo = new EmbedRepository(db);
   const payments = new PaymentsService(paymentsRepo, providers, clock, {
@@ -249,7 +250,8 @@ export async function buildApp(deps: AppDeps) {
     // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi });
+  const fleet = fleetServices({ db, clock, liveness });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -354,6 +356,8 @@ declare module 'fastify' {
       live: LiveService;
       /** Wi-Fi packages and boxes. */
       mifi: MifiService;
+      /** The fleet's operations: agents, venues, price plans, cabinets, the Wi-Fi catalogue, dead jobs. */
+      fleet: Fleet;
     };
   }
 }

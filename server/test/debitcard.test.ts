@@ -98,7 +98,7 @@ describe('debitcard live (the Stripe adapter against the Stripe test server)', (
       paymentMethods: { powerly: { debitcard: {} }, kiosk: {} },
     });
     fake.now = () => Math.floor(b.clock.now().getTime() / 1000);
-    await b.db.query(`insert into agents (id, name) values ('kiosk', 'Kiosk') on conflict do nothing`);
+    await b.app.powerly.fleet.agents.create({ id: 'kiosk', name: 'Kiosk', currencies: [], origins: [] });
     api = inject(b);
     await cabinetsOnline(b, ['PWL-VNO-001']);
   }, 60_000);

@@ -267,3 +267,21 @@ export function failNextKeyCompletionOutsideTx(b: Built) {
     return Promise.reject(new Error('process stopped after the commit'));
   };
 }
+
+const everyDay = (open: string, close: string) => {
+  const d = [{ open, close }];
+  return { weekly: { mon: d, tue: d, wed: d, thu: d, fri: d, sat: d, sun: d }, exceptions: [] };
+};
+
+/** A live venue at (lat, lng) in EUR, open 09:00-21:00, as fleet.venues.create takes it; `over` changes fields. */
+export function venueFixture(id: string, lat: number, lng: number, over: Record<string, unknown> = {}) {
+  return { id, name: id, city: 'x', address: 'addr', lat, lng, currency: 'EUR', state: 'live', openingHours: everyDay('09:00', '21:00'), ...over };
+}
+
+/** A unit price plan as fleet.plans.create takes it (EUR 1 per 30 min, cap 6, deposit 25); `over` changes fields. */
+export function planFixture(over: Record<string, unknown> = {}) {
+  return {
+    deviceKind: 'cdb', type: 'unit', unitPrice: 100, unitLength: 30, priceUnit: 'minute', freeMinutes: 0, dailyCap: 600,
+    deposit: 2500, depositType: 'preauth', overtimeAmount: 2500, overtimeDays: 2, ...over,
+  };
+}

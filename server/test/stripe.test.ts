@@ -25,7 +25,7 @@ beforeAll(async () => {
     },
   });
   fake.now = () => Math.floor(b.clock.now().getTime() / 1000);
-  await b.db.query(`insert into agents (id, name) values ('go9', 'GO9'), ('other', 'Other') on conflict do nothing`);
+  for (const [id, name] of [['go9', 'GO9'], ['other', 'Other']]) await b.app.powerly.fleet.agents.create({ id, name, currencies: [], origins: [] });
   // The simulated cabinets have said hello: a rent at an offline cabinet is refused before any money moves.
   await cabinetsOnline(b, ['PWL-VNO-001', 'PWL-LIS-001']);
 }, 60_000);

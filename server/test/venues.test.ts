@@ -1,7 +1,7 @@
 // The map's geographic search (cdb/shop/listnear): view radius, distance order, antimeridian, poles — checked
 // against a brute-force haversine scan — and live availability from the cabinets' last reports.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, markHeardFrom, touristToken, type Built } from './helper.ts';
+import { build, markHeardFrom, touristToken, venueFixture, type Built } from './helper.ts';
 import { boundingBox, haversineMetres, viewRadiusMetres } from '../src/modules/venues/geo.ts';
 import { OFFLINE_AFTER_MS } from '../src/modules/cabinets/liveness.ts';
 
@@ -25,10 +25,7 @@ async function near(lat: number, lng: number, zoomLevel?: number, path = 'cdb/sh
 let n = 0;
 async function venue(lat: number, lng: number, prefix = 'T'): Promise<string> {
   const id = `${prefix}-${++n}`;
-  await b.db.query(
-    `insert into venues (id, name, city, address, hours, logo_url, lat, lng, currency) values ($1,$1,'x','addr','9-21','',$2,$3,'EUR')`,
-    [id, lat, lng],
-  );
+  await b.app.powerly.fleet.venues.create(venueFixture(id, lat, lng));
   return id;
 }
 

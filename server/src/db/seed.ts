@@ -1,5 +1,9 @@
-// Demo data, seeded on first start and idempotent (every insert is "on conflict do nothing"): four venues in
-// three currencies, each with a cabinet of power banks, and a real price strategy per venue.
+// Demo data, seeded on first start and idempotent (what exists is left as it is): four venues in three currencies,
+// each with a cabinet of power banks, and a real price strategy per venue. Made through the fleet's service
+// operations (server/src/fleet.ts), as an operator would.
+import { fleetServices, type Fleet } from '../fleet.ts';
+import { systemClock } from '../lib/clock.ts';
+import { FieldErrors } from '../lib/validate.ts';
 import type { Db } from './db.ts';
 
 function logo(initials: string, bg: string): string {
@@ -78,15 +82,26 @@ export const SEED_REGIONS = [
 /** Price of one day (or of the whole day package) in minor units per currency. */
 const RATE = { CNY: 1500, EUR: 200, USD: 220 } as const;
 
-async function seedCatalogue(db: Db) {
+/** Runs a creation; a "taken" refusal (already seeded) is skipped, so the seed can run on every start. */
+async function once(create: () => Promise<unknown>): Promise<void> {
+  try {
+    await create();
+  } catch (err) {
+    if (!(err instanceof FieldErrors && err.problems.every((p) => p.code === 'duplicate'))) throw err;
+  }
+}
+
+async function seedCatalogue(fleet: Fleet) {
   let sort = 0;
   for (const r of SEED_REGIONS) {
-    await db.query('insert into mifi_regions (id, name, flag_url, sort) values ($1,$2,$3,$4) on conflict (id) do nothing', [r.id, r.name, flag(r.name.slice(0, 2).toUpperCase()), sort++]);
+    await once(() => fleet.mifi.createRegion({
+      id: r.id, name: r.name, flagUrl: flag(r.name.slice(0, 2).toUpperCase()), sort: sort++,
+      countries: r.countries.map(([code, name, timeZone]) => ({ code, name, timeZone, flagUrl: flag(code) })),
+    }));
     const skus: { id: string; country: string | null; name: string; kind: 'days' | 'unlimited' | 'mb'; value: number; isPackage: boolean; days: number; factor: number }[] = [
       { id: `${r.id}-all-7d`, country: null, name: 'Regional', kind: 'days', value: 7, isPackage: true, days: 7, factor: 6 },
     ];
-    for (const [code, name, tz] of r.countries) {
-      await db.query('insert into mifi_countries (code, name, region_id, time_zone, flag_url) values ($1,$2,$3,$4,$5) on conflict (code) do nothing', [code, name, r.id, tz, flag(code)]);
+    for (const [code] of r.countries) {
       skus.push(
         { id: `${code.toLowerCase()}-unl`, country: code, name: 'Daily', kind: 'unlimited', value: 0, isPackage: false, days: 1, factor: 1 },
         { id: `${code.toLowerCase()}-500mb`, country: code, name: 'Light', kind: 'mb', value: 500, isPackage: false, days: 1, factor: 0.5 },
@@ -94,70 +109,77 @@ async function seedCatalogue(db: Db) {
       );
     }
     for (const k of skus) {
-      await db.query(
-        `insert into mifi_skus (id, region_id, country_code, name, plan_kind, plan_value, is_package, days) values ($1,$2,$3,$4,$5,$6,$7,$8) on conflict (id) do nothing`,
-        [k.id, r.id, k.country, k.name, k.kind, k.value, k.isPackage, k.days],
-      );
-      for (const [cur, rate] of Object.entries(RATE)) {
-        await db.query('insert into mifi_sku_prices (sku_id, currency, price) values ($1,$2,$3) on conflict do nothing', [k.id, cur, Math.round(rate * k.factor)]);
-      }
+      await once(() => fleet.mifi.createSku({
+        id: k.id, regionId: r.id, countryCode: k.country, name: k.name, planKind: k.kind, planValue: k.value, isPackage: k.isPackage, days: k.days,
+        prices: Object.entries(RATE).map(([currency, rate]) => ({ currency, price: Math.round(rate * k.factor) })),
+      }));
     }
   }
 }
 
 export async function seed(db: Db): Promise<void> {
+  const fleet = fleetServices({ db, clock: systemClock });
   await db.tx(async () => {
-    await seedCatalogue(db);
-    for (const v of SEED_VENUES) await seedVenue(db, v);
+    await seedCatalogue(fleet);
+    for (const v of SEED_VENUES) await seedVenueWith(fleet, v);
   });
+}
+
+/** The seeded plans charge from the start of time: every test clock and demo date sees them. */
+const ALWAYS = '1970-01-01T00:00:00.000Z';
+const UNITS = ['minute', 'hour', 'day'] as const;
+
+function planInput(venueId: string, deviceKind: 'cdb' | 'station' | 'mifi', p: SeedVenue['plan']) {
+  return {
+    venueId, deviceKind, type: 'unit', unitPrice: p.unitPrice, unitLength: p.unitLength, priceUnit: UNITS[p.priceUnit], freeMinutes: p.freeMinutes,
+    dailyCap: p.dailyCap, deposit: p.deposit, depositType: p.depositType === 1 ? 'wallet' : 'preauth', overtimeAmount: p.overtimeAmount,
+    overtimeDays: p.overtimeDays, effectiveFrom: ALWAYS,
+  };
 }
 
 /** One venue with its plans, cabinet, power banks, boxes and stations (idempotent; also the benches' cabinets). */
 export async function seedVenue(db: Db, v: SeedVenue): Promise<void> {
-  await db.query(
-    `insert into venues (id, name, city, address, hours, description, logo_url, lat, lng, currency)
-     values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10) on conflict (id) do nothing`,
-    [v.id, v.name, v.city, v.address, v.hours, v.description, v.logo, v.lat, v.lng, v.currency],
-  );
-  for (const [kind, p] of [['cdb', v.plan], ...(v.stations ? [['station', v.stations.plan] as const] : [])] as const) {
-    await db.query(
-      `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
-         overtime_amount, overtime_days, deposit_type) values ($1,$2,1,$3,$4,$5,$6,$7,$8,$9,$10,$11) on conflict (venue_id, device_kind) do nothing`,
-      [v.id, kind, p.unitPrice, p.unitLength, p.priceUnit, p.freeMinutes, p.dailyCap, p.deposit, p.overtimeAmount, p.overtimeDays, p.depositType],
-    );
+  await seedVenueWith(fleetServices({ db, clock: systemClock }), v);
+}
+
+async function seedVenueWith(fleet: Fleet, v: SeedVenue): Promise<void> {
+  const [open, close] = v.hours.split('-') as [string, string];
+  const day = [{ open, close }];
+  await once(() => fleet.venues.create({
+    id: v.id, name: v.name, names: { 'en-US': v.name }, city: v.city, address: v.address, description: v.description, logoUrl: v.logo,
+    lat: v.lat, lng: v.lng, currency: v.currency, state: 'live',
+    openingHours: { weekly: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day }, exceptions: [] },
+  }));
+  await once(() => fleet.plans.create(planInput(v.id, 'cdb', v.plan)));
+  if (v.stations) await once(() => fleet.plans.create(planInput(v.id, 'station', v.stations!.plan)));
+  if (v.boxes) {
+    const deposit = v.boxes.deposit;
+    await once(() => fleet.plans.create(planInput(v.id, 'mifi', {
+      unitPrice: 0, unitLength: 1, priceUnit: 2, freeMinutes: 0, dailyCap: 0, deposit, overtimeAmount: deposit, overtimeDays: 30, depositType: 1,
+    })));
   }
-  const ins = await db.query(
-    'insert into cabinets (id, venue_id, slot_count) values ($1,$2,$3) on conflict (id) do nothing',
-    [v.cabinet.id, v.id, v.cabinet.slots],
-  );
-  if (ins.rowCount !== 1) return; // already seeded: power banks may have moved since
+  try {
+    await fleet.cabinets.register({ id: v.cabinet.id, slots: v.cabinet.slots, venueId: v.id });
+  } catch (err) {
+    // Already seeded: power banks may have moved since.
+    if (err instanceof FieldErrors && err.problems.every((p) => p.code === 'duplicate')) return;
+    throw err;
+  }
   const city = v.cabinet.id.split('-')[1];
   for (let i = 1; i <= v.cabinet.powerbanks; i++) {
-    await db.query(
-      `insert into powerbanks (id, state, cabinet_id, slot) values ($1, 'in_cabinet', $2, $3) on conflict (id) do nothing`,
-      [`PB-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, i],
-    );
+    await fleet.cabinets.registerDevice({ id: `PB-${city}-${String(i).padStart(4, '0')}`, cabinetId: v.cabinet.id, slot: i });
   }
   const boxes = v.boxes?.serials ?? [];
-  if (v.boxes) {
-    await db.query(
-      `insert into price_plans (venue_id, device_kind, kind, unit_price, unit_length, price_unit, free_minutes, daily_cap, deposit,
-         overtime_amount, overtime_days, deposit_type) values ($1,'mifi',1,0,1,2,0,0,$2,$2,30,1) on conflict (venue_id, device_kind) do nothing`,
-      [v.id, v.boxes.deposit],
-    );
-  }
   for (const [i, sn] of boxes.entries()) {
-    await db.query(
-      `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'mifi') on conflict (id) do nothing`,
-      [sn, v.cabinet.id, v.cabinet.slots - boxes.length + 1 + i],
-    );
-    await db.query('insert into mifi_boxes (sn, ssid, password) values ($1, $2, $3) on conflict (sn) do nothing',
-      [sn, `Powerly-${sn.slice(-4)}`, `pw-${sn.toLowerCase().replace(/[^a-z0-9]/g, '')}`]);
+    await fleet.mifi.createBox({
+      sn, ssid: `Powerly-${sn.slice(-4)}`, password: `pw-${sn.toLowerCase().replace(/[^a-z0-9]/g, '')}`,
+      cabinetId: v.cabinet.id, slot: v.cabinet.slots - boxes.length + 1 + i,
+    });
   }
-  for (let i = 1; i <= (v.stations?.count ?? 0); i++) {
-    await db.query(
-      `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, 'station') on conflict (id) do nothing`,
-      [`PS-${city}-${String(i).padStart(4, '0')}`, v.cabinet.id, v.cabinet.slots - boxes.length - (v.stations?.count ?? 0) + i],
-    );
+  const stations = v.stations?.count ?? 0;
+  for (let i = 1; i <= stations; i++) {
+    await fleet.cabinets.registerDevice({
+      id: `PS-${city}-${String(i).padStart(4, '0')}`, kind: 'station', cabinetId: v.cabinet.id, slot: v.cabinet.slots - boxes.length - stations + i,
+    });
   }
 }

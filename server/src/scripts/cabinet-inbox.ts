@@ -8,7 +8,8 @@
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { openDb } from '../db/db.ts';
-import { CabinetsRepository } from '../modules/cabinets/repository.ts';
+import { fleetServices } from '../fleet.ts';
+import { systemClock } from '../lib/clock.ts';
 
 const cfg = loadConfig();
 if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
@@ -17,27 +18,25 @@ if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
 }
 const [action = 'list', arg] = process.argv.slice(2);
 const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
-const repo = new CabinetsRepository(db);
+const { cabinets } = fleetServices({ db, clock: systemClock });
 try {
   if (action === 'retry' && arg) {
-    const ok = await repo.retryEvent(arg, new Date());
+    const ok = await cabinets.retryEvent(arg);
     console.info(ok ? `${arg}: pending again, the inbox poller of a running server processes it` : `${arg}: no dead event with this id`);
     process.exitCode = ok ? 0 : 1;
   } else if (action === 'release' && arg) {
-    const ok = await repo.release(arg);
+    const ok = await cabinets.releasePowerbank(arg);
     console.info(ok ? `${arg}: released, lendable where it is` : `${arg}: not quarantined`);
     process.exitCode = ok ? 0 : 1;
   } else if (action === 'list' || action === 'pending') {
     const state = action === 'pending' ? 'pending' : 'dead';
-    const { counts, events } = await repo.inbox(state);
+    const { counts, events, rejects, quarantined: q } = await cabinets.inbox(state);
     console.info(`inbox: ${counts.map((c) => `${c.state} ${c.n}`).join(', ') || 'empty'}`);
     for (const e of events) {
       console.info(`  ${e.state} ${e.id} ${e.type} received ${new Date(e.received_at).toISOString()} attempts ${e.attempts}: ${e.last_error ?? ''}`);
     }
-    const rejects = await repo.rejects();
     console.info(`refused messages: ${rejects.length ? '' : 'none'}`);
     for (const r of rejects) console.info(`  ${r.cabinet_id} ${r.reason} ×${r.count}, last ${new Date(r.last_at).toISOString()}: ${r.last_payload ?? ''}`);
-    const q = await repo.quarantined();
     console.info(`quarantined power banks: ${q.length ? '' : 'none'}`);
     for (const b of q) console.info(`  ${b.id} in ${b.cabinet_id ?? '?'} slot ${b.slot ?? '?'}`);
   } else {

@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { openDb } from '../db/db.ts';
-import { JobsRepository } from '../jobs/repository.ts';
+import { fleetServices } from '../fleet.ts';
+import { systemClock } from '../lib/clock.ts';
 
 const cfg = loadConfig();
 if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
@@ -14,13 +15,13 @@ if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
 }
 const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
 try {
-  const repo = new JobsRepository(db);
+  const { deadJobs } = fleetServices({ db, clock: systemClock });
   const at = process.argv.indexOf('--retry');
   if (at >= 0) {
     const id = Number(process.argv[at + 1]);
-    console.info((await repo.revive(id, new Date())) ? `job ${id} is due again` : `job ${id} is not dead`);
+    console.info((await deadJobs.retry(id)) ? `job ${id} is due again` : `job ${id} is not dead`);
   } else {
-    const dead = await repo.dead(1000);
+    const dead = await deadJobs.list(1000);
     for (const j of dead) {
       console.info(`${j.id}\t${new Date(j.dead_at).toISOString()}\t${j.kind}\t${JSON.stringify(j.payload)}\t${j.attempts} attempts\t${j.last_error ?? ''}`);
     }

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { Account } from '../ledger/repository.ts';
 import { CLOSED_BY_RETURN } from '../rentals/repository.ts';
 import { LIVE_SESSION } from '../auth/repository.ts';
-import type { PlanRow, VenueRow } from '../venues/repository.ts';
+import { EFFECTIVE_PLAN, PLAN_KINDS, type PlanRow, type VenueRow } from '../venues/repository.ts';
 import type { Liveness } from './liveness.ts';
 
 /** A command sent to a cabinet (cabinet_commands), as `command()` reads it. */
@@ -98,16 +98,16 @@ export class CabinetsRepository {
     }>(
       `with me as (select u.id as user_id, s.expires_at from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$2', '$3')})
        select me.user_id, me.expires_at, x.* from me left join lateral (
-         select c.id, c.venue_id, c.slot_count, c.online, c.last_seen_at, to_jsonb(v) as venue, to_jsonb(p) as plan,
-              (select to_jsonb(pm) from price_plans pm where pm.venue_id = v.id and pm.device_kind = 'mifi') as mifi_plan,
+         select c.id, c.venue_id, c.slot_count, c.online, c.last_seen_at, to_jsonb(v) as venue, ${EFFECTIVE_PLAN('v', '$6', '$3')} as plan,
+              ${EFFECTIVE_PLAN('v', `'mifi'`, '$3')} as mifi_plan,
               (select to_jsonb(a) from ledger_accounts a
                 where a.owner_type = 'user' and a.owner_id = me.user_id::text and a.currency = v.currency and a.agent_id = $4 and a.kind = 'wallet'
                 limit 1) as wallet,
               (select coalesce(jsonb_object_agg(k.kind, k.n), '{}'::jsonb) from
                  (select b.kind, count(*)::int as n from powerbanks b where b.cabinet_id = c.id and b.state = 'in_cabinet' group by b.kind) k) as counts,
-              (select array_agg(pp.device_kind order by pp.device_kind) from price_plans pp where pp.venue_id = v.id) as plan_kinds,
+              ${PLAN_KINDS('v', '$3')} as plan_kinds,
               (select count(*)::int from orders o where o.user_id = me.user_id and o.zujie = any($5::smallint[]) and not o.settled) as open_count
-           from cabinets c join venues v on v.id = c.venue_id left join price_plans p on p.venue_id = v.id and p.device_kind = $6
+           from cabinets c join venues v on v.id = c.venue_id
           where c.id = $1) x on true`,
       [cabinetId, session.tokenHash, session.at, agent, openStates, kind],
       { name: 'cabinets.scanView' },

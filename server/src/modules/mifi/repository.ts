@@ -237,3 +237,47 @@ export class MifiRepository {
     return rows[0]?.id;
   }
 }
+
+/** The package catalogue and the boxes as the fleet's operations create them (modules/mifi/catalogue-admin.ts). */
+export class MifiCatalogueRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** A region and its countries; false when the region id is taken. */
+  async insertRegion(r: { id: string; name: string; flagUrl: string; sort: number }, countries: { code: string; name: string; timeZone: string; flagUrl: string }[]) {
+    const res = await this.db.query('insert into mifi_regions (id, name, flag_url, sort) values ($1, $2, $3, $4) on conflict (id) do nothing', [r.id, r.name, r.flagUrl, r.sort]);
+    if (res.rowCount !== 1) return false;
+    for (const c of countries) {
+      await this.db.query('insert into mifi_countries (code, name, region_id, time_zone, flag_url) values ($1, $2, $3, $4, $5)', [c.code, c.name, r.id, c.timeZone, c.flagUrl]);
+    }
+    return true;
+  }
+
+  /** Which of these country codes exist (anywhere), and whether the region exists. */
+  async known(regionId: string, countries: string[]) {
+    const { rows } = await this.db.query<{ code: string }>('select code from mifi_countries where code = any($1)', [countries]);
+    const { rows: r } = await this.db.query('select 1 from mifi_regions where id = $1', [regionId]);
+    return { region: r.length === 1, countries: new Set(rows.map((x) => x.code.trim())) };
+  }
+
+  async countryRegion(code: string) {
+    const { rows } = await this.db.query<{ region_id: string }>('select region_id from mifi_countries where code = $1', [code]);
+    return rows[0]?.region_id;
+  }
+
+  /** A SKU with its price per currency; false when the id is taken. */
+  async insertSku(s: { id: string; regionId: string; countryCode: string | null; name: string; planKind: string; planValue: number; isPackage: boolean; days: number }, prices: { currency: string; price: number }[]) {
+    const res = await this.db.query(
+      `insert into mifi_skus (id, region_id, country_code, name, plan_kind, plan_value, is_package, days) values ($1,$2,$3,$4,$5,$6,$7,$8) on conflict (id) do nothing`,
+      [s.id, s.regionId, s.countryCode, s.name, s.planKind, s.planValue, s.isPackage, s.days],
+    );
+    if (res.rowCount !== 1) return false;
+    for (const p of prices) await this.db.query('insert into mifi_sku_prices (sku_id, currency, price) values ($1, $2, $3)', [s.id, p.currency, p.price]);
+    return true;
+  }
+
+  /** A box; false when the serial is taken. */
+  async insertBox(b: { sn: string; ssid: string; password: string }) {
+    const res = await this.db.query('insert into mifi_boxes (sn, ssid, password) values ($1, $2, $3) on conflict (sn) do nothing', [b.sn, b.ssid, b.password]);
+    return res.rowCount === 1;
+  }
+}

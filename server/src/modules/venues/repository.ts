@@ -15,7 +15,12 @@ export interface VenueRow {
 }
 
 export interface PlanRow {
-  venue_id: string;
+  id: number;
+  venue_id: string | null;
+  agent_id: string | null;
+  device_kind: DeviceKind;
+  currency: string;
+  effective_from: Date | string;
   kind: number;
   unit_price: number;
   unit_length: number;
@@ -64,6 +69,20 @@ const STOCK = (live: string) => `left join lateral (
      where c.venue_id = n.id
   ) s on true`;
 
+/**
+ * The plan of kind `kind` in effect at `at` for the venue row `v`, as JSON: the venue's own plan with the latest
+ * effective time not after `at`, else its agent's in the venue's currency. Every read of a venue's plan uses it.
+ */
+export const EFFECTIVE_PLAN = (v: string, kind: string, at: string) => `(select to_jsonb(pe) from price_plans pe
+   where pe.device_kind = ${kind} and pe.effective_from <= ${at}
+     and (pe.venue_id = ${v}.id or (pe.venue_id is null and pe.agent_id = ${v}.agent_id and pe.currency = ${v}.currency))
+   order by pe.venue_id is null, pe.effective_from desc limit 1)`;
+
+/** The device kinds the venue row `v` has a plan in effect for at `at`, in order. */
+export const PLAN_KINDS = (v: string, at: string) => `(select array_agg(distinct pk.device_kind order by pk.device_kind) from price_plans pk
+   where pk.effective_from <= ${at}
+     and (pk.venue_id = ${v}.id or (pk.venue_id is null and pk.agent_id = ${v}.agent_id and pk.currency = ${v}.currency)))`;
+
 /** Great-circle distance in metres from ($1, $2) in SQL (same formula as geo.ts haversineMetres). */
 const HAVERSINE = `2 * 6371000 * asin(least(1, sqrt(
     power(sin(radians(v.lat - $1) / 2), 2) + cos(radians($1)) * cos(radians(v.lat)) * power(sin(radians(v.lng - $2) / 2), 2))))`;
@@ -76,11 +95,11 @@ export class VenuesRepository {
     return rows[0];
   }
 
-  /** The venue and its price plan in one round trip. */
-  async withPlan(venueId: string, kind: DeviceKind = 'cdb') {
+  /** The venue and its price plan in effect at `at`, in one round trip. */
+  async withPlan(venueId: string, kind: DeviceKind, at: Date) {
     const { rows } = await this.db.query<VenueRow & { plan: PlanRow | string | null }>(
-      'select v.*, to_jsonb(p) as plan from venues v left join price_plans p on p.venue_id = v.id and p.device_kind = $2 where v.id = $1',
-      [venueId, kind],
+      `select v.*, ${EFFECTIVE_PLAN('v', '$2', '$3')} as plan from venues v where v.id = $1`,
+      [venueId, kind, at],
     );
     const r = rows[0];
     if (!r) return undefined;
@@ -89,15 +108,12 @@ export class VenuesRepository {
     return { venue: venue as VenueRow, plan: parsed ?? undefined };
   }
 
-  async mifiDeposit(currency: string) {
-    const { rows } = await this.db.query<{ deposit: number }>(
-      `select p.deposit from price_plans p join venues v on v.id = p.venue_id where p.device_kind = 'mifi' and v.currency = $1 order by p.deposit limit 1`, [currency]);
+  /** The lowest Wi-Fi box deposit of the 'mifi' plans in effect at `at` at venues in `currency` (0: none). */
+  async mifiDeposit(currency: string, at: Date) {
+    const { rows } = await this.db.query<{ deposit: number | string | null }>(
+      `select min((m.plan->>'deposit')::bigint) as deposit from (select ${EFFECTIVE_PLAN('v', `'mifi'`, '$2')} as plan from venues v where v.currency = $1) m`,
+      [currency, at]);
     return Number(rows[0]?.deposit ?? 0);
-  }
-
-  async plan(venueId: string, kind: DeviceKind = 'cdb') {
-    const { rows } = await this.db.query<PlanRow>('select * from price_plans where venue_id = $1 and device_kind = $2', [venueId, kind]);
-    return rows[0];
   }
 
   /**
@@ -114,7 +130,7 @@ export class VenuesRepository {
       `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
          select * from (
            select v.*, ${HAVERSINE} as distance from venues v
-            where v.lat between $3 and $4 and (v.lng between $5 and $6 or v.lng between $7 and $8)
+            where v.state = 'live' and v.lat between $3 and $4 and (v.lng between $5 and $6 or v.lng between $7 and $8)
          ) w where w.distance <= $9 order by w.distance, w.id limit $10
        ) n ${STOCK('$11')} order by n.distance, n.id`,
       [p.lat, p.lng, p.latMin, p.latMax, a![0], a![1], r2[0], r2[1], p.radius, p.limit, p.liveSince],
@@ -132,7 +148,7 @@ export class VenuesRepository {
     const { rows } = await this.db.query<NearbyShopRow>(
       `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
          select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v
-          where $3 = '%%' or v.name ilike $3 or v.address ilike $3 or v.city ilike $3
+          where v.state = 'live' and ($3 = '%%' or v.name ilike $3 or v.address ilike $3 or v.city ilike $3)
        ) n ${STOCK('$4')}
        where true ${keep}
        order by n.distance nulls last, n.name, n.id limit $5`,

@@ -5,7 +5,7 @@ import type { DeviceKind } from '#core/devices.ts';
 import { toMajor } from '#core/money.ts';
 import { planFromWire, type PricePlan, type WirePriceStrategy } from '#core/pricing.ts';
 import { notFound } from '../../lib/errors.ts';
-import { systemClock } from '../../lib/clock.ts';
+import { systemClock, type Clock } from '../../lib/clock.ts';
 import { Liveness } from '../cabinets/liveness.ts';
 import { boundingBox, viewRadiusMetres } from './geo.ts';
 import { VenuesRepository, type PlanRow, type ShopRow, type VenueRow } from './repository.ts';
@@ -53,15 +53,17 @@ export class VenuesService {
   constructor(
     private readonly repo: VenuesRepository,
     private readonly liveness = new Liveness(systemClock),
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** The Wi-Fi box deposit in a currency: the 'mifi' plan of a venue in that currency (0 when none has one). */
   async mifiDeposit(currency: string): Promise<number> {
-    return this.repo.mifiDeposit(currency);
+    return this.repo.mifiDeposit(currency, this.clock.now());
   }
 
+  /** The venue with its plan of `kind` in effect now (a rental snapshots it: orders.plan). */
   async priced(venueId: string, kind: DeviceKind = 'cdb'): Promise<PricedVenue> {
-    const found = await this.repo.withPlan(venueId, kind);
+    const found = await this.repo.withPlan(venueId, kind, this.clock.now());
     return pricedVenue(found?.venue, found?.plan);
   }
 

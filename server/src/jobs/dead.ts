@@ -1,0 +1,18 @@
+// The operator's view of dead jobs (a compensation, capture or payout that exhausted its attempts): list them,
+// and make one due again with a fresh attempt budget once its cause is fixed. `npm run jobs:dead` calls these.
+import type { Clock } from '../lib/clock.ts';
+import type { DeadJob, JobsRepository } from './repository.ts';
+
+export class DeadJobsService {
+  constructor(private readonly d: { repo: JobsRepository; clock: Clock }) {}
+
+  /** Dead jobs, newest first, with their last error. */
+  list(limit = 100): Promise<DeadJob[]> {
+    return this.d.repo.dead(Math.max(1, Math.min(limit, 1000)));
+  }
+
+  /** Due again now; false when the job is not dead. */
+  retry(id: number): Promise<boolean> {
+    return Number.isSafeInteger(id) && id > 0 ? this.d.repo.revive(id, this.d.clock.now()) : Promise.resolve(false);
+  }
+}
