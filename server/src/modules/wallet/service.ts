@@ -9,9 +9,11 @@
 //               customer must finish (3-D Secure, a provider's page or phone prompt) is followed by the guard
 //               instead: credited when paid (even if the customer never returns), released after its deadline.
 //   withdrawal  withdrawals.ts.
-import { toMajor, toMinor } from '#core/money.ts';
+import { toMinor } from '#core/money.ts';
 import { PAYOUTS, type PayoutConfig } from '../../config/payouts.ts';
 import { Withdrawals } from './withdrawals.ts';
+import { movements, type MovementsQuery } from './movements.ts';
+import type { BankPayoutRail } from '../payments/payouts/rail.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -24,7 +26,7 @@ import type { Logger } from '../cabinets/link.ts';
 import type { UserRow } from '../auth/repository.ts';
 import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider, type ProviderEvent } from '../payments/provider.ts';
+import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { chargeNotOurs, isChargeNotOurs, type PaymentsService } from '../payments/service.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency } from './payouts.ts';
@@ -41,7 +43,7 @@ export const TOPUP_GUARD_MS = 120_000;
 export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
 /** What a top-up credits: whose wallet, how much, under which order number and provider key. */
 interface TopUpTarget { userId: number; outTradeNo: string; amount: number; currency: string; agent: string; key: string }
-export interface WithdrawalResult { tixianOrderId: string; balance: number; currency: string; status: 'pending' }
+export interface WithdrawalResult { tixianOrderId: string; balance: number; currency: string; status: 'pending' | 'awaiting_payout' }
 
 export interface WalletDeps {
   db: Db;
@@ -55,6 +57,8 @@ export interface WalletDeps {
   payouts?: PayoutConfig;
   /** Tells the user's open screens that the wallet changed (delivered when the unit of work commits). */
   live: Pick<LiveService, 'publish'>;
+  /** The bank payout adapters (payments/payouts/); none: every bank withdrawal awaits an operator. */
+  rails?: BankPayoutRail[];
 }
 
 export class WalletService {
@@ -72,30 +76,18 @@ export class WalletService {
   }
 
 
-  // ── Withdrawal (withdrawals.ts) ──────────────────────────────────────────────────────────────────────────
-
-  /** POST cdb/mine/tixian/apply: checks the amount and tells which refund types and channels apply. */
-  apply(user: UserRow, inp: Parameters<Withdrawals['apply']>[1]) {
-    return this.withdrawals.apply(user, inp);
-  }
-
-  /** POST cdb/mine/tixian/create: validates, holds the amount and requests the payout. */
-  create(user: UserRow, inp: Parameters<Withdrawals['create']>[1]) {
-    return this.withdrawals.create(user, inp);
-  }
-
-  /** A provider webhook delivery (verified by signature, applied once per event id). */
-  providerEvent(providerId: string, raw: string, signature: string | undefined) {
-    return this.withdrawals.providerEvent(providerId, raw, signature);
-  }
-
-  /** A payout's outcome notified by a payment method's provider (verified by its adapter). */
-  payoutNotified(providerId: string, e: ProviderEvent) {
-    return this.withdrawals.payoutNotified(providerId, e);
-  }
+  // ── Withdrawal: withdrawals.ts (apply, create, payout events), bank payouts: bank-payouts.ts ─────────────
 
   findWithdrawal(id: string) {
     return this.withdrawals.findWithdrawal(id);
+  }
+  /** An operator paid an awaiting bank payout: the bank's reference, who and why (idempotent, under the row's lock). */
+  recordManualPayout(withdrawalId: string, bankReference: string, actor: string, reason?: string) {
+    return this.withdrawals.bank.recordManualPayout(withdrawalId, bankReference, actor, reason);
+  }
+  /** An operator refuses an awaiting bank payout: the money goes back to the wallet (idempotent). */
+  rejectPayout(withdrawalId: string, reason: string, actor: string) {
+    return this.withdrawals.bank.rejectPayout(withdrawalId, reason, actor);
   }
 
   // ── Balances ────────────────────────────────────────────────────────────────────────────────────────────
@@ -294,27 +286,10 @@ export class WalletService {
     if (jobId !== null) await comp.runNow(jobId);
   }
 
-  // ── Movements ───────────────────────────────────────────────────────────────────────────────────────────
+  // ── Movements (movements.ts) ────────────────────────────────────────────────────────────────────────────
 
-  async movements(user: UserRow, inp: { currency?: string; agentId?: string; page: number; pageSize: number }) {
-    const currency = inp.currency ? parseCurrency(inp.currency) : null;
-    const agent = inp.agentId || null;
-    const { total, rows } = await this.d.ledger.walletMovements(user.id, { currency, agent, limit: inp.pageSize, offset: (inp.page - 1) * inp.pageSize });
-    // A withdrawal's movements (its hold, and the hold's post) show the withdrawal's status.
-    const withdrawals = await this.d.repo.statusByHold(rows.map((r) => r.pending_id ?? r.id));
-    return {
-      total,
-      records: rows.map((r) => ({
-        id: r.id,
-        type: r.code,
-        orderId: r.order_id ?? '',
-        amount: (r.credit ? 1 : -1) * toMajor(Number(r.amount), r.currency),
-        currency: r.currency,
-        pDailiId: r.agent_id,
-        status: withdrawals.get(r.pending_id ?? r.id) ?? (r.flag === 'pending' ? 'pending' : 'done'),
-        createdAt: new Date(r.created_at).toISOString(),
-      })),
-    };
+  movements(user: UserRow, inp: MovementsQuery) {
+    return movements(this.d, user, inp);
   }
 
   // ── Saved cards ─────────────────────────────────────────────────────────────────────────────────────────

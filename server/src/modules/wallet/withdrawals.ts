@@ -14,11 +14,16 @@ import type { PayoutConfig } from '../../config/payouts.ts';
 import { parseAmount, parseCurrency, parseReceiver, parseRemark, REFUND, validateAccount } from './payouts.ts';
 import type { WalletRepository } from './repository.ts';
 import type { WalletDeps, WithdrawalResult } from './service.ts';
+import { BankPayouts } from './bank-payouts.ts';
 
 export const JOB_PAYOUT_SUBMIT = 'wallet.payout-submit';
 
 export class Withdrawals {
+  /** Bank withdrawals: a real payout adapter, or an operator's recorded bank transfer (bank-payouts.ts). */
+  readonly bank: BankPayouts;
+
   constructor(private readonly d: WalletDeps, private readonly payouts: PayoutConfig) {
+    this.bank = new BankPayouts({ ...d, rails: d.rails ?? [] });
     d.jobs.register(JOB_PAYOUT_SUBMIT, (p) => this.submitPayout(String(p.withdrawalId)));
   }
 
@@ -33,7 +38,7 @@ export class Withdrawals {
     return { cfg: { channels: [...(base?.channels ?? []), ...methods.map((m) => m.channel)], manual: base?.manual ?? null }, methods };
   }
 
-  /** The payout provider: today the card provider also pays out (sandbox; a real one plugs in the same way). */
+  /** A refund to a card the sandbox card provider charged (test mode) is one of its payouts. */
   private payoutProvider(): PaymentProvider {
     return this.d.payments.providers.get('sandbox');
   }
@@ -79,12 +84,14 @@ export class Withdrawals {
       if (earlier) {
         await this.submitPayout(earlier.id).catch(() => undefined);
         const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
-        return { tixianOrderId: earlier.id, balance, currency, status: 'pending' as const };
+        return { tixianOrderId: earlier.id, balance, currency, status: earlier.status === 'awaiting_payout' ? 'awaiting_payout' as const : 'pending' as const };
       }
     }
     const { cfg, methods } = this.payoutConfig(currency, agent);
     if (!cfg) throw refused('error.wallet.withdrawUnsupported');
     let methodProvider: PaymentProvider | undefined;
+    // A payouts.json channel or a manual transfer is a bank withdrawal: a real rail pays it, or an operator does.
+    let bank = false;
     let channelId: string | null = null;
     let account: Record<string, string> | null = null;
     let remark: string | null = null;
@@ -102,6 +109,7 @@ export class Withdrawals {
       // A payment method's channel pays out through that method.
       const m = methods.find((x) => x.channel.paymentId === channel.paymentId);
       if (m) methodProvider = this.d.payments.providers.get(m.provider.id);
+      else bank = true;
     } else if (inp.refundType === REFUND.manual) {
       if (!cfg.manual) throw refused('error.wallet.refundTypeUnavailable');
       if (cfg.manual.remark) {
@@ -112,6 +120,7 @@ export class Withdrawals {
         account = {};
       }
       channelId = 'manual';
+      bank = true;
     } else {
       throw badRequest('error.wallet.refundTypeUnavailable');
     }
@@ -119,7 +128,8 @@ export class Withdrawals {
     const now = this.d.clock.now();
     // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
     const charged = cardPayment ? await this.d.payments.find(cardPayment.id) : undefined;
-    const provider = methodProvider ?? (charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
+    const rail = bank ? this.bank.railFor(channelId!, currency) : undefined;
+    const provider = bank ? null : methodProvider ?? (charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
       ? this.d.payments.providers.get(charged.provider) : this.payoutProvider());
     const ledger = this.d.ledger;
     // The answer is the balance this withdrawal left, as stored with the request's key (its replays answer the same).
@@ -133,20 +143,28 @@ export class Withdrawals {
         channelId = locked.id;
       }
       const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
-      const clearing = await ledger.account(providerOwner(provider.id), 'clearing', currency, agent);
       let holdId: string;
       try {
-        holdId = await ledger.transfer({ debit: wallet, credit: clearing, amount, code: 'withdrawal', orderId: id, at: now, pending: true, mustNotOverdraw: true });
+        holdId = provider
+          ? await ledger.transfer({
+            debit: wallet, credit: await ledger.account(providerOwner(provider.id), 'clearing', currency, agent),
+            amount, code: 'withdrawal', orderId: id, at: now, pending: true, mustNotOverdraw: true,
+          })
+          : await this.bank.moveToTransit(wallet, { id, currency, agent, amount, at: now });
       } catch (e) {
         if (e instanceof AppError && e.key === 'error.insufficientBalance') throw refused('error.wallet.insufficientBalance');
         throw e;
       }
       await this.d.repo.insertWithdrawal({
         id, user_id: user.id, agent_id: agent, currency, amount, refund_type: inp.refundType, channel_id: channelId,
-        account_data: account, remark, hold_transfer_id: holdId, provider: provider.id, request_key: inp.key ?? null, at: now,
+        account_data: account, remark, hold_transfer_id: holdId, provider: provider?.id ?? rail?.id ?? null, request_key: inp.key ?? null, at: now,
+        bank, status: bank && !rail ? 'awaiting_payout' : 'pending',
       });
-      await this.d.jobs.enqueue(JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
-      const r: WithdrawalResult = { tixianOrderId: id, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency, status: 'pending' };
+      if (provider) await this.d.jobs.enqueue(JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
+      else await this.bank.schedule(id, rail, now);
+      const r: WithdrawalResult = {
+        tixianOrderId: id, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency, status: bank && !rail ? 'awaiting_payout' : 'pending',
+      };
       await commitIdempotencyKey(r);
       await this.d.live.publish(user.id, { kind: 'wallet' });
       return r;
@@ -159,6 +177,7 @@ export class Withdrawals {
   /** Requests the payout for a withdrawal (idempotent: the provider dedupes by the withdrawal id). */
   async submitPayout(withdrawalId: string) {
     const wd = await this.d.repo.withdrawal(withdrawalId);
+    if (wd?.bank) return this.bank.run(wd.id);
     if (!wd || wd.status !== 'pending' || wd.provider_ref) return;
     const provider = wd.provider && this.d.payments.providers.has(wd.provider) ? this.d.payments.providers.get(wd.provider) : this.payoutProvider();
     if (wd.refund_type === REFUND.card && !provider.capabilities.payout) return this.refundToCard(wd, provider);
@@ -228,7 +247,7 @@ export class Withdrawals {
       if (e.type !== 'payout.paid' && e.type !== 'payout.failed') return 'ignored' as const;
       const wd = await this.d.repo.withdrawalForPayout(providerId, e.data.ref);
       if (!wd) throw notFound('error.notFound'); // not stored yet: roll back so the redelivery applies it
-      if (wd.status !== 'pending') return 'ignored' as const;
+      if (wd.status !== 'pending' || wd.bank) return 'ignored' as const;
       if (e.type === 'payout.paid') await this.d.ledger.postPending(wd.hold_transfer_id, Number(wd.amount), now);
       else await this.d.ledger.voidPending(wd.hold_transfer_id, now);
       await this.d.repo.settleWithdrawal(wd.id, e.type === 'payout.paid' ? 'paid' : 'rejected', e.data.failureCode ?? null, now);
