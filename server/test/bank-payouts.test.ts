@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { stripeSettingsFromEnv } from '../src/config/stripe.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { openPglite, type Db } from '../src/db/db.ts';
+import pg from 'pg';
+import { openDb, openPglite, type Db } from '../src/db/db.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/mqtt/broker.ts';
 import { signInSettingsFromEnv } from '../src/modules/auth/signin-config.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
@@ -45,8 +46,12 @@ async function production(payoutRails: BankPayoutRail[] = []) {
   return app;
 }
 
+// PGlite, or PostgreSQL when DATABASE_URL is set (a schema of its own, dropped at the end).
+const url = process.env.DATABASE_URL;
+const schema = `test_bank_payouts_${process.pid}_${Date.now()}`;
+
 beforeAll(async () => {
-  db = await openPglite();
+  db = url ? await openDb({ databaseUrl: url, schema }) : await openPglite();
   await migrate(db);
   broker = await startEmbeddedBroker({ port: null });
   wise = await new FakeWise('wise-live-token', 7654321, { EUR: 500 }).start();
@@ -55,6 +60,12 @@ afterAll(async () => {
   await wise.stop();
   await broker.close();
   await db.close();
+  if (url) {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`drop schema if exists ${schema} cascade`);
+    await c.end();
+  }
 });
 
 /** A rider with `euros` in their EUR wallet (credited through the ledger, as any top-up is). */
