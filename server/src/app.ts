@@ -27,6 +27,8 @@ import { EmbedCodesRepository, EmbedRepository } from './modules/embed/repositor
 import embedRoutes from './modules/embed/routes.ts';
 import { EmbedService } from './modules/embed/service.ts';
 import { ProviderRegistry } from './modules/payments/provider.ts';
+import type { BankPayoutRail } from './modules/payments/payouts/rail.ts';
+import { SandboxBankRail } from './modules/payments/payouts/sandbox.ts';
 import { PaymentsRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
 import { SandboxCardProvider, sandboxSavedCards } from './modules/payments/sandbox.ts';
@@ -127,6 +129,8 @@ export interface AppDeps {
   stripeMissing?: string[];
   /** The 0xA8 cabinet family's HTTP registration (VENDOR_A8_SIGN_KEY; modules/cabinets/vendors/a8/registration.ts). */
   a8Registration?: { idPrefix: string; signKey: string; broker: { host: string; port: number } };
+  /** Real bank payout adapters (config/payouts-rails.ts); a bank withdrawal none pays awaits an operator. */
+  payoutRails?: BankPayoutRail[];
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
@@ -238,13 +242,17 @@ export async function buildApp(deps: AppDeps) {
     { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
     (err) => log.warn({ err }, 'sms gateway failed'),
   );
-  const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs, live });
+  // Bank withdrawals: the real payout adapters, and the sandbox's only in test mode (never with SANDBOX=off).
+  const rails = [...(deps.payoutRails ?? []), ...(sandboxOn ? [new SandboxBankRail()] : [])];
+  const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs, live, rails });
   // saveCardFlag: a method that saves the card after a paid payment (Flutterwave) hands it to the wallet's saved cards.
   for (const [agent, list] of byAgent) for (const p of list) if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c);
-  // The sandbox's payout events reach the same handler as a real provider's webhook POST.
-  sandbox.connect(jobs, async (raw, signature) => {
-    await wallet.providerEvent(sandbox.id, raw, signature);
-  });
+  // The sandbox's payout events reach the same handler as a real provider's webhook POST (test mode only).
+  if (sandboxOn) {
+    sandbox.connect(jobs, async (raw, signature) => {
+      await wallet.withdrawals.providerEvent(sandbox.id, raw, signature);
+    });
+  }
   const embed = new EmbedService({
     repo: embedRepo, codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
     // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
@@ -299,7 +307,7 @@ export async function buildApp(deps: AppDeps) {
     await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
   }
   await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
-  await app.register(methodReturnRoutes, { payments, repo: externalRepo, clock, payoutNotified: (id, e) => wallet.payoutNotified(id, e) });
+  await app.register(methodReturnRoutes, { payments, repo: externalRepo, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) });
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
   if (deps.a8Registration) {
     await app.register(a8RegistrationRoutes, {

@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.ts';
 import { loadConfig, productionRefusals } from './config.ts';
 import { stripeSettingsFromEnv } from './config/stripe.ts';
+import { payoutRailsFromEnv } from './config/payouts-rails.ts';
 import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { prepareDemo } from './demo/index.ts';
@@ -30,6 +31,8 @@ async function main() {
   // 1. Configuration. Production (SANDBOX=off or NODE_ENV=production) refuses to start without its secrets.
   const cfg = loadConfig();
   const stripe = stripeSettingsFromEnv(process.env);
+  const payoutRails = payoutRailsFromEnv(process.env);
+  if (payoutRails.problems.length) throw new Error(payoutRails.problems.join('; '));
   const clock = systemClock;
   const refusals = productionRefusals(cfg);
   if (refusals.length) throw new Error(`production mode (SANDBOX=off / NODE_ENV=production), but these are missing: ${refusals.join('; ')}`);
@@ -73,6 +76,7 @@ async function main() {
     publicUrl: cfg.publicUrl,
     signIn: signInSettingsFromEnv(process.env),
     logger: loggerOptions(process.env.LOG_LEVEL || 'warn'),
+    payoutRails: payoutRails.rails,
   });
   const built = await serveFrontEnd(app, cfg.distDir);
 

@@ -263,7 +263,7 @@ describe('idempotency keys complete inside the business transaction', () => {
       amount, code: 'adjustment', orderId: null, at: b.clock.now(),
     });
     await credit(5000);
-    const wallet = b.app.powerly.wallet as unknown as { submitPayout(id: string): Promise<void> };
+    const wallet = b.app.powerly.wallet.withdrawals as unknown as { submitPayout(id: string): Promise<void> };
     const orig = wallet.submitPayout;
     wallet.submitPayout = async function (this: unknown, id: string) {
       wallet.submitPayout = orig;

@@ -122,8 +122,8 @@ describe('recovery after a crash between the money move and the stored response'
     expect(again.outTradeNo).toBe(first.outTradeNo);
     expect((await wallet(token, 'EUR'))?.pBalance).toBe(25);
     const wk = key();
-    const w1 = await funds.create(auth, { refundType: 0, amount: '5', currency: 'EUR', key: wk });
-    const w2 = await funds.create(auth, { refundType: 0, amount: '5', currency: 'EUR', key: wk });
+    const w1 = await funds.withdrawals.create(auth, { refundType: 0, amount: '5', currency: 'EUR', key: wk });
+    const w2 = await funds.withdrawals.create(auth, { refundType: 0, amount: '5', currency: 'EUR', key: wk });
     expect(w2.tixianOrderId).toBe(w1.tixianOrderId);
     expect((await wallet(token, 'EUR'))?.pBalance).toBe(20);
     await invariants();

@@ -12,7 +12,7 @@ import { dateTime } from '../ui/format.ts';
 import './wallet.css';
 
 const PAGE = 10;
-const KNOWN = ['wallet_topup', 'withdrawal', 'deposit_hold', 'deposit_topup', 'deposit_preauth', 'rent', 'deposit_release'];
+const KNOWN = ['wallet_topup', 'withdrawal', 'deposit_hold', 'deposit_topup', 'deposit_preauth', 'rent', 'deposit_release', 'withdrawal_reversal'];
 
 export default function WalletList() {
   const t = useT();
@@ -67,7 +67,7 @@ export default function WalletList() {
             <li key={m.id} className="movement">
               <div>
                 <div>{t(`wallet.list.types.${KNOWN.includes(m.type) ? m.type : 'other'}`)}</div>
-                <div className="hint">{dateTime(m.createdAt, lang)} · {t(`wallet.list.status.${['pending', 'paid', 'rejected'].includes(m.status) ? m.status : 'done'}`)}</div>
+                <div className="hint">{dateTime(m.createdAt, lang)} · {t(`wallet.list.status.${['pending', 'awaiting_payout', 'paid', 'rejected'].includes(m.status) ? m.status : 'done'}`)}</div>
               </div>
               <span className={m.amount > 0 ? 'credit' : 'debit'}>{fmt(m)}</span>
             </li>

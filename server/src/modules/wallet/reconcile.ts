@@ -4,7 +4,9 @@
 //   3. a pending transfer is resolved at most once, and a post never exceeds its pending amount;
 //   4. no user wallet is overdrawn (available = posted credits − posted debits − pending debits ≥ 0);
 //   5. transfers are in their accounts' currency and move a positive amount between two accounts;
-//   6. withdrawals agree with their holds: pending ↔ open hold, paid ↔ posted in full, rejected ↔ voided.
+//   6. withdrawals agree with their holds: pending ↔ open hold, paid ↔ posted in full, rejected ↔ voided; a bank
+//      withdrawal's request transfer and settlement: still open (pending, awaiting payout) ↔ no settlement, paid or
+//      rejected ↔ one settlement of its amount.
 // 1–5 are the ledger's own checks (LedgerRepository); 6 joins the wallet's withdrawals to the ledger's holds.
 import type { Queryable } from '../../db/db.ts';
 import { LedgerRepository } from '../ledger/repository.ts';
@@ -30,11 +32,21 @@ export async function checkLedger(db: Queryable): Promise<Violation[]> {
 
   const withdrawals = await new WalletRepository(db).allWithHolds();
   const holds = new Map<string, Awaited<ReturnType<LedgerRepository['holdsWithResolution']>>>();
-  for (const h of await ledger.holdsWithResolution(withdrawals.map((w) => w.hold_transfer_id))) {
+  const ids = withdrawals.flatMap((w) => [w.hold_transfer_id, ...(w.settle_transfer_id ? [w.settle_transfer_id] : [])]);
+  for (const h of await ledger.holdsWithResolution(ids)) {
     holds.set(h.id, [...(holds.get(h.id) ?? []), h]);
   }
   const disagreeing: object[] = [];
   for (const w of withdrawals) {
+    if (w.bank) {
+      const open = w.status === 'pending' || w.status === 'awaiting_payout';
+      const settled = w.settle_transfer_id ? holds.get(w.settle_transfer_id)?.[0] : undefined;
+      const request = holds.get(w.hold_transfer_id)?.[0];
+      if (Number(request?.amount) !== Number(w.amount) || open !== !w.settle_transfer_id || (!open && Number(settled?.amount) !== Number(w.amount))) {
+        disagreeing.push({ id: w.id, status: w.status, settlement: w.settle_transfer_id, amount: w.amount });
+      }
+      continue;
+    }
     for (const h of holds.get(w.hold_transfer_id) ?? []) {
       const amount = Number(w.amount);
       const resolved = h.resolved == null ? null : Number(h.resolved);

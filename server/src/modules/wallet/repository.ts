@@ -12,11 +12,18 @@ export interface WithdrawalRow {
   channel_id: string | null;
   account_data: Record<string, string> | null;
   remark: string | null;
-  status: 'pending' | 'paid' | 'rejected' | 'manual_review';
+  status: 'pending' | 'awaiting_payout' | 'paid' | 'rejected' | 'manual_review';
   hold_transfer_id: string;
   provider: string | null;
   provider_ref: string | null;
   created_at: Date;
+  /** A bank withdrawal (bank-payouts.ts): its money is in payouts in transit, not held. */
+  bank: boolean;
+  bank_reference: string | null;
+  settled_by: string | null;
+  settle_reason: string | null;
+  failure_code: string | null;
+  settle_transfer_id: string | null;
 }
 
 export interface SavedCardRow {
@@ -42,14 +49,46 @@ export class WalletRepository {
 
   // ---- withdrawals ----
 
-  async insertWithdrawal(w: Omit<WithdrawalRow, 'status' | 'provider_ref' | 'created_at'> & { request_key: string | null; at: Date }) {
+  async insertWithdrawal(w: Pick<WithdrawalRow, 'id' | 'user_id' | 'agent_id' | 'currency' | 'amount' | 'refund_type' | 'channel_id' | 'account_data' | 'remark' | 'hold_transfer_id' | 'provider'>
+    & { request_key: string | null; at: Date; bank?: boolean; status?: 'pending' | 'awaiting_payout' }) {
     await this.db.query(
       `insert into withdrawals (id, user_id, agent_id, currency, amount, refund_type, channel_id, account_data, remark, status,
-         hold_transfer_id, provider, request_key, created_at, updated_at)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,'pending',$10,$11,$12,$13,$13)`,
+         hold_transfer_id, provider, request_key, created_at, updated_at, bank)
+       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$14,$10,$11,$12,$13,$13,$15)`,
       [w.id, w.user_id, w.agent_id, w.currency, w.amount, w.refund_type, w.channel_id, w.account_data ? JSON.stringify(w.account_data) : null,
-        w.remark, w.hold_transfer_id, w.provider, w.request_key, w.at],
+        w.remark, w.hold_transfer_id, w.provider, w.request_key, w.at, w.status ?? 'pending', w.bank ?? false],
     );
+  }
+
+  /** A withdrawal locked for its settlement (bank payouts: rail outcome, operator's record or rejection). */
+  async lockWithdrawal(id: string) {
+    const { rows } = await this.db.query<WithdrawalRow>('select * from withdrawals where id = $1 for update', [id]);
+    return rows[0];
+  }
+
+  /** A bank payout a person must make now (no rail pays it, or its rail needs an operator). */
+  async awaitPayout(id: string, reason: string, ref: string | null, at: Date) {
+    await this.db.query(
+      `update withdrawals set status = 'awaiting_payout', settle_reason = $2, provider_ref = coalesce(provider_ref, $3), updated_at = $4
+        where id = $1 and status = 'pending'`, [id, reason, ref, at],
+    );
+  }
+
+  async settleBank(id: string, s: { status: 'paid' | 'rejected'; bankReference: string | null; settledBy: string; reason: string | null; transferId: string; at: Date }) {
+    await this.db.query(
+      `update withdrawals set status = $2, bank_reference = $3, settled_by = $4, settle_reason = coalesce($5, settle_reason),
+         failure_code = case when $2 = 'rejected' then $5 else failure_code end, settle_transfer_id = $6, updated_at = $7
+        where id = $1`,
+      [id, s.status, s.bankReference, s.settledBy, s.reason, s.transferId, s.at],
+    );
+  }
+
+  /** Bank payouts awaiting an operator, oldest first. */
+  async awaitingPayouts(limit: number) {
+    const { rows } = await this.db.query<WithdrawalRow>(
+      `select * from withdrawals where status = 'awaiting_payout' order by created_at, id limit $1`, [limit],
+    );
+    return rows;
   }
 
   async withdrawal(id: string) {
@@ -100,8 +139,8 @@ export class WalletRepository {
 
   /** Every withdrawal with its hold (for the ledger check). */
   async allWithHolds() {
-    const { rows } = await this.db.query<{ id: string; status: string; amount: number; hold_transfer_id: string }>(
-      'select id, status, amount, hold_transfer_id from withdrawals order by created_at, id',
+    const { rows } = await this.db.query<{ id: string; status: string; amount: number; hold_transfer_id: string; bank: boolean; settle_transfer_id: string | null }>(
+      'select id, status, amount, hold_transfer_id, bank, settle_transfer_id from withdrawals order by created_at, id',
     );
     return rows;
   }

@@ -57,7 +57,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
       response: { 200: Envelope(WithdrawApplyResult) },
     },
     preHandler: app.requireUser,
-  }, async (req) => ok(await funds.apply(currentUser(req), req.body)));
+  }, async (req) => ok(await funds.withdrawals.apply(currentUser(req), req.body)));
 
   app.post('/cdb/mine/tixian/create', {
     schema: {
@@ -69,7 +69,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     },
     preHandler: app.requireUser,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
-    return withdrawalBody(await funds.create(currentUser(req), { ...req.body, key: req.headers['idempotency-key'] }));
+    return withdrawalBody(await funds.withdrawals.create(currentUser(req), { ...req.body, key: req.headers['idempotency-key'] }));
   }, { committed: withdrawalBody }));
 
   app.get('/cdb/user/wallet/list', {
@@ -169,7 +169,7 @@ export async function webhookRoutes(app: App, opts: { wallet: WalletService }) {
     // Only a raw JSON body can carry a valid signature; any other content type (a form body) fails it: 400.
     const raw = typeof req.body === 'string' ? req.body : '';
     const sig = req.params.provider.startsWith('stripe') ? req.headers['stripe-signature'] : req.headers['sandbox-signature'];
-    const result = await opts.wallet.providerEvent(req.params.provider, raw, sig);
+    const result = await opts.wallet.withdrawals.providerEvent(req.params.provider, raw, sig);
     return { received: true, result };
   });
 }
