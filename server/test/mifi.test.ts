@@ -220,7 +220,7 @@ describe('a process that dies between the charge and the order', () => {
     // The order's transaction never happens (the process is gone as far as the database can tell).
     let crash!: (e: Error) => void;
     const dead = new Promise<never>((_, reject) => (crash = reject));
-    const mifi = b.app.powerly.mifi as unknown as { settleCard: () => Promise<void> };
+    const mifi = (b.app.powerly.mifi as unknown as { s: { paying: { settleCard: () => Promise<void> } } }).s.paying;
     const settle = mifi.settleCard;
     mifi.settleCard = () => dead;
     try {
