@@ -29,6 +29,7 @@ export class MifiDeposits extends MifiPart {
     }
     if (!pickable(p)) throw conflict('error.mifi.notPickable');
     const deposit = await this.s.catalogue.boxDeposit(p.currency);
+    if (deposit <= 0) throw conflict('error.mifi.noBoxInCurrency', { currency: p.currency });
     const wallet = await this.d.ledger.walletOf(user.id, p.currency);
     if (b.paymentId === 'wallet' || (!b.stripeToken && wallet.balance >= deposit)) {
       if (wallet.balance < deposit) throw refused('error.mifi.balanceLow');

@@ -22,6 +22,7 @@ export class MifiOrders extends MifiPart {
       const a = await this.d.repo.action(provider.id, b.paymentIntent);
       if (!a || a.user_id !== user.id || a.package_id) throw refused('error.payment.token_invalid');
       const action = await this.s.paying.pay(user, a.order_id, { paymentId: b.paymentId, paymentIntent: b.paymentIntent, agent }, () => this.rentResult(a.order_id));
+      if (!action && b.ejectOrNot === 1) await this.ejectPaid(user, a.order_id);
       return { ...(await this.rentResult(a.order_id)), ...(action ? { action } : {}) };
     }
     const o = b.orderSubmit;
@@ -31,6 +32,10 @@ export class MifiOrders extends MifiPart {
     const now = this.d.clock.now();
     const withDevice = type === ORDER_TYPE.devicePackage || type === ORDER_TYPE.deviceOnly;
     const deposit = withDevice ? await this.s.catalogue.boxDeposit(currency) : 0;
+    // A box is rented only against a deposit: no box is sold in a currency without one (no venue rents boxes in it).
+    if (withDevice && deposit <= 0) throw conflict('error.mifi.noBoxInCurrency', { currency });
+    // Ejected with the purchase (ejectOrNot=1): the cabinet must take this currency, checked before anything is charged.
+    const eject = withDevice && b.ejectOrNot === 1 && b.qrcode ? await this.s.boxes.cabinetFor(b.qrcode, currency) : null;
     const lines: { sku: SkuRow; days: number; start: number; end: number; renewalOf: PackageRow | null; zone: string }[] = [];
     if (type !== ORDER_TYPE.deviceOnly) {
       for (const dtl of o.submitDtlDtoList) {
@@ -83,7 +88,21 @@ export class MifiOrders extends MifiPart {
       }
     });
     const action = await this.s.paying.pay(user, orderId, { paymentId: b.paymentId, token: b.stripeToken, returnUrl: b.returnUrl, agent }, () => this.rentResult(orderId));
+    if (!action && eject) await this.ejectPaid(user, orderId);
     return { ...(await this.rentResult(orderId)), ...(action ? { action } : {}) };
+  }
+
+  /**
+   * ejectOrNot=1: once the order is paid, the cabinet it was bought at (its qrcode, kept on the order) ejects its box,
+   * by the pickup path. The purchase stands if the eject cannot start (cabinet offline, no box): it is logged, and
+   * the package waits for a pickup (5) as any other.
+   */
+  private async ejectPaid(user: UserRow, orderId: string) {
+    const order = await this.d.repo.order(orderId);
+    const first = (await this.d.repo.packagesOfOrder(orderId))[0];
+    if (!order?.cabinet_id || !first || order.order_type !== ORDER_TYPE.devicePackage || first.device_sn || first.pickup_state !== 0) return;
+    await this.s.boxes.pickup(user, order.cabinet_id, first.id)
+      .catch((err: unknown) => this.d.log.warn({ err, orderId }, 'box not ejected with the purchase: the package waits for its pickup'));
   }
 
   /** The order result of spec §3 as rent answers it: the first package, orderStatus 0 once paid, 33 while unpaid. */
@@ -134,27 +153,37 @@ export class MifiOrders extends MifiPart {
       }
       if (cur.status !== PS.unused || cur.device_sn) throw conflict('error.mifi.notCancellable');
       await this.d.repo.move(cur.id, PS.unused, PS.revoked, { refunded_amount: cur.price + cur.deposit });
-      const w = this.d.ledger;
-      const wal = await w.account(userOwner(cur.user_id), 'wallet', cur.currency);
-      const revenue = await w.account(PLATFORM, 'revenue', cur.currency);
-      if (cur.price > 0) await w.transfer({ debit: revenue, credit: wal, amount: cur.price, code: 'mifi_refund', orderId: cur.order_id, at: now });
-      // The box deposit: back to the wallet, or released at the method that holds it.
-      await this.s.deposits.releaseDeposit(cur, now);
-      if (cur.paid_from === 'card' && cur.payment_id) {
-        // Back to the method the order was paid with (the package, and the box deposit when it came with the order; a
-        // deposit paid later, cabinetDisposit, was released above): out of the wallet to the provider's clearing, then the refund job.
-        const amount = cur.price + (cur.order_type === ORDER_TYPE.devicePackage ? cur.deposit : 0);
-        const pay = await this.d.payments.find(cur.payment_id);
-        if (pay && amount > 0) {
-          const clearing = await w.account(providerOwner(pay.provider), 'clearing', cur.currency);
-          await w.transfer({ debit: wal, credit: clearing, amount, code: 'mifi_refund_card', orderId: cur.order_id, at: now, mustNotOverdraw: true });
-          await this.d.jobs.enqueue(JOB_MIFI_REFUND, { packageId: cur.id, paymentId: pay.id, amount }, now);
-          return;
-        }
-      }
-      await this.d.repo.move(cur.id, PS.revoked, PS.refunded);
+      await this.refundRevoked(cur, now);
     });
     return this.s.reads.toWire((await this.d.repo.pkg(p.id))!);
+  }
+
+  /**
+   * In the caller's unit of work, a package just revoked (3): what it was paid goes back where it came from: the
+   * package price from revenue to the wallet, its box deposit released, and, when a card paid the order, on to the
+   * card (the refund job, through the payments service's refund with one key per package: idempotent); then 4.
+   * Used by cancel (an unused package) and by a box's return (a paid renewal that had not started).
+   */
+  async refundRevoked(cur: PackageRow, now: Date) {
+    const w = this.d.ledger;
+    const wal = await w.account(userOwner(cur.user_id), 'wallet', cur.currency);
+    const revenue = await w.account(PLATFORM, 'revenue', cur.currency);
+    if (cur.price > 0) await w.transfer({ debit: revenue, credit: wal, amount: cur.price, code: 'mifi_refund', orderId: cur.order_id, at: now });
+    // The box deposit: back to the wallet, or released at the method that holds it.
+    await this.s.deposits.releaseDeposit(cur, now);
+    if (cur.paid_from === 'card' && cur.payment_id) {
+      // Back to the method the order was paid with (the package, and the box deposit when it came with the order; a
+      // deposit paid later, cabinetDisposit, was released above): out of the wallet to the provider's clearing, then the refund job.
+      const amount = cur.price + (cur.order_type === ORDER_TYPE.devicePackage ? cur.deposit : 0);
+      const pay = await this.d.payments.find(cur.payment_id);
+      if (pay && amount > 0) {
+        const clearing = await w.account(providerOwner(pay.provider), 'clearing', cur.currency);
+        await w.transfer({ debit: wal, credit: clearing, amount, code: 'mifi_refund_card', orderId: cur.order_id, at: now, mustNotOverdraw: true });
+        await this.d.jobs.enqueue(JOB_MIFI_REFUND, { packageId: cur.id, paymentId: pay.id, amount }, now);
+        return;
+      }
+    }
+    await this.d.repo.move(cur.id, PS.revoked, PS.refunded);
   }
 
   async refundJob(packageId: string, paymentId: string, amount: number) {

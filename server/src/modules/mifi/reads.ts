@@ -1,5 +1,5 @@
 // The box's life (start and end times, telemetry) and what the user reads: packages, the device, traffic.
-import { PACKAGE_STATUS as PS } from '#core/mifi.ts';
+import { DEVICE_ORDER_STATUS as DOS, PACKAGE_STATUS as PS } from '#core/mifi.ts';
 import { toMajor } from '#core/money.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import type { UserRow } from '../auth/repository.ts';
@@ -70,6 +70,11 @@ export class MifiReads extends MifiPart {
     return { records, total };
   }
 
+  /**
+   * GET orderDetail (orderId or sn): the box as its current holder sees it, from their handover on (battery, online,
+   * signal, the Wi-Fi network): anyone else, a former holder included, gets a 404. The password is the one the box
+   * confirmed (boxes.wifiPassword): empty while a new one is being set.
+   */
   async detail(user: UserRow, q: { orderId?: string; sn?: string }) {
     let sn = q.sn;
     let depositOf: PackageRow | undefined;
@@ -78,26 +83,58 @@ export class MifiReads extends MifiPart {
       sn = depositOf.device_sn ?? undefined;
     }
     if (!sn) throw notFound('error.mifi.deviceNotActivated');
-    const packages = (await this.d.repo.packagesOfSn(sn)).filter((p) => p.user_id === user.id);
-    if (!packages.length) throw notFound('error.mifi.deviceNotFound');
+    const holding = (await this.holdings(user, sn)).find((h) => h.current);
+    if (!holding || (depositOf && depositOf.device_order_status !== DOS.withUser)) throw notFound('error.mifi.deviceNotFound');
+    const packages = (await this.d.repo.packagesOfSn(sn)).filter((p) => p.user_id === user.id && p.device_order_status === DOS.withUser);
     const box = await this.d.repo.box(sn);
-    const t = await this.d.repo.lastTelemetry(sn);
+    const t = await this.d.repo.lastTelemetry(sn, new Date(holding.from));
     const first = depositOf ?? packages[packages.length - 1]!;
     const list = [];
     for (const p of packages) list.push(await this.toWireWithUsage(p));
     return {
       id: first.id, sn, dianliang: t?.battery ?? 0, online: t?.online ?? false,
-      deviceJson: { wifiSSID: box?.ssid ?? '', wifiPassword: box?.password ?? '', lastKnownVsimSignalStrength: t?.signal ?? 0 },
+      deviceJson: { wifiSSID: box?.ssid ?? '', wifiPassword: box ? this.s.boxes.wifiPassword(box) : '', lastKnownVsimSignalStrength: t?.signal ?? 0 },
       packageDtlList: list, typeName: 'mifi', depositAmount: toMajor(packages.reduce((s, p) => s + p.deposit, 0), first.currency), currency: first.currency,
     };
   }
 
-  /** POST traffic usage {sn, packageStartTime, packageEndTime} (seconds). */
+  /**
+   * The user's holdings of a box, [handed over, returned] in ms (the current one until now): a box's data is its
+   * holder's, for their own holding.
+   */
+  private async holdings(user: UserRow, sn: string) {
+    const now = this.d.clock.now().getTime();
+    const out: { from: number; to: number; current: boolean }[] = [];
+    for (const p of await this.d.repo.packagesOfSn(sn)) {
+      if (p.user_id !== user.id || !p.bound_at) continue;
+      const current = p.device_order_status === DOS.withUser;
+      out.push({ from: new Date(p.bound_at).getTime(), to: current ? now : new Date(p.returned_at ?? p.bound_at).getTime(), current });
+    }
+    return out;
+  }
+
+  /**
+   * POST traffic usage {sn, packageStartTime, packageEndTime} (seconds): the box's traffic in that window, counted
+   * only within the user's own holdings of the box (a window outside them all is a 404).
+   */
   async traffic(user: UserRow, sn: string, from: number, to: number) {
-    if (!(await this.d.repo.packagesOfSn(sn)).some((p) => p.user_id === user.id)) throw notFound('error.mifi.deviceNotFound');
+    const hs = await this.holdings(user, sn);
+    if (!hs.length) throw notFound('error.mifi.deviceNotFound');
     if (to < from) throw badRequest('error.validation.field', { field: 'packageEndTime' });
-    const u = await this.d.repo.usage(sn, new Date(from * 1000), new Date(Math.min(to * 1000, this.d.clock.now().getTime())));
-    return { sn, totalUsage: u.used, onlineTimeDuration: u.onlineSeconds };
+    let used = 0;
+    let online = 0;
+    let inside = false;
+    for (const h of hs) {
+      const a = Math.max(from * 1000, h.from);
+      const z = Math.min(to * 1000, h.to);
+      if (z < a) continue;
+      inside = true;
+      const u = await this.d.repo.usage(sn, new Date(a), new Date(z));
+      used += u.used;
+      online += u.onlineSeconds;
+    }
+    if (!inside) throw notFound('error.mifi.deviceNotFound');
+    return { sn, totalUsage: used, onlineTimeDuration: online };
   }
 
   /** POST flowUsageList {sn}: usage per package period on the box. */
@@ -120,7 +157,8 @@ export class MifiReads extends MifiPart {
     let used = 0;
     if (p.device_sn && (p.status === PS.activated || p.status === PS.ended)) {
       const from = p.activated_at ? new Date(p.activated_at) : new Date(p.start_at);
-      used = (await this.d.repo.usage(p.device_sn, from, new Date(Math.min(new Date(p.end_at).getTime(), this.d.clock.now().getTime())))).used;
+      const end = new Date(p.ended_at ?? p.end_at).getTime();
+      used = (await this.d.repo.usage(p.device_sn, from, new Date(Math.min(end, this.d.clock.now().getTime())))).used;
     }
     return { ...this.toWire(p), usedBytes: used };
   }

@@ -10,12 +10,13 @@ import { MifiDeposits } from './deposits.ts';
 import { MifiOrders } from './orders.ts';
 import { MifiPaying } from './paying.ts';
 import { MifiReads } from './reads.ts';
+import { MifiRotation } from './rotation.ts';
 import type { PackageRow } from './repository.ts';
 import {
-  JOB_MIFI_HOLD_EXPIRY, JOB_MIFI_ORPHAN, JOB_MIFI_REFUND, JOB_MIFI_RELEASE_HOLD, JOB_MIFI_TICK, type MifiDeps, type MifiParts, type PayCall,
+  JOB_MIFI_HOLD_EXPIRY, JOB_MIFI_ORPHAN, JOB_MIFI_REFUND, JOB_MIFI_RELEASE_HOLD, JOB_MIFI_ROTATE, JOB_MIFI_TICK, type MifiDeps, type MifiParts, type PayCall,
 } from './shared.ts';
 
-export { JOB_MIFI_HOLD_EXPIRY, JOB_MIFI_ORPHAN, JOB_MIFI_REFUND, JOB_MIFI_RELEASE_HOLD, JOB_MIFI_TICK, type MifiDeps, type PayCall } from './shared.ts';
+export { JOB_MIFI_HOLD_EXPIRY, JOB_MIFI_ORPHAN, JOB_MIFI_REFUND, JOB_MIFI_RELEASE_HOLD, JOB_MIFI_ROTATE, JOB_MIFI_TICK, type MifiDeps, type PayCall } from './shared.ts';
 
 export class MifiService {
   private readonly s: MifiParts;
@@ -28,11 +29,13 @@ export class MifiService {
     s.deposits = new MifiDeposits(d, s);
     s.boxes = new MifiBoxes(d, s);
     s.reads = new MifiReads(d, s);
+    s.rotation = new MifiRotation(d, s);
     this.s = s;
     d.jobs.register(JOB_MIFI_TICK, (p) => s.reads.tick(String(p.packageId)));
     d.jobs.register(JOB_MIFI_REFUND, (p) => s.orders.refundJob(String(p.packageId), String(p.paymentId), Number(p.amount)));
     d.jobs.register(JOB_MIFI_ORPHAN, (p) => s.paying.releaseOrphan(p));
     d.jobs.register(JOB_MIFI_RELEASE_HOLD, async (p) => void (await this.d.payments.settleAuthorization(String(p.paymentId), 0)));
+    d.jobs.register(JOB_MIFI_ROTATE, (p) => s.rotation.send(p));
     d.jobs.register(JOB_MIFI_HOLD_EXPIRY, (p) => s.deposits.holdExpiring(String(p.packageId), String(p.paymentId)));
   }
 
@@ -53,6 +56,8 @@ export class MifiService {
   bindFromBox(sn: string, mifiOrderId: string) { return this.s.boxes.bindFromBox(sn, mifiOrderId); }
   checkPickUp(user: UserRow, id: string) { return this.s.boxes.checkPickUp(user, id); }
   onReturned(sn: string) { return this.s.boxes.onReturned(sn); }
+  /** The cabinet's `box-password` event: the box applied its new Wi-Fi password. */
+  onPasswordSet(e: { commandId: string; sn: string }) { return this.s.rotation.confirmed(e); }
   tick(packageId: string) { return this.s.reads.tick(packageId); }
   onTelemetry(e: { sn: string; ts: string; battery?: number | null; signal?: number | null; bytesTotal: number; online: boolean }) { return this.s.reads.onTelemetry(e); }
   lastBytes(sn: string) { return this.s.reads.lastBytes(sn); }

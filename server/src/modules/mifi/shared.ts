@@ -21,12 +21,15 @@ import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import type { CabinetsRepository } from '../cabinets/repository.ts';
 import { type LedgerService } from '../ledger/service.ts';
 import type { AuthorizeResult } from '../payments/provider.ts';
+import { conflict, refused } from '../../lib/errors.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { type VenuesService } from '../venues/service.ts';
 import type { MifiRepository, PackageRow } from './repository.ts';
 
 
 export const JOB_MIFI_TICK = 'mifi.tick';
+/** Sends a box its new Wi-Fi password until it confirms it (rotation.ts). */
+export const JOB_MIFI_ROTATE = 'mifi.wifi-password';
 export const JOB_MIFI_REFUND = 'mifi.refund';
 /**
  * The guard of a payment with a method (a package order, a box deposit): committed before the provider call, it
@@ -54,6 +57,15 @@ export interface Attempt {
 export type Taken = Extract<AuthorizeResult, { ok: true; status: 'authorized' | 'captured' }>;
 /** A package that can take a box deposit: no box ordered yet, unused or waiting for its start. */
 export const pickable = (p: PackageRow) => p.device_order_status === DOS.none && !p.device_sn && (p.status === PS.unused || p.status === PS.toBeActivated);
+/**
+ * The one rule of a box handed to a package (pickup by scan, bindSn by QR): paid and not over (unused, waiting or
+ * running), no box yet, and its box deposit held (awaiting its pickup, a deposit above zero with its hold).
+ * Unpaid (33), cancelled (88), revoked (3), refunded (4) or ended (9) packages never get a box.
+ */
+export function assertHandable(p: PackageRow) {
+  if (p.device_sn || !(p.status === PS.unused || p.status === PS.toBeActivated || p.status === PS.activated)) throw conflict('error.mifi.notPickable');
+  if (p.device_order_status !== DOS.awaitingPickup || p.deposit <= 0 || !p.hold_transfer_id) throw refused('error.mifi.depositFirst');
+}
 /** A package whose box deposit guards a box still to be picked up or with the user (not returned, not cancelled). */
 export const holdsBox = (p: PackageRow) => (p.device_order_status === DOS.awaitingPickup || p.device_order_status === DOS.withUser) && p.status !== PS.revoked && p.status !== PS.refunded;
 /** The payments row's purpose: the order's payment, a box deposit held by the method, or paid into the wallet. */
@@ -69,6 +81,7 @@ export interface MifiDeps {
 export interface MifiParts {
   catalogue: import('./catalogue.ts').MifiCatalogue; orders: import('./orders.ts').MifiOrders; paying: import('./paying.ts').MifiPaying;
   deposits: import('./deposits.ts').MifiDeposits; boxes: import('./boxes.ts').MifiBoxes; reads: import('./reads.ts').MifiReads;
+  rotation: import('./rotation.ts').MifiRotation;
 }
 
 export abstract class MifiPart {
