@@ -210,7 +210,8 @@ describe('methods beyond the card, in test mode', () => {
     };
     const returnBox = async (token: string, id: string, sn: string) => {
       expect((await c.post(token, 'chargenow/mifi/bindSn', { sn, mifiOrderId: id })).code).toBe(0);
-      await b.fleet!.get('PWL-SH-001')!.insert(sn);
+      // Back where it came from (a euro cabinet): the next package in euros can take it there.
+      await b.fleet!.get('PWL-LIS-001')!.insert(sn);
       await waitFor(async () => ((await c.pkg(token, id)).deviceOrderStatus === 3 ? true : null), 'box returned');
       await b.app.powerly.jobs.runDue();
     };

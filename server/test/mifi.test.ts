@@ -24,15 +24,16 @@ async function ledgerBalanced() {
   for (const c of audit.byCurrency) expect(Number(c.net), c.currency).toBe(0);
 }
 
-async function buy(token: string, opts: { skuId: string; days?: number; type?: number; card?: boolean | string; mifiOrderId?: string }) {
-  const v = ((await query(token, 'packageDtlListBySkuId', { skuId: opts.skuId, currency: 'EUR' })) as { skuId: string; price: number; isPackage: boolean; depositAmount: number; Day: number }[])
+async function buy(token: string, opts: { skuId: string; days?: number; type?: number; card?: boolean | string; mifiOrderId?: string; currency?: string }) {
+  const currency = opts.currency ?? 'EUR';
+  const v = ((await query(token, 'packageDtlListBySkuId', { skuId: opts.skuId, currency })) as { skuId: string; price: number; isPackage: boolean; depositAmount: number; Day: number }[])
     .find((x) => x.skuId === opts.skuId);
   const days = opts.days ?? v!.Day;
   const type = opts.type ?? 0;
   const total = Math.round(packagePrice({ isPackage: v!.isPackage, price: v!.price * 100, selectDays: days })) / 100 + (type === 0 ? v!.depositAmount : 0);
   return post(token, 'rent', {
     paymentId: 'card-sandbox', stripeToken: opts.card === false ? undefined : await cardToken(b.app, typeof opts.card === 'string' ? opts.card : undefined), ejectOrNot: 0,
-    orderSubmit: { orderType: type, currency: 'EUR', totalAmount: total, submitDtlDtoList: [{ skuId: opts.skuId, selectDays: days, mifiOrderId: opts.mifiOrderId }] },
+    orderSubmit: { orderType: type, currency, totalAmount: total, submitDtlDtoList: [{ skuId: opts.skuId, selectDays: days, mifiOrderId: opts.mifiOrderId }] },
   });
 }
 
@@ -106,7 +107,8 @@ describe('a package with a box', () => {
 
   it('picks up by QR: the box binds the package shown, the poll answers 2; an unknown box fails', async () => {
     const token = await touristToken(b.app);
-    const r = await buy(token, { skuId: 'es-3d' });
+    // The box sits in the New York cabinet: a package paid in dollars (the deposit's currency there).
+    const r = await buy(token, { skuId: 'es-3d', currency: 'USD' });
     expect(r.code, JSON.stringify(r)).toBe(0);
     const id: string = r.data.orderId;
     expect((await post(token, 'bindSn', { sn: 'MF-NOPE', mifiOrderId: id })).code).not.toBe(0);
@@ -115,7 +117,7 @@ describe('a package with a box', () => {
     expect((await get(token, `checkPickUp?mifiOrderId=${id}`)).data).toMatchObject({ status: 2, productSendSn: 'MF-NYC-0001' });
     // Another user typing the serial of that box (now this user's) does not take it.
     const other = await touristToken(b.app);
-    const theirs = await buy(other, { skuId: 'es-3d' });
+    const theirs = await buy(other, { skuId: 'es-3d', currency: 'USD' });
     const taken = await post(other, 'bindSn', { sn: 'MF-NYC-0001', mifiOrderId: theirs.data.orderId });
     expect(taken).toMatchObject({ code: 409, msg: 'This Wi-Fi box is already in use.' });
     expect((await pkg(other, theirs.data.orderId))).toMatchObject({ productSendSn: '', packageStatus: 0 });
@@ -220,7 +222,7 @@ describe('a process that dies between the charge and the order', () => {
     // The order's transaction never happens (the process is gone as far as the database can tell).
     let crash!: (e: Error) => void;
     const dead = new Promise<never>((_, reject) => (crash = reject));
-    const mifi = b.app.powerly.mifi as unknown as { settleCard: () => Promise<void> };
+    const mifi = (b.app.powerly.mifi as unknown as { s: { paying: { settleCard: () => Promise<void> } } }).s.paying;
     const settle = mifi.settleCard;
     mifi.settleCard = () => dead;
     try {
@@ -334,8 +336,13 @@ describe('the status machine', () => {
     await waitFor(async () => ((await look(c)).find((p) => p.orderId === r.data.orderId)!.packageStatus === 1 ? true : null), 'box out');
     const sn2 = ((await get(c, `orderDetail?orderId=${r.data.orderId}`)).data as { sn: string }).sn;
     expect(sn2).toBe(sn);
+    // A renewal paid for it, not started when the box comes back: refunded (1 → 3, then 4 once the card refund ran).
+    const cren = await buy(c, { skuId: 'es-3d', type: 1, mifiOrderId: r.data.orderId });
+    expect(cren.code, JSON.stringify(cren)).toBe(0);
+    await look(c);
     await b.fleet!.get('PWL-SH-001')!.insert(sn2);
     await waitFor(async () => ((await look(c)).find((p) => p.orderId === r.data.orderId)!.packageStatus === 9 ? true : null), 'ended unused');
+    expect(last.get(cren.data.orderId)).toBe(3);
 
     // Cancellations: unpaid (33 → 88); paid and unused (0 → 3), its card refunded (3 → 4).
     expect((await buy(c, { skuId: 'fr-3d', type: 2, card: DECLINED })).code).not.toBe(0);

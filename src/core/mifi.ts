@@ -20,16 +20,17 @@ export type OrderType = (typeof ORDER_TYPE)[keyof typeof ORDER_TYPE];
 export const ORDER_REMARK: Record<OrderType, string> = { 0: '设备+套餐', 1: '续购套餐', 2: '仅套餐', 3: '仅设备' };
 
 /**
- * The transitions of the package state machine, each made in one place of server/src/modules/mifi/service.ts
+ * The transitions of the package state machine, each made in one place of server/src/modules/mifi/ (its use-case files)
  * (docs/payments.md "Wi-Fi packages"); the repository refuses any other. 33 → 0 paid, waiting for its box;
  * 33 → 1 a paid renewal of a box in hand; 33 → 88 cancelled unpaid; 0 → 1 box bound; 0 → 3 cancelled unused;
- * 1 → 2 start time or first traffic; 1 → 9 box returned before the start; 2 → 9 end time; 2 → 4 box returned;
+ * 1 → 2 start time or first traffic; 1 → 9 box returned before the start; 1 → 3 a renewal not started when the
+ * box came back (refunded); 2 → 9 end time; 2 → 4 box returned;
  * 3 → 4 refund done.
  */
 export const PACKAGE_TRANSITIONS: Record<number, readonly number[]> = {
   33: [0, 1, 88],
   0: [1, 3],
-  1: [2, 9],
+  1: [2, 9, 3],
   2: [9, 4],
   3: [4],
   4: [],

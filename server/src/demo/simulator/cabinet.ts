@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { uuid } from '../../lib/ids.ts';
 import type { DeviceKind } from '#core/devices.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
-import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState } from '../../modules/cabinets/protocol.ts';
+import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState, type WifiPasswordCommand } from '../../modules/cabinets/protocol.ts';
 
 export interface SimulatedCabinetOptions {
   cabinetId: string;
@@ -38,6 +38,8 @@ export class SimulatedCabinet {
   private failNext = false;
   /** Results of commands already executed, replayed if the same command id is delivered again. */
   private readonly done = new Map<string, CabinetEvent>();
+  /** The Wi-Fi passwords of the boxes this cabinet relayed a `wifi-password` to. */
+  private readonly wifiPasswords = new Map<string, string>();
 
   constructor(private readonly o: SimulatedCabinetOptions) {
     this.id = o.cabinetId;
@@ -163,6 +165,19 @@ export class SimulatedCabinet {
     if (this.client?.connected) await this.client.publishAsync(this.t.acks, JSON.stringify(a), { qos: 1, retain: false }).catch(() => undefined);
   }
 
+  /** The box takes its new Wi-Fi password (relayed by this gateway) and confirms it with `box-password`. */
+  private async setWifiPassword(cmd: WifiPasswordCommand) {
+    if (typeof cmd.sn !== 'string' || typeof cmd.password !== 'string' || !cmd.password) return this.ack(cmd.id, 'unknown_command');
+    await this.ack(cmd.id, 'accepted');
+    this.wifiPasswords.set(cmd.sn, cmd.password);
+    this.done.set(cmd.id, await this.emit({ type: 'box-password', commandId: cmd.id, sn: cmd.sn }));
+  }
+
+  /** The Wi-Fi password a box relayed by this cabinet was last told (undefined: never told one here). */
+  wifiPassword(sn: string) {
+    return this.wifiPasswords.get(sn);
+  }
+
   private async handle(cmd: Exclude<ServerMessage, { type: 'event-ack' }>) {
     if (typeof cmd.id !== 'string') return;
     const prior = this.done.get(cmd.id);
@@ -171,7 +186,9 @@ export class SimulatedCabinet {
       await this.publishEvent(prior);
       return;
     }
-    if (cmd.type !== 'eject') return this.ack(cmd.id, 'unknown_command');
+    const type: string = cmd.type;
+    if (cmd.type === 'wifi-password') return this.setWifiPassword(cmd);
+    if (type !== 'eject') return this.ack(cmd.id, 'unknown_command');
     const issued = Date.parse(cmd.ts);
     if (!Number.isFinite(issued) || this.o.clock.now().getTime() > issued + cmd.ttlMs) {
       return this.ack(cmd.id, 'expired');

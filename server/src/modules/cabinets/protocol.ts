@@ -35,8 +35,22 @@ export interface EventAck {
   eventId: string;
   ts: string;
 }
+/**
+ * Additive (v2), server → cabinet on …/commands: set a new Wi-Fi password on the box `sn` (in a slot, or reporting
+ * through this cabinet's gateway). The cabinet acks it on …/acks as any command, then, once the box applied it,
+ * sends the event `box-password` with this command's id. Sent again until that event arrives (same id, same password).
+ */
+export interface WifiPasswordCommand {
+  v: 2;
+  id: string;
+  type: 'wifi-password';
+  ts: string;
+  ttlMs: number;
+  sn: string;
+  password: string;
+}
 export type Command = EjectCommand;
-export type ServerMessage = EjectCommand | EventAck;
+export type ServerMessage = EjectCommand | EventAck | WifiPasswordCommand;
 
 /** Cabinet → server, on …/acks: the command was received (accepted) or refused before doing anything. */
 export interface CommandAck {
@@ -70,7 +84,9 @@ export type CabinetEvent =
   /** The cabinet found a rented power bank faulty (e.g. it reported a fault over its contacts or a user pressed the fault key). */
   | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string })
   /** Additive (issue 14): a Wi-Fi box's telemetry, relayed by the cabinet gateway it reports through. */
-  | (EventBase & { type: 'box-telemetry'; sn: string; battery: number | null; signal: number | null; bytesTotal: number; online: boolean });
+  | (EventBase & { type: 'box-telemetry'; sn: string; battery: number | null; signal: number | null; bytesTotal: number; online: boolean })
+  /** Additive (v2): the box `sn` applied the Wi-Fi password of the `wifi-password` command `commandId`. */
+  | (EventBase & { type: 'box-password'; commandId: string; sn: string });
 
 /** …/status, retained; the offline message is also the connection's MQTT last will. */
 export interface CabinetStatus {
@@ -121,6 +137,8 @@ function shape(v: unknown): CabinetEvent | null {
       return str(v.powerbankId) && str(v.reason) ? (v as unknown as CabinetEvent) : null;
     case 'box-telemetry':
       return str(v.sn) && Number.isSafeInteger(v.bytesTotal) && (v.bytesTotal as number) >= 0 && typeof v.online === 'boolean' ? (v as unknown as CabinetEvent) : null;
+    case 'box-password':
+      return str(v.commandId) && str(v.sn) ? (v as unknown as CabinetEvent) : null;
     default:
       return null;
   }

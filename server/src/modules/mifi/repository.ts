@@ -17,12 +17,18 @@ export interface PackageRow {
   hold_transfer_id: string | null; activated_at: Date | null; ended_at: Date | null; refunded_amount: number; created_at: Date;
   /** The payment that paid the box deposit on its own (cabinetDisposit: a hold or a charge); null from the wallet or with the order. */
   deposit_payment_id: string | null; deposit_captured: boolean;
+  /** When the box was handed over to this package's holder, and when it came back (a box's data is its holder's). */
+  bound_at: Date | null; returned_at: Date | null;
   order_type: number; payment_id: string | null; paid_from: string | null; is_package: boolean; flag_url: string;
 }
 /** A Wi-Fi payment waiting for its customer (mifi_payment_actions): what it pays and what it must take. */
 export interface ActionRow {
   provider: string; ref: string; user_id: number; order_id: string; package_id: string | null; amount: number; currency: string;
   capture: 'automatic' | 'manual'; created_at: Date;
+}
+/** A Wi-Fi box: its network, and a new password while the box has not confirmed it (docs/cabinet-protocol.md). */
+export interface BoxRow {
+  sn: string; ssid: string; password: string; pending_password: string | null; password_command_id: string | null; password_changed_at: Date | null;
 }
 export interface OrderInsert {
   id: string; user_id: number; order_type: number; currency: string; total: number; deposit: number; status: number; cabinet_id: string | null; created_at: Date;
@@ -89,7 +95,7 @@ export class MifiRepository {
     );
   }
 
-  async insertPackage(p: Omit<PackageRow, 'pickup_state' | 'pickup_msg' | 'eject_command_id' | 'hold_transfer_id' | 'activated_at' | 'ended_at' | 'refunded_amount' | 'order_type' | 'payment_id' | 'paid_from' | 'is_package' | 'flag_url' | 'deposit_payment_id' | 'deposit_captured'>) {
+  async insertPackage(p: Omit<PackageRow, 'pickup_state' | 'pickup_msg' | 'eject_command_id' | 'hold_transfer_id' | 'activated_at' | 'ended_at' | 'refunded_amount' | 'order_type' | 'payment_id' | 'paid_from' | 'is_package' | 'flag_url' | 'deposit_payment_id' | 'deposit_captured' | 'bound_at' | 'returned_at'>) {
     await this.db.query(
       `insert into mifi_packages (id, order_id, user_id, sku_id, package_name, country, time_zone, days, price, deposit, currency, start_at, end_at,
          status, device_order_status, device_sn, renewal_of, created_at) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)`,
@@ -156,15 +162,17 @@ export class MifiRepository {
 
   async setDevice(id: string, f: {
     sn?: string | null; deviceOrderStatus?: number; pickupState?: number; pickupMsg?: string | null; ejectCommandId?: string; holdTransferId?: string; deposit?: number;
-    depositPaymentId?: string; depositCaptured?: boolean;
+    depositPaymentId?: string; depositCaptured?: boolean; boundAt?: Date; returnedAt?: Date;
   }) {
     await this.db.query(
       `update mifi_packages set device_sn = case when $2::boolean then $3 else device_sn end, device_order_status = coalesce($4, device_order_status),
          pickup_state = coalesce($5, pickup_state), pickup_msg = case when $6::boolean then $7 else pickup_msg end,
          eject_command_id = coalesce($8, eject_command_id), hold_transfer_id = coalesce($9, hold_transfer_id), deposit = coalesce($10, deposit),
-         deposit_payment_id = coalesce($11, deposit_payment_id), deposit_captured = coalesce($12, deposit_captured) where id = $1`,
+         deposit_payment_id = coalesce($11, deposit_payment_id), deposit_captured = coalesce($12, deposit_captured),
+         bound_at = coalesce($13, bound_at), returned_at = coalesce($14, returned_at) where id = $1`,
       [id, f.sn !== undefined, f.sn ?? null, f.deviceOrderStatus ?? null, f.pickupState ?? null, f.pickupMsg !== undefined, f.pickupMsg ?? null,
-        f.ejectCommandId ?? null, f.holdTransferId ?? null, f.deposit ?? null, f.depositPaymentId ?? null, f.depositCaptured ?? null],
+        f.ejectCommandId ?? null, f.holdTransferId ?? null, f.deposit ?? null, f.depositPaymentId ?? null, f.depositCaptured ?? null,
+        f.boundAt ?? null, f.returnedAt ?? null],
     );
   }
 
@@ -197,8 +205,21 @@ export class MifiRepository {
   }
 
   async box(sn: string) {
-    const { rows } = await this.db.query<{ sn: string; ssid: string; password: string }>('select * from mifi_boxes where sn = $1', [sn]);
+    const { rows } = await this.db.query<BoxRow>('select * from mifi_boxes where sn = $1', [sn]);
     return rows[0];
+  }
+
+  /** A new Wi-Fi password for the box, pending until the box confirms the command `commandId`. */
+  async setPendingPassword(sn: string, password: string, commandId: string) {
+    await this.db.query('update mifi_boxes set pending_password = $2, password_command_id = $3 where sn = $1', [sn, password, commandId]);
+  }
+
+  /** The box confirmed the command: its pending password becomes its password. False for any other (older) command. */
+  async confirmPassword(sn: string, commandId: string, at: Date) {
+    const res = await this.db.query(
+      `update mifi_boxes set password = pending_password, pending_password = null, password_command_id = null, password_changed_at = $3
+         where sn = $1 and password_command_id = $2 and pending_password is not null`, [sn, commandId, at]);
+    return res.rowCount === 1;
   }
 
   async insertTelemetry(t: { sn: string; at: Date; battery: number | null; signal: number | null; bytesTotal: number; online: boolean }) {
@@ -206,9 +227,11 @@ export class MifiRepository {
       [t.sn, t.at, t.battery, t.signal, t.bytesTotal, t.online]);
   }
 
-  async lastTelemetry(sn: string) {
+  /** The box's last report (`since`: the last one at or after that time, e.g. within a holding). */
+  async lastTelemetry(sn: string, since?: Date) {
     const { rows } = await this.db.query<{ at: Date; battery: number | null; signal: number | null; bytes_total: number; online: boolean }>(
-      'select at, battery, signal, bytes_total, online from mifi_telemetry where sn = $1 order by at desc, id desc limit 1', [sn]);
+      'select at, battery, signal, bytes_total, online from mifi_telemetry where sn = $1 and ($2::timestamptz is null or at >= $2) order by at desc, id desc limit 1',
+      [sn, since ?? null]);
     return rows[0] ? { ...rows[0], bytes_total: Number(rows[0].bytes_total) } : undefined;
   }
 

@@ -1,0 +1,220 @@
+// Paying a Wi-Fi order or box deposit with a method: the orphan guard, a payment waiting for its customer, release.
+import { PACKAGE_STATUS as PS } from '#core/mifi.ts';
+import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
+import { commitIdempotencyKey } from '../../lib/idempotency.ts';
+import type { UserRow } from '../auth/repository.ts';
+import { providerOwner, userOwner } from '../ledger/service.ts';
+import { ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { compensationsOf } from '../payments/compensation.ts';
+import { ORPHAN_AUTH_MS } from '../rentals/service.ts';
+import type { PaymentAction } from '#contract/payments.ts';
+import { JOB_MIFI_ORPHAN, type PayCall, type Target, type Attempt, type Taken, purposeOf, MifiPart } from './shared.ts';
+
+export class MifiPaying extends MifiPart {
+  /**
+   * Pays an unpaid order (rent, continue payment): from the wallet when asked (`wallet`) or when it covers the total
+   * and no method token came, else with the method: the total is charged, enters the wallet and is spent from it.
+   * Returns what the customer must finish (the call is then repeated with paymentIntent), or null once paid.
+   * `receipt` is the call's answer, committed with the payment (the request's idempotency key).
+   */
+  async pay(user: UserRow, orderId: string, c: PayCall, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
+    const order = await this.d.repo.order(orderId);
+    if (order?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
+    if (!c.paymentIntent) {
+      if (order.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
+      const wallet = await this.d.ledger.walletOf(user.id, order.currency);
+      if (c.paymentId === 'wallet' || (!c.token && wallet.balance >= order.total)) {
+        if (wallet.balance < order.total) throw refused('error.mifi.balanceLow');
+        await this.d.db.tx(async () => {
+          await this.stillUnpaid(order.id);
+          await this.s.orders.settlePaid(order.id, user.id, null, 'wallet');
+          if (receipt) await commitIdempotencyKey(await receipt());
+        });
+        return null;
+      }
+      if (!c.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    }
+    const provider = this.d.payments.requireProvider(c.paymentId, c.agent);
+    return this.payWith(user, provider, c, {
+      orderId: order.id, packageId: null, amount: order.total, currency: order.currency, capture: 'automatic',
+      // One key per token: a retry with the same token replays, another (continue payment after a decline) is a new attempt.
+      key: `mifi_${order.id}_${c.token ?? ''}`,
+    }, receipt);
+  }
+
+  /**
+   * One payment with a method, for an order or a box deposit, new (`token`) or resumed (`paymentIntent`):
+   *   1. a new one: the orphan guard (JOB_MIFI_ORPHAN) is committed, then the provider is asked;
+   *   2. the customer must act: the payment is kept for this order (mifi_payment_actions) and its guard becomes the
+   *      action's, which releases it after ACTION_TIMEOUT_MS unless an order took it; answered as `action`;
+   *   3. resumed: only the one started for this order, by its payer (the provider checks them too), and only with
+   *      the amount, currency and capture asked;
+   *   4. taken in one unit of work, under the charge's lock: a payment already recorded is never taken twice (a
+   *      replay answers what it paid); anything not taken is released (refunded or voided) by a compensation job.
+   */
+  async payWith(user: UserRow, provider: PaymentProvider, c: PayCall, t: Target, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
+    const now = this.d.clock.now();
+    let a: Attempt;
+    if (c.paymentIntent) {
+      const act = await this.d.repo.action(provider.id, c.paymentIntent);
+      if (!act || act.user_id !== user.id || act.order_id !== t.orderId || act.package_id !== t.packageId) throw refused('error.payment.token_invalid');
+      a = {
+        paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: act.amount, currency: act.currency,
+        capture: act.capture, purpose: purposeOf(t.packageId, act.capture), token: null, idempotencyKey: null, ref: act.ref, methodType: c.paymentId.split(':')[1] ?? null,
+      };
+    } else {
+      a = {
+        paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: t.amount, currency: t.currency,
+        capture: t.capture, purpose: purposeOf(t.packageId, t.capture), token: c.token!, idempotencyKey: t.key, ref: null, methodType: c.paymentId.split(':')[1] ?? null,
+      };
+      // Committed before the provider call: if this process dies before the payment is taken or released, the job
+      // makes the same call again (the same key: the first payment, never a second) and releases what it took.
+      await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a }, new Date(now.getTime() + ORPHAN_AUTH_MS));
+    }
+    const result = a.ref
+      ? await provider.resume(a.ref, user.id)
+      : await provider.authorize({
+          token: a.token!, amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey!, userId: user.id,
+          purpose: a.purpose, returnUrl: c.returnUrl, methodType: a.methodType ?? undefined,
+        });
+    if (result.ok && result.status === 'requires_action') {
+      if (!a.ref) {
+        await this.d.db.tx(async () => {
+          const fresh = await this.d.repo.insertAction({
+            provider: provider.id, ref: result.ref, user_id: user.id, order_id: a.orderId, package_id: a.packageId, amount: a.amount, currency: a.currency,
+            capture: a.capture, created_at: now,
+          });
+          await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'idempotencyKey', a.idempotencyKey!);
+          // A customer who never comes back: their payment is released after the timeout, unless an order took it.
+          if (fresh) await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a, token: null, idempotencyKey: null, ref: result.ref }, new Date(now.getTime() + ACTION_TIMEOUT_MS));
+        });
+      }
+      return { clientSecret: result.clientSecret, paymentIntent: result.ref };
+    }
+    if (!result.ok) {
+      await this.declined(provider, result, a);
+      return null; // not reached: declined() throws
+    }
+    if (a.ref && (result.amount !== a.amount || result.currency?.toUpperCase() !== a.currency || (result.status === 'authorized') !== (a.capture === 'manual'))) {
+      // Not what was asked for: never taken; the provider's payment goes back.
+      await this.release(provider, result, a, 'amount, currency or capture not as asked');
+      throw refused('error.payment.processing_error');
+    }
+    try {
+      if (a.packageId) await this.s.deposits.settleDeposit(user, provider, result, a, receipt);
+      else await this.settleCard(user, provider, result, a, receipt);
+    } catch (err) {
+      // Not taken (the order was paid meanwhile, the box deposit is held already, the unit of work failed): released,
+      // unless it is recorded (taken by this very order, or released already), which release() checks under the lock.
+      await this.release(provider, result, a, `mifi ${a.orderId} not paid with it`)
+        .catch((e: unknown) => this.d.log.error({ err: e, orderId: a.orderId }, 'mifi release not enqueued: the orphan guard will release it'));
+      throw err;
+    }
+    return null;
+  }
+
+  /** A declined payment: recorded (once), its guards no longer needed; the refusal in the user's language. */
+  private async declined(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, a: Attempt): Promise<never> {
+    await this.cancelGuards(a, result.ref);
+    // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
+    if (!a.packageId && (await this.d.repo.order(a.orderId))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
+    const prior = result.ref ? await this.d.payments.repo.byRef(provider.id, result.ref) : undefined;
+    // Released by its guard (the customer came back too late): said so, not as a declined card.
+    if (prior && (prior.failure_code === 'abandoned' || (prior.order_id === a.orderId && prior.status !== 'declined'))) throw refused('error.payment.released');
+    if (!prior) {
+      await this.d.payments.record({ providerId: provider.id, result, userId: a.userId, orderId: a.orderId, purpose: a.purpose, amount: a.amount, currency: a.currency });
+    }
+    throw refused(declineMessageKey(result.declineCode));
+  }
+
+  async cancelGuards(a: Attempt, ref: string | null) {
+    if (a.idempotencyKey) await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'idempotencyKey', a.idempotencyKey);
+    if (ref) await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'ref', ref);
+  }
+
+  /**
+   * In the paying unit of work, under the charge's lock: was this provider payment recorded already? By this very
+   * target (a replay: answered as paid) or not (released by its guard, or another order's: refused).
+   */
+  async recorded(provider: PaymentProvider, ref: string, a: Attempt): Promise<boolean> {
+    await this.d.payments.lockCharge(provider.id, ref);
+    const prior = await this.d.payments.repo.byRef(provider.id, ref);
+    if (!prior) return false;
+    const took = a.packageId
+      ? (await this.d.repo.pkg(a.packageId))?.deposit_payment_id === prior.id
+      : (await this.d.repo.order(a.orderId))?.payment_id === prior.id;
+    if (took) return true;
+    if (prior.order_id === a.orderId && prior.status !== 'captured' && prior.status !== 'authorized') throw refused('error.payment.released');
+    throw conflict('error.payment.alreadyUsed');
+  }
+
+  /** One unit of work: the method's money into the wallet, then spent on the order (settlePaid). */
+  private async settleCard(user: UserRow, provider: PaymentProvider, result: Taken, a: Attempt, receipt?: () => Promise<unknown>) {
+    await this.d.db.tx(async () => {
+      if (!(await this.recorded(provider, result.ref, a))) {
+        // Two calls paying the same order at once (a double tap, a retry racing the first): one settles it.
+        await this.stillUnpaid(a.orderId);
+        const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: a.orderId, purpose: a.purpose, amount: a.amount, currency: a.currency });
+        const w = this.d.ledger;
+        const clearing = await w.account(providerOwner(provider.id), 'clearing', a.currency);
+        const wal = await w.account(userOwner(user.id), 'wallet', a.currency);
+        // The method's money enters the user's wallet, and is spent from it exactly as a wallet payment.
+        await w.transfer({ debit: clearing, credit: wal, amount: a.amount, code: 'mifi_topup', orderId: a.orderId, at: this.d.clock.now() });
+        await this.s.orders.settlePaid(a.orderId, user.id, paymentId, 'card');
+      }
+      await this.cancelGuards(a, result.ref);
+      if (receipt) await commitIdempotencyKey(await receipt());
+    });
+  }
+
+  /**
+   * The orphan guard's job (JOB_MIFI_ORPHAN): a new payment's call is made again with its key (the provider answers
+   * the first outcome, never a second payment), a payment awaiting its customer is read; whatever it took that no
+   * order or deposit took is released (release()).
+   */
+  async releaseOrphan(p: Record<string, unknown>) {
+    const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
+    if (!provider) return;
+    const capture = p.capture === 'manual' ? 'manual' : 'automatic';
+    const packageId = p.packageId ? String(p.packageId) : null;
+    const a: Attempt = {
+      paymentId: String(p.paymentId), agent: p.agent ? String(p.agent) : null, userId: Number(p.userId), orderId: p.orderId ? String(p.orderId) : '',
+      packageId, amount: Number(p.amount), currency: String(p.currency), capture, purpose: typeof p.purpose === 'string' ? p.purpose : purposeOf(packageId, capture),
+      token: p.token ? String(p.token) : null, idempotencyKey: p.idempotencyKey ? String(p.idempotencyKey) : null, ref: p.ref ? String(p.ref) : null,
+      methodType: p.methodType ? String(p.methodType) : null,
+    };
+    const result = a.ref
+      ? await provider.resume(a.ref, a.userId)
+      : await provider.authorize({
+          token: a.token ?? '', amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey ?? '', userId: a.userId,
+          purpose: a.purpose, methodType: a.methodType ?? undefined,
+        });
+    if (!result.ok) return;
+    await this.release(provider, result, a, a.ref ? 'the customer did not come back' : 'the request did not finish', { fromGuard: true });
+  }
+
+  /**
+   * A provider payment no order or deposit took: unless it is recorded already (taken, or released before), one unit
+   * of work under the charge's lock records it released (so no later resume can take it) with its compensation job
+   * (a charge refunded, a hold or a payment still waiting for the customer voided), run at once after the commit.
+   */
+  private async release(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, a: Attempt, reason: string, opts: { fromGuard?: boolean } = {}) {
+    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const now = this.d.clock.now();
+    const jobId = await this.d.db.tx(async () => {
+      await this.d.payments.lockCharge(provider.id, result.ref);
+      if (await this.d.payments.repo.byRef(provider.id, result.ref)) return null;
+      this.d.log.warn({ orderId: a.orderId, ref: result.ref, reason }, 'releasing a Wi-Fi payment nothing took');
+      const c = await this.d.payments.recordReleased(
+        { providerId: provider.id, userId: a.userId, orderId: a.orderId || null, purpose: a.purpose, amount: a.amount, currency: a.currency }, result);
+      return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `mifi ${a.orderId}: ${reason}` }, now);
+    });
+    if (!opts.fromGuard) await this.cancelGuards(a, result.ref);
+    if (jobId !== null) await comp.runNow(jobId);
+  }
+
+  /** Inside the paying unit of work: locks the order; it must still be unpaid (33). */
+  private async stillUnpaid(orderId: string) {
+    if ((await this.d.repo.order(orderId, { lock: true }))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
+  }
+}
