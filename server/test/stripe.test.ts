@@ -18,6 +18,7 @@ let b: Built;
 beforeAll(async () => {
   fake = await new FakeStripe([SK, AGENT_SK]).start();
   b = await build({
+    appOrigins: ['https://app.powerly.test'],
     stripe: {
       account: { secretKey: SK, publishableKey: 'pk_test_platform', webhookSecret: WH },
       agents: { go9: { secretKey: AGENT_SK, publishableKey: 'pk_test_agent_go9', webhookSecret: AGENT_WH } },

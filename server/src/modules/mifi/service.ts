@@ -27,6 +27,7 @@ import { PLATFORM, providerOwner, userOwner, type LedgerService } from '../ledge
 import { ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import type { PaymentsService } from '../payments/service.ts';
+import type { PaymentPurpose } from '../payments/purposes.ts';
 import { HOLD_RENEW_MARGIN_MS, ORPHAN_AUTH_MS } from '../rentals/service.ts';
 import { currencySymbol, type VenuesService } from '../venues/service.ts';
 import type { DepositBody, MifiRentBody, PackagePageData } from '#contract/mifi.ts';
@@ -275,6 +276,7 @@ export class MifiService {
         capture: act.capture, purpose: purposeOf(t.packageId, act.capture), token: null, idempotencyKey: null, ref: act.ref, methodType: c.paymentId.split(':')[1] ?? null,
       };
     } else {
+      await this.d.payments.checkReturnUrl(c.returnUrl, c.agent);
       a = {
         paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: t.amount, currency: t.currency,
         capture: t.capture, purpose: purposeOf(t.packageId, t.capture), token: c.token!, idempotencyKey: t.key, ref: null, methodType: c.paymentId.split(':')[1] ?? null,
@@ -283,8 +285,9 @@ export class MifiService {
       // makes the same call again (the same key: the first payment, never a second) and releases what it took.
       await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a }, new Date(now.getTime() + ORPHAN_AUTH_MS));
     }
+    const claim = { userId: user.id, purpose: a.purpose as PaymentPurpose, amount: a.amount, currency: a.currency, orderId: a.orderId };
     const result = a.ref
-      ? await provider.resume(a.ref, user.id)
+      ? await this.d.payments.resume(provider, a.ref, claim)
       : await provider.authorize({
           token: a.token!, amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey!, userId: user.id,
           purpose: a.purpose, returnUrl: c.returnUrl, methodType: a.methodType ?? undefined,
@@ -292,6 +295,7 @@ export class MifiService {
     if (result.ok && result.status === 'requires_action') {
       if (!a.ref) {
         await this.d.db.tx(async () => {
+          await this.d.payments.recordStart(provider.id, result.ref, claim);
           const fresh = await this.d.repo.insertAction({
             provider: provider.id, ref: result.ref, user_id: user.id, order_id: a.orderId, package_id: a.packageId, amount: a.amount, currency: a.currency,
             capture: a.capture, created_at: now,

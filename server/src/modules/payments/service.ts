@@ -7,6 +7,7 @@ import { PaymentsRepository, type PaymentRow } from './repository.ts';
 import { DEBIT_CARD_TYPE, type AuthorizeResult, type PaymentProvider, type ProviderEvent, type ProviderRegistry } from './provider.ts';
 import type { ExternalMethodProvider } from './methods/external.ts';
 import type { Platform } from './methods/adapter.ts';
+import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
 
 export type PaymentStatus = 'authorized' | 'captured' | 'partially_captured' | 'voided' | 'refunded' | 'declined';
 
@@ -88,6 +89,12 @@ export interface PaymentsOptions {
    * rule: an agent without its own configuration has the platform's. The sandbox card provider (test mode) offers them all.
    */
   cardTypes?: Map<string, string[]>;
+  /** The app's own origins (APP_ORIGINS, else PUBLIC_URL's): where a payment may send its customer back to. */
+  appOrigins?: string[];
+  /** Test mode: the app served from this machine (http://localhost:<any port>, 127.0.0.1) is the app's own too. */
+  loopbackIsApp?: boolean;
+  /** An agent's registered origins (the embed's agents): its own pages may take the customer back too. */
+  agentOrigins?: (agent: string) => Promise<string[]>;
 }
 
 export class PaymentsService {
@@ -114,7 +121,8 @@ export class PaymentsService {
     if (!id || id === platform) return platform;
     if (this.agentProviders.has(id)) return id;
     if (!/^[\w.-]{1,64}$/.test(id) || !(await (this.opts.agentExists?.(id) ?? Promise.resolve(false)))) {
-      throw notFound('error.agent.unknown', { agent: id.slice(0, 64) });
+      // Named back only when it is an id at all (never markup or anything else a client sent).
+      throw notFound('error.agent.unknown', { agent: /^[\w.-]{1,64}$/.test(id) ? id : '?' });
     }
     return id;
   }
@@ -241,6 +249,26 @@ export class PaymentsService {
     return p;
   }
 
+  /**
+   * A return URL (where 3-D Secure or a provider's page sends the customer back) must be an http(s) URL on the app's
+   * own origins or the agent's registered ones, else a 400 naming returnUrl before anything is charged.
+   */
+  async checkReturnUrl(url: string | undefined, agent = this.platform) {
+    if (url === undefined) return;
+    const bad = () => badRequest('error.validation.field', { field: 'returnUrl' });
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      throw bad();
+    }
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password) throw bad();
+    if (this.opts.appOrigins?.includes(u.origin)) return;
+    if (this.opts.loopbackIsApp && u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname)) return;
+    if ((await this.opts.agentOrigins?.(agent))?.includes(u.origin)) return;
+    throw bad();
+  }
+
   /** Records the outcome of an authorisation (in the caller's unit of work when it runs in one). */
   async record(
     input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string | null; purpose: string; amount: number; currency: string; id?: string },
@@ -269,6 +297,31 @@ export class PaymentsService {
       at: this.clock.now(),
     });
     return id;
+  }
+
+  /**
+   * A payment waiting for its customer: what it was started for (its owner, purpose, amount and currency), kept for
+   * the resume check. Called when the provider first answers `requires_action`.
+   */
+  recordStart(providerId: string, ref: string, c: Claim) {
+    return this.repo.insertStart({ provider: providerId, ref, ...c, at: this.clock.now() });
+  }
+
+  /** The resume check alone (a flow that must refuse before it commits anything, e.g. its guard): see resume(). */
+  async checkResume(providerId: string, ref: string, want: Claim) {
+    checkClaims(await this.repo.claimsOf(providerId, ref), want);
+  }
+
+  /**
+   * The one way a flow resumes a payment: checked against what was recorded of it (start and payment rows: the
+   * user's, for this purpose, amount and currency; else 422 / 409 and the provider is not even asked), then the
+   * provider's outcome is checked against the same claim. A provider that cannot resume answers 422 (NotSupported).
+   */
+  async resume(provider: PaymentProvider, ref: string, want: Claim): Promise<AuthorizeResult> {
+    await this.checkResume(provider.id, ref, want);
+    const r = await provider.resume(ref, want.userId);
+    checkOutcome(r, want);
+    return r;
   }
 
   /**
