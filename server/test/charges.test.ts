@@ -83,6 +83,33 @@ describe('a payment serves the purpose it was started for', () => {
   });
 });
 
+describe('a debt payment', () => {
+  /** An order whose deduction failed, leaving `debt` (CNY minor units) to pay with payType FK. */
+  async function orderWithDebt(token: string, debt: number) {
+    const user = await b.app.powerly.auth.authenticate(token);
+    const orderId = `PO${Date.now()}${n++}`;
+    await b.db.query(
+      `insert into orders (id, user_id, cabinet_id, venue_id, zujie, settled, deposit_type, currency, plan, wire_strategy, deposit, created_at, debt)
+       select $1, $2, c.id, c.venue_id, 2, true, 1, 'CNY', '{}', '{}', 0, now(), $3 from cabinets c where c.id = 'PWL-SH-001'`, [orderId, user.id, debt]);
+    return orderId;
+  }
+
+  it('approved but not yet resumed, pays only the order it was started for, never a top-up', async () => {
+    const token = await touristToken(b.app);
+    const [first, second] = [await orderWithDebt(token, 600), await orderWithDebt(token, 600)];
+    const started = await post(token, 'cdb/payment/stripe/multicurrency/payOrder', { outTradeNo: first, paymentId: 'alipay:ALIPAY', stripeToken: await payer(token, 'alipay:ALIPAY'), returnUrl: RETURN });
+    expect(started.body.code, started.body.msg).toBe(0);
+    const ref = started.body.data.action!.paymentIntent;
+    await approve(started.body.data.action!.clientSecret);
+    expect((await post(token, 'cdb/payment/multicurrency/recharge', { amount: '6', currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: ref })).status).toBe(409);
+    expect((await post(token, 'cdb/payment/stripe/multicurrency/payOrder', { outTradeNo: second, paymentId: 'alipay:ALIPAY', paymentIntent: ref })).status).toBe(409);
+    const paid = await post(token, 'cdb/payment/stripe/multicurrency/payOrder', { outTradeNo: first, paymentId: 'alipay:ALIPAY', paymentIntent: ref });
+    expect(paid.body).toMatchObject({ code: 0, data: { outTradeNo: first } });
+    expect((await wallets(token)).every((w) => w.pBalance === 0)).toBe(true);
+    await ledgerBalanced(b.app);
+  });
+});
+
 describe('return URLs', () => {
   it('are refused at the start unless they are the app\'s own; the return never leaves for another site', async () => {
     const token = await touristToken(b.app);
