@@ -120,7 +120,7 @@ describe(`the charge lifecycle (${process.env.DATABASE_URL ? 'PostgreSQL' : 'emb
           // The customers never came back: the guards release what no flow took.
           b.clock.advance(ACTION_TIMEOUT_MS + 60_000);
           await b.app.powerly.jobs.runDue();
-        } else {
+        } else if (c.kind === 'resume') {
           const s = started[c.i % Math.max(started.length, 1)];
           if (!s) continue;
           const v = c.variant;
