@@ -8,6 +8,7 @@ import { DEBIT_CARD_TYPE, type AuthorizeResult, type PaymentProvider, type Provi
 import type { ExternalMethodProvider } from './methods/external.ts';
 import type { Platform } from './methods/adapter.ts';
 import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
+import { checkReturnUrl, type ReturnOrigins } from './return-url.ts';
 
 export type PaymentStatus = 'authorized' | 'captured' | 'partially_captured' | 'voided' | 'refunded' | 'declined';
 
@@ -74,7 +75,8 @@ export interface Purpose {
   platform?: Platform;
 }
 
-export interface PaymentsOptions {
+/** Also where a payment may send its customer back (ReturnOrigins). */
+export interface PaymentsOptions extends ReturnOrigins {
   /** Which provider takes an agent's payments: the agent's own Stripe account, else the platform's. */
   agentProviders?: Map<string, string>;
   /** The platform's card provider id ('sandbox' in test mode, 'stripe' live). */
@@ -89,12 +91,6 @@ export interface PaymentsOptions {
    * rule: an agent without its own configuration has the platform's. The sandbox card provider (test mode) offers them all.
    */
   cardTypes?: Map<string, string[]>;
-  /** The app's own origins (APP_ORIGINS, else PUBLIC_URL's): where a payment may send its customer back to. */
-  appOrigins?: string[];
-  /** Test mode: the app served from this machine (http://localhost:<any port>, 127.0.0.1) is the app's own too. */
-  loopbackIsApp?: boolean;
-  /** An agent's registered origins (the embed's agents): its own pages may take the customer back too. */
-  agentOrigins?: (agent: string) => Promise<string[]>;
 }
 
 export class PaymentsService {
@@ -249,24 +245,9 @@ export class PaymentsService {
     return p;
   }
 
-  /**
-   * A return URL (where 3-D Secure or a provider's page sends the customer back) must be an http(s) URL on the app's
-   * own origins or the agent's registered ones, else a 400 naming returnUrl before anything is charged.
-   */
-  async checkReturnUrl(url: string | undefined, agent = this.platform) {
-    if (url === undefined) return;
-    const bad = () => badRequest('error.validation.field', { field: 'returnUrl' });
-    let u: URL;
-    try {
-      u = new URL(url);
-    } catch {
-      throw bad();
-    }
-    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password) throw bad();
-    if (this.opts.appOrigins?.includes(u.origin)) return;
-    if (this.opts.loopbackIsApp && u.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname)) return;
-    if ((await this.opts.agentOrigins?.(agent))?.includes(u.origin)) return;
-    throw bad();
+  /** A return URL must be on the app's own origins or the agent's registered ones, else 400 (return-url.ts). */
+  checkReturnUrl(url: string | undefined, agent = this.platform) {
+    return checkReturnUrl(url, agent, this.opts);
   }
 
   /** Records the outcome of an authorisation (in the caller's unit of work when it runs in one). */
