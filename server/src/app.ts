@@ -125,6 +125,8 @@ export interface AppDeps {
   methodFetch?: typeof fetch;
   /** PUBLIC_URL: this server's address as providers reach it (return and notification URLs). */
   publicUrl?: string;
+  /** APP_ORIGINS: the rider app's own origins, where payments may send customers back (default PUBLIC_URL's origin). */
+  appOrigins?: string[];
   /** Which Stripe variables are missing (named when SANDBOX=off cannot start). */
   stripeMissing?: string[];
   /** The 0xA8 cabinet family's HTTP registration (VENDOR_A8_SIGN_KEY; modules/cabinets/vendors/a8/registration.ts). */
@@ -206,9 +208,13 @@ export async function buildApp(deps: AppDeps) {
     agentProviders,
     defaultProvider: deps.stripe ? 'stripe' : 'sandbox',
     defaultAgent: DEFAULT_AGENT,
-    agentExists: async (id) => (await embedRepo.agent(id)) != null,
+    // The agents are the embed module's (its service, made below: called only once requests come).
+    agentExists: async (id) => (await embed.agent(id)) != null,
     methodProviders: byAgent,
     cardTypes: cardTypes(deps.paymentMethods ?? {}),
+    appOrigins: deps.appOrigins ?? (deps.publicUrl ? [new URL(deps.publicUrl).origin] : []),
+    loopbackIsApp: sandboxOn,
+    agentOrigins: async (id) => (await embed.agent(id))?.origins ?? [],
   });
   const rentalsRepo = new RentalsRepository(db);
   const rentals = new RentalsService({

@@ -11,6 +11,8 @@ export interface Config {
   mqttClientId?: string;
   simulator: boolean;
   publicUrl?: string;
+  /** APP_ORIGINS (comma separated): the rider app's own origins, where payments may send customers back. */
+  appOrigins?: string[];
   distDir: string;
   sandboxPublicKey: string;
   ejectTtlMs: number;
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttClientId: env.MQTT_CLIENT_ID || undefined,
     simulator: env.SIMULATOR !== 'off',
     publicUrl: env.PUBLIC_URL || undefined,
+    appOrigins: env.APP_ORIGINS ? env.APP_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
     distDir: env.DIST_DIR || 'dist',
     sandboxPublicKey: env.SANDBOX_PUBLIC_KEY || 'pk_sandbox_powerly',
     ejectTtlMs: num(env.EJECT_TTL_MS, 30_000),

@@ -74,6 +74,7 @@ async function main() {
     stripeMissing: stripe.missing,
     paymentMethods: parseMethodsConfig(process.env.PAYMENT_METHODS),
     publicUrl: cfg.publicUrl,
+    appOrigins: cfg.appOrigins,
     signIn: signInSettingsFromEnv(process.env),
     logger: loggerOptions(process.env.LOG_LEVEL || 'warn'),
     payoutRails: payoutRails.rails,

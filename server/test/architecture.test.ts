@@ -50,7 +50,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/ledger': ['ledger_accounts', 'ledger_transfers'],
   'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups'],
   'modules/payments': [
-    'payments', 'payment_transitions', 'payment_refund_keys', 'provider_events', 'payment_customers',
+    'payments', 'payment_transitions', 'payment_refund_keys', 'payment_starts', 'provider_events', 'payment_customers',
     'sandbox_tokens', 'sandbox_payment_methods', 'sandbox_setup_intents', 'sandbox_intents', 'sandbox_payouts',
   ],
   'modules/payments/methods': ['external_payments', 'external_method_tokens', 'sandbox_method_payments'],

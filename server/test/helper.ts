@@ -106,6 +106,8 @@ export interface BuildOptions {
   paymentMethods?: MethodsConfig;
   methodFetch?: typeof fetch;
   publicUrl?: string;
+  /** APP_ORIGINS: the app's own origins (return URLs). */
+  appOrigins?: string[];
   /** Fastify's logger (tests of what the log may show). */
   logger?: AppDeps['logger'];
   /** Vendor gateways the link runs (cabinets of other families, modules/cabinets/vendors/). */
@@ -169,7 +171,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
     rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
-    paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, logger: opts.logger,
+    paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, appOrigins: opts.appOrigins, logger: opts.logger,
     a8Registration: opts.a8Registration });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();

@@ -18,6 +18,7 @@ let b: Built;
 beforeAll(async () => {
   fake = await new FakeStripe([SK, AGENT_SK]).start();
   b = await build({
+    appOrigins: ['https://app.powerly.test'],
     stripe: {
       account: { secretKey: SK, publishableKey: 'pk_test_platform', webhookSecret: WH },
       agents: { go9: { secretKey: AGENT_SK, publishableKey: 'pk_test_agent_go9', webhookSecret: AGENT_WH } },
@@ -389,8 +390,8 @@ describe('Stripe: wallet top-ups (CZ), saved cards, refunds to the card', () => 
     expect((await post('cdb/payment/multicurrency/recharge', token, resumed)).json()).toMatchObject({ code: 0, data: { pBalance: 15 } });
     // Resumed again (a new request key): the same charge is not credited twice.
     expect((await post('cdb/payment/multicurrency/recharge', token, resumed)).json()).toMatchObject({ code: 0, data: { pBalance: 15 } });
-    // A different amount than the payment's: refused, nothing credited.
-    expect((await post('cdb/payment/multicurrency/recharge', token, { ...resumed, amount: '50' })).statusCode).toBe(422);
+    // A different amount than the payment's: refused (started for something else), nothing credited.
+    expect((await post('cdb/payment/multicurrency/recharge', token, { ...resumed, amount: '50' })).statusCode).toBe(409);
     expect(await balance(token)).toBe(15);
   });
 

@@ -8,6 +8,8 @@ const API = '/cdb-app-api/v1/app';
 let b: Built;
 beforeAll(async () => {
   b = await build({ simulator: false });
+  // A registered agent (the embed's agents): a top-up names only an agent that exists.
+  await b.app.powerly.embed.saveAgent({ id: 'agent-7', name: 'Agent 7', origins: [] });
 });
 afterAll(async () => b?.close());
 

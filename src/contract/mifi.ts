@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Money } from './cabinets.ts';
 import { PayResume, PaymentAction } from './payments.ts';
+import { DateInput, EpochSeconds } from './dates.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 
@@ -71,7 +72,7 @@ export const SubmitDtl = Type.Object({
   productId: Type.Optional(Type.String({ maxLength: 64 })), productAmount: Type.Optional(Type.Number()), depositAmount: Type.Optional(Type.Number()),
   skuId: Type.Optional(Type.String({ maxLength: 64 })), skuPriceId: Type.Optional(Type.String({ maxLength: 64 })),
   packageName: Type.Optional(Type.String({ maxLength: 200 })), packagePrice: Type.Optional(Type.Number()),
-  reserverStartTime: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Number()])), reserverEndTime: Type.Optional(Type.Union([Type.String({ maxLength: 40 }), Type.Number()])),
+  reserverStartTime: Type.Optional(DateInput()), reserverEndTime: Type.Optional(DateInput()),
   timeZoneList: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 10 })), selectDays: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
   pickUpOrderId: Type.Optional(Type.String({ maxLength: 64 })), mifiOrderId: Type.Optional(Type.String({ maxLength: 64 })),
 });
@@ -118,7 +119,7 @@ export const BindBody = Type.Object({ sn: Type.String({ minLength: 1, maxLength:
 export type BindBody = Static<typeof BindBody>;
 export const OrderIdResult = Type.Object({ orderId: Type.String() });
 export const TrafficBody = Type.Object({
-  sn: Type.String({ minLength: 1, maxLength: 64 }), packageStartTime: Type.Integer({ minimum: 0 }), packageEndTime: Type.Integer({ minimum: 0 }),
+  sn: Type.String({ minLength: 1, maxLength: 64 }), packageStartTime: EpochSeconds(), packageEndTime: EpochSeconds(),
 });
 export const TrafficResult = Type.Object({ sn: Type.String(), totalUsage: Type.Integer({ description: 'bytes' }), onlineTimeDuration: Type.Integer({ description: 'seconds' }) });
 export type TrafficResult = Static<typeof TrafficResult>;

@@ -338,7 +338,7 @@ describe('flutterwave: the live card form through the API (payer endpoint → pa
 
   beforeAll(async () => {
     b = await build({
-      publicUrl: 'https://powerly.example',
+      publicUrl: 'https://powerly.example', appOrigins: ['https://app.powerly.example'],
       paymentMethods: { powerly: { flutterwave: { ...KEYS, apiBase: fake.base } } },
       // What the production server logs, at the most talkative level, into this test.
       logger: { ...loggerOptions('trace'), stream: { write: (line: string) => void logLines.push(line) } },

@@ -6,6 +6,7 @@ import type { UserRow } from '../auth/repository.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
 import { ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
+import type { PaymentPurpose } from '../payments/purposes.ts';
 import { ORPHAN_AUTH_MS } from '../rentals/service.ts';
 import type { PaymentAction } from '#contract/payments.ts';
 import { JOB_MIFI_ORPHAN, type PayCall, type Target, type Attempt, type Taken, purposeOf, MifiPart } from './shared.ts';
@@ -63,6 +64,7 @@ export class MifiPaying extends MifiPart {
         capture: act.capture, purpose: purposeOf(t.packageId, act.capture), token: null, idempotencyKey: null, ref: act.ref, methodType: c.paymentId.split(':')[1] ?? null,
       };
     } else {
+      await this.d.payments.checkReturnUrl(c.returnUrl, c.agent);
       a = {
         paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: t.amount, currency: t.currency,
         capture: t.capture, purpose: purposeOf(t.packageId, t.capture), token: c.token!, idempotencyKey: t.key, ref: null, methodType: c.paymentId.split(':')[1] ?? null,
@@ -71,8 +73,9 @@ export class MifiPaying extends MifiPart {
       // makes the same call again (the same key: the first payment, never a second) and releases what it took.
       await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a }, new Date(now.getTime() + ORPHAN_AUTH_MS));
     }
+    const claim = { userId: user.id, purpose: a.purpose as PaymentPurpose, amount: a.amount, currency: a.currency, orderId: a.orderId };
     const result = a.ref
-      ? await provider.resume(a.ref, user.id)
+      ? await this.d.payments.resume(provider, a.ref, claim)
       : await provider.authorize({
           token: a.token!, amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey!, userId: user.id,
           purpose: a.purpose, returnUrl: c.returnUrl, methodType: a.methodType ?? undefined,
@@ -80,6 +83,7 @@ export class MifiPaying extends MifiPart {
     if (result.ok && result.status === 'requires_action') {
       if (!a.ref) {
         await this.d.db.tx(async () => {
+          await this.d.payments.recordStart(provider.id, result.ref, claim);
           const fresh = await this.d.repo.insertAction({
             provider: provider.id, ref: result.ref, user_id: user.id, order_id: a.orderId, package_id: a.packageId, amount: a.amount, currency: a.currency,
             capture: a.capture, created_at: now,

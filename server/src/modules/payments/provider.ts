@@ -2,6 +2,7 @@
 // resolves providers from. Only providers that really work are registered: the sandbox card provider (test
 // mode) and Stripe (payments/stripe.ts, one instance per Stripe account: the platform's and each agent's own).
 import { assertLease } from '../../jobs/runner.ts';
+import { AppError } from '../../lib/errors.ts';
 
 export interface CardSummary {
   brand: string;
@@ -88,7 +89,17 @@ export interface ProviderCallOptions {
   idempotencyKey?: string;
 }
 
-export class NotSupported extends Error {}
+/** What a provider may lack (the user reads `error.notSupported.<capability>`). */
+export type Capability = 'customerActions' | 'cardSaving' | 'holds' | 'capture' | 'void' | 'payouts';
+
+/** A provider asked for something it cannot do: a clear 422 naming what is not possible, never a 500. */
+export class NotSupported extends AppError {
+  constructor(readonly providerId: string, readonly capability: Capability) {
+    super(422, `error.notSupported.${capability}`);
+    this.name = 'NotSupported';
+    this.message = `${providerId}: ${capability}`;
+  }
+}
 
 /**
  * How long a payment waiting for the customer (3-D Secure, a provider's page, a prompt on their phone) may stay
@@ -136,24 +147,24 @@ export abstract class PaymentProvider {
 
   /** The current outcome of a payment the customer had to act on (after 3-D Secure / a redirect). */
   resume(_ref: string, _userId: number): Promise<AuthorizeResult> {
-    throw new NotSupported(`${this.id}: customer actions`);
+    throw new NotSupported(this.id, 'customerActions');
   }
 
   // Optional capabilities (a provider that lacks one is not offered for it).
   /** Starts saving a card (SetupIntent-like): the client confirms it with a card token. */
   createSetup(_userId?: number): Promise<{ id: string; clientSecret: string }> {
-    throw new NotSupported(`${this.id}: card saving`);
+    throw new NotSupported(this.id, 'cardSaving');
   }
   /** Confirms a setup with a single-use card token; returns a reusable payment method for authorize(). */
   confirmSetup(_setupId: string, _clientSecret: string, _token: string): Promise<{ paymentMethod: string; card: CardSummary }> {
-    throw new NotSupported(`${this.id}: card saving`);
+    throw new NotSupported(this.id, 'cardSaving');
   }
   detachPaymentMethod(_ref: string): Promise<void> {
-    throw new NotSupported(`${this.id}: card saving`);
+    throw new NotSupported(this.id, 'cardSaving');
   }
   /** Starts a payout; its outcome arrives later as a signed webhook event (payout.paid / payout.failed). */
   payout(_input: PayoutInput): Promise<{ ref: string }> {
-    throw new NotSupported(`${this.id}: payouts`);
+    throw new NotSupported(this.id, 'payouts');
   }
   /** Verifies a webhook delivery's signature; null when it does not verify. */
   verifyEvent(_raw: string, _signature: string | undefined): ProviderEvent | null {

@@ -1,4 +1,4 @@
-// The payments module owns payments, payment_transitions, payment_customers and provider_events (webhook
+// The payments module owns payments, payment_starts, payment_transitions, payment_customers and provider_events (webhook
 // deliveries, one row per event id), and the sandbox acquirer's tables (sandbox_*: the state of the provider the sandbox models).
 import type { Queryable } from '../../db/db.ts';
 import type { PayoutInput } from './provider.ts';
@@ -177,6 +177,28 @@ export class PaymentsRepository {
         where user_id = $1 and currency = $2 and purpose = 'wallet_topup' and status = 'captured'
         order by created_at desc`,
       [userId, currency],
+    );
+    return rows;
+  }
+
+  /** What a payment waiting for its customer was started for (the first start of a provider payment is kept). */
+  async insertStart(s: { provider: string; ref: string; userId: number; purpose: string; amount: number; currency: string; orderId?: string; at: Date }) {
+    await this.db.query(
+      `insert into payment_starts (provider, provider_ref, user_id, purpose, amount, currency, order_id, created_at)
+       values ($1,$2,$3,$4,$5,$6,$7,$8) on conflict do nothing`,
+      [s.provider, s.ref, s.userId, s.purpose, s.amount, s.currency, s.orderId ?? null, s.at],
+      { name: 'payments.insertStart' },
+    );
+  }
+
+  /** Every record of what a provider payment is for: its start, and the payment rows of it (one round trip). */
+  async claimsOf(provider: string, ref: string) {
+    const { rows } = await this.db.query<{ user_id: number; purpose: string; amount: number; currency: string; order_id: string | null }>(
+      `select user_id, purpose, amount, currency, order_id from payment_starts where provider = $1 and provider_ref = $2
+       union all
+       select user_id, purpose, amount, currency, order_id from payments where provider = $1 and provider_ref = $2`,
+      [provider, ref],
+      { name: 'payments.claimsOf' },
     );
     return rows;
   }

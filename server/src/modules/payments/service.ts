@@ -7,6 +7,8 @@ import { PaymentsRepository, type PaymentRow } from './repository.ts';
 import { DEBIT_CARD_TYPE, type AuthorizeResult, type PaymentProvider, type ProviderEvent, type ProviderRegistry } from './provider.ts';
 import type { ExternalMethodProvider } from './methods/external.ts';
 import type { Platform } from './methods/adapter.ts';
+import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
+import { checkReturnUrl, type ReturnOrigins } from './return-url.ts';
 
 export type PaymentStatus = 'authorized' | 'captured' | 'partially_captured' | 'voided' | 'refunded' | 'declined';
 
@@ -73,7 +75,8 @@ export interface Purpose {
   platform?: Platform;
 }
 
-export interface PaymentsOptions {
+/** Also where a payment may send its customer back (ReturnOrigins). */
+export interface PaymentsOptions extends ReturnOrigins {
   /** Which provider takes an agent's payments: the agent's own Stripe account, else the platform's. */
   agentProviders?: Map<string, string>;
   /** The platform's card provider id ('sandbox' in test mode, 'stripe' live). */
@@ -114,7 +117,8 @@ export class PaymentsService {
     if (!id || id === platform) return platform;
     if (this.agentProviders.has(id)) return id;
     if (!/^[\w.-]{1,64}$/.test(id) || !(await (this.opts.agentExists?.(id) ?? Promise.resolve(false)))) {
-      throw notFound('error.agent.unknown', { agent: id.slice(0, 64) });
+      // Named back only when it is an id at all (never markup or anything else a client sent).
+      throw notFound('error.agent.unknown', { agent: /^[\w.-]{1,64}$/.test(id) ? id : '?' });
     }
     return id;
   }
@@ -241,6 +245,11 @@ export class PaymentsService {
     return p;
   }
 
+  /** A return URL must be on the app's own origins or the agent's registered ones, else 400 (return-url.ts). */
+  checkReturnUrl(url: string | undefined, agent = this.platform) {
+    return checkReturnUrl(url, agent, this.opts);
+  }
+
   /** Records the outcome of an authorisation (in the caller's unit of work when it runs in one). */
   async record(
     input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string | null; purpose: string; amount: number; currency: string; id?: string },
@@ -269,6 +278,31 @@ export class PaymentsService {
       at: this.clock.now(),
     });
     return id;
+  }
+
+  /**
+   * A payment waiting for its customer: what it was started for (its owner, purpose, amount and currency), kept for
+   * the resume check. Called when the provider first answers `requires_action`.
+   */
+  recordStart(providerId: string, ref: string, c: Claim) {
+    return this.repo.insertStart({ provider: providerId, ref, ...c, at: this.clock.now() });
+  }
+
+  /** The resume check alone (a flow that must refuse before it commits anything, e.g. its guard): see resume(). */
+  async checkResume(providerId: string, ref: string, want: Claim) {
+    checkClaims(await this.repo.claimsOf(providerId, ref), want);
+  }
+
+  /**
+   * The one way a flow resumes a payment: checked against what was recorded of it (start and payment rows: the
+   * user's, for this purpose, amount and currency; else 422 / 409 and the provider is not even asked), then the
+   * provider's outcome is checked against the same claim. A provider that cannot resume answers 422 (NotSupported).
+   */
+  async resume(provider: PaymentProvider, ref: string, want: Claim): Promise<AuthorizeResult> {
+    await this.checkResume(provider.id, ref, want);
+    const r = await provider.resume(ref, want.userId);
+    checkOutcome(r, want);
+    return r;
   }
 
   /**

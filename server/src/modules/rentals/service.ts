@@ -22,6 +22,7 @@ import type { CabinetsRepository, CabinetRow, CommandRow } from '../cabinets/rep
 import { PaymentsService, chargeNotOurs, isChargeNotOurs, newPaymentId } from '../payments/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';
+import type { PaymentPurpose } from '../payments/purposes.ts';
 import { currencySymbol, type PricedVenue, type VenuesService } from '../venues/service.ts';
 import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledger/service.ts';
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
@@ -140,6 +141,7 @@ export class RentalsService {
   /** POST cdb/cabinet/useDepositToRent */
   async rentWithDeposit(user: UserRow, input: DepositInput): Promise<string | ActionRequired> {
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
+    await this.d.payments.checkReturnUrl(input.returnUrl, input.agent);
     const taken = input.paymentIntent ? await this.d.payments.repo.byRef(provider.id, input.paymentIntent) : undefined;
     if (taken) throw chargeNotOurs(taken);
     const { cabinet, priced } = await this.preflight(user, input.qrcode, input.kind ?? 'cdb');
@@ -151,6 +153,8 @@ export class RentalsService {
     const deposit = priced.plan.deposit;
     const amount = preauth ? deposit : deposit - (await this.d.ledger.walletOf(user.id, currency)).balance;
     if (amount <= 0) return this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
+    // A resumed payment must be this rental's deposit (checked before the guard: a refused resume leaves nothing behind).
+    if (input.paymentIntent) await this.d.payments.checkResume(provider.id, input.paymentIntent, { userId: user.id, purpose: preauth ? 'deposit_preauth' : 'deposit_topup', amount, currency });
     // A guard, committed before the card call: if this process dies between the provider's answer and the order's
     // transaction, the job finds no order and releases the authorisation (releaseOrphan). Cancelled below.
     const guard = {
@@ -184,14 +188,21 @@ export class RentalsService {
   }
 
   /** The card call: a new payment, or the outcome of one the customer finished (checked: theirs, the right amount). */
-  private async pay(user: UserRow, provider: PaymentProvider, input: DepositInput, orderId: string, amount: number, currency: string, capture: 'manual' | 'automatic', purpose: string) {
+  private async pay(
+    user: UserRow, provider: PaymentProvider, input: DepositInput, orderId: string, amount: number, currency: string, capture: 'manual' | 'automatic',
+    purpose: PaymentPurpose, debtOf?: string,
+  ) {
+    const claim = { userId: user.id, purpose, amount, currency, ...(debtOf ? { orderId: debtOf } : {}) };
     if (!input.paymentIntent) {
-      return provider.authorize({
+      const started = await provider.authorize({
         token: input.token, amount, currency, capture, idempotencyKey: orderId, userId: user.id, saveCard: true, purpose, returnUrl: input.returnUrl,
         methodType: input.paymentId.split(':')[1],
       });
+      // Waiting for the customer: what it is for is recorded, for the resume check.
+      if (started.ok && started.status === 'requires_action') await this.d.payments.recordStart(provider.id, started.ref, claim);
+      return started;
     }
-    const r = await provider.resume(input.paymentIntent, user.id);
+    const r = await this.d.payments.resume(provider, input.paymentIntent, claim);
     if (r.ok && r.status !== 'requires_action' && (r.amount !== amount || r.currency?.toUpperCase() !== currency || (r.status === 'authorized') !== (capture === 'manual'))) {
       throw badRequest('error.paymentMethod');
     }
@@ -743,6 +754,7 @@ export class RentalsService {
     if (input.paymentIntent && order.debt_paid_at && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))?.order_id === order.id) return order.id;
     if (debt <= 0 || order.debt_paid_at) throw conflict('error.order.nothingToPay');
     if (!input.paymentIntent && !input.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    await this.d.payments.checkReturnUrl(input.returnUrl, input.agent);
     const key = `fk_${order.id}_${input.key ?? debt}`;
     const guard = {
       orderId: order.id, providerId: provider.id, userId: user.id, token: input.token ?? null, key, amount: debt, currency: order.currency, ref: null as string | null,
@@ -752,7 +764,7 @@ export class RentalsService {
     if (!input.paymentIntent) await this.d.jobs.enqueue(JOB_DEBT_GUARD, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
     const cancel = () => (input.paymentIntent ? this.d.jobs.cancel(JOB_DEBT_GUARD, 'ref', input.paymentIntent) : this.d.jobs.cancel(JOB_DEBT_GUARD, 'key', key));
     const result = await this.pay(user, provider, { qrcode: '', token: input.token ?? '', paymentId: input.paymentId, paymentIntent: input.paymentIntent, returnUrl: input.returnUrl },
-      key, debt, order.currency, 'automatic', 'debt');
+      key, debt, order.currency, 'automatic', 'debt', order.id);
     if (!result.ok) {
       await cancel();
       return this.declined(user, provider, result, debt, order.currency, 'debt');

@@ -108,7 +108,8 @@ export class WalletService {
     const currency = parseCurrency(inp.currency);
     const amount = parseAmount(inp.amount, currency);
     if (amount > toMinor(MAX_TOPUP_MAJOR, currency)) throw refused('error.wallet.topupTooLarge', { max: MAX_TOPUP_MAJOR });
-    const agent = inp.agentId || DEFAULT_AGENT;
+    // The agent must exist (the embed's agents, or the platform): never a wallet for a name nobody registered.
+    const agent = inp.agentId ? await this.d.payments.agent(inp.agentId) : DEFAULT_AGENT;
     const provider = this.provider(inp.paymentId, agent);
     let token = inp.stripeToken;
     if (inp.cardId) {
@@ -118,15 +119,18 @@ export class WalletService {
       token = card.payment_method_ref;
     }
     if (!token && !inp.paymentIntent) throw badRequest('error.validation.field', { field: 'stripeToken' });
+    await this.d.payments.checkReturnUrl(inp.returnUrl, agent);
     const outTradeNo = orderNo(this.d.clock.now());
     // The provider's idempotency key derives from the client's: a retried request never charges twice. A payment
     // the customer finished (3-D Secure, iDEAL, WeChat Pay) is resumed: checked to be theirs and of this amount.
     const providerKey = `cz_${user.id}_${inp.key}`;
     const t: TopUpTarget = { userId: user.id, outTradeNo, amount, currency, agent, key: providerKey };
+    const claim = { userId: user.id, purpose: 'wallet_topup', amount, currency } as const;
     let result: AuthorizeResult;
     if (inp.paymentIntent) {
-      // A resumed payment is guarded by the action guard its first call left (topUpGuard with its ref).
-      result = await provider.resume(inp.paymentIntent, user.id);
+      // A resumed payment is guarded by the action guard its first call left (topUpGuard with its ref). It must have
+      // been started as a top-up of this amount and currency by this user (payments' resume check), in every state.
+      result = await this.d.payments.resume(provider, inp.paymentIntent, claim);
     } else {
       // A guard, committed before the card call: if this process dies between the charge and its credit (or its
       // recorded refund), the job replays the call (same key: the provider returns the same charge) and refunds it.
@@ -136,9 +140,6 @@ export class WalletService {
         returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1],
       });
     }
-    if (inp.paymentIntent && result.ok && result.status === 'captured' && (result.amount !== amount || result.currency?.toUpperCase() !== currency)) {
-      result = { ok: false, ref: null, declineCode: 'token_invalid', card: null };
-    }
     // The customer must act (3-D Secure, a provider's page, a prompt on their phone): the client repeats the call
     // with `paymentIntent`. The guard now follows that payment: it credits it once the customer has paid, even if
     // they never come back to the app, and releases it after ACTION_TIMEOUT_MS (action guard, below).
@@ -146,6 +147,7 @@ export class WalletService {
       if (!inp.paymentIntent) {
         const ref = result.ref;
         await this.d.db.tx(async () => {
+          await this.d.payments.recordStart(provider.id, ref, claim);
           await this.d.jobs.enqueue(JOB_TOPUP_GUARD, {
             providerId: provider.id, token: null, ref, ...t, key: `${providerKey}:action`, deadline: this.d.clock.now().getTime() + ACTION_TIMEOUT_MS,
           }, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));

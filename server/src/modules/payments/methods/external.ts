@@ -118,7 +118,7 @@ export class ExternalMethodProvider extends PaymentProvider {
    * user's customer at the provider: the saved card's reference (for the wallet's saved_cards) and its summary.
    */
   async saveCard(userId: number, card: { token: string; email: string; paymentMethodId?: string; issuerId?: string }) {
-    if (!this.savesFromToken) throw new NotSupported(`${this.id}: card saving`);
+    if (!this.savesFromToken) throw new NotSupported(this.id, 'cardSaving');
     const known = await this.customers!.customer(this.id, userId);
     const r = await this.adapter.saveCard!({ customerRef: known, ...card }, { idempotencyKey: `savecard_${createHash('sha256').update(`${userId}\n${card.token}`).digest('hex').slice(0, 32)}` });
     if (!known) await this.customers!.saveCustomer(this.id, userId, r.customerRef);
@@ -127,10 +127,10 @@ export class ExternalMethodProvider extends PaymentProvider {
 
   override async detachPaymentMethod(ref: string) {
     const saved = parseSavedCardRef(ref);
-    if (!saved) throw new NotSupported(`${this.id}: card saving`);
+    if (!saved) throw new NotSupported(this.id, 'cardSaving');
     // A card saved after a payment (a provider token, no card object at the provider): forgetting it is ours alone.
     if (this.definition.savesCards === 'afterPayment') return;
-    if (!this.adapter.removeCard) throw new NotSupported(`${this.id}: card saving`);
+    if (!this.adapter.removeCard) throw new NotSupported(this.id, 'cardSaving');
     await this.adapter.removeCard(saved);
   }
 
@@ -165,7 +165,7 @@ export class ExternalMethodProvider extends PaymentProvider {
     // A replayed call (a retried request, an orphan guard) gets the first call's payment back, never a second one.
     const prior = await this.repo.find(outTradeNo);
     if (prior) return prior.state === 'pending' ? this.actionOf(prior) : this.resultOf(prior);
-    if (input.capture === 'manual' && !this.capabilities.hold) throw new NotSupported(`${this.id}: holds`);
+    if (input.capture === 'manual' && !this.capabilities.hold) throw new NotSupported(this.id, 'holds');
     const saved = parseSavedCardRef(input.token);
     let payType: string;
     let d: PayerDetails;
@@ -320,7 +320,7 @@ export class ExternalMethodProvider extends PaymentProvider {
 
   async capture(ref: string, amount: number, opts?: ProviderCallOptions) {
     const row = await this.current(ref);
-    if (!this.adapter.capture) throw new NotSupported(`${this.id}: capture`);
+    if (!this.adapter.capture) throw new NotSupported(this.id, 'capture');
     await this.adapter.capture(row.provider_ref, amount, { idempotencyKey: opts?.idempotencyKey ?? `capture_${ref}` });
     await this.repo.update(ref, { state: 'paid', ref: row.provider_ref }, this.clock.now());
   }
@@ -333,7 +333,7 @@ export class ExternalMethodProvider extends PaymentProvider {
     const row = await this.refresh(await this.current(ref));
     const key = opts?.idempotencyKey ?? `void_${ref}`;
     if (row.state === 'authorized') {
-      if (!this.adapter.void) throw new NotSupported(`${this.id}: void`);
+      if (!this.adapter.void) throw new NotSupported(this.id, 'void');
       await this.adapter.void(row.provider_ref, { idempotencyKey: key });
     } else if (row.state === 'paid') await this.adapter.refund(row.provider_ref, row.amount, { idempotencyKey: key });
     else if (row.state !== 'pending') return;
@@ -364,7 +364,7 @@ export class ExternalMethodProvider extends PaymentProvider {
   }
 
   override async payout(input: PayoutInput) {
-    if (!this.adapter.payout) throw new NotSupported(`${this.id}: payouts`);
+    if (!this.adapter.payout) throw new NotSupported(this.id, 'payouts');
     return this.adapter.payout(input);
   }
 
@@ -390,7 +390,8 @@ function appPath(url: string | undefined): string | null {
   if (!url) return null;
   try {
     const u = new URL(url, 'http://app.invalid');
-    return `${u.pathname}${u.search}${u.hash}`;
+    // A path of our own origin only: leading slashes (and backslashes) collapse, so it never reads as another host.
+    return `/${u.pathname.replace(/^[/\\]+/, '')}${u.search}${u.hash}`;
   } catch {
     return null;
   }

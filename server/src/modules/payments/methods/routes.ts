@@ -116,7 +116,8 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
 
 /** Where the app resumes a payment: the screen it left (its confirm screen reads payment_intent). */
 export function resumePath(appReturnUrl: string | null, outTradeNo: string) {
-  const target = appReturnUrl || '/#/';
+  // Always a path of this origin: never protocol-relative (//host) or another host's address, whatever was stored.
+  const target = `/${(appReturnUrl || '/#/').replace(/^[/\\]+/, '')}`;
   const [path = '/', hash = ''] = target.split('#');
   const sep = hash.includes('?') ? '&' : '?';
   return hash ? `${path}#${hash}${sep}payment_intent=${outTradeNo}` : `${path}${path.includes('?') ? '&' : '?'}payment_intent=${outTradeNo}`;
