@@ -27,7 +27,18 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', environment: 'happy-dom', include: ['tests/unit/**/*.test.{ts,tsx}'], maxWorkers: WORKERS },
+        test: {
+          name: 'unit',
+          environment: 'happy-dom',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          // Nothing a file scheduled outlives it (tests/unit/setup.ts).
+          setupFiles: ['tests/unit/setup.ts'],
+          maxWorkers: WORKERS,
+          // Bounds for a failing or stuck test, not expectations of speed: a loaded machine settles a screen in
+          // seconds that a quiet one settles in milliseconds (tests/unit/until.ts).
+          testTimeout: 30_000,
+          expect: { poll: { timeout: 15_000 } },
+        },
       },
       {
         extends: true,

@@ -1,10 +1,12 @@
 // Configuration from the environment (docs/operations.md lists every variable).
 export interface Config {
   port: number;
+  /** HOST: the HTTP address; default 127.0.0.1 with SANDBOX=on (the sandbox is for this machine), else 0.0.0.0. */
   host: string;
   databaseUrl?: string;
   dataDir: string;
   mqttUrl?: string;
+  /** MQTT_PORT: the embedded broker's TCP port (default PORT + 10750, i.e. 18830); `off`: in-process only. */
   mqttPort: number | null;
   mqttPrefix: string;
   mqttSharedGroup?: string;
@@ -43,6 +45,14 @@ export interface Config {
 
 const num = (v: string | undefined, d: number) => (v && /^\d+$/.test(v) ? Number(v) : d);
 
+/** MQTT_PORT's default is PORT + this (18830 beside the default 8080), so two checkouts on two PORTs never share it. */
+export const MQTT_PORT_OFFSET = 10_750;
+
+/** The embedded broker's port when MQTT_PORT is unset: PORT + 10750; an ephemeral one when PORT is 0 or that is no port. */
+export function defaultMqttPort(port: number): number {
+  return port > 0 && port + MQTT_PORT_OFFSET <= 65_535 ? port + MQTT_PORT_OFFSET : 0;
+}
+
 function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
   if (!raw || raw === 'false') return false;
   if (raw === 'true') return true;
@@ -55,13 +65,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const sandbox = env.SANDBOX || (nodeProduction ? 'off' : 'on');
   if (sandbox !== 'on' && sandbox !== 'off') throw new Error(`SANDBOX must be on or off, not ${JSON.stringify(sandbox)}`);
   if (nodeProduction && sandbox === 'on') throw new Error('NODE_ENV=production runs without the sandbox: unset SANDBOX or set SANDBOX=off');
+  const port = num(env.PORT, 8080);
   return {
-    port: num(env.PORT, 8080),
-    host: env.HOST || '0.0.0.0',
+    port,
+    // The sandbox mints tokens, shows the SMS codes and signs anyone in: with it on, this machine only unless HOST is set.
+    host: env.HOST || (sandbox === 'on' ? '127.0.0.1' : '0.0.0.0'),
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data/pglite',
     mqttUrl: env.MQTT_URL || undefined,
-    mqttPort: env.MQTT_PORT === 'off' ? null : num(env.MQTT_PORT, 18830),
+    mqttPort: env.MQTT_PORT === 'off' ? null : num(env.MQTT_PORT, defaultMqttPort(port)),
     mqttPrefix: env.MQTT_PREFIX || 'powerly',
     mqttSharedGroup: env.MQTT_SHARED_GROUP || undefined,
     mqttClientId: env.MQTT_CLIENT_ID || undefined,

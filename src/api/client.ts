@@ -1,7 +1,8 @@
-// The one HTTP client: the spec §7 envelope rules, implemented once.
+// The one HTTP client, ofetch with the API's rules in its options and hooks:
 //   { code, msg, data } — code 0 success (POST also 9); 1 'Processing' (poll again); 401 (status or code)
 //   clears the session; 403 'insufficient permission'; otherwise msg. Network error and 10 s timeout get
 //   their own kinds. Error responses carry the envelope in the body with a non-2xx status.
+import { ofetch, type FetchContext, type FetchOptions } from 'ofetch';
 import { $token, $agentOpenId, clearSession } from '../stores/session.ts';
 import { $lang } from '../stores/locale.ts';
 import type { EnvelopeOf } from '../contract/envelope.ts';
@@ -57,7 +58,7 @@ export interface RequestOptions {
   /** Money-moving POSTs: one key per user action, reused across retries of that action. */
   idempotencyKey?: string;
   signal?: AbortSignal;
-  /** Send an empty agentOpenId header (the nearby-shops call, spec §7). */
+  /** Send an empty agentOpenId header (the nearby-shops call). */
   noAgent?: boolean;
 }
 
@@ -92,14 +93,37 @@ export interface ApiClient {
   config: ClientConfig;
 }
 
-/** base + path, one slash between; the query from `query` (undefined fields already dropped). */
-function requestUrl(base: string, path: string, query: Record<string, string> | undefined): string {
-  const url = base.endsWith('/') ? base + path : `${base}/${path}`;
-  const q = query ? new URLSearchParams(query).toString() : '';
-  return q ? `${url}${url.includes('?') ? '&' : '?'}${q}` : url;
+/** What a request carries to the hooks beside ofetch's own options. */
+interface CallOptions {
+  call: Pick<RequestOptions, 'noToken' | 'noAgent' | 'idempotencyKey' | 'json'> & {
+    /** The caller's signal, if any: the request's own signal follows it. */
+    signal?: AbortSignal;
+    /** Ends the request's timeout. */
+    done?: () => void;
+  };
+}
+type Ctx = FetchContext<unknown, 'json'> & { options: CallOptions };
+
+/**
+ * A signal that aborts with `signal` (if any) or, with a TimeoutError, after `ms`; `done` ends the timer. (Not
+ * ofetch's `timeout` option: it needs AbortSignal.any and AbortSignal.timeout, which older in-app browsers lack.)
+ */
+function withTimeout(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; done: () => void } {
+  const ctrl = new AbortController();
+  const follow = () => ctrl.abort(signal?.reason);
+  const timer = setTimeout(() => ctrl.abort(new DOMException('The request timed out', 'TimeoutError')), ms);
+  signal?.addEventListener('abort', follow, { once: true });
+  if (signal?.aborted) follow();
+  return {
+    signal: ctrl.signal,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', follow);
+    },
+  };
 }
 
-/** The body as JSON, or undefined (an empty body, a proxy's HTML page). */
+/** The body as JSON, or undefined (an empty body, a proxy's HTML page): the envelope rules decide what it means. */
 function parseJson(text: string): unknown {
   try {
     return text ? (JSON.parse(text) as unknown) : undefined;
@@ -108,69 +132,81 @@ function parseJson(text: string): unknown {
   }
 }
 
-// Plain fetch (no HTTP library: every byte counts in the embed's first load), with a timeout of its own that
-// also follows the caller's signal.
-export function createClient(config: ClientConfig): ApiClient {
-  const doFetch: typeof globalThis.fetch = config.fetch ?? ((...a) => globalThis.fetch(...a));
+/** The envelope's verdict on a response: its data, or the ApiError to reject with. */
+function envelopeResult(method: string, status: number, ok: boolean, body: unknown, onUnauthorized?: () => void): { data: unknown } | ApiError {
+  const env = (body && typeof body === 'object' ? body : undefined) as Partial<Envelope> | undefined;
+  const code = typeof env?.code === 'number' ? env.code : -1;
+  const msg = typeof env?.msg === 'string' && env.msg ? env.msg : undefined;
+  if (status === 401 || code === 401) {
+    onUnauthorized?.();
+    return new ApiError('unauthorized', msg ?? DEFAULT_MESSAGES.unauthorized, 401, status);
+  }
+  if (status === 403 || code === 403) return new ApiError('forbidden', DEFAULT_MESSAGES.forbidden, 403, status);
+  if (ok && (code === 0 || (method === 'POST' && code === 9))) return { data: env!.data };
+  if (code === 1) return new ApiError('processing', msg ?? DEFAULT_MESSAGES.processing, 1, status);
+  if (code === -1) {
+    // No envelope (a proxy's error page, an empty body): a server error for the user.
+    const kind = status >= 500 || ok ? 'network' : 'business';
+    return new ApiError(kind, DEFAULT_MESSAGES[kind], status, status);
+  }
+  return new ApiError('business', msg ?? DEFAULT_MESSAGES.business, code, status, env?.data);
+}
 
-  async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
-    const h = config.headers();
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (!opts.noToken) {
-      if (h.token) headers.token = h.token;
-      if (h.lang) headers.lang = h.lang;
-    }
-    if (opts.noAgent) headers.agentOpenId = '';
-    else if (h.agentOpenId) headers.agentOpenId = h.agentOpenId;
-    if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
-    let body: string | undefined;
-    if (method === 'POST' && opts.body) {
-      if (opts.json) {
-        headers['content-type'] = 'application/json';
-        body = JSON.stringify(opts.body); // undefined values are left out
-      } else {
-        headers['content-type'] = 'application/x-www-form-urlencoded';
-        body = new URLSearchParams(clean(opts.body)).toString();
+export function createClient(config: ClientConfig): ApiClient {
+  const timeout = config.timeout ?? REQUEST_TIMEOUT_MS;
+  const $fetch = ofetch.create({
+    // One attempt: money-moving calls retry with their idempotency key, pollers poll; the envelope decides.
+    retry: false,
+    ignoreResponseError: true,
+    parseResponse: parseJson,
+    onRequest(ctx) {
+      const { options } = ctx as Ctx;
+      const call = options.call;
+      // The base may change after creation (the embed points the app at its own origin).
+      options.baseURL = config.baseURL ?? DEFAULT_API_BASE;
+      const headers = options.headers;
+      const h = config.headers();
+      headers.set('accept', 'application/json');
+      if (!call.noToken) {
+        if (h.token) headers.set('token', h.token);
+        if (h.lang) headers.set('lang', h.lang);
       }
-    }
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new DOMException('The request timed out', 'TimeoutError')), config.timeout ?? REQUEST_TIMEOUT_MS);
-    const follow = () => timeout.abort(opts.signal?.reason);
-    opts.signal?.addEventListener('abort', follow, { once: true });
-    if (opts.signal?.aborted) follow();
-    let res: Response;
-    let data: unknown;
-    try {
-      res = await doFetch(requestUrl(config.baseURL ?? DEFAULT_API_BASE, path.replace(/^\//, ''), clean(opts.query)), {
-        method, headers, body, signal: timeout.signal,
-      });
-      data = parseJson(await res.text());
-    } catch (e) {
-      if (opts.signal?.aborted) throw e;
-      const kind = isTimeout(e) || isTimeout(timeout.signal.reason) ? 'timeout' : 'network';
+      if (call.noAgent) headers.set('agentOpenId', '');
+      else if (h.agentOpenId) headers.set('agentOpenId', h.agentOpenId);
+      if (call.idempotencyKey) headers.set('Idempotency-Key', call.idempotencyKey);
+      // Form-encoded unless JSON (ofetch encodes a body object by its content-type).
+      if (options.body) headers.set('content-type', call.json ? 'application/json' : 'application/x-www-form-urlencoded');
+      const t = withTimeout(call.signal, timeout);
+      options.signal = t.signal;
+      call.done = t.done;
+    },
+    onRequestError(ctx) {
+      const { options, error } = ctx as Ctx;
+      options.call.done?.();
+      if (options.call.signal?.aborted) throw error; // the caller gave up: its own abort, as it is
+      const kind = isTimeout(error) || isTimeout(options.signal?.reason) ? 'timeout' : 'network';
       throw new ApiError(kind, DEFAULT_MESSAGES[kind], 0);
-    } finally {
-      clearTimeout(timer);
-      opts.signal?.removeEventListener('abort', follow);
-    }
-    const env = data as Partial<Envelope<T>> | undefined;
-    const code = typeof env?.code === 'number' ? env.code : -1;
-    const msg = typeof env?.msg === 'string' && env.msg ? env.msg : undefined;
-    if (res.status === 401 || code === 401) {
-      config.onUnauthorized?.();
-      throw new ApiError('unauthorized', msg ?? DEFAULT_MESSAGES.unauthorized, 401, res.status);
-    }
-    if (res.status === 403 || code === 403) {
-      throw new ApiError('forbidden', DEFAULT_MESSAGES.forbidden, 403, res.status);
-    }
-    if (res.ok && (code === 0 || (method === 'POST' && code === 9))) return env!.data as T;
-    if (code === 1) throw new ApiError('processing', msg ?? DEFAULT_MESSAGES.processing, 1, res.status);
-    if (code === -1) {
-      // No envelope (a proxy's error page, an empty body): a server error for the user.
-      const kind = res.status >= 500 || res.ok ? 'network' : 'business';
-      throw new ApiError(kind, DEFAULT_MESSAGES[kind], res.status, res.status);
-    }
-    throw new ApiError('business', msg ?? DEFAULT_MESSAGES.business, code, res.status, env?.data);
+    },
+    onResponse(ctx) {
+      const { options } = ctx as Ctx;
+      const { response } = ctx;
+      options.call.done?.();
+      const result = envelopeResult(options.method ?? 'GET', response.status, response.ok, response._data, config.onUnauthorized);
+      if (result instanceof ApiError) throw result;
+      response._data = result.data;
+    },
+  }, { fetch: config.fetch ?? ((...a) => globalThis.fetch(...a)) });
+
+  function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
+    const { noToken, noAgent, idempotencyKey, json, signal } = opts;
+    const options: FetchOptions<'json'> & CallOptions = {
+      method,
+      query: clean(opts.query),
+      // JSON keeps its values (JSON.stringify leaves out the undefined ones); a form sends flat values as text.
+      body: method === 'POST' && opts.body ? (json ? opts.body : clean(opts.body)) : undefined,
+      call: { noToken, noAgent, idempotencyKey, json, signal },
+    };
+    return $fetch<T>(path.replace(/^\//, ''), options);
   }
 
   return {

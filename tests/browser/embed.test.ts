@@ -108,18 +108,19 @@ describe('iframe on a partner site (another origin)', () => {
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     await expect.poll(() => log(page).textContent()).toContain('powerly:ready');
 
-    // A same-origin child of the host (right origin, wrong window) and a frame of a foreign origin
-    // (localhost ≠ 127.0.0.1) both try to steer the widget and to fake a result to the host.
-    const foreign = partnerOrigin.replace('127.0.0.1', 'localhost');
-    await page.evaluate(({ foreign }) => {
+    // A same-origin child of the host (right origin, wrong window) and a frame of a foreign origin (a sandboxed
+    // frame's opaque origin: the partner page's policy frames no other site but the widget's) both try to steer
+    // the widget and to fake a result to the host.
+    await page.evaluate(() => {
       const a = document.createElement('iframe');
       a.name = 'sibling';
       a.srcdoc = '<p>sibling</p>';
       const b = document.createElement('iframe');
       b.name = 'foreign';
-      b.src = `${foreign}/demo/partner/index.html?api=none`;
+      b.setAttribute('sandbox', 'allow-scripts');
+      b.srcdoc = '<p>foreign</p>';
       document.body.append(a, b);
-    }, { foreign });
+    });
     await expect.poll(() => page.frames().filter((f) => f.name() === 'sibling' || f.name() === 'foreign').length).toBe(2);
     const widgetOrigin = new URL(product.base).origin;
     for (const name of ['sibling', 'foreign']) {

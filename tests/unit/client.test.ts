@@ -1,8 +1,9 @@
 // @vitest-environment node
-// The envelope rules of the one HTTP client, against a real HTTP server on 127.0.0.1 (no mocks).
+// The envelope rules of the one HTTP client (ofetch with the rules in its hooks), against a real HTTP server on
+// 127.0.0.1 (no mocks).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, createClient, isProcessing } from '../../src/api/client.ts';
 
 interface Seen {
@@ -14,6 +15,8 @@ interface Seen {
 let server: Server;
 let base = '';
 let seen: Seen[] = [];
+/** Answers held by the 'hang' route until a test lets them go. */
+const held: ServerResponse[] = [];
 
 function send(res: ServerResponse, status: number, body: unknown, type = 'application/json') {
   res.writeHead(status, { 'content-type': type });
@@ -47,7 +50,9 @@ beforeAll(async () => {
         case 'bad-gateway':
           return send(res, 502, '<html>Bad Gateway</html>', 'text/html');
         case 'slow':
-          return setTimeout(() => send(res, 200, { code: 0, data: 'late' }), 400);
+          return setTimeout(() => send(res, 200, { code: 0, data: 'late' }), 100);
+        case 'hang':
+          return void held.push(res);
         default:
           return send(res, 404, { code: 404, msg: 'no such thing', data: null });
       }
@@ -59,6 +64,9 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 beforeEach(() => {
   seen = [];
+});
+afterEach(() => {
+  for (const res of held.splice(0)) send(res, 200, { code: 0, data: 'released' });
 });
 
 function client(extra: { timeout?: number; baseURL?: string } = {}) {
@@ -188,13 +196,32 @@ describe('api client envelope', () => {
     expect(e.message).toBe('server error, please retry');
   });
 
-  it('times out after the configured time (10 s by default)', async () => {
+  it('times out after the configured time, with or without a signal of the caller; a slower answer within it arrives', async () => {
+    // The 'hang' route never answers by itself: only the timeout can end these calls, however busy the machine.
     const { c } = client({ timeout: 100 });
-    const started = Date.now();
-    const e = await rejection(c.get('slow'));
-    expect(e.kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(390);
-    const { c: patient } = client({ timeout: 2000 });
+    expect((await rejection(c.get('hang'))).kind).toBe('timeout');
+    const caller = new AbortController();
+    expect((await rejection(c.post('hang', { signal: caller.signal }))).kind).toBe('timeout');
+    expect(caller.signal.aborted).toBe(false);
+    // The default (10 s) leaves a 100 ms answer alone.
+    const { c: patient } = client();
     await expect(patient.get('slow')).resolves.toBe('late');
+  });
+
+  it("the caller's abort rejects with the caller's own reason, not as a server error", async () => {
+    const { c } = client();
+    const caller = new AbortController();
+    const call = c.get('hang', { signal: caller.signal });
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBe(1);
+    caller.abort(new Error('left the screen'));
+    await expect(call).rejects.toThrow('left the screen');
+    await expect(c.get('ok', { signal: AbortSignal.abort(new Error('already gone')) })).rejects.toThrow('already gone');
+  });
+
+  it('no retries: a failing call is sent once', async () => {
+    const { c } = client();
+    await rejection(c.get('bad-gateway'));
+    await rejection(c.post('bad-gateway'));
+    expect(seen.map((s) => s.method)).toEqual(['GET', 'POST']);
   });
 });

@@ -12,6 +12,7 @@ import { loadLocale } from '../../src/i18n/index.ts';
 import { $lang } from '../../src/stores/locale.ts';
 import { $route, navigate } from '../../src/stores/router.ts';
 import { $token } from '../../src/stores/session.ts';
+import { until } from './until.ts';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
@@ -60,16 +61,6 @@ afterEach(() => {
   root = null;
   document.body.innerHTML = '';
 });
-
-async function until<T>(fn: () => T | null | undefined | false, ms = 3000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await act(() => new Promise((r) => setTimeout(r, 20)));
-  }
-}
 
 function byLabel(text: string): HTMLInputElement {
   const label = [...document.querySelectorAll('label')].find((l) => l.textContent === text);

@@ -11,6 +11,7 @@ import { formatDuration, halfHours } from '../../src/core/duration.ts';
 import { $route, navigate } from '../../src/stores/router.ts';
 import { $loginPath, $token } from '../../src/stores/session.ts';
 import type { PricePlan } from '../../src/core/pricing.ts';
+import { WAIT_MS } from './until.ts';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
@@ -83,7 +84,7 @@ async function render() {
     ),
   );
   await act(async () => {
-    await vi.waitFor(() => expect(host.querySelector('[data-testid="os-amount"]')).not.toBeNull());
+    await vi.waitFor(() => expect(host.querySelector('[data-testid="os-amount"]')).not.toBeNull(), { timeout: WAIT_MS });
   });
   return host;
 }

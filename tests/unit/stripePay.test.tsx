@@ -18,6 +18,7 @@ import { $route, navigate } from '../../src/stores/router.ts';
 import { $token } from '../../src/stores/session.ts';
 import { afterPaymentPath, readConfirmQuery } from '../../src/core/payTypes.ts';
 import { $mifiOrder } from '../../src/stores/mifi.ts';
+import { until } from './until.ts';
 
 declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
@@ -80,16 +81,6 @@ afterEach(() => {
   methodType = 'STRIPE_CARD';
   setStripeLoader(null);
 });
-
-async function until<T>(fn: () => T | null | undefined | false, ms = 4000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await act(() => new Promise((r) => setTimeout(r, 20)));
-  }
-}
 
 type Handler = (e: Record<string, unknown>) => void;
 /** A Stripe.js double: Elements that record mounts and events, createPaymentMethod, handleNextAction. */

@@ -1,5 +1,5 @@
 // The embedded MQTT broker (Aedes) for a single-process deployment. It listens on its own port (MQTT_PORT,
-// default 18830: 1883 is often taken by a system Mosquitto) on MQTT_HOST (default 127.0.0.1) for real cabinets and
+// default PORT + 10750, so 18830 beside 8080: 1883 is often taken by a system Mosquitto) on MQTT_HOST (default 127.0.0.1) for real cabinets and
 // tools, and in-process clients (the cabinet link, the simulator) connect over an in-memory stream, no port at all.
 // With `auth` (main.ts always passes it) every network client is authenticated and held to its topic rules.
 import net from 'node:net';
