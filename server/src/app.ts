@@ -66,6 +66,8 @@ import inputHygiene from './plugins/input.ts';
 import rateLimits from './plugins/rate-limit.ts';
 import securityHeaders from './plugins/security.ts';
 import errors from './plugins/errors.ts';
+import validation from './plugins/validation.ts';
+import { finishDocument, operationOf } from './lib/openapi.ts';
 import type { SimulatorFleet } from './demo/simulator/fleet.ts';
 import { ContentRepository } from './modules/content/repository.ts';
 import contentRoutes, { leadRoutes } from './modules/content/routes.ts';
@@ -160,7 +162,6 @@ export async function buildApp(deps: AppDeps) {
     logger: deps.logger ?? false,
     // A hop count is valid at run time (Fastify docs: trustProxy "Number"), though not in the option's type.
     trustProxy: (deps.trustProxy ?? false) as boolean | string[],
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Composition: repositories over the db, services over repositories and side effects.
@@ -277,15 +278,22 @@ export async function buildApp(deps: AppDeps) {
   await app.register(formbody);
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Powerly rental API', version: '0.1.0', description: 'See docs/api.md for the envelope and rules.' },
-      components: {
-        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } },
+      info: {
+        title: 'Powerly rental API', version: '0.1.0', description: 'See docs/api.md for the envelope and rules.',
+        license: { name: 'Proprietary', url: 'https://powerly.invalid/terms' },
       },
-      security: [{ token: [] }],
+      servers: [{ url: '/', description: 'This server' }],
+      components: {
+        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token', description: 'The session token of a sign-in call' } },
+      },
     },
+    // Security, error answers, content types, operation ids and links: derived for every route (lib/openapi.ts).
+    transform: operationOf((route) => [route.preHandler].flat().includes(app.requireUser)),
+    transformObject: finishDocument,
   });
   // 2. App plugins.
   await app.register(errors);
+  await app.register(validation);
   await app.register(inputHygiene);
   await app.register(context, { auth });
   // 3. Routes. One idempotency store for every money-moving call (rentals, wallet).

@@ -19,7 +19,7 @@ const Health = Type.Object({
 
 export default async function healthRoutes(app: App, opts: { jobs: JobRunner; cabinets: CabinetsRepository; link: CabinetLink }) {
   app.get('/healthz', {
-    schema: { tags: ['operations'], summary: 'Health for load balancers and monitoring (503 when this process cannot serve)', response: { 200: Health, 503: Health } },
+    schema: { tags: ['operations'], summary: 'Health for load balancers and monitoring (503 when this process cannot serve)', errors: [], response: { 200: Health, 503: Health } },
   }, async (_req, reply) => {
     const broker = opts.link.isUp() ? 'up' as const : 'down' as const;
     const counts = await Promise.all([opts.jobs.deadCount(), opts.cabinets.deadCount()]).catch(() => null);

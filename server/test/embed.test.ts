@@ -42,7 +42,7 @@ describe('web vitals', () => {
     expect(body.code).toBe(0);
     expect(body.data).toEqual([{ shape: 'iframe', name: 'LCP', count: 4, p75: 325, good: 4, needsImprovement: 0, poor: 0 }]);
   });
-  it('refuses a route with a query, unknown shapes and metrics; drops extra fields', async () => {
+  it('refuses a route with a query, unknown shapes and metrics, and undeclared fields (400 naming one)', async () => {
     const post = (body: unknown) => b.app.inject({ method: 'POST', url: `${API}/embed/vitals`, headers: { 'content-type': 'text/plain' }, payload: JSON.stringify(body) });
     const base = { shape: 'app', name: 'CLS', value: 0.1, rating: 'good', route: '/' };
     expect((await post({ ...base, route: '/result?token=abc' })).statusCode).toBe(400);
@@ -50,7 +50,9 @@ describe('web vitals', () => {
     expect((await post({ ...base, name: 'FID' })).statusCode).toBe(400);
     expect((await post({ ...base, value: -1 })).statusCode).toBe(400);
     expect((await b.app.inject({ method: 'POST', url: `${API}/embed/vitals`, headers: { 'content-type': 'text/plain' }, payload: '{not json' })).statusCode).toBe(400);
-    expect((await post({ ...base, token: 'tok_secret', user: 'x' })).statusCode).toBe(200);
+    const extra = await post({ ...base, token: 'tok_secret' });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().msg).toContain('token');
     const { rows } = await b.db.query('select * from web_vitals');
     expect(JSON.stringify(rows)).not.toContain('tok_secret');
   });

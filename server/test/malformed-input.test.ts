@@ -32,6 +32,13 @@ describe('malformed input never yields a 5xx', () => {
     const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
     // Routes outside the API document: provider webhooks, the public lead form.
     ops.push({ path: '/webhooks/payments/{provider}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }] } });
+    // Provider and sandbox peers: their own wire formats, not in the API document (lib/openapi.ts).
+    ops.push({ path: '/webhooks/methods/{provider}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }] } });
+    for (const method of ['GET', 'POST']) {
+      ops.push({ path: '/payments/return/{outTradeNo}', method, op: { parameters: [{ in: 'path', name: 'outTradeNo' }] } });
+      ops.push({ path: '/sandbox-pay/checkout/{ref}', method, op: { parameters: [{ in: 'path', name: 'ref' }] } });
+    }
+    ops.push({ path: '/sandbox-pay/v1/tokens', method: 'POST', op: { requestBody: { content: { 'application/json': { schema: { properties: { publicKey: { type: 'string' }, number: { type: 'string' }, expMonth: { type: 'integer' }, expYear: { type: 'integer' }, cvc: { type: 'string' } } } } } } } });
     expect(ops.length).toBeGreaterThan(40);
     const failures: string[] = [];
     let sent = 0;

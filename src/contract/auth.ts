@@ -74,7 +74,7 @@ export const CodeLoginBody = Type.Object({ code: Type.String({ minLength: 1, max
 export type CodeLoginBody = Static<typeof CodeLoginBody>;
 
 export const AuthCodeUrlBody = Type.Object({
-  url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://' }),
+  url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://[^/?#\\s]+', description: 'an http(s) URL with a host' }),
   type: Type.Optional(Type.Union([Type.Literal('wechat'), Type.Literal('alipay')])),
 });
 export type AuthCodeUrlBody = Static<typeof AuthCodeUrlBody>;

@@ -8,3 +8,13 @@ export const Envelope = <T extends TSchema>(data: T) =>
 
 /** The envelope as the client reads it, around the data type T. */
 export type EnvelopeOf<T> = Omit<Static<ReturnType<typeof Envelope<TUnknown>>>, 'data'> & { data: T };
+
+/**
+ * The error envelope (docs/api.md): every error answer has this body, with `code` equal to the HTTP status, `msg` the
+ * reason in the request's language and `data` null. Errors are never answered with HTTP 200.
+ */
+export const Failure = (status: number) =>
+  Type.Object({ code: Type.Literal(status), msg: Type.String(), data: Type.Null() });
+
+/** Code 1 `Processing` (HTTP 200, data null): the operation is still under way; the client polls again. */
+export const Processing = Type.Object({ code: Type.Literal(1), msg: Type.String(), data: Type.Null() });

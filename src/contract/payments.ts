@@ -46,7 +46,9 @@ export type PaymentMethodsQuery = Static<typeof PaymentMethodsQuery>;
 
 const CardField = Type.Optional(Type.String({ maxLength: 64 }));
 /** POST /sandbox-pay/v1/tokens (the provider's own shape, not the app envelope). */
-export const SandboxTokenBody = Type.Object({ publicKey: CardField, number: CardField, expMonth: CardField, expYear: CardField, cvc: CardField });
+/** The expiry as the card forms send it in JSON (a number), or as text (a form). */
+const CardExpiry = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]));
+export const SandboxTokenBody = Type.Object({ publicKey: CardField, number: CardField, expMonth: CardExpiry, expYear: CardExpiry, cvc: CardField });
 export type SandboxTokenBody = Static<typeof SandboxTokenBody>;
 export const SandboxToken = Type.Object({
   id: Type.String(),

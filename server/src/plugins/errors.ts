@@ -15,9 +15,10 @@ interface ValidationIssue {
 function fieldOf(err: FastifyError): string {
   const v = (err.validation as ValidationIssue[] | undefined)?.[0];
   if (!v) return '';
-  const missing = v.params?.missingProperty;
+  const named = v.params?.missingProperty ?? v.params?.additionalProperty;
   const path = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  return typeof missing === 'string' ? missing : path || String(err.validationContext ?? '');
+  if (typeof named === 'string') return path ? `${path}.${named}` : named;
+  return path || String(err.validationContext ?? '');
 }
 
 export default fp(async function errors(app: FastifyInstance) {
@@ -43,7 +44,21 @@ export default fp(async function errors(app: FastifyInstance) {
     return reply.status(500).send(failure(500, t(locale, 'error.internal')));
   });
 
+  // A known path asked with another method: 405 with the methods it has (Allow), not 404.
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  app.addHook('onRoute', (route) => {
+    if (route.url.includes('*')) return; // a catch-all (the front end's files) says nothing of a method
+    const source = `^${route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`;
+    let entry = routes.find((r) => r.pattern.source === source);
+    if (!entry) routes.push((entry = { pattern: new RegExp(source), methods: new Set() }));
+    for (const m of [route.method].flat()) entry.methods.add(m);
+  });
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send(failure(404, t(req.locale, 'error.notFound')));
+    const path = req.url.split('?')[0] ?? '';
+    const allowed = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]));
+    if (allowed.size && !allowed.has(req.method)) {
+      return reply.status(405).header('allow', [...allowed].sort().join(', ')).send(failure(405, t(req.locale, 'error.methodNotAllowed')));
+    }
+    return reply.status(404).send(failure(404, t(req.locale, 'error.notFound')));
   });
 }, { name: 'errors' });

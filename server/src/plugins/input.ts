@@ -20,6 +20,19 @@ function hasNonFinite(v: unknown, depth = 0): boolean {
   return Object.values(v as Record<string, unknown>).some((x) => hasNonFinite(x, depth + 1));
 }
 
+/**
+ * A subnormal number (below 2.2e-308, not 0: `lat=5e-324`) is 0 here: PostgreSQL refuses such a double as out of
+ * range, and no coordinate, amount or page of this API is that small.
+ */
+function flushSubnormal(v: unknown, depth = 0): void {
+  if (depth > 20 || v === null || typeof v !== 'object') return;
+  const o = v as Record<string, unknown>;
+  for (const [k, x] of Object.entries(o)) {
+    if (typeof x === 'number' && x !== 0 && Math.abs(x) < Number.MIN_VALUE * 2 ** 52) o[k] = 0;
+    else flushSubnormal(x, depth + 1);
+  }
+}
+
 export default fp(async function input(app: FastifyInstance) {
   app.addHook('onRequest', async (req) => {
     if (/%00/i.test(req.url)) throw badRequest('error.validation');
@@ -30,5 +43,6 @@ export default fp(async function input(app: FastifyInstance) {
   // After the schemas coerced the values: no infinite or NaN number reaches a service (or SQL).
   app.addHook('preHandler', async (req) => {
     if (hasNonFinite(req.body) || hasNonFinite(req.params) || hasNonFinite(req.query)) throw badRequest('error.validation');
+    for (const part of [req.body, req.params, req.query]) flushSubnormal(part);
   });
 }, { name: 'input-hygiene' });

@@ -22,6 +22,7 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
     schema: {
       tags: ['auth'], summary: 'A new captcha picture for this uuid (WebP; the answer is kept hashed for 5 minutes, single use, for this client only)',
       querystring: CaptchaQuery,
+      produces: ['image/webp'],
       response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
     },
   }, async (req, reply) => {

@@ -187,6 +187,9 @@ export class SignInService {
   }
 
   authorizeUrl(provider: 'wechat' | 'alipay', redirectUrl: string): string {
+    // The schema's pattern lets through text that is still no URL (`https://[`): a 400, in sandbox and production alike.
+    const u = URL.canParse(redirectUrl) ? new URL(redirectUrl) : null;
+    if (!u || !/^https?:$/.test(u.protocol) || !u.hostname) throw badRequest('error.validation.field', { field: 'url' });
     return this.d.exchanges[provider].authorizeUrl(redirectUrl);
   }
 

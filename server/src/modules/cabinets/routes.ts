@@ -11,6 +11,7 @@ export default async function cabinetRoutes(app: App, opts: { cabinets: Cabinets
     schema: {
       tags: ['cabinets'],
       summary: 'Scan: the cabinet, its venue and price in the venue currency, and the user wallet in that currency',
+      security: [{ token: [] }],
       querystring: ScanQuery,
       response: { 200: Envelope(ScanResult) },
     },

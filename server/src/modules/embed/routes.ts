@@ -24,6 +24,7 @@ export default async function embedRoutes(app: App, opts: { embed: EmbedService 
     bodyLimit: 2048,
     schema: {
       tags: ['embed'], summary: 'Record one web-vitals metric from a front-end shape (no token, no personal data)', security: [],
+      consumes: ['application/json', 'text/plain', 'application/x-www-form-urlencoded'],
       body: Vital,
       response: { 200: Envelope(Type.Null()) },
     },
@@ -54,6 +55,7 @@ export default async function embedRoutes(app: App, opts: { embed: EmbedService 
   app.post('/embed/code/redeem', {
     schema: {
       tags: ['embed'], summary: 'Redeem a one-time code once for a session token', security: [],
+      errors: [401],
       body: RedeemCodeBody,
       response: { 200: Envelope(RedeemedSession) },
     },

@@ -227,8 +227,8 @@ export class SandboxCardProvider extends PaymentProvider {
   async tokenize(input: {
     publicKey?: string;
     number?: string;
-    expMonth?: string;
-    expYear?: string;
+    expMonth?: string | number;
+    expYear?: string | number;
     cvc?: string;
   }): Promise<{ id: string; card: CardSummary & { expMonth: number; expYear: number; funding: string } }> {
     if (input.publicKey !== this.key) throw new SandboxError('invalid_public_key', 'Invalid API key provided.', 401);

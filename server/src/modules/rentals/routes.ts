@@ -1,4 +1,5 @@
-import { Envelope } from '#contract/envelope.ts';
+import { Type } from 'typebox';
+import { Envelope, Processing } from '#contract/envelope.ts';
 import {
   BalanceRentQuery, BalanceRentResult, DepositRentBody, DepositRentResult, SavedCardRentBody, Order, OrderCheckParams, OrderCheckResult, OrderIdBody,
   OrderIdQuery, OrderListQuery, OrderPage, OrderShare, PublicOrder, PublicOrderQuery,
@@ -91,7 +92,7 @@ export default async function rentalRoutes(app: App, opts: {
       tags: ['rentals'],
       summary: 'Poll a rental: code 1 while the cabinet has not answered, 0 once the power bank is out, 422 if the eject failed',
       params: OrderCheckParams,
-      response: { 200: Envelope(OrderCheckResult) },
+      response: { 200: Type.Union([Envelope(OrderCheckResult), Processing]) },
     },
     preHandler: app.requireUser,
   }, async (req) => {
