@@ -82,6 +82,18 @@ import sandboxSignInRoutes from './modules/auth/sandbox-routes.ts';
 import { signInAdapters, unconfiguredSignIn, type SignInSettings } from './modules/auth/signin-config.ts';
 import signInRoutes from './modules/auth/signin-routes.ts';
 import { SignInService } from './modules/auth/signin.ts';
+import { AuditRepository } from './modules/audit/repository.ts';
+import { AuditService } from './modules/audit/service.ts';
+import { auditOpsRoutes } from './modules/audit/ops-routes.ts';
+import { Passkeys } from './modules/staff/passkeys.ts';
+import { StaffRepository } from './modules/staff/repository.ts';
+import { injectFetch, SANDBOX_OIDC_CLIENT, SANDBOX_OIDC_PATH, SandboxOidc } from './modules/staff/sandbox-oidc.ts';
+import { StaffService } from './modules/staff/service.ts';
+import { sessionRoutes } from './modules/staff/session-routes.ts';
+import { DEFAULT_SESSION_SETTINGS, StaffSessions, type SessionSettings } from './modules/staff/sessions.ts';
+import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
+import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
+import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 
 export interface AppDeps {
   db: Db;
@@ -135,6 +147,12 @@ export interface AppDeps {
   a8Registration?: { idPrefix: string; signKey: string; broker: { host: string; port: number } };
   /** Real bank payout adapters (config/payouts-rails.ts); a bank withdrawal none pays awaits an operator. */
   payoutRails?: BankPayoutRail[];
+  /**
+   * The back office (modules/staff): the console's origin for passkeys and links (OPS_ORIGIN, else PUBLIC_URL;
+   * unset: each request's own), single sign-on (OPS_OIDC_*; the sandbox's own issuer when SANDBOX=on and none is
+   * set), session lifetimes.
+   */
+  ops?: { origin?: string; sso?: SsoSettings; sessions?: SessionSettings };
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
@@ -265,8 +283,26 @@ export async function buildApp(deps: AppDeps) {
     // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
+  // The back office: staff identity, sessions, the audit log (docs/architecture.md "Back office").
+  const audit = new AuditService(new AuditRepository(db), clock);
+  const staffRepo = new StaffRepository(db);
+  const staff = new StaffService({ db, repo: staffRepo, clock, audit, mailer, agentExists: async (id) => (await embedRepo.agent(id)) != null });
+  const staffSessions = new StaffSessions(staffRepo, clock, deps.ops?.sessions ?? DEFAULT_SESSION_SETTINGS);
+  const opsOrigin = deps.ops?.origin ?? deps.publicUrl;
+  const sandboxOidc = sandboxOn && !deps.ops?.sso
+    ? await SandboxOidc.create(clock, await new SecretsRepository(db).get('sandbox.ops-oidc-client-secret', clock.now()))
+    : undefined;
+  const sso = deps.ops?.sso
+    ? new SingleSignOn(deps.ops.sso, staffRepo, clock)
+    : sandboxOidc
+      ? new SingleSignOn({ issuer: (origin) => `${origin}${SANDBOX_OIDC_PATH}`, clientId: SANDBOX_OIDC_CLIENT, clientSecret: sandboxOidc.clientSecret, insecure: true, fetch: injectFetch(app) }, staffRepo, clock)
+      : undefined;
+  retention.add(
+    { table: 'staff_ceremonies', keepDays: 0, sweep: (before) => staffRepo.sweepCeremonies(before) },
+    { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
+  );
   const fleet = fleetServices({ db, clock, liveness });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -315,10 +351,19 @@ export async function buildApp(deps: AppDeps) {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });
+  await app.register(opsApi, {
+    prefix: OPS_PREFIX, staff, sessions: staffSessions,
+    routes: [
+      sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
+      staffOpsRoutes({ staff, origin: opsOrigin }),
+      auditOpsRoutes({ audit }),
+    ],
+  });
   if (sandboxOn) {
     await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
     await app.register(sandboxCheckoutRoutes, { repo: externalRepo });
     await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
+    if (sandboxOidc) await app.register(sandboxOidc.routes(), { prefix: SANDBOX_OIDC_PATH });
   }
   await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
   await app.register(methodReturnRoutes, { payments, repo: externalRepo, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) });
@@ -380,6 +425,10 @@ declare module 'fastify' {
       mifi: MifiService;
       /** The fleet's operations: agents, venues, price plans, cabinets, the Wi-Fi catalogue, dead jobs. */
       fleet: Fleet;
+      /** The back office's staff (identity, memberships, invitations). */
+      staff: StaffService;
+      /** The back office's audit log. */
+      audit: AuditService;
     };
   }
 }

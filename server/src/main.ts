@@ -15,6 +15,7 @@ import { systemClock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
 import { externalBroker, startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
 import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
+import { opsSettingsFromEnv } from './modules/staff/config.ts';
 import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
@@ -76,6 +77,7 @@ async function main() {
     publicUrl: cfg.publicUrl,
     appOrigins: cfg.appOrigins,
     signIn: signInSettingsFromEnv(process.env),
+    ops: opsSettingsFromEnv(process.env),
     logger: loggerOptions(process.env.LOG_LEVEL || 'warn'),
     payoutRails: payoutRails.rails,
   });
@@ -95,6 +97,7 @@ async function main() {
     `  performance  ${base}${API_PREFIX}/embed/vitals/summary`,
     `  API          ${base}${API_PREFIX}/`,
     `  OpenAPI      ${base}${API_PREFIX}/openapi.json`,
+    `  ops API      ${base}/ops-api/v1/openapi.json   (back office: ${base}/ops/)`,
     ...(shown?.sandbox ?? []),
     `  MQTT         ${connector.describe()}, topic prefix "${cfg.mqttPrefix}"`,
     `  database     ${cfg.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${cfg.dataDir}`}${applied.length ? `, ${applied.length} migration(s) applied` : ''}`,

@@ -45,8 +45,8 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
           res.header('Cache-Control', 'no-cache');
           // The app and the demo pages are never framed; only /embed/frame.html is (below).
           res.header('Content-Security-Policy', app.pageCsp("'none'", INLINE_SCRIPT_HASHES));
-        } else if (file.startsWith('assets/') || file.startsWith('embed/assets/')) {
-          // Content-hashed names (the app's assetsDir and the embed's): a new build makes new names.
+        } else if (file.startsWith('assets/') || file.startsWith('embed/assets/') || file.startsWith('ops/assets/')) {
+          // Content-hashed names (the app's assetsDir, the embed's and the console's): a new build makes new names.
           res.header('Cache-Control', 'public, max-age=31536000, immutable');
         } else {
           // Fixed names (embed/loader.js, embed/powerly-rent.js, …): revalidate (ETag / Last-Modified) every time.

@@ -58,6 +58,8 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/embed': ['agents', 'web_vitals', 'embed_codes'],
   'modules/notify': ['order_receipts'],
   'modules/live': ['live_tickets'],
+  'modules/staff': ['staff', 'staff_memberships', 'staff_sessions', 'staff_invitations', 'staff_passkeys', 'staff_ceremonies'],
+  'modules/audit': ['audit_log'],
   'modules/mifi': ['mifi_regions', 'mifi_countries', 'mifi_skus', 'mifi_sku_prices', 'mifi_orders', 'mifi_packages', 'mifi_boxes', 'mifi_telemetry', 'mifi_payment_actions'],
   jobs: ['jobs'],
   idempotency: ['idempotency_keys'],

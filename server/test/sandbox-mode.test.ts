@@ -90,6 +90,9 @@ describe('SANDBOX=off', () => {
     // The card method is Stripe's, with the publishable key; no sandbox route.
     expect(app.powerly.payments.methods('EUR', '€')[0]).toMatchObject({ pId: 'stripe:STRIPE_CARD', publicKey: 'pk_test_1' });
     expect((await app.inject({ method: 'POST', url: '/sandbox-pay/v1/tokens', payload: {} })).statusCode).toBe(404);
+    // The back office's sandbox identity provider is not served, and single sign-on is off until configured.
+    expect((await app.inject({ method: 'GET', url: '/sandbox-oidc/.well-known/openid-configuration' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/ops-api/v1/session' })).json()).toMatchObject({ sso: false });
     await app.close();
     expect(() => stripeSettingsFromEnv({ STRIPE_SECRET_KEY: 'a', STRIPE_PUBLISHABLE_KEY: 'b', STRIPE_WEBHOOK_SECRET: 'c', STRIPE_AGENT_ACCOUNTS: '{"x": {"secretKey": "sk"}}' }))
       .toThrow(/STRIPE_AGENT_ACCOUNTS.x/);

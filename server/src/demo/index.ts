@@ -13,6 +13,9 @@ import { CabinetsRepository } from '../modules/cabinets/repository.ts';
 import { startPartnerSite } from './partner-site.ts';
 import { SimulatorFleet } from './simulator/fleet.ts';
 
+/** The demo's platform owner of the back office. */
+export const DEMO_OWNER = 'owner@powerly.local';
+
 export interface Demo {
   /** The simulated cabinets (when SIMULATOR≠off): pass to buildApp for the demo control API. */
   fleet?: SimulatorFleet;
@@ -30,6 +33,8 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
     : undefined;
   const partnerPort = Number(process.env.DEMO_PARTNER_PORT) || cfg.port + 1;
   let partner: Awaited<ReturnType<typeof startPartnerSite>> | undefined;
+  /** The seeded back-office owner's first passkey link (only on the start that made the owner). */
+  let ownerLink: string | undefined;
 
   return {
     fleet,
@@ -43,6 +48,9 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
       await app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'Demo partner site', origins: originsOf(partnerPort) });
       // The native-app demo frames its web-view on this origin; a real app opens it top-level (no origins needed).
       await app.powerly.embed.saveAgent({ id: 'demo-app', name: 'Demo native app', origins: originsOf(cfg.port, cfg.publicUrl) });
+      // The back office's platform owner (made once, when nobody is staff yet).
+      const token = await app.powerly.staff.seedOwner(DEMO_OWNER, 'Demo owner');
+      ownerLink = token ? `/ops/#/invitation?token=${encodeURIComponent(token)}` : undefined;
     },
     async banner(base) {
       const cabinets = await new CabinetsRepository(db, new Liveness(clock)).all();
@@ -53,6 +61,8 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
           ...(partner ? [`  partner site http://localhost:${partnerPort}/demo/partner/   (another origin: loader + iframe)`] : []),
           `  native host  ${base}/demo/native.html   (a web-view host with a signed one-time code)`,
           `  web-view     ${base}/#/aboutUsApp/pt-BR   ${base}/#/contactUsApp/zh-CN`,
+          `  back office  ${base}/ops/   (owner ${DEMO_OWNER}: "Single sign-on" at the sandbox issuer, or a passkey)`,
+          ...(ownerLink ? [`  owner passkey ${base}${ownerLink}   (creates the owner's first passkey; once)`] : []),
         ],
         sandbox: [
           `  sandbox pay  ${base}/sandbox-pay/v1/tokens   (public key ${cfg.sandboxPublicKey})`,

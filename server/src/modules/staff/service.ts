@@ -1,0 +1,194 @@
+// Staff: who they are, their memberships (a role per agent), invitations by e-mail link, changes with optimistic
+// concurrency. Every write is recorded in the audit log in its own unit of work.
+import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { randomToken, sha256 } from '../../lib/ids.ts';
+import { staleVersion } from '../../lib/ops-concurrency.ts';
+import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
+import { ALL_AGENTS, inScope, mayGrant, permissionsOf, type Membership, type Scope } from '#core/opsAccess.ts';
+import type { InvitationCreate, Me, StaffListQuery, StaffShape, StaffUpdate } from '#contract/ops/staff.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
+import type { Mailer } from '../notify/mailer.ts';
+import type { StaffRepository, StaffRow } from './repository.ts';
+
+const INVITATION_MS = 7 * 24 * 3_600_000;
+
+export interface StaffDeps {
+  db: Db;
+  repo: StaffRepository;
+  clock: Clock;
+  audit: AuditService;
+  mailer: Mailer;
+  /** Whether an agent exists (the embed module's agents). */
+  agentExists: (id: string) => Promise<boolean>;
+}
+
+/** A signed-in staff member as the authorisation step knows them. */
+export interface StaffPrincipal {
+  id: string;
+  email: string;
+  name: string;
+  memberships: Membership[];
+}
+
+export const forbidden = () => new AppError(403, 'ops.error.forbidden');
+
+export class StaffService {
+  constructor(private readonly d: StaffDeps) {}
+
+  get repo() {
+    return this.d.repo;
+  }
+
+  /** The signed-in person with their memberships; undefined when disabled or gone. */
+  async principal(id: string): Promise<StaffPrincipal | undefined> {
+    const s = await this.d.repo.byId(id);
+    if (!s || s.disabled_at) return undefined;
+    const memberships = (await this.d.repo.memberships([id])).get(id) ?? [];
+    return { id, email: s.email, name: s.name, memberships };
+  }
+
+  async me(p: StaffPrincipal): Promise<Me> {
+    const passkeys = await this.d.repo.passkeysOf(p.id);
+    return { id: p.id, email: p.email, name: p.name, memberships: p.memberships, permissions: permissionsOf(p.memberships), passkeys: passkeys.length };
+  }
+
+  async passkeys(p: StaffPrincipal) {
+    return (await this.d.repo.passkeysOf(p.id)).map((k) => ({
+      id: k.credential_id, label: k.label, createdAt: new Date(k.created_at).toISOString(),
+      ...(k.last_used_at ? { lastUsedAt: new Date(k.last_used_at).toISOString() } : {}),
+    }));
+  }
+
+  async list(scope: Scope, q: StaffListQuery) {
+    const limit = q.limit ?? 50;
+    const rows = await this.d.repo.list({
+      agents: scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [],
+      q: q.q, agentId: q.agentId, sort: q.sort ?? 'name', after: decodeCursor(q.cursor), limit: limit + 1,
+    });
+    const memberships = await this.d.repo.memberships(rows.map((r) => r.id));
+    return pageOf(rows, limit, (r) => [r.sort_key, r.id], (r) => shape(r, memberships.get(r.id) ?? []));
+  }
+
+  /** One person, when a membership of theirs is inside the scope (else 404: out of scope is not found). */
+  async get(scope: Scope, id: string): Promise<StaffShape> {
+    const s = await this.d.repo.byId(id);
+    const memberships = s ? (await this.d.repo.memberships([id])).get(id) ?? [] : [];
+    if (!s || !visible(scope, memberships)) throw notFound('ops.error.notFound');
+    return shape(s, memberships);
+  }
+
+  async update(scope: Scope, actor: Actor, id: string, version: number, change: StaffUpdate): Promise<StaffShape> {
+    return this.d.db.tx(async () => {
+      const before = await this.get(scope, id);
+      if (change.disabled !== undefined && id === actor.staffId) throw badRequest('ops.error.self');
+      const row = await this.d.repo.update(id, version, {
+        name: change.name, disabledAt: change.disabled === undefined ? undefined : change.disabled ? this.d.clock.now() : null,
+      });
+      if (!row) throw staleVersion();
+      if (change.disabled) await this.d.repo.deleteSessionsOf(id);
+      const after = shape(row, before.memberships);
+      await this.d.audit.record(actor, { action: 'staff.update', entity: 'staff', entityId: id, before, after });
+      return after;
+    });
+  }
+
+  /** Invites a person by e-mail to a membership the inviter may grant; the link signs them up with a passkey. */
+  async invite(inviter: StaffPrincipal, actor: Actor, input: InvitationCreate, consoleUrl: string) {
+    const m = input.membership;
+    const granter = inviter.memberships.find((x) => x.agentId === ALL_AGENTS) ?? inviter.memberships.find((x) => x.agentId === m.agentId);
+    if (!granter || !mayGrant(granter.role, m.role) || (m.agentId === ALL_AGENTS && granter.role !== 'owner')) throw forbidden();
+    if (m.agentId !== ALL_AGENTS && !(await this.d.agentExists(m.agentId))) throw badRequest('ops.error.agent', { agent: m.agentId });
+    if (m.role === 'venue_partner' ? !m.venueIds.length : m.venueIds.length) throw badRequest('ops.error.venues');
+    const token = randomToken();
+    const expiresAt = new Date(this.d.clock.now().getTime() + INVITATION_MS);
+    await this.d.db.tx(async () => {
+      await this.d.repo.insertInvitation(sha256(token), {
+        email: input.email, name: input.name, agent_id: m.agentId, role: m.role, venue_ids: m.venueIds, invited_by: inviter.id, expires_at: expiresAt, accepted_at: null,
+      }, this.d.clock.now());
+      await this.d.audit.record(actor, {
+        action: 'staff.invite', entity: 'invitation', entityId: input.email, agentId: m.agentId === ALL_AGENTS ? null : m.agentId,
+        after: { email: input.email, name: input.name, membership: m, expiresAt: expiresAt.toISOString() },
+      });
+    });
+    // Sent after the invitation is committed: a mail that fails leaves an invitation the admin can send again.
+    const link = `${consoleUrl}#/invitation?token=${encodeURIComponent(token)}`;
+    await this.d.mailer.send({
+      to: input.email,
+      subject: 'Your invitation to the Powerly back office',
+      text: `${inviter.name} invited you to the Powerly back office as ${m.role}.\n\nOpen this link within 7 days to create your passkey:\n${link}\n`,
+    });
+    return { email: input.email, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** The invitation of a link, while it can be accepted. */
+  async invitation(token: string) {
+    const i = await this.d.repo.invitation(sha256(token));
+    if (!i || i.accepted_at || new Date(i.expires_at) <= this.d.clock.now()) throw notFound('ops.error.invitation');
+    return i;
+  }
+
+  /**
+   * Accepts an invitation with the passkey just made: the person (new, or existing by e-mail) gets the membership
+   * and the passkey, once.
+   */
+  async accept(token: string, cred: { credentialId: string; publicKey: Uint8Array; counter: number; transports: string[] }, from: Omit<Actor, 'staffId' | 'email' | 'reason'>): Promise<StaffRow> {
+    return this.d.db.tx(async () => {
+      const i = await this.invitation(token);
+      const staff = (await this.d.repo.byEmail(i.email)) ?? (await this.d.repo.create(i.email, i.name, this.d.clock.now()));
+      if (staff.disabled_at) throw notFound('ops.error.invitation');
+      if (!(await this.d.repo.acceptInvitation(sha256(token), staff.id, this.d.clock.now()))) throw conflict('ops.error.invitation');
+      const membership = { agentId: i.agent_id, role: i.role, venueIds: i.venue_ids };
+      await this.d.repo.setMembership(staff.id, membership);
+      await this.d.repo.insertPasskey({ ...cred, staffId: staff.id, label: 'passkey', at: this.d.clock.now() });
+      await this.d.audit.record({ ...from, staffId: staff.id, email: staff.email, reason: null }, {
+        action: 'staff.accept', entity: 'staff', entityId: staff.id, agentId: i.agent_id === ALL_AGENTS ? null : i.agent_id, after: { email: staff.email, membership },
+      });
+      return staff;
+    });
+  }
+
+  async addPasskey(actor: Actor, staffId: string, cred: { credentialId: string; publicKey: Uint8Array; counter: number; transports: string[] }, label: string) {
+    await this.d.db.tx(async () => {
+      await this.d.repo.insertPasskey({ ...cred, staffId, label, at: this.d.clock.now() });
+      await this.d.audit.record(actor, { action: 'staff.passkey-add', entity: 'staff', entityId: staffId, after: { credentialId: cred.credentialId, label } });
+    });
+  }
+
+  /** Ends every session of the person (the caller's included); the count ended. */
+  async signOutEverywhere(actor: Actor, staffId: string): Promise<number> {
+    return this.d.db.tx(async () => {
+      const ended = await this.d.repo.deleteSessionsOf(staffId);
+      await this.d.audit.record(actor, { action: 'staff.signout-everywhere', entity: 'staff', entityId: staffId, after: { sessionsEnded: ended } });
+      return ended;
+    });
+  }
+
+  /**
+   * The demo's platform owner (SANDBOX=on only): made once, when nobody is staff yet, with an invitation to create
+   * its passkey; the link is printed in the start-up banner.
+   */
+  async seedOwner(email: string, name: string): Promise<string | undefined> {
+    return this.d.db.tx(async () => {
+      if ((await this.d.repo.count()) > 0) return undefined;
+      const owner = await this.d.repo.create(email, name, this.d.clock.now());
+      await this.d.repo.setMembership(owner.id, { agentId: ALL_AGENTS, role: 'owner', venueIds: [] });
+      const token = randomToken();
+      await this.d.repo.insertInvitation(sha256(token), {
+        email, name, agent_id: ALL_AGENTS, role: 'owner', venue_ids: [], invited_by: owner.id, expires_at: new Date(this.d.clock.now().getTime() + INVITATION_MS), accepted_at: null,
+      }, this.d.clock.now());
+      return token;
+    });
+  }
+}
+
+/** Whether a person is visible in the scope: a membership of theirs lies inside it (platform staff: only to 'all'). */
+function visible(scope: Scope, memberships: Membership[]): boolean {
+  if (scope.kind === 'all') return true;
+  return memberships.some((m) => m.agentId !== ALL_AGENTS && inScope(scope, m.agentId) && !(scope.kind === 'agents' && scope.venues[m.agentId]));
+}
+
+function shape(s: StaffRow, memberships: Membership[]): StaffShape {
+  return { id: s.id, email: s.email, name: s.name, disabled: s.disabled_at != null, version: s.version, memberships };
+}

@@ -1,0 +1,124 @@
+// The ops API's authorisation step, as a table: role × scope × operation → the status each caller gets (an object
+// outside the caller's scope is a 404, an operation their role lacks a 403, no session a 401); and the audit log
+// is append-only on the database itself, and exported as CSV.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, type Built } from './helper.ts';
+import type { Membership, StaffRole } from '#core/opsAccess.ts';
+import { sha256 } from '../src/lib/ids.ts';
+import { csrfOfSession } from '../src/plugins/ops-api.ts';
+import { OpsConsole } from './ops/console.ts';
+
+type Caller = 'none' | 'platformOwner' | 'adminA' | 'adminB' | 'supportA' | 'financeA' | 'technicianA' | 'readOnlyA' | 'partnerA';
+const MEMBERSHIPS: Record<Exclude<Caller, 'none'>, Membership> = {
+  platformOwner: { agentId: '*', role: 'owner', venueIds: [] },
+  adminA: { agentId: 'agent-a', role: 'admin', venueIds: [] },
+  adminB: { agentId: 'agent-b', role: 'admin', venueIds: [] },
+  supportA: { agentId: 'agent-a', role: 'support', venueIds: [] },
+  financeA: { agentId: 'agent-a', role: 'finance', venueIds: [] },
+  technicianA: { agentId: 'agent-a', role: 'field_technician', venueIds: [] },
+  readOnlyA: { agentId: 'agent-a', role: 'read_only', venueIds: [] },
+  partnerA: { agentId: 'agent-a', role: 'venue_partner', venueIds: ['V001'] },
+};
+
+type Op = 'read staff of A' | 'list staff' | 'change staff of A' | 'invite to A' | 'read audit' | 'export audit';
+//                 none platformOwner adminA adminB supportA financeA technicianA readOnlyA partnerA
+const TABLE: Record<Op, number[]> = {
+  'list staff': [401, 200, 200, 200, 200, 200, 403, 200, 403],
+  'read staff of A': [401, 200, 200, 404, 200, 200, 403, 200, 403],
+  'change staff of A': [401, 200, 200, 404, 403, 403, 403, 403, 403],
+  'invite to A': [401, 200, 200, 403, 403, 403, 403, 403, 403],
+  'read audit': [401, 200, 200, 200, 200, 200, 403, 200, 403],
+  'export audit': [401, 200, 200, 200, 403, 200, 403, 403, 403],
+};
+const CALLERS: Caller[] = ['none', 'platformOwner', 'adminA', 'adminB', 'supportA', 'financeA', 'technicianA', 'readOnlyA', 'partnerA'];
+
+describe('the authorisation step', () => {
+  let b: Built;
+  const consoles = new Map<Caller, OpsConsole>();
+  let target: string;
+
+  async function person(email: string, m: Membership) {
+    const staff = b.app.powerly.staff.repo;
+    const s = await staff.create(email, email.split('@')[0]!, b.clock.now());
+    await staff.setMembership(s.id, m);
+    return s.id;
+  }
+
+  beforeAll(async () => {
+    b = await build({ simulator: false });
+    for (const id of ['agent-a', 'agent-b']) await b.app.powerly.embed.saveAgent({ id, name: id, origins: [] });
+    target = await person('target@a.example', { agentId: 'agent-a', role: 'support' as StaffRole, venueIds: [] });
+    for (const caller of CALLERS) {
+      const c = new OpsConsole(b.app);
+      if (caller !== 'none') {
+        const id = await person(`${caller}@example.com`, MEMBERSHIPS[caller]);
+        const token = `session-of-${caller}-0123456789abcdef`;
+        await b.app.powerly.staff.repo.insertSession({ tokenHash: sha256(token), staffId: id, method: 'passkey', ip: '127.0.0.1', userAgent: 't', at: b.clock.now(), expiresAt: new Date(b.clock.now().getTime() + 3_600_000) });
+        c.jar.set('ops_session', token);
+        c.csrf = csrfOfSession(token);
+      } else {
+        await c.session();
+      }
+      consoles.set(caller, c);
+    }
+  });
+  afterAll(() => b.close());
+
+  const run: Record<Op, (c: OpsConsole) => Promise<{ statusCode: number }>> = {
+    'list staff': (c) => c.call('GET', '/staff'),
+    'read staff of A': (c) => c.call('GET', `/staff/${target}`),
+    'change staff of A': async (c) => {
+      const read = await consoles.get('platformOwner')!.call('GET', `/staff/${target}`);
+      return c.call('PATCH', `/staff/${target}`, { name: 'Target', reason: 'table test' }, { 'if-match': read.headers.etag as string });
+    },
+    'invite to A': (c) => c.call('POST', '/invitations', { email: 'new@a.example', name: 'New', membership: { agentId: 'agent-a', role: 'support', venueIds: [] }, reason: 'table test' }),
+    'read audit': (c) => c.call('GET', '/audit'),
+    'export audit': (c) => c.call('GET', '/audit.csv'),
+  };
+
+  for (const [op, expected] of Object.entries(TABLE) as Array<[Op, number[]]>) {
+    it(`${op}: ${CALLERS.map((c, i) => `${c} ${expected[i]}`).join(', ')}`, async () => {
+      const got: number[] = [];
+      for (const caller of CALLERS) got.push((await run[op](consoles.get(caller)!)).statusCode);
+      expect(got).toEqual(expected);
+    });
+  }
+
+  it('lists only the staff inside the caller\'s agents', async () => {
+    const ids = async (caller: Caller) => (await consoles.get(caller)!.call('GET', '/staff?sort=email&limit=2')).json<{ items: Array<{ email: string }>; next?: string }>();
+    const b1 = await ids('adminB');
+    expect(b1.items.map((s) => s.email.toLowerCase())).toEqual(['adminb@example.com']);
+    // Pages by cursor: every person of agent A, once.
+    const seen: string[] = [];
+    let url = '/staff?sort=email&limit=2';
+    for (;;) {
+      const page = (await consoles.get('adminA')!.call('GET', url)).json<{ items: Array<{ email: string }>; next?: string }>();
+      seen.push(...page.items.map((s) => s.email.toLowerCase()));
+      if (!page.next) break;
+      url = `/staff?sort=email&limit=2&cursor=${page.next}`;
+    }
+    expect(seen).toEqual([...seen].sort());
+    expect(seen).toContain('target@a.example');
+    expect(seen).not.toContain('adminb@example.com');
+    expect(new Set(seen).size).toBe(seen.length);
+    expect((await consoles.get('adminA')!.call('GET', '/staff?cursor=bm90LWEtY3Vyc29y')).statusCode).toBe(400);
+  });
+
+  it('keeps the audit log append-only: the database refuses UPDATE and DELETE', async () => {
+    const before = (await b.db.query<{ n: number }>('select count(*)::int as n from audit_log')).rows[0]!.n;
+    expect(before).toBeGreaterThan(0);
+    await expect(b.db.query("update audit_log set reason = 'rewritten'")).rejects.toThrow(/append-only/);
+    await expect(b.db.query('delete from audit_log')).rejects.toThrow(/append-only/);
+    await expect(b.db.query('truncate audit_log')).rejects.toThrow(/append-only/);
+    expect((await b.db.query<{ n: number }>('select count(*)::int as n from audit_log')).rows[0]!.n).toBe(before);
+  });
+
+  it('exports the audit log as CSV, with the agent\'s entries only', async () => {
+    const res = await consoles.get('adminA')!.call('GET', '/audit.csv');
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = res.body.trim().split('\r\n');
+    expect(lines[0]).toBe('id,at,staff_id,staff_email,ip,user_agent,action,entity,entity_id,agent_id,before,after,reason');
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.slice(1).every((l) => l.includes(',agent-a,'))).toBe(true);
+  });
+});

@@ -1,0 +1,85 @@
+// The back office's access rules (server and console share them): each staff role and what it may do. A route of
+// the ops API declares the one permission it needs; the console shows only what the signed-in person's roles allow.
+
+export const STAFF_ROLES = ['owner', 'admin', 'support', 'finance', 'field_technician', 'read_only', 'venue_partner'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+/** The agent id of a platform-wide membership: every agent. */
+export const ALL_AGENTS = '*';
+
+export const PERMISSIONS = [
+  'staff.read', // list staff and their roles
+  'staff.invite', // invite a person, change or end a membership
+  'audit.read', // read the audit log
+  'audit.export', // export the audit log as CSV
+  'fleet.read', // venues, cabinets, price plans
+  'fleet.write',
+  'orders.read', // rentals and payments
+  'money.correct', // refunds, waivers, credits
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
+  owner: PERMISSIONS,
+  admin: PERMISSIONS,
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export'],
+  field_technician: ['fleet.read', 'fleet.write'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
+  venue_partner: ['fleet.read', 'orders.read'],
+};
+
+export function roleAllows(role: StaffRole, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
+/**
+ * Roles a person may grant: owners any; admins any but owner. A platform-wide membership ('*') is granted only
+ * by a platform owner.
+ */
+export function mayGrant(granter: StaffRole, role: StaffRole): boolean {
+  if (granter === 'owner') return true;
+  return granter === 'admin' && role !== 'owner';
+}
+
+export interface Membership {
+  agentId: string;
+  role: StaffRole;
+  /** A venue partner's venues (empty for other roles). */
+  venueIds: string[];
+}
+
+/**
+ * Where a permission reaches: every agent, or the listed agents; a venue partner's membership restricts its agent
+ * to its venues (`venues[agent]`). `none` when no membership grants it.
+ */
+export type Scope =
+  | { kind: 'all' }
+  | { kind: 'agents'; agents: string[]; venues: Record<string, string[]> }
+  | { kind: 'none' };
+
+export function scopeOf(memberships: readonly Membership[], permission: Permission): Scope {
+  const granting = memberships.filter((m) => roleAllows(m.role, permission));
+  if (granting.some((m) => m.agentId === ALL_AGENTS)) return { kind: 'all' };
+  if (!granting.length) return { kind: 'none' };
+  const agents: string[] = [];
+  const venues: Record<string, string[]> = {};
+  for (const m of granting) {
+    agents.push(m.agentId);
+    if (m.role === 'venue_partner') venues[m.agentId] = m.venueIds;
+  }
+  return { kind: 'agents', agents, venues };
+}
+
+/** Whether an object of `agentId` (and `venueId`, for objects of a venue) is inside the scope. */
+export function inScope(scope: Scope, agentId: string | null, venueId?: string | null): boolean {
+  if (scope.kind === 'all') return true;
+  if (scope.kind === 'none' || agentId == null || !scope.agents.includes(agentId)) return false;
+  const venues = scope.venues[agentId];
+  return venues === undefined || (venueId != null && venues.includes(venueId));
+}
+
+/** The permissions a person has anywhere (the console's navigation). */
+export function permissionsOf(memberships: readonly Membership[]): Permission[] {
+  return PERMISSIONS.filter((p) => memberships.some((m) => roleAllows(m.role, p)));
+}

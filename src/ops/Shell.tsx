@@ -1,0 +1,70 @@
+// The shell: header (who, language, sign out), the navigation (only what the person's roles allow), the screen.
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef } from 'react';
+import type { Me } from '../contract/ops/staff.ts';
+import { LOCALES, LOCALE_NAMES, type Locale } from '../core/lang.ts';
+import type { Permission } from '../core/opsAccess.ts';
+import { useT } from '../i18n/index.ts';
+import { $lang } from '../stores/locale.ts';
+import { loadSession, opsCall } from './api.ts';
+import { $route } from './route.ts';
+import { Account } from './screens/Account.tsx';
+import { AuditLog } from './screens/AuditLog.tsx';
+import { StaffList } from './screens/StaffList.tsx';
+
+interface Entry {
+  path: string;
+  label: string;
+  needs?: Permission;
+  screen: (me: Me) => React.JSX.Element;
+}
+
+const ENTRIES: Entry[] = [
+  { path: '/staff', label: 'ops.nav.staff', needs: 'staff.read', screen: (me) => <StaffList me={me} /> },
+  { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
+  { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
+];
+
+export function Shell({ me }: { me: Me }) {
+  const t = useT();
+  const route = useStore($route);
+  const lang = useStore($lang);
+  const entries = ENTRIES.filter((e) => !e.needs || me.permissions.includes(e.needs));
+  const current = entries.find((e) => e.path === route.path) ?? entries[0]!;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // A new screen: focus its heading, so keyboard and screen-reader users start there.
+  useEffect(() => heading.current?.focus(), [current.path]);
+  const signOut = async () => {
+    await opsCall('DELETE', '/session').catch(() => undefined);
+    await loadSession();
+  };
+  return (
+    <div className="ops-shell">
+      <a className="ops-skip" href="#ops-main" onClick={(e) => { e.preventDefault(); heading.current?.focus(); }}>{t('ops.nav.skip')}</a>
+      <header className="ops-header">
+        <span className="ops-brand">{t('ops.app.title')}</span>
+        <span className="ops-who">{me.name} · {me.email}</span>
+        <label className="ops-lang">
+          <span className="ops-sr">{t('ops.app.language')}</span>
+          <select value={lang} onChange={(e) => $lang.set(e.currentTarget.value as Locale)}>
+            {LOCALES.map((l) => <option key={l} value={l}>{LOCALE_NAMES[l]}</option>)}
+          </select>
+        </label>
+        <button type="button" onClick={() => void signOut()}>{t('ops.app.signOut')}</button>
+      </header>
+      <nav className="ops-nav" aria-label={t('ops.nav.label')}>
+        <ul>
+          {entries.map((e) => (
+            <li key={e.path}>
+              <a href={`#${e.path}`} aria-current={e === current ? 'page' : undefined}>{t(e.label)}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="ops-main" className="ops-main">
+        <h1 ref={heading} tabIndex={-1}>{t(current.label)}</h1>
+        {current.screen(me)}
+      </main>
+    </div>
+  );
+}
