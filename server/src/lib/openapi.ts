@@ -9,7 +9,7 @@
 // - a parameter or field with a default is optional (the server fills it in);
 // - an operationId for every operation, the links between the rental's and the Wi-Fi package's steps, `servers`.
 // Routes for payment providers and the sandbox peers (their own wire formats, no envelope) are not in this document.
-import type { FastifySchema, RouteOptions } from 'fastify';
+import type { RouteOptions } from 'fastify';
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import { Failure } from '#contract/envelope.ts';
 import { API_PREFIX } from './route.ts';
