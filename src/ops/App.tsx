@@ -6,6 +6,7 @@ import { $session, loadSession } from './api.ts';
 import { $route } from './route.ts';
 import { useOpsStrings } from './strings.ts';
 import { Shell } from './Shell.tsx';
+import { FeedbackHost } from '../ui/feedback.tsx';
 import { SignIn } from './screens/SignIn.tsx';
 import { Invitation } from './screens/Invitation.tsx';
 
@@ -23,5 +24,10 @@ export function App() {
   if (!ready || !session) return <p className="ops-loading" role="status">…</p>;
   if (route.path === '/invitation' && !session.me) return <Invitation token={route.query.get('token') ?? ''} />;
   if (!session.me) return <SignIn sso={session.sso} />;
-  return <Shell me={session.me} />;
+  return (
+    <>
+      <Shell me={session.me} />
+      <FeedbackHost />
+    </>
+  );
 }

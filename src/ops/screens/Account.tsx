@@ -3,6 +3,7 @@ import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '
 import { useCallback, useEffect, useState } from 'react';
 import type { Me, PasskeyShape } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
+import { confirmDialog } from '../../ui/feedback.tsx';
 import { loadSession, opsCall } from '../api.ts';
 import { Problem } from './Problem.tsx';
 
@@ -29,7 +30,7 @@ export function Account({ me }: { me: Me }) {
     }
   };
   const everywhere = async () => {
-    if (!confirm(t('ops.account.everywhereConfirm'))) return;
+    if (!(await confirmDialog({ title: t('ops.account.everywhere'), text: t('ops.account.everywhereConfirm') }))) return;
     try {
       await opsCall('POST', '/session/everywhere');
       await loadSession();
