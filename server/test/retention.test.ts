@@ -40,6 +40,8 @@ describe('retention', () => {
       jobs: 30, idempotency_keys: 7, web_vitals: 90, otp_sends: 2, captchas: 1, rate_limits: 1,
       // Payer tokens with a sealed card: gone with the first sweep after their expiry (docs/payments.md "Card data").
       external_method_tokens: 0,
+      // The back office's passkey and sign-in ceremonies, and staff sessions: gone once expired.
+      staff_ceremonies: 0, staff_sessions: 0,
     });
 
     // The recurring job: scheduled once however often, runs when due and schedules its next run.
