@@ -141,8 +141,10 @@ describe('a cabinet of the 0xA8 family, through its gateway', () => {
     const { rows } = await b.db.query<{ payload: { reason: string } | string }>(`select payload from cabinet_events where cabinet_id = $1 and type = 'pop-failed'`, [CABINET]);
     const payload = typeof rows[0]!.payload === 'string' ? JSON.parse(rows[0]!.payload) : rows[0]!.payload;
     expect(payload.reason).toBe('expired');
-    await b.connector.connect({ clientId: 'a8-noise', clean: true }).publishAsync(`/powerbank/${UUID}/user/upload`, hex('A8 00 08 21 02 03 05 26'), { qos: 1 })
-      .then(() => undefined);
+    // A client of its own, ended here: left open, it would try to reconnect to the closed broker after the file.
+    const noise = b.connector.connect({ clientId: 'a8-noise', clean: true });
+    await noise.publishAsync(`/powerbank/${UUID}/user/upload`, hex('A8 00 08 21 02 03 05 26'), { qos: 1 });
+    await noise.endAsync();
     await waitFor(async () => (await b.db.query(`select 1 from cabinet_rejects where cabinet_id = $1`, [CABINET])).rows.length > 0, 'the broken frame counted');
   }, 90_000);
 });
