@@ -1,4 +1,4 @@
-// Issue 13, production posture of the cabinet link: the embedded broker listens on 127.0.0.1 unless configured,
+// Production posture of the cabinet link: the embedded broker listens on 127.0.0.1 unless configured,
 // authenticates every network client with the credentials issued by `npm run cabinet:credentials` (stored hashed)
 // and holds each cabinet to its own topics; a Mosquitto broker configured with the password file and ACL that the
 // command writes enforces the same rules.

@@ -1,4 +1,4 @@
-// Issue 13: nothing a cabinet says is lost. End-to-end delivery (protocol v2: inbox before an application-level
+// Nothing a cabinet says is lost. End-to-end delivery (protocol v2: inbox before an application-level
 // ack, cabinets re-send until acked), fail fast while the broker is down, and inventory reconciliation. The
 // broker-restart test runs its own Mosquitto (killed and restarted, no persistence); the rest run on the
 // embedded broker or MQTT_URL, and on PGlite or DATABASE_URL.

@@ -1,4 +1,4 @@
-// Issue 3: the rental lifecycle on the server — eject timeout refund, late return with the cabinet's timestamp,
+// The rental lifecycle on the server — eject timeout refund, late return with the cabinet's timestamp,
 // overtime buy-out across a restart, buying the power bank, the race for the last power bank, and that the
 // server charges exactly what the flows preview (src/core/pricing.ts on both sides).
 import { afterAll, afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 13: 0 HTTP 500s from malformed input. Every operation of the OpenAPI document (plus the webhook, the lead
+// 0 HTTP 500s from malformed input. Every operation of the OpenAPI document (plus the webhook, the lead
 // form and the sandbox routes) gets malformed path parameters, query strings, bodies and content types — NUL bytes,
 // a bare `%`, infinite/NaN numbers, wrong types, huge strings, a form-encoded body where JSON is expected — signed
 // in and not. Every answer must be a client error (or a success), never a 5xx.

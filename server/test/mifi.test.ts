@@ -1,4 +1,4 @@
-// Wi-Fi packages (issue 14): the catalogue proxy, buying (payType mifi) through the payment layer and ledger, the
+// Wi-Fi packages: the catalogue proxy, buying (payType mifi) through the payment layer and ledger, the
 // package status machine, pickup by scan (the cabinet ejects a box) and by QR (checkPickUp poll), telemetry and
 // traffic per package period, renewal, return (deposit released) and the refund of a cancelled unused package.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 13, money: each leak observed on the old code has a case here that failed there.
+// Money: each leak observed on the old code has a case here that failed there.
 //  - a failed void is a job (retried, `dead` when exhausted and visible), and the hold is released;
 //  - a top-up whose credit failed is refunded AND recorded, so the provider's idempotent replay is never credited;
 //  - concurrent refund-to-card withdrawals are checked under the lock of the card payment they count;

@@ -1,4 +1,4 @@
-// Power stations (issue 14, spec energyStorageFlag): slots of kind 'station' with their own price plan and deposit,
+// Power stations (energyStorageFlag): slots of kind 'station' with their own price plan and deposit,
 // rented through the same lifecycle as a power bank (deposit, eject by the cabinet protocol, return anywhere).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rentalFee } from '#core/pricing.ts';

@@ -1,4 +1,4 @@
-// Issue 13, production posture: SANDBOX=off or NODE_ENV=production starts no demo and refuses to start without
+// Production posture: SANDBOX=off or NODE_ENV=production starts no demo and refuses to start without
 // its secrets (EMBED_SIGNING_KEY, the webhook secret, broker credentials for MQTT_URL); sandbox secrets are made per
 // installation, never constants in the source; the retention sweeps keep the growing tables bounded.
 import { spawn } from 'node:child_process';

@@ -1,7 +1,7 @@
 // Input hygiene before any route: a NUL byte can never be stored (PostgreSQL refuses it in text) and has no
 // meaning in any field of this API, and an infinite or NaN number is no page, amount or coordinate; a request
 // carrying one — in the URL (%00), the query or anywhere in the parsed body — is refused with a clear 400 in the
-// user's language before it reaches a service (issue 13: no 500 from malformed input).
+// user's language before it reaches a service (no 500 from malformed input).
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../lib/errors.ts';

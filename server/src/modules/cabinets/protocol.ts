@@ -83,7 +83,7 @@ export type CabinetEvent =
   | (EventBase & { type: 'returned'; slot: number; powerbankId: string; fault?: string; kind?: DeviceKind })
   /** The cabinet found a rented power bank faulty (e.g. it reported a fault over its contacts or a user pressed the fault key). */
   | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string })
-  /** Additive (issue 14): a Wi-Fi box's telemetry, relayed by the cabinet gateway it reports through. */
+  /** Additive: a Wi-Fi box's telemetry, relayed by the cabinet gateway it reports through. */
   | (EventBase & { type: 'box-telemetry'; sn: string; battery: number | null; signal: number | null; bytesTotal: number; online: boolean })
   /** Additive (v2): the box `sn` applied the Wi-Fi password of the `wifi-password` command `commandId`. */
   | (EventBase & { type: 'box-password'; commandId: string; sn: string });
