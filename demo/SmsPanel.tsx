@@ -1,4 +1,4 @@
-// The sandbox SMS outbox on the demo page: the codes the phone login would have texted (issue 4).
+// The sandbox SMS outbox on the demo page: the codes the phone login would have texted.
 import { useEffect, useState } from 'react';
 import { useT } from '../src/i18n/index.ts';
 import '../src/auth/auth.css';

@@ -1,4 +1,4 @@
-// Issue 13, abuse: rate limits shared by every API process through the database and keyed on the client address
+// Abuse: rate limits shared by every API process through the database and keyed on the client address
 // (also behind a trusted proxy), a captcha that takes one answer per image and belongs to the client that asked
 // for it, tourist device codes with a minimum length, and security headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -84,7 +84,7 @@ describe('SANDBOX=off', () => {
     expect(err!.message).toContain('card payments (Stripe: STRIPE_WEBHOOK_SECRET)');
     expect(err!.message).not.toContain('STRIPE_SECRET_KEY');
     const full = stripeSettingsFromEnv({ STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_PUBLISHABLE_KEY: 'pk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' });
-    // Production also needs the embed's signing key (issue 13: no development key in production).
+    // Production also needs the embed's signing key (no development key in production).
     const app = await start({ signIn, wechat: new WeChatApi('w', 'ws'), stripe: full.settings, embedSigningKey: 'k'.repeat(32) });
     await app.ready();
     // The card method is Stripe's, with the publishable key; no sandbox route.

@@ -15,7 +15,7 @@ export function getUserInfo(): Promise<UserInfo> {
   return api.get<UserInfo>('userInfo');
 }
 
-// ---- Sign-in calls (issue 4) ----
+// ---- Sign-in calls ----
 
 /** The captcha image URL of a uuid (GET captcha.webp?uuid=). */
 export function captchaUrl(uuid: string, nonce = 0): string {

@@ -81,7 +81,7 @@ export type OrderCheck = Static<typeof OrderCheck>;
 /** Data is null while the cabinet has not answered (code 1). */
 export const OrderCheckResult = Type.Union([Type.Null(), OrderCheck]);
 
-/** Page numbers are bounded: Infinity or 1e21 would reach SQL as an OFFSET (a 500, issue 13). */
+/** Page numbers are bounded: Infinity or 1e21 would reach SQL as an OFFSET (a 500). */
 export const MAX_PAGE = 100_000;
 export const OrderListQuery = Type.Object({ page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 }), pageSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }) });
 export type OrderListQuery = Static<typeof OrderListQuery>;

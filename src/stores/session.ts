@@ -49,7 +49,7 @@ export function randomId(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-// ---- Sign-in state (issue 4; spec §3: appleIdToken, applyLogin) ----
+// ---- Sign-in state (spec §3: appleIdToken, applyLogin) ----
 /** Apple ID token handed over by a native host (AppleIdToken query). */
 export const $appleIdToken = persistentAtom<string>('appleIdToken', '');
 /** Apply-login path: where an AppleIdToken arrival sends navigation. */

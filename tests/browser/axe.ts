@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import type { Frame, Page } from 'playwright-core';
 
 // Evaluated through the DevTools protocol rather than added as a <script>: the app's Content-Security-Policy
-// (script-src 'self', issue 13) rightly refuses inline scripts, and the test must not weaken it.
+// (script-src 'self') rightly refuses inline scripts, and the test must not weaken it.
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface AxeResult {

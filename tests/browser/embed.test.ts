@@ -303,7 +303,7 @@ afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
 });
 
-describe('the hostile opener (issue 13)', () => {
+describe('the hostile opener', () => {
   it("a page that window.open()s the native frame and posts its own one-time code does not sign that window in", async () => {
     // The attacker's own account and a valid one-time code for it.
     const login = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/saas/tourist/login?code=attacker-device-0000000001' });

@@ -1,4 +1,4 @@
-// Issue 3 as a user sees it, in Chromium against the real server, broker and cabinet simulator:
+// The pricing rules as a user sees them, in Chromium against the real server, broker and cabinet simulator:
 // the #/selectPakage pricing tip (slider + live fee preview from src/core/pricing.ts), and an eject that fails
 // (the demo panel jams the cabinet): the user sees the rental failed, no order in use, the deposit released.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A power-station rental (issue 14, spec energyStorageFlag) in Chromium against the real server and simulator:
+// A power-station rental (spec energyStorageFlag) in Chromium against the real server and simulator:
 // package selection offers the power station where the cabinet holds one, with its own deposit; the card hold,
 // the eject, a return at another cabinet and the ended order naming the device.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Issue 16, as a person sees it in Chromium against the real server, database, broker and cabinet simulator:
+// Trust and clarity, as a person sees them in Chromium against the real server, database, broker and cabinet simulator:
 // live updates without a reload, the jam screen, focus after navigation, and every screen in every language at
 // 320 px without horizontal overflow or a cut title (also at 200 % text), with axe finding nothing.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The Wi-Fi box line in Chromium against the real server and simulator (issue 14): buy a data package at a
+// The Wi-Fi box line in Chromium against the real server and simulator: buy a data package at a
 // scanned cabinet, pay it through /confirm (payType mifi), pick the box up by scanning the cabinet and, in a
 // second purchase, by the QR code the app shows to a box; see the box's Wi-Fi name and its traffic once the box
 // has used data, renew the package, return the box at another cabinet; buy a package and pay its box deposit with

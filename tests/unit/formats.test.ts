@@ -1,4 +1,4 @@
-// Formats by locale (issue 16): one money format and one duration format, both through Intl in the user's language.
+// Formats by locale: one money format and one duration format, both through Intl in the user's language.
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../../src/core/duration.ts';
 import { formatAmount } from '../../src/core/money.ts';
