@@ -66,6 +66,15 @@ describe('the demo partner site', () => {
     expect(csp).not.toContain('unsafe-eval');
   });
 
+  it('sends the same policy with a 304, which the browser applies to the page it reloads from its cache', async () => {
+    const first = await site.inject({ method: 'GET', url: '/demo/partner/', headers: { host: 'localhost:8081' } });
+    const res = await site.inject({
+      method: 'GET', url: '/demo/partner/', headers: { host: 'localhost:8081', 'if-none-match': String(first.headers.etag) },
+    });
+    expect(res.statusCode).toBe(304);
+    expect(directive(res.headers['content-security-policy'] as string, 'script-src')).toMatch(/ http:\/\/localhost:8080$/);
+  });
+
   it('allows the configured Powerly server, whatever Host the page was asked under', async () => {
     const res = await configured.inject({ method: 'GET', url: '/demo/partner/', headers: { host: 'evil.example:8081' } });
     const csp = res.headers['content-security-policy'] as string;

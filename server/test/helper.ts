@@ -223,9 +223,12 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
  * A tourist session. `code` is the device code; a short test name is padded to the minimum length the API
  * requires (TOURIST_CODE_MIN_LENGTH), so each name stays one device.
  */
-export async function touristToken(app: PowerlyApp, code?: string): Promise<string> {
+/** A tourist's session token; `lang` is the language they sign in with, which sets their currency (pt-PT: EUR). */
+export async function touristToken(app: PowerlyApp, code?: string, lang?: string): Promise<string> {
   const device = code?.padEnd(TOURIST_CODE_MIN_LENGTH, '.');
-  const res = await app.inject({ method: 'POST', url: `/cdb-app-api/v1/app/saas/tourist/login${device ? `?code=${device}` : ''}` });
+  const res = await app.inject({
+    method: 'POST', url: `/cdb-app-api/v1/app/saas/tourist/login${device ? `?code=${device}` : ''}`, headers: lang ? { lang } : undefined,
+  });
   const token = (res.json() as { data?: string }).data;
   if (!token) throw new Error(`tourist login failed: ${res.body}`);
   return token;

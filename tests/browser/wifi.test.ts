@@ -281,7 +281,8 @@ describe('the Wi-Fi line with a method beyond the card (PayPal in test mode)', (
 
   it('buys a package on PayPal’s page and back, then its box deposit (held by PayPal), and picks the box up', async () => {
     const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
-    await context.addInitScript((t) => localStorage.setItem('token', t), await touristToken(env.product.app));
+    // A traveller who signed in in Portuguese pays in euros, so the Lisbon cabinet (euros) may hand them the box.
+    await context.addInitScript((t) => localStorage.setItem('token', t), await touristToken(env.product.app, undefined, 'pt-PT'));
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     // The mall without a cabinet (type GM): a package only, no box with it.

@@ -31,7 +31,8 @@ export async function partnerSite(distDir: string, api?: string) {
   site.addHook('onSend', async (req, reply) => {
     const type = String(reply.getHeader('content-type') ?? '');
     const origin = apiOrigin(req, api);
-    if (type.startsWith('text/html') && origin) {
+    // A 304 (a reload) has no content type, yet the browser takes its policy for the cached page: it gets the page's.
+    if ((type.startsWith('text/html') || reply.statusCode === 304) && origin) {
       reply.header('content-security-policy', pageCsp("'none'", { script: [origin], frame: [origin], connect: [origin] }));
     }
   });
