@@ -2,20 +2,11 @@
 // (compare-and-set), price plans per venue or per agent with their effective time.
 import type { DeviceKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { PlanRow } from './repository.ts';
+import type { PlanRow, VenueRow } from './repository.ts';
 
-export interface VenueAdminRow {
-  id: string;
-  name: string;
+/** A venue as the fleet's operations see it: the map's row and what only operators edit. */
+export interface VenueAdminRow extends VenueRow {
   names: Partial<Record<string, string>>;
-  city: string;
-  address: string;
-  hours: string;
-  description: string;
-  logo_url: string;
-  lat: number;
-  lng: number;
-  currency: string;
   opening_hours: unknown;
   contacts: Partial<Record<string, string>>;
   agent_id: string | null;
