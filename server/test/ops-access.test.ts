@@ -3,22 +3,9 @@
 // is append-only on the database itself, and exported as CSV.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, type Built } from './helper.ts';
-import type { Membership, StaffRole } from '#core/opsAccess.ts';
-import { sha256 } from '../src/lib/ids.ts';
-import { csrfOfSession } from '../src/plugins/ops-api.ts';
-import { OpsConsole } from './ops/console.ts';
-
-type Caller = 'none' | 'platformOwner' | 'adminA' | 'adminB' | 'supportA' | 'financeA' | 'technicianA' | 'readOnlyA' | 'partnerA';
-const MEMBERSHIPS: Record<Exclude<Caller, 'none'>, Membership> = {
-  platformOwner: { agentId: '*', role: 'owner', venueIds: [] },
-  adminA: { agentId: 'agent-a', role: 'admin', venueIds: [] },
-  adminB: { agentId: 'agent-b', role: 'admin', venueIds: [] },
-  supportA: { agentId: 'agent-a', role: 'support', venueIds: [] },
-  financeA: { agentId: 'agent-a', role: 'finance', venueIds: [] },
-  technicianA: { agentId: 'agent-a', role: 'field_technician', venueIds: [] },
-  readOnlyA: { agentId: 'agent-a', role: 'read_only', venueIds: [] },
-  partnerA: { agentId: 'agent-a', role: 'venue_partner', venueIds: ['V001'] },
-};
+import type { StaffRole } from '#core/opsAccess.ts';
+import { accessTable, callerConsoles, person, type Caller } from './ops/callers.ts';
+import type { OpsConsole } from './ops/console.ts';
 
 type Op = 'read staff of A' | 'list staff' | 'change staff of A' | 'invite to A' | 'read audit' | 'export audit';
 //                 none platformOwner adminA adminB supportA financeA technicianA readOnlyA partnerA
@@ -30,37 +17,16 @@ const TABLE: Record<Op, number[]> = {
   'read audit': [401, 200, 200, 200, 200, 200, 403, 200, 403],
   'export audit': [401, 200, 200, 200, 403, 200, 403, 403, 403],
 };
-const CALLERS: Caller[] = ['none', 'platformOwner', 'adminA', 'adminB', 'supportA', 'financeA', 'technicianA', 'readOnlyA', 'partnerA'];
 
 describe('the authorisation step', () => {
   let b: Built;
-  const consoles = new Map<Caller, OpsConsole>();
+  let consoles = new Map<Caller, OpsConsole>();
   let target: string;
-
-  async function person(email: string, m: Membership) {
-    const staff = b.app.powerly.staff.repo;
-    const s = await staff.create(email, email.split('@')[0]!, b.clock.now());
-    await staff.setMembership(s.id, m);
-    return s.id;
-  }
 
   beforeAll(async () => {
     b = await build({ simulator: false });
-    for (const id of ['agent-a', 'agent-b']) await b.app.powerly.embed.saveAgent({ id, name: id, origins: [] });
-    target = await person('target@a.example', { agentId: 'agent-a', role: 'support' as StaffRole, venueIds: [] });
-    for (const caller of CALLERS) {
-      const c = new OpsConsole(b.app);
-      if (caller !== 'none') {
-        const id = await person(`${caller}@example.com`, MEMBERSHIPS[caller]);
-        const token = `session-of-${caller}-0123456789abcdef`;
-        await b.app.powerly.staff.repo.insertSession({ tokenHash: sha256(token), staffId: id, method: 'passkey', ip: '127.0.0.1', userAgent: 't', at: b.clock.now(), expiresAt: new Date(b.clock.now().getTime() + 3_600_000) });
-        c.jar.set('ops_session', token);
-        c.csrf = csrfOfSession(token);
-      } else {
-        await c.session();
-      }
-      consoles.set(caller, c);
-    }
+    consoles = await callerConsoles(b);
+    target = await person(b, 'target@a.example', { agentId: 'agent-a', role: 'support' as StaffRole, venueIds: [] });
   });
   afterAll(() => b.close());
 
@@ -76,13 +42,7 @@ describe('the authorisation step', () => {
     'export audit': (c) => c.call('GET', '/audit.csv'),
   };
 
-  for (const [op, expected] of Object.entries(TABLE) as Array<[Op, number[]]>) {
-    it(`${op}: ${CALLERS.map((c, i) => `${c} ${expected[i]}`).join(', ')}`, async () => {
-      const got: number[] = [];
-      for (const caller of CALLERS) got.push((await run[op](consoles.get(caller)!)).statusCode);
-      expect(got).toEqual(expected);
-    });
-  }
+  accessTable(TABLE, () => consoles, run);
 
   it('lists only the staff inside the caller\'s agents', async () => {
     const ids = async (caller: Caller) => (await consoles.get(caller)!.call('GET', '/staff?sort=email&limit=2')).json<{ items: Array<{ email: string }>; next?: string }>();
