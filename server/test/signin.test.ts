@@ -325,7 +325,7 @@ describe('sandbox issuer and Twilio gateway', () => {
       expect(await sms.send('8613800000009', 'code 1234')).toEqual({ ref: 'SM123' });
       expect(seen[0]).toMatchObject({ url: '/2010-04-01/Accounts/AC1/Messages.json', auth: 'Basic ' + Buffer.from('AC1:tok').toString('base64') });
       expect(new URLSearchParams(seen[0]!.body)).toEqual(new URLSearchParams({ To: '+8613800000009', From: '+15550001', Body: 'code 1234' }));
-      await expect(sms.send('000', 'x')).rejects.toThrow(/400/);
+      await expect(sms.send('000', 'x')).rejects.toMatchObject({ provider: 'twilio', code: 503, cause: expect.objectContaining({ message: expect.stringMatching(/^400/) }) });
     } finally {
       peer.server.close();
     }

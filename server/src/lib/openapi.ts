@@ -4,7 +4,8 @@
 //   `token` header takes it or not; any other is public (`security: []`);
 // - every error status it answers, each with the one error envelope (Failure: `code` = the HTTP status): 400
 //   (validation, malformed input), 401 (when it reads a session), the business errors (`errors` in the route's
-//   schema; default 404, 409, 422), 429 (rate limits), 500 (an internal failure; never for input the schema allows);
+//   schema; default 404, 409, 422), 429 (rate limits), 500 (an internal failure; never for input the schema allows),
+//   503 (an outside service it relies on is not answering);
 // - request content types as parsed: JSON, and form-encoded where the body is flat (plugins/validation.ts);
 // - a parameter or field with a default is optional (the server fills it in);
 // - an operationId for every operation, the links between the rental's and the Wi-Fi package's steps, `servers`.
@@ -32,6 +33,7 @@ const REASONS: Record<number, string> = {
   409: 'Conflict (a concurrent duplicate, a state that does not allow it now)',
   422: 'A business rule refused it; `msg` says why',
   429: 'Too many requests from this client: try again later',
+  503: 'A service this operation relies on (a payment or sign-in provider) is not answering: try again later',
   500: 'Internal error (never for input the schema allows); `msg` carries no internals',
 };
 
@@ -80,7 +82,7 @@ export function operationOf(isSession: (route: RouteOptions) => boolean): Swagge
     const statuses = new Set<number>([400]);
     if (security.some((r) => 'token' in r)) statuses.add(401);
     for (const st of schema.errors ?? DEFAULT_BUSINESS_ERRORS) statuses.add(st);
-    statuses.add(429).add(500);
+    statuses.add(429).add(500).add(503);
     const response: Json = { ...(schema.response as Json | undefined) };
     // A stream of server-sent events (@fastify/sse) has no JSON answer to declare in its route.
     if ((route as { sse?: unknown }).sse && !response[200]) {

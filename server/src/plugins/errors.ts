@@ -3,7 +3,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { failure } from '../lib/envelope.ts';
-import { AppError, appErrorBody } from '../lib/errors.ts';
+import { AppError, appErrorBody, UpstreamUnavailable } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 
 interface ValidationIssue {
@@ -25,6 +25,7 @@ export default fp(async function errors(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const locale = req.locale;
     const app = err as unknown;
+    if (app instanceof UpstreamUnavailable) req.log.warn({ provider: app.provider, err: app.cause }, 'an outside service failed');
     if (app instanceof AppError) {
       return reply.status(app.code).send(appErrorBody(app, locale));
     }

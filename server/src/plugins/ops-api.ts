@@ -80,6 +80,7 @@ export function staffOf(req: FastifyRequest): StaffPrincipal {
 
 const ERROR_NAMES: Record<number, string> = {
   400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 413: 'too_large', 422: 'unprocessable', 428: 'precondition_required', 429: 'rate_limited',
+  503: 'unavailable',
 };
 
 export interface OpsApiOptions {
@@ -108,8 +109,9 @@ export async function opsApi(ops: App, opts: OpsApiOptions) {
     if (!req.headers.lang) req.locale = pickLocale(req.headers['accept-language']?.split(',')[0]?.split(';')[0]);
   });
 
-  // The authorisation step: session → CSRF on unsafe methods → the route's permission → its scope.
-  ops.addHook('preHandler', async (req, reply) => {
+  // The authorisation step, before the request is parsed or validated (nothing of the API answers a caller who
+  // may not call it): session → CSRF on unsafe methods → the route's permission → its scope.
+  ops.addHook('onRequest', async (req, reply) => {
     const access = req.routeOptions.config.permission ?? 'signed-in';
     req.opsScope = NO_SCOPE;
     const session = await opts.sessions.find(readCookie(req, SESSION_COOKIE));

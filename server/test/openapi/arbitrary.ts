@@ -40,7 +40,17 @@ export function toJsonSchema(s: unknown): unknown {
 
 const MAX_STRING = 40;
 
+/** Strings of the formats the schemas use (dates within the range the API accepts). */
+const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
+  email: () => fc.emailAddress().filter((e) => e.length <= 254),
+  'date-time': () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+  date: () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  uri: () => fc.webUrl(),
+  uuid: () => fc.uuid(),
+};
+
 function stringOf(s: Schema): fc.Arbitrary<string> {
+  if (typeof s.format === 'string' && FORMATS[s.format] && s.pattern === undefined) return FORMATS[s.format]!();
   const min = typeof s.minLength === 'number' ? s.minLength : 0;
   const max = Math.max(min, Math.min(typeof s.maxLength === 'number' ? s.maxLength : MAX_STRING, min + MAX_STRING));
   if (typeof s.pattern === 'string') {

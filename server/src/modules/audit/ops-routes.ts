@@ -23,7 +23,7 @@ export function auditOpsRoutes(o: { audit: AuditService }) {
     ops.get('/audit', { config: { permission: 'audit.read' }, schema: { querystring: AuditListQuery, response: { 200: AuditPage } } }, async (req) =>
       o.audit.list(filterOf(req, req.query), req.query.cursor, req.query.limit ?? 50));
 
-    ops.get('/audit.csv', { config: { permission: 'audit.export' }, schema: { querystring: AuditExportQuery } }, async (req, reply) => {
+    ops.get('/audit.csv', { config: { permission: 'audit.export' }, schema: { summary: 'Export the audit log as CSV', querystring: AuditExportQuery, produces: ['text/csv'] } }, async (req, reply) => {
       const stamp = new Date().toISOString().slice(0, 10);
       return reply
         .header('Content-Type', 'text/csv; charset=utf-8')

@@ -6,6 +6,7 @@ import { createSign } from 'node:crypto';
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey, type JSONWebKeySet } from 'jose';
 import type { SignInRepository } from './repository.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { UpstreamUnavailable, upstreamFetch } from '../../lib/errors.ts';
 
 // ---------- SMS ----------
 export interface SmsGateway {
@@ -28,17 +29,16 @@ export class TwilioSms implements SmsGateway {
   constructor(private readonly cfg: { accountSid: string; authToken: string; from: string; baseUrl?: string }) {}
   async send(to: string, body: string) {
     const base = this.cfg.baseUrl ?? 'https://api.twilio.com';
-    const res = await fetch(`${base}/2010-04-01/Accounts/${encodeURIComponent(this.cfg.accountSid)}/Messages.json`, {
+    const res = await upstreamFetch('twilio', `${base}/2010-04-01/Accounts/${encodeURIComponent(this.cfg.accountSid)}/Messages.json`, {
       method: 'POST',
       headers: {
         authorization: 'Basic ' + Buffer.from(`${this.cfg.accountSid}:${this.cfg.authToken}`).toString('base64'),
         'content-type': 'application/x-www-form-urlencoded',
       },
       body: new URLSearchParams({ To: `+${to}`, From: this.cfg.from, Body: body }),
-      signal: AbortSignal.timeout(10_000),
     });
     const json = (await res.json().catch(() => ({}))) as { sid?: string; message?: string };
-    if (!res.ok || !json.sid) throw new Error(`twilio: ${res.status} ${json.message ?? ''}`);
+    if (!res.ok || !json.sid) throw new UpstreamUnavailable('twilio', new Error(`${res.status} ${json.message ?? ''}`));
     return { ref: json.sid };
   }
 }
@@ -60,12 +60,12 @@ export class RecaptchaBotCheck implements BotCheck {
   constructor(private readonly cfg: { secret: string; url?: string; minScore?: number }) {}
   async verify(token: string, ip: string) {
     if (!token) return false;
-    const res = await fetch(this.cfg.url ?? 'https://www.google.com/recaptcha/api/siteverify', {
+    const res = await upstreamFetch('recaptcha', this.cfg.url ?? 'https://www.google.com/recaptcha/api/siteverify', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ secret: this.cfg.secret, response: token, remoteip: ip }),
-      signal: AbortSignal.timeout(10_000),
     });
+    if (res.status >= 500) throw new UpstreamUnavailable('recaptcha', new Error(String(res.status)));
     if (!res.ok) return false;
     const j = (await res.json()) as { success?: boolean; score?: number };
     return j.success === true && (j.score === undefined || j.score >= (this.cfg.minScore ?? 0.5));
@@ -171,7 +171,8 @@ export class WechatCodeExchange implements CodeExchange {
   async exchange(code: string) {
     const base = this.cfg.apiUrl ?? 'https://api.weixin.qq.com';
     const q = new URLSearchParams({ appid: this.cfg.appId, secret: this.cfg.secret, code, grant_type: 'authorization_code' });
-    const res = await fetch(`${base}/sns/oauth2/access_token?${q}`, { signal: AbortSignal.timeout(10_000) });
+    const res = await upstreamFetch('wechat', `${base}/sns/oauth2/access_token?${q}`);
+    if (res.status >= 500) throw new UpstreamUnavailable('wechat', new Error(String(res.status)));
     const j = (await res.json().catch(() => ({}))) as { openid?: string; unionid?: string; errcode?: number };
     if (!j.openid) throw new CodeRejected(`wechat: ${j.errcode ?? res.status}`);
     return { subject: j.unionid ?? j.openid };
@@ -194,10 +195,11 @@ export class AlipayCodeExchange implements CodeExchange {
     };
     const material = Object.keys(p).sort().map((k) => `${k}=${p[k]}`).join('&');
     p.sign = createSign('RSA-SHA256').update(material).sign(this.cfg.privateKeyPem, 'base64');
-    const res = await fetch(this.cfg.gatewayUrl ?? 'https://openapi.alipay.com/gateway.do', {
+    const res = await upstreamFetch('alipay', this.cfg.gatewayUrl ?? 'https://openapi.alipay.com/gateway.do', {
       method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' },
-      body: new URLSearchParams(p), signal: AbortSignal.timeout(10_000),
+      body: new URLSearchParams(p),
     });
+    if (res.status >= 500) throw new UpstreamUnavailable('alipay', new Error(String(res.status)));
     const j = (await res.json().catch(() => ({}))) as { alipay_system_oauth_token_response?: { user_id?: string; open_id?: string } };
     const r = j.alipay_system_oauth_token_response;
     const subject = r?.user_id ?? r?.open_id;

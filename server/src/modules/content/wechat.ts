@@ -4,6 +4,7 @@
 // cached until shortly before they expire); the sandbox one (default) derives a stable ticket from its secret,
 // as WeChat's test account would hand one out, so nothing leaves the machine.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { UpstreamUnavailable, upstreamFetch } from '../../lib/errors.ts';
 
 export interface WeChatTicketSource {
   readonly appId: string;
@@ -48,9 +49,9 @@ export class WeChatApi implements WeChatTicketSource {
     return t.ticket;
   }
   private async call<T>(path: string): Promise<T> {
-    const res = await this.fetchFn(this.base + path, { signal: AbortSignal.timeout(10_000) });
-    const body = (await res.json()) as T & { errcode?: number; errmsg?: string };
-    if (!res.ok || (body.errcode && body.errcode !== 0)) throw new Error(`WeChat API ${body.errcode ?? res.status}: ${body.errmsg ?? ''}`);
+    const res = await upstreamFetch('wechat', this.base + path, {}, this.fetchFn);
+    const body = (await res.json().catch(() => ({}))) as T & { errcode?: number; errmsg?: string };
+    if (!res.ok || (body.errcode && body.errcode !== 0)) throw new UpstreamUnavailable('wechat', new Error(`${body.errcode ?? res.status}: ${body.errmsg ?? ''}`));
     return body;
   }
 }

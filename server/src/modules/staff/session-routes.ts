@@ -62,7 +62,7 @@ export function sessionRoutes(o: SessionRouteOptions) {
       return signedIn(req, reply, staff.id, 'passkey');
     });
 
-    ops.get('/session/sso', { config: { permission: 'public' }, schema: { hide: true } }, async (req, reply) => {
+    ops.get('/session/sso', { config: { permission: 'public' }, schema: { summary: 'Start single sign-on (a redirect to the issuer)', redirect: 302, errors: [404] } }, async (req, reply) => {
       if (!o.sso) return reply.callNotFound();
       const rp = relyingParty(req, o.origin);
       const { url, ceremony } = await o.sso.start(`${rp.origin}${OPS_PREFIX}/session/sso/callback`);
@@ -70,7 +70,7 @@ export function sessionRoutes(o: SessionRouteOptions) {
       return reply.redirect(url);
     });
 
-    ops.get('/session/sso/callback', { config: { permission: 'public' }, schema: { hide: true } }, async (req, reply) => {
+    ops.get('/session/sso/callback', { config: { permission: 'public' }, schema: { summary: 'Finish single sign-on (the issuer redirects here)', redirect: 302, errors: [404, 422] } }, async (req, reply) => {
       if (!o.sso) return reply.callNotFound();
       const rp = relyingParty(req, o.origin);
       const staff = await o.sso.finish(new URL(req.url, rp.origin), `${rp.origin}${OPS_PREFIX}/session/sso/callback`, readCookie(req, CEREMONY_COOKIE));
@@ -111,12 +111,12 @@ export function sessionRoutes(o: SessionRouteOptions) {
       return { ok: true as const };
     });
 
-    ops.get('/invitation', { config: { permission: 'public' }, schema: { querystring: InvitationToken, response: { 200: InvitationInfo } } }, async (req) => {
+    ops.get('/invitation', { config: { permission: 'public' }, schema: { errors: [404], querystring: InvitationToken, response: { 200: InvitationInfo } } }, async (req) => {
       const i = await o.staff.invitation(req.query.token);
       return { email: i.email, name: i.name };
     });
 
-    ops.post('/invitation/options', { config: { permission: 'public' }, schema: { body: InvitationToken, response: { 200: WebAuthnOptions } } }, async (req, reply) => {
+    ops.post('/invitation/options', { config: { permission: 'public' }, schema: { errors: [404, 409, 422], body: InvitationToken, response: { 200: WebAuthnOptions } } }, async (req, reply) => {
       const i = await o.staff.invitation(req.body.token);
       const existing = await o.staff.repo.byEmail(i.email);
       const { options, ceremony } = await o.passkeys.registrationOptions(relyingParty(req, o.origin), { id: existing?.id ?? '', email: i.email, name: i.name }, 'passkey-invitation');
@@ -124,7 +124,7 @@ export function sessionRoutes(o: SessionRouteOptions) {
       return options;
     });
 
-    ops.post('/invitation/accept', { config: { permission: 'public' }, schema: { body: InvitationAccept, response: { 200: SessionState } } }, async (req, reply) => {
+    ops.post('/invitation/accept', { config: { permission: 'public' }, schema: { errors: [404, 409, 422], body: InvitationAccept, response: { 200: SessionState } } }, async (req, reply) => {
       const cred = await o.passkeys.verifyRegistration(relyingParty(req, o.origin), readCookie(req, CEREMONY_COOKIE), req.body.credential, 'passkey-invitation');
       const staff = await o.staff.accept(req.body.token, cred, from(req));
       return signedIn(req, reply, staff.id, 'invitation');
