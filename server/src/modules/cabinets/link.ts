@@ -229,7 +229,10 @@ export class MqttCabinetLink implements CabinetLink {
             return reject(err instanceof Error ? err : new Error(String(err)));
           }
           resolve(stored);
-          if (e.type === 'heartbeat') this.stats.heartbeats++;
+          if (e.type === 'heartbeat') {
+            this.stats.heartbeats++;
+            this.stats.lag(Date.now() - Date.parse(e.ts));
+          }
           if (!stored || e.type === 'heartbeat') return;
           await this.limited(() => handler.process(cabinetId, e.id));
           this.stats.events++;
