@@ -2,6 +2,7 @@ import { defineConfig } from 'vite';
 import { resolve } from 'node:path';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { firstLoad } from './embed/firstLoadPlugin.ts';
+import { LOCALES } from './src/core/lang.ts';
 
 // What a host page loads: the loader (embed/loader.ts) and the <powerly-rent> element (embed/element.ts),
 // plain DOM and no framework, built on their own so that nothing of the iframe page (preact, the flows, the
@@ -18,7 +19,7 @@ export default defineConfig({
         compression({
           include: /\.(js|mjs)$/,
           exclude: /(^|[/\\])size[/\\]/,
-          threshold: 1024,
+          threshold: 256,
           algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
           logLevel: 'silent',
         }),
@@ -33,8 +34,9 @@ export default defineConfig({
       input: {
         loader: resolve(import.meta.dirname, 'embed/loader.ts'),
         'powerly-rent': resolve(import.meta.dirname, 'embed/element.ts'),
-        // Loaded by the element after its first load (by URL, beside it).
-        'element-texts': resolve(import.meta.dirname, 'embed/elementTexts.ts'),
+        // Loaded by the element by URL, beside it: its texts in its language, and the web vitals reporter once ready.
+        ...Object.fromEntries(LOCALES.map((l) => [`element-texts-${l}`, resolve(import.meta.dirname, `embed/texts/${l}.ts`)])),
+        'element-vitals': resolve(import.meta.dirname, 'embed/elementVitals.ts'),
       },
       output: {
         entryFileNames: PACKAGE ? '[name].js' : 'embed/[name].js',

@@ -9,17 +9,28 @@ import { mountWidget, SKELETON_CSS, type WidgetHandle } from './mount.ts';
 import { APPEARANCE_KEYS, parseAppearance, type Appearance } from './protocol.ts';
 import { isLocale } from '../src/core/lang.ts';
 import { resolveOpen } from './host.ts';
+import type { ElementTexts } from './texts/types.ts';
 
 const SCRIPT_ORIGIN = new URL(import.meta.url).origin;
-// The element's few texts and the web vitals reporter come after the first load: element-texts.js, an entry
-// of its own beside this file (so no preload helper rides in the first load).
-const later = () => import(/* @vite-ignore */ new URL('./element-texts.js', import.meta.url).href) as Promise<typeof import('./elementTexts.ts')>;
+// Files beside this one, each an entry of its own (so no preload helper rides in the first load): the element's
+// three texts in its language (element-texts-<lang>.js, a few hundred bytes), and the web vitals reporter
+// (element-vitals.js), fetched once a widget is ready: what the host page fetches before `ready` stays small.
+// (The script's URL through a variable: Vite rewrites `new URL(<template>, import.meta.url)` as an asset lookup.)
+const SCRIPT_URL = import.meta.url;
+const beside = <T>(name: string) => import(/* @vite-ignore */ new URL(`./${name}.js`, SCRIPT_URL).href) as Promise<T>;
+let vitals = false;
+function reportVitals() {
+  if (vitals) return;
+  vitals = true;
+  beside<typeof import('./elementVitals.ts')>('element-vitals')
+    .then((m) => m.reportWebVitals('element', `${SCRIPT_ORIGIN}/cdb-app-api/v1/app/embed/vitals`), () => undefined);
+}
 /** color-primary → colorPrimary … */
 const VARIABLE_ATTRS = APPEARANCE_KEYS.map((k) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), k] as const);
 const CSS = `:host{display:block;contain:layout style}:host([hidden]){display:none}.pw-error{margin:0;padding:12px 16px;min-height:44px;box-sizing:border-box;color:#8a1c1c;font:16px/1.4 system-ui,sans-serif}${SKELETON_CSS}`;
 
-async function textsFor(lang: string | null) {
-  return later().then((m) => m.textsFor(lang), () => null);
+async function textsFor(lang: string | null): Promise<ElementTexts | null> {
+  return beside<{ texts: ElementTexts }>(`element-texts-${lang && isLocale(lang) ? lang : 'en-US'}`).then((m) => m.texts, () => null);
 }
 
 class PowerlyRent extends HTMLElement {
@@ -124,6 +135,7 @@ class PowerlyRent extends HTMLElement {
       lang: lang && isLocale(lang) ? lang : undefined, token: this.pendingToken, appearance: appearance ?? undefined, height, slot: this.id,
       onEvent: (e) => {
         if (e.type === 'error' && e.code === 'handshakeTimeout') this.showUnavailable(lang);
+        if (e.type === 'ready') reportVitals();
         this.dispatchEvent(new CustomEvent(e.type, { detail: e, bubbles: true, composed: true }));
       },
     });
@@ -154,8 +166,6 @@ class PowerlyRent extends HTMLElement {
 // Safe against double registration (two copies of the script, or a host that defines it first).
 if (!customElements.get('powerly-rent')) {
   customElements.define('powerly-rent', PowerlyRent);
-  // Web vitals after the first load (their reporter is not part of it).
-  later().then((m) => m.reportWebVitals('element', `${SCRIPT_ORIGIN}/cdb-app-api/v1/app/embed/vitals`), () => undefined);
 }
 
 export type { PowerlyRent };

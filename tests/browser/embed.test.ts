@@ -240,6 +240,35 @@ describe('<powerly-rent> on a venue site', () => {
   });
 });
 
+describe("<powerly-rent>'s first load", () => {
+  it('is what the host page fetches before the first ready: at most 5 kB on the wire (brotli, as served)', async () => {
+    const page = await newPage();
+    await page.addInitScript(() => {
+      const w = window as unknown as { readyAt?: number };
+      document.addEventListener('ready', (e) => {
+        if ((e.target as Element).localName === 'powerly-rent') w.readyAt ??= performance.now();
+      }, true);
+    });
+    await page.goto(`${product.base}/demo/venue.html`);
+    await expect.poll(() => page.evaluate(() => (window as unknown as { readyAt?: number }).readyAt ?? 0)).toBeGreaterThan(0);
+    // The host page's own fetches of the element's files (the iframe page and what it loads have their budget).
+    const before = await page.evaluate(() => {
+      const readyAt = (window as unknown as { readyAt: number }).readyAt;
+      return (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((r) => new URL(r.name).pathname.startsWith('/embed/') && r.initiatorType !== 'iframe' && r.responseEnd <= readyAt)
+        .map((r) => ({ path: new URL(r.name).pathname, bytes: r.encodedBodySize }));
+    });
+    const paths = before.map((r) => r.path);
+    expect(paths).toContain('/embed/powerly-rent.js');
+    expect(paths.some((p) => p.startsWith('/embed/element-texts-'))).toBe(true);
+    expect(paths.filter((p) => /web-vitals|element-vitals/.test(p))).toEqual([]);
+    const total = before.reduce((a, r) => a + r.bytes, 0);
+    expect(total, JSON.stringify(before)).toBeLessThanOrEqual(5_000);
+    // The web vitals reporter comes once a widget is ready.
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((r) => r.name.includes('/embed/element-vitals.js')))).toBe(true);
+  });
+});
+
 describe('<powerly-rent> attributes after mount', () => {
   it('a changed lang switches the running widget live; a changed qrcode moves it to that cabinet', async () => {
     const page = await newPage();
