@@ -87,7 +87,7 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
                   <td>{s.faults.length ? s.faults.join(', ') : '—'}</td>
                   {may('cabinets.command') && (
                     <td className="ops-actions">
-                      <button type="button" disabled={!s.deviceId} onClick={() => setPending({ type: 'eject', slot: s.slot })}
+                      <button type="button" aria-disabled={!s.deviceId} onClick={() => s.deviceId && setPending({ type: 'eject', slot: s.slot })}
                         aria-label={t('ops.cabinets.cmdSlot', { cmd: t('ops.cabinets.cmd.eject'), n: s.slot })}>{t('ops.cabinets.cmd.eject')}</button>
                       <button type="button" onClick={() => setPending({ type: s.locked ? 'unlock' : 'lock', slot: s.slot })}
                         aria-label={t('ops.cabinets.cmdSlot', { cmd: t(s.locked ? 'ops.cabinets.cmd.unlock' : 'ops.cabinets.cmd.lock'), n: s.slot })}>
