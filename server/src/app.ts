@@ -97,6 +97,9 @@ import { cabinetOpsRoutes } from './modules/cabinets/ops-routes.ts';
 import { CabinetOpsService } from './modules/cabinets/ops.ts';
 import { CabinetOpsRepository } from './modules/cabinets/ops-repository.ts';
 import { FleetLive } from './modules/cabinets/fleet-live.ts';
+import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
+import { MifiOpsService } from './modules/mifi/ops.ts';
+import { MifiOpsRepository } from './modules/mifi/ops-repository.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 
 export interface AppDeps {
@@ -308,6 +311,7 @@ export async function buildApp(deps: AppDeps) {
   const fleet = fleetServices({ db, clock, liveness });
   const fleetLive = new FleetLive(db, () => liveRepo.schema());
   const cabinetOps = new CabinetOpsService({ db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: deps.link, liveness, audit });
+  const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: mifi, audit });
   app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
@@ -364,6 +368,7 @@ export async function buildApp(deps: AppDeps) {
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
       cabinetOpsRoutes({ cabinets: cabinetOps, live: fleetLive }),
+      mifiOpsRoutes({ mifi: mifiOps }),
     ],
   });
   if (sandboxOn) {

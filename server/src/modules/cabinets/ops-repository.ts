@@ -40,7 +40,8 @@ export interface CabinetPageFilter {
   id?: string;
 }
 
-const SCOPE_SQL = '($1::text[] is null or c.agent_id = any($1::text[]) or (c.agent_id || \'/\' || c.venue_id) = any($2::text[]))';
+/** The scope's condition on a cabinet `c` ($1 agents, $2 agent/venue pairs). */
+export const SCOPE_SQL = '($1::text[] is null or c.agent_id = any($1::text[]) or (c.agent_id || \'/\' || c.venue_id) = any($2::text[]))';
 
 export class CabinetOpsRepository {
   constructor(private readonly db: Queryable) {}

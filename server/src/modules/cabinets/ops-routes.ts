@@ -9,6 +9,7 @@ import {
   CabinetAssignBody, CabinetCommandBody, CabinetCommandSent, CabinetCredentialsIssued, CabinetIdParams, CabinetImportBody, CabinetImportReport,
   CabinetListQuery, CabinetRegisterBody, OpsCabinet, OpsCabinetPage, ReasonBody, type CabinetLiveEvent,
 } from '#contract/ops/cabinets.ts';
+import { DevicePlaceBody } from '#contract/ops/mifi.ts';
 import { expectedVersion, sendVersion } from '../../lib/ops-concurrency.ts';
 import type { App } from '../../lib/route.ts';
 import { actorOf } from '../../plugins/ops-api.ts';
@@ -64,6 +65,11 @@ export function cabinetOpsRoutes(o: { cabinets: CabinetOpsService; live: FleetLi
       void reply.header('Cache-Control', 'no-store');
       return o.cabinets.rotateCredentials(req.opsScope, actorOf(req, req.body.reason), req.params.id);
     });
+
+    ops.post('/cabinets/:id/devices', {
+      config: { permission: 'fleet.write' },
+      schema: { description: 'Puts a power bank or a power station in a free slot (lendable from there).', params: CabinetIdParams, body: DevicePlaceBody, response: { 200: OpsCabinet } },
+    }, async (req) => o.cabinets.placeDevice(req.opsScope, actorOf(req, req.body.reason), req.params.id, req.body));
 
     ops.post('/cabinets/:id/commands', {
       config: { permission: 'cabinets.command' },

@@ -4,6 +4,7 @@
 // fleet service's (fleet.ts); this adds the agent, the scope, concurrency, the live view and remote commands.
 import { SLOT_COMMANDS, type CabinetAssignBody, type CabinetCommandBody, type CabinetCommandSent, type CabinetImportBody, type CabinetListQuery, type CabinetRegisterBody, type OpsCabinet } from '#contract/ops/cabinets.ts';
 import type { CabinetImportReport, FieldIssue } from '#contract/ops-fleet.ts';
+import type { DevicePlaceBody } from '#contract/ops/mifi.ts';
 import { inScope, type Scope } from '#core/opsAccess.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -107,6 +108,16 @@ export class CabinetOpsService {
         before: { hasCredentials: c.hasCredentials }, after: { hasCredentials: true },
       });
       return issued;
+    });
+  }
+
+  /** A power bank or a power station put in a free slot of the cabinet: lendable from there. */
+  async placeDevice(scope: Scope, actor: Actor, id: string, body: DevicePlaceBody): Promise<OpsCabinet> {
+    return this.d.db.tx(async () => {
+      const c = await this.get(scope, id);
+      await this.d.fleet.registerDevice({ id: body.id, kind: body.kind, cabinetId: id, slot: body.slot });
+      await this.d.audit.record(actor, { action: 'cabinet.device-place', entity: 'cabinet', entityId: id, agentId: c.agentId, after: { device: body.id, kind: body.kind, slot: body.slot } });
+      return this.get(scope, id);
     });
   }
 
