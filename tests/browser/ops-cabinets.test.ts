@@ -95,4 +95,23 @@ describe('cabinets in the console', () => {
     await page.setViewportSize({ width: 768, height: 1024 });
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it('adds a Wi-Fi box into the cabinet from the Wi-Fi line, with no axe violation at 768 and 1280 px', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wi-Fi line' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Wi-Fi line' }).waitFor();
+    await page.getByRole('region', { name: 'Regions' }).getByRole('rowheader', { name: 'europe' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const form = page.getByRole('form', { name: 'New box' });
+    await form.getByLabel('Serial').fill('MF-UI-1');
+    await form.getByLabel('SSID').fill('Powerly-UI');
+    await form.getByLabel('First Wi-Fi password').fill('first-pass-1');
+    await form.getByLabel('Cabinet (optional)').fill('PWL-UI-001');
+    await form.getByLabel('Slot').fill('3');
+    await form.getByLabel('Reason').fill('new box for the station');
+    await form.getByRole('button', { name: 'Add box' }).click();
+    const boxes = page.getByRole('region', { name: 'Boxes' });
+    await boxes.getByRole('link', { name: 'cabinet PWL-UI-001, slot 3' }).waitFor();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });

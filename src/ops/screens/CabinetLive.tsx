@@ -6,6 +6,7 @@ import type { CabinetCommandType, OpsCabinet } from '../../contract/ops/cabinets
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
 import { opsCall } from '../api.ts';
+import { PlaceDevice } from '../cabinets/device.tsx';
 import { useCabinetEvents, useOfflineDeadline } from '../cabinets/live.ts';
 import { OnlineBadge, ReasonDialog, ReasonField, useNumbers, useWhen, vendorName } from '../cabinets/parts.tsx';
 import { Problem } from './Problem.tsx';
@@ -110,6 +111,7 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
             </section>
           )}
           {may('fleet.write') && <Assign cabinet={cabinet} etag={etag} onSaved={load} />}
+          {may('fleet.write') && <PlaceDevice cabinetId={cabinet.id} slots={cabinet.slotCount} onDone={load} />}
           {may('fleet.write') && (
             <section aria-labelledby="ops-cab-cred">
               <h3 id="ops-cab-cred">{t('ops.cabinets.credentials')}</h3>
