@@ -2,41 +2,18 @@
 // (a virtual authenticator through the DevTools protocol) registers a cabinet, watches the simulated cabinet come
 // online in the live view without a reload, and ejects a slot with a reason from the keyboard; the cabinet really
 // ejects. Axe finds no violation at 1280 px and at 768 px, the reason dialog open included.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SimulatedCabinet } from '../../server/src/demo/simulator/cabinet.ts';
 import { axeViolations } from './axe.ts';
-import { launchChromium } from './chromium.ts';
-import { startProduct, type RunningProduct } from './product.ts';
+import { consoleInChromium } from './opsConsole.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-let page: Page;
-let base: string;
+const env = consoleInChromium();
 let sim: SimulatedCabinet | undefined;
-
-beforeAll(async () => {
-  product = await startProduct({ simulator: false });
-  base = product.base.replace('127.0.0.1', 'localhost');
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await sim?.stop();
-  await browser?.close();
-  await product?.close();
-});
+afterAll(async () => sim?.stop());
 
 describe('cabinets in the console', () => {
   it('registers a cabinet, sees it come online live, and ejects a slot with a reason', async () => {
+    const { product, page, base } = env;
     const token = await product.app.powerly.staff.seedOwner('owner@powerly.local', 'Olivia Owner');
     await page.goto(`${base}/ops/#/invitation?token=${encodeURIComponent(token!)}`);
     await page.getByRole('button', { name: 'Create passkey and join' }).click();
@@ -97,6 +74,7 @@ describe('cabinets in the console', () => {
   });
 
   it('adds a Wi-Fi box into the cabinet from the Wi-Fi line, with no axe violation at 768 and 1280 px', async () => {
+    const { page } = env;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wi-Fi line' }).click();
     await page.getByRole('heading', { level: 1, name: 'Wi-Fi line' }).waitFor();
     await page.getByRole('region', { name: 'Regions' }).getByRole('rowheader', { name: 'europe' }).waitFor();

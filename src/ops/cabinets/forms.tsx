@@ -6,6 +6,7 @@ import { CABINET_VENDORS } from '../../contract/ops/cabinets.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
 import { opsCall } from '../api.ts';
+import { useOpsForm } from '../paged.tsx';
 import { go } from '../route.ts';
 import { Problem } from '../screens/Problem.tsx';
 import { ReasonField, vendorName } from './parts.tsx';
@@ -38,28 +39,20 @@ function AgentField({ me, value, onChange }: { me: Me; value: string; onChange: 
 
 export function CabinetRegister({ me, onDone }: { me: Me; onDone: () => void }) {
   const t = useT();
-  const [form, setForm] = useState({ id: '', vendor: 'powerly', slots: '8', venueId: '', agentId: '', reason: '' });
-  const [error, setError] = useState<unknown>();
+  const { form, setForm, error, submit } = useOpsForm({ id: '', vendor: 'powerly', slots: '8', venueId: '', agentId: '', reason: '' }, async (f) => {
+    const id = f.id.trim();
+    await opsCall('POST', '/cabinets', {
+      id, vendor: f.vendor, slots: Number(f.slots), reason: f.reason,
+      ...(f.venueId.trim() ? { venueId: f.venueId.trim() } : {}), ...(f.agentId ? { agentId: f.agentId } : {}),
+    });
+    onDone();
+    go(`/cabinets?id=${encodeURIComponent(id)}`);
+  });
   const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      await opsCall('POST', '/cabinets', {
-        id: form.id.trim(), vendor: form.vendor, slots: Number(form.slots), reason: form.reason,
-        ...(form.venueId.trim() ? { venueId: form.venueId.trim() } : {}), ...(form.agentId ? { agentId: form.agentId } : {}),
-      });
-      const id = form.id.trim();
-      onDone();
-      go(`/cabinets?id=${encodeURIComponent(id)}`);
-    } catch (err) {
-      setError(err);
-    }
-  };
   return (
     <section aria-labelledby="ops-cab-register">
       <h2 id="ops-cab-register">{t('ops.cabinets.register')}</h2>
-      <form className="ops-form" onSubmit={(e) => void submit(e)}>
+      <form className="ops-form" onSubmit={submit}>
         <label>{t('ops.cabinets.serial')}
           <input required pattern={SERIAL} title={t('ops.cabinets.serialHint')} value={form.id} onChange={(e) => set('id')(e.currentTarget.value)} autoComplete="off" />
         </label>

@@ -6,6 +6,7 @@ import type { CabinetCommandType, OpsCabinet } from '../../contract/ops/cabinets
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
 import { opsCall } from '../api.ts';
+import { useOpsForm } from '../paged.tsx';
 import { PlaceDevice } from '../cabinets/device.tsx';
 import { useCabinetEvents, useOfflineDeadline } from '../cabinets/live.ts';
 import { OnlineBadge, ReasonDialog, ReasonField, useNumbers, useWhen, vendorName } from '../cabinets/parts.tsx';
@@ -159,29 +160,20 @@ function commandState(t: ReturnType<typeof useT>, state: string): string {
 
 function Assign({ cabinet, etag, onSaved }: { cabinet: OpsCabinet; etag: string; onSaved: () => Promise<void> }) {
   const t = useT();
-  const [venueId, setVenueId] = useState(cabinet.venueId ?? '');
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
+  const { form, setForm, error, submit } = useOpsForm({ venueId: cabinet.venueId ?? '', reason: '' }, async (f) => {
     setSaved(false);
-    try {
-      await opsCall('PATCH', `/cabinets/${encodeURIComponent(cabinet.id)}`, { venueId: venueId.trim() || null, reason }, { 'if-match': etag });
-      setReason('');
-      setSaved(true);
-      await onSaved();
-    } catch (err) {
-      setError(err);
-    }
-  };
+    await opsCall('PATCH', `/cabinets/${encodeURIComponent(cabinet.id)}`, { venueId: f.venueId.trim() || null, reason: f.reason }, { 'if-match': etag });
+    setForm({ ...f, reason: '' });
+    setSaved(true);
+    await onSaved();
+  }, true);
   return (
     <section aria-labelledby="ops-cab-assign">
       <h3 id="ops-cab-assign">{t('ops.cabinets.assign')}</h3>
-      <form className="ops-form" onSubmit={(e) => void submit(e)}>
-        <label>{t('ops.cabinets.venueOptional')}<input maxLength={64} pattern="[A-Za-z0-9._\-]{1,64}" value={venueId} onChange={(e) => setVenueId(e.currentTarget.value)} /></label>
-        <ReasonField value={reason} onChange={setReason} />
+      <form className="ops-form" onSubmit={submit}>
+        <label>{t('ops.cabinets.venueOptional')}<input maxLength={64} pattern="[A-Za-z0-9._\-]{1,64}" value={form.venueId} onChange={(e) => setForm({ ...form, venueId: e.currentTarget.value })} /></label>
+        <ReasonField value={form.reason} onChange={(reason) => setForm({ ...form, reason })} />
         <button type="submit" className="ops-primary">{t('ops.cabinets.save')}</button>
       </form>
       {saved && <p role="status">{t('ops.cabinets.saved')}</p>}

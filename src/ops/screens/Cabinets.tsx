@@ -2,17 +2,17 @@
 // the live stream), registration by serial and vendor family, and the CSV import with its dry run. A row opens
 // the cabinet's live view (#/cabinets?id=…).
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useState } from 'react';
-import { CABINET_VENDORS, type OpsCabinet, type OpsCabinetPage } from '../../contract/ops/cabinets.ts';
+import { useState } from 'react';
+import { CABINET_VENDORS, type OpsCabinet } from '../../contract/ops/cabinets.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
-import { opsCall, withQuery } from '../api.ts';
+import { opsCall } from '../api.ts';
+import { ListFooter, usePaged } from '../paged.tsx';
 import { CabinetImport, CabinetRegister } from '../cabinets/forms.tsx';
 import { useCabinetEvents } from '../cabinets/live.ts';
 import { OnlineBadge, heartbeatText, vendorName } from '../cabinets/parts.tsx';
 import { $route } from '../route.ts';
 import { CabinetLive } from './CabinetLive.tsx';
-import { Problem } from './Problem.tsx';
 
 const EMPTY = { q: '', online: '', vendor: '', venueId: '', sort: 'id' };
 
@@ -27,20 +27,7 @@ function CabinetList({ me }: { me: Me }) {
   const t = useT();
   const [draft, setDraft] = useState(EMPTY);
   const [filter, setFilter] = useState(EMPTY);
-  const [rows, setRows] = useState<OpsCabinet[]>([]);
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<OpsCabinetPage>('GET', withQuery('/cabinets', { ...filter, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-      setError(undefined);
-    } catch (e) {
-      setError(e);
-    }
-  }, [filter]);
-  useEffect(() => void load(), [load]);
+  const { rows, setRows, next, error, load } = usePaged<OpsCabinet>('/cabinets', filter);
   // A cabinet on screen changed: read that one again (in place); a resync reads the first page again.
   useCabinetEvents(undefined, (e) => {
     if (e.kind === 'resync') return;
@@ -103,9 +90,7 @@ function CabinetList({ me }: { me: Me }) {
           ))}
         </tbody>
       </table>
-      {!rows.length && <p>{t('ops.list.empty')}</p>}
-      {next && <button type="button" onClick={() => void load(next)}>{t('ops.list.more')}</button>}
-      <Problem error={error} />
+      <ListFooter count={rows.length} next={next} error={error} load={load} />
       {writer && <CabinetRegister me={me} onDone={() => void load()} />}
       {writer && <CabinetImport me={me} onDone={() => void load()} />}
     </>

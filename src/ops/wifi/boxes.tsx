@@ -1,9 +1,10 @@
 // The Wi-Fi boxes: serial, SSID, the cabinet slot each is in, the password's state (a rotation waits for the box to
 // confirm it; the password itself is never shown here), a new box, and an operator's rotation with its reason.
-import { useCallback, useEffect, useState } from 'react';
-import type { MifiBoxPage, MifiBoxShape } from '../../contract/ops/mifi.ts';
+import { useState } from 'react';
+import type { MifiBoxShape } from '../../contract/ops/mifi.ts';
 import { useT } from '../../i18n/index.ts';
-import { opsCall, withQuery } from '../api.ts';
+import { opsCall } from '../api.ts';
+import { ListFooter, useOpsForm, usePaged } from '../paged.tsx';
 import { ReasonDialog, ReasonField } from '../cabinets/parts.tsx';
 import { Problem } from '../screens/Problem.tsx';
 
@@ -13,20 +14,8 @@ export function Boxes({ canWrite }: { canWrite: boolean }) {
   const t = useT();
   const [q, setQ] = useState('');
   const [applied, setApplied] = useState('');
-  const [rows, setRows] = useState<MifiBoxShape[]>([]);
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
   const [rotating, setRotating] = useState<string>();
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<MifiBoxPage>('GET', withQuery('/mifi/boxes', { q: applied, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-    } catch (e) {
-      setError(e);
-    }
-  }, [applied]);
-  useEffect(() => void load(), [load]);
+  const { rows, next, error, load } = usePaged<MifiBoxShape>('/mifi/boxes', { q: applied });
   return (
     <section aria-labelledby="ops-wifi-boxes">
       <h2 id="ops-wifi-boxes">{t('ops.wifi.boxes')}</h2>
@@ -56,9 +45,7 @@ export function Boxes({ canWrite }: { canWrite: boolean }) {
           ))}
         </tbody>
       </table>
-      {!rows.length && <p>{t('ops.list.empty')}</p>}
-      {next && <button type="button" onClick={() => void load(next)}>{t('ops.list.more')}</button>}
-      <Problem error={error} />
+      <ListFooter count={rows.length} next={next} error={error} load={load} />
       {canWrite && <BoxForm onDone={() => load()} />}
       <ReasonDialog
         open={!!rotating}
@@ -77,26 +64,14 @@ export function Boxes({ canWrite }: { canWrite: boolean }) {
 
 function BoxForm({ onDone }: { onDone: () => Promise<void> }) {
   const t = useT();
-  const empty = { sn: '', ssid: '', password: '', cabinetId: '', slot: '', reason: '' };
-  const [form, setForm] = useState(empty);
-  const [error, setError] = useState<unknown>();
-  const set = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value });
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      await opsCall('POST', '/mifi/boxes', {
-        sn: form.sn, ssid: form.ssid, password: form.password, reason: form.reason,
-        ...(form.cabinetId ? { cabinetId: form.cabinetId, slot: Number(form.slot) } : {}),
-      });
-      setForm(empty);
-      await onDone();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { form, setForm, set, error, submit } = useOpsForm({ sn: '', ssid: '', password: '', cabinetId: '', slot: '', reason: '' }, async (f) => {
+    await opsCall('POST', '/mifi/boxes', {
+      sn: f.sn, ssid: f.ssid, password: f.password, reason: f.reason, ...(f.cabinetId ? { cabinetId: f.cabinetId, slot: Number(f.slot) } : {}),
+    });
+    await onDone();
+  });
   return (
-    <form className="ops-form" aria-label={t('ops.wifi.newBox')} onSubmit={(e) => void submit(e)}>
+    <form className="ops-form" aria-label={t('ops.wifi.newBox')} onSubmit={submit}>
       <label>{t('ops.wifi.sn')}<input required pattern={ID} value={form.sn} onChange={set('sn')} autoComplete="off" /></label>
       <label>{t('ops.wifi.ssid')}<input required maxLength={32} value={form.ssid} onChange={set('ssid')} /></label>
       <label>{t('ops.wifi.firstPassword')}<input required type="password" minLength={8} maxLength={63} value={form.password} onChange={set('password')} autoComplete="new-password" /></label>

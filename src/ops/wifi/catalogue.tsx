@@ -2,9 +2,10 @@
 // (entered in major units, sent in minor units of each currency). Platform-wide members change it.
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useState } from 'react';
-import type { MifiRegionShape, MifiSkuPage, MifiSkuShape } from '../../contract/ops/mifi.ts';
+import type { MifiRegionShape, MifiSkuShape } from '../../contract/ops/mifi.ts';
 import { $activeLang, useT } from '../../i18n/index.ts';
-import { OpsApiError, opsCall, withQuery } from '../api.ts';
+import { OpsApiError, opsCall } from '../api.ts';
+import { ListFooter, useOpsForm, usePaged } from '../paged.tsx';
 import { ReasonField } from '../cabinets/parts.tsx';
 import { Problem } from '../screens/Problem.tsx';
 
@@ -48,26 +49,17 @@ export function Regions({ canWrite }: { canWrite: boolean }) {
 
 function RegionForm({ onDone }: { onDone: () => Promise<void> }) {
   const t = useT();
-  const [form, setForm] = useState({ id: '', name: '', countries: '', reason: '' });
-  const [error, setError] = useState<unknown>();
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      // One country a line: CODE;Name;Time/Zone
-      const countries = form.countries.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-        const [code = '', name = '', timeZone = ''] = l.split(';').map((x) => x.trim());
-        return { code: code.toUpperCase(), name, timeZone, flagUrl: '' };
-      });
-      await opsCall('POST', '/mifi/regions', { id: form.id, name: form.name, flagUrl: '', countries, reason: form.reason });
-      setForm({ id: '', name: '', countries: '', reason: '' });
-      await onDone();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { form, setForm, error, submit } = useOpsForm({ id: '', name: '', countries: '', reason: '' }, async (f) => {
+    // One country a line: CODE;Name;Time/Zone
+    const countries = f.countries.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
+      const [code = '', name = '', timeZone = ''] = l.split(';').map((x) => x.trim());
+      return { code: code.toUpperCase(), name, timeZone, flagUrl: '' };
+    });
+    await opsCall('POST', '/mifi/regions', { id: f.id, name: f.name, flagUrl: '', countries, reason: f.reason });
+    await onDone();
+  });
   return (
-    <form className="ops-form ops-import" aria-label={t('ops.wifi.newRegion')} onSubmit={(e) => void submit(e)}>
+    <form className="ops-form ops-import" aria-label={t('ops.wifi.newRegion')} onSubmit={submit}>
       <label>{t('ops.wifi.id')}<input required pattern={ID} value={form.id} onChange={(e) => setForm({ ...form, id: e.currentTarget.value })} /></label>
       <label>{t('ops.wifi.name')}<input required maxLength={80} value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
       <label className="ops-wide">{t('ops.wifi.countriesHint')}
@@ -85,19 +77,7 @@ export function Packages({ canWrite }: { canWrite: boolean }) {
   const lang = useStore($activeLang);
   const [regionId, setRegionId] = useState('');
   const [applied, setApplied] = useState('');
-  const [rows, setRows] = useState<MifiSkuShape[]>([]);
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<MifiSkuPage>('GET', withQuery('/mifi/skus', { regionId: applied, cursor, limit: 50, sort: 'name' }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-    } catch (e) {
-      setError(e);
-    }
-  }, [applied]);
-  useEffect(() => void load(), [load]);
+  const { rows, next, error, load } = usePaged<MifiSkuShape>('/mifi/skus', { regionId: applied, sort: 'name' });
   const money = (minor: number, currency: string) => new Intl.NumberFormat(lang, { style: 'currency', currency }).format(minor / 10 ** minorDigits(currency));
   return (
     <section aria-labelledby="ops-wifi-skus">
@@ -120,9 +100,7 @@ export function Packages({ canWrite }: { canWrite: boolean }) {
           ))}
         </tbody>
       </table>
-      {!rows.length && <p>{t('ops.list.empty')}</p>}
-      {next && <button type="button" onClick={() => void load(next)}>{t('ops.list.more')}</button>}
-      <Problem error={error} />
+      <ListFooter count={rows.length} next={next} error={error} load={load} />
       {canWrite && <PackageForm onDone={() => load()} />}
     </section>
   );
@@ -131,34 +109,24 @@ export function Packages({ canWrite }: { canWrite: boolean }) {
 function PackageForm({ onDone }: { onDone: () => Promise<void> }) {
   const t = useT();
   const empty = { id: '', regionId: '', countryCode: '', name: '', planKind: 'days', planValue: '1', isPackage: true, days: '1', prices: 'EUR 15.00', reason: '' };
-  const [form, setForm] = useState(empty);
-  const [error, setError] = useState<unknown>();
-  const set = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) => setForm({ ...form, [k]: e.currentTarget.value });
-  const submit = async (e: React.FormEvent) => {
-    e.preventDefault();
-    setError(undefined);
-    try {
-      // One price a line: CURRENCY amount (in the currency's major unit, e.g. "EUR 15.00").
-      const prices = form.prices.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-        const [currency = '', amount = ''] = l.split(/\s+/);
-        const c = currency.toUpperCase();
-        return { currency: c, price: Math.round(Number(amount.replace(',', '.')) * 10 ** minorDigits(c)) };
-      });
-      if (!prices.length || prices.some((p) => !/^[A-Z]{3}$/.test(p.currency) || !Number.isFinite(p.price) || p.price < 0)) {
-        throw new OpsApiError(400, t('ops.wifi.badPrices'));
-      }
-      await opsCall('POST', '/mifi/skus', {
-        id: form.id, regionId: form.regionId, countryCode: form.countryCode ? form.countryCode.toUpperCase() : null, name: form.name,
-        planKind: form.planKind, planValue: form.planKind === 'unlimited' ? 0 : Number(form.planValue), isPackage: form.isPackage, days: Number(form.days), prices, reason: form.reason,
-      });
-      setForm(empty);
-      await onDone();
-    } catch (err) {
-      setError(err);
+  const { form, setForm, set, error, submit } = useOpsForm(empty, async (f) => {
+    // One price a line: CURRENCY amount (in the currency's major unit, e.g. "EUR 15.00").
+    const prices = f.prices.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
+      const [currency = '', amount = ''] = l.split(/\s+/);
+      const c = currency.toUpperCase();
+      return { currency: c, price: Math.round(Number(amount.replace(',', '.')) * 10 ** minorDigits(c)) };
+    });
+    if (!prices.length || prices.some((p) => !/^[A-Z]{3}$/.test(p.currency) || !Number.isFinite(p.price) || p.price < 0)) {
+      throw new OpsApiError(400, t('ops.wifi.badPrices'));
     }
-  };
+    await opsCall('POST', '/mifi/skus', {
+      id: f.id, regionId: f.regionId, countryCode: f.countryCode ? f.countryCode.toUpperCase() : null, name: f.name,
+      planKind: f.planKind, planValue: f.planKind === 'unlimited' ? 0 : Number(f.planValue), isPackage: f.isPackage, days: Number(f.days), prices, reason: f.reason,
+    });
+    await onDone();
+  });
   return (
-    <form className="ops-form ops-import" aria-label={t('ops.wifi.newPackage')} onSubmit={(e) => void submit(e)}>
+    <form className="ops-form ops-import" aria-label={t('ops.wifi.newPackage')} onSubmit={submit}>
       <label>{t('ops.wifi.id')}<input required pattern={ID} value={form.id} onChange={set('id')} /></label>
       <label>{t('ops.wifi.name')}<input required maxLength={80} value={form.name} onChange={set('name')} /></label>
       <label>{t('ops.wifi.region')}<input required pattern={ID} value={form.regionId} onChange={set('regionId')} /></label>
