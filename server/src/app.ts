@@ -93,6 +93,13 @@ import { sessionRoutes } from './modules/staff/session-routes.ts';
 import { DEFAULT_SESSION_SETTINGS, StaffSessions, type SessionSettings } from './modules/staff/sessions.ts';
 import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
+import { cabinetOpsRoutes } from './modules/cabinets/ops-routes.ts';
+import { CabinetOpsService } from './modules/cabinets/ops.ts';
+import { CabinetOpsRepository } from './modules/cabinets/ops-repository.ts';
+import { FleetLive } from './modules/cabinets/fleet-live.ts';
+import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
+import { MifiOpsService } from './modules/mifi/ops.ts';
+import { MifiOpsRepository } from './modules/mifi/ops-repository.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 
 export interface AppDeps {
@@ -302,6 +309,9 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
   const fleet = fleetServices({ db, clock, liveness });
+  const fleetLive = new FleetLive(db, () => liveRepo.schema());
+  const cabinetOps = new CabinetOpsService({ db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: deps.link, liveness, audit });
+  const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: mifi, audit });
   app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
@@ -357,6 +367,8 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
+      cabinetOpsRoutes({ cabinets: cabinetOps, live: fleetLive }),
+      mifiOpsRoutes({ mifi: mifiOps }),
     ],
   });
   if (sandboxOn) {
@@ -379,6 +391,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onReady', async () => {
     await live.start();
     await scanCache.start();
+    await fleetLive.start();
     await deps.link.start(cabinets);
     if (deps.jobPollMs) {
       await retention.schedule();
@@ -392,6 +405,7 @@ export async function buildApp(deps: AppDeps) {
     await cabinets.stopInbox();
     await live.stop();
     await scanCache.stop();
+    await fleetLive.stop();
     await deps.link.close();
   });
   return app;

@@ -75,6 +75,8 @@ const READ_MODELS: Record<string, readonly string[]> = {
   'modules/rentals': ['venues'],
   // The map's stock counts per venue.
   'modules/venues': ['cabinets', 'powerbanks'],
+  // The back office's boxes: the cabinet slot each sits in, and that cabinet's agent (the scope).
+  'modules/mifi': ['powerbanks', 'cabinets'],
 };
 
 const ownerOf = (table: string) => Object.entries(OWNERS).find(([, tables]) => tables.includes(table))?.[0];

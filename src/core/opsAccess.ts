@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   'fleet.write',
   'orders.read', // rentals and payments
   'money.correct', // refunds, waivers, credits
+  'cabinets.command', // remote commands to a cabinet: eject, lock and unlock a slot, refresh inventory, restart
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -24,7 +25,7 @@ const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   admin: PERMISSIONS,
   support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
   finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export'],
-  field_technician: ['fleet.read', 'fleet.write'],
+  field_technician: ['fleet.read', 'fleet.write', 'cabinets.command'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
   venue_partner: ['fleet.read', 'orders.read'],
 };

@@ -10,6 +10,8 @@ import { loadSession, opsCall } from './api.ts';
 import { $route } from './route.ts';
 import { Account } from './screens/Account.tsx';
 import { AuditLog } from './screens/AuditLog.tsx';
+import { Cabinets } from './screens/Cabinets.tsx';
+import { WifiLine } from './screens/WifiLine.tsx';
 import { StaffList } from './screens/StaffList.tsx';
 
 interface Entry {
@@ -22,6 +24,8 @@ interface Entry {
 const ENTRIES: Entry[] = [
   { path: '/staff', label: 'ops.nav.staff', needs: 'staff.read', screen: (me) => <StaffList me={me} /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
+  { path: '/cabinets', label: 'ops.nav.cabinets', needs: 'fleet.read', screen: (me) => <Cabinets me={me} /> },
+  { path: '/wifi', label: 'ops.nav.wifi', needs: 'fleet.read', screen: (me) => <WifiLine me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];
 

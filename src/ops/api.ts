@@ -15,7 +15,9 @@ export class OpsApiError extends Error {
 /** The session as the server last said (undefined until the first answer). */
 export const $session = atom<SessionState | undefined>(undefined);
 
-export async function opsCall<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function opsCall<T>(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}, onHeaders?: (h: Headers) => void,
+): Promise<T> {
   const res = await fetch(`${OPS_API}${path}`, {
     method,
     credentials: 'same-origin',
@@ -28,6 +30,7 @@ export async function opsCall<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', pa
     },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  onHeaders?.(res.headers);
   const data = (await res.json().catch(() => null)) as (T & { message?: string }) | null;
   if (!res.ok) {
     // A session that ended (idle timeout, signed out elsewhere): back to the sign-in screen.

@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { uuid } from '../../lib/ids.ts';
 import type { DeviceKind } from '#core/devices.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
-import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState, type WifiPasswordCommand } from '../../modules/cabinets/protocol.ts';
+import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState, type WifiPasswordCommand, type SlotLockCommand, type CabinetActionCommand } from '../../modules/cabinets/protocol.ts';
 
 export interface SimulatedCabinetOptions {
   cabinetId: string;
@@ -40,6 +40,8 @@ export class SimulatedCabinet {
   private readonly done = new Map<string, CabinetEvent>();
   /** The Wi-Fi passwords of the boxes this cabinet relayed a `wifi-password` to. */
   private readonly wifiPasswords = new Map<string, string>();
+  /** Slots an operator locked (slot-lock): no eject, no return. */
+  private readonly locked = new Set<number>();
 
   constructor(private readonly o: SimulatedCabinetOptions) {
     this.id = o.cabinetId;
@@ -54,7 +56,10 @@ export class SimulatedCabinet {
   inventory(): SlotState[] {
     return this.slots.map((p, i) => {
       const kind = p ? this.kindOf(p) : undefined;
-      return { slot: i + 1, powerbankId: p, battery: p ? 100 : null, ...(kind && kind !== 'cdb' ? { kind } : {}) };
+      return {
+        slot: i + 1, powerbankId: p, battery: p ? 100 : null, ...(kind && kind !== 'cdb' ? { kind } : {}),
+        temperature: 24, ...(this.locked.has(i + 1) ? { locked: true } : {}),
+      };
     });
   }
 
@@ -188,7 +193,8 @@ export class SimulatedCabinet {
     }
     const type: string = cmd.type;
     if (cmd.type === 'wifi-password') return this.setWifiPassword(cmd);
-    if (type !== 'eject') return this.ack(cmd.id, 'unknown_command');
+    if (['slot-lock', 'report-inventory', 'restart'].includes(type)) return this.operatorCommand(cmd as SlotLockCommand | CabinetActionCommand);
+    if (cmd.type !== 'eject') return this.ack(cmd.id, 'unknown_command');
     const issued = Date.parse(cmd.ts);
     if (!Number.isFinite(issued) || this.o.clock.now().getTime() > issued + cmd.ttlMs) {
       return this.ack(cmd.id, 'expired');
@@ -201,6 +207,8 @@ export class SimulatedCabinet {
     if (this.failNext) {
       this.failNext = false;
       event = await this.emit({ type: 'pop-failed', commandId: cmd.id, slot: slot || null, reason: 'jammed' });
+    } else if (slot && this.locked.has(slot)) {
+      event = await this.emit({ type: 'pop-failed', commandId: cmd.id, slot, reason: 'locked' });
     } else if (!slot || !this.slots[slot - 1]) {
       event = await this.emit({ type: 'pop-failed', commandId: cmd.id, slot: null, reason: 'empty' });
     } else {
@@ -209,6 +217,20 @@ export class SimulatedCabinet {
       event = await this.emit({ type: 'popped', commandId: cmd.id, slot, powerbankId, ...this.kindField(powerbankId) });
     }
     this.done.set(cmd.id, event);
+  }
+
+  /** An operator's command: lock or unlock a slot, report the inventory now, or restart (offline, then back). */
+  private async operatorCommand(cmd: SlotLockCommand | CabinetActionCommand) {
+    if (!(this.o.clock.now().getTime() <= Date.parse(cmd.ts) + cmd.ttlMs)) return this.ack(cmd.id, 'expired');
+    if (cmd.type === 'slot-lock' && !(Number.isInteger(cmd.slot) && cmd.slot >= 1 && cmd.slot <= this.slots.length)) return this.ack(cmd.id, 'unknown_command');
+    await this.ack(cmd.id, 'accepted');
+    if (cmd.type === 'slot-lock') {
+      if (cmd.locked) this.locked.add(cmd.slot);
+      else this.locked.delete(cmd.slot);
+    }
+    if (cmd.type !== 'restart') return this.sendHeartbeat();
+    await this.stop({ crash: true });
+    await this.start();
   }
 
   /** A Wi-Fi box reports its telemetry through this cabinet's gateway (box-telemetry, additive in v2). */
@@ -226,7 +248,7 @@ export class SimulatedCabinet {
 
   /** Someone pushes a power bank into a free slot. */
   async insert(powerbankId: string): Promise<{ slot: number }> {
-    const i = this.slots.indexOf(null);
+    const i = this.slots.findIndex((p, n) => p === null && !this.locked.has(n + 1));
     if (i < 0) throw new Error('no free slot');
     this.slots[i] = powerbankId;
     await this.emit({ type: 'returned', slot: i + 1, powerbankId, ...this.kindField(powerbankId) });

@@ -59,7 +59,7 @@ export class AuditRepository {
     const { rows } = await this.db.query<AuditRow>(
       `select ${COLUMNS} from audit_log where ${w.sql}
          and ($9::timestamptz is null or (at, id) < ($9::timestamptz, $10::bigint))
-       order by at desc, id desc limit $8`,
+       order by at desc, audit_log.id desc limit $8`,
       params,
     );
     return rows;

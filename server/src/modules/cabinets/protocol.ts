@@ -49,8 +49,26 @@ export interface WifiPasswordCommand {
   sn: string;
   password: string;
 }
+/** Additive (v2), server → cabinet: an operator locks (or unlocks) a slot; a locked slot neither ejects nor takes a return. */
+export interface SlotLockCommand {
+  v: 2;
+  id: string;
+  type: 'slot-lock';
+  ts: string;
+  ttlMs: number;
+  slot: number;
+  locked: boolean;
+}
+/** Additive (v2), server → cabinet: report the inventory now (a heartbeat at once), or restart (after the ack). */
+export interface CabinetActionCommand {
+  v: 2;
+  id: string;
+  type: 'report-inventory' | 'restart';
+  ts: string;
+  ttlMs: number;
+}
 export type Command = EjectCommand;
-export type ServerMessage = EjectCommand | EventAck | WifiPasswordCommand;
+export type ServerMessage = EjectCommand | EventAck | WifiPasswordCommand | SlotLockCommand | CabinetActionCommand;
 
 /** Cabinet → server, on …/acks: the command was received (accepted) or refused before doing anything. */
 export interface CommandAck {
@@ -67,6 +85,12 @@ export interface SlotState {
   battery: number | null;
   /** Additive (v2): what the slot holds; absent means a power bank ('cdb'). For a Wi-Fi box the id is its serial. */
   kind?: DeviceKind;
+  /** Additive (v2): locked by an operator (slot-lock). Absent: unlocked. */
+  locked?: boolean;
+  /** Additive (v2): the slot's temperature in °C, when the cabinet measures it. */
+  temperature?: number | null;
+  /** Additive (v2): fault codes of the slot or its device (e.g. 'overheat', 'no-contact', 'motor'); absent: none. */
+  faults?: string[];
 }
 
 interface EventBase {
@@ -79,7 +103,7 @@ interface EventBase {
 export type CabinetEvent =
   | (EventBase & { type: 'heartbeat'; slots: SlotState[] })
   | (EventBase & { type: 'popped'; commandId: string; slot: number; powerbankId: string; kind?: DeviceKind })
-  | (EventBase & { type: 'pop-failed'; commandId: string; slot: number | null; reason: 'empty' | 'jammed' | 'expired' })
+  | (EventBase & { type: 'pop-failed'; commandId: string; slot: number | null; reason: 'empty' | 'jammed' | 'expired' | 'locked' })
   | (EventBase & { type: 'returned'; slot: number; powerbankId: string; fault?: string; kind?: DeviceKind })
   /** The cabinet found a rented power bank faulty (e.g. it reported a fault over its contacts or a user pressed the fault key). */
   | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string })

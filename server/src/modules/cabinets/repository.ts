@@ -7,7 +7,7 @@ import { EFFECTIVE_PLAN, PLAN_KINDS, type PlanRow, type VenueRow } from '../venu
 import type { Liveness } from './liveness.ts';
 
 /** A command sent to a cabinet (cabinet_commands), as `command()` reads it. */
-export interface CommandRow { id: string; cabinet_id: string; order_id: string; payload: unknown; result: string | null }
+export interface CommandRow { id: string; cabinet_id: string; order_id: string; type?: string; payload: unknown; result: string | null }
 
 export interface CabinetRow {
   id: string;

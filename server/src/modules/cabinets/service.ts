@@ -172,6 +172,7 @@ export class CabinetsService implements LinkHandler {
         const boxCommand = CabinetsService.isBoxCommand(cmd);
         if (e.type === 'popped' && boxCommand) await this.d.mifi.onPopped(e);
         else if (e.type === 'pop-failed' && boxCommand) await this.d.mifi.onPopFailed(e);
+        else if (e.type === 'popped' && cmd?.type === 'ops.eject' && cmd.cabinet_id === row.cabinet_id) await this.operatorPopped(cmd.id, row.cabinet_id, e.powerbankId);
         else if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e, cmd);
         else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(row.cabinet_id, e, cmd);
         else if (e.type === 'returned' && (await this.isBox(e.powerbankId, e.kind))) {
@@ -190,6 +191,12 @@ export class CabinetsService implements LinkHandler {
       else this.d.log.warn({ err, event: key, attempts: r?.attempts }, 'cabinet event failed, will retry');
       return 'failed';
     }
+  }
+
+  /** An operator's eject (modules/cabinets/ops.ts) popped: the device left its slot without a rental. */
+  private async operatorPopped(commandId: string, cabinetId: string, deviceId: string) {
+    await this.d.repo.ackCommand(commandId, this.d.clock.now(), 'popped');
+    await this.d.repo.markMissing([deviceId], cabinetId, this.d.clock.now());
   }
 
   /** Processes every pending event that is due (after a failure's backoff, or left by a process that died). */

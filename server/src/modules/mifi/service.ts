@@ -58,6 +58,8 @@ export class MifiService {
   onReturned(sn: string) { return this.s.boxes.onReturned(sn); }
   /** The cabinet's `box-password` event: the box applied its new Wi-Fi password. */
   onPasswordSet(e: { commandId: string; sn: string }) { return this.s.rotation.confirmed(e); }
+  /** An operator's rotation (modules/mifi/ops.ts): a new password now, as at a return, in the caller's unit of work. */
+  rotatePassword(sn: string) { return this.s.rotation.start(sn, this.d.clock.now()); }
   tick(packageId: string) { return this.s.reads.tick(packageId); }
   onTelemetry(e: { sn: string; ts: string; battery?: number | null; signal?: number | null; bytesTotal: number; online: boolean }) { return this.s.reads.onTelemetry(e); }
   lastBytes(sn: string) { return this.s.reads.lastBytes(sn); }

@@ -1,0 +1,60 @@
+// The Wi-Fi line's tables as the back office reads them: a page of SKUs with their prices, a page of boxes with
+// the cabinet slot each sits in (in scope by that cabinet's agent; a box in no cabinet only platform-wide).
+import type { Queryable } from '../../db/db.ts';
+import { orderBy, type SortSpec } from '../../lib/ops-query.ts';
+import { SCOPE_SQL, type ScopeParams } from '../cabinets/ops-repository.ts';
+
+const SKU_SORT: SortSpec = { id: 's.id', name: 's.name' };
+const BOX_SORT: SortSpec = { sn: 'b.sn', ssid: 'b.ssid' };
+const like = (q: string | undefined) => (q ? `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null);
+
+export interface SkuOpsRow {
+  id: string; region_id: string; country_code: string | null; name: string; plan_kind: string; plan_value: number; is_package: boolean; days: number;
+  prices: { currency: string; price: number }[] | string; sort_key: string;
+}
+export interface BoxOpsRow {
+  sn: string; ssid: string; cabinet_id: string | null; slot: number | null; state: string | null; pending: boolean;
+  password_changed_at: Date | null; sort_key: string; agent_id: string | null;
+}
+
+export class MifiOpsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async skus(f: { regionId?: string; q?: string; sort?: string; after?: [string, string]; limit: number }): Promise<SkuOpsRow[]> {
+    const order = orderBy(SKU_SORT, f.sort, 's.id');
+    const params: unknown[] = [f.regionId ?? null, like(f.q), f.limit];
+    const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, s.id) ${order.desc ? '<' : '>'} ($4, $5)`) : '';
+    const { rows } = await this.db.query<SkuOpsRow>(
+      `select s.id, s.region_id, s.country_code, s.name, s.plan_kind, s.plan_value, s.is_package, s.days, ${order.key} as sort_key,
+              coalesce((select jsonb_agg(jsonb_build_object('currency', p.currency, 'price', p.price) order by p.currency)
+                          from mifi_sku_prices p where p.sku_id = s.id), '[]'::jsonb) as prices
+         from mifi_skus s
+        where ($1::text is null or s.region_id = $1) and ($2::text is null or lower(s.id) like $2 or lower(s.name) like $2) ${after}
+        order by ${order.sql} limit $3`,
+      params,
+    );
+    return rows;
+  }
+
+  async boxes(f: { scope: ScopeParams; q?: string; cabinetId?: string; sn?: string; sort?: string; after?: [string, string]; limit: number }): Promise<BoxOpsRow[]> {
+    const order = orderBy(BOX_SORT, f.sort, 'b.sn');
+    const params: unknown[] = [f.scope.agents, f.scope.pairs, like(f.q), f.cabinetId ?? null, f.sn ?? null, f.limit];
+    const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, b.sn) ${order.desc ? '<' : '>'} ($7, $8)`) : '';
+    const { rows } = await this.db.query<BoxOpsRow>(
+      `select b.sn, b.ssid, p.cabinet_id, p.slot, p.state, b.pending_password is not null as pending, b.password_changed_at,
+              c.agent_id, ${order.key} as sort_key
+         from mifi_boxes b left join powerbanks p on p.id = b.sn left join cabinets c on c.id = p.cabinet_id
+        where ${SCOPE_SQL} and ($1::text[] is null or c.id is not null)
+          and ($3::text is null or lower(b.sn) like $3 or lower(b.ssid) like $3)
+          and ($4::text is null or p.cabinet_id = $4) and ($5::text is null or b.sn = $5) ${after}
+        order by ${order.sql} limit $6`,
+      params,
+    );
+    return rows;
+  }
+
+  async cabinet(id: string) {
+    const { rows } = await this.db.query<{ agent_id: string | null; venue_id: string | null }>('select agent_id, venue_id from cabinets where id = $1', [id]);
+    return rows[0];
+  }
+}

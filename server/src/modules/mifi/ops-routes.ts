@@ -1,0 +1,40 @@
+// The ops API's Wi-Fi line: regions, packages and plans (SKUs) with their prices per currency, boxes and their
+// password rotation. Reading needs fleet.read; changing fleet.write (the catalogue: platform-wide only).
+import { Reason } from '#contract/ops/common.ts';
+import {
+  MifiBoxBody, MifiBoxListQuery, MifiBoxPage, MifiBoxParams, MifiBoxShape, MifiRegionBody, MifiRegionList, MifiRegionShape, MifiSkuBody, MifiSkuListQuery,
+  MifiSkuPage, MifiSkuShape,
+} from '#contract/ops/mifi.ts';
+import { Type } from 'typebox';
+import type { App } from '../../lib/route.ts';
+import { actorOf } from '../../plugins/ops-api.ts';
+import type { MifiOpsService } from './ops.ts';
+
+export function mifiOpsRoutes(o: { mifi: MifiOpsService }) {
+  return async (ops: App) => {
+    ops.get('/mifi/regions', { config: { permission: 'fleet.read' }, schema: { response: { 200: MifiRegionList } } }, async () => o.mifi.regions());
+    ops.post('/mifi/regions', {
+      config: { permission: 'fleet.write' },
+      schema: { description: 'A region with its countries (platform-wide members only: 403 otherwise).', body: MifiRegionBody, response: { 200: MifiRegionShape } },
+    }, async (req) => o.mifi.createRegion(req.opsScope, actorOf(req, req.body.reason), req.body));
+
+    ops.get('/mifi/skus', { config: { permission: 'fleet.read' }, schema: { querystring: MifiSkuListQuery, response: { 200: MifiSkuPage } } }, async (req) => o.mifi.skus(req.query));
+    ops.post('/mifi/skus', {
+      config: { permission: 'fleet.write' },
+      schema: { description: 'A package or a per-day plan with its price per currency (platform-wide members only).', body: MifiSkuBody, response: { 200: MifiSkuShape } },
+    }, async (req) => o.mifi.createSku(req.opsScope, actorOf(req, req.body.reason), req.body));
+
+    ops.get('/mifi/boxes', { config: { permission: 'fleet.read' }, schema: { querystring: MifiBoxListQuery, response: { 200: MifiBoxPage } } }, async (req) => o.mifi.boxes(req.opsScope, req.query));
+    ops.post('/mifi/boxes', {
+      config: { permission: 'fleet.write' },
+      schema: { description: 'A box (serial, SSID, first password), in a cabinet slot when cabinetId and slot are given.', body: MifiBoxBody, response: { 200: MifiBoxShape } },
+    }, async (req) => o.mifi.createBox(req.opsScope, actorOf(req, req.body.reason), req.body));
+    ops.post('/mifi/boxes/:sn/password', {
+      config: { permission: 'fleet.write' },
+      schema: {
+        description: 'Rotates the Wi-Fi password: a new one is sent to the box through its cabinet and takes effect once the box confirms it (409 when the box is in no cabinet).',
+        params: MifiBoxParams, body: Type.Object({ reason: Reason }, { additionalProperties: false }), response: { 200: MifiBoxShape },
+      },
+    }, async (req) => o.mifi.rotatePassword(req.opsScope, actorOf(req, req.body.reason), req.params.sn));
+  };
+}

@@ -1,0 +1,127 @@
+// The Wi-Fi line in the back office: the catalogue (regions, packages and plans with a price per currency) is the
+// platform's, so only a platform-wide member changes it; boxes are in scope by the cabinet they sit in. Creation is
+// the fleet's catalogue service (catalogue-admin.ts); this adds the lists, the scope, the audit log with the reason,
+// and the operator's password rotation (rotation.ts: the same durable path as a box's return).
+import type { MifiBoxBody, MifiBoxListQuery, MifiBoxShape, MifiRegionBody, MifiRegionShape, MifiSkuBody, MifiSkuListQuery, MifiSkuShape } from '#contract/ops/mifi.ts';
+import type { Scope } from '#core/opsAccess.ts';
+import type { Db } from '../../db/db.ts';
+import { AppError, conflict, notFound } from '../../lib/errors.ts';
+import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
+import { scopeParams } from '../cabinets/ops.ts';
+import type { MifiCatalogueAdmin } from './catalogue-admin.ts';
+import type { BoxOpsRow, MifiOpsRepository } from './ops-repository.ts';
+import type { MifiRepository } from './repository.ts';
+import type { MifiService } from './service.ts';
+
+const TEXT_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export interface MifiOpsDeps {
+  db: Db;
+  repo: MifiOpsRepository;
+  mifi: MifiRepository;
+  catalogue: MifiCatalogueAdmin;
+  service: MifiService;
+  audit: AuditService;
+}
+
+export class MifiOpsService {
+  constructor(private readonly d: MifiOpsDeps) {}
+
+  async regions(): Promise<{ items: MifiRegionShape[] }> {
+    const rows = await this.d.mifi.regions();
+    return {
+      items: rows.map((r) => ({
+        id: r.id, name: r.name, flagUrl: r.flag_url,
+        countries: r.countries.map((c) => ({ code: c.code, name: c.name, timeZone: c.time_zone, flagUrl: c.flag_url })),
+      })),
+    };
+  }
+
+  async createRegion(scope: Scope, actor: Actor, body: MifiRegionBody) {
+    platformOnly(scope);
+    const { reason: _r, ...region } = body;
+    await this.d.db.tx(async () => {
+      await this.d.catalogue.createRegion(region);
+      await this.d.audit.record(actor, { action: 'mifi.region-create', entity: 'mifi-region', entityId: region.id, after: region });
+    });
+    return (await this.regions()).items.find((r) => r.id === region.id)!;
+  }
+
+  async skus(q: MifiSkuListQuery) {
+    const limit = q.limit ?? 50;
+    const rows = await this.d.repo.skus({ regionId: q.regionId, q: q.q, sort: q.sort, after: decodeCursor(q.cursor, TEXT_ID), limit: limit + 1 });
+    return pageOf(rows, limit, (r) => [r.sort_key, r.id], (r): MifiSkuShape => ({
+      id: r.id, regionId: r.region_id, countryCode: r.country_code, name: r.name, planKind: r.plan_kind, planValue: r.plan_value,
+      isPackage: r.is_package, days: r.days, prices: typeof r.prices === 'string' ? JSON.parse(r.prices) as MifiSkuShape['prices'] : r.prices,
+    }));
+  }
+
+  async createSku(scope: Scope, actor: Actor, body: MifiSkuBody): Promise<MifiSkuShape> {
+    platformOnly(scope);
+    const { reason: _r, ...sku } = body;
+    await this.d.db.tx(async () => {
+      await this.d.catalogue.createSku(sku);
+      await this.d.audit.record(actor, { action: 'mifi.sku-create', entity: 'mifi-sku', entityId: sku.id, after: sku });
+    });
+    return (await this.skus({ q: sku.id, limit: 200 })).items.find((s) => s.id === sku.id)!;
+  }
+
+  async boxes(scope: Scope, q: MifiBoxListQuery) {
+    const limit = q.limit ?? 50;
+    const rows = await this.d.repo.boxes({ scope: scopeParams(scope), q: q.q, cabinetId: q.cabinetId, sort: q.sort, after: decodeCursor(q.cursor, TEXT_ID), limit: limit + 1 });
+    return pageOf(rows, limit, (r) => [r.sort_key, r.sn], box);
+  }
+
+  async box(scope: Scope, sn: string): Promise<MifiBoxShape & { agentId: string | null }> {
+    const [r] = await this.d.repo.boxes({ scope: scopeParams(scope), sn, limit: 1 });
+    if (!r) throw notFound('ops.error.notFound');
+    return { ...box(r), agentId: r.agent_id };
+  }
+
+  /** A box, put in a cabinet slot when one is named (a cabinet outside the scope: not found). */
+  async createBox(scope: Scope, actor: Actor, body: MifiBoxBody): Promise<MifiBoxShape> {
+    const { reason: _r, password: _p, ...shown } = body;
+    if (body.cabinetId === undefined) platformOnly(scope);
+    return this.d.db.tx(async () => {
+      if (body.cabinetId !== undefined && !(await this.cabinetInScope(scope, body.cabinetId))) throw notFound('ops.error.notFound');
+      const { reason: _reason, ...create } = body;
+      await this.d.catalogue.createBox(create);
+      const after = await this.box(scope, body.sn);
+      await this.d.audit.record(actor, { action: 'mifi.box-create', entity: 'mifi-box', entityId: body.sn, agentId: after.agentId, after: shown });
+      return after;
+    });
+  }
+
+  /** A new Wi-Fi password for a box in a cabinet: pending until the box confirms it (the holder sees none meanwhile). */
+  async rotatePassword(scope: Scope, actor: Actor, sn: string): Promise<MifiBoxShape> {
+    return this.d.db.tx(async () => {
+      const before = await this.box(scope, sn);
+      if (!before.cabinetId) throw conflict('ops.error.boxNotInCabinet', { sn });
+      await this.d.service.rotatePassword(sn);
+      const after = await this.box(scope, sn);
+      await this.d.audit.record(actor, { action: 'mifi.box-password-rotate', entity: 'mifi-box', entityId: sn, agentId: after.agentId, before: { password: before.password }, after: { password: after.password } });
+      return after;
+    });
+  }
+
+  private async cabinetInScope(scope: Scope, cabinetId: string): Promise<boolean> {
+    if (scope.kind === 'all') return true;
+    const c = await this.d.repo.cabinet(cabinetId);
+    if (!c) return true; // the catalogue service names the missing cabinet
+    const p = scopeParams(scope);
+    return (!!c.agent_id && !!p.agents?.includes(c.agent_id)) || p.pairs.includes(`${c.agent_id}/${c.venue_id}`);
+  }
+}
+
+/** The catalogue is the platform's: only a platform-wide member changes it. */
+function platformOnly(scope: Scope) {
+  if (scope.kind !== 'all') throw new AppError(403, 'ops.error.platformOnly');
+}
+
+function box(r: BoxOpsRow): MifiBoxShape {
+  return {
+    sn: r.sn, ssid: r.ssid, cabinetId: r.cabinet_id, slot: r.slot, state: r.state, password: r.pending ? 'rotating' : 'set',
+    passwordChangedAt: r.password_changed_at ? new Date(r.password_changed_at).toISOString() : null,
+  };
+}

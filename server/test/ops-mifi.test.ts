@@ -1,0 +1,128 @@
+// The Wi-Fi line and the devices of a cabinet through the ops API: who may do what where (the catalogue is the
+// platform's; boxes and devices are in scope by their cabinet), regions, packages with a price per currency, boxes
+// put in a cabinet, a power station placed in a slot, and a box's password rotated by an operator: sent through
+// the simulated cabinet, in effect once the box confirms it, audited with the reason.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpsCabinet } from '#contract/ops/cabinets.ts';
+import type { MifiBoxPage, MifiBoxShape, MifiSkuPage } from '#contract/ops/mifi.ts';
+import { SimulatedCabinet } from '../src/demo/simulator/cabinet.ts';
+import { build, markHeardFrom, venueFixture, waitFor, type Built } from './helper.ts';
+import { accessTable, callerConsoles, type Caller } from './ops/callers.ts';
+import type { OpsConsole } from './ops/console.ts';
+
+let b: Built;
+let consoles = new Map<Caller, OpsConsole>();
+const as = (c: Caller) => consoles.get(c)!;
+const why = 'stock arrived';
+
+beforeAll(async () => {
+  b = await build({ simulator: false });
+  consoles = await callerConsoles(b);
+  await b.app.powerly.fleet.venues.create(venueFixture('V001', 54.68, 25.28, { agentId: 'agent-a' }));
+  await b.app.powerly.fleet.venues.create(venueFixture('VB01', 38.72, -9.14, { agentId: 'agent-b' }));
+  for (const [id, venueId] of [['CAB-A1', 'V001'], ['CAB-B1', 'VB01']]) {
+    expect((await as('platformOwner').call('POST', '/cabinets', { id, slots: 40, venueId, reason: why })).statusCode).toBe(200);
+  }
+  await markHeardFrom(b, ['CAB-A1']);
+}, 60_000);
+afterAll(async () => b?.close());
+
+type Op = 'list regions' | 'create region' | 'create package' | 'list boxes' | 'create box in A' | 'rotate box password in A' | 'place station in A';
+//                         none owner adminA adminB supportA financeA technicianA readOnlyA partnerA
+const TABLE: Record<Op, number[]> = {
+  'list regions': [401, 200, 200, 200, 200, 403, 200, 200, 200],
+  'create region': [401, 200, 403, 403, 403, 403, 403, 403, 403],
+  'create package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
+  'list boxes': [401, 200, 200, 200, 200, 403, 200, 200, 200],
+  'create box in A': [401, 200, 200, 404, 403, 403, 200, 403, 403],
+  'rotate box password in A': [401, 200, 200, 404, 403, 403, 200, 403, 403],
+  'place station in A': [401, 200, 200, 404, 403, 403, 200, 403, 403],
+};
+
+describe('the Wi-Fi line of the ops API', () => {
+  let n = 0;
+  const slots = { box: 0, rotate: 10, station: 20 };
+  accessTable(TABLE, () => consoles, {
+    'list regions': (c) => c.call('GET', '/mifi/regions'),
+    'create region': (c) => c.call('POST', '/mifi/regions', { id: `r-${++n}`, name: 'Region', flagUrl: '', countries: [], reason: why }),
+    'create package': (c) => c.call('POST', '/mifi/skus', {
+      id: `sku-${++n}`, regionId: 'europe', countryCode: null, name: 'Europe 3 days', planKind: 'days', planValue: 3, isPackage: true, days: 3,
+      prices: [{ currency: 'EUR', price: 1500 }], reason: why,
+    }),
+    'list boxes': (c) => c.call('GET', '/mifi/boxes'),
+    'create box in A': (c) => c.call('POST', '/mifi/boxes', { sn: `MF-T-${++n}`, ssid: `Powerly-${n}`, password: 'first-pass', cabinetId: 'CAB-A1', slot: ++slots.box, reason: why }),
+    'rotate box password in A': async (c) => {
+      const sn = `MF-R-${++n}`;
+      await as('platformOwner').call('POST', '/mifi/boxes', { sn, ssid: sn, password: 'first-pass', cabinetId: 'CAB-A1', slot: ++slots.rotate, reason: why });
+      return c.call('POST', `/mifi/boxes/${sn}/password`, { reason: 'handover' });
+    },
+    'place station in A': (c) => c.call('POST', '/cabinets/CAB-A1/devices', { id: `PS-${++n}`, kind: 'station', slot: ++slots.station, reason: why }),
+  });
+
+  it('keeps regions and packages with a price per currency, paged and filtered on the server', async () => {
+    const o = as('platformOwner');
+    const region = await o.call('POST', '/mifi/regions', {
+      id: 'baltics', name: 'Baltics', flagUrl: '', reason: 'new market',
+      countries: [{ code: 'LV', name: 'Latvia', timeZone: 'Europe/Riga', flagUrl: '' }, { code: 'EE', name: 'Estonia', timeZone: 'Europe/Tallinn', flagUrl: '' }],
+    });
+    expect(region.json()).toMatchObject({ id: 'baltics', countries: [{ code: 'EE' }, { code: 'LV' }] });
+    const bad = await o.call('POST', '/mifi/regions', { id: 'baltics2', name: 'B', flagUrl: '', reason: 'new market', countries: [{ code: 'LV', name: 'L', timeZone: 'Mars/Olympus', flagUrl: '' }] }, { lang: 'lt-LT' });
+    expect(bad.statusCode).toBe(400);
+    const sku = await o.call('POST', '/mifi/skus', {
+      id: 'lv-7d', regionId: 'baltics', countryCode: 'LV', name: 'Latvia 7 days', planKind: 'days', planValue: 7, isPackage: true, days: 7,
+      prices: [{ currency: 'EUR', price: 1900 }, { currency: 'USD', price: 2100 }], reason: 'launch',
+    });
+    expect(sku.json()).toMatchObject({ id: 'lv-7d', prices: [{ currency: 'EUR', price: 1900 }, { currency: 'USD', price: 2100 }] });
+    const page = (await as('readOnlyA').call('GET', '/mifi/skus?regionId=baltics&sort=-name')).json<MifiSkuPage>();
+    expect(page.items.map((s) => s.id)).toEqual(['lv-7d']);
+    const log = (await o.call('GET', '/audit?entity=mifi-sku&entityId=lv-7d')).json<{ items: Array<{ action: string; reason: string }> }>();
+    expect(log.items.map((e) => [e.action, e.reason])).toEqual([['mifi.sku-create', 'launch']]);
+  });
+
+  it('lists boxes by the scope of their cabinet, never with their password', async () => {
+    await as('platformOwner').call('POST', '/mifi/boxes', { sn: 'MF-B-1', ssid: 'Powerly-B1', password: 'secret-pass', cabinetId: 'CAB-B1', slot: 1, reason: why });
+    await as('platformOwner').call('POST', '/mifi/boxes', { sn: 'MF-LOOSE', ssid: 'Powerly-L', password: 'secret-pass', reason: why });
+    const ids = async (c: Caller) => (await as(c).call('GET', '/mifi/boxes?limit=200')).json<MifiBoxPage>().items.map((x) => x.sn);
+    expect(await ids('adminB')).toEqual(['MF-B-1']);
+    expect(await ids('adminA')).not.toContain('MF-B-1');
+    expect(await ids('platformOwner')).toEqual(expect.arrayContaining(['MF-B-1', 'MF-LOOSE']));
+    expect((await as('platformOwner').call('GET', '/mifi/boxes?q=loose')).body).not.toContain('secret-pass');
+    expect((await as('adminA').call('POST', '/mifi/boxes', { sn: 'MF-A-LOOSE', ssid: 'x', password: 'secret-pass', reason: why })).statusCode).toBe(403);
+    expect((await as('platformOwner').call('POST', '/mifi/boxes/MF-LOOSE/password', { reason: 'handover' })).statusCode).toBe(409);
+  });
+
+  it('places a power station in a slot: the cabinet shows it, a taken slot is refused', async () => {
+    const tech = as('technicianA');
+    const placed = await tech.call('POST', '/cabinets/CAB-A1/devices', { id: 'PS-ONE', kind: 'station', slot: 40, reason: 'delivered' });
+    expect(placed.json<OpsCabinet>().slots[39]).toMatchObject({ deviceId: 'PS-ONE', kind: 'station', state: 'in_cabinet' });
+    expect((await tech.call('POST', '/cabinets/CAB-A1/devices', { id: 'PS-TWO', kind: 'station', slot: 40, reason: 'delivered' })).statusCode).toBe(400);
+  });
+
+  it('rotates a box\'s password through its cabinet: in effect once the box confirms it', async () => {
+    const o = as('platformOwner');
+    expect((await o.call('POST', '/cabinets', { id: 'SIM-W', slots: 2, venueId: 'V001', reason: why })).statusCode).toBe(200);
+    await o.call('POST', '/mifi/boxes', { sn: 'MF-SIM', ssid: 'Powerly-SIM', password: 'first-pass', cabinetId: 'SIM-W', slot: 1, reason: why });
+    const sim = new SimulatedCabinet({
+      cabinetId: 'SIM-W', slots: ['MF-SIM', null], connector: b.connector, prefix: b.prefix, clock: b.clock, heartbeatMs: 60_000, kinds: new Map([['MF-SIM', 'mifi']]),
+    });
+    await sim.start();
+    try {
+      const tech = as('technicianA');
+      const r = await tech.call('POST', '/mifi/boxes/MF-SIM/password', { reason: 'guest complained' });
+      expect(r.json<MifiBoxShape>()).toMatchObject({ sn: 'MF-SIM', cabinetId: 'SIM-W', password: 'rotating' });
+      await b.app.powerly.jobs.runDue();
+      const done = await waitFor(async () => {
+        const box = (await tech.call('GET', '/mifi/boxes?q=MF-SIM')).json<MifiBoxPage>().items[0]!;
+        return box.password === 'set' ? box : undefined;
+      }, 'the box confirmed its new password');
+      expect(done.passwordChangedAt).not.toBeNull();
+      const { rows } = await b.db.query<{ password: string }>('select password from mifi_boxes where sn = $1', ['MF-SIM']);
+      expect(rows[0]!.password).not.toBe('first-pass');
+      expect(sim.wifiPassword('MF-SIM')).toBe(rows[0]!.password);
+      const log = (await o.call('GET', '/audit?entity=mifi-box&entityId=MF-SIM')).json<{ items: Array<{ action: string; reason: string }> }>();
+      expect(log.items[0]).toMatchObject({ action: 'mifi.box-password-rotate', reason: 'guest complained' });
+    } finally {
+      await sim.stop();
+    }
+  });
+});

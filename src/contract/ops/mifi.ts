@@ -1,0 +1,64 @@
+// The ops API's Wi-Fi line (modules/mifi/ops.ts): regions with their countries, packages and plans (SKUs) with a
+// price per currency, boxes (serial, SSID, password rotation, cabinet). The catalogue is the platform's; boxes are
+// in scope by the agent of the cabinet they sit in. Every write carries its reason.
+import { Type, type Static } from 'typebox';
+import { MifiBoxCreate, MifiRegionCreate, MifiSkuCreate } from '../ops-fleet.ts';
+import { Page, PageQuery, Reason } from './common.ts';
+
+export const MifiRegionShape = Type.Object({
+  id: Type.String(), name: Type.String(), flagUrl: Type.String(),
+  countries: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), timeZone: Type.String(), flagUrl: Type.String() })),
+});
+export type MifiRegionShape = Static<typeof MifiRegionShape>;
+export const MifiRegionList = Type.Object({ items: Type.Array(MifiRegionShape) });
+
+export const MifiSkuShape = Type.Object({
+  id: Type.String(), regionId: Type.String(), countryCode: Type.Union([Type.String(), Type.Null()]), name: Type.String(),
+  planKind: Type.String({ description: 'days, unlimited or mb' }), planValue: Type.Integer(), isPackage: Type.Boolean(), days: Type.Integer(),
+  prices: Type.Array(Type.Object({ currency: Type.String(), price: Type.Integer({ description: 'minor units' }) })),
+});
+export type MifiSkuShape = Static<typeof MifiSkuShape>;
+export const MifiSkuPage = Page(MifiSkuShape);
+export type MifiSkuPage = Static<typeof MifiSkuPage>;
+export const MifiSkuListQuery = Type.Object({
+  ...PageQuery,
+  regionId: Type.Optional(Type.String({ maxLength: 64 })),
+  q: Type.Optional(Type.String({ maxLength: 80, description: 'part of the id or name' })),
+  sort: Type.Optional(Type.Union(['id', '-id', 'name', '-name'].map((s) => Type.Literal(s)))),
+});
+export type MifiSkuListQuery = Static<typeof MifiSkuListQuery>;
+
+export const MifiBoxShape = Type.Object({
+  sn: Type.String(), ssid: Type.String(),
+  cabinetId: Type.Union([Type.String(), Type.Null()]), slot: Type.Union([Type.Integer(), Type.Null()]),
+  state: Type.Union([Type.String(), Type.Null()], { description: 'in_cabinet, rented, missing, quarantined (null: never put in a cabinet)' }),
+  password: Type.Union([Type.Literal('set'), Type.Literal('rotating')], { description: 'rotating: a new password waits for the box to confirm it' }),
+  passwordChangedAt: Type.Union([Type.String(), Type.Null()]),
+});
+export type MifiBoxShape = Static<typeof MifiBoxShape>;
+export const MifiBoxPage = Page(MifiBoxShape);
+export type MifiBoxPage = Static<typeof MifiBoxPage>;
+export const MifiBoxListQuery = Type.Object({
+  ...PageQuery,
+  q: Type.Optional(Type.String({ maxLength: 64, description: 'part of the serial or SSID' })),
+  cabinetId: Type.Optional(Type.String({ maxLength: 64 })),
+  sort: Type.Optional(Type.Union(['sn', '-sn', 'ssid', '-ssid'].map((s) => Type.Literal(s)))),
+});
+export type MifiBoxListQuery = Static<typeof MifiBoxListQuery>;
+export const MifiBoxParams = Type.Object({ sn: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }) });
+
+export const MifiRegionBody = Type.Object({ ...MifiRegionCreate.properties, reason: Reason }, { additionalProperties: false });
+export type MifiRegionBody = Static<typeof MifiRegionBody>;
+export const MifiSkuBody = Type.Object({ ...MifiSkuCreate.properties, reason: Reason }, { additionalProperties: false });
+export type MifiSkuBody = Static<typeof MifiSkuBody>;
+export const MifiBoxBody = Type.Object({ ...MifiBoxCreate.properties, reason: Reason }, { additionalProperties: false });
+export type MifiBoxBody = Static<typeof MifiBoxBody>;
+
+/** A device put in a cabinet's slot: a power bank (cdb) or a power station (Wi-Fi boxes: POST mifi/boxes). */
+export const DevicePlaceBody = Type.Object({
+  id: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }),
+  kind: Type.Union([Type.Literal('cdb'), Type.Literal('station')]),
+  slot: Type.Integer({ minimum: 1, maximum: 200 }),
+  reason: Reason,
+}, { additionalProperties: false });
+export type DevicePlaceBody = Static<typeof DevicePlaceBody>;

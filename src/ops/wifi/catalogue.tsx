@@ -1,0 +1,150 @@
+// The Wi-Fi line's catalogue: regions with their countries, packages and per-day plans with a price per currency
+// (entered in major units, sent in minor units of each currency). Platform-wide members change it.
+import { useStore } from '@nanostores/react';
+import { useCallback, useEffect, useState } from 'react';
+import type { MifiRegionShape, MifiSkuShape } from '../../contract/ops/mifi.ts';
+import { $activeLang, useT } from '../../i18n/index.ts';
+import { OpsApiError, opsCall } from '../api.ts';
+import { ListFooter, useOpsForm, usePaged } from '../paged.tsx';
+import { ReasonField } from '../cabinets/parts.tsx';
+import { Problem } from '../screens/Problem.tsx';
+
+const ID = '[A-Za-z0-9._\\-]{1,64}';
+
+/** Minor units per major unit of a currency (Intl knows each currency's digits). */
+export function minorDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+export function Regions({ canWrite }: { canWrite: boolean }) {
+  const t = useT();
+  const [regions, setRegions] = useState<MifiRegionShape[]>([]);
+  const [error, setError] = useState<unknown>();
+  const load = useCallback(async () => {
+    try {
+      setRegions((await opsCall<{ items: MifiRegionShape[] }>('GET', '/mifi/regions')).items);
+    } catch (e) {
+      setError(e);
+    }
+  }, []);
+  useEffect(() => void load(), [load]);
+  return (
+    <section aria-labelledby="ops-wifi-regions">
+      <h2 id="ops-wifi-regions">{t('ops.wifi.regions')}</h2>
+      <table className="ops-table">
+        <thead><tr><th scope="col">{t('ops.wifi.id')}</th><th scope="col">{t('ops.wifi.name')}</th><th scope="col">{t('ops.wifi.countries')}</th></tr></thead>
+        <tbody>
+          {regions.map((r) => <tr key={r.id}><th scope="row">{r.id}</th><td>{r.name}</td><td>{r.countries.map((c) => `${c.name} (${c.code})`).join(', ') || '—'}</td></tr>)}
+        </tbody>
+      </table>
+      <Problem error={error} />
+      {canWrite && <RegionForm onDone={load} />}
+    </section>
+  );
+}
+
+function RegionForm({ onDone }: { onDone: () => Promise<void> }) {
+  const t = useT();
+  const { form, setForm, error, submit } = useOpsForm({ id: '', name: '', countries: '', reason: '' }, async (f) => {
+    // One country a line: CODE;Name;Time/Zone
+    const countries = f.countries.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
+      const [code = '', name = '', timeZone = ''] = l.split(';').map((x) => x.trim());
+      return { code: code.toUpperCase(), name, timeZone, flagUrl: '' };
+    });
+    await opsCall('POST', '/mifi/regions', { id: f.id, name: f.name, flagUrl: '', countries, reason: f.reason });
+    await onDone();
+  });
+  return (
+    <form className="ops-form ops-import" aria-label={t('ops.wifi.newRegion')} onSubmit={submit}>
+      <label>{t('ops.wifi.id')}<input required pattern={ID} value={form.id} onChange={(e) => setForm({ ...form, id: e.currentTarget.value })} /></label>
+      <label>{t('ops.wifi.name')}<input required maxLength={80} value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
+      <label className="ops-wide">{t('ops.wifi.countriesHint')}
+        <textarea rows={3} value={form.countries} onChange={(e) => setForm({ ...form, countries: e.currentTarget.value })} />
+      </label>
+      <ReasonField value={form.reason} onChange={(reason) => setForm({ ...form, reason })} />
+      <button type="submit" className="ops-primary">{t('ops.wifi.addRegion')}</button>
+      <Problem error={error} />
+    </form>
+  );
+}
+
+export function Packages({ canWrite }: { canWrite: boolean }) {
+  const t = useT();
+  const lang = useStore($activeLang);
+  const [regionId, setRegionId] = useState('');
+  const [applied, setApplied] = useState('');
+  const { rows, next, error, load } = usePaged<MifiSkuShape>('/mifi/skus', { regionId: applied, sort: 'name' });
+  const money = (minor: number, currency: string) => new Intl.NumberFormat(lang, { style: 'currency', currency }).format(minor / 10 ** minorDigits(currency));
+  return (
+    <section aria-labelledby="ops-wifi-skus">
+      <h2 id="ops-wifi-skus">{t('ops.wifi.packages')}</h2>
+      <form className="ops-filters" role="search" aria-label={t('ops.wifi.packages')} onSubmit={(e) => { e.preventDefault(); setApplied(regionId); }}>
+        <label>{t('ops.wifi.region')}<input value={regionId} pattern={ID} onChange={(e) => setRegionId(e.currentTarget.value)} /></label>
+        <button type="submit">{t('ops.list.apply')}</button>
+      </form>
+      <table className="ops-table">
+        <thead>
+          <tr><th scope="col">{t('ops.wifi.id')}</th><th scope="col">{t('ops.wifi.name')}</th><th scope="col">{t('ops.wifi.region')}</th><th scope="col">{t('ops.wifi.plan')}</th><th scope="col">{t('ops.wifi.prices')}</th></tr>
+        </thead>
+        <tbody>
+          {rows.map((s) => (
+            <tr key={s.id}>
+              <th scope="row">{s.id}</th><td>{s.name}</td><td>{s.regionId}{s.countryCode ? ` · ${s.countryCode}` : ''}</td>
+              <td>{t(`ops.wifi.kind.${s.planKind}`, { n: s.planValue })} · {t(s.isPackage ? 'ops.wifi.packageDays' : 'ops.wifi.perDay', { n: s.days })}</td>
+              <td>{s.prices.map((p) => money(p.price, p.currency)).join(' · ')}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ListFooter count={rows.length} next={next} error={error} load={load} />
+      {canWrite && <PackageForm onDone={() => load()} />}
+    </section>
+  );
+}
+
+function PackageForm({ onDone }: { onDone: () => Promise<void> }) {
+  const t = useT();
+  const empty = { id: '', regionId: '', countryCode: '', name: '', planKind: 'days', planValue: '1', isPackage: true, days: '1', prices: 'EUR 15.00', reason: '' };
+  const { form, setForm, set, error, submit } = useOpsForm(empty, async (f) => {
+    // One price a line: CURRENCY amount (in the currency's major unit, e.g. "EUR 15.00").
+    const prices = f.prices.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
+      const [currency = '', amount = ''] = l.split(/\s+/);
+      const c = currency.toUpperCase();
+      return { currency: c, price: Math.round(Number(amount.replace(',', '.')) * 10 ** minorDigits(c)) };
+    });
+    if (!prices.length || prices.some((p) => !/^[A-Z]{3}$/.test(p.currency) || !Number.isFinite(p.price) || p.price < 0)) {
+      throw new OpsApiError(400, t('ops.wifi.badPrices'));
+    }
+    await opsCall('POST', '/mifi/skus', {
+      id: f.id, regionId: f.regionId, countryCode: f.countryCode ? f.countryCode.toUpperCase() : null, name: f.name,
+      planKind: f.planKind, planValue: f.planKind === 'unlimited' ? 0 : Number(f.planValue), isPackage: f.isPackage, days: Number(f.days), prices, reason: f.reason,
+    });
+    await onDone();
+  });
+  return (
+    <form className="ops-form ops-import" aria-label={t('ops.wifi.newPackage')} onSubmit={submit}>
+      <label>{t('ops.wifi.id')}<input required pattern={ID} value={form.id} onChange={set('id')} /></label>
+      <label>{t('ops.wifi.name')}<input required maxLength={80} value={form.name} onChange={set('name')} /></label>
+      <label>{t('ops.wifi.region')}<input required pattern={ID} value={form.regionId} onChange={set('regionId')} /></label>
+      <label>{t('ops.wifi.country')}<input pattern="[A-Za-z]{2}" maxLength={2} value={form.countryCode} onChange={set('countryCode')} /></label>
+      <label>{t('ops.wifi.plan')}
+        <select value={form.planKind} onChange={set('planKind')}>
+          {['days', 'mb', 'unlimited'].map((k) => <option key={k} value={k}>{t(`ops.wifi.kindName.${k}`)}</option>)}
+        </select>
+      </label>
+      {form.planKind !== 'unlimited' && <label>{t('ops.wifi.planValue')}<input type="number" required min={1} max={1_000_000} value={form.planValue} onChange={set('planValue')} /></label>}
+      <label>{t('ops.wifi.days')}<input type="number" required min={1} max={365} value={form.days} onChange={set('days')} /></label>
+      <label className="ops-check"><input type="checkbox" checked={form.isPackage} onChange={(e) => setForm({ ...form, isPackage: e.currentTarget.checked })} />{t('ops.wifi.isPackage')}</label>
+      <label className="ops-wide">{t('ops.wifi.pricesHint')}
+        <textarea required rows={3} value={form.prices} onChange={set('prices')} />
+      </label>
+      <ReasonField value={form.reason} onChange={(reason) => setForm({ ...form, reason })} />
+      <button type="submit" className="ops-primary">{t('ops.wifi.addPackage')}</button>
+      <Problem error={error} />
+    </form>
+  );
+}
