@@ -51,6 +51,7 @@ describe('every operation of the ops API document does what it declares', () => 
     const failures: string[] = [];
     const all = ops.operations().sort((x, y) => Number(ENDS_SESSION.test(x.op.operationId)) - Number(ENDS_SESSION.test(y.op.operationId)));
     for (const { path, method, op } of all) {
+      if (op.responses['200']?.content?.['text/event-stream']) continue; // a stream does not end; its own tests cover it
       const headers = { cookie: owner.cookie(), 'x-csrf-token': owner.csrf };
       failures.push(...await ops.fuzz(path, method, op, { runs: VALID_RUNS, headers, invalid: !ENDS_SESSION.test(op.operationId) }));
     }

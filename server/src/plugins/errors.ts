@@ -12,7 +12,8 @@ interface ValidationIssue {
   params?: Record<string, unknown>;
 }
 
-function fieldOf(err: FastifyError): string {
+/** The field a failed validation names (a missing or undeclared one included), as `path.to.field`. */
+export function fieldOf(err: FastifyError): string {
   const v = (err.validation as ValidationIssue[] | undefined)?.[0];
   if (!v) return '';
   const named = v.params?.missingProperty ?? v.params?.additionalProperty;

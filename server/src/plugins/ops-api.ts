@@ -15,6 +15,7 @@ import { scopeOf, type Permission, type Scope } from '#core/opsAccess.ts';
 import type { Actor } from '../modules/audit/service.ts';
 import type { StaffPrincipal, StaffService } from '../modules/staff/service.ts';
 import type { LiveSession, StaffSessions } from '../modules/staff/sessions.ts';
+import { fieldOf } from './errors.ts';
 import { opsOpenApi, type OpsRouteDoc } from './ops-openapi.ts';
 
 export const OPS_PREFIX = '/ops-api/v1';
@@ -99,7 +100,7 @@ export async function opsApi(ops: App, opts: OpsApiOptions) {
   ops.addHook('onRoute', (route) => {
     const access = route.config?.permission;
     if (!access) throw new Error(`ops route ${route.method} ${route.url} declares no permission`);
-    docs.push({ method: route.method, url: route.url, access, schema: route.schema });
+    docs.push({ method: route.method, url: route.url, access, schema: route.schema, sse: !!(route as { sse?: unknown }).sse });
     // Not in the rider API's document: the ops API has its own.
     route.schema = { ...route.schema, hide: true };
   });
@@ -147,8 +148,7 @@ export async function opsApi(ops: App, opts: OpsApiOptions) {
       status = e.code;
       message = t(locale, e.key, e.params);
     } else if (err.validation) {
-      const v = err.validation[0] as { instancePath?: string; params?: { missingProperty?: string } } | undefined;
-      const field = v?.params?.missingProperty ?? (v?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+      const field = fieldOf(err);
       status = 400;
       message = field ? t(locale, 'error.validation.field', { field }) : t(locale, 'error.validation');
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {

@@ -25,6 +25,8 @@ export interface OpsRouteDoc {
   url: string;
   access: string;
   schema?: FastifySchema;
+  /** A stream of server-sent events (@fastify/sse): its 200 is `text/event-stream`. */
+  sse?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -89,7 +91,8 @@ export function opsOpenApi(routes: OpsRouteDoc[]) {
       for (const [status, body] of Object.entries((s.response ?? {}) as Record<string, unknown>)) {
         responses[status] = { description: status === '200' ? 'OK' : status, content: { 'application/json': { schema: body } } };
       }
-      if (s.redirect) responses[String(s.redirect)] = { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } };
+      if (r.sse) responses['200'] = { description: 'Server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } };
+      else if (s.redirect) responses[String(s.redirect)] = { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } };
       else if (s.produces?.length) responses['200'] = { description: 'OK', content: Object.fromEntries(s.produces.map((t) => [t, { schema: { type: 'string' } }])) };
       else if (!Object.keys(responses).length) responses['200'] = { description: 'OK' };
       for (const st of statusesOf(method, r.access, s, path.includes('{'))) responses[String(st)] ??= errorResponse(st);

@@ -77,6 +77,11 @@ export class CabinetOpsRepository {
   }
 
   /** The agent of a venue ('' when the venue has none); undefined when there is no such venue. */
+  async agentExists(agentId: string): Promise<boolean> {
+    const { rows } = await this.db.query('select 1 from agents where id = $1', [agentId]);
+    return rows.length > 0;
+  }
+
   async venueAgent(venueId: string): Promise<string | null | undefined> {
     const { rows } = await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [venueId]);
     return rows[0] ? rows[0].agent_id : undefined;

@@ -196,7 +196,7 @@ export class CabinetOpsService {
       return a;
     }
     if (given) {
-      if (!inScope(scope, given)) throw new FieldErrors([{ field: 'agentId', code: 'notFound' }]);
+      if (!inScope(scope, given) || !(await this.d.repo.agentExists(given))) throw new FieldErrors([{ field: 'agentId', code: 'notFound' }]);
       return given;
     }
     if (scope.kind === 'all') return null;
