@@ -94,6 +94,9 @@ import { DEFAULT_SESSION_SETTINGS, StaffSessions, type SessionSettings } from '.
 import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
+import { CouponsRepository } from './modules/coupons/repository.ts';
+import { CouponsService } from './modules/coupons/service.ts';
+import { couponOpsRoutes } from './modules/coupons/ops-routes.ts';
 
 export interface AppDeps {
   db: Db;
@@ -236,11 +239,13 @@ export async function buildApp(deps: AppDeps) {
     agentOrigins: async (id) => (await embed.agent(id))?.origins ?? [],
   });
   const rentalsRepo = new RentalsRepository(db);
+  const audit = new AuditService(new AuditRepository(db), clock);
+  const coupons = new CouponsService({ db, repo: new CouponsRepository(db), clock, ledger, audit, agentExists: async (id) => (await embedRepo.agent(id)) != null });
   const rentals = new RentalsService({
     db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
-    live,
+    live, coupons,
   });
   const mifi = new MifiService({
     db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
@@ -284,7 +289,6 @@ export async function buildApp(deps: AppDeps) {
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
   // The back office: staff identity, sessions, the audit log (docs/architecture.md "Back office").
-  const audit = new AuditService(new AuditRepository(db), clock);
   const staffRepo = new StaffRepository(db);
   const staff = new StaffService({ db, repo: staffRepo, clock, audit, mailer, agentExists: async (id) => (await embedRepo.agent(id)) != null });
   const staffSessions = new StaffSessions(staffRepo, clock, deps.ops?.sessions ?? DEFAULT_SESSION_SETTINGS);
@@ -302,7 +306,7 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
   const fleet = fleetServices({ db, clock, liveness });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -357,6 +361,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
+      couponOpsRoutes({ coupons }),
     ],
   });
   if (sandboxOn) {
@@ -429,6 +434,8 @@ declare module 'fastify' {
       staff: StaffService;
       /** The back office's audit log. */
       audit: AuditService;
+      /** Coupons: what paying calls take off, and the back office's coupon desk. */
+      coupons: CouponsService;
     };
   }
 }

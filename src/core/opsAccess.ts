@@ -16,16 +16,18 @@ export const PERMISSIONS = [
   'fleet.write',
   'orders.read', // rentals and payments
   'money.correct', // refunds, waivers, credits
+  'coupons.read', // coupons and their uses
+  'coupons.write', // create, pause and resume coupons
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write'],
   field_technician: ['fleet.read', 'fleet.write'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read'],
   venue_partner: ['fleet.read', 'orders.read'],
 };
 

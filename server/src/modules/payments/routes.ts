@@ -64,7 +64,7 @@ export default async function paymentRoutes(app: App, opts: { payments: Payments
       const key = req.headers['idempotency-key'];
       const r = await opts.rentals.payDebt(currentUser(req), {
         outTradeNo: b.outTradeNo, paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
-        key: typeof key === 'string' ? key : undefined,
+        key: typeof key === 'string' ? key : undefined, couponNo: b.couponNo,
       });
       return ok(paid(r));
     }, { committed: (id: string) => ok(paid(id)) });

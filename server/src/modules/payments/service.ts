@@ -169,7 +169,7 @@ export class PaymentsService {
     return [...cards, ...others];
   }
 
-  private get platform() {
+  get platform() {
     return this.opts.defaultAgent ?? 'powerly';
   }
 

@@ -28,6 +28,7 @@ import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledge
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
 import type { OrderRow, RentalsRepository } from './repository.ts';
 import type { LiveService } from '../live/service.ts';
+import type { CouponsService, Reservation } from '../coupons/service.ts';
 
 export interface RentalsDeps {
   db: Db;
@@ -48,6 +49,18 @@ export interface RentalsDeps {
   ejectGraceMs: number;
   /** Tells the user's open screens that an order changed (delivered when the unit of work commits). */
   live: Pick<LiveService, 'publish'>;
+  /** Coupons lowering what a debt payment charges. */
+  coupons: CouponsService;
+}
+
+/** A debt payment's charge: what is charged (`amount`), the debt it pays (`gross`) and the coupon's reserved use. */
+interface DebtCharge {
+  orderId: string;
+  userId: number;
+  amount: number;
+  currency: string;
+  gross: number;
+  coupon: { id: string; discount: number } | null;
 }
 
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
@@ -746,7 +759,9 @@ export class RentalsService {
    * and is resumed with paymentIntent. A guard job follows every payment (debtGuard): the process dying between
    * the charge and the order's update, or a customer who paid but never came back, still settles the debt once.
    */
-  async payDebt(user: UserRow, input: { outTradeNo: string; paymentId: string; token?: string; paymentIntent?: string; returnUrl?: string; agent?: string; key?: string }): Promise<string | ActionRequired> {
+  async payDebt(user: UserRow, input: {
+    outTradeNo: string; paymentId: string; token?: string; paymentIntent?: string; returnUrl?: string; agent?: string; key?: string; couponNo?: string;
+  }): Promise<string | ActionRequired> {
     const order = await this.check(user, input.outTradeNo);
     const debt = Number(order.debt ?? 0);
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
@@ -755,19 +770,38 @@ export class RentalsService {
     if (debt <= 0 || order.debt_paid_at) throw conflict('error.order.nothingToPay');
     if (!input.paymentIntent && !input.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
     await this.d.payments.checkReturnUrl(input.returnUrl, input.agent);
-    const key = `fk_${order.id}_${input.key ?? debt}`;
+    // A coupon lowers what is charged: reserved with the guard (a resumed payment has the reservation of its start).
+    const agentId = input.couponNo ? (await this.d.venues.priced(order.venue_id)).venue.agent_id ?? this.d.payments.platform : '';
+    const coupon = () => input.paymentIntent ? this.d.coupons.reserved(order.id, 'debt')
+      : input.couponNo ? this.d.coupons.reserve({
+          code: input.couponNo, userId: user.id, agentId, venueId: order.venue_id, currency: order.currency, gross: debt, orderId: order.id, purpose: 'debt',
+        })
+      : this.d.coupons.release(order.id, 'debt').then(() => null);
+    const key = `fk_${order.id}_${input.key ?? debt}${input.couponNo ? `_${input.couponNo}` : ''}`;
     const guard = {
       orderId: order.id, providerId: provider.id, userId: user.id, token: input.token ?? null, key, amount: debt, currency: order.currency, ref: null as string | null,
-      methodType: input.paymentId.split(':')[1] ?? null,
+      methodType: input.paymentId.split(':')[1] ?? null, gross: debt, coupon: null as { id: string; discount: number } | null,
     };
-    // Committed before the provider call; a resumed payment is followed by the guard its first call left.
-    if (!input.paymentIntent) await this.d.jobs.enqueue(JOB_DEBT_GUARD, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    // Committed before the provider call, with the coupon's reservation; a resumed payment is followed by the guard its first call left.
+    const use = await this.d.db.tx(async () => {
+      const r = await coupon();
+      if (r && r.discount === debt) return this.debtPaidByCoupon(order.id, debt, order.currency, r);
+      if (!input.paymentIntent) {
+        await this.d.jobs.enqueue(JOB_DEBT_GUARD, { ...guard, amount: debt - (r?.discount ?? 0), coupon: r && { id: r.id, discount: r.discount } },
+          new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+      }
+      return r;
+    });
+    if (use === 'paid') return order.id;
+    const due = debt - (use?.discount ?? 0);
+    Object.assign(guard, { amount: due, coupon: use && { id: use.id, discount: use.discount } });
     const cancel = () => (input.paymentIntent ? this.d.jobs.cancel(JOB_DEBT_GUARD, 'ref', input.paymentIntent) : this.d.jobs.cancel(JOB_DEBT_GUARD, 'key', key));
     const result = await this.pay(user, provider, { qrcode: '', token: input.token ?? '', paymentId: input.paymentId, paymentIntent: input.paymentIntent, returnUrl: input.returnUrl },
-      key, debt, order.currency, 'automatic', 'debt', order.id);
+      key, due, order.currency, 'automatic', 'debt', order.id);
     if (!result.ok) {
       await cancel();
-      return this.declined(user, provider, result, debt, order.currency, 'debt');
+      await this.d.coupons.release(order.id, 'debt');
+      return this.declined(user, provider, result, due, order.currency, 'debt');
     }
     if (result.status === 'requires_action') {
       if (!input.paymentIntent) {
@@ -779,9 +813,18 @@ export class RentalsService {
       }
       return { action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
     }
-    await this.settleDebt(provider, result, { orderId: order.id, userId: user.id, amount: debt, currency: order.currency });
+    await this.settleDebt(provider, result, { orderId: order.id, userId: user.id, amount: due, currency: order.currency, gross: debt, coupon: guard.coupon });
     await cancel();
     return order.id;
+  }
+
+  /** A debt a coupon pays whole, in the caller's unit of work: nothing to charge; the debt paid and the coupon redeemed. */
+  private async debtPaidByCoupon(orderId: string, debt: number, currency: string, use: Reservation): Promise<'paid'> {
+    await this.d.repo.find(orderId, { lock: true });
+    if (!(await this.d.repo.payDebt(orderId, debt, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
+    await this.d.coupons.redeem(use.id, orderId, currency, use.discount);
+    await commitIdempotencyKey(orderId);
+    return 'paid';
   }
 
   /**
@@ -789,7 +832,7 @@ export class RentalsService {
    * same charge). A charge that can no longer pay it (paid meanwhile by another payment) is released (refunded); one
    * recorded by another flow or released by the guard is refused and left to its owner.
    */
-  private async settleDebt(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: { orderId: string; userId: number; amount: number; currency: string }) {
+  private async settleDebt(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: DebtCharge) {
     try {
       await this.d.db.tx(async () => {
         // Under the charge's lock, which the guard's release takes too: a charge recorded already is this debt's
@@ -799,7 +842,9 @@ export class RentalsService {
         if (prior && prior.order_id === t.orderId && prior.purpose === 'debt' && prior.status === 'captured') return;
         if (prior) throw chargeNotOurs(prior);
         await this.d.repo.find(t.orderId, { lock: true });
-        if (!(await this.d.repo.payDebt(t.orderId, t.amount, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
+        if (!(await this.d.repo.payDebt(t.orderId, t.gross, this.d.clock.now()))) throw conflict('error.order.nothingToPay');
+        // The coupon's use is redeemed with the charge (refused if it was released meanwhile: then the charge is not taken).
+        if (t.coupon) await this.d.coupons.redeem(t.coupon.id, t.orderId, t.currency, t.coupon.discount);
         await this.d.payments.record({ providerId: provider.id, result, userId: t.userId, orderId: t.orderId, purpose: 'debt', amount: t.amount, currency: t.currency });
         const w = this.d.ledger;
         const clearing = await w.account(providerOwner(provider.id), 'clearing', t.currency);
@@ -822,12 +867,13 @@ export class RentalsService {
    * recorded released (so no later resume takes it) with its compensation job (a charge refunded, a payment still
    * waiting for the customer voided), run after the commit.
    */
-  private async releaseDebtCharge(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: { orderId: string; userId: number; amount: number; currency: string }, why: string) {
+  private async releaseDebtCharge(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: DebtCharge, why: string) {
     const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
     const jobId = await this.d.db.tx(async () => {
       await this.d.payments.lockCharge(provider.id, result.ref);
       if (await this.d.payments.takenOrReleased(provider.id, result.ref)) return null;
       this.d.log.warn({ orderId: t.orderId, ref: result.ref, why }, 'releasing a debt payment');
+      if (t.coupon) await this.d.coupons.release(t.orderId, 'debt');
       const c = await this.d.payments.recordReleased({ providerId: provider.id, userId: t.userId, orderId: null, purpose: 'debt', amount: t.amount, currency: t.currency }, result);
       return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `debt of ${t.orderId}: ${why}` }, this.d.clock.now());
     });
@@ -843,7 +889,10 @@ export class RentalsService {
     const providerId = String(p.providerId);
     if (!this.d.payments.providers.has(providerId)) return;
     const provider = this.d.payments.providers.get(providerId);
-    const t = { orderId: String(p.orderId), userId: Number(p.userId), amount: Number(p.amount), currency: String(p.currency) };
+    const t: DebtCharge = {
+      orderId: String(p.orderId), userId: Number(p.userId), amount: Number(p.amount), currency: String(p.currency), gross: Number(p.gross ?? p.amount),
+      coupon: (p.coupon as DebtCharge['coupon']) ?? null,
+    };
     let result: AuthorizeResult;
     if (p.ref) {
       if (await this.d.payments.repo.byRef(providerId, String(p.ref))) return;
@@ -859,7 +908,10 @@ export class RentalsService {
         methodType: p.methodType ? String(p.methodType) : undefined,
       });
     }
-    if (!result.ok || result.status !== 'captured') return;
+    if (!result.ok || result.status !== 'captured') {
+      if (t.coupon) await this.d.coupons.release(t.orderId, 'debt');
+      return;
+    }
     if (result.amount !== t.amount || result.currency?.toUpperCase() !== t.currency) {
       await this.releaseDebtCharge(provider, result, t, 'amount differs');
       return;
