@@ -51,6 +51,7 @@ export const CouponDetail = Type.Object({ ...Coupon.properties, redemptions: Typ
 export type CouponDetail = Static<typeof CouponDetail>;
 
 export const CouponPage = Page(Coupon);
+export type CouponPage = Static<typeof CouponPage>;
 export const CouponListQuery = Type.Object({ ...PageQuery });
 export const CouponId = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) });
 export const CouponPause = Type.Object({ paused: Type.Boolean(), reason: Reason });
