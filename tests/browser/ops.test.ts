@@ -64,7 +64,7 @@ describe('the back-office console', () => {
     await page.getByRole('heading', { level: 1, name: 'Coupons' }).waitFor();
     const form = page.getByRole('region', { name: 'New coupon' });
     await form.getByLabel('Code').fill('SPRING15');
-    await form.getByLabel('Percentage').fill('15');
+    await form.getByRole('spinbutton', { name: 'Percentage' }).fill('15');
     await form.getByLabel('Valid from').fill('2026-01-01T00:00');
     await form.getByLabel('Valid until').fill('2030-01-01T00:00');
     await form.getByLabel('Reason').fill('spring campaign');

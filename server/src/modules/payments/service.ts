@@ -459,3 +459,9 @@ export class PaymentsService {
     return this.repo.recordProviderEvent({ id: e.id, provider: providerId, type: e.type, payload: e, at });
   }
 }
+
+/** The agent of the request (spec §6 header agentOpenId); an unknown agent is a 404 before any money moves. */
+export const agentOf = (payments: PaymentsService, headers: Record<string, unknown>) => {
+  const h = headers.agentopenid;
+  return payments.agent(typeof h === 'string' ? h : undefined);
+};

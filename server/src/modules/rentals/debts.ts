@@ -1,7 +1,7 @@
 // payType FK: paying what a failed deduction left on an order, with its guard (and a coupon, if any).
 import { AppError, badRequest, conflict } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { chargeNotOurs, isChargeNotOurs } from '../payments/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';

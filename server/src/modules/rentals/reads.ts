@@ -4,7 +4,7 @@ import { orderPType } from '#core/devices.ts';
 import { toMajor } from '#core/money.ts';
 import { billedMinutes, buyOutAt, buyOutFee, rentalFee } from '#core/pricing.ts';
 import { notFound } from '../../lib/errors.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { currencySymbol } from '../venues/service.ts';
 import { Zujie } from './order-state.ts';
 import type { OrderRow } from './repository.ts';

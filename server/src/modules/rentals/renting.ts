@@ -5,7 +5,7 @@ import { allOf } from '../../db/db.ts';
 import { badRequest, notFound, refused, conflict } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetRow } from '../cabinets/repository.ts';
 import { chargeNotOurs, isChargeNotOurs, newPaymentId } from '../payments/service.ts';

@@ -2,7 +2,7 @@
 import { billedMinutes, buyOutAt, buyOutFee } from '#core/pricing.ts';
 import { conflict } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { type AuthorizeResult } from '../payments/provider.ts';
 import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
 import { BUY_OUT_FROM } from './order-state.ts';
