@@ -68,8 +68,12 @@ describe('the back-office console', () => {
     await form.getByLabel('Valid from').fill('2026-01-01T00:00');
     await form.getByLabel('Valid until').fill('2030-01-01T00:00');
     await form.getByLabel('Reason').fill('spring campaign');
+    const invalid = await form.locator('form').evaluate((f) => [...(f as HTMLFormElement).elements].filter((e) => !(e as HTMLInputElement).checkValidity()).map((e) => (e as HTMLInputElement).labels?.[0]?.textContent));
+    expect(invalid).toEqual([]);
     await form.getByRole('button', { name: 'Create coupon' }).click();
-    await page.getByRole('status').filter({ hasText: 'Coupon SPRING15 created.' }).waitFor();
+    const created = page.getByRole('status').filter({ hasText: 'Coupon SPRING15 created.' });
+    await created.or(form.getByRole('alert')).waitFor();
+    expect(await form.getByRole('alert').allTextContents()).toEqual([]);
     const row = page.getByRole('row').filter({ hasText: 'SPRING15' });
     await row.getByText('15%').waitFor();
     expect(await axeViolations(page)).toEqual([]);
