@@ -1,20 +1,17 @@
 // buildApp(deps): the whole HTTP application over injected side effects (database, clock, cabinet link,
 // payment providers, optional simulator). Load order as in fastify/demo: external plugins → app plugins → routes.
 import healthRoutes from './health.ts';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Db } from './db/db.ts';
 import { platformRules, Retention } from './jobs/retention.ts';
 import { JobRunner } from './jobs/runner.ts';
-import type { Clock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
 import { AuthRepository, SignInRepository } from './modules/auth/repository.ts';
 import authRoutes from './modules/auth/routes.ts';
 import { AuthService } from './modules/auth/service.ts';
-import type { CabinetLink } from './modules/cabinets/link.ts';
 import { Liveness } from './modules/cabinets/liveness.ts';
 import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
@@ -27,17 +24,15 @@ import { EmbedCodesRepository, EmbedRepository } from './modules/embed/repositor
 import embedRoutes from './modules/embed/routes.ts';
 import { EmbedService } from './modules/embed/service.ts';
 import { ProviderRegistry } from './modules/payments/provider.ts';
-import type { BankPayoutRail } from './modules/payments/payouts/rail.ts';
 import { SandboxBankRail } from './modules/payments/payouts/sandbox.ts';
 import { PaymentsRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
 import { SandboxCardProvider, sandboxSavedCards } from './modules/payments/sandbox.ts';
 import { StripeCardProvider, type StripeAccount } from './modules/payments/stripe.ts';
-import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
 import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { ExternalRepository } from './modules/payments/methods/repository.ts';
-import { cardTypes, methodProviders, methodsCsp, methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
+import { cardTypes, methodProviders, methodsCsp } from './modules/payments/methods/registry.ts';
 import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
 import { SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import { PaymentsService } from './modules/payments/service.ts';
@@ -68,18 +63,17 @@ import securityHeaders from './plugins/security.ts';
 import errors from './plugins/errors.ts';
 import validation from './plugins/validation.ts';
 import { finishDocument, operationOf } from './lib/openapi.ts';
-import type { SimulatorFleet } from './demo/simulator/fleet.ts';
 import { ContentRepository } from './modules/content/repository.ts';
 import contentRoutes, { leadRoutes } from './modules/content/routes.ts';
 import { ContentService } from './modules/content/service.ts';
-import { SandboxWeChat, type WeChatTicketSource } from './modules/content/wechat.ts';
+import { SandboxWeChat } from './modules/content/wechat.ts';
 import { InvoiceService } from './modules/notify/invoice.ts';
-import { OutboxMailer, type Mailer } from './modules/notify/mailer.ts';
+import { OutboxMailer } from './modules/notify/mailer.ts';
 import { NotifyRepository } from './modules/notify/repository.ts';
 import invoiceRoutes from './modules/notify/routes.ts';
 import { SandboxIssuer } from './modules/auth/sandbox-issuer.ts';
 import sandboxSignInRoutes from './modules/auth/sandbox-routes.ts';
-import { signInAdapters, unconfiguredSignIn, type SignInSettings } from './modules/auth/signin-config.ts';
+import { signInAdapters } from './modules/auth/signin-config.ts';
 import signInRoutes from './modules/auth/signin-routes.ts';
 import { SignInService } from './modules/auth/signin.ts';
 import { AuditRepository } from './modules/audit/repository.ts';
@@ -90,8 +84,8 @@ import { StaffRepository } from './modules/staff/repository.ts';
 import { injectFetch, SANDBOX_OIDC_CLIENT, SANDBOX_OIDC_PATH, SandboxOidc } from './modules/staff/sandbox-oidc.ts';
 import { StaffService } from './modules/staff/service.ts';
 import { sessionRoutes } from './modules/staff/session-routes.ts';
-import { DEFAULT_SESSION_SETTINGS, StaffSessions, type SessionSettings } from './modules/staff/sessions.ts';
-import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
+import { DEFAULT_SESSION_SETTINGS, StaffSessions } from './modules/staff/sessions.ts';
+import { SingleSignOn } from './modules/staff/sso.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
 import { cabinetOpsRoutes } from './modules/cabinets/ops-routes.ts';
 import { CabinetOpsService } from './modules/cabinets/ops.ts';
@@ -101,81 +95,13 @@ import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
 import { MifiOpsService } from './modules/mifi/ops.ts';
 import { MifiOpsRepository } from './modules/mifi/ops-repository.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
+import { CouponsRepository } from './modules/coupons/repository.ts';
+import { CouponsService } from './modules/coupons/service.ts';
+import { couponOpsRoutes } from './modules/coupons/ops-routes.ts';
 
-export interface AppDeps {
-  db: Db;
-  clock: Clock;
-  link: CabinetLink;
-  /** The sandbox card provider is always available; pass one to share it (tests). */
-  sandbox?: SandboxCardProvider;
-  /** When the cabinet simulator runs in this process, the demo control API is served. */
-  fleet?: SimulatorFleet;
-  ejectTtlMs?: number;
-  /** A cabinet not heard from for this long is offline (default 3 min: three missed 60 s heartbeats). */
-  offlineAfterMs?: number;
-  ejectGraceMs?: number;
-  /** Poll the jobs table every N ms (0: only when runDue() is called, as tests do). */
-  jobPollMs?: number;
-  logger?: FastifyServerOptions['logger'];
-  /** E-mail (receipts). Default: an outbox folder under data/outbox. */
-  mailer?: Mailer;
-  /** WeChat JS-SDK ticket source. Default: the sandbox credentials. */
-  wechat?: WeChatTicketSource;
-  /** Real sign-in providers (SMS gateway, reCAPTCHA, OAuth issuers); sandbox for any not given. */
-  signIn?: SignInSettings;
-  /**
-   * SANDBOX=on|off (default on). Off: no sandbox route (/sandbox-pay, /sandbox-oauth, /sandbox-sms, /demo-api) and no
-   * sandbox adapter; buildApp refuses to start when a sign-in method, the card provider or the WeChat JS-SDK has no
-   * real configuration (the error names the missing variables).
-   */
-  sandboxMode?: 'on' | 'off';
-  /** HMAC key of the embed's one-time codes (EMBED_SIGNING_KEY); every API process needs the same one. */
-  embedSigningKey?: string;
-  /**
-   * Rate limits (plugins/rate-limit.ts; default on). Tests that are not about them turn them off: every injected
-   * request comes from one address and would share one budget.
-   */
-  rateLimits?: boolean;
-  /** Fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For gives the client address (rate limits, captchas). */
-  trustProxy?: boolean | number | string[];
-  /** Stripe (config/stripe.ts): card payments go through it instead of the sandbox card provider. */
-  stripe?: StripeSettings;
-  /** PAYMENT_METHODS: the methods beyond the card each agent switched on, with their configuration (methods/registry.ts). */
-  paymentMethods?: MethodsConfig;
-  /** The fetch the method adapters call their providers with (tests: a local test server's). */
-  methodFetch?: typeof fetch;
-  /** PUBLIC_URL: this server's address as providers reach it (return and notification URLs). */
-  publicUrl?: string;
-  /** APP_ORIGINS: the rider app's own origins, where payments may send customers back (default PUBLIC_URL's origin). */
-  appOrigins?: string[];
-  /** Which Stripe variables are missing (named when SANDBOX=off cannot start). */
-  stripeMissing?: string[];
-  /** The 0xA8 cabinet family's HTTP registration (VENDOR_A8_SIGN_KEY; modules/cabinets/vendors/a8/registration.ts). */
-  a8Registration?: { idPrefix: string; signKey: string; broker: { host: string; port: number } };
-  /** Real bank payout adapters (config/payouts-rails.ts); a bank withdrawal none pays awaits an operator. */
-  payoutRails?: BankPayoutRail[];
-  /**
-   * The back office (modules/staff): the console's origin for passkeys and links (OPS_ORIGIN, else PUBLIC_URL;
-   * unset: each request's own), single sign-on (OPS_OIDC_*; the sandbox's own issuer when SANDBOX=on and none is
-   * set), session lifetimes.
-   */
-  ops?: { origin?: string; sso?: SsoSettings; sessions?: SessionSettings };
-}
+import { productionGaps, type AppDeps } from './app-deps.ts';
 
-/** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
-export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey' | 'stripe' | 'stripeMissing' | 'paymentMethods' | 'publicUrl'>): string[] {
-  const methods = deps.paymentMethods ?? {};
-  const anyMethod = Object.values(methods).some((m) => Object.keys(m).length > 0);
-  return [
-    // Only the methods an agent switched on need their configuration (and providers must reach us: PUBLIC_URL).
-    ...methodsGaps(methods),
-    ...(anyMethod && !deps.publicUrl ? ['PUBLIC_URL (where payment providers send customers back and post their notifications)'] : []),
-    ...unconfiguredSignIn(deps.signIn ?? {}),
-    ...(deps.embedSigningKey ? [] : ['EMBED_SIGNING_KEY']),
-    ...(deps.stripe ? [] : [`card payments (Stripe: ${(deps.stripeMissing?.length ? deps.stripeMissing : [...STRIPE_VARIABLES]).join(', ')})`]),
-    ...(deps.wechat ? [] : ['WeChat JS-SDK (WECHAT_APP_ID, WECHAT_APP_SECRET)']),
-  ];
-}
+export { productionGaps, type AppDeps } from './app-deps.ts';
 
 export async function buildApp(deps: AppDeps) {
   const sandboxOn = deps.sandboxMode !== 'off';
@@ -243,11 +169,13 @@ export async function buildApp(deps: AppDeps) {
     agentOrigins: async (id) => (await embed.agent(id))?.origins ?? [],
   });
   const rentalsRepo = new RentalsRepository(db);
+  const audit = new AuditService(new AuditRepository(db), clock);
+  const coupons = new CouponsService({ db, repo: new CouponsRepository(db), clock, ledger, audit, agentExists: async (id) => (await embedRepo.agent(id)) != null });
   const rentals = new RentalsService({
     db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
-    live,
+    live, coupons,
   });
   const mifi = new MifiService({
     db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
@@ -291,7 +219,6 @@ export async function buildApp(deps: AppDeps) {
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
   // The back office: staff identity, sessions, the audit log (docs/architecture.md "Back office").
-  const audit = new AuditService(new AuditRepository(db), clock);
   const staffRepo = new StaffRepository(db);
   const staff = new StaffService({ db, repo: staffRepo, clock, audit, mailer, agentExists: async (id) => (await embedRepo.agent(id)) != null });
   const staffSessions = new StaffSessions(staffRepo, clock, deps.ops?.sessions ?? DEFAULT_SESSION_SETTINGS);
@@ -310,9 +237,9 @@ export async function buildApp(deps: AppDeps) {
   );
   const fleet = fleetServices({ db, clock, liveness });
   const fleetLive = new FleetLive(db, () => liveRepo.schema());
-  const cabinetOps = new CabinetOpsService({ db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: deps.link, liveness, audit });
+  const cabinetOps = new CabinetOpsService({ db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: deps.link, liveness, audit, agentExists: async (id) => (await embed.agent(id)) != null });
   const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: mifi, audit });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -369,6 +296,7 @@ export async function buildApp(deps: AppDeps) {
       auditOpsRoutes({ audit }),
       cabinetOpsRoutes({ cabinets: cabinetOps, live: fleetLive }),
       mifiOpsRoutes({ mifi: mifiOps }),
+      couponOpsRoutes({ coupons }),
     ],
   });
   if (sandboxOn) {
@@ -443,6 +371,8 @@ declare module 'fastify' {
       staff: StaffService;
       /** The back office's audit log. */
       audit: AuditService;
+      /** Coupons: what paying calls take off, and the back office's coupon desk. */
+      coupons: CouponsService;
     };
   }
 }

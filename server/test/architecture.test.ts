@@ -5,6 +5,10 @@
 //   Every table of the migrations has exactly one owning module (OWNERS); only the owner's repository writes
 //   it. A repository may read another module's table only in a join listed in READ_MODELS (one-round-trip
 //   views on hot paths: the scan, the map, the order lists).
+//   Walls between modules (server/src/modules/<m>/): a module imports another only through the files that module
+//   makes public (PUBLIC: its service, and the few shared shapes listed), never its repository or internals; no two
+//   modules import each other. The crossings and cycles that remain are listed (KNOWN_*) and may only shrink.
+//   No source file is above 400 lines (the ones still above are listed in LONG_FILES and may only shrink).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,11 +16,11 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../src', import.meta.url));
 
-function tsFiles(dir: string): string[] {
+function tsFiles(dir: string, tsx = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) return tsFiles(p);
-    return p.endsWith('.ts') ? [p] : [];
+    if (statSync(p).isDirectory()) return tsFiles(p, tsx);
+    return p.endsWith('.ts') || (tsx && p.endsWith('.tsx')) ? [p] : [];
   });
 }
 
@@ -60,6 +64,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/live': ['live_tickets'],
   'modules/staff': ['staff', 'staff_memberships', 'staff_sessions', 'staff_invitations', 'staff_passkeys', 'staff_ceremonies'],
   'modules/audit': ['audit_log'],
+  'modules/coupons': ['coupons', 'coupon_redemptions'],
   'modules/mifi': ['mifi_regions', 'mifi_countries', 'mifi_skus', 'mifi_sku_prices', 'mifi_orders', 'mifi_packages', 'mifi_boxes', 'mifi_telemetry', 'mifi_payment_actions'],
   jobs: ['jobs'],
   idempotency: ['idempotency_keys'],
@@ -142,4 +147,104 @@ describe('architecture', () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it('a module imports another only through its public files (service, listed shapes)', () => {
+    const offenders = [...moduleImports()].filter((i) => !i.public).map((i) => `${i.from} → ${i.to}`);
+    expect(offenders.filter((o) => !KNOWN_CROSSINGS.includes(o)), 'new crossings of a wall').toEqual([]);
+    expect(KNOWN_CROSSINGS.filter((o) => !offenders.includes(o)), 'fixed: remove them from KNOWN_CROSSINGS').toEqual([]);
+  });
+
+  it('no two modules import each other', () => {
+    const edges = new Set([...moduleImports()].map((i) => `${i.fromModule}>${i.toModule}`));
+    const cycles = [...edges].map((e) => e.split('>') as [string, string]).filter(([a, b]) => a < b && edges.has(`${b}>${a}`)).map(([a, b]) => `${a} ↔ ${b}`);
+    expect(cycles.filter((c) => !KNOWN_CYCLES.includes(c)), 'new modules importing each other').toEqual([]);
+    expect(KNOWN_CYCLES.filter((c) => !cycles.includes(c)), 'fixed: remove them from KNOWN_CYCLES').toEqual([]);
+  });
+
+  it('finds a crossing of a wall (the rule can fail)', () => {
+    const found = importsOf("import type { X } from '../payments/repository.ts';\nimport { y } from './local.ts';", 'modules/rentals/debts.ts');
+    expect(found).toEqual([{ from: 'modules/rentals/debts.ts', to: 'modules/payments/repository.ts', fromModule: 'rentals', toModule: 'payments', public: false }]);
+  });
+
+  it('has no source file above 400 lines', () => {
+    const long = [root, fileURLToPath(new URL('../../src', import.meta.url))].flatMap((dir) => tsFiles(dir, true))
+      .filter((f) => readFileSync(f, 'utf8').trimEnd().split('\n').length > MAX_LINES)
+      .map((f) => relative(fileURLToPath(new URL('../..', import.meta.url)), f).split('\\').join('/'));
+    expect(long.filter((f) => !LONG_FILES.includes(f)), 'split by use case').toEqual([]);
+    expect(LONG_FILES.filter((f) => !long.includes(f)), 'fixed: remove them from LONG_FILES').toEqual([]);
+  });
 });
+
+const MAX_LINES = 400;
+
+/** What each module makes public to the others: its service and the shared shapes listed (paths inside the module). */
+const PUBLIC: Record<string, readonly string[]> = {
+  audit: ['service.ts'],
+  auth: ['service.ts'],
+  cabinets: ['service.ts', 'protocol.ts', 'link.ts', 'liveness.ts'],
+  content: ['service.ts'],
+  coupons: ['service.ts'],
+  embed: ['service.ts'],
+  ledger: ['service.ts'],
+  live: ['service.ts'],
+  mifi: ['service.ts'],
+  notify: ['service.ts', 'mailer.ts'],
+  // The charge lifecycle's parts every paying flow uses: the provider interface, the purposes, compensation, payouts.
+  payments: ['service.ts', 'provider.ts', 'purposes.ts', 'compensation.ts', 'payouts/rail.ts'],
+  rentals: ['service.ts', 'order-state.ts'],
+  staff: ['service.ts'],
+  venues: ['service.ts'],
+  wallet: ['service.ts'],
+};
+
+/** Crossings that remain (each is a debt: route it through the owner's service, then delete its line). */
+const KNOWN_CROSSINGS: readonly string[] = [
+  'modules/auth/signin.ts → modules/rentals/repository.ts',
+  'modules/cabinets/repository.ts → modules/auth/repository.ts',
+  'modules/cabinets/repository.ts → modules/ledger/repository.ts',
+  'modules/cabinets/repository.ts → modules/rentals/repository.ts',
+  'modules/cabinets/repository.ts → modules/venues/repository.ts',
+  'modules/embed/service.ts → modules/auth/repository.ts',
+  'modules/mifi/shared.ts → modules/cabinets/repository.ts',
+  'modules/rentals/renting.ts → modules/cabinets/repository.ts',
+  'modules/rentals/returning.ts → modules/cabinets/repository.ts',
+  'modules/rentals/shared.ts → modules/auth/repository.ts',
+  'modules/rentals/shared.ts → modules/cabinets/repository.ts',
+  'modules/wallet/payouts.ts → modules/payments/methods/registry.ts',
+  'modules/wallet/reconcile.ts → modules/ledger/repository.ts',
+  'modules/wallet/service.ts → modules/payments/methods/adapter.ts',
+];
+
+/** Modules that still import each other. */
+const KNOWN_CYCLES: readonly string[] = [
+  'auth ↔ rentals', 'auth ↔ wallet', 'cabinets ↔ mifi', 'cabinets ↔ rentals', 'cabinets ↔ venues', 'payments ↔ rentals',
+];
+
+/** Files still above MAX_LINES (repository-relative). */
+const LONG_FILES: readonly string[] = [
+  'server/src/modules/cabinets/repository.ts',
+  'server/src/modules/payments/methods/alipay.ts',
+  'server/src/modules/payments/methods/flutterwave.ts',
+  'server/src/modules/payments/methods/mercadopago.ts',
+  'server/src/modules/payments/methods/mpesa.ts',
+  'server/src/modules/payments/methods/paypal.ts',
+  'server/src/modules/payments/methods/wechatpay.ts',
+];
+
+interface ModuleImport { from: string; to: string; fromModule: string; toModule: string; public: boolean }
+
+/** The imports of another module in `source` (a file at `rel` under server/src). */
+function importsOf(source: string, rel: string): ModuleImport[] {
+  const fromModule = /^modules\/([^/]+)\//.exec(rel)?.[1];
+  if (!fromModule) return [];
+  return [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'(\.[^']+)'/gm)].flatMap((m) => {
+    const to = join(rel, '..', m[1]!).split('\\').join('/');
+    const target = /^modules\/([^/]+)\/(.+)$/.exec(to);
+    if (!target || target[1] === fromModule) return [];
+    return [{ from: rel, to, fromModule, toModule: target[1]!, public: (PUBLIC[target[1]!] ?? []).includes(target[2]!) }];
+  });
+}
+
+function* moduleImports(): Generator<ModuleImport> {
+  for (const file of tsFiles(join(root, 'modules'))) yield* importsOf(readFileSync(file, 'utf8'), relative(root, file).split('\\').join('/'));
+}

@@ -131,7 +131,7 @@ export const PayResume = {
 export const PayOrderBody = Type.Object({
   outTradeNo: Type.String({ minLength: 1, maxLength: 64 }),
   paymentId: Type.String({ minLength: 1, maxLength: 100 }),
-  couponNo: Type.Optional(Type.String({ maxLength: 64 })),
+  couponNo: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a coupon: what is charged is lowered by it, or the call is refused (422) and nothing is charged' })),
   stripeToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   ...PayResume,
 });

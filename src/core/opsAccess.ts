@@ -17,16 +17,18 @@ export const PERMISSIONS = [
   'orders.read', // rentals and payments
   'money.correct', // refunds, waivers, credits
   'cabinets.command', // remote commands to a cabinet: eject, lock and unlock a slot, refresh inventory, restart
+  'coupons.read', // coupons and their uses
+  'coupons.write', // create, pause and resume coupons
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write'],
   field_technician: ['fleet.read', 'fleet.write', 'cabinets.command'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read'],
   venue_partner: ['fleet.read', 'orders.read'],
 };
 

@@ -12,6 +12,7 @@ import { Account } from './screens/Account.tsx';
 import { AuditLog } from './screens/AuditLog.tsx';
 import { Cabinets } from './screens/Cabinets.tsx';
 import { WifiLine } from './screens/WifiLine.tsx';
+import { Coupons } from './screens/Coupons.tsx';
 import { StaffList } from './screens/StaffList.tsx';
 
 interface Entry {
@@ -26,6 +27,7 @@ const ENTRIES: Entry[] = [
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
   { path: '/cabinets', label: 'ops.nav.cabinets', needs: 'fleet.read', screen: (me) => <Cabinets me={me} /> },
   { path: '/wifi', label: 'ops.nav.wifi', needs: 'fleet.read', screen: (me) => <WifiLine me={me} /> },
+  { path: '/coupons', label: 'ops.nav.coupons', needs: 'coupons.read', screen: (me) => <Coupons me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];
 

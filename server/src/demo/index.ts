@@ -10,6 +10,7 @@ import type { MqttConnector } from '../mqtt/broker.ts';
 import type { PowerlyApp } from '../app.ts';
 import { Liveness } from '../modules/cabinets/liveness.ts';
 import { CabinetsRepository } from '../modules/cabinets/repository.ts';
+import { seedCoupons } from './coupons.ts';
 import { startPartnerSite } from './partner-site.ts';
 import { SimulatorFleet } from './simulator/fleet.ts';
 
@@ -51,6 +52,7 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
       // The back office's platform owner (made once, when nobody is staff yet).
       const token = await app.powerly.staff.seedOwner(DEMO_OWNER, 'Demo owner');
       ownerLink = token ? `/ops/#/invitation?token=${encodeURIComponent(token)}` : undefined;
+      await seedCoupons(app.powerly.coupons, clock);
     },
     async banner(base) {
       const cabinets = await new CabinetsRepository(db, new Liveness(clock)).all();

@@ -1,6 +1,7 @@
 // List helpers of the ops API (docs/architecture.md "Back office"): keyset pagination with opaque cursors, and
 // sorting by a whitelist of columns. A repository names its sortable columns once (a SortSpec); the route passes
 // the client's `sort` and `cursor` through, and a cursor that was not made here is a 400, never a 500.
+import type { Scope } from '#core/opsAccess.ts';
 import { badRequest } from './errors.ts';
 
 /** Sort names a client may ask for → the SQL expression each stands for (the only text that reaches the SQL). */
@@ -48,3 +49,25 @@ export function pageOf<R, T>(rows: R[], limit: number, cursorOf: (row: R) => [st
     ...(rows.length > limit && last ? { next: encodeCursor(...cursorOf(last)) } : {}),
   };
 }
+
+/**
+ * A caller's scope as SQL parameters: the agents whose every object is visible (null: every agent), and the
+ * `agent/venue` pairs of a venue partner's venues.
+ */
+export interface ScopeParams {
+  agents: string[] | null;
+  pairs: string[];
+}
+
+export function scopeParams(scope: Scope): ScopeParams {
+  if (scope.kind === 'all') return { agents: null, pairs: [] };
+  if (scope.kind === 'none') return { agents: [], pairs: [] };
+  return {
+    agents: scope.agents.filter((a) => scope.venues[a] === undefined),
+    pairs: Object.entries(scope.venues).flatMap(([a, vs]) => vs.map((v) => `${a}/${v}`)),
+  };
+}
+
+/** The scope's condition over a row's agent and venue columns, with ScopeParams as $1 (agents) and $2 (pairs). */
+export const scopeSql = (agent: string, venue: string) =>
+  `($1::text[] is null or ${agent} = any($1::text[]) or (${agent} || '/' || ${venue}) = any($2::text[]))`;

@@ -5,6 +5,9 @@ import type { Locale } from '../../lib/i18n.ts';
 import { randomToken, sha256 } from '../../lib/ids.ts';
 import { AuthRepository, type UserRow } from './repository.ts';
 
+/** A user's row, as other modules see it. */
+export type { UserRow };
+
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 
 const CURRENCY_BY_LOCALE: Record<Locale, string> = {

@@ -2,14 +2,8 @@
 // their venue, slots, devices, last report and latest operator commands; assignment under a version; the
 // operator's commands (cabinet_commands rows without an order).
 import type { Queryable } from '../../db/db.ts';
-import { orderBy, type SortSpec } from '../../lib/ops-query.ts';
+import { orderBy, scopeSql, type ScopeParams, type SortSpec } from '../../lib/ops-query.ts';
 import type { CabinetListRow } from './fleet-repository.ts';
-
-/** The scope as SQL parameters: every agent (null), or these agents whole plus these agent/venue pairs. */
-export interface ScopeParams {
-  agents: string[] | null;
-  pairs: string[];
-}
 
 export interface OpsCabinetRow extends CabinetListRow {
   agent_id: string | null;
@@ -41,7 +35,7 @@ export interface CabinetPageFilter {
 }
 
 /** The scope's condition on a cabinet `c` ($1 agents, $2 agent/venue pairs). */
-export const SCOPE_SQL = '($1::text[] is null or c.agent_id = any($1::text[]) or (c.agent_id || \'/\' || c.venue_id) = any($2::text[]))';
+const SCOPE_SQL = scopeSql('c.agent_id', 'c.venue_id');
 
 export class CabinetOpsRepository {
   constructor(private readonly db: Queryable) {}
@@ -77,11 +71,6 @@ export class CabinetOpsRepository {
   }
 
   /** The agent of a venue ('' when the venue has none); undefined when there is no such venue. */
-  async agentExists(agentId: string): Promise<boolean> {
-    const { rows } = await this.db.query('select 1 from agents where id = $1', [agentId]);
-    return rows.length > 0;
-  }
-
   async venueAgent(venueId: string): Promise<string | null | undefined> {
     const { rows } = await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [venueId]);
     return rows[0] ? rows[0].agent_id : undefined;

@@ -11,14 +11,14 @@ import type { Clock } from '../../lib/clock.ts';
 import { conflict, notFound, refused } from '../../lib/errors.ts';
 import { t, type Locale } from '../../lib/i18n.ts';
 import { uuid } from '../../lib/ids.ts';
-import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
+import { decodeCursor, pageOf, scopeParams } from '../../lib/ops-query.ts';
 import { staleVersion } from '../../lib/ops-concurrency.ts';
 import { FieldErrors } from '../../lib/validate.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { csvFields, type CabinetFleetService } from './fleet.ts';
 import type { CabinetLink } from './link.ts';
 import type { Liveness } from './liveness.ts';
-import type { CabinetOpsRepository, OpsCabinetRow, ScopeParams } from './ops-repository.ts';
+import type { CabinetOpsRepository, OpsCabinetRow } from './ops-repository.ts';
 import type { ServerMessage, SlotState } from './protocol.ts';
 import { PROTOCOL_VERSION } from './protocol.ts';
 
@@ -29,15 +29,6 @@ const FULL_COMMANDS_VENDOR = 'powerly';
 
 const json = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
-export function scopeParams(scope: Scope): ScopeParams {
-  if (scope.kind === 'all') return { agents: null, pairs: [] };
-  if (scope.kind === 'none') return { agents: [], pairs: [] };
-  return {
-    agents: scope.agents.filter((a) => scope.venues[a] === undefined),
-    pairs: Object.entries(scope.venues).flatMap(([a, vs]) => vs.map((v) => `${a}/${v}`)),
-  };
-}
-
 export interface CabinetOpsDeps {
   db: Db;
   clock: Clock;
@@ -46,6 +37,8 @@ export interface CabinetOpsDeps {
   link: CabinetLink;
   liveness: Liveness;
   audit: AuditService;
+  /** Whether an agent of that id exists (the embed module's). */
+  agentExists: (agentId: string) => Promise<boolean>;
 }
 
 export class CabinetOpsService {
@@ -196,7 +189,7 @@ export class CabinetOpsService {
       return a;
     }
     if (given) {
-      if (!inScope(scope, given) || !(await this.d.repo.agentExists(given))) throw new FieldErrors([{ field: 'agentId', code: 'notFound' }]);
+      if (!inScope(scope, given) || !(await this.d.agentExists(given))) throw new FieldErrors([{ field: 'agentId', code: 'notFound' }]);
       return given;
     }
     if (scope.kind === 'all') return null;

@@ -7,7 +7,7 @@ import type { MifiService } from '../mifi/service.ts';
 import { currencySymbol, pricedVenue } from '../venues/service.ts';
 import { isDeviceKind, type DeviceKind, type RentalKind } from '#core/devices.ts';
 import { LedgerService } from '../ledger/service.ts';
-import { DEFAULT_AGENT, numericAccount } from '../ledger/repository.ts';
+import { DEFAULT_AGENT, numericAccount } from '../ledger/service.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
 import { OPEN_STATES } from '../rentals/order-state.ts';
 import { notFound, unauthorized } from '../../lib/errors.ts';

@@ -18,6 +18,8 @@ import { AppError, refused } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
 import { DEFAULT_AGENT, LedgerRepository, type Account } from './repository.ts';
 
+export { DEFAULT_AGENT, numericAccount, type Account } from './repository.ts';
+
 export const PLATFORM = { type: 'platform', id: 'powerly' } as const;
 export const userOwner = (userId: number | string) => ({ type: 'user', id: String(userId) });
 /** The rows a provider's clearing account is spread over for the rentals' deposit holds. */

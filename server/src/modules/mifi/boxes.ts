@@ -2,7 +2,7 @@
 import { DEVICE_ORDER_STATUS as DOS, PACKAGE_STATUS as PS } from '#core/mifi.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import { cabinetCodeFrom } from '#core/codeLink.ts';
 import type { PackageRow } from './repository.ts';

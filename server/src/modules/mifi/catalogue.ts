@@ -2,7 +2,7 @@
 import { packageName } from '#core/mifi.ts';
 import { toMajor } from '#core/money.ts';
 import { badRequest } from '../../lib/errors.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { PackagePageData } from '#contract/mifi.ts';
 import type { SkuRow } from './repository.ts';

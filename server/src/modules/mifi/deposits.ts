@@ -2,7 +2,7 @@
 import { DEVICE_ORDER_STATUS as DOS } from '#core/mifi.ts';
 import { conflict, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
 import { type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';

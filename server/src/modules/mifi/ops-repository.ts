@@ -2,7 +2,9 @@
 // the cabinet slot each sits in (in scope by that cabinet's agent; a box in no cabinet only platform-wide).
 import type { Queryable } from '../../db/db.ts';
 import { orderBy, type SortSpec } from '../../lib/ops-query.ts';
-import { SCOPE_SQL, type ScopeParams } from '../cabinets/ops-repository.ts';
+import { scopeSql, type ScopeParams } from '../../lib/ops-query.ts';
+
+const SCOPE_SQL = scopeSql('c.agent_id', 'c.venue_id');
 
 const SKU_SORT: SortSpec = { id: 's.id', name: 's.name' };
 const BOX_SORT: SortSpec = { sn: 'b.sn', ssid: 'b.ssid' };

@@ -8,7 +8,7 @@ import type { Db } from '../../db/db.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import { scopeParams } from '../cabinets/ops.ts';
+import { scopeParams } from '../../lib/ops-query.ts';
 import type { MifiCatalogueAdmin } from './catalogue-admin.ts';
 import type { BoxOpsRow, MifiOpsRepository } from './ops-repository.ts';
 import type { MifiRepository } from './repository.ts';

@@ -3,7 +3,7 @@ import { DEVICE_ORDER_STATUS as DOS, endTime, ORDER_TYPE, PACKAGE_STATUS as PS, 
 import { toMinor } from '#core/money.ts';
 import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { orderNo } from '../../lib/ids.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { cabinetCodeFrom } from '#core/codeLink.ts';
 import { PLATFORM, providerOwner, userOwner } from '../ledger/service.ts';
 import type { MifiRentBody } from '#contract/mifi.ts';

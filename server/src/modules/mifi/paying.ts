@@ -2,7 +2,7 @@
 import { PACKAGE_STATUS as PS } from '#core/mifi.ts';
 import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
 import { ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { compensationsOf } from '../payments/compensation.ts';

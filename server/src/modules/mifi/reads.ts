@@ -2,7 +2,7 @@
 import { DEVICE_ORDER_STATUS as DOS, PACKAGE_STATUS as PS } from '#core/mifi.ts';
 import { toMajor } from '#core/money.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { PackageRow } from './repository.ts';
 import { STATUS_TITLE, MifiPart } from './shared.ts';

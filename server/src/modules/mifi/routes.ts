@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { agentOf } from '../rentals/routes.ts';
+import { agentOf } from '../payments/service.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import type { MifiService } from './service.ts';
 

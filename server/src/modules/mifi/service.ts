@@ -3,7 +3,7 @@
 // a method, the box deposit, the box's handover and return, and the reads.
 import type { DepositBody, MifiRentBody } from '#contract/mifi.ts';
 import type { PaymentAction } from '#contract/payments.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import { MifiBoxes } from './boxes.ts';
 import { MifiCatalogue } from './catalogue.ts';
 import { MifiDeposits } from './deposits.ts';

@@ -5,7 +5,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, refused } from '../../lib/errors.ts';
 import { t, type Locale } from '../../lib/i18n.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import { Zujie } from '../rentals/order-state.ts';
 import { formatMoney } from '#core/money.ts';

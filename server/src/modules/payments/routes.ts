@@ -10,10 +10,10 @@ import { badRequest } from '../../lib/errors.ts';
 import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { agentOf, paid } from '../rentals/routes.ts';
+import { paid } from '../rentals/service.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import { currencySymbol } from '../venues/service.ts';
-import type { PaymentsService } from './service.ts';
+import { agentOf, type PaymentsService } from './service.ts';
 
 /** A payment transition as a step of the order's money timeline. */
 function step(t: { purpose: string; from_status: string | null; to_status: string }): MoneyStep['step'] | null {
@@ -64,7 +64,7 @@ export default async function paymentRoutes(app: App, opts: { payments: Payments
       const key = req.headers['idempotency-key'];
       const r = await opts.rentals.payDebt(currentUser(req), {
         outTradeNo: b.outTradeNo, paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
-        key: typeof key === 'string' ? key : undefined,
+        key: typeof key === 'string' ? key : undefined, couponNo: b.couponNo,
       });
       return ok(paid(r));
     }, { committed: (id: string) => ok(paid(id)) });

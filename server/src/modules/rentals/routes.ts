@@ -14,17 +14,10 @@ import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts
 import type { OrderRow } from './repository.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { Zujie } from './order-state.ts';
-import type { PaymentsService } from '../payments/service.ts';
-import type { ActionRequired, RentalsService } from './service.ts';
+import { agentOf, type PaymentsService } from '../payments/service.ts';
+import { paid, type RentalsService } from './service.ts';
 
-/** The wire form of a paying call's outcome: the order number, or what the customer must finish first. */
-export const paid = (r: string | ActionRequired) => (typeof r === 'string' ? { outTradeNo: r } : { outTradeNo: '', action: r.action });
 
-/** The agent of the request (spec §6 header agentOpenId); an unknown agent is a 404 before any money moves. */
-export const agentOf = (payments: PaymentsService, headers: Record<string, unknown>) => {
-  const h = headers.agentopenid;
-  return payments.agent(typeof h === 'string' ? h : undefined);
-};
 
 export default async function rentalRoutes(app: App, opts: {
   rentals: RentalsService; payments: PaymentsService; keys: KeyStore; clock: Clock;

@@ -12,6 +12,8 @@ export interface VenueRow {
   lat: number;
   lng: number;
   currency: string;
+  /** The venue's agent (null: the platform's). */
+  agent_id?: string | null;
 }
 
 export interface PlanRow {

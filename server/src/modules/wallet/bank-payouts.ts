@@ -20,7 +20,7 @@ import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { Logger } from '../cabinets/link.ts';
 import type { LiveService } from '../live/service.ts';
 import { PLATFORM, providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
-import type { Account } from '../ledger/repository.ts';
+import type { Account } from '../ledger/service.ts';
 import { BankPayoutError, type BankPayoutInput, type BankPayoutRail } from '../payments/payouts/rail.ts';
 import type { WalletRepository, WithdrawalRow } from './repository.ts';
 

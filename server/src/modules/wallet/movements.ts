@@ -3,7 +3,7 @@
 // (a bank transfer an operator has still to make), paid, rejected; a rejected bank withdrawal's money coming back is
 // a movement of its own (withdrawal_reversal).
 import { toMajor } from '#core/money.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import type { LedgerService } from '../ledger/service.ts';
 import { parseCurrency } from './payouts.ts';
 import type { WalletRepository } from './repository.ts';

@@ -10,28 +10,21 @@
 //               instead: credited when paid (even if the customer never returns), released after its deadline.
 //   withdrawal  withdrawals.ts.
 import { toMinor } from '#core/money.ts';
-import { PAYOUTS, type PayoutConfig } from '../../config/payouts.ts';
+import { PAYOUTS } from '../../config/payouts.ts';
 import { Withdrawals } from './withdrawals.ts';
 import { movements, type MovementsQuery } from './movements.ts';
-import type { BankPayoutRail } from '../payments/payouts/rail.ts';
-import type { Db } from '../../db/db.ts';
-import type { JobRunner } from '../../jobs/runner.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import { EMAIL } from '#core/email.ts';
 import { ProviderError } from '../payments/methods/adapter.ts';
-import type { Logger } from '../cabinets/link.ts';
-import type { UserRow } from '../auth/repository.ts';
-import { DEFAULT_AGENT } from '../ledger/repository.ts';
-import { providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
+import type { UserRow } from '../auth/service.ts';
+import { DEFAULT_AGENT, providerOwner, userOwner } from '../ledger/service.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
-import { chargeNotOurs, isChargeNotOurs, type PaymentsService } from '../payments/service.ts';
+import { chargeNotOurs, isChargeNotOurs } from '../payments/service.ts';
 import { compensationsOf } from '../payments/compensation.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency } from './payouts.ts';
-import type { WalletRepository } from './repository.ts';
-import type { LiveService } from '../live/service.ts';
+import type { WalletDeps } from './deps.ts';
 
 export { JOB_PAYOUT_SUBMIT } from './withdrawals.ts';
 /** A top-up's guard: the charge was made but neither credited nor refunded (the process died in between). */
@@ -45,21 +38,7 @@ export interface TopUpResult { outTradeNo: string; balance: number; currency: st
 interface TopUpTarget { userId: number; outTradeNo: string; amount: number; currency: string; agent: string; key: string }
 export interface WithdrawalResult { tixianOrderId: string; balance: number; currency: string; status: 'pending' | 'awaiting_payout' }
 
-export interface WalletDeps {
-  db: Db;
-  clock: Clock;
-  log: Logger;
-  repo: WalletRepository;
-  ledger: LedgerService;
-  payments: PaymentsService;
-  jobs: JobRunner;
-  /** The operator's payout configuration (default: server/src/config/payouts.json or PAYOUTS_CONFIG). */
-  payouts?: PayoutConfig;
-  /** Tells the user's open screens that the wallet changed (delivered when the unit of work commits). */
-  live: Pick<LiveService, 'publish'>;
-  /** The bank payout adapters (payments/payouts/); none: every bank withdrawal awaits an operator. */
-  rails?: BankPayoutRail[];
-}
+export type { WalletDeps } from './deps.ts';
 
 export class WalletService {
   /** Withdrawals (withdrawals.ts). */

@@ -6,8 +6,8 @@
 import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo } from '../../lib/ids.ts';
-import type { UserRow } from '../auth/repository.ts';
-import { DEFAULT_AGENT } from '../ledger/repository.ts';
+import type { UserRow } from '../auth/service.ts';
+import { DEFAULT_AGENT } from '../ledger/service.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
 import type { PaymentProvider, ProviderEvent } from '../payments/provider.ts';
 import type { PayoutConfig } from '../../config/payouts.ts';

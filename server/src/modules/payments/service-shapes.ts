@@ -1,0 +1,91 @@
+// The shapes and rules of our payment rows that the payments service and the flows share: the states and their
+// transitions, the method list entries, the refusal of a charge that is not the flow's, the service's options.
+import { AppError, conflict, refused } from '../../lib/errors.ts';
+import { uuid } from '../../lib/ids.ts';
+import { type PaymentRow } from './repository.ts';
+import type { ExternalMethodProvider } from './methods/external.ts';
+import type { Platform } from './methods/adapter.ts';
+import { type ReturnOrigins } from './return-url.ts';
+
+export type PaymentStatus = 'authorized' | 'captured' | 'partially_captured' | 'voided' | 'refunded' | 'declined';
+
+export const PAYMENT_TRANSITIONS: Record<PaymentStatus, PaymentStatus[]> = {
+  authorized: ['captured', 'partially_captured', 'voided'],
+  captured: ['refunded'],
+  partially_captured: ['refunded'],
+  voided: [],
+  refunded: [],
+  declined: [],
+};
+
+export interface PaymentMethod {
+  pId: string;
+  pPaymentType: string;
+  label: string;
+  currencySymbol: string;
+  pCurrencyType: string;
+  publicKey: string;
+  configDetails: { accountCountry: string; currency: string };
+  kind?: 'redirect' | 'form' | 'jsapi' | 'push' | 'card';
+  hold?: boolean;
+  sandbox?: boolean;
+  testValues?: { value: string; outcome: string }[];
+  directCard?: boolean;
+  savesCards?: boolean;
+}
+
+export const COUNTRY: Record<string, string> = { CNY: 'CN', EUR: 'LT', USD: 'US' };
+export const CARD_METHOD_ID = 'card-sandbox';
+
+/**
+ * A provider payment a flow wanted to take, found recorded already: released (voided, refunded, or recorded
+ * `abandoned` by a guard while the customer had not finished it: the customer pays again) or taken by another flow.
+ * Either way it is not the refused request's to give back (isChargeNotOurs): its owner keeps or releases it.
+ */
+export const chargeNotOurs = (row: Pick<PaymentRow, 'status' | 'failure_code'>) =>
+  (row.status === 'refunded' || row.status === 'voided' || row.failure_code === 'abandoned' ? refused('error.payment.released') : conflict('error.payment.alreadyUsed'));
+export const CHARGE_NOT_OURS = new Set(['error.payment.alreadyUsed', 'error.payment.released']);
+/** Whether `err` is a chargeNotOurs refusal (nothing of the request's own to compensate). */
+export const isChargeNotOurs = (err: unknown) => err instanceof AppError && CHARGE_NOT_OURS.has(err.key);
+
+/** A payment row's id: made before its insert, so that a unit of work can send the rows naming it at the same time. */
+export const newPaymentId = () => `pay_${uuid()}`;
+
+/**
+ * The Stripe payment types (spec §9) and when each is offered: cards everywhere; the wallets (Express Checkout
+ * Element: Apple Pay / Google Pay, the client shows them only where the device supports them) everywhere;
+ * iDEAL only in EUR, WeChat Pay only in CNY/EUR/USD… (Stripe's supported currencies for them).
+ */
+export const STRIPE_TYPES: { type: string; label: string; currencies?: string[] }[] = [
+  { type: 'STRIPE_CARD', label: 'Card' },
+  { type: 'STRIPE_APPLE', label: 'Apple Pay' },
+  { type: 'STRIPE_GOOGLE', label: 'Google Pay' },
+  { type: 'STRIPE_IDEAL', label: 'iDEAL', currencies: ['EUR'] },
+  { type: 'STRIPE_WECHAT', label: 'WeChat Pay', currencies: ['CNY', 'EUR', 'USD', 'GBP', 'HKD', 'JPY', 'SGD', 'AUD', 'CAD'] },
+];
+
+/** What the methods of a cabinet or wallet are offered for. */
+export interface Purpose {
+  /** A hold (pre-authorisation deposit): only card methods can hold (iDEAL and WeChat Pay charge at once). */
+  hold?: boolean;
+  /** Where the app runs (spec §7: the list is filtered by platform). */
+  platform?: Platform;
+}
+
+/** Also where a payment may send its customer back (ReturnOrigins). */
+export interface PaymentsOptions extends ReturnOrigins {
+  /** Which provider takes an agent's payments: the agent's own Stripe account, else the platform's. */
+  agentProviders?: Map<string, string>;
+  /** The platform's card provider id ('sandbox' in test mode, 'stripe' live). */
+  defaultProvider?: string;
+  /** Whether an agent id is known (the agents table, or the platform's own agent). */
+  agentExists?: (id: string) => Promise<boolean>;
+  defaultAgent?: string;
+  /** The methods beyond the card provider per agent (methods/registry.ts); an agent without its own uses the platform's. */
+  methodProviders?: Map<string, ExternalMethodProvider[]>;
+  /**
+   * The card provider's extra payment types each agent switched on in PAYMENT_METHODS (`debitcard`), with the same
+   * rule: an agent without its own configuration has the platform's. The sandbox card provider (test mode) offers them all.
+   */
+  cardTypes?: Map<string, string[]>;
+}

@@ -1,0 +1,169 @@
+// The cabinet's answers: popped, pop failed, no answer within the TTL, returned, faults; each moves the order and tells the rider's screens.
+import { isDeviceKind } from '#core/devices.ts';
+import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
+import type { CommandRow } from '../cabinets/repository.ts';
+import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
+import { Zujie } from './order-state.ts';
+import type { OrderRow } from './repository.ts';
+import { JOB_SETTLE_PAYMENT, JOB_BUY_OUT, JOB_REFUND_CARD } from './shared.ts';
+import { RentalsSettling } from './settling.ts';
+
+export abstract class RentalsReturning extends RentalsSettling {
+  /** `cmd`: the command `e` answers, as the inbox read it (undefined: no such command). */
+  async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }, cmd: CommandRow | undefined) {
+    if (!cmd || cmd.cabinet_id !== cabinetId) return this.d.log.warn({ cabinetId, e }, 'popped for an unknown command');
+    // The order's lock first, then the command's row: the order the eject timeout takes them in (the other order
+    // deadlocked a 'popped' arriving as the timeout fired, and PostgreSQL aborted one of them).
+    const order = await this.d.repo.find(cmd.order_id, { lock: true });
+    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped');
+    if (!order) return;
+    if (order.zujie !== Zujie.pending) {
+      // Too late (the TTL ran out and the order was cancelled) or a repeat: the bank is out without a rental.
+      // The user was not charged (the hold is void); the inventory still records the bank as out, against this
+      // cancelled order, so a later return puts it back and operations can see where it went.
+      if (order.powerbank_id !== e.powerbankId) {
+        this.d.log.warn({ orderId: order.id, zujie: order.zujie, powerbankId: e.powerbankId }, 'popped after the order closed');
+        // Not over a later report (a late 'popped' never re-marks a returned power bank as out).
+        const ts = Date.parse(e.ts);
+        await this.d.cabinets.markRented(e.powerbankId, order.id, new Date(Math.min(Number.isFinite(ts) ? ts : Infinity, this.d.clock.now().getTime())));
+      }
+      return;
+    }
+    // The cabinet's clock, clamped like a return's: not before the command was issued, not after now.
+    const reported = Date.parse(e.ts);
+    const now = this.d.clock.now().getTime();
+    const borrowedAt = new Date(Math.max(new Date(order.created_at).getTime(), Math.min(Number.isFinite(reported) ? reported : now, now)));
+    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt });
+    const out = await this.d.cabinets.markRented(e.powerbankId, order.id, borrowedAt, order.device_kind);
+    await this.changed(order.user_id, order.id, Zujie.renting);
+    await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
+    // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
+    // stamped after this 'popped' that was handled first found no open order. Settle with it now. Only a return
+    // received while this order was already waiting for its eject, and stamped after the pop, can be that one.
+    const early = await this.d.cabinets.returnAfter(e.powerbankId, borrowedAt, order.created_at);
+    if (early) {
+      const r = (typeof early.payload === 'string' ? JSON.parse(early.payload) : early.payload) as { slot: number; ts: string };
+      await this.onReturned(early.cabinet_id, { slot: r.slot, powerbankId: e.powerbankId, ts: r.ts });
+      return;
+    }
+    // Or a cabinet's heartbeat already listed it in a slot after the pop (markRented did not apply).
+    if (!out) {
+      const [b] = await this.d.cabinets.powerbanks([e.powerbankId]);
+      if (b?.cabinet_id && b.slot && b.seen_at) await this.onReturned(b.cabinet_id, { slot: b.slot, powerbankId: b.id, ts: new Date(b.seen_at).toISOString() });
+    }
+  }
+
+  async onPopFailed(cabinetId: string, e: { commandId: string; reason: string }, cmd: CommandRow | undefined) {
+    if (!cmd || cmd.cabinet_id !== cabinetId) return;
+    const order = await this.d.repo.find(cmd.order_id, { lock: true }); // before the command's row, as in onPopped
+    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), `pop-failed:${e.reason}`);
+    if (order?.zujie === Zujie.pending) await this.cancel(order, `eject failed: ${e.reason}`);
+  }
+
+  protected async ejectTimedOut(orderId: string) {
+    await this.d.db.tx(async () => {
+      const order = await this.d.repo.find(orderId, { lock: true });
+      if (order?.zujie !== Zujie.pending) return;
+      if (order.eject_command_id) await this.d.cabinets.ackCommand(order.eject_command_id, this.d.clock.now(), 'expired');
+      await this.cancel(order, 'eject timed out');
+    });
+  }
+
+  /** Pending → cancelled; the deposit hold is voided, and a card pre-authorisation voided at the provider. */
+  protected async cancel(order: OrderRow, note: string) {
+    const now = this.d.clock.now();
+    await this.d.repo.transition(order.id, Zujie.pending, Zujie.cancelled, { note, settled: true });
+    await this.changed(order.user_id, order.id, Zujie.cancelled);
+    if (order.hold_transfer_id) await this.d.ledger.voidPending(order.hold_transfer_id, now);
+    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0, orderId: order.id, userId: order.user_id }, now);
+  }
+
+  /**
+   * A power bank went into a slot of `cabinetId` (any cabinet of the network): settle its rental with the
+   * cabinet's own timestamp (a cabinet that was offline reports late; a timestamp in the future counts as now).
+   * Past the overtime period the user pays at most the buy-out fee; a bought-out order that comes back gets the
+   * difference to the rent for the real time back in the wallet (docs/pricing.md).
+   */
+  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string; fault?: string; kind?: unknown }) {
+    let order = await this.d.repo.openForPowerbank(e.powerbankId);
+    const reportedAt = Date.parse(e.ts);
+    const nowMs = this.d.clock.now().getTime();
+    const seenAt = new Date(Math.min(Number.isFinite(reportedAt) ? reportedAt : nowMs, nowMs));
+    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, seenAt, isDeviceKind(e.kind) ? e.kind : undefined);
+    if (!order || !order.borrowed_at) return;
+    // A return stamped before this rental's pop belongs to an earlier rental of the power bank (delivered late).
+    if (seenAt.getTime() < new Date(order.borrowed_at).getTime()) return;
+    // A return that reports a fault: the order enters state 4 at the return's time, then settles like any return.
+    if (e.fault && order.zujie === Zujie.renting && !order.settled) {
+      await this.enterFault(order, e.ts, `fault on return: ${e.fault}`);
+      order = (await this.d.repo.find(order.id))!;
+    }
+    const now = this.d.clock.now();
+    const borrowedAt = new Date(order.borrowed_at!).getTime();
+    const reported = Date.parse(e.ts);
+    const returnedAt = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime())));
+    // State 4: the user pays only for the time until the fault was reported (docs/pricing.md).
+    const faultAt = order.fault_at ? Math.max(borrowedAt, new Date(order.fault_at).getTime()) : Infinity;
+    const elapsed = Math.min(returnedAt.getTime(), faultAt) - borrowedAt;
+    const minutes = billedMinutes(elapsed);
+    const overtime = borrowedAt + elapsed > buyOutAt(order.plan, new Date(borrowedAt)).getTime();
+    const returnCabinet = await this.d.cabinets.find(cabinetId);
+    const returnVenue = returnCabinet ? await this.d.venues.priced(returnCabinet.venue_id) : undefined;
+    const where = { returned_at: returnedAt, return_cabinet_id: cabinetId, return_venue_name: returnVenue?.venue.name ?? cabinetId, use_minutes: minutes };
+    const to = overtime ? Zujie.overtimeReturn : Zujie.returned;
+    if (order.bought_out_at) {
+      const charged = Number(order.fee ?? 0);
+      const refund = refundAfterBuyOut(order.plan, charged, elapsed);
+      await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund });
+      await this.changed(order.user_id, order.id, to);
+      if (refund > 0) await this.d.live.publish(order.user_id, { kind: 'wallet' });
+      if (refund > 0) {
+        const w = this.d.ledger;
+        const revenue = await w.account(PLATFORM, 'revenue', order.currency);
+        const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
+        if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.providers.get(pay.provider).capabilities.refund) {
+          // The buy-out was taken from the card hold: the difference goes back to that card (a provider refund).
+          const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
+          await w.transfer({ debit: revenue, credit: clearing, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+          await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay.id, amount: refund, key: `state5_${order.id}` }, now);
+        } else {
+          const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
+          await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+        }
+      }
+      return;
+    }
+    const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
+    await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee, settled: true });
+    await this.charge(order, fee, now);
+    await this.changed(order.user_id, order.id, to);
+  }
+
+  /**
+   * A cabinet reported the rented power bank faulty ('powerbank-fault'): its open order goes 1 → 4 (still
+   * ongoing, spec §4) and stops accruing at the report's time; it settles when the power bank is returned.
+   * A report for a power bank with no renting order (or one already in 4) changes nothing.
+   */
+  async onFault(e: { powerbankId: string; ts: string; reason: string }) {
+    const open = await this.d.repo.openForPowerbank(e.powerbankId);
+    if (!open || open.zujie !== Zujie.renting || open.settled || !open.borrowed_at) return;
+    const order = await this.d.repo.find(open.id, { lock: true });
+    if (order?.zujie !== Zujie.renting || order.settled) return;
+    await this.enterFault(order, e.ts, `fault: ${e.reason}`);
+  }
+
+  /** 1 → 4 with the fault time: the cabinet's own timestamp, within [borrowed, now]. */
+  protected async enterFault(order: OrderRow, ts: string, note: string) {
+    const now = this.d.clock.now().getTime();
+    const borrowedAt = new Date(order.borrowed_at!).getTime();
+    const reported = Date.parse(ts);
+    const at = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now, now)));
+    await this.d.repo.transition(order.id, Zujie.renting, Zujie.fault, { fault_at: at, note });
+    await this.changed(order.user_id, order.id, Zujie.fault);
+  }
+
+  /** The order changed: its owner's open screens refetch it (and the wallet, whose hold it moved). */
+  protected async changed(userId: number, orderId: string, state: number) {
+    await this.d.live.publish(userId, { kind: 'order', orderId, state });
+  }
+}

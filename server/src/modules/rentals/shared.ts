@@ -1,0 +1,104 @@
+// What the parts of the rentals service share: their dependencies, job kinds, the shapes of a funding and an order's
+// deposit input, and the base every part extends.
+import { cabinetCodeFrom } from '#core/codeLink.ts';
+import { type RentalKind } from '#core/devices.ts';
+import { type Db } from '../../db/db.ts';
+import type { JobRunner } from '../../jobs/runner.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AuthRepository } from '../auth/repository.ts';
+import type { CabinetLink, Logger } from '../cabinets/link.ts';
+import type { CabinetsRepository } from '../cabinets/repository.ts';
+import { PaymentsService } from '../payments/service.ts';
+import { type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { type VenuesService } from '../venues/service.ts';
+import { type LedgerService } from '../ledger/service.ts';
+import type { RentalsRepository } from './repository.ts';
+import type { LiveService } from '../live/service.ts';
+import type { CouponsService } from '../coupons/service.ts';
+
+export interface RentalsDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  repo: RentalsRepository;
+  /** The users' rows (auth module): a user's rentals are serialised on it, and it keeps the last currency. */
+  users: AuthRepository;
+  cabinets: CabinetsRepository;
+  venues: VenuesService;
+  ledger: LedgerService;
+  payments: PaymentsService;
+  link: CabinetLink;
+  jobs: JobRunner;
+  /** How long a cabinet may take to eject before the order is cancelled and the hold voided. */
+  ejectTtlMs: number;
+  /** Extra wait after the TTL for a popped event already in flight. */
+  ejectGraceMs: number;
+  /** Tells the user's open screens that an order changed (delivered when the unit of work commits). */
+  live: Pick<LiveService, 'publish'>;
+  /** Coupons lowering what a debt payment charges. */
+  coupons: CouponsService;
+}
+
+/** A debt payment's charge: what is charged (`amount`), the debt it pays (`gross`) and the coupon's reserved use. */
+export interface DebtCharge {
+  orderId: string;
+  userId: number;
+  amount: number;
+  currency: string;
+  gross: number;
+  coupon: { id: string; discount: number } | null;
+}
+
+export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
+export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
+export const JOB_BUY_OUT = 'rental.overtime-buy-out';
+export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
+/** Follows a debt payment (payType FK) until it settled the debt or was given back. */
+export const JOB_DEBT_GUARD = 'rental.debt-guard';
+/** Before a card hold lapses (capture_before) on an open rental: renew it off-session, else capture it. */
+export const JOB_HOLD_EXPIRY = 'rental.hold-expiry';
+/** A rent above the hold: the rest is charged off-session on the saved card (or becomes a debt, payType FK). */
+export const JOB_CHARGE_EXTRA = 'rental.charge-extra';
+/** A refund to the card a rental was paid with (state 5: a bought-out power bank came back). */
+export const JOB_REFUND_CARD = 'payment.refund-card';
+/** How long before capture_before the hold is dealt with (a failed job still has a day of retries). */
+export const HOLD_RENEW_MARGIN_MS = 24 * 3_600_000;
+/** The operator contract's note of an order whose deduction failed (spec §4: it shows the FK pay button). */
+export const DEDUCTION_FAILED_NOTE = '扣款失败';
+/** How long after a card call without an order its authorisation is presumed orphaned (the process died). */
+export const ORPHAN_AUTH_MS = 120_000;
+
+/** Parses a scanned code: the bare cabinet code or a code link (qrcode=, qr=, zhcode=; src/core/codeLink.ts). */
+export { cabinetCodeFrom };
+
+/** A rental's orphan guard (see rentWithDeposit): settled once it is no longer needed; cancelled with the order. */
+export type GuardState = { settled: boolean; guardId?: number; cancelled?: boolean };
+export type Settled = Extract<AuthorizeResult, { ok: true; status: 'authorized' | 'captured' }>;
+export type Funding =
+  | { kind: 'preauth'; provider: PaymentProvider; result: Settled }
+  | { kind: 'wallet'; topUp: { provider: PaymentProvider; result: Settled; amount: number } | null };
+
+/** The wire form of a paying call's outcome: the order number, or what the customer must finish first. */
+export const paid = (r: string | ActionRequired) => (typeof r === 'string' ? { outTradeNo: r } : { outTradeNo: '', action: r.action });
+
+/** The customer must finish the payment (3-D Secure, a redirect or a QR code), then call again with `ref`. */
+export interface ActionRequired {
+  action: { clientSecret: string; paymentIntent: string };
+}
+
+export interface DepositInput {
+  qrcode: string;
+  token: string;
+  paymentId: string;
+  /** The payment intent the customer finished (after ActionRequired): resumed instead of a new payment. */
+  paymentIntent?: string;
+  agent?: string;
+  returnUrl?: string;
+  /** The device kind rented (default a power bank). */
+  kind?: RentalKind;
+}
+
+/** The base of the rentals service's parts (each a use case, in its own file; RentalsService is the last). */
+export abstract class RentalsPart {
+  constructor(protected readonly d: RentalsDeps) {}
+}
