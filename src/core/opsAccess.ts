@@ -16,6 +16,8 @@ export const PERMISSIONS = [
   'fleet.write',
   'orders.read', // rentals and payments
   'money.correct', // refunds, waivers, credits
+  'pricing.write', // price plans of venues and agents
+  'agents.write', // agents: currencies, the embed's allowed origins
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

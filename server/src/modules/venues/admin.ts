@@ -48,7 +48,7 @@ export function hoursText(oh: OpeningHours): string {
 
 const logoOk = (u: string) => u === '' || /^https:\/\//.test(u) || /^data:image\/(svg\+xml|png|jpeg|webp);base64,/.test(u);
 
-function toVenue(r: VenueAdminRow): Venue {
+export function toVenue(r: VenueAdminRow): Venue {
   return {
     id: r.id, name: r.name, names: r.names as Venue['names'], city: r.city, address: r.address, description: r.description, logoUrl: r.logo_url,
     lat: r.lat, lng: r.lng, currency: r.currency, openingHours: (r.opening_hours ?? null) as OpeningHours | null, contacts: r.contacts,

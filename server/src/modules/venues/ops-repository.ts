@@ -1,0 +1,50 @@
+// The venues list of the ops API: filtered, sorted and cut into keyset pages, inside the caller's scope (an
+// agent's venues; a venue partner's own venues only). Venues without an agent are the platform's.
+import type { Scope } from '#core/opsAccess.ts';
+import type { Queryable } from '../../db/db.ts';
+import { orderBy, type SortSpec } from '../../lib/ops-query.ts';
+import type { VenueAdminRow } from './admin-repository.ts';
+
+const VENUE_SORT: SortSpec = { name: 'lower(name)', city: 'lower(city)', state: 'state', id: 'id' };
+
+/** A scope as SQL parameters: everything, whole agents, and agent/venue pairs of venue partners. */
+export function scopeParams(scope: Scope): { all: boolean; agents: string[]; pairs: string[] } {
+  if (scope.kind === 'all') return { all: true, agents: [], pairs: [] };
+  if (scope.kind === 'none') return { all: false, agents: [], pairs: [] };
+  const agents = scope.agents.filter((a) => scope.venues[a] === undefined);
+  const pairs = Object.entries(scope.venues).flatMap(([a, vs]) => vs.map((v) => `${a}/${v}`));
+  return { all: false, agents, pairs };
+}
+
+export const likeOf = (q: string | undefined) => (q ? `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null);
+
+export interface VenueListFilter {
+  scope: Scope;
+  q?: string;
+  state?: string;
+  agentId?: string;
+  sort?: string;
+  after?: [string, string];
+  limit: number;
+}
+
+export class VenuesOpsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async list(f: VenueListFilter): Promise<Array<VenueAdminRow & { sort_key: string }>> {
+    const order = orderBy(VENUE_SORT, f.sort, 'id');
+    const s = scopeParams(f.scope);
+    const params: unknown[] = [s.all, s.agents, s.pairs, likeOf(f.q), f.state ?? null, f.agentId ?? null, f.limit];
+    const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, id) ${order.desc ? '<' : '>'} ($8, $9)`) : '';
+    const { rows } = await this.db.query<VenueAdminRow & { sort_key: string }>(
+      `select *, ${order.key}::text as sort_key from venues
+        where ($1 or agent_id = any($2::text[]) or (agent_id || '/' || id) = any($3::text[]))
+          and ($4::text is null or lower(name) like $4 or lower(city) like $4 or lower(id) like $4)
+          and ($5::text is null or state = $5) and ($6::text is null or agent_id = $6)
+          ${after}
+        order by ${order.sql} limit $7`,
+      params,
+    );
+    return rows.map((r) => ({ ...r, currency: r.currency.trim(), lat: Number(r.lat), lng: Number(r.lng) }));
+  }
+}

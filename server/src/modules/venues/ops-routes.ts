@@ -1,0 +1,85 @@
+// The ops API's venues and price plans (docs/api.md "Ops API"): lists with filter, sort and cursor; one venue with
+// its ETag, changes with If-Match (a save after another one answers 409); plans per venue or per agent and their
+// fee preview. Reading needs fleet.read, writing a venue fleet.write and a plan pricing.write; every write carries its reason into the audit log.
+import type { Db } from '../../db/db.ts';
+import type { Fleet } from '../../fleet.ts';
+import type { App } from '../../lib/route.ts';
+import { expectedVersion, sendVersion } from '../../lib/ops-concurrency.ts';
+import {
+  FeePreview, FeePreviewRequest, FleetIdParams, Plan, PlanChangeBody, PlanCreateBody, PlanDraftPreview, PlanIdParams, PlanList, PlanListQuery,
+  Venue, VenueChangeBody, VenueCreateBody, VenueListQuery, VenuePage,
+} from '#contract/ops/fleet.ts';
+import { actorOf } from '../../plugins/ops-api.ts';
+import type { AuditService } from '../audit/service.ts';
+import { VenuesOps } from './ops.ts';
+import { VenuesOpsRepository } from './ops-repository.ts';
+import { PlansOps, planTag } from './plans-ops.ts';
+
+const IF_MATCH = 'Needs If-Match with the ETag read; a save after another one answers 409 and changes nothing.';
+
+export function venuesOpsRoutes(o: { db: Db; fleet: Fleet; audit: AuditService }) {
+  const venues = new VenuesOps({ db: o.db, venues: o.fleet.venues, repo: new VenuesOpsRepository(o.db), audit: o.audit });
+  const plans = new PlansOps({ db: o.db, plans: o.fleet.plans, venues: o.fleet.venues, audit: o.audit });
+  return async (ops: App) => {
+    ops.get('/venues', { config: { permission: 'fleet.read' }, schema: { querystring: VenueListQuery, response: { 200: VenuePage } } }, async (req) =>
+      venues.list(req.opsScope, req.query));
+
+    ops.get('/venues/:id', { config: { permission: 'fleet.read' }, schema: { params: FleetIdParams, response: { 200: Venue } } }, async (req, reply) => {
+      const v = await venues.get(req.opsScope, req.params.id);
+      sendVersion(reply, v.version);
+      return v;
+    });
+
+    ops.post('/venues', { config: { permission: 'fleet.write' }, schema: { body: VenueCreateBody, response: { 200: Venue } } }, async (req, reply) => {
+      const { reason, ...venue } = req.body;
+      const v = await venues.create(req.opsScope, actorOf(req, reason), venue);
+      sendVersion(reply, v.version);
+      return v;
+    });
+
+    ops.patch('/venues/:id', {
+      config: { permission: 'fleet.write' },
+      schema: { description: IF_MATCH, params: FleetIdParams, body: VenueChangeBody, response: { 200: Venue } },
+    }, async (req, reply) => {
+      const { reason, ...change } = req.body;
+      const v = await venues.update(req.opsScope, actorOf(req, reason), req.params.id, expectedVersion(req), change);
+      sendVersion(reply, v.version);
+      return v;
+    });
+
+    ops.get('/plans', { config: { permission: 'fleet.read' }, schema: { querystring: PlanListQuery, response: { 200: PlanList } } }, async (req) =>
+      plans.list(req.opsScope, req.query));
+
+    ops.get('/plans/:id', { config: { permission: 'fleet.read' }, schema: { params: PlanIdParams, response: { 200: Plan } } }, async (req, reply) => {
+      const p = await plans.get(req.opsScope, Number(req.params.id));
+      void reply.header('ETag', planTag(p));
+      return p;
+    });
+
+    ops.post('/plans', { config: { permission: 'pricing.write' }, schema: { body: PlanCreateBody, response: { 200: Plan } } }, async (req, reply) => {
+      const { reason, ...plan } = req.body;
+      const p = await plans.create(req.opsScope, actorOf(req, reason), plan);
+      void reply.header('ETag', planTag(p));
+      return p;
+    });
+
+    ops.patch('/plans/:id', {
+      config: { permission: 'pricing.write' },
+      schema: { description: `${IF_MATCH} Only a plan not yet in effect changes (409 once it is).`, params: PlanIdParams, body: PlanChangeBody, response: { 200: Plan } },
+    }, async (req, reply) => {
+      const { reason, ...change } = req.body;
+      const p = await plans.update(req.opsScope, actorOf(req, reason), Number(req.params.id), req.headers['if-match'], change);
+      void reply.header('ETag', planTag(p));
+      return p;
+    });
+
+    ops.post('/plans/:id/preview', {
+      config: { permission: 'fleet.read' }, schema: { params: PlanIdParams, body: FeePreviewRequest, response: { 200: FeePreview } },
+    }, async (req) => plans.preview(req.opsScope, Number(req.params.id), req.body.minutes));
+
+    ops.post('/plans/preview', {
+      config: { permission: 'fleet.read' },
+      schema: { description: 'The fees of a plan not saved yet, by the same rule a rental is charged with.', body: PlanDraftPreview, response: { 200: FeePreview } },
+    }, async (req) => plans.previewDraft(req.opsScope, req.body));
+  };
+}
