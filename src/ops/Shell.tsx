@@ -11,6 +11,9 @@ import { $route } from './route.ts';
 import { Account } from './screens/Account.tsx';
 import { AuditLog } from './screens/AuditLog.tsx';
 import { StaffList } from './screens/StaffList.tsx';
+import { Agents } from './screens/fleet/Agents.tsx';
+import { Plans } from './screens/fleet/Plans.tsx';
+import { Venues } from './screens/fleet/Venues.tsx';
 
 interface Entry {
   path: string;
@@ -21,6 +24,9 @@ interface Entry {
 
 const ENTRIES: Entry[] = [
   { path: '/staff', label: 'ops.nav.staff', needs: 'staff.read', screen: (me) => <StaffList me={me} /> },
+  { path: '/venues', label: 'ops.nav.venues', needs: 'fleet.read', screen: (me) => <Venues me={me} /> },
+  { path: '/plans', label: 'ops.nav.plans', needs: 'fleet.read', screen: (me) => <Plans me={me} /> },
+  { path: '/agents', label: 'ops.nav.agents', needs: 'fleet.read', screen: (me) => <Agents me={me} /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];

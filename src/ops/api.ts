@@ -16,6 +16,11 @@ export class OpsApiError extends Error {
 export const $session = atom<SessionState | undefined>(undefined);
 
 export async function opsCall<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  return (await opsCallTagged<T>(method, path, body, headers)).data;
+}
+
+/** The same, with the ETag of the answer (what a later save sends as If-Match). */
+export async function opsCallTagged<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ data: T; etag: string }> {
   const res = await fetch(`${OPS_API}${path}`, {
     method,
     credentials: 'same-origin',
@@ -34,7 +39,7 @@ export async function opsCall<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', pa
     if (res.status === 401 && $session.get()?.me) void loadSession();
     throw new OpsApiError(res.status, data?.message ?? res.statusText);
   }
-  return data as T;
+  return { data: data as T, etag: res.headers.get('etag') ?? '' };
 }
 
 export async function loadSession(): Promise<SessionState> {

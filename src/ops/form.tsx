@@ -1,0 +1,48 @@
+// The console's form fields: a labelled input whose browser validation speaks the operator's language (the
+// browser's own bubble is in the browser's language), and the saving of a record read with its ETag.
+import { useId, type InputHTMLAttributes } from 'react';
+import { useT } from '../i18n/index.ts';
+
+/** Validation messages in the operator's language, set on the control when the browser finds it invalid. */
+export function useValidity() {
+  const t = useT();
+  return {
+    onInvalid: (e: React.FormEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
+      const el = e.currentTarget;
+      const v = el.validity;
+      el.setCustomValidity(v.valueMissing ? t('ops.form.required') : v.rangeOverflow || v.rangeUnderflow || v.tooLong || v.tooShort || v.stepMismatch
+        ? t('ops.form.range') : t('ops.form.invalid'));
+    },
+    onInput: (e: React.FormEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => e.currentTarget.setCustomValidity(''),
+  };
+}
+
+type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> & {
+  label: string;
+  value: string | number;
+  onValue: (v: string) => void;
+  hint?: string;
+};
+
+export function Field({ label, value, onValue, hint, ...rest }: FieldProps) {
+  const validity = useValidity();
+  const hintId = useId();
+  return (
+    <label>
+      {label}
+      <input {...rest} {...validity} value={value} aria-describedby={hint ? hintId : undefined} onChange={(e) => onValue(e.currentTarget.value)} />
+      {hint && <small id={hintId}>{hint}</small>}
+    </label>
+  );
+}
+
+export function Select<V extends string>({ label, value, options, onValue }: { label: string; value: V; options: Array<[V, string]>; onValue: (v: V) => void }) {
+  return (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => onValue(e.currentTarget.value as V)}>
+        {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
+      </select>
+    </label>
+  );
+}
