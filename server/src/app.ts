@@ -94,6 +94,8 @@ import { DEFAULT_SESSION_SETTINGS, StaffSessions, type SessionSettings } from '.
 import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
 import { venuesOpsRoutes } from './modules/venues/ops-routes.ts';
+import { mediaRoutes } from './modules/media/routes.ts';
+import { LocalMediaStore, type MediaStore } from './modules/media/store.ts';
 import { agentsOpsRoutes } from './modules/embed/ops-routes.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 
@@ -155,6 +157,8 @@ export interface AppDeps {
    * set), session lifetimes.
    */
   ops?: { origin?: string; sso?: SsoSettings; sessions?: SessionSettings };
+  /** Where uploaded images live (modules/media): MEDIA_S3_* an S3-compatible store, else the folder MEDIA_DIR (default data/media). */
+  media?: MediaStore;
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
@@ -304,6 +308,7 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
   const fleet = fleetServices({ db, clock, liveness });
+  const media = deps.media ?? new LocalMediaStore('data/media');
   app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
@@ -353,13 +358,14 @@ export async function buildApp(deps: AppDeps) {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });
+  await app.register(mediaRoutes, { store: media });
   await app.register(opsApi, {
     prefix: OPS_PREFIX, staff, sessions: staffSessions,
     routes: [
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
-      venuesOpsRoutes({ db, fleet, audit }),
+      venuesOpsRoutes({ db, clock, fleet, audit, media }),
       agentsOpsRoutes({ db, fleet, audit }),
     ],
   });

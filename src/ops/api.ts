@@ -20,18 +20,19 @@ export async function opsCall<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', pa
 }
 
 /** The same, with the ETag of the answer (what a later save sends as If-Match). */
-export async function opsCallTagged<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ data: T; etag: string }> {
+export async function opsCallTagged<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ data: T; etag: string }> {
   const res = await fetch(`${OPS_API}${path}`, {
     method,
     credentials: 'same-origin',
     headers: {
       accept: 'application/json',
       lang: $activeLang.get(),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined ? {} : { 'content-type': body instanceof Blob ? body.type || 'application/octet-stream' : 'application/json' }),
       ...(method === 'GET' ? {} : { 'x-csrf-token': $session.get()?.csrf ?? '' }),
       ...headers,
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    // A file goes as it is (an image upload); anything else as JSON.
+    body: body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body),
   });
   const data = (await res.json().catch(() => null)) as (T & { message?: string }) | null;
   if (!res.ok) {

@@ -27,13 +27,14 @@ type FieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'valu
 export function Field({ label, value, onValue, hint, ...rest }: FieldProps) {
   const validity = useValidity();
   const hintId = useId();
-  return (
+  const input = (
     <label>
       {label}
       <input {...rest} {...validity} value={value} aria-describedby={hint ? hintId : undefined} onChange={(e) => onValue(e.currentTarget.value)} />
-      {hint && <small id={hintId}>{hint}</small>}
     </label>
   );
+  // The hint outside the label: the field's name stays its label, the hint is its description.
+  return hint ? <span className="ops-field">{input}<small id={hintId}>{hint}</small></span> : input;
 }
 
 export function Select<V extends string>({ label, value, options, onValue }: { label: string; value: V; options: Array<[V, string]>; onValue: (v: V) => void }) {

@@ -1,7 +1,10 @@
 // The ops API's venues and price plans (docs/api.md "Ops API"): lists with filter, sort and cursor; one venue with
 // its ETag, changes with If-Match (a save after another one answers 409); plans per venue or per agent and their
 // fee preview. Reading needs fleet.read, writing a venue fleet.write and a plan pricing.write; every write carries its reason into the audit log.
+import { Type } from 'typebox';
 import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { badRequest } from '../../lib/errors.ts';
 import type { Fleet } from '../../fleet.ts';
 import type { App } from '../../lib/route.ts';
 import { expectedVersion, sendVersion } from '../../lib/ops-concurrency.ts';
@@ -11,14 +14,20 @@ import {
 } from '#contract/ops/fleet.ts';
 import { actorOf } from '../../plugins/ops-api.ts';
 import type { AuditService } from '../audit/service.ts';
+import { IMAGE_KINDS, IMAGE_MAX_BYTES } from '../media/images.ts';
+import type { MediaStore } from '../media/store.ts';
+import { VenueImages } from './images.ts';
 import { VenuesOps } from './ops.ts';
 import { VenuesOpsRepository } from './ops-repository.ts';
 import { PlansOps, planTag } from './plans-ops.ts';
 
 const IF_MATCH = 'Needs If-Match with the ETag read; a save after another one answers 409 and changes nothing.';
 
-export function venuesOpsRoutes(o: { db: Db; fleet: Fleet; audit: AuditService }) {
+const ImageParams = Type.Object({ id: FleetIdParams.properties.id, kind: Type.Union(IMAGE_KINDS.map((k) => Type.Literal(k))) });
+
+export function venuesOpsRoutes(o: { db: Db; clock: Clock; fleet: Fleet; audit: AuditService; media: MediaStore }) {
   const venues = new VenuesOps({ db: o.db, venues: o.fleet.venues, repo: new VenuesOpsRepository(o.db), audit: o.audit });
+  const images = new VenueImages({ db: o.db, clock: o.clock, store: o.media, venues: o.fleet.venues, ops: venues, audit: o.audit });
   const plans = new PlansOps({ db: o.db, plans: o.fleet.plans, venues: o.fleet.venues, audit: o.audit });
   return async (ops: App) => {
     ops.get('/venues', { config: { permission: 'fleet.read' }, schema: { querystring: VenueListQuery, response: { 200: VenuePage } } }, async (req) =>
@@ -43,6 +52,24 @@ export function venuesOpsRoutes(o: { db: Db; fleet: Fleet; audit: AuditService }
     }, async (req, reply) => {
       const { reason, ...change } = req.body;
       const v = await venues.update(req.opsScope, actorOf(req, reason), req.params.id, expectedVersion(req), change);
+      sendVersion(reply, v.version);
+      return v;
+    });
+
+    // The image's bytes as the body, whatever Content-Type the browser gives it: the server decides what it is.
+    ops.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 4 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+    ops.put('/venues/:id/images/:kind', {
+      config: { permission: 'fleet.write' },
+      schema: {
+        description: `The logo (at most ${IMAGE_MAX_BYTES.logo / 1024} KB) or banner (${IMAGE_MAX_BYTES.banner / 1024} KB) as the raw body: PNG, JPEG, WebP or GIF, `
+          + 'told by its bytes. Not an image: 400; too large: 413. The reason in X-Reason (URL-encoded). ' + IF_MATCH,
+        params: ImageParams, response: { 200: Venue },
+      },
+    }, async (req, reply) => {
+      const reason = decodeURIComponent(String(req.headers['x-reason'] ?? '')).trim();
+      if (reason.length < 3 || reason.length > 500) throw badRequest('error.field.required', { field: 'X-Reason' });
+      const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const v = await images.upload(req.opsScope, actorOf(req, reason), req.params.id, expectedVersion(req), req.params.kind, bytes);
       sendVersion(reply, v.version);
       return v;
     });

@@ -11,6 +11,7 @@ import { Field, Select } from '../../form.tsx';
 import { go } from '../../route.ts';
 import { Problem } from '../Problem.tsx';
 import { HoursEditor, hoursDraft, hoursOf, type HoursDraft } from './HoursEditor.tsx';
+import { VenueImages } from './VenueImages.tsx';
 
 const MapPicker = lazy(() => import('./MapPicker.tsx'));
 const STATES = ['draft', 'live', 'closed'] as const;
@@ -45,6 +46,7 @@ export function VenueForm({ id, me }: { id: string | null; me: Me }) {
   const t = useT();
   const mayWrite = me.permissions.includes('fleet.write');
   const [draft, setDraft] = useState<Draft>();
+  const [venue, setVenue] = useState<Venue>();
   const [etag, setEtag] = useState('');
   const [agents, setAgents] = useState<string[]>([]);
   const [reason, setReason] = useState('');
@@ -55,6 +57,7 @@ export function VenueForm({ id, me }: { id: string | null; me: Me }) {
     if (!id) return;
     opsCallTagged<Venue>('GET', `/venues/${encodeURIComponent(id)}`).then(({ data, etag: tag }) => {
       setDraft(draftOf(data));
+      setVenue(data);
       setEtag(tag);
     }, setError);
   }, [id]);
@@ -74,6 +77,7 @@ export function VenueForm({ id, me }: { id: string | null; me: Me }) {
         ? await opsCallTagged<Venue>('PATCH', `/venues/${encodeURIComponent(id)}`, { ...bodyOf(d), reason }, { 'if-match': etag })
         : await opsCallTagged<Venue>('POST', '/venues', { ...bodyOf(d), id: d.id, currency: d.currency, reason });
       setEtag(res.etag);
+      setVenue(res.data);
       setDraft(draftOf(res.data));
       setReason('');
       setSaved(t('ops.form.saved'));
@@ -132,6 +136,7 @@ export function VenueForm({ id, me }: { id: string | null; me: Me }) {
         </div>
       </fieldset>
       <HoursEditor value={d.hours} onChange={set('hours')} />
+      {id && venue && mayWrite && <VenueImages venue={venue} etag={etag} reason={reason} onSaved={(v, tag) => { setVenue(v); setEtag(tag); }} />}
       {mayWrite && (
         <div className="ops-form">
           <Field label={t('ops.reason')} required minLength={3} maxLength={500} value={reason} onValue={setReason} />
