@@ -89,7 +89,8 @@ describe('the fleet in the console', () => {
     await expect.poll(() => row(/^15 min/).textContent()).toContain('€0.00');
     await expect.poll(() => row(/^1 day\b/).textContent()).toContain('€10.00');
     await main.getByLabel('Durations in minutes').fill('75');
-    await expect.poll(() => row(/^1 hr, 15 min/).textContent()).toContain('€2.00');
+    // Past the free minutes the whole rental is charged, per started hour: 75 minutes are two hours.
+    await expect.poll(() => row(/^1 hr,? 15 min/).textContent()).toContain('€4.00');
     expect(await axeViolations(page)).toEqual([]);
     await main.getByLabel('Reason').fill('opening prices');
     await main.getByRole('button', { name: 'Create plan' }).click();
