@@ -2,6 +2,7 @@
 // browser's own bubble is in the browser's language), and the saving of a record read with its ETag.
 import { useId, type InputHTMLAttributes } from 'react';
 import { useT } from '../i18n/index.ts';
+import { Problem } from './screens/Problem.tsx';
 
 /** Validation messages in the operator's language, set on the control when the browser finds it invalid. */
 export function useValidity() {
@@ -45,5 +46,20 @@ export function Select<V extends string>({ label, value, options, onValue }: { l
         {options.map(([v, text]) => <option key={v} value={v}>{text}</option>)}
       </select>
     </label>
+  );
+}
+
+/** The end of a form that writes: the reason the audit log keeps, the submit button, what happened. */
+export function SaveRow({ reason, onReason, label, saved, error }: { reason: string; onReason: (v: string) => void; label?: string; saved: string; error: unknown }) {
+  const t = useT();
+  return (
+    <>
+      <div className="ops-form">
+        <Field label={t('ops.reason')} required minLength={3} maxLength={500} value={reason} onValue={onReason} />
+        <button type="submit" className="ops-primary">{label ?? t('ops.form.save')}</button>
+      </div>
+      {saved && <p role="status">{saved}</p>}
+      <Problem error={error} />
+    </>
   );
 }

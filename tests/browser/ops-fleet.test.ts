@@ -2,40 +2,15 @@
 // authenticator), creates a venue with its position picked on the map, sees it in the list, gives it a price plan
 // and reads the plan's fee preview, and the live venue is then on the rider app's map; axe finds no violation at
 // 1280 px and at 768 px.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './axe.ts';
-import { launchChromium } from './chromium.ts';
-import { startProduct, type RunningProduct } from './product.ts';
+import { consoleInChromium } from './opsConsole.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let base: string;
-
-beforeAll(async () => {
-  product = await startProduct({ simulator: false });
-  // A passkey's relying party is a host name, never an IP address.
-  base = product.base.replace('127.0.0.1', 'localhost');
-  browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
+const env = consoleInChromium();
 
 describe('the fleet in the console', () => {
   it('creates a venue placed on the map and a price plan with its fee preview; the venue is on the rider map', async () => {
+    const { product, page, base, context } = env;
     const token = await product.app.powerly.staff.seedOwner('owner@powerly.local', 'Olivia Owner');
     await page.goto(`${base}/ops/#/invitation?token=${encodeURIComponent(token!)}`);
     await page.getByRole('button', { name: 'Create passkey and join' }).click();
@@ -112,6 +87,7 @@ describe('the fleet in the console', () => {
   });
 
   it('shows an agent\'s snippet with the appearance checked by the widget\'s own grammar', async () => {
+    const { product, page, base } = env;
     await page.setViewportSize({ width: 1280, height: 900 });
     await product.app.powerly.fleet.agents.create({ id: 'partner-1', name: 'Partner One', currencies: ['EUR'], origins: ['https://partner.example'] });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agents and embeds' }).click();

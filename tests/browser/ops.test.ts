@@ -1,39 +1,15 @@
 // The back-office console in Chromium against the real server: the seeded owner's invitation link creates a
 // passkey in a virtual authenticator (DevTools protocol WebAuthn domain), the shell shows only what the owner may
 // use, signing out and in again with that passkey works from the keyboard, and axe finds no violation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { axeViolations } from './axe.ts';
-import { launchChromium } from './chromium.ts';
-import { startProduct, type RunningProduct } from './product.ts';
+import { consoleInChromium } from './opsConsole.ts';
 
-let product: RunningProduct;
-let browser: Browser;
-let page: Page;
-let base: string;
-
-beforeAll(async () => {
-  product = await startProduct({ simulator: false });
-  // A passkey's relying party is a host name, never an IP address.
-  base = product.base.replace('127.0.0.1', 'localhost');
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await product?.close();
-});
+const env = consoleInChromium();
 
 describe('the back-office console', () => {
   it('joins with a passkey, shows the shell, signs out and in again with the passkey, with no axe violation', async () => {
+    const { product, page, base } = env;
     const token = await product.app.powerly.staff.seedOwner('owner@powerly.local', 'Olivia Owner');
     await page.goto(`${base}/ops/#/invitation?token=${encodeURIComponent(token!)}`);
     await page.getByRole('button', { name: 'Create passkey and join' }).click();

@@ -2,12 +2,13 @@
 // exact origins allowed to frame the widget, saved with the ETag read (a later save by someone else: 409), and the
 // snippet for its partner sites. A new agent is made by platform staff.
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useState } from 'react';
-import type { Agent, AgentPage } from '../../../contract/ops/fleet.ts';
+import { useEffect, useState } from 'react';
+import type { Agent } from '../../../contract/ops/fleet.ts';
 import type { Me } from '../../../contract/ops/staff.ts';
 import { useT } from '../../../i18n/index.ts';
-import { opsCall, opsCallTagged, withQuery } from '../../api.ts';
-import { Field } from '../../form.tsx';
+import { opsCallTagged } from '../../api.ts';
+import { usePagedList } from '../../list.ts';
+import { Field, SaveRow } from '../../form.tsx';
 import { $route, go } from '../../route.ts';
 import { Problem } from '../Problem.tsx';
 import { Snippet } from './Snippet.tsx';
@@ -23,20 +24,7 @@ function AgentList({ me }: { me: Me }) {
   const t = useT();
   const [q, setQ] = useState('');
   const [sort, setSort] = useState('name');
-  const [rows, setRows] = useState<Agent[]>([]);
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<AgentPage>('GET', withQuery('/agents', { q, sort, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-      setError(undefined);
-    } catch (e) {
-      setError(e);
-    }
-  }, [q, sort]);
-  useEffect(() => void load(), [load]);
+  const { rows, next, error, load } = usePagedList<Agent>('/agents', { q, sort });
   const platform = me.memberships.some((m) => m.agentId === '*');
   return (
     <>
@@ -121,14 +109,7 @@ function AgentForm({ id, me }: { id: string | null; me: Me }) {
           </label>
           <p className="ops-note" id="ops-origins-hint">{t('ops.agents.originsHint')}</p>
         </fieldset>
-        {mayWrite && (
-          <div className="ops-form">
-            <Field label={t('ops.reason')} required minLength={3} maxLength={500} value={reason} onValue={setReason} />
-            <button type="submit" className="ops-primary">{t('ops.form.save')}</button>
-          </div>
-        )}
-        {saved && <p role="status">{saved}</p>}
-        <Problem error={error} />
+        {mayWrite ? <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} /> : <Problem error={error} />}
       </form>
       {id && <Snippet agent={id} />}
     </>

@@ -6,8 +6,7 @@ import type { Plan } from '../../../contract/ops-fleet.ts';
 import { parseDecimal, toDecimalText } from '../../../core/money.ts';
 import { useT } from '../../../i18n/index.ts';
 import { opsCall } from '../../api.ts';
-import { Field, Select } from '../../form.tsx';
-import { Problem } from '../Problem.tsx';
+import { Field, SaveRow, Select } from '../../form.tsx';
 import { FeePreview } from './FeePreview.tsx';
 
 export interface PlanOwner {
@@ -118,12 +117,7 @@ export function PlanForm({ owner, onSaved }: { owner: PlanOwner; onSaved: (p: Pl
             <Field label={t('ops.plans.overtimeDays')} required type="number" min={1} max={365} value={d.overtimeDays} onValue={set('overtimeDays')} />
           </div>
         </fieldset>
-        <div className="ops-form">
-          <Field label={t('ops.reason')} required minLength={3} maxLength={500} value={reason} onValue={setReason} />
-          <button type="submit" className="ops-primary" disabled={!plan}>{t('ops.plans.create')}</button>
-        </div>
-        {saved && <p role="status">{saved}</p>}
-        <Problem error={error} />
+        <SaveRow reason={reason} onReason={setReason} label={t('ops.plans.create')} saved={saved} error={error} />
       </form>
       {plan && <FeePreview plan={plan} />}
     </section>

@@ -7,7 +7,7 @@ import type { Me } from '../../../contract/ops/staff.ts';
 import { LOCALES, LOCALE_NAMES } from '../../../core/lang.ts';
 import { useT } from '../../../i18n/index.ts';
 import { opsCall, opsCallTagged } from '../../api.ts';
-import { Field, Select } from '../../form.tsx';
+import { Field, SaveRow, Select } from '../../form.tsx';
 import { go } from '../../route.ts';
 import { Problem } from '../Problem.tsx';
 import { HoursEditor, hoursDraft, hoursOf, type HoursDraft } from './HoursEditor.tsx';
@@ -137,14 +137,7 @@ export function VenueForm({ id, me }: { id: string | null; me: Me }) {
       </fieldset>
       <HoursEditor value={d.hours} onChange={set('hours')} />
       {id && venue && mayWrite && <VenueImages venue={venue} etag={etag} reason={reason} onSaved={(v, tag) => { setVenue(v); setEtag(tag); }} />}
-      {mayWrite && (
-        <div className="ops-form">
-          <Field label={t('ops.reason')} required minLength={3} maxLength={500} value={reason} onValue={setReason} />
-          <button type="submit" className="ops-primary">{t('ops.form.save')}</button>
-        </div>
-      )}
-      {saved && <p role="status">{saved}</p>}
-      <Problem error={error} />
+      {mayWrite ? <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} /> : <Problem error={error} />}
     </form>
   );
 }

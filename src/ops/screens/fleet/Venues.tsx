@@ -1,11 +1,11 @@
 // Venues: search by name, city or id, filter by state and agent, sort, pages by cursor; a venue opens in its form
 // (#/venues?id=…), a new one at #/venues?new=1.
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useState } from 'react';
-import type { Venue, VenuePage } from '../../../contract/ops/fleet.ts';
+import { useState } from 'react';
+import type { Venue } from '../../../contract/ops/fleet.ts';
 import type { Me } from '../../../contract/ops/staff.ts';
 import { useT } from '../../../i18n/index.ts';
-import { opsCall, withQuery } from '../../api.ts';
+import { usePagedList } from '../../list.ts';
 import { $route } from '../../route.ts';
 import { Problem } from '../Problem.tsx';
 import { VenueForm } from './VenueForm.tsx';
@@ -22,20 +22,7 @@ function VenueList({ me }: { me: Me }) {
   const [q, setQ] = useState('');
   const [state, setState] = useState('');
   const [sort, setSort] = useState('name');
-  const [rows, setRows] = useState<Venue[]>([]);
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<VenuePage>('GET', withQuery('/venues', { q, state, sort, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-      setError(undefined);
-    } catch (e) {
-      setError(e);
-    }
-  }, [q, state, sort]);
-  useEffect(() => void load(), [load]);
+  const { rows, next, error, load } = usePagedList<Venue>('/venues', { q, state, sort });
   return (
     <>
       {me.permissions.includes('fleet.write') && <p><a className="ops-button ops-primary" href="#/venues?new=1">{t('ops.venues.new')}</a></p>}
