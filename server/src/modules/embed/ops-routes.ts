@@ -8,9 +8,10 @@ import { Agent, AgentChangeBody, AgentCreateBody, AgentListQuery, AgentPage, Fle
 import { actorOf } from '../../plugins/ops-api.ts';
 import type { AuditService } from '../audit/service.ts';
 import { AgentsOps } from './ops.ts';
+import { AgentsOpsRepository } from './ops-repository.ts';
 
 export function agentsOpsRoutes(o: { db: Db; fleet: Fleet; audit: AuditService }) {
-  const agents = new AgentsOps({ db: o.db, agents: o.fleet.agents, audit: o.audit });
+  const agents = new AgentsOps({ db: o.db, agents: o.fleet.agents, repo: new AgentsOpsRepository(o.db), audit: o.audit });
   return async (ops: App) => {
     ops.get('/agents', { config: { permission: 'fleet.read' }, schema: { querystring: AgentListQuery, response: { 200: AgentPage } } }, async (req) =>
       agents.list(req.opsScope, req.query));

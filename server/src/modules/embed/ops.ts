@@ -6,33 +6,20 @@ import type { Agent, AgentCreate } from '#contract/ops-fleet.ts';
 import { inScope, type Scope } from '#core/opsAccess.ts';
 import type { Db } from '../../db/db.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { decodeCursor, orderBy, pageOf, type SortSpec } from '../../lib/ops-query.ts';
+import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { FLEET_ID } from '../venues/ops.ts';
-import { likeOf, scopeParams } from '../venues/ops-repository.ts';
 import type { AgentsService } from './agents.ts';
-import type { AgentAdminRow } from './repository.ts';
-
-const AGENT_SORT: SortSpec = { name: 'lower(name)', id: 'id' };
+import type { AgentsOpsRepository } from './ops-repository.ts';
 
 const visible = (scope: Scope, id: string) => inScope(scope, id) && !(scope.kind === 'agents' && scope.venues[id]);
 
 export class AgentsOps {
-  constructor(private readonly d: { db: Db; agents: AgentsService; audit: AuditService }) {}
+  constructor(private readonly d: { db: Db; agents: AgentsService; repo: AgentsOpsRepository; audit: AuditService }) {}
 
   async list(scope: Scope, q: AgentListQuery) {
     const limit = q.limit ?? 50;
-    const order = orderBy(AGENT_SORT, q.sort, 'id');
-    const s = scopeParams(scope);
-    const after = decodeCursor(q.cursor, FLEET_ID);
-    const params: unknown[] = [s.all, s.agents, likeOf(q.q), limit + 1];
-    const more = after ? (params.push(after[0], after[1]), `and (${order.key}, id) ${order.desc ? '<' : '>'} ($5, $6)`) : '';
-    const { rows } = await this.d.db.query<AgentAdminRow & { sort_key: string }>(
-      `select id, name, origins, country, currencies, version, ${order.key}::text as sort_key from agents
-        where ($1 or id = any($2::text[])) and ($3::text is null or lower(name) like $3 or lower(id) like $3) ${more}
-        order by ${order.sql} limit $4`,
-      params,
-    );
+    const rows = await this.d.repo.list({ scope, q: q.q, sort: q.sort, after: decodeCursor(q.cursor, FLEET_ID), limit: limit + 1 });
     return pageOf(rows, limit, (r) => [r.sort_key, r.id], (r) => ({
       id: r.id, name: r.name, country: r.country?.trim() ?? null, currencies: r.currencies.map((c) => c.trim()), origins: r.origins, version: r.version,
     }));

@@ -11,9 +11,10 @@ import { checkImage, type ImageKind } from '../media/images.ts';
 import type { MediaStore } from '../media/store.ts';
 import type { VenuesAdminService } from './admin.ts';
 import type { VenuesOps } from './ops.ts';
+import type { VenuesOpsRepository } from './ops-repository.ts';
 
 export class VenueImages {
-  constructor(private readonly d: { db: Db; clock: Clock; store: MediaStore; venues: VenuesAdminService; ops: VenuesOps; audit: AuditService }) {}
+  constructor(private readonly d: { db: Db; clock: Clock; store: MediaStore; repo: VenuesOpsRepository; venues: VenuesAdminService; ops: VenuesOps; audit: AuditService }) {}
 
   async upload(scope: Scope, actor: Actor, id: string, version: number, kind: ImageKind, bytes: Uint8Array): Promise<Venue> {
     await this.d.ops.get(scope, id);
@@ -25,12 +26,7 @@ export class VenueImages {
     const url = `/media/${key}`;
     return this.d.db.tx(async () => {
       const before = await this.d.ops.get(scope, id);
-      const col = kind === 'logo' ? 'logo_url' : 'banner_url';
-      const { rows } = await this.d.db.query<{ version: number }>(
-        `update venues set ${col} = $3, version = version + 1, updated_at = $4 where id = $1 and version = $2 returning version`,
-        [id, version, url, this.d.clock.now()],
-      );
-      if (!rows[0]) throw staleVersion();
+      if ((await this.d.repo.setImage(id, version, kind, url, this.d.clock.now())) === undefined) throw staleVersion();
       const after = await this.d.venues.get(id);
       const field = kind === 'logo' ? 'logoUrl' : 'bannerUrl';
       await this.d.audit.record(actor, {

@@ -47,4 +47,19 @@ export class VenuesOpsRepository {
     );
     return rows.map((r) => ({ ...r, currency: r.currency.trim(), lat: Number(r.lat), lng: Number(r.lng) }));
   }
+
+  /** Sets a venue's logo or banner URL if it is still at `version`: the new version, or undefined when stale. */
+  async setImage(id: string, version: number, kind: 'logo' | 'banner', url: string, at: Date): Promise<number | undefined> {
+    const col = kind === 'logo' ? 'logo_url' : 'banner_url';
+    const { rows } = await this.db.query<{ version: number }>(
+      `update venues set ${col} = $3, version = version + 1, updated_at = $4 where id = $1 and version = $2 returning version`,
+      [id, version, url, at],
+    );
+    return rows[0]?.version;
+  }
+
+  /** Locks a price plan's row for the rest of the unit of work (a save compares what was read under it). */
+  async lockPlan(id: number): Promise<void> {
+    await this.db.query('select 1 from price_plans where id = $1 for update', [id]);
+  }
 }

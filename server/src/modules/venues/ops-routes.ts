@@ -26,9 +26,10 @@ const IF_MATCH = 'Needs If-Match with the ETag read; a save after another one an
 const ImageParams = Type.Object({ id: FleetIdParams.properties.id, kind: Type.Union(IMAGE_KINDS.map((k) => Type.Literal(k))) });
 
 export function venuesOpsRoutes(o: { db: Db; clock: Clock; fleet: Fleet; audit: AuditService; media: MediaStore }) {
-  const venues = new VenuesOps({ db: o.db, venues: o.fleet.venues, repo: new VenuesOpsRepository(o.db), audit: o.audit });
-  const images = new VenueImages({ db: o.db, clock: o.clock, store: o.media, venues: o.fleet.venues, ops: venues, audit: o.audit });
-  const plans = new PlansOps({ db: o.db, plans: o.fleet.plans, venues: o.fleet.venues, audit: o.audit });
+  const repo = new VenuesOpsRepository(o.db);
+  const venues = new VenuesOps({ db: o.db, venues: o.fleet.venues, repo, audit: o.audit });
+  const images = new VenueImages({ db: o.db, clock: o.clock, store: o.media, repo, venues: o.fleet.venues, ops: venues, audit: o.audit });
+  const plans = new PlansOps({ db: o.db, plans: o.fleet.plans, venues: o.fleet.venues, repo, audit: o.audit });
   return async (ops: App) => {
     ops.get('/venues', { config: { permission: 'fleet.read' }, schema: { querystring: VenueListQuery, response: { 200: VenuePage } } }, async (req) =>
       venues.list(req.opsScope, req.query));

@@ -12,6 +12,7 @@ import { Problems } from '../../lib/validate.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { VenuesAdminService } from './admin.ts';
 import type { PricePlansService } from './plans.ts';
+import type { VenuesOpsRepository } from './ops-repository.ts';
 
 /** The ETag of a plan as read: any change to it changes the tag. */
 export const planTag = (p: Plan) => `"p${sha256(JSON.stringify(p)).slice(0, 24)}"`;
@@ -20,6 +21,7 @@ export interface PlansOpsDeps {
   db: Db;
   plans: PricePlansService;
   venues: VenuesAdminService;
+  repo: VenuesOpsRepository;
   audit: AuditService;
 }
 
@@ -64,7 +66,7 @@ export class PlansOps {
   async update(scope: Scope, actor: Actor, id: number, tag: string | undefined, change: PlanUpdate): Promise<Plan> {
     if (!tag) throw new AppError(428, 'ops.error.ifMatch');
     return this.d.db.tx(async () => {
-      await this.d.db.query('select 1 from price_plans where id = $1 for update', [id]);
+      await this.d.repo.lockPlan(id);
       const before = await this.get(scope, id);
       if (planTag(before) !== tag.replace(/^W\//, '')) throw staleVersion();
       const after = await this.d.plans.update(id, change);
