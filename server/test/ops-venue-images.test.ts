@@ -83,6 +83,10 @@ describe('venue images through the ops API', () => {
     const big = await upload(owner(), 'logo', await sharp({ create: { width: 700, height: 700, channels: 3, background: '#123456' } }).png({ compressionLevel: 0 }).toBuffer());
     expect(big.statusCode).toBe(413);
     expect(big.json<{ message: string }>().message).toBe('This image is too large: at most 1024 KB.');
+    expect((await upload(owner(), 'logo', await png(4, 4), { 'x-reason': '%E0%A4%A' })).statusCode).toBe(400); // not URL-encoded text
+    const noReason = await owner().call('PUT', '/venues/V001/images/logo', await png(4, 4), { 'content-type': 'image/png', 'if-match': '"v1"' });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json<{ message: string }>().message).toContain('x-reason');
     expect((await owner().call('GET', '/venues/V001')).json<{ logoUrl: string; version: number }>()).toMatchObject({ logoUrl: '', version: 1 });
     expect(s3.objects.size).toBe(0);
   });
@@ -107,6 +111,13 @@ describe('venue images through the ops API', () => {
     const audit = (await owner().call('GET', '/audit?entity=venue&entityId=V001&action=venue.banner')).json<{ items: Array<{ reason: string; after: { bannerUrl: string; width: number } }> }>();
     expect(audit.items).toHaveLength(1);
     expect(audit.items[0]).toMatchObject({ reason: 'new logo', after: { bannerUrl: v.bannerUrl, width: 64 } });
+  });
+
+  it('the ops OpenAPI document describes the upload: the image types, the reason header', async () => {
+    const doc = (await owner().call('GET', '/openapi.json')).json<{ paths: Record<string, { put: { requestBody: { content: Record<string, unknown> }; parameters: Array<{ name: string; in: string }> } }> }>();
+    const put = doc.paths['/ops-api/v1/venues/{id}/images/{kind}']!.put;
+    expect(Object.keys(put.requestBody.content)).toEqual(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
+    expect(put.parameters).toContainEqual(expect.objectContaining({ name: 'x-reason', in: 'header' }));
   });
 
   it('only staff who may change the venue upload its images (another agent: 404, read-only: 403)', async () => {

@@ -23,6 +23,7 @@ import { PlansOps, planTag } from './plans-ops.ts';
 
 const IF_MATCH = 'Needs If-Match with the ETag read; a save after another one answers 409 and changes nothing.';
 
+const ImageHeaders = Type.Object({ 'x-reason': Type.String({ minLength: 3, maxLength: 1500, description: 'why, URL-encoded (kept in the audit log)' }) });
 const ImageParams = Type.Object({ id: FleetIdParams.properties.id, kind: Type.Union(IMAGE_KINDS.map((k) => Type.Literal(k))) });
 
 export function venuesOpsRoutes(o: { db: Db; clock: Clock; fleet: Fleet; audit: AuditService; media: MediaStore }) {
@@ -64,11 +65,16 @@ export function venuesOpsRoutes(o: { db: Db; clock: Clock; fleet: Fleet; audit: 
       schema: {
         description: `The logo (at most ${IMAGE_MAX_BYTES.logo / 1024} KB) or banner (${IMAGE_MAX_BYTES.banner / 1024} KB) as the raw body: PNG, JPEG, WebP or GIF, `
           + 'told by its bytes. Not an image: 400; too large: 413. The reason in X-Reason (URL-encoded). ' + IF_MATCH,
-        params: ImageParams, response: { 200: Venue },
+        params: ImageParams, consumes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'], headers: ImageHeaders, response: { 200: Venue },
       },
     }, async (req, reply) => {
-      const reason = decodeURIComponent(String(req.headers['x-reason'] ?? '')).trim();
-      if (reason.length < 3 || reason.length > 500) throw badRequest('error.field.required', { field: 'X-Reason' });
+      let reason = '';
+      try {
+        reason = decodeURIComponent(req.headers['x-reason']).trim();
+      } catch {
+        // not URL-encoded: refused below
+      }
+      if (reason.length < 3 || reason.length > 500) throw badRequest('error.field.invalid', { field: 'X-Reason' });
       const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const v = await images.upload(req.opsScope, actorOf(req, reason), req.params.id, expectedVersion(req), req.params.kind, bytes);
       sendVersion(reply, v.version);
