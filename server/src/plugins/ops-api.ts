@@ -147,8 +147,8 @@ export async function opsApi(ops: App, opts: OpsApiOptions) {
       status = e.code;
       message = t(locale, e.key, e.params);
     } else if (err.validation) {
-      const v = err.validation[0] as { instancePath?: string; params?: { missingProperty?: string } } | undefined;
-      const field = v?.params?.missingProperty ?? (v?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+      const v = err.validation[0] as { instancePath?: string; params?: { missingProperty?: string; additionalProperty?: string } } | undefined;
+      const field = v?.params?.missingProperty ?? v?.params?.additionalProperty ?? (v?.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
       status = 400;
       message = field ? t(locale, 'error.validation.field', { field }) : t(locale, 'error.validation');
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {

@@ -81,7 +81,7 @@ export function venuesOpsRoutes(o: { db: Db; clock: Clock; fleet: Fleet; audit: 
       return v;
     });
 
-    ops.get('/plans', { config: { permission: 'fleet.read' }, schema: { querystring: PlanListQuery, response: { 200: PlanList } } }, async (req) =>
+    ops.get('/plans', { config: { permission: 'fleet.read' }, schema: { querystring: PlanListQuery, errors: [404], response: { 200: PlanList } } }, async (req) =>
       plans.list(req.opsScope, req.query));
 
     ops.get('/plans/:id', { config: { permission: 'fleet.read' }, schema: { params: PlanIdParams, response: { 200: Plan } } }, async (req, reply) => {
