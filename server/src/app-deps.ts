@@ -1,4 +1,5 @@
 // What buildApp is given (the process's configuration and adapters), and what SANDBOX=off still lacks.
+import type { MediaStore } from './modules/media/store.ts';
 import type { FastifyServerOptions } from 'fastify';
 import type { Db } from './db/db.ts';
 import type { Clock } from './lib/clock.ts';
@@ -72,6 +73,8 @@ export interface AppDeps {
    * set), session lifetimes.
    */
   ops?: { origin?: string; sso?: SsoSettings; sessions?: SessionSettings };
+  /** Where uploaded images live (modules/media): MEDIA_S3_* an S3-compatible store, else the folder MEDIA_DIR (default data/media). */
+  media?: MediaStore;
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */

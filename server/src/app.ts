@@ -94,6 +94,10 @@ import { FleetLive } from './modules/cabinets/fleet-live.ts';
 import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
 import { MifiOpsService } from './modules/mifi/ops.ts';
 import { MifiOpsRepository } from './modules/mifi/ops-repository.ts';
+import { venuesOpsRoutes } from './modules/venues/ops-routes.ts';
+import { mediaRoutes } from './modules/media/routes.ts';
+import { LocalMediaStore } from './modules/media/store.ts';
+import { agentsOpsRoutes } from './modules/embed/ops-routes.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 import { CouponsRepository } from './modules/coupons/repository.ts';
 import { CouponsService } from './modules/coupons/service.ts';
@@ -236,6 +240,7 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
   const fleet = fleetServices({ db, clock, liveness });
+  const media = deps.media ?? new LocalMediaStore('data/media');
   const fleetLive = new FleetLive(db, () => liveRepo.schema());
   const cabinetOps = new CabinetOpsService({ db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: deps.link, liveness, audit, agentExists: async (id) => (await embed.agent(id)) != null });
   const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: mifi, audit });
@@ -288,6 +293,7 @@ export async function buildApp(deps: AppDeps) {
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });
+  await app.register(mediaRoutes, { store: media });
   await app.register(opsApi, {
     prefix: OPS_PREFIX, staff, sessions: staffSessions,
     routes: [
@@ -297,6 +303,8 @@ export async function buildApp(deps: AppDeps) {
       cabinetOpsRoutes({ cabinets: cabinetOps, live: fleetLive }),
       mifiOpsRoutes({ mifi: mifiOps }),
       couponOpsRoutes({ coupons }),
+      venuesOpsRoutes({ db, clock, fleet, audit, media }),
+      agentsOpsRoutes({ db, fleet, audit }),
     ],
   });
   if (sandboxOn) {

@@ -16,6 +16,7 @@ import { API_PREFIX } from './lib/route.ts';
 import { externalBroker, startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
 import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
 import { opsSettingsFromEnv } from './modules/staff/config.ts';
+import { mediaStoreFromEnv } from './modules/media/s3.ts';
 import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
@@ -78,6 +79,7 @@ async function main() {
     appOrigins: cfg.appOrigins,
     signIn: signInSettingsFromEnv(process.env),
     ops: opsSettingsFromEnv(process.env),
+    media: mediaStoreFromEnv(process.env),
     logger: loggerOptions(process.env.LOG_LEVEL || 'warn'),
     payoutRails: payoutRails.rails,
   });

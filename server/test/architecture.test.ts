@@ -187,6 +187,8 @@ const PUBLIC: Record<string, readonly string[]> = {
   embed: ['service.ts'],
   ledger: ['service.ts'],
   live: ['service.ts'],
+  // Infrastructure: the storage adapter of uploaded files and the image checks (no tables, no service).
+  media: ['store.ts', 'images.ts'],
   mifi: ['service.ts'],
   notify: ['service.ts', 'mailer.ts'],
   // The charge lifecycle's parts every paying flow uses: the provider interface, the purposes, compensation, payouts.

@@ -61,7 +61,7 @@ export const VenueFields = {
   city: Text(80),
   address: Text(240),
   description: Type.String({ maxLength: 500 }),
-  logoUrl: Type.String({ maxLength: 100_000, description: 'https:// or data:image/ URL; empty: none' }),
+  logoUrl: Type.String({ maxLength: 100_000, description: 'https://, data:image/ or an uploaded /media/ URL; empty: none' }),
   lat: Type.Number({ minimum: -90, maximum: 90 }),
   lng: Type.Number({ minimum: -180, maximum: 180 }),
   currency: Currency,
@@ -87,6 +87,7 @@ export type VenueUpdate = Static<typeof VenueUpdate>;
 export const Venue = Type.Object({
   id: Type.String(), ...VenueFields, openingHours: Type.Union([OpeningHours, Type.Null()]),
   hours: Type.String({ description: 'the opening hours as the map shows them' }), version: Type.Integer(),
+  bannerUrl: Type.Optional(Type.String({ description: 'the banner image (/media/…, uploaded through the ops API); empty: none' })),
 });
 export type Venue = Static<typeof Venue>;
 

@@ -19,6 +19,8 @@ export const PERMISSIONS = [
   'cabinets.command', // remote commands to a cabinet: eject, lock and unlock a slot, refresh inventory, restart
   'coupons.read', // coupons and their uses
   'coupons.write', // create, pause and resume coupons
+  'pricing.write', // price plans of venues and agents
+  'agents.write', // agents: currencies, the embed's allowed origins
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

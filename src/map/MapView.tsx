@@ -52,7 +52,7 @@ export function hasWebGL(): boolean {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** maplibre-gl and its CSS, loaded on the map screens only; a failed chunk load is retried 500 ms × attempt. */
-async function loadMaplibre() {
+export async function loadMaplibre() {
   for (let attempt = 1; ; attempt++) {
     try {
       // The worker is its own file: the bundler copies it as an asset and maplibre is told where it is.

@@ -14,6 +14,9 @@ import { Cabinets } from './screens/Cabinets.tsx';
 import { WifiLine } from './screens/WifiLine.tsx';
 import { Coupons } from './screens/Coupons.tsx';
 import { StaffList } from './screens/StaffList.tsx';
+import { Agents } from './screens/fleet/Agents.tsx';
+import { Plans } from './screens/fleet/Plans.tsx';
+import { Venues } from './screens/fleet/Venues.tsx';
 
 interface Entry {
   path: string;
@@ -24,10 +27,13 @@ interface Entry {
 
 const ENTRIES: Entry[] = [
   { path: '/staff', label: 'ops.nav.staff', needs: 'staff.read', screen: (me) => <StaffList me={me} /> },
-  { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
+  { path: '/venues', label: 'ops.nav.venues', needs: 'fleet.read', screen: (me) => <Venues me={me} /> },
   { path: '/cabinets', label: 'ops.nav.cabinets', needs: 'fleet.read', screen: (me) => <Cabinets me={me} /> },
+  { path: '/plans', label: 'ops.nav.plans', needs: 'fleet.read', screen: (me) => <Plans me={me} /> },
   { path: '/wifi', label: 'ops.nav.wifi', needs: 'fleet.read', screen: (me) => <WifiLine me={me} /> },
+  { path: '/agents', label: 'ops.nav.agents', needs: 'fleet.read', screen: (me) => <Agents me={me} /> },
   { path: '/coupons', label: 'ops.nav.coupons', needs: 'coupons.read', screen: (me) => <Coupons me={me} /> },
+  { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];
 

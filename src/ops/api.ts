@@ -15,29 +15,32 @@ export class OpsApiError extends Error {
 /** The session as the server last said (undefined until the first answer). */
 export const $session = atom<SessionState | undefined>(undefined);
 
-export async function opsCall<T>(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}, onHeaders?: (h: Headers) => void,
-): Promise<T> {
+export async function opsCall<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  return (await opsCallTagged<T>(method, path, body, headers)).data;
+}
+
+/** The same, with the ETag of the answer (what a later save sends as If-Match). */
+export async function opsCallTagged<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ data: T; etag: string }> {
   const res = await fetch(`${OPS_API}${path}`, {
     method,
     credentials: 'same-origin',
     headers: {
       accept: 'application/json',
       lang: $activeLang.get(),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined ? {} : { 'content-type': body instanceof Blob ? body.type || 'application/octet-stream' : 'application/json' }),
       ...(method === 'GET' ? {} : { 'x-csrf-token': $session.get()?.csrf ?? '' }),
       ...headers,
     },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    // A file goes as it is (an image upload); anything else as JSON.
+    body: body === undefined ? undefined : body instanceof Blob ? body : JSON.stringify(body),
   });
-  onHeaders?.(res.headers);
   const data = (await res.json().catch(() => null)) as (T & { message?: string }) | null;
   if (!res.ok) {
     // A session that ended (idle timeout, signed out elsewhere): back to the sign-in screen.
     if (res.status === 401 && $session.get()?.me) void loadSession();
     throw new OpsApiError(res.status, data?.message ?? res.statusText);
   }
-  return data as T;
+  return { data: data as T, etag: res.headers.get('etag') ?? '' };
 }
 
 export async function loadSession(): Promise<SessionState> {

@@ -71,3 +71,15 @@ export function scopeParams(scope: Scope): ScopeParams {
 /** The scope's condition over a row's agent and venue columns, with ScopeParams as $1 (agents) and $2 (pairs). */
 export const scopeSql = (agent: string, venue: string) =>
   `($1::text[] is null or ${agent} = any($1::text[]) or (${agent} || '/' || ${venue}) = any($2::text[]))`;
+
+/** The same as flags for SQL that tests `all` first (the venues' and agents' lists). */
+export function scopeFlags(scope: Scope): { all: boolean; agents: string[]; pairs: string[] } {
+  const p = scopeParams(scope);
+  return { all: p.agents === null, agents: p.agents ?? [], pairs: p.pairs };
+}
+
+/** A search text as a LIKE pattern (lower case, its own % and _ taken literally); null without one. */
+export const likeOf = (q: string | undefined) => (q ? `%${q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null);
+
+/** The ids an operator gives the fleet's objects (venues, agents, plans). */
+export const FLEET_ID = /^[A-Za-z0-9._-]{1,64}$/;

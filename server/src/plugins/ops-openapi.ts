@@ -45,7 +45,7 @@ const REASONS: Record<number, string> = {
   500: 'Internal error (never for input the schema allows)',
 };
 
-function parameters(schema: unknown, where: 'query' | 'path'): Json[] {
+function parameters(schema: unknown, where: 'query' | 'path' | 'header'): Json[] {
   const props = (schema as { properties?: Record<string, Json> } | undefined)?.properties ?? {};
   const required = new Set((schema as { required?: string[] } | undefined)?.required ?? []);
   return Object.entries(props).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: s }));
@@ -75,7 +75,7 @@ function statusesOf(method: string, access: string, s: FastifySchema, hasPathId:
   const business: readonly BusinessStatus[] = s.errors ?? [...(hasPathId ? [404 as const] : []), ...(unsafe ? [409 as const, 422 as const] : [])];
   for (const st of business) out.add(st);
   if (unsafe) out.add(413);
-  if (method === 'PATCH') out.add(428);
+  if (method === 'PATCH' || method === 'PUT') out.add(428);
   out.add(429).add(500);
   return [...out].sort();
 }
@@ -103,10 +103,12 @@ export function opsOpenApi(routes: OpsRouteDoc[]) {
         summary: s.summary ?? summaryOf(operationId),
         description: `${s.description ?? ''}${s.description ? '\n\n' : ''}Needs: ${r.access}.`,
         parameters: [
-          ...parameters(s.params, 'path'), ...parameters(s.querystring, 'query'),
-          ...(method === 'PATCH' ? [{ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the object as read (else 428)', schema: { type: 'string' } }] : []),
+          ...parameters(s.params, 'path'), ...parameters(s.querystring, 'query'), ...parameters(s.headers, 'header'),
+          ...(method === 'PATCH' || method === 'PUT' ? [{ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the object as read (else 428)', schema: { type: 'string' } }] : []),
         ],
         ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: s.body } } } } : {}),
+        // A raw body (an uploaded file): the media types the route takes, as bytes.
+        ...(!s.body && s.consumes ? { requestBody: { required: true, content: Object.fromEntries(s.consumes.map((c) => [c, { schema: { type: 'string', format: 'binary' } }])) } } : {}),
         responses,
         security,
       };

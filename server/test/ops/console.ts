@@ -14,7 +14,7 @@ export class OpsConsole {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async call(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
+  async call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
     const res = await this.app.inject({
       method, url: url.startsWith('/') && !url.startsWith('/ops-api') && !url.startsWith('/sandbox') ? `/ops-api/v1${url}` : url,
       headers: { host: HOST, cookie: this.cookie(), ...(this.csrf ? { 'x-csrf-token': this.csrf } : {}), ...this.headers, ...headers },

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CabinetCommandType, OpsCabinet } from '../../contract/ops/cabinets.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
-import { opsCall } from '../api.ts';
+import { opsCall, opsCallTagged } from '../api.ts';
 import { useOpsForm } from '../paged.tsx';
 import { PlaceDevice } from '../cabinets/device.tsx';
 import { useCabinetEvents, useOfflineDeadline } from '../cabinets/live.ts';
@@ -146,8 +146,7 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
 }
 
 async function fetchCabinet(id: string): Promise<{ cabinet: OpsCabinet; etag: string }> {
-  let etag = '';
-  const cabinet = await opsCall<OpsCabinet>('GET', `/cabinets/${encodeURIComponent(id)}`, undefined, {}, (h) => (etag = h.get('etag') ?? ''));
+  const { data: cabinet, etag } = await opsCallTagged<OpsCabinet>('GET', `/cabinets/${encodeURIComponent(id)}`);
   return { cabinet, etag };
 }
 

@@ -1,29 +1,17 @@
 // Staff: search, sort, pages by cursor; admins invite a person to a role of an agent.
-import { useCallback, useEffect, useState } from 'react';
-import type { Me, StaffPage, StaffShape } from '../../contract/ops/staff.ts';
+import { useState } from 'react';
+import type { Me, StaffShape } from '../../contract/ops/staff.ts';
 import { STAFF_ROLES, type StaffRole } from '../../core/opsAccess.ts';
 import { useT } from '../../i18n/index.ts';
-import { opsCall, withQuery } from '../api.ts';
+import { opsCall } from '../api.ts';
+import { usePagedList } from '../list.ts';
 import { Problem } from './Problem.tsx';
 
 export function StaffList({ me }: { me: Me }) {
   const t = useT();
   const [q, setQ] = useState('');
   const [sort, setSort] = useState('name');
-  const [rows, setRows] = useState<StaffShape[]>([]);
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<StaffPage>('GET', withQuery('/staff', { q, sort, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-      setError(undefined);
-    } catch (e) {
-      setError(e);
-    }
-  }, [q, sort]);
-  useEffect(() => void load(), [load]);
+  const { rows, next, error, load } = usePagedList<StaffShape>('/staff', { q, sort });
   return (
     <>
       <form className="ops-filters" role="search" onSubmit={(e) => { e.preventDefault(); void load(); }}>

@@ -12,6 +12,8 @@ export interface VenueAdminRow extends VenueRow {
   agent_id: string | null;
   state: 'draft' | 'live' | 'closed';
   version: number;
+  /** Set by an upload (venues/images.ts), never by create or update. */
+  banner_url?: string;
 }
 
 export type PlanInsert = Omit<PlanRow, 'id'>;

@@ -46,13 +46,13 @@ export function hoursText(oh: OpeningHours): string {
   return groups.map((g) => `${g.from === g.to ? g.from : `${g.from}-${g.to}`} ${g.text}`).join(', ');
 }
 
-const logoOk = (u: string) => u === '' || /^https:\/\//.test(u) || /^data:image\/(svg\+xml|png|jpeg|webp);base64,/.test(u);
+const logoOk = (u: string) => u === '' || /^https:\/\//.test(u) || /^data:image\/(svg\+xml|png|jpeg|webp);base64,/.test(u) || /^\/media\/[A-Za-z0-9._/-]+$/.test(u);
 
-function toVenue(r: VenueAdminRow): Venue {
+export function toVenue(r: VenueAdminRow): Venue {
   return {
     id: r.id, name: r.name, names: r.names as Venue['names'], city: r.city, address: r.address, description: r.description, logoUrl: r.logo_url,
     lat: r.lat, lng: r.lng, currency: r.currency, openingHours: (r.opening_hours ?? null) as OpeningHours | null, contacts: r.contacts,
-    agentId: r.agent_id, state: r.state, hours: r.hours, version: r.version,
+    agentId: r.agent_id, state: r.state, hours: r.hours, version: r.version, bannerUrl: r.banner_url ?? '',
   };
 }
 
