@@ -93,6 +93,8 @@ import { sessionRoutes } from './modules/staff/session-routes.ts';
 import { DEFAULT_SESSION_SETTINGS, StaffSessions, type SessionSettings } from './modules/staff/sessions.ts';
 import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
+import { withdrawalOpsRoutes } from './modules/wallet/ops-routes.ts';
+import { PayoutQueue } from './modules/wallet/payout-queue.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 
 export interface AppDeps {
@@ -357,6 +359,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
+      withdrawalOpsRoutes({ queue: new PayoutQueue({ db, bank: wallet.withdrawals.bank, audit }) }),
     ],
   });
   if (sandboxOn) {

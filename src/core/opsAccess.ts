@@ -16,16 +16,18 @@ export const PERMISSIONS = [
   'fleet.write',
   'orders.read', // rentals and payments
   'money.correct', // refunds, waivers, credits
+  'payouts.read', // the withdrawals queue
+  'payouts.approve', // approve, record or reject a bank payout
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'payouts.read'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'payouts.read', 'payouts.approve'],
   field_technician: ['fleet.read', 'fleet.write'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'payouts.read'],
   venue_partner: ['fleet.read', 'orders.read'],
 };
 

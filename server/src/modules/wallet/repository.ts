@@ -24,6 +24,9 @@ export interface WithdrawalRow {
   settle_reason: string | null;
   failure_code: string | null;
   settle_transfer_id: string | null;
+  /** Who approved the bank payout through its rail in the back office (payout-queue.ts), and when. */
+  approved_by?: string | null;
+  approved_at?: Date | null;
 }
 
 export interface SavedCardRow {
@@ -71,6 +74,18 @@ export class WalletRepository {
     await this.db.query(
       `update withdrawals set status = 'awaiting_payout', settle_reason = $2, provider_ref = coalesce(provider_ref, $3), updated_at = $4
         where id = $1 and status = 'pending'`, [id, reason, ref, at],
+    );
+  }
+
+  /**
+   * An awaiting payout a person approved: its rail pays it now (the rail's job follows it to paid or rejected). The
+   * rail's reference is asked again: its submit is idempotent by the withdrawal, so the same payout is named and
+   * funded if it was left waiting (Wise: a transfer left unfunded for a short balance).
+   */
+  async approveBank(id: string, rail: string, approvedBy: string, at: Date) {
+    await this.db.query(
+      `update withdrawals set status = 'pending', provider_ref = null, provider = $2,
+         approved_by = $3, approved_at = $4, updated_at = $4 where id = $1 and status = 'awaiting_payout'`, [id, rail, approvedBy, at],
     );
   }
 
