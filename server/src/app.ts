@@ -359,7 +359,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
-      withdrawalOpsRoutes({ queue: new PayoutQueue({ db, bank: wallet.withdrawals.bank, audit }) }),
+      withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: wallet.withdrawals.bank, audit }) }),
     ],
   });
   if (sandboxOn) {

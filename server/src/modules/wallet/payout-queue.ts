@@ -12,12 +12,13 @@ import { badRequest, notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { operatorTurn, type BankPayouts, type OperatorAction } from './bank-payouts.ts';
-import type { WithdrawalRow } from './repository.ts';
+import type { WalletRepository, WithdrawalRow } from './repository.ts';
 
 const TX_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface PayoutQueueDeps {
   db: Db;
+  repo: WalletRepository;
   bank: BankPayouts;
   audit: AuditService;
 }
@@ -31,13 +32,7 @@ export class PayoutQueue {
     const limit = q.limit ?? 50;
     const state = q.state === 'all' ? null : q.state ?? 'awaiting_payout';
     const agents = scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [];
-    const { rows } = await this.d.db.query<WithdrawalRow>(
-      `select * from withdrawals
-        where bank and ($1::text is null or status = $1) and ($2::text[] is null or agent_id = any($2))
-          and ($3::timestamptz is null or (created_at, id) > ($3, $4))
-        order by created_at, id limit $5`,
-      [state, agents, after?.[0] ?? null, after?.[1] ?? null, limit + 1],
-    );
+    const rows = await this.d.repo.bankPage({ state, agents, after, limit: limit + 1 });
     return pageOf(rows, limit, (r) => [new Date(r.created_at).toISOString(), r.id], (r) => this.item(r));
   }
 

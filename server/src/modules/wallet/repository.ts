@@ -98,6 +98,21 @@ export class WalletRepository {
     );
   }
 
+  /**
+   * A page of bank withdrawals (the back office's queue), oldest first: of a state (null: all), of these agents
+   * (null: every agent), after the keyset cursor (created_at, id).
+   */
+  async bankPage(f: { state: string | null; agents: string[] | null; after?: [string, string]; limit: number }) {
+    const { rows } = await this.db.query<WithdrawalRow>(
+      `select * from withdrawals
+        where bank and ($1::text is null or status = $1) and ($2::text[] is null or agent_id = any($2))
+          and ($3::timestamptz is null or (created_at, id) > ($3, $4))
+        order by created_at, id limit $5`,
+      [f.state, f.agents, f.after?.[0] ?? null, f.after?.[1] ?? null, f.limit],
+    );
+    return rows;
+  }
+
   /** Bank payouts awaiting an operator, oldest first. */
   async awaitingPayouts(limit: number) {
     const { rows } = await this.db.query<WithdrawalRow>(
