@@ -94,6 +94,9 @@ import { DEFAULT_SESSION_SETTINGS, StaffSessions, type SessionSettings } from '.
 import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
 import { withdrawalOpsRoutes } from './modules/wallet/ops-routes.ts';
+import { riderOpsRoutes } from './modules/auth/ops-routes.ts';
+import { blockedRiderGuard, RiderBlocks } from './modules/auth/rider-blocks.ts';
+import { RiderBlocksRepository } from './modules/auth/blocks-repository.ts';
 import { PayoutQueue } from './modules/wallet/payout-queue.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 
@@ -337,6 +340,7 @@ export async function buildApp(deps: AppDeps) {
   // 3. Routes. One idempotency store for every money-moving call (rentals, wallet).
   const keys = new IdempotencyStore(db);
   await app.register(async (api) => {
+    api.addHook('onRoute', blockedRiderGuard);
     await api.register(authRoutes, { auth, wallet });
     await api.register(venueRoutes, { venues });
     await api.register(walletRoutes, { wallet, keys, clock });
@@ -359,6 +363,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
+      riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
       withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: wallet.withdrawals.bank, audit }) }),
     ],
   });

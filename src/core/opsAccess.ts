@@ -18,13 +18,14 @@ export const PERMISSIONS = [
   'money.correct', // refunds, waivers, credits
   'payouts.read', // the withdrawals queue
   'payouts.approve', // approve, record or reject a bank payout
+  'riders.block', // block and unblock a rider
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'payouts.read'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'payouts.read', 'riders.block'],
   finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'payouts.read', 'payouts.approve'],
   field_technician: ['fleet.read', 'fleet.write'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'payouts.read'],

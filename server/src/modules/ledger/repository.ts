@@ -295,4 +295,12 @@ export class LedgerRepository {
            or (t.amount <= 0 and t.flag <> 'void_pending')`,
     )).rows;
   }
+
+  /** The agents a user has an account with (the back office's scope of a rider). */
+  async agentsOfUser(userId: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ agent_id: string }>(
+      "select distinct agent_id from ledger_accounts where owner_type = 'user' and owner_id = $1 order by agent_id", [userId],
+    );
+    return rows.map((r) => r.agent_id);
+  }
 }
