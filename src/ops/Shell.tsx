@@ -12,6 +12,7 @@ import { Account } from './screens/Account.tsx';
 import { AuditLog } from './screens/AuditLog.tsx';
 import { StaffList } from './screens/StaffList.tsx';
 import { Withdrawals } from './screens/Withdrawals.tsx';
+import { Riders } from './screens/Riders.tsx';
 
 interface Entry {
   path: string;
@@ -23,6 +24,7 @@ interface Entry {
 const ENTRIES: Entry[] = [
   { path: '/staff', label: 'ops.nav.staff', needs: 'staff.read', screen: (me) => <StaffList me={me} /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
+  { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];

@@ -73,6 +73,16 @@ describe('the withdrawals queue', () => {
     // The rider's wallet: the withdrawal is paid out (the server's live event refreshes the list; a reload shows it too).
     await rider.reload();
     await expect.poll(async () => (await movements.allTextContents()).join('\n')).toMatch(/Withdrawal[^\n]*Paid out/);
+
+    // The rider's page in the console: found by id, its details; finance may read but not block (no form).
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Riders' }).click();
+    await page.getByLabel('Rider id').fill(String(user.id));
+    await page.getByRole('button', { name: 'Find' }).click();
+    const card = page.getByRole('region', { name: `Rider ${user.id}` });
+    await card.waitFor();
+    expect(await card.textContent()).toContain(DEFAULT_AGENT);
+    expect(await card.getByRole('button', { name: 'Block rider' }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
     await context.close();
   });
 });
