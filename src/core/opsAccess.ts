@@ -19,6 +19,7 @@ export const PERMISSIONS = [
   'payouts.read', // the withdrawals queue
   'payouts.approve', // approve, record or reject a bank payout
   'riders.block', // block and unblock a rider
+  'jobs.manage', // dead jobs: retry, abandon (platform-wide)
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
