@@ -13,6 +13,7 @@ import { AuditLog } from './screens/AuditLog.tsx';
 import { StaffList } from './screens/StaffList.tsx';
 import { Withdrawals } from './screens/Withdrawals.tsx';
 import { Riders } from './screens/Riders.tsx';
+import { DeadJobs } from './screens/DeadJobs.tsx';
 
 interface Entry {
   path: string;
@@ -26,6 +27,7 @@ const ENTRIES: Entry[] = [
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
   { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
+  { path: '/jobs', label: 'ops.nav.jobs', needs: 'jobs.manage', screen: () => <DeadJobs /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];
 

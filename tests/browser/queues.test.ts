@@ -3,6 +3,7 @@
 // movements show the withdrawal awaiting payout before and paid after; axe finds no violation, also at 768 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import type { Membership } from '../../src/core/opsAccess.ts';
 import { sha256 } from '../../server/src/lib/ids.ts';
 import { DEFAULT_AGENT } from '../../server/src/modules/ledger/repository.ts';
 import { person } from '../../server/test/ops/callers.ts';
@@ -24,6 +25,19 @@ afterAll(async () => {
   await product?.close();
 });
 
+/** A console page of a staff member with this membership, signed in (the session as the sign-in would have made it). */
+async function signedIn(email: string, m: Membership) {
+  const { app, clock } = product;
+  const staffId = await person(product, email, m);
+  const session = `browser-session-${staffId}-0123456789abcdef`;
+  await app.powerly.staff.repo.insertSession({ tokenHash: sha256(session), staffId, method: 'passkey', ip: '127.0.0.1', userAgent: 'chromium', at: clock.now(), expiresAt: new Date(clock.now().getTime() + 3_600_000) });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+  await context.addCookies([{ name: 'ops_session', value: session, url: product.base }]);
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { context, page };
+}
+
 describe('the withdrawals queue', () => {
   it('finance records a manual payout and the rider\'s wallet shows it paid', async () => {
     const { app, clock } = product;
@@ -36,14 +50,8 @@ describe('the withdrawals queue', () => {
     await rider.goto(`${product.base}/#/wallet_list?currency=EUR&agentId=${DEFAULT_AGENT}`);
     await expect.poll(async () => (await movements.allTextContents()).join('\n')).toMatch(/Withdrawal[^\n]*Awaiting bank transfer/);
 
-    // A finance person of the agent, signed in (the session as the sign-in would have made it).
-    const staffId = await person(product, 'fiona@powerly.local', { agentId: DEFAULT_AGENT, role: 'finance', venueIds: [] });
-    const session = 'finance-browser-session-0123456789abcdef';
-    await app.powerly.staff.repo.insertSession({ tokenHash: sha256(session), staffId, method: 'passkey', ip: '127.0.0.1', userAgent: 'chromium', at: clock.now(), expiresAt: new Date(clock.now().getTime() + 3_600_000) });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
-    await context.addCookies([{ name: 'ops_session', value: session, url: product.base }]);
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
+    // A finance person of the agent, signed in.
+    const { context, page } = await signedIn('fiona@powerly.local', { agentId: DEFAULT_AGENT, role: 'finance', venueIds: [] });
     await page.goto(`${product.base}/ops/#/withdrawals`);
     await page.getByRole('heading', { level: 1, name: 'Withdrawals' }).waitFor();
     const open = page.getByRole('button', { name: id });
@@ -83,6 +91,28 @@ describe('the withdrawals queue', () => {
     expect(await card.textContent()).toContain(DEFAULT_AGENT);
     expect(await card.getByRole('button', { name: 'Block rider' }).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('a platform owner retries a dead job from the Dead jobs screen, with a reason, at 768 px', async () => {
+    const { rows } = await product.db.query<{ id: string }>(
+      `insert into jobs (kind, payload, run_at, attempts, last_error, dead_at) values ('payment.compensate', '{"paymentId":"P1"}', $1, 8, 'provider timeout', $1) returning id`, [product.clock.now()],
+    );
+    const id = String(rows[0]!.id);
+    const { context, page } = await signedIn('olga@powerly.local', { agentId: '*', role: 'owner', venueIds: [] });
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await page.goto(`${product.base}/ops/#/jobs`);
+    await page.getByRole('heading', { level: 1, name: 'Dead jobs' }).waitFor();
+    const retry = page.getByRole('button', { name: `Retry job ${id}` });
+    await retry.click();
+    await page.getByRole('alert').filter({ hasText: 'Type the reason first' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('ops-job-reason');
+    await page.getByLabel('Reason').fill('the provider is reachable again');
+    await retry.click();
+    await page.getByRole('status').filter({ hasText: `Job ${id} is due again.` }).waitFor();
+    await expect.poll(() => retry.count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    expect((await product.db.query('select dead_at, attempts from jobs where id = $1', [id])).rows[0]).toMatchObject({ dead_at: null, attempts: 0 });
     await context.close();
   });
 });
