@@ -96,6 +96,7 @@ import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
 import { withdrawalOpsRoutes } from './modules/wallet/ops-routes.ts';
 import { riderOpsRoutes } from './modules/auth/ops-routes.ts';
 import { deadJobOpsRoutes } from './jobs/ops-routes.ts';
+import { moneyOpsRoutes } from './modules/ledger/ops-routes.ts';
 import { blockedRiderGuard, RiderBlocks } from './modules/auth/rider-blocks.ts';
 import { RiderBlocksRepository } from './modules/auth/blocks-repository.ts';
 import { PayoutQueue } from './modules/wallet/payout-queue.ts';
@@ -364,6 +365,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
+      moneyOpsRoutes({ db, repo: new LedgerRepository(db) }),
       deadJobOpsRoutes({ db, deadJobs: fleet.deadJobs, audit }),
       riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
       withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: wallet.withdrawals.bank, audit }) }),

@@ -20,6 +20,7 @@ export const PERMISSIONS = [
   'payouts.approve', // approve, record or reject a bank payout
   'riders.block', // block and unblock a rider
   'jobs.manage', // dead jobs: retry, abandon (platform-wide)
+  'money.read', // balances per currency and account kind, the ledger check
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -27,7 +28,7 @@ const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
   support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'payouts.read', 'riders.block'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'payouts.read', 'payouts.approve'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'payouts.read', 'payouts.approve', 'money.read'],
   field_technician: ['fleet.read', 'fleet.write'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'payouts.read'],
   venue_partner: ['fleet.read', 'orders.read'],
