@@ -98,6 +98,14 @@ import { venuesOpsRoutes } from './modules/venues/ops-routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { LocalMediaStore } from './modules/media/store.ts';
 import { agentsOpsRoutes } from './modules/embed/ops-routes.ts';
+import { withdrawalOpsRoutes } from './modules/wallet/ops-routes.ts';
+import { riderOpsRoutes } from './modules/auth/ops-routes.ts';
+import { deadJobOpsRoutes } from './jobs/ops-routes.ts';
+import { moneyOpsRoutes } from './modules/ledger/ops-routes.ts';
+import { checkLedger } from './modules/wallet/reconcile.ts';
+import { blockedRiderGuard, RiderBlocks } from './modules/auth/rider-blocks.ts';
+import { RiderBlocksRepository } from './modules/auth/blocks-repository.ts';
+import { PayoutQueue } from './modules/wallet/payout-queue.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 import { CouponsRepository } from './modules/coupons/repository.ts';
 import { CouponsService } from './modules/coupons/service.ts';
@@ -277,6 +285,7 @@ export async function buildApp(deps: AppDeps) {
   // 3. Routes. One idempotency store for every money-moving call (rentals, wallet).
   const keys = new IdempotencyStore(db);
   await app.register(async (api) => {
+    api.addHook('onRoute', blockedRiderGuard);
     await api.register(authRoutes, { auth, wallet });
     await api.register(venueRoutes, { venues });
     await api.register(walletRoutes, { wallet, keys, clock });
@@ -305,6 +314,10 @@ export async function buildApp(deps: AppDeps) {
       couponOpsRoutes({ coupons }),
       venuesOpsRoutes({ db, clock, fleet, audit, media }),
       agentsOpsRoutes({ db, fleet, audit }),
+      moneyOpsRoutes({ repo: new LedgerRepository(db), check: () => checkLedger(db) }),
+      deadJobOpsRoutes({ db, deadJobs: fleet.deadJobs, audit }),
+      riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
+      withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: wallet.withdrawals.bank, audit }) }),
     ],
   });
   if (sandboxOn) {

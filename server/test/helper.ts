@@ -117,6 +117,8 @@ export interface BuildOptions {
   production?: Pick<AppDeps, 'signIn' | 'wechat' | 'stripe' | 'embedSigningKey'>;
   /** Where uploaded images go (default: the local folder data/media). */
   media?: AppDeps['media'];
+  /** Real bank payout adapters (e.g. Wise against a local fake); the sandbox rail comes after them. */
+  payoutRails?: AppDeps['payoutRails'];
 }
 
 let image: Promise<Blob> | undefined;
@@ -176,7 +178,8 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
     rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
     paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, appOrigins: opts.appOrigins, logger: opts.logger,
-    a8Registration: opts.a8Registration, media: opts.media, ...(opts.production ? { ...opts.production, sandboxMode: 'off' as const } : {}) });
+    a8Registration: opts.a8Registration, media: opts.media, payoutRails: opts.payoutRails,
+    ...(opts.production ? { ...opts.production, sandboxMode: 'off' as const } : {}) });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

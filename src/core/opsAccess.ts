@@ -21,16 +21,21 @@ export const PERMISSIONS = [
   'coupons.write', // create, pause and resume coupons
   'pricing.write', // price plans of venues and agents
   'agents.write', // agents: currencies, the embed's allowed origins
+  'payouts.read', // the withdrawals queue
+  'payouts.approve', // approve, record or reject a bank payout
+  'riders.block', // block and unblock a rider
+  'jobs.manage', // dead jobs: retry, abandon (platform-wide)
+  'money.read', // balances per currency and account kind, the ledger check
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read'],
   field_technician: ['fleet.read', 'fleet.write', 'cabinets.command'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read'],
   venue_partner: ['fleet.read', 'orders.read'],
 };
 

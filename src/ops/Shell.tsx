@@ -17,6 +17,9 @@ import { StaffList } from './screens/StaffList.tsx';
 import { Agents } from './screens/fleet/Agents.tsx';
 import { Plans } from './screens/fleet/Plans.tsx';
 import { Venues } from './screens/fleet/Venues.tsx';
+import { Withdrawals } from './screens/Withdrawals.tsx';
+import { Riders } from './screens/Riders.tsx';
+import { DeadJobs } from './screens/DeadJobs.tsx';
 
 interface Entry {
   path: string;
@@ -33,6 +36,9 @@ const ENTRIES: Entry[] = [
   { path: '/wifi', label: 'ops.nav.wifi', needs: 'fleet.read', screen: (me) => <WifiLine me={me} /> },
   { path: '/agents', label: 'ops.nav.agents', needs: 'fleet.read', screen: (me) => <Agents me={me} /> },
   { path: '/coupons', label: 'ops.nav.coupons', needs: 'coupons.read', screen: (me) => <Coupons me={me} /> },
+  { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
+  { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
+  { path: '/jobs', label: 'ops.nav.jobs', needs: 'jobs.manage', screen: () => <DeadJobs /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];

@@ -118,6 +118,20 @@ export class JobsRepository {
     return r.rowCount === 1;
   }
 
+  /** One dead job (the back office's action reads it under its lock). */
+  async lockDead(id: number) {
+    const { rows } = await this.db.query<DeadJob>(
+      'select id, kind, payload, attempts, last_error, dead_at from jobs where id = $1 and dead_at is not null for update', [id],
+    );
+    return rows[0];
+  }
+
+  /** An operator gives up on a dead job: done without running again (false when it is not dead). */
+  async abandon(id: number, by: string, at: Date) {
+    const r = await this.db.query('update jobs set dead_at = null, done_at = $2, abandoned_at = $2, abandoned_by = $3 where id = $1 and dead_at is not null', [id, at, by]);
+    return r.rowCount === 1;
+  }
+
   /** Retention: finished jobs older than `before` (dead ones are kept until an operator handles them). */
   async sweep(before: Date) {
     const r = await this.db.query('delete from jobs where done_at is not null and done_at < $1', [before]);

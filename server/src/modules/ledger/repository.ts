@@ -295,4 +295,23 @@ export class LedgerRepository {
            or (t.amount <= 0 and t.flag <> 'void_pending')`,
     )).rows;
   }
+
+  /** The agents a user has an account with (the back office's scope of a rider). */
+  async agentsOfUser(userId: string): Promise<string[]> {
+    const { rows } = await this.db.query<{ agent_id: string }>(
+      "select distinct agent_id from ledger_accounts where owner_type = 'user' and owner_id = $1 order by agent_id", [userId],
+    );
+    return rows.map((r) => r.agent_id);
+  }
+
+  /** Balances per currency, agent, owner type and account kind (of these agents; null: every agent). */
+  async balances(agents: string[] | null) {
+    const { rows } = await this.db.query<{ currency: string; agent_id: string; owner_type: string; kind: string; accounts: number; posted: string; pending: string }>(
+      `select currency, agent_id, owner_type, kind, count(*)::int as accounts,
+              sum(credits_posted - debits_posted)::bigint as posted, sum(credits_pending - debits_pending)::bigint as pending
+         from ledger_accounts where ($1::text[] is null or agent_id = any($1))
+        group by currency, agent_id, owner_type, kind order by currency, agent_id, owner_type, kind`, [agents],
+    );
+    return rows;
+  }
 }

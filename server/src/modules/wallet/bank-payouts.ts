@@ -16,7 +16,7 @@
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import type { Logger } from '../cabinets/link.ts';
 import type { LiveService } from '../live/service.ts';
 import { PLATFORM, providerOwner, userOwner, type LedgerService } from '../ledger/service.ts';
@@ -185,8 +185,68 @@ export class BankPayouts {
     return this.settle(withdrawalId, { paid: false, reason: why, actor: who }, ['awaiting_payout']);
   }
 
+  /** The rail an operator's approval pays through: the one it waited on (its balance topped up), else any that pays it. */
+  approvalRail(wd: WithdrawalRow): BankPayoutRail | undefined {
+    return this.d.rails.find((r) => r.id === wd.provider && r.pays(wd.channel_id ?? 'manual', wd.currency)) ?? this.railFor(wd.channel_id ?? 'manual', wd.currency);
+  }
+
+  /**
+   * Inside a unit of work holding the withdrawal's lock (an awaiting payout): pending with its rail's job. 422 when no
+   * rail pays it (the operator records a bank transfer instead). Submit it after the commit (`submitNow`).
+   */
+  async approveLocked(wd: WithdrawalRow, who: string): Promise<void> {
+    const rail = this.approvalRail(wd);
+    if (!rail) throw refused('error.payout.noRail');
+    const now = this.d.clock.now();
+    await this.d.repo.approveBank(wd.id, rail.id, who, now);
+    await this.d.jobs.enqueue(JOB_BANK_PAYOUT, { withdrawalId: wd.id }, now);
+    await this.d.live.publish(Number(wd.user_id), { kind: 'wallet' });
+  }
+
+  /** Submits an approved payout now; the job enqueued with the approval is the safety net if this fails or dies. */
+  async submitNow(withdrawalId: string): Promise<void> {
+    await this.run(withdrawalId).catch((e: unknown) => this.d.log.warn({ err: e, withdrawal: withdrawalId }, 'approved payout submit deferred to job'));
+  }
+
+  /** An operator approves an awaiting payout through its rail (the script's entry; the console's is payout-queue.ts). */
+  async approvePayout(withdrawalId: string, actor: string): Promise<WithdrawalRow> {
+    const who = text(actor, 100);
+    if (!who || who.length > 100) throw badRequest('error.validation.field', { field: 'actor' });
+    await this.d.db.tx(async () => {
+      const wd = await this.d.repo.lockWithdrawal(withdrawalId);
+      if (!wd?.bank) throw notFound('error.notFound');
+      if (operatorTurn(wd, { action: 'approve', who }) === 'open') await this.approveLocked(wd, who);
+    });
+    await this.submitNow(withdrawalId);
+    return (await this.d.repo.withdrawal(withdrawalId))!;
+  }
+
+  /** A bank withdrawal as stored, and locked (inside a unit of work) for a person's action. */
+  find(id: string) {
+    return this.d.repo.withdrawal(id);
+  }
+
+  lock(id: string) {
+    return this.d.repo.lockWithdrawal(id);
+  }
+
   /** The payouts an operator must make, oldest first. */
   awaiting(limit = 100) {
     return this.d.repo.awaitingPayouts(limit);
   }
+}
+
+export type OperatorAction = { action: 'approve'; who: string } | { action: 'record'; who: string; reference: string } | { action: 'reject'; who: string };
+
+/**
+ * Whether a person's action on a locked bank withdrawal goes on (`open`: it awaits payout), was already made by
+ * them (`done`: a retry, answered as it is), or lost to someone or something else (409, naming who settled it).
+ */
+export function operatorTurn(wd: WithdrawalRow, a: OperatorAction): 'open' | 'done' {
+  if (wd.status === 'awaiting_payout') return 'open';
+  const mine = a.action === 'approve' ? wd.approved_by === a.who
+    : a.action === 'record' ? wd.status === 'paid' && wd.settled_by === a.who && wd.bank_reference === a.reference
+      : wd.status === 'rejected' && wd.settled_by === a.who;
+  if (mine) return 'done';
+  throw conflict('error.payout.settled', { by: wd.approved_by ?? wd.settled_by ?? wd.provider ?? '?' });
 }

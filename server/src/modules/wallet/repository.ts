@@ -24,6 +24,9 @@ export interface WithdrawalRow {
   settle_reason: string | null;
   failure_code: string | null;
   settle_transfer_id: string | null;
+  /** Who approved the bank payout through its rail in the back office (payout-queue.ts), and when. */
+  approved_by?: string | null;
+  approved_at?: Date | null;
 }
 
 export interface SavedCardRow {
@@ -74,6 +77,18 @@ export class WalletRepository {
     );
   }
 
+  /**
+   * An awaiting payout a person approved: its rail pays it now (the rail's job follows it to paid or rejected). The
+   * rail's reference is asked again: its submit is idempotent by the withdrawal, so the same payout is named and
+   * funded if it was left waiting (Wise: a transfer left unfunded for a short balance).
+   */
+  async approveBank(id: string, rail: string, approvedBy: string, at: Date) {
+    await this.db.query(
+      `update withdrawals set status = 'pending', provider_ref = null, provider = $2,
+         approved_by = $3, approved_at = $4, updated_at = $4 where id = $1 and status = 'awaiting_payout'`, [id, rail, approvedBy, at],
+    );
+  }
+
   async settleBank(id: string, s: { status: 'paid' | 'rejected'; bankReference: string | null; settledBy: string; reason: string | null; transferId: string; at: Date }) {
     await this.db.query(
       `update withdrawals set status = $2, bank_reference = $3, settled_by = $4, settle_reason = coalesce($5, settle_reason),
@@ -81,6 +96,21 @@ export class WalletRepository {
         where id = $1`,
       [id, s.status, s.bankReference, s.settledBy, s.reason, s.transferId, s.at],
     );
+  }
+
+  /**
+   * A page of bank withdrawals (the back office's queue), oldest first: of a state (null: all), of these agents
+   * (null: every agent), after the keyset cursor (created_at, id).
+   */
+  async bankPage(f: { state: string | null; agents: string[] | null; after?: [string, string]; limit: number }) {
+    const { rows } = await this.db.query<WithdrawalRow>(
+      `select * from withdrawals
+        where bank and ($1::text is null or status = $1) and ($2::text[] is null or agent_id = any($2))
+          and ($3::timestamptz is null or (created_at, id) > ($3, $4))
+        order by created_at, id limit $5`,
+      [f.state, f.agents, f.after?.[0] ?? null, f.after?.[1] ?? null, f.limit],
+    );
+    return rows;
   }
 
   /** Bank payouts awaiting an operator, oldest first. */
