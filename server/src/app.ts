@@ -93,6 +93,8 @@ import { sessionRoutes } from './modules/staff/session-routes.ts';
 import { DEFAULT_SESSION_SETTINGS, StaffSessions, type SessionSettings } from './modules/staff/sessions.ts';
 import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
+import { rentalOpsRoutes } from './modules/rentals/ops-routes.ts';
+import { deskServices } from './modules/rentals/ops-services.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 
 export interface AppDeps {
@@ -302,6 +304,7 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
   const fleet = fleetServices({ db, clock, liveness });
+  const desk = deskServices({ db, clock, jobs, ledger, payments, audit, live });
   app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
@@ -357,6 +360,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
+      rentalOpsRoutes(desk),
     ],
   });
   if (sandboxOn) {

@@ -24,11 +24,12 @@ export function encodeCursor(sortValue: string, id: string): string {
   return Buffer.from(JSON.stringify([sortValue, id])).toString('base64url');
 }
 
-export function decodeCursor(cursor: string | undefined): [string, string] | undefined {
+/** `idPattern`: what a row id of the list looks like (numeric ids unless the list says otherwise). */
+export function decodeCursor(cursor: string | undefined, idPattern = /^\d{1,18}$/): [string, string] | undefined {
   if (!cursor) return undefined;
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && /^\d{1,18}$/.test(v[1])) return [v[0], v[1]];
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && idPattern.test(v[1])) return [v[0], v[1]];
   } catch {
     // fall through
   }

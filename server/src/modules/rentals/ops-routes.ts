@@ -1,0 +1,53 @@
+// The ops API's support desk over rentals: search (paged; CSV streamed), one rental's timeline (ETag: its number of
+// corrections), and a refund (Idempotency-Key, If-Match, a reason). Each route declares its permission; a rental
+// outside the caller's agents and venues is a 404.
+import { Readable } from 'node:stream';
+import type { App } from '../../lib/route.ts';
+import { expectedVersion, sendVersion } from '../../lib/ops-concurrency.ts';
+import { RefundBody, RefundResult, RentalExportQuery, RentalListQuery, RentalPage, RentalParams, RentalTimeline } from '#contract/ops/rentals.ts';
+import { actorOf } from '../../plugins/ops-api.ts';
+import type { RentalsDesk } from './ops-desk.ts';
+import type { RentalRefunds } from './ops-refund.ts';
+
+export function rentalOpsRoutes(o: { desk: RentalsDesk; refunds: RentalRefunds }) {
+  return async (ops: App) => {
+    ops.get('/rentals', { config: { permission: 'orders.read' }, schema: { querystring: RentalListQuery, response: { 200: RentalPage } } }, async (req) =>
+      o.desk.list(req.opsScope, req.query));
+
+    ops.get('/rentals.csv', {
+      config: { permission: 'orders.read' },
+      schema: { description: 'The search as CSV (UTF-8, RFC 4180), streamed page by page: any size.', querystring: RentalExportQuery },
+    }, async (req, reply) => {
+      const stamp = new Date().toISOString().slice(0, 10);
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="rentals-${stamp}.csv"`)
+        .header('Cache-Control', 'no-store')
+        .send(Readable.from(o.desk.csv(req.opsScope, req.query)));
+    });
+
+    ops.get('/rentals/:id', {
+      config: { permission: 'orders.read' },
+      schema: { description: 'The rental, its fee worked out step by step, its money and its timeline; ETag for a correction’s If-Match.', params: RentalParams, response: { 200: RentalTimeline } },
+    }, async (req, reply) => {
+      const t = await o.desk.timeline(req.opsScope, req.params.id);
+      sendVersion(reply, await o.desk.version(req.params.id));
+      return t;
+    });
+
+    ops.post('/rentals/:id/refund', {
+      config: { permission: 'money.correct' },
+      schema: {
+        description: 'Refunds part or all of the fee: to the card the rental was paid with, the rest to the rider’s wallet. Needs Idempotency-Key '
+          + '(a replay answers the same refund; the key with another amount is a 422) and If-Match with the rental’s ETag (409 when someone '
+          + 'corrected it meanwhile). More than what was charged minus what was refunded is a 422.',
+        params: RentalParams, body: RefundBody, response: { 200: RefundResult },
+      },
+    }, async (req) => {
+      const key = req.headers['idempotency-key'];
+      return o.refunds.refund(req.opsScope, actorOf(req, req.body.reason), req.params.id, {
+        amount: req.body.amount, key: Array.isArray(key) ? key[0] : key, version: expectedVersion(req),
+      });
+    });
+  };
+}

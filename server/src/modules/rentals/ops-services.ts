@@ -1,0 +1,29 @@
+// The support desk's services over rentals, composed once (app.ts): the reads of the timeline from each owning
+// module's history repository, and the refunds.
+import type { Db } from '../../db/db.ts';
+import type { JobRunner } from '../../jobs/runner.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AuditService } from '../audit/service.ts';
+import { RidersRepository } from '../auth/riders-repository.ts';
+import { CabinetHistoryRepository } from '../cabinets/history-repository.ts';
+import { LedgerHistoryRepository } from '../ledger/history-repository.ts';
+import type { LedgerService } from '../ledger/service.ts';
+import type { LiveService } from '../live/service.ts';
+import { NotifyHistoryRepository } from '../notify/history-repository.ts';
+import { PaymentsHistoryRepository } from '../payments/history-repository.ts';
+import type { PaymentsService } from '../payments/service.ts';
+import { RentalsDesk } from './ops-desk.ts';
+import { RentalRefunds } from './ops-refund.ts';
+import { RentalsOpsRepository } from './ops-repository.ts';
+
+export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger: LedgerService; payments: PaymentsService; audit: AuditService; live: LiveService }) {
+  const repo = new RentalsOpsRepository(d.db);
+  const ledgerHistory = new LedgerHistoryRepository(d.db);
+  const paymentsHistory = new PaymentsHistoryRepository(d.db);
+  const desk = new RentalsDesk({
+    clock: d.clock, repo, riders: new RidersRepository(d.db), cabinets: new CabinetHistoryRepository(d.db), ledger: ledgerHistory,
+    payments: d.payments, paymentsHistory, notify: new NotifyHistoryRepository(d.db), audit: d.audit,
+  });
+  const refunds = new RentalRefunds({ db: d.db, clock: d.clock, jobs: d.jobs, repo, ledger: d.ledger, ledgerHistory, payments: d.payments, paymentsHistory, audit: d.audit, live: d.live });
+  return { desk, refunds };
+}
