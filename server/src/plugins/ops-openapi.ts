@@ -11,7 +11,7 @@ export interface OpsRouteDoc {
 
 type Json = Record<string, unknown>;
 
-function parameters(schema: unknown, where: 'query' | 'path'): Json[] {
+function parameters(schema: unknown, where: 'query' | 'path' | 'header'): Json[] {
   const props = (schema as { properties?: Record<string, Json> } | undefined)?.properties ?? {};
   const required = new Set((schema as { required?: string[] } | undefined)?.required ?? []);
   return Object.entries(props).map(([name, s]) => ({ name, in: where, required: where === 'path' || required.has(name), schema: s }));
@@ -32,7 +32,7 @@ export function opsOpenApi(routes: OpsRouteDoc[]) {
       (paths[path] ??= {})[method.toLowerCase()] = {
         ...(s.summary ? { summary: s.summary } : {}),
         description: `${s.description ?? ''}${s.description ? '\n\n' : ''}Needs: ${r.access}.`,
-        parameters: [...parameters(s.params, 'path'), ...parameters(s.querystring, 'query')],
+        parameters: [...parameters(s.params, 'path'), ...parameters(s.querystring, 'query'), ...parameters(s.headers, 'header')],
         ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: s.body } } } } : {}),
         responses,
         ...(r.access === 'public' ? { security: [] } : {}),
