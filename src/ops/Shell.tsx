@@ -10,6 +10,7 @@ import { loadSession, opsCall } from './api.ts';
 import { $route } from './route.ts';
 import { Account } from './screens/Account.tsx';
 import { AuditLog } from './screens/AuditLog.tsx';
+import { Rentals } from './screens/Rentals.tsx';
 import { StaffList } from './screens/StaffList.tsx';
 
 interface Entry {
@@ -22,6 +23,7 @@ interface Entry {
 const ENTRIES: Entry[] = [
   { path: '/staff', label: 'ops.nav.staff', needs: 'staff.read', screen: (me) => <StaffList me={me} /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
+  { path: '/rentals', label: 'ops.nav.rentals', needs: 'orders.read', screen: (me) => <Rentals me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];
 

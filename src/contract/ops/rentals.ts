@@ -1,6 +1,7 @@
 // The ops API's support desk over rentals (modules/rentals ops-*): search (paged, CSV export), one timeline per
 // rental with its fee worked out step by step, and corrections (a refund) made with a reason, once per key.
 import { Type, type Static } from 'typebox';
+import type { FeeStep } from '../../core/pricing.ts';
 import { Page, PageQuery, Reason } from './common.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -48,9 +49,9 @@ export const RentalPage = Page(RentalSummary);
 export type RentalPage = Static<typeof RentalPage>;
 
 /** One step of the fee's computation (src/core/pricing.ts explainFee); amounts in minor units. */
-export const FeeStepShape = Type.Object({
+export const FeeStepShape = Type.Unsafe<FeeStep>(Type.Object({
   kind: Type.String({ description: 'elapsed | free | fullDays | units | dailyCap | tier | noTier | depositCeiling | buyOut' }),
-}, { additionalProperties: Type.Integer() });
+}, { additionalProperties: Type.Integer() }));
 
 export const TIMELINE_SOURCES = ['order', 'cabinet', 'payment', 'provider', 'ledger', 'message', 'staff'] as const;
 export type TimelineSource = (typeof TIMELINE_SOURCES)[number];
@@ -72,6 +73,8 @@ export const RentalTimeline = Type.Object({
   /** What the rider was charged for this rental, what was given back, and what may still be refunded. */
   money: Type.Object({ charged: Type.Integer(), refunded: Type.Integer(), refundable: Type.Integer(), currency: Type.String() }),
   entries: Type.Array(TimelineEntry),
+  /** The number of corrections made so far: a correction sends it back as If-Match "v<version>" (also the ETag). */
+  version: Type.Integer(),
 });
 export type RentalTimeline = Static<typeof RentalTimeline>;
 

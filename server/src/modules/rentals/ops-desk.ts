@@ -179,6 +179,7 @@ export class RentalsDesk {
       fee: { steps: fee.steps, total: fee.total, currency: o.currency.trim(), until: endAt.toISOString() },
       money: { ...moneyOf(transfers), currency: o.currency.trim() },
       entries: sorted,
+      version: await this.version(id),
     };
   }
 }

@@ -40,7 +40,7 @@ export function rentalOpsRoutes(o: { desk: RentalsDesk; refunds: RentalRefunds }
       schema: { description: 'The rental, its fee worked out step by step, its money and its timeline; ETag for a correction’s If-Match.', params: RentalParams, response: { 200: RentalTimeline, ...errors(401, 403, 404) } },
     }, async (req, reply) => {
       const t = await o.desk.timeline(req.opsScope, req.params.id);
-      sendVersion(reply, await o.desk.version(req.params.id));
+      sendVersion(reply, t.version);
       return t;
     });
 
