@@ -95,6 +95,7 @@ import { SingleSignOn, type SsoSettings } from './modules/staff/sso.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
 import { rentalOpsRoutes } from './modules/rentals/ops-routes.ts';
 import { deskServices } from './modules/rentals/ops-services.ts';
+import type { DeskSettings } from './modules/rentals/ops-config.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 
 export interface AppDeps {
@@ -155,6 +156,8 @@ export interface AppDeps {
    * set), session lifetimes.
    */
   ops?: { origin?: string; sso?: SsoSettings; sessions?: SessionSettings };
+  /** The support desk (DESK_SUPPORT_REFUND_LIMIT): how much support may refund on their own. */
+  desk?: DeskSettings;
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
@@ -304,7 +307,7 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
   const fleet = fleetServices({ db, clock, liveness });
-  const desk = deskServices({ db, clock, jobs, ledger, payments, audit, live });
+  const desk = deskServices({ db, clock, jobs, ledger, payments, audit, live, settings: deps.desk ?? {} });
   app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's

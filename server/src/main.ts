@@ -16,6 +16,7 @@ import { API_PREFIX } from './lib/route.ts';
 import { externalBroker, startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
 import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
 import { opsSettingsFromEnv } from './modules/staff/config.ts';
+import { deskSettingsFromEnv } from './modules/rentals/ops-config.ts';
 import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
@@ -78,6 +79,7 @@ async function main() {
     appOrigins: cfg.appOrigins,
     signIn: signInSettingsFromEnv(process.env),
     ops: opsSettingsFromEnv(process.env),
+    desk: deskSettingsFromEnv(process.env),
     logger: loggerOptions(process.env.LOG_LEVEL || 'warn'),
     payoutRails: payoutRails.rails,
   });

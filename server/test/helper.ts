@@ -113,6 +113,8 @@ export interface BuildOptions {
   /** Vendor gateways the link runs (cabinets of other families, modules/cabinets/vendors/). */
   gateways?: (d: { connector: MqttConnector; clock: TestClock }) => VendorGateway[];
   a8Registration?: AppDeps['a8Registration'];
+  /** The support desk's settings (its support refund limit). */
+  desk?: AppDeps['desk'];
 }
 
 let image: Promise<Blob> | undefined;
@@ -172,7 +174,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
     rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
     paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, appOrigins: opts.appOrigins, logger: opts.logger,
-    a8Registration: opts.a8Registration });
+    a8Registration: opts.a8Registration, desk: opts.desk });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

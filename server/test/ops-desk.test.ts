@@ -32,7 +32,9 @@ async function settledRental(b: Built, device: string) {
   const popped = await waitFor(async () => ((await detail()).pZujie === 1 ? detail() : null), 'popped');
   b.clock.advance(3 * HOUR);
   await keepSignedIn(b);
-  await b.app.powerly.cabinets.event('PWL-VNO-001', { v: 1, id: uuid(), ts: b.clock.now().toISOString(), type: 'returned', slot: 6, powerbankId: popped.pPowerbankId } as never);
+  // The cabinet's simulator takes it back (its 'returned' event carries the cabinet's own time).
+  await b.fleet!.get('PWL-VNO-001')!.insert(popped.pPowerbankId);
+  await waitFor(async () => (await detail()).pZujie === 3, 'returned');
   await waitFor(async () => {
     await b.app.powerly.jobs.runDue();
     const { rows } = await b.db.query<{ status: string }>(`select status from payments where order_id = $1 and status <> 'declined'`, [orderId]);
@@ -58,17 +60,16 @@ describe('the support desk', () => {
   let b: Built;
   let consoles = new Map<Caller, OpsConsole>();
   let rental: Awaited<ReturnType<typeof settledRental>>;
-  /** A support person who also has the finance role (refunds need money.correct). */
+  /** A support person of agent A (refunds up to the desk's support limit, here €2.50). */
   let desk: OpsConsole;
 
   beforeAll(async () => {
-    b = await build();
+    b = await build({ desk: { supportRefundLimit: { EUR: 250 } } });
     consoles = await callerConsoles(b);
     await b.db.query(`update venues set agent_id = 'agent-a' where id = 'v-vno-gedimino'`);
     rental = await settledRental(b, 'desk-rider-000001');
     await b.db.query(`update users set mobile = '+370 612 34567', email = 'Rider@Example.com' where id = $1`, [rental.userId]);
     const id = await person(b, 'desk@a.example', { agentId: 'agent-a', role: 'support', venueIds: [] });
-    await b.app.powerly.staff.repo.setMembership(id, { agentId: 'agent-a', role: 'finance', venueIds: [] });
     desk = new OpsConsole(b.app);
     const token = 'session-of-desk-0123456789abcdef';
     await b.app.powerly.staff.repo.insertSession({ tokenHash: sha256(token), staffId: id, method: 'passkey', ip: '127.0.0.1', userAgent: 't', at: b.clock.now(), expiresAt: new Date(b.clock.now().getTime() + 3_600_000) });
@@ -185,10 +186,21 @@ describe('the support desk', () => {
     expect(await refundsAtProvider(b, rental.orderId)).toEqual({ refunded: 120, keys: 1 });
   });
 
+  it('support refunds up to the desk\'s limit; finance any amount up to what was charged', async () => {
+    const r = await settledRental(b, 'desk-rider-000006');
+    const over = await refund(desk, r.orderId, 260);
+    expect(over.statusCode).toBe(403);
+    expect(over.json<{ message: string }>().message).toContain('2.5');
+    const res = await refund(consoles.get('financeA')!, r.orderId, 260);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await refundsAtProvider(b, r.orderId)).toEqual({ refunded: 260, keys: 1 });
+    await ledgerBalanced(b.app);
+  });
+
   it('two people refunding the same rental at once: one refund', async () => {
     const r = await settledRental(b, 'desk-rider-000003');
     const other = consoles.get('financeA')!;
-    const [x, y] = await Promise.all([refund(desk, r.orderId, 300), refund(other, r.orderId, 300)]);
+    const [x, y] = await Promise.all([refund(consoles.get('adminA')!, r.orderId, 300), refund(other, r.orderId, 300)]);
     expect([x.statusCode, y.statusCode].sort()).toEqual([200, 409]);
     // The loser reads again: nothing is left to refund.
     expect((await refund(other, r.orderId, 300, { version: 1 })).statusCode).toBe(422);

@@ -16,14 +16,15 @@ export const PERMISSIONS = [
   'fleet.write',
   'orders.read', // rentals and payments
   'money.correct', // refunds, waivers, credits
+  'rentals.refund', // refund part of a rental's fee: support up to the desk's limit, finance (money.correct) any amount
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'rentals.refund'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'rentals.refund'],
   field_technician: ['fleet.read', 'fleet.write'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
   venue_partner: ['fleet.read', 'orders.read'],

@@ -81,7 +81,7 @@ export function RentalDetail({ me, id }: { me: Me; id: string }) {
               <dt>{t('ops.money.refunded')}</dt><dd>{amount(data.money.refunded)}</dd>
               <dt>{t('ops.money.refundable')}</dt><dd>{amount(data.money.refundable)}</dd>
             </dl>
-            {me.permissions.includes('money.correct') && data.money.refundable > 0 && (
+            {me.permissions.includes('rentals.refund') && data.money.refundable > 0 && (
               <RefundForm id={id} version={data.version} currency={cur} refundable={data.money.refundable} onDone={load} />
             )}
           </section>

@@ -10,12 +10,12 @@
 // once after restart); what the card cannot take (no card, a method that cannot refund) goes to the rider's wallet.
 import { toMajor } from '#core/money.ts';
 import { ORDER_STATE } from '#core/orders.ts';
-import type { Scope } from '#core/opsAccess.ts';
+import { inScope, type Scope } from '#core/opsAccess.ts';
 import type { RefundResult } from '#contract/ops/rentals.ts';
 import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { sha256, uuid } from '../../lib/ids.ts';
 import { staleVersion } from '../../lib/ops-concurrency.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
@@ -24,6 +24,7 @@ import { PLATFORM, providerOwner, userOwner, type LedgerService } from '../ledge
 import type { LiveService } from '../live/service.ts';
 import type { PaymentsHistoryRepository } from '../payments/history-repository.ts';
 import type { PaymentsService } from '../payments/service.ts';
+import { supportRefundLimit, type DeskSettings } from './ops-config.ts';
 import { moneyOf, rentalScope } from './ops-desk.ts';
 import type { CorrectionRow, RentalsOpsRepository } from './ops-repository.ts';
 
@@ -42,6 +43,7 @@ export interface RefundDeps {
   paymentsHistory: PaymentsHistoryRepository;
   audit: Pick<AuditService, 'record'>;
   live: Pick<LiveService, 'publish'>;
+  settings: DeskSettings;
 }
 
 export class RentalRefunds {
@@ -55,8 +57,11 @@ export class RentalRefunds {
     });
   }
 
-  /** The refund, once per `key`; `version` is the number of corrections the person saw (If-Match). */
-  async refund(scope: Scope, actor: Actor, orderId: string, input: { amount: number; key: string | undefined; version: number }): Promise<RefundResult> {
+  /**
+   * The refund, once per `key`; `version` is the number of corrections the person saw (If-Match). `finance` is the
+   * caller's money.correct scope: outside it (support), at most the desk's support limit.
+   */
+  async refund(scope: Scope, finance: Scope, actor: Actor, orderId: string, input: { amount: number; key: string | undefined; version: number }): Promise<RefundResult> {
     const key = input.key?.trim();
     if (!key || !KEY.test(key)) throw badRequest('ops.error.idempotencyKey');
     const hash = sha256(JSON.stringify({ kind: 'refund', amount: input.amount }));
@@ -74,6 +79,10 @@ export class RentalRefunds {
       if (!closed) throw conflict('ops.error.rental.open');
       const money = moneyOf(await this.d.ledgerHistory.ofOrder(orderId));
       const currency = o.currency.trim();
+      const limit = supportRefundLimit(this.d.settings, currency);
+      if (!inScope(finance, o.agent_id, o.venue_id) && input.amount > limit) {
+        throw new AppError(403, 'ops.error.refund.supportLimit', { limit: toMajor(limit, currency), currency });
+      }
       if (input.amount > money.refundable) throw refused('ops.error.refund.tooLarge', { refundable: toMajor(money.refundable, currency), currency });
       const { paymentId, room } = await this.cardRoom(o.payment_id, corrections);
       const toCard = Math.min(input.amount, room);

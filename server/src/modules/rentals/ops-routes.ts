@@ -7,7 +7,8 @@ import { expectedVersion, sendVersion } from '../../lib/ops-concurrency.ts';
 import { Type } from 'typebox';
 import { OpsError } from '#contract/ops/common.ts';
 import { RefundBody, RefundResult, RentalExportQuery, RentalListQuery, RentalPage, RentalParams, RentalTimeline } from '#contract/ops/rentals.ts';
-import { actorOf } from '../../plugins/ops-api.ts';
+import { scopeOf } from '#core/opsAccess.ts';
+import { actorOf, staffOf } from '../../plugins/ops-api.ts';
 import type { RentalsDesk } from './ops-desk.ts';
 import type { RentalRefunds } from './ops-refund.ts';
 
@@ -45,16 +46,18 @@ export function rentalOpsRoutes(o: { desk: RentalsDesk; refunds: RentalRefunds }
     });
 
     ops.post('/rentals/:id/refund', {
-      config: { permission: 'money.correct' },
+      config: { permission: 'rentals.refund' },
       schema: {
         description: 'Refunds part or all of the fee: to the card the rental was paid with, the rest to the rider’s wallet. Needs Idempotency-Key '
           + '(a replay answers the same refund; the key with another amount is a 422) and If-Match with the rental’s ETag (409 when someone '
-          + 'corrected it meanwhile). More than what was charged minus what was refunded is a 422.',
+          + 'corrected it meanwhile). More than what was charged minus what was refunded is a 422. Without money.correct for the '
+          + 'rental (support), more than the desk’s support limit (DESK_SUPPORT_REFUND_LIMIT) is a 403.',
         headers: CorrectionHeaders, params: RentalParams, body: RefundBody, response: { 200: RefundResult, ...errors(400, 401, 403, 404, 409, 422, 428) },
       },
     }, async (req) => {
       const key = req.headers['idempotency-key'];
-      return o.refunds.refund(req.opsScope, actorOf(req, req.body.reason), req.params.id, {
+      const finance = scopeOf(staffOf(req).memberships, 'money.correct');
+      return o.refunds.refund(req.opsScope, finance, actorOf(req, req.body.reason), req.params.id, {
         amount: req.body.amount, key: Array.isArray(key) ? key[0] : key, version: expectedVersion(req),
       });
     });

@@ -12,11 +12,12 @@ import type { LiveService } from '../live/service.ts';
 import { NotifyHistoryRepository } from '../notify/history-repository.ts';
 import { PaymentsHistoryRepository } from '../payments/history-repository.ts';
 import type { PaymentsService } from '../payments/service.ts';
+import type { DeskSettings } from './ops-config.ts';
 import { RentalsDesk } from './ops-desk.ts';
 import { RentalRefunds } from './ops-refund.ts';
 import { RentalsOpsRepository } from './ops-repository.ts';
 
-export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger: LedgerService; payments: PaymentsService; audit: AuditService; live: LiveService }) {
+export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger: LedgerService; payments: PaymentsService; audit: AuditService; live: LiveService; settings: DeskSettings }) {
   const repo = new RentalsOpsRepository(d.db);
   const ledgerHistory = new LedgerHistoryRepository(d.db);
   const paymentsHistory = new PaymentsHistoryRepository(d.db);
@@ -24,6 +25,6 @@ export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger:
     clock: d.clock, repo, riders: new RidersRepository(d.db), cabinets: new CabinetHistoryRepository(d.db), ledger: ledgerHistory,
     payments: d.payments, paymentsHistory, notify: new NotifyHistoryRepository(d.db), audit: d.audit,
   });
-  const refunds = new RentalRefunds({ db: d.db, clock: d.clock, jobs: d.jobs, repo, ledger: d.ledger, ledgerHistory, payments: d.payments, paymentsHistory, audit: d.audit, live: d.live });
+  const refunds = new RentalRefunds({ db: d.db, clock: d.clock, jobs: d.jobs, repo, ledger: d.ledger, ledgerHistory, payments: d.payments, paymentsHistory, audit: d.audit, live: d.live, settings: d.settings });
   return { desk, refunds };
 }
