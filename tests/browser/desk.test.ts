@@ -8,7 +8,7 @@ import { sha256 } from '../../server/src/lib/ids.ts';
 import { waitFor } from '../../server/test/helper.ts';
 import { axeViolations } from './axe.ts';
 import { launchChromium, phonePage } from './chromium.ts';
-import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
+import { continueToCabinetHome, payWithCard, startProduct, type RunningProduct } from './product.ts';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -28,10 +28,7 @@ async function riderRents(page: Page) {
   await page.goto(`${product.base}/#/?qrcode=PWL-VNO-001`);
   await continueToCabinetHome(page);
   await page.getByRole('button', { name: /^Hold / }).click();
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
-  await page.getByLabel('CVC').fill('123');
-  await page.getByRole('button', { name: /^Authorize/ }).click();
+  await payWithCard(page);
   const out = page.getByRole('status').filter({ hasText: 'Your power bank is out!' });
   await out.waitFor();
   return (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;

@@ -1,15 +1,16 @@
 // Rentals: the support desk's search (order id, rider phone / e-mail / id, card, power bank, cabinet, venue, state,
 // dates), pages by cursor, the CSV export of the same search; a rental opens its timeline (#/rentals?id=…).
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useState } from 'react';
-import type { RentalPage, RentalSummary } from '../../contract/ops/rentals.ts';
+import { useState } from 'react';
+import type { RentalSummary } from '../../contract/ops/rentals.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { toMajor } from '../../core/money.ts';
 import { ORDER_STATE } from '../../core/orders.ts';
 import { useT } from '../../i18n/index.ts';
 import { dateTime, money } from '../../ui/format.ts';
 import { $activeLang } from '../../i18n/index.ts';
-import { OPS_API, opsCall, withQuery } from '../api.ts';
+import { OPS_API, withQuery } from '../api.ts';
+import { useCursorList } from '../useCursorList.ts';
 import { $route } from '../route.ts';
 import { Problem } from './Problem.tsx';
 import { RentalDetail } from './RentalDetail.tsx';
@@ -30,24 +31,8 @@ function RentalSearch() {
   const lang = useStore($activeLang);
   const [draft, setDraft] = useState(EMPTY);
   const [filter, setFilter] = useState(EMPTY);
-  const [rows, setRows] = useState<RentalSummary[]>([]);
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const [loaded, setLoaded] = useState(false);
   const query = { ...filter, from: iso(filter.from), to: iso(filter.to) };
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<RentalPage>('GET', withQuery('/rentals', { ...query, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-      setError(undefined);
-      setLoaded(true);
-    } catch (e) {
-      setError(e);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the query is made from `filter`
-  }, [filter]);
-  useEffect(() => void load(), [load]);
+  const { rows, next, error, loaded, more } = useCursorList<RentalSummary>('/rentals', query);
   const set = (k: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value });
   return (
     <>
@@ -91,7 +76,7 @@ function RentalSearch() {
         </table>
       </div>
       {loaded && !rows.length && <p role="status">{t('ops.rentals.none')}</p>}
-      {next && <button type="button" onClick={() => void load(next)}>{t('ops.list.more')}</button>}
+      {next && <button type="button" onClick={() => void more()}>{t('ops.list.more')}</button>}
       <Problem error={error} />
     </>
   );
