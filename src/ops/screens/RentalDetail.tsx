@@ -5,13 +5,16 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RefundResult, RentalTimeline } from '../../contract/ops/rentals.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { parseDecimal, toDecimalText, toMajor } from '../../core/money.ts';
+import { ORDER_STATE } from '../../core/orders.ts';
 import { $activeLang, useT, type T } from '../../i18n/index.ts';
 import { dateTime, money } from '../../ui/format.ts';
 import { opsCall } from '../api.ts';
 import { Problem } from './Problem.tsx';
-import { STATE_NAMES } from './Rentals.tsx';
 
 type Step = RentalTimeline['fee']['steps'][number];
+
+/** Order state number → its name (the console's strings ops.rentals.states.<name>). */
+export const STATE_NAMES = Object.fromEntries(Object.entries(ORDER_STATE).map(([name, n]) => [n, name])) as Record<number, string>;
 
 /** A count of minutes or days in the operator's language (Intl: its own plural forms). */
 const units = (lang: string, n: number, unit: 'minute' | 'day') => new Intl.NumberFormat(lang, { style: 'unit', unit, unitDisplay: 'long' }).format(n);

@@ -5,7 +5,6 @@ import { useState } from 'react';
 import type { RentalSummary } from '../../contract/ops/rentals.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { toMajor } from '../../core/money.ts';
-import { ORDER_STATE } from '../../core/orders.ts';
 import { useT } from '../../i18n/index.ts';
 import { dateTime, money } from '../../ui/format.ts';
 import { $activeLang } from '../../i18n/index.ts';
@@ -13,11 +12,10 @@ import { OPS_API, withQuery } from '../api.ts';
 import { useCursorList } from '../useCursorList.ts';
 import { $route } from '../route.ts';
 import { Problem } from './Problem.tsx';
-import { RentalDetail } from './RentalDetail.tsx';
+import { RentalDetail, STATE_NAMES } from './RentalDetail.tsx';
 
 const EMPTY = { q: '', cardLast4: '', powerbankId: '', cabinetId: '', venueId: '', state: '', from: '', to: '' };
 const iso = (local: string) => (local ? new Date(local).toISOString() : undefined);
-export const STATE_NAMES = Object.fromEntries(Object.entries(ORDER_STATE).map(([name, n]) => [n, name])) as Record<number, string>;
 
 export function Rentals({ me }: { me: Me }) {
   const route = useStore($route);
