@@ -1,5 +1,6 @@
 // What buildApp is given (the process's configuration and adapters), and what SANDBOX=off still lacks.
 import type { MediaStore } from './modules/media/store.ts';
+import type { DeskSettings } from './modules/rentals/ops-config.ts';
 import type { FastifyServerOptions } from 'fastify';
 import type { Db } from './db/db.ts';
 import type { Clock } from './lib/clock.ts';
@@ -75,6 +76,8 @@ export interface AppDeps {
   ops?: { origin?: string; sso?: SsoSettings; sessions?: SessionSettings };
   /** Where uploaded images live (modules/media): MEDIA_S3_* an S3-compatible store, else the folder MEDIA_DIR (default data/media). */
   media?: MediaStore;
+  /** The support desk's settings (DESK_SUPPORT_REFUND_LIMIT: what support may refund of one rental). */
+  desk?: DeskSettings;
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */

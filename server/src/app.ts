@@ -106,6 +106,8 @@ import { checkLedger } from './modules/wallet/reconcile.ts';
 import { blockedRiderGuard, RiderBlocks } from './modules/auth/rider-blocks.ts';
 import { RiderBlocksRepository } from './modules/auth/blocks-repository.ts';
 import { PayoutQueue } from './modules/wallet/payout-queue.ts';
+import { rentalOpsRoutes } from './modules/rentals/ops-routes.ts';
+import { deskServices } from './desk.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 import { CouponsRepository } from './modules/coupons/repository.ts';
 import { CouponsService } from './modules/coupons/service.ts';
@@ -252,6 +254,7 @@ export async function buildApp(deps: AppDeps) {
   const fleetLive = new FleetLive(db, () => liveRepo.schema());
   const cabinetOps = new CabinetOpsService({ db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: deps.link, liveness, audit, agentExists: async (id) => (await embed.agent(id)) != null });
   const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: mifi, audit });
+  const desk = deskServices({ db, clock, jobs, ledger, payments, audit, live, settings: deps.desk ?? {} });
   app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
@@ -318,6 +321,7 @@ export async function buildApp(deps: AppDeps) {
       deadJobOpsRoutes({ db, deadJobs: fleet.deadJobs, audit }),
       riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
       withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: wallet.withdrawals.bank, audit }) }),
+      rentalOpsRoutes(desk),
     ],
   });
   if (sandboxOn) {

@@ -17,6 +17,7 @@ import { externalBroker, startEmbeddedBroker, type EmbeddedBroker } from './mqtt
 import { signInSettingsFromEnv } from './modules/auth/signin-config.ts';
 import { opsSettingsFromEnv } from './modules/staff/config.ts';
 import { mediaStoreFromEnv } from './modules/media/s3.ts';
+import { deskSettingsFromEnv } from './modules/rentals/ops-config.ts';
 import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
@@ -80,6 +81,7 @@ async function main() {
     signIn: signInSettingsFromEnv(process.env),
     ops: opsSettingsFromEnv(process.env),
     media: mediaStoreFromEnv(process.env),
+    desk: deskSettingsFromEnv(process.env),
     logger: loggerOptions(process.env.LOG_LEVEL || 'warn'),
     payoutRails: payoutRails.rails,
   });

@@ -50,7 +50,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/auth': ['users', 'sessions', 'user_identities', 'captchas', 'otp_sends', 'otp_codes', 'sms_outbox', 'user_more'],
   'modules/venues': ['venues', 'price_plans'],
   'modules/cabinets': ['cabinets', 'powerbanks', 'cabinet_events', 'cabinet_commands', 'cabinet_credentials', 'cabinet_rejects'],
-  'modules/rentals': ['orders'],
+  'modules/rentals': ['orders', 'rental_corrections'],
   'modules/ledger': ['ledger_accounts', 'ledger_transfers'],
   'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups'],
   'modules/payments': [
@@ -180,19 +180,20 @@ const MAX_LINES = 400;
 /** What each module makes public to the others: its service and the shared shapes listed (paths inside the module). */
 const PUBLIC: Record<string, readonly string[]> = {
   audit: ['service.ts'],
-  auth: ['service.ts'],
-  cabinets: ['service.ts', 'protocol.ts', 'link.ts', 'liveness.ts'],
+  // Read models of the support desk (a rider's search fields, an order's history in each owning module).
+  auth: ['service.ts', 'riders-repository.ts'],
+  cabinets: ['service.ts', 'protocol.ts', 'link.ts', 'liveness.ts', 'history-repository.ts'],
   content: ['service.ts'],
   coupons: ['service.ts'],
   embed: ['service.ts'],
-  ledger: ['service.ts'],
+  ledger: ['service.ts', 'history-repository.ts'],
   live: ['service.ts'],
   // Infrastructure: the storage adapter of uploaded files and the image checks (no tables, no service).
   media: ['store.ts', 'images.ts'],
   mifi: ['service.ts'],
   notify: ['service.ts', 'mailer.ts'],
   // The charge lifecycle's parts every paying flow uses: the provider interface, the purposes, compensation, payouts.
-  payments: ['service.ts', 'provider.ts', 'purposes.ts', 'compensation.ts', 'payouts/rail.ts'],
+  payments: ['service.ts', 'provider.ts', 'purposes.ts', 'compensation.ts', 'payouts/rail.ts', 'history-repository.ts'],
   rentals: ['service.ts', 'order-state.ts'],
   staff: ['service.ts'],
   venues: ['service.ts'],

@@ -119,6 +119,8 @@ export interface BuildOptions {
   media?: AppDeps['media'];
   /** Real bank payout adapters (e.g. Wise against a local fake); the sandbox rail comes after them. */
   payoutRails?: AppDeps['payoutRails'];
+  /** The support desk's settings (its support refund limit). */
+  desk?: AppDeps['desk'];
 }
 
 let image: Promise<Blob> | undefined;
@@ -178,7 +180,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
     rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
     paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, appOrigins: opts.appOrigins, logger: opts.logger,
-    a8Registration: opts.a8Registration, media: opts.media, payoutRails: opts.payoutRails,
+    a8Registration: opts.a8Registration, media: opts.media, payoutRails: opts.payoutRails, desk: opts.desk,
     ...(opts.production ? { ...opts.production, sandboxMode: 'off' as const } : {}) });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();

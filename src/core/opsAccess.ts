@@ -26,14 +26,15 @@ export const PERMISSIONS = [
   'riders.block', // block and unblock a rider
   'jobs.manage', // dead jobs: retry, abandon (platform-wide)
   'money.read', // balances per currency and account kind, the ledger check
+  'rentals.refund', // refund part of a rental's fee: support up to the desk's limit, finance (money.correct) any amount
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read', 'rentals.refund'],
   field_technician: ['fleet.read', 'fleet.write', 'cabinets.command'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read'],
   venue_partner: ['fleet.read', 'orders.read'],

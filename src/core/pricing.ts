@@ -148,3 +148,56 @@ export function sliderMaxMinutes(plan: PricePlan): number {
   const days = plan.overtimeDays > 0 ? plan.overtimeDays : DEFAULT_PLAN.overtimeDays;
   return 2 * days * 24 * 30;
 }
+
+// ---- the fee worked out step by step (the back office's rental timeline) --------------------------------------
+
+/** One step of a fee's computation; every amount is minor units of the plan's currency. */
+export type FeeStep =
+  | { kind: 'elapsed'; minutes: number }
+  | { kind: 'free'; freeMinutes: number }
+  | { kind: 'fullDays'; days: number; dailyCap: number; amount: number }
+  | { kind: 'units'; minutes: number; units: number; unitMinutes: number; unitPrice: number; amount: number }
+  | { kind: 'dailyCap'; dailyCap: number; amount: number }
+  | { kind: 'tier'; startMinute: number; endMinute: number; amount: number }
+  | { kind: 'noTier'; overtimeAmount: number }
+  | { kind: 'depositCeiling'; deposit: number; amount: number }
+  | { kind: 'buyOut'; buyOutFee: number; amount: number };
+
+/**
+ * rentalFee (and, past the overtime period, the buy-out ceiling) as the steps that reach it, for a person to read:
+ * the minutes billed, the free period, the full days at the daily cap, the units of the last day (capped), the
+ * tier row, the deposit ceiling. `total` is always what rentalFee charges (min with buyOutFee when `overtime`).
+ */
+export function explainFee(plan: PricePlan, elapsedMs: number, opts: { overtime?: boolean } = {}): { steps: FeeStep[]; total: number } {
+  const minutes = billedMinutes(elapsedMs);
+  const steps: FeeStep[] = [{ kind: 'elapsed', minutes }];
+  let rent = 0;
+  if (minutes <= plan.freeMinutes || minutes <= 0) {
+    steps.push({ kind: 'free', freeMinutes: plan.freeMinutes });
+  } else if (plan.kind === 'tiered') {
+    const row = plan.tiers.find((t) => t.startMinute < minutes && minutes <= t.endMinute);
+    rent = row ? row.totalFee : plan.overtimeAmount;
+    steps.push(row ? { kind: 'tier', startMinute: row.startMinute, endMinute: row.endMinute, amount: row.totalFee } : { kind: 'noTier', overtimeAmount: plan.overtimeAmount });
+  } else {
+    const capped = plan.dailyCap > 0;
+    const fullDays = capped ? Math.floor(minutes / DAY_MINUTES) : 0;
+    const rest = minutes - fullDays * DAY_MINUTES;
+    if (fullDays > 0) steps.push({ kind: 'fullDays', days: fullDays, dailyCap: plan.dailyCap, amount: fullDays * plan.dailyCap });
+    const units = Math.ceil(rest / plan.unitMinutes);
+    const unitAmount = units * plan.unitPrice;
+    steps.push({ kind: 'units', minutes: rest, units, unitMinutes: plan.unitMinutes, unitPrice: plan.unitPrice, amount: unitAmount });
+    const lastDay = capped ? Math.min(plan.dailyCap, unitAmount) : unitAmount;
+    if (lastDay < unitAmount) steps.push({ kind: 'dailyCap', dailyCap: plan.dailyCap, amount: lastDay });
+    rent = fullDays * plan.dailyCap + lastDay;
+  }
+  let total = rent;
+  if (plan.deposit > 0 && rent > plan.deposit) {
+    total = plan.deposit;
+    steps.push({ kind: 'depositCeiling', deposit: plan.deposit, amount: total });
+  }
+  if (opts.overtime && total > buyOutFee(plan)) {
+    total = buyOutFee(plan);
+    steps.push({ kind: 'buyOut', buyOutFee: total, amount: total });
+  }
+  return { steps, total };
+}

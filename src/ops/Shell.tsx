@@ -13,6 +13,7 @@ import { AuditLog } from './screens/AuditLog.tsx';
 import { Cabinets } from './screens/Cabinets.tsx';
 import { WifiLine } from './screens/WifiLine.tsx';
 import { Coupons } from './screens/Coupons.tsx';
+import { Rentals } from './screens/Rentals.tsx';
 import { StaffList } from './screens/StaffList.tsx';
 import { Agents } from './screens/fleet/Agents.tsx';
 import { Plans } from './screens/fleet/Plans.tsx';
@@ -36,6 +37,7 @@ const ENTRIES: Entry[] = [
   { path: '/wifi', label: 'ops.nav.wifi', needs: 'fleet.read', screen: (me) => <WifiLine me={me} /> },
   { path: '/agents', label: 'ops.nav.agents', needs: 'fleet.read', screen: (me) => <Agents me={me} /> },
   { path: '/coupons', label: 'ops.nav.coupons', needs: 'coupons.read', screen: (me) => <Coupons me={me} /> },
+  { path: '/rentals', label: 'ops.nav.rentals', needs: 'orders.read', screen: (me) => <Rentals me={me} /> },
   { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
   { path: '/jobs', label: 'ops.nav.jobs', needs: 'jobs.manage', screen: () => <DeadJobs /> },

@@ -38,6 +38,14 @@ export async function continueToCabinetHome(page: Page | Frame, venue?: string):
   await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/home');
 }
 
+/** The sandbox card form: a card number (the test card decides the outcome), any expiry and CVC, then Authorize. */
+export async function payWithCard(page: Page | Frame, number = '4242 4242 4242 4242'): Promise<void> {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry date (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Authorize/ }).click();
+}
+
 /**
  * One product and one Chromium for a test file, started before its tests and closed after them.
  * `newPage()` opens a phone-sized page.

@@ -1,9 +1,10 @@
 // The audit log: filters, pages by cursor, and the CSV export of the same filter (finance, admins, owners).
-import { useCallback, useEffect, useState } from 'react';
-import type { AuditEntry, AuditPage } from '../../contract/ops/audit.ts';
+import { useState } from 'react';
+import type { AuditEntry } from '../../contract/ops/audit.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
-import { OPS_API, opsCall, withQuery } from '../api.ts';
+import { OPS_API, withQuery } from '../api.ts';
+import { useCursorList } from '../useCursorList.ts';
 import { Problem } from './Problem.tsx';
 
 const EMPTY = { entity: '', entityId: '', action: '', from: '', to: '' };
@@ -13,22 +14,8 @@ export function AuditLog({ me }: { me: Me }) {
   const t = useT();
   const [draft, setDraft] = useState(EMPTY);
   const [filter, setFilter] = useState(EMPTY);
-  const [rows, setRows] = useState<AuditEntry[]>([]);
-  const [next, setNext] = useState<string>();
-  const [error, setError] = useState<unknown>();
   const query = { entity: filter.entity, entityId: filter.entityId, action: filter.action, from: iso(filter.from), to: iso(filter.to) };
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<AuditPage>('GET', withQuery('/audit', { ...query, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-      setError(undefined);
-    } catch (e) {
-      setError(e);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the query is made from `filter`
-  }, [filter]);
-  useEffect(() => void load(), [load]);
+  const { rows, next, error, more } = useCursorList<AuditEntry>('/audit', query);
   const set = (k: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value });
   return (
     <>
@@ -67,7 +54,7 @@ export function AuditLog({ me }: { me: Me }) {
         </tbody>
       </table>
       {!rows.length && <p>{t('ops.list.empty')}</p>}
-      {next && <button type="button" onClick={() => void load(next)}>{t('ops.list.more')}</button>}
+      {next && <button type="button" onClick={() => void more()}>{t('ops.list.more')}</button>}
       <Problem error={error} />
     </>
   );
