@@ -47,6 +47,8 @@ import mifiRoutes from './modules/mifi/routes.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import { MifiService } from './modules/mifi/service.ts';
 import { RentalsService } from './modules/rentals/service.ts';
+import { PartnersRepository } from './modules/partners/repository.ts';
+import { PartnersService } from './modules/partners/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices, type Fleet } from './fleet.ts';
@@ -236,8 +238,9 @@ export async function buildApp(deps: AppDeps) {
     agentOrigins: async (id) => (await embed.agent(id))?.origins ?? [],
   });
   const rentalsRepo = new RentalsRepository(db);
+  const partners = new PartnersService({ db, clock, repo: new PartnersRepository(db), ledger });
   const rentals = new RentalsService({
-    db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
+    db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, partners,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live,
@@ -302,7 +305,7 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
   const fleet = fleetServices({ db, clock, liveness });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -411,6 +414,8 @@ declare module 'fastify' {
       wallet: WalletService;
       payments: PaymentsService;
       rentals: RentalsService;
+      /** Partners' revenue share, rules and statements. */
+      partners: PartnersService;
       cabinets: CabinetsService;
       /** The scan's reads kept in this process (hits, misses). */
       scanCache: ScanCache;

@@ -48,6 +48,8 @@ export interface RentalsDeps {
   ejectGraceMs: number;
   /** Tells the user's open screens that an order changed (delivered when the unit of work commits). */
   live: Pick<LiveService, 'publish'>;
+  /** Partners' revenue share (modules/partners): told, in the same unit of work, when a rental's rent moves on the ledger. */
+  partners: { rentLedgerChanged(orderId: string): Promise<void> };
 }
 
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
@@ -561,6 +563,7 @@ export class RentalsService {
           const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
           await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
         }
+        await this.d.partners.rentLedgerChanged(order.id);
       }
       return;
     }
@@ -620,6 +623,7 @@ export class RentalsService {
       await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fromHold, orderId: order.id, userId: order.user_id }, now);
       if (fee > fromHold) await this.d.jobs.enqueue(JOB_CHARGE_EXTRA, { orderId: order.id, amount: fee - fromHold }, now);
     }
+    await this.d.partners.rentLedgerChanged(order.id);
   }
 
   // ---- card holds: expiry and off-session charges (docs/payments.md) ------------------------------------------
@@ -722,6 +726,7 @@ export class RentalsService {
         const clearing = await w.account(providerOwner(provider!.id), 'clearing', order.currency);
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
         await w.transfer({ debit: clearing, credit: revenue, amount, code: 'rent', orderId, at: this.d.clock.now() });
+        await this.d.partners.rentLedgerChanged(orderId);
         return;
       }
       if (result.ok && result.status === 'requires_action' && provider) await provider.void(result.ref).catch(() => undefined);
@@ -805,6 +810,7 @@ export class RentalsService {
         const clearing = await w.account(providerOwner(provider.id), 'clearing', t.currency);
         const revenue = await w.account(PLATFORM, 'revenue', t.currency);
         await w.transfer({ debit: clearing, credit: revenue, amount: t.amount, code: 'rent', orderId: t.orderId, at: this.d.clock.now() });
+        await this.d.partners.rentLedgerChanged(t.orderId);
         await commitIdempotencyKey(t.orderId); // the request's key completes with the payment, in this transaction
       });
     } catch (err) {
