@@ -49,6 +49,8 @@ import { MifiService } from './modules/mifi/service.ts';
 import { RentalsService } from './modules/rentals/service.ts';
 import { PartnersRepository } from './modules/partners/repository.ts';
 import { PartnersService } from './modules/partners/service.ts';
+import { partnersAdmin } from './modules/partners/wiring.ts';
+import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices, type Fleet } from './fleet.ts';
@@ -360,6 +362,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
+      partnersOpsRoutes({ admin: partnersAdmin(db, clock, partners, ledger, audit) }),
     ],
   });
   if (sandboxOn) {

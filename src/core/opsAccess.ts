@@ -16,17 +16,19 @@ export const PERMISSIONS = [
   'fleet.write',
   'orders.read', // rentals and payments
   'money.correct', // refunds, waivers, credits
+  'partners.read', // revenue share rules, statements, earnings
+  'partners.write', // share rules, tax and provider fee rates, issuing statements
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'partners.read'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'partners.read', 'partners.write'],
   field_technician: ['fleet.read', 'fleet.write'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read'],
-  venue_partner: ['fleet.read', 'orders.read'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'partners.read'],
+  venue_partner: ['fleet.read', 'orders.read', 'partners.read'],
 };
 
 export function roleAllows(role: StaffRole, permission: Permission): boolean {

@@ -1,6 +1,11 @@
 // Partners' test fixtures: an agent running the Vilnius and Lisbon venues in Lithuania, share rules for venues and
 // the agent, a tax rate and the sandbox provider's fee (what an operator sets through the ops API).
+import type { Membership } from '#core/opsAccess.ts';
+import { sha256 } from '../../src/lib/ids.ts';
+import { csrfOfSession } from '../../src/plugins/ops-api.ts';
 import type { Built } from '../helper.ts';
+import { person } from '../ops/callers.ts';
+import { OpsConsole } from '../ops/console.ts';
 
 export const EFFECTIVE = new Date('2026-01-01T00:00:00Z');
 export const RATES = { ltTaxBps: 2100, usTaxBps: 0, sandboxFeeBps: 290, vnoBps: 1500, lisBps: 500, nycBps: 2000, agentBps: 1000 };
@@ -18,4 +23,17 @@ export async function partnersFixture(b: Built) {
   await rule('venue', 'v-lis-timeout', 'EUR', RATES.lisBps);
   await rule('venue', 'v-nyc-gct', 'USD', RATES.nycBps);
   await rule('agent', 'agt-baltic', 'EUR', RATES.agentBps, 10000);
+}
+
+/** A console signed in as a new staff member with one membership, its session valid for a year of test time. */
+export async function signedIn(b: Built, email: string, m: Membership): Promise<OpsConsole> {
+  const c = new OpsConsole(b.app);
+  const id = await person(b, email, m);
+  const token = `session-of-${email}-0123456789abcdef`;
+  await b.app.powerly.staff.repo.insertSession({
+    tokenHash: sha256(token), staffId: id, method: 'passkey', ip: '127.0.0.1', userAgent: 't', at: b.clock.now(), expiresAt: new Date(b.clock.now().getTime() + 365 * 86_400_000),
+  });
+  c.jar.set('ops_session', token);
+  c.csrf = csrfOfSession(token);
+  return c;
 }

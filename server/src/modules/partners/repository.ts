@@ -143,6 +143,34 @@ export class PartnersRepository {
 
   // ---- a rental's share -------------------------------------------------------------------------------------
 
+  /** Locks the order's row for the caller's unit of work (two changes of one rental are serialised). */
+  async lockOrder(orderId: string) {
+    await this.db.query('select 1 from orders where id = $1 for update', [orderId]);
+  }
+
+  /** The partner's agent (a venue's, or the agent itself) when the partner exists. */
+  async partnerAgent(type: PartnerType, id: string): Promise<{ agentId: string | null } | undefined> {
+    const { rows } = type === 'agent'
+      ? await this.db.query<{ agent_id: string }>('select id as agent_id from agents where id = $1', [id])
+      : await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [id]);
+    return rows[0] && { agentId: rows[0].agent_id };
+  }
+
+  /** Per partner account (of these agents; null: all): its balance, its rentals and what no statement reported. */
+  async earnings(account: string, agents: string[] | null) {
+    const { rows } = await this.db.query<{ owner_id: string; agent_id: string; currency: string; balance: string; rentals: number; unreported: string }>(
+      `select a.owner_id, a.agent_id, a.currency, (a.credits_posted - a.debits_posted)::bigint as balance,
+              (select count(distinct m.order_id)::int from partner_share_moves m
+                where m.partner_type || ':' || m.partner_id = a.owner_id and m.currency = a.currency and m.order_id is not null) as rentals,
+              (select coalesce(sum(m.amount), 0)::bigint from partner_share_moves m
+                where m.partner_type || ':' || m.partner_id = a.owner_id and m.currency = a.currency and m.statement_id is null) as unreported
+         from ledger_accounts a where a.owner_type = 'partner' and a.kind = $1 and ($2::text[] is null or a.agent_id = any($2::text[]))
+        order by a.owner_id, a.currency`,
+      [account, agents],
+    );
+    return rows.map((r) => ({ ...r, balance: Number(r.balance), rentals: Number(r.rentals), unreported: Number(r.unreported) }));
+  }
+
   /** The order as the share needs it: venue, agent, country, currency, the provider of its payment. */
   async orderContext(orderId: string) {
     const { rows } = await this.db.query<{ id: string; venue_id: string; agent_id: string | null; country: string | null; currency: string; provider: string | null; settled: boolean }>(

@@ -41,7 +41,7 @@ export class PartnersService {
   rentLedgerChanged(orderId: string): Promise<void> {
     return this.atomic(async () => {
       // Under the order's lock: two changes of one rental never post the same difference twice.
-      await this.d.db.query('select 1 from orders where id = $1 for update', [orderId]);
+      await this.d.repo.lockOrder(orderId);
       const ctx = await this.d.repo.orderContext(orderId);
       if (!ctx) return;
       const now = this.d.clock.now();
