@@ -51,6 +51,10 @@ import { PartnersRepository } from './modules/partners/repository.ts';
 import { PartnersService } from './modules/partners/service.ts';
 import { partnersAdmin } from './modules/partners/wiring.ts';
 import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
+import { AlertsRepository } from './modules/alerts/repository.ts';
+import { AlertsService } from './modules/alerts/service.ts';
+import { AlertsAdmin } from './modules/alerts/admin.ts';
+import { alertsOpsRoutes } from './modules/alerts/ops-routes.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices, type Fleet } from './fleet.ts';
@@ -268,6 +272,8 @@ export async function buildApp(deps: AppDeps) {
   const issuer = await SandboxIssuer.create(clock);
   const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
   const signInRepo = new SignInRepository(db);
+  const alertsRepo = new AlertsRepository(db);
+  const alerts = new AlertsService({ db, clock, repo: alertsRepo, jobs, liveness, mailer, sms: signInAd.sms });
   const signIn = new SignInService(
     { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
     (err) => log.warn({ err }, 'sms gateway failed'),
@@ -307,7 +313,7 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
   const fleet = fleetServices({ db, clock, liveness });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, alerts, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -363,6 +369,7 @@ export async function buildApp(deps: AppDeps) {
       staffOpsRoutes({ staff, origin: opsOrigin }),
       auditOpsRoutes({ audit }),
       partnersOpsRoutes({ admin: partnersAdmin(db, clock, partners, ledger, audit) }),
+      alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: alertsRepo, alerts, audit }) }),
     ],
   });
   if (sandboxOn) {
@@ -388,6 +395,7 @@ export async function buildApp(deps: AppDeps) {
     await deps.link.start(cabinets);
     if (deps.jobPollMs) {
       await retention.schedule();
+      await alerts.schedule();
       jobs.start(deps.jobPollMs);
       // The cabinet inbox: events left pending by a failure or by a process that died (docs/cabinet-protocol.md).
       cabinets.startInbox(Math.max(1000, deps.jobPollMs));
@@ -419,6 +427,8 @@ declare module 'fastify' {
       rentals: RentalsService;
       /** Partners' revenue share, rules and statements. */
       partners: PartnersService;
+      /** Alert rules, alerts and their deliveries. */
+      alerts: AlertsService;
       cabinets: CabinetsService;
       /** The scan's reads kept in this process (hits, misses). */
       scanCache: ScanCache;

@@ -18,16 +18,18 @@ export const PERMISSIONS = [
   'money.correct', // refunds, waivers, credits
   'partners.read', // revenue share rules, statements, earnings
   'partners.write', // share rules, tax and provider fee rates, issuing statements
+  'alerts.read', // alerts, alert rules, delivery logs
+  'alerts.manage', // alert rules, acknowledging and resolving alerts
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'partners.read'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'partners.read', 'partners.write'],
-  field_technician: ['fleet.read', 'fleet.write'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'partners.read'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'partners.read', 'alerts.read', 'alerts.manage'],
+  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'partners.read', 'partners.write', 'alerts.read'],
+  field_technician: ['fleet.read', 'fleet.write', 'alerts.read', 'alerts.manage'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'partners.read', 'alerts.read'],
   venue_partner: ['fleet.read', 'orders.read', 'partners.read'],
 };
 
