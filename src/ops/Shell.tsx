@@ -11,6 +11,8 @@ import { $route } from './route.ts';
 import { Account } from './screens/Account.tsx';
 import { AuditLog } from './screens/AuditLog.tsx';
 import { StaffList } from './screens/StaffList.tsx';
+import { Partners } from './screens/Partners.tsx';
+import { Alerts } from './screens/Alerts.tsx';
 
 interface Entry {
   path: string;
@@ -22,6 +24,8 @@ interface Entry {
 const ENTRIES: Entry[] = [
   { path: '/staff', label: 'ops.nav.staff', needs: 'staff.read', screen: (me) => <StaffList me={me} /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
+  { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
+  { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];
 

@@ -39,7 +39,7 @@ describe('the back-office console', () => {
     await page.getByRole('button', { name: 'Create passkey and join' }).click();
     await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Staff', 'Audit log', 'My account']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Staff', 'Audit log', 'Partners', 'Alerts', 'My account']);
     expect(await axeViolations(page)).toEqual([]);
 
     await nav.getByRole('link', { name: 'Audit log' }).click();
