@@ -114,4 +114,16 @@ describe('a venue partner\'s monthly statements', () => {
     expect(await partnerBalance()).toBe(november.statement.total + december.statement.total);
     await ledgerBalanced(b.app);
   });
+
+  it('a venue partner sees its venue\'s rentals with their shares, and nothing about the riders', async () => {
+    const partner = await signedIn(b, `vno${signIns++}@example.com`, { agentId: 'agt-baltic', role: 'venue_partner', venueIds: ['v-vno-gedimino'] });
+    const items = (await partner.call('GET', '/partners/rentals')).json<{ items: Record<string, unknown>[] }>().items;
+    expect(items.map((r) => r.orderId).sort()).toEqual([a.orderId, c.orderId].sort());
+    expect(items.find((r) => r.orderId === c.orderId)).toEqual({
+      orderId: c.orderId, venueId: 'v-vno-gedimino', currency: 'EUR', settledAt: expect.any(String), gross: 2500, refunded: 2300,
+      venueShare: shareOf(2500, 2300, VNO).venueShare, agentShare: shareOf(2500, 2300, VNO).agentShare,
+    });
+    const other = await signedIn(b, `lis${signIns++}@example.com`, { agentId: 'agt-baltic', role: 'venue_partner', venueIds: ['v-lis-timeout'] });
+    expect((await other.call('GET', '/partners/rentals')).json()).toEqual({ items: [] });
+  });
 });

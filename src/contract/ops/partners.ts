@@ -90,3 +90,17 @@ export const Earnings = Type.Object({
   })),
 });
 export type Earnings = Static<typeof Earnings>;
+
+export const PartnerRentals = Type.Object({
+  items: Type.Array(Type.Object({
+    orderId: Type.String(),
+    venueId: Type.String(),
+    currency: Type.String(),
+    settledAt: Type.String({ format: 'date-time' }),
+    gross: Minor,
+    refunded: Minor,
+    venueShare: Minor,
+    agentShare: Minor,
+  })),
+}, { description: 'no rider data: the rental, its venue, what it took and each partner\'s share' });
+export type PartnerRentals = Static<typeof PartnerRentals>;

@@ -2,7 +2,7 @@
 // and its issued statements with their CSV and PDF. A venue partner sees only its own venues.
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import type { Earnings, StatementShape } from '../../contract/ops/partners.ts';
+import type { Earnings, PartnerRentals, StatementShape } from '../../contract/ops/partners.ts';
 import { formatMoney } from '../../core/money.ts';
 import { useT } from '../../i18n/index.ts';
 import { $lang } from '../../stores/locale.ts';
@@ -14,10 +14,14 @@ export function Partners() {
   const lang = useStore($lang);
   const [earnings, setEarnings] = useState<Earnings['items']>();
   const [statements, setStatements] = useState<StatementShape[]>();
+  const [rentals, setRentals] = useState<PartnerRentals['items']>();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
-    Promise.all([opsCall<Earnings>('GET', '/partners/earnings'), opsCall<{ items: StatementShape[] }>('GET', '/partners/statements')])
-      .then(([e, s]) => { setEarnings(e.items); setStatements(s.items); })
+    Promise.all([
+      opsCall<Earnings>('GET', '/partners/earnings'), opsCall<{ items: StatementShape[] }>('GET', '/partners/statements'),
+      opsCall<PartnerRentals>('GET', '/partners/rentals'),
+    ])
+      .then(([e, s, r]) => { setEarnings(e.items); setStatements(s.items); setRentals(r.items); })
       .catch(setError);
   }, []);
   const who = (p: { partnerType: string; partnerId: string }) => t(`ops.partners.${p.partnerType}`, { id: p.partnerId });
@@ -65,6 +69,25 @@ export function Partners() {
         </tbody>
       </table>
       {statements && !statements.length && <p>{t('ops.list.empty')}</p>}
+      <h2>{t('ops.partners.latest')}</h2>
+      <table className="ops-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('ops.partners.order')}</th><th scope="col">{t('ops.partners.settled')}</th><th scope="col">{t('ops.partners.gross')}</th>
+            <th scope="col">{t('ops.partners.refunded')}</th><th scope="col">{t('ops.partners.share')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rentals?.map((r) => (
+            <tr key={r.orderId}>
+              <td>{r.orderId}<br /><small>{who({ partnerType: 'venue', partnerId: r.venueId })}</small></td>
+              <td>{new Date(r.settledAt).toLocaleString(lang)}</td><td>{money(r.gross, r.currency)}</td>
+              <td>{money(r.refunded, r.currency)}</td><td>{money(r.venueShare, r.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {rentals && !rentals.length && <p>{t('ops.list.empty')}</p>}
       <Problem error={error} />
     </>
   );

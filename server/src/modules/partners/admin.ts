@@ -6,6 +6,7 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
+import { DEFAULT_AGENT } from '../ledger/repository.ts';
 import type { PartnerType, PartnersRepository, RuleRow, StatementRow } from './repository.ts';
 import { PARTNER_ACCOUNT } from './service.ts';
 import type { StatementKey, StatementsService } from './statements.ts';
@@ -117,5 +118,14 @@ export class PartnersAdmin {
       return { partnerType: type as PartnerType, partnerId: rest.join(':'), agentId: r.agent_id, currency: r.currency.trim(), balance: r.balance, rentals: r.rentals, unreported: r.unreported };
     }).filter((e) => partnerInScope(scope, e.partnerType, e.agentId, e.partnerId))
       .map(({ agentId: _a, ...e }) => e);
+  }
+
+  /** The rentals of the venues in scope, newest first: what each took and left for the venue and agent. */
+  async rentals(scope: Scope) {
+    const rows = await this.d.repo.rentals(scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [], 500);
+    return rows.filter((r) => inScope(scope, r.agent_id ?? DEFAULT_AGENT, r.venue_id)).slice(0, 200).map((r) => ({
+      orderId: r.order_id, venueId: r.venue_id, currency: r.currency.trim(), settledAt: new Date(r.settled_at).toISOString(),
+      gross: r.gross, refunded: r.refunded, venueShare: r.venue_share, agentShare: r.agent_share,
+    }));
   }
 }

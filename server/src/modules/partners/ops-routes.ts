@@ -4,7 +4,7 @@ import { pickLocale } from '../../lib/i18n.ts';
 import type { App } from '../../lib/route.ts';
 import { actorOf } from '../../plugins/ops-api.ts';
 import {
-  Earnings, ProviderFeeSet, Rates, RulesQuery, ShareRule, ShareRuleCreate, ShareRuleList, StatementDetail,
+  Earnings, PartnerRentals, ProviderFeeSet, Rates, RulesQuery, ShareRule, ShareRuleCreate, ShareRuleList, StatementDetail,
   StatementIssue, StatementList, StatementParams, StatementShape, StatementsQuery, TaxRateSet,
 } from '#contract/ops/partners.ts';
 import { toStatement, type PartnersAdmin } from './admin.ts';
@@ -40,6 +40,9 @@ export function partnersOpsRoutes(o: { admin: PartnersAdmin }) {
       o.admin.setProviderFee(req.opsScope, actorOf(req, req.body.reason), req.body.provider, req.body.rateBps));
 
     ops.get('/partners/earnings', { config: read, schema: { response: { 200: Earnings } } }, async (req) => ({ items: await o.admin.earnings(req.opsScope) }));
+
+    ops.get('/partners/rentals', { config: read, schema: { description: 'The latest 200 settled rentals of the venues in scope.', response: { 200: PartnerRentals } } }, async (req) =>
+      ({ items: await o.admin.rentals(req.opsScope) }));
 
     ops.get('/partners/statements', { config: read, schema: { querystring: StatementsQuery, response: { 200: StatementList } } }, async (req) =>
       ({ items: await o.admin.statements(req.opsScope, req.query) }));

@@ -235,4 +235,14 @@ export class PartnersRepository {
         m.percent_bps, m.transfer_id, m.at],
     );
   }
+
+  /** The latest settled rentals (of these agents; null: all) as their shares saw them: no rider in them. */
+  async rentals(agents: string[] | null, limit: number) {
+    const { rows } = await this.db.query<RentalShareRow>(
+      `select * from rental_shares where ($1::text[] is null or coalesce(agent_id, 'powerly') = any($1::text[]))
+        order by settled_at desc, order_id limit $2`,
+      [agents, limit],
+    );
+    return rows.map(numeric);
+  }
 }
