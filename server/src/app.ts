@@ -42,6 +42,14 @@ import mifiRoutes from './modules/mifi/routes.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import { MifiService } from './modules/mifi/service.ts';
 import { RentalsService } from './modules/rentals/service.ts';
+import { PartnersRepository } from './modules/partners/repository.ts';
+import { PartnersService } from './modules/partners/service.ts';
+import { partnersAdmin } from './modules/partners/wiring.ts';
+import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
+import { AlertsRepository } from './modules/alerts/repository.ts';
+import { AlertsService } from './modules/alerts/service.ts';
+import { AlertsAdmin } from './modules/alerts/admin.ts';
+import { alertsOpsRoutes } from './modules/alerts/ops-routes.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices, type Fleet } from './fleet.ts';
@@ -185,8 +193,9 @@ export async function buildApp(deps: AppDeps) {
   const rentalsRepo = new RentalsRepository(db);
   const audit = new AuditService(new AuditRepository(db), clock);
   const coupons = new CouponsService({ db, repo: new CouponsRepository(db), clock, ledger, audit, agentExists: async (id) => (await embedRepo.agent(id)) != null });
+  const partners = new PartnersService({ db, clock, repo: new PartnersRepository(db), ledger });
   const rentals = new RentalsService({
-    db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
+    db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, partners,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live, coupons,
@@ -212,6 +221,8 @@ export async function buildApp(deps: AppDeps) {
   const issuer = await SandboxIssuer.create(clock);
   const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
   const signInRepo = new SignInRepository(db);
+  const alertsRepo = new AlertsRepository(db);
+  const alerts = new AlertsService({ db, clock, repo: alertsRepo, jobs, liveness, mailer, sms: signInAd.sms });
   const signIn = new SignInService(
     { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
     (err) => log.warn({ err }, 'sms gateway failed'),
@@ -255,7 +266,7 @@ export async function buildApp(deps: AppDeps) {
   const cabinetOps = new CabinetOpsService({ db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: deps.link, liveness, audit, agentExists: async (id) => (await embed.agent(id)) != null });
   const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: mifi, audit });
   const desk = deskServices({ db, clock, jobs, ledger, payments, audit, live, settings: deps.desk ?? {} });
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, alerts, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -322,6 +333,8 @@ export async function buildApp(deps: AppDeps) {
       riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
       withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: wallet.withdrawals.bank, audit }) }),
       rentalOpsRoutes(desk),
+      partnersOpsRoutes({ admin: partnersAdmin(db, clock, partners, ledger, audit) }),
+      alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: alertsRepo, alerts, audit }) }),
     ],
   });
   if (sandboxOn) {
@@ -348,6 +361,7 @@ export async function buildApp(deps: AppDeps) {
     await deps.link.start(cabinets);
     if (deps.jobPollMs) {
       await retention.schedule();
+      await alerts.schedule();
       jobs.start(deps.jobPollMs);
       // The cabinet inbox: events left pending by a failure or by a process that died (docs/cabinet-protocol.md).
       cabinets.startInbox(Math.max(1000, deps.jobPollMs));
@@ -378,6 +392,10 @@ declare module 'fastify' {
       wallet: WalletService;
       payments: PaymentsService;
       rentals: RentalsService;
+      /** Partners' revenue share, rules and statements. */
+      partners: PartnersService;
+      /** Alert rules, alerts and their deliveries. */
+      alerts: AlertsService;
       cabinets: CabinetsService;
       /** The scan's reads kept in this process (hits, misses). */
       scanCache: ScanCache;

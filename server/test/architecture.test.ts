@@ -65,6 +65,8 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/staff': ['staff', 'staff_memberships', 'staff_sessions', 'staff_invitations', 'staff_passkeys', 'staff_ceremonies'],
   'modules/audit': ['audit_log'],
   'modules/coupons': ['coupons', 'coupon_redemptions'],
+  'modules/alerts': ['alert_rules', 'alerts', 'alert_deliveries'],
+  'modules/partners': ['revenue_share_rules', 'country_tax_rates', 'provider_fee_rates', 'rental_shares', 'partner_statements', 'partner_share_moves'],
   'modules/mifi': ['mifi_regions', 'mifi_countries', 'mifi_skus', 'mifi_sku_prices', 'mifi_orders', 'mifi_packages', 'mifi_boxes', 'mifi_telemetry', 'mifi_payment_actions'],
   jobs: ['jobs'],
   idempotency: ['idempotency_keys'],
@@ -82,6 +84,10 @@ const READ_MODELS: Record<string, readonly string[]> = {
   'modules/venues': ['cabinets', 'powerbanks'],
   // The back office's boxes: the cabinet slot each sits in, and that cabinet's agent (the scope).
   'modules/mifi': ['powerbanks', 'cabinets'],
+  // A rental's share: its venue, agent (country), payment provider and its rent on the ledger; partners' balances.
+  'modules/partners': ['orders', 'venues', 'agents', 'payments', 'ledger_transfers', 'ledger_accounts'],
+  // The conditions alerts watch: cabinets (with their venue's agent), the power banks in them, dead jobs.
+  'modules/alerts': ['cabinets', 'venues', 'powerbanks', 'jobs'],
 };
 
 const ownerOf = (table: string) => Object.entries(OWNERS).find(([, tables]) => tables.includes(table))?.[0];

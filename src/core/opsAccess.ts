@@ -27,17 +27,24 @@ export const PERMISSIONS = [
   'jobs.manage', // dead jobs: retry, abandon (platform-wide)
   'money.read', // balances per currency and account kind, the ledger check
   'rentals.refund', // refund part of a rental's fee: support up to the desk's limit, finance (money.correct) any amount
+  'partners.read', // revenue share rules, statements, earnings
+  'partners.write', // share rules, tax and provider fee rates, issuing statements
+  'alerts.read', // alerts, alert rules, delivery logs
+  'alerts.manage', // alert rules, acknowledging and resolving alerts
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund'],
-  finance: ['staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read', 'rentals.refund'],
-  field_technician: ['fleet.read', 'fleet.write', 'cabinets.command'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read'],
-  venue_partner: ['fleet.read', 'orders.read'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund', 'partners.read', 'alerts.read', 'alerts.manage'],
+  finance: [
+    'staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read',
+    'rentals.refund', 'partners.read', 'partners.write', 'alerts.read',
+  ],
+  field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read'],
+  venue_partner: ['fleet.read', 'orders.read', 'partners.read'],
 };
 
 export function roleAllows(role: StaffRole, permission: Permission): boolean {

@@ -21,6 +21,8 @@ import { Venues } from './screens/fleet/Venues.tsx';
 import { Withdrawals } from './screens/Withdrawals.tsx';
 import { Riders } from './screens/Riders.tsx';
 import { DeadJobs } from './screens/DeadJobs.tsx';
+import { Partners } from './screens/Partners.tsx';
+import { Alerts } from './screens/Alerts.tsx';
 
 interface Entry {
   path: string;
@@ -40,6 +42,8 @@ const ENTRIES: Entry[] = [
   { path: '/rentals', label: 'ops.nav.rentals', needs: 'orders.read', screen: (me) => <Rentals me={me} /> },
   { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
+  { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
+  { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },
   { path: '/jobs', label: 'ops.nav.jobs', needs: 'jobs.manage', screen: () => <DeadJobs /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },

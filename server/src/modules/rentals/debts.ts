@@ -108,6 +108,7 @@ export abstract class RentalsDebts extends RentalsReturning {
         const clearing = await w.account(providerOwner(provider.id), 'clearing', t.currency);
         const revenue = await w.account(PLATFORM, 'revenue', t.currency);
         await w.transfer({ debit: clearing, credit: revenue, amount: t.amount, code: 'rent', orderId: t.orderId, at: this.d.clock.now() });
+        await this.d.partners.rentLedgerChanged(t.orderId);
         await commitIdempotencyKey(t.orderId); // the request's key completes with the payment, in this transaction
       });
     } catch (err) {

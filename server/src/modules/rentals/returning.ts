@@ -130,6 +130,7 @@ export abstract class RentalsReturning extends RentalsSettling {
           const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
           await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
         }
+        await this.d.partners.rentLedgerChanged(order.id);
       }
       return;
     }

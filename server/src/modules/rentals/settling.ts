@@ -33,6 +33,7 @@ export abstract class RentalsSettling extends RentalsRenting {
       await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fromHold, orderId: order.id, userId: order.user_id }, now);
       if (fee > fromHold) await this.d.jobs.enqueue(JOB_CHARGE_EXTRA, { orderId: order.id, amount: fee - fromHold }, now);
     }
+    await this.d.partners.rentLedgerChanged(order.id);
   }
 
   // ---- card holds: expiry and off-session charges (docs/payments.md) ------------------------------------------
@@ -135,6 +136,7 @@ export abstract class RentalsSettling extends RentalsRenting {
         const clearing = await w.account(providerOwner(provider!.id), 'clearing', order.currency);
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
         await w.transfer({ debit: clearing, credit: revenue, amount, code: 'rent', orderId, at: this.d.clock.now() });
+        await this.d.partners.rentLedgerChanged(orderId);
         return;
       }
       if (result.ok && result.status === 'requires_action' && provider) await provider.void(result.ref).catch(() => undefined);

@@ -35,6 +35,8 @@ export interface RentalsDeps {
   ejectGraceMs: number;
   /** Tells the user's open screens that an order changed (delivered when the unit of work commits). */
   live: Pick<LiveService, 'publish'>;
+  /** Partners' revenue share (modules/partners): told, in the same unit of work, when a rental's rent moves on the ledger. */
+  partners: { rentLedgerChanged(orderId: string): Promise<void> };
   /** Coupons lowering what a debt payment charges. */
   coupons: CouponsService;
 }
