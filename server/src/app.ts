@@ -43,6 +43,9 @@ import { SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
 import rentalRoutes from './modules/rentals/routes.ts';
+import depositRoutes from './modules/rentals/deposit-routes.ts';
+import { DepositReturns } from './modules/rentals/deposit-returns.ts';
+import { compensationsOf } from './modules/payments/compensation.ts';
 import mifiRoutes from './modules/mifi/routes.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import { MifiService } from './modules/mifi/service.ts';
@@ -104,6 +107,8 @@ export interface AppDeps {
   /** When the cabinet simulator runs in this process, the demo control API is served. */
   fleet?: SimulatorFleet;
   ejectTtlMs?: number;
+  /** How long a rider may keep a failed rental's top-up in the wallet before it is refunded (default 2 min). */
+  depositKeepWindowMs?: number;
   /** A cabinet not heard from for this long is offline (default 3 min: three missed 60 s heartbeats). */
   offlineAfterMs?: number;
   ejectGraceMs?: number;
@@ -236,11 +241,13 @@ export async function buildApp(deps: AppDeps) {
     agentOrigins: async (id) => (await embed.agent(id))?.origins ?? [],
   });
   const rentalsRepo = new RentalsRepository(db);
+  const deposits = new DepositReturns({ db, clock, jobs, ledger, payments, compensations: compensationsOf(jobs, providers), live, keepWindowMs: deps.depositKeepWindowMs });
   const rentals = new RentalsService({
     db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live,
+    depositReturns: deposits,
   });
   const mifi = new MifiService({
     db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
@@ -341,6 +348,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(cabinetRoutes, { cabinets, auth });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
+    await api.register(depositRoutes, { rentals, deposits });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });

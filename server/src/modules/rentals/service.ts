@@ -28,6 +28,7 @@ import { providerOwner, PLATFORM, userOwner, type LedgerService } from '../ledge
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
 import type { OrderRow, RentalsRepository } from './repository.ts';
 import type { LiveService } from '../live/service.ts';
+import type { DepositReturns } from './deposit-returns.ts';
 
 export interface RentalsDeps {
   db: Db;
@@ -48,6 +49,8 @@ export interface RentalsDeps {
   ejectGraceMs: number;
   /** Tells the user's open screens that an order changed (delivered when the unit of work commits). */
   live: Pick<LiveService, 'publish'>;
+  /** Where a cancelled rental's deposit top-up goes back (deposit-returns.ts). */
+  depositReturns?: Pick<DepositReturns, 'cancelled'>;
 }
 
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
@@ -507,6 +510,7 @@ export class RentalsService {
     await this.changed(order.user_id, order.id, Zujie.cancelled);
     if (order.hold_transfer_id) await this.d.ledger.voidPending(order.hold_transfer_id, now);
     if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0, orderId: order.id, userId: order.user_id }, now);
+    await this.d.depositReturns?.cancelled(order);
   }
 
   /**
