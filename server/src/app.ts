@@ -46,6 +46,10 @@ import rentalRoutes from './modules/rentals/routes.ts';
 import depositRoutes from './modules/rentals/deposit-routes.ts';
 import { DepositReturns } from './modules/rentals/deposit-returns.ts';
 import { compensationsOf } from './modules/payments/compensation.ts';
+import { EmailChannel, HostChannel, makeVapidKeys, SmsChannel, WebPushChannel, type VapidKeys } from './modules/notify/channels.ts';
+import { NoticeService } from './modules/notify/notices.ts';
+import { NoticesRepository } from './modules/notify/notices-repository.ts';
+import noticeRoutes from './modules/notify/notice-routes.ts';
 import mifiRoutes from './modules/mifi/routes.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import { MifiService } from './modules/mifi/service.ts';
@@ -109,6 +113,10 @@ export interface AppDeps {
   ejectTtlMs?: number;
   /** How long a rider may keep a failed rental's top-up in the wallet before it is refunded (default 2 min). */
   depositKeepWindowMs?: number;
+  /** Web Push: the contact the push services see (VAPID subject: an https URL or mailto:). */
+  vapidSubject?: string;
+  /** Web Push: the TLS agent for the push services (a private CA). */
+  pushAgent?: import('node:https').Agent;
   /** A cabinet not heard from for this long is offline (default 3 min: three missed 60 s heartbeats). */
   offlineAfterMs?: number;
   ejectGraceMs?: number;
@@ -248,6 +256,8 @@ export async function buildApp(deps: AppDeps) {
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live,
     depositReturns: deposits,
+    // Receipts and reminders follow each transition (made below, with the channels).
+    notices: { changed: (orderId, state) => notices.changed(orderId, state) },
   });
   const mifi = new MifiService({
     db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
@@ -270,6 +280,13 @@ export async function buildApp(deps: AppDeps) {
   const issuer = await SandboxIssuer.create(clock);
   const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
   const signInRepo = new SignInRepository(db);
+  const noticesRepo = new NoticesRepository(db);
+  const vapid = JSON.parse(await new SecretsRepository(db).get('notify.vapid-keys', clock.now(), makeVapidKeys)) as VapidKeys;
+  const webPush = new WebPushChannel({ repo: noticesRepo, clock, vapid, subject: deps.vapidSubject ?? 'mailto:receipts@powerly.local', agent: deps.pushAgent });
+  const notices: NoticeService = new NoticeService({
+    clock, log, jobs, repo: noticesRepo, orders: rentalsRepo, payments,
+    channels: [webPush, new EmailChannel(mailer), new SmsChannel(signInAd.sms), new HostChannel(live)],
+  });
   const signIn = new SignInService(
     { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
     (err) => log.warn({ err }, 'sms gateway failed'),
@@ -349,6 +366,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
     await api.register(depositRoutes, { rentals, deposits });
+    await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey: webPush.publicKey });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });

@@ -113,6 +113,8 @@ export interface BuildOptions {
   /** Vendor gateways the link runs (cabinets of other families, modules/cabinets/vendors/). */
   gateways?: (d: { connector: MqttConnector; clock: TestClock }) => VendorGateway[];
   a8Registration?: AppDeps['a8Registration'];
+  /** Web Push: the TLS agent trusting a local push service (server/test/providers/push-endpoint.ts). */
+  pushAgent?: AppDeps['pushAgent'];
 }
 
 let image: Promise<Blob> | undefined;
@@ -172,7 +174,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
     rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
     paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, appOrigins: opts.appOrigins, logger: opts.logger,
-    a8Registration: opts.a8Registration });
+    a8Registration: opts.a8Registration, pushAgent: opts.pushAgent });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();

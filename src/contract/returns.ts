@@ -20,3 +20,32 @@ export const DepositBack = Type.Object({
   canKeep: Type.Boolean({ description: 'The refund is still scheduled: POST cdb/mine/order/deposit/keep keeps it in the wallet instead' }),
 });
 export type DepositBack = Static<typeof DepositBack>;
+
+// ---- rental notices (receipts and reminders) ----
+
+export const NOTICE_KIND_NAMES = ['receipt', 'free_end', 'cap', 'day', 'tier', 'buyout', 'hold'] as const;
+export const NoticeKindName = Type.Union(NOTICE_KIND_NAMES.map((k) => Type.Literal(k)));
+export const NoticeChannelName = Type.Union([Type.Literal('push'), Type.Literal('email'), Type.Literal('sms'), Type.Literal('host')]);
+
+export const NoticePrefs = Type.Object({
+  channels: Type.Array(NoticeChannelName, { maxItems: 4, uniqueItems: true, description: 'Where notices go: push (this browser, once subscribed), email, sms, host (the embed\'s host page)' }),
+  kindsOff: Type.Array(NoticeKindName, { maxItems: 7, uniqueItems: true, description: 'Kinds the rider turned off' }),
+  email: Type.Union([Type.String({ maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' }), Type.Null()]),
+  phone: Type.Union([Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164' }), Type.Null()]),
+  locale: Type.Union([Type.Literal('en-US'), Type.Literal('zh-CN'), Type.Literal('lt-LT'), Type.Literal('pt-PT'), Type.Literal('es-ES')]),
+  timeZone: Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the rider (the times in notices)' }),
+  quietFrom: Type.Union([Type.Integer({ minimum: 0, maximum: 1439 }), Type.Null()], { description: 'Quiet hours start, minutes after local midnight' }),
+  quietTo: Type.Union([Type.Integer({ minimum: 0, maximum: 1439 }), Type.Null()], { description: 'Quiet hours end, minutes after local midnight' }),
+});
+export type NoticePrefs = Static<typeof NoticePrefs>;
+
+export const PushKey = Type.Object({ publicKey: Type.String({ description: 'The VAPID public key (applicationServerKey), base64url' }) });
+export type PushKey = Static<typeof PushKey>;
+
+export const PushSubscriptionBody = Type.Object({
+  endpoint: Type.String({ minLength: 12, maxLength: 1000, pattern: '^https://' }),
+  keys: Type.Object({ p256dh: Type.String({ minLength: 20, maxLength: 200 }), auth: Type.String({ minLength: 8, maxLength: 100 }) }),
+});
+export type PushSubscriptionBody = Static<typeof PushSubscriptionBody>;
+
+export const PushEndpointBody = Type.Object({ endpoint: Type.String({ minLength: 12, maxLength: 1000 }) });

@@ -51,6 +51,8 @@ export interface RentalsDeps {
   live: Pick<LiveService, 'publish'>;
   /** Where a cancelled rental's deposit top-up goes back (deposit-returns.ts). */
   depositReturns?: Pick<DepositReturns, 'cancelled'>;
+  /** Receipts and reminders (modules/notify/notices.ts), told of each transition in its unit of work. */
+  notices?: { changed(orderId: string, state: number): Promise<void> };
 }
 
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
@@ -600,6 +602,7 @@ export class RentalsService {
   /** The order changed: its owner's open screens refetch it (and the wallet, whose hold it moved). */
   private async changed(userId: number, orderId: string, state: number) {
     await this.d.live.publish(userId, { kind: 'order', orderId, state });
+    await this.d.notices?.changed(orderId, state);
   }
 
   /** Takes `fee` from the order's deposit hold (the rest released) and settles the card authorisation. */
