@@ -258,6 +258,7 @@ export async function buildApp(deps: AppDeps) {
     depositReturns: deposits,
     // Receipts and reminders follow each transition (made below, with the channels).
     notices: { changed: (orderId, state) => notices.changed(orderId, state) },
+    buyOutReversalDays: (venueId) => noticesRepo.buyOutReversalDays(venueId),
   });
   const mifi = new MifiService({
     db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,

@@ -31,6 +31,9 @@ export interface PrefsRow {
 
 export interface PushSubscriptionRow { id: number; user_id: number; endpoint: string; p256dh: string; auth: string }
 
+/** A power bank returned within this many days after its buy-out gets the buy-out back, less the rent (default). */
+export const DEFAULT_BUY_OUT_REVERSAL_DAYS = 30;
+
 const notice = (r: NoticeRow): NoticeRow => ({ ...r, id: Number(r.id), user_id: Number(r.user_id), amount: Number(r.amount), job_id: r.job_id == null ? null : Number(r.job_id) });
 
 export class NoticesRepository {
@@ -137,6 +140,11 @@ export class NoticesRepository {
     const { rows } = await this.db.query<{ buy_out_leads: number[]; step_lead: number; buy_out_reversal_days: number }>(
       'select buy_out_leads, step_lead, buy_out_reversal_days from agent_return_settings where agent_id = $1', [agentId]);
     return rows[0];
+  }
+
+  /** How many days after a buy-out a returned power bank still gets the buy-out back, for a venue's agent. */
+  async buyOutReversalDays(venueId: string) {
+    return (await this.agentSettings(await this.agentOfVenue(venueId)))?.buy_out_reversal_days ?? DEFAULT_BUY_OUT_REVERSAL_DAYS;
   }
 
   async saveAgentSettings(agentId: string, s: { buyOutLeads: number[]; stepLead: number; buyOutReversalDays: number }, at: Date) {

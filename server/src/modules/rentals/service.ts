@@ -53,6 +53,8 @@ export interface RentalsDeps {
   depositReturns?: Pick<DepositReturns, 'cancelled'>;
   /** Receipts and reminders (modules/notify/notices.ts), told of each transition in its unit of work. */
   notices?: { changed(orderId: string, state: number): Promise<void> };
+  /** Days after a buy-out within which a returned power bank gets it back, less the rent (per the venue's agent). */
+  buyOutReversalDays?: (venueId: string) => Promise<number>;
 }
 
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
@@ -550,7 +552,9 @@ export class RentalsService {
     const to = overtime ? Zujie.overtimeReturn : Zujie.returned;
     if (order.bought_out_at) {
       const charged = Number(order.fee ?? 0);
-      const refund = refundAfterBuyOut(order.plan, charged, elapsed);
+      // Within the agent's window after the buy-out (default 30 days) the buy-out comes back, less the rent due.
+      const window = (await this.d.buyOutReversalDays?.(order.venue_id)) ?? Infinity;
+      const refund = returnedAt.getTime() - new Date(order.bought_out_at).getTime() <= window * 86_400_000 ? refundAfterBuyOut(order.plan, charged, elapsed) : 0;
       await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund });
       await this.changed(order.user_id, order.id, to);
       if (refund > 0) await this.d.live.publish(order.user_id, { kind: 'wallet' });
