@@ -35,7 +35,7 @@ afterAll(async () => {
   await push?.stop();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: unknown) =>
+const call = (method: 'GET' | 'POST', url: string, token: string, payload?: unknown) =>
   b.app.inject({ method, url: `${API}/${url}`, headers: { token }, payload: payload as Record<string, unknown> });
 
 const VILNIUS = 'Europe/Vilnius';
@@ -60,7 +60,7 @@ describe('receipts and reminders of a rental', () => {
   it('a day: each reminder at its time, once, in Lithuanian and Vilnius time, through a restart; then the receipt', async () => {
     const token = await touristToken(b.app);
     const prefs = { channels: ['push', 'email', 'host'], kindsOff: [], email: 'rider@example.lt', phone: null, locale: 'lt-LT', timeZone: VILNIUS, quietFrom: null, quietTo: null };
-    expect((await call('PUT', 'cdb/notify/prefs', token, prefs)).json()).toMatchObject({ code: 0, data: prefs });
+    expect((await call('POST', 'cdb/notify/prefs', token, prefs)).json()).toMatchObject({ code: 0, data: prefs });
     const key = (await call('GET', 'cdb/notify/push/key', token)).json().data.publicKey as string;
     expect(Buffer.from(key, 'base64url')).toHaveLength(65);
     const sub = push.subscribe();
@@ -131,9 +131,9 @@ describe('receipts and reminders of a rental', () => {
   it('a kind turned off is not sent; a gone subscription is dropped; bad settings are a 400', async () => {
     const token = await touristToken(b.app);
     const prefs = { channels: ['push'], kindsOff: ['free_end'], email: null, phone: null, locale: 'en-US', timeZone: 'America/New_York', quietFrom: null, quietTo: null };
-    expect((await call('PUT', 'cdb/notify/prefs', token, prefs)).statusCode).toBe(200);
+    expect((await call('POST', 'cdb/notify/prefs', token, prefs)).statusCode).toBe(200);
     for (const bad of [{ ...prefs, timeZone: 'Mars/Olympus' }, { ...prefs, channels: ['email'] }, { ...prefs, quietFrom: 60 }, { ...prefs, channels: ['fax'] }]) {
-      expect((await call('PUT', 'cdb/notify/prefs', token, bad)).statusCode).toBe(400);
+      expect((await call('POST', 'cdb/notify/prefs', token, bad)).statusCode).toBe(400);
     }
     expect((await call('POST', 'cdb/notify/push/subscribe', token, { endpoint: 'http://insecure.example/push', keys: { p256dh: 'x'.repeat(30), auth: 'y'.repeat(10) } })).statusCode).toBe(400);
     const sub = push.subscribe();

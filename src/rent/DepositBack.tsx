@@ -7,12 +7,14 @@ import { errorText, useT, $activeLang } from '../i18n/index.ts';
 import { getDepositBack, keepDeposit, type DepositBack as Back } from '../api/deposit.ts';
 import { onLiveEvent } from '../stores/live.ts';
 import { dateTime, money } from '../ui/format.ts';
+import { useReturnsStrings } from '../notify/strings.ts';
 
 export function DepositBack({ orderId }: { orderId: string }) {
   const t = useT();
   const [back, setBack] = useState<Back | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const ready = useReturnsStrings();
 
   useEffect(() => {
     let live = true;
@@ -40,7 +42,7 @@ export function DepositBack({ orderId }: { orderId: string }) {
     }
   }, [orderId, t]);
 
-  if (!back) return <p className="money-note" data-testid="money-note">{t('check.moneyNothing')}</p>;
+  if (!back || !ready) return <p className="money-note" data-testid="money-note" />;
   const amount = money(back.currency, back.amount);
   const params = {
     amount,

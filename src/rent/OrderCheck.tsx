@@ -13,6 +13,7 @@ import { $liveState, onLiveEvent } from '../stores/live.ts';
 import { useStore } from '@nanostores/react';
 import { emitHostEvent } from '../platform/hostEvents.ts';
 import { DepositBack } from './DepositBack.tsx';
+import { PushOffer } from '../notify/PushOffer.tsx';
 
 export interface OrderCheckProps {
   tradeNo: string;
@@ -181,6 +182,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
             {t('check.viewOrders')}
           </button>
           {successExtra}
+          <PushOffer />
         </>
       ) : null}
 

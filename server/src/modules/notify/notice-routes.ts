@@ -21,7 +21,7 @@ export default async function noticeRoutes(app: App, opts: { notices: NoticeServ
     preHandler: app.requireUser,
   }, async (req) => ok(wire(await opts.notices.prefsOf(currentUser(req).id))));
 
-  app.put('/cdb/notify/prefs', {
+  app.post('/cdb/notify/prefs', {
     schema: { tags: ['notify'], summary: "Sets the rider's notice settings (all fields)", body: NoticePrefs, response: { 200: Envelope(NoticePrefs) } },
     preHandler: app.requireUser,
   }, async (req) => {
