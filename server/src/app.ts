@@ -44,6 +44,9 @@ import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
 import rentalRoutes from './modules/rentals/routes.ts';
 import depositRoutes from './modules/rentals/deposit-routes.ts';
+import claimRoutes from './modules/rentals/claim-routes.ts';
+import { ClaimsService } from './modules/rentals/claims.ts';
+import { ReturnEvidenceRepository } from './modules/cabinets/evidence-repository.ts';
 import { DepositReturns } from './modules/rentals/deposit-returns.ts';
 import { compensationsOf } from './modules/payments/compensation.ts';
 import { EmailChannel, HostChannel, makeVapidKeys, SmsChannel, WebPushChannel, type VapidKeys } from './modules/notify/channels.ts';
@@ -367,6 +370,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
     await api.register(depositRoutes, { rentals, deposits });
+    await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }) });
     await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey: webPush.publicKey });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });

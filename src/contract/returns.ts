@@ -49,3 +49,26 @@ export const PushSubscriptionBody = Type.Object({
 export type PushSubscriptionBody = Static<typeof PushSubscriptionBody>;
 
 export const PushEndpointBody = Type.Object({ endpoint: Type.String({ minLength: 12, maxLength: 1000 }) });
+
+// ---- "I returned it" ----
+
+export const ReturnClaimBody = Type.Object({
+  orderId: Type.String({ minLength: 1, maxLength: 64 }),
+  cabinetId: Type.String({ minLength: 1, maxLength: 64, description: 'The cabinet the power bank went into (its code)' }),
+  at: Type.String({ minLength: 10, maxLength: 40, description: 'About when (ISO 8601 date-time; outside the rental: 400)' }),
+});
+export type ReturnClaimBody = Static<typeof ReturnClaimBody>;
+
+export const ReturnClaim = Type.Object({
+  id: Type.Integer(),
+  orderId: Type.String(),
+  cabinetId: Type.String(),
+  claimedAt: Type.String({ format: 'date-time' }),
+  state: Type.Union([Type.Literal('matched'), Type.Literal('open'), Type.Literal('accepted'), Type.Literal('rejected')], {
+    description: "matched: the cabinets' records confirmed it and the order is settled; open: a dispute the desk is looking at; accepted / rejected: the desk's decision",
+  }),
+  message: Type.Union([Type.String(), Type.Null()], { description: "The desk's message to the rider" }),
+  createdAt: Type.String({ format: 'date-time' }),
+  decidedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type ReturnClaim = Static<typeof ReturnClaim>;
