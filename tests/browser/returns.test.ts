@@ -10,6 +10,7 @@ import { axeViolations } from './axe.ts';
 import { continueToCabinetHome, productInChromium } from './product.ts';
 import { PushEndpoint } from '../../server/test/providers/push-endpoint.ts';
 import { cardToken, touristToken } from '../../server/test/helper.ts';
+import { RETURN_WITHOUT_POWER_BANK } from '../../server/src/modules/cabinets/evidence-repository.ts';
 
 const push = new PushEndpoint();
 beforeAll(async () => {
@@ -105,6 +106,40 @@ describe('notifications and the receipt', () => {
     await page.goto(`${env.product.base}/#/result?tradeNo=${started}&payMode=YE`);
     await page.getByTestId('push-offer').getByRole('button', { name: 'Activar notificaciones' }).waitFor({ timeout: 30_000 });
     expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+describe('"I returned it"', () => {
+  it("the rider claims a return; the cabinet's record ends the rental at its time", async () => {
+    const page = await env.newPage();
+    await page.setViewportSize({ width: 320, height: 700 });
+    const token = await touristToken(env.product.app);
+    const rent = await env.product.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' } });
+    const orderId: string = rent.json().data.outTradeNo;
+    await expect.poll(async () => (await env.product.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data.pZujie, { timeout: 30_000 }).toBe(1);
+    // Half an hour later the Lisbon cabinet detects a return it cannot read.
+    env.product.clock.advance(30 * 60_000);
+    await env.product.app.powerly.cabinets.reject('PWL-LIS-001', RETURN_WITHOUT_POWER_BANK, JSON.stringify({ slot: 2, kind: 'return-without-power-bank', bankId: '' }));
+    env.product.clock.advance(60 * 60_000);
+    await page.addInitScript((t) => localStorage.setItem('token', t), token);
+    await page.goto(`${env.product.base}/#/orderDetail?orderId=${orderId}`);
+    const panel = page.getByTestId('return-claim');
+    await panel.getByRole('button', { name: 'I returned it' }).click();
+    await panel.getByLabel(/^Cabinet code/).fill('PWL-LIS-001');
+    // About when, on the product's clock (the test's), in the browser's time zone as a datetime-local field takes it.
+    const when = await page.evaluate((iso) => {
+      const d = new Date(iso);
+      d.setMinutes(d.getMinutes() - d.getTimezoneOffset());
+      return d.toISOString().slice(0, 16);
+    }, new Date(env.product.clock.now().getTime() - 55 * 60_000).toISOString());
+    await panel.getByLabel('About when').fill(when);
+    expect(await axeViolations(page)).toEqual([]);
+    await panel.getByRole('button', { name: "Check with the cabinet's records" }).click();
+    await expect.poll(() => panel.getByRole('status').textContent()).toContain("Found in the cabinet's records");
+    const { rows: [o] } = await env.product.db.query<{ zujie: number; fee: number }>('select zujie, fee from orders where id = $1', [orderId]);
+    expect(o).toMatchObject({ zujie: 3 });
+    expect(Number(o!.fee)).toBe(100); // 30 minutes: one started hour after the 10 free minutes
   });
 });
 
