@@ -25,6 +25,12 @@ export interface AppDeps {
   /** When the cabinet simulator runs in this process, the demo control API is served. */
   fleet?: SimulatorFleet;
   ejectTtlMs?: number;
+  /** How long a rider may keep a failed rental's top-up in the wallet before it is refunded (default 2 min). */
+  depositKeepWindowMs?: number;
+  /** Web Push: the contact the push services see (VAPID subject: an https URL or mailto:). */
+  vapidSubject?: string;
+  /** Web Push: the TLS agent for the push services (a private CA). */
+  pushAgent?: import('node:https').Agent;
   /** A cabinet not heard from for this long is offline (default 3 min: three missed 60 s heartbeats). */
   offlineAfterMs?: number;
   ejectGraceMs?: number;

@@ -38,6 +38,16 @@ import { SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
 import rentalRoutes from './modules/rentals/routes.ts';
+import depositRoutes from './modules/rentals/deposit-routes.ts';
+import claimRoutes from './modules/rentals/claim-routes.ts';
+import { ClaimsService } from './modules/rentals/claims.ts';
+import { ReturnEvidenceRepository } from './modules/cabinets/evidence-repository.ts';
+import { DepositReturns } from './modules/rentals/deposit-returns.ts';
+import { compensationsOf } from './modules/payments/compensation.ts';
+import { EmailChannel, HostChannel, makeVapidKeys, SmsChannel, WebPushChannel, type VapidKeys } from './modules/notify/channels.ts';
+import { NoticeService } from './modules/notify/notices.ts';
+import { NoticesRepository } from './modules/notify/notices-repository.ts';
+import noticeRoutes from './modules/notify/notice-routes.ts';
 import mifiRoutes from './modules/mifi/routes.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import { MifiService } from './modules/mifi/service.ts';
@@ -194,11 +204,16 @@ export async function buildApp(deps: AppDeps) {
   const audit = new AuditService(new AuditRepository(db), clock);
   const coupons = new CouponsService({ db, repo: new CouponsRepository(db), clock, ledger, audit, agentExists: async (id) => (await embedRepo.agent(id)) != null });
   const partners = new PartnersService({ db, clock, repo: new PartnersRepository(db), ledger });
+  const deposits = new DepositReturns({ db, clock, jobs, ledger, payments, compensations: compensationsOf(jobs, providers), live, keepWindowMs: deps.depositKeepWindowMs });
   const rentals = new RentalsService({
     db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, partners,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000,
     ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live, coupons,
+    depositReturns: deposits,
+    // Receipts and reminders follow each transition (made below, with the channels).
+    notices: { changed: (orderId, state) => notices.changed(orderId, state) },
+    buyOutReversalDays: (venueId) => noticesRepo.buyOutReversalDays(venueId),
   });
   const mifi = new MifiService({
     db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
@@ -223,6 +238,13 @@ export async function buildApp(deps: AppDeps) {
   const signInRepo = new SignInRepository(db);
   const alertsRepo = new AlertsRepository(db);
   const alerts = new AlertsService({ db, clock, repo: alertsRepo, jobs, liveness, mailer, sms: signInAd.sms });
+  const noticesRepo = new NoticesRepository(db);
+  const vapid = JSON.parse(await new SecretsRepository(db).get('notify.vapid-keys', clock.now(), makeVapidKeys)) as VapidKeys;
+  const webPush = new WebPushChannel({ repo: noticesRepo, clock, vapid, subject: deps.vapidSubject ?? 'mailto:receipts@powerly.local', agent: deps.pushAgent });
+  const notices: NoticeService = new NoticeService({
+    clock, log, jobs, repo: noticesRepo, orders: rentalsRepo, payments,
+    channels: [webPush, new EmailChannel(mailer), new SmsChannel(signInAd.sms), new HostChannel(live)],
+  });
   const signIn = new SignInService(
     { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
     (err) => log.warn({ err }, 'sms gateway failed'),
@@ -306,6 +328,9 @@ export async function buildApp(deps: AppDeps) {
     await api.register(cabinetRoutes, { cabinets, auth });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
+    await api.register(depositRoutes, { rentals, deposits });
+    await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }) });
+    await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey: webPush.publicKey });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });

@@ -77,6 +77,7 @@ async function main() {
     stripeMissing: stripe.missing,
     paymentMethods: parseMethodsConfig(process.env.PAYMENT_METHODS),
     publicUrl: cfg.publicUrl,
+    vapidSubject: process.env.VAPID_SUBJECT || (cfg.publicUrl?.startsWith('https://') ? cfg.publicUrl : undefined),
     appOrigins: cfg.appOrigins,
     signIn: signInSettingsFromEnv(process.env),
     ops: opsSettingsFromEnv(process.env),

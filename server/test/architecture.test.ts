@@ -50,7 +50,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/auth': ['users', 'sessions', 'user_identities', 'captchas', 'otp_sends', 'otp_codes', 'sms_outbox', 'user_more'],
   'modules/venues': ['venues', 'price_plans'],
   'modules/cabinets': ['cabinets', 'powerbanks', 'cabinet_events', 'cabinet_commands', 'cabinet_credentials', 'cabinet_rejects'],
-  'modules/rentals': ['orders', 'rental_corrections'],
+  'modules/rentals': ['orders', 'rental_corrections', 'deposit_returns', 'disputes'],
   'modules/ledger': ['ledger_accounts', 'ledger_transfers'],
   'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups'],
   'modules/payments': [
@@ -60,7 +60,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/payments/methods': ['external_payments', 'external_method_tokens', 'sandbox_method_payments'],
   'modules/content': ['help_items', 'crm_leads'],
   'modules/embed': ['agents', 'web_vitals', 'embed_codes'],
-  'modules/notify': ['order_receipts'],
+  'modules/notify': ['order_receipts', 'rental_notices', 'notice_deliveries', 'notice_prefs', 'push_subscriptions', 'agent_return_settings'],
   'modules/live': ['live_tickets'],
   'modules/staff': ['staff', 'staff_memberships', 'staff_sessions', 'staff_invitations', 'staff_passkeys', 'staff_ceremonies'],
   'modules/audit': ['audit_log'],
@@ -80,6 +80,8 @@ const READ_MODELS: Record<string, readonly string[]> = {
   'modules/cabinets': ['venues', 'price_plans', 'ledger_accounts', 'orders', 'sessions', 'users'],
   // Order lists and details carry the venue's name.
   'modules/rentals': ['venues'],
+  // A rental's notices follow the settings of its venue's agent.
+  'modules/notify': ['venues'],
   // The map's stock counts per venue.
   'modules/venues': ['cabinets', 'powerbanks'],
   // The back office's boxes: the cabinet slot each sits in, and that cabinet's agent (the scope).

@@ -121,6 +121,8 @@ export interface BuildOptions {
   payoutRails?: AppDeps['payoutRails'];
   /** The support desk's settings (its support refund limit). */
   desk?: AppDeps['desk'];
+  /** Web Push: the TLS agent trusting a local push service (server/test/providers/push-endpoint.ts). */
+  pushAgent?: AppDeps['pushAgent'];
 }
 
 let image: Promise<Blob> | undefined;
@@ -180,7 +182,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
     rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
     paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, appOrigins: opts.appOrigins, logger: opts.logger,
-    a8Registration: opts.a8Registration, media: opts.media, payoutRails: opts.payoutRails, desk: opts.desk,
+    a8Registration: opts.a8Registration, media: opts.media, payoutRails: opts.payoutRails, desk: opts.desk, pushAgent: opts.pushAgent,
     ...(opts.production ? { ...opts.production, sandboxMode: 'off' as const } : {}) });
   if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();

@@ -244,6 +244,31 @@ describe('overtime buy-out', () => {
     await ledgerBalanced(b.app);
   });
 
+  it("the buy-out comes back, less the rent, only within the agent's window after it (default 30 days)", async () => {
+    const b = await fresh();
+    await cabinetsOnline(b, ['PWL-VNO-001']);
+    const token = await touristToken(b.app);
+    // Bought out at 3 days; back at 4 d 2 h: the rent, 4 × €5 + €2 = €22, is less than the €25 taken.
+    const boughtAndBack = async () => {
+      const r = await rentedOut(b, token, 'PWL-VNO-001');
+      b.clock.advance(3 * DAY + MINUTE_MS);
+      await b.app.powerly.jobs.runDue();
+      expect((await detail(b.app, token, r.tradeNo)).boughtOut).toBe(true);
+      b.clock.advance(r.borrowedAt + 4 * DAY + 2 * HOUR - b.clock.now().getTime());
+      await cabinetReports(b.app, 'PWL-VNO-001', r.powerbankId, b.clock.now().getTime());
+      await b.app.powerly.jobs.runDue();
+      return { order: await detail(b.app, token, r.tradeNo), refunded: Number((await payment(b, r.tradeNo)).refunded_amount) };
+    };
+    // Within the default 30 days: €3 back to the card.
+    expect(await boughtAndBack()).toMatchObject({ order: { pZujie: 5, pJiesuan: 22 }, refunded: 300 });
+    // The venue's agent allows one day after the buy-out: 1 d 2 h is past it, the €25 stays charged.
+    await b.db.query(`insert into agents (id, name) values ('agent-returns', 'Returns') on conflict do nothing`);
+    await b.db.query(`update venues set agent_id = 'agent-returns' where id = (select venue_id from cabinets where id = 'PWL-VNO-001')`);
+    await b.db.query(`insert into agent_return_settings (agent_id, buy_out_reversal_days, updated_at) values ('agent-returns', 1, now())`);
+    expect(await boughtAndBack()).toMatchObject({ order: { pZujie: 5, pJiesuan: 25 }, refunded: 0 });
+    await ledgerBalanced(b.app);
+  });
+
   it('buy the power bank (cdb/order/buyOrder): settled at once for the buy-out fee; twice is refused', async () => {
     const b = await fresh();
     await cabinetsOnline(b, ['PWL-LIS-001']);

@@ -15,7 +15,9 @@ export type LiveEventsQuery = Static<typeof LiveEventsQuery>;
  * answer of the ordinary endpoint stays the one source). 'resync': events may have been missed; refetch all.
  */
 export const LiveEvent = Type.Object({
-  kind: Type.Union([Type.Literal('order'), Type.Literal('wallet'), Type.Literal('resync')]),
+  kind: Type.Union([Type.Literal('order'), Type.Literal('wallet'), Type.Literal('resync'), Type.Literal('notice')]),
+  /** kind 'notice': a receipt or reminder (server/src/modules/notify/notices.ts), passed on to an embed's host page. */
+  notice: Type.Optional(Type.Object({ kind: Type.String(), tag: Type.String(), title: Type.String(), body: Type.String() })),
   orderId: Type.Optional(Type.String()),
   /** The order's state after the change (spec §4 states), when kind is 'order'. */
   state: Type.Optional(Type.Integer()),

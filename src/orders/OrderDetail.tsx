@@ -20,6 +20,7 @@ import { chargeStandard, duration, OPEN_ORDER_POLL_MS, returnSummary } from './o
 import { useLiveRefresh } from '../ui/live.ts';
 import { useLatestLoad } from '../ui/hooks.ts';
 import { MoneyTimeline } from './MoneyTimeline.tsx';
+import { ReturnClaim } from './ReturnClaim.tsx';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -202,6 +203,7 @@ function RentalOrderDetail() {
               <p className="muted">{t('orderActions.buyOutAt', { time: dateTime(order.buyOutAt, lang), amount: money(order.pCurrency, order.buyOutAmount ?? 0) })}</p>
             ) : null}
             <MoneyTimeline orderId={order.pOrderid} symbol={order.pCurrencyName} />
+            <ReturnClaim orderId={order.pOrderid} canClaim={order.pZujie === ORDER_STATE.renting || order.pZujie === ORDER_STATE.fault} onSettled={() => void load()} />
             <p className="tip">{ongoing ? t('detail.ongoingTip') : t('detail.endedTip')}</p>
             <div className="actions">
               {actions.payAgain ? (

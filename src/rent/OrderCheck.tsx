@@ -5,14 +5,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import './check.css';
 import { useT, errorText } from '../i18n/index.ts';
-import { checkOrder, getOrder, type Order, type OrderCheck as CheckResult } from '../api/orders.ts';
+import { checkOrder, type OrderCheck as CheckResult } from '../api/orders.ts';
 import { ApiError } from '../api/client.ts';
 import { navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $liveState, onLiveEvent } from '../stores/live.ts';
 import { useStore } from '@nanostores/react';
 import { emitHostEvent } from '../platform/hostEvents.ts';
-import { money } from '../ui/format.ts';
+import { DepositBack } from './DepositBack.tsx';
+import { PushOffer } from '../notify/PushOffer.tsx';
 
 export interface OrderCheckProps {
   tradeNo: string;
@@ -40,7 +41,6 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
   const [phase, setPhase] = useState<Phase>({ kind: 'waiting' });
   const [elapsed, setElapsed] = useState(0);
   const [run, setRun] = useState(0);
-  const [order, setOrder] = useState<Order | null>(null);
   const tRef = useRef(t);
   tRef.current = t;
 
@@ -97,8 +97,6 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
         const final = e instanceof ApiError && e.kind === 'business';
         setPhase({ kind: 'failed', message: errorText(e, tRef.current), final });
         emitHostEvent({ type: 'eject.failed', tradeNo, code: final ? 'refused' : 'network', message: errorText(e, tRef.current) });
-        // What happened to the money is read from the order itself (its deposit, card hold or wallet).
-        if (final) getOrder(tradeNo).then(setOrder, () => undefined);
       } finally {
         inFlight = false;
         if (again && !done) {
@@ -134,7 +132,6 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
 
   const failed = phase.kind === 'failed' || phase.kind === 'gaveUp';
   const remaining = Math.max(0, Math.ceil((maxMs - elapsed) / 1000));
-  const deposit = order ? money(order.pCurrency, order.pYajin) : '';
   return (
     <div className="check">
       <div className="hero" aria-hidden="true">
@@ -156,15 +153,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
           <>
             <h2 className="title error-title">{phase.final ? t('check.jamTitle') : t('check.failedTitle')}</h2>
             <p>{phase.final ? t('check.jamText') : phase.message}</p>
-            {phase.final ? (
-              <p className="money-note" data-testid="money-note">
-                {order
-                  ? order.depositFrom === 'card'
-                    ? t('check.moneyCard', { amount: deposit })
-                    : t('check.moneyWallet', { amount: deposit })
-                  : t('check.moneyNothing')}
-              </p>
-            ) : null}
+            {phase.final ? <DepositBack orderId={tradeNo} /> : null}
           </>
         ) : (
           <>
@@ -193,6 +182,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
             {t('check.viewOrders')}
           </button>
           {successExtra}
+          <PushOffer />
         </>
       ) : null}
 

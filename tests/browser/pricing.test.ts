@@ -81,8 +81,8 @@ describe('an eject failure as the user sees it', () => {
     // The borrow screen says what happened, with the failure icon, what became of the €25 hold, and the next steps.
     await page.getByRole('heading', { name: 'No power bank came out' }).waitFor();
     expect(await page.getByTestId('fail-icon').count()).toBe(1);
-    await expect.poll(() => page.getByTestId('money-note').textContent()).toBe(
-      'Nothing was charged. The €25 hold on your card is released; your bank may still show it for a few days.');
+    await expect.poll(() => page.getByTestId('money-note').textContent()).toMatch(
+      /^Nothing was charged\. The €25 hold on Visa •••• 4242 (is being released now|was released at .+); your bank may still show it for up to 7 days\.$/);
     for (const next of ['Find a cabinet with power banks', 'Try again', 'Contact support', 'View my orders']) {
       expect(await page.getByRole('button', { name: next }).count(), next).toBe(1);
     }

@@ -20,8 +20,8 @@ function load(dir: string): Record<string, Record<string, unknown>> {
 }
 
 // locales/server is the back end's; locales/pay the payment screens' (loaded with them, src/pay/strings.ts); locales/mifi
-// the Wi-Fi screens' (src/mifi/strings.ts); locales/ops the back-office console's (src/ops/strings.ts). Each is checked as soon as it holds locale files.
-const dirs = [join(root, 'locales'), join(root, 'locales/server'), join(root, 'locales/pay'), join(root, 'locales/mifi'), join(root, 'locales/ops')].filter(
+// the Wi-Fi screens' (src/mifi/strings.ts); locales/ops the back-office console's (src/ops/strings.ts); locales/returns the deposit and notification panels' (src/notify/strings.ts). Each is checked as soon as it holds locale files.
+const dirs = [join(root, 'locales'), join(root, 'locales/server'), join(root, 'locales/pay'), join(root, 'locales/mifi'), join(root, 'locales/ops'), join(root, 'locales/returns')].filter(
   (d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')),
 );
 
@@ -59,6 +59,7 @@ describe('keys used by the app', () => {
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/pay/en-US.json'), 'utf8'))),
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/mifi/en-US.json'), 'utf8'))),
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/ops/en-US.json'), 'utf8'))),
+      ...flatten(JSON.parse(readFileSync(join(root, 'locales/returns/en-US.json'), 'utf8'))),
     };
     const files: string[] = [];
     const walk = (d: string) => {

@@ -3,7 +3,7 @@
 import { failure } from './envelope.ts';
 import { t, type Locale } from './i18n.ts';
 
-export type ErrorCode = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 428 | 503;
+export type ErrorCode = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 428 | 429 | 503;
 
 export class AppError extends Error {
   constructor(

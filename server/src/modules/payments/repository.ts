@@ -170,6 +170,14 @@ export class PaymentsRepository {
     );
   }
 
+  /** The captured top-up made as this order's deposit (a rental paid by top-up), if any. */
+  async depositTopUpOf(orderId: string) {
+    const { rows } = await this.db.query<{ id: string; provider: string; captured_amount: number; refunded_amount: number; currency: string }>(
+      `select id, provider, captured_amount, refunded_amount, currency from payments
+        where order_id = $1 and purpose = 'deposit_topup' and status in ('captured', 'partially_captured')`, [orderId]);
+    return rows[0];
+  }
+
   /** The user's captured card top-ups in `currency`, newest first. */
   async capturedTopUps(userId: number, currency: string) {
     const { rows } = await this.db.query<{ id: string; provider: string; provider_ref: string; order_id: string; captured_amount: number }>(

@@ -76,6 +76,7 @@ export abstract class RentalsReturning extends RentalsSettling {
     await this.changed(order.user_id, order.id, Zujie.cancelled);
     if (order.hold_transfer_id) await this.d.ledger.voidPending(order.hold_transfer_id, now);
     if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0, orderId: order.id, userId: order.user_id }, now);
+    await this.d.depositReturns?.cancelled(order);
   }
 
   /**
@@ -113,7 +114,9 @@ export abstract class RentalsReturning extends RentalsSettling {
     const to = overtime ? Zujie.overtimeReturn : Zujie.returned;
     if (order.bought_out_at) {
       const charged = Number(order.fee ?? 0);
-      const refund = refundAfterBuyOut(order.plan, charged, elapsed);
+      // Within the agent's window after the buy-out (default 30 days) the buy-out comes back, less the rent due.
+      const window = (await this.d.buyOutReversalDays?.(order.venue_id)) ?? Infinity;
+      const refund = returnedAt.getTime() - new Date(order.bought_out_at).getTime() <= window * 86_400_000 ? refundAfterBuyOut(order.plan, charged, elapsed) : 0;
       await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund });
       await this.changed(order.user_id, order.id, to);
       if (refund > 0) await this.d.live.publish(order.user_id, { kind: 'wallet' });
@@ -166,5 +169,6 @@ export abstract class RentalsReturning extends RentalsSettling {
   /** The order changed: its owner's open screens refetch it (and the wallet, whose hold it moved). */
   protected async changed(userId: number, orderId: string, state: number) {
     await this.d.live.publish(userId, { kind: 'order', orderId, state });
+    await this.d.notices?.changed(orderId, state);
   }
 }

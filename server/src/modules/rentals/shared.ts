@@ -14,6 +14,7 @@ import { type VenuesService } from '../venues/service.ts';
 import { type LedgerService } from '../ledger/service.ts';
 import type { RentalsRepository } from './repository.ts';
 import type { LiveService } from '../live/service.ts';
+import type { DepositReturns } from './deposit-returns.ts';
 import type { CouponsService } from '../coupons/service.ts';
 
 export interface RentalsDeps {
@@ -37,6 +38,12 @@ export interface RentalsDeps {
   live: Pick<LiveService, 'publish'>;
   /** Partners' revenue share (modules/partners): told, in the same unit of work, when a rental's rent moves on the ledger. */
   partners: { rentLedgerChanged(orderId: string): Promise<void> };
+  /** Where a cancelled rental's deposit top-up goes back (deposit-returns.ts). */
+  depositReturns?: Pick<DepositReturns, 'cancelled'>;
+  /** Receipts and reminders (modules/notify/notices.ts), told of each transition in its unit of work. */
+  notices?: { changed(orderId: string, state: number): Promise<void> };
+  /** Days after a buy-out within which a returned power bank gets it back, less the rent (per the venue's agent). */
+  buyOutReversalDays?: (venueId: string) => Promise<number>;
   /** Coupons lowering what a debt payment charges. */
   coupons: CouponsService;
 }
