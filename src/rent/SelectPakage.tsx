@@ -110,7 +110,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
             ? t('rentPricing.offline')
             : empty
               ? t('rentPricing.empty')
-              : t('rentPricing.stock', { n: c.haveBatteryCount ?? 0, slots: c.freeSlots ?? 0 })}
+              : `${t('rentPricing.stock', { n: c.haveBatteryCount ?? 0 })} · ${t('rentPricing.slots', { n: c.freeSlots ?? 0 })}`}
         </p>
         {empty ? (
           <Suspense fallback={null}>
