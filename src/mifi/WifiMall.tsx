@@ -231,8 +231,11 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
 
   useEffect(() => {
     packageVariants(item.skuId, item.country || undefined, props.currency).then((v) => {
+      // The plan of the card chosen is the one selected (the SKU's plans all come back).
+      const i = Math.max(0, v.findIndex((x) => x.packageName === item.packageName && x.isPackage === item.isPackage));
       setVariants(v);
-      setDays(v[0] ? Math.max(1, v[0].Day) : 1);
+      setSel(i);
+      setDays(v[i] ? Math.max(1, v[i].Day) : 1);
     }, (e: unknown) => {
       toast(errorText(e, t));
       props.onClose();
