@@ -36,6 +36,10 @@ export async function fitsSmallAndLarge(page: Page, what: string) {
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       const parent = n.parentElement;
       if (!parent || parent.closest('.visually-hidden')) continue;
+      // Inside a strip that scrolls sideways (the mall's places) text past the edge is scrolled to, not cut off.
+      let scroller = parent as Element | null;
+      while (scroller && !['auto', 'scroll'].includes(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
+      if (scroller && scroller !== document.documentElement && scroller.getBoundingClientRect().right <= 321) continue;
       const range = document.createRange();
       range.selectNodeContents(n);
       if (range.getBoundingClientRect().right > 321) out.push(`${parent.tagName.toLowerCase()}.${parent.className} "${n.textContent?.trim().slice(0, 40)}"`);
@@ -131,4 +135,39 @@ describe('the newcomer’s walk', () => {
     await page.locator('main .contact-list a').first().waitFor();
     expect(await smallTargets(page)).toEqual([]);
   });
+
+  it('the mall names countries and regions in the language of the user (Intl.DisplayNames)', async () => {
+    const page = await pageIn('es-ES', { token: await touristToken(env.product.app) });
+    await page.goto(`${env.product.base}/#/wifiMall?type=GM`);
+    const places = page.getByRole('navigation', { name: 'Países y regiones' });
+    await places.getByRole('button', { name: 'Alemania' }).waitFor();
+    expect(await places.getByRole('button').allTextContents()).toContain('Europa');
+    expect(await places.getByRole('button', { name: 'Estados Unidos' }).count()).toBe(1);
+    expect(await places.getByRole('button', { name: 'Germany' }).count()).toBe(0);
+    await places.getByRole('button', { name: 'Alemania' }).click();
+    await expect.poll(() => page.locator('.mifi-card p.muted').first().textContent()).toMatch(/^Alemania · /);
+    await fitsSmallAndLarge(page, '#/wifiMall (es-ES)');
+  });
+
+  it('a guest signs in from the menu and from Me, with one initial; both lead back to the Wi-Fi packages and the mall', async () => {
+    const page = await pageIn('en-US', { token: await touristToken(env.product.app) });
+    await page.goto(`${env.product.base}/#/mine`);
+    const head = page.getByRole('region', { name: 'Account' });
+    await expect.poll(() => head.textContent()).toContain('Guest');
+    expect(await page.locator('main .side-menu-avatar').textContent()).toBe('G');
+    expect(await head.getByRole('button', { name: 'Log in / Sign up' }).count()).toBe(1);
+    await fitsSmallAndLarge(page, '#/mine (guest)');
+    await page.getByRole('button', { name: 'My Wi-Fi packages' }).click();
+    await expect.poll(() => hash(page)).toBe('#/scanOrder');
+
+    await page.goto(`${env.product.base}/#/mine`);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.locator('dialog.side-menu[open]');
+    await expect.poll(() => menu.locator('.side-menu-avatar').textContent()).toBe('G');
+    expect(await menu.getByRole('button', { name: 'Wi-Fi data packages' }).count()).toBe(1);
+    expect(await axeViolations(page), 'side menu').toEqual([]);
+    await menu.getByRole('button', { name: 'Log in / Sign up' }).click();
+    await expect.poll(() => hash(page)).toMatch(/^#\/login/);
+  });
 });
+
