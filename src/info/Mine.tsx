@@ -16,7 +16,6 @@ const LINKS = [
   ['/scanOrder', 'menu.wifiPackages'],
   ['/wifiMall?type=GM', 'menu.wifiMall'],
   ['/usage', 'mine.usage'],
-  ['/shop', 'mine.shop'],
   ['/help', 'menu.help'],
   ['/setting', 'menu.settings'],
   ['/aboutUs', 'menu.aboutUs'],

@@ -169,5 +169,16 @@ describe('the newcomer’s walk', () => {
     await menu.getByRole('button', { name: 'Log in / Sign up' }).click();
     await expect.poll(() => hash(page)).toMatch(/^#\/login/);
   });
+
+  it('no equipment is offered for sale where none is configured: no entry, and the page says so with no price', async () => {
+    const page = await pageIn('en-US', { token: await touristToken(env.product.app) });
+    await page.goto(`${env.product.base}/#/mine`);
+    await page.getByRole('button', { name: 'My Wi-Fi packages' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Buy equipment' }).count()).toBe(0);
+    await page.goto(`${env.product.base}/#/shop`);
+    await page.getByText('Equipment is not sold in this app.', { exact: false }).waitFor();
+    expect(await page.locator('main').textContent()).not.toMatch(/[¥$€]|Shenzhen/);
+    await fitsSmallAndLarge(page, '#/shop');
+  });
 });
 
