@@ -180,5 +180,19 @@ describe('the newcomer’s walk', () => {
     expect(await page.locator('main').textContent()).not.toMatch(/[¥$€]|Shenzhen/);
     await fitsSmallAndLarge(page, '#/shop');
   });
+
+  it('the first screen after a scan takes the focus on its title without a ring; after a key press the ring shows', async () => {
+    const page = await pageIn('en-US');
+    await scanned(page, 'PWL-LIS-001');
+    const focused = () => page.evaluate(() => {
+      const a = document.activeElement as HTMLElement;
+      return `${a.tagName} ${getComputedStyle(a).outlineStyle}`;
+    });
+    await expect.poll(focused).toBe('H1 none');
+    // A keyboard user's navigation: the title's ring is shown.
+    await page.keyboard.press('Shift');
+    await page.evaluate(() => (location.hash = '#/aboutUs'));
+    await expect.poll(focused).toBe('H1 solid');
+  });
 });
 
