@@ -140,6 +140,9 @@ describe('a package with a box', () => {
     // A code that names no package (any QR a box may read) changes nothing and is not retried.
     await gateway.boxCodeRead(sn, 'not-a-package');
     await waitFor(async () => (Number((await b.db.query<{ n: string }>(`select count(*) n from cabinet_events where type = 'box-code-read' and state = 'done'`)).rows[0]!.n) >= 3 ? true : null), 'events done');
+    // The box goes back into the cabinet (the tests after this one pick it up there).
+    await gateway.insert(sn);
+    await waitFor(async () => ((await pkg(token, id)).packageStatus === 9 || (await pkg(token, id)).packageStatus === 4 ? true : null), 'box returned');
   });
 });
 
