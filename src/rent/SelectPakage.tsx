@@ -18,6 +18,7 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { showMessage, toast } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
+import { useMifiStrings } from '../mifi/strings.ts';
 import './rent.css';
 
 /** Only an empty or offline cabinet lists the nearest ones with stock: loaded then, not with the screen (size budgets). */
@@ -63,6 +64,8 @@ export function offers(c: Pick<Cabinet, 'haveMifiBattery' | 'energyStorageFlag' 
 
 function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const route = useStore($route);
+  // The Wi-Fi box's card speaks with the Wi-Fi strings (loaded with them, not in the first load).
+  const boxStrings = useMifiStrings();
   const currency = c.currency ?? 'CNY';
   const plan = planFromWire(c.priceStrategy, currency, c);
   const available = offers(c);
@@ -111,7 +114,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
             : empty
               ? t('rentPricing.empty')
               : device === 'mifi'
-                ? t('rentPricing.boxStock', { n: c.mifiBatteryCount ?? 0 })
+                ? boxStrings && t('mifi.borrow.boxStock', { n: c.mifiBatteryCount ?? 0 })
                 : `${t(c.deviceType === 'station' ? 'rentPricing.stationStock' : 'rentPricing.stock', { n: c.haveBatteryCount ?? 0 })} · ${t('rentPricing.slots', { n: c.freeSlots ?? 0 })}`}
         </p>
         {empty ? (
@@ -132,19 +135,19 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           </fieldset>
         ) : null}
 
-        {device === 'mifi' ? (
+        {device === 'mifi' && !boxStrings ? null : device === 'mifi' ? (
           // A Wi-Fi box is paid by its data package (chosen next, in the mall) and the box's own deposit.
           <section className="price-card" aria-labelledby="sp-price" data-testid="box-price">
             <h2 id="sp-price" className="price">
-              {t('rentPricing.boxTitle')}
+              {t('mifi.borrow.boxTitle')}
             </h2>
             <dl className="price-facts">
               <div>
-                <dt>{t('rentPricing.boxDeposit')}</dt>
+                <dt>{t('mifi.borrow.boxDeposit')}</dt>
                 <dd>{money(currency, c.mifiDeposit ?? 0)}</dd>
               </div>
             </dl>
-            <p className="muted small">{t('rentPricing.boxNote')}</p>
+            <p className="muted small">{t('mifi.borrow.boxNote')}</p>
           </section>
         ) : (
           <section className="price-card" aria-labelledby="sp-price">

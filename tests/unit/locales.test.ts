@@ -85,7 +85,7 @@ describe('keys used by the app', () => {
     const en = {
       ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/en-US.json'), 'utf8'))).out,
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/pay/en-US.json'), 'utf8'))),
-      ...flatten(JSON.parse(readFileSync(join(root, 'locales/mifi/en-US.json'), 'utf8'))),
+      ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/mifi/en-US.json'), 'utf8'))).out,
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/ops/en-US.json'), 'utf8'))),
     };
     const files: string[] = [];
