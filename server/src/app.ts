@@ -339,6 +339,8 @@ export async function buildApp(deps: AppDeps) {
     await api.register(liveRoutes, { live });
     await api.register(mifiRoutes, { mifi, payments, keys, clock });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    // The API's base address (printed at start-up) answers with where its description is, not a 404.
+    api.get('/', { schema: { hide: true } }, async () => ({ code: 0, msg: 'success', data: { openapi: `${API_PREFIX}/openapi.json` } }));
   }, { prefix: API_PREFIX });
   await app.register(leadRoutes, { content });
   await app.register(mediaRoutes, { store: media });

@@ -47,6 +47,11 @@ describe('the cabinet protocol against docs/asyncapi.yaml', () => {
     expect(matches('events', { v: 2, id: 'e1', ts: '2026-11-21T10:00:00.000Z', type: 'popped', commandId: 'c1', slot: 0 })).toEqual([]);
     expect(matches('events', { v: 3, id: 'e1', ts: '2026-11-21T10:00:00.000Z', type: 'heartbeat', slots: [] })).toEqual([]);
     expect(matches('commands', { v: 2, type: 'event-ack', ts: '2026-11-21T10:00:00.000Z' })).toEqual([]);
+    // A box's read of a pickup code: documented, and accepted by the server's parser.
+    const read = { v: 2, id: 'e2', ts: '2026-11-21T10:00:00.000Z', type: 'box-code-read', sn: 'MF-LIS-0001', code: 'P123' };
+    expect(matches('events', read)).toEqual(['box-code-read']);
+    expect(checkEvent(JSON.stringify(read)).ok).toBe(true);
+    expect(matches('events', { ...read, code: '' })).toEqual([]);
   });
 
   it('every message published in rentals, a failed eject and a return is valid', async () => {

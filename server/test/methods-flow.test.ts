@@ -97,6 +97,8 @@ describe('a wallet top-up paid on the provider page', () => {
     await onProviderPage(action.clientSecret, 'cancel');
     const r = await post('cdb/payment/multicurrency/recharge', token, { amount: '5', currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: action.paymentIntent });
     expect(r.statusCode).toBe(422);
+    // Said as a cancel, not as a declined card.
+    expect(r.json().msg).toBe("You cancelled the payment on the provider's page. Nothing was charged.");
     const wallets = (await get('cdb/user/wallet/new', token)).json().data as { pCurrencyType: string; pBalance: number }[];
     expect(wallets.find((w) => w.pCurrencyType === 'CNY')?.pBalance ?? 0).toBe(0);
   });

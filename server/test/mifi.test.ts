@@ -123,6 +123,27 @@ describe('a package with a box', () => {
     expect((await pkg(other, theirs.data.orderId))).toMatchObject({ productSendSn: '', packageStatus: 0 });
     expect((await pkg(token, id))).toMatchObject({ productSendSn: 'MF-NYC-0001' });
   });
+
+  it('picks up by QR through the cabinet protocol: the box reports the code it read (box-code-read) and is bound', async () => {
+    const token = await touristToken(b.app);
+    const id: string = (await buy(token, { skuId: 'fr-3d' })).data.orderId;
+    const gateway = b.fleet!.get('PWL-LIS-001')!;
+    const sn = (await b.db.query<{ id: string }>(`select id from powerbanks where cabinet_id = 'PWL-LIS-001' and kind = 'mifi' and state = 'in_cabinet' limit 1`)).rows[0]!.id;
+    // A box nobody knows reads it: the pickup fails, and the poll says so.
+    await gateway.boxCodeRead('MF-NOBODY', id);
+    await waitFor(async () => ((await get(token, `checkPickUp?mifiOrderId=${id}`)).data.status === 9 ? true : null), 'failed pickup');
+    // The box of the cabinet reads it: bound, the poll answers 2 with its serial.
+    await gateway.takeOut(sn);
+    await gateway.boxCodeRead(sn, id);
+    const done = await waitFor(async () => ((r) => (r.status === 2 ? r : null))((await get(token, `checkPickUp?mifiOrderId=${id}`)).data), 'bound');
+    expect(done).toMatchObject({ status: 2, productSendSn: sn });
+    // A code that names no package (any QR a box may read) changes nothing and is not retried.
+    await gateway.boxCodeRead(sn, 'not-a-package');
+    await waitFor(async () => (Number((await b.db.query<{ n: string }>(`select count(*) n from cabinet_events where type = 'box-code-read' and state = 'done'`)).rows[0]!.n) >= 3 ? true : null), 'events done');
+    // The box goes back into the cabinet (the tests after this one pick it up there).
+    await gateway.insert(sn);
+    await waitFor(async () => ((await pkg(token, id)).packageStatus === 9 || (await pkg(token, id)).packageStatus === 4 ? true : null), 'box returned');
+  });
 });
 
 describe('cancellation', () => {

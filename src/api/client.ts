@@ -143,7 +143,8 @@ function envelopeResult(method: string, status: number, ok: boolean, body: unkno
   }
   if (status === 403 || code === 403) return new ApiError('forbidden', DEFAULT_MESSAGES.forbidden, 403, status);
   if (ok && (code === 0 || (method === 'POST' && code === 9))) return { data: env!.data };
-  if (code === 1) return new ApiError('processing', msg ?? DEFAULT_MESSAGES.processing, 1, status);
+  // 1, or an operator back end's Chinese 'requesting' (请求中) under any code: pollers retry.
+  if (code === 1 || msg === '请求中') return new ApiError('processing', msg ?? DEFAULT_MESSAGES.processing, 1, status);
   if (code === -1) {
     // No envelope (a proxy's error page, an empty body): a server error for the user.
     const kind = status >= 500 || ok ? 'network' : 'business';

@@ -4,7 +4,7 @@
 import { useCallback } from 'react';
 import { getUserInfo, logoutCall } from '../api/auth.ts';
 import { errorText, useT, type T } from '../i18n/index.ts';
-import { confirmDialog, showMessage } from '../ui/feedback.tsx';
+import { confirmDialog, showMessage, toast } from '../ui/feedback.tsx';
 import { navigate } from '../stores/router.ts';
 import { $loginPath, $token, $user, clearSignIn, setSession } from '../stores/session.ts';
 import { $qrcode } from '../stores/scan.ts';
@@ -35,6 +35,7 @@ export function useCompleteLogin() {
     if (!token) throw new Error('no token');
     setSession(token, '');
     await loadUser(t);
+    toast(t('login.success'));
   }, [t]);
   return { finish };
 }

@@ -116,6 +116,8 @@ export const PACKAGE_PAGE_SIZE = 6;
 export const SEARCH_DEBOUNCE_MS = 250;
 export const SCROLL_THROTTLE_MS = 500;
 export const PICKUP_POLL_MS = 2000;
+/** The QR pickup dialog stops waiting for the box after this long. */
+export const QR_PICKUP_TIMEOUT_MS = 3 * 60_000;
 
 /**
  * Where the mall was opened from (spec §2 /wifiMall type): QR a cabinet scan (package with a box from that

@@ -52,8 +52,20 @@ export async function loadLocale(lang: Locale): Promise<void> {
 export type Params = Record<string, string | number>;
 export type T = (key: string, params?: Params) => string;
 
+/**
+ * A string of `lang`; a count (`n`) picks the plural form its language needs: a key whose value is an object of
+ * Intl.PluralRules categories ({one, few, many, other}) gives the category of `n`, or `other`.
+ */
+function pick(key: string, params: Params | undefined, lang: Locale): string {
+  const n = params?.n;
+  if (typeof n === 'number' && typeof (i18n.t(key, undefined, lang) as unknown) === 'object') {
+    return i18n.t(`${key}.${new Intl.PluralRules(lang).select(n)}`, params, lang) || i18n.t(`${key}.other`, params, lang);
+  }
+  return i18n.t(key, params, lang);
+}
+
 export function translate(key: string, params?: Params, lang: Locale = $activeLang.get()): string {
-  return i18n.t(key, params, lang) || i18n.t(key, params, DEFAULT_LOCALE) || key;
+  return pick(key, params, lang) || pick(key, params, DEFAULT_LOCALE) || key;
 }
 
 /** The translate function of the active locale; components re-render when it changes. */

@@ -13,8 +13,9 @@ import './info.css';
 const LINKS = [
   ['/wallet', 'menu.wallet'],
   ['/order', 'menu.orders'],
+  ['/scanOrder', 'menu.wifiPackages'],
+  ['/wifiMall?type=GM', 'menu.wifiMall'],
   ['/usage', 'mine.usage'],
-  ['/shop', 'mine.shop'],
   ['/help', 'menu.help'],
   ['/setting', 'menu.settings'],
   ['/aboutUs', 'menu.aboutUs'],
@@ -33,18 +34,25 @@ export default function Mine() {
   }, [token, user]);
 
   const currency = user?.p_currency;
+  // One name, and its initial, on this screen and in the side menu: a guest is "Guest".
+  const name = user ? (tourist ? t('menu.tourist') : user.pname) : '';
   return (
     <>
       <PageHeader title={t('mine.title')} end={<MenuButton />} />
       <main className="page">
         <section className="info-card mine-head" aria-label={t('mine.account')}>
           <span className="side-menu-avatar" aria-hidden="true">
-            {(user?.pname ?? '?').slice(0, 1).toUpperCase()}
+            {(name || '?').slice(0, 1).toUpperCase()}
           </span>
           <div>
             <p className="section-title" style={{ margin: 0 }}>
-              {user ? (tourist ? t('menu.tourist') : user.pname) : t('common.loading')}
+              {name || t('common.loading')}
             </p>
+            {tourist ? (
+              <button type="button" className="button link" onClick={() => navigate('/login')}>
+                {t('menu.login')}
+              </button>
+            ) : null}
             {user && currency ? (
               <p className="small muted">
                 {t('mine.balance')}: {formatMoney(toMinor(user.pbalance ?? 0, currency), currency, lang)}

@@ -71,7 +71,7 @@ export async function loadMaplibre() {
 }
 
 function markerLabel(t: ReturnType<typeof useT>, s: Shop) {
-  return s.infoStatus === 1 ? t('map.markerLabel', { name: s.shopName, free: s.freeNum }) : t('map.markerOffline', { name: s.shopName });
+  return s.infoStatus === 1 ? t('map.markerLabel', { name: s.shopName, n: s.freeNum }) : t('map.markerOffline', { name: s.shopName });
 }
 
 export function MapView(props: MapViewProps) {

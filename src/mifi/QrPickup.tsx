@@ -1,11 +1,13 @@
 // Pickup by a QR code shown to the box (spec §2 /scanOrder, §4 "QR pickup polling"): the dialog shows the package's
 // code for the box to read and polls checkPickUp every 2 s: pickUp_msg → failure (the dialog closes and says why);
-// 0 keeps waiting; 1 loading; 2 success; anything else refreshes the list and closes.
+// 0 keeps waiting; 1 loading; 2 success; anything else refreshes the list and closes. A box that has not read the
+// code within QR_PICKUP_TIMEOUT_MS ends the wait: the dialog closes and says so (the box reports what it read
+// through its cabinet, docs/cabinet-protocol.md `box-code-read`).
 import { useEffect, useMemo, useState } from 'react';
 import { encode } from 'uqr';
 import { errorText, useT } from '../i18n/index.ts';
 import { checkPickUp, type MifiPackage } from '../api/mifi.ts';
-import { PICKUP_POLL_MS, pickupOutcome } from '../core/mifi.ts';
+import { PICKUP_POLL_MS, QR_PICKUP_TIMEOUT_MS, pickupOutcome } from '../core/mifi.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { showMessage } from '../ui/feedback.tsx';
 import { useLatest } from '../ui/hooks.ts';
@@ -28,11 +30,13 @@ export function QrCode({ text, label }: { text: string; label: string }) {
   );
 }
 
-export function QrPickupDialog({ pkg, onClose, onPicked, onRefresh }: {
+export function QrPickupDialog({ pkg, onClose, onPicked, onRefresh, timeoutMs = QR_PICKUP_TIMEOUT_MS }: {
   pkg: MifiPackage;
   onClose: () => void;
   onPicked: (p: MifiPackage) => void;
   onRefresh: () => void;
+  /** How long to wait for the box to read the code. */
+  timeoutMs?: number;
 }) {
   const t = useT();
   const [phase, setPhase] = useState<'waiting' | 'loading'>('waiting');
@@ -42,6 +46,7 @@ export function QrPickupDialog({ pkg, onClose, onPicked, onRefresh }: {
     const ctl = new AbortController();
     let timer: ReturnType<typeof setTimeout>;
     const finish = () => ctl.abort();
+    const started = Date.now();
     const poll = async () => {
       try {
         const r = await checkPickUp(pkg.orderId, ctl.signal);
@@ -70,6 +75,12 @@ export function QrPickupDialog({ pkg, onClose, onPicked, onRefresh }: {
         setPhase('waiting');
         if (!(e instanceof Error && e.name === 'AbortError')) console.warn('checkPickUp', errorText(e, t));
       }
+      if (Date.now() - started >= timeoutMs) {
+        finish();
+        cb.current.onClose();
+        void showMessage({ title: t('mifi.qr.timeoutTitle'), text: t('mifi.qr.timeout'), role: 'alertdialog' });
+        return;
+      }
       timer = setTimeout(() => void poll(), PICKUP_POLL_MS);
     };
     timer = setTimeout(() => void poll(), PICKUP_POLL_MS);
@@ -77,7 +88,7 @@ export function QrPickupDialog({ pkg, onClose, onPicked, onRefresh }: {
       clearTimeout(timer);
       ctl.abort();
     };
-  }, [pkg, t, cb]);
+  }, [pkg, t, cb, timeoutMs]);
 
   return (
     <Dialog

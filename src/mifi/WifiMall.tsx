@@ -21,7 +21,7 @@ import { toMajor } from '../core/money.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { toast } from '../ui/feedback.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { Flag, MifiScreen, useMoney } from './common.tsx';
+import { Flag, MifiScreen, useMoney, usePlaceNames } from './common.tsx';
 
 export default function WifiMall() {
   const t = useT();
@@ -47,6 +47,7 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
   const cabinet = useStore($cabinet);
   const qrcode = useStore($qrcode);
   const searchId = useId();
+  const places = usePlaceNames();
   const [keyword, setKeyword] = useState('');
   const [q, setQ] = useState('');
   const [place, setPlace] = useState<{ country?: string; region?: string }>({});
@@ -148,14 +149,14 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
             <li key={`r-${r.id}`}>
               <button type="button" className="mifi-place" aria-pressed={place.region === r.id} onClick={() => setPlace({ region: r.id })}>
                 <img className="mifi-flag" src={r.flagUrl} width={32} height={24} alt="" />
-                {r.name}
+                {places.region(r.id, r.name)}
               </button>
             </li>,
             ...r.countries.map((c) => (
               <li key={c.code}>
                 <button type="button" className="mifi-place" aria-pressed={place.country === c.code} onClick={() => setPlace({ country: c.code })}>
                   <img className="mifi-flag" src={c.flagUrl} width={32} height={24} alt="" />
-                  {c.name}
+                  {places.country(c.code, c.name)}
                 </button>
               </li>
             )),
@@ -198,14 +199,16 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
 function CatalogueRow({ item, onChoose }: { item: CatalogueItem; onChoose: () => void }) {
   const t = useT();
   const money = useMoney();
+  const places = usePlaceNames();
+  const where = item.country ? places.country(item.country, item.countryName) : places.region(item.region, item.countryName);
   return (
     <article className="mifi-card" aria-label={item.packageName}>
       <div className="mifi-card-head">
-        <Flag src={item.flagUrl} country={item.countryName} />
+        <Flag src={item.flagUrl} country={where} />
         <h3 className="mifi-card-title">{item.packageName}</h3>
       </div>
       <p className="muted small">
-        {item.countryName} · {item.text}
+        {where} · {item.text}
       </p>
       <p className="mifi-price">
         {item.isPackage ? t('mifi.mall.pricePackage', { amount: money(item.currency, item.price), days: item.Day }) : t('mifi.mall.pricePerDay', { amount: money(item.currency, item.price) })}
@@ -231,8 +234,11 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
 
   useEffect(() => {
     packageVariants(item.skuId, item.country || undefined, props.currency).then((v) => {
+      // The plan of the card chosen is the one selected (the SKU's plans all come back).
+      const i = Math.max(0, v.findIndex((x) => x.packageName === item.packageName && x.isPackage === item.isPackage));
       setVariants(v);
-      setDays(v[0] ? Math.max(1, v[0].Day) : 1);
+      setSel(i);
+      setDays(v[i] ? Math.max(1, v[i].Day) : 1);
     }, (e: unknown) => {
       toast(errorText(e, t));
       props.onClose();

@@ -1,6 +1,6 @@
 // What the Wi-Fi screens share: the strings gate, a package's card with its status and buttons (spec §4), money
 // and time texts, and the copy button.
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $activeLang, errorText, useT, type T } from '../i18n/index.ts';
 import { packageActions, trafficText, zonedText } from '../core/mifi.ts';
@@ -23,6 +23,34 @@ export function MifiScreen({ title, end, className, children }: { title: string;
       <main className={`page mifi ${className}`}>{ready ? children() : <Loading label={t('common.loading')} />}</main>
     </>
   );
+}
+
+/** The continents a catalogue's regions usually are (their names are the Wi-Fi strings'; any other keeps its own). */
+const CONTINENTS = new Set(['africa', 'americas', 'asia', 'europe', 'oceania']);
+
+/**
+ * Country names (ISO codes) in the current language through Intl.DisplayNames, region names from the Wi-Fi
+ * strings; the catalogue's own name where the runtime has none or the region is not a continent.
+ */
+export function usePlaceNames() {
+  const lang = useStore($activeLang);
+  const t = useT();
+  return useMemo(() => {
+    let names: Intl.DisplayNames | null = null;
+    try {
+      names = new Intl.DisplayNames([lang], { type: 'region', fallback: 'none' });
+    } catch {
+      names = null;
+    }
+    const country = (code: string, fallback: string) => {
+      try {
+        return (/^[A-Z]{2}$/i.test(code) && names?.of(code.toUpperCase())) || fallback;
+      } catch {
+        return fallback;
+      }
+    };
+    return { country, region: (id: string, fallback: string) => (CONTINENTS.has(id) ? t(`mifi.region.${id}`) : fallback) };
+  }, [lang, t]);
 }
 
 /** A wire amount (major units) of a currency in the current language. */

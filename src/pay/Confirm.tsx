@@ -249,9 +249,12 @@ export default function Confirm() {
       // Unknown outcome (network, timeout): keep key and token so the retry is the same action.
       const unknown = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout');
       if (!unknown) pending.current = null;
+      // A top-up names its step: the order refused (a business answer other than a decline), else the payment.
+      const title = payType !== 'CZ' ? undefined
+        : t(e instanceof ApiError && e.kind === 'business' && e.status !== 422 ? 'payTypes.rechargeOrderFailed' : 'payTypes.rechargePayFailed');
       if (e instanceof CardProviderError) {
-        void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message, hostCode(e.code));
-      } else void payFailed(errorText(e, t), unknown ? 'network' : 'paymentFailed');
+        void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message, hostCode(e.code), title);
+      } else void payFailed(errorText(e, t), unknown ? 'network' : 'paymentFailed', title);
     } finally {
       setBusy(false);
     }
@@ -260,9 +263,9 @@ export default function Confirm() {
   const payRef = useRef(pay);
   payRef.current = pay;
   /** The payment failed: Retry pays again with the same card (and, after an unknown outcome, the same key). */
-  async function payFailed(text: string, code = 'paymentFailed') {
+  async function payFailed(text: string, code = 'paymentFailed', title = t('confirm.payFailed')) {
     emitHostEvent({ type: 'payment.failed', code, message: text.slice(0, 500) });
-    const retry = await confirmDialog({ title: t('confirm.payFailed'), text, okLabel: t('common.retry') });
+    const retry = await confirmDialog({ title, text, okLabel: t('common.retry') });
     if (retry && lastCard.current) void payRef.current(lastCard.current);
   }
 

@@ -12,12 +12,22 @@ import { confirmDialog } from '../ui/feedback.tsx';
 import { currentSystem } from '../platform/device.ts';
 import { stripeKind } from './stripe.ts';
 import { usePayStrings } from './strings.ts';
+import './pay.css';
 
 /** Apple Pay is not offered on Android, Google Pay not on iOS; the Express Checkout Element still checks the device. */
 export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType' | 'kind'>): boolean {
   if (m.pPaymentType === 'STRIPE_APPLE' || m.pPaymentType === 'APPLE_PAY') return system !== 'android';
   if (m.pPaymentType === 'STRIPE_GOOGLE' || m.pPaymentType === 'GOOGLE_PAY') return system !== 'ios';
   return stripeKind(m.pPaymentType) != null || m.kind != null;
+}
+
+/** Two methods of one name (a card of two providers) are told apart by their provider. */
+export function distinctLabels<M extends Pick<PaymentMethod, 'pId' | 'label'>>(methods: M[]): M[] {
+  const twice = (label: string) => methods.filter((m) => m.label === label).length > 1;
+  return methods.map((m) => {
+    const by = m.pId.includes(':') ? m.pId.split(':')[0]! : '';
+    return twice(m.label) && by ? { ...m, label: `${m.label} · ${by.charAt(0).toUpperCase()}${by.slice(1)}` } : m;
+  });
 }
 
 export default function PayMethod() {
@@ -63,7 +73,7 @@ export default function PayMethod() {
           <form onSubmit={(e) => { e.preventDefault(); go(); }}>
             <fieldset>
               <legend>{t('payMethod.intro')}</legend>
-              {methods.map((m) => (
+              {distinctLabels(methods).map((m) => (
                 <label key={m.pId} className="radio-row">
                   <input type="radio" name="method" value={m.pId} checked={chosen === m.pId} onChange={() => setChosen(m.pId)} />
                   <span>{m.label}</span>

@@ -185,7 +185,14 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
                 ? t('home.payPreAuth', { amount: money(currency, Number(action.amount)) })
                 : t('home.payTopUp', { amount: money(currency, Number(action.amount)) })}
             </button>
-          ) : (
+          ) : null}
+          {/* A deposit partly covered by the wallet says where the rest comes from. */}
+          {action.kind === 'pay' && action.label !== 'preAuth' && deposit > Number(action.amount) ? (
+            <p className="small" data-testid="from-wallet">
+              {t('home.fromWallet', { wallet: money(currency, deposit - Number(action.amount)), deposit: money(currency, deposit) })}
+            </p>
+          ) : null}
+          {action.kind === 'pay' ? null : (
             <button type="button" className="button primary block" disabled={block !== null} aria-disabled={busy} aria-busy={busy} onClick={() => !busy && void borrow()}>
               {busy ? t('home.borrowing') : t('home.borrow')}
             </button>

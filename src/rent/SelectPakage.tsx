@@ -18,6 +18,7 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { showMessage, toast } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
+import { useMifiStrings } from '../mifi/strings.ts';
 import './rent.css';
 
 /** Only an empty or offline cabinet lists the nearest ones with stock: loaded then, not with the screen (size budgets). */
@@ -63,6 +64,8 @@ export function offers(c: Pick<Cabinet, 'haveMifiBattery' | 'energyStorageFlag' 
 
 function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const route = useStore($route);
+  // The Wi-Fi box's card speaks with the Wi-Fi strings (loaded with them, not in the first load).
+  const boxStrings = useMifiStrings();
   const currency = c.currency ?? 'CNY';
   const plan = planFromWire(c.priceStrategy, currency, c);
   const available = offers(c);
@@ -93,7 +96,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const preview = toMajor(rentalFee(plan, minutes * MINUTE_MS), currency);
 
   const offline = c.online === false;
-  const empty = offline || (c.haveBatteryCount ?? 0) <= 0;
+  const empty = offline || (device !== 'mifi' && (c.haveBatteryCount ?? 0) <= 0);
   const next = () => {
     if (device === 'mifi') navigate(href('/wifiMall', { type: 'QR', sn: '' }));
     else navigate('/home');
@@ -110,7 +113,9 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
             ? t('rentPricing.offline')
             : empty
               ? t('rentPricing.empty')
-              : t('rentPricing.stock', { n: c.haveBatteryCount ?? 0, slots: c.freeSlots ?? 0 })}
+              : device === 'mifi'
+                ? boxStrings && t('mifi.borrow.boxStock', { n: c.mifiBatteryCount ?? 0 })
+                : `${t(c.deviceType === 'station' ? 'rentPricing.stationStock' : 'rentPricing.stock', { n: c.haveBatteryCount ?? 0 })} · ${t('rentPricing.slots', { n: c.freeSlots ?? 0 })}`}
         </p>
         {empty ? (
           <Suspense fallback={null}>
@@ -130,51 +135,67 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           </fieldset>
         ) : null}
 
-        <section className="price-card" aria-labelledby="sp-price">
-          <h2 id="sp-price" className="price">
-            {perUnitText(t, currency, toMajor(plan.unitPrice, currency), plan.unitMinutes)}
-          </h2>
-          <dl className="price-facts">
-            <div>
-              <dt>{t('rentPricing.deposit')}</dt>
-              <dd>{money(currency, deposit)}</dd>
-            </div>
-            <div>
-              <dt>{t('rentPricing.freeMinutes')}</dt>
-              <dd>{t('rentPricing.minutes', { n: plan.freeMinutes })}</dd>
-            </div>
-            {plan.dailyCap > 0 ? (
+        {device === 'mifi' && !boxStrings ? null : device === 'mifi' ? (
+          // A Wi-Fi box is paid by its data package (chosen next, in the mall) and the box's own deposit.
+          <section className="price-card" aria-labelledby="sp-price" data-testid="box-price">
+            <h2 id="sp-price" className="price">
+              {t('mifi.borrow.boxTitle')}
+            </h2>
+            <dl className="price-facts">
               <div>
-                <dt>{t('rentPricing.dailyCap')}</dt>
-                <dd>{money(currency, toMajor(plan.dailyCap, currency))}</dd>
+                <dt>{t('mifi.borrow.boxDeposit')}</dt>
+                <dd>{money(currency, c.mifiDeposit ?? 0)}</dd>
               </div>
-            ) : null}
-            <div>
-              <dt>{t('rentPricing.overtime')}</dt>
-              <dd>{t('rentPricing.overtimeValue', { amount: money(currency, toMajor(plan.overtimeAmount, currency)), days: plan.overtimeDays })}</dd>
-            </div>
-          </dl>
-          <table className="fee-table">
-            <caption>{t('rentPricing.feeTable')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('rentPricing.duration')}</th>
-                <th scope="col">{t('rentPricing.fee')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {feeRows(plan).map((r) => (
-                <tr key={typeof r.label === 'number' ? r.label : `${r.label.from}-${r.label.to}`}>
-                  <td>{typeof r.label === 'number' ? durationText(r.label) : t('rentPricing.tierRange', { from: r.label.from, to: r.label.to })}</td>
-                  <td>{money(currency, r.fee)}</td>
+            </dl>
+            <p className="muted small">{t('mifi.borrow.boxNote')}</p>
+          </section>
+        ) : (
+          <section className="price-card" aria-labelledby="sp-price">
+            <h2 id="sp-price" className="price">
+              {perUnitText(t, currency, toMajor(plan.unitPrice, currency), plan.unitMinutes)}
+            </h2>
+            <dl className="price-facts">
+              <div>
+                <dt>{t('rentPricing.deposit')}</dt>
+                <dd>{money(currency, deposit)}</dd>
+              </div>
+              <div>
+                <dt>{t('rentPricing.freeMinutes')}</dt>
+                <dd>{t('rentPricing.minutes', { n: plan.freeMinutes })}</dd>
+              </div>
+              {plan.dailyCap > 0 ? (
+                <div>
+                  <dt>{t('rentPricing.dailyCap')}</dt>
+                  <dd>{money(currency, toMajor(plan.dailyCap, currency))}</dd>
+                </div>
+              ) : null}
+              <div>
+                <dt>{t('rentPricing.overtime')}</dt>
+                <dd>{t('rentPricing.overtimeValue', { amount: money(currency, toMajor(plan.overtimeAmount, currency)), days: plan.overtimeDays })}</dd>
+              </div>
+            </dl>
+            <table className="fee-table">
+              <caption>{t('rentPricing.feeTable')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('rentPricing.duration')}</th>
+                  <th scope="col">{t('rentPricing.fee')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          <button type="button" className="button link" onClick={() => setTipOpen(true)}>
-            {t('rentPricing.tipOpen')}
-          </button>
-        </section>
+              </thead>
+              <tbody>
+                {feeRows(plan).map((r) => (
+                  <tr key={typeof r.label === 'number' ? r.label : `${r.label.from}-${r.label.to}`}>
+                    <td>{typeof r.label === 'number' ? durationText(r.label) : t('rentPricing.tierRange', { from: r.label.from, to: r.label.to })}</td>
+                    <td>{money(currency, r.fee)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <button type="button" className="button link" onClick={() => setTipOpen(true)}>
+              {t('rentPricing.tipOpen')}
+            </button>
+          </section>
+        )}
 
         <div className="actions">
           <button type="button" className={`button block${empty ? '' : ' primary'}`} onClick={next}>

@@ -43,7 +43,7 @@ export default function HomeScan() {
 async function askAboutOpenOrders(t: T, cabinet: Cabinet): Promise<void> {
   const view = await confirmDialog({
     title: t('scan.openOrdersTitle'),
-    text: t('scan.openOrders', { zujieNum: cabinet.zujieNum ?? 0 }),
+    text: t('scan.openOrders', { n: cabinet.zujieNum ?? 0 }),
     okLabel: t('scan.viewOrders'),
     cancelLabel: t('scan.later'),
     role: 'dialog',

@@ -142,6 +142,11 @@ export function useDocumentTitle(titleKey: string | undefined): void {
  * navigation the person did not make there (the code link landing on the prices) must not take the focus from
  * the host page, which would also scroll the host to the widget.
  */
+let interacted = false;
+if (typeof window !== 'undefined') {
+  for (const type of ['keydown', 'pointerdown']) window.addEventListener(type, () => (interacted = true), { once: true, capture: true });
+}
+
 export function useNavigationFocus(path: string, onNavigate: () => void): void {
   const initial = useRef(true);
   const latest = useLatest(onNavigate);
@@ -159,6 +164,8 @@ export function useNavigationFocus(path: string, onNavigate: () => void): void {
       if (document.querySelector('dialog[open]')) return (done = true);
       if (window.top !== window && !document.hasFocus()) return (done = true);
       if (!h.hasAttribute('tabindex')) h.setAttribute('tabindex', '-1');
+      // Before any key or tap (a scan's redirect to its first screen) the focus moves without a ring.
+      h.toggleAttribute('data-quiet', !interacted);
       h.focus();
       if (document.activeElement !== h) return false;
       done = true;

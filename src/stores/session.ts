@@ -17,7 +17,8 @@ export const $agentOpenId = persistentAtom<string>('agentOpenId', '');
 /** Stored home route (spec: homePathName). */
 export const $homePathName = persistentAtom<string>('homePathName', '');
 
-export const $isTourist = computed($userType, (t) => t === TOURIST);
+/** A guest: signed in by a scan (userType), or a user the server calls a tourist (a session restored without it). */
+export const $isTourist = computed([$userType, $user], (t, u) => t === TOURIST || u?.userType === 'tourist');
 
 export function setSession(token: string, userType = ''): void {
   $token.set(token);

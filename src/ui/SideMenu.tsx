@@ -31,6 +31,8 @@ export function MenuButton() {
 const ENTRIES = [
   ['/wallet', 'menu.wallet'],
   ['/order', 'menu.orders'],
+  ['/scanOrder', 'menu.wifiPackages'],
+  ['/wifiMall?type=GM', 'menu.wifiMall'],
   ['/aboutUs', 'menu.aboutUs'],
   ['/contactUs', 'menu.contactUs'],
   ['/setting', 'menu.settings'],
@@ -104,13 +106,13 @@ export function SideMenu() {
           <span className="side-menu-avatar" aria-hidden="true">
             {(name || '?').slice(0, 1).toUpperCase()}
           </span>
-          {token ? (
-            <p className="side-menu-user">{name || t('common.loading')}</p>
-          ) : (
+          {token ? <p className="side-menu-user">{name || t('common.loading')}</p> : null}
+          {/* A guest (a scan's session) signs in from here too. */}
+          {!token || tourist ? (
             <button type="button" className="button link side-menu-login" onClick={() => go('/login')}>
               {t('menu.login')}
             </button>
-          )}
+          ) : null}
           <button type="button" className="icon-button side-menu-close" aria-label={t('menu.close')} onClick={closeSideMenu}>
             <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
               <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />

@@ -85,6 +85,8 @@ describe('phone login', () => {
     await expect.poll(() => page.getByRole('alert').first().textContent()).toBe('The code is wrong.');
     await page.getByLabel('4-digit code').fill(code);
     await page.getByRole('button', { name: 'Log in' }).click();
+    // Said, not only shown by the next screen.
+    await page.getByText('Login successful').waitFor();
 
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/homeMap');
     const token = await page.evaluate(() => localStorage.getItem('token'));

@@ -65,7 +65,7 @@ describe('a rental from the code link to the ended order', () => {
     // Spec §5: a price shows two decimals unless it is whole, so €6.00 reads "€6".
     await expect.poll(() => ended.textContent(), { timeout: 15_000 }).toContain(`Fee${money('EUR', toMajor(fee, 'EUR'))}Details`);
     const text = (await ended.textContent())!;
-    expect(text).toContain('End');
+    expect(text).toContain('Ended');
     expect(text).toContain('Time Out Market Lisboa'); // rented here
     expect(text).toContain('GO9 Gedimino 9'); // returned at another venue
   });

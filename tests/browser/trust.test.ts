@@ -51,7 +51,7 @@ describe('live: the screens follow the cabinet without a reload', () => {
     await p.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     await p.getByRole('button', { name: `Details of order ${orderId}` }).click();
     await expect.poll(() => p.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 Order details');
-    await expect.poll(() => p.getByText('Under lease').count()).toBeGreaterThan(0);
+    await expect.poll(() => p.locator('.badge-live', { hasText: 'In use' }).count()).toBeGreaterThan(0);
     expect(await axeViolations(p)).toEqual([]);
 
     // The stream is open (the screens are told, not polling).
@@ -64,7 +64,7 @@ describe('live: the screens follow the cabinet without a reload', () => {
     const summary = p.getByTestId('return-summary');
     await summary.waitFor();
     expect(await summary.textContent()).toBe('Returned at GO9 Gedimino 9: €3 charged, €27 released');
-    expect(await p.getByText('Under lease').count()).toBe(0);
+    expect(await p.locator('.badge-live', { hasText: 'In use' }).count()).toBe(0);
     expect(await p.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
 
     // Back to the list: the rental is ended, and its card says where it went back.

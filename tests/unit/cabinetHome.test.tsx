@@ -85,6 +85,14 @@ describe('cabinet home', () => {
     expect(buttons(el).map((b) => b.name)).toContain('Pay ¥86.50 deposit');
   });
 
+  it('a deposit partly paid from the wallet says where the rest comes from', () => {
+    const el = render({ ...base, yajintype: 1, myyue: 97 });
+    expect(buttons(el).map((b) => b.name)).toContain('Pay ¥2 deposit');
+    expect(el.querySelector('[data-testid="from-wallet"]')?.textContent).toBe('The other ¥97 of the ¥99 deposit comes from your wallet balance.');
+    act(() => root?.unmount());
+    expect(render({ ...base, yajintype: 1, myyue: 0 }).querySelector('[data-testid="from-wallet"]')).toBeNull();
+  });
+
   it("chongzhi 'N': the Borrow button, no pay button", () => {
     const el = render({ ...base, chongzhi: 'N', myyue: 150 });
     const names = buttons(el).map((b) => b.name);

@@ -37,6 +37,9 @@ beforeAll(async () => {
           return send(res, 200, { code: 9, msg: 'success', data: 'nine' });
         case 'processing':
           return send(res, 200, { code: 1, msg: 'Processing', data: null });
+        // An operator back end's Chinese 'requesting': the same as Processing, whatever the code.
+        case 'requesting':
+          return send(res, 200, { code: 500, msg: '请求中', data: null });
         case 'unauth-status':
           return send(res, 401, { code: 401, msg: 'token expired', data: null });
         case 'unauth-code':
@@ -140,6 +143,13 @@ describe('api client envelope', () => {
     expect(e.kind).toBe('processing');
     expect(isProcessing(e)).toBe(true);
     expect(e.code).toBe(1);
+  });
+
+  it("an operator back end's Chinese 'requesting' (请求中) is Processing too", async () => {
+    const { c } = client();
+    const e = await rejection(c.post('requesting'));
+    expect(e.kind).toBe('processing');
+    expect(isProcessing(e)).toBe(true);
   });
 
   it('401 by HTTP status clears the session (handler) and rejects', async () => {

@@ -44,6 +44,11 @@ beforeAll(async () => {
         res.statusCode = 422;
         return res.end(JSON.stringify({ code: 422, msg: 'Your card was declined.', data: null }));
       }
+      // A top-up: card 0002 declined (the payment), any other refused before any payment (the order).
+      if (path.endsWith('/cdb/payment/multicurrency/recharge')) {
+        res.statusCode = body.includes('tok_0002') ? 422 : 409;
+        return res.end(JSON.stringify(body.includes('tok_0002') ? { code: 422, msg: 'Your card was declined.', data: null } : { code: 409, msg: 'Top-ups are closed.', data: null }));
+      }
       res.statusCode = 404;
       res.end(JSON.stringify({ code: 404, msg: 'no', data: null }));
     });
@@ -75,8 +80,8 @@ function type(input: HTMLInputElement, value: string) {
   });
 }
 
-async function mount() {
-  navigate('/confirm?price=25.00&payType=YJ&qrcode=PWL-VNO-001&cabinetID=PWL-VNO-001&yaJinType=0', { replace: true });
+async function mount(path = '/confirm?price=25.00&payType=YJ&qrcode=PWL-VNO-001&cabinetID=PWL-VNO-001&yaJinType=0') {
+  navigate(path, { replace: true });
   expect($route.get().path).toBe('/confirm');
   const host = document.createElement('div');
   document.body.appendChild(host);
@@ -158,5 +163,20 @@ describe('confirm screen, sandbox card form', () => {
     await until(() => rents.length === 2 && document.querySelector('dialog[open][role="alertdialog"]'));
     expect(rents[1]!.key).toBe(rents[0]!.key);
     expect(rents[1]!.body).toBe(rents[0]!.body);
+  });
+
+  it('a top-up names its failed step: the recharge order refused, or the recharge payment', async () => {
+    const fails = async (card: string) => {
+      $dialogs.set([]);
+      await mount('/confirm?price=10&payType=CZ&currency=EUR&paymentId=1');
+      type(byLabel('Card number'), card);
+      type(byLabel('Expiry date (MM/YY)'), '12/39');
+      type(byLabel('CVC'), '123');
+      submit();
+      return (await until(() => document.querySelector<HTMLDialogElement>('dialog[open][role="alertdialog"]'))).textContent;
+    };
+    expect(await fails('4242 4242 4242 4242')).toContain('Failed to create recharge order');
+    act(() => root?.unmount());
+    expect(await fails('4000 0000 0000 0002')).toContain('Failed to initiate recharge payment');
   });
 });

@@ -14,10 +14,29 @@ function flatten(obj: unknown, prefix = '', out: Record<string, unknown> = {}): 
   return out;
 }
 
+const CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
+/** A string with plural forms (an object of Intl.PluralRules categories, src/i18n): compared as one key. */
+const isPlural = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && 'other' in v && Object.keys(v).every((k) => CATEGORIES.has(k));
+
+function flattenPlural(obj: unknown, prefix = '', out: Record<string, unknown> = {}, forms: Record<string, string[]> = {}) {
+  if (isPlural(obj)) {
+    out[prefix] = obj.other;
+    forms[prefix] = Object.keys(obj).sort();
+    for (const [k, v] of Object.entries(obj)) if (k !== 'other') out[`${prefix}#${k}`] = v;
+  } else if (obj && typeof obj === 'object' && !Array.isArray(obj)) {
+    for (const [k, v] of Object.entries(obj)) flattenPlural(v, prefix ? `${prefix}.${k}` : k, out, forms);
+  } else out[prefix] = obj;
+  return { out, forms };
+}
+
 function load(dir: string): Record<string, Record<string, unknown>> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  return Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), flatten(JSON.parse(readFileSync(join(dir, f), 'utf8')))]));
+  return Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), flattenPlural(JSON.parse(readFileSync(join(dir, f), 'utf8'))).out]));
 }
+const pluralForms = (dir: string, lang: string) => flattenPlural(JSON.parse(readFileSync(join(dir, `${lang}.json`), 'utf8'))).forms;
+/** The keys every locale shares: a plural form other than `other` is its language's own. */
+const shared = (table: Record<string, unknown>) => Object.keys(table).filter((k) => !k.includes('#')).sort();
 
 // locales/server is the back end's; locales/pay the payment screens' (loaded with them, src/pay/strings.ts); locales/mifi
 // the Wi-Fi screens' (src/mifi/strings.ts); locales/ops the back-office console's (src/ops/strings.ts); locales/returns the deposit and notification panels' (src/notify/strings.ts). Each is checked as soon as it holds locale files.
@@ -31,9 +50,18 @@ describe.each(dirs)('locale files in %s', (dir) => {
     expect(Object.keys(all).sort()).toEqual(EXPECTED);
   });
   it('every locale has exactly the keys of en-US', () => {
-    const ref = Object.keys(all['en-US']!).sort();
+    const ref = shared(all['en-US']!);
     for (const [lang, table] of Object.entries(all)) {
-      expect(Object.keys(table).sort(), lang).toEqual(ref);
+      expect(shared(table), lang).toEqual(ref);
+    }
+  });
+  it('a string with plural forms has exactly the forms of its language (Intl.PluralRules)', () => {
+    const en = pluralForms(dir, 'en-US');
+    for (const lang of Object.keys(all)) {
+      const forms = pluralForms(dir, lang);
+      expect(Object.keys(forms).sort(), lang).toEqual(Object.keys(en).sort());
+      const categories = new Intl.PluralRules(lang).resolvedOptions().pluralCategories.slice().sort();
+      for (const [k, f] of Object.entries(forms)) expect(f, `${lang}: ${k}`).toEqual(categories);
     }
   });
   it('no empty or non-string values', () => {
@@ -47,7 +75,7 @@ describe.each(dirs)('locale files in %s', (dir) => {
     const ph = (s: unknown) => [...String(s).matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
     const en = all['en-US']!;
     for (const [lang, table] of Object.entries(all)) {
-      for (const k of Object.keys(en)) expect(ph(table[k]), `${lang}: ${k}`).toEqual(ph(en[k]));
+      for (const k of Object.keys(table)) expect(ph(table[k]), `${lang}: ${k}`).toEqual(ph(en[k.split('#')[0]!]));
     }
   });
 });
@@ -55,9 +83,9 @@ describe.each(dirs)('locale files in %s', (dir) => {
 describe('keys used by the app', () => {
   it("every literal t('…') key exists in en-US", () => {
     const en = {
-      ...flatten(JSON.parse(readFileSync(join(root, 'locales/en-US.json'), 'utf8'))),
+      ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/en-US.json'), 'utf8'))).out,
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/pay/en-US.json'), 'utf8'))),
-      ...flatten(JSON.parse(readFileSync(join(root, 'locales/mifi/en-US.json'), 'utf8'))),
+      ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/mifi/en-US.json'), 'utf8'))).out,
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/ops/en-US.json'), 'utf8'))),
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/returns/en-US.json'), 'utf8'))),
     };

@@ -116,7 +116,10 @@ export default async function demoRoutes(app: App, opts: { fleet: SimulatorFleet
     const holder = opts.fleet.holder(req.params.sn);
     // A box in a cabinet is taken out by hand first: the cabinet reports it gone with its next heartbeat.
     if (holder) await holder.takeOut(req.params.sn);
-    await opts.mifi.bindFromBox(req.params.sn, req.body.code.trim());
+    // The box tells what it read through a cabinet gateway (the protocol's box-code-read), as a real box does.
+    const gateway = holder?.online ? holder : opts.fleet.list().find((c) => c.online);
+    if (!gateway) throw conflict('error.cabinetOffline');
+    await gateway.boxCodeRead(req.params.sn, req.body.code.trim());
     return ok({ sn: req.params.sn, packageId: req.body.code.trim() });
   });
 }

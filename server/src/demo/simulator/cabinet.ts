@@ -238,6 +238,11 @@ export class SimulatedCabinet {
     await this.emit({ type: 'box-telemetry', sn: t.sn, bytesTotal: t.bytesTotal, battery: t.battery ?? 80, signal: t.signal ?? 4, online: t.online ?? true });
   }
 
+  /** A Wi-Fi box read a pickup code (the QR the app shows) and tells it through this cabinet's gateway (box-code-read). */
+  async boxCodeRead(sn: string, code: string) {
+    await this.emit({ type: 'box-code-read', sn, code });
+  }
+
   /** Someone takes a device out by hand (a Wi-Fi box handed over for a pickup by QR): its heartbeat says so at once. */
   async takeOut(id: string) {
     const i = this.slots.indexOf(id);

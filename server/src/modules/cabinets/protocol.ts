@@ -110,7 +110,9 @@ export type CabinetEvent =
   /** Additive: a Wi-Fi box's telemetry, relayed by the cabinet gateway it reports through. */
   | (EventBase & { type: 'box-telemetry'; sn: string; battery: number | null; signal: number | null; bytesTotal: number; online: boolean })
   /** Additive (v2): the box `sn` applied the Wi-Fi password of the `wifi-password` command `commandId`. */
-  | (EventBase & { type: 'box-password'; commandId: string; sn: string });
+  | (EventBase & { type: 'box-password'; commandId: string; sn: string })
+  /** Additive (v2): the box `sn` read a pickup code (the QR the app shows: a package's id), relayed by its gateway. */
+  | (EventBase & { type: 'box-code-read'; sn: string; code: string });
 
 /** …/status, retained; the offline message is also the connection's MQTT last will. */
 export interface CabinetStatus {
@@ -163,6 +165,8 @@ function shape(v: unknown): CabinetEvent | null {
       return str(v.sn) && Number.isSafeInteger(v.bytesTotal) && (v.bytesTotal as number) >= 0 && typeof v.online === 'boolean' ? (v as unknown as CabinetEvent) : null;
     case 'box-password':
       return str(v.commandId) && str(v.sn) ? (v as unknown as CabinetEvent) : null;
+    case 'box-code-read':
+      return str(v.sn) && str(v.code) && (v.code as string).length <= 64 ? (v as unknown as CabinetEvent) : null;
     default:
       return null;
   }

@@ -181,6 +181,7 @@ export class CabinetsService implements LinkHandler {
         } else if (e.type === 'returned') await this.d.rentals.onReturned(row.cabinet_id, e);
         else if (e.type === 'box-telemetry') await this.d.mifi.onTelemetry(e);
         else if (e.type === 'box-password') await this.d.mifi.onPasswordSet(e);
+        else if (e.type === 'box-code-read') await this.d.mifi.onCodeRead(e);
         else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
         await this.d.repo.eventDone(key, this.d.clock.now());
         return 'done' as const;

@@ -1,6 +1,6 @@
 // A box's handover: pickup by scan (the cabinet ejects) or by QR (bind), and its return into a cabinet.
 import { DEVICE_ORDER_STATUS as DOS, PACKAGE_STATUS as PS } from '#core/mifi.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
 import type { UserRow } from '../auth/service.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
@@ -53,11 +53,25 @@ export class MifiBoxes extends MifiPart {
     return { orderId: p.id };
   }
 
-  /** The box side of the QR pickup (the simulator's box, or a real box's gateway): binds `sn` to the package shown. */
-  async bindFromBox(sn: string, mifiOrderId: string) {
-    const p = await this.d.repo.pkg(mifiOrderId);
-    if (!p) throw notFound('error.mifi.orderNotFound');
-    await this.bindAs(p, sn);
+  /**
+   * The protocol's `box-code-read` (a box read the QR the app shows, relayed by the cabinet it reports through): binds
+   * the package it names. A refusal (unknown box, a box another package holds, a package not waiting for a box) is
+   * the package's pickup failure, which the app's poll shows; it is not retried. A code that names no package is
+   * dropped (a box may read any QR code).
+   */
+  async onCodeRead(e: { sn: string; code: string }) {
+    const p = await this.d.repo.pkg(e.code.trim());
+    if (!p) {
+      this.d.log.warn({ sn: e.sn }, 'box read a code that names no package');
+      return;
+    }
+    try {
+      await this.bindAs(p, e.sn);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (!p.device_sn) await this.d.repo.setDevice(p.id, { pickupState: 9, pickupMsg: p.pickup_msg ?? 'Failed to retrieve the device' });
+      this.d.log.warn({ sn: e.sn, pkg: p.id, key: err.key }, 'box code read refused');
+    }
   }
 
   private async bindAs(p: PackageRow, sn: string) {

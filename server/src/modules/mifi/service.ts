@@ -53,7 +53,8 @@ export class MifiService {
   onPopped(e: { commandId: string; powerbankId: string; ts: string }) { return this.s.boxes.onPopped(e); }
   onPopFailed(e: { commandId: string; reason: string }) { return this.s.boxes.onPopFailed(e); }
   bind(user: UserRow, sn: string, mifiOrderId: string) { return this.s.boxes.bind(user, sn, mifiOrderId); }
-  bindFromBox(sn: string, mifiOrderId: string) { return this.s.boxes.bindFromBox(sn, mifiOrderId); }
+  /** The cabinet's `box-code-read` event: a box read the pickup code the app shows. */
+  onCodeRead(e: { sn: string; code: string }) { return this.s.boxes.onCodeRead(e); }
   checkPickUp(user: UserRow, id: string) { return this.s.boxes.checkPickUp(user, id); }
   onReturned(sn: string) { return this.s.boxes.onReturned(sn); }
   /** The cabinet's `box-password` event: the box applied its new Wi-Fi password. */

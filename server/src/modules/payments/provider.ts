@@ -120,6 +120,8 @@ export const DEBIT_ONLY = 'debit_only';
 /** The decline codes a user reads in their language (`error.payment.<code>`); any other reads as card_declined. */
 const SHOWN_DECLINES = new Set([
   'card_declined', 'insufficient_funds', 'token_invalid', 'authentication_required', 'expired_card', 'incorrect_cvc', 'processing_error', DEBIT_ONLY,
+  // Cancelled on a method's own page (PayPal, a checkout): not a decline of the card.
+  'cancelled',
 ]);
 
 /** The message key of a declined payment (one list for every flow: rentals, wallet, Wi-Fi packages). */
