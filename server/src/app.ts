@@ -54,12 +54,8 @@ import { MifiService } from './modules/mifi/service.ts';
 import { RentalsService } from './modules/rentals/service.ts';
 import { PartnersRepository } from './modules/partners/repository.ts';
 import { PartnersService } from './modules/partners/service.ts';
-import { partnersAdmin } from './modules/partners/wiring.ts';
-import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
 import { AlertsRepository } from './modules/alerts/repository.ts';
 import { AlertsService } from './modules/alerts/service.ts';
-import { AlertsAdmin } from './modules/alerts/admin.ts';
-import { alertsOpsRoutes } from './modules/alerts/ops-routes.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices, type Fleet } from './fleet.ts';
@@ -80,7 +76,7 @@ import rateLimits from './plugins/rate-limit.ts';
 import securityHeaders from './plugins/security.ts';
 import errors from './plugins/errors.ts';
 import validation from './plugins/validation.ts';
-import { finishDocument, operationOf } from './lib/openapi.ts';
+import { riderDocument } from './lib/openapi.ts';
 import { ContentRepository } from './modules/content/repository.ts';
 import contentRoutes, { leadRoutes } from './modules/content/routes.ts';
 import { ContentService } from './modules/content/service.ts';
@@ -96,7 +92,6 @@ import signInRoutes from './modules/auth/signin-routes.ts';
 import { SignInService } from './modules/auth/signin.ts';
 import { AuditRepository } from './modules/audit/repository.ts';
 import { AuditService } from './modules/audit/service.ts';
-import { auditOpsRoutes } from './modules/audit/ops-routes.ts';
 import { Passkeys } from './modules/staff/passkeys.ts';
 import { StaffRepository } from './modules/staff/repository.ts';
 import { injectFetch, SANDBOX_OIDC_CLIENT, SANDBOX_OIDC_PATH, SandboxOidc } from './modules/staff/sandbox-oidc.ts';
@@ -104,32 +99,14 @@ import { StaffService } from './modules/staff/service.ts';
 import { sessionRoutes } from './modules/staff/session-routes.ts';
 import { DEFAULT_SESSION_SETTINGS, StaffSessions } from './modules/staff/sessions.ts';
 import { SingleSignOn } from './modules/staff/sso.ts';
-import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
-import { cabinetOpsRoutes } from './modules/cabinets/ops-routes.ts';
-import { CabinetOpsService } from './modules/cabinets/ops.ts';
-import { CabinetOpsRepository } from './modules/cabinets/ops-repository.ts';
 import { FleetLive } from './modules/cabinets/fleet-live.ts';
-import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
-import { MifiOpsService } from './modules/mifi/ops.ts';
-import { MifiOpsRepository } from './modules/mifi/ops-repository.ts';
-import { venuesOpsRoutes } from './modules/venues/ops-routes.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
 import { LocalMediaStore } from './modules/media/store.ts';
-import { agentsOpsRoutes } from './modules/embed/ops-routes.ts';
-import { withdrawalOpsRoutes } from './modules/wallet/ops-routes.ts';
-import { riderOpsRoutes } from './modules/auth/ops-routes.ts';
-import { deadJobOpsRoutes } from './jobs/ops-routes.ts';
-import { moneyOpsRoutes } from './modules/ledger/ops-routes.ts';
-import { checkLedger } from './modules/wallet/reconcile.ts';
-import { blockedRiderGuard, RiderBlocks } from './modules/auth/rider-blocks.ts';
-import { RiderBlocksRepository } from './modules/auth/blocks-repository.ts';
-import { PayoutQueue } from './modules/wallet/payout-queue.ts';
-import { rentalOpsRoutes } from './modules/rentals/ops-routes.ts';
-import { deskServices } from './desk.ts';
+import { blockedRiderGuard } from './modules/auth/rider-blocks.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
+import { opsRoutes } from './ops-routes.ts';
 import { CouponsRepository } from './modules/coupons/repository.ts';
 import { CouponsService } from './modules/coupons/service.ts';
-import { couponOpsRoutes } from './modules/coupons/ops-routes.ts';
 
 import { productionGaps, type AppDeps } from './app-deps.ts';
 
@@ -285,9 +262,6 @@ export async function buildApp(deps: AppDeps) {
   const fleet = fleetServices({ db, clock, liveness });
   const media = deps.media ?? new LocalMediaStore('data/media');
   const fleetLive = new FleetLive(db, () => liveRepo.schema());
-  const cabinetOps = new CabinetOpsService({ db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: deps.link, liveness, audit, agentExists: async (id) => (await embed.agent(id)) != null });
-  const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: mifi, audit });
-  const desk = deskServices({ db, clock, jobs, ledger, payments, audit, live, settings: deps.desk ?? {} });
   app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, alerts, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
@@ -298,21 +272,8 @@ export async function buildApp(deps: AppDeps) {
   // Before any route: every route registered after it gets its budget (plugins/rate-limit.ts).
   if (deps.rateLimits !== false) await app.register(rateLimits, { db });
   await app.register(formbody);
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Powerly rental API', version: '0.1.0', description: 'See docs/api.md for the envelope and rules.',
-        license: { name: 'Proprietary', url: 'https://powerly.invalid/terms' },
-      },
-      servers: [{ url: '/', description: 'This server' }],
-      components: {
-        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token', description: 'The session token of a sign-in call' } },
-      },
-    },
-    // Security, error answers, content types, operation ids and links: derived for every route (lib/openapi.ts).
-    transform: operationOf((route) => [route.preHandler].flat().includes(app.requireUser)),
-    transformObject: finishDocument,
-  });
+  // The rider API's document: security, error answers, content types, operation ids and links derived per route.
+  await app.register(swagger, riderDocument((route) => [route.preHandler].flat().includes(app.requireUser)));
   // 2. App plugins.
   await app.register(errors);
   await app.register(validation);
@@ -348,20 +309,10 @@ export async function buildApp(deps: AppDeps) {
     prefix: OPS_PREFIX, staff, sessions: staffSessions,
     routes: [
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
-      staffOpsRoutes({ staff, origin: opsOrigin }),
-      auditOpsRoutes({ audit }),
-      cabinetOpsRoutes({ cabinets: cabinetOps, live: fleetLive }),
-      mifiOpsRoutes({ mifi: mifiOps }),
-      couponOpsRoutes({ coupons }),
-      venuesOpsRoutes({ db, clock, fleet, audit, media }),
-      agentsOpsRoutes({ db, fleet, audit }),
-      moneyOpsRoutes({ repo: new LedgerRepository(db), check: () => checkLedger(db) }),
-      deadJobOpsRoutes({ db, deadJobs: fleet.deadJobs, audit }),
-      riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
-      withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: wallet.withdrawals.bank, audit }) }),
-      rentalOpsRoutes(desk),
-      partnersOpsRoutes({ admin: partnersAdmin(db, clock, partners, ledger, audit) }),
-      alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: alertsRepo, alerts, audit }) }),
+      ...opsRoutes({
+        db, clock, jobs, link: deps.link, liveness, fleetLive, fleet, media, audit, staff, opsOrigin, embed, mifi, coupons, ledger, payments, wallet, live,
+        partners, alerts, alertsRepo, desk: deps.desk,
+      }),
     ],
   });
   if (sandboxOn) {

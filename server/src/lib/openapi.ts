@@ -11,6 +11,7 @@
 // - an operationId for every operation, the links between the rental's and the Wi-Fi package's steps, `servers`.
 // Routes for payment providers and the sandbox peers (their own wire formats, no envelope) are not in this document.
 import type { RouteOptions } from 'fastify';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import { Failure } from '#contract/envelope.ts';
 import { API_PREFIX } from './route.ts';
@@ -184,3 +185,21 @@ export const finishDocument: SwaggerTransformObject = (document) => {
   toOpenApi30(doc.components);
   return doc as ReturnType<SwaggerTransformObject>;
 };
+
+/** @fastify/swagger's options for the rider API's document: its header, and the two transforms above. */
+export function riderDocument(isSession: (route: RouteOptions) => boolean): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      info: {
+        title: 'Powerly rental API', version: '0.1.0', description: 'See docs/api.md for the envelope and rules.',
+        license: { name: 'Proprietary', url: 'https://powerly.invalid/terms' },
+      },
+      servers: [{ url: '/', description: 'This server' }],
+      components: {
+        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token', description: 'The session token of a sign-in call' } },
+      },
+    },
+    transform: operationOf(isSession),
+    transformObject: finishDocument,
+  };
+}
