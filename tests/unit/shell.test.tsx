@@ -162,7 +162,7 @@ describe('feedback module', () => {
     expect(withDialog).toEqual([
       'auth/AreaPicker.tsx', 'info/Setting.tsx', 'map/MapScreen.tsx', 'map/ScanDialog.tsx',
       // The Wi-Fi sheets: the QR shown to the box while it polls, the traffic detail, the package-variant picker.
-      'mifi/QrPickup.tsx', 'mifi/ScanOrder.tsx', 'mifi/WifiMall.tsx', 'rent/SelectPakage.tsx',
+      'mifi/QrPickup.tsx', 'mifi/ScanOrder.tsx', 'mifi/WifiMall.tsx', 'ops/cabinets/parts.tsx', 'rent/SelectPakage.tsx',
       'ui/feedback.tsx', 'wallet/SavedCards.tsx', 'wallet/WalletOut.tsx',
     ]);
     for (const f of files) {
