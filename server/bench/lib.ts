@@ -1,5 +1,8 @@
-// What the bench scripts share: their own PostgreSQL schema (dropped at the end) and a reader of the live event stream.
+// What the bench scripts share: their own PostgreSQL schema (dropped at the end), a reader of the live event stream,
+// and the steady-state measurement of the cabinets-per-process benches.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import pg from 'pg';
+import type { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 
 /** Drops a bench run's schema (with DATABASE_URL; PGlite needs nothing). */
 export async function dropSchema(url: string | undefined, schema: string) {
@@ -55,4 +58,31 @@ export async function cpuByGroup(pids: Record<string, number>, commands: string[
     if (commands.includes(comm)) out[comm]! += ((await ticks(pid)) * 1000) / hz;
   }
   return out;
+}
+
+/**
+ * `ms` of steady state, sampled each second: this process's RSS and heap (max), the inbox backlog (`pending()`, max),
+ * the link's messages in hand (max), its counts and lags over the window, and the event loop delay.
+ */
+export async function steadyState(link: MqttCabinetLink, pending: () => Promise<number>, ms: number) {
+  link.stats.take();
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let rssMax = 0;
+  let heapMax = 0;
+  let backlogMax = 0;
+  let inFlightMax = 0;
+  const start = performance.now();
+  while (performance.now() - start < ms) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    const m = process.memoryUsage();
+    rssMax = Math.max(rssMax, m.rss);
+    heapMax = Math.max(heapMax, m.heapUsed);
+    backlogMax = Math.max(backlogMax, await pending());
+    inFlightMax = Math.max(inFlightMax, link.stats.inFlight);
+  }
+  const secs = (performance.now() - start) / 1000;
+  const stats = link.stats.take();
+  loop.disable();
+  return { secs, stats, rssMax, heapMax, backlogMax, inFlightMax: Math.max(inFlightMax, stats.maxInFlight), loopP99Ms: loop.percentile(99) / 1e6 };
 }

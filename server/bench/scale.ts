@@ -13,7 +13,6 @@
 //    provider): answered, orders renting, anything else (lost), the inbox afterwards, and the ledger invariants
 //    (npm run ledger:check's checks) on the run's database.
 import { fork } from 'node:child_process';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.ts';
 import { openPglite, openPostgres } from '../src/db/db.ts';
@@ -24,7 +23,7 @@ import { externalBroker, startEmbeddedBroker } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { SandboxCardProvider } from '../src/modules/payments/sandbox.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
-import { dropSchema } from './lib.ts';
+import { dropSchema, steadyState } from './lib.ts';
 import { BANKS, cabinetId, SLOTS, type FleetCommand, type FleetReport } from './scale-fleet.ts';
 
 const CABINETS = Number(process.env.BENCH_SCALE_CABINETS ?? 10_000);
@@ -104,25 +103,7 @@ for (let n = await onlineCount(); n < CABINETS; n = await onlineCount()) {
 console.info(`all ${CABINETS} online in the database ${((performance.now() - connectStart) / 1000).toFixed(1)} s after the fleet started connecting (fleet process connected them in ${(s.ms / 1000).toFixed(1)} s, its RSS ${MB(s.rss)})`);
 
 // Steady state: PERIODS heartbeat periods.
-link.stats.take();
-const loop = monitorEventLoopDelay({ resolution: 10 });
-loop.enable();
-let rssMax = 0;
-let heapMax = 0;
-let backlogMax = 0;
-let inFlightMax = 0;
-const measureStart = performance.now();
-while (performance.now() - measureStart < PERIODS * HEARTBEAT_MS) {
-  await sleep(1_000);
-  const m = process.memoryUsage();
-  rssMax = Math.max(rssMax, m.rss);
-  heapMax = Math.max(heapMax, m.heapUsed);
-  backlogMax = Math.max(backlogMax, await pending());
-  inFlightMax = Math.max(inFlightMax, link.stats.inFlight);
-}
-const secs = (performance.now() - measureStart) / 1000;
-const st = link.stats.take();
-loop.disable();
+const { secs, stats: st, rssMax, heapMax, backlogMax, inFlightMax, loopP99Ms } = await steadyState(link, pending, PERIODS * HEARTBEAT_MS);
 const staleRows = (await db.query<{ id: string; online: boolean; last_seen_at: Date | null }>(
   `select id, online, last_seen_at from cabinets where id = any($2::text[]) and (not online or last_seen_at < now() - ($1::int * interval '1 millisecond')) order by id`,
   [2 * HEARTBEAT_MS, ids],
@@ -131,7 +112,7 @@ const stale = `${staleRows.length}${staleRows.length ? ` (${staleRows.slice(0, 3
 const msFmt = (v: number) => (Number.isFinite(v) ? `≤${v}` : `>${30_000}`);
 console.info(`over ${PERIODS} heartbeat periods (${secs.toFixed(0)} s): API process RSS max ${MB(rssMax)} (now ${MB(process.memoryUsage().rss)}), heap max ${MB(heapMax)}`);
 console.info(`  heartbeats handled ${st.heartbeats} (${(st.heartbeats / secs).toFixed(0)}/s, expected ${(CABINETS / (HEARTBEAT_MS / 1000)).toFixed(0)}/s), lag event time → handled p50 ${msFmt(st.lag.p50)} ms, p99 ${msFmt(st.lag.p99)} ms, max ${st.lag.max.toFixed(0)} ms`);
-console.info(`  backlog: inbox pending max ${backlogMax}, messages in hand max ${Math.max(inFlightMax, st.maxInFlight)}, stale cabinets (no report for ${(2 * HEARTBEAT_MS) / 1000} s) ${stale}; event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`);
+console.info(`  backlog: inbox pending max ${backlogMax}, messages in hand max ${inFlightMax}, stale cabinets (no report for ${(2 * HEARTBEAT_MS) / 1000} s) ${stale}; event loop delay p99 ${loopP99Ms.toFixed(1)} ms`);
 
 // The rentals: RENTALS at once.
 const rentCmd: FleetCommand = { type: 'rent', base, n: RENTALS, pk: PK, tag: `bench-scale-${process.pid}` };

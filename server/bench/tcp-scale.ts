@@ -11,7 +11,6 @@
 //    periods (stale: 0 when nothing falls behind), connections the server closed, event loop delay p99.
 // Exits non-zero when a cabinet is not online, one is stale, or the backlog does not drain.
 import { fork } from 'node:child_process';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from '../src/app.ts';
 import { openPglite, openPostgres } from '../src/db/db.ts';
@@ -21,7 +20,7 @@ import { systemClock } from '../src/lib/clock.ts';
 import { externalBroker, startEmbeddedBroker } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { TcpGateway } from '../src/modules/cabinets/vendors/tcp60/gateway.ts';
-import { dropSchema } from './lib.ts';
+import { dropSchema, steadyState } from './lib.ts';
 import { bankId, boxId, TCP_BANKS, TCP_SLOTS, type TcpFleetCommand, type TcpFleetReport } from './tcp-fleet.ts';
 
 const CABINETS = Number(process.env.BENCH_TCP_CABINETS ?? 5_000);
@@ -93,25 +92,7 @@ while (online < CABINETS && performance.now() - connectStart < 600_000) {
 }
 console.info(`${s.connected} logged in (${s.refused} refused) in ${(s.ms / 1000).toFixed(1)} s; ${online} online in the database ${((performance.now() - connectStart) / 1000).toFixed(1)} s after the first connection (cabinet process RSS ${MB(s.rss)})`);
 
-link.stats.take();
-const loop = monitorEventLoopDelay({ resolution: 10 });
-loop.enable();
-let rssMax = 0;
-let heapMax = 0;
-let backlogMax = 0;
-let inFlightMax = 0;
-const measureStart = performance.now();
-while (performance.now() - measureStart < PERIODS * HEARTBEAT_MS) {
-  await sleep(1_000);
-  const m = process.memoryUsage();
-  rssMax = Math.max(rssMax, m.rss);
-  heapMax = Math.max(heapMax, m.heapUsed);
-  backlogMax = Math.max(backlogMax, await pending());
-  inFlightMax = Math.max(inFlightMax, link.stats.inFlight);
-}
-const secs = (performance.now() - measureStart) / 1000;
-const st = link.stats.take();
-loop.disable();
+const { secs, stats: st, rssMax, heapMax, backlogMax, inFlightMax, loopP99Ms } = await steadyState(link, pending, PERIODS * HEARTBEAT_MS);
 const stale = await q(
   `select count(*)::int as n from cabinets where id = any($2::text[]) and (not online or last_seen_at < now() - ($1::int * interval '1 millisecond'))`,
   [2 * HEARTBEAT_MS, ids],
@@ -127,7 +108,7 @@ const f = await counted;
 const msFmt = (v: number) => (Number.isFinite(v) ? `≤${v}` : '>30000');
 console.info(`over ${PERIODS} heartbeat periods (${secs.toFixed(0)} s): API process RSS max ${MB(rssMax)} (now ${MB(process.memoryUsage().rss)}), heap max ${MB(heapMax)}`);
 console.info(`  heartbeats handled ${st.heartbeats} (${(st.heartbeats / secs).toFixed(0)}/s, expected ${(CABINETS / (HEARTBEAT_MS / 1000)).toFixed(0)}/s; the cabinets sent ${f.heartbeats} heartbeats and ${f.inventories} inventories in the whole run), lag report → handled p50 ${msFmt(st.lag.p50)} ms, p99 ${msFmt(st.lag.p99)} ms, max ${st.lag.max.toFixed(0)} ms`);
-console.info(`  backlog: inbox pending max ${backlogMax} (after ${backlogAfter}), messages in hand max ${Math.max(inFlightMax, st.maxInFlight)}, stale cabinets ${stale}, connections closed by the server ${f.closedByServer}; event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms`);
+console.info(`  backlog: inbox pending max ${backlogMax} (after ${backlogAfter}), messages in hand max ${inFlightMax}, stale cabinets ${stale}, connections closed by the server ${f.closedByServer}; event loop delay p99 ${loopP99Ms.toFixed(1)} ms`);
 
 // A stop with every cabinet connected (a deploy): the connections close, the cabinets are not marked offline.
 const closeStart = performance.now();

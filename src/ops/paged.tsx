@@ -6,23 +6,26 @@ import type { PageOf } from '../contract/ops/common.ts';
 import { opsCall, withQuery } from './api.ts';
 import { Problem } from './screens/Problem.tsx';
 
-export function usePaged<T>(path: string, query: Record<string, string | number | undefined>) {
+export function usePaged<T>(path: string, query: Record<string, string | number | undefined>, limit = 50) {
   const [rows, setRows] = useState<T[]>([]);
   const [next, setNext] = useState<string>();
   const [error, setError] = useState<unknown>();
+  const [loaded, setLoaded] = useState(false);
+  // The query by value: a new object with the same filter does not reload.
   const key = JSON.stringify(query);
   const load = useCallback(async (cursor?: string) => {
     try {
-      const page = await opsCall<PageOf<T>>('GET', withQuery(path, { ...(JSON.parse(key) as Record<string, string>), cursor, limit: 50 }));
+      const page = await opsCall<PageOf<T>>('GET', withQuery(path, { ...(JSON.parse(key) as Record<string, string>), cursor, limit }));
       setRows((r) => (cursor ? [...r, ...page.items] : page.items));
       setNext(page.next);
       setError(undefined);
+      setLoaded(true);
     } catch (e) {
       setError(e);
     }
-  }, [path, key]);
+  }, [path, key, limit]);
   useEffect(() => void load(), [load]);
-  return { rows, setRows, next, error, load };
+  return { rows, setRows, next, error, load, loaded, more: () => (next ? load(next) : Promise.resolve()) };
 }
 
 /** Under a list: "Nothing here yet", "Show more" while there is a next page, and the list's error. */

@@ -4,7 +4,7 @@ import type { AuditEntry } from '../../contract/ops/audit.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
 import { OPS_API, withQuery } from '../api.ts';
-import { useCursorList } from '../useCursorList.ts';
+import { usePaged } from '../paged.tsx';
 import { Problem } from './Problem.tsx';
 
 const EMPTY = { entity: '', entityId: '', action: '', from: '', to: '' };
@@ -15,7 +15,7 @@ export function AuditLog({ me }: { me: Me }) {
   const [draft, setDraft] = useState(EMPTY);
   const [filter, setFilter] = useState(EMPTY);
   const query = { entity: filter.entity, entityId: filter.entityId, action: filter.action, from: iso(filter.from), to: iso(filter.to) };
-  const { rows, next, error, more } = useCursorList<AuditEntry>('/audit', query);
+  const { rows, next, error, more } = usePaged<AuditEntry>('/audit', query);
   const set = (k: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value });
   return (
     <>

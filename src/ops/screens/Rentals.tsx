@@ -9,7 +9,7 @@ import { useT } from '../../i18n/index.ts';
 import { dateTime, money } from '../../ui/format.ts';
 import { $activeLang } from '../../i18n/index.ts';
 import { OPS_API, withQuery } from '../api.ts';
-import { useCursorList } from '../useCursorList.ts';
+import { usePaged } from '../paged.tsx';
 import { $route } from '../route.ts';
 import { Problem } from './Problem.tsx';
 import { RentalDetail, STATE_NAMES } from './RentalDetail.tsx';
@@ -30,7 +30,7 @@ function RentalSearch() {
   const [draft, setDraft] = useState(EMPTY);
   const [filter, setFilter] = useState(EMPTY);
   const query = { ...filter, from: iso(filter.from), to: iso(filter.to) };
-  const { rows, next, error, loaded, more } = useCursorList<RentalSummary>('/rentals', query);
+  const { rows, next, error, loaded, more } = usePaged<RentalSummary>('/rentals', query);
   const set = (k: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value });
   return (
     <>

@@ -4,14 +4,14 @@ import type { Me, StaffShape } from '../../contract/ops/staff.ts';
 import { STAFF_ROLES, type StaffRole } from '../../core/opsAccess.ts';
 import { useT } from '../../i18n/index.ts';
 import { opsCall } from '../api.ts';
-import { usePagedList } from '../list.ts';
+import { usePaged } from '../paged.tsx';
 import { Problem } from './Problem.tsx';
 
 export function StaffList({ me }: { me: Me }) {
   const t = useT();
   const [q, setQ] = useState('');
   const [sort, setSort] = useState('name');
-  const { rows, next, error, load } = usePagedList<StaffShape>('/staff', { q, sort });
+  const { rows, next, error, load } = usePaged<StaffShape>('/staff', { q, sort });
   return (
     <>
       <form className="ops-filters" role="search" onSubmit={(e) => { e.preventDefault(); void load(); }}>

@@ -7,7 +7,7 @@ import type { Agent } from '../../../contract/ops/fleet.ts';
 import type { Me } from '../../../contract/ops/staff.ts';
 import { useT } from '../../../i18n/index.ts';
 import { opsCallTagged } from '../../api.ts';
-import { usePagedList } from '../../list.ts';
+import { usePaged } from '../../paged.tsx';
 import { Field, SaveRow } from '../../form.tsx';
 import { $route, go } from '../../route.ts';
 import { Problem } from '../Problem.tsx';
@@ -24,7 +24,7 @@ function AgentList({ me }: { me: Me }) {
   const t = useT();
   const [q, setQ] = useState('');
   const [sort, setSort] = useState('name');
-  const { rows, next, error, load } = usePagedList<Agent>('/agents', { q, sort });
+  const { rows, next, error, load } = usePaged<Agent>('/agents', { q, sort });
   const platform = me.memberships.some((m) => m.agentId === '*');
   return (
     <>

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { Venue } from '../../../contract/ops/fleet.ts';
 import type { Me } from '../../../contract/ops/staff.ts';
 import { useT } from '../../../i18n/index.ts';
-import { usePagedList } from '../../list.ts';
+import { usePaged } from '../../paged.tsx';
 import { $route } from '../../route.ts';
 import { Problem } from '../Problem.tsx';
 import { VenueForm } from './VenueForm.tsx';
@@ -22,7 +22,7 @@ function VenueList({ me }: { me: Me }) {
   const [q, setQ] = useState('');
   const [state, setState] = useState('');
   const [sort, setSort] = useState('name');
-  const { rows, next, error, load } = usePagedList<Venue>('/venues', { q, state, sort });
+  const { rows, next, error, load } = usePaged<Venue>('/venues', { q, state, sort });
   return (
     <>
       {me.permissions.includes('fleet.write') && <p><a className="ops-button ops-primary" href="#/venues?new=1">{t('ops.venues.new')}</a></p>}
