@@ -71,6 +71,17 @@ describe.each(dirs)('locale files in %s', (dir) => {
       }
     }
   });
+  it("placeholders are the client's {{name}} (rosetta), the server's {name}", () => {
+    const single = /(?<!\{)\{\w+\}(?!\})/;
+    const server = dir.endsWith('locales/server');
+    for (const [lang, table] of Object.entries(all)) {
+      for (const [k, v] of Object.entries(table)) {
+        if (typeof v !== 'string') continue;
+        if (server) expect(v.includes('{{'), `${lang} ${k}`).toBe(false);
+        else expect(single.test(v), `${lang} ${k}: ${v}`).toBe(false);
+      }
+    }
+  });
   it('placeholders match en-US', () => {
     const ph = (s: unknown) => [...String(s).matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
     const en = all['en-US']!;
