@@ -151,7 +151,7 @@ describe('methods beyond the card, in test mode', () => {
         method: 'POST', url: `${API}/chargenow/mifi/rent`, headers: { token, lang: 'es-ES' }, payload: { paymentId: 'paypal:paypal', paymentIntent: first.data.action!.paymentIntent },
       });
       expect(r.statusCode).toBe(422);
-      expect(r.json().msg).toBe('Tu tarjeta ha sido rechazada.');
+      expect(r.json().msg).toBe('Cancelaste el pago en la página del proveedor. No se ha cobrado nada.');
       expect(await c.pkg(token, first.data.orderId)).toMatchObject({ packageStatus: 33 });
     });
   });
