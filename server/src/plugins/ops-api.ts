@@ -100,7 +100,9 @@ export async function opsApi(ops: App, opts: OpsApiOptions) {
   ops.addHook('onRoute', (route) => {
     const access = route.config?.permission;
     if (!access) throw new Error(`ops route ${route.method} ${route.url} declares no permission`);
-    docs.push({ method: route.method, url: route.url, access, schema: route.schema, sse: !!(route as { sse?: unknown }).sse });
+    // A browser navigation (the single sign-on redirects) is described in docs/api.md, not in the document, as the
+    // rider API's payment returns are.
+    if (!route.schema?.hide) docs.push({ method: route.method, url: route.url, access, schema: route.schema, sse: !!(route as { sse?: unknown }).sse });
     // Not in the rider API's document: the ops API has its own.
     route.schema = { ...route.schema, hide: true };
   });

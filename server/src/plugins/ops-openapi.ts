@@ -5,20 +5,13 @@
 // - security: a public route needs nothing; any other the session cookie; every unsafe method the CSRF header;
 // - every error status, each with the one error shape (OpsError): 400 (validation, a bad cursor or sort), 401
 //   (no session), 403 (the role lacks the permission; a missing or wrong CSRF token), the business errors
-//   (`errors` in the schema; default: 404 where the path names an object, and 409 and 422 for writes), 413 (a body
+//   (`errors` in the schema; default: 404, 409 and 422 for writes, 404 for a read whose path names an object), 413 (a body
 //   too large), 428 (a PATCH without If-Match), 429, 500;
-// - content types as served (`produces` in the schema: a CSV export), redirects (`redirect`);
+// - content types as served (`produces` in the schema: a CSV export; a server-sent events stream);
 // - an operationId and a summary for every operation, `servers`.
 import type { FastifySchema } from 'fastify';
 import { OpsError } from '#contract/ops/common.ts';
 import type { BusinessStatus } from '../lib/openapi.ts';
-
-declare module 'fastify' {
-  interface FastifySchema {
-    /** Ops API: the route answers with a redirect (this status) instead of a JSON body. */
-    redirect?: 302 | 303;
-  }
-}
 
 export interface OpsRouteDoc {
   method: string | string[];
@@ -72,7 +65,7 @@ function statusesOf(method: string, access: string, s: FastifySchema, hasPathId:
   const out = new Set<number>([400]);
   if (access !== 'public') out.add(401);
   if (unsafe || (access !== 'public' && access !== 'signed-in')) out.add(403);
-  const business: readonly BusinessStatus[] = s.errors ?? [...(hasPathId ? [404 as const] : []), ...(unsafe ? [409 as const, 422 as const] : [])];
+  const business: readonly BusinessStatus[] = s.errors ?? (unsafe ? [404, 409, 422] : hasPathId ? [404] : []);
   for (const st of business) out.add(st);
   if (unsafe) out.add(413);
   if (method === 'PATCH' || method === 'PUT') out.add(428);
@@ -92,7 +85,6 @@ export function opsOpenApi(routes: OpsRouteDoc[]) {
         responses[status] = { description: status === '200' ? 'OK' : status, content: { 'application/json': { schema: body } } };
       }
       if (r.sse) responses['200'] = { description: 'Server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } };
-      else if (s.redirect) responses[String(s.redirect)] = { description: 'Redirect', headers: { Location: { schema: { type: 'string' } } } };
       else if (s.produces?.length) responses['200'] = { description: 'OK', content: Object.fromEntries(s.produces.map((t) => [t, { schema: { type: 'string' } }])) };
       else if (!Object.keys(responses).length) responses['200'] = { description: 'OK' };
       for (const st of statusesOf(method, r.access, s, path.includes('{'))) responses[String(st)] ??= errorResponse(st);

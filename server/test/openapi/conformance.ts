@@ -113,6 +113,16 @@ export class Conformance {
     return v;
   }
 
+  /** Whether a generated body is valid against the operation's request schema (the generators do not keep every rule). */
+  bodyValid(op: Operation, body: unknown): boolean {
+    const schema = this.bodySchema(op);
+    if (!schema) return true;
+    const key = `request ${op.operationId}`;
+    let v = this.validators.get(key);
+    if (!v) this.validators.set(key, (v = this.ajv.compile({ ...(toJsonSchema(schema) as object), components: this.jsonDoc.components })));
+    return v(body) as boolean;
+  }
+
   /** What is wrong with an answer against the document (empty: nothing). */
   conformance(path: string, method: string, op: Operation, res: Reply): string[] {
     const status = String(res.statusCode);

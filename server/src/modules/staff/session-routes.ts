@@ -62,7 +62,7 @@ export function sessionRoutes(o: SessionRouteOptions) {
       return signedIn(req, reply, staff.id, 'passkey');
     });
 
-    ops.get('/session/sso', { config: { permission: 'public' }, schema: { summary: 'Start single sign-on (a redirect to the issuer)', redirect: 302, errors: [404] } }, async (req, reply) => {
+    ops.get('/session/sso', { config: { permission: 'public' }, schema: { hide: true } }, async (req, reply) => {
       if (!o.sso) return reply.callNotFound();
       const rp = relyingParty(req, o.origin);
       const { url, ceremony } = await o.sso.start(`${rp.origin}${OPS_PREFIX}/session/sso/callback`);
@@ -70,7 +70,7 @@ export function sessionRoutes(o: SessionRouteOptions) {
       return reply.redirect(url);
     });
 
-    ops.get('/session/sso/callback', { config: { permission: 'public' }, schema: { summary: 'Finish single sign-on (the issuer redirects here)', redirect: 302, errors: [404, 422] } }, async (req, reply) => {
+    ops.get('/session/sso/callback', { config: { permission: 'public' }, schema: { hide: true } }, async (req, reply) => {
       if (!o.sso) return reply.callNotFound();
       const rp = relyingParty(req, o.origin);
       const staff = await o.sso.finish(new URL(req.url, rp.origin), `${rp.origin}${OPS_PREFIX}/session/sso/callback`, readCookie(req, CEREMONY_COOKIE));
