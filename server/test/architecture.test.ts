@@ -188,9 +188,10 @@ const MAX_LINES = 400;
 /** What each module makes public to the others: its service and the shared shapes listed (paths inside the module). */
 const PUBLIC: Record<string, readonly string[]> = {
   audit: ['service.ts'],
-  // Read models of the support desk (a rider's search fields, an order's history in each owning module).
-  auth: ['service.ts', 'riders-repository.ts'],
-  cabinets: ['service.ts', 'protocol.ts', 'link.ts', 'liveness.ts', 'history-repository.ts'],
+  // Read models of the support desk and of return claims (a rider's search fields, an order's history and a return's
+  // evidence in each owning module), and the SMS gateway other modules send through.
+  auth: ['service.ts', 'riders-repository.ts', 'adapters.ts'],
+  cabinets: ['service.ts', 'protocol.ts', 'link.ts', 'liveness.ts', 'history-repository.ts', 'evidence-repository.ts'],
   content: ['service.ts'],
   coupons: ['service.ts'],
   embed: ['service.ts'],

@@ -13,7 +13,7 @@ import type { JobRunner } from '../../jobs/runner.ts';
 import type { Logger } from '../cabinets/link.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { Zujie } from '../rentals/order-state.ts';
-import type { OrderRow, RentalsRepository } from '../rentals/repository.ts';
+import type { OrderRow } from '../rentals/service.ts';
 import { beforeQuiet, DEFAULT_STEP_SETTINGS, inQuietHours, noticeSteps } from './notice-steps.ts';
 import type { NoticeRow, NoticesRepository, PrefsRow } from './notices-repository.ts';
 
@@ -46,7 +46,8 @@ export interface NoticeDeps {
   log: Logger;
   jobs: JobRunner;
   repo: NoticesRepository;
-  orders: RentalsRepository;
+  /** An order by id (the rentals module's). */
+  orders: { find(id: string): Promise<OrderRow | undefined> };
   payments: PaymentsService;
   channels: NoticeChannel[];
 }

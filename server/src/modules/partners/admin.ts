@@ -6,7 +6,7 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import { DEFAULT_AGENT } from '../ledger/repository.ts';
+import { DEFAULT_AGENT } from '../ledger/service.ts';
 import type { PartnerType, PartnersRepository, RuleRow, StatementRow } from './repository.ts';
 import { PARTNER_ACCOUNT } from './service.ts';
 import type { StatementKey, StatementsService } from './statements.ts';

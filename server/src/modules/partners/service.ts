@@ -5,7 +5,7 @@
 // Each change into a partner's account is also a move (partner_share_moves): the lines of its statements.
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { DEFAULT_AGENT } from '../ledger/repository.ts';
+import { DEFAULT_AGENT } from '../ledger/service.ts';
 import { PLATFORM, providerOwner, type LedgerService } from '../ledger/service.ts';
 import type { PartnerType, PartnersRepository, RentalShareRow } from './repository.ts';
 import { shareOf } from './share.ts';

@@ -5,7 +5,7 @@
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
-import { DEFAULT_AGENT } from '../ledger/repository.ts';
+import { DEFAULT_AGENT } from '../ledger/service.ts';
 import { PLATFORM, type LedgerService } from '../ledger/service.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { PartnerType, PartnersRepository, StatementRow } from './repository.ts';

@@ -8,9 +8,8 @@
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import type { ReturnEvidenceRepository } from '../cabinets/evidence-repository.ts';
-import type { CabinetsRepository } from '../cabinets/repository.ts';
 import { ClaimsRepository, type DisputeRow } from './claims-repository.ts';
 import { Zujie } from './order-state.ts';
 import type { RentalsRepository } from './repository.ts';
@@ -25,7 +24,8 @@ export interface ClaimsDeps {
   clock: Clock;
   rentals: RentalsService;
   orders: RentalsRepository;
-  cabinets: CabinetsRepository;
+  /** A cabinet by id (the cabinets module's). */
+  cabinets: { find(id: string): Promise<{ id: string } | undefined> };
   evidence: ReturnEvidenceRepository;
 }
 

@@ -7,7 +7,7 @@ import { ok } from '../../lib/envelope.ts';
 import { conflict } from '../../lib/errors.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
-import type { UserRow } from '../auth/repository.ts';
+import type { UserRow } from '../auth/service.ts';
 import type { DepositReturns, DepositBack as Back } from './deposit-returns.ts';
 import { Zujie } from './order-state.ts';
 import type { RentalsService } from './service.ts';

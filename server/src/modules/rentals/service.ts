@@ -8,6 +8,7 @@ import { RentalsDebts } from './debts.ts';
 import { JOB_BUY_OUT, JOB_CHARGE_EXTRA, JOB_DEBT_GUARD, JOB_EJECT_TIMEOUT, JOB_HOLD_EXPIRY, JOB_ORPHAN_AUTH, JOB_REFUND_CARD, JOB_SETTLE_PAYMENT, type RentalsDeps } from './shared.ts';
 
 export * from './shared.ts';
+export type { OrderRow } from './repository.ts';
 
 /** The rentals service: its use cases are the parts it extends (shared → reads → renting → settling → returning → debts). */
 export class RentalsService extends RentalsDebts {
