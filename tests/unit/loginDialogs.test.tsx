@@ -39,6 +39,7 @@ beforeAll(async () => {
     if (r === 'error') { res.statusCode = 500; return res.end(JSON.stringify({ code: 500, msg: 'Server error, please retry.', data: null })); }
     res.end(JSON.stringify({ code: 0, msg: 'success', data: { pId: 7, pname: '+37061234567', pmobile: '37061234567' } }));
   });
+  server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   setApiBase(`http://127.0.0.1:${(server.address() as AddressInfo).port}/cdb-app-api/v1/app/`);
 });

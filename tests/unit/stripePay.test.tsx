@@ -65,6 +65,7 @@ beforeAll(async () => {
       res.end(JSON.stringify({ code: 404, msg: 'no', data: null }));
     });
   });
+  server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   setApiBase(`http://127.0.0.1:${(server.address() as AddressInfo).port}/cdb-app-api/v1/app/`);
   $token.set('tok-test');
