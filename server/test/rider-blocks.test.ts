@@ -12,7 +12,7 @@ const API = '/cdb-app-api/v1/app';
 type Op = 'read a rider of A' | 'block a rider of A' | 'unblock a rider of A';
 //                               none platformOwner adminA adminB supportA financeA technicianA readOnlyA partnerA
 const TABLE: Record<Op, number[]> = {
-  'read a rider of A': [401, 200, 200, 404, 200, 200, 403, 200, 404],
+  'read a rider of A': [401, 200, 200, 404, 200, 200, 403, 200, 403],
   'block a rider of A': [401, 200, 200, 404, 200, 403, 403, 403, 403],
   'unblock a rider of A': [401, 200, 200, 404, 200, 403, 403, 403, 403],
 };

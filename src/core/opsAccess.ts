@@ -44,7 +44,8 @@ const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   ],
   field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read'],
-  venue_partner: ['fleet.read', 'orders.read', 'partners.read'],
+  // A venue partner sees its venues, their cabinets and its earnings, never riders' personal data (orders.read).
+  venue_partner: ['fleet.read', 'partners.read'],
 };
 
 export function roleAllows(role: StaffRole, permission: Permission): boolean {

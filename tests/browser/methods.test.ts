@@ -119,7 +119,7 @@ describe('methods beyond the card, in test mode', () => {
       await page.getByRole('button', { name: /^Pay/ }).click();
     };
     await card('4242 4242 4242 4242');
-    const failed = page.getByRole('alertdialog', { name: 'Payment failed' });
+    const failed = page.getByRole('alertdialog', { name: 'Failed to initiate recharge payment' });
     await failed.getByText('Only debit cards are accepted for this payment. Please use a debit card.').waitFor();
     await failed.getByRole('button', { name: 'Cancel' }).click();
     await card('4000 0566 5566 5556');
