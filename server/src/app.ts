@@ -129,8 +129,8 @@ export async function buildApp(deps: AppDeps) {
   const log = app.log;
   const jobs = new JobRunner(db, clock, log);
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
-  await sandbox.init(); // this installation's webhook secret (never a constant in the source)
-  const providers = new ProviderRegistry().register(sandbox);
+  // The sandbox card provider only with SANDBOX=on (its webhook secret this installation's, never a constant).
+  const providers = sandboxOn ? new ProviderRegistry().register(await sandbox.init().then(() => sandbox)) : new ProviderRegistry();
   const paymentsRepo = new PaymentsRepository(db);
   // Stripe: the platform's account, and each agent's own account or connected account (docs/payments.md).
   const agentProviders = new Map<string, string>();

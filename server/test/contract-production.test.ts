@@ -51,8 +51,10 @@ afterAll(async () => {
 const takesToken = (op: Operation) => (op.security ?? []).some((r) => 'token' in r);
 
 describe('SANDBOX=off: every operation answers only as declared', () => {
-  it('serves no sandbox operation', () => {
+  it('serves no sandbox operation and registers no sandbox provider', () => {
     expect(Object.keys(doc.paths).filter((p) => p.startsWith('/demo-api/'))).toEqual([]);
+    expect(b.app.powerly.payments.providers.has('sandbox')).toBe(false);
+    expect(b.app.powerly.payments.providers.has('stripe')).toBe(true);
   });
 
   it('answers generated valid inputs only as declared, with providers unreachable', async () => {
