@@ -2,8 +2,9 @@
 // - the query string, path parameters and headers are text: numbers and booleans in them are read by the schema
 //   (`page=2` → 2; one value where the schema wants a list becomes a list of one);
 // - a form-encoded body is text like a query string, read by the same rules;
-// - a JSON body is checked as sent: its JSON types are the document's (`"12"` is no number, `null` or a number is
-//   no text), nothing is converted;
+// - a JSON body keeps its JSON types, except that a number or a boolean may come as its text (`"12"`, `"true"`, as a
+//   form would send it); nothing else is converted: `null`, a number or an object where the schema wants text, text
+//   that is no number where it wants a number, are refused;
 // - a default fills in an absent field (the OpenAPI document declares such a field optional, lib/openapi.ts);
 // - a property the schema does not declare is refused (400 naming it) where the schema forbids extras
 //   (`additionalProperties: false`), and otherwise ignored: never silently removed from a strict schema.
@@ -22,18 +23,53 @@ const make = (coerceTypes: Options['coerceTypes']) => {
 
 const FORM = /^application\/x-www-form-urlencoded\b/i;
 
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The JSON types a schema allows (through anyOf/oneOf); 'any' when it does not say. */
+function typesOf(schema: unknown, out = new Set<string>()): Set<string> {
+  if (!isObject(schema)) return out.add('any');
+  const union = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  if (Array.isArray(union)) union.forEach((u) => typesOf(u, out));
+  else if (typeof schema.type === 'string') out.add(schema.type);
+  else if ('const' in schema) out.add(typeof schema.const);
+  else out.add('any');
+  return out;
+}
+
+/** A number or boolean sent as text in JSON is read as the schema's type (in place); nothing else is converted. */
+function readScalars(schema: unknown, value: unknown, depth = 0): unknown {
+  if (depth > 20 || !isObject(schema)) return value;
+  if (typeof value === 'string') {
+    const types = typesOf(schema);
+    if (types.has('string') || types.has('any')) return value;
+    const text = value.trim();
+    if ((types.has('number') || types.has('integer')) && text !== '' && Number.isFinite(Number(text))) return Number(text);
+    if (types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+    return value;
+  }
+  if (Array.isArray(value) && isObject(schema.items)) return value.map((v) => readScalars(schema.items, v, depth + 1));
+  if (isObject(value) && isObject(schema.properties)) {
+    for (const [k, s] of Object.entries(schema.properties)) if (k in value) value[k] = readScalars(s, value[k], depth + 1);
+  }
+  return value;
+}
+
 export default fp(async function validation(app: FastifyInstance) {
   const strict = make(false);
   const text = make('array');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : text).compile(schema));
 
-  // A form's fields are text: read them as the body schema's types before the (strict) check. A JSON body is not
-  // touched.
+  // A form's fields are text: read them as the body schema's types before the (strict) check; a JSON body's numbers
+  // and booleans sent as text likewise, and nothing else of it.
   const readers = new WeakMap<object, ValidateFunction>();
   app.addHook('preValidation', async (req) => {
     const schema = req.routeOptions.schema?.body;
     if (!schema || typeof schema !== 'object' || !req.body || typeof req.body !== 'object') return;
-    if (!FORM.test(req.headers['content-type'] ?? '')) return;
+    if (!FORM.test(req.headers['content-type'] ?? '')) {
+      readScalars(schema, req.body);
+      return;
+    }
     let read = readers.get(schema);
     if (!read) readers.set(schema, (read = text.compile(schema)));
     read(req.body); // coerces in place; the strict check that follows reports what is still wrong
