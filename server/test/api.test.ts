@@ -174,6 +174,20 @@ describe('map and wallets', () => {
     expect(bad.json()).toMatchObject({ code: 400, msg: 'Invalid or missing value: lat.' });
   });
 
+  it('reads a JSON number sent as its text, as the document declares, and refuses any other text', async () => {
+    const url = `${API}/cdb/shop/listnear/trial`;
+    const asText = await b.app.inject({ method: 'POST', url, payload: { lat: '54.6872', lng: '25.2797', zoomLevel: '4' } });
+    expect(asText.json().data.map((s: { shopid: string }) => s.shopid)).toEqual(['v-vno-gedimino']);
+    for (const lat of ['0x10', ' 54', '54,6', 'NaN', '']) {
+      const res = await b.app.inject({ method: 'POST', url, payload: { lat, lng: 25.2797 } });
+      expect(res.json(), lat).toMatchObject({ code: 400, msg: 'Invalid or missing value: lat.' });
+    }
+    const doc = (await b.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json();
+    const lat = doc.paths[url].post.requestBody.content['application/json'].schema.properties.lat;
+    expect(lat.anyOf.map((s: { type: string }) => s.type)).toEqual(['number', 'string']);
+    expect(new RegExp(lat.anyOf[1].pattern).test('-12.5e3')).toBe(true);
+  });
+
   it('lists a new user\'s wallet in the primary currency', async () => {
     const token = await touristToken(b.app);
     const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token, lang: 'zh-CN' } });

@@ -7,7 +7,8 @@
 //   schema; default 404, 409, 422), 429 (rate limits), 500 (an internal failure; never for input the schema allows),
 //   503 (an outside service it relies on is not answering);
 // - request content types as parsed: JSON, and form-encoded where the body is flat (plugins/validation.ts);
-// - a parameter or field with a default is optional (the server fills it in);
+// - a parameter or field with a default is optional (the server fills it in); a JSON body's number or boolean field
+//   may come as its text (lib/scalar-text.ts);
 // - an operationId for every operation, the links between the rental's and the Wi-Fi package's steps, `servers`.
 // Routes for payment providers and the sandbox peers (their own wire formats, no envelope) are not in this document.
 import type { RouteOptions } from 'fastify';
@@ -15,6 +16,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { SwaggerTransform, SwaggerTransformObject } from '@fastify/swagger';
 import { Failure } from '#contract/envelope.ts';
 import { API_PREFIX } from './route.ts';
+import { acceptScalarText } from './scalar-text.ts';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -93,7 +95,7 @@ export function operationOf(isSession: (route: RouteOptions) => boolean): Swagge
     s.response = response;
     if (schema.body && !s.consumes) s.consumes = isFlatBody(schema.body) ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
     if (schema.querystring) s.querystring = defaultsOptional(schema.querystring);
-    if (schema.body) s.body = defaultsOptional(schema.body);
+    if (schema.body) s.body = acceptScalarText(defaultsOptional(schema.body));
     delete s.errors;
     return { schema: s, url };
   };

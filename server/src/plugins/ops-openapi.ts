@@ -7,11 +7,13 @@
 //   (no session), 403 (the role lacks the permission; a missing or wrong CSRF token), the business errors
 //   (`errors` in the schema; default: 404, 409 and 422 for writes, 404 for a read whose path names an object), 413 (a body
 //   too large), 428 (a PATCH without If-Match), 429, 500;
+// - a JSON body's number or boolean field may come as its text, declared as such (lib/scalar-text.ts);
 // - content types as served (`produces` in the schema: a CSV export; a server-sent events stream);
 // - an operationId and a summary for every operation, `servers`.
 import type { FastifySchema } from 'fastify';
 import { OpsError } from '#contract/ops/common.ts';
 import type { BusinessStatus } from '../lib/openapi.ts';
+import { acceptScalarText } from '../lib/scalar-text.ts';
 
 export interface OpsRouteDoc {
   method: string | string[];
@@ -98,7 +100,7 @@ export function opsOpenApi(routes: OpsRouteDoc[]) {
           ...parameters(s.params, 'path'), ...parameters(s.querystring, 'query'), ...parameters(s.headers, 'header'),
           ...(method === 'PATCH' || method === 'PUT' ? [{ name: 'If-Match', in: 'header', required: false, description: 'The ETag of the object as read (else 428)', schema: { type: 'string' } }] : []),
         ],
-        ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: s.body } } } } : {}),
+        ...(s.body ? { requestBody: { required: true, content: { 'application/json': { schema: acceptScalarText(s.body) } } } } : {}),
         // A raw body (an uploaded file): the media types the route takes, as bytes.
         ...(!s.body && s.consumes ? { requestBody: { required: true, content: Object.fromEntries(s.consumes.map((c) => [c, { schema: { type: 'string', format: 'binary' } }])) } } : {}),
         responses,

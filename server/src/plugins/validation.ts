@@ -3,8 +3,9 @@
 //   (`page=2` → 2; one value where the schema wants a list becomes a list of one);
 // - a form-encoded body is text like a query string, read by the same rules;
 // - a JSON body keeps its JSON types, except that a number or a boolean may come as its text (`"12"`, `"true"`, as a
-//   form would send it); nothing else is converted: `null`, a number or an object where the schema wants text, text
-//   that is no number where it wants a number, are refused;
+//   form would send it; lib/scalar-text.ts, which also declares it in the OpenAPI documents); nothing else is
+//   converted: `null`, a number or an object where the schema wants text, text that is no number where it wants a
+//   number, are refused;
 // - a default fills in an absent field (the OpenAPI document declares such a field optional, lib/openapi.ts);
 // - a property the schema does not declare is refused (400 naming it) where the schema forbids extras
 //   (`additionalProperties: false`), and otherwise ignored: never silently removed from a strict schema.
@@ -13,6 +14,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { readScalarText } from '../lib/scalar-text.ts';
 
 const common: Options = { useDefaults: true, removeAdditional: false, allErrors: false, strict: false };
 const make = (coerceTypes: Options['coerceTypes']) => {
@@ -22,38 +24,6 @@ const make = (coerceTypes: Options['coerceTypes']) => {
 };
 
 const FORM = /^application\/x-www-form-urlencoded\b/i;
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The JSON types a schema allows (through anyOf/oneOf); 'any' when it does not say. */
-function typesOf(schema: unknown, out = new Set<string>()): Set<string> {
-  if (!isObject(schema)) return out.add('any');
-  const union = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
-  if (Array.isArray(union)) union.forEach((u) => typesOf(u, out));
-  else if (typeof schema.type === 'string') out.add(schema.type);
-  else if ('const' in schema) out.add(typeof schema.const);
-  else out.add('any');
-  return out;
-}
-
-/** A number or boolean sent as text in JSON is read as the schema's type (in place); nothing else is converted. */
-function readScalars(schema: unknown, value: unknown, depth = 0): unknown {
-  if (depth > 20 || !isObject(schema)) return value;
-  if (typeof value === 'string') {
-    const types = typesOf(schema);
-    if (types.has('string') || types.has('any')) return value;
-    const text = value.trim();
-    if ((types.has('number') || types.has('integer')) && text !== '' && Number.isFinite(Number(text))) return Number(text);
-    if (types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true';
-    return value;
-  }
-  if (Array.isArray(value) && isObject(schema.items)) return value.map((v) => readScalars(schema.items, v, depth + 1));
-  if (isObject(value) && isObject(schema.properties)) {
-    for (const [k, s] of Object.entries(schema.properties)) if (k in value) value[k] = readScalars(s, value[k], depth + 1);
-  }
-  return value;
-}
 
 export default fp(async function validation(app: FastifyInstance) {
   const strict = make(false);
@@ -67,7 +37,7 @@ export default fp(async function validation(app: FastifyInstance) {
     const schema = req.routeOptions.schema?.body;
     if (!schema || typeof schema !== 'object' || !req.body || typeof req.body !== 'object') return;
     if (!FORM.test(req.headers['content-type'] ?? '')) {
-      readScalars(schema, req.body);
+      readScalarText(schema, req.body);
       return;
     }
     let read = readers.get(schema);

@@ -1,6 +1,7 @@
 // fast-check arbitraries from the schemas of an OpenAPI 3.0 document: values a schema allows (valid()) and, for an
 // object, values it refuses (invalid(): one field of the wrong type, null, missing or undeclared).
 import fc from 'fast-check';
+import { SCALAR_TEXT } from '../../src/lib/scalar-text.ts';
 
 export type Schema = Record<string, unknown>;
 type Doc = { components?: { schemas?: Record<string, Schema> } };
@@ -75,6 +76,9 @@ function numberOf(s: Schema, integer: boolean): fc.Arbitrary<number> {
   return fc.double({ min: lo, max: hi, minExcluded: exLo, maxExcluded: exHi, noNaN: true, noDefaultInfinity: true });
 }
 
+const TEXT_PATTERNS = Object.values(SCALAR_TEXT);
+const isScalarText = (s: Schema) => s.type === 'string' && typeof s.pattern === 'string' && TEXT_PATTERNS.some((p) => (s.pattern as string).includes(p));
+
 /** Values `schema` allows. */
 export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown> {
   const s = deref(doc, schema);
@@ -82,7 +86,14 @@ export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown
     if ('const' in s) return fc.constant(s.const);
     if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
     const union = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
-    if (Array.isArray(union)) return fc.oneof(...union.map((u) => valid(doc, u, depth + 1)));
+    if (Array.isArray(union)) {
+      // A number or boolean that may come as its text (lib/scalar-text.ts): a value of its schema, as itself or as its
+      // text, so that its bounds hold either way.
+      const values = union.filter((u) => !isScalarText(deref(doc, u)));
+      const any = fc.oneof(...values.map((u) => valid(doc, u, depth + 1)));
+      if (values.length === union.length) return any;
+      return any.chain((v) => (typeof v === 'number' || typeof v === 'boolean' ? fc.constantFrom<unknown>(v, String(v)) : fc.constant(v)));
+    }
     if (Array.isArray(s.allOf)) return valid(doc, Object.assign({}, ...(s.allOf as Schema[]).map((x) => deref(doc, x))) as Schema, depth + 1);
     switch (s.type) {
       case 'string': return stringOf(s);
@@ -111,10 +122,12 @@ export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown
 export function wrongType(doc: Doc, schema: Schema): unknown[] {
   const s = deref(doc, schema);
   const types = new Set<string>();
+  const patterns: RegExp[] = [];
   const collect = (x: Schema) => {
     const d = deref(doc, x);
     const union = (d.anyOf ?? d.oneOf) as Schema[] | undefined;
     if (Array.isArray(union)) union.forEach(collect);
+    else if (d.type === 'string' && typeof d.pattern === 'string') patterns.push(new RegExp(d.pattern));
     else if (typeof d.type === 'string') types.add(d.type);
     else if ('const' in d) types.add(typeof d.const);
     else if (Array.isArray(d.enum)) (d.enum as unknown[]).forEach((e) => types.add(e === null ? 'null' : typeof e));
@@ -125,7 +138,8 @@ export function wrongType(doc: Doc, schema: Schema): unknown[] {
   if (types.has('any')) return [];
   const out: unknown[] = [];
   if (!types.has('null')) out.push(null);
-  if (!types.has('string')) out.push('not-a-number');
+  // Text where no text is declared, or none of the declared patterns (a number's text) matches it.
+  if (!types.has('string') && !patterns.some((p) => p.test('not-a-number'))) out.push('not-a-number');
   if (!types.has('number') && !types.has('integer')) out.push(12345);
   if (!types.has('object')) out.push({ nested: true });
   if (!types.has('array')) out.push(['a']);
