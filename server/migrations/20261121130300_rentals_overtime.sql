@@ -1,4 +1,4 @@
--- Issue 3: overtime buy-out, and at most one open order per power bank.
+-- Overtime buy-out, and at most one open order per power bank.
 -- bought_out_at: set when the order was closed as bought out (overtime job, or the user bought the power bank).
 alter table orders add column bought_out_at timestamptz;
 

@@ -1,4 +1,4 @@
--- Sign-in (issue 4): revocable sessions, linked identities (phone, Google, Apple, Facebook, WeChat, Alipay),
+-- Sign-in: revocable sessions, linked identities (phone, Google, Apple, Facebook, WeChat, Alipay),
 -- image captchas, one-time SMS codes and their send log (the rate limits read it, so they hold across
 -- processes), and the sandbox SMS outbox.
 alter table sessions add column revoked_at timestamptz;

@@ -1,4 +1,4 @@
--- Wallet (issue 5): wallets per user × currency × agent, withdrawals held until the provider's payout event,
+-- Wallet: wallets per user × currency × agent, withdrawals held until the provider's payout event,
 -- provider webhook events deduplicated by id, saved cards, and the sandbox provider's payout / setup records.
 
 -- A ledger account belongs to an agent (pDailiId): the same user has one wallet per currency per agent.

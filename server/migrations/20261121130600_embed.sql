@@ -1,4 +1,4 @@
--- The embed (issue 6): agents with the exact origins allowed to frame the widget, and web-vitals reports
+-- The embed: agents with the exact origins allowed to frame the widget, and web-vitals reports
 -- from every front-end shape for the performance view (no token, no user, no query string in them).
 create table agents (
   id text primary key,

@@ -1,4 +1,4 @@
--- Issue 13 (safety): jobs get a fencing token and a terminal, visible `dead` state; top-up refunds are recorded;
+-- Safety: jobs get a fencing token and a terminal, visible `dead` state; top-up refunds are recorded;
 -- per-installation secrets; per-cabinet broker credentials; a database-backed rate-limit store; captchas bound to
 -- the client that asked for them.
 

@@ -1,4 +1,4 @@
--- Issue 13 (cabinet side): end-to-end delivery (protocol v2), inventory reconciliation, hot-path indexes.
+-- The cabinet side: end-to-end delivery (protocol v2), inventory reconciliation, hot-path indexes.
 
 -- cabinet_events becomes the inbox: an event is stored (pending) before the server acknowledges it to the
 -- cabinet, then processed from here with retries; after too many failures it is 'dead' (an operator sees it with
@@ -39,7 +39,7 @@ alter table powerbanks add constraint powerbanks_state_check check (state in ('i
 alter table powerbanks add column seen_at timestamptz;
 create index powerbanks_cabinet on powerbanks (cabinet_id, state);
 
--- Hot paths named in issue 13.
+-- The hot paths of the cabinet link and the rental.
 -- Pending orders per cabinet (each unanswered eject reserves a power bank).
 create index orders_cabinet_pending on orders (cabinet_id) where zujie = 0;
 -- Ledger transfers by account (balances, movements) and by order (receipts, refunds).

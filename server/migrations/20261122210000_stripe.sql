@@ -1,4 +1,4 @@
--- Stripe (issue 12): saved cards on payments for off-session charges, hold expiry, provider customers, and
+-- Stripe: saved cards on payments for off-session charges, hold expiry, provider customers, and
 -- orders that owe money after a failed off-session deduction (spec §4 payType FK).
 alter table payments add column payment_method_ref text;
 alter table payments add column customer_ref text;

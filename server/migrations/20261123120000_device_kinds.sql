@@ -1,4 +1,4 @@
--- Device kinds (issue 14): a slot holds a power bank ('cdb'), a power station ('station', spec energyStorageFlag)
+-- Device kinds: a slot holds a power bank ('cdb'), a power station ('station', spec energyStorageFlag)
 -- or a portable Wi-Fi box ('mifi'). Every existing row is a power bank. Each kind has its own price plan per venue.
 alter table powerbanks add column kind text not null default 'cdb' check (kind in ('cdb', 'station', 'mifi'));
 create index powerbanks_cabinet_kind on powerbanks (cabinet_id, kind, state);

@@ -1,4 +1,4 @@
--- Wi-Fi boxes and data packages (issue 14; spec §3 Mifi package / device / order, §4 package status).
+-- Wi-Fi boxes and data packages: packages, boxes and orders, with the package statuses.
 -- The catalogue: regions, countries (ISO code, time zone), SKUs with a plan, and a price per currency.
 create table mifi_regions (
   id text primary key,

@@ -1,4 +1,4 @@
--- Payment methods beyond the card provider (issue 15): one row per payment started at a provider whose customer
+-- Payment methods beyond the card provider: one row per payment started at a provider whose customer
 -- finishes it elsewhere (a redirect, a phone prompt, an in-app bridge). Our `payments` row is written only when
 -- the payment is taken into an order or a wallet; this row is what the customer's return and the provider's
 -- notifications are matched against (owned by payments/methods/repository.ts).
