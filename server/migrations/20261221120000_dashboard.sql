@@ -21,6 +21,7 @@ create table dashboard_daily (
   primary key (venue_id, day, currency)
 );
 create index dashboard_daily_agent on dashboard_daily (agent_id, day);
+create index dashboard_daily_day on dashboard_daily (day);
 
 -- The fleet behind utilisation: each refresh writes today's cabinets and power banks per venue (a past day keeps
 -- the last count taken on it).
@@ -33,6 +34,7 @@ create table dashboard_fleet_daily (
   primary key (venue_id, day)
 );
 create index dashboard_fleet_daily_agent on dashboard_fleet_daily (agent_id, day);
+create index dashboard_fleet_daily_day on dashboard_fleet_daily (day);
 
 -- Buckets to recompute: append-only marks (no unique key, so concurrent rentals never wait on each other's mark).
 create table dashboard_dirty (

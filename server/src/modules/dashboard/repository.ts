@@ -13,32 +13,27 @@ export interface DashboardFilter {
   venueId: string | null;
 }
 
-export interface DayRow {
+export interface DailyRow {
   day: string;
+  currency: string;
   rentals: number;
   failed_ejects: number;
   returns: number;
   returns_elsewhere: number;
   rented_minutes: number;
-}
-export interface RevenueRow {
-  day: string;
-  currency: string;
   revenue: number;
 }
 export interface FleetRow {
   day: string;
   powerbanks: number;
 }
+/** A top venue's figures in one currency. */
 export interface VenueRow {
   venue_id: string;
   agent_id: string;
+  currency: string;
   rentals: number;
   rented_minutes: number;
-}
-export interface VenueRevenueRow {
-  venue_id: string;
-  currency: string;
   revenue: number;
 }
 
@@ -46,10 +41,18 @@ export interface VenueRevenueRow {
 const ENDED = 'coalesce(o.returned_at, o.bought_out_at)';
 const DAY_START = `(b.day::timestamp at time zone 'UTC')`;
 const DAY_END = `((b.day + 1)::timestamp at time zone 'UTC')`;
-/** The summaries' rows of the filter: $1 from, $2 to, $3 agents (null: all), $4 pairs, $5 venue. */
-const SCOPE = `($3::text[] is null or d.agent_id = any($3::text[]) or (d.agent_id || '/' || d.venue_id) = any($4::text[]))
-  and ($5::text is null or d.venue_id = $5)`;
-const WHERE = `d.day between $1::date and $2::date and ${SCOPE}`;
+/**
+ * The summaries' rows of the filter, as SQL and its parameters: only the conditions the filter has, so each shape
+ * is its own prepared statement whose plan uses the indexes (an `$n is null or …` condition would not).
+ */
+function where(f: DashboardFilter, extra: unknown[] = []): { sql: string; params: unknown[] } {
+  const params: unknown[] = [f.from, f.to, ...extra];
+  const conds = ['d.day between $1::date and $2::date'];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  if (f.agents !== null) conds.push(`(d.agent_id = any(${p(f.agents)}::text[]) or (d.agent_id || '/' || d.venue_id) = any(${p(f.pairs)}::text[]))`);
+  if (f.venueId) conds.push(`d.venue_id = ${p(f.venueId)}`);
+  return { sql: conds.join(' and '), params };
+}
 
 export class DashboardRepository {
   constructor(private readonly db: Queryable) {}
@@ -126,48 +129,41 @@ export class DashboardRepository {
     return rows[0]?.agent_id;
   }
 
-  private params(f: DashboardFilter) {
-    return [f.from, f.to, f.agents, f.pairs, f.venueId];
+  /** Per day and currency: every figure of the summaries (the days' totals add up the currencies). */
+  async daily(f: DashboardFilter): Promise<DailyRow[]> {
+    const w = where(f);
+    const { rows } = await this.db.query<DailyRow>(
+      `select to_char(d.day, 'YYYY-MM-DD') as day, d.currency, sum(d.rentals)::int as rentals, sum(d.failed_ejects)::int as failed_ejects,
+         sum(d.returns)::int as returns, sum(d.returns_elsewhere)::int as returns_elsewhere, sum(d.rented_minutes)::bigint as rented_minutes,
+         sum(d.revenue)::bigint as revenue
+       from dashboard_daily d where ${w.sql} group by d.day, d.currency order by d.day, d.currency`, w.params);
+    return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes), revenue: Number(r.revenue) }));
   }
 
-  async days(f: DashboardFilter): Promise<DayRow[]> {
-    const { rows } = await this.db.query<DayRow>(
-      `select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.rentals)::int as rentals, sum(d.failed_ejects)::int as failed_ejects,
-         sum(d.returns)::int as returns, sum(d.returns_elsewhere)::int as returns_elsewhere, sum(d.rented_minutes)::bigint as rented_minutes
-       from dashboard_daily d where ${WHERE} group by d.day order by d.day`, this.params(f));
-    return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes) }));
-  }
-
-  async revenue(f: DashboardFilter): Promise<RevenueRow[]> {
-    const { rows } = await this.db.query<RevenueRow>(
-      `select to_char(d.day, 'YYYY-MM-DD') as day, d.currency, sum(d.revenue)::bigint as revenue
-       from dashboard_daily d where ${WHERE} group by d.day, d.currency having sum(d.revenue) <> 0 order by d.day, d.currency`, this.params(f));
-    return rows.map((r) => ({ ...r, revenue: Number(r.revenue) }));
-  }
-
+  /** The power banks per day; without a count in the range (before the first refresh), the nearest day's. */
   async fleet(f: DashboardFilter): Promise<FleetRow[]> {
+    const w = where(f);
     const { rows } = await this.db.query<FleetRow>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.powerbanks)::int as powerbanks
-       from dashboard_fleet_daily d where ${WHERE} group by d.day order by d.day`, this.params(f));
+       from dashboard_fleet_daily d where ${w.sql} group by d.day order by d.day`, w.params);
     if (rows.length) return rows;
-    // No count in the range (a range before the first refresh): the nearest day's.
+    const n = where({ ...f, from: '0001-01-01', to: '9999-12-31' }, [f.from]);
     const { rows: near } = await this.db.query<FleetRow>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.powerbanks)::int as powerbanks
-       from dashboard_fleet_daily d where $1::date is not null and $2::date is not null and ${SCOPE}
-       group by d.day order by least(abs(d.day - $1::date), abs(d.day - $2::date)), d.day limit 1`, this.params(f));
+       from dashboard_fleet_daily d where ${n.sql} group by d.day order by abs(d.day - $3::date), d.day limit 1`, n.params);
     return near;
   }
 
   /** The venues with the most rentals, and their revenue per currency. */
-  async topVenues(f: DashboardFilter, limit: number): Promise<{ venues: VenueRow[]; revenue: VenueRevenueRow[] }> {
-    const { rows: venues } = await this.db.query<VenueRow>(
-      `select d.venue_id, min(d.agent_id) as agent_id, sum(d.rentals)::int as rentals, sum(d.rented_minutes)::bigint as rented_minutes
-       from dashboard_daily d where ${WHERE} group by d.venue_id order by sum(d.rentals) desc, d.venue_id limit $6`, [...this.params(f), limit]);
-    if (!venues.length) return { venues: [], revenue: [] };
-    const { rows: revenue } = await this.db.query<VenueRevenueRow>(
-      `select d.venue_id, d.currency, sum(d.revenue)::bigint as revenue
-       from dashboard_daily d where ${WHERE} and d.venue_id = any($6::text[]) group by d.venue_id, d.currency order by d.venue_id, d.currency`,
-      [...this.params(f), venues.map((v) => v.venue_id)]);
-    return { venues: venues.map((v) => ({ ...v, rented_minutes: Number(v.rented_minutes) })), revenue: revenue.map((r) => ({ ...r, revenue: Number(r.revenue) })) };
+  async topVenues(f: DashboardFilter, limit: number): Promise<VenueRow[]> {
+    const w = where(f, [limit]);
+    const { rows } = await this.db.query<VenueRow>(
+      `with v as (
+         select d.venue_id, min(d.agent_id) as agent_id, d.currency, sum(d.rentals)::int as rentals, sum(d.rented_minutes)::bigint as rented_minutes,
+           sum(d.revenue)::bigint as revenue
+         from dashboard_daily d where ${w.sql} group by d.venue_id, d.currency),
+       top as (select venue_id, sum(rentals) as rentals from v group by venue_id order by sum(rentals) desc, venue_id limit $3)
+       select v.* from v join top using (venue_id) order by top.rentals desc, v.venue_id, v.currency`, w.params);
+    return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes), revenue: Number(r.revenue) }));
   }
 }
