@@ -49,7 +49,12 @@ function where(f: DashboardFilter, extra: unknown[] = []): { sql: string; params
   const params: unknown[] = [f.from, f.to, ...extra];
   const conds = ['d.day between $1::date and $2::date'];
   const p = (v: unknown) => `$${params.push(v)}`;
-  if (f.agents !== null) conds.push(`(d.agent_id = any(${p(f.agents)}::text[]) or (d.agent_id || '/' || d.venue_id) = any(${p(f.pairs)}::text[]))`);
+  // A venue partner's pairs also by venue alone, so the venue index finds their rows.
+  if (f.agents !== null) {
+    const venues = f.pairs.map((x) => x.slice(x.indexOf('/') + 1));
+    conds.push(`(d.agent_id = any(${p(f.agents)}::text[])
+      or (d.venue_id = any(${p(venues)}::text[]) and (d.agent_id || '/' || d.venue_id) = any(${p(f.pairs)}::text[])))`);
+  }
   if (f.venueId) conds.push(`d.venue_id = ${p(f.venueId)}`);
   return { sql: conds.join(' and '), params };
 }
