@@ -89,8 +89,9 @@ const READ_MODELS: Record<string, readonly string[]> = {
   'modules/mifi': ['powerbanks', 'cabinets'],
   // A rental's share: its venue, agent (country), payment provider and its rent on the ledger; partners' balances.
   'modules/partners': ['orders', 'venues', 'agents', 'payments', 'ledger_transfers', 'ledger_accounts'],
-  // The conditions alerts watch: cabinets (with their venue's agent), the power banks in them, dead jobs.
-  'modules/alerts': ['cabinets', 'venues', 'powerbanks', 'jobs'],
+  // The conditions alerts watch: cabinets (with their venue's agent), the power banks in them, dead jobs, the payment
+  // providers' declines, refused payouts.
+  'modules/alerts': ['cabinets', 'venues', 'powerbanks', 'jobs', 'payments', 'withdrawals'],
   // The dashboard's summaries recomputed from the rentals (their venue's agent, the return cabinet's venue) and the
   // fleet's power banks per venue.
   'modules/dashboard': ['orders', 'venues', 'cabinets', 'powerbanks'],
