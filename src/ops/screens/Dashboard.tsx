@@ -61,7 +61,7 @@ export function Dashboard() {
           <dl className="ops-figures">
             <div><dt>{t('ops.dashboard.rentals')}</dt><dd>{num(data.totals.rentals)}</dd></div>
             <div><dt>{t('ops.dashboard.revenue')}</dt><dd>{moneyList(data.totals.revenue)}</dd></div>
-            <div><dt>{t('ops.dashboard.averageMinutes')}</dt><dd>{data.totals.averageMinutes == null ? '–' : t('ops.dashboard.minutes', { n: data.totals.averageMinutes })}</dd></div>
+            <div><dt>{t('ops.dashboard.averageMinutes')}</dt><dd>{data.totals.averageMinutes == null ? '–' : data.totals.averageMinutes.toLocaleString(lang, { style: 'unit', unit: 'minute', unitDisplay: 'long' })}</dd></div>
             <div><dt>{t('ops.dashboard.utilisation')}</dt><dd>{pct(data.totals.utilisation)}</dd></div>
             <div><dt>{t('ops.dashboard.returnsElsewhere')}</dt><dd>{num(data.totals.returnsElsewhere)} / {num(data.totals.returns)}</dd></div>
             <div><dt>{t('ops.dashboard.failedEjects')}</dt><dd>{num(data.totals.failedEjects)}</dd></div>
