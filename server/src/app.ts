@@ -56,6 +56,7 @@ import { PartnersRepository } from './modules/partners/repository.ts';
 import { PartnersService } from './modules/partners/service.ts';
 import { AlertsRepository } from './modules/alerts/repository.ts';
 import { AlertsService } from './modules/alerts/service.ts';
+import { DashboardService } from './modules/dashboard/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices, type Fleet } from './fleet.ts';
@@ -107,7 +108,6 @@ import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 import { opsRoutes } from './ops-routes.ts';
 import { CouponsRepository } from './modules/coupons/repository.ts';
 import { CouponsService } from './modules/coupons/service.ts';
-
 import { productionGaps, type AppDeps } from './app-deps.ts';
 
 export { productionGaps, type AppDeps } from './app-deps.ts';
@@ -184,10 +184,8 @@ export async function buildApp(deps: AppDeps) {
   const deposits = new DepositReturns({ db, clock, jobs, ledger, payments, compensations: compensationsOf(jobs, providers), live, keepWindowMs: deps.depositKeepWindowMs });
   const rentals = new RentalsService({
     db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, partners,
-    ejectTtlMs: deps.ejectTtlMs ?? 30_000,
-    ejectGraceMs: deps.ejectGraceMs ?? 5_000,
-    live, coupons,
-    depositReturns: deposits,
+    ejectTtlMs: deps.ejectTtlMs ?? 30_000, ejectGraceMs: deps.ejectGraceMs ?? 5_000,
+    live, coupons, depositReturns: deposits,
     // Receipts and reminders follow each transition (made below, with the channels).
     notices: { changed: (orderId, state) => notices.changed(orderId, state) },
     buyOutReversalDays: (venueId) => noticesRepo.buyOutReversalDays(venueId),
@@ -215,6 +213,7 @@ export async function buildApp(deps: AppDeps) {
   const signInRepo = new SignInRepository(db);
   const alertsRepo = new AlertsRepository(db);
   const alerts = new AlertsService({ db, clock, repo: alertsRepo, jobs, liveness, mailer, sms: signInAd.sms });
+  const dashboard = new DashboardService({ db, clock, jobs });
   const noticesRepo = new NoticesRepository(db);
   const vapid = JSON.parse(await new SecretsRepository(db).get('notify.vapid-keys', clock.now(), makeVapidKeys)) as VapidKeys;
   const webPush = new WebPushChannel({ repo: noticesRepo, clock, vapid, subject: deps.vapidSubject ?? 'mailto:receipts@powerly.local', agent: deps.pushAgent });
@@ -262,7 +261,7 @@ export async function buildApp(deps: AppDeps) {
   const fleet = fleetServices({ db, clock, liveness });
   const media = deps.media ?? new LocalMediaStore('data/media');
   const fleetLive = new FleetLive(db, () => liveRepo.schema());
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, alerts, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
+  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, alerts, dashboard, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -311,7 +310,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       ...opsRoutes({
         db, clock, jobs, link: deps.link, liveness, fleetLive, fleet, media, audit, staff, opsOrigin, embed, mifi, coupons, ledger, payments, wallet, live,
-        partners, alerts, alertsRepo, desk: deps.desk,
+        partners, alerts, alertsRepo, dashboard, desk: deps.desk,
       }),
     ],
   });
@@ -340,6 +339,7 @@ export async function buildApp(deps: AppDeps) {
     if (deps.jobPollMs) {
       await retention.schedule();
       await alerts.schedule();
+      await dashboard.schedule();
       jobs.start(deps.jobPollMs);
       // The cabinet inbox: events left pending by a failure or by a process that died (docs/cabinet-protocol.md).
       cabinets.startInbox(Math.max(1000, deps.jobPollMs));
@@ -374,6 +374,7 @@ declare module 'fastify' {
       partners: PartnersService;
       /** Alert rules, alerts and their deliveries. */
       alerts: AlertsService;
+      dashboard: DashboardService;
       cabinets: CabinetsService;
       /** The scan's reads kept in this process (hits, misses). */
       scanCache: ScanCache;

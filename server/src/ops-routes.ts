@@ -12,6 +12,8 @@ import { AlertsAdmin } from './modules/alerts/admin.ts';
 import { alertsOpsRoutes } from './modules/alerts/ops-routes.ts';
 import type { AlertsRepository } from './modules/alerts/repository.ts';
 import type { AlertsService } from './modules/alerts/service.ts';
+import { dashboardOpsRoutes } from './modules/dashboard/ops-routes.ts';
+import type { DashboardService } from './modules/dashboard/service.ts';
 import { auditOpsRoutes } from './modules/audit/ops-routes.ts';
 import type { AuditService } from './modules/audit/service.ts';
 import { RiderBlocksRepository } from './modules/auth/blocks-repository.ts';
@@ -74,6 +76,7 @@ export interface OpsRouteDeps {
   partners: PartnersService;
   alerts: AlertsService;
   alertsRepo: AlertsRepository;
+  dashboard: DashboardService;
   desk?: DeskSettings;
 }
 
@@ -101,5 +104,6 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     rentalOpsRoutes(desk),
     partnersOpsRoutes({ admin: partnersAdmin(db, clock, d.partners, d.ledger, audit) }),
     alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: d.alertsRepo, alerts: d.alerts, audit }) }),
+    dashboardOpsRoutes({ dashboard: d.dashboard }),
   ];
 }

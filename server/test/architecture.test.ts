@@ -66,6 +66,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/audit': ['audit_log'],
   'modules/coupons': ['coupons', 'coupon_redemptions'],
   'modules/alerts': ['alert_rules', 'alerts', 'alert_deliveries'],
+  'modules/dashboard': ['dashboard_daily', 'dashboard_fleet_daily', 'dashboard_dirty', 'dashboard_state'],
   'modules/partners': ['revenue_share_rules', 'country_tax_rates', 'provider_fee_rates', 'rental_shares', 'partner_statements', 'partner_share_moves'],
   'modules/mifi': ['mifi_regions', 'mifi_countries', 'mifi_skus', 'mifi_sku_prices', 'mifi_orders', 'mifi_packages', 'mifi_boxes', 'mifi_telemetry', 'mifi_payment_actions'],
   jobs: ['jobs'],
@@ -88,8 +89,12 @@ const READ_MODELS: Record<string, readonly string[]> = {
   'modules/mifi': ['powerbanks', 'cabinets'],
   // A rental's share: its venue, agent (country), payment provider and its rent on the ledger; partners' balances.
   'modules/partners': ['orders', 'venues', 'agents', 'payments', 'ledger_transfers', 'ledger_accounts'],
-  // The conditions alerts watch: cabinets (with their venue's agent), the power banks in them, dead jobs.
-  'modules/alerts': ['cabinets', 'venues', 'powerbanks', 'jobs'],
+  // The conditions alerts watch: cabinets (with their venue's agent), the power banks in them, dead jobs, the payment
+  // providers' declines, refused payouts.
+  'modules/alerts': ['cabinets', 'venues', 'powerbanks', 'jobs', 'payments', 'withdrawals'],
+  // The dashboard's summaries recomputed from the rentals (their venue's agent, the return cabinet's venue) and the
+  // fleet's power banks per venue.
+  'modules/dashboard': ['orders', 'venues', 'cabinets', 'powerbanks'],
 };
 
 const ownerOf = (table: string) => Object.entries(OWNERS).find(([, tables]) => tables.includes(table))?.[0];

@@ -31,21 +31,22 @@ export const PERMISSIONS = [
   'partners.write', // share rules, tax and provider fee rates, issuing statements
   'alerts.read', // alerts, alert rules, delivery logs
   'alerts.manage', // alert rules, acknowledging and resolving alerts
+  'dashboard.read', // the dashboard's figures: rentals, revenue, utilisation, returns, failed ejects (no rider data)
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund', 'partners.read', 'alerts.read', 'alerts.manage'],
+  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund', 'partners.read', 'alerts.read', 'alerts.manage', 'dashboard.read'],
   finance: [
     'staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read',
-    'rentals.refund', 'partners.read', 'partners.write', 'alerts.read',
+    'rentals.refund', 'partners.read', 'partners.write', 'alerts.read', 'dashboard.read',
   ],
-  field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read'],
+  field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage', 'dashboard.read'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read', 'dashboard.read'],
   // A venue partner sees its venues, their cabinets and its earnings, never riders' personal data (orders.read).
-  venue_partner: ['fleet.read', 'partners.read'],
+  venue_partner: ['fleet.read', 'partners.read', 'dashboard.read'],
 };
 
 export function roleAllows(role: StaffRole, permission: Permission): boolean {

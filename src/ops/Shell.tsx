@@ -23,6 +23,7 @@ import { Riders } from './screens/Riders.tsx';
 import { DeadJobs } from './screens/DeadJobs.tsx';
 import { Partners } from './screens/Partners.tsx';
 import { Alerts } from './screens/Alerts.tsx';
+import { Dashboard } from './screens/Dashboard.tsx';
 
 interface Entry {
   path: string;
@@ -44,6 +45,7 @@ const ENTRIES: Entry[] = [
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
   { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
   { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },
+  { path: '/dashboard', label: 'ops.nav.dashboard', needs: 'dashboard.read', screen: () => <Dashboard /> },
   { path: '/jobs', label: 'ops.nav.jobs', needs: 'jobs.manage', screen: () => <DeadJobs /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },

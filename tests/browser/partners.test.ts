@@ -48,7 +48,7 @@ describe('the partner portal', () => {
     await page.goto(`${product.base}/ops/#/partners`);
     await page.getByRole('heading', { level: 1, name: 'Partners' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Venues', 'Cabinets', 'Price plans', 'Wi-Fi line', 'Agents and embeds', 'Partners', 'My account']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Venues', 'Cabinets', 'Price plans', 'Wi-Fi line', 'Agents and embeds', 'Partners', 'Dashboard', 'My account']);
     const earnings = page.getByRole('table').first();
     await earnings.getByRole('cell', { name: 'Venue V-OWN' }).waitFor();
     expect(await earnings.getByRole('row').count()).toBe(2); // the header and its one venue

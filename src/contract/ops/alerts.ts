@@ -3,8 +3,14 @@
 import { Type, type Static } from 'typebox';
 import { Reason } from './common.ts';
 
-export const AlertKind = Type.Union([Type.Literal('cabinet_offline'), Type.Literal('low_stock'), Type.Literal('full'), Type.Literal('dead_jobs')], {
-  description: 'cabinet_offline: threshold in minutes; low_stock: fewer power banks than threshold; full: no free slot; dead_jobs: at least threshold (platform rules only)',
+export const AlertKind = Type.Union([
+  Type.Literal('cabinet_offline'), Type.Literal('low_stock'), Type.Literal('full'), Type.Literal('dead_jobs'),
+  Type.Literal('low_charge'), Type.Literal('slot_faults'), Type.Literal('provider_errors'), Type.Literal('failed_payouts'),
+], {
+  description: 'cabinet_offline: threshold in minutes; low_stock: fewer power banks than threshold; full: no free slot; dead_jobs: at least threshold (platform rules only); '
+    + 'low_charge: no power bank in the cabinet charged to threshold percent; slot_faults: at least threshold slots reporting a fault; '
+    + 'provider_errors: a payment provider declined at least threshold percent of its payments of the last hour (10 at least; platform rules only); '
+    + 'failed_payouts: at least threshold payouts of the agent refused by the provider or bank in the last day',
 });
 export const AlertRule = Type.Object({
   id: Type.String(),

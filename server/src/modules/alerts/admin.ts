@@ -40,7 +40,7 @@ export class AlertsAdmin {
   async addRule(scope: Scope, actor: Actor, input: RuleInput) {
     if (!sees(scope, input.agentId)) throw notFound('error.fleet.notFound', { id: input.agentId });
     if (Boolean(input.webhookUrl) !== Boolean(input.webhookSecret)) throw badRequest('error.alerts.webhookSecret');
-    if (input.kind === 'dead_jobs' && input.agentId !== '*') throw badRequest('error.alerts.platformOnly');
+    if ((input.kind === 'dead_jobs' || input.kind === 'provider_errors') && input.agentId !== '*') throw badRequest('error.alerts.platformOnly');
     return this.d.db.tx(async () => {
       const row = await this.d.repo.insertRule({
         agent_id: input.agentId, kind: input.kind, threshold: input.threshold, emails: input.emails, phones: input.phones,

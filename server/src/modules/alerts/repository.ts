@@ -2,7 +2,7 @@
 // read from the fleet's tables and the jobs (migrations/20261216120100_alerts.sql).
 import type { Queryable } from '../../db/db.ts';
 
-export type AlertKind = 'cabinet_offline' | 'low_stock' | 'full' | 'dead_jobs';
+export type AlertKind = 'cabinet_offline' | 'low_stock' | 'full' | 'dead_jobs' | 'low_charge' | 'slot_faults' | 'provider_errors' | 'failed_payouts';
 export type AlertState = 'open' | 'acknowledged' | 'resolved';
 
 export interface AlertRuleRow {
@@ -101,6 +101,46 @@ export class AlertsRepository {
       [agent],
     );
     return rows.map((r) => ({ ...r, slots: Number(r.slots), banks: Number(r.banks) }));
+  }
+
+  /**
+   * Per cabinet (of `agent`; '*': all) whose inventory reports power banks with a battery level: how many, the highest
+   * level and the slots reporting a fault (the cabinet's last heartbeat).
+   */
+  async charge(agent: string) {
+    const { rows } = await this.db.query<{ id: string; agent_id: string; banks: number; highest: number | null; faulty: number[] | null }>(
+      `select c.id, ${AGENT} as agent_id,
+          count(*) filter (where s->>'powerbankId' is not null and jsonb_typeof(s->'battery') = 'number')::int as banks,
+          max((s->>'battery')::numeric) filter (where s->>'powerbankId' is not null and jsonb_typeof(s->'battery') = 'number')::int as highest,
+          array_agg((s->>'slot')::int order by (s->>'slot')::int)
+            filter (where jsonb_typeof(s->'faults') = 'array' and jsonb_array_length(s->'faults') > 0) as faulty
+         from cabinets c join venues v on v.id = c.venue_id
+         cross join lateral jsonb_array_elements(case when jsonb_typeof(c.inventory) = 'array' then c.inventory else '[]'::jsonb end) s
+        where $1 = '*' or ${AGENT} = $1 group by c.id, v.agent_id`,
+      [agent],
+    );
+    return rows.map((r) => ({ ...r, banks: Number(r.banks), faulty: r.faulty ?? [] }));
+  }
+
+  /** Per payment provider, the payments started since `since` and how many of them were declined. */
+  async providerOutcomes(since: Date) {
+    const { rows } = await this.db.query<{ provider: string; total: number; declined: number }>(
+      `select provider, count(*)::int as total, count(*) filter (where status = 'declined')::int as declined
+         from payments where created_at >= $1 group by provider`,
+      [since],
+    );
+    return rows.map((r) => ({ ...r, total: Number(r.total), declined: Number(r.declined) }));
+  }
+
+  /** Per agent (or only `agent`), the withdrawals whose payout the provider or bank refused since `since` (not a person's rejection). */
+  async failedPayouts(agent: string, since: Date) {
+    const { rows } = await this.db.query<{ agent_id: string; failed: number }>(
+      `select agent_id, count(*)::int as failed from withdrawals
+        where status = 'rejected' and (settled_by is null or settled_by = provider) and updated_at >= $2 and ($1 = '*' or agent_id = $1)
+        group by agent_id`,
+      [agent, since],
+    );
+    return rows.map((r) => ({ ...r, failed: Number(r.failed) }));
   }
 
   async deadJobs() {

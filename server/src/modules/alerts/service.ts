@@ -17,6 +17,11 @@ export const JOB_DELIVER = 'alerts.deliver';
 /** How often the rules are evaluated. */
 export const EVALUATE_EVERY_MS = 60_000;
 const WEBHOOK_TIMEOUT_MS = 10_000;
+/** A provider's error rate is over the payments of the last hour, and only with this many of them. */
+export const PROVIDER_WINDOW_MS = 3_600_000;
+export const PROVIDER_MIN_PAYMENTS = 10;
+/** Failed payouts are counted over the last day. */
+export const PAYOUT_WINDOW_MS = 86_400_000;
 
 export interface AlertsDeps {
   db: Db;
@@ -68,6 +73,21 @@ export class AlertsService {
         const dead = await this.d.repo.deadJobs();
         return rule.agent_id === '*' && dead >= Math.max(1, rule.threshold) ? [{ subject: 'jobs', agent_id: '*', detail: { dead } }] : [];
       }
+      case 'low_charge':
+        return (await this.d.repo.charge(rule.agent_id)).filter((c) => c.banks > 0 && (c.highest ?? 0) < rule.threshold)
+          .map((c) => ({ subject: c.id, agent_id: c.agent_id, detail: { powerbanks: c.banks, highestCharge: c.highest } }));
+      case 'slot_faults':
+        return (await this.d.repo.charge(rule.agent_id)).filter((c) => c.faulty.length >= Math.max(1, rule.threshold))
+          .map((c) => ({ subject: c.id, agent_id: c.agent_id, detail: { slots: c.faulty } }));
+      case 'provider_errors': {
+        if (rule.agent_id !== '*') return [];
+        const outcomes = await this.d.repo.providerOutcomes(new Date(now - PROVIDER_WINDOW_MS));
+        return outcomes.filter((p) => p.total >= PROVIDER_MIN_PAYMENTS && p.declined * 100 >= rule.threshold * p.total)
+          .map((p) => ({ subject: p.provider, agent_id: '*', detail: { payments: p.total, declined: p.declined } }));
+      }
+      case 'failed_payouts':
+        return (await this.d.repo.failedPayouts(rule.agent_id, new Date(now - PAYOUT_WINDOW_MS))).filter((a) => a.failed >= Math.max(1, rule.threshold))
+          .map((a) => ({ subject: `payouts:${a.agent_id}`, agent_id: a.agent_id, detail: { failed: a.failed } }));
     }
   }
 
