@@ -1,5 +1,5 @@
 // The support desk's services over rentals, composed once (app.ts; like fleet.ts, outside the modules): the reads
-// of the timeline from each owning module's history repository, and the refunds.
+// of the timeline from each owning module's history repository, the refunds and the other corrections.
 import type { Db } from './db/db.ts';
 import type { JobRunner } from './jobs/runner.ts';
 import type { Clock } from './lib/clock.ts';
@@ -13,11 +13,13 @@ import { NotifyHistoryRepository } from './modules/notify/history-repository.ts'
 import { PaymentsHistoryRepository } from './modules/payments/history-repository.ts';
 import type { PaymentsService } from './modules/payments/service.ts';
 import type { DeskSettings } from './modules/rentals/ops-config.ts';
+import type { RentalsService } from './modules/rentals/service.ts';
+import { RentalActions } from './modules/rentals/ops-actions.ts';
 import { RentalsDesk } from './modules/rentals/ops-desk.ts';
 import { RentalRefunds } from './modules/rentals/ops-refund.ts';
 import { RentalsOpsRepository } from './modules/rentals/ops-repository.ts';
 
-export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger: LedgerService; payments: PaymentsService; audit: AuditService; live: LiveService; settings: DeskSettings }) {
+export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger: LedgerService; payments: PaymentsService; audit: AuditService; live: LiveService; rentals: RentalsService; settings: DeskSettings }) {
   const repo = new RentalsOpsRepository(d.db);
   const ledgerHistory = new LedgerHistoryRepository(d.db);
   const paymentsHistory = new PaymentsHistoryRepository(d.db);
@@ -26,5 +28,6 @@ export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger:
     payments: d.payments, paymentsHistory, notify: new NotifyHistoryRepository(d.db), audit: d.audit,
   });
   const refunds = new RentalRefunds({ db: d.db, clock: d.clock, jobs: d.jobs, repo, ledger: d.ledger, ledgerHistory, payments: d.payments, paymentsHistory, audit: d.audit, live: d.live, settings: d.settings });
-  return { desk, refunds };
+  const actions = new RentalActions({ db: d.db, clock: d.clock, repo, rentals: d.rentals, audit: d.audit });
+  return { desk, refunds, actions };
 }

@@ -44,10 +44,14 @@ import type { PartnersService } from './modules/partners/service.ts';
 import { partnersAdmin } from './modules/partners/wiring.ts';
 import type { PaymentsService } from './modules/payments/service.ts';
 import type { DeskSettings } from './modules/rentals/ops-config.ts';
+import type { RentalsService } from './modules/rentals/service.ts';
 import { rentalOpsRoutes } from './modules/rentals/ops-routes.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
 import type { StaffService } from './modules/staff/service.ts';
 import { venuesOpsRoutes } from './modules/venues/ops-routes.ts';
+import { adjustmentOpsRoutes } from './modules/wallet/adjustment-routes.ts';
+import { WalletAdjustments } from './modules/wallet/adjustments.ts';
+import { AdjustmentsRepository } from './modules/wallet/adjustments-repository.ts';
 import { withdrawalOpsRoutes } from './modules/wallet/ops-routes.ts';
 import { PayoutQueue } from './modules/wallet/payout-queue.ts';
 import { checkLedger } from './modules/wallet/reconcile.ts';
@@ -77,6 +81,7 @@ export interface OpsRouteDeps {
   alerts: AlertsService;
   alertsRepo: AlertsRepository;
   dashboard: DashboardService;
+  rentals: RentalsService;
   desk?: DeskSettings;
 }
 
@@ -88,7 +93,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     agentExists: async (id) => (await d.embed.agent(id)) != null,
   });
   const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: d.mifi, audit });
-  const desk = deskServices({ db, clock, jobs: d.jobs, ledger: d.ledger, payments: d.payments, audit, live: d.live, settings: d.desk ?? {} });
+  const desk = deskServices({ db, clock, jobs: d.jobs, ledger: d.ledger, payments: d.payments, audit, live: d.live, rentals: d.rentals, settings: d.desk ?? {} });
   return [
     staffOpsRoutes({ staff: d.staff, origin: d.opsOrigin }),
     auditOpsRoutes({ audit }),
@@ -101,6 +106,11 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     deadJobOpsRoutes({ db, deadJobs: fleet.deadJobs, audit }),
     riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
     withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: d.wallet.withdrawals.bank, audit }) }),
+    adjustmentOpsRoutes({
+      adjustments: new WalletAdjustments({
+        db, clock, repo: new AdjustmentsRepository(db), ledger: d.ledger, agentsOfUser: (id) => new LedgerRepository(db).agentsOfUser(id), audit, live: d.live,
+      }),
+    }),
     rentalOpsRoutes(desk),
     partnersOpsRoutes({ admin: partnersAdmin(db, clock, d.partners, d.ledger, audit) }),
     alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: d.alertsRepo, alerts: d.alerts, audit }) }),

@@ -52,7 +52,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/cabinets': ['cabinets', 'powerbanks', 'cabinet_events', 'cabinet_commands', 'cabinet_credentials', 'cabinet_rejects'],
   'modules/rentals': ['orders', 'rental_corrections', 'deposit_returns', 'disputes'],
   'modules/ledger': ['ledger_accounts', 'ledger_transfers'],
-  'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups'],
+  'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups', 'wallet_adjustments'],
   'modules/payments': [
     'payments', 'payment_transitions', 'payment_refund_keys', 'payment_starts', 'provider_events', 'payment_customers',
     'sandbox_tokens', 'sandbox_payment_methods', 'sandbox_setup_intents', 'sandbox_intents', 'sandbox_payouts',

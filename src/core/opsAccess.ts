@@ -32,16 +32,26 @@ export const PERMISSIONS = [
   'alerts.read', // alerts, alert rules, delivery logs
   'alerts.manage', // alert rules, acknowledging and resolving alerts
   'dashboard.read', // the dashboard's figures: rentals, revenue, utilisation, returns, failed ejects (no rider data)
+  'rentals.end', // end a stuck rental at the time the cabinets' records support (the fee by its plan)
+  'rentals.waive', // waive what a failed deduction left a rental owing
+  'rentals.release', // release a closed rental's deposit hold left open
+  'rentals.reverse', // reverse a buy-out whose power bank is back
+  'wallet.adjust', // request a credit or debit of a rider's wallet (nothing moves until someone else approves)
+  'wallet.approve', // approve or reject someone else's wallet credit or debit (four eyes)
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
-  support: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund', 'partners.read', 'alerts.read', 'alerts.manage', 'dashboard.read'],
+  support: [
+    'staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund', 'partners.read', 'alerts.read', 'alerts.manage',
+    'dashboard.read', 'rentals.end', 'rentals.release',
+  ],
   finance: [
     'staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read',
-    'rentals.refund', 'partners.read', 'partners.write', 'alerts.read', 'dashboard.read',
+    'rentals.refund', 'partners.read', 'partners.write', 'alerts.read', 'dashboard.read', 'wallet.adjust', 'wallet.approve',
+    'rentals.end', 'rentals.waive', 'rentals.release', 'rentals.reverse',
   ],
   field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage', 'dashboard.read'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read', 'dashboard.read'],

@@ -19,6 +19,7 @@ import { Agents } from './screens/fleet/Agents.tsx';
 import { Plans } from './screens/fleet/Plans.tsx';
 import { Venues } from './screens/fleet/Venues.tsx';
 import { Withdrawals } from './screens/Withdrawals.tsx';
+import { WalletAdjustments } from './screens/WalletAdjustments.tsx';
 import { Riders } from './screens/Riders.tsx';
 import { DeadJobs } from './screens/DeadJobs.tsx';
 import { Partners } from './screens/Partners.tsx';
@@ -43,6 +44,7 @@ const ENTRIES: Entry[] = [
   { path: '/rentals', label: 'ops.nav.rentals', needs: 'orders.read', screen: (me) => <Rentals me={me} /> },
   { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
+  { path: '/wallet-adjustments', label: 'ops.nav.adjustments', needs: 'wallet.adjust', screen: (me) => <WalletAdjustments me={me} /> },
   { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
   { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },
   { path: '/dashboard', label: 'ops.nav.dashboard', needs: 'dashboard.read', screen: () => <Dashboard /> },

@@ -12,7 +12,7 @@ import { dateTime } from '../ui/format.ts';
 import './wallet.css';
 
 const PAGE = 10;
-const KNOWN = ['wallet_topup', 'withdrawal', 'deposit_hold', 'deposit_topup', 'deposit_preauth', 'rent', 'deposit_release', 'withdrawal_reversal', 'deposit_refund'];
+const KNOWN = ['wallet_topup', 'withdrawal', 'deposit_hold', 'deposit_topup', 'deposit_preauth', 'rent', 'deposit_release', 'withdrawal_reversal', 'deposit_refund', 'wallet_adjustment'];
 
 export default function WalletList() {
   const t = useT();

@@ -98,3 +98,25 @@ export const RefundResult = Type.Object({
   refundable: Type.Integer({ description: 'what may still be refunded after this one' }),
 });
 export type RefundResult = Static<typeof RefundResult>;
+
+/** The desk's ways of putting a rental right (Idempotency-Key and If-Match headers, as a refund). */
+export const RENTAL_ACTIONS = ['end', 'waive', 'release', 'reverse'] as const;
+export type RentalAction = (typeof RENTAL_ACTIONS)[number];
+/** POST /rentals/{id}/end and /reverse-buy-out: the time the rental ended (the cabinet evidence), within [the pop, now]. */
+export const RentalEndBody = Type.Object({
+  at: Type.String({ format: 'date-time', description: 'when the power bank went back, as the cabinets’ records support it' }),
+  reason: Reason,
+}, { additionalProperties: false });
+export type RentalEndBody = Static<typeof RentalEndBody>;
+export const RentalReasonBody = Type.Object({ reason: Reason }, { additionalProperties: false });
+export const RentalActionResult = Type.Object({
+  id: Type.String({ description: 'the correction’s id' }),
+  orderId: Type.String(),
+  kind: Type.Unsafe<RentalAction>(Type.String({ enum: [...RENTAL_ACTIONS] })),
+  amount: Type.Integer({ description: 'end: the fee charged; waive: the debt waived; reverse: what went back; release: the deposit released' }),
+  currency: Type.String(),
+  toCard: Type.Integer(),
+  toWallet: Type.Integer(),
+  state: Type.Integer({ description: 'the order’s state after it (pZujie)' }),
+});
+export type RentalActionResult = Static<typeof RentalActionResult>;

@@ -1,5 +1,5 @@
 // One rental at the support desk: who and where, the fee worked out step by step, what was charged and refunded,
-// the refund form (finance), and the timeline of everything that happened to it, in order.
+// the refund form (finance), putting it right (RentalActions.tsx), and the timeline of everything that happened to it, in order.
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { RefundResult, RentalTimeline } from '../../contract/ops/rentals.ts';
@@ -10,6 +10,7 @@ import { $activeLang, useT, type T } from '../../i18n/index.ts';
 import { dateTime, money } from '../../ui/format.ts';
 import { opsCall } from '../api.ts';
 import { Problem } from './Problem.tsx';
+import { RentalActions } from './RentalActions.tsx';
 
 type Step = RentalTimeline['fee']['steps'][number];
 
@@ -88,6 +89,7 @@ export function RentalDetail({ me, id }: { me: Me; id: string }) {
               <RefundForm id={id} version={data.version} currency={cur} refundable={data.money.refundable} onDone={load} />
             )}
           </section>
+          <RentalActions me={me} id={id} data={data} onDone={load} />
           <section aria-labelledby="ops-timeline">
             <h3 id="ops-timeline">{t('ops.timeline.title')}</h3>
             <div className="ops-scroll">

@@ -174,6 +174,12 @@ export class LedgerService {
     return id;
   }
 
+  /** Whether a pending transfer is still open (neither posted nor voided). */
+  async isPendingOpen(pendingId: string): Promise<boolean> {
+    const p = await this.repo.findTransfer(pendingId);
+    return p?.flag === 'pending' && !(await this.repo.findResolution(pendingId));
+  }
+
   private async pendingOpen(pendingId: string) {
     const p = await this.repo.findTransfer(pendingId);
     if (!p || p.flag !== 'pending') throw new Error(`no pending transfer ${pendingId}`);

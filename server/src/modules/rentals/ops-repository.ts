@@ -33,7 +33,7 @@ export interface CorrectionRow {
   order_id: string;
   idempotency_key: string;
   request_hash: string;
-  kind: 'refund';
+  kind: 'refund' | 'end' | 'waive' | 'release' | 'reverse';
   amount: number;
   currency: string;
   to_card: number;

@@ -123,6 +123,11 @@ export class RentalsRepository {
     if (res.rowCount !== 1) throw new Error(`order ${id} was not in state ${from}`);
   }
 
+  /** The desk waived the debt: it no longer shows a pay button, and the fee is what was actually paid. */
+  async waiveDebt(id: string, debt: number, at: Date) {
+    await this.db.query('update orders set debt_paid_at = $3, fee = greatest(0, coalesce(fee, 0) - $2) where id = $1 and debt = $2 and debt_paid_at is null', [id, debt, at]);
+  }
+
   /** Overtime buy-out: settles an open order in place (see BUY_OUT_FROM), compare-and-set on state and settled. */
   /** The card payment now guaranteeing an open order (a renewed hold replaces the lapsing one). */
   async setPayment(id: string, paymentId: string) {

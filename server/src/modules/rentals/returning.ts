@@ -103,44 +103,63 @@ export abstract class RentalsReturning extends RentalsSettling {
     const borrowedAt = new Date(order.borrowed_at!).getTime();
     const reported = Date.parse(e.ts);
     const returnedAt = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime())));
-    // State 4: the user pays only for the time until the fault was reported (docs/pricing.md).
-    const faultAt = order.fault_at ? Math.max(borrowedAt, new Date(order.fault_at).getTime()) : Infinity;
-    const elapsed = Math.min(returnedAt.getTime(), faultAt) - borrowedAt;
-    const minutes = billedMinutes(elapsed);
-    const overtime = borrowedAt + elapsed > buyOutAt(order.plan, new Date(borrowedAt)).getTime();
+    const { elapsed, minutes, to, fee } = this.returnFee(order, returnedAt);
     const returnCabinet = await this.d.cabinets.find(cabinetId);
     const returnVenue = returnCabinet ? await this.d.venues.priced(returnCabinet.venue_id) : undefined;
     const where = { returned_at: returnedAt, return_cabinet_id: cabinetId, return_venue_name: returnVenue?.venue.name ?? cabinetId, use_minutes: minutes };
-    const to = overtime ? Zujie.overtimeReturn : Zujie.returned;
     if (order.bought_out_at) {
-      const charged = Number(order.fee ?? 0);
       // Within the agent's window after the buy-out (default 30 days) the buy-out comes back, less the rent due.
       const window = (await this.d.buyOutReversalDays?.(order.venue_id)) ?? Infinity;
-      const refund = returnedAt.getTime() - new Date(order.bought_out_at).getTime() <= window * 86_400_000 ? refundAfterBuyOut(order.plan, charged, elapsed) : 0;
-      await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: charged - refund });
-      await this.changed(order.user_id, order.id, to);
-      if (refund > 0) await this.d.live.publish(order.user_id, { kind: 'wallet' });
-      if (refund > 0) {
-        const w = this.d.ledger;
-        const revenue = await w.account(PLATFORM, 'revenue', order.currency);
-        const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
-        if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.providers.get(pay.provider).capabilities.refund) {
-          // The buy-out was taken from the card hold: the difference goes back to that card (a provider refund).
-          const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
-          await w.transfer({ debit: revenue, credit: clearing, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
-          await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay.id, amount: refund, key: `state5_${order.id}` }, now);
-        } else {
-          const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
-          await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
-        }
-        await this.d.partners.rentLedgerChanged(order.id);
-      }
+      const refund = returnedAt.getTime() - new Date(order.bought_out_at).getTime() <= window * 86_400_000 ? refundAfterBuyOut(order.plan, Number(order.fee ?? 0), elapsed) : 0;
+      await this.settleBoughtOutReturn(order, to, where, refund, `state5_${order.id}`);
       return;
     }
-    const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
     await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee, settled: true });
     await this.charge(order, fee, now);
     await this.changed(order.user_id, order.id, to);
+  }
+
+  /**
+   * What a return at `returnedAt` costs by the rental's own plan: the time used (state 4: only until the fault was
+   * reported, docs/pricing.md), the state it ends in, and the fee (past the overtime period, at most the buy-out fee).
+   */
+  protected returnFee(order: OrderRow, returnedAt: Date) {
+    const borrowedAt = new Date(order.borrowed_at!).getTime();
+    const faultAt = order.fault_at ? Math.max(borrowedAt, new Date(order.fault_at).getTime()) : Infinity;
+    const elapsed = Math.min(returnedAt.getTime(), faultAt) - borrowedAt;
+    const overtime = borrowedAt + elapsed > buyOutAt(order.plan, new Date(borrowedAt)).getTime();
+    const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
+    return { elapsed, minutes: billedMinutes(elapsed), to: overtime ? Zujie.overtimeReturn : Zujie.returned, fee };
+  }
+
+  /**
+   * A bought-out order whose power bank came back (or that the desk reverses): its state, the lower fee, and
+   * `refund` back through the ledger: to the card the buy-out was taken from (a provider refund job, idempotent per
+   * `key`), else to the rider's wallet. In the caller's unit of work. Returns where the refund went.
+   */
+  protected async settleBoughtOutReturn(order: OrderRow, to: number, where: Record<string, unknown>, refund: number, key: string): Promise<'card' | 'wallet' | null> {
+    const now = this.d.clock.now();
+    await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: Number(order.fee ?? 0) - refund });
+    await this.changed(order.user_id, order.id, to);
+    if (refund <= 0) return null;
+    await this.d.live.publish(order.user_id, { kind: 'wallet' });
+    const w = this.d.ledger;
+    const revenue = await w.account(PLATFORM, 'revenue', order.currency);
+    const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
+    let went: 'card' | 'wallet';
+    if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.providers.get(pay.provider).capabilities.refund) {
+      // The buy-out was taken from the card hold: the difference goes back to that card (a provider refund).
+      const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
+      await w.transfer({ debit: revenue, credit: clearing, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+      await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay.id, amount: refund, key }, now);
+      went = 'card';
+    } else {
+      const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
+      await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+      went = 'wallet';
+    }
+    await this.d.partners.rentLedgerChanged(order.id);
+    return went;
   }
 
   /**

@@ -4,14 +4,14 @@
 // Money moves are never half-applied: the provider call comes first (it cannot join our transaction), then one
 // DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
-import { RentalsDebts } from './debts.ts';
+import { RentalsDeskSettling } from './desk-settling.ts';
 import { JOB_BUY_OUT, JOB_CHARGE_EXTRA, JOB_DEBT_GUARD, JOB_EJECT_TIMEOUT, JOB_HOLD_EXPIRY, JOB_ORPHAN_AUTH, JOB_REFUND_CARD, JOB_SETTLE_PAYMENT, type RentalsDeps } from './shared.ts';
 
 export * from './shared.ts';
 export type { OrderRow } from './repository.ts';
 
-/** The rentals service: its use cases are the parts it extends (shared → reads → renting → settling → returning → debts). */
-export class RentalsService extends RentalsDebts {
+/** The rentals service: its use cases are the parts it extends (shared → reads → renting → settling → returning → debts → desk-settling). */
+export class RentalsService extends RentalsDeskSettling {
   constructor(d: RentalsDeps) {
     super(d);
     d.jobs.register(JOB_EJECT_TIMEOUT, (p) => this.ejectTimedOut(String(p.orderId)));
