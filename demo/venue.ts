@@ -27,4 +27,4 @@ for (const [i, [id, qrcode]] of ([['rent-lisbon', 'PWL-LIS-001'], ['rent-vilnius
   widgets.append(el);
 }
 root.append(widgets);
-root.append(logEvents(root, ['ready', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error', 'resize']));
+root.append(logEvents(root, ['ready', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'rental.notice', 'payment.failed', 'error', 'resize']));

@@ -104,11 +104,12 @@ export type WidgetEvent =
   | { type: 'eject.confirmed'; orderId: string }
   | { type: 'eject.failed'; tradeNo: string; code: string; message: string }
   | { type: 'rental.returned'; orderId: string }
+  | { type: 'rental.notice'; orderId: string; kind: string; title: string; body: string }
   | { type: 'payment.failed'; code: string; message: string }
   | { type: 'error'; code: string; message: string };
 
 export const WIDGET_EVENT_TYPES: readonly WidgetEvent['type'][] = [
-  'ready', 'resize', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error',
+  'ready', 'resize', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'rental.notice', 'payment.failed', 'error',
 ];
 
 type InitPayload = Extract<HostMessage, { type: 'init' }>['payload'];

@@ -319,10 +319,19 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     void import('../src/platform/vitals.ts').then((m) => m.reportWebVitals('iframe'), () => undefined);
   }
 
+  /** Once a rental is on: its receipts and reminders go to the host (notices.ts, loaded only then). */
+  let hearing = false;
+  function hearNotices() {
+    if (hearing) return;
+    hearing = true;
+    void import('./notices.ts').then((m) => m.passNotices(bridge), () => undefined);
+  }
+
   /** After a rental, tell the host when the power bank is back (the order leaves its open states). */
   function watchReturn(orderId: string) {
     if (watching.has(orderId)) return;
     watching.add(orderId);
+    hearNotices();
     const poll = async () => {
       try {
         const { getOrder } = await import('../src/api/orders.ts');

@@ -46,6 +46,8 @@ export type WidgetMessage =
   | { type: 'eject.confirmed'; payload: { orderId: string } }
   | { type: 'eject.failed'; payload: { tradeNo: string; code: string; message: string } }
   | { type: 'rental.returned'; payload: { orderId: string } }
+  /** A receipt or a reminder of the rider's rental (the host shows it or not), in the rider's language. */
+  | { type: 'rental.notice'; payload: { orderId: string; kind: string; title: string; body: string } }
   | { type: 'payment.failed'; payload: { code: string; message: string } }
   | { type: 'error'; payload: { code: string; message: string } };
 
@@ -71,6 +73,7 @@ const PATH_PATTERN = /^\/[A-Za-z0-9_/-]{0,120}$/;
 const LANG_PATTERN = /^[a-z]{2}-[A-Z]{2}$/;
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 const CODE_PATTERN = /^[a-zA-Z]{1,40}$/;
+const NOTICE_KIND_PATTERN = /^[a-z_]{1,20}$/;
 
 const WIDGET_SCHEMAS: Record<WidgetMessage['type'], Shape> = {
   hello: { versions: { kind: 'numbers' } },
@@ -81,6 +84,10 @@ const WIDGET_SCHEMAS: Record<WidgetMessage['type'], Shape> = {
   'eject.confirmed': { orderId: { kind: 'string', pattern: ID_PATTERN } },
   'eject.failed': { tradeNo: { kind: 'string', pattern: ID_PATTERN }, code: { kind: 'string', pattern: CODE_PATTERN }, message: { kind: 'string', max: 500 } },
   'rental.returned': { orderId: { kind: 'string', pattern: ID_PATTERN } },
+  'rental.notice': {
+    orderId: { kind: 'string', pattern: ID_PATTERN }, kind: { kind: 'string', pattern: NOTICE_KIND_PATTERN },
+    title: { kind: 'string', max: 200 }, body: { kind: 'string', max: 600 },
+  },
   'payment.failed': { code: { kind: 'string', pattern: CODE_PATTERN }, message: { kind: 'string', max: 500 } },
   error: { code: { kind: 'string', pattern: CODE_PATTERN }, message: { kind: 'string', max: 500 } },
 };

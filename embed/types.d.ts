@@ -37,6 +37,11 @@ export interface PowerlyEventMap {
   /** code: 'refused' (the cabinet reported the eject failed; the order is cancelled), 'network', 'timeout'. */
   'eject.failed': { type: 'eject.failed'; tradeNo: string; code: string; message: string };
   'rental.returned': { type: 'rental.returned'; orderId: string };
+  /**
+   * A receipt or a reminder of the rental, in the rider's language (the same text the rider's push or e-mail gets):
+   * kind 'receipt', 'free_end', 'cap', 'day', 'tier', 'buyout' or 'hold'. The host decides whether to show it.
+   */
+  'rental.notice': { type: 'rental.notice'; orderId: string; kind: string; title: string; body: string };
   /** code: the card provider's code in camelCase (cardDeclined, insufficientFunds …), 'network' or 'paymentFailed'. */
   'payment.failed': { type: 'payment.failed'; code: string; message: string };
   error: { type: 'error'; code: PowerlyErrorCode | (string & {}); message: string };

@@ -12,7 +12,7 @@ const qrcode = params.get('qrcode') ?? 'PWL-LIS-001';
 
 const main = document.getElementById('partner')!;
 main.prepend(heading(translate('embedDemo.partnerTitle'), translate('embedDemo.partnerIntro')));
-main.append(logEvents(main, ['ready', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error', 'resize'].map((t) => `powerly:${t}`)));
+main.append(logEvents(main, ['ready', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'rental.notice', 'payment.failed', 'error', 'resize'].map((t) => `powerly:${t}`)));
 
 // The host's snippet: queue calls until the loader is in.
 const w = window as unknown as { Powerly?: ((...a: unknown[]) => void) & { q?: unknown[][] } };

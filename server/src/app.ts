@@ -17,7 +17,7 @@ import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import a8RegistrationRoutes from './modules/cabinets/vendors/a8/registration.ts';
-import { CabinetsService } from './modules/cabinets/service.ts';
+import { CabinetsService, ReturnReservations } from './modules/cabinets/service.ts';
 import { ScanCache } from './modules/cabinets/scan-cache.ts';
 import demoRoutes from './demo/routes.ts';
 import { EmbedCodesRepository, EmbedRepository } from './modules/embed/repository.ts';
@@ -195,7 +195,8 @@ export async function buildApp(deps: AppDeps) {
   });
   // The scan's reads, kept until the database announces a change to them (modules/cabinets/scan-cache.ts).
   const scanCache = new ScanCache(db, () => liveRepo.schema(), () => clock.now().getTime());
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, mifi, scanCache });
+  const reservations = new ReturnReservations({ db, clock, log, link: deps.link, jobs, liveness, renting: (userId) => rentals.renting(userId) });
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, mifi, scanCache, reservations });
   // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
   const retention = new Retention(jobs, clock, log).add(
     ...platformRules(db),
@@ -285,7 +286,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(authRoutes, { auth, wallet });
     await api.register(venueRoutes, { venues });
     await api.register(walletRoutes, { wallet, keys, clock });
-    await api.register(cabinetRoutes, { cabinets, auth });
+    await api.register(cabinetRoutes, { cabinets, auth, reservations });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
     await api.register(depositRoutes, { rentals, deposits });

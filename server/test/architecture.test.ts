@@ -49,7 +49,7 @@ const migrations = fileURLToPath(new URL('../migrations', import.meta.url));
 const OWNERS: Record<string, readonly string[]> = {
   'modules/auth': ['users', 'sessions', 'user_identities', 'captchas', 'otp_sends', 'otp_codes', 'sms_outbox', 'user_more'],
   'modules/venues': ['venues', 'price_plans'],
-  'modules/cabinets': ['cabinets', 'powerbanks', 'cabinet_events', 'cabinet_commands', 'cabinet_credentials', 'cabinet_rejects'],
+  'modules/cabinets': ['cabinets', 'powerbanks', 'cabinet_events', 'cabinet_commands', 'cabinet_credentials', 'cabinet_rejects', 'return_reservations'],
   'modules/rentals': ['orders', 'rental_corrections', 'deposit_returns', 'disputes'],
   'modules/ledger': ['ledger_accounts', 'ledger_transfers'],
   'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups', 'wallet_adjustments'],
@@ -83,8 +83,8 @@ const READ_MODELS: Record<string, readonly string[]> = {
   'modules/rentals': ['venues'],
   // A rental's notices follow the settings of its venue's agent.
   'modules/notify': ['venues'],
-  // The map's stock counts per venue.
-  'modules/venues': ['cabinets', 'powerbanks'],
+  // The map's stock counts per venue (free return slots less those a held return reservation keeps).
+  'modules/venues': ['cabinets', 'powerbanks', 'return_reservations'],
   // The back office's boxes: the cabinet slot each sits in, and that cabinet's agent (the scope).
   'modules/mifi': ['powerbanks', 'cabinets'],
   // A rental's share: its venue, agent (country), payment provider and its rent on the ledger; partners' balances.

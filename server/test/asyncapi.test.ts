@@ -52,6 +52,11 @@ describe('the cabinet protocol against docs/asyncapi.yaml', () => {
     expect(matches('events', read)).toEqual(['box-code-read']);
     expect(checkEvent(JSON.stringify(read)).ok).toBe(true);
     expect(matches('events', { ...read, code: '' })).toEqual([]);
+    // A return slot reservation and its release: documented.
+    const reserve = { v: 2, id: 'c2', type: 'slot-reserve', ts: '2026-11-21T10:00:00.000Z', ttlMs: 900000, slot: 3, powerbankId: 'PB-1', until: '2026-11-21T10:15:00.000Z' };
+    expect(matches('commands', reserve)).toEqual(['slot-reserve']);
+    expect(matches('commands', { ...reserve, until: null })).toEqual(['slot-reserve']);
+    expect(matches('commands', { ...reserve, slot: 0 })).toEqual([]);
   });
 
   it('every message published in rentals, a failed eject and a return is valid', async () => {

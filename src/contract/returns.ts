@@ -72,3 +72,27 @@ export const ReturnClaim = Type.Object({
   decidedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 export type ReturnClaim = Static<typeof ReturnClaim>;
+
+// ---- return slot reservations ----
+
+export const ReturnReserveBody = Type.Object({
+  cabinetId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The cabinet to keep a slot at' })),
+  shopId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Or the venue: its first online cabinet with a free slot' })),
+}, { description: 'One of cabinetId or shopId' });
+export type ReturnReserveBody = Static<typeof ReturnReserveBody>;
+
+export const ReturnReservation = Type.Object({
+  id: Type.String(),
+  cabinetId: Type.String(),
+  shopId: Type.String(),
+  shopName: Type.String(),
+  slot: Type.Integer({ minimum: 1, description: 'The slot kept for the power bank' }),
+  state: Type.Union([Type.Literal('held'), Type.Literal('used'), Type.Literal('expired'), Type.Literal('cancelled')], {
+    description: 'held until expiresAt; used: the power bank was returned; expired; cancelled by the rider',
+  }),
+  confirmed: Type.Boolean({ description: 'The cabinet acknowledged keeping the slot (false: it will be told as soon as it is reachable)' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+  endedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type ReturnReservation = Static<typeof ReturnReservation>;

@@ -8,6 +8,9 @@ const ShopFields = {
   cabinetNum: Type.Integer({ description: 'cabinets at the venue, online or not' }),
   batteryNum: Type.Integer({ description: 'slots of the online cabinets' }),
   freeNum: Type.Integer({ description: 'power banks ready to rent in the online cabinets; returnable = batteryNum − freeNum' }),
+  returnNum: Type.Optional(Type.Integer({
+    description: 'slots a power bank can be returned into now in the online cabinets: empty, not locked, not reserved for another rider (more exact than batteryNum − freeNum)',
+  })),
   latitude: Type.Number(), longitude: Type.Number(), currency: Type.String(),
 };
 export const Shop = Type.Object(ShopFields);
@@ -17,6 +20,7 @@ export const ShopDetail = Type.Object({
   shopContent: Type.String(), city: Type.String(),
   cabinets: Type.Array(Type.Object({
     cabinetID: Type.String(), online: Type.Boolean(), freeNum: Type.Integer(), batteryNum: Type.Integer(),
+    returnNum: Type.Optional(Type.Integer({ description: 'slots to return a power bank into now (0 when offline)' })),
   })),
 });
 export type ShopDetail = Static<typeof ShopDetail>;
@@ -27,6 +31,9 @@ export const NearbyBody = Type.Object({
   coordType: Type.Optional(Type.String({ maxLength: 20 })),
   zoomLevel: Type.Optional(Type.Number({ description: 'round(map zoom / 2 − 2), minimum 4; sets the view radius' })),
   mapType: Type.Optional(Type.String({ maxLength: 20 })),
+  filter: Type.Optional(Type.Union([Type.Literal('rent'), Type.Literal('return')], {
+    description: "rent: only venues with a power bank to rent; return: only venues with a slot to return one into now (returnNum > 0)",
+  })),
 });
 export type NearbyBody = Static<typeof NearbyBody>;
 

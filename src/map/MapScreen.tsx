@@ -92,13 +92,13 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
     if (entry) return;
     const ctl = new AbortController();
     const timer = setTimeout(() => {
-      nearbyShops({ lat: camera.centre.lat, lng: camera.centre.lng, zoomLevel: sentZoom(camera.zoom) }, variant === 'home', ctl.signal)
+      nearbyShops({ lat: camera.centre.lat, lng: camera.centre.lng, zoomLevel: sentZoom(camera.zoom), ...(returnOnly ? { filter: 'return' as const } : {}) }, variant === 'home', ctl.signal)
         .then((list) => {
           setFailed('');
           setShops(list);
           setNearest(null);
           if (!list.length) {
-            searchShops({ lat: camera.centre.lat, lng: camera.centre.lng, filter: 'rent', limit: 5 }, ctl.signal).then(setNearest, () => undefined);
+            searchShops({ lat: camera.centre.lat, lng: camera.centre.lng, filter: returnOnly ? 'return' : 'rent', limit: 5 }, ctl.signal).then(setNearest, () => undefined);
           }
           if (focusQuery.current && fromQuery) {
             focusQuery.current = false;
@@ -115,7 +115,7 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
       clearTimeout(timer);
       ctl.abort();
     };
-  }, [camera, variant, latest]);
+  }, [camera, variant, latest, returnOnly]);
 
   const onMove = useCallback((centre: LatLng, zoom: number) => {
     setCamera((c) => (Math.abs(c.centre.lat - centre.lat) < 1e-7 && Math.abs(c.centre.lng - centre.lng) < 1e-7 && c.zoom === zoom ? c : { centre, zoom }));
@@ -164,7 +164,7 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
       </div>
       {empty && nearest?.length ? (
         <section className="map-nearest" aria-labelledby="map-nearest-title">
-          <h2 id="map-nearest-title" className="map-nearest-title">{t('map.nearestTitle')}</h2>
+          <h2 id="map-nearest-title" className="map-nearest-title">{t(returnOnly ? 'map.nearestReturnTitle' : 'map.nearestTitle')}</h2>
           <ShopList shops={nearest.map(placed)} selected={null} onOpen={focus} />
         </section>
       ) : null}

@@ -1,5 +1,5 @@
 // #/nearby_shop?shopId=…[&lat&lng]: one venue — banner, name, address, hours, power banks to rent, returnable
-// slots, its cabinets online or not, a go-here link (maps directions, bicycling) and the nearby service buttons.
+// slots (and keeping one for a return), its cabinets online or not, a go-here link (maps directions, bicycling) and the nearby service buttons.
 import { useCallback, useEffect, useState } from 'react';
 import '../ui/badge.css';
 import { useStore } from '@nanostores/react';
@@ -7,10 +7,11 @@ import { $route, navigate } from '../stores/router.ts';
 import { useT, errorText } from '../i18n/index.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { shopDetail, type ShopDetail } from '../api/shops.ts';
+import { returnable, shopDetail, type ShopDetail } from '../api/shops.ts';
 import { coordsFromQuery, directionsUrl, distanceText } from '../core/map.ts';
 import { Availability } from './ShopCard.tsx';
 import { NearbyServices } from './NearbyServices.tsx';
+import { ReturnSlot } from './ReturnSlot.tsx';
 import './map.css';
 
 export default function NearbyShop() {
@@ -69,6 +70,7 @@ export default function NearbyShop() {
             </dl>
             {shop.shopContent ? <p>{shop.shopContent}</p> : null}
             <Availability shop={shop} />
+            {shop.infoStatus === 1 ? <ReturnSlot shopId={shop.shopid} free={returnable(shop)} /> : null}
             {shop.cabinets?.length ? (
               <section aria-labelledby="shop-cabinets">
                 <h2 id="shop-cabinets" className="subtitle">{t('map.cabinets')}</h2>

@@ -6,7 +6,7 @@ import { navigate } from '../stores/router.ts';
 import { returnable, type Shop } from '../api/shops.ts';
 import { directionsUrl, distanceText } from '../core/map.ts';
 
-export function Availability({ shop }: { shop: Pick<Shop, 'freeNum' | 'batteryNum' | 'infoStatus'> }) {
+export function Availability({ shop }: { shop: Pick<Shop, 'freeNum' | 'batteryNum' | 'returnNum' | 'infoStatus'> }) {
   const t = useT();
   if (shop.infoStatus !== 1) {
     return (

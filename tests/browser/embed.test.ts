@@ -73,7 +73,7 @@ const log = (page: Page) => page.getByRole('log');
 const frameAncestorsOf = (csp: string | null) => String(csp).split(/;\s*/).find((d) => d.startsWith('frame-ancestors'));
 
 describe('iframe on a partner site (another origin)', () => {
-  it('mounts through the queued loader call, rents, and reports ready, resize, eject.confirmed and rental.returned', async () => {
+  it('mounts through the queued loader call, rents, and reports ready, resize, eject.confirmed, rental.returned and the receipt', async () => {
     const page = await newPage();
     const urls: string[] = [];
     page.on('request', (r) => urls.push(r.url()));
@@ -92,6 +92,11 @@ describe('iframe on a partner site (another origin)', () => {
     await expect.poll(() => log(page).textContent()).toMatch(/rent powerly:eject\.confirmed orderId=\S+/);
     await returnPowerBank(frame, 'PWL-VNO-001');
     await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent powerly:rental\.returned orderId=\S+/);
+    // The receipt (the rider's 'host' channel) reaches the host page as rental.notice, in the rider's language.
+    await expect.poll(async () => {
+      await product.app.powerly.jobs.runDue();
+      return log(page).textContent();
+    }, { timeout: 20_000 }).toMatch(/rent powerly:rental\.notice orderId=\S+ kind=receipt title=Power bank returned body=.+Returned at GO9 Gedimino 9/);
 
     // The token is never in a URL, a cookie or the host's storage; the frame keeps it in its own origin's
     // (partitioned) storage under its agent and slot only, and drops the rental once it is returned.

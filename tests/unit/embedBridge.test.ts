@@ -301,10 +301,16 @@ describe('host side', () => {
       msg('eject.confirmed', { orderId: '9' }), msg('eject.failed', { tradeNo: 'T1', code: 'refused', message: 'No' }),
       msg('rental.returned', { orderId: '9' }), msg('payment.failed', { code: 'cardDeclined', message: 'Declined' }),
       msg('error', { code: 'badQrcode', message: 'Bad' }),
+      msg('rental.notice', { orderId: '9', kind: 'receipt', title: 'Power bank returned', body: '€2.00 for 1 hr.' }),
+      // A notice of another shape (an unknown field, a kind outside its pattern, a body too long) is dropped.
+      msg('rental.notice', { orderId: '9', kind: 'receipt', title: 'T', body: 'B', extra: 1 }),
+      msg('rental.notice', { orderId: '9', kind: 'Receipt!', title: 'T', body: 'B' }),
+      msg('rental.notice', { orderId: '9', kind: 'receipt', title: 'T', body: 'x'.repeat(601) }),
     ];
     for (const m of sent) self.deliver(m, WIDGET, frame);
-    expect(events.map((e) => e.type)).toEqual(['ready', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error']);
+    expect(events.map((e) => e.type)).toEqual(['ready', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error', 'rental.notice']);
     expect(events[4]).toEqual({ type: 'eject.failed', tradeNo: 'T1', code: 'refused', message: 'No' });
+    expect(events[8]).toEqual({ type: 'rental.notice', orderId: '9', kind: 'receipt', title: 'Power bank returned', body: '€2.00 for 1 hr.' });
   });
 
   it('methods before the handshake go into init; after it, one message each', () => {

@@ -11,7 +11,7 @@ describe('embed/types.d.ts', () => {
     expectTypeOf<WidgetEvent['type']>().toEqualTypeOf<PowerlyEventType>();
     expectTypeOf<WidgetEvent>().toExtend<PowerlyEvent>();
     expectTypeOf<Appearance>().toEqualTypeOf<PowerlyAppearance>();
-    expect([...WIDGET_EVENT_TYPES].sort()).toEqual(['eject.confirmed', 'eject.failed', 'error', 'navigate', 'payment.failed', 'ready', 'rental.returned', 'rental.started', 'resize']);
+    expect([...WIDGET_EVENT_TYPES].sort()).toEqual(['eject.confirmed', 'eject.failed', 'error', 'navigate', 'payment.failed', 'ready', 'rental.notice', 'rental.returned', 'rental.started', 'resize']);
   });
   it('the element has every method', () => {
     const el = document.createElement('powerly-rent') as unknown as Record<keyof PowerlyMethods, unknown>;

@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { uuid } from '../../lib/ids.ts';
 import type { DeviceKind } from '#core/devices.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
-import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState, type WifiPasswordCommand, type SlotLockCommand, type CabinetActionCommand } from '../../modules/cabinets/protocol.ts';
+import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState, type WifiPasswordCommand, type SlotLockCommand, type CabinetActionCommand, type SlotReserveCommand } from '../../modules/cabinets/protocol.ts';
 
 export interface SimulatedCabinetOptions {
   cabinetId: string;
@@ -42,6 +42,8 @@ export class SimulatedCabinet {
   private readonly wifiPasswords = new Map<string, string>();
   /** Slots an operator locked (slot-lock): no eject, no return. */
   private readonly locked = new Set<number>();
+  /** Slots kept for a return (slot-reserve): only that power bank goes in, until the time (ms, this cabinet's clock). */
+  private readonly reserved = new Map<number, { powerbankId: string; until: number }>();
 
   constructor(private readonly o: SimulatedCabinetOptions) {
     this.id = o.cabinetId;
@@ -59,6 +61,7 @@ export class SimulatedCabinet {
       return {
         slot: i + 1, powerbankId: p, battery: p ? 100 : null, ...(kind && kind !== 'cdb' ? { kind } : {}),
         temperature: 24, ...(this.locked.has(i + 1) ? { locked: true } : {}),
+        ...(this.keptFor(i + 1) ? { reservedUntil: new Date(this.reserved.get(i + 1)!.until).toISOString() } : {}),
       };
     });
   }
@@ -193,6 +196,7 @@ export class SimulatedCabinet {
     }
     const type: string = cmd.type;
     if (cmd.type === 'wifi-password') return this.setWifiPassword(cmd);
+    if (cmd.type === 'slot-reserve') return this.reserve(cmd);
     if (['slot-lock', 'report-inventory', 'restart'].includes(type)) return this.operatorCommand(cmd as SlotLockCommand | CabinetActionCommand);
     if (cmd.type !== 'eject') return this.ack(cmd.id, 'unknown_command');
     const issued = Date.parse(cmd.ts);
@@ -233,6 +237,27 @@ export class SimulatedCabinet {
     await this.start();
   }
 
+  /** Keeps an empty slot for one power bank's return until `until`, or releases it (`until: null`). */
+  private async reserve(cmd: SlotReserveCommand) {
+    if (!(this.o.clock.now().getTime() <= Date.parse(cmd.ts) + cmd.ttlMs)) return this.ack(cmd.id, 'expired');
+    const until = cmd.until === null ? null : Date.parse(cmd.until);
+    if (!(Number.isInteger(cmd.slot) && cmd.slot >= 1 && cmd.slot <= this.slots.length) || typeof cmd.powerbankId !== 'string' || Number.isNaN(until)) {
+      return this.ack(cmd.id, 'unknown_command');
+    }
+    await this.ack(cmd.id, 'accepted');
+    if (until === null) {
+      if (this.reserved.get(cmd.slot)?.powerbankId === cmd.powerbankId) this.reserved.delete(cmd.slot);
+    } else this.reserved.set(cmd.slot, { powerbankId: cmd.powerbankId, until });
+    await this.sendHeartbeat();
+  }
+
+  /** The power bank a slot is kept for now (undefined: none, or its time is up). */
+  keptFor(slot: number): string | undefined {
+    const r = this.reserved.get(slot);
+    if (r && r.until <= this.o.clock.now().getTime()) this.reserved.delete(slot);
+    return this.reserved.get(slot)?.powerbankId;
+  }
+
   /** A Wi-Fi box reports its telemetry through this cabinet's gateway (box-telemetry, additive in v2). */
   async boxTelemetry(t: { sn: string; bytesTotal: number; battery?: number; signal?: number; online?: boolean }) {
     await this.emit({ type: 'box-telemetry', sn: t.sn, bytesTotal: t.bytesTotal, battery: t.battery ?? 80, signal: t.signal ?? 4, online: t.online ?? true });
@@ -253,8 +278,11 @@ export class SimulatedCabinet {
 
   /** Someone pushes a power bank into a free slot. */
   async insert(powerbankId: string): Promise<{ slot: number }> {
-    const i = this.slots.findIndex((p, n) => p === null && !this.locked.has(n + 1));
+    // The slot kept for it first; never one kept for another power bank.
+    const own = this.slots.findIndex((p, n) => p === null && this.keptFor(n + 1) === powerbankId);
+    const i = own >= 0 ? own : this.slots.findIndex((p, n) => p === null && !this.locked.has(n + 1) && this.keptFor(n + 1) === undefined);
     if (i < 0) throw new Error('no free slot');
+    for (const [slot, r] of this.reserved) if (r.powerbankId === powerbankId) this.reserved.delete(slot);
     this.slots[i] = powerbankId;
     await this.emit({ type: 'returned', slot: i + 1, powerbankId, ...this.kindField(powerbankId) });
     return { slot: i + 1 };

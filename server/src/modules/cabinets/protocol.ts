@@ -67,8 +67,24 @@ export interface CabinetActionCommand {
   ts: string;
   ttlMs: number;
 }
+/**
+ * Additive (v2), server → cabinet: keep the empty slot `slot` for the return of the power bank `powerbankId` until
+ * `until` (the cabinet's clock, ISO 8601 UTC): meanwhile the slot takes no other power bank (other returns go to
+ * other slots). The return of that power bank (in any slot) ends it, and so does `until`, without another message;
+ * `until: null` releases the slot now (the rider cancelled, or returned it elsewhere). Acked on …/acks as any command.
+ */
+export interface SlotReserveCommand {
+  v: 2;
+  id: string;
+  type: 'slot-reserve';
+  ts: string;
+  ttlMs: number;
+  slot: number;
+  powerbankId: string;
+  until: string | null;
+}
 export type Command = EjectCommand;
-export type ServerMessage = EjectCommand | EventAck | WifiPasswordCommand | SlotLockCommand | CabinetActionCommand;
+export type ServerMessage = EjectCommand | EventAck | WifiPasswordCommand | SlotLockCommand | CabinetActionCommand | SlotReserveCommand;
 
 /** Cabinet → server, on …/acks: the command was received (accepted) or refused before doing anything. */
 export interface CommandAck {
@@ -87,6 +103,8 @@ export interface SlotState {
   kind?: DeviceKind;
   /** Additive (v2): locked by an operator (slot-lock). Absent: unlocked. */
   locked?: boolean;
+  /** Additive (v2): kept for a return until then (slot-reserve). Absent: not reserved. */
+  reservedUntil?: string;
   /** Additive (v2): the slot's temperature in °C, when the cabinet measures it. */
   temperature?: number | null;
   /** Additive (v2): fault codes of the slot or its device (e.g. 'overheat', 'no-contact', 'motor'); absent: none. */

@@ -4,9 +4,11 @@ import { rentalKind } from '#core/devices.ts';
 import { ok } from '../../lib/envelope.ts';
 import type { App } from '../../lib/route.ts';
 import type { AuthService } from '../auth/service.ts';
-import type { CabinetsService } from './service.ts';
+import reservationRoutes from './reservation-routes.ts';
+import type { CabinetsService, ReturnReservations } from './service.ts';
 
-export default async function cabinetRoutes(app: App, opts: { cabinets: CabinetsService; auth: AuthService }) {
+export default async function cabinetRoutes(app: App, opts: { cabinets: CabinetsService; auth: AuthService; reservations: ReturnReservations }) {
+  await app.register(reservationRoutes, { reservations: opts.reservations });
   app.post('/cdb/cabinet/checkisok', {
     schema: {
       tags: ['cabinets'],

@@ -16,10 +16,17 @@ import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protoco
 import { PresenceBatcher } from './presence.ts';
 import type { CabinetsRepository, CommandRow, ScanView } from './repository.ts';
 import { ScanCache } from './scan-cache.ts';
+import type { ReturnReservations } from './reservations.ts';
+
+export { ReturnReservations } from './reservations.ts';
 
 export class CabinetsService implements LinkHandler {
   constructor(
-    private readonly d: { db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; mifi: MifiService; scanCache: ScanCache },
+    private readonly d: {
+      db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; mifi: MifiService; scanCache: ScanCache;
+      /** Return slot reservations: a return uses its power bank's (reservations.ts). */
+      reservations?: Pick<ReturnReservations, 'returned'>;
+    },
   ) {
     this.batch = new PresenceBatcher(d);
   }
@@ -183,6 +190,7 @@ export class CabinetsService implements LinkHandler {
         else if (e.type === 'box-password') await this.d.mifi.onPasswordSet(e);
         else if (e.type === 'box-code-read') await this.d.mifi.onCodeRead(e);
         else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
+        if (e.type === 'returned') await this.d.reservations?.returned(e.powerbankId, row.cabinet_id);
         await this.d.repo.eventDone(key, this.d.clock.now());
         return 'done' as const;
       });
@@ -254,6 +262,7 @@ export class CabinetsService implements LinkHandler {
       for (const s of slots) {
         if (open.has(s.powerbankId)) {
           await this.d.rentals.onReturned(cabinetId, { slot: s.slot, powerbankId: s.powerbankId, ts: at.toISOString() });
+          await this.d.reservations?.returned(s.powerbankId, cabinetId);
           continue;
         }
         const b = known.get(s.powerbankId);

@@ -58,6 +58,12 @@ export abstract class RentalsReads extends RentalsPart {
     return this.d.repo.list(user.id, page, size);
   }
 
+  /** The rider's rental with a device out, if any (a return slot is reserved for it). */
+  async renting(userId: number) {
+    const o = await this.d.repo.renting(userId);
+    return o ? { id: o.id, powerbankId: o.powerbank_id } : undefined;
+  }
+
   async openCount(userId: number) {
     return this.d.repo.openCount(userId);
   }

@@ -94,6 +94,16 @@ export class RentalsRepository {
     return rows[0] ? this.find(rows[0].id, { lock: true }) : undefined;
   }
 
+  /** The rider's latest order with a device out (renting or fault, not settled). */
+  async renting(userId: number) {
+    const { rows } = await this.db.query<{ id: string; powerbank_id: string }>(
+      `select id, powerbank_id from orders where user_id = $1 and zujie = any($2::smallint[]) and not settled and powerbank_id is not null
+        order by borrowed_at desc nulls last, id limit 1`,
+      [userId, ONGOING_STATES],
+    );
+    return rows[0];
+  }
+
   async openCount(userId: number) {
     const { rows } = await this.db.query<{ n: number }>(
       'select count(*)::int as n from orders where user_id = $1 and zujie = any($2::smallint[]) and not settled',

@@ -41,6 +41,8 @@ export interface ShopRow extends VenueRow {
   slot_count: number;
   /** Power banks ready to rent in the venue's online cabinets. */
   available: number;
+  /** Free slots to return a power bank into now, in the venue's online cabinets. */
+  return_slots: number;
   online_cabinets: number;
   cabinet_count: number;
 }
@@ -53,23 +55,37 @@ export interface ShopCabinetRow {
   id: string;
   slot_count: number;
   available: number;
+  return_slots: number;
   online: boolean;
   last_seen_at: Date | null;
 }
 
 /**
  * Stock of the venue row `n` from its cabinets' last reports: only cabinets that are online and were heard from
- * since $live count (an offline cabinet can neither lend nor take back a power bank).
+ * since $live count (an offline cabinet can neither lend nor take back a power bank). `return_slots`: the slots a
+ * power bank can go back into now, those of `RETURN_SLOTS` summed.
  */
-const STOCK = (live: string) => `left join lateral (
+const STOCK = (live: string, now: string) => `left join lateral (
     select coalesce(sum(c.slot_count) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as slot_count,
            coalesce(sum(pb.n) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as available,
+           coalesce(sum(${RETURN_SLOTS('c', now)}) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as return_slots,
            (count(*) filter (where c.online and c.last_seen_at >= ${live}))::int as online_cabinets,
            count(c.id)::int as cabinet_count
       from cabinets c
       left join lateral (select count(*) as n from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet' and p.kind = 'cdb') pb on true
      where c.venue_id = n.id
   ) s on true`;
+
+/**
+ * The empty slots of the cabinet row `c` a rider can return into at `now`: its slots less those holding a device
+ * (any kind, also quarantined), those an operator locked and left empty (its last inventory), and those a held
+ * return reservation keeps (modules/cabinets/reservations.ts).
+ */
+const RETURN_SLOTS = (c: string, now: string) => `greatest(0, ${c}.slot_count
+    - (select count(*) from powerbanks p where p.cabinet_id = ${c}.id and p.slot is not null and p.state in ('in_cabinet', 'quarantined'))
+    - (select count(*) from jsonb_array_elements(case when jsonb_typeof(${c}.inventory) = 'array' then ${c}.inventory else '[]'::jsonb end) e
+        where e->>'locked' = 'true' and e->>'powerbankId' is null)
+    - (select count(*) from return_reservations r where r.cabinet_id = ${c}.id and r.state = 'held' and r.expires_at > ${now}))`;
 
 /**
  * The plan of kind `kind` in effect at `at` for the venue row `v`, as JSON: the venue's own plan with the latest
@@ -88,6 +104,10 @@ export const PLAN_KINDS = (v: string, at: string) => `(select array_agg(distinct
 /** Great-circle distance in metres from ($1, $2) in SQL (same formula as geo.ts haversineMetres). */
 const HAVERSINE = `2 * 6371000 * asin(least(1, sqrt(
     power(sin(radians(v.lat - $1) / 2), 2) + cos(radians($1)) * cos(radians(v.lat)) * power(sin(radians(v.lng - $2) / 2), 2))))`;
+
+/** Keeps venues with a power bank to rent, or with a slot to return one into now. */
+export type StockFilter = 'rent' | 'return';
+const keep = (f: StockFilter | undefined) => (f === 'rent' ? 'and s.available > 0' : f === 'return' ? 'and s.return_slots > 0' : '');
 
 export class VenuesRepository {
   constructor(private readonly db: Queryable) {}
@@ -124,18 +144,18 @@ export class VenuesRepository {
    * is computed only for the rows kept.
    */
   async nearby(
-    p: { lat: number; lng: number; radius: number; latMin: number; latMax: number; lngRanges: [number, number][]; limit: number; liveSince: Date },
+    p: { lat: number; lng: number; radius: number; latMin: number; latMax: number; lngRanges: [number, number][]; limit: number; liveSince: Date; now: Date; filter?: StockFilter },
   ) {
     const [a, b] = p.lngRanges;
     const r2 = b ?? a!; // a second range equal to the first when there is only one: same SQL, one plan
     const { rows } = await this.db.query<NearbyShopRow>(
-      `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
+      `select n.*, s.slot_count, s.available, s.return_slots, s.online_cabinets, s.cabinet_count from (
          select * from (
            select v.*, ${HAVERSINE} as distance from venues v
             where v.state = 'live' and v.lat between $3 and $4 and (v.lng between $5 and $6 or v.lng between $7 and $8)
          ) w where w.distance <= $9 order by w.distance, w.id limit $10
-       ) n ${STOCK('$11')} order by n.distance, n.id`,
-      [p.lat, p.lng, p.latMin, p.latMax, a![0], a![1], r2[0], r2[1], p.radius, p.limit, p.liveSince],
+       ) n ${STOCK('$11', '$12')} where true ${keep(p.filter)} order by n.distance, n.id`,
+      [p.lat, p.lng, p.latMin, p.latMax, a![0], a![1], r2[0], r2[1], p.radius, p.limit, p.liveSince, p.now],
     );
     return rows.map((r) => ({ ...r, distance: Number(r.distance) }));
   }
@@ -144,40 +164,40 @@ export class VenuesRepository {
    * Venues whose name, address or city contains `q` (case-insensitive; all venues when empty), nearest to (lat, lng)
    * first when given, else by name; `filter` keeps those with a power bank to rent or a free slot (online cabinets).
    */
-  async search(p: { q: string; at?: { lat: number; lng: number }; filter?: 'rent' | 'return'; limit: number; liveSince: Date }) {
+  async search(p: { q: string; at?: { lat: number; lng: number }; filter?: StockFilter; limit: number; liveSince: Date; now: Date }) {
     const like = `%${p.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const keep = p.filter === 'rent' ? 'and s.available > 0' : p.filter === 'return' ? 'and s.slot_count - s.available > 0' : '';
     const { rows } = await this.db.query<NearbyShopRow>(
-      `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
+      `select n.*, s.slot_count, s.available, s.return_slots, s.online_cabinets, s.cabinet_count from (
          select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v
           where v.state = 'live' and ($3 = '%%' or v.name ilike $3 or v.address ilike $3 or v.city ilike $3)
-       ) n ${STOCK('$4')}
-       where true ${keep}
+       ) n ${STOCK('$4', '$6')}
+       where true ${keep(p.filter)}
        order by n.distance nulls last, n.name, n.id limit $5`,
-      [p.at?.lat ?? null, p.at?.lng ?? null, like, p.liveSince, p.limit],
+      [p.at?.lat ?? null, p.at?.lng ?? null, like, p.liveSince, p.limit, p.now],
     );
     return rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) }));
   }
 
   /** One venue with its stock, distance from (lat, lng) when given. */
-  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date) {
+  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date, now: Date) {
     const { rows } = await this.db.query<NearbyShopRow>(
-      `select n.*, s.slot_count, s.available, s.online_cabinets, s.cabinet_count from (
+      `select n.*, s.slot_count, s.available, s.return_slots, s.online_cabinets, s.cabinet_count from (
          select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v where v.id = $3
-       ) n ${STOCK('$4')}`,
-      [at?.lat ?? null, at?.lng ?? null, id, liveSince],
+       ) n ${STOCK('$4', '$5')}`,
+      [at?.lat ?? null, at?.lng ?? null, id, liveSince, now],
     );
     const r = rows[0];
     return r ? { ...r, distance: r.distance === null ? null : Number(r.distance) } : undefined;
   }
 
   /** The cabinets of a venue with what each holds. */
-  async cabinetsOf(venueId: string) {
+  async cabinetsOf(venueId: string, now: Date) {
     const { rows } = await this.db.query<ShopCabinetRow>(
       `select c.id, c.slot_count, c.online, c.last_seen_at,
-         (select count(*)::int from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet' and p.kind = 'cdb') as available
+         (select count(*)::int from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet' and p.kind = 'cdb') as available,
+         ${RETURN_SLOTS('c', '$2')}::int as return_slots
        from cabinets c where c.venue_id = $1 order by c.id`,
-      [venueId],
+      [venueId, now],
     );
     return rows;
   }

@@ -9,13 +9,12 @@ import type { VenuesService } from './service.ts';
 export const NEARBY_LIMIT = 100;
 
 export default async function venueRoutes(app: App, opts: { venues: VenuesService }) {
-  const nearby = (body: { lat: number; lng: number; zoomLevel?: number }) =>
-    opts.venues.nearby(body.lat, body.lng, body.zoomLevel, NEARBY_LIMIT);
+  const nearby = (body: NearbyBody) => opts.venues.nearby(body.lat, body.lng, body.zoomLevel, NEARBY_LIMIT, body.filter);
   // Public: the map is visible before signing in (spec §6).
   app.post('/cdb/shop/listnear/trial', {
     schema: {
       tags: ['venues'],
-      summary: 'Venues inside the map view, nearest first, with live stock (the map before sign-in)',
+      summary: 'Venues inside the map view, nearest first, with live stock (the map before sign-in); filter=rent|return keeps those with a power bank or a free slot',
       security: [],
       body: NearbyBody,
       response: { 200: Envelope(Type.Array(Shop)) },
@@ -26,7 +25,7 @@ export default async function venueRoutes(app: App, opts: { venues: VenuesServic
   app.post('/cdb/shop/listnear', {
     schema: {
       tags: ['venues'],
-      summary: 'Venues inside the map view, nearest first, with live stock (home map)',
+      summary: 'Venues inside the map view, nearest first, with live stock (home map); filter=rent|return as above',
       security: [],
       body: NearbyBody,
       response: { 200: Envelope(Type.Array(Shop)) },

@@ -8,7 +8,7 @@ import { notFound } from '../../lib/errors.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
 import { Liveness } from '../cabinets/liveness.ts';
 import { boundingBox, viewRadiusMetres } from './geo.ts';
-import { VenuesRepository, type PlanRow, type ShopRow, type VenueRow } from './repository.ts';
+import { VenuesRepository, type PlanRow, type ShopRow, type StockFilter, type VenueRow } from './repository.ts';
 
 export { haversineMetres } from './geo.ts';
 
@@ -71,32 +71,33 @@ export class VenuesService {
    * The map (cdb/shop/listnear, …/trial): venues inside the view around (lat, lng) for the sent zoom, nearest
    * first (great-circle distance in metres), at most `limit`, with live stock.
    */
-  async nearby(lat: number, lng: number, zoomLevel: number | undefined, limit: number) {
+  async nearby(lat: number, lng: number, zoomLevel: number | undefined, limit: number, filter?: StockFilter) {
     const radius = viewRadiusMetres(zoomLevel);
     const box = boundingBox(lat, lng, radius);
-    const rows = await this.repo.nearby({ lat, lng, radius, ...box, limit, liveSince: this.liveness.since() });
+    const rows = await this.repo.nearby({ lat, lng, radius, ...box, limit, liveSince: this.liveness.since(), now: this.clock.now(), filter });
     return rows.map((s) => toWireShop(s, s.distance));
   }
 
   /** Venue search over all venues (cdb/shop/search): see ShopSearchQuery in src/contract/venues.ts. */
-  async search(q: { q?: string; lat?: number; lng?: number; filter?: 'rent' | 'return'; limit?: number }) {
+  async search(q: { q?: string; lat?: number; lng?: number; filter?: StockFilter; limit?: number }) {
     const at = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : undefined;
-    const rows = await this.repo.search({ q: (q.q ?? '').trim(), at, filter: q.filter, limit: q.limit ?? 20, liveSince: this.liveness.since() });
+    const rows = await this.repo.search({ q: (q.q ?? '').trim(), at, filter: q.filter, limit: q.limit ?? 20, liveSince: this.liveness.since(), now: this.clock.now() });
     return rows.map((s) => toWireShop(s, s.distance));
   }
 
   /** Shop detail (cdb/shop/listnear/dtl): the venue, its stock and each cabinet's state. */
   async detail(shopId: string, at: { lat: number; lng: number } | undefined) {
-    const s = await this.repo.shop(shopId, at, this.liveness.since());
+    const now = this.clock.now();
+    const s = await this.repo.shop(shopId, at, this.liveness.since(), now);
     if (!s) throw notFound('error.shopNotFound');
-    const cabinets = await this.repo.cabinetsOf(shopId);
+    const cabinets = await this.repo.cabinetsOf(shopId, now);
     return {
       ...toWireShop(s, s.distance),
       shopContent: s.description,
       city: s.city,
       cabinets: cabinets.map((c) => {
         const online = this.liveness.isLive(c);
-        return { cabinetID: c.id, online, freeNum: online ? c.available : 0, batteryNum: online ? c.slot_count : 0 };
+        return { cabinetID: c.id, online, freeNum: online ? c.available : 0, batteryNum: online ? c.slot_count : 0, returnNum: online ? c.return_slots : 0 };
       }),
     };
   }
@@ -116,6 +117,7 @@ function toWireShop(s: ShopRow, distance: number | null) {
     cabinetNum: s.cabinet_count,
     batteryNum: s.slot_count,
     freeNum: s.available,
+    returnNum: s.return_slots,
     latitude: s.lat,
     longitude: s.lng,
     currency: s.currency,
