@@ -106,3 +106,36 @@ describe('from an empty fleet to the first rental, through the console', () => {
     await slot1.getByText('Empty').waitFor();
   });
 });
+
+describe('the Wi-Fi box deposit per currency, in the console', () => {
+  it('sets a deposit in a currency no venue uses (CNY), changes it, and refuses a code that is no currency', async () => {
+    const { page } = env;
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wi-Fi line' }).click();
+    const section = page.getByRole('region', { name: 'Box deposit per currency' });
+    await section.getByText('No currency set yet.').waitFor();
+    const form = section.getByRole('form', { name: 'Set a box deposit' });
+    // The browser refuses a code that is no ISO currency before anything is sent.
+    await form.getByLabel('Currency').fill('XYZ');
+    await form.getByLabel('Deposit amount').fill('300');
+    await form.getByLabel('Reason').fill('boxes for visitors from China');
+    await form.getByRole('button', { name: 'Save deposit' }).click();
+    await form.getByRole('alert').filter({ hasText: 'XYZ is not an ISO 4217 currency code.' }).waitFor();
+    await form.getByLabel('Currency').fill('cny');
+    await form.getByRole('button', { name: 'Save deposit' }).click();
+    await form.getByRole('status').filter({ hasText: 'The box deposit in CNY is saved.' }).waitFor();
+    const row = section.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'CNY' }) });
+    await expect.poll(() => row.textContent()).toContain('300.00');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Changed from its row: the save names the version read.
+    await row.getByRole('button', { name: 'Change CNY' }).click();
+    expect(await form.getByLabel('Deposit amount').inputValue()).toBe('300.00');
+    await form.getByLabel('Deposit amount').fill('320');
+    await form.getByLabel('Reason').fill('new box model');
+    await form.getByRole('button', { name: 'Save deposit' }).click();
+    await expect.poll(() => row.textContent()).toContain('320.00');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

@@ -62,3 +62,19 @@ export const DevicePlaceBody = Type.Object({
   reason: Reason,
 }, { additionalProperties: false });
 export type DevicePlaceBody = Static<typeof DevicePlaceBody>;
+
+/** The Wi-Fi box deposit of a currency (minor units), with the version its save names in If-Match. */
+export const BoxDepositShape = Type.Object({
+  currency: Type.String({ description: 'ISO 4217' }),
+  amount: Type.Integer({ description: 'minor units' }),
+  version: Type.Integer(),
+  updatedAt: Type.String(),
+});
+export type BoxDepositShape = Static<typeof BoxDepositShape>;
+export const BoxDepositList = Type.Object({ items: Type.Array(BoxDepositShape) });
+export const BoxDepositParams = Type.Object({ currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, upper case' }) });
+export const BoxDepositBody = Type.Object({
+  amount: Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'minor units of the currency' }),
+  reason: Reason,
+}, { additionalProperties: false });
+export type BoxDepositBody = Static<typeof BoxDepositBody>;

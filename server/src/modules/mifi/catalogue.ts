@@ -61,8 +61,11 @@ export class MifiCatalogue extends MifiPart {
     };
   }
 
-  /** The box deposit in a currency: the 'mifi' plan of a venue in that currency (seeded per currency). */
+  /**
+   * The box deposit in a currency: the one set in the console for it, else the lowest Wi-Fi price plan deposit of
+   * the venues in that currency (0: boxes cannot be had in it).
+   */
   async boxDeposit(currency: string) {
-    return this.d.venues.mifiDeposit(currency);
+    return (await this.d.repo.boxDeposit(currency)) ?? this.d.venues.mifiDeposit(currency);
   }
 }

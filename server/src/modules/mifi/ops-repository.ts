@@ -1,5 +1,6 @@
 // The Wi-Fi line's tables as the back office reads them: a page of SKUs with their prices, a page of boxes with
-// the cabinet slot each sits in (in scope by that cabinet's agent; a box in no cabinet only platform-wide).
+// the cabinet slot each sits in (in scope by that cabinet's agent; a box in no cabinet only platform-wide), and
+// the box deposit per currency.
 import type { Queryable } from '../../db/db.ts';
 import { orderBy, type SortSpec } from '../../lib/ops-query.ts';
 import { scopeSql, type ScopeParams } from '../../lib/ops-query.ts';
@@ -18,6 +19,8 @@ export interface BoxOpsRow {
   sn: string; ssid: string; cabinet_id: string | null; slot: number | null; state: string | null; pending: boolean;
   password_changed_at: Date | null; sort_key: string; agent_id: string | null;
 }
+
+export interface BoxDepositRow { currency: string; amount: number; version: number; updated_at: Date }
 
 export class MifiOpsRepository {
   constructor(private readonly db: Queryable) {}
@@ -53,6 +56,23 @@ export class MifiOpsRepository {
       params,
     );
     return rows;
+  }
+
+  /** The box deposit per currency, as set in the console. */
+  async boxDeposits(): Promise<BoxDepositRow[]> {
+    const { rows } = await this.db.query<BoxDepositRow>('select currency, amount, version, updated_at from mifi_box_deposits order by currency');
+    return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+  }
+
+  /**
+   * Sets a currency's box deposit: a new currency when `version` is null (false if it already has one), else only
+   * while the row is still at `version` (false if someone saved in between).
+   */
+  async setBoxDeposit(currency: string, amount: number, version: number | null, at: Date): Promise<boolean> {
+    const { rowCount } = version === null
+      ? await this.db.query('insert into mifi_box_deposits (currency, amount, updated_at) values ($1, $2, $3) on conflict (currency) do nothing', [currency, amount, at])
+      : await this.db.query('update mifi_box_deposits set amount = $2, version = version + 1, updated_at = $3 where currency = $1 and version = $4', [currency, amount, at, version]);
+    return rowCount > 0;
   }
 
   async cabinet(id: string) {

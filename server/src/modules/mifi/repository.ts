@@ -46,6 +46,12 @@ const num = (r: PackageRow): PackageRow => ({ ...r, user_id: Number(r.user_id), 
 export class MifiRepository {
   constructor(private readonly db: Queryable) {}
 
+  /** The box deposit set for a currency in the console (undefined: none set). */
+  async boxDeposit(currency: string): Promise<number | undefined> {
+    const { rows } = await this.db.query<{ amount: string | number }>('select amount from mifi_box_deposits where currency = $1', [currency]);
+    return rows[0] ? Number(rows[0].amount) : undefined;
+  }
+
   /** Catalogue entries in a currency, filtered by a keyword (package, country or region name) or a country / region. */
   async skus(f: { currency: string; q: string; country?: string; region?: string; limit: number; offset: number }) {
     const where = `where p.currency = $1 and ($2 = '' or s.name ilike $2 or c.name ilike $2 or r.name ilike $2 or s.country_code ilike $3)
