@@ -28,12 +28,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => b?.close());
 
-type Op = 'list regions' | 'create region' | 'create package' | 'list box deposits' | 'set box deposit' | 'list boxes' | 'create box in A' | 'rotate box password in A' | 'place station in A';
+type Op = 'list regions' | 'create region' | 'create package' | 'edit package' | 'list box deposits' | 'set box deposit' | 'list boxes' | 'create box in A' | 'rotate box password in A' | 'place station in A';
 //                         none owner adminA adminB supportA financeA technicianA readOnlyA partnerA
 const TABLE: Record<Op, number[]> = {
   'list regions': [401, 200, 200, 200, 200, 403, 200, 200, 200],
   'create region': [401, 200, 403, 403, 403, 403, 403, 403, 403],
   'create package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
+  'edit package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
   'list box deposits': [401, 200, 200, 200, 200, 403, 200, 200, 200],
   'set box deposit': [401, 200, 403, 403, 403, 403, 403, 403, 403],
   'list boxes': [401, 200, 200, 200, 200, 403, 200, 200, 200],
@@ -52,6 +53,10 @@ describe('the Wi-Fi line of the ops API', () => {
       id: `sku-${++n}`, regionId: 'europe', countryCode: null, name: 'Europe 3 days', planKind: 'days', planValue: 3, isPackage: true, days: 3,
       prices: [{ currency: 'EUR', price: 1500 }], reason: why,
     }),
+    'edit package': async (c) => {
+      const [cur] = (await as('platformOwner').call('GET', '/mifi/skus?q=europe-all-7d')).json<MifiSkuPage>().items;
+      return c.call('PATCH', '/mifi/skus/europe-all-7d', { days: cur!.days, reason: why }, { 'if-match': `"v${cur!.version}"` });
+    },
     'list box deposits': (c) => c.call('GET', '/mifi/box-deposits'),
     'set box deposit': async (c) => {
       const current = (await as('platformOwner').call('GET', '/mifi/box-deposits')).json<{ items: BoxDepositShape[] }>().items.find((d) => d.currency === 'GBP');
@@ -117,6 +122,41 @@ describe('the Wi-Fi line of the ops API', () => {
       payload: { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId: 'eu-cny', currency: 'CNY' }) },
     });
     expect(JSON.parse(res.json<{ data: string }>().data)).toMatchObject([{ skuId: 'eu-cny', currency: 'CNY', price: 50, depositAmount: 320 }]);
+  });
+
+  it('edits a package: names per language, prices, off sale; a stale save is a 409; the rider sees each change', async () => {
+    const o = as('platformOwner');
+    await o.call('POST', '/mifi/skus', {
+      id: 'lv-1d', regionId: 'europe', countryCode: null, name: 'Daily', planKind: 'days', planValue: 1, isPackage: true, days: 1,
+      prices: [{ currency: 'EUR', price: 500 }], reason: 'launch',
+    });
+    const token = await touristToken(b.app, undefined, 'lt-LT');
+    const riderSees = async (lang: string) => {
+      const res = await b.app.inject({
+        method: 'POST', url: `${API}/chargenow/mifi/query`, headers: { token, lang },
+        payload: { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId: 'lv-1d', currency: 'EUR' }) },
+      });
+      return JSON.parse(res.json<{ data: string }>().data) as Array<{ packageName: string; price: number }>;
+    };
+    const edited = await o.call('PATCH', '/mifi/skus/lv-1d', { names: { 'lt-LT': 'Diena' }, prices: [{ currency: 'EUR', price: 600 }, { currency: 'CNY', price: 4500 }], reason: 'new prices' }, { 'if-match': '"v1"' });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.headers.etag).toBe('"v2"');
+    expect(edited.json()).toMatchObject({ names: { 'lt-LT': 'Diena' }, version: 2, enabled: true, prices: [{ currency: 'CNY', price: 4500 }, { currency: 'EUR', price: 600 }] });
+    expect(await riderSees('lt-LT')).toMatchObject([{ packageName: expect.stringContaining('-Diena-'), price: 6 }]);
+    expect(await riderSees('en-US')).toMatchObject([{ packageName: expect.stringContaining('-Daily-') }]);
+    // A save from the first read, a bad plan, a duplicate currency: nothing changes.
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { enabled: false, reason: 'late' }, { 'if-match': '"v1"' })).statusCode).toBe(409);
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { enabled: false, reason: 'no version' })).statusCode).toBe(428);
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { planKind: 'unlimited', reason: 'try it' }, { 'if-match': '"v2"' })).statusCode).toBe(400);
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { prices: [{ currency: 'EUR', price: 1 }, { currency: 'EUR', price: 2 }], reason: 'try it' }, { 'if-match': '"v2"' })).statusCode).toBe(400);
+    expect((await o.call('PATCH', '/mifi/skus/nope', { enabled: false, reason: 'try it' }, { 'if-match': '"v1"' })).statusCode).toBe(404);
+    // Off sale: no longer offered to the rider; back on sale: offered again.
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { enabled: false, reason: 'season over' }, { 'if-match': '"v2"' })).json()).toMatchObject({ enabled: false, version: 3 });
+    expect(await riderSees('en-US')).toEqual([]);
+    await o.call('PATCH', '/mifi/skus/lv-1d', { enabled: true, reason: 'season again' }, { 'if-match': '"v3"' });
+    expect(await riderSees('en-US')).toHaveLength(1);
+    const log = (await o.call('GET', '/audit?entity=mifi-sku&entityId=lv-1d')).json<{ items: Array<{ action: string; reason: string; before: { enabled: boolean } }> }>();
+    expect(log.items.slice(0, 2).map((e) => [e.action, e.reason, e.before.enabled])).toEqual([['mifi.sku-update', 'season again', false], ['mifi.sku-update', 'season over', true]]);
   });
 
   it('lists boxes by the scope of their cabinet, never with their password', async () => {

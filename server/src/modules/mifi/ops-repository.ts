@@ -13,7 +13,7 @@ const like = (q: string | undefined) => (q ? `%${q.toLowerCase().replace(/[\\%_]
 
 export interface SkuOpsRow {
   id: string; region_id: string; country_code: string | null; name: string; plan_kind: string; plan_value: number; is_package: boolean; days: number;
-  prices: { currency: string; price: number }[] | string; sort_key: string;
+  prices: { currency: string; price: number }[] | string; sort_key: string; names: Record<string, string> | string; enabled: boolean; version: number;
 }
 export interface BoxOpsRow {
   sn: string; ssid: string; cabinet_id: string | null; slot: number | null; state: string | null; pending: boolean;
@@ -30,7 +30,7 @@ export class MifiOpsRepository {
     const params: unknown[] = [f.regionId ?? null, like(f.q), f.limit];
     const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, s.id) ${order.desc ? '<' : '>'} ($4, $5)`) : '';
     const { rows } = await this.db.query<SkuOpsRow>(
-      `select s.id, s.region_id, s.country_code, s.name, s.plan_kind, s.plan_value, s.is_package, s.days, ${order.key} as sort_key,
+      `select s.id, s.region_id, s.country_code, s.name, s.names, s.enabled, s.version, s.plan_kind, s.plan_value, s.is_package, s.days, ${order.key} as sort_key,
               coalesce((select jsonb_agg(jsonb_build_object('currency', p.currency, 'price', p.price) order by p.currency)
                           from mifi_sku_prices p where p.sku_id = s.id), '[]'::jsonb) as prices
          from mifi_skus s

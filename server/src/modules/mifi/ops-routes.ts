@@ -4,7 +4,7 @@
 import { Reason } from '#contract/ops/common.ts';
 import {
   BoxDepositBody, BoxDepositList, BoxDepositParams, BoxDepositShape, MifiBoxBody, MifiBoxListQuery, MifiBoxPage, MifiBoxParams, MifiBoxShape, MifiRegionBody, MifiRegionList, MifiRegionShape, MifiSkuBody, MifiSkuListQuery,
-  MifiSkuPage, MifiSkuShape,
+  MifiSkuChangeBody, MifiSkuPage, MifiSkuParams, MifiSkuShape,
 } from '#contract/ops/mifi.ts';
 import { Type } from 'typebox';
 import { expectedVersion, sendVersion } from '../../lib/ops-concurrency.ts';
@@ -25,6 +25,19 @@ export function mifiOpsRoutes(o: { mifi: MifiOpsService }) {
       config: { permission: 'fleet.write' },
       schema: { description: 'A package or a per-day plan with its price per currency (platform-wide members only).', body: MifiSkuBody, response: { 200: MifiSkuShape } },
     }, async (req) => o.mifi.createSku(req.opsScope, actorOf(req, req.body.reason), req.body));
+
+    ops.patch('/mifi/skus/:id', {
+      config: { permission: 'fleet.write' },
+      schema: {
+        description: 'Changes a package or plan: its names per language, plan, days, prices (replaced whole) and whether it is on sale (platform-wide '
+          + 'members only). Needs If-Match with the version read ("v<version>"); a save after another one answers 409 and changes nothing.',
+        params: MifiSkuParams, body: MifiSkuChangeBody, response: { 200: MifiSkuShape },
+      },
+    }, async (req, reply) => {
+      const s = await o.mifi.updateSku(req.opsScope, actorOf(req, req.body.reason), req.params.id, expectedVersion(req), req.body);
+      sendVersion(reply, s.version);
+      return s;
+    });
 
     ops.get('/mifi/box-deposits', { config: { permission: 'fleet.read' }, schema: { response: { 200: BoxDepositList } } }, async () => o.mifi.boxDeposits());
     ops.put('/mifi/box-deposits/:currency', {

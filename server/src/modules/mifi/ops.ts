@@ -3,7 +3,7 @@
 // the fleet's catalogue service (catalogue-admin.ts); this adds the lists, the scope, the audit log with the reason,
 // the operator's password rotation (rotation.ts: the same durable path as a box's return), and the box deposit
 // per currency (the platform's, as the catalogue).
-import type { BoxDepositShape, MifiBoxBody, MifiBoxListQuery, MifiBoxShape, MifiRegionBody, MifiRegionShape, MifiSkuBody, MifiSkuListQuery, MifiSkuShape } from '#contract/ops/mifi.ts';
+import type { BoxDepositShape, MifiSkuChangeBody, MifiBoxBody, MifiBoxListQuery, MifiBoxShape, MifiRegionBody, MifiRegionShape, MifiSkuBody, MifiSkuListQuery, MifiSkuShape } from '#contract/ops/mifi.ts';
 import type { Scope } from '#core/opsAccess.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -59,6 +59,7 @@ export class MifiOpsService {
     return pageOf(rows, limit, (r) => [r.sort_key, r.id], (r): MifiSkuShape => ({
       id: r.id, regionId: r.region_id, countryCode: r.country_code, name: r.name, planKind: r.plan_kind, planValue: r.plan_value,
       isPackage: r.is_package, days: r.days, prices: typeof r.prices === 'string' ? JSON.parse(r.prices) as MifiSkuShape['prices'] : r.prices,
+      names: typeof r.names === 'string' ? JSON.parse(r.names) as Record<string, string> : r.names, enabled: r.enabled, version: r.version,
     }));
   }
 
@@ -69,7 +70,25 @@ export class MifiOpsService {
       await this.d.catalogue.createSku(sku);
       await this.d.audit.record(actor, { action: 'mifi.sku-create', entity: 'mifi-sku', entityId: sku.id, after: sku });
     });
-    return (await this.skus({ q: sku.id, limit: 200 })).items.find((s) => s.id === sku.id)!;
+    return this.sku(sku.id);
+  }
+
+  /** Changes a package or plan (names, plan, days, prices, on sale or not) at the version read; audited. */
+  async updateSku(scope: Scope, actor: Actor, id: string, version: number, body: MifiSkuChangeBody): Promise<MifiSkuShape> {
+    platformOnly(scope);
+    const { reason: _r, ...change } = body;
+    await this.d.db.tx(async () => {
+      const { before, after } = await this.d.catalogue.updateSku(id, version, change);
+      const shown = (x: typeof before) => ({ name: x.name, names: x.names, planKind: x.plan_kind, planValue: x.plan_value, isPackage: x.is_package, days: x.days, enabled: x.enabled, prices: x.prices });
+      await this.d.audit.record(actor, { action: 'mifi.sku-update', entity: 'mifi-sku', entityId: id, before: shown(before), after: shown(after) });
+    });
+    return this.sku(id);
+  }
+
+  private async sku(id: string): Promise<MifiSkuShape> {
+    const s = (await this.skus({ q: id, limit: 200 })).items.find((x) => x.id === id);
+    if (!s) throw notFound('ops.error.notFound');
+    return s;
   }
 
   async boxDeposits(): Promise<{ items: BoxDepositShape[] }> {
