@@ -92,7 +92,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: d.link, liveness: d.liveness, audit,
     agentExists: async (id) => (await d.embed.agent(id)) != null,
   });
-  const mifiOps = new MifiOpsService({ db, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: d.mifi, audit });
+  const mifiOps = new MifiOpsService({ db, clock, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: d.mifi, audit });
   const desk = deskServices({ db, clock, jobs: d.jobs, ledger: d.ledger, payments: d.payments, audit, live: d.live, rentals: d.rentals, settings: d.desk ?? {} });
   return [
     staffOpsRoutes({ staff: d.staff, origin: d.opsOrigin }),

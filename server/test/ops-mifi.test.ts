@@ -4,9 +4,9 @@
 // the simulated cabinet, in effect once the box confirms it, audited with the reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpsCabinet } from '#contract/ops/cabinets.ts';
-import type { MifiBoxPage, MifiBoxShape, MifiSkuPage } from '#contract/ops/mifi.ts';
+import type { BoxDepositShape, MifiBoxPage, MifiBoxShape, MifiSkuPage } from '#contract/ops/mifi.ts';
 import { SimulatedCabinet } from '../src/demo/simulator/cabinet.ts';
-import { build, markHeardFrom, venueFixture, waitFor, type Built } from './helper.ts';
+import { build, markHeardFrom, touristToken, venueFixture, waitFor, type Built } from './helper.ts';
 import { accessTable, callerConsoles, type Caller } from './ops/callers.ts';
 import type { OpsConsole } from './ops/console.ts';
 
@@ -14,6 +14,7 @@ let b: Built;
 let consoles = new Map<Caller, OpsConsole>();
 const as = (c: Caller) => consoles.get(c)!;
 const why = 'stock arrived';
+const API = '/cdb-app-api/v1/app';
 
 beforeAll(async () => {
   b = await build({ simulator: false });
@@ -27,12 +28,15 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => b?.close());
 
-type Op = 'list regions' | 'create region' | 'create package' | 'list boxes' | 'create box in A' | 'rotate box password in A' | 'place station in A';
+type Op = 'list regions' | 'create region' | 'create package' | 'edit package' | 'list box deposits' | 'set box deposit' | 'list boxes' | 'create box in A' | 'rotate box password in A' | 'place station in A';
 //                         none owner adminA adminB supportA financeA technicianA readOnlyA partnerA
 const TABLE: Record<Op, number[]> = {
   'list regions': [401, 200, 200, 200, 200, 403, 200, 200, 200],
   'create region': [401, 200, 403, 403, 403, 403, 403, 403, 403],
   'create package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
+  'edit package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
+  'list box deposits': [401, 200, 200, 200, 200, 403, 200, 200, 200],
+  'set box deposit': [401, 200, 403, 403, 403, 403, 403, 403, 403],
   'list boxes': [401, 200, 200, 200, 200, 403, 200, 200, 200],
   'create box in A': [401, 200, 200, 404, 403, 403, 200, 403, 403],
   'rotate box password in A': [401, 200, 200, 404, 403, 403, 200, 403, 403],
@@ -49,6 +53,15 @@ describe('the Wi-Fi line of the ops API', () => {
       id: `sku-${++n}`, regionId: 'europe', countryCode: null, name: 'Europe 3 days', planKind: 'days', planValue: 3, isPackage: true, days: 3,
       prices: [{ currency: 'EUR', price: 1500 }], reason: why,
     }),
+    'edit package': async (c) => {
+      const [cur] = (await as('platformOwner').call('GET', '/mifi/skus?q=europe-all-7d')).json<MifiSkuPage>().items;
+      return c.call('PATCH', '/mifi/skus/europe-all-7d', { days: cur!.days, reason: why }, { 'if-match': `"v${cur!.version}"` });
+    },
+    'list box deposits': (c) => c.call('GET', '/mifi/box-deposits'),
+    'set box deposit': async (c) => {
+      const current = (await as('platformOwner').call('GET', '/mifi/box-deposits')).json<{ items: BoxDepositShape[] }>().items.find((d) => d.currency === 'GBP');
+      return c.call('PUT', '/mifi/box-deposits/GBP', { amount: 4000 + ++n, reason: why }, current ? { 'if-match': `"v${current.version}"` } : {});
+    },
     'list boxes': (c) => c.call('GET', '/mifi/boxes'),
     'create box in A': (c) => c.call('POST', '/mifi/boxes', { sn: `MF-T-${++n}`, ssid: `Powerly-${n}`, password: 'first-pass', cabinetId: 'CAB-A1', slot: ++slots.box, reason: why }),
     'rotate box password in A': async (c) => {
@@ -77,6 +90,73 @@ describe('the Wi-Fi line of the ops API', () => {
     expect(page.items.map((s) => s.id)).toEqual(['lv-7d']);
     const log = (await o.call('GET', '/audit?entity=mifi-sku&entityId=lv-7d')).json<{ items: Array<{ action: string; reason: string }> }>();
     expect(log.items.map((e) => [e.action, e.reason])).toEqual([['mifi.sku-create', 'launch']]);
+  });
+
+  it('keeps a box deposit per currency, any ISO currency (CNY too), saved with its version; the rider is asked for it', async () => {
+    const o = as('platformOwner');
+    const made = await o.call('PUT', '/mifi/box-deposits/CNY', { amount: 30000, reason: 'boxes in China' });
+    expect(made.statusCode).toBe(200);
+    expect(made.headers.etag).toBe('"v1"');
+    expect(made.json()).toMatchObject({ currency: 'CNY', amount: 30000, version: 1 });
+    // A second creation of the same currency, or a save from a stale read: 409, nothing overwritten.
+    expect((await o.call('PUT', '/mifi/box-deposits/CNY', { amount: 1, reason: 'again' })).statusCode).toBe(409);
+    expect((await o.call('PUT', '/mifi/box-deposits/CNY', { amount: 32000, reason: 'new price' }, { 'if-match': '"v1"' })).json()).toMatchObject({ amount: 32000, version: 2 });
+    const stale = await o.call('PUT', '/mifi/box-deposits/CNY', { amount: 1, reason: 'late save' }, { 'if-match': '"v1"' });
+    expect(stale.statusCode).toBe(409);
+    // Not a currency, or no amount: 400 in the caller's language.
+    const bad = await o.call('PUT', '/mifi/box-deposits/XXZ', { amount: 100, reason: why }, { lang: 'lt-LT' });
+    expect(bad.statusCode).toBe(400);
+    expect((await o.call('PUT', '/mifi/box-deposits/EUR', { amount: 0, reason: why })).statusCode).toBe(400);
+    expect((await as('readOnlyA').call('GET', '/mifi/box-deposits')).json<{ items: BoxDepositShape[] }>().items.find((d) => d.currency === 'CNY')).toMatchObject({ amount: 32000 });
+    const log = (await o.call('GET', '/audit?entity=mifi-box-deposit&entityId=CNY')).json<{ items: Array<{ action: string; reason: string; before: unknown; after: unknown }> }>();
+    expect(log.items.map((e) => [e.reason, e.before ?? null, e.after])).toEqual([['new price', { amount: 30000 }, { amount: 32000 }], ['boxes in China', null, { amount: 30000 }]]);
+
+    // The rider buying a package in CNY is asked for that deposit (no venue has a Wi-Fi plan in CNY).
+    await o.call('POST', '/mifi/skus', {
+      id: 'eu-cny', regionId: 'europe', countryCode: null, name: 'Europe 1 day', planKind: 'days', planValue: 1, isPackage: true, days: 1,
+      prices: [{ currency: 'CNY', price: 5000 }], reason: 'launch',
+    });
+    const token = await touristToken(b.app);
+    const res = await b.app.inject({
+      method: 'POST', url: `${API}/chargenow/mifi/query`, headers: { token },
+      payload: { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId: 'eu-cny', currency: 'CNY' }) },
+    });
+    expect(JSON.parse(res.json<{ data: string }>().data)).toMatchObject([{ skuId: 'eu-cny', currency: 'CNY', price: 50, depositAmount: 320 }]);
+  });
+
+  it('edits a package: names per language, prices, off sale; a stale save is a 409; the rider sees each change', async () => {
+    const o = as('platformOwner');
+    await o.call('POST', '/mifi/skus', {
+      id: 'lv-1d', regionId: 'europe', countryCode: null, name: 'Daily', planKind: 'days', planValue: 1, isPackage: true, days: 1,
+      prices: [{ currency: 'EUR', price: 500 }], reason: 'launch',
+    });
+    const token = await touristToken(b.app, undefined, 'lt-LT');
+    const riderSees = async (lang: string) => {
+      const res = await b.app.inject({
+        method: 'POST', url: `${API}/chargenow/mifi/query`, headers: { token, lang },
+        payload: { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId: 'lv-1d', currency: 'EUR' }) },
+      });
+      return JSON.parse(res.json<{ data: string }>().data) as Array<{ packageName: string; price: number }>;
+    };
+    const edited = await o.call('PATCH', '/mifi/skus/lv-1d', { names: { 'lt-LT': 'Diena' }, prices: [{ currency: 'EUR', price: 600 }, { currency: 'CNY', price: 4500 }], reason: 'new prices' }, { 'if-match': '"v1"' });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.headers.etag).toBe('"v2"');
+    expect(edited.json()).toMatchObject({ names: { 'lt-LT': 'Diena' }, version: 2, enabled: true, prices: [{ currency: 'CNY', price: 4500 }, { currency: 'EUR', price: 600 }] });
+    expect(await riderSees('lt-LT')).toMatchObject([{ packageName: expect.stringContaining('-Diena-'), price: 6 }]);
+    expect(await riderSees('en-US')).toMatchObject([{ packageName: expect.stringContaining('-Daily-') }]);
+    // A save from the first read, a bad plan, a duplicate currency: nothing changes.
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { enabled: false, reason: 'late' }, { 'if-match': '"v1"' })).statusCode).toBe(409);
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { enabled: false, reason: 'no version' })).statusCode).toBe(428);
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { planKind: 'unlimited', reason: 'try it' }, { 'if-match': '"v2"' })).statusCode).toBe(400);
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { prices: [{ currency: 'EUR', price: 1 }, { currency: 'EUR', price: 2 }], reason: 'try it' }, { 'if-match': '"v2"' })).statusCode).toBe(400);
+    expect((await o.call('PATCH', '/mifi/skus/nope', { enabled: false, reason: 'try it' }, { 'if-match': '"v1"' })).statusCode).toBe(404);
+    // Off sale: no longer offered to the rider; back on sale: offered again.
+    expect((await o.call('PATCH', '/mifi/skus/lv-1d', { enabled: false, reason: 'season over' }, { 'if-match': '"v2"' })).json()).toMatchObject({ enabled: false, version: 3 });
+    expect(await riderSees('en-US')).toEqual([]);
+    await o.call('PATCH', '/mifi/skus/lv-1d', { enabled: true, reason: 'season again' }, { 'if-match': '"v3"' });
+    expect(await riderSees('en-US')).toHaveLength(1);
+    const log = (await o.call('GET', '/audit?entity=mifi-sku&entityId=lv-1d')).json<{ items: Array<{ action: string; reason: string; before: { enabled: boolean } }> }>();
+    expect(log.items.slice(0, 2).map((e) => [e.action, e.reason, e.before.enabled])).toEqual([['mifi.sku-update', 'season again', false], ['mifi.sku-update', 'season over', true]]);
   });
 
   it('lists boxes by the scope of their cabinet, never with their password', async () => {

@@ -202,6 +202,18 @@ export const MifiSkuCreate = Type.Object({
   prices: Type.Array(Type.Object({ currency: Currency, price: Minor }, { additionalProperties: false }), { minItems: 1, maxItems: 20 }),
 }, { additionalProperties: false });
 export type MifiSkuCreate = Static<typeof MifiSkuCreate>;
+/** A package's changes (each field optional); prices, when sent, replace all of them. */
+export const MifiSkuChange = Type.Object({
+  name: Type.Optional(Text(80)),
+  names: Type.Optional(Type.Object({
+    'en-US': Type.Optional(Text(80)), 'zh-CN': Type.Optional(Text(80)), 'lt-LT': Type.Optional(Text(80)), 'pt-PT': Type.Optional(Text(80)), 'es-ES': Type.Optional(Text(80)),
+  }, { additionalProperties: false, description: 'the name per language; name is the default' })),
+  planKind: Type.Optional(MifiSkuCreate.properties.planKind), planValue: Type.Optional(MifiSkuCreate.properties.planValue),
+  isPackage: Type.Optional(Type.Boolean()), days: Type.Optional(MifiSkuCreate.properties.days),
+  prices: Type.Optional(MifiSkuCreate.properties.prices),
+  enabled: Type.Optional(Type.Boolean({ description: 'false: off sale (neither listed nor sold)' })),
+}, { additionalProperties: false });
+export type MifiSkuChange = Static<typeof MifiSkuChange>;
 export const MifiBoxCreate = Type.Object({
   sn: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }), ssid: Text(32), password: Type.String({ minLength: 8, maxLength: 63 }),
   cabinetId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), slot: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),

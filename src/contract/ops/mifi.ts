@@ -2,7 +2,7 @@
 // price per currency, boxes (serial, SSID, password rotation, cabinet). The catalogue is the platform's; boxes are
 // in scope by the agent of the cabinet they sit in. Every write carries its reason.
 import { Type, type Static } from 'typebox';
-import { MifiBoxCreate, MifiRegionCreate, MifiSkuCreate } from '../ops-fleet.ts';
+import { MifiBoxCreate, MifiRegionCreate, MifiSkuChange, MifiSkuCreate } from '../ops-fleet.ts';
 import { Page, PageQuery, Reason } from './common.ts';
 
 export const MifiRegionShape = Type.Object({
@@ -16,6 +16,9 @@ export const MifiSkuShape = Type.Object({
   id: Type.String(), regionId: Type.String(), countryCode: Type.Union([Type.String(), Type.Null()]), name: Type.String(),
   planKind: Type.String({ description: 'days, unlimited or mb' }), planValue: Type.Integer(), isPackage: Type.Boolean(), days: Type.Integer(),
   prices: Type.Array(Type.Object({ currency: Type.String(), price: Type.Integer({ description: 'minor units' }) })),
+  names: Type.Record(Type.String(), Type.String(), { description: 'the name per language' }),
+  enabled: Type.Boolean({ description: 'false: off sale' }),
+  version: Type.Integer(),
 });
 export type MifiSkuShape = Static<typeof MifiSkuShape>;
 export const MifiSkuPage = Page(MifiSkuShape);
@@ -51,6 +54,9 @@ export const MifiRegionBody = Type.Object({ ...MifiRegionCreate.properties, reas
 export type MifiRegionBody = Static<typeof MifiRegionBody>;
 export const MifiSkuBody = Type.Object({ ...MifiSkuCreate.properties, reason: Reason }, { additionalProperties: false });
 export type MifiSkuBody = Static<typeof MifiSkuBody>;
+export const MifiSkuChangeBody = Type.Object({ ...MifiSkuChange.properties, reason: Reason }, { additionalProperties: false });
+export type MifiSkuChangeBody = Static<typeof MifiSkuChangeBody>;
+export const MifiSkuParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }) });
 export const MifiBoxBody = Type.Object({ ...MifiBoxCreate.properties, reason: Reason }, { additionalProperties: false });
 export type MifiBoxBody = Static<typeof MifiBoxBody>;
 
@@ -62,3 +68,19 @@ export const DevicePlaceBody = Type.Object({
   reason: Reason,
 }, { additionalProperties: false });
 export type DevicePlaceBody = Static<typeof DevicePlaceBody>;
+
+/** The Wi-Fi box deposit of a currency (minor units), with the version its save names in If-Match. */
+export const BoxDepositShape = Type.Object({
+  currency: Type.String({ description: 'ISO 4217' }),
+  amount: Type.Integer({ description: 'minor units' }),
+  version: Type.Integer(),
+  updatedAt: Type.String(),
+});
+export type BoxDepositShape = Static<typeof BoxDepositShape>;
+export const BoxDepositList = Type.Object({ items: Type.Array(BoxDepositShape) });
+export const BoxDepositParams = Type.Object({ currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, upper case' }) });
+export const BoxDepositBody = Type.Object({
+  amount: Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'minor units of the currency' }),
+  reason: Reason,
+}, { additionalProperties: false });
+export type BoxDepositBody = Static<typeof BoxDepositBody>;

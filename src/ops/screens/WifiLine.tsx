@@ -1,10 +1,11 @@
-// The Wi-Fi line: the catalogue (regions, packages and plans with their prices per currency) and the boxes. The box
-// deposit per currency is the 'mifi' price plan of a venue or an agent (price plans); power stations are put in a
-// cabinet's slot from its live view.
+// The Wi-Fi line: the catalogue (regions, packages and plans with their prices per currency), the box deposit per
+// currency (a currency without one falls back to the Wi-Fi price plans of its venues) and the boxes; power
+// stations are put in a cabinet's slot from its live view.
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
 import { Boxes } from '../wifi/boxes.tsx';
 import { Packages, Regions } from '../wifi/catalogue.tsx';
+import { BoxDeposits } from '../wifi/deposits.tsx';
 
 export function WifiLine({ me }: { me: Me }) {
   const t = useT();
@@ -15,6 +16,7 @@ export function WifiLine({ me }: { me: Me }) {
       <p>{t('ops.wifi.lead')}</p>
       <Regions canWrite={platform} />
       <Packages canWrite={platform} />
+      <BoxDeposits canWrite={platform} />
       <Boxes canWrite={writer} />
     </>
   );

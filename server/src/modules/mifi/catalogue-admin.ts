@@ -1,10 +1,12 @@
 // The Wi-Fi line's catalogue and boxes as operators create them: regions with their countries, SKUs with a
 // price per currency (minor units), boxes (serial, SSID, password) optionally put in a cabinet slot. The box
 // deposit per currency is the 'mifi' price plan of a venue or an agent (modules/venues/plans.ts).
-import { MifiBoxCreate, MifiRegionCreate, MifiSkuCreate } from '#contract/ops-fleet.ts';
+import { MifiBoxCreate, MifiRegionCreate, MifiSkuChange, MifiSkuCreate } from '#contract/ops-fleet.ts';
 import type { Db } from '../../db/db.ts';
 import { schemaProblems } from '../../lib/validate.ts';
-import type { MifiCatalogueRepository } from './repository.ts';
+import { notFound } from '../../lib/errors.ts';
+import { staleVersion } from '../../lib/ops-concurrency.ts';
+import type { MifiCatalogueRepository, SkuEditable } from './repository.ts';
 
 export interface MifiCatalogueDeps {
   db: Db;
@@ -48,6 +50,30 @@ export class MifiCatalogueAdmin {
     p.throwIfAny();
     const ok = await this.d.db.tx(() => this.d.repo.insertSku(s, s.prices));
     if (!ok) p.add('id', 'duplicate').throwIfAny();
+  }
+
+  /**
+   * Changes a SKU while it is still at `version` (409 otherwise, nothing saved): its names, plan, days, prices
+   * (replaced whole) and whether it is on sale. Returns the SKU before and after, in the caller's unit of work.
+   */
+  async updateSku(id: string, version: number, input: unknown): Promise<{ before: SkuEditable; after: SkuEditable }> {
+    const p = schemaProblems(MifiSkuChange, input);
+    p.throwIfAny();
+    const c = input as MifiSkuChange;
+    const before = await this.d.repo.skuForUpdate(id);
+    if (!before) throw notFound('ops.error.notFound');
+    const after: SkuEditable = {
+      ...before, name: c.name ?? before.name, names: c.names ?? before.names, plan_kind: c.planKind ?? before.plan_kind, plan_value: c.planValue ?? before.plan_value,
+      is_package: c.isPackage ?? before.is_package, days: c.days ?? before.days, enabled: c.enabled ?? before.enabled, prices: c.prices ?? before.prices,
+      version: before.version + 1,
+    };
+    c.prices?.forEach((x, i) => {
+      if (c.prices!.findIndex((y) => y.currency === x.currency) !== i) p.add(`prices.${i}.currency`, 'duplicate');
+    });
+    if (after.plan_kind === 'unlimited' ? after.plan_value !== 0 : after.plan_value < 1) p.add('planValue', 'invalid');
+    p.throwIfAny();
+    if (before.version !== version || !(await this.d.repo.updateSku(id, version, after, c.prices))) throw staleVersion();
+    return { before, after };
   }
 
   /** A box, in a cabinet slot when cabinetId and slot are given (both or neither). */

@@ -9,7 +9,8 @@ import type { SkuRow } from './repository.ts';
 import { MifiPart } from './shared.ts';
 
 export class MifiCatalogue extends MifiPart {
-  async proxy(user: UserRow, url: string, raw: string | undefined): Promise<string> {
+  /** `locale`: the rider's language, for a package's name in it. */
+  async proxy(user: UserRow, url: string, raw: string | undefined, locale?: string): Promise<string> {
     let data: Record<string, unknown> = {};
     if (raw) {
       try {
@@ -32,7 +33,7 @@ export class MifiCatalogue extends MifiPart {
       const p: PackagePageData = { size: n('size', 6, 50), current: n('current', 1, 10_000), searchKeywords: s('searchKeywords', 100), country: s('country', 2), region: s('region', 64) };
       const size = p.size!;
       const { rows, total } = await this.d.repo.skus({ currency, q: (p.searchKeywords ?? '').trim(), country: p.country?.toUpperCase(), region: p.region, limit: size, offset: (p.current! - 1) * size });
-      return JSON.stringify({ records: rows.map((r) => this.item(r)), total });
+      return JSON.stringify({ records: rows.map((r) => this.item(r, locale)), total });
     }
     const skuId = s('skuId', 64);
     if (!skuId) throw badRequest('error.validation.field', { field: 'skuId' });
@@ -41,7 +42,7 @@ export class MifiCatalogue extends MifiPart {
     for (const v of variants) {
       const zones = v.time_zone ? [v.time_zone] : await this.d.repo.regionZones(v.region_id);
       out.push({
-        skuId: v.id, skuPriceId: `${v.id}:${v.currency}`, packageName: this.name(v), Day: v.days, isPackage: v.is_package,
+        skuId: v.id, skuPriceId: `${v.id}:${v.currency}`, packageName: this.name(v, locale), Day: v.days, isPackage: v.is_package,
         price: toMajor(v.price, v.currency), currency: v.currency, currencyName: currencySymbol(v.currency), country: v.country_code ?? v.region_id,
         timeZoneList: zones, depositAmount: toMajor(await this.boxDeposit(v.currency), v.currency),
       });
@@ -49,20 +50,25 @@ export class MifiCatalogue extends MifiPart {
     return JSON.stringify(out);
   }
 
-  name(r: SkuRow) {
-    return packageName(r.country_name ?? r.region_name, r.name, { kind: r.plan_kind, value: r.plan_value });
+  /** The package's name: in `locale` when the operator gave one, else the default. */
+  name(r: SkuRow, locale?: string) {
+    const names = (typeof r.names === 'string' ? JSON.parse(r.names) : r.names ?? {}) as Record<string, string>;
+    return packageName(r.country_name ?? r.region_name, (locale && names[locale]) || r.name, { kind: r.plan_kind, value: r.plan_value });
   }
 
-  private item(r: SkuRow) {
+  private item(r: SkuRow, locale?: string) {
     return {
-      skuId: r.id, packageName: this.name(r), text: r.plan_kind === 'mb' ? `${r.plan_value} MB` : r.plan_kind === 'unlimited' ? 'Unlimited' : `${r.plan_value} GB/day`,
+      skuId: r.id, packageName: this.name(r, locale), text: r.plan_kind === 'mb' ? `${r.plan_value} MB` : r.plan_kind === 'unlimited' ? 'Unlimited' : `${r.plan_value} GB/day`,
       isPackage: r.is_package, Day: r.days, country: r.country_code ?? '', countryName: r.country_name ?? r.region_name, region: r.region_id,
       flagUrl: r.flag_url, price: toMajor(r.price, r.currency), currency: r.currency, currencyName: currencySymbol(r.currency), timeZone: r.time_zone ?? 'UTC',
     };
   }
 
-  /** The box deposit in a currency: the 'mifi' plan of a venue in that currency (seeded per currency). */
+  /**
+   * The box deposit in a currency: the one set in the console for it, else the lowest Wi-Fi price plan deposit of
+   * the venues in that currency (0: boxes cannot be had in it).
+   */
   async boxDeposit(currency: string) {
-    return this.d.venues.mifiDeposit(currency);
+    return (await this.d.repo.boxDeposit(currency)) ?? this.d.venues.mifiDeposit(currency);
   }
 }

@@ -1,5 +1,6 @@
 // The Wi-Fi line's tables as the back office reads them: a page of SKUs with their prices, a page of boxes with
-// the cabinet slot each sits in (in scope by that cabinet's agent; a box in no cabinet only platform-wide).
+// the cabinet slot each sits in (in scope by that cabinet's agent; a box in no cabinet only platform-wide), and
+// the box deposit per currency.
 import type { Queryable } from '../../db/db.ts';
 import { orderBy, type SortSpec } from '../../lib/ops-query.ts';
 import { scopeSql, type ScopeParams } from '../../lib/ops-query.ts';
@@ -12,12 +13,14 @@ const like = (q: string | undefined) => (q ? `%${q.toLowerCase().replace(/[\\%_]
 
 export interface SkuOpsRow {
   id: string; region_id: string; country_code: string | null; name: string; plan_kind: string; plan_value: number; is_package: boolean; days: number;
-  prices: { currency: string; price: number }[] | string; sort_key: string;
+  prices: { currency: string; price: number }[] | string; sort_key: string; names: Record<string, string> | string; enabled: boolean; version: number;
 }
 export interface BoxOpsRow {
   sn: string; ssid: string; cabinet_id: string | null; slot: number | null; state: string | null; pending: boolean;
   password_changed_at: Date | null; sort_key: string; agent_id: string | null;
 }
+
+export interface BoxDepositRow { currency: string; amount: number; version: number; updated_at: Date }
 
 export class MifiOpsRepository {
   constructor(private readonly db: Queryable) {}
@@ -27,7 +30,7 @@ export class MifiOpsRepository {
     const params: unknown[] = [f.regionId ?? null, like(f.q), f.limit];
     const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, s.id) ${order.desc ? '<' : '>'} ($4, $5)`) : '';
     const { rows } = await this.db.query<SkuOpsRow>(
-      `select s.id, s.region_id, s.country_code, s.name, s.plan_kind, s.plan_value, s.is_package, s.days, ${order.key} as sort_key,
+      `select s.id, s.region_id, s.country_code, s.name, s.names, s.enabled, s.version, s.plan_kind, s.plan_value, s.is_package, s.days, ${order.key} as sort_key,
               coalesce((select jsonb_agg(jsonb_build_object('currency', p.currency, 'price', p.price) order by p.currency)
                           from mifi_sku_prices p where p.sku_id = s.id), '[]'::jsonb) as prices
          from mifi_skus s
@@ -53,6 +56,23 @@ export class MifiOpsRepository {
       params,
     );
     return rows;
+  }
+
+  /** The box deposit per currency, as set in the console. */
+  async boxDeposits(): Promise<BoxDepositRow[]> {
+    const { rows } = await this.db.query<BoxDepositRow>('select currency, amount, version, updated_at from mifi_box_deposits order by currency');
+    return rows.map((r) => ({ ...r, amount: Number(r.amount) }));
+  }
+
+  /**
+   * Sets a currency's box deposit: a new currency when `version` is null (false if it already has one), else only
+   * while the row is still at `version` (false if someone saved in between).
+   */
+  async setBoxDeposit(currency: string, amount: number, version: number | null, at: Date): Promise<boolean> {
+    const { rowCount } = version === null
+      ? await this.db.query('insert into mifi_box_deposits (currency, amount, updated_at) values ($1, $2, $3) on conflict (currency) do nothing', [currency, amount, at])
+      : await this.db.query('update mifi_box_deposits set amount = $2, version = version + 1, updated_at = $3 where currency = $1 and version = $4', [currency, amount, at, version]);
+    return rowCount > 0;
   }
 
   async cabinet(id: string) {

@@ -1,16 +1,20 @@
 // The Wi-Fi line in the back office: the catalogue (regions, packages and plans with a price per currency) is the
 // platform's, so only a platform-wide member changes it; boxes are in scope by the cabinet they sit in. Creation is
 // the fleet's catalogue service (catalogue-admin.ts); this adds the lists, the scope, the audit log with the reason,
-// and the operator's password rotation (rotation.ts: the same durable path as a box's return).
-import type { MifiBoxBody, MifiBoxListQuery, MifiBoxShape, MifiRegionBody, MifiRegionShape, MifiSkuBody, MifiSkuListQuery, MifiSkuShape } from '#contract/ops/mifi.ts';
+// the operator's password rotation (rotation.ts: the same durable path as a box's return), and the box deposit
+// per currency (the platform's, as the catalogue).
+import type { BoxDepositShape, MifiSkuChangeBody, MifiBoxBody, MifiBoxListQuery, MifiBoxShape, MifiRegionBody, MifiRegionShape, MifiSkuBody, MifiSkuListQuery, MifiSkuShape } from '#contract/ops/mifi.ts';
 import type { Scope } from '#core/opsAccess.ts';
 import type { Db } from '../../db/db.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { staleVersion } from '../../lib/ops-concurrency.ts';
+import { Problems } from '../../lib/validate.ts';
 import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { scopeParams } from '../../lib/ops-query.ts';
 import type { MifiCatalogueAdmin } from './catalogue-admin.ts';
-import type { BoxOpsRow, MifiOpsRepository } from './ops-repository.ts';
+import type { BoxDepositRow, BoxOpsRow, MifiOpsRepository } from './ops-repository.ts';
 import type { MifiRepository } from './repository.ts';
 import type { MifiService } from './service.ts';
 
@@ -18,6 +22,7 @@ const TEXT_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface MifiOpsDeps {
   db: Db;
+  clock: Clock;
   repo: MifiOpsRepository;
   mifi: MifiRepository;
   catalogue: MifiCatalogueAdmin;
@@ -54,6 +59,7 @@ export class MifiOpsService {
     return pageOf(rows, limit, (r) => [r.sort_key, r.id], (r): MifiSkuShape => ({
       id: r.id, regionId: r.region_id, countryCode: r.country_code, name: r.name, planKind: r.plan_kind, planValue: r.plan_value,
       isPackage: r.is_package, days: r.days, prices: typeof r.prices === 'string' ? JSON.parse(r.prices) as MifiSkuShape['prices'] : r.prices,
+      names: typeof r.names === 'string' ? JSON.parse(r.names) as Record<string, string> : r.names, enabled: r.enabled, version: r.version,
     }));
   }
 
@@ -64,7 +70,48 @@ export class MifiOpsService {
       await this.d.catalogue.createSku(sku);
       await this.d.audit.record(actor, { action: 'mifi.sku-create', entity: 'mifi-sku', entityId: sku.id, after: sku });
     });
-    return (await this.skus({ q: sku.id, limit: 200 })).items.find((s) => s.id === sku.id)!;
+    return this.sku(sku.id);
+  }
+
+  /** Changes a package or plan (names, plan, days, prices, on sale or not) at the version read; audited. */
+  async updateSku(scope: Scope, actor: Actor, id: string, version: number, body: MifiSkuChangeBody): Promise<MifiSkuShape> {
+    platformOnly(scope);
+    const { reason: _r, ...change } = body;
+    await this.d.db.tx(async () => {
+      const { before, after } = await this.d.catalogue.updateSku(id, version, change);
+      const shown = (x: typeof before) => ({ name: x.name, names: x.names, planKind: x.plan_kind, planValue: x.plan_value, isPackage: x.is_package, days: x.days, enabled: x.enabled, prices: x.prices });
+      await this.d.audit.record(actor, { action: 'mifi.sku-update', entity: 'mifi-sku', entityId: id, before: shown(before), after: shown(after) });
+    });
+    return this.sku(id);
+  }
+
+  private async sku(id: string): Promise<MifiSkuShape> {
+    const s = (await this.skus({ q: id, limit: 200 })).items.find((x) => x.id === id);
+    if (!s) throw notFound('ops.error.notFound');
+    return s;
+  }
+
+  async boxDeposits(): Promise<{ items: BoxDepositShape[] }> {
+    return { items: (await this.d.repo.boxDeposits()).map(deposit) };
+  }
+
+  /**
+   * Sets the box deposit of a currency (any ISO 4217 currency): a new one without a version, else only while it is
+   * still at the version read (409 otherwise: nothing is overwritten). Audited with before and after.
+   */
+  async setBoxDeposit(scope: Scope, actor: Actor, currency: string, version: number | null, amount: number): Promise<BoxDepositShape> {
+    platformOnly(scope);
+    if (!Intl.supportedValuesOf('currency').includes(currency)) new Problems().add('currency', 'currency').throwIfAny();
+    return this.d.db.tx(async () => {
+      const before = (await this.d.repo.boxDeposits()).find((r) => r.currency === currency);
+      if (!(await this.d.repo.setBoxDeposit(currency, amount, version, this.d.clock.now()))) throw staleVersion();
+      const after = (await this.d.repo.boxDeposits()).find((r) => r.currency === currency)!;
+      await this.d.audit.record(actor, {
+        action: 'mifi.box-deposit-set', entity: 'mifi-box-deposit', entityId: currency,
+        ...(before ? { before: { amount: before.amount } } : {}), after: { amount: after.amount },
+      });
+      return deposit(after);
+    });
   }
 
   async boxes(scope: Scope, q: MifiBoxListQuery) {
@@ -117,6 +164,10 @@ export class MifiOpsService {
 /** The catalogue is the platform's: only a platform-wide member changes it. */
 function platformOnly(scope: Scope) {
   if (scope.kind !== 'all') throw new AppError(403, 'ops.error.platformOnly');
+}
+
+function deposit(r: BoxDepositRow): BoxDepositShape {
+  return { currency: r.currency, amount: r.amount, version: r.version, updatedAt: new Date(r.updated_at).toISOString() };
 }
 
 function box(r: BoxOpsRow): MifiBoxShape {

@@ -9,6 +9,13 @@ function assertMove(from: number, to: number) {
 export interface SkuRow {
   id: string; region_id: string; region_name: string; country_code: string | null; country_name: string | null; time_zone: string | null;
   flag_url: string; name: string; plan_kind: 'days' | 'unlimited' | 'mb'; plan_value: number; is_package: boolean; days: number; price: number; currency: string;
+  /** The name per language (name: the default). */
+  names?: Record<string, string> | string;
+}
+/** What an operator edits of a SKU. */
+export interface SkuEditable {
+  id: string; region_id: string; name: string; names: Record<string, string>; plan_kind: 'days' | 'unlimited' | 'mb'; plan_value: number;
+  is_package: boolean; days: number; enabled: boolean; version: number; prices: { currency: string; price: number }[];
 }
 export interface PackageRow {
   id: string; order_id: string; user_id: number; sku_id: string; package_name: string; country: string | null; time_zone: string;
@@ -35,9 +42,9 @@ export interface OrderInsert {
 }
 
 const SKU_SELECT = `select s.id, s.region_id, r.name as region_name, s.country_code, c.name as country_name, c.time_zone,
-       coalesce(c.flag_url, r.flag_url) as flag_url, s.name, s.plan_kind, s.plan_value, s.is_package, s.days, p.price, p.currency
+       coalesce(c.flag_url, r.flag_url) as flag_url, s.name, s.names, s.plan_kind, s.plan_value, s.is_package, s.days, p.price, p.currency
   from mifi_skus s join mifi_regions r on r.id = s.region_id left join mifi_countries c on c.code = s.country_code
-  join mifi_sku_prices p on p.sku_id = s.id`;
+  join mifi_sku_prices p on p.sku_id = s.id and s.enabled`;
 const PKG_SELECT = `select k.*, o.order_type, o.payment_id, o.paid_from, s.is_package, coalesce(c.flag_url, r.flag_url) as flag_url
   from mifi_packages k join mifi_orders o on o.id = k.order_id join mifi_skus s on s.id = k.sku_id join mifi_regions r on r.id = s.region_id
   left join mifi_countries c on c.code = k.country`;
@@ -45,6 +52,12 @@ const num = (r: PackageRow): PackageRow => ({ ...r, user_id: Number(r.user_id), 
 
 export class MifiRepository {
   constructor(private readonly db: Queryable) {}
+
+  /** The box deposit set for a currency in the console (undefined: none set). */
+  async boxDeposit(currency: string): Promise<number | undefined> {
+    const { rows } = await this.db.query<{ amount: string | number }>('select amount from mifi_box_deposits where currency = $1', [currency]);
+    return rows[0] ? Number(rows[0].amount) : undefined;
+  }
 
   /** Catalogue entries in a currency, filtered by a keyword (package, country or region name) or a country / region. */
   async skus(f: { currency: string; q: string; country?: string; region?: string; limit: number; offset: number }) {
@@ -55,7 +68,7 @@ export class MifiRepository {
     const { rows } = await this.db.query<SkuRow>(`${SKU_SELECT} ${where} order by r.sort, c.name nulls first, s.id limit $6 offset $7`, [...args, f.limit, f.offset]);
     const { rows: n } = await this.db.query<{ n: number }>(
       `select count(*)::int as n from mifi_skus s join mifi_regions r on r.id = s.region_id left join mifi_countries c on c.code = s.country_code
-         join mifi_sku_prices p on p.sku_id = s.id ${where}`, args);
+         join mifi_sku_prices p on p.sku_id = s.id and s.enabled ${where}`, args);
     return { rows: rows.map((r) => ({ ...r, price: Number(r.price) })), total: Number(n[0]?.n ?? 0) };
   }
 
@@ -285,6 +298,32 @@ export class MifiCatalogueRepository {
   async countryRegion(code: string) {
     const { rows } = await this.db.query<{ region_id: string }>('select region_id from mifi_countries where code = $1', [code]);
     return rows[0]?.region_id;
+  }
+
+  /** A SKU's editable fields as they are now (undefined: no such SKU), locked for the change. */
+  async skuForUpdate(id: string) {
+    const { rows } = await this.db.query<SkuEditable>(
+      `select s.id, s.region_id, s.name, s.names, s.plan_kind, s.plan_value, s.is_package, s.days, s.enabled, s.version,
+              coalesce((select jsonb_agg(jsonb_build_object('currency', p.currency, 'price', p.price) order by p.currency) from mifi_sku_prices p where p.sku_id = s.id), '[]'::jsonb) as prices
+         from mifi_skus s where s.id = $1 for update`, [id]);
+    const r = rows[0];
+    if (!r) return undefined;
+    const json = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) as T : v);
+    return { ...r, names: json(r.names), prices: json(r.prices).map((x) => ({ currency: x.currency, price: Number(x.price) })) };
+  }
+
+  /** Saves a SKU's fields while it is still at `version` (false: someone saved in between); prices, when given, replace all. */
+  async updateSku(id: string, version: number, s: Omit<SkuEditable, 'id' | 'region_id' | 'version' | 'prices'>, prices?: { currency: string; price: number }[]) {
+    const res = await this.db.query(
+      `update mifi_skus set name = $3, names = $4, plan_kind = $5, plan_value = $6, is_package = $7, days = $8, enabled = $9, version = version + 1
+        where id = $1 and version = $2`,
+      [id, version, s.name, JSON.stringify(s.names), s.plan_kind, s.plan_value, s.is_package, s.days, s.enabled]);
+    if (res.rowCount !== 1) return false;
+    if (prices) {
+      await this.db.query('delete from mifi_sku_prices where sku_id = $1', [id]);
+      for (const p of prices) await this.db.query('insert into mifi_sku_prices (sku_id, currency, price) values ($1, $2, $3)', [id, p.currency, p.price]);
+    }
+    return true;
   }
 
   /** A SKU with its price per currency; false when the id is taken. */

@@ -21,7 +21,7 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
   const tags = ['mifi'];
   const pre = { preHandler: app.requireUser };
   app.post('/chargenow/mifi/query', { schema: { tags, summary: 'The catalogue proxy {requestMethod, url, data}', body: MifiQueryBody, response: { 200: Envelope(MifiQueryResult) } }, ...pre },
-    async (req) => ok(await opts.mifi.proxy(currentUser(req), req.body.url, req.body.data)));
+    async (req) => ok(await opts.mifi.proxy(currentUser(req), req.body.url, req.body.data, req.locale)));
   app.post('/chargenow/mifi/rent', {
     schema: {
       tags, summary: 'Submit and pay a package order (payType mifi; order types 0-3); may answer action, then resumed with paymentIntent',

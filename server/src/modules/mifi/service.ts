@@ -40,7 +40,7 @@ export class MifiService {
   }
 
   // The catalogue, buying and paying.
-  proxy(user: UserRow, url: string, raw: string | undefined) { return this.s.catalogue.proxy(user, url, raw); }
+  proxy(user: UserRow, url: string, raw: string | undefined, locale?: string) { return this.s.catalogue.proxy(user, url, raw, locale); }
   rent(user: UserRow, b: MifiRentBody, agent?: string) { return this.s.orders.rent(user, b, agent); }
   pay(user: UserRow, orderId: string, c: PayCall, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> { return this.s.paying.pay(user, orderId, c, receipt); }
   cancel(user: UserRow, id: string) { return this.s.orders.cancel(user, id); }
