@@ -1,7 +1,7 @@
 // Wi-Fi box and data-package calls (spec §7 chargenow/mifi/*). Shapes are the contract's (src/contract/mifi.ts).
 import { api } from './client.ts';
 import type {
-  CataloguePage, CheckPickUpResult, DepositBody, MifiConfirmBody, MifiDevice, MifiOrderPage, MifiOrderResult, MifiPackage, MifiPackagePaid, MifiRentBody, Region,
+  CataloguePage, CheckPickUpResult, DepositBody, MifiConfirmBody, MifiCouponBody, MifiCouponResult, MifiDevice, MifiOrderPage, MifiOrderResult, MifiPackage, MifiPackagePaid, MifiRentBody, Region,
   TrafficResult, UsageRecord, Variant,
 } from '../contract/mifi.ts';
 
@@ -57,3 +57,5 @@ export const cancelPackage = (mifiOrderId: string) => api.post<MifiPackage>('cha
 export function payBoxDeposit(body: DepositBody, idempotencyKey: string): Promise<MifiPackagePaid> {
   return api.post<MifiPackagePaid>('chargenow/mifi/cabinetDisposit', { body, json: true, idempotencyKey });
 }
+/** POST chargenow/mifi/coupon: what a coupon takes off a package price now (422 with the reason when it does not apply). */
+export const couponDiscount = (body: MifiCouponBody) => api.post<MifiCouponResult>('chargenow/mifi/coupon', { body, json: true });

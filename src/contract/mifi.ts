@@ -1,7 +1,7 @@
 // Wi-Fi boxes and data packages (spec §3 Mifi package / device / order, §7 chargenow/mifi/*).
 import { Type, type Static } from 'typebox';
 import { Money } from './cabinets.ts';
-import { PayResume, PaymentAction } from './payments.ts';
+import { CouponNo, PayResume, PaymentAction } from './payments.ts';
 import { DateInput, EpochSeconds } from './dates.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -88,10 +88,19 @@ export type MifiOrderSubmit = Static<typeof MifiOrderSubmit>;
  * `paymentIntent` (after `action`) the call resumes the payment of the order it was started for, and orderSubmit
  * may be left out (it is not read then).
  */
+/**
+ * What a package's paying call (rent, confirm) may add: a coupon off the packages' price (never off a box deposit),
+ * and `useWallet` 1: the wallet's balance pays first and the method only the rest (the wallet alone when it covers it).
+ */
+const MifiPayExtras = {
+  couponNo: Type.Optional(CouponNo),
+  useWallet: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: '1: the wallet pays what it can, the method the rest' })),
+};
 export const MifiRentBody = Type.Object({
   qrcode: Type.Optional(Type.String({ maxLength: 500 })), paymentId: Type.String({ minLength: 1, maxLength: 100 }),
   stripeToken: Type.Optional(Type.String({ maxLength: 200 })), ejectOrNot: Type.Optional(Type.Integer({ minimum: 0, maximum: 1 })),
   orderSubmit: Type.Optional(MifiOrderSubmit),
+  ...MifiPayExtras,
   ...PayResume,
 });
 export type MifiRentBody = Static<typeof MifiRentBody>;
@@ -140,6 +149,7 @@ export const CancelBody = Type.Object({ mifiOrderId: Id });
 /** POST chargenow/mifi/confirm: pays an unpaid (33) package order again ("continue payment", payType mifi). */
 export const MifiConfirmBody = Type.Object({
   mifiOrderId: Id, paymentId: Type.String({ minLength: 1, maxLength: 100 }), stripeToken: Type.Optional(Type.String({ maxLength: 200 })),
+  ...MifiPayExtras,
   ...PayResume,
 });
 export type MifiConfirmBody = Static<typeof MifiConfirmBody>;
@@ -156,3 +166,13 @@ export type DepositBody = Static<typeof DepositBody>;
 /** The package after a paying call (confirm, cabinetDisposit); with `action` it is not paid yet: the customer finishes, then the call is repeated with paymentIntent. */
 export const MifiPackagePaid = Type.Object({ ...MifiPackage.properties, action: Type.Optional(PaymentAction) });
 export type MifiPackagePaid = Static<typeof MifiPackagePaid>;
+
+/** POST chargenow/mifi/coupon: what a coupon takes off a package price (minor units) for this rider, before paying. */
+export const MifiCouponBody = Type.Object({
+  couponNo: CouponNo,
+  currency: Type.String({ minLength: 3, maxLength: 3, pattern: '^[A-Za-z]{3}$' }),
+  amount: Type.Integer({ minimum: 1, maximum: 100_000_000, description: "the packages' price, minor units (a box deposit takes no coupon)" }),
+});
+export type MifiCouponBody = Static<typeof MifiCouponBody>;
+export const MifiCouponResult = Type.Object({ discount: Type.Integer({ description: 'minor units off the amount' }) });
+export type MifiCouponResult = Static<typeof MifiCouponResult>;

@@ -127,11 +127,14 @@ export const PayResume = {
   returnUrl: Type.Optional(Type.String({ maxLength: 500, pattern: '^https?://', description: 'where iDEAL / 3-D Secure redirects come back to' })),
 };
 
+/** A paying call's coupon: what is charged is lowered by it, or the call is refused (422) and nothing is charged. */
+export const CouponNo = Type.String({ minLength: 1, maxLength: 64, description: 'a coupon: what is charged is lowered by it, or the call is refused (422) and nothing is charged' });
+
 /** POST cdb/payment/stripe/multicurrency/payOrder (payType FK): pay what a failed deduction left on an order. */
 export const PayOrderBody = Type.Object({
   outTradeNo: Type.String({ minLength: 1, maxLength: 64 }),
   paymentId: Type.String({ minLength: 1, maxLength: 100 }),
-  couponNo: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'a coupon: what is charged is lowered by it, or the call is refused (422) and nothing is charged' })),
+  couponNo: Type.Optional(CouponNo),
   stripeToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   ...PayResume,
 });

@@ -37,7 +37,8 @@ function Summary() {
   const c = o.currency;
 
   const buy = () => {
-    navigate(href('/confirm', { payType: 'mifi', price: toDecimalText(total, c), currency: c, qrcode: o.qrcode || undefined }));
+    const deposit = orderType === ORDER_TYPE.devicePackage ? toDecimalText(o.depositAmount, c) : undefined;
+    navigate(href('/confirm', { payType: 'mifi', price: toDecimalText(total, c), currency: c, deposit, qrcode: o.qrcode || undefined }));
   };
 
   return (

@@ -108,7 +108,7 @@ export async function cancelConfirmed(t: T, p: MifiPackage): Promise<MifiPackage
 
 /** Continue payment of an unpaid (33) package: /confirm with payType mifi (spec §4). */
 export function continuePayHref(p: MifiPackage): string {
-  return href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, price: String(p.totalAmount), currency: p.currency });
+  return href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, price: String(p.totalAmount), currency: p.currency, deposit: String(p.depositAmount) });
 }
 
 /** The box deposit of a package bought without a box (deviceOrderStatus 0): /confirm with payType mifi and mifiDeposit. */

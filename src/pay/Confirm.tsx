@@ -25,7 +25,7 @@ import { orderSubmit } from '../core/mifi.ts';
 import { $mifiOrder } from '../stores/mifi.ts';
 import { money } from '../ui/format.ts';
 import { ApiError } from '../api/client.ts';
-import { toMinor } from '../core/money.ts';
+import { toMajor, toMinor } from '../core/money.ts';
 import { afterPaymentPath, CZ_FAILURE_BACK_MS, readConfirmQuery } from '../core/payTypes.ts';
 import { showMessage } from '../ui/feedback.tsx';
 import { StripePay } from './StripePay.tsx';
@@ -47,6 +47,7 @@ import {
   type CardProvider,
 } from './provider.ts';
 import { usePayStrings } from './strings.ts';
+import { MifiPayOptions, type MifiChoice } from './MifiPayOptions.tsx';
 
 const KNOWN_CARD_ERRORS = ['card_declined', 'insufficient_funds', 'incorrect_number', 'invalid_expiry', 'invalid_cvc', 'expired_card', 'network'];
 
@@ -72,8 +73,10 @@ export default function Confirm() {
   const boxDeposit = payType === 'mifi' && q.mifiDeposit && Boolean(q.mifiOrderId);
   const symbol = cabinet?.currencyName ?? '';
   const currency = q.currency || cabinet?.currency || 'EUR';
+  // Wi-Fi: the wallet and a coupon (MifiPayOptions) lower what the method is asked for (`due`).
+  const [mifiChoice, setMifiChoice] = useState<MifiChoice | null>(null);
   // A Wi-Fi package is priced in the package's currency, which need not be the scanned cabinet's.
-  const amount = payType === 'mifi' ? money(currency, Number(price) || 0) : `${symbol}${price}`;
+  const amount = payType === 'mifi' ? money(currency, mifiChoice ? toMajor(mifiChoice.due, currency) : Number(price) || 0) : `${symbol}${price}`;
 
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -161,7 +164,10 @@ export default function Confirm() {
       return { done: o.pOrderid };
     }
     if (payType === 'mifi') {
-      const pay = { paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl };
+      // The wallet and coupon chosen for a new payment (a resumed one keeps what it started with); wallet alone: `wallet`.
+      const choice = input.paymentIntent ? null : mifiChoice;
+      const pay = { paymentId: choice?.due === 0 ? 'wallet' : paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl };
+      const extras = { couponNo: choice?.couponNo, useWallet: choice?.useWallet ? 1 : undefined };
       // A package's box deposit, so that a box can be picked up.
       if (boxDeposit) {
         const p = await payBoxDeposit({ mifiOrderId: q.mifiOrderId, ...pay }, key);
@@ -170,7 +176,7 @@ export default function Confirm() {
       // Continue payment of an unpaid (33) package, or another try at a purchase whose order is made already.
       const unpaid = q.mifiOrderId || (input.paymentIntent ? '' : madeOrder.current);
       if (unpaid) {
-        const p = await confirmPackage({ mifiOrderId: unpaid, ...pay }, key);
+        const p = await confirmPackage({ mifiOrderId: unpaid, ...pay, ...extras }, key);
         if (!p.action) $mifiOrder.set(null);
         return p.action ? { action: p.action } : { done: p.orderId };
       }
@@ -178,7 +184,7 @@ export default function Confirm() {
       const o = $mifiOrder.get();
       if (!o && !input.paymentIntent) return { done: '' };
       const r = await rentPackage({
-        qrcode: o?.qrcode || undefined, ejectOrNot: 0, ...pay, orderSubmit: input.paymentIntent || !o ? undefined : orderSubmit(o, Date.now()),
+        qrcode: o?.qrcode || undefined, ejectOrNot: 0, ...pay, ...extras, orderSubmit: input.paymentIntent || !o ? undefined : orderSubmit(o, Date.now()),
       }, key);
       if (r.action) {
         madeOrder.current = r.orderId;
@@ -278,13 +284,14 @@ export default function Confirm() {
       {t('payMethod.change')}
     </a>
   ) : null;
-  const minor = (() => {
+  const minorOf = (major: string | null) => {
     try {
-      return toMinor(Number(price) || 0, currency);
+      return toMinor(Number(major) || 0, currency);
     } catch {
       return 0;
     }
-  })();
+  };
+  const minor = minorOf(price);
 
   return (
     <>
@@ -299,7 +306,10 @@ export default function Confirm() {
           {cabinet?.shopname ? <p className="muted">{t('confirm.at', { venue: cabinet.shopname })}</p> : null}
         </section>
 
-        {payType === 'overbuy' ? (
+        {payType === 'mifi' && !q.paymentIntent ? (
+          <MifiPayOptions currency={currency} total={minor} deposit={boxDeposit ? minor : minorOf(query.get('deposit'))} onChange={setMifiChoice} />
+        ) : null}
+        {payType === 'overbuy' || (payType === 'mifi' && mifiChoice?.due === 0) ? (
           <button
             type="button"
             className="button primary block"
@@ -309,7 +319,7 @@ export default function Confirm() {
               void serverCall({}, randomId()).then((a) => afterPaid('done' in a ? a.done : ''), payError).finally(() => setBusy(false));
             }}
           >
-            {t('payTypes.buyOut', { amount })}
+            {payType === 'overbuy' ? t('payTypes.buyOut', { amount }) : t('mifiPay.payWallet')}
           </button>
         ) : loadError ? null : !methods ? (
           <Loading label={t('confirm.loadingMethods')} />

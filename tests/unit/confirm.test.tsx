@@ -20,6 +20,7 @@ declare global {
 
 let server: Server;
 const rents: { body: string; key?: string }[] = [];
+const mifiPays: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   globalThis.IS_REACT_ACT_ENVIRONMENT = true;
@@ -48,6 +49,22 @@ beforeAll(async () => {
       if (path.endsWith('/cdb/payment/multicurrency/recharge')) {
         res.statusCode = body.includes('tok_0002') ? 422 : 409;
         return res.end(JSON.stringify(body.includes('tok_0002') ? { code: 422, msg: 'Your card was declined.', data: null } : { code: 409, msg: 'Top-ups are closed.', data: null }));
+      }
+      // Wi-Fi: a €50 wallet, the coupon HALF (half off), and the package's paying call.
+      if (path.endsWith('/cdb/user/wallet/new')) {
+        return res.end(JSON.stringify({ code: 0, msg: 'success', data: [{ pBalance: 50, pCurrencySymbol: '€', pCurrencyType: 'EUR', pDepositAmount: 0, pDailiId: 'powerly' }] }));
+      }
+      if (path.endsWith('/chargenow/mifi/coupon')) {
+        const c = JSON.parse(body) as { couponNo: string; amount: number };
+        if (c.couponNo !== 'HALF') {
+          res.statusCode = 422;
+          return res.end(JSON.stringify({ code: 422, msg: 'This coupon does not exist.', data: null }));
+        }
+        return res.end(JSON.stringify({ code: 0, msg: 'success', data: { discount: Math.floor(c.amount / 2) } }));
+      }
+      if (path.endsWith('/chargenow/mifi/confirm')) {
+        mifiPays.push(JSON.parse(body) as Record<string, unknown>);
+        return res.end(JSON.stringify({ code: 0, msg: 'success', data: { orderId: 'MF1-1' } }));
       }
       res.statusCode = 404;
       res.end(JSON.stringify({ code: 404, msg: 'no', data: null }));
@@ -179,5 +196,43 @@ describe('confirm screen, sandbox card form', () => {
     expect(await fails('4242 4242 4242 4242')).toContain('Failed to create recharge order');
     act(() => root?.unmount());
     expect(await fails('4000 0000 0000 0002')).toContain('Failed to initiate recharge payment');
+  });
+});
+
+describe('confirm screen, a Wi-Fi package', () => {
+  const click = (el: HTMLElement) => act(() => el.click());
+  const button = (text: string) => [...document.querySelectorAll('button')].find((x) => x.textContent === text)!;
+  const said = () => [...document.querySelectorAll('[role="status"]')].map((x) => x.textContent).join(' | ');
+
+  it('the wallet pays first and the card only the rest; a coupon it then covers is paid from the wallet alone', async () => {
+    mifiPays.length = 0;
+    await mount('/confirm?payType=mifi&mifiOrderId=MF1-1&price=51.00&currency=EUR&deposit=0');
+    const wallet = await until(() => [...document.querySelectorAll('label')].find((l) => l.textContent?.includes('Use my wallet balance (€50)')));
+    expect(wallet.querySelector('input')!.checked).toBe(true);
+    await until(() => said().includes('€50 from your wallet, €1 with the payment method') || null);
+    expect(document.querySelector('form.card-form button[type="submit"]')!.textContent).toContain('Pay €1');
+    type(byLabel('Card number'), '4242 4242 4242 4242');
+    type(byLabel('Expiry date (MM/YY)'), '12/39');
+    type(byLabel('CVC'), '123');
+    submit();
+    await until(() => mifiPays[0] ?? null);
+    expect(mifiPays[0]).toMatchObject({ mifiOrderId: 'MF1-1', paymentId: '1', useWallet: 1, stripeToken: 'tok_4242' });
+    expect(mifiPays[0]).not.toHaveProperty('couponNo');
+    act(() => root?.unmount());
+
+    await mount('/confirm?payType=mifi&mifiOrderId=MF1-1&price=51.00&currency=EUR&deposit=0');
+    type(byLabel('Coupon code'), 'NOPE');
+    click(button('Apply'));
+    expect((await until(() => document.querySelector('.mifi-pay-options .field-error'))).textContent).toBe('This coupon does not exist.');
+    expect(byLabel('Coupon code').getAttribute('aria-invalid')).toBe('true');
+    type(byLabel('Coupon code'), 'HALF');
+    click(button('Apply'));
+    await until(() => said().includes('Coupon applied: €25.50 off') || null);
+    expect(said()).toContain('Your wallet pays all of it (€25.50)');
+    expect(document.querySelector('form.card-form')).toBeNull();
+    click(button('Pay from my wallet'));
+    await until(() => mifiPays[1] ?? null);
+    expect(mifiPays[1]).toMatchObject({ mifiOrderId: 'MF1-1', paymentId: 'wallet', couponNo: 'HALF', useWallet: 1 });
+    expect(mifiPays[1]).not.toHaveProperty('stripeToken');
   });
 });

@@ -64,27 +64,54 @@ export class CouponsService {
    */
   async reserve(u: CouponUse): Promise<Reservation> {
     return this.atomic(async () => {
-      const c = await this.d.repo.byCode(u.code.trim(), { lock: true });
-      if (!c) throw refused('error.coupon.unknown');
+      const c = await this.usable(u, { lock: true });
       const now = this.d.clock.now();
-      if (c.paused) throw refused('error.coupon.paused');
-      if (now < c.valid_from) throw refused('error.coupon.notYet');
-      if (now >= c.valid_to) throw refused('error.coupon.expired');
-      if (c.kind === 'fixed' && c.currency !== u.currency) throw refused('error.coupon.currency', { currency: c.currency! });
-      if ((c.agent_id && c.agent_id !== u.agentId) || (c.venue_id && c.venue_id !== u.venueId)) throw refused('error.coupon.scope');
       const prior = await this.d.repo.live(u.orderId, u.purpose);
       if (prior) {
         if (prior.coupon_id === c.id && prior.user_id === u.userId && prior.gross === u.gross && prior.status === 'reserved') return reservation(prior);
         if (prior.status === 'redeemed') throw conflict('error.coupon.applied');
         await this.d.repo.settle(prior.id, 'released', now);
       }
-      const used = await this.d.repo.uses(c.id, u.userId);
-      if (c.limit_total !== null && used.total >= c.limit_total) throw refused('error.coupon.usedUp');
-      if (used.mine >= c.limit_per_user) throw refused('error.coupon.usedByYou');
+      await this.withinLimits(c, u.userId);
       return reservation(await this.d.repo.insertRedemption({
         coupon_id: c.id, user_id: u.userId, order_id: u.orderId, purpose: u.purpose, gross: u.gross, discount: discountOf(c, u.gross), currency: u.currency, created_at: now,
       }));
     });
+  }
+
+  /**
+   * What the coupon would take off `gross` for this rider now, without reserving anything (the screen shows it before
+   * paying; the paying call reserves it and may still refuse it, e.g. its last use taken meanwhile). Refused as reserve is.
+   */
+  async preview(u: Omit<CouponUse, 'orderId' | 'purpose'>): Promise<number> {
+    const c = await this.usable(u);
+    await this.withinLimits(c, u.userId);
+    return discountOf(c, u.gross);
+  }
+
+  /** The coupon of `u`, if it applies to it now (known, running, its currency and scope), else the refusal. */
+  private async usable(u: Pick<CouponUse, 'code' | 'currency' | 'agentId' | 'venueId'>, opts: { lock?: boolean } = {}): Promise<CouponRow> {
+    const c = await this.d.repo.byCode(u.code.trim(), opts);
+    if (!c) throw refused('error.coupon.unknown');
+    const now = this.d.clock.now();
+    if (c.paused) throw refused('error.coupon.paused');
+    if (now < c.valid_from) throw refused('error.coupon.notYet');
+    if (now >= c.valid_to) throw refused('error.coupon.expired');
+    if (c.kind === 'fixed' && c.currency !== u.currency) throw refused('error.coupon.currency', { currency: c.currency! });
+    if ((c.agent_id && c.agent_id !== u.agentId) || (c.venue_id && c.venue_id !== u.venueId)) throw refused('error.coupon.scope');
+    return c;
+  }
+
+  /** Refused when the coupon is used up in total or by this rider (reserved uses count). */
+  private async withinLimits(c: CouponRow, userId: number) {
+    const used = await this.d.repo.uses(c.id, userId);
+    if (c.limit_total !== null && used.total >= c.limit_total) throw refused('error.coupon.usedUp');
+    if (used.mine >= c.limit_per_user) throw refused('error.coupon.usedByYou');
+  }
+
+  /** Releases one reserved use (a charge given back), unless it was redeemed or released already or replaced by another. */
+  async releaseUse(id: string): Promise<void> {
+    await this.d.repo.settle(id, 'released', this.d.clock.now());
   }
 
   /** The reserved use of an order's charge for `purpose` (a resumed or guarded payment finds its discount here). */

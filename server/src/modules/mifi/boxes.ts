@@ -157,7 +157,7 @@ export class MifiBoxes extends MifiPart {
       if (q.status === PS.activated) await this.d.repo.move(q.id, PS.activated, PS.refunded, { ended_at: now });
       if (q.status === PS.toBeActivated && q.renewal_of) {
         // A paid renewal that never started: its money goes back where it came from (1 → 3 → 4, the refund path of cancel).
-        await this.d.repo.move(q.id, PS.toBeActivated, PS.revoked, { ended_at: now, refunded_amount: q.price });
+        await this.d.repo.move(q.id, PS.toBeActivated, PS.revoked, { ended_at: now, refunded_amount: q.price - q.discount });
         await this.s.orders.refundRevoked(q, now);
         continue;
       }

@@ -87,7 +87,9 @@ export class MifiOrders extends MifiPart {
         });
       }
     });
-    const action = await this.s.paying.pay(user, orderId, { paymentId: b.paymentId, token: b.stripeToken, returnUrl: b.returnUrl, agent }, () => this.rentResult(orderId));
+    const action = await this.s.paying.pay(user, orderId, {
+      paymentId: b.paymentId, token: b.stripeToken, returnUrl: b.returnUrl, agent, couponNo: b.couponNo, useWallet: b.useWallet === 1,
+    }, () => this.rentResult(orderId));
     if (!action && eject) await this.ejectPaid(user, orderId);
     return { ...(await this.rentResult(orderId)), ...(action ? { action } : {}) };
   }
@@ -112,22 +114,27 @@ export class MifiOrders extends MifiPart {
     return { orderId: first.id, orderStatus: first.status === PS.unpaid ? 33 : 0, type: 'mifi', out_trade_no: orderId, pay_type: 'mifi', buyOrderNo: orderId, shebei: first.device_sn ?? '', number: pkgs.length };
   }
 
-  /** In the caller's unit of work: wallet → revenue (packages) and → deposit hold (the box), packages 33 → 0. */
-  async settlePaid(orderId: string, userId: number, paymentId: string | null, from: 'card' | 'wallet') {
+  /**
+   * In the caller's unit of work: wallet → revenue (the packages less their coupon's discount, which the coupon's
+   * redemption credits to revenue) and → deposit hold (the box), packages 33 → 0.
+   */
+  async settlePaid(orderId: string, userId: number, paymentId: string | null, from: 'card' | 'wallet', discount = 0) {
     const now = this.d.clock.now();
     const order = (await this.d.repo.order(orderId))!;
     const w = this.d.ledger;
     const wal = await w.account(userOwner(userId), 'wallet', order.currency);
     const revenue = await w.account(PLATFORM, 'revenue', order.currency);
-    const packages = order.total - order.deposit;
+    const packages = order.total - order.deposit - discount;
     if (packages > 0) await w.transfer({ debit: wal, credit: revenue, amount: packages, code: 'mifi_package', orderId, at: now, mustNotOverdraw: true });
     let holdId: string | undefined;
     if (order.deposit > 0) {
       const hold = await w.account(userOwner(userId), 'deposit_hold', order.currency);
       holdId = await w.transfer({ debit: wal, credit: hold, amount: order.deposit, code: 'mifi_deposit', orderId, at: now, pending: true, mustNotOverdraw: true });
     }
-    await this.d.repo.orderPaid(orderId, paymentId, from, now);
-    for (const p of await this.d.repo.packagesOfOrder(orderId)) {
+    await this.d.repo.orderPaid(orderId, paymentId, from, now, discount);
+    const pkgs = await this.d.repo.packagesOfOrder(orderId);
+    for (const [i, share] of shares(discount, pkgs.map((p) => p.price)).entries()) if (share > 0) await this.d.repo.setDiscount(pkgs[i]!.id, share);
+    for (const p of pkgs) {
       // A renewal of a box already with the user waits for its start; anything else waits for its box.
       const to = p.device_sn ? PS.toBeActivated : PS.unused;
       await this.d.repo.move(p.id, PS.unpaid, to);
@@ -152,7 +159,7 @@ export class MifiOrders extends MifiPart {
         return;
       }
       if (cur.status !== PS.unused || cur.device_sn) throw conflict('error.mifi.notCancellable');
-      await this.d.repo.move(cur.id, PS.unused, PS.revoked, { refunded_amount: cur.price + cur.deposit });
+      await this.d.repo.move(cur.id, PS.unused, PS.revoked, { refunded_amount: cur.price - cur.discount + cur.deposit });
       await this.refundRevoked(cur, now);
     });
     return this.s.reads.toWire((await this.d.repo.pkg(p.id))!);
@@ -168,15 +175,25 @@ export class MifiOrders extends MifiPart {
     const w = this.d.ledger;
     const wal = await w.account(userOwner(cur.user_id), 'wallet', cur.currency);
     const revenue = await w.account(PLATFORM, 'revenue', cur.currency);
-    if (cur.price > 0) await w.transfer({ debit: revenue, credit: wal, amount: cur.price, code: 'mifi_refund', orderId: cur.order_id, at: now });
+    // What was paid for it (its price less its share of the coupon), and the coupon's discount back where it came from.
+    const paid = cur.price - cur.discount;
+    if (paid > 0) await w.transfer({ debit: revenue, credit: wal, amount: paid, code: 'mifi_refund', orderId: cur.order_id, at: now });
+    if (cur.discount > 0) {
+      await w.transfer({ debit: revenue, credit: await w.account(PLATFORM, 'discount', cur.currency), amount: cur.discount, code: 'coupon_reversal', orderId: cur.order_id, at: now });
+    }
     // The box deposit: back to the wallet, or released at the method that holds it.
     await this.s.deposits.releaseDeposit(cur, now);
     if (cur.paid_from === 'card' && cur.payment_id) {
       // Back to the method the order was paid with (the package, and the box deposit when it came with the order; a
-      // deposit paid later, cabinetDisposit, was released above): out of the wallet to the provider's clearing, then the refund job.
-      const amount = cur.price + (cur.order_type === ORDER_TYPE.devicePackage ? cur.deposit : 0);
+      // deposit paid later, cabinetDisposit, was released above), at most what the method paid of the order less what
+      // its other packages took back already (the wallet paid the rest: it stays there); under the order's lock. Out of
+      // the wallet to the provider's clearing, then the refund job.
+      await this.d.repo.order(cur.order_id, { lock: true });
       const pay = await this.d.payments.find(cur.payment_id);
+      const given = (await this.d.repo.packagesOfOrder(cur.order_id)).reduce((sum, p) => sum + p.card_refund, 0);
+      const amount = Math.min(paid + (cur.order_type === ORDER_TYPE.devicePackage ? cur.deposit : 0), pay ? Number(pay.amount) - given : 0);
       if (pay && amount > 0) {
+        await this.d.repo.setCardRefund(cur.id, amount);
         const clearing = await w.account(providerOwner(pay.provider), 'clearing', cur.currency);
         await w.transfer({ debit: wal, credit: clearing, amount, code: 'mifi_refund_card', orderId: cur.order_id, at: now, mustNotOverdraw: true });
         await this.d.jobs.enqueue(JOB_MIFI_REFUND, { packageId: cur.id, paymentId: pay.id, amount }, now);
@@ -192,4 +209,20 @@ export class MifiOrders extends MifiPart {
     await this.d.payments.refund(paymentId, amount, `mifi_refund_${packageId}`);
     await this.d.repo.move(packageId, PS.revoked, PS.refunded);
   }
+}
+
+/** A discount split over the packages of an order by their prices (floored), the rest to the first: it sums to the discount. */
+export function shares(discount: number, prices: number[]): number[] {
+  const total = prices.reduce((a, b) => a + b, 0);
+  if (discount <= 0 || total <= 0) return prices.map(() => 0);
+  const out = prices.map((p) => Math.floor((discount * Math.min(p, total)) / total));
+  // The units the floors left, one each to the packages that still have room (a discount is never above the price).
+  let rest = Math.min(discount, total) - out.reduce((a, b) => a + b, 0);
+  for (let i = 0; rest > 0; i = (i + 1) % out.length) {
+    if (out[i]! < prices[i]!) {
+      out[i]! += 1;
+      rest--;
+    }
+  }
+  return out;
 }

@@ -13,34 +13,65 @@ import { JOB_MIFI_ORPHAN, type PayCall, type Target, type Attempt, type Taken, p
 
 export class MifiPaying extends MifiPart {
   /**
-   * Pays an unpaid order (rent, continue payment): from the wallet when asked (`wallet`) or when it covers the total
-   * and no method token came, else with the method: the total is charged, enters the wallet and is spent from it.
-   * Returns what the customer must finish (the call is then repeated with paymentIntent), or null once paid.
-   * `receipt` is the call's answer, committed with the payment (the request's idempotency key).
+   * Pays an unpaid order (rent, continue payment). A coupon (`couponNo`) lowers the packages' price; its use is
+   * reserved in the unit of work that commits the payment's guard. What is owed then is paid from the wallet when
+   * asked (`wallet`) or when it covers it and no method token came; with `useWallet` the wallet pays what it can and
+   * the method the rest (the wallet alone when it covers it); else the method pays it all. The method's money enters
+   * the wallet and the whole order is spent from it. Returns what the customer must finish (the call is then repeated
+   * with paymentIntent), or null once paid. `receipt` is the call's answer, committed with the payment.
    */
   async pay(user: UserRow, orderId: string, c: PayCall, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
     const order = await this.d.repo.order(orderId);
     if (order?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
-    if (!c.paymentIntent) {
-      if (order.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
-      const wallet = await this.d.ledger.walletOf(user.id, order.currency);
-      if (c.paymentId === 'wallet' || (!c.token && wallet.balance >= order.total)) {
-        if (wallet.balance < order.total) throw refused('error.mifi.balanceLow');
-        await this.d.db.tx(async () => {
-          await this.stillUnpaid(order.id);
-          await this.s.orders.settlePaid(order.id, user.id, null, 'wallet');
-          if (receipt) await commitIdempotencyKey(await receipt());
-        });
+    const provider = c.paymentId === 'wallet' ? null : this.d.payments.requireProvider(c.paymentId, c.agent);
+    if (c.paymentIntent) {
+      if (!provider) throw badRequest('error.paymentMethod');
+      const r = await this.d.coupons.reserved(order.id, 'mifi');
+      return this.payWith(user, provider, c, { orderId: order.id, packageId: null, amount: 0, currency: order.currency, capture: 'automatic', key: '', coupon: r && { id: r.id, discount: r.discount } }, receipt);
+    }
+    if (order.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
+    if (provider) await this.d.payments.checkReturnUrl(c.returnUrl, c.agent);
+    const gross = order.total - order.deposit;
+    const agentId = c.agent ?? this.d.payments.platform;
+    const now = this.d.clock.now();
+    // One unit of work: the coupon's use reserved and, when a method is to pay, the payment's guard committed with it
+    // (if this process dies before the payment is taken or released, the guard releases both).
+    const attempt = await this.d.db.tx(async () => {
+      await this.stillUnpaid(order.id);
+      const r = c.couponNo
+        ? await this.d.coupons.reserve({ code: c.couponNo, userId: user.id, agentId, venueId: null, currency: order.currency, gross, orderId: order.id, purpose: 'mifi' })
+        : await this.d.coupons.release(order.id, 'mifi').then(() => null);
+      const coupon = r && { id: r.id, discount: r.discount };
+      const owed = order.total - (coupon?.discount ?? 0);
+      const balance = (await this.d.ledger.walletOf(user.id, order.currency)).balance;
+      const due = c.paymentId === 'wallet' || (!c.token && balance >= owed) ? 0 : owed - (c.useWallet ? Math.min(balance, owed) : 0);
+      if (due === 0) {
+        if (balance < owed) throw refused('error.mifi.balanceLow');
+        if (coupon) await this.d.coupons.redeem(coupon.id, order.id, order.currency, coupon.discount);
+        await this.s.orders.settlePaid(order.id, user.id, null, 'wallet', coupon?.discount ?? 0);
+        if (receipt) await commitIdempotencyKey(await receipt());
         return null;
       }
-      if (!c.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
-    }
-    const provider = this.d.payments.requireProvider(c.paymentId, c.agent);
-    return this.payWith(user, provider, c, {
-      orderId: order.id, packageId: null, amount: order.total, currency: order.currency, capture: 'automatic',
-      // One key per token: a retry with the same token replays, another (continue payment after a decline) is a new attempt.
-      key: `mifi_${order.id}_${c.token ?? ''}`,
-    }, receipt);
+      if (!c.token || !provider) throw badRequest('error.validation.field', { field: 'stripeToken' });
+      const a = this.attemptOf(user, c, {
+        orderId: order.id, packageId: null, amount: due, currency: order.currency, capture: 'automatic', coupon,
+        // One key per token and amount: a retry with the same token replays, another (a decline, another coupon) is a new attempt.
+        key: `mifi_${order.id}_${c.token}${due === order.total ? '' : `_${due}`}`,
+      });
+      await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a }, new Date(now.getTime() + ORPHAN_AUTH_MS));
+      return a;
+    });
+    if (!attempt) return null;
+    return this.payWith(user, provider!, c, attempt, receipt);
+  }
+
+  /** A new payment's attempt, as its guard keeps it. */
+  private attemptOf(user: UserRow, c: PayCall, t: Target): Attempt {
+    return {
+      paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: t.amount, currency: t.currency,
+      capture: t.capture, purpose: purposeOf(t.packageId, t.capture), token: c.token!, idempotencyKey: t.key, ref: null, methodType: c.paymentId.split(':')[1] ?? null,
+      coupon: t.coupon ?? null,
+    };
   }
 
   /**
@@ -53,7 +84,7 @@ export class MifiPaying extends MifiPart {
    *   4. taken in one unit of work, under the charge's lock: a payment already recorded is never taken twice (a
    *      replay answers what it paid); anything not taken is released (refunded or voided) by a compensation job.
    */
-  async payWith(user: UserRow, provider: PaymentProvider, c: PayCall, t: Target, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
+  async payWith(user: UserRow, provider: PaymentProvider, c: PayCall, t: Target | Attempt, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
     const now = this.d.clock.now();
     let a: Attempt;
     if (c.paymentIntent) {
@@ -62,13 +93,13 @@ export class MifiPaying extends MifiPart {
       a = {
         paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: act.amount, currency: act.currency,
         capture: act.capture, purpose: purposeOf(t.packageId, act.capture), token: null, idempotencyKey: null, ref: act.ref, methodType: c.paymentId.split(':')[1] ?? null,
+        coupon: t.coupon ?? null,
       };
+    } else if ('purpose' in t) {
+      a = t; // its guard committed by the caller (pay: with the coupon's reservation)
     } else {
       await this.d.payments.checkReturnUrl(c.returnUrl, c.agent);
-      a = {
-        paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: t.amount, currency: t.currency,
-        capture: t.capture, purpose: purposeOf(t.packageId, t.capture), token: c.token!, idempotencyKey: t.key, ref: null, methodType: c.paymentId.split(':')[1] ?? null,
-      };
+      a = this.attemptOf(user, c, t);
       // Committed before the provider call: if this process dies before the payment is taken or released, the job
       // makes the same call again (the same key: the first payment, never a second) and releases what it took.
       await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a }, new Date(now.getTime() + ORPHAN_AUTH_MS));
@@ -120,6 +151,7 @@ export class MifiPaying extends MifiPart {
   /** A declined payment: recorded (once), its guards no longer needed; the refusal in the user's language. */
   private async declined(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, a: Attempt): Promise<never> {
     await this.cancelGuards(a, result.ref);
+    if (a.coupon) await this.d.coupons.releaseUse(a.coupon.id);
     // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
     if (!a.packageId && (await this.d.repo.order(a.orderId))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
     const prior = result.ref ? await this.d.payments.repo.byRef(provider.id, result.ref) : undefined;
@@ -162,9 +194,12 @@ export class MifiPaying extends MifiPart {
         const w = this.d.ledger;
         const clearing = await w.account(providerOwner(provider.id), 'clearing', a.currency);
         const wal = await w.account(userOwner(user.id), 'wallet', a.currency);
-        // The method's money enters the user's wallet, and is spent from it exactly as a wallet payment.
+        // The method's money enters the user's wallet, and the order (less its coupon) is spent from it exactly as a
+        // wallet payment: with useWallet the wallet pays the rest (never overdrawn: else the charge is given back).
         await w.transfer({ debit: clearing, credit: wal, amount: a.amount, code: 'mifi_topup', orderId: a.orderId, at: this.d.clock.now() });
-        await this.s.orders.settlePaid(a.orderId, user.id, paymentId, 'card');
+        // The coupon's use is redeemed with the charge (refused if it was released meanwhile: then the charge is given back).
+        if (a.coupon) await this.d.coupons.redeem(a.coupon.id, a.orderId, a.currency, a.coupon.discount);
+        await this.s.orders.settlePaid(a.orderId, user.id, paymentId, 'card', a.coupon?.discount ?? 0);
       }
       await this.cancelGuards(a, result.ref);
       if (receipt) await commitIdempotencyKey(await receipt());
@@ -185,7 +220,7 @@ export class MifiPaying extends MifiPart {
       paymentId: String(p.paymentId), agent: p.agent ? String(p.agent) : null, userId: Number(p.userId), orderId: p.orderId ? String(p.orderId) : '',
       packageId, amount: Number(p.amount), currency: String(p.currency), capture, purpose: typeof p.purpose === 'string' ? p.purpose : purposeOf(packageId, capture),
       token: p.token ? String(p.token) : null, idempotencyKey: p.idempotencyKey ? String(p.idempotencyKey) : null, ref: p.ref ? String(p.ref) : null,
-      methodType: p.methodType ? String(p.methodType) : null,
+      methodType: p.methodType ? String(p.methodType) : null, coupon: (p.coupon as Attempt['coupon']) ?? null,
     };
     const result = a.ref
       ? await provider.resume(a.ref, a.userId)
@@ -193,7 +228,10 @@ export class MifiPaying extends MifiPart {
           token: a.token ?? '', amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey ?? '', userId: a.userId,
           purpose: a.purpose, methodType: a.methodType ?? undefined,
         });
-    if (!result.ok) return;
+    if (!result.ok) {
+      if (a.coupon) await this.d.coupons.releaseUse(a.coupon.id);
+      return;
+    }
     await this.release(provider, result, a, a.ref ? 'the customer did not come back' : 'the request did not finish', { fromGuard: true });
   }
 
@@ -209,6 +247,8 @@ export class MifiPaying extends MifiPart {
       await this.d.payments.lockCharge(provider.id, result.ref);
       if (await this.d.payments.repo.byRef(provider.id, result.ref)) return null;
       this.d.log.warn({ orderId: a.orderId, ref: result.ref, reason }, 'releasing a Wi-Fi payment nothing took');
+      // Its coupon's use goes with it (this attempt's own: a later attempt's reservation is another row).
+      if (a.coupon) await this.d.coupons.releaseUse(a.coupon.id);
       const c = await this.d.payments.recordReleased(
         { providerId: provider.id, userId: a.userId, orderId: a.orderId || null, purpose: a.purpose, amount: a.amount, currency: a.currency }, result);
       return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `mifi ${a.orderId}: ${reason}` }, now);

@@ -24,6 +24,8 @@ export interface PackageRow {
   hold_transfer_id: string | null; activated_at: Date | null; ended_at: Date | null; refunded_amount: number; created_at: Date;
   /** The payment that paid the box deposit on its own (cabinetDisposit: a hold or a charge); null from the wallet or with the order. */
   deposit_payment_id: string | null; deposit_captured: boolean;
+  /** What a coupon took off this package's price; what its cancellation gave back to the method the order was paid with. */
+  discount: number; card_refund: number;
   /** When the box was handed over to this package's holder, and when it came back (a box's data is its holder's). */
   bound_at: Date | null; returned_at: Date | null;
   order_type: number; payment_id: string | null; paid_from: string | null; is_package: boolean; flag_url: string;
@@ -48,7 +50,10 @@ const SKU_SELECT = `select s.id, s.region_id, r.name as region_name, s.country_c
 const PKG_SELECT = `select k.*, o.order_type, o.payment_id, o.paid_from, s.is_package, coalesce(c.flag_url, r.flag_url) as flag_url
   from mifi_packages k join mifi_orders o on o.id = k.order_id join mifi_skus s on s.id = k.sku_id join mifi_regions r on r.id = s.region_id
   left join mifi_countries c on c.code = k.country`;
-const num = (r: PackageRow): PackageRow => ({ ...r, user_id: Number(r.user_id), price: Number(r.price), deposit: Number(r.deposit), refunded_amount: Number(r.refunded_amount) });
+const num = (r: PackageRow): PackageRow => ({
+  ...r, user_id: Number(r.user_id), price: Number(r.price), deposit: Number(r.deposit), refunded_amount: Number(r.refunded_amount),
+  discount: Number(r.discount ?? 0), card_refund: Number(r.card_refund ?? 0),
+});
 
 export class MifiRepository {
   constructor(private readonly db: Queryable) {}
@@ -108,7 +113,7 @@ export class MifiRepository {
     );
   }
 
-  async insertPackage(p: Omit<PackageRow, 'pickup_state' | 'pickup_msg' | 'eject_command_id' | 'hold_transfer_id' | 'activated_at' | 'ended_at' | 'refunded_amount' | 'order_type' | 'payment_id' | 'paid_from' | 'is_package' | 'flag_url' | 'deposit_payment_id' | 'deposit_captured' | 'bound_at' | 'returned_at'>) {
+  async insertPackage(p: Omit<PackageRow, 'pickup_state' | 'pickup_msg' | 'eject_command_id' | 'hold_transfer_id' | 'activated_at' | 'ended_at' | 'refunded_amount' | 'order_type' | 'payment_id' | 'paid_from' | 'is_package' | 'flag_url' | 'deposit_payment_id' | 'deposit_captured' | 'bound_at' | 'returned_at' | 'discount' | 'card_refund'>) {
     await this.db.query(
       `insert into mifi_packages (id, order_id, user_id, sku_id, package_name, country, time_zone, days, price, deposit, currency, start_at, end_at,
          status, device_order_status, device_sn, renewal_of, created_at) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)`,
@@ -117,8 +122,18 @@ export class MifiRepository {
     );
   }
 
-  async orderPaid(id: string, paymentId: string | null, from: 'card' | 'wallet', at: Date) {
-    await this.db.query(`update mifi_orders set status = 0, payment_id = $2, paid_from = $3, paid_at = $4 where id = $1`, [id, paymentId, from, at]);
+  async orderPaid(id: string, paymentId: string | null, from: 'card' | 'wallet', at: Date, discount = 0) {
+    await this.db.query(`update mifi_orders set status = 0, payment_id = $2, paid_from = $3, paid_at = $4, discount = $5 where id = $1`, [id, paymentId, from, at, discount]);
+  }
+
+  /** A package's share of its order's coupon discount (set when the order is paid). */
+  async setDiscount(id: string, discount: number) {
+    await this.db.query('update mifi_packages set discount = $2 where id = $1', [id, discount]);
+  }
+
+  /** What a package's cancellation gives back to the method the order was paid with (the rest goes back to the wallet). */
+  async setCardRefund(id: string, amount: number) {
+    await this.db.query('update mifi_packages set card_refund = $2 where id = $1', [id, amount]);
   }
 
   async setOrderStatus(id: string, status: number) {
@@ -127,9 +142,12 @@ export class MifiRepository {
 
   /** An order; `lock` (inside a unit of work) serialises the calls that pay it. */
   async order(id: string, opts: { lock?: boolean } = {}) {
-    const { rows } = await this.db.query<{ id: string; user_id: number; order_type: number; currency: string; total: number; deposit: number; status: number; payment_id: string | null; paid_from: string | null; cabinet_id: string | null }>(
-      `select * from mifi_orders where id = $1${opts.lock ? ' for update' : ''}`, [id]);
-    return rows[0] ? { ...rows[0], user_id: Number(rows[0].user_id), total: Number(rows[0].total), deposit: Number(rows[0].deposit) } : undefined;
+    const { rows } = await this.db.query<{
+      id: string; user_id: number; order_type: number; currency: string; total: number; deposit: number; status: number; payment_id: string | null; paid_from: string | null;
+      cabinet_id: string | null; discount: number;
+    }>(`select * from mifi_orders where id = $1${opts.lock ? ' for update' : ''}`, [id]);
+    const r = rows[0];
+    return r ? { ...r, user_id: Number(r.user_id), total: Number(r.total), deposit: Number(r.deposit), discount: Number(r.discount) } : undefined;
   }
 
   async pkg(id: string, opts: { lock?: boolean } = {}) {

@@ -1,7 +1,7 @@
 // chargenow/mifi/* (spec §7): the catalogue proxy, buying, pickup (scan and QR), the device detail and traffic.
 import { Envelope } from '#contract/envelope.ts';
 import {
-  BindBody, CancelBody, CheckPickUpResult, DepositBody, MifiConfirmBody, FlowUsageBody, MifiDevice, MifiOrderDetailQuery, MifiOrderIdQuery, MifiOrderListBody,
+  BindBody, CancelBody, CheckPickUpResult, MifiCouponBody, MifiCouponResult, DepositBody, MifiConfirmBody, FlowUsageBody, MifiDevice, MifiOrderDetailQuery, MifiOrderIdQuery, MifiOrderListBody,
   MifiOrderPage, MifiOrderResult, MifiPackage, MifiPackagePaid, MifiQueryBody, MifiQueryResult, MifiRentBody, OrderIdResult, PickupBody, TrafficBody,
   TrafficResult, UsageRecord,
 } from '#contract/mifi.ts';
@@ -30,6 +30,13 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
     ...pre,
   }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () =>
     ok(await opts.mifi.rent(currentUser(req), req.body, await agentOf(opts.payments, req.headers))), { committed: (r: MifiOrderResult) => ok(r) }));
+  app.post('/chargenow/mifi/coupon', {
+    schema: {
+      tags, summary: "What a coupon takes off a package price for this rider (nothing reserved: the paying call's couponNo does); 422 when it does not apply",
+      body: MifiCouponBody, response: { 200: Envelope(MifiCouponResult) },
+    },
+    ...pre,
+  }, async (req) => ok(await opts.mifi.couponDiscount(currentUser(req), req.body, await agentOf(opts.payments, req.headers))));
   // Continue payment (spec §4 status 33): the same payment layer and ledger as the order's first try (MifiService.pay).
   app.post('/chargenow/mifi/confirm', {
     schema: {
@@ -43,6 +50,7 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
     const p = await opts.mifi.packageOf(user, b.mifiOrderId);
     const action = await opts.mifi.pay(user, p.order_id, {
       paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent: await agentOf(opts.payments, req.headers),
+      couponNo: b.couponNo, useWallet: b.useWallet === 1,
     }, () => opts.mifi.wire(user, p.id));
     return ok({ ...(await opts.mifi.wire(user, p.id)), ...(action ? { action } : {}) });
   }, { committed: (w: MifiPackage) => ok(w) }));

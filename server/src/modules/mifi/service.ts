@@ -1,7 +1,7 @@
 // Wi-Fi boxes and data packages: the module's service, as the routes, the cabinet link and the demo call it. Each use
 // case is a part of its own file (shared.ts describes the model): the catalogue, buying and cancelling, paying with
 // a method, the box deposit, the box's handover and return, and the reads.
-import type { DepositBody, MifiRentBody } from '#contract/mifi.ts';
+import type { DepositBody, MifiCouponBody, MifiRentBody } from '#contract/mifi.ts';
 import type { PaymentAction } from '#contract/payments.ts';
 import type { UserRow } from '../auth/service.ts';
 import { MifiBoxes } from './boxes.ts';
@@ -44,6 +44,13 @@ export class MifiService {
   rent(user: UserRow, b: MifiRentBody, agent?: string) { return this.s.orders.rent(user, b, agent); }
   pay(user: UserRow, orderId: string, c: PayCall, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> { return this.s.paying.pay(user, orderId, c, receipt); }
   cancel(user: UserRow, id: string) { return this.s.orders.cancel(user, id); }
+  /** What a coupon takes off a package price for this rider now (nothing reserved; the paying call reserves it). */
+  async couponDiscount(user: UserRow, b: MifiCouponBody, agent?: string) {
+    const discount = await this.d.coupons.preview({
+      code: b.couponNo, userId: user.id, agentId: agent ?? this.d.payments.platform, venueId: null, currency: b.currency.toUpperCase(), gross: b.amount,
+    });
+    return { discount };
+  }
   payDeposit(user: UserRow, b: DepositBody, agent?: string, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
     return this.s.deposits.payDeposit(user, b, agent, receipt);
   }

@@ -23,6 +23,7 @@ import { type LedgerService } from '../ledger/service.ts';
 import type { AuthorizeResult } from '../payments/provider.ts';
 import { conflict, refused } from '../../lib/errors.ts';
 import type { PaymentsService } from '../payments/service.ts';
+import type { CouponsService } from '../coupons/service.ts';
 import { type VenuesService } from '../venues/service.ts';
 import type { MifiRepository, PackageRow } from './repository.ts';
 
@@ -44,15 +45,24 @@ export const JOB_MIFI_HOLD_EXPIRY = 'mifi.hold-expiry';
 export const STATUS_TITLE: Record<number, string> = { 0: 'unused', 1: 'toBeActivated', 2: 'activated', 3: 'revoked', 4: 'refunded', 9: 'ended', 33: 'unpaid', 88: 'cancelled' };
 
 /** A paying call: the method, and a new payment's token or the payment to resume. */
-export interface PayCall { paymentId: string; token?: string; paymentIntent?: string; returnUrl?: string; agent?: string }
+export interface PayCall {
+  paymentId: string; token?: string; paymentIntent?: string; returnUrl?: string; agent?: string;
+  /** A package order's coupon (off the packages' price), and whether the wallet pays what it can before the method. */
+  couponNo?: string; useWallet?: boolean;
+}
 /** What a payment pays: an order (packageId null) or the box deposit of a package. */
-export interface Target { orderId: string; packageId: string | null; amount: number; currency: string; capture: 'automatic' | 'manual'; key: string }
+export interface Target {
+  orderId: string; packageId: string | null; amount: number; currency: string; capture: 'automatic' | 'manual'; key: string;
+  coupon?: { id: string; discount: number } | null;
+}
 /** One payment with a method, as its guard job keeps it. */
 export interface Attempt {
   paymentId: string; agent: string | null; userId: number; orderId: string; packageId: string | null; amount: number; currency: string;
   capture: 'automatic' | 'manual'; purpose: string; methodType: string | null;
   /** A new payment: its token and the provider's idempotency key; a payment waiting for its customer: its ref. */
   token: string | null; idempotencyKey: string | null; ref: string | null;
+  /** The coupon use reserved for this order's payment (redeemed with it, released with it); the rest of the order the wallet pays. */
+  coupon?: { id: string; discount: number } | null;
 }
 export type Taken = Extract<AuthorizeResult, { ok: true; status: 'authorized' | 'captured' }>;
 /** A package that can take a box deposit: no box ordered yet, unused or waiting for its start. */
@@ -73,7 +83,7 @@ export const purposeOf = (packageId: string | null, capture: 'automatic' | 'manu
 
 export interface MifiDeps {
   db: Db; clock: Clock; log: Logger; repo: MifiRepository; cabinets: CabinetsRepository; venues: VenuesService;
-  ledger: LedgerService; payments: PaymentsService; link: CabinetLink; jobs: JobRunner; ejectTtlMs: number;
+  ledger: LedgerService; payments: PaymentsService; coupons: CouponsService; link: CabinetLink; jobs: JobRunner; ejectTtlMs: number;
 }
 
 
