@@ -6,7 +6,7 @@
 //  - count: the counts so far; from then on a connection the server closes is expected (the API process stops);
 //  - stop: close every connection.
 // Each cabinet is the family's frames over one socket (server/src/modules/cabinets/vendors/tcp60/codec.ts), as the
-// simulator of the tests (server/test/vendors/tcp-cabinet.ts) speaks them, without its bookkeeping per frame.
+// simulator of the demo and the tests (server/src/demo/vendors/tcp-cabinet.ts) speaks them, without its bookkeeping per frame.
 import net from 'node:net';
 import {
   SLOT_BITS, TCP_CMD, TcpFramer, decodeTcp, encodeInventory, encodeLogin, encodeTcp,

@@ -10,7 +10,7 @@ import { stripeSettingsFromEnv } from './config/stripe.ts';
 import { payoutRailsFromEnv } from './config/payouts-rails.ts';
 import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
-import { prepareDemo } from './demo/index.ts';
+import { demoVendorEnv, prepareDemo } from './demo/index.ts';
 import { systemClock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
 import { externalBroker, startEmbeddedBroker, type EmbeddedBroker } from './mqtt/broker.ts';
@@ -45,7 +45,9 @@ async function main() {
   const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   const applied = await migrate(db);
 
-  // 3. Broker and cabinet link.
+  // 3. Broker and cabinet link. The demo (SANDBOX=on, with the simulator) plays a cabinet of each vendor family:
+  // their gateways run there with the demo's defaults where the environment sets none.
+  const vendorEnv = cfg.production || !cfg.simulator ? process.env : demoVendorEnv(process.env);
   let broker: EmbeddedBroker | undefined;
   // The embedded broker authenticates every network client (cabinets: npm run cabinet:credentials) on MQTT_HOST.
   const connector = cfg.mqttUrl
@@ -53,18 +55,18 @@ async function main() {
     : (broker = await startEmbeddedBroker({ port: cfg.mqttPort, host: cfg.mqttHost, auth: {
       ...cabinetBrokerAuth(new CabinetCredentialsRepository(db), cfg.mqttPrefix),
       // Cabinets of the 0xA8 family (VENDOR_A8_PREFIX) also use their own topics.
-      vendorMay: process.env.VENDOR_A8_PREFIX ? a8CabinetMay(process.env.VENDOR_A8_PREFIX) : undefined,
+      vendorMay: vendorEnv.VENDOR_A8_PREFIX ? a8CabinetMay(vendorEnv.VENDOR_A8_PREFIX) : undefined,
     } }));
-  const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console,
-    gateways: vendorGatewaysFromEnv(process.env, { connector, prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console }) });
+  const gateways = vendorGatewaysFromEnv(vendorEnv, { connector, prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console, now: () => clock.now().getTime() });
+  const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console, gateways });
 
   // The demo (SANDBOX=on): seed and simulator before the app, which serves the simulator's control API.
-  const demo = cfg.production ? undefined : await prepareDemo(cfg, db, connector, clock);
+  const demo = cfg.production ? undefined : await prepareDemo(cfg, db, connector, clock, { env: vendorEnv, gateways });
 
   // 4. The application.
   const app = await buildApp({
     db, clock, link, fleet: demo?.fleet,
-    a8Registration: a8RegistrationFromEnv(process.env),
+    a8Registration: a8RegistrationFromEnv(vendorEnv),
     sandbox: new SandboxCardProvider(db, clock, cfg.sandboxPublicKey),
     ejectTtlMs: cfg.ejectTtlMs,
     jobPollMs: 500,

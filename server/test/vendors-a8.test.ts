@@ -1,5 +1,5 @@
 // The "0xA8" cabinet family: the codec byte by byte against frames laid out as the family's document lays them
-// out, and a cabinet of the family (server/test/vendors/a8-cabinet.ts) rented from and returned to end to end.
+// out, and a cabinet of the family (server/src/demo/vendors/a8-cabinet.ts) rented from and returned to end to end.
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -9,7 +9,7 @@ import {
 import { A8Gateway } from '../src/modules/cabinets/vendors/a8/gateway.ts';
 import { a8Signature } from '../src/modules/cabinets/vendors/a8/registration.ts';
 import { verifyPassword } from '../src/modules/cabinets/credentials.ts';
-import { A8Cabinet } from './vendors/a8-cabinet.ts';
+import { A8Cabinet } from '../src/demo/vendors/a8-cabinet.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');

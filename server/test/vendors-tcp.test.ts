@@ -1,5 +1,5 @@
 // The binary TCP cabinet family (0x60–0x8F): the codec byte by byte against frames laid out as the family's
-// document lays them out, and a cabinet of the family (server/test/vendors/tcp-cabinet.ts) connected to the
+// document lays them out, and a cabinet of the family (server/src/demo/vendors/tcp-cabinet.ts) connected to the
 // gateway's TCP server, rented from and returned to end to end.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -8,7 +8,7 @@ import {
 } from '../src/modules/cabinets/vendors/tcp60/codec.ts';
 import { TcpGateway } from '../src/modules/cabinets/vendors/tcp60/gateway.ts';
 import type { EjectCommand } from '../src/modules/cabinets/protocol.ts';
-import { TcpCabinet } from './vendors/tcp-cabinet.ts';
+import { TcpCabinet } from '../src/demo/vendors/tcp-cabinet.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');

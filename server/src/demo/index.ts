@@ -13,6 +13,10 @@ import { CabinetsRepository } from '../modules/cabinets/repository.ts';
 import { seedCoupons } from './coupons.ts';
 import { startPartnerSite } from './partner-site.ts';
 import { SimulatorFleet } from './simulator/fleet.ts';
+import type { VendorGateway } from '../modules/cabinets/vendors/gateway.ts';
+import { prepareDemoVendors } from './vendors/index.ts';
+
+export { demoVendorEnv } from './vendors/index.ts';
 
 /** The demo's platform owner of the back office. */
 export const DEMO_OWNER = 'owner@powerly.local';
@@ -27,11 +31,15 @@ export interface Demo {
   stop(): Promise<void>;
 }
 
-export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector, clock: Clock): Promise<Demo> {
+export async function prepareDemo(
+  cfg: Config, db: Db, connector: MqttConnector, clock: Clock, vendor: { env: NodeJS.ProcessEnv; gateways: VendorGateway[] },
+): Promise<Demo> {
   await seed(db);
   const fleet = cfg.simulator
     ? await SimulatorFleet.fromDb(db, { connector, prefix: cfg.mqttPrefix, clock, heartbeatMs: 15_000, ejectDelayMs: 800 })
     : undefined;
+  // One cabinet of each vendor family, played by its simulator through its gateway (demo/vendors/).
+  const vendors = fleet ? await prepareDemoVendors({ db, clock, connector, ...vendor, heartbeatMs: 15_000 }) : undefined;
   const partnerPort = Number(process.env.DEMO_PARTNER_PORT) || cfg.port + 1;
   let partner: Awaited<ReturnType<typeof startPartnerSite>> | undefined;
   /** The seeded back-office owner's first passkey link (only on the start that made the owner). */
@@ -41,6 +49,8 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
     fleet,
     async start(app, built) {
       await fleet?.start();
+      await vendors?.start();
+      for (const [id, c] of vendors?.cabinets ?? []) fleet?.vendors.set(id, c);
       // The embed demo: a partner website on another origin (PORT+1) and the agents whose exact origins may
       // frame the widget (the venue page on this origin, the partner site on the other).
       partner = built && process.env.DEMO_PARTNER_PORT !== 'off' ? await startPartnerSite(cfg.distDir, partnerPort, cfg.host, cfg.publicUrl) : undefined;
@@ -56,6 +66,7 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
     },
     async banner(base) {
       const cabinets = await new CabinetsRepository(db, new Liveness(clock)).all();
+      const width = Math.max(12, ...cabinets.map((c) => c.id.length));
       return {
         pages: [
           `  demo page    ${base}/demo/${fleet ? '' : '   (simulator off)'}`,
@@ -72,11 +83,12 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
         ],
         scan: [
           '  scan a cabinet:',
-          ...cabinets.map((c) => `    ${c.id.padEnd(12)} ${c.city.padEnd(9)} ${c.currency}  ${base}/#/?qrcode=${c.id}`),
+          ...cabinets.map((c) => `    ${c.id.padEnd(width)} ${c.city.padEnd(9)} ${c.currency}  ${base}/#/?qrcode=${c.id}`),
         ],
       };
     },
     async stop() {
+      await vendors?.stop();
       await fleet?.stop();
       await partner?.site.close();
     },

@@ -35,8 +35,8 @@ export default async function demoRoutes(app: App, opts: { fleet: SimulatorFleet
     const rows = await opts.cabinets.all();
     const rented = await opts.cabinets.rentedPowerbanks();
     return ok({
-      cabinets: rows.filter((r) => opts.fleet.get(r.id)).map((r) => {
-        const sim = opts.fleet.get(r.id)!;
+      cabinets: rows.filter((r) => opts.fleet.demoCabinet(r.id)).map((r) => {
+        const sim = opts.fleet.demoCabinet(r.id)!;
         return {
           cabinetId: r.id, venueName: r.venue_name, currency: r.currency, online: r.online && sim.online,
           slots: sim.inventory().map((s) => ({ slot: s.slot, powerbankId: s.powerbankId, ...(s.kind ? { kind: s.kind } : {}) })),
@@ -56,11 +56,11 @@ export default async function demoRoutes(app: App, opts: { fleet: SimulatorFleet
       response: { 200: Envelope(Type.Object({ cabinetId: Type.String(), slot: Type.Integer(), powerbankId: Type.String() })) },
     },
   }, async (req) => {
-    const sim = opts.fleet.get(req.params.cabinetId);
+    const sim = opts.fleet.demoCabinet(req.params.cabinetId);
     if (!sim) throw notFound('error.cabinetNotFound');
     const { powerbankId } = req.body;
     if (!(await opts.cabinets.powerbankExists(powerbankId))) throw notFound('error.demo.unknownPowerbank');
-    if (opts.fleet.holder(powerbankId)) throw conflict('error.demo.alreadyInCabinet');
+    if (opts.fleet.held(powerbankId)) throw conflict('error.demo.alreadyInCabinet');
     if (!sim.inventory().some((s) => s.powerbankId === null)) throw conflict('error.demo.noFreeSlot');
     const { slot } = await sim.insert(powerbankId);
     return ok({ cabinetId: sim.id, slot, powerbankId });
@@ -74,7 +74,7 @@ export default async function demoRoutes(app: App, opts: { fleet: SimulatorFleet
       response: { 200: Envelope(Type.Object({ cabinetId: Type.String(), failNextEject: Type.Boolean() })) },
     },
   }, async (req) => {
-    const sim = opts.fleet.get(req.params.cabinetId);
+    const sim = opts.fleet.demoCabinet(req.params.cabinetId);
     if (!sim) throw notFound('error.cabinetNotFound');
     sim.failNextEject();
     return ok({ cabinetId: sim.id, failNextEject: true });

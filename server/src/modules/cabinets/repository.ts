@@ -463,7 +463,7 @@ export class CabinetsRepository {
 
   /** Every cabinet's slot count and the power banks in its slots (the simulator starts from this). */
   async inventory() {
-    const { rows: cabinets } = await this.db.query<{ id: string; slot_count: number }>('select id, slot_count from cabinets order by id');
+    const { rows: cabinets } = await this.db.query<{ id: string; slot_count: number; vendor: string }>('select id, slot_count, vendor from cabinets order by id');
     const { rows: banks } = await this.db.query<{ id: string; cabinet_id: string; slot: number; kind: DeviceKind }>(
       `select id, cabinet_id, slot, kind from powerbanks where state = 'in_cabinet' and cabinet_id is not null`,
     );

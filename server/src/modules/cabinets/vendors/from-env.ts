@@ -11,16 +11,16 @@ import { TcpGateway } from './tcp60/gateway.ts';
 
 export function vendorGatewaysFromEnv(
   env: NodeJS.ProcessEnv,
-  d: { connector: MqttConnector; prefix: string; sharedGroup?: string; log: Logger },
+  d: { connector: MqttConnector; prefix: string; sharedGroup?: string; log: Logger; now?: () => number },
 ): VendorGateway[] {
   const out: VendorGateway[] = [];
-  if (env.VENDOR_A8_PREFIX) out.push(new A8Gateway({ connector: d.connector, idPrefix: env.VENDOR_A8_PREFIX, sharedGroup: d.sharedGroup, log: d.log }));
+  if (env.VENDOR_A8_PREFIX) out.push(new A8Gateway({ connector: d.connector, idPrefix: env.VENDOR_A8_PREFIX, sharedGroup: d.sharedGroup, log: d.log, now: d.now }));
   if (env.VENDOR_TCP_PORT) {
     const port = Number(env.VENDOR_TCP_PORT);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`VENDOR_TCP_PORT is not a port: ${env.VENDOR_TCP_PORT}`);
     if (!env.VENDOR_TCP_SECRET) throw new Error('VENDOR_TCP_PORT is set but VENDOR_TCP_SECRET (the cabinets\' token secret) is not');
     out.push(new TcpGateway({
-      port, host: env.VENDOR_TCP_HOST || '0.0.0.0', secret: env.VENDOR_TCP_SECRET, idPrefix: env.VENDOR_TCP_PREFIX || 'BX-', log: d.log,
+      port, host: env.VENDOR_TCP_HOST || '0.0.0.0', secret: env.VENDOR_TCP_SECRET, idPrefix: env.VENDOR_TCP_PREFIX || 'BX-', log: d.log, now: d.now,
       bridge: { connector: d.connector, prefix: d.prefix },
     }));
   }

@@ -1,14 +1,16 @@
-// A simulated cabinet of the "0xA8" family (test tree only): it speaks what the family's document says — JSON
-// commands in on /powerbank/{uuid}/user/get, binary frames out on /user/update, /user/heart and /user/upload —
-// and keeps its slots (boards × positions, a serial per power bank) in memory.
+// A simulated cabinet of the "0xA8" family (the demo's and the tests'): it speaks what the family's document says —
+// JSON commands in on /powerbank/{uuid}/user/get, binary frames out on /user/update, /user/heart and /user/upload —
+// and keeps its slots (boards × positions, a serial per power bank) in memory. Sandbox only: the demo starts it
+// (demo/vendors/index.ts) with SANDBOX=on; production never imports it.
 import type { MqttClient } from 'mqtt';
-import type { MqttConnector } from '../../src/mqtt/broker.ts';
+import type { MqttConnector } from '../../mqtt/broker.ts';
 import {
   a8Topics, encodeA8, encodePopupBySerial, encodePopupBySlot, encodeReturned, encodeStatus, parseA8Command, type A8Status,
-} from '../../src/modules/cabinets/vendors/a8/codec.ts';
+} from '../../modules/cabinets/vendors/a8/codec.ts';
 
 export class A8Cabinet {
   private client: MqttClient | null = null;
+  private timer: NodeJS.Timeout | null = null;
   /** serials[board - 1][hole - 1]; null = empty. */
   readonly serials: (string | null)[][];
   readonly received: unknown[] = [];
@@ -19,15 +21,30 @@ export class A8Cabinet {
     this.serials = layout.map((b) => [...b]);
   }
 
-  async connect(connector: MqttConnector) {
+  get online() {
+    return this.client?.connected ?? false;
+  }
+
+  /**
+   * Connects; with `everyMs`, it beats (/user/heart) and reports its slots (/user/upload) at once and then on
+   * that interval, as the family's firmware does on its timer.
+   */
+  async connect(connector: MqttConnector, everyMs?: number) {
     const c = connector.connect({ clientId: `a8-${this.uuid}`, clean: true });
     this.client = c;
-    c.on('message', (_topic, payload) => void this.command(payload));
+    c.on('message', (_topic, payload) => void this.command(payload).catch(() => undefined));
     await new Promise<void>((resolve) => c.once('connect', () => resolve()));
     await c.subscribeAsync(a8Topics(this.uuid).get, { qos: 1 });
+    if (everyMs) {
+      const beat = () => Promise.all([this.heart(), this.report()]).catch(() => undefined);
+      await beat();
+      this.timer = setInterval(() => void beat(), everyMs);
+    }
   }
 
   async close() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     await this.client?.endAsync();
     this.client = null;
   }
@@ -43,7 +60,8 @@ export class A8Cabinet {
   }
 
   private pub(topic: string, frame: Buffer) {
-    return this.client!.publishAsync(topic, frame, { qos: 1 });
+    if (!this.client) return Promise.resolve(undefined);
+    return this.client.publishAsync(topic, frame, { qos: 1 });
   }
 
   heart() {

@@ -1,36 +1,57 @@
-// A simulated cabinet of the binary TCP family (0x60–0x8F), test tree only: it connects to the gateway's port,
-// logs in with its slots, answers borrows, inventories and heartbeats as the family's document says, and reports
-// returns until the server answers them.
+// A simulated cabinet of the binary TCP family (0x60–0x8F), the demo's and the tests': it connects to the
+// gateway's port, logs in with its slots, answers borrows, inventories and heartbeats as the family's document
+// says, and reports each return until the server answers it (again after a reconnect, and with every heartbeat).
+// Sandbox only: the demo starts it (demo/vendors/index.ts) with SANDBOX=on; production never imports it.
 import net from 'node:net';
 import {
   SLOT_BITS, TCP_CMD, TcpFramer, decodeTcp, encodeEjectResult, encodeInventory, encodeLogin, encodeReturn, encodeTcp,
-} from '../../src/modules/cabinets/vendors/tcp60/codec.ts';
+} from '../../modules/cabinets/vendors/tcp60/codec.ts';
 
 export class TcpCabinet {
   private socket: net.Socket | null = null;
+  private timer: NodeJS.Timeout | null = null;
   readonly banks: (string | null)[];
   /** Every frame the server sent (command and payload). */
   readonly received: { cmd: number; payload: Buffer }[] = [];
+  /** Returns the server has not answered yet, by slot (re-sent until it does). */
+  readonly unanswered = new Map<number, string>();
   /** The next borrow fails (jammed). */
   jamNext = false;
+  /** The next borrow ejects, and the connection ends before its answer goes out (a power or network cut). */
+  cutAfterNextEject = false;
   private readonly waiters: { cmd: number; resolve: (p: Buffer) => void }[] = [];
 
-  constructor(readonly boxId: string, banks: (string | null)[], private readonly secret: string) {
+  /** `secret`: the token secret set in this cabinet (an operator changes it after a rotation). */
+  constructor(readonly boxId: string, banks: (string | null)[], public secret: string) {
     this.banks = [...banks];
   }
 
-  async connect(port: number) {
-    const socket = net.connect(port, '127.0.0.1');
+  get online() {
+    return !!this.socket && !this.socket.destroyed;
+  }
+
+  /** Connects and logs in; resolves with the server's answer to the login (0x01: accepted). */
+  async connect(port: number, host = '127.0.0.1') {
+    const socket = net.connect(port, host);
     this.socket = socket;
     const framer = new TcpFramer();
     socket.on('data', (chunk) => {
       for (const raw of framer.push(chunk)) {
-        const f = decodeTcp(raw, this.secret);
+        let f;
+        try {
+          f = decodeTcp(raw, this.secret);
+        } catch {
+          return void socket.destroy(); // not our server's token
+        }
         this.received.push({ cmd: f.cmd, payload: f.payload });
         this.answer(f.cmd, f.payload);
         const i = this.waiters.findIndex((w) => w.cmd === f.cmd);
         if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(f.payload);
       }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      if (this.socket === socket) this.socket = null;
     });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());
@@ -42,17 +63,37 @@ export class TcpCabinet {
     }));
     const ok = this.next(TCP_CMD.login);
     this.send(TCP_CMD.login, encodeLogin(this.boxId, slots));
-    return ok;
+    const answer = await Promise.race([ok, new Promise<Buffer>((resolve) => socket.once('close', () => resolve(Buffer.alloc(0))))]);
+    if (answer[0] === 0x01) this.resend();
+    return answer;
+  }
+
+  /** Beats every `ms` (0x61; the server asks the inventory in return), re-sending unanswered returns with it. */
+  beatEvery(ms: number) {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = setInterval(() => {
+      if (!this.online) return;
+      this.send(TCP_CMD.heartbeat, Buffer.alloc(0));
+      this.resend();
+    }, ms);
   }
 
   close() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     this.socket?.destroy();
     this.socket = null;
     return Promise.resolve();
   }
 
   send(cmd: number, payload: Buffer) {
-    this.socket!.write(encodeTcp(cmd, payload, this.secret));
+    const s = this.socket;
+    if (s && !s.destroyed) s.write(encodeTcp(cmd, payload, this.secret));
+  }
+
+  /** Raw bytes on the connection (a test's partial or broken frame). */
+  raw(bytes: Buffer) {
+    this.socket?.write(bytes);
   }
 
   /** The next frame of this command from the server. */
@@ -71,15 +112,22 @@ export class TcpCabinet {
     const slot = this.banks.indexOf(null) + 1;
     if (slot < 1) throw new Error('no free slot');
     this.banks[slot - 1] = id;
+    this.unanswered.set(slot, id);
     const answer = this.next(TCP_CMD.returned);
     this.send(TCP_CMD.returned, encodeReturn(slot, id));
     return answer;
+  }
+
+  private resend() {
+    for (const [slot, id] of this.unanswered) this.send(TCP_CMD.returned, encodeReturn(slot, id));
   }
 
   private answer(cmd: number, p: Buffer) {
     const locks = () => this.banks.map((b) => b !== null);
     if (cmd === TCP_CMD.inventory) {
       this.send(TCP_CMD.inventory, encodeInventory(this.banks.flatMap((b, i) => (b ? [{ slot: i + 1, bankId: b, level: 90 }] : []))));
+    } else if (cmd === TCP_CMD.returned) {
+      if (p[1] === 0x01 && this.unanswered.get(p[0]!) === this.banks[p[0]! - 1]) this.unanswered.delete(p[0]!);
     } else if (cmd === TCP_CMD.borrow || cmd === TCP_CMD.forceEject) {
       const slot = p[0]!;
       const id = this.banks[slot - 1] ?? null;
@@ -88,6 +136,10 @@ export class TcpCabinet {
         return this.send(cmd, encodeEjectResult({ slot, ok: false, bankId: id, locks: locks() }));
       }
       this.banks[slot - 1] = null;
+      if (this.cutAfterNextEject) {
+        this.cutAfterNextEject = false;
+        return void this.socket?.destroy();
+      }
       this.send(cmd, encodeEjectResult({ slot, ok: true, bankId: id, locks: locks() }));
     }
   }
