@@ -139,3 +139,28 @@ describe('the Wi-Fi box deposit per currency, in the console', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 });
+
+describe('a Wi-Fi package edited in the console', () => {
+  it('renames it in a language, changes its price and takes it off sale, with the version it read', async () => {
+    const { page, product } = env;
+    const packages = page.getByRole('region', { name: 'Packages and plans' });
+    await packages.getByRole('search').getByLabel('Region').fill('europe');
+    await packages.getByRole('search').getByRole('button', { name: 'Apply' }).click();
+    const row = packages.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'europe-all-7d' }) });
+    await expect.poll(() => row.textContent()).toContain('Yes');
+    await row.getByRole('button', { name: 'Edit europe-all-7d' }).click();
+    const edit = page.getByRole('region', { name: 'Edit package europe-all-7d' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('ops-wifi-edit');
+    await edit.getByLabel(/^Name in lietuvi/i).fill('Regioninis');
+    await edit.getByLabel(/^Prices, one a line/).fill('EUR 21.00');
+    await edit.getByLabel(/^On sale/).uncheck();
+    await edit.getByLabel('Reason').fill('end of the summer offer');
+    expect(await axeViolations(page)).toEqual([]);
+    await edit.getByRole('button', { name: 'Save package' }).click();
+    await expect.poll(() => row.textContent()).toContain('No');
+    expect(await row.textContent()).toContain('€21.00');
+    await expect.poll(() => edit.count()).toBe(0);
+    const { rows } = await product.db.query<{ enabled: boolean; names: unknown }>('select enabled, names from mifi_skus where id = $1', ['europe-all-7d']);
+    expect(rows[0]).toMatchObject({ enabled: false, names: { 'lt-LT': 'Regioninis' } });
+  });
+});

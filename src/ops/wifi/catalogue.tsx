@@ -4,21 +4,14 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useState } from 'react';
 import type { MifiRegionShape, MifiSkuShape } from '../../contract/ops/mifi.ts';
 import { $activeLang, useT } from '../../i18n/index.ts';
-import { OpsApiError, opsCall } from '../api.ts';
+import { opsCall } from '../api.ts';
 import { ListFooter, useOpsForm, usePaged } from '../paged.tsx';
 import { ReasonField } from '../cabinets/parts.tsx';
 import { Problem } from '../screens/Problem.tsx';
+import { PackageEdit } from './packageEdit.tsx';
+import { minorDigits, parsePrices } from './prices.ts';
 
 const ID = '[A-Za-z0-9._\\-]{1,64}';
-
-/** Minor units per major unit of a currency (Intl knows each currency's digits). */
-export function minorDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
 
 export function Regions({ canWrite }: { canWrite: boolean }) {
   const t = useT();
@@ -77,6 +70,7 @@ export function Packages({ canWrite }: { canWrite: boolean }) {
   const lang = useStore($activeLang);
   const [regionId, setRegionId] = useState('');
   const [applied, setApplied] = useState('');
+  const [editing, setEditing] = useState<MifiSkuShape>();
   const { rows, next, error, load } = usePaged<MifiSkuShape>('/mifi/skus', { regionId: applied, sort: 'name' });
   const money = (minor: number, currency: string) => new Intl.NumberFormat(lang, { style: 'currency', currency }).format(minor / 10 ** minorDigits(currency));
   return (
@@ -88,7 +82,11 @@ export function Packages({ canWrite }: { canWrite: boolean }) {
       </form>
       <table className="ops-table">
         <thead>
-          <tr><th scope="col">{t('ops.wifi.id')}</th><th scope="col">{t('ops.wifi.name')}</th><th scope="col">{t('ops.wifi.region')}</th><th scope="col">{t('ops.wifi.plan')}</th><th scope="col">{t('ops.wifi.prices')}</th></tr>
+          <tr>
+            <th scope="col">{t('ops.wifi.id')}</th><th scope="col">{t('ops.wifi.name')}</th><th scope="col">{t('ops.wifi.region')}</th><th scope="col">{t('ops.wifi.plan')}</th>
+            <th scope="col">{t('ops.wifi.prices')}</th><th scope="col">{t('ops.wifi.onSale')}</th>
+            {canWrite && <th scope="col"><span className="ops-sr">{t('ops.wifi.edit')}</span></th>}
+          </tr>
         </thead>
         <tbody>
           {rows.map((s) => (
@@ -96,11 +94,14 @@ export function Packages({ canWrite }: { canWrite: boolean }) {
               <th scope="row">{s.id}</th><td>{s.name}</td><td>{s.regionId}{s.countryCode ? ` · ${s.countryCode}` : ''}</td>
               <td>{t(`ops.wifi.kind.${s.planKind}`, { n: s.planValue })} · {t(s.isPackage ? 'ops.wifi.packageDays' : 'ops.wifi.perDay', { n: s.days })}</td>
               <td>{s.prices.map((p) => money(p.price, p.currency)).join(' · ')}</td>
+              <td>{t(s.enabled ? 'ops.wifi.yes' : 'ops.wifi.no')}</td>
+              {canWrite && <td><button type="button" onClick={() => setEditing(s)}>{t('ops.wifi.edit')}<span className="ops-sr"> {s.id}</span></button></td>}
             </tr>
           ))}
         </tbody>
       </table>
       <ListFooter count={rows.length} next={next} error={error} load={load} />
+      {canWrite && editing && <PackageEdit key={`${editing.id}:${editing.version}`} sku={editing} onDone={async () => { setEditing(undefined); await load(); }} />}
       {canWrite && <PackageForm onDone={() => load()} />}
     </section>
   );
@@ -110,15 +111,7 @@ function PackageForm({ onDone }: { onDone: () => Promise<void> }) {
   const t = useT();
   const empty = { id: '', regionId: '', countryCode: '', name: '', planKind: 'days', planValue: '1', isPackage: true, days: '1', prices: 'EUR 15.00', reason: '' };
   const { form, setForm, set, error, submit } = useOpsForm(empty, async (f) => {
-    // One price a line: CURRENCY amount (in the currency's major unit, e.g. "EUR 15.00").
-    const prices = f.prices.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-      const [currency = '', amount = ''] = l.split(/\s+/);
-      const c = currency.toUpperCase();
-      return { currency: c, price: Math.round(Number(amount.replace(',', '.')) * 10 ** minorDigits(c)) };
-    });
-    if (!prices.length || prices.some((p) => !/^[A-Z]{3}$/.test(p.currency) || !Number.isFinite(p.price) || p.price < 0)) {
-      throw new OpsApiError(400, t('ops.wifi.badPrices'));
-    }
+    const prices = parsePrices(f.prices, t('ops.wifi.badPrices'));
     await opsCall('POST', '/mifi/skus', {
       id: f.id, regionId: f.regionId, countryCode: f.countryCode ? f.countryCode.toUpperCase() : null, name: f.name,
       planKind: f.planKind, planValue: f.planKind === 'unlimited' ? 0 : Number(f.planValue), isPackage: f.isPackage, days: Number(f.days), prices, reason: f.reason,
