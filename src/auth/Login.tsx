@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { appleLogin, wechatLogin } from '../api/auth.ts';
-import { $appleIdToken, $token } from '../stores/session.ts';
+import { $appleIdToken, $applyLogin, $token } from '../stores/session.ts';
 import { miniProgramCode } from '../core/navigation.ts';
 import { errorText, useT } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
@@ -29,6 +29,12 @@ export default function Login() {
       navigate('/login', { replace: true });
     });
   }, [code, finish, t]);
+
+  // This screen is the apply-login path: an Apple ID token the native host hands over while the person signs in
+  // there (AppleIdToken on whatever route the host opens) brings navigation back here, which signs in with it.
+  useEffect(() => {
+    if (!$token.get()) $applyLogin.set('/login');
+  }, []);
 
   // An Apple ID token handed over by the native iOS host (AppleIdToken query, stored): sign in with it once.
   const apple = useStore($appleIdToken);

@@ -6,7 +6,7 @@ import { getUserInfo, logoutCall } from '../api/auth.ts';
 import { errorText, useT, type T } from '../i18n/index.ts';
 import { confirmDialog, showMessage, toast } from '../ui/feedback.tsx';
 import { navigate } from '../stores/router.ts';
-import { $loginPath, $token, $user, clearSignIn, setSession } from '../stores/session.ts';
+import { $applyLogin, $loginPath, $token, $user, clearSignIn, setSession } from '../stores/session.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { afterLoginTarget } from '../core/navigation.ts';
 
@@ -34,6 +34,7 @@ export function useCompleteLogin() {
   const finish = useCallback(async (token: string) => {
     if (!token) throw new Error('no token');
     setSession(token, '');
+    $applyLogin.set(''); // signed in: an Apple ID token arriving later is only stored
     await loadUser(t);
     toast(t('login.success'));
   }, [t]);

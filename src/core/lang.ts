@@ -58,5 +58,3 @@ export function currencyOf(lang: Locale): string {
   return LOCALE_CURRENCY[lang];
 }
 
-/** The language list of the part of the product that offers only four (spec §1). */
-export const SHORT_LOCALES: readonly Locale[] = ['en-US', 'zh-CN', 'pt-PT', 'lt-LT'];

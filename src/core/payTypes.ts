@@ -44,10 +44,13 @@ export function readConfirmQuery(q: URLSearchParams): ConfirmQuery {
  * Where a successful payment leads (spec §4 "After payment"): CZ → /mine (after its success dialog); overbuy →
  * /invoiceOrderDtl; FK → /borrowSuccess with payType=FK (its check then goes to /order); the others →
  * /borrowSuccess with the trade number — except mifi: a package order has no eject to wait for, so it goes to
- * the user's package orders (/scanOrder), where its box is picked up; a box deposit goes back to the pickup.
+ * the user's package orders (/scanOrder), where its box is picked up; a box deposit goes back to the pickup. A
+ * WeChat Pay score authorisation goes to /result.
  */
-export function afterPaymentPath(payType: PayType, orderNo: string, opts: { mifiDeposit?: boolean } = {}): string {
+export function afterPaymentPath(payType: PayType, orderNo: string, opts: { mifiDeposit?: boolean; score?: boolean } = {}): string {
   const qs = (o: Record<string, string>) => `?${new URLSearchParams(o).toString()}`;
+  // WeChat Pay score (a deposit-free rental): its authorisation, once confirmed, ends on /result.
+  if (opts.score && payType === 'YJ') return `/result${qs({ tradeNo: orderNo, payMode: 'YJ', payType: 'WeChat_MP' })}`;
   switch (payType) {
     case 'CZ':
       return '/mine';

@@ -1,5 +1,6 @@
 // The contact and franchise form of the about-us page: Name, Email, Mobile, nation required (trimmed), each
-// with its own message; Content free. Posts JSON to {host}/crmLeads/add/public; success toast.
+// with its own message; Content free. Posts JSON to {host}/crmLeads/add/public; once sent, the form says so in
+// words that stay (who we will answer, and where) until the person types again, rather than a passing toast.
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useT, errorText } from '../i18n/index.ts';
 import { addLead, type ContactLead } from '../api/content.ts';
@@ -25,6 +26,7 @@ export function ContactForm() {
   const [v, setV] = useState<ContactLead>(EMPTY);
   const [error, setError] = useState<{ field: Field; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [sent, setSent] = useState('');
   const form = useRef<HTMLFormElement>(null);
 
   const submit = async (e: FormEvent) => {
@@ -36,17 +38,23 @@ export function ContactForm() {
       return;
     }
     setError(null);
+    setSent('');
     setBusy(true);
     try {
       const trimmed = Object.fromEntries(Object.entries(v).map(([k, x]) => [k, x.trim()])) as unknown as ContactLead;
       await withLoading(() => addLead(trimmed));
-      toast(t('about.form.success'));
+      setSent(t('about.form.success', { name: trimmed.Name, email: trimmed.Email }));
       setV(EMPTY);
     } catch (err) {
       toast(errorText(err, t));
     } finally {
       setBusy(false);
     }
+  };
+
+  const edit = (name: Field, value: string) => {
+    setV({ ...v, [name]: value });
+    setSent('');
   };
 
   const field = (name: Field, label: string, type = 'text', auto?: string) => (
@@ -56,7 +64,7 @@ export function ContactForm() {
         {name !== 'Content' ? ' *' : ''}
       </label>
       {name === 'Content' ? (
-        <textarea id={`${id}-${name}`} name={name} rows={4} value={v[name]} maxLength={5000} onChange={(e) => setV({ ...v, [name]: e.target.value })} />
+        <textarea id={`${id}-${name}`} name={name} rows={4} value={v[name]} maxLength={5000} onChange={(e) => edit(name, e.target.value)} />
       ) : (
         <input
           id={`${id}-${name}`}
@@ -67,7 +75,7 @@ export function ContactForm() {
           maxLength={200}
           aria-invalid={error?.field === name ? true : undefined}
           aria-describedby={error?.field === name ? `${id}-err` : undefined}
-          onChange={(e) => setV({ ...v, [name]: e.target.value })}
+          onChange={(e) => edit(name, e.target.value)}
         />
       )}
       {error?.field === name ? (
@@ -87,6 +95,9 @@ export function ContactForm() {
       {field('Mobile', t('about.form.mobile'), 'tel', 'tel')}
       {field('nation', t('about.form.nation'), 'text', 'country-name')}
       {field('Content', t('about.form.content'))}
+      <p role="status" className="form-sent">
+        {sent}
+      </p>
       <button type="submit" className="button primary block" disabled={busy}>
         {t('about.form.submit')}
       </button>

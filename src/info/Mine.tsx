@@ -7,7 +7,7 @@ import { $user, $isTourist, $token } from '../stores/session.ts';
 import { getUserInfo } from '../api/auth.ts';
 import { formatMoney, toMinor } from '../core/money.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
-import { MenuButton } from '../ui/SideMenu.tsx';
+import { MenuButton, userName } from '../ui/SideMenu.tsx';
 import './info.css';
 
 const LINKS = [
@@ -29,13 +29,14 @@ export default function Mine() {
   const token = useStore($token);
   const tourist = useStore($isTourist);
 
+  // Read afresh on each visit: the balance a top-up (or a rental) just changed, not the one read at sign-in.
   useEffect(() => {
-    if (token && !user) getUserInfo().then((u) => $user.set(u)).catch(() => undefined);
-  }, [token, user]);
+    if (token) getUserInfo().then((u) => $user.set(u)).catch(() => undefined);
+  }, [token]);
 
   const currency = user?.p_currency;
   // One name, and its initial, on this screen and in the side menu: a guest is "Guest".
-  const name = user ? (tourist ? t('menu.tourist') : user.pname) : '';
+  const name = user ? userName(user, tourist, t) : '';
   return (
     <>
       <PageHeader title={t('mine.title')} end={<MenuButton />} />

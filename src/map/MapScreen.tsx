@@ -7,7 +7,6 @@ import { useLatest, useMountEffect } from '../ui/hooks.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { $token } from '../stores/session.ts';
 import { useT, errorText } from '../i18n/index.ts';
-import { toast } from '../ui/feedback.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { nearbyShops, returnable, searchShops, type Shop } from '../api/shops.ts';
 import {
@@ -51,6 +50,10 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
   /** Nothing in the view: the nearest venues anywhere (server search), so the screen never just says "none". */
   const [nearest, setNearest] = useState<Shop[] | null>(null);
   const focusQuery = useRef(Boolean(fromQuery));
+  /** No street map under the markers (offline, blocked, no WebGL): said on the map, not an empty grey box. */
+  const [noStreets, setNoStreets] = useState(false);
+  /** Where the user is could not be found: said under the map (a toast there would cover "Scan to rent"). */
+  const [geoNote, setGeoNote] = useState('');
 
   // Entry keys qr, qrcode, zhcode: the automatic scan (the code-link entry signs a tourist in when needed).
   const entryKey = entry?.key;
@@ -66,16 +69,17 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
 
   const locate = useCallback(() => {
     if (typeof navigator === 'undefined' || !navigator.geolocation) {
-      toast(t('map.geoUnsupported'));
+      setGeoNote(t('map.geoUnsupported'));
       return;
     }
+    setGeoNote('');
     navigator.geolocation.getCurrentPosition(
       (p) => {
         const here = { lat: p.coords.latitude, lng: p.coords.longitude };
         setMe(here);
         moveTo(here, DEFAULT_ZOOM);
       },
-      () => toast(t('map.geoFailed')),
+      () => setGeoNote(t('map.geoFailed')),
       { enableHighAccuracy: true, timeout: 10_000, maximumAge: 60_000 },
     );
   }, [moveTo, t]);
@@ -144,7 +148,8 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
     <div className="map-screen">
       {header}
       <div className="map-stage">
-        <MapView shops={listed} view={view} selected={selected?.shopid ?? null} onMove={onMove} onSelect={(s) => setSelected(placed(s))} me={me} />
+        <MapView shops={listed} view={view} selected={selected?.shopid ?? null} onMove={onMove} onSelect={(s) => setSelected(placed(s))} me={me} onStreets={(shown) => setNoStreets(!shown)} />
+        {noStreets ? <p className="map-no-streets">{t('map.noStreets')}</p> : null}
         <div className="map-tools">
           <button type="button" className="map-tool" onClick={() => setSearchOpen(true)}>
             <span aria-hidden="true">⌕</span> {t('map.search')}
@@ -160,7 +165,8 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
       </label>
       {selected ? <ShopCard shop={placed(selected)} onClose={() => setSelected(null)} onScan={scan} /> : null}
       <div className="map-status" role="status" aria-live="polite">
-        {failed ? failed : shops === null ? t('map.loading') : empty ? t('map.none') : t('map.count', { n: listed.length })}
+        {geoNote ? <p className="map-geo-note">{geoNote}</p> : null}
+        {failed ? failed : shops === null ? t('map.loading') : empty ? t(nearest?.length ? 'map.noneHere' : 'map.none') : t('map.count', { n: listed.length })}
       </div>
       {empty && nearest?.length ? (
         <section className="map-nearest" aria-labelledby="map-nearest-title">

@@ -17,6 +17,8 @@ export interface MapViewport {
 }
 
 export interface MapViewProps {
+  /** Whether a street map shows under the markers (false: a plain background, offline or without WebGL). */
+  onStreets?: (shown: boolean) => void;
   shops: Shop[];
   view: MapViewport;
   selected: string | null;
@@ -79,7 +81,7 @@ export function MapView(props: MapViewProps) {
   return mode === 'gl' ? <GlMap {...props} onFail={() => setMode('plain')} /> : <PlainMap {...props} />;
 }
 
-function GlMap({ shops, view, selected, onMove, onSelect, onFail, me }: MapViewProps & { onFail: () => void }) {
+function GlMap({ shops, view, selected, onMove, onSelect, onFail, me, onStreets }: MapViewProps & { onFail: () => void }) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const map = useRef<MlMap | null>(null);
@@ -87,8 +89,8 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail, me }: MapViewP
   const markerClass = useRef<typeof MlMarker | null>(null);
   const meMarker = useRef<MlMarker | null>(null);
   const [ready, setReady] = useState(false);
-  const cb = useRef({ onMove, onSelect, onFail });
-  cb.current = { onMove, onSelect, onFail };
+  const cb = useRef({ onMove, onSelect, onFail, onStreets });
+  cb.current = { onMove, onSelect, onFail, onStreets };
   // The view is a command (applied when its seq changes), not state the map follows on every render.
   const latestView = useLatest(view);
 
@@ -118,7 +120,9 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail, me }: MapViewP
           loaded = true;
           clearTimeout(giveUp);
           created.setStyle(PLAIN_STYLE);
+          cb.current.onStreets?.(false);
         };
+        if (!MAP_STYLE_URL) cb.current.onStreets?.(false);
         const giveUp = MAP_STYLE_URL ? setTimeout(plain, STYLE_TIMEOUT_MS) : undefined;
         created.on('error', () => {
           if (loaded || !MAP_STYLE_URL || !created) return;
@@ -127,7 +131,10 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail, me }: MapViewP
           else setTimeout(() => !loaded && created?.setStyle(MAP_STYLE_URL), retryDelay(attempt));
         });
         created.on('load', () => {
-          if (!loaded && MAP_STYLE_URL) created?.addControl(new ml.AttributionControl({ compact: true }));
+          if (!loaded && MAP_STYLE_URL) {
+            created?.addControl(new ml.AttributionControl({ compact: true }));
+            cb.current.onStreets?.(true);
+          }
           loaded = true;
           clearTimeout(giveUp);
         });
@@ -193,8 +200,10 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail, me }: MapViewP
 }
 
 /** No WebGL: a plain plane in Web Mercator with positioned markers; drag to pan, buttons to zoom. */
-function PlainMap({ shops, view, selected, onMove, onSelect, me }: MapViewProps) {
+function PlainMap({ shops, view, selected, onMove, onSelect, me, onStreets }: MapViewProps) {
   const t = useT();
+  const streets = useLatest(onStreets);
+  useEffect(() => streets.current?.(false), [streets]);
   const box = useRef<HTMLDivElement>(null);
   const [cam, setCam] = useState({ centre: view.centre, zoom: view.zoom });
   const [size, setSize] = useState({ w: 360, h: 320 });

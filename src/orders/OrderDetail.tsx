@@ -7,6 +7,7 @@ import './orders.css';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';
+import { afterPaymentPath } from '../core/payTypes.ts';
 import { buyOrder, getOrder, shareOrder, type Order } from '../api/orders.ts';
 import { isOngoing, ORDER_STATE, orderActions } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
@@ -117,6 +118,8 @@ function RentalOrderDetail() {
       setOrder(await withLoading(() => buyOrder(order.pOrderid, buyKey.current!)));
       buyKey.current = null;
       toast(t('orderActions.bought'));
+      // As after any purchase of the power bank: its receipt.
+      navigate(afterPaymentPath('overbuy', order.pOrderid));
     } catch (e) {
       toast(errorText(e, t));
     }

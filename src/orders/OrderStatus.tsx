@@ -8,6 +8,7 @@ import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { $loginPath, $token, randomId } from '../stores/session.ts';
+import { afterPaymentPath } from '../core/payTypes.ts';
 import { buyOrder, getPublicOrder, type PublicOrder } from '../api/orders.ts';
 import { isOngoing } from '../core/orders.ts';
 import { rentalFee } from '../core/pricing.ts';
@@ -75,7 +76,8 @@ export default function OrderStatus() {
       await withLoading(() => buyOrder(order.pOrderid, buyKey.current!));
       buyKey.current = null;
       toast(t('orderActions.bought'));
-      await load();
+      // As after any purchase of the power bank: its receipt.
+      navigate(afterPaymentPath('overbuy', order.pOrderid));
     } catch (e) {
       toast(errorText(e, t));
     }

@@ -213,7 +213,8 @@ export default function Confirm() {
     }
     // The embed's 3-D Secure popup: the frame that opened it continues (docs/embed.md).
     if (q.paymentIntent && reportToOpener(q.paymentIntent, orderNo)) return;
-    const next = afterPaymentPath(payType, orderNo, { mifiDeposit: boxDeposit });
+    const score = external?.pPaymentType === 'WeChat_MP' && preAuthPlan && external.hold === true;
+    const next = afterPaymentPath(payType, orderNo, { mifiDeposit: boxDeposit, score });
     if (payType === 'CZ') {
       void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount }) }).then(() => navigate(next, { replace: true, from: '/confirm' }));
       return;

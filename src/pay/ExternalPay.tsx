@@ -182,6 +182,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
   if (cardId) {
     return (
       <form
+        className="card-form"
         noValidate
         onSubmit={(e: FormEvent) => {
           e.preventDefault();
@@ -253,6 +254,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
   }
   return (
     <form
+      className="card-form"
       noValidate
       onSubmit={(e: FormEvent) => {
         e.preventDefault();

@@ -24,6 +24,8 @@ export interface OrderCheckProps {
   maxMs: number;
   /** The picture above the status while waiting and on success (a failure shows the failure icon). */
   icon?: React.ReactNode;
+  /** The picture on success, when it differs from the waiting one. */
+  successIcon?: React.ReactNode;
   /** Extra content under the success message (download-app button …). */
   successExtra?: React.ReactNode;
 }
@@ -34,7 +36,7 @@ const MAX_NETWORK_ERRORS = 3;
 /** With the live stream open, a check this often only in case an event was lost. */
 export const LIVE_SAFETY_POLL_MS = 10_000;
 
-export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successExtra }: OrderCheckProps) {
+export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successIcon, successExtra }: OrderCheckProps) {
   const t = useT();
   const hasCabinet = Boolean(useStore($cabinet));
   useStore($liveState); // holds the live stream open while this screen waits
@@ -135,7 +137,7 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successE
   return (
     <div className="check">
       <div className="hero" aria-hidden="true">
-        {failed ? <FailIcon /> : icon}
+        {failed ? <FailIcon /> : phase.kind === 'success' && successIcon ? successIcon : icon}
       </div>
       <div role="status" aria-live="polite" aria-atomic="true" className="check-status">
         {phase.kind === 'waiting' ? (

@@ -1,4 +1,5 @@
-// Compact language selector: all five locales.
+// Compact language selector: all five locales, wherever it is shown. No part of the app offers a shorter list (a
+// Spanish reader would lose their language on that screen); docs/architecture.md "Where the app does more".
 import { useId } from 'react';
 import { useStore } from '@nanostores/react';
 import { LOCALES, LOCALE_NAMES, isLocale } from '../core/lang.ts';

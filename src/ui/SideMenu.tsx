@@ -84,7 +84,7 @@ export function SideMenu() {
     await logout();
   };
 
-  const name = user?.pname ? (tourist ? t('menu.tourist') : user.pname) : '';
+  const name = user ? userName(user, tourist, t) : '';
   return (
     <dialog
       ref={ref}
@@ -149,4 +149,10 @@ export function SideMenu() {
       </nav>
     </dialog>
   );
+}
+
+/** The name the menu and Me show: "Guest" for a guest, "My account" for a person who gave none. */
+export function userName(user: { pname?: string | null }, tourist: boolean, t: (key: string) => string): string {
+  if (tourist) return t('menu.tourist');
+  return user.pname || t('menu.member');
 }

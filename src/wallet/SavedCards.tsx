@@ -12,7 +12,18 @@ import { randomId } from '../stores/session.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { confirmDialog, toast } from '../ui/feedback.tsx';
 
-export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean }) {
+/**
+ * The methods a card is saved with: the card provider's card type (never PayPal or another method of the payment
+ * list, which saves no card here); the debit-only type only where it is the one card type.
+ */
+export function cardSavingMethods(methods: PaymentMethod[]): PaymentMethod[] {
+  const own = methods.filter((m) => !m.kind);
+  const cards = own.filter((m) => m.pPaymentType === 'STRIPE_CARD');
+  return cards.length ? cards : own.filter((m) => stripeKind(m.pPaymentType) === 'card');
+}
+
+/** `preferred`: the method /wallet was opened for (its paymentId or pmid), chosen when it saves cards. */
+export function SavedCards({ wallet, canAdd, preferred }: { wallet: Wallet; canAdd: boolean; preferred?: string }) {
   const t = useT();
   const [cards, setCards] = useState<SavedCard[] | null>(null);
   const [methods, setMethods] = useState<PaymentMethod[]>([]);
@@ -37,9 +48,10 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
   const openAdd = async () => {
     setError('');
     try {
-      const m = await walletPaymentMethods(wallet.pCurrencyType, wallet.pDailiId);
+      const m = cardSavingMethods(await walletPaymentMethods(wallet.pCurrencyType, wallet.pDailiId));
       setMethods(m);
-      setMethodId(m.length === 1 ? String(m[0]!.pId) : '');
+      const wanted = m.find((x) => String(x.pId) === preferred);
+      setMethodId(wanted ? String(wanted.pId) : m.length === 1 ? String(m[0]!.pId) : '');
       key.current = randomId();
       setAdding(true);
     } catch (e) {
@@ -114,13 +126,16 @@ export function SavedCards({ wallet, canAdd }: { wallet: Wallet; canAdd: boolean
         onClose={() => setAdding(false)}
         actions={<button type="button" className="button" onClick={() => setAdding(false)}>{t('common.cancel')}</button>}
       >
-        <div className="field">
-          <label htmlFor="card-method">{t('wallet.cards.method')}</label>
-          <select id="card-method" value={methodId} onChange={(e) => setMethodId(e.target.value)}>
-            <option value="">{t('wallet.cards.chooseMethod')}</option>
-            {methods.map((m) => <option key={String(m.pId)} value={String(m.pId)}>{m.label ?? m.pPaymentType}</option>)}
-          </select>
-        </div>
+        {/* Asked only when there is a choice to make. */}
+        {methods.length > 1 ? (
+          <div className="field">
+            <label htmlFor="card-method">{t('wallet.cards.method')}</label>
+            <select id="card-method" value={methodId} onChange={(e) => setMethodId(e.target.value)}>
+              <option value="">{t('wallet.cards.chooseMethod')}</option>
+              {methods.map((m) => <option key={String(m.pId)} value={String(m.pId)}>{m.label ?? m.pPaymentType}</option>)}
+            </select>
+          </div>
+        ) : null}
         {stripeMethod ? (
           <StripeCardSetup
             method={stripeMethod}

@@ -1,5 +1,7 @@
 // Route '/wallet' (spec §2): the user's wallets (one per currency and agent) or one; balance and deposit;
 // top-up, withdrawal, movements; saved cards with the add-card rule (not NGN; a wallet, qrcode, mificode or sn).
+// Opened from a rental or a Wi-Fi box (type cdb or mifi, with its qrcode, mificode or sn) it leads back there; price
+// is the top-up's amount, paymentId (or pmid) the method a card is saved with.
 import { useCallback, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useLatestLoad, useMountEffect } from '../ui/hooks.ts';
@@ -13,6 +15,8 @@ import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { money } from '../ui/format.ts';
 import { SavedCards } from './SavedCards.tsx';
+// The way back to a rental or a Wi-Fi box is worded with the payment strings (locales/pay/).
+import '../pay/strings.ts';
 import './wallet.css';
 
 export default function Wallet() {
@@ -49,6 +53,9 @@ export default function Wallet() {
   const shown = wallets ? (only ? wallets.filter((w) => w.pCurrencyType === only) : wallets) : [];
   const current = selected && shown.find((w) => w.pCurrencyType === selected.pCurrencyType && w.pDailiId === selected.pDailiId);
   const ctx = { hasWallet: Boolean(current), qrcode: q.get('qrcode'), mificode: q.get('mificode'), sn: q.get('sn') };
+  const price = Number(q.get('price'));
+  const topUpPrice = Number.isFinite(price) && price > 0 ? { price: q.get('price')! } : {};
+  const back = backTo(q);
 
   return (
     <>
@@ -85,7 +92,7 @@ export default function Wallet() {
                     ) : null}
                     {isSel ? (
                       <div className="wallet-actions">
-                        <a className="button primary" href={"#" + href('/wallet_in', { currency: w.pCurrencyType, agentId: w.pDailiId, pbalance: w.pBalance })}>{t('wallet.topUp')}</a>
+                        <a className="button primary" href={"#" + href('/wallet_in', { currency: w.pCurrencyType, agentId: w.pDailiId, pbalance: w.pBalance, ...topUpPrice })}>{t('wallet.topUp')}</a>
                         <a className="button" href={"#" + href('/wallet_out', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.withdraw')}</a>
                         <a className="button" href={"#" + href('/wallet_list', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.movements')}</a>
                       </div>
@@ -94,10 +101,26 @@ export default function Wallet() {
                 );
               })}
             </ul>
-            {current ? <SavedCards wallet={current} canAdd={canAddCard(current.pCurrencyType, ctx)} /> : null}
+            {current ? <SavedCards wallet={current} canAdd={canAddCard(current.pCurrencyType, ctx)} preferred={q.get('paymentId') || q.get('pmid') || undefined} /> : null}
+            {back ? (
+              <a className="button block" href={`#${back.to}`}>
+                {t(back.label)}
+              </a>
+            ) : null}
           </>
         )}
       </main>
     </>
   );
+}
+
+/** Where a wallet opened from a rental (type cdb) or a Wi-Fi box (type mifi) leads back to, if anywhere. */
+function backTo(q: URLSearchParams): { to: string; label: string } | null {
+  const type = q.get('type');
+  const code = q.get('qrcode');
+  if (type === 'cdb' && code) return { to: href('/', { qrcode: code }), label: 'walletReturn.cdb' };
+  if (type !== 'mifi') return null;
+  const mificode = q.get('mificode');
+  if (mificode) return { to: href('/', { qrcode: mificode }), label: 'walletReturn.mifi' };
+  return q.get('sn') ? { to: '/scanOrder', label: 'walletReturn.mifi' } : null;
 }

@@ -11,6 +11,7 @@ import { SavedCardSelect } from '../ui/SavedCardSelect.tsx';
 import { DEFAULT_TOPUP, TOPUP_PRESETS } from '../core/wallet.ts';
 import { toDecimalText, toMinor } from '../core/money.ts';
 import { CardForm } from '../pay/CardForm.tsx';
+import { SandboxCardsHint } from '../pay/SandboxHint.tsx';
 import { cardProviderFor, pickCardMethod, type CardDetails } from '../pay/provider.ts';
 import { $route, href, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
@@ -90,7 +91,7 @@ export default function WalletIn() {
         {balance != null ? <p>{t('wallet.balance')}: <strong>{money(currency, balance)}</strong></p> : null}
         <div className="field">
           <label htmlFor="topup-amount">{t('wallet.in.amount', { currency })}</label>
-          <input id="topup-amount" readOnly value={amount} aria-describedby="topup-hint" />
+          <input id="topup-amount" className="topup-amount" readOnly value={amount} aria-describedby="topup-hint" />
           <p id="topup-hint" className="hint">{t('wallet.in.chooseHint')}</p>
         </div>
         <div className="presets" role="group" aria-label={t('wallet.in.presets')}>
@@ -119,7 +120,10 @@ export default function WalletIn() {
                 {t('wallet.in.pay', { amount: money(currency, amount) })}
               </button>
             ) : (
-              <CardForm submitLabel={t('wallet.in.pay', { amount: money(currency, amount) })} busy={busy} onSubmit={(c) => void pay(c)} onEdit={() => { pending.current = null; }} />
+              <>
+                {provider.sandbox ? <SandboxCardsHint /> : null}
+                <CardForm submitLabel={t('wallet.in.pay', { amount: money(currency, amount) })} busy={busy} onSubmit={(c) => void pay(c)} onEdit={() => { pending.current = null; }} />
+              </>
             )}
           </>
         )}

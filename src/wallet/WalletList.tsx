@@ -9,10 +9,17 @@ import { $wallet } from '../stores/wallet.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { dateTime } from '../ui/format.ts';
+// The movements' words come with the payment strings (locales/pay/), not in the first load.
+import '../pay/strings.ts';
 import './wallet.css';
 
 const PAGE = 10;
-const KNOWN = ['wallet_topup', 'withdrawal', 'deposit_hold', 'deposit_topup', 'deposit_preauth', 'rent', 'deposit_release', 'withdrawal_reversal', 'deposit_refund', 'wallet_adjustment'];
+const KNOWN = [
+  'wallet_topup', 'withdrawal', 'deposit_hold', 'deposit_topup', 'deposit_preauth', 'rent', 'deposit_release', 'withdrawal_reversal',
+  'deposit_refund', 'mifi_deposit', 'mifi_deposit_preauth', 'mifi_deposit_captured', 'mifi_topup', 'mifi_package', 'mifi_refund',
+  'mifi_refund_card', 'buy_out_refund', 'desk_refund', 'coupon', 'account_merge', 'wallet_adjustment',
+];
+const STATUSES = ['pending', 'held', 'awaiting_payout', 'paid', 'rejected'];
 
 export default function WalletList() {
   const t = useT();
@@ -58,23 +65,23 @@ export default function WalletList() {
 
   return (
     <>
-      <PageHeader title={t('wallet.list.title')} />
+      <PageHeader title={t('movements.title')} />
       <main className="page wallet-list-page">
         {error ? <p role="alert">{error}</p> : null}
-        {!loading && rows.length === 0 && !error ? <p>{t('wallet.list.empty')}</p> : null}
-        <ul className="movements" aria-label={t('wallet.list.title')}>
+        {!loading && rows.length === 0 && !error ? <p>{t('movements.empty')}</p> : null}
+        <ul className="movements" aria-label={t('movements.title')}>
           {rows.map((m) => (
             <li key={m.id} className="movement">
               <div>
-                <div>{t(`wallet.list.types.${KNOWN.includes(m.type) ? m.type : 'other'}`)}</div>
-                <div className="hint">{dateTime(m.createdAt, lang)} · {t(`wallet.list.status.${['pending', 'awaiting_payout', 'paid', 'rejected'].includes(m.status) ? m.status : 'done'}`)}</div>
+                <div>{t(`movements.types.${KNOWN.includes(m.type) ? m.type : 'other'}`)}</div>
+                <div className="hint">{dateTime(m.createdAt, lang)} · {t(`movements.status.${STATUSES.includes(m.status) ? m.status : 'done'}`)}</div>
               </div>
-              <span className={m.amount > 0 ? 'credit' : 'debit'}>{fmt(m)}</span>
+              <span className={`movement-amount ${m.amount > 0 ? 'credit' : 'debit'}`}>{fmt(m)}</span>
             </li>
           ))}
         </ul>
         {loading ? <Loading label={t('common.loading')} /> : rows.length < total ? (
-          <button type="button" className="button block" onClick={() => void load(page + 1)}>{t('wallet.list.more')}</button>
+          <button type="button" className="button block" onClick={() => void load(page + 1)}>{t('movements.more')}</button>
         ) : null}
       </main>
     </>

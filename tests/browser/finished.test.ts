@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { productInChromium } from './product.ts';
 import { axeViolations } from './axe.ts';
+import { fitsSmallAndLarge } from './fits.ts';
 import { touristToken } from '../../server/test/helper.ts';
 
 const env = productInChromium();
@@ -21,36 +22,6 @@ async function pageIn(lang: string, opts: { token?: string; width?: number } = {
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
-}
-
-/** Axe clean, and at 320 px, with text at 200 %, nothing wider than the phone. */
-export async function fitsSmallAndLarge(page: Page, what: string) {
-  expect(await axeViolations(page), what).toEqual([]);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 320, height: size.height });
-  await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
-  // What sticks out, named: the text past the right edge (an element's box may fit while its words do not).
-  const wide = await page.evaluate(() => {
-    const out: string[] = [];
-    const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-      const parent = n.parentElement;
-      if (!parent || parent.closest('.visually-hidden')) continue;
-      // Inside a strip that scrolls sideways (the mall's places) text past the edge is scrolled to, not cut off.
-      let scroller = parent as Element | null;
-      while (scroller && !['auto', 'scroll'].includes(getComputedStyle(scroller).overflowX)) scroller = scroller.parentElement;
-      if (scroller && scroller !== document.documentElement && scroller.getBoundingClientRect().right <= 321) continue;
-      const range = document.createRange();
-      range.selectNodeContents(n);
-      if (range.getBoundingClientRect().right > 321) out.push(`${parent.tagName.toLowerCase()}.${parent.className} "${n.textContent?.trim().slice(0, 40)}"`);
-    }
-    return out;
-  });
-  expect(wide, `${what} at 320 px, 200 % text`).toEqual([]);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${what} at 320 px, 200 % text`).toBeLessThanOrEqual(320);
-  expect(await axeViolations(page), `${what} at 200 % text`).toEqual([]);
-  await page.evaluate(() => (document.documentElement.style.fontSize = ''));
-  await page.setViewportSize(size);
 }
 
 /** The visible buttons and links smaller than 44 × 44 px, as "text w×h". */

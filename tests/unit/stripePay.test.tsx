@@ -267,6 +267,7 @@ describe('payTypes (spec §4)', () => {
     expect(afterPaymentPath('overbuy', 'PO1')).toBe('/invoiceOrderDtl?orderId=PO1');
     expect(afterPaymentPath('FK', 'PO1')).toBe('/borrowSuccess?tradeNo=PO1&payType=FK');
     expect(afterPaymentPath('YJ', 'PO1')).toBe('/borrowSuccess?tradeNo=PO1&payType=YJ');
+    expect(afterPaymentPath('YJ', 'PO1', { score: true })).toBe('/result?tradeNo=PO1&payMode=YJ&payType=WeChat_MP');
     expect(afterPaymentPath('mifi', 'MF1-1')).toBe('/scanOrder?orderId=MF1-1');
     expect(afterPaymentPath('mifi', 'MF1-1', { mifiDeposit: true })).toBe('/pickUp?orderId=MF1-1&deposit=paid');
     expect(readConfirmQuery(new URLSearchParams('payType=mifi&mifiOrderId=M&mifiDeposit=1')).mifiDeposit).toBe(true);

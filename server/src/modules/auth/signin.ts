@@ -229,7 +229,8 @@ export class SignInService {
         return existing;
       }
       let id: number;
-      const name = profile.name || (profile.mobile ? `+${profile.mobile}` : `${provider}-${subject.slice(-6)}`);
+      // No made-up name (an id such as "apple-1-44d9" read as a person's name): the app says "My account" for an empty one.
+      const name = profile.name || profile.email || (profile.mobile ? `+${profile.mobile}` : '');
       if (tourist && tourist.kind === 'tourist') {
         id = Number(tourist.id);
         await repo.upgradeTourist(id, { name, mobile: profile.mobile ?? null, email: profile.email ?? null });

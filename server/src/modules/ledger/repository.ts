@@ -194,18 +194,28 @@ export class LedgerRepository {
   }
 
   /** A page of the posted and pending transfers in or out of the user's wallets (newest first), and the total. */
+  /**
+   * A page of the user's wallet movements, newest first. A deposit hold's release is a movement of its own (what
+   * came back to the wallet: all of a voided hold, the rest of a partly posted one); each hold says whether it is
+   * resolved.
+   */
   async walletMovements(userId: string, f: { currency: string | null; agent: string | null; limit: number; offset: number }) {
     const params = [userId, f.currency, f.agent, f.limit, f.offset];
     const base = `from ledger_transfers t join ledger_accounts a on a.id in (t.debit_account_id, t.credit_account_id)
+       left join ledger_transfers h on h.id = t.pending_id and h.code in ('deposit_hold', 'mifi_deposit')
        where a.owner_type = 'user' and a.owner_id = $1 and a.kind = 'wallet'
          and ($2::text is null or a.currency = $2) and ($3::text is null or a.agent_id = $3)
-         and t.flag in ('posted', 'pending')`;
+         and (t.flag in ('posted', 'pending')
+              or (h.id is not null and (t.flag = 'void_pending' or (t.flag = 'post_pending' and t.amount < h.amount))))`;
     const { rows } = await this.db.query<{
       id: string; code: string; amount: number; currency: string; created_at: Date; flag: string; credit: boolean;
-      agent_id: string; order_id: string | null; pending_id: string | null;
+      agent_id: string; order_id: string | null; pending_id: string | null; resolved: boolean;
     }>(
-      `select t.id, t.code, t.amount, t.currency, t.created_at, t.flag, t.credit_account_id = a.id as credit, a.agent_id,
-              t.order_id, t.pending_id
+      `select t.id, case when h.id is null then t.code else 'deposit_release' end as code,
+              case when t.flag = 'post_pending' then h.amount - t.amount else t.amount end as amount,
+              t.currency, t.created_at, t.flag, (t.credit_account_id = a.id) <> (h.id is not null) as credit, a.agent_id,
+              t.order_id, t.pending_id,
+              exists (select 1 from ledger_transfers r where r.pending_id = t.id) as resolved
          ${base} order by t.created_at desc, t.id limit $4 offset $5`,
       params,
     );

@@ -81,7 +81,7 @@ export class PaymentsService {
           ...(t.kind === 'card' && p.savesCards ? { savesCards: true } : {}),
           // Test mode: the phone numbers of a push method decide its outcome (the provider's own test numbers); a card
           // method takes the sandbox card form's test cards, the others the checkout page's answer.
-          ...(p.sandbox ? { sandbox: true, testValues: t.kind === 'push' ? (def.testValues ?? []).map((v) => ({ value: v.value, outcome: v.outcome })) : [] } : {}),
+          ...(p.sandbox ? { sandbox: true, testValues: t.kind === 'push' ? (def.testValues ?? []).filter((v) => !v.card).map((v) => ({ value: v.value, outcome: v.outcome })) : [] } : {}),
         }));
     });
     return [...cards, ...others];

@@ -255,7 +255,8 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    */
   /** With capabilities.payout: the withdrawal channel's name and the payee's account fields it asks for. */
   payoutChannel?: { label: string; fields: string[] };
-  testValues?: { value: string; outcome: 'succeeds' | 'declined' | 'insufficient_funds' | 'no_answer'; note?: string }[];
+  /** `card`: a test card number (shown with a card form, never beside a phone number field). */
+  testValues?: { value: string; outcome: 'succeeds' | 'declined' | 'insufficient_funds' | 'no_answer'; note?: string; card?: true }[];
   /**
    * A card method whose live card entry is the provider's own browser SDK on an app screen (Monri Components on
    * /MonriPay, MercadoPago.js on /MercadoPago), reached by the in-app form action that start() answers: the payer
