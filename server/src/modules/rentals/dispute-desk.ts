@@ -78,7 +78,7 @@ export class DisputeDesk {
           effect = { ended: at.toISOString(), fee: r.fee, state: r.state };
         }
       }
-      await this.d.repo.decide(id, { state: to, message: body.message.trim(), note: body.note.trim(), by: actor.staffId, at: this.d.clock.now() });
+      await this.d.repo.decide(id, { state: to, message: body.message.trim(), note: body.note.trim(), by: actor.staffId, email: actor.email ?? `staff:${actor.staffId ?? '?'}`, at: this.d.clock.now() });
       const after = (await this.d.repo.inScope(id, rentalScope(scope)))!;
       await this.d.audit.record(actor, {
         action: to === 'accepted' ? 'dispute.accept' : 'dispute.reject', entity: 'rental', entityId: row.order_id, agentId: row.agent_id,

@@ -9,8 +9,7 @@ export type DeskDisputeRow = DisputeRow & {
 };
 
 const SCOPE = `($1::text[] is null or (v.agent_id = any($1::text[]) and (v.agent_id <> all($2::text[]) or v.id = any($3::text[]))))`;
-const SELECT = `select d.*, o.zujie, o.powerbank_id, v.agent_id, s.email as decided_email
-  from disputes d join orders o on o.id = d.order_id join venues v on v.id = o.venue_id left join staff s on s.id = d.decided_by`;
+const SELECT = 'select d.*, o.zujie, o.powerbank_id, v.agent_id from disputes d join orders o on o.id = d.order_id join venues v on v.id = o.venue_id';
 const row = (r: DeskDisputeRow): DeskDisputeRow => ({ ...r, id: Number(r.id), user_id: Number(r.user_id), zujie: Number(r.zujie) });
 
 export class DisputesOpsRepository {
@@ -32,10 +31,10 @@ export class DisputesOpsRepository {
     return rows[0] && row(rows[0]);
   }
 
-  async decide(id: string, d: { state: 'accepted' | 'rejected'; message: string; note: string; by: string | null; at: Date }) {
+  async decide(id: string, d: { state: 'accepted' | 'rejected'; message: string; note: string; by: string | null; email: string; at: Date }) {
     await this.db.query(
-      `update disputes set state = $2, message = $3, note = $4, decided_by = $5, decided_at = $6 where id = $1 and state = 'open'`,
-      [id, d.state, d.message, d.note, d.by, d.at],
+      `update disputes set state = $2, message = $3, note = $4, decided_by = $5, decided_email = $6, decided_at = $7 where id = $1 and state = 'open'`,
+      [id, d.state, d.message, d.note, d.by, d.email, d.at],
     );
   }
 }
