@@ -14,10 +14,13 @@ import { PaymentsHistoryRepository } from './modules/payments/history-repository
 import type { PaymentsService } from './modules/payments/service.ts';
 import type { DeskSettings } from './modules/rentals/ops-config.ts';
 import type { RentalsService } from './modules/rentals/service.ts';
+import { DisputeDesk } from './modules/rentals/dispute-desk.ts';
+import { DisputesOpsRepository } from './modules/rentals/disputes-ops-repository.ts';
 import { RentalActions } from './modules/rentals/ops-actions.ts';
 import { RentalsDesk } from './modules/rentals/ops-desk.ts';
 import { RentalRefunds } from './modules/rentals/ops-refund.ts';
 import { RentalsOpsRepository } from './modules/rentals/ops-repository.ts';
+import { RentalsRepository } from './modules/rentals/repository.ts';
 
 export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger: LedgerService; payments: PaymentsService; audit: AuditService; live: LiveService; rentals: RentalsService; settings: DeskSettings }) {
   const repo = new RentalsOpsRepository(d.db);
@@ -29,5 +32,8 @@ export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger:
   });
   const refunds = new RentalRefunds({ db: d.db, clock: d.clock, jobs: d.jobs, repo, ledger: d.ledger, ledgerHistory, payments: d.payments, paymentsHistory, audit: d.audit, live: d.live, settings: d.settings });
   const actions = new RentalActions({ db: d.db, clock: d.clock, repo, rentals: d.rentals, audit: d.audit });
-  return { desk, refunds, actions };
+  const disputes = new DisputeDesk({
+    db: d.db, clock: d.clock, repo: new DisputesOpsRepository(d.db), orders: new RentalsRepository(d.db), rentals: d.rentals, audit: d.audit, live: d.live,
+  });
+  return { desk, refunds, actions, disputes };
 }

@@ -45,6 +45,7 @@ import { partnersAdmin } from './modules/partners/wiring.ts';
 import type { PaymentsService } from './modules/payments/service.ts';
 import type { DeskSettings } from './modules/rentals/ops-config.ts';
 import type { RentalsService } from './modules/rentals/service.ts';
+import { disputeOpsRoutes } from './modules/rentals/dispute-routes.ts';
 import { rentalOpsRoutes } from './modules/rentals/ops-routes.ts';
 import { staffOpsRoutes } from './modules/staff/ops-routes.ts';
 import type { StaffService } from './modules/staff/service.ts';
@@ -112,6 +113,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
       }),
     }),
     rentalOpsRoutes(desk),
+    disputeOpsRoutes(desk),
     partnersOpsRoutes({ admin: partnersAdmin(db, clock, d.partners, d.ledger, audit) }),
     alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: d.alertsRepo, alerts: d.alerts, audit }) }),
     dashboardOpsRoutes({ dashboard: d.dashboard }),

@@ -36,6 +36,7 @@ export const PERMISSIONS = [
   'rentals.waive', // waive what a failed deduction left a rental owing
   'rentals.release', // release a closed rental's deposit hold left open
   'rentals.reverse', // reverse a buy-out whose power bank is back
+  'disputes.decide', // accept or reject a rider's "I returned it" dispute
   'wallet.adjust', // request a credit or debit of a rider's wallet (nothing moves until someone else approves)
   'wallet.approve', // approve or reject someone else's wallet credit or debit (four eyes)
 ] as const;
@@ -46,12 +47,12 @@ const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   admin: PERMISSIONS,
   support: [
     'staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund', 'partners.read', 'alerts.read', 'alerts.manage',
-    'dashboard.read', 'rentals.end', 'rentals.release',
+    'dashboard.read', 'rentals.end', 'rentals.release', 'disputes.decide',
   ],
   finance: [
     'staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read',
     'rentals.refund', 'partners.read', 'partners.write', 'alerts.read', 'dashboard.read', 'wallet.adjust', 'wallet.approve',
-    'rentals.end', 'rentals.waive', 'rentals.release', 'rentals.reverse',
+    'rentals.end', 'rentals.waive', 'rentals.release', 'rentals.reverse', 'disputes.decide',
   ],
   field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage', 'dashboard.read'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read', 'dashboard.read'],
