@@ -72,7 +72,7 @@ export async function prepareDemo(cfg: Config, db: Db, connector: MqttConnector,
         ],
         scan: [
           '  scan a cabinet:',
-          ...cabinets.map((c) => `    ${c.id.padEnd(12)} ${c.city.padEnd(9)} ${c.currency}  ${base}/#/?qrcode=${c.id}`),
+          ...cabinets.map((c) => `    ${c.id.padEnd(12)} ${c.city.padEnd(9)} ${c.currency}  ${base}/?qrcode=${c.id}`),
         ],
       };
     },
