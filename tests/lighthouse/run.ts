@@ -71,7 +71,7 @@ try {
   const landing = medians.get('app: /');
   for (const name of ['app: code link /?qrcode=', 'app: code link, hash form']) {
     const code = medians.get(name);
-    if (landing && code) {
+    if (landing && code && Number.isFinite(code.lcp) && Number.isFinite(landing.lcp)) {
       console.info(`${name}: LCP ${ms(code.lcp)} = ${(code.lcp / landing.lcp).toFixed(2)} × the landing's (${ms(landing.lcp)}), TBT ${ms(code.tbt)} (medians of ${process.env.LH_RUNS ?? 1})`);
     }
   }
