@@ -5,11 +5,13 @@
 //    and the inline scripts of src/core/firstScreen.ts that pick the one the URL's hash route shows; the entry's
 //    stylesheets inlined (inlineStylesheets);
 //  - first/<screen>.<locale>.html: each web-view page in each locale, sent by the server for
-//    /aboutUsApp/{lang} and /contactUsApp/{lang} (server/src/static.ts).
+//    /aboutUsApp/{lang} and /contactUsApp/{lang} (server/src/static.ts);
+//  - first/package.html: the page the server fills in with the package screen it renders for a code link asked
+//    for as a path, /?qrcode=… (server/src/codeLinkPage.ts; its slots: PACKAGE_PAGE_SLOTS).
 // They pass through the build's compression like every other HTML file (.br, .gz).
 import { resolve } from 'node:path';
 import { createServer, type Plugin, type UserConfig } from 'vite';
-import { FIRST_SCREEN_ROUTES, WEB_VIEW_SCREENS, webViewFile, type FirstScreen } from '../src/core/firstScreen.ts';
+import { FIRST_SCREEN_ROUTES, PACKAGE_PAGE, PACKAGE_PAGE_SLOTS, WEB_VIEW_SCREENS, webViewFile, type FirstScreen } from '../src/core/firstScreen.ts';
 import { FIRST_SCREEN_BODY_SCRIPT, FIRST_SCREEN_HEAD_SCRIPT, FIRST_SCREEN_STYLE } from '../src/core/firstScreenScripts.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../src/core/lang.ts';
 
@@ -55,6 +57,7 @@ const SCREEN_MODULES: Record<FirstScreen, string> = {
   code: 'src/scan/HomeScan.tsx',
   aboutUsApp: 'src/info/AboutUsApp.tsx',
   contactUsApp: 'src/info/ContactUsApp.tsx',
+  package: 'src/rent/SelectPakage.tsx',
 };
 
 interface ChunkLike {
@@ -147,7 +150,13 @@ export function prerenderFirstScreens(ssrConfig: Pick<UserConfig, 'plugins' | 'r
               pages.set(webViewFile(s, lang), pageWithFirstScreen(html, { screen: s, lang, markup: r.html, title: r.title, css }));
             }
           }
-          return pageWithFirstScreen(html, { screen: 'landing', lang: DEFAULT_LOCALE, markup: landing.html, title: landing.title, templates, css });
+          const slots = PACKAGE_PAGE_SLOTS;
+          const packagePage = pageWithFirstScreen(html, { screen: 'package', lang: slots.lang as Locale, markup: slots.root, title: slots.title, css });
+          pages.set(PACKAGE_PAGE, packagePage.replace('</body>', `${slots.data}</body>`));
+          // The app's page never shows the package screen (only first/package.html does): its stylesheets are not listed there.
+          const appCss = { ...css };
+          delete appCss.package;
+          return pageWithFirstScreen(html, { screen: 'landing', lang: DEFAULT_LOCALE, markup: landing.html, title: landing.title, templates, css: appCss });
         } finally {
           await server.close();
         }

@@ -87,7 +87,7 @@ export function CabinetPanel() {
                   ))}
                 </ol>
                 <div className="demo-actions">
-                  <a className="button small primary" href={`/#/?qrcode=${encodeURIComponent(c.cabinetId)}`}>
+                  <a className="button small primary" href={`/?qrcode=${encodeURIComponent(c.cabinetId)}`}>
                     {t('demo.scan', { cabinet: c.cabinetId })}
                   </a>
                   <button

@@ -44,11 +44,16 @@ function SideMenuHost() {
   ) : null;
 }
 
-export function App() {
+/**
+ * `signedIn`: the server's render of the package screen for a code link (src/prerender.tsx renderPackage), which
+ * has no session; the client makes the rider's (tourist) session before it hydrates that markup, so the guard
+ * lets the screen show there too.
+ */
+export function App({ signedIn = false }: { signedIn?: boolean }) {
   const t = useT();
   const route = useStore($route);
   const def = matchRoute(route.path)?.route;
-  const show = useRouteRules(route, def?.access ?? null);
+  const show = useRouteRules(route, def?.access ?? null) || signedIn;
   useDocumentTitle(def?.screen ? def.title : NOT_FOUND_TITLE);
   useNavigationFocus(route.path, closeSideMenu);
 

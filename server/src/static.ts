@@ -1,6 +1,7 @@
 // Serves the built front end: dist/ at / (the SPA's index.html) and dist/demo/ at /demo/, the web-view pages
 // as paths (/aboutUsApp/{lang}, /contactUsApp/{lang}: their prerendered HTML in the path's language), and the
-// embed's iframe page at /embed/frame.html?agent=A with that agent's origin allowlist as `frame-ancestors`.
+// embed's iframe page at /embed/frame.html?agent=A with that agent's origin allowlist as `frame-ancestors`, and
+// a code link asked for as a path (/?qrcode=<id>) with the package screen rendered (codeLinkPage.ts).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -11,6 +12,14 @@ import { frameAncestors } from './modules/embed/service.ts';
 import { DEFAULT_LOCALE, mapRouteLang } from '#core/lang.ts';
 import { WEB_VIEW_SCREENS, webViewFile } from '#core/firstScreen.ts';
 import { FIRST_SCREEN_BODY_SCRIPT, FIRST_SCREEN_HEAD_SCRIPT } from '#core/firstScreenScripts.ts';
+import { CODE_LINK_CACHE, codeLinkLang, codeLinkRenderer, codeOfQuery } from './codeLinkPage.ts';
+
+/** A page URL's query as the code link reads it; other parameters (agentOpenId, vc, …) pass through to the app. */
+const CODE_LINK_QUERY = {
+  type: 'object',
+  properties: { qrcode: { type: 'string', maxLength: 200 }, qr: { type: 'string', maxLength: 200 }, lang: { type: 'string', maxLength: 20 } },
+} as const;
+type CodeLinkQuery = { qrcode?: string; qr?: string; lang?: string };
 
 /** The app pages' inline scripts (the first screen's choice, src/core/firstScreen.ts), allowed by their hashes. */
 const INLINE_SCRIPT_HASHES = [FIRST_SCREEN_HEAD_SCRIPT, FIRST_SCREEN_BODY_SCRIPT].map((s) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`);
@@ -24,11 +33,25 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
     return false;
   }
   serveEmbedFrame(app, resolve(root, 'embed/frame.html'));
+  const codeLink = await codeLinkRenderer(root, (code) => app.powerly.cabinets.publicScan(code));
   await app.register(async (files) => {
     // These files are compressed at build time, or small enough to go as they are: @fastify/compress (app.ts)
-    // does not compress them again on the fly (its documented per-request opt-out).
+    // does not compress them again on the fly (its documented per-request opt-out). A rendered code link is
+    // made per request: compressed on the fly like an API answer.
     files.addHook('onRequest', async (req) => {
-      req.headers['x-no-compression'] = '1';
+      if (!(req.url.startsWith('/?') && codeLink && codeOfQuery(req.query as CodeLinkQuery))) req.headers['x-no-compression'] = '1';
+    });
+    // The app's page; for a code link of a known cabinet, with its package screen rendered (codeLinkPage.ts).
+    files.get<{ Querystring: CodeLinkQuery }>('/', { schema: { hide: true, querystring: CODE_LINK_QUERY } }, async (req, reply) => {
+      const code = codeOfQuery(req.query);
+      const page = code && codeLink ? await codeLink.page(code, codeLinkLang(req.query, req.headers['accept-language'])) : undefined;
+      if (page === undefined) return reply.sendFile('index.html');
+      return reply
+        .header('Cache-Control', CODE_LINK_CACHE)
+        .header('Vary', 'Accept-Language')
+        .header('Content-Security-Policy', app.pageCsp("'none'", INLINE_SCRIPT_HASHES))
+        .type('text/html; charset=utf-8')
+        .send(page);
     });
     await files.register(fastifyStatic, {
       root,

@@ -9,11 +9,14 @@
 // (/aboutUsApp/{lang}, /contactUsApp/{lang}), one prerendered page per locale, which the server sends as they
 // are (server/src/static.ts). The client (src/main.tsx) hydrates the markup when it is of the route and the
 // language it renders first, and renders afresh otherwise.
-import { mapRouteLang, type Locale } from './lang.ts';
+import { DEFAULT_LOCALE, mapRouteLang, type Locale } from './lang.ts';
 import { parseHash, type ParsedHash } from './routes.ts';
 
-/** The prerendered first screens: the landing, the code-link entry (while it scans) and the two web-view pages. */
-export type FirstScreen = 'landing' | 'code' | 'aboutUsApp' | 'contactUsApp';
+/**
+ * The prerendered first screens: the landing, the code-link entry (while it scans), the two web-view pages, and
+ * the package screen, which the server renders for a code link asked for as a path (/?qrcode=…) with the scan's data.
+ */
+export type FirstScreen = 'landing' | 'code' | 'aboutUsApp' | 'contactUsApp' | 'package';
 
 /** The route each first screen is rendered from at build (the code-link entry's markup does not show the code). */
 export const FIRST_SCREEN_ROUTES: Record<FirstScreen, string> = {
@@ -21,7 +24,14 @@ export const FIRST_SCREEN_ROUTES: Record<FirstScreen, string> = {
   code: '/?qrcode=PRERENDER',
   aboutUsApp: '/aboutUsApp',
   contactUsApp: '/contactUsApp',
+  package: '/selectPakage',
 };
+
+/** The page the server fills in for a code link (server/src/codeLinkPage.ts), under dist/; its placeholders below. */
+export const PACKAGE_PAGE = 'first/package.html';
+export const PACKAGE_PAGE_SLOTS = { lang: 'powerly-lang', title: 'powerly-title', root: '<!--powerly-root-->', data: '<!--powerly-data-->' } as const;
+/** The id of the JSON data block with the scan the server rendered the package screen from (src/scan/served.ts). */
+export const SERVED_SCAN_ID = 'powerly-scan';
 
 /** The web-view pages, served also as real paths (one page per locale). */
 export const WEB_VIEW_SCREENS = ['aboutUsApp', 'contactUsApp'] as const;
@@ -67,15 +77,21 @@ export function firstRouteOf(loc: { pathname: string; search: string; hash: stri
   return parseHash('/');
 }
 
-/** The prerendered screen a route shows first, or null when it has none. */
-export function firstScreenOf(route: ParsedHash): FirstScreen | null {
+/**
+ * The prerendered screen a route shows first, or null when it has none. On the page the server rendered for a
+ * code link (`page` 'package'), the code link shows that package screen.
+ */
+export function firstScreenOf(route: ParsedHash, page?: string | null): FirstScreen | null {
   const { path, query } = route;
-  if (path === '/') return query.get('qrcode') || query.get('qr') || query.get('zhcode') ? 'code' : 'landing';
+  if (path === '/') return query.get('qrcode') || query.get('qr') || query.get('zhcode') ? (page === 'package' ? 'package' : 'code') : 'landing';
   const m = WEB_VIEW_PATH.exec(path);
   return m ? (m[1] as FirstScreen) : null;
 }
 
-/** The language the route renders in: a web-view path's language (spec §1 mapping), else the stored one. */
-export function firstScreenLang(route: ParsedHash, stored: Locale): Locale {
-  return mapRouteLang(pathLang(route.path)) ?? stored;
+/**
+ * The language the route renders in: a web-view path's language (the `lang` parameter's mapping), else the stored
+ * one; with none stored, the server-rendered package page's own language (`pageLang`), else en-US.
+ */
+export function firstScreenLang(route: ParsedHash, stored: Locale | null, pageLang?: Locale): Locale {
+  return mapRouteLang(pathLang(route.path)) ?? stored ?? pageLang ?? DEFAULT_LOCALE;
 }

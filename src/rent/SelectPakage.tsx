@@ -19,6 +19,7 @@ import { showMessage, toast } from '../ui/feedback.tsx';
 import { money } from '../ui/format.ts';
 import { perUnitText, unitText } from '../ui/price.ts';
 import { useMifiStrings } from '../mifi/strings.ts';
+import { useClientValue } from '../ui/hydration.ts';
 import './rent.css';
 
 /** Only an empty or offline cabinet lists the nearest ones with stock: loaded then, not with the screen (size budgets). */
@@ -53,6 +54,8 @@ export default function SelectPakage() {
 }
 
 type Offer = 'cdb' | 'station' | 'mifi';
+
+const isMounted = () => true;
 
 /** What the cabinet offers (spec §2): power bank always, a power station and a Wi-Fi box where it has them. */
 export function offers(c: Pick<Cabinet, 'haveMifiBattery' | 'energyStorageFlag' | 'haveStationCount'>): Offer[] {
@@ -95,6 +98,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const deposit = toMajor(plan.deposit, currency);
   const preview = toMajor(rentalFee(plan, minutes * MINUTE_MS), currency);
 
+  const mounted = useClientValue(false, isMounted);
   const offline = c.online === false;
   const empty = offline || (device !== 'mifi' && (c.haveBatteryCount ?? 0) <= 0);
   const next = () => {
@@ -117,7 +121,8 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
                 ? boxStrings && t('mifi.borrow.boxStock', { n: c.mifiBatteryCount ?? 0 })
                 : `${t(c.deviceType === 'station' ? 'rentPricing.stationStock' : 'rentPricing.stock', { n: c.haveBatteryCount ?? 0 })} · ${t('rentPricing.slots', { n: c.freeSlots ?? 0 })}`}
         </p>
-        {empty ? (
+        {/* Once mounted: the server's render of this screen (a code link) and its hydration leave the list out. */}
+        {empty && mounted ? (
           <Suspense fallback={null}>
             <NearestStock at={{ lat: c.lat, lng: c.lng }} exclude={c.shopid} />
           </Suspense>

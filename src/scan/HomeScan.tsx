@@ -4,12 +4,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, type T } from '../i18n/index.ts';
 import { $route, navigate } from '../stores/router.ts';
-import { $token, TOURIST, deviceCode, setSession } from '../stores/session.ts';
-import { $loginPath } from '../stores/session.ts';
-import { inAppBrowserOf, isBoxCode, loginPathFor, touristLoginAllowed } from '../core/navigation.ts';
+import { isBoxCode } from '../core/navigation.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { asksAboutOpenOrders, scanTarget } from '../core/scanRoute.ts';
-import { touristLogin } from '../api/auth.ts';
 import { checkCabinet, type Cabinet } from '../api/cabinet.ts';
 import { ApiError } from '../api/client.ts';
 import { Loading } from '../ui/Loading.tsx';
@@ -17,21 +14,7 @@ import { confirmDialog } from '../ui/feedback.tsx';
 import { LangSelect } from '../ui/LangSelect.tsx';
 import { currentSystem, storeFor, type System } from '../platform/device.ts';
 import { useClientValue } from '../ui/hydration.ts';
-
-/** Thrown when the code link must sign in instead (no tourist login in the WeChat browser, spec §6). */
-class SignInInstead extends Error {}
-
-async function ensureToken(): Promise<void> {
-  if ($token.get()) return;
-  if (!touristLoginAllowed(inAppBrowserOf(navigator.userAgent))) {
-    $loginPath.set(loginPathFor($route.get().path, $route.get().query));
-    navigate('/login_wechat', { replace: true });
-    throw new SignInInstead();
-  }
-  const token = await touristLogin(deviceCode());
-  if (!token) throw new Error('no token');
-  setSession(token, TOURIST);
-}
+import { SignInInstead, ensureToken } from './touristSession.ts';
 
 export default function HomeScan() {
   const route = useStore($route);

@@ -25,12 +25,17 @@ const pages: [string, string][] = [
   ['embed: venue.html (two <powerly-rent>)', `${base}/demo/venue.html`],
   ['embed: partner page (loader)', `${partner.url}/demo/partner/`],
   ['app: /', `${base}/`],
-  ['app: code-link screen', `${base}/#/?qrcode=PWL-LIS-001`],
+  // What a cabinet's QR code opens: the server renders its package screen (server/src/codeLinkPage.ts).
+  ['app: code link /?qrcode=', `${base}/?qrcode=PWL-LIS-001`],
+  ['app: code link, hash form', `${base}/#/?qrcode=PWL-LIS-001`],
   ['app: #/aboutUsApp/en-US', `${base}/#/aboutUsApp/en-US`],
 ];
 
 const chrome = await launch({ chromePath: CHROME, chromeFlags: FLAGS });
 const ms = (v: number | undefined) => (v === undefined ? '-' : `${Math.round(v)} ms`);
+/** Each page's median LCP and TBT over its runs (for the code link's ratio to the landing, printed at the end). */
+const medians = new Map<string, { lcp: number; tbt: number }>();
+const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)] ?? NaN;
 try {
   // LH_PAGES (a pattern on the names) runs only those pages and no timespan; LH_JSON (a folder) keeps each report.
   const only = process.env.LH_PAGES ? new RegExp(process.env.LH_PAGES) : undefined;
@@ -53,11 +58,22 @@ try {
     // The host's CPU as Lighthouse rates it (its 4× slowdown assumes about 1,500): figures from hosts far apart differ.
     if (name === pages[0]![0]) console.info(`host benchmarkIndex ${Math.round(lhr.environment.benchmarkIndex)}`);
     const a = (id: string) => lhr.audits[id]?.numericValue;
+    const all = (id: string) => runs.map((l) => l.audits[id]?.numericValue ?? NaN);
+    medians.set(name, { lcp: median(all('largest-contentful-paint')), tbt: median(all('total-blocking-time')) });
     console.info(
       `${name.padEnd(42)} performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100).toString().padStart(3)}` +
         `  FCP ${ms(a('first-contentful-paint'))}  LCP ${ms(a('largest-contentful-paint'))}  TBT ${ms(a('total-blocking-time'))}` +
         `  CLS ${(a('cumulative-layout-shift') ?? 0).toFixed(3)}  SI ${ms(a('speed-index'))}`,
     );
+  }
+
+  // The code link's LCP to the landing's, measured in this same run (medians over LH_RUNS).
+  const landing = medians.get('app: /');
+  for (const name of ['app: code link /?qrcode=', 'app: code link, hash form']) {
+    const code = medians.get(name);
+    if (landing && code && Number.isFinite(code.lcp) && Number.isFinite(landing.lcp)) {
+      console.info(`${name}: LCP ${ms(code.lcp)} = ${(code.lcp / landing.lcp).toFixed(2)} × the landing's (${ms(landing.lcp)}), TBT ${ms(code.tbt)} (medians of ${process.env.LH_RUNS ?? 1})`);
+    }
   }
 
   // A whole rental on each embed host page as a Lighthouse timespan: the page's layout shifts through it

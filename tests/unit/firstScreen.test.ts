@@ -40,6 +40,8 @@ const URLS = [
 ];
 const PAGES: { screen: FirstScreen; lang: Locale }[] = [
   { screen: 'landing', lang: 'en-US' }, { screen: 'aboutUsApp', lang: 'lt-LT' }, { screen: 'contactUsApp', lang: 'en-US' },
+  // The page the server renders for a code link asked for as a path.
+  { screen: 'package', lang: 'lt-LT' }, { screen: 'package', lang: 'en-US' },
 ];
 
 describe('the first screen of a page URL', () => {
@@ -48,7 +50,17 @@ describe('the first screen of a page URL', () => {
     ['/#/aboutUsApp/en-US', 'aboutUsApp'], ['/contactUsApp/lt-LT', 'contactUsApp'], ['/#/wallet', null], ['/aboutUsApp/lt-LT#/wallet', null],
   ])('%s → %s', (url, screen) => expect(firstScreenOf(firstRouteOf(loc(url)))).toBe(screen));
 
-  it("takes a web-view path's language, else the stored one", () => {
+  it('on the page the server rendered for a code link, the code link shows its package screen', () => {
+    expect(firstScreenOf(firstRouteOf(loc('/?qrcode=PWL-LIS-001')), 'package')).toBe('package');
+    expect(firstScreenOf(firstRouteOf(loc('/?qrcode=PWL-LIS-001')), 'landing')).toBe('code');
+    expect(firstScreenOf(firstRouteOf(loc('/#/wallet')), 'package')).toBeNull();
+    expect(firstScreenOf(firstRouteOf(loc('/')), 'package')).toBe('landing');
+  });
+
+  it("takes a web-view path's language, else the stored one, else the served page's, else en-US", () => {
+    expect(firstScreenLang(firstRouteOf(loc('/?qrcode=A')), null, 'pt-PT')).toBe('pt-PT');
+    expect(firstScreenLang(firstRouteOf(loc('/?qrcode=A')), 'zh-CN', 'pt-PT')).toBe('zh-CN');
+    expect(firstScreenLang(firstRouteOf(loc('/?qrcode=A')), null)).toBe('en-US');
     expect(firstScreenLang(firstRouteOf(loc('/aboutUsApp/pt-BR')), 'zh-CN')).toBe('pt-PT');
     expect(firstScreenLang(firstRouteOf(loc('/#/aboutUsApp/xx-YY')), 'zh-CN')).toBe('zh-CN');
     expect(firstScreenLang(firstRouteOf(loc('/#/?qrcode=A')), 'lt-LT')).toBe('lt-LT');
@@ -66,10 +78,10 @@ describe('the first screen of a page URL', () => {
     for (const url of URLS) {
       for (const page of PAGES) {
         for (const stored of [null, 'en-US', 'lt-LT', 'zh-CN', 'nonsense']) {
-          const storedLang: Locale = LOCALES.includes(stored as Locale) ? (stored as Locale) : 'en-US';
+          const storedLang = LOCALES.includes(stored as Locale) ? (stored as Locale) : null;
           const route = firstRouteOf(loc(url));
-          const screen = firstScreenOf(route);
-          const want = screen && firstScreenLang(route, storedLang) === page.lang ? screen : '';
+          const screen = firstScreenOf(route, page.screen);
+          const want = screen && firstScreenLang(route, storedLang, screen === 'package' ? page.lang : undefined) === page.lang ? screen : '';
           const expected = want === page.screen ? null : want;
           if (expected !== null) swaps++;
           expect(runHead(url, page, stored), `${url} on ${page.screen}/${page.lang}, stored ${stored}`).toBe(expected);

@@ -83,7 +83,7 @@ export async function prepareDemo(
         ],
         scan: [
           '  scan a cabinet:',
-          ...cabinets.map((c) => `    ${c.id.padEnd(width)} ${c.city.padEnd(9)} ${c.currency}  ${base}/#/?qrcode=${c.id}`),
+          ...cabinets.map((c) => `    ${c.id.padEnd(width)} ${c.city.padEnd(9)} ${c.currency}  ${base}/?qrcode=${c.id}`),
         ],
       };
     },

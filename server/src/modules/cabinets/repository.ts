@@ -88,16 +88,17 @@ export class CabinetsRepository {
    * count: one joined query (a named prepared statement on PostgreSQL), the session included so that the scan is
    * one round trip (the same session rule as every other route: auth's LIVE_SESSION). Undefined when the session
    * is not valid; `view` undefined when the cabinet does not exist. The cabinet as stored (see ScanView).
+   * `tokenHash` null: the read without a session (the public scan): no wallet, no open rentals, userId 0.
    */
-  async scanView(cabinetId: string, session: { tokenHash: string; at: Date }, openStates: readonly number[], agent: string, kind: DeviceKind = 'cdb'): Promise<{ userId: number; sessionExpiresAt: Date; view: ScanView | undefined } | undefined> {
+  async scanView(cabinetId: string, session: { tokenHash: string | null; at: Date }, openStates: readonly number[], agent: string, kind: DeviceKind = 'cdb'): Promise<{ userId: number; sessionExpiresAt: Date | null; view: ScanView | undefined } | undefined> {
     const { rows } = await this.db.query<{
-      user_id: number | string; expires_at: Date | string;
+      user_id: number | string | null; expires_at: Date | string | null;
       venue: VenueRow | string | null; plan: PlanRow | string | null; mifi_plan: PlanRow | string | null; wallet: Account | string | null;
       counts: Record<string, number> | string | null; plan_kinds: string[] | null; open_count: number | null;
       id: string | null; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null;
     }>(
       `with me as (select u.id as user_id, s.expires_at from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$2', '$3')})
-       select me.user_id, me.expires_at, x.* from me left join lateral (
+       select me.user_id, me.expires_at, x.* from (select 1) one left join me on true left join lateral (
          select c.id, c.venue_id, c.slot_count, c.online, c.last_seen_at, to_jsonb(v) as venue, ${EFFECTIVE_PLAN('v', '$6', '$3')} as plan,
               ${EFFECTIVE_PLAN('v', `'mifi'`, '$3')} as mifi_plan,
               (select to_jsonb(a) from ledger_accounts a
@@ -113,9 +114,9 @@ export class CabinetsRepository {
       { name: 'cabinets.scanView' },
     );
     const r = rows[0];
-    if (!r) return undefined;
-    const userId = Number(r.user_id);
-    const sessionExpiresAt = new Date(r.expires_at);
+    if (!r || (r.user_id === null && session.tokenHash !== null)) return undefined;
+    const userId = Number(r.user_id ?? 0);
+    const sessionExpiresAt = r.expires_at === null ? null : new Date(r.expires_at);
     if (r.id === null) return { userId, sessionExpiresAt, view: undefined };
     const cabinet: CabinetRow = { id: r.id, venue_id: r.venue_id, slot_count: r.slot_count, online: r.online, last_seen_at: r.last_seen_at };
     const c = json(r.counts) ?? {};

@@ -1,13 +1,10 @@
 // Cabinets: the scan (checkisok) and the server's handling of everything a cabinet reports.
-import { toMajor } from '#core/money.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RentalsService } from '../rentals/service.ts';
 import type { MifiService } from '../mifi/service.ts';
-import { currencySymbol, pricedVenue } from '../venues/service.ts';
 import { isDeviceKind, type DeviceKind, type RentalKind } from '#core/devices.ts';
-import { LedgerService } from '../ledger/service.ts';
-import { DEFAULT_AGENT, numericAccount } from '../ledger/service.ts';
+import { DEFAULT_AGENT } from '../ledger/service.ts';
 import { cabinetCodeFrom } from '../rentals/service.ts';
 import { OPEN_STATES } from '../rentals/order-state.ts';
 import { notFound, unauthorized } from '../../lib/errors.ts';
@@ -17,6 +14,7 @@ import { PresenceBatcher } from './presence.ts';
 import type { CabinetsRepository, CommandRow, ScanView } from './repository.ts';
 import { ScanCache } from './scan-cache.ts';
 import type { ReturnReservations } from './reservations.ts';
+import { NEVER, PUBLIC_SESSION, scanAnswer } from './scan-view.ts';
 
 export { ReturnReservations } from './reservations.ts';
 
@@ -52,7 +50,7 @@ export class CabinetsService implements LinkHandler {
       if (hit) return hit;
       const mark = cache.mark;
       const found = await this.d.repo.scanView(code, { tokenHash: session.tokenHash, at }, OPEN_STATES, DEFAULT_AGENT, k);
-      if (found?.view) cache.set(key, { userId: found.userId, sessionExpiresAt: found.sessionExpiresAt, view: found.view }, session.tokenHash, mark);
+      if (found?.view) cache.set(key, { userId: found.userId, sessionExpiresAt: found.sessionExpiresAt ?? NEVER, view: found.view }, session.tokenHash, mark);
       return found;
     };
     const found = await read(kind);
@@ -64,58 +62,31 @@ export class CabinetsService implements LinkHandler {
       view = (await read(kind))?.view;
     }
     if (!view) throw notFound('error.cabinetNotFound');
-    const cabinet = { ...view.cabinet, online: live(view.cabinet) };
-    const priced = pricedVenue(view.venue, view.plan);
-    // An offline cabinet (offline status, last will, or missed heartbeats) can neither lend nor take back: the scan
-    // still answers (online false, nothing to rent, no free slot) so that the first screen says so and lists the
-    // nearest cabinets with stock around its position; every rent at it is refused before any money moves.
-    // (`online` here includes the missed-heartbeat rule, see liveness.ts.)
-    const { venue, planRow, wire } = priced;
-    const c = venue.currency;
-    const balance = LedgerService.available(view.wallet && numericAccount(view.wallet));
-    const zujieNum = view.openCount;
-    const haveBatteryCount = cabinet.online ? view.available : 0;
-    const deposit = priced.plan.deposit;
-    const needsPayment = balance < deposit;
-    const mifiDeposit = view.mifiPlan ? pricedVenue(venue, view.mifiPlan).plan.deposit : undefined;
-    const m = (v: number) => toMajor(v, c);
-    return {
-      cabinetID: cabinet.id,
-      qrcode: cabinet.id,
-      shopid: venue.id,
-      shopname: venue.name,
-      shoplogo: venue.logo_url,
-      shopAddress: venue.address,
-      shopTime: venue.hours,
-      shopContent: venue.description,
-      currencyName: currencySymbol(c),
-      currency: c,
-      jifei: wire.pPrice,
-      jifeiDanwei: wire.pPriceMinute,
-      mianfei: wire.pFreeuseMinute,
-      fengding: wire.pDayAmount,
-      yajin: m(deposit),
-      yajintype: planRow.deposit_type,
-      myyue: m(balance),
-      chongzhi: needsPayment ? ('Y' as const) : ('N' as const),
-      overtimeAmount: wire.pOvertimeAmount,
-      zujieNum,
-      haveBatteryCount,
-      // Offline: nothing to rent or return there (the screen lists the nearest cabinets with stock instead).
-      freeSlots: cabinet.online ? Math.max(0, cabinet.slot_count - view.counts.cdb - view.counts.station - view.counts.mifi) : 0,
-      haveMifiBattery: cabinet.online && view.counts.mifi > 0 && view.planKinds.includes('mifi'),
-      mifiBatteryCount: cabinet.online && view.planKinds.includes('mifi') ? view.counts.mifi : 0,
-      mifiDeposit: mifiDeposit === undefined ? 0 : m(mifiDeposit),
-      energyStorageFlag: view.planKinds.includes('station') && view.counts.station > 0 ? 1 : 0,
-      haveStationCount: cabinet.online && view.planKinds.includes('station') ? view.counts.station : 0,
-      deviceType: kind,
-      yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
-      online: cabinet.online,
-      lat: venue.lat,
-      lng: venue.lng,
-      priceStrategy: wire,
-      userWallet: { pBalance: m(balance), pCurrencySymbol: currencySymbol(c), pDailiId: 'powerly' },
+    return scanAnswer(view, kind, live(view.cabinet));
+  }
+
+  /**
+   * The scan as anyone sees it, without a session (the server-rendered code link, static.ts): the cabinet, its
+   * venue, prices, deposit and stock, and no rider's data (balance 0, no open rentals). Undefined for an unknown
+   * cabinet. From the scan's cache like every scan (scan-cache.ts), under a key no session has.
+   */
+  async publicScan(url: string, kind: RentalKind = 'cdb') {
+    const code = cabinetCodeFrom(url) ?? '';
+    const at = this.d.clock.now();
+    const cache = this.d.scanCache;
+    const live = (c: ScanView['cabinet']) => this.d.repo.isLive(c);
+    const read = async (k: RentalKind) => {
+      const key = ScanCache.key(PUBLIC_SESSION, code, k);
+      const hit = cache.get(key, at, live);
+      if (hit) return hit.view;
+      const mark = cache.mark;
+      const view = (await this.d.repo.scanView(code, { tokenHash: null, at }, OPEN_STATES, DEFAULT_AGENT, k))?.view;
+      if (view) cache.set(key, { userId: 0, sessionExpiresAt: NEVER, view }, PUBLIC_SESSION, mark);
+      return view;
     };
+    let view = await read(kind);
+    if (view && !view.plan && kind !== 'cdb') view = await read((kind = 'cdb'));
+    return view && scanAnswer(view, kind, live(view.cabinet));
   }
 
   private static isBoxCommand(c: CommandRow | undefined) {

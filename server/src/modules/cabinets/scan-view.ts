@@ -1,0 +1,69 @@
+// What a scan answers (checkisok), from a read of the cabinet, its venue, plans and stock (ScanView): one
+// projection for the signed-in scan and for the scan anyone sees (the server-rendered code link).
+import { toMajor } from '#core/money.ts';
+import type { RentalKind } from '#core/devices.ts';
+import { LedgerService, numericAccount } from '../ledger/service.ts';
+import { currencySymbol, pricedVenue } from '../venues/service.ts';
+import type { ScanView } from './repository.ts';
+
+/** The scan cache's key for the read without a session: no session's token hash is empty. */
+export const PUBLIC_SESSION = '';
+/** A read without a session never expires by its session (the cache's other rules still apply). */
+export const NEVER = new Date(8.64e15);
+
+/** The scan's answer for `view` of `kind`, `online` by the liveness rule (liveness.ts). */
+export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
+  const cabinet = { ...view.cabinet, online };
+  const priced = pricedVenue(view.venue, view.plan);
+  // An offline cabinet (offline status, last will, or missed heartbeats) can neither lend nor take back: the scan
+  // still answers (online false, nothing to rent, no free slot) so that the first screen says so and lists the
+  // nearest cabinets with stock around its position; every rent at it is refused before any money moves.
+  const { venue, planRow, wire } = priced;
+  const c = venue.currency;
+  const balance = LedgerService.available(view.wallet && numericAccount(view.wallet));
+  const zujieNum = view.openCount;
+  const haveBatteryCount = cabinet.online ? view.available : 0;
+  const deposit = priced.plan.deposit;
+  const needsPayment = balance < deposit;
+  const mifiDeposit = view.mifiPlan ? pricedVenue(venue, view.mifiPlan).plan.deposit : undefined;
+  const m = (v: number) => toMajor(v, c);
+  return {
+    cabinetID: cabinet.id,
+    qrcode: cabinet.id,
+    shopid: venue.id,
+    shopname: venue.name,
+    shoplogo: venue.logo_url,
+    shopAddress: venue.address,
+    shopTime: venue.hours,
+    shopContent: venue.description,
+    currencyName: currencySymbol(c),
+    currency: c,
+    jifei: wire.pPrice,
+    jifeiDanwei: wire.pPriceMinute,
+    mianfei: wire.pFreeuseMinute,
+    fengding: wire.pDayAmount,
+    yajin: m(deposit),
+    yajintype: planRow.deposit_type,
+    myyue: m(balance),
+    chongzhi: needsPayment ? ('Y' as const) : ('N' as const),
+    overtimeAmount: wire.pOvertimeAmount,
+    zujieNum,
+    haveBatteryCount,
+    // Offline: nothing to rent or return there (the screen lists the nearest cabinets with stock instead).
+    freeSlots: cabinet.online ? Math.max(0, cabinet.slot_count - view.counts.cdb - view.counts.station - view.counts.mifi) : 0,
+    haveMifiBattery: cabinet.online && view.counts.mifi > 0 && view.planKinds.includes('mifi'),
+    mifiBatteryCount: cabinet.online && view.planKinds.includes('mifi') ? view.counts.mifi : 0,
+    mifiDeposit: mifiDeposit === undefined ? 0 : m(mifiDeposit),
+    energyStorageFlag: view.planKinds.includes('station') && view.counts.station > 0 ? 1 : 0,
+    haveStationCount: cabinet.online && view.planKinds.includes('station') ? view.counts.station : 0,
+    deviceType: kind,
+    yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
+    online: cabinet.online,
+    lat: venue.lat,
+    lng: venue.lng,
+    priceStrategy: wire,
+    userWallet: { pBalance: m(balance), pCurrencySymbol: currencySymbol(c), pDailiId: 'powerly' },
+  };
+}
+
+export type ScanAnswer = ReturnType<typeof scanAnswer>;
