@@ -70,6 +70,8 @@ export interface AppDeps {
   appOrigins?: string[];
   /** Which Stripe variables are missing (named when SANDBOX=off cannot start). */
   stripeMissing?: string[];
+  /** CABINET_SECRETS_KEY: seals the TCP cabinets' token secrets (modules/cabinets/token-secrets.ts; sandbox: generated). */
+  cabinetSecretsKey?: string;
   /** The 0xA8 cabinet family's HTTP registration (VENDOR_A8_SIGN_KEY; modules/cabinets/vendors/a8/registration.ts). */
   a8Registration?: { idPrefix: string; signKey: string; broker: { host: string; port: number } };
   /** Real bank payout adapters (config/payouts-rails.ts); a bank withdrawal none pays awaits an operator. */

@@ -60,6 +60,7 @@ import { DashboardService } from './modules/dashboard/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices, type Fleet } from './fleet.ts';
+import { cabinetSecretsKey } from './modules/cabinets/token-secrets.ts';
 import venueRoutes from './modules/venues/routes.ts';
 import walletRoutes, { webhookRoutes } from './modules/wallet/routes.ts';
 import { WalletRepository } from './modules/wallet/repository.ts';
@@ -259,7 +260,7 @@ export async function buildApp(deps: AppDeps) {
     { table: 'staff_ceremonies', keepDays: 0, sweep: (before) => staffRepo.sweepCeremonies(before) },
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
-  const fleet = fleetServices({ db, clock, liveness });
+  const fleet = fleetServices({ db, clock, liveness, secretsKey: cabinetSecretsKey({ given: deps.cabinetSecretsKey, db, clock, sandbox: sandboxOn }) });
   const media = deps.media ?? new LocalMediaStore('data/media');
   const fleetLive = new FleetLive(db, () => liveRepo.schema());
   app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, alerts, dashboard, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });

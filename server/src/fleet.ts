@@ -10,6 +10,7 @@ import { CabinetFleetRepository } from './modules/cabinets/fleet-repository.ts';
 import { CabinetFleetService } from './modules/cabinets/fleet.ts';
 import { Liveness } from './modules/cabinets/liveness.ts';
 import { CabinetsRepository } from './modules/cabinets/repository.ts';
+import { CabinetTokenSecrets, type SecretsKey } from './modules/cabinets/token-secrets.ts';
 import { AgentsService } from './modules/embed/agents.ts';
 import { AgentsRepository } from './modules/embed/repository.ts';
 import { MifiCatalogueAdmin } from './modules/mifi/catalogue-admin.ts';
@@ -27,14 +28,17 @@ export interface Fleet {
   deadJobs: DeadJobsService;
 }
 
-export function fleetServices(d: { db: Db; clock: Clock; liveness?: Liveness }): Fleet {
+/** `secretsKey`: the key the TCP family's token secrets are sealed with (token-secrets.ts); none: they cannot be issued. */
+export function fleetServices(d: { db: Db; clock: Clock; liveness?: Liveness; secretsKey?: SecretsKey }): Fleet {
   const { db, clock } = d;
   const agents = new AgentsService({ repo: new AgentsRepository(db), clock });
   const venuesRepo = new VenuesAdminRepository(db);
   const venues = new VenuesAdminService({ repo: venuesRepo, clock, agentExists: (id) => agents.exists(id) });
   const plans = new PricePlansService({ repo: venuesRepo, clock, agentCurrencies: (id) => agents.currencies(id) });
+  const credentials = new CabinetCredentialsRepository(db);
   const cabinets = new CabinetFleetService({
-    db, clock, repo: new CabinetFleetRepository(db), cabinets: new CabinetsRepository(db), credentials: new CabinetCredentialsRepository(db),
+    db, clock, repo: new CabinetFleetRepository(db), cabinets: new CabinetsRepository(db), credentials,
+    tokenSecrets: new CabinetTokenSecrets(credentials, d.secretsKey ?? (() => Promise.resolve(undefined))),
     liveness: d.liveness ?? new Liveness(clock), venueExists: (id) => venues.exists(id),
   });
   const mifi = new MifiCatalogueAdmin({ db, repo: new MifiCatalogueRepository(db), registerDevice: (x) => cabinets.registerDevice(x) });

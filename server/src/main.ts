@@ -21,6 +21,7 @@ import { deskSettingsFromEnv } from './modules/rentals/ops-config.ts';
 import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
+import { CabinetTokenSecrets, cabinetSecretsKey } from './modules/cabinets/token-secrets.ts';
 import { a8RegistrationFromEnv, vendorGatewaysFromEnv } from './modules/cabinets/vendors/from-env.ts';
 import { a8CabinetMay } from './modules/cabinets/vendors/a8/codec.ts';
 import { WeChatApi } from './modules/content/wechat.ts';
@@ -57,7 +58,13 @@ async function main() {
       // Cabinets of the 0xA8 family (VENDOR_A8_PREFIX) also use their own topics.
       vendorMay: vendorEnv.VENDOR_A8_PREFIX ? a8CabinetMay(vendorEnv.VENDOR_A8_PREFIX) : undefined,
     } }));
-  const gateways = vendorGatewaysFromEnv(vendorEnv, { connector, prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console, now: () => clock.now().getTime() });
+  // The TCP family's per-cabinet token secrets, sealed under CABINET_SECRETS_KEY (the sandbox makes its own key).
+  const tokenSecrets = process.env.CABINET_SECRETS_KEY || cfg.sandbox === 'on'
+    ? new CabinetTokenSecrets(new CabinetCredentialsRepository(db), cabinetSecretsKey({ given: process.env.CABINET_SECRETS_KEY, db, clock, sandbox: cfg.sandbox === 'on' }))
+    : undefined;
+  const gateways = vendorGatewaysFromEnv(vendorEnv, {
+    connector, prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console, now: () => clock.now().getTime(), tokenSecrets,
+  });
   const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console, gateways });
 
   // The demo (SANDBOX=on): seed and simulator before the app, which serves the simulator's control API.
@@ -67,6 +74,7 @@ async function main() {
   const app = await buildApp({
     db, clock, link, fleet: demo?.fleet,
     a8Registration: a8RegistrationFromEnv(vendorEnv),
+    cabinetSecretsKey: process.env.CABINET_SECRETS_KEY,
     sandbox: new SandboxCardProvider(db, clock, cfg.sandboxPublicKey),
     ejectTtlMs: cfg.ejectTtlMs,
     jobPollMs: 500,

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { demoVendorEnv, prepareDemoVendors } from '../src/demo/vendors/index.ts';
 import { vendorGatewaysFromEnv } from '../src/modules/cabinets/vendors/from-env.ts';
 import type { VendorGateway } from '../src/modules/cabinets/vendors/gateway.ts';
+import { CabinetCredentialsRepository } from '../src/modules/cabinets/credentials-repository.ts';
+import { CabinetTokenSecrets, cabinetSecretsKey } from '../src/modules/cabinets/token-secrets.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -22,11 +24,16 @@ describe('the demo plays one cabinet of each vendor family', () => {
     const env = demoVendorEnv({});
     expect(env).toMatchObject({ VENDOR_A8_PREFIX: 'VL-', VENDOR_TCP_PORT: '0', VENDOR_TCP_HOST: '127.0.0.1' });
     let gateways: VendorGateway[] = [];
-    const b = await build({ gateways: ({ connector, clock }) => (gateways = vendorGatewaysFromEnv(env, { connector, prefix: 'demo-vendors', log: quiet, now: () => clock.now().getTime() })) });
+    const b = await build({
+      gateways: ({ connector, clock, db }) => (gateways = vendorGatewaysFromEnv(env, {
+        connector, prefix: 'demo-vendors', log: quiet, now: () => clock.now().getTime(),
+        tokenSecrets: new CabinetTokenSecrets(new CabinetCredentialsRepository(db), cabinetSecretsKey({ db, clock, sandbox: true })),
+      })),
+    });
     open.push(b);
     const vendors = await prepareDemoVendors({ db: b.db, clock: b.clock, connector: b.connector, env, gateways, heartbeatMs: 60_000 });
     open.push({ close: () => vendors.stop() });
-    await vendors.start();
+    await vendors.start((id) => b.app.powerly.fleet.cabinets.issueCredentials(id));
     for (const [id, c] of vendors.cabinets) b.fleet!.vendors.set(id, c);
     const ids = ['VL-860602069165357', 'BX-VNO01'];
     await cabinetsOnline(b, ids);

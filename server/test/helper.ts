@@ -111,7 +111,7 @@ export interface BuildOptions {
   /** Fastify's logger (tests of what the log may show). */
   logger?: AppDeps['logger'];
   /** Vendor gateways the link runs (cabinets of other families, modules/cabinets/vendors/). */
-  gateways?: (d: { connector: MqttConnector; clock: TestClock }) => VendorGateway[];
+  gateways?: (d: { connector: MqttConnector; clock: TestClock; db: Db }) => VendorGateway[];
   a8Registration?: AppDeps['a8Registration'];
   /** Production posture: SANDBOX=off with these real providers (pointed at local peers or closed ports). */
   production?: Pick<AppDeps, 'signIn' | 'wechat' | 'stripe' | 'embedSigningKey'>;
@@ -174,7 +174,7 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     describe: () => base.describe(),
   };
   const link = new MqttCabinetLink(connector, { prefix, log: quiet, sharedGroup: opts.sharedGroup, clientId: opts.clientId,
-    gateways: opts.gateways?.({ connector, clock }) });
+    gateways: opts.gateways?.({ connector, clock, db }) });
   const fleet = opts.simulator === false ? undefined
     : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000, resendMs: opts.resendMs });
   const sandbox = new GatedSandbox(db, clock);

@@ -7,6 +7,8 @@ import {
   encodeAnomaly, encodeEjectResult, encodeInventory, encodeLogin, encodeReturn, encodeTcp, tcpRequest, tcpToken, xorChecksum,
 } from '../src/modules/cabinets/vendors/tcp60/codec.ts';
 import { TcpGateway } from '../src/modules/cabinets/vendors/tcp60/gateway.ts';
+import { CabinetCredentialsRepository } from '../src/modules/cabinets/credentials-repository.ts';
+import { CabinetTokenSecrets, cabinetSecretsKey, openSecret } from '../src/modules/cabinets/token-secrets.ts';
 import type { EjectCommand } from '../src/modules/cabinets/protocol.ts';
 import { TcpCabinet } from '../src/demo/vendors/tcp-cabinet.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
@@ -14,6 +16,7 @@ import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } f
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const show = (b: Buffer) => b.toString('hex').toUpperCase().replace(/(..)(?!$)/g, '$1 ');
 const SECRET = 's3cret';
+const quiet = { info() {}, warn() {}, error(...a: unknown[]) { console.error(...a); } };
 
 describe('TCP family codec', () => {
   it('header: length of what follows, command, version, XOR checksum, token = MD5(payload ‖ secret)[0..4]', () => {
@@ -113,5 +116,102 @@ describe('a cabinet of the TCP family, through the gateway\'s TCP server', () =>
     await cab.heartbeat(); // answered with an inventory request, whose answer is the internal heartbeat
     await cab.close();
     await waitFor(async () => !(await b.db.query<{ online: boolean }>('select online from cabinets where id = $1', [CABINET])).rows[0]!.online, 'offline after the connection ends');
+  }, 90_000);
+});
+
+describe('per-cabinet token secrets of the TCP family', () => {
+  const CAB2 = 'BX-BX02';
+  async function secretServer() {
+    let gateway!: TcpGateway;
+    const b = await build({
+      simulator: false,
+      gateways: ({ clock, db }) => [(gateway = new TcpGateway({
+        port: 0, host: '127.0.0.1', idPrefix: 'BX-', log: quiet, now: () => clock.now().getTime(),
+        secrets: new CabinetTokenSecrets(new CabinetCredentialsRepository(db), cabinetSecretsKey({ db, clock, sandbox: true })),
+      }))],
+    });
+    open.push(b);
+    const { cabinets } = b.app.powerly.fleet;
+    await cabinets.register({ id: CAB2, vendor: 'tcp60', slots: 4, venueId: 'v-vno-gedimino' });
+    for (const [i, id] of ['PB000021', 'PB000022'].entries()) await cabinets.registerDevice({ id, cabinetId: CAB2, slot: i + 1 });
+    return { b, gateway, issue: () => cabinets.issueCredentials(CAB2) };
+  }
+  const refusals = async (b: Built) =>
+    Number((await b.db.query<{ n: number }>(`select coalesce(sum(count), 0)::int as n from cabinet_rejects where cabinet_id = $1 and reason = 'vendor-tcp-login-token'`, [CAB2])).rows[0]!.n);
+  const online = async (b: Built) => (await b.db.query<{ online: boolean }>('select online from cabinets where id = $1', [CAB2])).rows[0]!.online;
+
+  it('issued sealed and shown once; a wrong secret is refused and logged; a rotation takes over at the next login', async () => {
+    const { b, gateway, issue } = await secretServer();
+    // No secret issued yet (and no shared one): refused.
+    const early = new TcpCabinet('BX02', ['PB000021', 'PB000022', null, null], 'guess');
+    open.push(early);
+    expect((await early.connect(gateway.port!)).length).toBe(0); // closed without an answer
+    await waitFor(async () => (await refusals(b)) === 1, 'the refused login counted');
+
+    const first = await issue();
+    expect(first).toMatchObject({ username: CAB2, kind: 'token-secret' });
+    const sealed = (await b.db.query<{ sealed: string }>('select sealed from cabinet_token_secrets where cabinet_id = $1', [CAB2])).rows[0]!.sealed;
+    expect(sealed).not.toContain(first.password);
+    const key = await cabinetSecretsKey({ db: b.db, clock: b.clock, sandbox: true })();
+    expect(openSecret(key!, CAB2, sealed)).toBe(first.password);
+    expect(() => openSecret(key!, 'BX-OTHER', sealed)).toThrow(); // bound to its cabinet
+
+    const wrong = new TcpCabinet('BX02', ['PB000021', 'PB000022', null, null], 'not-the-secret');
+    open.push(wrong);
+    expect((await wrong.connect(gateway.port!)).length).toBe(0);
+    await waitFor(async () => (await refusals(b)) === 2, 'the wrong secret counted');
+    expect(await online(b)).toBe(false);
+
+    const cab = new TcpCabinet('BX02', ['PB000021', 'PB000022', null, null], first.password);
+    open.push(cab);
+    expect(show(await cab.connect(gateway.port!))).toBe('01');
+    await cabinetsOnline(b, [CAB2]);
+    await cab.heartbeat(); // both ways signed with its secret
+
+    // Rotated: the connection goes on until it ends; the old secret does not log in again, the new one does.
+    const second = await issue();
+    expect(second.password).not.toBe(first.password);
+    await cab.close();
+    expect((await cab.connect(gateway.port!)).length).toBe(0);
+    await waitFor(async () => (await refusals(b)) === 3, 'the old secret refused after the rotation');
+    cab.secret = second.password;
+    expect(show(await cab.connect(gateway.port!))).toBe('01');
+    await cab.heartbeat();
+    await cabinetsOnline(b, [CAB2]);
+  }, 90_000);
+
+  it('a return whose frame is cut with the connection is re-sent after the reconnect, stored once and answered', async () => {
+    const { b, gateway, issue } = await secretServer();
+    const { password } = await issue();
+    const cab = new TcpCabinet('BX02', ['PB000021', 'PB000022', null, null], password);
+    open.push(cab);
+    expect(show(await cab.connect(gateway.port!))).toBe('01');
+    await cabinetsOnline(b, [CAB2]);
+    const res = await b.app.inject({
+      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token: await touristToken(b.app, 'tcp-cut') },
+      payload: { qrcode: CAB2, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
+    });
+    expect(res.json().code, res.body).toBe(0);
+    const tradeNo: string = res.json().data.outTradeNo;
+    await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the rental started (popped)');
+    const bank = (await order(b, tradeNo)).powerbank_id!;
+
+    // The power bank goes back into slot 3; half of the return frame leaves, then the connection is cut.
+    b.clock.advance(10 * 60_000);
+    cab.banks[2] = bank;
+    cab.unanswered.set(3, bank);
+    const frame = encodeTcp(TCP_CMD.returned, encodeReturn(3, bank), password);
+    cab.raw(frame.subarray(0, 7));
+    await cab.close();
+    const stored = async () => Number((await b.db.query<{ n: number }>(`select count(*)::int as n from cabinet_events where cabinet_id = $1 and type = 'returned'`, [CAB2])).rows[0]!.n);
+    expect(await stored()).toBe(0);
+    await waitFor(async () => !(await online(b)), 'offline after the cut');
+
+    const answered = cab.next(TCP_CMD.returned);
+    expect(show(await cab.connect(gateway.port!))).toBe('01'); // the login re-sends the unanswered return
+    expect(show(await answered)).toBe('03 01');
+    expect(cab.unanswered.size).toBe(0);
+    expect(await stored()).toBe(1);
+    await waitFor(async () => (await order(b, tradeNo)).settled, 'the return settled the rental');
   }, 90_000);
 });

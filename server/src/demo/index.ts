@@ -49,7 +49,7 @@ export async function prepareDemo(
     fleet,
     async start(app, built) {
       await fleet?.start();
-      await vendors?.start();
+      await vendors?.start((id) => app.powerly.fleet.cabinets.issueCredentials(id));
       for (const [id, c] of vendors?.cabinets ?? []) fleet?.vendors.set(id, c);
       // The embed demo: a partner website on another origin (PORT+1) and the agents whose exact origins may
       // frame the widget (the venue page on this origin, the partner site on the other).

@@ -1,6 +1,8 @@
 // npm run cabinet:credentials -- <cabinetId> [--mosquitto <dir>]
-// Issues (or rotates) the MQTT password of a cabinet through the cabinets service (CabinetFleetService) (username = the cabinet id): prints it ONCE (to be put into the
-// cabinet), stores only its hash (PBKDF2-SHA512 in Mosquitto's format) where the embedded broker checks it.
+// Issues (or rotates) the credentials of a cabinet through the cabinets service (CabinetFleetService) and prints them
+// ONCE (to be put into the cabinet): the MQTT password (username = the cabinet id), of which only the hash is stored
+// (PBKDF2-SHA512 in Mosquitto's format) where the embedded broker checks it; for a cabinet of the binary TCP family
+// (vendor tcp60) its token secret instead, stored sealed under CABINET_SECRETS_KEY (modules/cabinets/token-secrets.ts).
 // With --mosquitto <dir> it also writes <dir>/passwd and <dir>/acl for a Mosquitto broker from every issued
 // credential plus the server's own user (MQTT_USERNAME / MQTT_PASSWORD, if set); see docs/operations.md.
 // Without a cabinet id and with --mosquitto, only the files are written. Database: as `npm run serve`.
@@ -11,6 +13,7 @@ import { openDb } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { fleetServices } from '../fleet.ts';
 import { systemClock } from '../lib/clock.ts';
+import { cabinetSecretsKey } from '../modules/cabinets/token-secrets.ts';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--mosquitto');
@@ -26,10 +29,13 @@ if (!cfg.databaseUrl) mkdirSync(cfg.dataDir, { recursive: true });
 const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
 try {
   await migrate(db);
-  const { cabinets } = fleetServices({ db, clock: systemClock });
+  const secretsKey = cabinetSecretsKey({ given: process.env.CABINET_SECRETS_KEY, db, clock: systemClock, sandbox: cfg.sandbox === 'on' });
+  const { cabinets } = fleetServices({ db, clock: systemClock, secretsKey });
   if (cabinetId) {
-    const { password } = await cabinets.issueCredentials(cabinetId);
-    console.info(`cabinet ${cabinetId}: MQTT username "${cabinetId}", password (shown once, store it in the cabinet):\n${password}`);
+    const { password, kind } = await cabinets.issueCredentials(cabinetId);
+    console.info(kind === 'token-secret'
+      ? `cabinet ${cabinetId}: token secret of the TCP family (shown once, set it in the cabinet; its frames are signed with it):\n${password}`
+      : `cabinet ${cabinetId}: MQTT username "${cabinetId}", password (shown once, store it in the cabinet):\n${password}`);
   }
   if (dir) {
     mkdirSync(dir, { recursive: true });

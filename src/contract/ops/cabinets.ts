@@ -70,8 +70,13 @@ export const CabinetAssignBody = Type.Object({ venueId: Type.Union([Id, Type.Nul
 export type CabinetAssignBody = Static<typeof CabinetAssignBody>;
 export const ReasonBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 export const CabinetCredentialsIssued = Type.Object({
-  username: Type.String(), password: Type.String({ description: 'shown once; only a hash is stored, the previous password is refused from now on' }),
+  username: Type.String(),
+  password: Type.String({ description: 'shown once; the previous one is refused from now on (a broker password is stored as a hash, a token secret sealed)' }),
+  kind: Type.Union([Type.Literal('broker-password'), Type.Literal('token-secret')], {
+    description: "broker-password: the MQTT password (internal protocol, 0xA8 family); token-secret: the TCP family's secret its frames are signed with",
+  }),
 });
+export type CabinetCredentialsIssued = Static<typeof CabinetCredentialsIssued>;
 
 export const CabinetCommandBody = Type.Object({
   type: Type.Union(CABINET_COMMANDS.map((c) => Type.Literal(c))),

@@ -2,7 +2,7 @@
 // kept up to date by the live stream without a reload; remote commands with a reason (by role), assignment to a
 // venue (If-Match), and broker credentials shown once.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CabinetCommandType, OpsCabinet } from '../../contract/ops/cabinets.ts';
+import type { CabinetCommandType, CabinetCredentialsIssued, OpsCabinet } from '../../contract/ops/cabinets.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
 import { opsCall, opsCallTagged } from '../api.ts';
@@ -22,7 +22,7 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
   const [etag, setEtag] = useState('');
   const [error, setError] = useState<unknown>();
   const [pending, setPending] = useState<Pending>();
-  const [secret, setSecret] = useState<{ username: string; password: string }>();
+  const [secret, setSecret] = useState<CabinetCredentialsIssued>();
   const heading = useRef<HTMLHeadingElement>(null);
   const load = useCallback(async () => {
     try {
@@ -41,7 +41,7 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
   const may = (p: 'cabinets.command' | 'fleet.write') => me.permissions.includes(p);
   const send = async (p: Pending, reason: string) => {
     if (p.type === 'credentials') {
-      setSecret(await opsCall<{ username: string; password: string }>('POST', `/cabinets/${encodeURIComponent(id)}/credentials`, { reason }));
+      setSecret(await opsCall<CabinetCredentialsIssued>('POST', `/cabinets/${encodeURIComponent(id)}/credentials`, { reason }));
     } else {
       await opsCall('POST', `/cabinets/${encodeURIComponent(id)}/commands`, { type: p.type, ...(p.slot ? { slot: p.slot } : {}), reason });
     }
@@ -116,16 +116,16 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
           {may('fleet.write') && (
             <section aria-labelledby="ops-cab-cred">
               <h3 id="ops-cab-cred">{t('ops.cabinets.credentials')}</h3>
-              <p>{t('ops.cabinets.credentialsLead')}</p>
+              <p>{t(cabinet.vendor === 'tcp60' ? 'ops.cabinets.credentialsLeadToken' : 'ops.cabinets.credentialsLead')}</p>
               <button type="button" onClick={() => { setSecret(undefined); setPending({ type: 'credentials' }); }}>
                 {t(cabinet.hasCredentials ? 'ops.cabinets.rotate' : 'ops.cabinets.issue')}
               </button>
               {secret && (
                 <div role="status" className="ops-secret">
-                  <p>{t('ops.cabinets.secretOnce')}</p>
+                  <p>{t(secret.kind === 'token-secret' ? 'ops.cabinets.secretOnceToken' : 'ops.cabinets.secretOnce')}</p>
                   <dl className="ops-facts">
                     <dt>{t('ops.cabinets.username')}</dt><dd><code>{secret.username}</code></dd>
-                    <dt>{t('ops.cabinets.password')}</dt><dd><code>{secret.password}</code></dd>
+                    <dt>{t(secret.kind === 'token-secret' ? 'ops.cabinets.tokenSecret' : 'ops.cabinets.password')}</dt><dd><code>{secret.password}</code></dd>
                   </dl>
                 </div>
               )}

@@ -2,7 +2,6 @@
 // SANDBOX=off): one "0xA8" cabinet over the broker and one binary-TCP cabinet on the gateway's port, registered at
 // the Vilnius venue with their power banks, each played by its family's simulator so that `npm start` rents from and
 // returns to them end to end through the gateways (docs/cabinet-protocol.md "Vendor families").
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/db.ts';
 import { fleetServices } from '../../fleet.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -28,8 +27,8 @@ const TCP_BANKS = ['BXPB0001', 'BXPB0002', 'BXPB0003', 'BXPB0004'];
 
 /**
  * The vendor gateways' settings for the demo: the environment's, with the demo's defaults where unset (the 0xA8
- * family under `VL-`, the TCP family on a free port of this machine with a token secret made for this run: the
- * simulated cabinet in this process is the only one that needs it).
+ * family under `VL-`, the TCP family on a free port of this machine). The TCP cabinet signs with its own secret,
+ * issued at every start (`start`'s `issue`) as an operator would.
  */
 export function demoVendorEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return {
@@ -37,7 +36,6 @@ export function demoVendorEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
     VENDOR_A8_PREFIX: env.VENDOR_A8_PREFIX || 'VL-',
     VENDOR_TCP_PORT: env.VENDOR_TCP_PORT || '0',
     VENDOR_TCP_HOST: env.VENDOR_TCP_HOST || '127.0.0.1',
-    VENDOR_TCP_SECRET: env.VENDOR_TCP_SECRET || randomBytes(24).toString('base64url'),
   };
 }
 
@@ -95,7 +93,8 @@ export async function prepareDemoVendors(o: DemoVendorOptions) {
 
   return {
     cabinets,
-    async start() {
+    /** `issue`: the cabinets' credentials as the console issues them (the fleet service's issueCredentials). */
+    async start(issue: (cabinetId: string) => Promise<{ password: string }>) {
       if (wanted.some((c) => c.vendor === 'a8')) {
         const flat = await slotsOf(a8Id, A8_BOARDS * A8_HOLES);
         const sim = new A8Cabinet(A8_UUID, Array.from({ length: A8_BOARDS }, (_, b) => flat.slice(b * A8_HOLES, (b + 1) * A8_HOLES)), () => o.clock.now().getTime());
@@ -103,7 +102,8 @@ export async function prepareDemoVendors(o: DemoVendorOptions) {
         cabinets.set(a8Id, a8Demo(a8Id, sim));
       }
       if (tcp?.port) {
-        const sim = new TcpCabinet(TCP_BOX, await slotsOf(tcpId, TCP_SLOTS), o.env.VENDOR_TCP_SECRET ?? '');
+        const { password: secret } = await issue(tcpId);
+        const sim = new TcpCabinet(TCP_BOX, await slotsOf(tcpId, TCP_SLOTS), secret);
         await sim.connect(tcp.port);
         sim.beatEvery(o.heartbeatMs);
         cabinets.set(tcpId, tcpDemo(tcpId, sim));

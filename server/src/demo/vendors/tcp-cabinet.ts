@@ -17,8 +17,6 @@ export class TcpCabinet {
   readonly unanswered = new Map<number, string>();
   /** The next borrow fails (jammed). */
   jamNext = false;
-  /** The next borrow ejects, and the connection ends before its answer goes out (a power or network cut). */
-  cutAfterNextEject = false;
   private readonly waiters: { cmd: number; resolve: (p: Buffer) => void }[] = [];
 
   /** `secret`: the token secret set in this cabinet (an operator changes it after a rotation). */
@@ -61,6 +59,8 @@ export class TcpCabinet {
       slot: i + 1, bankId: id, level: id ? 90 : 0, voltage: id ? 4100 : 0, current: 0, temperature: 25,
       status: id ? SLOT_BITS.present | SLOT_BITS.locked : 0, health: id ? 98 : 0,
     }));
+    // A login refused before (its connection closed unanswered) waits no more: this one's answer is this login's.
+    for (let i = this.waiters.length - 1; i >= 0; i--) if (this.waiters[i]!.cmd === TCP_CMD.login) this.waiters.splice(i, 1);
     const ok = this.next(TCP_CMD.login);
     this.send(TCP_CMD.login, encodeLogin(this.boxId, slots));
     const answer = await Promise.race([ok, new Promise<Buffer>((resolve) => socket.once('close', () => resolve(Buffer.alloc(0))))]);
@@ -136,10 +136,6 @@ export class TcpCabinet {
         return this.send(cmd, encodeEjectResult({ slot, ok: false, bankId: id, locks: locks() }));
       }
       this.banks[slot - 1] = null;
-      if (this.cutAfterNextEject) {
-        this.cutAfterNextEject = false;
-        return void this.socket?.destroy();
-      }
       this.send(cmd, encodeEjectResult({ slot, ok: true, bankId: id, locks: locks() }));
     }
   }

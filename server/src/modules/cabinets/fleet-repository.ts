@@ -62,7 +62,8 @@ export class CabinetFleetRepository {
   async list(id?: string) {
     const { rows } = await this.db.query<CabinetListRow>(
       `select c.id, c.vendor, c.venue_id, v.name as venue_name, c.slot_count, c.online, c.last_seen_at, c.inventory,
-              exists (select 1 from cabinet_credentials k where k.cabinet_id = c.id) as has_credentials,
+              (exists (select 1 from cabinet_credentials k where k.cabinet_id = c.id)
+                or exists (select 1 from cabinet_token_secrets t where t.cabinet_id = c.id)) as has_credentials,
               (select jsonb_agg(jsonb_build_object('id', p.id, 'slot', p.slot, 'kind', p.kind, 'state', p.state) order by p.slot)
                  from powerbanks p where p.cabinet_id = c.id and p.slot is not null) as devices
          from cabinets c left join venues v on v.id = c.venue_id

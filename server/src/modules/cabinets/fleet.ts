@@ -4,13 +4,14 @@
 import { CabinetAssign, CabinetImportRequest, CabinetRegister, DeviceRegister, type CabinetImportReport, type CabinetLive } from '#contract/ops-fleet.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
 import { FieldErrors, problemText, schemaProblems, validate, type FieldProblem } from '../../lib/validate.ts';
 import { hashPassword, issueCabinetCredentials, mosquittoAclFile, mosquittoPasswordFile } from './credentials.ts';
 import type { CabinetCredentialsRepository } from './credentials-repository.ts';
 import type { CabinetFleetRepository } from './fleet-repository.ts';
 import type { Liveness } from './liveness.ts';
 import type { CabinetsRepository } from './repository.ts';
+import { SecretsKeyMissing, TOKEN_SECRET_VENDOR, type CabinetTokenSecrets } from './token-secrets.ts';
 
 export const DEFAULT_VENDOR = 'powerly';
 const CSV_HEADER = ['id', 'vendor', 'slots', 'venueId'] as const;
@@ -46,6 +47,8 @@ export interface CabinetFleetDeps {
   repo: CabinetFleetRepository;
   cabinets: CabinetsRepository;
   credentials: CabinetCredentialsRepository;
+  /** The TCP family's per-cabinet token secrets (sealed). */
+  tokenSecrets: CabinetTokenSecrets;
   liveness: Liveness;
   /** Whether a venue exists (the venues module's service). */
   venueExists(id: string): Promise<boolean>;
@@ -156,10 +159,23 @@ export class CabinetFleetService {
 
   // ---- broker credentials (docs/operations.md "Broker security") --------------------------------------------
 
-  /** Issues a cabinet's broker password, or rotates it: the old one is refused from now on. Shown once. */
-  async issueCredentials(cabinetId: string): Promise<{ username: string; password: string }> {
+  /**
+   * Issues a cabinet's credentials, or rotates them: the old ones are refused from now on. Shown once. A cabinet of
+   * the TCP family gets a token secret (kept sealed: the server signs with it), any other a broker password (kept
+   * as a hash).
+   */
+  async issueCredentials(cabinetId: string): Promise<{ username: string; password: string; kind: 'broker-password' | 'token-secret' }> {
+    const at = this.d.clock.now();
+    if ((await this.d.credentials.vendorOf(cabinetId)) === TOKEN_SECRET_VENDOR) {
+      try {
+        return { username: cabinetId, password: await this.d.tokenSecrets.issue(cabinetId, at), kind: 'token-secret' };
+      } catch (err) {
+        if (err instanceof SecretsKeyMissing) throw conflict('error.fleet.secretsKeyMissing');
+        throw err;
+      }
+    }
     if (!(await this.d.repo.cabinet(cabinetId))) throw notFound('error.fleet.notFound', { id: cabinetId });
-    return { username: cabinetId, password: await issueCabinetCredentials(this.d.credentials, cabinetId, this.d.clock.now()) };
+    return { username: cabinetId, password: await issueCabinetCredentials(this.d.credentials, cabinetId, at), kind: 'broker-password' };
   }
 
   /** A Mosquitto broker's password and ACL files: every issued credential, plus the server's own user if given. */

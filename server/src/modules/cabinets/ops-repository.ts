@@ -48,7 +48,8 @@ export class CabinetOpsRepository {
     const { rows } = await this.db.query<OpsCabinetRow>(
       `select c.id, c.vendor, c.agent_id, c.venue_id, v.name as venue_name, c.slot_count, c.online, c.last_seen_at, c.inventory, c.version,
               ${order.key} as sort_key,
-              exists (select 1 from cabinet_credentials k where k.cabinet_id = c.id) as has_credentials,
+              (exists (select 1 from cabinet_credentials k where k.cabinet_id = c.id)
+                or exists (select 1 from cabinet_token_secrets t where t.cabinet_id = c.id)) as has_credentials,
               (select jsonb_agg(jsonb_build_object('id', p.id, 'slot', p.slot, 'kind', p.kind, 'state', p.state) order by p.slot)
                  from powerbanks p where p.cabinet_id = c.id and p.slot is not null) as devices,
               (select jsonb_agg(jsonb_build_object('id', k.id, 'type', k.type, 'slot', (k.payload->>'slot')::int, 'at', k.created_at,

@@ -1,6 +1,7 @@
 // Which vendor gateways a process runs (docs/operations.md "Vendor cabinets"): none unless configured.
 //   VENDOR_A8_PREFIX      cabinets of the 0xA8 family (MQTT, same broker) are cabinets {prefix}{uuid}, e.g. VL-
-//   VENDOR_TCP_PORT       the TCP family's server port (with VENDOR_TCP_SECRET, the cabinets' token secret)
+//   VENDOR_TCP_PORT       the TCP family's server port; each cabinet signs with the secret issued for it (sealed
+//                         under CABINET_SECRETS_KEY), or, having none, with VENDOR_TCP_SECRET if set
 //   VENDOR_TCP_HOST       its address (default 0.0.0.0), VENDOR_TCP_PREFIX its cabinets' id prefix (default BX-)
 //   VENDOR_A8_SIGN_KEY    turns on the 0xA8 family's HTTP registration, with VENDOR_A8_BROKER (host:port told to them)
 import type { MqttConnector } from '../../../mqtt/broker.ts';
@@ -11,16 +12,23 @@ import { TcpGateway } from './tcp60/gateway.ts';
 
 export function vendorGatewaysFromEnv(
   env: NodeJS.ProcessEnv,
-  d: { connector: MqttConnector; prefix: string; sharedGroup?: string; log: Logger; now?: () => number },
+  d: {
+    connector: MqttConnector; prefix: string; sharedGroup?: string; log: Logger; now?: () => number;
+    /** The TCP cabinets' own token secrets (modules/cabinets/token-secrets.ts); absent when no key seals them. */
+    tokenSecrets?: { secretOf(cabinetId: string): Promise<string | null> };
+  },
 ): VendorGateway[] {
   const out: VendorGateway[] = [];
   if (env.VENDOR_A8_PREFIX) out.push(new A8Gateway({ connector: d.connector, idPrefix: env.VENDOR_A8_PREFIX, sharedGroup: d.sharedGroup, log: d.log, now: d.now }));
   if (env.VENDOR_TCP_PORT) {
     const port = Number(env.VENDOR_TCP_PORT);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`VENDOR_TCP_PORT is not a port: ${env.VENDOR_TCP_PORT}`);
-    if (!env.VENDOR_TCP_SECRET) throw new Error('VENDOR_TCP_PORT is set but VENDOR_TCP_SECRET (the cabinets\' token secret) is not');
+    if (!env.VENDOR_TCP_SECRET && !d.tokenSecrets) {
+      throw new Error('VENDOR_TCP_PORT is set but neither CABINET_SECRETS_KEY (per-cabinet token secrets) nor VENDOR_TCP_SECRET (a shared one) is');
+    }
     out.push(new TcpGateway({
-      port, host: env.VENDOR_TCP_HOST || '0.0.0.0', secret: env.VENDOR_TCP_SECRET, idPrefix: env.VENDOR_TCP_PREFIX || 'BX-', log: d.log, now: d.now,
+      port, host: env.VENDOR_TCP_HOST || '0.0.0.0', secret: env.VENDOR_TCP_SECRET || undefined, secrets: d.tokenSecrets,
+      idPrefix: env.VENDOR_TCP_PREFIX || 'BX-', log: d.log, now: d.now,
       bridge: { connector: d.connector, prefix: d.prefix },
     }));
   }

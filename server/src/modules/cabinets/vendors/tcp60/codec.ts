@@ -57,13 +57,22 @@ export function encodeTcp(cmd: number, payload: Uint8Array, secret: string, vers
 
 /** One whole frame; throws TcpFrameError on a wrong length, checksum or token. */
 export function decodeTcp(frame: Uint8Array, secret: string): TcpFrame {
+  const f = decodeTcpUnsigned(frame);
+  if (!tcpToken(f.payload, secret).equals(f.token)) throw new TcpFrameError('token mismatch (wrong secret)');
+  return { cmd: f.cmd, version: f.version, payload: f.payload };
+}
+
+/**
+ * One whole frame with its token not checked yet (a login: the secret to check it with is the cabinet's, known
+ * only from the payload); throws TcpFrameError on a wrong length or checksum.
+ */
+export function decodeTcpUnsigned(frame: Uint8Array): TcpFrame & { token: Buffer } {
   const b = Buffer.from(frame);
   if (b.length < HEADER) throw new TcpFrameError('frame too short');
   if (b.readUInt16BE(0) !== b.length - 2) throw new TcpFrameError(`length field ${b.readUInt16BE(0)} is not the ${b.length - 2} bytes after it`);
   const payload = b.subarray(HEADER);
   if (xorChecksum(payload) !== b[4]) throw new TcpFrameError('checksum mismatch');
-  if (!tcpToken(payload, secret).equals(b.subarray(5, 9))) throw new TcpFrameError('token mismatch (wrong secret)');
-  return { cmd: b[2]!, version: b[3]!, payload };
+  return { cmd: b[2]!, version: b[3]!, payload, token: b.subarray(5, 9) };
 }
 
 /** Splits a TCP stream into frames: whole frames out, the rest kept for the next chunk. */

@@ -14,14 +14,20 @@ import type { Logger } from '../../link.ts';
 import { parseJson, topics, type CabinetEvent, type ServerMessage } from '../../protocol.ts';
 import { EjectBook, outcomeEventId, type EdgeSink, type VendorGateway } from '../gateway.ts';
 import {
-  TCP_CMD, TcpFramer, decodeAnomaly, decodeEjectResult, decodeInventory, decodeLogin, decodeReturn, decodeTcp, encodeTcp, tcpRequest,
+  TCP_CMD, TcpFramer, decodeAnomaly, decodeEjectResult, decodeInventory, decodeLogin, decodeReturn, decodeTcp, decodeTcpUnsigned, encodeTcp,
+  tcpRequest, tcpToken,
 } from './codec.ts';
 
 export interface TcpGatewayOptions {
   port: number;
   host?: string;
-  /** The secret the family's tokens are made with (the operator sets it in the cabinets). */
-  secret: string;
+  /**
+   * Each cabinet's own token secret (issued by an operator, modules/cabinets/token-secrets.ts), null when it has
+   * none. A cabinet with one must sign with it: no other secret is accepted for it.
+   */
+  secrets?: { secretOf(cabinetId: string): Promise<string | null> };
+  /** A secret shared by the cabinets that have none of their own (VENDOR_TCP_SECRET, as the family ships). */
+  secret?: string;
   idPrefix: string;
   log: Logger;
   now?: () => number;
@@ -34,6 +40,8 @@ export interface TcpGatewayOptions {
 interface Session {
   socket: net.Socket;
   cabinetId: string;
+  /** The secret it logged in with: its frames are checked and ours signed with it. */
+  secret: string;
 }
 
 export class TcpGateway implements VendorGateway {
@@ -47,7 +55,7 @@ export class TcpGateway implements VendorGateway {
   private readonly now: () => number;
 
   constructor(private readonly o: TcpGatewayOptions) {
-    if (!o.secret) throw new Error('the TCP cabinet gateway needs the token secret (VENDOR_TCP_SECRET)');
+    if (!o.secret && !o.secrets) throw new Error('the TCP cabinet gateway needs the cabinets\' token secrets (CABINET_SECRETS_KEY) or a shared one (VENDOR_TCP_SECRET)');
     this.now = o.now ?? Date.now;
     this.book = new EjectBook(this.now);
   }
@@ -112,20 +120,23 @@ export class TcpGateway implements VendorGateway {
       }
       for (const raw of frames) {
         chain = chain.then(async () => {
-          let f;
-          try {
-            f = decodeTcp(raw, this.o.secret);
-          } catch (err) {
-            if (session) await this.sink?.reject(session.cabinetId, 'vendor-tcp-malformed', `${(err as Error).message}: ${raw.toString('hex')}`);
-            return void socket.destroy(); // a wrong token: not one of ours
-          }
           if (!session) {
-            if (f.cmd !== TCP_CMD.login) return void socket.destroy();
-            session = await this.login(socket, f.payload);
+            session = await this.login(socket, raw);
+            if (!session) socket.destroy();
             return;
           }
+          let f;
+          try {
+            f = decodeTcp(raw, session.secret);
+          } catch (err) {
+            await this.sink?.reject(session.cabinetId, 'vendor-tcp-malformed', `${(err as Error).message}: ${raw.toString('hex')}`);
+            return void socket.destroy(); // a wrong token: not one of ours
+          }
           await this.frame(session, f.cmd, f.payload);
-        }).catch((err: unknown) => this.o.log.error({ err }, 'TCP cabinet frame not handled'));
+        }).catch((err: unknown) => {
+          this.o.log.error({ err }, 'TCP cabinet frame not handled');
+          if (!session) socket.destroy(); // a login that could not be checked: the cabinet logs in again
+        });
       }
     });
     socket.on('error', () => undefined);
@@ -142,19 +153,39 @@ export class TcpGateway implements VendorGateway {
     return new Date(this.now()).toISOString();
   }
 
-  private write(s: Session | net.Socket, cmd: number, payload: Buffer) {
-    const socket = s instanceof net.Socket ? s : s.socket;
-    if (!socket.destroyed) socket.write(encodeTcp(cmd, payload, this.o.secret));
+  private write(s: Session, cmd: number, payload: Buffer) {
+    if (!s.socket.destroyed) s.socket.write(encodeTcp(cmd, payload, s.secret));
   }
 
-  private async login(socket: net.Socket, payload: Buffer): Promise<Session | null> {
-    const l = decodeLogin(payload);
+  /**
+   * A connection's first frame: a 0x60 login signed with the cabinet's own secret (or, for a cabinet without one,
+   * the shared secret). Anything else is refused: the connection closes, a wrong token is logged and counted
+   * (cabinet_rejects, `vendor-tcp-login-token`) and the old connection of that cabinet, if any, is left alone.
+   */
+  private async login(socket: net.Socket, raw: Buffer): Promise<Session | null> {
+    let f;
+    let l;
+    try {
+      f = decodeTcpUnsigned(raw);
+      if (f.cmd !== TCP_CMD.login) return null;
+      l = decodeLogin(f.payload);
+    } catch {
+      return null;
+    }
     const cabinetId = `${this.o.idPrefix}${l.boxId}`;
-    const session = { socket, cabinetId };
+    const own = (await this.o.secrets?.secretOf(cabinetId)) ?? null;
+    const secret = own ?? this.o.secret ?? null;
+    if (!secret || !tcpToken(f.payload, secret).equals(f.token)) {
+      const why = own ? 'not signed with its own secret' : secret ? 'not signed with the shared secret' : 'no secret issued for it';
+      this.o.log.warn({ cabinetId, remote: socket.remoteAddress }, `TCP cabinet login refused: ${why}`);
+      await this.sink?.reject(cabinetId, 'vendor-tcp-login-token', `${why}; from ${socket.remoteAddress ?? '?'}: ${raw.toString('hex').slice(0, 400)}`);
+      return null;
+    }
+    const session = { socket, cabinetId, secret };
     this.sessions.get(cabinetId)?.socket.destroy(); // a reconnect replaces the old connection
     this.sessions.set(cabinetId, session);
     if (this.bridge) void this.bridge.subscribeAsync(topics(this.o.bridge!.prefix, cabinetId).commands, { qos: 1 }).catch(() => undefined);
-    this.write(socket, TCP_CMD.login, tcpRequest.result(true));
+    this.write(session, TCP_CMD.login, tcpRequest.result(true));
     await this.sink?.status(cabinetId, { v: 2, online: true, ts: this.iso() });
     await this.store(cabinetId, this.heartbeat(l.slots.map((s) => ({ slot: s.slot, bankId: s.bankId, level: s.level }))));
     return session;
