@@ -44,9 +44,7 @@ import { ClaimsService } from './modules/rentals/claims.ts';
 import { ReturnEvidenceRepository } from './modules/cabinets/evidence-repository.ts';
 import { DepositReturns } from './modules/rentals/deposit-returns.ts';
 import { compensationsOf } from './modules/payments/compensation.ts';
-import { EmailChannel, HostChannel, makeVapidKeys, SmsChannel, WebPushChannel, type VapidKeys } from './modules/notify/channels.ts';
-import { NoticeService } from './modules/notify/notices.ts';
-import { NoticesRepository } from './modules/notify/notices-repository.ts';
+import { noticeServices } from './notices.ts';
 import noticeRoutes from './modules/notify/notice-routes.ts';
 import mifiRoutes from './modules/mifi/routes.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
@@ -216,12 +214,8 @@ export async function buildApp(deps: AppDeps) {
   const alertsRepo = new AlertsRepository(db);
   const alerts = new AlertsService({ db, clock, repo: alertsRepo, jobs, liveness, mailer, sms: signInAd.sms });
   const dashboard = new DashboardService({ db, clock, jobs });
-  const noticesRepo = new NoticesRepository(db);
-  const vapid = JSON.parse(await new SecretsRepository(db).get('notify.vapid-keys', clock.now(), makeVapidKeys)) as VapidKeys;
-  const webPush = new WebPushChannel({ repo: noticesRepo, clock, vapid, subject: deps.vapidSubject ?? 'mailto:receipts@powerly.local', agent: deps.pushAgent });
-  const notices: NoticeService = new NoticeService({
-    clock, log, jobs, repo: noticesRepo, orders: rentalsRepo, payments,
-    channels: [webPush, new EmailChannel(mailer), new SmsChannel(signInAd.sms), new HostChannel(live)],
+  const { repo: noticesRepo, notices, vapidPublicKey } = await noticeServices({
+    db, clock, log, jobs, orders: rentalsRepo, payments, mailer, sms: signInAd.sms, live, vapidSubject: deps.vapidSubject, pushAgent: deps.pushAgent,
   });
   const signIn = new SignInService(
     { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
@@ -292,7 +286,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(payerRoutes, { payments, clock });
     await api.register(depositRoutes, { rentals, deposits });
     await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }) });
-    await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey: webPush.publicKey });
+    await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
