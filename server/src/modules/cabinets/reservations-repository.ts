@@ -55,9 +55,15 @@ export class ReservationsRepository {
     return rows[0];
   }
 
-  /** The rider's latest reservation, whatever its state. */
+  /**
+   * The rider's latest reservation, whatever its state: the held one if there is one, else the latest made, and of
+   * two made in the same instant the one that ended last (a time alone does not order them).
+   */
   async latestOf(userId: number) {
-    const { rows } = await this.db.query<ReservationRow>(`${WITH_VENUE} where r.user_id = $1 order by r.created_at desc, r.id limit 1`, [userId]);
+    const { rows } = await this.db.query<ReservationRow>(
+      `${WITH_VENUE} where r.user_id = $1 order by r.state = 'held' desc, r.created_at desc, coalesce(r.ended_at, r.expires_at) desc, r.id limit 1`,
+      [userId],
+    );
     return rows[0];
   }
 
