@@ -122,7 +122,7 @@ describe.skipIf(!existsSync(MOSQUITTO))('an eject whose publish met a broker out
     let open!: () => void;
     b.sandbox.gate = new Promise<void>((r) => (open = r));
     const pending = rent(b, token, 'PWL-LIS-001');
-    await waitFor(async () => Number((await b.db.query<{ n: number }>('select count(*)::int as n from jobs where kind = $1', ['rental.orphan-authorisation'])).rows[0]!.n) > 0, 'the rent reached the card call');
+    await waitFor(async () => Number((await b.db.query<{ n: number }>('select count(*)::int as n from jobs where kind = $1', ['payment.charge-guard'])).rows[0]!.n) > 0, 'the rent reached the card call');
     mosquitto.kill('SIGKILL');
     await waitFor(async () => !b.link.isUp(), 'link down');
     b.sandbox.gate = null;

@@ -115,7 +115,7 @@ describe('a process that dies between the card authorisation and the order', () 
     await cabinetsOnline(b, ['PWL-VNO-001']);
     const token = await touristToken(b.app);
     const { tradeNo } = await rentedOut(b, token, 'PWL-VNO-001');
-    const { rows } = await b.db.query<{ done_at: Date | null }>(`select done_at from jobs where kind = 'rental.orphan-authorisation'`);
+    const { rows } = await b.db.query<{ done_at: Date | null }>(`select done_at from jobs where kind = 'payment.charge-guard'`);
     expect(rows).toHaveLength(1);
     expect(rows[0]!.done_at).not.toBeNull(); // cancelled when the request finished
     b.clock.advance(5 * 60_000);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, touristToken, type Built, formBody } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
-import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
+import { GUARD_MS } from '../src/modules/payments/guards.ts';
 import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS } from '../src/modules/payments/provider.ts';
 import { FakeDaraja } from './providers/mpesa.ts';
 
@@ -42,7 +42,7 @@ const balance = async (b: Built, token: string) => {
   return wallets.find((w) => w.pCurrencyType === 'CNY')?.pBalance ?? 0;
 };
 const guards = async (b: Built) =>
-  (await b.db.query<{ n: string }>(`select count(*)::text as n from jobs where kind = 'wallet.topup-guard' and done_at is null`)).rows[0]!.n;
+  (await b.db.query<{ n: string }>(`select count(*)::text as n from jobs where kind = 'payment.charge-guard' and payload->>'flow' = 'wallet_topup' and done_at is null`)).rows[0]!.n;
 
 describe('a top-up the customer paid at the provider', () => {
   it('is credited by its guard when the customer never comes back, once (a late resume gets the same top-up)', async () => {
@@ -54,7 +54,7 @@ describe('a top-up the customer paid at the provider', () => {
     expect(await guards(a)).toBe(before);
     await approve(a, action.clientSecret);
     // The first guard (the paying call's) is gone: it would have refunded a payment the customer made on purpose.
-    a.clock.advance(TOPUP_GUARD_MS + ACTION_CHECK_MS);
+    a.clock.advance(GUARD_MS + ACTION_CHECK_MS);
     await a.app.powerly.jobs.runDue();
     expect(await balance(a, token)).toBe(7);
     const late = await post(a, 'cdb/payment/multicurrency/recharge', token, { amount: '7', currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: action.paymentIntent });

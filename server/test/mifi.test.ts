@@ -274,7 +274,7 @@ describe('a process that dies between the charge and the order', () => {
     expect(dep.data).toMatchObject({ deviceOrderStatus: 5 });
     // Again with the same card (a retry): nothing more is charged or held.
     expect((await post(token, 'cabinetDisposit', { mifiOrderId: r.data.orderId, paymentId: 'card-sandbox', stripeToken: card })).code).not.toBe(0);
-    const guard = (await b.db.query<{ done_at: Date | null }>(`select done_at from jobs where kind = 'mifi.orphan-charge' and payload->>'idempotencyKey' like $1`, [`mifidep_${r.data.orderId}_%`])).rows;
+    const guard = (await b.db.query<{ done_at: Date | null }>(`select done_at from jobs where kind = 'payment.charge-guard' and payload->>'key' like $1`, [`mifidep_${r.data.orderId}_%`])).rows;
     expect(guard).toHaveLength(1);
     expect(guard[0]!.done_at).not.toBeNull();
     const pays = (await b.db.query<{ purpose: string; status: string; amount: number; provider_ref: string }>(
@@ -289,8 +289,8 @@ describe('a process that dies between the charge and the order', () => {
     const token = await touristToken(b.app);
     const r = await buy(token, { skuId: 'fr-3d', type: 2 });
     expect(r.code, JSON.stringify(r)).toBe(0);
-    const guards = (await b.db.query<{ done_at: Date | null; payload: { idempotencyKey: string } }>(`select done_at, payload from jobs where kind = 'mifi.orphan-charge'`)).rows
-      .filter((j) => j.payload.idempotencyKey.startsWith(`mifi_${r.data.out_trade_no}_`));
+    const guards = (await b.db.query<{ done_at: Date | null; payload: { key: string | null } }>(`select done_at, payload from jobs where kind = 'payment.charge-guard' and payload->>'flow' = 'mifi_payment'`)).rows
+      .filter((j) => (j.payload.key ?? '').startsWith(`mifi_${r.data.out_trade_no}_`));
     expect(guards).toHaveLength(1);
     expect(guards[0]!.done_at).not.toBeNull(); // cancelled when the payment finished
     b.clock.advance(5 * 60_000);

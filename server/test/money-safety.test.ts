@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, cardToken, markHeardFrom, touristToken, type Built, formBody } from './helper.ts';
 import { providerOwner, userOwner } from '../src/modules/ledger/service.ts';
 import { JOB_COMPENSATE } from '../src/modules/payments/compensation.ts';
-import { TOPUP_GUARD_MS } from '../src/modules/wallet/service.ts';
+import { GUARD_MS } from '../src/modules/payments/guards.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { JOB_SANDBOX_PAYOUT_ARRIVAL } from '../src/modules/payments/sandbox.ts';
@@ -177,7 +177,7 @@ describe('a top-up whose process dies between the charge and the credit', () => 
     payments.lockCharge = orig;
     const ref = `pi_cz_${user.id}_${k}`;
     expect(await intentStatus(ref)).toBe('captured');
-    b.clock.advance(TOPUP_GUARD_MS + 1000);
+    b.clock.advance(GUARD_MS + 1000);
     await b.app.powerly.jobs.runDue();
     expect(await intentStatus(ref)).toBe('refunded');
     await expect(b.app.powerly.wallet.topUp(user, input)).rejects.toMatchObject({ key: 'error.wallet.topupRefunded' });

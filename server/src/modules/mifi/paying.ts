@@ -1,15 +1,14 @@
-// Paying a Wi-Fi order or box deposit with a method: the orphan guard, a payment waiting for its customer, release.
+// Paying a Wi-Fi order or box deposit with a method: the charge guard, a payment waiting for its customer, release.
 import { PACKAGE_STATUS as PS } from '#core/mifi.ts';
 import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import type { UserRow } from '../auth/service.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
-import { ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
-import { compensationsOf } from '../payments/compensation.ts';
+import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { chargeGuardsOf, type ChargeGuard, type PurposeHandler } from '../payments/guards.ts';
 import type { PaymentPurpose } from '../payments/purposes.ts';
-import { ORPHAN_AUTH_MS } from '../rentals/service.ts';
 import type { PaymentAction } from '#contract/payments.ts';
-import { JOB_MIFI_ORPHAN, type PayCall, type Target, type Attempt, type Taken, purposeOf, MifiPart } from './shared.ts';
+import { JOB_MIFI_ORPHAN, MIFI_PAYMENT, type PayCall, type Target, type Attempt, type Taken, purposeOf, MifiPart } from './shared.ts';
 
 export class MifiPaying extends MifiPart {
   /**
@@ -33,7 +32,6 @@ export class MifiPaying extends MifiPart {
     if (provider) await this.d.payments.checkReturnUrl(c.returnUrl, c.agent);
     const gross = order.total - order.deposit;
     const agentId = c.agent ?? this.d.payments.platform;
-    const now = this.d.clock.now();
     // One unit of work: the coupon's use reserved and, when a method is to pay, the payment's guard committed with it
     // (if this process dies before the payment is taken or released, the guard releases both).
     const attempt = await this.d.db.tx(async () => {
@@ -58,7 +56,7 @@ export class MifiPaying extends MifiPart {
         // One key per token and amount: a retry with the same token replays, another (a decline, another coupon) is a new attempt.
         key: `mifi_${order.id}_${c.token}${due === order.total ? '' : `_${due}`}`,
       });
-      await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a }, new Date(now.getTime() + ORPHAN_AUTH_MS));
+      await this.guards.start(this.guardOf(provider.id, a));
       return a;
     });
     if (!attempt) return null;
@@ -76,7 +74,7 @@ export class MifiPaying extends MifiPart {
 
   /**
    * One payment with a method, for an order or a box deposit, new (`token`) or resumed (`paymentIntent`):
-   *   1. a new one: the orphan guard (JOB_MIFI_ORPHAN) is committed, then the provider is asked;
+   *   1. a new one: the charge guard (payments/guards.ts) is committed, then the provider is asked;
    *   2. the customer must act: the payment is kept for this order (mifi_payment_actions) and its guard becomes the
    *      action's, which releases it after ACTION_TIMEOUT_MS unless an order took it; answered as `action`;
    *   3. resumed: only the one started for this order, by its payer (the provider checks them too), and only with
@@ -100,9 +98,9 @@ export class MifiPaying extends MifiPart {
     } else {
       await this.d.payments.checkReturnUrl(c.returnUrl, c.agent);
       a = this.attemptOf(user, c, t);
-      // Committed before the provider call: if this process dies before the payment is taken or released, the job
+      // Committed before the provider call: if this process dies before the payment is taken or released, the guard
       // makes the same call again (the same key: the first payment, never a second) and releases what it took.
-      await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a }, new Date(now.getTime() + ORPHAN_AUTH_MS));
+      await this.guards.start(this.guardOf(provider.id, a));
     }
     const claim = { userId: user.id, purpose: a.purpose as PaymentPurpose, amount: a.amount, currency: a.currency, orderId: a.orderId };
     const result = a.ref
@@ -119,9 +117,9 @@ export class MifiPaying extends MifiPart {
             provider: provider.id, ref: result.ref, user_id: user.id, order_id: a.orderId, package_id: a.packageId, amount: a.amount, currency: a.currency,
             capture: a.capture, created_at: now,
           });
-          await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'idempotencyKey', a.idempotencyKey!);
+          await this.guards.cancel({ key: a.idempotencyKey });
           // A customer who never comes back: their payment is released after the timeout, unless an order took it.
-          if (fresh) await this.d.jobs.enqueue(JOB_MIFI_ORPHAN, { ...a, token: null, idempotencyKey: null, ref: result.ref }, new Date(now.getTime() + ACTION_TIMEOUT_MS));
+          if (fresh) await this.guards.awaitCustomer({ ...this.guardOf(provider.id, a), key: null }, result.ref);
         });
       }
       return { clientSecret: result.clientSecret, paymentIntent: result.ref };
@@ -164,8 +162,50 @@ export class MifiPaying extends MifiPart {
   }
 
   async cancelGuards(a: Attempt, ref: string | null) {
-    if (a.idempotencyKey) await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'idempotencyKey', a.idempotencyKey);
-    if (ref) await this.d.jobs.cancel(JOB_MIFI_ORPHAN, 'ref', ref);
+    await this.guards.cancel({ key: a.idempotencyKey, ref });
+  }
+
+  /** The charge guard payments runs for every Wi-Fi payment. */
+  private get guards() {
+    return chargeGuardsOf(this.d);
+  }
+
+  /** What the charge guard keeps of a payment's attempt. */
+  guardOf(providerId: string, a: Attempt): ChargeGuard {
+    return {
+      flow: MIFI_PAYMENT, providerId, userId: a.userId, purpose: a.purpose, amount: a.amount, currency: a.currency, capture: a.capture, orderId: a.orderId || null,
+      token: a.token, key: a.idempotencyKey, ref: a.ref, methodType: a.methodType, data: { paymentId: a.paymentId, agent: a.agent, packageId: a.packageId, coupon: a.coupon ?? null },
+    };
+  }
+
+  /**
+   * What a Wi-Fi payment's guard does (payments/guards.ts): whatever the provider took that no order or deposit
+   * took is released, with the coupon's use reserved for it (this attempt's own: a later attempt's is another row).
+   */
+  handler(): PurposeHandler {
+    const releaseCoupon = async (g: ChargeGuard) => {
+      const coupon = g.data?.coupon as Attempt['coupon'];
+      if (coupon) await this.d.coupons.releaseUse(coupon.id);
+    };
+    return {
+      released: releaseCoupon,
+      declined: releaseCoupon,
+      legacy: {
+        kind: JOB_MIFI_ORPHAN,
+        toGuard: (p) => {
+          const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
+          if (!provider) return null;
+          const capture = p.capture === 'manual' ? 'manual' : 'automatic';
+          const packageId = p.packageId ? String(p.packageId) : null;
+          return this.guardOf(provider.id, {
+            paymentId: String(p.paymentId), agent: p.agent ? String(p.agent) : null, userId: Number(p.userId), orderId: p.orderId ? String(p.orderId) : '',
+            packageId, amount: Number(p.amount), currency: String(p.currency), capture, purpose: typeof p.purpose === 'string' ? p.purpose : purposeOf(packageId, capture),
+            token: p.token ? String(p.token) : null, idempotencyKey: p.idempotencyKey ? String(p.idempotencyKey) : null, ref: p.ref ? String(p.ref) : null,
+            methodType: p.methodType ? String(p.methodType) : null, coupon: (p.coupon as Attempt['coupon']) ?? null,
+          });
+        },
+      },
+    };
   }
 
   /**
@@ -207,54 +247,12 @@ export class MifiPaying extends MifiPart {
   }
 
   /**
-   * The orphan guard's job (JOB_MIFI_ORPHAN): a new payment's call is made again with its key (the provider answers
-   * the first outcome, never a second payment), a payment awaiting its customer is read; whatever it took that no
-   * order or deposit took is released (release()).
+   * A provider payment no order or deposit took: released by payments' charge guard (payments/guards.ts), unless it
+   * is recorded already (taken, or released before); its coupon's use goes with it.
    */
-  async releaseOrphan(p: Record<string, unknown>) {
-    const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
-    if (!provider) return;
-    const capture = p.capture === 'manual' ? 'manual' : 'automatic';
-    const packageId = p.packageId ? String(p.packageId) : null;
-    const a: Attempt = {
-      paymentId: String(p.paymentId), agent: p.agent ? String(p.agent) : null, userId: Number(p.userId), orderId: p.orderId ? String(p.orderId) : '',
-      packageId, amount: Number(p.amount), currency: String(p.currency), capture, purpose: typeof p.purpose === 'string' ? p.purpose : purposeOf(packageId, capture),
-      token: p.token ? String(p.token) : null, idempotencyKey: p.idempotencyKey ? String(p.idempotencyKey) : null, ref: p.ref ? String(p.ref) : null,
-      methodType: p.methodType ? String(p.methodType) : null, coupon: (p.coupon as Attempt['coupon']) ?? null,
-    };
-    const result = a.ref
-      ? await provider.resume(a.ref, a.userId)
-      : await provider.authorize({
-          token: a.token ?? '', amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey ?? '', userId: a.userId,
-          purpose: a.purpose, methodType: a.methodType ?? undefined,
-        });
-    if (!result.ok) {
-      if (a.coupon) await this.d.coupons.releaseUse(a.coupon.id);
-      return;
-    }
-    await this.release(provider, result, a, a.ref ? 'the customer did not come back' : 'the request did not finish', { fromGuard: true });
-  }
-
-  /**
-   * A provider payment no order or deposit took: unless it is recorded already (taken, or released before), one unit
-   * of work under the charge's lock records it released (so no later resume can take it) with its compensation job
-   * (a charge refunded, a hold or a payment still waiting for the customer voided), run at once after the commit.
-   */
-  private async release(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, a: Attempt, reason: string, opts: { fromGuard?: boolean } = {}) {
-    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
-    const now = this.d.clock.now();
-    const jobId = await this.d.db.tx(async () => {
-      await this.d.payments.lockCharge(provider.id, result.ref);
-      if (await this.d.payments.repo.byRef(provider.id, result.ref)) return null;
-      this.d.log.warn({ orderId: a.orderId, ref: result.ref, reason }, 'releasing a Wi-Fi payment nothing took');
-      // Its coupon's use goes with it (this attempt's own: a later attempt's reservation is another row).
-      if (a.coupon) await this.d.coupons.releaseUse(a.coupon.id);
-      const c = await this.d.payments.recordReleased(
-        { providerId: provider.id, userId: a.userId, orderId: a.orderId || null, purpose: a.purpose, amount: a.amount, currency: a.currency }, result);
-      return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `mifi ${a.orderId}: ${reason}` }, now);
-    });
-    if (!opts.fromGuard) await this.cancelGuards(a, result.ref);
-    if (jobId !== null) await comp.runNow(jobId);
+  private async release(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, a: Attempt, reason: string) {
+    await this.guards.release(this.guardOf(provider.id, a), provider, result, reason);
+    await this.cancelGuards(a, result.ref);
   }
 
   /** Inside the paying unit of work: locks the order; it must still be unpaid (33). */

@@ -13,8 +13,9 @@ import { MifiReads } from './reads.ts';
 import { MifiRotation } from './rotation.ts';
 import type { PackageRow } from './repository.ts';
 import {
-  JOB_MIFI_HOLD_EXPIRY, JOB_MIFI_ORPHAN, JOB_MIFI_REFUND, JOB_MIFI_RELEASE_HOLD, JOB_MIFI_ROTATE, JOB_MIFI_TICK, type MifiDeps, type MifiParts, type PayCall,
+  JOB_MIFI_HOLD_EXPIRY, JOB_MIFI_REFUND, JOB_MIFI_RELEASE_HOLD, JOB_MIFI_ROTATE, JOB_MIFI_TICK, MIFI_PAYMENT, type MifiDeps, type MifiParts, type PayCall,
 } from './shared.ts';
+import { chargeGuardsOf } from '../payments/guards.ts';
 
 export { JOB_MIFI_HOLD_EXPIRY, JOB_MIFI_ORPHAN, JOB_MIFI_REFUND, JOB_MIFI_RELEASE_HOLD, JOB_MIFI_ROTATE, JOB_MIFI_TICK, type MifiDeps, type PayCall } from './shared.ts';
 
@@ -33,7 +34,8 @@ export class MifiService {
     this.s = s;
     d.jobs.register(JOB_MIFI_TICK, (p) => s.reads.tick(String(p.packageId)));
     d.jobs.register(JOB_MIFI_REFUND, (p) => s.orders.refundJob(String(p.packageId), String(p.paymentId), Number(p.amount)));
-    d.jobs.register(JOB_MIFI_ORPHAN, (p) => s.paying.releaseOrphan(p));
+    // Payments guards every Wi-Fi payment; the Wi-Fi line says what its purposes do.
+    chargeGuardsOf(d).handle(MIFI_PAYMENT, s.paying.handler());
     d.jobs.register(JOB_MIFI_RELEASE_HOLD, async (p) => void (await this.d.payments.settleAuthorization(String(p.paymentId), 0)));
     d.jobs.register(JOB_MIFI_ROTATE, (p) => s.rotation.send(p));
     d.jobs.register(JOB_MIFI_HOLD_EXPIRY, (p) => s.deposits.holdExpiring(String(p.packageId), String(p.paymentId)));

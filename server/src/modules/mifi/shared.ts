@@ -7,7 +7,7 @@
 // box returned while its package runs ends it (4 returned); 33 → 88 cancelled. docs/payments.md "Wi-Fi packages".
 //
 // Every payment method pays: a payment its customer finishes elsewhere (3-D Secure, a provider's page, a phone
-// prompt) answers `action` and is resumed with paymentIntent (payWith), guarded by JOB_MIFI_ORPHAN from before the
+// prompt) answers `action` and is resumed with paymentIntent (payWith), guarded by payments' charge guard from before the
 // provider call until an order or deposit takes it, or it is released. A box deposit paid on its own is held by a
 // method that can hold (released at the box's return, captured before it lapses), else paid into the wallet.
 //
@@ -33,11 +33,12 @@ export const JOB_MIFI_TICK = 'mifi.tick';
 export const JOB_MIFI_ROTATE = 'mifi.wifi-password';
 export const JOB_MIFI_REFUND = 'mifi.refund';
 /**
- * The guard of a payment with a method (a package order, a box deposit): committed before the provider call, it
- * releases what the provider took if no order or deposit took it (the process died; after ACTION_TIMEOUT_MS, the
- * customer who had to act never came back).
+ * The guard kind Wi-Fi payments used before payments owned the one charge guard (payments/guards.ts): still
+ * registered, as an alias routed into it, so that jobs already queued in a database run. Nothing new is queued under it.
  */
 export const JOB_MIFI_ORPHAN = 'mifi.orphan-charge';
+/** The purpose handler of a Wi-Fi payment's charge guard (a package order, a box deposit). */
+export const MIFI_PAYMENT = 'mifi_payment';
 /** Releases a box deposit's hold at the provider (the box came back, or its package was cancelled). */
 export const JOB_MIFI_RELEASE_HOLD = 'mifi.release-hold';
 /** Before a box deposit's hold lapses (capture_before): captured, and kept as a deposit in the wallet's hold. */

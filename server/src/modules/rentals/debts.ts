@@ -1,20 +1,20 @@
 // payType FK: paying what a failed deduction left on an order, with its guard (and a coupon, if any).
-import { AppError, badRequest, conflict } from '../../lib/errors.ts';
+import { badRequest, conflict } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import type { UserRow } from '../auth/service.ts';
 import { chargeNotOurs, isChargeNotOurs } from '../payments/service.ts';
-import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
-import { compensationsOf } from '../payments/compensation.ts';
+import { type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import type { ChargeGuard, PurposeHandler } from '../payments/guards.ts';
 import { providerOwner, PLATFORM } from '../ledger/service.ts';
 import type { Reservation } from '../coupons/service.ts';
-import { type DebtCharge, JOB_DEBT_GUARD, ORPHAN_AUTH_MS, type ActionRequired } from './shared.ts';
+import { type DebtCharge, JOB_DEBT_GUARD, RENTAL_DEBT, type ActionRequired } from './shared.ts';
 import { RentalsReturning } from './returning.ts';
 
 export abstract class RentalsDebts extends RentalsReturning {
   /**
    * payType FK: pays what a failed deduction left on the order (never starts a rental). The money goes to the
    * operator's revenue; a payment that needs the customer (3-D Secure, a provider's page) returns ActionRequired
-   * and is resumed with paymentIntent. A guard job follows every payment (debtGuard): the process dying between
+   * and is resumed with paymentIntent. A charge guard follows every payment (debtHandler): the process dying between
    * the charge and the order's update, or a customer who paid but never came back, still settles the debt once.
    */
   async payDebt(user: UserRow, input: {
@@ -36,24 +36,22 @@ export abstract class RentalsDebts extends RentalsReturning {
         })
       : this.d.coupons.release(order.id, 'debt').then(() => null);
     const key = `fk_${order.id}_${input.key ?? debt}${input.couponNo ? `_${input.couponNo}` : ''}`;
-    const guard = {
-      orderId: order.id, providerId: provider.id, userId: user.id, token: input.token ?? null, key, amount: debt, currency: order.currency, ref: null as string | null,
-      methodType: input.paymentId.split(':')[1] ?? null, gross: debt, coupon: null as { id: string; discount: number } | null,
+    const guard: ChargeGuard = {
+      flow: RENTAL_DEBT, providerId: provider.id, userId: user.id, purpose: 'debt', amount: debt, currency: order.currency, capture: 'automatic', orderId: null,
+      token: input.token ?? null, key, ref: null, methodType: input.paymentId.split(':')[1] ?? null, saveCard: true, data: { orderId: order.id, gross: debt, coupon: null },
     };
     // Committed before the provider call, with the coupon's reservation; a resumed payment is followed by the guard its first call left.
     const use = await this.d.db.tx(async () => {
       const r = await coupon();
       if (r && r.discount === debt) return this.debtPaidByCoupon(order.id, debt, order.currency, r);
-      if (!input.paymentIntent) {
-        await this.d.jobs.enqueue(JOB_DEBT_GUARD, { ...guard, amount: debt - (r?.discount ?? 0), coupon: r && { id: r.id, discount: r.discount } },
-          new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
-      }
+      if (!input.paymentIntent) await this.guards.start({ ...guard, amount: debt - (r?.discount ?? 0), data: { ...guard.data, coupon: r && { id: r.id, discount: r.discount } } });
       return r;
     });
     if (use === 'paid') return order.id;
     const due = debt - (use?.discount ?? 0);
-    Object.assign(guard, { amount: due, coupon: use && { id: use.id, discount: use.discount } });
-    const cancel = () => (input.paymentIntent ? this.d.jobs.cancel(JOB_DEBT_GUARD, 'ref', input.paymentIntent) : this.d.jobs.cancel(JOB_DEBT_GUARD, 'key', key));
+    const coupon1 = use && { id: use.id, discount: use.discount };
+    Object.assign(guard, { amount: due, data: { ...guard.data, coupon: coupon1 } });
+    const cancel = () => this.guards.cancel(input.paymentIntent ? { ref: input.paymentIntent } : { key });
     const result = await this.pay(user, provider, { qrcode: '', token: input.token ?? '', paymentId: input.paymentId, paymentIntent: input.paymentIntent, returnUrl: input.returnUrl },
       key, due, order.currency, 'automatic', 'debt', order.id);
     if (!result.ok) {
@@ -63,15 +61,15 @@ export abstract class RentalsDebts extends RentalsReturning {
     }
     if (result.status === 'requires_action') {
       if (!input.paymentIntent) {
+        // The guard now follows the payment: it settles the debt once the customer paid, even if they never come back.
         await this.d.db.tx(async () => {
-          await this.d.jobs.enqueue(JOB_DEBT_GUARD, { ...guard, key: `${key}:action`, ref: result.ref, deadline: this.d.clock.now().getTime() + ACTION_TIMEOUT_MS },
-            new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
-          await this.d.jobs.cancel(JOB_DEBT_GUARD, 'key', key);
+          await this.guards.awaitCustomer({ ...guard, key: `${key}:action` }, result.ref);
+          await this.guards.cancel({ key });
         });
       }
       return { action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
     }
-    await this.settleDebt(provider, result, { orderId: order.id, userId: user.id, amount: due, currency: order.currency, gross: debt, coupon: guard.coupon });
+    await this.settleDebt(provider, result, { orderId: order.id, userId: user.id, amount: due, currency: order.currency, gross: debt, coupon: coupon1 });
     await cancel();
     return order.id;
   }
@@ -121,62 +119,46 @@ export abstract class RentalsDebts extends RentalsReturning {
   }
 
   /**
-   * A debt payment that did not pay the debt (paid meanwhile by another, or not finished by the guard's deadline):
-   * under the charge's lock, unless it is recorded already (it paid the debt, or was released before), it is
-   * recorded released (so no later resume takes it) with its compensation job (a charge refunded, a payment still
-   * waiting for the customer voided), run after the commit.
+   * A debt payment that did not pay the debt (paid meanwhile by another): released by payments' charge guard (its
+   * coupon's use given back in the same unit of work), unless it is recorded already.
    */
   protected async releaseDebtCharge(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, t: DebtCharge, why: string) {
-    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
-    const jobId = await this.d.db.tx(async () => {
-      await this.d.payments.lockCharge(provider.id, result.ref);
-      if (await this.d.payments.takenOrReleased(provider.id, result.ref)) return null;
-      this.d.log.warn({ orderId: t.orderId, ref: result.ref, why }, 'releasing a debt payment');
-      if (t.coupon) await this.d.coupons.release(t.orderId, 'debt');
-      const c = await this.d.payments.recordReleased({ providerId: provider.id, userId: t.userId, orderId: null, purpose: 'debt', amount: t.amount, currency: t.currency }, result);
-      return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `debt of ${t.orderId}: ${why}` }, this.d.clock.now());
-    });
-    if (jobId !== null) await comp.runNow(jobId);
+    await this.guards.release(this.debtGuardOf(provider.id, t), provider, result, why);
+  }
+
+  private debtGuardOf(providerId: string, t: DebtCharge): ChargeGuard {
+    return {
+      flow: RENTAL_DEBT, providerId, userId: t.userId, purpose: 'debt', amount: t.amount, currency: t.currency, capture: 'automatic', orderId: null,
+      token: null, key: null, ref: null, methodType: null, data: { orderId: t.orderId, gross: t.gross, coupon: t.coupon },
+    };
   }
 
   /**
-   * The debt payment's guard. Without a ref (the process died during the call): the call replayed (same key: the
-   * same charge). With a ref (the customer had to act): its state now, looked at again while it waits, released
-   * after its deadline. A charge the provider took settles the debt (or is refunded if it no longer can).
+   * What a debt payment's guard does with its charge (payments/guards.ts): a charge the provider took settles the
+   * debt (or is refunded if it no longer can); one released or declined gives its coupon's use back.
    */
-  protected async debtGuard(p: Record<string, unknown>) {
-    const providerId = String(p.providerId);
-    if (!this.d.payments.providers.has(providerId)) return;
-    const provider = this.d.payments.providers.get(providerId);
-    const t: DebtCharge = {
-      orderId: String(p.orderId), userId: Number(p.userId), amount: Number(p.amount), currency: String(p.currency), gross: Number(p.gross ?? p.amount),
-      coupon: (p.coupon as DebtCharge['coupon']) ?? null,
-    };
-    let result: AuthorizeResult;
-    if (p.ref) {
-      if (await this.d.payments.repo.byRef(providerId, String(p.ref))) return;
-      result = await provider.resume(String(p.ref), t.userId);
-      if (result.ok && result.status === 'requires_action') {
-        if (this.d.clock.now().getTime() < Number(p.deadline)) await this.d.jobs.enqueue(JOB_DEBT_GUARD, p, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
-        else await this.releaseDebtCharge(provider, result, t, 'not finished by its deadline');
-        return;
-      }
-    } else {
-      result = await provider.authorize({
-        token: String(p.token), amount: t.amount, currency: t.currency, capture: 'automatic', idempotencyKey: String(p.key), userId: t.userId, saveCard: true, purpose: 'debt',
-        methodType: p.methodType ? String(p.methodType) : undefined,
-      });
-    }
-    if (!result.ok || result.status !== 'captured') {
-      if (t.coupon) await this.d.coupons.release(t.orderId, 'debt');
-      return;
-    }
-    if (result.amount !== t.amount || result.currency?.toUpperCase() !== t.currency) {
-      await this.releaseDebtCharge(provider, result, t, 'amount differs');
-      return;
-    }
-    await this.settleDebt(provider, result, t).catch((err: unknown) => {
-      if (!(err instanceof AppError)) throw err; // the debt was paid meanwhile: the charge is being refunded
+  protected debtHandler(): PurposeHandler {
+    const charge = (g: ChargeGuard): DebtCharge => ({
+      orderId: String(g.data?.orderId), userId: g.userId, amount: g.amount, currency: g.currency, gross: Number(g.data?.gross ?? g.amount),
+      coupon: (g.data?.coupon as DebtCharge['coupon']) ?? null,
     });
+    const releaseCoupon = async (g: ChargeGuard) => void (g.data?.coupon && (await this.d.coupons.release(String(g.data.orderId), 'debt')));
+    return {
+      succeeded: async (g, provider, result) => {
+        await this.settleDebt(provider, result, charge(g));
+        return true;
+      },
+      released: releaseCoupon,
+      declined: releaseCoupon,
+      legacy: {
+        kind: JOB_DEBT_GUARD,
+        toGuard: (p) => ({
+          flow: RENTAL_DEBT, providerId: String(p.providerId), userId: Number(p.userId), purpose: 'debt', amount: Number(p.amount), currency: String(p.currency),
+          capture: 'automatic', orderId: null, token: p.token ? String(p.token) : null, key: p.key ? String(p.key) : null, ref: p.ref ? String(p.ref) : null,
+          ...(p.deadline !== undefined ? { deadline: Number(p.deadline) } : {}), methodType: p.methodType ? String(p.methodType) : null, saveCard: true,
+          data: { orderId: String(p.orderId), gross: Number(p.gross ?? p.amount), coupon: p.coupon ?? null },
+        }),
+      },
+    };
   }
 }

@@ -9,13 +9,13 @@ import type { UserRow } from '../auth/service.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
 import type { CabinetRow } from '../cabinets/repository.ts';
 import { chargeNotOurs, isChargeNotOurs, newPaymentId } from '../payments/service.ts';
-import { ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
-import { compensationsOf } from '../payments/compensation.ts';
+import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import type { ChargeGuard, PurposeHandler } from '../payments/guards.ts';
 import type { PaymentPurpose } from '../payments/purposes.ts';
 import { type PricedVenue } from '../venues/service.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
-import { JOB_EJECT_TIMEOUT, JOB_ORPHAN_AUTH, ORPHAN_AUTH_MS, type GuardState, type Funding, type ActionRequired, type DepositInput } from './shared.ts';
+import { JOB_EJECT_TIMEOUT, JOB_ORPHAN_AUTH, RENTAL_DEPOSIT, type GuardState, type Funding, type ActionRequired, type DepositInput } from './shared.ts';
 import { RentalsReads } from './reads.ts';
 
 export abstract class RentalsRenting extends RentalsReads {
@@ -65,16 +65,13 @@ export abstract class RentalsRenting extends RentalsReads {
     if (amount <= 0) return this.rentWithDepositGuarded(user, input, orderId, cabinet, priced, amount);
     // A resumed payment must be this rental's deposit (checked before the guard: a refused resume leaves nothing behind).
     if (input.paymentIntent) await this.d.payments.checkResume(provider.id, input.paymentIntent, { userId: user.id, purpose: preauth ? 'deposit_preauth' : 'deposit_topup', amount, currency });
-    // A guard, committed before the card call: if this process dies between the provider's answer and the order's
-    // transaction, the job finds no order and releases the authorisation (releaseOrphan). Cancelled below.
-    const guard = {
-      orderId, paymentId: input.paymentId, agent: input.agent ?? null, userId: user.id, token: input.token, currency, amount,
-      capture: preauth ? 'manual' : 'automatic', ref: input.paymentIntent ?? null,
-    };
-    const guardId = await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, guard, new Date(this.d.clock.now().getTime() + ORPHAN_AUTH_MS));
+    // The charge's guard (payments/guards.ts), committed before the card call: if this process dies between the
+    // provider's answer and the order's transaction, it finds no order and releases the charge. Cancelled below.
+    const guard = this.depositGuard(user.id, input, orderId, provider.id, amount, currency, preauth);
+    const guardId = await this.guards.start(guard);
     // The guard is cancelled only once the order exists (in the order's own transaction), a compensation job owns
-    // the release, or the customer must act (then a new guard with the payment's reference releases it after the
-    // timeout); otherwise (the compensation could not even be enqueued) it stays and releases the authorisation.
+    // the release, or the customer must act (then the guard follows the payment's reference and releases it after
+    // the timeout); otherwise (the compensation could not even be enqueued) it stays and releases the charge.
     const state: GuardState = { settled: false, guardId, cancelled: false };
     let out: string | ActionRequired | undefined;
     try {
@@ -85,11 +82,39 @@ export abstract class RentalsRenting extends RentalsReads {
       if (state.settled && !state.cancelled) {
         await this.d.jobs.cancelById(guardId).catch((err: unknown) => this.d.log.error({ err, orderId }, 'guard cancel failed'));
         // Waiting for the customer (3-D Secure): if they never come back, the payment is released after the timeout.
-        if (out && typeof out === 'object' && !input.paymentIntent) {
-          await this.d.jobs.enqueue(JOB_ORPHAN_AUTH, { ...guard, ref: out.action.paymentIntent }, new Date(this.d.clock.now().getTime() + ACTION_TIMEOUT_MS));
-        }
+        if (out && typeof out === 'object' && !input.paymentIntent) await this.guards.awaitCustomer(guard, out.action.paymentIntent);
       }
     }
+  }
+
+  /** What the guard of a rental's deposit charge keeps (the rental's order in `data`: once it exists, the charge is its). */
+  protected depositGuard(
+    userId: number, input: Pick<DepositInput, 'token' | 'paymentId' | 'paymentIntent'>, orderId: string, providerId: string, amount: number, currency: string, preauth: boolean,
+  ): ChargeGuard {
+    return {
+      flow: RENTAL_DEPOSIT, providerId, userId, purpose: preauth ? 'deposit_preauth' : 'deposit_topup', amount, currency, capture: preauth ? 'manual' : 'automatic',
+      orderId: null, token: input.token || null, key: orderId, ref: input.paymentIntent ?? null, methodType: input.paymentId.split(':')[1] ?? null, saveCard: true,
+      data: { orderId },
+    };
+  }
+
+  /**
+   * What the guard of a rental's deposit charge does (payments/guards.ts): once the rental's order exists the charge
+   * is its; otherwise (the process died, the customer never came back) the charge is released.
+   */
+  protected depositHandler(): PurposeHandler {
+    return {
+      settled: async (g) => Boolean(await this.d.repo.find(String(g.data?.orderId))),
+      legacy: {
+        kind: JOB_ORPHAN_AUTH,
+        toGuard: (p) => {
+          const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
+          if (!provider) return null;
+          return this.depositGuard(Number(p.userId), { token: String(p.token ?? ''), paymentId: String(p.paymentId), paymentIntent: p.ref ? String(p.ref) : undefined },
+            String(p.orderId), provider.id, Number(p.amount), String(p.currency), p.capture !== 'automatic');
+        },
+      },
+    };
   }
 
   /** Whether this rental's deposit is a hold: the plan asks for one and the method can hold. */
@@ -167,48 +192,6 @@ export abstract class RentalsRenting extends RentalsReads {
     return orderId;
   }
 
-  /**
-   * The orphan guard's job: no order was written for this card call (the process died in between). The provider
-   * call is replayed with the same idempotency key, which returns the first outcome without charging again, and
-   * an authorisation is voided (a top-up charge refunded).
-   */
-  protected async releaseOrphan(p: Record<string, unknown>) {
-    const orderId = String(p.orderId);
-    if (await this.d.repo.find(orderId)) return;
-    const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
-    if (!provider) return;
-    const wallet = p.capture === 'automatic';
-    const amount = Number(p.amount);
-    let result: AuthorizeResult;
-    if (p.ref) {
-      // A payment the customer had to finish: released unless a rental took it (a resume, by another request).
-      if (await this.d.payments.repo.byRef(provider.id, String(p.ref))) return;
-      result = await provider.resume(String(p.ref), Number(p.userId));
-    } else {
-      // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
-      result = await provider.authorize({
-        token: String(p.token), amount, currency: String(p.currency), capture: wallet ? 'automatic' : 'manual', idempotencyKey: orderId,
-        userId: Number(p.userId), saveCard: true, purpose: wallet ? 'deposit_topup' : 'deposit_preauth', methodType: String(p.paymentId).split(':')[1],
-      });
-    }
-    if (!result.ok) return;
-    const ok = result;
-    // Under the charge's lock, which a rental starting with this payment takes too (start): either the rental
-    // committed first and the payment is left alone, or it is recorded released here and that rental is refused.
-    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
-    const jobId = await this.d.db.tx(async () => {
-      await this.d.payments.lockCharge(provider.id, ok.ref);
-      const [order, taken] = await allOf([this.d.repo.find(orderId), this.d.payments.repo.byRef(provider.id, ok.ref)]);
-      if (order || taken) return null;
-      this.d.log.warn({ orderId, ref: ok.ref }, p.ref ? 'releasing a payment the customer did not finish' : 'releasing an orphaned card authorisation');
-      const c = await this.d.payments.recordReleased({
-        providerId: provider.id, userId: Number(p.userId), orderId: null, purpose: wallet ? 'deposit_topup' : 'deposit_preauth', amount, currency: String(p.currency),
-      }, ok);
-      return comp.enqueue({ providerId: provider.id, ref: ok.ref, ...c, reason: `rental ${orderId}: not started with it` }, this.d.clock.now());
-    });
-    if (jobId !== null) await comp.runNow(jobId);
-  }
-
   /** GET cdb/cabinet/useBalanceToRent */
   async rentWithBalance(user: UserRow, qrcode: string, kind: RentalKind = 'cdb'): Promise<string> {
     const { cabinet, priced } = await this.preflight(user, qrcode, kind);
@@ -229,19 +212,11 @@ export abstract class RentalsRenting extends RentalsReads {
    * later resume can take it) with its job in the same transaction, run after the commit.
    */
   protected async compensate(f: Funding, orderId: string, userId: number, currency: string, deposit: number) {
-    const charge = f.kind === 'preauth' ? { provider: f.provider, result: f.result, amount: deposit, purpose: 'deposit_preauth' }
-      : f.topUp ? { provider: f.topUp.provider, result: f.topUp.result, amount: f.topUp.amount, purpose: 'deposit_topup' } : null;
+    const charge = f.kind === 'preauth' ? { provider: f.provider, result: f.result, amount: deposit, preauth: true }
+      : f.topUp ? { provider: f.topUp.provider, result: f.topUp.result, amount: f.topUp.amount, preauth: false } : null;
     if (!charge) return;
-    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
-    const jobId = await this.d.db.tx(async () => {
-      await this.d.payments.lockCharge(charge.provider.id, charge.result.ref);
-      if (await this.d.payments.repo.byRef(charge.provider.id, charge.result.ref)) return null;
-      const c = await this.d.payments.recordReleased({
-        providerId: charge.provider.id, userId, orderId: null, purpose: charge.purpose, amount: charge.amount, currency,
-      }, charge.result);
-      return comp.enqueue({ providerId: charge.provider.id, ref: charge.result.ref, ...c, reason: `rental ${orderId} not started` }, this.d.clock.now());
-    });
-    if (jobId !== null) await comp.runNow(jobId);
+    const g = this.depositGuard(userId, { token: '', paymentId: '' }, orderId, charge.provider.id, charge.amount, currency, charge.preauth);
+    await this.guards.release(g, charge.provider, charge.result, 'not started');
   }
 
   /**

@@ -5,7 +5,7 @@
 // DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
 import { RentalsDeskSettling } from './desk-settling.ts';
-import { JOB_BUY_OUT, JOB_CHARGE_EXTRA, JOB_DEBT_GUARD, JOB_EJECT_TIMEOUT, JOB_HOLD_EXPIRY, JOB_ORPHAN_AUTH, JOB_REFUND_CARD, JOB_SETTLE_PAYMENT, type RentalsDeps } from './shared.ts';
+import { JOB_BUY_OUT, JOB_CHARGE_EXTRA, JOB_EJECT_TIMEOUT, JOB_HOLD_EXPIRY, JOB_REFUND_CARD, JOB_SETTLE_PAYMENT, RENTAL_DEBT, RENTAL_DEPOSIT, type RentalsDeps } from './shared.ts';
 
 export * from './shared.ts';
 export type { OrderRow } from './repository.ts';
@@ -15,8 +15,9 @@ export class RentalsService extends RentalsDeskSettling {
   constructor(d: RentalsDeps) {
     super(d);
     d.jobs.register(JOB_EJECT_TIMEOUT, (p) => this.ejectTimedOut(String(p.orderId)));
-    d.jobs.register(JOB_ORPHAN_AUTH, (p) => this.releaseOrphan(p));
-    d.jobs.register(JOB_DEBT_GUARD, (p) => this.debtGuard(p));
+    // Payments guards every charge a rental or a debt payment starts; rentals says what its purposes do.
+    this.guards.handle(RENTAL_DEPOSIT, this.depositHandler());
+    this.guards.handle(RENTAL_DEBT, this.debtHandler());
     d.jobs.register(JOB_BUY_OUT, (p) => this.buyOut(String(p.orderId), 'overtime').then(() => undefined));
     d.jobs.register(JOB_SETTLE_PAYMENT, async (p) => {
       await this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount));

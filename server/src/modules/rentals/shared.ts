@@ -10,6 +10,7 @@ import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import type { CabinetsRepository } from '../cabinets/repository.ts';
 import { PaymentsService } from '../payments/service.ts';
 import { type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { chargeGuardsOf } from '../payments/guards.ts';
 import { type VenuesService } from '../venues/service.ts';
 import { type LedgerService } from '../ledger/service.ts';
 import type { RentalsRepository } from './repository.ts';
@@ -61,9 +62,15 @@ export interface DebtCharge {
 export const JOB_EJECT_TIMEOUT = 'rental.eject-timeout';
 export const JOB_SETTLE_PAYMENT = 'payment.settle-authorization';
 export const JOB_BUY_OUT = 'rental.overtime-buy-out';
+/**
+ * The guard kinds rentals used before payments owned the one charge guard (payments/guards.ts): still registered,
+ * as aliases routed into it, so that jobs already queued in a database run. Nothing new is queued under them.
+ */
 export const JOB_ORPHAN_AUTH = 'rental.orphan-authorisation';
-/** Follows a debt payment (payType FK) until it settled the debt or was given back. */
 export const JOB_DEBT_GUARD = 'rental.debt-guard';
+/** The purpose handlers rentals registers with the charge guard: a rental's deposit, and a debt payment (payType FK). */
+export const RENTAL_DEPOSIT = 'rental_deposit';
+export const RENTAL_DEBT = 'rental_debt';
 /** Before a card hold lapses (capture_before) on an open rental: renew it off-session, else capture it. */
 export const JOB_HOLD_EXPIRY = 'rental.hold-expiry';
 /** A rent above the hold: the rest is charged off-session on the saved card (or becomes a debt, payType FK). */
@@ -74,8 +81,6 @@ export const JOB_REFUND_CARD = 'payment.refund-card';
 export const HOLD_RENEW_MARGIN_MS = 24 * 3_600_000;
 /** The operator contract's note of an order whose deduction failed (spec §4: it shows the FK pay button). */
 export const DEDUCTION_FAILED_NOTE = '扣款失败';
-/** How long after a card call without an order its authorisation is presumed orphaned (the process died). */
-export const ORPHAN_AUTH_MS = 120_000;
 
 /** Parses a scanned code: the bare cabinet code or a code link (qrcode=, qr=, zhcode=; src/core/codeLink.ts). */
 export { cabinetCodeFrom };
@@ -110,4 +115,9 @@ export interface DepositInput {
 /** The base of the rentals service's parts (each a use case, in its own file; RentalsService is the last). */
 export abstract class RentalsPart {
   constructor(protected readonly d: RentalsDeps) {}
+
+  /** The charge guard payments runs for every charge a rental or a debt payment starts. */
+  protected get guards() {
+    return chargeGuardsOf(this.d);
+  }
 }

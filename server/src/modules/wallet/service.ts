@@ -13,24 +13,27 @@ import { toMinor } from '#core/money.ts';
 import { PAYOUTS } from '../../config/payouts.ts';
 import { Withdrawals } from './withdrawals.ts';
 import { movements, type MovementsQuery } from './movements.ts';
-import { AppError, badRequest, notFound, refused } from '../../lib/errors.ts';
+import { badRequest, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import { EMAIL } from '#core/email.ts';
 import { ProviderError } from '../payments/methods/adapter.ts';
 import type { UserRow } from '../auth/service.ts';
 import { DEFAULT_AGENT, providerOwner, userOwner } from '../ledger/service.ts';
-import { ACTION_CHECK_MS, ACTION_TIMEOUT_MS, declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
+import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { chargeNotOurs, isChargeNotOurs } from '../payments/service.ts';
-import { compensationsOf } from '../payments/compensation.ts';
+import { chargeGuardsOf, type ChargeGuard, type PurposeHandler } from '../payments/guards.ts';
 import { MAX_TOPUP_MAJOR, parseAmount, parseCurrency } from './payouts.ts';
 import type { WalletDeps } from './deps.ts';
 
 export { JOB_PAYOUT_SUBMIT } from './withdrawals.ts';
-/** A top-up's guard: the charge was made but neither credited nor refunded (the process died in between). */
+/**
+ * The guard kind top-ups used before payments owned the one charge guard (payments/guards.ts): still registered, as
+ * an alias routed into it, so that jobs already queued in a database run. Nothing new is queued under it.
+ */
 export const JOB_TOPUP_GUARD = 'wallet.topup-guard';
-/** When the guard looks (a request is long finished by then). */
-export const TOPUP_GUARD_MS = 120_000;
+/** The purpose handler a top-up's charge guard hands its charge to. */
+export const WALLET_TOPUP = 'wallet_topup';
 
 
 export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
@@ -46,7 +49,7 @@ export class WalletService {
 
   constructor(private readonly d: WalletDeps) {
     this.withdrawals = new Withdrawals(d, d.payouts ?? PAYOUTS);
-    d.jobs.register(JOB_TOPUP_GUARD, (p) => this.topUpGuard(p));
+    this.guards.handle(WALLET_TOPUP, this.topUpHandler());
   }
 
   /** The provider of one of the agent's methods (another agent's method or an unknown one: 400, nothing moves). */
@@ -104,16 +107,17 @@ export class WalletService {
     // the customer finished (3-D Secure, iDEAL, WeChat Pay) is resumed: checked to be theirs and of this amount.
     const providerKey = `cz_${user.id}_${inp.key}`;
     const t: TopUpTarget = { userId: user.id, outTradeNo, amount, currency, agent, key: providerKey };
+    const guard = this.guardOf(provider.id, t, { token: token ?? null, methodType: inp.paymentId.split(':')[1] ?? null });
     const claim = { userId: user.id, purpose: 'wallet_topup', amount, currency } as const;
     let result: AuthorizeResult;
     if (inp.paymentIntent) {
-      // A resumed payment is guarded by the action guard its first call left (topUpGuard with its ref). It must have
-      // been started as a top-up of this amount and currency by this user (payments' resume check), in every state.
+      // A resumed payment is guarded by the guard its first call left (with its ref). It must have been started as a
+      // top-up of this amount and currency by this user (payments' resume check), in every state.
       result = await this.d.payments.resume(provider, inp.paymentIntent, claim);
     } else {
-      // A guard, committed before the card call: if this process dies between the charge and its credit (or its
-      // recorded refund), the job replays the call (same key: the provider returns the same charge) and refunds it.
-      await this.d.jobs.enqueue(JOB_TOPUP_GUARD, { providerId: provider.id, token: token ?? null, ref: null, ...t, methodType: inp.paymentId.split(':')[1] ?? null }, new Date(this.d.clock.now().getTime() + TOPUP_GUARD_MS));
+      // The charge's guard, committed before the card call: if this process dies between the charge and its credit
+      // (or its recorded refund), it replays the call (same key: the provider returns the same charge) and refunds it.
+      await this.guards.start(guard);
       result = await provider.authorize({
         token: token!, amount, currency, capture: 'automatic', idempotencyKey: providerKey, userId: user.id, purpose: 'wallet_topup',
         returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1],
@@ -121,24 +125,22 @@ export class WalletService {
     }
     // The customer must act (3-D Secure, a provider's page, a prompt on their phone): the client repeats the call
     // with `paymentIntent`. The guard now follows that payment: it credits it once the customer has paid, even if
-    // they never come back to the app, and releases it after ACTION_TIMEOUT_MS (action guard, below).
+    // they never come back to the app, and releases it after ACTION_TIMEOUT_MS.
+    const cancel = () => this.guards.cancel(inp.paymentIntent ? { ref: inp.paymentIntent } : { key: providerKey });
     if (result.ok && result.status === 'requires_action') {
       if (!inp.paymentIntent) {
         const ref = result.ref;
         await this.d.db.tx(async () => {
           await this.d.payments.recordStart(provider.id, ref, claim);
-          await this.d.jobs.enqueue(JOB_TOPUP_GUARD, {
-            providerId: provider.id, token: null, ref, ...t, key: `${providerKey}:action`, deadline: this.d.clock.now().getTime() + ACTION_TIMEOUT_MS,
-          }, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
-          await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
+          await this.guards.awaitCustomer({ ...guard, key: `${providerKey}:action` }, ref);
+          await this.guards.cancel({ key: providerKey });
         });
       }
       const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
       return { outTradeNo: '', balance, currency, action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
     }
     if (!result.ok) {
-      if (inp.paymentIntent) await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'ref', inp.paymentIntent);
-      else await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
+      await cancel();
       await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
       throw refused(declineMessageKey(result.declineCode));
     }
@@ -148,11 +150,11 @@ export class WalletService {
     } catch (err) {
       // A charge another flow took, or that its guard released, is refused without a refund of ours.
       if (isChargeNotOurs(err)) throw err;
-      await this.refundUncredited(provider.id, result, t);
+      await this.guards.release(guard, provider, result, 'not credited');
+      await this.guards.cancel({ key: providerKey });
       throw err;
     }
-    if (inp.paymentIntent) await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'ref', inp.paymentIntent);
-    else await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', providerKey);
+    await cancel();
     const { balance } = await this.d.ledger.walletOf(user.id, currency, t.agent);
     return { outTradeNo: done, balance, currency };
   }
@@ -184,87 +186,46 @@ export class WalletService {
     });
   }
 
-  /**
-   * A charge that is in no wallet: unless it is credited (an earlier attempt) or already being refunded, one unit
-   * of work records it refunded (so no replay of this charge is ever credited) with its refund job, under the
-   * charge's lock (a credit of the same charge waits, then sees it refunded). Then the guard is no longer needed.
-   */
-  private async refundUncredited(providerId: string, result: Extract<AuthorizeResult, { ok: true }>, t: TopUpTarget, opts: { fromGuard?: boolean } = {}) {
-    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
-    const jobId = await this.d.db.tx(async () => {
-      await this.d.payments.lockCharge(providerId, result.ref);
-      // Credited (or taken by another flow), or already refunded or released: not ours to refund.
-      if (await this.d.payments.takenOrReleased(providerId, result.ref)) return null;
-      await this.d.payments.recordRefundedTopUp({ providerId, result, userId: t.userId, orderId: t.outTradeNo, amount: t.amount, currency: t.currency });
-      return comp.enqueue({ providerId, ref: result.ref, action: 'refund', amount: t.amount, reason: `top-up ${t.outTradeNo} not credited` }, this.d.clock.now());
-    });
-    if (!opts.fromGuard) await this.d.jobs.cancel(JOB_TOPUP_GUARD, 'key', t.key);
-    if (jobId !== null) await comp.runNow(jobId);
+  /** The charge guard payments runs for every top-up charge. */
+  private get guards() {
+    return chargeGuardsOf(this.d);
   }
 
-  /**
-   * The guard's job. Without a ref (the process died during the paying call): the same call again (the provider
-   * returns the first charge), refunded if it is in no wallet. With a ref (the customer had to act): the payment's
-   * state now; paid → credited (they paid for this top-up, whether or not they came back to the app), still
-   * waiting → looked at again later, released after its deadline.
-   */
-  private async topUpGuard(p: Record<string, unknown>) {
-    const providerId = String(p.providerId);
-    if (!this.d.payments.providers.has(providerId)) return;
-    const provider = this.d.payments.providers.get(providerId);
-    const t: TopUpTarget = {
-      userId: Number(p.userId), outTradeNo: String(p.outTradeNo), amount: Number(p.amount), currency: String(p.currency),
-      agent: typeof p.agent === 'string' ? p.agent : DEFAULT_AGENT, key: String(p.key),
+  private guardOf(providerId: string, t: TopUpTarget, call: { token: string | null; methodType: string | null; ref?: string | null; deadline?: number }): ChargeGuard {
+    return {
+      flow: WALLET_TOPUP, providerId, userId: t.userId, purpose: 'wallet_topup', amount: t.amount, currency: t.currency, capture: 'automatic',
+      orderId: t.outTradeNo, token: call.token, key: t.key, ref: call.ref ?? null, methodType: call.methodType,
+      ...(call.deadline !== undefined ? { deadline: call.deadline } : {}), data: { agent: t.agent },
     };
-    if (!p.ref) {
-      const result = await provider.authorize({
-        token: String(p.token), amount: t.amount, currency: t.currency, capture: 'automatic', idempotencyKey: t.key, userId: t.userId, purpose: 'wallet_topup',
-        // The first call's method type: a debit-only top-up is replayed as debit-only (never charges the card it declined).
-        methodType: p.methodType ? String(p.methodType) : undefined,
-      });
-      if (!result.ok || result.status !== 'captured') return;
-      await this.refundUncredited(providerId, result, t, { fromGuard: true });
-      return;
-    }
-    const ref = String(p.ref);
-    if (await this.d.payments.topUpOf(providerId, ref)) return; // credited by the customer's resume
-    const result = await provider.resume(ref, t.userId);
-    if (result.ok && result.status === 'requires_action') {
-      if (this.d.clock.now().getTime() < Number(p.deadline)) {
-        await this.d.jobs.enqueue(JOB_TOPUP_GUARD, p, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
-      } else {
-        await this.releaseUnfinished(providerId, result, t);
-      }
-      return;
-    }
-    if (!result.ok || result.status !== 'captured') return;
-    if (result.amount !== t.amount || result.currency?.toUpperCase() !== t.currency) {
-      await this.refundUncredited(providerId, result, t, { fromGuard: true });
-      return;
-    }
-    await this.credit(providerId, result, t).catch(async (err: unknown) => {
-      if (err instanceof AppError) return; // refunded earlier: never credited
-      throw err;
-    });
   }
 
   /**
-   * The deadline of a top-up the customer did not finish. Under the charge's lock, which the customer's resume takes
-   * too (credit): either that resume credited it first and it is left alone, or it is recorded released here (so no
-   * later resume credits it) with the compensation job that voids it (refunds it, if the customer paid meanwhile),
-   * run after the commit.
+   * What a top-up's guard does with its charge (payments/guards.ts). A call whose process died (no ref) is refunded:
+   * the customer was never told it was credited. A payment the customer finished elsewhere (a ref) is credited:
+   * they paid for this top-up, whether or not they came back to the app.
    */
-  private async releaseUnfinished(providerId: string, result: Extract<AuthorizeResult, { ok: true }>, t: TopUpTarget) {
-    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
-    const jobId = await this.d.db.tx(async () => {
-      await this.d.payments.lockCharge(providerId, result.ref);
-      if (await this.d.payments.takenOrReleased(providerId, result.ref)) return null;
-      this.d.log.warn({ outTradeNo: t.outTradeNo, ref: result.ref }, 'releasing a top-up payment the customer did not finish');
-      const c = await this.d.payments.recordReleased(
-        { providerId, userId: t.userId, orderId: t.outTradeNo, purpose: 'wallet_topup', amount: t.amount, currency: t.currency }, result);
-      return comp.enqueue({ providerId, ref: result.ref, ...c, reason: `top-up ${t.outTradeNo}: not finished by its deadline` }, this.d.clock.now());
+  private topUpHandler(): PurposeHandler {
+    const target = (g: ChargeGuard): TopUpTarget => ({
+      userId: g.userId, outTradeNo: String(g.orderId), amount: g.amount, currency: g.currency, key: String(g.key),
+      agent: typeof g.data?.agent === 'string' ? g.data.agent : DEFAULT_AGENT,
     });
-    if (jobId !== null) await comp.runNow(jobId);
+    return {
+      succeeded: async (g, provider, result) => {
+        if (!g.ref) return false;
+        await this.credit(provider.id, result, target(g));
+        return true;
+      },
+      legacy: {
+        kind: JOB_TOPUP_GUARD,
+        toGuard: (p) => this.guardOf(String(p.providerId), {
+          userId: Number(p.userId), outTradeNo: String(p.outTradeNo), amount: Number(p.amount), currency: String(p.currency), key: String(p.key),
+          agent: typeof p.agent === 'string' ? p.agent : DEFAULT_AGENT,
+        }, {
+          token: p.token ? String(p.token) : null, methodType: p.methodType ? String(p.methodType) : null, ref: p.ref ? String(p.ref) : null,
+          ...(p.deadline !== undefined ? { deadline: Number(p.deadline) } : {}),
+        }),
+      },
+    };
   }
 
   // ── Movements (movements.ts) ────────────────────────────────────────────────────────────────────────────
