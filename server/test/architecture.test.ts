@@ -206,8 +206,9 @@ const PUBLIC: Record<string, readonly string[]> = {
   media: ['store.ts', 'images.ts'],
   mifi: ['service.ts'],
   notify: ['service.ts', 'mailer.ts'],
-  // The charge lifecycle's parts every paying flow uses: the provider interface, the purposes, compensation, payouts.
-  payments: ['service.ts', 'provider.ts', 'purposes.ts', 'compensation.ts', 'payouts/rail.ts', 'history-repository.ts'],
+  // The charge lifecycle's parts every paying flow uses: the provider interface, the purposes, the charge guard and
+  // its purpose handlers, compensation, payouts.
+  payments: ['service.ts', 'provider.ts', 'purposes.ts', 'compensation.ts', 'guards.ts', 'payouts/rail.ts', 'history-repository.ts'],
   rentals: ['service.ts', 'order-state.ts'],
   staff: ['service.ts'],
   venues: ['service.ts'],
