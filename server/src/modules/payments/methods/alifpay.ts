@@ -108,7 +108,7 @@ function header(req: NotificationRequest, name: string): string | undefined {
 export const alifpayDefinition: AdapterDefinition<AlifPayConfig> = {
   id: 'alifpay',
   payTypes: [{ type: 'Alif_Pay', kind: 'redirect', label: 'Alif Pay', platforms: ['web'] }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
   currencies: ['TJS'],
   required: ['key', 'password'],
   optional: ['gate', 'mode', 'apiBase'],

@@ -309,7 +309,7 @@ export const alipayDefinition: AdapterDefinition<AlipayConfig> = {
   payoutChannel: { label: 'Alipay', fields: ['loginId', 'name'] },
   id: 'alipay',
   payTypes: [{ type: 'ALIPAY', kind: 'jsapi', label: 'Alipay', platforms: ['alipay'] }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true },
   currencies: ['CNY'],
   required: ['appId', 'privateKey', 'alipayPublicKey'],
   optional: ['apiBase', 'opAppId', 'appCertSn', 'alipayRootCertSn'],

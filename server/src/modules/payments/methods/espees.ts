@@ -90,7 +90,7 @@ interface Confirmed {
 export const espeesDefinition: AdapterDefinition<EspeesConfig> = {
   id: 'espees',
   payTypes: [{ type: 'Espees', kind: 'redirect', label: 'Espees', platforms: ['web'] }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: false, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: false, payout: false, webhook: true },
   currencies: ['ESP'],
   required: ['apiKey', 'merchantWallet'],
   optional: ['apiBase', 'payBase'],
@@ -179,7 +179,7 @@ export const espeesDefinition: AdapterDefinition<EspeesConfig> = {
       },
 
       async refund() {
-        throw new ProviderError('refund_unsupported', 'Espees documents no refund API: refund from the merchant wallet by hand', 501);
+        throw new ProviderError('refund_unsupported', 'Espees documents no refund API: refund from the merchant wallet by hand', 422);
       },
 
       async notification(req: NotificationRequest): Promise<Notification | null> {

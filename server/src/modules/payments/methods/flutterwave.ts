@@ -58,7 +58,7 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
     { type: 'Flutterwave', kind: 'card', label: 'Card', directCard: true },
     { type: 'Flutterwave_Mobile', kind: 'push', label: 'Mobile money' },
   ],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true },
   savesCards: 'afterPayment',
   currencies: CARD_CURRENCIES,
   required: ['secretKey', 'encryptionKey', 'secretHash'],

@@ -270,7 +270,7 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
 export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig> = {
   id: 'mercadopago',
   payTypes: [{ type: 'MercadoPago', kind: 'card', label: 'Mercado Pago' }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },
   savesCards: true,
   currencies: ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'UYU'],
   required: ['accessToken', 'publicKey', 'webhookSecret'],

@@ -294,7 +294,7 @@ function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
 export const monriDefinition: AdapterDefinition<MonriConfig> = {
   id: 'monri',
   payTypes: [{ type: 'Monri_WebPay', kind: 'card', label: 'Card (Monri)' }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },
   // HRK left out: the kuna was replaced by the euro in Croatia on 1 January 2023.
   currencies: ['BAM', 'EUR', 'USD'],
   required: ['merchantKey', 'authenticityToken'],

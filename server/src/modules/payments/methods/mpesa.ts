@@ -62,7 +62,7 @@ export const mpesaDefinition: AdapterDefinition<MpesaConfig> = {
   id: 'mpesa',
   payTypes: [{ type: 'M-PESA', kind: 'push', label: 'M-Pesa', platforms: ['web'] }],
   // Reversals undo a whole transaction only (no partial refunds); no holds; B2C pays out to a phone.
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: true },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: true, webhook: true },
   currencies: ['KES'],
   required: ['consumerKey', 'consumerSecret', 'shortCode', 'passkey', 'callbackToken'],
   optional: ['transactionType', 'partyB', 'initiatorName', 'initiatorPassword', 'certificate', 'b2cShortCode', 'resultUrl', 'apiBase'],

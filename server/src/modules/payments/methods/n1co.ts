@@ -95,7 +95,7 @@ const EVENT_STATE: Record<string, ExternalState | undefined> = { SuccessPayment:
 export const n1coDefinition: AdapterDefinition<N1coConfig> = {
   id: 'n1co',
   payTypes: [{ type: 'N1co', kind: 'redirect', label: 'N1co' }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
   currencies: ['USD'],
   required: ['clientId', 'clientSecret', 'webhookSecret'],
   optional: ['checkoutSecretKey', 'locationCode', 'mode', 'apiBase', 'payApiBase'],

@@ -104,7 +104,7 @@ function transactionDate(d: Date): string {
 export const paygateDefinition: AdapterDefinition<PayGateConfig> = {
   id: 'paygate',
   payTypes: [{ type: 'PayGate', kind: 'form', label: 'PayGate' }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
   currencies: CURRENCIES,
   required: ['paygateId', 'encryptionKey'],
   optional: ['apiBase', 'email', 'locale', 'country', 'payHostId', 'payHostPassword'],
@@ -257,7 +257,7 @@ class PayGateAdapter implements MethodAdapter {
 
   async refund(ref: string, amount: number): Promise<void> {
     if (!this.config.payHostPassword) {
-      throw new ProviderError('refund_unsupported', 'PayGate refunds go through PayHost: payHostPassword is not configured', 501);
+      throw new ProviderError('refund_unsupported', 'PayGate refunds go through PayHost: payHostPassword is not configured', 422);
     }
     if (!Number.isInteger(amount) || amount <= 0) throw new ProviderError('invalid_amount', 'PayGate: refund amount must be positive', 400);
     const q = await this.payHost('QueryRequest', `<PayRequestId>${xmlEscape(ref)}</PayRequestId>`);

@@ -363,7 +363,7 @@ export const paypalDefinition: AdapterDefinition<PaypalConfig> = {
   payoutChannel: { label: 'PayPal', fields: ['email'] },
   id: 'paypal',
   payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal', platforms: ['web'] }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true },
   currencies: PAYPAL_CURRENCIES,
   required: ['clientId', 'clientSecret', 'webhookId'],
   optional: ['apiBase'],

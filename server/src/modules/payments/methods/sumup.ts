@@ -88,7 +88,7 @@ function stateOf(status: string | undefined): { state: ExternalState; failureCod
 export const sumupDefinition: AdapterDefinition<SumUpConfig> = {
   id: 'sumup',
   payTypes: [{ type: 'SumUpOnlinePayment', kind: 'redirect', label: 'SumUp' }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
   currencies: CURRENCIES,
   required: ['apiKey', 'merchantCode'],
   optional: ['apiBase'],

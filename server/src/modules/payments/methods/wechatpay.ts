@@ -50,7 +50,7 @@ export type WechatPayConfig = {
 export const wechatpayDefinition: AdapterDefinition<WechatPayConfig> = {
   id: 'wechatpay',
   payTypes: [{ type: 'WeChat_MP', kind: 'jsapi', label: 'WeChat Pay', platforms: ['wechat'] }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },
   currencies: ['CNY'],
   required: ['appId', 'mchId', 'serialNo', 'privateKey', 'apiV3Key', 'platformPublicKey', 'platformSerial'],
   optional: ['serviceId', 'apiV2Key', 'apiBase'],
