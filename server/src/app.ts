@@ -149,7 +149,7 @@ export async function buildApp(deps: AppDeps) {
   const externalRepo = new ExternalRepository(db);
   const acquirer = new SandboxAcquirerRepository(db);
   const byAgent = methodProviders(deps.paymentMethods ?? {}, {
-    repo: externalRepo, clock, publicUrl: deps.publicUrl ?? '', sandbox: sandboxOn, platformAgent: DEFAULT_AGENT, fetch: deps.methodFetch,
+    repo: externalRepo, clock, publicUrl: deps.publicUrl ?? '', sandbox: sandboxOn, platformAgent: DEFAULT_AGENT, fetch: deps.methodFetch, log,
     cardOutcome: async (token) => (await acquirer.useToken(token, clock.now()))?.outcome,
     customers: paymentsRepo,
     // A method's saved card in test mode is a saved card of the sandbox card provider (its test card decides).

@@ -51,7 +51,7 @@ describe('alifpay: definition', () => {
   it('is a redirect method for TJS that neither holds nor pays out, and refunds', () => {
     expect(alifpayDefinition.id).toBe('alifpay');
     expect(alifpayDefinition.payTypes).toEqual([{ type: 'Alif_Pay', kind: 'redirect', label: 'Alif Pay', platforms: ['web'] }]);
-    expect(alifpayDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: false });
+    expect(alifpayDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true });
     expect(alifpayDefinition.currencies).toEqual(['TJS']);
     expect(alifpayDefinition.required).toEqual(['key', 'password']);
     expect(alifpayDefinition.optional).toContain('apiBase');

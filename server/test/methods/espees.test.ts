@@ -50,7 +50,7 @@ describe('espees: definition', () => {
   it('is a redirect method for ESP without hold, refund or payout', () => {
     expect(espeesDefinition.id).toBe('espees');
     expect(espeesDefinition.payTypes).toEqual([{ type: 'Espees', kind: 'redirect', label: 'Espees', platforms: ['web'] }]);
-    expect(espeesDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: false, payout: false });
+    expect(espeesDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: false, payout: false, webhook: true });
     expect(espeesDefinition.currencies).toEqual(['ESP']);
     expect(espeesDefinition.required).toEqual(['apiKey', 'merchantWallet']);
     expect(espeesDefinition.optional).toEqual(['apiBase', 'payBase']);

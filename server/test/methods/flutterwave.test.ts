@@ -52,7 +52,7 @@ describe('flutterwave: definition', () => {
       { type: 'Flutterwave', kind: 'card', label: 'Card', directCard: true },
       { type: 'Flutterwave_Mobile', kind: 'push', label: 'Mobile money' },
     ]);
-    expect(flutterwaveDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: true });
+    expect(flutterwaveDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true });
     expect(flutterwaveDefinition.required).toEqual(['secretKey', 'encryptionKey', 'secretHash']);
     expect(flutterwaveDefinition.testValues?.map((t) => t.value)).toContain('5531886652142950');
   });

@@ -36,7 +36,7 @@ async function input(holder: string, over: Partial<StartInput> = {}, number = MC
 describe('mercadopago adapter', () => {
   it('declares what it is', () => {
     expect(mercadopagoDefinition.payTypes).toEqual([{ type: 'MercadoPago', kind: 'card', label: 'Mercado Pago' }]);
-    expect(mercadopagoDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: false });
+    expect(mercadopagoDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true });
     expect(mercadopagoDefinition.required).toEqual(['accessToken', 'publicKey', 'webhookSecret']);
     expect(adapter().clientConfig?.()).toEqual({ publicKey: 'TEST-pk-456' });
   });

@@ -42,7 +42,7 @@ async function started(a: ReturnType<typeof adapter>, over: Partial<StartInput> 
 describe('monri adapter', () => {
   it('declares what it is', () => {
     expect(monriDefinition.payTypes).toEqual([{ type: 'Monri_WebPay', kind: 'card', label: 'Card (Monri)' }]);
-    expect(monriDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: false });
+    expect(monriDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true });
     expect(monriDefinition.required).toEqual(['merchantKey', 'authenticityToken']);
     expect(adapter().clientConfig?.()).toEqual({ authenticityToken: TOKEN });
   });

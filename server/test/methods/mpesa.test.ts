@@ -342,7 +342,7 @@ describe('mpesa: network', () => {
 describe('mpesa: definition', () => {
   it('declares M-PESA as a push method in KES with full refunds and payouts, no holds', () => {
     expect(mpesaDefinition.payTypes).toEqual([{ type: 'M-PESA', kind: 'push', label: 'M-Pesa', platforms: ['web'] }]);
-    expect(mpesaDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: true });
+    expect(mpesaDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: true, webhook: true });
     expect(mpesaDefinition.currencies).toEqual(['KES']);
     expect(mpesaDefinition.required).toEqual(['consumerKey', 'consumerSecret', 'shortCode', 'passkey', 'callbackToken']);
     expect(mpesaDefinition.testValues?.find((t) => t.value === TEST_MSISDN)?.outcome).toBe('succeeds');

@@ -509,7 +509,7 @@ describe('PayPal OAuth and transport', () => {
   it('declares what the method is', () => {
     expect(paypalDefinition).toMatchObject({
       id: 'paypal', payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal' }],
-      capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+      capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true },
       required: ['clientId', 'clientSecret', 'webhookId'], optional: ['apiBase'],
     });
     expect(paypalDefinition.currencies).toEqual(expect.arrayContaining(['USD', 'EUR', 'GBP', 'AUD', 'CAD', 'JPY']));

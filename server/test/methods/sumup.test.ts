@@ -178,7 +178,7 @@ describe('sumup adapter', () => {
   });
 
   it('declares what it can do', () => {
-    expect(sumupDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: false });
+    expect(sumupDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true });
     expect(sumupDefinition.payTypes).toEqual([{ type: 'SumUpOnlinePayment', kind: 'redirect', label: 'SumUp' }]);
     expect(sumupDefinition.required).toEqual(['apiKey', 'merchantCode']);
   });

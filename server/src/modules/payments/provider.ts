@@ -47,7 +47,11 @@ export type AuthorizeResult =
   | { ok: true; ref: string; status: 'requires_action'; clientSecret: string; card: CardSummary | null }
   | { ok: false; ref: string | null; declineCode: string; card: CardSummary | null };
 
-/** What a provider can do; a provider lacking one is not offered for it. */
+/**
+ * What a provider can do: the one declaration every provider makes (card providers here, method adapters in their
+ * AdapterDefinition). A provider lacking one is not offered for it, and a call that needs it is refused by the
+ * registry (lacks()) with a 422 naming what is not possible, before the provider is asked.
+ */
 export interface Capabilities {
   /** Pre-authorisation (capture later). */
   hold: boolean;
@@ -57,6 +61,8 @@ export interface Capabilities {
   offSession: boolean;
   refund: boolean;
   payout: boolean;
+  /** Sends signed notifications to the webhook entry (POST /payments/webhooks/{provider}). */
+  webhook: boolean;
 }
 
 export interface PayoutInput {
@@ -90,7 +96,7 @@ export interface ProviderCallOptions {
 }
 
 /** What a provider may lack (the user reads `error.notSupported.<capability>`). */
-export type Capability = 'customerActions' | 'cardSaving' | 'holds' | 'capture' | 'void' | 'payouts';
+export type Capability = 'customerActions' | 'cardSaving' | 'holds' | 'capture' | 'void' | 'refunds' | 'payouts' | 'webhooks';
 
 /** A provider asked for something it cannot do: a clear 422 naming what is not possible, never a 500. */
 export class NotSupported extends AppError {
@@ -174,6 +180,28 @@ export abstract class PaymentProvider {
   }
 }
 
+/**
+ * The capability a call needs that the provider lacks (undefined: none lacking). One place for every provider: the
+ * registry asks it before each money call, the webhook entry before reading a delivery.
+ */
+export function lacks(caps: Capabilities, call: PropertyKey, args: readonly unknown[] = []): Capability | undefined {
+  switch (call) {
+    case 'authorize':
+      return (args[0] as AuthorizeInput | undefined)?.capture === 'manual' && !caps.hold ? 'holds' : undefined;
+    case 'capture':
+      return caps.hold ? undefined : 'capture';
+    case 'refund':
+      return caps.refund ? undefined : 'refunds';
+    case 'payout':
+      return caps.payout ? undefined : 'payouts';
+    case 'verifyEvent':
+    case 'notification':
+      return caps.webhook ? undefined : 'webhooks';
+    default:
+      return undefined;
+  }
+}
+
 /** The calls that move money: inside a job each is fenced (assertLease) so that a job taken over never makes one. */
 const MONEY_CALLS = new Set<PropertyKey>(['authorize', 'capture', 'void', 'refund', 'payout']);
 
@@ -186,6 +214,8 @@ function fenced(p: PaymentProvider): PaymentProvider {
       const fn = v as (...a: unknown[]) => unknown;
       if (!MONEY_CALLS.has(prop)) return fn.bind(target);
       return async (...a: unknown[]) => {
+        const missing = lacks(target.capabilities, prop, a);
+        if (missing) throw new NotSupported(target.id, missing);
         await assertLease();
         return fn.apply(target, a);
       };

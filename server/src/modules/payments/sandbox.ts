@@ -91,7 +91,7 @@ export const SANDBOX_HOLD_DAYS = 7;
 
 export class SandboxCardProvider extends PaymentProvider {
   static override readonly id = 'sandbox';
-  readonly capabilities: Capabilities = { hold: true, partialCapture: true, offSession: true, refund: true, payout: true };
+  readonly capabilities: Capabilities = { hold: true, partialCapture: true, offSession: true, refund: true, payout: true, webhook: true };
   private sink: EventSink | null = null;
   private jobs: JobRunner | null = null;
   /** Delay between a payout request and its arrival event (test mode is fast; 0 = the next job pass). */

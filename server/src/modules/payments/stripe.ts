@@ -32,7 +32,7 @@ type Intent = Stripe.PaymentIntent;
 
 export class StripeCardProvider extends PaymentProvider {
   static override readonly id = 'stripe';
-  readonly capabilities: Capabilities = { hold: true, partialCapture: true, offSession: true, refund: true, payout: false };
+  readonly capabilities: Capabilities = { hold: true, partialCapture: true, offSession: true, refund: true, payout: false, webhook: true };
   readonly stripe: Stripe;
 
   constructor(

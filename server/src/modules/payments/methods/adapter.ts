@@ -13,6 +13,7 @@
 // where the API has one, and otherwise use our `outTradeNo` as the provider's merchant reference (which the
 // provider refuses to reuse), so a retried call never charges twice.
 import type { Capabilities, PayoutInput } from '../provider.ts';
+import type { HttpLog } from './http.ts';
 
 /** How the customer finishes a payment. */
 export type MethodKind =
@@ -224,6 +225,10 @@ export interface MethodAdapter {
 export interface AdapterDeps {
   fetch: typeof fetch;
   now: () => Date;
+  /** Where the shared HTTP client (methods/http.ts) logs each call, secrets redacted. */
+  log?: HttpLog;
+  /** The time limit of a provider call (default http.ts DEFAULT_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** An adapter as the registry knows it. */

@@ -40,6 +40,7 @@ import {
   type StartInput,
   type StatusResult,
 } from './adapter.ts';
+import { httpClient } from './http.ts';
 
 export type AlifPayConfig = {
   /** The terminal key Alif issues (`key`, also called terminal id). */
@@ -107,7 +108,7 @@ function header(req: NotificationRequest, name: string): string | undefined {
 export const alifpayDefinition: AdapterDefinition<AlifPayConfig> = {
   id: 'alifpay',
   payTypes: [{ type: 'Alif_Pay', kind: 'redirect', label: 'Alif Pay', platforms: ['web'] }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
   currencies: ['TJS'],
   required: ['key', 'password'],
   optional: ['gate', 'mode', 'apiBase'],
@@ -125,18 +126,11 @@ export const alifpayDefinition: AdapterDefinition<AlifPayConfig> = {
       return timingSafeEqual(Buffer.from(sign(data), 'hex'), Buffer.from(token.toLowerCase(), 'hex'));
     };
 
+    const http = httpClient('Alif', deps);
+
     async function post(path: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
-      let res: Response;
-      try {
-        res = await deps.fetch(`${base}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-          body: JSON.stringify(body),
-        });
-      } catch (err) {
-        throw new ProviderError('network', `Alif ${path}: ${(err as Error).message}`);
-      }
-      const text = await res.text().catch(() => '');
+      const res = await http.send({ method: 'POST', url: `${base}${path}`, headers: { accept: 'application/json', ...headers }, json: body });
+      const text = res.text;
       let json: Record<string, unknown>;
       try {
         json = JSON.parse(text) as Record<string, unknown>;

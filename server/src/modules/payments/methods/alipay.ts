@@ -25,6 +25,7 @@
 //              Alipay redelivers, same notify_id).
 import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
 import { ProviderError } from './adapter.ts';
+import { httpClient, type HttpClient } from './http.ts';
 import type { PayoutInput } from '../provider.ts';
 import { ALIPAY_GATEWAY, HOLD, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo, TRADE_STATE, type Answer } from './alipay-wire.ts';
 export { ALIPAY_GATEWAY, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo } from './alipay-wire.ts';
@@ -48,9 +49,11 @@ export type AlipayConfig = {
 
 class Alipay implements MethodAdapter {
   private readonly gateway: string;
+  private readonly http: HttpClient;
 
   constructor(private readonly config: AlipayConfig, private readonly deps: AdapterDeps) {
     this.gateway = config.apiBase || ALIPAY_GATEWAY;
+    this.http = httpClient('alipay', deps);
   }
 
   /** The signed common + business parameters of one gateway method. */
@@ -76,19 +79,13 @@ class Alipay implements MethodAdapter {
 
   /** One gateway call: the business answer when code is 10000 (signature verified), else a ProviderError. */
   private async call(method: string, biz: Record<string, unknown>, notifyUrl?: string): Promise<Answer> {
-    const body = new URLSearchParams(this.signed(method, biz, notifyUrl)).toString();
-    let res: Response;
-    let text: string;
-    try {
-      res = await this.deps.fetch(this.gateway, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8', accept: 'application/json' },
-        body,
-      });
-      text = await res.text();
-    } catch (err) {
-      throw new ProviderError('network', `alipay ${method}: ${(err as Error).message}`);
-    }
+    const res = await this.http.send({
+      method: 'POST',
+      url: this.gateway,
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8', accept: 'application/json' },
+      form: this.signed(method, biz, notifyUrl),
+    });
+    const text = res.text;
     if (res.status !== 200) throw new ProviderError('bad_response', `alipay ${method}: HTTP ${res.status}`, res.status);
     const key = `${method.replaceAll('.', '_')}_response`;
     let doc: Record<string, unknown>;
@@ -312,7 +309,7 @@ export const alipayDefinition: AdapterDefinition<AlipayConfig> = {
   payoutChannel: { label: 'Alipay', fields: ['loginId', 'name'] },
   id: 'alipay',
   payTypes: [{ type: 'ALIPAY', kind: 'jsapi', label: 'Alipay', platforms: ['alipay'] }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true },
   currencies: ['CNY'],
   required: ['appId', 'privateKey', 'alipayPublicKey'],
   optional: ['apiBase', 'opAppId', 'appCertSn', 'alipayRootCertSn'],

@@ -34,6 +34,7 @@ import {
   type StartInput,
   type StatusResult,
 } from './adapter.ts';
+import { httpClient } from './http.ts';
 
 export type EspeesConfig = {
   /** The developer token from the Espees developer console (`x-api-key`). */
@@ -89,7 +90,7 @@ interface Confirmed {
 export const espeesDefinition: AdapterDefinition<EspeesConfig> = {
   id: 'espees',
   payTypes: [{ type: 'Espees', kind: 'redirect', label: 'Espees', platforms: ['web'] }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: false, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: false, payout: false, webhook: true },
   currencies: ['ESP'],
   required: ['apiKey', 'merchantWallet'],
   optional: ['apiBase', 'payBase'],
@@ -99,18 +100,11 @@ export const espeesDefinition: AdapterDefinition<EspeesConfig> = {
     const api = (config.apiBase || 'https://api.espees.org').replace(/\/+$/, '');
     const portal = (config.payBase || 'https://payment.espees.org').replace(/\/+$/, '');
 
+    const http = httpClient('Espees', deps);
+
     async function post(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-      let res: Response;
-      try {
-        res = await deps.fetch(`${api}${path}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': config.apiKey },
-          body: JSON.stringify(body),
-        });
-      } catch (err) {
-        throw new ProviderError('network', `Espees ${path}: ${(err as Error).message}`);
-      }
-      const text = await res.text().catch(() => '');
+      const res = await http.send({ method: 'POST', url: `${api}${path}`, headers: { accept: 'application/json', 'x-api-key': config.apiKey }, json: body });
+      const text = res.text;
       let json: Record<string, unknown> | null;
       try {
         json = JSON.parse(text) as Record<string, unknown>;
@@ -185,7 +179,7 @@ export const espeesDefinition: AdapterDefinition<EspeesConfig> = {
       },
 
       async refund() {
-        throw new ProviderError('refund_unsupported', 'Espees documents no refund API: refund from the merchant wallet by hand', 501);
+        throw new ProviderError('refund_unsupported', 'Espees documents no refund API: refund from the merchant wallet by hand', 422);
       },
 
       async notification(req: NotificationRequest): Promise<Notification | null> {

@@ -35,6 +35,7 @@
 import { currencyScale } from '#core/money.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall, type Action, type PaymentFacts, type SaveCardInput, type SavedCardRef } from './adapter.ts';
+import { httpClient, type HttpRequest } from './http.ts';
 import { SDK_URL, type MpPayment, type MpCustomer, type MpCard, type MercadoPagoAdapter, toMajor, toMinor, type PayCard, screenCard, failureCode, stateOf, header, signatureManifest } from './mercadopago-wire.ts';
 export { type MpCustomer, type MpCard, type MercadoPagoAdapter, toMajor, toMinor, screenCard, failureCode, signatureManifest } from './mercadopago-wire.ts';
 
@@ -54,23 +55,13 @@ export type MercadoPagoConfig = {
 function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): MercadoPagoAdapter {
   const base = (config.apiBase || 'https://api.mercadopago.com').replace(/\/+$/, '');
 
+  const http = httpClient('mercadopago', deps);
+
   async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${config.accessToken}`, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['x-idempotency-key'] = idempotencyKey;
-    let res: Response;
-    try {
-      res = await deps.fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch (err) {
-      throw new ProviderError('network', `mercadopago: ${method} ${path}: ${(err as Error).message}`);
-    }
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      throw new ProviderError('bad_response', `mercadopago: ${method} ${path}: not JSON (HTTP ${res.status})`, res.status);
-    }
+    const res = await http.json<unknown>({ method: method as HttpRequest['method'], url: `${base}${path}`, headers, ...(body === undefined ? {} : { json: body }) });
+    const json = res.body;
     if (!res.ok) {
       // {message, error, status, cause: [{code, description}]}
       const e = (json ?? {}) as { message?: string; error?: string; cause?: { code?: string | number; description?: string }[] };
@@ -279,7 +270,7 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
 export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig> = {
   id: 'mercadopago',
   payTypes: [{ type: 'MercadoPago', kind: 'card', label: 'Mercado Pago' }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },
   savesCards: true,
   currencies: ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'UYU'],
   required: ['accessToken', 'publicKey', 'webhookSecret'],

@@ -30,6 +30,7 @@
 // `Authorization: WP3-callback <digest>`, digest = SHA-512 hex of (merchant_key + raw body); answered 200.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type ProviderCall, type StartInput, type StatusResult } from './adapter.ts';
+import { httpClient } from './http.ts';
 
 export type MonriConfig = {
   merchantKey: string;
@@ -103,13 +104,9 @@ function stateOf(s: PaymentStatus): ExternalState {
 function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
   const base = (config.apiBase || LIVE_BASE).replace(/\/+$/, '');
 
-  async function send(method: string, path: string, body: string | undefined, headers: Record<string, string>): Promise<Response> {
-    try {
-      return await deps.fetch(`${base}${path}`, { method, headers, body });
-    } catch (err) {
-      throw new ProviderError('network', `monri: ${method} ${path}: ${(err as Error).message}`);
-    }
-  }
+  const http = httpClient('monri', deps);
+  const send = (method: 'GET' | 'POST', path: string, body: string | undefined, headers: Record<string, string>) =>
+    http.send({ method, url: `${base}${path}`, headers, ...(body === undefined ? {} : { body }) });
 
   /** The v2 JSON API, signed WP3-v2. */
   async function v2<T>(method: 'GET' | 'POST', path: string, payload?: unknown): Promise<T> {
@@ -119,7 +116,7 @@ function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
     const headers: Record<string, string> = { authorization: `WP3-v2 ${config.authenticityToken} ${ts} ${digest}`, accept: 'application/json' };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     const res = await send(method, path, payload === undefined ? undefined : body, headers);
-    const text = await res.text();
+    const text = res.text;
     let json: Record<string, unknown>;
     try {
       json = (text ? JSON.parse(text) : {}) as Record<string, unknown>;
@@ -141,7 +138,7 @@ function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
       .map(([k, v]) => `<${k}>${xmlEscape(v)}</${k}>`)
       .join('')}</${root}>`;
     const res = await send('POST', path, body, { 'content-type': 'application/xml', accept: 'application/xml' });
-    const text = await res.text();
+    const text = res.text;
     const out = readXml(text);
     if (!res.ok) {
       const code = res.status === 404 ? 'not_found' : res.status === 401 ? 'unauthorized' : 'invalid_request';
@@ -297,7 +294,7 @@ function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
 export const monriDefinition: AdapterDefinition<MonriConfig> = {
   id: 'monri',
   payTypes: [{ type: 'Monri_WebPay', kind: 'card', label: 'Card (Monri)' }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },
   // HRK left out: the kuna was replaced by the euro in Croatia on 1 January 2023.
   currencies: ['BAM', 'EUR', 'USD'],
   required: ['merchantKey', 'authenticityToken'],

@@ -22,6 +22,7 @@
 // Errors are Daraja's envelope {requestId, errorCode, errorMessage} → ProviderError(errorCode, errorMessage, status).
 import { publicEncrypt, constants } from 'node:crypto';
 import { ProviderError, type AdapterDefinition, type AdapterDeps, type MethodAdapter, type Notification, type NotificationRequest, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import { httpClient, type HttpClient, type HttpRequest } from './http.ts';
 import type { PayoutInput } from '../provider.ts';
 import { MPESA_LIVE, DESC_MAX, stkOutcome, toShillings, fromShillings, msisdn, nairobiTimestamp, accountReference, parseRef, paidRef, type DarajaError, safeEqual, header, remember } from './mpesa-wire.ts';
 export { MPESA_LIVE, MPESA_SANDBOX, toShillings, msisdn, nairobiTimestamp, accountReference, parseRef } from './mpesa-wire.ts';
@@ -61,7 +62,7 @@ export const mpesaDefinition: AdapterDefinition<MpesaConfig> = {
   id: 'mpesa',
   payTypes: [{ type: 'M-PESA', kind: 'push', label: 'M-Pesa', platforms: ['web'] }],
   // Reversals undo a whole transaction only (no partial refunds); no holds; B2C pays out to a phone.
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: true },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: true, webhook: true },
   currencies: ['KES'],
   required: ['consumerKey', 'consumerSecret', 'shortCode', 'passkey', 'callbackToken'],
   optional: ['transactionType', 'partyB', 'initiatorName', 'initiatorPassword', 'certificate', 'b2cShortCode', 'resultUrl', 'apiBase'],
@@ -76,6 +77,7 @@ export const mpesaDefinition: AdapterDefinition<MpesaConfig> = {
 
 class Mpesa implements MethodAdapter {
   private readonly base: string;
+  private readonly http: HttpClient;
   private token: { value: string; until: number } | null = null;
   /** CheckoutRequestID → the paid ref learnt from its callback (the STK query has no receipt number). */
   private readonly receipts = new Map<string, string>();
@@ -84,27 +86,14 @@ class Mpesa implements MethodAdapter {
 
   constructor(private readonly c: MpesaConfig & Partial<Record<MpesaOptional, string>>, private readonly deps: AdapterDeps) {
     this.base = (c.apiBase || MPESA_LIVE).replace(/\/+$/, '');
+    this.http = httpClient('M-Pesa', deps);
   }
 
   // ---- transport -------------------------------------------------------------------------------------------------
 
-  private async send(path: string, init: RequestInit): Promise<{ status: number; body: Record<string, unknown> }> {
-    let res: Response;
-    try {
-      res = await this.deps.fetch(`${this.base}${path}`, init);
-    } catch (e) {
-      throw new ProviderError('network', `M-Pesa unreachable: ${(e as Error).message}`);
-    }
-    const text = await res.text().catch(() => '');
-    let body: Record<string, unknown> = {};
-    if (text.trim()) {
-      try {
-        body = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        throw new ProviderError('bad_response', `M-Pesa answered ${res.status} with non-JSON`, res.status);
-      }
-    }
-    return { status: res.status, body };
+  private async send(path: string, req: Omit<HttpRequest, 'url'>): Promise<{ status: number; body: Record<string, unknown> }> {
+    const { status, body } = await this.http.json({ ...req, url: `${this.base}${path}` });
+    return { status, body };
   }
 
   private fail(status: number, body: DarajaError): never {
@@ -127,7 +116,7 @@ class Mpesa implements MethodAdapter {
   private async call(path: string, payload: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.accessToken(attempt > 0);
-      const r = await this.send(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+      const r = await this.send(path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: payload });
       if (attempt === 0 && (r.body as DarajaError).errorCode === '404.001.03') {
         this.token = null;
         continue;

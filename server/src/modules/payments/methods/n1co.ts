@@ -37,6 +37,7 @@ import {
   type StartResult,
   type StatusResult,
 } from './adapter.ts';
+import { httpClient, type HttpClient } from './http.ts';
 
 export interface N1coConfig extends Record<string, string> {
   /** Integration API credentials (portal → Settings → API): the OAuth client. */
@@ -94,7 +95,7 @@ const EVENT_STATE: Record<string, ExternalState | undefined> = { SuccessPayment:
 export const n1coDefinition: AdapterDefinition<N1coConfig> = {
   id: 'n1co',
   payTypes: [{ type: 'N1co', kind: 'redirect', label: 'N1co' }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
   currencies: ['USD'],
   required: ['clientId', 'clientSecret', 'webhookSecret'],
   optional: ['checkoutSecretKey', 'locationCode', 'mode', 'apiBase', 'payApiBase'],
@@ -117,6 +118,8 @@ class N1coAdapter implements MethodAdapter {
   private readonly pay: string;
   private token: { value: string; expires: number } | null = null;
 
+  private readonly http: HttpClient;
+
   constructor(
     private readonly config: N1coConfig,
     private readonly deps: AdapterDeps,
@@ -124,24 +127,17 @@ class N1coAdapter implements MethodAdapter {
     const hosts = config.mode === 'sandbox' ? HOSTS.sandbox : HOSTS.live;
     this.api = (config.apiBase || hosts.api).replace(/\/+$/, '');
     this.pay = (config.payApiBase || hosts.pay).replace(/\/+$/, '');
+    this.http = httpClient('n1co', deps);
   }
 
   private async request<T>(url: string, method: 'GET' | 'POST', bearer: string | null, body?: unknown): Promise<{ status: number; data: T }> {
-    let res: Response;
-    try {
-      res = await this.deps.fetch(url, {
-        method,
-        headers: {
-          accept: 'application/json',
-          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-      });
-    } catch (err) {
-      throw new ProviderError('network', `n1co unreachable: ${(err as Error).message}`);
-    }
-    const text = await res.text();
+    const res = await this.http.send({
+      method,
+      url,
+      headers: { accept: 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+      ...(body !== undefined ? { json: body } : {}),
+    });
+    const text = res.text;
     let data: unknown = undefined;
     if (text) {
       try {

@@ -39,6 +39,7 @@ import {
   type StartResult,
   type StatusResult,
 } from './adapter.ts';
+import { httpClient, type HttpClient } from './http.ts';
 
 export interface PayGateConfig extends Record<string, string> {
   /** The PayGate ID (e.g. 10011072130, PayGate's public test account). */
@@ -103,7 +104,7 @@ function transactionDate(d: Date): string {
 export const paygateDefinition: AdapterDefinition<PayGateConfig> = {
   id: 'paygate',
   payTypes: [{ type: 'PayGate', kind: 'form', label: 'PayGate' }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
   currencies: CURRENCIES,
   required: ['paygateId', 'encryptionKey'],
   optional: ['apiBase', 'email', 'locale', 'country', 'payHostId', 'payHostPassword'],
@@ -124,26 +125,19 @@ export const paygateDefinition: AdapterDefinition<PayGateConfig> = {
 
 class PayGateAdapter implements MethodAdapter {
   private readonly base: string;
+  private readonly http: HttpClient;
   constructor(
     private readonly config: PayGateConfig,
     private readonly deps: AdapterDeps,
   ) {
     this.base = (config.apiBase || 'https://secure.paygate.co.za').replace(/\/+$/, '');
+    this.http = httpClient('PayGate', deps);
   }
 
   /** A form POST to PayWeb; the answer is form-encoded too (ERROR=… when PayGate refuses the request). */
   private async post(path: string, fields: [string, string][]): Promise<[string, string][]> {
-    let res: Response;
-    try {
-      res = await this.deps.fetch(`${this.base}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(fields).toString(),
-      });
-    } catch (err) {
-      throw new ProviderError('network', `PayGate unreachable: ${(err as Error).message}`);
-    }
-    const text = await res.text();
+    const res = await this.http.send({ method: 'POST', url: `${this.base}${path}`, form: new URLSearchParams(fields) });
+    const text = res.text;
     if (!res.ok) throw new ProviderError(`http_${res.status}`, `PayGate answered ${res.status}`, res.status);
     const out = [...new URLSearchParams(text.trim())];
     const error = out.find(([k]) => k === 'ERROR');
@@ -245,17 +239,13 @@ class PayGateAdapter implements MethodAdapter {
       `<SingleFollowUpRequest xmlns="http://www.paygate.co.za/PayHOST"><${kind}>` +
       `<Account><PayGateId>${xmlEscape(this.config.payHostId || this.config.paygateId)}</PayGateId><Password>${xmlEscape(this.config.payHostPassword)}</Password></Account>` +
       `${inner}</${kind}></SingleFollowUpRequest></SOAP-ENV:Body></SOAP-ENV:Envelope>`;
-    let res: Response;
-    try {
-      res = await this.deps.fetch(`${this.base}/payhost/process.trans`, {
-        method: 'POST',
-        headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '' },
-        body: envelope,
-      });
-    } catch (err) {
-      throw new ProviderError('network', `PayGate PayHost unreachable: ${(err as Error).message}`);
-    }
-    const xml = await res.text();
+    const res = await this.http.send({
+      method: 'POST',
+      url: `${this.base}/payhost/process.trans`,
+      headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '' },
+      body: envelope,
+    });
+    const xml = res.text;
     if (/<(?:[\w-]+:)?Fault[\s>]/.test(xml)) {
       const detail = xmlTag(xml, 'faultstring') ?? 'SOAP fault';
       throw new ProviderError('payhost_fault', `PayGate PayHost: ${detail}`, res.status);
@@ -267,7 +257,7 @@ class PayGateAdapter implements MethodAdapter {
 
   async refund(ref: string, amount: number): Promise<void> {
     if (!this.config.payHostPassword) {
-      throw new ProviderError('refund_unsupported', 'PayGate refunds go through PayHost: payHostPassword is not configured', 501);
+      throw new ProviderError('refund_unsupported', 'PayGate refunds go through PayHost: payHostPassword is not configured', 422);
     }
     if (!Number.isInteger(amount) || amount <= 0) throw new ProviderError('invalid_amount', 'PayGate: refund amount must be positive', 400);
     const q = await this.payHost('QueryRequest', `<PayRequestId>${xmlEscape(ref)}</PayRequestId>`);

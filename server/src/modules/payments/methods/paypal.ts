@@ -22,6 +22,7 @@
 // start), `capture:<id>` (paid), `auth:<id>` (a hold), `payout:<batch id>`. Every method accepts each of them.
 import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
 import { ProviderError } from './adapter.ts';
+import { httpClient, readJson } from './http.ts';
 import type { PayoutInput } from '../provider.ts';
 import { PAYPAL_LIVE, PAYPAL_CURRENCIES, PAYPAL_TEST_VALUES, DECLINES, PAYOUT_FAILED, toPaypalValue, fromPaypalValue, type Money, type Capture, type Authorization, type Order, type PaypalErrorBody, PaypalError, parseRef, header, captureState, authorizationState } from './paypal-wire.ts';
 
@@ -42,30 +43,8 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
   const base = (config.apiBase ?? PAYPAL_LIVE).replace(/\/+$/, '');
   let token: { value: string; expiresAt: number } | null = null;
 
-  async function send(url: string, init: RequestInit): Promise<{ status: number; text: string }> {
-    let res: Response;
-    try {
-      res = await deps.fetch(url, init);
-    } catch (err) {
-      throw new ProviderError('network', `PayPal unreachable: ${(err as Error).message}`);
-    }
-    let text: string;
-    try {
-      text = await res.text();
-    } catch (err) {
-      throw new ProviderError('network', `PayPal answer cut off: ${(err as Error).message}`);
-    }
-    return { status: res.status, text };
-  }
-
-  function parse<T>(text: string, status: number): T {
-    if (text === '') return {} as T;
-    try {
-      return JSON.parse(text) as T;
-    } catch {
-      throw new ProviderError('bad_response', `PayPal answered ${status} with a body that is not JSON`, status);
-    }
-  }
+  const http = httpClient('PayPal', deps);
+  const parse = <T>(text: string, status: number) => readJson<T>('PayPal', { text, status });
 
   let pending: Promise<string> | null = null;
 
@@ -81,12 +60,12 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
   async function fetchToken(): Promise<string> {
     const now = deps.now().getTime();
     const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
-    const { status, text } = await send(`${base}/v1/oauth2/token`, {
+    const { status, body } = await http.json<{ access_token?: string; expires_in?: number; error?: string; error_description?: string }>({
       method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: 'grant_type=client_credentials',
+      url: `${base}/v1/oauth2/token`,
+      headers: { authorization: `Basic ${basic}`, accept: 'application/json' },
+      form: { grant_type: 'client_credentials' },
     });
-    const body = parse<{ access_token?: string; expires_in?: number; error?: string; error_description?: string }>(text, status);
     if (status !== 200 || !body.access_token) {
       throw new ProviderError(body.error ?? 'AUTHENTICATION_FAILURE', body.error_description ?? `PayPal token request failed (${status})`, status);
     }
@@ -107,7 +86,7 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
         payload = opts.rawBody ?? JSON.stringify(opts.body ?? {});
         if (opts.requestId) headers['paypal-request-id'] = opts.requestId;
       }
-      const { status, text } = await send(`${base}${path}`, { method, headers, body: payload });
+      const { status, text } = await http.send({ method, url: `${base}${path}`, headers, ...(payload === undefined ? {} : { body: payload }) });
       // A token PayPal no longer knows (revoked, expired early): fetched again once.
       if (status === 401 && attempt === 0) continue;
       const body = parse<T & PaypalErrorBody>(text, status);
@@ -384,7 +363,7 @@ export const paypalDefinition: AdapterDefinition<PaypalConfig> = {
   payoutChannel: { label: 'PayPal', fields: ['email'] },
   id: 'paypal',
   payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal', platforms: ['web'] }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true },
   currencies: PAYPAL_CURRENCIES,
   required: ['clientId', 'clientSecret', 'webhookId'],
   optional: ['apiBase'],

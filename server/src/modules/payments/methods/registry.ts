@@ -5,6 +5,7 @@
 // have its required keys (the server names what is missing and refuses to start).
 import type { Clock } from '../../../lib/clock.ts';
 import type { AdapterDefinition, SdkOrigins } from './adapter.ts';
+import type { HttpLog } from './http.ts';
 import { alipayDefinition } from './alipay.ts';
 import { alifpayDefinition } from './alifpay.ts';
 import { espeesDefinition } from './espees.ts';
@@ -112,6 +113,8 @@ export interface MethodProvidersDeps {
   /** Our users' customers at each provider (payment_customers, owned by the payments module). */
   customers?: CustomerStore;
   fetch?: typeof fetch;
+  /** Where the adapters' HTTP client logs each call (secrets redacted). */
+  log?: HttpLog;
   definitions?: AdapterDefinition[];
 }
 
@@ -119,7 +122,7 @@ export interface MethodProvidersDeps {
 export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): Map<string, ExternalMethodProvider[]> {
   const defs = d.definitions ?? DEFINITIONS;
   const out = new Map<string, ExternalMethodProvider[]>();
-  const adapterDeps = { fetch: d.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)), now: () => d.clock.now() };
+  const adapterDeps = { fetch: d.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)), now: () => d.clock.now(), log: d.log };
   const add = (agent: string, p: ExternalMethodProvider) => out.set(agent, [...(out.get(agent) ?? []), p]);
   for (const [agent, methods] of Object.entries(config)) {
     // An agent with a configuration of its own offers only its own methods (none of the platform's), even when

@@ -29,6 +29,7 @@ import {
   type StartResult,
   type StatusResult,
 } from './adapter.ts';
+import { httpClient, readJson, type HttpClient } from './http.ts';
 
 export interface SumUpConfig extends Record<string, string> {
   /** A secret API key (sk_test_… / sk_live_…) or an OAuth access token with the payments scope. */
@@ -87,7 +88,7 @@ function stateOf(status: string | undefined): { state: ExternalState; failureCod
 export const sumupDefinition: AdapterDefinition<SumUpConfig> = {
   id: 'sumup',
   payTypes: [{ type: 'SumUpOnlinePayment', kind: 'redirect', label: 'SumUp' }],
-  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false },
+  capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
   currencies: CURRENCIES,
   required: ['apiKey', 'merchantCode'],
   optional: ['apiBase'],
@@ -105,38 +106,25 @@ export const sumupDefinition: AdapterDefinition<SumUpConfig> = {
 
 class SumUpAdapter implements MethodAdapter {
   private readonly base: string;
+  private readonly http: HttpClient;
+
   constructor(
     private readonly config: SumUpConfig,
     private readonly deps: AdapterDeps,
   ) {
     this.base = (config.apiBase || 'https://api.sumup.com').replace(/\/+$/, '');
+    this.http = httpClient('SumUp', deps);
   }
 
   /** One call to SumUp's API; errors become ProviderError with SumUp's error_code. */
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; data: T }> {
-    let res: Response;
-    try {
-      res = await this.deps.fetch(`${this.base}${path}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.config.apiKey}`,
-          accept: 'application/json',
-          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-        body: body !== undefined ? JSON.stringify(body) : undefined,
-      });
-    } catch (err) {
-      throw new ProviderError('network', `SumUp unreachable: ${(err as Error).message}`);
-    }
-    const text = await res.text();
-    let data: unknown = undefined;
-    if (text) {
-      try {
-        data = JSON.parse(text);
-      } catch {
-        throw new ProviderError('bad_response', `SumUp answered ${res.status} with a body that is not JSON`, res.status);
-      }
-    }
+    const res = await this.http.send({
+      method,
+      url: `${this.base}${path}`,
+      headers: { authorization: `Bearer ${this.config.apiKey}`, accept: 'application/json' },
+      ...(body !== undefined ? { json: body } : {}),
+    });
+    const data: unknown = res.text ? readJson('SumUp', res) : undefined;
     if (!res.ok) {
       // SumUp's envelopes: {error_code, message, param} (v0.1), a list of those for validation errors,
       // {error_message, error_code} (auth), or RFC 7807 problem+json {type, title, status, detail}.

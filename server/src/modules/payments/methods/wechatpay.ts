@@ -21,6 +21,7 @@
 // order by `score:` + out_order_no.
 import { createDecipheriv, createHmac, createPrivateKey, createPublicKey, createSign, createVerify, type KeyObject } from 'node:crypto';
 import { ProviderError, type AdapterDefinition, type AdapterDeps, type MethodAdapter, type Notification, type NotificationRequest, type ProviderCall, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import { httpClient, type HttpClient } from './http.ts';
 import { DEFAULT_BASE, SCORE, MAX_SKEW_S, ACK, type Transaction, type ServiceOrder, type Refund, toFen, refundNo, nonce, cst, pem, tradeState, scoreState, header } from './wechatpay-wire.ts';
 export { refundNo } from './wechatpay-wire.ts';
 
@@ -49,7 +50,7 @@ export type WechatPayConfig = {
 export const wechatpayDefinition: AdapterDefinition<WechatPayConfig> = {
   id: 'wechatpay',
   payTypes: [{ type: 'WeChat_MP', kind: 'jsapi', label: 'WeChat Pay', platforms: ['wechat'] }],
-  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false },
+  capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },
   currencies: ['CNY'],
   required: ['appId', 'mchId', 'serialNo', 'privateKey', 'apiV3Key', 'platformPublicKey', 'platformSerial'],
   optional: ['serviceId', 'apiV2Key', 'apiBase'],
@@ -66,8 +67,11 @@ class WechatPay implements MethodAdapter {
   private readonly key: KeyObject;
   private readonly platformKey: KeyObject;
 
+  private readonly http: HttpClient;
+
   constructor(private readonly c: WechatPayConfig, private readonly deps: AdapterDeps) {
     this.base = (c.apiBase || DEFAULT_BASE).replace(/\/+$/, '');
+    this.http = httpClient('WeChat Pay', deps);
     this.key = createPrivateKey(pem(c.privateKey));
     this.platformKey = createPublicKey(pem(c.platformPublicKey));
     if (Buffer.byteLength(c.apiV3Key) !== 32) throw new Error('wechatpay: apiV3Key must be 32 bytes');
@@ -103,23 +107,18 @@ class WechatPay implements MethodAdapter {
     const n = nonce();
     const signature = this.sign(`${method}\n${url}\n${ts}\n${n}\n${payload}\n`);
     const authorization = `WECHATPAY2-SHA256-RSA2048 mchid="${this.c.mchId}",nonce_str="${n}",signature="${signature}",timestamp="${ts}",serial_no="${this.c.serialNo}"`;
-    let res: Response;
-    let text: string;
-    try {
-      res = await this.deps.fetch(this.base + url, {
-        method,
-        headers: {
-          Authorization: authorization,
-          Accept: 'application/json',
-          'User-Agent': 'Powerly/1.0',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: payload }),
-      });
-      text = await res.text();
-    } catch (err) {
-      throw new ProviderError('network', `WeChat Pay unreachable: ${(err as Error).message}`);
-    }
+    const res = await this.http.send({
+      method,
+      url: this.base + url,
+      headers: {
+        Authorization: authorization,
+        Accept: 'application/json',
+        'User-Agent': 'Powerly/1.0',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: payload }),
+    });
+    const text = res.text;
     if (res.status >= 200 && res.status < 300) {
       if (!this.verified((h) => res.headers.get(h) ?? undefined, text)) {
         throw new ProviderError('bad_signature', `WeChat Pay answer to ${method} ${url.split('?')[0]} failed signature verification`, res.status);

@@ -22,6 +22,7 @@
 import { createHash } from 'node:crypto';
 import { toMajor } from '#core/money.ts';
 import { ProviderError } from '../methods/adapter.ts';
+import { httpClient, type HttpClient, type HttpLog } from '../methods/http.ts';
 import { BankPayoutError, type BankPayoutInput, type BankPayoutRail, type BankPayoutStatus } from './rail.ts';
 
 export interface WiseSettings {
@@ -68,7 +69,10 @@ export class WiseRail implements BankPayoutRail {
   private readonly base: string;
   private readonly channels: Set<string>;
 
-  constructor(private readonly s: WiseSettings, private readonly fetchFn: typeof fetch = (...a) => fetch(...a)) {
+  private readonly http: HttpClient;
+
+  constructor(private readonly s: WiseSettings, fetchFn: typeof fetch = (...a) => fetch(...a), log?: HttpLog) {
+    this.http = httpClient('wise', { fetch: fetchFn, log });
     this.base = (s.apiBase ?? WISE_LIVE).replace(/\/+$/, '');
     this.channels = new Set(s.channels ?? ['payout-sepa']);
   }
@@ -78,25 +82,13 @@ export class WiseRail implements BankPayoutRail {
   }
 
   private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; data: T & WiseErrors }> {
-    let res: Response;
-    let text: string;
-    try {
-      res = await this.fetchFn(`${this.base}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${this.s.apiToken}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      text = await res.text();
-    } catch (err) {
-      throw new ProviderError('network', `Wise unreachable: ${(err as Error).message}`);
-    }
-    let data: T & WiseErrors;
-    try {
-      data = (text ? JSON.parse(text) : {}) as T & WiseErrors;
-    } catch {
-      throw new ProviderError('bad_response', `Wise answered ${res.status} with a body that is not JSON`, res.status);
-    }
-    return { status: res.status, data };
+    const res = await this.http.json<T & WiseErrors>({
+      method,
+      url: `${this.base}${path}`,
+      headers: { authorization: `Bearer ${this.s.apiToken}`, accept: 'application/json' },
+      ...(body === undefined ? {} : { json: body }),
+    });
+    return { status: res.status, data: res.body };
   }
 
   private static failure(status: number, d: WiseErrors, what: string): ProviderError {
