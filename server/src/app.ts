@@ -306,7 +306,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       ...opsRoutes({
         db, clock, jobs, link: deps.link, liveness, fleetLive, fleet, media, audit, staff, opsOrigin, embed, mifi, coupons, ledger, payments, wallet, live,
-        partners, alerts, alertsRepo, dashboard, rentals, desk: deps.desk,
+        partners, alerts, alertsRepo, dashboard, rentals, desk: deps.desk, ssoOn: !!sso,
       }),
     ],
   });

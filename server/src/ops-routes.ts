@@ -84,6 +84,8 @@ export interface OpsRouteDeps {
   dashboard: DashboardService;
   rentals: RentalsService;
   desk?: DeskSettings;
+  /** Whether single sign-on is configured (invitations by single sign-on need it). */
+  ssoOn?: boolean;
 }
 
 /** Every module's ops routes but the session's (which app.ts adds with the sign-in ceremonies). */
@@ -96,7 +98,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
   const mifiOps = new MifiOpsService({ db, clock, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: d.mifi, audit });
   const desk = deskServices({ db, clock, jobs: d.jobs, ledger: d.ledger, payments: d.payments, audit, live: d.live, rentals: d.rentals, settings: d.desk ?? {} });
   return [
-    staffOpsRoutes({ staff: d.staff, origin: d.opsOrigin }),
+    staffOpsRoutes({ staff: d.staff, origin: d.opsOrigin, ssoOn: d.ssoOn }),
     auditOpsRoutes({ audit }),
     cabinetOpsRoutes({ cabinets: cabinetOps, live: d.fleetLive }),
     mifiOpsRoutes({ mifi: mifiOps }),

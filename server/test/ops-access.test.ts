@@ -7,13 +7,17 @@ import type { StaffRole } from '#core/opsAccess.ts';
 import { accessTable, callerConsoles, person, type Caller } from './ops/callers.ts';
 import type { OpsConsole } from './ops/console.ts';
 
-type Op = 'read staff of A' | 'list staff' | 'change staff of A' | 'invite to A' | 'read audit' | 'export audit';
+type Op = 'read staff of A' | 'list staff' | 'change staff of A' | 'change a role at A' | 'invite to A' | 'list invitations' | 'revoke an invitation to A'
+  | 'read audit' | 'export audit';
 //                 none platformOwner adminA adminB supportA financeA technicianA readOnlyA partnerA
 const TABLE: Record<Op, number[]> = {
   'list staff': [401, 200, 200, 200, 200, 200, 403, 200, 403],
   'read staff of A': [401, 200, 200, 404, 200, 200, 403, 200, 403],
   'change staff of A': [401, 200, 200, 404, 403, 403, 403, 403, 403],
+  'change a role at A': [401, 200, 200, 404, 403, 403, 403, 403, 403],
   'invite to A': [401, 200, 200, 403, 403, 403, 403, 403, 403],
+  'list invitations': [401, 200, 200, 200, 200, 200, 403, 200, 403],
+  'revoke an invitation to A': [401, 200, 200, 404, 403, 403, 403, 403, 403],
   'read audit': [401, 200, 200, 200, 200, 200, 403, 200, 403],
   'export audit': [401, 200, 200, 200, 403, 200, 403, 403, 403],
 };
@@ -36,6 +40,17 @@ describe('the authorisation step', () => {
     'change staff of A': async (c) => {
       const read = await consoles.get('platformOwner')!.call('GET', `/staff/${target}`);
       return c.call('PATCH', `/staff/${target}`, { name: 'Target', reason: 'table test' }, { 'if-match': read.headers.etag as string });
+    },
+    'change a role at A': async (c) => {
+      const read = await consoles.get('platformOwner')!.call('GET', `/staff/${target}`);
+      return c.call('PUT', `/staff/${target}/memberships/agent-a`, { role: 'support', venueIds: [], reason: 'table test' }, { 'if-match': read.headers.etag as string });
+    },
+    'list invitations': (c) => c.call('GET', '/invitations'),
+    'revoke an invitation to A': async (c) => {
+      const made = await consoles.get('platformOwner')!.call('POST', '/invitations', {
+        email: 'revoke@a.example', name: 'Revoke', membership: { agentId: 'agent-a', role: 'support', venueIds: [] }, reason: 'table test',
+      });
+      return c.call('POST', `/invitations/${made.json<{ id: string }>().id}/revoke`, { reason: 'table test' });
     },
     'invite to A': (c) => c.call('POST', '/invitations', { email: 'new@a.example', name: 'New', membership: { agentId: 'agent-a', role: 'support', venueIds: [] }, reason: 'table test' }),
     'read audit': (c) => c.call('GET', '/audit'),
@@ -62,6 +77,30 @@ describe('the authorisation step', () => {
     expect(seen).not.toContain('adminb@example.com');
     expect(new Set(seen).size).toBe(seen.length);
     expect((await consoles.get('adminA')!.call('GET', '/staff?cursor=bm90LWEtY3Vyc29y')).statusCode).toBe(400);
+  });
+
+  it('lets an admin grant only roles below owner, at their own agents, never to themselves', async () => {
+    const adminA = consoles.get('adminA')!;
+    const put = async (c: OpsConsole, id: string, agentId: string, role: string) => {
+      const read = await consoles.get('platformOwner')!.call('GET', `/staff/${id}`);
+      return c.call('PUT', `/staff/${id}/memberships/${agentId}`, { role, venueIds: [], reason: 'role rules' }, { 'if-match': read.headers.etag as string });
+    };
+    expect((await put(adminA, target, 'agent-a', 'owner')).statusCode).toBe(403);
+    expect((await put(adminA, target, 'agent-b', 'support')).statusCode).toBe(403);
+    expect((await put(adminA, target, '*', 'support')).statusCode).toBe(403);
+    const me = (await adminA.session()).me!;
+    expect((await put(adminA, me.id, 'agent-a', 'support')).statusCode).toBe(400);
+    // A venue partner needs venues; another role takes none.
+    expect((await put(adminA, target, 'agent-a', 'venue_partner')).statusCode).toBe(400);
+    const ok = await put(adminA, target, 'agent-a', 'finance');
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json<{ memberships: unknown[] }>().memberships).toEqual([{ agentId: 'agent-a', role: 'finance', venueIds: [] }]);
+    // adminB sees neither the person nor agent A's invitations.
+    const invitations = (await consoles.get('adminB')!.call('GET', '/invitations?state=pending')).json<{ items: Array<{ membership: { agentId: string } }> }>();
+    expect(invitations.items.filter((i) => i.membership.agentId !== 'agent-b')).toEqual([]);
+    const ofA = (await adminA.call('GET', '/invitations?state=revoked&limit=1')).json<{ items: Array<{ state: string; membership: { agentId: string } }>; next?: string }>();
+    expect(ofA.items[0]).toMatchObject({ state: 'revoked', membership: { agentId: 'agent-a' } });
+    expect(ofA.next).toBeDefined();
   });
 
   it('keeps the audit log append-only: the database refuses UPDATE and DELETE', async () => {

@@ -4,7 +4,7 @@
 // the simulated cabinet, in effect once the box confirms it, audited with the reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpsCabinet } from '#contract/ops/cabinets.ts';
-import type { BoxDepositShape, MifiBoxPage, MifiBoxShape, MifiSkuPage } from '#contract/ops/mifi.ts';
+import type { BoxDepositShape, MifiBoxPage, MifiBoxShape, MifiRegionShape, MifiSkuPage } from '#contract/ops/mifi.ts';
 import { SimulatedCabinet } from '../src/demo/simulator/cabinet.ts';
 import { build, markHeardFrom, touristToken, venueFixture, waitFor, type Built } from './helper.ts';
 import { accessTable, callerConsoles, type Caller } from './ops/callers.ts';
@@ -28,11 +28,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => b?.close());
 
-type Op = 'list regions' | 'create region' | 'create package' | 'edit package' | 'list box deposits' | 'set box deposit' | 'list boxes' | 'create box in A' | 'rotate box password in A' | 'place station in A';
+type Op = 'list regions' | 'create region' | 'edit region' | 'create package' | 'edit package' | 'list box deposits' | 'set box deposit' | 'list boxes' | 'create box in A' | 'rotate box password in A' | 'place station in A';
 //                         none owner adminA adminB supportA financeA technicianA readOnlyA partnerA
 const TABLE: Record<Op, number[]> = {
   'list regions': [401, 200, 200, 200, 200, 403, 200, 200, 200],
   'create region': [401, 200, 403, 403, 403, 403, 403, 403, 403],
+  'edit region': [401, 200, 403, 403, 403, 403, 403, 403, 403],
   'create package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
   'edit package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
   'list box deposits': [401, 200, 200, 200, 200, 403, 200, 200, 200],
@@ -49,6 +50,10 @@ describe('the Wi-Fi line of the ops API', () => {
   accessTable(TABLE, () => consoles, {
     'list regions': (c) => c.call('GET', '/mifi/regions'),
     'create region': (c) => c.call('POST', '/mifi/regions', { id: `r-${++n}`, name: 'Region', flagUrl: '', countries: [], reason: why }),
+    'edit region': async (c) => {
+      const cur = (await as('platformOwner').call('GET', '/mifi/regions')).json<{ items: MifiRegionShape[] }>().items.find((r) => r.id === 'europe')!;
+      return c.call('PATCH', '/mifi/regions/europe', { name: cur.name, countries: cur.countries, reason: why }, { 'if-match': `"v${cur.version}"` });
+    },
     'create package': (c) => c.call('POST', '/mifi/skus', {
       id: `sku-${++n}`, regionId: 'europe', countryCode: null, name: 'Europe 3 days', planKind: 'days', planValue: 3, isPackage: true, days: 3,
       prices: [{ currency: 'EUR', price: 1500 }], reason: why,
@@ -90,6 +95,41 @@ describe('the Wi-Fi line of the ops API', () => {
     expect(page.items.map((s) => s.id)).toEqual(['lv-7d']);
     const log = (await o.call('GET', '/audit?entity=mifi-sku&entityId=lv-7d')).json<{ items: Array<{ action: string; reason: string }> }>();
     expect(log.items.map((e) => [e.action, e.reason])).toEqual([['mifi.sku-create', 'launch']]);
+  });
+
+  it('edits a region: its name and countries with the version read; a stale save, a sold country or one of another region is refused', async () => {
+    const o = as('platformOwner');
+    await o.call('POST', '/mifi/regions', {
+      id: 'nordics', name: 'Nordics', flagUrl: '', reason: 'new market', countries: [{ code: 'SE', name: 'Sweden', timeZone: 'Europe/Stockholm', flagUrl: '' }],
+    });
+    await o.call('POST', '/mifi/skus', {
+      id: 'se-3d', regionId: 'nordics', countryCode: 'SE', name: 'Sweden 3 days', planKind: 'days', planValue: 3, isPackage: true, days: 3, prices: [{ currency: 'EUR', price: 900 }], reason: 'launch',
+    });
+    const read = (await o.call('GET', '/mifi/regions')).json<{ items: MifiRegionShape[] }>().items.find((r) => r.id === 'nordics')!;
+    expect(read.version).toBe(1);
+    const sweden = { code: 'SE', name: 'Sverige', timeZone: 'Europe/Stockholm', flagUrl: '' };
+    const norway = { code: 'NO', name: 'Norway', timeZone: 'Europe/Oslo', flagUrl: '' };
+    const saved = await o.call('PATCH', '/mifi/regions/nordics', { name: 'Nordic countries', countries: [sweden, norway], reason: 'Norway launches' }, { 'if-match': '"v1"' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.headers.etag).toBe('"v2"');
+    expect(saved.json()).toMatchObject({ name: 'Nordic countries', version: 2, countries: [{ code: 'NO', name: 'Norway' }, { code: 'SE', name: 'Sverige' }] });
+    // Someone else's save first: 409, nothing overwritten.
+    const stale = await o.call('PATCH', '/mifi/regions/nordics', { name: 'Late', countries: [sweden], reason: 'late save' }, { 'if-match': '"v1"' });
+    expect(stale.statusCode).toBe(409);
+    // Sweden has a package: it cannot leave the region. Lithuania is Europe's. An unknown time zone is a 400.
+    const sold = await o.call('PATCH', '/mifi/regions/nordics', { name: 'N', countries: [norway], reason: 'drop Sweden' }, { 'if-match': '"v2"', lang: 'pt-PT' });
+    expect(sold.statusCode).toBe(409);
+    expect(sold.json<{ message: string }>().message).toContain('SE');
+    const taken = await o.call('PATCH', '/mifi/regions/nordics', { name: 'N', countries: [sweden, { code: 'LT', name: 'Lithuania', timeZone: 'Europe/Vilnius', flagUrl: '' }], reason: 'typo' }, { 'if-match': '"v2"' });
+    expect(taken.statusCode).toBe(400);
+    expect((await o.call('PATCH', '/mifi/regions/nordics', { name: 'N', countries: [{ ...sweden, timeZone: 'Mars/Olympus' }], reason: 'typo' }, { 'if-match': '"v2"' })).statusCode).toBe(400);
+    expect((await o.call('PATCH', '/mifi/regions/atlantis', { name: 'A', countries: [], reason: 'none' }, { 'if-match': '"v1"' })).statusCode).toBe(404);
+    // Norway can go again (nothing is sold for it).
+    expect((await o.call('PATCH', '/mifi/regions/nordics', { name: 'Nordics', countries: [sweden], reason: 'Norway postponed' }, { 'if-match': '"v2"' })).statusCode).toBe(200);
+    const now = (await o.call('GET', '/mifi/regions')).json<{ items: MifiRegionShape[] }>().items.find((r) => r.id === 'nordics')!;
+    expect(now).toMatchObject({ name: 'Nordics', version: 3, countries: [{ code: 'SE' }] });
+    const log = (await o.call('GET', '/audit?entity=mifi-region&entityId=nordics&action=mifi.region-update')).json<{ items: Array<{ reason: string; before: { name: string }; after: { name: string } }> }>();
+    expect(log.items.map((e) => [e.reason, e.before.name, e.after.name])).toEqual([['Norway postponed', 'Nordic countries', 'Nordics'], ['Norway launches', 'Nordics', 'Nordic countries']]);
   });
 
   it('keeps a box deposit per currency, any ISO currency (CNY too), saved with its version; the rider is asked for it', async () => {

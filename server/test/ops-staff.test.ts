@@ -16,6 +16,14 @@ class Inbox implements Mailer {
   }
 }
 
+/** Signs in at the sandbox issuer as `email`: the callback's answer. */
+async function ssoSignIn(c: OpsConsole, email: string) {
+  const start = new URL((await c.call('GET', '/session/sso')).headers.location as string);
+  const form = new URLSearchParams({ ...Object.fromEntries(start.searchParams), email });
+  const cb = new URL((await c.call('POST', '/sandbox-oidc/authorize', form.toString(), { 'content-type': 'application/x-www-form-urlencoded' })).headers.location as string);
+  return c.call('GET', cb.pathname + cb.search);
+}
+
 describe('staff identity', () => {
   let b: Built;
   const inbox = new Inbox();
@@ -141,6 +149,64 @@ describe('staff identity', () => {
     const f2 = new URLSearchParams({ ...Object.fromEntries(s2.searchParams), email: 'nobody@example.com' });
     const cb2 = new URL((await stranger.call('POST', '/sandbox-oidc/authorize', f2.toString(), { 'content-type': 'application/x-www-form-urlencoded' })).headers.location as string);
     expect((await stranger.call('GET', cb2.pathname + cb2.search)).statusCode).toBe(401);
+  });
+
+  it("changes a person's role (If-Match; a second save with the same version is a 409); never one's own", async () => {
+    await owner.session();
+    const list = (await owner.call('GET', '/staff?q=sam')).json<{ items: Array<{ id: string; version: number }> }>();
+    const sam = list.items[0]!;
+    const etag = `"v${sam.version}"`;
+    const first = await owner.call('PUT', `/staff/${sam.id}/memberships/*`, { role: 'finance', venueIds: [], reason: 'moved to finance' }, { 'if-match': etag });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ memberships: [{ agentId: '*', role: 'finance', venueIds: [] }] });
+    const second = await owner.call('PUT', `/staff/${sam.id}/memberships/*`, { role: 'admin', venueIds: [], reason: 'promotion' }, { 'if-match': etag });
+    expect(second.statusCode).toBe(409);
+    expect((await owner.call('PUT', `/staff/${sam.id}/memberships/*`, { role: 'admin', venueIds: [], reason: 'promotion' })).statusCode).toBe(428);
+    const me = (await owner.session()).me!;
+    const mine = await owner.call('PUT', `/staff/${me.id}/memberships/*`, { role: 'admin', venueIds: [], reason: 'oops' }, { 'if-match': (await owner.call('GET', `/staff/${me.id}`)).headers.etag as string });
+    expect(mine.statusCode).toBe(400);
+    const audit = (await owner.call('GET', `/audit?entity=staff&entityId=${sam.id}&action=staff.role`)).json<{ items: Array<{ before: unknown; after: unknown; reason: string }> }>();
+    expect(audit.items).toHaveLength(1);
+    expect(audit.items[0]).toMatchObject({
+      before: { memberships: [{ role: 'support' }] }, after: { memberships: [{ role: 'finance' }] }, reason: 'moved to finance',
+    });
+  });
+
+  it('revokes an invitation: its link stops working; a second revoke is a 409', async () => {
+    await owner.session();
+    const made = (await owner.call('POST', '/invitations', { email: 'gone@powerly.local', name: 'Gone', membership: { agentId: '*', role: 'read_only', venueIds: [] }, reason: 'trial' })).json<{ id: string }>();
+    const token = decodeURIComponent(/token=([^\s]+)/.exec(inbox.sent.at(-1)!.text)![1]!);
+    expect((await new OpsConsole(b.app).call('GET', `/invitation?token=${encodeURIComponent(token)}`)).statusCode).toBe(200);
+    const pending = (await owner.call('GET', '/invitations?state=pending&q=gone')).json<{ items: Array<{ id: string; state: string; invitedBy: string }> }>();
+    expect(pending.items).toEqual([expect.objectContaining({ id: made.id, state: 'pending', invitedBy: 'owner@powerly.local' })]);
+    const revoked = await owner.call('POST', `/invitations/${made.id}/revoke`, { reason: 'hired someone else' });
+    expect(revoked.statusCode).toBe(200);
+    expect(revoked.json()).toMatchObject({ state: 'revoked' });
+    expect((await new OpsConsole(b.app).call('GET', `/invitation?token=${encodeURIComponent(token)}`)).statusCode).toBe(404);
+    expect((await owner.call('POST', `/invitations/${made.id}/revoke`, { reason: 'again' })).statusCode).toBe(409);
+    expect((await owner.call('POST', '/invitations/999999/revoke', { reason: 'nothing' })).statusCode).toBe(404);
+    const audit = (await owner.call('GET', `/audit?entity=invitation&entityId=${made.id}&action=staff.invitation-revoke`)).json<{ items: Array<{ reason: string }> }>();
+    expect(audit.items).toEqual([expect.objectContaining({ reason: 'hired someone else' })]);
+  });
+
+  it('invites by single sign-on: the first sign-on with that e-mail accepts it; a revoked one lets nobody in', async () => {
+    await owner.session();
+    const made = await owner.call('POST', '/invitations', { email: 'Ines@powerly.local', name: 'Ines', membership: { agentId: '*', role: 'support', venueIds: [] }, signIn: 'sso', reason: 'uses the company login' });
+    expect(made.statusCode).toBe(200);
+    const mail = inbox.sent.at(-1)!;
+    expect(mail.to).toBe('Ines@powerly.local');
+    expect(mail.text).not.toContain('token=');
+    expect(mail.text).toContain('single sign-on');
+    const ines = new OpsConsole(b.app);
+    expect((await ssoSignIn(ines, 'ines@powerly.local')).headers.location).toBe('/ops/');
+    const me = (await ines.call('GET', '/session')).json<{ me: { email: string; memberships: unknown[] } }>().me;
+    expect(me).toMatchObject({ email: 'Ines@powerly.local', memberships: [{ agentId: '*', role: 'support', venueIds: [] }] });
+    const state = (await owner.call('GET', '/invitations?q=ines')).json<{ items: Array<{ state: string; signIn: string }> }>();
+    expect(state.items).toEqual([expect.objectContaining({ state: 'accepted', signIn: 'sso' })]);
+
+    const other = (await owner.call('POST', '/invitations', { email: 'otto@powerly.local', name: 'Otto', membership: { agentId: '*', role: 'support', venueIds: [] }, signIn: 'sso', reason: 'trial' })).json<{ id: string }>();
+    await owner.call('POST', `/invitations/${other.id}/revoke`, { reason: 'not hired' });
+    expect((await ssoSignIn(new OpsConsole(b.app), 'otto@powerly.local')).statusCode).toBe(401);
   });
 
   it('serves its own OpenAPI document; the rider document does not list the ops routes', async () => {

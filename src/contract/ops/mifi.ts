@@ -8,6 +8,7 @@ import { Page, PageQuery, Reason } from './common.ts';
 export const MifiRegionShape = Type.Object({
   id: Type.String(), name: Type.String(), flagUrl: Type.String(),
   countries: Type.Array(Type.Object({ code: Type.String(), name: Type.String(), timeZone: Type.String(), flagUrl: Type.String() })),
+  version: Type.Integer(),
 });
 export type MifiRegionShape = Static<typeof MifiRegionShape>;
 export const MifiRegionList = Type.Object({ items: Type.Array(MifiRegionShape) });
@@ -52,6 +53,12 @@ export const MifiBoxParams = Type.Object({ sn: Type.String({ pattern: '^[A-Za-z0
 
 export const MifiRegionBody = Type.Object({ ...MifiRegionCreate.properties, reason: Reason }, { additionalProperties: false });
 export type MifiRegionBody = Static<typeof MifiRegionBody>;
+/** A region's changes: its name and its countries (replaced whole; a country a package is sold for cannot go). */
+export const MifiRegionChangeBody = Type.Object({
+  name: MifiRegionCreate.properties.name, countries: MifiRegionCreate.properties.countries, reason: Reason,
+}, { additionalProperties: false });
+export type MifiRegionChangeBody = Static<typeof MifiRegionChangeBody>;
+export const MifiRegionParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' }) });
 export const MifiSkuBody = Type.Object({ ...MifiSkuCreate.properties, reason: Reason }, { additionalProperties: false });
 export type MifiSkuBody = Static<typeof MifiSkuBody>;
 export const MifiSkuChangeBody = Type.Object({ ...MifiSkuChange.properties, reason: Reason }, { additionalProperties: false });

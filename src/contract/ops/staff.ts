@@ -71,14 +71,56 @@ export type StaffListQuery = Static<typeof StaffListQuery>;
 
 export const StaffIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) });
 
+/** How an invited person signs in: a passkey made through the e-mailed link, or single sign-on with that e-mail. */
+export const INVITATION_SIGN_IN = ['passkey', 'sso'] as const;
+export type InvitationSignIn = (typeof INVITATION_SIGN_IN)[number];
+const SignIn = Type.Union([Type.Literal('passkey'), Type.Literal('sso')]);
+
 export const InvitationCreate = Type.Object({
   email: Type.String({ format: 'email', maxLength: 254 }),
   name: Type.String({ minLength: 1, maxLength: 120 }),
   membership: MembershipShape,
+  signIn: Type.Optional(Type.Union([Type.Literal('passkey'), Type.Literal('sso')], {
+    description: "passkey (default): the e-mailed link creates a passkey; sso: the person's first single sign-on with this e-mail accepts it (400 when single sign-on is not configured)",
+  })),
   reason: Reason,
 });
 export type InvitationCreate = Static<typeof InvitationCreate>;
-export const InvitationCreated = Type.Object({ email: Type.String(), expiresAt: Type.String() });
+export const InvitationCreated = Type.Object({ id: Type.String(), email: Type.String(), expiresAt: Type.String() });
+
+export const INVITATION_STATES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+export const InvitationShape = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  membership: MembershipShape,
+  signIn: SignIn,
+  state: Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('revoked'), Type.Literal('expired')]),
+  invitedBy: Type.String({ description: 'the e-mail of the person who invited' }),
+  createdAt: Type.String(),
+  expiresAt: Type.String(),
+});
+export type InvitationShape = Static<typeof InvitationShape>;
+export const InvitationPage = Page(InvitationShape);
+export type InvitationPage = Static<typeof InvitationPage>;
+export const InvitationListQuery = Type.Object({
+  ...PageQuery,
+  state: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('revoked'), Type.Literal('expired')], { description: 'only invitations in this state' })),
+  q: Type.Optional(Type.String({ maxLength: 100, description: 'part of the e-mail or name' })),
+  agentId: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type InvitationListQuery = Static<typeof InvitationListQuery>;
+export const InvitationIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) });
+export const InvitationRevoke = Type.Object({ reason: Reason }, { additionalProperties: false });
+
+/** A person's role at one agent, changed (or a new membership at an agent in the caller's scope). Needs If-Match. */
+export const MembershipParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }), agentId: Type.String({ minLength: 1, maxLength: 64 }) });
+export const MembershipChange = Type.Object({
+  role: StaffRole,
+  venueIds: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200, description: "a venue partner's venues (empty for every other role)" }),
+  reason: Reason,
+}, { additionalProperties: false });
+export type MembershipChange = Static<typeof MembershipChange>;
 
 /** Changing a person: name, disabled, memberships (replaces those inside the caller's scope). Needs If-Match. */
 export const StaffUpdate = Type.Object({

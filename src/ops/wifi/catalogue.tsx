@@ -9,6 +9,7 @@ import { ListFooter, useOpsForm, usePaged } from '../paged.tsx';
 import { ReasonField } from '../cabinets/parts.tsx';
 import { Problem } from '../screens/Problem.tsx';
 import { PackageEdit } from './packageEdit.tsx';
+import { parseCountries, RegionEdit } from './regionEdit.tsx';
 import { minorDigits, parsePrices } from './prices.ts';
 
 const ID = '[A-Za-z0-9._\\-]{1,64}';
@@ -16,10 +17,12 @@ const ID = '[A-Za-z0-9._\\-]{1,64}';
 export function Regions({ canWrite }: { canWrite: boolean }) {
   const t = useT();
   const [regions, setRegions] = useState<MifiRegionShape[]>([]);
+  const [editing, setEditing] = useState<MifiRegionShape>();
   const [error, setError] = useState<unknown>();
   const load = useCallback(async () => {
     try {
       setRegions((await opsCall<{ items: MifiRegionShape[] }>('GET', '/mifi/regions')).items);
+      setEditing(undefined);
     } catch (e) {
       setError(e);
     }
@@ -29,12 +32,23 @@ export function Regions({ canWrite }: { canWrite: boolean }) {
     <section aria-labelledby="ops-wifi-regions">
       <h2 id="ops-wifi-regions">{t('ops.wifi.regions')}</h2>
       <table className="ops-table">
-        <thead><tr><th scope="col">{t('ops.wifi.id')}</th><th scope="col">{t('ops.wifi.name')}</th><th scope="col">{t('ops.wifi.countries')}</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">{t('ops.wifi.id')}</th><th scope="col">{t('ops.wifi.name')}</th><th scope="col">{t('ops.wifi.countries')}</th>
+            {canWrite && <th scope="col"><span className="ops-sr">{t('ops.wifi.edit')}</span></th>}
+          </tr>
+        </thead>
         <tbody>
-          {regions.map((r) => <tr key={r.id}><th scope="row">{r.id}</th><td>{r.name}</td><td>{r.countries.map((c) => `${c.name} (${c.code})`).join(', ') || '—'}</td></tr>)}
+          {regions.map((r) => (
+            <tr key={r.id}>
+              <th scope="row">{r.id}</th><td>{r.name}</td><td>{r.countries.map((c) => `${c.name} (${c.code})`).join(', ') || '—'}</td>
+              {canWrite && <td><button type="button" onClick={() => setEditing(r)}>{t('ops.wifi.edit')}<span className="ops-sr"> {r.id}</span></button></td>}
+            </tr>
+          ))}
         </tbody>
       </table>
       <Problem error={error} />
+      {canWrite && editing && <RegionEdit key={`${editing.id}-${editing.version}`} region={editing} onDone={load} />}
       {canWrite && <RegionForm onDone={load} />}
     </section>
   );
@@ -43,11 +57,7 @@ export function Regions({ canWrite }: { canWrite: boolean }) {
 function RegionForm({ onDone }: { onDone: () => Promise<void> }) {
   const t = useT();
   const { form, setForm, error, submit } = useOpsForm({ id: '', name: '', countries: '', reason: '' }, async (f) => {
-    // One country a line: CODE;Name;Time/Zone
-    const countries = f.countries.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-      const [code = '', name = '', timeZone = ''] = l.split(';').map((x) => x.trim());
-      return { code: code.toUpperCase(), name, timeZone, flagUrl: '' };
-    });
+    const countries = parseCountries(f.countries);
     await opsCall('POST', '/mifi/regions', { id: f.id, name: f.name, flagUrl: '', countries, reason: f.reason });
     await onDone();
   });

@@ -3,10 +3,22 @@
 // deposit per currency is the 'mifi' price plan of a venue or an agent (modules/venues/plans.ts).
 import { MifiBoxCreate, MifiRegionCreate, MifiSkuChange, MifiSkuCreate } from '#contract/ops-fleet.ts';
 import type { Db } from '../../db/db.ts';
-import { schemaProblems } from '../../lib/validate.ts';
+import { schemaProblems, type Problems } from '../../lib/validate.ts';
 import { notFound } from '../../lib/errors.ts';
 import { staleVersion } from '../../lib/ops-concurrency.ts';
 import type { MifiCatalogueRepository, SkuEditable } from './repository.ts';
+
+/** A region's countries: each code once and not taken (`taken`), each time zone one the server knows. */
+export function countryProblems(p: Problems, countries: { code: string; timeZone: string }[], taken: Set<string>) {
+  countries.forEach((c, i) => {
+    if (taken.has(c.code) || countries.findIndex((x) => x.code === c.code) !== i) p.add(`countries.${i}.code`, 'duplicate');
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: c.timeZone });
+    } catch {
+      p.add(`countries.${i}.timeZone`, 'invalid');
+    }
+  });
+}
 
 export interface MifiCatalogueDeps {
   db: Db;
@@ -23,14 +35,7 @@ export class MifiCatalogueAdmin {
     p.throwIfAny();
     const r = input as MifiRegionCreate;
     const known = await this.d.repo.known(r.id, r.countries.map((c) => c.code));
-    r.countries.forEach((c, i) => {
-      if (known.countries.has(c.code) || r.countries.findIndex((x) => x.code === c.code) !== i) p.add(`countries.${i}.code`, 'duplicate');
-      try {
-        new Intl.DateTimeFormat('en-US', { timeZone: c.timeZone });
-      } catch {
-        p.add(`countries.${i}.timeZone`, 'invalid');
-      }
-    });
+    countryProblems(p, r.countries, known.countries);
     if (known.region) p.add('id', 'duplicate');
     p.throwIfAny();
     await this.d.db.tx(() => this.d.repo.insertRegion({ id: r.id, name: r.name, flagUrl: r.flagUrl, sort: r.sort ?? 0 }, r.countries));

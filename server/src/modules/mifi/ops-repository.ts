@@ -79,4 +79,38 @@ export class MifiOpsRepository {
     const { rows } = await this.db.query<{ agent_id: string | null; venue_id: string | null }>('select agent_id, venue_id from cabinets where id = $1', [id]);
     return rows[0];
   }
+
+  // ---- regions (their changes; creation is the catalogue's) ----
+
+  async regionVersion(id: string): Promise<number | undefined> {
+    const { rows } = await this.db.query<{ version: number }>('select version from mifi_regions where id = $1 for update', [id]);
+    return rows[0]?.version;
+  }
+
+  async regionVersions(): Promise<Map<string, number>> {
+    const { rows } = await this.db.query<{ id: string; version: number }>('select id, version from mifi_regions');
+    return new Map(rows.map((r) => [r.id, r.version]));
+  }
+
+  /** Of these country codes, those in another region, and those of this region that a package is sold for. */
+  async countryUse(regionId: string, codes: string[]) {
+    const { rows: elsewhere } = await this.db.query<{ code: string }>('select code from mifi_countries where code = any($1) and region_id <> $2', [codes, regionId]);
+    const { rows: sold } = await this.db.query<{ code: string }>(
+      'select distinct country_code as code from mifi_skus where region_id = $1 and country_code is not null', [regionId]);
+    return { elsewhere: new Set(elsewhere.map((r) => r.code)), sold: new Set(sold.map((r) => r.code)) };
+  }
+
+  /** Saves the region's name and countries (replaced whole) while it is still at `version`: false otherwise. */
+  async updateRegion(id: string, version: number, name: string, countries: { code: string; name: string; timeZone: string; flagUrl: string }[]): Promise<boolean> {
+    const { rowCount } = await this.db.query('update mifi_regions set name = $3, version = version + 1 where id = $1 and version = $2', [id, version, name]);
+    if (rowCount !== 1) return false;
+    await this.db.query('delete from mifi_countries where region_id = $1 and not (code = any($2))', [id, countries.map((c) => c.code)]);
+    for (const c of countries) {
+      await this.db.query(
+        `insert into mifi_countries (code, name, region_id, time_zone, flag_url) values ($1, $2, $3, $4, $5)
+         on conflict (code) do update set name = excluded.name, time_zone = excluded.time_zone, flag_url = excluded.flag_url`,
+        [c.code, c.name, id, c.timeZone, c.flagUrl]);
+    }
+    return true;
+  }
 }

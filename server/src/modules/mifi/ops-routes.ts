@@ -1,9 +1,9 @@
 // The ops API's Wi-Fi line: regions, packages and plans (SKUs) with their prices per currency, boxes and their
-// password rotation, the box deposit per currency. Reading needs fleet.read; changing fleet.write (the catalogue and
+// password rotation, the box deposit per currency; a region's changes. Reading needs fleet.read; changing fleet.write (the catalogue and
 // the box deposits: platform-wide only).
 import { Reason } from '#contract/ops/common.ts';
 import {
-  BoxDepositBody, BoxDepositList, BoxDepositParams, BoxDepositShape, MifiBoxBody, MifiBoxListQuery, MifiBoxPage, MifiBoxParams, MifiBoxShape, MifiRegionBody, MifiRegionList, MifiRegionShape, MifiSkuBody, MifiSkuListQuery,
+  BoxDepositBody, BoxDepositList, BoxDepositParams, BoxDepositShape, MifiBoxBody, MifiBoxListQuery, MifiBoxPage, MifiBoxParams, MifiBoxShape, MifiRegionBody, MifiRegionChangeBody, MifiRegionList, MifiRegionParams, MifiRegionShape, MifiSkuBody, MifiSkuListQuery,
   MifiSkuChangeBody, MifiSkuPage, MifiSkuParams, MifiSkuShape,
 } from '#contract/ops/mifi.ts';
 import { Type } from 'typebox';
@@ -19,6 +19,18 @@ export function mifiOpsRoutes(o: { mifi: MifiOpsService }) {
       config: { permission: 'fleet.write' },
       schema: { description: 'A region with its countries (platform-wide members only: 403 otherwise).', body: MifiRegionBody, response: { 200: MifiRegionShape } },
     }, async (req) => o.mifi.createRegion(req.opsScope, actorOf(req, req.body.reason), req.body));
+    ops.patch('/mifi/regions/:id', {
+      config: { permission: 'fleet.write' },
+      schema: {
+        description: 'Changes a region: its name and its countries (replaced whole; platform-wide members only). A country of another region is a 400; '
+          + 'dropping one a package is sold for a 409. Needs If-Match with the version read ("v<version>"); a save after another one answers 409 and changes nothing.',
+        errors: [404, 409], params: MifiRegionParams, body: MifiRegionChangeBody, response: { 200: MifiRegionShape },
+      },
+    }, async (req, reply) => {
+      const r = await o.mifi.updateRegion(req.opsScope, actorOf(req, req.body.reason), req.params.id, expectedVersion(req), req.body);
+      sendVersion(reply, r.version);
+      return r;
+    });
 
     ops.get('/mifi/skus', { config: { permission: 'fleet.read' }, schema: { querystring: MifiSkuListQuery, response: { 200: MifiSkuPage } } }, async (req) => o.mifi.skus(req.query));
     ops.post('/mifi/skus', {

@@ -3,7 +3,7 @@
 // the fleet's catalogue service (catalogue-admin.ts); this adds the lists, the scope, the audit log with the reason,
 // the operator's password rotation (rotation.ts: the same durable path as a box's return), and the box deposit
 // per currency (the platform's, as the catalogue).
-import type { BoxDepositShape, MifiSkuChangeBody, MifiBoxBody, MifiBoxListQuery, MifiBoxShape, MifiRegionBody, MifiRegionShape, MifiSkuBody, MifiSkuListQuery, MifiSkuShape } from '#contract/ops/mifi.ts';
+import type { BoxDepositShape, MifiSkuChangeBody, MifiBoxBody, MifiBoxListQuery, MifiBoxShape, MifiRegionBody, MifiRegionChangeBody, MifiRegionShape, MifiSkuBody, MifiSkuListQuery, MifiSkuShape } from '#contract/ops/mifi.ts';
 import type { Scope } from '#core/opsAccess.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -13,7 +13,7 @@ import { AppError, conflict, notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { scopeParams } from '../../lib/ops-query.ts';
-import type { MifiCatalogueAdmin } from './catalogue-admin.ts';
+import { countryProblems, type MifiCatalogueAdmin } from './catalogue-admin.ts';
 import type { BoxDepositRow, BoxOpsRow, MifiOpsRepository } from './ops-repository.ts';
 import type { MifiRepository } from './repository.ts';
 import type { MifiService } from './service.ts';
@@ -35,12 +35,39 @@ export class MifiOpsService {
 
   async regions(): Promise<{ items: MifiRegionShape[] }> {
     const rows = await this.d.mifi.regions();
+    const versions = await this.d.repo.regionVersions();
     return {
       items: rows.map((r) => ({
         id: r.id, name: r.name, flagUrl: r.flag_url,
-        countries: r.countries.map((c) => ({ code: c.code, name: c.name, timeZone: c.time_zone, flagUrl: c.flag_url })),
+        countries: r.countries.map((c) => ({ code: c.code.trim(), name: c.name, timeZone: c.time_zone, flagUrl: c.flag_url })),
+        version: versions.get(r.id) ?? 1,
       })),
     };
+  }
+
+  /**
+   * Changes a region's name and countries (replaced whole) while it is at `version` (409 otherwise, nothing saved):
+   * a country of another region is refused, as is dropping one a package is sold for (409). Packages bought keep
+   * the country and time zone they were bought with.
+   */
+  async updateRegion(scope: Scope, actor: Actor, id: string, version: number, body: MifiRegionChangeBody): Promise<MifiRegionShape> {
+    platformOnly(scope);
+    const { reason: _r, ...change } = body;
+    const countries = change.countries.map((c) => ({ ...c, code: c.code.toUpperCase() }));
+    return this.d.db.tx(async () => {
+      const before = (await this.regions()).items.find((r) => r.id === id);
+      if (!before || (await this.d.repo.regionVersion(id)) === undefined) throw notFound('ops.error.notFound');
+      const use = await this.d.repo.countryUse(id, countries.map((c) => c.code));
+      const p = new Problems();
+      countryProblems(p, countries, use.elsewhere);
+      p.throwIfAny();
+      const gone = [...use.sold].find((code) => !countries.some((c) => c.code === code));
+      if (gone) throw conflict('ops.error.countryInUse', { country: gone });
+      if (before.version !== version || !(await this.d.repo.updateRegion(id, version, change.name, countries))) throw staleVersion();
+      const after = (await this.regions()).items.find((r) => r.id === id)!;
+      await this.d.audit.record(actor, { action: 'mifi.region-update', entity: 'mifi-region', entityId: id, before, after });
+      return after;
+    });
   }
 
   async createRegion(scope: Scope, actor: Actor, body: MifiRegionBody) {

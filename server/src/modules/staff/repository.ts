@@ -29,6 +29,8 @@ export interface PasskeyRow {
 }
 
 export interface InvitationRow {
+  /** 'passkey': the e-mailed link creates a passkey; 'sso': a single sign-on with this e-mail accepts it. */
+  sign_in: 'passkey' | 'sso';
   email: string;
   name: string;
   agent_id: string;
@@ -37,6 +39,16 @@ export interface InvitationRow {
   invited_by: string;
   expires_at: Date;
   accepted_at: Date | null;
+  revoked_at?: Date | null;
+}
+
+/** An invitation as an admin lists it. */
+export interface InvitationListRow extends InvitationRow {
+  id: string;
+  token_hash: string;
+  created_at: Date;
+  revoked_at: Date | null;
+  invited_by_email: string;
 }
 
 export interface CeremonyRow {
@@ -49,6 +61,9 @@ export interface CeremonyRow {
 }
 
 const STAFF_COLUMNS = 'id::text as id, email, name, disabled_at, version';
+const INVITATION_COLUMNS = 'i.sign_in, i.email, i.name, i.agent_id, i.role, i.venue_ids, i.invited_by::text as invited_by, i.expires_at, i.accepted_at, i.revoked_at';
+const INVITATION_LIST = `select i.id::text as id, i.token_hash, i.created_at, ${INVITATION_COLUMNS}, s.email as invited_by_email
+  from staff_invitations i join staff s on s.id = i.invited_by`;
 const STAFF_SORT: SortSpec = { name: 'lower(name)', email: 'lower(email)' };
 
 export class StaffRepository {
@@ -212,25 +227,72 @@ export class StaffRepository {
 
   // ---- invitations ----
 
-  async insertInvitation(tokenHash: string, i: InvitationRow, at: Date) {
-    await this.db.query(
-      `insert into staff_invitations (token_hash, email, name, agent_id, role, venue_ids, invited_by, created_at, expires_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [tokenHash, i.email, i.name, i.agent_id, i.role, i.venue_ids, i.invited_by, at, i.expires_at],
+  /** The new invitation's id. */
+  async insertInvitation(tokenHash: string, i: InvitationRow, at: Date): Promise<string> {
+    const { rows } = await this.db.query<{ id: string }>(
+      `insert into staff_invitations (token_hash, email, name, agent_id, role, venue_ids, invited_by, created_at, expires_at, sign_in)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id::text as id`,
+      [tokenHash, i.email, i.name, i.agent_id, i.role, i.venue_ids, i.invited_by, at, i.expires_at, i.sign_in],
     );
+    return rows[0]!.id;
   }
 
   async invitation(tokenHash: string): Promise<InvitationRow | undefined> {
     const { rows } = await this.db.query<InvitationRow>(
-      `select email, name, agent_id, role, venue_ids, invited_by::text as invited_by, expires_at, accepted_at
-       from staff_invitations where token_hash = $1`, [tokenHash]);
+      `select ${INVITATION_COLUMNS} from staff_invitations i where token_hash = $1`, [tokenHash]);
+    return rows[0];
+  }
+
+  async invitationById(id: string): Promise<InvitationListRow | undefined> {
+    const { rows } = await this.db.query<InvitationListRow>(`${INVITATION_LIST} where i.id = $1`, [id]);
+    return rows[0];
+  }
+
+  /**
+   * A page of invitations to memberships inside `agents` (null: every one, the platform's included), newest
+   * first (by id), filtered by state at `now`, e-mail or name, and agent.
+   */
+  async listInvitations(f: { agents: string[] | null; state?: string; q?: string; agentId?: string; now: Date; after?: string; limit: number }): Promise<InvitationListRow[]> {
+    const { rows } = await this.db.query<InvitationListRow>(
+      `${INVITATION_LIST}
+       where ($1::text[] is null or i.agent_id = any($1::text[]))
+         and ($2::text is null or (case when i.revoked_at is not null then 'revoked' when i.accepted_at is not null then 'accepted'
+                                        when i.expires_at <= $5 then 'expired' else 'pending' end) = $2)
+         and ($3::text is null or lower(i.email) like $3 or lower(i.name) like $3)
+         and ($4::text is null or i.agent_id = $4)
+         and ($6::bigint is null or i.id < $6)
+       order by i.id desc limit $7`,
+      [f.agents, f.state ?? null, f.q ? `%${f.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null, f.agentId ?? null, f.now, f.after ?? null, f.limit],
+    );
+    return rows;
+  }
+
+  /** Revokes an invitation not accepted nor revoked yet: false otherwise. */
+  async revokeInvitation(id: string, by: string, at: Date): Promise<boolean> {
+    const { rowCount } = await this.db.query(
+      'update staff_invitations set revoked_at = $3, revoked_by = $2 where id = $1 and accepted_at is null and revoked_at is null', [id, by, at]);
+    return rowCount === 1;
+  }
+
+  /** The single sign-on invitations of an e-mail that can still be accepted at `now` (oldest first). */
+  async pendingSsoInvitations(email: string, now: Date): Promise<Array<InvitationRow & { token_hash: string }>> {
+    const { rows } = await this.db.query<InvitationRow & { token_hash: string }>(
+      `select token_hash, ${INVITATION_COLUMNS} from staff_invitations i
+       where lower(email) = lower($1) and sign_in = 'sso' and accepted_at is null and revoked_at is null and expires_at > $2 order by id`,
+      [email, now]);
+    return rows;
+  }
+
+  /** Takes the next version of a person (a change of their memberships): false when another save came first. */
+  async bumpVersion(id: string, version: number): Promise<StaffRow | undefined> {
+    const { rows } = await this.db.query<StaffRow>(`update staff set version = version + 1 where id = $1 and version = $2 returning ${STAFF_COLUMNS}`, [id, version]);
     return rows[0];
   }
 
   /** Marks the invitation accepted by `staffId`: false when it was accepted already (a second use). */
   async acceptInvitation(tokenHash: string, staffId: string, at: Date): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      'update staff_invitations set accepted_at = $3, staff_id = $2 where token_hash = $1 and accepted_at is null', [tokenHash, staffId, at]);
+      'update staff_invitations set accepted_at = $3, staff_id = $2 where token_hash = $1 and accepted_at is null and revoked_at is null', [tokenHash, staffId, at]);
     return rowCount === 1;
   }
 }

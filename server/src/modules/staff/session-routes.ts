@@ -73,7 +73,8 @@ export function sessionRoutes(o: SessionRouteOptions) {
     ops.get('/session/sso/callback', { config: { permission: 'public' }, schema: { hide: true } }, async (req, reply) => {
       if (!o.sso) return reply.callNotFound();
       const rp = relyingParty(req, o.origin);
-      const staff = await o.sso.finish(new URL(req.url, rp.origin), `${rp.origin}${OPS_PREFIX}/session/sso/callback`, readCookie(req, CEREMONY_COOKIE));
+      const email = await o.sso.finish(new URL(req.url, rp.origin), `${rp.origin}${OPS_PREFIX}/session/sso/callback`, readCookie(req, CEREMONY_COOKIE));
+      const staff = await o.staff.signInBySso(email, from(req));
       await signedIn(req, reply, staff.id, 'oidc');
       return reply.redirect('/ops/');
     });

@@ -1,12 +1,13 @@
 // Single sign-on (OpenID Connect, authorization code with PKCE) through openid-client. The issuer, client id and
 // secret come from the configuration (OPS_OIDC_ISSUER, OPS_OIDC_CLIENT_ID, OPS_OIDC_CLIENT_SECRET); in the sandbox,
 // the local issuer of sandbox-oidc.ts. The identity provider's verified e-mail signs in the staff member with
-// that e-mail; nobody is created by signing in (people join by invitation).
+// that e-mail; nobody joins by signing in alone: a person joins by invitation (a single sign-on invitation of that
+// e-mail is accepted at this sign-in, StaffService.signInBySso).
 import * as oidc from 'openid-client';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { randomToken } from '../../lib/ids.ts';
-import type { StaffRepository, StaffRow } from './repository.ts';
+import type { StaffRepository } from './repository.ts';
 
 export interface SsoSettings {
   /** The issuer's URL, or (the sandbox's own issuer) the URL for the console's origin. */
@@ -66,8 +67,8 @@ export class SingleSignOn {
     return { url: url.href, ceremony };
   }
 
-  /** The staff member the identity provider vouches for (its verified e-mail), from the callback's URL. */
-  async finish(callbackUrl: URL, redirectUri: string, ceremony: string | undefined): Promise<StaffRow> {
+  /** The e-mail the identity provider vouches for (verified), from the callback's URL. */
+  async finish(callbackUrl: URL, redirectUri: string, ceremony: string | undefined): Promise<string> {
     const c = ceremony ? await this.repo.takeCeremony(ceremony, 'oidc') : undefined;
     if (!c || new Date(c.expires_at) <= this.clock.now() || !c.verifier) throw badRequest('ops.error.ceremony');
     const config = await this.configuration(new URL(redirectUri).origin);
@@ -80,8 +81,6 @@ export class SingleSignOn {
     const claims = tokens?.claims();
     const email = typeof claims?.email === 'string' && claims.email_verified !== false ? claims.email : undefined;
     if (!email) throw ssoRefused();
-    const staff = await this.repo.byEmail(email);
-    if (!staff || staff.disabled_at) throw ssoRefused();
-    return staff;
+    return email;
   }
 }
