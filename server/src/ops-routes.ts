@@ -22,6 +22,7 @@ import { RiderBlocks } from './modules/auth/rider-blocks.ts';
 import type { FleetLive } from './modules/cabinets/fleet-live.ts';
 import type { CabinetLink } from './modules/cabinets/link.ts';
 import type { Liveness } from './modules/cabinets/liveness.ts';
+import { cabinetInboxOpsRoutes } from './modules/cabinets/inbox-routes.ts';
 import { CabinetOpsRepository } from './modules/cabinets/ops-repository.ts';
 import { cabinetOpsRoutes } from './modules/cabinets/ops-routes.ts';
 import { CabinetOpsService } from './modules/cabinets/ops.ts';
@@ -107,6 +108,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     agentsOpsRoutes({ db, fleet, audit }),
     moneyOpsRoutes({ repo: new LedgerRepository(db), check: () => checkLedger(db) }),
     deadJobOpsRoutes({ db, deadJobs: fleet.deadJobs, audit }),
+    cabinetInboxOpsRoutes({ db, cabinets: fleet.cabinets, audit }),
     riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
     withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: d.wallet.withdrawals.bank, audit }) }),
     adjustmentOpsRoutes({

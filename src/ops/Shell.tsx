@@ -21,7 +21,9 @@ import { Venues } from './screens/fleet/Venues.tsx';
 import { Withdrawals } from './screens/Withdrawals.tsx';
 import { WalletAdjustments } from './screens/WalletAdjustments.tsx';
 import { Riders } from './screens/Riders.tsx';
+import { Disputes } from './screens/Disputes.tsx';
 import { DeadJobs } from './screens/DeadJobs.tsx';
+import { CabinetInbox } from './screens/CabinetInbox.tsx';
 import { Partners } from './screens/Partners.tsx';
 import { Alerts } from './screens/Alerts.tsx';
 import { Dashboard } from './screens/Dashboard.tsx';
@@ -43,12 +45,14 @@ const ENTRIES: Entry[] = [
   { path: '/coupons', label: 'ops.nav.coupons', needs: 'coupons.read', screen: (me) => <Coupons me={me} /> },
   { path: '/rentals', label: 'ops.nav.rentals', needs: 'orders.read', screen: (me) => <Rentals me={me} /> },
   { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
+  { path: '/disputes', label: 'ops.nav.disputes', needs: 'orders.read', screen: (me) => <Disputes me={me} /> },
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
   { path: '/wallet-adjustments', label: 'ops.nav.adjustments', needs: 'wallet.adjust', screen: (me) => <WalletAdjustments me={me} /> },
   { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
   { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },
   { path: '/dashboard', label: 'ops.nav.dashboard', needs: 'dashboard.read', screen: () => <Dashboard /> },
   { path: '/jobs', label: 'ops.nav.jobs', needs: 'jobs.manage', screen: () => <DeadJobs /> },
+  { path: '/cabinet-inbox', label: 'ops.nav.inbox', needs: 'jobs.manage', screen: () => <CabinetInbox /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },
   { path: '/account', label: 'ops.nav.account', screen: (me) => <Account me={me} /> },
 ];

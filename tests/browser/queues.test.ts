@@ -1,6 +1,7 @@
 // The withdrawals queue in Chromium against the real server: a finance person of the agent opens an awaiting bank
 // payout with the payee's fields, records the bank transfer's reference with a reason, and the rider's wallet
 // movements show the withdrawal awaiting payout before and paid after; axe finds no violation, also at 768 px.
+// Dead jobs and the cabinet inbox: a platform owner acts on them, each with a reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Membership } from '../../src/core/opsAccess.ts';
@@ -113,6 +114,40 @@ describe('the withdrawals queue', () => {
     await expect.poll(() => retry.count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     expect((await product.db.query('select dead_at, attempts from jobs where id = $1', [id])).rows[0]).toMatchObject({ dead_at: null, attempts: 0 });
+    await context.close();
+  });
+
+  it('a platform owner retries a dead cabinet event and releases a quarantined power bank from the Cabinet inbox, at 768 px', async () => {
+    const now = product.clock.now();
+    await product.db.query(
+      `insert into cabinet_events (id, cabinet_id, type, payload, received_at, state, attempts, last_error) values ('PWL-VNO-001:ev-browser', 'PWL-VNO-001', 'returned', '{"slot":4}', $1, 'dead', 20, 'database says no')`, [now],
+    );
+    await product.db.query(`insert into powerbanks (id, state, cabinet_id, slot, seen_at) values ('PB-STRAY-1', 'quarantined', 'PWL-VNO-001', 31, $1)`, [now]);
+    await product.app.powerly.cabinets.reject('PWL-NOBODY', 'unknown-cabinet', '{"v":2}');
+    const { context, page } = await signedIn('otto@powerly.local', { agentId: '*', role: 'owner', venueIds: [] });
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await page.goto(`${product.base}/ops/#/cabinet-inbox`);
+    await page.getByRole('heading', { level: 1, name: 'Cabinet inbox' }).waitFor();
+    const retry = page.getByRole('button', { name: 'Retry event PWL-VNO-001:ev-browser' });
+    await retry.waitFor();
+    expect(await page.getByRole('row').filter({ has: retry }).textContent()).toContain('database says no');
+    expect(await page.getByRole('row').filter({ hasText: 'PWL-NOBODY' }).textContent()).toMatch(/unknown-cabinet\s*1/);
+    expect(await axeViolations(page)).toEqual([]);
+    await retry.click();
+    await page.getByRole('alert').filter({ hasText: 'Type the reason first' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('ops-inbox-reason');
+    await page.getByLabel('Reason').fill('the database is back');
+    await retry.click();
+    await page.getByRole('status').filter({ hasText: 'Event PWL-VNO-001:ev-browser is waiting to be processed again.' }).waitFor();
+    await expect.poll(() => retry.count()).toBe(0);
+    const release = page.getByRole('button', { name: 'Release power bank PB-STRAY-1' });
+    expect(await page.getByRole('row').filter({ has: release }).textContent()).toContain('PWL-VNO-001, slot 31');
+    await release.click();
+    await page.getByRole('status').filter({ hasText: 'Power bank PB-STRAY-1 can be lent from where it is.' }).waitFor();
+    await expect.poll(() => release.count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+    expect((await product.db.query(`select state from powerbanks where id = 'PB-STRAY-1'`)).rows[0]).toEqual({ state: 'in_cabinet' });
     await context.close();
   });
 });

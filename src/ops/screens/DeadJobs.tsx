@@ -5,45 +5,27 @@ import { useStore } from '@nanostores/react';
 import type { DeadJobList, DeadJobShape } from '../../contract/ops/jobs.ts';
 import { $activeLang, useT } from '../../i18n/index.ts';
 import { opsCall } from '../api.ts';
-import { Problem } from './Problem.tsx';
+import { useReasonedActions } from '../reasoned.tsx';
 
 export function DeadJobs() {
   const t = useT();
   const lang = useStore($activeLang);
   const [rows, setRows] = useState<DeadJobShape[]>([]);
-  const [reason, setReason] = useState('');
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<unknown>();
   const load = useCallback(async () => {
     try {
       setRows((await opsCall<DeadJobList>('GET', '/jobs/dead')).items);
     } catch (e) {
-      setError(e);
+      actions.setError(e);
     }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- setError is a state setter, stable
   }, []);
+  const actions = useReasonedActions('ops-job-reason', load);
   useEffect(() => void load(), [load]);
-  const act = async (job: DeadJobShape, action: 'retry' | 'abandon') => {
-    setError(undefined);
-    setNote('');
-    if (reason.trim().length < 3) {
-      setError(new Error(t('ops.jobs.reasonFirst')));
-      document.getElementById('ops-job-reason')?.focus();
-      return;
-    }
-    try {
-      await opsCall('POST', `/jobs/dead/${job.id}/${action}`, { reason });
-      setNote(t(`ops.jobs.done.${action}`, { id: job.id }));
-      await load();
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const act = (job: DeadJobShape, action: 'retry' | 'abandon') => actions.act(`/jobs/dead/${job.id}/${action}`, t(`ops.jobs.done.${action}`, { id: job.id }));
   return (
     <>
       <p>{t('ops.jobs.lead')}</p>
-      <div className="ops-form">
-        <label>{t('ops.reason')}<input id="ops-job-reason" required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} /></label>
-      </div>
+      {actions.field}
       <table className="ops-table">
         <thead>
           <tr><th scope="col">{t('ops.jobs.job')}</th><th scope="col">{t('ops.jobs.deadAt')}</th><th scope="col">{t('ops.jobs.lastError')}</th><th scope="col">{t('ops.jobs.actions')}</th></tr>
@@ -63,8 +45,7 @@ export function DeadJobs() {
         </tbody>
       </table>
       {!rows.length && <p>{t('ops.jobs.none')}</p>}
-      {note && <p role="status">{note}</p>}
-      {error instanceof Error && !('status' in error) ? <p className="ops-error" role="alert">{error.message}</p> : <Problem error={error} />}
+      {actions.answer}
     </>
   );
 }

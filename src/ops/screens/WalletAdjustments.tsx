@@ -3,71 +3,39 @@
 // with wallet.approve approves or rejects someone else's request with a reason; their own shows no buttons (the
 // server refuses it too). A request someone else decided first shows the server's 409 message.
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { ADJUSTMENT_STATES, type AdjustmentItem, type AdjustmentPage } from '../../contract/ops/adjustments.ts';
+import { useState } from 'react';
+import { ADJUSTMENT_STATES, type AdjustmentItem } from '../../contract/ops/adjustments.ts';
 import type { Me } from '../../contract/ops/staff.ts';
 import { formatMoney, parseDecimal } from '../../core/money.ts';
 import { $activeLang, useT } from '../../i18n/index.ts';
-import { opsCall, withQuery } from '../api.ts';
+import { opsCall } from '../api.ts';
+import { Queue, QueueDetail, useQueueAction } from '../queue.tsx';
 import { Problem } from './Problem.tsx';
+
+const HEADS = ['id', 'rider', 'amount', 'requestedBy', 'state'].map((k) => `ops.adjust.${k}`);
 
 export function WalletAdjustments({ me }: { me: Me }) {
   const t = useT();
   const lang = useStore($activeLang);
-  const [state, setState] = useState<string>('pending');
-  const [rows, setRows] = useState<AdjustmentItem[]>([]);
-  const [next, setNext] = useState<string>();
-  const [open, setOpen] = useState<AdjustmentItem>();
-  const [error, setError] = useState<unknown>();
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<AdjustmentPage>('GET', withQuery('/wallet-adjustments', { state, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-      setError(undefined);
-    } catch (e) {
-      setError(e);
-    }
-  }, [state]);
-  useEffect(() => void load(), [load]);
-  const changed = (a: AdjustmentItem) => {
-    setOpen(a);
-    void load();
-  };
+  // A new request: opened below the queue, which reads again.
+  const [made, setMade] = useState<AdjustmentItem>();
   return (
     <>
-      <RequestForm onDone={changed} />
+      <RequestForm onDone={setMade} />
       <h2>{t('ops.adjust.queue')}</h2>
-      <form className="ops-filters" onSubmit={(e) => e.preventDefault()}>
-        <label>{t('ops.adjust.state')}
-          <select value={state} onChange={(e) => setState(e.currentTarget.value)}>
-            {[...ADJUSTMENT_STATES, 'all'].map((s) => <option key={s} value={s}>{t(`ops.adjust.states.${s}`)}</option>)}
-          </select>
-        </label>
-      </form>
-      <table className="ops-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('ops.adjust.id')}</th><th scope="col">{t('ops.adjust.rider')}</th><th scope="col">{t('ops.adjust.amount')}</th>
-            <th scope="col">{t('ops.adjust.requestedBy')}</th><th scope="col">{t('ops.adjust.state')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((a) => (
-            <tr key={a.id}>
-              <td><button type="button" className="ops-link" onClick={() => setOpen(a)}>{t('ops.adjust.open', { id: a.id })}</button></td>
-              <td>{a.riderId}<br /><small>{a.agentId}</small></td>
-              <td>{t(`ops.adjust.directions.${a.direction}`)} {formatMoney(a.amount, a.currency, lang)}</td>
-              <td>{a.requestedBy}<br /><small>{new Date(a.createdAt).toLocaleString(lang)}</small></td>
-              <td>{t(`ops.adjust.states.${a.state}`)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {!rows.length && <p>{t('ops.list.empty')}</p>}
-      {next && <button type="button" onClick={() => void load(next)}>{t('ops.list.more')}</button>}
-      <Problem error={error} />
-      {open && <Detail key={open.id} a={open} may={me.permissions.includes('wallet.approve') && open.requestedBy !== me.email} onDone={changed} />}
+      <Queue<AdjustmentItem>
+        show={made} path="/wallet-adjustments" states={ADJUSTMENT_STATES} initial="pending" prefix="ops.adjust" heads={HEADS}
+        cells={(a, open) => (
+          <>
+            <td><button type="button" className="ops-link" onClick={open}>{t('ops.adjust.open', { id: a.id })}</button></td>
+            <td>{a.riderId}<br /><small>{a.agentId}</small></td>
+            <td>{t(`ops.adjust.directions.${a.direction}`)} {formatMoney(a.amount, a.currency, lang)}</td>
+            <td>{a.requestedBy}<br /><small>{new Date(a.createdAt).toLocaleString(lang)}</small></td>
+            <td>{t(`ops.adjust.states.${a.state}`)}</td>
+          </>
+        )}
+        detail={(a, done) => <Detail a={a} may={me.permissions.includes('wallet.approve') && a.requestedBy !== me.email} onDone={done} />}
+      />
     </>
   );
 }
@@ -131,24 +99,11 @@ function RequestForm({ onDone }: { onDone: (a: AdjustmentItem) => void }) {
 function Detail({ a, may, onDone }: { a: AdjustmentItem; may: boolean; onDone: (a: AdjustmentItem) => void }) {
   const t = useT();
   const lang = useStore($activeLang);
-  const heading = useRef<HTMLHeadingElement>(null);
   const [reason, setReason] = useState('');
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<unknown>();
-  useEffect(() => heading.current?.focus(), []);
-  const act = async (action: 'approve' | 'reject') => {
-    setError(undefined);
-    try {
-      const after = await opsCall<AdjustmentItem>('POST', `/wallet-adjustments/${a.id}/${action}`, { reason });
-      setNote(t(`ops.adjust.done.${action}`, { id: a.id }));
-      onDone(after);
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { note, error, act: post } = useQueueAction(onDone);
+  const act = (action: 'approve' | 'reject') => post(`/wallet-adjustments/${a.id}/${action}`, { reason }, t(`ops.adjust.done.${action}`, { id: a.id }));
   return (
-    <section aria-labelledby="ops-adjustment">
-      <h2 id="ops-adjustment" ref={heading} tabIndex={-1}>{t('ops.adjust.open', { id: a.id })}</h2>
+    <QueueDetail id="ops-adjustment" title={t('ops.adjust.open', { id: a.id })} note={note} error={error}>
       <dl className="ops-fields">
         <dt>{t('ops.adjust.rider')}</dt><dd>{a.riderId} · {a.agentId}</dd>
         <dt>{t('ops.adjust.amount')}</dt><dd>{t(`ops.adjust.directions.${a.direction}`)} {formatMoney(a.amount, a.currency, lang)}</dd>
@@ -166,8 +121,6 @@ function Detail({ a, may, onDone }: { a: AdjustmentItem; may: boolean; onDone: (
           <button type="button" disabled={reason.trim().length < 3} onClick={() => void act('reject')}>{t('ops.adjust.reject')}</button>
         </form>
       )}
-      {note && <p role="status">{note}</p>}
-      <Problem error={error} />
-    </section>
+    </QueueDetail>
   );
 }

@@ -2,71 +2,33 @@
 // approve (through the payout adapter that pays the channel), record of a manual bank transfer, or reject (the
 // money goes back to the rider's wallet). Every action asks for its reason; a withdrawal someone else handled first
 // shows the server's 409 message.
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Me } from '../../contract/ops/staff.ts';
-import { WITHDRAWAL_STATES, type WithdrawalItem, type WithdrawalPage } from '../../contract/ops/withdrawals.ts';
-import { formatMoney } from '../../core/money.ts';
 import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import type { Me } from '../../contract/ops/staff.ts';
+import { WITHDRAWAL_STATES, type WithdrawalItem } from '../../contract/ops/withdrawals.ts';
+import { formatMoney } from '../../core/money.ts';
 import { $activeLang, useT } from '../../i18n/index.ts';
-import { opsCall, withQuery } from '../api.ts';
-import { Problem } from './Problem.tsx';
+import { Queue, QueueDetail, useQueueAction } from '../queue.tsx';
+
+const HEADS = ['id', 'requested', 'amount', 'payee', 'state'].map((k) => `ops.withdrawals.${k}`);
 
 export function Withdrawals({ me }: { me: Me }) {
   const t = useT();
-  const [state, setState] = useState<string>('awaiting_payout');
-  const [rows, setRows] = useState<WithdrawalItem[]>([]);
-  const [next, setNext] = useState<string>();
-  const [open, setOpen] = useState<WithdrawalItem>();
-  const [error, setError] = useState<unknown>();
-  const load = useCallback(async (cursor?: string) => {
-    try {
-      const page = await opsCall<WithdrawalPage>('GET', withQuery('/withdrawals', { state, cursor, limit: 50 }));
-      setRows((r) => (cursor ? [...r, ...page.items] : page.items));
-      setNext(page.next);
-      setError(undefined);
-    } catch (e) {
-      setError(e);
-    }
-  }, [state]);
-  useEffect(() => void load(), [load]);
   const lang = useStore($activeLang);
-  const done = (w: WithdrawalItem) => {
-    setOpen(w);
-    void load();
-  };
   return (
-    <>
-      <form className="ops-filters" onSubmit={(e) => e.preventDefault()}>
-        <label>{t('ops.withdrawals.state')}
-          <select value={state} onChange={(e) => setState(e.currentTarget.value)}>
-            {[...WITHDRAWAL_STATES, 'all'].map((s) => <option key={s} value={s}>{t(`ops.withdrawals.states.${s}`)}</option>)}
-          </select>
-        </label>
-      </form>
-      <table className="ops-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('ops.withdrawals.id')}</th><th scope="col">{t('ops.withdrawals.requested')}</th><th scope="col">{t('ops.withdrawals.amount')}</th>
-            <th scope="col">{t('ops.withdrawals.payee')}</th><th scope="col">{t('ops.withdrawals.state')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((w) => (
-            <tr key={w.id}>
-              <td><button type="button" className="ops-link" onClick={() => setOpen(w)}>{w.id}</button></td>
-              <td>{new Date(w.createdAt).toLocaleString(lang)}</td>
-              <td>{formatMoney(w.amount, w.currency, lang)}</td>
-              <td>{w.payee.accountHolder ?? w.payee.name ?? '—'}<br /><small>{t(`ops.withdrawals.rider`, { id: w.userId })} · {w.agentId}</small></td>
-              <td>{t(`ops.withdrawals.states.${w.state}`)}{w.waitReason ? <><br /><small>{w.waitReason}</small></> : null}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {!rows.length && <p>{t('ops.list.empty')}</p>}
-      {next && <button type="button" onClick={() => void load(next)}>{t('ops.list.more')}</button>}
-      <Problem error={error} />
-      {open && <Detail key={open.id} w={open} may={me.permissions.includes('payouts.approve')} onDone={done} />}
-    </>
+    <Queue<WithdrawalItem>
+      path="/withdrawals" states={WITHDRAWAL_STATES} initial="awaiting_payout" prefix="ops.withdrawals" heads={HEADS}
+      cells={(w, open) => (
+        <>
+          <td><button type="button" className="ops-link" onClick={open}>{w.id}</button></td>
+          <td>{new Date(w.createdAt).toLocaleString(lang)}</td>
+          <td>{formatMoney(w.amount, w.currency, lang)}</td>
+          <td>{w.payee.accountHolder ?? w.payee.name ?? '—'}<br /><small>{t(`ops.withdrawals.rider`, { id: w.userId })} · {w.agentId}</small></td>
+          <td>{t(`ops.withdrawals.states.${w.state}`)}{w.waitReason ? <><br /><small>{w.waitReason}</small></> : null}</td>
+        </>
+      )}
+      detail={(w, done) => <Detail w={w} may={me.permissions.includes('payouts.approve')} onDone={done} />}
+    />
   );
 }
 
@@ -76,29 +38,16 @@ const fieldName = (label: string, key: string) => (label.endsWith(`.${key}`) ? k
 function Detail({ w, may, onDone }: { w: WithdrawalItem; may: boolean; onDone: (w: WithdrawalItem) => void }) {
   const t = useT();
   const lang = useStore($activeLang);
-  const heading = useRef<HTMLHeadingElement>(null);
   const [reason, setReason] = useState('');
   const [reference, setReference] = useState('');
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<unknown>();
-  // Opened: the person's focus moves to it.
-  useEffect(() => heading.current?.focus(), []);
-  const act = async (action: 'approve' | 'manual' | 'reject', body: Record<string, string>) => {
-    setError(undefined);
-    try {
-      const after = await opsCall<WithdrawalItem>('POST', `/withdrawals/${encodeURIComponent(w.id)}/${action}`, body);
-      setNote(t(`ops.withdrawals.done.${action}`, { id: w.id }));
-      onDone(after);
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { note, error, act: post } = useQueueAction(onDone);
+  const act = (action: 'approve' | 'manual' | 'reject', body: Record<string, string>) =>
+    post(`/withdrawals/${encodeURIComponent(w.id)}/${action}`, body, t(`ops.withdrawals.done.${action}`, { id: w.id }));
   const reasonField = (id: string) => (
     <label>{t('ops.reason')}<input id={id} required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} /></label>
   );
   return (
-    <section aria-labelledby="ops-withdrawal">
-      <h2 id="ops-withdrawal" ref={heading} tabIndex={-1}>{t('ops.withdrawals.detail', { id: w.id })}</h2>
+    <QueueDetail id="ops-withdrawal" title={t('ops.withdrawals.detail', { id: w.id })} note={note} error={error}>
       <dl className="ops-fields">
         <dt>{t('ops.withdrawals.amount')}</dt><dd>{formatMoney(w.amount, w.currency, lang)}</dd>
         <dt>{t('ops.withdrawals.state')}</dt><dd>{t(`ops.withdrawals.states.${w.state}`)}</dd>
@@ -128,8 +77,6 @@ function Detail({ w, may, onDone }: { w: WithdrawalItem; may: boolean; onDone: (
           </form>
         </>
       )}
-      {note && <p role="status">{note}</p>}
-      <Problem error={error} />
-    </section>
+    </QueueDetail>
   );
 }
