@@ -20,12 +20,11 @@ const server = () => build({ dataDir, schema: pg ? schema : undefined, keepSchem
 let b: Built;
 
 const VILNIUS = 'Europe/Vilnius';
-let desk: Awaited<ReturnType<typeof callerConsoles>>;
 
 beforeAll(async () => {
   b = await server();
   await cabinetsOnline(b, [VNO.cabinet]);
-  desk = await callerConsoles(b);
+  await b.app.powerly.embed.saveAgent({ id: 'agent-a', name: 'agent-a', origins: [] });
   // The venue's agent: a 1.5 km radius, opening hours in Vilnius time.
   await b.db.query(`update venues set agent_id = 'agent-a' where id = $1`, [VNO.shopId]);
   await b.db.query(`insert into agent_return_settings (agent_id, grace_radius_m, time_zone, updated_at) values ('agent-a', 1500, $1, now())`, [VILNIUS]);
@@ -110,7 +109,10 @@ describe('grace periods', () => {
 
     // The desk sees it on the rental's timeline, with what was checked, and the fee so far leaves it out.
     b.clock.advance(60 * MIN);
-    const timeline = (await desk.get('adminA')!.call('GET', `/rentals/${orderId}`)).json<{ entries: { what: string; at: string; detail: Record<string, unknown> }[]; fee: { steps: { kind: string; minutes?: number }[] } }>();
+    const desk = await callerConsoles(b);
+    const got = await desk.get('adminA')!.call('GET', `/rentals/${orderId}`);
+    expect(got.statusCode, got.body).toBe(200);
+    const timeline = got.json<{ entries: { what: string; at: string; detail: Record<string, unknown> }[]; fee: { steps: { kind: string; minutes?: number }[] } }>();
     expect(timeline.entries.filter((e) => e.what === 'order.grace')).toEqual([{
       at: from.toISOString(), source: 'order', what: 'order.grace',
       detail: { from: from.toISOString(), until: opensAt.toISOString(), reason: 'closed', radiusM: 1500, nearest: { shopId: VNO.shopId, name: 'GO9 Gedimino 9', distanceM: 0, opensAt: opensAt.toISOString() } },
