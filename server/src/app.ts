@@ -40,7 +40,7 @@ import { RentalsRepository } from './modules/rentals/repository.ts';
 import rentalRoutes from './modules/rentals/routes.ts';
 import depositRoutes from './modules/rentals/deposit-routes.ts';
 import claimRoutes from './modules/rentals/claim-routes.ts';
-import { ClaimsService } from './modules/rentals/claims.ts';
+import { ClaimsService, GraceService } from './modules/rentals/claims.ts';
 import { ReturnEvidenceRepository } from './modules/cabinets/evidence-repository.ts';
 import { DepositReturns } from './modules/rentals/deposit-returns.ts';
 import { compensationsOf } from './modules/payments/compensation.ts';
@@ -285,7 +285,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
     await api.register(depositRoutes, { rentals, deposits });
-    await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }) });
+    await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }), grace: new GraceService({ db, clock, jobs, liveness, rentals, orders: rentalsRepo, venues: new VenuesRepository(db), settings: noticesRepo, reserved: (u) => reservations.current(u), notices, changed: (u, o) => live.publish(u, { kind: 'order', orderId: o }) }) });
     await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });

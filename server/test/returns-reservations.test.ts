@@ -68,6 +68,11 @@ describe('return slot reservations (embedded broker)', () => {
     expect(dtl).toMatchObject({ returnNum: before - 1, cabinets: [{ cabinetID: VNO.cabinet, returnNum: before - 1 }] });
     const near = (await b.app.inject({ method: 'POST', url: `${API}/cdb/shop/listnear/trial`, payload: { lat: VNO.lat, lng: VNO.lng, zoomLevel: 8, filter: 'return' } })).json().data;
     expect(near.map((s: { shopid: string }) => s.shopid)).toContain(VNO.shopId);
+    // The scan says the same to everyone else (signed in or not); the rider holding the slot still counts it.
+    const scanSlots = async (t?: string) => (await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${VNO.cabinet}`, headers: t ? { token: t } : {} })).json().data.freeSlots;
+    const stranger = await touristToken(b.app);
+    expect(await scanSlots(stranger)).toBe(before - 1);
+    expect(await scanSlots(token)).toBe(before);
 
     // Asked again for the same place: the same reservation. Elsewhere: refused while this one is held.
     expect((await call(b, 'POST', 'cdb/return/reserve', token, { cabinetId: VNO.cabinet })).json().data.id).toBe(r.id);

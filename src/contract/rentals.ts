@@ -3,6 +3,12 @@
 import { Type, type Static } from 'typebox';
 import { PayResume, PaymentAction } from './payments.ts';
 
+/** A grace period as the rider's screens see it (src/contract/returns.ts GracePeriod has the desk's evidence too). */
+export const GraceSpan = Type.Object({
+  from: Type.String(), until: Type.String(),
+  reason: Type.Union([Type.Literal('closed'), Type.Literal('full'), Type.Literal('offline'), Type.Literal('none')]),
+});
+
 /** An order (pZujie: src/core/orders.ts ORDER_STATE; pJiesuanid 0 open, 1 settled). */
 export const Order = Type.Object({
   pOrderid: Type.String(), pType: Type.String(), pZujie: Type.Integer(), pJiesuanid: Type.Integer(),
@@ -17,6 +23,8 @@ export const Order = Type.Object({
   debtAmount: Type.Optional(Type.Number()),
   /** Powerly extension: the device rented (src/core/devices.ts); pType says the same in the operator's words. */
   deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station'), Type.Literal('mifi')])),
+  /** Powerly extension: grace periods granted, oldest first (the rental does not count inside them). */
+  grace: Type.Optional(Type.Array(GraceSpan)),
 });
 export type Order = Static<typeof Order>;
 
@@ -38,6 +46,7 @@ export const PublicOrder = Type.Object({
   priceUnit: Type.Integer(), overtimeAmount: Type.Number(), estimatedAmount: Type.Number(), boughtOut: Type.Boolean(),
   buyOutAt: Type.Union([Type.String(), Type.Null()]), buyOutAmount: Type.Number(), plan: Plan,
   faultAt: Type.Union([Type.String(), Type.Null()]), serverTime: Type.String(),
+  grace: Type.Array(GraceSpan, { description: 'Grace periods: the running fee leaves them out (src/core/pricing.ts countedMs)' }),
 }, { additionalProperties: false });
 export type PublicOrder = Static<typeof PublicOrder>;
 

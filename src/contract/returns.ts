@@ -96,3 +96,45 @@ export const ReturnReservation = Type.Object({
   endedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 export type ReturnReservation = Static<typeof ReturnReservation>;
+
+// ---- grace periods ----
+
+export const GraceReason = Type.Union([Type.Literal('closed'), Type.Literal('full'), Type.Literal('offline'), Type.Literal('none')], {
+  description: 'Why nowhere nearby could take the power bank: closed (the cabinets nearby are closed until a known opening), full (open, no free slot), offline (no cabinet nearby online), none (no cabinet within the radius)',
+});
+
+/** A grace period as the order records it (orders.grace): the rental does not count from `from` to `until`. */
+export const GracePeriod = Type.Object({
+  from: Type.String({ format: 'date-time' }),
+  until: Type.String({ format: 'date-time', description: 'The next opening nearby (or the agent\'s grace length when none is known), at most the agent\'s longest grace' }),
+  reason: GraceReason,
+  radiusM: Type.Integer({ description: 'The radius searched around the rider, metres (per agent)' }),
+  nearest: Type.Union([Type.Object({
+    shopId: Type.String(), name: Type.String(), distanceM: Type.Integer(),
+    opensAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  }), Type.Null()], { description: 'The place the grace waits for (the first to open), else the nearest venue; null when none is in the radius' }),
+  at: Type.String({ format: 'date-time', description: 'When it was granted' }),
+});
+export type GracePeriod = Static<typeof GracePeriod>;
+
+export const GraceBody = Type.Object({
+  orderId: Type.String({ minLength: 1, maxLength: 64 }),
+  lat: Type.Number({ minimum: -90, maximum: 90, description: 'Where the rider is' }),
+  lng: Type.Number({ minimum: -180, maximum: 180 }),
+});
+export type GraceBody = Static<typeof GraceBody>;
+
+export const GraceCheckQuery = GraceBody;
+
+/** What the rider's screen shows: whether a grace period may be asked for here, or the one running. */
+export const GraceAnswer = Type.Object({
+  applies: Type.Boolean({ description: 'No cabinet within the radius is open with a free slot now: a grace period is granted if asked' }),
+  active: Type.Union([Type.Object({ from: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }), reason: GraceReason }), Type.Null()], { description: 'The grace period running now, if any' }),
+  until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'applies: until when a grace period asked now would last' }),
+  reason: Type.Union([GraceReason, Type.Null()]),
+  place: Type.Union([Type.Object({ shopId: Type.String(), name: Type.String(), distanceM: Type.Integer() }), Type.Null()], {
+    description: 'not applies: the nearest place open with a free slot (return there); applies: the place waited for',
+  }),
+  radiusM: Type.Integer(),
+});
+export type GraceAnswer = Static<typeof GraceAnswer>;

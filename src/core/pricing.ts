@@ -121,9 +121,55 @@ export function overtimeMinutes(plan: PricePlan): number {
   return (plan.overtimeDays > 0 ? plan.overtimeDays : DEFAULT_PLAN.overtimeDays) * DAY_MINUTES;
 }
 
-/** When an order borrowed at `borrowedAt` is bought out if it is still not returned. */
-export function buyOutAt(plan: PricePlan, borrowedAt: Date): Date {
-  return new Date(borrowedAt.getTime() + overtimeMinutes(plan) * MINUTE_MS);
+// ---- grace periods: time a rental does not count ---------------------------------------------------------------
+
+/** An interval (epoch ms, `from` inclusive, `until` exclusive) in which a rental does not count: a grace period. */
+export interface Pause {
+  from: number;
+  until: number;
+}
+
+/** The pauses of an order as recorded (ISO times, as the order's `grace` holds them), in time order. */
+export function pausesOf(grace: readonly { from: string; until: string }[] | null | undefined): Pause[] {
+  return (grace ?? [])
+    .map((g) => ({ from: Date.parse(g.from), until: Date.parse(g.until) }))
+    .filter((p) => Number.isFinite(p.from) && Number.isFinite(p.until) && p.until > p.from)
+    .sort((a, b) => a.from - b.from || a.until - b.until);
+}
+
+/**
+ * The time a rental that started at `startMs` counts until `atMs`: the time between them less what of it lies in a
+ * pause. Every fee, the buy-out and the reminders are worked out on this time.
+ */
+export function countedMs(startMs: number, atMs: number, pauses: readonly Pause[] = []): number {
+  let paused = 0;
+  let reach = startMs;
+  for (const p of pauses) {
+    const from = Math.max(p.from, reach);
+    const until = Math.min(p.until, atMs);
+    if (until > from) paused += until - from;
+    reach = Math.max(reach, p.until);
+  }
+  return Math.max(0, atMs - startMs - paused);
+}
+
+/** The moment a rental that started at `startMs` has counted `ms` (countedMs's inverse: pauses push it later). */
+export function momentAt(startMs: number, ms: number, pauses: readonly Pause[] = []): number {
+  let t = startMs;
+  let left = Math.max(0, ms);
+  for (const p of pauses) {
+    if (p.until <= t) continue;
+    const from = Math.max(p.from, t);
+    if (from - t >= left) break;
+    left -= from - t;
+    t = p.until;
+  }
+  return t + left;
+}
+
+/** When an order borrowed at `borrowedAt` is bought out if it is still not returned (later by its pauses). */
+export function buyOutAt(plan: PricePlan, borrowedAt: Date, pauses: readonly Pause[] = []): Date {
+  return new Date(momentAt(borrowedAt.getTime(), overtimeMinutes(plan) * MINUTE_MS, pauses));
 }
 
 /**

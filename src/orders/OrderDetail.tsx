@@ -22,6 +22,7 @@ import { useLiveRefresh } from '../ui/live.ts';
 import { useLatestLoad } from '../ui/hooks.ts';
 import { MoneyTimeline } from './MoneyTimeline.tsx';
 import { ReturnClaim } from './ReturnClaim.tsx';
+import { Grace } from './Grace.tsx';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -207,6 +208,7 @@ function RentalOrderDetail() {
             ) : null}
             <MoneyTimeline orderId={order.pOrderid} symbol={order.pCurrencyName} />
             <ReturnClaim orderId={order.pOrderid} canClaim={order.pZujie === ORDER_STATE.renting || order.pZujie === ORDER_STATE.fault} onSettled={() => void load()} />
+            {order.pZujie === ORDER_STATE.renting && order.pJiesuanid === 0 && !order.boughtOut ? <Grace order={order} onGranted={() => void load()} /> : null}
             <p className="tip">{ongoing ? t('detail.ongoingTip') : t('detail.endedTip')}</p>
             <div className="actions">
               {actions.payAgain ? (

@@ -11,7 +11,7 @@ import { $loginPath, $token, randomId } from '../stores/session.ts';
 import { afterPaymentPath } from '../core/payTypes.ts';
 import { buyOrder, getPublicOrder, type PublicOrder } from '../api/orders.ts';
 import { isOngoing } from '../core/orders.ts';
-import { rentalFee } from '../core/pricing.ts';
+import { countedMs, pausesOf, rentalFee } from '../core/pricing.ts';
 import { toMajor } from '../core/money.ts';
 import { loginPathFor } from '../core/navigation.ts';
 import { halfHours } from '../core/duration.ts';
@@ -91,7 +91,10 @@ export default function OrderStatus() {
   const ms = order && ongoing ? elapsedMs(order, loadedAt, now) : (order?.pUseMins ?? 0) * 60_000;
   // State 4 (fault): the charge stops at the fault report (the clock of the rental keeps running).
   const faultMs = order?.faultAt ? Math.max(0, Date.parse(order.faultAt) - Date.parse(order.pBorrowtime ?? '')) : Infinity;
-  const charged = Math.min(ms, Number.isNaN(faultMs) ? Infinity : faultMs);
+  const wall = Math.min(ms, Number.isNaN(faultMs) ? Infinity : faultMs);
+  // A grace period does not count (the server's rule, src/core/pricing.ts).
+  const start = Date.parse(order?.pBorrowtime ?? '');
+  const charged = order && Number.isFinite(start) ? countedMs(start, start + wall, pausesOf(order.grace)) : wall;
   const amount = order ? (ongoing ? toMajor(rentalFee(order.plan, charged), order.pCurrency ?? order.plan.currency) : (order.pJiesuan ?? 0)) : 0;
   const buyAmount = money(order?.pCurrency, order?.buyOutAmount ?? order?.overtimeAmount ?? 0);
   const askBuy = async () => {

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { Account } from '../ledger/repository.ts';
 import { CLOSED_BY_RETURN } from '../rentals/repository.ts';
 import { LIVE_SESSION } from '../auth/repository.ts';
-import { EFFECTIVE_PLAN, PLAN_KINDS, type PlanRow, type VenueRow } from '../venues/repository.ts';
+import { EFFECTIVE_PLAN, PLAN_KINDS, RETURN_SLOTS, type PlanRow, type VenueRow } from '../venues/repository.ts';
 import type { Liveness } from './liveness.ts';
 
 /** A command sent to a cabinet (cabinet_commands), as `command()` reads it. */
@@ -60,6 +60,11 @@ export interface ScanView {
   mifiPlan: PlanRow | undefined;
   /** The user's open rentals. */
   openCount: number;
+  /**
+   * Slots a power bank can be returned into now (venues' RETURN_SLOTS): empty, not locked, and kept by no held
+   * return reservation of another rider (the reader's own reservation keeps its slot for them).
+   */
+  returnSlots: number;
 }
 
 const json = <T>(v: T | string | null): T | undefined => (v === null ? undefined : typeof v === 'string' ? (JSON.parse(v) as T) : v);
@@ -95,7 +100,7 @@ export class CabinetsRepository {
       user_id: number | string | null; expires_at: Date | string | null;
       venue: VenueRow | string | null; plan: PlanRow | string | null; mifi_plan: PlanRow | string | null; wallet: Account | string | null;
       counts: Record<string, number> | string | null; plan_kinds: string[] | null; open_count: number | null;
-      id: string | null; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null;
+      id: string | null; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null; return_slots: number | null;
     }>(
       `with me as (select u.id as user_id, s.expires_at from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$2', '$3')})
        select me.user_id, me.expires_at, x.* from (select 1) one left join me on true left join lateral (
@@ -107,6 +112,7 @@ export class CabinetsRepository {
               (select coalesce(jsonb_object_agg(k.kind, k.n), '{}'::jsonb) from
                  (select b.kind, count(*)::int as n from powerbanks b where b.cabinet_id = c.id and b.state = 'in_cabinet' group by b.kind) k) as counts,
               ${PLAN_KINDS('v', '$3')} as plan_kinds,
+              ${RETURN_SLOTS('c', '$3', 'me.user_id')}::int as return_slots,
               (select count(*)::int from orders o where o.user_id = me.user_id and o.zujie = any($5::smallint[]) and not o.settled) as open_count
            from cabinets c join venues v on v.id = c.venue_id
           where c.id = $1) x on true`,
@@ -127,6 +133,7 @@ export class CabinetsRepository {
       view: {
         cabinet, venue: json(r.venue)!, plan: json(r.plan), mifiPlan: json(r.mifi_plan), wallet: json(r.wallet),
         available: counts[kind], counts, planKinds: (r.plan_kinds ?? []) as DeviceKind[], openCount: Number(r.open_count),
+        returnSlots: Number(r.return_slots ?? 0),
       },
     };
   }

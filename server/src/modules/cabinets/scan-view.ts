@@ -50,7 +50,7 @@ export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
     zujieNum,
     haveBatteryCount,
     // Offline: nothing to rent or return there (the screen lists the nearest cabinets with stock instead).
-    freeSlots: cabinet.online ? Math.max(0, cabinet.slot_count - view.counts.cdb - view.counts.station - view.counts.mifi) : 0,
+    freeSlots: cabinet.online ? view.returnSlots : 0,
     haveMifiBattery: cabinet.online && view.counts.mifi > 0 && view.planKinds.includes('mifi'),
     mifiBatteryCount: cabinet.online && view.planKinds.includes('mifi') ? view.counts.mifi : 0,
     mifiDeposit: mifiDeposit === undefined ? 0 : m(mifiDeposit),

@@ -1,6 +1,6 @@
 // The charge steps of an open rental, from its plan (src/core/pricing.ts, the one fee rule) and start: each with the
 // moment it happens, what it charges, and when to remind the rider before it. Pure: the notice service stores them.
-import { buyOutAt, buyOutFee, DAY_MINUTES, MINUTE_MS, overtimeMinutes, type PricePlan } from '#core/pricing.ts';
+import { buyOutAt, buyOutFee, DAY_MINUTES, MINUTE_MS, momentAt, overtimeMinutes, type Pause, type PricePlan } from '#core/pricing.ts';
 
 export type NoticeKind = 'receipt' | 'free_end' | 'cap' | 'day' | 'tier' | 'buyout' | 'hold';
 export const NOTICE_KINDS: readonly NoticeKind[] = ['receipt', 'free_end', 'cap', 'day', 'tier', 'buyout', 'hold'];
@@ -28,12 +28,14 @@ export const DEFAULT_STEP_SETTINGS: StepSettings = { stepLead: 5, buyOutLeads: [
 
 /**
  * The reminders of a rental that started at `borrowedAt`: only steps inside the overtime period (past it the order
- * is bought out), each reminded `stepLead` minutes before (never before the start).
+ * is bought out), each reminded `stepLead` minutes before (never before the start). A grace period (`pauses`) moves
+ * every step after it later by its length, as the fee rule counts (src/core/pricing.ts countedMs); a card hold's
+ * expiry is the provider's and does not move.
  */
-export function noticeSteps(plan: PricePlan, borrowedAt: Date, s: StepSettings, holdExpiresAt?: Date | null): NoticeStep[] {
+export function noticeSteps(plan: PricePlan, borrowedAt: Date, s: StepSettings, holdExpiresAt?: Date | null, pauses: readonly Pause[] = []): NoticeStep[] {
   const start = borrowedAt.getTime();
-  const end = buyOutAt(plan, borrowedAt).getTime();
-  const at = (minute: number) => new Date(start + minute * MINUTE_MS);
+  const end = buyOutAt(plan, borrowedAt, pauses).getTime();
+  const at = (minute: number) => new Date(momentAt(start, minute * MINUTE_MS, pauses));
   const out: NoticeStep[] = [];
   const step = (kind: NoticeKind, key: string, minute: number, amount: number, lead = s.stepLead) => {
     const eventAt = at(minute);

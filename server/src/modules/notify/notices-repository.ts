@@ -34,6 +34,20 @@ export interface PushSubscriptionRow { id: number; user_id: number; endpoint: st
 /** A power bank returned within this many days after its buy-out gets the buy-out back, less the rent (default). */
 export const DEFAULT_BUY_OUT_REVERSAL_DAYS = 30;
 
+/** An agent's return settings (agent_return_settings); absent: the defaults below and the column defaults. */
+export interface AgentReturnSettings {
+  buy_out_leads: number[];
+  step_lead: number;
+  buy_out_reversal_days: number;
+  grace_radius_m: number;
+  grace_minutes: number;
+  grace_max_minutes: number;
+  time_zone: string;
+}
+
+/** The grace period rule's defaults (modules/rentals/grace.ts), as the columns' own. */
+export const DEFAULT_GRACE = { grace_radius_m: 2000, grace_minutes: 60, grace_max_minutes: 720, time_zone: 'UTC' } as const;
+
 const notice = (r: NoticeRow): NoticeRow => ({ ...r, id: Number(r.id), user_id: Number(r.user_id), amount: Number(r.amount), job_id: r.job_id == null ? null : Number(r.job_id) });
 
 export class NoticesRepository {
@@ -89,6 +103,11 @@ export class NoticesRepository {
     return rows.map((r) => r.job_id).filter((j): j is number => j != null).map(Number);
   }
 
+  /** A reminder not sent yet moves to a new time, with its new job. */
+  async move(id: number, dueAt: Date, eventAt: Date, jobId: number) {
+    await this.db.query(`update rental_notices set due_at = $2, event_at = $3, job_id = $4 where id = $1 and state = 'scheduled'`, [id, dueAt, eventAt, jobId]);
+  }
+
   async delivered(noticeId: number) {
     const { rows } = await this.db.query<{ channel: string }>('select channel from notice_deliveries where notice_id = $1', [noticeId]);
     return new Set(rows.map((r) => r.channel));
@@ -137,8 +156,9 @@ export class NoticesRepository {
 
   async agentSettings(agentId: string | null) {
     if (!agentId) return undefined;
-    const { rows } = await this.db.query<{ buy_out_leads: number[]; step_lead: number; buy_out_reversal_days: number }>(
-      'select buy_out_leads, step_lead, buy_out_reversal_days from agent_return_settings where agent_id = $1', [agentId]);
+    const { rows } = await this.db.query<AgentReturnSettings>(
+      `select buy_out_leads, step_lead, buy_out_reversal_days, grace_radius_m, grace_minutes, grace_max_minutes, time_zone
+         from agent_return_settings where agent_id = $1`, [agentId]);
     return rows[0];
   }
 

@@ -14,6 +14,7 @@ import type { Logger } from '../cabinets/link.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import { Zujie } from '../rentals/order-state.ts';
 import type { OrderRow } from '../rentals/service.ts';
+import { pausesOf } from '#core/pricing.ts';
 import { beforeQuiet, DEFAULT_STEP_SETTINGS, inQuietHours, noticeSteps } from './notice-steps.ts';
 import type { NoticeRow, NoticesRepository, PrefsRow } from './notices-repository.ts';
 
@@ -71,14 +72,41 @@ export class NoticeService {
   private async started(orderId: string) {
     const order = await this.d.orders.find(orderId);
     if (!order?.borrowed_at) return;
+    await this.schedule(order, await this.stepsOf(order));
+  }
+
+  /** The order's steps as they stand (its grace periods counted), each moved out of the rider's quiet hours. */
+  private async stepsOf(order: OrderRow) {
     const now = this.d.clock.now();
     const agent = await this.d.repo.agentSettings(await this.d.repo.agentOfVenue(order.venue_id));
     const settings = agent ? { stepLead: agent.step_lead, buyOutLeads: agent.buy_out_leads.map(Number) } : DEFAULT_STEP_SETTINGS;
     const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
     const prefs = await this.prefsOf(order.user_id);
     const quiet = { from: prefs.quiet_from, to: prefs.quiet_to, timeZone: prefs.time_zone };
-    const steps = noticeSteps(order.plan, new Date(order.borrowed_at), settings, pay?.capture_before ?? null);
-    await this.schedule(order, steps.map((s) => ({ ...s, dueAt: beforeQuiet(s.dueAt, quiet, now) })));
+    const steps = noticeSteps(order.plan, new Date(order.borrowed_at!), settings, pay?.capture_before ?? null, pausesOf(order.grace));
+    return steps.map((s) => ({ ...s, dueAt: beforeQuiet(s.dueAt, quiet, now) }));
+  }
+
+  /**
+   * A grace period was granted (in its unit of work): every reminder not sent yet moves to its step's new time (its
+   * job cancelled and made again for that time); one already sent is never sent again.
+   */
+  async rescheduled(orderId: string) {
+    const order = await this.d.orders.find(orderId);
+    if (!order?.borrowed_at) return;
+    const steps = new Map((await this.stepsOf(order)).map((s) => [s.step, s]));
+    for (const n of await this.d.repo.ofOrder(orderId)) {
+      if (n.state !== 'scheduled' || n.kind === 'receipt') continue;
+      const s = steps.get(n.step);
+      if (s && s.dueAt.getTime() === new Date(n.due_at).getTime() && s.eventAt.getTime() === new Date(n.event_at).getTime()) continue;
+      if (n.job_id != null) await this.d.jobs.cancelById(n.job_id);
+      if (!s) {
+        await this.d.repo.close(n.id, 'cancelled', 'step moved', this.d.clock.now());
+        continue;
+      }
+      const job = await this.d.jobs.enqueue(JOB_NOTICE, { noticeId: n.id }, s.dueAt);
+      await this.d.repo.move(n.id, s.dueAt, s.eventAt, job);
+    }
   }
 
   private async ended(orderId: string, receipt: boolean) {

@@ -8,13 +8,17 @@ import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import type { DisputeRow } from './claims-repository.ts';
 import type { ClaimsService } from './claims.ts';
+import type { GraceService } from './grace.ts';
+import graceRoutes from './grace-routes.ts';
 
 const wire = (d: DisputeRow): ReturnClaim => ({
   id: d.id, orderId: d.order_id, cabinetId: d.cabinet_id, claimedAt: new Date(d.claimed_at).toISOString(), state: d.state,
   message: d.message, createdAt: new Date(d.created_at).toISOString(), decidedAt: d.decided_at ? new Date(d.decided_at).toISOString() : null,
 });
 
-export default async function claimRoutes(app: App, opts: { claims: ClaimsService }) {
+/** "I returned it", and the grace period for a rider with nowhere to return (grace-routes.ts). */
+export default async function claimRoutes(app: App, opts: { claims: ClaimsService; grace: GraceService }) {
+  await app.register(graceRoutes, { grace: opts.grace });
   app.post('/cdb/mine/order/claimReturn', {
     schema: {
       tags: ['rentals'],

@@ -15,6 +15,9 @@ import { Zujie } from './order-state.ts';
 import type { RentalsRepository } from './repository.ts';
 import type { RentalsService } from './service.ts';
 
+/** The grace period for a rider with nowhere to return is served with the claims (claim-routes.ts). */
+export { GraceService } from './grace.ts';
+
 export const CLAIMS_PER_HOUR = 5;
 /** How far from the time the rider gives a slot anomaly still counts. */
 export const ANOMALY_WINDOW_MS = 2 * 3_600_000;

@@ -3,7 +3,7 @@
 // order's own steps, every cabinet command and event (the cabinet's own timestamps), every payment change and
 // provider notification, every ledger entry, every receipt sent and every staff action, in order, with the fee
 // worked out step by step from the rental's price plan.
-import { buyOutAt, explainFee } from '#core/pricing.ts';
+import { buyOutAt, countedMs, explainFee, pausesOf } from '#core/pricing.ts';
 import type { Scope } from '#core/opsAccess.ts';
 import type { RentalExportQuery, RentalListQuery, RentalSummary, RentalTimeline, TimelineEntry } from '#contract/ops/rentals.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -171,8 +171,10 @@ export class RentalsDesk {
     const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i).map((x) => x.e);
     const start = o.borrowed_at ? new Date(o.borrowed_at).getTime() : undefined;
     const endAt = o.returned_at ? new Date(o.returned_at) : o.fault_at && new Date(o.fault_at) < now ? new Date(o.fault_at) : now;
-    const elapsed = start === undefined ? 0 : Math.max(0, Math.min(endAt.getTime(), o.fault_at ? new Date(o.fault_at).getTime() : Infinity) - start);
-    const overtime = start !== undefined && start + elapsed > buyOutAt(o.plan, new Date(start)).getTime();
+    const pauses = pausesOf(o.grace);
+    const stop = Math.min(endAt.getTime(), o.fault_at ? new Date(o.fault_at).getTime() : Infinity);
+    const elapsed = start === undefined ? 0 : countedMs(start, Math.max(start, stop), pauses);
+    const overtime = start !== undefined && stop > buyOutAt(o.plan, new Date(start), pauses).getTime();
     const fee = explainFee(o.plan, elapsed, { overtime: overtime || o.bought_out_at != null });
     return {
       rental: toSummary(o, contact),
@@ -190,6 +192,10 @@ function orderEntries(o: RentalListRow): TimelineEntry[] {
   if (o.borrowed_at) out.push({ at: iso(o.borrowed_at)!, source: 'order', what: 'order.borrowed', detail: { powerbankId: o.powerbank_id ?? undefined, slot: o.slot ?? undefined } });
   if (o.fault_at) out.push({ at: iso(o.fault_at)!, source: 'order', what: 'order.fault', detail: { note: o.note ?? undefined } });
   if (o.bought_out_at) out.push({ at: iso(o.bought_out_at)!, source: 'order', what: 'order.boughtOut' });
+  // Each grace period: granted (with what was checked nearby) and when it ends; the fee above leaves it out.
+  for (const g of o.grace ?? []) {
+    out.push({ at: g.at, source: 'order', what: 'order.grace', detail: { from: g.from, until: g.until, reason: g.reason, radiusM: g.radiusM, nearest: g.nearest ?? undefined } });
+  }
   if (o.returned_at) out.push({ at: iso(o.returned_at)!, source: 'order', what: 'order.returned', detail: { cabinetId: o.return_cabinet_id ?? undefined, minutes: o.use_minutes ?? undefined } });
   return out;
 }

@@ -2,7 +2,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { orderPType } from '#core/devices.ts';
 import { toMajor } from '#core/money.ts';
-import { billedMinutes, buyOutAt, buyOutFee, rentalFee } from '#core/pricing.ts';
+import { billedMinutes, buyOutAt, buyOutFee, countedMs, pausesOf, rentalFee } from '#core/pricing.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { UserRow } from '../auth/service.ts';
 import { currencySymbol } from '../venues/service.ts';
@@ -50,6 +50,8 @@ export abstract class RentalsReads extends RentalsPart {
       plan: o.plan,
       /** Order state 4: when the power bank was reported faulty (the estimate stops there). */
       faultAt: o.fault_at ? new Date(o.fault_at).toISOString() : null,
+      /** The grace periods (from, until): the page's running fee leaves them out, as the server does. */
+      grace: w.grace,
       serverTime: this.d.clock.now().toISOString(),
     };
   }
@@ -82,7 +84,8 @@ export abstract class RentalsReads extends RentalsPart {
     const now = this.d.clock.now();
     // A faulty power bank (state 4) stops accruing at the fault report.
     const end = o.returned_at ?? (o.fault_at && new Date(o.fault_at) < now ? new Date(o.fault_at) : now);
-    const elapsed = o.borrowed_at ? Math.max(0, new Date(end).getTime() - new Date(o.borrowed_at).getTime()) : 0;
+    const pauses = pausesOf(o.grace);
+    const elapsed = o.borrowed_at ? countedMs(new Date(o.borrowed_at).getTime(), new Date(end).getTime(), pauses) : 0;
     return {
       pOrderid: o.id,
       pType: orderPType(o.device_kind),
@@ -114,10 +117,17 @@ export abstract class RentalsReads extends RentalsPart {
       /** Powerly extension: the order was closed as bought out (the overtime period passed, or the user bought it). */
       boughtOut,
       /** Powerly extension: when an open order is bought out if still not returned. */
-      buyOutAt: o.borrowed_at ? buyOutAt(o.plan, new Date(o.borrowed_at)).toISOString() : null,
+      buyOutAt: o.borrowed_at ? buyOutAt(o.plan, new Date(o.borrowed_at), pauses).toISOString() : null,
       /** Powerly extension: the buy-out fee of this order's plan. */
       buyOutAmount: toMajor(buyOutFee(o.plan), c),
       depositFrom: o.payment_id ? ('card' as const) : ('wallet' as const),
+      /** Powerly extension: the grace periods granted (the rental does not count inside them), oldest first. */
+      grace: graceWire(o),
     };
   }
+}
+
+/** An order's grace periods as the rider's screens read them (the evidence stays with the desk). */
+export function graceWire(o: Pick<OrderRow, 'grace'>) {
+  return (o.grace ?? []).map((g) => ({ from: g.from, until: g.until, reason: g.reason }));
 }

@@ -1,6 +1,7 @@
 import type { RentalKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { PricePlan, WirePriceStrategy } from '#core/pricing.ts';
+import type { GracePeriod } from '#contract/returns.ts';
 import { BUY_OUT_FROM, canTransition, ONGOING_STATES, OPEN_STATES, Zujie } from './order-state.ts';
 
 /**
@@ -46,6 +47,8 @@ export interface OrderRow {
   debt_paid_at?: Date | null;
   /** The device rented: a power bank or a power station (src/core/devices.ts). */
   device_kind: RentalKind;
+  /** Grace periods granted (grace.ts), oldest first: the rental does not count inside them. */
+  grace?: GracePeriod[] | null;
 }
 
 const parse = (r: OrderRow): OrderRow => ({
@@ -182,5 +185,10 @@ export class RentalsRepository {
   /** Every order of one user becomes another's (a tourist signing into an existing account). */
   async reassign(fromUserId: number, toUserId: number) {
     await this.db.query('update orders set user_id = $2 where user_id = $1', [fromUserId, toUserId]);
+  }
+
+  /** Records a grace period on the order (appended: oldest first). */
+  async addGrace(id: string, g: GracePeriod) {
+    await this.db.query(`update orders set grace = grace || jsonb_build_array($2::jsonb) where id = $1`, [id, JSON.stringify(g)]);
   }
 }

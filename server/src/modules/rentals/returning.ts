@@ -1,6 +1,6 @@
 // The cabinet's answers: popped, pop failed, no answer within the TTL, returned, faults; each moves the order and tells the rider's screens.
 import { isDeviceKind } from '#core/devices.ts';
-import { billedMinutes, buyOutAt, buyOutFee, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
+import { billedMinutes, buyOutAt, buyOutFee, countedMs, pausesOf, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
 import type { CommandRow } from '../cabinets/repository.ts';
 import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
@@ -121,13 +121,16 @@ export abstract class RentalsReturning extends RentalsSettling {
 
   /**
    * What a return at `returnedAt` costs by the rental's own plan: the time used (state 4: only until the fault was
-   * reported, docs/pricing.md), the state it ends in, and the fee (past the overtime period, at most the buy-out fee).
+   * reported, docs/pricing.md; never the time of a grace period), the state it ends in, and the fee (past the overtime
+   * period, at most the buy-out fee).
    */
   protected returnFee(order: OrderRow, returnedAt: Date) {
     const borrowedAt = new Date(order.borrowed_at!).getTime();
     const faultAt = order.fault_at ? Math.max(borrowedAt, new Date(order.fault_at).getTime()) : Infinity;
-    const elapsed = Math.min(returnedAt.getTime(), faultAt) - borrowedAt;
-    const overtime = borrowedAt + elapsed > buyOutAt(order.plan, new Date(borrowedAt)).getTime();
+    const endAt = Math.min(returnedAt.getTime(), faultAt);
+    const pauses = pausesOf(order.grace);
+    const elapsed = countedMs(borrowedAt, endAt, pauses);
+    const overtime = endAt > buyOutAt(order.plan, new Date(borrowedAt), pauses).getTime();
     const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
     return { elapsed, minutes: billedMinutes(elapsed), to: overtime ? Zujie.overtimeReturn : Zujie.returned, fee };
   }

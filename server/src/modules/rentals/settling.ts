@@ -1,5 +1,5 @@
 // Settling the money of a rental: the fee charged, the hold guarded, renewed or captured before it lapses, rent above the hold charged off-session, refunds to the card, buy-outs.
-import { billedMinutes, buyOutAt, buyOutFee } from '#core/pricing.ts';
+import { billedMinutes, buyOutAt, buyOutFee, countedMs, pausesOf } from '#core/pricing.ts';
 import { conflict } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import type { UserRow } from '../auth/service.ts';
@@ -165,9 +165,11 @@ export abstract class RentalsSettling extends RentalsRenting {
       const order = await this.d.repo.find(orderId, { lock: true });
       if (!order || order.settled || !BUY_OUT_FROM.includes(order.zujie as never) || !order.borrowed_at) return false;
       const now = this.d.clock.now();
-      if (why === 'overtime' && now < buyOutAt(order.plan, new Date(order.borrowed_at))) return false;
+      // A grace period moved the buy-out later (grace.ts enqueued a job for the new time): not yet.
+      const pauses = pausesOf(order.grace);
+      if (why === 'overtime' && now < buyOutAt(order.plan, new Date(order.borrowed_at), pauses)) return false;
       const fee = buyOutFee(order.plan);
-      const minutes = billedMinutes(now.getTime() - new Date(order.borrowed_at).getTime());
+      const minutes = billedMinutes(countedMs(new Date(order.borrowed_at).getTime(), now.getTime(), pauses));
       await this.d.repo.buyOut(order.id, order.zujie, { fee, use_minutes: minutes, at: now, note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user' });
       await this.charge(order, fee, now);
       await this.changed(order.user_id, order.id, order.zujie);

@@ -79,13 +79,15 @@ const STOCK = (live: string, now: string) => `left join lateral (
 /**
  * The empty slots of the cabinet row `c` a rider can return into at `now`: its slots less those holding a device
  * (any kind, also quarantined), those an operator locked and left empty (its last inventory), and those a held
- * return reservation keeps (modules/cabinets/reservations.ts).
+ * return reservation keeps (modules/cabinets/reservations.ts) — for another rider than `me` (an SQL expression of a
+ * user id; null: every held one counts as taken). The one rule of the map, the venue page and the scan.
  */
-const RETURN_SLOTS = (c: string, now: string) => `greatest(0, ${c}.slot_count
+export const RETURN_SLOTS = (c: string, now: string, me = 'null') => `greatest(0, ${c}.slot_count
     - (select count(*) from powerbanks p where p.cabinet_id = ${c}.id and p.slot is not null and p.state in ('in_cabinet', 'quarantined'))
     - (select count(*) from jsonb_array_elements(case when jsonb_typeof(${c}.inventory) = 'array' then ${c}.inventory else '[]'::jsonb end) e
         where e->>'locked' = 'true' and e->>'powerbankId' is null)
-    - (select count(*) from return_reservations r where r.cabinet_id = ${c}.id and r.state = 'held' and r.expires_at > ${now}))`;
+    - (select count(*) from return_reservations r where r.cabinet_id = ${c}.id and r.state = 'held' and r.expires_at > ${now}
+        and r.user_id is distinct from ${me}))`;
 
 /**
  * The plan of kind `kind` in effect at `at` for the venue row `v`, as JSON: the venue's own plan with the latest
