@@ -39,6 +39,8 @@ import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
 import { MifiOpsService } from './modules/mifi/ops.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import type { MifiService } from './modules/mifi/service.ts';
+import { rebalancingOpsRoutes } from './modules/rebalancing/ops-routes.ts';
+import { Rebalancing } from './modules/rebalancing/service.ts';
 import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
 import type { PartnersService } from './modules/partners/service.ts';
 import { partnersAdmin } from './modules/partners/wiring.ts';
@@ -117,5 +119,6 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     partnersOpsRoutes({ admin: partnersAdmin(db, clock, d.partners, d.ledger, audit) }),
     alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: d.alertsRepo, alerts: d.alerts, audit }) }),
     dashboardOpsRoutes({ dashboard: d.dashboard }),
+    rebalancingOpsRoutes({ rebalancing: new Rebalancing({ db, clock, liveness: d.liveness, audit }) }),
   ];
 }
