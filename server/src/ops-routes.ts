@@ -96,6 +96,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     agentExists: async (id) => (await d.embed.agent(id)) != null,
   });
   const mifiOps = new MifiOpsService({ db, clock, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: d.mifi, audit });
+  const rebalancing = new Rebalancing({ db, clock, liveness: d.liveness, audit });
   const desk = deskServices({ db, clock, jobs: d.jobs, ledger: d.ledger, payments: d.payments, audit, live: d.live, rentals: d.rentals, settings: d.desk ?? {} });
   return [
     staffOpsRoutes({ staff: d.staff, origin: d.opsOrigin }),
@@ -118,7 +119,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     disputeOpsRoutes(desk),
     partnersOpsRoutes({ admin: partnersAdmin(db, clock, d.partners, d.ledger, audit) }),
     alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: d.alertsRepo, alerts: d.alerts, audit }) }),
-    dashboardOpsRoutes({ dashboard: d.dashboard }),
-    rebalancingOpsRoutes({ rebalancing: new Rebalancing({ db, clock, liveness: d.liveness, audit }) }),
+    dashboardOpsRoutes({ dashboard: d.dashboard, stock: rebalancing }),
+    rebalancingOpsRoutes({ rebalancing }),
   ];
 }

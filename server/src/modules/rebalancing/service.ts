@@ -40,6 +40,14 @@ export class Rebalancing {
     return agentId ?? null;
   }
 
+  /** Every cabinet of the scope (of one agent, when given) with its position, stock and whether it is online: the dashboard's map. */
+  async stock(scope: Scope, agentId: string | null) {
+    const since = new Date(this.d.clock.now().getTime() - IN_TRANSIT_MS);
+    return (await this.repo.stock(scopeParams(scope), agentId, this.d.liveness.since(), since)).map((r) => ({
+      id: r.id, agentId: r.agent_id, venueId: r.venue_id, lat: r.lat, lng: r.lng, slots: r.slots, powerbanks: r.powerbanks, online: r.online,
+    }));
+  }
+
   /** The cabinets out of balance, the suggested moves and the moves done in the last day. */
   async view(scope: Scope, q: { agentId?: string; lowPct?: number; highPct?: number }) {
     const bands: Bands = { lowPct: q.lowPct ?? DEFAULT_BANDS.lowPct, highPct: q.highPct ?? DEFAULT_BANDS.highPct };
