@@ -40,6 +40,8 @@ import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
 import { MifiOpsService } from './modules/mifi/ops.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import type { MifiService } from './modules/mifi/service.ts';
+import { rebalancingOpsRoutes } from './modules/rebalancing/ops-routes.ts';
+import { Rebalancing } from './modules/rebalancing/service.ts';
 import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
 import type { PartnersService } from './modules/partners/service.ts';
 import { partnersAdmin } from './modules/partners/wiring.ts';
@@ -97,6 +99,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     agentExists: async (id) => (await d.embed.agent(id)) != null,
   });
   const mifiOps = new MifiOpsService({ db, clock, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: d.mifi, audit });
+  const rebalancing = new Rebalancing({ db, clock, liveness: d.liveness, audit });
   const desk = deskServices({ db, clock, jobs: d.jobs, ledger: d.ledger, payments: d.payments, audit, live: d.live, rentals: d.rentals, settings: d.desk ?? {} });
   return [
     staffOpsRoutes({ staff: d.staff, origin: d.opsOrigin, ssoOn: d.ssoOn }),
@@ -120,6 +123,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     disputeOpsRoutes(desk),
     partnersOpsRoutes({ admin: partnersAdmin(db, clock, d.partners, d.ledger, audit) }),
     alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: d.alertsRepo, alerts: d.alerts, audit }) }),
-    dashboardOpsRoutes({ dashboard: d.dashboard }),
+    dashboardOpsRoutes({ dashboard: d.dashboard, stock: rebalancing }),
+    rebalancingOpsRoutes({ rebalancing }),
   ];
 }

@@ -1,6 +1,7 @@
 // The dashboard's summaries and its ops API: figures recomputed from the rentals (started, ended, returned
 // elsewhere, failed ejects, revenue per currency), a refresh run again or after a crash never counts twice, and
-// every caller sees only its scope (an agent or venue outside it is a 404).
+// every caller sees only its scope (an agent or venue outside it is a 404); the rollups per agent and day and per
+// venue and month agree with the venues' daily rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardShape } from '#contract/ops/dashboard.ts';
 import { build, type Built } from './helper.ts';
@@ -121,6 +122,56 @@ describe('the dashboard', () => {
     expect((await dashboard(consoles.get('adminA')!, '&agentId=agent-a&venueId=v-nyc-gct')).statusCode).toBe(404);
     expect((await figures(consoles.get('platformOwner')!, '&agentId=agent-b')).totals.rentals).toBe(1);
     expect((await dashboard(consoles.get('none')!)).statusCode).toBe(401);
+  });
+
+  it('reads whole months and whole agents from the rollups, which agree with the venues\' rows after every change', async () => {
+    const owner = consoles.get('platformOwner')!;
+    // Rentals over three months: February's end, all of January (a whole month in the range), a day in December.
+    for (const [venue, cabinet, day] of [['v-lis-timeout', 'PWL-LIS-001', '2026-01-05'], ['v-lis-timeout', 'PWL-LIS-001', '2026-01-31'],
+      ['v-lis-timeout', 'PWL-LIS-001', '2026-02-27'], ['v-nyc-gct', 'PWL-NYC-001', '2025-12-20'], ['v-vno-gedimino', 'PWL-VNO-001', '2026-01-15']] as const) {
+      await rental({ venue, cabinet, currency: venue === 'v-nyc-gct' ? 'USD' : 'EUR', created: at(day, '10:00:00'), borrowed: at(day, '10:00:02'), returned: at(day, '11:00:02'), fee: 100, minutes: 60 });
+    }
+    await b.app.powerly.dashboard.refresh();
+    const direct = async (from: string, to: string, agent?: string) => (await b.db.query<{ venue_id: string; rentals: number; revenue: number }>(
+      `select venue_id, sum(rentals)::int as rentals, sum(revenue)::int as revenue from dashboard_daily
+        where day between $1 and $2 and ($3::text is null or agent_id = $3) group by venue_id order by sum(rentals) desc, venue_id`, [from, to, agent ?? null])).rows;
+    const check = async (from: string, to: string, q = '', agent?: string) => {
+      const res = await owner.call('GET', `/dashboard?from=${from}&to=${to}${q}`);
+      expect(res.statusCode).toBe(200);
+      const f = res.json<DashboardShape>();
+      const want = await direct(from, to, agent);
+      expect(f.topVenues.map((v) => [v.venueId, v.rentals])).toEqual(want.map((r) => [r.venue_id, r.rentals]));
+      expect(f.totals.rentals).toBe(want.reduce((n, r) => n + r.rentals, 0));
+      return f;
+    };
+    const f = await check('2025-12-15', '2026-03-11');
+    expect(f.topVenues.find((v) => v.venueId === 'v-lis-timeout')!.rentals).toBe(4);
+    await check('2026-01-01', '2026-02-28', '&agentId=agent-a', 'agent-a');
+    await check('2026-01-31', '2026-03-01');
+    // A January rental moved to another agent's venue: the months and the agents' days follow it.
+    await b.db.query(`update orders set venue_id = 'v-nyc-gct', currency = 'USD' where venue_id = 'v-lis-timeout' and created_at = $1`, [at('2026-01-05', '10:00:00')]);
+    await b.app.powerly.dashboard.refresh();
+    expect((await check('2025-12-01', '2026-02-28')).topVenues.find((v) => v.venueId === 'v-nyc-gct')!.rentals).toBe(2);
+    await check('2026-01-01', '2026-01-31', '&agentId=agent-b', 'agent-b');
+    const agents = (await b.db.query<{ n: number }>(
+      `select count(*)::int as n from (select agent_id, day, currency, sum(rentals) as r from dashboard_daily group by 1, 2, 3
+         except select agent_id, day, currency, rentals from dashboard_agent_daily) x`)).rows[0]!.n;
+    expect(agents).toBe(0);
+  });
+
+  it('maps the cabinets of the scope with their stock and state; another agent\'s or venue\'s is a 404', async () => {
+    const map = async (c: OpsConsole, q = '') => {
+      const res = await c.call('GET', `/dashboard/cabinets${q}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ items: { id: string; venueId: string; powerbanks: number; slots: number; online: boolean }[] }>().items;
+    };
+    const mine = await map(partner);
+    expect(mine.map((c) => [c.id, c.venueId, c.powerbanks])).toEqual([['PWL-VNO-001', 'v-vno-gedimino', 4]]);
+    expect((await map(consoles.get('adminA')!)).map((c) => c.venueId).sort()).toEqual(['v-lis-timeout', 'v-vno-gedimino']);
+    expect((await map(consoles.get('platformOwner')!, '?agentId=agent-b')).map((c) => c.id)).toEqual(['PWL-NYC-001']);
+    expect((await map(consoles.get('platformOwner')!, '?venueId=v-lis-timeout')).map((c) => c.id)).toEqual(['PWL-LIS-001']);
+    expect((await consoles.get('adminB')!.call('GET', '/dashboard/cabinets?agentId=agent-a')).statusCode).toBe(404);
+    expect((await partner.call('GET', '/dashboard/cabinets?venueId=v-lis-timeout')).statusCode).toBe(404);
   });
 
   it('refuses a reversed or too long range, and a malformed day, in the operator\'s language', async () => {

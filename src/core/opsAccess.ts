@@ -39,6 +39,8 @@ export const PERMISSIONS = [
   'disputes.decide', // accept or reject a rider's "I returned it" dispute
   'wallet.adjust', // request a credit or debit of a rider's wallet (nothing moves until someone else approves)
   'wallet.approve', // approve or reject someone else's wallet credit or debit (four eyes)
+  'rebalancing.read', // cabinets with too many or too few power banks and the suggested moves
+  'rebalancing.move', // mark a move of power banks between cabinets done
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -47,15 +49,15 @@ const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   admin: PERMISSIONS,
   support: [
     'staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund', 'partners.read', 'alerts.read', 'alerts.manage',
-    'dashboard.read', 'rentals.end', 'rentals.release', 'disputes.decide',
+    'dashboard.read', 'rentals.end', 'rentals.release', 'disputes.decide', 'rebalancing.read',
   ],
   finance: [
     'staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read',
     'rentals.refund', 'partners.read', 'partners.write', 'alerts.read', 'dashboard.read', 'wallet.adjust', 'wallet.approve',
     'rentals.end', 'rentals.waive', 'rentals.release', 'rentals.reverse', 'disputes.decide',
   ],
-  field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage', 'dashboard.read'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read', 'dashboard.read'],
+  field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage', 'dashboard.read', 'rebalancing.read', 'rebalancing.move'],
+  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read', 'dashboard.read', 'rebalancing.read'],
   // A venue partner sees its venues, their cabinets and its earnings, never riders' personal data (orders.read).
   venue_partner: ['fleet.read', 'partners.read', 'dashboard.read'],
 };

@@ -1,6 +1,6 @@
 // The shell: header (who, language, sign out), the navigation (only what the person's roles allow), the screen.
 import { useStore } from '@nanostores/react';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { Me } from '../contract/ops/staff.ts';
 import { LOCALES, LOCALE_NAMES, type Locale } from '../core/lang.ts';
 import type { Permission } from '../core/opsAccess.ts';
@@ -28,6 +28,9 @@ import { Partners } from './screens/Partners.tsx';
 import { Alerts } from './screens/Alerts.tsx';
 import { Dashboard } from './screens/Dashboard.tsx';
 
+/** Screens of few people (a technician's phone), in their own chunks. */
+const Rebalancing = lazy(() => import('./screens/Rebalancing.tsx'));
+
 interface Entry {
   path: string;
   label: string;
@@ -51,6 +54,10 @@ const ENTRIES: Entry[] = [
   { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
   { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },
   { path: '/dashboard', label: 'ops.nav.dashboard', needs: 'dashboard.read', screen: () => <Dashboard /> },
+  {
+    path: '/rebalancing', label: 'ops.nav.rebalancing', needs: 'rebalancing.read',
+    screen: (me) => <Suspense fallback={<p role="status">…</p>}><Rebalancing me={me} /></Suspense>,
+  },
   { path: '/jobs', label: 'ops.nav.jobs', needs: 'jobs.manage', screen: () => <DeadJobs /> },
   { path: '/cabinet-inbox', label: 'ops.nav.inbox', needs: 'jobs.manage', screen: () => <CabinetInbox /> },
   { path: '/audit', label: 'ops.nav.audit', needs: 'audit.read', screen: (me) => <AuditLog me={me} /> },

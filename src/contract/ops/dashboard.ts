@@ -52,3 +52,17 @@ export const DashboardShape = Type.Object({
   }), { description: 'the ten venues with the most rentals' }),
 });
 export type DashboardShape = Static<typeof DashboardShape>;
+
+export const DashboardCabinetsQuery = Type.Object({ agentId: Type.Optional(Id), venueId: Type.Optional(Id) }, { additionalProperties: false });
+export const DashboardCabinet = Type.Object({
+  id: Type.String(),
+  agentId: Type.String(),
+  venueId: Type.String(),
+  lat: Type.Number(),
+  lng: Type.Number(),
+  slots: Type.Integer(),
+  powerbanks: Type.Integer({ description: 'in the cabinet now' }),
+  online: Type.Boolean({ description: 'heard from within the liveness window' }),
+});
+export type DashboardCabinet = Static<typeof DashboardCabinet>;
+export const DashboardCabinets = Type.Object({ items: Type.Array(DashboardCabinet, { description: 'every cabinet of the scope at a venue, by id' }) });

@@ -1,6 +1,7 @@
 // The dashboard: the business's figures over a date range (rentals, revenue per currency, utilisation, returns at
 // another venue, failed ejects, top venues), within the person's scope, narrowed to an agent and a venue. The charts
-// (uPlot) are their own lazy chunk; every chart has its table, which is what screen readers and keyboards use.
+// (uPlot) are their own lazy chunk; every chart has its table, which is what screen readers and keyboards use. The
+// map of the cabinets (MapLibre) is another lazy chunk, with its legend and list as text.
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { DashboardShape } from '../../contract/ops/dashboard.ts';
@@ -11,6 +12,7 @@ import { opsCall, withQuery } from '../api.ts';
 import { Problem } from './Problem.tsx';
 
 const DashboardCharts = lazy(() => import('./DashboardCharts.tsx'));
+const CabinetMap = lazy(() => import('./CabinetMap.tsx'));
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const today = () => isoDay(new Date());
@@ -68,6 +70,9 @@ export function Dashboard() {
           </dl>
           <Suspense fallback={<p role="status">{t('ops.dashboard.chartsLoading')}</p>}>
             <DashboardCharts data={data} currencies={currencies} />
+          </Suspense>
+          <Suspense fallback={<p role="status">{t('ops.dashboard.map.loading')}</p>}>
+            <CabinetMap agentId={filter.agentId} venueId={filter.venueId} />
           </Suspense>
           <h2 id="dash-days">{t('ops.dashboard.perDay')}</h2>
           <div className="ops-scroll" role="region" aria-labelledby="dash-days" tabIndex={0}>

@@ -1,6 +1,7 @@
-// The dashboard's SQL (migrations/20261221120000_dashboard.sql): recomputing the marked buckets of the summaries
-// from the rentals (a read model of orders, venues, cabinets and power banks), and the console's reads, which touch
-// only the summaries (and one venue's row, for its scope).
+// The dashboard's SQL (migrations/20261221120000_dashboard.sql, 20270103120100_dashboard_agent_daily.sql):
+// recomputing the marked buckets of the summaries from the rentals (a read model of orders, venues, cabinets and
+// power banks) and the per-agent rollup from them, and the console's reads, which touch only the summaries (and one
+// venue's row, for its scope).
 import type { Queryable } from '../../db/db.ts';
 
 export interface DashboardFilter {
@@ -47,10 +48,11 @@ const DAY_END = `((b.day + 1)::timestamp at time zone 'UTC')`;
  */
 function where(f: DashboardFilter, extra: unknown[] = []): { sql: string; params: unknown[] } {
   const params: unknown[] = [f.from, f.to, ...extra];
-  const conds = ['d.day between $1::date and $2::date'];
+  const conds = [DAY_RANGE];
   const p = (v: unknown) => `$${params.push(v)}`;
   // A venue partner's pairs also by venue alone, so the venue index finds their rows.
-  if (f.agents !== null) {
+  if (f.agents !== null && !f.pairs.length) conds.push(`d.agent_id = any(${p(f.agents)}::text[])`);
+  else if (f.agents !== null) {
     const venues = f.pairs.map((x) => x.slice(x.indexOf('/') + 1));
     conds.push(`(d.agent_id = any(${p(f.agents)}::text[])
       or (d.venue_id = any(${p(venues)}::text[]) and (d.agent_id || '/' || d.venue_id) = any(${p(f.pairs)}::text[])))`);
@@ -58,6 +60,30 @@ function where(f: DashboardFilter, extra: unknown[] = []): { sql: string; params
   if (f.venueId) conds.push(`d.venue_id = ${p(f.venueId)}`);
   return { sql: conds.join(' and '), params };
 }
+
+/** A summary row a recomputation replaced or wrote. */
+interface Touched {
+  agent_id: string;
+  venue_id: string;
+  day: string;
+}
+
+/** The whole calendar months inside [from, to] (first days), or null: a range's top venues read those from the rollup. */
+export function wholeMonths(from: string, to: string): { first: string; last: string; end: string } | null {
+  const [fy, fm, fd] = from.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(fy, fm - 1 + (fd === 1 ? 0 : 1), 1));
+  const [ty, tm] = to.split('-').map(Number) as [number, number];
+  const afterTo = new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000);
+  // The last month that ends inside the range: to's month when to is its last day, else the month before.
+  const last = new Date(Date.UTC(ty, tm - 1 + (afterTo.getUTCDate() === 1 ? 0 : -1), 1));
+  if (last < first) return null;
+  const end = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() + 1, 0));
+  const iso = (d: Date) => d.toISOString().slice(0, 10);
+  return { first: iso(first), last: iso(last), end: iso(end) };
+}
+
+/** The first condition of every `where`: the range of days. */
+const DAY_RANGE = 'd.day between $1::date and $2::date';
 
 export class DashboardRepository {
   constructor(private readonly db: Queryable) {}
@@ -76,9 +102,10 @@ export class DashboardRepository {
   /** Recomputes the buckets of these marks from the rentals (replacing their rows) and deletes the marks. */
   async recompute(ids: string[]) {
     const buckets = `b as (select distinct venue_id, day from dashboard_dirty where id = any($1::bigint[]))`;
-    await this.db.query(
-      `with ${buckets} delete from dashboard_daily d using b where d.venue_id = b.venue_id and d.day = b.day`, [ids]);
-    await this.db.query(
+    const { rows: gone } = await this.db.query<Touched>(
+      `with ${buckets} delete from dashboard_daily d using b where d.venue_id = b.venue_id and d.day = b.day
+       returning d.agent_id, d.venue_id, to_char(d.day, 'YYYY-MM-DD') as day`, [ids]);
+    const { rows: made } = await this.db.query<Touched>(
       `with ${buckets},
        started as (
          select o.venue_id, b.day, o.currency,
@@ -100,10 +127,38 @@ export class DashboardRepository {
            coalesce(st.rentals, 0) as rentals, coalesce(st.failed_ejects, 0) as failed_ejects, coalesce(en.returns, 0) as returns,
            coalesce(en.returns_elsewhere, 0) as returns_elsewhere, coalesce(en.revenue, 0) as revenue, coalesce(en.rented_minutes, 0) as rented_minutes
          from started st full join ended en on en.venue_id = st.venue_id and en.day = st.day and en.currency = st.currency
-       ) s join venues v on v.id = s.venue_id`,
+       ) s join venues v on v.id = s.venue_id
+       returning agent_id, venue_id, to_char(day, 'YYYY-MM-DD') as day`,
       [ids],
     );
+    await this.rollUp([...gone, ...made]);
     await this.db.query('delete from dashboard_dirty where id = any($1::bigint[])', [ids]);
+  }
+
+  /** Recomputes the rollups of what these rows touched: the agents' days, the venues' months. */
+  private async rollUp(touched: Touched[]) {
+    if (!touched.length) return;
+    const unique = (keys: string[]) => [...new Set(keys)].map((k) => k.split(' ') as [string, string]);
+    const days = unique(touched.map((r) => `${r.agent_id} ${r.day}`));
+    const byDay = `p as (select * from unnest($1::text[], $2::date[]) as p (agent_id, day))`;
+    const dayParams = [days.map((k) => k[0]), days.map((k) => k[1])];
+    await this.db.query(`with ${byDay} delete from dashboard_agent_daily a using p where a.agent_id = p.agent_id and a.day = p.day`, dayParams);
+    await this.db.query(
+      `with ${byDay}
+       insert into dashboard_agent_daily (agent_id, day, currency, rentals, failed_ejects, returns, returns_elsewhere, revenue, rented_minutes)
+       select d.agent_id, d.day, d.currency, sum(d.rentals), sum(d.failed_ejects), sum(d.returns), sum(d.returns_elsewhere), sum(d.revenue), sum(d.rented_minutes)
+         from p join dashboard_daily d on d.agent_id = p.agent_id and d.day = p.day
+        group by d.agent_id, d.day, d.currency`, dayParams);
+    const months = unique(touched.map((r) => `${r.venue_id} ${r.day.slice(0, 7)}-01`));
+    const byMonth = `p as (select * from unnest($1::text[], $2::date[]) as p (venue_id, month))`;
+    const monthParams = [months.map((k) => k[0]), months.map((k) => k[1])];
+    await this.db.query(`with ${byMonth} delete from dashboard_venue_monthly m using p where m.venue_id = p.venue_id and m.month = p.month`, monthParams);
+    await this.db.query(
+      `with ${byMonth}
+       insert into dashboard_venue_monthly (agent_id, venue_id, month, currency, rentals, rented_minutes, revenue)
+       select min(d.agent_id), d.venue_id, p.month, d.currency, sum(d.rentals), sum(d.rented_minutes), sum(d.revenue)
+         from p join dashboard_daily d on d.venue_id = p.venue_id and d.day >= p.month and d.day < (p.month + interval '1 month')
+        group by d.venue_id, p.month, d.currency`, monthParams);
   }
 
   /** Today's cabinets and power banks per venue (kept for utilisation). */
@@ -136,12 +191,14 @@ export class DashboardRepository {
 
   /** Per day and currency: every figure of the summaries (the days' totals add up the currencies). */
   async daily(f: DashboardFilter): Promise<DailyRow[]> {
+    // Whole agents (the platform, an agent): their rollup; a venue partner's or one venue's figures: the venues' rows.
+    const wholeAgents = !f.venueId && !f.pairs.length;
     const w = where(f);
     const { rows } = await this.db.query<DailyRow>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, d.currency, sum(d.rentals)::int as rentals, sum(d.failed_ejects)::int as failed_ejects,
          sum(d.returns)::int as returns, sum(d.returns_elsewhere)::int as returns_elsewhere, sum(d.rented_minutes)::bigint as rented_minutes,
          sum(d.revenue)::bigint as revenue
-       from dashboard_daily d where ${w.sql} group by d.day, d.currency order by d.day, d.currency`, w.params);
+       from ${wholeAgents ? 'dashboard_agent_daily' : 'dashboard_daily'} d where ${w.sql} group by d.day, d.currency order by d.day, d.currency`, w.params);
     return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes), revenue: Number(r.revenue) }));
   }
 
@@ -159,14 +216,23 @@ export class DashboardRepository {
     return near;
   }
 
-  /** The venues with the most rentals, and their revenue per currency. */
+  /**
+   * The venues with the most rentals, and their revenue per currency: the range's whole months from the venues'
+   * monthly rollup, the days before and after them from the daily rows.
+   */
   async topVenues(f: DashboardFilter, limit: number): Promise<VenueRow[]> {
-    const w = where(f, [limit]);
+    const m = wholeMonths(f.from, f.to);
+    const w = where(f, [limit, m?.first ?? null, m?.last ?? null, m?.end ?? null]);
+    const cols = 'd.venue_id, d.agent_id, d.currency, d.rentals, d.rented_minutes, d.revenue';
     const { rows } = await this.db.query<VenueRow>(
-      `with v as (
+      `with r as (
+         select ${cols} from dashboard_daily d where ${w.sql} and ($4::date is null or d.day not between $4::date and $6::date)
+         union all
+         select ${cols} from dashboard_venue_monthly d where ${w.sql.replace(DAY_RANGE, 'd.month between $4::date and $5::date')}),
+       v as (
          select d.venue_id, min(d.agent_id) as agent_id, d.currency, sum(d.rentals)::int as rentals, sum(d.rented_minutes)::bigint as rented_minutes,
            sum(d.revenue)::bigint as revenue
-         from dashboard_daily d where ${w.sql} group by d.venue_id, d.currency),
+         from r d group by d.venue_id, d.currency),
        top as (select venue_id, sum(rentals) as rentals from v group by venue_id order by sum(rentals) desc, venue_id limit $3)
        select v.* from v join top using (venue_id) order by top.rentals desc, v.venue_id, v.currency`, w.params);
     return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes), revenue: Number(r.revenue) }));
