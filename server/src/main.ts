@@ -21,6 +21,7 @@ import { deskSettingsFromEnv } from './modules/rentals/ops-config.ts';
 import { cabinetBrokerAuth } from './modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import { MqttCabinetLink } from './modules/cabinets/link.ts';
+import { VendorEjectsRepository } from './modules/cabinets/vendor-ejects-repository.ts';
 import { CabinetTokenSecrets, cabinetSecretsKey } from './modules/cabinets/token-secrets.ts';
 import { a8RegistrationFromEnv, vendorGatewaysFromEnv } from './modules/cabinets/vendors/from-env.ts';
 import { a8CabinetMay } from './modules/cabinets/vendors/a8/codec.ts';
@@ -64,6 +65,7 @@ async function main() {
     : undefined;
   const gateways = vendorGatewaysFromEnv(vendorEnv, {
     connector, prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console, now: () => clock.now().getTime(), tokenSecrets,
+    ejects: new VendorEjectsRepository(db),
   });
   const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console, gateways });
 

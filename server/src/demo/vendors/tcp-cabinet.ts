@@ -17,6 +17,10 @@ export class TcpCabinet {
   readonly unanswered = new Map<number, string>();
   /** The next borrow fails (jammed). */
   jamNext = false;
+  /** The next borrow ejects but its answer never reaches the server (lost with the process that sent it). */
+  loseNextAnswer = false;
+  /** The next borrow never reaches the cabinet (nothing ejected, no answer). */
+  missNext = false;
   private readonly waiters: { cmd: number; resolve: (p: Buffer) => void }[] = [];
 
   /** `secret`: the token secret set in this cabinet (an operator changes it after a rotation). */
@@ -131,11 +135,13 @@ export class TcpCabinet {
     } else if (cmd === TCP_CMD.borrow || cmd === TCP_CMD.forceEject) {
       const slot = p[0]!;
       const id = this.banks[slot - 1] ?? null;
+      if (this.missNext) return void (this.missNext = false);
       if (this.jamNext || !id) {
         this.jamNext = false;
         return this.send(cmd, encodeEjectResult({ slot, ok: false, bankId: id, locks: locks() }));
       }
       this.banks[slot - 1] = null;
+      if (this.loseNextAnswer) return void (this.loseNextAnswer = false);
       this.send(cmd, encodeEjectResult({ slot, ok: true, bankId: id, locks: locks() }));
     }
   }

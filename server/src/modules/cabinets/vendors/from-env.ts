@@ -7,7 +7,7 @@
 import type { MqttConnector } from '../../../mqtt/broker.ts';
 import type { Logger } from '../link.ts';
 import { A8Gateway } from './a8/gateway.ts';
-import type { VendorGateway } from './gateway.ts';
+import type { EjectLedger, VendorGateway } from './gateway.ts';
 import { TcpGateway } from './tcp60/gateway.ts';
 
 export function vendorGatewaysFromEnv(
@@ -16,10 +16,12 @@ export function vendorGatewaysFromEnv(
     connector: MqttConnector; prefix: string; sharedGroup?: string; log: Logger; now?: () => number;
     /** The TCP cabinets' own token secrets (modules/cabinets/token-secrets.ts); absent when no key seals them. */
     tokenSecrets?: { secretOf(cabinetId: string): Promise<string | null> };
+    /** Ejects sent and not answered yet, kept in the database (vendor-ejects-repository.ts). */
+    ejects?: EjectLedger;
   },
 ): VendorGateway[] {
   const out: VendorGateway[] = [];
-  if (env.VENDOR_A8_PREFIX) out.push(new A8Gateway({ connector: d.connector, idPrefix: env.VENDOR_A8_PREFIX, sharedGroup: d.sharedGroup, log: d.log, now: d.now }));
+  if (env.VENDOR_A8_PREFIX) out.push(new A8Gateway({ connector: d.connector, idPrefix: env.VENDOR_A8_PREFIX, sharedGroup: d.sharedGroup, log: d.log, now: d.now, ejects: d.ejects }));
   if (env.VENDOR_TCP_PORT) {
     const port = Number(env.VENDOR_TCP_PORT);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`VENDOR_TCP_PORT is not a port: ${env.VENDOR_TCP_PORT}`);
@@ -28,7 +30,7 @@ export function vendorGatewaysFromEnv(
     }
     out.push(new TcpGateway({
       port, host: env.VENDOR_TCP_HOST || '0.0.0.0', secret: env.VENDOR_TCP_SECRET || undefined, secrets: d.tokenSecrets,
-      idPrefix: env.VENDOR_TCP_PREFIX || 'BX-', log: d.log, now: d.now,
+      idPrefix: env.VENDOR_TCP_PREFIX || 'BX-', log: d.log, now: d.now, ejects: d.ejects,
       bridge: { connector: d.connector, prefix: d.prefix },
     }));
   }

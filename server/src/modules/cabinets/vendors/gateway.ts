@@ -16,6 +16,37 @@ export interface EdgeSink {
   reject(cabinetId: string, reason: string, payload: string): Promise<void>;
 }
 
+/** An eject sent to a vendor cabinet: the slot and the power bank the gateway expected there. */
+export interface SentEject {
+  commandId: string;
+  cabinetId: string;
+  slot: number | null;
+  powerbankId: string | null;
+  at: Date;
+}
+
+/**
+ * The ejects sent and not yet answered, kept outside the process (vendor_ejects): recorded before the frame leaves,
+ * removed once the outcome is stored. A gateway process killed in between leaves the record, and the gateway that
+ * next hears from the cabinet settles it from the cabinet's inventory (`reconciled`).
+ */
+export interface EjectLedger {
+  sent(e: SentEject): Promise<void>;
+  find(commandId: string): Promise<SentEject | undefined>;
+  open(cabinetId: string, since: Date): Promise<SentEject[]>;
+  settled(commandId: string): Promise<void>;
+}
+
+/**
+ * The outcome of an eject whose answer was lost with the process that sent it, from what the cabinet holds now:
+ * the power bank it was sent for no longer in the cabinet → popped; still there, or none named → pop-failed.
+ */
+export function reconciled(x: SentEject, present: (powerbankId: string) => boolean, ts: string): CabinetEvent {
+  const base = { v: 2 as const, id: outcomeEventId(x.commandId), ts, commandId: x.commandId };
+  if (x.powerbankId && x.slot !== null && !present(x.powerbankId)) return { ...base, type: 'popped', slot: x.slot, powerbankId: x.powerbankId };
+  return { ...base, type: 'pop-failed', slot: x.slot, reason: x.powerbankId ? 'jammed' : 'empty' };
+}
+
 export interface VendorGateway {
   /** The family's name, for logs and docs ('a8', 'tcp60'). */
   readonly family: string;
@@ -28,7 +59,7 @@ export interface VendorGateway {
 }
 
 /** How long a gateway remembers a command's outcome: a repeat of the command (re-published) gets the same event. */
-const REMEMBER_MS = 60 * 60_000;
+export const REMEMBER_MS = 60 * 60_000;
 
 /**
  * The ejects a gateway has sent to its cabinets and their outcomes: the vendor families do not carry our command

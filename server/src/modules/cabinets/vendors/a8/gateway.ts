@@ -10,7 +10,7 @@ import { randomToken } from '../../../../lib/ids.ts';
 import type { MqttConnector } from '../../../../mqtt/broker.ts';
 import type { Logger } from '../../link.ts';
 import type { CabinetEvent, EjectCommand, ServerMessage, SlotState } from '../../protocol.ts';
-import { EjectBook, outcomeEventId, type EdgeSink, type VendorGateway } from '../gateway.ts';
+import { EjectBook, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
 import {
   A8_CMD, a8Command, a8Topics, decodeA8, decodePopupBySerial, decodePopupBySlot, decodeReturned, decodeStatus,
   type A8Command, type A8PopupResult, type A8Slot,
@@ -26,6 +26,8 @@ export interface A8GatewayOptions {
   now?: () => number;
   /** How long an eject waits for the slot layout of a cabinet this process has no report of (ms). */
   layoutWaitMs?: number;
+  /** Ejects sent and not answered yet, kept outside the process (vendor_ejects); without it, in memory only. */
+  ejects?: EjectLedger;
 }
 
 /** A slot's place in the cabinet: slots are numbered 1… in the order of the status report (board, then position). */
@@ -122,6 +124,7 @@ export class A8Gateway implements VendorGateway {
       const a = decodePopupBySerial(f.data);
       const p = a.sn ? this.book.match(cabinetId, { serial: a.sn }) : undefined;
       if (p) await this.answer(cabinetId, p, a.result, a.sn);
+      else if (a.sn) await this.orphan(cabinetId, a.sn, a.result);
     } else if (f.cmd === A8_CMD.popupBySlot) {
       const a = decodePopupBySlot(f.data);
       const slot = this.slotOf(uuid, a.board, a.hole);
@@ -138,6 +141,18 @@ export class A8Gateway implements VendorGateway {
       : { v: 2, id: outcomeEventId(p.id), ts, type: 'pop-failed', commandId: p.id, slot: p.slot, reason: failReason(result) }));
     if (e.type === 'popped') this.place(this.uuid(cabinetId), e.slot, null);
     await this.store(cabinetId, e);
+    await this.o.ejects?.settled(p.id);
+  }
+
+  /**
+   * An answer to a pop-up this process did not send (its sender was killed before the answer came): matched to
+   * the eject recorded for that serial, if one is open, and settled from the answer itself.
+   */
+  private async orphan(cabinetId: string, serial: string, result: A8PopupResult) {
+    const open = (await this.o.ejects?.open(cabinetId, new Date(this.now() - 60 * 60_000))) ?? [];
+    const x = open.find((o) => o.powerbankId === serial);
+    if (!x) return;
+    await this.answer(cabinetId, { v: 2, id: x.commandId, type: 'eject', ts: x.at.toISOString(), ttlMs: 0, slot: x.slot, serial }, result, serial);
   }
 
   /** Stores an event through the link, retrying while the database is away (the PUBACK waits meanwhile). */
@@ -188,6 +203,20 @@ export class A8Gateway implements VendorGateway {
     if (this.book.expired(msg)) return fail('expired');
     if (msg.slot === null) return fail('empty');
     const uuid = this.uuid(cabinetId);
+    // Sent by a gateway process that died before the answer was stored: never a second pop-up (the first may have
+    // ejected); settled from a fresh status report (the power bank gone: popped; still there: pop-failed).
+    const before = await this.o.ejects?.find(msg.id);
+    if (before) {
+      this.layouts.delete(uuid); // only a report made after the request counts
+      this.book.add(cabinetId, { ...msg, slot: 0 }, null);
+      await this.publish(uuid, a8Command.status());
+      await this.waitLayout(uuid, this.o.layoutWaitMs ?? 5_000);
+      const layout = this.layouts.get(uuid);
+      if (!layout) return; // no report yet: the next re-publish of the command tries again
+      const e = this.book.settle(msg.id, () => reconciled(before, (id) => layout.some((p) => p.sn === id), new Date(this.now()).toISOString()));
+      await this.store(cabinetId, e);
+      return void (await this.o.ejects?.settled(msg.id));
+    }
     if (!this.layouts.get(uuid)?.[msg.slot - 1]?.sn) {
       // No report of this cabinet in this process yet: ask for one (its answer reaches every process) and wait.
       this.book.add(cabinetId, { ...msg, slot: 0 }, null); // an open status request, matched as "slot 0"
@@ -198,6 +227,7 @@ export class A8Gateway implements VendorGateway {
     // Never eject a slot we cannot name the power bank of: without its serial the rental could not be recorded.
     if (!place?.sn) return fail('empty');
     if (this.book.expired(msg)) return fail('expired');
+    await this.o.ejects?.sent({ commandId: msg.id, cabinetId, slot: msg.slot, powerbankId: place.sn, at: new Date(this.now()) });
     this.book.add(cabinetId, msg, place.sn);
     const validity = { timestamp: Math.floor(Date.parse(msg.ts) / 1000), ttl: Math.ceil(msg.ttlMs / 1000) };
     await this.publish(uuid, a8Command.popupBySerial(place.sn, validity));

@@ -26,7 +26,12 @@ const HEADER = 9;
 /** A power bank id on the wire: 8 ASCII bytes, zero-padded; all zeros = no power bank. */
 const BANK_ID = 8;
 
-export class TcpFrameError extends Error {}
+/** Why a frame is refused: `checksum` (damaged on the way: dropped, the connection kept), `token`, `format`. */
+export class TcpFrameError extends Error {
+  constructor(message: string, readonly kind: 'checksum' | 'token' | 'format' = 'format') {
+    super(message);
+  }
+}
 
 export interface TcpFrame {
   cmd: number;
@@ -58,7 +63,7 @@ export function encodeTcp(cmd: number, payload: Uint8Array, secret: string, vers
 /** One whole frame; throws TcpFrameError on a wrong length, checksum or token. */
 export function decodeTcp(frame: Uint8Array, secret: string): TcpFrame {
   const f = decodeTcpUnsigned(frame);
-  if (!tcpToken(f.payload, secret).equals(f.token)) throw new TcpFrameError('token mismatch (wrong secret)');
+  if (!tcpToken(f.payload, secret).equals(f.token)) throw new TcpFrameError('token mismatch (wrong secret)', 'token');
   return { cmd: f.cmd, version: f.version, payload: f.payload };
 }
 
@@ -71,7 +76,7 @@ export function decodeTcpUnsigned(frame: Uint8Array): TcpFrame & { token: Buffer
   if (b.length < HEADER) throw new TcpFrameError('frame too short');
   if (b.readUInt16BE(0) !== b.length - 2) throw new TcpFrameError(`length field ${b.readUInt16BE(0)} is not the ${b.length - 2} bytes after it`);
   const payload = b.subarray(HEADER);
-  if (xorChecksum(payload) !== b[4]) throw new TcpFrameError('checksum mismatch');
+  if (xorChecksum(payload) !== b[4]) throw new TcpFrameError('checksum mismatch', 'checksum');
   return { cmd: b[2]!, version: b[3]!, payload, token: b.subarray(5, 9) };
 }
 

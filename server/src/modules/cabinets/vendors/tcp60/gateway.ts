@@ -12,9 +12,9 @@ import { randomToken } from '../../../../lib/ids.ts';
 import type { MqttConnector } from '../../../../mqtt/broker.ts';
 import type { Logger } from '../../link.ts';
 import { parseJson, topics, type CabinetEvent, type ServerMessage } from '../../protocol.ts';
-import { EjectBook, outcomeEventId, type EdgeSink, type VendorGateway } from '../gateway.ts';
+import { EjectBook, REMEMBER_MS, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
 import {
-  TCP_CMD, TcpFramer, decodeAnomaly, decodeEjectResult, decodeInventory, decodeLogin, decodeReturn, decodeTcp, decodeTcpUnsigned, encodeTcp,
+  TCP_CMD, TcpFrameError, TcpFramer, decodeAnomaly, decodeEjectResult, decodeInventory, decodeLogin, decodeReturn, decodeTcp, decodeTcpUnsigned, encodeTcp,
   tcpRequest, tcpToken,
 } from './codec.ts';
 
@@ -35,6 +35,8 @@ export interface TcpGatewayOptions {
   bridge?: { connector: MqttConnector; prefix: string };
   /** A cabinet silent this long is disconnected (its heartbeat is every 30–60 s). */
   idleMs?: number;
+  /** Ejects sent and not answered yet, kept outside the process (vendor_ejects); without it, in memory only. */
+  ejects?: EjectLedger;
 }
 
 interface Session {
@@ -42,6 +44,8 @@ interface Session {
   cabinetId: string;
   /** The secret it logged in with: its frames are checked and ours signed with it. */
   secret: string;
+  /** What each slot holds, as the cabinet last reported (login, inventory, borrow answers, returns). */
+  banks: Map<number, string | null>;
 }
 
 export class TcpGateway implements VendorGateway {
@@ -53,6 +57,8 @@ export class TcpGateway implements VendorGateway {
   private readonly sockets = new Set<net.Socket>();
   private readonly book: EjectBook;
   private readonly now: () => number;
+  /** Frames dropped for a wrong checksum (each also counted per cabinet in cabinet_rejects once logged in). */
+  readonly stats = { badChecksum: 0 };
 
   constructor(private readonly o: TcpGatewayOptions) {
     if (!o.secret && !o.secrets) throw new Error('the TCP cabinet gateway needs the cabinets\' token secrets (CABINET_SECRETS_KEY) or a shared one (VENDOR_TCP_SECRET)');
@@ -121,16 +127,22 @@ export class TcpGateway implements VendorGateway {
       for (const raw of frames) {
         chain = chain.then(async () => {
           if (!session) {
-            session = await this.login(socket, raw);
-            if (!session) socket.destroy();
+            const s = await this.login(socket, raw);
+            if (s === null) socket.destroy();
+            else if (s !== 'dropped') session = s;
             return;
           }
           let f;
           try {
             f = decodeTcp(raw, session.secret);
           } catch (err) {
-            await this.sink?.reject(session.cabinetId, 'vendor-tcp-malformed', `${(err as Error).message}: ${raw.toString('hex')}`);
-            return void socket.destroy(); // a wrong token: not one of ours
+            const kind = err instanceof TcpFrameError ? err.kind : 'format';
+            if (kind === 'checksum') this.stats.badChecksum++;
+            await this.sink?.reject(session.cabinetId, kind === 'checksum' ? 'vendor-tcp-checksum' : 'vendor-tcp-malformed', `${(err as Error).message}: ${raw.toString('hex')}`);
+            // A damaged frame is dropped and the connection kept (the cabinet repeats what it needs answered); a
+            // wrong token is not one of ours: the connection ends.
+            if (kind !== 'checksum') socket.destroy();
+            return;
           }
           await this.frame(session, f.cmd, f.payload);
         }).catch((err: unknown) => {
@@ -162,14 +174,19 @@ export class TcpGateway implements VendorGateway {
    * the shared secret). Anything else is refused: the connection closes, a wrong token is logged and counted
    * (cabinet_rejects, `vendor-tcp-login-token`) and the old connection of that cabinet, if any, is left alone.
    */
-  private async login(socket: net.Socket, raw: Buffer): Promise<Session | null> {
+  private async login(socket: net.Socket, raw: Buffer): Promise<Session | 'dropped' | null> {
     let f;
     let l;
     try {
       f = decodeTcpUnsigned(raw);
       if (f.cmd !== TCP_CMD.login) return null;
       l = decodeLogin(f.payload);
-    } catch {
+    } catch (err) {
+      // A login damaged on the way is dropped, the connection kept: the cabinet logs in again on it.
+      if (err instanceof TcpFrameError && err.kind === 'checksum') {
+        this.stats.badChecksum++;
+        return 'dropped';
+      }
       return null;
     }
     const cabinetId = `${this.o.idPrefix}${l.boxId}`;
@@ -181,13 +198,14 @@ export class TcpGateway implements VendorGateway {
       await this.sink?.reject(cabinetId, 'vendor-tcp-login-token', `${why}; from ${socket.remoteAddress ?? '?'}: ${raw.toString('hex').slice(0, 400)}`);
       return null;
     }
-    const session = { socket, cabinetId, secret };
+    const session: Session = { socket, cabinetId, secret, banks: new Map(l.slots.map((x) => [x.slot, x.bankId])) };
     this.sessions.get(cabinetId)?.socket.destroy(); // a reconnect replaces the old connection
     this.sessions.set(cabinetId, session);
     if (this.bridge) void this.bridge.subscribeAsync(topics(this.o.bridge!.prefix, cabinetId).commands, { qos: 1 }).catch(() => undefined);
     this.write(session, TCP_CMD.login, tcpRequest.result(true));
     await this.sink?.status(cabinetId, { v: 2, online: true, ts: this.iso() });
     await this.store(cabinetId, this.heartbeat(l.slots.map((s) => ({ slot: s.slot, bankId: s.bankId, level: s.level }))));
+    await this.reconcile(session);
     return session;
   }
 
@@ -222,21 +240,28 @@ export class TcpGateway implements VendorGateway {
         // A heartbeat carries no inventory: ask for it (its answer is the internal heartbeat).
         this.write(s, TCP_CMD.inventory, tcpRequest.none());
         return;
-      case TCP_CMD.inventory:
-        return void (await this.store(s.cabinetId, this.heartbeat(decodeInventory(p))));
+      case TCP_CMD.inventory: {
+        const list = decodeInventory(p);
+        s.banks = new Map([...s.banks.keys()].map((slot) => [slot, null]));
+        for (const x of list) s.banks.set(x.slot, x.bankId);
+        return void (await this.store(s.cabinetId, this.heartbeat(list)));
+      }
       case TCP_CMD.borrow:
       case TCP_CMD.forceEject: {
         const r = decodeEjectResult(p);
         const pending = this.book.match(s.cabinetId, { slot: r.slot });
         if (!pending) return; // an operator's eject, or an answer already handled
+        if (r.ok) s.banks.set(r.slot, null);
         const e = this.book.settle(pending.id, () => (r.ok && r.bankId
           ? { v: 2, id: outcomeEventId(pending.id), ts: this.iso(), type: 'popped', commandId: pending.id, slot: r.slot, powerbankId: r.bankId }
           : { v: 2, id: outcomeEventId(pending.id), ts: this.iso(), type: 'pop-failed', commandId: pending.id, slot: r.slot, reason: r.bankId ? 'jammed' : 'empty' }));
-        return void (await this.store(s.cabinetId, e));
+        if (await this.store(s.cabinetId, e)) await this.o.ejects?.settled(pending.id);
+        return;
       }
       case TCP_CMD.returned: {
         const r = decodeReturn(p);
         if (!r.bankId) return this.write(s, TCP_CMD.returned, tcpRequest.returnAnswer(r.slot, false));
+        s.banks.set(r.slot, r.bankId);
         const e: CabinetEvent = {
           v: 2, id: `ret-${r.slot}-${r.bankId}-${Math.floor(this.now() / 60_000)}`, ts: this.iso(), type: 'returned', slot: r.slot, powerbankId: r.bankId,
         };
@@ -268,8 +293,32 @@ export class TcpGateway implements VendorGateway {
     })));
     if (this.book.expired(msg)) return void (await fail('expired'));
     if (msg.slot === null || !s) return void (await fail('empty'));
-    this.book.add(cabinetId, msg, null);
+    // Sent by a gateway process that died before storing the answer: settled from the inventory the cabinet gave at
+    // its login since (never a second borrow: the first may have ejected).
+    const before = await this.o.ejects?.find(msg.id);
+    if (before) return this.reconcile(s, [before]);
+    const powerbankId = s.banks.get(msg.slot) ?? null;
+    // Recorded before the frame leaves: a process killed after it leaves the record for the next one.
+    await this.o.ejects?.sent({ commandId: msg.id, cabinetId, slot: msg.slot, powerbankId, at: new Date(this.now()) });
+    this.book.add(cabinetId, msg, powerbankId);
     this.write(s, TCP_CMD.borrow, tcpRequest.slot(msg.slot));
+  }
+
+  /**
+   * The ejects sent to this cabinet whose answer no process stored (the one that sent them was killed): settled
+   * from what the cabinet reported at this login, the power bank gone → popped, still there → pop-failed.
+   */
+  private async reconcile(s: Session, list?: Awaited<ReturnType<EjectLedger['open']>>) {
+    const ledger = this.o.ejects;
+    if (!ledger) return;
+    const open = list ?? (await ledger.open(s.cabinetId, new Date(this.now() - REMEMBER_MS)));
+    const held = new Set([...s.banks.values()].filter((x): x is string => !!x));
+    for (const x of open) {
+      if (this.book.isPending(x.commandId)) continue; // sent by this process: its answer is still to come
+      const e = this.book.settle(x.commandId, () => reconciled(x, (id) => held.has(id), this.iso()));
+      this.o.log.warn({ cabinetId: s.cabinetId, commandId: x.commandId, outcome: e.type }, 'eject answer lost with a gateway process: settled from the inventory');
+      if (await this.store(s.cabinetId, e)) await ledger.settled(x.commandId);
+    }
   }
 
   /** Operator commands of the family (no internal equivalent): restart, volume, force eject, queries. */
