@@ -245,6 +245,26 @@ describe('provider webhook', () => {
 });
 
 describe('saved cards', () => {
+  it('a top-up that asks to save its card lists the card once paid, and the card pays the next top-up; one that does not, saves none', async () => {
+    const token = await touristToken(b.app);
+    expect((await topUp(token, '10', 'EUR')).json().code).toBe(0);
+    expect((await get('cdb/user/card?userEnd=web', token)).json().data).toEqual([]);
+    const saveKey = key();
+    const body = { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app, '5555 5555 5555 4444'), saveCard: true } as unknown as Record<string, string>;
+    expect((await post('cdb/payment/multicurrency/recharge', token, body, saveKey)).json().code).toBe(0);
+    // The same request again (a retry) replays; the card is listed once.
+    expect((await post('cdb/payment/multicurrency/recharge', token, body, saveKey)).json().code).toBe(0);
+    const cards = (await get('cdb/user/card?userEnd=web', token)).json().data;
+    expect(cards).toEqual([{ pId: expect.stringMatching(/^card_/), pCardnumber: '**** **** **** 4444', currencyName: 'EUR', brand: 'mastercard', paymentId: 'card-sandbox' }]);
+    expect((await topUp(token, '10', 'EUR', { cardId: cards[0].pId })).json().code).toBe(0);
+    expect((await wallet(token, 'EUR'))?.pBalance).toBe(30);
+    // A declined card is not saved.
+    const declined = await post('cdb/payment/multicurrency/recharge', token, { ...body, stripeToken: await cardToken(b.app, '4000 0000 0000 0002') }, key());
+    expect(declined.json().code).toBe(422);
+    expect((await get('cdb/user/card?userEnd=web', token)).json().data).toHaveLength(1);
+    await invariants();
+  });
+
   it('saves with a chosen payment method, lists by agent, tops up with the saved card, deletes', async () => {
     const token = await touristToken(b.app);
     const methods = (await get('cdb/payment/method/list?currency=EUR', token)).json().data;

@@ -41,6 +41,7 @@ export const RechargeBody = Type.Object({
   paymentId: Type.String({ minLength: 1, maxLength: 100, description: 'pId of the payment method' }),
   stripeToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'single-use card token' })),
   cardId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a saved card (pId) instead of a token' })),
+  saveCard: Type.Optional(Type.Boolean({ description: 'Powerly extension: once paid, the new card (stripeToken) is saved for the user (listed by cdb/user/card, paid with by its pId)' })),
   ...PayResume,
 });
 export type RechargeBody = Static<typeof RechargeBody>;

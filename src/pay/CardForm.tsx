@@ -1,5 +1,5 @@
 // Card fields for a provider that tokenises raw fields (the sandbox): number, expiry, CVC, inline checks.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useT } from '../i18n/index.ts';
 import {
   formatCardNumber,
@@ -19,11 +19,13 @@ export interface CardFormProps {
   onSubmit: (card: CardDetails) => void;
   /** Called whenever a field changes (a new card is a new payment action). */
   onEdit: () => void;
+  /** Shown between the fields and the button (a "save this card" choice). */
+  children?: ReactNode;
 }
 
 type Field = 'number' | 'expiry' | 'cvc';
 
-export function CardForm({ submitLabel, busy, onSubmit, onEdit }: CardFormProps) {
+export function CardForm({ submitLabel, busy, onSubmit, onEdit, children }: CardFormProps) {
   const t = useT();
   const id = useId();
   const [number, setNumber] = useState('');
@@ -126,6 +128,7 @@ export function CardForm({ submitLabel, busy, onSubmit, onEdit }: CardFormProps)
           />,
         )}
       </div>
+      {children}
       {/* aria-disabled, not disabled, while busy: focus stays on the button (and returns to it after a dialog). */}
       <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
         {busy ? t('confirm.paying') : submitLabel}

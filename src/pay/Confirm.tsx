@@ -18,7 +18,7 @@ import { $agentOpenId, randomId } from '../stores/session.ts';
 import { listPaymentMethods, payOrder, type PaymentMethod } from '../api/payment.ts';
 import { rentWithDeposit } from '../api/cabinet.ts';
 import { rentWithSavedCard } from '../api/payScreens.ts';
-import { listCards, recharge, type SavedCard } from '../api/wallet.ts';
+import { recharge } from '../api/wallet.ts';
 import { buyOrder } from '../api/orders.ts';
 import { confirmPackage, payBoxDeposit, rentPackage } from '../api/mifi.ts';
 import { orderSubmit } from '../core/mifi.ts';
@@ -48,6 +48,7 @@ import {
 } from './provider.ts';
 import { usePayStrings } from './strings.ts';
 import { MifiPayOptions, type MifiChoice } from './MifiPayOptions.tsx';
+import { SavedCardPay, useSavedCards } from './SavedCardPay.tsx';
 
 const KNOWN_CARD_ERRORS = ['card_declined', 'insufficient_funds', 'incorrect_number', 'invalid_expiry', 'invalid_cvc', 'expired_card', 'network'];
 
@@ -120,19 +121,11 @@ export default function Confirm() {
   const method = chosen ?? (methods ? pickCardMethod(methods) : undefined);
   // A method beyond the card provider (M-Pesa, PayPal, WeChat Pay, …) pays through ExternalPay.
   const external = method?.kind ? method : null;
-  // The user's cards saved with this method (Mercado Pago), for the payTypes whose call takes a saved card.
-  const [savedCards, setSavedCards] = useState<SavedCard[]>([]);
-  const savedAgent = payType === 'CZ' ? query.get('agentId') || undefined : $agentOpenId.get() || undefined;
-  const savedFor = external?.savesCards && (payType === 'CZ' || payType === 'YJ') && !q.paymentIntent ? external.pId : '';
-  useEffect(() => {
-    if (!savedFor) return setSavedCards([]);
-    let live = true;
-    listCards(savedAgent).then((cards) => live && setSavedCards(cards.filter((c) => c.paymentId === savedFor)), () => live && setSavedCards([]));
-    return () => {
-      live = false;
-    };
-  }, [savedFor, savedAgent]);
   const provider: CardProvider | null = method && !external ? cardProviderFor(method) : null;
+  // The user's cards saved with this method (the card provider's, Mercado Pago's), for the payTypes whose call takes one.
+  const savedAgent = payType === 'CZ' ? query.get('agentId') || undefined : $agentOpenId.get() || undefined;
+  const savesCards = Boolean(external?.savesCards || provider);
+  const savedCards = useSavedCards(savesCards && method && (payType === 'CZ' || payType === 'YJ') && !q.paymentIntent ? method.pId : '', savedAgent, Boolean(provider));
   const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
   /** The debit-only card type (spec §9 debitcard): the same card form, a note, and test mode's hint says which cards pass. */
   const debitOnly = method?.pPaymentType === DEBIT_CARD_TYPE;
@@ -267,6 +260,11 @@ export default function Confirm() {
     }
   };
 
+  /** A saved card pays in one call (the server takes the card saved with this method). */
+  const paySaved = (cardId: string) => {
+    setBusy(true);
+    void serverCall({ cardId }, randomId()).then((a) => afterPaid('done' in a ? a.done : ''), payError).finally(() => setBusy(false));
+  };
   const payRef = useRef(pay);
   payRef.current = pay;
   /** The payment failed: Retry pays again with the same card (and, after an unknown outcome, the same key). */
@@ -372,14 +370,16 @@ export default function Confirm() {
             {provider.sandbox ? <SandboxCardsHint debitOnly={debitOnly} /> : null}
             {debitOnly ? <p className="debit-note">{t('confirm.debitOnlyNote')}</p> : null}
             {preAuthPlan ? <HoldExplainer amount={amount} /> : null}
-            <CardForm
-              submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
-              busy={busy}
-              onSubmit={(c) => void pay(c)}
-              onEdit={() => {
-                pending.current = null;
-              }}
-            />
+            <SavedCardPay id="confirm-saved-card" cards={savedCards} submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })} busy={busy} onPay={paySaved}>
+              <CardForm
+                submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
+                busy={busy}
+                onSubmit={(c) => void pay(c)}
+                onEdit={() => {
+                  pending.current = null;
+                }}
+              />
+            </SavedCardPay>
             {boxDeposit ? null : <p className="muted small">{preAuth ? t('confirm.preAuthNote') : t('confirm.depositNote')}</p>}
             {changeMethod}
           </section>

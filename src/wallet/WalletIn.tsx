@@ -1,6 +1,7 @@
 // Route '/wallet_in' (spec §2, §9): top-up. Query price, pbalance (and the wallet's currency, agentId). The amount
 // input is read-only; the presets 10, 30, 50, 100, 300, 500 choose it (default 10, or ?price). Pays with a new card
-// or a saved card through the payment provider (payType CZ); success dialog, then the wallet.
+// or a saved card through the payment provider (payType CZ); a new card may be saved for the next payments ("save
+// this card": the server lists it once paid). Success dialog, then the wallet.
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useLatest } from '../ui/hooks.ts';
@@ -12,6 +13,7 @@ import { DEFAULT_TOPUP, TOPUP_PRESETS } from '../core/wallet.ts';
 import { toDecimalText, toMinor } from '../core/money.ts';
 import { CardForm } from '../pay/CardForm.tsx';
 import { SandboxCardsHint } from '../pay/SandboxHint.tsx';
+import { usePayStrings } from '../pay/strings.ts';
 import { cardProviderFor, pickCardMethod, type CardDetails } from '../pay/provider.ts';
 import { $route, href, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
@@ -19,10 +21,12 @@ import { $wallet } from '../stores/wallet.ts';
 import { showMessage } from '../ui/feedback.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { money } from '../ui/format.ts';
+import '../pay/pay.css';
 import './wallet.css';
 
 export default function WalletIn() {
   const t = useT();
+  usePayStrings();
   const route = useStore($route);
   const wallet = useStore($wallet);
   const q = route.query;
@@ -33,7 +37,9 @@ export default function WalletIn() {
   const [balance, setBalance] = useState<number | null>(q.get('pbalance') != null ? Number(q.get('pbalance')) : wallet?.pBalance ?? null);
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [cards, setCards] = useState<SavedCard[]>([]);
-  const [cardId, setCardId] = useState('');
+  /** The card chosen: a saved card's pId, '' a new card; at first the latest saved card. */
+  const [cardChoice, setCardId] = useState<string | null>(null);
+  const [saveCard, setSaveCard] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   /** One top-up action: its key and card token are reused when a retry follows an unknown outcome. */
@@ -56,6 +62,7 @@ export default function WalletIn() {
   // A card saved with a method beyond the card provider (Mercado Pago) pays only through that method (the confirm screen).
   const usable = cards.filter((c) => !c.paymentId || !methods?.some((m) => m.kind && m.pId === c.paymentId));
   const provider = method ? cardProviderFor(method) : null;
+  const cardId = cardChoice ?? usable[0]?.pId ?? '';
 
   const pay = async (card: CardDetails | null) => {
     if (!method) return;
@@ -67,7 +74,7 @@ export default function WalletIn() {
         pending.current = { key: randomId(), token, amount, cardId: card ? undefined : cardId };
       }
       const p = pending.current;
-      const r = await recharge({ amount: toDecimalText(toMinor(amount, currency), currency), currency, agentId, paymentId: method.pId, stripeToken: p.token, cardId: p.cardId }, p.key);
+      const r = await recharge({ amount: toDecimalText(toMinor(amount, currency), currency), currency, agentId, paymentId: method.pId, stripeToken: p.token, cardId: p.cardId, ...(p.token && saveCard ? { saveCard: true } : {}) }, p.key);
       pending.current = null;
       setBalance(r.pBalance);
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
@@ -122,7 +129,12 @@ export default function WalletIn() {
             ) : (
               <>
                 {provider.sandbox ? <SandboxCardsHint /> : null}
-                <CardForm submitLabel={t('wallet.in.pay', { amount: money(currency, amount) })} busy={busy} onSubmit={(c) => void pay(c)} onEdit={() => { pending.current = null; }} />
+                <CardForm submitLabel={t('wallet.in.pay', { amount: money(currency, amount) })} busy={busy} onSubmit={(c) => void pay(c)} onEdit={() => { pending.current = null; }}>
+                  <label className="check-row">
+                    <input type="checkbox" checked={saveCard} onChange={(e) => setSaveCard(e.target.checked)} />
+                    <span>{t('sdkPay.saveCard')}</span>
+                  </label>
+                </CardForm>
               </>
             )}
           </>

@@ -86,7 +86,7 @@ export class WalletService {
 
   // ── Top-up ──────────────────────────────────────────────────────────────────────────────────────────────
 
-  async topUp(user: UserRow, inp: { amount: string; currency: string; agentId?: string; paymentId: string; stripeToken?: string; cardId?: string; paymentIntent?: string; returnUrl?: string; key: string }) {
+  async topUp(user: UserRow, inp: { amount: string; currency: string; agentId?: string; paymentId: string; stripeToken?: string; cardId?: string; saveCard?: boolean; paymentIntent?: string; returnUrl?: string; key: string }) {
     const currency = parseCurrency(inp.currency);
     const amount = parseAmount(inp.amount, currency);
     if (amount > toMinor(MAX_TOPUP_MAJOR, currency)) throw refused('error.wallet.topupTooLarge', { max: MAX_TOPUP_MAJOR });
@@ -120,7 +120,7 @@ export class WalletService {
       await this.guards.start(guard);
       result = await provider.authorize({
         token: token!, amount, currency, capture: 'automatic', idempotencyKey: providerKey, userId: user.id, purpose: 'wallet_topup',
-        returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1],
+        returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1], saveCard: inp.saveCard === true && !inp.cardId,
       });
     }
     // The customer must act (3-D Secure, a provider's page, a prompt on their phone): the client repeats the call
@@ -155,6 +155,14 @@ export class WalletService {
       throw err;
     }
     await cancel();
+    // "Save this card": the card the provider kept for later payments is listed with the user's cards of this agent
+    // (its id from the top-up, so a replayed charge saves it once).
+    if (result.saved && result.card && inp.saveCard) {
+      await this.d.repo.insertCardOnce({
+        id: `card_${done}`, userId: user.id, agentId: agent, provider: provider.id, paymentMethodRef: result.saved.paymentMethod, methodId: inp.paymentId,
+        brand: result.card.brand, last4: result.card.last4, currency, at: this.d.clock.now(),
+      });
+    }
     const { balance } = await this.d.ledger.walletOf(user.id, currency, t.agent);
     return { outTradeNo: done, balance, currency };
   }
