@@ -25,7 +25,7 @@ import embedRoutes from './modules/embed/routes.ts';
 import { EmbedService } from './modules/embed/service.ts';
 import { ProviderRegistry } from './modules/payments/provider.ts';
 import { SandboxBankRail } from './modules/payments/payouts/sandbox.ts';
-import { PaymentsRepository } from './modules/payments/repository.ts';
+import { PaymentsRepository, SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
 import { SandboxCardProvider, sandboxSavedCards } from './modules/payments/sandbox.ts';
 import { StripeCardProvider, type StripeAccount } from './modules/payments/stripe.ts';
@@ -34,7 +34,6 @@ import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { ExternalRepository } from './modules/payments/methods/repository.ts';
 import { cardTypes, methodProviders, methodsCsp } from './modules/payments/methods/registry.ts';
 import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
-import { SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
 import rentalRoutes from './modules/rentals/routes.ts';
@@ -60,7 +59,8 @@ import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices, type Fleet } from './fleet.ts';
 import { cabinetSecretsKey } from './modules/cabinets/token-secrets.ts';
 import venueRoutes from './modules/venues/routes.ts';
-import walletRoutes, { webhookRoutes } from './modules/wallet/routes.ts';
+import walletRoutes from './modules/wallet/routes.ts';
+import { paymentWebhookRoutes } from './modules/payments/webhooks.ts';
 import { WalletRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
 import { IdempotencyStore } from './idempotency/repository.ts';
@@ -316,8 +316,8 @@ export async function buildApp(deps: AppDeps) {
     await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
     if (sandboxOidc) await app.register(sandboxOidc.routes(), { prefix: SANDBOX_OIDC_PATH });
   }
-  await app.register(webhookRoutes, { prefix: '/webhooks/payments', wallet });
-  await app.register(methodReturnRoutes, { payments, repo: externalRepo, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) });
+  await app.register(paymentWebhookRoutes, { payments, db, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) });
+  await app.register(methodReturnRoutes, { repo: externalRepo, clock });
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
   if (deps.a8Registration) {
     await app.register(a8RegistrationRoutes, {

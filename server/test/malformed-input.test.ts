@@ -34,6 +34,8 @@ describe('malformed input never yields a 5xx', () => {
     ops.push({ path: '/webhooks/payments/{provider}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }] } });
     // Provider and sandbox peers: their own wire formats, not in the API document (lib/openapi.ts).
     ops.push({ path: '/webhooks/methods/{provider}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }] } });
+    ops.push({ path: '/payments/webhooks/{provider}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }] } });
+    ops.push({ path: '/payments/webhooks/{provider}/{agent}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }, { in: 'path', name: 'agent' }] } });
     for (const method of ['GET', 'POST']) {
       ops.push({ path: '/payments/return/{outTradeNo}', method, op: { parameters: [{ in: 'path', name: 'outTradeNo' }] } });
       ops.push({ path: '/sandbox-pay/checkout/{ref}', method, op: { parameters: [{ in: 'path', name: 'ref' }] } });

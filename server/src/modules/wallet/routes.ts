@@ -149,27 +149,3 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
     return ok(null);
   });
 }
-
-/** Provider webhooks (outside the app API): raw body kept for the signature check. */
-export async function webhookRoutes(app: App, opts: { wallet: WalletService }) {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  app.post('/:provider', {
-    schema: {
-      tags: ['webhooks'],
-      summary: 'Payment provider events (payout.*, Stripe payment_intent.*, charge.refunded, setup_intent.*): signature-verified, each event id applied once, forward-only',
-      params: Type.Object({ provider: Type.String({ maxLength: 40 }) }),
-      headers: Type.Object({
-        'sandbox-signature': Type.Optional(Type.String({ maxLength: 300 })),
-        'stripe-signature': Type.Optional(Type.String({ maxLength: 2000 })),
-      }),
-      response: { 200: Type.Object({ received: Type.Boolean(), result: Type.String() }) },
-    },
-  }, async (req) => {
-    // Only a raw JSON body can carry a valid signature; any other content type (a form body) fails it: 400.
-    const raw = typeof req.body === 'string' ? req.body : '';
-    const sig = req.params.provider.startsWith('stripe') ? req.headers['stripe-signature'] : req.headers['sandbox-signature'];
-    const result = await opts.wallet.withdrawals.providerEvent(req.params.provider, raw, sig);
-    return { received: true, result };
-  });
-}

@@ -45,7 +45,7 @@ export interface StartInput {
   /** Where a redirect method sends the customer back (our /result page with outTradeNo). */
   returnUrl: string;
   cancelUrl: string;
-  /** Our webhook for this adapter and agent (POST /webhooks/methods/<adapter>[.<agent>]). */
+  /** Our webhook for this adapter and agent (webhookPath: POST /payments/webhooks/<adapter>[/<agent>]). */
   notifyUrl: string;
   idempotencyKey: string;
   /** The chosen payment type (spec §9: WeChat_MP, paypal, M-PESA, Flutterwave_Mobile, …). */
@@ -191,6 +191,12 @@ export function originOf(url: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The webhook entry of a provider instance (`paypal`, `paypal.<agent>`): /payments/webhooks/paypal[/<agent>]. */
+export function webhookPath(instanceId: string): string {
+  const [provider, ...agent] = instanceId.split('.');
+  return `/payments/webhooks/${provider}${agent.length ? `/${agent.join('.')}` : ''}`;
 }
 
 /** One agent's instance of a method adapter. */

@@ -10,7 +10,7 @@ import { randomToken } from '../../../lib/ids.ts';
 import {
   NotSupported, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type PayoutInput, type ProviderCallOptions,
 } from '../provider.ts';
-import { ProviderError, type AdapterDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type SavedCardRef, type StartInput, type StatusResult } from './adapter.ts';
+import { ProviderError, webhookPath, type AdapterDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type SavedCardRef, type StartInput, type StatusResult } from './adapter.ts';
 import { CARD_TOKEN_TTL_MS, openCard, sealCard, sealContext, type CardFields } from './card-seal.ts';
 import type { ExternalRepository, ExternalRow, PayerDetails } from './repository.ts';
 
@@ -197,7 +197,7 @@ export class ExternalMethodProvider extends PaymentProvider {
       started = await this.adapter.start({
         outTradeNo, amount: input.amount, currency: input.currency, description: `Powerly ${input.purpose ?? ''}`.trim(),
         capture: input.capture, returnUrl: `${base}/payments/return/${outTradeNo}`, cancelUrl: `${base}/payments/return/${outTradeNo}?cancel=1`,
-        notifyUrl: `${base}/webhooks/methods/${this.id}`, idempotencyKey: input.idempotencyKey, payType,
+        notifyUrl: `${base}${webhookPath(this.id)}`, idempotencyKey: input.idempotencyKey, payType,
         payer: { userId: input.userId ?? 0, email: d.email, phone: d.phone, openId: d.openId, name: d.name },
         card, deposit: input.capture === 'manual' ? input.amount : undefined,
       });
@@ -243,7 +243,7 @@ export class ExternalMethodProvider extends PaymentProvider {
       // A saved card's payment (the screen made a token of the card the action named) is the user's customer's.
       const customerRef = row.action.kind === 'form' && row.action.fields.cardId ? await this.customers?.customer(this.id, row.user_id) : undefined;
       const payment = {
-        amount: row.amount, currency: row.currency, capture: row.capture, description: 'Powerly', notifyUrl: `${this.publicUrl.replace(/\/$/, '')}/webhooks/methods/${this.id}`,
+        amount: row.amount, currency: row.currency, capture: row.capture, description: 'Powerly', notifyUrl: `${this.publicUrl.replace(/\/$/, '')}${webhookPath(this.id)}`,
         ...(customerRef ? { customerRef } : {}),
       };
       st = await this.adapter.complete(row.provider_ref, row.out_trade_no, row.return_params, call, payment);

@@ -11,7 +11,6 @@ import { badRequest, refused } from '../../../lib/errors.ts';
 import { pickLocale, t } from '../../../lib/i18n.ts';
 import type { App } from '../../../lib/route.ts';
 import { currentUser } from '../../../plugins/context.ts';
-import type { ProviderEvent } from '../provider.ts';
 import { agentOf, type PaymentsService } from '../service.ts';
 import type { PayerDetails, ExternalRepository } from './repository.ts';
 import { ProviderError } from './adapter.ts';
@@ -122,12 +121,8 @@ export function resumePath(appReturnUrl: string | null, outTradeNo: string) {
   return hash ? `${path}#${hash}${sep}payment_intent=${outTradeNo}` : `${path}${path.includes('?') ? '&' : '?'}payment_intent=${outTradeNo}`;
 }
 
-/** Outside the API: /payments/return/:outTradeNo and /webhooks/methods/:provider. */
-export async function methodReturnRoutes(app: App, opts: {
-  payments: PaymentsService; repo: ExternalRepository; clock: Clock;
-  /** A payout's outcome (a withdrawal through this method): the wallet settles it, each event once. */
-  payoutNotified: (providerId: string, e: ProviderEvent) => Promise<unknown>;
-}) {
+/** Outside the API: /payments/return/:outTradeNo (notifications: the webhook entry, payments/webhooks.ts). */
+export async function methodReturnRoutes(app: App, opts: { repo: ExternalRepository; clock: Clock }) {
   const back = async (outTradeNo: string, params: Record<string, string>) => {
     const saved = await opts.repo.saveReturn(outTradeNo, params, opts.clock.now());
     if (!saved) return '/';
@@ -142,36 +137,6 @@ export async function methodReturnRoutes(app: App, opts: {
     schema: { tags: ['payments'], summary: "The customer is back from the provider's page by a form POST (PayGate)", params: Params },
   }, async (req, reply) => reply.redirect(await back(req.params.outTradeNo, { ...strings(req.query), ...strings(req.body) }), 303));
 
-  await app.register(async (hooks) => {
-    // Signatures are over the bytes received: every content type is kept as a string.
-    hooks.removeAllContentTypeParsers();
-    hooks.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    hooks.post('/webhooks/methods/:provider', {
-      schema: {
-        tags: ['webhooks'],
-        summary: 'Notifications of the methods beyond the card (WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa, …): verified as each provider specifies, each event applied once',
-        params: Type.Object({ provider: Type.String({ maxLength: 60 }) }),
-      },
-    }, async (req, reply) => {
-      const method = opts.payments.allMethodProviders().find((p) => p.id === (req.params as { provider: string }).provider);
-      if (!method) return reply.status(404).send({ received: false });
-      const raw = typeof req.body === 'string' ? req.body : '';
-      const got = await method.notification({ headers: req.headers, rawBody: raw, query: strings(req.query) });
-      if (!got) return reply.status(400).send({ received: false, result: 'signature' });
-      const { n, row } = got;
-      // Not a payment of ours but a payout's outcome (PayPal payout item, M-Pesa B2C result): the withdrawal's.
-      if (!row && n.ref && (n.state === 'paid' || n.state === 'failed')) {
-        await opts.payoutNotified(method.id, { id: n.eventId, type: n.state === 'paid' ? 'payout.paid' : 'payout.failed', data: { ref: n.ref } });
-        return reply.status(n.ack.status).type(n.ack.contentType).send(n.ack.body);
-      }
-      // The provider's own answer to our status call is what we record, never the notification's word alone. Asked
-      // before the event is stored: if this fails (or the process dies), the provider's redelivery asks again; a
-      // payment we had released but the customer paid anyway is given back (settleLate).
-      if (row) await method.settleLate(await method.refresh(row));
-      await opts.payments.recordEvent(method.id, { id: n.eventId, type: n.state ?? 'notification' }, opts.clock.now());
-      return reply.status(n.ack.status).type(n.ack.contentType).send(n.ack.body);
-    });
-  });
 }
 
 /** The sandbox's checkout page (SANDBOX=on): the provider's hosted page of every method in test mode. */
