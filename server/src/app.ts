@@ -190,7 +190,7 @@ export async function buildApp(deps: AppDeps) {
     buyOutReversalDays: (venueId) => noticesRepo.buyOutReversalDays(venueId),
   });
   const mifi = new MifiService({
-    db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, coupons, link: deps.link, jobs, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
+    db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, coupons, link: deps.link, jobs, live, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
   });
   // The scan's reads, kept until the database announces a change to them (modules/cabinets/scan-cache.ts).
   const scanCache = new ScanCache(db, () => liveRepo.schema(), () => clock.now().getTime());

@@ -25,9 +25,18 @@ export const PackagePageData = Type.Object({
 export type PackagePageData = Static<typeof PackagePageData>;
 export const VariantsData = Type.Object({ skuId: Id, country: Type.Optional(Type.String({ maxLength: 2 })), currency: Type.Optional(Type.String({ maxLength: 3 })) });
 
+/**
+ * Powerly extension: the package's own name in the rider's language and its plan, from which the screens name it
+ * in that language (packageName stays the catalogue's SKU name).
+ */
+const NameParts = {
+  name: Type.Optional(Type.String()),
+  planKind: Type.Optional(Type.Union([Type.Literal('days'), Type.Literal('unlimited'), Type.Literal('mb')])),
+  planValue: Type.Optional(Type.Integer()),
+};
 /** A catalogue entry (packagePage record). */
 export const CatalogueItem = Type.Object({
-  skuId: Type.String(), packageName: Type.String(), text: Type.String(), isPackage: Type.Boolean(), Day: Type.Integer(),
+  ...NameParts, skuId: Type.String(), packageName: Type.String(), text: Type.String(), isPackage: Type.Boolean(), Day: Type.Integer(),
   country: Type.String(), countryName: Type.String(), region: Type.String(), flagUrl: Type.String(), price: Money,
   currency: Type.String(), currencyName: Type.String(), timeZone: Type.String(),
 });
@@ -41,7 +50,7 @@ export const Region = Type.Object({
 export type Region = Static<typeof Region>;
 /** A package variant (packageDtlListBySkuId): the same SKU's plans and prices for one country. */
 export const Variant = Type.Object({
-  skuId: Type.String(), skuPriceId: Type.String(), packageName: Type.String(), Day: Type.Integer(), isPackage: Type.Boolean(),
+  ...NameParts, skuId: Type.String(), skuPriceId: Type.String(), packageName: Type.String(), Day: Type.Integer(), isPackage: Type.Boolean(),
   price: Money, currency: Type.String(), currencyName: Type.String(), country: Type.String(), timeZoneList: Type.Array(Type.String()),
   depositAmount: Money,
 });

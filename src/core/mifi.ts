@@ -116,6 +116,8 @@ export const PACKAGE_PAGE_SIZE = 6;
 export const SEARCH_DEBOUNCE_MS = 250;
 export const SCROLL_THROTTLE_MS = 500;
 export const PICKUP_POLL_MS = 2000;
+/** A box's screens follow it through the live stream; without the stream they read it again at this interval. */
+export const BOX_LIVE_FALLBACK_MS = 30_000;
 /** The QR pickup dialog stops waiting for the box after this long. */
 export const QR_PICKUP_TIMEOUT_MS = 3 * 60_000;
 

@@ -11,8 +11,9 @@ import { $mificode } from '../stores/scan.ts';
 import { $mifisn } from '../stores/mifi.ts';
 import { deviceDetail, flowUsageList, type MifiDevice } from '../api/mifi.ts';
 import type { UsageRecord } from '../contract/mifi.ts';
-import { boxReturned, mifiSnFrom, trafficText } from '../core/mifi.ts';
+import { BOX_LIVE_FALLBACK_MS, boxReturned, mifiSnFrom, trafficText } from '../core/mifi.ts';
 import { toast } from '../ui/feedback.tsx';
+import { useLiveRefresh } from '../ui/live.ts';
 import { Loading } from '../ui/Loading.tsx';
 import { CopyButton, MifiScreen, PackageCard } from './common.tsx';
 import { UsageDialog } from './ScanOrder.tsx';
@@ -56,6 +57,8 @@ function Detail() {
   useEffect(() => {
     void load();
   }, [load]);
+  // The box's battery, signal, network and traffic, and its return, as it reports them (the server says so).
+  useLiveRefresh((e) => e.kind === 'order', () => void load(), BOX_LIVE_FALLBACK_MS);
 
   if (error) {
     return (

@@ -10,8 +10,9 @@ import { $route, href, navigate } from '../stores/router.ts';
 import { $mifisn } from '../stores/mifi.ts';
 import { flowUsageList, packageOrders, type MifiPackage } from '../api/mifi.ts';
 import type { UsageRecord } from '../contract/mifi.ts';
-import { trafficText } from '../core/mifi.ts';
+import { BOX_LIVE_FALLBACK_MS, trafficText } from '../core/mifi.ts';
 import { toast } from '../ui/feedback.tsx';
+import { useLiveRefresh } from '../ui/live.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { dateTime } from '../ui/format.ts';
@@ -54,6 +55,8 @@ function Orders() {
   useEffect(() => {
     void load();
   }, [load]);
+  // A box bound, its reports and its return change the packages: shown as they happen (the server says so).
+  useLiveRefresh((e) => e.kind === 'order', () => void load(), BOX_LIVE_FALLBACK_MS);
 
   const picked = (p: MifiPackage) => {
     setQr(null);

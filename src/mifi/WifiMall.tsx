@@ -2,7 +2,8 @@
 // country / region list with flags, infinite scroll (page size 6, scroll throttled 500 ms, and a "more" button),
 // the package-variant dialog with the start-time picker (minimum now; default 20 minutes ahead, spec §5) and the
 // day stepper (disabled for day-type packages), a header link to /scanOrder and, for QR, XG, BXG and DDXG, the
-// "my packages" link to /scanPickUpOrder?type=.
+// "my packages" link to /scanPickUpOrder?type=. A renewal (XG, BXG, DDXG with the box's sn) stays within the package
+// it renews: the mall shows that package alone, in its country, with no search or places to wander off to.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { errorText, useT } from '../i18n/index.ts';
@@ -21,7 +22,7 @@ import { toMajor } from '../core/money.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { toast } from '../ui/feedback.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { Flag, MifiScreen, useMoney, usePlaceNames } from './common.tsx';
+import { Flag, MifiScreen, useMoney, usePackageTitle, usePlaceNames } from './common.tsx';
 
 export default function WifiMall() {
   const t = useT();
@@ -57,7 +58,8 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
   const [page, setPage] = useState(0);
   const [busy, setBusy] = useState(false);
   const [chosen, setChosen] = useState<CatalogueItem | null>(null);
-  const [renewal, setRenewal] = useState<{ of: string; currency: string } | null>(null);
+  const [renewal, setRenewal] = useState<{ of: string; currency: string; skuId: string } | null>(null);
+  const renewing = isRenewal(type) && Boolean(sn);
   const currency = renewal?.currency || (type === 'QR' ? cabinet?.currency : undefined) || undefined;
 
   // Search: debounced 250 ms (spec §9).
@@ -75,7 +77,9 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
     if (!isRenewal(type) || !sn) return;
     deviceDetail({ sn }).then((d) => {
       const live = [...d.packageDtlList].reverse().find((p) => ([PACKAGE_STATUS.unused, PACKAGE_STATUS.toBeActivated, PACKAGE_STATUS.activated] as number[]).includes(p.packageStatus));
-      if (live) setRenewal({ of: live.orderId, currency: d.currency });
+      setRenewal({ of: live?.orderId ?? '', currency: d.currency, skuId: live?.skuId ?? '' });
+      if (!live) return;
+      setPlace(live.country.length === 2 ? { country: live.country } : {});
     }, (e: unknown) => toast(errorText(e, t)));
   }, [type, sn, t]);
 
@@ -101,12 +105,17 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
       }
     }
   }, [q, place, currency, t]);
+  // A renewal loads once the box's package is known (its currency and country).
+  const waiting = renewing && !renewal;
   useEffect(() => {
+    if (waiting) return;
     void load(1);
     return () => loading.current?.abort();
-  }, [load]);
+  }, [load, waiting]);
 
-  const more = items.length < total;
+  // A renewal's list: its package alone, once the box's package is known.
+  const shown = renewing ? items.filter((x) => x.skuId === renewal?.skuId) : items;
+  const more = items.length < total && (!renewing || shown.length === 0);
   const next = useRef(() => {});
   next.current = () => {
     if (more && !loading.current) void load(page + 1);
@@ -129,16 +138,18 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
   const placeLabel = (p: { country?: string; region?: string }) => p.country ?? p.region ?? '';
   return (
     <>
-      <div className="field">
-        <label htmlFor={searchId}>{t('mifi.mall.search')}</label>
-        <input id={searchId} type="search" value={keyword} placeholder={t('mifi.mall.searchHint')} onChange={(e) => setKeyword(e.target.value)} />
-      </div>
+      {renewing ? null : (
+        <div className="field">
+          <label htmlFor={searchId}>{t('mifi.mall.search')}</label>
+          <input id={searchId} type="search" value={keyword} placeholder={t('mifi.mall.searchHint')} onChange={(e) => setKeyword(e.target.value)} />
+        </div>
+      )}
       {showsMyPackages(type) ? (
         <a className="button block" href={'#' + href('/scanPickUpOrder', { type })}>
           {t('mifi.mall.myPackages')}
         </a>
       ) : null}
-      <nav aria-label={t('mifi.mall.places')} className="mifi-places">
+      {renewing ? null : <nav aria-label={t('mifi.mall.places')} className="mifi-places">
         <ul>
           <li>
             <button type="button" className="mifi-place" aria-pressed={!placeLabel(place)} onClick={() => setPlace({})}>
@@ -162,14 +173,14 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
             )),
           ])}
         </ul>
-      </nav>
+      </nav>}
       <section aria-labelledby="mall-list" aria-busy={busy}>
         <h2 id="mall-list" className="section-title">
-          {t('mifi.mall.packages', { n: total })}
+          {t('mifi.mall.packages', { n: renewing ? shown.length : total })}
         </h2>
-        {!busy && items.length === 0 ? <p className="muted">{t('mifi.mall.none')}</p> : null}
+        {renewal && !renewal.of ? <p className="muted">{t('mifi.mall.renewalNone')}</p> : !busy && !waiting && shown.length === 0 ? <p className="muted">{t('mifi.mall.none')}</p> : null}
         <ul className="mifi-list">
-          {items.map((it) => (
+          {shown.map((it) => (
             <li key={it.skuId}>
               <CatalogueRow item={it} onChoose={() => setChosen(it)} />
             </li>
@@ -200,20 +211,22 @@ function CatalogueRow({ item, onChoose }: { item: CatalogueItem; onChoose: () =>
   const t = useT();
   const money = useMoney();
   const places = usePlaceNames();
+  const names = usePackageTitle();
   const where = item.country ? places.country(item.country, item.countryName) : places.region(item.region, item.countryName);
+  const title = names.title(item);
   return (
-    <article className="mifi-card" aria-label={item.packageName}>
+    <article className="mifi-card" aria-label={title}>
       <div className="mifi-card-head">
         <Flag src={item.flagUrl} country={where} />
-        <h3 className="mifi-card-title">{item.packageName}</h3>
+        <h3 className="mifi-card-title">{title}</h3>
       </div>
       <p className="muted small">
-        {where} · {item.text}
+        {where} · {item.planKind ? names.plan(item) : item.text}
       </p>
       <p className="mifi-price">
         {item.isPackage ? t('mifi.mall.pricePackage', { amount: money(item.currency, item.price), days: item.Day }) : t('mifi.mall.pricePerDay', { amount: money(item.currency, item.price) })}
       </p>
-      <button type="button" className="button small primary" onClick={onChoose} aria-label={t('mifi.mall.chooseNamed', { name: item.packageName })}>
+      <button type="button" className="button small primary" onClick={onChoose} aria-label={t('mifi.mall.chooseNamed', { name: title })}>
         {t('mifi.mall.choose')}
       </button>
     </article>
@@ -224,6 +237,7 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
   const { item, type } = props;
   const t = useT();
   const money = useMoney();
+  const { title } = usePackageTitle();
   const [variants, setVariants] = useState<Variant[] | null>(null);
   const [sel, setSel] = useState(0);
   const [days, setDays] = useState(1);
@@ -265,7 +279,7 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
   return (
     <Dialog
       open
-      title={item.packageName}
+      title={title(item)}
       onClose={props.onClose}
       actions={
         <>
@@ -287,7 +301,7 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
             {variants.map((x, i) => (
               <label key={x.skuPriceId} className={`device-option${i === sel ? ' selected' : ''}`}>
                 <input type="radio" name="variant" checked={i === sel} onChange={() => { setSel(i); setDays(Math.max(1, x.Day)); }} />
-                {x.packageName} · {x.isPackage ? t('mifi.mall.pricePackage', { amount: money(x.currency, x.price), days: x.Day }) : t('mifi.mall.pricePerDay', { amount: money(x.currency, x.price) })}
+                {title(x)} · {x.isPackage ? t('mifi.mall.pricePackage', { amount: money(x.currency, x.price), days: x.Day }) : t('mifi.mall.pricePerDay', { amount: money(x.currency, x.price) })}
               </label>
             ))}
           </fieldset>

@@ -53,6 +53,24 @@ export function usePlaceNames() {
   }, [lang, t]);
 }
 
+/**
+ * A package named in the rider's language: its place (a country through Intl.DisplayNames, a region from the
+ * strings), its own name (the operator's, per language) and its plan in words. The catalogue's SKU name
+ * ("Portugal-Daily-Unlimited") only where the parts are missing (a package bought before they were sent).
+ */
+export function usePackageTitle() {
+  const t = useT();
+  const places = usePlaceNames();
+  const plan = (p: { planKind?: string; planValue?: number }) =>
+    p.planKind === 'unlimited' ? t('mifi.plan.unlimited') : t(p.planKind === 'mb' ? 'mifi.plan.mb' : 'mifi.plan.days', { n: p.planValue ?? 0 });
+  const title = (p: { packageName: string; name?: string; planKind?: string; planValue?: number; country: string; region?: string; countryName?: string }) => {
+    if (!p.name || !p.planKind) return p.packageName;
+    const where = p.country.length === 2 ? places.country(p.country, p.countryName ?? '') : places.region(p.region || p.country, p.countryName ?? '');
+    return [where, p.name, plan(p)].filter(Boolean).join(' · ');
+  };
+  return { title, plan };
+}
+
 /** A wire amount (major units) of a currency in the current language. */
 export function useMoney() {
   const lang = useStore($activeLang);

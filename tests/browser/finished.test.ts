@@ -51,10 +51,10 @@ describe('the newcomer’s walk', () => {
     await expect.poll(() => hash(page)).toMatch(/^#\/wifiMall\?type=QR/);
 
     await page.getByLabel('Search a country or package').fill('portugal');
-    await page.getByRole('button', { name: 'Choose Portugal-Daily-3Days' }).click();
+    await page.getByRole('button', { name: 'Choose Portugal · Daily · 3 days' }).click();
     const dialog = page.locator('dialog[open]');
-    await expect.poll(() => dialog.getByRole('radio', { name: /^Portugal-Daily-3Days / }).isChecked()).toBe(true);
-    expect(await dialog.getByRole('radio', { name: /^Portugal-Daily-Unlimited / }).isChecked()).toBe(false);
+    await expect.poll(() => dialog.getByRole('radio', { name: /^Portugal · Daily · 3 days / }).isChecked()).toBe(true);
+    expect(await dialog.getByRole('radio', { name: /^Portugal · Daily · Unlimited / }).isChecked()).toBe(false);
     expect(await dialog.getByTestId('days').textContent()).toBe('3');
   });
 

@@ -71,14 +71,14 @@ describe('a Wi-Fi package with its box', () => {
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(3);
     await checkScreen(page, '#/wifiMall');
 
-    const dialog = await choose(page, 'portugal', 'Portugal-Daily-Unlimited', 2);
+    const dialog = await choose(page, 'portugal', 'Portugal · Daily · Unlimited', 2);
     await expect.poll(() => dialog.getByTestId('days').textContent()).toBe('2');
     await expect.poll(() => dialog.getByTestId('variant-price').textContent()).toBe('Total €4');
     expect(await axeViolations(page), 'variant dialog').toEqual([]);
     // A day-type package has a fixed number of days: its stepper is disabled.
-    await dialog.getByRole('radio', { name: /^Portugal-Daily-3Days / }).check();
+    await dialog.getByRole('radio', { name: /^Portugal · Daily · 3 days / }).check();
     expect(await dialog.getByRole('button', { name: 'One day more' }).isDisabled()).toBe(true);
-    await dialog.getByRole('radio', { name: /^Portugal-Daily-Unlimited / }).check();
+    await dialog.getByRole('radio', { name: /^Portugal · Daily · Unlimited / }).check();
     await dialog.getByRole('button', { name: 'One day more' }).click();
     await dialog.getByRole('button', { name: 'Buy', exact: true }).click();
 
@@ -115,10 +115,9 @@ describe('a Wi-Fi package with its box', () => {
     await demo.getByLabel(`Megabytes for ${sn} to use`).fill('5');
     await demo.getByRole('button', { name: `Use data on ${sn}` }).click();
     await demo.getByRole('status').filter({ hasText: `${sn} used 5 MB.` }).waitFor();
-    await expect.poll(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click();
-      return page.getByTestId('traffic-used').textContent();
-    }, { timeout: 20_000 }).toBe('5.0 MB');
+    // Live: the box's report reaches the open detail without Refresh (traffic, battery, online).
+    await expect.poll(() => page.getByTestId('traffic-used').textContent(), { timeout: 20_000 }).toBe('5.0 MB');
+    expect(await page.getByTestId('battery').textContent()).toBe('80%');
     const first = page.getByRole('article').filter({ hasText: 'Portugal-Daily-Unlimited' }).first();
     await expect.poll(() => first.textContent()).toContain('Activated');
     await first.getByRole('button', { name: 'Traffic detail' }).click();
@@ -126,10 +125,16 @@ describe('a Wi-Fi package with its box', () => {
     expect(await axeViolations(page), 'traffic dialog').toEqual([]);
     await page.locator('dialog[open]').getByRole('button', { name: 'Close' }).click();
 
-    // Renew: the mall for this box (type XG), a day more, paid; the renewal continues where the package ends.
+    // Renew: the mall for this box (type XG) shows the package renewed alone (no search, no places to wander off
+    // to), a day more, paid; the renewal continues where the package ends.
     await page.getByRole('button', { name: 'Renew' }).click();
     await expect.poll(() => hash(page)).toBe(`#/wifiMall?type=XG&sn=${sn}`);
-    const renew = await choose(page, 'portugal', 'Portugal-Daily-Unlimited');
+    await expect.poll(() => page.locator('.mifi-list > li').allTextContents()).toEqual([expect.stringContaining('Portugal · Daily · Unlimited')]);
+    expect(await page.getByLabel('Search a country or package').count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Countries and regions' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Choose Portugal · Daily · Unlimited' }).click();
+    const renew = page.locator('dialog[open]');
+    await renew.getByRole('radio', { name: /^Portugal · Daily · Unlimited / }).check();
     await expect.poll(() => renew.textContent()).toContain('Starts when your current package ends');
     await renew.getByRole('button', { name: 'Buy', exact: true }).click();
     await expect.poll(() => hash(page)).toBe('#/packageOrder?type=XG');
@@ -155,6 +160,7 @@ describe('a Wi-Fi package with its box', () => {
     await page.getByRole('button', { name: 'Renew' }).click();
     await expect.poll(() => hash(page)).toBe(`#/wifiMall?type=DDXG&sn=${sn}`);
     await page.goto(`${env.product.base}/#/scanOrder`);
+    await page.getByRole('article').filter({ hasText: /Activated/ }).first().waitFor();
 
     // Return the box at another cabinet: the running package ends as returned.
     await demo.reload();
@@ -162,11 +168,8 @@ describe('a Wi-Fi package with its box', () => {
     await demo.getByRole('button', { name: `Return ${sn}`, exact: true }).click();
     await demo.getByRole('status').filter({ hasText: `${sn} returned to PWL-VNO-001.` }).waitFor();
     await demo.close();
-    await expect.poll(async () => {
-      await page.reload();
-      await page.getByRole('article').first().waitFor();
-      return page.getByRole('article').filter({ hasText: 'Refunded / returned' }).count();
-    }, { timeout: 20_000 }).toBe(1);
+    // Live: the open list shows the return without a reload.
+    await expect.poll(() => page.getByRole('article').filter({ hasText: 'Refunded / returned' }).count(), { timeout: 20_000 }).toBe(1);
     // Its order detail now offers to rent again (the mall: a package, and a box with it if wanted).
     await page.getByRole('article').filter({ hasText: 'Refunded / returned' }).getByRole('link', { name: /^Order details: / }).click();
     await page.getByRole('button', { name: 'Rent again' }).click();
@@ -176,7 +179,7 @@ describe('a Wi-Fi package with its box', () => {
   it('picks a box up by the QR code the app shows to it', async () => {
     const page = await env.newPage();
     await toMall(page, 'PWL-NYC-001');
-    await choose(page, 'united states', 'United States-Daily-3Days');
+    await choose(page, 'united states', 'United States · Daily · 3 days');
     await page.locator('dialog[open]').getByRole('button', { name: 'Buy', exact: true }).click();
     await expect.poll(() => hash(page)).toBe('#/packageOrder?type=GM');
     await page.getByRole('button', { name: 'Buy now' }).click();
@@ -230,7 +233,7 @@ describe('a Wi-Fi package with its box', () => {
   it('continues the payment of a package the card did not pay (status 33)', async () => {
     const page = await env.newPage();
     await toMall(page, 'PWL-LIS-001');
-    await choose(page, 'spain', 'Spain-Daily-3Days');
+    await choose(page, 'spain', 'Spain · Daily · 3 days');
     await page.locator('dialog[open]').getByRole('button', { name: 'Buy', exact: true }).click();
     await page.getByRole('button', { name: 'Buy now' }).click();
     await expect.poll(() => hash(page)).toMatch(/^#\/confirm\?.*payType=mifi/);
@@ -287,7 +290,7 @@ describe('the Wi-Fi line with a method beyond the card (PayPal in test mode)', (
     page.setDefaultTimeout(15_000);
     // The mall without a cabinet (type GM): a package only, no box with it.
     await page.goto(`${env.product.base}/#/wifiMall?type=GM`);
-    const dialog = await choose(page, 'france', 'France-Daily-3Days');
+    const dialog = await choose(page, 'france', 'France · Daily · 3 days');
     await dialog.getByRole('button', { name: 'Buy', exact: true }).click();
     await expect.poll(() => hash(page)).toBe('#/packageOrder?type=GM');
     await page.getByRole('checkbox', { name: /^Also rent a Wi-Fi box/ }).setChecked(false);

@@ -106,6 +106,7 @@ export class MifiBoxes extends MifiPart {
           await this.s.orders.schedule(q.id, new Date(Math.max(now.getTime(), new Date(q.start_at).getTime())));
         }
       }
+      await this.d.live.publish(p.user_id, { kind: 'order', orderId: p.id });
     });
   }
 
@@ -166,6 +167,9 @@ export class MifiBoxes extends MifiPart {
     }
     // The next holder gets a new Wi-Fi password (rotation.ts).
     await this.s.rotation.start(sn, now);
+    // The holder's screens show the box returned and the deposit back at once.
+    await this.d.live.publish(p.user_id, { kind: 'order', orderId: p.id });
+    await this.d.live.publish(p.user_id, { kind: 'wallet' });
     return true;
   }
 }

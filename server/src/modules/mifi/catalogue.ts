@@ -42,7 +42,7 @@ export class MifiCatalogue extends MifiPart {
     for (const v of variants) {
       const zones = v.time_zone ? [v.time_zone] : await this.d.repo.regionZones(v.region_id);
       out.push({
-        skuId: v.id, skuPriceId: `${v.id}:${v.currency}`, packageName: this.name(v, locale), Day: v.days, isPackage: v.is_package,
+        skuId: v.id, skuPriceId: `${v.id}:${v.currency}`, packageName: this.name(v, locale), ...this.parts(v, locale), Day: v.days, isPackage: v.is_package,
         price: toMajor(v.price, v.currency), currency: v.currency, currencyName: currencySymbol(v.currency), country: v.country_code ?? v.region_id,
         timeZoneList: zones, depositAmount: toMajor(await this.boxDeposit(v.currency), v.currency),
       });
@@ -56,9 +56,16 @@ export class MifiCatalogue extends MifiPart {
     return packageName(r.country_name ?? r.region_name, (locale && names[locale]) || r.name, { kind: r.plan_kind, value: r.plan_value });
   }
 
+  /** What a screen names the package by in the rider's language: its own name in `locale`, and its plan (words the app's). */
+  private parts(r: SkuRow, locale?: string) {
+    const names = (typeof r.names === 'string' ? JSON.parse(r.names) : r.names ?? {}) as Record<string, string>;
+    return { name: (locale && names[locale]) || r.name, planKind: r.plan_kind, planValue: r.plan_value };
+  }
+
   private item(r: SkuRow, locale?: string) {
     return {
-      skuId: r.id, packageName: this.name(r, locale), text: r.plan_kind === 'mb' ? `${r.plan_value} MB` : r.plan_kind === 'unlimited' ? 'Unlimited' : `${r.plan_value} GB/day`,
+      skuId: r.id, packageName: this.name(r, locale), ...this.parts(r, locale),
+      text: r.plan_kind === 'mb' ? `${r.plan_value} MB` : r.plan_kind === 'unlimited' ? 'Unlimited' : `${r.plan_value} days`,
       isPackage: r.is_package, Day: r.days, country: r.country_code ?? '', countryName: r.country_name ?? r.region_name, region: r.region_id,
       flagUrl: r.flag_url, price: toMajor(r.price, r.currency), currency: r.currency, currencyName: currencySymbol(r.currency), timeZone: r.time_zone ?? 'UTC',
     };

@@ -39,6 +39,9 @@ export class MifiReads extends MifiPart {
         await this.s.orders.schedule(id, new Date(p.end_at));
       }
     }
+    // The holder's screens show the box's battery, signal, network and traffic as it reports them.
+    const holder = await this.d.repo.holderOf(e.sn);
+    if (holder) await this.d.live.publish(holder.user_id, { kind: 'order', orderId: holder.id });
   }
 
   /** The box's traffic counter as last reported (0 before any report): the demo adds traffic on top of it. */

@@ -18,6 +18,7 @@ import type { Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
+import type { LiveService } from '../live/service.ts';
 import type { CabinetsRepository } from '../cabinets/repository.ts';
 import { type LedgerService } from '../ledger/service.ts';
 import type { AuthorizeResult } from '../payments/provider.ts';
@@ -85,6 +86,8 @@ export const purposeOf = (packageId: string | null, capture: 'automatic' | 'manu
 export interface MifiDeps {
   db: Db; clock: Clock; log: Logger; repo: MifiRepository; cabinets: CabinetsRepository; venues: VenuesService;
   ledger: LedgerService; payments: PaymentsService; coupons: CouponsService; link: CabinetLink; jobs: JobRunner; ejectTtlMs: number;
+  /** The holder's screens follow their box (bound, its reports, its return) through the live stream. */
+  live: LiveService;
 }
 
 
