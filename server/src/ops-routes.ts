@@ -19,6 +19,7 @@ import type { AuditService } from './modules/audit/service.ts';
 import { RiderBlocksRepository } from './modules/auth/blocks-repository.ts';
 import { riderOpsRoutes } from './modules/auth/ops-routes.ts';
 import { RiderBlocks } from './modules/auth/rider-blocks.ts';
+import { RidersRepository } from './modules/auth/riders-repository.ts';
 import type { FleetLive } from './modules/cabinets/fleet-live.ts';
 import type { CabinetLink } from './modules/cabinets/link.ts';
 import type { Liveness } from './modules/cabinets/liveness.ts';
@@ -113,7 +114,9 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     deadJobOpsRoutes({ db, deadJobs: fleet.deadJobs, audit }),
     cabinetInboxOpsRoutes({ db, cabinets: fleet.cabinets, audit }),
     riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
-    withdrawalOpsRoutes({ queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: d.wallet.withdrawals.bank, audit }) }),
+    withdrawalOpsRoutes({
+      queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: d.wallet.withdrawals.bank, audit, ridersMatching: (q) => new RidersRepository(db).matching({ any: q }) }),
+    }),
     adjustmentOpsRoutes({
       adjustments: new WalletAdjustments({
         db, clock, repo: new AdjustmentsRepository(db), ledger: d.ledger, agentsOfUser: (id) => new LedgerRepository(db).agentsOfUser(id), audit, live: d.live,

@@ -64,6 +64,38 @@ describe('the withdrawals queue', () => {
     expect((await consoles.get('financeA')!.call('GET', '/withdrawals?state=lost')).statusCode).toBe(400);
   });
 
+  it('finds withdrawals by id, the rider\'s phone, e-mail or id and a date range, and exports the search as CSV', async () => {
+    const other = await fundedRider(b.app, b.clock, 'agent-a', 10_000);
+    await b.db.query(`update users set mobile = '+370 600 11122', email = 'Vida@Example.com' where id = $1`, [other.user.id]);
+    const from = b.clock.now().toISOString();
+    const mine = await awaitingWithdrawal(b, other.user.id, 'agent-a', 300);
+    b.clock.advance(60_000);
+    const to = b.clock.now().toISOString();
+    const later = await awaitingWithdrawal(b, other.user.id, 'agent-a', 400);
+    const fin = consoles.get('financeA')!;
+    const ids = async (query: string) => (await fin.call('GET', `/withdrawals?state=all&${query}`)).json<{ items: Array<{ id: string }> }>().items.map((w) => w.id);
+    expect(await ids('q=370-600-111-22')).toEqual([mine, later]);
+    expect(await ids('q=vida%40example.com')).toEqual([mine, later]);
+    expect(await ids(`q=${other.user.id}`)).toEqual([mine, later]);
+    expect(await ids(`q=${later}`)).toEqual([later]);
+    expect(await ids(`q=${other.user.id}&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`)).toEqual([mine]);
+    expect(await ids('q=nobody%40example.com')).toEqual([]);
+    expect((await consoles.get('adminB')!.call('GET', `/withdrawals?state=all&q=${other.user.id}`)).json<{ items: unknown[] }>().items).toEqual([]);
+    expect((await fin.call('GET', '/withdrawals?from=yesterday')).statusCode).toBe(400);
+
+    const csv = await fin.call('GET', `/withdrawals.csv?q=${other.user.id}`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe('id,created_at,state,rider_id,agent_id,amount,currency,channel,payee,provider,provider_ref,bank_reference,approved_by,settled_by,wait_reason');
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 7).join(','))).toEqual([
+      expect.stringMatching(new RegExp(`^${mine},.*,awaiting_payout,${other.user.id},agent-a,300,EUR$`)),
+      expect.stringMatching(new RegExp(`^${later},.*,awaiting_payout,${other.user.id},agent-a,400,EUR$`)),
+    ]);
+    expect((await consoles.get('adminB')!.call('GET', `/withdrawals.csv?q=${other.user.id}`)).body.trim().split('\r\n')).toHaveLength(1);
+    expect((await consoles.get('technicianA')!.call('GET', '/withdrawals.csv')).statusCode).toBe(403);
+  });
+
   it('records a manual payout once: paid with the bank reference, audited, the ledger balanced, the rider sees it paid', async () => {
     const id = await fresh();
     const before = await balance();

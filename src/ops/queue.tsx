@@ -4,7 +4,7 @@
 // first is the server's 409 message), and the list reads again after each.
 import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useT } from '../i18n/index.ts';
-import { opsCall } from './api.ts';
+import { OPS_API, opsCall, withQuery } from './api.ts';
 import { ListFooter, usePaged } from './paged.tsx';
 import { Problem } from './screens/Problem.tsx';
 
@@ -22,12 +22,21 @@ export interface QueueProps<T extends { id: string }> {
   detail: (item: T, done: (after: T) => void) => ReactNode;
   /** An item made outside the queue (a new request): opened, and the list read again. */
   show?: T;
+  /** A queue the server searches: the search field's label (`q`), a date range, and the CSV export of the search. */
+  search?: { label: string; csv: string };
 }
+
+const NO_SEARCH = { q: '', from: '', to: '' };
+const iso = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
 export function Queue<T extends { id: string }>(p: QueueProps<T>) {
   const t = useT();
   const [state, setState] = useState(p.initial);
-  const list = usePaged<T>(p.path, { state });
+  const [draft, setDraft] = useState(NO_SEARCH);
+  const [search, setSearch] = useState(NO_SEARCH);
+  const query = { state, q: search.q || undefined, from: iso(search.from), to: iso(search.to) };
+  const list = usePaged<T>(p.path, query);
+  const set = (k: keyof typeof NO_SEARCH) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value });
   const [open, setOpen] = useState<T>();
   const done = (after: T) => {
     setOpen(after);
@@ -37,12 +46,25 @@ export function Queue<T extends { id: string }>(p: QueueProps<T>) {
   useEffect(() => { if (p.show) done(p.show); }, [p.show]);
   return (
     <>
-      <form className="ops-filters" onSubmit={(e) => e.preventDefault()}>
+      <form className="ops-filters" role={p.search ? 'search' : undefined} onSubmit={(e) => { e.preventDefault(); setSearch({ ...draft, q: draft.q.trim() }); }}>
+        {p.search && (
+          <>
+            <label>{t(p.search.label)}<input type="search" maxLength={100} value={draft.q} onChange={set('q')} /></label>
+            <label>{t('ops.audit.from')}<input type="datetime-local" value={draft.from} onChange={set('from')} /></label>
+            <label>{t('ops.audit.to')}<input type="datetime-local" value={draft.to} onChange={set('to')} /></label>
+          </>
+        )}
         <label>{t(`${p.prefix}.state`)}
           <select value={state} onChange={(e) => setState(e.currentTarget.value)}>
             {[...p.states, 'all'].map((s) => <option key={s} value={s}>{t(`${p.prefix}.states.${s}`)}</option>)}
           </select>
         </label>
+        {p.search && (
+          <>
+            <button type="submit">{t('ops.rentals.search')}</button>
+            <a className="ops-button" href={withQuery(`${OPS_API}${p.search.csv}`, query)} download>{t('ops.audit.export')}</a>
+          </>
+        )}
       </form>
       <table className="ops-table">
         <thead><tr>{p.heads.map((h) => <th key={h} scope="col">{t(h)}</th>)}</tr></thead>

@@ -57,6 +57,12 @@ describe('the withdrawals queue', () => {
     await page.getByRole('heading', { level: 1, name: 'Withdrawals' }).waitFor();
     const open = page.getByRole('button', { name: id });
     await open.waitFor();
+    // Found by the rider's id (phone and e-mail work the same way); the export downloads the same search.
+    await page.getByLabel('Withdrawal, rider id, phone or e-mail').fill(String(user.id));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toContain(`q=${user.id}`);
+    await expect.poll(() => page.getByRole('row').count()).toBe(2); // the header and this rider's one withdrawal
+    await open.waitFor();
     expect(await page.getByRole('row').filter({ has: open }).textContent()).toMatch(/€20\.00.*Ana Silva.*Awaiting payout/);
     expect(await axeViolations(page)).toEqual([]);
 

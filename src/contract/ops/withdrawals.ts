@@ -30,11 +30,20 @@ export type WithdrawalItem = Static<typeof WithdrawalItem>;
 export const WithdrawalPage = Page(WithdrawalItem);
 export type WithdrawalPage = Static<typeof WithdrawalPage>;
 
-export const WithdrawalListQuery = Type.Object({
-  ...PageQuery,
+const WithdrawalFilter = {
   state: Type.Optional(Type.Union([State, Type.Literal('all')], { default: 'awaiting_payout', description: 'awaiting_payout by default' })),
-});
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "a withdrawal id, or the rider's id, phone number (digits compared) or e-mail" })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'requested at or after' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'requested before' })),
+};
+export const WithdrawalListQuery = Type.Object({ ...PageQuery, ...WithdrawalFilter });
 export type WithdrawalListQuery = Static<typeof WithdrawalListQuery>;
+export const WithdrawalExportQuery = Type.Object(WithdrawalFilter);
+export type WithdrawalExportQuery = Static<typeof WithdrawalExportQuery>;
+export const WITHDRAWAL_CSV_COLUMNS = [
+  'id', 'created_at', 'state', 'rider_id', 'agent_id', 'amount', 'currency', 'channel', 'payee', 'provider', 'provider_ref', 'bank_reference',
+  'approved_by', 'settled_by', 'wait_reason',
+] as const;
 export const WithdrawalIdParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) });
 
 export const WithdrawalApprove = Type.Object({ reason: Reason }, { additionalProperties: false });

@@ -1,4 +1,5 @@
-// The withdrawals queue: bank withdrawals by state (awaiting payout first), the payee's fields, and finance's
+// The withdrawals queue: bank withdrawals by state (awaiting payout first), found by id, the rider (id, phone,
+// e-mail) and dates, exported as CSV (the same search), the payee's fields, and finance's
 // approve (through the payout adapter that pays the channel), record of a manual bank transfer, or reject (the
 // money goes back to the rider's wallet). Every action asks for its reason; a withdrawal someone else handled first
 // shows the server's 409 message.
@@ -18,6 +19,7 @@ export function Withdrawals({ me }: { me: Me }) {
   return (
     <Queue<WithdrawalItem>
       path="/withdrawals" states={WITHDRAWAL_STATES} initial="awaiting_payout" prefix="ops.withdrawals" heads={HEADS}
+      search={{ label: 'ops.withdrawals.q', csv: '/withdrawals.csv' }}
       cells={(w, open) => (
         <>
           <td><button type="button" className="ops-link" onClick={open}>{w.id}</button></td>

@@ -1,8 +1,9 @@
 // The ops API's withdrawals queue (payout-queue.ts): the list by state, one withdrawal, and a person's approve,
 // manual payout record and reject, each with its reason (audited). Finance, admins and owners (payouts.approve).
+import { Readable } from 'node:stream';
 import type { App } from '../../lib/route.ts';
 import {
-  WithdrawalActionResponses, WithdrawalApprove, WithdrawalIdParams, WithdrawalItem, WithdrawalListQuery, WithdrawalManual, WithdrawalPage, WithdrawalReject,
+  WithdrawalActionResponses, WithdrawalApprove, WithdrawalExportQuery, WithdrawalIdParams, WithdrawalItem, WithdrawalListQuery, WithdrawalManual, WithdrawalPage, WithdrawalReject,
 } from '#contract/ops/withdrawals.ts';
 import { OpsError } from '#contract/ops/common.ts';
 import { actorOf } from '../../plugins/ops-api.ts';
@@ -14,8 +15,17 @@ export function withdrawalOpsRoutes(o: { queue: PayoutQueue }) {
   return async (ops: App) => {
     ops.get('/withdrawals', {
       config: { permission: 'payouts.read' },
-      schema: { description: 'Bank withdrawals, oldest first (awaiting payout unless `state` says otherwise).', querystring: WithdrawalListQuery, response: { 200: WithdrawalPage, 400: OpsError } },
+      schema: { description: 'Bank withdrawals, oldest first (awaiting payout unless `state` says otherwise), found by id, rider and date.', querystring: WithdrawalListQuery, response: { 200: WithdrawalPage, 400: OpsError } },
     }, async (req) => o.queue.list(req.opsScope, req.query));
+
+    ops.get('/withdrawals.csv', {
+      config: { permission: 'payouts.read' },
+      schema: { description: 'The search as CSV (UTF-8, RFC 4180; amounts in minor units), streamed page by page: any size.', querystring: WithdrawalExportQuery },
+    }, async (req, reply) => reply
+      .header('Content-Type', 'text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="withdrawals-${new Date().toISOString().slice(0, 10)}.csv"`)
+      .header('Cache-Control', 'no-store')
+      .send(Readable.from(o.queue.csv(req.opsScope, req.query))));
 
     ops.get('/withdrawals/:id', {
       config: { permission: 'payouts.read' }, schema: { params: WithdrawalIdParams, response: { 200: WithdrawalItem, 404: OpsError } },

@@ -6,34 +6,64 @@
 // a withdrawal someone already handled gets a 409 naming who (operatorTurn). The `npm run payouts` script calls the
 // same bank payouts service.
 import { inScope, type Scope } from '#core/opsAccess.ts';
-import type { WithdrawalItem, WithdrawalListQuery, WithdrawalPage } from '#contract/ops/withdrawals.ts';
+import { WITHDRAWAL_CSV_COLUMNS, type WithdrawalExportQuery, type WithdrawalItem, type WithdrawalListQuery, type WithdrawalPage } from '#contract/ops/withdrawals.ts';
 import type { Db } from '../../db/db.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
-import type { Actor, AuditService } from '../audit/service.ts';
+import { csvField, type Actor, type AuditService } from '../audit/service.ts';
 import { operatorTurn, type BankPayouts, type OperatorAction } from './bank-payouts.ts';
-import type { WalletRepository, WithdrawalRow } from './repository.ts';
+import type { BankSearch, WalletRepository, WithdrawalRow } from './repository.ts';
 
 const TX_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const EXPORT_PAGE = 500;
 
 export interface PayoutQueueDeps {
   db: Db;
   repo: WalletRepository;
   bank: BankPayouts;
   audit: AuditService;
+  /** The riders a search text names (id, phone digits, e-mail): the auth module's, composed in ops-routes.ts. */
+  ridersMatching: (q: string) => Promise<number[]>;
 }
 
 export class PayoutQueue {
   constructor(private readonly d: PayoutQueueDeps) {}
 
+  private async searchOf(scope: Scope, q: WithdrawalExportQuery): Promise<BankSearch> {
+    const text = q.q?.trim();
+    return {
+      state: q.state === 'all' ? null : q.state ?? 'awaiting_payout',
+      agents: scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [],
+      ...(text ? { q: text, qUsers: await this.d.ridersMatching(text) } : {}),
+      ...(q.from ? { from: new Date(q.from) } : {}), ...(q.to ? { to: new Date(q.to) } : {}),
+    };
+  }
+
   async list(scope: Scope, q: WithdrawalListQuery): Promise<WithdrawalPage> {
     const after = decodeCursor(q.cursor, TX_ID);
     if (after && Number.isNaN(Date.parse(after[0]))) throw badRequest('ops.error.cursor');
     const limit = q.limit ?? 50;
-    const state = q.state === 'all' ? null : q.state ?? 'awaiting_payout';
-    const agents = scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [];
-    const rows = await this.d.repo.bankPage({ state, agents, after, limit: limit + 1 });
+    const rows = await this.d.repo.bankPage({ ...(await this.searchOf(scope, q)), after, limit: limit + 1 });
     return pageOf(rows, limit, (r) => [new Date(r.created_at).toISOString(), r.id], (r) => this.item(r));
+  }
+
+  /** The search as CSV, page by page (never the whole result in memory). */
+  async *csv(scope: Scope, q: WithdrawalExportQuery): AsyncGenerator<string> {
+    yield `${WITHDRAWAL_CSV_COLUMNS.join(',')}\r\n`;
+    const search = await this.searchOf(scope, q);
+    let after: [string, string] | undefined;
+    for (;;) {
+      const rows = await this.d.repo.bankPage({ ...search, after, limit: EXPORT_PAGE });
+      if (!rows.length) return;
+      yield rows.map((r) => {
+        const w = this.item(r);
+        return `${[w.id, w.createdAt, w.state, w.userId, w.agentId, w.amount, w.currency, w.channel, w.payee, w.provider, w.providerRef, w.bankReference,
+          w.approvedBy, w.settledBy, w.waitReason].map(csvField).join(',')}\r\n`;
+      }).join('');
+      const last = rows[rows.length - 1]!;
+      after = [new Date(last.created_at).toISOString(), last.id];
+      if (rows.length < EXPORT_PAGE) return;
+    }
   }
 
   async get(scope: Scope, id: string): Promise<WithdrawalItem> {

@@ -47,6 +47,16 @@ export interface CardSetupRow {
   card_id: string | null;
 }
 
+/** The withdrawals queue's search: state, the caller's agents, a withdrawal id or its rider (`qUsers`), a date range. */
+export interface BankSearch {
+  state: string | null;
+  agents: string[] | null;
+  q?: string;
+  qUsers?: number[];
+  from?: Date;
+  to?: Date;
+}
+
 export class WalletRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -102,13 +112,15 @@ export class WalletRepository {
    * A page of bank withdrawals (the back office's queue), oldest first: of a state (null: all), of these agents
    * (null: every agent), after the keyset cursor (created_at, id).
    */
-  async bankPage(f: { state: string | null; agents: string[] | null; after?: [string, string]; limit: number }) {
+  async bankPage(f: BankSearch & { after?: [string, string]; limit: number }) {
     const { rows } = await this.db.query<WithdrawalRow>(
       `select * from withdrawals
         where bank and ($1::text is null or status = $1) and ($2::text[] is null or agent_id = any($2))
           and ($3::timestamptz is null or (created_at, id) > ($3, $4))
+          and ($6::text is null or id = $6 or user_id = any($7::bigint[]))
+          and ($8::timestamptz is null or created_at >= $8) and ($9::timestamptz is null or created_at < $9)
         order by created_at, id limit $5`,
-      [f.state, f.agents, f.after?.[0] ?? null, f.after?.[1] ?? null, f.limit],
+      [f.state, f.agents, f.after?.[0] ?? null, f.after?.[1] ?? null, f.limit, f.q ?? null, f.qUsers ?? [], f.from ?? null, f.to ?? null],
     );
     return rows;
   }
