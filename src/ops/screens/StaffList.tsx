@@ -14,6 +14,8 @@ export function StaffList({ me }: { me: Me }) {
   const [sort, setSort] = useState('name');
   const { rows, setRows, next, error, load } = usePaged<StaffShape>('/staff', { q, sort });
   const [changing, setChanging] = useState<StaffShape>();
+  // Bumped by each invitation sent: the invitations list reads again.
+  const [sent, setSent] = useState(0);
   const admin = me.permissions.includes('staff.invite');
   return (
     <>
@@ -58,8 +60,8 @@ export function StaffList({ me }: { me: Me }) {
         <RoleChange key={changing.id} me={me} person={changing} onClose={() => setChanging(undefined)}
           onSaved={(s) => setRows((r) => r.map((x) => (x.id === s.id ? s : x)))} />
       )}
-      {admin && <Invite me={me} />}
-      <Invitations me={me} />
+      {admin && <Invite me={me} onSent={() => setSent((n) => n + 1)} />}
+      <Invitations key={sent} me={me} />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { useT } from '../../../i18n/index.ts';
 import { $session, opsCall } from '../../api.ts';
 import { Problem } from '../Problem.tsx';
 
-export function Invite({ me }: { me: Me }) {
+export function Invite({ me, onSent }: { me: Me; onSent: () => void }) {
   const t = useT();
   const sso = useStore($session)?.sso ?? false;
   const platform = me.memberships.some((m) => m.agentId === '*' && m.role === 'owner');
@@ -27,6 +27,7 @@ export function Invite({ me }: { me: Me }) {
       });
       setSent(t('ops.invite.sent', { email: form.email }));
       setForm({ ...form, email: '', name: '', reason: '' });
+      onSent();
     } catch (err) {
       setError(err);
     }
