@@ -49,7 +49,7 @@ const migrations = fileURLToPath(new URL('../migrations', import.meta.url));
 const OWNERS: Record<string, readonly string[]> = {
   'modules/auth': ['users', 'sessions', 'user_identities', 'captchas', 'otp_sends', 'otp_codes', 'sms_outbox', 'user_more'],
   'modules/venues': ['venues', 'price_plans'],
-  'modules/cabinets': ['cabinets', 'powerbanks', 'cabinet_events', 'cabinet_commands', 'cabinet_credentials', 'cabinet_token_secrets', 'cabinet_rejects', 'return_reservations'],
+  'modules/cabinets': ['cabinets', 'powerbanks', 'cabinet_events', 'cabinet_commands', 'cabinet_credentials', 'cabinet_token_secrets', 'cabinet_rejects', 'return_reservations', 'vendor_ejects'],
   'modules/rentals': ['orders', 'rental_corrections', 'deposit_returns', 'disputes'],
   'modules/ledger': ['ledger_accounts', 'ledger_transfers'],
   'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups', 'wallet_adjustments'],

@@ -79,7 +79,7 @@ describe('TCP family link faults', () => {
     const { b, proc, cab } = await server();
     const frame = encodeTcp(TCP_CMD.returned, encodeReturn(3, 'PB000073'), SECRET);
     const damaged = Buffer.from(frame);
-    damaged[4] ^= 0xff;
+    damaged[4] = damaged[4]! ^ 0xff;
     cab.raw(damaged);
     await waitFor(async () => (await count(b, `select coalesce(sum(count), 0)::int as n from cabinet_rejects where cabinet_id = $1 and reason = 'vendor-tcp-checksum'`)) === 1, 'the damaged frame counted');
     expect(proc.inner.stats.badChecksum).toBe(1);

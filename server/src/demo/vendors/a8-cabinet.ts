@@ -21,6 +21,9 @@ export class A8Cabinet {
     this.serials = layout.map((b) => [...b]);
   }
 
+  /** `reboot` commands carried out (the simulated firmware restarts in place). */
+  restarts = 0;
+
   get online() {
     return this.client?.connected ?? false;
   }
@@ -91,6 +94,8 @@ export class A8Cabinet {
     const t = a8Topics(this.uuid);
     if (!cmd) return;
     if (cmd.cmd === 'check_all' || cmd.cmd === 'check') return this.pub(t.update, encodeStatus(this.status()));
+    if (cmd.cmd === 'upload_all') return this.report();
+    if (cmd.cmd === 'reboot') return void this.restarts++;
     if (cmd.cmd !== 'popup_sn' && cmd.cmd !== 'popup') return;
     const code = this.refusal(cmd.timestamp, cmd.ttl);
     if (cmd.cmd === 'popup_sn') {

@@ -15,6 +15,10 @@ export class TcpCabinet {
   readonly received: { cmd: number; payload: Buffer }[] = [];
   /** Returns the server has not answered yet, by slot (re-sent until it does). */
   readonly unanswered = new Map<number, string>();
+  /** The firmware version it reports (0x62). */
+  firmware = 'BX-FW 2.4.1';
+  /** Restarts (0x67) carried out: answered, then the connection ends and it logs in again. */
+  restarts = 0;
   /** The next borrow fails (jammed). */
   jamNext = false;
   /** The next borrow ejects but its answer never reaches the server (lost with the process that sent it). */
@@ -130,6 +134,11 @@ export class TcpCabinet {
     const locks = () => this.banks.map((b) => b !== null);
     if (cmd === TCP_CMD.inventory) {
       this.send(TCP_CMD.inventory, encodeInventory(this.banks.flatMap((b, i) => (b ? [{ slot: i + 1, bankId: b, level: 90 }] : []))));
+    } else if (cmd === TCP_CMD.firmware) {
+      this.send(TCP_CMD.firmware, Buffer.from(this.firmware, 'latin1'));
+    } else if (cmd === TCP_CMD.restart) {
+      this.restarts++;
+      this.send(TCP_CMD.restart, Buffer.from([0x01]));
     } else if (cmd === TCP_CMD.returned) {
       if (p[1] === 0x01 && this.unanswered.get(p[0]!) === this.banks[p[0]! - 1]) this.unanswered.delete(p[0]!);
     } else if (cmd === TCP_CMD.borrow || cmd === TCP_CMD.forceEject) {

@@ -2,7 +2,7 @@
 // another agent, or of a venue a venue partner does not hold, is not found), each write recorded in the audit log
 // in its own unit of work with the reason typed. Registration, the CSV import and the broker credentials are the
 // fleet service's (fleet.ts); this adds the agent, the scope, concurrency, the live view and remote commands.
-import { SLOT_COMMANDS, type CabinetAssignBody, type CabinetCommandBody, type CabinetCommandSent, type CabinetImportBody, type CabinetListQuery, type CabinetRegisterBody, type OpsCabinet } from '#contract/ops/cabinets.ts';
+import { SLOT_COMMANDS, type CabinetAssignBody, type CabinetCommandType, type CabinetCommandBody, type CabinetCommandSent, type CabinetImportBody, type CabinetListQuery, type CabinetRegisterBody, type OpsCabinet } from '#contract/ops/cabinets.ts';
 import type { CabinetImportReport, FieldIssue } from '#contract/ops-fleet.ts';
 import type { DevicePlaceBody } from '#contract/ops/mifi.ts';
 import { inScope, type Scope } from '#core/opsAccess.ts';
@@ -24,8 +24,16 @@ import { PROTOCOL_VERSION } from './protocol.ts';
 
 /** How long a remote command stays valid for its cabinet. */
 export const OPS_COMMAND_TTL_MS = 30_000;
-/** The family whose cabinets take every remote command; the vendor gateways carry ejects only. */
-const FULL_COMMANDS_VENDOR = 'powerly';
+/**
+ * The remote commands each family's cabinets take (docs/cabinet-protocol.md "Vendor families"): ours every one;
+ * the 0xA8 and TCP families have a restart and an inventory report but no slot lock; any other family ejects only.
+ */
+const VENDOR_COMMANDS: Record<string, readonly CabinetCommandType[]> = {
+  powerly: ['eject', 'lock', 'unlock', 'inventory', 'restart'],
+  a8: ['eject', 'inventory', 'restart'],
+  tcp60: ['eject', 'inventory', 'restart'],
+};
+const takes = (vendor: string, type: CabinetCommandType) => (VENDOR_COMMANDS[vendor] ?? ['eject']).includes(type);
 
 const json = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -129,7 +137,7 @@ export class CabinetOpsService {
       const c = await this.get(scope, id);
       if (slot !== null && slot > c.slotCount) throw new FieldErrors([{ field: 'slot', code: 'range' }]);
       if (!c.online) throw conflict('ops.error.cabinetOffline', { id });
-      if (body.type !== 'eject' && c.vendor !== FULL_COMMANDS_VENDOR) throw refused('ops.error.commandUnsupported', { vendor: c.vendor });
+      if (!takes(c.vendor, body.type)) throw refused('ops.error.commandUnsupported', { vendor: c.vendor });
       if (body.type === 'eject' && (await this.d.repo.slotBusy(id, slot!, now))) throw conflict('ops.error.slotBusy', { slot: slot! });
       const m = message(body.type, commandId, slot, now);
       await this.d.repo.insertCommand({ id: commandId, cabinetId: id, type: `ops.${body.type}`, payload: m, at: now, expiresAt: new Date(now.getTime() + OPS_COMMAND_TTL_MS) });

@@ -137,6 +137,8 @@ export interface CabinetStatus {
   v: ProtocolVersion;
   online: boolean;
   ts: string;
+  /** Additive (v2): the firmware versions the cabinet runs, as it names them (kept for an operator). */
+  firmware?: string;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;

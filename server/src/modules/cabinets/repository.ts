@@ -278,6 +278,10 @@ export class CabinetsRepository extends CabinetInbox {
     );
   }
 
+  async setFirmware(cabinetId: string, firmware: string, at: Date) {
+    await this.db.query('update cabinets set firmware = $2, firmware_at = $3 where id = $1 and firmware is distinct from $2', [cabinetId, firmware, at]);
+  }
+
   /**
    * Heartbeats whose inventory is what we already believe (every listed device in that slot of that cabinet, in
    * it or quarantined, none on a rental its return would close, nothing else recorded there): their presence

@@ -258,6 +258,7 @@ export class CabinetsService implements LinkHandler {
   async status(cabinetId: string, s: CabinetStatus) {
     if (!(await this.d.repo.find(cabinetId))) return;
     await this.d.repo.setOnline(cabinetId, s.online, this.d.clock.now(), undefined);
+    if (typeof s.firmware === 'string' && s.firmware) await this.d.repo.setFirmware(cabinetId, s.firmware.slice(0, 200), this.d.clock.now());
   }
 
   async ack(cabinetId: string, a: CommandAck) {

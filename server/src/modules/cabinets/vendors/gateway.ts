@@ -119,5 +119,47 @@ export class EjectBook {
   }
 }
 
+/**
+ * An operator's command that is not an eject (restart, report-inventory) sent through a gateway: acknowledged when
+ * the family answers it (or, where it has no answer, once sent); a repeat of the same id is acknowledged again and
+ * not carried out twice.
+ */
+export class ActionBook {
+  private readonly done = new Map<string, number>();
+  private readonly waiting = new Map<string, { cabinetId: string; kind: string }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** True when the command was already carried out or is being carried out (do not send it again). */
+  seen(commandId: string) {
+    return this.done.has(commandId) || this.waiting.has(commandId);
+  }
+
+  isDone(commandId: string) {
+    return this.done.has(commandId);
+  }
+
+  wait(cabinetId: string, kind: string, commandId: string) {
+    this.waiting.set(commandId, { cabinetId, kind });
+  }
+
+  /** The commands of this kind the cabinet has now answered (marked done). */
+  answered(cabinetId: string, kind: string): string[] {
+    const cut = this.now() - REMEMBER_MS;
+    for (const [k, at] of this.done) if (at < cut) this.done.delete(k);
+    const out: string[] = [];
+    for (const [id, w] of this.waiting) {
+      if (w.cabinetId !== cabinetId || w.kind !== kind) continue;
+      this.waiting.delete(id);
+      this.done.set(id, this.now());
+      out.push(id);
+    }
+    return out;
+  }
+}
+
+/** The acknowledgement a gateway gives in the cabinet's name (the families do not carry our command ids). */
+export const ackOf = (commandId: string, status: CommandAck['status'], now: number): CommandAck => ({ v: 2, commandId, ts: new Date(now).toISOString(), status });
+
 /** The id of the event that answers command `commandId` (stable across repeats). */
 export const outcomeEventId = (commandId: string) => `cmd-${commandId}`;

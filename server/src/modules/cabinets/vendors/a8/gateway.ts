@@ -10,7 +10,7 @@ import { randomToken } from '../../../../lib/ids.ts';
 import type { MqttConnector } from '../../../../mqtt/broker.ts';
 import type { Logger } from '../../link.ts';
 import type { CabinetEvent, EjectCommand, ServerMessage, SlotState } from '../../protocol.ts';
-import { EjectBook, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
+import { ActionBook, EjectBook, ackOf, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
 import {
   A8_CMD, a8Command, a8Topics, decodeA8, decodePopupBySerial, decodePopupBySlot, decodeReturned, decodeStatus,
   type A8Command, type A8PopupResult, type A8Slot,
@@ -45,6 +45,9 @@ export class A8Gateway implements VendorGateway {
   private sink: EdgeSink | null = null;
   private readonly book: EjectBook;
   private readonly layouts = new Map<string, Place[]>();
+  private readonly actions: ActionBook;
+  /** The firmware versions each cabinet last reported (status reports), to report a change only. */
+  private readonly firmware = new Map<string, string>();
   private readonly layoutWaiters = new Map<string, (() => void)[]>();
   private readonly now: () => number;
 
@@ -52,6 +55,7 @@ export class A8Gateway implements VendorGateway {
     if (!o.idPrefix) throw new Error('the 0xA8 gateway needs an id prefix');
     this.now = o.now ?? Date.now;
     this.book = new EjectBook(this.now);
+    this.actions = new ActionBook(this.now);
   }
 
   owns(cabinetId: string) {
@@ -109,6 +113,11 @@ export class A8Gateway implements VendorGateway {
     if (f.cmd === A8_CMD.status) {
       const s = decodeStatus(f.data);
       this.learn(uuid, s.slots);
+      const firmware = s.boards.map((b) => `board ${b.index}: software ${b.softVersion}, hardware ${b.hardVersion}`).join('; ');
+      if (kind === 'upload' && this.firmware.get(uuid) !== firmware) {
+        this.firmware.set(uuid, firmware);
+        await sink.status(cabinetId, { v: 2, online: true, ts: new Date(this.now()).toISOString(), firmware });
+      }
       // Every process sees an answer (update); the cabinet's own report (upload) reaches one: that one reports it.
       if (kind === 'upload' || this.book.match(cabinetId, { slot: 0 })) await this.store(cabinetId, this.heartbeat(s.slots));
     } else if (f.cmd === A8_CMD.returned && kind === 'upload') {
@@ -193,6 +202,11 @@ export class A8Gateway implements VendorGateway {
   // ---- server → cabinet ----------------------------------------------------------------------------------------
 
   async send(cabinetId: string, msg: ServerMessage) {
+    if (msg.type === 'restart' || msg.type === 'report-inventory') return this.action(cabinetId, msg);
+    // Slot lock, slot reservation, a box's Wi-Fi password: the family has no such command.
+    if (msg.type === 'slot-lock' || msg.type === 'slot-reserve' || msg.type === 'wifi-password') {
+      return this.sink?.ack(cabinetId, ackOf(msg.id, 'unknown_command', this.now()));
+    }
     if (msg.type !== 'eject') return;
     const done = this.book.outcome(msg.id);
     if (done) return void (await this.store(cabinetId, done)); // a repeat: the same outcome again, no second eject
@@ -231,6 +245,20 @@ export class A8Gateway implements VendorGateway {
     this.book.add(cabinetId, msg, place.sn);
     const validity = { timestamp: Math.floor(Date.parse(msg.ts) / 1000), ttl: Math.ceil(msg.ttlMs / 1000) };
     await this.publish(uuid, a8Command.popupBySerial(place.sn, validity));
+  }
+
+  /**
+   * restart → `reboot`, report-inventory → `upload_all` (its status report on /user/upload is the heartbeat). The
+   * family answers neither: acknowledged once the broker has the command; a repeat of the id is not sent again.
+   */
+  private async action(cabinetId: string, msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' }>) {
+    if (!this.actions.seen(msg.id)) {
+      if (this.now() > Date.parse(msg.ts) + msg.ttlMs) return this.sink?.ack(cabinetId, ackOf(msg.id, 'expired', this.now()));
+      this.actions.wait(cabinetId, msg.type, msg.id);
+      await this.publish(this.uuid(cabinetId), msg.type === 'restart' ? a8Command.restart() : a8Command.uploadAll());
+      this.actions.answered(cabinetId, msg.type);
+    }
+    if (this.actions.isDone(msg.id)) await this.sink?.ack(cabinetId, ackOf(msg.id, 'accepted', this.now()));
   }
 
   private waitLayout(uuid: string, ms: number) {

@@ -12,10 +12,10 @@ import { randomToken } from '../../../../lib/ids.ts';
 import type { MqttConnector } from '../../../../mqtt/broker.ts';
 import type { Logger } from '../../link.ts';
 import { parseJson, topics, type CabinetEvent, type ServerMessage } from '../../protocol.ts';
-import { EjectBook, REMEMBER_MS, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
+import { ActionBook, EjectBook, REMEMBER_MS, ackOf, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
 import {
   TCP_CMD, TcpFrameError, TcpFramer, decodeAnomaly, decodeEjectResult, decodeInventory, decodeLogin, decodeReturn, decodeTcp, decodeTcpUnsigned, encodeTcp,
-  tcpRequest, tcpToken,
+  decodeText, tcpRequest, tcpToken,
 } from './codec.ts';
 
 export interface TcpGatewayOptions {
@@ -56,6 +56,7 @@ export class TcpGateway implements VendorGateway {
   private readonly sessions = new Map<string, Session>();
   private readonly sockets = new Set<net.Socket>();
   private readonly book: EjectBook;
+  private readonly actions: ActionBook;
   private readonly now: () => number;
   /** Frames dropped for a wrong checksum (each also counted per cabinet in cabinet_rejects once logged in). */
   readonly stats = { badChecksum: 0 };
@@ -64,6 +65,7 @@ export class TcpGateway implements VendorGateway {
     if (!o.secret && !o.secrets) throw new Error('the TCP cabinet gateway needs the cabinets\' token secrets (CABINET_SECRETS_KEY) or a shared one (VENDOR_TCP_SECRET)');
     this.now = o.now ?? Date.now;
     this.book = new EjectBook(this.now);
+    this.actions = new ActionBook(this.now);
   }
 
   /** The port it listens on (0 in the options: a free one). */
@@ -203,6 +205,7 @@ export class TcpGateway implements VendorGateway {
     this.sessions.set(cabinetId, session);
     if (this.bridge) void this.bridge.subscribeAsync(topics(this.o.bridge!.prefix, cabinetId).commands, { qos: 1 }).catch(() => undefined);
     this.write(session, TCP_CMD.login, tcpRequest.result(true));
+    this.write(session, TCP_CMD.firmware, tcpRequest.none()); // its answer is the firmware version reported
     await this.sink?.status(cabinetId, { v: 2, online: true, ts: this.iso() });
     await this.store(cabinetId, this.heartbeat(l.slots.map((s) => ({ slot: s.slot, bankId: s.bankId, level: s.level }))));
     await this.reconcile(session);
@@ -244,8 +247,14 @@ export class TcpGateway implements VendorGateway {
         const list = decodeInventory(p);
         s.banks = new Map([...s.banks.keys()].map((slot) => [slot, null]));
         for (const x of list) s.banks.set(x.slot, x.bankId);
-        return void (await this.store(s.cabinetId, this.heartbeat(list)));
+        if (!(await this.store(s.cabinetId, this.heartbeat(list)))) return;
+        return this.acked(s.cabinetId, 'inventory');
       }
+      case TCP_CMD.restart:
+        // Answered before it restarts (the connection then ends and the cabinet logs in again).
+        return this.acked(s.cabinetId, 'restart');
+      case TCP_CMD.firmware:
+        return this.sink?.status(s.cabinetId, { v: 2, online: true, ts: this.iso(), firmware: decodeText(p).slice(0, 100) });
       case TCP_CMD.borrow:
       case TCP_CMD.forceEject: {
         const r = decodeEjectResult(p);
@@ -277,12 +286,21 @@ export class TcpGateway implements VendorGateway {
         return;
       }
       default:
-        // 0x62 firmware, 0x67 restart, 0x69 ICCID, 0x70 / 0x77 volume answers: nothing for the internal protocol.
+        // 0x69 ICCID, 0x70 / 0x77 volume answers: nothing for the internal protocol.
         return;
     }
   }
 
+  private async acked(cabinetId: string, kind: 'inventory' | 'restart') {
+    for (const id of this.actions.answered(cabinetId, kind)) await this.sink?.ack(cabinetId, ackOf(id, 'accepted', this.now()));
+  }
+
   async send(cabinetId: string, msg: ServerMessage) {
+    if (msg.type === 'restart' || msg.type === 'report-inventory') return this.action(cabinetId, msg);
+    // Slot lock, slot reservation, a box's Wi-Fi password: the family has no such command.
+    if (msg.type === 'slot-lock' || msg.type === 'slot-reserve' || msg.type === 'wifi-password') {
+      return this.sink?.ack(cabinetId, ackOf(msg.id, 'unknown_command', this.now()));
+    }
     if (msg.type !== 'eject') return;
     const s = this.sessions.get(cabinetId);
     const done = this.book.outcome(msg.id);
@@ -302,6 +320,18 @@ export class TcpGateway implements VendorGateway {
     await this.o.ejects?.sent({ commandId: msg.id, cabinetId, slot: msg.slot, powerbankId, at: new Date(this.now()) });
     this.book.add(cabinetId, msg, powerbankId);
     this.write(s, TCP_CMD.borrow, tcpRequest.slot(msg.slot));
+  }
+
+  /** restart → 0x67, report-inventory → 0x64; acknowledged when the cabinet answers the frame. */
+  private async action(cabinetId: string, msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' }>) {
+    if (this.actions.isDone(msg.id)) return this.sink?.ack(cabinetId, ackOf(msg.id, 'accepted', this.now()));
+    if (this.actions.seen(msg.id)) return;
+    if (this.now() > Date.parse(msg.ts) + msg.ttlMs) return this.sink?.ack(cabinetId, ackOf(msg.id, 'expired', this.now()));
+    const s = this.sessions.get(cabinetId);
+    if (!s) return; // not connected here: re-published when the link reconnects, until its TTL
+    const restart = msg.type === 'restart';
+    this.actions.wait(cabinetId, restart ? 'restart' : 'inventory', msg.id);
+    this.write(s, restart ? TCP_CMD.restart : TCP_CMD.inventory, tcpRequest.none());
   }
 
   /**
