@@ -66,7 +66,8 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/audit': ['audit_log'],
   'modules/coupons': ['coupons', 'coupon_redemptions'],
   'modules/alerts': ['alert_rules', 'alerts', 'alert_deliveries'],
-  'modules/dashboard': ['dashboard_daily', 'dashboard_fleet_daily', 'dashboard_dirty', 'dashboard_state'],
+  'modules/dashboard': ['dashboard_daily', 'dashboard_fleet_daily', 'dashboard_dirty', 'dashboard_state', 'dashboard_agent_daily', 'dashboard_venue_monthly'],
+  'modules/rebalancing': ['rebalance_moves'],
   'modules/partners': ['revenue_share_rules', 'country_tax_rates', 'provider_fee_rates', 'rental_shares', 'partner_statements', 'partner_share_moves'],
   'modules/mifi': ['mifi_regions', 'mifi_countries', 'mifi_skus', 'mifi_sku_prices', 'mifi_orders', 'mifi_packages', 'mifi_boxes', 'mifi_telemetry', 'mifi_payment_actions', 'mifi_box_deposits'],
   jobs: ['jobs'],
@@ -95,6 +96,8 @@ const READ_MODELS: Record<string, readonly string[]> = {
   // The dashboard's summaries recomputed from the rentals (their venue's agent, the return cabinet's venue) and the
   // fleet's power banks per venue.
   'modules/dashboard': ['orders', 'venues', 'cabinets', 'powerbanks'],
+  // The stock of the cabinets (their venue's place and agent, the power banks in them) moves are suggested from.
+  'modules/rebalancing': ['cabinets', 'venues', 'powerbanks'],
 };
 
 const ownerOf = (table: string) => Object.entries(OWNERS).find(([, tables]) => tables.includes(table))?.[0];
@@ -210,6 +213,7 @@ const PUBLIC: Record<string, readonly string[]> = {
   // its purpose handlers, compensation, payouts.
   payments: ['service.ts', 'provider.ts', 'purposes.ts', 'compensation.ts', 'guards.ts', 'payouts/rail.ts', 'history-repository.ts'],
   rentals: ['service.ts', 'order-state.ts'],
+  rebalancing: ['service.ts'],
   staff: ['service.ts'],
   venues: ['service.ts'],
   wallet: ['service.ts'],

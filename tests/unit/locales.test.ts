@@ -97,7 +97,7 @@ describe('keys used by the app', () => {
       ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/en-US.json'), 'utf8'))).out,
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/pay/en-US.json'), 'utf8'))),
       ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/mifi/en-US.json'), 'utf8'))).out,
-      ...flatten(JSON.parse(readFileSync(join(root, 'locales/ops/en-US.json'), 'utf8'))),
+      ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/ops/en-US.json'), 'utf8'))).out,
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/returns/en-US.json'), 'utf8'))),
     };
     const files: string[] = [];

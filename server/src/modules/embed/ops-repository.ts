@@ -13,7 +13,8 @@ export class AgentsOpsRepository {
   async list(f: { scope: Scope; q?: string; sort?: string; after?: [string, string]; limit: number }): Promise<Array<AgentAdminRow & { sort_key: string }>> {
     const order = orderBy(AGENT_SORT, f.sort, 'id');
     const s = scopeFlags(f.scope);
-    const params: unknown[] = [s.all, s.agents, likeOf(f.q), f.limit];
+    // A venue partner's agent too (read-only: the embed's setup).
+    const params: unknown[] = [s.all, f.scope.kind === 'agents' ? f.scope.agents : s.agents, likeOf(f.q), f.limit];
     const more = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, id) ${order.desc ? '<' : '>'} ($5, $6)`) : '';
     const { rows } = await this.db.query<AgentAdminRow & { sort_key: string }>(
       `select id, name, origins, country, currencies, version, ${order.key}::text as sort_key from agents

@@ -1,5 +1,5 @@
-// Agents through the ops API: the list inside the caller's scope (a venue partner sees none), one agent with its
-// ETag, and changes (If-Match) with their audit entry. A new agent is a platform-wide act: only staff of every
+// Agents through the ops API: the list inside the caller's scope (a venue partner sees its venues' agent, to read
+// the embed's setup, never to change it), one agent with its ETag, and changes (If-Match) with their audit entry. A new agent is a platform-wide act: only staff of every
 // agent make one.
 import type { AgentChangeBody, AgentListQuery } from '#contract/ops/fleet.ts';
 import type { Agent, AgentCreate } from '#contract/ops-fleet.ts';
@@ -12,7 +12,10 @@ import { FLEET_ID } from '../../lib/ops-query.ts';
 import type { AgentsService } from './agents.ts';
 import type { AgentsOpsRepository } from './ops-repository.ts';
 
-const visible = (scope: Scope, id: string) => inScope(scope, id) && !(scope.kind === 'agents' && scope.venues[id]);
+/** Readable: the agents of the scope, a venue partner's agent included. */
+const readable = (scope: Scope, id: string) => scope.kind === 'all' || (scope.kind === 'agents' && scope.agents.includes(id));
+/** Changeable: the agents of the scope but a venue partner's. */
+const changeable = (scope: Scope, id: string) => inScope(scope, id) && !(scope.kind === 'agents' && scope.venues[id]);
 
 export class AgentsOps {
   constructor(private readonly d: { db: Db; agents: AgentsService; repo: AgentsOpsRepository; audit: AuditService }) {}
@@ -26,7 +29,7 @@ export class AgentsOps {
   }
 
   async get(scope: Scope, id: string): Promise<Agent> {
-    if (!visible(scope, id)) throw notFound('ops.error.notFound');
+    if (!readable(scope, id)) throw notFound('ops.error.notFound');
     return this.d.agents.get(id).catch(() => {
       throw notFound('ops.error.notFound');
     });
@@ -42,6 +45,7 @@ export class AgentsOps {
   }
 
   async update(scope: Scope, actor: Actor, id: string, version: number, change: Omit<AgentChangeBody, 'reason'>): Promise<Agent> {
+    if (!changeable(scope, id)) throw notFound('ops.error.notFound');
     return this.d.db.tx(async () => {
       const before = await this.get(scope, id);
       const after = await this.d.agents.update(id, { ...change, version });

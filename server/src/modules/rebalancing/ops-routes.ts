@@ -9,7 +9,7 @@ export function rebalancingOpsRoutes(o: { rebalancing: Rebalancing }) {
   return async (ops: App) => {
     ops.get('/rebalancing', {
       config: { permission: 'rebalancing.read' },
-      schema: { description: '400: lowPct not below highPct. 404: the agent is outside the caller\'s scope.', querystring: RebalancingQuery, response: { 200: RebalancingShape } },
+      schema: { description: '400: lowPct not below highPct. 404: the agent is outside the caller\'s scope.', querystring: RebalancingQuery, errors: [404], response: { 200: RebalancingShape } },
     }, async (req) => o.rebalancing.view(req.opsScope, req.query));
     ops.post('/rebalancing/moves', {
       config: { permission: 'rebalancing.move' },
