@@ -285,7 +285,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(paymentRoutes, { payments, rentals, keys, clock });
     await api.register(payerRoutes, { payments, clock });
     await api.register(depositRoutes, { rentals, deposits });
-    await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }), grace: new GraceService({ db, clock, jobs, liveness, rentals, orders: rentalsRepo, venues: new VenuesRepository(db), settings: noticesRepo, reserved: (u) => reservations.current(u), notices, changed: (u, o) => live.publish(u, { kind: 'order', orderId: o }) }) });
+    await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }), grace: new GraceService({ db, clock, jobs, rentals, orders: rentalsRepo, venues, settings: noticesRepo, reserved: (u) => reservations.current(u), notices, changed: (u, o) => live.publish(u, { kind: 'order', orderId: o }) }) });
     await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey });
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });

@@ -25,6 +25,8 @@ export const Order = Type.Object({
   deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station'), Type.Literal('mifi')])),
   /** Powerly extension: grace periods granted, oldest first (the rental does not count inside them). */
   grace: Type.Optional(Type.Array(GraceSpan)),
+  /** Powerly extension: the end of the grace period running now (by the server's clock), else null. */
+  graceUntil: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
 export type Order = Static<typeof Order>;
 

@@ -1,7 +1,7 @@
 // A grace period on an open rental: when no cabinet near the rider is open with a free slot, the rental can be paused
 // until the next opening nearby (GET/POST cdb/mine/order/grace). The rider asks for a check with their position;
 // the pause is offered only when the server says it applies, and a running one shows until when.
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { errorText, useT, $activeLang } from '../i18n/index.ts';
 import { api } from '../api/client.ts';
 import type { GraceAnswer } from '../contract/returns.ts';
@@ -18,9 +18,6 @@ function position(): Promise<Here> {
   });
 }
 
-/** The running grace period of the order, if any (the order's own record). */
-const running = (o: Pick<Order, 'grace'>, now: number) => (o.grace ?? []).find((g) => Date.parse(g.from) <= now && now < Date.parse(g.until));
-
 export function Grace({ order, onGranted }: { order: Order; onGranted: () => void }) {
   const t = useT();
   const ready = useReturnsStrings();
@@ -29,13 +26,8 @@ export function Grace({ order, onGranted }: { order: Order; onGranted: () => voi
   const [answer, setAnswer] = useState<GraceAnswer | null>(null);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
-  const active = running(order, now);
-  useEffect(() => {
-    if (!active) return;
-    const timer = setTimeout(() => setNow(Date.now()), Math.max(1000, Date.parse(active.until) - Date.now()));
-    return () => clearTimeout(timer);
-  }, [active]);
+  // The running one by the server's clock (the order is read again when it changes).
+  const active = order.graceUntil ? { until: order.graceUntil } : null;
   if (!ready) return null;
   const lang = $activeLang.get();
   const metres = (m: number) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 }).format(m);
@@ -61,7 +53,6 @@ export function Grace({ order, onGranted }: { order: Order; onGranted: () => voi
     try {
       await api.post('cdb/mine/order/grace', { body: { orderId: order.pOrderid, lat: here.lat, lng: here.lng }, json: true });
       setAnswer(null);
-      setNow(Date.now());
       onGranted();
     } catch (err) {
       setNote(errorText(err, t));

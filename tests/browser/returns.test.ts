@@ -143,6 +143,51 @@ describe('"I returned it"', () => {
   });
 });
 
+describe('a grace period', () => {
+  it('offered on the open order when the cabinets nearby are closed, granted, in Spanish at 320 px (axe-clean, 44 px)', async () => {
+    const { db, clock, app, base } = env.product;
+    const token = await touristToken(app);
+    const rent = await app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(app), paymentId: 'card-sandbox' } });
+    const orderId: string = rent.json().data.outTradeNo;
+    await expect.poll(async () => (await app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data.pZujie, { timeout: 30_000 }).toBe(1);
+    // The only venue within the radius opens three hours from now (UTC, the default agent's time zone).
+    const h = (clock.now().getUTCHours() + 3) % 24;
+    const hh = (n: number) => `${String(n % 24).padStart(2, '0')}:00`;
+    const day = [{ open: hh(h), close: hh(h + 2) }];
+    const weekly = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, day]));
+    await db.query(`update venues set opening_hours = $1 where id = 'v-vno-gedimino'`, [JSON.stringify({ weekly, exceptions: [] })]);
+    try {
+      const page = await env.newPage();
+      await page.setViewportSize({ width: 320, height: 700 });
+      await page.context().grantPermissions(['geolocation'], { origin: base });
+      await page.context().setGeolocation({ latitude: 54.6871, longitude: 25.2801 });
+      await page.addInitScript((t) => {
+        localStorage.setItem('token', t);
+        localStorage.setItem('lang', 'es-ES');
+      }, token);
+      await page.goto(`${base}/#/orderDetail?orderId=${orderId}`);
+      const panel = page.getByTestId('grace');
+      const check = panel.getByRole('button', { name: 'Ver los armarios cerca de mí' });
+      expect((await check.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+      expect(await axeViolations(page)).toEqual([]);
+      await check.click();
+      await expect.poll(() => panel.getByRole('status').textContent()).toMatch(/^Ningún armario en un radio de 2\.?000 m está abierto con una ranura libre ahora\. GO9 Gedimino 9 abre a las .+\.$/);
+      const ask = panel.getByRole('button', { name: /^Pausar el alquiler hasta / });
+      expect((await ask.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+      expect(await axeViolations(page)).toEqual([]);
+      await ask.click();
+      await expect.poll(() => panel.getByTestId('grace-active').textContent()).toMatch(/^El alquiler está pausado hasta .+: este tiempo no se cobra/);
+      expect(await panel.getByRole('button').count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      const { rows: [o] } = await db.query<{ grace: { reason: string }[] }>('select grace from orders where id = $1', [orderId]);
+      expect(o!.grace.map((g) => g.reason)).toEqual(['closed']);
+    } finally {
+      await db.query(`update venues set opening_hours = null where id = 'v-vno-gedimino'`);
+    }
+  });
+});
+
 /** The page's service worker registration id, and the CDP session (ServiceWorker domain on) that delivers to it. */
 async function swRegistration(page: Page) {
   await page.evaluate(() => navigator.serviceWorker.ready);

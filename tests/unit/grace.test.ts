@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buyOutAt, countedMs, DEFAULT_PLAN, MINUTE_MS, momentAt, pausesOf, type Pause } from '../../src/core/pricing.ts';
-import { nextOpening, openAt } from '../../server/src/modules/venues/hours.ts';
+import { nextOpening, openAt } from '../../src/core/hours.ts';
 
 const T0 = Date.parse('2026-11-27T18:00:00Z');
 const m = (n: number) => T0 + n * MINUTE_MS;

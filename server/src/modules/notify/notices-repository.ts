@@ -45,9 +45,6 @@ export interface AgentReturnSettings {
   time_zone: string;
 }
 
-/** The grace period rule's defaults (modules/rentals/grace.ts), as the columns' own. */
-export const DEFAULT_GRACE = { grace_radius_m: 2000, grace_minutes: 60, grace_max_minutes: 720, time_zone: 'UTC' } as const;
-
 const notice = (r: NoticeRow): NoticeRow => ({ ...r, id: Number(r.id), user_id: Number(r.user_id), amount: Number(r.amount), job_id: r.job_id == null ? null : Number(r.job_id) });
 
 export class NoticesRepository {

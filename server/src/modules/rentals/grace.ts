@@ -13,15 +13,30 @@ import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict } from '../../lib/errors.ts';
 import type { UserRow } from '../auth/service.ts';
-import type { Liveness } from '../cabinets/liveness.ts';
-import { DEFAULT_GRACE, type AgentReturnSettings } from '../notify/notices-repository.ts';
-import { boundingBox } from '../venues/geo.ts';
-import { nextOpening, openAt } from '../venues/hours.ts';
-import type { NearbyShopRow, VenuesRepository } from '../venues/repository.ts';
+import { nextOpening, openAt } from '#core/hours.ts';
 import { Zujie } from './order-state.ts';
 import type { OrderRow, RentalsRepository } from './repository.ts';
 import type { RentalsService } from './service.ts';
 import { JOB_BUY_OUT } from './shared.ts';
+
+/** The rule's settings of an agent (agent_return_settings, read by notify); the columns' defaults when it has none. */
+export interface GraceSettings {
+  grace_radius_m: number;
+  grace_minutes: number;
+  grace_max_minutes: number;
+  time_zone: string;
+}
+export const DEFAULT_GRACE: GraceSettings = { grace_radius_m: 2000, grace_minutes: 60, grace_max_minutes: 720, time_zone: 'UTC' };
+
+/** A venue near the rider as the venues module reads it (its stock now, its opening hours). */
+export interface NearbyVenue {
+  id: string;
+  name: string;
+  distance: number;
+  return_slots: number;
+  online_cabinets: number;
+  opening_hours?: unknown;
+}
 
 /** At most this many venues in the radius are looked at (nearest first). */
 const NEARBY_LIMIT = 200;
@@ -31,12 +46,12 @@ export interface GraceDeps {
   db: Db;
   clock: Clock;
   jobs: JobRunner;
-  liveness: Liveness;
   rentals: RentalsService;
   orders: RentalsRepository;
-  venues: VenuesRepository;
+  /** Live venues within a radius, nearest first (the venues module's). */
+  venues: { within(lat: number, lng: number, radius: number, limit: number): Promise<NearbyVenue[]> };
   /** The agent's return settings of a venue (notify's agent_return_settings). */
-  settings: { agentOfVenue(venueId: string): Promise<string | null>; agentSettings(agentId: string | null): Promise<AgentReturnSettings | undefined> };
+  settings: { agentOfVenue(venueId: string): Promise<string | null>; agentSettings(agentId: string | null): Promise<Partial<GraceSettings> | undefined> };
   /** The rider's held return slot reservation, if any (the cabinets module's). */
   reserved: (userId: number) => Promise<{ venue_name: string; state: string; expires_at: Date } | undefined>;
   /** A grace period moved the order's reminders (notify's NoticeService.rescheduled). */
@@ -97,10 +112,10 @@ export class GraceService {
   private async verdict(order: OrderRow, at: { lat: number; lng: number }, now: Date): Promise<Verdict> {
     const s = { ...DEFAULT_GRACE, ...(await this.d.settings.agentSettings(await this.d.settings.agentOfVenue(order.venue_id))) };
     const radius = s.grace_radius_m;
-    const rows = await this.d.venues.nearby({ lat: at.lat, lng: at.lng, radius, ...boundingBox(at.lat, at.lng, radius), limit: NEARBY_LIMIT, liveSince: this.d.liveness.since(), now });
-    const hours = (v: NearbyShopRow) => (v as NearbyShopRow & { opening_hours?: OpeningHours | null }).opening_hours ?? null;
+    const rows = await this.d.venues.within(at.lat, at.lng, radius, NEARBY_LIMIT);
+    const hours = (v: NearbyVenue) => (v.opening_hours ?? null) as OpeningHours | null;
     const t = now.getTime();
-    const place = (v: NearbyShopRow) => ({ shopId: v.id, name: v.name, distanceM: Math.round(v.distance) });
+    const place = (v: NearbyVenue) => ({ shopId: v.id, name: v.name, distanceM: Math.round(v.distance) });
     const open = rows.find((v) => v.return_slots > 0 && openAt(hours(v), s.time_zone, t));
     if (open) return { applies: false, place: place(open), radiusM: radius };
     const longest = t + s.grace_max_minutes * MIN;
@@ -108,7 +123,7 @@ export class GraceService {
     const openings = rows
       .filter((v) => v.online_cabinets > 0 && !openAt(hours(v), s.time_zone, t))
       .map((v) => ({ v, opensAt: nextOpening(hours(v), s.time_zone, t) }))
-      .filter((x): x is { v: NearbyShopRow; opensAt: number } => x.opensAt !== null)
+      .filter((x): x is { v: NearbyVenue; opensAt: number } => x.opensAt !== null)
       .sort((a, b) => a.opensAt - b.opensAt || a.v.distance - b.v.distance);
     const first = openings[0];
     if (first) {

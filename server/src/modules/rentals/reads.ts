@@ -6,6 +6,7 @@ import { billedMinutes, buyOutAt, buyOutFee, countedMs, pausesOf, rentalFee } fr
 import { notFound } from '../../lib/errors.ts';
 import type { UserRow } from '../auth/service.ts';
 import { currencySymbol } from '../venues/service.ts';
+import { activeGrace } from './grace.ts';
 import { Zujie } from './order-state.ts';
 import type { OrderRow } from './repository.ts';
 import { RentalsPart, DEDUCTION_FAILED_NOTE } from './shared.ts';
@@ -123,6 +124,8 @@ export abstract class RentalsReads extends RentalsPart {
       depositFrom: o.payment_id ? ('card' as const) : ('wallet' as const),
       /** Powerly extension: the grace periods granted (the rental does not count inside them), oldest first. */
       grace: graceWire(o),
+      /** Powerly extension: the end of the grace period running now (by the server's clock), else null. */
+      graceUntil: activeGrace(o, now)?.until ?? null,
     };
   }
 }

@@ -68,6 +68,14 @@ export class VenuesService {
   }
 
   /**
+   * Live venues within `radius` metres of (lat, lng), nearest first, with their stock now and their opening hours
+   * (the grace period rule, modules/rentals/grace.ts).
+   */
+  async within(lat: number, lng: number, radius: number, limit: number) {
+    return this.repo.nearby({ lat, lng, radius, ...boundingBox(lat, lng, radius), limit, liveSince: this.liveness.since(), now: this.clock.now() });
+  }
+
+  /**
    * The map (cdb/shop/listnear, …/trial): venues inside the view around (lat, lng) for the sent zoom, nearest
    * first (great-circle distance in metres), at most `limit`, with live stock.
    */
