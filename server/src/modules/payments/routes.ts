@@ -10,10 +10,21 @@ import { badRequest } from '../../lib/errors.ts';
 import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { paid } from '../rentals/service.ts';
-import type { RentalsService } from '../rentals/service.ts';
 import { currencySymbol } from '../venues/service.ts';
-import { agentOf, type PaymentsService } from './service.ts';
+import { agentOf, paid, type ActionRequired, type PaymentsService } from './service.ts';
+
+type User = ReturnType<typeof currentUser>;
+/**
+ * What these routes ask of rentals (its service, passed in by the app): the cabinet's plan, a debt payment and the
+ * rider's own order. Payments does not import rentals (rentals pays through payments).
+ */
+export interface RentalsPort {
+  resolveCabinet(qrcode: string): Promise<{ priced: { venue: { currency: string }; planRow: { deposit_type: number } } }>;
+  payDebt(user: User, input: {
+    outTradeNo: string; paymentId: string; token?: string; paymentIntent?: string; returnUrl?: string; agent?: string; key?: string; couponNo?: string;
+  }): Promise<string | ActionRequired>;
+  check(user: User, orderId: string): Promise<{ id: string }>;
+}
 
 /** A payment transition as a step of the order's money timeline. */
 function step(t: { purpose: string; from_status: string | null; to_status: string }): MoneyStep['step'] | null {
@@ -26,7 +37,7 @@ function step(t: { purpose: string; from_status: string | null; to_status: strin
   return null;
 }
 
-export default async function paymentRoutes(app: App, opts: { payments: PaymentsService; rentals: RentalsService; keys: KeyStore; clock: Clock }) {
+export default async function paymentRoutes(app: App, opts: { payments: PaymentsService; rentals: RentalsPort; keys: KeyStore; clock: Clock }) {
   app.get('/cdb/payment/method/list', {
     schema: {
       tags: ['payments'],

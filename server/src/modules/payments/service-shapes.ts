@@ -89,3 +89,11 @@ export interface PaymentsOptions extends ReturnOrigins {
    */
   cardTypes?: Map<string, string[]>;
 }
+
+/** The customer must finish the payment (3-D Secure, a redirect or a QR code), then call again with `ref`. */
+export interface ActionRequired {
+  action: { clientSecret: string; paymentIntent: string };
+}
+
+/** The wire form of a paying call's outcome: the order number, or what the customer must finish first. */
+export const paid = (r: string | ActionRequired) => (typeof r === 'string' ? { outTradeNo: r } : { outTradeNo: '', action: r.action });

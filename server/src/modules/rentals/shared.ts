@@ -92,13 +92,8 @@ export type Funding =
   | { kind: 'preauth'; provider: PaymentProvider; result: Settled }
   | { kind: 'wallet'; topUp: { provider: PaymentProvider; result: Settled; amount: number } | null };
 
-/** The wire form of a paying call's outcome: the order number, or what the customer must finish first. */
-export const paid = (r: string | ActionRequired) => (typeof r === 'string' ? { outTradeNo: r } : { outTradeNo: '', action: r.action });
-
-/** The customer must finish the payment (3-D Secure, a redirect or a QR code), then call again with `ref`. */
-export interface ActionRequired {
-  action: { clientSecret: string; paymentIntent: string };
-}
+/** A paying call's outcome and its wire form: payments' (service-shapes.ts). */
+export { paid, type ActionRequired } from '../payments/service.ts';
 
 export interface DepositInput {
   qrcode: string;
