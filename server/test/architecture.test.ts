@@ -177,6 +177,17 @@ describe('architecture', () => {
     expect(KNOWN_CYCLES.filter((c) => !cycles.includes(c)), 'fixed: remove them from KNOWN_CYCLES').toEqual([]);
   });
 
+  it("no module reaches into payments' repository or provider registry: it goes through PaymentsService", () => {
+    const offenders = tsFiles(root)
+      .map((file) => relative(root, file).split('\\').join('/'))
+      .filter((rel) => !rel.startsWith('modules/payments/'))
+      .flatMap((rel) => PAYMENTS_INTERNALS.test(readFileSync(join(root, rel), 'utf8')) ? [rel] : []);
+    expect(offenders).toEqual([]);
+    expect(PAYMENTS_INTERNALS.test('const p = await this.d.payments.repo.byRef(id, ref);'), 'the rule can fail').toBe(true);
+    expect(PAYMENTS_INTERNALS.test('this.d.payments.providers.get(id)'), 'the rule can fail').toBe(true);
+    expect(PAYMENTS_INTERNALS.test('this.d.payments.byRef(id, ref)')).toBe(false);
+  });
+
   it('finds a crossing of a wall (the rule can fail)', () => {
     const found = importsOf("import type { X } from '../payments/repository.ts';\nimport { y } from './local.ts';", 'modules/rentals/debts.ts');
     expect(found).toEqual([{ from: 'modules/rentals/debts.ts', to: 'modules/payments/repository.ts', fromModule: 'rentals', toModule: 'payments', public: false }]);
@@ -192,6 +203,9 @@ describe('architecture', () => {
 });
 
 const MAX_LINES = 400;
+
+/** A use of PaymentsService's repository or provider registry (its internals) from another module. */
+const PAYMENTS_INTERNALS = /\bpayments\.(repo|providers)\b/;
 
 /** What each module makes public to the others: its service and the shared shapes listed (paths inside the module). */
 const PUBLIC: Record<string, readonly string[]> = {

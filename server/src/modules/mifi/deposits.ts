@@ -5,7 +5,6 @@ import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import type { UserRow } from '../auth/service.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
 import { type PaymentProvider } from '../payments/provider.ts';
-import { compensationsOf } from '../payments/compensation.ts';
 import { HOLD_RENEW_MARGIN_MS } from '../rentals/service.ts';
 import type { DepositBody } from '#contract/mifi.ts';
 import type { PaymentAction } from '#contract/payments.ts';
@@ -103,7 +102,7 @@ export class MifiDeposits extends MifiPart {
     if (pay?.status !== 'authorized') return;
     const amount = Number(pay.amount);
     if ((await this.d.payments.settleAuthorization(paymentId, amount)) !== 'captured') return;
-    const comp = compensationsOf(this.d.jobs, this.d.payments.providers);
+    const comp = this.d.payments.compensations(this.d.jobs);
     const jobId = await this.d.db.tx(async () => {
       const cur = (await this.d.repo.pkg(packageId, { lock: true }))!;
       if (cur.deposit_captured) return null;

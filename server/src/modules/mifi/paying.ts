@@ -152,7 +152,7 @@ export class MifiPaying extends MifiPart {
     if (a.coupon) await this.d.coupons.releaseUse(a.coupon.id);
     // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
     if (!a.packageId && (await this.d.repo.order(a.orderId))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
-    const prior = result.ref ? await this.d.payments.repo.byRef(provider.id, result.ref) : undefined;
+    const prior = result.ref ? await this.d.payments.byRef(provider.id, result.ref) : undefined;
     // Released by its guard (the customer came back too late): said so, not as a declined card.
     if (prior && (prior.failure_code === 'abandoned' || (prior.order_id === a.orderId && prior.status !== 'declined'))) throw refused('error.payment.released');
     if (!prior) {
@@ -214,7 +214,7 @@ export class MifiPaying extends MifiPart {
    */
   async recorded(provider: PaymentProvider, ref: string, a: Attempt): Promise<boolean> {
     await this.d.payments.lockCharge(provider.id, ref);
-    const prior = await this.d.payments.repo.byRef(provider.id, ref);
+    const prior = await this.d.payments.byRef(provider.id, ref);
     if (!prior) return false;
     const took = a.packageId
       ? (await this.d.repo.pkg(a.packageId))?.deposit_payment_id === prior.id

@@ -7,20 +7,22 @@ import { DEBIT_CARD_TYPE, type AuthorizeResult, type PaymentProvider, type Provi
 import type { ExternalMethodProvider } from './methods/external.ts';
 import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
 import { checkReturnUrl } from './return-url.ts';
+import { PaymentRecords } from './records.ts';
 import { type PaymentStatus, PAYMENT_TRANSITIONS, type PaymentMethod, COUNTRY, CARD_METHOD_ID, newPaymentId, STRIPE_TYPES, type Purpose, type PaymentsOptions } from './service-shapes.ts';
 
 export * from './service-shapes.ts';
 
-export class PaymentsService {
+export class PaymentsService extends PaymentRecords {
   private readonly agentProviders: Map<string, string>;
   readonly defaultProvider: string;
 
   constructor(
-    readonly repo: PaymentsRepository,
-    readonly providers: ProviderRegistry,
+    repo: PaymentsRepository,
+    providers: ProviderRegistry,
     private readonly clock: Clock,
     private readonly opts: PaymentsOptions = {},
   ) {
+    super(repo, providers);
     this.agentProviders = opts.agentProviders ?? new Map();
     this.defaultProvider = opts.defaultProvider ?? 'sandbox';
   }
@@ -283,49 +285,6 @@ export class PaymentsService {
     return { action: 'void' };
   }
 
-  /** The order id of the wallet top-up this provider charge was credited as, if any (locked: read before crediting). */
-  async topUpOf(providerId: string, ref: string) {
-    return (await this.repo.capturedTopUp(providerId, ref, { lock: true }))?.order_id;
-  }
-
-  /** Inside a unit of work: serialises the credit and the refund of one provider charge (they exclude each other). */
-  lockCharge(providerId: string, ref: string) {
-    return this.repo.lockCharge(providerId, ref);
-  }
-
-  /**
-   * Inside a unit of work holding the charge's lock: the payment row of this provider charge that some flow took or
-   * that its guard released (not a plain decline), if any. Such a charge is that flow's to keep or give back.
-   */
-  takenOrReleased(providerId: string, ref: string) {
-    return this.repo.takenOrReleased(providerId, ref);
-  }
-
-  /** Whether this provider charge was recorded as a refunded top-up. */
-  isRefundedTopUp(providerId: string, ref: string) {
-    return this.repo.isRefundedTopUp(providerId, ref);
-  }
-
-  /**
-   * Records a top-up charge that is being refunded (its wallet credit failed): a payment row that ends `refunded`,
-   * so that the provider's idempotent replay of the same charge is never credited afterwards.
-   */
-  async recordRefundedTopUp(input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string; amount: number; currency: string }) {
-    const id = await this.record({ ...input, purpose: 'wallet_topup' });
-    await this.move(id, 'captured', 'refunded', null);
-    return id;
-  }
-
-  /** Locks the user's captured top-ups in `currency` (inside a unit of work): withdrawals to cards check under it. */
-  lockCapturedTopUps(userId: number, currency: string) {
-    return this.repo.lockCapturedTopUps(userId, currency);
-  }
-
-  /** The user's captured card top-ups in `currency`, newest first. */
-  capturedTopUps(userId: number, currency: string) {
-    return this.repo.capturedTopUps(userId, currency);
-  }
-
   /** Refunds part of a captured payment at the provider (idempotent by `key`) and records it. */
   async refund(paymentId: string, amount: number, key: string) {
     const p = await this.repo.find(paymentId);
@@ -333,15 +292,6 @@ export class PaymentsService {
     if (amount <= 0 || amount > Number(p.captured_amount) - Number(p.refunded_amount ?? 0)) throw badRequest('error.validation.amount');
     await this.providers.get(p.provider).refund(p.provider_ref!, amount, { idempotencyKey: key });
     await this.repo.addRefund(p.id, amount, this.clock.now(), key);
-  }
-
-  find(id: string) {
-    return this.repo.find(id);
-  }
-
-  /** The order's money timeline: every status change of its payments (held, captured, released, refunded). */
-  timeline(orderId: string) {
-    return this.repo.transitionsOfOrder(orderId);
   }
 
   /**

@@ -24,7 +24,7 @@ export abstract class RentalsDebts extends RentalsReturning {
     const debt = Number(order.debt ?? 0);
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
     // The app resumes a payment its guard already applied (the customer came back late): the same answer.
-    if (input.paymentIntent && order.debt_paid_at && (await this.d.payments.repo.byRef(provider.id, input.paymentIntent))?.order_id === order.id) return order.id;
+    if (input.paymentIntent && order.debt_paid_at && (await this.d.payments.byRef(provider.id, input.paymentIntent))?.order_id === order.id) return order.id;
     if (debt <= 0 || order.debt_paid_at) throw conflict('error.order.nothingToPay');
     if (!input.paymentIntent && !input.token) throw badRequest('error.validation.field', { field: 'stripeToken' });
     await this.d.payments.checkReturnUrl(input.returnUrl, input.agent);

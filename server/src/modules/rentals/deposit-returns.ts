@@ -82,11 +82,11 @@ export class DepositReturns {
    */
   async cancelled(order: OrderRow) {
     if (order.payment_id) return; // a card hold: its release job voids it
-    const pay = await this.d.payments.repo.depositTopUpOf(order.id);
+    const pay = await this.d.payments.depositTopUpOf(order.id);
     if (!pay) return; // paid from the wallet's balance: the hold's release put it back
     const now = this.d.clock.now();
     const left = Number(pay.captured_amount) - Number(pay.refunded_amount ?? 0);
-    const refundable = this.d.payments.providers.has(pay.provider) && this.d.payments.providers.get(pay.provider).capabilities.refund;
+    const refundable = this.d.payments.canRefund(pay.provider);
     const runAt = new Date(now.getTime() + (this.d.keepWindowMs ?? KEEP_WINDOW_MS));
     await this.d.db.tx(async () => {
       const jobId = refundable && left > 0 ? await this.d.jobs.enqueue(JOB_DEPOSIT_REFUND, { orderId: order.id }, runAt) : null;
@@ -133,7 +133,7 @@ export class DepositReturns {
         await this.repo.settle(orderId, 'kept_spent', 0, now);
         return null;
       }
-      await this.d.payments.repo.addRefund(pay.id, amount, now, `deposit_${orderId}`);
+      await this.d.payments.recordRefund(pay.id, amount, now, `deposit_${orderId}`);
       await this.d.ledger.transfer({ debit: wallet!, credit: clearing!, amount, code: DEPOSIT_REFUND_CODE, orderId, at: now, mustNotOverdraw: true, locked: true });
       await this.repo.settle(orderId, 'refunded', amount, now);
       await this.d.live.publish(r.user_id, { kind: 'wallet' });

@@ -52,7 +52,7 @@ export abstract class RentalsRenting extends RentalsReads {
   async rentWithDeposit(user: UserRow, input: DepositInput): Promise<string | ActionRequired> {
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
     await this.d.payments.checkReturnUrl(input.returnUrl, input.agent);
-    const taken = input.paymentIntent ? await this.d.payments.repo.byRef(provider.id, input.paymentIntent) : undefined;
+    const taken = input.paymentIntent ? await this.d.payments.byRef(provider.id, input.paymentIntent) : undefined;
     if (taken) throw chargeNotOurs(taken);
     const { cabinet, priced } = await this.preflight(user, input.qrcode, input.kind ?? 'cdb');
     // A pre-authorisation where the plan asks for one and the method can hold (spec §4); a method that only charges
@@ -246,7 +246,7 @@ export abstract class RentalsRenting extends RentalsReads {
         this.d.cabinets.lock(cabinet.id),
         this.d.cabinets.freeSlot(cabinet.id, now, kind),
         charge && this.d.payments.lockCharge(charge.provider.id, charge.ref),
-        charge && this.d.payments.repo.byRef(charge.provider.id, charge.ref),
+        charge && this.d.payments.byRef(charge.provider.id, charge.ref),
       ]);
       if (taken) throw chargeNotOurs(taken);
       if (open > 0) throw refused('error.rentCount');

@@ -60,7 +60,7 @@ export abstract class RentalsSettling extends RentalsRenting {
     const order = await this.d.repo.find(orderId);
     if (!order) return;
     const p = await this.d.payments.find(paymentId);
-    const provider = p && this.d.payments.providers.has(p.provider) ? this.d.payments.providers.get(p.provider) : undefined;
+    const provider = p && this.d.payments.hasProvider(p.provider) ? this.d.payments.providerById(p.provider) : undefined;
     const renew = () => provider!.authorize({
       token: p!.payment_method_ref!, amount: Number(p!.amount), currency: p!.currency, capture: 'manual', idempotencyKey: `renew_${p!.id}`,
       userId: order.user_id, offSession: true, purpose: 'deposit_preauth',
@@ -73,7 +73,7 @@ export abstract class RentalsSettling extends RentalsRenting {
         if (r.ok && r.status !== 'captured') {
           const recorded = await this.d.db.tx(async () => {
             await this.d.repo.find(orderId, { lock: true });
-            return Boolean(await this.d.payments.repo.byRef(provider.id, r.ref));
+            return Boolean(await this.d.payments.byRef(provider.id, r.ref));
           });
           if (!recorded) await provider.void(r.ref);
         }
@@ -87,7 +87,7 @@ export abstract class RentalsSettling extends RentalsRenting {
         const renewed = await this.d.db.tx(async () => {
           const o = await this.d.repo.find(orderId, { lock: true });
           if (!o || o.settled || o.payment_id !== paymentId) return false;
-          if (await this.d.payments.repo.byRef(provider.id, r.ref)) return true; // a retried job: done before
+          if (await this.d.payments.byRef(provider.id, r.ref)) return true; // a retried job: done before
           const newId = await this.d.payments.record({
             providerId: provider.id, result: { ...r, saved: r.saved ?? { paymentMethod: p.payment_method_ref!, customer: p.customer_ref ?? '' } },
             userId: o.user_id, orderId, purpose: 'deposit_preauth', amount: Number(p.amount), currency: p.currency,
@@ -114,10 +114,10 @@ export abstract class RentalsSettling extends RentalsRenting {
   protected async chargeExtra(orderId: string, amount: number) {
     const order = await this.d.repo.find(orderId);
     if (!order?.payment_id) return;
-    const done = (await this.d.payments.repo.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra');
+    const done = (await this.d.payments.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra');
     if (done || Number(order.debt ?? 0) > 0) return; // a retried job
     const p = await this.d.payments.find(order.payment_id);
-    const provider = p ? this.d.payments.providers.get(p.provider) : null;
+    const provider = p ? this.d.payments.providerById(p.provider) : null;
     const result: AuthorizeResult = p?.payment_method_ref && provider?.capabilities.offSession
       ? await provider.authorize({
           token: p.payment_method_ref, amount, currency: order.currency, capture: 'automatic', idempotencyKey: `extra_${orderId}`,
@@ -129,7 +129,7 @@ export abstract class RentalsSettling extends RentalsRenting {
       // flight gets the same answer (same idempotency key) as the one that took over, and must not record it twice
       // (two payments and two rent entries, or the debt added twice).
       const o = await this.d.repo.find(orderId, { lock: true });
-      if (!o || Number(o.debt ?? 0) > 0 || (await this.d.payments.repo.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra')) return;
+      if (!o || Number(o.debt ?? 0) > 0 || (await this.d.payments.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra')) return;
       if (result.ok && result.status === 'captured') {
         await this.d.payments.record({ providerId: provider!.id, result, userId: order.user_id, orderId, purpose: 'rent_extra', amount, currency: order.currency });
         const w = this.d.ledger;
@@ -150,7 +150,7 @@ export abstract class RentalsSettling extends RentalsRenting {
   protected async refundCard(paymentId: string, amount: number, key: string) {
     const p = await this.d.payments.find(paymentId);
     if (!p) return;
-    const done = (await this.d.payments.repo.transitionsOfOrder(p.order_id ?? '')).some((t) => t.payment_id === paymentId && t.to_status.startsWith('refund:') && Number(t.amount) === amount);
+    const done = (await this.d.payments.timeline(p.order_id ?? '')).some((t) => t.payment_id === paymentId && t.to_status.startsWith('refund:') && Number(t.amount) === amount);
     if (done) return;
     await this.d.payments.refund(paymentId, amount, key);
   }

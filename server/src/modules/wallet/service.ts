@@ -277,7 +277,7 @@ export class WalletService {
     const s = await this.d.repo.setup(inp.paymentId, user.id);
     if (!s) throw notFound('error.card.setupNotFound');
     if (s.card_id) return { pId: s.card_id };
-    const provider = this.d.payments.providers.get(s.provider);
+    const provider = this.d.payments.providerById(s.provider);
     let res: Awaited<ReturnType<PaymentProvider['confirmSetup']>>;
     try {
       res = await provider.confirmSetup(s.id, inp.clientSecret, inp.paymentMethod);
@@ -344,7 +344,7 @@ export class WalletService {
   async removeCard(user: UserRow, cardId: string) {
     const card = await this.d.repo.card(user.id, cardId);
     if (!card) throw notFound('error.card.notFound');
-    await this.d.payments.providers.get(card.provider).detachPaymentMethod(card.payment_method_ref);
+    await this.d.payments.providerById(card.provider).detachPaymentMethod(card.payment_method_ref);
     await this.d.repo.removeCard(cardId, this.d.clock.now());
   }
 }

@@ -40,7 +40,7 @@ export class Withdrawals {
 
   /** A refund to a card the sandbox card provider charged (test mode) is one of its payouts. */
   private payoutProvider(): PaymentProvider {
-    return this.d.payments.providers.get('sandbox');
+    return this.d.payments.providerById('sandbox');
   }
 
 
@@ -108,7 +108,7 @@ export class Withdrawals {
       channelId = channel.paymentId;
       // A payment method's channel pays out through that method.
       const m = methods.find((x) => x.channel.paymentId === channel.paymentId);
-      if (m) methodProvider = this.d.payments.providers.get(m.provider.id);
+      if (m) methodProvider = this.d.payments.providerById(m.provider.id);
       else bank = true;
     } else if (inp.refundType === REFUND.manual) {
       if (!cfg.manual) throw refused('error.wallet.refundTypeUnavailable');
@@ -129,8 +129,8 @@ export class Withdrawals {
     // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
     const charged = cardPayment ? await this.d.payments.find(cardPayment.id) : undefined;
     const rail = bank ? this.bank.railFor(channelId!, currency) : undefined;
-    const provider = bank ? null : methodProvider ?? (charged && !this.d.payments.providers.get(charged.provider).capabilities.payout
-      ? this.d.payments.providers.get(charged.provider) : this.payoutProvider());
+    const provider = bank ? null : methodProvider ?? (charged && !this.d.payments.providerById(charged.provider).capabilities.payout
+      ? this.d.payments.providerById(charged.provider) : this.payoutProvider());
     const ledger = this.d.ledger;
     // The answer is the balance this withdrawal left, as stored with the request's key (its replays answer the same).
     const result = await this.d.db.tx(async () => {
@@ -179,7 +179,7 @@ export class Withdrawals {
     const wd = await this.d.repo.withdrawal(withdrawalId);
     if (wd?.bank) return this.bank.run(wd.id);
     if (!wd || wd.status !== 'pending' || wd.provider_ref) return;
-    const provider = wd.provider && this.d.payments.providers.has(wd.provider) ? this.d.payments.providers.get(wd.provider) : this.payoutProvider();
+    const provider = wd.provider && this.d.payments.hasProvider(wd.provider) ? this.d.payments.providerById(wd.provider) : this.payoutProvider();
     if (wd.refund_type === REFUND.card && !provider.capabilities.payout) return this.refundToCard(wd, provider);
     const destination = wd.refund_type === REFUND.card
       ? { kind: 'card_refund' as const, paymentRef: wd.channel_id ?? '' }
@@ -216,7 +216,7 @@ export class Withdrawals {
         await this.d.repo.settleWithdrawal(wd.id, 'rejected', failure, now);
         return;
       }
-      await this.d.payments.repo.addRefund(pay.id, amount, now, `wd_${wd.id}`);
+      await this.d.payments.recordRefund(pay.id, amount, now, `wd_${wd.id}`);
       await this.d.ledger.postPending(wd.hold_transfer_id, amount, now);
       await this.d.repo.settleWithdrawal(wd.id, 'paid', null, now);
     });
@@ -227,7 +227,7 @@ export class Withdrawals {
    * the ledger move. Throws (→ the provider retries) when the event refers to a payout we do not know yet.
    */
   async providerEvent(providerId: string, raw: string, signature: string | undefined): Promise<'applied' | 'duplicate' | 'ignored'> {
-    const provider = this.d.payments.providers.has(providerId) ? this.d.payments.providers.get(providerId) : null;
+    const provider = this.d.payments.hasProvider(providerId) ? this.d.payments.providerById(providerId) : null;
     const event = provider?.verifyEvent(raw, signature);
     if (!provider || !event) throw new AppError(400, 'error.webhook.signature');
     return this.applyEvent(provider.id, event);
