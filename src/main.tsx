@@ -26,7 +26,7 @@ startBrowserHistory();
 onUnauthorized(handleUnauthorized);
 
 // A code link without a hash (or a web-view page asked for as a path) becomes its hash route; WeChat on a
-// secondary domain goes to the main host keeping the scan code (spec §2): then render nothing here.
+// secondary domain goes to the main host keeping the scan code: then render nothing here.
 const leaving = startNavigation();
 
 // A code link the server rendered (server/src/codeLinkPage.ts): its scan is adopted and the rider's session made

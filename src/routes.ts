@@ -1,9 +1,9 @@
-// The one route table of the app (spec §2): path, access, aliases and the optional trailing segment, the
+// The one route table of the app: path, access, aliases and the optional trailing segment, the
 // document title's i18n key (the screen's own heading where it has one), and the screen's lazy loader. The router's matching, the guard, the screen the
 // shell renders and the document title all read it. The pure rules over it are in src/core/routes.ts (route
-// mechanics, guard) and src/core/navigation.ts (the spec's navigation rules).
+// mechanics, guard) and src/core/navigation.ts (the navigation rules).
 //
-// Every route of the spec is listed, with its access; routes whose screen is not built yet (the Wi-Fi and
+// Every route of the app is listed, with its access; routes whose screen is not built yet (the Wi-Fi and
 // package flows, the payment-method pages, …) have no `screen` and show the not-found screen until one is
 // added here. Loaders stay `() => import(...)` so no screen joins the first load.
 import type { ComponentType } from 'react';
@@ -38,7 +38,7 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/contactUs', access: 'public', title: 'contact.title', screen: () => import('./info/ContactUs.tsx') },
   { path: '/contactUsApp', param: 'lang', access: 'public', title: 'contact.title', screen: () => import('./info/ContactUsApp.tsx') },
   { path: '/invoiceOrderDtl', access: 'public', title: 'invoice.title', screen: () => import('./info/InvoiceOrderDtl.tsx') },
-  // The token-less order detail (spec §2): readable with the order's share sign.
+  // The token-less order detail: readable with the order's share sign.
   { path: '/orderStatus', access: 'public', title: 'orderStatus.title', screen: () => import('./orders/OrderStatus.tsx') },
   { path: '/payMethod', access: 'public', title: 'routes.payMethod', screen: () => import('./pay/PayMethod.tsx') },
   // The live card methods' SDK screens (src/pay/sdk.ts): reached by the paying call's in-app form action.

@@ -1,5 +1,5 @@
 -- Stripe: saved cards on payments for off-session charges, hold expiry, provider customers, and
--- orders that owe money after a failed off-session deduction (spec §4 payType FK).
+-- orders that owe money after a failed off-session deduction (payType FK).
 alter table payments add column payment_method_ref text;
 alter table payments add column customer_ref text;
 -- A hold must be captured before this time or the card network releases it (Stripe: capture_before).

@@ -48,7 +48,7 @@ create table mifi_orders (
 );
 create index mifi_orders_user on mifi_orders (user_id, created_at desc);
 
--- One package of an order (spec §3 Mifi package; status of §4: 0 unused, 1 to be activated, 2 activated,
+-- One package of an order (Mifi package; status of §4: 0 unused, 1 to be activated, 2 activated,
 -- 3 revoked, 4 refunded/returned, 9 ended, 33 unpaid, 88 cancelled). device_order_status: 0 no device ordered,
 -- 5 a device paid and waiting to be picked up, 1 the device is with the user, 3 the device was returned.
 create table mifi_packages (

@@ -1,4 +1,4 @@
--- user/more (spec §7): small per-user values the flows keep on the server under a key, each a JSON text validated
+-- user/more: small per-user values the flows keep on the server under a key, each a JSON text validated
 -- by its key's rule (today `monriBilling`: /MonriPay's billing details, src/core/monriBilling.ts). Owned by auth.
 create table user_more (
   user_id bigint not null references users(id) on delete cascade,

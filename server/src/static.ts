@@ -82,8 +82,8 @@ export async function serveFrontEnd(app: FastifyInstance, distDir: string): Prom
         }
       },
     });
-    // The web-view pages asked for as paths (spec §2 routes; native apps load either form): the prerendered page
-    // in the path's language (spec §1 mapping); no or an unknown language → the en-US page, and the app then
+    // The web-view pages asked for as paths (routes; native apps load either form): the prerendered page
+    // in the path's language (mapping); no or an unknown language → the en-US page, and the app then
     // shows the stored language. The app turns the path into its hash route.
     for (const screen of WEB_VIEW_SCREENS) {
       const send = (lang: string | undefined, reply: FastifyReply) => {

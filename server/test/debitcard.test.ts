@@ -1,4 +1,4 @@
-// The `debitcard` payment type (spec §9): a card type of the agent's card provider that takes only debit cards (the
+// The `debitcard` payment type: a card type of the agent's card provider that takes only debit cards (the
 // card's funding type must be `debit`; credit and prepaid are declined with debit_only, in the user's language).
 // In test mode through the sandbox card provider (its debit test cards), and live through the real Stripe adapter
 // against the Stripe-compatible test server (server/test/stripe/): rentals, wallet top-ups, where it is offered.

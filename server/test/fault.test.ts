@@ -1,5 +1,5 @@
 // Order state 4 (fault): a cabinet reports the rented power bank faulty ('powerbank-fault'), or a 'returned'
-// carries a fault. The order stays ongoing (spec §4: pZujie 1 or 4 with pJiesuanid 0), stops accruing at the
+// carries a fault. The order stays ongoing (pZujie 1 or 4 with pJiesuanid 0), stops accruing at the
 // report, and settles on return like state 1 — the user pays only for the time until the fault report.
 import { afterAll, describe, expect, it } from 'vitest';
 import { rentalFee, MINUTE_MS, type PricePlan } from '#core/pricing.ts';
@@ -53,7 +53,7 @@ describe('order state 4 (fault)', () => {
     expect(d.pZujie).toBe(4);
     expect(d.pJiesuanid).toBe(0);
     expect(isOngoing(d)).toBe(true);
-    // Still an open rental: it blocks another (spec §5 'rent count').
+    // Still an open rental: it blocks another ('rent count').
     expect(await b.app.powerly.rentals.openCount(d.pUserid)).toBe(1);
 
     // Three hours later the estimate is still the fee for 40 minutes: ceil(40/30) = 2 × €1.50 = €3.

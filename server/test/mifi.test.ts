@@ -91,7 +91,7 @@ describe('a package with a box', () => {
     expect(renewal.reserverStartTime).toBe((await pkg(token, id) as unknown as { reserverEndTime: string }).reserverEndTime);
 
     // The package ends at its end time (2 → 9), the renewal activates (1 → 2).
-    b.clock.advance(2 * 86_400_000 + 30 * 60_000); // it started 20 minutes after the purchase (spec §9)
+    b.clock.advance(2 * 86_400_000 + 30 * 60_000); // it started 20 minutes after the purchase
     await b.app.powerly.jobs.runDue();
     await b.app.powerly.jobs.runDue();
     expect((await pkg(token, id)).packageStatus).toBe(9);

@@ -1,4 +1,4 @@
-// The token-less order detail (spec §2): the owner gets a share sign; with it anyone can read the order's
+// The token-less order detail: the owner gets a share sign; with it anyone can read the order's
 // status, times, fee rule and estimate — nothing about the user — and without it nothing at all.
 import { afterAll, describe, expect, it } from 'vitest';
 import { rentalFee, MINUTE_MS } from '#core/pricing.ts';

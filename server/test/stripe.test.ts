@@ -72,7 +72,7 @@ describe('Stripe: card holds for the deposit (yajintype 0)', () => {
     expect(new Set(m.map((x) => x.publicKey))).toEqual(new Set(['pk_test_platform']));
     const wallet = (await get('cdb/payment/method/list?currency=EUR', token)).json().data as { pPaymentType: string }[];
     expect(wallet.map((x) => x.pPaymentType)).toContain('STRIPE_IDEAL');
-    // iDEAL cannot hold: the deposit goes through the wallet instead (spec §4), a charge approved at the bank.
+    // iDEAL cannot hold: the deposit goes through the wallet instead, a charge approved at the bank.
     const res = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: 'pm_ideal', paymentId: 'stripe:STRIPE_IDEAL', returnUrl: 'http://localhost/#/confirm' });
     expect(res.json().data.action.paymentIntent).toMatch(/^pi_/);
     expect(pi(res.json().data.action.paymentIntent)).toMatchObject({ capture_method: 'automatic', amount: 2500 });
@@ -346,7 +346,7 @@ describe('Stripe webhooks', () => {
   });
 });
 
-describe('Stripe: agents (spec §6 agentOpenId)', () => {
+describe('Stripe: agents (agentOpenId)', () => {
   it("an agent with its own account gets its own key and methods; another agent's method is refused; unknown agents are 404", async () => {
     const token = await touristToken(b.app);
     const m = (await get('cdb/payment/method/list?qrcode=PWL-VNO-001', token, { agentOpenId: 'go9' })).json().data as { pId: string; publicKey: string }[];

@@ -1,4 +1,4 @@
-// user/more (spec §7): GET {keys: 'monriBilling'} answers the stored JSON text, POST monriBilling stores it, validated
+// user/more: GET {keys: 'monriBilling'} answers the stored JSON text, POST monriBilling stores it, validated
 // by src/core/monriBilling.ts (the fields of Monri's billing, Monri's lengths, a size cap), each fault a clear 400 in
 // the user's language; one user's value is never another's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // Wallet: top-up, withdrawal (held until the provider's payout event), movements, saved cards, the shared
-// idempotency mechanism and the reconciliation check. Each validation rule of spec §5 for withdrawals has a case.
+// idempotency mechanism and the reconciliation check. Each validation rule for withdrawals has a case.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, failNextKeyCompletionOutsideTx, cardToken, touristToken, type Built, formBody } from './helper.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';

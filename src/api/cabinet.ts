@@ -4,7 +4,7 @@ import type { RentalKind } from '../core/devices.ts';
 import type { ScanResult } from '../contract/cabinets.ts';
 import type { BalanceRentResult, DepositRentBody, DepositRentResult } from '../contract/rentals.ts';
 
-/** The scan result (spec §3 Cabinet), as declared in the contract. */
+/** The scan result (Cabinet), as declared in the contract. */
 export type Cabinet = ScanResult;
 
 /** POST cdb/cabinet/checkisok?url={code or code link} — the scan. */

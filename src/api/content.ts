@@ -17,7 +17,7 @@ export type ContactLead = Required<Omit<LeadBody, 'source'>>;
 
 export const LEAD_SOURCE = 'powerly-web-app';
 
-/** The host root of the API (spec §7: POST {host}/crmLeads/add/public, JSON). */
+/** The host root of the API (POST {host}/crmLeads/add/public, JSON). */
 function hostBase(): string {
   const base = api.config.baseURL ?? DEFAULT_API_BASE;
   return /^https?:\/\//.test(base) ? new URL('/', base).href : '/';

@@ -1,4 +1,4 @@
-// Wi-Fi box and data-package calls (spec §7 chargenow/mifi/*). Shapes are the contract's (src/contract/mifi.ts).
+// Wi-Fi box and data-package calls (chargenow/mifi/*). Shapes are the contract's (src/contract/mifi.ts).
 import { api } from './client.ts';
 import type {
   CataloguePage, CheckPickUpResult, DepositBody, MifiConfirmBody, MifiCouponBody, MifiCouponResult, MifiDevice, MifiOrderPage, MifiOrderResult, MifiPackage, MifiPackagePaid, MifiRentBody, Region,
@@ -13,7 +13,7 @@ async function query<T>(url: 'packagePage' | 'regionList' | 'packageDtlListBySku
   return JSON.parse(text) as T;
 }
 
-/** packagePage: page size 6 (spec §9), a search and an optional country or region. */
+/** packagePage: page size 6, a search and an optional country or region. */
 export function packagePage(p: { current: number; size: number; searchKeywords?: string; sn?: string; country?: string; region?: string; currency?: string }, signal?: AbortSignal) {
   return query<CataloguePage>('packagePage', p, signal);
 }

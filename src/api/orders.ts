@@ -34,7 +34,7 @@ export function shareOrder(orderId: string): Promise<OrderShare> {
   return api.post<OrderShare>('cdb/mine/order/share', { body: { orderId } });
 }
 
-/** GET cdb/mine/order/detail/public?orderId&sign — no token on this call (spec §2). */
+/** GET cdb/mine/order/detail/public?orderId&sign — no token on this call. */
 export function getPublicOrder(orderId: string, sign: string): Promise<PublicOrder> {
   return api.get<PublicOrder>('cdb/mine/order/detail/public', { query: { orderId, sign }, noToken: true });
 }

@@ -1,5 +1,5 @@
 // Calls only the payment screens make (their lazy chunks, never a first load): saving and paying with the cards of
-// a method beyond the card provider (Mercado Pago, spec §7 card save), and Monri's remembered billing (user/more).
+// a method beyond the card provider (Mercado Pago card save), and Monri's remembered billing (user/more).
 import { api } from './client.ts';
 import type { MoreBody, MoreValues } from '../contract/auth.ts';
 import type { DepositRentResult, SavedCardRentBody } from '../contract/rentals.ts';

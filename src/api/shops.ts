@@ -1,4 +1,4 @@
-// The map's calls (spec §7): nearby shops (home variant adds mapType) and shop detail.
+// The map's calls: nearby shops (home variant adds mapType) and shop detail.
 import { api } from './client.ts';
 import type { NearbyBody, Shop, ShopDetail, ShopSearchQuery } from '../contract/venues.ts';
 
@@ -25,6 +25,6 @@ export function searchShops(q: ShopSearchQuery, signal?: AbortSignal): Promise<S
   return api.get<Shop[]>('cdb/shop/search', { query: { ...q }, signal });
 }
 
-/** Slots to return into now: the server's returnNum (not locked, not reserved), else batteryNum − freeNum (spec §3). */
+/** Slots to return into now: the server's returnNum (not locked, not reserved), else batteryNum − freeNum. */
 export const returnable = (s: Pick<Shop, 'batteryNum' | 'freeNum' | 'returnNum'>) => s.returnNum ?? Math.max(0, s.batteryNum - s.freeNum);
 

@@ -1,4 +1,4 @@
-// Wallet calls (spec §7): wallets, top-up, withdrawal, movements, saved cards.
+// Wallet calls: wallets, top-up, withdrawal, movements, saved cards.
 import { api } from './client.ts';
 import type { PaymentMethod } from './payment.ts';
 import type {

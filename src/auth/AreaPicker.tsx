@@ -1,4 +1,4 @@
-// Country / area-code wheel picker (spec §2, §5, §9): a keyword filter (case-insensitive label substring,
+// Country / area-code wheel picker: a keyword filter (case-insensitive label substring,
 // debounced 500 ms), a wheel of 36 px items on CSS scroll-snap, cancel / confirm. Keyboard: arrows, Home, End.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
@@ -27,7 +27,7 @@ export function useAreaOptions(): AreaOption[] {
 }
 
 const VISIBLE = 5;
-/** Spec §2: wheel radius 100 (px): items turn away from the centre line like a drum. */
+/** Wheel radius 100 (px): items turn away from the centre line like a drum. */
 const RADIUS = 100;
 
 export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean; value: string; onClose: () => void; onConfirm: (o: AreaOption) => void }) {

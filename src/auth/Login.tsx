@@ -1,5 +1,5 @@
 // Route '/login': the landing. Back button; Apple on iOS, otherwise Google; 'other login' to /otherLogin.
-// Query code + state=STATE is a mini-program code login (spec §2).
+// Query code + state=STATE is a mini-program code login.
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { appleLogin, wechatLogin } from '../api/auth.ts';

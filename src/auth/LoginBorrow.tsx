@@ -1,4 +1,4 @@
-// Route '/loginborrow' [qrcode]: sign in to borrow (spec §2). The sign-in landing whose login path is the borrow:
+// Route '/loginborrow' [qrcode]: sign in to borrow. The sign-in landing whose login path is the borrow:
 // the code-link entry of the query's or the held qrcode (it scans that cabinet again, signed in), else the
 // cabinet home. Signed in already (not as a tourist): straight to the borrow. In the WeChat or Alipay browser,
 // their own sign-in screens, which come back the same way (the stored login path).

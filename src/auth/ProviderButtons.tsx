@@ -34,7 +34,7 @@ export function ProviderButtons({ providers, finish }: { providers: OAuthProvide
   );
 }
 
-/** Apple on iOS, otherwise Google (spec §2). */
+/** Apple on iOS, otherwise Google. */
 export function primaryProvider(): OAuthProvider {
   return currentSystem() === 'ios' ? 'apple' : 'google';
 }

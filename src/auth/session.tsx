@@ -1,4 +1,4 @@
-// What every sign-in method does with its token (spec §4): save it, load the user, then go to the stored
+// What every sign-in method does with its token: save it, load the user, then go to the stored
 // login path, else the held qrcode's cabinet, else homeMap. No user returned: a confirm dialog to retry
 // (cancel clears the token). A load error: a message dialog without cancel, then the token is cleared.
 import { useCallback } from 'react';
@@ -41,7 +41,7 @@ export function useCompleteLogin() {
   return { finish };
 }
 
-/** Logout (spec §4): the server revokes the token; user, token and Apple id token are cleared; then /login. */
+/** Logout: the server revokes the token; user, token and Apple id token are cleared; then /login. */
 export async function logout(): Promise<void> {
   if ($token.get()) await logoutCall().catch(() => undefined);
   clearSignIn();

@@ -1,4 +1,4 @@
-// Sign-in and the signed-in user (spec §7 login calls, userInfo).
+// Sign-in and the signed-in user (login calls, userInfo).
 import { Type, type Static } from 'typebox';
 
 export const SessionToken = Type.String({ description: 'session token for the `token` header' });
@@ -26,7 +26,7 @@ export const UserInfo = Type.Object({
 });
 export type UserInfo = Static<typeof UserInfo>;
 
-/** GET user/more?keys=monriBilling (spec §7): each key's stored JSON text, null when none is stored. */
+/** GET user/more?keys=monriBilling: each key's stored JSON text, null when none is stored. */
 export const MoreQuery = Type.Object({ keys: Type.String({ minLength: 1, maxLength: 200, description: 'comma-separated keys: monriBilling' }) });
 export type MoreQuery = Static<typeof MoreQuery>;
 export const MoreValues = Type.Object({ monriBilling: Type.Optional(Type.Union([Type.String(), Type.Null()])) });

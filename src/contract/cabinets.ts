@@ -1,4 +1,4 @@
-// The scan (spec §3 "Cabinet (scan result)", §4 scan flow): POST cdb/cabinet/checkisok.
+// The scan ("Cabinet (scan result)", the scan flow): POST cdb/cabinet/checkisok.
 import { Type, type Static } from 'typebox';
 
 /** A money amount on the wire: a decimal in major units of the currency (converted at the edge, src/core/money.ts). */
@@ -36,7 +36,7 @@ export const ScanResult = Type.Object({
   online: Type.Boolean(), lat: Type.Number(), lng: Type.Number(), priceStrategy: PriceStrategy,
   freeSlots: Type.Integer({ description: 'Powerly extension: empty slots of this cabinet (where a power bank can be returned)' }),
   userWallet: Type.Object({ pBalance: Money, pCurrencySymbol: Type.String(), pDailiId: Type.String() }),
-  energyStorageFlag: Type.Optional(Type.Integer({ description: '1 when the cabinet lends power stations (spec §3)' })),
+  energyStorageFlag: Type.Optional(Type.Integer({ description: '1 when the cabinet lends power stations' })),
   haveStationCount: Type.Optional(Type.Integer({ description: 'Powerly extension: power stations ready to rent' })),
   mifiBatteryCount: Type.Optional(Type.Integer({ description: 'Wi-Fi boxes ready to pick up' })),
   mifiDeposit: Type.Optional(Money),

@@ -1,4 +1,4 @@
-// The wire envelope of every app API answer (docs/api.md, spec §7): { code, msg, data }. Code 0 success (POST also
+// The wire envelope of every app API answer (docs/api.md): { code, msg, data }. Code 0 success (POST also
 // 9), 1 'Processing'; an error answer carries the envelope with data null and a non-2xx status.
 import { Type, type Static, type TSchema, type TUnknown } from 'typebox';
 

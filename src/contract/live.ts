@@ -19,7 +19,7 @@ export const LiveEvent = Type.Object({
   /** kind 'notice': a receipt or reminder (server/src/modules/notify/notices.ts), passed on to an embed's host page. */
   notice: Type.Optional(Type.Object({ kind: Type.String(), tag: Type.String(), title: Type.String(), body: Type.String() })),
   orderId: Type.Optional(Type.String()),
-  /** The order's state after the change (spec §4 states), when kind is 'order'. */
+  /** The order's state after the change (states), when kind is 'order'. */
   state: Type.Optional(Type.Integer()),
 });
 export type LiveEvent = Static<typeof LiveEvent>;

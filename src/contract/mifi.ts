@@ -1,4 +1,4 @@
-// Wi-Fi boxes and data packages (spec §3 Mifi package / device / order, §7 chargenow/mifi/*).
+// Wi-Fi boxes and data packages (Mifi package / device / order, chargenow/mifi/*).
 import { Type, type Static } from 'typebox';
 import { Money } from './cabinets.ts';
 import { CouponNo, PayResume, PaymentAction } from './payments.ts';
@@ -56,7 +56,7 @@ export const Variant = Type.Object({
 });
 export type Variant = Static<typeof Variant>;
 
-/** A package of the user (spec §3 Mifi package). */
+/** A package of the user (Mifi package). */
 export const MifiPackage = Type.Object({
   orderId: Type.String({ description: 'the package order id (mifiOrderId / pickOrderId)' }), buyOrderNo: Type.String(),
   skuId: Type.String(), packageName: Type.String(), Day: Type.Integer(), isPackage: Type.Boolean(), country: Type.String(), flagUrl: Type.String(),
@@ -114,7 +114,7 @@ export const MifiRentBody = Type.Object({
 });
 export type MifiRentBody = Static<typeof MifiRentBody>;
 /**
- * Order result (spec §3): orderStatus 0 = pending (paid, waiting for pickup or start), 33 = unpaid. With `action`
+ * Order result: orderStatus 0 = pending (paid, waiting for pickup or start), 33 = unpaid. With `action`
  * the order is made (33) and its payment waits for the customer (3-D Secure, a provider's page, a phone prompt):
  * they finish it, then the call is repeated with paymentIntent.
  */
@@ -147,7 +147,7 @@ export const UsageRecord = Type.Object({
   packageUsageDtlList: Type.Array(Type.Object({ startTime: Type.String(), endTime: Type.String(), totalUsage: Type.Integer(), onlineTimeDuration: Type.Integer(), packageName: Type.String() })),
 });
 export type UsageRecord = Static<typeof UsageRecord>;
-/** The Wi-Fi device detail (spec §3 Mifi device). */
+/** The Wi-Fi device detail (Mifi device). */
 export const MifiDevice = Type.Object({
   id: Type.String(), sn: Type.String(), dianliang: Type.Integer({ description: 'battery %' }), online: Type.Boolean(),
   deviceJson: Type.Object({ wifiSSID: Type.String(), wifiPassword: Type.String(), lastKnownVsimSignalStrength: Type.Integer() }),

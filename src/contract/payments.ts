@@ -1,4 +1,4 @@
-// Payment methods (spec §7 cdb/payment/method/list) and the sandbox card provider's tokenisation.
+// Payment methods (cdb/payment/method/list) and the sandbox card provider's tokenisation.
 import { Type, type Static } from 'typebox';
 
 export const PaymentMethod = Type.Object({
@@ -26,7 +26,7 @@ export const PaymentMethod = Type.Object({
   /** The provider's test-mode values (test phone numbers, cards) with what each does, in test mode only. */
   testValues: Type.Optional(Type.Array(Type.Object({ value: Type.String(), outcome: Type.String() }))),
   /**
-   * The card form of spec §3 "Card form (Flutterwave)" (number, expiry month and year, CVV, e-mail, phone with area
+   * Flutterwave's card form (number, expiry month and year, CVV, e-mail, phone with area
    * code). Live, its card fields go to the payer endpoint; in test mode (sandbox) the sandbox card form's token does.
    */
   directCard: Type.Optional(Type.Boolean()),
@@ -61,7 +61,7 @@ export const SandboxToken = Type.Object({
 export type SandboxToken = Static<typeof SandboxToken>;
 
 /**
- * POST cdb/payment/method/payer: what the payer gives for a method beyond the card provider (spec §5: a phone for
+ * POST cdb/payment/method/payer: what the payer gives for a method beyond the card provider (a phone for
  * M-Pesa and mobile money, an e-mail for Monri, the entrustment agreement for WeChat Pay score), checked and kept
  * as a single-use token that the paying call carries as `stripeToken`.
  */
@@ -78,8 +78,8 @@ export const PayerBody = Type.Object({
   installments: Type.Optional(Type.Integer({ minimum: 1, maximum: 48 })),
   agreement: Type.Optional(Type.Boolean()),
   /**
-   * Spec §3 "Card form (Flutterwave)" / §7: the card fields, taken only by a live method whose provider's API takes
-   * them from our server (Flutterwave's direct charge, `directCard` in the method list); checked as spec §5 says,
+   * "Card form (Flutterwave)": the card fields, taken only by a live method whose provider's API takes
+   * them from our server (Flutterwave's direct charge, `directCard` in the method list); checked by the card rules,
    * sealed in the token (never stored in clear), never logged. Anywhere else they are refused.
    */
   cardNumber: Type.Optional(Type.String({ maxLength: 32 })),
@@ -87,7 +87,7 @@ export const PayerBody = Type.Object({
   expiryYear: Type.Optional(Type.String({ maxLength: 4 })),
   cvv: Type.Optional(Type.String({ maxLength: 8 })),
   /**
-   * Spec §7 "save this card" of the card form (Flutterwave): with the card fields of a live direct card charge, the
+   * "save this card" of the card form (Flutterwave): with the card fields of a live direct card charge, the
    * card is saved once the charge is paid (Flutterwave's card token); ignored anywhere else.
    */
   saveCardFlag: Type.Optional(Type.Boolean()),

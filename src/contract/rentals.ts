@@ -1,4 +1,4 @@
-// Rentals (spec §3 Order, §4 rent and order flows): borrow, the eject poll, the order list and detail, buy-out,
+// Rentals (Order, the rent and order flows): borrow, the eject poll, the order list and detail, buy-out,
 // the share sign and the token-less order detail.
 import { Type, type Static } from 'typebox';
 import { PayResume, PaymentAction } from './payments.ts';
@@ -39,7 +39,7 @@ export const Plan = Type.Object({
 });
 export type Plan = Static<typeof Plan>;
 
-/** The token-less detail (spec §2): no user id, power bank, cabinet or payment fields. */
+/** The token-less detail: no user id, power bank, cabinet or payment fields. */
 export const PublicOrder = Type.Object({
   pOrderid: Type.String(), pZujie: Type.Integer(), pJiesuanid: Type.Integer(), pBorrowtime: Type.String(),
   pGhtime: Type.Union([Type.String(), Type.Null()]), pShopName: Type.String(), pGhShopName: Type.String(),

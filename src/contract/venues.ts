@@ -1,4 +1,4 @@
-// The map (spec §7): nearby venues (shops) and one venue's detail.
+// The map: nearby venues (shops) and one venue's detail.
 import { Type, type Static } from 'typebox';
 
 const ShopFields = {

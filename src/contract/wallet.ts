@@ -1,4 +1,4 @@
-// Wallets (spec §3 Wallet, §4 wallet flows): balances, top-up, withdrawal, movements, saved cards.
+// Wallets (Wallet, the wallet flows): balances, top-up, withdrawal, movements, saved cards.
 import { Type, type Static } from 'typebox';
 import { PayResume, PaymentAction } from './payments.ts';
 
@@ -111,7 +111,7 @@ export const CardConfirmResult = Type.Object({ pId: Type.String() });
 export type CardConfirmResult = Static<typeof CardConfirmResult>;
 
 /**
- * Spec §7 Mercado Pago "card save": a card token of the method's own card SDK (MercadoPago.js on /MercadoPago; the
+ * Mercado Pago "card save": a card token of the method's own card SDK (MercadoPago.js on /MercadoPago; the
  * sandbox card form in test mode) saved on the user's customer at the provider, listed with the other saved cards.
  */
 export const CardTokenSaveBody = Type.Object({

@@ -1,4 +1,4 @@
-// The cabinet home's pay / borrow rule (spec §2 Home, §5, §9).
+// The cabinet home's pay / borrow rule (Home).
 import type { ScanResult } from '../contract/cabinets.ts';
 import { toDecimalText, toMinor } from './money.ts';
 
@@ -13,7 +13,7 @@ export type RentBlock = 'rentCount' | 'offline' | 'noBattery' | null;
 
 /**
  * chongzhi 'Y' → a pay button. Its amount: the full deposit for a pre-authorisation (yajintype 0, held on
- * the card), else deposit − balance (spec §9 "Deposit due for yajintype other than 0 = yajin − myyue"),
+ * the card), else deposit − balance ("Deposit due for yajintype other than 0 = yajin − myyue"),
  * at the currency's decimals. Otherwise the Borrow button (the wallet covers the deposit).
  */
 export function rentAction(c: CabinetRuleInput): RentAction {
@@ -33,7 +33,7 @@ export function depositDue(deposit: number, balance: number, currency = ''): str
   return toDecimalText(Math.max(0, toMinor(deposit, currency) - toMinor(balance, currency)), currency);
 }
 
-/** Why renting is blocked now, if it is: open rentals (spec §5 'rent count'), offline cabinet, none ready. */
+/** Why renting is blocked now, if it is: open rentals ('rent count'), offline cabinet, none ready. */
 export function rentBlock(c: CabinetRuleInput): RentBlock {
   if ((c.zujieNum ?? 0) > 0) return 'rentCount';
   if (c.online === false) return 'offline';
@@ -48,7 +48,7 @@ export type DepositRouteInput = Partial<Pick<ScanResult, 'currency' | 'yajin' | 
 export type DepositRoute = 'borrow' | 'confirm' | 'paymentFail' | 'balanceLow';
 
 /**
- * What Borrow does (spec §4 "Deposit routing", §5 BGN rule):
+ * What Borrow does ("Deposit routing", the BGN rule):
  * - BGN with a deposit ≤ 0: the payment-fail message.
  * - A wallet balance covering the deposit and the overtime amount (XAF wallets included): borrow directly.
  * - Otherwise the deposit is paid through /confirm when yajinChongzhi is Y, for one of the agent ids that

@@ -1,4 +1,4 @@
-// Pure card-field rules for the card form (spec §5 card validation; sandbox provider rules of docs/api.md).
+// Pure card-field rules for the card form (card validation; sandbox provider rules of docs/api.md).
 
 export type CardFieldError = 'required' | 'luhn' | 'length' | 'expiryFormat' | 'expiryPast' | 'cvc';
 
@@ -64,8 +64,8 @@ export function validateCvc(v: string): CardFieldError | null {
 }
 
 /**
- * The card form whose fields go to our server (Flutterwave's direct card charge), spec §3 "Card form
- * (Flutterwave)" and §5: cardNumber (at most 19 digits), expiryMonth and expiryYear (2 digits), cvv (3 digits), each
+ * The card form whose fields go to our server (Flutterwave's direct card charge) "Card form
+ * (Flutterwave)": cardNumber (at most 19 digits), expiryMonth and expiryYear (2 digits), cvv (3 digits), each
  * required. The card number also passes the length and Luhn checks of every card form, and the expiry must not be past.
  */
 export type DirectCardField = 'cardNumber' | 'expiryMonth' | 'expiryYear' | 'cvv';

@@ -1,4 +1,4 @@
-// Code links (spec §4 "Scan flow"): a scanned text is a bare cabinet code or a link of ours carrying the code as
+// Code links ("Scan flow"): a scanned text is a bare cabinet code or a link of ours carrying the code as
 // qrcode=, its alias qr=, or zhcode= (the package code), in the query or in the hash route's query
 // (https://host/#/?qrcode=X). One reader for the flows, the embed and the server's scan.
 
@@ -18,7 +18,7 @@ export function linkCode(text: string): string | null {
 }
 
 /**
- * The code a route's query carries (spec §2): a cabinet code as qrcode or its alias qr, else a package code as
+ * The code a route's query carries: a cabinet code as qrcode or its alias qr, else a package code as
  * zhcode; null when it carries none.
  */
 export function queryCode(q: URLSearchParams): { key: 'qrcode' | 'zhcode'; code: string } | null {

@@ -1,4 +1,4 @@
-// Country / area codes for the phone login picker (spec §3: label, value = dial code, code = ISO).
+// Country / area codes for the phone login picker (label, value = dial code, code = ISO).
 // Labels come from Intl.DisplayNames in the UI language; this list holds only codes.
 export interface Country {
   code: string;
@@ -19,13 +19,13 @@ export const COUNTRIES: readonly Country[] = [
 
 export const DEFAULT_AREA_CODE = '86';
 
-/** Spec §2: default area code from the browser language's region (e.g. 'lt-LT' → 370), else 86. */
+/** Default area code from the browser language's region (e.g. 'lt-LT' → 370), else 86. */
 export function defaultAreaCode(browserLang: string | undefined, list: readonly Country[] = COUNTRIES): string {
   const region = browserLang?.split(/[-_]/)[1]?.toUpperCase();
   return list.find((c) => c.code === region)?.value ?? DEFAULT_AREA_CODE;
 }
 
-/** Spec §5: case-insensitive substring of the label. */
+/** Case-insensitive substring of the label. */
 export function filterByLabel<T extends { label: string }>(list: readonly T[], keyword: string): T[] {
   const k = keyword.trim().toLowerCase();
   return k ? list.filter((c) => c.label.toLowerCase().includes(k)) : [...list];

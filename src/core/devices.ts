@@ -1,4 +1,4 @@
-// Device kinds (spec §1: power bank, power station, Wi-Fi box). One vocabulary on the wire, in the database and
+// Device kinds (power bank, power station, Wi-Fi box). One vocabulary on the wire, in the database and
 // in the cabinet protocol: 'cdb' a power bank, 'station' a power station (energyStorageFlag), 'mifi' a Wi-Fi box.
 export const DEVICE_KINDS = ['cdb', 'station', 'mifi'] as const;
 export type DeviceKind = (typeof DEVICE_KINDS)[number];
@@ -15,7 +15,7 @@ export function rentalKind(v: unknown): RentalKind {
   return v === 'station' ? 'station' : 'cdb';
 }
 
-/** The order's pType on the wire (spec §3: chargeNowMifi for Wi-Fi). */
+/** The order's pType on the wire (chargeNowMifi for Wi-Fi). */
 export function orderPType(kind: DeviceKind): string {
   return kind === 'mifi' ? 'chargeNowMifi' : kind === 'station' ? 'powerStation' : 'cdb';
 }

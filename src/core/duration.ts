@@ -1,4 +1,4 @@
-// Spec §9: "Duration is rounded to the nearest half hour in one language text". Pure.
+// "Duration is rounded to the nearest half hour in one language text". Pure.
 
 /**
  * Minutes → hours rounded to the nearest half hour (halves round up: 15 min → 0.5 h, 44 → 0.5, 45 → 1).

@@ -1,4 +1,4 @@
-// Languages of the app (spec §1) and the mapping of a `lang` route parameter on load.
+// Languages of the app and the mapping of a `lang` route parameter on load.
 
 export const LOCALES = ['en-US', 'zh-CN', 'lt-LT', 'pt-PT', 'es-ES'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -31,7 +31,7 @@ export const ROUTE_LANG_MAP: Record<string, Locale> = {
 };
 
 /**
- * Spec §1: a `lang` route parameter maps on load — zh-CN, en-US and lt-LT stay; pt-BR becomes pt-PT;
+ * A `lang` route parameter maps on load — zh-CN, en-US and lt-LT stay; pt-BR becomes pt-PT;
  * ru-RU, es-ES, fr-FR, ar-SA, et-EE, it-IT become en-US. Anything else is ignored (undefined), so the
  * stored language stays. This applies to the route parameter only; the selector offers all five locales.
  */
@@ -41,8 +41,8 @@ export function mapRouteLang(param: string | null | undefined): Locale | undefin
 }
 
 /**
- * Spec §1: currencies per language — yuan, dollar, LTL, EUR (zh-CN, en-US, lt-LT, pt-PT). Lithuania replaced the
- * litas with the euro in 2015, so lt-LT shows euro amounts (the spec's LTL is obsolete). Spanish, the fifth
+ * Currencies per language — yuan, dollar, LTL, EUR (zh-CN, en-US, lt-LT, pt-PT). Lithuania replaced the
+ * litas with the euro in 2015, so lt-LT shows euro amounts (LTL is obsolete). Spanish, the fifth
  * language, uses the euro like Portuguese. Amounts the app formats by language use this currency and the
  * language's number format.
  */

@@ -1,4 +1,4 @@
-// The map's rules and constants (spec §9), pure: no DOM, no fetch.
+// The map's rules and constants, pure: no DOM, no fetch.
 
 import { queryCode } from './codeLink.ts';
 

@@ -1,9 +1,9 @@
-// Wi-Fi package rules (spec §4 package status, §5 start time, §9 package price). Pure: the flows and the server
+// Wi-Fi package rules (package status, start time, package price). Pure: the flows and the server
 // both use them, so the price the mall shows is the price the server charges.
 import { toMajor, toMinor } from './money.ts';
 import type { MifiOrderSubmit } from '../contract/mifi.ts';
 
-/** Package status (spec §4). */
+/** Package status. */
 export const PACKAGE_STATUS = {
   unused: 0, toBeActivated: 1, activated: 2, revoked: 3, refunded: 4, ended: 9, unpaid: 33, cancelled: 88,
 } as const;
@@ -12,7 +12,7 @@ export type PackageStatus = (typeof PACKAGE_STATUS)[keyof typeof PACKAGE_STATUS]
 /** Device order status of a package: no device ordered, waiting for pickup, with the user, returned. */
 export const DEVICE_ORDER_STATUS = { none: 0, withUser: 1, returned: 3, awaitingPickup: 5 } as const;
 
-/** Order types (spec §3 Mifi order submit). */
+/** Order types (Mifi order submit). */
 export const ORDER_TYPE = { devicePackage: 0, renewal: 1, packageOnly: 2, deviceOnly: 3 } as const;
 export type OrderType = (typeof ORDER_TYPE)[keyof typeof ORDER_TYPE];
 
@@ -41,7 +41,7 @@ export function canMove(from: number, to: number): boolean {
   return PACKAGE_TRANSITIONS[from]?.includes(to) ?? false;
 }
 
-/** Spec §9: a 'Days' package costs its price; otherwise price × selectDays, to 2 decimals (here in minor units). */
+/** A 'Days' package costs its price; otherwise price × selectDays, to 2 decimals (here in minor units). */
 export function packagePrice(p: { isPackage: boolean; price: number; selectDays: number }): number {
   return p.isPackage ? p.price : p.price * Math.max(1, Math.floor(p.selectDays));
 }
@@ -51,10 +51,10 @@ export function packagePriceMajor(p: { isPackage: boolean; price: number; select
 }
 
 export const DAY_MS = 86_400_000;
-/** Spec §5/§9: a new order starts 20 minutes ahead when no time is chosen. */
+/** A new order starts 20 minutes ahead when no time is chosen. */
 export const DEFAULT_START_AHEAD_MS = 20 * 60_000;
 
-/** Spec §5: the start time is at least now; default now, or 20 minutes ahead for a new order when none is chosen. */
+/** The start time is at least now; default now, or 20 minutes ahead for a new order when none is chosen. */
 export function startTime(chosen: number | null | undefined, now: number, newOrder: boolean): number {
   if (chosen == null || !Number.isFinite(chosen)) return newOrder ? now + DEFAULT_START_AHEAD_MS : now;
   return Math.max(chosen, now);
@@ -64,7 +64,7 @@ export function endTime(start: number, days: number): number {
   return start + Math.max(1, Math.floor(days)) * DAY_MS;
 }
 
-/** The buttons of a package (spec §4). */
+/** The buttons of a package. */
 export function packageActions(p: { packageStatus: number; deviceOrderStatus: number; productSendSn?: string | null }) {
   const noDevice = !p.productSendSn;
   const pickup = noDevice && (p.deviceOrderStatus === 5 || p.deviceOrderStatus === 0) && p.packageStatus !== 33
@@ -76,7 +76,7 @@ export function packageActions(p: { packageStatus: number; deviceOrderStatus: nu
     traffic: p.packageStatus === 2 || p.packageStatus === 9,
     showUsed: p.packageStatus === 2,
     cancel: p.packageStatus === 0 && noDevice,
-    // The order detail (spec §2 /orderDetail "renew or rent again for mifi"): renew while the box is in hand and
+    // The order detail (/orderDetail "renew or rent again for mifi"): renew while the box is in hand and
     // the package has not ended; rent again once it is over (ended, returned, revoked or cancelled).
     renew: !noDevice && p.deviceOrderStatus === DEVICE_ORDER_STATUS.withUser && (p.packageStatus === 1 || p.packageStatus === 2),
     rentAgain: [3, 4, 9, 88].includes(p.packageStatus),
@@ -94,7 +94,7 @@ export function minorPrice(major: number, currency: string): number {
   return toMinor(major, currency);
 }
 
-/** A time as the wall clock of a time zone, "YYYY-MM-DD HH:mm" (the package country's time, spec §2 /packageOrder). */
+/** A time as the wall clock of a time zone, "YYYY-MM-DD HH:mm" (the package country's time /packageOrder). */
 export function zonedText(ms: number, timeZone: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', {
     timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
@@ -109,9 +109,9 @@ export function trafficText(bytes: number): string {
   return mb >= 1024 ? `${(mb / 1024).toFixed(2)} GB` : `${mb.toFixed(1)} MB`;
 }
 
-// ---- the Wi-Fi screens' rules (spec §2 /wifiMall, /packageOrder, /scanOrder; §4 QR pickup; §5; §9) -------------
+// ---- the Wi-Fi screens' rules (/wifiMall, /packageOrder, /scanOrder; the QR pickup) -----------------
 
-/** Spec §9: package page size, search debounce, scroll throttle; §4: the QR pickup poll. */
+/** Package page size, search debounce, scroll throttle; the QR pickup poll. */
 export const PACKAGE_PAGE_SIZE = 6;
 export const SEARCH_DEBOUNCE_MS = 250;
 export const SCROLL_THROTTLE_MS = 500;
@@ -122,7 +122,7 @@ export const BOX_LIVE_FALLBACK_MS = 30_000;
 export const QR_PICKUP_TIMEOUT_MS = 3 * 60_000;
 
 /**
- * Where the mall was opened from (spec §2 /wifiMall type): QR a cabinet scan (package with a box from that
+ * Where the mall was opened from (/wifiMall type): QR a cabinet scan (package with a box from that
  * cabinet), XG / BXG / DDXG a renewal (of the box in hand, of a bound box, of an order), GM a purchase.
  */
 export const MALL_TYPES = ['QR', 'XG', 'BXG', 'DDXG', 'GM'] as const;
@@ -134,23 +134,23 @@ export function mallType(v: unknown): MallType {
 export function isRenewal(t: MallType): boolean {
   return t === 'XG' || t === 'BXG' || t === 'DDXG';
 }
-/** Spec §2: the "my packages" link (/scanPickUpOrder?type=) shows for QR, XG, BXG and DDXG. */
+/** The "my packages" link (/scanPickUpOrder?type=) shows for QR, XG, BXG and DDXG. */
 export function showsMyPackages(t: MallType): boolean {
   return t !== 'GM';
 }
-/** The order type of a purchase (spec §3): a renewal; a package with its box (a cabinet scan, or GM with a box rented); a package only. */
+/** The order type of a purchase: a renewal; a package with its box (a cabinet scan, or GM with a box rented); a package only. */
 export function orderTypeFor(t: MallType, withDevice: boolean): OrderType {
   if (isRenewal(t)) return ORDER_TYPE.renewal;
   return t === 'QR' || withDevice ? ORDER_TYPE.devicePackage : ORDER_TYPE.packageOnly;
 }
 
-/** Spec §5: the day stepper of a 'Days' package is disabled (its days are fixed); otherwise 1 … max. */
+/** The day stepper of a 'Days' package is disabled (its days are fixed); otherwise 1 … max. */
 export function stepDays(current: number, delta: number, p: { isPackage: boolean; Day: number }, max = 365): number {
   if (p.isPackage) return Math.max(1, p.Day);
   return Math.min(max, Math.max(1, Math.floor(current) + delta));
 }
 
-/** Spec §5: a pickup needs a chosen package with an orderId; binding a box needs its serial (mifisn). */
+/** A pickup needs a chosen package with an orderId; binding a box needs its serial (mifisn). */
 export function canPickUp(chosen: { orderId?: string | null } | null | undefined): boolean {
   return Boolean(chosen?.orderId && chosen.orderId.trim());
 }
@@ -158,7 +158,7 @@ export function canBind(sn: string | null | undefined, chosen: { orderId?: strin
   return Boolean(sn?.trim()) && canPickUp(chosen);
 }
 
-/** Spec §4 QR pickup poll: pickUp_msg fails (the dialog closes), 0 waits, 1 loading, 2 success, anything else refreshes. */
+/** QR pickup poll: pickUp_msg fails (the dialog closes), 0 waits, 1 loading, 2 success, anything else refreshes. */
 export type PickupOutcome = 'failed' | 'waiting' | 'loading' | 'success' | 'refresh';
 export function pickupOutcome(r: { status: number; pickUp_msg?: string | null }): PickupOutcome {
   if (r.pickUp_msg) return 'failed';
@@ -168,7 +168,7 @@ export function pickupOutcome(r: { status: number; pickUp_msg?: string | null })
   return 'refresh';
 }
 
-/** The total of a purchase in minor units: the package price (spec §9) plus the box deposit when a box is rented. */
+/** The total of a purchase in minor units: the package price plus the box deposit when a box is rented. */
 export function orderTotal(p: { isPackage: boolean; price: number; selectDays: number }, deposit: number, withDevice: boolean): number {
   return packagePrice(p) + (withDevice ? deposit : 0);
 }
@@ -180,7 +180,7 @@ export function localInputValue(ms: number): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-/** A purchase being made (spec §3 "Mifi order (client)"), kept between the mall, the order summary and payment. Money in minor units. */
+/** A purchase being made ("Mifi order (client)"), kept between the mall, the order summary and payment. Money in minor units. */
 export interface PendingPackageOrder {
   mallType: MallType;
   skuId: string;
@@ -194,7 +194,7 @@ export interface PendingPackageOrder {
   timeZoneList: string[];
   depositAmount: number;
   selectDays: number;
-  /** The chosen start (ms), or null: now, or 20 minutes ahead for a new order (spec §5). */
+  /** The chosen start (ms), or null: now, or 20 minutes ahead for a new order. */
   startTime: number | null;
   withDevice: boolean;
   /** The cabinet scanned (QR): the box is picked up there. */
@@ -203,7 +203,7 @@ export interface PendingPackageOrder {
   renewalOf: string;
 }
 
-/** The "Mifi order submit" body of a pending purchase (spec §3), priced by the rule the server checks (spec §9). */
+/** The "Mifi order submit" body of a pending purchase, priced by the rule the server checks. */
 export function orderSubmit(o: PendingPackageOrder, now: number): MifiOrderSubmit {
   const type = orderTypeFor(o.mallType, o.withDevice);
   const start = startTime(o.startTime, now, type !== ORDER_TYPE.renewal);
@@ -218,14 +218,14 @@ export function orderSubmit(o: PendingPackageOrder, now: number): MifiOrderSubmi
     submitDtlDtoList: [{
       skuId: o.skuId, skuPriceId: o.skuPriceId, packageName: o.packageName, packagePrice: toMajor(price, o.currency),
       depositAmount: toMajor(deposit, o.currency), selectDays: days, timeZoneList: o.timeZoneList.slice(0, 10),
-      // Unchosen: the server applies the same default with its own clock (spec §5).
+      // Unchosen: the server applies the same default with its own clock.
       ...(o.startTime == null || type === ORDER_TYPE.renewal ? {} : { reserverStartTime: start, reserverEndTime: endTime(start, days) }),
       ...(o.renewalOf ? { mifiOrderId: o.renewalOf, pickUpOrderId: o.renewalOf } : {}),
     }],
   };
 }
 
-/** The box serial of a stored Wi-Fi code (spec §3 mificode): what follows 'wifi.' up to a path, query or hash end. */
+/** The box serial of a stored Wi-Fi code (mificode): what follows 'wifi.' up to a path, query or hash end. */
 export function mifiSnFrom(code: string): string {
   const i = code.lastIndexOf('wifi.');
   if (i < 0) return '';

@@ -61,7 +61,7 @@ export function toMajor(minor: number, currency: string): number {
 }
 
 /**
- * Spec §5: "Price display rounds to 2 decimals unless whole" — the currency's decimals when it is given (none for
+ * "Price display rounds to 2 decimals unless whole" — the currency's decimals when it is given (none for
  * XAF, 3 for KWD); 2 without one. Rounded once into minor units, then written exactly.
  */
 export function formatPrice(major: number, currency = ''): string {
@@ -72,7 +72,7 @@ export function formatPrice(major: number, currency = ''): string {
 
 /**
  * THE display of an amount to a user: `Intl.NumberFormat` in the user's language with the currency's own symbol and
- * decimals (spec §5: whole amounts without decimals, "€30", otherwise all of the currency's decimals, "€1.50",
+ * decimals (whole amounts without decimals, "€30", otherwise all of the currency's decimals, "€1.50",
  * "1,50 €" in pt-PT, "1.125 KWD"). Every screen goes through this (src/ui/format.ts money()); an unknown currency
  * code falls back to "<code><decimal>".
  */

@@ -1,5 +1,5 @@
-// Monri billing (spec §3 "Monri billing": address, fullName, city, zip, phone, country, email, orderInfo), kept per
-// user as JSON text under user/more's key `monriBilling` (spec §7) so /MonriPay fills it in again. One rule for the
+// Monri billing ("Monri billing": address, fullName, city, zip, phone, country, email, orderInfo), kept per
+// user as JSON text under user/more's key `monriBilling` so /MonriPay fills it in again. One rule for the
 // server (POST user/more validates with it) and the screen (reads the stored text with it).
 import { EMAIL } from './email.ts';
 

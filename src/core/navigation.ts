@@ -1,4 +1,4 @@
-// The navigation rules of spec §2, all of them, as pure functions; the shell (src/shell/navigationEffects.ts)
+// The navigation rules, all of them, as pure functions; the shell (src/shell/navigationEffects.ts)
 // applies them. Per route, in this order (routeEffects, then routeRedirect):
 //  - on home, homeMap or homeScan a qrcode is stored and clears zhcode, a zhcode is stored and clears qrcode;
 //    a scan code with a fixed numeric Wi-Fi id leaves for the Wi-Fi site; vc=true turns on the debug console;
@@ -53,13 +53,13 @@ export function wechatDomainRedirect(
   return `${loc.protocol}//${hosts.mainHost}/${hash}`;
 }
 
-/** In WeChat, homeMap redirects to /home (spec §2). */
+/** In WeChat, homeMap redirects to /home. */
 export function wechatRouteRedirect(path: string, ua: string): string | null {
   return isWeChat(ua) && path === '/homeMap' ? '/home' : null;
 }
 
 /**
- * Scan codes with these fixed numeric ids belong to the Wi-Fi partner and go to its site (spec §2). The defaults;
+ * Scan codes with these fixed numeric ids belong to the Wi-Fi partner and go to its site. The defaults;
  * an operator sets its own at build (VITE_WIFI_SCAN_IDS comma-separated, VITE_WIFI_SITE_URL; docs/operations.md).
  */
 export const WIFI_SCAN_IDS: readonly string[] = ['10000001', '10000002', '10000003'];
@@ -120,7 +120,7 @@ export function pageUrlWithoutHash(href: string): string {
 
 // ---- Scan codes (home, homeMap, homeScan) ----
 
-/** Routes on which a qrcode / zhcode query value is stored (spec §2 navigation rules). */
+/** Routes on which a qrcode / zhcode query value is stored (navigation rules). */
 export const SCAN_CODE_ROUTES: readonly string[] = [ROUTE_NAMES.homeScan, ROUTE_NAMES.home, ROUTE_NAMES.homeMap];
 
 /**
@@ -170,7 +170,7 @@ export function inAppBrowserOf(ua: string): InAppBrowser {
   return 'other';
 }
 
-/** Spec §2: /otherLogin (and the landing) in the WeChat browser go to /login_wechat, in Alipay to /login_alipay. */
+/** /otherLogin (and the landing) in the WeChat browser go to /login_wechat, in Alipay to /login_alipay. */
 export function loginBrowserRedirect(path: string, browser: InAppBrowser): string | null {
   if (path !== '/otherLogin' && path !== '/login') return null;
   if (browser === 'wechat') return '/login_wechat';
@@ -185,7 +185,7 @@ export function afterLoginTarget(loginPath: string, qrcode: string): string {
   return ROUTE_NAMES.homeMap;
 }
 
-/** Spec §2: query code plus state=STATE on the login landing is a mini-program code login. */
+/** Query code plus state=STATE on the login landing is a mini-program code login. */
 export function miniProgramCode(query: URLSearchParams): string | null {
   const code = query.get('code');
   return code && query.get('state') === 'STATE' ? code : null;
@@ -203,7 +203,7 @@ export type NavAction =
   | { kind: 'store'; store: { appleIdToken: string } };
 
 /**
- * Spec §2 navigation rules that come before the guard:
+ * Navigation rules that come before the guard:
  *  - an AppleIdToken query value is stored; if an apply-login path is set, navigation goes there;
  *  - logged in, target homeMap / homeScan / selectPakage and the stored mificode contains 'wifi.' → packageDetail.
  */
@@ -234,7 +234,7 @@ export function loginPathFor(path: string, query: URLSearchParams): string {
   return q ? `${path}?${q}` : path;
 }
 
-/** Spec §4, §6: no tourist login in the WeChat browser (the user signs in with WeChat instead). */
+/** No tourist login in the WeChat browser (the user signs in with WeChat instead). */
 export function touristLoginAllowed(browser: InAppBrowser): boolean {
   return browser !== 'wechat';
 }
@@ -244,16 +244,16 @@ export function touristLoginAllowed(browser: InAppBrowser): boolean {
 export interface RouteEffects {
   /** Scan codes to store (a qrcode clears zhcode and vice versa). */
   scanCodes: { qrcode: string; zhcode: string } | null;
-  /** The lang parameter (spec §1), mapped to a locale. */
+  /** The lang parameter, mapped to a locale. */
   lang: Locale | null;
-  /** Agent context (spec §6): sent on every request once a link carried it. */
+  /** Agent context: sent on every request once a link carried it. */
   agentOpenId: string | null;
   /** vc=true: the debug console. */
   debugConsole: boolean;
   /** A fixed Wi-Fi scan id: leave the app for this URL. */
   leave: string | null;
   /**
-   * The mificode to store (spec §3): a scanned Wi-Fi box code (it contains 'wifi.') instead of a cabinet code; ''
+   * The mificode to store: a scanned Wi-Fi box code (it contains 'wifi.') instead of a cabinet code; ''
    * when a cabinet's code is scanned (the newer intent: the cabinet, not the box's detail); null: unchanged.
    */
   mificode: string | null;
@@ -298,7 +298,7 @@ export interface RouteRedirect {
 }
 
 /**
- * Where a route goes instead of showing its screen, in the spec's order: the AppleIdToken apply-login path,
+ * Where a route goes instead of showing its screen, in this order: the AppleIdToken apply-login path,
  * the mificode 'wifi.' rule, WeChat's homeMap → /home, the WeChat / Alipay login screens, then the guard.
  * The shell re-applies the rules to the route it redirects to, so they chain (WeChat homeMap → /home, …).
  */

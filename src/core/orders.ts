@@ -1,4 +1,4 @@
-// Rental order state rules (spec §4). The states by name are shared with the server (its transition table,
+// Rental order state rules. The states by name are shared with the server (its transition table,
 // server/src/modules/rentals/order-state.ts, is written with these names).
 import type { Order } from '../contract/rentals.ts';
 
@@ -29,10 +29,10 @@ export function ongoingFirst<T extends OrderStateFields>(orders: readonly T[]): 
   return [...orders.filter(isOngoing), ...orders.filter((o) => !isOngoing(o))];
 }
 
-/** The settlement note of an order whose automatic deduction failed (spec §4: Chinese 'deduction payment failed'). */
+/** The settlement note of an order whose automatic deduction failed (Chinese 'deduction payment failed'). */
 export const DEDUCTION_FAILED = '扣款失败';
 
-/** Which actions an order detail offers (spec §2 /orderDetail, §4). */
+/** Which actions an order detail offers (/orderDetail). */
 export function orderActions(o: OrderStateFields & { palipayjsSm?: string | null; pType?: string }) {
   return {
     /** Renting and still open: buy the power bank instead of returning it. */

@@ -1,11 +1,11 @@
-// The payment types of spec §4 and what follows a payment, as pure rules (the confirm screen and tests use them).
+// The payment types and what follows a payment, as pure rules (the confirm screen and tests use them).
 //   YJ cabinet deposit · FK pay an existing order (after a failed deduction) · CZ wallet top-up ·
 //   mifi device/package order (the Wi-Fi flows) · overbuy buy the power bank (then the invoice)
 
 export const PAY_TYPES = ['YJ', 'FK', 'CZ', 'mifi', 'overbuy'] as const;
 export type PayType = (typeof PAY_TYPES)[number];
 
-/** Every query parameter /confirm reads (spec §2). */
+/** Every query parameter /confirm reads. */
 export interface ConfirmQuery {
   price: string;
   payType: PayType;
@@ -41,7 +41,7 @@ export function readConfirmQuery(q: URLSearchParams): ConfirmQuery {
 }
 
 /**
- * Where a successful payment leads (spec §4 "After payment"): CZ → /mine (after its success dialog); overbuy →
+ * Where a successful payment leads ("After payment"): CZ → /mine (after its success dialog); overbuy →
  * /invoiceOrderDtl; FK → /borrowSuccess with payType=FK (its check then goes to /order); the others →
  * /borrowSuccess with the trade number — except mifi: a package order has no eject to wait for, so it goes to
  * the user's package orders (/scanOrder), where its box is picked up; a box deposit goes back to the pickup. A
@@ -65,5 +65,5 @@ export function afterPaymentPath(payType: PayType, orderNo: string, opts: { mifi
   }
 }
 
-/** A failed CZ top-up returns to the wallet after this delay (spec §4). */
+/** A failed CZ top-up returns to the wallet after this delay. */
 export const CZ_FAILURE_BACK_MS = 1500;

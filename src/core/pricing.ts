@@ -1,4 +1,4 @@
-// The one fee rule (spec §1 and §9), used by the server to charge and by the flows to preview.
+// The one fee rule, used by the server to charge and by the flows to preview.
 // All amounts are integer minor units of plan.currency.
 import { toMinor } from './money.ts';
 import type { Plan, Tier } from '../contract/rentals.ts';
@@ -19,7 +19,7 @@ export type { Tier };
  */
 export type PricePlan = Plan;
 
-/** Spec §9 defaults: rate 1, unit 30, daily cap 6, deposit 25, overtime 25, currency CHF. */
+/** Defaults: rate 1, unit 30, daily cap 6, deposit 25, overtime 25, currency CHF. */
 export const DEFAULT_PLAN: PricePlan = {
   kind: 'unit',
   currency: 'CHF',
@@ -60,7 +60,7 @@ export function rentForMinutes(plan: PricePlan, minutes: number): number {
 
 /**
  * The fee charged for an elapsed time. The deposit is the ceiling: when the rent reaches it, the deposit
- * is taken in full (spec §1).
+ * is taken in full.
  */
 export function rentalFee(plan: PricePlan, elapsedMs: number): number {
   const rent = rentForMinutes(plan, billedMinutes(elapsedMs));
@@ -74,7 +74,7 @@ export function rentalFee(plan: PricePlan, elapsedMs: number): number {
 export type WirePriceStrategy = Partial<PriceStrategy>;
 
 /**
- * The cabinet's flat fields (spec §3 Cabinet), used where the priceStrategy is absent or lacks a field:
+ * The cabinet's flat fields (Cabinet), used where the priceStrategy is absent or lacks a field:
  * jifei = rate per unit, jifeiDanwei = unit length in minutes, mianfei = free minutes, fengding = daily cap,
  * yajin = deposit, overtimeAmount = the overtime (non-return) fee.
  */
@@ -83,7 +83,7 @@ export type WireCabinetPrice = Partial<Pick<ScanResult, 'jifei' | 'jifeiDanwei' 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /**
- * Wire priceStrategy (plus the cabinet's flat fields) → a PricePlan; the spec §9 defaults fill what both lack
+ * Wire priceStrategy (plus the cabinet's flat fields) → a PricePlan defaults fill what both lack
  * (rate 1, unit 30 minutes, daily cap 6, deposit 25, overtime 25, overtime days 2, no free minutes).
  * Negative or non-numeric values are treated as absent; a daily cap of 0 means "no cap".
  */
@@ -114,7 +114,7 @@ export function planFromWire(s: WirePriceStrategy | undefined, currency: string,
   };
 }
 
-// ---- overtime (spec §1 "An unreturned unit is charged an overtime fee and then need not be returned") ----------
+// ---- overtime ("An unreturned unit is charged an overtime fee and then need not be returned") ----------
 
 /** Length of the overtime period in minutes: overtime days × 24 h. Past it, the order is bought out. */
 export function overtimeMinutes(plan: PricePlan): number {
@@ -174,7 +174,7 @@ export function buyOutAt(plan: PricePlan, borrowedAt: Date, pauses: readonly Pau
 
 /**
  * The buy-out charge: the overtime amount. Only the deposit is held, so the deposit is the ceiling here too
- * (with the spec defaults both are 25).
+ * (with the defaults both are 25).
  */
 export function buyOutFee(plan: PricePlan): number {
   return plan.deposit > 0 ? Math.min(plan.overtimeAmount, plan.deposit) : plan.overtimeAmount;
@@ -189,7 +189,7 @@ export function refundAfterBuyOut(plan: PricePlan, charged: number, elapsedMs: n
   return Math.max(0, charged - rentalFee(plan, elapsedMs));
 }
 
-/** Pricing-tip slider (spec §9): max = 2 × overtime days × 24 × 30 minutes (2880 with the default), step 1. */
+/** Pricing-tip slider: max = 2 × overtime days × 24 × 30 minutes (2880 with the default), step 1. */
 export function sliderMaxMinutes(plan: PricePlan): number {
   const days = plan.overtimeDays > 0 ? plan.overtimeDays : DEFAULT_PLAN.overtimeDays;
   return 2 * days * 24 * 30;

@@ -1,4 +1,4 @@
-// Route mechanics over a route table (spec §2). Pure: no DOM, no stores, no screens. The one table of the
+// Route mechanics over a route table. Pure: no DOM, no stores, no screens. The one table of the
 // app's routes is src/routes.ts (it also holds each screen's lazy loader); the functions here take the
 // table's metadata as input, so the server and the tests can use them without any screen code.
 
@@ -63,9 +63,9 @@ export interface GuardSession {
 export type GuardResult = { allow: true } | { allow: false; redirect: string };
 
 /**
- * Spec §2: routes marked ignoreAuth (public), or any route with a token, pass. Other (login-required, or
+ * Routes marked ignoreAuth (public), or any route with a token, pass. Other (login-required, or
  * unknown: `route` null) routes redirect to /login — except when a scan code is held: then the code-link entry
- * re-does the tourist login (spec §4: no token and not mifi → tourist login first) and comes back to the
+ * re-does the tourist login (no token and not mifi → tourist login first) and comes back to the
  * cabinet. Unknown routes with a token pass (the not-found screen).
  */
 export function guardRoute(route: Pick<RouteMeta, 'access'> | null, s: GuardSession): GuardResult {

@@ -1,16 +1,16 @@
-// Where the scan goes (spec §4 "Scan flow"). Pure: no DOM, no stores.
+// Where the scan goes ("Scan flow"). Pure: no DOM, no stores.
 import type { ScanResult } from '../contract/cabinets.ts';
 
 /**
  * The scan fields the rule reads: the cabinet holds Wi-Fi batteries (haveMifiBattery / a Wi-Fi battery count > 0),
  * a package type name, the venue. This server sends haveMifiBattery and mifiBatteryCount for a cabinet; typeName
- * and data are the spec's fields of a scanned Wi-Fi device, which an operator back end may send.
+ * and data are the fields of a scanned Wi-Fi device, which an operator back end may send.
  */
 export type ScanResultInput = Partial<Pick<ScanResult, 'haveMifiBattery'>> & {
   shopid?: ScanResult['shopid'] | null;
   mifiBatteryCount?: number;
   typeName?: string | null;
-  /** A scanned Wi-Fi box answers with its device data (spec §4: a result with a data field opens packageDetail). */
+  /** A scanned Wi-Fi box answers with its device data (a result with a data field opens packageDetail). */
   data?: unknown;
 };
 
@@ -21,7 +21,7 @@ function present(v: unknown): boolean {
 }
 
 /**
- * Spec §4, in this order: a cabinet with a Wi-Fi battery → package selection; typeName present (or a result with
+ * In this order: a cabinet with a Wi-Fi battery → package selection; typeName present (or a result with
  * data: a Wi-Fi box) → package detail; shopid present → package selection; otherwise the cabinet home.
  */
 export function scanTarget(c: ScanResultInput): ScanTarget {
@@ -32,7 +32,7 @@ export function scanTarget(c: ScanResultInput): ScanTarget {
 }
 
 /**
- * Spec §4: the open-rentals question ('you have {zujieNum} orders that are not closed') comes only for a power-bank
+ * The open-rentals question ('you have {zujieNum} orders that are not closed') comes only for a power-bank
  * scan with open rentals, not for a scanned Wi-Fi device (a result with typeName or device data): a traveller's
  * open power-bank rental does not stand between them and their box.
  */

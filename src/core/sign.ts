@@ -1,4 +1,4 @@
-// The timestamp sign of saas/sendVerifyCode (spec §7): derived from the timestamp string (seconds) with its
+// The timestamp sign of saas/sendVerifyCode: derived from the timestamp string (seconds) with its
 // zeros replaced by 8, plus a fixed suffix, hashed. Pure: the client hashes with WebCrypto, the server with
 // node:crypto, both SHA-256 hex of this material.
 export const SIGN_SUFFIX = 'powerly-sms-v1';
@@ -9,5 +9,5 @@ export function signMaterial(timestampSeconds: string): string {
   return timestampSeconds.replace(/0/g, '8') + SIGN_SUFFIX;
 }
 
-/** Spec §9: SMS codes have 4 digits. */
+/** SMS codes have 4 digits. */
 export const CODE_LENGTH = 4;

@@ -1,8 +1,8 @@
-// Wallet rules (spec §2, §4, §5, §9). Pure: the screens and the unit tests use them.
+// Wallet rules. Pure: the screens and the unit tests use them.
 import type { PayoutField, Remark } from '../contract/wallet.ts';
 import { parseDecimal, toDecimalText, toMinor } from './money.ts';
 
-/** Spec §9: top-up presets and the default. */
+/** Top-up presets and the default. */
 export const TOPUP_PRESETS = [10, 30, 50, 100, 300, 500] as const;
 export const DEFAULT_TOPUP = 10;
 
@@ -20,7 +20,7 @@ export interface WalletCtx {
   sn?: string | null;
 }
 
-/** Spec §2: the add-card button shows only when the currency is not NGN and a wallet, qrcode, mificode or sn is present. */
+/** The add-card button shows only when the currency is not NGN and a wallet, qrcode, mificode or sn is present. */
 export function canAddCard(currency: string, ctx: WalletCtx): boolean {
   if (currency.toUpperCase() === 'NGN') return false;
   return ctx.hasWallet || Boolean(ctx.qrcode || ctx.mificode || ctx.sn);
@@ -29,7 +29,7 @@ export function canAddCard(currency: string, ctx: WalletCtx): boolean {
 export type AmountError = 'required' | 'notNumber' | 'notPositive' | 'aboveBalance';
 
 /**
- * Spec §5: the amount is a number > 0 with at most the currency's decimals, and not above the balance (the wire's
+ * The amount is a number > 0 with at most the currency's decimals, and not above the balance (the wire's
  * major-unit balance). Compared in minor units. The server applies the same parse (parseDecimal) to the same text.
  */
 export function validateWithdrawAmount(raw: string, balance: number, currency: string): AmountError | null {
@@ -48,7 +48,7 @@ export function withdrawAllAmount(balance: number, currency: string): string {
   return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
 }
 
-/** Spec §8: a server error containing the Chinese for 'insufficient balance' maps to the balance message. */
+/** A server error containing the Chinese for 'insufficient balance' maps to the balance message. */
 export function isInsufficientBalance(message: string | undefined): boolean {
   return Boolean(message && message.includes('余额不足'));
 }
@@ -60,7 +60,7 @@ export type WithdrawNext =
   | { step: 'manual' }
   | { step: 'unsupported' };
 
-/** Spec §4: refundTypes including 0 is auto-audited; otherwise the payout-channel sheet (or the legacy remark). */
+/** RefundTypes including 0 is auto-audited; otherwise the payout-channel sheet (or the legacy remark). */
 export function nextWithdrawStep(r: { refundTypes?: number[] | null; checkNeedRemark?: boolean; channels?: unknown[] | null }): WithdrawNext {
   const types = r.refundTypes ?? [];
   if (types.includes(REFUND.card)) return { step: 'auto' };
@@ -71,7 +71,7 @@ export function nextWithdrawStep(r: { refundTypes?: number[] | null; checkNeedRe
 
 export type { PayoutField };
 
-/** Spec §5: the sheet requires every payout field ("All information is required"). */
+/** The sheet requires every payout field ("All information is required"). */
 export function payoutComplete(fields: readonly Pick<PayoutField, 'fieldName'>[], values: Record<string, string>): boolean {
   return fields.every((f) => (values[f.fieldName] ?? '').trim() !== '');
 }
@@ -87,7 +87,7 @@ export function normalizeRemark(r: Partial<Record<keyof RemarkInput, unknown>>):
   return { name: text(r.name).trim(), bankCard: text(r.bankCard).replace(/\s/g, ''), phone: text(r.phone).replace(/[\s-]/g, '') };
 }
 
-/** Spec §5: the legacy remark needs name, bank card (8–30 digits) and phone (5–20 digits, optional +). */
+/** The legacy remark needs name, bank card (8–30 digits) and phone (5–20 digits, optional +). */
 export function validateRemark(r: RemarkInput): RemarkError | null {
   const n = normalizeRemark(r);
   if (!n.name) return 'name';

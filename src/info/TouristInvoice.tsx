@@ -1,5 +1,5 @@
 // The tourist invoice e-mail box of /borrowSuccess: shown for tourist users when the invoice check returns
-// data (spec §4 "Tourist invoice"), after the 500 ms tourist/invoice delay of spec §9.
+// data ("Tourist invoice"), after the tourist invoice's 500 ms delay.
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $isTourist } from '../stores/session.ts';

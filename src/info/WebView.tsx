@@ -1,6 +1,6 @@
 // The web-view pages native apps load: #/aboutUsApp/{lang} and #/contactUsApp/{lang} (also without {lang}).
 // A bare layout — no header, back button or menu: the native app has its own chrome. The language comes from
-// the path through spec §1's mapping (mapRouteLang); an unknown value keeps the stored language.
+// the path through the route-language mapping (mapRouteLang); an unknown value keeps the stored language.
 import { useEffect, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
 import { $route } from '../stores/router.ts';

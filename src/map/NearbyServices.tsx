@@ -1,4 +1,4 @@
-// Nearby service buttons: not open yet in this product, each says so (spec §8 "not open" toast).
+// Nearby service buttons: not open yet in this product, each says so ("not open" toast).
 import { useT } from '../i18n/index.ts';
 import { toast } from '../ui/feedback.tsx';
 

@@ -1,5 +1,5 @@
 // The camera scan of the home map: qr-scanner is loaded only when the dialog opens. A decoded code (or one typed
-// in) goes to the code-link entry (#/?qrcode=…), which scans the cabinet. A camera error (spec §5: denied, no
+// in) goes to the code-link entry (#/?qrcode=…), which scans the cabinet. A camera error (denied, no
 // camera, needs HTTPS, busy, unsuitable, unsupported) is announced in the dialog, which keeps the typed-code entry;
 // Cancel goes back to the map.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -8,7 +8,7 @@ import { useT } from '../i18n/index.ts';
 
 export type CameraError = 'denied' | 'none' | 'https' | 'busy' | 'unsuitable' | 'unsupported';
 
-/** getUserMedia / qr-scanner errors → the six cases of spec §5. */
+/** getUserMedia / qr-scanner errors → the six cases the scan dialog tells apart. */
 export function cameraErrorOf(e: unknown): CameraError {
   const name = e instanceof Error ? e.name : '';
   const text = String(e instanceof Error ? e.message : e);

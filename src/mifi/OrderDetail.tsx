@@ -1,4 +1,4 @@
-// Route '/orderDetail?type=mifi&orderId=' (spec §2 /orderDetail: "copy order number; renew or rent again for mifi;
+// Route '/orderDetail?type=mifi&orderId=' (/orderDetail: "copy order number; renew or rent again for mifi;
 // pay-again button; usage help"): one package order of the user. Renew while its box is in hand (the mall's order
 // renewal, type DDXG, for the box), rent again once it is over (the mall, GM: a package and optionally a box),
 // continue payment while unpaid (33), cancel while unused; the buttons per status are packageActions.

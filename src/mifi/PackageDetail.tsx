@@ -1,6 +1,6 @@
-// Route '/packageDetail' [orderId]: the Wi-Fi box of a package (spec §2): serial, Wi-Fi name and password with
+// Route '/packageDetail' [orderId]: the Wi-Fi box of a package: serial, Wi-Fi name and password with
 // copy, battery, signal, its package orders and renewals, the traffic used per package period, and Renew
-// (/wifiMall?type=XG&sn). Without an orderId the box last seen (mifisn). Errors as spec §8: "Device not
+// (/wifiMall?type=XG&sn). Without an orderId the box last seen (mifisn). Errors: "Device not
 // activated" (no box yet), "Failed to retrieve the device".
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
@@ -43,13 +43,13 @@ function Detail() {
       setDevice(d);
       setError('');
       $mifisn.set(d.sn);
-      // The box is back in a cabinet: its stored code no longer sends the home screens here (spec §2 'wifi.' rule).
+      // The box is back in a cabinet: its stored code no longer sends the home screens here ('wifi.' rule).
       if (boxReturned(d.packageDtlList) && mifiSnFrom($mificode.get()) === d.sn) $mificode.set('');
       setUsage(await flowUsageList(d.sn));
     } catch (e) {
       // A scanned box that is not this user's: its code must not keep sending the home screens here.
       if (!orderId && mifiSnFrom($mificode.get()) === sn) $mificode.set('');
-      // The server's own text where it answered (its "Device not activated" for a package without a box, spec §8);
+      // The server's own text where it answered (its "Device not activated" for a package without a box);
       // "Failed to retrieve the device" when the box could not be read at all.
       setError(e instanceof ApiError && e.kind === 'business' ? errorText(e, t) : t('mifi.detail.notFound'));
     }

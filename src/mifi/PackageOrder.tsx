@@ -1,6 +1,6 @@
-// Route '/packageOrder' [type=GM|XG]: the order summary (spec §2): the package, its start and end in the package
+// Route '/packageOrder' [type=GM|XG]: the order summary: the package, its start and end in the package
 // country's time zone, the optional box rental (GM only, with its deposit), the total by the rule the server
-// checks (spec §9), and Buy now, which pays through /confirm (payType mifi).
+// checks, and Buy now, which pays through /confirm (payType mifi).
 import { useId } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT } from '../i18n/index.ts';

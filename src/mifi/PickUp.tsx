@@ -1,7 +1,7 @@
-// Route '/pickUp' [orderId]: pick up the box of a package at a cabinet (spec §7 pickup {qrcode, pickOrderId}): the
+// Route '/pickUp' [orderId]: pick up the box of a package at a cabinet (pickup {qrcode, pickOrderId}): the
 // cabinet scanned last, or another one's code; the cabinet ejects a box, checkPickUp is polled every 2 s until the
-// box is bound (→ /packageDetail) or the eject failed (the pickup failure dialog, spec §8). A box handed over by
-// hand is bound by its serial instead (bind sn; spec §5: it needs the serial, mifisn). A package bought without a
+// box is bound (→ /packageDetail) or the eject failed (the pickup failure dialog). A box handed over by
+// hand is bound by its serial instead (bind sn it needs the serial, mifisn). A package bought without a
 // box (deviceOrderStatus 0) first pays the box deposit through /confirm (payType mifi, mifiDeposit: any method the
 // list offers; cabinetDisposit), which comes back here (deposit=paid).
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -49,7 +49,7 @@ function Pick() {
   const { query } = useStore($route);
   const orderId = query.get('orderId') ?? '';
   const pkg = usePackage(orderId);
-  // No package chosen: the forms say so when submitted (spec §5: pickup needs a chosen package).
+  // No package chosen: the forms say so when submitted (pickup needs a chosen package).
   if (!orderId) return <PickForms orderId="" depositPaid={false} />;
   if (!pkg) return <Loading label={t('common.loading')} />;
   if ('error' in pkg) return <p role="alert">{errorText(pkg.error, t)}</p>;

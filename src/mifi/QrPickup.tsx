@@ -1,4 +1,4 @@
-// Pickup by a QR code shown to the box (spec §2 /scanOrder, §4 "QR pickup polling"): the dialog shows the package's
+// Pickup by a QR code shown to the box (/scanOrder, "QR pickup polling"): the dialog shows the package's
 // code for the box to read and polls checkPickUp every 2 s: pickUp_msg → failure (the dialog closes and says why);
 // 0 keeps waiting; 1 loading; 2 success; anything else refreshes the list and closes. A box that has not read the
 // code within QR_PICKUP_TIMEOUT_MS ends the wait: the dialog closes and says so (the box reports what it read

@@ -1,7 +1,7 @@
-// Route '/scanOrder': the user's package orders (spec §2): pickup by scanning a cabinet (/pickUp), pickup by a QR
+// Route '/scanOrder': the user's package orders: pickup by scanning a cabinet (/pickUp), pickup by a QR
 // code shown to the box (QrPickupDialog, checkPickUp every 2 s), continue payment for status 33 (/confirm,
 // payType mifi), traffic detail for 2 and 9 (flowUsageList), and cancel an unused package without a box. The
-// buttons per status are src/core/mifi.ts packageActions (spec §4). After a payment (/confirm goes here with the
+// buttons per status are src/core/mifi.ts packageActions. After a payment (/confirm goes here with the
 // orderId) it says how the payment of that package ended.
 import { useCallback, useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
@@ -111,7 +111,7 @@ function Orders() {
   );
 }
 
-/** Traffic per package period of a box (spec §3 Usage record). */
+/** Traffic per package period of a box (Usage record). */
 export function UsageDialog({ usage, onClose }: { usage: UsageRecord; onClose: () => void }) {
   const t = useT();
   const lang = $activeLang.get();

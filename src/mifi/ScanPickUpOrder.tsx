@@ -1,5 +1,5 @@
-// Route '/scanPickUpOrder' [type]: choose a package not picked up yet and confirm (spec §2); the pickup needs a
-// chosen package with an orderId (spec §5), then goes to the pickup at a cabinet (/pickUp).
+// Route '/scanPickUpOrder' [type]: choose a package not picked up yet and confirm; the pickup needs a
+// chosen package with an orderId, then goes to the pickup at a cabinet (/pickUp).
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { errorText, useT } from '../i18n/index.ts';

@@ -1,6 +1,6 @@
-// Route '/wifiMall' [type=QR|XG|BXG|DDXG|GM, sn]: the package mall (spec §2): search (debounced 250 ms), the
+// Route '/wifiMall' [type=QR|XG|BXG|DDXG|GM, sn]: the package mall: search (debounced 250 ms), the
 // country / region list with flags, infinite scroll (page size 6, scroll throttled 500 ms, and a "more" button),
-// the package-variant dialog with the start-time picker (minimum now; default 20 minutes ahead, spec §5) and the
+// the package-variant dialog with the start-time picker (minimum now; default 20 minutes ahead) and the
 // day stepper (disabled for day-type packages), a header link to /scanOrder and, for QR, XG, BXG and DDXG, the
 // "my packages" link to /scanPickUpOrder?type=. A renewal (XG, BXG, DDXG with the box's sn) stays within the package
 // it renews: the mall shows that package alone, in its country, with no search or places to wander off to.
@@ -62,7 +62,7 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
   const renewing = isRenewal(type) && Boolean(sn);
   const currency = renewal?.currency || (type === 'QR' ? cabinet?.currency : undefined) || undefined;
 
-  // Search: debounced 250 ms (spec §9).
+  // Search: debounced 250 ms.
   useEffect(() => {
     const timer = setTimeout(() => setQ(keyword.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
@@ -121,7 +121,7 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
     if (more && !loading.current) void load(page + 1);
   };
   // Infinite scroll: near the end of whatever scrolls (the page, or the shell's scroll container) loads the next
-  // page, at most once per 500 ms (spec §9); the "more" button below does the same by hand.
+  // page, at most once per 500 ms; the "more" button below does the same by hand.
   useEffect(() => {
     let last = 0;
     const onScroll = (e: Event) => {

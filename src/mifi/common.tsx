@@ -1,4 +1,4 @@
-// What the Wi-Fi screens share: the strings gate, a package's card with its status and buttons (spec §4), money
+// What the Wi-Fi screens share: the strings gate, a package's card with its status and buttons, money
 // and time texts, and the copy button.
 import { useMemo, useState, type ReactNode } from 'react';
 import { useStore } from '@nanostores/react';
@@ -81,7 +81,7 @@ export function statusText(t: T, status: number): string {
   return t(`mifi.status.s${status}`);
 }
 
-/** The package's period in its country's time zone (spec §2 /packageOrder). */
+/** The package's period in its country's time zone (/packageOrder). */
 export function periodText(t: T, p: { reserverStartTime: string; reserverEndTime: string; timeZone: string }): string {
   const zone = p.timeZone || 'UTC';
   return t('mifi.period', { start: zonedText(Date.parse(p.reserverStartTime), zone), end: zonedText(Date.parse(p.reserverEndTime), zone), zone });
@@ -124,7 +124,7 @@ export async function cancelConfirmed(t: T, p: MifiPackage): Promise<MifiPackage
   }
 }
 
-/** Continue payment of an unpaid (33) package: /confirm with payType mifi (spec §4). */
+/** Continue payment of an unpaid (33) package: /confirm with payType mifi. */
 export function continuePayHref(p: MifiPackage): string {
   return href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, price: String(p.totalAmount), currency: p.currency, deposit: String(p.depositAmount) });
 }
@@ -155,7 +155,7 @@ const CARD_BUTTONS: { when: keyof ReturnType<typeof packageActions>; on: keyof P
   { when: 'cancel', on: 'onCancel', label: 'mifi.cancel' },
 ];
 
-/** One package: name, status, period, price, traffic, and exactly the buttons of spec §4 for its status. */
+/** One package: name, status, period, price, traffic, and exactly the buttons its status allows. */
 export function PackageCard({ p, buttons = {}, children }: { p: MifiPackage; buttons?: PackageButtons; children?: ReactNode }) {
   const t = useT();
   const money = useMoney();

@@ -186,7 +186,7 @@ function OrderCard({ o, lang }: { o: OrderRow; lang: string }) {
         <dd className="fee">{money(o.pCurrency, fee)}</dd>
       </dl>
       {orderActions(o).payAgain ? (
-        // Only an order whose deduction failed (spec §4): pay what it owes with payType FK.
+        // Only an order whose deduction failed: pay what it owes with payType FK.
         <button
           type="button"
           className="button primary"

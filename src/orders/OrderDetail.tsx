@@ -126,7 +126,7 @@ function RentalOrderDetail() {
     }
   };
   const [shareUrl, setShareUrl] = useState('');
-  /** The token-less detail's link (spec §2): made by the server once, copied for the user to send. */
+  /** The token-less detail's link: made by the server once, copied for the user to send. */
   const share = async () => {
     if (!order) return;
     try {

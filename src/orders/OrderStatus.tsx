@@ -1,4 +1,4 @@
-// Route '/orderStatus' [orderId, sign] (public): the token-less order detail of spec §2 — status, live elapsed
+// Route '/orderStatus' [orderId, sign] (public): the token-less order detail — status, live elapsed
 // time, estimated amount (src/core/pricing.ts, the rule the server charges with), fee rule, and buying the
 // power bank (which needs a session: without one the screen says so and offers to sign in).
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -148,7 +148,7 @@ export default function OrderStatus() {
               <dt>{ongoing ? t('orderStatus.elapsed') : t('detail.usage')}</dt>
               <dd data-testid="os-elapsed">
                 <span role="timer" aria-live="off">{elapsedText(ms)}</span>
-                {/* Spec §9: the half-hour rounding, for a rental still running and once there is a half hour to show. */}
+                {/* The half-hour rounding, for a rental still running and once there is a half hour to show. */}
                 {ongoing && halfHours(ms / 60_000) > 0 ? (
                   <span className="muted"> · {t('orderStatus.aboutHours', { hours: new Intl.NumberFormat(lang).format(halfHours(ms / 60_000)) })}</span>
                 ) : null}

@@ -17,7 +17,7 @@ export function chargeStandard(o: Pick<Order, 'priceUnit' | 'pJifeiDanwei' | 'pC
   return o.pFengding ? `${base} · ${t('orders.cap', { amount: money(o.pCurrency, o.pFengding) })}` : base;
 }
 
-/** Without the live stream, a screen showing an open rental rechecks it this often (the borrow screen's 3 s, spec §4). */
+/** Without the live stream, a screen showing an open rental rechecks it this often (the borrow screen's 3 s). */
 export const OPEN_ORDER_POLL_MS = 3000;
 
 /** A settled return: "Returned at {venue}: {fee} charged, {amount} released" (the deposit minus the fee). */

@@ -1,4 +1,4 @@
-// Route '/confirm': payment confirmation. Query (spec §2): price, payType, outTradeNo, cabinetID, mifiOrderId,
+// Route '/confirm': payment confirmation. Query: price, payType, outTradeNo, cabinetID, mifiOrderId,
 // paymentId, pmid, formId, yaJinType, paymentWay, pType, orderId, qrcode, payment_intent. payType YJ rents (deposit
 // hold or top-up), FK pays an existing order after a failed deduction (never a new rental), CZ tops up the
 // wallet, overbuy buys the power bank; mifi pays a Wi-Fi package order (rent, or confirm for an unpaid one) or, with
@@ -127,7 +127,7 @@ export default function Confirm() {
   const savesCards = Boolean(external?.savesCards || provider);
   const savedCards = useSavedCards(savesCards && method && (payType === 'CZ' || payType === 'YJ') && !q.paymentIntent ? method.pId : '', savedAgent, Boolean(provider));
   const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
-  /** The debit-only card type (spec §9 debitcard): the same card form, a note, and test mode's hint says which cards pass. */
+  /** The debit-only card type (debitcard): the same card form, a note, and test mode's hint says which cards pass. */
   const debitOnly = method?.pPaymentType === DEBIT_CARD_TYPE;
   // The method holds the amount rather than charging it (the server decides the same: PaymentsService.methodHolds).
   const holds = Boolean(method && (method.kind ? method.hold === true : stripeKind(method.pPaymentType) !== 'redirect'));
@@ -173,7 +173,7 @@ export default function Confirm() {
         if (!p.action) $mifiOrder.set(null);
         return p.action ? { action: p.action } : { done: p.orderId };
       }
-      // The purchase made in the mall (spec §3 "Mifi order submit"); resumed, the server finds its order by the payment.
+      // The purchase made in the mall ("Mifi order submit"); resumed, the server finds its order by the payment.
       const o = $mifiOrder.get();
       if (!o && !input.paymentIntent) return { done: '' };
       const r = await rentPackage({
@@ -198,7 +198,7 @@ export default function Confirm() {
     return r.action ? { action: r.action } : { done: r.outTradeNo };
   };
 
-  /** After payment, exactly as spec §4. */
+  /** What follows a payment (src/core/payTypes.ts). */
   const afterPaid = (orderNo: string) => {
     if (!orderNo) {
       void payFailed(t('confirm.noOrder'));
@@ -216,7 +216,7 @@ export default function Confirm() {
   };
   const payError = (e: unknown) => {
     if (payType === 'CZ') {
-      // Spec §4: a failed top-up goes back to the wallet after 1.5 s.
+      // A failed top-up goes back to the wallet after 1.5 s.
       toast(e instanceof StripePayError ? e.message || t('confirm.payFailed') : errorText(e, t));
       setTimeout(() => navigate('/wallet', { replace: true }), CZ_FAILURE_BACK_MS);
       return;

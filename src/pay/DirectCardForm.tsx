@@ -1,5 +1,5 @@
-// Spec §3 "Card form (Flutterwave)": card number, expiry month, expiry year, CVV, e-mail, phone with its area code;
-// spec §5's checks inline, in the user's language (src/core/card.ts validateDirectCard, the server's own rules).
+// "Card form (Flutterwave)": card number, expiry month, expiry year, CVV, e-mail, phone with its area code;
+// The card checks inline, in the user's language (src/core/card.ts validateDirectCard, the server's own rules).
 // Live, the fields go to our payer endpoint (Flutterwave's direct charge takes them from our server, sealed there);
 // in test mode the sandbox card provider tokenises them first (ExternalPay decides).
 import { useId, useState, type FormEvent } from 'react';
@@ -16,10 +16,10 @@ export interface DirectCard {
   expiryYear: string;
   cvv: string;
   email: string;
-  /** Optional (spec §5 requires only the card fields); with its area code when given. */
+  /** Optional (requires only the card fields); with its area code when given. */
   phoneNumber: string;
   areaCode: string;
-  /** Spec §7 saveCardFlag: save the card once the charge is paid (only where the form offers it). */
+  /** SaveCardFlag: save the card once the charge is paid (only where the form offers it). */
   saveCard: boolean;
 }
 

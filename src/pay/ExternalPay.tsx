@@ -1,9 +1,9 @@
 // Paying with a method beyond the card provider (docs/payments.md): the payer's details the method needs (a phone
 // for M-Pesa and mobile money, an e-mail for Monri, a card for the card methods in test mode — and live for
-// Flutterwave's own card form of spec §3, whose fields go to our server —, the entrustment agreement for WeChat Pay
+// Flutterwave's own card form, whose fields go to our server —, the entrustment agreement for WeChat Pay
 // score), then the server's action (the provider's page, the in-app bridge, a prompt on the phone, a live card
 // method's SDK screen /MonriPay or /MercadoPago),
-// then the wait for the provider's answer with the spec's retries. Back from a provider's page, the confirm screen
+// then the wait for the provider's answer with its retries. Back from a provider's page, the confirm screen
 // mounts this with `resumeRef` and it only waits.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useT } from '../i18n/index.ts';
@@ -96,7 +96,7 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
   };
 
   /**
-   * Spec §3's Flutterwave card form: live, its fields go to our payer endpoint (which seals them for Flutterwave's
+   * 's Flutterwave card form: live, its fields go to our payer endpoint (which seals them for Flutterwave's
    * direct charge); in test mode the sandbox card provider tokenises the card first, as for any card method.
    */
   const directPayer = async (c: DirectCard): Promise<Partial<PayerBody>> => {

@@ -1,12 +1,12 @@
-// Route '/MercadoPago' (spec §2, §7): a live Mercado Pago payment's card step in MercadoPago.js v2. Reads the public
+// Route '/MercadoPago': a live Mercado Pago payment's card step in MercadoPago.js v2. Reads the public
 // key (the payment key of the agent), the SDK's URL, our reference and the amount (the action of mercadopago.ts
 // start()); mounts MercadoPago.js's Secure Fields (card number, expiry, security code: Mercado Pago's frames) beside
 // the e-mail, the cardholder, the document the account's country asks for, the issuer and the installments that
 // MercadoPago.js reads for the card's BIN; on submit creates the card token (`mp.fields.createCardToken`) and posts
-// spec §7's pagoPaymentRequest fields (token, paymentMethodId, issuerId, installments; the payer's e-mail and
+// The pagoPaymentRequest fields (token, paymentMethodId, issuerId, installments; the payer's e-mail and
 // document) to /payments/return/<outTradeNo>. The resume of the screen that paid creates the payment with them.
 // "Save this card" (the action names the method, `paymentId`): a first card token is saved (cdb/user/card/saveToken,
-// spec §7 card save) and a second one pays (a card token is single-use). A saved card being paid with (`cardId`):
+// card save) and a second one pays (a card token is single-use). A saved card being paid with (`cardId`):
 // only the security code field, and the token is the saved card's (`createCardToken({cardId})`), as Mercado Pago
 // requires.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';

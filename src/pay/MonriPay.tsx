@@ -1,12 +1,12 @@
-// Route '/MonriPay' (spec §2): a live Monri payment's card step in Monri Components. Reads authenticityToken and
+// Route '/MonriPay': a live Monri payment's card step in Monri Components. Reads authenticityToken and
 // clientSecret (with the script URL, our reference and the amount: the action of monri.ts start()), mounts Monri's
-// card form with an e-mail field; on submit the billing full name is the e-mail (spec §2) and
+// card form with an e-mail field; on submit the billing full name is the e-mail and
 // `monri.confirmPayment(card, {address, fullName, city, zip, phone, country: 'BA', email, orderInfo})` runs in
 // Monri's frame. Monri's errors show in the card-errors area. Approved (or a decline the customer acknowledges)
 // goes back through /payments/return/<outTradeNo> to the screen that paid, whose resume asks Monri for the outcome:
-// the spec's /result?status=approved step is that resume (the server never takes this screen's word). On Android the
-// approved payment's result opens in a new window (spec §2; the same window when the web-view refuses one).
-// The billing (spec §7 user/more monriBilling) is read when the screen opens (the e-mail filled in, the stored
+// the /result?status=approved step is that resume (the server never takes this screen's word). On Android the
+// approved payment's result opens in a new window (the same window when the web-view refuses one).
+// The billing (user/more monriBilling) is read when the screen opens (the e-mail filled in, the stored
 // address, city, zip and phone sent to Monri) and saved once Monri approves.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import './pay.css';

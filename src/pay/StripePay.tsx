@@ -119,7 +119,7 @@ function ExpressCheckout(p: StripePayProps & { stripe: Stripe }) {
     const el = elements.create('expressCheckout', {});
     el.on('ready', (e) => {
       setReady(true);
-      // spec §8 "Stripe wallet unsupported": neither Apple Pay nor Google Pay works on this device.
+      // "Stripe wallet unsupported": neither Apple Pay nor Google Pay works on this device.
       if (!e.availablePaymentMethods) void showMessage({ title: tNow.current('stripe.walletUnsupportedTitle'), text: tNow.current('stripe.walletUnsupported') });
     });
     el.on('confirm', () => {

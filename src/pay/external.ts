@@ -1,5 +1,5 @@
 // The methods beyond the card provider (docs/payments.md): what the server's action asks the customer to do, and
-// how long the app waits for the provider's answer (spec §4 "Result/order check"), as pure rules.
+// how long the app waits for the provider's answer ("Result/order check"), as pure rules.
 import type { PaymentMethod } from '../contract/payments.ts';
 import { isAlipay, isWeChat } from '../core/navigation.ts';
 
@@ -24,7 +24,7 @@ export function externalAction(clientSecret: string): ExternalAction | null {
   }
 }
 
-/** Where the app runs, for the method list (spec §7: filtered by platform). */
+/** Where the app runs, for the method list (filtered by platform). */
 export function platformOf(ua: string): 'web' | 'wechat' | 'alipay' {
   return isWeChat(ua) ? 'wechat' : isAlipay(ua) ? 'alipay' : 'web';
 }
@@ -34,12 +34,12 @@ export interface PollPlan {
   intervalMs: number;
   /** Checks before the retry dialog. */
   tries: number;
-  /** M-Pesa style SMS payments: the "I have paid" button clicks itself after this long (spec §4). */
+  /** M-Pesa style SMS payments: the "I have paid" button clicks itself after this long. */
   autoConfirmMs?: number;
 }
 
 /**
- * How the app waits for a payment's outcome (spec §4): Flutterwave polls each 1 s, up to 9 further tries; SumUp up
+ * How the app waits for a payment's outcome: Flutterwave polls each 1 s, up to 9 further tries; SumUp up
  * to 10 tries at 1 s; an M-Pesa style SMS confirm clicks itself after 20 s; WeChat Pay score's authorisation is
  * polled about every 2 s; the rest (WeChat Pay while Processing, redirects) each 1 s up to 30 s.
  */
@@ -52,7 +52,7 @@ export function pollPlan(payType: string, hold = false): PollPlan {
 }
 
 /**
- * What the payer must give for a method before paying (spec §5). A live card method with the provider's own SDK
+ * What the payer must give for a method before paying. A live card method with the provider's own SDK
  * (`sdk`: Monri, Mercado Pago) takes the card, and Monri's e-mail, on its own screen after the paying call.
  */
 export function payerFields(m: Pick<PaymentMethod, 'kind' | 'pPaymentType' | 'hold' | 'sdk'>, preAuth: boolean) {
@@ -112,7 +112,7 @@ export async function perform(a: ExternalAction, w: Window & Bridges = window as
     }
     if (a.bridge === 'alipay' && w.AlipayJSBridge) {
       const bridge = w.AlipayJSBridge;
-      // Alipay: result code 9000 is success (spec §4).
+      // Alipay: result code 9000 is success.
       return new Promise((resolve) => bridge.call('tradePay', { tradeNO: a.params.tradeNO ?? '', orderStr: a.params.orderStr ?? '' }, (r) => resolve(r.resultCode === '9000')));
     }
     return false;

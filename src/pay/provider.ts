@@ -50,7 +50,7 @@ export const SANDBOX_TEST_CARDS = [
   { number: '4000 0000 0000 9995', outcome: 'insufficientFunds', funding: 'credit' },
 ] as const;
 
-/** The payment type that takes only debit cards (spec §9), through the card provider's own form. */
+/** The payment type that takes only debit cards, through the card provider's own form. */
 export const DEBIT_CARD_TYPE = 'debitcard';
 
 export function sandboxProvider(publicKey: string, fetchImpl: typeof fetch = (...a) => fetch(...a)): CardProvider {

@@ -82,7 +82,7 @@ export function readMercadoPagoQuery(q: URLSearchParams): MercadoPagoQuery | nul
 }
 
 /**
- * Monri's billing details (spec §3 "Monri billing"): the full name is the billing e-mail (spec §2 /MonriPay), Monri's
+ * Monri's billing details ("Monri billing"): the full name is the billing e-mail (/MonriPay), Monri's
  * country BA; the address, city, zip and phone the user's stored billing (user/more monriBilling) had, if any.
  */
 export interface MonriTransaction {
@@ -139,7 +139,7 @@ export function returnToApp(outTradeNo: string, fields: Record<string, string>):
 }
 
 /**
- * Spec §2 /MonriPay: an approved payment goes to the result "in a new window on Android" (Android web-views keep
+ * /MonriPay: an approved payment goes to the result "in a new window on Android" (Android web-views keep
  * the payment frame's page; the result opens beside it). Elsewhere: the same window.
  */
 export function approvedNavigation(userAgent: string): 'newWindow' | 'sameWindow' {
@@ -181,8 +181,8 @@ function addScript(url: string): Promise<void> {
 }
 
 /**
- * Loads a provider's SDK script once and returns its global, with the spec's retry (§7: 'loading...' and another
- * try after 500 ms; §8: after three, a retry dialog): null when the customer gives up.
+ * Loads a provider's SDK script once and returns its global, with a retry ('loading...' and another
+ * try after 500 ms; after three, a retry dialog): null when the customer gives up.
  */
 export async function loadSdk<G>(url: string, global: () => G | undefined, t: T): Promise<G | null> {
   for (;;) {

@@ -1,6 +1,6 @@
 // Stripe.js on the payment screens only: loaded lazily through @stripe/stripe-js's loader (the `pure` entry
-// does not touch the network until loadStripe is called), with the spec's retry (§7: after 500 ms, toast
-// 'loading...'; §8: a retry dialog when it still fails). Tests inject a Stripe.js double with setStripeLoader.
+// does not touch the network until loadStripe is called), with a retry (after 500 ms, toast
+// 'loading...'; a retry dialog when it still fails). Tests inject a Stripe.js double with setStripeLoader.
 import type { Stripe } from '@stripe/stripe-js';
 import { confirmDialog, toast } from '../ui/feedback.tsx';
 import type { T } from '../i18n/index.ts';

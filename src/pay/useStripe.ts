@@ -1,4 +1,4 @@
-// Stripe.js for one publishable key, loaded once per key (with the spec's retry and toast): undefined while
+// Stripe.js for one publishable key, loaded once per key (with a retry and toast): undefined while
 // loading, null when it could not be loaded. The language only matters for the first load's toast.
 import { useEffect, useState } from 'react';
 import type { Stripe } from '@stripe/stripe-js';

@@ -1,4 +1,4 @@
-// Device and browser facts from the user agent (spec §3 client state: system, browser).
+// Device and browser facts from the user agent (client state: system, browser).
 
 export type System = 'ios' | 'android' | 'other';
 

@@ -20,7 +20,7 @@ export default function BorrowSuccess() {
   const tradeNo = query.get('tradeNo') ?? '';
   const payMode = query.get('payMode') || query.get('payType') || 'YJ';
   const { store, url } = storeFor(currentSystem());
-  // payType FK paid an existing order (no eject to wait for): confirm, then the order list (spec §4).
+  // payType FK paid an existing order (no eject to wait for): confirm, then the order list.
   useMountEffect(() => {
     if (payMode !== 'FK') return;
     void loadActivePayStrings()

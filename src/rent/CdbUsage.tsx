@@ -1,4 +1,4 @@
-// Route '/cdbUsage': how to use a power bank, a 4-step carousel (spec §2). Swipe, arrow keys or the buttons.
+// Route '/cdbUsage': how to use a power bank, a 4-step carousel. Swipe, arrow keys or the buttons.
 import { useRef, useState, type KeyboardEvent, type TouchEvent } from 'react';
 import { useT } from '../i18n/index.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';

@@ -25,7 +25,7 @@ export default function Home() {
   const token = useStore($token);
   const [loadError, setLoadError] = useState('');
 
-  // The cabinet home is the user's home route from now on (spec §3 homePathName).
+  // The cabinet home is the user's home route from now on (homePathName).
   useEffect(() => {
     if (cabinet) $homePathName.set('/home');
   }, [cabinet]);
@@ -98,7 +98,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   };
 
   const borrow = async () => {
-    // Spec §4 deposit routing and the §5 BGN rule, before asking the server.
+    // Deposit routing and the BGN rule, before asking the server.
     const route = depositRoute(c);
     if (route === 'paymentFail') return fail(t('rentRules.paymentFail'));
     if (route === 'confirm') {
@@ -156,7 +156,7 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
             <li>{t('home.deposit', { amount: money(currency, deposit) })}</li>
             {c.overtimeAmount ? <li>{t('home.overtime', { amount: money(currency, c.overtimeAmount) })}</li> : null}
           </ul>
-          {/* The fee table is on the package screen just before (spec §2 selectPakage); not repeated here. */}
+          {/* The fee table is on the package screen just before (selectPakage); not repeated here. */}
         </section>
 
         <ul className="features" aria-label={t('home.featuresTitle')}>

@@ -18,7 +18,7 @@ import { PushOffer } from '../notify/PushOffer.tsx';
 export interface OrderCheckProps {
   tradeNo: string;
   payMode: string;
-  /** Poll interval while the live stream is down (spec §4: 3 s on the borrow screen, 1 s on the result screen). */
+  /** Poll interval while the live stream is down (3 s on the borrow screen, 1 s on the result screen). */
   intervalMs: number;
   /** Give up after this long. */
   maxMs: number;

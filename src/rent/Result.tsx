@@ -7,7 +7,7 @@ import { PageHeader } from '../ui/PageHeader.tsx';
 import { OrderCheck } from './OrderCheck.tsx';
 
 export const RESULT_POLL_MS = 1000;
-/** Spec §4: payment execution retries until 30 s. */
+/** Payment execution retries until 30 s. */
 export const RESULT_MAX_MS = 30_000;
 
 export default function Result() {

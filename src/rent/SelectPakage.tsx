@@ -1,7 +1,7 @@
 // Route '/selectPakage' [deviceType, cabinetshow]: the borrow screen after a scan — device type (where a cabinet
 // has both), price, deposit, free minutes, the fee table, the pricing-tip popup with a slider and a live fee
 // preview (src/core/pricing.ts, the same rule the server charges with), privacy and terms, language selector.
-// Without a scanned cabinet it goes back a page (spec §2).
+// Without a scanned cabinet it goes back a page.
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang, type T } from '../i18n/index.ts';
@@ -57,7 +57,7 @@ type Offer = 'cdb' | 'station' | 'mifi';
 
 const isMounted = () => true;
 
-/** What the cabinet offers (spec §2): power bank always, a power station and a Wi-Fi box where it has them. */
+/** What the cabinet offers: power bank always, a power station and a Wi-Fi box where it has them. */
 export function offers(c: Pick<Cabinet, 'haveMifiBattery' | 'energyStorageFlag' | 'haveStationCount'>): Offer[] {
   const out: Offer[] = ['cdb'];
   if (c.energyStorageFlag || (c.haveStationCount ?? 0) > 0) out.push('station');
@@ -216,7 +216,7 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
               {t('rentPricing.terms')}
             </button>
           </p>
-          {/* Spec §2: this screen has a language selector; it sits at the foot so the title keeps its room. */}
+          {/* This screen has a language selector; it sits at the foot so the title keeps its room. */}
           <div className="page-foot-lang">
             <LangSelect />
           </div>

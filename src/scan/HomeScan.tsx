@@ -22,7 +22,7 @@ export default function HomeScan() {
   return code ? <CodeEntry code={code} key={code} /> : <Landing />;
 }
 
-/** Open orders on this account: 'Not now' goes on to the scan's next screen (spec §4), 'View orders' to the order list. */
+/** Open orders on this account: 'Not now' goes on to the scan's next screen, 'View orders' to the order list. */
 async function askAboutOpenOrders(t: T, cabinet: Cabinet): Promise<void> {
   const view = await confirmDialog({
     title: t('scan.openOrdersTitle'),

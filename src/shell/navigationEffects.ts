@@ -65,7 +65,7 @@ let wxConfigured = false;
 const WX_SDK = 'https://res.wx.qq.com/open/js/jweixin-1.6.0.js';
 
 /**
- * In WeChat: load the JS-SDK and configure it with the server's signature; failure is a toast (spec §8). The
+ * In WeChat: load the JS-SDK and configure it with the server's signature; failure is a toast. The
  * content API module comes only there (no first load elsewhere carries it).
  */
 function maybeWeChatConfig(): void {

@@ -1,4 +1,4 @@
-// The scanned cabinet (spec §3 "Cabinet (scan result)"), persisted so a reload of #/home keeps it.
+// The scanned cabinet ("Cabinet (scan result)"), persisted so a reload of #/home keeps it.
 import { persistentJSON } from '@nanostores/persistent';
 import type { Cabinet } from '../api/cabinet.ts';
 

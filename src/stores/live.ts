@@ -1,7 +1,7 @@
 // The live event stream (server-sent events): open while a screen listens and a session exists; says which order
 // or the wallet changed, and screens refetch through their ordinary calls. When the stream is down (no
 // EventSource, a proxy that buffers, the server restarting) `$liveState` is not 'open' and screens fall back to
-// polling at the spec §4 intervals. Reconnects with a fresh ticket and backoff; each (re)open sends 'resync'.
+// polling at the order screen's intervals. Reconnects with a fresh ticket and backoff; each (re)open sends 'resync'.
 import { atom, onMount } from 'nanostores';
 import { liveEventsUrl, liveTicket, type LiveEvent } from '../api/live.ts';
 import { $token } from './session.ts';

@@ -1,4 +1,4 @@
-// Current language (spec §3: lang persists). Default en-US.
+// Current language (lang persists). Default en-US.
 import { persistentAtom } from '@nanostores/persistent';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../core/lang.ts';
 

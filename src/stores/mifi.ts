@@ -1,4 +1,4 @@
-// Wi-Fi client state (spec §3): the purchase in progress (mifiOrder) and the box last seen (mifisn).
+// Wi-Fi client state: the purchase in progress (mifiOrder) and the box last seen (mifisn).
 import { persistentAtom } from '@nanostores/persistent';
 import type { PendingPackageOrder } from '../core/mifi.ts';
 
@@ -13,5 +13,5 @@ export const $mifiOrder = persistentAtom<PendingPackageOrder | null>('mifiOrder'
   },
 });
 
-/** The serial of the user's box (spec §3 mifisn). */
+/** The serial of the user's box (mifisn). */
 export const $mifisn = persistentAtom<string>('mifisn', '');

@@ -7,7 +7,7 @@
 // carries its in-app position in history.state across Back / Forward and reloads.
 //
 // Every back in the app goes through back(): the previous in-app entry when there is one, otherwise the
-// spec's fallback route (backFallback) by replace — it never leaves the app.
+// fallback route (backFallback) by replace — it never leaves the app.
 import { atom } from 'nanostores';
 import { parseHash, type ParsedHash } from '../core/routes.ts';
 import { backFallback } from '../core/navigation.ts';
@@ -126,7 +126,7 @@ export function canGoBack(): boolean {
   return driver.canGoBack();
 }
 
-/** Where back goes without in-app history (spec §2): selectPakage for tourists or users with no account, else the stored home. */
+/** Where back goes without in-app history: selectPakage for tourists or users with no account, else the stored home. */
 export function backFallbackRoute(): string {
   const tourist = $isTourist.get();
   const user = $user.get();
@@ -134,7 +134,7 @@ export function backFallbackRoute(): string {
 }
 
 /**
- * The app's one back: the previous in-app entry when there is one, else `fallback` (default: the spec's
+ * The app's one back: the previous in-app entry when there is one, else `fallback` (default: the
  * fallback route) by replace. Never leaves the app; in the embed never moves the host page's history.
  * `from`: as for navigate(), only while that route is still the current one.
  */

@@ -1,4 +1,4 @@
-// Scan codes (spec §3: qrcode, zhcode persist). A qrcode clears zhcode and vice versa.
+// Scan codes (qrcode, zhcode persist). A qrcode clears zhcode and vice versa.
 import { persistentAtom } from '@nanostores/persistent';
 
 export const $qrcode = persistentAtom<string>('qrcode', '');
@@ -8,5 +8,5 @@ export function storeScanCodes(codes: { qrcode: string; zhcode: string }): void 
   $qrcode.set(codes.qrcode);
   $zhcode.set(codes.zhcode);
 }
-/** Stored Wi-Fi device code (spec §3 mificode); 'wifi.' codes send a signed-in home to packageDetail. */
+/** Stored Wi-Fi device code (mificode); 'wifi.' codes send a signed-in home to packageDetail. */
 export const $mificode = persistentAtom<string>('mificode', '');

@@ -1,4 +1,4 @@
-// Session: token, user, userType (spec §3 client state). token and userType persist; user is reloaded.
+// Session: token, user, userType (client state). token and userType persist; user is reloaded.
 import { atom, computed } from 'nanostores';
 import { persistentAtom } from '@nanostores/persistent';
 import type { UserInfo } from '../contract/auth.ts';
@@ -50,7 +50,7 @@ export function randomId(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-// ---- Sign-in state (spec §3: appleIdToken, applyLogin) ----
+// ---- Sign-in state (appleIdToken, applyLogin) ----
 /** Apple ID token handed over by a native host (AppleIdToken query). */
 export const $appleIdToken = persistentAtom<string>('appleIdToken', '');
 /** Apply-login path: where an AppleIdToken arrival sends navigation. */
@@ -58,7 +58,7 @@ export const $applyLogin = persistentAtom<string>('applyLogin', '');
 /** The route to return to after signing in (set when the guard sends someone to /login). */
 export const $loginPath = persistentAtom<string>('loginPath', '');
 
-/** Logout (spec §4): user, token and Apple id token are cleared. */
+/** Logout: user, token and Apple id token are cleared. */
 export function clearSignIn(): void {
   clearSession();
   $appleIdToken.set('');

@@ -1,4 +1,4 @@
-// The selected wallet (spec §3 client state `wallet`): persisted so wallet_in / wallet_out know which one.
+// The selected wallet (client state `wallet`): persisted so wallet_in / wallet_out know which one.
 import { persistentJSON } from '@nanostores/persistent';
 import type { Wallet } from '../api/wallet.ts';
 

@@ -1,4 +1,4 @@
-// Page header: back button (history, else the spec's fallback route), title, an optional end slot.
+// Page header: back button (history, else the fallback route), title, an optional end slot.
 import type { ReactNode } from 'react';
 import { useT } from '../i18n/index.ts';
 import { back as goBack } from '../stores/router.ts';

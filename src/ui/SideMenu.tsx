@@ -1,4 +1,4 @@
-// The side menu (spec §2): a modal drawer on <dialog> — user name or a login prompt, wallet, orders, about us,
+// The side menu: a modal drawer on <dialog> — user name or a login prompt, wallet, orders, about us,
 // contact us, settings, help, logout, and the join-us partner box. Any screen opens it with openSideMenu()
 // or renders <MenuButton/>; the app shell renders <SideMenu/> once, loaded the first time the menu opens.
 import { useEffect, useRef } from 'react';

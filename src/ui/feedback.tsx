@@ -2,7 +2,7 @@
 // driven imperatively from any screen or flow and rendered once by <FeedbackHost/> in the app shell.
 // Screens never render their own message/confirm/retry <Dialog> or toast; only real forms and sheets
 // (pickers, card forms, the scanner) use <Dialog> directly.
-//   toast(text)                       — polite status, 2000 ms (spec §9)
+//   toast(text)                       — polite status, 2000 ms
 //   showLoading(label) / hideLoading  — a modal busy indicator (counted: nested calls are fine)
 //   showMessage({title, text, …})     — a message dialog with one OK; resolves when closed
 //   confirmDialog({title, text, …})   — OK / Cancel (e.g. Retry / Cancel); resolves true or false
@@ -56,7 +56,7 @@ export const $toast = atom<{ id: number; text: string } | null>(null);
 let seq = 0;
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 
-/** One message at a time, for 2000 ms (spec §9), announced politely. */
+/** One message at a time, for 2000 ms, announced politely. */
 export function toast(text: string): void {
   clearTimeout(toastTimer);
   const id = ++seq;

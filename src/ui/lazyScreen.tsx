@@ -1,5 +1,5 @@
-// Lazily loaded screens: a chunk that has not arrived within 120 s fails (spec §9 chunk load timeout) and the
-// screen boundary offers a reload. While a screen loads (spec §9 loading fallback 3 s): nothing for the
+// Lazily loaded screens: a chunk that has not arrived within 120 s fails (chunk load timeout) and the
+// screen boundary offers a reload. While a screen loads (loading fallback 3 s): nothing for the
 // first 200 ms (fast navigations never flash), then a spinner, and after 3 s still loading the fallback
 // message with a reload — never a blank screen for seconds.
 import { Component, lazy, useEffect, useState, type ComponentType, type ReactNode } from 'react';

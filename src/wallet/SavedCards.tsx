@@ -1,4 +1,4 @@
-// Saved cards of one agent (spec §3, §5, §7): list, save with a chosen payment method (setup → card token →
+// Saved cards of one agent: list, save with a chosen payment method (setup → card token →
 // confirm), delete. Saving requires login (the route guard) and a selected payment method.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useT, errorText } from '../i18n/index.ts';

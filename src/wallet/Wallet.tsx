@@ -1,4 +1,4 @@
-// Route '/wallet' (spec §2): the user's wallets (one per currency and agent) or one; balance and deposit;
+// Route '/wallet': the user's wallets (one per currency and agent) or one; balance and deposit;
 // top-up, withdrawal, movements; saved cards with the add-card rule (not NGN; a wallet, qrcode, mificode or sn).
 // Opened from a rental or a Wi-Fi box (type cdb or mifi, with its qrcode, mificode or sn) it leads back there; price
 // is the top-up's amount, paymentId (or pmid) the method a card is saved with.

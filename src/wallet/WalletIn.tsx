@@ -1,4 +1,4 @@
-// Route '/wallet_in' (spec §2, §9): top-up. Query price, pbalance (and the wallet's currency, agentId). The amount
+// Route '/wallet_in': top-up. Query price, pbalance (and the wallet's currency, agentId). The amount
 // input is read-only; the presets 10, 30, 50, 100, 300, 500 choose it (default 10, or ?price). Pays with a new card
 // or a saved card through the payment provider (payType CZ); a new card may be saved for the next payments ("save
 // this card": the server lists it once paid). Success dialog, then the wallet.
@@ -78,7 +78,7 @@ export default function WalletIn() {
       pending.current = null;
       setBalance(r.pBalance);
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
-      // Spec §4: after CZ success the dialog leads to /mine.
+      // After CZ success the dialog leads to /mine.
       void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount: money(currency, amount) }) }).then(() =>
         navigate('/mine', { replace: true, from: '/wallet_in' }),
       );

@@ -1,4 +1,4 @@
-// Route '/wallet_out' (spec §4, §5, §8): withdrawal. Amount a number > 0 and not above the balance; "Withdraw
+// Route '/wallet_out': withdrawal. Amount a number > 0 and not above the balance; "Withdraw
 // all"; the apply call answers refundTypes: with 0 the request is auto-audited; otherwise the payout-channel sheet
 // (built from payoutConfig: pickers and inputs, "All information is required"), or the legacy remark (name, bank
 // card, phone), or nothing more (XAF); none: no withdrawal support — contact us. On tixianOrderId the local
@@ -108,7 +108,7 @@ export default function WalletOut() {
       refundType: REFUND.channel, amount: amount.trim(), amountType: 'balance', agentId, currency, ...extra,
     }, key.current ?? (key.current = randomId()));
     if (r?.tixianOrderId) {
-      // Spec §4: on tixianOrderId the local balance is reduced and the amount reset.
+      // On tixianOrderId the local balance is reduced and the amount reset.
       setBalance(r.pBalance);
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
       setAmount('');

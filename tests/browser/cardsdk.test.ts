@@ -129,7 +129,7 @@ describe('Monri live: /MonriPay with Monri Components', () => {
     await expect.poll(() => page.locator('#card-errors').textContent()).toBe('card suspicious: declined');
     const { out } = await externalRow(page);
     await page.getByRole('button', { name: 'Back to payment' }).click();
-    // Spec §4: a failed top-up goes back to the wallet.
+    // A failed top-up goes back to the wallet.
     await page.waitForURL(/#\/wallet/, { timeout: 30_000 });
     const { rows } = await product.db.query<{ state: string; failure_code: string }>('select state, failure_code from external_payments where out_trade_no = $1', [out]);
     expect(rows[0]).toEqual({ state: 'failed', failure_code: 'card_declined' });

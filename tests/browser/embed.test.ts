@@ -280,7 +280,7 @@ describe('<powerly-rent> attributes after mount', () => {
     await page.goto(`${product.base}/demo/venue.html`);
     await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
     const frame = (await (await page.locator('#rent-vilnius iframe').elementHandle())!.contentFrame())!;
-    // The scan lands on package selection (spec §4); its Continue button shows the widget's language.
+    // The scan lands on package selection; its Continue button shows the widget's language.
     await expect.poll(() => frame.getByRole('button', { name: en.rentPricing.next, exact: true }).count()).toBe(1);
     const src = await page.locator('#rent-vilnius iframe').getAttribute('src');
 

@@ -23,7 +23,7 @@ describe('the app', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/aboutUs');
     await back.click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/contactUs');
-    // Nothing in-app behind: the spec's fallback (no account type, no stored home → homeMap), by replace.
+    // Nothing in-app behind: the fallback (no account type, no stored home → homeMap), by replace.
     await back.click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/homeMap');
     expect(new URL(page.url()).origin).toBe(new URL(env.product.base).origin);

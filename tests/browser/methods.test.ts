@@ -1,7 +1,7 @@
 // Paying with the methods beyond the card in Chromium, each in its sandbox (test mode), through the confirm
 // screen of a wallet top-up: M-Pesa (a prompt on the phone, the SMS confirm), Monri (card form with e-mail),
 // WeChat Pay in the WeChat browser (its checkout page in test mode, then the return), PayPal (redirect and back),
-// Flutterwave's card form (spec §3) and the debit-only card type.
+// Flutterwave's card form and the debit-only card type.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { productInChromium } from './product.ts';
@@ -48,7 +48,7 @@ describe('methods beyond the card, in test mode', () => {
     // The phone answers after 3 s of the product's clock (the tests' clock moves only when told).
     await page.getByText('A payment request was sent to your phone').waitFor();
     env.product.clock.advance(5_000);
-    // Spec §4: the SMS confirm; clicked here (it clicks itself after 20 s).
+    // The SMS confirm; clicked here (it clicks itself after 20 s).
     await page.getByRole('button', { name: 'I have paid' }).click();
     await paid(page);
   });
@@ -82,7 +82,7 @@ describe('methods beyond the card, in test mode', () => {
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForURL(/\/sandbox-pay\/checkout\//);
     await page.getByRole('button', { name: 'Cancel payment' }).click();
-    // Spec §4: a failed top-up goes back to the wallet.
+    // A failed top-up goes back to the wallet.
     await page.waitForURL(/#\/wallet/);
     await page.goto(topUpUrl('EUR', '25', 'paypal:paypal'));
     await page.getByRole('button', { name: /^Pay/ }).click();
@@ -91,12 +91,12 @@ describe('methods beyond the card, in test mode', () => {
     await paid(page);
   });
 
-  it("Flutterwave's card form (spec §3) in test mode: the same fields as live, the sandbox card pays", async () => {
+  it("Flutterwave's card form in test mode: the same fields as live, the sandbox card pays", async () => {
     const page = await signedIn();
     await page.goto(topUpUrl('NGN', '700', 'flutterwave:Flutterwave'));
     await page.getByLabel('Card number').fill('4242 4242 4242 4242');
     await page.getByRole('button', { name: /^Pay/ }).click();
-    // Spec §5: each field required, in the user's language, inline.
+    // Each field required, in the user's language, inline.
     await page.getByText('Enter the expiry month').waitFor();
     await page.getByLabel('Expiry month (MM)').fill('12');
     await page.getByLabel('Expiry year (YY)').fill('34');
@@ -134,7 +134,7 @@ describe('methods beyond the card, in test mode', () => {
     await page.reload();
     await page.getByLabel('Telefono numeris').waitFor();
     await fitsAndClean(page);
-    // Flutterwave's card form (spec §3) and the debit card form, with their errors shown.
+    // Flutterwave's card form and the debit card form, with their errors shown.
     await page.goto(topUpUrl('NGN', '700', 'flutterwave:Flutterwave'));
     await page.getByLabel('Galiojimo mėnuo (MM)').waitFor();
     await page.locator('form.direct-card button[type=submit]').click();

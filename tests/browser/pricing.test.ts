@@ -21,7 +21,7 @@ describe('#/selectPakage pricing tip', () => {
   it('shows the plan, and the slider previews the fee the server will charge', async () => {
     const page = await newPage();
     await page.goto(`${env.product.base}/#/?qrcode=PWL-LIS-001`);
-    // The scan itself lands on package selection (spec §4: the cabinet has a shopid).
+    // The scan itself lands on package selection (the cabinet has a shopid).
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/selectPakage');
 
     await expect.poll(() => page.getByRole('heading', { name: '€1.50 / 30 min' }).count()).toBe(1);
@@ -36,7 +36,7 @@ describe('#/selectPakage pricing tip', () => {
     const dialog = page.getByRole('dialog', { name: 'Pricing' });
     await dialog.waitFor();
     const slider = dialog.getByRole('slider', { name: 'Try a rental time' });
-    // Spec §9: max = 2 × overtime days × 24 × 30 = 2 × 3 × 24 × 30 = 4320, step 1.
+    // Max = 2 × overtime days × 24 × 30 = 2 × 3 × 24 × 30 = 4320, step 1.
     expect(await slider.getAttribute('max')).toBe(String(sliderMaxMinutes(LISBON)));
     expect(await slider.getAttribute('max')).toBe('4320');
     expect(await slider.getAttribute('step')).toBe('1');

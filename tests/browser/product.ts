@@ -27,7 +27,7 @@ export async function startProduct(opts: Omit<BuildOptions, 'frontEnd'> = {}): P
 }
 
 /**
- * After a scan the app shows package selection (#/selectPakage, spec §4 scan flow): check it is there with
+ * After a scan the app shows package selection (#/selectPakage scan flow): check it is there with
  * the scanned cabinet, and go on to the cabinet home the way a person does — its Continue button.
  */
 export async function continueToCabinetHome(page: Page | Frame, venue?: string): Promise<void> {

@@ -29,7 +29,7 @@ describe('a rental from the code link to the ended order', () => {
     const page = await newPage();
     await page.goto(`${env.product.base}/#/?qrcode=PWL-LIS-001`);
 
-    // Tourist session, scan, package selection (spec §4), Continue, cabinet home: a pre-authorisation of the whole deposit.
+    // Tourist session, scan, package selection, Continue, cabinet home: a pre-authorisation of the whole deposit.
     await continueToCabinetHome(page, 'Time Out Market Lisboa');
     await expect.poll(() => page.getByRole('button', { name: /^Hold / }).textContent()).toContain('€30');
     await expect.poll(() => page.getByText(/power banks available/).textContent()).toMatch(/3 power banks available/);
@@ -62,7 +62,7 @@ describe('a rental from the code link to the ended order', () => {
     await page.goto(`${env.product.base}/#/order`);
     await page.getByRole('tab', { name: /Ended/ }).click();
     const ended = page.getByRole('article').filter({ hasText: powerbankId });
-    // Spec §5: a price shows two decimals unless it is whole, so €6.00 reads "€6".
+    // A price shows two decimals unless it is whole, so €6.00 reads "€6".
     await expect.poll(() => ended.textContent(), { timeout: 15_000 }).toContain(`Fee${money('EUR', toMajor(fee, 'EUR'))}Details`);
     const text = (await ended.textContent())!;
     expect(text).toContain('Ended');

@@ -163,7 +163,7 @@ describe('an empty cabinet and the map', () => {
   it('the map search finds any venue by name or address, not only those in view', async () => {
     const token = await touristToken(env.product.app);
     const p = await page({ token });
-    // No position: the map opens at the spec's default centre, far from Vilnius.
+    // No position: the map opens at its default centre, far from Vilnius.
     await p.goto(`${env.product.base}/#/google_map`);
     await p.getByRole('heading', { level: 1 }).waitFor();
     await p.getByRole('button', { name: /Search/ }).first().click();

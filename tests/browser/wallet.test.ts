@@ -20,7 +20,7 @@ async function topUp(page: Page, preset: string) {
   await page.getByRole('button', { name: `Pay ${preset}` }).click();
   await page.getByRole('dialog', { name: 'Top-up successful' }).waitFor();
   await page.getByRole('button', { name: 'OK' }).click();
-  // Spec §4: after a wallet top-up (CZ) the success dialog leads to /mine.
+  // After a wallet top-up (CZ) the success dialog leads to /mine.
   await page.waitForURL(/#\/mine/);
   await page.goto(page.url().replace(/#.*/, '#/wallet'));
 }

@@ -186,7 +186,7 @@ describe('a Wi-Fi package with its box', () => {
     await payByCard(page);
     await expect.poll(() => hash(page), { timeout: 20_000 }).toMatch(/^#\/scanOrder\?orderId=/);
 
-    // "My packages" lists it to choose; confirming without a choice says to choose one (spec §5).
+    // "My packages" lists it to choose; confirming without a choice says to choose one.
     await page.goto(`${env.product.base}/#/scanPickUpOrder?type=QR`);
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Choose a package to pick up').waitFor();
@@ -259,7 +259,7 @@ describe('a Wi-Fi package with its box', () => {
     await expect.poll(() => paid.textContent()).toContain('Unused');
     await paid.getByRole('button', { name: 'Pick up at a cabinet' }).click();
 
-    // A box handed over by hand is bound by its serial, which it needs (spec §5); an unknown one fails (spec §8).
+    // A box handed over by hand is bound by its serial, which it needs; an unknown one fails.
     await expect.poll(() => hash(page)).toMatch(/^#\/pickUp\?orderId=/);
     await page.getByRole('button', { name: 'Use this box' }).click();
     await page.getByText('Enter the serial number on the box').waitFor();

@@ -1,6 +1,6 @@
 // Component test (happy-dom): the confirm screen's card forms beyond the plain card, against a real local HTTP
 // server playing the API and the sandbox card provider —
-//   Flutterwave's card form (spec §3 fields, §5 checks inline in the user's language): live, the card fields go to
+//   Flutterwave's card form (fields, checks inline in the user's language): live, the card fields go to
 //   the payer endpoint; in test mode the sandbox tokenises the card and no card field leaves for our server;
 //   debitcard: the card form says only debit cards pass, test mode's hint marks which test cards do, and the
 //   server's debit_only decline is what the person reads.
@@ -117,8 +117,8 @@ function fillValid() {
   type(byLabel('E-mail'), 'ada@powerly.example');
 }
 
-describe("Flutterwave's card form (spec §3, §5)", () => {
-  it('has the fields of spec §3, each labelled; checks spec §5 inline; live, the card fields go to the payer endpoint', async () => {
+describe("Flutterwave's card form", () => {
+  it('has the card form's fields, each labelled; checks them inline; live, the card fields go to the payer endpoint', async () => {
     methods = [flutterwave(false)];
     const form = await mount(topUp, 'form.direct-card');
     for (const l of ['Card number', 'Expiry month (MM)', 'Expiry year (YY)', 'CVV', 'E-mail', 'Phone number (optional)']) expect(byLabel(l)).toBeTruthy();
@@ -185,7 +185,7 @@ describe("Flutterwave's card form (spec §3, §5)", () => {
     for (const f of ['cardNumber', 'expiryMonth', 'expiryYear', 'cvv']) expect(payer.has(f)).toBe(false);
   });
 
-  it('spec §5 as a rule: at most 19 digits, 2-digit month and year, 3-digit CVV, each required', () => {
+  it('the card rule: at most 19 digits, 2-digit month and year, 3-digit CVV, each required', () => {
     const now = new Date('2026-11-21T10:00:00Z');
     const ok = { cardNumber: '5061460166976054667', expiryMonth: '10', expiryYear: '29', cvv: '564' };
     expect(validateDirectCard(ok, now)).toEqual({});

@@ -1,4 +1,4 @@
-// Spec §4 deposit routing and the §5 BGN rule.
+// Deposit routing and the BGN rule.
 import { describe, expect, it } from 'vitest';
 import { depositRoute } from '../../src/core/cabinet.ts';
 

@@ -1,5 +1,5 @@
 // The rules of paying with a method beyond the card (src/pay/external.ts): the server's action, the waits of
-// spec §4, what the payer must give (spec §5), and what each action does in the page.
+// what the payer must give, and what each action does in the page.
 import { describe, expect, it, vi } from 'vitest';
 import { externalAction, payerFields, perform, platformOf, pollPlan } from '../../src/pay/external.ts';
 
@@ -10,7 +10,7 @@ describe('external methods', () => {
     expect(externalAction('ext:{not json')).toBeNull();
   });
 
-  it('waits as spec §4 says per method', () => {
+  it('waits as long as each method allows', () => {
     expect(pollPlan('Flutterwave_Mobile')).toEqual({ intervalMs: 1000, tries: 10 });
     expect(pollPlan('SumUpOnlinePayment')).toEqual({ intervalMs: 1000, tries: 10 });
     expect(pollPlan('M-PESA').autoConfirmMs).toBe(20_000);

@@ -1,6 +1,6 @@
 // The router's history in the standalone app (happy-dom): each in-app entry carries its position in
 // history.state, so Back / Forward (popstate, hashchange), hash links and typed hashes keep the position
-// right; back() goes back only over in-app entries, then to the spec's fallback route by replace.
+// right; back() goes back only over in-app entries, then to the fallback route by replace.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { $route, back, backFallbackRoute, canGoBack, navigate } from '../../src/stores/router.ts';
 import { startBrowserHistory } from '../../src/stores/browserHistory.ts';
@@ -96,7 +96,7 @@ describe('in-app history (browser)', () => {
     expect(path()).toBe('/order');
   });
 
-  it('the fallback (spec §2): selectPakage for tourists and users with no account, else the stored home', () => {
+  it('the fallback: selectPakage for tourists and users with no account, else the stored home', () => {
     $userType.set(TOURIST);
     expect(backFallbackRoute()).toBe('/selectPakage');
     $userType.set('');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOCALES, mapRouteLang } from '../../src/core/lang.ts';
 
-describe('route lang mapping (spec §1)', () => {
+describe('route lang mapping', () => {
   it.each([
     ['zh-CN', 'zh-CN'],
     ['en-US', 'en-US'],

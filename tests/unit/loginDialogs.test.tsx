@@ -1,4 +1,4 @@
-// Component test (happy-dom): what every sign-in does with its token (spec §4) — user loaded then the
+// Component test (happy-dom): what every sign-in does with its token — user loaded then the
 // after-login route; no user returned → retry dialog (cancel clears the token); load error → message dialog
 // without cancel, then the token is cleared. Against a local HTTP server playing userInfo.
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// The map's pure rules (spec §9) and the geographic helpers the server's search relies on.
+// The map's pure rules and the geographic helpers the server's search relies on.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -8,7 +8,7 @@ import {
 import { boundingBox } from '../../server/src/modules/venues/geo.ts';
 
 describe('map constants and rules', () => {
-  it('has the spec constants', () => {
+  it('has the map constants', () => {
     expect(DEFAULT_CENTRE).toEqual({ lat: 22.631123, lng: 113.820622 });
     expect([DEFAULT_ZOOM, FOCUS_ZOOM, SHOP_DEBOUNCE_MS]).toEqual([12, 16, 500]);
     expect(MARKER).toEqual({ width: 50, height: 56 });

@@ -1,5 +1,5 @@
-// The Wi-Fi package rules (src/core/mifi.ts): spec §4 package statuses and buttons, §5 start time and day stepper,
-// pickup validation, the QR pickup poll's outcomes, §9 the package price, and the order the mall submits.
+// The Wi-Fi package rules (src/core/mifi.ts): package statuses and buttons, start time and day stepper,
+// pickup validation, the QR pickup poll's outcomes, the package price, and the order the mall submits.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -10,7 +10,7 @@ import {
 
 const STATUSES = [0, 1, 2, 3, 4, 9, 33, 88];
 
-describe('package price (spec §9)', () => {
+describe('package price', () => {
   it("a 'Days' package costs its price; any other costs price × days", () => {
     expect(packagePrice({ isPackage: true, price: 1500, selectDays: 9 })).toBe(1500);
     expect(packagePrice({ isPackage: false, price: 200, selectDays: 3 })).toBe(600);
@@ -30,7 +30,7 @@ describe('package price (spec §9)', () => {
   });
 });
 
-describe('start and end (spec §5)', () => {
+describe('start and end', () => {
   const now = Date.UTC(2026, 0, 1, 10, 0);
   it('defaults to now, or 20 minutes ahead for a new order; never before now', () => {
     expect(startTime(null, now, true)).toBe(now + DEFAULT_START_AHEAD_MS);
@@ -56,7 +56,7 @@ describe('start and end (spec §5)', () => {
   });
 });
 
-describe('package statuses and buttons (spec §4)', () => {
+describe('package statuses and buttons', () => {
   it('33 continues payment only; 2 and 9 show the traffic detail; 2 shows the traffic used', () => {
     expect(packageActions({ packageStatus: 33, deviceOrderStatus: 5 })).toMatchObject({ continuePay: true, pickup: false, pickupByQr: false, traffic: false });
     expect(packageActions({ packageStatus: 2, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({ traffic: true, showUsed: true, pickup: false });
@@ -100,7 +100,7 @@ describe('package statuses and buttons (spec §4)', () => {
   });
 });
 
-describe('pickup (spec §4, §5)', () => {
+describe('pickup', () => {
   it('needs a chosen package with an orderId; binding needs the serial too', () => {
     expect(canPickUp(null)).toBe(false);
     expect(canPickUp({ orderId: '' })).toBe(false);
@@ -120,7 +120,7 @@ describe('pickup (spec §4, §5)', () => {
   });
 });
 
-describe('the stored Wi-Fi code (spec §2, §3 mificode)', () => {
+describe('the stored Wi-Fi code (mificode)', () => {
   it("reads the box serial after 'wifi.'", () => {
     expect(mifiSnFrom('wifi.MF-LIS-0001')).toBe('MF-LIS-0001');
     expect(mifiSnFrom('https://go.example/wifi.MF-NYC-0001?x=1')).toBe('MF-NYC-0001');
@@ -133,7 +133,7 @@ describe('the stored Wi-Fi code (spec §2, §3 mificode)', () => {
   });
 });
 
-describe('mall types and order types (spec §2, §3)', () => {
+describe('mall types and order types', () => {
   it('reads the mall type; unknown is a purchase', () => {
     expect(mallType('QR')).toBe('QR');
     expect(mallType('nope')).toBe('GM');
@@ -157,7 +157,7 @@ describe('mall types and order types (spec §2, §3)', () => {
   });
 });
 
-describe('the order the mall submits (spec §3 "Mifi order submit")', () => {
+describe('the order the mall submits ("Mifi order submit")', () => {
   const base: PendingPackageOrder = {
     mallType: 'QR', skuId: 'pt-unl', skuPriceId: 'pt-unl:EUR', packageName: 'Portugal-Daily-Unlimited', country: 'PT', isPackage: false, Day: 1,
     price: 200, currency: 'EUR', timeZoneList: ['Europe/Lisbon'], depositAmount: 5000, selectDays: 2, startTime: null, withDevice: true, qrcode: 'PWL-LIS-001', renewalOf: '',

@@ -1,4 +1,4 @@
-// Navigation rules of spec §2 (src/core/navigation.ts), the scan-code storage rule among them.
+// Navigation rules (src/core/navigation.ts), the scan-code storage rule among them.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

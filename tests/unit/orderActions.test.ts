@@ -1,4 +1,4 @@
-// Spec §4: state 1 offers buying the power bank; a failed deduction offers paying again (payType=FK).
+// State 1 offers buying the power bank; a failed deduction offers paying again (payType=FK).
 import { describe, expect, it } from 'vitest';
 import { DEDUCTION_FAILED, orderActions } from '../../src/core/orders.ts';
 

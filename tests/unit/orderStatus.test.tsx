@@ -1,6 +1,6 @@
-// The token-less order detail (spec §2) as the user sees it: no token on the call, the live elapsed time and
+// The token-less order detail as the user sees it: no token on the call, the live elapsed time and
 // estimate from src/core/pricing.ts, the fee rule, and buying the power bank asking to sign in first.
-// Also the half-hour rounding of spec §9 (src/core/duration.ts).
+// Also the half-hour rounding (src/core/duration.ts).
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,7 +17,7 @@ declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
 }
 
-describe('halfHours (spec §9: duration rounded to the nearest half hour)', () => {
+describe('halfHours (duration rounded to the nearest half hour)', () => {
   it.each([
     [0, 0], [14, 0], [15, 0.5], [44, 0.5], [45, 1], [95, 1.5], [105, 2], [1441, 24], [-5, 0],
   ])('%i min → %d h', (m, h) => expect(halfHours(m)).toBe(h));

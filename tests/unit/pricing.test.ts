@@ -73,7 +73,7 @@ describe('rentalFee: started minutes count, deposit is the ceiling', () => {
   });
 });
 
-describe('formatPrice (spec §5: 2 decimals unless whole)', () => {
+describe('formatPrice (2 decimals unless whole)', () => {
   it.each([
     [2, '2'],
     [2.5, '2.50'],

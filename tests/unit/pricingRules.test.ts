@@ -1,4 +1,4 @@
-// Spec §9 pricing, rule by rule: a worked-example table (each row's arithmetic written out) and properties.
+// Pricing, rule by rule: a worked-example table (each row's arithmetic written out) and properties.
 // docs/pricing.md carries the same examples for people.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -89,7 +89,7 @@ describe('worked examples (fee in major units)', () => {
 });
 
 describe('defaults and wire parsing', () => {
-  it('no strategy and no flat fields → the spec §9 defaults (currency from the cabinet)', () => {
+  it('no strategy and no flat fields → the default prices (currency from the cabinet)', () => {
     expect(planFromWire(undefined, 'CHF')).toEqual(DEFAULT_PLAN);
   });
   it('the flat cabinet fields fill a strategy that lacks them', () => {
@@ -129,7 +129,7 @@ describe('overtime buy-out', () => {
   });
 });
 
-describe('price display rounding (spec §5)', () => {
+describe('price display rounding', () => {
   it.each([
     [6, '6'],
     [0.5, '0.50'],

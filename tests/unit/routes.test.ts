@@ -21,7 +21,7 @@ describe('parseHash', () => {
   });
 });
 
-describe('guard (spec §2)', () => {
+describe('guard', () => {
   it('public routes pass without a token', () => {
     for (const p of ['/', '/home', '/login', '/homeMap', '/aboutUsApp/en-US', '/contactUsApp/zh-CN', '/invoiceOrderDtl']) {
       expect(guard(p, none)).toEqual({ allow: true });
@@ -84,7 +84,7 @@ describe('the one route table (src/routes.ts)', () => {
     return out;
   }
 
-  it('lists every route of spec §2 once, with its access', () => {
+  it('lists every route once, with its access', () => {
     const all = ROUTES.flatMap((r) => [r.path, ...(r.aliases ?? [])]);
     expect(new Set(all).size).toBe(all.length);
     const spec = {

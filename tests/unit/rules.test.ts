@@ -24,7 +24,7 @@ describe('cabinet home pay / borrow rule', () => {
   });
 });
 
-describe('order state (spec §4)', () => {
+describe('order state', () => {
   it('ongoing = pZujie 1 or 4 with pJiesuanid 0', () => {
     expect(isOngoing({ pZujie: 1, pJiesuanid: 0 })).toBe(true);
     expect(isOngoing({ pZujie: 4, pJiesuanid: 0 })).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { asksAboutOpenOrders, scanTarget } from '../../src/core/scanRoute.ts';
 
-describe('scanTarget (spec §4 scan flow)', () => {
+describe('scanTarget (scan flow)', () => {
   it('a cabinet with a Wi-Fi battery goes to package selection, before any other rule', () => {
     expect(scanTarget({ haveMifiBattery: true })).toBe('/selectPakage');
     expect(scanTarget({ mifiBatteryCount: 2, typeName: 'day pass' })).toBe('/selectPakage');
@@ -25,7 +25,7 @@ describe('scanTarget (spec §4 scan flow)', () => {
   });
 });
 
-describe('asksAboutOpenOrders (spec §4: unclosed rentals, unless the device is a Wi-Fi box)', () => {
+describe('asksAboutOpenOrders (unclosed rentals, unless the device is a Wi-Fi box)', () => {
   it('asks for a cabinet scan with open rentals', () => {
     expect(asksAboutOpenOrders({ zujieNum: 2, shopid: 'S1' })).toBe(true);
   });

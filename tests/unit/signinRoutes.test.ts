@@ -10,7 +10,7 @@ import { signMaterial } from '../../src/core/sign.ts';
 
 const q = (s: string) => new URLSearchParams(s);
 
-describe('after login (spec §2)', () => {
+describe('after login', () => {
   it('stored login path, else the held qrcode, else homeMap', () => {
     expect(afterLoginTarget('/wallet?qrcode=X', 'PWL-1')).toBe('/wallet?qrcode=X');
     expect(afterLoginTarget('', 'PWL SH/1')).toBe('/?qrcode=PWL%20SH%2F1');

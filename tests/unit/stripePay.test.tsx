@@ -257,8 +257,8 @@ describe('saving a card with Stripe (SetupIntent)', () => {
   });
 });
 
-describe('payTypes (spec §4)', () => {
-  it('reads every /confirm parameter and navigates after payment exactly as the spec says', () => {
+describe('payTypes', () => {
+  it('reads every /confirm parameter and navigates after payment by the pay-type rules', () => {
     const q = readConfirmQuery(new URLSearchParams('price=3&payType=FK&outTradeNo=A&cabinetID=C&mifiOrderId=M&pmid=p1&formId=f&yaJinType=0&paymentWay=w&pType=t&orderId=O&qrcode=Q&payment_intent=pi_9'));
     expect(q).toMatchObject({ price: '3', payType: 'FK', outTradeNo: 'A', cabinetID: 'C', mifiOrderId: 'M', paymentId: 'p1', formId: 'f', yaJinType: '0', paymentWay: 'w', pType: 't', orderId: 'O', qrcode: 'Q', paymentIntent: 'pi_9' });
     expect(readConfirmQuery(new URLSearchParams('payType=nonsense')).payType).toBe('YJ');

@@ -6,7 +6,7 @@ import {
 } from '../../src/core/wallet.ts';
 
 describe('wallet rules', () => {
-  it('top-up presets and default (spec §9)', () => {
+  it('top-up presets and default', () => {
     expect(TOPUP_PRESETS).toEqual([10, 30, 50, 100, 300, 500]);
     expect(DEFAULT_TOPUP).toBe(10);
   });

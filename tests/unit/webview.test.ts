@@ -1,4 +1,4 @@
-// Web-view pages: the language comes from the path through spec §1's mapping; vitals carry no query.
+// Web-view pages: the language comes from the path through the route-language mapping; vitals carry no query.
 import { describe, expect, it } from 'vitest';
 import { pathLang } from '../../src/core/firstScreen.ts';
 import { mapRouteLang } from '../../src/core/lang.ts';

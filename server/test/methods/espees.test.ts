@@ -181,7 +181,7 @@ describe('espees: the customer’s return (the notification Espees gives)', () =
     expect(note!.ack).toEqual({ status: 200, contentType: 'text/plain', body: 'OK' });
     // the same return again (a reload, a second tab): the same event
     expect((await espees.notification(fake.returnDelivery(back)))!.eventId).toBe(note!.eventId);
-    // the spec's confirm GET names tradeNo only; a JSON body works the same
+    // the confirm GET names tradeNo only; a JSON body works the same
     expect((await espees.notification({ headers: {}, rawBody: '', query: { tradeNo: r.ref, outTradeNo: i.outTradeNo } }))!.eventId).toBe(note!.eventId);
     expect((await espees.notification({ headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify({ payment_ref: r.ref, outTradeNo: i.outTradeNo }), query: {} }))!.state).toBe('paid');
   });

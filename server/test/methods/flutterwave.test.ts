@@ -347,7 +347,7 @@ describe('flutterwave: the live card form through the API (payer endpoint → pa
   }, 60_000);
   afterAll(async () => b?.close());
 
-  it("offers the live card form (directCard, not test mode) and checks spec §5 in the user's language; nothing is stored", async () => {
+  it("offers the live card form (directCard, not test mode) and checks the card fields in the user's language; nothing is stored", async () => {
     const token = await touristToken(b.app);
     const list = (await b.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?currency=NGN`, headers: { token } })).json().data as Record<string, unknown>[];
     const m = list.find((x) => x.pId === METHOD)!;

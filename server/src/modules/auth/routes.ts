@@ -19,7 +19,7 @@ export default async function authRoutes(app: App, opts: { auth: AuthService; wa
       response: { 200: Envelope(SessionToken) },
     },
   }, async (req) => {
-    // Spec §4, §6: no tourist login in the WeChat browser; WeChat users sign in with WeChat.
+    // No tourist login in the WeChat browser; WeChat users sign in with WeChat.
     if (/MicroMessenger/i.test(req.headers['user-agent'] ?? '')) throw refused('error.login.touristWechat');
     const { token } = await opts.auth.touristLogin(req.query.code, req.locale);
     return ok(token);
@@ -47,7 +47,7 @@ export default async function authRoutes(app: App, opts: { auth: AuthService; wa
   app.get('/user/more', {
     schema: {
       tags: ['auth'],
-      summary: "The user's stored values of the given keys (spec §7 user/more: monriBilling, the JSON text /MonriPay's billing details were saved as)",
+      summary: "The user's stored values of the given keys (user/more: monriBilling, the JSON text /MonriPay's billing details were saved as)",
       querystring: MoreQuery,
       response: { 200: Envelope(MoreValues) },
     },
@@ -57,7 +57,7 @@ export default async function authRoutes(app: App, opts: { auth: AuthService; wa
   app.post('/user/more', {
     schema: {
       tags: ['auth'],
-      summary: 'Store a value of the user (spec §7 user/more: monriBilling as JSON text of address, fullName, city, zip, phone, country, email, orderInfo; validated, at most 1000 characters)',
+      summary: 'Store a value of the user (user/more: monriBilling as JSON text of address, fullName, city, zip, phone, country, email, orderInfo; validated, at most 1000 characters)',
       body: MoreBody,
       response: { 200: Envelope(Type.Null()) },
     },

@@ -18,7 +18,7 @@ const CURRENCY_BY_LOCALE: Record<Locale, string> = {
   'es-ES': 'EUR',
 };
 
-/** The keys of user/more (spec §7: monriBilling). */
+/** The keys of user/more (monriBilling). */
 export const MORE_KEYS = ['monriBilling'];
 
 export class AuthService {

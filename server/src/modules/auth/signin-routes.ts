@@ -1,4 +1,4 @@
-// Sign-in calls of spec §7 (paths verbatim), plus logout and the sign-in configuration the client reads.
+// The sign-in calls (paths verbatim), plus logout and the sign-in configuration the client reads.
 import { Type } from 'typebox';
 import { Envelope } from '#contract/envelope.ts';
 import {

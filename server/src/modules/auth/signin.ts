@@ -97,7 +97,7 @@ export class SignInService {
     const now = this.d.clock.now();
     const mobile = digits(input.mobile);
     if (mobile.length < 6 || mobile.length > 16) throw badRequest('error.login.phone');
-    // The timestamp sign (spec §7): a fresh timestamp and its hash.
+    // The timestamp sign: a fresh timestamp and its hash.
     const ts = Number(input.timestamp);
     const expected = sha256(signMaterial(input.timestamp));
     if (!/^\d{9,11}$/.test(input.timestamp) || Math.abs(ts - now.getTime() / 1000) > SIGN_WINDOW_S || !safeEqual(expected, input.sign.toLowerCase())) {

@@ -27,7 +27,7 @@ export default async function contentRoutes(app: App, opts: { content: ContentSe
   }, async (req) => ok(await opts.content.wechatConfig(req.body.url)));
 }
 
-/** At the host root (spec §7: POST {host}/crmLeads/add/public, JSON). */
+/** At the host root (POST {host}/crmLeads/add/public, JSON). */
 export async function leadRoutes(app: App, opts: { content: ContentService }) {
   app.post('/crmLeads/add/public', {
     schema: {

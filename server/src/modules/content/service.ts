@@ -20,7 +20,7 @@ export type LeadBody = Partial<Record<'Name' | 'Email' | 'Mobile' | 'nation' | '
 export class ContentService {
   constructor(private readonly repo: ContentRepository, private readonly clock: Clock, private readonly wechat: WeChatTicketSource) {}
 
-  /** classId is 'help_' + lang (spec §7). Unknown languages fall back to en-US. */
+  /** classId is 'help_' + lang. Unknown languages fall back to en-US. */
   async help(classId: string): Promise<HelpItem[]> {
     const m = /^help_(.+)$/.exec(classId);
     if (!m) throw badRequest('error.help.classId');
@@ -28,7 +28,7 @@ export class ContentService {
     return items.length ? items : this.repo.helpItems('en-US');
   }
 
-  /** Spec §5: Name, Email, Mobile, nation non-empty after trim, each with its own message; Content free. */
+  /** Name, Email, Mobile, nation non-empty after trim, each with its own message; Content free. */
   async addLead(body: LeadBody, lang: Locale): Promise<number> {
     for (const [field, key] of LEAD_REQUIRED) if (!body[field]?.trim()) throw badRequest(key);
     return this.repo.addLead({

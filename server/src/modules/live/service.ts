@@ -4,7 +4,7 @@
 // delivers only when that transaction commits (never for a rolled-back change) to every API process listening on
 // the channel; each process hands it to the event streams (routes.ts) of that user it holds. The event says what
 // changed, not the new state: the page refetches through the ordinary endpoints, so there is one source of truth,
-// and polling (spec §4 intervals) stays the fallback when the stream is down.
+// and polling (intervals) stays the fallback when the stream is down.
 import { createHash, randomBytes } from 'node:crypto';
 import type { LiveEvent } from '#contract/live.ts';
 import { schemaChannel, type Db } from '../../db/db.ts';

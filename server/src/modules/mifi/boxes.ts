@@ -46,7 +46,7 @@ export class MifiBoxes extends MifiPart {
     await this.d.repo.setDevice(p.id, { pickupState: 9, pickupMsg: e.reason });
   }
 
-  /** POST chargenow/mifi/bind {sn, mifiOrderId}: a box read the QR the app shows (pickup by QR, spec §4). */
+  /** POST chargenow/mifi/bind {sn, mifiOrderId}: a box read the QR the app shows (pickup by QR). */
   async bind(user: UserRow, sn: string, mifiOrderId: string) {
     const p = await this.s.reads.own(user, mifiOrderId);
     await this.bindAs(p, sn);

@@ -62,7 +62,7 @@ export class MifiOrders extends MifiPart {
     }
     const packagesTotal = lines.reduce((s, l) => s + packagePrice({ isPackage: l.sku.is_package, price: l.sku.price, selectDays: l.days }), 0);
     const total = packagesTotal + deposit;
-    // The client's total must be the server's (spec §9 rule in src/core/mifi.ts): a stale price is refused, never charged.
+    // The client's total must be the server's (rule in src/core/mifi.ts): a stale price is refused, never charged.
     if (toMinor(o.totalAmount, currency) !== total) throw conflict('error.mifi.priceChanged');
     let cabinetId: string | null = null;
     if (b.qrcode) cabinetId = cabinetCodeFrom(b.qrcode) ?? null;
@@ -107,7 +107,7 @@ export class MifiOrders extends MifiPart {
       .catch((err: unknown) => this.d.log.warn({ err, orderId }, 'box not ejected with the purchase: the package waits for its pickup'));
   }
 
-  /** The order result of spec §3 as rent answers it: the first package, orderStatus 0 once paid, 33 while unpaid. */
+  /** The order result as rent answers it: the first package, orderStatus 0 once paid, 33 while unpaid. */
   private async rentResult(orderId: string) {
     const pkgs = await this.d.repo.packagesOfOrder(orderId);
     const first = pkgs[0]!;

@@ -1,4 +1,4 @@
-// chargenow/mifi/* (spec §7): the catalogue proxy, buying, pickup (scan and QR), the device detail and traffic.
+// chargenow/mifi/*: the catalogue proxy, buying, pickup (scan and QR), the device detail and traffic.
 import { Envelope } from '#contract/envelope.ts';
 import {
   BindBody, CancelBody, CheckPickUpResult, MifiCouponBody, MifiCouponResult, DepositBody, MifiConfirmBody, FlowUsageBody, MifiDevice, MifiOrderDetailQuery, MifiOrderIdQuery, MifiOrderListBody,
@@ -37,7 +37,7 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
     },
     ...pre,
   }, async (req) => ok(await opts.mifi.couponDiscount(currentUser(req), req.body, await agentOf(opts.payments, req.headers))));
-  // Continue payment (spec §4 status 33): the same payment layer and ledger as the order's first try (MifiService.pay).
+  // Continue payment (status 33): the same payment layer and ledger as the order's first try (MifiService.pay).
   app.post('/chargenow/mifi/confirm', {
     schema: {
       tags, summary: 'Pay an unpaid (33) package order (payType mifi); may answer action, then resumed with paymentIntent',

@@ -1,4 +1,4 @@
-// Order receipts by e-mail (spec §4 "Tourist invoice", §7 invoice check / cdb/invoice/sendCdbOrderReceipt).
+// Order receipts by e-mail ("Tourist invoice", invoice check / cdb/invoice/sendCdbOrderReceipt).
 // check(): the receipt of one of the user's orders, or null while there is nothing to receipt (the eject has
 // not happened, or the rental was cancelled). sendReceipt(): composes the receipt in the request's language,
 // sends it through the Mailer and records it.

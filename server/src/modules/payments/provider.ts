@@ -116,7 +116,7 @@ export const ACTION_TIMEOUT_MS = 30 * 60_000;
 export const ACTION_CHECK_MS = 60_000;
 
 /**
- * The payment type that takes only debit cards (spec §9 `debitcard`), through the agent's card provider: the card's
+ * The payment type that takes only debit cards (`debitcard`), through the agent's card provider: the card's
  * funding type (Stripe: PaymentMethod `card.funding`) must be `debit`; credit, prepaid and unknown are declined with
  * DEBIT_ONLY before any money is asked for.
  */

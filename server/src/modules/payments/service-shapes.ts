@@ -52,7 +52,7 @@ export const isChargeNotOurs = (err: unknown) => err instanceof AppError && CHAR
 export const newPaymentId = () => `pay_${uuid()}`;
 
 /**
- * The Stripe payment types (spec §9) and when each is offered: cards everywhere; the wallets (Express Checkout
+ * The Stripe payment types and when each is offered: cards everywhere; the wallets (Express Checkout
  * Element: Apple Pay / Google Pay, the client shows them only where the device supports them) everywhere;
  * iDEAL only in EUR, WeChat Pay only in CNY/EUR/USD… (Stripe's supported currencies for them).
  */
@@ -68,7 +68,7 @@ export const STRIPE_TYPES: { type: string; label: string; currencies?: string[] 
 export interface Purpose {
   /** A hold (pre-authorisation deposit): only card methods can hold (iDEAL and WeChat Pay charge at once). */
   hold?: boolean;
-  /** Where the app runs (spec §7: the list is filtered by platform). */
+  /** Where the app runs (the list is filtered by platform). */
   platform?: Platform;
 }
 

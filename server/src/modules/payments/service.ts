@@ -28,7 +28,7 @@ export class PaymentsService extends PaymentRecords {
   }
 
   /**
-   * The agent of a request (spec §6 header agentOpenId): empty means the platform. An agent we do not know is a
+   * The agent of a request (header agentOpenId): empty means the platform. An agent we do not know is a
    * clear 404, never a silent fallback to another account's keys.
    */
   async agent(header: string | undefined): Promise<string> {
@@ -62,7 +62,7 @@ export class PaymentsService extends PaymentRecords {
         .filter((t) => !t.currencies || t.currencies.includes(currency))
         .filter((t) => !purpose.hold || t.type === 'STRIPE_CARD' || t.type === 'STRIPE_APPLE' || t.type === 'STRIPE_GOOGLE')
         .map((t) => ({ pId: `${provider.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: provider.publicKey(), ...base }));
-    // Debit cards only (spec §9 `debitcard`): the card form of the agent's card provider, where the operator switched it on.
+    // Debit cards only (`debitcard`): the card form of the agent's card provider, where the operator switched it on.
     if (provider && this.debitCard(agent)) {
       cards.push({ pId: `${provider.id}:${DEBIT_CARD_TYPE}`, pPaymentType: DEBIT_CARD_TYPE, label: 'Debit card', publicKey: provider.publicKey(), ...base });
     }
@@ -107,7 +107,7 @@ export class PaymentsService extends PaymentRecords {
   }
 
   /**
-   * Withdrawal channels of the agent's configured methods that pay out in `currency` (spec §7 payout channels). Test
+   * Withdrawal channels of the agent's configured methods that pay out in `currency` (payout channels). Test
    * mode adds none: which currencies can be withdrawn, and how, stays the operator's configuration.
    */
   payoutChannels(currency: string, agent = this.platform) {
@@ -328,7 +328,7 @@ export class PaymentsService extends PaymentRecords {
   }
 }
 
-/** The agent of the request (spec §6 header agentOpenId); an unknown agent is a 404 before any money moves. */
+/** The agent of the request (header agentOpenId); an unknown agent is a 404 before any money moves. */
 export const agentOf = (payments: PaymentsService, headers: Record<string, unknown>) => {
   const h = headers.agentopenid;
   return payments.agent(typeof h === 'string' ? h : undefined);

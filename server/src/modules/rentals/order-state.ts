@@ -20,10 +20,10 @@ export function canTransition(from: number, to: number): boolean {
   return (ORDER_TRANSITIONS[from as ZujieState] ?? []).includes(to as ZujieState);
 }
 
-/** Open = counts against the one-rental-at-a-time rule (spec §5 'rent count'). */
+/** Open = counts against the one-rental-at-a-time rule ('rent count'). */
 export const OPEN_STATES: readonly ZujieState[] = [Zujie.pending, Zujie.renting, Zujie.fault];
 
-/** Ongoing = the power bank is out with the user (spec §4: pZujie 1 or 4, not settled): listed first. */
+/** Ongoing = the power bank is out with the user (pZujie 1 or 4, not settled): listed first. */
 export const ONGOING_STATES: readonly ZujieState[] = [Zujie.renting, Zujie.fault];
 
 /**

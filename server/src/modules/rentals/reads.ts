@@ -26,7 +26,7 @@ export abstract class RentalsReads extends RentalsPart {
   }
 
   /**
-   * The token-less detail (spec §2): only with the order's share sign (constant-time compare); a wrong sign
+   * The token-less detail: only with the order's share sign (constant-time compare); a wrong sign
    * and an unknown order give the same not-found, so nothing is learnt by probing.
    */
   async publicDetail(orderId: string, sign: string) {

@@ -55,7 +55,7 @@ export abstract class RentalsRenting extends RentalsReads {
     const taken = input.paymentIntent ? await this.d.payments.byRef(provider.id, input.paymentIntent) : undefined;
     if (taken) throw chargeNotOurs(taken);
     const { cabinet, priced } = await this.preflight(user, input.qrcode, input.kind ?? 'cdb');
-    // A pre-authorisation where the plan asks for one and the method can hold (spec §4); a method that only charges
+    // A pre-authorisation where the plan asks for one and the method can hold; a method that only charges
     // (iDEAL, M-Pesa, …) pays the deposit into the wallet instead, as a deposit top-up.
     const preauth = this.holds(priced, input);
     const orderId = orderNo(this.d.clock.now());

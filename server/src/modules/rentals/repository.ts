@@ -38,7 +38,7 @@ export interface OrderRow {
   note: string | null;
   bought_out_at: Date | null;
   venue_name?: string;
-  /** The token-less detail link's secret (spec §2), made on the owner's first share. */
+  /** The token-less detail link's secret, made on the owner's first share. */
   share_sign?: string | null;
   /** Order state 4: when the power bank was reported faulty (the charge stops there). */
   fault_at?: Date | null;

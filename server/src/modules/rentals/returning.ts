@@ -167,7 +167,7 @@ export abstract class RentalsReturning extends RentalsSettling {
 
   /**
    * A cabinet reported the rented power bank faulty ('powerbank-fault'): its open order goes 1 → 4 (still
-   * ongoing, spec §4) and stops accruing at the report's time; it settles when the power bank is returned.
+   * ongoing) and stops accruing at the report's time; it settles when the power bank is returned.
    * A report for a power bank with no renting order (or one already in 4) changes nothing.
    */
   async onFault(e: { powerbankId: string; ts: string; reason: string }) {

@@ -149,7 +149,7 @@ export default async function rentalRoutes(app: App, opts: {
   app.get('/cdb/mine/order/detail/public', {
     schema: {
       tags: ['rentals'],
-      summary: 'The token-less order detail (spec §2): status, times, fee rule and estimate of an order, for the holder of its share sign; no session',
+      summary: 'The token-less order detail: status, times, fee rule and estimate of an order, for the holder of its share sign; no session',
       querystring: PublicOrderQuery,
       response: { 200: Envelope(PublicOrder) },
     },

@@ -157,7 +157,7 @@ export abstract class RentalsSettling extends RentalsRenting {
 
   /**
    * Closes an open order as bought out and charges the buy-out fee: by the overtime job once the overtime period
-   * is over (spec §1), or at once when the user chooses to buy the power bank (cdb/order/buyOrder).
+   * is over, or at once when the user chooses to buy the power bank (cdb/order/buyOrder).
    * Returns false when the order is no longer open (returned meanwhile, already bought out).
    */
   async buyOut(orderId: string, why: 'overtime' | 'user'): Promise<boolean> {

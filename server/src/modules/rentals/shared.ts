@@ -79,7 +79,7 @@ export const JOB_CHARGE_EXTRA = 'rental.charge-extra';
 export const JOB_REFUND_CARD = 'payment.refund-card';
 /** How long before capture_before the hold is dealt with (a failed job still has a day of retries). */
 export const HOLD_RENEW_MARGIN_MS = 24 * 3_600_000;
-/** The operator contract's note of an order whose deduction failed (spec §4: it shows the FK pay button). */
+/** The operator contract's note of an order whose deduction failed (it shows the FK pay button). */
 export const DEDUCTION_FAILED_NOTE = '扣款失败';
 
 /** Parses a scanned code: the bare cabinet code or a code link (qrcode=, qr=, zhcode=; src/core/codeLink.ts). */

@@ -9,7 +9,7 @@ import { EARTH_RADIUS_M } from '#core/map.ts';
 export { EARTH_RADIUS_M, haversineMetres } from '#core/map.ts';
 const DEG = Math.PI / 180;
 
-/** The zoom the client sends is round(mapZoom / 2 − 2), minimum 4 (spec §9). */
+/** The zoom the client sends is round(mapZoom / 2 − 2), minimum 4. */
 export const MIN_SENT_ZOOM = 4;
 export const MAX_SENT_ZOOM = 10;
 

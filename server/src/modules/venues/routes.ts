@@ -10,7 +10,7 @@ export const NEARBY_LIMIT = 100;
 
 export default async function venueRoutes(app: App, opts: { venues: VenuesService }) {
   const nearby = (body: NearbyBody) => opts.venues.nearby(body.lat, body.lng, body.zoomLevel, NEARBY_LIMIT, body.filter);
-  // Public: the map is visible before signing in (spec §6).
+  // Public: the map is visible before signing in.
   app.post('/cdb/shop/listnear/trial', {
     schema: {
       tags: ['venues'],

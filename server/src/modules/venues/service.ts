@@ -111,7 +111,7 @@ export class VenuesService {
   }
 }
 
-/** Spec §3 Shop: batteryNum = slots, freeNum = power banks ready to rent, so returnable = batteryNum − freeNum. */
+/** Shop: batteryNum = slots, freeNum = power banks ready to rent, so returnable = batteryNum − freeNum. */
 function toWireShop(s: ShopRow, distance: number | null) {
   return {
     shopid: s.id,

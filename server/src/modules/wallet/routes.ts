@@ -125,7 +125,7 @@ export default async function walletRoutes(app: App, opts: { wallet: WalletServi
   app.post('/cdb/user/card/saveToken', {
     schema: {
       tags: ['wallet'],
-      summary: "Save the card of a method's own card SDK token (Mercado Pago: spec §7 card save {paymentId, token, paymentMethodId, issuerId}) on the user's customer at the provider; listed with the saved cards",
+      summary: "Save the card of a method's own card SDK token (Mercado Pago's card save {paymentId, token, paymentMethodId, issuerId}) on the user's customer at the provider; listed with the saved cards",
       headers: IdemHeadersRequired,
       body: CardTokenSaveBody,
       response: { 200: Envelope(CardConfirmResult) },

@@ -1,4 +1,4 @@
-// The payment methods beyond the card provider (spec §7, §9): WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa,
+// The payment methods beyond the card provider: WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa,
 // MercadoPago, Monri, SumUp, PayGate, N1co, Espees, Alif Pay, debit card. Each is one adapter: a definition (its
 // payment types, how the customer pays, what it can do, what an operator configures) and an instance made from
 // one agent's configuration that talks to the provider's documented API. The external-payment service
@@ -28,7 +28,7 @@ export type MethodKind =
   /** Card fields or a card token made by the provider's client SDK (Flutterwave card, MercadoPago, Monri, debit card). */
   | 'card';
 
-/** Where a method can be offered (spec §7: the method list is filtered by platform). */
+/** Where a method can be offered (the method list is filtered by platform). */
 export type Platform = 'web' | 'wechat' | 'alipay';
 
 export type ExternalState = 'pending' | 'authorized' | 'paid' | 'failed' | 'cancelled';
@@ -48,7 +48,7 @@ export interface StartInput {
   /** Our webhook for this adapter and agent (webhookPath: POST /payments/webhooks/<adapter>[/<agent>]). */
   notifyUrl: string;
   idempotencyKey: string;
-  /** The chosen payment type (spec §9: WeChat_MP, paypal, M-PESA, Flutterwave_Mobile, …). */
+  /** The chosen payment type (WeChat_MP, paypal, M-PESA, Flutterwave_Mobile, …). */
   payType: string;
   payer: {
     userId: number;
@@ -242,7 +242,7 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
   /** Lower-case id: the configuration key, the webhook path segment. */
   id: string;
   /**
-   * The spec §9 payment types this adapter serves, with how each is paid. `directCard`: a card type whose provider
+   * The payment types this adapter serves, with how each is paid. `directCard`: a card type whose provider
    * API takes the card fields from our server (Flutterwave's direct charge): live, the payer endpoint accepts them,
    * sealed in the payer token (methods/card-seal.ts); in test mode the sandbox card form's token stands in.
    */

@@ -13,7 +13,7 @@
 //                 price, transaction_status: APPROVED | DECLINE | PENDING | NOT FOUND, status_details,
 //                 transaction_date, user_data}
 // Espees documents no webhook, no refund, no hold and no test mode. So:
-//   - a "notification" is the customer's return (the spec's Espees confirm GET with tradeNo = payment_ref and
+//   - a "notification" is the customer's return (Espees' confirm GET with tradeNo = payment_ref and
 //     outTradeNo, or Espees's own `payment_ref` parameter): nothing in it is signed, so it is verified the way Espees
 //     says a payment is verified — by asking Confirm Payment — and accepted only when Espees's answer names the
 //     same product_sku (our outTradeNo) and reports an attempt. Its state is Espees's, never the request's.

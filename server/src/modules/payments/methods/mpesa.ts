@@ -1,4 +1,4 @@
-// M-Pesa through Safaricom's Daraja API (spec §9 "M-PESA": the customer confirms an STK push on their phone; the app
+// M-Pesa through Safaricom's Daraja API ("M-PESA": the customer confirms an STK push on their phone; the app
 // polls; check by outTradeNo). Wire calls, as Daraja documents them:
 //
 //   OAuth     GET  /oauth/v1/generate?grant_type=client_credentials, Basic consumerKey:consumerSecret

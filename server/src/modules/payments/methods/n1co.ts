@@ -6,7 +6,7 @@
 //               decimal number), successUrl, cancelUrl, locationCode?, metadata: [{name, value}]}
 //               → {orderId, orderCode, paymentLinkUrl}. Action: redirect to paymentLinkUrl; our ref is orderCode.
 //     status    GET /paymentlink/order/{orderCode} → {orderId, orderCode, orderReference, orderStatus (PENDING, PAID,
-//               FINALIZED, CANCELLED, …), total, store.currencyCode, payment}. spec §9: "N1co confirm GET".
+//               FINALIZED, CANCELLED, …), total, store.currencyCode, payment}; confirmed by a GET.
 //   Integration API    https://api.n1co.com (sandbox https://api-sandbox.n1co.shop)
 //     token     POST /api/v3/Token {clientId, clientSecret} → {tokenType: Bearer, expiresIn, accessToken} (cached).
 //     refund    POST /api/v3/Refunds {orderId, cancellationReason} → {success, refundId, amount, status: SUCCEEDED}.

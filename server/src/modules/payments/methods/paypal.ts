@@ -1,4 +1,4 @@
-// PayPal (spec §9 pay type `paypal`): PayPal Checkout through the REST APIs, as PayPal documents them
+// PayPal (pay type `paypal`): PayPal Checkout through the REST APIs, as PayPal documents them
 // (developer.paypal.com/api/rest, the OpenAPI files of github.com/paypal/paypal-rest-api-specifications):
 //
 //   OAuth 2.0     POST /v1/oauth2/token (HTTP Basic clientId:clientSecret, grant_type=client_credentials); the

@@ -35,16 +35,16 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
     const m = opts.payments.externalMethod(b.paymentId, agent);
     if (!m) throw badRequest('error.paymentMethod');
     const details: PayerDetails = {};
-    /** Spec §3's Flutterwave card form (live or test mode): e-mail, and the phone with its area code. */
+    /** 's Flutterwave card form (live or test mode): e-mail, and the phone with its area code. */
     const direct = m.provider.definition.payTypes.some((t) => t.type === m.payType && t.directCard === true);
     if (m.kind === 'push') {
-      // Spec §5: M-Pesa and mobile money need the phone; digits only, with the area code when given apart.
+      // M-Pesa and mobile money need the phone; digits only, with the area code when given apart.
       const phone = `${b.areaCode ?? ''}${b.phoneNumber ?? ''}`.replace(/[\s()+-]/g, '');
       if (!b.phoneNumber?.trim()) throw badRequest('error.payment.phoneRequired');
       if (!/^\d{8,15}$/.test(phone)) throw badRequest('error.login.phone');
       details.phone = phone;
     } else if (direct && b.phoneNumber?.trim()) {
-      // Spec §3: the card form's phone with its area code (optional; checked when given).
+      // The card form's phone with its area code (optional; checked when given).
       const phone = `${b.areaCode ?? ''}${b.phoneNumber}`.replace(/[\s()+-]/g, '');
       if (!/^\d{8,15}$/.test(phone)) throw badRequest('error.login.phone');
       details.phone = phone;
@@ -61,12 +61,12 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
     const cardFields = [b.cardNumber, b.expiryMonth, b.expiryYear, b.cvv].some((v) => v !== undefined);
     let card: CardFields | undefined;
     if (m.kind === 'card' && m.provider.takesCardFields(m.payType)) {
-      // Live direct card charge: the card fields (spec §5), sealed in the token by payerToken, never kept in clear.
+      // Live direct card charge: the card fields, sealed in the token by payerToken, never kept in clear.
       const faults = validateDirectCard(b, opts.clock.now());
       const field = DIRECT_CARD_FIELDS.find((f) => faults[f]);
       if (field) throw badRequest(`error.card.${field}.${faults[field]}`);
       card = { number: b.cardNumber!.replace(/[\s-]/g, ''), expMonth: b.expiryMonth!.trim(), expYear: b.expiryYear!.trim(), cvv: b.cvv!.trim() };
-      // saveCardFlag (spec §7): saved once the charge is paid (the provider's token then), never the card fields.
+      // saveCardFlag: saved once the charge is paid (the provider's token then), never the card fields.
       if (b.saveCardFlag === true && m.provider.savesAfterPayment) details.saveCard = true;
     } else if (cardFields) {
       // Card fields reach only a live direct card charge; anywhere else they are refused, never stored.

@@ -9,7 +9,7 @@
 //                which we answer by reading the existing checkout (GET /v0.1/checkouts?checkout_reference=…).
 //   status       GET /v0.1/checkouts/{id} → status PENDING | PAID | FAILED | EXPIRED, transactions[].
 //   complete     the customer is back: SumUp's page may redirect before the checkout settles, so the status is
-//                asked up to 10 times, 1 s apart (spec §9), until it leaves PENDING.
+//                asked up to 10 times, 1 s apart, until it leaves PENDING.
 //   refund       POST /v0.1/me/refund/{transaction id} {amount} (major units; partial allowed) → 204.
 //   notification SumUp POSTs {"event_type":"CHECKOUT_STATUS_CHANGED","id":"<checkout id>"} to return_url, unsigned;
 //                SumUp's docs say to verify by calling the API, so a delivery counts only when the checkout it
@@ -41,7 +41,7 @@ export interface SumUpConfig extends Record<string, string> {
 }
 
 const CURRENCIES = ['BGN', 'BRL', 'CHF', 'CLP', 'CZK', 'DKK', 'EUR', 'GBP', 'HUF', 'NOK', 'PLN', 'RON', 'SEK', 'USD'];
-/** spec §9: "confirm up to 10 tries at 1 s". */
+/** Confirm up to 10 tries at 1 s. */
 const CONFIRM_TRIES = 10;
 const CONFIRM_INTERVAL_MS = 1000;
 

@@ -1,4 +1,4 @@
-// WeChat Pay API v3 for direct merchants (普通商户), paid inside the WeChat browser (spec §9: WeChat_MP).
+// WeChat Pay API v3 for direct merchants (普通商户), paid inside the WeChat browser (WeChat_MP).
 //
 //   capture automatic  JSAPI order: POST /v3/pay/transactions/jsapi → prepay_id; the page calls
 //                      WeixinJSBridge getBrandWCPayRequest with {appId, timeStamp, nonceStr, package, signType: RSA,
