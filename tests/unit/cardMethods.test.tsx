@@ -118,7 +118,7 @@ function fillValid() {
 }
 
 describe("Flutterwave's card form", () => {
-  it('has the card form's fields, each labelled; checks them inline; live, the card fields go to the payer endpoint', async () => {
+  it('has the card form fields, each labelled; checks them inline; live, the card fields go to the payer endpoint', async () => {
     methods = [flutterwave(false)];
     const form = await mount(topUp, 'form.direct-card');
     for (const l of ['Card number', 'Expiry month (MM)', 'Expiry year (YY)', 'CVV', 'E-mail', 'Phone number (optional)']) expect(byLabel(l)).toBeTruthy();

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AuthRepository } from '../auth/repository.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import type { CabinetsRepository } from '../cabinets/repository.ts';
-import { PaymentsService, type ActionRequired } from '../payments/service.ts';
+import { PaymentsService } from '../payments/service.ts';
 import { type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { chargeGuardsOf } from '../payments/guards.ts';
 import { type VenuesService } from '../venues/service.ts';
