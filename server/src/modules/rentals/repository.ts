@@ -168,6 +168,26 @@ export class RentalsRepository {
     if (res.rowCount !== 1) throw new Error(`order ${id} was not open in state ${from}`);
   }
 
+  /**
+   * The settled, returned (not bought-out) rental of `powerbankId` whose pop was at or before `at` and whose return
+   * was recorded after it: a later report settled it.
+   */
+  async settledAfter(powerbankId: string, at: Date) {
+    const { rows } = await this.db.query<{ id: string }>(
+      `select id from orders where powerbank_id = $1 and settled and bought_out_at is null and zujie = any($3::smallint[])
+          and borrowed_at <= $2 and returned_at > $2
+        order by borrowed_at desc, id desc limit 1`,
+      [powerbankId, at, [Zujie.returned, Zujie.overtimeReturn]],
+    );
+    return rows[0]?.id;
+  }
+
+  /** A settled return moved back to an earlier report: compare-and-set on the return time it had. */
+  async moveReturn(id: string, from: Date, to: Date, fee: number, useMinutes: number) {
+    const res = await this.db.query('update orders set returned_at = $3, fee = $4, use_minutes = $5 where id = $1 and returned_at = $2', [id, from, to, fee, useMinutes]);
+    return res.rowCount === 1;
+  }
+
   /** Orders taking a power bank from `cabinetId` that the cabinet has not answered yet (each reserves one). */
   async openPowerbanks(ids: string[]) {
     const { rows } = await this.db.query<{ powerbank_id: string }>(

@@ -91,9 +91,9 @@ export abstract class RentalsReturning extends RentalsSettling {
     const nowMs = this.d.clock.now().getTime();
     const seenAt = new Date(Math.min(Number.isFinite(reportedAt) ? reportedAt : nowMs, nowMs));
     await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, seenAt, isDeviceKind(e.kind) ? e.kind : undefined);
-    if (!order || !order.borrowed_at) return;
-    // A return stamped before this rental's pop belongs to an earlier rental of the power bank (delivered late).
-    if (seenAt.getTime() < new Date(order.borrowed_at).getTime()) return;
+    // No open rental, or a return stamped before this rental's pop: it belongs to an earlier rental of the power
+    // bank, delivered late; that rental may have been settled later than this return (by a heartbeat).
+    if (!order || !order.borrowed_at || seenAt.getTime() < new Date(order.borrowed_at).getTime()) return this.settledEarlier(e.powerbankId, seenAt);
     // A return that reports a fault: the order enters state 4 at the return's time, then settles like any return.
     if (e.fault && order.zujie === Zujie.renting && !order.settled) {
       await this.enterFault(order, e.ts, `fault on return: ${e.fault}`);
@@ -120,6 +120,24 @@ export abstract class RentalsReturning extends RentalsSettling {
   }
 
   /**
+   * A return is settled at the earliest time a cabinet reported the power bank back: a heartbeat that listed it
+   * overtook the cabinet's 'returned' (a cabinet flushing its queue after an outage), so the rental was settled at
+   * the heartbeat's later time. The return's time and fee become the earlier report's, and the difference goes
+   * back through the ledger (to the card if it was captured, else to the wallet), once: the order's return time
+   * moves back, so a repeat finds nothing later to correct. A bought-out rental keeps its own settlement.
+   */
+  private async settledEarlier(powerbankId: string, seenAt: Date) {
+    const found = await this.d.repo.settledAfter(powerbankId, seenAt);
+    if (!found) return;
+    const order = (await this.d.repo.find(found, { lock: true }))!;
+    const { minutes, fee } = this.returnFee(order, seenAt);
+    const refund = Math.max(0, Number(order.fee ?? 0) - fee);
+    if (!(await this.d.repo.moveReturn(order.id, new Date(order.returned_at!), seenAt, Number(order.fee ?? 0) - refund, minutes))) return;
+    await this.changed(order.user_id, order.id, order.zujie);
+    if (refund > 0) await this.refundRent(order, refund, `return_${order.id}_${seenAt.getTime()}`, 'rent_refund');
+  }
+
+  /**
    * What a return at `returnedAt` costs by the rental's own plan: the time used (state 4: only until the fault was
    * reported, docs/pricing.md; never the time of a grace period), the state it ends in, and the fee (past the overtime
    * period, at most the buy-out fee).
@@ -141,24 +159,29 @@ export abstract class RentalsReturning extends RentalsSettling {
    * `key`), else to the rider's wallet. In the caller's unit of work. Returns where the refund went.
    */
   protected async settleBoughtOutReturn(order: OrderRow, to: number, where: Record<string, unknown>, refund: number, key: string): Promise<'card' | 'wallet' | null> {
-    const now = this.d.clock.now();
     await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: Number(order.fee ?? 0) - refund });
     await this.changed(order.user_id, order.id, to);
     if (refund <= 0) return null;
+    return this.refundRent(order, refund, key);
+  }
+
+  /** `refund` of a settled rental's fee out of revenue: to its captured card (a refund job per `key`), else the wallet. */
+  protected async refundRent(order: OrderRow, refund: number, key: string, code = 'buy_out_refund'): Promise<'card' | 'wallet'> {
+    const now = this.d.clock.now();
     await this.d.live.publish(order.user_id, { kind: 'wallet' });
     const w = this.d.ledger;
     const revenue = await w.account(PLATFORM, 'revenue', order.currency);
     const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
     let went: 'card' | 'wallet';
     if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.providerById(pay.provider).capabilities.refund) {
-      // The buy-out was taken from the card hold: the difference goes back to that card (a provider refund).
+      // The fee was taken from the card hold: the difference goes back to that card (a provider refund).
       const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
-      await w.transfer({ debit: revenue, credit: clearing, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+      await w.transfer({ debit: revenue, credit: clearing, amount: refund, code, orderId: order.id, at: now });
       await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay.id, amount: refund, key }, now);
       went = 'card';
     } else {
       const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
-      await w.transfer({ debit: revenue, credit: wallet, amount: refund, code: 'buy_out_refund', orderId: order.id, at: now });
+      await w.transfer({ debit: revenue, credit: wallet, amount: refund, code, orderId: order.id, at: now });
       went = 'wallet';
     }
     await this.d.partners.rentLedgerChanged(order.id);
