@@ -231,9 +231,15 @@ export class CabinetsRepository extends CabinetInbox {
     return rows;
   }
 
-  /** An operator registers a quarantined power bank: it becomes lendable where it is. */
+  /**
+   * An operator registers a quarantined power bank: it becomes lendable where it is; one that left its slot
+   * meanwhile (no longer listed) becomes missing, lendable once a cabinet reports it in a slot.
+   */
   async release(powerbankId: string) {
-    const res = await this.db.query(`update powerbanks set state = 'in_cabinet' where id = $1 and state = 'quarantined'`, [powerbankId]);
+    const res = await this.db.query(
+      `update powerbanks set state = case when cabinet_id is null then 'missing' else 'in_cabinet' end where id = $1 and state = 'quarantined'`,
+      [powerbankId],
+    );
     return res.rowCount === 1;
   }
 
