@@ -1,6 +1,7 @@
 // The map's "can return here now" (filter=return on cdb/shop/listnear, …/trial and cdb/shop/search), on the test
 // clock: only venues open now (their opening hours in their agent's time zone; without hours always open) with a
-// free slot; a rider's own held return reservation is a free slot for that rider, taken for everyone else.
+// free slot; a rider's own held return reservation is a free slot for that rider (also on the venue page), taken
+// for everyone else.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
@@ -79,6 +80,10 @@ describe('the map: can return here now', () => {
     expect(await onMaps(token)).toEqual({ search: 1, home: 1, trial: undefined }); // the trial map has no rider
     expect(await onMaps()).toEqual({ search: undefined, home: undefined, trial: undefined });
     expect(await onMaps(await touristToken(b.app))).toEqual({ search: undefined, home: undefined, trial: undefined });
+    // The venue page says the same: free for the rider who keeps it, taken for anyone else.
+    const dtl = async (t?: string) => (await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/listnear/dtl?shopId=${VNO.shopId}`, headers: headers(t) })).json().data;
+    expect(await dtl(token)).toMatchObject({ returnNum: 1, cabinets: [{ cabinetID: VNO.cabinet, returnNum: 1 }] });
+    expect(await dtl()).toMatchObject({ returnNum: 0, cabinets: [{ cabinetID: VNO.cabinet, returnNum: 0 }] });
     // A token that is no session is refused, as everywhere.
     const bad = await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/search?filter=return`, headers: { token: 'not-a-session', lang: 'lt-LT' } });
     expect(bad.statusCode).toBe(401);

@@ -183,26 +183,26 @@ export class VenuesRepository {
     return rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) }));
   }
 
-  /** One venue with its stock, distance from (lat, lng) when given. */
-  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date, now: Date) {
+  /** One venue with its stock, distance from (lat, lng) when given; `me`: the rider whose own held reservation is free. */
+  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date, now: Date, me?: number) {
     const { rows } = await this.db.query<NearbyShopRow>(
       `select n.*, s.slot_count, s.available, s.return_slots, s.online_cabinets, s.cabinet_count from (
          select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v where v.id = $3
-       ) n ${STOCK('$4', '$5')}`,
-      [at?.lat ?? null, at?.lng ?? null, id, liveSince, now],
+       ) n ${STOCK('$4', '$5', '$6::bigint')}`,
+      [at?.lat ?? null, at?.lng ?? null, id, liveSince, now, me ?? null],
     );
     const r = rows[0];
     return r ? { ...r, distance: r.distance === null ? null : Number(r.distance) } : undefined;
   }
 
-  /** The cabinets of a venue with what each holds. */
-  async cabinetsOf(venueId: string, now: Date) {
+  /** The cabinets of a venue with what each holds (`me`: as for `shop`). */
+  async cabinetsOf(venueId: string, now: Date, me?: number) {
     const { rows } = await this.db.query<ShopCabinetRow>(
       `select c.id, c.slot_count, c.online, c.last_seen_at,
          (select count(*)::int from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet' and p.kind = 'cdb') as available,
-         ${RETURN_SLOTS('c', '$2')}::int as return_slots
+         ${RETURN_SLOTS('c', '$2', '$3::bigint')}::int as return_slots
        from cabinets c where c.venue_id = $1 order by c.id`,
-      [venueId, now],
+      [venueId, now, me ?? null],
     );
     return rows;
   }

@@ -55,13 +55,14 @@ export default async function venueRoutes(app: App, opts: {
   app.get('/cdb/shop/listnear/dtl', {
     schema: {
       tags: ['venues'],
-      summary: 'One venue: address, hours, banner, stock, its cabinets online or not, distance from lat/lng',
-      security: [],
+      summary: 'One venue: address, hours, banner, stock, its cabinets online or not, distance from lat/lng; with a token the rider\'s own held return slot counts as free',
+      headers: OptionalToken,
       querystring: ShopDetailQuery,
       response: { 200: Envelope(ShopDetail) },
     },
   }, async (req) => {
     const { shopId, lat, lng } = req.query;
-    return ok(await opts.venues.detail(shopId, lat !== undefined && lng !== undefined ? { lat, lng } : undefined));
+    const at = lat !== undefined && lng !== undefined ? { lat, lng } : undefined;
+    return ok(await opts.venues.detail(shopId, at, { userId: await asker(req.headers.token) }));
   });
 }

@@ -123,12 +123,12 @@ export class VenuesService {
     return kept.slice(0, limit).map((s) => toWireShop(s, s.distance));
   }
 
-  /** Shop detail (cdb/shop/listnear/dtl): the venue, its stock and each cabinet's state. */
-  async detail(shopId: string, at: { lat: number; lng: number } | undefined) {
+  /** Shop detail (cdb/shop/listnear/dtl): the venue, its stock and each cabinet's state (for `who`, as the map). */
+  async detail(shopId: string, at: { lat: number; lng: number } | undefined, who: Asker = {}) {
     const now = this.clock.now();
-    const s = await this.repo.shop(shopId, at, this.liveness.since(), now);
+    const s = await this.repo.shop(shopId, at, this.liveness.since(), now, who.userId);
     if (!s) throw notFound('error.shopNotFound');
-    const cabinets = await this.repo.cabinetsOf(shopId, now);
+    const cabinets = await this.repo.cabinetsOf(shopId, now, who.userId);
     return {
       ...toWireShop(s, s.distance),
       shopContent: s.description,
