@@ -161,7 +161,7 @@ export async function buildApp(deps: AppDeps) {
   const liveness = new Liveness(clock, deps.offlineAfterMs);
   const liveRepo = new LiveRepository(db);
   const live = new LiveService({ db, repo: liveRepo, clock, log });
-  const venues = new VenuesService(new VenuesRepository(db), liveness, clock);
+  const venues = new VenuesService(new VenuesRepository(db), liveness, clock, async (agentId) => (await noticesRepo.agentSettings(agentId))?.time_zone);
   const cabinetsRepo = new CabinetsRepository(db, liveness);
   const embedRepo = new EmbedRepository(db);
   const payments = new PaymentsService(paymentsRepo, providers, clock, {
@@ -279,7 +279,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(async (api) => {
     api.addHook('onRoute', blockedRiderGuard);
     await api.register(authRoutes, { auth, wallet });
-    await api.register(venueRoutes, { venues });
+    await api.register(venueRoutes, { venues, rider: async (token) => (token === undefined ? undefined : (await auth.authenticate(token)).id) });
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets, auth, reservations });
     await api.register(paymentRoutes, { payments, rentals, keys, clock });

@@ -14,6 +14,8 @@ export interface VenueRow {
   currency: string;
   /** The venue's agent (null: the platform's). */
   agent_id?: string | null;
+  /** Weekly opening hours in its agent's time zone (null: always open), src/core/hours.ts. */
+  opening_hours?: unknown;
 }
 
 export interface PlanRow {
@@ -63,12 +65,12 @@ export interface ShopCabinetRow {
 /**
  * Stock of the venue row `n` from its cabinets' last reports: only cabinets that are online and were heard from
  * since $live count (an offline cabinet can neither lend nor take back a power bank). `return_slots`: the slots a
- * power bank can go back into now, those of `RETURN_SLOTS` summed.
+ * power bank can go back into now, those of `RETURN_SLOTS` summed (for rider `me`: their own held reservation is free).
  */
-const STOCK = (live: string, now: string) => `left join lateral (
+const STOCK = (live: string, now: string, me = 'null') => `left join lateral (
     select coalesce(sum(c.slot_count) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as slot_count,
            coalesce(sum(pb.n) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as available,
-           coalesce(sum(${RETURN_SLOTS('c', now)}) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as return_slots,
+           coalesce(sum(${RETURN_SLOTS('c', now, me)}) filter (where c.online and c.last_seen_at >= ${live}), 0)::int as return_slots,
            (count(*) filter (where c.online and c.last_seen_at >= ${live}))::int as online_cabinets,
            count(c.id)::int as cabinet_count
       from cabinets c
@@ -146,7 +148,7 @@ export class VenuesRepository {
    * is computed only for the rows kept.
    */
   async nearby(
-    p: { lat: number; lng: number; radius: number; latMin: number; latMax: number; lngRanges: [number, number][]; limit: number; liveSince: Date; now: Date; filter?: StockFilter },
+    p: { lat: number; lng: number; radius: number; latMin: number; latMax: number; lngRanges: [number, number][]; limit: number; liveSince: Date; now: Date; filter?: StockFilter; me?: number },
   ) {
     const [a, b] = p.lngRanges;
     const r2 = b ?? a!; // a second range equal to the first when there is only one: same SQL, one plan
@@ -156,50 +158,51 @@ export class VenuesRepository {
            select v.*, ${HAVERSINE} as distance from venues v
             where v.state = 'live' and v.lat between $3 and $4 and (v.lng between $5 and $6 or v.lng between $7 and $8)
          ) w where w.distance <= $9 order by w.distance, w.id limit $10
-       ) n ${STOCK('$11', '$12')} where true ${keep(p.filter)} order by n.distance, n.id`,
-      [p.lat, p.lng, p.latMin, p.latMax, a![0], a![1], r2[0], r2[1], p.radius, p.limit, p.liveSince, p.now],
+       ) n ${STOCK('$11', '$12', '$13::bigint')} where true ${keep(p.filter)} order by n.distance, n.id`,
+      [p.lat, p.lng, p.latMin, p.latMax, a![0], a![1], r2[0], r2[1], p.radius, p.limit, p.liveSince, p.now, p.me ?? null],
     );
     return rows.map((r) => ({ ...r, distance: Number(r.distance) }));
   }
 
   /**
    * Venues whose name, address or city contains `q` (case-insensitive; all venues when empty), nearest to (lat, lng)
-   * first when given, else by name; `filter` keeps those with a power bank to rent or a free slot (online cabinets).
+   * first when given, else by name; `filter` keeps those with a power bank to rent or a free slot (online cabinets);
+   * `offset` skips that many of them (the next page); `me`: the rider whose own held reservation counts as free.
    */
-  async search(p: { q: string; at?: { lat: number; lng: number }; filter?: StockFilter; limit: number; liveSince: Date; now: Date }) {
+  async search(p: { q: string; at?: { lat: number; lng: number }; filter?: StockFilter; limit: number; offset?: number; liveSince: Date; now: Date; me?: number }) {
     const like = `%${p.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const { rows } = await this.db.query<NearbyShopRow>(
       `select n.*, s.slot_count, s.available, s.return_slots, s.online_cabinets, s.cabinet_count from (
          select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v
           where v.state = 'live' and ($3 = '%%' or v.name ilike $3 or v.address ilike $3 or v.city ilike $3)
-       ) n ${STOCK('$4', '$6')}
+       ) n ${STOCK('$4', '$6', '$8::bigint')}
        where true ${keep(p.filter)}
-       order by n.distance nulls last, n.name, n.id limit $5`,
-      [p.at?.lat ?? null, p.at?.lng ?? null, like, p.liveSince, p.limit, p.now],
+       order by n.distance nulls last, n.name, n.id limit $5 offset $7`,
+      [p.at?.lat ?? null, p.at?.lng ?? null, like, p.liveSince, p.limit, p.now, p.offset ?? 0, p.me ?? null],
     );
     return rows.map((r) => ({ ...r, distance: r.distance === null ? null : Number(r.distance) }));
   }
 
-  /** One venue with its stock, distance from (lat, lng) when given. */
-  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date, now: Date) {
+  /** One venue with its stock, distance from (lat, lng) when given; `me`: the rider whose own held reservation is free. */
+  async shop(id: string, at: { lat: number; lng: number } | undefined, liveSince: Date, now: Date, me?: number) {
     const { rows } = await this.db.query<NearbyShopRow>(
       `select n.*, s.slot_count, s.available, s.return_slots, s.online_cabinets, s.cabinet_count from (
          select v.*, case when $1::float8 is null then null else ${HAVERSINE} end as distance from venues v where v.id = $3
-       ) n ${STOCK('$4', '$5')}`,
-      [at?.lat ?? null, at?.lng ?? null, id, liveSince, now],
+       ) n ${STOCK('$4', '$5', '$6::bigint')}`,
+      [at?.lat ?? null, at?.lng ?? null, id, liveSince, now, me ?? null],
     );
     const r = rows[0];
     return r ? { ...r, distance: r.distance === null ? null : Number(r.distance) } : undefined;
   }
 
-  /** The cabinets of a venue with what each holds. */
-  async cabinetsOf(venueId: string, now: Date) {
+  /** The cabinets of a venue with what each holds (`me`: as for `shop`). */
+  async cabinetsOf(venueId: string, now: Date, me?: number) {
     const { rows } = await this.db.query<ShopCabinetRow>(
       `select c.id, c.slot_count, c.online, c.last_seen_at,
          (select count(*)::int from powerbanks p where p.cabinet_id = c.id and p.state = 'in_cabinet' and p.kind = 'cdb') as available,
-         ${RETURN_SLOTS('c', '$2')}::int as return_slots
+         ${RETURN_SLOTS('c', '$2', '$3::bigint')}::int as return_slots
        from cabinets c where c.venue_id = $1 order by c.id`,
-      [venueId, now],
+      [venueId, now, me ?? null],
     );
     return rows;
   }

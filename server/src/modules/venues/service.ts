@@ -1,7 +1,9 @@
 // A venue's price strategy on the wire (operator contract, major units) and as the PricePlan that charges.
 // The plan is always derived from the wire strategy with planFromWire, so the server charges exactly what the
 // client previews with the same function.
+import type { OpeningHours } from '#contract/ops-fleet.ts';
 import type { DeviceKind } from '#core/devices.ts';
+import { openAt } from '#core/hours.ts';
 import { toMajor } from '#core/money.ts';
 import { planFromWire, type PricePlan, type WirePriceStrategy } from '#core/pricing.ts';
 import { notFound } from '../../lib/errors.ts';
@@ -49,12 +51,29 @@ export function pricedVenue(venue: VenueRow | undefined, planRow: PlanRow | unde
   return { venue, planRow, wire, plan: planFromWire(wire, venue.currency) };
 }
 
+/** The time zone of an agent's opening hours (its return settings, read by notify); undefined: UTC. */
+export type ZoneOf = (agentId: string | null) => Promise<string | undefined>;
+
+/** Who asks: the signed-in rider (their own held return reservation is a free slot for them), or nobody. */
+export interface Asker { userId?: number }
+
 export class VenuesService {
   constructor(
     private readonly repo: VenuesRepository,
     private readonly liveness = new Liveness(systemClock),
     private readonly clock: Clock = systemClock,
+    private readonly zoneOf: ZoneOf = async () => undefined,
   ) {}
+
+  /**
+   * "Can return here now": of venues with a free return slot, those open at `now` (opening hours in their agent's
+   * time zone, src/core/hours.ts; a venue without hours is always open).
+   */
+  private async openNow<T extends ShopRow>(rows: T[], now: Date): Promise<T[]> {
+    const zones = new Map<string | null, string>();
+    for (const a of new Set(rows.map((r) => r.agent_id ?? null))) zones.set(a, (await this.zoneOf(a)) ?? 'UTC');
+    return rows.filter((r) => openAt((r.opening_hours ?? null) as OpeningHours | null, zones.get(r.agent_id ?? null)!, now.getTime()));
+  }
 
   /** The Wi-Fi box deposit in a currency: the 'mifi' plan of a venue in that currency (0 when none has one). */
   async mifiDeposit(currency: string): Promise<number> {
@@ -79,26 +98,37 @@ export class VenuesService {
    * The map (cdb/shop/listnear, …/trial): venues inside the view around (lat, lng) for the sent zoom, nearest
    * first (great-circle distance in metres), at most `limit`, with live stock.
    */
-  async nearby(lat: number, lng: number, zoomLevel: number | undefined, limit: number, filter?: StockFilter) {
+  async nearby(lat: number, lng: number, zoomLevel: number | undefined, limit: number, filter?: StockFilter, who: Asker = {}) {
     const radius = viewRadiusMetres(zoomLevel);
     const box = boundingBox(lat, lng, radius);
-    const rows = await this.repo.nearby({ lat, lng, radius, ...box, limit, liveSince: this.liveness.since(), now: this.clock.now(), filter });
-    return rows.map((s) => toWireShop(s, s.distance));
+    const now = this.clock.now();
+    const rows = await this.repo.nearby({ lat, lng, radius, ...box, limit, liveSince: this.liveness.since(), now, filter, me: who.userId });
+    return (filter === 'return' ? await this.openNow(rows, now) : rows).map((s) => toWireShop(s, s.distance));
   }
 
   /** Venue search over all venues (cdb/shop/search): see ShopSearchQuery in src/contract/venues.ts. */
-  async search(q: { q?: string; lat?: number; lng?: number; filter?: StockFilter; limit?: number }) {
+  async search(q: { q?: string; lat?: number; lng?: number; filter?: StockFilter; limit?: number }, who: Asker = {}) {
     const at = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : undefined;
-    const rows = await this.repo.search({ q: (q.q ?? '').trim(), at, filter: q.filter, limit: q.limit ?? 20, liveSince: this.liveness.since(), now: this.clock.now() });
-    return rows.map((s) => toWireShop(s, s.distance));
+    const limit = q.limit ?? 20;
+    const now = this.clock.now();
+    const page = (offset: number) => this.repo.search({ q: (q.q ?? '').trim(), at, filter: q.filter, limit, offset, liveSince: this.liveness.since(), now, me: who.userId });
+    if (q.filter !== 'return') return (await page(0)).map((s) => toWireShop(s, s.distance));
+    // Closed venues are left out after the query: read on, page by page, until `limit` open ones or the end.
+    const kept: Awaited<ReturnType<typeof page>> = [];
+    for (let offset = 0; kept.length < limit; offset += limit) {
+      const rows = await page(offset);
+      kept.push(...(await this.openNow(rows, now)));
+      if (rows.length < limit) break;
+    }
+    return kept.slice(0, limit).map((s) => toWireShop(s, s.distance));
   }
 
-  /** Shop detail (cdb/shop/listnear/dtl): the venue, its stock and each cabinet's state. */
-  async detail(shopId: string, at: { lat: number; lng: number } | undefined) {
+  /** Shop detail (cdb/shop/listnear/dtl): the venue, its stock and each cabinet's state (for `who`, as the map). */
+  async detail(shopId: string, at: { lat: number; lng: number } | undefined, who: Asker = {}) {
     const now = this.clock.now();
-    const s = await this.repo.shop(shopId, at, this.liveness.since(), now);
+    const s = await this.repo.shop(shopId, at, this.liveness.since(), now, who.userId);
     if (!s) throw notFound('error.shopNotFound');
-    const cabinets = await this.repo.cabinetsOf(shopId, now);
+    const cabinets = await this.repo.cabinetsOf(shopId, now, who.userId);
     return {
       ...toWireShop(s, s.distance),
       shopContent: s.description,
