@@ -66,7 +66,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/audit': ['audit_log'],
   'modules/coupons': ['coupons', 'coupon_redemptions'],
   'modules/alerts': ['alert_rules', 'alerts', 'alert_deliveries'],
-  'modules/dashboard': ['dashboard_daily', 'dashboard_fleet_daily', 'dashboard_dirty', 'dashboard_state', 'dashboard_agent_daily', 'dashboard_venue_monthly'],
+  'modules/dashboard': ['dashboard_daily', 'dashboard_fleet_daily', 'dashboard_dirty', 'dashboard_state', 'dashboard_agent_daily', 'dashboard_venue_monthly', 'dashboard_venue_running', 'dashboard_agent_fleet_daily'],
   'modules/rebalancing': ['rebalance_moves'],
   'modules/partners': ['revenue_share_rules', 'country_tax_rates', 'provider_fee_rates', 'rental_shares', 'partner_statements', 'partner_share_moves'],
   'modules/mifi': ['mifi_regions', 'mifi_countries', 'mifi_skus', 'mifi_sku_prices', 'mifi_orders', 'mifi_packages', 'mifi_boxes', 'mifi_telemetry', 'mifi_payment_actions', 'mifi_box_deposits'],

@@ -157,6 +157,21 @@ describe('the dashboard', () => {
       `select count(*)::int as n from (select agent_id, day, currency, sum(rentals) as r from dashboard_daily group by 1, 2, 3
          except select agent_id, day, currency, rentals from dashboard_agent_daily) x`)).rows[0]!.n;
     expect(agents).toBe(0);
+    // The venues' running sums are the sums of their daily rows up to each day, and the agents' fleet the venues'.
+    const running = (await b.db.query<{ n: number }>(
+      `select count(*)::int as n from (
+         select agent_id, venue_id, currency, day, count(*) over w as buckets, sum(rentals) over w as rentals,
+           sum(rented_minutes) over w as rented_minutes, sum(revenue) over w as revenue
+           from dashboard_daily window w as (partition by venue_id, currency order by day)
+         except select agent_id, venue_id, currency, day, buckets, rentals, rented_minutes, revenue from dashboard_venue_running) x`)).rows[0]!.n;
+    expect(running).toBe(0);
+    const sums = await b.db.query<{ a: number; b: number }>(
+      `select (select count(*)::int from dashboard_venue_running) as a, (select count(*)::int from dashboard_daily) as b`);
+    expect(sums.rows[0]!.a).toBe(sums.rows[0]!.b);
+    const fleets = (await b.db.query<{ n: number }>(
+      `select count(*)::int as n from (select agent_id, day, sum(powerbanks)::int from dashboard_fleet_daily group by 1, 2
+         except select agent_id, day, powerbanks from dashboard_agent_fleet_daily) x`)).rows[0]!.n;
+    expect(fleets).toBe(0);
   });
 
   it('maps the cabinets of the scope with their stock and state; another agent\'s or venue\'s is a 404', async () => {

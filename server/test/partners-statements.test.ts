@@ -91,6 +91,12 @@ describe('a venue partner\'s monthly statements', () => {
     const pdf = await (await owner()).call('GET', `/partners/statements/${id}/pdf`, undefined, { 'accept-language': 'lt-LT' });
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.rawPayload.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+DejaVuSans\b/);
+    // A Chinese reader's statement carries its labels in a face with Han glyphs (embedded as a subset).
+    const zh = await (await owner()).call('GET', `/partners/statements/${id}/pdf`, undefined, { 'accept-language': 'zh-CN' });
+    expect(zh.statusCode).toBe(200);
+    expect(zh.rawPayload.toString('latin1')).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSansSC-Regular/);
+    expect(zh.rawPayload.length).toBeLessThan(200_000);
     await ledgerBalanced(b.app);
   });
 

@@ -53,7 +53,7 @@ const ENTRIES: Entry[] = [
   { path: '/wallet-adjustments', label: 'ops.nav.adjustments', needs: 'wallet.adjust', screen: (me) => <WalletAdjustments me={me} /> },
   { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
   { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },
-  { path: '/dashboard', label: 'ops.nav.dashboard', needs: 'dashboard.read', screen: () => <Dashboard /> },
+  { path: '/dashboard', label: 'ops.nav.dashboard', needs: 'dashboard.read', screen: (me) => <Dashboard me={me} /> },
   {
     path: '/rebalancing', label: 'ops.nav.rebalancing', needs: 'rebalancing.read',
     screen: (me) => <Suspense fallback={<p role="status">…</p>}><Rebalancing me={me} /></Suspense>,

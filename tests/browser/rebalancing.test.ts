@@ -49,6 +49,13 @@ describe('rebalancing on a phone', () => {
     expect(await move.textContent()).toContain('From CF-FULL at VF-OLD-TOWN');
     expect(await move.textContent()).toContain('To CF-EMPTY at VF-STATION');
     expect(await axeViolations(page)).toEqual([]);
+    // The agent filter lists the agents the technician works for, by name; choosing one keeps its moves.
+    const agent = page.locator('.ops-filters select');
+    await agent.locator('option', { hasText: 'agt-field' }).waitFor({ state: 'attached' });
+    expect(await agent.locator('option').allTextContents()).toEqual(['All agents', 'Field Agent (agt-field)']);
+    expect(await agent.evaluate((e) => (e as HTMLSelectElement).labels?.[0]?.textContent?.startsWith('Agent'))).toBe(true);
+    await agent.selectOption('agt-field');
+    await move.waitFor();
     const button = move.getByRole('button', { name: 'Mark done: CF-FULL to CF-EMPTY' });
     expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

@@ -5,9 +5,11 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { DashboardShape } from '../../contract/ops/dashboard.ts';
+import type { Me } from '../../contract/ops/staff.ts';
 import { formatMoney } from '../../core/money.ts';
 import { useT } from '../../i18n/index.ts';
 import { $lang } from '../../stores/locale.ts';
+import { AgentSelect } from '../AgentSelect.tsx';
 import { opsCall, withQuery } from '../api.ts';
 import { Problem } from './Problem.tsx';
 
@@ -18,7 +20,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const today = () => isoDay(new Date());
 const daysBefore = (day: string, n: number) => isoDay(new Date(Date.parse(`${day}T00:00:00Z`) - n * 86_400_000));
 
-export function Dashboard() {
+export function Dashboard({ me }: { me: Me }) {
   const t = useT();
   const lang = useStore($lang);
   const [filter, setFilter] = useState(() => ({ from: daysBefore(today(), 29), to: today(), agentId: '', venueId: '' }));
@@ -50,7 +52,9 @@ export function Dashboard() {
   return (
     <>
       <form className="ops-filters" onSubmit={(e) => { e.preventDefault(); setFilter(draft); }}>
-        {field('from', 'date')}{field('to', 'date')}{field('agentId', 'text')}{field('venueId', 'text')}
+        {field('from', 'date')}{field('to', 'date')}
+        <AgentSelect me={me} label={t('ops.dashboard.filter.agentId')} value={draft.agentId} onChange={(agentId) => setDraft({ ...draft, agentId })} />
+        {field('venueId', 'text')}
         <button type="submit">{t('ops.dashboard.apply')}</button>
       </form>
       <Problem error={error} />

@@ -7,6 +7,7 @@ import type { RebalancingShape, SuggestedMove } from '../../contract/ops/rebalan
 import type { Me } from '../../contract/ops/staff.ts';
 import { useT } from '../../i18n/index.ts';
 import { $lang } from '../../stores/locale.ts';
+import { AgentSelect } from '../AgentSelect.tsx';
 import { opsCall, withQuery } from '../api.ts';
 import { Problem } from './Problem.tsx';
 
@@ -17,7 +18,6 @@ export default function Rebalancing({ me }: { me: Me }) {
   const lang = useStore($lang);
   const reasonId = useId();
   const [agent, setAgent] = useState('');
-  const [draft, setDraft] = useState('');
   const [reason, setReason] = useState('');
   const [counts, setCounts] = useState<Record<string, string>>({});
   const [data, setData] = useState<RebalancingShape>();
@@ -57,10 +57,9 @@ export default function Rebalancing({ me }: { me: Me }) {
   };
   return (
     <div className="ops-rebalance">
-      <form className="ops-filters" onSubmit={(e) => { e.preventDefault(); setAgent(draft.trim()); }}>
-        <label>{t('ops.rebalancing.agent')}<input value={draft} maxLength={64} onChange={(e) => setDraft(e.currentTarget.value)} /></label>
-        <button type="submit">{t('ops.rebalancing.apply')}</button>
-      </form>
+      <div className="ops-filters">
+        <AgentSelect me={me} label={t('ops.rebalancing.agent')} value={agent} onChange={setAgent} />
+      </div>
       {move && (
         <label className="ops-wide" htmlFor={reasonId}>
           {t('ops.rebalancing.reason')}

@@ -1,4 +1,5 @@
-// The dashboard's SQL (migrations/20261221120000_dashboard.sql, 20270103120100_dashboard_agent_daily.sql):
+// The dashboard's SQL (migrations/20261221120000_dashboard.sql, 20270103120100_dashboard_agent_daily.sql,
+// 20270123120000_dashboard_running_sums.sql):
 // recomputing the marked buckets of the summaries from the rentals (a read model of orders, venues, cabinets and
 // power banks) and the per-agent rollup from them, and the console's reads, which touch only the summaries (and one
 // venue's row, for its scope).
@@ -68,19 +69,8 @@ interface Touched {
   day: string;
 }
 
-/** The whole calendar months inside [from, to] (first days), or null: a range's top venues read those from the rollup. */
-export function wholeMonths(from: string, to: string): { first: string; last: string; end: string } | null {
-  const [fy, fm, fd] = from.split('-').map(Number) as [number, number, number];
-  const first = new Date(Date.UTC(fy, fm - 1 + (fd === 1 ? 0 : 1), 1));
-  const [ty, tm] = to.split('-').map(Number) as [number, number];
-  const afterTo = new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000);
-  // The last month that ends inside the range: to's month when to is its last day, else the month before.
-  const last = new Date(Date.UTC(ty, tm - 1 + (afterTo.getUTCDate() === 1 ? 0 : -1), 1));
-  if (last < first) return null;
-  const end = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() + 1, 0));
-  const iso = (d: Date) => d.toISOString().slice(0, 10);
-  return { first: iso(first), last: iso(last), end: iso(end) };
-}
+/** Whole agents (the platform, an agent) read the per-agent rollups; a venue partner's or one venue's, the venues' rows. */
+const wholeAgents = (f: DashboardFilter) => !f.venueId && !f.pairs.length;
 
 /** The first condition of every `where`: the range of days. */
 const DAY_RANGE = 'd.day between $1::date and $2::date';
@@ -159,6 +149,26 @@ export class DashboardRepository {
        select min(d.agent_id), d.venue_id, p.month, d.currency, sum(d.rentals), sum(d.rented_minutes), sum(d.revenue)
          from p join dashboard_daily d on d.venue_id = p.venue_id and d.day >= p.month and d.day < (p.month + interval '1 month')
         group by d.venue_id, p.month, d.currency`, monthParams);
+    await this.runningSums(touched);
+  }
+
+  /** Rewrites the venues' running sums from the earliest day this batch touched, on the last sum before it. */
+  private async runningSums(touched: Touched[]) {
+    const since = new Map<string, string>();
+    for (const r of touched) if (!since.has(r.venue_id) || r.day < since.get(r.venue_id)!) since.set(r.venue_id, r.day);
+    const bySince = `p as (select * from unnest($1::text[], $2::date[]) as p (venue_id, since))`;
+    const params = [[...since.keys()], [...since.values()]];
+    await this.db.query(`with ${bySince} delete from dashboard_venue_running r using p where r.venue_id = p.venue_id and r.day >= p.since`, params);
+    await this.db.query(
+      `with ${bySince}
+       insert into dashboard_venue_running (agent_id, venue_id, currency, day, buckets, rentals, rented_minutes, revenue)
+       select d.agent_id, d.venue_id, d.currency, d.day, coalesce(b.buckets, 0) + count(*) over w, coalesce(b.rentals, 0) + sum(d.rentals) over w,
+         coalesce(b.rented_minutes, 0) + sum(d.rented_minutes) over w, coalesce(b.revenue, 0) + sum(d.revenue) over w
+         from p join dashboard_daily d on d.venue_id = p.venue_id and d.day >= p.since
+         left join lateral (
+           select r.buckets, r.rentals, r.rented_minutes, r.revenue from dashboard_venue_running r
+            where r.venue_id = d.venue_id and r.currency = d.currency and r.day < p.since order by r.day desc limit 1) b on true
+       window w as (partition by d.venue_id, d.currency order by d.day)`, params);
   }
 
   /** Today's cabinets and power banks per venue (kept for utilisation). */
@@ -171,6 +181,10 @@ export class DashboardRepository {
        on conflict (venue_id, day) do update set agent_id = excluded.agent_id, cabinets = excluded.cabinets, powerbanks = excluded.powerbanks`,
       [day],
     );
+    await this.db.query('delete from dashboard_agent_fleet_daily where day = $1::date', [day]);
+    await this.db.query(
+      `insert into dashboard_agent_fleet_daily (agent_id, day, powerbanks)
+       select agent_id, day, sum(powerbanks) from dashboard_fleet_daily where day = $1::date group by agent_id, day`, [day]);
   }
 
   async markRefreshed(at: Date) {
@@ -191,48 +205,48 @@ export class DashboardRepository {
 
   /** Per day and currency: every figure of the summaries (the days' totals add up the currencies). */
   async daily(f: DashboardFilter): Promise<DailyRow[]> {
-    // Whole agents (the platform, an agent): their rollup; a venue partner's or one venue's figures: the venues' rows.
-    const wholeAgents = !f.venueId && !f.pairs.length;
     const w = where(f);
     const { rows } = await this.db.query<DailyRow>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, d.currency, sum(d.rentals)::int as rentals, sum(d.failed_ejects)::int as failed_ejects,
          sum(d.returns)::int as returns, sum(d.returns_elsewhere)::int as returns_elsewhere, sum(d.rented_minutes)::bigint as rented_minutes,
          sum(d.revenue)::bigint as revenue
-       from ${wholeAgents ? 'dashboard_agent_daily' : 'dashboard_daily'} d where ${w.sql} group by d.day, d.currency order by d.day, d.currency`, w.params);
+       from ${wholeAgents(f) ? 'dashboard_agent_daily' : 'dashboard_daily'} d where ${w.sql} group by d.day, d.currency order by d.day, d.currency`, w.params);
     return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes), revenue: Number(r.revenue) }));
   }
 
   /** The power banks per day; without a count in the range (before the first refresh), the nearest day's. */
   async fleet(f: DashboardFilter): Promise<FleetRow[]> {
+    const table = wholeAgents(f) ? 'dashboard_agent_fleet_daily' : 'dashboard_fleet_daily';
     const w = where(f);
     const { rows } = await this.db.query<FleetRow>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.powerbanks)::int as powerbanks
-       from dashboard_fleet_daily d where ${w.sql} group by d.day order by d.day`, w.params);
+       from ${table} d where ${w.sql} group by d.day order by d.day`, w.params);
     if (rows.length) return rows;
     const n = where({ ...f, from: '0001-01-01', to: '9999-12-31' }, [f.from]);
     const { rows: near } = await this.db.query<FleetRow>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.powerbanks)::int as powerbanks
-       from dashboard_fleet_daily d where ${n.sql} group by d.day order by abs(d.day - $3::date), d.day limit 1`, n.params);
+       from ${table} d where ${n.sql} group by d.day order by abs(d.day - $3::date), d.day limit 1`, n.params);
     return near;
   }
 
   /**
-   * The venues with the most rentals, and their revenue per currency: the range's whole months from the venues'
-   * monthly rollup, the days before and after them from the daily rows.
+   * The venues with the most rentals, and their figures per currency: the venues (and currencies) with a month of the
+   * range in the monthly rollup, each venue's totals as the difference of two running sums (the last at or before the
+   * range's end, the last before its start); a venue counts when it had a daily row in the range.
    */
   async topVenues(f: DashboardFilter, limit: number): Promise<VenueRow[]> {
-    const m = wholeMonths(f.from, f.to);
-    const w = where(f, [limit, m?.first ?? null, m?.last ?? null, m?.end ?? null]);
-    const cols = 'd.venue_id, d.agent_id, d.currency, d.rentals, d.rented_minutes, d.revenue';
+    const w = where(f, [limit]);
+    const diff = (c: string, type: string) => `(e.${c} - coalesce(s.${c}, 0))::${type} as ${c}`;
+    const last = (cond: string) => `select r.buckets, r.rentals, r.rented_minutes, r.revenue from dashboard_venue_running r
+       where r.venue_id = k.venue_id and r.currency = k.currency and ${cond} order by r.day desc limit 1`;
     const { rows } = await this.db.query<VenueRow>(
-      `with r as (
-         select ${cols} from dashboard_daily d where ${w.sql} and ($4::date is null or d.day not between $4::date and $6::date)
-         union all
-         select ${cols} from dashboard_venue_monthly d where ${w.sql.replace(DAY_RANGE, 'd.month between $4::date and $5::date')}),
+      `with k as (
+         select d.venue_id, d.currency, min(d.agent_id) as agent_id from dashboard_venue_monthly d
+          where ${w.sql.replace(DAY_RANGE, `d.month between date_trunc('month', $1::date)::date and $2::date`)} group by d.venue_id, d.currency),
        v as (
-         select d.venue_id, min(d.agent_id) as agent_id, d.currency, sum(d.rentals)::int as rentals, sum(d.rented_minutes)::bigint as rented_minutes,
-           sum(d.revenue)::bigint as revenue
-         from r d group by d.venue_id, d.currency),
+         select k.venue_id, k.agent_id, k.currency, ${diff('rentals', 'int')}, ${diff('rented_minutes', 'bigint')}, ${diff('revenue', 'bigint')}
+           from k join lateral (${last('r.day <= $2::date')}) e on true left join lateral (${last('r.day < $1::date')}) s on true
+          where e.buckets > coalesce(s.buckets, 0)),
        top as (select venue_id, sum(rentals) as rentals from v group by venue_id order by sum(rentals) desc, venue_id limit $3)
        select v.* from v join top using (venue_id) order by top.rentals desc, v.venue_id, v.currency`, w.params);
     return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes), revenue: Number(r.revenue) }));

@@ -1,6 +1,7 @@
 // A statement as documents: CSV (one row per line, amounts as decimal text in the currency's units, headers in
-// the reader's language) and PDF (pdfkit, with DejaVu Sans embedded so every Latin-script language prints; the
-// labels of a Chinese reader fall back to English, DejaVu has no Han glyphs). Each line names its rental.
+// the reader's language) and PDF (pdfkit, with the reader's script embedded: DejaVu Sans for the Latin-script
+// languages, Noto Sans SC for Chinese; pdfkit embeds only the glyphs a document uses). Each line names its rental.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { formatMoney, toDecimalText } from '#core/money.ts';
@@ -10,8 +11,17 @@ import type { StatementRow } from './repository.ts';
 import type { LineRow } from './statements-repository.ts';
 
 const require = createRequire(import.meta.url);
-const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
-const FONT_BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+const LATIN = {
+  body: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+  bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
+};
+const HAN = {
+  body: require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+  bold: require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'),
+};
+/** The fonts' files, read once (the Han faces are about 10 MB each). */
+const loaded = new Map<string, Buffer>();
+const font = (path: string) => loaded.get(path) ?? loaded.set(path, readFileSync(path)).get(path)!;
 
 const COLUMNS = ['line', 'orderId', 'settledAt', 'at', 'gross', 'refunded', 'providerFee', 'tax', 'net', 'percent', 'amount'] as const;
 
@@ -36,8 +46,8 @@ export function statementCsv(s: StatementRow, lines: LineRow[], locale: Locale):
 }
 
 /** The statement as a PDF document (A4, a table of its lines and the total). */
-export function statementPdf(s: StatementRow, lines: LineRow[], requested: Locale): Promise<Buffer> {
-  const locale: Locale = requested === 'zh-CN' ? 'en-US' : requested;
+export function statementPdf(s: StatementRow, lines: LineRow[], locale: Locale): Promise<Buffer> {
+  const faces = locale === 'zh-CN' ? HAN : LATIN;
   const L = (k: string, p?: Record<string, string | number>) => t(locale, `partners.statement.${k}`, p);
   const money = (v: number) => formatMoney(v, s.currency, locale);
   const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: L('title', { period: s.period }), Producer: 'Powerly' } });
@@ -47,7 +57,7 @@ export function statementPdf(s: StatementRow, lines: LineRow[], requested: Local
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.registerFont('body', FONT).registerFont('bold', FONT_BOLD);
+  doc.registerFont('body', font(faces.body)).registerFont('bold', font(faces.bold));
   doc.font('bold').fontSize(16).text(L('title', { period: s.period }));
   doc.font('body').fontSize(10)
     .text(`${L(`partner.${s.partner_type}`)}: ${s.partner_id}`)
