@@ -8,9 +8,15 @@ import type { ExternalMethodProvider } from './methods/external.ts';
 import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
 import { checkReturnUrl } from './return-url.ts';
 import { PaymentRecords } from './records.ts';
+import { DEFINITIONS } from './methods/registry.ts';
 import { type PaymentStatus, PAYMENT_TRANSITIONS, type PaymentMethod, COUNTRY, CARD_METHOD_ID, newPaymentId, STRIPE_TYPES, type Purpose, type PaymentsOptions } from './service-shapes.ts';
 
 export * from './service-shapes.ts';
+/** A provider call that failed (declined, invalid, unreachable): `code`, `status` (methods/adapter.ts). */
+export { ProviderError } from './methods/adapter.ts';
+
+/** The currencies the payment methods other than cards take, as their definitions declare (methods/registry.ts). */
+export const METHOD_CURRENCIES: readonly string[] = [...new Set(DEFINITIONS.flatMap((d) => d.currencies ?? []))];
 
 export class PaymentsService extends PaymentRecords {
   private readonly agentProviders: Map<string, string>;

@@ -1,7 +1,7 @@
 // The cabinet's answers: popped, pop failed, no answer within the TTL, returned, faults; each moves the order and tells the rider's screens.
 import { isDeviceKind } from '#core/devices.ts';
 import { billedMinutes, buyOutAt, buyOutFee, countedMs, pausesOf, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
-import type { CommandRow } from '../cabinets/repository.ts';
+import type { CommandRow } from '../cabinets/stock.ts';
 import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
 import type { OrderRow } from './repository.ts';
