@@ -129,7 +129,7 @@ export class Withdrawals {
     // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
     const charged = cardPayment ? await this.d.payments.find(cardPayment.id) : undefined;
     const rail = bank ? this.bank.railFor(channelId!, currency) : undefined;
-    const provider = bank ? null : methodProvider ?? (charged && !this.d.payments.providerById(charged.provider).capabilities.payout
+    const provider = bank ? null : methodProvider ?? (charged && this.d.payments.hasProvider(charged.provider) && !this.d.payments.can(charged.provider, 'payout')
       ? this.d.payments.providerById(charged.provider) : this.payoutProvider());
     const ledger = this.d.ledger;
     // The answer is the balance this withdrawal left, as stored with the request's key (its replays answer the same).
@@ -180,7 +180,7 @@ export class Withdrawals {
     if (wd?.bank) return this.bank.run(wd.id);
     if (!wd || wd.status !== 'pending' || wd.provider_ref) return;
     const provider = wd.provider && this.d.payments.hasProvider(wd.provider) ? this.d.payments.providerById(wd.provider) : this.payoutProvider();
-    if (wd.refund_type === REFUND.card && !provider.capabilities.payout) return this.refundToCard(wd, provider);
+    if (wd.refund_type === REFUND.card && !this.d.payments.can(provider.id, 'payout')) return this.refundToCard(wd, provider);
     const destination = wd.refund_type === REFUND.card
       ? { kind: 'card_refund' as const, paymentRef: wd.channel_id ?? '' }
       : { kind: 'channel' as const, channel: wd.channel_id ?? 'manual', account: wd.account_data ?? {} };
