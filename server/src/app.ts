@@ -60,7 +60,7 @@ import { fleetServices, type Fleet } from './fleet.ts';
 import { cabinetSecretsKey } from './modules/cabinets/token-secrets.ts';
 import venueRoutes from './modules/venues/routes.ts';
 import walletRoutes from './modules/wallet/routes.ts';
-import { paymentWebhookRoutes } from './modules/payments/webhooks.ts';
+import { deliver, paymentWebhookRoutes, type WebhookDeps } from './modules/payments/webhooks.ts';
 import { WalletRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
 import { IdempotencyStore } from './idempotency/repository.ts';
@@ -226,10 +226,12 @@ export async function buildApp(deps: AppDeps) {
   const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs, live, rails });
   // saveCardFlag: a method that saves the card after a paid payment (Flutterwave) hands it to the wallet's saved cards.
   for (const [agent, list] of byAgent) for (const p of list) if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c);
-  // The sandbox's payout events reach the same handler as a real provider's webhook POST (test mode only).
+  // Every provider's notifications enter through payments' one webhook entry; a payout's outcome is the wallet's.
+  const webhooks: WebhookDeps = { payments, db, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) };
+  // The sandbox's payout events reach the same entry as a real provider's webhook POST (test mode only).
   if (sandboxOn) {
     sandbox.connect(jobs, async (raw, signature) => {
-      await wallet.withdrawals.providerEvent(sandbox.id, raw, signature);
+      await deliver(webhooks, sandbox.id, raw, signature);
     });
   }
   const embed = new EmbedService({
@@ -316,7 +318,7 @@ export async function buildApp(deps: AppDeps) {
     await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
     if (sandboxOidc) await app.register(sandboxOidc.routes(), { prefix: SANDBOX_OIDC_PATH });
   }
-  await app.register(paymentWebhookRoutes, { payments, db, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) });
+  await app.register(paymentWebhookRoutes, webhooks);
   await app.register(methodReturnRoutes, { repo: externalRepo, clock });
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
   if (deps.a8Registration) {

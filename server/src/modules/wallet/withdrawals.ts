@@ -223,27 +223,14 @@ export class Withdrawals {
   }
 
   /**
-   * A provider webhook delivery: verified by signature, applied once per event id, in one transaction with
-   * the ledger move. Throws (→ the provider retries) when the event refers to a payout we do not know yet.
+   * A payout's outcome, verified and read by payments' one webhook entry (payments/webhooks.ts, for every provider):
+   * applied once per event id, in one transaction with the ledger move. Throws (→ the provider retries) when the
+   * event refers to a payout we do not know yet. Payment events never come here: payments applies them itself.
    */
-  async providerEvent(providerId: string, raw: string, signature: string | undefined): Promise<'applied' | 'duplicate' | 'ignored'> {
-    const provider = this.d.payments.hasProvider(providerId) ? this.d.payments.providerById(providerId) : null;
-    const event = provider?.verifyEvent(raw, signature);
-    if (!provider || !event) throw new AppError(400, 'error.webhook.signature');
-    return this.applyEvent(provider.id, event);
-  }
-
-  /** A payout's outcome notified by a payment method's provider (verified by its adapter). */
-  payoutNotified(providerId: string, e: ProviderEvent) {
-    return this.applyEvent(providerId, e);
-  }
-
-  private async applyEvent(providerId: string, e: ProviderEvent) {
+  async payoutNotified(providerId: string, e: ProviderEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
     const now = this.d.clock.now();
     return this.d.db.tx(async () => {
       if (!(await this.d.payments.recordEvent(providerId, e, now))) return 'duplicate' as const;
-      // Payment events (Stripe payment_intent.*, charge.refunded) bring our payment rows up to the provider's state.
-      if (/^(payment_intent|charge)\./.test(e.type)) return this.d.payments.applyPaymentEvent(providerId, e);
       if (e.type !== 'payout.paid' && e.type !== 'payout.failed') return 'ignored' as const;
       const wd = await this.d.repo.withdrawalForPayout(providerId, e.data.ref);
       if (!wd) throw notFound('error.notFound'); // not stored yet: roll back so the redelivery applies it
