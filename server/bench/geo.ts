@@ -6,6 +6,8 @@ import { openPglite, openPostgres, type Db } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { VenuesRepository } from '../src/modules/venues/repository.ts';
 import { VenuesService } from '../src/modules/venues/service.ts';
+import { Liveness } from '../src/modules/cabinets/liveness.ts';
+import { systemClock } from '../src/lib/clock.ts';
 import { haversineMetres, viewRadiusMetres } from '../src/modules/venues/geo.ts';
 import { dropSchema } from './lib.ts';
 
@@ -76,7 +78,7 @@ const db = url ? await openPostgres(url, { schema, max: 4 }) : await openPglite(
 try {
   await migrate(db);
   const loadMs = await load(db);
-  const venues = new VenuesService(new VenuesRepository(db));
+  const venues = new VenuesService(new VenuesRepository(db), new Liveness(systemClock));
   const points: [number, number, number][] = Array.from({ length: QUERIES }, (_, i) => {
     const [la, lo] = cities[i % cities.length]!;
     return [clampLat(la + (r() - 0.5) * 0.5), wrap(lo + (r() - 0.5) * 0.5), 4 + (i % 3)];

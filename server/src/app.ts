@@ -48,7 +48,7 @@ import noticeRoutes from './modules/notify/notice-routes.ts';
 import mifiRoutes from './modules/mifi/routes.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import { MifiService } from './modules/mifi/service.ts';
-import { RentalsService } from './modules/rentals/service.ts';
+import { ORDER_RULES, RentalsService } from './modules/rentals/service.ts';
 import { PartnersRepository } from './modules/partners/repository.ts';
 import { PartnersService } from './modules/partners/service.ts';
 import { AlertsRepository } from './modules/alerts/repository.ts';
@@ -60,7 +60,7 @@ import { fleetServices, type Fleet } from './fleet.ts';
 import { cabinetSecretsKey } from './modules/cabinets/token-secrets.ts';
 import venueRoutes from './modules/venues/routes.ts';
 import walletRoutes from './modules/wallet/routes.ts';
-import { paymentWebhookRoutes } from './modules/payments/webhooks.ts';
+import { deliver, paymentWebhookRoutes, type WebhookDeps } from './modules/payments/webhooks.ts';
 import { WalletRepository } from './modules/wallet/repository.ts';
 import { WalletService } from './modules/wallet/service.ts';
 import { IdempotencyStore } from './idempotency/repository.ts';
@@ -182,7 +182,7 @@ export async function buildApp(deps: AppDeps) {
   const partners = new PartnersService({ db, clock, repo: new PartnersRepository(db), ledger });
   const deposits = new DepositReturns({ db, clock, jobs, ledger, payments, compensations: compensationsOf(jobs, providers), live, keepWindowMs: deps.depositKeepWindowMs });
   const rentals = new RentalsService({
-    db, clock, log, repo: rentalsRepo, users: auth.repo, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, partners,
+    db, clock, log, repo: rentalsRepo, users: auth, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, partners,
     ejectTtlMs: deps.ejectTtlMs ?? 30_000, ejectGraceMs: deps.ejectGraceMs ?? 5_000,
     live, coupons, depositReturns: deposits,
     // Receipts and reminders follow each transition (made below, with the channels).
@@ -195,7 +195,7 @@ export async function buildApp(deps: AppDeps) {
   // The scan's reads, kept until the database announces a change to them (modules/cabinets/scan-cache.ts).
   const scanCache = new ScanCache(db, () => liveRepo.schema(), () => clock.now().getTime());
   const reservations = new ReturnReservations({ db, clock, log, link: deps.link, jobs, liveness, renting: (userId) => rentals.renting(userId) });
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, mifi, scanCache, reservations });
+  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, mifi, orders: ORDER_RULES, scanCache, reservations });
   // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
   const retention = new Retention(jobs, clock, log).add(
     ...platformRules(db),
@@ -226,14 +226,16 @@ export async function buildApp(deps: AppDeps) {
   const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs, live, rails });
   // saveCardFlag: a method that saves the card after a paid payment (Flutterwave) hands it to the wallet's saved cards.
   for (const [agent, list] of byAgent) for (const p of list) if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c);
-  // The sandbox's payout events reach the same handler as a real provider's webhook POST (test mode only).
+  // Every provider's notifications enter through payments' one webhook entry; a payout's outcome is the wallet's.
+  const webhooks: WebhookDeps = { payments, db, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) };
+  // The sandbox's payout events reach the same entry as a real provider's webhook POST (test mode only).
   if (sandboxOn) {
     sandbox.connect(jobs, async (raw, signature) => {
-      await wallet.withdrawals.providerEvent(sandbox.id, raw, signature);
+      await deliver(webhooks, sandbox.id, raw, signature);
     });
   }
   const embed = new EmbedService({
-    repo: embedRepo, codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
+    repo: embedRepo, codes: new EmbedCodesRepository(db), auth, clock,
     // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
     signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
   });
@@ -278,7 +280,7 @@ export async function buildApp(deps: AppDeps) {
   const keys = new IdempotencyStore(db);
   await app.register(async (api) => {
     api.addHook('onRoute', blockedRiderGuard);
-    await api.register(authRoutes, { auth, wallet });
+    await api.register(authRoutes, { auth, walletOf: (userId, currency) => wallet.walletOf(userId, currency) });
     await api.register(venueRoutes, { venues, rider: async (token) => (token === undefined ? undefined : (await auth.authenticate(token)).id) });
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets, auth, reservations });
@@ -316,7 +318,7 @@ export async function buildApp(deps: AppDeps) {
     await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
     if (sandboxOidc) await app.register(sandboxOidc.routes(), { prefix: SANDBOX_OIDC_PATH });
   }
-  await app.register(paymentWebhookRoutes, { payments, db, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) });
+  await app.register(paymentWebhookRoutes, webhooks);
   await app.register(methodReturnRoutes, { repo: externalRepo, clock });
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
   if (deps.a8Registration) {

@@ -2,7 +2,7 @@
 // and every method, the configured URLs of before as aliases of the same handler, and each verified delivery read
 // as one of a few actions.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardAction, methodAction } from '../src/modules/payments/webhooks.ts';
+import { cardAction, deliver, methodAction, type WebhookDeps } from '../src/modules/payments/webhooks.ts';
 import { webhookPath } from '../src/modules/payments/methods/adapter.ts';
 import { build, type Built } from './helper.ts';
 
@@ -33,6 +33,24 @@ describe('the webhook entry', () => {
       const res = await post(url, '{"event_type":"PAYMENT.CAPTURE.COMPLETED"}');
       expect([url, res.statusCode, res.json()]).toEqual([url, 400, { received: false, result: 'signature' }]);
     }
+  });
+
+  it('applies an in-process delivery (the sandbox\u2019s payout arrivals) by the same actions: payment events in payments, payouts in the wallet', async () => {
+    const payouts: string[] = [];
+    const d: WebhookDeps = {
+      payments: b.app.powerly.payments, db: b.db, clock: b.clock,
+      payoutNotified: async (_id, e) => {
+        payouts.push(`${e.type} ${e.data.ref}`);
+        return 'applied';
+      },
+    };
+    const raw = JSON.stringify({ id: 'evt_deliver_1', type: 'payment_intent.canceled', data: { ref: 'pi_not_ours' } });
+    await expect(deliver(d, 'sandbox', raw, 't=1,v1=' + '0'.repeat(64))).rejects.toMatchObject({ code: 400, key: 'error.webhook.signature' });
+    expect(await deliver(d, 'sandbox', raw, b.sandbox.sign(raw))).toBe('ignored'); // payments: not a payment of ours
+    expect(await deliver(d, 'sandbox', raw, b.sandbox.sign(raw))).toBe('duplicate');
+    const payout = JSON.stringify({ id: 'evt_deliver_2', type: 'payout.failed', data: { ref: 'po_deliver' } });
+    expect(await deliver(d, 'sandbox', payout, b.sandbox.sign(payout))).toBe('applied');
+    expect(payouts).toEqual(['payout.failed po_deliver']);
   });
 
   it('answers 404 for a provider (or an agent\u2019s provider) that is not registered, on every URL shape', async () => {

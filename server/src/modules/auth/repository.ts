@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.ts';
+import { LIVE_SESSION } from './live-session-repository.ts';
 
 export interface UserRow {
   id: number;
@@ -10,8 +11,6 @@ export interface UserRow {
   mobile: string | null;
 }
 
-/** SQL: session `s` is the one of token hash `hash` and still valid at `now` (not expired, not revoked). */
-export const LIVE_SESSION = (s: string, hash: string, now: string) => `${s}.token_hash = ${hash} and ${s}.expires_at > ${now} and ${s}.revoked_at is null`;
 
 export class AuthRepository {
   constructor(private readonly db: Queryable) {}

@@ -6,11 +6,13 @@ import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { refused } from '../../lib/errors.ts';
 import { currencySymbol } from '../venues/service.ts';
-import type { WalletService } from '../wallet/service.ts';
 import { toMajor } from '#core/money.ts';
 import type { AuthService } from './service.ts';
 
-export default async function authRoutes(app: App, opts: { auth: AuthService; wallet: WalletService }) {
+/** The user's wallet in a currency (the wallet module's, given at wiring: auth does not import the wallet). */
+export type WalletOf = (userId: number, currency: string) => Promise<{ balance: number; held: number }>;
+
+export default async function authRoutes(app: App, opts: { auth: AuthService; walletOf: WalletOf }) {
   app.post('/saas/tourist/login', {
     schema: {
       tags: ['auth'],
@@ -30,7 +32,7 @@ export default async function authRoutes(app: App, opts: { auth: AuthService; wa
     preHandler: app.requireUser,
   }, async (req) => {
     const u = currentUser(req);
-    const w = await opts.wallet.walletOf(u.id, u.currency);
+    const w = await opts.walletOf(u.id, u.currency);
     return ok({
       pId: u.id,
       pname: u.name,

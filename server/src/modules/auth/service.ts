@@ -70,6 +70,14 @@ export class AuthService {
     return { token, user };
   }
 
+  /**
+   * Locks the user's row for the current unit of work (a user's rentals are serialised on it); with `currency`, it
+   * also becomes the user's last currency.
+   */
+  async lock(userId: number, opts: { currency?: string } = {}): Promise<void> {
+    await this.repo.lock(userId, opts);
+  }
+
   /** A fresh random session token for the user; only its sha256 is stored. */
   async issueSession(userId: number): Promise<string> {
     const now = this.clock.now();

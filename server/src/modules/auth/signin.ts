@@ -12,7 +12,6 @@ import { t, type Locale } from '../../lib/i18n.ts';
 import { CODE_LENGTH, SIGN_WINDOW_S, signMaterial } from '#core/sign.ts';
 import type { AuthService } from './service.ts';
 import { userOwner, LedgerService } from '../ledger/service.ts';
-import type { RentalsRepository } from '../rentals/repository.ts';
 import type { SignInRepository, UserRow } from './repository.ts';
 import {
   CodeRejected, InvalidIdToken,
@@ -32,12 +31,21 @@ export type Provider = 'phone' | 'google' | 'apple' | 'facebook' | 'wechat' | 'a
 
 const tooMany = (key: string, params?: Record<string, string | number>) => new AppError(422, key, params);
 
+/**
+ * A tourist's orders, as the rentals module keeps them (given at wiring: auth does not import rentals, which uses it):
+ * how many are still open, and moving all of them to another user.
+ */
+export interface TouristOrders {
+  openCount(userId: number): Promise<number>;
+  reassign(fromUserId: number, toUserId: number): Promise<void>;
+}
+
 export interface SignInDeps {
   db: Db;
   repo: SignInRepository;
   ledger: LedgerService;
   /** A tourist's orders move to the account it signs into (rentals module). */
-  orders: RentalsRepository;
+  orders: TouristOrders;
   clock: Clock;
   auth: AuthService;
   sms: SmsGateway;

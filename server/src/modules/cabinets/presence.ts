@@ -9,6 +9,7 @@
 import type { Clock } from '../../lib/clock.ts';
 import type { CabinetEvent } from './protocol.ts';
 import type { CabinetsRepository } from './repository.ts';
+import type { OrderRules } from './ports.ts';
 
 type Heartbeat = Extract<CabinetEvent, { type: 'heartbeat' }>;
 
@@ -42,7 +43,7 @@ export class PresenceBatcher {
   private batch: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly d: { repo: CabinetsRepository; clock: Clock }) {}
+  constructor(private readonly d: { repo: CabinetsRepository; clock: Clock; orders: OrderRules }) {}
 
   /**
    * Records the heartbeat's presence if its inventory is unchanged: true; false when it needs the full reconcile
@@ -64,7 +65,7 @@ export class PresenceBatcher {
     const batch = this.batch;
     this.batch = [];
     if (!batch.length) return;
-    this.d.repo.presenceIfUnchanged(batch.map((w) => ({ id: w.id, slots: w.slots, inventory: w.inventory })), this.d.clock.now()).then(
+    this.d.repo.presenceIfUnchanged(batch.map((w) => ({ id: w.id, slots: w.slots, inventory: w.inventory })), this.d.clock.now(), this.d.orders.closedByReturn).then(
       (recorded) => {
         for (const w of batch) w.resolve(recorded.has(w.id));
       },

@@ -1,11 +1,11 @@
 import type { DeviceKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
-import type { Account } from '../ledger/repository.ts';
-import { CLOSED_BY_RETURN } from '../rentals/repository.ts';
-import { LIVE_SESSION } from '../auth/repository.ts';
-import { EFFECTIVE_PLAN, PLAN_KINDS, RETURN_SLOTS, type PlanRow, type VenueRow } from '../venues/repository.ts';
+import type { Account } from '../ledger/service.ts';
+import { LIVE_SESSION } from '../auth/live-session-repository.ts';
+import { EFFECTIVE_PLAN, PLAN_KINDS, RETURN_SLOTS, type PlanRow, type VenueRow } from '../venues/read-model-repository.ts';
 import { CabinetInbox } from './inbox-repository.ts';
 import type { Liveness } from './liveness.ts';
+import type { OrderRules } from './ports.ts';
 
 export type { InboxRow } from './inbox-repository.ts';
 
@@ -293,9 +293,10 @@ export class CabinetsRepository extends CabinetInbox {
    * it or quarantined, none on a rental its return would close, nothing else recorded there): their presence
    * (online, last seen, the reported inventory) is recorded for all of them in one statement. Returns the
    * cabinets recorded; any other (a change to reconcile, an unknown cabinet, a cabinet row locked right now by
-   * a rent) is left to the caller's full reconcile. `slots` are [slot, device id] pairs, already validated.
+   * a rent) is left to the caller's full reconcile. `slots` are [slot, device id] pairs, already validated;
+   * `closedByReturn` is the rentals' rule on an order row (ports.ts OrderRules).
    */
-  async presenceIfUnchanged(reports: { id: string; slots: [number, string][]; inventory: unknown }[], at: Date) {
+  async presenceIfUnchanged(reports: { id: string; slots: [number, string][]; inventory: unknown }[], at: Date, closedByReturn: OrderRules['closedByReturn']) {
     const { rows } = await this.db.query<{ id: string }>(
       `with hb as (select * from jsonb_to_recordset($1::jsonb) as h(id text, slots jsonb, inventory jsonb)),
        reported as (select hb.id as cabinet_id, (s->>0)::int as slot, s->>1 as powerbank_id from hb, jsonb_array_elements(hb.slots) s),
@@ -308,7 +309,7 @@ export class CabinetsRepository extends CabinetInbox {
          union
          select r.cabinet_id from reported r join cabinets c on c.id = r.cabinet_id where r.slot > c.slot_count
          union
-         select r.cabinet_id from reported r join orders o on o.powerbank_id = r.powerbank_id where ${CLOSED_BY_RETURN('o')}
+         select r.cabinet_id from reported r join orders o on o.powerbank_id = r.powerbank_id where ${closedByReturn('o')}
        ),
        ready as (
          select c.id from cabinets c where c.id in (select id from hb) and c.id not in (select cabinet_id from changed)

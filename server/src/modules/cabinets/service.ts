@@ -1,17 +1,15 @@
 // Cabinets: the scan (checkisok) and the server's handling of everything a cabinet reports.
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { RentalsService } from '../rentals/service.ts';
-import type { MifiService } from '../mifi/service.ts';
 import { isDeviceKind, type DeviceKind, type RentalKind } from '#core/devices.ts';
 import { DEFAULT_AGENT } from '../ledger/service.ts';
-import { cabinetCodeFrom } from '../rentals/service.ts';
-import { OPEN_STATES } from '../rentals/order-state.ts';
+import { cabinetCodeFrom } from '#core/codeLink.ts';
 import { notFound, unauthorized } from '../../lib/errors.ts';
 import type { CabinetLink, LinkHandler, Logger } from './link.ts';
 import type { CabinetEvent, CabinetStatus, Command, CommandAck } from './protocol.ts';
 import { PresenceBatcher } from './presence.ts';
 import type { CabinetsRepository, CommandRow, ScanView } from './repository.ts';
+import type { BoxEvents, OrderRules, RentalEvents } from './ports.ts';
 import { ScanCache } from './scan-cache.ts';
 import type { ReturnReservations } from './reservations.ts';
 import { NEVER, PUBLIC_SESSION, scanAnswer } from './scan-view.ts';
@@ -21,7 +19,9 @@ export { ReturnReservations } from './reservations.ts';
 export class CabinetsService implements LinkHandler {
   constructor(
     private readonly d: {
-      db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; rentals: RentalsService; link: CabinetLink; mifi: MifiService; scanCache: ScanCache;
+      db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; link: CabinetLink; scanCache: ScanCache;
+      /** The modules built on the cabinets, and the rentals' rules on orders (ports.ts). */
+      rentals: RentalEvents; mifi: BoxEvents; orders: OrderRules;
       /** Return slot reservations: a return uses its power bank's (reservations.ts). */
       reservations?: Pick<ReturnReservations, 'returned'>;
     },
@@ -49,7 +49,7 @@ export class CabinetsService implements LinkHandler {
       const hit = cache.get(key, at, live);
       if (hit) return hit;
       const mark = cache.mark;
-      const found = await this.d.repo.scanView(code, { tokenHash: session.tokenHash, at }, OPEN_STATES, DEFAULT_AGENT, k);
+      const found = await this.d.repo.scanView(code, { tokenHash: session.tokenHash, at }, this.d.orders.open, DEFAULT_AGENT, k);
       if (found?.view) cache.set(key, { userId: found.userId, sessionExpiresAt: found.sessionExpiresAt ?? NEVER, view: found.view }, session.tokenHash, mark);
       return found;
     };
@@ -80,7 +80,7 @@ export class CabinetsService implements LinkHandler {
       const hit = cache.get(key, at, live);
       if (hit) return hit.view;
       const mark = cache.mark;
-      const view = (await this.d.repo.scanView(code, { tokenHash: null, at }, OPEN_STATES, DEFAULT_AGENT, k))?.view;
+      const view = (await this.d.repo.scanView(code, { tokenHash: null, at }, this.d.orders.open, DEFAULT_AGENT, k))?.view;
       if (view) cache.set(key, { userId: 0, sessionExpiresAt: NEVER, view }, PUBLIC_SESSION, mark);
       return view;
     };

@@ -2,9 +2,7 @@
 // and the web-vitals store behind the performance view.
 import type { Clock } from '../../lib/clock.ts';
 import { notFound, AppError } from '../../lib/errors.ts';
-import { randomToken, sha256 } from '../../lib/ids.ts';
-import type { AuthRepository } from '../auth/repository.ts';
-import { SESSION_TTL_MS } from '../auth/service.ts';
+import type { AuthService } from '../auth/service.ts';
 import { issueCode, verifyCode } from './codes.ts';
 import type { AgentRow, EmbedCodesRepository, EmbedRepository, VitalRow, VitalSummary } from './repository.ts';
 
@@ -29,7 +27,8 @@ export function frameAncestors(agent: AgentRow | undefined): string {
 export interface EmbedServiceDeps {
   repo: EmbedRepository;
   codes: EmbedCodesRepository;
-  auth: AuthRepository;
+  /** Sessions are the auth module's: a redeemed code gets one of its sessions. */
+  auth: Pick<AuthService, 'issueSession'>;
   clock: Clock;
   /** HMAC key of the one-time codes; the same on every API process (EMBED_SIGNING_KEY). */
   signingKey: string;
@@ -58,9 +57,7 @@ export class EmbedService {
     if (!claims || claims.a !== agent) throw new AppError(401, 'error.embedCode');
     const userId = await this.d.codes.use(claims.j, agent, now);
     if (userId === undefined) throw new AppError(401, 'error.embedCode');
-    const token = randomToken(32);
-    await this.d.auth.createSession({ tokenHash: sha256(token), userId, at: now, expiresAt: new Date(now.getTime() + SESSION_TTL_MS) });
-    return { token };
+    return { token: await this.d.auth.issueSession(userId) };
   }
 
   async agent(id: string): Promise<AgentRow | undefined> {

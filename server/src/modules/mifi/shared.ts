@@ -19,7 +19,7 @@ import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
 import type { LiveService } from '../live/service.ts';
-import type { CabinetsRepository } from '../cabinets/repository.ts';
+import type { CabinetStock } from '../cabinets/stock.ts';
 import { type LedgerService } from '../ledger/service.ts';
 import type { AuthorizeResult } from '../payments/provider.ts';
 import { conflict, refused } from '../../lib/errors.ts';
@@ -84,7 +84,7 @@ export const holdsBox = (p: PackageRow) => (p.device_order_status === DOS.awaiti
 export const purposeOf = (packageId: string | null, capture: 'automatic' | 'manual') => (!packageId ? 'mifi' : capture === 'manual' ? 'mifi_deposit_hold' : 'mifi_deposit');
 
 export interface MifiDeps {
-  db: Db; clock: Clock; log: Logger; repo: MifiRepository; cabinets: CabinetsRepository; venues: VenuesService;
+  db: Db; clock: Clock; log: Logger; repo: MifiRepository; cabinets: CabinetStock; venues: VenuesService;
   ledger: LedgerService; payments: PaymentsService; coupons: CouponsService; link: CabinetLink; jobs: JobRunner; ejectTtlMs: number;
   /** The holder's screens follow their box (bound, its reports, its return) through the live stream. */
   live: LiveService;

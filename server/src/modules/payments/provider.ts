@@ -96,7 +96,7 @@ export interface ProviderCallOptions {
 }
 
 /** What a provider may lack (the user reads `error.notSupported.<capability>`). */
-export type Capability = 'customerActions' | 'cardSaving' | 'holds' | 'capture' | 'void' | 'refunds' | 'payouts' | 'webhooks';
+export type Capability = 'customerActions' | 'cardSaving' | 'holds' | 'capture' | 'partialCapture' | 'offSession' | 'void' | 'refunds' | 'payouts' | 'webhooks';
 
 /** A provider asked for something it cannot do: a clear 422 naming what is not possible, never a 500. */
 export class NotSupported extends AppError {
@@ -186,8 +186,11 @@ export abstract class PaymentProvider {
  */
 export function lacks(caps: Capabilities, call: PropertyKey, args: readonly unknown[] = []): Capability | undefined {
   switch (call) {
-    case 'authorize':
-      return (args[0] as AuthorizeInput | undefined)?.capture === 'manual' && !caps.hold ? 'holds' : undefined;
+    case 'authorize': {
+      const input = args[0] as AuthorizeInput | undefined;
+      if (input?.capture === 'manual' && !caps.hold) return 'holds';
+      return input?.offSession && !caps.offSession ? 'offSession' : undefined;
+    }
     case 'capture':
       return caps.hold ? undefined : 'capture';
     case 'refund':

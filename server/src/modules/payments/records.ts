@@ -2,8 +2,8 @@
 // never the repository (PaymentsService extends this; another module uses only PaymentsService).
 import type { JobRunner } from '../../jobs/runner.ts';
 import { compensationsOf } from './compensation.ts';
-import type { PaymentProvider, ProviderRegistry } from './provider.ts';
-import type { PaymentsRepository } from './repository.ts';
+import type { AuthorizeResult, Capabilities, PaymentProvider, ProviderRegistry } from './provider.ts';
+import type { PaymentRow, PaymentsRepository } from './repository.ts';
 
 export abstract class PaymentRecords {
   constructor(
@@ -84,7 +84,35 @@ export abstract class PaymentRecords {
 
   /** Whether the provider of `id` is registered and can refund. */
   canRefund(id: string) {
-    return this.providers.has(id) && this.providers.get(id).capabilities.refund;
+    return this.can(id, 'refund');
+  }
+
+  /**
+   * Whether the provider of `id` is registered and declares `capability` (provider.ts Capabilities). Flows ask
+   * this, never a provider's flags themselves, and the registry refuses a call that needs a lacking one (422).
+   */
+  can(id: string, capability: keyof Capabilities): boolean {
+    return this.providers.has(id) && this.providers.get(id).capabilities[capability];
+  }
+
+  /** Whether payment `p` left a saved card its provider can charge again with the user absent. */
+  canChargeOffSession(p: Pick<PaymentRow, 'provider' | 'payment_method_ref'>): boolean {
+    return Boolean(p.payment_method_ref) && this.can(p.provider, 'offSession');
+  }
+
+  /**
+   * Charges (automatic) or holds (manual) again, with the user absent, on the card saved with payment `p`: the
+   * hold renewed before it lapses, the rent above the hold. When that is not possible (no saved card, or a provider
+   * without the off-session capability) the provider is not asked and the answer is the decline
+   * `authentication_required`, which each flow meets with its documented fallback (docs/payments.md "Off-session
+   * charges": the hold captured, a debt the rider pays in the app).
+   */
+  async chargeOffSession(
+    p: Pick<PaymentRow, 'provider' | 'payment_method_ref'>,
+    input: { amount: number; currency: string; capture: 'manual' | 'automatic'; idempotencyKey: string; userId: number; purpose: string },
+  ): Promise<AuthorizeResult> {
+    if (!this.canChargeOffSession(p)) return { ok: false, ref: null, declineCode: 'authentication_required', card: null };
+    return this.providers.get(p.provider).authorize({ ...input, token: p.payment_method_ref!, offSession: true });
   }
 
   /** The order's money timeline: every status change of its payments (held, captured, released, refunded). */

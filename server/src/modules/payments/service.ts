@@ -3,14 +3,20 @@
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { PaymentsRepository } from './repository.ts';
-import { DEBIT_CARD_TYPE, type AuthorizeResult, type PaymentProvider, type ProviderEvent, type ProviderRegistry } from './provider.ts';
+import { DEBIT_CARD_TYPE, NotSupported, type AuthorizeResult, type PaymentProvider, type ProviderEvent, type ProviderRegistry } from './provider.ts';
 import type { ExternalMethodProvider } from './methods/external.ts';
 import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
 import { checkReturnUrl } from './return-url.ts';
 import { PaymentRecords } from './records.ts';
+import { DEFINITIONS } from './methods/registry.ts';
 import { type PaymentStatus, PAYMENT_TRANSITIONS, type PaymentMethod, COUNTRY, CARD_METHOD_ID, newPaymentId, STRIPE_TYPES, type Purpose, type PaymentsOptions } from './service-shapes.ts';
 
 export * from './service-shapes.ts';
+/** A provider call that failed (declined, invalid, unreachable): `code`, `status` (methods/adapter.ts). */
+export { ProviderError } from './methods/adapter.ts';
+
+/** The currencies the payment methods other than cards take, as their definitions declare (methods/registry.ts). */
+export const METHOD_CURRENCIES: readonly string[] = [...new Set(DEFINITIONS.flatMap((d) => d.currencies ?? []))];
 
 export class PaymentsService extends PaymentRecords {
   private readonly agentProviders: Map<string, string>;
@@ -151,11 +157,16 @@ export class PaymentsService extends PaymentRecords {
     return STRIPE_TYPES.some((t) => t.type === type) ? provider : null;
   }
 
-  /** Whether a method can hold money (pre-authorisation) rather than charge at once. */
+  /**
+   * Whether a method can hold a deposit (pre-authorisation) rather than charge at once: its provider declares both
+   * `hold` and `partialCapture` (a deposit is settled by capturing the rent and releasing the rest). A method
+   * without them pays the deposit into the wallet, where it is held (docs/payments.md "Deposits").
+   */
   methodHolds(methodId: string, agent = this.platform) {
     const ext = this.externalMethod(methodId, agent);
-    if (ext) return ext.provider.capabilities.hold;
-    return methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE|debitcard)$/.test(methodId);
+    const holdType = ext != null || methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE|debitcard)$/.test(methodId);
+    const provider = holdType ? this.providerForMethod(methodId, agent) : null;
+    return provider != null && this.can(provider.id, 'hold') && this.can(provider.id, 'partialCapture');
   }
 
   /** A method id must be one of this agent's methods, else a clear 400 and nothing is charged. */
@@ -244,6 +255,8 @@ export class PaymentsService extends PaymentRecords {
     }
     if (p.status !== 'authorized') return p.status; // already settled (a retried job)
     if (amount > 0) {
+      // Flows hold only with providers that capture part (methodHolds); never a partial capture a provider cannot do.
+      if (amount < Number(p.amount) && !provider.capabilities.partialCapture) throw new NotSupported(provider.id, 'partialCapture');
       await provider.capture(p.provider_ref!, amount, { idempotencyKey: `capture_${p.id}` });
       await this.move(p.id, 'authorized', amount === p.amount ? 'captured' : 'partially_captured', amount);
     } else {

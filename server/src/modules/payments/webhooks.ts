@@ -17,6 +17,7 @@ import { Type } from 'typebox';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { App } from '../../lib/route.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { ExternalMethodProvider } from './methods/external.ts';
 import type { ExternalState, Notification } from './methods/adapter.ts';
 import { lacks, type PaymentProvider, type ProviderEvent } from './provider.ts';
@@ -72,6 +73,18 @@ export async function receive(d: WebhookDeps, id: string, req: { headers: Record
   const event: ProviderEvent = { id: n.eventId, type: n.state ?? 'notification', data: { ref: n.ref ?? '' } };
   await apply(d, id, methodAction(n, row !== undefined && row !== null), event, method, row ?? undefined);
   return n.ack;
+}
+
+/**
+ * A card provider's signed delivery made in-process rather than POSTed (the sandbox's payout arrivals, a job): the
+ * same verification and actions as the entry. Throws when it does not verify, or when it is about a payout not
+ * stored yet, so that its job delivers it again.
+ */
+export async function deliver(d: WebhookDeps, providerId: string, raw: string, signature: string): Promise<string> {
+  const card = d.payments.providers.has(providerId) ? d.payments.providers.get(providerId) : undefined;
+  const event = card && !lacks(card.capabilities, 'verifyEvent') ? card.verifyEvent(raw, signature) : null;
+  if (!event) throw new AppError(400, 'error.webhook.signature');
+  return apply(d, providerId, cardAction(event), event);
 }
 
 /** The actions, in one place. */

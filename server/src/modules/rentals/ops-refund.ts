@@ -129,7 +129,7 @@ export class RentalRefunds {
     if (!paymentId) return { paymentId, room: 0 };
     const p = await this.d.payments.find(paymentId);
     if (!p || !['captured', 'partially_captured'].includes(p.status) || !this.d.payments.hasProvider(p.provider)) return { paymentId, room: 0 };
-    if (!this.d.payments.providerById(p.provider).capabilities.refund) return { paymentId, room: 0 };
+    if (!this.d.payments.canRefund(p.provider)) return { paymentId, room: 0 };
     let pending = 0;
     for (const c of corrections) {
       if (c.payment_id === paymentId && c.to_card > 0 && !(await this.d.paymentsHistory.refundRecorded(paymentId, `desk_${c.id}`))) pending += c.to_card;

@@ -7,7 +7,7 @@ import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import { orderNo, uuid } from '../../lib/ids.ts';
 import type { UserRow } from '../auth/service.ts';
 import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
-import type { CabinetRow } from '../cabinets/repository.ts';
+import type { CabinetRow } from '../cabinets/stock.ts';
 import { chargeNotOurs, isChargeNotOurs, newPaymentId } from '../payments/service.ts';
 import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import type { ChargeGuard, PurposeHandler } from '../payments/guards.ts';

@@ -1,7 +1,7 @@
 // The cabinet's answers: popped, pop failed, no answer within the TTL, returned, faults; each moves the order and tells the rider's screens.
 import { isDeviceKind } from '#core/devices.ts';
 import { billedMinutes, buyOutAt, buyOutFee, countedMs, pausesOf, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
-import type { CommandRow } from '../cabinets/repository.ts';
+import type { CommandRow } from '../cabinets/stock.ts';
 import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
 import type { OrderRow } from './repository.ts';
@@ -173,7 +173,7 @@ export abstract class RentalsReturning extends RentalsSettling {
     const revenue = await w.account(PLATFORM, 'revenue', order.currency);
     const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
     let went: 'card' | 'wallet';
-    if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.providerById(pay.provider).capabilities.refund) {
+    if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.canRefund(pay.provider)) {
       // The fee was taken from the card hold: the difference goes back to that card (a provider refund).
       const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
       await w.transfer({ debit: revenue, credit: clearing, amount: refund, code, orderId: order.id, at: now });

@@ -5,10 +5,15 @@
 // DB transaction writes the payment, the ledger hold, the order, the command and its timeout job. If that
 // transaction fails, the provider authorisation is voided (or the charge refunded) before the error surfaces.
 import { RentalsDeskSettling } from './desk-settling.ts';
+import { OPEN_STATES } from './order-state.ts';
+import { CLOSED_BY_RETURN } from './repository.ts';
 import { JOB_BUY_OUT, JOB_CHARGE_EXTRA, JOB_EJECT_TIMEOUT, JOB_HOLD_EXPIRY, JOB_REFUND_CARD, JOB_SETTLE_PAYMENT, RENTAL_DEBT, RENTAL_DEPOSIT, type RentalsDeps } from './shared.ts';
 
 export * from './shared.ts';
 export type { OrderRow } from './repository.ts';
+
+/** The rules on orders the cabinets' one-round-trip reads apply (cabinets/ports.ts OrderRules; given at wiring). */
+export const ORDER_RULES = { open: OPEN_STATES, closedByReturn: CLOSED_BY_RETURN } as const;
 
 /** The rentals service: its use cases are the parts it extends (shared → reads → renting → settling → returning → debts → desk-settling). */
 export class RentalsService extends RentalsDeskSettling {

@@ -61,27 +61,28 @@ export abstract class RentalsSettling extends RentalsRenting {
     if (!order) return;
     const p = await this.d.payments.find(paymentId);
     const provider = p && this.d.payments.hasProvider(p.provider) ? this.d.payments.providerById(p.provider) : undefined;
-    const renew = () => provider!.authorize({
-      token: p!.payment_method_ref!, amount: Number(p!.amount), currency: p!.currency, capture: 'manual', idempotencyKey: `renew_${p!.id}`,
-      userId: order.user_id, offSession: true, purpose: 'deposit_preauth',
+    // Only where payments says the saved card can be charged with the rider absent (its provider's offSession).
+    const canRenew = p != null && provider != null && this.d.payments.canChargeOffSession(p);
+    const renew = () => this.d.payments.chargeOffSession(p!, {
+      amount: Number(p!.amount), currency: p!.currency, capture: 'manual', idempotencyKey: `renew_${p!.id}`, userId: order.user_id, purpose: 'deposit_preauth',
     });
     if (order.settled || order.payment_id !== paymentId) {
       // A retry after the rental closed: an earlier attempt may have renewed the hold at the card and failed before
       // recording it. The replay (same idempotency key) answers that renewal; unless it is recorded, it is released.
-      if (attempt > 1 && p?.payment_method_ref && provider?.capabilities.offSession) {
+      if (attempt > 1 && canRenew) {
         const r = await renew();
         if (r.ok && r.status !== 'captured') {
           const recorded = await this.d.db.tx(async () => {
             await this.d.repo.find(orderId, { lock: true });
-            return Boolean(await this.d.payments.byRef(provider.id, r.ref));
+            return Boolean(await this.d.payments.byRef(provider!.id, r.ref));
           });
-          if (!recorded) await provider.void(r.ref);
+          if (!recorded) await provider!.void(r.ref);
         }
       }
       return;
     }
     if (p?.status !== 'authorized' || !provider) return;
-    if (p.payment_method_ref && provider.capabilities.offSession) {
+    if (canRenew) {
       const r = await renew();
       if (r.ok && r.status === 'authorized') {
         const renewed = await this.d.db.tx(async () => {
@@ -117,11 +118,12 @@ export abstract class RentalsSettling extends RentalsRenting {
     const done = (await this.d.payments.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra');
     if (done || Number(order.debt ?? 0) > 0) return; // a retried job
     const p = await this.d.payments.find(order.payment_id);
-    const provider = p ? this.d.payments.providerById(p.provider) : null;
-    const result: AuthorizeResult = p?.payment_method_ref && provider?.capabilities.offSession
-      ? await provider.authorize({
-          token: p.payment_method_ref, amount, currency: order.currency, capture: 'automatic', idempotencyKey: `extra_${orderId}`,
-          userId: order.user_id, offSession: true, purpose: 'rent_extra',
+    const provider = p && this.d.payments.hasProvider(p.provider) ? this.d.payments.providerById(p.provider) : null;
+    // A card payments cannot charge with the rider absent (none saved, a provider without offSession) answers
+    // authentication_required without a provider call: the rent above the hold becomes a debt paid in the app.
+    const result: AuthorizeResult = p
+      ? await this.d.payments.chargeOffSession(p, {
+          amount, currency: order.currency, capture: 'automatic', idempotencyKey: `extra_${orderId}`, userId: order.user_id, purpose: 'rent_extra',
         })
       : { ok: false, ref: null, declineCode: 'authentication_required', card: null };
     await this.d.db.tx(async () => {

@@ -5,9 +5,9 @@ import { type RentalKind } from '#core/devices.ts';
 import { type Db } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { AuthRepository } from '../auth/repository.ts';
+import type { AuthService } from '../auth/service.ts';
 import type { CabinetLink, Logger } from '../cabinets/link.ts';
-import type { CabinetsRepository } from '../cabinets/repository.ts';
+import type { CabinetStock } from '../cabinets/stock.ts';
 import { PaymentsService } from '../payments/service.ts';
 import { type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import { chargeGuardsOf } from '../payments/guards.ts';
@@ -24,8 +24,8 @@ export interface RentalsDeps {
   log: Logger;
   repo: RentalsRepository;
   /** The users' rows (auth module): a user's rentals are serialised on it, and it keeps the last currency. */
-  users: AuthRepository;
-  cabinets: CabinetsRepository;
+  users: Pick<AuthService, 'lock'>;
+  cabinets: CabinetStock;
   venues: VenuesService;
   ledger: LedgerService;
   payments: PaymentsService;

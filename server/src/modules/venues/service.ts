@@ -8,7 +8,6 @@ import { toMajor } from '#core/money.ts';
 import { planFromWire, type PricePlan, type WirePriceStrategy } from '#core/pricing.ts';
 import { notFound } from '../../lib/errors.ts';
 import { systemClock, type Clock } from '../../lib/clock.ts';
-import { Liveness } from '../cabinets/liveness.ts';
 import { boundingBox, viewRadiusMetres } from './geo.ts';
 import { VenuesRepository, type PlanRow, type ShopRow, type StockFilter, type VenueRow } from './repository.ts';
 
@@ -57,10 +56,19 @@ export type ZoneOf = (agentId: string | null) => Promise<string | undefined>;
 /** Who asks: the signed-in rider (their own held return reservation is a free slot for them), or nobody. */
 export interface Asker { userId?: number }
 
+/**
+ * The cabinets' liveness rule (cabinets/liveness.ts, given at wiring: the cabinets use the venues, so the venues do
+ * not import them): online cabinets are those heard from since `since()`.
+ */
+export interface LivenessRule {
+  since(): Date;
+  isLive(c: { online: boolean; last_seen_at: Date | string | null }): boolean;
+}
+
 export class VenuesService {
   constructor(
     private readonly repo: VenuesRepository,
-    private readonly liveness = new Liveness(systemClock),
+    private readonly liveness: LivenessRule,
     private readonly clock: Clock = systemClock,
     private readonly zoneOf: ZoneOf = async () => undefined,
   ) {}

@@ -4,15 +4,15 @@ import { parseDecimal } from '#core/money.ts';
 import { normalizeRemark, REFUND, validateRemark } from '#core/wallet.ts';
 import type { PayoutChannel, Remark } from '#contract/wallet.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { DEFINITIONS } from '../payments/methods/registry.ts';
+import { METHOD_CURRENCIES } from '../payments/service.ts';
 
 /**
  * Currencies a wallet can be topped up in: those the card provider settles, and those of the other payment methods
- * (methods/registry.ts; Espees' ESP is left out: it is no ISO currency, and Intl reads it as the peseta).
+ * (payments' METHOD_CURRENCIES; Espees' ESP is left out: it is no ISO currency, and Intl reads it as the peseta).
  */
 export const WALLET_CURRENCIES: readonly string[] = [...new Set([
   'CNY', 'EUR', 'USD', 'XAF', 'NGN',
-  ...DEFINITIONS.flatMap((d) => d.currencies ?? []).filter((c) => c !== 'ESP'),
+  ...METHOD_CURRENCIES.filter((c) => c !== 'ESP'),
 ])];
 /** Upper bound of one top-up, major units (fraud limit of the sandbox acquirer). */
 export const MAX_TOPUP_MAJOR = 10_000;

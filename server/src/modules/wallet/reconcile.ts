@@ -7,9 +7,9 @@
 //   6. withdrawals agree with their holds: pending ↔ open hold, paid ↔ posted in full, rejected ↔ voided; a bank
 //      withdrawal's request transfer and settlement: still open (pending, awaiting payout) ↔ no settlement, paid or
 //      rejected ↔ one settlement of its amount.
-// 1–5 are the ledger's own checks (LedgerRepository); 6 joins the wallet's withdrawals to the ledger's holds.
+// 1–5 are the ledger's own checks (its checks-repository.ts); 6 joins the wallet's withdrawals to the ledger's holds.
 import type { Queryable } from '../../db/db.ts';
-import { LedgerRepository } from '../ledger/repository.ts';
+import { LedgerChecks } from '../ledger/checks-repository.ts';
 import { WalletRepository } from './repository.ts';
 
 export interface Violation {
@@ -18,7 +18,7 @@ export interface Violation {
 }
 
 export async function checkLedger(db: Queryable): Promise<Violation[]> {
-  const ledger = new LedgerRepository(db);
+  const ledger = new LedgerChecks(db);
   const out: Violation[] = [];
   const add = (invariant: string, rows: object[]) => {
     for (const r of rows) out.push({ invariant, detail: JSON.stringify(r) });
@@ -31,7 +31,7 @@ export async function checkLedger(db: Queryable): Promise<Violation[]> {
   add('transfers well-formed', await ledger.malformedTransfers());
 
   const withdrawals = await new WalletRepository(db).allWithHolds();
-  const holds = new Map<string, Awaited<ReturnType<LedgerRepository['holdsWithResolution']>>>();
+  const holds = new Map<string, Awaited<ReturnType<LedgerChecks['holdsWithResolution']>>>();
   const ids = withdrawals.flatMap((w) => [w.hold_transfer_id, ...(w.settle_transfer_id ? [w.settle_transfer_id] : [])]);
   for (const h of await ledger.holdsWithResolution(ids)) {
     holds.set(h.id, [...(holds.get(h.id) ?? []), h]);

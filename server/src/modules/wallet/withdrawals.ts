@@ -129,7 +129,7 @@ export class Withdrawals {
     // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
     const charged = cardPayment ? await this.d.payments.find(cardPayment.id) : undefined;
     const rail = bank ? this.bank.railFor(channelId!, currency) : undefined;
-    const provider = bank ? null : methodProvider ?? (charged && !this.d.payments.providerById(charged.provider).capabilities.payout
+    const provider = bank ? null : methodProvider ?? (charged && this.d.payments.hasProvider(charged.provider) && !this.d.payments.can(charged.provider, 'payout')
       ? this.d.payments.providerById(charged.provider) : this.payoutProvider());
     const ledger = this.d.ledger;
     // The answer is the balance this withdrawal left, as stored with the request's key (its replays answer the same).
@@ -180,7 +180,7 @@ export class Withdrawals {
     if (wd?.bank) return this.bank.run(wd.id);
     if (!wd || wd.status !== 'pending' || wd.provider_ref) return;
     const provider = wd.provider && this.d.payments.hasProvider(wd.provider) ? this.d.payments.providerById(wd.provider) : this.payoutProvider();
-    if (wd.refund_type === REFUND.card && !provider.capabilities.payout) return this.refundToCard(wd, provider);
+    if (wd.refund_type === REFUND.card && !this.d.payments.can(provider.id, 'payout')) return this.refundToCard(wd, provider);
     const destination = wd.refund_type === REFUND.card
       ? { kind: 'card_refund' as const, paymentRef: wd.channel_id ?? '' }
       : { kind: 'channel' as const, channel: wd.channel_id ?? 'manual', account: wd.account_data ?? {} };
@@ -223,27 +223,14 @@ export class Withdrawals {
   }
 
   /**
-   * A provider webhook delivery: verified by signature, applied once per event id, in one transaction with
-   * the ledger move. Throws (→ the provider retries) when the event refers to a payout we do not know yet.
+   * A payout's outcome, verified and read by payments' one webhook entry (payments/webhooks.ts, for every provider):
+   * applied once per event id, in one transaction with the ledger move. Throws (→ the provider retries) when the
+   * event refers to a payout we do not know yet. Payment events never come here: payments applies them itself.
    */
-  async providerEvent(providerId: string, raw: string, signature: string | undefined): Promise<'applied' | 'duplicate' | 'ignored'> {
-    const provider = this.d.payments.hasProvider(providerId) ? this.d.payments.providerById(providerId) : null;
-    const event = provider?.verifyEvent(raw, signature);
-    if (!provider || !event) throw new AppError(400, 'error.webhook.signature');
-    return this.applyEvent(provider.id, event);
-  }
-
-  /** A payout's outcome notified by a payment method's provider (verified by its adapter). */
-  payoutNotified(providerId: string, e: ProviderEvent) {
-    return this.applyEvent(providerId, e);
-  }
-
-  private async applyEvent(providerId: string, e: ProviderEvent) {
+  async payoutNotified(providerId: string, e: ProviderEvent): Promise<'applied' | 'duplicate' | 'ignored'> {
     const now = this.d.clock.now();
     return this.d.db.tx(async () => {
       if (!(await this.d.payments.recordEvent(providerId, e, now))) return 'duplicate' as const;
-      // Payment events (Stripe payment_intent.*, charge.refunded) bring our payment rows up to the provider's state.
-      if (/^(payment_intent|charge)\./.test(e.type)) return this.d.payments.applyPaymentEvent(providerId, e);
       if (e.type !== 'payout.paid' && e.type !== 'payout.failed') return 'ignored' as const;
       const wd = await this.d.repo.withdrawalForPayout(providerId, e.data.ref);
       if (!wd) throw notFound('error.notFound'); // not stored yet: roll back so the redelivery applies it
