@@ -62,6 +62,8 @@ export interface AppDeps {
   stripe?: StripeSettings;
   /** PAYMENT_METHODS: the methods beyond the card each agent switched on, with their configuration (methods/registry.ts). */
   paymentMethods?: MethodsConfig;
+  /** PAYMENT_SETTINGS_KEY: seals the method keys operators enter in the console (payments/settings/seal.ts; sandbox: generated). */
+  paymentSettingsKey?: string;
   /** The fetch the method adapters call their providers with (tests: a local test server's). */
   methodFetch?: typeof fetch;
   /** PUBLIC_URL: this server's address as providers reach it (return and notification URLs). */

@@ -32,7 +32,8 @@ import { StripeCardProvider, type StripeAccount } from './modules/payments/strip
 import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { ExternalRepository } from './modules/payments/methods/repository.ts';
-import { cardTypes, methodProviders, methodsCsp } from './modules/payments/methods/registry.ts';
+import { methodsCsp } from './modules/payments/methods/registry.ts';
+import { liveMethods } from './modules/payments/settings/live.ts';
 import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
 import { PaymentsService } from './modules/payments/service.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
@@ -145,17 +146,19 @@ export async function buildApp(deps: AppDeps) {
       agentProviders.set(agent, id);
     }
   }
-  // The methods beyond the card (methods/registry.ts): registered beside the card providers, offered per agent.
+  // The methods beyond the card (methods/registry.ts): registered beside the card providers, offered per agent;
+  // PAYMENT_METHODS with the console's settings over it, picked up without a restart (payments/settings/live.ts).
   const externalRepo = new ExternalRepository(db);
   const acquirer = new SandboxAcquirerRepository(db);
-  const byAgent = methodProviders(deps.paymentMethods ?? {}, {
-    repo: externalRepo, clock, publicUrl: deps.publicUrl ?? '', sandbox: sandboxOn, platformAgent: DEFAULT_AGENT, fetch: deps.methodFetch, log,
-    cardOutcome: async (token) => (await acquirer.useToken(token, clock.now()))?.outcome,
-    customers: paymentsRepo,
-    // A method's saved card in test mode is a saved card of the sandbox card provider (its test card decides).
-    sandboxCards: sandboxSavedCards(acquirer, clock),
+  const methods = await liveMethods({
+    env: deps.paymentMethods ?? {}, db, settingsKey: deps.paymentSettingsKey, providers, clock, warn: (msg) => log.warn(msg), build: {
+      repo: externalRepo, clock, publicUrl: deps.publicUrl ?? '', sandbox: sandboxOn, platformAgent: DEFAULT_AGENT, fetch: deps.methodFetch, log,
+      cardOutcome: async (token) => (await acquirer.useToken(token, clock.now()))?.outcome,
+      customers: paymentsRepo,
+      // A method's saved card in test mode is a saved card of the sandbox card provider (its test card decides).
+      sandboxCards: sandboxSavedCards(acquirer, clock),
+    },
   });
-  for (const p of [...byAgent.values()].flat()) providers.register(p);
   const auth = new AuthService(new AuthRepository(db), clock);
   const ledger = new LedgerService(new LedgerRepository(db), db);
   const liveness = new Liveness(clock, deps.offlineAfterMs);
@@ -170,8 +173,8 @@ export async function buildApp(deps: AppDeps) {
     defaultAgent: DEFAULT_AGENT,
     // The agents are the embed module's (its service, made below: called only once requests come).
     agentExists: async (id) => (await embed.agent(id)) != null,
-    methodProviders: byAgent,
-    cardTypes: cardTypes(deps.paymentMethods ?? {}),
+    methodProviders: methods.byAgent,
+    cardTypes: methods.cardTypes,
     appOrigins: deps.appOrigins ?? (deps.publicUrl ? [new URL(deps.publicUrl).origin] : []),
     loopbackIsApp: sandboxOn,
     agentOrigins: async (id) => (await embed.agent(id))?.origins ?? [],
@@ -225,7 +228,7 @@ export async function buildApp(deps: AppDeps) {
   const rails = [...(deps.payoutRails ?? []), ...(sandboxOn ? [new SandboxBankRail()] : [])];
   const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs, live, rails });
   // saveCardFlag: a method that saves the card after a paid payment (Flutterwave) hands it to the wallet's saved cards.
-  for (const [agent, list] of byAgent) for (const p of list) if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c);
+  methods.watch((agent, p) => { if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c); });
   // Every provider's notifications enter through payments' one webhook entry; a payout's outcome is the wallet's.
   const webhooks: WebhookDeps = { payments, db, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) };
   // The sandbox's payout events reach the same entry as a real provider's webhook POST (test mode only).
@@ -265,7 +268,8 @@ export async function buildApp(deps: AppDeps) {
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   // The page policy allows the client SDKs of the methods configured live (Monri Components, MercadoPago.js), no other.
-  await app.register(securityHeaders, { extra: methodsCsp(deps.paymentMethods ?? {}) });
+  await app.register(securityHeaders, { extra: methodsCsp(methods.config) });
+  app.addHook('onRequest', async () => methods.fresh()); // another process's console save, within seconds (live.ts)
   // Before any route: every route registered after it gets its budget (plugins/rate-limit.ts).
   if (deps.rateLimits !== false) await app.register(rateLimits, { db });
   await app.register(formbody);
@@ -308,7 +312,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       ...opsRoutes({
         db, clock, jobs, link: deps.link, liveness, fleetLive, fleet, media, audit, staff, opsOrigin, embed, mifi, coupons, ledger, payments, wallet, live,
-        partners, alerts, alertsRepo, dashboard, rentals, desk: deps.desk, ssoOn: !!sso,
+        partners, alerts, alertsRepo, dashboard, rentals, desk: deps.desk, ssoOn: !!sso, methods,
       }),
     ],
   });

@@ -77,6 +77,7 @@ async function main() {
     db, clock, link, fleet: demo?.fleet,
     a8Registration: a8RegistrationFromEnv(vendorEnv),
     cabinetSecretsKey: process.env.CABINET_SECRETS_KEY,
+    paymentSettingsKey: process.env.PAYMENT_SETTINGS_KEY,
     sandbox: new SandboxCardProvider(db, clock, cfg.sandboxPublicKey),
     ejectTtlMs: cfg.ejectTtlMs,
     jobPollMs: 500,

@@ -32,7 +32,7 @@ import type { CouponsService } from './modules/coupons/service.ts';
 import { agentsOpsRoutes } from './modules/embed/ops-routes.ts';
 import type { EmbedService } from './modules/embed/service.ts';
 import { moneyOpsRoutes } from './modules/ledger/ops-routes.ts';
-import { LedgerRepository } from './modules/ledger/repository.ts';
+import { DEFAULT_AGENT, LedgerRepository } from './modules/ledger/repository.ts';
 import type { LedgerService } from './modules/ledger/service.ts';
 import type { LiveService } from './modules/live/service.ts';
 import type { MediaStore } from './modules/media/store.ts';
@@ -47,6 +47,9 @@ import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
 import type { PartnersService } from './modules/partners/service.ts';
 import { partnersAdmin } from './modules/partners/wiring.ts';
 import type { PaymentsService } from './modules/payments/service.ts';
+import type { LiveMethods } from './modules/payments/settings/live.ts';
+import { paymentSettingsOpsRoutes } from './modules/payments/settings/ops-routes.ts';
+import { PaymentSettingsService } from './modules/payments/settings/service.ts';
 import type { DeskSettings } from './modules/rentals/ops-config.ts';
 import type { RentalsService } from './modules/rentals/service.ts';
 import { disputeOpsRoutes } from './modules/rentals/dispute-routes.ts';
@@ -90,6 +93,8 @@ export interface OpsRouteDeps {
   desk?: DeskSettings;
   /** Whether single sign-on is configured (invitations by single sign-on need it). */
   ssoOn?: boolean;
+  /** Each agent's payment methods as offered now (payments/settings/live.ts). */
+  methods: LiveMethods;
 }
 
 /** Every module's ops routes but the session's (which app.ts adds with the sign-in ceremonies). */
@@ -128,5 +133,8 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     alertsOpsRoutes({ admin: new AlertsAdmin({ db, clock, repo: d.alertsRepo, alerts: d.alerts, audit }) }),
     dashboardOpsRoutes({ dashboard: d.dashboard, stock: rebalancing }),
     rebalancingOpsRoutes({ rebalancing }),
+    paymentSettingsOpsRoutes({
+      settings: new PaymentSettingsService({ db, clock, live: d.methods, audit, platformAgent: DEFAULT_AGENT, agentExists: async (id) => (await d.embed.agent(id)) != null }),
+    }),
   ];
 }

@@ -58,6 +58,7 @@ const OWNERS: Record<string, readonly string[]> = {
     'sandbox_tokens', 'sandbox_payment_methods', 'sandbox_setup_intents', 'sandbox_intents', 'sandbox_payouts',
   ],
   'modules/payments/methods': ['external_payments', 'external_method_tokens', 'sandbox_method_payments'],
+  'modules/payments/settings': ['payment_method_settings'],
   'modules/content': ['help_items', 'crm_leads'],
   'modules/embed': ['agents', 'web_vitals', 'embed_codes'],
   'modules/notify': ['order_receipts', 'rental_notices', 'notice_deliveries', 'notice_prefs', 'push_subscriptions', 'agent_return_settings'],

@@ -41,6 +41,8 @@ export const PERMISSIONS = [
   'wallet.approve', // approve or reject someone else's wallet credit or debit (four eyes)
   'rebalancing.read', // cabinets with too many or too few power banks and the suggested moves
   'rebalancing.move', // mark a move of power banks between cabinets done
+  'payments.read', // an agent's payment methods: which are on, which keys are set (never their values)
+  'payments.configure', // switch an agent's payment methods on and off, write their keys
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -54,7 +56,7 @@ const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   finance: [
     'staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read',
     'rentals.refund', 'partners.read', 'partners.write', 'alerts.read', 'dashboard.read', 'wallet.adjust', 'wallet.approve',
-    'rentals.end', 'rentals.waive', 'rentals.release', 'rentals.reverse', 'disputes.decide',
+    'rentals.end', 'rentals.waive', 'rentals.release', 'rentals.reverse', 'disputes.decide', 'payments.read',
   ],
   field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage', 'dashboard.read', 'rebalancing.read', 'rebalancing.move'],
   read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read', 'dashboard.read', 'rebalancing.read'],

@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /** The business errors this route answers (AppError statuses); default DEFAULT_BUSINESS_ERRORS. */
     errors?: readonly BusinessStatus[];
+    /** An ops save other than PATCH and PUT that needs If-Match (lib/ops-concurrency.ts): it answers 428 without. */
+    ifMatch?: true;
   }
 }
 

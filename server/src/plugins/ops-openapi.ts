@@ -70,7 +70,7 @@ function statusesOf(method: string, access: string, s: FastifySchema, hasPathId:
   const business: readonly BusinessStatus[] = s.errors ?? (unsafe ? [404, 409, 422] : hasPathId ? [404] : []);
   for (const st of business) out.add(st);
   if (unsafe) out.add(413);
-  if (method === 'PATCH' || method === 'PUT') out.add(428);
+  if (method === 'PATCH' || method === 'PUT' || s.ifMatch) out.add(428);
   out.add(429).add(500);
   return [...out].sort();
 }

@@ -122,6 +122,10 @@ export const MembershipChange = Type.Object({
 }, { additionalProperties: false });
 export type MembershipChange = Static<typeof MembershipChange>;
 
+/** Ending one membership of a person (their others and their account stay). Needs If-Match. */
+export const MembershipEnd = Type.Object({ reason: Reason }, { additionalProperties: false });
+export type MembershipEnd = Static<typeof MembershipEnd>;
+
 /** Changing a person: name, disabled, memberships (replaces those inside the caller's scope). Needs If-Match. */
 export const StaffUpdate = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 120 })),

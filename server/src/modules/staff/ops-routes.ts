@@ -4,7 +4,7 @@
 import type { App } from '../../lib/route.ts';
 import { expectedVersion, sendVersion } from '../../lib/ops-concurrency.ts';
 import {
-  InvitationCreate, InvitationCreated, InvitationIdParams, InvitationListQuery, InvitationPage, InvitationRevoke, InvitationShape, MembershipChange, MembershipParams,
+  InvitationCreate, InvitationCreated, InvitationIdParams, InvitationListQuery, InvitationPage, InvitationRevoke, InvitationShape, MembershipChange, MembershipEnd, MembershipParams,
   StaffIdParams, StaffListQuery, StaffPage, StaffShape, StaffUpdate,
 } from '#contract/ops/staff.ts';
 import { actorOf, staffOf } from '../../plugins/ops-api.ts';
@@ -40,6 +40,21 @@ export function staffOpsRoutes(o: { staff: StaffService; origin?: string; ssoOn?
       },
     }, async (req, reply) => {
       const s = await o.staff.setMembership(staffOf(req), req.opsScope, actorOf(req, req.body.reason), req.params.id, req.params.agentId, expectedVersion(req), req.body);
+      sendVersion(reply, s.version);
+      return s;
+    });
+
+    ops.post('/staff/:id/memberships/:agentId/end', {
+      config: { permission: 'signed-in' },
+      schema: {
+        description: "Ends one membership of a person, not their account: the caller's own (leaving an agent), or another person's whose role there the "
+          + 'caller may grant (staff.invite; 403 otherwise, 404 outside their agents). The platform\'s last owner cannot be removed (409). The '
+          + "person's sessions end (the caller's current one stays when they end their own). Needs If-Match with the ETag of GET /staff/{id} "
+          + '(for the caller themselves: of GET /staff/{id} as well); a save after another one answers 409.',
+        errors: [404, 409], ifMatch: true, params: MembershipParams, body: MembershipEnd, response: { 200: StaffShape },
+      },
+    }, async (req, reply) => {
+      const s = await o.staff.endMembership(staffOf(req), actorOf(req, req.body.reason), req.params.id, req.params.agentId, expectedVersion(req), req.opsSession?.tokenHash);
       sendVersion(reply, s.version);
       return s;
     });

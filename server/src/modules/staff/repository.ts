@@ -108,6 +108,21 @@ export class StaffRepository {
     return out;
   }
 
+  /** Ends one membership of a person (their others stay): false when they had none at that agent. */
+  async deleteMembership(staffId: string, agentId: string): Promise<boolean> {
+    const { rowCount } = await this.db.query('delete from staff_memberships where staff_id = $1 and agent_id = $2', [staffId, agentId]);
+    return rowCount === 1;
+  }
+
+  /** The platform's owners still able to sign in, their memberships locked until the unit of work ends. */
+  async platformOwnersLocked(): Promise<string[]> {
+    const { rows } = await this.db.query<{ staff_id: string }>(
+      `select m.staff_id::text as staff_id from staff_memberships m join staff s on s.id = m.staff_id
+       where m.agent_id = '*' and m.role = 'owner' and s.disabled_at is null for update of m`,
+    );
+    return rows.map((r) => r.staff_id);
+  }
+
   async setMembership(staffId: string, m: Membership): Promise<void> {
     await this.db.query(
       `insert into staff_memberships (staff_id, agent_id, role, venue_ids) values ($1, $2, $3, $4)
@@ -165,8 +180,9 @@ export class StaffRepository {
     await this.db.query('delete from staff_sessions where token_hash = $1', [tokenHash]);
   }
 
-  async deleteSessionsOf(staffId: string): Promise<number> {
-    const { rowCount } = await this.db.query('delete from staff_sessions where staff_id = $1', [staffId]);
+  /** Ends every session of the person (but `keep`, the caller's own, when given): the count ended. */
+  async deleteSessionsOf(staffId: string, keep?: string): Promise<number> {
+    const { rowCount } = await this.db.query('delete from staff_sessions where staff_id = $1 and token_hash is distinct from $2', [staffId, keep ?? null]);
     return rowCount;
   }
 

@@ -6,7 +6,7 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { randomToken, sha256 } from '../../lib/ids.ts';
 import { staleVersion } from '../../lib/ops-concurrency.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
-import { ALL_AGENTS, inScope, mayGrant, permissionsOf, type Membership, type Scope, type StaffRole } from '#core/opsAccess.ts';
+import { ALL_AGENTS, inScope, mayGrant, permissionsOf, scopeOf, type Membership, type Scope, type StaffRole } from '#core/opsAccess.ts';
 import type { InvitationCreate, InvitationListQuery, InvitationShape, Me, MembershipChange, StaffListQuery, StaffShape, StaffUpdate } from '#contract/ops/staff.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { Mailer } from '../notify/mailer.ts';
@@ -199,6 +199,44 @@ export class StaffService {
       });
       return after;
     });
+  }
+
+  /**
+   * Ends one membership of a person (their account and other memberships stay): the caller's own (leaving an
+   * agent), or another's whose role the caller may grant there (403; outside the caller's scope 404). The
+   * platform's last owner cannot go (409). The person's sessions end (but the caller's current one): they come back
+   * with what remains. Needs the person's version (If-Match).
+   */
+  async endMembership(caller: StaffPrincipal, actor: Actor, id: string, agentId: string, version: number, currentSession?: string): Promise<StaffShape> {
+    return this.d.db.tx(async () => {
+      const self = id === caller.id;
+      const scope = scopeOf(caller.memberships, 'staff.invite');
+      if (!self && scope.kind === 'none') throw forbidden();
+      const before = self ? await this.own(id) : await this.get(scope, id);
+      const m = before.memberships.find((x) => x.agentId === agentId);
+      // Another's membership outside the caller's agents is not found, even when the person is visible through another.
+      const reach = scope.kind === 'all' || (agentId !== ALL_AGENTS && inScope(scope, agentId) && !(scope.kind === 'agents' && scope.venues[agentId]));
+      if (!m || (!self && !reach)) throw notFound('ops.error.notFound');
+      if (!self) this.granter(caller, agentId, m.role);
+      if (agentId === ALL_AGENTS && m.role === 'owner' && (await this.d.repo.platformOwnersLocked()).filter((o) => o !== id).length === 0) {
+        throw conflict('ops.error.lastOwner');
+      }
+      const row = await this.d.repo.bumpVersion(id, version);
+      if (!row) throw staleVersion();
+      await this.d.repo.deleteMembership(id, agentId);
+      const sessionsEnded = await this.d.repo.deleteSessionsOf(id, self ? currentSession : undefined);
+      const after = shape(row, (await this.d.repo.memberships([id])).get(id) ?? []);
+      await this.d.audit.record(actor, {
+        action: 'staff.membership-end', entity: 'staff', entityId: id, agentId: agentId === ALL_AGENTS ? null : agentId, before, after: { ...after, sessionsEnded },
+      });
+      return after;
+    });
+  }
+
+  private async own(id: string): Promise<StaffShape> {
+    const s = await this.d.repo.byId(id);
+    if (!s) throw notFound('ops.error.notFound');
+    return shape(s, (await this.d.repo.memberships([id])).get(id) ?? []);
   }
 
   /**
