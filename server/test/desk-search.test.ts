@@ -2,31 +2,10 @@
 // card last 4 (and each one's own fields), cursor pages, the streamed CSV exports, the role × scope table (another
 // agent's objects are not listed, and a package outside the scope is a 404), and a package's timeline.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cabinetsOnline, cardToken, touristToken, type Built } from './helper.ts';
+import { build, cabinetsOnline, touristToken, type Built } from './helper.ts';
 import { accessTable, callerConsoles, type Caller } from './ops/callers.ts';
 import type { OpsConsole } from './ops/console.ts';
-import { settledRental } from './ops/rentals.ts';
-
-const API = '/cdb-app-api/v1/app';
-
-/** A Wi-Fi package (no box) bought with `card` through agent A's app. */
-async function boughtPackage(b: Built, device: string, card: string) {
-  const token = await touristToken(b.app, device);
-  const mifi = async (url: string, payload: unknown) =>
-    (await b.app.inject({ method: 'POST', url: `${API}/chargenow/mifi/${url}`, headers: { token, agentOpenId: 'agent-a' }, payload: payload as object })).json();
-  const variants = JSON.parse((await mifi('query', { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId: 'pt-unl', currency: 'EUR' }) })).data) as
-    Array<{ skuId: string; price: number; Day: number }>;
-  const v = variants.find((x) => x.skuId === 'pt-unl')!;
-  const res = await mifi('rent', {
-    paymentId: 'card-sandbox', stripeToken: await cardToken(b.app, card), ejectOrNot: 0,
-    orderSubmit: { orderType: 2, currency: 'EUR', totalAmount: v.price, submitDtlDtoList: [{ skuId: 'pt-unl', selectDays: v.Day }] },
-  });
-  expect(res.code, JSON.stringify(res)).toBe(0);
-  const { rows } = await b.db.query<{ id: string; order_id: string; user_id: string }>(
-    'select k.id, k.order_id, k.user_id from mifi_packages k join users u on u.id = k.user_id where u.device_code = $1', [device]);
-  expect(rows).toHaveLength(1);
-  return { packageId: rows[0]!.id, orderId: rows[0]!.order_id, userId: Number(rows[0]!.user_id) };
-}
+import { boughtPackage, settledRental } from './ops/orders.ts';
 
 type Page<T> = { items: T[]; next?: string };
 
@@ -51,7 +30,7 @@ describe('the support desk\'s searches', () => {
     rental = await settledRental(b, 'search-rider-00001');
     await b.db.query(`update users set mobile = '+370 612 34567', email = 'Rider@Example.com' where id = $1`, [rental.userId]);
     // The same rider buys a Wi-Fi package (no cabinet: in agent A's scope as its customer) with another card.
-    pkg = await boughtPackage(b, 'search-rider-00001', '5555 5555 5555 4444');
+    pkg = await boughtPackage(b, 'search-rider-00001', '5555 5555 5555 4444', 'agent-a');
     expect(pkg.userId).toBe(rental.userId);
     other = await touristToken(b.app, 'search-rider-00002');
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '#core/pricing.ts';
 import { uuid } from '../src/lib/ids.ts';
 import { build, ledgerBalanced, waitFor, type Built } from './helper.ts';
-import { keepSignedIn, settledRental } from './ops/rentals.ts';
+import { keepSignedIn, settledRental } from './ops/orders.ts';
 import { accessTable, callerConsoles, person, type Caller } from './ops/callers.ts';
 import { OpsConsole } from './ops/console.ts';
 import { csrfOfSession } from '../src/plugins/ops-api.ts';

@@ -1,5 +1,5 @@
-// A rental as the support desk's tests need it: paid with the test card, returned by the cabinet's simulator hours
-// later, its money settled (the staff's sessions kept signed in while the test clock moves).
+// Orders as the support desk's tests need them: a rental paid with the test card, returned by the cabinet's simulator
+// hours later, its money settled (the staff's sessions kept signed in while the test clock moves); a Wi-Fi package.
 import { expect } from 'vitest';
 import { MINUTE_MS } from '#core/pricing.ts';
 import { cabinetsOnline, cardToken, touristToken, waitFor, type Built } from '../helper.ts';
@@ -39,4 +39,23 @@ export async function settledRental(b: Built, device: string, cabinet = 'PWL-VNO
   }, 'money settled');
   const { rows } = await b.db.query<{ user_id: string }>('select user_id from orders where id = $1', [orderId]);
   return { orderId, token, userId: Number(rows[0]!.user_id), powerbankId: popped.pPowerbankId as string, detail };
+}
+
+/** A Wi-Fi package (no box) bought with `card` (through the app of `agent`, when given). */
+export async function boughtPackage(b: Built, device: string, card: string, agent?: string) {
+  const token = await touristToken(b.app, device);
+  const mifi = async (url: string, payload: unknown) =>
+    (await b.app.inject({ method: 'POST', url: `${API}/chargenow/mifi/${url}`, headers: { token, ...(agent ? { agentOpenId: agent } : {}) }, payload: payload as object })).json();
+  const variants = JSON.parse((await mifi('query', { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId: 'pt-unl', currency: 'EUR' }) })).data) as
+    Array<{ skuId: string; price: number; Day: number }>;
+  const v = variants.find((x) => x.skuId === 'pt-unl')!;
+  const res = await mifi('rent', {
+    paymentId: 'card-sandbox', stripeToken: await cardToken(b.app, card), ejectOrNot: 0,
+    orderSubmit: { orderType: 2, currency: 'EUR', totalAmount: v.price, submitDtlDtoList: [{ skuId: 'pt-unl', selectDays: v.Day }] },
+  });
+  expect(res.code, JSON.stringify(res)).toBe(0);
+  const { rows } = await b.db.query<{ id: string; order_id: string; user_id: string }>(
+    'select k.id, k.order_id, k.user_id from mifi_packages k join users u on u.id = k.user_id where u.device_code = $1', [device]);
+  expect(rows).toHaveLength(1);
+  return { packageId: rows[0]!.id, orderId: rows[0]!.order_id, userId: Number(rows[0]!.user_id) };
 }
