@@ -1,16 +1,23 @@
-// The support desk's services over rentals, composed once (app.ts; like fleet.ts, outside the modules): the reads
-// of the timeline from each owning module's history repository, the refunds and the other corrections.
+// The support desk's services, composed once (app.ts; like fleet.ts, outside the modules): over rentals, the reads
+// of the timeline from each owning module's history repository, the refunds and the other corrections; the searches
+// of riders, payments and Wi-Fi packages (a package's timeline read like a rental's), each naming riders one way.
 import type { Db } from './db/db.ts';
 import type { JobRunner } from './jobs/runner.ts';
 import type { Clock } from './lib/clock.ts';
+import type { RidersNamed } from './lib/ops-query.ts';
 import type { AuditService } from './modules/audit/service.ts';
+import { RiderSearchService } from './modules/auth/rider-search.ts';
 import { RidersRepository } from './modules/auth/riders-repository.ts';
 import { CabinetHistoryRepository } from './modules/cabinets/history-repository.ts';
 import { LedgerHistoryRepository } from './modules/ledger/history-repository.ts';
 import type { LedgerService } from './modules/ledger/service.ts';
 import type { LiveService } from './modules/live/service.ts';
+import { PackagesDesk } from './modules/mifi/packages-desk.ts';
+import { PackagesOpsRepository } from './modules/mifi/packages-ops-repository.ts';
 import { NotifyHistoryRepository } from './modules/notify/history-repository.ts';
 import { PaymentsHistoryRepository } from './modules/payments/history-repository.ts';
+import { PaymentsOpsRepository } from './modules/payments/ops-repository.ts';
+import { PaymentSearchService } from './modules/payments/ops-search.ts';
 import type { PaymentsService } from './modules/payments/service.ts';
 import type { DeskSettings } from './modules/rentals/ops-config.ts';
 import type { RentalsService } from './modules/rentals/service.ts';
@@ -35,5 +42,31 @@ export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger:
   const disputes = new DisputeDesk({
     db: d.db, clock: d.clock, repo: new DisputesOpsRepository(d.db), orders: new RentalsRepository(d.db), rentals: d.rentals, audit: d.audit, live: d.live,
   });
-  return { desk, refunds, actions, disputes };
+  const riders = new RidersRepository(d.db);
+  const named = ridersNamed(riders, paymentsHistory);
+  const contacts = (ids: number[]) => riders.contacts(ids);
+  return {
+    desk, refunds, actions, disputes,
+    riders: new RiderSearchService({ riders, named }),
+    payments: new PaymentSearchService({ repo: new PaymentsOpsRepository(d.db), named, contacts }),
+    packages: new PackagesDesk({
+      clock: d.clock, repo: new PackagesOpsRepository(d.db), named, contacts, cabinets: new CabinetHistoryRepository(d.db), payments: d.payments,
+      paymentsHistory, ledger: ledgerHistory, notify: new NotifyHistoryRepository(d.db), audit: d.audit,
+    }),
+  };
+}
+
+/** The riders a search's rider fields name: each field's riders (a phone's, an e-mail's, a card's payers), intersected. */
+export function ridersNamed(riders: RidersRepository, payments: PaymentsHistoryRepository): RidersNamed {
+  return async (q) => {
+    let ids: number[] | null = null;
+    const and = (found: number[]) => {
+      ids = ids === null ? found : ids.filter((x) => found.includes(x));
+    };
+    if (q.phone) and(await riders.matching({ phone: q.phone }));
+    if (q.email) and(await riders.matching({ email: q.email }));
+    if (q.riderId) and([Number(q.riderId)]);
+    if (q.cardLast4) and(await payments.usersOfCard(q.cardLast4));
+    return ids;
+  };
 }

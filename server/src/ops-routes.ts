@@ -38,6 +38,7 @@ import type { LiveService } from './modules/live/service.ts';
 import type { MediaStore } from './modules/media/store.ts';
 import { MifiOpsRepository } from './modules/mifi/ops-repository.ts';
 import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
+import { packageOpsRoutes } from './modules/mifi/packages-routes.ts';
 import { MifiOpsService } from './modules/mifi/ops.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
 import type { MifiService } from './modules/mifi/service.ts';
@@ -46,6 +47,7 @@ import { Rebalancing } from './modules/rebalancing/service.ts';
 import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
 import type { PartnersService } from './modules/partners/service.ts';
 import { partnersAdmin } from './modules/partners/wiring.ts';
+import { paymentOpsRoutes } from './modules/payments/ops-routes.ts';
 import type { PaymentsService } from './modules/payments/service.ts';
 import type { LiveMethods } from './modules/payments/settings/live.ts';
 import { paymentSettingsOpsRoutes } from './modules/payments/settings/ops-routes.ts';
@@ -118,7 +120,15 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     moneyOpsRoutes({ repo: new LedgerRepository(db), check: () => checkLedger(db) }),
     deadJobOpsRoutes({ db, deadJobs: fleet.deadJobs, audit }),
     cabinetInboxOpsRoutes({ db, cabinets: fleet.cabinets, audit }),
-    riderOpsRoutes({ blocks: new RiderBlocks({ db, clock, repo: new RiderBlocksRepository(db), ledger: new LedgerRepository(db), audit }) }),
+    riderOpsRoutes({
+      blocks: new RiderBlocks({
+        db, clock, repo: new RiderBlocksRepository(db), audit,
+        customerOf: async (id) => (await new RidersRepository(db).agentsOf([Number(id)])).get(Number(id)) ?? [],
+      }),
+      search: desk.riders,
+    }),
+    paymentOpsRoutes({ search: desk.payments }),
+    packageOpsRoutes({ desk: desk.packages }),
     withdrawalOpsRoutes({
       queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: d.wallet.withdrawals.bank, audit, ridersMatching: (q) => new RidersRepository(db).matching({ any: q }) }),
     }),

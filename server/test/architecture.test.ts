@@ -87,8 +87,13 @@ const READ_MODELS: Record<string, readonly string[]> = {
   'modules/notify': ['venues'],
   // The map's stock counts per venue (free return slots less those a held return reservation keeps).
   'modules/venues': ['cabinets', 'powerbanks', 'return_reservations'],
-  // The back office's boxes: the cabinet slot each sits in, and that cabinet's agent (the scope).
-  'modules/mifi': ['powerbanks', 'cabinets'],
+  // The back office's boxes: the cabinet slot each sits in, and that cabinet's agent (the scope); the support desk's
+  // packages: the card their order was paid with.
+  'modules/mifi': ['powerbanks', 'cabinets', 'payments'],
+  // The support desk's riders: the agents each is a customer of (an account with it, a rental at its venues: the scope).
+  'modules/auth': ['ledger_accounts', 'orders', 'venues'],
+  // The support desk's payments: the rental or Wi-Fi order each paid (its cabinet, venue and agent: the scope).
+  'modules/payments': ['orders', 'venues', 'mifi_orders'],
   // A rental's share: its venue, agent (country), payment provider and its rent on the ledger; partners' balances.
   'modules/partners': ['orders', 'venues', 'agents', 'payments', 'ledger_transfers', 'ledger_accounts'],
   // The conditions alerts watch: cabinets (with their venue's agent), the power banks in them, dead jobs, the payment

@@ -5,48 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '#core/pricing.ts';
 import { uuid } from '../src/lib/ids.ts';
-import { build, cabinetsOnline, cardToken, ledgerBalanced, touristToken, waitFor, type Built } from './helper.ts';
+import { build, ledgerBalanced, waitFor, type Built } from './helper.ts';
+import { keepSignedIn, settledRental } from './ops/orders.ts';
 import { accessTable, callerConsoles, person, type Caller } from './ops/callers.ts';
 import { OpsConsole } from './ops/console.ts';
 import { csrfOfSession } from '../src/plugins/ops-api.ts';
 import { sha256 } from '../src/lib/ids.ts';
 
 const API = '/cdb-app-api/v1/app';
-const HOUR = 60 * MINUTE_MS;
-
-/** The test clock moved hours: the staff's sessions stay signed in (as if each had kept working). */
-const keepSignedIn = (b: Built) =>
-  b.db.query(`update staff_sessions set last_seen_at = $1, expires_at = $1::timestamptz + interval '1 hour'`, [b.clock.now()]);
-
-/**
- * A rental paid with the test card at `cabinet`, returned into it `hours` later, its money settled. Vilnius (the
- * default): €1 per started hour past 10 free minutes, cap €5, deposit €25 held on the card; 3 h → €3. Shanghai takes
- * the deposit into the wallet.
- */
-async function settledRental(b: Built, device: string, cabinet = 'PWL-VNO-001', hours = 3) {
-  await cabinetsOnline(b, [cabinet]);
-  const token = await touristToken(b.app, device);
-  const res = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
-    payload: { qrcode: cabinet, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
-  });
-  expect(res.json().code, res.body).toBe(0);
-  const orderId: string = res.json().data.outTradeNo;
-  const detail = async () => (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data;
-  const popped = await waitFor(async () => ((await detail()).pZujie === 1 ? detail() : null), 'popped');
-  b.clock.advance(hours * HOUR);
-  await keepSignedIn(b);
-  // The cabinet's simulator takes it back (its 'returned' event carries the cabinet's own time).
-  await b.fleet!.get(cabinet)!.insert(popped.pPowerbankId);
-  await waitFor(async () => (await detail()).pZujie === 3, 'returned');
-  await waitFor(async () => {
-    await b.app.powerly.jobs.runDue();
-    const { rows } = await b.db.query<{ status: string }>(`select status from payments where order_id = $1 and status <> 'declined'`, [orderId]);
-    return rows.length > 0 && rows.every((p) => p.status !== 'authorized');
-  }, 'money settled');
-  const { rows } = await b.db.query<{ user_id: string }>('select user_id from orders where id = $1', [orderId]);
-  return { orderId, token, userId: Number(rows[0]!.user_id), powerbankId: popped.pPowerbankId as string, detail };
-}
 
 const refund = (c: OpsConsole, orderId: string, amount: number, o: { key?: string; version?: number } = {}) =>
   c.call('POST', `/rentals/${orderId}/refund`, { amount, reason: 'rider complaint' }, {

@@ -27,6 +27,9 @@ import { CabinetInbox } from './screens/CabinetInbox.tsx';
 import { Partners } from './screens/Partners.tsx';
 import { Alerts } from './screens/Alerts.tsx';
 import { Dashboard } from './screens/Dashboard.tsx';
+import { Money } from './screens/Money.tsx';
+import { Payments } from './screens/Payments.tsx';
+import { WifiPackages } from './screens/WifiPackages.tsx';
 
 /** Screens of few people (a technician's phone), in their own chunks. */
 const Rebalancing = lazy(() => import('./screens/Rebalancing.tsx'));
@@ -48,8 +51,11 @@ const ENTRIES: Entry[] = [
   { path: '/coupons', label: 'ops.nav.coupons', needs: 'coupons.read', screen: (me) => <Coupons me={me} /> },
   { path: '/rentals', label: 'ops.nav.rentals', needs: 'orders.read', screen: (me) => <Rentals me={me} /> },
   { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
+  { path: '/payments', label: 'ops.nav.payments', needs: 'orders.read', screen: () => <Payments /> },
+  { path: '/wifi-packages', label: 'ops.nav.packages', needs: 'orders.read', screen: () => <WifiPackages /> },
   { path: '/disputes', label: 'ops.nav.disputes', needs: 'orders.read', screen: (me) => <Disputes me={me} /> },
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
+  { path: '/money', label: 'ops.nav.money', needs: 'money.read', screen: () => <Money /> },
   { path: '/wallet-adjustments', label: 'ops.nav.adjustments', needs: 'wallet.adjust', screen: (me) => <WalletAdjustments me={me} /> },
   { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
   { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },

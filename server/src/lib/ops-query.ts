@@ -83,3 +83,14 @@ export const likeOf = (q: string | undefined) => (q ? `%${q.toLowerCase().replac
 
 /** The ids an operator gives the fleet's objects (venues, agents, plans). */
 export const FLEET_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** A search's rider fields (phone, e-mail, id, a card's last 4), each naming riders. */
+export interface WhoQuery {
+  phone?: string;
+  email?: string;
+  riderId?: string;
+  cardLast4?: string;
+}
+
+/** The riders every given field names (their intersection), or null when no field is given (no such filter). */
+export type RidersNamed = (q: WhoQuery) => Promise<number[] | null>;

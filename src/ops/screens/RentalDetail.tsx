@@ -11,6 +11,7 @@ import { dateTime, money } from '../../ui/format.ts';
 import { opsCall } from '../api.ts';
 import { Problem } from './Problem.tsx';
 import { RentalActions } from './RentalActions.tsx';
+import { Timeline } from '../timeline.tsx';
 
 type Step = RentalTimeline['fee']['steps'][number];
 
@@ -90,27 +91,7 @@ export function RentalDetail({ me, id }: { me: Me; id: string }) {
             )}
           </section>
           <RentalActions me={me} id={id} data={data} onDone={load} />
-          <section aria-labelledby="ops-timeline">
-            <h3 id="ops-timeline">{t('ops.timeline.title')}</h3>
-            <div className="ops-scroll">
-              <table className="ops-table">
-                <thead>
-                  <tr><th scope="col">{t('ops.audit.at')}</th><th scope="col">{t('ops.timeline.source')}</th><th scope="col">{t('ops.timeline.what')}</th><th scope="col">{t('ops.timeline.amount')}</th><th scope="col">{t('ops.timeline.detail')}</th></tr>
-                </thead>
-                <tbody>
-                  {data.entries.map((e, i) => (
-                    <tr key={i}>
-                      <td>{dateTime(e.at, lang)}{e.receivedAt && <><br /><small>{t('ops.timeline.received', { at: dateTime(e.receivedAt, lang) })}</small></>}</td>
-                      <td>{t(`ops.timeline.sources.${e.source}`)}</td>
-                      <td><code>{e.what}</code></td>
-                      <td>{e.amount ? money(e.amount.currency, toMajor(e.amount.amount, e.amount.currency)) : ''}</td>
-                      <td>{e.detail ? <small>{Object.entries(e.detail).filter(([, v]) => v != null && typeof v !== 'object').map(([k, v]) => `${k}: ${String(v as string)}`).join(' · ')}</small> : ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
+          <Timeline entries={data.entries} />
         </>
       )}
     </>

@@ -1,7 +1,7 @@
 // The ops API's audit log: a filtered, cursor-paged list and a streamed CSV export. An operator sees the entries
 // of their agents (and, platform-wide, every entry).
-import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import { sendCsv } from '../../lib/csv.ts';
 import type { App } from '../../lib/route.ts';
 import { AuditExportQuery, AuditListQuery, AuditPage } from '#contract/ops/audit.ts';
 import type { AuditFilterValues } from './repository.ts';
@@ -23,13 +23,7 @@ export function auditOpsRoutes(o: { audit: AuditService }) {
     ops.get('/audit', { config: { permission: 'audit.read' }, schema: { querystring: AuditListQuery, response: { 200: AuditPage } } }, async (req) =>
       o.audit.list(filterOf(req, req.query), req.query.cursor, req.query.limit ?? 50));
 
-    ops.get('/audit.csv', { config: { permission: 'audit.export' }, schema: { summary: 'Export the audit log as CSV', querystring: AuditExportQuery, produces: ['text/csv'] } }, async (req, reply) => {
-      const stamp = new Date().toISOString().slice(0, 10);
-      return reply
-        .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="audit-${stamp}.csv"`)
-        .header('Cache-Control', 'no-store')
-        .send(Readable.from(o.audit.csv(filterOf(req, req.query))));
-    });
+    ops.get('/audit.csv', { config: { permission: 'audit.export' }, schema: { summary: 'Export the audit log as CSV', querystring: AuditExportQuery, produces: ['text/csv'] } }, async (req, reply) =>
+      sendCsv(reply, 'audit', o.audit.csv(filterOf(req, req.query))));
   };
 }

@@ -1,6 +1,7 @@
 // The audit log: every back-office write records who, when, from where, what (the entity, its id, the row before
 // and after) and the reason typed, in the write's own unit of work, so a write is never without its entry.
 import type { Clock } from '../../lib/clock.ts';
+import { csvPages } from '../../lib/csv.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
 import type { AuditEntry } from '#contract/ops/audit.ts';
 import type { AuditFilterValues, AuditRepository, AuditRow } from './repository.ts';
@@ -23,15 +24,7 @@ export interface AuditRecord {
   after?: unknown;
 }
 
-const EXPORT_PAGE = 500;
 export const CSV_COLUMNS = ['id', 'at', 'staff_id', 'staff_email', 'ip', 'user_agent', 'action', 'entity', 'entity_id', 'agent_id', 'before', 'after', 'reason'] as const;
-
-/** One CSV field (RFC 4180), with spreadsheet formulas neutralised (a leading = + - @ is prefixed with '). */
-export function csvField(v: unknown): string {
-  let s = v == null ? '' : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v as string);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 export class AuditService {
   constructor(private readonly repo: AuditRepository, private readonly clock: Clock) {}
@@ -50,17 +43,11 @@ export class AuditService {
   }
 
   /** The CSV export, page by page (never the whole log in memory). */
-  async *csv(f: AuditFilterValues): AsyncGenerator<string> {
-    yield `${CSV_COLUMNS.join(',')}\r\n`;
-    let after: [string, string] | undefined;
-    for (;;) {
-      const rows = await this.repo.page(f, after, EXPORT_PAGE);
-      if (!rows.length) return;
-      yield rows.map((r) => `${CSV_COLUMNS.map((c) => csvField(r[c])).join(',')}\r\n`).join('');
-      const last = rows[rows.length - 1]!;
-      after = [new Date(last.at).toISOString(), last.id];
-      if (rows.length < EXPORT_PAGE) return;
-    }
+  csv(f: AuditFilterValues): AsyncGenerator<string> {
+    return csvPages({
+      columns: CSV_COLUMNS, page: (after, limit) => this.repo.page(f, after, limit),
+      cursorOf: (r) => [new Date(r.at).toISOString(), r.id], records: (rows) => rows.map((r) => CSV_COLUMNS.map((c) => r[c])),
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 // Blocking a rider (back office, riders.block): a blocked rider cannot rent a power bank nor buy a Wi-Fi package;
 // the rider API refuses those calls with the reason, in the rider's language (blockedRiderGuard). Blocking and
 // unblocking are each one unit of work under the rider's row lock with their audit entry. A rider is inside a
-// person's scope when they have an account with one of the person's agents (platform-wide: every rider). A repeat
+// person's scope when they are a customer of one of the person's agents (platform-wide: every rider). A repeat
 // of one's own block (or unblock) answers the rider as it is; someone else's block of a blocked rider is a 409.
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { inScope, type Scope } from '#core/opsAccess.ts';
@@ -31,8 +31,8 @@ export interface RiderBlocksDeps {
   db: Db;
   clock: Clock;
   repo: RiderBlocksRepository;
-  /** The agents a rider has an account with (the ledger's). */
-  ledger: { agentsOfUser(userId: string): Promise<string[]> };
+  /** The agents a rider is a customer of (an account with it, a rental at its venues: riders-repository.ts). */
+  customerOf(userId: string): Promise<string[]>;
   audit: AuditService;
 }
 
@@ -54,7 +54,7 @@ export class RiderBlocks {
 
   private async inScope(scope: Scope, id: string, row: BlockedUserRow | undefined) {
     if (!row) throw notFound('error.notFound');
-    const agents = await this.d.ledger.agentsOfUser(id);
+    const agents = await this.d.customerOf(id);
     if (scope.kind !== 'all' && !agents.some((a) => inScope(scope, a))) throw notFound('error.notFound');
     return { row, agents };
   }

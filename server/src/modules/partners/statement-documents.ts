@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { formatMoney, toDecimalText } from '#core/money.ts';
 import { t, type Locale } from '../../lib/i18n.ts';
-import { csvField } from '../audit/service.ts';
+import { csvField } from '../../lib/csv.ts';
 import type { StatementRow } from './repository.ts';
 import type { LineRow } from './statements-repository.ts';
 

@@ -21,6 +21,12 @@ export class PaymentsHistoryRepository {
     return rows.map((r) => r.order_id);
   }
 
+  /** The riders who paid with a card ending in these 4 digits. */
+  async usersOfCard(last4: string, limit = 1000): Promise<number[]> {
+    const { rows } = await this.db.query<{ user_id: string }>('select distinct user_id from payments where card_last4 = $1 limit $2', [last4, limit]);
+    return rows.map((r) => Number(r.user_id));
+  }
+
   /** Provider notifications naming a payment of the order (by its provider reference). */
   async eventsOfOrder(orderId: string): Promise<ProviderEventRow[]> {
     const { rows } = await this.db.query<ProviderEventRow>(

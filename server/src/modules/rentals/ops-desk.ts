@@ -9,7 +9,9 @@ import type { RentalExportQuery, RentalListQuery, RentalSummary, RentalTimeline,
 import type { Clock } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
-import { csvField, type AuditService } from '../audit/service.ts';
+import { csvPages } from '../../lib/csv.ts';
+import { inOrder, iso, orderEntries as timelineEntries } from '../../lib/order-timeline.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { RidersRepository } from '../auth/riders-repository.ts';
 import type { CabinetHistoryRepository } from '../cabinets/history-repository.ts';
 import type { LedgerHistoryRepository, OrderTransferRow } from '../ledger/history-repository.ts';
@@ -33,8 +35,6 @@ export interface DeskReads {
 
 /** Order ids are not numbers (PO…): the search's cursors carry them as they are. */
 export const ORDER_ID = /^[\w-]{1,100}$/;
-const EXPORT_PAGE = 500;
-const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : undefined);
 const REVENUE = `${PLATFORM.type}/${PLATFORM.id}`;
 
 export const RENTAL_CSV_COLUMNS = [
@@ -93,19 +93,12 @@ export class RentalsDesk {
   }
 
   /** The CSV export, page by page. */
-  async *csv(scope: Scope, q: RentalExportQuery): AsyncGenerator<string> {
-    yield `${RENTAL_CSV_COLUMNS.join(',')}\r\n`;
+  async csv(scope: Scope, q: RentalExportQuery): Promise<AsyncGenerator<string>> {
     const search = await this.searchOf(scope, q);
-    let after: [string, string] | undefined;
-    for (;;) {
-      const rows = await this.d.repo.search(search, after, EXPORT_PAGE);
-      if (!rows.length) return;
-      const items = await this.summaries(rows);
-      yield items.map((s) => `${csvRow(s).map(csvField).join(',')}\r\n`).join('');
-      const last = rows[rows.length - 1]!;
-      after = [new Date(last.created_at).toISOString(), last.id];
-      if (rows.length < EXPORT_PAGE) return;
-    }
+    return csvPages({
+      columns: RENTAL_CSV_COLUMNS, page: (after, limit) => this.d.repo.search(search, after, limit),
+      cursorOf: (r) => [new Date(r.created_at).toISOString(), r.id], records: async (rows) => (await this.summaries(rows)).map(csvRow),
+    });
   }
 
   /** A rental inside the scope, else 404 (the same answer as a rental that does not exist). */
@@ -124,51 +117,11 @@ export class RentalsDesk {
     const o = await this.find(scope, id);
     const [contact] = await this.d.riders.contacts([o.user_id]);
     const now = this.d.clock.now();
-    const transfers = await this.d.ledger.ofOrder(id);
-    const entries: TimelineEntry[] = [...orderEntries(o)];
-    const commands = await this.d.cabinets.commandsOfOrder(id);
-    for (const c of commands) {
-      entries.push({
-        at: iso(c.created_at)!, source: 'cabinet', what: `cabinet.command.${c.type}`,
-        detail: { commandId: c.id, cabinetId: c.cabinet_id, expiresAt: iso(c.expires_at), ackedAt: iso(c.acked_at), result: c.result ?? undefined },
-      });
-    }
-    const since = new Date(new Date(o.created_at).getTime() - 3_600_000);
-    const until = new Date((o.returned_at ? new Date(o.returned_at) : now).getTime() + 3_600_000);
-    for (const e of await this.d.cabinets.eventsOf(commands.map((c) => c.id), o.powerbank_id, since, until)) {
-      const p = (e.payload ?? {}) as Record<string, unknown>;
-      entries.push({
-        at: iso(e.cabinet_ts ?? e.received_at)!, receivedAt: iso(e.received_at), source: 'cabinet', what: `cabinet.${e.type}`,
-        detail: { eventId: e.id, cabinetId: e.cabinet_id, powerbankId: e.powerbank_id ?? undefined, slot: p.slot, reason: p.reason ?? p.fault, state: e.state },
-      });
-    }
-    for (const t of await this.d.payments.timeline(id)) {
-      entries.push({
-        at: iso(t.at)!, source: 'payment', what: `payment.${t.to_status.replace(/:.*$/, '')}`,
-        ...(t.amount != null ? { amount: { amount: Number(t.amount), currency: String(t.currency).trim() } } : {}),
-        detail: { paymentId: t.payment_id, purpose: t.purpose, from: t.from_status ?? undefined, to: t.to_status },
-      });
-    }
-    for (const e of await this.d.paymentsHistory.eventsOfOrder(id)) {
-      entries.push({ at: iso(e.received_at)!, source: 'provider', what: `provider.${e.type}`, detail: { eventId: e.id, provider: e.provider } });
-    }
-    for (const t of transfers) {
-      entries.push({
-        at: iso(t.created_at)!, source: 'ledger', what: `ledger.${t.code}`, amount: { amount: t.amount, currency: t.currency },
-        detail: { transferId: t.id, flag: t.flag, debit: `${t.debit_owner} ${t.debit_kind}`, credit: `${t.credit_owner} ${t.credit_kind}` },
-      });
-    }
-    for (const m of await this.d.notify.ofOrder(id)) {
-      entries.push({ at: iso(m.sent_at)!, source: 'message', what: 'message.receipt', detail: { email: m.email, messageId: m.message_id } });
-    }
-    for (const a of (await this.d.audit.list({ entity: 'rental', entityId: id, agents: null }, undefined, 200)).items) {
-      entries.push({
-        at: a.at, source: 'staff', what: `staff.${a.action}`,
-        detail: { staffEmail: a.staffEmail, reason: a.reason, before: a.before, after: a.after },
-      });
-    }
-    // Stable: entries of one instant keep the order of their sources (the order's own step first).
-    const sorted = entries.map((e, i) => ({ e, i })).sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i).map((x) => x.e);
+    const { entries: more, transfers } = await timelineEntries(this.d, {
+      orderIds: [id], powerbankId: o.powerbank_id, entity: 'rental', entityId: id,
+      since: new Date(new Date(o.created_at).getTime() - 3_600_000), until: new Date((o.returned_at ? new Date(o.returned_at) : now).getTime() + 3_600_000),
+    });
+    const sorted = inOrder([...orderEntries(o), ...more]);
     const start = o.borrowed_at ? new Date(o.borrowed_at).getTime() : undefined;
     const endAt = o.returned_at ? new Date(o.returned_at) : o.fault_at && new Date(o.fault_at) < now ? new Date(o.fault_at) : now;
     const pauses = pausesOf(o.grace);

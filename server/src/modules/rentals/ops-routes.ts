@@ -1,7 +1,7 @@
 // The ops API's support desk over rentals: search (paged; CSV streamed), one rental's timeline (ETag: its number of
 // corrections), and a refund (Idempotency-Key, If-Match, a reason). Each route declares its permission; a rental
 // outside the caller's agents and venues is a 404.
-import { Readable } from 'node:stream';
+import { sendCsv } from '../../lib/csv.ts';
 import type { App } from '../../lib/route.ts';
 import { expectedVersion, sendVersion } from '../../lib/ops-concurrency.ts';
 import { Type, type TSchema } from 'typebox';
@@ -38,14 +38,7 @@ export function rentalOpsRoutes(o: { desk: RentalsDesk; refunds: RentalRefunds; 
     ops.get('/rentals.csv', {
       config: { permission: 'orders.read' },
       schema: { description: 'The search as CSV (UTF-8, RFC 4180), streamed page by page: any size.', querystring: RentalExportQuery },
-    }, async (req, reply) => {
-      const stamp = new Date().toISOString().slice(0, 10);
-      return reply
-        .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="rentals-${stamp}.csv"`)
-        .header('Cache-Control', 'no-store')
-        .send(Readable.from(o.desk.csv(req.opsScope, req.query)));
-    });
+    }, async (req, reply) => sendCsv(reply, 'rentals', await o.desk.csv(req.opsScope, req.query)));
 
     ops.get('/rentals/:id', {
       config: { permission: 'orders.read' },

@@ -1,6 +1,6 @@
 // The ops API's withdrawals queue (payout-queue.ts): the list by state, one withdrawal, and a person's approve,
 // manual payout record and reject, each with its reason (audited). Finance, admins and owners (payouts.approve).
-import { Readable } from 'node:stream';
+import { sendCsv } from '../../lib/csv.ts';
 import type { App } from '../../lib/route.ts';
 import {
   WithdrawalActionResponses, WithdrawalApprove, WithdrawalExportQuery, WithdrawalIdParams, WithdrawalItem, WithdrawalListQuery, WithdrawalManual, WithdrawalPage, WithdrawalReject,
@@ -21,11 +21,7 @@ export function withdrawalOpsRoutes(o: { queue: PayoutQueue }) {
     ops.get('/withdrawals.csv', {
       config: { permission: 'payouts.read' },
       schema: { description: 'The search as CSV (UTF-8, RFC 4180; amounts in minor units), streamed page by page: any size.', querystring: WithdrawalExportQuery },
-    }, async (req, reply) => reply
-      .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="withdrawals-${new Date().toISOString().slice(0, 10)}.csv"`)
-      .header('Cache-Control', 'no-store')
-      .send(Readable.from(o.queue.csv(req.opsScope, req.query))));
+    }, async (req, reply) => sendCsv(reply, 'withdrawals', await o.queue.csv(req.opsScope, req.query)));
 
     ops.get('/withdrawals/:id', {
       config: { permission: 'payouts.read' }, schema: { params: WithdrawalIdParams, response: { 200: WithdrawalItem, 404: OpsError } },

@@ -10,12 +10,12 @@ import { WITHDRAWAL_CSV_COLUMNS, type WithdrawalExportQuery, type WithdrawalItem
 import type { Db } from '../../db/db.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
-import { csvField, type Actor, type AuditService } from '../audit/service.ts';
+import { csvPages } from '../../lib/csv.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
 import { operatorTurn, type BankPayouts, type OperatorAction } from './bank-payouts.ts';
 import type { BankSearch, WalletRepository, WithdrawalRow } from './repository.ts';
 
 const TX_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const EXPORT_PAGE = 500;
 
 export interface PayoutQueueDeps {
   db: Db;
@@ -48,22 +48,17 @@ export class PayoutQueue {
   }
 
   /** The search as CSV, page by page (never the whole result in memory). */
-  async *csv(scope: Scope, q: WithdrawalExportQuery): AsyncGenerator<string> {
-    yield `${WITHDRAWAL_CSV_COLUMNS.join(',')}\r\n`;
+  async csv(scope: Scope, q: WithdrawalExportQuery): Promise<AsyncGenerator<string>> {
     const search = await this.searchOf(scope, q);
-    let after: [string, string] | undefined;
-    for (;;) {
-      const rows = await this.d.repo.bankPage({ ...search, after, limit: EXPORT_PAGE });
-      if (!rows.length) return;
-      yield rows.map((r) => {
+    return csvPages({
+      columns: WITHDRAWAL_CSV_COLUMNS, page: (after, limit) => this.d.repo.bankPage({ ...search, after, limit }),
+      cursorOf: (r) => [new Date(r.created_at).toISOString(), r.id],
+      records: (rows) => rows.map((r) => {
         const w = this.item(r);
-        return `${[w.id, w.createdAt, w.state, w.userId, w.agentId, w.amount, w.currency, w.channel, w.payee, w.provider, w.providerRef, w.bankReference,
-          w.approvedBy, w.settledBy, w.waitReason].map(csvField).join(',')}\r\n`;
-      }).join('');
-      const last = rows[rows.length - 1]!;
-      after = [new Date(last.created_at).toISOString(), last.id];
-      if (rows.length < EXPORT_PAGE) return;
-    }
+        return [w.id, w.createdAt, w.state, w.userId, w.agentId, w.amount, w.currency, w.channel, w.payee, w.provider, w.providerRef, w.bankReference,
+          w.approvedBy, w.settledBy, w.waitReason];
+      }),
+    });
   }
 
   async get(scope: Scope, id: string): Promise<WithdrawalItem> {
