@@ -298,7 +298,8 @@ export async function buildApp(deps: AppDeps) {
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
     await api.register(embedRoutes, { embed });
-    await api.register(liveRoutes, { live });
+    // A venue page's live stock (GET live/shop): the page's own read, for the rider following it.
+    await api.register(liveRoutes, { live, shops: { stock: (shopId, userId) => venues.detail(shopId, undefined, { userId }), changes: (fn) => fleetLive.subscribe(fn) } });
     await api.register(mifiRoutes, { mifi, payments, keys, clock });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     // The API's base address (printed at start-up) answers with where its description is, not a 404.

@@ -1,5 +1,5 @@
 // Opening hours at a moment: whether a venue is open, and when it next opens. The hours are local to the venue's time
-// zone (the agent's, agent_return_settings.time_zone); a venue without hours is always open.
+// zone (its agent's, agent_return_settings.time_zone: VenuesService `zoned`); a venue without hours is always open.
 import type { OpeningHours } from '../contract/ops-fleet.ts';
 
 const WEEKDAY = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;

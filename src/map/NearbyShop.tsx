@@ -1,5 +1,7 @@
 // #/nearby_shop?shopId=…[&lat&lng]: one venue — banner, name, address, hours, power banks to rent, returnable
-// slots (and keeping one for a return), its cabinets online or not, a go-here link (maps directions, bicycling) and the nearby service buttons.
+// slots (and keeping one for a return), its cabinets online or not with each one's free slots and power banks, kept
+// live (shopLive.ts: the venue's stream, else a read every 20 s), a go-here link (maps directions, bicycling) and the
+// nearby service buttons.
 import { useCallback, useEffect, useState } from 'react';
 import '../ui/badge.css';
 import { useStore } from '@nanostores/react';
@@ -12,6 +14,8 @@ import { coordsFromQuery, directionsUrl, distanceText } from '../core/map.ts';
 import { Availability } from './ShopCard.tsx';
 import { NearbyServices } from './NearbyServices.tsx';
 import { ReturnSlot } from './ReturnSlot.tsx';
+import { useShopLive } from './shopLive.ts';
+import { useReturnsStrings } from '../notify/strings.ts';
 import './map.css';
 
 export default function NearbyShop() {
@@ -32,6 +36,10 @@ export default function NearbyShop() {
   useEffect(() => {
     if (shopId) load();
   }, [load, shopId]);
+  // A live change reads the venue again in place: a failed read keeps what is shown (the next change or poll retries).
+  const from = lat != null && lng != null ? { lat, lng } : undefined;
+  useShopLive(shopId, () => void shopDetail(shopId, from).then(setShop, () => undefined));
+  const strings = useReturnsStrings();
 
   return (
     <>
@@ -76,8 +84,14 @@ export default function NearbyShop() {
                 <h2 id="shop-cabinets" className="subtitle">{t('map.cabinets')}</h2>
                 <ul className="shop-cabinets">
                   {shop.cabinets.map((c) => (
-                    <li key={c.cabinetID}>
-                      <span>{c.cabinetID}</span>
+                    <li key={c.cabinetID} data-cabinet={c.cabinetID}>
+                      <span className="shop-cabinet-id">{c.cabinetID}</span>
+                      {c.online && strings ? (
+                        <span className="shop-cabinet-stock">
+                          <span data-stock="return">{t('stock.free', { n: c.returnNum ?? 0 })}</span>
+                          <span data-stock="rent">{t('stock.banks', { n: c.freeNum })}</span>
+                        </span>
+                      ) : null}
                       <span className={`badge${c.online ? ' badge-live' : ' offline'}`}>{c.online ? t('map.online') : t('map.offline')}</span>
                     </li>
                   ))}

@@ -1,10 +1,13 @@
 // Always a place to return, in Chromium against the real server and cabinet simulator: the map keeps only the venues
 // with a slot to return into now (the filter reaches the server) and counts a slot another rider keeps as taken; on a
 // venue's page a rider with a power bank out keeps a slot for 15 minutes, sees the cabinet confirm it, and gives it
-// back. A rider with nothing out is told so in their language. At 320 px, 44 px targets, 0 axe violations.
+// back. A rider with nothing out is told so in their language. Each cabinet on the venue page shows its free slots and
+// power banks and follows them live: another rider's rental changes them without a reload. At 320 px, 44 px targets,
+// 0 axe violations.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations } from './axe.ts';
+import { fitsSmallAndLarge } from './fits.ts';
 import { productInChromium } from './product.ts';
 import { cabinetsOnline, cardToken, touristToken } from '../../server/test/helper.ts';
 
@@ -77,5 +80,32 @@ describe('return slots', () => {
     await panel.getByRole('button', { name: 'Reservar una ranura aquí durante 15 minutos' }).click();
     await expect.poll(() => panel.getByRole('alert').textContent()).toBe('No tienes ninguna batería alquilada que devolver.');
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it("each cabinet's free slots and power banks follow the venue live, in Lithuanian at 320 px", async () => {
+    await cabinetsOnline(env.product, ['PWL-VNO-001']);
+    const page = await signedIn(await touristToken(env.product.app), 'lt-LT');
+    const streams: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/live/shop?')) streams.push(r.url());
+    });
+    await page.goto(`${env.product.base}/${VENUE}`);
+    const row = page.locator('[data-cabinet="PWL-VNO-001"]');
+    const stock = async () => ({ back: await row.locator('[data-stock="return"]').textContent(), rent: await row.locator('[data-stock="rent"]').textContent() });
+    await row.locator('[data-stock="rent"]').waitFor({ timeout: 30_000 });
+    const before = await stock();
+    const n = (text: string | null) => Number(/\d+/.exec(text ?? '')![0]);
+    expect(before.back).toMatch(/^\d+ laisv(a|os|ų) viet(a|os|ų)$/);
+    expect(before.rent).toMatch(/^\d+ įkrovikli(s|ai|o|ų)$/);
+    expect((await row.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await expect.poll(() => streams.length, { timeout: 20_000 }).toBeGreaterThan(0);
+
+    // Another rider takes a power bank from it: the page shows one power bank fewer and one free slot more, unreloaded.
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    await rentedAtVilnius();
+    await expect.poll(async () => n((await stock()).rent), { timeout: 20_000 }).toBe(n(before.rent) - 1);
+    await expect.poll(async () => n((await stock()).back)).toBe(n(before.back) + 1);
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+    await fitsSmallAndLarge(page, 'the venue page with its cabinets');
   });
 });

@@ -98,7 +98,7 @@ describe('keys used by the app', () => {
       ...flatten(JSON.parse(readFileSync(join(root, 'locales/pay/en-US.json'), 'utf8'))),
       ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/mifi/en-US.json'), 'utf8'))).out,
       ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/ops/en-US.json'), 'utf8'))).out,
-      ...flatten(JSON.parse(readFileSync(join(root, 'locales/returns/en-US.json'), 'utf8'))),
+      ...flattenPlural(JSON.parse(readFileSync(join(root, 'locales/returns/en-US.json'), 'utf8'))).out,
     };
     const files: string[] = [];
     const walk = (d: string) => {

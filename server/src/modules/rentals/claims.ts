@@ -11,9 +11,20 @@ import { AppError, badRequest, conflict, notFound } from '../../lib/errors.ts';
 import type { UserRow } from '../auth/service.ts';
 import type { ReturnEvidenceRepository } from '../cabinets/evidence-repository.ts';
 import { ClaimsRepository, type DisputeRow } from './claims-repository.ts';
-import { Zujie } from './order-state.ts';
-import type { RentalsRepository } from './repository.ts';
+import { BUY_OUT_FROM, Zujie } from './order-state.ts';
+import type { OrderRow, RentalsRepository } from './repository.ts';
 import type { RentalsService } from './service.ts';
+
+/**
+ * An order a claim can settle: open (renting, fault), or charged by the overtime buy-out and not back (the buy-out
+ * settles an order in its state, order-state.ts BUY_OUT_FROM: a match reverses it, less the rent until the cabinet's
+ * time, never more than was taken: returning.ts refundRent).
+ */
+function claimable(o: OrderRow): o is OrderRow & { borrowed_at: Date; powerbank_id: string } {
+  if (!o.borrowed_at || !o.powerbank_id || o.returned_at) return false;
+  if (o.bought_out_at) return BUY_OUT_FROM.includes(o.zujie as never);
+  return !o.settled && (o.zujie === Zujie.renting || o.zujie === Zujie.fault);
+}
 
 /** The grace period for a rider with nowhere to return is served with the claims (claim-routes.ts). */
 export { GraceService } from './grace.ts';
@@ -41,9 +52,7 @@ export class ClaimsService {
   async claim(user: UserRow, input: { orderId: string; cabinetId: string; at: string }): Promise<DisputeRow> {
     const order = await this.d.rentals.check(user, input.orderId);
     const now = this.d.clock.now();
-    // Open (renting, fault) or charged and not back (a buy-out leaves the state, settled).
-    if (order.zujie !== Zujie.renting && order.zujie !== Zujie.fault) throw conflict('error.claim.notOpen');
-    if (!order.borrowed_at || !order.powerbank_id) throw conflict('error.claim.notOpen');
+    if (!claimable(order)) throw conflict('error.claim.notOpen');
     const at = new Date(input.at);
     if (Number.isNaN(at.getTime()) || at < new Date(order.borrowed_at) || at.getTime() > now.getTime() + 5 * 60_000) throw badRequest('error.claim.time');
     const cabinet = await this.d.cabinets.find(input.cabinetId);
@@ -60,7 +69,9 @@ export class ClaimsService {
       cabinet: { online: live?.online ?? false, lastSeenAt: live?.last_seen_at ? new Date(live.last_seen_at).toISOString() : null, silentAtClaim: !live?.last_seen_at || new Date(live.last_seen_at) < at },
     };
     return this.d.db.tx(async () => {
-      await this.d.orders.find(order.id, { lock: true });
+      // Under the order's lock: a claim that raced this one and settled it leaves nothing to claim (409, no refund twice).
+      const locked = await this.d.orders.find(order.id, { lock: true });
+      if (!locked || !claimable(locked)) throw conflict('error.claim.notOpen');
       const match = returned ?? (anomaly ? { cabinetId: cabinet.id, at: anomaly.at, slot: anomaly.slot } : undefined);
       if (match) await this.d.rentals.onReturned(match.cabinetId, { slot: match.slot, powerbankId: order.powerbank_id!, ts: match.at.toISOString() });
       const row = await this.repo.insert({

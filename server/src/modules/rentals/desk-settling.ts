@@ -9,6 +9,7 @@ import { conflict, refused } from '../../lib/errors.ts';
 import { RentalsDebts } from './debts.ts';
 import { BUY_OUT_FROM, Zujie } from './order-state.ts';
 import type { OrderRow } from './repository.ts';
+import type { RefundSplit } from './returning.ts';
 import { JOB_SETTLE_PAYMENT } from './shared.ts';
 
 export abstract class RentalsDeskSettling extends RentalsDebts {
@@ -46,14 +47,14 @@ export abstract class RentalsDeskSettling extends RentalsDebts {
    * Reverses the buy-out of a bought-out rental whose power bank is back (the person checked it): the buy-out fee
    * less the rent for the time until `at` goes back (to the card it was taken from, else the wallet).
    */
-  async reverseBuyOutByDesk(orderId: string, at: Date, key: string): Promise<{ refund: number; to: 'card' | 'wallet' | null; state: number }> {
+  async reverseBuyOutByDesk(orderId: string, at: Date, key: string): Promise<{ refund: number; to: 'card' | 'wallet' | null; split: RefundSplit; state: number }> {
     const order = await this.locked(orderId);
     if (!order.bought_out_at || !BUY_OUT_FROM.includes(order.zujie as never)) throw conflict('ops.error.rental.notBoughtOut');
     const returnedAt = this.endTime(order, at);
     const { elapsed, minutes, to } = this.returnFee(order, returnedAt);
     const refund = refundAfterBuyOut(order.plan, Number(order.fee ?? 0), elapsed);
-    const went = await this.settleBoughtOutReturn(order, to, { returned_at: returnedAt, use_minutes: minutes, note: 'buy-out reversed by the support desk' }, refund, key);
-    return { refund, to: went, state: to };
+    const split = await this.settleBoughtOutReturn(order, to, { returned_at: returnedAt, use_minutes: minutes, note: 'buy-out reversed by the support desk' }, refund, key);
+    return { refund, to: split.card > 0 ? 'card' : split.wallet > 0 ? 'wallet' : null, split, state: to };
   }
 
   /**

@@ -4,7 +4,9 @@
 // with a free slot in the radius (or a return slot the rider keeps) it is refused with 409 naming that place. Each
 // grace period is recorded on the order with what was checked (orders.grace), and the desk's rental timeline shows
 // it. Its length: until the first venue nearby with a cabinet online opens; when none opens at a known time (full,
-// offline, or no venue in the radius), the agent's grace length; never more than the agent's longest grace.
+// offline, or no venue in the radius), the agent's grace length; never more than the agent's longest grace. Each
+// venue's opening hours are read in its own time zone (the venues module's rule, the map's too): venues in the
+// radius may lie across a border from the rental's.
 import type { OpeningHours } from '#contract/ops-fleet.ts';
 import type { GracePeriod } from '#contract/returns.ts';
 import { buyOutAt, pausesOf } from '#core/pricing.ts';
@@ -24,9 +26,8 @@ export interface GraceSettings {
   grace_radius_m: number;
   grace_minutes: number;
   grace_max_minutes: number;
-  time_zone: string;
 }
-export const DEFAULT_GRACE: GraceSettings = { grace_radius_m: 2000, grace_minutes: 60, grace_max_minutes: 720, time_zone: 'UTC' };
+export const DEFAULT_GRACE: GraceSettings = { grace_radius_m: 2000, grace_minutes: 60, grace_max_minutes: 720 };
 
 /** A venue near the rider as the venues module reads it (its stock now, its opening hours). */
 export interface NearbyVenue {
@@ -36,6 +37,8 @@ export interface NearbyVenue {
   return_slots: number;
   online_cabinets: number;
   opening_hours?: unknown;
+  /** The time zone of its opening hours (the venue's own, as the map reads them). */
+  time_zone: string;
 }
 
 /** At most this many venues in the radius are looked at (nearest first). */
@@ -116,13 +119,13 @@ export class GraceService {
     const hours = (v: NearbyVenue) => (v.opening_hours ?? null) as OpeningHours | null;
     const t = now.getTime();
     const place = (v: NearbyVenue) => ({ shopId: v.id, name: v.name, distanceM: Math.round(v.distance) });
-    const open = rows.find((v) => v.return_slots > 0 && openAt(hours(v), s.time_zone, t));
+    const open = rows.find((v) => v.return_slots > 0 && openAt(hours(v), v.time_zone, t));
     if (open) return { applies: false, place: place(open), radiusM: radius };
     const longest = t + s.grace_max_minutes * MIN;
     // The venues with a cabinet online that are closed now: the first of them to open ends the grace period.
     const openings = rows
-      .filter((v) => v.online_cabinets > 0 && !openAt(hours(v), s.time_zone, t))
-      .map((v) => ({ v, opensAt: nextOpening(hours(v), s.time_zone, t) }))
+      .filter((v) => v.online_cabinets > 0 && !openAt(hours(v), v.time_zone, t))
+      .map((v) => ({ v, opensAt: nextOpening(hours(v), v.time_zone, t) }))
       .filter((x): x is { v: NearbyVenue; opensAt: number } => x.opensAt !== null)
       .sort((a, b) => a.opensAt - b.opensAt || a.v.distance - b.v.distance);
     const first = openings[0];

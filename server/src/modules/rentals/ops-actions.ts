@@ -43,8 +43,8 @@ export class RentalActions {
     return this.act(scope, actor, orderId, 'reverse', { at: at.toISOString() }, h, async (o, id) => {
       const r = await this.d.rentals.reverseBuyOutByDesk(o.id, at, `desk_${id}`);
       return {
-        amount: r.refund, toCard: r.to === 'card' ? r.refund : 0, toWallet: r.to === 'wallet' ? r.refund : 0, state: r.state,
-        after: { state: r.state, fee: Number(o.fee ?? 0) - r.refund, refund: r.refund, to: r.to, returnedAt: at.toISOString() },
+        amount: r.refund, toCard: r.split.card, toWallet: r.split.wallet, state: r.state,
+        after: { state: r.state, fee: Number(o.fee ?? 0) - r.refund, refund: r.refund, to: r.to, debtLowered: r.split.debt, returnedAt: at.toISOString() },
       };
     });
   }

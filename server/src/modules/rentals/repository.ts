@@ -152,6 +152,16 @@ export class RentalsRepository {
     await this.db.query('update orders set debt = debt + $2, debt_paid_at = null where id = $1', [id, amount]);
   }
 
+  /**
+   * A refund of rent lowered what the order still owes by `amount` (never taken, so nothing goes back for it); owing
+   * nothing any more, the debt is closed (no pay button).
+   */
+  async lowerDebt(id: string, amount: number, at: Date) {
+    await this.db.query(
+      `update orders set debt = debt - $2, debt_paid_at = case when debt - $2 <= 0 then $3::timestamptz else null end
+        where id = $1 and debt_paid_at is null and debt >= $2`, [id, amount, at]);
+  }
+
   /** The debt was paid (payType FK); false when there was none (a repeated payment). */
   async payDebt(id: string, amount: number, at: Date) {
     const res = await this.db.query('update orders set debt_paid_at = $3 where id = $1 and debt = $2 and debt > 0 and debt_paid_at is null', [id, amount, at]);

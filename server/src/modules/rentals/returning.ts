@@ -8,6 +8,9 @@ import type { OrderRow } from './repository.ts';
 import { JOB_SETTLE_PAYMENT, JOB_BUY_OUT, JOB_REFUND_CARD } from './shared.ts';
 import { RentalsSettling } from './settling.ts';
 
+/** Where a refund of rent went: owed debt lowered, back to cards, to the wallet (minor units). */
+export interface RefundSplit { debt: number; card: number; wallet: number }
+
 export abstract class RentalsReturning extends RentalsSettling {
   /** `cmd`: the command `e` answers, as the inbox read it (undefined: no such command). */
   async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }, cmd: CommandRow | undefined) {
@@ -154,38 +157,57 @@ export abstract class RentalsReturning extends RentalsSettling {
   }
 
   /**
-   * A bought-out order whose power bank came back (or that the desk reverses): its state, the lower fee, and
-   * `refund` back through the ledger: to the card the buy-out was taken from (a provider refund job, idempotent per
-   * `key`), else to the rider's wallet. In the caller's unit of work. Returns where the refund went.
+   * A bought-out order whose power bank came back (or that the desk reverses, or a matched claim settles): its state,
+   * the lower fee, and `refund` back (refundRent). In the caller's unit of work. Returns where the refund went.
    */
-  protected async settleBoughtOutReturn(order: OrderRow, to: number, where: Record<string, unknown>, refund: number, key: string): Promise<'card' | 'wallet' | null> {
+  protected async settleBoughtOutReturn(order: OrderRow, to: number, where: Record<string, unknown>, refund: number, key: string): Promise<RefundSplit> {
     await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: Number(order.fee ?? 0) - refund });
     await this.changed(order.user_id, order.id, to);
-    if (refund <= 0) return null;
+    if (refund <= 0) return { debt: 0, card: 0, wallet: 0 };
     return this.refundRent(order, refund, key);
   }
 
-  /** `refund` of a settled rental's fee out of revenue: to its captured card (a refund job per `key`), else the wallet. */
-  protected async refundRent(order: OrderRow, refund: number, key: string, code = 'buy_out_refund'): Promise<'card' | 'wallet'> {
+  /**
+   * `refund` of a settled rental's fee, never more than was taken: first what is still owed of it (an unpaid debt is
+   * lowered: it was never taken), then back to each card that paid it (rent above the hold, a paid debt, the deposit
+   * capture: a refund job per payment and `key`, each at most what that payment captured less its refunds), and only
+   * what no card can take back (a wallet deposit, a provider without refunds, a capture still to come) to the wallet.
+   */
+  protected async refundRent(order: OrderRow, refund: number, key: string, code = 'buy_out_refund'): Promise<RefundSplit> {
     const now = this.d.clock.now();
     await this.d.live.publish(order.user_id, { kind: 'wallet' });
     const w = this.d.ledger;
     const revenue = await w.account(PLATFORM, 'revenue', order.currency);
-    const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
-    let went: 'card' | 'wallet';
-    if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.canRefund(pay.provider)) {
-      // The fee was taken from the card hold: the difference goes back to that card (a provider refund).
-      const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
-      await w.transfer({ debit: revenue, credit: clearing, amount: refund, code, orderId: order.id, at: now });
-      await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay.id, amount: refund, key }, now);
-      went = 'card';
-    } else {
+    const split: RefundSplit = { debt: 0, card: 0, wallet: 0 };
+    let left = refund;
+    const owed = order.debt_paid_at ? 0 : Number(order.debt ?? 0);
+    if (owed > 0) {
+      split.debt = Math.min(left, owed);
+      await this.d.repo.lowerDebt(order.id, split.debt, now);
+      left -= split.debt;
+    }
+    const order1 = (p: { purpose: string; id: string }) => (p.purpose === 'deposit_preauth' ? (p.id === order.payment_id ? 2 : 3) : 1);
+    const paid = (await this.d.payments.ofOrder(order.id))
+      .filter((p) => ['rent_extra', 'debt', 'deposit_preauth'].includes(p.purpose) && ['captured', 'partially_captured'].includes(p.status)
+        && this.d.payments.canRefund(p.provider))
+      .sort((a, b) => order1(a) - order1(b));
+    for (const p of paid) {
+      const amount = Math.min(left, Number(p.captured_amount) - Number(p.refunded_amount ?? 0));
+      if (amount <= 0) continue;
+      // The fee was taken from this card: that part goes back to it (a provider refund).
+      const clearing = await w.account(providerOwner(p.provider), 'clearing', order.currency);
+      await w.transfer({ debit: revenue, credit: clearing, amount, code, orderId: order.id, at: now });
+      await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: p.id, amount, key: p.id === order.payment_id ? key : `${key}_${p.id}` }, now);
+      split.card += amount;
+      left -= amount;
+    }
+    if (left > 0) {
       const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
-      await w.transfer({ debit: revenue, credit: wallet, amount: refund, code, orderId: order.id, at: now });
-      went = 'wallet';
+      await w.transfer({ debit: revenue, credit: wallet, amount: left, code, orderId: order.id, at: now });
+      split.wallet = left;
     }
     await this.d.partners.rentLedgerChanged(order.id);
-    return went;
+    return split;
   }
 
   /**

@@ -74,13 +74,22 @@ export class VenuesService {
   ) {}
 
   /**
-   * "Can return here now": of venues with a free return slot, those open at `now` (opening hours in their agent's
-   * time zone, src/core/hours.ts; a venue without hours is always open).
+   * Each venue's time zone, the one its opening hours are in: its agent's (src/core/hours.ts), UTC when its agent has
+   * none. The one rule of the map's "can return here now" and of the grace period's openings (rentals' grace.ts).
    */
-  private async openNow<T extends ShopRow>(rows: T[], now: Date): Promise<T[]> {
+  private async zoned<T extends { agent_id?: string | null }>(rows: T[]): Promise<(T & { time_zone: string })[]> {
     const zones = new Map<string | null, string>();
     for (const a of new Set(rows.map((r) => r.agent_id ?? null))) zones.set(a, (await this.zoneOf(a)) ?? 'UTC');
-    return rows.filter((r) => openAt((r.opening_hours ?? null) as OpeningHours | null, zones.get(r.agent_id ?? null)!, now.getTime()));
+    return rows.map((r) => ({ ...r, time_zone: zones.get(r.agent_id ?? null)! }));
+  }
+
+  /**
+   * "Can return here now": of venues with a free return slot, those open at `now` (opening hours in their own time
+   * zone, `zoned`; a venue without hours is always open).
+   */
+  private async openNow<T extends ShopRow>(rows: T[], now: Date): Promise<T[]> {
+    const zoned = await this.zoned(rows);
+    return rows.filter((r, i) => openAt((r.opening_hours ?? null) as OpeningHours | null, zoned[i]!.time_zone, now.getTime()));
   }
 
   /** The Wi-Fi box deposit in a currency: the 'mifi' plan of a venue in that currency (0 when none has one). */
@@ -95,11 +104,11 @@ export class VenuesService {
   }
 
   /**
-   * Live venues within `radius` metres of (lat, lng), nearest first, with their stock now and their opening hours
-   * (the grace period rule, modules/rentals/grace.ts).
+   * Live venues within `radius` metres of (lat, lng), nearest first, with their stock now, their opening hours and
+   * the time zone those are in (each venue's own: the grace period rule, modules/rentals/grace.ts).
    */
   async within(lat: number, lng: number, radius: number, limit: number) {
-    return this.repo.nearby({ lat, lng, radius, ...boundingBox(lat, lng, radius), limit, liveSince: this.liveness.since(), now: this.clock.now() });
+    return this.zoned(await this.repo.nearby({ lat, lng, radius, ...boundingBox(lat, lng, radius), limit, liveSince: this.liveness.since(), now: this.clock.now() }));
   }
 
   /**
