@@ -5,7 +5,7 @@ import type { CommandRow } from '../cabinets/repository.ts';
 import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
 import type { OrderRow } from './repository.ts';
-import { JOB_SETTLE_PAYMENT, JOB_BUY_OUT, JOB_REFUND_CARD } from './shared.ts';
+import { JOB_SETTLE_PAYMENT, JOB_BUY_OUT, JOB_REFUND_CARD, cardRoom } from './shared.ts';
 import { RentalsSettling } from './settling.ts';
 
 export abstract class RentalsReturning extends RentalsSettling {
@@ -165,27 +165,29 @@ export abstract class RentalsReturning extends RentalsSettling {
     return this.refundRent(order, refund, key);
   }
 
-  /** `refund` of a settled rental's fee out of revenue: to its captured card (a refund job per `key`), else the wallet. */
+  /**
+   * `refund` of a settled rental's fee out of revenue: to its captured card (a refund job per `key`) as far as the
+   * card can take it back (what was captured, less what was and is being refunded: shared.ts cardRoom), the rest to
+   * the rider's wallet. Returns where it went ('card' when any of it went to the card).
+   */
   protected async refundRent(order: OrderRow, refund: number, key: string, code = 'buy_out_refund'): Promise<'card' | 'wallet'> {
     const now = this.d.clock.now();
     await this.d.live.publish(order.user_id, { kind: 'wallet' });
     const w = this.d.ledger;
     const revenue = await w.account(PLATFORM, 'revenue', order.currency);
     const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
-    let went: 'card' | 'wallet';
-    if (pay && ['captured', 'partially_captured'].includes(pay.status) && this.d.payments.providerById(pay.provider).capabilities.refund) {
-      // The fee was taken from the card hold: the difference goes back to that card (a provider refund).
-      const clearing = await w.account(providerOwner(pay.provider), 'clearing', order.currency);
-      await w.transfer({ debit: revenue, credit: clearing, amount: refund, code, orderId: order.id, at: now });
-      await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay.id, amount: refund, key }, now);
-      went = 'card';
-    } else {
+    const toCard = pay ? Math.min(refund, await cardRoom(this.d, pay.id)) : 0;
+    if (toCard > 0) {
+      const clearing = await w.account(providerOwner(pay!.provider), 'clearing', order.currency);
+      await w.transfer({ debit: revenue, credit: clearing, amount: toCard, code, orderId: order.id, at: now });
+      await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: pay!.id, amount: toCard, key }, now);
+    }
+    if (refund > toCard) {
       const wallet = await w.account(userOwner(order.user_id), 'wallet', order.currency);
-      await w.transfer({ debit: revenue, credit: wallet, amount: refund, code, orderId: order.id, at: now });
-      went = 'wallet';
+      await w.transfer({ debit: revenue, credit: wallet, amount: refund - toCard, code, orderId: order.id, at: now });
     }
     await this.d.partners.rentLedgerChanged(order.id);
-    return went;
+    return toCard > 0 ? 'card' : 'wallet';
   }
 
   /**
