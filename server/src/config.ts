@@ -99,6 +99,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
+/**
+ * Why this cabinet link cannot start, or null. The embedded broker lives in one API process: it has no shared
+ * subscriptions (a `$share/…` filter would match nothing there, and every cabinet event would go unheard) and no
+ * other process can connect to it as the server (its network clients are cabinets). Several processes (a shared
+ * group) need an external broker.
+ */
+export function linkRefusal(cfg: Pick<Config, 'mqttUrl' | 'mqttSharedGroup'>): string | null {
+  if (cfg.mqttSharedGroup && !cfg.mqttUrl) {
+    return 'MQTT_SHARED_GROUP needs MQTT_URL: the embedded broker serves one API process only (no shared subscriptions); point every process at an external broker (Mosquitto, EMQX) or unset MQTT_SHARED_GROUP';
+  }
+  return null;
+}
+
 /** Minimum length of EMBED_SIGNING_KEY in production (32 characters: e.g. `openssl rand -base64 32`). */
 export const MIN_SIGNING_KEY_LENGTH = 32;
 

@@ -5,7 +5,7 @@
 // NODE_ENV=production) starts none of the demo and refuses to start without its secrets (config.ts).
 import { mkdirSync } from 'node:fs';
 import { buildApp } from './app.ts';
-import { loadConfig, productionRefusals } from './config.ts';
+import { linkRefusal, loadConfig, productionRefusals } from './config.ts';
 import { stripeSettingsFromEnv } from './config/stripe.ts';
 import { payoutRailsFromEnv } from './config/payouts-rails.ts';
 import { openDb } from './db/db.ts';
@@ -41,6 +41,8 @@ async function main() {
   const clock = systemClock;
   const refusals = productionRefusals(cfg);
   if (refusals.length) throw new Error(`production mode (SANDBOX=off / NODE_ENV=production), but these are missing: ${refusals.join('; ')}`);
+  const refusedLink = linkRefusal(cfg);
+  if (refusedLink) throw new Error(refusedLink);
 
   // 2. Database and migrations.
   if (!cfg.databaseUrl) mkdirSync(cfg.dataDir, { recursive: true });

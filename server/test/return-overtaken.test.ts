@@ -87,4 +87,47 @@ describe('a heartbeat that overtook the cabinet\'s returned event', () => {
     expect(await paid(b, late.tradeNo)).toEqual(money);
     expect(Number((await order(b, late.tradeNo)).fee)).toBe(Number(ref.fee));
   });
+
+  it('the difference goes back to the card only as far as the card can take it, the rest to the wallet', async () => {
+    const b = await build();
+    open.push(b);
+    await cabinetsOnline(b, ['PWL-LIS-001']);
+    const r = await rentOne(b, 'overtaken-cap');
+    const borrowed = new Date((await order(b, r.tradeNo)).borrowed_at!).getTime();
+    b.clock.advance(3 * 60 * MINUTE_MS);
+    const slots = b.fleet!.get('PWL-VNO-001')!.inventory();
+    const free = slots.find((s) => !s.powerbankId)!;
+    free.powerbankId = r.powerbankId;
+    free.battery = 80;
+    await event(b, 'PWL-VNO-001', { ts: new Date(borrowed + 150 * MINUTE_MS).toISOString(), type: 'heartbeat', slots });
+    const settled = await order(b, r.tradeNo);
+    expect(settled.settled).toBe(true);
+    // The card hold captured for the fee; then most of it went back to the card already (say, a support refund).
+    const { payment_id: paymentId } = (await b.db.query<{ payment_id: string }>('select payment_id from orders where id = $1', [r.tradeNo])).rows[0]!;
+    const payment = async () => (await b.db.query<{ status: string; captured_amount: string; refunded_amount: string }>(
+      'select status, captured_amount, refunded_amount from payments where id = $1', [paymentId])).rows[0]!;
+    await waitFor(async () => {
+      await b.app.powerly.jobs.runDue();
+      return ['captured', 'partially_captured'].includes((await payment()).status);
+    }, 'the card payment captured');
+    const captured = Number((await payment()).captured_amount);
+    expect(captured).toBe(Number(settled.fee));
+    await b.app.powerly.payments.refund(paymentId, captured - 50, 'earlier-refund-of-this-rental');
+
+    await event(b, 'PWL-VNO-001', { ts: new Date(borrowed + 40 * MINUTE_MS).toISOString(), type: 'returned', slot: free.slot, powerbankId: r.powerbankId });
+    const fixed = await order(b, r.tradeNo);
+    const difference = Number(settled.fee) - Number(fixed.fee);
+    expect(difference).toBeGreaterThan(50);
+    const { rows } = await b.db.query<{ kind: string; amount: string }>(
+      `select a.kind, sum(t.amount)::bigint as amount from ledger_transfers t join ledger_accounts a on a.id = t.credit_account_id
+        where t.order_id = $1 and t.code = 'rent_refund' group by a.kind order by a.kind`, [r.tradeNo]);
+    expect(rows.map((x) => ({ kind: x.kind, amount: Number(x.amount) }))).toEqual([{ kind: 'clearing', amount: 50 }, { kind: 'wallet', amount: difference - 50 }]);
+    // The card refund asks the provider for what is left on the card, so it goes through (not dead on a refusal).
+    await waitFor(async () => {
+      await b.app.powerly.jobs.runDue();
+      return Number((await payment()).refunded_amount) === captured;
+    }, 'the card refund of the rest of the capture');
+    expect(await b.app.powerly.jobs.deadCount()).toBe(0);
+    expect((await b.db.query(`select 1 from jobs where kind = 'payment.refund-card' and done_at is null`)).rows).toEqual([]);
+  });
 });

@@ -16,7 +16,7 @@ export const PERMISSIONS = [
   'fleet.write',
   'orders.read', // rentals and payments
   'money.correct', // refunds, waivers, credits
-  'cabinets.command', // remote commands to a cabinet: eject, lock and unlock a slot, refresh inventory, restart
+  'cabinets.command', // remote commands to a cabinet: eject, lock and unlock a slot, refresh inventory, restart, volume
   'coupons.read', // coupons and their uses
   'coupons.write', // create, pause and resume coupons
   'pricing.write', // price plans of venues and agents

@@ -58,6 +58,13 @@ export class JobsRepository {
     );
   }
 
+  /** The payloads of jobs of these kinds not done yet (pending, retrying or dead) whose payload has `key` = `value`. */
+  async unfinished(kinds: string[], key: string, value: string): Promise<Record<string, unknown>[]> {
+    const { rows } = await this.db.query<{ payload: Record<string, unknown> | string }>(
+      'select payload from jobs where kind = any($1::text[]) and payload->>$2 = $3 and done_at is null', [kinds, key, value]);
+    return rows.map((r) => (typeof r.payload === 'string' ? (JSON.parse(r.payload) as Record<string, unknown>) : r.payload));
+  }
+
   /** The next due job not leased by another process, skipping rows locked by one (run inside a unit of work). */
   async nextDue(now: Date, id?: number) {
     const { rows } = await this.db.query<JobRow>(

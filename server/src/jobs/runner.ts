@@ -99,6 +99,11 @@ export class JobRunner {
     await this.repo.cancel(kind, key, value, this.clock.now(), opts.untried);
   }
 
+  /** The payloads of jobs of `kinds` not done yet (pending, retrying or dead) whose payload has `key` = `value`. */
+  unfinished(kinds: string[], key: string, value: string) {
+    return this.repo.unfinished(kinds, key, value);
+  }
+
   /** Runs every due job once (those failing are rescheduled); returns how many ran. */
   runDue(limit = 50): Promise<number> {
     // One pass at a time per process; callers (poller, tests) share the pass in progress.

@@ -8,7 +8,7 @@ import { Page, PageQuery, Reason } from './common.ts';
 const Id = Type.String({ pattern: '^[A-Za-z0-9._-]{1,64}$' });
 /** The vendor families a cabinet may speak (docs/cabinet-protocol.md "Vendor families"). */
 export const CABINET_VENDORS = ['powerly', 'a8', 'tcp60'] as const;
-export const CABINET_COMMANDS = ['eject', 'lock', 'unlock', 'inventory', 'restart'] as const;
+export const CABINET_COMMANDS = ['eject', 'lock', 'unlock', 'inventory', 'restart', 'volume'] as const;
 export type CabinetCommandType = (typeof CABINET_COMMANDS)[number];
 /** Commands about one slot (the others are about the whole cabinet). */
 export const SLOT_COMMANDS: readonly CabinetCommandType[] = ['eject', 'lock', 'unlock'];
@@ -36,6 +36,7 @@ export const OpsCabinet = Type.Object({
   lastHeartbeatAt: Type.Union([Type.String(), Type.Null()]),
   offlineAfterMs: Type.Integer({ description: 'without a heartbeat for this long after lastHeartbeatAt it counts as offline' }),
   hasCredentials: Type.Boolean(),
+  volume: Type.Union([Type.Integer(), Type.Null()], { description: 'speaker volume in percent, as the cabinet last reported it (null: never reported)' }),
   version: Type.Integer(),
   slots: Type.Array(OpsCabinetSlot),
   commands: Type.Array(Type.Object({
@@ -81,6 +82,7 @@ export type CabinetCredentialsIssued = Static<typeof CabinetCredentialsIssued>;
 export const CabinetCommandBody = Type.Object({
   type: Type.Union(CABINET_COMMANDS.map((c) => Type.Literal(c))),
   slot: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'eject, lock and unlock: the slot' })),
+  level: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'volume: the speaker volume in percent (0: silent)' })),
   reason: Reason,
 }, { additionalProperties: false });
 export type CabinetCommandBody = Static<typeof CabinetCommandBody>;

@@ -13,6 +13,8 @@ import { OnlineBadge, ReasonDialog, ReasonField, useNumbers, useWhen, vendorName
 import { Problem } from './Problem.tsx';
 
 type Pending = { type: CabinetCommandType; slot?: number } | { type: 'credentials' };
+/** Our own cabinets have no speaker: the volume is offered for the vendor families only. */
+const hasVolume = (vendor: string) => vendor !== 'powerly';
 
 export function CabinetLive({ me, id }: { me: Me; id: string }) {
   const t = useT();
@@ -23,6 +25,7 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
   const [error, setError] = useState<unknown>();
   const [pending, setPending] = useState<Pending>();
   const [secret, setSecret] = useState<CabinetCredentialsIssued>();
+  const [level, setLevel] = useState('50');
   const heading = useRef<HTMLHeadingElement>(null);
   const load = useCallback(async () => {
     try {
@@ -43,7 +46,9 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
     if (p.type === 'credentials') {
       setSecret(await opsCall<CabinetCredentialsIssued>('POST', `/cabinets/${encodeURIComponent(id)}/credentials`, { reason }));
     } else {
-      await opsCall('POST', `/cabinets/${encodeURIComponent(id)}/commands`, { type: p.type, ...(p.slot ? { slot: p.slot } : {}), reason });
+      // An empty field sends no level: the server names the missing field.
+      const extra = p.type === 'volume' ? (level.trim() === '' ? {} : { level: Number(level) }) : p.slot ? { slot: p.slot } : {};
+      await opsCall('POST', `/cabinets/${encodeURIComponent(id)}/commands`, { type: p.type, ...extra, reason });
     }
     await load();
   };
@@ -63,11 +68,15 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
             <dt>{t('ops.cabinets.venue')}</dt><dd>{cabinet.venueName ?? cabinet.venueId ?? '—'}</dd>
             <dt>{t('ops.cabinets.agent')}</dt><dd>{cabinet.agentId ?? '—'}</dd>
             <dt>{t('ops.cabinets.credentials')}</dt><dd>{cabinet.hasCredentials ? t('ops.cabinets.credentialsSet') : t('ops.cabinets.credentialsNone')}</dd>
+            {hasVolume(cabinet.vendor) && <><dt>{t('ops.cabinets.volume')}</dt><dd>{cabinet.volume === null ? '—' : num.percent(cabinet.volume)}</dd></>}
           </dl>
           {may('cabinets.command') && (
             <div className="ops-actions">
               <button type="button" onClick={() => setPending({ type: 'inventory' })}>{t('ops.cabinets.cmd.inventory')}</button>
               <button type="button" onClick={() => setPending({ type: 'restart' })}>{t('ops.cabinets.cmd.restart')}</button>
+              {hasVolume(cabinet.vendor) && (
+                <button type="button" onClick={() => { setLevel(String(cabinet.volume ?? 50)); setPending({ type: 'volume' }); }}>{t('ops.cabinets.cmd.volume')}</button>
+              )}
             </div>
           )}
           <table className="ops-table">
@@ -140,7 +149,15 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
         confirm={t('ops.cabinets.send')}
         act={(reason) => send(pending!, reason)}
         onClose={() => setPending(undefined)}
-      />
+      >
+        {pending?.type === 'volume' && (
+          <div className="ops-form">
+            <label>{t('ops.cabinets.volumeLevel')}
+              <input type="number" inputMode="numeric" min={0} max={100} step={1} value={level} onChange={(e) => setLevel(e.currentTarget.value)} />
+            </label>
+          </div>
+        )}
+      </ReasonDialog>
     </>
   );
 }

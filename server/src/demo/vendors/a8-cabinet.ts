@@ -23,6 +23,8 @@ export class A8Cabinet {
 
   /** `reboot` commands carried out (the simulated firmware restarts in place). */
   restarts = 0;
+  /** Its speaker volume, 0–100 (`volume`; the family reports it nowhere). */
+  volume = 50;
 
   get online() {
     return this.client?.connected ?? false;
@@ -96,6 +98,11 @@ export class A8Cabinet {
     if (cmd.cmd === 'check_all' || cmd.cmd === 'check') return this.pub(t.update, encodeStatus(this.status()));
     if (cmd.cmd === 'upload_all') return this.report();
     if (cmd.cmd === 'reboot') return void this.restarts++;
+    if (cmd.cmd === 'volume') {
+      const level = Number(cmd.data);
+      if (Number.isInteger(level) && level >= 0 && level <= 100) this.volume = level;
+      return;
+    }
     if (cmd.cmd !== 'popup_sn' && cmd.cmd !== 'popup') return;
     const code = this.refusal(cmd.timestamp, cmd.ttl);
     if (cmd.cmd === 'popup_sn') {

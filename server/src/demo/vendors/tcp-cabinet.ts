@@ -17,6 +17,8 @@ export class TcpCabinet {
   readonly unanswered = new Map<number, string>();
   /** The firmware version it reports (0x62). */
   firmware = 'BX-FW 2.4.1';
+  /** Its speaker volume, 0–15 (0x70 sets it, 0x77 asks it). */
+  volume = 8;
   /** Restarts (0x67) carried out: answered, then the connection ends and it logs in again. */
   restarts = 0;
   /** The next borrow fails (jammed). */
@@ -136,6 +138,12 @@ export class TcpCabinet {
       this.send(TCP_CMD.inventory, encodeInventory(this.banks.flatMap((b, i) => (b ? [{ slot: i + 1, bankId: b, level: 90 }] : []))));
     } else if (cmd === TCP_CMD.firmware) {
       this.send(TCP_CMD.firmware, Buffer.from(this.firmware, 'latin1'));
+    } else if (cmd === TCP_CMD.setVolume) {
+      const ok = p.length === 1 && p[0]! <= 15;
+      if (ok) this.volume = p[0]!;
+      this.send(TCP_CMD.setVolume, Buffer.from([ok ? 0x01 : 0x00]));
+    } else if (cmd === TCP_CMD.volume) {
+      this.send(TCP_CMD.volume, Buffer.from([this.volume]));
     } else if (cmd === TCP_CMD.restart) {
       this.restarts++;
       this.send(TCP_CMD.restart, Buffer.from([0x01]));

@@ -8,6 +8,7 @@ import type { CabinetListRow } from './fleet-repository.ts';
 export interface OpsCabinetRow extends CabinetListRow {
   agent_id: string | null;
   version: number;
+  volume: number | null;
   sort_key: string;
   commands: { id: string; type: string; slot: number | null; at: string; acked: boolean; result: string | null }[] | string | null;
 }
@@ -46,7 +47,7 @@ export class CabinetOpsRepository {
     const params: unknown[] = [f.scope.agents, f.scope.pairs, like, f.venueId ?? null, f.agentId ?? null, f.vendor ?? null, f.online ?? null, f.since, f.limit, f.id ?? null];
     const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, c.id) ${order.desc ? '<' : '>'} ($11, $12)`) : '';
     const { rows } = await this.db.query<OpsCabinetRow>(
-      `select c.id, c.vendor, c.agent_id, c.venue_id, v.name as venue_name, c.slot_count, c.online, c.last_seen_at, c.inventory, c.version,
+      `select c.id, c.vendor, c.agent_id, c.venue_id, v.name as venue_name, c.slot_count, c.online, c.last_seen_at, c.inventory, c.version, c.volume,
               ${order.key} as sort_key,
               (exists (select 1 from cabinet_credentials k where k.cabinet_id = c.id)
                 or exists (select 1 from cabinet_token_secrets t where t.cabinet_id = c.id)) as has_credentials,

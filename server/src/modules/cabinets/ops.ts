@@ -25,13 +25,14 @@ import { PROTOCOL_VERSION } from './protocol.ts';
 /** How long a remote command stays valid for its cabinet. */
 export const OPS_COMMAND_TTL_MS = 30_000;
 /**
- * The remote commands each family's cabinets take (docs/cabinet-protocol.md "Vendor families"): ours every one;
- * the 0xA8 and TCP families have a restart and an inventory report but no slot lock; any other family ejects only.
+ * The remote commands each family's cabinets take (docs/cabinet-protocol.md "Vendor families"): ours all but the
+ * volume (our cabinets have no speaker); the 0xA8 and TCP families a restart, an inventory report and the volume
+ * but no slot lock; any other family ejects only.
  */
 const VENDOR_COMMANDS: Record<string, readonly CabinetCommandType[]> = {
   powerly: ['eject', 'lock', 'unlock', 'inventory', 'restart'],
-  a8: ['eject', 'inventory', 'restart'],
-  tcp60: ['eject', 'inventory', 'restart'],
+  a8: ['eject', 'inventory', 'restart', 'volume'],
+  tcp60: ['eject', 'inventory', 'restart', 'volume'],
 };
 const takes = (vendor: string, type: CabinetCommandType) => (VENDOR_COMMANDS[vendor] ?? ['eject']).includes(type);
 
@@ -130,7 +131,9 @@ export class CabinetOpsService {
   async command(scope: Scope, actor: Actor, id: string, body: CabinetCommandBody): Promise<CabinetCommandSent> {
     const slotted = SLOT_COMMANDS.includes(body.type);
     if (slotted && body.slot === undefined) throw new FieldErrors([{ field: 'slot', code: 'required' }]);
+    if (body.type === 'volume' && body.level === undefined) throw new FieldErrors([{ field: 'level', code: 'required' }]);
     const slot = slotted ? body.slot! : null;
+    const level = body.type === 'volume' ? body.level! : null;
     const commandId = uuid();
     const now = this.d.clock.now();
     const msg = await this.d.db.tx(async () => {
@@ -139,12 +142,12 @@ export class CabinetOpsService {
       if (!c.online) throw conflict('ops.error.cabinetOffline', { id });
       if (!takes(c.vendor, body.type)) throw refused('ops.error.commandUnsupported', { vendor: c.vendor });
       if (body.type === 'eject' && (await this.d.repo.slotBusy(id, slot!, now))) throw conflict('ops.error.slotBusy', { slot: slot! });
-      const m = message(body.type, commandId, slot, now);
+      const m = message(body.type, commandId, slot, level, now);
       await this.d.repo.insertCommand({ id: commandId, cabinetId: id, type: `ops.${body.type}`, payload: m, at: now, expiresAt: new Date(now.getTime() + OPS_COMMAND_TTL_MS) });
       const device = slot === null ? undefined : c.slots[slot - 1]?.deviceId ?? null;
       await this.d.audit.record(actor, {
         action: `cabinet.${body.type}`, entity: 'cabinet', entityId: id, agentId: c.agentId,
-        after: { commandId, ...(slot === null ? {} : { slot, device }) },
+        after: { commandId, ...(slot === null ? {} : { slot, device }), ...(level === null ? {} : { level }) },
       });
       return m;
     });
@@ -228,7 +231,7 @@ export class CabinetOpsService {
     return {
       id: r.id, vendor: r.vendor, agentId: r.agent_id, venueId: r.venue_id, venueName: r.venue_name, slotCount: r.slot_count,
       online: this.d.liveness.isLive(r), lastHeartbeatAt: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null,
-      offlineAfterMs: this.d.liveness.offlineAfterMs, hasCredentials: r.has_credentials, version: r.version, slots, commands,
+      offlineAfterMs: this.d.liveness.offlineAfterMs, hasCredentials: r.has_credentials, volume: r.volume ?? null, version: r.version, slots, commands,
     };
   }
 }
@@ -236,8 +239,9 @@ export class CabinetOpsService {
 /** What the audit log keeps of a cabinet (not its live slots). */
 const brief = (c: OpsCabinet) => ({ id: c.id, vendor: c.vendor, agentId: c.agentId, venueId: c.venueId, slotCount: c.slotCount });
 
-function message(type: CabinetCommandBody['type'], id: string, slot: number | null, now: Date): ServerMessage {
+function message(type: CabinetCommandBody['type'], id: string, slot: number | null, level: number | null, now: Date): ServerMessage {
   const base = { id, ts: now.toISOString(), ttlMs: OPS_COMMAND_TTL_MS };
+  if (type === 'volume') return { v: 2, type: 'set-volume', ...base, level: level! };
   if (type === 'eject') return { v: PROTOCOL_VERSION, type: 'eject', ...base, slot };
   if (type === 'lock' || type === 'unlock') return { v: 2, type: 'slot-lock', ...base, slot: slot!, locked: type === 'lock' };
   return { v: 2, type: type === 'inventory' ? 'report-inventory' : 'restart', ...base };

@@ -83,8 +83,21 @@ export interface SlotReserveCommand {
   powerbankId: string;
   until: string | null;
 }
+/**
+ * Additive (v2), server → cabinet: set the speaker volume to `level` percent (0 = silent). Carried out by the vendor
+ * gateways in their family's command (docs/cabinet-protocol.md "Vendor families"); a cabinet without a speaker
+ * answers `unknown_command`.
+ */
+export interface VolumeCommand {
+  v: 2;
+  id: string;
+  type: 'set-volume';
+  ts: string;
+  ttlMs: number;
+  level: number;
+}
 export type Command = EjectCommand;
-export type ServerMessage = EjectCommand | EventAck | WifiPasswordCommand | SlotLockCommand | CabinetActionCommand | SlotReserveCommand;
+export type ServerMessage = EjectCommand | EventAck | WifiPasswordCommand | SlotLockCommand | CabinetActionCommand | SlotReserveCommand | VolumeCommand;
 
 /** Cabinet → server, on …/acks: the command was received (accepted) or refused before doing anything. */
 export interface CommandAck {
@@ -139,6 +152,8 @@ export interface CabinetStatus {
   ts: string;
   /** Additive (v2): the firmware versions the cabinet runs, as it names them (kept for an operator). */
   firmware?: string;
+  /** Additive (v2): the speaker volume in percent, as the cabinet reports it (kept for an operator). */
+  volume?: number;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;

@@ -284,6 +284,10 @@ export class CabinetsRepository extends CabinetInbox {
     );
   }
 
+  async setVolume(cabinetId: string, volume: number) {
+    await this.db.query('update cabinets set volume = $2 where id = $1 and volume is distinct from $2', [cabinetId, volume]);
+  }
+
   async setFirmware(cabinetId: string, firmware: string, at: Date) {
     await this.db.query('update cabinets set firmware = $2, firmware_at = $3 where id = $1 and firmware is distinct from $2', [cabinetId, firmware, at]);
   }

@@ -259,6 +259,7 @@ export class CabinetsService implements LinkHandler {
     if (!(await this.d.repo.find(cabinetId))) return;
     await this.d.repo.setOnline(cabinetId, s.online, this.d.clock.now(), undefined);
     if (typeof s.firmware === 'string' && s.firmware) await this.d.repo.setFirmware(cabinetId, s.firmware.slice(0, 200), this.d.clock.now());
+    if (Number.isInteger(s.volume) && s.volume! >= 0 && s.volume! <= 100) await this.d.repo.setVolume(cabinetId, s.volume!);
   }
 
   async ack(cabinetId: string, a: CommandAck) {

@@ -88,6 +88,13 @@ export class PaymentsRepository {
     return res.rowCount === 1;
   }
 
+  /** Which of `keys` are recorded as refunds of the payment. */
+  async refundKeys(paymentId: string, keys: string[]): Promise<Set<string>> {
+    if (!keys.length) return new Set();
+    const { rows } = await this.db.query<{ key: string }>('select key from payment_refund_keys where payment_id = $1 and key = any($2::text[])', [paymentId, keys]);
+    return new Set(rows.map((r) => r.key));
+  }
+
   /** The payments of an order, oldest first (its money timeline). */
   async ofOrder(orderId: string) {
     const { rows } = await this.db.query<PaymentRow & { created_at: Date }>('select * from payments where order_id = $1 order by created_at', [orderId]);

@@ -298,6 +298,20 @@ export class PaymentsService extends PaymentRecords {
     return { action: 'void' };
   }
 
+  /**
+   * What a payment can still give back at its provider: captured, less what is recorded as refunded, less the
+   * refunds already promised (`promised`, by their keys: jobs not run yet) and not recorded; 0 when it was not
+   * captured or its method cannot refund. A refund never asks for more (the provider would refuse it for good).
+   */
+  async refundRoom(paymentId: string, promised: { key: string; amount: number }[] = []): Promise<number> {
+    const p = await this.repo.find(paymentId);
+    if (!p || !['captured', 'partially_captured'].includes(p.status) || !this.hasProvider(p.provider)) return 0;
+    if (!this.providerById(p.provider).capabilities.refund) return 0;
+    const recorded = await this.repo.refundKeys(paymentId, promised.map((x) => x.key));
+    const pending = promised.filter((x) => !recorded.has(x.key)).reduce((n, x) => n + x.amount, 0);
+    return Math.max(0, Number(p.captured_amount) - Number(p.refunded_amount ?? 0) - pending);
+  }
+
   /** Refunds part of a captured payment at the provider (idempotent by `key`) and records it. */
   async refund(paymentId: string, amount: number, key: string) {
     const p = await this.repo.find(paymentId);

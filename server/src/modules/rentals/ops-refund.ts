@@ -27,9 +27,9 @@ import type { PaymentsService } from '../payments/service.ts';
 import { supportRefundLimit, type DeskSettings } from './ops-config.ts';
 import { moneyOf, rentalScope } from './ops-desk.ts';
 import type { CorrectionRow, RentalsOpsRepository } from './ops-repository.ts';
+import { JOB_DESK_REFUND, cardRoom } from './shared.ts';
 
-/** The refund of a correction's card part at the provider: once per correction (its key), recorded once. */
-export const JOB_DESK_REFUND = 'rental.desk-refund';
+export { JOB_DESK_REFUND };
 const KEY = /^[\w-]{8,100}$/;
 
 export interface RefundDeps {
@@ -84,7 +84,7 @@ export class RentalRefunds {
         throw new AppError(403, 'ops.error.refund.supportLimit', { limit: toMajor(limit, currency), currency });
       }
       if (input.amount > money.refundable) throw refused('ops.error.refund.tooLarge', { refundable: toMajor(money.refundable, currency), currency });
-      const { paymentId, room } = await this.cardRoom(o.payment_id, corrections);
+      const { paymentId, room } = await this.cardRoom(o.payment_id);
       const toCard = Math.min(input.amount, room);
       const toWallet = input.amount - toCard;
       const now = this.d.clock.now();
@@ -121,19 +121,8 @@ export class RentalRefunds {
     return { id: r.id, orderId, amount: r.amount, currency: r.currency, toCard: r.to_card, toWallet: r.to_wallet, refundable: done.refundable };
   }
 
-  /**
-   * What the rental's card can still take back: its captured amount, less what the payment row records as refunded
-   * and less the card parts of earlier corrections not yet recorded there (their jobs still running).
-   */
-  private async cardRoom(paymentId: string | null, corrections: CorrectionRow[]): Promise<{ paymentId: string | null; room: number }> {
-    if (!paymentId) return { paymentId, room: 0 };
-    const p = await this.d.payments.find(paymentId);
-    if (!p || !['captured', 'partially_captured'].includes(p.status) || !this.d.payments.hasProvider(p.provider)) return { paymentId, room: 0 };
-    if (!this.d.payments.canRefund(p.provider)) return { paymentId, room: 0 };
-    let pending = 0;
-    for (const c of corrections) {
-      if (c.payment_id === paymentId && c.to_card > 0 && !(await this.d.paymentsHistory.refundRecorded(paymentId, `desk_${c.id}`))) pending += c.to_card;
-    }
-    return { paymentId, room: Math.max(0, Number(p.captured_amount) - Number(p.refunded_amount ?? 0) - pending) };
+  /** What the rental's card can still take back (shared.ts cardRoom: earlier card refunds still running included). */
+  private async cardRoom(paymentId: string | null): Promise<{ paymentId: string | null; room: number }> {
+    return { paymentId, room: paymentId ? await cardRoom(this.d, paymentId) : 0 };
   }
 }

@@ -5,7 +5,7 @@ import type { CommandRow } from '../cabinets/stock.ts';
 import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
 import type { OrderRow } from './repository.ts';
-import { JOB_SETTLE_PAYMENT, JOB_BUY_OUT, JOB_REFUND_CARD } from './shared.ts';
+import { JOB_SETTLE_PAYMENT, JOB_BUY_OUT, JOB_REFUND_CARD, cardRoom } from './shared.ts';
 import { RentalsSettling } from './settling.ts';
 
 /** Where a refund of rent went: owed debt lowered, back to cards, to the wallet (minor units). */
@@ -192,7 +192,7 @@ export abstract class RentalsReturning extends RentalsSettling {
         && this.d.payments.canRefund(p.provider))
       .sort((a, b) => order1(a) - order1(b));
     for (const p of paid) {
-      const amount = Math.min(left, Number(p.captured_amount) - Number(p.refunded_amount ?? 0));
+      const amount = Math.min(left, await cardRoom(this.d, p.id));
       if (amount <= 0) continue;
       // The fee was taken from this card: that part goes back to it (a provider refund).
       const clearing = await w.account(providerOwner(p.provider), 'clearing', order.currency);

@@ -75,8 +75,20 @@ export const RENTAL_DEBT = 'rental_debt';
 export const JOB_HOLD_EXPIRY = 'rental.hold-expiry';
 /** A rent above the hold: the rest is charged off-session on the saved card (or becomes a debt, payType FK). */
 export const JOB_CHARGE_EXTRA = 'rental.charge-extra';
-/** A refund to the card a rental was paid with (state 5: a bought-out power bank came back). */
+/** A refund to the card a rental was paid with (a bought-out power bank came back, a return corrected earlier). */
 export const JOB_REFUND_CARD = 'payment.refund-card';
+/** The refund of a support desk correction's card part at the provider: once per correction (its key), recorded once. */
+export const JOB_DESK_REFUND = 'rental.desk-refund';
+
+/**
+ * What the card of a rental's payment can still take back: the payment's refund room (PaymentsService.refundRoom)
+ * less the card refunds of this module whose jobs have not run yet. A refund to the card is at most this; the rest
+ * goes to the rider's wallet.
+ */
+export async function cardRoom(d: { jobs: JobRunner; payments: PaymentsService }, paymentId: string): Promise<number> {
+  const jobs = await d.jobs.unfinished([JOB_REFUND_CARD, JOB_DESK_REFUND], 'paymentId', paymentId);
+  return d.payments.refundRoom(paymentId, jobs.map((p) => ({ key: String(p.key), amount: Number(p.amount) })));
+}
 /** How long before capture_before the hold is dealt with (a failed job still has a day of retries). */
 export const HOLD_RENEW_MARGIN_MS = 24 * 3_600_000;
 /** The operator contract's note of an order whose deduction failed (it shows the FK pay button). */

@@ -202,7 +202,7 @@ export class A8Gateway implements VendorGateway {
   // ---- server → cabinet ----------------------------------------------------------------------------------------
 
   async send(cabinetId: string, msg: ServerMessage) {
-    if (msg.type === 'restart' || msg.type === 'report-inventory') return this.action(cabinetId, msg);
+    if (msg.type === 'restart' || msg.type === 'report-inventory' || msg.type === 'set-volume') return this.action(cabinetId, msg);
     // Slot lock, slot reservation, a box's Wi-Fi password: the family has no such command.
     if (msg.type === 'slot-lock' || msg.type === 'slot-reserve' || msg.type === 'wifi-password') {
       return this.sink?.ack(cabinetId, ackOf(msg.id, 'unknown_command', this.now()));
@@ -248,14 +248,16 @@ export class A8Gateway implements VendorGateway {
   }
 
   /**
-   * restart → `reboot`, report-inventory → `upload_all` (its status report on /user/upload is the heartbeat). The
-   * family answers neither: acknowledged once the broker has the command; a repeat of the id is not sent again.
+   * restart → `reboot`, report-inventory → `upload_all` (its status report on /user/upload is the heartbeat),
+   * set-volume → `volume` (0–100, as ours). The family answers none of them and reports no volume: acknowledged
+   * once the broker has the command; a repeat of the id is not sent again.
    */
-  private async action(cabinetId: string, msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' }>) {
+  private async action(cabinetId: string, msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' | 'set-volume' }>) {
     if (!this.actions.seen(msg.id)) {
       if (this.now() > Date.parse(msg.ts) + msg.ttlMs) return this.sink?.ack(cabinetId, ackOf(msg.id, 'expired', this.now()));
       this.actions.wait(cabinetId, msg.type, msg.id);
-      await this.publish(this.uuid(cabinetId), msg.type === 'restart' ? a8Command.restart() : a8Command.uploadAll());
+      const cmd = msg.type === 'restart' ? a8Command.restart() : msg.type === 'set-volume' ? a8Command.volume(msg.level) : a8Command.uploadAll();
+      await this.publish(this.uuid(cabinetId), cmd);
       this.actions.answered(cabinetId, msg.type);
     }
     if (this.actions.isDone(msg.id)) await this.sink?.ack(cabinetId, ackOf(msg.id, 'accepted', this.now()));
@@ -273,7 +275,7 @@ export class A8Gateway implements VendorGateway {
     });
   }
 
-  /** A JSON command on the cabinet's /user/get topic (also for operator tools: volume, Wi-Fi, firmware). */
+  /** A JSON command on the cabinet's /user/get topic (also for operator tools: Wi-Fi, network mode, firmware). */
   async publish(uuid: string, cmd: A8Command) {
     const c = this.client;
     if (!c?.connected) throw new Error('0xA8 gateway is not connected to the broker');

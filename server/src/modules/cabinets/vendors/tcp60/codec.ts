@@ -234,5 +234,16 @@ export const tcpRequest = {
   },
 };
 
+/**
+ * The family's volume is 0–15 (0x70 sets it: server [level], cabinet [result]; 0x77 asks it: server —, cabinet
+ * [level]); the internal command and status speak percent.
+ */
+export const volumeToTcp = (percent: number) => Math.round((Math.min(100, Math.max(0, percent)) * 15) / 100);
+export const volumeFromTcp = (level: number) => Math.round((Math.min(15, level) * 100) / 15);
+export function decodeVolume(p: Buffer): number {
+  if (p.length < 1 || p[0]! > 15) throw new TcpFrameError('0x77 volume is one byte, 0 to 15');
+  return p[0]!;
+}
+
 /** Text answers: 0x62 firmware version, 0x69 SIM ICCID (ASCII). */
 export const decodeText = (p: Buffer) => p.toString('latin1').replace(/\0+$/, '');

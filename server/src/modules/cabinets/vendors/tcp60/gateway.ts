@@ -15,7 +15,7 @@ import { parseJson, topics, type CabinetEvent, type ServerMessage } from '../../
 import { ActionBook, EjectBook, REMEMBER_MS, ackOf, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
 import {
   TCP_CMD, TcpFrameError, TcpFramer, decodeAnomaly, decodeEjectResult, decodeInventory, decodeLogin, decodeReturn, decodeTcp, decodeTcpUnsigned, encodeTcp,
-  decodeText, tcpRequest, tcpToken,
+  decodeText, decodeVolume, tcpRequest, tcpToken, volumeFromTcp, volumeToTcp,
 } from './codec.ts';
 
 export interface TcpGatewayOptions {
@@ -206,6 +206,7 @@ export class TcpGateway implements VendorGateway {
     if (this.bridge) void this.bridge.subscribeAsync(topics(this.o.bridge!.prefix, cabinetId).commands, { qos: 1 }).catch(() => undefined);
     this.write(session, TCP_CMD.login, tcpRequest.result(true));
     this.write(session, TCP_CMD.firmware, tcpRequest.none()); // its answer is the firmware version reported
+    this.write(session, TCP_CMD.volume, tcpRequest.none()); // its answer is the volume reported
     await this.sink?.status(cabinetId, { v: 2, online: true, ts: this.iso() });
     await this.store(cabinetId, this.heartbeat(l.slots.map((s) => ({ slot: s.slot, bankId: s.bankId, level: s.level }))));
     await this.reconcile(session);
@@ -255,6 +256,14 @@ export class TcpGateway implements VendorGateway {
         return this.acked(s.cabinetId, 'restart');
       case TCP_CMD.firmware:
         return this.sink?.status(s.cabinetId, { v: 2, online: true, ts: this.iso(), firmware: decodeText(p).slice(0, 100) });
+      case TCP_CMD.setVolume:
+        // Set: acknowledged, and the volume asked back (its answer is what the console shows). Refused: counted,
+        // the command left unacknowledged (the console shows it sent until it expires).
+        if (p[0] !== 0x01) return this.sink?.reject(s.cabinetId, 'vendor-tcp-volume-refused', p.toString('hex'));
+        await this.acked(s.cabinetId, 'volume');
+        return this.write(s, TCP_CMD.volume, tcpRequest.none());
+      case TCP_CMD.volume:
+        return this.sink?.status(s.cabinetId, { v: 2, online: true, ts: this.iso(), volume: volumeFromTcp(decodeVolume(p)) });
       case TCP_CMD.borrow:
       case TCP_CMD.forceEject: {
         const r = decodeEjectResult(p);
@@ -286,17 +295,17 @@ export class TcpGateway implements VendorGateway {
         return;
       }
       default:
-        // 0x69 ICCID, 0x70 / 0x77 volume answers: nothing for the internal protocol.
+        // 0x69 ICCID: nothing for the internal protocol.
         return;
     }
   }
 
-  private async acked(cabinetId: string, kind: 'inventory' | 'restart') {
+  private async acked(cabinetId: string, kind: 'inventory' | 'restart' | 'volume') {
     for (const id of this.actions.answered(cabinetId, kind)) await this.sink?.ack(cabinetId, ackOf(id, 'accepted', this.now()));
   }
 
   async send(cabinetId: string, msg: ServerMessage) {
-    if (msg.type === 'restart' || msg.type === 'report-inventory') return this.action(cabinetId, msg);
+    if (msg.type === 'restart' || msg.type === 'report-inventory' || msg.type === 'set-volume') return this.action(cabinetId, msg);
     // Slot lock, slot reservation, a box's Wi-Fi password: the family has no such command.
     if (msg.type === 'slot-lock' || msg.type === 'slot-reserve' || msg.type === 'wifi-password') {
       return this.sink?.ack(cabinetId, ackOf(msg.id, 'unknown_command', this.now()));
@@ -322,13 +331,17 @@ export class TcpGateway implements VendorGateway {
     this.write(s, TCP_CMD.borrow, tcpRequest.slot(msg.slot));
   }
 
-  /** restart → 0x67, report-inventory → 0x64; acknowledged when the cabinet answers the frame. */
-  private async action(cabinetId: string, msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' }>) {
+  /** restart → 0x67, report-inventory → 0x64, set-volume → 0x70; acknowledged when the cabinet answers the frame. */
+  private async action(cabinetId: string, msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' | 'set-volume' }>) {
     if (this.actions.isDone(msg.id)) return this.sink?.ack(cabinetId, ackOf(msg.id, 'accepted', this.now()));
     if (this.actions.seen(msg.id)) return;
     if (this.now() > Date.parse(msg.ts) + msg.ttlMs) return this.sink?.ack(cabinetId, ackOf(msg.id, 'expired', this.now()));
     const s = this.sessions.get(cabinetId);
     if (!s) return; // not connected here: re-published when the link reconnects, until its TTL
+    if (msg.type === 'set-volume') {
+      this.actions.wait(cabinetId, 'volume', msg.id);
+      return this.write(s, TCP_CMD.setVolume, tcpRequest.volume(volumeToTcp(msg.level)));
+    }
     const restart = msg.type === 'restart';
     this.actions.wait(cabinetId, restart ? 'restart' : 'inventory', msg.id);
     this.write(s, restart ? TCP_CMD.restart : TCP_CMD.inventory, tcpRequest.none());
@@ -351,7 +364,7 @@ export class TcpGateway implements VendorGateway {
     }
   }
 
-  /** Operator commands of the family (no internal equivalent): restart, volume, force eject, queries. */
+  /** Operator commands of the family without an internal one: force eject, the SIM ICCID query. */
   command(cabinetId: string, cmd: number, payload: Buffer = tcpRequest.none()) {
     const s = this.sessions.get(cabinetId);
     if (!s) throw new Error(`cabinet ${cabinetId} is not connected here`);

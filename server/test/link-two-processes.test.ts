@@ -1,0 +1,233 @@
+// Scale-out as production runs it: two real API processes (`node server/src/main.ts`, the same PostgreSQL database)
+// in one shared group on a Mosquitto of their own, each with a stable client id, and a cabinet written from the
+// protocol document (this file plays it over MQTT). A process killed with SIGKILL right after it sent an eject, and
+// later the other one while a return is held: the cabinet's re-sends reach the live process, the rental starts
+// within the eject's TTL and the return is settled at the time the cabinet reported it, though a heartbeat listing
+// the power bank arrived first. And the embedded broker (one process only) refuses a shared group at start.
+// Needs PostgreSQL (DATABASE_URL, a database is made and dropped) and /usr/sbin/mosquitto.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import mqtt, { type MqttClient } from 'mqtt';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './helper.ts';
+
+const MOSQUITTO = '/usr/sbin/mosquitto';
+const PG = process.env.DATABASE_URL;
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CABINET = 'PWL-LIS-001';
+const PREFIX = `two${process.pid}`;
+const API = '/cdb-app-api/v1/app';
+const children: ChildProcess[] = [];
+
+async function freePort() {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+interface Api { name: string; port: number; proc: ChildProcess; out: string[]; exited: Promise<number | null> }
+
+/** `node --import tsx server/src/main.ts` with `env`; resolves once it says it is running. */
+async function serve(name: string, env: Record<string, string>): Promise<Api> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: String(port), DEMO_PARTNER_PORT: 'off', SIMULATOR: 'off', DIST_DIR: '/nonexistent', ...env },
+  });
+  children.push(proc);
+  const out: string[] = [];
+  proc.stdout!.on('data', (d: Buffer) => out.push(d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => out.push(d.toString()));
+  const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  const api = { name, port, proc, out, exited };
+  await waitFor(async () => out.join('').includes('Powerly is running') || proc.exitCode !== null, `${name} started`, 120_000);
+  if (proc.exitCode !== null) throw new Error(`${name} exited: ${out.join('')}`);
+  return api;
+}
+
+async function kill9(a: Api) {
+  a.proc.kill('SIGKILL');
+  await a.exited;
+}
+
+const call = async (a: Api, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const r = await fetch(`http://127.0.0.1:${a.port}${path}`, {
+    method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: r.status, json: (await r.json()) as Record<string, unknown> & { data?: never; code?: number } };
+};
+
+/** The cabinet, from docs/cabinet-protocol.md: status, heartbeats, acks, events kept and re-sent until event-ack. */
+class Cabinet {
+  client!: MqttClient;
+  readonly commands: Record<string, unknown>[] = [];
+  readonly acked = new Set<string>();
+  private readonly outbox = new Map<string, Record<string, unknown>>();
+  private timer: NodeJS.Timeout | null = null;
+  constructor(readonly slots: { slot: number; powerbankId: string | null }[]) {}
+
+  topic(kind: 'commands' | 'acks' | 'events' | 'status') {
+    return `${PREFIX}/cabinets/${CABINET}/${kind}`;
+  }
+
+  async connect(port: number) {
+    this.client = mqtt.connect(`mqtt://127.0.0.1:${port}`, {
+      clientId: `cab-${CABINET}-${process.pid}`, clean: true, reconnectPeriod: 500,
+      will: { topic: this.topic('status'), payload: Buffer.from(JSON.stringify({ v: 2, online: false, ts: new Date().toISOString() })), qos: 1, retain: true },
+    });
+    this.client.on('message', (_t, payload) => {
+      const m = JSON.parse(payload.toString()) as Record<string, unknown>;
+      if (m.type === 'event-ack') {
+        this.acked.add(m.eventId as string);
+        this.outbox.delete(m.eventId as string);
+        return;
+      }
+      this.commands.push(m);
+      void this.client.publishAsync(this.topic('acks'), JSON.stringify({ v: 2, commandId: m.id, ts: new Date().toISOString(), status: 'accepted' }), { qos: 1 });
+    });
+    await new Promise<void>((r) => this.client.once('connect', () => r()));
+    await this.client.subscribeAsync(this.topic('commands'), { qos: 1 });
+    await this.client.publishAsync(this.topic('status'), JSON.stringify({ v: 2, online: true, ts: new Date().toISOString() }), { qos: 1, retain: true });
+    await this.heartbeat();
+    // Every unacknowledged event again each second (the protocol's re-send), and a heartbeat every 5 s.
+    let n = 0;
+    this.timer = setInterval(() => {
+      for (const e of this.outbox.values()) void this.client.publishAsync(this.topic('events'), JSON.stringify(e), { qos: 1 }).catch(() => undefined);
+      if (++n % 5 === 0) void this.heartbeat().catch(() => undefined);
+    }, 1_000);
+  }
+
+  heartbeat() {
+    const slots = this.slots.map((s) => ({ ...s, battery: s.powerbankId ? 100 : null }));
+    return this.client.publishAsync(this.topic('events'), JSON.stringify({ v: 2, id: `hb-${Date.now()}-${Math.random()}`, ts: new Date().toISOString(), type: 'heartbeat', slots }), { qos: 1 });
+  }
+
+  /** An event kept until the server acknowledges it (published now and re-sent each second). */
+  async event(e: Record<string, unknown>) {
+    this.outbox.set(e.id as string, e);
+    await this.client.publishAsync(this.topic('events'), JSON.stringify(e), { qos: 1 });
+  }
+
+  async close() {
+    if (this.timer) clearInterval(this.timer);
+    await this.client?.endAsync(true);
+  }
+}
+
+let admin: pg.Client;
+let db: pg.Client;
+let dbUrl = '';
+const dbName = `powerly_two_${process.pid}`;
+const order = async (id: string) =>
+  (await db.query<{ zujie: number; returned_at: Date | null; settled: boolean }>('select zujie, returned_at, settled from orders where id = $1', [id])).rows[0];
+
+describe.skipIf(!PG || !existsSync(MOSQUITTO))('two API processes in a shared group on Mosquitto, one killed with SIGKILL', () => {
+  let broker: ChildProcess;
+  let brokerPort = 0;
+  const cabinet = new Cabinet([]);
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: PG });
+    await admin.connect();
+    await admin.query(`drop database if exists "${dbName}"`);
+    await admin.query(`create database "${dbName}"`);
+    const u = new URL(PG!);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+    brokerPort = await freePort();
+    broker = spawn(MOSQUITTO, ['-p', String(brokerPort)], { stdio: 'ignore' });
+    children.push(broker);
+    await waitFor(() => new Promise<boolean>((resolve) => {
+      const c = net.connect(brokerPort, '127.0.0.1', () => { c.destroy(); resolve(true); });
+      c.on('error', () => resolve(false));
+    }), 'mosquitto listening');
+  }, 60_000);
+  afterAll(async () => {
+    await cabinet.close().catch(() => undefined);
+    for (const c of children.reverse()) if (c.exitCode === null) c.kill('SIGKILL');
+    await db?.end().catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    await admin?.query(`drop database if exists "${dbName}" with (force)`).catch(() => undefined);
+    await admin?.end().catch(() => undefined);
+  });
+
+  it('an eject answered after its sender died starts the rental; a return after the other died is settled at the cabinet\'s time', async () => {
+    const env = (id: string) => ({ DATABASE_URL: dbUrl, MQTT_URL: `mqtt://127.0.0.1:${brokerPort}`, MQTT_PREFIX: PREFIX, MQTT_SHARED_GROUP: 'api', MQTT_CLIENT_ID: id });
+    const a = await serve('A', env('api-a'));
+    const b = await serve('B', env('api-b'));
+    db = new pg.Client({ connectionString: dbUrl });
+    await db.connect();
+    const banks = (await db.query<{ id: string; slot: number }>('select id, slot from powerbanks where cabinet_id = $1 and slot is not null order by slot', [CABINET])).rows;
+    const slots = (await db.query<{ slot_count: number }>('select slot_count from cabinets where id = $1', [CABINET])).rows[0]!.slot_count;
+    cabinet.slots.push(...Array.from({ length: slots }, (_, i) => ({ slot: i + 1, powerbankId: banks.find((x) => x.slot === i + 1)?.id ?? null })));
+    await cabinet.connect(brokerPort);
+    await waitFor(async () => (await db.query('select 1 from cabinets where id = $1 and online and last_seen_at > now() - interval \'20 seconds\'', [CABINET])).rowCount === 1, 'the cabinet online', 30_000);
+
+    // A rider rents at process A; A publishes the eject, and dies (SIGKILL) before the cabinet answers.
+    const login = await call(a, 'POST', `${API}/saas/tourist/login?code=two-process-rider-0001`);
+    const token = login.json.data as unknown as string;
+    const card = await fetch(`http://127.0.0.1:${a.port}/sandbox-pay/v1/tokens`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ publicKey: 'pk_sandbox_powerly', number: '4242 4242 4242 4242', expMonth: '12', expYear: '2030', cvc: '123' }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    const rent = await call(a, 'POST', `${API}/cdb/cabinet/useDepositToRent`, { qrcode: CABINET, stripeToken: card.id, paymentId: 'card-sandbox' }, { token });
+    expect(rent.json.code, JSON.stringify(rent.json)).toBe(0);
+    const orderId = (rent.json.data as unknown as { outTradeNo: string }).outTradeNo;
+    const eject = await waitFor(async () => cabinet.commands.find((c) => c.type === 'eject'), 'the eject reached the cabinet', 20_000);
+    const ejectedAt = Date.now();
+    await kill9(a);
+    // Events published once each (no re-send) after the kill: every one reaches the live process. A session kept
+    // for the dead one in the group would take its turn of them and hold it until that process came back.
+    const probes = Array.from({ length: 6 }, (_, i) => ({
+      v: 2, id: `probe-${i}-${process.pid}`, ts: new Date().toISOString(), type: 'powerbank-fault', powerbankId: `PB-PROBE-${i}`, reason: 'probe',
+    }));
+    for (const p of probes) await cabinet.client.publishAsync(cabinet.topic('events'), JSON.stringify(p), { qos: 1 });
+    const stored = async () => Number((await db.query<{ n: number }>('select count(*)::int as n from cabinet_events where id = any($1::text[])', [probes.map((p) => `${CABINET}:${p.id}`)])).rows[0]!.n);
+    await waitFor(async () => (await stored()) === probes.length, 'every event published after the kill stored by process B', 30_000);
+    const slot = eject.slot as number;
+    const powerbankId = cabinet.slots[slot - 1]!.powerbankId!;
+    cabinet.slots[slot - 1]!.powerbankId = null;
+    await cabinet.event({ v: 2, id: `pop-${eject.id as string}`, ts: new Date().toISOString(), type: 'popped', commandId: eject.id, slot, powerbankId });
+    // The re-sends reach process B (no session kept for the dead A in the group): the rental starts within the TTL.
+    await waitFor(async () => (await order(orderId))?.zujie === 1, 'the rental started on process B', 60_000);
+    expect(Date.now() - ejectedAt).toBeLessThan((eject.ttlMs as number) + 5_000);
+    await waitFor(async () => cabinet.acked.has(`pop-${eject.id as string}`), 'the popped acknowledged', 20_000);
+
+    // A comes back with the same client id; B dies. The cabinet was offline when the power bank came back: it
+    // reports the return with the time it happened, after a heartbeat that already lists the power bank.
+    await serve('A again', env('api-a'));
+    await kill9(b);
+    const returnedAt = new Date(Date.now() - 4_000);
+    cabinet.slots[slot - 1]!.powerbankId = powerbankId;
+    await cabinet.heartbeat();
+    await cabinet.event({ v: 2, id: `ret-${orderId}`, ts: returnedAt.toISOString(), type: 'returned', slot, powerbankId });
+    // The heartbeat may settle it first (at its own time); once the returned event is handled, the rental ends at
+    // the cabinet's time.
+    await waitFor(async () => cabinet.acked.has(`ret-${orderId}`), 'the return acknowledged', 60_000);
+    await waitFor(async () => (await db.query(`select 1 from cabinet_events where id = $1 and state = 'done'`, [`${CABINET}:ret-${orderId}`])).rowCount === 1, 'the return handled', 30_000);
+    const done = (await order(orderId))!;
+    expect(done.settled).toBe(true);
+    expect(done.returned_at!.toISOString()).toBe(returnedAt.toISOString());
+    const events = await db.query<{ state: string; n: number }>(`select state, count(*)::int as n from cabinet_events where cabinet_id = $1 and type <> 'heartbeat' group by state`, [CABINET]);
+    expect(events.rows.filter((r) => r.state !== 'done')).toEqual([]);
+  }, 300_000);
+});
+
+describe('the embedded broker is one process', () => {
+  it('refuses MQTT_SHARED_GROUP without MQTT_URL at start, saying why', async () => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: '0', MQTT_PORT: 'off', DEMO_PARTNER_PORT: 'off', SIMULATOR: 'off', MQTT_SHARED_GROUP: 'api', DATA_DIR: '/nonexistent/powerly' },
+    });
+    children.push(proc);
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((r) => proc.on('exit', r));
+    expect(code).toBe(1);
+    expect(out).toContain('MQTT_SHARED_GROUP needs MQTT_URL');
+    expect(out).not.toContain('Powerly is running');
+  }, 90_000);
+});
