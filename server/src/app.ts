@@ -217,8 +217,10 @@ export async function buildApp(deps: AppDeps) {
   const { repo: noticesRepo, notices, vapidPublicKey } = await noticeServices({
     db, clock, log, jobs, orders: rentalsRepo, payments, mailer, sms: signInAd.sms, live, vapidSubject: deps.vapidSubject, pushAgent: deps.pushAgent,
   });
+  // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
+  const signingKey = deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now());
   const signIn = new SignInService(
-    { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
+    { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd, signingKey },
     (err) => log.warn({ err }, 'sms gateway failed'),
   );
   // Bank withdrawals: the real payout adapters, and the sandbox's only in test mode (never with SANDBOX=off).
@@ -232,11 +234,7 @@ export async function buildApp(deps: AppDeps) {
       await wallet.withdrawals.providerEvent(sandbox.id, raw, signature);
     });
   }
-  const embed = new EmbedService({
-    repo: embedRepo, codes: new EmbedCodesRepository(db), auth: auth.repo, clock,
-    // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
-    signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
-  });
+  const embed = new EmbedService({ repo: embedRepo, codes: new EmbedCodesRepository(db), auth: auth.repo, clock, signingKey });
   // The back office: staff identity, sessions, the audit log (docs/architecture.md "Back office").
   const staffRepo = new StaffRepository(db);
   const staff = new StaffService({ db, repo: staffRepo, clock, audit, mailer, agentExists: async (id) => (await embedRepo.agent(id)) != null });
@@ -290,7 +288,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
-    await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
+    await api.register(signInRoutes, { auth, wallet, signIn, sandbox: signInAd.sandbox });
     await api.register(embedRoutes, { embed });
     await api.register(liveRoutes, { live });
     await api.register(mifiRoutes, { mifi, payments, keys, clock });

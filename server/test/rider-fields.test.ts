@@ -41,3 +41,54 @@ describe('the scan result', () => {
     await a.db.query(`update venues set country = 'LT', agent_id = null where id = 'v-vno-gedimino'`);
   });
 });
+
+const post = (url: string, payload: Record<string, string>, token?: string) =>
+  a.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { token } : {}) }, payload: new URLSearchParams(payload).toString() });
+const me = async (token: string) => (await a.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token } })).json().data as Record<string, unknown>;
+
+describe("the user's provider ids", () => {
+  it('a guest has none; WeChat gives p_openID and pUnionid, Alipay alUserId, and a signed-up person has p_name', async () => {
+    const guest = await touristToken(a.app, 'rider-fields-guest-1');
+    expect(await me(guest)).toMatchObject({ alUserId: null, p_openID: null, pUnionid: null, p_name: null });
+    const wechat = (await post('loginByCode', { code: 'sbx_fieldsWx1' })).json().data as string;
+    expect(await me(wechat)).toMatchObject({ p_openID: 'sbx-open-fieldsWx1', pUnionid: 'sandbox-fieldsWx1', alUserId: null });
+    const alipay = (await post('loginAlipayByCode', { code: 'sbx_fieldsAli1' })).json().data as string;
+    expect(await me(alipay)).toMatchObject({ alUserId: 'sandbox-fieldsAli1', p_openID: null, pUnionid: null });
+    const minted = await a.app.inject({ method: 'POST', url: '/sandbox-oauth/v1/token', payload: { provider: 'google', sub: 'fields-g1', name: 'Rita Fields' } });
+    const google = (await post('saas/loginGoogleByCode', { androidToken: minted.json().token })).json().data as string;
+    expect(await me(google)).toMatchObject({ pname: 'Rita Fields', p_name: 'Rita Fields' });
+  });
+});
+
+describe('the openId exchange and loginByOpenId', () => {
+  it('a code becomes the openid, a session and the user; the signed openid signs the same person in again', async () => {
+    const r = (await post('openId', { code: 'sbx_fieldsOpen1' })).json();
+    expect(r.code).toBe(0);
+    expect(r.data).toMatchObject({ openId: 'sbx-open-fieldsOpen1', user: { p_openID: 'sbx-open-fieldsOpen1', userType: 'user' } });
+    const first = r.data.user.pId as number;
+    const again = (await post('loginByOpenId', { openId: r.data.openId, openIdSign: r.data.openIdSign })).json();
+    expect(again.code).toBe(0);
+    expect((await me(again.data as string)).pId).toBe(first);
+    // The same person through loginByCode is the same user.
+    expect((await me((await post('loginByCode', { code: 'sbx_fieldsOpen1' })).json().data as string)).pId).toBe(first);
+  });
+
+  it('refuses another openid with the signature, a forged or expired signature, and an unknown code', async () => {
+    const r = (await post('openId', { code: 'sbx_fieldsOpen2' })).json().data as { openId: string; openIdSign: string };
+    const refused = async (body: Record<string, string>) => {
+      const res = await post('loginByOpenId', body);
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      return res.json().msg as string;
+    };
+    expect(await refused({ openId: 'sbx-open-someoneElse', openIdSign: r.openIdSign })).toBe('This sign-in has expired. Please authorise again.');
+    const [p, exp, mac] = r.openIdSign.split('.');
+    await refused({ openId: r.openId, openIdSign: `${p}.${Number(exp) + 1}.${mac}` });
+    await refused({ openId: r.openId, openIdSign: `alipay.${exp}.${mac}` });
+    await refused({ openId: r.openId, openIdSign: 'nonsense' });
+    a.clock.advance(31 * 24 * 3600_000);
+    await refused({ openId: r.openId, openIdSign: r.openIdSign });
+    expect((await post('openId', { code: 'not-a-code' })).statusCode).toBeLessThan(500);
+    expect((await post('openId', { code: 'not-a-code' })).json().code).not.toBe(0);
+  });
+});
