@@ -220,8 +220,10 @@ export async function buildApp(deps: AppDeps) {
   const { repo: noticesRepo, notices, vapidPublicKey } = await noticeServices({
     db, clock, log, jobs, orders: rentalsRepo, payments, mailer, sms: signInAd.sms, live, vapidSubject: deps.vapidSubject, pushAgent: deps.pushAgent,
   });
+  // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
+  const signingKey = deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now());
   const signIn = new SignInService(
-    { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd },
+    { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd, signingKey },
     (err) => log.warn({ err }, 'sms gateway failed'),
   );
   // Bank withdrawals: the real payout adapters, and the sandbox's only in test mode (never with SANDBOX=off).
@@ -237,11 +239,7 @@ export async function buildApp(deps: AppDeps) {
       await deliver(webhooks, sandbox.id, raw, signature);
     });
   }
-  const embed = new EmbedService({
-    repo: embedRepo, codes: new EmbedCodesRepository(db), auth, clock,
-    // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
-    signingKey: deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()),
-  });
+  const embed = new EmbedService({ repo: embedRepo, codes: new EmbedCodesRepository(db), auth, clock, signingKey });
   // The back office: staff identity, sessions, the audit log (docs/architecture.md "Back office").
   const staffRepo = new StaffRepository(db);
   const staff = new StaffService({ db, repo: staffRepo, clock, audit, mailer, agentExists: async (id) => (await embedRepo.agent(id)) != null });
@@ -296,7 +294,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
-    await api.register(signInRoutes, { auth, signIn, sandbox: signInAd.sandbox });
+    await api.register(signInRoutes, { auth, walletOf: (userId, currency) => wallet.walletOf(userId, currency), signIn, sandbox: signInAd.sandbox });
     await api.register(embedRoutes, { embed });
     // A venue page's live stock (GET live/shop): the page's own read, for the rider following it.
     await api.register(liveRoutes, { live, shops: { stock: (shopId, userId) => venues.detail(shopId, undefined, { userId }), changes: (fn) => fleetLive.subscribe(fn) } });

@@ -79,8 +79,9 @@ const OWNERS: Record<string, readonly string[]> = {
 
 /** Reads of another module's tables, in joins of one query (never writes): repository folder → tables. */
 const READ_MODELS: Record<string, readonly string[]> = {
-  // The scan (checkisok) in one round trip: the session (auth's rule), venue, price plan, wallet balance, open rentals.
-  'modules/cabinets': ['venues', 'price_plans', 'ledger_accounts', 'orders', 'sessions', 'users'],
+  // The scan (checkisok) in one round trip: the session (auth's rule), venue, price plan, wallet balance, open rentals,
+  // and the venue's agent (its country and deposit setting).
+  'modules/cabinets': ['venues', 'price_plans', 'ledger_accounts', 'orders', 'sessions', 'users', 'agents'],
   // Order lists and details carry the venue's name.
   'modules/rentals': ['venues'],
   // A rental's notices follow the settings of its venue's agent.

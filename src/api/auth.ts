@@ -1,8 +1,7 @@
 // Sign-in calls of this slice.
 import { api } from './client.ts';
 import type {
-  AppleLoginBody, AuthCodeUrlBody, CaptchaQuestion, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery, SendVerifyCodeBody,
-  SendVerifyCodeQuery, UserInfo,
+  AppleLoginBody, AuthCodeUrlBody, CaptchaQuestion, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery, SendVerifyCodeBody, SendVerifyCodeQuery, UserInfo,
 } from '../contract/auth.ts';
 
 /** POST saas/tourist/login?code={deviceCode} → token. */
@@ -46,8 +45,6 @@ export const googleLogin = (androidToken: string) =>
 export const appleLogin = (token: string) => post<AppleLoginBody>('loginAppleByToken', { token });
 export const facebookLogin = (token: string) =>
   post<FacebookLoginBody>('saas/loginFacebookByToken', { token, canRegistWithOutUnion: 'true' });
-export const wechatLogin = (code: string) => post<CodeLoginBody>('loginByCode', { code });
-export const alipayLogin = (code: string) => post<CodeLoginBody>('loginAlipayByCode', { code });
 export const authCodeUrl = (url: string, type: NonNullable<AuthCodeUrlBody['type']>) => post<AuthCodeUrlBody>('authCodeUrl', { url, type });
 export const logoutCall = () => api.post<null>('logout');
 export const loginConfig = () => api.get<LoginConfig>('loginConfig', { noToken: true });

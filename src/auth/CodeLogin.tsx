@@ -1,8 +1,10 @@
 // Routes '/login_wechat' (query code) and '/login_alipay' (query auth_code): an authorise button that goes to
-// the provider (through authCodeUrl), which comes back here with the code; the code is exchanged on the server.
+// the provider (through authCodeUrl), which comes back here with the code; the code is exchanged on the server (the
+// openId exchange), and a person whose signed openid is kept signs in with it at once (loginByOpenId).
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { alipayLogin, authCodeUrl, wechatLogin } from '../api/auth.ts';
+import { authCodeUrl } from '../api/auth.ts';
+import { $openIdLogin, exchangeCode, signInWithOpenId } from './openId.ts';
 import { errorText, useT } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';
 import { Loading } from '../ui/Loading.tsx';
@@ -23,11 +25,20 @@ export function CodeLogin({ provider }: { provider: 'wechat' | 'alipay' }) {
     if (!code || used.current === code) return;
     used.current = code;
     setBusy(true);
-    (provider === 'wechat' ? wechatLogin(code) : alipayLogin(code))
+    exchangeCode(code, provider)
       .then(finish)
       .catch((e: unknown) => setError(errorText(e, t)))
       .finally(() => setBusy(false));
   }, [code, provider, finish, t]);
+
+  // A returning person whose signed openid is kept signs in with it (loginByOpenId), without authorising again.
+  const remembered = useRef(false);
+  useEffect(() => {
+    if (code || remembered.current || !$openIdLogin.get()) return;
+    remembered.current = true;
+    setBusy(true);
+    void signInWithOpenId().then((token) => (token ? finish(token) : undefined)).catch((e: unknown) => setError(errorText(e, t))).finally(() => setBusy(false));
+  }, [code, finish, t]);
 
   const authorize = async () => {
     setError('');

@@ -1,8 +1,9 @@
 // Route '/login': the landing. Back button; Apple on iOS, otherwise Google; 'other login' to /otherLogin.
-// Query code + state=STATE is a mini-program code login.
+// Query code + state=STATE is a mini-program code login (through the openId exchange).
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { appleLogin, wechatLogin } from '../api/auth.ts';
+import { appleLogin } from '../api/auth.ts';
+import { exchangeCode } from './openId.ts';
 import { $appleIdToken, $applyLogin, $token } from '../stores/session.ts';
 import { miniProgramCode } from '../core/navigation.ts';
 import { errorText, useT } from '../i18n/index.ts';
@@ -24,7 +25,8 @@ export default function Login() {
   useEffect(() => {
     if (!code || started.current === code) return;
     started.current = code;
-    wechatLogin(code).then(finish).catch((e: unknown) => {
+    // The openId exchange: the session, and the signed openid that signs this person in again (loginByOpenId).
+    exchangeCode(code, 'wechat').then(finish).catch((e: unknown) => {
       toast(errorText(e, t));
       navigate('/login', { replace: true });
     });

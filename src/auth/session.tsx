@@ -41,9 +41,11 @@ export function useCompleteLogin() {
   return { finish };
 }
 
-/** Logout: the server revokes the token; user, token and Apple id token are cleared; then /login. */
+/** Logout: the server revokes the token; user, token, Apple id token and the kept signed openid are cleared; then /login. */
 export async function logout(): Promise<void> {
   if ($token.get()) await logoutCall().catch(() => undefined);
   clearSignIn();
+  // Loaded here only (the sign-in screens' module): the menu's first load stays as small.
+  await import('./openId.ts').then((m) => m.$openIdLogin.set(''));
   navigate('/login', { replace: true });
 }

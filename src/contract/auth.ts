@@ -23,6 +23,10 @@ export const UserInfo = Type.Object({
   email: Type.Union([Type.String(), Type.Null()]),
   p_currency: Type.String(),
   userType: Type.Union([Type.Literal('tourist'), Type.Literal('user')]),
+  alUserId: Type.Union([Type.String(), Type.Null()], { description: "the person's Alipay user id (an Alipay sign-in); null: none" }),
+  p_name: Type.Union([Type.String(), Type.Null()], { description: "the person's own name (pname is the display name, a guest's 'Tourist-…'); null for a guest or when no sign-in gave one" }),
+  p_openID: Type.Union([Type.String(), Type.Null()], { description: "the person's WeChat openid for this app (a WeChat sign-in); null: none" }),
+  pUnionid: Type.Union([Type.String(), Type.Null()], { description: "the person's WeChat unionid (where the app has one); null: none" }),
 });
 export type UserInfo = Static<typeof UserInfo>;
 
@@ -81,3 +85,26 @@ export type AuthCodeUrlBody = Static<typeof AuthCodeUrlBody>;
 
 export const LoginConfig = Type.Object({ sandbox: Type.Array(Type.String()) });
 export type LoginConfig = Static<typeof LoginConfig>;
+
+/**
+ * POST openId: the openId exchange. A WeChat (default) or Alipay authorisation code becomes the person's openid and a
+ * session, as loginByCode does, in one answer with the user.
+ */
+export const OpenIdExchangeBody = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 256 }),
+  type: Type.Optional(Type.Union([Type.Literal('wechat'), Type.Literal('alipay')])),
+});
+export type OpenIdExchangeBody = Static<typeof OpenIdExchangeBody>;
+export const OpenIdSession = Type.Object({
+  token: SessionToken,
+  user: UserInfo,
+  openId: Type.String({ description: "the person's openid for this app" }),
+  openIdSign: Type.String({ description: 'the server\'s signature over the openid, valid 30 days: what loginByOpenId takes with it' }),
+});
+export type OpenIdSession = Static<typeof OpenIdSession>;
+/** POST loginByOpenId: a session for the person of an openid the openId exchange signed (a returning WeChat or Alipay user). */
+export const LoginByOpenIdBody = Type.Object({
+  openId: Type.String({ minLength: 1, maxLength: 128 }),
+  openIdSign: Type.String({ minLength: 1, maxLength: 200 }),
+});
+export type LoginByOpenIdBody = Static<typeof LoginByOpenIdBody>;

@@ -42,5 +42,7 @@ export const ScanResult = Type.Object({
   mifiDeposit: Type.Optional(Money),
   deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station')], { description: 'the kind this scan result prices (jifei, yajin, haveBatteryCount, priceStrategy)' })),
   typeName: Type.Optional(Type.String()),
+  productId: Type.String({ description: 'the product this scan prices at this cabinet: the id of its price plan (the plan a rental started now is charged by)' }),
+  country: Type.String({ description: "Powerly extension: the cabinet's country, ISO 3166-1 alpha-2 (the venue's, else its agent's); empty when not known" }),
 });
 export type ScanResult = Static<typeof ScanResult>;

@@ -59,6 +59,7 @@ export const VenueFields = {
     'en-US': Type.Optional(Text(120)), 'zh-CN': Type.Optional(Text(120)), 'lt-LT': Type.Optional(Text(120)), 'pt-PT': Type.Optional(Text(120)), 'es-ES': Type.Optional(Text(120)),
   }, { additionalProperties: false, description: 'the name per language; name is the default' }),
   city: Text(80),
+  country: Type.Union([Country, Type.Null()], { description: 'the country the venue is in (the Wi-Fi mall opens on it); null: not set' }),
   address: Text(240),
   description: Type.String({ maxLength: 500 }),
   logoUrl: Type.String({ maxLength: 100_000, description: 'https://, data:image/ or an uploaded /media/ URL; empty: none' }),
@@ -71,7 +72,7 @@ export const VenueFields = {
   state: VenueState,
 };
 export const VenueCreate = Type.Object({
-  id: Id, name: VenueFields.name, names: Type.Optional(VenueFields.names), city: VenueFields.city, address: VenueFields.address,
+  id: Id, name: VenueFields.name, names: Type.Optional(VenueFields.names), city: VenueFields.city, country: Type.Optional(VenueFields.country), address: VenueFields.address,
   description: Type.Optional(VenueFields.description), logoUrl: Type.Optional(VenueFields.logoUrl), lat: VenueFields.lat, lng: VenueFields.lng,
   currency: Currency, openingHours: OpeningHours, contacts: Type.Optional(Contacts), agentId: Type.Optional(VenueFields.agentId),
   state: Type.Optional(VenueState),

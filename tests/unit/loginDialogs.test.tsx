@@ -133,7 +133,7 @@ describe('completing a sign-in', () => {
     navigate('/order');
     $token.set('tok-5');
     $user.set({
-      pId: 7, pname: 'Ada', pbalance: 0, pcurrencyName: '€', pyajin: 0, pmobile: null, email: null, p_currency: 'EUR', userType: 'user',
+      pId: 7, pname: 'Ada', pbalance: 0, pcurrencyName: '€', pyajin: 0, pmobile: null, email: null, p_currency: 'EUR', userType: 'user', alUserId: null, p_name: 'Ada', p_openID: null, pUnionid: null,
     });
     $appleIdToken.set('apple-jwt');
     await logout();

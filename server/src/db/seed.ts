@@ -15,6 +15,8 @@ export interface SeedVenue {
   id: string;
   name: string;
   city: string;
+  /** ISO 3166-1 alpha-2. */
+  country: string;
   address: string;
   hours: string;
   description: string;
@@ -33,21 +35,21 @@ export interface SeedVenue {
 
 export const SEED_VENUES: SeedVenue[] = [
   {
-    id: 'v-sh-jingan', name: "Jing'an Kerry Centre", city: 'Shanghai', address: '1515 Nanjing West Road, Jing\'an District, Shanghai 200040',
+    id: 'v-sh-jingan', name: "Jing'an Kerry Centre", city: 'Shanghai', country: 'CN', address: '1515 Nanjing West Road, Jing\'an District, Shanghai 200040',
     hours: '10:00-22:00', description: 'Ground floor, next to the north entrance.', logo: logo('JK', '#c8102e'),
     lat: 31.2247, lng: 121.4460, currency: 'CNY',
     plan: { unitPrice: 200, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 2000, deposit: 9900, overtimeAmount: 9900, overtimeDays: 5, depositType: 1 },
     cabinet: { id: 'PWL-SH-001', slots: 8, powerbanks: 6 },
   },
   {
-    id: 'v-vno-gedimino', name: 'GO9 Gedimino 9', city: 'Vilnius', address: 'Gedimino pr. 9, 01103 Vilnius, Lithuania',
+    id: 'v-vno-gedimino', name: 'GO9 Gedimino 9', city: 'Vilnius', country: 'LT', address: 'Gedimino pr. 9, 01103 Vilnius, Lithuania',
     hours: '08:00-22:00', description: 'Level 1, by the information desk.', logo: logo('G9', '#006a44'),
     lat: 54.6871, lng: 25.2801, currency: 'EUR',
     plan: { unitPrice: 100, unitLength: 1, priceUnit: 1, freeMinutes: 10, dailyCap: 500, deposit: 2500, overtimeAmount: 2500, overtimeDays: 3, depositType: 0 },
     cabinet: { id: 'PWL-VNO-001', slots: 6, powerbanks: 4 },
   },
   {
-    id: 'v-lis-timeout', name: 'Time Out Market Lisboa', city: 'Lisbon', address: 'Av. 24 de Julho 49, 1200-479 Lisboa, Portugal',
+    id: 'v-lis-timeout', name: 'Time Out Market Lisboa', city: 'Lisbon', country: 'PT', address: 'Av. 24 de Julho 49, 1200-479 Lisboa, Portugal',
     hours: '10:00-24:00', description: 'Next to the main bar.', logo: logo('TO', '#e4002b'),
     lat: 38.7069, lng: -9.1459, currency: 'EUR',
     plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 800, deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, depositType: 0 },
@@ -57,7 +59,7 @@ export const SEED_VENUES: SeedVenue[] = [
     stations: { count: 1, plan: { unitPrice: 300, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2000, deposit: 15000, overtimeAmount: 15000, overtimeDays: 3, depositType: 0 } },
   },
   {
-    id: 'v-nyc-gct', name: 'Grand Central Terminal', city: 'New York', address: '89 E 42nd St, New York, NY 10017, USA',
+    id: 'v-nyc-gct', name: 'Grand Central Terminal', city: 'New York', country: 'US', address: '89 E 42nd St, New York, NY 10017, USA',
     hours: '05:30-02:00', description: 'Main Concourse, near the information booth.', logo: logo('GC', '#1f3a93'),
     lat: 40.7527, lng: -73.9772, currency: 'USD',
     plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 0, dailyCap: 900, deposit: 3000, overtimeAmount: 3000, overtimeDays: 5, depositType: 1 },
@@ -146,7 +148,7 @@ async function seedVenueWith(fleet: Fleet, v: SeedVenue): Promise<void> {
   const [open, close] = v.hours.split('-') as [string, string];
   const day = [{ open, close }];
   await once(() => fleet.venues.create({
-    id: v.id, name: v.name, names: { 'en-US': v.name }, city: v.city, address: v.address, description: v.description, logoUrl: v.logo,
+    id: v.id, name: v.name, names: { 'en-US': v.name }, city: v.city, country: v.country, address: v.address, description: v.description, logoUrl: v.logo,
     lat: v.lat, lng: v.lng, currency: v.currency, state: 'live',
     openingHours: { weekly: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day }, exceptions: [] },
   }));

@@ -132,9 +132,19 @@ export class FacebookVerifier implements IdTokenVerifier {
 }
 
 // ---------- WeChat / Alipay code exchange ----------
+/**
+ * Who a code belongs to: the identity's subject (WeChat: the unionid when the app has one, else the openid; Alipay:
+ * the user_id, else the open_id), and the app-scoped openid and WeChat's unionid as the provider gave them.
+ */
+export interface CodeIdentity {
+  subject: string;
+  openId?: string;
+  unionId?: string;
+}
+
 export interface CodeExchange {
   readonly id: 'wechat' | 'alipay';
-  exchange(code: string): Promise<{ subject: string }>;
+  exchange(code: string): Promise<CodeIdentity>;
   /** Where the in-app browser sends the user to authorise; it comes back to redirectUrl with the code. */
   authorizeUrl(redirectUrl: string): string;
 }
@@ -150,7 +160,9 @@ export class SandboxCodeExchange implements CodeExchange {
   async exchange(code: string) {
     const m = /^sbx_([A-Za-z0-9_-]{4,64})$/.exec(code);
     if (!m) throw new CodeRejected(`${this.id}: invalid code`);
-    return { subject: `sandbox-${m[1]}` };
+    // As the providers answer: an openid per person and app (here the code's stable part).
+    // WeChat gives a unionid (the subject) where the app belongs to an open platform account, as the sandbox's does.
+    return { subject: `sandbox-${m[1]}`, openId: `sbx-open-${m[1]}`, ...(this.id === 'wechat' ? { unionId: `sandbox-${m[1]}` } : {}) };
   }
   authorizeUrl(redirectUrl: string) {
     const u = new URL(redirectUrl);
@@ -175,7 +187,7 @@ export class WechatCodeExchange implements CodeExchange {
     if (res.status >= 500) throw new UpstreamUnavailable('wechat', new Error(String(res.status)));
     const j = (await res.json().catch(() => ({}))) as { openid?: string; unionid?: string; errcode?: number };
     if (!j.openid) throw new CodeRejected(`wechat: ${j.errcode ?? res.status}`);
-    return { subject: j.unionid ?? j.openid };
+    return { subject: j.unionid ?? j.openid, openId: j.openid, ...(j.unionid ? { unionId: j.unionid } : {}) };
   }
   authorizeUrl(redirectUrl: string) {
     const q = new URLSearchParams({ appid: this.cfg.appId, redirect_uri: redirectUrl, response_type: 'code', scope: 'snsapi_userinfo', state: 'WEB' });
@@ -204,7 +216,7 @@ export class AlipayCodeExchange implements CodeExchange {
     const r = j.alipay_system_oauth_token_response;
     const subject = r?.user_id ?? r?.open_id;
     if (!subject) throw new CodeRejected('alipay: invalid code');
-    return { subject };
+    return { subject, ...(r?.open_id ? { openId: r.open_id } : {}) };
   }
   authorizeUrl(redirectUrl: string) {
     const q = new URLSearchParams({ app_id: this.cfg.appId, scope: 'auth_base', redirect_uri: redirectUrl });

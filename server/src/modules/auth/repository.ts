@@ -30,6 +30,15 @@ export class AuthRepository {
     );
   }
 
+  /** What the user's WeChat and Alipay identities tell: the openids, WeChat's unionid, Alipay's user id. */
+  async providerIds(userId: number) {
+    const { rows } = await this.db.query<{ provider: string; subject: string; open_id: string | null; union_id: string | null }>(
+      `select provider, subject, open_id, union_id from user_identities where user_id = $1 and provider in ('wechat', 'alipay') order by created_at`,
+      [userId],
+    );
+    return rows;
+  }
+
   async userByDeviceCode(code: string) {
     const { rows } = await this.db.query<UserRow>('select * from users where device_code = $1', [code]);
     return rows[0];
@@ -182,8 +191,28 @@ export class SignInRepository {
     return rows[0] ? Number(rows[0].user_id) : undefined;
   }
 
-  async addIdentity(provider: string, subject: string, userId: number, at: Date) {
-    await this.db.query('insert into user_identities (provider, subject, user_id, created_at) values ($1,$2,$3,$4)', [provider, subject, userId, at]);
+  async addIdentity(provider: string, subject: string, userId: number, at: Date, ids: { openId?: string; unionId?: string } = {}) {
+    await this.db.query(
+      'insert into user_identities (provider, subject, user_id, created_at, open_id, union_id) values ($1,$2,$3,$4,$5,$6)',
+      [provider, subject, userId, at, ids.openId ?? null, ids.unionId ?? null],
+    );
+  }
+
+  /** The openid and unionid a provider gave again for a known identity (kept as the provider last said). */
+  async setIdentityIds(provider: string, subject: string, ids: { openId?: string; unionId?: string }) {
+    if (!ids.openId && !ids.unionId) return;
+    await this.db.query(
+      'update user_identities set open_id = coalesce($3, open_id), union_id = coalesce($4, union_id) where provider = $1 and subject = $2',
+      [provider, subject, ids.openId ?? null, ids.unionId ?? null],
+    );
+  }
+
+  /** The user of a provider's openid (an openId sign-in). */
+  async userByOpenId(provider: string, openId: string) {
+    const { rows } = await this.db.query<{ user_id: number }>(
+      'select user_id from user_identities where provider = $1 and open_id = $2 order by created_at desc limit 1', [provider, openId],
+    );
+    return rows[0] ? Number(rows[0].user_id) : undefined;
   }
 
   /** A tourist becomes a user in place (same id, so orders and wallet stay). */

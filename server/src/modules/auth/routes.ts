@@ -7,7 +7,24 @@ import { currentUser } from '../../plugins/context.ts';
 import { refused } from '../../lib/errors.ts';
 import { currencySymbol } from '../venues/service.ts';
 import { toMajor } from '#core/money.ts';
-import type { AuthService } from './service.ts';
+import type { AuthService, UserRow } from './service.ts';
+
+/** The user as userInfo answers it (and the openId exchange with its session). */
+export async function userInfo(opts: { auth: AuthService; walletOf: WalletOf }, u: UserRow) {
+  const w = await opts.walletOf(u.id, u.currency);
+  return {
+    pId: u.id,
+    pname: u.name,
+    pbalance: toMajor(w.balance, u.currency),
+    pcurrencyName: currencySymbol(u.currency),
+    pyajin: toMajor(w.held, u.currency),
+    pmobile: u.mobile,
+    email: u.email,
+    p_currency: u.currency,
+    userType: u.kind,
+    ...(await opts.auth.providerFields(u)),
+  };
+}
 
 /** The user's wallet in a currency (the wallet module's, given at wiring: auth does not import the wallet). */
 export type WalletOf = (userId: number, currency: string) => Promise<{ balance: number; held: number }>;
@@ -30,21 +47,7 @@ export default async function authRoutes(app: App, opts: { auth: AuthService; wa
   app.get('/userInfo', {
     schema: { tags: ['auth'], summary: 'The signed-in user', headers: Type.Object({ token: Type.Optional(Type.String()) }), response: { 200: Envelope(UserInfo) } },
     preHandler: app.requireUser,
-  }, async (req) => {
-    const u = currentUser(req);
-    const w = await opts.walletOf(u.id, u.currency);
-    return ok({
-      pId: u.id,
-      pname: u.name,
-      pbalance: toMajor(w.balance, u.currency),
-      pcurrencyName: currencySymbol(u.currency),
-      pyajin: toMajor(w.held, u.currency),
-      pmobile: u.mobile,
-      email: u.email,
-      p_currency: u.currency,
-      userType: u.kind,
-    });
-  });
+  }, async (req) => ok(await userInfo(opts, currentUser(req))));
 
   app.get('/user/more', {
     schema: {

@@ -52,6 +52,24 @@ export class AuthService {
     await this.repo.setMoreValue(userId, 'monriBilling', monriBillingText(r.billing), this.clock.now());
   }
 
+  /**
+   * The user's fields that come from their WeChat and Alipay identities, and their own name: alUserId (Alipay's
+   * user id), p_openID and pUnionid (WeChat's openid and unionid), p_name (the name of a signed-up person; null
+   * for a guest or a sign-in that gave none). Null where the person has no such identity.
+   */
+  async providerFields(user: UserRow) {
+    const rows = await this.repo.providerIds(user.id);
+    const wechat = rows.find((r) => r.provider === 'wechat');
+    const alipay = rows.find((r) => r.provider === 'alipay');
+    return {
+      // The Alipay identity's subject is its user_id; one made from an open_id alone has no user id.
+      alUserId: alipay && alipay.subject !== alipay.open_id ? alipay.subject : null,
+      p_name: user.kind === 'user' && user.name ? user.name : null,
+      p_openID: wechat?.open_id ?? null,
+      pUnionid: wechat?.union_id ?? null,
+    };
+  }
+
   /** A tourist user (the same one again for the same device code) and a fresh session token. */
   async touristLogin(deviceCode: string | undefined, locale: Locale): Promise<{ token: string; user: UserRow }> {
     const now = this.clock.now();

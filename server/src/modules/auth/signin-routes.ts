@@ -2,12 +2,13 @@
 import { Type } from 'typebox';
 import { Envelope } from '#contract/envelope.ts';
 import {
-  AppleLoginBody, AuthCodeUrlBody, CaptchaQuery, CaptchaQuestion, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery,
-  SendVerifyCodeBody, SendVerifyCodeQuery, SessionToken,
+  AppleLoginBody, AuthCodeUrlBody, CaptchaQuery, CaptchaQuestion, CodeLoginBody, FacebookLoginBody, GoogleLoginBody, LoginByOpenIdBody, LoginConfig,
+  MobileLoginQuery, OpenIdExchangeBody, OpenIdSession, SendVerifyCodeBody, SendVerifyCodeQuery, SessionToken,
 } from '#contract/auth.ts';
 import { ok } from '../../lib/envelope.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { App } from '../../lib/route.ts';
+import { userInfo, type WalletOf } from './routes.ts';
 import type { AuthService } from './service.ts';
 import type { SignInService } from './signin.ts';
 
@@ -15,7 +16,7 @@ const Token = Envelope(SessionToken);
 const TokenHeader = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })) });
 const hdr = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) || undefined;
 
-export default async function signInRoutes(app: App, opts: { auth: AuthService; signIn: SignInService; sandbox: string[] }) {
+export default async function signInRoutes(app: App, opts: { auth: AuthService; walletOf: WalletOf; signIn: SignInService; sandbox: string[] }) {
   const { signIn } = opts;
 
   app.get('/captcha.webp', {
@@ -117,6 +118,29 @@ export default async function signInRoutes(app: App, opts: { auth: AuthService; 
       response: { 200: Token },
     },
   }, async (req) => ok(await signIn.codeLogin('alipay', req.body.code, hdr(req.headers.token))));
+
+  app.post('/openId', {
+    schema: {
+      tags: ['auth'],
+      summary: "The openId exchange: a WeChat (or Alipay) code becomes the person's openid and a session, answered with the user and the signature loginByOpenId takes (30 days)",
+      headers: TokenHeader,
+      body: OpenIdExchangeBody,
+      response: { 200: Envelope(OpenIdSession) },
+    },
+  }, async (req) => {
+    const s = await signIn.openIdExchange(req.body.type ?? 'wechat', req.body.code, hdr(req.headers.token));
+    return ok({ ...s, user: await userInfo(opts, await opts.auth.authenticate(s.token)) });
+  });
+
+  app.post('/loginByOpenId', {
+    schema: {
+      tags: ['auth'],
+      summary: 'A session for the person of an openid that the openId exchange signed (a returning WeChat or Alipay user signs in without authorising again)',
+      headers: TokenHeader,
+      body: LoginByOpenIdBody,
+      response: { 200: Token },
+    },
+  }, async (req) => ok(await signIn.loginByOpenId(req.body.openId, req.body.openIdSign, hdr(req.headers.token))));
 
   app.post('/authCodeUrl', {
     schema: {

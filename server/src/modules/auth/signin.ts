@@ -1,7 +1,7 @@
 // Sign-in rules: image captcha, SMS codes with their abuse limits, phone login, ID-token logins (Google,
 // Apple, Facebook), WeChat/Alipay code logins, and the tourist upgrade. Every limit is read from and written
 // to the database under a per-number advisory lock, so it holds across any number of server processes.
-import { randomInt, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import sharp from 'sharp';
 import svgCaptcha from 'svg-captcha';
 import type { Db } from '../../db/db.ts';
@@ -52,7 +52,12 @@ export interface SignInDeps {
   botCheck: BotCheck;
   verifiers: { google: IdTokenVerifier; apple: IdTokenVerifier; facebook: IdTokenVerifier };
   exchanges: { wechat: CodeExchange; alipay: CodeExchange };
+  /** The HMAC key of the openId exchange's signatures (the installation's signing key, the same on every process). */
+  signingKey: string;
 }
+
+/** How long an openId signature signs in (as long as a session lasts). */
+export const OPEN_ID_SIGN_TTL_MS = 30 * 24 * 3600_000;
 
 const digits = (s: string) => s.replace(/\D/g, '');
 
@@ -184,6 +189,10 @@ export class SignInService {
   }
 
   async codeLogin(provider: 'wechat' | 'alipay', code: string, touristToken?: string): Promise<string> {
+    return (await this.codeSession(provider, code, touristToken)).token;
+  }
+
+  private async codeSession(provider: 'wechat' | 'alipay', code: string, touristToken?: string) {
     let who;
     try {
       who = await this.d.exchanges[provider].exchange(code);
@@ -191,7 +200,41 @@ export class SignInService {
       if (err instanceof CodeRejected) throw refused('error.login.code3rd');
       throw err;
     }
-    return this.signIn(provider, who.subject, {}, touristToken);
+    return { who, token: await this.signIn(provider, who.subject, {}, touristToken, { openId: who.openId, unionId: who.unionId }) };
+  }
+
+  /**
+   * POST openId (the openId exchange): the code's person signed in, with their openid and the server's signature
+   * over it (`<provider>.<expiry s>.<HMAC>`), which loginByOpenId takes for 30 days.
+   */
+  async openIdExchange(provider: 'wechat' | 'alipay', code: string, touristToken?: string) {
+    const { who, token } = await this.codeSession(provider, code, touristToken);
+    if (!who.openId) throw refused('error.login.code3rd');
+    const exp = Math.floor((this.d.clock.now().getTime() + OPEN_ID_SIGN_TTL_MS) / 1000);
+    return { token, openId: who.openId, openIdSign: `${provider}.${exp}.${this.openIdMac(provider, who.openId, exp)}` };
+  }
+
+  /** POST loginByOpenId: a session for the person of an openid the exchange signed; a bad or expired signature is refused. */
+  async loginByOpenId(openId: string, sign: string, touristToken?: string): Promise<string> {
+    const [provider, expText, mac = ''] = sign.split('.');
+    const exp = Number(expText);
+    const good = (provider === 'wechat' || provider === 'alipay') && /^\d{9,11}$/.test(expText ?? '') && exp * 1000 > this.d.clock.now().getTime()
+      && safeEqual(mac, this.openIdMac(provider, openId, exp));
+    if (!good) throw refused('error.login.openId');
+    const userId = await this.d.repo.userByOpenId(provider, openId);
+    if (userId === undefined) throw refused('error.login.openId');
+    if (touristToken) {
+      const tourist = await this.d.auth.authenticate(touristToken).catch(() => undefined);
+      if (tourist?.kind === 'tourist' && Number(tourist.id) !== userId) {
+        await this.d.db.tx(() => this.mergeTourist(Number(tourist.id), userId, this.d.clock.now()));
+        await this.d.auth.revoke(touristToken);
+      }
+    }
+    return this.d.auth.issueSession(userId);
+  }
+
+  private openIdMac(provider: string, openId: string, exp: number): string {
+    return createHmac('sha256', this.d.signingKey).update(`openid.v1|${provider}|${openId}|${exp}`).digest('base64url');
   }
 
   authorizeUrl(provider: 'wechat' | 'alipay', redirectUrl: string): string {
@@ -224,7 +267,10 @@ export class SignInService {
    * The user of this identity gets a new session. Unknown identity: when the request carries a tourist
    * session, that tourist becomes this user (same id, so orders and wallet stay); otherwise a new user.
    */
-  private async signIn(provider: Provider, subject: string, profile: { mobile?: string; email?: string; name?: string }, touristToken?: string): Promise<string> {
+  private async signIn(
+    provider: Provider, subject: string, profile: { mobile?: string; email?: string; name?: string }, touristToken?: string,
+    ids: { openId?: string; unionId?: string } = {},
+  ): Promise<string> {
     const now = this.d.clock.now();
     let tourist: UserRow | undefined;
     if (touristToken) tourist = await this.d.auth.authenticate(touristToken).catch(() => undefined);
@@ -233,6 +279,7 @@ export class SignInService {
       await repo.lock(`id:${provider}:${subject}`);
       const existing = await repo.identityUser(provider, subject);
       if (existing !== undefined) {
+        await repo.setIdentityIds(provider, subject, ids);
         if (tourist && tourist.kind === 'tourist' && Number(tourist.id) !== existing) await this.mergeTourist(Number(tourist.id), existing, now);
         return existing;
       }
@@ -245,7 +292,7 @@ export class SignInService {
       } else {
         id = await repo.createUser({ name, currency: tourist?.currency ?? 'USD', mobile: profile.mobile ?? null, email: profile.email ?? null, at: now });
       }
-      await repo.addIdentity(provider, subject, id, now);
+      await repo.addIdentity(provider, subject, id, now, ids);
       return id;
     });
     // The tourist session ends when it was upgraded or replaced.

@@ -56,6 +56,8 @@ export interface ScanView {
    * return reservation of another rider (the reader's own reservation keeps its slot for them).
    */
   returnSlots: number;
+  /** What the scan reads of the venue's agent: its country, and whether every deposit there is paid (deposit_by_payment). */
+  agent: { country: string | null; depositByPayment: boolean };
 }
 
 const json = <T>(v: T | string | null): T | undefined => (v === null ? undefined : typeof v === 'string' ? (JSON.parse(v) as T) : v);
@@ -95,6 +97,7 @@ export class CabinetsRepository extends CabinetInbox {
       venue: VenueRow | string | null; plan: PlanRow | string | null; mifi_plan: PlanRow | string | null; wallet: Account | string | null;
       counts: Record<string, number> | string | null; plan_kinds: string[] | null; open_count: number | null;
       id: string | null; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null; return_slots: number | null;
+      agent_country: string | null; deposit_by_payment: boolean | null;
     }>(
       `with me as (select u.id as user_id, s.expires_at from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$2', '$3')})
        select me.user_id, me.expires_at, x.* from (select 1) one left join me on true left join lateral (
@@ -107,8 +110,9 @@ export class CabinetsRepository extends CabinetInbox {
                  (select b.kind, count(*)::int as n from powerbanks b where b.cabinet_id = c.id and b.state = 'in_cabinet' group by b.kind) k) as counts,
               ${PLAN_KINDS('v', '$3')} as plan_kinds,
               ${RETURN_SLOTS('c', '$3', 'me.user_id')}::int as return_slots,
-              (select count(*)::int from orders o where o.user_id = me.user_id and o.zujie = any($5::smallint[]) and not o.settled) as open_count
-           from cabinets c join venues v on v.id = c.venue_id
+              (select count(*)::int from orders o where o.user_id = me.user_id and o.zujie = any($5::smallint[]) and not o.settled) as open_count,
+              ag.country as agent_country, ag.deposit_by_payment
+           from cabinets c join venues v on v.id = c.venue_id left join agents ag on ag.id = v.agent_id
           where c.id = $1) x on true`,
       [cabinetId, session.tokenHash, session.at, agent, openStates, kind],
       { name: 'cabinets.scanView' },
@@ -128,6 +132,7 @@ export class CabinetsRepository extends CabinetInbox {
         cabinet, venue: json(r.venue)!, plan: json(r.plan), mifiPlan: json(r.mifi_plan), wallet: json(r.wallet),
         available: counts[kind], counts, planKinds: (r.plan_kinds ?? []) as DeviceKind[], openCount: Number(r.open_count),
         returnSlots: Number(r.return_slots ?? 0),
+        agent: { country: r.agent_country?.trim() || null, depositByPayment: r.deposit_by_payment === true },
       },
     };
   }

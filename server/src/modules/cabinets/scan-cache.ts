@@ -5,7 +5,7 @@
 //
 // Exact, not time-based: triggers announce every change that matters, made by any process or by hand (the
 // migration 20261127120000_scan_cache_notify.sql lists them: sessions, the user's wallet accounts and open
-// rentals, the cabinet and its devices, venues and price plans), on a channel each API process listens to. A
+// rentals, the cabinet and its devices, venues and price plans; agents since 20270126120000), on a channel each API process listens to. A
 // NOTIFY is delivered when its transaction commits: an answer may lag a commit by that delivery (well under a
 // millisecond on one host); every rent decides on the database, under its locks, never on a scan. What is
 // read while a change is announced is not kept (the generation check); when the listening connection is lost

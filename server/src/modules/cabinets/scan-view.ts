@@ -57,6 +57,8 @@ export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
     energyStorageFlag: view.planKinds.includes('station') && view.counts.station > 0 ? 1 : 0,
     haveStationCount: cabinet.online && view.planKinds.includes('station') ? view.counts.station : 0,
     deviceType: kind,
+    productId: String(planRow.id),
+    country: (view.venue.country?.trim() || view.agent.country) ?? '',
     yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
     online: cabinet.online,
     lat: venue.lat,

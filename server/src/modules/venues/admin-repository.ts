@@ -18,7 +18,7 @@ export interface VenueAdminRow extends VenueRow {
 
 export type PlanInsert = Omit<PlanRow, 'id'>;
 
-const VENUE_COLS = ['name', 'names', 'city', 'address', 'hours', 'description', 'logo_url', 'lat', 'lng', 'opening_hours', 'contacts', 'agent_id', 'state'] as const;
+const VENUE_COLS = ['name', 'names', 'city', 'country', 'address', 'hours', 'description', 'logo_url', 'lat', 'lng', 'opening_hours', 'contacts', 'agent_id', 'state'] as const;
 const PLAN_COLS = ['kind', 'unit_price', 'unit_length', 'price_unit', 'free_minutes', 'daily_cap', 'deposit', 'overtime_amount', 'overtime_days', 'deposit_type', 'tiers', 'effective_from'] as const;
 const jsonCols = new Set(['names', 'opening_hours', 'contacts', 'tiers']);
 const arg = (col: string, v: unknown) => (jsonCols.has(col) && v !== null ? JSON.stringify(v) : v);

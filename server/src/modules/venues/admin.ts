@@ -50,7 +50,7 @@ const logoOk = (u: string) => u === '' || /^https:\/\//.test(u) || /^data:image\
 
 export function toVenue(r: VenueAdminRow): Venue {
   return {
-    id: r.id, name: r.name, names: r.names as Venue['names'], city: r.city, address: r.address, description: r.description, logoUrl: r.logo_url,
+    id: r.id, name: r.name, names: r.names as Venue['names'], city: r.city, country: r.country?.trim() || null, address: r.address, description: r.description, logoUrl: r.logo_url,
     lat: r.lat, lng: r.lng, currency: r.currency, openingHours: (r.opening_hours ?? null) as OpeningHours | null, contacts: r.contacts,
     agentId: r.agent_id, state: r.state, hours: r.hours, version: r.version, bannerUrl: r.banner_url ?? '',
   };
@@ -89,7 +89,7 @@ export class VenuesAdminService {
     const v = input as VenueCreate;
     await this.check(p, v);
     const row: Omit<VenueAdminRow, 'version'> = {
-      id: v.id, name: v.name, names: v.names ?? {}, city: v.city, address: v.address, hours: hoursText(v.openingHours),
+      id: v.id, name: v.name, names: v.names ?? {}, city: v.city, country: v.country ?? null, address: v.address, hours: hoursText(v.openingHours),
       description: v.description ?? '', logo_url: v.logoUrl ?? '', lat: v.lat, lng: v.lng, currency: v.currency,
       opening_hours: v.openingHours, contacts: v.contacts ?? {}, agent_id: v.agentId ?? null, state: v.state ?? 'draft',
     };
@@ -108,7 +108,7 @@ export class VenuesAdminService {
     const oh = u.openingHours ?? (cur.opening_hours as OpeningHours | null);
     const next: Omit<VenueAdminRow, 'version'> = {
       ...cur,
-      ...(u.name !== undefined && { name: u.name }), ...(u.names !== undefined && { names: u.names }), ...(u.city !== undefined && { city: u.city }),
+      ...(u.name !== undefined && { name: u.name }), ...(u.names !== undefined && { names: u.names }), ...(u.city !== undefined && { city: u.city }), ...(u.country !== undefined && { country: u.country }),
       ...(u.address !== undefined && { address: u.address }), ...(u.description !== undefined && { description: u.description }),
       ...(u.logoUrl !== undefined && { logo_url: u.logoUrl }), ...(u.lat !== undefined && { lat: u.lat }), ...(u.lng !== undefined && { lng: u.lng }),
       ...(u.contacts !== undefined && { contacts: u.contacts }), ...(u.agentId !== undefined && { agent_id: u.agentId }),

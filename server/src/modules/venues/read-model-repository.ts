@@ -13,6 +13,8 @@ export interface VenueRow {
   lat: number;
   lng: number;
   currency: string;
+  /** The country the venue is in (ISO 3166-1 alpha-2, char(2)); null: not set. */
+  country?: string | null;
   /** The venue's agent (null: the platform's). */
   agent_id?: string | null;
   /** Weekly opening hours in its agent's time zone (null: always open), src/core/hours.ts. */

@@ -17,17 +17,17 @@ const MapPicker = lazy(() => import('./MapPicker.tsx'));
 const STATES = ['draft', 'live', 'closed'] as const;
 
 interface Draft {
-  id: string; name: string; names: Record<string, string>; city: string; address: string; description: string; lat: string; lng: string;
+  id: string; name: string; names: Record<string, string>; city: string; country: string; address: string; description: string; lat: string; lng: string;
   currency: string; hours: HoursDraft; phone: string; email: string; website: string; agentId: string; state: Venue['state'];
 }
 
 const empty = (agentId: string): Draft => ({
-  id: '', name: '', names: {}, city: '', address: '', description: '', lat: '54.6872', lng: '25.2797', currency: 'EUR', hours: hoursDraft(null),
+  id: '', name: '', names: {}, city: '', country: '', address: '', description: '', lat: '54.6872', lng: '25.2797', currency: 'EUR', hours: hoursDraft(null),
   phone: '', email: '', website: '', agentId, state: 'draft',
 });
 
 const draftOf = (v: Venue): Draft => ({
-  id: v.id, name: v.name, names: { ...v.names } as Record<string, string>, city: v.city, address: v.address, description: v.description,
+  id: v.id, name: v.name, names: { ...v.names } as Record<string, string>, city: v.city, country: v.country ?? '', address: v.address, description: v.description,
   lat: String(v.lat), lng: String(v.lng), currency: v.currency, hours: hoursDraft(v.openingHours), phone: v.contacts.phone ?? '',
   email: v.contacts.email ?? '', website: v.contacts.website ?? '', agentId: v.agentId ?? '', state: v.state,
 });
@@ -37,7 +37,7 @@ function bodyOf(d: Draft) {
   const names = Object.fromEntries(Object.entries(d.names).filter(([, v]) => v.trim()));
   const contacts = { ...(d.phone && { phone: d.phone }), ...(d.email && { email: d.email }), ...(d.website && { website: d.website }) };
   return {
-    name: d.name, names, city: d.city, address: d.address, description: d.description, lat: Number(d.lat), lng: Number(d.lng),
+    name: d.name, names, city: d.city, country: d.country || null, address: d.address, description: d.description, lat: Number(d.lat), lng: Number(d.lng),
     openingHours: hoursOf(d.hours), contacts, agentId: d.agentId || null, state: d.state,
   };
 }
@@ -115,6 +115,7 @@ export function VenueForm({ id, me }: { id: string | null; me: Me }) {
         <legend>{t('ops.venues.place')}</legend>
         <div className="ops-form">
           <Field label={t('ops.venues.city')} required maxLength={80} value={d.city} onValue={set('city')} />
+          <Field label={t('ops.venues.country')} pattern="[A-Z]{2}" maxLength={2} value={d.country} onValue={(v) => set('country')(v.toUpperCase())} />
           <Field label={t('ops.venues.address')} required maxLength={240} value={d.address} onValue={set('address')} />
           <Field label={t('ops.venues.lat')} required type="number" step="any" min={-90} max={90} value={d.lat} onValue={set('lat')} />
           <Field label={t('ops.venues.lng')} required type="number" step="any" min={-180} max={180} value={d.lng} onValue={set('lng')} />

@@ -1,0 +1,94 @@
+// The rider's fields the product names: the scan's productId and the cabinet's country (the venue's, else its
+// agent's), the user's provider ids, the openId sign-in, the agent's deposit-by-payment setting, and a Wi-Fi order of
+// the box only (order type 3).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, cabinetsOnline, markHeardFrom, touristToken, type Built } from './helper.ts';
+
+const API = '/cdb-app-api/v1/app';
+let a: Built;
+
+beforeAll(async () => {
+  a = await build();
+  await cabinetsOnline(a, ['PWL-VNO-001', 'PWL-LIS-001']);
+  await markHeardFrom(a, ['PWL-VNO-001', 'PWL-LIS-001']);
+});
+afterAll(async () => {
+  await a?.close();
+});
+
+const scan = async (token: string, cabinet: string, deviceType = 'cdb') =>
+  ((await a.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${cabinet}&deviceType=${deviceType}`, headers: { token } })).json() as { data: Record<string, unknown> }).data;
+
+describe('the scan result', () => {
+  it("names the product it prices (its price plan) and the cabinet's country", async () => {
+    const token = await touristToken(a.app, 'rider-fields-scan-1');
+    const bank = await scan(token, 'PWL-LIS-001');
+    const station = await scan(token, 'PWL-LIS-001', 'station');
+    const plans = (await a.db.query<{ id: number; device_kind: string }>(`select id, device_kind from price_plans where venue_id = 'v-lis-timeout'`)).rows;
+    expect(bank.productId).toBe(String(plans.find((p) => p.device_kind === 'cdb')!.id));
+    expect(station.productId).toBe(String(plans.find((p) => p.device_kind === 'station')!.id));
+    expect(bank.country).toBe('PT');
+    expect((await scan(token, 'PWL-VNO-001')).country).toBe('LT');
+  });
+
+  it("without a country of its own, a venue's cabinet is in its agent's country", async () => {
+    await a.db.query(`insert into agents (id, name, country) values ('ag-fields', 'Fields agent', 'ES')`);
+    await a.db.query(`update venues set country = null, agent_id = 'ag-fields' where id = 'v-vno-gedimino'`);
+    const token = await touristToken(a.app, 'rider-fields-scan-2');
+    expect((await scan(token, 'PWL-VNO-001')).country).toBe('ES');
+    await a.db.query(`update agents set country = null where id = 'ag-fields'`);
+    expect((await scan(token, 'PWL-VNO-001')).country).toBe('');
+    await a.db.query(`update venues set country = 'LT', agent_id = null where id = 'v-vno-gedimino'`);
+  });
+});
+
+const post = (url: string, payload: Record<string, string>, token?: string) =>
+  a.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { token } : {}) }, payload: new URLSearchParams(payload).toString() });
+const me = async (token: string) => (await a.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token } })).json().data as Record<string, unknown>;
+
+describe("the user's provider ids", () => {
+  it('a guest has none; WeChat gives p_openID and pUnionid, Alipay alUserId, and a signed-up person has p_name', async () => {
+    const guest = await touristToken(a.app, 'rider-fields-guest-1');
+    expect(await me(guest)).toMatchObject({ alUserId: null, p_openID: null, pUnionid: null, p_name: null });
+    const wechat = (await post('loginByCode', { code: 'sbx_fieldsWx1' })).json().data as string;
+    expect(await me(wechat)).toMatchObject({ p_openID: 'sbx-open-fieldsWx1', pUnionid: 'sandbox-fieldsWx1', alUserId: null });
+    const alipay = (await post('loginAlipayByCode', { code: 'sbx_fieldsAli1' })).json().data as string;
+    expect(await me(alipay)).toMatchObject({ alUserId: 'sandbox-fieldsAli1', p_openID: null, pUnionid: null });
+    const minted = await a.app.inject({ method: 'POST', url: '/sandbox-oauth/v1/token', payload: { provider: 'google', sub: 'fields-g1', name: 'Rita Fields' } });
+    const google = (await post('saas/loginGoogleByCode', { androidToken: minted.json().token })).json().data as string;
+    expect(await me(google)).toMatchObject({ pname: 'Rita Fields', p_name: 'Rita Fields' });
+  });
+});
+
+describe('the openId exchange and loginByOpenId', () => {
+  it('a code becomes the openid, a session and the user; the signed openid signs the same person in again', async () => {
+    const r = (await post('openId', { code: 'sbx_fieldsOpen1' })).json();
+    expect(r.code).toBe(0);
+    expect(r.data).toMatchObject({ openId: 'sbx-open-fieldsOpen1', user: { p_openID: 'sbx-open-fieldsOpen1', userType: 'user' } });
+    const first = r.data.user.pId as number;
+    const again = (await post('loginByOpenId', { openId: r.data.openId, openIdSign: r.data.openIdSign })).json();
+    expect(again.code).toBe(0);
+    expect((await me(again.data as string)).pId).toBe(first);
+    // The same person through loginByCode is the same user.
+    expect((await me((await post('loginByCode', { code: 'sbx_fieldsOpen1' })).json().data as string)).pId).toBe(first);
+  });
+
+  it('refuses another openid with the signature, a forged or expired signature, and an unknown code', async () => {
+    const r = (await post('openId', { code: 'sbx_fieldsOpen2' })).json().data as { openId: string; openIdSign: string };
+    const refused = async (body: Record<string, string>) => {
+      const res = await post('loginByOpenId', body);
+      expect(res.statusCode).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode).toBeLessThan(500);
+      return res.json().msg as string;
+    };
+    expect(await refused({ openId: 'sbx-open-someoneElse', openIdSign: r.openIdSign })).toBe('This sign-in has expired. Please authorise again.');
+    const [p, exp, mac] = r.openIdSign.split('.');
+    await refused({ openId: r.openId, openIdSign: `${p}.${Number(exp) + 1}.${mac}` });
+    await refused({ openId: r.openId, openIdSign: `alipay.${exp}.${mac}` });
+    await refused({ openId: r.openId, openIdSign: 'nonsense' });
+    a.clock.advance(31 * 24 * 3600_000);
+    await refused({ openId: r.openId, openIdSign: r.openIdSign });
+    expect((await post('openId', { code: 'not-a-code' })).statusCode).toBeLessThan(500);
+    expect((await post('openId', { code: 'not-a-code' })).json().code).not.toBe(0);
+  });
+});
