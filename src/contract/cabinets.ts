@@ -42,5 +42,6 @@ export const ScanResult = Type.Object({
   mifiDeposit: Type.Optional(Money),
   deviceType: Type.Optional(Type.Union([Type.Literal('cdb'), Type.Literal('station')], { description: 'the kind this scan result prices (jifei, yajin, haveBatteryCount, priceStrategy)' })),
   typeName: Type.Optional(Type.String()),
+  country: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$', description: "the cabinet's country (ISO 3166 alpha-2): the Wi-Fi mall opens on it" })),
 });
 export type ScanResult = Static<typeof ScanResult>;
