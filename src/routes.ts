@@ -67,7 +67,8 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/usage', access: 'private', title: 'usage.title', screen: () => import('./info/Usage.tsx') },
   // The Wi-Fi screens (src/mifi/): one lazy chunk for the flow (wifiRoute below), its strings (locales/mifi/) loaded with it.
   ...(['/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/packageDetail'] as const).map(wifiRoute),
-  { path: '/scanQr', access: 'private' },
+  // The camera scan of a cabinet's code (a Wi-Fi box's pickup, or any cabinet): in the Wi-Fi flow's chunk.
+  { ...wifiRoute('/scanQr'), title: 'map.scanTitle' },
   { path: '/payment_card', access: 'private', title: 'routes.paymentCard', screen: () => import('./pay/PaymentCard.tsx') },
 ];
 
