@@ -136,6 +136,7 @@ export const PayOrderBody = Type.Object({
   paymentId: Type.String({ minLength: 1, maxLength: 100 }),
   couponNo: Type.Optional(CouponNo),
   stripeToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  cardId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a saved card (pId, cdb/user/card) of this user and agent instead of stripeToken' })),
   ...PayResume,
 });
 export type PayOrderBody = Static<typeof PayOrderBody>;
