@@ -76,7 +76,7 @@ export class PaymentsService extends PaymentRecords {
       return def.payTypes
         .filter((t) => (t.platforms ? t.platforms.includes(platform) : platform === 'web' || t.kind !== 'jsapi'))
         .map((t): PaymentMethod => ({
-          pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold,
+          pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold && t.hold !== false,
           // The card fields go to our server (sealed in the payer token, encrypted for the provider): Flutterwave's direct charge.
           ...(t.directCard ? { directCard: true } : {}),
           ...(t.kind === 'card' && p.cardOnSdkScreen ? { sdk: true } : {}),
@@ -154,7 +154,7 @@ export class PaymentsService extends PaymentRecords {
   /** Whether a method can hold money (pre-authorisation) rather than charge at once. */
   methodHolds(methodId: string, agent = this.platform) {
     const ext = this.externalMethod(methodId, agent);
-    if (ext) return ext.provider.capabilities.hold;
+    if (ext) return ext.provider.capabilities.hold && ext.provider.definition.payTypes.find((t) => t.type === ext.payType)?.hold !== false;
     return methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE|debitcard)$/.test(methodId);
   }
 
