@@ -3,9 +3,8 @@
 // shell renders and the document title all read it. The pure rules over it are in src/core/routes.ts (route
 // mechanics, guard) and src/core/navigation.ts (the navigation rules).
 //
-// Every route of the app is listed, with its access; routes whose screen is not built yet (the Wi-Fi and
-// package flows, the payment-method pages, …) have no `screen` and show the not-found screen until one is
-// added here. Loaders stay `() => import(...)` so no screen joins the first load.
+// Every route of the app is listed, with its access, and every one has its screen (a route without `screen` would
+// show the not-found screen). Loaders stay `() => import(...)` so no screen joins the first load.
 import type { ComponentType } from 'react';
 import { guardRoute, matchRoute as match, type GuardResult, type GuardSession, type RouteMeta } from './core/routes.ts';
 
