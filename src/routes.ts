@@ -3,9 +3,8 @@
 // shell renders and the document title all read it. The pure rules over it are in src/core/routes.ts (route
 // mechanics, guard) and src/core/navigation.ts (the navigation rules).
 //
-// Every route of the app is listed, with its access; routes whose screen is not built yet (the Wi-Fi and
-// package flows, the payment-method pages, …) have no `screen` and show the not-found screen until one is
-// added here. Loaders stay `() => import(...)` so no screen joins the first load.
+// Every route of the app is listed, with its access, and every one has its screen (a route without `screen` would
+// show the not-found screen). Loaders stay `() => import(...)` so no screen joins the first load.
 import type { ComponentType } from 'react';
 import { guardRoute, matchRoute as match, type GuardResult, type GuardSession, type RouteMeta } from './core/routes.ts';
 
@@ -67,7 +66,8 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/usage', access: 'private', title: 'usage.title', screen: () => import('./info/Usage.tsx') },
   // The Wi-Fi screens (src/mifi/): one lazy chunk for the flow (wifiRoute below), its strings (locales/mifi/) loaded with it.
   ...(['/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/packageDetail'] as const).map(wifiRoute),
-  { path: '/scanQr', access: 'private' },
+  // The camera scan of a cabinet's code (a Wi-Fi box's pickup, or any cabinet): in the Wi-Fi flow's chunk.
+  { ...wifiRoute('/scanQr'), title: 'map.scanTitle' },
   { path: '/payment_card', access: 'private', title: 'routes.paymentCard', screen: () => import('./pay/PaymentCard.tsx') },
 ];
 

@@ -286,19 +286,20 @@ export async function buildApp(deps: AppDeps) {
     await api.register(venueRoutes, { venues, rider: async (token) => (token === undefined ? undefined : (await auth.authenticate(token)).id) });
     await api.register(walletRoutes, { wallet, keys, clock });
     await api.register(cabinetRoutes, { cabinets, auth, reservations });
-    await api.register(paymentRoutes, { payments, rentals, keys, clock });
+    const savedCard = (u: number, c: string, a: string, m: string) => wallet.savedCardRef(u, c, a, m);
+    await api.register(paymentRoutes, { payments, rentals, keys, clock, savedCard });
     await api.register(payerRoutes, { payments, clock });
     await api.register(depositRoutes, { rentals, deposits });
     await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }), grace: new GraceService({ db, clock, jobs, rentals, orders: rentalsRepo, venues, settings: noticesRepo, reserved: (u) => reservations.current(u), notices, changed: (u, o) => live.publish(u, { kind: 'order', orderId: o }) }) });
     await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey });
-    await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard: (u, c, a, m) => wallet.savedCardRef(u, c, a, m) });
+    await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard });
     await api.register(contentRoutes, { content });
     await api.register(invoiceRoutes, { invoices });
     await api.register(signInRoutes, { auth, walletOf: (userId, currency) => wallet.walletOf(userId, currency), signIn, sandbox: signInAd.sandbox });
     await api.register(embedRoutes, { embed });
     // A venue page's live stock (GET live/shop): the page's own read, for the rider following it.
     await api.register(liveRoutes, { live, shops: { stock: (shopId, userId) => venues.detail(shopId, undefined, { userId }), changes: (fn) => fleetLive.subscribe(fn) } });
-    await api.register(mifiRoutes, { mifi, payments, keys, clock });
+    await api.register(mifiRoutes, { mifi, payments, keys, clock, savedCard });
     api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     // The API's base address (printed at start-up) answers with where its description is, not a 404.
     api.get('/', { schema: { hide: true } }, async () => ({ code: 0, msg: 'success', data: { openapi: `${API_PREFIX}/openapi.json` } }));

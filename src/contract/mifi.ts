@@ -98,11 +98,13 @@ export type MifiOrderSubmit = Static<typeof MifiOrderSubmit>;
  * may be left out (it is not read then).
  */
 /**
- * What a package's paying call (rent, confirm) may add: a coupon off the packages' price (never off a box deposit),
+ * What a package's paying call (rent, confirm) may add: a saved card to pay with (`cardId`), a coupon off the
+ * packages' price (never off a box deposit),
  * and `useWallet` 1: the wallet's balance pays first and the method only the rest (the wallet alone when it covers it).
  */
 const MifiPayExtras = {
   couponNo: Type.Optional(CouponNo),
+  cardId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a saved card (pId, cdb/user/card) of this user and agent instead of stripeToken' })),
   useWallet: Type.Optional(Type.Integer({ minimum: 0, maximum: 1, description: '1: the wallet pays what it can, the method the rest' })),
 };
 export const MifiRentBody = Type.Object({

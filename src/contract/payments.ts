@@ -39,8 +39,8 @@ export const PaymentMethodsQuery = Type.Object({
   qrcode: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3 })),
   agentId: Type.Optional(Type.String({ maxLength: 64 })),
-  /** Where the app runs: the WeChat or Alipay browser offer their own in-app payment; web is anything else. */
-  platform: Type.Optional(Type.Union([Type.Literal('web'), Type.Literal('wechat'), Type.Literal('alipay')])),
+  /** Where the app runs: the WeChat or Alipay browser offer their own in-app payment, a phone's browser their mobile-browser payment. */
+  platform: Type.Optional(Type.Union([Type.Literal('web'), Type.Literal('mobile'), Type.Literal('wechat'), Type.Literal('alipay')], { description: "where the app runs: a desktop browser (web), a phone's browser (mobile), the WeChat or Alipay app's browser" })),
 });
 export type PaymentMethodsQuery = Static<typeof PaymentMethodsQuery>;
 
@@ -136,6 +136,7 @@ export const PayOrderBody = Type.Object({
   paymentId: Type.String({ minLength: 1, maxLength: 100 }),
   couponNo: Type.Optional(CouponNo),
   stripeToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  cardId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a saved card (pId, cdb/user/card) of this user and agent instead of stripeToken' })),
   ...PayResume,
 });
 export type PayOrderBody = Static<typeof PayOrderBody>;

@@ -130,6 +130,13 @@ export type MallType = (typeof MALL_TYPES)[number];
 export function mallType(v: unknown): MallType {
   return (MALL_TYPES as readonly unknown[]).includes(v) ? (v as MallType) : 'GM';
 }
+/**
+ * Where the mall opens: a cabinet's mall (QR) on the scanned cabinet's country (ISO 3166 alpha-2, the scan result's
+ * `country`); any other mall, or a cabinet without a country, on all packages.
+ */
+export function mallOpeningPlace(t: MallType, cabinetCountry: unknown): { country?: string } {
+  return t === 'QR' && typeof cabinetCountry === 'string' && /^[A-Z]{2}$/i.test(cabinetCountry) ? { country: cabinetCountry.toUpperCase() } : {};
+}
 /** Renewal mall types buy a renewal (order type 1) and go to /packageOrder?type=XG. */
 export function isRenewal(t: MallType): boolean {
   return t === 'XG' || t === 'BXG' || t === 'DDXG';

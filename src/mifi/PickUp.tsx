@@ -1,5 +1,6 @@
-// Route '/pickUp' [orderId]: pick up the box of a package at a cabinet (pickup {qrcode, pickOrderId}): the
-// cabinet scanned last, or another one's code; the cabinet ejects a box, checkPickUp is polled every 2 s until the
+// Route '/pickUp' [orderId, qrcode]: pick up the box of a package at a cabinet (pickup {qrcode, pickOrderId}): the
+// cabinet scanned last, another one's code, or one read by the camera (/scanQr, which comes back with qrcode and
+// starts the pickup); the cabinet ejects a box, checkPickUp is polled every 2 s until the
 // box is bound (→ /packageDetail) or the eject failed (the pickup failure dialog). A box handed over by
 // hand is bound by its serial instead (bind sn it needs the serial, mifisn). A package bought without a
 // box (deviceOrderStatus 0) first pays the box deposit through /confirm (payType mifi, mifiDeposit: any method the
@@ -50,11 +51,11 @@ function Pick() {
   const orderId = query.get('orderId') ?? '';
   const pkg = usePackage(orderId);
   // No package chosen: the forms say so when submitted (pickup needs a chosen package).
-  if (!orderId) return <PickForms orderId="" depositPaid={false} />;
+  if (!orderId) return <PickForms orderId="" depositPaid={false} scanned="" />;
   if (!pkg) return <Loading label={t('common.loading')} />;
   if ('error' in pkg) return <p role="alert">{errorText(pkg.error, t)}</p>;
   if (pkg.p.deviceOrderStatus === DEVICE_ORDER_STATUS.none && pkg.deposit != null) return <DepositStep p={pkg.p} deposit={pkg.deposit} />;
-  return <PickForms orderId={orderId} depositPaid={query.get('deposit') === 'paid'} />;
+  return <PickForms orderId={orderId} depositPaid={query.get('deposit') === 'paid'} scanned={query.get('qrcode') ?? ''} />;
 }
 
 /** A package bought without a box: the box deposit first, paid with any method (held where the method can hold). */
@@ -74,20 +75,28 @@ function DepositStep({ p, deposit }: { p: MifiPackage; deposit: number }) {
   );
 }
 
-function PickForms({ orderId, depositPaid }: { orderId: string; depositPaid: boolean }) {
+function PickForms({ orderId, depositPaid, scanned }: { orderId: string; depositPaid: boolean; scanned: string }) {
   const t = useT();
   const stored = useStore($qrcode);
   const cabinet = useStore($cabinet);
   const codeId = useId();
   const snId = useId();
-  const [code, setCode] = useState(stored || cabinet?.qrcode || '');
+  const [code, setCode] = useState(scanned || stored || cabinet?.qrcode || '');
   const [sn, setSn] = useState('');
   const [state, setState] = useState<'idle' | 'ejecting'>('idle');
   const poll = useRef<AbortController | null>(null);
-  useEffect(() => () => poll.current?.abort(), []);
+  // Leaving the screen ends the polling, also one a pickup answered after the user left starts.
+  const gone = useRef(false);
+  useEffect(() => {
+    gone.current = false;
+    return () => {
+      gone.current = true;
+      poll.current?.abort();
+    };
+  }, []);
 
   const wait = (ctl: AbortController) => {
-    setTimeout(() => {
+    const timer = setTimeout(() => {
       if (ctl.signal.aborted) return;
       checkPickUp(orderId, ctl.signal).then((r) => {
         if (ctl.signal.aborted) return;
@@ -101,15 +110,15 @@ function PickForms({ orderId, depositPaid }: { orderId: string; depositPaid: boo
         } else wait(ctl);
       }, () => !ctl.signal.aborted && wait(ctl));
     }, PICKUP_POLL_MS);
+    ctl.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const start = async (text: string) => {
     if (!canPickUp({ orderId })) {
       toast(t('mifi.pickList.choose'));
       return;
     }
-    const qrcode = code.trim();
+    const qrcode = text.trim();
     if (!cabinetCodeFrom(qrcode)) {
       toast(t('mifi.pickup.codeNeeded'));
       return;
@@ -117,6 +126,7 @@ function PickForms({ orderId, depositPaid }: { orderId: string; depositPaid: boo
     setState('ejecting');
     try {
       await pickup(qrcode, orderId);
+      if (gone.current) return;
       poll.current?.abort();
       const ctl = new AbortController();
       poll.current = ctl;
@@ -126,6 +136,19 @@ function PickForms({ orderId, depositPaid }: { orderId: string; depositPaid: boo
       void showMessage({ title: t('mifi.pickupFailed'), text: errorText(err, t), role: 'alertdialog' });
     }
   };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void start(code);
+  };
+  // A cabinet read by the camera (/scanQr): the pickup starts at once, as the scan asked.
+  const started = useRef(false);
+  useEffect(() => {
+    if (!scanned || started.current) return;
+    started.current = true;
+    void start(scanned);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, for the code the scan brought
+  }, [scanned]);
 
   const bind = async (e: FormEvent) => {
     e.preventDefault();
@@ -149,7 +172,7 @@ function PickForms({ orderId, depositPaid }: { orderId: string; depositPaid: boo
           {t('mifi.pickup.depositPaid')}
         </p>
       ) : null}
-      <form onSubmit={(e) => void submit(e)} className="actions">
+      <form onSubmit={submit} className="actions">
         <p>{t('mifi.pickup.hint', { order: orderId })}</p>
         <div className="field">
           <label htmlFor={codeId}>{t('mifi.pickup.code')}</label>
@@ -158,6 +181,9 @@ function PickForms({ orderId, depositPaid }: { orderId: string; depositPaid: boo
         <button type="submit" className="button primary block" disabled={state === 'ejecting'}>
           {t('mifi.pickup.submit')}
         </button>
+        <a className="button block" href={'#' + href('/scanQr', { orderId: orderId || undefined })}>
+          {t('mifi.pickup.scan')}
+        </a>
         <p role="status" aria-live="polite">{state === 'ejecting' ? t('mifi.pickup.ejecting') : ''}</p>
       </form>
       <form onSubmit={(e) => void bind(e)} className="actions" aria-labelledby={`${snId}-h`}>

@@ -3,7 +3,8 @@
 // the package-variant dialog with the start-time picker (minimum now; default 20 minutes ahead) and the
 // day stepper (disabled for day-type packages), a header link to /scanOrder and, for QR, XG, BXG and DDXG, the
 // "my packages" link to /scanPickUpOrder?type=. A renewal (XG, BXG, DDXG with the box's sn) stays within the package
-// it renews: the mall shows that package alone, in its country, with no search or places to wander off to.
+// it renews: the mall shows that package alone, in its country, with no search or places to wander off to. A
+// cabinet's mall (QR) opens on the cabinet's country; where the catalogue has none there, on all packages.
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { errorText, useT } from '../i18n/index.ts';
@@ -16,7 +17,7 @@ import {
 } from '../api/mifi.ts';
 import {
   DEFAULT_START_AHEAD_MS, PACKAGE_PAGE_SIZE, PACKAGE_STATUS, SCROLL_THROTTLE_MS, SEARCH_DEBOUNCE_MS, endTime, isRenewal, localInputValue,
-  mallType, minorPrice, packagePrice, showsMyPackages, startTime, stepDays, zonedText, type MallType,
+  mallOpeningPlace, mallType, minorPrice, packagePrice, showsMyPackages, startTime, stepDays, zonedText, type MallType,
 } from '../core/mifi.ts';
 import { toMajor } from '../core/money.ts';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -51,7 +52,9 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
   const places = usePlaceNames();
   const [keyword, setKeyword] = useState('');
   const [q, setQ] = useState('');
-  const [place, setPlace] = useState<{ country?: string; region?: string }>({});
+  // A cabinet's mall opens on the cabinet's country (all packages where the catalogue has none there).
+  const opening = useRef(mallOpeningPlace(type, cabinet?.country));
+  const [place, setPlace] = useState<{ country?: string; region?: string }>(opening.current);
   const [regions, setRegions] = useState<Region[] | null>(null);
   const [items, setItems] = useState<CatalogueItem[]>([]);
   const [total, setTotal] = useState(0);
@@ -69,7 +72,11 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
   }, [keyword]);
 
   useEffect(() => {
-    regionList().then(setRegions, (e: unknown) => toast(errorText(e, t)));
+    regionList().then((r) => {
+      setRegions(r);
+      const country = opening.current.country;
+      if (country && !r.some((x) => x.countries.some((c) => c.code.toUpperCase() === country))) setPlace((p) => (p.country === country ? {} : p));
+    }, (e: unknown) => toast(errorText(e, t)));
   }, [t]);
 
   // A renewal extends the user's package on this box (sn): the latest one still running or waiting.

@@ -6,4 +6,5 @@ export { default as scanOrder } from './ScanOrder.tsx';
 export { default as scanPickUpOrder } from './ScanPickUpOrder.tsx';
 export { default as pickUp } from './PickUp.tsx';
 export { default as packageDetail } from './PackageDetail.tsx';
+export { default as scanQr } from './ScanQr.tsx';
 export { default as mifiOrderDetail } from './OrderDetail.tsx';

@@ -122,10 +122,12 @@ export default function Confirm() {
   // A method beyond the card provider (M-Pesa, PayPal, WeChat Pay, …) pays through ExternalPay.
   const external = method?.kind ? method : null;
   const provider: CardProvider | null = method && !external ? cardProviderFor(method) : null;
-  // The user's cards saved with this method (the card provider's, Mercado Pago's), for the payTypes whose call takes one.
+  // The user's cards saved with this method (the card provider's, Mercado Pago's), for the payTypes whose call takes
+  // one: a rental's deposit, a top-up, a debt (FK) and a Wi-Fi package (not its box deposit).
   const savedAgent = payType === 'CZ' ? query.get('agentId') || undefined : $agentOpenId.get() || undefined;
   const savesCards = Boolean(external?.savesCards || provider);
-  const savedCards = useSavedCards(savesCards && method && (payType === 'CZ' || payType === 'YJ') && !q.paymentIntent ? method.pId : '', savedAgent, Boolean(provider));
+  const takesCard = payType === 'CZ' || payType === 'YJ' || payType === 'FK' || (payType === 'mifi' && !boxDeposit);
+  const savedCards = useSavedCards(savesCards && method && takesCard && !q.paymentIntent ? method.pId : '', savedAgent, Boolean(provider));
   const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
   /** The debit-only card type (debitcard): the same card form, a note, and test mode's hint says which cards pass. */
   const debitOnly = method?.pPaymentType === DEBIT_CARD_TYPE;
@@ -143,7 +145,7 @@ export default function Confirm() {
     delete (here as Record<string, string>).payment_intent;
     const returnUrl = redirect && location.protocol.startsWith('http') ? `${location.origin}${location.pathname}#${href('/confirm', here)}` : undefined;
     if (payType === 'FK') {
-      const r = await payOrder({ outTradeNo: q.outTradeNo || q.orderId, paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl }, key);
+      const r = await payOrder({ outTradeNo: q.outTradeNo || q.orderId, paymentId, stripeToken: input.stripeToken, cardId: input.cardId, paymentIntent: input.paymentIntent, returnUrl }, key);
       return r.action ? { action: r.action } : { done: r.outTradeNo };
     }
     if (payType === 'CZ') {
@@ -160,7 +162,7 @@ export default function Confirm() {
       // The wallet and coupon chosen for a new payment (a resumed one keeps what it started with); wallet alone: `wallet`.
       const choice = input.paymentIntent ? null : mifiChoice;
       const pay = { paymentId: choice?.due === 0 ? 'wallet' : paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl };
-      const extras = { couponNo: choice?.couponNo, useWallet: choice?.useWallet ? 1 : undefined };
+      const extras = { couponNo: choice?.couponNo, useWallet: choice?.useWallet ? 1 : undefined, cardId: input.cardId };
       // A package's box deposit, so that a box can be picked up.
       if (boxDeposit) {
         const p = await payBoxDeposit({ mifiOrderId: q.mifiOrderId, ...pay }, key);

@@ -24,9 +24,12 @@ export function externalAction(clientSecret: string): ExternalAction | null {
   }
 }
 
-/** Where the app runs, for the method list (filtered by platform). */
-export function platformOf(ua: string): 'web' | 'wechat' | 'alipay' {
-  return isWeChat(ua) ? 'wechat' : isAlipay(ua) ? 'alipay' : 'web';
+/**
+ * Where the app runs, for the method list (filtered by platform): the WeChat or Alipay app's browser, a phone's
+ * other browsers (mobile: WeChat Pay H5 and Alipay's WAP payment open those apps from there), else web.
+ */
+export function platformOf(ua: string): 'web' | 'mobile' | 'wechat' | 'alipay' {
+  return isWeChat(ua) ? 'wechat' : isAlipay(ua) ? 'alipay' : /Android|iPhone|iPad|iPod|Mobile/i.test(ua) ? 'mobile' : 'web';
 }
 
 export interface PollPlan {

@@ -29,6 +29,9 @@ describe('external methods', () => {
     expect(platformOf('Mozilla/5.0 MicroMessenger/8.0')).toBe('wechat');
     expect(platformOf('Mozilla/5.0 AlipayClient/10.5')).toBe('alipay');
     expect(platformOf('Mozilla/5.0 Chrome/120')).toBe('web');
+    // A phone's own browser: the mobile-browser payments (WeChat Pay H5, Alipay WAP) are offered there.
+    expect(platformOf('Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile Safari/537.36')).toBe('mobile');
+    expect(platformOf('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1')).toBe('mobile');
   });
 
   it('posts a form action to the provider with its fields', async () => {

@@ -112,4 +112,8 @@ describe('the one route table (src/routes.ts)', () => {
     }
     expect(en.has(NOT_FOUND_TITLE)).toBe(true);
   });
+
+  it('no route shows the not-found screen: every one has its own', () => {
+    expect(ROUTES.filter((r) => !r.screen).map((r) => r.path)).toEqual([]);
+  });
 });

@@ -201,6 +201,43 @@ describe('alipay JSAPI trade (automatic)', () => {
   });
 });
 
+describe('alipay WAP payment from a phone\'s browser (ALIPAY_WAP)', () => {
+  it('sends the browser to the gateway with the signed alipay.trade.wap.pay page; the trade is then found, paid, refunded by out_trade_no', async () => {
+    const inp = input({ payType: 'ALIPAY_WAP', payer: { userId: 1 } });
+    const r = await adapter.start(inp);
+    expect(r).toMatchObject({ ref: `wap:${inp.outTradeNo}`, state: 'pending', action: { kind: 'redirect' } });
+    if (r.action.kind !== 'redirect') throw new Error('not a redirect');
+    const page = new URL(r.action.url);
+    expect(page.origin + page.pathname).toBe(fake.gateway);
+    expect(page.searchParams.get('method')).toBe('alipay.trade.wap.pay');
+    expect(page.searchParams.get('return_url')).toBe(inp.returnUrl);
+    expect(JSON.parse(page.searchParams.get('biz_content')!)).toMatchObject({ out_trade_no: inp.outTradeNo, total_amount: '12.50', product_code: 'QUICK_WAP_WAY', quit_url: inp.cancelUrl });
+    // Not opened yet: no trade at Alipay, the payment waits.
+    expect((await adapter.status(r.ref, inp.outTradeNo)).state).toBe('pending');
+    const tradeNo = fake.openWap(r.action.url)!;
+    expect(tradeNo).toBeTruthy();
+    expect(fake.pay(tradeNo)).toBe('9000');
+    expect(await adapter.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'paid', amount: 1250, currency: 'CNY' });
+    await adapter.refund(r.ref, 250, { idempotencyKey: 'wap-refund-1' });
+    // A page whose parameters were changed is refused by the gateway (the signature covers them).
+    expect(fake.openWap(r.action.url.replace('12.50', '0.01'))).toBeNull();
+  });
+
+  it('void closes an unpaid trade (and is a no-op before the buyer opened the page); no hold; offered only in a phone\'s browser', async () => {
+    const never = await adapter.start(input({ payType: 'ALIPAY_WAP', payer: { userId: 1 } }));
+    await adapter.void!(never.ref, { idempotencyKey: 'v1' });
+    const inp = input({ payType: 'ALIPAY_WAP', payer: { userId: 1 } });
+    const r = await adapter.start(inp);
+    if (r.action.kind !== 'redirect') throw new Error('not a redirect');
+    const tradeNo = fake.openWap(r.action.url)!;
+    await adapter.void!(r.ref, { idempotencyKey: 'v2' });
+    expect((await adapter.status(r.ref, inp.outTradeNo)).state).toBe('cancelled');
+    expect(fake.pay(tradeNo)).toBe('4000');
+    expect((await providerError(adapter.start(input({ payType: 'ALIPAY_WAP', capture: 'manual' })))).code).toBe('not_supported');
+    expect(alipayDefinition.payTypes.find((t) => t.type === 'ALIPAY_WAP')).toMatchObject({ kind: 'redirect', platforms: ['mobile'], hold: false });
+  });
+});
+
 describe('alipay fund authorisation (manual capture)', () => {
   const startHold = async (amount = 9900) => {
     const i = input({ capture: 'manual', amount, description: 'Power bank deposit' });

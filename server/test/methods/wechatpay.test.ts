@@ -137,6 +137,31 @@ describe('wechatpay: JSAPI payment in the WeChat browser', () => {
   });
 });
 
+describe('wechatpay: H5 payment from a phone\'s browser (WeChat_H5)', () => {
+  it('orders with the payer\'s IP and the Wap scene, and sends the browser to h5_url coming back to our return URL', async () => {
+    const inp = input({ payType: 'WeChat_H5', payer: { userId: 7, ip: '203.0.113.9' } });
+    const r = await wx.start(inp);
+    expect(r).toMatchObject({ ref: inp.outTradeNo, state: 'pending', action: { kind: 'redirect' } });
+    if (r.action.kind !== 'redirect') throw new Error('not a redirect');
+    const url = new URL(r.action.url);
+    expect(url.origin + url.pathname).toBe('https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb');
+    expect(url.searchParams.get('redirect_url')).toBe(inp.returnUrl);
+    const sent = JSON.parse(fake.requests.at(-1)!.body) as Record<string, unknown>;
+    expect(fake.requests.at(-1)!.url).toContain('/v3/pay/transactions/h5');
+    expect(sent).toMatchObject({ appid: APP, mchid: MCH, out_trade_no: inp.outTradeNo, amount: { total: 1250, currency: 'CNY' }, scene_info: { payer_client_ip: '203.0.113.9', h5_info: { type: 'Wap' } } });
+    expect(sent.payer).toBeUndefined();
+    expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('pending');
+    fake.pay(MCH, inp.outTradeNo);
+    expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({ ref: inp.outTradeNo, state: 'paid', amount: 1250, currency: 'CNY' });
+  });
+
+  it('needs the payer\'s IP; charges at once (no hold); offered only in a phone\'s browser, never as a hold', async () => {
+    expect((await providerError(wx.start(input({ payType: 'WeChat_H5', payer: { userId: 7 } })))).code).toBe('missing_ip');
+    expect((await providerError(wx.start(input({ payType: 'WeChat_H5', capture: 'manual' })))).code).toBe('not_supported');
+    expect(wechatpayDefinition.payTypes.find((t) => t.type === 'WeChat_H5')).toMatchObject({ kind: 'redirect', platforms: ['mobile'], hold: false });
+  });
+});
+
 describe('wechatpay: signatures and transport', () => {
   it('a request signed with another key is refused by WeChat Pay (401 SIGN_ERROR)', async () => {
     const other = merchantKeys();

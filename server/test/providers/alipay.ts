@@ -13,7 +13,11 @@
 //              ACQ.TRADE_HAS_CLOSE) → WAIT_BUYER_PAY → TRADE_SUCCESS (customer pays) | TRADE_CLOSED (timeout, or a
 //              full refund); alipay.trade.query (ACQ.TRADE_NOT_EXIST); alipay.trade.refund (out_request_no: the same
 //              number answers the first result with fund_change N; more than is left → ACQ.REFUND_AMT_NOT_EQUAL_TOTAL;
-//              an unpaid trade → ACQ.TRADE_STATUS_ERROR).
+//              an unpaid trade → ACQ.TRADE_STATUS_ERROR); alipay.trade.close (an unpaid trade → TRADE_CLOSED; a paid
+//              one → ACQ.TRADE_STATUS_ERROR).
+//   WAP        alipay.trade.wap.pay is a page: the phone's browser opens the gateway with the signed parameters
+//              (QUICK_WAP_WAY, return_url); openWap() is that visit (signature checked) and makes the trade, which
+//              the buyer then pays as any other.
 //   holds      the client's alipay.fund.auth.order.app.freeze order string (signature checked as the gateway
 //              does) → an authorisation order (INIT → AUTHORIZED, operation SUCCESS; insufficient balance leaves
 //              nothing frozen); alipay.fund.auth.operation.detail.query; alipay.trade.pay with auth_no
@@ -292,6 +296,12 @@ export class FakeAlipay {
         this.trades.set(trade.tradeNo, trade);
         return { out_trade_no: outTradeNo, trade_no: trade.tradeNo };
       }
+      case 'alipay.trade.close': {
+        const t = this.findTrade(str('trade_no'), str('out_trade_no'));
+        if (t.status !== 'WAIT_BUYER_PAY') throw business('ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
+        t.status = 'TRADE_CLOSED';
+        return { trade_no: t.tradeNo, out_trade_no: t.outTradeNo };
+      }
       case 'alipay.trade.query': {
         const t = this.findTrade(str('trade_no'), str('out_trade_no'));
         return {
@@ -455,6 +465,31 @@ export class FakeAlipay {
     t.paidAt = this.now();
     this.tradeNotify(t);
     return '9000';
+  }
+
+  /**
+   * The phone's browser opens a WAP payment page (GET gateway?<signed alipay.trade.wap.pay parameters>) and the
+   * buyer signs in: the trade is made (WAIT_BUYER_PAY). Answers its trade_no, or null when the gateway refuses the
+   * page (bad signature, not QUICK_WAP_WAY, no return_url).
+   */
+  openWap(url: string, buyerUserId = '2088102146225135'): string | null {
+    const p: Record<string, string> = {};
+    for (const [k, v] of new URL(url).searchParams) p[k] = v;
+    const app = this.apps.get(p.app_id ?? '');
+    if (!app || p.method !== 'alipay.trade.wap.pay' || !p.sign || !p.return_url || !verify(content(p, ['sign']), p.sign, app.publicKey)) return null;
+    const b = JSON.parse(p.biz_content ?? '{}') as Record<string, string>;
+    const total = fen(b.total_amount ?? '');
+    const buyer = this.buyers.get(buyerUserId);
+    if (b.product_code !== 'QUICK_WAP_WAY' || !b.out_trade_no || !b.subject || total === null || total < 1 || !buyer) return null;
+    const prior = [...this.trades.values()].find((t) => t.outTradeNo === b.out_trade_no);
+    if (prior) return prior.tradeNo;
+    const trade: Trade = {
+      tradeNo: this.id(`${chinaTime(this.now()).slice(0, 10).replaceAll('-', '')}22`, 28),
+      outTradeNo: b.out_trade_no, status: 'WAIT_BUYER_PAY', total, refunded: 0, subject: b.subject, buyerId: buyer.userId, buyerOpenId: buyer.openId,
+      notifyUrl: p.notify_url, created: this.now(), refunds: new Map(), bizHash: `${total}|${b.subject}|${buyer.userId}`,
+    };
+    this.trades.set(trade.tradeNo, trade);
+    return trade.tradeNo;
   }
 
   /** Closes the unpaid trades older than timeoutMs (Alipay's timeout_express) and notifies TRADE_CLOSED. */

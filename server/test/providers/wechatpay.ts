@@ -10,6 +10,8 @@
 //   JSAPI       POST /v3/pay/transactions/jsapi (same out_trade_no + same request → the same prepay_id; a different
 //               request → OUT_TRADE_NO_USED), GET …/out-trade-no/{n}?mchid=, POST …/{n}/close (204).
 //               trade_state NOTPAY → SUCCESS (pay) | PAYERROR (declined, 余额不足) | CLOSED; REFUND once refunded.
+//   H5          POST /v3/pay/transactions/h5: as JSAPI without payer, with scene_info.payer_client_ip and
+//               scene_info.h5_info.type required (PARAM_ERROR) → h5_url (trade_type MWEB); then as JSAPI.
 //   refunds     POST /v3/refund/domestic/refunds: amount.total must be the order's, refunds ≤ what is left
 //               (INVALID_REQUEST), out_refund_no replays the first refund, status PROCESSING → SUCCESS.
 //   pay score   POST /v3/payscore/serviceorder (CREATED + package), GET ?service_id&out_order_no&appid,
@@ -235,6 +237,13 @@ export class FakeWechatPay {
     const p = url.pathname;
     let r: RegExpExecArray | null;
     if (method === 'POST' && p === '/v3/pay/transactions/jsapi') return this.jsapi(m, b, raw);
+    if (method === 'POST' && p === '/v3/pay/transactions/h5') {
+      const scene = b.scene_info as { payer_client_ip?: unknown; h5_info?: { type?: unknown } } | undefined;
+      if (typeof scene?.payer_client_ip !== 'string' || !scene.payer_client_ip) throw new ApiError(400, 'PARAM_ERROR', '缺少参数 scene_info.payer_client_ip');
+      if (typeof scene.h5_info?.type !== 'string' || !scene.h5_info.type) throw new ApiError(400, 'PARAM_ERROR', '缺少参数 scene_info.h5_info.type');
+      const { prepay_id } = this.jsapi(m, b, raw, 'MWEB');
+      return { h5_url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=${prepay_id}&package=${this.id(10)}` };
+    }
     if (method === 'GET' && (r = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(p))) {
       if (url.searchParams.get('mchid') !== m.mchId) throw new ApiError(400, 'PARAM_ERROR', 'mchid 与请求商户号不一致');
       return this.view(this.txn(m, decodeURIComponent(r[1]!)));
@@ -264,7 +273,7 @@ export class FakeWechatPay {
 
   // ---- JSAPI ------------------------------------------------------------------------------------------------------
 
-  private jsapi(m: Merchant, b: Record<string, unknown>, raw: string) {
+  private jsapi(m: Merchant, b: Record<string, unknown>, raw: string, tradeType: 'JSAPI' | 'MWEB' = 'JSAPI') {
     if (b.appid !== m.appId || b.mchid !== m.mchId) throw new ApiError(400, 'APPID_MCHID_NOT_MATCH', 'appid和mch_id不匹配');
     const no = String(b.out_trade_no ?? '');
     if (!/^[0-9A-Za-z_\-|*]{6,32}$/.test(no)) throw new ApiError(400, 'PARAM_ERROR', '输入源"/body/out_trade_no"映射到值字段"商户订单号"字符串规则校验失败');
@@ -273,8 +282,8 @@ export class FakeWechatPay {
     const amount = b.amount as { total?: unknown; currency?: unknown } | undefined;
     if (!amount || !Number.isInteger(amount.total) || (amount.total as number) < 1) throw new ApiError(400, 'PARAM_ERROR', 'amount.total 必须为正整数(分)');
     if ((amount.currency ?? 'CNY') !== 'CNY') throw new ApiError(400, 'PARAM_ERROR', '境内商户仅支持人民币');
-    const openid = (b.payer as { openid?: unknown } | undefined)?.openid;
-    if (typeof openid !== 'string' || !openid) throw new ApiError(400, 'PARAM_ERROR', '缺少参数 payer.openid');
+    const openid = tradeType === 'MWEB' ? '' : (b.payer as { openid?: unknown } | undefined)?.openid;
+    if (typeof openid !== 'string' || (tradeType === 'JSAPI' && !openid)) throw new ApiError(400, 'PARAM_ERROR', '缺少参数 payer.openid');
     const key = `${m.mchId}|${no}`;
     const prior = this.txns.get(key);
     if (prior) {
@@ -284,7 +293,7 @@ export class FakeWechatPay {
       return { prepay_id: prior.prepay_id };
     }
     const t: Txn = {
-      appid: m.appId, mchid: m.mchId, out_trade_no: no, trade_type: 'JSAPI', trade_state: 'NOTPAY', trade_state_desc: '订单未支付',
+      appid: m.appId, mchid: m.mchId, out_trade_no: no, trade_type: tradeType, trade_state: 'NOTPAY', trade_state_desc: '订单未支付',
       description: b.description, notify_url: b.notify_url, amount: { total: amount.total as number, currency: 'CNY' }, payer: { openid },
       prepay_id: `wx${this.id(32)}`, request: raw, refunded: 0,
     };

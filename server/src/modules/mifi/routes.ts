@@ -10,16 +10,23 @@ import type { Clock } from '../../lib/clock.ts';
 import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts';
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
-import { agentOf } from '../payments/service.ts';
+import { agentOf, cardToken, type SavedCardRef } from '../payments/service.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import type { MifiService } from './service.ts';
 
 // The paying calls (rent, confirm, cabinetDisposit) take an Idempotency-Key: the first request runs, a replay gets
 // its answer (committed with the payment, lib/idempotency.ts). A payment the customer must finish answers `action`
 // (the contract's PaymentAction, as the rental and top-up calls do); the call repeated with paymentIntent resumes it.
-export default async function mifiRoutes(app: App, opts: { mifi: MifiService; payments: PaymentsService; keys: KeyStore; clock: Clock }) {
+export default async function mifiRoutes(app: App, opts: {
+  mifi: MifiService; payments: PaymentsService; keys: KeyStore; clock: Clock;
+  /** A saved card of the user and agent, usable with the method paymentId: its provider ref (the wallet's). */
+  savedCard: SavedCardRef;
+}) {
   const tags = ['mifi'];
   const pre = { preHandler: app.requireUser };
+  // A saved card (cardId) pays as its provider ref in place of a new card's token.
+  const tokenOf = (user: { id: number }, b: { cardId?: string; stripeToken?: string; paymentId: string }, agent: string | undefined) =>
+    cardToken(opts.savedCard, user.id, b, agent);
   app.post('/chargenow/mifi/query', { schema: { tags, summary: 'The catalogue proxy {requestMethod, url, data}', body: MifiQueryBody, response: { 200: Envelope(MifiQueryResult) } }, ...pre },
     async (req) => ok(await opts.mifi.proxy(currentUser(req), req.body.url, req.body.data, req.locale)));
   app.post('/chargenow/mifi/rent', {
@@ -28,8 +35,11 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
       headers: IdemHeaders, body: MifiRentBody, response: { 200: Envelope(MifiOrderResult) },
     },
     ...pre,
-  }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () =>
-    ok(await opts.mifi.rent(currentUser(req), req.body, await agentOf(opts.payments, req.headers))), { committed: (r: MifiOrderResult) => ok(r) }));
+  }, async (req, reply) => idempotent(opts.keys, opts.clock, req, reply, req.body, async () => {
+    const user = currentUser(req);
+    const agent = await agentOf(opts.payments, req.headers);
+    return ok(await opts.mifi.rent(user, { ...req.body, stripeToken: await tokenOf(user, req.body, agent) }, agent));
+  }, { committed: (r: MifiOrderResult) => ok(r) }));
   app.post('/chargenow/mifi/coupon', {
     schema: {
       tags, summary: "What a coupon takes off a package price for this rider (nothing reserved: the paying call's couponNo does); 422 when it does not apply",
@@ -48,8 +58,9 @@ export default async function mifiRoutes(app: App, opts: { mifi: MifiService; pa
     const user = currentUser(req);
     const b = req.body;
     const p = await opts.mifi.packageOf(user, b.mifiOrderId);
+    const agent = await agentOf(opts.payments, req.headers);
     const action = await opts.mifi.pay(user, p.order_id, {
-      paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent: await agentOf(opts.payments, req.headers),
+      paymentId: b.paymentId, token: await tokenOf(user, b, agent), paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
       couponNo: b.couponNo, useWallet: b.useWallet === 1,
     }, () => opts.mifi.wire(user, p.id));
     return ok({ ...(await opts.mifi.wire(user, p.id)), ...(action ? { action } : {}) });

@@ -11,7 +11,7 @@ import { IdemHeaders, idempotent, type KeyStore } from '../../lib/idempotency.ts
 import type { App } from '../../lib/route.ts';
 import { currentUser } from '../../plugins/context.ts';
 import { currencySymbol } from '../venues/service.ts';
-import { agentOf, paid, type ActionRequired, type PaymentsService } from './service.ts';
+import { agentOf, cardToken, paid, type ActionRequired, type PaymentsService, type SavedCardRef } from './service.ts';
 
 type User = ReturnType<typeof currentUser>;
 /**
@@ -37,7 +37,11 @@ function step(t: { purpose: string; from_status: string | null; to_status: strin
   return null;
 }
 
-export default async function paymentRoutes(app: App, opts: { payments: PaymentsService; rentals: RentalsPort; keys: KeyStore; clock: Clock }) {
+export default async function paymentRoutes(app: App, opts: {
+  payments: PaymentsService; rentals: RentalsPort; keys: KeyStore; clock: Clock;
+  /** A saved card of the user and agent, usable with the method paymentId: its provider ref (the wallet's). */
+  savedCard: SavedCardRef;
+}) {
   app.get('/cdb/payment/method/list', {
     schema: {
       tags: ['payments'],
@@ -62,7 +66,7 @@ export default async function paymentRoutes(app: App, opts: { payments: Payments
   app.post('/cdb/payment/stripe/multicurrency/payOrder', {
     schema: {
       tags: ['payments'],
-      summary: 'payType FK: pay what a failed deduction left on an order (never starts a rental); may answer action (3-D Secure)',
+      summary: 'payType FK: pay what a failed deduction left on an order (never starts a rental), with a new card (stripeToken) or a saved one (cardId); may answer action (3-D Secure)',
       headers: IdemHeaders,
       body: PayOrderBody,
       response: { 200: Envelope(PayOrderResult) },
@@ -73,8 +77,9 @@ export default async function paymentRoutes(app: App, opts: { payments: Payments
     return idempotent(opts.keys, opts.clock, req, reply, b, async () => {
       const agent = await agentOf(opts.payments, req.headers);
       const key = req.headers['idempotency-key'];
-      const r = await opts.rentals.payDebt(currentUser(req), {
-        outTradeNo: b.outTradeNo, paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
+      const user = currentUser(req);
+      const r = await opts.rentals.payDebt(user, {
+        outTradeNo: b.outTradeNo, paymentId: b.paymentId, token: await cardToken(opts.savedCard, user.id, b, agent), paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent,
         key: typeof key === 'string' ? key : undefined, couponNo: b.couponNo,
       });
       return ok(paid(r));

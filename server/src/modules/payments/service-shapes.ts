@@ -1,6 +1,6 @@
 // The shapes and rules of our payment rows that the payments service and the flows share: the states and their
 // transitions, the method list entries, the refusal of a charge that is not the flow's, the service's options.
-import { AppError, conflict, refused } from '../../lib/errors.ts';
+import { AppError, badRequest, conflict, refused } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
 import { type PaymentRow } from './repository.ts';
 import type { ExternalMethodProvider } from './methods/external.ts';
@@ -97,3 +97,16 @@ export interface ActionRequired {
 
 /** The wire form of a paying call's outcome: the order number, or what the customer must finish first. */
 export const paid = (r: string | ActionRequired) => (typeof r === 'string' ? { outTradeNo: r } : { outTradeNo: '', action: r.action });
+
+/** A saved card of a user and agent, usable with the method `paymentId`: its provider ref (the wallet keeps cards). */
+export type SavedCardRef = (userId: number, cardId: string, agent: string, paymentId: string) => Promise<string>;
+
+/**
+ * The card a paying call pays with: a saved card (`cardId`, its provider ref, as a new card's token is used) or the
+ * new card's token. Both at once is a 400: which one to charge would be a guess.
+ */
+export async function cardToken(savedCard: SavedCardRef, userId: number, b: { cardId?: string; stripeToken?: string; paymentId: string }, agent: string | undefined): Promise<string | undefined> {
+  if (!b.cardId) return b.stripeToken;
+  if (b.stripeToken) throw badRequest('error.validation.field', { field: 'cardId' });
+  return savedCard(userId, b.cardId, agent ?? '', b.paymentId);
+}

@@ -82,7 +82,7 @@ export class PaymentsService extends PaymentRecords {
       return def.payTypes
         .filter((t) => (t.platforms ? t.platforms.includes(platform) : platform === 'web' || t.kind !== 'jsapi'))
         .map((t): PaymentMethod => ({
-          pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold,
+          pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold && t.hold !== false,
           // The card fields go to our server (sealed in the payer token, encrypted for the provider): Flutterwave's direct charge.
           ...(t.directCard ? { directCard: true } : {}),
           ...(t.kind === 'card' && p.cardOnSdkScreen ? { sdk: true } : {}),
@@ -164,6 +164,8 @@ export class PaymentsService extends PaymentRecords {
    */
   methodHolds(methodId: string, agent = this.platform) {
     const ext = this.externalMethod(methodId, agent);
+    // A pay type that charges at once (WeChat H5, Alipay WAP) never holds, whatever its provider can do.
+    if (ext?.provider.definition.payTypes.find((t) => t.type === ext.payType)?.hold === false) return false;
     const holdType = ext != null || methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE|debitcard)$/.test(methodId);
     const provider = holdType ? this.providerForMethod(methodId, agent) : null;
     return provider != null && this.can(provider.id, 'hold') && this.can(provider.id, 'partialCapture');

@@ -28,8 +28,11 @@ export type MethodKind =
   /** Card fields or a card token made by the provider's client SDK (Flutterwave card, MercadoPago, Monri, debit card). */
   | 'card';
 
-/** Where a method can be offered (the method list is filtered by platform). */
-export type Platform = 'web' | 'wechat' | 'alipay';
+/**
+ * Where a method can be offered (the method list is filtered by platform): a desktop browser (web), a phone's
+ * browser outside WeChat and Alipay (mobile), or the WeChat / Alipay app's own browser.
+ */
+export type Platform = 'web' | 'mobile' | 'wechat' | 'alipay';
 
 export type ExternalState = 'pending' | 'authorized' | 'paid' | 'failed' | 'cancelled';
 
@@ -58,6 +61,7 @@ export interface StartInput {
     /** The payer's id in the app that hosts the payment (WeChat openid, Alipay buyer id). */
     openId?: string;
     name?: string;
+    /** The payer's IP address (WeChat Pay H5 requires it: scene_info.payer_client_ip). */
     ip?: string;
   };
   /**
@@ -246,7 +250,8 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    * API takes the card fields from our server (Flutterwave's direct charge): live, the payer endpoint accepts them,
    * sealed in the payer token (methods/card-seal.ts); in test mode the sandbox card form's token stands in.
    */
-  payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[]; directCard?: boolean }[];
+  /** `hold: false`: this type charges at once even where the adapter can hold (a mobile-browser payment). */
+  payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[]; directCard?: boolean; hold?: false }[];
   /**
    * The adapter saves cards for later payments: `true` from a client SDK's card token (saveCard, removeCard: Mercado
    * Pago); `'afterPayment'` from a paid charge the payer asked to save (saveCardFlag: the provider's reusable card

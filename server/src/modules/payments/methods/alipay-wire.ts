@@ -7,6 +7,8 @@ import { ProviderError } from './adapter.ts';
 
 export const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
 export const HOLD = 'auth:';
+/** A WAP payment's ref prefix (then our out_trade_no). */
+export const WAP = 'wap:';
 
 /** Integer minor units → Alipay's yuan string with the currency's decimals ("12.50"). */
 export function toYuan(amount: number, currency: string): string {

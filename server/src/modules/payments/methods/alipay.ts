@@ -1,5 +1,5 @@
 // Alipay (支付宝) through the Alipay Open Platform gateway (OpenAPI 2.0, alipay.trade.* and alipay.fund.auth.*), for
-// a payment inside the Alipay app's browser / mini program. Every call is one form POST to the gateway
+// a payment inside the Alipay app's browser / mini program (ALIPAY), or from a phone's other browsers (ALIPAY_WAP). Every call is one form POST to the gateway
 // (https://openapi.alipay.com/gateway.do) with the common parameters app_id, method, format=JSON, charset=utf-8,
 // sign_type=RSA2, timestamp (yyyy-MM-dd HH:mm:ss, China time), version=1.0, notify_url and biz_content (the call's
 // JSON); `sign` is RSA-SHA256 with the app private key over the non-empty parameters except sign, sorted by name,
@@ -11,6 +11,11 @@
 //   automatic  alipay.trade.create (product_code JSAPI_PAY, buyer_id / buyer_open_id) → trade_no; the client calls
 //              AlipayJSBridge / my.tradePay({tradeNO}) (resultCode 9000 = paid). status: alipay.trade.query;
 //              refund: alipay.trade.refund (out_request_no = our idempotency key: a retry is the same refund).
+//   WAP        alipay.trade.wap.pay (product_code QUICK_WAP_WAY, quit_url; return_url a common parameter): a page
+//              method, so no server call: the phone's browser is sent to the gateway with the signed parameters
+//              (GET) and Alipay opens to pay, then comes back to return_url. Charged at once (no hold). Our ref is
+//              `wap:<outTradeNo>`: the trade is found by out_trade_no (Alipay numbers it only once the buyer opens it);
+//              void closes it (alipay.trade.close), refund by out_trade_no.
 //   manual     fund authorisation (资金预授权): the signed order string of alipay.fund.auth.order.app.freeze
 //              (product_code PRE_AUTH_ONLINE) goes to the client (my.tradePay({orderStr})); status:
 //              alipay.fund.auth.operation.detail.query; capture: alipay.trade.pay (auth_no, auth_confirm_mode
@@ -27,7 +32,7 @@ import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Noti
 import { ProviderError } from './adapter.ts';
 import { httpClient, type HttpClient } from './http.ts';
 import type { PayoutInput } from '../provider.ts';
-import { ALIPAY_GATEWAY, HOLD, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo, TRADE_STATE, type Answer } from './alipay-wire.ts';
+import { ALIPAY_GATEWAY, HOLD, WAP, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo, TRADE_STATE, type Answer } from './alipay-wire.ts';
 export { ALIPAY_GATEWAY, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo } from './alipay-wire.ts';
 
 export type AlipayConfig = {
@@ -57,8 +62,9 @@ class Alipay implements MethodAdapter {
   }
 
   /** The signed common + business parameters of one gateway method. */
-  private signed(method: string, biz: Record<string, unknown>, notifyUrl?: string): Record<string, string> {
+  private signed(method: string, biz: Record<string, unknown>, notifyUrl?: string, returnUrl?: string): Record<string, string> {
     const params: Record<string, string | undefined> = {
+      return_url: returnUrl,
       app_id: this.config.appId,
       method,
       format: 'JSON',
@@ -124,6 +130,16 @@ class Alipay implements MethodAdapter {
     const amount = toYuan(input.amount, input.currency);
     // Alipay's subject may not contain / = & (documented); ≤ 256 characters.
     const subject = input.description.replace(/[/=&]/g, ' ').trim().slice(0, 256) || input.outTradeNo;
+    if (input.payType === 'ALIPAY_WAP') {
+      if (input.capture === 'manual') throw new ProviderError('not_supported', 'alipay: a WAP payment charges at once (no hold)', 400);
+      const params = this.signed(
+        'alipay.trade.wap.pay',
+        { out_trade_no: input.outTradeNo, total_amount: amount, subject, product_code: 'QUICK_WAP_WAY', quit_url: input.cancelUrl },
+        input.notifyUrl,
+        input.returnUrl,
+      );
+      return { ref: WAP + input.outTradeNo, state: 'pending', action: { kind: 'redirect', url: `${this.gateway}?${new URLSearchParams(params).toString()}` } };
+    }
     if (input.capture === 'manual') {
       // The freeze is made by the client from this signed order string; Alipay creates the authorisation order
       // when the customer confirms it (no server call until then).
@@ -158,7 +174,7 @@ class Alipay implements MethodAdapter {
     if (ref.startsWith(HOLD)) return this.holdStatus(ref);
     let answer: Answer;
     try {
-      answer = await this.call('alipay.trade.query', { trade_no: ref, out_trade_no: outTradeNo });
+      answer = await this.call('alipay.trade.query', ref.startsWith(WAP) ? { out_trade_no: ref.slice(WAP.length) } : { trade_no: ref, out_trade_no: outTradeNo });
     } catch (err) {
       // The trade exists at Alipay only once created (and, for some scenes, once the buyer opened it).
       if (err instanceof ProviderError && err.code === 'ACQ.TRADE_NOT_EXIST') return { ref, state: 'pending', failureCode: err.code };
@@ -217,6 +233,15 @@ class Alipay implements MethodAdapter {
   }
 
   async void(ref: string, call?: { idempotencyKey: string }): Promise<void> {
+    if (ref.startsWith(WAP)) {
+      // An unpaid WAP trade: closed so that it can no longer be paid (none yet if the buyer never opened it).
+      try {
+        await this.call('alipay.trade.close', { out_trade_no: ref.slice(WAP.length) });
+      } catch (err) {
+        if (!(err instanceof ProviderError && err.code === 'ACQ.TRADE_NOT_EXIST')) throw err;
+      }
+      return;
+    }
     if (!ref.startsWith(HOLD)) throw new ProviderError('not_a_hold', 'alipay: only a fund authorisation can be voided', 400);
     const outOrderNo = ref.slice(HOLD.length);
     const detail = await this.authDetail(outOrderNo);
@@ -236,7 +261,7 @@ class Alipay implements MethodAdapter {
   }
 
   async refund(ref: string, amount: number, call: { idempotencyKey: string }): Promise<void> {
-    const which = ref.startsWith(HOLD) ? { out_trade_no: ref.slice(HOLD.length) } : { trade_no: ref };
+    const which = ref.startsWith(HOLD) ? { out_trade_no: ref.slice(HOLD.length) } : ref.startsWith(WAP) ? { out_trade_no: ref.slice(WAP.length) } : { trade_no: ref };
     await this.call('alipay.trade.refund', { ...which, refund_amount: toYuan(amount, 'CNY'), out_request_no: requestNo(call.idempotencyKey) });
   }
 
@@ -308,7 +333,10 @@ class Alipay implements MethodAdapter {
 export const alipayDefinition: AdapterDefinition<AlipayConfig> = {
   payoutChannel: { label: 'Alipay', fields: ['loginId', 'name'] },
   id: 'alipay',
-  payTypes: [{ type: 'ALIPAY', kind: 'jsapi', label: 'Alipay', platforms: ['alipay'] }],
+  payTypes: [
+    { type: 'ALIPAY', kind: 'jsapi', label: 'Alipay', platforms: ['alipay'] },
+    { type: 'ALIPAY_WAP', kind: 'redirect', label: 'Alipay', platforms: ['mobile'], hold: false },
+  ],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true },
   currencies: ['CNY'],
   required: ['appId', 'privateKey', 'alipayPublicKey'],

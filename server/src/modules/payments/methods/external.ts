@@ -198,7 +198,7 @@ export class ExternalMethodProvider extends PaymentProvider {
         outTradeNo, amount: input.amount, currency: input.currency, description: `Powerly ${input.purpose ?? ''}`.trim(),
         capture: input.capture, returnUrl: `${base}/payments/return/${outTradeNo}`, cancelUrl: `${base}/payments/return/${outTradeNo}?cancel=1`,
         notifyUrl: `${base}${webhookPath(this.id)}`, idempotencyKey: input.idempotencyKey, payType,
-        payer: { userId: input.userId ?? 0, email: d.email, phone: d.phone, openId: d.openId, name: d.name },
+        payer: { userId: input.userId ?? 0, email: d.email, phone: d.phone, openId: d.openId, name: d.name, ip: d.ip },
         card, deposit: input.capture === 'manual' ? input.amount : undefined,
       });
     } catch (err) {

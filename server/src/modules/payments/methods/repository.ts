@@ -36,6 +36,8 @@ export interface PayerDetails {
   agreement?: boolean;
   /** saveCardFlag: save the card once paid (a method that saves cards after a payment: Flutterwave). */
   saveCard?: boolean;
+  /** The payer's IP address, for a provider that requires it (WeChat Pay H5). */
+  ip?: string;
 }
 
 export interface SandboxMethodRow {

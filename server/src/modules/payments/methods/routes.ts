@@ -78,6 +78,8 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
     // WeChat Pay score (a deposit-free rental): only once the user ticked the entrustment agreement.
     if (b.hold && m.provider.capabilities.hold && m.kind === 'jsapi' && m.payType === 'WeChat_MP' && !b.agreement) throw badRequest('error.payment.agreementRequired');
     if (b.openId) details.openId = b.openId;
+    // A mobile-browser payment's provider wants the payer's address (WeChat Pay H5's payer_client_ip).
+    if (m.kind === 'redirect' && req.ip) details.ip = req.ip;
     details.agreement = b.agreement ?? false;
     return ok({ token: await m.provider.payerToken(currentUser(req).id, m.payType, details, card) });
   });

@@ -1,9 +1,14 @@
-// WeChat Pay API v3 for direct merchants (普通商户), paid inside the WeChat browser (WeChat_MP).
+// WeChat Pay API v3 for direct merchants (普通商户), paid inside the WeChat browser (WeChat_MP) or, from a phone's
+// other browsers, through WeChat Pay H5 (WeChat_H5).
 //
 //   capture automatic  JSAPI order: POST /v3/pay/transactions/jsapi → prepay_id; the page calls
 //                      WeixinJSBridge getBrandWCPayRequest with {appId, timeStamp, nonceStr, package, signType: RSA,
 //                      paySign} (paySign: SHA256-RSA over "appId\ntimeStamp\nnonceStr\npackage\n").
 //                      status GET /v3/pay/transactions/out-trade-no/{n}?mchid=; close POST …/{n}/close (void).
+//   H5 (WeChat_H5)     POST /v3/pay/transactions/h5 (scene_info: payer_client_ip, h5_info.type Wap) → h5_url; the
+//                      phone's browser goes there (with redirect_url: back to us, which checks the order: WeChat
+//                      says nothing on the way back) and WeChat opens to pay. Charged at once (no hold); status and
+//                      close as JSAPI (the same out-trade-no order).
 //   capture manual     WeChat Pay score (微信支付分) deposit-free rental: POST /v3/payscore/serviceorder with a DEPOSIT
 //                      risk fund and need_user_confirm → package; the page calls wx.openBusinessView
 //                      (businessType wxpayScoreUse) whose queryString is signed with HMAC-SHA256 and the APIv2 key
@@ -49,7 +54,10 @@ export type WechatPayConfig = {
 
 export const wechatpayDefinition: AdapterDefinition<WechatPayConfig> = {
   id: 'wechatpay',
-  payTypes: [{ type: 'WeChat_MP', kind: 'jsapi', label: 'WeChat Pay', platforms: ['wechat'] }],
+  payTypes: [
+    { type: 'WeChat_MP', kind: 'jsapi', label: 'WeChat Pay', platforms: ['wechat'] },
+    { type: 'WeChat_H5', kind: 'redirect', label: 'WeChat Pay', platforms: ['mobile'], hold: false },
+  ],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },
   currencies: ['CNY'],
   required: ['appId', 'mchId', 'serialNo', 'privateKey', 'apiV3Key', 'platformPublicKey', 'platformSerial'],
@@ -141,6 +149,7 @@ class WechatPay implements MethodAdapter {
 
   async start(input: StartInput): Promise<StartResult> {
     const fen = toFen(input.amount, input.currency);
+    if (input.payType === 'WeChat_H5') return this.startH5(input, fen);
     if (input.capture === 'manual') return this.startScore(input, fen);
     if (!input.payer.openId) throw new ProviderError('missing_openid', 'WeChat JSAPI needs the payer openid', 400);
     const { prepay_id } = await this.call<{ prepay_id: string }>('POST', '/v3/pay/transactions/jsapi', {
@@ -163,6 +172,24 @@ class WechatPay implements MethodAdapter {
       state: 'pending',
       action: { kind: 'jsapi', bridge: 'wechat', params: { appId: this.c.appId, timeStamp, nonceStr, package: pkg, signType: 'RSA', paySign } },
     };
+  }
+
+  /** WeChat Pay H5: the order, and the page the phone's browser opens (h5_url, coming back to returnUrl). */
+  private async startH5(input: StartInput, fen: number): Promise<StartResult> {
+    if (input.capture === 'manual') throw new ProviderError('not_supported', 'WeChat Pay H5 charges at once: no hold', 400);
+    if (!input.payer.ip) throw new ProviderError('missing_ip', 'WeChat Pay H5 needs the payer\'s IP address (payer_client_ip)', 400);
+    const { h5_url } = await this.call<{ h5_url: string }>('POST', '/v3/pay/transactions/h5', {
+      appid: this.c.appId,
+      mchid: this.c.mchId,
+      description: input.description.slice(0, 127),
+      out_trade_no: input.outTradeNo,
+      notify_url: input.notifyUrl,
+      amount: { total: fen, currency: 'CNY' },
+      scene_info: { payer_client_ip: input.payer.ip, h5_info: { type: 'Wap' } },
+    });
+    if (!h5_url) throw new ProviderError('bad_response', 'WeChat Pay answered without h5_url');
+    const url = `${h5_url}${h5_url.includes('?') ? '&' : '?'}redirect_url=${encodeURIComponent(input.returnUrl)}`;
+    return { ref: input.outTradeNo, state: 'pending', action: { kind: 'redirect', url } };
   }
 
   private scoreConfig(): { serviceId: string; apiV2Key: string } {
