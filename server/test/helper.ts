@@ -3,7 +3,9 @@
 import { IdempotencyStore } from '../src/idempotency/repository.ts';
 import type { StripeSettings } from '../src/config/stripe.ts';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { expect, inject } from 'vitest';
 import type {} from './global-setup.ts'; // the type of what it provides (inject('pgliteImage'))
 import type { MqttClient } from 'mqtt';
@@ -151,9 +153,10 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   const url = process.env.DATABASE_URL;
   const shared = opts.shareDb;
   const own = Boolean(shared && opts.ownConnection && url);
-  // A fresh in-memory PGlite starts from this worker's migrated, seeded image (initdb, migrations and seed once
-  // per worker instead of once per build); a PostgreSQL schema or a PGlite folder is migrated and seeded here.
-  const fromImage = !shared && !url && !opts.dataDir;
+  // A fresh PGlite (in memory, or a data folder with no database in it yet) starts from the run's migrated, seeded
+  // image (initdb, migrations and seed once per run instead of once per build); a PostgreSQL schema is migrated
+  // and seeded here, and a folder holding a database (a restarted server) is opened as it is and migrated.
+  const fromImage = !shared && !url && !(opts.dataDir && existsSync(join(opts.dataDir, 'PG_VERSION')));
   const db = shared && !own ? shared.db
     : url ? await openPostgres(url, { schema, max: 5 })
       : await openPglite(opts.dataDir, fromImage ? await seededImage() : undefined);

@@ -7,7 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import mqtt from 'mqtt';
 import { externalBroker } from '../src/mqtt/broker.ts';
+import { parseJson, topics } from '../src/modules/cabinets/protocol.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -145,8 +147,20 @@ async function startMosquitto(port: number) {
   await waitFor(() => new Promise<boolean>((resolve) => {
     const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
     c.on('error', () => resolve(false));
-  }), 'mosquitto listening');
+  }), 'mosquitto listening', 30_000);
   return p;
+}
+
+/** Listens (reconnecting) on the broker at `port` for the cabinet's status: `online` once it said so. */
+function watchStatus(port: number, prefix: string, cabinetId: string) {
+  const seen = { online: false, end: () => void client.end(true) };
+  const client = mqtt.connect(`mqtt://127.0.0.1:${port}`, { protocolVersion: 4, reconnectPeriod: 200, clean: true });
+  client.on('connect', () => void client.subscribeAsync(topics(prefix, cabinetId).status, { qos: 1 }).catch(() => undefined));
+  client.on('message', (_t, payload) => {
+    if ((parseJson<{ online?: boolean }>(payload))?.online === true) seen.online = true;
+  });
+  client.on('error', () => undefined);
+  return seen;
 }
 
 describe.skipIf(!existsSync(MOSQUITTO))('a reservation made while the broker is down (Mosquitto killed and restarted)', () => {
@@ -158,13 +172,25 @@ describe.skipIf(!existsSync(MOSQUITTO))('a reservation made while the broker is 
     const token = await touristToken(b.app);
     const { powerbankId } = await rented(b, token, VNO.cabinet);
     mosquitto.kill('SIGKILL');
-    await waitFor(async () => !b.link.isUp(), 'link down');
+    await waitFor(async () => !b.link.isUp(), 'link down', 30_000);
     const res = await call(b, 'POST', 'cdb/return/reserve', token, { shopId: VNO.shopId });
     expect(res.json(), res.body).toMatchObject({ code: 0, data: { state: 'held', confirmed: false } });
     const slot: number = res.json().data.slot;
     expect(b.fleet!.get(VNO.cabinet)!.keptFor(slot)).toBeUndefined();
-    await startMosquitto(port);
-    await waitFor(async () => (await reservation(b, token)).confirmed === true, 'acknowledged after the restart', 20_000);
+    // The cabinet is back when it says so: it subscribes to its commands, then publishes its online status (a
+    // restarted broker keeps no retained status, so any one heard now is from after the restart).
+    const back = watchStatus(port, b.prefix, VNO.cabinet);
+    try {
+      await startMosquitto(port);
+      await waitFor(async () => back.online && b.link.isUp(), 'the cabinet and the link reconnected', 60_000);
+      // The link re-publishes on each of its (re)connects, to the cabinets subscribed by then; after a broker restart
+      // either end may reconnect first. One more cut of the link alone, with the cabinet surely subscribed, makes
+      // the re-publish this test follows the same on every run, whichever end won the race.
+      b.clients[0]!.stream.destroy();
+      await waitFor(async () => (await reservation(b, token)).confirmed === true, 'acknowledged after the restart', 60_000);
+    } finally {
+      back.end();
+    }
     expect(b.fleet!.get(VNO.cabinet)!.keptFor(slot)).toBe(powerbankId);
-  }, 120_000);
+  }, 180_000);
 });

@@ -49,6 +49,8 @@ beforeAll(async () => {
         res.end(JSON.stringify({ code, msg: code ? String(data) : 'success', data: code ? null : data }));
       };
       if (path.endsWith('/cdb/payment/method/list')) return reply(methods);
+      // The card form offers the person's saved cards first (SavedCardPay): none here.
+      if (path.endsWith('/cdb/user/card')) return reply([]);
       if (path === '/sandbox-pay/v1/tokens') return res.end(JSON.stringify({ id: `tok_${body.get('number')!.slice(-4)}`, card: {} }));
       if (path.endsWith('/cdb/payment/method/payer')) return reply({ token: 'mt_1' });
       if (path.endsWith('/cdb/payment/multicurrency/recharge')) return reply({ outTradeNo: 'CZ1', pBalance: 15, pCurrencyType: 'NGN' });
@@ -69,7 +71,10 @@ beforeEach(() => {
 let root: Root | null = null;
 afterEach(() => {
   act(() => root?.unmount());
+  // A dialog left open is answered (cancelled), as leaving the screen does: the flow awaiting it ends now.
+  const left = $dialogs.get();
   $dialogs.set([]);
+  for (const d of left) d.resolve(false);
   root = null;
   document.body.innerHTML = '';
 });
@@ -103,6 +108,12 @@ async function mount(query: string, form: string) {
   );
   return until(() => document.querySelector<HTMLFormElement>(form));
 }
+/**
+ * The top-up went through: its success message is on screen. Waiting for what the person sees, not for the server
+ * to have heard the call, so that no answer still in flight opens its dialog during the next test (a stale dialog
+ * on top would keep that test's own dialog from opening).
+ */
+const paid = () => until(() => [...document.querySelectorAll('dialog[open]')].find((d) => d.textContent?.includes('Top-up successful')));
 const errors = () => [...document.querySelectorAll('.field-error')].map((e) => e.textContent).filter(Boolean);
 const flutterwave = (sandbox: boolean) => ({
   pId: 'flutterwave:Flutterwave', pPaymentType: 'Flutterwave', label: 'Card', kind: 'card', hold: true, directCard: true,
@@ -142,7 +153,7 @@ describe("Flutterwave's card form", () => {
     fillValid();
     type(byLabel('Phone number (optional)'), '803 000 0000');
     act(() => form.requestSubmit());
-    await until(() => calls.some((c) => c.path.endsWith('/recharge')));
+    await paid();
     const payer = calls.find((c) => c.path.endsWith('/payer'))!.body;
     expect(Object.fromEntries(payer)).toMatchObject({
       paymentId: 'flutterwave:Flutterwave', cardNumber: '5061460166976054667', expiryMonth: '10', expiryYear: '29', cvv: '564', email: 'ada@powerly.example', phoneNumber: '803 000 0000',
@@ -161,14 +172,20 @@ describe("Flutterwave's card form", () => {
       $lang.set('lt-LT');
       await loadLocale('lt-LT');
     });
-    const form = await mount(topUp, 'form.direct-card');
-    act(() => form.requestSubmit());
-    expect(errors()).toContain('Įveskite galiojimo mėnesį');
-    expect(errors()).toContain('Įveskite CVV');
-    await act(async () => {
-      $lang.set('en-US');
-      await loadLocale('en-US');
-    });
+    try {
+      const form = await mount(topUp, 'form.direct-card');
+      // The form's strings load beside the screen: the person submits what they read, in Lithuanian.
+      await until(() => [...document.querySelectorAll('label')].some((l) => l.textContent === 'Galiojimo mėnuo (MM)'));
+      act(() => form.requestSubmit());
+      expect(errors()).toContain('Įveskite galiojimo mėnesį');
+      expect(errors()).toContain('Įveskite CVV');
+    } finally {
+      // Back to en-US whatever happened: the next tests read English.
+      await act(async () => {
+        $lang.set('en-US');
+        await loadLocale('en-US');
+      });
+    }
   });
 
   it('in test mode: the same form, the sandbox card provider tokenises; no card field is sent to our server', async () => {
@@ -177,7 +194,7 @@ describe("Flutterwave's card form", () => {
     expect(document.body.textContent).toContain('4242 4242 4242 4242');
     fillValid();
     act(() => form.requestSubmit());
-    await until(() => calls.some((c) => c.path.endsWith('/recharge')));
+    await paid();
     expect(Object.fromEntries(calls.find((c) => c.path === '/sandbox-pay/v1/tokens')!.body)).toMatchObject({ number: '5061460166976054667', expMonth: '10', expYear: '2029', cvc: '564' });
     const payer = calls.find((c) => c.path.endsWith('/payer'))!.body;
     expect(payer.get('cardToken')).toBe('tok_4667');
@@ -231,6 +248,8 @@ describe('debitcard', () => {
   it('the plain card form keeps its own title and test cards (credit succeeds there)', async () => {
     methods = [{ pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD', label: 'Card', publicKey: 'pk_sandbox_t', ...base }, debit];
     await mount('price=25.00&payType=YJ&qrcode=PWL-VNO-001&yaJinType=0', 'form.card-form');
+    // The screen asked for the saved cards (none): no request of this file is left to meet a closed server.
+    await until(() => calls.some((c) => c.path.endsWith('/cdb/user/card')));
     expect(document.querySelector('h2')!.textContent).toBe('Pay by card');
     expect([...document.querySelectorAll('.sandbox-hint li')].map((li) => li.textContent)).toContain('4242 4242 4242 4242 — succeeds');
     expect(document.body.textContent).not.toContain('Only debit cards are accepted');
