@@ -137,6 +137,22 @@ describe('holds and partial capture ask payments for the capability', () => {
   });
 });
 
+describe('a provider that is gone', () => {
+  it('removing a saved card of a provider no longer configured takes it off the list, never a 500', async () => {
+    const b = await build({ simulator: false });
+    open.push(b);
+    const token = await touristToken(b.app);
+    const { rows } = await b.db.query<{ user_id: number }>('select user_id from sessions order by created_at desc limit 1');
+    await b.db.query(
+      `insert into saved_cards (id, user_id, agent_id, provider, payment_method_ref, method_id, brand, last4, currency, created_at)
+       values ('card_gone', $1, 'powerly', 'stripe.gone', 'pm_gone', 'stripe.gone:STRIPE_CARD', 'visa', '4242', 'EUR', now())`, [rows[0]!.user_id]);
+    const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/user/card/remove/card_gone`, headers: { token } });
+    expect([res.statusCode, res.json().code], res.body).toEqual([200, 0]);
+    const { rows: left } = await b.db.query('select id from saved_cards where id = $1 and removed_at is null', ['card_gone']);
+    expect(left).toEqual([]);
+  });
+});
+
 describe('refunds and payouts ask payments for the capability', () => {
   it('payments answers each flag of a registered provider, and false for one not registered', async () => {
     const { b } = await lacking('refund');

@@ -2,7 +2,7 @@ import type { DeviceKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
 import { EFFECTIVE_PLAN, RETURN_SLOTS, type PlanRow, type VenueRow } from './read-model-repository.ts';
 
-export { EFFECTIVE_PLAN, PLAN_KINDS, RETURN_SLOTS, type PlanRow, type VenueRow } from './read-model-repository.ts';
+export type { PlanRow, VenueRow } from './read-model-repository.ts';
 
 export interface ShopRow extends VenueRow {
   /** Slots of the venue's online cabinets. */

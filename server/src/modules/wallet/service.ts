@@ -343,7 +343,8 @@ export class WalletService {
   async removeCard(user: UserRow, cardId: string) {
     const card = await this.d.repo.card(user.id, cardId);
     if (!card) throw notFound('error.card.notFound');
-    await this.d.payments.providerById(card.provider).detachPaymentMethod(card.payment_method_ref);
+    // A card of a provider no longer configured here cannot be reached there: it only leaves the rider's list.
+    if (this.d.payments.hasProvider(card.provider)) await this.d.payments.providerById(card.provider).detachPaymentMethod(card.payment_method_ref);
     await this.d.repo.removeCard(cardId, this.d.clock.now());
   }
 }
