@@ -10,6 +10,7 @@ import { stripeSettingsFromEnv } from './config/stripe.ts';
 import { payoutRailsFromEnv } from './config/payouts-rails.ts';
 import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
+import { takeSessionLock, type SessionLock } from './db/session-lock.ts';
 import { demoVendorEnv, prepareDemo } from './demo/index.ts';
 import { systemClock } from './lib/clock.ts';
 import { API_PREFIX } from './lib/route.ts';
@@ -53,6 +54,15 @@ async function main() {
   // their gateways run there with the demo's defaults where the environment sets none.
   const vendorEnv = cfg.production || !cfg.simulator ? process.env : demoVendorEnv(process.env);
   let broker: EmbeddedBroker | undefined;
+  // The embedded broker serves one API process: a second one on the same database would hear none of the cabinets
+  // connected to the first and publish their commands where they are not connected. Refused at start.
+  let brokerLock: SessionLock | null = null;
+  if (!cfg.mqttUrl && cfg.databaseUrl) {
+    brokerLock = await takeSessionLock(cfg.databaseUrl, 'embedded-mqtt-broker');
+    if (!brokerLock) {
+      throw new Error('another API process on this database runs the embedded MQTT broker; it serves one process only: stop that one, or run every process with MQTT_URL (an external broker) and MQTT_SHARED_GROUP');
+    }
+  }
   // The embedded broker authenticates every network client (cabinets: npm run cabinet:credentials) on MQTT_HOST.
   const connector = cfg.mqttUrl
     ? externalBroker(cfg.mqttUrl, { username: cfg.mqttUsername, password: cfg.mqttPassword })
@@ -138,6 +148,7 @@ async function main() {
       await demo?.stop();
       await app.close();
       await broker?.close();
+      await brokerLock?.release();
       await db.close();
       process.exit(0);
     } catch (err) {

@@ -3,7 +3,8 @@
 // protocol document (this file plays it over MQTT). A process killed with SIGKILL right after it sent an eject, and
 // later the other one while a return is held: the cabinet's re-sends reach the live process, the rental starts
 // within the eject's TTL and the return is settled at the time the cabinet reported it, though a heartbeat listing
-// the power bank arrived first. And the embedded broker (one process only) refuses a shared group at start.
+// the power bank arrived first. And the embedded broker (one process only) refuses a shared group at start, and a
+// second process with its own embedded broker on the same database.
 // Needs PostgreSQL (DATABASE_URL, a database is made and dropped) and /usr/sbin/mosquitto.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -216,18 +217,53 @@ describe.skipIf(!PG || !existsSync(MOSQUITTO))('two API processes in a shared gr
   }, 300_000);
 });
 
+/** Runs main.ts with `env` until it exits (a refusal at start); its exit code and output. */
+async function refused(env: Record<string, string>) {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: '0', DEMO_PARTNER_PORT: 'off', SIMULATOR: 'off', DIST_DIR: '/nonexistent', ...env },
+  });
+  children.push(proc);
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((r) => proc.on('exit', r));
+  return { code, out };
+}
+
 describe('the embedded broker is one process', () => {
+  afterAll(() => {
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  });
+
   it('refuses MQTT_SHARED_GROUP without MQTT_URL at start, saying why', async () => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-      cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: '0', MQTT_PORT: 'off', DEMO_PARTNER_PORT: 'off', SIMULATOR: 'off', MQTT_SHARED_GROUP: 'api', DATA_DIR: '/nonexistent/powerly' },
-    });
-    children.push(proc);
-    let out = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const code = await new Promise<number | null>((r) => proc.on('exit', r));
-    expect(code).toBe(1);
-    expect(out).toContain('MQTT_SHARED_GROUP needs MQTT_URL');
-    expect(out).not.toContain('Powerly is running');
+    const r = await refused({ MQTT_PORT: 'off', MQTT_SHARED_GROUP: 'api', DATA_DIR: '/nonexistent/powerly' });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('MQTT_SHARED_GROUP needs MQTT_URL');
+    expect(r.out).not.toContain('Powerly is running');
   }, 90_000);
+
+  it.skipIf(!PG)('refuses a second process with its own embedded broker on the same database; the first killed, it starts', async () => {
+    const name = `powerly_embedded_${process.pid}`;
+    const root = new pg.Client({ connectionString: PG });
+    await root.connect();
+    try {
+      await root.query(`drop database if exists "${name}"`);
+      await root.query(`create database "${name}"`);
+      const u = new URL(PG!);
+      u.pathname = `/${name}`;
+      const first = await serve('embedded first', { DATABASE_URL: u.toString(), MQTT_PORT: String(await freePort()) });
+      const second = await refused({ DATABASE_URL: u.toString(), MQTT_PORT: String(await freePort()) });
+      expect(second.code).toBe(1);
+      expect(second.out).toContain('another API process on this database runs the embedded MQTT broker');
+      expect(second.out).not.toContain('Powerly is running');
+      // SIGKILL: no clean stop, yet the database drops the dead connection's lock and a new process may start.
+      await kill9(first);
+      const next = await serve('embedded next', { DATABASE_URL: u.toString(), MQTT_PORT: String(await freePort()) });
+      await kill9(next);
+    } finally {
+      await new Promise((r) => setTimeout(r, 500));
+      await root.query(`drop database if exists "${name}" with (force)`).catch(() => undefined);
+      await root.end();
+    }
+  }, 300_000);
 });

@@ -92,4 +92,28 @@ describe('cabinets in the console', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  it('sets a vendor cabinet\'s speaker volume with a reason; the level field is labelled, no axe violation at 768 px', async () => {
+    const { product, page, base } = env;
+    await product.app.powerly.fleet.cabinets.register({ id: 'BX-UI01', vendor: 'tcp60', slots: 2 });
+    await product.db.query('update cabinets set online = true, last_seen_at = $2 where id = $1', ['BX-UI01', product.clock.now()]);
+    await page.setViewportSize({ width: 768, height: 1024 });
+    await page.goto(`${base}/ops/#/cabinets?id=BX-UI01`);
+    await page.getByRole('heading', { level: 2, name: 'Cabinet BX-UI01' }).waitFor();
+    const facts = page.locator('dl.ops-facts').first();
+    await facts.getByText('Online').waitFor();
+    await facts.getByText('Speaker volume').waitFor();
+    await page.getByRole('button', { name: 'Set volume' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Set volume' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Volume (0–100 %)').fill('30');
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByLabel('Reason').fill('quieter in the evening');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    await page.getByRole('region', { name: 'Latest commands' }).getByText(/Set volume · sent/).waitFor();
+    const { rows } = await product.db.query<{ payload: { type: string; level: number } }>(`select payload from cabinet_commands where cabinet_id = 'BX-UI01'`);
+    expect(rows.map((r) => r.payload)).toEqual([expect.objectContaining({ type: 'set-volume', level: 30 })]);
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });
