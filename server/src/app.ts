@@ -57,7 +57,7 @@ import { AlertsService } from './modules/alerts/service.ts';
 import { DashboardService } from './modules/dashboard/service.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
-import { fleetServices, type Fleet } from './fleet.ts';
+import { fleetServices } from './fleet.ts';
 import { cabinetSecretsKey } from './modules/cabinets/token-secrets.ts';
 import venueRoutes from './modules/venues/routes.ts';
 import walletRoutes from './modules/wallet/routes.ts';
@@ -111,6 +111,7 @@ import { CouponsService } from './modules/coupons/service.ts';
 import { productionGaps, type AppDeps } from './app-deps.ts';
 
 export { productionGaps, type AppDeps } from './app-deps.ts';
+import type {} from './app-instance.ts';
 
 export async function buildApp(deps: AppDeps) {
   const sandboxOn = deps.sandboxMode !== 'off';
@@ -359,44 +360,3 @@ export async function buildApp(deps: AppDeps) {
 }
 
 export type PowerlyApp = Awaited<ReturnType<typeof buildApp>>;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    powerly: {
-      jobs: JobRunner;
-      /** Retention sweeps of the growing tables (a recurring job). */
-      retention: Retention;
-      /** The double-entry ledger (accounts, transfers, holds). */
-      ledger: LedgerService;
-      /** The wallet product: top-up, withdrawal, movements, saved cards. */
-      wallet: WalletService;
-      payments: PaymentsService;
-      rentals: RentalsService;
-      /** Partners' revenue share, rules and statements. */
-      partners: PartnersService;
-      /** Alert rules, alerts and their deliveries. */
-      alerts: AlertsService;
-      dashboard: DashboardService;
-      cabinets: CabinetsService;
-      /** The scan's reads kept in this process (hits, misses). */
-      scanCache: ScanCache;
-      auth: AuthService;
-      sandbox: SandboxCardProvider;
-      signIn: SignInService;
-      issuer: SandboxIssuer;
-      embed: EmbedService;
-      /** Live updates: publish (inside a unit of work) and the streams of this process. */
-      live: LiveService;
-      /** Wi-Fi packages and boxes. */
-      mifi: MifiService;
-      /** The fleet's operations: agents, venues, price plans, cabinets, the Wi-Fi catalogue, dead jobs. */
-      fleet: Fleet;
-      /** The back office's staff (identity, memberships, invitations). */
-      staff: StaffService;
-      /** The back office's audit log. */
-      audit: AuditService;
-      /** Coupons: what paying calls take off, and the back office's coupon desk. */
-      coupons: CouponsService;
-    };
-  }
-}
