@@ -110,7 +110,7 @@ describe('debitcard live (the Stripe adapter against the Stripe test server)', (
   it('is offered where the operator switched it on, and refused where not', async () => {
     const t = await touristToken(b.app);
     const list = (await api.get('cdb/payment/method/list?qrcode=PWL-VNO-001', t)).json().data as Method[];
-    expect(list.filter((m) => !m.kind).map((m) => m.pId)).toEqual(['stripe:STRIPE_CARD', 'stripe:STRIPE_APPLE', 'stripe:STRIPE_GOOGLE', 'stripe:debitcard']);
+    expect(list.filter((m) => !m.kind).map((m) => m.pId)).toEqual(['stripe:STRIPE_CARD', 'stripe:APPLE_PAY', 'stripe:GOOGLE_PAY', 'stripe:debitcard']);
     expect(list.find((m) => m.pId === 'stripe:debitcard')?.publicKey).toBe('pk_test_platform');
     const kiosk = (await api.get('cdb/payment/method/list?qrcode=PWL-VNO-001', t, { agentOpenId: 'kiosk' })).json().data as Method[];
     expect(kiosk.some((m) => m.pPaymentType === 'debitcard')).toBe(false);

@@ -68,7 +68,7 @@ describe('Stripe: card holds for the deposit (yajintype 0)', () => {
     // The card methods first; the methods of other providers (in test mode here) follow, each with its kind.
     const m = all.filter((x) => !x.kind);
     expect(all.slice(0, m.length)).toEqual(m);
-    expect(m.map((x) => x.pPaymentType)).toEqual(['STRIPE_CARD', 'STRIPE_APPLE', 'STRIPE_GOOGLE']);
+    expect(m.map((x) => x.pPaymentType)).toEqual(['STRIPE_CARD', 'APPLE_PAY', 'GOOGLE_PAY']);
     expect(new Set(m.map((x) => x.publicKey))).toEqual(new Set(['pk_test_platform']));
     const wallet = (await get('cdb/payment/method/list?currency=EUR', token)).json().data as { pPaymentType: string }[];
     expect(wallet.map((x) => x.pPaymentType)).toContain('STRIPE_IDEAL');

@@ -14,18 +14,29 @@ import { stripeKind } from './stripe.ts';
 import { usePayStrings } from './strings.ts';
 import './pay.css';
 
-/** Apple Pay is not offered on Android, Google Pay not on iOS; the Express Checkout Element still checks the device. */
-export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType' | 'kind'>): boolean {
+/**
+ * Apple Pay is not offered on Android, Google Pay not on iOS; the Express Checkout Element still checks the device.
+ * A wallet in test mode (paid on the sandbox's test page, `kind` set) has no such element: it is offered only where
+ * the browser can pay at all with a wallet (the Payment Request API), as Stripe offers its wallets.
+ */
+export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType' | 'kind'>, paymentRequest = hasPaymentRequest()): boolean {
+  const wallet = stripeKind(m.pPaymentType) === 'wallet';
+  if (wallet && m.kind && !paymentRequest) return false;
   if (m.pPaymentType === 'STRIPE_APPLE' || m.pPaymentType === 'APPLE_PAY') return system !== 'android';
   if (m.pPaymentType === 'STRIPE_GOOGLE' || m.pPaymentType === 'GOOGLE_PAY') return system !== 'ios';
   return stripeKind(m.pPaymentType) != null || m.kind != null;
 }
 
-/** Two methods of one name (a card of two providers) are told apart by their provider. */
+const hasPaymentRequest = () => typeof window !== 'undefined' && 'PaymentRequest' in window;
+
+/**
+ * Two methods of one name (a card of two providers) are told apart by their provider: the method id's provider
+ * without an agent or a part (`stripe.go9`, `stripe-redirects` → Stripe).
+ */
 export function distinctLabels<M extends Pick<PaymentMethod, 'pId' | 'label'>>(methods: M[]): M[] {
   const twice = (label: string) => methods.filter((m) => m.label === label).length > 1;
   return methods.map((m) => {
-    const by = m.pId.includes(':') ? m.pId.split(':')[0]! : '';
+    const by = m.pId.includes(':') ? m.pId.split(':')[0]!.split(/[.-]/)[0]! : '';
     return twice(m.label) && by ? { ...m, label: `${m.label} · ${by.charAt(0).toUpperCase()}${by.slice(1)}` } : m;
   });
 }

@@ -54,15 +54,21 @@ export const newPaymentId = () => `pay_${uuid()}`;
 /**
  * The Stripe payment types and when each is offered: cards everywhere; the wallets (Express Checkout
  * Element: Apple Pay / Google Pay, the client shows them only where the device supports them) everywhere;
- * iDEAL only in EUR, WeChat Pay only in CNY/EUR/USD… (Stripe's supported currencies for them).
+ * iDEAL only in EUR, WeChat Pay only in CNY/EUR/USD… (Stripe's supported currencies for them). The wallets are
+ * listed as APPLE_PAY / GOOGLE_PAY, Stripe being the provider behind them; the older names STRIPE_APPLE /
+ * STRIPE_GOOGLE stay accepted in a method id (STRIPE_TYPE_ALIASES).
  */
 export const STRIPE_TYPES: { type: string; label: string; currencies?: string[] }[] = [
   { type: 'STRIPE_CARD', label: 'Card' },
-  { type: 'STRIPE_APPLE', label: 'Apple Pay' },
-  { type: 'STRIPE_GOOGLE', label: 'Google Pay' },
+  { type: 'APPLE_PAY', label: 'Apple Pay' },
+  { type: 'GOOGLE_PAY', label: 'Google Pay' },
   { type: 'STRIPE_IDEAL', label: 'iDEAL', currencies: ['EUR'] },
   { type: 'STRIPE_WECHAT', label: 'WeChat Pay', currencies: ['CNY', 'EUR', 'USD', 'GBP', 'HKD', 'JPY', 'SGD', 'AUD', 'CAD'] },
 ];
+/** The former names of the Stripe wallet types, still accepted from clients that send them. */
+export const STRIPE_TYPE_ALIASES: Record<string, string> = { STRIPE_APPLE: 'APPLE_PAY', STRIPE_GOOGLE: 'GOOGLE_PAY' };
+/** The Stripe types that can hold (pre-authorise): the card and the card wallets; iDEAL and WeChat Pay charge at once. */
+export const STRIPE_HOLD_TYPES = new Set(['STRIPE_CARD', 'APPLE_PAY', 'GOOGLE_PAY', 'STRIPE_APPLE', 'STRIPE_GOOGLE', 'debitcard']);
 
 /** What the methods of a cabinet or wallet are offered for. */
 export interface Purpose {

@@ -9,7 +9,7 @@ import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
 import { checkReturnUrl } from './return-url.ts';
 import { PaymentRecords } from './records.ts';
 import { DEFINITIONS } from './methods/registry.ts';
-import { type PaymentStatus, PAYMENT_TRANSITIONS, type PaymentMethod, COUNTRY, CARD_METHOD_ID, newPaymentId, STRIPE_TYPES, type Purpose, type PaymentsOptions } from './service-shapes.ts';
+import { type PaymentStatus, PAYMENT_TRANSITIONS, type PaymentMethod, COUNTRY, CARD_METHOD_ID, newPaymentId, STRIPE_TYPES, STRIPE_TYPE_ALIASES, STRIPE_HOLD_TYPES, type Purpose, type PaymentsOptions } from './service-shapes.ts';
 
 export * from './service-shapes.ts';
 /** A provider call that failed (declined, invalid, unreachable): `code`, `status` (methods/adapter.ts). */
@@ -66,7 +66,7 @@ export class PaymentsService extends PaymentRecords {
       : provider.id === 'sandbox' ? [{ pId: CARD_METHOD_ID, pPaymentType: 'STRIPE_CARD', label: 'Card', publicKey: provider.publicKey(), ...base }]
       : STRIPE_TYPES
         .filter((t) => !t.currencies || t.currencies.includes(currency))
-        .filter((t) => !purpose.hold || t.type === 'STRIPE_CARD' || t.type === 'STRIPE_APPLE' || t.type === 'STRIPE_GOOGLE')
+        .filter((t) => !purpose.hold || STRIPE_HOLD_TYPES.has(t.type))
         .map((t) => ({ pId: `${provider.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: provider.publicKey(), ...base }));
     // Debit cards only (`debitcard`): the card form of the agent's card provider, where the operator switched it on.
     if (provider && this.debitCard(agent)) {
@@ -77,10 +77,13 @@ export class PaymentsService extends PaymentRecords {
     const others = this.methodProvidersOf(agent).flatMap((p) => {
       const def = p.definition;
       if (def.currencies && !def.currencies.includes(currency)) return [];
+      // The test mode of the card provider's own types (wallets, iDEAL, WeChat Pay): only where that provider is the sandbox.
+      if (def.cardProviderTypes && provider?.id !== 'sandbox') return [];
       // A card method of test mode tokenises with the sandbox card provider's key.
       const key = p.sandbox ? (this.providers.has('sandbox') ? this.providers.get('sandbox').publicKey() : '') : p.publicKey();
       return def.payTypes
         .filter((t) => (t.platforms ? t.platforms.includes(platform) : platform === 'web' || t.kind !== 'jsapi'))
+        .filter((t) => !t.currencies || t.currencies.includes(currency))
         .map((t): PaymentMethod => ({
           pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold && t.hold !== false,
           // The card fields go to our server (sealed in the payer token, encrypted for the provider): Flutterwave's direct charge.
@@ -138,6 +141,7 @@ export class PaymentsService extends PaymentRecords {
     const i = methodId.lastIndexOf(':');
     const [pid, type] = [methodId.slice(0, i), methodId.slice(i + 1)];
     const p = this.methodProvidersOf(agent).find((x) => x.id === pid);
+    if (p?.definition.cardProviderTypes && this.providerOf(agent)?.id !== 'sandbox') return undefined;
     return p && p.kindOf(type) ? { provider: p, payType: type, kind: p.kindOf(type)! } : undefined;
   }
 
@@ -154,7 +158,7 @@ export class PaymentsService extends PaymentRecords {
     const [pid, type] = methodId.split(':');
     if (pid !== provider.id) return null;
     if (type === DEBIT_CARD_TYPE) return this.debitCard(agent) ? provider : null;
-    return STRIPE_TYPES.some((t) => t.type === type) ? provider : null;
+    return STRIPE_TYPES.some((t) => t.type === (STRIPE_TYPE_ALIASES[type ?? ''] ?? type)) ? provider : null;
   }
 
   /**
@@ -166,7 +170,7 @@ export class PaymentsService extends PaymentRecords {
     const ext = this.externalMethod(methodId, agent);
     // A pay type that charges at once (WeChat H5, Alipay WAP) never holds, whatever its provider can do.
     if (ext?.provider.definition.payTypes.find((t) => t.type === ext.payType)?.hold === false) return false;
-    const holdType = ext != null || methodId === CARD_METHOD_ID || /:(STRIPE_CARD|STRIPE_APPLE|STRIPE_GOOGLE|debitcard)$/.test(methodId);
+    const holdType = ext != null || methodId === CARD_METHOD_ID || STRIPE_HOLD_TYPES.has(methodId.slice(methodId.lastIndexOf(':') + 1));
     const provider = holdType ? this.providerForMethod(methodId, agent) : null;
     return provider != null && this.can(provider.id, 'hold') && this.can(provider.id, 'partialCapture');
   }

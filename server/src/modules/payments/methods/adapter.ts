@@ -251,7 +251,12 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    * sealed in the payer token (methods/card-seal.ts); in test mode the sandbox card form's token stands in.
    */
   /** `hold: false`: this type charges at once even where the adapter can hold (a mobile-browser payment). */
-  payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[]; directCard?: boolean; hold?: false }[];
+  payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[]; directCard?: boolean; hold?: false; currencies?: string[] }[];
+  /**
+   * The test mode of payment types that are the card provider's own live (Stripe's wallets, iDEAL, WeChat Pay:
+   * methods/stripe-types.ts): offered only where the agent's card provider is the sandbox, never beside Stripe.
+   */
+  cardProviderTypes?: true;
   /**
    * The adapter saves cards for later payments: `true` from a client SDK's card token (saveCard, removeCard: Mercado
    * Pago); `'afterPayment'` from a paid charge the payer asked to save (saveCardFlag: the provider's reusable card
@@ -282,6 +287,9 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
   clientSdk?(config: C): SdkOrigins;
   create(config: C, deps: AdapterDeps): MethodAdapter;
 }
+
+/** What the test mode of a method needs of its definition (a test-mode-only definition has no live adapter). */
+export type MethodDefinition = Omit<AdapterDefinition, 'create'>;
 
 export class ProviderError extends Error {
   constructor(

@@ -10,7 +10,7 @@ import { randomToken } from '../../../lib/ids.ts';
 import {
   NotSupported, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type PayoutInput, type ProviderCallOptions,
 } from '../provider.ts';
-import { ProviderError, webhookPath, type AdapterDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type SavedCardRef, type StartInput, type StatusResult } from './adapter.ts';
+import { ProviderError, webhookPath, type MethodDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type SavedCardRef, type StartInput, type StatusResult } from './adapter.ts';
 import { CARD_TOKEN_TTL_MS, openCard, sealCard, sealContext, type CardFields } from './card-seal.ts';
 import type { ExternalRepository, ExternalRow, PayerDetails } from './repository.ts';
 
@@ -55,7 +55,7 @@ export function outTradeNoOf(provider: string, idempotencyKey: string): string {
 export class ExternalMethodProvider extends PaymentProvider {
   constructor(
     private readonly instanceId: string,
-    readonly definition: AdapterDefinition,
+    readonly definition: MethodDefinition,
     private readonly adapter: MethodAdapter,
     private readonly repo: ExternalRepository,
     private readonly clock: Clock,

@@ -1,8 +1,9 @@
 // Which method adapters exist and which are switched on, per agent (docs/payments.md "Methods beyond the card").
 // PAYMENT_METHODS (JSON) configures them: {"<agent>": {"<adapter id>": {<its configuration keys>}}}; the platform's
 // agent is "powerly". With SANDBOX=on every adapter the platform has no configuration for runs in test mode
-// (methods/sandbox.ts), so the demo offers them all; with SANDBOX=off only configured adapters run, and each must
-// have its required keys (the server names what is missing and refuses to start).
+// (methods/sandbox.ts), so the demo offers them all, with the test mode of Stripe's types beyond the card
+// (methods/stripe-types.ts); with SANDBOX=off only configured adapters run, and each must have its required keys
+// (the server names what is missing and refuses to start).
 import type { Clock } from '../../../lib/clock.ts';
 import type { AdapterDefinition, SdkOrigins } from './adapter.ts';
 import type { HttpLog } from './http.ts';
@@ -23,6 +24,7 @@ import type { ExternalRepository } from './repository.ts';
 import { sandboxAdapter, type SandboxMethodDeps } from './sandbox.ts';
 import { DEBIT_CARD_TYPE } from '../provider.ts';
 import { cardSealKey } from './card-seal.ts';
+import { STRIPE_TEST_DEFINITIONS } from './stripe-types.ts';
 
 /** Every method adapter of the product. */
 export const DEFINITIONS: AdapterDefinition[] = [
@@ -138,6 +140,10 @@ export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): 
   if (d.sandbox) {
     const configured = new Set(Object.keys(config[d.platformAgent] ?? {}));
     for (const def of defs.filter((x) => !configured.has(x.id))) {
+      add(d.platformAgent, new ExternalMethodProvider(def.id, def, sandboxAdapter(def, d), d.repo, d.clock, d.publicUrl, true, undefined, d.customers));
+    }
+    // The card provider's own wallets, iDEAL and WeChat Pay in test mode (offered only while it is the sandbox).
+    for (const def of STRIPE_TEST_DEFINITIONS) {
       add(d.platformAgent, new ExternalMethodProvider(def.id, def, sandboxAdapter(def, d), d.repo, d.clock, d.publicUrl, true, undefined, d.customers));
     }
   }

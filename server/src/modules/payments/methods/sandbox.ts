@@ -15,7 +15,7 @@
 // was captured. Notifications are not sent: the app's resume call reads the state.
 import { randomToken } from '../../../lib/ids.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import { ProviderError, type AdapterDefinition, type MethodAdapter, type StartInput, type StatusResult, type Action, type SaveCardInput, type SavedCardRef } from './adapter.ts';
+import { ProviderError, type MethodDefinition, type MethodAdapter, type StartInput, type StatusResult, type Action, type SaveCardInput, type SavedCardRef } from './adapter.ts';
 import type { ExternalRepository, SandboxMethodRow } from './repository.ts';
 
 /** The phone of a push payment answers after this long. */
@@ -39,7 +39,7 @@ export interface SandboxMethodDeps {
 
 const digits = (s: string | undefined) => (s ?? '').replace(/\D/g, '');
 
-export function sandboxAdapter(def: AdapterDefinition, d: SandboxMethodDeps): MethodAdapter {
+export function sandboxAdapter(def: MethodDefinition, d: SandboxMethodDeps): MethodAdapter {
   const kindOf = (type: string) => def.payTypes.find((t) => t.type === type)?.kind ?? 'redirect';
   const pushOutcome = (phone: string) =>
     def.testValues?.find((v) => v.outcome !== 'succeeds' && digits(v.value) === phone && phone.length > 0)?.outcome ?? 'succeeds';
@@ -58,6 +58,8 @@ export function sandboxAdapter(def: AdapterDefinition, d: SandboxMethodDeps): Me
     async start(input: StartInput) {
       const kind = kindOf(input.payType);
       if (input.amount <= 0) throw new ProviderError('invalid_amount', 'The amount must be greater than zero.', 400);
+      const typeCurrencies = def.payTypes.find((t) => t.type === input.payType)?.currencies;
+      if (typeCurrencies && !typeCurrencies.includes(input.currency)) throw new ProviderError('currency_not_supported', `${input.currency} is not supported.`, 400);
       if (def.currencies && !def.currencies.includes(input.currency)) throw new ProviderError('currency_not_supported', `${input.currency} is not supported.`, 400);
       const prior = await d.repo.sandboxByOut(input.outTradeNo);
       const now = d.clock.now();
