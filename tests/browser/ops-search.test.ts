@@ -1,6 +1,6 @@
 // The support desk's searches and money views in Chromium against the real server (console at 768 px): a platform
 // owner finds a rider by phone, their payments by card and their Wi-Fi package by card, opens the package's
-// timeline, and reads the ledger's balances and zero-sum check; axe finds no violation on any of these screens, and
+// timeline, reads the ledger's balances and zero-sum check and checks the day's reconciliation with the providers; axe finds no violation on any of these screens, and
 // none scrolls sideways. The same screens in Lithuanian keep their labels translated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -81,6 +81,12 @@ describe('the support desk\'s searches', () => {
     await screen(page, '/money', 'Money');
     await page.getByRole('status').filter({ hasText: 'Every ledger invariant holds' }).waitFor();
     await page.getByRole('list', { name: 'Sum per currency' }).getByText('EUR: sums to zero').waitFor();
+    // The day's reconciliation with each provider, checked again now with a reason.
+    const recon = page.getByRole('region', { name: 'Daily reconciliation with the payment providers' });
+    await recon.getByLabel('Day (UTC)').fill(product.clock.now().toISOString().slice(0, 10));
+    await recon.getByLabel('Reason').fill('end of day');
+    await recon.getByRole('button', { name: 'Check this day again' }).click();
+    await recon.getByRole('heading', { level: 3, name: /^sandbox: / }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     expect(await noSideways(page)).toBe(true);
 
