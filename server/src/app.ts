@@ -55,6 +55,7 @@ import { PartnersService } from './modules/partners/service.ts';
 import { AlertsRepository } from './modules/alerts/repository.ts';
 import { AlertsService } from './modules/alerts/service.ts';
 import { DashboardService } from './modules/dashboard/service.ts';
+import { reconciliationOf } from './modules/payments/reconciliation.ts';
 import { VenuesRepository } from './modules/venues/repository.ts';
 import { VenuesService } from './modules/venues/service.ts';
 import { fleetServices } from './fleet.ts';
@@ -218,6 +219,7 @@ export async function buildApp(deps: AppDeps) {
   const alertsRepo = new AlertsRepository(db);
   const alerts = new AlertsService({ db, clock, repo: alertsRepo, jobs, liveness, mailer, sms: signInAd.sms });
   const dashboard = new DashboardService({ db, clock, jobs });
+  const reconciliation = reconciliationOf(db, clock, jobs, payments);
   const { repo: noticesRepo, notices, vapidPublicKey } = await noticeServices({
     db, clock, log, jobs, orders: rentalsRepo, payments, mailer, sms: signInAd.sms, live, vapidSubject: deps.vapidSubject, pushAgent: deps.pushAgent,
   });
@@ -313,7 +315,7 @@ export async function buildApp(deps: AppDeps) {
       sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
       ...opsRoutes({
         db, clock, jobs, link: deps.link, liveness, fleetLive, fleet, media, audit, staff, opsOrigin, embed, mifi, coupons, ledger, payments, wallet, live,
-        partners, alerts, alertsRepo, dashboard, rentals, desk: deps.desk, ssoOn: !!sso, methods,
+        partners, alerts, alertsRepo, dashboard, rentals, desk: deps.desk, ssoOn: !!sso, methods, reconciliation,
       }),
     ],
   });
@@ -343,6 +345,7 @@ export async function buildApp(deps: AppDeps) {
       await retention.schedule();
       await alerts.schedule();
       await dashboard.schedule();
+      await reconciliation.schedule();
       jobs.start(deps.jobPollMs);
       // The cabinet inbox: events left pending by a failure or by a process that died (docs/cabinet-protocol.md).
       cabinets.startInbox(Math.max(1000, deps.jobPollMs));

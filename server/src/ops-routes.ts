@@ -48,6 +48,7 @@ import { partnersOpsRoutes } from './modules/partners/ops-routes.ts';
 import type { PartnersService } from './modules/partners/service.ts';
 import { partnersAdmin } from './modules/partners/wiring.ts';
 import { paymentOpsRoutes } from './modules/payments/ops-routes.ts';
+import type { Reconciliation } from './modules/payments/reconciliation.ts';
 import type { PaymentsService } from './modules/payments/service.ts';
 import type { LiveMethods } from './modules/payments/settings/live.ts';
 import { paymentSettingsOpsRoutes } from './modules/payments/settings/ops-routes.ts';
@@ -93,6 +94,7 @@ export interface OpsRouteDeps {
   dashboard: DashboardService;
   rentals: RentalsService;
   desk?: DeskSettings;
+  reconciliation: Reconciliation;
   /** Whether single sign-on is configured (invitations by single sign-on need it). */
   ssoOn?: boolean;
   /** Each agent's payment methods as offered now (payments/settings/live.ts). */
@@ -127,7 +129,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
       }),
       search: desk.riders,
     }),
-    paymentOpsRoutes({ search: desk.payments }),
+    paymentOpsRoutes({ search: desk.payments, reconciliation: d.reconciliation, audit }),
     packageOpsRoutes({ desk: desk.packages }),
     withdrawalOpsRoutes({
       queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: d.wallet.withdrawals.bank, audit, ridersMatching: (q) => new RidersRepository(db).matching({ any: q }) }),

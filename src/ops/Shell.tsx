@@ -55,7 +55,7 @@ const ENTRIES: Entry[] = [
   { path: '/wifi-packages', label: 'ops.nav.packages', needs: 'orders.read', screen: () => <WifiPackages /> },
   { path: '/disputes', label: 'ops.nav.disputes', needs: 'orders.read', screen: (me) => <Disputes me={me} /> },
   { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
-  { path: '/money', label: 'ops.nav.money', needs: 'money.read', screen: () => <Money /> },
+  { path: '/money', label: 'ops.nav.money', needs: 'money.read', screen: (me) => <Money me={me} /> },
   { path: '/wallet-adjustments', label: 'ops.nav.adjustments', needs: 'wallet.adjust', screen: (me) => <WalletAdjustments me={me} /> },
   { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
   { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },

@@ -7,6 +7,7 @@
 //                  manual capture: amount_capturable, capture (≤ amount, the rest released), capture_before
 //   SetupIntent    requires_payment_method → requires_action → succeeded;  Customer;  PaymentMethod (attach/detach)
 //   Refund         ≤ amount_received − amount_refunded; charge.amount_refunded
+//   Balance        a balance transaction per capture and refund (fake-balance.ts), listed by date and page
 // Test payment methods follow Stripe's test cards: pm_card_visa, pm_card_chargeDeclined,
 // pm_card_chargeDeclinedInsufficientFunds, pm_card_authenticationRequired (3-D Secure always; off-session →
 // authentication_required), pm_card_threeDSecureOptional; pm_card_shortHold (capture_before in 2 days); with the
@@ -16,6 +17,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { FakeBalance } from './fake-balance.ts';
 
 type Obj = Record<string, unknown> & { id: string; object: string };
 
@@ -94,6 +96,8 @@ export class FakeStripe {
   failNext = 0;
   /** Process the next N POSTs but cut the connection before answering (the response is lost; Stripe did it). */
   dropNext = 0;
+  /** The accounts' balance transactions (fake-balance.ts). */
+  readonly balance = new FakeBalance();
 
   constructor(readonly keys: string[]) {}
 
@@ -120,6 +124,11 @@ export class FakeStripe {
     let s = this.spaces.get(account);
     if (!s) this.spaces.set(account, (s = new Map()));
     return s;
+  }
+
+  /** The account whose object space `s` is. */
+  private accountOf(s: Map<string, Obj>) {
+    return [...this.spaces].find(([, v]) => v === s)![0];
   }
 
   /** An object of an account (tests inspect state). */
@@ -185,6 +194,7 @@ export class FakeStripe {
       if (!o || o.object !== kind) throw missing(oid);
       return o;
     };
+    if (resource === 'balance_transactions' && method === 'GET' && !id) return this.balance.list(account, p, s);
     if (resource === 'customers' && method === 'POST' && !id) {
       const c: Obj = { id: this.id('cus'), object: 'customer', metadata: p.metadata ?? {}, created: this.now() };
       s.set(c.id, c);
@@ -223,6 +233,7 @@ export class FakeStripe {
       charge.refunded = charge.amount_refunded === charge.amount_captured;
       const r: Obj = { id: this.id('re'), object: 'refund', amount, currency: pi.currency, payment_intent: pi.id, charge: charge.id, status: 'succeeded', created: this.now() };
       s.set(r.id, r);
+      this.balance.record(account, r, amount, this.now());
       return r;
     }
     if (resource === 'setup_intents') {
@@ -336,13 +347,14 @@ export class FakeStripe {
   private authorise(s: Map<string, Obj>, pi: Obj, pm: Obj, card: Card) {
     const manual = pi.capture_method === 'manual';
     const charge: Obj = {
-      id: this.id('ch'), object: 'charge', amount: pi.amount, captured: !manual, amount_captured: manual ? 0 : pi.amount, amount_refunded: 0, refunded: false,
+      id: this.id('ch'), object: 'charge', amount: pi.amount, currency: pi.currency, captured: !manual, amount_captured: manual ? 0 : pi.amount, amount_refunded: 0, refunded: false,
       payment_intent: pi.id, status: 'succeeded',
       payment_method_details: card.type
         ? { type: card.type, [card.type]: {} }
         : { type: 'card', card: { brand: card.brand, last4: card.last4, funding: card.funding ?? 'credit', ...(manual ? { capture_before: this.now() + card.holdDays * 86_400 } : {}) } },
     };
     s.set(charge.id, charge);
+    if (!manual) this.balance.record(this.accountOf(s), charge, Number(pi.amount), this.now());
     Object.assign(pi, {
       status: manual ? 'requires_capture' : 'succeeded', amount_capturable: manual ? pi.amount : 0, amount_received: manual ? 0 : pi.amount,
       latest_charge: charge.id, next_action: null,
@@ -363,6 +375,7 @@ export class FakeStripe {
     const amount = p.amount_to_capture ? Number(p.amount_to_capture) : Number(pi.amount);
     if (amount < 1 || amount > Number(pi.amount_capturable)) throw invalid('The amount to capture is greater than the amount capturable.', 'amount_too_large', 'amount_to_capture');
     Object.assign(charge, { captured: true, amount_captured: amount });
+    this.balance.record(this.accountOf(s), charge, amount, this.now());
     Object.assign(pi, { status: 'succeeded', amount_received: amount, amount_capturable: 0 });
     return this.expand(s, pi, p);
   }

@@ -8,8 +8,10 @@ import { useT } from '../../i18n/index.ts';
 import { money } from '../../ui/format.ts';
 import { OpsApiError, opsCall } from '../api.ts';
 import { Problem } from './Problem.tsx';
+import { Reconciliation } from './Reconciliation.tsx';
+import type { Me } from '../../contract/ops/staff.ts';
 
-export function Money() {
+export function Money({ me }: { me: Me }) {
   const t = useT();
   const [balances, setBalances] = useState<Balances['items']>();
   const [check, setCheck] = useState<LedgerCheck | 'forbidden'>();
@@ -69,6 +71,7 @@ export function Money() {
           </>
         )}
       </section>
+      {check && check !== 'forbidden' && <Reconciliation mayRun={me.permissions.includes('money.correct')} />}
     </>
   );
 }

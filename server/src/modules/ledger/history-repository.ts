@@ -30,4 +30,31 @@ export class LedgerHistoryRepository {
     );
     return rows.map((r) => ({ ...r, amount: Number(r.amount), currency: String(r.currency).trim() }));
   }
+
+  /**
+   * The money that moved through a provider's clearing accounts (its shards too) per order and currency: into it
+   * (captured: debits posted) and out of it (refunded: credits posted), and the provider fees the ledger recorded.
+   * Within [from, to) (`window`), or of every entry of these orders (`orders`).
+   */
+  async clearingByOrder(provider: string, f: { window: [Date, Date] } | { orders: string[] }) {
+    const window = 'window' in f ? f.window : null;
+    const { rows } = await this.db.query<{ order_id: string; currency: string; charged: string; refunded: string; fee: string }>(
+      `select t.order_id, t.currency,
+              coalesce(sum(t.amount) filter (where d.kind = 'clearing' and d.owner_type = 'provider'), 0) as charged,
+              coalesce(sum(t.amount) filter (where c.kind = 'clearing' and c.owner_type = 'provider'), 0) as refunded,
+              coalesce(sum(t.amount) filter (where c.kind = 'fees' and c.owner_type = 'provider'), 0)
+                - coalesce(sum(t.amount) filter (where d.kind = 'fees' and d.owner_type = 'provider'), 0) as fee
+         from ledger_transfers t
+         join ledger_accounts d on d.id = t.debit_account_id
+         join ledger_accounts c on c.id = t.credit_account_id
+        where t.order_id is not null and t.flag in ('posted', 'post_pending')
+          and ((d.owner_type = 'provider' and (d.owner_id = $1 or d.owner_id like $1 || '#%'))
+               or (c.owner_type = 'provider' and (c.owner_id = $1 or c.owner_id like $1 || '#%')))
+          and ($2::timestamptz is null or (t.created_at >= $2 and t.created_at < $3))
+          and ($4::text[] is null or t.order_id = any($4::text[]))
+        group by t.order_id, t.currency`,
+      [provider, window?.[0] ?? null, window?.[1] ?? null, 'orders' in f ? f.orders : null],
+    );
+    return rows.map((r) => ({ orderId: r.order_id, currency: r.currency.trim(), charged: Number(r.charged), refunded: Number(r.refunded), fee: Number(r.fee) }));
+  }
 }

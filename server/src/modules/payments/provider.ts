@@ -91,6 +91,27 @@ export interface ProviderEvent {
 }
 
 /** Options of a provider call made by a job (compensation, capture). */
+/**
+ * One movement in a provider's settlement records (Stripe: a balance transaction): money captured (positive) or
+ * given back (negative), with the fee the provider kept, for the payment `ref` (our payments.provider_ref).
+ */
+export interface SettlementLine {
+  ref: string | null;
+  /** The provider's own id of the movement's source (a charge, a refund). */
+  source: string;
+  type: 'charge' | 'refund';
+  /** Minor units: positive for a charge, negative for a refund. */
+  amount: number;
+  fee: number;
+  currency: string;
+}
+
+/** A provider's settlement records of a day: each movement of the day, or (`cumulative`) each payment's totals so far. */
+export interface Settlements {
+  lines: SettlementLine[];
+  cumulative: boolean;
+}
+
 export interface ProviderCallOptions {
   idempotencyKey?: string;
 }
@@ -173,6 +194,10 @@ export abstract class PaymentProvider {
   /** Starts a payout; its outcome arrives later as a signed webhook event (payout.paid / payout.failed). */
   payout(_input: PayoutInput): Promise<{ ref: string }> {
     throw new NotSupported(this.id, 'payouts');
+  }
+  /** The provider's settlement records of [from, to) from its own API; null: its API offers none (reconciliation.ts). */
+  settlements(_from: Date, _to: Date): Promise<Settlements | null> {
+    return Promise.resolve(null);
   }
   /** Verifies a webhook delivery's signature; null when it does not verify. */
   verifyEvent(_raw: string, _signature: string | undefined): ProviderEvent | null {

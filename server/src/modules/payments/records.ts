@@ -73,6 +73,11 @@ export abstract class PaymentRecords {
     return this.providers.get(id);
   }
 
+  /** Every registered provider (the daily reconciliation goes through each). */
+  allProviders(): PaymentProvider[] {
+    return this.providers.all();
+  }
+
   hasProvider(id: string) {
     return this.providers.has(id);
   }

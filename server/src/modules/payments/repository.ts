@@ -259,6 +259,13 @@ export class SandboxAcquirerRepository {
     );
   }
 
+  /** The intents changed in [from, to), with their totals (the sandbox's settlement records). */
+  async intentsTouched(from: Date, to: Date) {
+    const { rows } = await this.db.query<{ id: string; currency: string; amount_captured: string; amount_refunded: string }>(
+      'select id, currency, amount_captured, amount_refunded from sandbox_intents where updated_at >= $1 and updated_at < $2 order by id', [from, to]);
+    return rows.map((r) => ({ id: r.id, currency: r.currency.trim(), amount_captured: Number(r.amount_captured), amount_refunded: Number(r.amount_refunded) }));
+  }
+
   /** Marks a single-use card token used; undefined when it is unknown or was used already. */
   async useToken(token: string, at: Date) {
     const { rows } = await this.db.query<TokenRow>(

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { SecretsRepository } from '../../secrets/repository.ts';
 import { SandboxAcquirerRepository, type IntentRow } from './repository.ts';
-import { DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type Capabilities, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent } from './provider.ts';
+import { DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type Capabilities, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent, type SettlementLine, type Settlements } from './provider.ts';
 
 export type IntentStatus =
   | 'requires_confirmation'
@@ -129,6 +129,19 @@ export class SandboxCardProvider extends PaymentProvider {
     this.jobs = jobs;
     this.sink = sink;
     jobs.register(JOB_SANDBOX_PAYOUT_ARRIVAL, (p) => this.arrive(String(p.payoutId)));
+  }
+
+  /**
+   * Its own records as settlements: every intent touched in [from, to) with what it captured and refunded so far
+   * (the sandbox keeps totals, not movements; no fee in test mode).
+   */
+  override async settlements(from: Date, to: Date): Promise<Settlements> {
+    const lines: SettlementLine[] = [];
+    for (const i of await this.repo.intentsTouched(from, to)) {
+      if (i.amount_captured > 0) lines.push({ ref: i.id, source: i.id, type: 'charge', amount: i.amount_captured, fee: 0, currency: i.currency });
+      if (i.amount_refunded > 0) lines.push({ ref: i.id, source: `${i.id}/refunds`, type: 'refund', amount: -i.amount_refunded, fee: 0, currency: i.currency });
+    }
+    return { lines, cumulative: true };
   }
 
   /** The signature header of a delivery: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">. */

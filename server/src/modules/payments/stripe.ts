@@ -8,7 +8,7 @@
 import Stripe from 'stripe';
 import type { PaymentsRepository } from './repository.ts';
 import {
-  DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type CardSummary, type ProviderEvent, type ProviderCallOptions,
+  DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type CardSummary, type ProviderEvent, type ProviderCallOptions, type SettlementLine, type Settlements,
 } from './provider.ts';
 
 export interface StripeAccount {
@@ -172,6 +172,27 @@ export class StripeCardProvider extends PaymentProvider {
 
   async refund(ref: string, amount: number, opts?: ProviderCallOptions) {
     await this.stripe.refunds.create({ payment_intent: ref, amount }, { idempotencyKey: opts?.idempotencyKey ?? `refund_${ref}_${amount}` });
+  }
+
+  /**
+   * The account's balance transactions created in [from, to) (GET /v1/balance_transactions, every page through
+   * starting_after while has_more, each with its source expanded for the payment intent): charges and refunds; the
+   * other kinds (payouts, adjustments, Stripe's own fees) are not payments of ours.
+   */
+  override async settlements(from: Date, to: Date): Promise<Settlements> {
+    const lines: SettlementLine[] = [];
+    const sec = (d: Date) => Math.floor(d.getTime() / 1000);
+    const list = this.stripe.balanceTransactions.list({ created: { gte: sec(from), lt: sec(to) }, limit: 100, expand: ['data.source'] });
+    for await (const bt of list) {
+      const type = bt.type === 'charge' || bt.type === 'payment' ? 'charge' : bt.type === 'refund' || bt.type === 'payment_refund' ? 'refund' : null;
+      if (!type) continue;
+      const source = bt.source && typeof bt.source === 'object' ? (bt.source as { id: string; payment_intent?: string | { id: string } | null }) : null;
+      const pi = source?.payment_intent;
+      lines.push({
+        ref: typeof pi === 'string' ? pi : pi?.id ?? null, source: source?.id ?? String(bt.source), type, amount: bt.amount, fee: bt.fee, currency: bt.currency.toUpperCase(),
+      });
+    }
+    return { lines, cumulative: false };
   }
 
   override async createSetup(userId?: number) {
