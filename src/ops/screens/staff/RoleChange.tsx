@@ -6,6 +6,7 @@ import { STAFF_ROLES, type StaffRole } from '../../../core/opsAccess.ts';
 import { useT } from '../../../i18n/index.ts';
 import { opsCallTagged } from '../../api.ts';
 import { Field, SaveRow, Select } from '../../form.tsx';
+import { MembershipEnd } from './MembershipEnd.tsx';
 
 export function RoleChange({ me, person, onClose, onSaved }: { me: Me; person: StaffShape; onClose: () => void; onSaved: (s: StaffShape) => void }) {
   const t = useT();
@@ -57,6 +58,10 @@ export function RoleChange({ me, person, onClose, onSaved }: { me: Me; person: S
         </div>
         <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} />
       </form>
+      {current && (
+        <MembershipEnd key={agentId} personId={person.id} who={person.name} agentId={agentId} version={version}
+          onEnded={(s) => { setVersion(s.version); onSaved(s); }} />
+      )}
       <button type="button" onClick={onClose}>{t('ops.staff.close')}</button>
     </section>
   );
