@@ -77,7 +77,7 @@ export function PaymentMethods({ me }: { me: Me }) {
                 <tr key={m.method}>
                   <td>{m.method}</td>
                   <td>{m.labels.join(', ')}{m.currencies ? ` (${m.currencies.join(', ')})` : ''}</td>
-                  <td>{m.enabled ? t('ops.payments.on') : t('ops.payments.off')}{m.source !== 'none' && <small> · {t(`ops.payments.source.${m.source}`)}</small>}</td>
+                  <td>{m.enabled ? t('ops.payments.on') : t('ops.payments.off')}{m.testMode ? <small> · {t('ops.payments.testMode')}</small> : m.source !== 'none' && <small> · {t(`ops.payments.source.${m.source}`)}</small>}</td>
                   <td>{keysSummary(t, m)}</td>
                   <td>
                     <button type="button" onClick={() => at(agent, m.method)}>
