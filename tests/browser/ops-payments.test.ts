@@ -63,7 +63,7 @@ describe('payment methods and memberships in the console', () => {
     await kim.getByRole('button', { name: 'Change role · kim' }).click();
     const change = page.getByRole('region', { name: 'Change the role of kim' });
     await change.getByLabel(/^Agent/).fill('agent-k');
-    const end = change.getByRole('region', { name: 'End the membership at agent-k' });
+    const end = page.getByRole('region', { name: 'End the membership at agent-k' });
     await end.getByLabel('Reason').fill('left the Kenyan team');
     await end.getByRole('button', { name: 'End membership' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'OK' }).click();
