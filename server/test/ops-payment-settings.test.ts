@@ -67,10 +67,14 @@ describe('payment methods of an agent, from the console', () => {
     // agent A has its own (the debit card the table above saved), and M-Pesa is not among them.
     expect((await riderMethods('agent-b')).find((m) => m.pPaymentType === 'M-PESA')).toMatchObject({ pId: 'mpesa:M-PESA', sandbox: true });
     expect((await riderMethods('agent-a')).some((m) => m.pPaymentType === 'M-PESA')).toBe(false);
+    // The console says so: the platform's M-Pesa runs in test mode (SANDBOX=on, no keys of its own).
+    const platform = (await owner().call('GET', '/agents/powerly/payment-methods')).json<{ items: Array<{ method: string }> }>();
+    expect(platform.items.find((m) => m.method === 'mpesa')).toMatchObject({ enabled: true, testMode: true, source: 'none', version: 0 });
     const on = await save(adminA(), 'agent-a', 'mpesa', { enabled: true, keys: SECRETS });
     expect(on.statusCode, on.body).toBe(200);
     expect(on.headers.etag).toBe('"v1"');
     expect(on.json()).toMatchObject({ method: 'mpesa', enabled: true, source: 'console', version: 1 });
+    expect(on.json().testMode).toBeUndefined();
     expect(on.json().keys.filter((k: { required: boolean }) => k.required).map((k: { state: string }) => k.state)).toEqual(['console', 'console', 'console', 'console', 'console']);
     // Now: the agent's own live M-Pesa (its own instance, no sandbox), and none of the platform's methods.
     const offered = await riderMethods('agent-a');

@@ -29,6 +29,7 @@ import { Alerts } from './screens/Alerts.tsx';
 import { Dashboard } from './screens/Dashboard.tsx';
 import { Money } from './screens/Money.tsx';
 import { Payments } from './screens/Payments.tsx';
+import { PaymentMethods } from './screens/PaymentMethods.tsx';
 import { WifiPackages } from './screens/WifiPackages.tsx';
 
 /** Screens of few people (a technician's phone), in their own chunks. */
@@ -48,6 +49,7 @@ const ENTRIES: Entry[] = [
   { path: '/plans', label: 'ops.nav.plans', needs: 'fleet.read', screen: (me) => <Plans me={me} /> },
   { path: '/wifi', label: 'ops.nav.wifi', needs: 'fleet.read', screen: (me) => <WifiLine me={me} /> },
   { path: '/agents', label: 'ops.nav.agents', needs: 'fleet.read', screen: (me) => <Agents me={me} /> },
+  { path: '/payment-methods', label: 'ops.nav.paymentMethods', needs: 'payments.read', screen: (me) => <PaymentMethods me={me} /> },
   { path: '/coupons', label: 'ops.nav.coupons', needs: 'coupons.read', screen: (me) => <Coupons me={me} /> },
   { path: '/rentals', label: 'ops.nav.rentals', needs: 'orders.read', screen: (me) => <Rentals me={me} /> },
   { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },

@@ -24,6 +24,8 @@ export const PaymentMethodSetting = Type.Object({
   labels: Type.Array(Type.String()),
   currencies: Type.Optional(Type.Array(Type.String())),
   enabled: Type.Boolean({ description: 'whether the agent\'s riders are offered it now' }),
+  /** SANDBOX=on only: riders are offered the method's test mode (the platform's methods without keys of their own). */
+  testMode: Type.Optional(Type.Boolean()),
   /** Where the switch comes from: saved in the console, PAYMENT_METHODS, or neither (off). */
   source: Type.Union([Type.Literal('console'), Type.Literal('environment'), Type.Literal('none')]),
   keys: Type.Array(PaymentKeyState),

@@ -24,6 +24,8 @@ export const Me = Type.Object({
   memberships: Type.Array(MembershipShape),
   permissions: Type.Array(PermissionName),
   passkeys: Type.Integer(),
+  /** The person's version (If-Match "v<version>" when they end a membership of their own). */
+  version: Type.Optional(Type.Integer()),
 });
 export type Me = Static<typeof Me>;
 

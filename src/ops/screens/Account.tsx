@@ -6,6 +6,7 @@ import { useT } from '../../i18n/index.ts';
 import { confirmDialog } from '../../ui/feedback.tsx';
 import { loadSession, opsCall } from '../api.ts';
 import { Problem } from './Problem.tsx';
+import { MembershipEnd } from './staff/MembershipEnd.tsx';
 
 export function Account({ me }: { me: Me }) {
   const t = useT();
@@ -13,6 +14,8 @@ export function Account({ me }: { me: Me }) {
   const [error, setError] = useState<unknown>();
   const [note, setNote] = useState('');
   const [label, setLabel] = useState('');
+  // The membership the person is leaving (one of several): its form below the list.
+  const [leaving, setLeaving] = useState<string>();
   const refresh = useCallback(() => opsCall<PasskeyShape[]>('GET', '/me/passkeys').then(setKeys, setError), []);
   useEffect(() => void refresh(), [refresh]);
   const add = async (e: React.FormEvent) => {
@@ -43,8 +46,19 @@ export function Account({ me }: { me: Me }) {
       <section aria-labelledby="ops-roles">
         <h2 id="ops-roles">{t('ops.account.roles')}</h2>
         <ul>
-          {me.memberships.map((m) => <li key={m.agentId}>{t(`ops.role.${m.role}`)} · {m.agentId === '*' ? t('ops.staff.allAgents') : m.agentId}</li>)}
+          {me.memberships.map((m) => (
+            <li key={m.agentId}>
+              {t(`ops.role.${m.role}`)} · {m.agentId === '*' ? t('ops.staff.allAgents') : m.agentId}
+              {me.memberships.length > 1 && me.version !== undefined && (
+                <> <button type="button" onClick={() => setLeaving(m.agentId)}>{t('ops.membership.leave')}<span className="ops-sr"> · {m.agentId}</span></button></>
+              )}
+            </li>
+          ))}
         </ul>
+        {leaving && me.version !== undefined && (
+          <MembershipEnd key={leaving} personId={me.id} who={t('ops.membership.you')} agentId={leaving} version={me.version}
+            onEnded={() => { setLeaving(undefined); void loadSession(); }} />
+        )}
       </section>
       <section aria-labelledby="ops-keys">
         <h2 id="ops-keys">{t('ops.account.passkeys')}</h2>

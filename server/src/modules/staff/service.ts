@@ -52,7 +52,11 @@ export class StaffService {
 
   async me(p: StaffPrincipal): Promise<Me> {
     const passkeys = await this.d.repo.passkeysOf(p.id);
-    return { id: p.id, email: p.email, name: p.name, memberships: p.memberships, permissions: permissionsOf(p.memberships), passkeys: passkeys.length };
+    const version = (await this.d.repo.byId(p.id))?.version;
+    return {
+      id: p.id, email: p.email, name: p.name, memberships: p.memberships, permissions: permissionsOf(p.memberships), passkeys: passkeys.length,
+      ...(version === undefined ? {} : { version }),
+    };
   }
 
   async passkeys(p: StaffPrincipal) {

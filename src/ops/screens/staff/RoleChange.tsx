@@ -6,6 +6,7 @@ import { STAFF_ROLES, type StaffRole } from '../../../core/opsAccess.ts';
 import { useT } from '../../../i18n/index.ts';
 import { opsCallTagged } from '../../api.ts';
 import { Field, SaveRow, Select } from '../../form.tsx';
+import { MembershipEnd } from './MembershipEnd.tsx';
 
 export function RoleChange({ me, person, onClose, onSaved }: { me: Me; person: StaffShape; onClose: () => void; onSaved: (s: StaffShape) => void }) {
   const t = useT();
@@ -46,18 +47,25 @@ export function RoleChange({ me, person, onClose, onSaved }: { me: Me; person: S
   };
   const agents = [...new Set([...person.memberships.map((m) => m.agentId), ...me.memberships.map((m) => m.agentId)])];
   return (
-    <section aria-labelledby={headingId}>
-      <h2 id={headingId} ref={heading} tabIndex={-1}>{t('ops.staff.changeRoleOf', { name: person.name })}</h2>
-      <form onSubmit={(e) => void submit(e)}>
-        <div className="ops-form">
-          <Field label={t('ops.invite.agent')} required maxLength={64} value={agentId} onValue={pick} list="ops-role-agents" />
-          <datalist id="ops-role-agents">{agents.map((a) => <option key={a} value={a} />)}</datalist>
-          <Select label={t('ops.invite.role')} value={role} onValue={setRole} options={STAFF_ROLES.map((r) => [r, t(`ops.role.${r}`)])} />
-          {role === 'venue_partner' && <Field label={t('ops.invite.venues')} required value={venues} onValue={setVenues} />}
-        </div>
-        <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} />
-      </form>
-      <button type="button" onClick={onClose}>{t('ops.staff.close')}</button>
-    </section>
+    <>
+      <section aria-labelledby={headingId}>
+        <h2 id={headingId} ref={heading} tabIndex={-1}>{t('ops.staff.changeRoleOf', { name: person.name })}</h2>
+        <form onSubmit={(e) => void submit(e)}>
+          <div className="ops-form">
+            <Field label={t('ops.invite.agent')} required maxLength={64} value={agentId} onValue={pick} list="ops-role-agents" />
+            <datalist id="ops-role-agents">{agents.map((a) => <option key={a} value={a} />)}</datalist>
+            <Select label={t('ops.invite.role')} value={role} onValue={setRole} options={STAFF_ROLES.map((r) => [r, t(`ops.role.${r}`)])} />
+            {role === 'venue_partner' && <Field label={t('ops.invite.venues')} required value={venues} onValue={setVenues} />}
+          </div>
+          <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} />
+        </form>
+        <button type="button" onClick={onClose}>{t('ops.staff.close')}</button>
+      </section>
+      {/* Beside the role form, its own region: ending the membership at the agent picked above. */}
+      {current && (
+        <MembershipEnd key={agentId} personId={person.id} who={person.name} agentId={agentId} version={version}
+          onEnded={(s) => { setVersion(s.version); onSaved(s); }} />
+      )}
+    </>
   );
 }

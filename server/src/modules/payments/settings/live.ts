@@ -164,6 +164,10 @@ export class LiveMethods {
       try {
         if ((await this.d.repo.stamp()) !== this.stamp) await this.reload();
         else this.checkedAt = now;
+      } catch (err) {
+        // A database hiccup never fails the request: the methods as last read stay, the next request after ttl tries again.
+        this.checkedAt = now;
+        this.d.warn?.(`payment settings not reloaded: ${(err as Error).message}`);
       } finally {
         this.checking = undefined;
       }

@@ -109,9 +109,10 @@ export class PaymentSettingsService {
   private shape(agentId: string, k: Known, row: SettingsRow | undefined): PaymentMethodSetting {
     const env = this.d.live.env[agentId]?.[k.id];
     const offered = this.d.live.config[agentId]?.[k.id] !== undefined;
+    const testMode = !offered && !!this.d.live.byAgent.get(agentId)?.some((p) => p.sandbox && p.definition.id === k.id);
     return {
       method: k.id, labels: k.labels, ...(k.currencies ? { currencies: k.currencies } : {}),
-      enabled: row ? row.enabled && offered : offered,
+      enabled: (row ? row.enabled && offered : offered) || testMode, ...(testMode ? { testMode } : {}),
       source: row ? 'console' : env ? 'environment' : 'none',
       keys: [...k.required.map((name) => ({ name, required: true })), ...k.optional.map((name) => ({ name, required: false }))].map((x) => ({
         ...x, state: row?.sealed_keys[x.name] ? 'console' as const : env?.[x.name] ? 'environment' as const : 'unset' as const,
