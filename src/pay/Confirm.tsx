@@ -78,7 +78,9 @@ export default function Confirm() {
   // Wi-Fi: the wallet and a coupon (MifiPayOptions) lower what the method is asked for (`due`).
   const [mifiChoice, setMifiChoice] = useState<MifiChoice | null>(null);
   // A Wi-Fi package is priced in the package's currency, which need not be the scanned cabinet's.
-  const amount = payType === 'mifi' ? money(currency, mifiChoice ? toMajor(mifiChoice.due, currency) : Number(price) || 0) : `${symbol}${price}`;
+  // Buying the power bank (reached from its order, where no cabinet was scanned): in the order's currency.
+  const amount = payType === 'mifi' ? money(currency, mifiChoice ? toMajor(mifiChoice.due, currency) : Number(price) || 0)
+    : payType === 'overbuy' ? money(currency, Number(price) || 0) : `${symbol}${price}`;
 
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [loadError, setLoadError] = useState('');
