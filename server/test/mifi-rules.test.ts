@@ -142,6 +142,36 @@ describe('ejectOrNot=1', () => {
   });
 });
 
+describe('order type 3 (the box only)', () => {
+  it("rents the box for a package bought without one: its box deposit is held, the package waits for its pickup", async () => {
+    const token = await touristToken(b.app);
+    const only = await buy(token, { skuId: 'pt-unl', type: 2 });
+    expect(only.code, JSON.stringify(only)).toBe(0);
+    const deposit = ((await query(token, 'packageDtlListBySkuId', { skuId: 'pt-unl', currency: 'EUR' })) as { skuId: string; depositAmount: number }[])
+      .find((x) => x.skuId === 'pt-unl')!.depositAmount;
+    const box = (total: number, who = token, id = only.data.orderId as string) => b.app.inject({
+      method: 'POST', url: `${API}/chargenow/mifi/rent`, headers: { token: who },
+      payload: { paymentId: 'card-sandbox', stripeToken: 'x', orderSubmit: { orderType: 3, currency: 'EUR', totalAmount: total, submitDtlDtoList: [{ mifiOrderId: id }] } },
+    });
+    // A stale total is refused before anything is charged; another person's package is not found.
+    expect((await box(deposit + 1)).statusCode).toBe(409);
+    expect((await box(deposit, await touristToken(b.app))).statusCode).toBe(404);
+    const r = await post(token, 'rent', {
+      paymentId: 'card-sandbox', stripeToken: await cardToken(b.app),
+      orderSubmit: { orderType: 3, currency: 'EUR', totalAmount: deposit, orderRemark: '仅设备', submitDtlDtoList: [{ mifiOrderId: only.data.orderId }] },
+    });
+    expect(r.code, JSON.stringify(r)).toBe(0);
+    expect(r.data).toMatchObject({ orderId: only.data.orderId, orderStatus: 0, type: 'mifi' });
+    expect((await pkg(token, only.data.orderId)).deviceOrderStatus).toBe(5);
+    // The box's deposit once: a second box for the same package is refused.
+    expect((await post(token, 'rent', {
+      paymentId: 'card-sandbox', stripeToken: await cardToken(b.app),
+      orderSubmit: { orderType: 3, currency: 'EUR', totalAmount: deposit, submitDtlDtoList: [{ mifiOrderId: only.data.orderId }] },
+    })).code).toBe(409);
+    await ledgerBalanced(b.app);
+  });
+});
+
 describe('the Wi-Fi password rotates at each handover', () => {
   it('the next holder sees a new password once the box confirmed it (none while pending), sent again after the cabinet was away', async () => {
     const sn = 'MF-NYC-0001';

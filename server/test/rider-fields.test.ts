@@ -2,7 +2,8 @@
 // agent's), the user's provider ids, the openId sign-in, the agent's deposit-by-payment setting, and a Wi-Fi order of
 // the box only (order type 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cabinetsOnline, markHeardFrom, touristToken, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, type Built } from './helper.ts';
+import { callerConsoles } from './ops/callers.ts';
 
 const API = '/cdb-app-api/v1/app';
 let a: Built;
@@ -90,5 +91,37 @@ describe('the openId exchange and loginByOpenId', () => {
     await refused({ openId: r.openId, openIdSign: r.openIdSign });
     expect((await post('openId', { code: 'not-a-code' })).statusCode).toBeLessThan(500);
     expect((await post('openId', { code: 'not-a-code' })).json().code).not.toBe(0);
+  });
+});
+
+describe("the agent's deposit-by-payment setting", () => {
+  it('set in the console (audited), the scan asks for the deposit by payment when the wallet misses the overtime fee', async () => {
+    const owner = (await callerConsoles(a)).get('platformOwner')!;
+    const made = await owner.call('POST', '/agents', { id: 'ag-deposit', name: 'Deposit agent', country: 'LT', currencies: ['EUR'], origins: [], reason: 'new market' });
+    expect(made.statusCode).toBe(200);
+    expect(made.json()).toMatchObject({ depositByPayment: false });
+    // Its venue: deposit 25, overtime fee 50; the rider's wallet holds 30 (covers the deposit, not the overtime fee).
+    await a.db.query(`update venues set agent_id = 'ag-deposit' where id = 'v-vno-gedimino'`);
+    await a.db.query(`update price_plans set overtime_amount = 5000 where venue_id = 'v-vno-gedimino' and device_kind = 'cdb'`);
+    const token = await touristToken(a.app, 'rider-fields-deposit-1');
+    const topUp = await a.app.inject({
+      method: 'POST', url: `${API}/cdb/payment/multicurrency/recharge`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': 'rider-fields-topup' },
+      payload: new URLSearchParams({ amount: '30', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(a.app) }).toString(),
+    });
+    expect(topUp.json().code).toBe(0);
+    expect(await scan(token, 'PWL-VNO-001')).toMatchObject({ myyue: 30, yajin: 25, overtimeAmount: 50, chongzhi: 'N', yajinChongzhi: 'N' });
+
+    const read = await owner.call('GET', '/agents/ag-deposit');
+    const on = await owner.call('PATCH', '/agents/ag-deposit', { depositByPayment: true, reason: 'deposits by card only' }, { 'if-match': read.headers.etag as string });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ depositByPayment: true });
+    expect((await owner.call('GET', '/agents?q=ag-deposit')).json()).toMatchObject({ items: [{ id: 'ag-deposit', depositByPayment: true }] });
+    const audit = (await owner.call('GET', '/audit?entity=agent&entityId=ag-deposit')).json() as { items: Array<{ action: string; reason: string; before?: unknown; after?: unknown }> };
+    expect(audit.items[0]).toMatchObject({ action: 'agent.update', reason: 'deposits by card only', before: { depositByPayment: false }, after: { depositByPayment: true } });
+    // The change reaches the scan (the cached one is dropped): the deposit is now paid through confirm.
+    await expect.poll(async () => (await scan(token, 'PWL-VNO-001')).yajinChongzhi, { timeout: 10_000 }).toBe('Y');
+    // A wallet that covers the overtime fee too still borrows directly.
+    await a.db.query(`update price_plans set overtime_amount = 2500 where venue_id = 'v-vno-gedimino' and device_kind = 'cdb'`);
+    await expect.poll(async () => (await scan(token, 'PWL-VNO-001')).yajinChongzhi, { timeout: 10_000 }).toBe('N');
   });
 });

@@ -51,21 +51,20 @@ export type DepositRoute = 'borrow' | 'confirm' | 'paymentFail' | 'balanceLow';
  * What Borrow does ("Deposit routing", the BGN rule):
  * - BGN with a deposit ≤ 0: the payment-fail message.
  * - A wallet balance covering the deposit and the overtime amount (XAF wallets included): borrow directly.
- * - Otherwise the deposit is paid through /confirm when yajinChongzhi is Y, for one of the agent ids that
- *   always take the deposit payment (`depositAgentIds`), or for NGN with the balance below the deposit.
+ * - Otherwise the deposit is paid through /confirm when yajinChongzhi is Y, or for NGN with the balance below the
+ *   deposit. The agents whose deposits are always paid are a setting of each agent, applied by the server: for them
+ *   the scan answers yajinChongzhi Y whenever the balance does not cover the deposit and the overtime amount.
  * - Otherwise: the balance is too low (the home screen offers the pay button when chongzhi is Y).
  * The balance is the cabinet's wallet (userWallet.pBalance), else myyue.
  */
-export function depositRoute(c: DepositRouteInput, depositAgentIds: readonly string[] = []): DepositRoute {
+export function depositRoute(c: DepositRouteInput): DepositRoute {
   const currency = (c.currency ?? '').toUpperCase();
   const deposit = c.yajin ?? 0;
   const overtime = c.overtimeAmount ?? 0;
   const balance = c.userWallet?.pBalance ?? c.myyue ?? 0;
   if (currency === 'BGN' && deposit <= 0) return 'paymentFail';
   if (balance >= deposit && balance >= overtime) return 'borrow';
-  const agent = c.userWallet?.pDailiId;
   if (c.yajinChongzhi === 'Y') return 'confirm';
-  if (agent != null && depositAgentIds.includes(agent)) return 'confirm';
   if (currency === 'NGN' && balance < deposit) return 'confirm';
   return 'balanceLow';
 }

@@ -1,21 +1,19 @@
 // Route '/orderDetail' [orderId]: one rental order; copy the order number. With type=mifi: a Wi-Fi package order
 // (src/mifi/OrderDetail.tsx, in the Wi-Fi flow's chunk).
 import { deviceOf } from '../core/devices.ts';
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import '../ui/badge.css';
 import './orders.css';
 import { useStore } from '@nanostores/react';
 import { useT, errorText, $activeLang } from '../i18n/index.ts';
 import { $route } from '../stores/router.ts';
-import { afterPaymentPath } from '../core/payTypes.ts';
-import { buyOrder, getOrder, shareOrder, type Order } from '../api/orders.ts';
+import { getOrder, shareOrder, type Order } from '../api/orders.ts';
 import { isOngoing, ORDER_STATE, orderActions } from '../core/orders.ts';
 import { href, navigate } from '../stores/router.ts';
-import { randomId } from '../stores/session.ts';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { OrderBadge } from './Order.tsx';
 import { Loading } from '../ui/Loading.tsx';
-import { confirmDialog, toast, withLoading } from '../ui/feedback.tsx';
+import { toast } from '../ui/feedback.tsx';
 import { dateTime, money } from '../ui/format.ts';
 import { chargeStandard, duration, OPEN_ORDER_POLL_MS, returnSummary } from './orderText.ts';
 import { useLiveRefresh } from '../ui/live.ts';
@@ -102,28 +100,14 @@ function RentalOrderDetail() {
   useLiveRefresh((e) => e.kind === 'order' && e.orderId === orderId, () => void load(), order && (ongoing || order.pZujie === ORDER_STATE.pending) ? OPEN_ORDER_POLL_MS : undefined);
   const returned = order ? returnSummary(order, t) : null;
   const actions = order ? orderActions(order) : { buy: false, payAgain: false };
-  const buyKey = useRef<string | null>(null);
-  const buy = async () => {
+  /**
+   * Buying the power bank is a payment of its own (payType overbuy): the confirm screen says what it costs and buys
+   * it (settled from the rental's deposit), then leads to its receipt (/invoiceOrderDtl).
+   */
+  const buy = () => {
     if (!order) return;
-    const amount = money(order.pCurrency, order.buyOutAmount ?? order.overtimeAmount ?? 0);
-    const ok = await confirmDialog({
-      title: t('orderActions.buyTitle'),
-      text: t('orderActions.buyText', { amount }),
-      okLabel: t('orderActions.buyConfirm', { amount }),
-      cancelLabel: t('orderActions.cancel'),
-      role: 'dialog',
-    });
-    if (!ok) return;
-    buyKey.current ??= randomId();
-    try {
-      setOrder(await withLoading(() => buyOrder(order.pOrderid, buyKey.current!)));
-      buyKey.current = null;
-      toast(t('orderActions.bought'));
-      // As after any purchase of the power bank: its receipt.
-      navigate(afterPaymentPath('overbuy', order.pOrderid));
-    } catch (e) {
-      toast(errorText(e, t));
-    }
+    const price = order.buyOutAmount ?? order.overtimeAmount ?? 0;
+    navigate(href('/confirm', { payType: 'overbuy', orderId: order.pOrderid, price: String(price), currency: order.pCurrency ?? '' }));
   };
   const [shareUrl, setShareUrl] = useState('');
   /** The token-less detail's link: made by the server once, copied for the user to send. */
@@ -221,7 +205,7 @@ function RentalOrderDetail() {
                 </button>
               ) : null}
               {actions.buy ? (
-                <button type="button" className="button block" onClick={() => void buy()}>
+                <button type="button" className="button block" onClick={buy}>
                   {t('orderActions.buy')}
                 </button>
               ) : null}

@@ -25,6 +25,7 @@ import { orderSubmit } from '../core/mifi.ts';
 import { $mifiOrder } from '../stores/mifi.ts';
 import { money } from '../ui/format.ts';
 import { ApiError } from '../api/client.ts';
+import { rechargeFailureKey } from './rechargeFailure.ts';
 import { toMajor, toMinor } from '../core/money.ts';
 import { afterPaymentPath, CZ_FAILURE_BACK_MS, readConfirmQuery } from '../core/payTypes.ts';
 import { showMessage } from '../ui/feedback.tsx';
@@ -77,7 +78,9 @@ export default function Confirm() {
   // Wi-Fi: the wallet and a coupon (MifiPayOptions) lower what the method is asked for (`due`).
   const [mifiChoice, setMifiChoice] = useState<MifiChoice | null>(null);
   // A Wi-Fi package is priced in the package's currency, which need not be the scanned cabinet's.
-  const amount = payType === 'mifi' ? money(currency, mifiChoice ? toMajor(mifiChoice.due, currency) : Number(price) || 0) : `${symbol}${price}`;
+  // Buying the power bank (reached from its order, where no cabinet was scanned): in the order's currency.
+  const amount = payType === 'mifi' ? money(currency, mifiChoice ? toMajor(mifiChoice.due, currency) : Number(price) || 0)
+    : payType === 'overbuy' ? money(currency, Number(price) || 0) : `${symbol}${price}`;
 
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -253,7 +256,7 @@ export default function Confirm() {
       if (!unknown) pending.current = null;
       // A top-up names its step: the order refused (a business answer other than a decline), else the payment.
       const title = payType !== 'CZ' ? undefined
-        : t(e instanceof ApiError && e.kind === 'business' && e.status !== 422 ? 'payTypes.rechargeOrderFailed' : 'payTypes.rechargePayFailed');
+        : t(rechargeFailureKey(e));
       if (e instanceof CardProviderError) {
         void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message, hostCode(e.code), title);
       } else void payFailed(errorText(e, t), unknown ? 'network' : 'paymentFailed', title);

@@ -49,6 +49,8 @@ export default function PayMethod() {
   const qrcode = query.get('qrcode') || storedQr;
   const currency = query.get('currency') ?? '';
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
+  /** Methods exist for this payment, but none works on this device's system: "System not supported". */
+  const [unsupported, setUnsupported] = useState(false);
   const [chosen, setChosen] = useState(query.get('paymentId') ?? '');
 
   const load = useCallback(async () => {
@@ -56,7 +58,9 @@ export default function PayMethod() {
       const system = currentSystem();
       // As /confirm lists them: a cabinet deposit (YJ) by the cabinet, any other payment (a top-up, a Wi-Fi package) by its currency.
       const byCabinet = (query.get('payType') ?? 'YJ') === 'YJ' && qrcode;
-      const list = (await listPaymentMethods(byCabinet ? qrcode : '', currency)).filter((m) => usableOn(system, m));
+      const all = await listPaymentMethods(byCabinet ? qrcode : '', currency);
+      const list = all.filter((m) => usableOn(system, m));
+      setUnsupported(all.length > 0 && list.length === 0);
       setMethods(list);
       setChosen((c) => c || list[0]?.pId || '');
     } catch (e) {
@@ -79,7 +83,7 @@ export default function PayMethod() {
         {!methods ? (
           <Loading label={t('confirm.loadingMethods')} />
         ) : methods.length === 0 ? (
-          <p role="alert">{t('confirm.noMethod')}</p>
+          <p role="alert">{t(unsupported ? 'payMethod.systemUnsupported' : 'confirm.noMethod')}</p>
         ) : (
           <form onSubmit={(e) => { e.preventDefault(); go(); }}>
             <fieldset>

@@ -14,6 +14,7 @@ import { toDecimalText, toMinor } from '../core/money.ts';
 import { CardForm } from '../pay/CardForm.tsx';
 import { SandboxCardsHint } from '../pay/SandboxHint.tsx';
 import { usePayStrings } from '../pay/strings.ts';
+import { rechargeFailureKey } from '../pay/rechargeFailure.ts';
 import { cardProviderFor, pickCardMethod, type CardDetails } from '../pay/provider.ts';
 import { $route, href, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
@@ -42,6 +43,8 @@ export default function WalletIn() {
   const [saveCard, setSaveCard] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  /** Which step failed ("Failed to create recharge order" / "Failed to initiate recharge payment"), above the reason. */
+  const [errorTitle, setErrorTitle] = useState('');
   /** One top-up action: its key and card token are reused when a retry follows an unknown outcome. */
   const pending = useRef<{ key: string; token?: string; amount: number; cardId?: string } | null>(null);
 
@@ -85,6 +88,7 @@ export default function WalletIn() {
     } catch (e) {
       // A business refusal is final for this action; a network error keeps the key for the retry.
       if (!(e instanceof Error && 'kind' in e && ((e as { kind: string }).kind === 'network' || (e as { kind: string }).kind === 'timeout'))) pending.current = null;
+      setErrorTitle(t(rechargeFailureKey(e)));
       setError(e instanceof Error && !('kind' in e) ? e.message : errorText(e, t));
     } finally {
       setBusy(false);
@@ -139,7 +143,7 @@ export default function WalletIn() {
             )}
           </>
         )}
-        {error ? <p role="alert" className="form-error">{error}</p> : null}
+        {error ? <p role="alert" className="form-error"><strong>{errorTitle}</strong><br />{error}</p> : null}
       </main>
     </>
   );

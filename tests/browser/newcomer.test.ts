@@ -192,7 +192,7 @@ describe('the newcomer’s walk, continued', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('buying the power bank from its order leads to the receipt (/invoiceOrderDtl)', async () => {
+  it('buying the power bank from its order goes through payType overbuy and leads to the receipt (/invoiceOrderDtl)', async () => {
     const token = await touristToken(env.product.app);
     const rent = await inject('POST', 'cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-LIS-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' });
     const orderId: string = rent.json().data.outTradeNo;
@@ -200,7 +200,9 @@ describe('the newcomer’s walk, continued', () => {
     const page = await pageIn('en-US', { token });
     await page.goto(`${env.product.base}/#/orderDetail?orderId=${orderId}`);
     await page.getByRole('button', { name: 'Buy this power bank' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: /^Buy for / }).click();
+    // The order screen leads to the payment of its own kind (payType overbuy), which says what it costs.
+    await expect.poll(() => hash(page)).toMatch(new RegExp(`^#/confirm\\?payType=overbuy&orderId=${orderId}&`));
+    await page.getByRole('button', { name: /^Buy the power bank for €\d/ }).click();
     await expect.poll(() => hash(page)).toBe(`#/invoiceOrderDtl?orderId=${orderId}`);
   });
 });

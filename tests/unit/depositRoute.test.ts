@@ -15,10 +15,10 @@ describe('depositRoute', () => {
     ['the wallet of the scan wins over myyue', { currency: 'EUR', yajin: 25, overtimeAmount: 25, myyue: 0, userWallet: { pBalance: 25 } }, 'borrow'],
   ] as const)('%s', (_name, c, route) => expect(depositRoute(c)).toBe(route));
 
-  it('an agent id that always takes the deposit payment → confirm', () => {
-    // pDailiId is a string on the wire (src/contract/cabinets.ts).
-    const c = { currency: 'EUR', yajin: 25, overtimeAmount: 25, myyue: 0, yajinChongzhi: 'N', userWallet: { pBalance: 0, pDailiId: '42' } } as const;
-    expect(depositRoute(c)).toBe('balanceLow');
-    expect(depositRoute(c, ['42'])).toBe('confirm');
+  it("an agent whose deposits are always paid: the server's yajinChongzhi Y sends a wallet short of the overtime fee to confirm", () => {
+    // The same wallet covers the deposit, not the overtime fee: too low elsewhere, paid through confirm at such an agent.
+    const c = { currency: 'EUR', yajin: 25, overtimeAmount: 40, userWallet: { pBalance: 30, pDailiId: 'ag-1' } } as const;
+    expect(depositRoute({ ...c, yajinChongzhi: 'N' })).toBe('balanceLow');
+    expect(depositRoute({ ...c, yajinChongzhi: 'Y' })).toBe('confirm');
   });
 });

@@ -69,7 +69,7 @@ export type AgentListQuery = Static<typeof AgentListQuery>;
 export const AgentCreateBody = Type.Object({ ...AgentCreate.properties, reason: Reason }, { additionalProperties: false });
 export const AgentChangeBody = Type.Object({
   name: Type.Optional(AgentFields.name), country: AgentFields.country, currencies: Type.Optional(AgentFields.currencies),
-  origins: Type.Optional(AgentFields.origins), reason: Reason,
+  origins: Type.Optional(AgentFields.origins), depositByPayment: AgentFields.depositByPayment, reason: Reason,
 }, { additionalProperties: false });
 export type AgentChangeBody = Static<typeof AgentChangeBody>;
 export { Agent };

@@ -25,6 +25,8 @@ export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
   const haveBatteryCount = cabinet.online ? view.available : 0;
   const deposit = priced.plan.deposit;
   const needsPayment = balance < deposit;
+  // The agent's setting: its deposits are paid (through confirm) unless the wallet also covers the overtime fee.
+  const depositPayment = needsPayment || (view.agent.depositByPayment && balance < priced.plan.overtimeAmount);
   const mifiDeposit = view.mifiPlan ? pricedVenue(venue, view.mifiPlan).plan.deposit : undefined;
   const m = (v: number) => toMajor(v, c);
   return {
@@ -59,7 +61,7 @@ export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
     deviceType: kind,
     productId: String(planRow.id),
     country: (view.venue.country?.trim() || view.agent.country) ?? '',
-    yajinChongzhi: needsPayment ? ('Y' as const) : ('N' as const),
+    yajinChongzhi: depositPayment ? ('Y' as const) : ('N' as const),
     online: cabinet.online,
     lat: venue.lat,
     lng: venue.lng,

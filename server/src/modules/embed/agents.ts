@@ -8,7 +8,8 @@ import type { AgentAdminRow, AgentsRepository } from './repository.ts';
 import { isOrigin } from './service.ts';
 
 const toAgent = (r: AgentAdminRow): Agent => ({
-  id: r.id, name: r.name, country: r.country?.trim() ?? null, currencies: r.currencies.map((c) => c.trim()), origins: r.origins, version: r.version,
+  id: r.id, name: r.name, country: r.country?.trim() ?? null, currencies: r.currencies.map((c) => c.trim()), origins: r.origins,
+  depositByPayment: r.deposit_by_payment === true, version: r.version,
 });
 
 function checkLists(p: Problems, a: { origins?: string[]; currencies?: string[] }) {
@@ -51,9 +52,9 @@ export class AgentsService {
     const a = input as AgentCreate;
     checkLists(p, a);
     p.throwIfAny();
-    const row = { id: a.id, name: a.name, country: a.country ?? null, currencies: a.currencies, origins: a.origins };
+    const row = { id: a.id, name: a.name, country: a.country ?? null, currencies: a.currencies, origins: a.origins, deposit_by_payment: a.depositByPayment ?? false };
     if (!(await this.d.repo.insert(row, this.d.clock.now()))) p.add('id', 'duplicate').throwIfAny();
-    return { ...row, version: 1 };
+    return toAgent({ ...row, version: 1 });
   }
 
   /** Changes the named fields; refused with 409 when the agent changed since `version` was read. */
@@ -64,7 +65,10 @@ export class AgentsService {
     checkLists(p, u);
     p.throwIfAny();
     const cur = await this.get(id);
-    const next = { id, name: u.name ?? cur.name, country: u.country ?? cur.country, currencies: u.currencies ?? cur.currencies, origins: u.origins ?? cur.origins };
+    const next = {
+      id, name: u.name ?? cur.name, country: u.country ?? cur.country, currencies: u.currencies ?? cur.currencies, origins: u.origins ?? cur.origins,
+      deposit_by_payment: u.depositByPayment ?? cur.depositByPayment,
+    };
     const saved = await this.d.repo.update(next, u.version, this.d.clock.now());
     if (!saved) throw conflict('error.fleet.stale');
     return toAgent(saved);

@@ -17,7 +17,7 @@ export class AgentsOpsRepository {
     const params: unknown[] = [s.all, f.scope.kind === 'agents' ? f.scope.agents : s.agents, likeOf(f.q), f.limit];
     const more = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, id) ${order.desc ? '<' : '>'} ($5, $6)`) : '';
     const { rows } = await this.db.query<AgentAdminRow & { sort_key: string }>(
-      `select id, name, origins, country, currencies, version, ${order.key}::text as sort_key from agents
+      `select id, name, origins, country, currencies, deposit_by_payment, version, ${order.key}::text as sort_key from agents
         where ($1 or id = any($2::text[])) and ($3::text is null or lower(name) like $3 or lower(id) like $3) ${more}
         order by ${order.sql} limit $4`,
       params,

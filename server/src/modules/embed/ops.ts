@@ -24,7 +24,8 @@ export class AgentsOps {
     const limit = q.limit ?? 50;
     const rows = await this.d.repo.list({ scope, q: q.q, sort: q.sort, after: decodeCursor(q.cursor, FLEET_ID), limit: limit + 1 });
     return pageOf(rows, limit, (r) => [r.sort_key, r.id], (r) => ({
-      id: r.id, name: r.name, country: r.country?.trim() ?? null, currencies: r.currencies.map((c) => c.trim()), origins: r.origins, version: r.version,
+      id: r.id, name: r.name, country: r.country?.trim() ?? null, currencies: r.currencies.map((c) => c.trim()), origins: r.origins,
+      depositByPayment: r.deposit_by_payment === true, version: r.version,
     }));
   }
 

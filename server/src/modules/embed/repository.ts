@@ -83,6 +83,7 @@ export class EmbedCodesRepository {
 /** An agent as the fleet's operations read and write it. */
 export interface AgentAdminRow extends AgentRow {
   country: string | null;
+  deposit_by_payment: boolean;
   currencies: string[];
   version: number;
 }
@@ -92,20 +93,21 @@ export class AgentsRepository {
   constructor(private readonly db: Queryable) {}
 
   async get(id: string): Promise<AgentAdminRow | undefined> {
-    const { rows } = await this.db.query<AgentAdminRow>('select id, name, origins, country, currencies, version from agents where id = $1', [id]);
+    const { rows } = await this.db.query<AgentAdminRow>('select id, name, origins, country, currencies, deposit_by_payment, version from agents where id = $1', [id]);
     return rows[0];
   }
 
   async list(): Promise<AgentAdminRow[]> {
-    const { rows } = await this.db.query<AgentAdminRow>('select id, name, origins, country, currencies, version from agents order by id');
+    const { rows } = await this.db.query<AgentAdminRow>('select id, name, origins, country, currencies, deposit_by_payment, version from agents order by id');
     return rows;
   }
 
   /** Inserts a new agent; false when the id is taken. */
   async insert(a: Omit<AgentAdminRow, 'version'>, at: Date): Promise<boolean> {
     const res = await this.db.query(
-      `insert into agents (id, name, origins, country, currencies, updated_at) values ($1, $2, $3, $4, $5, $6) on conflict (id) do nothing`,
-      [a.id, a.name, a.origins, a.country, a.currencies, at],
+      `insert into agents (id, name, origins, country, currencies, deposit_by_payment, updated_at) values ($1, $2, $3, $4, $5, $6, $7)
+        on conflict (id) do nothing`,
+      [a.id, a.name, a.origins, a.country, a.currencies, a.deposit_by_payment, at],
     );
     return res.rowCount === 1;
   }
@@ -113,9 +115,9 @@ export class AgentsRepository {
   /** Writes the agent if it is still at `version` (compare-and-set); the new row, or undefined when stale. */
   async update(a: Omit<AgentAdminRow, 'version'>, version: number, at: Date): Promise<AgentAdminRow | undefined> {
     const { rows } = await this.db.query<AgentAdminRow>(
-      `update agents set name = $2, origins = $3, country = $4, currencies = $5, version = version + 1, updated_at = $7
-        where id = $1 and version = $6 returning id, name, origins, country, currencies, version`,
-      [a.id, a.name, a.origins, a.country, a.currencies, version, at],
+      `update agents set name = $2, origins = $3, country = $4, currencies = $5, deposit_by_payment = $8, version = version + 1, updated_at = $7
+        where id = $1 and version = $6 returning id, name, origins, country, currencies, deposit_by_payment, version`,
+      [a.id, a.name, a.origins, a.country, a.currencies, version, at, a.deposit_by_payment],
     );
     return rows[0];
   }

@@ -20,7 +20,9 @@ export class MifiOrders extends MifiPart {
     if (b.paymentIntent) {
       const provider = this.d.payments.requireProvider(b.paymentId, agent);
       const a = await this.d.repo.action(provider.id, b.paymentIntent);
-      if (!a || a.user_id !== user.id || a.package_id) throw refused('error.payment.token_invalid');
+      if (!a || a.user_id !== user.id) throw refused('error.payment.token_invalid');
+      // A box only (order type 3): the payment it started is its box deposit's.
+      if (a.package_id) return this.rentDevice(user, b, a.package_id, agent);
       const action = await this.s.paying.pay(user, a.order_id, { paymentId: b.paymentId, paymentIntent: b.paymentIntent, agent }, () => this.rentResult(a.order_id));
       if (!action && b.ejectOrNot === 1) await this.ejectPaid(user, a.order_id);
       return { ...(await this.rentResult(a.order_id)), ...(action ? { action } : {}) };
@@ -29,36 +31,44 @@ export class MifiOrders extends MifiPart {
     if (!o) throw badRequest('error.validation.field', { field: 'orderSubmit' });
     const type = o.orderType as 0 | 1 | 2 | 3;
     const currency = o.currency.toUpperCase();
+    if (type === ORDER_TYPE.deviceOnly) {
+      const dtl = o.submitDtlDtoList[0]!;
+      const id = dtl.mifiOrderId ?? dtl.pickUpOrderId;
+      if (!id) throw badRequest('error.validation.field', { field: 'mifiOrderId' });
+      const p = await this.s.reads.own(user, id);
+      // The client's total is the box deposit the server asks (a stale one is refused, never charged).
+      if (currency !== p.currency) throw badRequest('error.validation.field', { field: 'currency' });
+      if (toMinor(o.totalAmount, currency) !== (await this.s.catalogue.boxDeposit(currency))) throw conflict('error.mifi.priceChanged');
+      return this.rentDevice(user, b, p.id, agent);
+    }
     const now = this.d.clock.now();
-    const withDevice = type === ORDER_TYPE.devicePackage || type === ORDER_TYPE.deviceOnly;
+    const withDevice = type === ORDER_TYPE.devicePackage;
     const deposit = withDevice ? await this.s.catalogue.boxDeposit(currency) : 0;
     // A box is rented only against a deposit: no box is sold in a currency without one (no venue rents boxes in it).
     if (withDevice && deposit <= 0) throw conflict('error.mifi.noBoxInCurrency', { currency });
     // Ejected with the purchase (ejectOrNot=1): the cabinet must take this currency, checked before anything is charged.
     const eject = withDevice && b.ejectOrNot === 1 && b.qrcode ? await this.s.boxes.cabinetFor(b.qrcode, currency) : null;
     const lines: { sku: SkuRow; days: number; start: number; end: number; renewalOf: PackageRow | null; zone: string }[] = [];
-    if (type !== ORDER_TYPE.deviceOnly) {
-      for (const dtl of o.submitDtlDtoList) {
-        let renewalOf: PackageRow | null = null;
-        let skuId = dtl.skuId;
-        if (type === ORDER_TYPE.renewal) {
-          const id = dtl.mifiOrderId ?? dtl.pickUpOrderId;
-          renewalOf = id ? ((await this.d.repo.pkg(id)) ?? null) : null;
-          if (renewalOf?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
-          if (![PS.toBeActivated, PS.activated, PS.unused].includes(renewalOf.status as never)) throw conflict('error.mifi.notRenewable');
-          skuId ??= renewalOf.sku_id;
-        }
-        if (!skuId) throw badRequest('error.validation.field', { field: 'skuId' });
-        const sku = await this.d.repo.sku(skuId, currency);
-        if (!sku) throw notFound('error.mifi.packageNotFound');
-        const days = sku.is_package ? sku.days : (dtl.selectDays ?? sku.days);
-        const chosen = dtl.reserverStartTime === undefined ? null : typeof dtl.reserverStartTime === 'number' ? dtl.reserverStartTime : Date.parse(dtl.reserverStartTime);
-        if (chosen !== null && Number.isNaN(chosen)) throw badRequest('error.validation.field', { field: 'reserverStartTime' });
-        // A renewal continues where the package ends (or now, whichever is later).
-        const start = renewalOf ? Math.max(new Date(renewalOf.end_at).getTime(), now.getTime()) : startTime(chosen, now.getTime(), true);
-        const zone = sku.time_zone ?? (await this.d.repo.regionZones(sku.region_id))[0] ?? 'UTC';
-        lines.push({ sku, days, start, end: endTime(start, days), renewalOf, zone });
+    for (const dtl of o.submitDtlDtoList) {
+      let renewalOf: PackageRow | null = null;
+      let skuId = dtl.skuId;
+      if (type === ORDER_TYPE.renewal) {
+        const id = dtl.mifiOrderId ?? dtl.pickUpOrderId;
+        renewalOf = id ? ((await this.d.repo.pkg(id)) ?? null) : null;
+        if (renewalOf?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
+        if (![PS.toBeActivated, PS.activated, PS.unused].includes(renewalOf.status as never)) throw conflict('error.mifi.notRenewable');
+        skuId ??= renewalOf.sku_id;
       }
+      if (!skuId) throw badRequest('error.validation.field', { field: 'skuId' });
+      const sku = await this.d.repo.sku(skuId, currency);
+      if (!sku) throw notFound('error.mifi.packageNotFound');
+      const days = sku.is_package ? sku.days : (dtl.selectDays ?? sku.days);
+      const chosen = dtl.reserverStartTime === undefined ? null : typeof dtl.reserverStartTime === 'number' ? dtl.reserverStartTime : Date.parse(dtl.reserverStartTime);
+      if (chosen !== null && Number.isNaN(chosen)) throw badRequest('error.validation.field', { field: 'reserverStartTime' });
+      // A renewal continues where the package ends (or now, whichever is later).
+      const start = renewalOf ? Math.max(new Date(renewalOf.end_at).getTime(), now.getTime()) : startTime(chosen, now.getTime(), true);
+      const zone = sku.time_zone ?? (await this.d.repo.regionZones(sku.region_id))[0] ?? 'UTC';
+      lines.push({ sku, days, start, end: endTime(start, days), renewalOf, zone });
     }
     const packagesTotal = lines.reduce((s, l) => s + packagePrice({ isPackage: l.sku.is_package, price: l.sku.price, selectDays: l.days }), 0);
     const total = packagesTotal + deposit;
@@ -70,10 +80,6 @@ export class MifiOrders extends MifiPart {
     const pkgIds: string[] = [];
     await this.d.db.tx(async () => {
       await this.d.repo.insertOrder({ id: orderId, user_id: user.id, order_type: type, currency, total, deposit, status: PS.unpaid, cabinet_id: cabinetId, created_at: now });
-      if (type === ORDER_TYPE.deviceOnly) {
-        // A box without a package: a zero-day placeholder row carries the device rental.
-        throw badRequest('error.mifi.deviceOnlyNeedsPackage');
-      }
       let i = 0;
       for (const l of lines) {
         const id = `${orderId}-${++i}`;
@@ -107,10 +113,28 @@ export class MifiOrders extends MifiPart {
       .catch((err: unknown) => this.d.log.warn({ err, orderId }, 'box not ejected with the purchase: the package waits for its pickup'));
   }
 
-  /** The order result as rent answers it: the first package, orderStatus 0 once paid, 33 while unpaid. */
-  private async rentResult(orderId: string) {
+  /**
+   * Order type 3 (device only): the box for a package the person bought without one, paid as its box deposit (the
+   * cabinetDisposit rule: wallet, a hold, or paid into the wallet and held); with ejectOrNot=1 and the cabinet's
+   * qrcode, the box comes out there once the deposit is held (as a pickup; the deposit stands if it cannot).
+   */
+  private async rentDevice(user: UserRow, b: MifiRentBody, packageId: string, agent?: string) {
+    const p = await this.s.reads.own(user, packageId);
+    const result = () => this.rentResult(p.order_id, p.id);
+    const action = await this.s.deposits.payDeposit(user, {
+      mifiOrderId: p.id, paymentId: b.paymentId, stripeToken: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl,
+    }, agent, result);
+    if (!action && b.ejectOrNot === 1 && b.qrcode) {
+      await this.s.boxes.pickup(user, b.qrcode, p.id)
+        .catch((err: unknown) => this.d.log.warn({ err, packageId: p.id }, 'box not ejected with its deposit: the package waits for its pickup'));
+    }
+    return { ...(await result()), ...(action ? { action } : {}) };
+  }
+
+  /** The order result as rent answers it: the first package (or the one named), orderStatus 0 once paid, 33 while unpaid. */
+  private async rentResult(orderId: string, packageId?: string) {
     const pkgs = await this.d.repo.packagesOfOrder(orderId);
-    const first = pkgs[0]!;
+    const first = pkgs.find((p) => p.id === packageId) ?? pkgs[0]!;
     return { orderId: first.id, orderStatus: first.status === PS.unpaid ? 33 : 0, type: 'mifi', out_trade_no: orderId, pay_type: 'mifi', buyOrderNo: orderId, shebei: first.device_sn ?? '', number: pkgs.length };
   }
 

@@ -60,25 +60,25 @@ const list = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolea
 
 function AgentForm({ id, me }: { id: string | null; me: Me }) {
   const t = useT();
-  const [d, setD] = useState({ id: '', name: '', country: '', currencies: '', origins: '' });
+  const [d, setD] = useState({ id: '', name: '', country: '', currencies: '', origins: '', depositByPayment: false });
   const [etag, setEtag] = useState('');
   const [reason, setReason] = useState('');
   const [saved, setSaved] = useState('');
   const [error, setError] = useState<unknown>();
   const load = (a: Agent, tag: string) => {
-    setD({ id: a.id, name: a.name, country: a.country ?? '', currencies: a.currencies.join(', '), origins: a.origins.join('\n') });
+    setD({ id: a.id, name: a.name, country: a.country ?? '', currencies: a.currencies.join(', '), origins: a.origins.join('\n'), depositByPayment: a.depositByPayment });
     setEtag(tag);
   };
   useEffect(() => {
     if (id) opsCallTagged<Agent>('GET', `/agents/${encodeURIComponent(id)}`).then(({ data, etag: tag }) => load(data, tag), setError);
   }, [id]);
   const mayWrite = me.permissions.includes('agents.write');
-  const set = (k: keyof typeof d) => (v: string) => setD({ ...d, [k]: v });
+  const set = (k: Exclude<keyof typeof d, 'depositByPayment'>) => (v: string) => setD({ ...d, [k]: v });
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setError(undefined);
     setSaved('');
-    const body = { name: d.name, ...(d.country && { country: d.country }), currencies: list(d.currencies.toUpperCase()), origins: list(d.origins), reason };
+    const body = { name: d.name, ...(d.country && { country: d.country }), currencies: list(d.currencies.toUpperCase()), origins: list(d.origins), depositByPayment: d.depositByPayment, reason };
     try {
       const res = id
         ? await opsCallTagged<Agent>('PATCH', `/agents/${encodeURIComponent(id)}`, body, { 'if-match': etag })
@@ -108,6 +108,11 @@ function AgentForm({ id, me }: { id: string | null; me: Me }) {
             <textarea rows={4} value={d.origins} onChange={(e) => set('origins')(e.currentTarget.value)} aria-describedby="ops-origins-hint" />
           </label>
           <p className="ops-note" id="ops-origins-hint">{t('ops.agents.originsHint')}</p>
+          <label className="ops-check">
+            <input type="checkbox" checked={d.depositByPayment} aria-describedby="ops-deposit-hint" onChange={(e) => setD({ ...d, depositByPayment: e.currentTarget.checked })} />
+            {t('ops.agents.depositByPayment')}
+          </label>
+          <p className="ops-note" id="ops-deposit-hint">{t('ops.agents.depositByPaymentHint')}</p>
         </fieldset>
         {mayWrite ? <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} /> : <Problem error={error} />}
       </form>
