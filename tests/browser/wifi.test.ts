@@ -56,6 +56,11 @@ describe('a Wi-Fi package with its box', () => {
   it('buys a package at the cabinet, picks the box up by scan, sees its Wi-Fi and traffic, renews it and returns the box', async () => {
     const page = await env.newPage();
     await toMall(page, 'PWL-LIS-001');
+    // The mall opens on the cabinet's country (Portugal: 3 packages), its chip pressed; "All" shows every package.
+    const places = page.getByRole('navigation', { name: 'Countries and regions' });
+    await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(3);
+    expect(await places.getByRole('button', { name: 'Portugal' }).getAttribute('aria-pressed')).toBe('true');
+    await places.getByRole('button', { name: 'All', exact: true }).click();
     // The mall: search, countries with flags, pages of 6, the header link and "my packages" (type QR).
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(6);
     expect(await page.getByRole('link', { name: 'My orders' }).getAttribute('href')).toBe('#/scanOrder');
@@ -67,7 +72,7 @@ describe('a Wi-Fi package with its box', () => {
     // list, and that scroll may load a page of its own before the click loads the next (24, not 18, under load).
     await page.getByRole('button', { name: 'Show more packages' }).evaluate((b: HTMLButtonElement) => b.click());
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(18);
-    await page.getByRole('navigation', { name: 'Countries and regions' }).getByRole('button', { name: 'Portugal' }).click();
+    await places.getByRole('button', { name: 'Portugal' }).click();
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(3);
     await checkScreen(page, '#/wifiMall');
 
@@ -233,6 +238,7 @@ describe('a Wi-Fi package with its box', () => {
   it('continues the payment of a package the card did not pay (status 33)', async () => {
     const page = await env.newPage();
     await toMall(page, 'PWL-LIS-001');
+    await page.getByRole('navigation', { name: 'Countries and regions' }).getByRole('button', { name: 'Spain' }).click();
     await choose(page, 'spain', 'Spain · Daily · 3 days');
     await page.locator('dialog[open]').getByRole('button', { name: 'Buy', exact: true }).click();
     await page.getByRole('button', { name: 'Buy now' }).click();
