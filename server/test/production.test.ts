@@ -57,7 +57,9 @@ function serve(env: Record<string, string>): Promise<{ code: number | null; out:
     let out = '';
     p.stdout.on('data', (d: Buffer) => (out += d.toString()));
     p.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const kill = setTimeout(() => p.kill('SIGKILL'), 60_000);
+    // A bound for a server that never exits, not an expectation of speed: a loaded machine took over 60 s to load
+    // the server's modules and migrate its database.
+    const kill = setTimeout(() => p.kill('SIGKILL'), 240_000);
     p.on('exit', (code) => {
       clearTimeout(kill);
       resolve({ code, out });
@@ -73,7 +75,7 @@ describe('main.ts in production', () => {
     expect(r.out).toContain('EMBED_SIGNING_KEY');
     expect(r.out).toContain('STRIPE_WEBHOOK_SECRET');
     expect(r.out).not.toContain('Powerly is running');
-  }, 90_000);
+  }, 300_000);
 
   it('with its secrets: no demo seed (no venue, no cabinet is made), whatever else', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'powerly-prod-'));
@@ -88,7 +90,7 @@ describe('main.ts in production', () => {
     } finally {
       await db.close();
     }
-  }, 90_000);
+  }, 300_000);
 });
 
 describe('per-installation secrets', () => {

@@ -103,6 +103,7 @@ export class FakeStripe {
 
   async start() {
     this.server = createServer((req, res) => void this.handle(req, res));
+    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
