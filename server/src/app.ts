@@ -32,7 +32,6 @@ import { StripeCardProvider, type StripeAccount } from './modules/payments/strip
 import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
 import { ExternalRepository } from './modules/payments/methods/repository.ts';
-import { methodsCsp } from './modules/payments/methods/registry.ts';
 import { liveMethods } from './modules/payments/settings/live.ts';
 import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
 import { PaymentsService } from './modules/payments/service.ts';
@@ -268,8 +267,9 @@ export async function buildApp(deps: AppDeps) {
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
-  // The page policy allows the client SDKs of the methods configured live (Monri Components, MercadoPago.js), no other.
-  await app.register(securityHeaders, { extra: methodsCsp(methods.config) });
+  // The page policy allows the client SDKs of the methods offered live now (Monri Components, MercadoPago.js), no other:
+  // a method switched on in the console is allowed from the next request on.
+  await app.register(securityHeaders, { extra: () => methods.csp });
   app.addHook('onRequest', async () => methods.fresh()); // another process's console save, within seconds (live.ts)
   // Before any route: every route registered after it gets its budget (plugins/rate-limit.ts).
   if (deps.rateLimits !== false) await app.register(rateLimits, { db });

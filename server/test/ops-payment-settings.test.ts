@@ -111,6 +111,22 @@ describe('payment methods of an agent, from the console', () => {
     expect((await riderMethods('agent-a')).map((m) => m.pId)).toContain('mpesa.agent-a:M-PESA');
   });
 
+  it('allows the client SDK of a method switched on in the console in the page policy from the next request on', async () => {
+    const policy = async () => String((await b.app.inject({ method: 'GET', url: '/healthz' })).headers['content-security-policy']);
+    const scriptSrc = async () => (await policy()).split(/;\s*/).find((d) => d.startsWith('script-src ')) ?? '';
+    expect(await scriptSrc()).not.toContain('https://sdk.mp.example');
+    const on = await save(adminA(), 'agent-a', 'mercadopago', {
+      enabled: true, keys: { accessToken: 'TEST-mp-token', publicKey: 'TEST-mp-public', webhookSecret: 'mp-webhook-secret', sdkUrl: 'https://sdk.mp.example/v2/' },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(await scriptSrc()).toContain('https://sdk.mp.example');
+    const off = await save(adminA(), 'agent-a', 'mercadopago', { enabled: false });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(await scriptSrc()).not.toContain('https://sdk.mp.example');
+    // Leave the installation as the other cases expect it (a method switched off stays registered).
+    await b.db.query(`delete from payment_method_settings where method = 'mercadopago'`);
+  });
+
   it('refuses a method switched on without its required keys, or a key it does not take, in the operator\'s language', async () => {
     const missing = await save(adminA(), 'agent-a', 'paypal', { enabled: true, keys: {} }, { lang: 'lt-LT' });
     expect(missing.statusCode).toBe(400);

@@ -63,22 +63,36 @@ export function pageCsp(frameAncestors: string, extra: CspExtra = NO_EXTRA, scri
   return Object.entries(cspDirectives([frameAncestors], extra, scriptHashes)).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
 }
 
-export default fp(async function security(app: FastifyInstance, opts: { extra?: CspExtra }) {
-  const extra = opts.extra ?? NO_EXTRA;
-  // Pages that set their own policy (static.ts: the app, the embed frame) build it with this installation's extra.
-  app.decorate('pageCsp', (frameAncestors: string, scriptHashes: string[] = []) => pageCsp(frameAncestors, extra, scriptHashes));
-  // One helmet middleware built here, applied to every request. (@fastify/helmet built a new one, parsing every
-  // option and CSP directive again, on each request: a measurable share of a fast route's time.)
-  const headers = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(["'none'"], extra) },
-    xFrameOptions: false,
-    crossOriginResourcePolicy: false,
-    // Pages we open (sign-in popups) keep their opener; the embed frame sets `same-origin` itself (static.ts).
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    crossOriginEmbedderPolicy: false,
-  });
+/**
+ * `extra`: the SDK origins of the methods offered now. It may change while the server runs (a method switched on in
+ * the console): the getter answers the same object until then, and the headers follow it from the next request.
+ */
+export default fp(async function security(app: FastifyInstance, opts: { extra?: () => CspExtra }) {
+  const extraOf = opts.extra ?? (() => NO_EXTRA);
+  // Pages that set their own policy (static.ts: the app, the embed frame) build it with the installation's extra.
+  app.decorate('pageCsp', (frameAncestors: string, scriptHashes: string[] = []) => pageCsp(frameAncestors, extraOf(), scriptHashes));
+  // One helmet middleware per policy, built when the extra changes and applied to every request. (@fastify/helmet
+  // built a new one, parsing every option and CSP directive again, on each request: a measurable share of a fast
+  // route's time.)
+  let built: { extra: CspExtra; headers: ReturnType<typeof helmet> } | undefined;
+  const headersFor = (extra: CspExtra) => {
+    if (built?.extra !== extra) {
+      built = {
+        extra,
+        headers: helmet({
+          contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(["'none'"], extra) },
+          xFrameOptions: false,
+          crossOriginResourcePolicy: false,
+          // Pages we open (sign-in popups) keep their opener; the embed frame sets `same-origin` itself (static.ts).
+          crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+          crossOriginEmbedderPolicy: false,
+        }),
+      };
+    }
+    return built.headers;
+  };
   app.addHook('onRequest', (req, reply, done) => {
-    headers(req.raw, reply.raw, (err) => done(err as Error | undefined));
+    headersFor(extraOf())(req.raw, reply.raw, (err) => done(err as Error | undefined));
   });
 }, { name: 'security-headers' });
 

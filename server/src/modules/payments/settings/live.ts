@@ -8,7 +8,8 @@
 import type { Clock } from '../../../lib/clock.ts';
 import type { ProviderRegistry } from '../provider.ts';
 import type { ExternalMethodProvider } from '../methods/external.ts';
-import { cardTypes, DEFINITIONS, methodProviders, type MethodProvidersDeps, type MethodsConfig } from '../methods/registry.ts';
+import type { SdkOrigins } from '../methods/adapter.ts';
+import { cardTypes, DEFINITIONS, methodProviders, methodsCsp, type MethodProvidersDeps, type MethodsConfig } from '../methods/registry.ts';
 import type { Queryable } from '../../../db/db.ts';
 import { PaymentSettingsRepository, type SettingsRow } from './repository.ts';
 import { openValue, paymentSettingsKey, type SettingsKey } from './seal.ts';
@@ -44,6 +45,7 @@ export class LiveMethods {
   private checkedAt = -Infinity;
   private checking?: Promise<void>;
   private current: MethodsConfig = {};
+  private cspOf?: { config: MethodsConfig; origins: SdkOrigins };
 
   constructor(private readonly d: LiveMethodsDeps) {
     this.onProvider = d.onProvider;
@@ -72,6 +74,12 @@ export class LiveMethods {
   /** The configuration offered now (enabled methods with their keys), the environment's and the console's together. */
   get config(): MethodsConfig {
     return this.current;
+  }
+
+  /** The client SDK origins of the methods offered now (the page policy's extra): the same object until they change. */
+  get csp(): SdkOrigins {
+    if (this.cspOf?.config !== this.current) this.cspOf = { config: this.current, origins: methodsCsp(this.current) };
+    return this.cspOf.origins;
   }
 
   /** The console's settings, opened (a value that does not open is left out and reported). */
