@@ -150,4 +150,22 @@ describe('the sandbox\'s reconciliation', () => {
     expect(sandbox.mismatches).toEqual([]);
     expect(sandbox).toMatchObject({ status: 'matched', lines: 2 });
   });
+
+  it('keeps every part of a payment refunded in parts, each once however often its call is retried', async () => {
+    const rental = await settledRental(sb, 'recon-rider-000002');
+    const { rows } = await sb.db.query<{ provider_ref: string }>(
+      `select provider_ref from payments where order_id = $1 and status in ('captured', 'partially_captured')`, [rental.orderId]);
+    const ref = rows[0]!.provider_ref;
+    const refunded = async () => Number((await sb.db.query<{ n: string }>('select amount_refunded as n from sandbox_intents where id = $1', [ref])).rows[0]!.n);
+    const captured = Number((await sb.db.query<{ n: string }>('select amount_captured as n from sandbox_intents where id = $1', [ref])).rows[0]!.n);
+    expect(captured).toBeGreaterThan(100);
+    const sandbox = sb.app.powerly.sandbox;
+    await sandbox.refund(ref, 60, { idempotencyKey: 'part-1' });
+    await sandbox.refund(ref, 60, { idempotencyKey: 'part-1' }); // a retried call: the same refund
+    await sandbox.refund(ref, 40, { idempotencyKey: 'part-2' });
+    expect(await refunded()).toBe(100);
+    await expect(sandbox.refund(ref, captured - 100 + 1, { idempotencyKey: 'part-3' })).rejects.toThrow(/amount is invalid/);
+    await sandbox.refund(ref, captured - 100, { idempotencyKey: 'part-3' });
+    expect(await refunded()).toBe(captured);
+  });
 });

@@ -241,6 +241,7 @@ export interface IntentRow {
   id: string;
   amount: number;
   amount_captured: number;
+  amount_refunded: number;
   status: IntentStatus;
 }
 
@@ -332,8 +333,24 @@ export class SandboxAcquirerRepository {
   }
 
   async intent(id: string) {
-    const { rows } = await this.db.query<IntentRow>('select id, amount, amount_captured, status from sandbox_intents where id = $1', [id]);
-    return rows[0];
+    const { rows } = await this.db.query<IntentRow>('select id, amount, amount_captured, amount_refunded, status from sandbox_intents where id = $1', [id]);
+    return rows[0] && { ...rows[0], amount: Number(rows[0].amount), amount_captured: Number(rows[0].amount_captured), amount_refunded: Number(rows[0].amount_refunded) };
+  }
+
+  /** Whether the refund of idempotency `key` was made already. */
+  async refundMade(id: string, key: string) {
+    return (await this.db.query('select 1 from sandbox_refunds where intent_id = $1 and idempotency_key = $2', [id, key])).rows.length > 0;
+  }
+
+  /** A refund of `amount` on top of `before` already refunded (compare-and-set); false when another call came first. */
+  async addRefund(id: string, key: string, amount: number, before: number, at: Date) {
+    const { rows } = await this.db.query(
+      `with u as (update sandbox_intents set amount_refunded = amount_refunded + $3, status = 'refunded', updated_at = $5
+                   where id = $1 and amount_refunded = $4 and amount_refunded + $3 <= amount_captured returning id)
+       insert into sandbox_refunds (intent_id, idempotency_key, amount, created_at) select id, $2, $3, $5 from u returning intent_id`,
+      [id, key, amount, before, at],
+    );
+    return rows.length === 1;
   }
 
   /** An intent with the card it was made with (an idempotent replay answers from it). */

@@ -324,10 +324,18 @@ export class SandboxCardProvider extends PaymentProvider {
     await this.move(ref, 'voided');
   }
 
-  async refund(ref: string, amount: number, _opts?: ProviderCallOptions) {
+  /** A refund per idempotency key, as Stripe's: several parts, each once, never more in all than was captured. */
+  async refund(ref: string, amount: number, opts?: ProviderCallOptions) {
+    const key = opts?.idempotencyKey ?? `re_${randomToken(12)}`;
     const i = await this.intent(ref);
-    if (amount <= 0 || amount > i.amount_captured) throw new SandboxError('amount_too_large', 'Refund amount is invalid.');
-    await this.move(ref, 'refunded', { amount_refunded: amount });
+    if (await this.repo.refundMade(ref, key)) return;
+    if (!['captured', 'partially_captured', 'refunded'].includes(i.status)) {
+      throw new SandboxError('payment_intent_unexpected_state', `Cannot refund a ${i.status} payment.`, 400);
+    }
+    if (amount <= 0 || amount > i.amount_captured - i.amount_refunded) throw new SandboxError('amount_too_large', 'Refund amount is invalid.');
+    if (!(await this.repo.addRefund(ref, key, amount, i.amount_refunded, this.clock.now()))) {
+      throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
+    }
   }
 
   async status(ref: string): Promise<IntentStatus> {
