@@ -33,8 +33,10 @@ export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger:
   const repo = new RentalsOpsRepository(d.db);
   const ledgerHistory = new LedgerHistoryRepository(d.db);
   const paymentsHistory = new PaymentsHistoryRepository(d.db);
+  const riders = new RidersRepository(d.db);
+  const named = ridersNamed(riders, paymentsHistory);
   const desk = new RentalsDesk({
-    clock: d.clock, repo, riders: new RidersRepository(d.db), cabinets: new CabinetHistoryRepository(d.db), ledger: ledgerHistory,
+    clock: d.clock, repo, riders, named, cabinets: new CabinetHistoryRepository(d.db), ledger: ledgerHistory,
     payments: d.payments, paymentsHistory, notify: new NotifyHistoryRepository(d.db), audit: d.audit,
   });
   const refunds = new RentalRefunds({ db: d.db, clock: d.clock, jobs: d.jobs, repo, ledger: d.ledger, ledgerHistory, payments: d.payments, paymentsHistory, audit: d.audit, live: d.live, settings: d.settings });
@@ -42,8 +44,6 @@ export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger:
   const disputes = new DisputeDesk({
     db: d.db, clock: d.clock, repo: new DisputesOpsRepository(d.db), orders: new RentalsRepository(d.db), rentals: d.rentals, audit: d.audit, live: d.live,
   });
-  const riders = new RidersRepository(d.db);
-  const named = ridersNamed(riders, paymentsHistory);
   const contacts = (ids: number[]) => riders.contacts(ids);
   return {
     desk, refunds, actions, disputes,

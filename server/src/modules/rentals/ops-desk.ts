@@ -8,7 +8,7 @@ import type { Scope } from '#core/opsAccess.ts';
 import type { RentalExportQuery, RentalListQuery, RentalSummary, RentalTimeline, TimelineEntry } from '#contract/ops/rentals.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
-import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
+import { decodeCursor, pageOf, type RidersNamed } from '../../lib/ops-query.ts';
 import { csvPages } from '../../lib/csv.ts';
 import { inOrder, iso, orderEntries as timelineEntries } from '../../lib/order-timeline.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -24,6 +24,8 @@ export interface DeskReads {
   clock: Clock;
   repo: RentalsOpsRepository;
   riders: RidersRepository;
+  /** The riders a search's phone, e-mail and rider id name (desk.ts `ridersNamed`, the one rule of every search). */
+  named: RidersNamed;
   cabinets: CabinetHistoryRepository;
   ledger: LedgerHistoryRepository;
   payments: Pick<PaymentsService, 'timeline'>;
@@ -66,11 +68,8 @@ export class RentalsDesk {
 
   /** The query's filters as the repository's search (riders by phone, e-mail or id; orders by card). */
   private async searchOf(scope: Scope, q: RentalExportQuery): Promise<RentalSearch> {
-    const intersect = (a: number[] | null, b: number[]) => (a === null ? b : a.filter((x) => b.includes(x)));
-    let userIds: number[] | null = null;
-    if (q.phone) userIds = intersect(userIds, await this.d.riders.matching({ phone: q.phone }));
-    if (q.email) userIds = intersect(userIds, await this.d.riders.matching({ email: q.email }));
-    if (q.riderId) userIds = intersect(userIds, [Number(q.riderId)]);
+    // A card names the rentals it paid (not every rental of the riders who ever used it).
+    const userIds = await this.d.named({ phone: q.phone, email: q.email, riderId: q.riderId });
     return {
       ...rentalScope(scope),
       q: q.q?.trim(), qUsers: q.q ? await this.d.riders.matching({ any: q.q }) : [],
