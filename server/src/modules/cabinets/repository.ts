@@ -272,11 +272,15 @@ export class CabinetsRepository extends CabinetInbox {
     return rows[0]?.slot;
   }
 
-  /** Commands not yet acknowledged by their cabinet and still valid (re-published after the link reconnects). */
-  async unansweredCommands(now: Date) {
+  /**
+   * Commands not yet acknowledged by their cabinet and still valid (re-published after the link reconnects), or
+   * one cabinet's (re-published when it comes online).
+   */
+  async unansweredCommands(now: Date, cabinetId?: string) {
     const { rows } = await this.db.query<{ id: string; cabinet_id: string; payload: unknown }>(
-      `select id, cabinet_id, payload from cabinet_commands where acked_at is null and result is null and expires_at > $1 order by created_at`,
-      [now],
+      `select id, cabinet_id, payload from cabinet_commands where acked_at is null and result is null and expires_at > $1
+         ${cabinetId ? 'and cabinet_id = $2' : ''} order by created_at`,
+      cabinetId ? [now, cabinetId] : [now],
     );
     return rows;
   }

@@ -247,9 +247,13 @@ export class CabinetsService implements LinkHandler {
     });
   }
 
-  /** The link (re)subscribed: re-publish unacknowledged, unexpired commands (a cabinet ignores a repeat by id). */
-  async linked() {
-    for (const c of await this.d.repo.unansweredCommands(this.d.clock.now())) {
+  /**
+   * The link (re)subscribed, or one cabinet came online (`cabinetId`): re-publish unacknowledged, unexpired commands
+   * (a cabinet ignores a repeat by id). A cabinet subscribes before it announces itself online, so a command the
+   * link re-published while that cabinet was not yet subscribed reaches it now rather than at its TTL.
+   */
+  async linked(cabinetId?: string) {
+    for (const c of await this.d.repo.unansweredCommands(this.d.clock.now(), cabinetId)) {
       const payload = (typeof c.payload === 'string' ? JSON.parse(c.payload) : c.payload) as Command;
       await this.d.link.send(c.cabinet_id, payload).catch((err: unknown) => this.d.log.warn({ err, command: c.id }, 'command re-publish failed'));
     }
@@ -258,6 +262,7 @@ export class CabinetsService implements LinkHandler {
   async status(cabinetId: string, s: CabinetStatus) {
     if (!(await this.d.repo.find(cabinetId))) return;
     await this.d.repo.setOnline(cabinetId, s.online, this.d.clock.now(), undefined);
+    if (s.online) await this.linked(cabinetId);
     if (typeof s.firmware === 'string' && s.firmware) await this.d.repo.setFirmware(cabinetId, s.firmware.slice(0, 200), this.d.clock.now());
     if (Number.isInteger(s.volume) && s.volume! >= 0 && s.volume! <= 100) await this.d.repo.setVolume(cabinetId, s.volume!);
   }
