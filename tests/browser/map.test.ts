@@ -150,7 +150,8 @@ describe('the map', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'GO9 Gedimino 9', level: 1 }).count()).toBe(1);
     await expect.poll(() => page.locator('.shop-stock dd').allTextContents()).toEqual(['4', '2']);
     expect(await page.getByText('Gedimino pr. 9, 01103 Vilnius, Lithuania').count()).toBe(1);
-    expect(await page.locator('.shop-cabinets li').first().textContent()).toBe('PWL-VNO-001Online');
+    // Each cabinet with its own free slots and power banks (kept live), then its state.
+    await expect.poll(() => page.locator('.shop-cabinets li').first().textContent()).toBe('PWL-VNO-0012 free slots4 power banksOnline');
     expect(await page.getByRole('link', { name: 'Go here' }).getAttribute('href')).toContain('travelmode=bicycling');
     await page.getByRole('button', { name: 'Hotels' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'This service is not open yet' }).count()).toBe(1);
