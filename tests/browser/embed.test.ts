@@ -319,6 +319,8 @@ describe('web vitals', () => {
     const page = await newPage();
     await page.goto(`${product.base}/#/`);
     await page.getByRole('main').first().waitFor();
+    // web-vitals is loaded after the first screen: its first report (TTFB) says it listens before the page is left.
+    await expect.poll(async () => (await product.db.query(`select 1 from web_vitals where shape = 'app'`)).rows.length, { timeout: 20_000 }).toBeGreaterThan(0);
     await page.goto('about:blank'); // page hide flushes the remaining metrics
     await expect.poll(async () => {
       const { rows } = await product.db.query<{ shape: string }>('select distinct shape from web_vitals');

@@ -33,7 +33,8 @@ describe('the app', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/aboutUs');
     await page.goBack();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/homeMap');
-    expect(await page.title()).toBe('Find a power bank · Powerly');
+    // The title follows once the screen has rendered (the hash changes first).
+    await expect.poll(() => page.title()).toBe('Find a power bank · Powerly');
   });
 });
 

@@ -32,6 +32,8 @@ describe('the fleet in the console', () => {
     const map = main.getByTestId('venue-map');
     if (await map.count()) {
       await expect.poll(() => map.locator('canvas').count()).toBe(1);
+      // Clicked where it is on screen (a mouse click at a point below the fold reaches nothing).
+      await map.scrollIntoViewIfNeeded();
       const box = (await map.boundingBox())!;
       await page.mouse.click(box.x + box.width * 0.25, box.y + box.height * 0.3);
       await expect.poll(() => lat.inputValue()).not.toBe(before);
