@@ -3,6 +3,7 @@
 // Wi-Fi order) inside the scope of the agents the rider is a customer of (customerOfSql).
 import type { Queryable } from '../../db/db.ts';
 import { customerOfSql } from '../auth/riders-repository.ts';
+import type { PaymentRow } from './repository.ts';
 
 export interface PaymentSearch {
   /** Agents whose every object the caller sees (null: every agent), and the `agent/venue` pairs of a partner's venues. */
@@ -21,17 +22,8 @@ export interface PaymentSearch {
   to?: Date;
 }
 
-export interface PaymentSearchRow {
-  id: string;
-  provider: string;
-  provider_ref: string | null;
-  user_id: number;
-  order_id: string | null;
-  purpose: string;
-  amount: number;
-  currency: string;
-  status: string;
-  captured_amount: number;
+/** A payment's row (repository.ts PaymentRow) with what the desk's list shows beside it. */
+export interface PaymentSearchRow extends Omit<PaymentRow, 'failure_code' | 'refunded_amount' | 'card_brand' | 'card_last4' | 'created_at'> {
   refunded_amount: number;
   card_brand: string | null;
   card_last4: string | null;
