@@ -262,7 +262,11 @@ export class CabinetsService implements LinkHandler {
   async status(cabinetId: string, s: CabinetStatus) {
     if (!(await this.d.repo.find(cabinetId))) return;
     await this.d.repo.setOnline(cabinetId, s.online, this.d.clock.now(), undefined);
-    if (s.online) await this.linked(cabinetId);
+    // After this status is handled, not inside it: a vendor gateway answering a re-sent command stores its event
+    // through the same per-cabinet queue this status holds.
+    if (s.online) {
+      setImmediate(() => void this.linked(cabinetId).catch((err: unknown) => this.d.log.warn({ err, cabinetId }, 'command re-publish on online failed')));
+    }
     if (typeof s.firmware === 'string' && s.firmware) await this.d.repo.setFirmware(cabinetId, s.firmware.slice(0, 200), this.d.clock.now());
     if (Number.isInteger(s.volume) && s.volume! >= 0 && s.volume! <= 100) await this.d.repo.setVolume(cabinetId, s.volume!);
   }
