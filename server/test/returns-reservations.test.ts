@@ -191,6 +191,6 @@ describe.skipIf(!existsSync(MOSQUITTO))('a reservation made while the broker is 
     } finally {
       back.end();
     }
-    expect(b.fleet!.get(VNO.cabinet)!.keptFor(slot)).toBe(powerbankId);
+    await waitFor(async () => b.fleet!.get(VNO.cabinet)!.keptFor(slot) === powerbankId, 'the slot kept by the cabinet', 30_000);
   }, 180_000);
 });

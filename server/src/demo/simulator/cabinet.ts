@@ -244,10 +244,11 @@ export class SimulatedCabinet {
     if (!(Number.isInteger(cmd.slot) && cmd.slot >= 1 && cmd.slot <= this.slots.length) || typeof cmd.powerbankId !== 'string' || Number.isNaN(until)) {
       return this.ack(cmd.id, 'unknown_command');
     }
-    await this.ack(cmd.id, 'accepted');
+    // Kept first, then acknowledged: an acknowledgement says the slot is kept (a cabinet acts, then answers).
     if (until === null) {
       if (this.reserved.get(cmd.slot)?.powerbankId === cmd.powerbankId) this.reserved.delete(cmd.slot);
     } else this.reserved.set(cmd.slot, { powerbankId: cmd.powerbankId, until });
+    await this.ack(cmd.id, 'accepted');
     await this.sendHeartbeat();
   }
 
