@@ -84,7 +84,9 @@ export class WidgetBridge {
     const msg = parseHostMessage(e.data);
     if (!msg) return;
     if (msg.type === 'init') {
-      if (msg.payload.version !== PROTOCOL_VERSION) return;
+      // The host answers every hello it hears, and several may cross the first init on a busy page: only the first
+      // init of this frame counts (a later one would replay its code over the screen the first one opened).
+      if (msg.payload.version !== PROTOCOL_VERSION || this.connected) return;
       this.connected = true;
       clearInterval(this.helloTimer);
       clearTimeout(this.giveUp);

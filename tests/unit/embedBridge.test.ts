@@ -201,6 +201,9 @@ describe('widget side', () => {
     expect(b.isConnected).toBe(false);
     self.deliver(msg('init', { version: 1, token: TOKEN }), HOST, parent);
     expect(got).toEqual([{ type: 'init', payload: { version: 1, token: TOKEN } }]);
+    // The answer to a second hello that crossed the first init: dropped, so its code cannot replace the first screen.
+    self.deliver(msg('init', { version: 1, qrcode: 'PWL-LIS-001' }), HOST, parent);
+    expect(got).toEqual([{ type: 'init', payload: { version: 1, token: TOKEN } }]);
   });
 
   it('dispatches setLang from the host after init; drops it before init, from a wrong window or malformed', () => {
