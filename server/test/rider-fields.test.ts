@@ -156,5 +156,8 @@ describe("the agent's deposit-by-payment setting", () => {
     await expect.poll(async () => (await scan(token, 'PWL-VNO-001')).yajinChongzhi, { timeout: 10_000 }).toBe('N');
     const borrowed = await borrow('en-US', 'rider-fields-borrow-ok');
     expect(borrowed.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
+    // The API document says so on the operation's 422.
+    const doc = (await a.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json() as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+    expect(doc.paths[`${API}/cdb/cabinet/useBalanceToRent`]!.get!.responses['422']!.description).toContain('error.depositByPayment');
   });
 });
