@@ -291,7 +291,7 @@ export async function buildApp(deps: AppDeps) {
     await api.register(cabinetRoutes, { cabinets, auth, reservations });
     const savedCard = (u: number, c: string, a: string, m: string) => wallet.savedCardRef(u, c, a, m);
     await api.register(paymentRoutes, { payments, rentals, keys, clock, savedCard });
-    await api.register(payerRoutes, { payments, clock });
+    await api.register(payerRoutes, { payments, clock, wechatOpenId: (userId: number) => auth.wechatOpenId(userId) });
     await api.register(depositRoutes, { rentals, deposits });
     await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }), grace: new GraceService({ db, clock, jobs, rentals, orders: rentalsRepo, venues, settings: noticesRepo, reserved: (u) => reservations.current(u), notices, changed: (u, o) => live.publish(u, { kind: 'order', orderId: o }) }) });
     await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey });

@@ -86,8 +86,9 @@ const READ_MODELS: Record<string, readonly string[]> = {
   'modules/rentals': ['venues'],
   // A rental's notices follow the settings of its venue's agent.
   'modules/notify': ['venues'],
-  // The map's stock counts per venue (free return slots less those a held return reservation keeps).
-  'modules/venues': ['cabinets', 'powerbanks', 'return_reservations'],
+  // The map's stock counts per venue (free return slots less those a held return reservation keeps); a rental's
+  // venue and plan with its agent's deposit setting (deposit_by_payment: the wallet borrow's rule).
+  'modules/venues': ['cabinets', 'powerbanks', 'return_reservations', 'agents'],
   // The back office's boxes: the cabinet slot each sits in, and that cabinet's agent (the scope); the support desk's
   // packages: the card their order was paid with.
   'modules/mifi': ['powerbanks', 'cabinets', 'payments'],

@@ -2,6 +2,10 @@
 // agent's), the user's provider ids, the openId sign-in, the agent's deposit-by-payment setting, and a Wi-Fi order of
 // the box only (order type 3).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sha256 } from '../src/lib/ids.ts';
+import { CabinetsRepository } from '../src/modules/cabinets/repository.ts';
+import { scanAnswer } from '../src/modules/cabinets/scan-view.ts';
+import { LedgerRepository } from '../src/modules/ledger/repository.ts';
 import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, type Built } from './helper.ts';
 import { callerConsoles } from './ops/callers.ts';
 
@@ -21,6 +25,22 @@ const scan = async (token: string, cabinet: string, deviceType = 'cdb') =>
   ((await a.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${cabinet}&deviceType=${deviceType}`, headers: { token } })).json() as { data: Record<string, unknown> }).data;
 
 describe('the scan result', () => {
+  it("names the agent of the wallet it shows (pDailiId): the wallet list's, and the wallet row's own agent", async () => {
+    const token = await touristToken(a.app, 'rider-fields-wallet-agent');
+    const wallets = (await a.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data as { pDailiId: string }[];
+    expect((await scan(token, 'PWL-VNO-001')).userWallet).toMatchObject({ pDailiId: wallets[0]!.pDailiId });
+    // A read of another agent's wallet: no wallet there yet (that agent's, empty), then its wallet row.
+    const repo = new CabinetsRepository(a.db);
+    const read = async () => {
+      const found = await repo.scanView('PWL-VNO-001', { tokenHash: sha256(token), at: a.clock.now() }, [0, 1], 'ag-wallet');
+      return scanAnswer(found!.view!, 'cdb', true).userWallet;
+    };
+    expect(await read()).toMatchObject({ pBalance: 0, pDailiId: 'ag-wallet' });
+    const me = (await a.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token } })).json().data as { pId: number };
+    await new LedgerRepository(a.db).ensureAccount({ type: 'user', id: String(me.pId) }, 'wallet', 'EUR', 'ag-wallet');
+    expect(await read()).toMatchObject({ pBalance: 0, pDailiId: 'ag-wallet' });
+  });
+
   it("names the product it prices (its price plan) and the cabinet's country", async () => {
     const token = await touristToken(a.app, 'rider-fields-scan-1');
     const bank = await scan(token, 'PWL-LIS-001');
@@ -120,8 +140,24 @@ describe("the agent's deposit-by-payment setting", () => {
     expect(audit.items[0]).toMatchObject({ action: 'agent.update', reason: 'deposits by card only', before: { depositByPayment: false }, after: { depositByPayment: true } });
     // The change reaches the scan (the cached one is dropped): the deposit is now paid through confirm.
     await expect.poll(async () => (await scan(token, 'PWL-VNO-001')).yajinChongzhi, { timeout: 10_000 }).toBe('Y');
+    // Borrowing with the wallet is refused there (the same rule as the scan), in the rider's language; nothing is held.
+    const borrow = (lang: string, key: string) =>
+      a.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-VNO-001`, headers: { token, lang, 'idempotency-key': key } });
+    const refusedEn = await borrow('en-US', 'rider-fields-borrow-en');
+    expect(refusedEn.statusCode).toBe(422);
+    expect(refusedEn.json()).toMatchObject({ code: 422, data: null, msg: expect.stringContaining('overtime fee') });
+    const refusedLt = await borrow('lt-LT', 'rider-fields-borrow-lt');
+    expect(refusedLt.statusCode).toBe(422);
+    expect(refusedLt.json().msg).toContain('vėlavimo mokesčio');
+    expect((await a.db.query(`select count(*)::int as n from orders o join users u on u.id = o.user_id where o.venue_id = 'v-vno-gedimino'`)).rows[0]).toEqual({ n: 0 });
+    expect(await scan(token, 'PWL-VNO-001')).toMatchObject({ myyue: 30, zujieNum: 0 });
     // A wallet that covers the overtime fee too still borrows directly.
     await a.db.query(`update price_plans set overtime_amount = 2500 where venue_id = 'v-vno-gedimino' and device_kind = 'cdb'`);
     await expect.poll(async () => (await scan(token, 'PWL-VNO-001')).yajinChongzhi, { timeout: 10_000 }).toBe('N');
+    const borrowed = await borrow('en-US', 'rider-fields-borrow-ok');
+    expect(borrowed.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
+    // The API document says so on the operation's 422.
+    const doc = (await a.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json() as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+    expect(doc.paths[`${API}/cdb/cabinet/useBalanceToRent`]!.get!.responses['422']!.description).toContain('error.depositByPayment');
   });
 });

@@ -261,7 +261,9 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
         if (!busy) void start();
       }}
     >
-      {method.kind === 'redirect' || method.kind === 'form' ? <p className="muted">{t('external.redirectNote', { method: method.label })}</p> : null}
+      {method.kind === 'redirect' || method.kind === 'form'
+        ? <p className="muted">{t(method.sandbox ? 'external.redirectNoteSandbox' : 'external.redirectNote', { method: method.label })}</p>
+        : null}
       {method.sdk ? <p className="muted">{t('external.sdkNote', { method: method.label })}</p> : null}
       {fields}
       <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>

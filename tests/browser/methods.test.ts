@@ -78,7 +78,7 @@ describe('methods beyond the card, in test mode', () => {
   it('PayPal: to the provider and back; a cancelled payment credits nothing', async () => {
     const page = await signedIn();
     await page.goto(topUpUrl('EUR', '25', 'paypal:paypal'));
-    await page.getByText('You will be taken to PayPal to pay').waitFor();
+    await page.getByText('Test mode: you will be taken to the test payment page for PayPal').waitFor();
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForURL(/\/sandbox-pay\/checkout\//);
     await page.getByRole('button', { name: 'Cancel payment' }).click();

@@ -303,7 +303,7 @@ describe('the Wi-Fi line with a method beyond the card (PayPal in test mode)', (
     await page.getByRole('button', { name: 'Buy now' }).click();
     await expect.poll(() => hash(page)).toMatch(/^#\/confirm\?.*payType=mifi/);
     await choosePayPal(page);
-    await page.getByText('You will be taken to PayPal to pay').waitFor();
+    await page.getByText('Test mode: you will be taken to the test payment page for PayPal').waitFor();
     await page.getByRole('button', { name: /^Pay / }).click();
     // PayPal's page (the sandbox's, in test mode); approved, the provider sends the customer back to the app.
     await page.waitForURL(/\/sandbox-pay\/checkout\//);

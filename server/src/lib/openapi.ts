@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /** The business errors this route answers (AppError statuses); default DEFAULT_BUSINESS_ERRORS. */
     errors?: readonly BusinessStatus[];
+    /** What a business error status means for this route, where it says more than the common reason (REASONS). */
+    errorReasons?: Partial<Record<BusinessStatus, string>>;
     /** An ops save other than PATCH and PUT that needs If-Match (lib/ops-concurrency.ts): it answers 428 without. */
     ifMatch?: true;
   }
@@ -71,8 +73,8 @@ export const isFlatBody = (body: unknown) => isObject(body) && isObject(body.pro
 
 const hasToken = (headers: unknown) => isObject(headers) && isObject(headers.properties) && 'token' in headers.properties;
 
-const errorResponse = (status: number) => ({
-  description: REASONS[status] ?? 'Error',
+const errorResponse = (status: number, reason?: string) => ({
+  description: reason ?? REASONS[status] ?? 'Error',
   content: { 'application/json': { schema: Failure(status) } },
 });
 
@@ -93,12 +95,14 @@ export function operationOf(isSession: (route: RouteOptions) => boolean): Swagge
     if ((route as { sse?: unknown }).sse && !response[200]) {
       response[200] = { description: 'Server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } };
     }
-    for (const st of [...statuses].sort()) response[st] = errorResponse(st);
+    const reasons = (schema.errorReasons ?? {}) as Partial<Record<number, string>>;
+    for (const st of [...statuses].sort()) response[st] = errorResponse(st, reasons[st]);
     s.response = response;
     if (schema.body && !s.consumes) s.consumes = isFlatBody(schema.body) ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
     if (schema.querystring) s.querystring = defaultsOptional(schema.querystring);
     if (schema.body) s.body = acceptScalarText(defaultsOptional(schema.body));
     delete s.errors;
+    delete s.errorReasons;
     return { schema: s, url };
   };
 }

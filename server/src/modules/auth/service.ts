@@ -70,6 +70,14 @@ export class AuthService {
     };
   }
 
+  /**
+   * The user's WeChat openid (their WeChat sign-in's, for the official account it signed in with): the payer of a
+   * WeChat Pay JSAPI payment in the WeChat browser. Undefined without a WeChat identity.
+   */
+  async wechatOpenId(userId: number): Promise<string | undefined> {
+    return (await this.repo.providerIds(userId)).find((r) => r.provider === 'wechat' && r.open_id)?.open_id ?? undefined;
+  }
+
   /** A tourist user (the same one again for the same device code) and a fresh session token. */
   async touristLogin(deviceCode: string | undefined, locale: Locale): Promise<{ token: string; user: UserRow }> {
     const now = this.clock.now();

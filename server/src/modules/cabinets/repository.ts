@@ -39,8 +39,10 @@ export interface ScanView {
   cabinet: CabinetRow;
   venue: VenueRow;
   plan: PlanRow | undefined;
-  /** The user's wallet account in the venue's currency (default agent), if it has one. */
+  /** The user's wallet account in the venue's currency of `walletAgent`, if it has one. */
   wallet: Account | undefined;
+  /** The agent whose wallet the scan read (the platform's: wallets follow it today). */
+  walletAgent: string;
   /** Lendable devices of the scanned kind in the cabinet's slots. */
   available: number;
   /** Lendable devices of each kind in the cabinet's slots (what /selectPakage offers). */
@@ -129,7 +131,7 @@ export class CabinetsRepository extends CabinetInbox {
       userId,
       sessionExpiresAt,
       view: {
-        cabinet, venue: json(r.venue)!, plan: json(r.plan), mifiPlan: json(r.mifi_plan), wallet: json(r.wallet),
+        cabinet, venue: json(r.venue)!, plan: json(r.plan), mifiPlan: json(r.mifi_plan), wallet: json(r.wallet), walletAgent: agent,
         available: counts[kind], counts, planKinds: (r.plan_kinds ?? []) as DeviceKind[], openCount: Number(r.open_count),
         returnSlots: Number(r.return_slots ?? 0),
         agent: { country: r.agent_country?.trim() || null, depositByPayment: r.deposit_by_payment === true },

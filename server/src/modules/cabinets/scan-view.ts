@@ -3,7 +3,7 @@
 import { toMajor } from '#core/money.ts';
 import type { RentalKind } from '#core/devices.ts';
 import { LedgerService, numericAccount } from '../ledger/service.ts';
-import { currencySymbol, pricedVenue } from '../venues/service.ts';
+import { currencySymbol, depositPaymentReason, pricedVenue } from '../venues/service.ts';
 import type { ScanView } from './repository.ts';
 
 /** The scan cache's key for the read without a session: no session's token hash is empty. */
@@ -14,7 +14,7 @@ export const NEVER = new Date(8.64e15);
 /** The scan's answer for `view` of `kind`, `online` by the liveness rule (liveness.ts). */
 export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
   const cabinet = { ...view.cabinet, online };
-  const priced = pricedVenue(view.venue, view.plan);
+  const priced = pricedVenue(view.venue, view.plan, view.agent);
   // An offline cabinet (offline status, last will, or missed heartbeats) can neither lend nor take back: the scan
   // still answers (online false, nothing to rent, no free slot) so that the first screen says so and lists the
   // nearest cabinets with stock around its position; every rent at it is refused before any money moves.
@@ -24,9 +24,11 @@ export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
   const zujieNum = view.openCount;
   const haveBatteryCount = cabinet.online ? view.available : 0;
   const deposit = priced.plan.deposit;
-  const needsPayment = balance < deposit;
-  // The agent's setting: its deposits are paid (through confirm) unless the wallet also covers the overtime fee.
-  const depositPayment = needsPayment || (view.agent.depositByPayment && balance < priced.plan.overtimeAmount);
+  // The deposit is paid (through confirm) when the wallet misses it, or at an agent whose deposits are always paid
+  // when the wallet does not also cover the overtime fee: venues' depositPaymentReason, the rule the wallet borrow keeps too.
+  const reason = depositPaymentReason(priced, balance);
+  const needsPayment = reason === 'balance';
+  const depositPayment = reason !== null;
   const mifiDeposit = view.mifiPlan ? pricedVenue(venue, view.mifiPlan).plan.deposit : undefined;
   const m = (v: number) => toMajor(v, c);
   return {
@@ -66,7 +68,8 @@ export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
     lat: venue.lat,
     lng: venue.lng,
     priceStrategy: wire,
-    userWallet: { pBalance: m(balance), pCurrencySymbol: currencySymbol(c), pDailiId: 'powerly' },
+    // The wallet shown: the one read (its row's agent), else the agent the scan read it for (an empty wallet).
+    userWallet: { pBalance: m(balance), pCurrencySymbol: currencySymbol(c), pDailiId: view.wallet?.agent_id ?? view.walletAgent },
   };
 }
 

@@ -12,7 +12,7 @@ import { chargeNotOurs, isChargeNotOurs, newPaymentId } from '../payments/servic
 import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import type { ChargeGuard, PurposeHandler } from '../payments/guards.ts';
 import type { PaymentPurpose } from '../payments/purposes.ts';
-import { type PricedVenue } from '../venues/service.ts';
+import { depositPaymentReason, type PricedVenue } from '../venues/service.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
 import { JOB_EJECT_TIMEOUT, JOB_ORPHAN_AUTH, RENTAL_DEPOSIT, type GuardState, type Funding, type ActionRequired, type DepositInput } from './shared.ts';
@@ -195,6 +195,13 @@ export abstract class RentalsRenting extends RentalsReads {
   /** GET cdb/cabinet/useBalanceToRent */
   async rentWithBalance(user: UserRow, qrcode: string, kind: RentalKind = 'cdb'): Promise<string> {
     const { cabinet, priced } = await this.preflight(user, qrcode, kind);
+    // The scan's rule (venues' depositPaymentReason): a wallet short of the deposit is refused (again under the
+    // wallet's lock by the hold in start()); at an agent whose deposits are always paid, a wallet that does not also
+    // cover the overtime fee is too: that deposit is paid through confirm.
+    const { balance } = await this.d.ledger.walletOf(user.id, priced.venue.currency);
+    const reason = depositPaymentReason(priced, balance);
+    if (reason === 'balance') throw refused('error.insufficientBalance');
+    if (reason === 'agent') throw refused('error.depositByPayment');
     const orderId = orderNo(this.d.clock.now());
     await this.sendEject(orderId, cabinet.id, await this.start(orderId, user, cabinet, priced, { kind: 'wallet', topUp: null }, kind));
     return orderId;

@@ -74,6 +74,10 @@ export default async function rentalRoutes(app: App, opts: {
       headers: IdemHeaders,
       querystring: BalanceRentQuery,
       response: { 200: Envelope(BalanceRentResult) },
+      errorReasons: {
+        422: 'A business rule refused it; `msg` says why: an open rental already, a wallet balance below the deposit, or (error.depositByPayment) '
+          + "the cabinet's agent has its deposits always paid and the balance does not also cover the overtime fee: pay the deposit through useDepositToRent",
+      },
     },
     preHandler: app.requireUser,
   }, async (req, reply) =>

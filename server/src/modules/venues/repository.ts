@@ -62,15 +62,17 @@ export class VenuesRepository {
 
   /** The venue and its price plan in effect at `at`, in one round trip. */
   async withPlan(venueId: string, kind: DeviceKind, at: Date) {
-    const { rows } = await this.db.query<VenueRow & { plan: PlanRow | string | null }>(
-      `select v.*, ${EFFECTIVE_PLAN('v', '$2', '$3')} as plan from venues v where v.id = $1`,
+    const { rows } = await this.db.query<VenueRow & { plan: PlanRow | string | null; agent_deposit_by_payment: boolean | null }>(
+      `select v.*, ${EFFECTIVE_PLAN('v', '$2', '$3')} as plan,
+              (select ag.deposit_by_payment from agents ag where ag.id = v.agent_id) as agent_deposit_by_payment
+         from venues v where v.id = $1`,
       [venueId, kind, at],
     );
     const r = rows[0];
     if (!r) return undefined;
-    const { plan, ...venue } = r;
+    const { plan, agent_deposit_by_payment, ...venue } = r;
     const parsed = typeof plan === 'string' ? (JSON.parse(plan) as PlanRow) : plan;
-    return { venue: venue as VenueRow, plan: parsed ?? undefined };
+    return { venue: venue as VenueRow, plan: parsed ?? undefined, agent: { depositByPayment: agent_deposit_by_payment === true } };
   }
 
   /** The lowest Wi-Fi box deposit of the 'mifi' plans in effect at `at` at venues in `currency` (0: none). */

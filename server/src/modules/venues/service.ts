@@ -41,13 +41,28 @@ export interface PricedVenue {
   planRow: PlanRow;
   wire: Required<WirePriceStrategy>;
   plan: PricePlan;
+  /** What renting reads of the venue's agent: whether its deposits are always paid (agents.deposit_by_payment). */
+  agent: { depositByPayment: boolean };
 }
 
 /** A venue with its plan, as the wire strategy and the PricePlan that charges (404 without a plan). */
-export function pricedVenue(venue: VenueRow | undefined, planRow: PlanRow | undefined): PricedVenue {
+export function pricedVenue(venue: VenueRow | undefined, planRow: PlanRow | undefined, agent = { depositByPayment: false }): PricedVenue {
   if (!venue || !planRow) throw notFound('error.cabinetNotFound');
   const wire = wireStrategy(planRow, venue.currency);
-  return { venue, planRow, wire, plan: planFromWire(wire, venue.currency) };
+  return { venue, planRow, wire, plan: planFromWire(wire, venue.currency), agent: { depositByPayment: agent.depositByPayment } };
+}
+
+/**
+ * Why a rental's deposit at `priced` must be paid (through confirm: a card hold or a top-up) rather than held from
+ * a wallet of available `balance` (minor units): 'balance', the wallet does not cover the deposit; 'agent', the
+ * venue's agent has its deposits always paid (deposit_by_payment) and the wallet does not also cover the overtime
+ * fee. Null: the wallet may pay it. The one rule of the scan (chongzhi, yajinChongzhi) and of borrowing with the
+ * wallet (useBalanceToRent, refused with error.depositByPayment for 'agent').
+ */
+export function depositPaymentReason(priced: Pick<PricedVenue, 'plan' | 'agent'>, balance: number): 'balance' | 'agent' | null {
+  if (balance < priced.plan.deposit) return 'balance';
+  if (priced.agent.depositByPayment && balance < priced.plan.overtimeAmount) return 'agent';
+  return null;
 }
 
 /** The time zone of an agent's opening hours (its return settings, read by notify); undefined: UTC. */
@@ -100,7 +115,7 @@ export class VenuesService {
   /** The venue with its plan of `kind` in effect now (a rental snapshots it: orders.plan). */
   async priced(venueId: string, kind: DeviceKind = 'cdb'): Promise<PricedVenue> {
     const found = await this.repo.withPlan(venueId, kind, this.clock.now());
-    return pricedVenue(found?.venue, found?.plan);
+    return pricedVenue(found?.venue, found?.plan, found?.agent);
   }
 
   /**

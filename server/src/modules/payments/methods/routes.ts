@@ -20,7 +20,11 @@ import { DIRECT_CARD_FIELDS, validateDirectCard, validateOtp } from '#core/card.
 
 
 /** API: POST cdb/payment/method/payer. */
-export async function payerRoutes(app: App, opts: { payments: PaymentsService; clock: Clock }) {
+export async function payerRoutes(app: App, opts: {
+  payments: PaymentsService; clock: Clock;
+  /** The user's WeChat openid from their WeChat sign-in (auth's identities), the payer of a WeChat Pay JSAPI payment. */
+  wechatOpenId: (userId: number) => Promise<string | undefined>;
+}) {
   app.post('/cdb/payment/method/payer', {
     schema: {
       tags: ['payments'],
@@ -77,7 +81,13 @@ export async function payerRoutes(app: App, opts: { payments: PaymentsService; c
     }
     // WeChat Pay score (a deposit-free rental): only once the user ticked the entrustment agreement.
     if (b.hold && m.provider.capabilities.hold && m.kind === 'jsapi' && m.payType === 'WeChat_MP' && !b.agreement) throw badRequest('error.payment.agreementRequired');
-    if (b.openId) details.openId = b.openId;
+    // WeChat Pay in the WeChat browser (JSAPI, and pay score) is paid by the rider's own WeChat openid: the one their
+    // WeChat sign-in stored, never one the client names; a client's openid is taken only for a rider without one.
+    const wechatJsapi = m.kind === 'jsapi' && m.payType === 'WeChat_MP';
+    const stored = wechatJsapi ? await opts.wechatOpenId(currentUser(req).id) : undefined;
+    if (stored) details.openId = stored;
+    else if (b.openId) details.openId = b.openId;
+    else if (wechatJsapi && !m.provider.sandbox) throw refused('error.payment.wechatSignInRequired');
     // A mobile-browser payment's provider wants the payer's address (WeChat Pay H5's payer_client_ip).
     if (m.kind === 'redirect' && req.ip) details.ip = req.ip;
     details.agreement = b.agreement ?? false;
