@@ -12,7 +12,7 @@
 import type { SettlementLine, Settlements } from '../provider.ts';
 import { toMinor } from '../methods/mercadopago-wire.ts';
 
-/** A page of the search; Mercado Pago's own limit per page is at most 100 here. */
+/** Payments asked for per page of the search. */
 const LIMIT = 100;
 /** The statuses of a payment whose money was taken (a refund or a chargeback comes after the capture). */
 const TAKEN = new Set(['approved', 'refunded', 'charged_back']);
