@@ -55,7 +55,7 @@ const OWNERS: Record<string, readonly string[]> = {
   'modules/wallet': ['withdrawals', 'saved_cards', 'card_setups', 'wallet_adjustments'],
   'modules/payments': [
     'payments', 'payment_transitions', 'payment_refund_keys', 'payment_starts', 'provider_events', 'payment_customers',
-    'sandbox_tokens', 'sandbox_payment_methods', 'sandbox_setup_intents', 'sandbox_intents', 'sandbox_refunds', 'sandbox_payouts', 'provider_reconciliations',
+    'sandbox_tokens', 'sandbox_payment_methods', 'sandbox_setup_intents', 'sandbox_intents', 'sandbox_refunds', 'sandbox_payouts', 'provider_reconciliations', 'provider_settlement_lines',
   ],
   'modules/payments/methods': ['external_payments', 'external_method_tokens', 'sandbox_method_payments'],
   'modules/payments/settings': ['payment_method_settings'],

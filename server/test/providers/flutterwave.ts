@@ -18,6 +18,7 @@
 //              unknown token → 400; the card's outcome (tokenOutcome() sets a later decline or insufficient funds).
 // webhook() makes a delivery exactly as Flutterwave sends one: JSON {event, 'event.type', data}, headers verif-hash
 // (the secret hash) and flutterwave-signature (base64 HMAC-SHA256 of the raw body keyed by the secret hash).
+import { listRefunds, listTransactions, type FlwRefund } from './flutterwave-reports.ts';
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -97,7 +98,9 @@ export class FakeFlutterwave {
   private seq = 1000;
   readonly txs = new Map<number, FlwTx>();
   readonly transfers = new Map<number, FlwTransfer>();
-  readonly refunds: { id: number; tx_id: number; amount_refunded: number }[] = [];
+  readonly refunds: FlwRefund[] = [];
+  /** The server's clock (created_at of charges and refunds; the report's from/to days). */
+  now = () => new Date();
   /** Every request (path with query, the decrypted card payload for card charges). */
   readonly requests: { method: string; path: string; body: unknown; payload?: Record<string, unknown> }[] = [];
   /** Cut the connection of the next N requests before answering. */
@@ -298,6 +301,8 @@ export class FakeFlutterwave {
       else Object.assign(tx, { status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful', processor_response: 'Approved' });
       return { message: 'Charge validated', data: this.wire(tx) };
     }
+    if (resource === 'transactions' && !id && method === 'GET') return listTransactions([...this.txs.values()].map((t) => this.wire(t)), url.searchParams);
+    if (resource === 'refunds' && !id && method === 'GET') return listRefunds(this.refunds, url.searchParams);
     if (resource === 'transactions' && method === 'GET') {
       const tx = id === 'verify_by_reference' ? this.byTxRef(url.searchParams.get('tx_ref') ?? '') : action === 'verify' ? this.txs.get(Number(id)) : undefined;
       if (!tx) throw new ApiError(400, 'No transaction was found for this id');
@@ -334,7 +339,7 @@ export class FakeFlutterwave {
       id, tx_ref: txRef, flw_ref: `FLW-MOCK-${preauth ? 'PREAUTH-' : ''}${id.toString(16)}${Math.random().toString(16).slice(2, 10)}`,
       amount, charged_amount: amount, currency, status: 'pending', payment_type, charge_type: preauth ? 'preauth' : 'normal',
       processor_response: 'Pending', auth_model: 'NOAUTH', meta: (p.meta as Record<string, unknown>) ?? null,
-      customer: { email: String(p.email), phone_number: (p.phone_number as string) ?? null }, created_at: new Date().toISOString(),
+      customer: { email: String(p.email), phone_number: (p.phone_number as string) ?? null }, created_at: this.now().toISOString(),
       held: 0, refunded: 0, awaiting: 'none',
     };
     this.txs.set(id, tx);
@@ -412,11 +417,11 @@ export class FakeFlutterwave {
     if (!(amount > 0)) throw new ApiError(400, 'amount must be greater than 0');
     if (amount > left) throw new ApiError(400, 'Refund amount cannot be greater than the transaction amount left to refund');
     tx.refunded = Number((tx.refunded + amount).toFixed(2));
-    const r = { id: ++this.seq, tx_id: tx.id, amount_refunded: amount };
+    const r = { id: ++this.seq, tx_id: tx.id, amount_refunded: amount, status: 'completed', created_at: this.now().toISOString() };
     this.refunds.push(r);
     return {
       message: 'Transaction refund initiated',
-      data: { ...r, account_id: 1, flw_ref: tx.flw_ref, wallet_id: 1, status: 'completed', destination: 'payment_source', meta: { source: 'availablebalance' }, created_at: new Date().toISOString() },
+      data: { ...r, account_id: 1, flw_ref: tx.flw_ref, wallet_id: 1, status: 'completed', destination: 'payment_source', meta: { source: 'availablebalance' } },
     };
   }
 

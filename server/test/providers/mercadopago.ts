@@ -23,6 +23,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MERCADOPAGO_JS, secureFieldHtml } from './mercadopago-js.ts';
+import { searchPayments } from './mercadopago-search.ts';
 
 const TEST_CARDS: Record<string, { brand: string; type: string }> = {
   '5031433215406351': { brand: 'master', type: 'credit_card' },
@@ -60,6 +61,7 @@ export interface FakePayment {
   payer: { email: string };
   notification_url: string | null;
   date_created: string;
+  date_last_updated: string;
   card: { last_four_digits: string; first_six_digits: string; cardholder: { name: string } };
   refunds: { id: number; payment_id: number; amount: number; status: string }[];
 }
@@ -76,6 +78,8 @@ export class FakeMercadoPago {
   private server!: Server;
   port = 0;
   readonly payments = new Map<number, FakePayment>();
+  /** The server's clock (payment dates; the reconciliation's search by date_last_updated). */
+  now = () => new Date();
   private readonly tokens = new Map<string, Token>();
   private readonly customers = new Map<string, { id: string; email: string; cards: Record<string, unknown>[] }>();
   /** A saved card's number and holder (what Mercado Pago keeps of it), by card id. */
@@ -265,11 +269,7 @@ export class FakeMercadoPago {
   private route(method: string, url: URL, b: Record<string, unknown>): [number, unknown] {
     const path = url.pathname;
     if (path === '/v1/payments' && method === 'POST') return [201, this.createPayment(b)];
-    if (path === '/v1/payments/search' && method === 'GET') {
-      const ref = url.searchParams.get('external_reference');
-      const results = [...this.payments.values()].filter((p) => !ref || p.external_reference === ref).reverse();
-      return [200, { paging: { total: results.length, limit: 30, offset: 0 }, results }];
-    }
+    if (path === '/v1/payments/search' && method === 'GET') return searchPayments([...this.payments.values()], url.searchParams);
     let m = /^\/v1\/payments\/([^/]+)$/.exec(path);
     if (m && method === 'GET') return [200, this.payment(m[1]!)];
     if (m && method === 'PUT') return [200, this.updatePayment(this.payment(m[1]!), b)];
@@ -348,7 +348,8 @@ export class FakeMercadoPago {
       installments: Number(b.installments ?? 1),
       payer: { email },
       notification_url: (b.notification_url as string | undefined) ?? null,
-      date_created: new Date().toISOString(),
+      date_created: this.now().toISOString(),
+      date_last_updated: this.now().toISOString(),
       card: { first_six_digits: t.card.slice(0, 6), last_four_digits: t.card.slice(-4), cardholder: { name: t.holder } },
       refunds: [],
     };
@@ -357,6 +358,7 @@ export class FakeMercadoPago {
   }
 
   private updatePayment(p: FakePayment, b: Record<string, unknown>): FakePayment {
+    p.date_last_updated = this.now().toISOString();
     if (b.capture === true) {
       if (p.status !== 'authorized') throw new ApiError(400, 'bad_request', `Payment can't be captured in status ${p.status}`, [{ code: 4305, description: 'Payment cannot be captured' }]);
       const amount = b.transaction_amount === undefined ? p.transaction_amount : Number(b.transaction_amount);
@@ -386,6 +388,7 @@ export class FakeMercadoPago {
       throw new ApiError(400, 'bad_request', 'Invalid refund amount: it exceeds the available amount', [{ code: 2085, description: 'Invalid refund amount' }]);
     }
     p.transaction_amount_refunded = round2(p.transaction_amount_refunded + amount);
+    p.date_last_updated = this.now().toISOString();
     if (p.transaction_amount_refunded >= p.transaction_amount) Object.assign(p, { status: 'refunded', status_detail: 'refunded' });
     else p.status_detail = 'partially_refunded';
     const r = { id: ++this.seq, payment_id: p.id, amount, status: 'approved' };

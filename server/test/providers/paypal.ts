@@ -25,6 +25,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generateKeyPairSync, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
+import { PaypalReporting } from './paypal-reporting.ts';
 
 type Money = { currency_code: string; value: string };
 type Link = { href: string; rel: string; method: string };
@@ -200,6 +201,8 @@ export class FakePaypal {
   tokenLifetime = 32_400;
   /** Milliseconds since the epoch (tests move it). */
   now = () => Date.now();
+  /** Transaction Search (paypal-reporting.ts): every capture and refund, listed after `reporting.lagMs`. */
+  readonly reporting = new PaypalReporting(() => this.now());
   /** Cut the connection of the next N requests without answering (a network failure). */
   dropNext = 0;
 
@@ -280,6 +283,10 @@ export class FakePaypal {
         }
       }
       const mock = req.headers['paypal-mock-response'] as string | undefined;
+      if (method === 'GET' && url.pathname === '/v1/reporting/transactions') {
+        const [st, out] = this.reporting.list(app, url.searchParams);
+        return send(st, JSON.stringify(out));
+      }
       const [status, out] = this.route(app, method, url.pathname, body as Record<string, unknown>, raw, req.headers.prefer === 'return=representation', mock);
       const text = out === undefined ? '' : JSON.stringify(out);
       if (idemKey) this.idem.set(idemKey, { call, status, body: text });
@@ -438,6 +445,7 @@ export class FakePaypal {
     if (action === 'capture') {
       const c: Capture = { id: this.id(), app: o.app, order: o.id, status: 'COMPLETED', amount: { currency_code: currency, value: fmt(cents, currency) }, refunded: 0, final_capture: true, refunds: [] };
       this.captures.set(c.id, c);
+      this.reporting.captured(c.app, c.id, c.amount, o.unit);
       o.captures.push(c.id);
     } else {
       const a: Authorization = {
@@ -514,6 +522,7 @@ export class FakePaypal {
       refunded: 0, final_capture: final, refunds: [],
     };
     this.captures.set(c.id, c);
+    this.reporting.captured(c.app, c.id, c.amount, this.orders.get(a.order)?.unit ?? {});
     a.captures.push(c.id);
     this.orders.get(a.order)!.captures.push(c.id);
     a.captured += want.cents;
@@ -540,6 +549,7 @@ export class FakePaypal {
     if (want.cents > left) throw unprocessable('REFUND_AMOUNT_EXCEEDED');
     const r: Refund = { id: this.id(), app: c.app, capture: c.id, status: 'COMPLETED', amount: { currency_code: want.currency, value: fmt(want.cents, want.currency) } };
     this.refunds.set(r.id, r);
+    this.reporting.refunded(r.app, r.id, c.id, r.amount, this.orders.get(c.order)?.unit ?? {});
     c.refunds.push(r.id);
     c.refunded += want.cents;
     c.status = c.refunded >= captured.cents ? 'REFUNDED' : 'PARTIALLY_REFUNDED';

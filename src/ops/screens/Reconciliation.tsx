@@ -35,6 +35,9 @@ export function Reconciliation({ mayRun }: { mayRun: boolean }) {
       setReason('');
       setError(undefined);
     } catch (err) {
+      // A provider's report that could not be read (503) stored nothing; the other providers' days were stored.
+      const now = await opsCall<ReconciliationList>('GET', `/money/reconciliations?from=${day}&to=${day}`).catch(() => undefined);
+      if (now) setItems(now.items);
       setError(err);
     } finally {
       setBusy(false);

@@ -39,7 +39,21 @@ export class LedgerHistoryRepository {
   async clearingByOrder(provider: string, f: { window: [Date, Date] } | { orders: string[] }) {
     const window = 'window' in f ? f.window : null;
     const { rows } = await this.db.query<{ order_id: string; currency: string; charged: string; refunded: string; fee: string }>(
-      `select t.order_id, t.currency,
+      clearingByOrderSql({ provider: '$1', from: '$2::timestamptz', to: '$3::timestamptz', orders: '$4::text[]' }),
+      [provider, window?.[0] ?? null, window?.[1] ?? null, 'orders' in f ? f.orders : null],
+    );
+    return rows.map((r) => ({ orderId: r.order_id, currency: r.currency.trim(), charged: Number(r.charged), refunded: Number(r.refunded), fee: Number(r.fee) }));
+  }
+}
+
+/**
+ * The one query of a provider's clearing per order and currency (LedgerHistoryRepository.clearingByOrder, and the
+ * reconciliation's comparison, which embeds it): rows (order_id, currency, charged, refunded, fee). Each argument is
+ * an SQL expression: the provider's id, the window's bounds (timestamptz; null: any time) and the orders (text[];
+ * null: any order).
+ */
+export function clearingByOrderSql(a: { provider: string; from: string; to: string; orders: string }): string {
+  return `select t.order_id, rtrim(t.currency) as currency,
               coalesce(sum(t.amount) filter (where d.kind = 'clearing' and d.owner_type = 'provider'), 0) as charged,
               coalesce(sum(t.amount) filter (where c.kind = 'clearing' and c.owner_type = 'provider'), 0) as refunded,
               coalesce(sum(t.amount) filter (where c.kind = 'fees' and c.owner_type = 'provider'), 0)
@@ -48,13 +62,9 @@ export class LedgerHistoryRepository {
          join ledger_accounts d on d.id = t.debit_account_id
          join ledger_accounts c on c.id = t.credit_account_id
         where t.order_id is not null and t.flag in ('posted', 'post_pending')
-          and ((d.owner_type = 'provider' and (d.owner_id = $1 or d.owner_id like $1 || '#%'))
-               or (c.owner_type = 'provider' and (c.owner_id = $1 or c.owner_id like $1 || '#%')))
-          and ($2::timestamptz is null or (t.created_at >= $2 and t.created_at < $3))
-          and ($4::text[] is null or t.order_id = any($4::text[]))
-        group by t.order_id, t.currency`,
-      [provider, window?.[0] ?? null, window?.[1] ?? null, 'orders' in f ? f.orders : null],
-    );
-    return rows.map((r) => ({ orderId: r.order_id, currency: r.currency.trim(), charged: Number(r.charged), refunded: Number(r.refunded), fee: Number(r.fee) }));
-  }
+          and ((d.owner_type = 'provider' and (d.owner_id = ${a.provider} or d.owner_id like ${a.provider} || '#%'))
+               or (c.owner_type = 'provider' and (c.owner_id = ${a.provider} or c.owner_id like ${a.provider} || '#%')))
+          and (${a.from} is null or (t.created_at >= ${a.from} and t.created_at < ${a.to}))
+          and (${a.orders} is null or t.order_id = any(${a.orders}))
+        group by t.order_id, t.currency`;
 }

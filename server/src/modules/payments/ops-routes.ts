@@ -51,16 +51,22 @@ export function paymentOpsRoutes(o: { search: PaymentSearchService; reconciliati
     ops.post('/money/reconciliations', {
       config: { permission: 'money.correct' },
       schema: {
-        description: 'Reconciles every provider’s `day` again now (the result replaces the day’s), audited with its reason. Platform-wide memberships only (403 otherwise).',
-        body: ReconciliationRun, response: { 200: ReconciliationList, 400: OpsError, 403: OpsError },
+        description: 'Reconciles every provider’s `day` again now (the result replaces the day’s), audited with its reason. Platform-wide memberships only (403 otherwise). '
+          + '503: a provider’s settlement report could not be read (unreachable, its own error, refused credentials) or is not complete yet (PayPal’s reporting lags by hours): '
+          + 'that provider’s day is not stored (an earlier result stays), the others are; the daily job tries that day again later.',
+        body: ReconciliationRun, response: { 200: ReconciliationList, 400: OpsError, 403: OpsError, 503: OpsError },
       },
     }, async (req) => {
       platformOnly(req.opsScope.kind);
       const day = validDay(req.body.day);
-      const items = await o.reconciliation.runAll(day);
+      const { items, unreadable } = await o.reconciliation.runAll(day);
       await o.audit.record(actorOf(req, req.body.reason), {
         action: 'money.reconcile', entity: 'reconciliation', entityId: day, after: items.map((i) => ({ provider: i.provider, status: i.status, mismatches: i.mismatches.length })),
       });
+      if (unreadable) {
+        req.log.warn({ provider: unreadable.provider, err: unreadable.cause }, 'a provider’s settlement report could not be read');
+        throw unreadable;
+      }
       return { items };
     });
   };

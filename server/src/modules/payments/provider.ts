@@ -106,10 +106,22 @@ export interface SettlementLine {
   currency: string;
 }
 
-/** A provider's settlement records of a day: each movement of the day, or (`cumulative`) each payment's totals so far. */
+/**
+ * A provider's settlement records of a day: each movement of the day, or (`cumulative`) each payment's totals so far,
+ * page by page as the provider's API gives them (the reconciliation stores each page before it asks for the next: a
+ * day of any size in constant memory). A page that cannot be read throws (the day is then not reconciled).
+ */
 export interface Settlements {
-  lines: SettlementLine[];
   cumulative: boolean;
+  pages: AsyncIterable<SettlementLine[]>;
+}
+
+/** The provider's records of the day are not complete yet (PayPal's reporting lags): the day is reconciled later. */
+export class SettlementsNotReady extends Error {
+  constructor(readonly provider: string, message: string) {
+    super(`${provider}: ${message}`);
+    this.name = 'SettlementsNotReady';
+  }
 }
 
 export interface ProviderCallOptions {

@@ -1,28 +1,42 @@
 // The daily reconciliation of each payment provider's settlements against the ledger (docs/payments.md
 // "Reconciliation"). For a day (UTC) and a provider: the provider's own records from its API (Stripe: the balance
-// transactions; the sandbox: its intents' totals; a provider whose API has none: "unavailable"), grouped by the
-// order each payment pays, against what the ledger moved through that provider's clearing accounts for the order
-// (captured in, refunded out) and the provider fee it recorded. Every difference is listed: a payment the ledger
-// does not have, ledger money the provider does not, an amount or a fee that differs. A recurring job runs the day
-// before for every provider; a run replaces that provider's day (idempotent per provider and day, and crash-safe: the
-// job stays due until its one upsert is written).
+// transactions; the sandbox: its intents' totals; Mercado Pago, Flutterwave, PayPal: their reports, settlements/;
+// a provider whose API has none: "unavailable"), page by page into provider_settlement_lines, then compared in one
+// statement (ReconciliationRepository.finish) with what the ledger moved through that provider's clearing accounts
+// per order (captured in, refunded out) and the provider fee it recorded: a day of any size in constant memory. Every
+// difference is listed: a payment the ledger does not have, ledger money the provider does not, an amount or a fee
+// that differs. A report that cannot be read (the provider unreachable, its error, refused credentials, or its data
+// not complete yet) stores nothing: the ops API answers 503 and the daily job tries that provider's day again later.
+// A recurring job runs the day before for every provider; a run replaces that provider's day (idempotent per
+// provider and day, and crash-safe: the job stays due until its one upsert is written).
 import type { Mismatch, ReconciliationShape } from '#contract/ops/money.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { notFound } from '../../lib/errors.ts';
-import type { PaymentProvider } from './provider.ts';
-import { LedgerHistoryRepository } from '../ledger/history-repository.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { randomToken } from '../../lib/ids.ts';
+import { SettlementsNotReady, type PaymentProvider, type SettlementLine } from './provider.ts';
 import { ReconciliationRepository, type ReconciliationRow } from './reconciliation-repository.ts';
 
 export const JOB_RECONCILE = 'payments.reconcile-daily';
+/** One provider's day again, after its report could not be read (payload: provider, day). */
+export const JOB_RECONCILE_RETRY = 'payments.reconcile-retry';
 const DAY_MS = 86_400_000;
 /** The daily run's hour (UTC): late enough for the providers to have the day's movements. */
 const RUN_HOUR = 3;
+/** A day whose report could not be read is tried again this much later, for up to RETRY_FOR after the day. */
+const RETRY_MS = 3_600_000;
+const RETRY_FOR_MS = 7 * DAY_MS;
 
-type Side = Mismatch['provider'];
-interface LedgerSums {
-  clearingByOrder(provider: string, f: { window: [Date, Date] } | { orders: string[] }): Promise<Array<{ orderId: string; currency: string } & Side>>;
+/** A provider's report of the day could not be read: nothing was stored (503; the job tries again later). */
+export class SettlementsUnreadable extends AppError {
+  constructor(readonly provider: string, cause: unknown) {
+    const notReady = cause instanceof SettlementsNotReady;
+    const reason = (cause as { code?: unknown } | null)?.code;
+    super(503, notReady ? 'ops.error.settlementsNotReady' : 'ops.error.settlementsUnreadable', { provider, reason: typeof reason === 'string' ? reason : 'error' });
+    this.name = 'SettlementsUnreadable';
+    this.cause = cause;
+  }
 }
 
 export interface ReconciliationDeps {
@@ -30,12 +44,11 @@ export interface ReconciliationDeps {
   jobs: JobRunner;
   repo: ReconciliationRepository;
   providers: () => PaymentProvider[];
-  ledger: LedgerSums;
 }
 
 /** The reconciliation over the database's payments and ledger and every provider `payments` has registered. */
 export const reconciliationOf = (db: Queryable, clock: Clock, jobs: JobRunner, payments: { allProviders(): PaymentProvider[] }) =>
-  new Reconciliation({ clock, jobs, repo: new ReconciliationRepository(db), providers: () => payments.allProviders(), ledger: new LedgerHistoryRepository(db) });
+  new Reconciliation({ clock, jobs, repo: new ReconciliationRepository(db), providers: () => payments.allProviders() });
 
 export const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -43,9 +56,24 @@ export class Reconciliation {
   constructor(private readonly d: ReconciliationDeps) {
     d.jobs.register(JOB_RECONCILE, async (_p, job) => {
       const yesterday = dayOf(new Date(this.d.clock.now().getTime() - DAY_MS));
-      for (const p of this.d.providers()) await this.run(p.id, yesterday);
+      for (const p of this.d.providers()) await this.runOrRetry(p.id, yesterday);
       await this.d.jobs.ensurePending(JOB_RECONCILE, this.nextRun(), job.id);
     });
+    d.jobs.register(JOB_RECONCILE_RETRY, async (p) => {
+      const provider = String(p.provider);
+      if (this.d.providers().some((x) => x.id === provider)) await this.runOrRetry(provider, String(p.day));
+    });
+  }
+
+  /** Reconciles a provider's day; a report that cannot be read is tried again later (until RETRY_FOR after the day). */
+  private async runOrRetry(provider: string, day: string) {
+    try {
+      await this.run(provider, day);
+    } catch (err) {
+      if (!(err instanceof SettlementsUnreadable)) throw err;
+      const at = new Date(this.d.clock.now().getTime() + RETRY_MS);
+      if (at.getTime() < Date.parse(`${day}T00:00:00Z`) + RETRY_FOR_MS) await this.d.jobs.enqueue(JOB_RECONCILE_RETRY, { provider, day }, at);
+    }
   }
 
   /** The next daily run (at start-up; a no-op when one is scheduled). */
@@ -63,11 +91,22 @@ export class Reconciliation {
     return this.d.repo.list(from, to).then((rows) => rows.map(shape));
   }
 
-  /** Reconciles every provider's `day` now. */
-  async runAll(day: string): Promise<ReconciliationShape[]> {
-    const out: ReconciliationShape[] = [];
-    for (const p of this.d.providers()) out.push(shape(await this.run(p.id, day)));
-    return out;
+  /**
+   * Reconciles every provider's `day` now. A provider whose report cannot be read keeps its earlier result (if any);
+   * the others are stored, then the first such provider's SettlementsUnreadable is thrown (503).
+   */
+  async runAll(day: string): Promise<{ items: ReconciliationShape[]; unreadable?: SettlementsUnreadable }> {
+    const items: ReconciliationShape[] = [];
+    let unreadable: SettlementsUnreadable | undefined;
+    for (const p of this.d.providers()) {
+      try {
+        items.push(shape(await this.run(p.id, day)));
+      } catch (err) {
+        if (!(err instanceof SettlementsUnreadable)) throw err;
+        unreadable ??= err;
+      }
+    }
+    return unreadable ? { items, unreadable } : { items };
   }
 
   /** Reconciles one provider's day and stores the result (replacing an earlier run's). */
@@ -76,52 +115,51 @@ export class Reconciliation {
     if (!provider) throw notFound('error.notFound');
     const from = new Date(`${day}T00:00:00Z`);
     const to = new Date(from.getTime() + DAY_MS);
-    const settlements = await provider.settlements(from, to);
-    const row: ReconciliationRow = settlements
-      ? { provider: providerId, day, ...(await this.compare(providerId, from, to, settlements)) }
-      : { provider: providerId, day, status: 'unavailable', lines: 0, mismatches: [], ran_at: this.d.clock.now() };
-    await this.d.repo.save(row);
-    return row;
-  }
-
-  private async compare(providerId: string, from: Date, to: Date, s: NonNullable<Awaited<ReturnType<PaymentProvider['settlements']>>>) {
-    const orderOf = await this.d.repo.ordersOfRefs(providerId, [...new Set(s.lines.flatMap((l) => (l.ref ? [l.ref] : [])))]);
-    // The provider's side per order (a payment we do not know: per its own reference) and currency.
-    const byKey = new Map<string, { orderId?: string; refs: Set<string>; currency: string } & Side>();
-    for (const l of s.lines) {
-      const orderId = (l.ref && orderOf.get(l.ref)) || undefined;
-      const key = `${orderId ?? `?${l.ref ?? l.source}`}|${l.currency}`;
-      const e = byKey.get(key) ?? { ...(orderId ? { orderId } : {}), refs: new Set<string>(), currency: l.currency, charged: 0, refunded: 0, fee: 0 };
-      if (l.ref) e.refs.add(l.ref);
-      if (l.type === 'charge') e.charged += l.amount;
-      else e.refunded += -l.amount;
-      e.fee += l.fee;
-      byKey.set(key, e);
+    const run = { id: randomToken(12), provider: providerId, day };
+    let settlements;
+    try {
+      settlements = await provider.settlements(from, to);
+    } catch (err) {
+      throw new SettlementsUnreadable(providerId, err);
     }
-    const known = [...new Set([...byKey.values()].flatMap((e) => (e.orderId ? [e.orderId] : [])))];
-    // The ledger's side: the day's movements; for a provider that keeps totals (cumulative), those orders' totals.
-    const moved = await this.d.ledger.clearingByOrder(providerId, { window: [from, to] });
-    const totals = s.cumulative ? await this.d.ledger.clearingByOrder(providerId, { orders: known }) : moved;
-    const ledger = new Map(totals.map((t) => [`${t.orderId}|${t.currency}`, t]));
-    const none: Side = { charged: 0, refunded: 0, fee: 0 };
-    const mismatches: Mismatch[] = [];
-    for (const [key, p] of byKey) {
-      const l = ledger.get(key);
-      const provider = { charged: p.charged, refunded: p.refunded, fee: p.fee };
-      const base = { ...(p.orderId ? { orderId: p.orderId } : {}), refs: [...p.refs], currency: p.currency, provider };
-      if (!l || (l.charged === 0 && l.refunded === 0)) mismatches.push({ kind: 'missing_in_ledger', ...base, ledger: l ? side(l) : none });
-      else if (l.charged !== p.charged || l.refunded !== p.refunded) mismatches.push({ kind: 'amount_differs', ...base, ledger: side(l) });
-      // The ledger's provider fee is an estimate recorded with a rental's shares: compared when it recorded one.
-      else if (l.fee !== 0 && l.fee !== p.fee) mismatches.push({ kind: 'fee_differs', ...base, ledger: side(l) });
+    if (!settlements) {
+      const row: ReconciliationRow = { provider: providerId, day, status: 'unavailable', lines: 0, mismatches: [], ran_at: this.d.clock.now() };
+      await this.d.repo.save(row);
+      return row;
     }
-    const missing = moved.filter((m) => !byKey.has(`${m.orderId}|${m.currency}`) && (m.charged !== 0 || m.refunded !== 0));
-    const refs = await this.d.repo.refsOfOrders(providerId, missing.map((m) => m.orderId));
-    for (const m of missing) mismatches.push({ kind: 'missing_at_provider', orderId: m.orderId, refs: refs.get(m.orderId) ?? [], currency: m.currency, provider: none, ledger: side(m) });
-    return { status: mismatches.length ? 'mismatched' as const : 'matched' as const, lines: s.lines.length, mismatches, ran_at: this.d.clock.now() };
+    // Each page is stored before the next is asked for: only one page is held at a time.
+    const pages = settlements.pages[Symbol.asyncIterator]();
+    let lines = 0;
+    try {
+      for (;;) {
+        let next: IteratorResult<SettlementLine[]>;
+        try {
+          next = await pages.next();
+          if (!next.done) next.value.forEach(checkLine);
+        } catch (err) {
+          throw new SettlementsUnreadable(providerId, err);
+        }
+        if (next.done) break;
+        await this.d.repo.addLines(run, lines, next.value);
+        lines += next.value.length;
+      }
+    } catch (err) {
+      await pages.return?.();
+      await this.d.repo.dropRun(run.id);
+      throw err;
+    }
+    const row = await this.d.repo.finish({ ...run, from, to, cumulative: settlements.cumulative, lines, at: this.d.clock.now() });
+    // A newer run of the day replaced this one's lines meanwhile: its result is the day's.
+    return row ?? (await this.d.repo.get(providerId, day))!;
   }
 }
 
-const side = (s: Side): Side => ({ charged: s.charged, refunded: s.refunded, fee: s.fee });
+/** A line as the table keeps it: integer minor units, a currency code, a source; else the report is not readable. */
+function checkLine(l: SettlementLine) {
+  const ok = Number.isSafeInteger(l.amount) && Number.isSafeInteger(l.fee) && /^[A-Z]{3}$/.test(l.currency) && typeof l.source === 'string' && l.source !== ''
+    && (l.type === 'charge' || l.type === 'refund') && (l.ref === null || typeof l.ref === 'string');
+  if (!ok) throw Object.assign(new Error(`a settlement line that is not one: ${JSON.stringify(l)}`), { code: 'bad_response' });
+}
 
 function shape(r: ReconciliationRow): ReconciliationShape {
   return { provider: r.provider, day: r.day, status: r.status, lines: r.lines, mismatches: r.mismatches as Mismatch[], ranAt: new Date(r.ran_at).toISOString() };

@@ -260,10 +260,10 @@ export class SandboxAcquirerRepository {
     );
   }
 
-  /** The intents changed in [from, to), with their totals (the sandbox's settlement records). */
-  async intentsTouched(from: Date, to: Date) {
+  /** The intents changed in [from, to), with their totals (the sandbox's settlement records): `limit` after the id `after`. */
+  async intentsTouched(from: Date, to: Date, after = '', limit = 500) {
     const { rows } = await this.db.query<{ id: string; currency: string; amount_captured: string; amount_refunded: string }>(
-      'select id, currency, amount_captured, amount_refunded from sandbox_intents where updated_at >= $1 and updated_at < $2 order by id', [from, to]);
+      'select id, currency, amount_captured, amount_refunded from sandbox_intents where updated_at >= $1 and updated_at < $2 and id > $3 order by id limit $4', [from, to, after, limit]);
     return rows.map((r) => ({ id: r.id, currency: r.currency.trim(), amount_captured: Number(r.amount_captured), amount_refunded: Number(r.amount_refunded) }));
   }
 

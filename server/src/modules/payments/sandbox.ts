@@ -135,13 +135,22 @@ export class SandboxCardProvider extends PaymentProvider {
    * Its own records as settlements: every intent touched in [from, to) with what it captured and refunded so far
    * (the sandbox keeps totals, not movements; no fee in test mode).
    */
-  override async settlements(from: Date, to: Date): Promise<Settlements> {
-    const lines: SettlementLine[] = [];
-    for (const i of await this.repo.intentsTouched(from, to)) {
-      if (i.amount_captured > 0) lines.push({ ref: i.id, source: i.id, type: 'charge', amount: i.amount_captured, fee: 0, currency: i.currency });
-      if (i.amount_refunded > 0) lines.push({ ref: i.id, source: `${i.id}/refunds`, type: 'refund', amount: -i.amount_refunded, fee: 0, currency: i.currency });
+  override settlements(from: Date, to: Date): Promise<Settlements> {
+    return Promise.resolve({ cumulative: true, pages: this.intentPages(from, to) });
+  }
+
+  private async *intentPages(from: Date, to: Date, size = 500): AsyncGenerator<SettlementLine[]> {
+    for (let after = ''; ;) {
+      const intents = await this.repo.intentsTouched(from, to, after, size);
+      const lines: SettlementLine[] = [];
+      for (const i of intents) {
+        if (i.amount_captured > 0) lines.push({ ref: i.id, source: i.id, type: 'charge', amount: i.amount_captured, fee: 0, currency: i.currency });
+        if (i.amount_refunded > 0) lines.push({ ref: i.id, source: `${i.id}/refunds`, type: 'refund', amount: -i.amount_refunded, fee: 0, currency: i.currency });
+      }
+      if (lines.length) yield lines;
+      if (intents.length < size) return;
+      after = intents.at(-1)!.id;
     }
-    return { lines, cumulative: true };
   }
 
   /** The signature header of a delivery: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">. */

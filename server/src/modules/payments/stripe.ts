@@ -179,20 +179,32 @@ export class StripeCardProvider extends PaymentProvider {
    * starting_after while has_more, each with its source expanded for the payment intent): charges and refunds; the
    * other kinds (payouts, adjustments, Stripe's own fees) are not payments of ours.
    */
-  override async settlements(from: Date, to: Date): Promise<Settlements> {
-    const lines: SettlementLine[] = [];
+  override settlements(from: Date, to: Date): Promise<Settlements> {
+    return Promise.resolve({ cumulative: false, pages: this.balancePages(from, to) });
+  }
+
+  private async *balancePages(from: Date, to: Date): AsyncGenerator<SettlementLine[]> {
     const sec = (d: Date) => Math.floor(d.getTime() / 1000);
-    const list = this.stripe.balanceTransactions.list({ created: { gte: sec(from), lt: sec(to) }, limit: 100, expand: ['data.source'] });
-    for await (const bt of list) {
-      const type = bt.type === 'charge' || bt.type === 'payment' ? 'charge' : bt.type === 'refund' || bt.type === 'payment_refund' ? 'refund' : null;
-      if (!type) continue;
-      const source = bt.source && typeof bt.source === 'object' ? (bt.source as { id: string; payment_intent?: string | { id: string } | null }) : null;
-      const pi = source?.payment_intent;
-      lines.push({
-        ref: typeof pi === 'string' ? pi : pi?.id ?? null, source: source?.id ?? String(bt.source), type, amount: bt.amount, fee: bt.fee, currency: bt.currency.toUpperCase(),
+    let startingAfter: string | undefined;
+    for (;;) {
+      const page = await this.stripe.balanceTransactions.list({
+        created: { gte: sec(from), lt: sec(to) }, limit: 100, expand: ['data.source'], ...(startingAfter ? { starting_after: startingAfter } : {}),
       });
+      const lines: SettlementLine[] = [];
+      for (const bt of page.data) {
+        const type = bt.type === 'charge' || bt.type === 'payment' ? 'charge' : bt.type === 'refund' || bt.type === 'payment_refund' ? 'refund' : null;
+        if (!type) continue;
+        const source = bt.source && typeof bt.source === 'object' ? (bt.source as { id: string; payment_intent?: string | { id: string } | null }) : null;
+        const pi = source?.payment_intent;
+        lines.push({
+          ref: typeof pi === 'string' ? pi : pi?.id ?? null, source: source?.id ?? String(bt.source), type, amount: bt.amount, fee: bt.fee, currency: bt.currency.toUpperCase(),
+        });
+      }
+      yield lines;
+      const last = page.data.at(-1);
+      if (!page.has_more || !last) return;
+      startingAfter = last.id;
     }
-    return { lines, cumulative: false };
   }
 
   override async createSetup(userId?: number) {

@@ -10,9 +10,10 @@ import { randomToken } from '../../../lib/ids.ts';
 import {
   NotSupported, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type PayoutInput, type ProviderCallOptions,
 } from '../provider.ts';
-import { ProviderError, webhookPath, type MethodDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type SavedCardRef, type StartInput, type StatusResult } from './adapter.ts';
+import { ProviderError, webhookPath, type MethodDefinition, type MethodAdapter, type NotificationRequest, type SavedCardRef, type StartInput, type StatusResult } from './adapter.ts';
 import { CARD_TOKEN_TTL_MS, openCard, sealCard, sealContext, type CardFields } from './card-seal.ts';
 import type { ExternalRepository, ExternalRow, PayerDetails } from './repository.ts';
+import { appPath } from '../return-url.ts';
 
 /** The client secret of an external action: the app reads the action from it (src/pay/external.ts). */
 export const EXTERNAL_ACTION_PREFIX = 'ext:';
@@ -363,6 +364,11 @@ export class ExternalMethodProvider extends PaymentProvider {
     await this.adapter.refund(row.provider_ref, amount, { idempotencyKey: opts?.idempotencyKey ?? `refund_${ref}_${amount}` });
   }
 
+  /** The provider's settlement report where the adapter reads one (payments/settlements/); else none: "unavailable". */
+  override settlements(from: Date, to: Date) {
+    return this.adapter.settlements?.(from, to) ?? Promise.resolve(null);
+  }
+
   override async payout(input: PayoutInput) {
     if (!this.adapter.payout) throw new NotSupported(this.id, 'payouts');
     return this.adapter.payout(input);
@@ -384,17 +390,3 @@ export class ExternalMethodProvider extends PaymentProvider {
     return this.repo.saveReturn(outTradeNo, params, this.clock.now());
   }
 }
-
-/** Only a path of our own app is kept as the place to come back to (never another site: no open redirect). */
-function appPath(url: string | undefined): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url, 'http://app.invalid');
-    // A path of our own origin only: leading slashes (and backslashes) collapse, so it never reads as another host.
-    return `/${u.pathname.replace(/^[/\\]+/, '')}${u.search}${u.hash}`;
-  } catch {
-    return null;
-  }
-}
-
-export type { ExternalState };

@@ -26,6 +26,7 @@
 import { ProviderError, type Action, type AdapterDefinition, type AdapterDeps, type MethodAdapter, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
 import type { PayoutInput } from '../provider.ts';
 import { httpClient } from './http.ts';
+import { flutterwaveSettlements } from '../settlements/flutterwave.ts';
 import {
   CARD_CURRENCIES, MOBILE_MONEY_TYPES, TX_PREFIX, cardRefOf, chargeState, encrypt3des, errorCode, failureCode, francoCountry, mobileNetwork,
   parseCardRef, readNotification, toMajor, toMinor, type FlwBody, type Tx,
@@ -270,6 +271,7 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
     }
 
     return {
+      settlements: (from: Date, to: Date) => flutterwaveSettlements((path) => call('GET', path), from, to),
       async start(input) {
         const pt = input.payType;
         if (pt === 'Flutterwave' && input.card?.saved) return startSaved(input, input.card.saved.cardRef);

@@ -36,6 +36,7 @@ import { currencyScale } from '#core/money.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall, type Action, type PaymentFacts, type SaveCardInput, type SavedCardRef } from './adapter.ts';
 import { httpClient, type HttpRequest } from './http.ts';
+import { mercadopagoSettlements } from '../settlements/mercadopago.ts';
 import { SDK_URL, type MpPayment, type MpCustomer, type MpCard, type MercadoPagoAdapter, toMajor, toMinor, type PayCard, screenCard, failureCode, stateOf, header, signatureManifest } from './mercadopago-wire.ts';
 export { type MpCustomer, type MpCard, type MercadoPagoAdapter, toMajor, toMinor, screenCard, failureCode, signatureManifest } from './mercadopago-wire.ts';
 
@@ -246,6 +247,7 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
     findCustomer,
     createCustomer,
     addCard,
+    settlements: (from: Date, to: Date) => mercadopagoSettlements(<T>(path: string) => call<T>('GET', path), from, to),
 
     async saveCard(input: SaveCardInput, c: ProviderCall) {
       let customerRef = input.customerRef;

@@ -27,6 +27,7 @@ import type { PayoutInput } from '../provider.ts';
 import { PAYPAL_LIVE, PAYPAL_CURRENCIES, PAYPAL_TEST_VALUES, DECLINES, PAYOUT_FAILED, toPaypalValue, fromPaypalValue, type Money, type Capture, type Authorization, type Order, type PaypalErrorBody, PaypalError, parseRef, header, captureState, authorizationState } from './paypal-wire.ts';
 
 import { readEvent } from './paypal-events.ts';
+import { paypalSettlements } from '../settlements/paypal.ts';
 export { PAYPAL_LIVE, PAYPAL_SANDBOX, PAYPAL_CURRENCIES, toPaypalValue, fromPaypalValue } from './paypal-wire.ts';
 
 export type PaypalConfig = {
@@ -208,6 +209,7 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
   }
 
   return {
+    settlements: (from: Date, to: Date) => paypalSettlements((path) => api('GET', path), from, to),
     async start(input: StartInput): Promise<StartResult> {
       const intent = input.capture === 'manual' ? 'AUTHORIZE' : 'CAPTURE';
       const { body } = await api<Order>('POST', '/v2/checkout/orders', {
