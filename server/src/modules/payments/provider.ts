@@ -106,10 +106,13 @@ export interface SettlementLine {
   currency: string;
 }
 
-/** A provider's settlement records of a day: each movement of the day, or (`cumulative`) each payment's totals so far. */
+/**
+ * A provider's settlement records of a day: each movement of the day, or (`cumulative`) each payment's totals so far,
+ * page by page as the provider's API gives them. A page that cannot be read (a report not available yet) throws.
+ */
 export interface Settlements {
-  lines: SettlementLine[];
   cumulative: boolean;
+  pages: AsyncIterable<SettlementLine[]>;
 }
 
 export interface ProviderCallOptions {

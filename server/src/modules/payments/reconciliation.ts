@@ -11,7 +11,7 @@ import type { Queryable } from '../../db/db.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
-import type { PaymentProvider } from './provider.ts';
+import type { PaymentProvider, SettlementLine } from './provider.ts';
 import { LedgerHistoryRepository } from '../ledger/history-repository.ts';
 import { ReconciliationRepository, type ReconciliationRow } from './reconciliation-repository.ts';
 
@@ -76,15 +76,23 @@ export class Reconciliation {
     if (!provider) throw notFound('error.notFound');
     const from = new Date(`${day}T00:00:00Z`);
     const to = new Date(from.getTime() + DAY_MS);
-    const settlements = await provider.settlements(from, to);
+    let settlements = await provider.settlements(from, to);
+    // Every page read before anything is compared. A report that cannot be read (WeChat Pay's and Alipay's bill of
+    // a day exist only from the morning after, China time) leaves the day unavailable: run it again later.
+    const lines: SettlementLine[] = [];
+    try {
+      if (settlements) for await (const page of settlements.pages) lines.push(...page);
+    } catch {
+      settlements = null;
+    }
     const row: ReconciliationRow = settlements
-      ? { provider: providerId, day, ...(await this.compare(providerId, from, to, settlements)) }
+      ? { provider: providerId, day, ...(await this.compare(providerId, from, to, { cumulative: settlements.cumulative, lines })) }
       : { provider: providerId, day, status: 'unavailable', lines: 0, mismatches: [], ran_at: this.d.clock.now() };
     await this.d.repo.save(row);
     return row;
   }
 
-  private async compare(providerId: string, from: Date, to: Date, s: NonNullable<Awaited<ReturnType<PaymentProvider['settlements']>>>) {
+  private async compare(providerId: string, from: Date, to: Date, s: { cumulative: boolean; lines: SettlementLine[] }) {
     const orderOf = await this.d.repo.ordersOfRefs(providerId, [...new Set(s.lines.flatMap((l) => (l.ref ? [l.ref] : [])))]);
     // The provider's side per order (a payment we do not know: per its own reference) and currency.
     const byKey = new Map<string, { orderId?: string; refs: Set<string>; currency: string } & Side>();

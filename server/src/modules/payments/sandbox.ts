@@ -135,13 +135,17 @@ export class SandboxCardProvider extends PaymentProvider {
    * Its own records as settlements: every intent touched in [from, to) with what it captured and refunded so far
    * (the sandbox keeps totals, not movements; no fee in test mode).
    */
-  override async settlements(from: Date, to: Date): Promise<Settlements> {
+  override settlements(from: Date, to: Date): Promise<Settlements> {
+    return Promise.resolve({ cumulative: true, pages: this.intentPages(from, to) });
+  }
+
+  private async *intentPages(from: Date, to: Date): AsyncGenerator<SettlementLine[]> {
     const lines: SettlementLine[] = [];
     for (const i of await this.repo.intentsTouched(from, to)) {
       if (i.amount_captured > 0) lines.push({ ref: i.id, source: i.id, type: 'charge', amount: i.amount_captured, fee: 0, currency: i.currency });
       if (i.amount_refunded > 0) lines.push({ ref: i.id, source: `${i.id}/refunds`, type: 'refund', amount: -i.amount_refunded, fee: 0, currency: i.currency });
     }
-    return { lines, cumulative: true };
+    yield lines;
   }
 
   /** The signature header of a delivery: t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">. */

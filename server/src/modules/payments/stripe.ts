@@ -179,7 +179,11 @@ export class StripeCardProvider extends PaymentProvider {
    * starting_after while has_more, each with its source expanded for the payment intent): charges and refunds; the
    * other kinds (payouts, adjustments, Stripe's own fees) are not payments of ours.
    */
-  override async settlements(from: Date, to: Date): Promise<Settlements> {
+  override settlements(from: Date, to: Date): Promise<Settlements> {
+    return Promise.resolve({ cumulative: false, pages: this.balancePages(from, to) });
+  }
+
+  private async *balancePages(from: Date, to: Date): AsyncGenerator<SettlementLine[]> {
     const lines: SettlementLine[] = [];
     const sec = (d: Date) => Math.floor(d.getTime() / 1000);
     const list = this.stripe.balanceTransactions.list({ created: { gte: sec(from), lt: sec(to) }, limit: 100, expand: ['data.source'] });
@@ -192,7 +196,7 @@ export class StripeCardProvider extends PaymentProvider {
         ref: typeof pi === 'string' ? pi : pi?.id ?? null, source: source?.id ?? String(bt.source), type, amount: bt.amount, fee: bt.fee, currency: bt.currency.toUpperCase(),
       });
     }
-    return { lines, cumulative: false };
+    yield lines;
   }
 
   override async createSetup(userId?: number) {
