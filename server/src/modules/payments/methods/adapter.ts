@@ -12,7 +12,7 @@
 // Every call that moves money carries an idempotency key derived from our ids; adapters pass it to the provider
 // where the API has one, and otherwise use our `outTradeNo` as the provider's merchant reference (which the
 // provider refuses to reuse), so a retried call never charges twice.
-import type { Capabilities, PayoutInput } from '../provider.ts';
+import type { Capabilities, PayoutInput, SettlementLine } from '../provider.ts';
 import type { HttpLog } from './http.ts';
 
 /** How the customer finishes a payment. */
@@ -230,6 +230,8 @@ export interface MethodAdapter {
   saveCard?(input: SaveCardInput, call: ProviderCall): Promise<SavedCardRef & { brand: string; last4: string }>;
   /** Removes a saved card at the provider (a card already gone there counts as removed). */
   removeCard?(card: SavedCardRef): Promise<void>;
+  /** The provider's settlement records of [from, to), page by page (payments/settlements/); absent: it has none. */
+  settlements?(from: Date, to: Date): AsyncIterable<SettlementLine[]>;
 }
 
 export interface AdapterDeps {

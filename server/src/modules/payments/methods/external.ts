@@ -7,9 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../../lib/clock.ts';
 import { randomToken } from '../../../lib/ids.ts';
-import {
-  NotSupported, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type PayoutInput, type ProviderCallOptions,
-} from '../provider.ts';
+import { NotSupported, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type PayoutInput, type ProviderCallOptions, type Settlements } from '../provider.ts';
 import { ProviderError, webhookPath, type MethodDefinition, type ExternalState, type MethodAdapter, type NotificationRequest, type SavedCardRef, type StartInput, type StatusResult } from './adapter.ts';
 import { CARD_TOKEN_TTL_MS, openCard, sealCard, sealContext, type CardFields } from './card-seal.ts';
 import type { ExternalRepository, ExternalRow, PayerDetails } from './repository.ts';
@@ -305,9 +303,7 @@ export class ExternalMethodProvider extends PaymentProvider {
   private resultOf(row: ExternalRow): AuthorizeResult {
     const card = { brand: row.pay_type, last4: '' };
     if (row.state === 'paid' || row.state === 'authorized') {
-      return {
-        ok: true, ref: row.out_trade_no, status: row.state === 'paid' ? 'captured' : 'authorized', card, amount: row.amount, currency: row.currency, captureBefore: null,
-      };
+      return { ok: true, ref: row.out_trade_no, status: row.state === 'paid' ? 'captured' : 'authorized', card, amount: row.amount, currency: row.currency, captureBefore: null };
     }
     return { ok: false, ref: row.out_trade_no, declineCode: row.failure_code ?? (row.state === 'cancelled' ? 'cancelled' : 'card_declined'), card };
   }
@@ -366,6 +362,10 @@ export class ExternalMethodProvider extends PaymentProvider {
   override async payout(input: PayoutInput) {
     if (!this.adapter.payout) throw new NotSupported(this.id, 'payouts');
     return this.adapter.payout(input);
+  }
+
+  override settlements(from: Date, to: Date): Promise<Settlements | null> {
+    return Promise.resolve(this.adapter.settlements ? { cumulative: false, pages: this.adapter.settlements(from, to) } : null);
   }
 
   /**
