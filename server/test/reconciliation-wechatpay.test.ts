@@ -1,8 +1,8 @@
 // The daily reconciliation of WeChat Pay from its trade bills (payments/settlements/wechatpay.ts), through the
 // product against the WeChat Pay API v3 test server: a rental's deposit paid with WeChat Pay (JSAPI) and refunded
 // when the cabinet released nothing. Before WeChat has made the day's bills the day is unavailable, never matched;
-// once both China-time bills of the UTC day exist it matches the ledger; a payment the ledger never saw (made
-// at a cashier's QR code) is listed.
+// once both China-time bills of the UTC day exist it matches the ledger; a file that does not match its SHA1 is
+// not believed; a payment the ledger never saw (made at a cashier's QR code) is listed.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReconciliationShape } from '#contract/ops/money.ts';
@@ -92,6 +92,11 @@ describe('WeChat Pay reconciled from its trade bills', () => {
     expect(res).toMatchObject({ status: 'matched', lines: 2 });
     const downloads = fake.requests.filter((r) => r.url.startsWith('/v3/billdownload/file'));
     expect(downloads.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a bill file that does not match its SHA1 is not believed: the day is unavailable, never matched', async () => {
+    fake.bills.corruptNext = true;
+    expect(await reconcile('a damaged download')).toMatchObject({ status: 'unavailable', lines: 0 });
   });
 
   it('lists a payment the ledger never saw (a cashier\'s QR code on the same merchant account)', async () => {

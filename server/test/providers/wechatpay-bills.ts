@@ -35,6 +35,8 @@ export class WechatBills {
   private readonly files = new Map<string, { mchid: string; bytes: Buffer }>();
   /** Payments made outside the merchant's API calls that the bill also lists (say, a cashier's QR code). */
   readonly extra: BillTxn[] = [];
+  /** The next file is damaged on the way (a byte changed after its hash was taken). */
+  corruptNext = false;
 
   constructor(private readonly source: () => { txns: BillTxn[]; refunds: BillRefund[]; now: Date; url: string }) {}
 
@@ -80,8 +82,13 @@ export class WechatBills {
     if (now.getTime() < Date.parse(`${day}T10:00:00+08:00`) + 86_400_000) throw new BillError(400, 'NO_STATEMENT_EXIST', '账单文件不存在');
     const bytes = this.file(mchid, day);
     const token = randomBytes(24).toString('base64url');
+    const hash = createHash('sha1').update(bytes).digest('hex');
+    if (this.corruptNext) {
+      this.corruptNext = false;
+      bytes[bytes.length - 3] ^= 1;
+    }
     this.files.set(token, { mchid, bytes });
-    return { hash_type: 'SHA1', hash_value: createHash('sha1').update(bytes).digest('hex'), download_url: `${url}/v3/billdownload/file?token=${token}` };
+    return { hash_type: 'SHA1', hash_value: hash, download_url: `${url}/v3/billdownload/file?token=${token}` };
   }
 
   /** GET /v3/billdownload/file?token= (the merchant who asked for it only). */
