@@ -85,7 +85,7 @@ export class WechatBills {
     const hash = createHash('sha1').update(bytes).digest('hex');
     if (this.corruptNext) {
       this.corruptNext = false;
-      bytes[bytes.length - 3] ^= 1;
+      bytes.writeUInt8(bytes.readUInt8(bytes.length - 3) ^ 1, bytes.length - 3);
     }
     this.files.set(token, { mchid, bytes });
     return { hash_type: 'SHA1', hash_value: hash, download_url: `${url}/v3/billdownload/file?token=${token}` };
