@@ -32,6 +32,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSign, createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { AlipayBills } from './alipay-bills.ts';
 
 const pem = () => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -135,6 +136,8 @@ export class FakeAlipay {
   readonly transfers = new Map<string, { orderId: string; amount: number; payee: string; answer: Record<string, string> }>();
   /** Every notification sent: the form body and where it went. */
   readonly notifications: { url?: string; body: string; notifyId: string }[] = [];
+  /** The trade bills (providers/alipay-bills.ts). */
+  readonly bills = new AlipayBills(() => ({ trades: [...this.trades.values()], now: this.now(), base: `http://127.0.0.1:${this.port}` }));
   /** Every gateway request's parsed parameters. */
   readonly requests: Record<string, string>[] = [];
   /** Process the next N requests but cut the connection before answering. */
@@ -199,6 +202,12 @@ export class FakeAlipay {
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString();
     const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/bill/download') {
+      // The bill's ZIP; an expired link gets Alipay's page saying so.
+      const zip = this.bills.download(url.searchParams);
+      res.writeHead(200, { 'content-type': zip ? 'application/oct-stream' : 'text/html;charset=utf-8' });
+      return void res.end(zip ?? '下载超时，请重新下载');
+    }
     const p: Record<string, string> = {};
     for (const [k, v] of url.searchParams) p[k] = v;
     for (const [k, v] of new URLSearchParams(raw)) p[k] = v;
@@ -296,6 +305,11 @@ export class FakeAlipay {
         };
         this.trades.set(trade.tradeNo, trade);
         return { out_trade_no: outTradeNo, trade_no: trade.tradeNo };
+      }
+      case 'alipay.data.dataservice.bill.downloadurl.query': {
+        const r = this.bills.query(b);
+        if ('fail' in r) throw business(...r.fail);
+        return { bill_download_url: r.url };
       }
       case 'alipay.trade.close': {
         const t = this.findTrade(str('trade_no'), str('out_trade_no'));

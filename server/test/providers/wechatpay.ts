@@ -22,6 +22,7 @@
 import { createCipheriv, createHmac, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BillError, WechatBills } from './wechatpay-bills.ts';
 
 export interface Merchant {
   mchId: string;
@@ -115,6 +116,8 @@ export class FakeWechatPay {
   private readonly refunds = new Map<string, RefundRec>();
   private readonly orders = new Map<string, ServiceOrder>();
   private seq = 0;
+  /** The trade bills (providers/wechatpay-bills.ts). */
+  readonly bills = new WechatBills(() => ({ txns: [...this.txns.values()], refunds: [...this.refunds.values()], now: this.now(), url: this.url }));
   /** Every request (method, path with query, authorised merchant). */
   readonly requests: { method: string; url: string; mchid?: string; body: string }[] = [];
   /** Sign the next N successful answers with the wrong key (a man in the middle). */
@@ -203,6 +206,8 @@ export class FakeWechatPay {
         }
       }
       const out = this.route(m, method, new URL(url, 'http://x'), body as Record<string, unknown>, raw);
+      // A bill file: sent as is, unsigned.
+      if (Buffer.isBuffer(out)) return void res.writeHead(200, { 'Request-ID': requestId, 'Content-Type': 'application/octet-stream' }).end(out);
       if (out === null) send(204);
       else send(200, out);
     } catch (err) {
@@ -258,6 +263,12 @@ export class FakeWechatPay {
       return null;
     }
     if (method === 'POST' && p === '/v3/refund/domestic/refunds') return this.refund(m, b, raw);
+    try {
+      if (method === 'GET' && p === '/v3/bill/tradebill') return this.bills.tradebill(m.mchId, url.searchParams);
+      if (method === 'GET' && p === '/v3/billdownload/file') return this.bills.download(m.mchId, url.searchParams);
+    } catch (e) {
+      throw e instanceof BillError ? new ApiError(e.status, e.code, e.message) : e;
+    }
     if (method === 'POST' && p === '/v3/payscore/serviceorder') return this.createScore(m, b, raw);
     if (method === 'GET' && p === '/v3/payscore/serviceorder') {
       const q = url.searchParams;

@@ -31,7 +31,8 @@
 import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
 import { ProviderError } from './adapter.ts';
 import { httpClient, type HttpClient } from './http.ts';
-import type { PayoutInput } from '../provider.ts';
+import { alipayBills } from '../settlements/alipay.ts';
+import type { PayoutInput, Settlements } from '../provider.ts';
 import { ALIPAY_GATEWAY, HOLD, WAP, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo, TRADE_STATE, type Answer } from './alipay-wire.ts';
 export { ALIPAY_GATEWAY, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo } from './alipay-wire.ts';
 
@@ -323,6 +324,11 @@ class Alipay implements MethodAdapter {
       currency: 'CNY',
       ack,
     };
+  }
+
+  /** The daily trade bills of [from, to) as settlement lines (settlements/alipay.ts). */
+  settlements(from: Date, to: Date): Promise<Settlements> {
+    return Promise.resolve({ cumulative: false, pages: alipayBills({ call: (method, biz) => this.call(method, biz), fetch: this.deps.fetch }, from, to) });
   }
 
   clientConfig(): Record<string, string> {

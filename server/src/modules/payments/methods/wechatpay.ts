@@ -27,6 +27,8 @@
 import { createDecipheriv, createHmac, createPrivateKey, createPublicKey, createSign, createVerify, type KeyObject } from 'node:crypto';
 import { ProviderError, type AdapterDefinition, type AdapterDeps, type MethodAdapter, type Notification, type NotificationRequest, type ProviderCall, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
 import { httpClient, type HttpClient } from './http.ts';
+import { wechatpayBills } from '../settlements/wechatpay.ts';
+import type { Settlements } from '../provider.ts';
 import { DEFAULT_BASE, SCORE, MAX_SKEW_S, ACK, type Transaction, type ServiceOrder, type Refund, toFen, refundNo, nonce, cst, pem, tradeState, scoreState, header } from './wechatpay-wire.ts';
 export { refundNo } from './wechatpay-wire.ts';
 
@@ -108,13 +110,23 @@ class WechatPay implements MethodAdapter {
     }
   }
 
-  /** One signed API call; the answer's signature is checked; WeChat's error envelope {code, message} → ProviderError. */
-  private async call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-    const payload = body === undefined ? '' : JSON.stringify(body);
+  /** The Authorization header of a request: SHA256-RSA with the merchant key over "METHOD\nurl\ntimestamp\nnonce\nbody\n". */
+  private authorization(method: string, url: string, payload: string) {
     const ts = Math.floor(this.deps.now().getTime() / 1000).toString();
     const n = nonce();
     const signature = this.sign(`${method}\n${url}\n${ts}\n${n}\n${payload}\n`);
-    const authorization = `WECHATPAY2-SHA256-RSA2048 mchid="${this.c.mchId}",nonce_str="${n}",signature="${signature}",timestamp="${ts}",serial_no="${this.c.serialNo}"`;
+    return `WECHATPAY2-SHA256-RSA2048 mchid="${this.c.mchId}",nonce_str="${n}",signature="${signature}",timestamp="${ts}",serial_no="${this.c.serialNo}"`;
+  }
+
+  /** The daily trade bills of [from, to) as settlement lines (settlements/wechatpay.ts). */
+  settlements(from: Date, to: Date): Promise<Settlements> {
+    return Promise.resolve({ cumulative: false, pages: wechatpayBills({ get: (u) => this.call('GET', u), authorization: (u) => this.authorization('GET', u, ''), base: this.base, fetch: this.deps.fetch }, from, to) });
+  }
+
+  /** One signed API call; the answer's signature is checked; WeChat's error envelope {code, message} → ProviderError. */
+  private async call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    const authorization = this.authorization(method, url, payload);
     const res = await this.http.send({
       method,
       url: this.base + url,
