@@ -12,8 +12,10 @@
 // Every call that moves money carries an idempotency key derived from our ids; adapters pass it to the provider
 // where the API has one, and otherwise use our `outTradeNo` as the provider's merchant reference (which the
 // provider refuses to reuse), so a retried call never charges twice.
-import type { Capabilities, PayoutInput } from '../provider.ts';
+import type { Capabilities, PayoutInput, WebhookRequest } from '../provider.ts';
 import type { HttpLog } from './http.ts';
+import type { MethodProvider } from './external.ts';
+import type { MethodHost } from './method-base.ts';
 
 /** How the customer finishes a payment. */
 export type MethodKind =
@@ -122,12 +124,8 @@ export interface StatusResult {
   reusableCard?: { cardRef: string; brand: string; last4: string; expiry?: string };
 }
 
-export interface NotificationRequest {
-  headers: Record<string, string | string[] | undefined>;
-  /** The body exactly as received (signatures are over these bytes). */
-  rawBody: string;
-  query: Record<string, string>;
-}
+/** A webhook delivery as received (the body exactly as received: signatures are over these bytes). */
+export type NotificationRequest = WebhookRequest;
 
 export interface Notification {
   /** Unique per delivery event: stored once, a redelivery is answered without being applied again. */
@@ -239,10 +237,12 @@ export interface AdapterDeps {
   log?: HttpLog;
   /** The time limit of a provider call (default http.ts DEFAULT_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** The app's side of a registered method (its payment rows, URLs); absent when only its wire operations are used. */
+  host?: MethodHost;
 }
 
 /** An adapter as the registry knows it. */
-export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>> {
+export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>, P extends MethodProvider | MethodAdapter = MethodProvider | MethodAdapter> {
   /** Lower-case id: the configuration key, the webhook path segment. */
   id: string;
   /**
@@ -285,7 +285,7 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    * method). In test mode the sandbox card form stands in.
    */
   clientSdk?(config: C): SdkOrigins;
-  create(config: C, deps: AdapterDeps): MethodAdapter;
+  create(config: C, deps: AdapterDeps): P;
 }
 
 /** What the test mode of a method needs of its definition (a test-mode-only definition has no live adapter). */

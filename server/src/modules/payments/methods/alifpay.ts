@@ -105,7 +105,7 @@ function header(req: NotificationRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export const alifpayDefinition: AdapterDefinition<AlifPayConfig> = {
+export const alifpayDefinition: AdapterDefinition<AlifPayConfig, MethodAdapter> = {
   id: 'alifpay',
   payTypes: [{ type: 'Alif_Pay', kind: 'redirect', label: 'Alif Pay', platforms: ['web'] }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },

@@ -330,7 +330,7 @@ class Alipay implements MethodAdapter {
   }
 }
 
-export const alipayDefinition: AdapterDefinition<AlipayConfig> = {
+export const alipayDefinition: AdapterDefinition<AlipayConfig, MethodAdapter> = {
   payoutChannel: { label: 'Alipay', fields: ['loginId', 'name'] },
   id: 'alipay',
   payTypes: [

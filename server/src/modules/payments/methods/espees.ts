@@ -87,7 +87,7 @@ interface Confirmed {
   userData?: Record<string, unknown>;
 }
 
-export const espeesDefinition: AdapterDefinition<EspeesConfig> = {
+export const espeesDefinition: AdapterDefinition<EspeesConfig, MethodAdapter> = {
   id: 'espees',
   payTypes: [{ type: 'Espees', kind: 'redirect', label: 'Espees', platforms: ['web'] }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: false, payout: false, webhook: true },

@@ -51,7 +51,7 @@ export type FlutterwaveConfig = {
 /** The app's OTP entry screen (src/pay/CardOtp.tsx): a card charge answering `meta.authorization.mode: otp`. */
 export const OTP_SCREEN = '#/CardOtp';
 
-export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig> = {
+export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig, MethodAdapter> = {
   payoutChannel: { label: 'Flutterwave bank transfer', fields: ['account_bank', 'account_number'] },
   id: 'flutterwave',
   payTypes: [

@@ -34,7 +34,7 @@
 // unsigned) are refused.
 import { currencyScale } from '#core/money.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall, type Action, type PaymentFacts, type SaveCardInput, type SavedCardRef } from './adapter.ts';
+import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type MethodAdapter, type NotificationRequest, type StartInput, type StatusResult, type ProviderCall, type Action, type PaymentFacts, type SaveCardInput, type SavedCardRef } from './adapter.ts';
 import { httpClient, type HttpRequest } from './http.ts';
 import { SDK_URL, type MpPayment, type MpCustomer, type MpCard, type MercadoPagoAdapter, toMajor, toMinor, type PayCard, screenCard, failureCode, stateOf, header, signatureManifest } from './mercadopago-wire.ts';
 export { type MpCustomer, type MpCard, type MercadoPagoAdapter, toMajor, toMinor, screenCard, failureCode, signatureManifest } from './mercadopago-wire.ts';
@@ -267,7 +267,7 @@ function createMercadoPago(config: MercadoPagoConfig, deps: AdapterDeps): Mercad
   };
 }
 
-export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig> = {
+export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig, MethodAdapter> = {
   id: 'mercadopago',
   payTypes: [{ type: 'MercadoPago', kind: 'card', label: 'Mercado Pago' }],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },

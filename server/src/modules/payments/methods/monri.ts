@@ -291,7 +291,7 @@ function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
   };
 }
 
-export const monriDefinition: AdapterDefinition<MonriConfig> = {
+export const monriDefinition: AdapterDefinition<MonriConfig, MethodAdapter> = {
   id: 'monri',
   payTypes: [{ type: 'Monri_WebPay', kind: 'card', label: 'Card (Monri)' }],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },

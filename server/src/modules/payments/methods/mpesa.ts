@@ -57,7 +57,7 @@ export type MpesaOptional =
   /** Daraja's root: https://api.safaricom.co.ke (live, default) or https://sandbox.safaricom.co.ke. */
   | 'apiBase';
 
-export const mpesaDefinition: AdapterDefinition<MpesaConfig> = {
+export const mpesaDefinition: AdapterDefinition<MpesaConfig, MethodAdapter> = {
   payoutChannel: { label: 'M-Pesa', fields: ['phone'] },
   id: 'mpesa',
   payTypes: [{ type: 'M-PESA', kind: 'push', label: 'M-Pesa', platforms: ['web'] }],

@@ -92,7 +92,7 @@ function stateOf(orderStatus: string | undefined): { state: ExternalState; failu
 /** What a webhook type says about the payment (undefined: the order is unchanged or the event is not a payment's). */
 const EVENT_STATE: Record<string, ExternalState | undefined> = { SuccessPayment: 'paid', Finalized: 'paid', Cancelled: 'cancelled' };
 
-export const n1coDefinition: AdapterDefinition<N1coConfig> = {
+export const n1coDefinition: AdapterDefinition<N1coConfig, MethodAdapter> = {
   id: 'n1co',
   payTypes: [{ type: 'N1co', kind: 'redirect', label: 'N1co' }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },

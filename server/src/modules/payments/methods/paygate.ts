@@ -101,7 +101,7 @@ function transactionDate(d: Date): string {
   return `${t.getUTCFullYear()}-${p(t.getUTCMonth() + 1)}-${p(t.getUTCDate())} ${p(t.getUTCHours())}:${p(t.getUTCMinutes())}:${p(t.getUTCSeconds())}`;
 }
 
-export const paygateDefinition: AdapterDefinition<PayGateConfig> = {
+export const paygateDefinition: AdapterDefinition<PayGateConfig, MethodAdapter> = {
   id: 'paygate',
   payTypes: [{ type: 'PayGate', kind: 'form', label: 'PayGate' }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },

@@ -359,7 +359,7 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
   };
 }
 
-export const paypalDefinition: AdapterDefinition<PaypalConfig> = {
+export const paypalDefinition: AdapterDefinition<PaypalConfig, MethodAdapter> = {
   payoutChannel: { label: 'PayPal', fields: ['email'] },
   id: 'paypal',
   payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal', platforms: ['web'] }],

@@ -85,7 +85,7 @@ function stateOf(status: string | undefined): { state: ExternalState; failureCod
   }
 }
 
-export const sumupDefinition: AdapterDefinition<SumUpConfig> = {
+export const sumupDefinition: AdapterDefinition<SumUpConfig, MethodAdapter> = {
   id: 'sumup',
   payTypes: [{ type: 'SumUpOnlinePayment', kind: 'redirect', label: 'SumUp' }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },

@@ -52,7 +52,7 @@ export type WechatPayConfig = {
   apiBase?: string;
 };
 
-export const wechatpayDefinition: AdapterDefinition<WechatPayConfig> = {
+export const wechatpayDefinition: AdapterDefinition<WechatPayConfig, MethodAdapter> = {
   id: 'wechatpay',
   payTypes: [
     { type: 'WeChat_MP', kind: 'jsapi', label: 'WeChat Pay', platforms: ['wechat'] },

@@ -109,7 +109,8 @@ export class PaymentSettingsService {
   private shape(agentId: string, k: Known, row: SettingsRow | undefined): PaymentMethodSetting {
     const env = this.d.live.env[agentId]?.[k.id];
     const offered = this.d.live.config[agentId]?.[k.id] !== undefined;
-    const testMode = !offered && !!this.d.live.byAgent.get(agentId)?.some((p) => p.sandbox && p.definition.id === k.id);
+    const reg = this.d.live.providers;
+    const testMode = !offered && reg.hasOwnMethods(agentId) && reg.methodsOf(agentId).some((p) => p.sandbox && p.definition.id === k.id);
     return {
       method: k.id, labels: k.labels, ...(k.currencies ? { currencies: k.currencies } : {}),
       enabled: (row ? row.enabled && offered : offered) || testMode, ...(testMode ? { testMode } : {}),
