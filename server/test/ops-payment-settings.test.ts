@@ -10,6 +10,12 @@ import { ProviderRegistry } from '../src/modules/payments/provider.ts';
 import { liveMethods } from '../src/modules/payments/settings/live.ts';
 import { ExternalRepository } from '../src/modules/payments/methods/repository.ts';
 import { SecretsRepository } from '../src/secrets/repository.ts';
+import { PaymentSettingsService } from '../src/modules/payments/settings/service.ts';
+import { needsPublicUrl } from '../src/modules/payments/methods/registry.ts';
+import { AuditService } from '../src/modules/audit/service.ts';
+import { AuditRepository } from '../src/modules/audit/repository.ts';
+import { productionGaps } from '../src/app-deps.ts';
+import type { AppError } from '../src/lib/errors.ts';
 
 type Op = 'list methods of A' | 'read a method of A' | 'save a method of A' | 'list methods of the platform';
 //                 none platformOwner adminA adminB supportA financeA technicianA readOnlyA partnerA
@@ -183,6 +189,28 @@ describe('payment methods of an agent, from the console', () => {
     // Another key: the sealed values do not open, so nothing runs with half a configuration.
     const other = await make('k'.repeat(40));
     expect(other.providers.all()).toEqual([]);
+  });
+
+  it('refuses to switch on, with SANDBOX=off and no PUBLIC_URL, a method its provider must call back (422), as the start-up check does', async () => {
+    const live = await liveMethods({
+      env: {}, db: b.db, settingsKey: await new SecretsRepository(b.db).get('sandbox.payment-settings-key'), providers: new ProviderRegistry(), clock: b.clock,
+      build: { repo: new ExternalRepository(b.db), clock: b.clock, publicUrl: '', sandbox: false, platformAgent: 'powerly', cardOutcome: async () => undefined },
+    });
+    const settings = new PaymentSettingsService({
+      db: b.db, clock: b.clock, live, audit: new AuditService(new AuditRepository(b.db), b.clock), platformAgent: 'powerly', agentExists: async () => true,
+    });
+    const actor = { staffId: null, email: null, ip: '127.0.0.1', userAgent: 'test', reason: 'public url test' };
+    const before = await settings.one({ kind: 'all' }, 'agent-c', 'paypal');
+    const refusal = await settings.save({ kind: 'all' }, actor, 'agent-c', 'paypal', before.version, { reason: 'public url test', enabled: true, keys: { clientId: 'c', clientSecret: 's', webhookId: 'w' } })
+      .then(() => undefined, (err: unknown) => err as AppError);
+    expect(refusal).toMatchObject({ code: 422, key: 'ops.error.paymentPublicUrl' });
+    expect((await settings.one({ kind: 'all' }, 'agent-c', 'paypal')).version).toBe(before.version);
+    // The same rule as at start-up: a card provider type calls nothing back; a method does.
+    expect(needsPublicUrl(['debitcard'], undefined)).toBe(false);
+    expect(needsPublicUrl(['debitcard', 'paypal'], undefined)).toBe(true);
+    expect(needsPublicUrl(['paypal'], 'https://powerly.example')).toBe(false);
+    expect(productionGaps({ paymentMethods: { powerly: { debitcard: {} } } })).not.toContainEqual(expect.stringContaining('PUBLIC_URL'));
+    expect(productionGaps({ paymentMethods: { powerly: { paypal: {} } } })).toContainEqual(expect.stringContaining('PUBLIC_URL'));
   });
 
   async function riderMethodsOf(x: Built, agent: string) {

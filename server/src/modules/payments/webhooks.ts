@@ -20,7 +20,7 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { App } from '../../lib/route.ts';
 import { AppError } from '../../lib/errors.ts';
-import { cardAction, lacks, type ProviderEvent, type WebhookAction, type WebhookAnswer, type WebhookDelivery, type WebhookRequest } from './provider.ts';
+import { cardAction, lacks, type ProviderEvent, type WebhookAnswer, type WebhookDelivery, type WebhookRequest } from './provider.ts';
 import type { PaymentsService } from './service.ts';
 
 export { cardAction, type WebhookAction } from './provider.ts';

@@ -32,6 +32,7 @@ import {
   type ExternalState,
   type Notification,
   type NotificationRequest,
+  type ProviderCall,
   type StartInput,
   type StartResult,
   type StatusResult,
@@ -225,7 +226,7 @@ export class N1coAdapter extends MethodProvider {
     };
   }
 
-  async refundPayment(ref: string, amount: number): Promise<void> {
+  async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     const o = await this.order(ref);
     if (stateOf(o.orderStatus).state !== 'paid') throw new ProviderError('not_paid', `n1co order ${ref} is ${o.orderStatus ?? 'unknown'}`, 409);
     const currency = o.store?.currencyCode ?? 'USD';

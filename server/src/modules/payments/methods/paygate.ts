@@ -34,6 +34,7 @@ import {
   type ExternalState,
   type Notification,
   type NotificationRequest,
+  type ProviderCall,
   type StartInput,
   type StartResult,
   type StatusResult,
@@ -256,7 +257,7 @@ export class PayGateAdapter extends MethodProvider {
     return status;
   }
 
-  async refundPayment(ref: string, amount: number): Promise<void> {
+  async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     if (!this.config.payHostPassword) {
       throw new ProviderError('refund_unsupported', 'PayGate refunds go through PayHost: payHostPassword is not configured', 422);
     }

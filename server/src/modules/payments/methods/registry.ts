@@ -90,6 +90,15 @@ export function methodsGaps(config: MethodsConfig, definitions = DEFINITIONS): s
 }
 
 /**
+ * Whether switching on these methods needs this server's public address and it is missing: every method adapter's
+ * provider sends the customer back and posts its notifications to us (PUBLIC_URL); a card provider type does not.
+ * One rule for the start-up check (SANDBOX=off) and the console's save.
+ */
+export function needsPublicUrl(methods: string[], publicUrl: string | undefined, definitions = DEFINITIONS): boolean {
+  return !publicUrl && methods.some((id) => definitions.some((d) => d.id === id));
+}
+
+/**
  * The browser origins of the client SDKs of the methods configured live (any agent): what the page's CSP adds to
  * 'self'. Test mode (the sandbox card form stands in for every SDK) adds nothing.
  */

@@ -24,6 +24,7 @@ import {
   type ExternalState,
   type Notification,
   type NotificationRequest,
+  type ProviderCall,
   type StartInput,
   type StartResult,
   type StatusResult,
@@ -194,7 +195,7 @@ export class SumUpAdapter extends MethodProvider {
     return (await this.call<SumUpCheckout>('GET', `/v0.1/checkouts/${encodeURIComponent(ref)}`)).data;
   }
 
-  async status(ref: string): Promise<StatusResult> {
+  async status(ref: string, _outTradeNo?: string): Promise<StatusResult> {
     return this.result(await this.checkout(ref));
   }
 
@@ -207,7 +208,7 @@ export class SumUpAdapter extends MethodProvider {
     return r;
   }
 
-  async refundPayment(ref: string, amount: number): Promise<void> {
+  async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     if (!Number.isInteger(amount) || amount <= 0) throw new ProviderError('invalid_amount', 'SumUp: refund amount must be positive', 400);
     const c = await this.checkout(ref);
     if (c.status !== 'PAID') throw new ProviderError('not_paid', `SumUp checkout ${ref} is ${c.status ?? 'unknown'}, nothing to refund`, 409);
