@@ -1,18 +1,20 @@
-// The payment methods beyond the card provider: WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa,
-// MercadoPago, Monri, SumUp, PayGate, N1co, Espees, Alif Pay, debit card. Each is one adapter: a definition (its
-// payment types, how the customer pays, what it can do, what an operator configures) and an instance made from
-// one agent's configuration that talks to the provider's documented API. The external-payment service
-// (external.ts) drives them all the same way:
+// The payment methods beyond the card provider: WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa, MercadoPago,
+// Monri, SumUp, PayGate, N1co, Espees, Alif Pay, debit card. Each is one definition (its payment types, how the
+// customer pays, what it can do, what an operator configures) and one class, a PaymentProvider (MethodProvider,
+// external.ts), made from one agent's configuration, that implements only its provider's documented wire operations
+// (method-base.ts):
 //
-//   start     the provider creates the payment; the answer says what the customer does next (Action)
-//   complete  the customer came back from the provider with its parameters (PayPal token + PayerID, …)
-//   status    the provider's current state of a payment (polled by the app's check call and by the expiry job)
-//   notification  a webhook / callback delivery, verified the way the provider specifies (null when it does not)
+//   start             the provider creates the payment; the answer says what the customer does next (Action)
+//   complete          the customer came back from the provider with its parameters (PayPal token + PayerID, …)
+//   status            the provider's current state of a payment (polled by the app's check call and by the expiry job)
+//   capturePayment · voidPayment · refundPayment · payout   money calls on the provider's own ref
+//   readNotification  a webhook / callback delivery, verified the way the provider specifies (null when it does not)
+//   saveCardToken · removeCard                              cards saved at the provider
 //
-// Every call that moves money carries an idempotency key derived from our ids; adapters pass it to the provider
+// Every call that moves money carries an idempotency key derived from our ids; methods pass it to the provider
 // where the API has one, and otherwise use our `outTradeNo` as the provider's merchant reference (which the
 // provider refuses to reuse), so a retried call never charges twice.
-import type { Capabilities, PayoutInput, WebhookRequest } from '../provider.ts';
+import type { Capabilities, WebhookRequest } from '../provider.ts';
 import type { HttpLog } from './http.ts';
 import type { MethodProvider } from './external.ts';
 import type { MethodHost } from './method-base.ts';
@@ -201,35 +203,6 @@ export function webhookPath(instanceId: string): string {
   return `/payments/webhooks/${provider}${agent.length ? `/${agent.join('.')}` : ''}`;
 }
 
-/** One agent's instance of a method adapter. */
-export interface MethodAdapter {
-  start(input: StartInput): Promise<StartResult>;
-  status(ref: string, outTradeNo: string): Promise<StatusResult>;
-  /**
-   * The customer is back with the provider's parameters (PayPal: token, PayerID; MercadoPago's SDK screen: the card
-   * token); default: status().
-   */
-  complete?(ref: string, outTradeNo: string, params: Record<string, string>, call: ProviderCall, payment?: PaymentFacts): Promise<StatusResult>;
-  /** Only with capabilities.hold: captures up to the authorised amount (the rest released). */
-  capture?(ref: string, amount: number, call: ProviderCall): Promise<void>;
-  /** Only with capabilities.hold: releases an authorisation. */
-  void?(ref: string, call: ProviderCall): Promise<void>;
-  refund(ref: string, amount: number, call: ProviderCall): Promise<void>;
-  /** Only with capabilities.payout: a withdrawal; its outcome may come later as a notification. */
-  payout?(input: PayoutInput): Promise<{ ref: string }>;
-  /** Verifies and reads a webhook delivery; null when its signature (or source) does not verify. */
-  notification(req: NotificationRequest): Promise<Notification | null>;
-  /** Public data the client needs (MercadoPago public key, Monri authenticity token, WeChat appId). */
-  clientConfig?(): Record<string, string>;
-  /**
-   * Saves a card for later payments (Mercado Pago customers and cards): the card token becomes a card of the customer.
-   * Later payments pass it as StartInput.card.saved.
-   */
-  saveCard?(input: SaveCardInput, call: ProviderCall): Promise<SavedCardRef & { brand: string; last4: string }>;
-  /** Removes a saved card at the provider (a card already gone there counts as removed). */
-  removeCard?(card: SavedCardRef): Promise<void>;
-}
-
 export interface AdapterDeps {
   fetch: typeof fetch;
   now: () => Date;
@@ -242,7 +215,7 @@ export interface AdapterDeps {
 }
 
 /** An adapter as the registry knows it. */
-export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>, P extends MethodProvider | MethodAdapter = MethodProvider | MethodAdapter> {
+export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>, P extends MethodProvider = MethodProvider> {
   /** Lower-case id: the configuration key, the webhook path segment. */
   id: string;
   /**

@@ -19,8 +19,7 @@ import { wechatpayDefinition } from './wechatpay.ts';
 import { flutterwaveDefinition } from './flutterwave.ts';
 import { mercadopagoDefinition } from './mercadopago.ts';
 import { monriDefinition } from './monri.ts';
-import { MethodProvider, type CustomerStore } from './external.ts';
-import { AdaptedMethod } from './adapted.ts';
+import type { MethodProvider, CustomerStore } from './external.ts';
 import type { ExternalRepository } from './repository.ts';
 import { SandboxMethod, type SandboxMethodDeps } from './sandbox.ts';
 import { DEBIT_CARD_TYPE } from '../provider.ts';
@@ -41,7 +40,7 @@ export const DEFINITIONS: AdapterDefinition[] = [
   espeesDefinition,
   mercadopagoDefinition,
   monriDefinition,
-] as AdapterDefinition[];
+] as unknown as AdapterDefinition[];
 
 export type MethodsConfig = Record<string, Record<string, Record<string, string>>>;
 
@@ -147,9 +146,7 @@ export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): 
       const def = defs.find((x) => x.id === id);
       if (!def) continue;
       const instance = agent === d.platformAgent ? id : `${id}.${agent}`;
-      const deps = { ...wire, host: host(instance, false, cardSealKey(instance, def, cfg)) };
-      const made = def.create(cfg, deps);
-      add(agent, made instanceof MethodProvider ? made : new AdaptedMethod(def, made, deps));
+      add(agent, def.create(cfg, { ...wire, host: host(instance, false, cardSealKey(instance, def, cfg)) }));
     }
   }
   if (d.sandbox) {
