@@ -120,7 +120,7 @@ export const alifpayDefinition: AdapterDefinition<AlifPayConfig, AlifPayMethod> 
   create: (config, deps) => new AlifPayMethod(config, deps),
 };
 
-/** The provider's API as AlifPayMethod calls it: the connection, the token, the helpers its operations share. */
+/** The provider's API as AlifPayMethod calls it: the connection and the helpers its wire operations share. */
 function alifpayWire(config: AlifPayConfig, deps: AdapterDeps) {
   const base = (config.apiBase || (config.mode === 'test' ? HOSTS.test : HOSTS.live)).replace(/\/+$/, '');
   const gate = config.gate || 'korti_milli';

@@ -101,7 +101,7 @@ export const espeesDefinition: AdapterDefinition<EspeesConfig, EspeesMethod> = {
   create: (config, deps) => new EspeesMethod(config, deps),
 };
 
-/** The provider's API as EspeesMethod calls it: the connection, the token, the helpers its operations share. */
+/** The provider's API as EspeesMethod calls it: the connection and the helpers its wire operations share. */
 function espeesWire(config: EspeesConfig, deps: AdapterDeps) {
   const api = (config.apiBase || 'https://api.espees.org').replace(/\/+$/, '');
   const portal = (config.payBase || 'https://payment.espees.org').replace(/\/+$/, '');

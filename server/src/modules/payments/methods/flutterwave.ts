@@ -82,7 +82,7 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig, Flutter
   create: (config, deps) => new FlutterwaveMethod(config, deps),
 };
 
-/** The provider's API as FlutterwaveMethod calls it: the connection, the token, the helpers its operations share. */
+/** The provider's API as FlutterwaveMethod calls it: the connection and the helpers its wire operations share. */
 function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
   const base = (config.apiBase ?? 'https://api.flutterwave.com').replace(/\/+$/, '');
   /** What we asked per outTradeNo (this process); the charge's meta carries it too, for after a restart. */

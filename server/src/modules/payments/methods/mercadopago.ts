@@ -53,7 +53,7 @@ export type MercadoPagoConfig = {
   sdkUrl?: string;
 };
 
-/** The provider's API as MercadoPagoMethod calls it: the connection, the token, the helpers its operations share. */
+/** The provider's API as MercadoPagoMethod calls it: the connection and the helpers its wire operations share. */
 function mercadopagoWire(config: MercadoPagoConfig, deps: AdapterDeps) {
   const base = (config.apiBase || 'https://api.mercadopago.com').replace(/\/+$/, '');
 

@@ -102,7 +102,7 @@ function stateOf(s: PaymentStatus): ExternalState {
   return 'pending';
 }
 
-/** The provider's API as MonriMethod calls it: the connection, the token, the helpers its operations share. */
+/** The provider's API as MonriMethod calls it: the connection and the helpers its wire operations share. */
 function monriWire(config: MonriConfig, deps: AdapterDeps) {
   const base = (config.apiBase || LIVE_BASE).replace(/\/+$/, '');
 

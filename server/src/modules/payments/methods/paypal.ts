@@ -40,7 +40,7 @@ export type PaypalConfig = {
   apiBase?: string;
 };
 
-/** The provider's API as PaypalMethod calls it: the connection, the token, the helpers its operations share. */
+/** The provider's API as PaypalMethod calls it: the connection and the helpers its wire operations share. */
 function paypalWire(config: PaypalConfig, deps: AdapterDeps) {
   const base = (config.apiBase ?? PAYPAL_LIVE).replace(/\/+$/, '');
   let token: { value: string; expiresAt: number } | null = null;
