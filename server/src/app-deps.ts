@@ -8,7 +8,7 @@ import type { CabinetLink } from './modules/cabinets/link.ts';
 import type { BankPayoutRail } from './modules/payments/payouts/rail.ts';
 import type { SandboxCardProvider } from './modules/payments/sandbox.ts';
 import { STRIPE_VARIABLES, type StripeSettings } from './config/stripe.ts';
-import { methodsGaps, type MethodsConfig } from './modules/payments/methods/registry.ts';
+import { methodsGaps, needsPublicUrl, type MethodsConfig } from './modules/payments/methods/registry.ts';
 import type { SimulatorFleet } from './demo/simulator/fleet.ts';
 import type { WeChatTicketSource } from './modules/content/wechat.ts';
 import type { Mailer } from './modules/notify/mailer.ts';
@@ -93,11 +93,10 @@ export interface AppDeps {
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
 export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey' | 'stripe' | 'stripeMissing' | 'paymentMethods' | 'publicUrl'>): string[] {
   const methods = deps.paymentMethods ?? {};
-  const anyMethod = Object.values(methods).some((m) => Object.keys(m).length > 0);
   return [
     // Only the methods an agent switched on need their configuration (and providers must reach us: PUBLIC_URL).
     ...methodsGaps(methods),
-    ...(anyMethod && !deps.publicUrl ? ['PUBLIC_URL (where payment providers send customers back and post their notifications)'] : []),
+    ...(needsPublicUrl(Object.values(methods).flatMap((m) => Object.keys(m)), deps.publicUrl) ? ['PUBLIC_URL (where payment providers send customers back and post their notifications)'] : []),
     ...unconfiguredSignIn(deps.signIn ?? {}),
     ...(deps.embedSigningKey ? [] : ['EMBED_SIGNING_KEY']),
     ...(deps.stripe ? [] : [`card payments (Stripe: ${(deps.stripeMissing?.length ? deps.stripeMissing : [...STRIPE_VARIABLES]).join(', ')})`]),

@@ -131,10 +131,11 @@ export async function buildApp(deps: AppDeps) {
   const jobs = new JobRunner(db, clock, log);
   const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
   // The sandbox card provider only with SANDBOX=on (its webhook secret this installation's, never a constant).
-  const providers = sandboxOn ? new ProviderRegistry().register(await sandbox.init().then(() => sandbox)) : new ProviderRegistry();
+  const providers = new ProviderRegistry(DEFAULT_AGENT);
+  if (sandboxOn) providers.register(await sandbox.init().then(() => sandbox));
   const paymentsRepo = new PaymentsRepository(db);
   // Stripe: the platform's account, and each agent's own account or connected account (docs/payments.md).
-  const agentProviders = new Map<string, string>();
+  providers.setCardProvider(DEFAULT_AGENT, deps.stripe ? 'stripe' : 'sandbox');
   if (deps.stripe) {
     const s = deps.stripe;
     providers.register(new StripeCardProvider('stripe', s.account, paymentsRepo, s.transport));
@@ -144,7 +145,7 @@ export async function buildApp(deps: AppDeps) {
         ? { secretKey: a.secretKey, publishableKey: a.publishableKey ?? '', webhookSecret: a.webhookSecret ?? '' }
         : { ...s.account, connectedAccount: a.connectedAccount, webhookSecret: a.webhookSecret ?? s.account.webhookSecret };
       providers.register(new StripeCardProvider(id, account, paymentsRepo, s.transport));
-      agentProviders.set(agent, id);
+      providers.setCardProvider(agent, id);
     }
   }
   // The methods beyond the card (methods/registry.ts): registered beside the card providers, offered per agent;
@@ -169,13 +170,8 @@ export async function buildApp(deps: AppDeps) {
   const cabinetsRepo = new CabinetsRepository(db, liveness);
   const embedRepo = new EmbedRepository(db);
   const payments = new PaymentsService(paymentsRepo, providers, clock, {
-    agentProviders,
-    defaultProvider: deps.stripe ? 'stripe' : 'sandbox',
-    defaultAgent: DEFAULT_AGENT,
     // The agents are the embed module's (its service, made below: called only once requests come).
     agentExists: async (id) => (await embed.agent(id)) != null,
-    methodProviders: methods.byAgent,
-    cardTypes: methods.cardTypes,
     appOrigins: deps.appOrigins ?? (deps.publicUrl ? [new URL(deps.publicUrl).origin] : []),
     loopbackIsApp: sandboxOn,
     agentOrigins: async (id) => (await embed.agent(id))?.origins ?? [],

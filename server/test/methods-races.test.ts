@@ -7,11 +7,11 @@
 //    that credited (settled) it meanwhile kept the money while the guard refunded it;
 //  - a rental resume that failed refunded the payment without the lock, while a second resume of it (a double tap)
 //    started the rental with that deposit;
-//  - a release (ExternalMethodProvider.void) that read a payment still pending closed nothing when the customer's
+//  - a release (MethodProvider.void) that read a payment still pending closed nothing when the customer's
 //    payment was recorded just before it closed the row: neither taken nor given back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, markHeardFrom, touristToken, type Built, formBody } from './helper.ts';
-import { ExternalMethodProvider } from '../src/modules/payments/methods/external.ts';
+import { MethodProvider } from '../src/modules/payments/methods/external.ts';
 import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { ACTION_TIMEOUT_MS, type PaymentProvider } from '../src/modules/payments/provider.ts';
 
@@ -54,8 +54,8 @@ const alipay = () => a.app.powerly.payments.providers.get('alipay') as PaymentPr
 function duringNextVoid(ref: string, meanwhile: () => Promise<void>) {
   const p = alipay();
   // The provider's own void, unfenced: the registry's proxy checked the lease once, before this.
-  const orig = ExternalMethodProvider.prototype.void;
-  p.void = async function (this: ExternalMethodProvider, r: string, opts?: { idempotencyKey?: string }) {
+  const orig = MethodProvider.prototype.void;
+  p.void = async function (this: MethodProvider, r: string, opts?: { idempotencyKey?: string }) {
     if (r === ref) {
       delete (p as { void?: unknown }).void;
       await meanwhile();
@@ -185,8 +185,8 @@ describe('a rental resumed twice (a double tap) whose first resume fails', () =>
     } as typeof transfer;
     let second: { code: number; data?: { outTradeNo?: string } } | undefined;
     const p = alipay();
-    const refund = ExternalMethodProvider.prototype.refund;
-    p.refund = async function (this: ExternalMethodProvider, r: string, amount: number, opts?: { idempotencyKey?: string }) {
+    const refund = MethodProvider.prototype.refund;
+    p.refund = async function (this: MethodProvider, r: string, amount: number, opts?: { idempotencyKey?: string }) {
       if (r === action.paymentIntent && !second) {
         delete (p as { refund?: unknown }).refund;
         second = (await rent({ stripeToken: 'resume', paymentIntent: action.paymentIntent })).json();
@@ -211,7 +211,7 @@ describe('a release of a payment still waiting for the customer, who pays just t
     a.clock.advance(ACTION_TIMEOUT_MS + 1000);
     // The release (the compensation's void) asked the provider: still pending. Before it closes our row, the
     // customer pays and the app's resume records it paid (refused: the top-up was released).
-    const repo = (alipay() as unknown as { repo: { update: (...x: unknown[]) => Promise<void> } }).repo;
+    const repo = (alipay() as unknown as { host: { repo: { update: (...x: unknown[]) => Promise<void> } } }).host.repo;
     const update = repo.update;
     let resumed: { code: number } | undefined;
     repo.update = async function (this: unknown, ...x: unknown[]) {

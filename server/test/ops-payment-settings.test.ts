@@ -10,6 +10,12 @@ import { ProviderRegistry } from '../src/modules/payments/provider.ts';
 import { liveMethods } from '../src/modules/payments/settings/live.ts';
 import { ExternalRepository } from '../src/modules/payments/methods/repository.ts';
 import { SecretsRepository } from '../src/secrets/repository.ts';
+import { PaymentSettingsService } from '../src/modules/payments/settings/service.ts';
+import { needsPublicUrl } from '../src/modules/payments/methods/registry.ts';
+import { AuditService } from '../src/modules/audit/service.ts';
+import { AuditRepository } from '../src/modules/audit/repository.ts';
+import { productionGaps } from '../src/app-deps.ts';
+import type { AppError } from '../src/lib/errors.ts';
 
 type Op = 'list methods of A' | 'read a method of A' | 'save a method of A' | 'list methods of the platform';
 //                 none platformOwner adminA adminB supportA financeA technicianA readOnlyA partnerA
@@ -106,6 +112,11 @@ describe('payment methods of an agent, from the console', () => {
     expect(off.json()).toMatchObject({ enabled: false, version: 3 });
     expect((await riderMethods('agent-a')).some((m) => m.pPaymentType === 'M-PESA')).toBe(false);
     expect(b.app.powerly.payments.providers.has('mpesa.agent-a')).toBe(true);
+    // Its late notifications still reach it at the webhook entry: read (and here refused: no callback token, 400) by
+    // the method itself, never answered as an unknown provider (404).
+    const late = await b.app.inject({ method: 'POST', url: '/payments/webhooks/mpesa/agent-a', payload: '{}', headers: { 'content-type': 'application/json' } });
+    expect(late.statusCode, late.body).toBe(400);
+    expect(late.json()).toMatchObject({ result: 'signature' });
     const back = await save(adminA(), 'agent-a', 'mpesa', { enabled: true });
     expect(back.statusCode).toBe(200);
     expect((await riderMethods('agent-a')).map((m) => m.pId)).toContain('mpesa.agent-a:M-PESA');
@@ -178,11 +189,33 @@ describe('payment methods of an agent, from the console', () => {
     // This installation's key (the sandbox made it): the agents' own M-Pesa, live, and nothing else.
     const { providers, live } = await make(await new SecretsRepository(b.db).get('sandbox.payment-settings-key'));
     expect(providers.all().map((p) => p.id).sort()).toEqual(['mpesa.agent-a', 'mpesa.agent-b']);
-    expect([...live.byAgent.values()].flat().every((p) => !p.sandbox)).toBe(true);
-    expect(live.cardTypes.get('agent-a')).toEqual(['debitcard']);
+    expect(providers.allMethods().every((p) => !p.sandbox)).toBe(true);
+    expect(live.providers.cardTypesOf('agent-a')).toEqual(['debitcard']);
     // Another key: the sealed values do not open, so nothing runs with half a configuration.
     const other = await make('k'.repeat(40));
     expect(other.providers.all()).toEqual([]);
+  });
+
+  it('refuses to switch on, with SANDBOX=off and no PUBLIC_URL, a method its provider must call back (422), as the start-up check does', async () => {
+    const live = await liveMethods({
+      env: {}, db: b.db, settingsKey: await new SecretsRepository(b.db).get('sandbox.payment-settings-key'), providers: new ProviderRegistry(), clock: b.clock,
+      build: { repo: new ExternalRepository(b.db), clock: b.clock, publicUrl: '', sandbox: false, platformAgent: 'powerly', cardOutcome: async () => undefined },
+    });
+    const settings = new PaymentSettingsService({
+      db: b.db, clock: b.clock, live, audit: new AuditService(new AuditRepository(b.db), b.clock), platformAgent: 'powerly', agentExists: async () => true,
+    });
+    const actor = { staffId: null, email: null, ip: '127.0.0.1', userAgent: 'test', reason: 'public url test' };
+    const before = await settings.one({ kind: 'all' }, 'agent-c', 'paypal');
+    const refusal = await settings.save({ kind: 'all' }, actor, 'agent-c', 'paypal', before.version, { reason: 'public url test', enabled: true, keys: { clientId: 'c', clientSecret: 's', webhookId: 'w' } })
+      .then(() => undefined, (err: unknown) => err as AppError);
+    expect(refusal).toMatchObject({ code: 422, key: 'ops.error.paymentPublicUrl' });
+    expect((await settings.one({ kind: 'all' }, 'agent-c', 'paypal')).version).toBe(before.version);
+    // The same rule as at start-up: a card provider type calls nothing back; a method does.
+    expect(needsPublicUrl(['debitcard'], undefined)).toBe(false);
+    expect(needsPublicUrl(['debitcard', 'paypal'], undefined)).toBe(true);
+    expect(needsPublicUrl(['paypal'], 'https://powerly.example')).toBe(false);
+    expect(productionGaps({ paymentMethods: { powerly: { debitcard: {} } } })).not.toContainEqual(expect.stringContaining('PUBLIC_URL'));
+    expect(productionGaps({ paymentMethods: { powerly: { paypal: {} } } })).toContainEqual(expect.stringContaining('PUBLIC_URL'));
   });
 
   async function riderMethodsOf(x: Built, agent: string) {

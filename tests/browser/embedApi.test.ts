@@ -176,7 +176,10 @@ describe('size follows content; the host page does not shift', () => {
         const b = document.createElement('button');
         b.textContent = label;
         b.onclick = run;
-        document.body.append(b); // at the end: adding it shifts nothing
+        // Fixed in a corner: adding it shifts nothing, and the widget's box resizing under it cannot move it between
+        // Playwright's check of the click target and the click (a moved button let the click land in the frame).
+        b.style.cssText = `position: fixed; top: 0; left: ${label === 'Help' ? 0 : 120}px; z-index: 10`;
+        document.body.append(b);
       }
     });
     await page.getByRole('button', { name: 'Help', exact: true }).click();

@@ -2,14 +2,15 @@
 // it, the hosted-page redirect, the customer's outcomes, refunds, the signed callback, errors and the network.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { alifAmount, alifpayDefinition } from '../../src/modules/payments/methods/alifpay.ts';
 import { FakeAlif, TEST_ACCOUNTS } from '../providers/alifpay.ts';
 
 const KEY = '870304';
 const PASSWORD = 'hpfkdMw6l4PLysBnbCaS-test';
 let fake: FakeAlif;
-let alif: MethodAdapter;
+let alif: MethodProvider;
 let n = 0;
 
 const deps = { fetch: globalThis.fetch, now: () => new Date() };
@@ -188,24 +189,24 @@ describe('alifpay: refunds', () => {
   it('refunds in part, twice, then refuses more than is left', async () => {
     const { i, r } = await started();
     fake.pay(KEY, i.outTradeNo);
-    await alif.refund(r.ref, 500, { idempotencyKey: 'r1' });
-    await alif.refund(r.ref, 700, { idempotencyKey: 'r2' });
+    await alif.refundPayment(r.ref, 500, { idempotencyKey: 'r1' });
+    await alif.refundPayment(r.ref, 700, { idempotencyKey: 'r2' });
     expect(fake.txn(KEY, i.outTradeNo)!.refunded).toBe(1200);
     const sent = fake.requests.at(-1)!;
     expect(sent.path).toBe('/cancel/standard');
     expect(sent.body).toMatchObject({ key: KEY, transaction_id: fake.txn(KEY, i.outTradeNo)!.transactionId, amount: '7.00' });
-    const over = await providerError(alif.refund(r.ref, 51, { idempotencyKey: 'r3' }));
+    const over = await providerError(alif.refundPayment(r.ref, 51, { idempotencyKey: 'r3' }));
     expect(over.code).toBe('invalid_request');
     expect(over.status).toBe(400);
     expect(fake.txn(KEY, i.outTradeNo)!.refunded).toBe(1200);
-    await alif.refund(r.ref, 50, { idempotencyKey: 'r4' });
+    await alif.refundPayment(r.ref, 50, { idempotencyKey: 'r4' });
     expect(fake.txn(KEY, i.outTradeNo)!.refunded).toBe(1250);
   });
 
   it('refuses to refund a payment that was not paid', async () => {
     const { i, r } = await started();
     fake.pay(KEY, i.outTradeNo, TEST_ACCOUNTS.declined);
-    expect((await providerError(alif.refund(r.ref, 100, { idempotencyKey: 'r5' }))).code).toBe('not_refundable');
+    expect((await providerError(alif.refundPayment(r.ref, 100, { idempotencyKey: 'r5' }))).code).toBe('not_refundable');
   });
 });
 
@@ -214,18 +215,18 @@ describe('alifpay: callback', () => {
     const { i } = await started();
     const { callback } = fake.pay(KEY, i.outTradeNo);
     expect(callback!.url).toBe(i.notifyUrl);
-    const note = await alif.notification(callback!);
+    const note = await alif.readNotification(callback!);
     expect(note).toMatchObject({ outTradeNo: i.outTradeNo, ref: i.outTradeNo, state: 'paid', amount: 1250, currency: 'TJS' });
     expect(note!.ack).toEqual({ status: 200, contentType: 'text/plain', body: 'OK' });
     // Alif retries until it gets its 200: the redelivery is the same event.
-    const again = await alif.notification(fake.callback(KEY, i.outTradeNo));
+    const again = await alif.readNotification(fake.callback(KEY, i.outTradeNo));
     expect(again!.eventId).toBe(note!.eventId);
   });
 
   it('a failed payment’s callback says failed, with another event id than a paid one', async () => {
     const { i } = await started();
     const { callback } = fake.pay(KEY, i.outTradeNo, TEST_ACCOUNTS.declined);
-    const note = await alif.notification(callback!);
+    const note = await alif.readNotification(callback!);
     expect(note!.state).toBe('failed');
     expect(note!.eventId).toContain(':failed');
   });
@@ -235,14 +236,14 @@ describe('alifpay: callback', () => {
     const { callback } = fake.pay(KEY, i.outTradeNo, TEST_ACCOUNTS.declined);
     const tampered = { ...callback!, rawBody: callback!.rawBody.replace('"status":"failed"', '"status":"ok"') };
     expect(tampered.rawBody).not.toBe(callback!.rawBody);
-    expect(await alif.notification(tampered)).toBeNull();
-    expect(await make({ password: 'another' }).notification(callback!)).toBeNull();
+    expect(await alif.readNotification(tampered)).toBeNull();
+    expect(await make({ password: 'another' }).readNotification(callback!)).toBeNull();
     const noToken = JSON.parse(callback!.rawBody) as Record<string, unknown>;
     delete noToken.token;
-    expect(await alif.notification({ ...callback!, rawBody: JSON.stringify(noToken) })).toBeNull();
-    expect(await alif.notification({ headers: {}, rawBody: 'not json', query: {} })).toBeNull();
+    expect(await alif.readNotification({ ...callback!, rawBody: JSON.stringify(noToken) })).toBeNull();
+    expect(await alif.readNotification({ headers: {}, rawBody: 'not json', query: {} })).toBeNull();
     // the genuine one still verifies
-    expect(await alif.notification(callback!)).not.toBeNull();
+    expect(await alif.readNotification(callback!)).not.toBeNull();
   });
 });
 

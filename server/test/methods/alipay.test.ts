@@ -2,7 +2,8 @@
 // verification, the JSAPI trade, the fund authorisation hold, refunds, transfers and notifications.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alipayDefinition, chinaTime, fromYuan, rawJsonValue, signContent, toYuan, type AlipayConfig } from '../../src/modules/payments/methods/alipay.ts';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { FakeAlipay, makeKeys } from '../providers/alipay.ts';
 
 const APP_ID = '2021000000000001';
@@ -13,7 +14,7 @@ const FORBIDDEN = '2088102146220003';
 const appKeys = makeKeys();
 const fake = new FakeAlipay();
 let config: AlipayConfig;
-let adapter: MethodAdapter;
+let adapter: MethodProvider;
 let seq = 0;
 
 const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date() };
@@ -31,7 +32,7 @@ const input = (over: Partial<StartInput> = {}): StartInput => ({
   payer: { userId: 1, openId: BUYER },
   ...over,
 });
-const deliver = (body: string) => adapter.notification({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: body, query: {} });
+const deliver = (body: string) => adapter.readNotification({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: body, query: {} });
 const providerError = async (p: Promise<unknown>) => {
   const err = await p.then(() => null, (e: unknown) => e);
   expect(err).toBeInstanceOf(ProviderError);
@@ -177,21 +178,21 @@ describe('alipay JSAPI trade (automatic)', () => {
     const i = input();
     const r = await adapter.start(i);
     fake.pay(r.ref);
-    await adapter.refund(r.ref, 500, { idempotencyKey: 'refund-1' });
-    await adapter.refund(r.ref, 500, { idempotencyKey: 'refund-1' });
+    await adapter.refundPayment(r.ref, 500, { idempotencyKey: 'refund-1' });
+    await adapter.refundPayment(r.ref, 500, { idempotencyKey: 'refund-1' });
     const t = fake.trades.get(r.ref)!;
     expect(t.refunded).toBe(500);
-    const over = await providerError(adapter.refund(r.ref, 800, { idempotencyKey: 'refund-2' }));
+    const over = await providerError(adapter.refundPayment(r.ref, 800, { idempotencyKey: 'refund-2' }));
     expect(over.code).toBe('ACQ.REFUND_AMT_NOT_EQUAL_TOTAL');
     expect(t.refunded).toBe(500);
-    await adapter.refund(r.ref, 750, { idempotencyKey: 'refund-3' });
+    await adapter.refundPayment(r.ref, 750, { idempotencyKey: 'refund-3' });
     expect(t.status).toBe('TRADE_CLOSED');
     expect((await adapter.status(r.ref, i.outTradeNo)).state).toBe('paid');
   });
 
   it('refunding an unpaid trade is refused', async () => {
     const r = await adapter.start(input());
-    expect((await providerError(adapter.refund(r.ref, 100, { idempotencyKey: 'r-unpaid' }))).code).toBe('ACQ.TRADE_STATUS_ERROR');
+    expect((await providerError(adapter.refundPayment(r.ref, 100, { idempotencyKey: 'r-unpaid' }))).code).toBe('ACQ.TRADE_STATUS_ERROR');
   });
 
   it('a non-CNY payment is refused before any call', async () => {
@@ -218,19 +219,19 @@ describe('alipay WAP payment from a phone\'s browser (ALIPAY_WAP)', () => {
     expect(tradeNo).toBeTruthy();
     expect(fake.pay(tradeNo)).toBe('9000');
     expect(await adapter.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'paid', amount: 1250, currency: 'CNY' });
-    await adapter.refund(r.ref, 250, { idempotencyKey: 'wap-refund-1' });
+    await adapter.refundPayment(r.ref, 250, { idempotencyKey: 'wap-refund-1' });
     // A page whose parameters were changed is refused by the gateway (the signature covers them).
     expect(fake.openWap(r.action.url.replace('12.50', '0.01'))).toBeNull();
   });
 
   it('void closes an unpaid trade (and is a no-op before the buyer opened the page); no hold; offered only in a phone\'s browser', async () => {
     const never = await adapter.start(input({ payType: 'ALIPAY_WAP', payer: { userId: 1 } }));
-    await adapter.void!(never.ref, { idempotencyKey: 'v1' });
+    await adapter.voidPayment!(never.ref, { idempotencyKey: 'v1' });
     const inp = input({ payType: 'ALIPAY_WAP', payer: { userId: 1 } });
     const r = await adapter.start(inp);
     if (r.action.kind !== 'redirect') throw new Error('not a redirect');
     const tradeNo = fake.openWap(r.action.url)!;
-    await adapter.void!(r.ref, { idempotencyKey: 'v2' });
+    await adapter.voidPayment!(r.ref, { idempotencyKey: 'v2' });
     expect((await adapter.status(r.ref, inp.outTradeNo)).state).toBe('cancelled');
     expect(fake.pay(tradeNo)).toBe('4000');
     expect((await providerError(adapter.start(input({ payType: 'ALIPAY_WAP', capture: 'manual' })))).code).toBe('not_supported');
@@ -270,52 +271,52 @@ describe('alipay fund authorisation (manual capture)', () => {
   it('captures less than held (the rest unfrozen), then refunds part of the capture', async () => {
     const { i, r, orderStr } = await startHold();
     fake.freeze(orderStr);
-    await adapter.capture!(r.ref, 3000, { idempotencyKey: 'cap-1' });
+    await adapter.capturePayment!(r.ref, 3000, { idempotencyKey: 'cap-1' });
     const auth = fake.auths.get(i.outTradeNo)!;
     expect(auth).toMatchObject({ paid: 3000, rest: 0, unfrozen: 6900, orderStatus: 'FINISH' });
     expect(await adapter.status(r.ref, i.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 3000, currency: 'CNY' });
-    await adapter.capture!(r.ref, 3000, { idempotencyKey: 'cap-1' }); // a retried capture charges once
+    await adapter.capturePayment!(r.ref, 3000, { idempotencyKey: 'cap-1' }); // a retried capture charges once
     expect(auth.paid).toBe(3000);
-    await adapter.refund(r.ref, 1000, { idempotencyKey: 'hold-refund-1' });
-    expect((await providerError(adapter.refund(r.ref, 2500, { idempotencyKey: 'hold-refund-2' }))).code).toBe('ACQ.REFUND_AMT_NOT_EQUAL_TOTAL');
+    await adapter.refundPayment(r.ref, 1000, { idempotencyKey: 'hold-refund-1' });
+    expect((await providerError(adapter.refundPayment(r.ref, 2500, { idempotencyKey: 'hold-refund-2' }))).code).toBe('ACQ.REFUND_AMT_NOT_EQUAL_TOTAL');
   });
 
   it('capturing more than is frozen is refused', async () => {
     const { r, orderStr } = await startHold(1000);
     fake.freeze(orderStr);
-    expect((await providerError(adapter.capture!(r.ref, 1001, { idempotencyKey: 'cap-over' }))).code).toBe('ACQ.AUTH_AMOUNT_NOT_ENOUGH');
+    expect((await providerError(adapter.capturePayment!(r.ref, 1001, { idempotencyKey: 'cap-over' }))).code).toBe('ACQ.AUTH_AMOUNT_NOT_ENOUGH');
   });
 
   it('void unfreezes the hold → cancelled', async () => {
     const { i, r, orderStr } = await startHold();
     fake.freeze(orderStr);
-    await adapter.void!(r.ref, { idempotencyKey: 'void-1' });
+    await adapter.voidPayment!(r.ref, { idempotencyKey: 'void-1' });
     expect(fake.auths.get(i.outTradeNo)).toMatchObject({ rest: 0, unfrozen: 9900, orderStatus: 'CLOSED' });
     expect((await adapter.status(r.ref, i.outTradeNo)).state).toBe('cancelled');
-    await adapter.void!(r.ref, { idempotencyKey: 'void-1' }); // nothing left: no call fails
+    await adapter.voidPayment!(r.ref, { idempotencyKey: 'void-1' }); // nothing left: no call fails
   });
 
   it('a hold voided or already captured cannot be captured again', async () => {
     const voided = await startHold();
     fake.freeze(voided.orderStr);
-    await adapter.void!(voided.r.ref, { idempotencyKey: 'void-3' });
-    expect((await providerError(adapter.capture!(voided.r.ref, 100, { idempotencyKey: 'cap-void' }))).code).toBe('ACQ.AUTH_ORDER_HAS_CLOSED');
+    await adapter.voidPayment!(voided.r.ref, { idempotencyKey: 'void-3' });
+    expect((await providerError(adapter.capturePayment!(voided.r.ref, 100, { idempotencyKey: 'cap-void' }))).code).toBe('ACQ.AUTH_ORDER_HAS_CLOSED');
     const captured = await startHold();
     fake.freeze(captured.orderStr);
-    await adapter.capture!(captured.r.ref, 100, { idempotencyKey: 'cap-a' });
-    await adapter.void!(captured.r.ref, { idempotencyKey: 'void-4' }); // nothing left to unfreeze
+    await adapter.capturePayment!(captured.r.ref, 100, { idempotencyKey: 'cap-a' });
+    await adapter.voidPayment!(captured.r.ref, { idempotencyKey: 'void-4' }); // nothing left to unfreeze
     expect(fake.auths.get(captured.i.outTradeNo)).toMatchObject({ paid: 100, orderStatus: 'FINISH' });
   });
 
   it('void before the customer froze cancels the order string', async () => {
     const { orderStr, r } = await startHold();
-    await adapter.void!(r.ref, { idempotencyKey: 'void-2' });
+    await adapter.voidPayment!(r.ref, { idempotencyKey: 'void-2' });
     expect(fake.freeze(orderStr)).toBe('4000');
   });
 
   it('capturing before anything is frozen is refused', async () => {
     const { r } = await startHold();
-    expect((await providerError(adapter.capture!(r.ref, 100, { idempotencyKey: 'cap-early' }))).code).toBe('AUTH_NOT_FROZEN');
+    expect((await providerError(adapter.capturePayment!(r.ref, 100, { idempotencyKey: 'cap-early' }))).code).toBe('AUTH_NOT_FROZEN');
   });
 });
 
@@ -367,7 +368,7 @@ describe('alipay notifications', () => {
     const stranger = alipayDefinition.create({ ...config, alipayPublicKey: makeKeys().publicKey }, deps);
     const n = fake.signNotification({ notify_type: 'trade_status_sync', out_trade_no: 'X', trade_no: 'Y', trade_status: 'TRADE_SUCCESS', total_amount: '1.00' }, APP_ID);
     expect(await deliver(n.body)).not.toBeNull();
-    expect(await stranger.notification({ headers: {}, rawBody: n.body, query: {} })).toBeNull();
+    expect(await stranger.readNotification({ headers: {}, rawBody: n.body, query: {} })).toBeNull();
   });
 });
 

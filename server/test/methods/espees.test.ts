@@ -2,14 +2,15 @@
 // portal redirect, Confirm Payment as the only source of truth, the customer's return verified through it, errors
 // and the network.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { espeesDefinition, espeesPrice } from '../../src/modules/payments/methods/espees.ts';
 import { FakeEspees, TEST_USERS } from '../providers/espees.ts';
 
 const KEY = 'V9yKoxl5EljDbawloXWHaD2zgclp28U9f5YSY3U3-test';
 const WALLET = '0x6376d76009ba9ed381011134efae927b3f5cbd0f';
 let fake: FakeEspees;
-let espees: MethodAdapter;
+let espees: MethodProvider;
 let n = 0;
 
 const deps = { fetch: globalThis.fetch, now: () => new Date() };
@@ -166,7 +167,7 @@ describe('espees: refunds', () => {
     const { r } = await started();
     fake.pay(r.ref);
     const before = fake.requests.length;
-    const e = await providerError(espees.refund(r.ref, 500, { idempotencyKey: 'r' }));
+    const e = await providerError(espees.refundPayment(r.ref, 500, { idempotencyKey: 'r' }));
     expect(e.code).toBe('refund_unsupported');
     expect(fake.requests.length).toBe(before);
   });
@@ -176,19 +177,19 @@ describe('espees: the customer’s return (the notification Espees gives)', () =
   it('is accepted when Confirm Payment vouches for it, with Espees’s state, and answered 200', async () => {
     const { i, r } = await started();
     const back = fake.pay(r.ref)!;
-    const note = await espees.notification(fake.returnDelivery(back));
+    const note = await espees.readNotification(fake.returnDelivery(back));
     expect(note).toMatchObject({ eventId: `espees:${r.ref}:APPROVED`, outTradeNo: i.outTradeNo, ref: r.ref, state: 'paid', amount: 1250, currency: 'ESP' });
     expect(note!.ack).toEqual({ status: 200, contentType: 'text/plain', body: 'OK' });
     // the same return again (a reload, a second tab): the same event
-    expect((await espees.notification(fake.returnDelivery(back)))!.eventId).toBe(note!.eventId);
+    expect((await espees.readNotification(fake.returnDelivery(back)))!.eventId).toBe(note!.eventId);
     // the confirm GET names tradeNo only; a JSON body works the same
-    expect((await espees.notification({ headers: {}, rawBody: '', query: { tradeNo: r.ref, outTradeNo: i.outTradeNo } }))!.eventId).toBe(note!.eventId);
-    expect((await espees.notification({ headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify({ payment_ref: r.ref, outTradeNo: i.outTradeNo }), query: {} }))!.state).toBe('paid');
+    expect((await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: r.ref, outTradeNo: i.outTradeNo } }))!.eventId).toBe(note!.eventId);
+    expect((await espees.readNotification({ headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify({ payment_ref: r.ref, outTradeNo: i.outTradeNo }), query: {} }))!.state).toBe('paid');
   });
 
   it('a declined payment’s return says failed', async () => {
     const { r } = await started();
-    const note = await espees.notification(fake.returnDelivery(fake.pay(r.ref, TEST_USERS.declined)!));
+    const note = await espees.readNotification(fake.returnDelivery(fake.pay(r.ref, TEST_USERS.declined)!));
     expect(note!.state).toBe('failed');
     expect(note!.eventId).toBe(`espees:${r.ref}:DECLINE`);
   });
@@ -198,15 +199,15 @@ describe('espees: the customer’s return (the notification Espees gives)', () =
     fake.pay(paid.r.ref);
     const victim = await started();
     // someone's paid ref presented for our (unpaid) order
-    expect(await espees.notification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref, outTradeNo: victim.i.outTradeNo } })).toBeNull();
-    expect(await espees.notification({ headers: {}, rawBody: '', query: { tradeNo: 'f'.repeat(32), outTradeNo: victim.i.outTradeNo } })).toBeNull();
+    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref, outTradeNo: victim.i.outTradeNo } })).toBeNull();
+    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: 'f'.repeat(32), outTradeNo: victim.i.outTradeNo } })).toBeNull();
     // nobody has tried to pay yet: nothing to report
-    expect(await espees.notification({ headers: {}, rawBody: '', query: { tradeNo: victim.r.ref, outTradeNo: victim.i.outTradeNo } })).toBeNull();
-    expect(await espees.notification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref } })).toBeNull();
-    expect(await espees.notification({ headers: {}, rawBody: '{not json', query: {} })).toBeNull();
-    expect(await espees.notification({ headers: {}, rawBody: '', query: { tradeNo: '../x', outTradeNo: paid.i.outTradeNo } })).toBeNull();
+    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: victim.r.ref, outTradeNo: victim.i.outTradeNo } })).toBeNull();
+    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref } })).toBeNull();
+    expect(await espees.readNotification({ headers: {}, rawBody: '{not json', query: {} })).toBeNull();
+    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: '../x', outTradeNo: paid.i.outTradeNo } })).toBeNull();
     // an adapter with another merchant's key does not see the payment at all
-    expect(await make({ apiKey: 'nope' }).notification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref, outTradeNo: paid.i.outTradeNo } }).catch((e: unknown) => e)).toBeInstanceOf(ProviderError);
+    expect(await make({ apiKey: 'nope' }).readNotification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref, outTradeNo: paid.i.outTradeNo } }).catch((e: unknown) => e)).toBeInstanceOf(ProviderError);
   });
 });
 
@@ -215,6 +216,6 @@ describe('espees: network', () => {
     const down = espeesDefinition.create({ apiKey: KEY, merchantWallet: WALLET, apiBase: 'http://127.0.0.1:1' }, deps);
     expect((await providerError(down.start(input()))).code).toBe('network');
     expect((await providerError(down.status('abc', 'X'))).code).toBe('network');
-    expect((await providerError(down.notification({ headers: {}, rawBody: '', query: { tradeNo: 'abc', outTradeNo: 'X' } }))).code).toBe('network');
+    expect((await providerError(down.readNotification({ headers: {}, rawBody: '', query: { tradeNo: 'abc', outTradeNo: 'X' } }))).code).toBe('network');
   });
 });

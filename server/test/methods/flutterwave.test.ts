@@ -2,7 +2,8 @@
 // card form through the product's API (payer endpoint with the card fields, sealed token, paying call, paid).
 import { createDecipheriv } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { flutterwaveDefinition, toMajor, toMinor } from '../../src/modules/payments/methods/flutterwave.ts';
 import { FakeFlutterwave } from '../providers/flutterwave.ts';
 import { build, cabinetsOnline, touristToken, waitFor, type Built } from '../helper.ts';
@@ -12,7 +13,7 @@ import { cardSealKey, openCard, sealCard, sealContext } from '../../src/modules/
 
 const KEYS = { secretKey: 'FLWSECK_TEST-0123456789abcdef0123456789abcdef-X', encryptionKey: 'FLWSECK_TEST0123456789ab', secretHash: 'powerly-webhook-hash-7f3a' };
 let fake: FakeFlutterwave;
-let flw: MethodAdapter;
+let flw: MethodProvider;
 let seq = 0;
 
 const make = (over: Partial<typeof KEYS & { apiBase: string }> = {}) =>
@@ -160,9 +161,9 @@ describe('flutterwave: hold, capture, void, refund', () => {
     expect(r).toMatchObject({ state: 'authorized' });
     expect(fake.byTxRef(i.outTradeNo)!.charge_type).toBe('preauth');
     expect(await flw.status(r.ref, i.outTradeNo)).toMatchObject({ state: 'authorized', amount: 500000 });
-    const over = await providerError(flw.capture!(r.ref, 600000, call));
+    const over = await providerError(flw.capturePayment!(r.ref, 600000, call));
     expect(over.status).toBe(400);
-    await flw.capture!(r.ref, 320050, call);
+    await flw.capturePayment!(r.ref, 320050, call);
     const tx = fake.byTxRef(i.outTradeNo)!;
     expect(fake.requests.findLast((q) => q.path.endsWith('/capture'))!).toMatchObject({ path: `/v3/charges/${tx.flw_ref}/capture`, body: { amount: 3200.5 } });
     expect(tx).toMatchObject({ status: 'successful', amount: 3200.5 });
@@ -172,7 +173,7 @@ describe('flutterwave: hold, capture, void, refund', () => {
     fake.verifyAmountOverride = 5000.01;
     expect(await flw.status(r.ref, i.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'amount_mismatch' });
     // A captured preauth is refunded through the preauth refund endpoint.
-    await flw.refund(r.ref, 20000, call);
+    await flw.refundPayment(r.ref, 20000, call);
     expect(fake.requests.findLast((q) => q.path.endsWith('/refund'))!.path).toBe(`/v3/charges/${tx.flw_ref}/refund`);
     expect(tx.refunded).toBe(200);
   });
@@ -180,18 +181,18 @@ describe('flutterwave: hold, capture, void, refund', () => {
   it('a hold is voided', async () => {
     const i = input({ capture: 'manual', ...card('5377283645077450', '789', '09', '31') });
     const r = await flw.start(i);
-    await flw.void!(r.ref, call);
+    await flw.voidPayment!(r.ref, call);
     expect(await flw.status(r.ref, i.outTradeNo)).toMatchObject({ state: 'cancelled' });
-    expect((await providerError(flw.capture!(r.ref, 100, call))).status).toBe(400);
+    expect((await providerError(flw.capturePayment!(r.ref, 100, call))).status).toBe(400);
   });
 
   it('refunds partially; more than is left is refused', async () => {
     const i = input(card('5061460166976054667', '564', '10', '29'));
     const r = await flw.start(i);
-    await flw.refund(r.ref, 25050, call);
+    await flw.refundPayment(r.ref, 25050, call);
     expect(fake.requests.findLast((q) => q.path.endsWith('/refund'))).toMatchObject({ path: `/v3/transactions/${r.ref}/refund`, body: { amount: 250.5 } });
-    await flw.refund(r.ref, 50000, call);
-    const err = await providerError(flw.refund(r.ref, 50001, call));
+    await flw.refundPayment(r.ref, 50000, call);
+    const err = await providerError(flw.refundPayment(r.ref, 50001, call));
     expect(err.code).toBe('amount_too_large');
     expect(fake.byTxRef(i.outTradeNo)!.refunded).toBe(750.5);
   });
@@ -226,7 +227,7 @@ describe('flutterwave: mobile money', () => {
     fake.approve(i.outTradeNo);
     const s = await flw.status(r.ref, i.outTradeNo);
     expect(s).toMatchObject({ ref: String(fake.byTxRef(i.outTradeNo)!.id), state: 'paid', amount: 2000 });
-    await flw.refund(s.ref, 500, call);
+    await flw.refundPayment(s.ref, 500, call);
   });
 
   it('francophone mobile money sends the country; a currency without mobile money, no phone, or a hold is refused', async () => {
@@ -249,7 +250,7 @@ describe('flutterwave: payouts', () => {
     expect((await providerError(flw.payout!(p))).code).toBe('duplicate_reference');
     expect(fake.transfers.size).toBeGreaterThanOrEqual(1);
     fake.completeTransfer(Number(ref), true);
-    const n = await flw.notification(fake.webhook('transfer.completed', Number(ref)));
+    const n = await flw.readNotification(fake.webhook('transfer.completed', Number(ref)));
     expect(n).toMatchObject({ eventId: `${ref}:transfer.completed:successful`, ref, outTradeNo: p.idempotencyKey, state: 'paid', amount: 100000, currency: 'KES' });
   });
 
@@ -277,12 +278,12 @@ describe('flutterwave: webhooks', () => {
   it('a genuine charge.completed is accepted and answered 200; a redelivery has the same eventId', async () => {
     const { i, r, id } = await paid();
     const d = fake.webhook('charge.completed', id);
-    const n = await flw.notification(d);
+    const n = await flw.readNotification(d);
     expect(n).toEqual({
       eventId: `${id}:charge.completed:successful`, ref: r.ref, outTradeNo: i.outTradeNo, state: 'paid', amount: 125050, currency: 'NGN',
       ack: { status: 200, contentType: 'text/plain', body: 'OK' },
     });
-    expect((await flw.notification(fake.webhook('charge.completed', id)))!.eventId).toBe(n!.eventId);
+    expect((await flw.readNotification(fake.webhook('charge.completed', id)))!.eventId).toBe(n!.eventId);
   });
 
   it('either header alone verifies (legacy verif-hash; flutterwave-signature HMAC of the body)', async () => {
@@ -290,8 +291,8 @@ describe('flutterwave: webhooks', () => {
     const d = fake.webhook('charge.completed', id);
     const legacy = { ...d, headers: { 'verif-hash': d.headers['verif-hash']! } };
     const signed = { ...d, headers: { 'flutterwave-signature': d.headers['flutterwave-signature']! } };
-    expect(await flw.notification(legacy)).not.toBeNull();
-    expect(await flw.notification(signed)).not.toBeNull();
+    expect(await flw.readNotification(legacy)).not.toBeNull();
+    expect(await flw.readNotification(signed)).not.toBeNull();
   });
 
   it('a tampered body, a wrong secret hash or no signature is refused (null)', async () => {
@@ -299,10 +300,10 @@ describe('flutterwave: webhooks', () => {
     const d = fake.webhook('charge.completed', id);
     const tampered = { ...d, rawBody: d.rawBody.replace('"amount":1250.5', '"amount":9250.5') };
     expect(tampered.rawBody).not.toBe(d.rawBody);
-    expect(await flw.notification(tampered)).toBeNull();
-    expect(await flw.notification(fake.webhook('charge.completed', id, 'not-the-hash'))).toBeNull();
-    expect(await flw.notification({ ...d, headers: { 'verif-hash': 'not-the-hash', 'flutterwave-signature': d.headers['flutterwave-signature']! } })).toBeNull();
-    expect(await flw.notification({ ...d, headers: {} })).toBeNull();
+    expect(await flw.readNotification(tampered)).toBeNull();
+    expect(await flw.readNotification(fake.webhook('charge.completed', id, 'not-the-hash'))).toBeNull();
+    expect(await flw.readNotification({ ...d, headers: { 'verif-hash': 'not-the-hash', 'flutterwave-signature': d.headers['flutterwave-signature']! } })).toBeNull();
+    expect(await flw.readNotification({ ...d, headers: {} })).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 // The mercadopago adapter against the local Mercado Pago test server (server/test/providers/mercadopago.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
-import { mercadopagoDefinition, createMercadoPago, toMajor, signatureManifest, screenCard } from '../../src/modules/payments/methods/mercadopago.ts';
+import { mercadopagoDefinition, toMajor, signatureManifest, screenCard } from '../../src/modules/payments/methods/mercadopago.ts';
 import { FakeMercadoPago } from '../providers/mercadopago.ts';
 
 const MC = '5031 4332 1540 6351';
@@ -120,20 +120,20 @@ describe('mercadopago adapter', () => {
     const r = await a.start(inp);
     expect(r.state).toBe('authorized');
     expect(await a.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'authorized', amount: 5000 });
-    await expect(a.capture!(r.ref, 6000, { idempotencyKey: 'cap-x' })).rejects.toBeInstanceOf(ProviderError);
-    await a.capture!(r.ref, 3250, { idempotencyKey: `cap-${r.ref}` });
+    await expect(a.capturePayment!(r.ref, 6000, { idempotencyKey: 'cap-x' })).rejects.toBeInstanceOf(ProviderError);
+    await a.capturePayment!(r.ref, 3250, { idempotencyKey: `cap-${r.ref}` });
     expect(await a.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'paid', amount: 3250 });
     // A repeated capture (the job ran again) is a no-op.
-    await a.capture!(r.ref, 3250, { idempotencyKey: `cap-${r.ref}` });
-    await a.refund(r.ref, 1000, { idempotencyKey: `ref1-${r.ref}` });
+    await a.capturePayment!(r.ref, 3250, { idempotencyKey: `cap-${r.ref}` });
+    await a.refundPayment(r.ref, 1000, { idempotencyKey: `ref1-${r.ref}` });
     expect(mp.payments.get(Number(r.ref))!.transaction_amount_refunded).toBe(10);
     // The same refund retried (same key) is answered again, not refunded twice.
-    await a.refund(r.ref, 1000, { idempotencyKey: `ref1-${r.ref}` });
+    await a.refundPayment(r.ref, 1000, { idempotencyKey: `ref1-${r.ref}` });
     expect(mp.payments.get(Number(r.ref))!.transaction_amount_refunded).toBe(10);
-    const err = await a.refund(r.ref, 2300, { idempotencyKey: `ref2-${r.ref}` }).catch((e: unknown) => e);
+    const err = await a.refundPayment(r.ref, 2300, { idempotencyKey: `ref2-${r.ref}` }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: '2085', status: 400 });
-    await a.refund(r.ref, 2250, { idempotencyKey: `ref3-${r.ref}` });
+    await a.refundPayment(r.ref, 2250, { idempotencyKey: `ref3-${r.ref}` });
     expect(mp.payments.get(Number(r.ref))!.status).toBe('refunded');
   });
 
@@ -141,10 +141,10 @@ describe('mercadopago adapter', () => {
     const a = adapter();
     const inp = await input('APRO', { capture: 'manual' });
     const r = await a.start(inp);
-    await a.void!(r.ref, { idempotencyKey: 'v1' });
+    await a.voidPayment!(r.ref, { idempotencyKey: 'v1' });
     expect(await a.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'cancelled' });
-    await a.void!(r.ref, { idempotencyKey: 'v1' }); // again: already cancelled, nothing to do
-    await expect(a.capture!(r.ref, 100, { idempotencyKey: 'c' })).rejects.toMatchObject({ code: '4305' });
+    await a.voidPayment!(r.ref, { idempotencyKey: 'v1' }); // again: already cancelled, nothing to do
+    await expect(a.capturePayment!(r.ref, 100, { idempotencyKey: 'c' })).rejects.toMatchObject({ code: '4305' });
   });
 
   describe('live card entry on the /MercadoPago screen (MercadoPago.js)', () => {
@@ -248,7 +248,7 @@ describe('mercadopago adapter', () => {
   });
 
   it('saves a card on a customer (found again by e-mail)', async () => {
-    const a = createMercadoPago({ accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url }, deps);
+    const a = mercadopagoDefinition.create({ accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url }, deps);
     expect(await a.findCustomer('saver@testuser.com')).toBeNull();
     const c = await a.createCustomer('saver@testuser.com', { idempotencyKey: 'cust-1' });
     expect((await a.findCustomer('saver@testuser.com'))?.id).toBe(c.id);
@@ -256,10 +256,10 @@ describe('mercadopago adapter', () => {
     expect(card).toMatchObject({ customer_id: c.id, last_four_digits: '3704' });
     await expect(a.createCustomer('saver@testuser.com', { idempotencyKey: 'cust-2' })).rejects.toMatchObject({ code: '101' });
     // saveCard: finds the customer by e-mail (or is given it) and attaches the card, with its method and issuer.
-    const saved = await a.saveCard({ email: 'saver@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }), paymentMethodId: 'master', issuerId: '24' }, { idempotencyKey: 'card-2' });
+    const saved = await a.saveCardToken({ email: 'saver@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }), paymentMethodId: 'master', issuerId: '24' }, { idempotencyKey: 'card-2' });
     expect(saved).toEqual({ customerRef: c.id, cardRef: expect.stringMatching(/^\d+$/), brand: 'master', last4: '6351' });
     expect(mp.requests.at(-1)!.body).toEqual({ token: expect.any(String), payment_method_id: 'master', issuer_id: 24 });
-    const fresh = await a.saveCard({ email: 'new-saver@testuser.com', token: await mp.cardToken({ number: VISA, holder: 'APRO' }) }, { idempotencyKey: 'card-3' });
+    const fresh = await a.saveCardToken({ email: 'new-saver@testuser.com', token: await mp.cardToken({ number: VISA, holder: 'APRO' }) }, { idempotencyKey: 'card-3' });
     expect(fresh.customerRef).not.toBe(c.id);
     expect(mp.cardsOf(fresh.customerRef)).toHaveLength(1);
     await a.removeCard({ customerRef: fresh.customerRef, cardRef: fresh.cardRef });
@@ -268,8 +268,8 @@ describe('mercadopago adapter', () => {
   });
 
   it('pays with a saved card: /MercadoPago asks the security code for a fresh token of the card; the payment names its customer', async () => {
-    const a = createMercadoPago({ accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url }, deps);
-    const saved = await a.saveCard({ email: 'saved-pay@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }) }, { idempotencyKey: `sv-${Date.now()}` });
+    const a = mercadopagoDefinition.create({ accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url }, deps);
+    const saved = await a.saveCardToken({ email: 'saved-pay@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }) }, { idempotencyKey: `sv-${Date.now()}` });
     const inp = await input('APRO', { card: { saved: { customerRef: saved.customerRef, cardRef: saved.cardRef } } });
     const r = await a.start(inp);
     expect(r).toMatchObject({ ref: '', state: 'pending', action: { kind: 'form', url: '#/MercadoPago', fields: { cardId: saved.cardRef, outTradeNo: inp.outTradeNo } } });
@@ -307,11 +307,11 @@ describe('mercadopago adapter', () => {
       const a = adapter();
       const r = await a.start(await input('CONT'));
       const w = mp.settle(r.ref, 'approved');
-      const got = await a.notification(w);
+      const got = await a.readNotification(w);
       expect(got).toMatchObject({ eventId: `mp:${w.notificationId}`, ref: r.ref, ack: { status: 200 } });
       const again = mp.webhook(r.ref, 'payment.updated', { notificationId: w.notificationId });
       expect(again.headers['x-request-id']).not.toBe(w.headers['x-request-id']);
-      expect((await a.notification(again))?.eventId).toBe(got!.eventId);
+      expect((await a.readNotification(again))?.eventId).toBe(got!.eventId);
       expect((await a.status(got!.ref!, '')).state).toBe('paid');
     });
 
@@ -322,14 +322,14 @@ describe('mercadopago adapter', () => {
 
     it('a wrong secret, a tampered query id, a body naming another payment or a missing signature is refused', async () => {
       const a = adapter();
-      expect(await a.notification(mp.webhook('123', 'payment.updated', { secret: 'not-the-secret' }))).toBeNull();
+      expect(await a.readNotification(mp.webhook('123', 'payment.updated', { secret: 'not-the-secret' }))).toBeNull();
       const w = mp.webhook('123');
-      expect(await a.notification({ ...w, query: { ...w.query, 'data.id': '124' } })).toBeNull();
-      expect(await a.notification({ ...w, rawBody: w.rawBody.replace('"id":"123"', '"id":"999"') })).toBeNull();
-      expect(await a.notification({ ...w, headers: { ...w.headers, 'x-request-id': 'other' } })).toBeNull();
+      expect(await a.readNotification({ ...w, query: { ...w.query, 'data.id': '124' } })).toBeNull();
+      expect(await a.readNotification({ ...w, rawBody: w.rawBody.replace('"id":"123"', '"id":"999"') })).toBeNull();
+      expect(await a.readNotification({ ...w, headers: { ...w.headers, 'x-request-id': 'other' } })).toBeNull();
       const { 'x-signature': _s, ...noSig } = w.headers;
-      expect(await a.notification({ ...w, headers: noSig })).toBeNull();
-      expect(await a.notification(w)).not.toBeNull();
+      expect(await a.readNotification({ ...w, headers: noSig })).toBeNull();
+      expect(await a.readNotification(w)).not.toBeNull();
     });
   });
 });

@@ -111,15 +111,15 @@ describe('monri adapter', () => {
     const a = adapter();
     const { inp, r, fields } = await started(a, { amount: 3000, currency: 'EUR' });
     monri.confirm(fields.clientSecret!, { pan: '5464 0000 0000 0008', email: 'tester@monri.test' });
-    await a.refund(r.ref, 1000, { idempotencyKey: 'r1' });
+    await a.refundPayment(r.ref, 1000, { idempotencyKey: 'r1' });
     expect(monri.byOrder(inp.outTradeNo)!.refunded).toBe(1000);
     const body = monri.requests.filter((x) => x.path.endsWith('/refund.xml')).at(-1)!.body;
     expect(readXml(body)).toMatchObject({ amount: '1000', currency: 'EUR', 'order-number': inp.outTradeNo, 'authenticity-token': TOKEN });
-    const err = await a.refund(r.ref, 2500, { idempotencyKey: 'r2' }).catch((e: unknown) => e);
+    const err = await a.refundPayment(r.ref, 2500, { idempotencyKey: 'r2' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: 'invalid_request', status: 406 });
     expect((err as ProviderError).message).toMatch(/refundable/);
-    await a.refund(r.ref, 2000, { idempotencyKey: 'r3' });
+    await a.refundPayment(r.ref, 2000, { idempotencyKey: 'r3' });
     expect(monri.byOrder(inp.outTradeNo)!.refunded).toBe(3000);
   });
 
@@ -129,20 +129,20 @@ describe('monri adapter', () => {
     expect(monri.payments.get(r.ref)!.transactionType).toBe('authorize');
     monri.confirm(fields.clientSecret!, { pan: '4058 4000 0000 0005', email: 'tester@monri.test' });
     expect(await a.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'authorized', amount: 5000 });
-    await expect(a.capture!(r.ref, 5001, { idempotencyKey: 'c0' })).rejects.toMatchObject({ code: 'amount_too_large' });
-    await a.capture!(r.ref, 3250, { idempotencyKey: 'c1' });
+    await expect(a.capturePayment!(r.ref, 5001, { idempotencyKey: 'c0' })).rejects.toMatchObject({ code: 'amount_too_large' });
+    await a.capturePayment!(r.ref, 3250, { idempotencyKey: 'c1' });
     expect(monri.byOrder(inp.outTradeNo)!.captured).toBe(3250);
-    await a.refund(r.ref, 250, { idempotencyKey: 'r1' });
-    await expect(a.refund(r.ref, 3001, { idempotencyKey: 'r2' })).rejects.toMatchObject({ status: 406 });
+    await a.refundPayment(r.ref, 250, { idempotencyKey: 'r1' });
+    await expect(a.refundPayment(r.ref, 3001, { idempotencyKey: 'r2' })).rejects.toMatchObject({ status: 406 });
   });
 
   it('voids a hold; the voided hold cannot be captured', async () => {
     const a = adapter();
     const { inp, r, fields } = await started(a, { capture: 'manual' });
     monri.confirm(fields.clientSecret!, { pan: '4341 7920 0000 0044', email: 'tester@monri.test' });
-    await a.void!(r.ref, { idempotencyKey: 'v' });
+    await a.voidPayment!(r.ref, { idempotencyKey: 'v' });
     expect(monri.byOrder(inp.outTradeNo)!.voided).toBe(true);
-    await expect(a.capture!(r.ref, 100, { idempotencyKey: 'c' })).rejects.toMatchObject({ status: 406 });
+    await expect(a.capturePayment!(r.ref, 100, { idempotencyKey: 'c' })).rejects.toMatchObject({ status: 406 });
   });
 
   it('a wrong merchant key is refused (the WP3-v2 digest does not verify)', async () => {
@@ -164,28 +164,28 @@ describe('monri adapter', () => {
       const a = adapter();
       const { inp, fields } = await started(a, { capture: 'manual' });
       const cb = monri.confirm(fields.clientSecret!, { pan: '4341 7920 0000 0044', email: 'tester@monri.test' });
-      const got = await a.notification(cb);
+      const got = await a.readNotification(cb);
       expect(got).toMatchObject({ outTradeNo: inp.outTradeNo, state: 'authorized', amount: 1250, currency: 'BAM', ack: { status: 200 } });
-      expect((await a.notification(cb))?.eventId).toBe(got!.eventId);
+      expect((await a.readNotification(cb))?.eventId).toBe(got!.eventId);
     });
 
     it('a purchase callback reads paid; a declined one failed', async () => {
       const a = adapter();
       const ok = await started(a);
-      expect((await a.notification(monri.confirm(ok.fields.clientSecret!, { pan: '4058400000000005', email: 'x@y.z' })))?.state).toBe('paid');
+      expect((await a.readNotification(monri.confirm(ok.fields.clientSecret!, { pan: '4058400000000005', email: 'x@y.z' })))?.state).toBe('paid');
       const no = await started(a);
-      expect((await a.notification(monri.confirm(no.fields.clientSecret!, { pan: '4111111111111111', email: 'x@y.z' })))?.state).toBe('failed');
+      expect((await a.readNotification(monri.confirm(no.fields.clientSecret!, { pan: '4111111111111111', email: 'x@y.z' })))?.state).toBe('failed');
     });
 
     it('a tampered body, a wrong key or a missing header is refused', async () => {
       const a = adapter();
       const { fields } = await started(a);
       const cb = monri.confirm(fields.clientSecret!, { pan: '4341792000000044', email: 'tester@monri.test' });
-      expect(await a.notification({ ...cb, rawBody: cb.rawBody.replace('"amount":1250', '"amount":1') })).toBeNull();
+      expect(await a.readNotification({ ...cb, rawBody: cb.rawBody.replace('"amount":1250', '"amount":1') })).toBeNull();
       const tx = JSON.parse(cb.rawBody) as Record<string, unknown>;
-      expect(await a.notification(monri.callback(tx, 'key-not-ours'))).toBeNull();
-      expect(await a.notification({ ...cb, headers: {} })).toBeNull();
-      expect(await a.notification(cb)).not.toBeNull();
+      expect(await a.readNotification(monri.callback(tx, 'key-not-ours'))).toBeNull();
+      expect(await a.readNotification({ ...cb, headers: {} })).toBeNull();
+      expect(await a.readNotification(cb)).not.toBeNull();
     });
   });
 });

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { mpesaDefinition, nairobiTimestamp, type MpesaConfig } from '../../src/modules/payments/methods/mpesa.ts';
 import { FakeDaraja, PHONE_INSUFFICIENT, PHONE_NO_ANSWER, PHONE_WRONG_PIN, TEST_MSISDN } from '../providers/mpesa.ts';
 
@@ -33,7 +34,7 @@ function config(over: Partial<MpesaConfig> = {}): MpesaConfig {
     ...over,
   };
 }
-const adapter = (over: Partial<MpesaConfig> = {}, f: typeof fetch = fetch): MethodAdapter => mpesaDefinition.create(config(over), { fetch: f, now: () => new Date() });
+const adapter = (over: Partial<MpesaConfig> = {}, f: typeof fetch = fetch): MethodProvider => mpesaDefinition.create(config(over), { fetch: f, now: () => new Date() });
 
 function input(phone: string, over: Partial<StartInput> = {}): StartInput {
   const n = ++seq;
@@ -51,11 +52,11 @@ async function rejects(p: Promise<unknown>): Promise<ProviderError> {
 }
 
 /** Start, approve on the phone, deliver the callback: the adapter's notification and the paid ref. */
-async function paid(a: MethodAdapter, phone = TEST_MSISDN, amount = 5000) {
+async function paid(a: MethodProvider, phone = TEST_MSISDN, amount = 5000) {
   const inp = input(phone, { amount });
   const s = await a.start(inp);
   fake.approve(s.ref);
-  const note = await a.notification(fake.callback(s.ref));
+  const note = await a.readNotification(fake.callback(s.ref));
   return { inp, start: s, note: note! };
 }
 
@@ -191,7 +192,7 @@ describe('mpesa: callbacks', () => {
       eventId: `${start.ref}:0`, ref: `${start.ref}.${receipt}.7000`, outTradeNo: inp.outTradeNo, state: 'paid', amount: 7000, currency: 'KES',
       ack: { status: 200, contentType: 'application/json', body: '{"ResultCode":0,"ResultDesc":"Accepted"}' },
     });
-    const again = await a.notification(fake.callback(start.ref));
+    const again = await a.readNotification(fake.callback(start.ref));
     expect(again?.eventId).toBe(note.eventId);
     // status() now answers the receipt-carrying ref (for a later reversal), from the plain ref too
     expect(await a.status(start.ref, inp.outTradeNo)).toEqual({ ref: note.ref, state: 'paid', amount: 7000, currency: 'KES' });
@@ -202,7 +203,7 @@ describe('mpesa: callbacks', () => {
     const a = adapter();
     const s = await a.start(input(PHONE_INSUFFICIENT));
     fake.approve(s.ref);
-    const note = await a.notification(fake.callback(s.ref));
+    const note = await a.readNotification(fake.callback(s.ref));
     expect(note).toMatchObject({ eventId: `${s.ref}:1`, ref: s.ref, state: 'failed' });
     expect(note?.amount).toBeUndefined();
   });
@@ -212,11 +213,11 @@ describe('mpesa: callbacks', () => {
     const s = await a.start(input('254712000005'));
     fake.approve(s.ref);
     const good = fake.callback(s.ref);
-    expect(await a.notification(good)).not.toBeNull();
-    expect(await a.notification({ ...good, query: { ...good.query, token: 'cb-secret-7f3b' } })).toBeNull();
+    expect(await a.readNotification(good)).not.toBeNull();
+    expect(await a.readNotification({ ...good, query: { ...good.query, token: 'cb-secret-7f3b' } })).toBeNull();
     const { token: _t, ...noToken } = good.query;
-    expect(await a.notification({ ...good, query: noToken })).toBeNull();
-    expect(await a.notification({ ...good, rawBody: good.rawBody.slice(0, -2) })).toBeNull();
+    expect(await a.readNotification({ ...good, query: noToken })).toBeNull();
+    expect(await a.readNotification({ ...good, rawBody: good.rawBody.slice(0, -2) })).toBeNull();
   });
 
   it('a forged "paid" callback (token leaked) is not what status() reports: the service confirms before fulfilment', async () => {
@@ -226,7 +227,7 @@ describe('mpesa: callbacks', () => {
       headers: { 'content-type': 'application/json' }, query: { token: TOKEN },
       rawBody: JSON.stringify({ Body: { stkCallback: { MerchantRequestID: 'x', CheckoutRequestID: s.ref, ResultCode: 0, ResultDesc: 'ok', CallbackMetadata: { Item: [{ Name: 'Amount', Value: 50 }, { Name: 'MpesaReceiptNumber', Value: 'FAKE123' }] } } } }),
     };
-    expect((await a.notification(forged))?.state).toBe('paid');
+    expect((await a.readNotification(forged))?.state).toBe('paid');
     expect((await a.status(s.ref, '')).state).toBe('pending');
   });
 });
@@ -235,18 +236,18 @@ describe('mpesa: reversal (refund)', () => {
   it('reverses a whole payment; a partial or larger refund is refused; a second reversal is refused by M-Pesa', async () => {
     const a = adapter();
     const { note } = await paid(a, TEST_MSISDN, 9000);
-    expect((await rejects(a.refund(note.ref!, 4000, { idempotencyKey: 'r1' }))).code).toBe('partial_refund_unsupported');
-    expect((await rejects(a.refund(note.ref!, 9100, { idempotencyKey: 'r1' }))).code).toBe('amount_exceeds_payment');
+    expect((await rejects(a.refundPayment(note.ref!, 4000, { idempotencyKey: 'r1' }))).code).toBe('partial_refund_unsupported');
+    expect((await rejects(a.refundPayment(note.ref!, 9100, { idempotencyKey: 'r1' }))).code).toBe('amount_exceeds_payment');
     const checkout = note.ref!.split('.')[0]!;
-    await a.refund(checkout, 9000, { idempotencyKey: 'r1' }); // the plain ref works once the callback was seen
+    await a.refundPayment(checkout, 9000, { idempotencyKey: 'r1' }); // the plain ref works once the callback was seen
     const req = fake.requests.filter((r) => r.path === '/mpesa/reversal/v1/request').at(-1)!.body;
     const receipt = fake.stk.get(checkout)!.receipt;
     expect(req).toMatchObject({ Initiator: 'testapi', CommandID: 'TransactionReversal', TransactionID: receipt, Amount: 90, ReceiverParty: SHORT, RecieverIdentifierType: '11' });
     expect(fake.stk.get(checkout)!.reversed).toBe(true);
-    const result = await a.notification(fake.lastResult());
+    const result = await a.readNotification(fake.lastResult());
     expect(result).toMatchObject({ eventId: expect.stringMatching(/^reversal:.+:0$/), ref: note.ref, ack: { status: 200, body: '{"ResultCode":0,"ResultDesc":"Accepted"}' } });
 
-    await a.refund(note.ref!, 9000, { idempotencyKey: 'r1' });
+    await a.refundPayment(note.ref!, 9000, { idempotencyKey: 'r1' });
     expect(JSON.parse(fake.lastResult().rawBody).Result.ResultCode).toBe('R000001');
   });
 
@@ -254,15 +255,15 @@ describe('mpesa: reversal (refund)', () => {
     const a = adapter();
     const s = await a.start(input('254712000007'));
     fake.approve(s.ref);
-    expect((await rejects(adapter().refund(s.ref, 5000, { idempotencyKey: 'r2' }))).code).toBe('receipt_unknown');
+    expect((await rejects(adapter().refundPayment(s.ref, 5000, { idempotencyKey: 'r2' }))).code).toBe('receipt_unknown');
     const { note } = await paid(a, '254712000008');
-    expect((await rejects(adapter({ initiatorName: '' }).refund(note.ref!, 5000, { idempotencyKey: 'r3' }))).code).toBe('not_configured');
+    expect((await rejects(adapter({ initiatorName: '' }).refundPayment(note.ref!, 5000, { idempotencyKey: 'r3' }))).code).toBe('not_configured');
   });
 
   it('a wrong initiator password is accepted, then its result is 2001 (as Daraja does)', async () => {
     const a = adapter();
     const { note } = await paid(a, '254712000009');
-    await adapter({ initiatorPassword: 'wrong' }).refund(note.ref!, 5000, { idempotencyKey: 'r4' });
+    await adapter({ initiatorPassword: 'wrong' }).refundPayment(note.ref!, 5000, { idempotencyKey: 'r4' });
     expect(fake.stk.get(note.ref!.split('.')[0]!)!.reversed).toBeFalsy();
     expect(JSON.parse(fake.lastResult().rawBody).Result.ResultCode).toBe(2001);
   });
@@ -305,16 +306,16 @@ describe('mpesa: B2C payout', () => {
     expect(fake.b2cBalance).toBe(before - 250);
     const req = fake.requests.filter((r) => r.path === '/mpesa/b2c/v3/paymentrequest').at(-1)!.body;
     expect(req).toMatchObject({ OriginatorConversationID: 'payout-1', InitiatorName: 'testapi', CommandID: 'BusinessPayment', Amount: 250, PartyA: SHORT, PartyB: TEST_MSISDN });
-    const note = await a.notification(fake.resultFor('payout-1'));
+    const note = await a.readNotification(fake.resultFor('payout-1'));
     expect(note).toEqual({ eventId: 'b2c:payout-1:0', ref: 'payout-1', state: 'paid', amount: 25_000, currency: 'KES', ack: { status: 200, contentType: 'application/json', body: '{"ResultCode":0,"ResultDesc":"Accepted"}' } });
     const forged = fake.resultFor('payout-1');
-    expect(await a.notification({ ...forged, query: { ...forged.query, token: 'x' } })).toBeNull();
+    expect(await a.readNotification({ ...forged, query: { ...forged.query, token: 'x' } })).toBeNull();
   });
 
   it('a payout above the B2C balance fails in its result; cents and card refunds are refused', async () => {
     const a = adapter();
     await a.payout!({ amount: 10_000_000, currency: 'KES', destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } }, idempotencyKey: 'payout-2' });
-    expect(await a.notification(fake.resultFor('payout-2'))).toMatchObject({ eventId: 'b2c:payout-2:1', state: 'failed' });
+    expect(await a.readNotification(fake.resultFor('payout-2'))).toMatchObject({ eventId: 'b2c:payout-2:1', state: 'failed' });
     expect((await rejects(a.payout!({ amount: 1050, currency: 'KES', destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } }, idempotencyKey: 'p3' }))).code).toBe('invalid_amount');
     expect((await rejects(a.payout!({ amount: 1000, currency: 'KES', destination: { kind: 'card_refund', paymentRef: 'x' }, idempotencyKey: 'p4' }))).code).toBe('unsupported_destination');
   });

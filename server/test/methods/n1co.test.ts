@@ -3,7 +3,8 @@
 // X-H4B-Hmac-Sha256 signed webhook.
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MethodAdapter, StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { n1coDefinition, type N1coConfig } from '../../src/modules/payments/methods/n1co.ts';
 import { N1coTestServer } from '../providers/n1co.ts';
 
@@ -11,7 +12,7 @@ const CLIENT = { clientId: '8ff8uu34-ffa5-457e-9d4b-04a6324d7353', clientSecret:
 const SK = 'sk_test_powerly';
 const WHSEC = 'whsec-powerly';
 let server: N1coTestServer;
-let adapter: MethodAdapter;
+let adapter: MethodProvider;
 let seq = 0;
 const call = { idempotencyKey: 'k' };
 const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date() };
@@ -101,21 +102,21 @@ describe('n1co adapter', () => {
     const inp = input();
     const r = await adapter.start(inp);
     server.pay(r.ref, '5267260000000001');
-    await expect(adapter.refund(r.ref, 500, call)).rejects.toMatchObject({ code: 'partial_refund_unsupported' });
-    await adapter.refund(r.ref, 1050, call);
+    await expect(adapter.refundPayment(r.ref, 500, call)).rejects.toMatchObject({ code: 'partial_refund_unsupported' });
+    await adapter.refundPayment(r.ref, 1050, call);
     const sent = server.requests.at(-1)!;
     expect(sent).toMatchObject({ method: 'POST', path: '/api/v3/Refunds' });
     expect(server.tokens.has(sent.auth!)).toBe(true);
     expect(JSON.parse(sent.body)).toMatchObject({ orderId: String(server.orders.get(r.ref)!.orderId) });
-    await expect(adapter.refund(r.ref, 1050, call)).rejects.toMatchObject({ code: 'ORDER_ALREADY_REFUNDED', status: 400 });
+    await expect(adapter.refundPayment(r.ref, 1050, call)).rejects.toMatchObject({ code: 'ORDER_ALREADY_REFUNDED', status: 400 });
   });
 
   it('an unpaid order is not refunded; a revoked token is renewed once', async () => {
     const r = await adapter.start(input());
-    await expect(adapter.refund(r.ref, 1050, call)).rejects.toMatchObject({ code: 'not_paid' });
+    await expect(adapter.refundPayment(r.ref, 1050, call)).rejects.toMatchObject({ code: 'not_paid' });
     server.pay(r.ref, '4000000000001000');
     server.revokeTokens();
-    await adapter.refund(r.ref, 1050, call);
+    await adapter.refundPayment(r.ref, 1050, call);
     expect(server.orders.get(r.ref)!.refunded).toBe(true);
   });
 
@@ -124,11 +125,11 @@ describe('n1co adapter', () => {
     const r = await adapter.start(inp);
     server.pay(r.ref, '4000056655665556');
     const d = server.webhook(r.ref, 'SuccessPayment');
-    const n = await adapter.notification({ headers: d.headers, rawBody: d.rawBody, query: {} });
+    const n = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(n).toMatchObject({ outTradeNo: inp.outTradeNo, state: 'paid', ack: { status: 200, contentType: 'text/plain', body: '' } });
-    const again = await adapter.notification({ headers: d.headers, rawBody: d.rawBody, query: {} });
+    const again = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(again!.eventId).toBe(n!.eventId);
-    const other = await adapter.notification({ ...server.webhook(r.ref, 'Finalized'), query: {} });
+    const other = await adapter.readNotification({ ...server.webhook(r.ref, 'Finalized'), query: {} });
     expect(other!.eventId).not.toBe(n!.eventId);
   });
 
@@ -136,16 +137,16 @@ describe('n1co adapter', () => {
     const r = await adapter.start(input());
     const d = server.webhook(r.ref, 'Cancelled');
     const hex = createHmac('sha256', WHSEC).update(d.rawBody).digest('hex');
-    expect(await adapter.notification({ headers: { 'x-h4b-hmac-sha256': hex }, rawBody: d.rawBody, query: {} })).toMatchObject({ state: 'cancelled' });
+    expect(await adapter.readNotification({ headers: { 'x-h4b-hmac-sha256': hex }, rawBody: d.rawBody, query: {} })).toMatchObject({ state: 'cancelled' });
   });
 
   it('a tampered, wrongly-signed or unsigned webhook is refused', async () => {
     const r = await adapter.start(input());
     const d = server.webhook(r.ref, 'PaymentError');
-    expect(await adapter.notification({ headers: d.headers, rawBody: d.rawBody.replace('PaymentError', 'SuccessPayment'), query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody.replace('PaymentError', 'SuccessPayment'), query: {} })).toBeNull();
     const wrong = server.webhook(r.ref, 'SuccessPayment', 'not-our-secret');
-    expect(await adapter.notification({ headers: wrong.headers, rawBody: wrong.rawBody, query: {} })).toBeNull();
-    expect(await adapter.notification({ headers: {}, rawBody: d.rawBody, query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: wrong.headers, rawBody: wrong.rawBody, query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: {}, rawBody: d.rawBody, query: {} })).toBeNull();
   });
 
   it('a network failure is ProviderError(network)', async () => {

@@ -2,14 +2,15 @@
 // PayGate's MD5 checksums, the form action, the customer paying with PayGate's test cards, the return checksum,
 // query.trans, and the NOTIFY_URL delivery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { md5, paygateDefinition, type PayGateConfig } from '../../src/modules/payments/methods/paygate.ts';
 import { PayGateTestServer } from '../providers/paygate.ts';
 
 const ID = '10011072130';
 const KEY = 'secret';
 let server: PayGateTestServer;
-let adapter: MethodAdapter;
+let adapter: MethodProvider;
 let seq = 0;
 const call = { idempotencyKey: 'k' };
 const now = new Date('2026-11-23T08:30:05Z');
@@ -141,47 +142,47 @@ describe('paygate adapter', () => {
     const { inp, r } = await paid('5200000000000015');
     const d = server.notify(r.ref);
     expect(d.url).toBe(inp.notifyUrl);
-    const n = await adapter.notification({ headers: d.headers, rawBody: d.rawBody, query: {} });
+    const n = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(n).toMatchObject({ ref: r.ref, outTradeNo: inp.outTradeNo, state: 'paid', amount: 3299, currency: 'ZAR', ack: { status: 200, contentType: 'text/plain', body: 'OK' } });
-    const again = await adapter.notification({ headers: d.headers, rawBody: d.rawBody, query: {} });
+    const again = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(again!.eventId).toBe(n!.eventId);
   });
 
   it('a tampered or wrongly-signed notify is refused', async () => {
     const { r } = await paid('4000000000000036');
     const d = server.notify(r.ref);
-    expect(await adapter.notification({ headers: d.headers, rawBody: d.rawBody.replace('TRANSACTION_STATUS=2', 'TRANSACTION_STATUS=1'), query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody.replace('TRANSACTION_STATUS=2', 'TRANSACTION_STATUS=1'), query: {} })).toBeNull();
     const body = new URLSearchParams(d.rawBody);
     const values = [...body].filter(([k]) => k !== 'CHECKSUM').map(([, v]) => v);
     body.set('CHECKSUM', md5(values.join('') + 'not-our-key'));
-    expect(await adapter.notification({ headers: d.headers, rawBody: body.toString(), query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: d.headers, rawBody: body.toString(), query: {} })).toBeNull();
     body.delete('CHECKSUM');
-    expect(await adapter.notification({ headers: d.headers, rawBody: body.toString(), query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: d.headers, rawBody: body.toString(), query: {} })).toBeNull();
   });
 
   it('refunds through PayHost: partial, then the rest; an over-refund is PayHost’s error', async () => {
     const { r } = await paid('4000000000000002');
-    await adapter.refund(r.ref, 1000, call);
+    await adapter.refundPayment(r.ref, 1000, call);
     const soap = server.requests.at(-1)!.fields[0]![1];
     expect(soap).toContain('<SingleFollowUpRequest xmlns="http://www.paygate.co.za/PayHOST"><RefundRequest>');
     expect(soap).toContain(`<PayGateId>${ID}</PayGateId><Password>test&amp;&lt;pw&gt;</Password>`);
     expect(soap).toContain(`<TransactionId>${server.txns.get(r.ref)!.transactionId}</TransactionId><Amount>1000</Amount>`);
     expect(server.txns.get(r.ref)!.refunded).toBe(1000);
-    const err = await adapter.refund(r.ref, 2300, call).catch((e: unknown) => e);
+    const err = await adapter.refundPayment(r.ref, 2300, call).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: '900210' });
-    await adapter.refund(r.ref, 2299, call);
+    await adapter.refundPayment(r.ref, 2299, call);
     expect(server.txns.get(r.ref)!.refunded).toBe(3299);
   });
 
   it('a declined payment is not refunded; wrong PayHost credentials are a SOAP fault; no password, no refunds', async () => {
     const { r } = await paid('4000000000000036');
-    await expect(adapter.refund(r.ref, 100, call)).rejects.toMatchObject({ code: 'not_paid' });
+    await expect(adapter.refundPayment(r.ref, 100, call)).rejects.toMatchObject({ code: 'not_paid' });
     const ok = await paid('5200000000000015');
     const wrong = paygateDefinition.create(cfg({ payHostPassword: 'wrong' }), deps);
-    await expect(wrong.refund(ok.r.ref, 100, call)).rejects.toMatchObject({ code: 'payhost_fault', status: 500 });
+    await expect(wrong.refundPayment(ok.r.ref, 100, call)).rejects.toMatchObject({ code: 'payhost_fault', status: 500 });
     const none = paygateDefinition.create(cfg({ payHostPassword: '' }), deps);
-    await expect(none.refund(ok.r.ref, 100, call)).rejects.toMatchObject({ code: 'refund_unsupported' });
+    await expect(none.refundPayment(ok.r.ref, 100, call)).rejects.toMatchObject({ code: 'refund_unsupported' });
     expect(server.txns.get(ok.r.ref)!.refunded).toBe(0);
   });
 

@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakePaypal } from '../providers/paypal.ts';
 import { fromPaypalValue, paypalDefinition, toPaypalValue } from '../../src/modules/payments/methods/paypal.ts';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 
 const APP = { clientId: 'AZpowerlyClient', secret: 'EKpowerlySecret', webhookIds: ['8PT597110X687430LKGECATA'] };
 const OTHER = { clientId: 'AZotherClient', secret: 'EKotherSecret', webhookIds: ['1JE4291016473214C'] };
@@ -11,7 +12,7 @@ const OTHER = { clientId: 'AZotherClient', secret: 'EKotherSecret', webhookIds: 
 let pp: FakePaypal;
 let clock = Date.parse('2026-11-23T09:00:00Z');
 const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date(clock) };
-let adapter: MethodAdapter;
+let adapter: MethodProvider;
 let seq = 0;
 
 beforeAll(async () => {
@@ -225,22 +226,22 @@ describe('PayPal checkout (intent CAPTURE)', () => {
 describe('PayPal refunds', () => {
   it('refunds part of a capture, refuses more than is left', async () => {
     const paid = await paidPayment(2000);
-    await adapter.refund(paid.ref, 500, key('r1'));
+    await adapter.refundPayment(paid.ref, 500, key('r1'));
     expect(pp.capture(idOf(paid.ref))!.status).toBe('PARTIALLY_REFUNDED');
-    const over = await err(adapter.refund(paid.ref, 1600, key('r2')));
+    const over = await err(adapter.refundPayment(paid.ref, 1600, key('r2')));
     expect(over.code).toBe('REFUND_AMOUNT_EXCEEDED');
     expect(over.status).toBe(422);
-    await adapter.refund(paid.ref, 1500, key('r3'));
+    await adapter.refundPayment(paid.ref, 1500, key('r3'));
     expect(pp.capture(idOf(paid.ref))!.status).toBe('REFUNDED');
-    expect((await err(adapter.refund(paid.ref, 1, key('r4')))).code).toBe('CAPTURE_FULLY_REFUNDED');
+    expect((await err(adapter.refundPayment(paid.ref, 1, key('r4')))).code).toBe('CAPTURE_FULLY_REFUNDED');
     expect(pp.refundsOf(idOf(paid.ref)).map((r) => r.amount.value)).toEqual(['5.00', '15.00']);
   });
 
   it('a retried refund with the same key refunds once', async () => {
     const paid = await paidPayment(2000);
     const call = key('refund');
-    await adapter.refund(paid.ref, 700, call);
-    await adapter.refund(paid.ref, 700, call);
+    await adapter.refundPayment(paid.ref, 700, call);
+    await adapter.refundPayment(paid.ref, 700, call);
     expect(pp.refundsOf(idOf(paid.ref))).toHaveLength(1);
   });
 
@@ -248,7 +249,7 @@ describe('PayPal refunds', () => {
     const started = await adapter.start(input({ amount: 900 }));
     if (started.action.kind !== 'redirect') throw new Error('not a redirect');
     const done = await adapter.complete!(started.ref, '', await buyerApproves(started.action.url), key('p'));
-    await adapter.refund(started.ref, 900, key('r'));
+    await adapter.refundPayment(started.ref, 900, key('r'));
     expect(pp.capture(idOf(done.ref))!.status).toBe('REFUNDED');
   });
 });
@@ -260,7 +261,7 @@ describe('PayPal deposit hold (intent AUTHORIZE)', () => {
     expect(held.ref).toMatch(/^auth:[A-Z0-9]{17}$/);
     const call = key('cap');
     const before = pp.requests.length;
-    await adapter.capture!(held.ref, 3000, call);
+    await adapter.capturePayment!(held.ref, 3000, call);
     const req = pp.requests.slice(before).find((r) => r.path.endsWith('/capture'))!;
     expect(req.path).toBe(`/v2/payments/authorizations/${idOf(held.ref)}/capture`);
     expect(req.requestId).toBe(call.idempotencyKey);
@@ -270,28 +271,28 @@ describe('PayPal deposit hold (intent AUTHORIZE)', () => {
     expect(after).toMatchObject({ state: 'paid', amount: 3000 });
     expect(after.ref).toMatch(/^capture:/);
     // The same capture call again (a job re-run): one capture.
-    await adapter.capture!(held.ref, 3000, call);
-    await adapter.capture!(held.ref, 3000, key('other'));
+    await adapter.capturePayment!(held.ref, 3000, call);
+    await adapter.capturePayment!(held.ref, 3000, key('other'));
     expect(pp.authorization(idOf(held.ref))!.status).toBe('CAPTURED');
     expect(pp.order(pp.authorization(idOf(held.ref))!.supplementary_data.related_ids.order_id)!.purchase_units[0]!.payments!.captures).toHaveLength(1);
     // Refund through the hold's ref finds its capture.
-    await adapter.refund(held.ref, 1000, key('r'));
+    await adapter.refundPayment(held.ref, 1000, key('r'));
     expect(pp.capture(idOf(after.ref))!.status).toBe('PARTIALLY_REFUNDED');
-    expect((await err(adapter.refund(after.ref, 2001, key('r2')))).code).toBe('REFUND_AMOUNT_EXCEEDED');
+    expect((await err(adapter.refundPayment(after.ref, 2001, key('r2')))).code).toBe('REFUND_AMOUNT_EXCEEDED');
   });
 
   it('void releases the hold; capture after it is refused', async () => {
     const held = await heldPayment(4000);
-    await adapter.void!(held.ref, key('void'));
+    await adapter.voidPayment!(held.ref, key('void'));
     expect(pp.authorization(idOf(held.ref))!.status).toBe('VOIDED');
     expect(await adapter.status(held.ref, '')).toMatchObject({ ref: held.ref, state: 'cancelled' });
-    await adapter.void!(held.ref, key('void-again')); // PREVIOUSLY_VOIDED: already released
-    expect((await err(adapter.capture!(held.ref, 100, key('cap')))).code).toBe('AUTHORIZATION_VOIDED');
+    await adapter.voidPayment!(held.ref, key('void-again')); // PREVIOUSLY_VOIDED: already released
+    expect((await err(adapter.capturePayment!(held.ref, 100, key('cap')))).code).toBe('AUTHORIZATION_VOIDED');
   });
 
   it('capturing nothing releases the hold', async () => {
     const held = await heldPayment(4000);
-    await adapter.capture!(held.ref, 0, key('zero'));
+    await adapter.capturePayment!(held.ref, 0, key('zero'));
     expect(pp.authorization(idOf(held.ref))!.status).toBe('VOIDED');
   });
 
@@ -300,7 +301,7 @@ describe('PayPal deposit hold (intent AUTHORIZE)', () => {
     expect(JSON.parse(pp.requests.filter((r) => r.path === '/v2/checkout/orders').at(-1)!.body).intent).toBe('AUTHORIZE');
     if (started.action.kind !== 'redirect') throw new Error('not a redirect');
     const held = await adapter.complete!(started.ref, '', await buyerApproves(started.action.url), key('h'));
-    await adapter.capture!(started.ref, 2500, key('c'));
+    await adapter.capturePayment!(started.ref, 2500, key('c'));
     expect(pp.authorization(idOf(held.ref))!.status).toBe('CAPTURED');
     expect(await adapter.status(started.ref, '')).toMatchObject({ state: 'paid', amount: 2500 });
   });
@@ -348,18 +349,18 @@ describe('PayPal payouts', () => {
 
   it('the payout item webhooks say paid or failed', async () => {
     const a = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'a@example.com' } }, idempotencyKey: `po-${Math.random()}` });
-    const ok = await adapter.notification(asRequest(pp.settlePayout(idOf(a.ref), 'SUCCESS', APP.webhookIds[0]!)));
+    const ok = await adapter.readNotification(asRequest(pp.settlePayout(idOf(a.ref), 'SUCCESS', APP.webhookIds[0]!)));
     expect(ok).toMatchObject({ ref: a.ref, state: 'paid', amount: 100, currency: 'USD' });
     expect(await adapter.status(a.ref, '')).toMatchObject({ state: 'paid' });
     const b = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'b@example.com' } }, idempotencyKey: `po-${Math.random()}` });
     expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'pending', amount: 100 });
-    const failed = await adapter.notification(asRequest(pp.settlePayout(idOf(b.ref), 'FAILED', APP.webhookIds[0]!)));
+    const failed = await adapter.readNotification(asRequest(pp.settlePayout(idOf(b.ref), 'FAILED', APP.webhookIds[0]!)));
     expect(failed).toMatchObject({ ref: b.ref, state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
     // The batch is SUCCESS (processed) but its item failed: status follows the item.
     expect(pp.payoutBatch(idOf(b.ref))!.batch_header.batch_status).toBe('SUCCESS');
     expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
     const c = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'c@example.com' } }, idempotencyKey: `po-${Math.random()}` });
-    expect(await adapter.notification(asRequest(pp.settlePayout(idOf(c.ref), 'UNCLAIMED', APP.webhookIds[0]!)))).toMatchObject({ ref: c.ref, state: 'pending' });
+    expect(await adapter.readNotification(asRequest(pp.settlePayout(idOf(c.ref), 'UNCLAIMED', APP.webhookIds[0]!)))).toMatchObject({ ref: c.ref, state: 'pending' });
     expect(await adapter.status(c.ref, '')).toMatchObject({ state: 'pending' }); // the payee has 30 days to claim it
   });
 });
@@ -374,7 +375,7 @@ describe('PayPal webhooks', () => {
     const capture = pp.capture(idOf(paid.ref))!;
     const delivery = pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, APP.webhookIds[0]!);
     const before = pp.requests.length;
-    const n = await adapter.notification(asRequest(delivery));
+    const n = await adapter.readNotification(asRequest(delivery));
     expect(n).toEqual({
       eventId: JSON.parse(delivery.rawBody).id, ref: paid.ref, outTradeNo: capture.custom_id, state: 'paid', amount: 1250, currency: 'USD',
       ack: { status: 200, contentType: 'text/plain', body: '' },
@@ -386,18 +387,18 @@ describe('PayPal webhooks', () => {
       cert_url: delivery.headers['paypal-cert-url'],
     });
     // A redelivery: a new transmission of the same event → the same eventId.
-    const again = await adapter.notification(asRequest(pp.redeliver(delivery, APP.webhookIds[0]!)));
+    const again = await adapter.readNotification(asRequest(pp.redeliver(delivery, APP.webhookIds[0]!)));
     expect(again?.eventId).toBe(n!.eventId);
     // Header names in any case (Node lower-cases them; a proxy may not).
     const upper = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toUpperCase(), v]));
-    expect((await adapter.notification({ headers: upper, rawBody: delivery.rawBody, query: {} }))?.eventId).toBe(n!.eventId);
+    expect((await adapter.readNotification({ headers: upper, rawBody: delivery.rawBody, query: {} }))?.eventId).toBe(n!.eventId);
   });
 
   it('the event goes back byte for byte (a body PayPal formatted differently still verifies)', async () => {
     const paid = await paidPayment(1250);
     const pretty = JSON.stringify({ id: 'WH-PRETTY-1', event_type: 'PAYMENT.CAPTURE.COMPLETED', resource: { ...pp.capture(idOf(paid.ref))!, fee: 1.10 } }, null, 2)
       .replace('"fee": 1.1', '"fee": 1.10');
-    const n = await adapter.notification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', {}, APP.webhookIds[0]!, { raw: pretty })));
+    const n = await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', {}, APP.webhookIds[0]!, { raw: pretty })));
     expect(n).toMatchObject({ eventId: 'WH-PRETTY-1', state: 'paid' });
   });
 
@@ -407,17 +408,17 @@ describe('PayPal webhooks', () => {
     const delivery = pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, APP.webhookIds[0]!);
     const tampered = delivery.rawBody.replace('"value":"12.50"', '"value":"1250.00"');
     expect(tampered).not.toBe(delivery.rawBody);
-    expect(await adapter.notification({ headers: delivery.headers, rawBody: tampered, query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: delivery.headers, rawBody: tampered, query: {} })).toBeNull();
     // Signed for another app's webhook.
-    expect(await adapter.notification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, OTHER.webhookIds[0]!)))).toBeNull();
+    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, OTHER.webhookIds[0]!)))).toBeNull();
     // A signature from another delivery.
     const other = pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, APP.webhookIds[0]!);
-    expect(await adapter.notification({ headers: { ...delivery.headers, 'paypal-transmission-sig': other.headers['paypal-transmission-sig']! }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: { ...delivery.headers, 'paypal-transmission-sig': other.headers['paypal-transmission-sig']! }, rawBody: delivery.rawBody, query: {} })).toBeNull();
     // A certificate that is not PayPal's.
-    expect(await adapter.notification({ headers: { ...delivery.headers, 'paypal-cert-url': 'https://evil.example/cert.pem' }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: { ...delivery.headers, 'paypal-cert-url': 'https://evil.example/cert.pem' }, rawBody: delivery.rawBody, query: {} })).toBeNull();
     // No transmission headers at all: refused without asking PayPal.
     const before = pp.requests.length;
-    expect(await adapter.notification({ headers: { 'content-type': 'application/json' }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: { 'content-type': 'application/json' }, rawBody: delivery.rawBody, query: {} })).toBeNull();
     expect(pp.requests.length).toBe(before);
   });
 
@@ -425,21 +426,21 @@ describe('PayPal webhooks', () => {
     const wh = APP.webhookIds[0]!;
     const held = await heldPayment(3000);
     const auth = pp.authorization(idOf(held.ref))!;
-    expect(await adapter.notification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.CREATED', auth, wh)))).toMatchObject({ ref: held.ref, outTradeNo: auth.custom_id, state: 'authorized', amount: 3000 });
-    await adapter.void!(held.ref, key('v'));
-    expect(await adapter.notification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.VOIDED', pp.authorization(idOf(held.ref))!, wh)))).toMatchObject({ ref: held.ref, state: 'cancelled' });
+    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.CREATED', auth, wh)))).toMatchObject({ ref: held.ref, outTradeNo: auth.custom_id, state: 'authorized', amount: 3000 });
+    await adapter.voidPayment!(held.ref, key('v'));
+    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.VOIDED', pp.authorization(idOf(held.ref))!, wh)))).toMatchObject({ ref: held.ref, state: 'cancelled' });
 
     const paid = await paidPayment(1000);
-    await adapter.refund(paid.ref, 400, key('r'));
+    await adapter.refundPayment(paid.ref, 400, key('r'));
     const refund = pp.refundsOf(idOf(paid.ref))[0]!;
-    expect(await adapter.notification(asRequest(pp.webhook('PAYMENT.CAPTURE.REFUNDED', refund, wh)))).toMatchObject({ ref: paid.ref, amount: 400 });
+    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.REFUNDED', refund, wh)))).toMatchObject({ ref: paid.ref, amount: 400 });
 
-    const denied = await adapter.notification(asRequest(pp.webhook('PAYMENT.CAPTURE.DENIED', { ...pp.capture(idOf(paid.ref))!, status: 'DECLINED' }, wh)));
+    const denied = await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.DENIED', { ...pp.capture(idOf(paid.ref))!, status: 'DECLINED' }, wh)));
     expect(denied).toMatchObject({ ref: paid.ref, state: 'failed' });
 
     const started = await adapter.start(input({ amount: 700 }));
     pp.approve(orderId(started.ref));
-    const approved = await adapter.notification(asRequest(pp.webhook('CHECKOUT.ORDER.APPROVED', pp.order(orderId(started.ref))!, wh)));
+    const approved = await adapter.readNotification(asRequest(pp.webhook('CHECKOUT.ORDER.APPROVED', pp.order(orderId(started.ref))!, wh)));
     expect(approved).toMatchObject({ ref: started.ref, state: 'pending', amount: 700, outTradeNo: expect.stringMatching(/^PW/) });
   });
 });

@@ -2,14 +2,15 @@
 // customer paying with SumUp's sandbox cards, the duplicate-reference replay, the confirm loop, refunds and the
 // unsigned CHECKOUT_STATUS_CHANGED webhook verified by reading the checkout back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { sumupDefinition, toMajor } from '../../src/modules/payments/methods/sumup.ts';
 import { SumUpTestServer } from '../providers/sumup.ts';
 
 const KEY = 'sk_test_powerly';
 const MERCHANT = 'MH4H92C7';
 let server: SumUpTestServer;
-let adapter: MethodAdapter;
+let adapter: MethodProvider;
 let seq = 0;
 
 const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date() };
@@ -119,18 +120,18 @@ describe('sumup adapter', () => {
   it('refunds partially, then refuses an over-refund with SumUp’s error', async () => {
     const r = await adapter.start(input());
     server.pay(r.ref, '4200000000000091');
-    await adapter.refund(r.ref, 500, call);
+    await adapter.refundPayment(r.ref, 500, call);
     const txn = server.checkouts.get(r.ref)!.transactions[0]!;
     expect(server.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v0.1/me/refund/${txn.id}`, body: JSON.stringify({ amount: 5 }) });
-    const err = await adapter.refund(r.ref, 800, call).catch((e: unknown) => e);
+    const err = await adapter.refundPayment(r.ref, 800, call).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: 'INVALID', status: 400 });
-    await adapter.refund(r.ref, 750, call); // the rest
+    await adapter.refundPayment(r.ref, 750, call); // the rest
   });
 
   it('refund of an unpaid checkout is refused', async () => {
     const r = await adapter.start(input());
-    await expect(adapter.refund(r.ref, 100, call)).rejects.toMatchObject({ code: 'not_paid' });
+    await expect(adapter.refundPayment(r.ref, 100, call)).rejects.toMatchObject({ code: 'not_paid' });
   });
 
   it('bad credentials are SumUp’s 401 NOT_AUTHORIZED', async () => {
@@ -143,32 +144,32 @@ describe('sumup adapter', () => {
     server.pay(r.ref, '4200000000000091');
     const d = server.webhook(r.ref);
     expect(d.url).toBe('https://api.example/webhooks/methods/sumup');
-    const n = await adapter.notification({ headers: d.headers, rawBody: d.rawBody, query: {} });
+    const n = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(n).not.toBeNull();
     expect(n!.ref).toBe(r.ref);
     expect(n!.outTradeNo).toBe(server.checkouts.get(r.ref)!.checkout_reference);
     expect(n!.state).toBeUndefined();
     expect(n!.ack).toEqual({ status: 200, contentType: 'text/plain', body: '' });
-    const again = await adapter.notification({ headers: d.headers, rawBody: d.rawBody, query: {} });
+    const again = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(again!.eventId).toBe(n!.eventId);
   });
 
   it('two different status changes of one checkout are different events', async () => {
     const r = await adapter.start(input());
     const d = server.webhook(r.ref);
-    const first = await adapter.notification({ headers: d.headers, rawBody: d.rawBody, query: {} });
+    const first = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     server.pay(r.ref, '4200000000000091');
-    const second = await adapter.notification({ headers: d.headers, rawBody: d.rawBody, query: {} });
+    const second = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(first!.eventId).not.toBe(second!.eventId);
   });
 
   it('a forged webhook (unknown checkout, another merchant’s checkout, garbage) is refused', async () => {
     const forged = JSON.stringify({ event_type: 'CHECKOUT_STATUS_CHANGED', id: '2f7e1c9a-0000-4000-8000-000000000000' });
-    expect(await adapter.notification({ headers: {}, rawBody: forged, query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: {}, rawBody: forged, query: {} })).toBeNull();
     const other = sumupDefinition.create({ apiKey: 'sk_test_other', merchantCode: 'MOTHER01', apiBase: server.base }, deps);
     const theirs = await other.start(input());
-    expect(await adapter.notification({ headers: {}, rawBody: server.webhook(theirs.ref).rawBody, query: {} })).toBeNull();
-    expect(await adapter.notification({ headers: {}, rawBody: 'not json', query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: {}, rawBody: server.webhook(theirs.ref).rawBody, query: {} })).toBeNull();
+    expect(await adapter.readNotification({ headers: {}, rawBody: 'not json', query: {} })).toBeNull();
   });
 
   it('a network failure is ProviderError(network)', async () => {

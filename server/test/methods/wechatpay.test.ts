@@ -2,7 +2,8 @@
 // in the WeChat browser, pay-score deposit-free rental (the hold), refunds, signatures both ways, notifications.
 import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type MethodAdapter, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
+import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { wechatpayDefinition, type WechatPayConfig } from '../../src/modules/payments/methods/wechatpay.ts';
 import { checkScoreQuery, FakeWechatPay, merchantKeys } from '../providers/wechatpay.ts';
 
@@ -16,7 +17,7 @@ const OPENID = 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o';
 let fake: FakeWechatPay;
 let keys: ReturnType<typeof merchantKeys>;
 let config: WechatPayConfig;
-let wx: MethodAdapter;
+let wx: MethodProvider;
 const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date() };
 
 let n = 0;
@@ -98,7 +99,7 @@ describe('wechatpay: JSAPI payment in the WeChat browser', () => {
     const inp = input();
     const r = await wx.start(inp);
     expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('pending');
-    await wx.void!(r.ref, { idempotencyKey: 'close1' });
+    await wx.voidPayment!(r.ref, { idempotencyKey: 'close1' });
     expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('cancelled');
     const e = await providerError(wx.start(inp));
     expect([e.code, e.status]).toEqual(['ORDER_CLOSED', 400]);
@@ -108,13 +109,13 @@ describe('wechatpay: JSAPI payment in the WeChat browser', () => {
     const inp = input({ amount: 1250 });
     const r = await wx.start(inp);
     fake.pay(MCH, inp.outTradeNo);
-    await wx.refund(r.ref, 500, { idempotencyKey: 'refund_a' });
-    await wx.refund(r.ref, 500, { idempotencyKey: 'refund_a' }); // a retry
+    await wx.refundPayment(r.ref, 500, { idempotencyKey: 'refund_a' });
+    await wx.refundPayment(r.ref, 500, { idempotencyKey: 'refund_a' }); // a retry
     const refunds = fake.refundsOf(inp.outTradeNo);
     expect(refunds.map((x) => [x.amount.refund, x.amount.total])).toEqual([[500, 1250]]);
-    const e = await providerError(wx.refund(r.ref, 751, { idempotencyKey: 'refund_b' }));
+    const e = await providerError(wx.refundPayment(r.ref, 751, { idempotencyKey: 'refund_b' }));
     expect([e.code, e.status]).toEqual(['INVALID_REQUEST', 400]);
-    await wx.refund(r.ref, 750, { idempotencyKey: 'refund:with:colons' });
+    await wx.refundPayment(r.ref, 750, { idempotencyKey: 'refund:with:colons' });
     expect(fake.refundsOf(inp.outTradeNo).reduce((s, x) => s + x.amount.refund, 0)).toBe(1250);
     expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('paid');
   });
@@ -122,14 +123,14 @@ describe('wechatpay: JSAPI payment in the WeChat browser', () => {
   it('a refund of an unpaid order is refused', async () => {
     const inp = input();
     const r = await wx.start(inp);
-    const e = await providerError(wx.refund(r.ref, 100, { idempotencyKey: 'refund_unpaid' }));
+    const e = await providerError(wx.refundPayment(r.ref, 100, { idempotencyKey: 'refund_unpaid' }));
     expect([e.code, e.status]).toEqual(['RESOURCE_NOT_EXISTS', 404]);
   });
 
   it('capture of a JSAPI payment is refused (it is charged at once)', async () => {
     const inp = input();
     const r = await wx.start(inp);
-    expect((await providerError(wx.capture!(r.ref, 100, { idempotencyKey: 'c' }))).code).toBe('not_supported');
+    expect((await providerError(wx.capturePayment!(r.ref, 100, { idempotencyKey: 'c' }))).code).toBe('not_supported');
   });
 
   it('only CNY', async () => {
@@ -208,7 +209,7 @@ describe('wechatpay: notifications', () => {
     const outTradeNo = await paidOrder();
     const d = fake.notification(MCH, { kind: 'transaction', outTradeNo });
     const id = (JSON.parse(d.rawBody) as { id: string }).id;
-    const got = await wx.notification(d);
+    const got = await wx.readNotification(d);
     expect(got).toMatchObject({ eventId: id, outTradeNo, ref: outTradeNo, state: 'paid', amount: 880, currency: 'CNY' });
     expect(got!.ack).toEqual({ status: 200, contentType: 'application/json', body: '{"code":"SUCCESS","message":"成功"}' });
   });
@@ -218,25 +219,25 @@ describe('wechatpay: notifications', () => {
     const d = fake.notification(MCH, { kind: 'transaction', outTradeNo });
     const again = fake.redeliver(d.rawBody);
     expect(again.headers['wechatpay-nonce']).not.toBe(d.headers['wechatpay-nonce']);
-    expect((await wx.notification(again))!.eventId).toBe((await wx.notification(d))!.eventId);
+    expect((await wx.readNotification(again))!.eventId).toBe((await wx.readNotification(d))!.eventId);
   });
 
   it('a tampered body, another signer, an old delivery or another APIv3 key is refused (null)', async () => {
     const outTradeNo = await paidOrder();
     const d = fake.notification(MCH, { kind: 'transaction', outTradeNo });
-    expect(await wx.notification({ ...d, rawBody: d.rawBody.replace('"summary":"支付成功"', '"summary":"x"') })).toBeNull();
+    expect(await wx.readNotification({ ...d, rawBody: d.rawBody.replace('"summary":"支付成功"', '"summary":"x"') })).toBeNull();
     const forger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    expect(await wx.notification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { signWith: forger }))).toBeNull();
-    expect(await wx.notification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { timestamp: Math.floor(Date.now() / 1000) - 3600 }))).toBeNull();
-    expect(await wx.notification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { apiV3Key: 'b'.repeat(32) }))).toBeNull();
-    expect(await wx.notification({ ...d, headers: { ...d.headers, 'wechatpay-signature': undefined } })).toBeNull();
-    expect(await wx.notification(d)).not.toBeNull();
+    expect(await wx.readNotification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { signWith: forger }))).toBeNull();
+    expect(await wx.readNotification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { timestamp: Math.floor(Date.now() / 1000) - 3600 }))).toBeNull();
+    expect(await wx.readNotification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { apiV3Key: 'b'.repeat(32) }))).toBeNull();
+    expect(await wx.readNotification({ ...d, headers: { ...d.headers, 'wechatpay-signature': undefined } })).toBeNull();
+    expect(await wx.readNotification(d)).not.toBeNull();
   });
 
   it('a refund notification is acknowledged without a payment state', async () => {
     const outTradeNo = await paidOrder();
-    await wx.refund(outTradeNo, 80, { idempotencyKey: 'rn1' });
-    const got = await wx.notification(fake.notification(MCH, { kind: 'refund', outRefundNo: 'rn1' }));
+    await wx.refundPayment(outTradeNo, 80, { idempotencyKey: 'rn1' });
+    const got = await wx.readNotification(fake.notification(MCH, { kind: 'refund', outRefundNo: 'rn1' }));
     expect(got).toMatchObject({ outTradeNo, ack: { status: 200 } });
     expect(got!.state).toBeUndefined();
   });
@@ -266,20 +267,20 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
     const { inp, r } = await held();
     fake.confirmScore(MCH, inp.outTradeNo);
     expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({ ref: r.ref, state: 'authorized', amount: 9900, currency: 'CNY' });
-    await wx.capture!(r.ref, 350, { idempotencyKey: 'cap1' });
+    await wx.capturePayment!(r.ref, 350, { idempotencyKey: 'cap1' });
     expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 350, currency: 'CNY' });
   });
 
   it('capture above the risk fund is refused before WeChat is asked; capture before confirmation is refused by WeChat', async () => {
     const { inp, r } = await held(5000);
-    expect((await providerError(wx.capture!(r.ref, 100, { idempotencyKey: 'cap_early' }))).code).toBe('INVALID_REQUEST');
+    expect((await providerError(wx.capturePayment!(r.ref, 100, { idempotencyKey: 'cap_early' }))).code).toBe('INVALID_REQUEST');
     fake.confirmScore(MCH, inp.outTradeNo);
     const before = fake.requests.length;
-    const e = await providerError(wx.capture!(r.ref, 5001, { idempotencyKey: 'cap_over' }));
+    const e = await providerError(wx.capturePayment!(r.ref, 5001, { idempotencyKey: 'cap_over' }));
     expect([e.code, e.status]).toEqual(['amount_too_large', 400]);
     expect(fake.requests.slice(before).some((x) => x.url.endsWith('/complete'))).toBe(false);
     expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('authorized');
-    await wx.capture!(r.ref, 5000, { idempotencyKey: 'cap_all' });
+    await wx.capturePayment!(r.ref, 5000, { idempotencyKey: 'cap_all' });
     expect(await wx.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'paid', amount: 5000 });
   });
 
@@ -288,12 +289,12 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
     fake.confirmScore(MCH, inp.outTradeNo);
     fake.autoDeduct = false;
     try {
-      await wx.capture!(r.ref, 800, { idempotencyKey: 'cap_later' });
+      await wx.capturePayment!(r.ref, 800, { idempotencyKey: 'cap_later' });
     } finally {
       fake.autoDeduct = true;
     }
     expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('authorized');
-    expect((await providerError(wx.void!(r.ref, { idempotencyKey: 'v_late' }))).code).toBe('INVALID_REQUEST');
+    expect((await providerError(wx.voidPayment!(r.ref, { idempotencyKey: 'v_late' }))).code).toBe('INVALID_REQUEST');
     fake.deduct(MCH, inp.outTradeNo);
     expect(await wx.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'paid', amount: 800 });
   });
@@ -301,9 +302,9 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
   it('void cancels the order (no charge); no answer lets it expire (cancelled)', async () => {
     const a = await held();
     fake.confirmScore(MCH, a.inp.outTradeNo);
-    await wx.void!(a.r.ref, { idempotencyKey: 'v1' });
+    await wx.voidPayment!(a.r.ref, { idempotencyKey: 'v1' });
     expect((await wx.status(a.r.ref, a.inp.outTradeNo)).state).toBe('cancelled');
-    expect((await providerError(wx.capture!(a.r.ref, 100, { idempotencyKey: 'cap_void' }))).code).toBe('INVALID_REQUEST');
+    expect((await providerError(wx.capturePayment!(a.r.ref, 100, { idempotencyKey: 'cap_void' }))).code).toBe('INVALID_REQUEST');
     const b = await held();
     fake.expireScore(MCH, b.inp.outTradeNo);
     expect((await wx.status(b.r.ref, b.inp.outTradeNo)).state).toBe('cancelled');
@@ -312,22 +313,22 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
   it('a completed order is refunded through its deduction; over-refund refused', async () => {
     const { inp, r } = await held();
     fake.confirmScore(MCH, inp.outTradeNo);
-    await wx.capture!(r.ref, 600, { idempotencyKey: 'cap2' });
-    await wx.refund(r.ref, 200, { idempotencyKey: 'sr1' });
+    await wx.capturePayment!(r.ref, 600, { idempotencyKey: 'cap2' });
+    await wx.refundPayment(r.ref, 200, { idempotencyKey: 'sr1' });
     expect(fake.scoreRefunds(MCH, inp.outTradeNo).map((x) => [x.amount.refund, x.amount.total])).toEqual([[200, 600]]);
-    const e = await providerError(wx.refund(r.ref, 401, { idempotencyKey: 'sr2' }));
+    const e = await providerError(wx.refundPayment(r.ref, 401, { idempotencyKey: 'sr2' }));
     expect([e.code, e.status]).toEqual(['INVALID_REQUEST', 400]);
-    const e2 = await providerError(wx.refund(r.ref, 601, { idempotencyKey: 'sr3' }));
+    const e2 = await providerError(wx.refundPayment(r.ref, 601, { idempotencyKey: 'sr3' }));
     expect(e2.code).toBe('INVALID_REQUEST');
   });
 
   it('PAYSCORE.USER_CONFIRM and USER_PAID notifications are read (authorized, then paid)', async () => {
     const { inp, r } = await held();
     fake.confirmScore(MCH, inp.outTradeNo);
-    const c = await wx.notification(fake.notification(MCH, { kind: 'payscore', outOrderNo: inp.outTradeNo, eventType: 'PAYSCORE.USER_CONFIRM' }));
+    const c = await wx.readNotification(fake.notification(MCH, { kind: 'payscore', outOrderNo: inp.outTradeNo, eventType: 'PAYSCORE.USER_CONFIRM' }));
     expect(c).toMatchObject({ outTradeNo: inp.outTradeNo, ref: r.ref, state: 'authorized', amount: 9900 });
-    await wx.capture!(r.ref, 1200, { idempotencyKey: 'cap3' });
-    const p = await wx.notification(fake.notification(MCH, { kind: 'payscore', outOrderNo: inp.outTradeNo, eventType: 'PAYSCORE.USER_PAID' }));
+    await wx.capturePayment!(r.ref, 1200, { idempotencyKey: 'cap3' });
+    const p = await wx.readNotification(fake.notification(MCH, { kind: 'payscore', outOrderNo: inp.outTradeNo, eventType: 'PAYSCORE.USER_PAID' }));
     expect(p).toMatchObject({ ref: r.ref, state: 'paid', amount: 1200, ack: { status: 200 } });
   });
 

@@ -3,6 +3,7 @@
 // mode) and Stripe (payments/stripe.ts, one instance per Stripe account: the platform's and each agent's own).
 import { assertLease } from '../../jobs/runner.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { MethodProvider } from './methods/external.ts';
 
 export interface CardSummary {
   brand: string;
@@ -90,7 +91,51 @@ export interface ProviderEvent {
   };
 }
 
-/** Options of a provider call made by a job (compensation, capture). */
+/** A webhook delivery as received (POST /payments/webhooks/{provider}): signatures are over `rawBody`'s bytes. */
+export interface WebhookRequest {
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  query: Record<string, string>;
+}
+
+/** What a verified delivery asks of us: the webhook entry (webhooks.ts) handles each the same for every provider. */
+export type WebhookAction = 'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'payout.paid' | 'payout.failed' | 'ignored';
+
+export interface WebhookAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** A verified delivery read as one of the webhook actions (PaymentProvider.notification). */
+export interface WebhookDelivery {
+  action: WebhookAction;
+  /** Stored once per id (payment_provider_events): a redelivery is answered without being applied again. */
+  event: ProviderEvent;
+  /**
+   * The provider itself brought our payment up to its own state (a method asks its provider again rather than trust
+   * the notification's word): the entry only records the event.
+   */
+  applied?: boolean;
+  /** The answer the provider expects (WeChat: JSON {code:'SUCCESS'}; Alipay: 'success'); default a JSON receipt. */
+  ack?: WebhookAnswer;
+}
+
+/** A card provider's verified event as one of the actions. */
+export function cardAction(e: ProviderEvent): WebhookAction {
+  if (e.type === 'payout.paid' || e.type === 'payout.failed') return e.type;
+  if (e.type === 'charge.refunded') return 'payment.refunded';
+  if (e.type === 'payment_intent.payment_failed' || e.type === 'payment_intent.canceled') return 'payment.failed';
+  if (/^(payment_intent|charge)\./.test(e.type)) return 'payment.succeeded';
+  return 'ignored';
+}
+
+/** One header of a delivery (the first, when repeated). */
+export function headerOf(req: WebhookRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
 /**
  * One movement in a provider's settlement records (Stripe: a balance transaction): money captured (positive) or
  * given back (negative), with the fee the provider kept, for the payment `ref` (our payments.provider_ref).
@@ -211,10 +256,15 @@ export abstract class PaymentProvider {
   settlements(_from: Date, _to: Date): Promise<Settlements | null> {
     return Promise.resolve(null);
   }
-  /** Verifies a webhook delivery's signature; null when it does not verify. */
+  /** Verifies a signed event (a card provider's signature over `raw`); null when it does not verify. */
   verifyEvent(_raw: string, _signature: string | undefined): ProviderEvent | null {
     return null;
   }
+  /**
+   * A webhook delivery read as one of the actions (only with capabilities.webhook); null when it does not verify. A
+   * card provider checks its signature (verifyEvent); a method reads its notification and asks its provider again.
+   */
+  abstract notification(req: WebhookRequest): Promise<WebhookDelivery | null>;
 }
 
 /**
@@ -263,8 +313,19 @@ function fenced(p: PaymentProvider): PaymentProvider {
   });
 }
 
+/**
+ * Every payment provider of the installation by id (card providers and methods, each agent's own accounts too, and
+ * the methods switched off, whose payments still resume, refund and take their notifications), and per agent what it
+ * offers: its card provider, its methods and the card provider's extra types it switched on. An agent with nothing of
+ * its own here has the platform's. Console saves (payments/settings/live.ts) write straight into it.
+ */
 export class ProviderRegistry {
   private readonly providers = new Map<string, PaymentProvider>();
+  private readonly cards = new Map<string, string>();
+  private readonly offered = new Map<string, { methods: string[]; cardTypes: string[] }>();
+
+  constructor(readonly platform = 'powerly') {}
+
   register(p: PaymentProvider) {
     this.providers.set(p.id, fenced(p));
     return this;
@@ -279,5 +340,44 @@ export class ProviderRegistry {
   }
   all(): PaymentProvider[] {
     return [...this.providers.values()];
+  }
+
+  /** The agent's card provider (a registered one: the platform's, or the agent's own account). */
+  setCardProvider(agent: string, id: string) {
+    this.cards.set(agent, id);
+    return this;
+  }
+  /** Whether the agent has a card provider account of its own. */
+  hasOwnCardProvider(agent: string) {
+    return this.cards.has(agent);
+  }
+  /** The card provider of an agent: its own, else the platform's; null when none is registered. */
+  cardProviderOf(agent: string): PaymentProvider | null {
+    const id = this.cards.get(agent) ?? this.cards.get(this.platform);
+    return id && this.providers.has(id) ? this.get(id) : null;
+  }
+
+  /** What each agent offers now (methods by provider id, each registered), replacing what was offered before. */
+  setOffered(byAgent: Map<string, { methods: PaymentProvider[]; cardTypes: string[] }>) {
+    for (const { methods } of byAgent.values()) for (const p of methods) if (!this.has(p.id)) this.register(p);
+    this.offered.clear();
+    for (const [agent, o] of byAgent) this.offered.set(agent, { methods: o.methods.map((p) => p.id), cardTypes: o.cardTypes });
+  }
+  /** Whether the agent has a method configuration of its own (else it offers the platform's). */
+  hasOwnMethods(agent: string) {
+    return this.offered.has(agent);
+  }
+  /** The methods the agent offers: its own, else the platform's. */
+  methodsOf(agent: string): MethodProvider[] {
+    const o = this.offered.get(agent) ?? this.offered.get(this.platform);
+    return (o?.methods ?? []).filter((id) => this.has(id)).map((id) => this.get(id) as MethodProvider);
+  }
+  /** The card provider's extra types the agent switched on (`debitcard`): its own, else the platform's. */
+  cardTypesOf(agent: string): string[] {
+    return (this.offered.get(agent) ?? this.offered.get(this.platform))?.cardTypes ?? [];
+  }
+  /** Every registered method provider (offered or switched off). */
+  allMethods(): MethodProvider[] {
+    return this.all().filter((p): p is MethodProvider => 'definition' in p);
   }
 }

@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { SecretsRepository } from '../../secrets/repository.ts';
 import { SandboxAcquirerRepository, type IntentRow } from './repository.ts';
-import { DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type Capabilities, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent, type SettlementLine, type Settlements } from './provider.ts';
+import { DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type Capabilities, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent, type WebhookDelivery, type WebhookRequest, cardAction, headerOf, type SettlementLine, type Settlements } from './provider.ts';
 
 export type IntentStatus =
   | 'requires_confirmation'
@@ -158,6 +158,12 @@ export class SandboxCardProvider extends PaymentProvider {
     const t = Math.floor(at.getTime() / 1000);
     const v1 = createHmac('sha256', this.secret()).update(`${t}.${raw}`).digest('hex');
     return `t=${t},v1=${v1}`;
+  }
+
+  /** A delivery to the webhook entry: its `sandbox-signature` verified (verifyEvent), read as one of the actions. */
+  notification(req: WebhookRequest): Promise<WebhookDelivery | null> {
+    const event = this.verifyEvent(req.rawBody, headerOf(req, 'sandbox-signature'));
+    return Promise.resolve(event ? { action: cardAction(event), event } : null);
   }
 
   override verifyEvent(raw: string, signature: string | undefined): ProviderEvent | null {

@@ -3,7 +3,6 @@
 import { AppError, badRequest, conflict, refused } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
 import { type PaymentRow } from './repository.ts';
-import type { ExternalMethodProvider } from './methods/external.ts';
 import type { Platform } from './methods/adapter.ts';
 import { type ReturnOrigins } from './return-url.ts';
 
@@ -80,20 +79,8 @@ export interface Purpose {
 
 /** Also where a payment may send its customer back (ReturnOrigins). */
 export interface PaymentsOptions extends ReturnOrigins {
-  /** Which provider takes an agent's payments: the agent's own Stripe account, else the platform's. */
-  agentProviders?: Map<string, string>;
-  /** The platform's card provider id ('sandbox' in test mode, 'stripe' live). */
-  defaultProvider?: string;
   /** Whether an agent id is known (the agents table, or the platform's own agent). */
   agentExists?: (id: string) => Promise<boolean>;
-  defaultAgent?: string;
-  /** The methods beyond the card provider per agent (methods/registry.ts); an agent without its own uses the platform's. */
-  methodProviders?: Map<string, ExternalMethodProvider[]>;
-  /**
-   * The card provider's extra payment types each agent switched on in PAYMENT_METHODS (`debitcard`), with the same
-   * rule: an agent without its own configuration has the platform's. The sandbox card provider (test mode) offers them all.
-   */
-  cardTypes?: Map<string, string[]>;
 }
 
 /** The customer must finish the payment (3-D Secure, a redirect or a QR code), then call again with `ref`. */

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { PaymentsRepository } from './repository.ts';
 import { DEBIT_CARD_TYPE, NotSupported, type AuthorizeResult, type PaymentProvider, type ProviderEvent, type ProviderRegistry } from './provider.ts';
-import type { ExternalMethodProvider } from './methods/external.ts';
+import type { MethodProvider } from './methods/external.ts';
 import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
 import { checkReturnUrl } from './return-url.ts';
 import { PaymentRecords } from './records.ts';
@@ -19,9 +19,6 @@ export { ProviderError } from './methods/adapter.ts';
 export const METHOD_CURRENCIES: readonly string[] = [...new Set(DEFINITIONS.flatMap((d) => d.currencies ?? []))];
 
 export class PaymentsService extends PaymentRecords {
-  private readonly agentProviders: Map<string, string>;
-  readonly defaultProvider: string;
-
   constructor(
     repo: PaymentsRepository,
     providers: ProviderRegistry,
@@ -29,8 +26,6 @@ export class PaymentsService extends PaymentRecords {
     private readonly opts: PaymentsOptions = {},
   ) {
     super(repo, providers);
-    this.agentProviders = opts.agentProviders ?? new Map();
-    this.defaultProvider = opts.defaultProvider ?? 'sandbox';
   }
 
   /**
@@ -39,9 +34,9 @@ export class PaymentsService extends PaymentRecords {
    */
   async agent(header: string | undefined): Promise<string> {
     const id = (header ?? '').trim();
-    const platform = this.opts.defaultAgent ?? 'powerly';
+    const platform = this.platform;
     if (!id || id === platform) return platform;
-    if (this.agentProviders.has(id)) return id;
+    if (this.providers.hasOwnCardProvider(id)) return id;
     if (!/^[\w.-]{1,64}$/.test(id) || !(await (this.opts.agentExists?.(id) ?? Promise.resolve(false)))) {
       // Named back only when it is an id at all (never markup or anything else a client sent).
       throw notFound('error.agent.unknown', { agent: /^[\w.-]{1,64}$/.test(id) ? id : '?' });
@@ -49,10 +44,9 @@ export class PaymentsService extends PaymentRecords {
     return id;
   }
 
-  /** The card provider of an agent. */
+  /** The card provider of an agent: its own account, else the platform's (the registry's). */
   providerOf(agent: string): PaymentProvider | null {
-    const id = this.agentProviders.get(agent) ?? this.defaultProvider;
-    return this.providers.has(id) ? this.providers.get(id) : null;
+    return this.providers.cardProviderOf(agent);
   }
 
   /** The methods a cabinet or wallet in `currency` offers for `agent`. Only registered providers are offered. */
@@ -99,20 +93,18 @@ export class PaymentsService extends PaymentRecords {
   }
 
   get platform() {
-    return this.opts.defaultAgent ?? 'powerly';
+    return this.providers.platform;
   }
 
   /** Whether the agent offers the debit-only card type: switched on in its configuration (else the platform's), or test mode. */
   debitCard(agent: string): boolean {
     if (this.providerOf(agent)?.id === 'sandbox') return true;
-    const m = this.opts.cardTypes;
-    return (m?.get(agent) ?? m?.get(this.platform) ?? []).includes(DEBIT_CARD_TYPE);
+    return this.providers.cardTypesOf(agent).includes(DEBIT_CARD_TYPE);
   }
 
   /** The agent's own method providers, else the platform's. */
-  methodProvidersOf(agent: string): ExternalMethodProvider[] {
-    const m = this.opts.methodProviders;
-    return m?.get(agent) ?? m?.get(this.platform) ?? [];
+  methodProvidersOf(agent: string): MethodProvider[] {
+    return this.providers.methodsOf(agent);
   }
 
   /**
@@ -131,9 +123,9 @@ export class PaymentsService extends PaymentRecords {
       }));
   }
 
-  /** Every method provider of every agent. */
-  allMethodProviders(): ExternalMethodProvider[] {
-    return [...(this.opts.methodProviders?.values() ?? [])].flat();
+  /** Every registered method provider (of every agent, offered or switched off: their payments still resume). */
+  allMethodProviders(): MethodProvider[] {
+    return this.providers.allMethods();
   }
 
   /** The method provider behind a method id of `agent`, and the method's payment type. */

@@ -8,7 +8,7 @@
 import Stripe from 'stripe';
 import type { PaymentsRepository } from './repository.ts';
 import {
-  DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type CardSummary, type ProviderEvent, type ProviderCallOptions, type SettlementLine, type Settlements,
+  DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type CardSummary, type ProviderEvent, type WebhookDelivery, type WebhookRequest, cardAction, headerOf, type ProviderCallOptions, type SettlementLine, type Settlements,
 } from './provider.ts';
 
 export interface StripeAccount {
@@ -246,6 +246,12 @@ export class StripeCardProvider extends PaymentProvider {
       // Detached before (a retried removal): fine.
       if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
     }
+  }
+
+  /** A delivery to the webhook entry: its `stripe-signature` verified (verifyEvent), read as one of the actions. */
+  notification(req: WebhookRequest): Promise<WebhookDelivery | null> {
+    const event = this.verifyEvent(req.rawBody, headerOf(req, 'stripe-signature'));
+    return Promise.resolve(event ? { action: cardAction(event), event } : null);
   }
 
   /** Verifies Stripe's `Stripe-Signature` (HMAC-SHA256 with the endpoint's signing secret, 300 s tolerance). */

@@ -3,46 +3,28 @@
 // configured with before stay as aliases: /webhooks/payments/{id} (card providers) and /webhooks/methods/{id}
 // (methods), where {id} is the provider's instance id (`stripe`, `stripe.<agent>`, `flutterwave.<agent>`).
 //
-// Each delivery is verified the way its provider specifies (a card provider's verifyEvent, a method adapter's
-// notification), then read as one of a few actions, handled in one place (apply):
+// Each delivery is read by its provider's notification() (provider.ts: a card provider checks its signature, a method
+// verifies its notification and asks its provider again for the payment's state) as one of a few actions, handled
+// in one place (apply):
 //
 //   payment.succeeded / payment.failed / payment.refunded   our payment row is brought up to the provider's state
-//                                                            (a method's is read again from the provider first)
+//                                                            (a method's own rows already are: only recorded)
 //   payout.paid / payout.failed                              the withdrawal it pays is settled (the wallet's)
 //   ignored                                                  recorded, nothing to do
 //
 // Every event id is applied once (payment_provider_events); a provider that lacks the webhook capability, or an
-// unknown id, is a 404; a delivery that does not verify is a 400 (the provider retries a 5xx only).
+// unknown id, is a 404; a delivery that does not verify is a 400 (the provider retries a 5xx only). Every registered
+// provider is reached, also a method switched off in the console: late notifications of its payments still apply.
 import { Type } from 'typebox';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { App } from '../../lib/route.ts';
 import { AppError } from '../../lib/errors.ts';
-import type { ExternalMethodProvider } from './methods/external.ts';
-import type { ExternalState, Notification } from './methods/adapter.ts';
-import { lacks, type PaymentProvider, type ProviderEvent } from './provider.ts';
+import { cardAction, lacks, type ProviderEvent, type WebhookAnswer, type WebhookDelivery, type WebhookRequest } from './provider.ts';
 import type { PaymentsService } from './service.ts';
 
-export type WebhookAction = 'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'payout.paid' | 'payout.failed' | 'ignored';
-
-/** A card provider's verified event as one of the actions. */
-export function cardAction(e: ProviderEvent): WebhookAction {
-  if (e.type === 'payout.paid' || e.type === 'payout.failed') return e.type;
-  if (e.type === 'charge.refunded') return 'payment.refunded';
-  if (e.type === 'payment_intent.payment_failed' || e.type === 'payment_intent.canceled') return 'payment.failed';
-  if (/^(payment_intent|charge)\./.test(e.type)) return 'payment.succeeded';
-  return 'ignored';
-}
-
-/**
- * A method's verified notification as one of the actions: about a payment of ours, or else (a ref we did not start
- * a payment with: PayPal payout item, M-Pesa B2C result, Flutterwave transfer) about a payout.
- */
-export function methodAction(n: Pick<Notification, 'ref' | 'state'>, ours: boolean): WebhookAction {
-  if (!ours) return n.ref && n.state === 'paid' ? 'payout.paid' : n.ref && n.state === 'failed' ? 'payout.failed' : 'ignored';
-  const failed: (ExternalState | undefined)[] = ['failed', 'cancelled'];
-  return failed.includes(n.state) ? 'payment.failed' : 'payment.succeeded';
-}
+export { cardAction, type WebhookAction } from './provider.ts';
+export { methodAction } from './methods/external.ts';
 
 export interface WebhookDeps {
   payments: PaymentsService;
@@ -52,27 +34,16 @@ export interface WebhookDeps {
   payoutNotified: (providerId: string, e: ProviderEvent) => Promise<unknown>;
 }
 
-type Answer = { status: number; contentType: string; body: string };
-const json = (status: number, body: unknown): Answer => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+const json = (status: number, body: unknown): WebhookAnswer => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
 
-/** One delivery to provider `id`: verified, read as an action, applied once. */
-export async function receive(d: WebhookDeps, id: string, req: { headers: Record<string, string | string[] | undefined>; rawBody: string; query: Record<string, string> }): Promise<Answer> {
-  const method = d.payments.allMethodProviders().find((p) => p.id === id);
-  const card = method ? undefined : d.payments.providers.has(id) ? d.payments.providers.get(id) : undefined;
-  const provider: PaymentProvider | undefined = method ?? card;
-  if (!provider || lacks(provider.capabilities, 'verifyEvent')) return json(404, { received: false, result: 'unknown_provider' });
-  if (card) {
-    const h = (name: string) => (v => (Array.isArray(v) ? v[0] : v))(req.headers[name]);
-    const event = card.verifyEvent(req.rawBody, id.startsWith('stripe') ? h('stripe-signature') : h('sandbox-signature'));
-    if (!event) return json(400, { received: false, result: 'signature' });
-    return json(200, { received: true, result: await apply(d, id, cardAction(event), event) });
-  }
-  const got = await method!.notification(req);
-  if (!got) return json(400, { received: false, result: 'signature' });
-  const { n, row } = got;
-  const event: ProviderEvent = { id: n.eventId, type: n.state ?? 'notification', data: { ref: n.ref ?? '' } };
-  await apply(d, id, methodAction(n, row !== undefined && row !== null), event, method, row ?? undefined);
-  return n.ack;
+/** One delivery to provider `id`: read by the provider (verified, as one of the actions), applied once. */
+export async function receive(d: WebhookDeps, id: string, req: WebhookRequest): Promise<WebhookAnswer> {
+  const provider = d.payments.providers.has(id) ? d.payments.providers.get(id) : undefined;
+  if (!provider || lacks(provider.capabilities, 'notification')) return json(404, { received: false, result: 'unknown_provider' });
+  const delivery = await provider.notification(req);
+  if (!delivery) return json(400, { received: false, result: 'signature' });
+  const result = await apply(d, id, delivery);
+  return delivery.ack ?? json(200, { received: true, result });
 }
 
 /**
@@ -84,14 +55,12 @@ export async function deliver(d: WebhookDeps, providerId: string, raw: string, s
   const card = d.payments.providers.has(providerId) ? d.payments.providers.get(providerId) : undefined;
   const event = card && !lacks(card.capabilities, 'verifyEvent') ? card.verifyEvent(raw, signature) : null;
   if (!event) throw new AppError(400, 'error.webhook.signature');
-  return apply(d, providerId, cardAction(event), event);
+  return apply(d, providerId, { action: cardAction(event), event });
 }
 
 /** The actions, in one place. */
-async function apply(
-  d: WebhookDeps, providerId: string, action: WebhookAction, e: ProviderEvent,
-  method?: ExternalMethodProvider, row?: Parameters<ExternalMethodProvider['refresh']>[0],
-): Promise<string> {
+async function apply(d: WebhookDeps, providerId: string, { action, event: e, applied }: WebhookDelivery): Promise<string> {
+  const record = () => d.payments.recordEvent(providerId, e, d.clock.now());
   switch (action) {
     case 'payout.paid':
     case 'payout.failed':
@@ -99,19 +68,14 @@ async function apply(
     case 'payment.succeeded':
     case 'payment.failed':
     case 'payment.refunded':
-      if (method && row) {
-        // The provider's own answer to our status call is what we record, never the notification's word alone.
-        // Asked before the event is stored: if this fails (or the process dies), the redelivery asks again; a
-        // payment we had released but the customer paid anyway is given back (settleLate).
-        await method.settleLate(await method.refresh(row));
-        return (await d.payments.recordEvent(providerId, e, d.clock.now())) ? 'applied' : 'duplicate';
-      }
+      // A method's payment was read again from its provider (notification()): the event is only recorded.
+      if (applied) return (await record()) ? 'applied' : 'duplicate';
       return d.db.tx(async () => {
-        if (!(await d.payments.recordEvent(providerId, e, d.clock.now()))) return 'duplicate';
+        if (!(await record())) return 'duplicate';
         return d.payments.applyPaymentEvent(providerId, e);
       });
     case 'ignored':
-      return (await d.payments.recordEvent(providerId, e, d.clock.now())) ? 'ignored' : 'duplicate';
+      return (await record()) ? 'ignored' : 'duplicate';
   }
 }
 

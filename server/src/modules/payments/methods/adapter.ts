@@ -1,19 +1,23 @@
-// The payment methods beyond the card provider: WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa,
-// MercadoPago, Monri, SumUp, PayGate, N1co, Espees, Alif Pay, debit card. Each is one adapter: a definition (its
-// payment types, how the customer pays, what it can do, what an operator configures) and an instance made from
-// one agent's configuration that talks to the provider's documented API. The external-payment service
-// (external.ts) drives them all the same way:
+// The payment methods beyond the card provider: WeChat Pay, Alipay, PayPal, Flutterwave, M-Pesa, MercadoPago,
+// Monri, SumUp, PayGate, N1co, Espees, Alif Pay, debit card. Each is one definition (its payment types, how the
+// customer pays, what it can do, what an operator configures) and one class, a PaymentProvider (MethodProvider,
+// external.ts), made from one agent's configuration, that implements only its provider's documented wire operations
+// (method-base.ts):
 //
-//   start     the provider creates the payment; the answer says what the customer does next (Action)
-//   complete  the customer came back from the provider with its parameters (PayPal token + PayerID, …)
-//   status    the provider's current state of a payment (polled by the app's check call and by the expiry job)
-//   notification  a webhook / callback delivery, verified the way the provider specifies (null when it does not)
+//   start             the provider creates the payment; the answer says what the customer does next (Action)
+//   complete          the customer came back from the provider with its parameters (PayPal token + PayerID, …)
+//   status            the provider's current state of a payment (polled by the app's check call and by the expiry job)
+//   capturePayment · voidPayment · refundPayment · payout   money calls on the provider's own ref
+//   readNotification  a webhook / callback delivery, verified the way the provider specifies (null when it does not)
+//   saveCardToken · removeCard                              cards saved at the provider
 //
-// Every call that moves money carries an idempotency key derived from our ids; adapters pass it to the provider
+// Every call that moves money carries an idempotency key derived from our ids; methods pass it to the provider
 // where the API has one, and otherwise use our `outTradeNo` as the provider's merchant reference (which the
 // provider refuses to reuse), so a retried call never charges twice.
-import type { Capabilities, PayoutInput, Settlements } from '../provider.ts';
+import type { Capabilities, WebhookRequest } from '../provider.ts';
 import type { HttpLog } from './http.ts';
+import type { MethodProvider } from './external.ts';
+import type { MethodHost } from './method-base.ts';
 
 /** How the customer finishes a payment. */
 export type MethodKind =
@@ -122,12 +126,8 @@ export interface StatusResult {
   reusableCard?: { cardRef: string; brand: string; last4: string; expiry?: string };
 }
 
-export interface NotificationRequest {
-  headers: Record<string, string | string[] | undefined>;
-  /** The body exactly as received (signatures are over these bytes). */
-  rawBody: string;
-  query: Record<string, string>;
-}
+/** A webhook delivery as received (the body exactly as received: signatures are over these bytes). */
+export type NotificationRequest = WebhookRequest;
 
 export interface Notification {
   /** Unique per delivery event: stored once, a redelivery is answered without being applied again. */
@@ -203,37 +203,6 @@ export function webhookPath(instanceId: string): string {
   return `/payments/webhooks/${provider}${agent.length ? `/${agent.join('.')}` : ''}`;
 }
 
-/** One agent's instance of a method adapter. */
-export interface MethodAdapter {
-  start(input: StartInput): Promise<StartResult>;
-  status(ref: string, outTradeNo: string): Promise<StatusResult>;
-  /**
-   * The customer is back with the provider's parameters (PayPal: token, PayerID; MercadoPago's SDK screen: the card
-   * token); default: status().
-   */
-  complete?(ref: string, outTradeNo: string, params: Record<string, string>, call: ProviderCall, payment?: PaymentFacts): Promise<StatusResult>;
-  /** Only with capabilities.hold: captures up to the authorised amount (the rest released). */
-  capture?(ref: string, amount: number, call: ProviderCall): Promise<void>;
-  /** Only with capabilities.hold: releases an authorisation. */
-  void?(ref: string, call: ProviderCall): Promise<void>;
-  refund(ref: string, amount: number, call: ProviderCall): Promise<void>;
-  /** Only with capabilities.payout: a withdrawal; its outcome may come later as a notification. */
-  payout?(input: PayoutInput): Promise<{ ref: string }>;
-  /** Verifies and reads a webhook delivery; null when its signature (or source) does not verify. */
-  notification(req: NotificationRequest): Promise<Notification | null>;
-  /** Public data the client needs (MercadoPago public key, Monri authenticity token, WeChat appId). */
-  clientConfig?(): Record<string, string>;
-  /**
-   * Saves a card for later payments (Mercado Pago customers and cards): the card token becomes a card of the customer.
-   * Later payments pass it as StartInput.card.saved.
-   */
-  saveCard?(input: SaveCardInput, call: ProviderCall): Promise<SavedCardRef & { brand: string; last4: string }>;
-  /** Removes a saved card at the provider (a card already gone there counts as removed). */
-  removeCard?(card: SavedCardRef): Promise<void>;
-  /** The provider's settlement report of [from, to) (payments/settlements/; the reconciliation); absent: its API has none. */
-  settlements?(from: Date, to: Date): Promise<Settlements>;
-}
-
 export interface AdapterDeps {
   fetch: typeof fetch;
   now: () => Date;
@@ -241,10 +210,12 @@ export interface AdapterDeps {
   log?: HttpLog;
   /** The time limit of a provider call (default http.ts DEFAULT_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** The app's side of a registered method (its payment rows, URLs); absent when only its wire operations are used. */
+  host?: MethodHost;
 }
 
 /** An adapter as the registry knows it. */
-export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>> {
+export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>, P extends MethodProvider = MethodProvider> {
   /** Lower-case id: the configuration key, the webhook path segment. */
   id: string;
   /**
@@ -287,7 +258,7 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    * method). In test mode the sandbox card form stands in.
    */
   clientSdk?(config: C): SdkOrigins;
-  create(config: C, deps: AdapterDeps): MethodAdapter;
+  create(config: C, deps: AdapterDeps): P;
 }
 
 /** What the test mode of a method needs of its definition (a test-mode-only definition has no live adapter). */

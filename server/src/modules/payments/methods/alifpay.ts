@@ -34,12 +34,14 @@ import {
   type AdapterDefinition,
   type AdapterDeps,
   type ExternalState,
-  type MethodAdapter,
   type Notification,
   type NotificationRequest,
+  type ProviderCall,
   type StartInput,
+  type StartResult,
   type StatusResult,
 } from './adapter.ts';
+import { MethodProvider } from './external.ts';
 import { httpClient } from './http.ts';
 
 export type AlifPayConfig = {
@@ -105,7 +107,7 @@ function header(req: NotificationRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export const alifpayDefinition: AdapterDefinition<AlifPayConfig> = {
+export const alifpayDefinition: AdapterDefinition<AlifPayConfig, AlifPayMethod> = {
   id: 'alifpay',
   payTypes: [{ type: 'Alif_Pay', kind: 'redirect', label: 'Alif Pay', platforms: ['web'] }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
@@ -115,134 +117,155 @@ export const alifpayDefinition: AdapterDefinition<AlifPayConfig> = {
   // Alif's test host has test cards, but their numbers are handed out with the test terminal, not published:
   // none are listed here (the test server's values are ours, see server/test/providers/alifpay.ts).
   testValues: [],
-  create(config: AlifPayConfig, deps: AdapterDeps): MethodAdapter {
-    const base = (config.apiBase || (config.mode === 'test' ? HOSTS.test : HOSTS.live)).replace(/\/+$/, '');
-    const gate = config.gate || 'korti_milli';
-    // Step 1 of Alif's scheme: the password hashed with the terminal key is the signing secret.
-    const secret = createHmac('sha256', config.key).update(config.password).digest('hex');
-    const sign = (data: string) => createHmac('sha256', secret).update(data).digest('hex');
-    const verify = (data: string, token: unknown) => {
-      if (typeof token !== 'string' || !/^[0-9a-fA-F]{64}$/.test(token)) return false;
-      return timingSafeEqual(Buffer.from(sign(data), 'hex'), Buffer.from(token.toLowerCase(), 'hex'));
-    };
-
-    const http = httpClient('Alif', deps);
-
-    async function post(path: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
-      const res = await http.send({ method: 'POST', url: `${base}${path}`, headers: { accept: 'application/json', ...headers }, json: body });
-      const text = res.text;
-      let json: Record<string, unknown>;
-      try {
-        json = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        throw new ProviderError(res.status >= 500 ? 'provider_error' : 'bad_response', `Alif ${path}: HTTP ${res.status} ${text.slice(0, 200)}`, res.status >= 500 ? 502 : res.status);
-      }
-      if (json === null || typeof json !== 'object') throw new ProviderError('bad_response', `Alif ${path}: not an object`, 502);
-      const code = typeof json.code === 'number' ? json.code : Number(json.code ?? res.status);
-      const failed = !res.ok || (json.code !== undefined && code !== 200);
-      if (failed) {
-        const c = code !== 200 ? code : res.status;
-        const name = CODES[c] ?? (c >= 500 ? 'provider_error' : 'invalid_request');
-        throw new ProviderError(name, `Alif ${path}: ${String(json.message ?? `HTTP ${res.status}`)} (code ${c})`, c === 208 ? 409 : c >= 500 ? 502 : c);
-      }
-      return json;
-    }
-
-    async function checktxn(orderId: string) {
-      let r: Record<string, unknown>;
-      try {
-        r = await post('/checktxn', { orderId, order_id: orderId, key: config.key, token: sign(config.key + orderId) });
-      } catch (err) {
-        // "not found": Alif has no transaction for this order (yet).
-        if (err instanceof ProviderError && err.code === 'not_found') return { status: 'not found', transactionId: undefined, amount: undefined };
-        throw err;
-      }
-      const status = String(r.status ?? '').toLowerCase();
-      const transactionId = r.transactionId ?? r.transaction_id;
-      // The answer carries the transaction token (orderId + status + transactionId) when there is a transaction:
-      // a wrong one means the answer is not Alif's.
-      if (r.token !== undefined && transactionId !== undefined && !verify(String(r.orderId ?? orderId) + String(r.status) + String(transactionId), r.token)) {
-        throw new ProviderError('bad_signature', `Alif /checktxn: the answer's token does not verify for ${orderId}`, 502);
-      }
-      return { status, transactionId: transactionId === undefined ? undefined : String(transactionId), amount: minorOf(r.amount) };
-    }
-
-    async function status(ref: string, outTradeNo: string): Promise<StatusResult> {
-      const t = await checktxn(outTradeNo || ref);
-      const state = stateOf(t.status);
-      return {
-        ref: outTradeNo || ref,
-        state,
-        ...(t.amount !== undefined ? { amount: t.amount, currency: 'TJS' } : {}),
-        ...(state === 'failed' ? { failureCode: 'declined' } : {}),
-      };
-    }
-
-    return {
-      async start(input: StartInput) {
-        if (input.currency !== 'TJS') throw new ProviderError('currency_unsupported', `Alif Pay takes TJS, not ${input.currency}`, 400);
-        if (input.capture === 'manual') throw new ProviderError('hold_unsupported', 'Alif Pay standard payments cannot be held', 400);
-        const amount = alifAmount(input.amount, input.currency);
-        const body: Record<string, unknown> = {
-          key: config.key,
-          token: sign(config.key + input.outTradeNo + amount + input.notifyUrl),
-          order_id: input.outTradeNo,
-          amount,
-          callback_url: input.notifyUrl,
-          return_url: input.returnUrl,
-          gate,
-          info: input.description.slice(0, 255),
-        };
-        if (input.payer.email) body.email = input.payer.email;
-        if (input.payer.phone) body.phone = input.payer.phone;
-        const r = await post('/v2/', body, { gate });
-        if (typeof r.url !== 'string' || !r.url) throw new ProviderError('bad_response', 'Alif /v2/: no payment page url in the answer', 502);
-        return { ref: input.outTradeNo, state: 'pending' as const, action: { kind: 'redirect' as const, url: r.url } };
-      },
-
-      status,
-
-      async complete(ref, outTradeNo) {
-        // The customer is back on return_url: Alif adds nothing signed to it, so the answer is Alif's own state.
-        return status(ref, outTradeNo);
-      },
-
-      async refund(ref, amount) {
-        const t = await checktxn(ref);
-        if (t.status !== 'ok' && t.status !== 'approved') {
-          throw new ProviderError('not_refundable', `Alif: order ${ref} is ${t.status || 'unknown'}, nothing to refund`, 409);
-        }
-        if (!t.transactionId) throw new ProviderError('bad_response', `Alif /checktxn: no transactionId for paid order ${ref}`, 502);
-        const sum = alifAmount(amount, 'TJS');
-        await post('/cancel/standard', { key: config.key, transaction_id: t.transactionId, amount: sum, token: sign(config.key + t.transactionId + sum) });
-      },
-
-      async notification(req: NotificationRequest): Promise<Notification | null> {
-        const type = header(req, 'content-type') ?? '';
-        let body: Record<string, unknown>;
-        try {
-          body = type.includes('application/x-www-form-urlencoded')
-            ? Object.fromEntries(new URLSearchParams(req.rawBody))
-            : (JSON.parse(req.rawBody) as Record<string, unknown>);
-        } catch {
-          return null;
-        }
-        if (!body || typeof body !== 'object') return null;
-        const orderId = body.orderId ?? body.order_id;
-        const transactionId = body.transactionId ?? body.transaction_id;
-        const st = body.status;
-        if (typeof orderId !== 'string' || typeof st !== 'string' || (typeof transactionId !== 'string' && typeof transactionId !== 'number')) return null;
-        if (!verify(orderId + st + String(transactionId), body.token)) return null;
-        const amount = minorOf(body.amount);
-        return {
-          eventId: `alif:${orderId}:${String(transactionId)}:${st}`,
-          outTradeNo: orderId,
-          ref: orderId,
-          state: stateOf(st.toLowerCase()),
-          ...(amount !== undefined ? { amount, currency: 'TJS' } : {}),
-          ack: { status: 200, contentType: 'text/plain', body: 'OK' },
-        };
-      },
-    };
-  },
+  create: (config, deps) => new AlifPayMethod(config, deps),
 };
+
+/** The provider's API as AlifPayMethod calls it: the connection and the helpers its wire operations share. */
+function alifpayWire(config: AlifPayConfig, deps: AdapterDeps) {
+  const base = (config.apiBase || (config.mode === 'test' ? HOSTS.test : HOSTS.live)).replace(/\/+$/, '');
+  const gate = config.gate || 'korti_milli';
+  // Step 1 of Alif's scheme: the password hashed with the terminal key is the signing secret.
+  const secret = createHmac('sha256', config.key).update(config.password).digest('hex');
+  const sign = (data: string) => createHmac('sha256', secret).update(data).digest('hex');
+  const verify = (data: string, token: unknown) => {
+    if (typeof token !== 'string' || !/^[0-9a-fA-F]{64}$/.test(token)) return false;
+    return timingSafeEqual(Buffer.from(sign(data), 'hex'), Buffer.from(token.toLowerCase(), 'hex'));
+  };
+
+  const http = httpClient('Alif', deps);
+
+  async function post(path: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+    const res = await http.send({ method: 'POST', url: `${base}${path}`, headers: { accept: 'application/json', ...headers }, json: body });
+    const text = res.text;
+    let json: Record<string, unknown>;
+    try {
+      json = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      throw new ProviderError(res.status >= 500 ? 'provider_error' : 'bad_response', `Alif ${path}: HTTP ${res.status} ${text.slice(0, 200)}`, res.status >= 500 ? 502 : res.status);
+    }
+    if (json === null || typeof json !== 'object') throw new ProviderError('bad_response', `Alif ${path}: not an object`, 502);
+    const code = typeof json.code === 'number' ? json.code : Number(json.code ?? res.status);
+    const failed = !res.ok || (json.code !== undefined && code !== 200);
+    if (failed) {
+      const c = code !== 200 ? code : res.status;
+      const name = CODES[c] ?? (c >= 500 ? 'provider_error' : 'invalid_request');
+      throw new ProviderError(name, `Alif ${path}: ${String(json.message ?? `HTTP ${res.status}`)} (code ${c})`, c === 208 ? 409 : c >= 500 ? 502 : c);
+    }
+    return json;
+  }
+
+  async function checktxn(orderId: string) {
+    let r: Record<string, unknown>;
+    try {
+      r = await post('/checktxn', { orderId, order_id: orderId, key: config.key, token: sign(config.key + orderId) });
+    } catch (err) {
+      // "not found": Alif has no transaction for this order (yet).
+      if (err instanceof ProviderError && err.code === 'not_found') return { status: 'not found', transactionId: undefined, amount: undefined };
+      throw err;
+    }
+    const status = String(r.status ?? '').toLowerCase();
+    const transactionId = r.transactionId ?? r.transaction_id;
+    // The answer carries the transaction token (orderId + status + transactionId) when there is a transaction:
+    // a wrong one means the answer is not Alif's.
+    if (r.token !== undefined && transactionId !== undefined && !verify(String(r.orderId ?? orderId) + String(r.status) + String(transactionId), r.token)) {
+      throw new ProviderError('bad_signature', `Alif /checktxn: the answer's token does not verify for ${orderId}`, 502);
+    }
+    return { status, transactionId: transactionId === undefined ? undefined : String(transactionId), amount: minorOf(r.amount) };
+  }
+
+  async function status(ref: string, outTradeNo: string): Promise<StatusResult> {
+    const t = await checktxn(outTradeNo || ref);
+    const state = stateOf(t.status);
+    return {
+      ref: outTradeNo || ref,
+      state,
+      ...(t.amount !== undefined ? { amount: t.amount, currency: 'TJS' } : {}),
+      ...(state === 'failed' ? { failureCode: 'declined' } : {}),
+    };
+  }
+
+  return { base, gate, secret, sign, verify, http, post, checktxn, status };
+}
+
+export class AlifPayMethod extends MethodProvider {
+  private readonly w: ReturnType<typeof alifpayWire>;
+
+  constructor(private readonly config: AlifPayConfig, deps: AdapterDeps) {
+    super(alifpayDefinition, deps);
+    this.w = alifpayWire(config, deps);
+  }
+
+  status(ref: string, outTradeNo: string): Promise<StatusResult> {
+    return this.w.status(ref, outTradeNo);
+  }
+
+  async start(input: StartInput): Promise<StartResult> {
+    const { gate, sign, post } = this.w;
+    const { config } = this;
+    if (input.currency !== 'TJS') throw new ProviderError('currency_unsupported', `Alif Pay takes TJS, not ${input.currency}`, 400);
+    if (input.capture === 'manual') throw new ProviderError('hold_unsupported', 'Alif Pay standard payments cannot be held', 400);
+    const amount = alifAmount(input.amount, input.currency);
+    const body: Record<string, unknown> = {
+      key: config.key,
+      token: sign(config.key + input.outTradeNo + amount + input.notifyUrl),
+      order_id: input.outTradeNo,
+      amount,
+      callback_url: input.notifyUrl,
+      return_url: input.returnUrl,
+      gate,
+      info: input.description.slice(0, 255),
+    };
+    if (input.payer.email) body.email = input.payer.email;
+    if (input.payer.phone) body.phone = input.payer.phone;
+    const r = await post('/v2/', body, { gate });
+    if (typeof r.url !== 'string' || !r.url) throw new ProviderError('bad_response', 'Alif /v2/: no payment page url in the answer', 502);
+    return { ref: input.outTradeNo, state: 'pending' as const, action: { kind: 'redirect' as const, url: r.url } };
+  }
+
+  override async complete(ref: string, outTradeNo: string): Promise<StatusResult> {
+    const { status } = this.w;
+    // The customer is back on return_url: Alif adds nothing signed to it, so the answer is Alif's own state.
+    return status(ref, outTradeNo);
+  }
+
+  async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
+    const { sign, post, checktxn } = this.w;
+    const { config } = this;
+    const t = await checktxn(ref);
+    if (t.status !== 'ok' && t.status !== 'approved') {
+      throw new ProviderError('not_refundable', `Alif: order ${ref} is ${t.status || 'unknown'}, nothing to refund`, 409);
+    }
+    if (!t.transactionId) throw new ProviderError('bad_response', `Alif /checktxn: no transactionId for paid order ${ref}`, 502);
+    const sum = alifAmount(amount, 'TJS');
+    await post('/cancel/standard', { key: config.key, transaction_id: t.transactionId, amount: sum, token: sign(config.key + t.transactionId + sum) });
+  }
+
+  async readNotification(req: NotificationRequest): Promise<Notification | null> {
+    const { verify } = this.w;
+    const type = header(req, 'content-type') ?? '';
+    let body: Record<string, unknown>;
+    try {
+      body = type.includes('application/x-www-form-urlencoded')
+        ? Object.fromEntries(new URLSearchParams(req.rawBody))
+        : (JSON.parse(req.rawBody) as Record<string, unknown>);
+    } catch {
+      return null;
+    }
+    if (!body || typeof body !== 'object') return null;
+    const orderId = body.orderId ?? body.order_id;
+    const transactionId = body.transactionId ?? body.transaction_id;
+    const st = body.status;
+    if (typeof orderId !== 'string' || typeof st !== 'string' || (typeof transactionId !== 'string' && typeof transactionId !== 'number')) return null;
+    if (!verify(orderId + st + String(transactionId), body.token)) return null;
+    const amount = minorOf(body.amount);
+    return {
+      eventId: `alif:${orderId}:${String(transactionId)}:${st}`,
+      outTradeNo: orderId,
+      ref: orderId,
+      state: stateOf(st.toLowerCase()),
+      ...(amount !== undefined ? { amount, currency: 'TJS' } : {}),
+      ack: { status: 200, contentType: 'text/plain', body: 'OK' },
+    };
+  }
+
+}

@@ -28,10 +28,11 @@
 //   notify     the asynchronous notification: a form POST; RSA2 over the sorted parameters except sign and
 //              sign_type, verified with the Alipay public key; answered 200 text/plain `success` (anything else and
 //              Alipay redelivers, same notify_id).
-import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
+import type { AdapterDefinition, AdapterDeps, ExternalState, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
+import { MethodProvider } from './external.ts';
+import { alipayBills } from '../settlements/alipay.ts';
 import { ProviderError } from './adapter.ts';
 import { httpClient, type HttpClient } from './http.ts';
-import { alipayBills } from '../settlements/alipay.ts';
 import type { PayoutInput, Settlements } from '../provider.ts';
 import { ALIPAY_GATEWAY, HOLD, WAP, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo, TRADE_STATE, type Answer } from './alipay-wire.ts';
 export { ALIPAY_GATEWAY, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo } from './alipay-wire.ts';
@@ -53,13 +54,19 @@ export type AlipayConfig = {
   alipayRootCertSn?: string;
 };
 
-class Alipay implements MethodAdapter {
+export class Alipay extends MethodProvider {
   private readonly gateway: string;
   private readonly http: HttpClient;
 
-  constructor(private readonly config: AlipayConfig, private readonly deps: AdapterDeps) {
+  constructor(private readonly config: AlipayConfig, deps: AdapterDeps) {
+    super(alipayDefinition, deps);
     this.gateway = config.apiBase || ALIPAY_GATEWAY;
     this.http = httpClient('alipay', deps);
+  }
+
+  /** The daily trade bills of [from, to) as settlement lines (settlements/alipay.ts). */
+  override settlements(from: Date, to: Date): Promise<Settlements> {
+    return Promise.resolve({ cumulative: false, pages: alipayBills({ call: (method, biz) => this.call(method, biz), fetch: this.deps.fetch }, from, to) });
   }
 
   /** The signed common + business parameters of one gateway method. */
@@ -209,9 +216,9 @@ class Alipay implements MethodAdapter {
     return { ref, state: 'pending' };
   }
 
-  async capture(ref: string, amount: number): Promise<void> {
+  override async capturePayment(ref: string, amount: number): Promise<void> {
     if (!ref.startsWith(HOLD)) throw new ProviderError('not_a_hold', 'alipay: only a fund authorisation can be captured', 400);
-    if (amount === 0) return this.void(ref);
+    if (amount === 0) return this.voidPayment(ref);
     const outOrderNo = ref.slice(HOLD.length);
     const detail = await this.authDetail(outOrderNo);
     if (!detail || detail.status !== 'SUCCESS' || !detail.auth_no) throw new ProviderError('AUTH_NOT_FROZEN', 'alipay: nothing is frozen for this order', 409);
@@ -233,7 +240,7 @@ class Alipay implements MethodAdapter {
     }
   }
 
-  async void(ref: string, call?: { idempotencyKey: string }): Promise<void> {
+  override async voidPayment(ref: string, call?: { idempotencyKey: string }): Promise<void> {
     if (ref.startsWith(WAP)) {
       // An unpaid WAP trade: closed so that it can no longer be paid (none yet if the buyer never opened it).
       try {
@@ -261,12 +268,12 @@ class Alipay implements MethodAdapter {
     });
   }
 
-  async refund(ref: string, amount: number, call: { idempotencyKey: string }): Promise<void> {
+  async refundPayment(ref: string, amount: number, call: { idempotencyKey: string }): Promise<void> {
     const which = ref.startsWith(HOLD) ? { out_trade_no: ref.slice(HOLD.length) } : ref.startsWith(WAP) ? { out_trade_no: ref.slice(WAP.length) } : { trade_no: ref };
     await this.call('alipay.trade.refund', { ...which, refund_amount: toYuan(amount, 'CNY'), out_request_no: requestNo(call.idempotencyKey) });
   }
 
-  async payout(input: PayoutInput): Promise<{ ref: string }> {
+  override async payout(input: PayoutInput): Promise<{ ref: string }> {
     this.checkCurrency(input.currency);
     if (input.destination.kind !== 'channel' || input.destination.channel !== 'alipay') {
       throw new ProviderError('unsupported_destination', 'alipay: payouts go to an Alipay account (channel "alipay")', 400);
@@ -291,11 +298,11 @@ class Alipay implements MethodAdapter {
     return { ref };
   }
 
-  notification(req: NotificationRequest): Promise<Notification | null> {
-    return Promise.resolve(this.readNotification(req));
+  readNotification(req: NotificationRequest): Promise<Notification | null> {
+    return Promise.resolve(this.notified(req));
   }
 
-  private readNotification(req: NotificationRequest): Notification | null {
+  private notified(req: NotificationRequest): Notification | null {
     const p: Record<string, string> = {};
     for (const [k, v] of new URLSearchParams(req.rawBody)) p[k] = v;
     const sign = p.sign;
@@ -326,17 +333,12 @@ class Alipay implements MethodAdapter {
     };
   }
 
-  /** The daily trade bills of [from, to) as settlement lines (settlements/alipay.ts). */
-  settlements(from: Date, to: Date): Promise<Settlements> {
-    return Promise.resolve({ cumulative: false, pages: alipayBills({ call: (method, biz) => this.call(method, biz), fetch: this.deps.fetch }, from, to) });
-  }
-
-  clientConfig(): Record<string, string> {
+  override clientConfig(): Record<string, string> {
     return { appId: this.config.opAppId || this.config.appId };
   }
 }
 
-export const alipayDefinition: AdapterDefinition<AlipayConfig> = {
+export const alipayDefinition: AdapterDefinition<AlipayConfig, Alipay> = {
   payoutChannel: { label: 'Alipay', fields: ['loginId', 'name'] },
   id: 'alipay',
   payTypes: [

@@ -2,7 +2,7 @@
 // codes and states, the webhook signature's manifest (mercadopago.ts is the adapter).
 import { currencyScale } from '#core/money.ts';
 import { EMAIL } from '#core/email.ts';
-import type { ExternalState, MethodAdapter, NotificationRequest, ProviderCall, SaveCardInput, SavedCardRef } from './adapter.ts';
+import type { ExternalState, NotificationRequest } from './adapter.ts';
 
 export const SDK_URL = 'https://sdk.mercadopago.com/js/v2';
 
@@ -30,17 +30,6 @@ export interface MpCard {
   last_four_digits?: string;
   first_six_digits?: string;
   payment_method?: { id?: string; name?: string };
-}
-
-/** The instance: the method adapter plus Mercado Pago's customers and cards (saving a card for later payments). */
-export interface MercadoPagoAdapter extends MethodAdapter {
-  clientConfig(): Record<string, string>;
-  findCustomer(email: string): Promise<MpCustomer | null>;
-  createCustomer(email: string, call: ProviderCall): Promise<MpCustomer>;
-  /** Attaches a card token to a customer; returns the saved card. */
-  addCard(customerId: string, card: { token: string; paymentMethodId?: string; issuerId?: string }, call: ProviderCall): Promise<MpCard>;
-  saveCard(input: SaveCardInput, call: ProviderCall): Promise<SavedCardRef & { brand: string; last4: string }>;
-  removeCard(card: SavedCardRef): Promise<void>;
 }
 
 /** Integer minor units → the major-unit number Mercado Pago's transaction_amount takes (1250 BRL → 12.5; 1250 CLP → 1250). */

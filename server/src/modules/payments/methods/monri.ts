@@ -29,7 +29,8 @@
 // Callback (the URL set in Monri's merchant dashboard: our /webhooks/methods/monri[.<agent>]): POST JSON with
 // `Authorization: WP3-callback <digest>`, digest = SHA-512 hex of (merchant_key + raw body); answered 200.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type MethodAdapter, type NotificationRequest, type ProviderCall, type StartInput, type StatusResult } from './adapter.ts';
+import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type Notification, type NotificationRequest, type ProviderCall, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import { MethodProvider } from './external.ts';
 import { httpClient } from './http.ts';
 
 export type MonriConfig = {
@@ -101,7 +102,8 @@ function stateOf(s: PaymentStatus): ExternalState {
   return 'pending';
 }
 
-function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
+/** The provider's API as MonriMethod calls it: the connection and the helpers its wire operations share. */
+function monriWire(config: MonriConfig, deps: AdapterDeps) {
   const base = (config.apiBase || LIVE_BASE).replace(/\/+$/, '');
 
   const http = httpClient('monri', deps);
@@ -174,124 +176,144 @@ function createMonri(config: MonriConfig, deps: AdapterDeps): MethodAdapter {
     return { orderNumber: r.order_number, amount: r.amount, currency: r.currency, state: stateOf(s) };
   }
 
-  return {
-    async start(input: StartInput) {
-      // order_info: 3–100 characters.
-      const info = (input.description || 'Powerly').slice(0, 100).padEnd(3, '.');
-      const r = await v2<{ status: string; id: string; client_secret: string }>('POST', '/v2/payment/new', {
-        transaction_type: input.capture === 'manual' ? 'authorize' : 'purchase',
-        amount: input.amount,
-        currency: input.currency,
-        order_number: input.outTradeNo,
-        order_info: info,
-        scenario: 'charge',
-      });
-      if (r.status !== 'approved' || !r.id || !r.client_secret) throw new ProviderError('bad_response', 'monri: payment/new answered without a client secret');
-      return {
-        ref: r.id,
-        state: 'pending' as const,
-        action: {
-          kind: 'form' as const,
-          url: '#/MonriPay',
-          fields: {
-            authenticityToken: config.authenticityToken, clientSecret: r.client_secret, scriptUrl: componentsScript(config), outTradeNo: input.outTradeNo,
-            amount: String(input.amount), currency: input.currency,
-          },
-        },
-      };
-    },
-
-    async status(ref: string, outTradeNo: string): Promise<StatusResult> {
-      if (!ref) {
-        // No payment id (start's answer lost): the order by our reference.
-        let o: Record<string, string>;
-        try {
-          o = await xml('/orders/show', 'order', {
-            'order-number': outTradeNo,
-            'authenticity-token': config.authenticityToken,
-            digest: sha1(config.merchantKey + outTradeNo),
-          });
-        } catch (err) {
-          if (err instanceof ProviderError && err.code === 'not_found') return { ref: '', state: 'pending' };
-          throw err;
-        }
-        const approved = o.status === 'approved' && APPROVED_CODES.has(o['response-code'] ?? '');
-        const state: ExternalState = approved ? (o['transaction-type'] === 'authorize' ? 'authorized' : 'paid') : o.status === 'declined' ? 'failed' : 'pending';
-        return {
-          ref: '',
-          state,
-          ...(o.amount ? { amount: Number(o.amount) } : {}),
-          ...(o.currency ? { currency: o.currency } : {}),
-          ...(state === 'failed' ? { failureCode: failureCode(o['response-code']) } : {}),
-        };
-      }
-      const s = await paymentStatus(ref);
-      const state = stateOf(s);
-      const r = s.payment_result;
-      return {
-        ref,
-        state,
-        ...(r?.amount !== undefined ? { amount: r.amount } : {}),
-        ...(r?.currency ? { currency: r.currency } : {}),
-        ...(state === 'failed' ? { failureCode: failureCode(r?.response_code) } : {}),
-      };
-    },
-
-    async capture(ref: string, amount: number) {
-      const o = await orderOf(ref);
-      if (amount > o.amount) throw new ProviderError('amount_too_large', `monri: capture ${amount} above the authorised ${o.amount}`, 400);
-      await transaction('capture', o.orderNumber, amount, o.currency);
-    },
-
-    async void(ref: string) {
-      const o = await orderOf(ref);
-      await transaction('void', o.orderNumber, o.amount, o.currency);
-    },
-
-    async refund(ref: string, amount: number, _call: ProviderCall) {
-      const o = await orderOf(ref);
-      await transaction('refund', o.orderNumber, amount, o.currency);
-    },
-
-    async notification(req: NotificationRequest) {
-      const raw = req.headers.authorization ?? req.headers.Authorization;
-      const auth = Array.isArray(raw) ? raw[0] : raw;
-      const m = /^WP3-callback\s+([0-9a-f]{128})$/i.exec(auth?.trim() ?? '');
-      if (!m) return null;
-      const expected = Buffer.from(sha512(config.merchantKey + req.rawBody), 'hex');
-      if (!timingSafeEqual(expected, Buffer.from(m[1]!, 'hex'))) return null;
-      let body: { order_number?: string; status?: string; response_code?: string; transaction_type?: string; amount?: number; currency?: string };
-      try {
-        body = JSON.parse(req.rawBody) as typeof body;
-      } catch {
-        return null;
-      }
-      if (!body.order_number || !body.status) return null;
-      const approved = body.status === 'approved' && (!body.response_code || APPROVED_CODES.has(body.response_code));
-      const type = body.transaction_type ?? 'purchase';
-      let state: ExternalState | undefined;
-      if (!approved) state = type === 'purchase' || type === 'authorize' ? 'failed' : undefined;
-      else if (type === 'authorize') state = 'authorized';
-      else if (type === 'purchase' || type === 'capture') state = 'paid';
-      else if (type === 'void') state = 'cancelled';
-      return {
-        // One event per order, transaction type and outcome (the authorisation and its capture are two events).
-        eventId: `monri:${body.order_number}:${type}:${body.status}`,
-        outTradeNo: body.order_number,
-        ...(state ? { state } : {}),
-        ...(typeof body.amount === 'number' ? { amount: body.amount } : {}),
-        ...(body.currency ? { currency: body.currency } : {}),
-        ack: { status: 200, contentType: 'text/plain', body: '' },
-      };
-    },
-
-    clientConfig() {
-      return { authenticityToken: config.authenticityToken };
-    },
-  };
+  return { base, http, send, v2, xml, transaction, paymentStatus, orderOf };
 }
 
-export const monriDefinition: AdapterDefinition<MonriConfig> = {
+export class MonriMethod extends MethodProvider {
+  private readonly w: ReturnType<typeof monriWire>;
+
+  constructor(private readonly config: MonriConfig, deps: AdapterDeps) {
+    super(monriDefinition, deps);
+    this.w = monriWire(config, deps);
+  }
+
+
+  async start(input: StartInput): Promise<StartResult> {
+    const { v2 } = this.w;
+    const { config } = this;
+    // order_info: 3–100 characters.
+    const info = (input.description || 'Powerly').slice(0, 100).padEnd(3, '.');
+    const r = await v2<{ status: string; id: string; client_secret: string }>('POST', '/v2/payment/new', {
+      transaction_type: input.capture === 'manual' ? 'authorize' : 'purchase',
+      amount: input.amount,
+      currency: input.currency,
+      order_number: input.outTradeNo,
+      order_info: info,
+      scenario: 'charge',
+    });
+    if (r.status !== 'approved' || !r.id || !r.client_secret) throw new ProviderError('bad_response', 'monri: payment/new answered without a client secret');
+    return {
+      ref: r.id,
+      state: 'pending' as const,
+      action: {
+        kind: 'form' as const,
+        url: '#/MonriPay',
+        fields: {
+          authenticityToken: config.authenticityToken, clientSecret: r.client_secret, scriptUrl: componentsScript(config), outTradeNo: input.outTradeNo,
+          amount: String(input.amount), currency: input.currency,
+        },
+      },
+    };
+  }
+
+  async status(ref: string, outTradeNo: string): Promise<StatusResult> {
+    const { xml, paymentStatus } = this.w;
+    const { config } = this;
+    if (!ref) {
+      // No payment id (start's answer lost): the order by our reference.
+      let o: Record<string, string>;
+      try {
+        o = await xml('/orders/show', 'order', {
+          'order-number': outTradeNo,
+          'authenticity-token': config.authenticityToken,
+          digest: sha1(config.merchantKey + outTradeNo),
+        });
+      } catch (err) {
+        if (err instanceof ProviderError && err.code === 'not_found') return { ref: '', state: 'pending' };
+        throw err;
+      }
+      const approved = o.status === 'approved' && APPROVED_CODES.has(o['response-code'] ?? '');
+      const state: ExternalState = approved ? (o['transaction-type'] === 'authorize' ? 'authorized' : 'paid') : o.status === 'declined' ? 'failed' : 'pending';
+      return {
+        ref: '',
+        state,
+        ...(o.amount ? { amount: Number(o.amount) } : {}),
+        ...(o.currency ? { currency: o.currency } : {}),
+        ...(state === 'failed' ? { failureCode: failureCode(o['response-code']) } : {}),
+      };
+    }
+    const s = await paymentStatus(ref);
+    const state = stateOf(s);
+    const r = s.payment_result;
+    return {
+      ref,
+      state,
+      ...(r?.amount !== undefined ? { amount: r.amount } : {}),
+      ...(r?.currency ? { currency: r.currency } : {}),
+      ...(state === 'failed' ? { failureCode: failureCode(r?.response_code) } : {}),
+    };
+  }
+
+  override async capturePayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
+    const { transaction, orderOf } = this.w;
+    const o = await orderOf(ref);
+    if (amount > o.amount) throw new ProviderError('amount_too_large', `monri: capture ${amount} above the authorised ${o.amount}`, 400);
+    await transaction('capture', o.orderNumber, amount, o.currency);
+  }
+
+  override async voidPayment(ref: string, _call?: ProviderCall): Promise<void> {
+    const { transaction, orderOf } = this.w;
+    const o = await orderOf(ref);
+    await transaction('void', o.orderNumber, o.amount, o.currency);
+  }
+
+  async refundPayment(ref: string, amount: number, _call: ProviderCall): Promise<void> {
+    const { transaction, orderOf } = this.w;
+    const o = await orderOf(ref);
+    await transaction('refund', o.orderNumber, amount, o.currency);
+  }
+
+  async readNotification(req: NotificationRequest): Promise<Notification | null> {
+    const { config } = this;
+    const raw = req.headers.authorization ?? req.headers.Authorization;
+    const auth = Array.isArray(raw) ? raw[0] : raw;
+    const m = /^WP3-callback\s+([0-9a-f]{128})$/i.exec(auth?.trim() ?? '');
+    if (!m) return null;
+    const expected = Buffer.from(sha512(config.merchantKey + req.rawBody), 'hex');
+    if (!timingSafeEqual(expected, Buffer.from(m[1]!, 'hex'))) return null;
+    let body: { order_number?: string; status?: string; response_code?: string; transaction_type?: string; amount?: number; currency?: string };
+    try {
+      body = JSON.parse(req.rawBody) as typeof body;
+    } catch {
+      return null;
+    }
+    if (!body.order_number || !body.status) return null;
+    const approved = body.status === 'approved' && (!body.response_code || APPROVED_CODES.has(body.response_code));
+    const type = body.transaction_type ?? 'purchase';
+    let state: ExternalState | undefined;
+    if (!approved) state = type === 'purchase' || type === 'authorize' ? 'failed' : undefined;
+    else if (type === 'authorize') state = 'authorized';
+    else if (type === 'purchase' || type === 'capture') state = 'paid';
+    else if (type === 'void') state = 'cancelled';
+    return {
+      // One event per order, transaction type and outcome (the authorisation and its capture are two events).
+      eventId: `monri:${body.order_number}:${type}:${body.status}`,
+      outTradeNo: body.order_number,
+      ...(state ? { state } : {}),
+      ...(typeof body.amount === 'number' ? { amount: body.amount } : {}),
+      ...(body.currency ? { currency: body.currency } : {}),
+      ack: { status: 200, contentType: 'text/plain', body: '' },
+    };
+  }
+
+  override clientConfig() {
+    const { config } = this;
+    return { authenticityToken: config.authenticityToken };
+  }
+
+}
+
+export const monriDefinition: AdapterDefinition<MonriConfig, MonriMethod> = {
   id: 'monri',
   payTypes: [{ type: 'Monri_WebPay', kind: 'card', label: 'Card (Monri)' }],
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true },
@@ -311,7 +333,6 @@ export const monriDefinition: AdapterDefinition<MonriConfig> = {
     const o = originOf(config.apiBase || LIVE_BASE);
     return o ? { script: [o], frame: [o], connect: [o] } : { script: [], frame: [], connect: [] };
   },
-  create: createMonri,
+  create: (config, deps) => new MonriMethod(config, deps),
 };
 
-export { createMonri };

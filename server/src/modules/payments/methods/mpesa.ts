@@ -21,7 +21,8 @@
 // gives it, and status() gives it once this instance has seen the callback); every method accepts both forms.
 // Errors are Daraja's envelope {requestId, errorCode, errorMessage} → ProviderError(errorCode, errorMessage, status).
 import { publicEncrypt, constants } from 'node:crypto';
-import { ProviderError, type AdapterDefinition, type AdapterDeps, type MethodAdapter, type Notification, type NotificationRequest, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import { ProviderError, type AdapterDefinition, type AdapterDeps, type Notification, type NotificationRequest, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import { MethodProvider } from './external.ts';
 import { httpClient, type HttpClient, type HttpRequest } from './http.ts';
 import type { PayoutInput } from '../provider.ts';
 import { MPESA_LIVE, DESC_MAX, stkOutcome, toShillings, fromShillings, msisdn, nairobiTimestamp, accountReference, parseRef, paidRef, type DarajaError, safeEqual, header, remember } from './mpesa-wire.ts';
@@ -57,7 +58,7 @@ export type MpesaOptional =
   /** Daraja's root: https://api.safaricom.co.ke (live, default) or https://sandbox.safaricom.co.ke. */
   | 'apiBase';
 
-export const mpesaDefinition: AdapterDefinition<MpesaConfig> = {
+export const mpesaDefinition: AdapterDefinition<MpesaConfig, Mpesa> = {
   payoutChannel: { label: 'M-Pesa', fields: ['phone'] },
   id: 'mpesa',
   payTypes: [{ type: 'M-PESA', kind: 'push', label: 'M-Pesa', platforms: ['web'] }],
@@ -75,7 +76,7 @@ export const mpesaDefinition: AdapterDefinition<MpesaConfig> = {
   create: (config, deps) => new Mpesa(config, deps),
 };
 
-class Mpesa implements MethodAdapter {
+export class Mpesa extends MethodProvider {
   private readonly base: string;
   private readonly http: HttpClient;
   private token: { value: string; until: number } | null = null;
@@ -84,7 +85,8 @@ class Mpesa implements MethodAdapter {
   /** Our idempotency key → the STK push it started: a retried start() does not push the phone twice. */
   private readonly started = new Map<string, StartResult>();
 
-  constructor(private readonly c: MpesaConfig & Partial<Record<MpesaOptional, string>>, private readonly deps: AdapterDeps) {
+  constructor(private readonly c: MpesaConfig & Partial<Record<MpesaOptional, string>>, deps: AdapterDeps) {
+    super(mpesaDefinition, deps);
     this.base = (c.apiBase || MPESA_LIVE).replace(/\/+$/, '');
     this.http = httpClient('M-Pesa', deps);
   }
@@ -207,7 +209,7 @@ class Mpesa implements MethodAdapter {
   }
 
   /** Reversal: the whole transaction only. Asynchronous: its result is posted to resultUrl (a notification). */
-  async refund(ref: string, amount: number, _call: { idempotencyKey: string }): Promise<void> {
+  async refundPayment(ref: string, amount: number, _call: { idempotencyKey: string }): Promise<void> {
     const { checkoutId, receipt, amount: paid } = parseRef(this.receipts.get(parseRef(ref).checkoutId) ?? ref);
     if (!receipt || paid === undefined) {
       throw new ProviderError('receipt_unknown', `M-Pesa reversal needs the receipt number of ${checkoutId} (from its callback)`, 409);
@@ -234,7 +236,7 @@ class Mpesa implements MethodAdapter {
   }
 
   /** B2C BusinessPayment to the payee's phone; OriginatorConversationID is our idempotency key (and the ref). */
-  async payout(input: PayoutInput): Promise<{ ref: string }> {
+  override async payout(input: PayoutInput): Promise<{ ref: string }> {
     if (input.destination.kind !== 'channel') throw new ProviderError('unsupported_destination', 'M-Pesa pays out to a phone only', 400);
     const acct = input.destination.account;
     const phone = msisdn(acct.phone ?? acct.msisdn ?? acct.account);
@@ -261,7 +263,7 @@ class Mpesa implements MethodAdapter {
 
   // ---- callbacks -------------------------------------------------------------------------------------------------
 
-  async notification(req: NotificationRequest): Promise<Notification | null> {
+  async readNotification(req: NotificationRequest): Promise<Notification | null> {
     const token = req.query.token;
     if (!token || !safeEqual(token, this.c.callbackToken)) return null;
     const type = header(req.headers, 'content-type');

@@ -30,13 +30,14 @@ import {
   type AdapterDefinition,
   type AdapterDeps,
   type ExternalState,
-  type MethodAdapter,
   type Notification,
   type NotificationRequest,
+  type ProviderCall,
   type StartInput,
   type StartResult,
   type StatusResult,
 } from './adapter.ts';
+import { MethodProvider } from './external.ts';
 import { httpClient, type HttpClient } from './http.ts';
 
 export interface N1coConfig extends Record<string, string> {
@@ -92,7 +93,7 @@ function stateOf(orderStatus: string | undefined): { state: ExternalState; failu
 /** What a webhook type says about the payment (undefined: the order is unchanged or the event is not a payment's). */
 const EVENT_STATE: Record<string, ExternalState | undefined> = { SuccessPayment: 'paid', Finalized: 'paid', Cancelled: 'cancelled' };
 
-export const n1coDefinition: AdapterDefinition<N1coConfig> = {
+export const n1coDefinition: AdapterDefinition<N1coConfig, N1coAdapter> = {
   id: 'n1co',
   payTypes: [{ type: 'N1co', kind: 'redirect', label: 'N1co' }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
@@ -113,7 +114,7 @@ export const n1coDefinition: AdapterDefinition<N1coConfig> = {
   },
 };
 
-class N1coAdapter implements MethodAdapter {
+export class N1coAdapter extends MethodProvider {
   private readonly api: string;
   private readonly pay: string;
   private token: { value: string; expires: number } | null = null;
@@ -122,8 +123,9 @@ class N1coAdapter implements MethodAdapter {
 
   constructor(
     private readonly config: N1coConfig,
-    private readonly deps: AdapterDeps,
+    deps: AdapterDeps,
   ) {
+    super(n1coDefinition, deps);
     const hosts = config.mode === 'sandbox' ? HOSTS.sandbox : HOSTS.live;
     this.api = (config.apiBase || hosts.api).replace(/\/+$/, '');
     this.pay = (config.payApiBase || hosts.pay).replace(/\/+$/, '');
@@ -224,7 +226,7 @@ class N1coAdapter implements MethodAdapter {
     };
   }
 
-  async refund(ref: string, amount: number): Promise<void> {
+  async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     const o = await this.order(ref);
     if (stateOf(o.orderStatus).state !== 'paid') throw new ProviderError('not_paid', `n1co order ${ref} is ${o.orderStatus ?? 'unknown'}`, 409);
     const currency = o.store?.currencyCode ?? 'USD';
@@ -241,7 +243,7 @@ class N1coAdapter implements MethodAdapter {
     }
   }
 
-  notification(req: NotificationRequest): Promise<Notification | null> {
+  readNotification(req: NotificationRequest): Promise<Notification | null> {
     const header = req.headers['x-h4b-hmac-sha256'];
     const given = (Array.isArray(header) ? header[0] : header)?.trim();
     if (!given || !this.config.webhookSecret) return Promise.resolve(null);

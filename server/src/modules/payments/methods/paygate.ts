@@ -32,13 +32,14 @@ import {
   type AdapterDefinition,
   type AdapterDeps,
   type ExternalState,
-  type MethodAdapter,
   type Notification,
   type NotificationRequest,
+  type ProviderCall,
   type StartInput,
   type StartResult,
   type StatusResult,
 } from './adapter.ts';
+import { MethodProvider } from './external.ts';
 import { httpClient, type HttpClient } from './http.ts';
 
 export interface PayGateConfig extends Record<string, string> {
@@ -101,7 +102,7 @@ function transactionDate(d: Date): string {
   return `${t.getUTCFullYear()}-${p(t.getUTCMonth() + 1)}-${p(t.getUTCDate())} ${p(t.getUTCHours())}:${p(t.getUTCMinutes())}:${p(t.getUTCSeconds())}`;
 }
 
-export const paygateDefinition: AdapterDefinition<PayGateConfig> = {
+export const paygateDefinition: AdapterDefinition<PayGateConfig, PayGateAdapter> = {
   id: 'paygate',
   payTypes: [{ type: 'PayGate', kind: 'form', label: 'PayGate' }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
@@ -123,13 +124,14 @@ export const paygateDefinition: AdapterDefinition<PayGateConfig> = {
   },
 };
 
-class PayGateAdapter implements MethodAdapter {
+export class PayGateAdapter extends MethodProvider {
   private readonly base: string;
   private readonly http: HttpClient;
   constructor(
     private readonly config: PayGateConfig,
-    private readonly deps: AdapterDeps,
+    deps: AdapterDeps,
   ) {
+    super(paygateDefinition, deps);
     this.base = (config.apiBase || 'https://secure.paygate.co.za').replace(/\/+$/, '');
     this.http = httpClient('PayGate', deps);
   }
@@ -221,7 +223,7 @@ class PayGateAdapter implements MethodAdapter {
     return this.result(f);
   }
 
-  async complete(ref: string, outTradeNo: string, params: Record<string, string>): Promise<StatusResult> {
+  override async complete(ref: string, outTradeNo: string, params: Record<string, string>): Promise<StatusResult> {
     const { PAY_REQUEST_ID = '', TRANSACTION_STATUS = '', CHECKSUM = '' } = params;
     const expected = paygateChecksum([this.config.paygateId, PAY_REQUEST_ID, TRANSACTION_STATUS, outTradeNo], this.config.encryptionKey);
     if (PAY_REQUEST_ID !== ref || !CHECKSUM || !sameHex(expected, CHECKSUM)) {
@@ -255,7 +257,7 @@ class PayGateAdapter implements MethodAdapter {
     return status;
   }
 
-  async refund(ref: string, amount: number): Promise<void> {
+  async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     if (!this.config.payHostPassword) {
       throw new ProviderError('refund_unsupported', 'PayGate refunds go through PayHost: payHostPassword is not configured', 422);
     }
@@ -273,7 +275,7 @@ class PayGateAdapter implements MethodAdapter {
     }
   }
 
-  notification(req: NotificationRequest): Promise<Notification | null> {
+  readNotification(req: NotificationRequest): Promise<Notification | null> {
     const fields = [...new URLSearchParams(req.rawBody)];
     if (!this.verifyAll(fields)) return Promise.resolve(null);
     const f = Object.fromEntries(fields);

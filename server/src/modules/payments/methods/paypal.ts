@@ -20,14 +20,15 @@
 //
 // The ref an adapter call returns names what it points at, because PayPal's ids do not: `order:<id>` (after
 // start), `capture:<id>` (paid), `auth:<id>` (a hold), `payout:<batch id>`. Every method accepts each of them.
-import type { AdapterDefinition, AdapterDeps, ExternalState, MethodAdapter, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
-import { ProviderError } from './adapter.ts';
+import type { AdapterDefinition, AdapterDeps, ExternalState, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
+import { ProviderError, type ProviderCall } from './adapter.ts';
+import { MethodProvider } from './external.ts';
+import { paypalSettlements } from '../settlements/paypal.ts';
 import { httpClient, readJson } from './http.ts';
-import type { PayoutInput } from '../provider.ts';
+import type { PayoutInput, Settlements } from '../provider.ts';
 import { PAYPAL_LIVE, PAYPAL_CURRENCIES, PAYPAL_TEST_VALUES, DECLINES, PAYOUT_FAILED, toPaypalValue, fromPaypalValue, type Money, type Capture, type Authorization, type Order, type PaypalErrorBody, PaypalError, parseRef, header, captureState, authorizationState } from './paypal-wire.ts';
 
 import { readEvent } from './paypal-events.ts';
-import { paypalSettlements } from '../settlements/paypal.ts';
 export { PAYPAL_LIVE, PAYPAL_SANDBOX, PAYPAL_CURRENCIES, toPaypalValue, fromPaypalValue } from './paypal-wire.ts';
 
 export type PaypalConfig = {
@@ -40,7 +41,8 @@ export type PaypalConfig = {
   apiBase?: string;
 };
 
-function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
+/** The provider's API as PaypalMethod calls it: the connection and the helpers its wire operations share. */
+function paypalWire(config: PaypalConfig, deps: AdapterDeps) {
   const base = (config.apiBase ?? PAYPAL_LIVE).replace(/\/+$/, '');
   let token: { value: string; expiresAt: number } | null = null;
 
@@ -208,160 +210,184 @@ function createPaypal(config: PaypalConfig, deps: AdapterDeps): MethodAdapter {
     }
   }
 
-  return {
-    settlements: (from: Date, to: Date) => paypalSettlements((path) => api('GET', path), from, to),
-    async start(input: StartInput): Promise<StartResult> {
-      const intent = input.capture === 'manual' ? 'AUTHORIZE' : 'CAPTURE';
-      const { body } = await api<Order>('POST', '/v2/checkout/orders', {
-        requestId: input.idempotencyKey,
-        body: {
-          intent,
-          purchase_units: [{
-            reference_id: input.outTradeNo,
-            invoice_id: input.outTradeNo,
-            custom_id: input.outTradeNo,
-            description: input.description.slice(0, 127),
-            amount: { currency_code: input.currency, value: toPaypalValue(input.amount, input.currency) },
-          }],
-          payment_source: {
-            paypal: {
-              ...(input.payer.email ? { email_address: input.payer.email } : {}),
-              experience_context: {
-                return_url: input.returnUrl,
-                cancel_url: input.cancelUrl,
-                user_action: 'PAY_NOW',
-                shipping_preference: 'NO_SHIPPING',
-              },
+  return { base, http, parse, accessToken, fetchToken, api, getOrder, getCapture, getAuthorization, money, fromCapture, fromOrder, fromAuthorization, capturesOf, status, authorizationOf, captureOf, voidAuthorization };
+}
+
+export class PaypalMethod extends MethodProvider {
+  private readonly w: ReturnType<typeof paypalWire>;
+
+  constructor(private readonly config: PaypalConfig, deps: AdapterDeps) {
+    super(paypalDefinition, deps);
+    this.w = paypalWire(config, deps);
+  }
+
+  /** Its Transaction Search of [from, to) (settlements/paypal.ts). */
+  override settlements(from: Date, to: Date): Promise<Settlements> {
+    return paypalSettlements((path) => this.w.api('GET', path), from, to);
+  }
+
+  status(ref: string, _outTradeNo?: string): Promise<StatusResult> {
+    return this.w.status(ref);
+  }
+
+  async start(input: StartInput): Promise<StartResult> {
+    const { api } = this.w;
+    const intent = input.capture === 'manual' ? 'AUTHORIZE' : 'CAPTURE';
+    const { body } = await api<Order>('POST', '/v2/checkout/orders', {
+      requestId: input.idempotencyKey,
+      body: {
+        intent,
+        purchase_units: [{
+          reference_id: input.outTradeNo,
+          invoice_id: input.outTradeNo,
+          custom_id: input.outTradeNo,
+          description: input.description.slice(0, 127),
+          amount: { currency_code: input.currency, value: toPaypalValue(input.amount, input.currency) },
+        }],
+        payment_source: {
+          paypal: {
+            ...(input.payer.email ? { email_address: input.payer.email } : {}),
+            experience_context: {
+              return_url: input.returnUrl,
+              cancel_url: input.cancelUrl,
+              user_action: 'PAY_NOW',
+              shipping_preference: 'NO_SHIPPING',
             },
           },
         },
-      });
-      const link = body.links?.find((l) => l.rel === 'payer-action') ?? body.links?.find((l) => l.rel === 'approve');
-      if (!body.id || !link) throw new ProviderError('bad_response', 'PayPal created an order without a payer-action link');
-      return { ref: `order:${body.id}`, state: 'pending', action: { kind: 'redirect', url: link.href } };
-    },
+      },
+    });
+    const link = body.links?.find((l) => l.rel === 'payer-action') ?? body.links?.find((l) => l.rel === 'approve');
+    if (!body.id || !link) throw new ProviderError('bad_response', 'PayPal created an order without a payer-action link');
+    return { ref: `order:${body.id}`, state: 'pending', action: { kind: 'redirect', url: link.href } };
+  }
 
-    status: (ref) => status(ref),
+  override async complete(ref: string, _outTradeNo: string, params: Record<string, string>, call: ProviderCall): Promise<StatusResult> {
+    const { api, getOrder, fromOrder, status } = this.w;
+    const { kind, id } = parseRef(ref);
+    // Already moved on (a second return, a retry after the answer was lost): the payment's state as it is.
+    if (kind !== 'order') return status(ref);
+    if (params.token !== undefined && params.token !== id) {
+      throw new ProviderError('TOKEN_MISMATCH', `PayPal returned token ${params.token} for order ${id}`, 400);
+    }
+    const order = await getOrder(id);
+    if (order.status === 'COMPLETED' || order.status === 'VOIDED') return fromOrder(order);
+    if (order.status !== 'APPROVED') return { ref, state: 'pending' };
+    const action = order.intent === 'AUTHORIZE' ? 'authorize' : 'capture';
+    try {
+      const { body } = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/${action}`, { requestId: call.idempotencyKey, body: {} });
+      return await fromOrder(body);
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      if (err.code === 'ORDER_ALREADY_CAPTURED' || err.code === 'ORDER_ALREADY_AUTHORIZED') return fromOrder(await getOrder(id));
+      if (err.code === 'ORDER_NOT_APPROVED' || err.code === 'PAYER_ACTION_REQUIRED') return { ref, state: 'pending' };
+      if (DECLINES.has(err.code)) return { ref, state: 'failed', failureCode: err.code };
+      throw err;
+    }
+  }
 
-    async complete(ref, _outTradeNo, params, call) {
-      const { kind, id } = parseRef(ref);
-      // Already moved on (a second return, a retry after the answer was lost): the payment's state as it is.
-      if (kind !== 'order') return status(ref);
-      if (params.token !== undefined && params.token !== id) {
-        throw new ProviderError('TOKEN_MISMATCH', `PayPal returned token ${params.token} for order ${id}`, 400);
-      }
-      const order = await getOrder(id);
-      if (order.status === 'COMPLETED' || order.status === 'VOIDED') return fromOrder(order);
-      if (order.status !== 'APPROVED') return { ref, state: 'pending' };
-      const action = order.intent === 'AUTHORIZE' ? 'authorize' : 'capture';
-      try {
-        const { body } = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/${action}`, { requestId: call.idempotencyKey, body: {} });
-        return await fromOrder(body);
-      } catch (err) {
-        if (!(err instanceof ProviderError)) throw err;
-        if (err.code === 'ORDER_ALREADY_CAPTURED' || err.code === 'ORDER_ALREADY_AUTHORIZED') return fromOrder(await getOrder(id));
-        if (err.code === 'ORDER_NOT_APPROVED' || err.code === 'PAYER_ACTION_REQUIRED') return { ref, state: 'pending' };
-        if (DECLINES.has(err.code)) return { ref, state: 'failed', failureCode: err.code };
-        throw err;
-      }
-    },
-
-    async capture(ref, amount, call) {
-      const a = await authorizationOf(ref);
-      // Nothing to take: the hold is released (PayPal refuses a zero capture: CANNOT_BE_ZERO_OR_NEGATIVE).
-      if (amount <= 0) return voidAuthorization(a.id, call.idempotencyKey);
-      const currency = a.amount?.currency_code;
-      if (!currency) throw new ProviderError('bad_response', `authorization ${a.id} has no amount`);
-      try {
-        await api<Capture>('POST', `/v2/payments/authorizations/${encodeURIComponent(a.id)}/capture`, {
-          requestId: call.idempotencyKey,
-          body: { amount: { currency_code: currency, value: toPaypalValue(amount, currency) }, final_capture: true },
-        });
-      } catch (err) {
-        // Captured before (a retry under another key after the first answer was lost): the same capture stands.
-        if (err instanceof ProviderError && err.code === 'AUTHORIZATION_ALREADY_CAPTURED') return;
-        throw err;
-      }
-    },
-
-    async void(ref, call) {
-      const a = await authorizationOf(ref);
-      await voidAuthorization(a.id, call.idempotencyKey);
-    },
-
-    async refund(ref, amount, call) {
-      const c = await captureOf(ref);
-      const currency = c.amount?.currency_code;
-      if (!currency) throw new ProviderError('bad_response', `capture ${c.id} has no amount`);
-      await api('POST', `/v2/payments/captures/${encodeURIComponent(c.id)}/refund`, {
+  override async capturePayment(ref: string, amount: number, call: ProviderCall): Promise<void> {
+    const { api, authorizationOf, voidAuthorization } = this.w;
+    const a = await authorizationOf(ref);
+    // Nothing to take: the hold is released (PayPal refuses a zero capture: CANNOT_BE_ZERO_OR_NEGATIVE).
+    if (amount <= 0) return voidAuthorization(a.id, call.idempotencyKey);
+    const currency = a.amount?.currency_code;
+    if (!currency) throw new ProviderError('bad_response', `authorization ${a.id} has no amount`);
+    try {
+      await api<Capture>('POST', `/v2/payments/authorizations/${encodeURIComponent(a.id)}/capture`, {
         requestId: call.idempotencyKey,
-        body: { amount: { currency_code: currency, value: toPaypalValue(amount, currency) } },
+        body: { amount: { currency_code: currency, value: toPaypalValue(amount, currency) }, final_capture: true },
       });
-    },
+    } catch (err) {
+      // Captured before (a retry under another key after the first answer was lost): the same capture stands.
+      if (err instanceof ProviderError && err.code === 'AUTHORIZATION_ALREADY_CAPTURED') return;
+      throw err;
+    }
+  }
 
-    async payout(input: PayoutInput) {
-      if (input.destination.kind !== 'channel') throw new ProviderError('unsupported', 'PayPal pays out to a PayPal account (email, phone or PayPal id) only');
-      const acc = input.destination.account;
-      const recipient = acc.email
-        ? { recipient_type: 'EMAIL', receiver: acc.email }
-        : acc.phone
-          ? { recipient_type: 'PHONE', receiver: acc.phone.startsWith('+') ? acc.phone : `+${acc.phone}` }
-          : acc.paypalId
-            ? { recipient_type: 'PAYPAL_ID', receiver: acc.paypalId }
-            : null;
-      if (!recipient) throw new ProviderError('INVALID_RECEIVER', 'a PayPal payout needs the account field email, phone or paypalId', 400);
-      const request = {
-        sender_batch_header: { sender_batch_id: input.idempotencyKey, email_subject: 'You have a payout' },
-        items: [{
-          ...recipient,
-          amount: { value: toPaypalValue(input.amount, input.currency), currency: input.currency },
-          sender_item_id: input.idempotencyKey.slice(0, 63),
-          ...(acc.note ? { note: acc.note } : {}),
-        }],
-      };
-      try {
-        const { body } = await api<{ batch_header?: { payout_batch_id?: string } }>('POST', '/v1/payments/payouts', { requestId: input.idempotencyKey, body: request });
-        const id = body.batch_header?.payout_batch_id;
-        if (!id) throw new ProviderError('bad_response', 'PayPal accepted a payout without a payout_batch_id');
-        return { ref: `payout:${id}` };
-      } catch (err) {
-        // "If you specify a sender_batch_id that was used in the last 30 days, the API rejects the request with an
-        // error message that shows the duplicate sender_batch_id and includes a HATEOAS link to the original payout."
-        if (err instanceof PaypalError && err.status === 400) {
-          const original = err.body.links?.map((l) => /\/v1\/payments\/payouts\/([A-Za-z0-9]+)$/.exec(l.href)?.[1]).find(Boolean);
-          if (original) return { ref: `payout:${original}` };
-        }
-        throw err;
-      }
-    },
+  override async voidPayment(ref: string, call: ProviderCall): Promise<void> {
+    const { authorizationOf, voidAuthorization } = this.w;
+    const a = await authorizationOf(ref);
+    await voidAuthorization(a.id, call.idempotencyKey);
+  }
 
-    async notification(req: NotificationRequest): Promise<Notification | null> {
-      const fields = {
-        auth_algo: header(req.headers, 'paypal-auth-algo'),
-        cert_url: header(req.headers, 'paypal-cert-url'),
-        transmission_id: header(req.headers, 'paypal-transmission-id'),
-        transmission_sig: header(req.headers, 'paypal-transmission-sig'),
-        transmission_time: header(req.headers, 'paypal-transmission-time'),
-      };
-      if (Object.values(fields).some((v) => !v)) return null;
-      let event: { id?: string; event_type?: string; resource?: Record<string, unknown> };
-      try {
-        event = JSON.parse(req.rawBody) as typeof event;
-      } catch {
-        return null;
+  async refundPayment(ref: string, amount: number, call: ProviderCall): Promise<void> {
+    const { api, captureOf } = this.w;
+    const c = await captureOf(ref);
+    const currency = c.amount?.currency_code;
+    if (!currency) throw new ProviderError('bad_response', `capture ${c.id} has no amount`);
+    await api('POST', `/v2/payments/captures/${encodeURIComponent(c.id)}/refund`, {
+      requestId: call.idempotencyKey,
+      body: { amount: { currency_code: currency, value: toPaypalValue(amount, currency) } },
+    });
+  }
+
+  override async payout(input: PayoutInput): Promise<{ ref: string }> {
+    const { api } = this.w;
+    if (input.destination.kind !== 'channel') throw new ProviderError('unsupported', 'PayPal pays out to a PayPal account (email, phone or PayPal id) only');
+    const acc = input.destination.account;
+    const recipient = acc.email
+      ? { recipient_type: 'EMAIL', receiver: acc.email }
+      : acc.phone
+        ? { recipient_type: 'PHONE', receiver: acc.phone.startsWith('+') ? acc.phone : `+${acc.phone}` }
+        : acc.paypalId
+          ? { recipient_type: 'PAYPAL_ID', receiver: acc.paypalId }
+          : null;
+    if (!recipient) throw new ProviderError('INVALID_RECEIVER', 'a PayPal payout needs the account field email, phone or paypalId', 400);
+    const request = {
+      sender_batch_header: { sender_batch_id: input.idempotencyKey, email_subject: 'You have a payout' },
+      items: [{
+        ...recipient,
+        amount: { value: toPaypalValue(input.amount, input.currency), currency: input.currency },
+        sender_item_id: input.idempotencyKey.slice(0, 63),
+        ...(acc.note ? { note: acc.note } : {}),
+      }],
+    };
+    try {
+      const { body } = await api<{ batch_header?: { payout_batch_id?: string } }>('POST', '/v1/payments/payouts', { requestId: input.idempotencyKey, body: request });
+      const id = body.batch_header?.payout_batch_id;
+      if (!id) throw new ProviderError('bad_response', 'PayPal accepted a payout without a payout_batch_id');
+      return { ref: `payout:${id}` };
+    } catch (err) {
+      // "If you specify a sender_batch_id that was used in the last 30 days, the API rejects the request with an
+      // error message that shows the duplicate sender_batch_id and includes a HATEOAS link to the original payout."
+      if (err instanceof PaypalError && err.status === 400) {
+        const original = err.body.links?.map((l) => /\/v1\/payments\/payouts\/([A-Za-z0-9]+)$/.exec(l.href)?.[1]).find(Boolean);
+        if (original) return { ref: `payout:${original}` };
       }
-      if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.event_type !== 'string') return null;
-      // The event goes back to PayPal byte for byte: its signature covers the CRC32 of the body as delivered, and a
-      // re-serialised object (another key order, 1.10 written as 1.1) would not verify.
-      const rawBody = `${JSON.stringify({ ...fields, webhook_id: config.webhookId }).slice(0, -1)},"webhook_event":${req.rawBody}}`;
-      const { body } = await api<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', { rawBody });
-      if (body.verification_status !== 'SUCCESS') return null;
-      return { eventId: event.id, ...readEvent(event.event_type, event.resource ?? {}), ack: { status: 200, contentType: 'text/plain', body: '' } };
-    },
-  };
+      throw err;
+    }
+  }
+
+  async readNotification(req: NotificationRequest): Promise<Notification | null> {
+    const { api } = this.w;
+    const { config } = this;
+    const fields = {
+      auth_algo: header(req.headers, 'paypal-auth-algo'),
+      cert_url: header(req.headers, 'paypal-cert-url'),
+      transmission_id: header(req.headers, 'paypal-transmission-id'),
+      transmission_sig: header(req.headers, 'paypal-transmission-sig'),
+      transmission_time: header(req.headers, 'paypal-transmission-time'),
+    };
+    if (Object.values(fields).some((v) => !v)) return null;
+    let event: { id?: string; event_type?: string; resource?: Record<string, unknown> };
+    try {
+      event = JSON.parse(req.rawBody) as typeof event;
+    } catch {
+      return null;
+    }
+    if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.event_type !== 'string') return null;
+    // The event goes back to PayPal byte for byte: its signature covers the CRC32 of the body as delivered, and a
+    // re-serialised object (another key order, 1.10 written as 1.1) would not verify.
+    const rawBody = `${JSON.stringify({ ...fields, webhook_id: config.webhookId }).slice(0, -1)},"webhook_event":${req.rawBody}}`;
+    const { body } = await api<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', { rawBody });
+    if (body.verification_status !== 'SUCCESS') return null;
+    return { eventId: event.id, ...readEvent(event.event_type, event.resource ?? {}), ack: { status: 200, contentType: 'text/plain', body: '' } };
+  }
+
 }
 
-export const paypalDefinition: AdapterDefinition<PaypalConfig> = {
+export const paypalDefinition: AdapterDefinition<PaypalConfig, PaypalMethod> = {
   payoutChannel: { label: 'PayPal', fields: ['email'] },
   id: 'paypal',
   payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal', platforms: ['web'] }],
@@ -370,5 +396,5 @@ export const paypalDefinition: AdapterDefinition<PaypalConfig> = {
   required: ['clientId', 'clientSecret', 'webhookId'],
   optional: ['apiBase'],
   testValues: PAYPAL_TEST_VALUES,
-  create: (config, deps) => createPaypal(config, deps),
+  create: (config, deps) => new PaypalMethod(config, deps),
 };

@@ -5,7 +5,7 @@
 // (methods/stripe-types.ts); with SANDBOX=off only configured adapters run, and each must have its required keys
 // (the server names what is missing and refuses to start).
 import type { Clock } from '../../../lib/clock.ts';
-import type { AdapterDefinition, SdkOrigins } from './adapter.ts';
+import type { AdapterDefinition, MethodDefinition, SdkOrigins } from './adapter.ts';
 import type { HttpLog } from './http.ts';
 import { alipayDefinition } from './alipay.ts';
 import { alifpayDefinition } from './alifpay.ts';
@@ -19,9 +19,9 @@ import { wechatpayDefinition } from './wechatpay.ts';
 import { flutterwaveDefinition } from './flutterwave.ts';
 import { mercadopagoDefinition } from './mercadopago.ts';
 import { monriDefinition } from './monri.ts';
-import { ExternalMethodProvider, type CustomerStore } from './external.ts';
+import type { MethodProvider, CustomerStore } from './external.ts';
 import type { ExternalRepository } from './repository.ts';
-import { sandboxAdapter, type SandboxMethodDeps } from './sandbox.ts';
+import { SandboxMethod, type SandboxMethodDeps } from './sandbox.ts';
 import { DEBIT_CARD_TYPE } from '../provider.ts';
 import { cardSealKey } from './card-seal.ts';
 import { STRIPE_TEST_DEFINITIONS } from './stripe-types.ts';
@@ -40,7 +40,7 @@ export const DEFINITIONS: AdapterDefinition[] = [
   espeesDefinition,
   mercadopagoDefinition,
   monriDefinition,
-] as AdapterDefinition[];
+] as unknown as AdapterDefinition[];
 
 export type MethodsConfig = Record<string, Record<string, Record<string, string>>>;
 
@@ -89,6 +89,15 @@ export function methodsGaps(config: MethodsConfig, definitions = DEFINITIONS): s
 }
 
 /**
+ * Whether switching on these methods needs this server's public address and it is missing: every method adapter's
+ * provider sends the customer back and posts its notifications to us (PUBLIC_URL); a card provider type does not.
+ * One rule for the start-up check (SANDBOX=off) and the console's save.
+ */
+export function needsPublicUrl(methods: string[], publicUrl: string | undefined, definitions = DEFINITIONS): boolean {
+  return !publicUrl && methods.some((id) => definitions.some((d) => d.id === id));
+}
+
+/**
  * The browser origins of the client SDKs of the methods configured live (any agent): what the page's CSP adds to
  * 'self'. Test mode (the sandbox card form stands in for every SDK) adds nothing.
  */
@@ -120,12 +129,15 @@ export interface MethodProvidersDeps {
   definitions?: AdapterDefinition[];
 }
 
-/** The method providers per agent: configured adapters, and in the sandbox the platform's test mode of the rest. */
-export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): Map<string, ExternalMethodProvider[]> {
+/** The method providers per agent: configured methods, and in the sandbox the platform's test mode of the rest. */
+export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): Map<string, MethodProvider[]> {
   const defs = d.definitions ?? DEFINITIONS;
-  const out = new Map<string, ExternalMethodProvider[]>();
-  const adapterDeps = { fetch: d.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)), now: () => d.clock.now(), log: d.log };
-  const add = (agent: string, p: ExternalMethodProvider) => out.set(agent, [...(out.get(agent) ?? []), p]);
+  const out = new Map<string, MethodProvider[]>();
+  const wire = { fetch: d.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)), now: () => d.clock.now(), log: d.log };
+  const host = (instanceId: string, sandbox: boolean, cardKey?: Buffer) => ({
+    instanceId, repo: d.repo, clock: d.clock, publicUrl: d.publicUrl, sandbox, cardKey, customers: d.customers,
+  });
+  const add = (agent: string, p: MethodProvider) => out.set(agent, [...(out.get(agent) ?? []), p]);
   for (const [agent, methods] of Object.entries(config)) {
     // An agent with a configuration of its own offers only its own methods (none of the platform's), even when
     // all it switched on is a card provider type.
@@ -134,18 +146,15 @@ export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): 
       const def = defs.find((x) => x.id === id);
       if (!def) continue;
       const instance = agent === d.platformAgent ? id : `${id}.${agent}`;
-      add(agent, new ExternalMethodProvider(instance, def, def.create(cfg, adapterDeps), d.repo, d.clock, d.publicUrl, false, cardSealKey(instance, def, cfg), d.customers));
+      add(agent, def.create(cfg, { ...wire, host: host(instance, false, cardSealKey(instance, def, cfg)) }));
     }
   }
   if (d.sandbox) {
+    const sandboxOf = (def: MethodDefinition) => new SandboxMethod(def, d, { ...wire, host: host(def.id, true) });
     const configured = new Set(Object.keys(config[d.platformAgent] ?? {}));
-    for (const def of defs.filter((x) => !configured.has(x.id))) {
-      add(d.platformAgent, new ExternalMethodProvider(def.id, def, sandboxAdapter(def, d), d.repo, d.clock, d.publicUrl, true, undefined, d.customers));
-    }
+    for (const def of defs.filter((x) => !configured.has(x.id))) add(d.platformAgent, sandboxOf(def));
     // The card provider's own wallets, iDEAL and WeChat Pay in test mode (offered only while it is the sandbox).
-    for (const def of STRIPE_TEST_DEFINITIONS) {
-      add(d.platformAgent, new ExternalMethodProvider(def.id, def, sandboxAdapter(def, d), d.repo, d.clock, d.publicUrl, true, undefined, d.customers));
-    }
+    for (const def of STRIPE_TEST_DEFINITIONS) add(d.platformAgent, sandboxOf(def));
   }
   return out;
 }

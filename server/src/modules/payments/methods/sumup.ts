@@ -22,13 +22,14 @@ import {
   type AdapterDefinition,
   type AdapterDeps,
   type ExternalState,
-  type MethodAdapter,
   type Notification,
   type NotificationRequest,
+  type ProviderCall,
   type StartInput,
   type StartResult,
   type StatusResult,
 } from './adapter.ts';
+import { MethodProvider } from './external.ts';
 import { httpClient, readJson, type HttpClient } from './http.ts';
 
 export interface SumUpConfig extends Record<string, string> {
@@ -85,7 +86,7 @@ function stateOf(status: string | undefined): { state: ExternalState; failureCod
   }
 }
 
-export const sumupDefinition: AdapterDefinition<SumUpConfig> = {
+export const sumupDefinition: AdapterDefinition<SumUpConfig, SumUpAdapter> = {
   id: 'sumup',
   payTypes: [{ type: 'SumUpOnlinePayment', kind: 'redirect', label: 'SumUp' }],
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true },
@@ -104,14 +105,15 @@ export const sumupDefinition: AdapterDefinition<SumUpConfig> = {
   },
 };
 
-class SumUpAdapter implements MethodAdapter {
+export class SumUpAdapter extends MethodProvider {
   private readonly base: string;
   private readonly http: HttpClient;
 
   constructor(
     private readonly config: SumUpConfig,
-    private readonly deps: AdapterDeps,
+    deps: AdapterDeps,
   ) {
+    super(sumupDefinition, deps);
     this.base = (config.apiBase || 'https://api.sumup.com').replace(/\/+$/, '');
     this.http = httpClient('SumUp', deps);
   }
@@ -193,11 +195,11 @@ class SumUpAdapter implements MethodAdapter {
     return (await this.call<SumUpCheckout>('GET', `/v0.1/checkouts/${encodeURIComponent(ref)}`)).data;
   }
 
-  async status(ref: string): Promise<StatusResult> {
+  async status(ref: string, _outTradeNo?: string): Promise<StatusResult> {
     return this.result(await this.checkout(ref));
   }
 
-  async complete(ref: string): Promise<StatusResult> {
+  override async complete(ref: string): Promise<StatusResult> {
     let r = await this.status(ref);
     for (let i = 1; i < CONFIRM_TRIES && r.state === 'pending'; i++) {
       await new Promise((resolve) => setTimeout(resolve, CONFIRM_INTERVAL_MS));
@@ -206,7 +208,7 @@ class SumUpAdapter implements MethodAdapter {
     return r;
   }
 
-  async refund(ref: string, amount: number): Promise<void> {
+  async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     if (!Number.isInteger(amount) || amount <= 0) throw new ProviderError('invalid_amount', 'SumUp: refund amount must be positive', 400);
     const c = await this.checkout(ref);
     if (c.status !== 'PAID') throw new ProviderError('not_paid', `SumUp checkout ${ref} is ${c.status ?? 'unknown'}, nothing to refund`, 409);
@@ -215,7 +217,7 @@ class SumUpAdapter implements MethodAdapter {
     await this.call('POST', `/v0.1/me/refund/${encodeURIComponent(txn.id)}`, { amount: toMajor(amount, c.currency ?? txn.currency ?? 'EUR') });
   }
 
-  async notification(req: NotificationRequest): Promise<Notification | null> {
+  async readNotification(req: NotificationRequest): Promise<Notification | null> {
     let body: { event_type?: unknown; id?: unknown };
     try {
       body = JSON.parse(req.rawBody) as typeof body;

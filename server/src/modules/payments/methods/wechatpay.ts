@@ -25,7 +25,8 @@
 // Refs: a JSAPI payment is addressed by our out_trade_no (WeChat's transaction_id exists only once paid); a pay-score
 // order by `score:` + out_order_no.
 import { createDecipheriv, createHmac, createPrivateKey, createPublicKey, createSign, createVerify, type KeyObject } from 'node:crypto';
-import { ProviderError, type AdapterDefinition, type AdapterDeps, type MethodAdapter, type Notification, type NotificationRequest, type ProviderCall, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import { ProviderError, type AdapterDefinition, type AdapterDeps, type Notification, type NotificationRequest, type ProviderCall, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import { MethodProvider } from './external.ts';
 import { httpClient, type HttpClient } from './http.ts';
 import { wechatpayBills } from '../settlements/wechatpay.ts';
 import type { Settlements } from '../provider.ts';
@@ -54,7 +55,7 @@ export type WechatPayConfig = {
   apiBase?: string;
 };
 
-export const wechatpayDefinition: AdapterDefinition<WechatPayConfig> = {
+export const wechatpayDefinition: AdapterDefinition<WechatPayConfig, WechatPay> = {
   id: 'wechatpay',
   payTypes: [
     { type: 'WeChat_MP', kind: 'jsapi', label: 'WeChat Pay', platforms: ['wechat'] },
@@ -72,14 +73,15 @@ export const wechatpayDefinition: AdapterDefinition<WechatPayConfig> = {
   },
 };
 
-class WechatPay implements MethodAdapter {
+export class WechatPay extends MethodProvider {
   private readonly base: string;
   private readonly key: KeyObject;
   private readonly platformKey: KeyObject;
 
   private readonly http: HttpClient;
 
-  constructor(private readonly c: WechatPayConfig, private readonly deps: AdapterDeps) {
+  constructor(private readonly c: WechatPayConfig, deps: AdapterDeps) {
+    super(wechatpayDefinition, deps);
     this.base = (c.apiBase || DEFAULT_BASE).replace(/\/+$/, '');
     this.http = httpClient('WeChat Pay', deps);
     this.key = createPrivateKey(pem(c.privateKey));
@@ -87,7 +89,7 @@ class WechatPay implements MethodAdapter {
     if (Buffer.byteLength(c.apiV3Key) !== 32) throw new Error('wechatpay: apiV3Key must be 32 bytes');
   }
 
-  clientConfig() {
+  override clientConfig() {
     return { appId: this.c.appId };
   }
 
@@ -119,7 +121,7 @@ class WechatPay implements MethodAdapter {
   }
 
   /** The daily trade bills of [from, to) as settlement lines (settlements/wechatpay.ts). */
-  settlements(from: Date, to: Date): Promise<Settlements> {
+  override settlements(from: Date, to: Date): Promise<Settlements> {
     return Promise.resolve({ cumulative: false, pages: wechatpayBills({ get: (u) => this.call('GET', u), authorization: (u) => this.authorization('GET', u, ''), base: this.base, fetch: this.deps.fetch }, from, to) });
   }
 
@@ -259,7 +261,7 @@ class WechatPay implements MethodAdapter {
   }
 
   /** Pay score: completes the order for `amount` (≤ the risk fund); WeChat deducts it, retrying until it succeeds. */
-  async capture(ref: string, amount: number, _call: ProviderCall): Promise<void> {
+  override async capturePayment(ref: string, amount: number, _call: ProviderCall): Promise<void> {
     if (!ref.startsWith(SCORE)) throw new ProviderError('not_supported', 'a WeChat JSAPI payment is captured at once', 400);
     const { serviceId } = this.scoreConfig();
     const outOrderNo = ref.slice(SCORE.length);
@@ -279,7 +281,7 @@ class WechatPay implements MethodAdapter {
   }
 
   /** Pay score: cancels the order (no charge); JSAPI: closes the unpaid order so it can no longer be paid. */
-  async void(ref: string, _call: ProviderCall): Promise<void> {
+  override async voidPayment(ref: string, _call: ProviderCall): Promise<void> {
     if (ref.startsWith(SCORE)) {
       const { serviceId } = this.scoreConfig();
       await this.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(ref.slice(SCORE.length))}/cancel`, {
@@ -292,7 +294,7 @@ class WechatPay implements MethodAdapter {
     await this.call('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(ref)}/close`, { mchid: this.c.mchId });
   }
 
-  async refund(ref: string, amount: number, call: ProviderCall): Promise<void> {
+  async refundPayment(ref: string, amount: number, call: ProviderCall): Promise<void> {
     let left = toFen(amount, 'CNY');
     if (!ref.startsWith(SCORE)) {
       const t = await this.transaction(ref);
@@ -323,7 +325,7 @@ class WechatPay implements MethodAdapter {
     if (r.status === 'CLOSED' || r.status === 'ABNORMAL') throw new ProviderError(`REFUND_${r.status}`, `WeChat Pay refund ${r.refund_id} is ${r.status}`);
   }
 
-  async notification(req: NotificationRequest): Promise<Notification | null> {
+  async readNotification(req: NotificationRequest): Promise<Notification | null> {
     if (!this.verified((h) => header(req.headers, h), req.rawBody)) return null;
     let body: { id?: string; event_type?: string; resource?: { algorithm?: string; ciphertext: string; associated_data?: string; nonce: string; original_type?: string } };
     try {

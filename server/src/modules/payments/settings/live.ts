@@ -1,13 +1,13 @@
 // The method providers each agent offers now: PAYMENT_METHODS (the bootstrap) with the console's settings laid over
-// it (docs/payments.md "Switching on a method for an agent"). The payments service reads `byAgent` and `cardTypes`
-// on every request; this class changes those maps in place, so a setting saved in the console is offered without a
-// restart: at once in the process that saved it, and in every other API process within `ttlMs` (each request
+// it (docs/payments.md "Switching on a method for an agent"), written straight into the provider registry (what each
+// agent offers, provider.ts ProviderRegistry), which the payments service reads on every request; so a setting saved
+// in the console is offered without a restart: at once in the process that saved it, and in every other API process within `ttlMs` (each request
 // checks, at most once per `ttlMs`, whether the table's stamp moved). A provider is rebuilt only when its
 // configuration changed; one switched off stays registered under its id (never offered), so the payments already
 // made with it still resume, refund and take their webhooks.
 import type { Clock } from '../../../lib/clock.ts';
 import type { ProviderRegistry } from '../provider.ts';
-import type { ExternalMethodProvider } from '../methods/external.ts';
+import type { MethodProvider } from '../methods/external.ts';
 import type { SdkOrigins } from '../methods/adapter.ts';
 import { cardTypes, DEFINITIONS, methodProviders, methodsCsp, type MethodProvidersDeps, type MethodsConfig } from '../methods/registry.ts';
 import type { Queryable } from '../../../db/db.ts';
@@ -25,7 +25,7 @@ export interface LiveMethodsDeps {
   /** How long another process's save may take to be seen here (default 5 s). */
   ttlMs?: number;
   /** Told of each provider newly built (app.ts wires the wallet's saved cards to it). */
-  onProvider?: (agent: string, p: ExternalMethodProvider) => void;
+  onProvider?: (agent: string, p: MethodProvider) => void;
   warn?: (msg: string) => void;
 }
 
@@ -33,14 +33,10 @@ export interface LiveMethodsDeps {
 export type OpenedSettings = Map<string, Map<string, { enabled: boolean; keys: Record<string, string>; row: SettingsRow }>>;
 
 export class LiveMethods {
-  /** Agent → the method providers its riders are offered (the payments service's `methodProviders`). */
-  readonly byAgent = new Map<string, ExternalMethodProvider[]>();
-  /** Agent → the card provider types it switched on (the payments service's `cardTypes`). */
-  readonly cardTypes = new Map<string, string[]>();
-  private onProvider?: (agent: string, p: ExternalMethodProvider) => void;
-  private readonly built = new Map<string, { agent: string; p: ExternalMethodProvider }>();
-  private readonly registered = new Map<string, ExternalMethodProvider>();
-  private sandboxOnes?: ExternalMethodProvider[];
+  private onProvider?: (agent: string, p: MethodProvider) => void;
+  private readonly built = new Map<string, { agent: string; p: MethodProvider }>();
+  private readonly registered = new Map<string, MethodProvider>();
+  private sandboxOnes?: MethodProvider[];
   private stamp = '';
   private checkedAt = -Infinity;
   private checking?: Promise<void>;
@@ -65,8 +61,23 @@ export class LiveMethods {
     return this.d.key();
   }
 
+  /** The registry these settings are written into. */
+  get providers(): ProviderRegistry {
+    return this.d.providers;
+  }
+
+  /** Whether the methods run in test mode where not configured (SANDBOX=on). */
+  get sandbox(): boolean {
+    return this.d.build.sandbox;
+  }
+
+  /** Where providers reach this server (PUBLIC_URL; '' when unset). */
+  get publicUrl(): string {
+    return this.d.build.publicUrl;
+  }
+
   /** Calls `fn` for every provider built so far and every one built later (each agent's, switched on or off). */
-  watch(fn: (agent: string, p: ExternalMethodProvider) => void) {
+  watch(fn: (agent: string, p: MethodProvider) => void) {
     this.onProvider = fn;
     for (const { agent, p } of this.built.values()) fn(agent, p);
   }
@@ -108,7 +119,7 @@ export class LiveMethods {
     const stamp = await this.d.repo.stamp();
     const opened = await this.opened();
     const { offered, kept } = merge(this.d.env, opened);
-    const next = new Map<string, ExternalMethodProvider[]>();
+    const next = new Map<string, MethodProvider[]>();
     const make = (agent: string, id: string, cfg: Record<string, string>) => {
       const k = `${agent}\0${id}\0${JSON.stringify(Object.entries(cfg).sort())}`;
       let p = this.built.get(k)?.p;
@@ -119,7 +130,7 @@ export class LiveMethods {
       }
       return p;
     };
-    const register = (p: ExternalMethodProvider) => {
+    const register = (p: MethodProvider) => {
       if (this.registered.get(p.id) === p) return;
       this.d.providers.register(p);
       this.registered.set(p.id, p);
@@ -155,10 +166,9 @@ export class LiveMethods {
         next.set(this.d.build.platformAgent, [...(next.get(this.d.build.platformAgent) ?? []), p]);
       }
     }
-    this.byAgent.clear();
-    for (const [agent, list] of next) this.byAgent.set(agent, list);
-    this.cardTypes.clear();
-    for (const [agent, types] of cardTypes(offered)) this.cardTypes.set(agent, types);
+    const types = cardTypes(offered);
+    const agents = new Set([...next.keys(), ...types.keys()]);
+    this.d.providers.setOffered(new Map([...agents].map((a) => [a, { methods: next.get(a) ?? [], cardTypes: types.get(a) ?? [] }])));
     this.current = offered;
     this.stamp = stamp;
     this.checkedAt = this.d.clock.now().getTime();

@@ -32,8 +32,9 @@ export function paymentSettingsOpsRoutes(o: { settings: PaymentSettingsService }
         description: 'Switches the method on or off for the agent\'s riders and writes its keys (a value sets or rotates a key, null clears it); sealed at '
           + 'rest, offered from the next request on. A method switched on needs every required key (400 naming the missing ones); a key the method '
           + 'does not take is a 400. Needs If-Match with the ETag read ("v0" before the first save); a save after another one answers 409. '
-          + '409 too when the installation has no PAYMENT_SETTINGS_KEY to seal keys with.',
-        errors: [404, 409], params: PaymentMethodParams, body: PaymentMethodSave, response: { 200: PaymentMethodSetting },
+          + '409 too when the installation has no PAYMENT_SETTINGS_KEY to seal keys with. With SANDBOX=off and no PUBLIC_URL, a method whose '
+          + 'provider calls this server back is refused (422), as at start-up.',
+        errors: [404, 409, 422], params: PaymentMethodParams, body: PaymentMethodSave, response: { 200: PaymentMethodSetting },
       },
     }, async (req, reply) => {
       const s = await o.settings.save(req.opsScope, actorOf(req, req.body.reason), req.params.id, req.params.method, expectedVersion(req), req.body);

@@ -3,12 +3,12 @@
 // against the adapter's definition, audited without values, sealed at rest, and offered at once (live.ts).
 import type { Db } from '../../../db/db.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import { badRequest, conflict, notFound } from '../../../lib/errors.ts';
+import { badRequest, conflict, notFound, refused } from '../../../lib/errors.ts';
 import { staleVersion } from '../../../lib/ops-concurrency.ts';
 import { inScope, type Scope } from '#core/opsAccess.ts';
 import type { PaymentMethodSave, PaymentMethodSetting, PaymentSettings } from '#contract/ops/payment-settings.ts';
 import type { Actor, AuditService } from '../../audit/service.ts';
-import { CARD_PROVIDER_TYPES, DEFINITIONS } from '../methods/registry.ts';
+import { CARD_PROVIDER_TYPES, DEFINITIONS, needsPublicUrl } from '../methods/registry.ts';
 import type { LiveMethods } from './live.ts';
 import type { SettingsRow } from './repository.ts';
 import { sealValue } from './seal.ts';
@@ -58,7 +58,8 @@ export class PaymentSettingsService {
   /**
    * Switches a method on or off and writes its keys (a value sets or rotates, null clears), over the version read
    * (0: nothing saved yet). A method switched on must have every required key, here or in PAYMENT_METHODS (400
-   * naming the missing ones); a key the adapter does not take is a 400 naming it.
+   * naming the missing ones); a key the adapter does not take is a 400 naming it; with SANDBOX=off and no PUBLIC_URL,
+   * a method the provider must call back is refused (422), by the start-up check's rule (needsPublicUrl).
    */
   async save(scope: Scope, actor: Actor, agentId: string, method: string, version: number, input: PaymentMethodSave): Promise<PaymentMethodSetting> {
     await this.agent(scope, agentId);
@@ -66,6 +67,8 @@ export class PaymentSettingsService {
     const given = Object.entries(input.keys ?? {});
     const unknown = given.map(([n]) => n).filter((n) => !k.required.includes(n) && !k.optional.includes(n));
     if (unknown.length) throw badRequest('ops.error.paymentKeyUnknown', { key: unknown.join(', '), method });
+    // Live, a method whose provider calls this server back cannot work without its public address (as at start-up).
+    if (input.enabled && !this.d.live.sandbox && needsPublicUrl([method], this.d.live.publicUrl)) throw refused('ops.error.paymentPublicUrl', { method });
     const writes = given.filter(([, v]) => v != null && v.trim() !== '');
     const key = writes.length ? await this.d.live.key() : undefined;
     if (writes.length && !key) throw conflict('ops.error.paymentSettingsKey');
@@ -109,7 +112,8 @@ export class PaymentSettingsService {
   private shape(agentId: string, k: Known, row: SettingsRow | undefined): PaymentMethodSetting {
     const env = this.d.live.env[agentId]?.[k.id];
     const offered = this.d.live.config[agentId]?.[k.id] !== undefined;
-    const testMode = !offered && !!this.d.live.byAgent.get(agentId)?.some((p) => p.sandbox && p.definition.id === k.id);
+    const reg = this.d.live.providers;
+    const testMode = !offered && reg.hasOwnMethods(agentId) && reg.methodsOf(agentId).some((p) => p.sandbox && p.definition.id === k.id);
     return {
       method: k.id, labels: k.labels, ...(k.currencies ? { currencies: k.currencies } : {}),
       enabled: (row ? row.enabled && offered : offered) || testMode, ...(testMode ? { testMode } : {}),
