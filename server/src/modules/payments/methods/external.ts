@@ -9,7 +9,8 @@ import type { AuthorizeInput, AuthorizeResult, ProviderCallOptions, WebhookActio
 import { NotSupported } from '../provider.ts';
 import { ProviderError, webhookPath, type ExternalState, type Notification, type StartInput, type StatusResult } from './adapter.ts';
 import { openCard, sealContext } from './card-seal.ts';
-import { appPath, MethodProviderBase, outTradeNoOf, parseSavedCardRef } from './method-base.ts';
+import { MethodProviderBase, outTradeNoOf, parseSavedCardRef } from './method-base.ts';
+import { appPath } from '../return-url.ts';
 import type { ExternalRow, PayerDetails } from './repository.ts';
 
 export {

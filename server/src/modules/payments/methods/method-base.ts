@@ -265,15 +265,3 @@ export abstract class MethodProviderBase extends PaymentProvider {
     return this.app.repo.saveReturn(outTradeNo, params, this.now);
   }
 }
-
-/** Only a path of our own app is kept as the place to come back to (never another site: no open redirect). */
-export function appPath(url: string | undefined): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url, 'http://app.invalid');
-    // A path of our own origin only: leading slashes (and backslashes) collapse, so it never reads as another host.
-    return `/${u.pathname.replace(/^[/\\]+/, '')}${u.search}${u.hash}`;
-  } catch {
-    return null;
-  }
-}
