@@ -4,12 +4,12 @@
 // matched; once both China-time bills of the UTC day exist it matches the ledger; a payment the ledger never saw
 // (made at a cashier's QR code) is listed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReconciliationShape } from '#contract/ops/money.ts';
 import { KEEP_WINDOW_MS } from '../src/modules/rentals/deposit-returns.ts';
 import { build, cabinetsOnline, touristToken, waitFor, type Built } from './helper.ts';
 import { callerConsoles } from './ops/callers.ts';
 import type { OpsConsole } from './ops/console.ts';
 import { keepSignedIn } from './ops/orders.ts';
+import { dayReconciler } from './ops/reconcile-day.ts';
 import { FakeAlipay, makeKeys } from './providers/alipay.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -43,19 +43,7 @@ afterAll(async () => {
 
 const post = (url: string, token: string, body: Record<string, string>) =>
   b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token }, payload: body });
-const reconcile = async (reason: string) => {
-  const res = await owner.call('POST', '/money/reconciliations', { day, reason });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ items: ReconciliationShape[] }>().items.find((i) => i.provider === 'alipay')!;
-};
-/** A day whose bills cannot be read (not made yet, a damaged file): a 503 naming the provider, and nothing matched stored. */
-const unreadable = async (reason: string) => {
-  const res = await owner.call('POST', '/money/reconciliations', { day, reason });
-  expect(res.statusCode, res.body).toBe(503);
-  expect(res.json<{ message: string }>().message).toMatch(/alipay/i);
-  const { rows } = await b.db.query<{ status: string }>(`select status from provider_reconciliations where provider = 'alipay' and day = $1`, [day]);
-  return rows;
-};
+const { reconcile, unreadable } = dayReconciler('alipay', () => ({ b, owner, day }));
 
 describe('Alipay reconciled from its trade bills', () => {
   it('a deposit paid with Alipay and refunded: a 503 before Alipay made the day\'s bills, never matched', async () => {

@@ -5,12 +5,12 @@
 // not believed; a payment the ledger never saw (made at a cashier's QR code) is listed.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReconciliationShape } from '#contract/ops/money.ts';
 import { KEEP_WINDOW_MS } from '../src/modules/rentals/deposit-returns.ts';
 import { build, cabinetsOnline, touristToken, waitFor, type Built } from './helper.ts';
 import { callerConsoles } from './ops/callers.ts';
 import type { OpsConsole } from './ops/console.ts';
 import { keepSignedIn } from './ops/orders.ts';
+import { dayReconciler } from './ops/reconcile-day.ts';
 import { FakeWechatPay, merchantKeys } from './providers/wechatpay.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -49,19 +49,7 @@ afterAll(async () => {
 
 const post = (url: string, token: string, body: Record<string, string>) =>
   b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token }, payload: body });
-const reconcile = async (reason: string) => {
-  const res = await owner.call('POST', '/money/reconciliations', { day, reason });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ items: ReconciliationShape[] }>().items.find((i) => i.provider === 'wechatpay')!;
-};
-/** A day whose bills cannot be read (not made yet, a damaged file): a 503 naming the provider, and nothing matched stored. */
-const unreadable = async (reason: string) => {
-  const res = await owner.call('POST', '/money/reconciliations', { day, reason });
-  expect(res.statusCode, res.body).toBe(503);
-  expect(res.json<{ message: string }>().message).toMatch(/wechatpay/i);
-  const { rows } = await b.db.query<{ status: string }>(`select status from provider_reconciliations where provider = 'wechatpay' and day = $1`, [day]);
-  return rows;
-};
+const { reconcile, unreadable } = dayReconciler('wechatpay', () => ({ b, owner, day }));
 
 describe('WeChat Pay reconciled from its trade bills', () => {
   it('a deposit paid with WeChat Pay and refunded: a 503 before WeChat made the day\'s bills, never matched', async () => {
