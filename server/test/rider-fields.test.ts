@@ -6,7 +6,7 @@ import { sha256 } from '../src/lib/ids.ts';
 import { CabinetsRepository } from '../src/modules/cabinets/repository.ts';
 import { scanAnswer } from '../src/modules/cabinets/scan-view.ts';
 import { LedgerRepository } from '../src/modules/ledger/repository.ts';
-import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, type Built } from './helper.ts';
+import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
 import { callerConsoles } from './ops/callers.ts';
 
 const API = '/cdb-app-api/v1/app';
@@ -56,9 +56,12 @@ describe('the scan result', () => {
     await a.db.query(`insert into agents (id, name, country) values ('ag-fields', 'Fields agent', 'ES')`);
     await a.db.query(`update venues set country = null, agent_id = 'ag-fields' where id = 'v-vno-gedimino'`);
     const token = await touristToken(a.app, 'rider-fields-scan-2');
-    expect((await scan(token, 'PWL-VNO-001')).country).toBe('ES');
+    // The scan's cache hears of a venue's or agent's change by a database notification, which a real PostgreSQL
+    // delivers a moment after the update: wait for it rather than read at once.
+    const countryIs = (c: string) => waitFor(async () => (await scan(token, 'PWL-VNO-001')).country === c, `the scan's country ${c || 'none'}`);
+    await countryIs('ES');
     await a.db.query(`update agents set country = null where id = 'ag-fields'`);
-    expect((await scan(token, 'PWL-VNO-001')).country).toBe('');
+    await countryIs('');
     await a.db.query(`update venues set country = 'LT', agent_id = null where id = 'v-vno-gedimino'`);
   });
 });
