@@ -105,7 +105,7 @@ describe('TCP family link faults', () => {
     const port = proc.inner.port!;
     cab.loseNextAnswer = true;
     const tradeNo = await rent(b, 'tcp-killed-out');
-    await waitFor(async () => borrows(cab) === 1 && !cab.banks.includes('PB000071') !== !cab.banks.includes('PB000072'), 'the borrow ejected');
+    await waitFor(async () => borrows(cab) === 1 && !cab.banks.includes('PB000071') !== !cab.banks.includes('PB000072'), 'the borrow ejected', 30_000);
     const out = ['PB000071', 'PB000072'].find((id) => !cab.banks.includes(id))!;
     expect(Number((await order(b, tradeNo)).zujie)).toBe(0); // its answer never arrived
     await proc.kill();
@@ -127,7 +127,8 @@ describe('TCP family link faults', () => {
     const port = proc.inner.port!;
     cab.missNext = true;
     const tradeNo = await rent(b, 'tcp-killed-in');
-    await waitFor(async () => borrows(cab) === 1, 'the borrow sent');
+    // Bounds for a stuck test: on a loaded machine the rent's eject crosses the broker to the gateway process slowly.
+    await waitFor(async () => borrows(cab) === 1, 'the borrow sent', 30_000);
     await proc.kill();
     await waitFor(async () => !cab.online, 'the connection died with the process');
     await proc.restart(port);
