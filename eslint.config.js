@@ -7,7 +7,18 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-ssr/**', 'embed/dist/**', 'node_modules/**', 'server/node_modules/**', 'data/**', '.data/**', 'server/data/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'dist-ssr/**',
+      'embed/dist/**',
+      'node_modules/**',
+      'server/node_modules/**',
+      'data/**',
+      '.data/**',
+      'server/data/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -25,7 +25,10 @@ export default defineConfig({
     first.plugin,
     firstLoad({ app: { entry: 'index.html', lazy: ['src/scan/HomeScan.tsx'] } }),
     // The first screens as HTML (build/prerender.ts): the landing in index.html, the web-view pages per locale.
-    prerenderFirstScreens({ plugins: [preact({ reactAliasesEnabled: true, prerender: { enabled: false } })], resolve: { alias: PREACT_ALIASES } }),
+    prerenderFirstScreens({
+      plugins: [preact({ reactAliasesEnabled: true, prerender: { enabled: false } })],
+      resolve: { alias: PREACT_ALIASES },
+    }),
     // Precompressed copies (.br, .gz) of every compressible file above 1 kB, made from the final bundle (after
     // hashing and minifying); the server sends them with @fastify/static's preCompressed. dist/size/ holds the
     // size-limit's inputs, which no page loads: not compressed. Same options in vite.embed.config.ts.
@@ -54,6 +57,10 @@ export default defineConfig({
     },
   },
   server: {
-    proxy: { '/cdb-app-api': 'http://127.0.0.1:8080', '/sandbox-pay': 'http://127.0.0.1:8080', '/demo-api': 'http://127.0.0.1:8080' },
+    proxy: {
+      '/cdb-app-api': 'http://127.0.0.1:8080',
+      '/sandbox-pay': 'http://127.0.0.1:8080',
+      '/demo-api': 'http://127.0.0.1:8080',
+    },
   },
 });

@@ -35,7 +35,9 @@ export default defineConfig({
         loader: resolve(import.meta.dirname, 'embed/loader.ts'),
         'powerly-rent': resolve(import.meta.dirname, 'embed/element.ts'),
         // Loaded by the element by URL, beside it: its texts in its language, and the web vitals reporter once ready.
-        ...Object.fromEntries(LOCALES.map((l) => [`element-texts-${l}`, resolve(import.meta.dirname, `embed/texts/${l}.ts`)])),
+        ...Object.fromEntries(
+          LOCALES.map((l) => [`element-texts-${l}`, resolve(import.meta.dirname, `embed/texts/${l}.ts`)]),
+        ),
         'element-vitals': resolve(import.meta.dirname, 'embed/elementVitals.ts'),
       },
       output: {

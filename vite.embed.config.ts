@@ -18,17 +18,22 @@ function firstScreenStrings(): Plugin {
     name: 'powerly-first-screen-strings',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (source === '../../locales/en-US.json' && importer?.replace(/\\/g, '/').endsWith('/src/i18n/index.ts')) return id;
+      if (source === '../../locales/en-US.json' && importer?.replace(/\\/g, '/').endsWith('/src/i18n/index.ts'))
+        return id;
       return null;
     },
     load(loaded) {
       if (loaded !== id) return null;
-      const all = JSON.parse(readFileSync(resolve(import.meta.dirname, 'locales/en-US.json'), 'utf8')) as Record<string, unknown>;
+      const all = JSON.parse(readFileSync(resolve(import.meta.dirname, 'locales/en-US.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
       const first: Record<string, unknown> = {};
       for (const key of FIRST_SCREEN_STRINGS) {
         const [ns, leaf] = key.split('.') as [string, string | undefined];
         const table = all[ns] as Record<string, unknown> | undefined;
-        if (!table || (leaf !== undefined && table[leaf] === undefined)) this.error(`first-screen string ${key} is not in locales/en-US.json`);
+        if (!table || (leaf !== undefined && table[leaf] === undefined))
+          this.error(`first-screen string ${key} is not in locales/en-US.json`);
         first[ns] = leaf === undefined ? table : { ...(first[ns] as object | undefined), [leaf]: table[leaf] };
       }
       return `export default ${JSON.stringify(first)};`;

@@ -11,8 +11,19 @@
 // They pass through the build's compression like every other HTML file (.br, .gz).
 import { resolve } from 'node:path';
 import { createServer, type Plugin, type UserConfig } from 'vite';
-import { FIRST_SCREEN_ROUTES, PACKAGE_PAGE, PACKAGE_PAGE_SLOTS, WEB_VIEW_SCREENS, webViewFile, type FirstScreen } from '../src/core/firstScreen.ts';
-import { FIRST_SCREEN_BODY_SCRIPT, FIRST_SCREEN_HEAD_SCRIPT, FIRST_SCREEN_STYLE } from '../src/core/firstScreenScripts.ts';
+import {
+  FIRST_SCREEN_ROUTES,
+  PACKAGE_PAGE,
+  PACKAGE_PAGE_SLOTS,
+  WEB_VIEW_SCREENS,
+  webViewFile,
+  type FirstScreen,
+} from '../src/core/firstScreen.ts';
+import {
+  FIRST_SCREEN_BODY_SCRIPT,
+  FIRST_SCREEN_HEAD_SCRIPT,
+  FIRST_SCREEN_STYLE,
+} from '../src/core/firstScreenScripts.ts';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '../src/core/lang.ts';
 
 type Render = (route: string, lang: Locale) => Promise<{ html: string; title: string }>;
@@ -24,7 +35,11 @@ const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 export function pageWithFirstScreen(
   html: string,
   page: {
-    screen: FirstScreen; lang: Locale; markup: string; title: string; templates?: Partial<Record<FirstScreen, string>>;
+    screen: FirstScreen;
+    lang: Locale;
+    markup: string;
+    title: string;
+    templates?: Partial<Record<FirstScreen, string>>;
     /** Each first screen's stylesheets that the page does not link already (its lazy chunk's). */
     css: Partial<Record<FirstScreen, string[]>>;
   },
@@ -38,7 +53,11 @@ export function pageWithFirstScreen(
   // Last in <head>: before #root is parsed, and after the page's own stylesheets, so that the screen's, which it
   // writes, come after them as they would when its chunk loads (same cascade).
   const css = `<meta name="powerly-first-css" content="${escapeAttr(JSON.stringify(page.css))}" />`;
-  out = replaceOnce(out, '</head>', `  ${css}\n    <style>${FIRST_SCREEN_STYLE}</style>\n    <script>${FIRST_SCREEN_HEAD_SCRIPT}</script>\n  </head>`);
+  out = replaceOnce(
+    out,
+    '</head>',
+    `  ${css}\n    <style>${FIRST_SCREEN_STYLE}</style>\n    <script>${FIRST_SCREEN_HEAD_SCRIPT}</script>\n  </head>`,
+  );
   out = replaceOnce(out, /<title>[^<]*<\/title>/, `<title>${escapeText(page.title)}</title>`);
   const templates = Object.entries(page.templates ?? {})
     .map(([k, m]) => `\n    <template data-first="${escapeAttr(k)}">${m}</template>`)
@@ -68,7 +87,11 @@ interface ChunkLike {
 }
 
 /** The stylesheets of each first screen's chunk and its static imports that `html` does not link yet. */
-function screensCss(bundle: Record<string, { type: string }>, root: string, html: string): Partial<Record<FirstScreen, string[]>> {
+function screensCss(
+  bundle: Record<string, { type: string }>,
+  root: string,
+  html: string,
+): Partial<Record<FirstScreen, string[]>> {
   const chunks = Object.entries(bundle).filter(([, c]) => c.type === 'chunk') as [string, ChunkLike][];
   const byFile = new Map(chunks);
   const out: Partial<Record<FirstScreen, string[]>> = {};
@@ -147,16 +170,32 @@ export function prerenderFirstScreens(ssrConfig: Pick<UserConfig, 'plugins' | 'r
           for (const s of WEB_VIEW_SCREENS) {
             for (const lang of LOCALES) {
               const r = await prerender(FIRST_SCREEN_ROUTES[s], lang);
-              pages.set(webViewFile(s, lang), pageWithFirstScreen(html, { screen: s, lang, markup: r.html, title: r.title, css }));
+              pages.set(
+                webViewFile(s, lang),
+                pageWithFirstScreen(html, { screen: s, lang, markup: r.html, title: r.title, css }),
+              );
             }
           }
           const slots = PACKAGE_PAGE_SLOTS;
-          const packagePage = pageWithFirstScreen(html, { screen: 'package', lang: slots.lang as Locale, markup: slots.root, title: slots.title, css });
+          const packagePage = pageWithFirstScreen(html, {
+            screen: 'package',
+            lang: slots.lang as Locale,
+            markup: slots.root,
+            title: slots.title,
+            css,
+          });
           pages.set(PACKAGE_PAGE, packagePage.replace('</body>', `${slots.data}</body>`));
           // The app's page never shows the package screen (only first/package.html does): its stylesheets are not listed there.
           const appCss = { ...css };
           delete appCss.package;
-          return pageWithFirstScreen(html, { screen: 'landing', lang: DEFAULT_LOCALE, markup: landing.html, title: landing.title, templates, css: appCss });
+          return pageWithFirstScreen(html, {
+            screen: 'landing',
+            lang: DEFAULT_LOCALE,
+            markup: landing.html,
+            title: landing.title,
+            templates,
+            css: appCss,
+          });
         } finally {
           await server.close();
         }

@@ -6,15 +6,29 @@ import { useT } from '../src/i18n/index.ts';
 import { useMifiStrings } from '../src/mifi/strings.ts';
 import { boxReadsCode, pushTraffic, returnPowerbank, type DemoState } from './api.ts';
 
-export function BoxPanel({ state, act }: { state: DemoState; act: (fn: () => Promise<unknown>, done: string) => Promise<void> }) {
+export function BoxPanel({
+  state,
+  act,
+}: {
+  state: DemoState;
+  act: (fn: () => Promise<unknown>, done: string) => Promise<void>;
+}) {
   const t = useT();
   const ready = useMifiStrings();
   if (!ready) return null;
-  const inCabinets = state.cabinets.flatMap((c) => c.slots.filter((s) => s.kind === 'mifi' && s.powerbankId).map((s) => ({ sn: s.powerbankId!, cabinetId: c.cabinetId })));
-  const free = state.cabinets.filter((c) => c.slots.some((s) => !s.powerbankId)).map((c) => ({ id: c.cabinetId, name: c.venueName }));
+  const inCabinets = state.cabinets.flatMap((c) =>
+    c.slots
+      .filter((s) => s.kind === 'mifi' && s.powerbankId)
+      .map((s) => ({ sn: s.powerbankId!, cabinetId: c.cabinetId })),
+  );
+  const free = state.cabinets
+    .filter((c) => c.slots.some((s) => !s.powerbankId))
+    .map((c) => ({ id: c.cabinetId, name: c.venueName }));
   return (
     <section aria-labelledby="box-title" className="panel">
-      <h2 id="box-title" className="section-title">{t('mifi.demo.title')}</h2>
+      <h2 id="box-title" className="section-title">
+        {t('mifi.demo.title')}
+      </h2>
       {state.boxesOut.length === 0 ? (
         <p className="muted">{t('mifi.demo.noneOut')}</p>
       ) : (
@@ -29,7 +43,12 @@ export function BoxPanel({ state, act }: { state: DemoState; act: (fn: () => Pro
   );
 }
 
-function BoxOut(props: { sn: string; packageId: string; cabinets: { id: string; name: string }[]; act: (fn: () => Promise<unknown>, done: string) => Promise<void> }) {
+function BoxOut(props: {
+  sn: string;
+  packageId: string;
+  cabinets: { id: string; name: string }[];
+  act: (fn: () => Promise<unknown>, done: string) => Promise<void>;
+}) {
   const t = useT();
   const mbId = useId();
   const toId = useId();
@@ -43,7 +62,15 @@ function BoxOut(props: { sn: string; packageId: string; cabinets: { id: string; 
         <code>{sn}</code> <span className="small muted">{t('mifi.demo.forPackage', { order: props.packageId })}</span>
       </span>
       <label htmlFor={mbId}>{t('mifi.demo.megabytes', { sn })}</label>
-      <input id={mbId} type="number" min={1} max={100000} inputMode="numeric" value={mb} onChange={(e) => setMb(e.target.value)} />
+      <input
+        id={mbId}
+        type="number"
+        min={1}
+        max={100000}
+        inputMode="numeric"
+        value={mb}
+        onChange={(e) => setMb(e.target.value)}
+      />
       <button
         type="button"
         className="button small"
@@ -64,7 +91,9 @@ function BoxOut(props: { sn: string; packageId: string; cabinets: { id: string; 
         type="button"
         className="button small primary"
         disabled={!chosen}
-        onClick={() => void props.act(() => returnPowerbank(chosen, sn), t('mifi.demo.returned', { sn, cabinet: chosen }))}
+        onClick={() =>
+          void props.act(() => returnPowerbank(chosen, sn), t('mifi.demo.returned', { sn, cabinet: chosen }))
+        }
       >
         {t('mifi.demo.return', { sn })}
       </button>
@@ -72,7 +101,13 @@ function BoxOut(props: { sn: string; packageId: string; cabinets: { id: string; 
   );
 }
 
-function ReadCode({ boxes, act }: { boxes: { sn: string; cabinetId: string }[]; act: (fn: () => Promise<unknown>, done: string) => Promise<void> }) {
+function ReadCode({
+  boxes,
+  act,
+}: {
+  boxes: { sn: string; cabinetId: string }[];
+  act: (fn: () => Promise<unknown>, done: string) => Promise<void>;
+}) {
   const t = useT();
   const boxId = useId();
   const codeId = useId();
@@ -82,7 +117,9 @@ function ReadCode({ boxes, act }: { boxes: { sn: string; cabinetId: string }[]; 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!code.trim()) return;
-    void act(() => boxReadsCode(box, code.trim()), t('mifi.demo.read', { sn: box, code: code.trim() })).then(() => setCode(''));
+    void act(() => boxReadsCode(box, code.trim()), t('mifi.demo.read', { sn: box, code: code.trim() })).then(() =>
+      setCode(''),
+    );
   };
   return (
     <form onSubmit={submit} className="demo-read">

@@ -43,9 +43,13 @@ export function CabinetPanel() {
 
   return (
     <div className="demo-panel">
-      <p role="status" aria-live="polite" className="demo-status">{status}</p>
+      <p role="status" aria-live="polite" className="demo-status">
+        {status}
+      </p>
       <section aria-labelledby="out-title" className="panel">
-        <h2 id="out-title" className="section-title">{t('demo.outOnRent')}</h2>
+        <h2 id="out-title" className="section-title">
+          {t('demo.outOnRent')}
+        </h2>
         {state.outOnRent.length === 0 ? (
           <p className="muted">{t('demo.noneOut')}</p>
         ) : (
@@ -55,9 +59,16 @@ export function CabinetPanel() {
                 key={p.powerbankId}
                 powerbankId={p.powerbankId}
                 fromCabinetId={p.fromCabinetId}
-                cabinets={state.cabinets.map((c) => ({ id: c.cabinetId, name: c.venueName, free: c.slots.some((s) => !s.powerbankId) }))}
+                cabinets={state.cabinets.map((c) => ({
+                  id: c.cabinetId,
+                  name: c.venueName,
+                  free: c.slots.some((s) => !s.powerbankId),
+                }))}
                 onReturn={(cabinetId) =>
-                  void act(() => returnPowerbank(cabinetId, p.powerbankId), t('demo.returned', { powerbank: p.powerbankId, cabinet: cabinetId }))
+                  void act(
+                    () => returnPowerbank(cabinetId, p.powerbankId),
+                    t('demo.returned', { powerbank: p.powerbankId, cabinet: cabinetId }),
+                  )
                 }
               />
             ))}
@@ -66,7 +77,9 @@ export function CabinetPanel() {
       </section>
       <BoxPanel state={state} act={act} />
       <section aria-labelledby="cab-title" className="panel">
-        <h2 id="cab-title" className="section-title">{t('demo.cabinets')}</h2>
+        <h2 id="cab-title" className="section-title">
+          {t('demo.cabinets')}
+        </h2>
         <ul className="demo-list">
           {state.cabinets.map((c) => {
             const full = c.slots.filter((s) => s.powerbankId).length;
@@ -74,12 +87,18 @@ export function CabinetPanel() {
               <li key={c.cabinetId} className="demo-cabinet" aria-label={`${c.venueName} ${c.cabinetId}`}>
                 <div className="demo-cabinet-head">
                   <strong>{c.venueName}</strong> <code>{c.cabinetId}</code> <span>{c.currency}</span>{' '}
-                  <span className={c.online ? 'demo-online' : 'demo-offline'}>{c.online ? t('demo.online') : t('demo.offline')}</span>
+                  <span className={c.online ? 'demo-online' : 'demo-offline'}>
+                    {c.online ? t('demo.online') : t('demo.offline')}
+                  </span>
                 </div>
                 <p className="small">{t('demo.slots', { full, total: c.slots.length })}</p>
                 <ol className="demo-slots" aria-label={t('demo.slotsLabel')}>
                   {c.slots.map((s) => (
-                    <li key={s.slot} className={s.powerbankId ? 'full' : 'empty'} title={s.powerbankId ?? t('demo.emptySlot')}>
+                    <li
+                      key={s.slot}
+                      className={s.powerbankId ? 'full' : 'empty'}
+                      title={s.powerbankId ?? t('demo.emptySlot')}
+                    >
                       <span className="visually-hidden">
                         {t('demo.slot', { slot: s.slot })}: {s.powerbankId ?? t('demo.emptySlot')}
                       </span>
@@ -93,7 +112,9 @@ export function CabinetPanel() {
                   <button
                     type="button"
                     className="button small"
-                    onClick={() => void act(() => failNextEject(c.cabinetId), t('demo.jammed', { cabinet: c.cabinetId }))}
+                    onClick={() =>
+                      void act(() => failNextEject(c.cabinetId), t('demo.jammed', { cabinet: c.cabinetId }))
+                    }
                   >
                     {t('demo.failNext', { cabinet: c.cabinetId })}
                   </button>
@@ -121,7 +142,8 @@ function ReturnRow(props: {
   return (
     <li className="demo-return">
       <span>
-        <code>{props.powerbankId}</code> <span className="small muted">{t('demo.from', { cabinet: props.fromCabinetId })}</span>
+        <code>{props.powerbankId}</code>{' '}
+        <span className="small muted">{t('demo.from', { cabinet: props.fromCabinetId })}</span>
       </span>
       <label htmlFor={id}>{t('demo.returnTo', { powerbank: props.powerbankId })}</label>
       <select id={id} value={chosen} onChange={(e) => setTarget(e.target.value)}>

@@ -32,17 +32,27 @@ export function SmsPanel() {
   }, []);
   return (
     <section className="panel sms-panel" aria-labelledby="sms-title">
-      <h2 id="sms-title" className="title">{t('demoSms.title')}</h2>
+      <h2 id="sms-title" className="title">
+        {t('demoSms.title')}
+      </h2>
       <p>{t('demoSms.intro')}</p>
       <div role="status" aria-live="polite">
         {messages && messages.length > 0 ? (
           <table>
             <thead>
-              <tr><th scope="col">{t('demoSms.to')}</th><th scope="col">{t('demoSms.text')}</th><th scope="col">{t('demoSms.at')}</th></tr>
+              <tr>
+                <th scope="col">{t('demoSms.to')}</th>
+                <th scope="col">{t('demoSms.text')}</th>
+                <th scope="col">{t('demoSms.at')}</th>
+              </tr>
             </thead>
             <tbody>
               {messages.map((m) => (
-                <tr key={m.id}><td>+{m.to}</td><td>{m.body}</td><td>{new Date(m.at).toLocaleTimeString()}</td></tr>
+                <tr key={m.id}>
+                  <td>+{m.to}</td>
+                  <td>{m.body}</td>
+                  <td>{new Date(m.at).toLocaleTimeString()}</td>
+                </tr>
               ))}
             </tbody>
           </table>

@@ -27,21 +27,33 @@ const demo = createClient({ baseURL: '/demo-api/', headers: () => ({ lang: $lang
 export const demoState = () => demo.get<DemoState>('cabinets');
 
 export const returnPowerbank = (cabinetId: string, powerbankId: string) =>
-  demo.post<{ cabinetId: string; slot: number; powerbankId: string }>(`cabinets/${encodeURIComponent(cabinetId)}/return`, {
-    body: { powerbankId },
-    json: true,
-  });
+  demo.post<{ cabinetId: string; slot: number; powerbankId: string }>(
+    `cabinets/${encodeURIComponent(cabinetId)}/return`,
+    {
+      body: { powerbankId },
+      json: true,
+    },
+  );
 
 export const failNextEject = (cabinetId: string) =>
-  demo.post<{ cabinetId: string; failNextEject: boolean }>(`cabinets/${encodeURIComponent(cabinetId)}/fail-next-eject`, {
-    body: {},
-    json: true,
-  });
+  demo.post<{ cabinetId: string; failNextEject: boolean }>(
+    `cabinets/${encodeURIComponent(cabinetId)}/fail-next-eject`,
+    {
+      body: {},
+      json: true,
+    },
+  );
 
 /** The box uses data: its traffic counter rises by `megabytes` (box-telemetry). */
 export const pushTraffic = (sn: string, megabytes: number) =>
-  demo.post<{ sn: string; bytesTotal: number }>(`boxes/${encodeURIComponent(sn)}/traffic`, { body: { megabytes }, json: true });
+  demo.post<{ sn: string; bytesTotal: number }>(`boxes/${encodeURIComponent(sn)}/traffic`, {
+    body: { megabytes },
+    json: true,
+  });
 
 /** The box reads the pickup QR code the app shows. */
 export const boxReadsCode = (sn: string, code: string) =>
-  demo.post<{ sn: string; packageId: string }>(`boxes/${encodeURIComponent(sn)}/read-qr`, { body: { code }, json: true });
+  demo.post<{ sn: string; packageId: string }>(`boxes/${encodeURIComponent(sn)}/read-qr`, {
+    body: { code },
+    json: true,
+  });

@@ -24,7 +24,10 @@ export function logEvents(on: EventTarget, types: string[]): HTMLElement {
     on.addEventListener(type, (e) => {
       const target = e.target as HTMLElement;
       const detail = (e as CustomEvent).detail as Record<string, unknown>;
-      const extra = Object.entries(detail).filter(([k]) => k !== 'type').map(([k, v]) => `${k}=${String(v)}`).join(' ');
+      const extra = Object.entries(detail)
+        .filter(([k]) => k !== 'type')
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(' ');
       const li = document.createElement('li');
       li.textContent = `${target.id} ${type}${extra ? ' ' + extra : ''}`;
       list.append(li);

@@ -40,26 +40,38 @@ async function envelope<T>(res: Response): Promise<T> {
 async function run() {
   // The app's own sign-in (a tourist session here), then a one-time code for the web-view.
   const token = await envelope<string>(await fetch(`${API}/saas/tourist/login`, { method: 'POST' }));
-  const { code } = await envelope<{ code: string }>(await fetch(`${API}/embed/code`, {
-    method: 'POST', headers: { token, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ agent: 'demo-app' }),
-  }));
+  const { code } = await envelope<{ code: string }>(
+    await fetch(`${API}/embed/code`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ agent: 'demo-app' }),
+    }),
+  );
   const frame = document.createElement('iframe');
   frame.title = translate('embed.frameTitle');
   frame.src = '/embed/frame.html?agent=demo-app&transport=native';
   frame.style.cssText = 'width:100%;max-width:420px;height:760px;border:1px solid #ccc;border-radius:12px';
-  frame.addEventListener('load', () => {
-    const w = frame.contentWindow as (Window & { ReactNativeWebView?: { postMessage(s: string): void } }) | null;
-    if (!w) return;
-    w.ReactNativeWebView = {
-      postMessage(s: string) {
-        const m = JSON.parse(s) as { type: string; payload: Record<string, unknown> };
-        if (m.type === 'resize' || m.type === 'hello') return;
-        log(`webview ${m.type} ${Object.entries(m.payload).map(([k, v]) => `${k}=${String(v)}`).join(' ')}`.trim());
-      },
-    };
-    const init = JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code, qrcode } });
-    w.dispatchEvent(new (w as unknown as typeof globalThis).MessageEvent('message', { data: init }));
-  }, { once: true });
+  frame.addEventListener(
+    'load',
+    () => {
+      const w = frame.contentWindow as (Window & { ReactNativeWebView?: { postMessage(s: string): void } }) | null;
+      if (!w) return;
+      w.ReactNativeWebView = {
+        postMessage(s: string) {
+          const m = JSON.parse(s) as { type: string; payload: Record<string, unknown> };
+          if (m.type === 'resize' || m.type === 'hello') return;
+          log(
+            `webview ${m.type} ${Object.entries(m.payload)
+              .map(([k, v]) => `${k}=${String(v)}`)
+              .join(' ')}`.trim(),
+          );
+        },
+      };
+      const init = JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code, qrcode } });
+      w.dispatchEvent(new (w as unknown as typeof globalThis).MessageEvent('message', { data: init }));
+    },
+    { once: true },
+  );
   document.getElementById('webview')!.append(frame);
 }
 

@@ -14,10 +14,22 @@ root.append(heading(translate('embedDemo.venueTitle'), translate('embedDemo.venu
 const widgets = document.createElement('div');
 widgets.className = 'venue-widgets';
 const themes: Record<string, string>[] = [
-  { theme: 'light', 'color-primary': '#5b3cc4', 'color-background': '#faf7ff', 'color-text': '#221a33', 'border-radius': '20px', 'font-family': 'Georgia, serif' },
+  {
+    theme: 'light',
+    'color-primary': '#5b3cc4',
+    'color-background': '#faf7ff',
+    'color-text': '#221a33',
+    'border-radius': '20px',
+    'font-family': 'Georgia, serif',
+  },
   { theme: 'dark', 'color-primary': '#f2a93b', 'border-radius': '6px', 'spacing-unit': '5px' },
 ];
-for (const [i, [id, qrcode]] of ([['rent-lisbon', 'PWL-LIS-001'], ['rent-vilnius', 'PWL-VNO-001']] as const).entries()) {
+for (const [i, [id, qrcode]] of (
+  [
+    ['rent-lisbon', 'PWL-LIS-001'],
+    ['rent-vilnius', 'PWL-VNO-001'],
+  ] as const
+).entries()) {
   const el = document.createElement('powerly-rent');
   el.id = id;
   el.setAttribute('agent', 'demo-venue');
@@ -27,4 +39,16 @@ for (const [i, [id, qrcode]] of ([['rent-lisbon', 'PWL-LIS-001'], ['rent-vilnius
   widgets.append(el);
 }
 root.append(widgets);
-root.append(logEvents(root, ['ready', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'rental.notice', 'payment.failed', 'error', 'resize']));
+root.append(
+  logEvents(root, [
+    'ready',
+    'rental.started',
+    'eject.confirmed',
+    'eject.failed',
+    'rental.returned',
+    'rental.notice',
+    'payment.failed',
+    'error',
+    'resize',
+  ]),
+);

@@ -47,7 +47,13 @@ export function applyAppearance(html: HTMLElement, a: Appearance): void {
 function channels(color: string): [number, number, number] | null {
   const hex = /^#([0-9a-f]{3,8})$/i.exec(color)?.[1];
   if (hex) {
-    const full = hex.length <= 4 ? hex.split('').map((c) => c + c).join('') : hex;
+    const full =
+      hex.length <= 4
+        ? hex
+            .split('')
+            .map((c) => c + c)
+            .join('')
+        : hex;
     return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as [number, number, number];
   }
   const rgb = /^rgba?\(\s*([\d.]+)%?[\s,]+([\d.]+)%?[\s,]+([\d.]+)%?/.exec(color);

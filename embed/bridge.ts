@@ -7,8 +7,18 @@
 //  - data posted only to one exact target origin, never "*";
 //  - every message schema-validated with a size cap (protocol.ts), unknown types dropped, switch dispatch.
 import {
-  HANDSHAKE_TIMEOUT_MS, PROTOCOL_VERSION, RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, isSerializedOrigin,
-  parseHostMessage, parseWidgetMessage, throttle, wire, type HostMessage, type WidgetMessage,
+  HANDSHAKE_TIMEOUT_MS,
+  PROTOCOL_VERSION,
+  RESIZE_THROTTLE_MS,
+  clampHeight,
+  isAllowedOrigin,
+  isSerializedOrigin,
+  parseHostMessage,
+  parseWidgetMessage,
+  throttle,
+  wire,
+  type HostMessage,
+  type WidgetMessage,
 } from './protocol.ts';
 
 interface PostTarget {
@@ -45,7 +55,10 @@ export class WidgetBridge {
 
   constructor(private readonly o: WidgetBridgeOptions) {
     if (!isAllowedOrigin(o.parentOrigin, o.allowlist)) throw new Error('parent origin not on the allowlist');
-    this.resize = throttle((h: number) => this.send({ type: 'resize', payload: { height: clampHeight(h) } }), RESIZE_THROTTLE_MS);
+    this.resize = throttle(
+      (h: number) => this.send({ type: 'resize', payload: { height: clampHeight(h) } }),
+      RESIZE_THROTTLE_MS,
+    );
   }
 
   start(): void {
@@ -111,7 +124,16 @@ export type WidgetEvent =
   | { type: 'error'; code: string; message: string };
 
 export const WIDGET_EVENT_TYPES: readonly WidgetEvent['type'][] = [
-  'ready', 'resize', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'rental.notice', 'payment.failed', 'error',
+  'ready',
+  'resize',
+  'navigate',
+  'rental.started',
+  'eject.confirmed',
+  'eject.failed',
+  'rental.returned',
+  'rental.notice',
+  'payment.failed',
+  'error',
 ];
 
 type InitPayload = Extract<HostMessage, { type: 'init' }>['payload'];
@@ -140,7 +162,8 @@ export class HostBridge {
   start(): void {
     this.o.self.addEventListener('message', this.listener);
     this.timer = setTimeout(() => {
-      if (!this.connected) this.o.onEvent({ type: 'error', code: 'handshakeTimeout', message: 'The Powerly widget did not answer.' });
+      if (!this.connected)
+        this.o.onEvent({ type: 'error', code: 'handshakeTimeout', message: 'The Powerly widget did not answer.' });
     }, this.o.timeoutMs ?? HANDSHAKE_TIMEOUT_MS);
   }
 
@@ -213,7 +236,8 @@ export class HostBridge {
       this.connected = true;
       clearTimeout(this.timer);
       const payload: InitPayload = { version: PROTOCOL_VERSION };
-      for (const [k, v] of Object.entries(this.o.init) as [keyof Omit<InitPayload, 'version'>, string | undefined][]) if (v) payload[k] = v;
+      for (const [k, v] of Object.entries(this.o.init) as [keyof Omit<InitPayload, 'version'>, string | undefined][])
+        if (v) payload[k] = v;
       this.post({ type: 'init', payload });
       return;
     }

@@ -22,19 +22,32 @@ let vitals = false;
 function reportVitals() {
   if (vitals) return;
   vitals = true;
-  beside<typeof import('./elementVitals.ts')>('element-vitals')
-    .then((m) => m.reportWebVitals('element', `${SCRIPT_ORIGIN}/cdb-app-api/v1/app/embed/vitals`), () => undefined);
+  beside<typeof import('./elementVitals.ts')>('element-vitals').then(
+    (m) => m.reportWebVitals('element', `${SCRIPT_ORIGIN}/cdb-app-api/v1/app/embed/vitals`),
+    () => undefined,
+  );
 }
 /** color-primary → colorPrimary … */
 const VARIABLE_ATTRS = APPEARANCE_KEYS.map((k) => [k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), k] as const);
 const CSS = `:host{display:block;contain:layout style}:host([hidden]){display:none}.pw-error{margin:0;padding:12px 16px;min-height:44px;box-sizing:border-box;color:#8a1c1c;font:16px/1.4 system-ui,sans-serif}${SKELETON_CSS}`;
 
 async function textsFor(lang: string | null): Promise<ElementTexts | null> {
-  return beside<{ texts: ElementTexts }>(`element-texts-${lang && isLocale(lang) ? lang : 'en-US'}`).then((m) => m.texts, () => null);
+  return beside<{ texts: ElementTexts }>(`element-texts-${lang && isLocale(lang) ? lang : 'en-US'}`).then(
+    (m) => m.texts,
+    () => null,
+  );
 }
 
 class PowerlyRent extends HTMLElement {
-  static observedAttributes = ['qrcode', 'lang', 'api-base', 'agent', 'theme', 'height', ...VARIABLE_ATTRS.map(([a]) => a)];
+  static observedAttributes = [
+    'qrcode',
+    'lang',
+    'api-base',
+    'agent',
+    'theme',
+    'height',
+    ...VARIABLE_ATTRS.map(([a]) => a),
+  ];
   handle: WidgetHandle | undefined;
   private pendingToken: string | undefined;
   private themeTimer = 0;
@@ -115,7 +128,9 @@ class PowerlyRent extends HTMLElement {
   }
 
   private fail(code: string, message: string) {
-    this.dispatchEvent(new CustomEvent('error', { detail: { type: 'error', code, message }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('error', { detail: { type: 'error', code, message }, bubbles: true, composed: true }),
+    );
   }
 
   private mount() {
@@ -131,15 +146,22 @@ class PowerlyRent extends HTMLElement {
     const lang = this.getAttribute('lang');
     const height = Number(this.getAttribute('height')) || undefined;
     this.handle = mountWidget(shadow, {
-      widgetOrigin, agent: this.getAttribute('agent') ?? '', qrcode: this.getAttribute('qrcode') || undefined,
-      lang: lang && isLocale(lang) ? lang : undefined, token: this.pendingToken, appearance: appearance ?? undefined, height, slot: this.id,
+      widgetOrigin,
+      agent: this.getAttribute('agent') ?? '',
+      qrcode: this.getAttribute('qrcode') || undefined,
+      lang: lang && isLocale(lang) ? lang : undefined,
+      token: this.pendingToken,
+      appearance: appearance ?? undefined,
+      height,
+      slot: this.id,
       onEvent: (e) => {
         if (e.type === 'error' && e.code === 'handshakeTimeout') this.showUnavailable(lang);
         if (e.type === 'ready') reportVitals();
         this.dispatchEvent(new CustomEvent(e.type, { detail: e, bubbles: true, composed: true }));
       },
     });
-    if (!appearance) queueMicrotask(() => this.fail('badAppearance', 'The appearance attributes do not match their grammar.'));
+    if (!appearance)
+      queueMicrotask(() => this.fail('badAppearance', 'The appearance attributes do not match their grammar.'));
     void this.label(lang);
   }
 

@@ -33,8 +33,14 @@ export function firstLoad(reports: Record<string, FirstLoad>): Plugin {
       const cwd = process.cwd().replace(/\\/g, '/') + '/';
       const ends = (id: string | null, rel: string) => !!id && id.replace(/\\/g, '/') === cwd + rel;
       for (const [name, r] of Object.entries(reports)) {
-        const roots = chunks.filter((c) => (c.isEntry && ends(c.facadeModuleId, r.entry)) || (r.lazy ?? []).some((l) => ends(c.facadeModuleId, l)));
-        if (roots.length !== 1 + (r.lazy?.length ?? 0)) this.error(`first-load ${name}: entry or lazy screen not found among ${chunks.map((c) => `${c.fileName}:${c.isEntry}:${c.facadeModuleId}`).join(', ')}`);
+        const roots = chunks.filter(
+          (c) =>
+            (c.isEntry && ends(c.facadeModuleId, r.entry)) || (r.lazy ?? []).some((l) => ends(c.facadeModuleId, l)),
+        );
+        if (roots.length !== 1 + (r.lazy?.length ?? 0))
+          this.error(
+            `first-load ${name}: entry or lazy screen not found among ${chunks.map((c) => `${c.fileName}:${c.isEntry}:${c.facadeModuleId}`).join(', ')}`,
+          );
         const seen = new Set<string>();
         const walk = (c: OutputChunkLike) => {
           if (seen.has(c.fileName)) return;
@@ -51,9 +57,24 @@ export function firstLoad(reports: Record<string, FirstLoad>): Plugin {
           const a = bundle[f];
           return a && a.type === 'asset' ? String(a.source) : '';
         });
-        this.emitFile({ type: 'asset', fileName: `size/${name}.js`, source: [...files.map((c) => c.code), ...cssText].join('\n') });
-        const modules = files.flatMap((c) => c.moduleIds).map((m) => m.replace(/\\/g, '/').replace(/^.*\/node_modules\//, 'node_modules/').replace(process.cwd().replace(/\\/g, '/') + '/', ''));
-        this.emitFile({ type: 'asset', fileName: `size/${name}.modules.json`, source: JSON.stringify({ files: [...seen, ...css], modules }, null, 1) });
+        this.emitFile({
+          type: 'asset',
+          fileName: `size/${name}.js`,
+          source: [...files.map((c) => c.code), ...cssText].join('\n'),
+        });
+        const modules = files
+          .flatMap((c) => c.moduleIds)
+          .map((m) =>
+            m
+              .replace(/\\/g, '/')
+              .replace(/^.*\/node_modules\//, 'node_modules/')
+              .replace(process.cwd().replace(/\\/g, '/') + '/', ''),
+          );
+        this.emitFile({
+          type: 'asset',
+          fileName: `size/${name}.modules.json`,
+          source: JSON.stringify({ files: [...seen, ...css], modules }, null, 1),
+        });
       }
     },
   };

@@ -3,8 +3,17 @@
 // and the frame loads the whole table right after it starts (embed/frame.tsx); a screen outside the first
 // ones waits for it, so no key is ever shown untranslated. The app's own build keeps the whole table.
 export const FIRST_SCREEN_STRINGS = [
-  'common', 'errors', 'shell', 'routes.homeScan', 'scan', 'landing', 'check.otherCabinet',
-  'embed.refused', 'embed.noHost', 'embed.badCode', 'embed.badSignIn',
+  'common',
+  'errors',
+  'shell',
+  'routes.homeScan',
+  'scan',
+  'landing',
+  'check.otherCabinet',
+  'embed.refused',
+  'embed.noHost',
+  'embed.badCode',
+  'embed.badSignIn',
 ];
 /**
  * The routes the first namespaces cover: the code link. The cabinet's prices (/selectPakage) load their lazy

@@ -15,7 +15,16 @@ import { DEFAULT_LOCALE, isLocale } from '../src/core/lang.ts';
 import { WidgetBridge } from './bridge.ts';
 import { api } from '../src/api/client.ts';
 import type { RedeemCodeBody, RedeemedSession } from '../src/contract/embed.ts';
-import { RESIZE_THROTTLE_MS, clampHeight, isAllowedOrigin, parseAppearance, throttle, parseScannedCode, type HostMessage, type WidgetMessage } from './protocol.ts';
+import {
+  RESIZE_THROTTLE_MS,
+  clampHeight,
+  isAllowedOrigin,
+  parseAppearance,
+  throttle,
+  parseScannedCode,
+  type HostMessage,
+  type WidgetMessage,
+} from './protocol.ts';
 import { applyAppearance } from './appearance.ts';
 import { ROUTES, matchRoute } from '../src/routes.ts';
 import { FIRST_SCREEN_ROUTES } from './firstStrings.ts';
@@ -87,7 +96,12 @@ const native = params.get('transport') === 'native' && !window.opener;
 
 if (native && config?.agent) {
   start(config, 'native');
-} else if (window.parent === window || !config || !isAllowedOrigin(parentOrigin, config.origins) || (framedBy !== undefined && framedBy !== parentOrigin)) {
+} else if (
+  window.parent === window ||
+  !config ||
+  !isAllowedOrigin(parentOrigin, config.origins) ||
+  (framedBy !== undefined && framedBy !== parentOrigin)
+) {
   startI18n();
   refuse(translate('embed.refused'));
 } else {
@@ -165,7 +179,10 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
         started = true;
         nb?.start();
       },
-      resize: throttle((h: number) => send({ type: 'resize', payload: { height: clampHeight(h) } }), RESIZE_THROTTLE_MS),
+      resize: throttle(
+        (h: number) => send({ type: 'resize', payload: { height: clampHeight(h) } }),
+        RESIZE_THROTTLE_MS,
+      ),
     };
   }
 
@@ -231,7 +248,11 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     }
     const a = parseAppearance(parsed);
     if (a) applyAppearance(document.documentElement, a);
-    else bridge.send({ type: 'error', payload: { code: 'badAppearance', message: 'The appearance does not match its grammar.' } });
+    else
+      bridge.send({
+        type: 'error',
+        payload: { code: 'badAppearance', message: 'The appearance does not match its grammar.' },
+      });
   }
 
   function openRoute(route: string) {
@@ -275,7 +296,10 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
     // (embed/mount.ts), the frame scrolling inside meanwhile.
     const measure = () => {
       const main = root.querySelector('main');
-      const busy = !main || root.querySelector('[aria-busy="true"]') || (main.childElementCount === 1 && main.firstElementChild!.classList.contains('loading'));
+      const busy =
+        !main ||
+        root.querySelector('[aria-busy="true"]') ||
+        (main.childElementCount === 1 && main.firstElementChild!.classList.contains('loading'));
       if (busy) return;
       if (!shown) {
         shown = true;
@@ -287,7 +311,12 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       bridge.resize(Math.ceil(h));
     };
     new ResizeObserver(measure).observe(root);
-    new MutationObserver(measure).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['open', 'aria-busy'] });
+    new MutationObserver(measure).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['open', 'aria-busy'],
+    });
     // Navigation out: the path only — queries may carry payment ids or tokens.
     $route.subscribe((r) => bridge.send({ type: 'navigate', payload: { path: r.path } }));
     const started = new Set<string>();
@@ -305,7 +334,10 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
           watchReturn(e.orderId);
           return;
         case 'eject.failed':
-          bridge.send({ type: 'eject.failed', payload: { tradeNo: e.tradeNo, code: e.code, message: e.message.slice(0, 500) } });
+          bridge.send({
+            type: 'eject.failed',
+            payload: { tradeNo: e.tradeNo, code: e.code, message: e.message.slice(0, 500) },
+          });
           return;
         case 'payment.failed':
           bridge.send({ type: 'payment.failed', payload: { code: e.code, message: e.message.slice(0, 500) } });
@@ -316,7 +348,10 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       }
     });
     // Web vitals and the order poll are no part of the first screen: their modules come after it.
-    void import('../src/platform/vitals.ts').then((m) => m.reportWebVitals('iframe'), () => undefined);
+    void import('../src/platform/vitals.ts').then(
+      (m) => m.reportWebVitals('iframe'),
+      () => undefined,
+    );
   }
 
   /** Once a rental is on: its receipts and reminders go to the host (notices.ts, loaded only then). */
@@ -324,7 +359,10 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
   function hearNotices() {
     if (hearing) return;
     hearing = true;
-    void import('./notices.ts').then((m) => m.passNotices(bridge), () => undefined);
+    void import('./notices.ts').then(
+      (m) => m.passNotices(bridge),
+      () => undefined,
+    );
   }
 
   /** After a rental, tell the host when the power bank is back (the order leaves its open states). */

@@ -36,7 +36,8 @@ interface MountArgs {
   height?: unknown;
 }
 const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-const elementOf = (target: unknown) => (typeof target === 'string' ? document.querySelector(target) : target instanceof Element ? target : null);
+const elementOf = (target: unknown) =>
+  typeof target === 'string' ? document.querySelector(target) : target instanceof Element ? target : null;
 
 function emit(el: Element, e: WidgetEvent) {
   el.dispatchEvent(new CustomEvent(`powerly:${e.type}`, { detail: e, bubbles: true }));
@@ -67,12 +68,21 @@ function mount(target: unknown, args: MountArgs = {}): void {
     // keep the script's origin
   }
   const handle = mountWidget(el, {
-    widgetOrigin, agent, qrcode: str(args.qrcode), route, token: str(args.token), lang: str(args.lang), code: str(args.code),
-    slot: el.id, appearance: appearance ?? undefined, height: typeof args.height === 'number' ? args.height : undefined,
+    widgetOrigin,
+    agent,
+    qrcode: str(args.qrcode),
+    route,
+    token: str(args.token),
+    lang: str(args.lang),
+    code: str(args.code),
+    slot: el.id,
+    appearance: appearance ?? undefined,
+    height: typeof args.height === 'number' ? args.height : undefined,
     onEvent: (e) => emit(el, e),
   });
   widgets.set(el, handle);
-  if (!appearance) emit(el, { type: 'error', code: 'badAppearance', message: 'The appearance does not match its grammar.' });
+  if (!appearance)
+    emit(el, { type: 'error', code: 'badAppearance', message: 'The appearance does not match its grammar.' });
 }
 
 function handleOf(target: unknown): [Element, WidgetHandle] | undefined {
@@ -90,7 +100,8 @@ function run([cmd, a, b]: Command): void {
     case 'mount':
       return mount(a, (b ?? {}) as MountArgs);
     case 'on':
-      if (WIDGET_EVENT_TYPES.includes(a as WidgetEvent['type']) && typeof b === 'function') (listeners[a as WidgetEvent['type']] ??= []).push(b as Listener);
+      if (WIDGET_EVENT_TYPES.includes(a as WidgetEvent['type']) && typeof b === 'function')
+        (listeners[a as WidgetEvent['type']] ??= []).push(b as Listener);
       else console.error(`Powerly: unknown event ${String(a)}`);
       return;
     case 'open': {
@@ -109,7 +120,8 @@ function run([cmd, a, b]: Command): void {
       return;
     case 'setTheme': {
       const w = handleOf(a);
-      if (w && !w[1].setTheme(b as Appearance)) emit(w[0], { type: 'error', code: 'badAppearance', message: 'The appearance does not match its grammar.' });
+      if (w && !w[1].setTheme(b as Appearance))
+        emit(w[0], { type: 'error', code: 'badAppearance', message: 'The appearance does not match its grammar.' });
       return;
     }
     case 'setToken':

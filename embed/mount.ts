@@ -29,7 +29,11 @@ export const HOST_INPUT_WINDOW_MS = 400;
  * view? Yes when it reaches below the viewport's bottom before and after (what follows it is out of view both
  * times), or when it is not laid out at all.
  */
-export function resizeIsInvisible(rect: { top: number; bottom: number; width: number; height: number }, height: number, viewportHeight: number): boolean {
+export function resizeIsInvisible(
+  rect: { top: number; bottom: number; width: number; height: number },
+  height: number,
+  viewportHeight: number,
+): boolean {
   if (rect.width === 0 && rect.height === 0) return true;
   return rect.bottom >= viewportHeight && rect.top + height >= viewportHeight;
 }
@@ -86,7 +90,9 @@ const LIGHT = { colorBackground: '#f4f6f8', colorText: '#1a1f24' };
 
 /** The skeleton's colours and radius from an appearance (already validated): set through the CSSOM only. */
 export function paintSkeleton(box: HTMLElement, a: Appearance): void {
-  const dark = a.theme === 'dark' || (a.theme === 'auto' && typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches);
+  const dark =
+    a.theme === 'dark' ||
+    (a.theme === 'auto' && typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches);
   const base = dark ? DARK : LIGHT;
   const v = a.variables ?? {};
   box.style.setProperty('--pw-bg', v.colorBackground ?? base.colorBackground);
@@ -142,7 +148,8 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
     applyHeight();
   };
   const onViewport = () => applyHeight();
-  for (const type of ['pointerdown', 'keydown'] as const) window.addEventListener(type, onInput, { capture: true, passive: true });
+  for (const type of ['pointerdown', 'keydown'] as const)
+    window.addEventListener(type, onInput, { capture: true, passive: true });
   for (const type of ['scroll', 'resize'] as const) window.addEventListener(type, onViewport, { passive: true });
 
   const bridge = new HostBridge({
@@ -150,7 +157,11 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
     widget: () => iframe.contentWindow,
     widgetOrigin: o.widgetOrigin,
     init: {
-      token: o.token, qrcode: o.qrcode, lang: o.lang, code: o.code, route: o.route,
+      token: o.token,
+      qrcode: o.qrcode,
+      lang: o.lang,
+      code: o.code,
+      route: o.route,
       appearance: o.appearance ? JSON.stringify(o.appearance) : undefined,
     },
     onEvent(e) {
@@ -183,7 +194,8 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
     close: () => bridge.close(),
     logout: () => bridge.logout(),
     destroy() {
-      for (const type of ['pointerdown', 'keydown'] as const) window.removeEventListener(type, onInput, { capture: true });
+      for (const type of ['pointerdown', 'keydown'] as const)
+        window.removeEventListener(type, onInput, { capture: true });
       for (const type of ['scroll', 'resize'] as const) window.removeEventListener(type, onViewport);
       bridge.stop();
       box.remove();

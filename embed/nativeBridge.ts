@@ -60,7 +60,8 @@ export class NativeBridge {
       }
     }
     const msg = parseHostMessage(data);
-    if (!msg || msg.type !== 'init' || msg.payload.version !== PROTOCOL_VERSION || !msg.payload.code || this.busy) return;
+    if (!msg || msg.type !== 'init' || msg.payload.version !== PROTOCOL_VERSION || !msg.payload.code || this.busy)
+      return;
     this.busy = true;
     try {
       const token = await this.o.redeem(msg.payload.code);

@@ -11,6 +11,9 @@ export function passNotices(bridge: { send(m: WidgetMessage): void }) {
     const n = e.kind === 'notice' ? e.notice : undefined;
     if (!n || !e.orderId || told.has(n.tag)) return;
     told.add(n.tag);
-    bridge.send({ type: 'rental.notice', payload: { orderId: e.orderId, kind: n.kind, title: n.title.slice(0, 200), body: n.body.slice(0, 600) } });
+    bridge.send({
+      type: 'rental.notice',
+      payload: { orderId: e.orderId, kind: n.kind, title: n.title.slice(0, 200), body: n.body.slice(0, 600) },
+    });
   });
 }

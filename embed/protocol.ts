@@ -16,7 +16,17 @@ export const MAX_HEIGHT = 4000;
 export const RESIZE_THROTTLE_MS = 100;
 
 /** The stable error codes a host can switch on (`error` events); the message is for people, in the widget's language. */
-export const ERROR_CODES = ['handshakeTimeout', 'version', 'badQrcode', 'unauthorized', 'badCode', 'badAppearance', 'badRoute', 'network', 'unknown'] as const;
+export const ERROR_CODES = [
+  'handshakeTimeout',
+  'version',
+  'badQrcode',
+  'unauthorized',
+  'badCode',
+  'badAppearance',
+  'badRoute',
+  'network',
+  'unknown',
+] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Appearance (docs/embed.md): a theme and design variables, each with a strict grammar (no CSS injection). */
@@ -53,7 +63,18 @@ export type WidgetMessage =
 
 /** Host → widget. The token travels only here, in memory, never in a URL. */
 export type HostMessage =
-  | { type: 'init'; payload: { version: number; token?: string; qrcode?: string; lang?: string; code?: string; route?: string; appearance?: string } }
+  | {
+      type: 'init';
+      payload: {
+        version: number;
+        token?: string;
+        qrcode?: string;
+        lang?: string;
+        code?: string;
+        route?: string;
+        appearance?: string;
+      };
+    }
   | { type: 'setQrcode'; payload: { qrcode: string } }
   | { type: 'setToken'; payload: { token: string } }
   | { type: 'setLang'; payload: { lang: string } }
@@ -82,11 +103,17 @@ const WIDGET_SCHEMAS: Record<WidgetMessage['type'], Shape> = {
   navigate: { path: { kind: 'string', pattern: PATH_PATTERN } },
   'rental.started': { tradeNo: { kind: 'string', pattern: ID_PATTERN } },
   'eject.confirmed': { orderId: { kind: 'string', pattern: ID_PATTERN } },
-  'eject.failed': { tradeNo: { kind: 'string', pattern: ID_PATTERN }, code: { kind: 'string', pattern: CODE_PATTERN }, message: { kind: 'string', max: 500 } },
+  'eject.failed': {
+    tradeNo: { kind: 'string', pattern: ID_PATTERN },
+    code: { kind: 'string', pattern: CODE_PATTERN },
+    message: { kind: 'string', max: 500 },
+  },
   'rental.returned': { orderId: { kind: 'string', pattern: ID_PATTERN } },
   'rental.notice': {
-    orderId: { kind: 'string', pattern: ID_PATTERN }, kind: { kind: 'string', pattern: NOTICE_KIND_PATTERN },
-    title: { kind: 'string', max: 200 }, body: { kind: 'string', max: 600 },
+    orderId: { kind: 'string', pattern: ID_PATTERN },
+    kind: { kind: 'string', pattern: NOTICE_KIND_PATTERN },
+    title: { kind: 'string', max: 200 },
+    body: { kind: 'string', max: 600 },
   },
   'payment.failed': { code: { kind: 'string', pattern: CODE_PATTERN }, message: { kind: 'string', max: 500 } },
   error: { code: { kind: 'string', pattern: CODE_PATTERN }, message: { kind: 'string', max: 500 } },
@@ -119,7 +146,9 @@ export function isRoutePath(s: unknown): s is string {
 // ---- appearance grammar: every value is checked against a closed grammar before it reaches the CSSOM ----
 const HEX = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
 const NUM = '\\d{1,3}(?:\\.\\d{1,3})?';
-const FUNC_COLOR = new RegExp(`^(?:rgb|rgba|hsl|hsla)\\(\\s*${NUM}(?:%|deg)?\\s*[ ,]\\s*${NUM}%?\\s*[ ,]\\s*${NUM}%?\\s*(?:[,/]\\s*${NUM}%?\\s*)?\\)$`);
+const FUNC_COLOR = new RegExp(
+  `^(?:rgb|rgba|hsl|hsla)\\(\\s*${NUM}(?:%|deg)?\\s*[ ,]\\s*${NUM}%?\\s*[ ,]\\s*${NUM}%?\\s*(?:[,/]\\s*${NUM}%?\\s*)?\\)$`,
+);
 const FONT_NAME = /^(?:[A-Za-z][A-Za-z0-9 -]{0,40}|"[A-Za-z0-9 -]{1,40}"|'[A-Za-z0-9 -]{1,40}')$/;
 const LENGTH = /^(?:0|\d{1,3}(?:\.\d{1,2})?(?:px|rem|em))$/;
 const COLOR_KEYS = ['colorPrimary', 'colorBackground', 'colorText', 'colorDanger'] as const;
@@ -155,7 +184,12 @@ export function parseAppearance(input: unknown): Appearance | null {
     const v: AppearanceVariables = {};
     for (const [key, value] of Object.entries(vars)) {
       if (typeof value !== 'string' || !(APPEARANCE_KEYS as readonly string[]).includes(key)) return null;
-      const ok = key === 'fontFamily' ? isFontFamily(value) : key === 'borderRadius' || key === 'spacingUnit' ? isLength(value) : isColor(value);
+      const ok =
+        key === 'fontFamily'
+          ? isFontFamily(value)
+          : key === 'borderRadius' || key === 'spacingUnit'
+            ? isLength(value)
+            : isColor(value);
       if (!ok) return null;
       v[key as keyof AppearanceVariables] = value;
     }
@@ -266,12 +300,15 @@ export function throttle<A>(fn: (a: A) => void, ms: number, now: () => number = 
     }
     pending = { a };
     if (!timer) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        last = now();
-        if (pending) fn(pending.a);
-        pending = undefined;
-      }, Math.max(0, ms - (t - last)));
+      timer = setTimeout(
+        () => {
+          timer = undefined;
+          last = now();
+          if (pending) fn(pending.a);
+          pending = undefined;
+        },
+        Math.max(0, ms - (t - last)),
+      );
     }
   };
 }

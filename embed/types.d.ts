@@ -25,7 +25,15 @@ export interface PowerlyAppearance {
 
 /** Stable error codes (`error` events). */
 export type PowerlyErrorCode =
-  | 'handshakeTimeout' | 'version' | 'badQrcode' | 'unauthorized' | 'badCode' | 'badAppearance' | 'badRoute' | 'network' | 'unknown';
+  | 'handshakeTimeout'
+  | 'version'
+  | 'badQrcode'
+  | 'unauthorized'
+  | 'badCode'
+  | 'badAppearance'
+  | 'badRoute'
+  | 'network'
+  | 'unknown';
 
 /** Event name → the event's fields (`event.detail` on the element; the listener's argument on the loader). */
 export interface PowerlyEventMap {
@@ -65,8 +73,16 @@ export interface PowerlyMethods {
 export interface PowerlyRentElement extends HTMLElement, PowerlyMethods {
   /** A session token the host holds (a property, never an attribute). */
   token: string;
-  addEventListener<K extends PowerlyEventType>(type: K, listener: (ev: CustomEvent<PowerlyEventMap[K]>) => void, options?: boolean | AddEventListenerOptions): void;
-  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends PowerlyEventType>(
+    type: K,
+    listener: (ev: CustomEvent<PowerlyEventMap[K]>) => void,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(
+    type: string,
+    listener: EventListenerOrEventListenerObject,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
 }
 
 export interface PowerlyMountOptions {
@@ -87,7 +103,11 @@ type Target = string | Element;
 
 export interface PowerlyLoader {
   (command: 'mount', target: Target, options: PowerlyMountOptions): void;
-  <K extends PowerlyEventType>(command: 'on', type: K, listener: (e: PowerlyEventMap[K] & { target: Element }) => void): void;
+  <K extends PowerlyEventType>(
+    command: 'on',
+    type: K,
+    listener: (e: PowerlyEventMap[K] & { target: Element }) => void,
+  ): void;
   (command: 'open', target: Target, routeOrCode: string): void;
   (command: 'close' | 'logout' | 'unmount', target: Target): void;
   (command: 'setLocale', target: Target, lang: string): void;

@@ -11,20 +11,24 @@ self.addEventListener('push', (event) => {
   } catch {
     d = { body: event.data ? event.data.text() : '' };
   }
-  event.waitUntil(self.registration.showNotification(d.title || 'Powerly', {
-    body: d.body || '',
-    tag: d.tag,
-    data: { path: d.path || '/order', kind: d.kind },
-  }));
+  event.waitUntil(
+    self.registration.showNotification(d.title || 'Powerly', {
+      body: d.body || '',
+      tag: d.tag,
+      data: { path: d.path || '/order', kind: d.kind },
+    }),
+  );
 });
 
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const path = (event.notification.data && event.notification.data.path) || '/order';
   const url = new URL(`/#${path}`, self.location.origin).href;
-  event.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((list) => {
-    const open = list.find((c) => new URL(c.url).origin === self.location.origin);
-    if (open) return open.navigate(url).then((c) => (c || open).focus());
-    return self.clients.openWindow(url);
-  }));
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((list) => {
+      const open = list.find((c) => new URL(c.url).origin === self.location.origin);
+      if (open) return open.navigate(url).then((c) => (c || open).focus());
+      return self.clients.openWindow(url);
+    }),
+  );
 });

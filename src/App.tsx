@@ -61,7 +61,9 @@ export function App({ signedIn = false }: { signedIn?: boolean }) {
   return (
     <>
       <ScreenBoundary resetKey={route.path}>
-        <Suspense fallback={<DelayedLoading />}>{show ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}</Suspense>
+        <Suspense fallback={<DelayedLoading />}>
+          {show ? <Screen key={route.path} /> : <Loading label={t('common.loading')} />}
+        </Suspense>
       </ScreenBoundary>
       <SideMenuHost />
       <FeedbackHost />

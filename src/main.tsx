@@ -31,7 +31,10 @@ const leaving = startNavigation();
 
 // A code link the server rendered (server/src/codeLinkPage.ts): its scan is adopted and the rider's session made
 // (servedSession.ts, apart from the first load) before anything renders; its markup stays painted meanwhile.
-const served = !leaving && document.getElementById(SERVED_SCAN_ID) ? import('./scan/servedSession.ts').then((m) => m.adoptServed(prerenderedLang)) : null;
+const served =
+  !leaving && document.getElementById(SERVED_SCAN_ID)
+    ? import('./scan/servedSession.ts').then((m) => m.adoptServed(prerenderedLang))
+    : null;
 
 // A web-view path's language wins over the stored one (as WebView.tsx does), from the first render on.
 if (!served) $lang.set(firstScreenLang($route.get(), $lang.get()));
@@ -40,7 +43,10 @@ void (served ?? Promise.resolve(null))
   .catch(() => null)
   .then((after) => {
     // The prerendered markup is hydrated when it is this route's first screen in the language it renders in.
-    const hydrate = prerendered !== null && prerendered === (after ? 'package' : firstScreenOf($route.get())) && prerenderedLang === $lang.get();
+    const hydrate =
+      prerendered !== null &&
+      prerendered === (after ? 'package' : firstScreenOf($route.get())) &&
+      prerenderedLang === $lang.get();
     // A stored non-English language: render once its table is in (no English flash; index.html's script shows no
     // English markup then); at most a short wait. Over prerendered markup in that language: wait for the table.
     const first =
@@ -50,7 +56,11 @@ void (served ?? Promise.resolve(null))
           ? loadLocale($lang.get())
           : Promise.race([loadLocale($lang.get()), new Promise((r) => setTimeout(r, 1500))]);
     return first
-      .then(() => (hydrate && $activeLang.get() === prerenderedLang ? preloadScreen($route.get().path).then(() => after ?? noop) : null))
+      .then(() =>
+        hydrate && $activeLang.get() === prerenderedLang
+          ? preloadScreen($route.get().path).then(() => after ?? noop)
+          : null,
+      )
       .catch(() => null);
   })
   // A task of its own for the first render: evaluating the bundle and rendering were one long task on a slow

@@ -24,7 +24,9 @@ export async function prerender(route: string, lang: Locale): Promise<{ html: st
   await preloadScreen(path);
   const def = matchRoute(path)?.route;
   const titleKey = def?.screen ? def.title : NOT_FOUND_TITLE;
-  const title = titleKey ? translate('shell.documentTitle', { screen: translate(titleKey) }) : translate('shell.productName');
+  const title = titleKey
+    ? translate('shell.documentTitle', { screen: translate(titleKey) })
+    : translate('shell.productName');
   return { html: renderToString(<App />), title };
 }
 

@@ -20,7 +20,12 @@ export interface RouteDef extends RouteMeta {
  */
 function wifiRoute(path: `/${string}`): RouteDef {
   const name = path.slice(1) as keyof typeof import('./mifi/screens.ts');
-  return { path, access: 'private', title: `routes.${name}`, screen: () => import('./mifi/screens.ts').then((m) => ({ default: m[name] })) };
+  return {
+    path,
+    access: 'private',
+    title: `routes.${name}`,
+    screen: () => import('./mifi/screens.ts').then((m) => ({ default: m[name] })),
+  };
 }
 
 export const ROUTES: readonly RouteDef[] = [
@@ -33,31 +38,85 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/login_wechat', access: 'public', title: 'login.title', screen: () => import('./auth/LoginWechat.tsx') },
   { path: '/login_alipay', access: 'public', title: 'login.title', screen: () => import('./auth/LoginAlipay.tsx') },
   { path: '/aboutUs', access: 'public', title: 'about.title', screen: () => import('./info/AboutUs.tsx') },
-  { path: '/aboutUsApp', param: 'lang', access: 'public', title: 'about.title', screen: () => import('./info/AboutUsApp.tsx') },
+  {
+    path: '/aboutUsApp',
+    param: 'lang',
+    access: 'public',
+    title: 'about.title',
+    screen: () => import('./info/AboutUsApp.tsx'),
+  },
   { path: '/contactUs', access: 'public', title: 'contact.title', screen: () => import('./info/ContactUs.tsx') },
-  { path: '/contactUsApp', param: 'lang', access: 'public', title: 'contact.title', screen: () => import('./info/ContactUsApp.tsx') },
-  { path: '/invoiceOrderDtl', access: 'public', title: 'invoice.title', screen: () => import('./info/InvoiceOrderDtl.tsx') },
+  {
+    path: '/contactUsApp',
+    param: 'lang',
+    access: 'public',
+    title: 'contact.title',
+    screen: () => import('./info/ContactUsApp.tsx'),
+  },
+  {
+    path: '/invoiceOrderDtl',
+    access: 'public',
+    title: 'invoice.title',
+    screen: () => import('./info/InvoiceOrderDtl.tsx'),
+  },
   // The token-less order detail: readable with the order's share sign.
-  { path: '/orderStatus', access: 'public', title: 'orderStatus.title', screen: () => import('./orders/OrderStatus.tsx') },
+  {
+    path: '/orderStatus',
+    access: 'public',
+    title: 'orderStatus.title',
+    screen: () => import('./orders/OrderStatus.tsx'),
+  },
   { path: '/payMethod', access: 'public', title: 'routes.payMethod', screen: () => import('./pay/PayMethod.tsx') },
   // The live card methods' SDK screens (src/pay/sdk.ts): reached by the paying call's in-app form action.
-  { path: '/MercadoPago', access: 'public', title: 'routes.mercadoPago', screen: () => import('./pay/MercadoPago.tsx') },
+  {
+    path: '/MercadoPago',
+    access: 'public',
+    title: 'routes.mercadoPago',
+    screen: () => import('./pay/MercadoPago.tsx'),
+  },
   { path: '/loginborrow', access: 'public', title: 'login.title', screen: () => import('./auth/LoginBorrow.tsx') },
   { path: '/MonriPay', access: 'public', title: 'routes.monriPay', screen: () => import('./pay/MonriPay.tsx') },
 
   // ---- Login-required ----
   { path: '/confirm', access: 'private', title: 'confirm.title', screen: () => import('./pay/Confirm.tsx') },
-  { path: '/borrowSuccess', access: 'private', title: 'routes.borrowSuccess', screen: () => import('./rent/BorrowSuccess.tsx') },
+  {
+    path: '/borrowSuccess',
+    access: 'private',
+    title: 'routes.borrowSuccess',
+    screen: () => import('./rent/BorrowSuccess.tsx'),
+  },
   { path: '/result', access: 'private', title: 'check.resultTitle', screen: () => import('./rent/Result.tsx') },
-  { path: '/selectPakage', access: 'private', title: 'rentPricing.title', screen: () => import('./rent/SelectPakage.tsx') },
+  {
+    path: '/selectPakage',
+    access: 'private',
+    title: 'rentPricing.title',
+    screen: () => import('./rent/SelectPakage.tsx'),
+  },
   { path: '/cdbUsage', access: 'private', title: 'cdbUsage.title', screen: () => import('./rent/CdbUsage.tsx') },
-  { path: '/order', aliases: ['/pastOrder'], access: 'private', title: 'orders.title', screen: () => import('./orders/Order.tsx') },
+  {
+    path: '/order',
+    aliases: ['/pastOrder'],
+    access: 'private',
+    title: 'orders.title',
+    screen: () => import('./orders/Order.tsx'),
+  },
   { path: '/orderDetail', access: 'private', title: 'detail.title', screen: () => import('./orders/OrderDetail.tsx') },
   { path: '/wallet', access: 'private', title: 'wallet.title', screen: () => import('./wallet/Wallet.tsx') },
   { path: '/wallet_in', access: 'private', title: 'wallet.topUp', screen: () => import('./wallet/WalletIn.tsx') },
   { path: '/wallet_out', access: 'private', title: 'wallet.withdraw', screen: () => import('./wallet/WalletOut.tsx') },
-  { path: '/wallet_list', access: 'private', title: 'wallet.movements', screen: () => import('./wallet/WalletList.tsx') },
-  { path: '/google_map', aliases: ['/map'], access: 'private', title: 'map.nearbyTitle', screen: () => import('./map/GoogleMap.tsx') },
+  {
+    path: '/wallet_list',
+    access: 'private',
+    title: 'wallet.movements',
+    screen: () => import('./wallet/WalletList.tsx'),
+  },
+  {
+    path: '/google_map',
+    aliases: ['/map'],
+    access: 'private',
+    title: 'map.nearbyTitle',
+    screen: () => import('./map/GoogleMap.tsx'),
+  },
   { path: '/nearby_shop', access: 'private', title: 'map.shopTitle', screen: () => import('./map/NearbyShop.tsx') },
   { path: '/mine', access: 'private', title: 'mine.title', screen: () => import('./info/Mine.tsx') },
   { path: '/setting', access: 'private', title: 'setting.title', screen: () => import('./info/Setting.tsx') },
@@ -65,10 +124,17 @@ export const ROUTES: readonly RouteDef[] = [
   { path: '/help', access: 'private', title: 'help.title', screen: () => import('./info/Help.tsx') },
   { path: '/usage', access: 'private', title: 'usage.title', screen: () => import('./info/Usage.tsx') },
   // The Wi-Fi screens (src/mifi/): one lazy chunk for the flow (wifiRoute below), its strings (locales/mifi/) loaded with it.
-  ...(['/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/packageDetail'] as const).map(wifiRoute),
+  ...(['/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/packageDetail'] as const).map(
+    wifiRoute,
+  ),
   // The camera scan of a cabinet's code (a Wi-Fi box's pickup, or any cabinet): in the Wi-Fi flow's chunk.
   { ...wifiRoute('/scanQr'), title: 'map.scanTitle' },
-  { path: '/payment_card', access: 'private', title: 'routes.paymentCard', screen: () => import('./pay/PaymentCard.tsx') },
+  {
+    path: '/payment_card',
+    access: 'private',
+    title: 'routes.paymentCard',
+    screen: () => import('./pay/PaymentCard.tsx'),
+  },
 ];
 
 /** The screen of paths no route matches (and of routes without a screen yet). */

@@ -12,16 +12,41 @@ const qrcode = params.get('qrcode') ?? 'PWL-LIS-001';
 
 const main = document.getElementById('partner')!;
 main.prepend(heading(translate('embedDemo.partnerTitle'), translate('embedDemo.partnerIntro')));
-main.append(logEvents(main, ['ready', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'rental.notice', 'payment.failed', 'error', 'resize'].map((t) => `powerly:${t}`)));
+main.append(
+  logEvents(
+    main,
+    [
+      'ready',
+      'rental.started',
+      'eject.confirmed',
+      'eject.failed',
+      'rental.returned',
+      'rental.notice',
+      'payment.failed',
+      'error',
+      'resize',
+    ].map((t) => `powerly:${t}`),
+  ),
+);
 
 // The host's snippet: queue calls until the loader is in.
 const w = window as unknown as { Powerly?: ((...a: unknown[]) => void) & { q?: unknown[][] } };
-w.Powerly = w.Powerly || Object.assign((...a: unknown[]) => (w.Powerly!.q = w.Powerly!.q || []).push(a), { q: [] as unknown[][] });
-w.Powerly('mount', '#rent', { agent: 'demo-partner', qrcode, lang: params.get('lang') ?? undefined, appearance: { theme: 'light', variables: { colorPrimary: '#1a56db', borderRadius: '10px' } } });
+w.Powerly =
+  w.Powerly ||
+  Object.assign((...a: unknown[]) => (w.Powerly!.q = w.Powerly!.q || []).push(a), { q: [] as unknown[][] });
+w.Powerly('mount', '#rent', {
+  agent: 'demo-partner',
+  qrcode,
+  lang: params.get('lang') ?? undefined,
+  appearance: { theme: 'light', variables: { colorPrimary: '#1a56db', borderRadius: '10px' } },
+});
 
 if (params.get('api') !== 'none') {
   void fetch('./api.json')
-    .then((r) => (r.ok ? (r.json() as Promise<{ api?: string | null }>) : {}), () => ({}))
+    .then(
+      (r) => (r.ok ? (r.json() as Promise<{ api?: string | null }>) : {}),
+      () => ({}),
+    )
     .then((configured: { api?: string | null }) => {
       const script = document.createElement('script');
       script.type = 'module';

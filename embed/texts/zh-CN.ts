@@ -2,4 +2,8 @@
 import { embed } from '../../locales/zh-CN.json';
 import type { ElementTexts } from './types.ts';
 
-export const texts: ElementTexts = { loading: embed.loading, unavailable: embed.unavailable, frameTitle: embed.frameTitle };
+export const texts: ElementTexts = {
+  loading: embed.loading,
+  unavailable: embed.unavailable,
+  frameTitle: embed.frameTitle,
+};

@@ -28,24 +28,39 @@ const db = url ? await openPostgres(url, { schema, max: 10 }) : await openPglite
 await migrate(db);
 await seed(db);
 const clock = { now: () => new Date() };
-const log = { info() {}, warn() {}, error(...a: unknown[]) { console.error(...a); } };
+const log = {
+  info() {},
+  warn() {},
+  error(...a: unknown[]) {
+    console.error(...a);
+  },
+};
 const dashboard = new DashboardService({ db, clock, jobs: new JobRunner(db, clock, log) });
 const ms = (t: number) => `${(performance.now() - t).toFixed(0)} ms`;
 
 // The fleet: copies of a seeded venue and cabinet (every column the seed sets), agents ba-0…ba-9.
 let t = performance.now();
-await db.query(`insert into agents (id, name) select 'ba-' || g, 'Bench agent ' || g from generate_series(0, ${AGENTS - 1}) g`);
+await db.query(
+  `insert into agents (id, name) select 'ba-' || g, 'Bench agent ' || g from generate_series(0, ${AGENTS - 1}) g`,
+);
 await db.query(
   `insert into venues select (jsonb_populate_record(null::venues, to_jsonb(v) || jsonb_build_object('id', 'bv-' || g, 'name', 'Bench venue ' || g, 'agent_id', 'ba-' || (g % ${AGENTS})))).*
-   from venues v, generate_series(0, ${VENUES - 1}) g where v.id = 'v-vno-gedimino'`);
+   from venues v, generate_series(0, ${VENUES - 1}) g where v.id = 'v-vno-gedimino'`,
+);
 await db.query(
   `insert into cabinets select (jsonb_populate_record(null::cabinets, to_jsonb(c) || jsonb_build_object('id', 'bc-' || g, 'venue_id', 'bv-' || (g / 10), 'agent_id', 'ba-' || ((g / 10) % ${AGENTS})))).*
-   from cabinets c, generate_series(0, ${CABINETS - 1}) g where c.id = 'PWL-VNO-001'`);
+   from cabinets c, generate_series(0, ${CABINETS - 1}) g where c.id = 'PWL-VNO-001'`,
+);
 await db.query(
   `insert into powerbanks (id, state, cabinet_id, slot) select 'bp-' || c || '-' || s, 'in_cabinet', 'bc-' || c, s
-   from generate_series(0, ${CABINETS - 1}) c, generate_series(1, 6) s`);
-const { rows: users } = await db.query<{ id: string }>(`insert into users (kind, name) values ('tourist', 'bench') returning id`);
-console.info(`fleet: ${AGENTS} agents, ${VENUES} venues, ${CABINETS} cabinets, ${CABINETS * 6} power banks in ${ms(t)}`);
+   from generate_series(0, ${CABINETS - 1}) c, generate_series(1, 6) s`,
+);
+const { rows: users } = await db.query<{ id: string }>(
+  `insert into users (kind, name) values ('tourist', 'bench') returning id`,
+);
+console.info(
+  `fleet: ${AGENTS} agents, ${VENUES} venues, ${CABINETS} cabinets, ${CABINETS * 6} power banks in ${ms(t)}`,
+);
 
 // The rentals: spread over the last 90 days and the cabinets; durations 30–180 min.
 t = performance.now();
@@ -83,7 +98,8 @@ if (url) await db.query('analyze');
 t = performance.now();
 await db.query(
   `update orders set zujie = 3, settled = true, returned_at = now(), return_cabinet_id = cabinet_id, fee = 300, use_minutes = 60
-   where id in (select id from orders where zujie = 1 and not settled limit 1000)`);
+   where id in (select id from orders where zujie = 1 and not settled limit 1000)`,
+);
 const updateMs = performance.now() - t;
 t = performance.now();
 const some = await dashboard.refresh();
@@ -104,7 +120,9 @@ const cases: [string, Scope, Parameters<DashboardService['read']>[1]][] = [
   ['one venue, 90 days', agent, { from: day(89), to: day(0), venueId: 'bv-13' }],
   ['a venue partner (2 venues), 90 days', partner, { from: day(89), to: day(0) }],
 ];
-console.info(`dashboard reads (${READS} each, after 3 warm-ups; the whole answer: series, revenue, fleet, top venues):`);
+console.info(
+  `dashboard reads (${READS} each, after 3 warm-ups; the whole answer: series, revenue, fleet, top venues):`,
+);
 for (const [name, scope, q] of cases) {
   for (let i = 0; i < 3; i++) await dashboard.read(scope, q);
   const times: number[] = [];

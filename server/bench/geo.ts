@@ -18,7 +18,8 @@ const schema = `bench_geo_${process.pid}`;
 
 function rng(seed: number) {
   return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -37,7 +38,11 @@ async function load(db: Db) {
     const lats: number[] = [];
     const lngs: number[] = [];
     for (let i = start; i < Math.min(VENUES, start + BATCH); i++) {
-      if (i % 10 === 0) { lats.push((r() - 0.5) * 170); lngs.push((r() - 0.5) * 360); continue; }
+      if (i % 10 === 0) {
+        lats.push((r() - 0.5) * 170);
+        lngs.push((r() - 0.5) * 360);
+        continue;
+      }
       const [la, lo] = cities[i % cities.length]!;
       lats.push(clampLat(la + (r() - 0.5) * 0.8));
       lngs.push(wrap(lo + (r() - 0.5) * 0.8));
@@ -57,9 +62,14 @@ async function load(db: Db) {
   return performance.now() - t0;
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 
-async function time(name: string, points: [number, number, number][], f: (lat: number, lng: number, z: number) => Promise<unknown[]>) {
+async function time(
+  name: string,
+  points: [number, number, number][],
+  f: (lat: number, lng: number, z: number) => Promise<unknown[]>,
+) {
   for (const [la, lo, z] of points.slice(0, 5)) await f(la, lo, z); // warm up
   const ms: number[] = [];
   let found = 0;
@@ -70,7 +80,9 @@ async function time(name: string, points: [number, number, number][], f: (lat: n
   }
   const p50 = pct(ms, 50);
   const p99 = pct(ms, 99);
-  console.info(`${name.padEnd(34)} p50 ${p50.toFixed(2).padStart(8)} ms   p99 ${p99.toFixed(2).padStart(8)} ms   ${(found / points.length).toFixed(1)} venues/answer`);
+  console.info(
+    `${name.padEnd(34)} p50 ${p50.toFixed(2).padStart(8)} ms   p99 ${p99.toFixed(2).padStart(8)} ms   ${(found / points.length).toFixed(1)} venues/answer`,
+  );
   return { p50, p99 };
 }
 
@@ -83,29 +95,41 @@ try {
     const [la, lo] = cities[i % cities.length]!;
     return [clampLat(la + (r() - 0.5) * 0.5), wrap(lo + (r() - 0.5) * 0.5), 4 + (i % 3)];
   });
-  console.info(`geo search: ${VENUES} venues (loaded in ${(loadMs / 1000).toFixed(1)} s), ${QUERIES} views, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}`);
+  console.info(
+    `geo search: ${VENUES} venues (loaded in ${(loadMs / 1000).toFixed(1)} s), ${QUERIES} views, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}`,
+  );
 
   const indexed = await time('nearby (index + haversine)', points, (la, lo, z) => venues.nearby(la, lo, z, 100));
   // Baseline: the same answer without the bounding-box prefilter (what the skeleton did, in SQL).
-  const scan = await time('full scan (haversine every row)', points.slice(0, Math.max(10, QUERIES / 10)), async (la, lo, z) => {
-    const { rows } = await db.query<{ id: string }>(
-      `select id from (select id, 2 * 6371000 * asin(least(1, sqrt(power(sin(radians(lat - $1) / 2), 2)
+  const scan = await time(
+    'full scan (haversine every row)',
+    points.slice(0, Math.max(10, QUERIES / 10)),
+    async (la, lo, z) => {
+      const { rows } = await db.query<{ id: string }>(
+        `select id from (select id, 2 * 6371000 * asin(least(1, sqrt(power(sin(radians(lat - $1) / 2), 2)
          + cos(radians($1)) * cos(radians(lat)) * power(sin(radians(lng - $2) / 2), 2)))) as d from venues) w
         where d <= $3 order by d, id limit 100`,
-      [la, lo, viewRadiusMetres(z)],
-    );
-    return rows;
-  });
+        [la, lo, viewRadiusMetres(z)],
+      );
+      return rows;
+    },
+  );
   // Correctness on the bench data: the indexed answer equals the full scan's for a few views.
   for (const [la, lo, z] of points.slice(0, 5)) {
     const a = (await venues.nearby(la, lo, z, 100)).map((s) => s.shopid);
     const { rows } = await db.query<{ id: string; lat: number; lng: number }>('select id, lat, lng from venues');
     const radius = viewRadiusMetres(z);
-    const b = rows.map((v) => ({ id: v.id, d: haversineMetres(la, lo, v.lat, v.lng) })).filter((v) => v.d <= radius)
-      .sort((x, y) => x.d - y.d || (x.id < y.id ? -1 : 1)).slice(0, 100).map((v) => v.id);
+    const b = rows
+      .map((v) => ({ id: v.id, d: haversineMetres(la, lo, v.lat, v.lng) }))
+      .filter((v) => v.d <= radius)
+      .sort((x, y) => x.d - y.d || (x.id < y.id ? -1 : 1))
+      .slice(0, 100)
+      .map((v) => v.id);
     if (a.join() !== b.join()) throw new Error(`indexed answer differs from the full scan at ${la},${lo}`);
   }
-  console.info(`index / full scan: p50 ${(scan.p50 / indexed.p50).toFixed(1)}× faster, p99 ${(scan.p99 / indexed.p99).toFixed(1)}× faster`);
+  console.info(
+    `index / full scan: p50 ${(scan.p50 / indexed.p50).toFixed(1)}× faster, p99 ${(scan.p99 / indexed.p99).toFixed(1)}× faster`,
+  );
 } finally {
   await db.close();
   await dropSchema(url, schema);

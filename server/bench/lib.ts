@@ -25,12 +25,19 @@ export function readEventStream<T>(res: Response, onEvent: (data: T) => void): v
         buf += value;
         let i;
         while ((i = buf.indexOf('\n\n')) >= 0) {
-          const data = buf.slice(0, i).split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n');
+          const data = buf
+            .slice(0, i)
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('\n');
           buf = buf.slice(i + 2);
           if (data) onEvent(JSON.parse(data) as T);
         }
       }
-    } catch { /* aborted */ }
+    } catch {
+      /* aborted */
+    }
   })();
 }
 
@@ -39,7 +46,10 @@ export function readEventStream<T>(res: Response, onEvent: (data: T) => void): v
  * whose command is one of `commands` (e.g. postgres, mosquitto: the local servers). Linux only (/proc); elsewhere
  * undefined. /proc counts in clock ticks of 10 ms (Linux's USER_HZ, 100), so each process's figure is ±10 ms.
  */
-export async function cpuByGroup(pids: Record<string, number>, commands: string[]): Promise<Record<string, number> | undefined> {
+export async function cpuByGroup(
+  pids: Record<string, number>,
+  commands: string[],
+): Promise<Record<string, number> | undefined> {
   const { readFile, readdir } = await import('node:fs/promises');
   const ticks = async (pid: number | string) => {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
@@ -84,5 +94,13 @@ export async function steadyState(link: MqttCabinetLink, pending: () => Promise<
   const secs = (performance.now() - start) / 1000;
   const stats = link.stats.take();
   loop.disable();
-  return { secs, stats, rssMax, heapMax, backlogMax, inFlightMax: Math.max(inFlightMax, stats.maxInFlight), loopP99Ms: loop.percentile(99) / 1e6 };
+  return {
+    secs,
+    stats,
+    rssMax,
+    heapMax,
+    backlogMax,
+    inFlightMax: Math.max(inFlightMax, stats.maxInFlight),
+    loopP99Ms: loop.percentile(99) / 1e6,
+  };
 }

@@ -20,7 +20,8 @@ import { dropSchema } from './lib.ts';
 
 const PK = 'pk_bench_live';
 /** The burst's cabinets: a venue each (priced as Vilnius, a card hold), 4 power banks in 6 slots. */
-const benchCabinetIds = (n: number) => Array.from({ length: n }, (_, i) => `PWL-B${String(i + 1).padStart(4, '0')}-001`);
+const benchCabinetIds = (n: number) =>
+  Array.from({ length: n }, (_, i) => `PWL-B${String(i + 1).padStart(4, '0')}-001`);
 
 if (process.send) {
   const send = (m: unknown) => process.send!(m);
@@ -34,7 +35,14 @@ if (process.send) {
   const ids = benchCabinetIds(cabinets);
   await db.tx(async () => {
     for (const [i, id] of ids.entries()) {
-      await seedVenue(db, { ...model, id: `v-bench-${i + 1}`, name: `Bench ${i + 1}`, cabinet: { id, slots: 6, powerbanks: 4 }, boxes: undefined, stations: undefined });
+      await seedVenue(db, {
+        ...model,
+        id: `v-bench-${i + 1}`,
+        name: `Bench ${i + 1}`,
+        cabinet: { id, slots: 6, powerbanks: 4 },
+        boxes: undefined,
+        stations: undefined,
+      });
     }
   });
   // Without MQTT_URL the embedded broker listens on a port of its own, for the parent's cabinets and observer.
@@ -43,8 +51,11 @@ if (process.send) {
   const connector = broker ?? externalBroker(mqttUrl, {});
   const prefix = `bench${process.pid}`;
   const app = await buildApp({
-    db, clock: systemClock, link: new MqttCabinetLink(connector, { prefix, log: console }),
-    sandbox: new SandboxCardProvider(db, systemClock, PK), jobPollMs: 200,
+    db,
+    clock: systemClock,
+    link: new MqttCabinetLink(connector, { prefix, log: console }),
+    sandbox: new SandboxCardProvider(db, systemClock, PK),
+    jobPollMs: 200,
     // The burst's hundred sign-ins come from one address: the per-address budgets would refuse them.
     rateLimits: false,
   });
@@ -61,7 +72,20 @@ if (process.send) {
       })();
       return;
     }
-    db.query(m.sql!, m.params).then((r) => send({ id: m.id, rows: r.rows }), (err: unknown) => send({ id: m.id, error: String(err) }));
+    db.query(m.sql!, m.params).then(
+      (r) => send({ id: m.id, rows: r.rows }),
+      (err: unknown) => send({ id: m.id, error: String(err) }),
+    );
   });
-  send({ ready: true, pk: PK, base, mqttUrl, prefix, inventory, cabinets: ids, database: url ? 'PostgreSQL' : 'PGlite in memory', broker: broker ? 'embedded' : 'MQTT_URL' });
+  send({
+    ready: true,
+    pk: PK,
+    base,
+    mqttUrl,
+    prefix,
+    inventory,
+    cabinets: ids,
+    database: url ? 'PostgreSQL' : 'PGlite in memory',
+    broker: broker ? 'embedded' : 'MQTT_URL',
+  });
 }

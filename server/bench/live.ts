@@ -36,9 +36,19 @@ const API = '/cdb-app-api/v1/app';
 
 // The API in a process of its own (live-api.ts): this one is the load generator, the observers and the fleet.
 const api = fork(fileURLToPath(new URL('./live-api.ts', import.meta.url)), {
-  execArgv: ['--import', 'tsx', ...(process.env.BENCH_API_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])], env: { ...process.env, BENCH_CABINETS: String(CABINETS) },
+  execArgv: ['--import', 'tsx', ...(process.env.BENCH_API_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
+  env: { ...process.env, BENCH_CABINETS: String(CABINETS) },
 });
-type Ready = { base: string; mqttUrl: string; prefix: string; pk: string; inventory: FleetInventory; cabinets: string[]; database: string; broker: string };
+type Ready = {
+  base: string;
+  mqttUrl: string;
+  prefix: string;
+  pk: string;
+  inventory: FleetInventory;
+  cabinets: string[];
+  database: string;
+  broker: string;
+};
 const ready = await new Promise<Ready>((resolve, reject) => {
   api.once('message', (m) => resolve(m as Ready));
   api.once('exit', (code) => reject(new Error(`the API process exited (${code})`)));
@@ -61,7 +71,13 @@ const query = async <R>(sql: string, params: unknown[] = []) => {
   return r.rows as R[];
 };
 const connector = externalBroker(ready.mqttUrl, {});
-const fleet = SimulatorFleet.fromInventory(ready.inventory, { connector, prefix, clock: systemClock, heartbeatMs: 15_000, ejectDelayMs: Number(process.env.BENCH_EJECT_DELAY_MS ?? 0) });
+const fleet = SimulatorFleet.fromInventory(ready.inventory, {
+  connector,
+  prefix,
+  clock: systemClock,
+  heartbeatMs: 15_000,
+  ejectDelayMs: Number(process.env.BENCH_EJECT_DELAY_MS ?? 0),
+});
 await fleet.start();
 
 const json = async <T>(res: Response) => (await res.json()) as { code: number; data: T };
@@ -75,8 +91,17 @@ async function until(what: string, fn: () => Promise<boolean> | boolean, ms = 15
 const all = [CABINET, ...benchCabinets];
 // Every cabinet connected, and its first heartbeat reconciled, before anything is timed: the fleet's start sends
 // 200 heartbeats at once, and a rental's `popped` queued behind them measured the start, not the rental.
-await until('cabinets online, first heartbeats in', async () =>
-  (await query<{ n: number }>('select count(*)::int as n from cabinets where online and inventory is not null and id = any($1::text[])', [all]))[0]!.n === all.length, 30_000);
+await until(
+  'cabinets online, first heartbeats in',
+  async () =>
+    (
+      await query<{ n: number }>(
+        'select count(*)::int as n from cabinets where online and inventory is not null and id = any($1::text[])',
+        [all],
+      )
+    )[0]!.n === all.length,
+  30_000,
+);
 
 // An observer on the cabinet's command topic: when each eject command is published.
 const ejects: number[] = [];
@@ -99,13 +124,20 @@ observer.on('message', (topic, payload) => {
   }
 });
 
-const token = (await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-live-device-0001`, { method: 'POST' }))).data;
-const ticket = (await json<{ ticket: string }>(await fetch(`${base}${API}/live/ticket`, { method: 'POST', headers: { token } }))).data.ticket;
+const token = (
+  await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-live-device-0001`, { method: 'POST' }))
+).data;
+const ticket = (
+  await json<{ ticket: string }>(await fetch(`${base}${API}/live/ticket`, { method: 'POST', headers: { token } }))
+).data.ticket;
 
 // The user's event stream, each event stamped on arrival.
 const heard: { at: number; e: LiveEvent }[] = [];
 const ctrl = new AbortController();
-const stream = await fetch(`${base}${API}/live/events?ticket=${encodeURIComponent(ticket)}`, { headers: { accept: 'text/event-stream' }, signal: ctrl.signal });
+const stream = await fetch(`${base}${API}/live/events?ticket=${encodeURIComponent(ticket)}`, {
+  headers: { accept: 'text/event-stream' },
+  signal: ctrl.signal,
+});
 readEventStream<LiveEvent>(stream, (e) => heard.push({ at: performance.now(), e }));
 await until('stream open', () => heard.length > 0);
 
@@ -118,15 +150,29 @@ const poppedToScreen: number[] = [];
 const returned: number[] = [];
 let cold: { eject: number; popped: number } | undefined;
 for (let round = 0; round < WARMUP + ROUNDS; round++) {
-  const card = (await (await fetch(`${base}/sandbox-pay/v1/tokens`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ publicKey: PK, number: '4242 4242 4242 4242', expMonth: '12', expYear: '2030', cvc: '123' }),
-  })).json() as { id: string }).id;
+  const card = (
+    (await (
+      await fetch(`${base}/sandbox-pay/v1/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          publicKey: PK,
+          number: '4242 4242 4242 4242',
+          expMonth: '12',
+          expYear: '2030',
+          cvc: '123',
+        }),
+      })
+    ).json()) as { id: string }
+  ).id;
   const tap = performance.now();
-  const rent = await json<{ outTradeNo: string }>(await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
-    method: 'POST', headers: { token, 'content-type': 'application/json', 'idempotency-key': `bench-live-${process.pid}-${round}` },
-    body: JSON.stringify({ qrcode: CABINET, stripeToken: card, paymentId: 'card-sandbox' }),
-  }));
+  const rent = await json<{ outTradeNo: string }>(
+    await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
+      method: 'POST',
+      headers: { token, 'content-type': 'application/json', 'idempotency-key': `bench-live-${process.pid}-${round}` },
+      body: JSON.stringify({ qrcode: CABINET, stripeToken: card, paymentId: 'card-sandbox' }),
+    }),
+  );
   if (rent.code !== 0) throw new Error(`rent failed: ${JSON.stringify(rent)}`);
   const orderId = rent.data.outTradeNo;
   await until('popped on the stream', () => heardAt(orderId, 1, tap) !== undefined);
@@ -137,7 +183,9 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
   if (counted && published !== undefined) poppedToScreen.push(heardAt(orderId, 1, tap)! - published);
   if (counted) ejected.push(ejects.find((at) => at >= tap)! - tap);
 
-  const detail = await json<{ pPowerbankId: string }>(await fetch(`${base}${API}/cdb/mine/order/detail?orderId=${orderId}`, { headers: { token } }));
+  const detail = await json<{ pPowerbankId: string }>(
+    await fetch(`${base}${API}/cdb/mine/order/detail?orderId=${orderId}`, { headers: { token } }),
+  );
   const back = performance.now();
   await fleet.get(CABINET)!.insert(detail.data.pPowerbankId); // the cabinet publishes `returned`
   await until('returned on the stream', () => heardAt(orderId, 3, back) !== undefined);
@@ -145,49 +193,94 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
 }
 
 // The burst: BURST users, each with a session and a card, tap at the same moment, one cabinet each.
-const cardToken = async () => (await (await fetch(`${base}/sandbox-pay/v1/tokens`, {
-  method: 'POST', headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ publicKey: PK, number: '4242 4242 4242 4242', expMonth: '12', expYear: '2030', cvc: '123' }),
-})).json() as { id: string }).id;
+const cardToken = async () =>
+  (
+    (await (
+      await fetch(`${base}/sandbox-pay/v1/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          publicKey: PK,
+          number: '4242 4242 4242 4242',
+          expMonth: '12',
+          expYear: '2030',
+          cvc: '123',
+        }),
+      })
+    ).json()) as { id: string }
+  ).id;
 const renters: { token: string; card: string; cabinet: string }[] = [];
 for (let i = 0; i < BURST; i++) {
-  const t = (await json<string>(await fetch(`${base}${API}/saas/tourist/login?code=bench-burst-${process.pid}-${String(i).padStart(5, '0')}`, { method: 'POST' }))).data;
+  const t = (
+    await json<string>(
+      await fetch(`${base}${API}/saas/tourist/login?code=bench-burst-${process.pid}-${String(i).padStart(5, '0')}`, {
+        method: 'POST',
+      }),
+    )
+  ).data;
   renters.push({ token: t, card: await cardToken(), cabinet: benchCabinets[i]! });
 }
-const cpuGroups = () => cpuByGroup({ API: api.pid!, 'bench (load, observers, cabinets)': process.pid }, ['postgres', 'mosquitto']);
+const cpuGroups = () =>
+  cpuByGroup({ API: api.pid!, 'bench (load, observers, cabinets)': process.pid }, ['postgres', 'mosquitto']);
 const cpuBefore = await cpuGroups();
 const burstTap = performance.now();
-const answers = await Promise.all(renters.map(async (r, i) => {
-  const res = await json<{ outTradeNo: string }>(await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
-    method: 'POST', headers: { token: r.token, 'content-type': 'application/json', 'idempotency-key': `bench-burst-${process.pid}-${i}` },
-    body: JSON.stringify({ qrcode: r.cabinet, stripeToken: r.card, paymentId: 'card-sandbox' }),
-  }));
-  if (res.code !== 0) throw new Error(`burst rent failed: ${JSON.stringify(res)}`);
-  return performance.now() - burstTap;
-}));
+const answers = await Promise.all(
+  renters.map(async (r, i) => {
+    const res = await json<{ outTradeNo: string }>(
+      await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
+        method: 'POST',
+        headers: {
+          token: r.token,
+          'content-type': 'application/json',
+          'idempotency-key': `bench-burst-${process.pid}-${i}`,
+        },
+        body: JSON.stringify({ qrcode: r.cabinet, stripeToken: r.card, paymentId: 'card-sandbox' }),
+      }),
+    );
+    if (res.code !== 0) throw new Error(`burst rent failed: ${JSON.stringify(res)}`);
+    return performance.now() - burstTap;
+  }),
+);
 await until('every burst eject published', () => renters.every((r) => ejectsAt.has(r.cabinet)), 30_000);
 const burstWall = performance.now() - burstTap;
 const cpuAfter = await cpuGroups();
 const burstEjects = renters.map((r) => ejectsAt.get(r.cabinet)! - burstTap);
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 const line = (name: string, xs: number[]) =>
-  console.info(`${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(0).padStart(4)} ms   p95 ${pct(xs, 95).toFixed(0).padStart(4)} ms   p99 ${pct(xs, 99).toFixed(0).padStart(4)} ms   max ${Math.max(...xs).toFixed(0).padStart(4)} ms`);
-console.info(`live updates: ${ROUNDS} rentals at ${CABINET} after ${WARMUP} not counted (Node ${process.version}, database: ${ready.database}, broker: ${ready.broker}; the API in its own process, the load, observers and cabinets in this one)`);
-if (cold && WARMUP > 0) console.info(`the first rental after the API started (cold, not counted below): tap to eject ${cold.eject.toFixed(0)} ms, tap to popped on the stream ${cold.popped.toFixed(0)} ms`);
+  console.info(
+    `${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(0).padStart(4)} ms   p95 ${pct(xs, 95).toFixed(0).padStart(4)} ms   p99 ${pct(xs, 99).toFixed(0).padStart(4)} ms   max ${Math.max(
+      ...xs,
+    )
+      .toFixed(0)
+      .padStart(4)} ms`,
+  );
+console.info(
+  `live updates: ${ROUNDS} rentals at ${CABINET} after ${WARMUP} not counted (Node ${process.version}, database: ${ready.database}, broker: ${ready.broker}; the API in its own process, the load, observers and cabinets in this one)`,
+);
+if (cold && WARMUP > 0)
+  console.info(
+    `the first rental after the API started (cold, not counted below): tap to eject ${cold.eject.toFixed(0)} ms, tap to popped on the stream ${cold.popped.toFixed(0)} ms`,
+  );
 line('tap to eject command published', ejected);
 line('tap to popped on the stream', popped);
 line('popped published to popped on the stream', poppedToScreen);
 line('return to returned on the stream', returned);
-console.info(`a burst of ${BURST} rentals at once, one per cabinet, ${ready.inventory.cabinets.length} cabinets connected:`);
+console.info(
+  `a burst of ${BURST} rentals at once, one per cabinet, ${ready.inventory.cabinets.length} cabinets connected:`,
+);
 line('burst: tap to eject command published', burstEjects);
 line('burst: tap to HTTP answer', answers);
 if (cpuBefore && cpuAfter) {
   // Where the machine's time went during the burst (until every answer and eject was in): CPU time by process.
   const spent = Object.entries(cpuAfter).map(([k, v]) => [k, v - cpuBefore[k]!] as const);
   const total = spent.reduce((a, [, v]) => a + v, 0);
-  console.info(`burst: CPU time in ${burstWall.toFixed(0)} ms of wall time on ${availableParallelism()} CPUs: ${total.toFixed(0)} ms in all, ${(total / BURST).toFixed(1)} ms per rental (${
-    spent.map(([k, v]) => `${k} ${v.toFixed(0)} ms`).join(', ')}; /proc, ±10 ms each)`);
+  console.info(
+    `burst: CPU time in ${burstWall.toFixed(0)} ms of wall time on ${availableParallelism()} CPUs: ${total.toFixed(0)} ms in all, ${(total / BURST).toFixed(1)} ms per rental (${spent
+      .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+      .join(', ')}; /proc, ±10 ms each)`,
+  );
 }
 
 ctrl.abort();

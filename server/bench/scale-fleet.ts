@@ -23,7 +23,8 @@ export type FleetReport =
 
 /** The bench's cabinet ids and power bank ids (the bench seeds the same ones). */
 export const cabinetId = (i: number) => `PWL-S${String(i + 1).padStart(5, '0')}-001`;
-export const powerbankId = (i: number, slot: number) => `PB-S${String(i + 1).padStart(5, '0')}-${String(slot).padStart(4, '0')}`;
+export const powerbankId = (i: number, slot: number) =>
+  `PB-S${String(i + 1).padStart(5, '0')}-${String(slot).padStart(4, '0')}`;
 export const SLOTS = 6;
 export const BANKS = 4;
 
@@ -38,12 +39,23 @@ async function start(c: Extract<FleetCommand, { type: 'start' }>) {
   // Each cabinet its own connection (as in the field); no automatic reconnect storm in the bench.
   const connector = externalBroker(c.mqttUrl);
   const connect = connector.connect.bind(connector);
-  const quiet = { connect: (o: mqtt.IClientOptions) => connect({ ...o, reconnectPeriod: 5_000, connectTimeout: 60_000 }), describe: connector.describe };
-  cabinets = Array.from({ length: c.count }, (_, i) => new SimulatedCabinet({
-    cabinetId: cabinetId(i),
-    slots: Array.from({ length: SLOTS }, (_, s) => (s < BANKS ? powerbankId(i, s + 1) : null)),
-    connector: quiet, prefix: c.prefix, clock: systemClock, heartbeatMs: c.heartbeatMs, ejectDelayMs: 0,
-  }));
+  const quiet = {
+    connect: (o: mqtt.IClientOptions) => connect({ ...o, reconnectPeriod: 5_000, connectTimeout: 60_000 }),
+    describe: connector.describe,
+  };
+  cabinets = Array.from(
+    { length: c.count },
+    (_, i) =>
+      new SimulatedCabinet({
+        cabinetId: cabinetId(i),
+        slots: Array.from({ length: SLOTS }, (_, s) => (s < BANKS ? powerbankId(i, s + 1) : null)),
+        connector: quiet,
+        prefix: c.prefix,
+        clock: systemClock,
+        heartbeatMs: c.heartbeatMs,
+        ejectDelayMs: 0,
+      }),
+  );
   let connected = 0;
   const BATCH = 250;
   for (let i = 0; i < cabinets.length; i += BATCH) {
@@ -62,12 +74,14 @@ async function json<T>(res: Response): Promise<{ code: number; msg?: string; dat
 async function pool<T, R>(items: T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]!, i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -76,26 +90,50 @@ async function rent(c: Extract<FleetCommand, { type: 'rent' }>) {
   const step = Math.max(1, Math.floor(cabinets.length / c.n));
   const targets = Array.from({ length: c.n }, (_, i) => cabinetId((i * step) % cabinets.length));
   const renters = await pool(targets, 20, async (cabinet, i) => {
-    const token = (await json<string>(await fetch(`${c.base}${API}/saas/tourist/login?code=${c.tag}-${String(i).padStart(5, '0')}`, { method: 'POST' }))).data;
-    const card = (await (await fetch(`${c.base}/sandbox-pay/v1/tokens`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ publicKey: c.pk, number: '4242 4242 4242 4242', expMonth: '12', expYear: '2030', cvc: '123' }),
-    })).json() as { id: string }).id;
+    const token = (
+      await json<string>(
+        await fetch(`${c.base}${API}/saas/tourist/login?code=${c.tag}-${String(i).padStart(5, '0')}`, {
+          method: 'POST',
+        }),
+      )
+    ).data;
+    const card = (
+      (await (
+        await fetch(`${c.base}/sandbox-pay/v1/tokens`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            publicKey: c.pk,
+            number: '4242 4242 4242 4242',
+            expMonth: '12',
+            expYear: '2030',
+            cvc: '123',
+          }),
+        })
+      ).json()) as { id: string }
+    ).id;
     return { token, card, cabinet };
   });
   const t0 = performance.now();
-  const answers = await Promise.all(renters.map(async (r, i) => {
-    try {
-      const res = await json<{ outTradeNo: string }>(await fetch(`${c.base}${API}/cdb/cabinet/useDepositToRent`, {
-        method: 'POST', headers: { token: r.token, 'content-type': 'application/json', 'idempotency-key': `${c.tag}-${i}` },
-        body: JSON.stringify({ qrcode: r.cabinet, stripeToken: r.card, paymentId: 'card-sandbox' }),
-      }));
-      const ms = performance.now() - t0;
-      return res.code === 0 ? { cabinet: r.cabinet, orderId: res.data.outTradeNo, ms } : { cabinet: r.cabinet, error: `${res.code} ${res.msg ?? ''}`, ms };
-    } catch (err) {
-      return { cabinet: r.cabinet, error: String(err), ms: performance.now() - t0 };
-    }
-  }));
+  const answers = await Promise.all(
+    renters.map(async (r, i) => {
+      try {
+        const res = await json<{ outTradeNo: string }>(
+          await fetch(`${c.base}${API}/cdb/cabinet/useDepositToRent`, {
+            method: 'POST',
+            headers: { token: r.token, 'content-type': 'application/json', 'idempotency-key': `${c.tag}-${i}` },
+            body: JSON.stringify({ qrcode: r.cabinet, stripeToken: r.card, paymentId: 'card-sandbox' }),
+          }),
+        );
+        const ms = performance.now() - t0;
+        return res.code === 0
+          ? { cabinet: r.cabinet, orderId: res.data.outTradeNo, ms }
+          : { cabinet: r.cabinet, error: `${res.code} ${res.msg ?? ''}`, ms };
+      } catch (err) {
+        return { cabinet: r.cabinet, error: String(err), ms: performance.now() - t0 };
+      }
+    }),
+  );
   send({ type: 'rented', answers, rss: process.memoryUsage().rss });
 }
 
@@ -104,8 +142,12 @@ async function stop() {
   // Retained statuses would outlive the run on a persistent broker: clear them (an empty retained message).
   if (started) {
     const c = mqtt.connect(started.mqttUrl, { clientId: `bench-scale-clear-${process.pid}`, clean: true });
-    await new Promise<void>((resolve, reject) => { c.once('connect', () => resolve()); c.once('error', reject); });
-    for (let i = 0; i < cabinets.length; i++) await c.publishAsync(topics(started.prefix, cabinetId(i)).status, '', { qos: 1, retain: true });
+    await new Promise<void>((resolve, reject) => {
+      c.once('connect', () => resolve());
+      c.once('error', reject);
+    });
+    for (let i = 0; i < cabinets.length; i++)
+      await c.publishAsync(topics(started.prefix, cabinetId(i)).status, '', { qos: 1, retain: true });
     await c.endAsync();
   }
   send({ type: 'stopped' });

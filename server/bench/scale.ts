@@ -41,7 +41,14 @@ await seed(db);
 // The fleet: one venue (priced as Vilnius, a card hold), CABINETS cabinets with BANKS power banks in SLOTS slots.
 const model = SEED_VENUES.find((v) => v.cabinet.id === 'PWL-VNO-001')!;
 const seedStart = performance.now();
-await seedVenue(db, { ...model, id: 'v-bench-scale', name: 'Bench scale', cabinet: { id: cabinetId(0), slots: SLOTS, powerbanks: 0 }, boxes: undefined, stations: undefined });
+await seedVenue(db, {
+  ...model,
+  id: 'v-bench-scale',
+  name: 'Bench scale',
+  cabinet: { id: cabinetId(0), slots: SLOTS, powerbanks: 0 },
+  boxes: undefined,
+  stations: undefined,
+});
 const ids = Array.from({ length: CABINETS }, (_, i) => cabinetId(i));
 await db.query(
   `insert into cabinets (id, venue_id, slot_count) select id, 'v-bench-scale', $2 from unnest($1::text[]) id on conflict (id) do nothing`,
@@ -60,14 +67,21 @@ const connector = broker ?? externalBroker(mqttUrl, {});
 const prefix = `benchscale${process.pid}`;
 const link = new MqttCabinetLink(connector, { prefix, log: console });
 const app = await buildApp({
-  db, clock: systemClock, link, sandbox: new SandboxCardProvider(db, systemClock, PK), jobPollMs: 200,
+  db,
+  clock: systemClock,
+  link,
+  sandbox: new SandboxCardProvider(db, systemClock, PK),
+  jobPollMs: 200,
   // The renters' thousand sign-ins come from one address: the per-address budgets would refuse them.
   rateLimits: false,
 });
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 
 // The fleet process.
-const child = fork(fileURLToPath(new URL('./scale-fleet.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+const child = fork(fileURLToPath(new URL('./scale-fleet.ts', import.meta.url)), [], {
+  execArgv: ['--import', 'tsx'],
+  stdio: 'inherit',
+});
 const reports: FleetReport[] = [];
 const waiters: ((r: FleetReport) => boolean)[] = [];
 child.on('message', (r: FleetReport) => {
@@ -82,37 +96,73 @@ child.on('exit', (code) => {
   }
 });
 const command = <T extends FleetReport['type']>(c: FleetCommand, until: T) =>
-  new Promise<Extract<FleetReport, { type: T }>>((resolve) => waiters.push((r) => (r.type === until ? (resolve(r as Extract<FleetReport, { type: T }>), true) : false)));
+  new Promise<Extract<FleetReport, { type: T }>>((resolve) =>
+    waiters.push((r) => (r.type === until ? (resolve(r as Extract<FleetReport, { type: T }>), true) : false)),
+  );
 
-const q = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params)).rows[0]!.n);
+const q = async (sql: string, params: unknown[] = []) =>
+  Number((await db.query<{ n: number }>(sql, params)).rows[0]!.n);
 const onlineCount = () => q(`select count(*)::int as n from cabinets where online and id = any($1::text[])`, [ids]);
 const pending = () => q(`select count(*)::int as n from cabinet_events where state = 'pending'`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-console.info(`cabinets per process: ${CABINETS} cabinets, heartbeat every ${HEARTBEAT_MS / 1000} s (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}, broker: ${broker ? 'embedded Aedes (in this process)' : `MQTT_URL ${mqttUrl}`})`);
-console.info(`seeded ${CABINETS} cabinets and ${CABINETS * BANKS} power banks in ${(seedMs / 1000).toFixed(1)} s; API process RSS before the fleet ${MB(process.memoryUsage().rss)}`);
+console.info(
+  `cabinets per process: ${CABINETS} cabinets, heartbeat every ${HEARTBEAT_MS / 1000} s (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}, broker: ${broker ? 'embedded Aedes (in this process)' : `MQTT_URL ${mqttUrl}`})`,
+);
+console.info(
+  `seeded ${CABINETS} cabinets and ${CABINETS * BANKS} power banks in ${(seedMs / 1000).toFixed(1)} s; API process RSS before the fleet ${MB(process.memoryUsage().rss)}`,
+);
 const connectStart = performance.now();
 const startCmd: FleetCommand = { type: 'start', mqttUrl, prefix, count: CABINETS, heartbeatMs: HEARTBEAT_MS };
 const started = command(startCmd, 'started');
 child.send(startCmd);
 const s = await started;
 for (let n = await onlineCount(); n < CABINETS; n = await onlineCount()) {
-  if (performance.now() - connectStart > 600_000) throw new Error(`only ${n} of ${CABINETS} cabinets online after 10 min`);
+  if (performance.now() - connectStart > 600_000)
+    throw new Error(`only ${n} of ${CABINETS} cabinets online after 10 min`);
   await sleep(500);
 }
-console.info(`all ${CABINETS} online in the database ${((performance.now() - connectStart) / 1000).toFixed(1)} s after the fleet started connecting (fleet process connected them in ${(s.ms / 1000).toFixed(1)} s, its RSS ${MB(s.rss)})`);
+console.info(
+  `all ${CABINETS} online in the database ${((performance.now() - connectStart) / 1000).toFixed(1)} s after the fleet started connecting (fleet process connected them in ${(s.ms / 1000).toFixed(1)} s, its RSS ${MB(s.rss)})`,
+);
 
 // Steady state: PERIODS heartbeat periods.
-const { secs, stats: st, rssMax, heapMax, backlogMax, inFlightMax, loopP99Ms } = await steadyState(link, pending, PERIODS * HEARTBEAT_MS);
-const staleRows = (await db.query<{ id: string; online: boolean; last_seen_at: Date | null }>(
-  `select id, online, last_seen_at from cabinets where id = any($2::text[]) and (not online or last_seen_at < now() - ($1::int * interval '1 millisecond')) order by id`,
-  [2 * HEARTBEAT_MS, ids],
-)).rows;
-const stale = `${staleRows.length}${staleRows.length ? ` (${staleRows.slice(0, 3).map((r) => `${r.id} ${r.online ? 'online' : 'offline'}, last report ${r.last_seen_at ? new Date(r.last_seen_at).toISOString() : 'never'}`).join('; ')})` : ''}`;
+const {
+  secs,
+  stats: st,
+  rssMax,
+  heapMax,
+  backlogMax,
+  inFlightMax,
+  loopP99Ms,
+} = await steadyState(link, pending, PERIODS * HEARTBEAT_MS);
+const staleRows = (
+  await db.query<{ id: string; online: boolean; last_seen_at: Date | null }>(
+    `select id, online, last_seen_at from cabinets where id = any($2::text[]) and (not online or last_seen_at < now() - ($1::int * interval '1 millisecond')) order by id`,
+    [2 * HEARTBEAT_MS, ids],
+  )
+).rows;
+const stale = `${staleRows.length}${
+  staleRows.length
+    ? ` (${staleRows
+        .slice(0, 3)
+        .map(
+          (r) =>
+            `${r.id} ${r.online ? 'online' : 'offline'}, last report ${r.last_seen_at ? new Date(r.last_seen_at).toISOString() : 'never'}`,
+        )
+        .join('; ')})`
+    : ''
+}`;
 const msFmt = (v: number) => (Number.isFinite(v) ? `≤${v}` : `>${30_000}`);
-console.info(`over ${PERIODS} heartbeat periods (${secs.toFixed(0)} s): API process RSS max ${MB(rssMax)} (now ${MB(process.memoryUsage().rss)}), heap max ${MB(heapMax)}`);
-console.info(`  heartbeats handled ${st.heartbeats} (${(st.heartbeats / secs).toFixed(0)}/s, expected ${(CABINETS / (HEARTBEAT_MS / 1000)).toFixed(0)}/s), lag event time → handled p50 ${msFmt(st.lag.p50)} ms, p99 ${msFmt(st.lag.p99)} ms, max ${st.lag.max.toFixed(0)} ms`);
-console.info(`  backlog: inbox pending max ${backlogMax}, messages in hand max ${inFlightMax}, stale cabinets (no report for ${(2 * HEARTBEAT_MS) / 1000} s) ${stale}; event loop delay p99 ${loopP99Ms.toFixed(1)} ms`);
+console.info(
+  `over ${PERIODS} heartbeat periods (${secs.toFixed(0)} s): API process RSS max ${MB(rssMax)} (now ${MB(process.memoryUsage().rss)}), heap max ${MB(heapMax)}`,
+);
+console.info(
+  `  heartbeats handled ${st.heartbeats} (${(st.heartbeats / secs).toFixed(0)}/s, expected ${(CABINETS / (HEARTBEAT_MS / 1000)).toFixed(0)}/s), lag event time → handled p50 ${msFmt(st.lag.p50)} ms, p99 ${msFmt(st.lag.p99)} ms, max ${st.lag.max.toFixed(0)} ms`,
+);
+console.info(
+  `  backlog: inbox pending max ${backlogMax}, messages in hand max ${inFlightMax}, stale cabinets (no report for ${(2 * HEARTBEAT_MS) / 1000} s) ${stale}; event loop delay p99 ${loopP99Ms.toFixed(1)} ms`,
+);
 
 // The rentals: RENTALS at once.
 const rentCmd: FleetCommand = { type: 'rent', base, n: RENTALS, pk: PK, tag: `bench-scale-${process.pid}` };
@@ -128,7 +178,12 @@ const settleStart = performance.now();
 while ((await renting()) < orders.length && performance.now() - settleStart < 120_000) await sleep(250);
 const settleMs = performance.now() - settleStart;
 clearInterval(rssTimer);
-const states = (await db.query<{ zujie: number; n: number }>(`select zujie, count(*)::int as n from orders where id = any($1::text[]) group by zujie order by zujie`, [orders])).rows;
+const states = (
+  await db.query<{ zujie: number; n: number }>(
+    `select zujie, count(*)::int as n from orders where id = any($1::text[]) group by zujie order by zujie`,
+    [orders],
+  )
+).rows;
 const rentingN = await renting();
 const after = await pending();
 const dead = await q(`select count(*)::int as n from cabinet_events where state = 'dead'`);
@@ -137,12 +192,25 @@ const rst = link.stats.take();
 const ms = rented.answers.map((a) => a.ms).sort((a, b) => a - b);
 const pct = (p: number) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)]!;
 const failed = rented.answers.filter((a) => a.error);
-console.info(`${RENTALS} rentals at once: ${orders.length} answered with an order, ${failed.length} refused${failed.length ? ` (${[...new Set(failed.map((f) => f.error))].slice(0, 3).join('; ')})` : ''}; HTTP answer p50 ${pct(0.5).toFixed(0)} ms, p99 ${pct(0.99).toFixed(0)} ms`);
+console.info(
+  `${RENTALS} rentals at once: ${orders.length} answered with an order, ${failed.length} refused${failed.length ? ` (${[...new Set(failed.map((f) => f.error))].slice(0, 3).join('; ')})` : ''}; HTTP answer p50 ${pct(0.5).toFixed(0)} ms, p99 ${pct(0.99).toFixed(0)} ms`,
+);
 // Not renting: cancelled (the eject expired before the cabinet took it: the hold is released, see the ledger line)
 // or still pending; lost: an order in no state at all (none is expected).
 const inState = states.reduce((a, r) => a + Number(r.n), 0);
-console.info(`  orders renting ${rentingN} of ${orders.length} within ${(settleMs / 1000).toFixed(1)} s (by state: ${states.map((r) => `${r.zujie}: ${r.n}`).join(', ')}; 0 pending, 1 renting, 2 cancelled); not renting ${orders.length - rentingN}, lost ${orders.length - inState}`);
-console.info(`  inbox afterwards: pending ${after}, dead ${dead}; events lag p99 ${msFmt(rst.lag.p99)} ms; API process RSS max during the rentals ${MB(rentRssMax)}; ledger: ${violations.length ? `${violations.length} VIOLATION(S): ${violations.slice(0, 3).map((v) => `${v.invariant}: ${v.detail}`).join('; ')}` : 'every invariant holds'}`);
+console.info(
+  `  orders renting ${rentingN} of ${orders.length} within ${(settleMs / 1000).toFixed(1)} s (by state: ${states.map((r) => `${r.zujie}: ${r.n}`).join(', ')}; 0 pending, 1 renting, 2 cancelled); not renting ${orders.length - rentingN}, lost ${orders.length - inState}`,
+);
+console.info(
+  `  inbox afterwards: pending ${after}, dead ${dead}; events lag p99 ${msFmt(rst.lag.p99)} ms; API process RSS max during the rentals ${MB(rentRssMax)}; ledger: ${
+    violations.length
+      ? `${violations.length} VIOLATION(S): ${violations
+          .slice(0, 3)
+          .map((v) => `${v.invariant}: ${v.detail}`)
+          .join('; ')}`
+      : 'every invariant holds'
+  }`,
+);
 
 const stopped = command({ type: 'stop' }, 'stopped');
 child.send({ type: 'stop' });

@@ -31,15 +31,34 @@ const clientAddress = () => {
 
 async function run(name: string, url: string, headers: Record<string, string>, manyClients = false) {
   const r = await autocannon({
-    url, method: 'POST', headers, connections: CONNECTIONS, duration: DURATION,
-    ...(manyClients ? { requests: [{ setupRequest: (req: { headers?: Record<string, string> }) => ({ ...req, headers: { ...req.headers, ...headers, 'x-forwarded-for': clientAddress() } }) }] } : {}),
+    url,
+    method: 'POST',
+    headers,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    ...(manyClients
+      ? {
+          requests: [
+            {
+              setupRequest: (req: { headers?: Record<string, string> }) => ({
+                ...req,
+                headers: { ...req.headers, ...headers, 'x-forwarded-for': clientAddress() },
+              }),
+            },
+          ],
+        }
+      : {}),
   });
   if (r.errors || r.non2xx) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx responses`);
-  console.info(`${name.padEnd(40)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms`);
+  console.info(
+    `${name.padEnd(40)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms`,
+  );
   return r;
 }
 const ratio = (what: string, s: Awaited<ReturnType<typeof run>>, b: Awaited<ReturnType<typeof run>>) =>
-  console.info(`${what}: throughput ${(s.requests.average / b.requests.average).toFixed(3)}×, p99 latency ${(s.latency.p99 / Math.max(1, b.latency.p99)).toFixed(1)}×`);
+  console.info(
+    `${what}: throughput ${(s.requests.average / b.requests.average).toFixed(3)}×, p99 latency ${(s.latency.p99 / Math.max(1, b.latency.p99)).toFixed(1)}×`,
+  );
 
 const url = process.env.DATABASE_URL;
 const schema = `bench_${process.pid}`;
@@ -53,17 +72,29 @@ const limited = await buildApp({ db, clock: systemClock, link: link(), trustProx
 const base = await app.listen({ port: 0, host: '127.0.0.1' });
 const limitedBase = await limited.listen({ port: 0, host: '127.0.0.1' });
 // No cabinet is connected in the bench: report one heartbeat so the scanned cabinet counts as online.
-await app.powerly.cabinets.event('PWL-VNO-001', { v: 1, id: 'bench-hb', ts: new Date().toISOString(), type: 'heartbeat', slots: [] });
-const token = (await (await fetch(`${base}/cdb-app-api/v1/app/saas/tourist/login`, { method: 'POST' })).json() as { data: string }).data;
+await app.powerly.cabinets.event('PWL-VNO-001', {
+  v: 1,
+  id: 'bench-hb',
+  ts: new Date().toISOString(),
+  type: 'heartbeat',
+  slots: [],
+});
+const token = (
+  (await (await fetch(`${base}/cdb-app-api/v1/app/saas/tourist/login`, { method: 'POST' })).json()) as { data: string }
+).data;
 const scanPath = '/cdb-app-api/v1/app/cdb/cabinet/checkisok?url=PWL-VNO-001';
-const probe = await (await fetch(`${base}${scanPath}`, { method: 'POST', headers: { token } })).json() as { code: number };
+const probe = (await (await fetch(`${base}${scanPath}`, { method: 'POST', headers: { token } })).json()) as {
+  code: number;
+};
 if (probe.code !== 0) throw new Error(`scan probe failed: ${JSON.stringify(probe)}`);
 
 const bare = Fastify();
 bare.post('/bare', async () => ({ code: 0, msg: 'success', data: { cabinetID: 'PWL-VNO-001' } }));
 const bareBase = await bare.listen({ port: 0, host: '127.0.0.1' });
 
-console.info(`autocannon: ${CONNECTIONS} connections, ${DURATION} s each (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'})`);
+console.info(
+  `autocannon: ${CONNECTIONS} connections, ${DURATION} s each (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'})`,
+);
 const b = await run('bare Fastify route', `${bareBase}/bare`, {});
 const cache = app.powerly.scanCache;
 const sc = await run('scan (checkisok), rate limits off', `${base}${scanPath}`, { token });

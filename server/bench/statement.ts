@@ -17,22 +17,41 @@ const piped = new pg.Client({ connectionString: url, pipeline: true });
 await piped.connect();
 await pool.query(`create table ${table} (id serial primary key, v text)`);
 // Every connection open (and each statement prepared on it) before anything is counted.
-await Promise.all(Array.from({ length: 10 }, () => pool.query({ name: 'warm', text: 'select $1::int as n', values: [0] })));
+await Promise.all(
+  Array.from({ length: 10 }, () => pool.query({ name: 'warm', text: 'select $1::int as n', values: [0] })),
+);
 
 const ways: [string, () => Promise<unknown>][] = [
-  ['select, one at a time per connection', () => perConnection(() => pool.query({ name: 'select', text: 'select $1::int as n', values: [1] }))],
-  ['insert, autocommitted', () => perConnection(() => pool.query({ name: 'insert', text: `insert into ${table} (v) values ($1)`, values: ['x'] }))],
-  ['select, ten pipelined on one connection', async () => {
-    for (let i = 0; i < N / 10; i++) await Promise.all(Array.from({ length: 10 }, () => piped.query({ name: 'select', text: 'select $1::int as n', values: [1] })));
-  }],
+  [
+    'select, one at a time per connection',
+    () => perConnection(() => pool.query({ name: 'select', text: 'select $1::int as n', values: [1] })),
+  ],
+  [
+    'insert, autocommitted',
+    () =>
+      perConnection(() => pool.query({ name: 'insert', text: `insert into ${table} (v) values ($1)`, values: ['x'] })),
+  ],
+  [
+    'select, ten pipelined on one connection',
+    async () => {
+      for (let i = 0; i < N / 10; i++)
+        await Promise.all(
+          Array.from({ length: 10 }, () => piped.query({ name: 'select', text: 'select $1::int as n', values: [1] })),
+        );
+    },
+  ],
 ];
 async function perConnection(one: () => Promise<unknown>) {
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    for (let i = 0; i < N / 10; i++) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      for (let i = 0; i < N / 10; i++) await one();
+    }),
+  );
 }
 
-console.info(`one statement's CPU time on this host (Node ${process.version}, ${N} statements each way; /proc counts in 10 ms ticks)`);
+console.info(
+  `one statement's CPU time on this host (Node ${process.version}, ${N} statements each way; /proc counts in 10 ms ticks)`,
+);
 for (const [name, run] of ways) {
   const before = (await cpuByGroup({ node: process.pid }, ['postgres']))!;
   const t = performance.now();
@@ -40,7 +59,9 @@ for (const [name, run] of ways) {
   const wall = performance.now() - t;
   const after = (await cpuByGroup({ node: process.pid }, ['postgres']))!;
   const us = (k: string) => (((after[k]! - before[k]!) / N) * 1000).toFixed(0).padStart(4);
-  console.info(`${name.padEnd(42)} wall ${((wall / N) * 1000).toFixed(0).padStart(4)} µs per statement   CPU: Node ${us('node')} µs, PostgreSQL ${us('postgres')} µs`);
+  console.info(
+    `${name.padEnd(42)} wall ${((wall / N) * 1000).toFixed(0).padStart(4)} µs per statement   CPU: Node ${us('node')} µs, PostgreSQL ${us('postgres')} µs`,
+  );
 }
 await pool.query(`drop table ${table}`);
 await piped.end();

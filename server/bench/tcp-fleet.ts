@@ -9,7 +9,13 @@
 // simulator of the demo and the tests (server/src/demo/vendors/tcp-cabinet.ts) speaks them, without its bookkeeping per frame.
 import net from 'node:net';
 import {
-  SLOT_BITS, TCP_CMD, TcpFramer, decodeTcp, encodeInventory, encodeLogin, encodeTcp,
+  SLOT_BITS,
+  TCP_CMD,
+  TcpFramer,
+  decodeTcp,
+  encodeInventory,
+  encodeLogin,
+  encodeTcp,
 } from '../src/modules/cabinets/vendors/tcp60/codec.ts';
 
 export type TcpFleetCommand =
@@ -39,7 +45,10 @@ let closedByServer = 0;
 function cabinet(i: number, c: Extract<TcpFleetCommand, { type: 'start' }>): Promise<boolean> {
   const banks = Array.from({ length: TCP_SLOTS }, (_, s) => (s < TCP_BANKS ? bankId(i, s + 1) : null));
   const frame = (cmd: number, payload: Buffer) => encodeTcp(cmd, payload, c.secret);
-  const inventory = frame(TCP_CMD.inventory, encodeInventory(banks.flatMap((b, s) => (b ? [{ slot: s + 1, bankId: b, level: 90 }] : []))));
+  const inventory = frame(
+    TCP_CMD.inventory,
+    encodeInventory(banks.flatMap((b, s) => (b ? [{ slot: s + 1, bankId: b, level: 90 }] : []))),
+  );
   const heartbeat = frame(TCP_CMD.heartbeat, Buffer.alloc(0));
   return new Promise((resolve) => {
     const socket = net.connect(c.port, '127.0.0.1');
@@ -75,8 +84,14 @@ function cabinet(i: number, c: Extract<TcpFleetCommand, { type: 'start' }>): Pro
     socket.once('connect', () => {
       socket.setNoDelay(true);
       const slots = banks.map((id, s) => ({
-        slot: s + 1, bankId: id, level: id ? 90 : 0, voltage: id ? 4100 : 0, current: 0, temperature: 25,
-        status: id ? SLOT_BITS.present | SLOT_BITS.locked : 0, health: id ? 98 : 0,
+        slot: s + 1,
+        bankId: id,
+        level: id ? 90 : 0,
+        voltage: id ? 4100 : 0,
+        current: 0,
+        temperature: 25,
+        status: id ? SLOT_BITS.present | SLOT_BITS.locked : 0,
+        health: id ? 98 : 0,
       }));
       socket.write(frame(TCP_CMD.login, encodeLogin(boxId(i), slots)));
     });

@@ -39,9 +39,21 @@ await seed(db);
 const model = SEED_VENUES.find((v) => v.cabinet.id === 'PWL-VNO-001')!;
 const ids = Array.from({ length: CABINETS }, (_, i) => `${PREFIX}${boxId(i)}`);
 const seedStart = performance.now();
-await seedVenue(db, { ...model, id: 'v-bench-tcp', name: 'Bench TCP', cabinet: { id: ids[0]!, slots: TCP_SLOTS, powerbanks: 0 }, boxes: undefined, stations: undefined });
-await db.query(`insert into cabinets (id, venue_id, slot_count) select id, 'v-bench-tcp', $2 from unnest($1::text[]) id on conflict (id) do nothing`, [ids, TCP_SLOTS]);
-const banks = ids.flatMap((c, i) => Array.from({ length: TCP_BANKS }, (_, s) => ({ id: bankId(i, s + 1), c, slot: s + 1 })));
+await seedVenue(db, {
+  ...model,
+  id: 'v-bench-tcp',
+  name: 'Bench TCP',
+  cabinet: { id: ids[0]!, slots: TCP_SLOTS, powerbanks: 0 },
+  boxes: undefined,
+  stations: undefined,
+});
+await db.query(
+  `insert into cabinets (id, venue_id, slot_count) select id, 'v-bench-tcp', $2 from unnest($1::text[]) id on conflict (id) do nothing`,
+  [ids, TCP_SLOTS],
+);
+const banks = ids.flatMap((c, i) =>
+  Array.from({ length: TCP_BANKS }, (_, s) => ({ id: bankId(i, s + 1), c, slot: s + 1 })),
+);
 await db.query(
   `insert into powerbanks (id, state, cabinet_id, slot) select id, 'in_cabinet', c, slot from unnest($1::text[], $2::text[], $3::int[]) as t(id, c, slot)`,
   [banks.map((b) => b.id), banks.map((b) => b.c), banks.map((b) => b.slot)],
@@ -52,14 +64,25 @@ const broker = process.env.MQTT_URL ? undefined : await startEmbeddedBroker({ po
 const connector = broker ?? externalBroker(process.env.MQTT_URL!, {});
 const prefix = `benchtcp${process.pid}`;
 const quiet = { info: () => undefined, warn: console.warn, error: console.error };
-const gateway = new TcpGateway({ port: 0, host: '127.0.0.1', secret: SECRET, idPrefix: PREFIX, log: quiet, bridge: { connector, prefix }, idleMs: 3 * HEARTBEAT_MS });
+const gateway = new TcpGateway({
+  port: 0,
+  host: '127.0.0.1',
+  secret: SECRET,
+  idPrefix: PREFIX,
+  log: quiet,
+  bridge: { connector, prefix },
+  idleMs: 3 * HEARTBEAT_MS,
+});
 const link = new MqttCabinetLink(connector, { prefix, log: quiet, gateways: [gateway] });
 const app = await buildApp({ db, clock: systemClock, link, jobPollMs: 200, rateLimits: false });
 await app.ready();
 const port = gateway.port;
 if (!port) throw new Error('the TCP gateway is not listening');
 
-const child = fork(fileURLToPath(new URL('./tcp-fleet.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+const child = fork(fileURLToPath(new URL('./tcp-fleet.ts', import.meta.url)), [], {
+  execArgv: ['--import', 'tsx'],
+  stdio: 'inherit',
+});
 child.on('exit', (code) => {
   if (code) {
     console.error(`the cabinet process exited with ${code}`);
@@ -75,24 +98,45 @@ const next = <T extends TcpFleetReport['type']>(type: T) =>
     };
     child.on('message', on);
   });
-const q = async (sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params)).rows[0]!.n);
+const q = async (sql: string, params: unknown[] = []) =>
+  Number((await db.query<{ n: number }>(sql, params)).rows[0]!.n);
 const onlineCount = () => q(`select count(*)::int as n from cabinets where online and id = any($1::text[])`, [ids]);
 const pending = () => q(`select count(*)::int as n from cabinet_events where state = 'pending'`);
 
-console.info(`TCP cabinets per process: ${CABINETS} cabinets of the binary TCP family, heartbeat every ${HEARTBEAT_MS / 1000} s (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}, broker: ${broker ? 'embedded Aedes (in this process)' : 'MQTT_URL'})`);
-console.info(`seeded ${CABINETS} cabinets and ${CABINETS * TCP_BANKS} power banks in ${(seedMs / 1000).toFixed(1)} s; API process RSS before the cabinets ${MB(process.memoryUsage().rss)}`);
+console.info(
+  `TCP cabinets per process: ${CABINETS} cabinets of the binary TCP family, heartbeat every ${HEARTBEAT_MS / 1000} s (Node ${process.version}, database: ${url ? 'PostgreSQL' : 'PGlite in memory'}, broker: ${broker ? 'embedded Aedes (in this process)' : 'MQTT_URL'})`,
+);
+console.info(
+  `seeded ${CABINETS} cabinets and ${CABINETS * TCP_BANKS} power banks in ${(seedMs / 1000).toFixed(1)} s; API process RSS before the cabinets ${MB(process.memoryUsage().rss)}`,
+);
 const connectStart = performance.now();
 const started = next('started');
-child.send({ type: 'start', port, secret: SECRET, count: CABINETS, heartbeatMs: HEARTBEAT_MS } satisfies TcpFleetCommand);
+child.send({
+  type: 'start',
+  port,
+  secret: SECRET,
+  count: CABINETS,
+  heartbeatMs: HEARTBEAT_MS,
+} satisfies TcpFleetCommand);
 const s = await started;
 let online = await onlineCount();
 while (online < CABINETS && performance.now() - connectStart < 600_000) {
   await sleep(500);
   online = await onlineCount();
 }
-console.info(`${s.connected} logged in (${s.refused} refused) in ${(s.ms / 1000).toFixed(1)} s; ${online} online in the database ${((performance.now() - connectStart) / 1000).toFixed(1)} s after the first connection (cabinet process RSS ${MB(s.rss)})`);
+console.info(
+  `${s.connected} logged in (${s.refused} refused) in ${(s.ms / 1000).toFixed(1)} s; ${online} online in the database ${((performance.now() - connectStart) / 1000).toFixed(1)} s after the first connection (cabinet process RSS ${MB(s.rss)})`,
+);
 
-const { secs, stats: st, rssMax, heapMax, backlogMax, inFlightMax, loopP99Ms } = await steadyState(link, pending, PERIODS * HEARTBEAT_MS);
+const {
+  secs,
+  stats: st,
+  rssMax,
+  heapMax,
+  backlogMax,
+  inFlightMax,
+  loopP99Ms,
+} = await steadyState(link, pending, PERIODS * HEARTBEAT_MS);
 const stale = await q(
   `select count(*)::int as n from cabinets where id = any($2::text[]) and (not online or last_seen_at < now() - ($1::int * interval '1 millisecond'))`,
   [2 * HEARTBEAT_MS, ids],
@@ -106,14 +150,22 @@ const counted = next('counted');
 child.send({ type: 'count' } satisfies TcpFleetCommand);
 const f = await counted;
 const msFmt = (v: number) => (Number.isFinite(v) ? `≤${v}` : '>30000');
-console.info(`over ${PERIODS} heartbeat periods (${secs.toFixed(0)} s): API process RSS max ${MB(rssMax)} (now ${MB(process.memoryUsage().rss)}), heap max ${MB(heapMax)}`);
-console.info(`  heartbeats handled ${st.heartbeats} (${(st.heartbeats / secs).toFixed(0)}/s, expected ${(CABINETS / (HEARTBEAT_MS / 1000)).toFixed(0)}/s; the cabinets sent ${f.heartbeats} heartbeats and ${f.inventories} inventories in the whole run), lag report → handled p50 ${msFmt(st.lag.p50)} ms, p99 ${msFmt(st.lag.p99)} ms, max ${st.lag.max.toFixed(0)} ms`);
-console.info(`  backlog: inbox pending max ${backlogMax} (after ${backlogAfter}), messages in hand max ${inFlightMax}, stale cabinets ${stale}, connections closed by the server ${f.closedByServer}; event loop delay p99 ${loopP99Ms.toFixed(1)} ms`);
+console.info(
+  `over ${PERIODS} heartbeat periods (${secs.toFixed(0)} s): API process RSS max ${MB(rssMax)} (now ${MB(process.memoryUsage().rss)}), heap max ${MB(heapMax)}`,
+);
+console.info(
+  `  heartbeats handled ${st.heartbeats} (${(st.heartbeats / secs).toFixed(0)}/s, expected ${(CABINETS / (HEARTBEAT_MS / 1000)).toFixed(0)}/s; the cabinets sent ${f.heartbeats} heartbeats and ${f.inventories} inventories in the whole run), lag report → handled p50 ${msFmt(st.lag.p50)} ms, p99 ${msFmt(st.lag.p99)} ms, max ${st.lag.max.toFixed(0)} ms`,
+);
+console.info(
+  `  backlog: inbox pending max ${backlogMax} (after ${backlogAfter}), messages in hand max ${inFlightMax}, stale cabinets ${stale}, connections closed by the server ${f.closedByServer}; event loop delay p99 ${loopP99Ms.toFixed(1)} ms`,
+);
 
 // A stop with every cabinet connected (a deploy): the connections close, the cabinets are not marked offline.
 const closeStart = performance.now();
 await app.close();
-console.info(`  the API process stopped in ${((performance.now() - closeStart) / 1000).toFixed(1)} s with its ${CABINETS} cabinets connected`);
+console.info(
+  `  the API process stopped in ${((performance.now() - closeStart) / 1000).toFixed(1)} s with its ${CABINETS} cabinets connected`,
+);
 const stopped = next('stopped');
 child.send({ type: 'stop' } satisfies TcpFleetCommand);
 await stopped;

@@ -26,7 +26,13 @@ function fetchRaw(path: string, acceptEncoding: string): Promise<Sent> {
     const req = get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (res) => {
       const parts: Buffer[] = [];
       res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, encoding: String(res.headers['content-encoding'] ?? ''), bytes: Buffer.concat(parts) }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          encoding: String(res.headers['content-encoding'] ?? ''),
+          bytes: Buffer.concat(parts),
+        }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -35,15 +41,19 @@ function fetchRaw(path: string, acceptEncoding: string): Promise<Sent> {
 
 async function main() {
   const index = await fetchRaw('/', '').catch((e: Error) => {
-    throw new Error(`no server at ${base} (${e.message}): start one with \`npm run build && PORT=8199 DEMO_PARTNER_PORT=off npm run serve\``);
+    throw new Error(
+      `no server at ${base} (${e.message}): start one with \`npm run build && PORT=8199 DEMO_PARTNER_PORT=off npm run serve\``,
+    );
   });
   if (index.status !== 200) throw new Error(`GET ${base}/ answered ${index.status}: is the front end built?`);
   const html = index.bytes.toString('utf8');
   const files = new Set<string>(['/']);
-  for (const m of html.matchAll(/<(?:script|link)\b[^>]*?(?:src|href)="(\/[^"]+\.(?:js|css))"/g)) if (m[1]) files.add(m[1]);
+  for (const m of html.matchAll(/<(?:script|link)\b[^>]*?(?:src|href)="(\/[^"]+\.(?:js|css))"/g))
+    if (m[1]) files.add(m[1]);
   const fromHtml = files.size - 1;
   const report = 'dist/size/app.modules.json';
-  if (existsSync(report)) for (const f of (JSON.parse(readFileSync(report, 'utf8')) as { files: string[] }).files) files.add(`/${f}`);
+  if (existsSync(report))
+    for (const f of (JSON.parse(readFileSync(report, 'utf8')) as { files: string[] }).files) files.add(`/${f}`);
 
   type Sizes = Record<Encoding, number>;
   const rows: { path: string; sizes: Sizes }[] = [];
@@ -54,7 +64,8 @@ async function main() {
       if (res.status !== 200) throw new Error(`GET ${path} (${enc}) answered ${res.status}`);
       sizes[enc] = res.bytes.length;
       // Files under 1 kB have no compressed copy (the build's threshold); a bigger one should.
-      if (enc !== 'identity' && res.encoding !== enc && sizes.identity >= 1024) console.warn(`  note: ${path} asked with ${enc}, sent ${res.encoding || 'uncompressed'}`);
+      if (enc !== 'identity' && res.encoding !== enc && sizes.identity >= 1024)
+        console.warn(`  note: ${path} asked with ${enc}, sent ${res.encoding || 'uncompressed'}`);
     }
     rows.push({ path: path === '/' ? '/ (index.html)' : path, sizes });
   }
@@ -66,8 +77,11 @@ async function main() {
     return t;
   };
   const width = Math.max(...rows.map((r) => r.path.length), 24);
-  const line = (name: string, sizes: Sizes) => console.info(`${name.padEnd(width)}  ${ENCODINGS.map((e) => `${String(sizes[e]).padStart(8)} B`).join('  ')}`);
-  console.info(`\nThe app's first load from ${base}: ${files.size} files (index.html, ${fromHtml} referenced by it, ${files.size - 1 - fromHtml} more from ${report})\n`);
+  const line = (name: string, sizes: Sizes) =>
+    console.info(`${name.padEnd(width)}  ${ENCODINGS.map((e) => `${String(sizes[e]).padStart(8)} B`).join('  ')}`);
+  console.info(
+    `\nThe app's first load from ${base}: ${files.size} files (index.html, ${fromHtml} referenced by it, ${files.size - 1 - fromHtml} more from ${report})\n`,
+  );
   console.info(`${'file'.padEnd(width)}  ${ENCODINGS.map((e) => e.padStart(10)).join('  ')}`);
   for (const r of rows) line(r.path, r.sizes);
   const all = total(() => true);
@@ -75,7 +89,9 @@ async function main() {
   console.info('');
   line('total', all);
   line('  of which JavaScript', js);
-  console.info(`\nidentity ${kib(all.identity)} → gzip ${kib(all.gzip)} → brotli ${kib(all.br)} (JavaScript ${kib(js.identity)} → ${kib(js.gzip)} → ${kib(js.br)})`);
+  console.info(
+    `\nidentity ${kib(all.identity)} → gzip ${kib(all.gzip)} → brotli ${kib(all.br)} (JavaScript ${kib(js.identity)} → ${kib(js.gzip)} → ${kib(js.br)})`,
+  );
 }
 
 main().catch((e: unknown) => {

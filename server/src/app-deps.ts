@@ -91,15 +91,29 @@ export interface AppDeps {
 }
 
 /** What SANDBOX=off lacks: every sign-in method, the card provider, the embed's signing key and the WeChat JS-SDK need a real configuration. */
-export function productionGaps(deps: Pick<AppDeps, 'signIn' | 'wechat' | 'embedSigningKey' | 'stripe' | 'stripeMissing' | 'paymentMethods' | 'publicUrl'>): string[] {
+export function productionGaps(
+  deps: Pick<
+    AppDeps,
+    'signIn' | 'wechat' | 'embedSigningKey' | 'stripe' | 'stripeMissing' | 'paymentMethods' | 'publicUrl'
+  >,
+): string[] {
   const methods = deps.paymentMethods ?? {};
   return [
     // Only the methods an agent switched on need their configuration (and providers must reach us: PUBLIC_URL).
     ...methodsGaps(methods),
-    ...(needsPublicUrl(Object.values(methods).flatMap((m) => Object.keys(m)), deps.publicUrl) ? ['PUBLIC_URL (where payment providers send customers back and post their notifications)'] : []),
+    ...(needsPublicUrl(
+      Object.values(methods).flatMap((m) => Object.keys(m)),
+      deps.publicUrl,
+    )
+      ? ['PUBLIC_URL (where payment providers send customers back and post their notifications)']
+      : []),
     ...unconfiguredSignIn(deps.signIn ?? {}),
     ...(deps.embedSigningKey ? [] : ['EMBED_SIGNING_KEY']),
-    ...(deps.stripe ? [] : [`card payments (Stripe: ${(deps.stripeMissing?.length ? deps.stripeMissing : [...STRIPE_VARIABLES]).join(', ')})`]),
+    ...(deps.stripe
+      ? []
+      : [
+          `card payments (Stripe: ${(deps.stripeMissing?.length ? deps.stripeMissing : [...STRIPE_VARIABLES]).join(', ')})`,
+        ]),
     ...(deps.wechat ? [] : ['WeChat JS-SDK (WECHAT_APP_ID, WECHAT_APP_SECRET)']),
   ];
 }

@@ -143,7 +143,11 @@ export async function buildApp(deps: AppDeps) {
       const id = `stripe.${agent}`;
       const account: StripeAccount = a.secretKey
         ? { secretKey: a.secretKey, publishableKey: a.publishableKey ?? '', webhookSecret: a.webhookSecret ?? '' }
-        : { ...s.account, connectedAccount: a.connectedAccount, webhookSecret: a.webhookSecret ?? s.account.webhookSecret };
+        : {
+            ...s.account,
+            connectedAccount: a.connectedAccount,
+            webhookSecret: a.webhookSecret ?? s.account.webhookSecret,
+          };
       providers.register(new StripeCardProvider(id, account, paymentsRepo, s.transport));
       providers.setCardProvider(agent, id);
     }
@@ -153,8 +157,20 @@ export async function buildApp(deps: AppDeps) {
   const externalRepo = new ExternalRepository(db);
   const acquirer = new SandboxAcquirerRepository(db);
   const methods = await liveMethods({
-    env: deps.paymentMethods ?? {}, db, settingsKey: deps.paymentSettingsKey, providers, clock, warn: (msg) => log.warn(msg), build: {
-      repo: externalRepo, clock, publicUrl: deps.publicUrl ?? '', sandbox: sandboxOn, platformAgent: DEFAULT_AGENT, fetch: deps.methodFetch, log,
+    env: deps.paymentMethods ?? {},
+    db,
+    settingsKey: deps.paymentSettingsKey,
+    providers,
+    clock,
+    warn: (msg) => log.warn(msg),
+    build: {
+      repo: externalRepo,
+      clock,
+      publicUrl: deps.publicUrl ?? '',
+      sandbox: sandboxOn,
+      platformAgent: DEFAULT_AGENT,
+      fetch: deps.methodFetch,
+      log,
       cardOutcome: async (token) => (await acquirer.useToken(token, clock.now()))?.outcome,
       customers: paymentsRepo,
       // A method's saved card in test mode is a saved card of the sandbox card provider (its test card decides).
@@ -166,7 +182,12 @@ export async function buildApp(deps: AppDeps) {
   const liveness = new Liveness(clock, deps.offlineAfterMs);
   const liveRepo = new LiveRepository(db);
   const live = new LiveService({ db, repo: liveRepo, clock, log });
-  const venues = new VenuesService(new VenuesRepository(db), liveness, clock, async (agentId) => (await noticesRepo.agentSettings(agentId))?.time_zone);
+  const venues = new VenuesService(
+    new VenuesRepository(db),
+    liveness,
+    clock,
+    async (agentId) => (await noticesRepo.agentSettings(agentId))?.time_zone,
+  );
   const cabinetsRepo = new CabinetsRepository(db, liveness);
   const embedRepo = new EmbedRepository(db);
   const payments = new PaymentsService(paymentsRepo, providers, clock, {
@@ -178,24 +199,89 @@ export async function buildApp(deps: AppDeps) {
   });
   const rentalsRepo = new RentalsRepository(db);
   const audit = new AuditService(new AuditRepository(db), clock);
-  const coupons = new CouponsService({ db, repo: new CouponsRepository(db), clock, ledger, audit, agentExists: async (id) => (await embedRepo.agent(id)) != null });
+  const coupons = new CouponsService({
+    db,
+    repo: new CouponsRepository(db),
+    clock,
+    ledger,
+    audit,
+    agentExists: async (id) => (await embedRepo.agent(id)) != null,
+  });
   const partners = new PartnersService({ db, clock, repo: new PartnersRepository(db), ledger });
-  const deposits = new DepositReturns({ db, clock, jobs, ledger, payments, compensations: compensationsOf(jobs, providers), live, keepWindowMs: deps.depositKeepWindowMs });
+  const deposits = new DepositReturns({
+    db,
+    clock,
+    jobs,
+    ledger,
+    payments,
+    compensations: compensationsOf(jobs, providers),
+    live,
+    keepWindowMs: deps.depositKeepWindowMs,
+  });
   const rentals = new RentalsService({
-    db, clock, log, repo: rentalsRepo, users: auth, cabinets: cabinetsRepo, venues, ledger, payments, link: deps.link, jobs, partners,
-    ejectTtlMs: deps.ejectTtlMs ?? 30_000, ejectGraceMs: deps.ejectGraceMs ?? 5_000,
-    live, coupons, depositReturns: deposits,
+    db,
+    clock,
+    log,
+    repo: rentalsRepo,
+    users: auth,
+    cabinets: cabinetsRepo,
+    venues,
+    ledger,
+    payments,
+    link: deps.link,
+    jobs,
+    partners,
+    ejectTtlMs: deps.ejectTtlMs ?? 30_000,
+    ejectGraceMs: deps.ejectGraceMs ?? 5_000,
+    live,
+    coupons,
+    depositReturns: deposits,
     // Receipts and reminders follow each transition (made below, with the channels).
     notices: { changed: (orderId, state) => notices.changed(orderId, state) },
     buyOutReversalDays: (venueId) => noticesRepo.buyOutReversalDays(venueId),
   });
   const mifi = new MifiService({
-    db, clock, log, repo: new MifiRepository(db), cabinets: cabinetsRepo, venues, ledger, payments, coupons, link: deps.link, jobs, live, ejectTtlMs: deps.ejectTtlMs ?? 30_000,
+    db,
+    clock,
+    log,
+    repo: new MifiRepository(db),
+    cabinets: cabinetsRepo,
+    venues,
+    ledger,
+    payments,
+    coupons,
+    link: deps.link,
+    jobs,
+    live,
+    ejectTtlMs: deps.ejectTtlMs ?? 30_000,
   });
   // The scan's reads, kept until the database announces a change to them (modules/cabinets/scan-cache.ts).
-  const scanCache = new ScanCache(db, () => liveRepo.schema(), () => clock.now().getTime());
-  const reservations = new ReturnReservations({ db, clock, log, link: deps.link, jobs, liveness, renting: (userId) => rentals.renting(userId) });
-  const cabinets = new CabinetsService({ db, clock, log, repo: cabinetsRepo, rentals, link: deps.link, mifi, orders: ORDER_RULES, scanCache, reservations });
+  const scanCache = new ScanCache(
+    db,
+    () => liveRepo.schema(),
+    () => clock.now().getTime(),
+  );
+  const reservations = new ReturnReservations({
+    db,
+    clock,
+    log,
+    link: deps.link,
+    jobs,
+    liveness,
+    renting: (userId) => rentals.renting(userId),
+  });
+  const cabinets = new CabinetsService({
+    db,
+    clock,
+    log,
+    repo: cabinetsRepo,
+    rentals,
+    link: deps.link,
+    mifi,
+    orders: ORDER_RULES,
+    scanCache,
+    reservations,
+  });
   // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
   const retention = new Retention(jobs, clock, log).add(
     ...platformRules(db),
@@ -215,22 +301,54 @@ export async function buildApp(deps: AppDeps) {
   const alerts = new AlertsService({ db, clock, repo: alertsRepo, jobs, liveness, mailer, sms: signInAd.sms });
   const dashboard = new DashboardService({ db, clock, jobs });
   const reconciliation = reconciliationOf(db, clock, jobs, payments);
-  const { repo: noticesRepo, notices, vapidPublicKey } = await noticeServices({
-    db, clock, log, jobs, orders: rentalsRepo, payments, mailer, sms: signInAd.sms, live, vapidSubject: deps.vapidSubject, pushAgent: deps.pushAgent,
+  const {
+    repo: noticesRepo,
+    notices,
+    vapidPublicKey,
+  } = await noticeServices({
+    db,
+    clock,
+    log,
+    jobs,
+    orders: rentalsRepo,
+    payments,
+    mailer,
+    sms: signInAd.sms,
+    live,
+    vapidSubject: deps.vapidSubject,
+    pushAgent: deps.pushAgent,
   });
   // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
-  const signingKey = deps.embedSigningKey ?? await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now());
+  const signingKey =
+    deps.embedSigningKey ?? (await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()));
   const signIn = new SignInService(
     { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd, signingKey },
     (err) => log.warn({ err }, 'sms gateway failed'),
   );
   // Bank withdrawals: the real payout adapters, and the sandbox's only in test mode (never with SANDBOX=off).
   const rails = [...(deps.payoutRails ?? []), ...(sandboxOn ? [new SandboxBankRail()] : [])];
-  const wallet = new WalletService({ db, clock, log, repo: new WalletRepository(db), ledger, payments, jobs, live, rails });
+  const wallet = new WalletService({
+    db,
+    clock,
+    log,
+    repo: new WalletRepository(db),
+    ledger,
+    payments,
+    jobs,
+    live,
+    rails,
+  });
   // saveCardFlag: a method that saves the card after a paid payment (Flutterwave) hands it to the wallet's saved cards.
-  methods.watch((agent, p) => { if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c); });
+  methods.watch((agent, p) => {
+    if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c);
+  });
   // Every provider's notifications enter through payments' one webhook entry; a payout's outcome is the wallet's.
-  const webhooks: WebhookDeps = { payments, db, clock, payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e) };
+  const webhooks: WebhookDeps = {
+    payments,
+    db,
+    clock,
+    payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e),
+  };
   // The sandbox's payout events reach the same entry as a real provider's webhook POST (test mode only).
   if (sandboxOn) {
     sandbox.connect(jobs, async (raw, signature) => {
@@ -240,25 +358,74 @@ export async function buildApp(deps: AppDeps) {
   const embed = new EmbedService({ repo: embedRepo, codes: new EmbedCodesRepository(db), auth, clock, signingKey });
   // The back office: staff identity, sessions, the audit log (docs/architecture.md "Back office").
   const staffRepo = new StaffRepository(db);
-  const staff = new StaffService({ db, repo: staffRepo, clock, audit, mailer, agentExists: async (id) => (await embedRepo.agent(id)) != null });
+  const staff = new StaffService({
+    db,
+    repo: staffRepo,
+    clock,
+    audit,
+    mailer,
+    agentExists: async (id) => (await embedRepo.agent(id)) != null,
+  });
   const staffSessions = new StaffSessions(staffRepo, clock, deps.ops?.sessions ?? DEFAULT_SESSION_SETTINGS);
   const opsOrigin = deps.ops?.origin ?? deps.publicUrl;
-  const sandboxOidc = sandboxOn && !deps.ops?.sso
-    ? await SandboxOidc.create(clock, await new SecretsRepository(db).get('sandbox.ops-oidc-client-secret', clock.now()))
-    : undefined;
+  const sandboxOidc =
+    sandboxOn && !deps.ops?.sso
+      ? await SandboxOidc.create(
+          clock,
+          await new SecretsRepository(db).get('sandbox.ops-oidc-client-secret', clock.now()),
+        )
+      : undefined;
   const sso = deps.ops?.sso
     ? new SingleSignOn(deps.ops.sso, staffRepo, clock)
     : sandboxOidc
-      ? new SingleSignOn({ issuer: (origin) => `${origin}${SANDBOX_OIDC_PATH}`, clientId: SANDBOX_OIDC_CLIENT, clientSecret: sandboxOidc.clientSecret, insecure: true, fetch: injectFetch(app) }, staffRepo, clock)
+      ? new SingleSignOn(
+          {
+            issuer: (origin) => `${origin}${SANDBOX_OIDC_PATH}`,
+            clientId: SANDBOX_OIDC_CLIENT,
+            clientSecret: sandboxOidc.clientSecret,
+            insecure: true,
+            fetch: injectFetch(app),
+          },
+          staffRepo,
+          clock,
+        )
       : undefined;
   retention.add(
     { table: 'staff_ceremonies', keepDays: 0, sweep: (before) => staffRepo.sweepCeremonies(before) },
     { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
   );
-  const fleet = fleetServices({ db, clock, liveness, secretsKey: cabinetSecretsKey({ given: deps.cabinetSecretsKey, db, clock, sandbox: sandboxOn }) });
+  const fleet = fleetServices({
+    db,
+    clock,
+    liveness,
+    secretsKey: cabinetSecretsKey({ given: deps.cabinetSecretsKey, db, clock, sandbox: sandboxOn }),
+  });
   const media = deps.media ?? new LocalMediaStore('data/media');
   const fleetLive = new FleetLive(db, () => liveRepo.schema());
-  app.decorate('powerly', { jobs, retention, ledger, wallet, payments, rentals, partners, alerts, dashboard, cabinets, scanCache, auth, sandbox, signIn, issuer, embed, live, mifi, fleet, staff, audit, coupons });
+  app.decorate('powerly', {
+    jobs,
+    retention,
+    ledger,
+    wallet,
+    payments,
+    rentals,
+    partners,
+    alerts,
+    dashboard,
+    cabinets,
+    scanCache,
+    auth,
+    sandbox,
+    signIn,
+    issuer,
+    embed,
+    live,
+    mifi,
+    fleet,
+    staff,
+    audit,
+    coupons,
+  });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
   // files are precompressed (static.ts), and a response that already has a Content-Encoding is left alone.
@@ -271,7 +438,10 @@ export async function buildApp(deps: AppDeps) {
   if (deps.rateLimits !== false) await app.register(rateLimits, { db });
   await app.register(formbody);
   // The rider API's document: security, error answers, content types, operation ids and links derived per route.
-  await app.register(swagger, riderDocument((route) => [route.preHandler].flat().includes(app.requireUser)));
+  await app.register(
+    swagger,
+    riderDocument((route) => [route.preHandler].flat().includes(app.requireUser)),
+  );
   // 2. App plugins.
   await app.register(errors);
   await app.register(validation);
@@ -279,39 +449,114 @@ export async function buildApp(deps: AppDeps) {
   await app.register(context, { auth });
   // 3. Routes. One idempotency store for every money-moving call (rentals, wallet).
   const keys = new IdempotencyStore(db);
-  await app.register(async (api) => {
-    api.addHook('onRoute', blockedRiderGuard);
-    await api.register(authRoutes, { auth, walletOf: (userId, currency) => wallet.walletOf(userId, currency) });
-    await api.register(venueRoutes, { venues, rider: async (token) => (token === undefined ? undefined : (await auth.authenticate(token)).id) });
-    await api.register(walletRoutes, { wallet, keys, clock });
-    await api.register(cabinetRoutes, { cabinets, auth, reservations });
-    const savedCard = (u: number, c: string, a: string, m: string) => wallet.savedCardRef(u, c, a, m);
-    await api.register(paymentRoutes, { payments, rentals, keys, clock, savedCard });
-    await api.register(payerRoutes, { payments, clock, wechatOpenId: (userId: number) => auth.wechatOpenId(userId) });
-    await api.register(depositRoutes, { rentals, deposits });
-    await api.register(claimRoutes, { claims: new ClaimsService({ db, clock, rentals, orders: rentalsRepo, cabinets: cabinetsRepo, evidence: new ReturnEvidenceRepository(db) }), grace: new GraceService({ db, clock, jobs, rentals, orders: rentalsRepo, venues, settings: noticesRepo, reserved: (u) => reservations.current(u), notices, changed: (u, o) => live.publish(u, { kind: 'order', orderId: o }) }) });
-    await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey });
-    await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard });
-    await api.register(contentRoutes, { content });
-    await api.register(invoiceRoutes, { invoices });
-    await api.register(signInRoutes, { auth, walletOf: (userId, currency) => wallet.walletOf(userId, currency), signIn, sandbox: signInAd.sandbox });
-    await api.register(embedRoutes, { embed });
-    // A venue page's live stock (GET live/shop): the page's own read, for the rider following it.
-    await api.register(liveRoutes, { live, shops: { stock: (shopId, userId) => venues.detail(shopId, undefined, { userId }), changes: (fn) => fleetLive.subscribe(fn) } });
-    await api.register(mifiRoutes, { mifi, payments, keys, clock, savedCard });
-    api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    // The API's base address (printed at start-up) answers with where its description is, not a 404.
-    api.get('/', { schema: { hide: true } }, async () => ({ code: 0, msg: 'success', data: { openapi: `${API_PREFIX}/openapi.json` } }));
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (api) => {
+      api.addHook('onRoute', blockedRiderGuard);
+      await api.register(authRoutes, { auth, walletOf: (userId, currency) => wallet.walletOf(userId, currency) });
+      await api.register(venueRoutes, {
+        venues,
+        rider: async (token) => (token === undefined ? undefined : (await auth.authenticate(token)).id),
+      });
+      await api.register(walletRoutes, { wallet, keys, clock });
+      await api.register(cabinetRoutes, { cabinets, auth, reservations });
+      const savedCard = (u: number, c: string, a: string, m: string) => wallet.savedCardRef(u, c, a, m);
+      await api.register(paymentRoutes, { payments, rentals, keys, clock, savedCard });
+      await api.register(payerRoutes, { payments, clock, wechatOpenId: (userId: number) => auth.wechatOpenId(userId) });
+      await api.register(depositRoutes, { rentals, deposits });
+      await api.register(claimRoutes, {
+        claims: new ClaimsService({
+          db,
+          clock,
+          rentals,
+          orders: rentalsRepo,
+          cabinets: cabinetsRepo,
+          evidence: new ReturnEvidenceRepository(db),
+        }),
+        grace: new GraceService({
+          db,
+          clock,
+          jobs,
+          rentals,
+          orders: rentalsRepo,
+          venues,
+          settings: noticesRepo,
+          reserved: (u) => reservations.current(u),
+          notices,
+          changed: (u, o) => live.publish(u, { kind: 'order', orderId: o }),
+        }),
+      });
+      await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey });
+      await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard });
+      await api.register(contentRoutes, { content });
+      await api.register(invoiceRoutes, { invoices });
+      await api.register(signInRoutes, {
+        auth,
+        walletOf: (userId, currency) => wallet.walletOf(userId, currency),
+        signIn,
+        sandbox: signInAd.sandbox,
+      });
+      await api.register(embedRoutes, { embed });
+      // A venue page's live stock (GET live/shop): the page's own read, for the rider following it.
+      await api.register(liveRoutes, {
+        live,
+        shops: {
+          stock: (shopId, userId) => venues.detail(shopId, undefined, { userId }),
+          changes: (fn) => fleetLive.subscribe(fn),
+        },
+      });
+      await api.register(mifiRoutes, { mifi, payments, keys, clock, savedCard });
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      // The API's base address (printed at start-up) answers with where its description is, not a 404.
+      api.get('/', { schema: { hide: true } }, async () => ({
+        code: 0,
+        msg: 'success',
+        data: { openapi: `${API_PREFIX}/openapi.json` },
+      }));
+    },
+    { prefix: API_PREFIX },
+  );
   await app.register(leadRoutes, { content });
   await app.register(mediaRoutes, { store: media });
   await app.register(opsApi, {
-    prefix: OPS_PREFIX, staff, sessions: staffSessions,
+    prefix: OPS_PREFIX,
+    staff,
+    sessions: staffSessions,
     routes: [
-      sessionRoutes({ staff, sessions: staffSessions, passkeys: new Passkeys(staffRepo, clock), sso, origin: opsOrigin }),
+      sessionRoutes({
+        staff,
+        sessions: staffSessions,
+        passkeys: new Passkeys(staffRepo, clock),
+        sso,
+        origin: opsOrigin,
+      }),
       ...opsRoutes({
-        db, clock, jobs, link: deps.link, liveness, fleetLive, fleet, media, audit, staff, opsOrigin, embed, mifi, coupons, ledger, payments, wallet, live,
-        partners, alerts, alertsRepo, dashboard, rentals, desk: deps.desk, ssoOn: !!sso, methods, reconciliation,
+        db,
+        clock,
+        jobs,
+        link: deps.link,
+        liveness,
+        fleetLive,
+        fleet,
+        media,
+        audit,
+        staff,
+        opsOrigin,
+        embed,
+        mifi,
+        coupons,
+        ledger,
+        payments,
+        wallet,
+        live,
+        partners,
+        alerts,
+        alertsRepo,
+        dashboard,
+        rentals,
+        desk: deps.desk,
+        ssoOn: !!sso,
+        methods,
+        reconciliation,
       }),
     ],
   });
@@ -326,10 +571,14 @@ export async function buildApp(deps: AppDeps) {
   await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
   if (deps.a8Registration) {
     await app.register(a8RegistrationRoutes, {
-      ...deps.a8Registration, clock, credentials: new CabinetCredentialsRepository(db), exists: async (id: string) => Boolean(await cabinetsRepo.find(id)),
+      ...deps.a8Registration,
+      clock,
+      credentials: new CabinetCredentialsRepository(db),
+      exists: async (id: string) => Boolean(await cabinetsRepo.find(id)),
     });
   }
-  if (deps.fleet && sandboxOn) await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo, mifi });
+  if (deps.fleet && sandboxOn)
+    await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo, mifi });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
   app.addHook('onReady', async () => {

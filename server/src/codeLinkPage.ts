@@ -35,7 +35,10 @@ export async function codeLinkRenderer(distDir: string, scan: PublicScan) {
       const cabinet = await scan(code);
       if (!cabinet) return undefined;
       // Read per request (a small file): a rebuild while the server runs serves the new asset names.
-      const [template, { html, title }] = await Promise.all([readFile(resolve(root, PACKAGE_PAGE), 'utf8'), renderer.renderPackage(cabinet, lang)]);
+      const [template, { html, title }] = await Promise.all([
+        readFile(resolve(root, PACKAGE_PAGE), 'utf8'),
+        renderer.renderPackage(cabinet, lang),
+      ]);
       const s = PACKAGE_PAGE_SLOTS;
       const data = `<script type="application/json" id="${SERVED_SCAN_ID}">${JSON.stringify(cabinet).replace(/</g, '\\u003c')}</script>`;
       return template

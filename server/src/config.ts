@@ -57,14 +57,19 @@ function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
   if (!raw || raw === 'false') return false;
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
-  return raw.split(',').map((a) => a.trim()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeProduction = env.NODE_ENV === 'production';
   const sandbox = env.SANDBOX || (nodeProduction ? 'off' : 'on');
-  if (sandbox !== 'on' && sandbox !== 'off') throw new Error(`SANDBOX must be on or off, not ${JSON.stringify(sandbox)}`);
-  if (nodeProduction && sandbox === 'on') throw new Error('NODE_ENV=production runs without the sandbox: unset SANDBOX or set SANDBOX=off');
+  if (sandbox !== 'on' && sandbox !== 'off')
+    throw new Error(`SANDBOX must be on or off, not ${JSON.stringify(sandbox)}`);
+  if (nodeProduction && sandbox === 'on')
+    throw new Error('NODE_ENV=production runs without the sandbox: unset SANDBOX or set SANDBOX=off');
   const port = num(env.PORT, 8080);
   return {
     port,
@@ -79,7 +84,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mqttClientId: env.MQTT_CLIENT_ID || undefined,
     simulator: env.SIMULATOR !== 'off',
     publicUrl: env.PUBLIC_URL || undefined,
-    appOrigins: env.APP_ORIGINS ? env.APP_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
+    appOrigins: env.APP_ORIGINS
+      ? env.APP_ORIGINS.split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+      : undefined,
     distDir: env.DIST_DIR || 'dist',
     sandboxPublicKey: env.SANDBOX_PUBLIC_KEY || 'pk_sandbox_powerly',
     ejectTtlMs: num(env.EJECT_TTL_MS, 30_000),
@@ -122,14 +131,22 @@ export const MIN_SIGNING_KEY_LENGTH = 32;
 export function productionRefusals(cfg: Config): string[] {
   if (!cfg.production) return [];
   const out: string[] = [];
-  if (!cfg.embedSigningKey || cfg.embedSigningKey.length < MIN_SIGNING_KEY_LENGTH || cfg.embedSigningKey === 'powerly-dev-embed-signing-key') {
-    out.push(`EMBED_SIGNING_KEY (a random secret of at least ${MIN_SIGNING_KEY_LENGTH} characters, the same on every API process)`);
+  if (
+    !cfg.embedSigningKey ||
+    cfg.embedSigningKey.length < MIN_SIGNING_KEY_LENGTH ||
+    cfg.embedSigningKey === 'powerly-dev-embed-signing-key'
+  ) {
+    out.push(
+      `EMBED_SIGNING_KEY (a random secret of at least ${MIN_SIGNING_KEY_LENGTH} characters, the same on every API process)`,
+    );
   }
-  if (!cfg.webhookSecret) out.push('STRIPE_WEBHOOK_SECRET (the card provider\'s webhook signing secret)');
+  if (!cfg.webhookSecret) out.push("STRIPE_WEBHOOK_SECRET (the card provider's webhook signing secret)");
   if (cfg.mqttUrl) {
     const u = new URL(cfg.mqttUrl);
     if (!(cfg.mqttUsername && cfg.mqttPassword) && !(u.username && u.password)) {
-      out.push('MQTT_USERNAME and MQTT_PASSWORD (the server\'s credentials at the broker of MQTT_URL; the broker must authenticate every client)');
+      out.push(
+        "MQTT_USERNAME and MQTT_PASSWORD (the server's credentials at the broker of MQTT_URL; the broker must authenticate every client)",
+      );
     }
   }
   // Without MQTT_URL the embedded broker runs; it authenticates every client (cabinets with the credentials issued

@@ -29,29 +29,76 @@ import { RentalRefunds } from './modules/rentals/ops-refund.ts';
 import { RentalsOpsRepository } from './modules/rentals/ops-repository.ts';
 import { RentalsRepository } from './modules/rentals/repository.ts';
 
-export function deskServices(d: { db: Db; clock: Clock; jobs: JobRunner; ledger: LedgerService; payments: PaymentsService; audit: AuditService; live: LiveService; rentals: RentalsService; settings: DeskSettings }) {
+export function deskServices(d: {
+  db: Db;
+  clock: Clock;
+  jobs: JobRunner;
+  ledger: LedgerService;
+  payments: PaymentsService;
+  audit: AuditService;
+  live: LiveService;
+  rentals: RentalsService;
+  settings: DeskSettings;
+}) {
   const repo = new RentalsOpsRepository(d.db);
   const ledgerHistory = new LedgerHistoryRepository(d.db);
   const paymentsHistory = new PaymentsHistoryRepository(d.db);
   const riders = new RidersRepository(d.db);
   const named = ridersNamed(riders, paymentsHistory);
   const desk = new RentalsDesk({
-    clock: d.clock, repo, riders, named, cabinets: new CabinetHistoryRepository(d.db), ledger: ledgerHistory,
-    payments: d.payments, paymentsHistory, notify: new NotifyHistoryRepository(d.db), audit: d.audit,
+    clock: d.clock,
+    repo,
+    riders,
+    named,
+    cabinets: new CabinetHistoryRepository(d.db),
+    ledger: ledgerHistory,
+    payments: d.payments,
+    paymentsHistory,
+    notify: new NotifyHistoryRepository(d.db),
+    audit: d.audit,
   });
-  const refunds = new RentalRefunds({ db: d.db, clock: d.clock, jobs: d.jobs, repo, ledger: d.ledger, ledgerHistory, payments: d.payments, paymentsHistory, audit: d.audit, live: d.live, settings: d.settings });
+  const refunds = new RentalRefunds({
+    db: d.db,
+    clock: d.clock,
+    jobs: d.jobs,
+    repo,
+    ledger: d.ledger,
+    ledgerHistory,
+    payments: d.payments,
+    paymentsHistory,
+    audit: d.audit,
+    live: d.live,
+    settings: d.settings,
+  });
   const actions = new RentalActions({ db: d.db, clock: d.clock, repo, rentals: d.rentals, audit: d.audit });
   const disputes = new DisputeDesk({
-    db: d.db, clock: d.clock, repo: new DisputesOpsRepository(d.db), orders: new RentalsRepository(d.db), rentals: d.rentals, audit: d.audit, live: d.live,
+    db: d.db,
+    clock: d.clock,
+    repo: new DisputesOpsRepository(d.db),
+    orders: new RentalsRepository(d.db),
+    rentals: d.rentals,
+    audit: d.audit,
+    live: d.live,
   });
   const contacts = (ids: number[]) => riders.contacts(ids);
   return {
-    desk, refunds, actions, disputes,
+    desk,
+    refunds,
+    actions,
+    disputes,
     riders: new RiderSearchService({ riders, named }),
     payments: new PaymentSearchService({ repo: new PaymentsOpsRepository(d.db), named, contacts }),
     packages: new PackagesDesk({
-      clock: d.clock, repo: new PackagesOpsRepository(d.db), named, contacts, cabinets: new CabinetHistoryRepository(d.db), payments: d.payments,
-      paymentsHistory, ledger: ledgerHistory, notify: new NotifyHistoryRepository(d.db), audit: d.audit,
+      clock: d.clock,
+      repo: new PackagesOpsRepository(d.db),
+      named,
+      contacts,
+      cabinets: new CabinetHistoryRepository(d.db),
+      payments: d.payments,
+      paymentsHistory,
+      ledger: ledgerHistory,
+      notify: new NotifyHistoryRepository(d.db),
+      audit: d.audit,
     }),
   };
 }

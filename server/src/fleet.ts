@@ -37,11 +37,20 @@ export function fleetServices(d: { db: Db; clock: Clock; liveness?: Liveness; se
   const plans = new PricePlansService({ repo: venuesRepo, clock, agentCurrencies: (id) => agents.currencies(id) });
   const credentials = new CabinetCredentialsRepository(db);
   const cabinets = new CabinetFleetService({
-    db, clock, repo: new CabinetFleetRepository(db), cabinets: new CabinetsRepository(db), credentials,
+    db,
+    clock,
+    repo: new CabinetFleetRepository(db),
+    cabinets: new CabinetsRepository(db),
+    credentials,
     tokenSecrets: new CabinetTokenSecrets(credentials, d.secretsKey ?? (() => Promise.resolve(undefined))),
-    liveness: d.liveness ?? new Liveness(clock), venueExists: (id) => venues.exists(id),
+    liveness: d.liveness ?? new Liveness(clock),
+    venueExists: (id) => venues.exists(id),
   });
-  const mifi = new MifiCatalogueAdmin({ db, repo: new MifiCatalogueRepository(db), registerDevice: (x) => cabinets.registerDevice(x) });
+  const mifi = new MifiCatalogueAdmin({
+    db,
+    repo: new MifiCatalogueRepository(db),
+    registerDevice: (x) => cabinets.registerDevice(x),
+  });
   const deadJobs = new DeadJobsService({ repo: new JobsRepository(db), clock });
   return { agents, venues, plans, cabinets, mifi, deadJobs };
 }

@@ -9,7 +9,8 @@ import type { CabinetsRepository } from './modules/cabinets/repository.ts';
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('attention'), Type.Literal('down')], {
-    description: 'ok; attention: serving, but dead jobs or dead cabinet events wait for an operator; down: cannot serve',
+    description:
+      'ok; attention: serving, but dead jobs or dead cabinet events wait for an operator; down: cannot serve',
   }),
   database: Type.Union([Type.Literal('up'), Type.Literal('down')]),
   broker: Type.Union([Type.Literal('up'), Type.Literal('down')]),
@@ -17,16 +18,33 @@ const Health = Type.Object({
   deadCabinetEvents: Type.Union([Type.Integer(), Type.Null()]),
 });
 
-export default async function healthRoutes(app: App, opts: { jobs: JobRunner; cabinets: CabinetsRepository; link: CabinetLink }) {
-  app.get('/healthz', {
-    schema: { tags: ['operations'], summary: 'Health for load balancers and monitoring (503 when this process cannot serve)', errors: [], response: { 200: Health, 503: Health } },
-  }, async (_req, reply) => {
-    const broker = opts.link.isUp() ? 'up' as const : 'down' as const;
-    const counts = await Promise.all([opts.jobs.deadCount(), opts.cabinets.deadCount()]).catch(() => null);
-    const database = counts ? 'up' as const : 'down' as const;
-    const [deadJobs, deadCabinetEvents] = counts ?? [null, null];
-    const status = database === 'down' || broker === 'down' ? 'down' as const : deadJobs || deadCabinetEvents ? 'attention' as const : 'ok' as const;
-    void reply.header('cache-control', 'no-store').status(status === 'down' ? 503 : 200);
-    return { status, database, broker, deadJobs, deadCabinetEvents };
-  });
+export default async function healthRoutes(
+  app: App,
+  opts: { jobs: JobRunner; cabinets: CabinetsRepository; link: CabinetLink },
+) {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Health for load balancers and monitoring (503 when this process cannot serve)',
+        errors: [],
+        response: { 200: Health, 503: Health },
+      },
+    },
+    async (_req, reply) => {
+      const broker = opts.link.isUp() ? ('up' as const) : ('down' as const);
+      const counts = await Promise.all([opts.jobs.deadCount(), opts.cabinets.deadCount()]).catch(() => null);
+      const database = counts ? ('up' as const) : ('down' as const);
+      const [deadJobs, deadCabinetEvents] = counts ?? [null, null];
+      const status =
+        database === 'down' || broker === 'down'
+          ? ('down' as const)
+          : deadJobs || deadCabinetEvents
+            ? ('attention' as const)
+            : ('ok' as const);
+      void reply.header('cache-control', 'no-store').status(status === 'down' ? 503 : 200);
+      return { status, database, broker, deadJobs, deadCabinetEvents };
+    },
+  );
 }

@@ -41,7 +41,10 @@ async function main() {
   if (payoutRails.problems.length) throw new Error(payoutRails.problems.join('; '));
   const clock = systemClock;
   const refusals = productionRefusals(cfg);
-  if (refusals.length) throw new Error(`production mode (SANDBOX=off / NODE_ENV=production), but these are missing: ${refusals.join('; ')}`);
+  if (refusals.length)
+    throw new Error(
+      `production mode (SANDBOX=off / NODE_ENV=production), but these are missing: ${refusals.join('; ')}`,
+    );
   const refusedLink = linkRefusal(cfg);
   if (refusedLink) throw new Error(refusedLink);
 
@@ -60,33 +63,57 @@ async function main() {
   if (!cfg.mqttUrl && cfg.databaseUrl) {
     brokerLock = await takeSessionLock(cfg.databaseUrl, 'embedded-mqtt-broker');
     if (!brokerLock) {
-      throw new Error('another API process on this database runs the embedded MQTT broker; it serves one process only: stop that one, or run every process with MQTT_URL (an external broker) and MQTT_SHARED_GROUP');
+      throw new Error(
+        'another API process on this database runs the embedded MQTT broker; it serves one process only: stop that one, or run every process with MQTT_URL (an external broker) and MQTT_SHARED_GROUP',
+      );
     }
   }
   // The embedded broker authenticates every network client (cabinets: npm run cabinet:credentials) on MQTT_HOST.
   const connector = cfg.mqttUrl
     ? externalBroker(cfg.mqttUrl, { username: cfg.mqttUsername, password: cfg.mqttPassword })
-    : (broker = await startEmbeddedBroker({ port: cfg.mqttPort, host: cfg.mqttHost, auth: {
-      ...cabinetBrokerAuth(new CabinetCredentialsRepository(db), cfg.mqttPrefix),
-      // Cabinets of the 0xA8 family (VENDOR_A8_PREFIX) also use their own topics.
-      vendorMay: vendorEnv.VENDOR_A8_PREFIX ? a8CabinetMay(vendorEnv.VENDOR_A8_PREFIX) : undefined,
-    } }));
+    : (broker = await startEmbeddedBroker({
+        port: cfg.mqttPort,
+        host: cfg.mqttHost,
+        auth: {
+          ...cabinetBrokerAuth(new CabinetCredentialsRepository(db), cfg.mqttPrefix),
+          // Cabinets of the 0xA8 family (VENDOR_A8_PREFIX) also use their own topics.
+          vendorMay: vendorEnv.VENDOR_A8_PREFIX ? a8CabinetMay(vendorEnv.VENDOR_A8_PREFIX) : undefined,
+        },
+      }));
   // The TCP family's per-cabinet token secrets, sealed under CABINET_SECRETS_KEY (the sandbox makes its own key).
-  const tokenSecrets = process.env.CABINET_SECRETS_KEY || cfg.sandbox === 'on'
-    ? new CabinetTokenSecrets(new CabinetCredentialsRepository(db), cabinetSecretsKey({ given: process.env.CABINET_SECRETS_KEY, db, clock, sandbox: cfg.sandbox === 'on' }))
-    : undefined;
+  const tokenSecrets =
+    process.env.CABINET_SECRETS_KEY || cfg.sandbox === 'on'
+      ? new CabinetTokenSecrets(
+          new CabinetCredentialsRepository(db),
+          cabinetSecretsKey({ given: process.env.CABINET_SECRETS_KEY, db, clock, sandbox: cfg.sandbox === 'on' }),
+        )
+      : undefined;
   const gateways = vendorGatewaysFromEnv(vendorEnv, {
-    connector, prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, log: console, now: () => clock.now().getTime(), tokenSecrets,
+    connector,
+    prefix: cfg.mqttPrefix,
+    sharedGroup: cfg.mqttSharedGroup,
+    log: console,
+    now: () => clock.now().getTime(),
+    tokenSecrets,
     ejects: new VendorEjectsRepository(db),
   });
-  const link = new MqttCabinetLink(connector, { prefix: cfg.mqttPrefix, sharedGroup: cfg.mqttSharedGroup, clientId: cfg.mqttClientId, log: console, gateways });
+  const link = new MqttCabinetLink(connector, {
+    prefix: cfg.mqttPrefix,
+    sharedGroup: cfg.mqttSharedGroup,
+    clientId: cfg.mqttClientId,
+    log: console,
+    gateways,
+  });
 
   // The demo (SANDBOX=on): seed and simulator before the app, which serves the simulator's control API.
   const demo = cfg.production ? undefined : await prepareDemo(cfg, db, connector, clock, { env: vendorEnv, gateways });
 
   // 4. The application.
   const app = await buildApp({
-    db, clock, link, fleet: demo?.fleet,
+    db,
+    clock,
+    link,
+    fleet: demo?.fleet,
     a8Registration: a8RegistrationFromEnv(vendorEnv),
     cabinetSecretsKey: process.env.CABINET_SECRETS_KEY,
     paymentSettingsKey: process.env.PAYMENT_SETTINGS_KEY,

@@ -105,12 +105,36 @@ export interface OpsRouteDeps {
 export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
   const { db, clock, audit, fleet } = d;
   const cabinetOps = new CabinetOpsService({
-    db, clock, repo: new CabinetOpsRepository(db), fleet: fleet.cabinets, link: d.link, liveness: d.liveness, audit,
+    db,
+    clock,
+    repo: new CabinetOpsRepository(db),
+    fleet: fleet.cabinets,
+    link: d.link,
+    liveness: d.liveness,
+    audit,
     agentExists: async (id) => (await d.embed.agent(id)) != null,
   });
-  const mifiOps = new MifiOpsService({ db, clock, repo: new MifiOpsRepository(db), mifi: new MifiRepository(db), catalogue: fleet.mifi, service: d.mifi, audit });
+  const mifiOps = new MifiOpsService({
+    db,
+    clock,
+    repo: new MifiOpsRepository(db),
+    mifi: new MifiRepository(db),
+    catalogue: fleet.mifi,
+    service: d.mifi,
+    audit,
+  });
   const rebalancing = new Rebalancing({ db, clock, liveness: d.liveness, audit });
-  const desk = deskServices({ db, clock, jobs: d.jobs, ledger: d.ledger, payments: d.payments, audit, live: d.live, rentals: d.rentals, settings: d.desk ?? {} });
+  const desk = deskServices({
+    db,
+    clock,
+    jobs: d.jobs,
+    ledger: d.ledger,
+    payments: d.payments,
+    audit,
+    live: d.live,
+    rentals: d.rentals,
+    settings: d.desk ?? {},
+  });
   return [
     staffOpsRoutes({ staff: d.staff, origin: d.opsOrigin, ssoOn: d.ssoOn }),
     auditOpsRoutes({ audit }),
@@ -124,7 +148,10 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     cabinetInboxOpsRoutes({ db, cabinets: fleet.cabinets, audit }),
     riderOpsRoutes({
       blocks: new RiderBlocks({
-        db, clock, repo: new RiderBlocksRepository(db), audit,
+        db,
+        clock,
+        repo: new RiderBlocksRepository(db),
+        audit,
         customerOf: async (id) => (await new RidersRepository(db).agentsOf([Number(id)])).get(Number(id)) ?? [],
       }),
       search: desk.riders,
@@ -132,11 +159,23 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     paymentOpsRoutes({ search: desk.payments, reconciliation: d.reconciliation, audit }),
     packageOpsRoutes({ desk: desk.packages }),
     withdrawalOpsRoutes({
-      queue: new PayoutQueue({ db, repo: new WalletRepository(db), bank: d.wallet.withdrawals.bank, audit, ridersMatching: (q) => new RidersRepository(db).matching({ any: q }) }),
+      queue: new PayoutQueue({
+        db,
+        repo: new WalletRepository(db),
+        bank: d.wallet.withdrawals.bank,
+        audit,
+        ridersMatching: (q) => new RidersRepository(db).matching({ any: q }),
+      }),
     }),
     adjustmentOpsRoutes({
       adjustments: new WalletAdjustments({
-        db, clock, repo: new AdjustmentsRepository(db), ledger: d.ledger, agentsOfUser: (id) => new LedgerRepository(db).agentsOfUser(id), audit, live: d.live,
+        db,
+        clock,
+        repo: new AdjustmentsRepository(db),
+        ledger: d.ledger,
+        agentsOfUser: (id) => new LedgerRepository(db).agentsOfUser(id),
+        audit,
+        live: d.live,
       }),
     }),
     rentalOpsRoutes(desk),
@@ -146,7 +185,14 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     dashboardOpsRoutes({ dashboard: d.dashboard, stock: rebalancing }),
     rebalancingOpsRoutes({ rebalancing }),
     paymentSettingsOpsRoutes({
-      settings: new PaymentSettingsService({ db, clock, live: d.methods, audit, platformAgent: DEFAULT_AGENT, agentExists: async (id) => (await d.embed.agent(id)) != null }),
+      settings: new PaymentSettingsService({
+        db,
+        clock,
+        live: d.methods,
+        audit,
+        platformAgent: DEFAULT_AGENT,
+        agentExists: async (id) => (await d.embed.agent(id)) != null,
+      }),
     }),
   ];
 }

@@ -31,7 +31,9 @@ const server = createServer((req: IncomingMessage, res) => {
 
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  b = await build({ mailer: { kind: 'outbox', send: async (m) => (mails.push(m), { messageId: `m${mails.length}` }) } });
+  b = await build({
+    mailer: { kind: 'outbox', send: async (m) => (mails.push(m), { messageId: `m${mails.length}` }) },
+  });
   await cabinetsOnline(b, ['PWL-VNO-001']);
 });
 afterAll(async () => {
@@ -40,18 +42,34 @@ afterAll(async () => {
 });
 
 const alertsOf = async (cabinet: string) =>
-  (await b.db.query<{ id: string; state: string }>('select id::text as id, state from alerts where subject = $1 order by id', [cabinet])).rows;
+  (
+    await b.db.query<{ id: string; state: string }>(
+      'select id::text as id, state from alerts where subject = $1 order by id',
+      [cabinet],
+    )
+  ).rows;
 let signIns = 0;
 /** A field technician of the platform, signed in now (the test moves time past the idle timeout). */
-const staff = () => signedIn(b, `tech${signIns++}@example.com`, { agentId: '*', role: 'field_technician', venueIds: [] });
-const online = async (id: string) => (await b.db.query<{ online: boolean }>('select online from cabinets where id = $1', [id])).rows[0]?.online;
+const staff = () =>
+  signedIn(b, `tech${signIns++}@example.com`, { agentId: '*', role: 'field_technician', venueIds: [] });
+const online = async (id: string) =>
+  (await b.db.query<{ online: boolean }>('select online from cabinets where id = $1', [id])).rows[0]?.online;
 
 describe('alerts', () => {
   it('a cabinet offline past the threshold raises one alert, delivered and signed; back online resolves it', async () => {
     const alerts = b.app.powerly.alerts;
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-    const rule = await (await staff()).call('POST', '/alerts/rules', {
-      agentId: '*', kind: 'cabinet_offline', threshold: 5, emails: ['ops@example.com'], phones: [], webhookUrl: url, webhookSecret: SECRET, reason: 'night watch',
+    const rule = await (
+      await staff()
+    ).call('POST', '/alerts/rules', {
+      agentId: '*',
+      kind: 'cabinet_offline',
+      threshold: 5,
+      emails: ['ops@example.com'],
+      phones: [],
+      webhookUrl: url,
+      webhookSecret: SECRET,
+      reason: 'night watch',
     });
     expect(rule.statusCode, rule.body).toBe(201);
 
@@ -79,11 +97,19 @@ describe('alerts', () => {
     const { signature, body } = hooks[0]!;
     const t = Number(/t=(\d+)/.exec(signature)![1]);
     expect(signature).toBe(webhookSignature(SECRET, t, body));
-    expect(JSON.parse(body)).toMatchObject({ id: raised[0]!.id, event: 'opened', kind: 'cabinet_offline', subject: 'PWL-VNO-001' });
+    expect(JSON.parse(body)).toMatchObject({
+      id: raised[0]!.id,
+      event: 'opened',
+      kind: 'cabinet_offline',
+      subject: 'PWL-VNO-001',
+    });
     expect(mails.map((m) => [m.to, m.subject])).toEqual([['ops@example.com', 'Alert: cabinet offline at PWL-VNO-001']]);
     const ops = await staff();
-    const log = (await ops.call('GET', `/alerts/${raised[0]!.id}/deliveries`)).json<{ items: { channel: string }[] }>().items;
-    expect(log.find((d) => d.channel === 'webhook')).toEqual(expect.objectContaining({ event: 'opened', status: 'delivered', attempts: 2 }));
+    const log = (await ops.call('GET', `/alerts/${raised[0]!.id}/deliveries`)).json<{ items: { channel: string }[] }>()
+      .items;
+    expect(log.find((d) => d.channel === 'webhook')).toEqual(
+      expect.objectContaining({ event: 'opened', status: 'delivered', attempts: 2 }),
+    );
     const ack = await ops.call('POST', `/alerts/${raised[0]!.id}/acknowledge`, { reason: 'technician on the way' });
     expect(ack.json()).toMatchObject({ state: 'acknowledged' });
     await alerts.evaluate();

@@ -40,7 +40,11 @@ describe('envelope, sessions and validation', () => {
 
   it('rejects invalid input with code 400 and a localized message naming the field', async () => {
     const token = await touristToken(b.app);
-    const res = await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok`, headers: { token, lang: 'lt-LT' } });
+    const res = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/checkisok`,
+      headers: { token, lang: 'lt-LT' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ code: 400, msg: 'Neteisinga arba trūkstama reikšmė: url.', data: null });
     const list = await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/list?page=0`, headers: { token } });
@@ -64,13 +68,29 @@ describe('scan and payment methods', () => {
   it('scans a code link and prices it in the venue currency', async () => {
     const token = await touristToken(b.app);
     const url = encodeURIComponent('http://localhost:8080/#/?qrcode=PWL-SH-001');
-    const res = await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${url}`, headers: { token } });
+    const res = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/checkisok?url=${url}`,
+      headers: { token },
+    });
     expect(res.statusCode).toBe(200);
     const d = res.json().data;
     expect(d).toMatchObject({
-      cabinetID: 'PWL-SH-001', shopname: "Jing'an Kerry Centre", currency: 'CNY', currencyName: '¥',
-      jifei: 2, jifeiDanwei: 30, mianfei: 5, fengding: 20, yajin: 99, yajintype: 1, myyue: 0, chongzhi: 'Y',
-      zujieNum: 0, haveBatteryCount: 6, online: true,
+      cabinetID: 'PWL-SH-001',
+      shopname: "Jing'an Kerry Centre",
+      currency: 'CNY',
+      currencyName: '¥',
+      jifei: 2,
+      jifeiDanwei: 30,
+      mianfei: 5,
+      fengding: 20,
+      yajin: 99,
+      yajintype: 1,
+      myyue: 0,
+      chongzhi: 'Y',
+      zujieNum: 0,
+      haveBatteryCount: 6,
+      online: true,
     });
     expect(d.priceStrategy).toMatchObject({ pPrice: 2, pDepositAmount: 99, priceUnit: 0 });
     expect(d.shoplogo).toMatch(/^data:image\/svg\+xml/);
@@ -78,16 +98,29 @@ describe('scan and payment methods', () => {
 
   it('answers 404 for an unknown cabinet code', async () => {
     const token = await touristToken(b.app);
-    const res = await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-XX-999`, headers: { token, lang: 'es-ES' } });
+    const res = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/checkisok?url=PWL-XX-999`,
+      headers: { token, lang: 'es-ES' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().msg).toBe('Este código no pertenece a ninguna estación.');
   });
 
   it('lists the sandbox card method for the cabinet currency', async () => {
     const token = await touristToken(b.app);
-    const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?qrcode=PWL-VNO-001`, headers: { token } });
+    const res = await b.app.inject({
+      method: 'GET',
+      url: `${API}/cdb/payment/method/list?qrcode=PWL-VNO-001`,
+      headers: { token },
+    });
     const [m] = res.json().data;
-    expect(m).toMatchObject({ pPaymentType: 'STRIPE_CARD', pCurrencyType: 'EUR', currencySymbol: '€', configDetails: { currency: 'eur' } });
+    expect(m).toMatchObject({
+      pPaymentType: 'STRIPE_CARD',
+      pCurrencyType: 'EUR',
+      currencySymbol: '€',
+      configDetails: { currency: 'eur' },
+    });
     expect(m.publicKey).toMatch(/^pk_sandbox_/);
   });
 
@@ -95,15 +128,23 @@ describe('scan and payment methods', () => {
     const res = await b.app.inject({ method: 'GET', url: `${API}/openapi.json` });
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining([
-      `${API}/saas/tourist/login`, `${API}/cdb/cabinet/useDepositToRent`, `${API}/cdb/mine/order/check/{tradeNo}/{payMode}`,
-    ]));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        `${API}/saas/tourist/login`,
+        `${API}/cdb/cabinet/useDepositToRent`,
+        `${API}/cdb/mine/order/check/{tradeNo}/{payMode}`,
+      ]),
+    );
   });
 });
 
 describe('sandbox tokenisation', () => {
   const tok = (body: Record<string, string>) =>
-    b.app.inject({ method: 'POST', url: '/sandbox-pay/v1/tokens', payload: { publicKey: 'pk_sandbox_powerly', expMonth: '12', expYear: '2030', cvc: '123', ...body } });
+    b.app.inject({
+      method: 'POST',
+      url: '/sandbox-pay/v1/tokens',
+      payload: { publicKey: 'pk_sandbox_powerly', expMonth: '12', expYear: '2030', cvc: '123', ...body },
+    });
 
   it('tokenises good and test-decline cards (declines happen at authorisation)', async () => {
     for (const number of ['4242 4242 4242 4242', '4000 0000 0000 0002', '4000000000009995', '5555555555554444']) {
@@ -115,7 +156,9 @@ describe('sandbox tokenisation', () => {
   });
 
   it('refuses Luhn-invalid numbers, past expiry, bad CVC and unknown keys', async () => {
-    expect((await tok({ number: '4242 4242 4242 4241' })).json()).toEqual({ error: { code: 'incorrect_number', message: 'Your card number is incorrect.' } });
+    expect((await tok({ number: '4242 4242 4242 4241' })).json()).toEqual({
+      error: { code: 'incorrect_number', message: 'Your card number is incorrect.' },
+    });
     expect((await tok({ number: '4242424242424242', expYear: '2025' })).json().error.code).toBe('expired_card');
     expect((await tok({ number: '4242424242424242', cvc: '12' })).json().error.code).toBe('invalid_cvc');
     const r = await tok({ number: '4242424242424242', expMonth: '13' });
@@ -125,8 +168,15 @@ describe('sandbox tokenisation', () => {
 
   it('accepts JSON with numeric expiry, as the app sends it', async () => {
     const res = await b.app.inject({
-      method: 'POST', url: '/sandbox-pay/v1/tokens',
-      payload: { publicKey: 'pk_sandbox_powerly', number: '4242 4242 4242 4242', expMonth: 12, expYear: 2031, cvc: '123' },
+      method: 'POST',
+      url: '/sandbox-pay/v1/tokens',
+      payload: {
+        publicKey: 'pk_sandbox_powerly',
+        number: '4242 4242 4242 4242',
+        expMonth: 12,
+        expYear: 2031,
+        cvc: '123',
+      },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json().card).toEqual({ brand: 'visa', last4: '4242', expMonth: 12, expYear: 2031, funding: 'credit' });
@@ -134,7 +184,9 @@ describe('sandbox tokenisation', () => {
 
   it('accepts form-encoded bodies', async () => {
     const res = await b.app.inject({
-      method: 'POST', url: '/sandbox-pay/v1/tokens', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      method: 'POST',
+      url: '/sandbox-pay/v1/tokens',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: 'publicKey=pk_sandbox_powerly&number=4242424242424242&expMonth=1&expYear=31&cvc=999',
     });
     expect(res.statusCode).toBe(200);
@@ -163,20 +215,38 @@ describe('demo control API', () => {
 describe('map and wallets', () => {
   it('lists the venues of the view nearest first with stock, without a session', async () => {
     // zoomLevel 4 = map zoom 12 (spec: round(zoom / 2 − 2), minimum 4): a view of ≈ 17 km around the point.
-    const res = await b.app.inject({ method: 'POST', url: `${API}/cdb/shop/listnear/trial`, payload: 'lat=54.6872&lng=25.2797&zoomLevel=4',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/shop/listnear/trial`,
+      payload: 'lat=54.6872&lng=25.2797&zoomLevel=4',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     const shops = res.json().data;
     // Lisbon (2 500 km away) is outside the view: server/test/venues.test.ts covers the geographic search.
     expect(shops.map((s: { shopid: string }) => s.shopid)).toEqual(['v-vno-gedimino']);
-    expect(shops[0]).toMatchObject({ shopName: 'GO9 Gedimino 9', batteryNum: 6, freeNum: 4, infoStatus: 1, latitude: 54.6871 });
+    expect(shops[0]).toMatchObject({
+      shopName: 'GO9 Gedimino 9',
+      batteryNum: 6,
+      freeNum: 4,
+      infoStatus: 1,
+      latitude: 54.6871,
+    });
     expect(shops[0].distance).toBeLessThan(100);
-    const bad = await b.app.inject({ method: 'POST', url: `${API}/cdb/shop/listnear/trial`, payload: { lat: 123, lng: 0 } });
+    const bad = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/shop/listnear/trial`,
+      payload: { lat: 123, lng: 0 },
+    });
     expect(bad.json()).toMatchObject({ code: 400, msg: 'Invalid or missing value: lat.' });
   });
 
   it('reads a JSON number sent as its text, as the document declares, and refuses any other text', async () => {
     const url = `${API}/cdb/shop/listnear/trial`;
-    const asText = await b.app.inject({ method: 'POST', url, payload: { lat: '54.6872', lng: '25.2797', zoomLevel: '4' } });
+    const asText = await b.app.inject({
+      method: 'POST',
+      url,
+      payload: { lat: '54.6872', lng: '25.2797', zoomLevel: '4' },
+    });
     expect(asText.json().data.map((s: { shopid: string }) => s.shopid)).toEqual(['v-vno-gedimino']);
     for (const lat of ['0x10', ' 54', '54,6', 'NaN', '']) {
       const res = await b.app.inject({ method: 'POST', url, payload: { lat, lng: 25.2797 } });
@@ -188,9 +258,15 @@ describe('map and wallets', () => {
     expect(new RegExp(lat.anyOf[1].pattern).test('-12.5e3')).toBe(true);
   });
 
-  it('lists a new user\'s wallet in the primary currency', async () => {
+  it("lists a new user's wallet in the primary currency", async () => {
     const token = await touristToken(b.app);
-    const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token, lang: 'zh-CN' } });
-    expect(res.json().data).toEqual([{ pBalance: 0, pCurrencySymbol: '$', pCurrencyType: 'USD', pDepositAmount: 0, pDailiId: 'powerly' }]);
+    const res = await b.app.inject({
+      method: 'GET',
+      url: `${API}/cdb/user/wallet/new`,
+      headers: { token, lang: 'zh-CN' },
+    });
+    expect(res.json().data).toEqual([
+      { pBalance: 0, pCurrencySymbol: '$', pCurrencyType: 'USD', pDepositAmount: 0, pDailiId: 'powerly' },
+    ]);
   });
 });

@@ -9,7 +9,9 @@ describe('docs/asyncapi.yaml', () => {
     const text = await readFile(new URL('../../docs/asyncapi.yaml', import.meta.url), 'utf8');
     const diagnostics = await new Parser().validate(text);
     // Severity 0 is an error, 1 a warning (2 and 3: information and hints, such as a newer AsyncAPI version existing).
-    const problems = diagnostics.filter((d) => d.severity <= 1).map((d) => `${d.code} ${d.path.join('.')}: ${d.message}`);
+    const problems = diagnostics
+      .filter((d) => d.severity <= 1)
+      .map((d) => `${d.code} ${d.path.join('.')}: ${d.message}`);
     expect(problems, problems.join('\n')).toEqual([]);
   }, 120_000);
 });

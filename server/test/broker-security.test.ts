@@ -14,7 +14,11 @@ import { migrate } from '../src/db/migrate.ts';
 import { seed } from '../src/db/seed.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../src/mqtt/broker.ts';
 import {
-  cabinetBrokerAuth, hashPassword, issueCabinetCredentials, mosquittoAclFile, mosquittoPasswordFile,
+  cabinetBrokerAuth,
+  hashPassword,
+  issueCabinetCredentials,
+  mosquittoAclFile,
+  mosquittoPasswordFile,
 } from '../src/modules/cabinets/credentials.ts';
 import { CabinetCredentialsRepository } from '../src/modules/cabinets/credentials-repository.ts';
 
@@ -59,7 +63,7 @@ async function received(sub: MqttClient, topic: string, act: () => Promise<unkno
 }
 
 describe('credentials', () => {
-  it('are stored only as a hash in Mosquitto\'s $7$ format, and the command refuses unknown cabinets', async () => {
+  it("are stored only as a hash in Mosquitto's $7$ format, and the command refuses unknown cabinets", async () => {
     const rows = await repo.all();
     expect(rows.map((r) => r.cabinet_id)).toEqual(['PWL-SH-001', 'PWL-VNO-001']);
     for (const r of rows) {
@@ -101,10 +105,15 @@ describe('embedded broker (Aedes)', () => {
     const a = await connect(url, { clientId: 'cab-a', username: 'PWL-SH-001', password: pwA });
     try {
       // Its own events reach the server.
-      expect(await received(server, `${PREFIX}/cabinets/PWL-SH-001/events`, () => a.publishAsync(`${PREFIX}/cabinets/PWL-SH-001/events`, 'mine', { qos: 1 })))
-        .toEqual(['mine']);
+      expect(
+        await received(server, `${PREFIX}/cabinets/PWL-SH-001/events`, () =>
+          a.publishAsync(`${PREFIX}/cabinets/PWL-SH-001/events`, 'mine', { qos: 1 }),
+        ),
+      ).toEqual(['mine']);
       // Reading another cabinet's commands is refused (SUBACK failure).
-      const granted = await a.subscribeAsync(`${PREFIX}/cabinets/PWL-VNO-001/commands`, { qos: 1 }).catch(() => [{ qos: 128 }]);
+      const granted = await a
+        .subscribeAsync(`${PREFIX}/cabinets/PWL-VNO-001/commands`, { qos: 1 })
+        .catch(() => [{ qos: 128 }]);
       expect(granted[0]!.qos).toBe(128);
       const wild = await a.subscribeAsync(`${PREFIX}/cabinets/+/commands`, { qos: 1 }).catch(() => [{ qos: 128 }]);
       expect(wild[0]!.qos).toBe(128);
@@ -114,8 +123,11 @@ describe('embedded broker (Aedes)', () => {
     // A `returned` in another cabinet's name never reaches the server.
     const a2 = await connect(url, { clientId: 'cab-a2', username: 'PWL-SH-001', password: pwA });
     try {
-      expect(await received(server, `${PREFIX}/cabinets/PWL-VNO-001/events`, () => a2.publishAsync(`${PREFIX}/cabinets/PWL-VNO-001/events`, 'forged', { qos: 1 })))
-        .toEqual([]);
+      expect(
+        await received(server, `${PREFIX}/cabinets/PWL-VNO-001/events`, () =>
+          a2.publishAsync(`${PREFIX}/cabinets/PWL-VNO-001/events`, 'forged', { qos: 1 }),
+        ),
+      ).toEqual([]);
     } finally {
       a2.end(true);
     }
@@ -130,7 +142,10 @@ describe.skipIf(!existsSync(MOSQUITTO))('Mosquitto with the generated password f
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'powerly-mosq-'));
     chmodSync(dir, 0o755); // started as root, mosquitto drops to its own user, which must read the files
-    const entries = [{ username: serverUser.username, hash: hashPassword(serverUser.password) }, ...(await repo.all()).map((r) => ({ username: r.cabinet_id, hash: r.password_hash }))];
+    const entries = [
+      { username: serverUser.username, hash: hashPassword(serverUser.password) },
+      ...(await repo.all()).map((r) => ({ username: r.cabinet_id, hash: r.password_hash })),
+    ];
     writeFileSync(join(dir, 'passwd'), mosquittoPasswordFile(entries));
     writeFileSync(join(dir, 'acl'), mosquittoAclFile(PREFIX, serverUser.username));
     const port = await new Promise<number>((resolve) => {
@@ -139,14 +154,29 @@ describe.skipIf(!existsSync(MOSQUITTO))('Mosquitto with the generated password f
         s.close(() => resolve(p));
       });
     });
-    writeFileSync(join(dir, 'mosquitto.conf'), [
-      `listener ${port} 127.0.0.1`, 'allow_anonymous false', `password_file ${join(dir, 'passwd')}`, `acl_file ${join(dir, 'acl')}`, '',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'mosquitto.conf'),
+      [
+        `listener ${port} 127.0.0.1`,
+        'allow_anonymous false',
+        `password_file ${join(dir, 'passwd')}`,
+        `acl_file ${join(dir, 'acl')}`,
+        '',
+      ].join('\n'),
+    );
     proc = spawn(MOSQUITTO, ['-c', join(dir, 'mosquitto.conf')], { stdio: ['ignore', 'ignore', 'inherit'] });
     url = `mqtt://127.0.0.1:${port}`;
     let up = false;
     for (let i = 0; i < 50 && !up; i++) {
-      up = await new Promise<boolean>((r) => net.connect(port, '127.0.0.1').once('connect', function (this: net.Socket) { this.end(); r(true); }).once('error', () => r(false)));
+      up = await new Promise<boolean>((r) =>
+        net
+          .connect(port, '127.0.0.1')
+          .once('connect', function (this: net.Socket) {
+            this.end();
+            r(true);
+          })
+          .once('error', () => r(false)),
+      );
       if (!up) await pause(100);
     }
     expect(up, 'mosquitto listening').toBe(true);
@@ -166,10 +196,16 @@ describe.skipIf(!existsSync(MOSQUITTO))('Mosquitto with the generated password f
       await server.subscribeAsync(`${PREFIX}/cabinets/+/events`, { qos: 1 });
       await a.subscribeAsync(`${PREFIX}/cabinets/PWL-VNO-001/commands`, { qos: 1 }).catch(() => undefined);
       await b.subscribeAsync(`${PREFIX}/cabinets/PWL-VNO-001/commands`, { qos: 1 });
-      expect(await received(server, `${PREFIX}/cabinets/PWL-SH-001/events`, () => a.publishAsync(`${PREFIX}/cabinets/PWL-SH-001/events`, 'mine', { qos: 1 })))
-        .toEqual(['mine']);
-      expect(await received(server, `${PREFIX}/cabinets/PWL-VNO-001/events`, () => a.publishAsync(`${PREFIX}/cabinets/PWL-VNO-001/events`, 'forged', { qos: 1 })))
-        .toEqual([]);
+      expect(
+        await received(server, `${PREFIX}/cabinets/PWL-SH-001/events`, () =>
+          a.publishAsync(`${PREFIX}/cabinets/PWL-SH-001/events`, 'mine', { qos: 1 }),
+        ),
+      ).toEqual(['mine']);
+      expect(
+        await received(server, `${PREFIX}/cabinets/PWL-VNO-001/events`, () =>
+          a.publishAsync(`${PREFIX}/cabinets/PWL-VNO-001/events`, 'forged', { qos: 1 }),
+        ),
+      ).toEqual([]);
       // The server's command for B reaches B, never A.
       const cmdTopic = `${PREFIX}/cabinets/PWL-VNO-001/commands`;
       const toA: string[] = [];

@@ -28,16 +28,32 @@ async function server(opts: Parameters<typeof build>[0] = {}) {
 
 const rent = async (b: Built, token: string, qrcode: string) =>
   b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
     payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
   });
 const detail = async (b: Built, token: string, orderId: string) =>
-  (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data;
+  (
+    await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })
+  ).json().data;
 const order = async (b: Built, id: string) =>
-  (await b.db.query<{ zujie: number; settled: boolean; powerbank_id: string | null; returned_at: Date | null; borrowed_at: Date | null }>(
-    'select zujie, settled, powerbank_id, returned_at, borrowed_at from orders where id = $1', [id])).rows[0]!;
+  (
+    await b.db.query<{
+      zujie: number;
+      settled: boolean;
+      powerbank_id: string | null;
+      returned_at: Date | null;
+      borrowed_at: Date | null;
+    }>('select zujie, settled, powerbank_id, returned_at, borrowed_at from orders where id = $1', [id])
+  ).rows[0]!;
 const bank = async (b: Built, id: string) =>
-  (await b.db.query<{ state: string; cabinet_id: string | null; slot: number | null }>('select state, cabinet_id, slot from powerbanks where id = $1', [id])).rows[0];
+  (
+    await b.db.query<{ state: string; cabinet_id: string | null; slot: number | null }>(
+      'select state, cabinet_id, slot from powerbanks where id = $1',
+      [id],
+    )
+  ).rows[0];
 const event = (b: Built, cabinetId: string, e: Record<string, unknown>) =>
   b.app.powerly.cabinets.event(cabinetId, { v: 2, id: uuid(), ...e } as unknown as CabinetEvent);
 
@@ -63,10 +79,17 @@ async function freePort() {
 async function startMosquitto(port: number) {
   const p = spawn(MOSQUITTO, ['-p', String(port)], { stdio: 'ignore' });
   brokers.push(p);
-  await waitFor(() => new Promise<boolean>((resolve) => {
-    const c = net.connect(port, '127.0.0.1', () => { c.destroy(); resolve(true); });
-    c.on('error', () => resolve(false));
-  }), 'mosquitto listening');
+  await waitFor(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const c = net.connect(port, '127.0.0.1', () => {
+          c.destroy();
+          resolve(true);
+        });
+        c.on('error', () => resolve(false));
+      }),
+    'mosquitto listening',
+  );
   return p;
 }
 
@@ -83,7 +106,8 @@ describe.skipIf(!existsSync(MOSQUITTO))('a broker restarted mid-rental (Mosquitt
 
     // Fail fast: refused at once with a clear message, no card call, no order.
     const other = await touristToken(b.app, 'restart-2');
-    const payments = async () => Number((await b.db.query<{ n: number }>('select count(*)::int as n from payments')).rows[0]!.n);
+    const payments = async () =>
+      Number((await b.db.query<{ n: number }>('select count(*)::int as n from payments')).rows[0]!.n);
     const before = await payments();
     const t0 = Date.now();
     const refused = await rent(b, other, 'PWL-LIS-001');
@@ -122,7 +146,17 @@ describe.skipIf(!existsSync(MOSQUITTO))('an eject whose publish met a broker out
     let open!: () => void;
     b.sandbox.gate = new Promise<void>((r) => (open = r));
     const pending = rent(b, token, 'PWL-LIS-001');
-    await waitFor(async () => Number((await b.db.query<{ n: number }>('select count(*)::int as n from jobs where kind = $1', ['payment.charge-guard'])).rows[0]!.n) > 0, 'the rent reached the card call');
+    await waitFor(
+      async () =>
+        Number(
+          (
+            await b.db.query<{ n: number }>('select count(*)::int as n from jobs where kind = $1', [
+              'payment.charge-guard',
+            ])
+          ).rows[0]!.n,
+        ) > 0,
+      'the rent reached the card call',
+    );
     mosquitto.kill('SIGKILL');
     await waitFor(async () => !b.link.isUp(), 'link down');
     b.sandbox.gate = null;
@@ -141,7 +175,14 @@ describe.skipIf(!existsSync(MOSQUITTO))('scale-out: shared subscription and stab
     await startMosquitto(port);
     const connector = externalBroker(`mqtt://127.0.0.1:${port}`);
     const a = await server({ connector, resendMs: 300, sharedGroup: 'api', clientId: `api-a-${uuid().slice(0, 6)}` });
-    const b = await server({ shareDb: a, simulator: false, prefix: a.prefix, connector, sharedGroup: 'api', clientId: `api-b-${uuid().slice(0, 6)}` });
+    const b = await server({
+      shareDb: a,
+      simulator: false,
+      prefix: a.prefix,
+      connector,
+      sharedGroup: 'api',
+      clientId: `api-b-${uuid().slice(0, 6)}`,
+    });
     const rentals: { tradeNo: string; powerbankId: string; cabinet: string }[] = [];
     for (const [i, cabinet] of ['PWL-LIS-001', 'PWL-VNO-001', 'PWL-NYC-001'].entries()) {
       rentals.push({ ...(await rentedOut(a, await touristToken(a.app, `share-${i}`), cabinet)), cabinet });
@@ -151,8 +192,10 @@ describe.skipIf(!existsSync(MOSQUITTO))('scale-out: shared subscription and stab
     a.clients[0]!.end(true);
     // Each power bank goes back into the cabinet it came from (the returns go through the shared group).
     for (const r of rentals) await a.fleet!.get(r.cabinet)!.insert(r.powerbankId);
-    for (const r of rentals) await waitFor(async () => (await order(b, r.tradeNo)).settled, `return of ${r.powerbankId} settled`, 20_000);
-    for (const r of rentals) await waitFor(async () => a.fleet!.get(r.cabinet)!.unacknowledged.length === 0, 'every return acknowledged');
+    for (const r of rentals)
+      await waitFor(async () => (await order(b, r.tradeNo)).settled, `return of ${r.powerbankId} settled`, 20_000);
+    for (const r of rentals)
+      await waitFor(async () => a.fleet!.get(r.cabinet)!.unacknowledged.length === 0, 'every return acknowledged');
   }, 120_000);
 });
 
@@ -166,7 +209,8 @@ describe('a server process killed with events in flight', () => {
     const hang = new Promise<void>((r) => (release = r));
     const cabinets = a.app.powerly.cabinets;
     cabinets.receive = async (cabinetId, e) => {
-      if (e.type !== 'popped') return Object.getPrototypeOf(cabinets).receive.call(cabinets, cabinetId, e) as Promise<boolean>;
+      if (e.type !== 'popped')
+        return Object.getPrototypeOf(cabinets).receive.call(cabinets, cabinetId, e) as Promise<boolean>;
       a.clients[0]!.stream.destroy();
       a.clients[0]!.end(true);
       await hang;
@@ -174,18 +218,23 @@ describe('a server process killed with events in flight', () => {
     };
     const res = await rent(a, token, 'PWL-LIS-001');
     const tradeNo: string = res.json().data.outTradeNo;
-    await waitFor(async () => a.fleet!.get('PWL-LIS-001')!.unacknowledged.some((e) => e.type === 'popped'), 'popped sent');
+    await waitFor(
+      async () => a.fleet!.get('PWL-LIS-001')!.unacknowledged.some((e) => e.type === 'popped'),
+      'popped sent',
+    );
     expect(Number((await order(a, tradeNo)).zujie)).toBe(0);
 
     // Process B (same database, same broker and cabinets) starts: the re-sent popped reaches it.
     const b = await server({ shareDb: a, simulator: false, prefix: a.prefix, connector: a.connector });
     await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the rental started on process B');
-    const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from cabinet_events where type = 'popped' and state = 'done'`);
+    const { rows } = await b.db.query<{ n: number }>(
+      `select count(*)::int as n from cabinet_events where type = 'popped' and state = 'done'`,
+    );
     expect(Number(rows[0]!.n)).toBe(1);
     release();
   });
 
-  it('dies with several cabinets\' events taken in at once, none stored: each cabinet re-sends and the next process handles each once', async () => {
+  it("dies with several cabinets' events taken in at once, none stored: each cabinet re-sends and the next process handles each once", async () => {
     // The link takes messages of different cabinets in parallel (and acknowledges them to the broker when it takes
     // them): what is in hand is not stored until `receive` has run, so the cabinets' own re-sending (no event-ack)
     // is what carries them to the next process.
@@ -197,7 +246,8 @@ describe('a server process killed with events in flight', () => {
     const hang = new Promise<boolean>((r) => (release = () => r(false)));
     const cabinets = a.app.powerly.cabinets;
     cabinets.receive = async (cabinetId, e) => {
-      if (e.type !== 'popped') return Object.getPrototypeOf(cabinets).receive.call(cabinets, cabinetId, e) as Promise<boolean>;
+      if (e.type !== 'popped')
+        return Object.getPrototypeOf(cabinets).receive.call(cabinets, cabinetId, e) as Promise<boolean>;
       inHand.add(cabinetId);
       // All three poppeds in hand at once, none stored: process A dies.
       if (inHand.size === cabinetIds.length) {
@@ -206,21 +256,32 @@ describe('a server process killed with events in flight', () => {
       }
       return hang;
     };
-    const rents = await Promise.all(cabinetIds.map(async (id, i) => {
-      const token = await touristToken(a.app, `kill-many-${i}`);
-      const res = await rent(a, token, id);
-      expect(res.json().code, res.body).toBe(0);
-      return res.json().data.outTradeNo as string;
-    }));
+    const rents = await Promise.all(
+      cabinetIds.map(async (id, i) => {
+        const token = await touristToken(a.app, `kill-many-${i}`);
+        const res = await rent(a, token, id);
+        expect(res.json().code, res.body).toBe(0);
+        return res.json().data.outTradeNo as string;
+      }),
+    );
     await waitFor(async () => inHand.size === cabinetIds.length, 'every popped taken in by process A');
     for (const tradeNo of rents) expect(Number((await order(a, tradeNo)).zujie)).toBe(0);
 
     const b = await server({ shareDb: a, simulator: false, prefix: a.prefix, connector: a.connector });
-    for (const tradeNo of rents) await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, `rental ${tradeNo} started on process B`);
+    for (const tradeNo of rents)
+      await waitFor(
+        async () => Number((await order(b, tradeNo)).zujie) === 1,
+        `rental ${tradeNo} started on process B`,
+      );
     const { rows } = await b.db.query<{ cabinet_id: string; n: number }>(
-      `select cabinet_id, count(*)::int as n from cabinet_events where type = 'popped' group by cabinet_id order by cabinet_id`);
+      `select cabinet_id, count(*)::int as n from cabinet_events where type = 'popped' group by cabinet_id order by cabinet_id`,
+    );
     expect(rows.map((r) => [r.cabinet_id, Number(r.n)])).toEqual([...cabinetIds].sort().map((id) => [id, 1]));
-    for (const id of cabinetIds) await waitFor(async () => !a.fleet!.get(id)!.unacknowledged.some((e) => e.type === 'popped'), `${id}'s popped acknowledged`);
+    for (const id of cabinetIds)
+      await waitFor(
+        async () => !a.fleet!.get(id)!.unacknowledged.some((e) => e.type === 'popped'),
+        `${id}'s popped acknowledged`,
+      );
     release(); // process A's calls end (it is closed after the test), having stored nothing
   });
 
@@ -230,13 +291,31 @@ describe('a server process killed with events in flight', () => {
     const token = await touristToken(a.app, 'kill-2');
     const res = await rent(a, token, 'PWL-LIS-001');
     const tradeNo: string = res.json().data.outTradeNo;
-    const cmd = (await a.db.query<{ id: string; payload: { slot: number } }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+    const cmd = (
+      await a.db.query<{ id: string; payload: { slot: number } }>(
+        'select id, payload from cabinet_commands where order_id = $1',
+        [tradeNo],
+      )
+    ).rows[0]!;
     const slot = (typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload).slot as number;
-    const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', ['PWL-LIS-001', slot])).rows[0]!.id;
+    const powerbankId = (
+      await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [
+        'PWL-LIS-001',
+        slot,
+      ])
+    ).rows[0]!.id;
     // Stored (and so acknowledged), then the process dies: processing never ran.
-    expect(await a.app.powerly.cabinets.receive('PWL-LIS-001', {
-      v: 2, id: 'ev-kill-2', ts: a.clock.now().toISOString(), type: 'popped', commandId: cmd.id, slot, powerbankId,
-    })).toBe(true);
+    expect(
+      await a.app.powerly.cabinets.receive('PWL-LIS-001', {
+        v: 2,
+        id: 'ev-kill-2',
+        ts: a.clock.now().toISOString(),
+        type: 'popped',
+        commandId: cmd.id,
+        slot,
+        powerbankId,
+      }),
+    ).toBe(true);
     const b = await server({ shareDb: a, simulator: false });
     expect(await b.app.powerly.cabinets.processInbox()).toBe(1);
     expect(await order(b, tradeNo)).toMatchObject({ powerbank_id: powerbankId });
@@ -248,19 +327,32 @@ describe('two processes racing popped and returned of one power bank', () => {
   it('never leaves a returned power bank on an open rental', async () => {
     const a = await server({ simulator: false });
     const b = await server({ shareDb: a, simulator: false });
-    for (let i = 0; i < 3; i++) { // PWL-LIS-001 has 3 free slots
+    for (let i = 0; i < 3; i++) {
+      // PWL-LIS-001 has 3 free slots
       await markHeardFrom(a, ['PWL-VNO-001', 'PWL-LIS-001']);
       const token = await touristToken(a.app, `race-${i}`);
       const res = await rent(a, token, 'PWL-VNO-001');
       expect(res.json().code, res.body).toBe(0);
       const tradeNo: string = res.json().data.outTradeNo;
-      const cmd = (await a.db.query<{ id: string; payload: unknown }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+      const cmd = (
+        await a.db.query<{ id: string; payload: unknown }>(
+          'select id, payload from cabinet_commands where order_id = $1',
+          [tradeNo],
+        )
+      ).rows[0]!;
       const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
-      const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', ['PWL-VNO-001', slot])).rows[0]!.id;
+      const powerbankId = (
+        await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [
+          'PWL-VNO-001',
+          slot,
+        ])
+      ).rows[0]!.id;
       const t = a.clock.now().getTime();
-      const free = (await a.db.query<{ slot: number }>(
-        `select s as slot from generate_series(1, 6) s where s not in (select slot from powerbanks where cabinet_id = 'PWL-LIS-001' and slot is not null) limit 1`,
-      )).rows[0]!.slot;
+      const free = (
+        await a.db.query<{ slot: number }>(
+          `select s as slot from generate_series(1, 6) s where s not in (select slot from powerbanks where cabinet_id = 'PWL-LIS-001' and slot is not null) limit 1`,
+        )
+      ).rows[0]!.slot;
       // The pop and a quick return at another cabinet, handled at the same moment by two processes: process A
       // has applied the pop but not committed yet when process B handles the return.
       const rentals = a.app.powerly.rentals;
@@ -273,9 +365,20 @@ describe('two processes racing popped and returned of one power bank', () => {
         applied();
         await gate;
       };
-      const pop = event(a, 'PWL-VNO-001', { ts: new Date(t + 1000).toISOString(), type: 'popped', commandId: cmd.id, slot, powerbankId });
+      const pop = event(a, 'PWL-VNO-001', {
+        ts: new Date(t + 1000).toISOString(),
+        type: 'popped',
+        commandId: cmd.id,
+        slot,
+        powerbankId,
+      });
       await popApplied;
-      const ret = event(b, 'PWL-LIS-001', { ts: new Date(t + 60_000).toISOString(), type: 'returned', slot: free, powerbankId });
+      const ret = event(b, 'PWL-LIS-001', {
+        ts: new Date(t + 60_000).toISOString(),
+        type: 'returned',
+        slot: free,
+        powerbankId,
+      });
       await new Promise((r) => setTimeout(r, 300));
       commit();
       await Promise.all([pop, ret]);
@@ -292,16 +395,32 @@ describe('two processes racing popped and returned of one power bank', () => {
     await markHeardFrom(a, ['PWL-VNO-001']);
     const token = await touristToken(a.app, 'late-pop');
     const tradeNo: string = (await rent(a, token, 'PWL-VNO-001')).json().data.outTradeNo;
-    const cmd = (await a.db.query<{ id: string; payload: unknown }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+    const cmd = (
+      await a.db.query<{ id: string; payload: unknown }>(
+        'select id, payload from cabinet_commands where order_id = $1',
+        [tradeNo],
+      )
+    ).rows[0]!;
     const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
-    const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', ['PWL-VNO-001', slot])).rows[0]!.id;
+    const powerbankId = (
+      await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [
+        'PWL-VNO-001',
+        slot,
+      ])
+    ).rows[0]!.id;
     const t = a.clock.now().getTime();
     // The eject times out (order cancelled); the cabinet's popped is delayed; the bank is pushed back meanwhile.
     a.clock.advance(60_000);
     await a.app.powerly.jobs.runDue();
     expect(Number((await order(a, tradeNo)).zujie)).toBe(2);
     await event(a, 'PWL-VNO-001', { ts: new Date(t + 50_000).toISOString(), type: 'returned', slot: 6, powerbankId });
-    await event(a, 'PWL-VNO-001', { ts: new Date(t + 2_000).toISOString(), type: 'popped', commandId: cmd.id, slot, powerbankId });
+    await event(a, 'PWL-VNO-001', {
+      ts: new Date(t + 2_000).toISOString(),
+      type: 'popped',
+      commandId: cmd.id,
+      slot,
+      powerbankId,
+    });
     expect(await bank(a, powerbankId)).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-VNO-001', slot: 6 });
   });
 
@@ -310,19 +429,41 @@ describe('two processes racing popped and returned of one power bank', () => {
     await markHeardFrom(a, ['PWL-VNO-001', 'PWL-LIS-001']);
     const pending = async (cabinet: string, user: string) => {
       const tradeNo: string = (await rent(a, await touristToken(a.app, user), cabinet)).json().data.outTradeNo;
-      const cmd = (await a.db.query<{ id: string; payload: unknown }>('select id, payload from cabinet_commands where order_id = $1', [tradeNo])).rows[0]!;
+      const cmd = (
+        await a.db.query<{ id: string; payload: unknown }>(
+          'select id, payload from cabinet_commands where order_id = $1',
+          [tradeNo],
+        )
+      ).rows[0]!;
       const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
-      const powerbankId = (await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [cabinet, slot])).rows[0]!.id;
+      const powerbankId = (
+        await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [
+          cabinet,
+          slot,
+        ])
+      ).rows[0]!.id;
       return { tradeNo, commandId: cmd.id, slot, powerbankId, issued: a.clock.now().getTime() };
     };
     const future = await pending('PWL-VNO-001', 'clamp-1');
     a.clock.advance(3_000);
-    await event(a, 'PWL-VNO-001', { ts: new Date(a.clock.now().getTime() + 3600_000).toISOString(), type: 'popped', commandId: future.commandId, slot: future.slot, powerbankId: future.powerbankId });
+    await event(a, 'PWL-VNO-001', {
+      ts: new Date(a.clock.now().getTime() + 3600_000).toISOString(),
+      type: 'popped',
+      commandId: future.commandId,
+      slot: future.slot,
+      powerbankId: future.powerbankId,
+    });
     expect(new Date((await order(a, future.tradeNo)).borrowed_at!).getTime()).toBe(a.clock.now().getTime());
 
     const past = await pending('PWL-LIS-001', 'clamp-2');
     a.clock.advance(3_000);
-    await event(a, 'PWL-LIS-001', { ts: new Date(past.issued - 3600_000).toISOString(), type: 'popped', commandId: past.commandId, slot: past.slot, powerbankId: past.powerbankId });
+    await event(a, 'PWL-LIS-001', {
+      ts: new Date(past.issued - 3600_000).toISOString(),
+      type: 'popped',
+      commandId: past.commandId,
+      slot: past.slot,
+      powerbankId: past.powerbankId,
+    });
     expect(new Date((await order(a, past.tradeNo)).borrowed_at!).getTime()).toBe(past.issued);
   });
 });
@@ -332,9 +473,16 @@ describe('inventory reconciliation', () => {
     const b = await server({ simulator: false });
     await markHeardFrom(b, ['PWL-LIS-001']);
     const token = await touristToken(b.app, 'empty-1');
-    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'heartbeat',
-      slots: [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: null, battery: null })) });
-    const scan = await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-LIS-001`, headers: { token } });
+    await event(b, 'PWL-LIS-001', {
+      ts: b.clock.now().toISOString(),
+      type: 'heartbeat',
+      slots: [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: null, battery: null })),
+    });
+    const scan = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/checkisok?url=PWL-LIS-001`,
+      headers: { token },
+    });
     expect(scan.json().data.haveBatteryCount).toBe(0);
     const res = await rent(b, token, 'PWL-LIS-001');
     expect(res.statusCode).toBe(409);
@@ -358,13 +506,22 @@ describe('inventory reconciliation', () => {
     const o = await order(b, tradeNo);
     expect(o.settled).toBe(true);
     expect(new Date(o.returned_at!).getTime()).toBe(hbAt.getTime());
-    expect(await bank(b, powerbankId)).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-VNO-001', slot: free.slot });
+    expect(await bank(b, powerbankId)).toMatchObject({
+      state: 'in_cabinet',
+      cabinet_id: 'PWL-VNO-001',
+      slot: free.slot,
+    });
   });
 
   it('an unknown power bank is quarantined for an operator, never lent; unknown versions are refused and counted', async () => {
     const b = await server({ simulator: false });
     await markHeardFrom(b, ['PWL-LIS-001']);
-    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'returned', slot: 5, powerbankId: 'PB-STRANGER-1' });
+    await event(b, 'PWL-LIS-001', {
+      ts: b.clock.now().toISOString(),
+      type: 'returned',
+      slot: 5,
+      powerbankId: 'PB-STRANGER-1',
+    });
     expect(await bank(b, 'PB-STRANGER-1')).toMatchObject({ state: 'quarantined', cabinet_id: 'PWL-LIS-001', slot: 5 });
     const view = await b.app.powerly.cabinets.operatorView();
     expect(view.quarantined.map((q) => q.id)).toEqual(['PB-STRANGER-1']);
@@ -374,7 +531,11 @@ describe('inventory reconciliation', () => {
       const res = await rent(b, await touristToken(b.app, `q-${i}`), 'PWL-LIS-001');
       if (i < 3) {
         expect(res.json().code, res.body).toBe(0);
-        const c = (await b.db.query<{ payload: unknown }>('select payload from cabinet_commands where order_id = $1', [res.json().data.outTradeNo])).rows[0]!;
+        const c = (
+          await b.db.query<{ payload: unknown }>('select payload from cabinet_commands where order_id = $1', [
+            res.json().data.outTradeNo,
+          ])
+        ).rows[0]!;
         slots.push(((typeof c.payload === 'string' ? JSON.parse(c.payload) : c.payload) as { slot: number }).slot);
       } else expect(res.statusCode).toBe(409);
     }
@@ -383,7 +544,11 @@ describe('inventory reconciliation', () => {
     const empty = [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: null, battery: null }));
     await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'heartbeat', slots: empty });
     b.clock.advance(1000);
-    await event(b, 'PWL-LIS-001', { ts: b.clock.now().toISOString(), type: 'heartbeat', slots: empty.map((x) => (x.slot === 4 ? { slot: 4, powerbankId: 'PB-STRANGER-1', battery: 90 } : x)) });
+    await event(b, 'PWL-LIS-001', {
+      ts: b.clock.now().toISOString(),
+      type: 'heartbeat',
+      slots: empty.map((x) => (x.slot === 4 ? { slot: 4, powerbankId: 'PB-STRANGER-1', battery: 90 } : x)),
+    });
     expect(await bank(b, 'PB-STRANGER-1')).toMatchObject({ state: 'quarantined', cabinet_id: 'PWL-LIS-001', slot: 4 });
     expect(await b.app.powerly.cabinets.releaseQuarantined('PB-STRANGER-1')).toBe(true);
     expect(await bank(b, 'PB-STRANGER-1')).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-LIS-001', slot: 4 });
@@ -394,12 +559,36 @@ describe('inventory reconciliation', () => {
     const acks: string[] = [];
     raw.on('message', (_t, p) => acks.push(p.toString()));
     await raw.subscribeAsync(`${b.prefix}/cabinets/PWL-LIS-001/commands`, { qos: 1 });
-    await raw.publishAsync(`${b.prefix}/cabinets/PWL-LIS-001/events`, JSON.stringify({ v: 3, id: 'ev-v3', ts: b.clock.now().toISOString(), type: 'returned', slot: 6, powerbankId: 'PB-LIS-0001' }), { qos: 1 });
-    await raw.publishAsync(`${b.prefix}/cabinets/PWL-LIS-001/events`, JSON.stringify({ v: 2, id: 'ev-v2', ts: b.clock.now().toISOString(), type: 'returned', slot: 6, powerbankId: 'PB-STRANGER-2' }), { qos: 1 });
+    await raw.publishAsync(
+      `${b.prefix}/cabinets/PWL-LIS-001/events`,
+      JSON.stringify({
+        v: 3,
+        id: 'ev-v3',
+        ts: b.clock.now().toISOString(),
+        type: 'returned',
+        slot: 6,
+        powerbankId: 'PB-LIS-0001',
+      }),
+      { qos: 1 },
+    );
+    await raw.publishAsync(
+      `${b.prefix}/cabinets/PWL-LIS-001/events`,
+      JSON.stringify({
+        v: 2,
+        id: 'ev-v2',
+        ts: b.clock.now().toISOString(),
+        type: 'returned',
+        slot: 6,
+        powerbankId: 'PB-STRANGER-2',
+      }),
+      { qos: 1 },
+    );
     await waitFor(async () => acks.some((a) => a.includes('ev-v2')), 'the v2 event is acknowledged');
     expect(acks.some((a) => a.includes('ev-v3'))).toBe(false);
     const rejects = (await b.app.powerly.cabinets.operatorView()).rejects;
-    expect(rejects).toEqual([expect.objectContaining({ cabinet_id: 'PWL-LIS-001', reason: 'unknown-version', count: 1 })]);
+    expect(rejects).toEqual([
+      expect.objectContaining({ cabinet_id: 'PWL-LIS-001', reason: 'unknown-version', count: 1 }),
+    ]);
     expect((await b.db.query(`select 1 from cabinet_events where id = 'PWL-LIS-001:ev-v3'`)).rows.length).toBe(0);
     await raw.endAsync();
   });
@@ -412,13 +601,21 @@ describe('the inbox never drops an event', () => {
     const rentals = b.app.powerly.rentals;
     const real = rentals.onReturned.bind(rentals);
     rentals.onReturned = () => Promise.reject(new Error('database says no'));
-    await event(b, 'PWL-LIS-001', { id: 'ev-dead', ts: b.clock.now().toISOString(), type: 'returned', slot: 6, powerbankId: 'PB-LIS-0002' });
+    await event(b, 'PWL-LIS-001', {
+      id: 'ev-dead',
+      ts: b.clock.now().toISOString(),
+      type: 'returned',
+      slot: 6,
+      powerbankId: 'PB-LIS-0002',
+    });
     for (let i = 0; i < 20; i++) {
       b.clock.advance(10 * MINUTE_MS);
       await b.app.powerly.cabinets.processInbox();
     }
     const view = await b.app.powerly.cabinets.operatorView('dead');
-    expect(view.inbox.events).toEqual([expect.objectContaining({ id: 'PWL-LIS-001:ev-dead', state: 'dead', last_error: 'database says no' })]);
+    expect(view.inbox.events).toEqual([
+      expect.objectContaining({ id: 'PWL-LIS-001:ev-dead', state: 'dead', last_error: 'database says no' }),
+    ]);
     rentals.onReturned = real;
     expect(await b.app.powerly.cabinets.retryDead('PWL-LIS-001:ev-dead')).toBe(true);
     expect(await b.app.powerly.cabinets.processInbox()).toBe(1);

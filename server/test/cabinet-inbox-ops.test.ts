@@ -31,7 +31,10 @@ describe('the cabinet inbox in the back office', () => {
   /** A power bank a cabinet reported that nobody registered. */
   const quarantined = async () => {
     const id = `PB-UNKNOWN-${++n}`;
-    await b.db.query(`insert into powerbanks (id, state, cabinet_id, slot, seen_at) values ($1, 'quarantined', 'PWL-VNO-001', $2, $3)`, [id, 20 + n, b.clock.now()]);
+    await b.db.query(
+      `insert into powerbanks (id, state, cabinet_id, slot, seen_at) values ($1, 'quarantined', 'PWL-VNO-001', $2, $3)`,
+      [id, 20 + n, b.clock.now()],
+    );
     return id;
   };
 
@@ -43,8 +46,10 @@ describe('the cabinet inbox in the back office', () => {
 
   accessTable(TABLE, () => consoles, {
     'read the inbox': (c) => c.call('GET', '/cabinet-inbox'),
-    'retry a dead event': async (c) => c.call('POST', `/cabinet-inbox/events/${encodeURIComponent(await deadEvent())}/retry`, { reason: 'table test' }),
-    'release a quarantined power bank': async (c) => c.call('POST', `/cabinet-inbox/powerbanks/${await quarantined()}/release`, { reason: 'table test' }),
+    'retry a dead event': async (c) =>
+      c.call('POST', `/cabinet-inbox/events/${encodeURIComponent(await deadEvent())}/retry`, { reason: 'table test' }),
+    'release a quarantined power bank': async (c) =>
+      c.call('POST', `/cabinet-inbox/powerbanks/${await quarantined()}/release`, { reason: 'table test' }),
   });
 
   it('lists dead events, refused messages and quarantined power banks; retry and release act once, audited', async () => {
@@ -52,27 +57,63 @@ describe('the cabinet inbox in the back office', () => {
     const [event, bank] = [await deadEvent(), await quarantined()];
     await b.app.powerly.cabinets.reject('PWL-NOBODY', 'unknown-cabinet', '{"v":2}');
     const inbox = (await owner.call('GET', '/cabinet-inbox')).json<{
-      counts: Array<{ state: string; n: number }>; events: Array<{ id: string }>; rejects: Array<{ cabinetId: string }>; quarantined: Array<{ id: string }>;
+      counts: Array<{ state: string; n: number }>;
+      events: Array<{ id: string }>;
+      rejects: Array<{ cabinetId: string }>;
+      quarantined: Array<{ id: string }>;
     }>();
-    expect(inbox.events.find((e) => e.id === event)).toMatchObject({ cabinetId: 'PWL-VNO-001', type: 'returned', attempts: 20, lastError: 'database says no', payload: { slot: 3 } });
+    expect(inbox.events.find((e) => e.id === event)).toMatchObject({
+      cabinetId: 'PWL-VNO-001',
+      type: 'returned',
+      attempts: 20,
+      lastError: 'database says no',
+      payload: { slot: 3 },
+    });
     expect(inbox.counts.find((c) => c.state === 'dead')?.n).toBeGreaterThan(0);
-    expect(inbox.rejects.find((r) => r.cabinetId === 'PWL-NOBODY')).toMatchObject({ reason: 'unknown-cabinet', count: 1, lastPayload: '{"v":2}' });
+    expect(inbox.rejects.find((r) => r.cabinetId === 'PWL-NOBODY')).toMatchObject({
+      reason: 'unknown-cabinet',
+      count: 1,
+      lastPayload: '{"v":2}',
+    });
     expect(inbox.quarantined.find((q) => q.id === bank)).toMatchObject({ cabinetId: 'PWL-VNO-001' });
     expect((await owner.call('GET', '/cabinet-inbox?state=done')).statusCode).toBe(400);
 
     // Two people retry the same event at once: one makes it pending, the other is told there is nothing to retry.
-    const retries = await Promise.all([1, 2].map(() => owner.call('POST', `/cabinet-inbox/events/${encodeURIComponent(event)}/retry`, { reason: 'the database is back' })));
+    const retries = await Promise.all(
+      [1, 2].map(() =>
+        owner.call('POST', `/cabinet-inbox/events/${encodeURIComponent(event)}/retry`, {
+          reason: 'the database is back',
+        }),
+      ),
+    );
     expect(retries.map((r) => r.statusCode).sort()).toEqual([200, 404]);
-    expect((await b.db.query('select state, attempts from cabinet_events where id = $1', [event])).rows[0]).toMatchObject({ state: 'pending', attempts: 0 });
+    expect(
+      (await b.db.query('select state, attempts from cabinet_events where id = $1', [event])).rows[0],
+    ).toMatchObject({ state: 'pending', attempts: 0 });
 
-    expect((await owner.call('POST', `/cabinet-inbox/powerbanks/${bank}/release`, { reason: 'our bank, label lost' })).statusCode).toBe(200);
-    expect((await b.db.query('select state, cabinet_id from powerbanks where id = $1', [bank])).rows[0]).toMatchObject({ state: 'in_cabinet', cabinet_id: 'PWL-VNO-001' });
-    expect((await owner.call('POST', `/cabinet-inbox/powerbanks/${bank}/release`, { reason: 'again' })).statusCode).toBe(404);
-    expect((await owner.call('POST', `/cabinet-inbox/powerbanks/${bank}/release`, { reason: '' })).statusCode).toBe(400);
+    expect(
+      (await owner.call('POST', `/cabinet-inbox/powerbanks/${bank}/release`, { reason: 'our bank, label lost' }))
+        .statusCode,
+    ).toBe(200);
+    expect((await b.db.query('select state, cabinet_id from powerbanks where id = $1', [bank])).rows[0]).toMatchObject({
+      state: 'in_cabinet',
+      cabinet_id: 'PWL-VNO-001',
+    });
+    expect(
+      (await owner.call('POST', `/cabinet-inbox/powerbanks/${bank}/release`, { reason: 'again' })).statusCode,
+    ).toBe(404);
+    expect((await owner.call('POST', `/cabinet-inbox/powerbanks/${bank}/release`, { reason: '' })).statusCode).toBe(
+      400,
+    );
 
-    const audit = (await owner.call('GET', '/audit')).json<{ items: Array<{ action: string; entityId: string; reason: string }> }>().items;
-    expect(audit.filter((e) => e.entityId === event || e.entityId === bank).map((e) => [e.action, e.entityId, e.reason])).toEqual([
-      ['powerbank.release', bank, 'our bank, label lost'], ['cabinet.event.retry', event, 'the database is back'],
+    const audit = (await owner.call('GET', '/audit')).json<{
+      items: Array<{ action: string; entityId: string; reason: string }>;
+    }>().items;
+    expect(
+      audit.filter((e) => e.entityId === event || e.entityId === bank).map((e) => [e.action, e.entityId, e.reason]),
+    ).toEqual([
+      ['powerbank.release', bank, 'our bank, label lost'],
+      ['cabinet.event.retry', event, 'the database is back'],
     ]);
   });
 });

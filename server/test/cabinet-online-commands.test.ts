@@ -14,7 +14,12 @@ const command = async (id: string, expiresInMs: number) => {
   const now = b.clock.now();
   await b.db.query(
     `insert into cabinet_commands (id, cabinet_id, type, payload, created_at, expires_at) values ($1, 'PWL-LIS-001', 'eject', $2, $3, $4)`,
-    [id, JSON.stringify({ v: 2, id, type: 'eject', slot: 1, ts: now.toISOString(), ttlMs: expiresInMs }), now, new Date(now.getTime() + expiresInMs)],
+    [
+      id,
+      JSON.stringify({ v: 2, id, type: 'eject', slot: 1, ts: now.toISOString(), ttlMs: expiresInMs }),
+      now,
+      new Date(now.getTime() + expiresInMs),
+    ],
   );
 };
 
@@ -28,7 +33,11 @@ describe('a cabinet coming online', () => {
     cabinet.on('message', (_t, p) => got.push(String((JSON.parse(p.toString()) as { id: string }).id)));
     // As the protocol asks: subscribe to its commands, then announce itself online.
     await cabinet.subscribeAsync(`${b.prefix}/cabinets/PWL-LIS-001/commands`, { qos: 1 });
-    await cabinet.publishAsync(`${b.prefix}/cabinets/PWL-LIS-001/status`, JSON.stringify({ v: 2, online: true, ts: b.clock.now().toISOString() }), { qos: 1 });
+    await cabinet.publishAsync(
+      `${b.prefix}/cabinets/PWL-LIS-001/status`,
+      JSON.stringify({ v: 2, online: true, ts: b.clock.now().toISOString() }),
+      { qos: 1 },
+    );
     await waitFor(async () => got.includes('cmd-waiting-1'), 'the waiting command re-published to the cabinet');
     expect(got).not.toContain('cmd-expired-1');
     await cabinet.endAsync();

@@ -33,7 +33,9 @@ async function lacking(flag: keyof Capabilities) {
 }
 
 const detail = async (app: PowerlyApp, token: string, orderId: string) =>
-  (await app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data;
+  (
+    await app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })
+  ).json().data;
 const event = (app: PowerlyApp, cabinetId: string, e: Record<string, unknown>) =>
   app.powerly.cabinets.event(cabinetId, { v: 2, id: uuid(), ...e } as never);
 
@@ -42,32 +44,65 @@ async function rentedOut(b: Built, qrcode: string) {
   await markHeardFrom(b, [qrcode]);
   const token = await touristToken(b.app);
   const res = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
     payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
   });
   expect(res.json().code, res.body).toBe(0);
   const tradeNo: string = res.json().data.outTradeNo;
   const { rows } = await b.db.query<{ eject_command_id: string; payload: { slot: number } }>(
-    'select o.eject_command_id, c.payload from orders o join cabinet_commands c on c.id = o.eject_command_id where o.id = $1', [tradeNo]);
+    'select o.eject_command_id, c.payload from orders o join cabinet_commands c on c.id = o.eject_command_id where o.id = $1',
+    [tradeNo],
+  );
   const slot = rows[0]!.payload.slot;
-  const { rows: banks } = await b.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [qrcode, slot]);
+  const { rows: banks } = await b.db.query<{ id: string }>(
+    'select id from powerbanks where cabinet_id = $1 and slot = $2',
+    [qrcode, slot],
+  );
   const powerbankId = banks[0]!.id;
-  await event(b.app, qrcode, { ts: b.clock.now().toISOString(), type: 'popped', commandId: rows[0]!.eject_command_id, slot, powerbankId });
+  await event(b.app, qrcode, {
+    ts: b.clock.now().toISOString(),
+    type: 'popped',
+    commandId: rows[0]!.eject_command_id,
+    slot,
+    powerbankId,
+  });
   return { token, tradeNo, powerbankId, slot };
 }
 
 const jobOf = async (b: Built, kind: string, orderId: string) =>
-  Number((await b.db.query<{ id: number }>(`select id from jobs where kind = $1 and payload->>'orderId' = $2 order by id desc limit 1`, [kind, orderId])).rows[0]!.id);
+  Number(
+    (
+      await b.db.query<{ id: number }>(
+        `select id from jobs where kind = $1 and payload->>'orderId' = $2 order by id desc limit 1`,
+        [kind, orderId],
+      )
+    ).rows[0]!.id,
+  );
 const paymentsOf = async (b: Built, orderId: string) =>
-  (await b.db.query<{ id: string; purpose: string; status: string }>('select id, purpose, status from payments where order_id = $1 order by created_at', [orderId])).rows;
+  (
+    await b.db.query<{ id: string; purpose: string; status: string }>(
+      'select id, purpose, status from payments where order_id = $1 order by created_at',
+      [orderId],
+    )
+  ).rows;
 
 describe('off-session charges ask payments for the capability', () => {
   it('a provider without offSession is refused a merchant-initiated charge with a 422 naming it, before any call', async () => {
     const { b, calls } = await lacking('offSession');
     const provider = b.app.powerly.payments.providerById('sandbox');
-    const err = await provider.authorize({
-      token: await cardToken(b.app), amount: 500, currency: 'EUR', capture: 'automatic', idempotencyKey: 'x1', userId: 1, offSession: true,
-    }).catch((e: unknown) => e);
+    const err = await provider
+      .authorize({
+        token: await cardToken(b.app),
+        amount: 500,
+        currency: 'EUR',
+        capture: 'automatic',
+        idempotencyKey: 'x1',
+        userId: 1,
+        offSession: true,
+      })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotSupported);
     expect(err).toMatchObject({ code: 422, key: 'error.notSupported.offSession' });
     expect(calls).toHaveLength(0);
@@ -77,7 +112,10 @@ describe('off-session charges ask payments for the capability', () => {
     const { b, calls } = await lacking('offSession');
     const { tradeNo } = await rentedOut(b, 'PWL-VNO-001');
     await b.db.query(`update orders set plan = jsonb_set(plan, '{overtimeDays}', '30') where id = $1`, [tradeNo]);
-    await b.db.query(`update jobs set run_at = run_at + interval '28 days' where kind = 'rental.overtime-buy-out' and payload->>'orderId' = $1`, [tradeNo]);
+    await b.db.query(
+      `update jobs set run_at = run_at + interval '28 days' where kind = 'rental.overtime-buy-out' and payload->>'orderId' = $1`,
+      [tradeNo],
+    );
     const before = calls.length;
     b.clock.advance(6 * DAY + MINUTE_MS);
     expect(await b.app.powerly.jobs.runNow(await jobOf(b, JOB_HOLD_EXPIRY, tradeNo))).toBe(true);
@@ -91,7 +129,10 @@ describe('off-session charges ask payments for the capability', () => {
   it('rent above the hold (and so an overtime buy-out above it): without offSession it is a debt paid in the app', async () => {
     const { b, calls } = await lacking('offSession');
     const { token, tradeNo, powerbankId, slot } = await rentedOut(b, 'PWL-VNO-001');
-    await b.db.query(`update orders set plan = plan || '{"deposit": 0, "dailyCap": 2000, "unitPrice": 2000, "overtimeDays": 30}'::jsonb where id = $1`, [tradeNo]);
+    await b.db.query(
+      `update orders set plan = plan || '{"deposit": 0, "dailyCap": 2000, "unitPrice": 2000, "overtimeDays": 30}'::jsonb where id = $1`,
+      [tradeNo],
+    );
     b.clock.advance(2 * DAY - HOUR);
     await event(b.app, 'PWL-VNO-001', { ts: b.clock.now().toISOString(), type: 'returned', slot, powerbankId });
     const fee = Math.round((await detail(b.app, token, tradeNo)).pJiesuan * 100);
@@ -100,7 +141,9 @@ describe('off-session charges ask payments for the capability', () => {
     expect(await b.app.powerly.jobs.runNow(await jobOf(b, JOB_CHARGE_EXTRA, tradeNo))).toBe(true);
     expect(calls.slice(before)).toEqual([]);
     expect(Math.round((await detail(b.app, token, tradeNo)).debtAmount * 100)).toBe(fee - 2500);
-    expect((await paymentsOf(b, tradeNo)).find((p) => p.purpose === 'rent_extra')).toMatchObject({ status: 'declined' });
+    expect((await paymentsOf(b, tradeNo)).find((p) => p.purpose === 'rent_extra')).toMatchObject({
+      status: 'declined',
+    });
     await ledgerBalanced(b.app);
   });
 });
@@ -112,7 +155,9 @@ describe('holds and partial capture ask payments for the capability', () => {
     const { tradeNo } = await rentedOut(b, 'PWL-VNO-001');
     expect(calls.map((c) => c.capture)).toEqual(['automatic']);
     const { rows } = await b.db.query<{ purpose: string; status: string }>(
-      `select purpose, status from payments where user_id = (select user_id from orders where id = $1)`, [tradeNo]);
+      `select purpose, status from payments where user_id = (select user_id from orders where id = $1)`,
+      [tradeNo],
+    );
     expect(rows).toEqual([{ purpose: 'deposit_topup', status: 'captured' }]);
     await ledgerBalanced(b.app);
   });
@@ -142,13 +187,19 @@ describe('a provider that is gone', () => {
     const b = await build({ simulator: false });
     open.push(b);
     const token = await touristToken(b.app);
-    const { rows } = await b.db.query<{ user_id: number }>('select user_id from sessions order by created_at desc limit 1');
+    const { rows } = await b.db.query<{ user_id: number }>(
+      'select user_id from sessions order by created_at desc limit 1',
+    );
     await b.db.query(
       `insert into saved_cards (id, user_id, agent_id, provider, payment_method_ref, method_id, brand, last4, currency, created_at)
-       values ('card_gone', $1, 'powerly', 'stripe.gone', 'pm_gone', 'stripe.gone:STRIPE_CARD', 'visa', '4242', 'EUR', now())`, [rows[0]!.user_id]);
+       values ('card_gone', $1, 'powerly', 'stripe.gone', 'pm_gone', 'stripe.gone:STRIPE_CARD', 'visa', '4242', 'EUR', now())`,
+      [rows[0]!.user_id],
+    );
     const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/user/card/remove/card_gone`, headers: { token } });
     expect([res.statusCode, res.json().code], res.body).toEqual([200, 0]);
-    const { rows: left } = await b.db.query('select id from saved_cards where id = $1 and removed_at is null', ['card_gone']);
+    const { rows: left } = await b.db.query('select id from saved_cards where id = $1 and removed_at is null', [
+      'card_gone',
+    ]);
     expect(left).toEqual([]);
   });
 });

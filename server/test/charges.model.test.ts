@@ -24,7 +24,14 @@ const WH = 'whsec_platform';
 const CARD = 'stripe:STRIPE_CARD';
 const pg = process.env.DATABASE_URL;
 
-type Obj = Record<string, unknown> & { id: string; status: string; amount: number; amount_received?: number; metadata?: Record<string, string>; latest_charge?: unknown };
+type Obj = Record<string, unknown> & {
+  id: string;
+  status: string;
+  amount: number;
+  amount_received?: number;
+  metadata?: Record<string, string>;
+  latest_charge?: unknown;
+};
 
 /** The system under test: the server (replaced on a restart), the provider, the riders, the clock's total advance. */
 interface Real {
@@ -47,9 +54,18 @@ let n = 0;
 let total = 0; // fr-3d's price (EUR minor units)
 let days = 0;
 
-const stripeOpts = () => ({ account: { secretKey: SK, publishableKey: 'pk_test_platform', webhookSecret: WH }, agents: {}, transport: fake.transport() });
+const stripeOpts = () => ({
+  account: { secretKey: SK, publishableKey: 'pk_test_platform', webhookSecret: WH },
+  agents: {},
+  transport: fake.transport(),
+});
 async function start(elapsed: number): Promise<Built> {
-  const b = await build({ simulator: false, stripe: stripeOpts(), keepSchema: true, ...(pg ? { schema: schema || undefined } : { dataDir }) });
+  const b = await build({
+    simulator: false,
+    stripe: stripeOpts(),
+    keepSchema: true,
+    ...(pg ? { schema: schema || undefined } : { dataDir }),
+  });
   schema = b.schema;
   b.clock.advance(elapsed);
   fake.now = () => Math.floor(b.clock.now().getTime() / 1000);
@@ -57,14 +73,34 @@ async function start(elapsed: number): Promise<Built> {
 }
 
 async function post(r: Real, rider: number, url: string, payload: object) {
-  const res = await r.b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token: r.riders[rider]!.token, 'idempotency-key': `m${n++}` }, payload });
+  const res = await r.b.app.inject({
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: { token: r.riders[rider]!.token, 'idempotency-key': `m${n++}` },
+    payload,
+  });
   expect(res.statusCode, `${url}: ${res.body}`).toBeLessThan(500);
-  return res.json() as { code: number; msg: string; data: Record<string, unknown> & { action?: { paymentIntent: string } } };
+  return res.json() as {
+    code: number;
+    msg: string;
+    data: Record<string, unknown> & { action?: { paymentIntent: string } };
+  };
 }
-const orderSubmit = () => ({ orderType: 2, currency: 'EUR', totalAmount: total / 100, submitDtlDtoList: [{ skuId: 'fr-3d', selectDays: days }] });
-const intents = () => [...((fake as unknown as { spaces: Map<string, Map<string, Obj>> }).spaces.get(`${SK}|`)?.values() ?? [])].filter((o) => o.object === 'payment_intent');
+const orderSubmit = () => ({
+  orderType: 2,
+  currency: 'EUR',
+  totalAmount: total / 100,
+  submitDtlDtoList: [{ skuId: 'fr-3d', selectDays: days }],
+});
+const intents = () =>
+  [...((fake as unknown as { spaces: Map<string, Map<string, Obj>> }).spaces.get(`${SK}|`)?.values() ?? [])].filter(
+    (o) => o.object === 'payment_intent',
+  );
 const refunded = (pi: Obj) => {
-  const ch = typeof pi.latest_charge === 'string' ? fake.get(`${SK}|`, pi.latest_charge) as { amount_refunded?: number } | undefined : undefined;
+  const ch =
+    typeof pi.latest_charge === 'string'
+      ? (fake.get(`${SK}|`, pi.latest_charge) as { amount_refunded?: number } | undefined)
+      : undefined;
   return Number(ch?.amount_refunded ?? 0);
 };
 function remember(r: Real, ref: string) {
@@ -78,23 +114,36 @@ const settle = async (r: Real) => {
 async function invariants(r: Real, quiet: boolean) {
   const db = r.b.db;
   await ledgerBalanced(r.b.app);
-  const { rows: twice } = await db.query(`select provider_ref from payments where provider_ref is not null and status in ('authorized', 'captured', 'partially_captured', 'refunded')
+  const { rows: twice } =
+    await db.query(`select provider_ref from payments where provider_ref is not null and status in ('authorized', 'captured', 'partially_captured', 'refunded')
     group by provider, provider_ref having count(*) > 1`);
   expect(twice, 'a provider payment taken twice').toEqual([]);
-  const { rows: two } = await db.query(`select provider_ref from (select provider, provider_ref, purpose from payments where provider_ref is not null
+  const { rows: two } =
+    await db.query(`select provider_ref from (select provider, provider_ref, purpose from payments where provider_ref is not null
     union all select provider, provider_ref, purpose from payment_starts) x group by provider, provider_ref having count(distinct purpose) > 1`);
   expect(two, 'a provider payment serving two purposes').toEqual([]);
   // No money from nothing: a rider's wallet and held deposits never exceed what the provider captured from them.
   for (const rider of r.riders) {
-    const taken = intents().filter((pi) => pi.metadata?.powerlyUserId === String(rider.id))
-      .reduce((s, pi) => s + Number(pi.amount_received ?? 0) - refunded(pi) + (pi.status === 'requires_capture' ? Number(pi.amount_capturable ?? 0) : 0), 0);
+    const taken = intents()
+      .filter((pi) => pi.metadata?.powerlyUserId === String(rider.id))
+      .reduce(
+        (s, pi) =>
+          s +
+          Number(pi.amount_received ?? 0) -
+          refunded(pi) +
+          (pi.status === 'requires_capture' ? Number(pi.amount_capturable ?? 0) : 0),
+        0,
+      );
     const w = await r.b.app.powerly.ledger.walletOf(rider.id, 'EUR');
     expect(w.balance + w.held, `rider ${rider.id}'s wallet and held deposits`).toBeLessThanOrEqual(taken);
   }
   if (!quiet) return;
   // After the guards: nothing stranded at the provider.
-  const rows = (await db.query<{ provider_ref: string; status: string; refunded_amount: string; failure_code: string | null }>(
-    `select provider_ref, status, refunded_amount, failure_code from payments where provider = 'stripe'`)).rows;
+  const rows = (
+    await db.query<{ provider_ref: string; status: string; refunded_amount: string; failure_code: string | null }>(
+      `select provider_ref, status, refunded_amount, failure_code from payments where provider = 'stripe'`,
+    )
+  ).rows;
   const ours = new Map(rows.map((x) => [x.provider_ref, x]));
   for (const pi of intents()) {
     const row = ours.get(pi.id);
@@ -114,30 +163,55 @@ async function invariants(r: Real, quiet: boolean) {
 }
 
 type Cmd = fc.AsyncCommand<Model, Real>;
-const card = fc.constantFrom('pm_card_visa', 'pm_card_visa', 'pm_card_authenticationRequired', 'pm_card_chargeDeclined');
+const card = fc.constantFrom(
+  'pm_card_visa',
+  'pm_card_visa',
+  'pm_card_authenticationRequired',
+  'pm_card_chargeDeclined',
+);
 
 class Buy implements Cmd {
-  constructor(readonly rider: number, readonly card: string, readonly useWallet: boolean) {}
+  constructor(
+    readonly rider: number,
+    readonly card: string,
+    readonly useWallet: boolean,
+  ) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const a = await post(r, this.rider, 'chargenow/mifi/rent', { paymentId: CARD, stripeToken: this.card, orderSubmit: orderSubmit(), ...(this.useWallet ? { useWallet: 1 } : {}) });
+    const a = await post(r, this.rider, 'chargenow/mifi/rent', {
+      paymentId: CARD,
+      stripeToken: this.card,
+      orderSubmit: orderSubmit(),
+      ...(this.useWallet ? { useWallet: 1 } : {}),
+    });
     const id = String(a.data?.orderId ?? '');
     if (a.data?.action) {
       m.pending.push({ rider: this.rider, ref: a.data.action.paymentIntent });
       remember(r, a.data.action.paymentIntent);
     }
-    if (id) m.packages.push({ rider: this.rider, id, paid: a.code === 0 && !a.data.action, deposit: false, cancelled: false });
+    if (id)
+      m.packages.push({
+        rider: this.rider,
+        id,
+        paid: a.code === 0 && !a.data.action,
+        deposit: false,
+        cancelled: false,
+      });
     await invariants(r, false);
   }
   toString = () => `buy(${this.rider}, ${this.card}${this.useWallet ? ', wallet' : ''})`;
 }
 
 class Approve implements Cmd {
-  constructor(readonly i: number, readonly approve: boolean) {}
+  constructor(
+    readonly i: number,
+    readonly approve: boolean,
+  ) {}
   check = (m: Readonly<Model>) => m.pending.length > 0;
   async run(m: Model, r: Real) {
     const p = m.pending[this.i % m.pending.length]!;
-    if (this.approve && (fake.get(`${SK}|`, p.ref) as unknown as Obj).status === 'requires_action') fake.complete3ds(SK, p.ref);
+    if (this.approve && (fake.get(`${SK}|`, p.ref) as unknown as Obj).status === 'requires_action')
+      fake.complete3ds(SK, p.ref);
     const a = await post(r, p.rider, 'chargenow/mifi/rent', { paymentId: CARD, paymentIntent: p.ref });
     remember(r, p.ref);
     if (a.code === 0 && !a.data.action) {
@@ -155,9 +229,17 @@ class Deposit implements Cmd {
   async run(m: Model, r: Real) {
     const open = m.packages.filter((p) => p.paid && !p.deposit && !p.cancelled);
     const p = open[this.i % open.length]!;
-    const a = await post(r, p.rider, 'chargenow/mifi/cabinetDisposit', { mifiOrderId: p.id, paymentId: CARD, stripeToken: 'pm_card_visa' });
+    const a = await post(r, p.rider, 'chargenow/mifi/cabinetDisposit', {
+      mifiOrderId: p.id,
+      paymentId: CARD,
+      stripeToken: 'pm_card_visa',
+    });
     if (a.code === 0) p.deposit = true;
-    const ref = (await r.b.db.query<{ provider_ref: string }>(`select provider_ref from payments where purpose = 'mifi_deposit_hold' order by created_at desc limit 1`)).rows[0]?.provider_ref;
+    const ref = (
+      await r.b.db.query<{ provider_ref: string }>(
+        `select provider_ref from payments where purpose = 'mifi_deposit_hold' order by created_at desc limit 1`,
+      )
+    ).rows[0]?.provider_ref;
     if (ref) remember(r, ref);
     await invariants(r, false);
   }
@@ -193,24 +275,43 @@ class Later implements Cmd {
 
 /** The provider's notification of a payment as it is now, delivered twice, or an older snapshot delivered late. */
 class Webhook implements Cmd {
-  constructor(readonly i: number, readonly stale: boolean) {}
+  constructor(
+    readonly i: number,
+    readonly stale: boolean,
+  ) {}
   check = () => true;
   async run(_m: Model, r: Real) {
     const all = this.stale ? r.snapshots : intents();
     if (!all.length) return;
     const pi = all[this.i % all.length]!;
-    const type = pi.status === 'succeeded' ? 'payment_intent.succeeded' : pi.status === 'canceled' ? 'payment_intent.canceled'
-      : pi.status === 'requires_capture' ? 'payment_intent.amount_capturable_updated' : 'payment_intent.requires_action';
+    const type =
+      pi.status === 'succeeded'
+        ? 'payment_intent.succeeded'
+        : pi.status === 'canceled'
+          ? 'payment_intent.canceled'
+          : pi.status === 'requires_capture'
+            ? 'payment_intent.amount_capturable_updated'
+            : 'payment_intent.requires_action';
     const e = fake.event(type, pi, WH);
     for (let k = 0; k < 2; k++) {
-      const res = await r.b.app.inject({ method: 'POST', url: '/webhooks/payments/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': e.header }, payload: e.payload });
+      const res = await r.b.app.inject({
+        method: 'POST',
+        url: '/webhooks/payments/stripe',
+        headers: { 'content-type': 'application/json', 'stripe-signature': e.header },
+        payload: e.payload,
+      });
       expect(res.statusCode, res.body).toBe(200);
       if (k === 1) expect(res.json()).toMatchObject({ result: 'duplicate' });
     }
     if (refunded(pi) > 0) {
       const ch = fake.get(`${SK}|`, String(pi.latest_charge));
       const e2 = fake.event('charge.refunded', ch, WH);
-      const res = await r.b.app.inject({ method: 'POST', url: '/webhooks/payments/stripe', headers: { 'content-type': 'application/json', 'stripe-signature': e2.header }, payload: e2.payload });
+      const res = await r.b.app.inject({
+        method: 'POST',
+        url: '/webhooks/payments/stripe',
+        headers: { 'content-type': 'application/json', 'stripe-signature': e2.header },
+        payload: e2.payload,
+      });
       expect(res.statusCode, res.body).toBe(200);
     }
     await invariants(r, false);
@@ -223,7 +324,11 @@ class Kill implements Cmd {
   constructor(readonly rider: number) {}
   check = () => true;
   async run(m: Model, r: Real) {
-    const inflight = post(r, this.rider, 'chargenow/mifi/rent', { paymentId: CARD, stripeToken: 'pm_card_visa', orderSubmit: orderSubmit() }).catch(() => null);
+    const inflight = post(r, this.rider, 'chargenow/mifi/rent', {
+      paymentId: CARD,
+      stripeToken: 'pm_card_visa',
+      orderSubmit: orderSubmit(),
+    }).catch(() => null);
     await new Promise((ok) => setImmediate(ok));
     await r.b.close();
     const answered = await inflight.catch(() => null);
@@ -251,42 +356,55 @@ const commands = [
 ];
 
 describe(`the charge lifecycle as a model (${pg ? 'PostgreSQL' : 'embedded PGlite'}, with process kills)`, () => {
-
   it('keeps the ledger at zero, takes nothing twice, makes no money, strands no charge', async () => {
-    await fc.assert(fc.asyncProperty(fc.commands(commands, { maxCommands: 10 }), async (cmds) => {
-      // A provider of this run's own: every payment it holds is this run's.
-      fake = await new FakeStripe([SK]).start();
-      dataDir = mkdtempSync(join(tmpdir(), 'powerly-charges-'));
-      schema = '';
-      const r: Real = { b: await start(0), elapsed: 0, riders: [], snapshots: [] };
-      try {
-        for (let k = 0; k < 2; k++) {
-          const token = await touristToken(r.b.app);
-          r.riders.push({ token, id: (await r.b.app.powerly.auth.authenticate(token)).id });
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 10 }), async (cmds) => {
+        // A provider of this run's own: every payment it holds is this run's.
+        fake = await new FakeStripe([SK]).start();
+        dataDir = mkdtempSync(join(tmpdir(), 'powerly-charges-'));
+        schema = '';
+        const r: Real = { b: await start(0), elapsed: 0, riders: [], snapshots: [] };
+        try {
+          for (let k = 0; k < 2; k++) {
+            const token = await touristToken(r.b.app);
+            r.riders.push({ token, id: (await r.b.app.powerly.auth.authenticate(token)).id });
+          }
+          if (!total) {
+            const q = await post(r, 0, 'chargenow/mifi/query', {
+              requestMethod: 'POST',
+              url: 'packageDtlListBySkuId',
+              data: JSON.stringify({ skuId: 'fr-3d', currency: 'EUR' }),
+            });
+            const v = (
+              JSON.parse(q.data as unknown as string) as {
+                skuId: string;
+                price: number;
+                isPackage: boolean;
+                Day: number;
+              }[]
+            ).find((x) => x.skuId === 'fr-3d')!;
+            total = packagePrice({ isPackage: v.isPackage, price: Math.round(v.price * 100), selectDays: v.Day });
+            days = v.Day;
+          }
+          await fc.asyncModelRun(() => ({ model: { packages: [], pending: [] }, real: r }), cmds);
+          // In the end: every guard has run; nothing is stranded.
+          r.b.clock.advance(ACTION_TIMEOUT_MS + 5 * 60_000);
+          await settle(r);
+          await invariants(r, true);
+        } finally {
+          await r.b.close().catch(() => undefined);
+          await fake.stop();
+          rmSync(dataDir, { recursive: true, force: true });
+          if (pg) {
+            const { default: pgm } = await import('pg');
+            const c = new pgm.Client({ connectionString: pg });
+            await c.connect();
+            await c.query(`drop schema if exists ${schema} cascade`);
+            await c.end();
+          }
         }
-        if (!total) {
-          const q = await post(r, 0, 'chargenow/mifi/query', { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId: 'fr-3d', currency: 'EUR' }) });
-          const v = (JSON.parse(q.data as unknown as string) as { skuId: string; price: number; isPackage: boolean; Day: number }[]).find((x) => x.skuId === 'fr-3d')!;
-          total = packagePrice({ isPackage: v.isPackage, price: Math.round(v.price * 100), selectDays: v.Day });
-          days = v.Day;
-        }
-        await fc.asyncModelRun(() => ({ model: { packages: [], pending: [] }, real: r }), cmds);
-        // In the end: every guard has run; nothing is stranded.
-        r.b.clock.advance(ACTION_TIMEOUT_MS + 5 * 60_000);
-        await settle(r);
-        await invariants(r, true);
-      } finally {
-        await r.b.close().catch(() => undefined);
-        await fake.stop();
-        rmSync(dataDir, { recursive: true, force: true });
-        if (pg) {
-          const { default: pgm } = await import('pg');
-          const c = new pgm.Client({ connectionString: pg });
-          await c.connect();
-          await c.query(`drop schema if exists ${schema} cascade`);
-          await c.end();
-        }
-      }
-    }), { numRuns: Number(process.env.FC_RUNS ?? 3), seed: Number(process.env.FC_SEED ?? 20261226) });
+      }),
+      { numRuns: Number(process.env.FC_RUNS ?? 3), seed: Number(process.env.FC_SEED ?? 20261226) },
+    );
   }, 600_000);
 });

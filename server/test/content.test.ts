@@ -13,7 +13,11 @@ import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } f
 
 const API = '/cdb-app-api/v1/app';
 
-interface Received { from: string; to: string[]; data: string }
+interface Received {
+  from: string;
+  to: string[];
+  data: string;
+}
 const inbox: Received[] = [];
 let smtp: SMTPServer;
 let smtpPort = 0;
@@ -49,13 +53,21 @@ afterAll(async () => {
 
 const form = (url: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
   b.app.inject({
-    method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     payload: new URLSearchParams(body).toString(),
   });
 
 describe('help', () => {
   it('lists numbered items per language from the database, en-US for an unknown language', async () => {
-    for (const [lang, first] of [['en-US', 'How do I rent a power bank?'], ['zh-CN', '如何租借充电宝？'], ['lt-LT', 'Kaip išsinuomoti išorinę bateriją?'], ['pt-PT', 'Como alugo um power bank?'], ['es-ES', '¿Cómo alquilo una batería externa?']] as const) {
+    for (const [lang, first] of [
+      ['en-US', 'How do I rent a power bank?'],
+      ['zh-CN', '如何租借充电宝？'],
+      ['lt-LT', 'Kaip išsinuomoti išorinę bateriją?'],
+      ['pt-PT', 'Como alugo um power bank?'],
+      ['es-ES', '¿Cómo alquilo una batería externa?'],
+    ] as const) {
       const r = (await b.app.inject({ method: 'GET', url: `${API}/cdb/help/list?classId=help_${lang}` })).json();
       expect(r.code).toBe(0);
       expect(r.data).toHaveLength(5);
@@ -70,13 +82,35 @@ describe('help', () => {
 });
 
 describe('contact leads (POST /crmLeads/add/public, JSON)', () => {
-  const full = { Name: '  Ana  ', Email: 'ana@example.com ', Mobile: '+351 912 345 678', nation: 'Portugal', Content: 'Franchise in Porto?', source: 'powerly-web-app' };
+  const full = {
+    Name: '  Ana  ',
+    Email: 'ana@example.com ',
+    Mobile: '+351 912 345 678',
+    nation: 'Portugal',
+    Content: 'Franchise in Porto?',
+    source: 'powerly-web-app',
+  };
 
   it('stores a lead with trimmed fields and answers Operation successful in the request language', async () => {
-    const r = await b.app.inject({ method: 'POST', url: '/crmLeads/add/public', headers: { lang: 'pt-PT' }, payload: full });
+    const r = await b.app.inject({
+      method: 'POST',
+      url: '/crmLeads/add/public',
+      headers: { lang: 'pt-PT' },
+      payload: full,
+    });
     expect(r.json()).toMatchObject({ code: 0, msg: 'Operação bem-sucedida', data: { id: expect.any(Number) } });
-    const { rows } = await b.db.query<Record<string, string>>('select * from crm_leads where id = $1', [r.json().data.id]);
-    expect(rows[0]).toMatchObject({ name: 'Ana', email: 'ana@example.com', mobile: '+351 912 345 678', nation: 'Portugal', content: 'Franchise in Porto?', source: 'powerly-web-app', lang: 'pt-PT' });
+    const { rows } = await b.db.query<Record<string, string>>('select * from crm_leads where id = $1', [
+      r.json().data.id,
+    ]);
+    expect(rows[0]).toMatchObject({
+      name: 'Ana',
+      email: 'ana@example.com',
+      mobile: '+351 912 345 678',
+      nation: 'Portugal',
+      content: 'Franchise in Porto?',
+      source: 'powerly-web-app',
+      lang: 'pt-PT',
+    });
   });
 
   it('refuses each blank required field with its own message and stores nothing', async () => {
@@ -88,12 +122,21 @@ describe('contact leads (POST /crmLeads/add/public, JSON)', () => {
       ['nation', 'Please enter your country', '请输入您的国家'],
     ] as const;
     for (const [field, en, zh] of cases) {
-      const blank = await b.app.inject({ method: 'POST', url: '/crmLeads/add/public', payload: { ...full, [field]: '   ' } });
+      const blank = await b.app.inject({
+        method: 'POST',
+        url: '/crmLeads/add/public',
+        payload: { ...full, [field]: '   ' },
+      });
       expect(blank.statusCode).toBe(400);
       expect(blank.json()).toMatchObject({ code: 400, msg: en });
       const { [field]: _omit, ...rest } = full;
       void _omit;
-      const missing = await b.app.inject({ method: 'POST', url: '/crmLeads/add/public', headers: { lang: 'zh-CN' }, payload: rest });
+      const missing = await b.app.inject({
+        method: 'POST',
+        url: '/crmLeads/add/public',
+        headers: { lang: 'zh-CN' },
+        payload: rest,
+      });
       expect(missing.json()).toMatchObject({ code: 400, msg: zh });
     }
     const after = Number((await b.db.query<{ n: number }>('select count(*)::int as n from crm_leads')).rows[0]!.n);
@@ -104,10 +147,14 @@ describe('contact leads (POST /crmLeads/add/public, JSON)', () => {
 describe('WeChat JS-SDK config', () => {
   it("computes WeChat's documented example signature", () => {
     // The worked example of WeChat's JS-SDK documentation (appendix 1).
-    expect(jsSdkSignature({
-      ticket: 'sM4AOVdWfPE4DxkXGEs8VMCPGGVi4C3VM0P37wVUCFvkVAy_90u5h9nbSlYy3-Sl-HhTdfl2fzFy1AOcHKP7qg',
-      noncestr: 'Wm3WZYTPz0wzccnW', timestamp: 1414587457, url: 'http://mp.weixin.qq.com?params=value',
-    })).toBe('0f9de62fce790f9a083d5c99e95740ceb90c27ed');
+    expect(
+      jsSdkSignature({
+        ticket: 'sM4AOVdWfPE4DxkXGEs8VMCPGGVi4C3VM0P37wVUCFvkVAy_90u5h9nbSlYy3-Sl-HhTdfl2fzFy1AOcHKP7qg',
+        noncestr: 'Wm3WZYTPz0wzccnW',
+        timestamp: 1414587457,
+        url: 'http://mp.weixin.qq.com?params=value',
+      }),
+    ).toBe('0f9de62fce790f9a083d5c99e95740ceb90c27ed');
     expect(signableUrl('https://app.example.com/?a=1#/home?qrcode=X')).toBe('https://app.example.com/?a=1');
   });
 
@@ -117,7 +164,9 @@ describe('WeChat JS-SDK config', () => {
     expect(r.json().code).toBe(0);
     expect(d).toMatchObject({ appId: 'wx_sandbox_powerly', timestamp: Math.floor(b.clock.now().getTime() / 1000) });
     const ticket = await new SandboxWeChat().jsapiTicket();
-    expect(d.signature).toBe(jsSdkSignature({ ticket, noncestr: d.noncestr, timestamp: d.timestamp, url: 'https://app.powerly.test/?x=1' }));
+    expect(d.signature).toBe(
+      jsSdkSignature({ ticket, noncestr: d.noncestr, timestamp: d.timestamp, url: 'https://app.powerly.test/?x=1' }),
+    );
     expect((await form(`${API}/setting/js_config`, { url: 'javascript:alert(1)' })).statusCode).toBe(400);
   });
 });
@@ -125,22 +174,44 @@ describe('WeChat JS-SDK config', () => {
 describe('order receipts by e-mail', () => {
   it('checks a real order and e-mails its receipt to the SMTP peer, in the request language', async () => {
     const token = await touristToken(b.app);
-    const methods = (await b.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?qrcode=PWL-VNO-001`, headers: { token } })).json().data;
-    const rent = await form(`${API}/cdb/cabinet/useDepositToRent`, { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: methods[0].pId }, { token });
+    const methods = (
+      await b.app.inject({
+        method: 'GET',
+        url: `${API}/cdb/payment/method/list?qrcode=PWL-VNO-001`,
+        headers: { token },
+      })
+    ).json().data;
+    const rent = await form(
+      `${API}/cdb/cabinet/useDepositToRent`,
+      { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: methods[0].pId },
+      { token },
+    );
     const orderId: string = rent.json().data.outTradeNo;
 
-    const check = () => b.app.inject({ method: 'GET', url: `${API}/cdb/invoice/check?orderId=${orderId}`, headers: { token } });
+    const check = () =>
+      b.app.inject({ method: 'GET', url: `${API}/cdb/invoice/check?orderId=${orderId}`, headers: { token } });
     await waitFor(async () => (await check()).json().data, 'power bank out, receipt available');
-    expect((await check()).json()).toMatchObject({ code: 0, data: { orderId, shopName: 'GO9 Gedimino 9', ended: false, currency: 'EUR', deposit: 25, lastEmail: null } });
+    expect((await check()).json()).toMatchObject({
+      code: 0,
+      data: { orderId, shopName: 'GO9 Gedimino 9', ended: false, currency: 'EUR', deposit: 25, lastEmail: null },
+    });
 
     // E-mail required (after trim) and plausible; nothing is sent or stored on refusal.
-    const blank = await form(`${API}/cdb/invoice/sendCdbOrderReceipt`, { orderId, email: '   ' }, { token, lang: 'lt-LT' });
+    const blank = await form(
+      `${API}/cdb/invoice/sendCdbOrderReceipt`,
+      { orderId, email: '   ' },
+      { token, lang: 'lt-LT' },
+    );
     expect(blank.json()).toMatchObject({ code: 400, msg: 'Įveskite savo el. paštą' });
     const bad = await form(`${API}/cdb/invoice/sendCdbOrderReceipt`, { orderId, email: 'not-an-address' }, { token });
     expect(bad.json()).toMatchObject({ code: 400, msg: 'Please enter a valid e-mail address' });
     expect(inbox).toHaveLength(0);
 
-    const sent = await form(`${API}/cdb/invoice/sendCdbOrderReceipt`, { orderId, email: '  guest@example.com ' }, { token, lang: 'es-ES' });
+    const sent = await form(
+      `${API}/cdb/invoice/sendCdbOrderReceipt`,
+      { orderId, email: '  guest@example.com ' },
+      { token, lang: 'es-ES' },
+    );
     expect(sent.json()).toMatchObject({ code: 0, msg: 'El recibo se ha enviado a tu correo electrónico.' });
     expect(inbox).toHaveLength(1);
     const mail = inbox[0]!;
@@ -155,7 +226,11 @@ describe('order receipts by e-mail', () => {
 
     // Another user's order is not theirs to receipt.
     const other = await touristToken(b.app);
-    const foreign = await form(`${API}/cdb/invoice/sendCdbOrderReceipt`, { orderId, email: 'x@example.com' }, { token: other });
+    const foreign = await form(
+      `${API}/cdb/invoice/sendCdbOrderReceipt`,
+      { orderId, email: 'x@example.com' },
+      { token: other },
+    );
     expect(foreign.statusCode).toBe(404);
     expect(inbox).toHaveLength(1);
   });

@@ -27,33 +27,53 @@ let rider: Conformance;
 beforeAll(async () => {
   b = await build();
   doc = (await b.app.inject({ url: `${API}/openapi.json` })).json() as Doc;
-  rider = new Conformance(doc, (r) => b.app.inject(r as InjectOptions), (body) => (body as { msg: string }).msg);
+  rider = new Conformance(
+    doc,
+    (r) => b.app.inject(r as InjectOptions),
+    (body) => (body as { msg: string }).msg,
+  );
 }, 180_000);
 afterAll(async () => b?.close());
 
 const takesToken = (op: Operation) => (op.security ?? []).some((r) => 'token' in r);
 
-interface Problem { ruleId: string; severity: string; message: string; location?: { pointer?: string }[] }
+interface Problem {
+  ruleId: string;
+  severity: string;
+  message: string;
+  location?: { pointer?: string }[];
+}
 
 describe('the served OpenAPI documents lint clean', () => {
   // Redocly CLI (pinned dev dependency) with its recommended rules (redocly.yaml at the top level).
-  it.each(SERVED_DOCUMENTS)('Redocly recommended rules: %s', async (url) => {
-    const res = await b.app.inject({ url });
-    expect(res.statusCode).toBe(200);
-    const dir = await mkdtemp(join(tmpdir(), 'powerly-openapi-'));
-    try {
-      const file = join(dir, 'openapi.json');
-      await writeFile(file, res.body);
-      const out = await promisify(execFile)(join(root, 'node_modules/.bin/redocly'), ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json'], {
-        cwd: root, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 64 << 20,
-      }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
-      const problems = (JSON.parse(out.stdout) as { problems: Problem[] }).problems
-        .map((p) => `${p.severity} ${p.ruleId} ${p.location?.[0]?.pointer ?? ''}: ${p.message}`);
-      expect(problems, problems.join('\n')).toEqual([]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+  it.each(SERVED_DOCUMENTS)(
+    'Redocly recommended rules: %s',
+    async (url) => {
+      const res = await b.app.inject({ url });
+      expect(res.statusCode).toBe(200);
+      const dir = await mkdtemp(join(tmpdir(), 'powerly-openapi-'));
+      try {
+        const file = join(dir, 'openapi.json');
+        await writeFile(file, res.body);
+        const out = await promisify(execFile)(
+          join(root, 'node_modules/.bin/redocly'),
+          ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json'],
+          {
+            cwd: root,
+            env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+            maxBuffer: 64 << 20,
+          },
+        ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+        const problems = (JSON.parse(out.stdout) as { problems: Problem[] }).problems.map(
+          (p) => `${p.severity} ${p.ruleId} ${p.location?.[0]?.pointer ?? ''}: ${p.message}`,
+        );
+        expect(problems, problems.join('\n')).toEqual([]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });
 
 describe('every operation of the served OpenAPI document does what it declares', () => {
@@ -69,7 +89,9 @@ describe('every operation of the served OpenAPI document does what it declares',
     const tourist = doc.paths[`${API}/saas/tourist/login`]!.post!;
     expect(tourist.security).toEqual([]);
     expect(Object.keys(doc.paths[`${API}/captcha.webp`]!.get!.responses['200']!.content!)).toEqual(['image/webp']);
-    const scan = doc.paths[`${API}/cdb/cabinet/checkisok`]!.post!.responses['200'] as { links?: Record<string, { operationId: string }> };
+    const scan = doc.paths[`${API}/cdb/cabinet/checkisok`]!.post!.responses['200'] as {
+      links?: Record<string, { operationId: string }>;
+    };
     expect(scan.links?.rentWithDeposit?.operationId).toBe('postCdbCabinetUseDepositToRent');
   });
 
@@ -78,13 +100,18 @@ describe('every operation of the served OpenAPI document does what it declares',
     for (const { path, method, op } of rider.operations()) {
       if (op.responses['200']?.content?.['text/event-stream']) continue; // a stream does not end; live.test.ts covers it
       const token = takesToken(op) ? await touristToken(b.app, `contract-${op.operationId}`) : undefined;
-      failures.push(...await rider.fuzz(path, method, op, { runs: VALID_RUNS, headers: token ? { token } : {}, invalid: true }));
+      failures.push(
+        ...(await rider.fuzz(path, method, op, { runs: VALID_RUNS, headers: token ? { token } : {}, invalid: true })),
+      );
       // Without a token: 401 for an input the schema allows (an invalid one is refused before the session is read).
-      const sample = needsAuth(op) ? fc.sample(rider.inputs(op), { seed: 1, numRuns: 8 }).find((i) => rider.bodyValid(op, i.body)) : undefined;
+      const sample = needsAuth(op)
+        ? fc.sample(rider.inputs(op), { seed: 1, numRuns: 8 }).find((i) => rider.bodyValid(op, i.body))
+        : undefined;
       if (sample) {
         const res = await rider.send(path, method, sample);
         failures.push(...rider.conformance(path, method, op, res).map((f) => `${method} ${path} (no token): ${f}`));
-        if (res.statusCode !== 401) failures.push(`${method.toUpperCase()} ${path}: without a token answered ${res.statusCode}, not 401`);
+        if (res.statusCode !== 401)
+          failures.push(`${method.toUpperCase()} ${path}: without a token answered ${res.statusCode}, not 401`);
       }
     }
     expect(failures, failures.join('\n')).toEqual([]);

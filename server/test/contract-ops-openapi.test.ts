@@ -24,7 +24,11 @@ beforeAll(async () => {
   b = await build({ simulator: false });
   owner = (await callerConsoles(b)).get('platformOwner')!;
   doc = (await b.app.inject({ url: '/ops-api/v1/openapi.json' })).json() as Doc;
-  ops = new Conformance(doc, (r) => b.app.inject({ ...r, headers: { host: HOST, ...r.headers } } as InjectOptions), (body) => (body as { message: string }).message);
+  ops = new Conformance(
+    doc,
+    (r) => b.app.inject({ ...r, headers: { host: HOST, ...r.headers } } as InjectOptions),
+    (body) => (body as { message: string }).message,
+  );
 }, 180_000);
 afterAll(async () => b?.close());
 
@@ -40,7 +44,8 @@ describe('every operation of the ops API document does what it declares', () => 
       ids.add(op.operationId);
       expect(op.security, where).toBeDefined();
       for (const st of ['400', '429', '500']) expect(op.responses[st], `${where} ${st}`).toBeDefined();
-      if (needsAuth(op) && (op.security ?? []).some((r) => 'session' in r)) expect(op.responses['401'], where).toBeDefined();
+      if (needsAuth(op) && (op.security ?? []).some((r) => 'session' in r))
+        expect(op.responses['401'], where).toBeDefined();
       if (method !== 'get') expect(op.responses['403'], `${where}: CSRF`).toBeDefined();
     }
     expect(Object.keys(doc.paths['/ops-api/v1/audit.csv']!.get!.responses['200']!.content!)).toEqual(['text/csv']);
@@ -49,11 +54,19 @@ describe('every operation of the ops API document does what it declares', () => 
 
   it('answers generated valid and invalid inputs only as declared', async () => {
     const failures: string[] = [];
-    const all = ops.operations().sort((x, y) => Number(ENDS_SESSION.test(x.op.operationId)) - Number(ENDS_SESSION.test(y.op.operationId)));
+    const all = ops
+      .operations()
+      .sort((x, y) => Number(ENDS_SESSION.test(x.op.operationId)) - Number(ENDS_SESSION.test(y.op.operationId)));
     for (const { path, method, op } of all) {
       if (op.responses['200']?.content?.['text/event-stream']) continue; // a stream does not end; its own tests cover it
       const headers = { cookie: owner.cookie(), 'x-csrf-token': owner.csrf };
-      failures.push(...await ops.fuzz(path, method, op, { runs: VALID_RUNS, headers, invalid: !ENDS_SESSION.test(op.operationId) }));
+      failures.push(
+        ...(await ops.fuzz(path, method, op, {
+          runs: VALID_RUNS,
+          headers,
+          invalid: !ENDS_SESSION.test(op.operationId),
+        })),
+      );
     }
     expect(failures, failures.join('\n')).toEqual([]);
   }, 180_000);
@@ -65,7 +78,8 @@ describe('every operation of the ops API document does what it declares', () => 
       const sample = fc.sample(ops.inputs(op), { seed: 1, numRuns: 1 })[0]!;
       const anonymous = await ops.send(path, method, sample);
       const want = method === 'get' ? 401 : 403;
-      if (anonymous.statusCode !== want) failures.push(`${method} ${path} without a session: ${anonymous.statusCode}, not ${want}`);
+      if (anonymous.statusCode !== want)
+        failures.push(`${method} ${path} without a session: ${anonymous.statusCode}, not ${want}`);
       failures.push(...ops.conformance(path, method, op, anonymous).map((f) => `${method} ${path} (no session): ${f}`));
     }
     expect(failures, failures.join('\n')).toEqual([]);

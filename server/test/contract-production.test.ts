@@ -27,7 +27,11 @@ beforeAll(async () => {
   b = await build({
     production: {
       embedSigningKey: 'p'.repeat(40),
-      stripe: { account: { secretKey: SK, publishableKey: 'pk_test_production', webhookSecret: 'whsec_production' }, agents: {}, transport: fake.transport() },
+      stripe: {
+        account: { secretKey: SK, publishableKey: 'pk_test_production', webhookSecret: 'whsec_production' },
+        agents: {},
+        transport: fake.transport(),
+      },
       wechat: new WeChatApi('wx-app', 'wx-secret', CLOSED),
       signIn: {
         sms: { provider: 'twilio', accountSid: 'AC1', authToken: 't', from: '+15550000000', baseUrl: CLOSED },
@@ -36,12 +40,20 @@ beforeAll(async () => {
         apple: oidc('https://appleid.apple.com'),
         facebook: { appId: 'fb', appSecret: 'fbs', graphUrl: CLOSED },
         wechat: { appId: 'wx', secret: 'wxs', apiUrl: CLOSED },
-        alipay: { appId: 'al', privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), gatewayUrl: CLOSED },
+        alipay: {
+          appId: 'al',
+          privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+          gatewayUrl: CLOSED,
+        },
       },
     },
   });
   doc = (await b.app.inject({ url: `${API}/openapi.json` })).json() as Doc;
-  rider = new Conformance(doc, (r) => b.app.inject(r as InjectOptions), (body) => (body as { msg: string }).msg);
+  rider = new Conformance(
+    doc,
+    (r) => b.app.inject(r as InjectOptions),
+    (body) => (body as { msg: string }).msg,
+  );
 }, 180_000);
 afterAll(async () => {
   await b?.close();
@@ -62,7 +74,9 @@ describe('SANDBOX=off: every operation answers only as declared', () => {
     for (const { path, method, op } of rider.operations()) {
       if (op.responses['200']?.content?.['text/event-stream']) continue; // a stream does not end; live.test.ts covers it
       const token = takesToken(op) ? await touristToken(b.app, `production-${op.operationId}`) : undefined;
-      failures.push(...await rider.fuzz(path, method, op, { runs: 3, headers: token ? { token } : {}, invalid: false }));
+      failures.push(
+        ...(await rider.fuzz(path, method, op, { runs: 3, headers: token ? { token } : {}, invalid: false })),
+      );
     }
     expect(failures, failures.join('\n')).toEqual([]);
   }, 180_000);

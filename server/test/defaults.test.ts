@@ -38,7 +38,10 @@ describe('the demo partner site', () => {
   beforeAll(async () => {
     mkdirSync(join(dist, 'demo/partner'), { recursive: true });
     mkdirSync(join(dist, 'assets'), { recursive: true });
-    writeFileSync(join(dist, 'demo/partner/index.html'), '<!doctype html><title>Partner</title><script type="module" src="/assets/p.js"></script>');
+    writeFileSync(
+      join(dist, 'demo/partner/index.html'),
+      '<!doctype html><title>Partner</title><script type="module" src="/assets/p.js"></script>',
+    );
     writeFileSync(join(dist, 'assets/p.js'), 'export {};');
     site = await partnerSite(dist);
     configured = await partnerSite(dist, 'https://rent.example.com/base/');
@@ -69,14 +72,22 @@ describe('the demo partner site', () => {
   it('sends the same policy with a 304, which the browser applies to the page it reloads from its cache', async () => {
     const first = await site.inject({ method: 'GET', url: '/demo/partner/', headers: { host: 'localhost:8081' } });
     const res = await site.inject({
-      method: 'GET', url: '/demo/partner/', headers: { host: 'localhost:8081', 'if-none-match': String(first.headers.etag) },
+      method: 'GET',
+      url: '/demo/partner/',
+      headers: { host: 'localhost:8081', 'if-none-match': String(first.headers.etag) },
     });
     expect(res.statusCode).toBe(304);
-    expect(directive(res.headers['content-security-policy'] as string, 'script-src')).toMatch(/ http:\/\/localhost:8080$/);
+    expect(directive(res.headers['content-security-policy'] as string, 'script-src')).toMatch(
+      / http:\/\/localhost:8080$/,
+    );
   });
 
   it('allows the configured Powerly server, whatever Host the page was asked under', async () => {
-    const res = await configured.inject({ method: 'GET', url: '/demo/partner/', headers: { host: 'evil.example:8081' } });
+    const res = await configured.inject({
+      method: 'GET',
+      url: '/demo/partner/',
+      headers: { host: 'evil.example:8081' },
+    });
     const csp = res.headers['content-security-policy'] as string;
     expect(directive(csp, 'script-src')).toMatch(/ https:\/\/rent\.example\.com$/);
     expect(csp).not.toContain('evil.example');
@@ -84,7 +95,11 @@ describe('the demo partner site', () => {
   });
 
   it('a Host header that names no plain host adds nothing to the policy', async () => {
-    const res = await site.inject({ method: 'GET', url: '/demo/partner/', headers: { host: "x.test:8081 'unsafe-inline'" } });
+    const res = await site.inject({
+      method: 'GET',
+      url: '/demo/partner/',
+      headers: { host: "x.test:8081 'unsafe-inline'" },
+    });
     const csp = res.headers['content-security-policy'] as string;
     expect(directive(csp, 'script-src')).not.toContain('x.test');
     expect(directive(csp, 'script-src')).not.toContain("'unsafe-inline'");
@@ -95,8 +110,14 @@ describe('the demo partner site', () => {
     const js = await site.inject({ method: 'GET', url: '/assets/p.js', headers: { host: 'localhost:8081' } });
     expect(js.statusCode).toBe(200);
     expect(js.headers['x-content-type-options']).toBe('nosniff');
-    expect(directive(js.headers['content-security-policy'] as string, 'frame-ancestors')).toBe("frame-ancestors 'none'");
-    const config = await site.inject({ method: 'GET', url: '/demo/partner/api.json', headers: { host: 'localhost:8081' } });
+    expect(directive(js.headers['content-security-policy'] as string, 'frame-ancestors')).toBe(
+      "frame-ancestors 'none'",
+    );
+    const config = await site.inject({
+      method: 'GET',
+      url: '/demo/partner/api.json',
+      headers: { host: 'localhost:8081' },
+    });
     expect(config.json()).toEqual({ api: null });
     expect(config.headers['x-content-type-options']).toBe('nosniff');
   });

@@ -11,24 +11,36 @@ import type { OpsConsole } from './ops/console.ts';
 const API = '/cdb-app-api/v1/app';
 const HOUR = 60 * MINUTE_MS;
 const keepSignedIn = (b: Built) =>
-  b.db.query(`update staff_sessions set last_seen_at = $1, expires_at = $1::timestamptz + interval '1 hour'`, [b.clock.now()]);
+  b.db.query(`update staff_sessions set last_seen_at = $1, expires_at = $1::timestamptz + interval '1 hour'`, [
+    b.clock.now(),
+  ]);
 
 /** An open card rental at Vilnius whose rider claims, an hour after the pop, to have returned it at PWL-VNO-001: no record says so. */
 async function openDispute(b: Built, device: string) {
   await cabinetsOnline(b, ['PWL-VNO-001']);
   const token = await touristToken(b.app, device);
   const res = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
     payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
   });
   const orderId: string = res.json().data.outTradeNo;
-  const detail = async () => (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data;
+  const detail = async () =>
+    (
+      await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })
+    ).json().data;
   await waitFor(async () => ((await detail()).pZujie === 1 ? true : null), 'popped');
   const { rows } = await b.db.query<{ borrowed_at: Date }>('select borrowed_at from orders where id = $1', [orderId]);
   const claimedAt = new Date(new Date(rows[0]!.borrowed_at).getTime() + HOUR + 30 * MINUTE_MS);
   b.clock.advance(3 * HOUR);
   await keepSignedIn(b);
-  const claim = await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/claimReturn`, headers: { token }, payload: { orderId, cabinetId: 'PWL-VNO-001', at: claimedAt.toISOString() } });
+  const claim = await b.app.inject({
+    method: 'POST',
+    url: `${API}/cdb/mine/order/claimReturn`,
+    headers: { token },
+    payload: { orderId, cabinetId: 'PWL-VNO-001', at: claimedAt.toISOString() },
+  });
   expect(claim.json().data, claim.body).toMatchObject({ state: 'open' });
   return { orderId, token, detail, id: String(claim.json().data.id) };
 }
@@ -55,25 +67,46 @@ describe('the disputes queue', () => {
     'reject a decided dispute of A': [401, 409, 409, 404, 200, 409, 403, 403, 403],
   };
 
-  it('lists the open dispute with its evidence; accepting it ends the rental at the rider\'s time, once, audited, and the rider sees the message', async () => {
+  it("lists the open dispute with its evidence; accepting it ends the rental at the rider's time, once, audited, and the rider sees the message", async () => {
     const support = consoles.get('supportA')!;
-    const list = (await support.call('GET', '/disputes')).json<{ items: Array<{ id: string; evidence: Record<string, unknown> }> }>().items;
+    const list = (await support.call('GET', '/disputes')).json<{
+      items: Array<{ id: string; evidence: Record<string, unknown> }>;
+    }>().items;
     expect(list.map((d) => d.id)).toContain(first.id);
     expect(list.find((d) => d.id === first.id)!.evidence).toMatchObject({ returned: null, anomaly: null });
-    const body = { message: 'The venue found your power bank by the cabinet: you pay until the time you gave.', note: 'venue staff photo, slot 3', reason: 'venue confirmed' };
+    const body = {
+      message: 'The venue found your power bank by the cabinet: you pay until the time you gave.',
+      note: 'venue staff photo, slot 3',
+      reason: 'venue confirmed',
+    };
     const accepted = await support.call('POST', `/disputes/${first.id}/accept`, body);
-    expect(accepted.json(), accepted.body).toMatchObject({ state: 'accepted', rentalState: 3, decidedBy: 'supportA@example.com', note: 'venue staff photo, slot 3' });
+    expect(accepted.json(), accepted.body).toMatchObject({
+      state: 'accepted',
+      rentalState: 3,
+      decidedBy: 'supportA@example.com',
+      note: 'venue staff photo, slot 3',
+    });
     // 1 h 30 min used: €2 (€1 per started hour past 10 free minutes), not the 3 h that passed.
     expect(await first.detail()).toMatchObject({ pZujie: 3 });
     const { rows } = await b.db.query<{ fee: string }>('select fee from orders where id = $1', [first.orderId]);
     expect(Number(rows[0]!.fee)).toBe(200);
     await ledgerBalanced(b.app);
-    const claim = (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/claim?orderId=${first.orderId}`, headers: { token: first.token } })).json().data;
+    const claim = (
+      await b.app.inject({
+        method: 'GET',
+        url: `${API}/cdb/mine/order/claim?orderId=${first.orderId}`,
+        headers: { token: first.token },
+      })
+    ).json().data;
     expect(claim).toMatchObject({ state: 'accepted', message: body.message });
-    const audit = (await consoles.get('adminA')!.call('GET', `/audit?entity=rental&entityId=${first.orderId}`)).json<{ items: Array<{ action: string; reason: string }> }>().items;
+    const audit = (await consoles.get('adminA')!.call('GET', `/audit?entity=rental&entityId=${first.orderId}`)).json<{
+      items: Array<{ action: string; reason: string }>;
+    }>().items;
     expect(audit.map((a) => [a.action, a.reason])).toContainEqual(['dispute.accept', 'venue confirmed']);
     // Someone else's second decision: 409 naming who.
-    const late = await consoles.get('financeA')!.call('POST', `/disputes/${first.id}/reject`, { ...body, reason: 'too late' });
+    const late = await consoles
+      .get('financeA')!
+      .call('POST', `/disputes/${first.id}/reject`, { ...body, reason: 'too late' });
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toContain('supportA@example.com');
   });
@@ -82,8 +115,11 @@ describe('the disputes queue', () => {
     'list disputes': (c) => c.call('GET', '/disputes?state=all'),
     'read a dispute of A': (c) => c.call('GET', `/disputes/${first.id}`),
     // The support person's own decision repeated: as it is (200); a reject by anyone else: 409.
-    'reject a decided dispute of A': (c) => c.call('POST', `/disputes/${first.id}/${c === consoles.get('supportA') ? 'accept' : 'reject'}`, {
-      message: 'The venue found your power bank by the cabinet: you pay until the time you gave.', note: 'venue staff photo, slot 3', reason: 'table test',
-    }),
+    'reject a decided dispute of A': (c) =>
+      c.call('POST', `/disputes/${first.id}/${c === consoles.get('supportA') ? 'accept' : 'reject'}`, {
+        message: 'The venue found your power bank by the cabinet: you pay until the time you gave.',
+        note: 'venue staff photo, slot 3',
+        reason: 'table test',
+      }),
   });
 });

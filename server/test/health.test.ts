@@ -17,7 +17,10 @@ const health = async () => {
 describe('health', () => {
   it('ok, then attention with the dead counts, then down when the broker link is lost', async () => {
     await waitFor(async () => (await health()).body.broker === 'up', 'link up');
-    expect(await health()).toEqual({ code: 200, body: { status: 'ok', database: 'up', broker: 'up', deadJobs: 0, deadCabinetEvents: 0 } });
+    expect(await health()).toEqual({
+      code: 200,
+      body: { status: 'ok', database: 'up', broker: 'up', deadJobs: 0, deadCabinetEvents: 0 },
+    });
 
     const jobs = b.app.powerly.jobs;
     jobs.register('test.alwaysFails', () => Promise.reject(new Error('provider unreachable')));
@@ -26,8 +29,13 @@ describe('health', () => {
     expect(await jobs.runNow(id)).toBe(false);
     jobs.maxAttempts = 20;
     await b.db.query(`update cabinet_events set state = 'dead' where id = (select id from cabinet_events limit 1)`);
-    const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from cabinet_events where state = 'dead'`);
-    expect(await health()).toEqual({ code: 200, body: { status: 'attention', database: 'up', broker: 'up', deadJobs: 1, deadCabinetEvents: Number(rows[0]!.n) } });
+    const { rows } = await b.db.query<{ n: number }>(
+      `select count(*)::int as n from cabinet_events where state = 'dead'`,
+    );
+    expect(await health()).toEqual({
+      code: 200,
+      body: { status: 'attention', database: 'up', broker: 'up', deadJobs: 1, deadCabinetEvents: Number(rows[0]!.n) },
+    });
 
     await b.clients[0]!.endAsync(true); // the process loses its broker connection
     await waitFor(async () => (await health()).code === 503, 'reported down');

@@ -37,7 +37,13 @@ export class TestClock implements Clock {
   }
 }
 
-const quiet = { info() {}, warn() {}, error(...a: unknown[]) { console.error(...a); } };
+const quiet = {
+  info() {},
+  warn() {},
+  error(...a: unknown[]) {
+    console.error(...a);
+  },
+};
 
 export interface Built {
   app: PowerlyApp;
@@ -139,10 +145,12 @@ function seededImage(): Promise<Blob> {
   } catch {
     // Outside vitest (npm run lighthouse builds the product with this helper): no run-wide image.
   }
-  image ??= file ? readFile(file).then((b) => new Blob([b])) : pgliteImage(async (db) => {
-    await migrate(db);
-    await seed(db);
-  });
+  image ??= file
+    ? readFile(file).then((b) => new Blob([b]))
+    : pgliteImage(async (db) => {
+        await migrate(db);
+        await seed(db);
+      });
   return image;
 }
 
@@ -157,16 +165,23 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
   // image (initdb, migrations and seed once per run instead of once per build); a PostgreSQL schema is migrated
   // and seeded here, and a folder holding a database (a restarted server) is opened as it is and migrated.
   const fromImage = !shared && !url && !(opts.dataDir && existsSync(join(opts.dataDir, 'PG_VERSION')));
-  const db = shared && !own ? shared.db
-    : url ? await openPostgres(url, { schema, max: 5 })
-      : await openPglite(opts.dataDir, fromImage ? await seededImage() : undefined);
+  const db =
+    shared && !own
+      ? shared.db
+      : url
+        ? await openPostgres(url, { schema, max: 5 })
+        : await openPglite(opts.dataDir, fromImage ? await seededImage() : undefined);
   if (!shared && !fromImage) {
     await migrate(db);
     await seed(db);
   }
   const prefix = opts.prefix ?? `powerly-test-${id}`;
   let broker: EmbeddedBroker | undefined;
-  const base = opts.connector ?? (process.env.MQTT_URL ? externalBroker(process.env.MQTT_URL) : (broker = await startEmbeddedBroker({ port: null })));
+  const base =
+    opts.connector ??
+    (process.env.MQTT_URL
+      ? externalBroker(process.env.MQTT_URL)
+      : (broker = await startEmbeddedBroker({ port: null })));
   const clients: MqttClient[] = [];
   const connector: MqttConnector = {
     connect: (o) => {
@@ -176,22 +191,59 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
     },
     describe: () => base.describe(),
   };
-  const link = new MqttCabinetLink(connector, { prefix, log: quiet, sharedGroup: opts.sharedGroup, clientId: opts.clientId,
-    gateways: opts.gateways?.({ connector, clock, db }) });
-  const fleet = opts.simulator === false ? undefined
-    : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000, resendMs: opts.resendMs });
+  const link = new MqttCabinetLink(connector, {
+    prefix,
+    log: quiet,
+    sharedGroup: opts.sharedGroup,
+    clientId: opts.clientId,
+    gateways: opts.gateways?.({ connector, clock, db }),
+  });
+  const fleet =
+    opts.simulator === false
+      ? undefined
+      : await SimulatorFleet.fromDb(db, { connector, prefix, clock, heartbeatMs: 60_000, resendMs: opts.resendMs });
   const sandbox = new GatedSandbox(db, clock);
-  const app = await buildApp({ db, clock, link, fleet, sandbox, ejectTtlMs: opts.ejectTtlMs ?? 30_000, ejectGraceMs: 5_000,
-    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000, mailer: opts.mailer, signIn: opts.signIn,
-    rateLimits: opts.rateLimits ?? false, trustProxy: opts.trustProxy, stripe: opts.stripe,
-    paymentMethods: opts.paymentMethods, methodFetch: opts.methodFetch, publicUrl: opts.publicUrl, appOrigins: opts.appOrigins, logger: opts.logger,
-    a8Registration: opts.a8Registration, media: opts.media, payoutRails: opts.payoutRails, desk: opts.desk, pushAgent: opts.pushAgent,
-    ...(opts.production ? { ...opts.production, sandboxMode: 'off' as const } : {}) });
-  if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd))) throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
+  const app = await buildApp({
+    db,
+    clock,
+    link,
+    fleet,
+    sandbox,
+    ejectTtlMs: opts.ejectTtlMs ?? 30_000,
+    ejectGraceMs: 5_000,
+    offlineAfterMs: opts.offlineAfterMs ?? 365 * 24 * 3600_000,
+    mailer: opts.mailer,
+    signIn: opts.signIn,
+    rateLimits: opts.rateLimits ?? false,
+    trustProxy: opts.trustProxy,
+    stripe: opts.stripe,
+    paymentMethods: opts.paymentMethods,
+    methodFetch: opts.methodFetch,
+    publicUrl: opts.publicUrl,
+    appOrigins: opts.appOrigins,
+    logger: opts.logger,
+    a8Registration: opts.a8Registration,
+    media: opts.media,
+    payoutRails: opts.payoutRails,
+    desk: opts.desk,
+    pushAgent: opts.pushAgent,
+    ...(opts.production ? { ...opts.production, sandboxMode: 'off' as const } : {}),
+  });
+  if (opts.frontEnd && !(await serveFrontEnd(app, opts.frontEnd)))
+    throw new Error(`no front end built in ${opts.frontEnd}: npm run build`);
   await app.ready();
   if (fleet) await fleet.start();
   return {
-    app, db, clock, fleet, prefix, connector, sandbox, schema, link, clients,
+    app,
+    db,
+    clock,
+    fleet,
+    prefix,
+    connector,
+    sandbox,
+    schema,
+    link,
+    clients,
     async close() {
       await fleet?.stop();
       await app.close();
@@ -211,7 +263,11 @@ export async function build(opts: BuildOptions = {}): Promise<Built> {
 
 /** A form body (application/x-www-form-urlencoded), as the flows send; fields left undefined are omitted. */
 export const formBody = (body: Record<string, string | number | undefined>) =>
-  new URLSearchParams(Object.entries(body).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)] as [string, string])).toString();
+  new URLSearchParams(
+    Object.entries(body)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)] as [string, string]),
+  ).toString();
 
 /** The ledger balances: every account in step with its entries, each currency's posted and pending sums zero. */
 export async function ledgerBalanced(app: PowerlyApp) {
@@ -223,7 +279,11 @@ export async function ledgerBalanced(app: PowerlyApp) {
   }
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
@@ -241,7 +301,9 @@ export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>
 export async function touristToken(app: PowerlyApp, code?: string, lang?: string): Promise<string> {
   const device = code?.padEnd(TOURIST_CODE_MIN_LENGTH, '.');
   const res = await app.inject({
-    method: 'POST', url: `/cdb-app-api/v1/app/saas/tourist/login${device ? `?code=${device}` : ''}`, headers: lang ? { lang } : undefined,
+    method: 'POST',
+    url: `/cdb-app-api/v1/app/saas/tourist/login${device ? `?code=${device}` : ''}`,
+    headers: lang ? { lang } : undefined,
   });
   const token = (res.json() as { data?: string }).data;
   if (!token) throw new Error(`tourist login failed: ${res.body}`);
@@ -250,7 +312,8 @@ export async function touristToken(app: PowerlyApp, code?: string, lang?: string
 
 export async function cardToken(app: PowerlyApp, number = '4242 4242 4242 4242'): Promise<string> {
   const res = await app.inject({
-    method: 'POST', url: '/sandbox-pay/v1/tokens',
+    method: 'POST',
+    url: '/sandbox-pay/v1/tokens',
     payload: { publicKey: 'pk_sandbox_powerly', number, expMonth: '12', expYear: '2030', cvc: '123' },
   });
   if (res.statusCode !== 200) throw new Error(`tokenize failed: ${res.body}`);
@@ -266,10 +329,16 @@ export async function markHeardFrom(b: Built, ids: string[]) {
 }
 
 export async function cabinetsOnline(b: Built, ids: string[]) {
-  await waitFor(async () => {
-    const { rows } = await b.db.query<{ n: number }>('select count(*)::int as n from cabinets where online and id = any($1)', [ids]);
-    return Number(rows[0]?.n) === ids.length;
-  }, `cabinets ${ids.join(', ')} online`);
+  await waitFor(
+    async () => {
+      const { rows } = await b.db.query<{ n: number }>(
+        'select count(*)::int as n from cabinets where online and id = any($1)',
+        [ids],
+      );
+      return Number(rows[0]?.n) === ids.length;
+    },
+    `cabinets ${ids.join(', ')} online`,
+  );
 }
 
 /**
@@ -294,13 +363,34 @@ const everyDay = (open: string, close: string) => {
 
 /** A live venue at (lat, lng) in EUR, open 09:00-21:00, as fleet.venues.create takes it; `over` changes fields. */
 export function venueFixture(id: string, lat: number, lng: number, over: Record<string, unknown> = {}) {
-  return { id, name: id, city: 'x', address: 'addr', lat, lng, currency: 'EUR', state: 'live', openingHours: everyDay('09:00', '21:00'), ...over };
+  return {
+    id,
+    name: id,
+    city: 'x',
+    address: 'addr',
+    lat,
+    lng,
+    currency: 'EUR',
+    state: 'live',
+    openingHours: everyDay('09:00', '21:00'),
+    ...over,
+  };
 }
 
 /** A unit price plan as fleet.plans.create takes it (EUR 1 per 30 min, cap 6, deposit 25); `over` changes fields. */
 export function planFixture(over: Record<string, unknown> = {}) {
   return {
-    deviceKind: 'cdb', type: 'unit', unitPrice: 100, unitLength: 30, priceUnit: 'minute', freeMinutes: 0, dailyCap: 600,
-    deposit: 2500, depositType: 'preauth', overtimeAmount: 2500, overtimeDays: 2, ...over,
+    deviceKind: 'cdb',
+    type: 'unit',
+    unitPrice: 100,
+    unitLength: 30,
+    priceUnit: 'minute',
+    freeMinutes: 0,
+    dailyCap: 600,
+    deposit: 2500,
+    depositType: 'preauth',
+    overtimeAmount: 2500,
+    overtimeDays: 2,
+    ...over,
   };
 }

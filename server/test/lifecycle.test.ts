@@ -8,7 +8,17 @@ import { toMajor } from '#core/money.ts';
 import { buildApp, type PowerlyApp } from '../src/app.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';
 import { uuid } from '../src/lib/ids.ts';
-import { build, failNextKeyCompletionOutsideTx, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built, ledgerBalanced } from './helper.ts';
+import {
+  build,
+  failNextKeyCompletionOutsideTx,
+  cabinetsOnline,
+  cardToken,
+  markHeardFrom,
+  touristToken,
+  waitFor,
+  type Built,
+  ledgerBalanced,
+} from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 const HOUR = 60 * MINUTE_MS;
@@ -28,11 +38,15 @@ async function fresh(opts: Parameters<typeof build>[0] = {}) {
   return b;
 }
 
-const get = (app: PowerlyApp, url: string, token: string) => app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
-const detail = async (app: PowerlyApp, token: string, orderId: string) => (await get(app, `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data;
+const get = (app: PowerlyApp, url: string, token: string) =>
+  app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
+const detail = async (app: PowerlyApp, token: string, orderId: string) =>
+  (await get(app, `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data;
 async function rentByCard(b: Built, token: string, qrcode: string) {
   const res = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
     payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
   });
   return res;
@@ -48,13 +62,27 @@ async function rentedOut(b: Built, token: string, qrcode: string) {
   return { tradeNo, powerbankId: d.pPowerbankId as string, borrowedAt: Date.parse(d.pBorrowtime) };
 }
 async function payment(b: Built, orderId: string) {
-  const { rows } = await b.db.query<{ status: string; captured_amount: number; provider_ref: string; refunded_amount: number }>(
-    'select status, captured_amount, provider_ref, refunded_amount from payments where order_id = $1 and status <> $2', [orderId, 'declined']);
+  const { rows } = await b.db.query<{
+    status: string;
+    captured_amount: number;
+    provider_ref: string;
+    refunded_amount: number;
+  }>(
+    'select status, captured_amount, provider_ref, refunded_amount from payments where order_id = $1 and status <> $2',
+    [orderId, 'declined'],
+  );
   return rows[0]!;
 }
 /** The cabinet's own 'returned' event, as it arrives over the link (possibly late, with the cabinet's timestamp). */
 async function cabinetReports(app: PowerlyApp, cabinetId: string, powerbankId: string, ts: number, slot = 6) {
-  await app.powerly.cabinets.event(cabinetId, { v: 1, id: uuid(), ts: new Date(ts).toISOString(), type: 'returned', slot, powerbankId });
+  await app.powerly.cabinets.event(cabinetId, {
+    v: 1,
+    id: uuid(),
+    ts: new Date(ts).toISOString(),
+    type: 'returned',
+    slot,
+    powerbankId,
+  });
 }
 
 describe('eject failure', () => {
@@ -65,14 +93,20 @@ describe('eject failure', () => {
     const res = await rentByCard(b, token, 'PWL-VNO-001');
     const tradeNo: string = res.json().data.outTradeNo;
     const started = b.clock.now().getTime();
-    const { rows: jobs } = await b.db.query<{ run_at: Date }>(`select run_at from jobs where kind = 'rental.eject-timeout'`);
+    const { rows: jobs } = await b.db.query<{ run_at: Date }>(
+      `select run_at from jobs where kind = 'rental.eject-timeout'`,
+    );
     const deadline = new Date(jobs[0]!.run_at).getTime() - started;
     expect(deadline).toBeLessThanOrEqual(60_000); // TTL 30 s + grace 5 s
     b.clock.advance(deadline);
     await b.app.powerly.jobs.runDue();
     await b.app.powerly.jobs.runDue();
     expect(await detail(b.app, token, tradeNo)).toMatchObject({ pZujie: 2, pJiesuanid: 0, pJiesuan: 0 });
-    const check = await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${tradeNo}/YJ`, headers: { token } });
+    const check = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/mine/order/check/${tradeNo}/YJ`,
+      headers: { token },
+    });
     expect(check.json()).toMatchObject({ code: 422, msg: 'Rental failed, please try again.' });
     const pay = await payment(b, tradeNo);
     expect(pay.status).toBe('voided');
@@ -94,7 +128,15 @@ describe('a process that dies between the card authorisation and the order', () 
     rentals.start = () => dead;
     const inFlight = rentByCard(b, token, 'PWL-VNO-001');
     // The sandbox writes the intent, then authorises it: on PostgreSQL this test can see the row in between.
-    const intent = await waitFor(async () => (await b.db.query<{ id: string; status: string }>(`select id, status from sandbox_intents where status <> 'requires_confirmation'`)).rows[0], 'authorised');
+    const intent = await waitFor(
+      async () =>
+        (
+          await b.db.query<{ id: string; status: string }>(
+            `select id, status from sandbox_intents where status <> 'requires_confirmation'`,
+          )
+        ).rows[0],
+      'authorised',
+    );
     expect(intent.status).toBe('authorized');
     expect((await b.db.query('select id from orders')).rows).toEqual([]);
 
@@ -115,7 +157,9 @@ describe('a process that dies between the card authorisation and the order', () 
     await cabinetsOnline(b, ['PWL-VNO-001']);
     const token = await touristToken(b.app);
     const { tradeNo } = await rentedOut(b, token, 'PWL-VNO-001');
-    const { rows } = await b.db.query<{ done_at: Date | null }>(`select done_at from jobs where kind = 'payment.charge-guard'`);
+    const { rows } = await b.db.query<{ done_at: Date | null }>(
+      `select done_at from jobs where kind = 'payment.charge-guard'`,
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.done_at).not.toBeNull(); // cancelled when the request finished
     b.clock.advance(5 * 60_000);
@@ -135,7 +179,13 @@ describe('returns', () => {
     await cabinetReports(b.app, 'PWL-LIS-001', powerbankId, borrowedAt + 80 * MINUTE_MS);
     const d = await detail(b.app, token, tradeNo);
     // VNO: €1 per started hour past 10 free minutes → ceil(80/60) = 2 × €1 = €2 (not 7 h = €5 cap)
-    expect(d).toMatchObject({ pZujie: 3, pJiesuanid: 1, pJiesuan: 2, pUseMins: 80, pGhShopName: 'Time Out Market Lisboa' });
+    expect(d).toMatchObject({
+      pZujie: 3,
+      pJiesuanid: 1,
+      pJiesuan: 2,
+      pUseMins: 80,
+      pGhShopName: 'Time Out Market Lisboa',
+    });
     expect(Date.parse(d.pGhtime)).toBe(borrowedAt + 80 * MINUTE_MS);
     await b.app.powerly.jobs.runDue();
     const pay = await payment(b, tradeNo);
@@ -167,16 +217,31 @@ describe('events out of order', () => {
     const token = await touristToken(b.app);
     const res = await rentByCard(b, token, 'PWL-NYC-001');
     const tradeNo: string = res.json().data.outTradeNo;
-    const { rows } = await b.db.query<{ eject_command_id: string }>('select eject_command_id from orders where id = $1', [tradeNo]);
+    const { rows } = await b.db.query<{ eject_command_id: string }>(
+      'select eject_command_id from orders where id = $1',
+      [tradeNo],
+    );
     const t0 = b.clock.now().getTime();
     b.clock.advance(10 * MINUTE_MS);
     // The returned (10 min after the pop, in Vilnius) arrives first, then the popped.
     await cabinetReports(b.app, 'PWL-VNO-001', 'PB-NYC-0001', t0 + 10 * MINUTE_MS, 5);
     await b.app.powerly.cabinets.event('PWL-NYC-001', {
-      v: 1, id: uuid(), ts: new Date(t0).toISOString(), type: 'popped', commandId: rows[0]!.eject_command_id, slot: 1, powerbankId: 'PB-NYC-0001',
+      v: 1,
+      id: uuid(),
+      ts: new Date(t0).toISOString(),
+      type: 'popped',
+      commandId: rows[0]!.eject_command_id,
+      slot: 1,
+      powerbankId: 'PB-NYC-0001',
     });
     // NYC $1.50 / 30 min, no free minutes: ceil(10/30) = 1 unit → $1.50
-    expect(await detail(b.app, token, tradeNo)).toMatchObject({ pZujie: 3, pJiesuanid: 1, pJiesuan: 1.5, pUseMins: 10, pGhShopName: 'GO9 Gedimino 9' });
+    expect(await detail(b.app, token, tradeNo)).toMatchObject({
+      pZujie: 3,
+      pJiesuanid: 1,
+      pJiesuan: 1.5,
+      pUseMins: 10,
+      pGhShopName: 'GO9 Gedimino 9',
+    });
     await ledgerBalanced(b.app);
   });
 });
@@ -192,36 +257,38 @@ describe('overtime buy-out', () => {
     // The server stops; a new process (same database) takes over.
     await b.app.close();
     const app2 = await buildApp({
-      db: b.db, clock: b.clock, link: new MqttCabinetLink(b.connector, { prefix: `${b.prefix}-2`, log: quiet }), sandbox: b.sandbox,
+      db: b.db,
+      clock: b.clock,
+      link: new MqttCabinetLink(b.connector, { prefix: `${b.prefix}-2`, log: quiet }),
+      sandbox: b.sandbox,
     });
     await app2.ready();
     try {
+      b.clock.advance(3 * DAY - MINUTE_MS);
+      await app2.powerly.jobs.runDue();
+      expect(await detail(app2, token, tradeNo)).toMatchObject({ pZujie: 1, pJiesuanid: 0, boughtOut: false });
+      b.clock.advance(2 * MINUTE_MS);
+      await app2.powerly.jobs.runDue();
+      const bought = await detail(app2, token, tradeNo);
+      // VNO overtime 3 days, overtime amount €25 = deposit €25
+      expect(bought).toMatchObject({ pZujie: 1, pJiesuanid: 1, boughtOut: true, pJiesuan: 25, buyOutAmount: 25 });
+      await app2.powerly.jobs.runDue();
+      expect(Number((await payment(b, tradeNo)).captured_amount)).toBe(2500);
+      // Not counted as an open rental any more: the user may rent again.
+      expect(await app2.powerly.rentals.openCount(me.pId)).toBe(0);
 
-    b.clock.advance(3 * DAY - MINUTE_MS);
-    await app2.powerly.jobs.runDue();
-    expect(await detail(app2, token, tradeNo)).toMatchObject({ pZujie: 1, pJiesuanid: 0, boughtOut: false });
-    b.clock.advance(2 * MINUTE_MS);
-    await app2.powerly.jobs.runDue();
-    const bought = await detail(app2, token, tradeNo);
-    // VNO overtime 3 days, overtime amount €25 = deposit €25
-    expect(bought).toMatchObject({ pZujie: 1, pJiesuanid: 1, boughtOut: true, pJiesuan: 25, buyOutAmount: 25 });
-    await app2.powerly.jobs.runDue();
-    expect(Number((await payment(b, tradeNo)).captured_amount)).toBe(2500);
-    // Not counted as an open rental any more: the user may rent again.
-    expect(await app2.powerly.rentals.openCount(me.pId)).toBe(0);
-
-    // Ten hours later the power bank comes back anyway.
-    b.clock.advance(10 * HOUR - MINUTE_MS);
-    await cabinetReports(app2, 'PWL-VNO-001', powerbankId, b.clock.now().getTime());
-    const back = await detail(app2, token, tradeNo);
-    // Rent for 3 d 10 h: 3 × €5 + min(€5, 10 × €1) = €20; charged €25 from the card hold → €5 back to that card
-    // (a provider refund, docs/payments.md), not into the wallet.
-    expect(back).toMatchObject({ pZujie: 5, pJiesuanid: 1, pJiesuan: 20, boughtOut: true });
-    expect(Date.parse(back.pGhtime) - borrowedAt).toBe(3 * DAY + 10 * HOUR);
-    await app2.powerly.jobs.runDue();
-    expect(Number((await payment(b, tradeNo)).refunded_amount)).toBe(500);
-    expect((await get(app2, 'userInfo', token)).json().data.pbalance).toBe(0);
-    await ledgerBalanced(app2);
+      // Ten hours later the power bank comes back anyway.
+      b.clock.advance(10 * HOUR - MINUTE_MS);
+      await cabinetReports(app2, 'PWL-VNO-001', powerbankId, b.clock.now().getTime());
+      const back = await detail(app2, token, tradeNo);
+      // Rent for 3 d 10 h: 3 × €5 + min(€5, 10 × €1) = €20; charged €25 from the card hold → €5 back to that card
+      // (a provider refund, docs/payments.md), not into the wallet.
+      expect(back).toMatchObject({ pZujie: 5, pJiesuanid: 1, pJiesuan: 20, boughtOut: true });
+      expect(Date.parse(back.pGhtime) - borrowedAt).toBe(3 * DAY + 10 * HOUR);
+      await app2.powerly.jobs.runDue();
+      expect(Number((await payment(b, tradeNo)).refunded_amount)).toBe(500);
+      expect((await get(app2, 'userInfo', token)).json().data.pbalance).toBe(0);
+      await ledgerBalanced(app2);
     } finally {
       await app2.close();
     }
@@ -257,14 +324,21 @@ describe('overtime buy-out', () => {
       b.clock.advance(r.borrowedAt + 4 * DAY + 2 * HOUR - b.clock.now().getTime());
       await cabinetReports(b.app, 'PWL-VNO-001', r.powerbankId, b.clock.now().getTime());
       await b.app.powerly.jobs.runDue();
-      return { order: await detail(b.app, token, r.tradeNo), refunded: Number((await payment(b, r.tradeNo)).refunded_amount) };
+      return {
+        order: await detail(b.app, token, r.tradeNo),
+        refunded: Number((await payment(b, r.tradeNo)).refunded_amount),
+      };
     };
     // Within the default 30 days: €3 back to the card.
     expect(await boughtAndBack()).toMatchObject({ order: { pZujie: 5, pJiesuan: 22 }, refunded: 300 });
     // The venue's agent allows one day after the buy-out: 1 d 2 h is past it, the €25 stays charged.
     await b.db.query(`insert into agents (id, name) values ('agent-returns', 'Returns') on conflict do nothing`);
-    await b.db.query(`update venues set agent_id = 'agent-returns' where id = (select venue_id from cabinets where id = 'PWL-VNO-001')`);
-    await b.db.query(`insert into agent_return_settings (agent_id, buy_out_reversal_days, updated_at) values ('agent-returns', 1, now())`);
+    await b.db.query(
+      `update venues set agent_id = 'agent-returns' where id = (select venue_id from cabinets where id = 'PWL-VNO-001')`,
+    );
+    await b.db.query(
+      `insert into agent_return_settings (agent_id, buy_out_reversal_days, updated_at) values ('agent-returns', 1, now())`,
+    );
     expect(await boughtAndBack()).toMatchObject({ order: { pZujie: 5, pJiesuan: 25 }, refunded: 0 });
     await ledgerBalanced(b.app);
   });
@@ -274,13 +348,24 @@ describe('overtime buy-out', () => {
     await cabinetsOnline(b, ['PWL-LIS-001']);
     const token = await touristToken(b.app);
     const { tradeNo } = await rentedOut(b, token, 'PWL-LIS-001');
-    const buy = () => b.app.inject({ method: 'POST', url: `${API}/cdb/order/buyOrder`, headers: { token }, payload: { orderId: tradeNo } });
+    const buy = () =>
+      b.app.inject({
+        method: 'POST',
+        url: `${API}/cdb/order/buyOrder`,
+        headers: { token },
+        payload: { orderId: tradeNo },
+      });
     const r = await buy();
     expect(r.json()).toMatchObject({ code: 0, data: { pZujie: 1, pJiesuanid: 1, boughtOut: true, pJiesuan: 30 } });
     const again = await buy();
     expect(again.statusCode).toBe(409);
     expect(again.json().msg).toBe('This rental is no longer open.');
-    const other = await b.app.inject({ method: 'POST', url: `${API}/cdb/order/buyOrder`, headers: { token: await touristToken(b.app) }, payload: { orderId: tradeNo } });
+    const other = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/order/buyOrder`,
+      headers: { token: await touristToken(b.app) },
+      payload: { orderId: tradeNo },
+    });
     expect(other.statusCode).toBe(404);
     // The overtime job later finds nothing to do.
     b.clock.advance(4 * DAY);
@@ -294,7 +379,13 @@ describe('overtime buy-out', () => {
     await cabinetsOnline(b, ['PWL-LIS-001']);
     const token = await touristToken(b.app);
     const { tradeNo } = await rentedOut(b, token, 'PWL-LIS-001');
-    const buy = () => b.app.inject({ method: 'POST', url: `${API}/cdb/order/buyOrder`, headers: { token, 'idempotency-key': `buy-${tradeNo}` }, payload: { orderId: tradeNo } });
+    const buy = () =>
+      b.app.inject({
+        method: 'POST',
+        url: `${API}/cdb/order/buyOrder`,
+        headers: { token, 'idempotency-key': `buy-${tradeNo}` },
+        payload: { orderId: tradeNo },
+      });
     failNextKeyCompletionOutsideTx(b);
     expect((await buy()).statusCode).toBe(500);
     const again = await buy();
@@ -322,10 +413,16 @@ describe('the last power bank', () => {
       await gate;
       return authorize(input);
     };
-    const pending = Promise.all(tokens.map((token, i) => b.app.inject({
-      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
-      payload: { qrcode: 'PWL-VNO-001', stripeToken: cards[i]!, paymentId: 'card-sandbox' },
-    })));
+    const pending = Promise.all(
+      tokens.map((token, i) =>
+        b.app.inject({
+          method: 'POST',
+          url: `${API}/cdb/cabinet/useDepositToRent`,
+          headers: { token },
+          payload: { qrcode: 'PWL-VNO-001', stripeToken: cards[i]!, paymentId: 'card-sandbox' },
+        }),
+      ),
+    );
     await waitFor(async () => arrived === 4, 'all four past the pre-checks');
     release();
     const results = await pending;
@@ -343,10 +440,15 @@ describe('the last power bank', () => {
   it('the database itself refuses a second open order for one power bank', async () => {
     const b = await fresh({ simulator: false });
     const plan = JSON.stringify(planFromWire(undefined, 'EUR'));
-    const { rows } = await b.db.query<{ id: number }>(`insert into users (kind, name) values ('tourist', 'T1'), ('tourist', 'T2') returning id`);
-    const insert = (id: string, user: number) => b.db.query(
-      `insert into orders (id, user_id, cabinet_id, venue_id, zujie, deposit_type, currency, plan, wire_strategy, deposit, powerbank_id, created_at)
-       values ($1, $2, 'PWL-VNO-001', 'v-vno-gedimino', 1, 0, 'EUR', $3, '{}', 2500, 'PB-X', now())`, [id, user, plan]);
+    const { rows } = await b.db.query<{ id: number }>(
+      `insert into users (kind, name) values ('tourist', 'T1'), ('tourist', 'T2') returning id`,
+    );
+    const insert = (id: string, user: number) =>
+      b.db.query(
+        `insert into orders (id, user_id, cabinet_id, venue_id, zujie, deposit_type, currency, plan, wire_strategy, deposit, powerbank_id, created_at)
+       values ($1, $2, 'PWL-VNO-001', 'v-vno-gedimino', 1, 0, 'EUR', $3, '{}', 2500, 'PB-X', now())`,
+        [id, user, plan],
+      );
     await insert('O1', rows[0]!.id);
     await expect(insert('O2', rows[1]!.id)).rejects.toThrow();
   });
@@ -359,11 +461,18 @@ describe('the server charges what the flows preview', () => {
     await markHeardFrom(b, codes);
     const token = await touristToken(b.app);
     for (const code of codes) {
-      const scan = (await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${code}`, headers: { token } })).json().data;
+      const scan = (
+        await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${code}`, headers: { token } })
+      ).json().data;
       const preview = planFromWire(scan.priceStrategy, scan.currency, scan); // what src/rent/Home.tsx does
       const { priced } = await b.app.powerly.rentals.resolveCabinet(code);
       expect(preview).toEqual(priced.plan);
-      fc.assert(fc.property(fc.integer({ min: 0, max: 30 * DAY }), (ms) => rentalFee(preview, ms) === rentalFee(priced.plan, ms)));
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 30 * DAY }),
+          (ms) => rentalFee(preview, ms) === rentalFee(priced.plan, ms),
+        ),
+      );
     }
   });
 
@@ -371,7 +480,9 @@ describe('the server charges what the flows preview', () => {
     const b = await fresh();
     await cabinetsOnline(b, ['PWL-SH-001']);
     const token = await touristToken(b.app);
-    const scan = (await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-SH-001`, headers: { token } })).json().data;
+    const scan = (
+      await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-SH-001`, headers: { token } })
+    ).json().data;
     const preview = planFromWire(scan.priceStrategy, scan.currency, scan);
     const { tradeNo, powerbankId, borrowedAt } = await rentedOut(b, token, 'PWL-SH-001');
     const elapsed = 5 * HOUR + 17 * MINUTE_MS + 3000;

@@ -13,14 +13,22 @@ afterEach(async () => {
   for (const b of open.splice(0).reverse()) await b.close().catch(() => undefined);
 });
 
-const zujie = async (b: Built, id: string) => Number((await b.db.query<{ zujie: number }>('select zujie from orders where id = $1', [id])).rows[0]!.zujie);
+const zujie = async (b: Built, id: string) =>
+  Number((await b.db.query<{ zujie: number }>('select zujie from orders where id = $1', [id])).rows[0]!.zujie);
 
 describe.skipIf(!process.env.MQTT_URL)('two API processes in a shared group, one killed (MQTT_URL)', () => {
   it('the popped re-sent after a member dies reaches the live member, not a session kept for the dead one', async () => {
     const connector = externalBroker(process.env.MQTT_URL!);
     const a = await build({ connector, resendMs: 200, sharedGroup: 'api', clientId: `api-a-${uuid().slice(0, 8)}` });
     open.push(a);
-    const b = await build({ shareDb: a, simulator: false, prefix: a.prefix, connector, sharedGroup: 'api', clientId: `api-b-${uuid().slice(0, 8)}` });
+    const b = await build({
+      shareDb: a,
+      simulator: false,
+      prefix: a.prefix,
+      connector,
+      sharedGroup: 'api',
+      clientId: `api-b-${uuid().slice(0, 8)}`,
+    });
     open.push(b);
     await cabinetsOnline(a, ['PWL-LIS-001']);
     // Process A dies (no DISCONNECT, like kill -9) the moment a popped reaches it; until then process B leaves the
@@ -42,7 +50,9 @@ describe.skipIf(!process.env.MQTT_URL)('two API processes in a shared group, one
       return Object.getPrototypeOf(cb).receive.call(cb, cabinetId, e) as Promise<boolean>;
     };
     const res = await a.app.inject({
-      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token: await touristToken(a.app, 'share-kill') },
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token: await touristToken(a.app, 'share-kill') },
       payload: { qrcode: 'PWL-LIS-001', stripeToken: await cardToken(a.app), paymentId: 'card-sandbox' },
     });
     expect(res.json().code, res.body).toBe(0);
@@ -50,7 +60,10 @@ describe.skipIf(!process.env.MQTT_URL)('two API processes in a shared group, one
     await waitFor(async () => dead, 'a popped reached process A');
     // The next re-sends (every 200 ms) go to B: well within the eject's TTL, not after it.
     await waitFor(async () => (await zujie(b, tradeNo)) === 1, 'the rental started on process B', 5_000);
-    await waitFor(async () => !a.fleet!.get('PWL-LIS-001')!.unacknowledged.some((e) => e.type === 'popped'), 'the popped acknowledged');
+    await waitFor(
+      async () => !a.fleet!.get('PWL-LIS-001')!.unacknowledged.some((e) => e.type === 'popped'),
+      'the popped acknowledged',
+    );
     release(false); // process A's call ends, having stored nothing (it is closed after the test)
   }, 60_000);
 });

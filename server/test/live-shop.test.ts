@@ -22,15 +22,24 @@ async function ticket(token: string): Promise<string> {
   return (await b.app.inject({ method: 'POST', url: `${API}/live/ticket`, headers: { token } })).json().data.ticket;
 }
 const cabinet = async (token: string) => {
-  const d = (await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/listnear/dtl?shopId=${VNO.shopId}`, headers: { token } })).json().data;
-  return d.cabinets.find((c: { cabinetID: string }) => c.cabinetID === VNO.cabinet) as { freeNum: number; returnNum: number };
+  const d = (
+    await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/listnear/dtl?shopId=${VNO.shopId}`, headers: { token } })
+  ).json().data;
+  return d.cabinets.find((c: { cabinetID: string }) => c.cabinetID === VNO.cabinet) as {
+    freeNum: number;
+    returnNum: number;
+  };
 };
 
 async function stream(t: string, shopId = VNO.shopId) {
   const ctrl = new AbortController();
-  const res = await fetch(`${base}${API}/live/shop?ticket=${encodeURIComponent(t)}&shopId=${encodeURIComponent(shopId)}`, {
-    headers: { accept: 'text/event-stream' }, signal: ctrl.signal,
-  });
+  const res = await fetch(
+    `${base}${API}/live/shop?ticket=${encodeURIComponent(t)}&shopId=${encodeURIComponent(shopId)}`,
+    {
+      headers: { accept: 'text/event-stream' },
+      signal: ctrl.signal,
+    },
+  );
   const events: LiveEvent[] = [];
   if (res.ok) readEventStream<LiveEvent>(res, (e) => events.push(e));
   return { res, events, close: () => ctrl.abort() };
@@ -53,15 +62,27 @@ describe("a venue's live stream", () => {
     const before = await cabinet(watcher);
 
     const rider = await touristToken(b.app);
-    const rent = await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token: rider },
-      payload: { qrcode: VNO.cabinet, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' } });
+    const rent = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token: rider },
+      payload: { qrcode: VNO.cabinet, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
+    });
     expect(rent.json().code, rent.body).toBe(0);
     await waitFor(async () => (await cabinet(watcher)).freeNum === before.freeNum - 1, 'the power bank out');
-    await waitFor(async () => s.events.some((e) => e.kind === 'shop' && e.shopId === VNO.shopId), 'shop event after the rental');
+    await waitFor(
+      async () => s.events.some((e) => e.kind === 'shop' && e.shopId === VNO.shopId),
+      'shop event after the rental',
+    );
     const seen = s.events.length;
 
     // The rider keeps a return slot there: one slot fewer for everyone else, the watcher's page hears it.
-    const kept = await b.app.inject({ method: 'POST', url: `${API}/cdb/return/reserve`, headers: { token: rider }, payload: { cabinetId: VNO.cabinet } });
+    const kept = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/return/reserve`,
+      headers: { token: rider },
+      payload: { cabinetId: VNO.cabinet },
+    });
     expect(kept.json().code, kept.body).toBe(0);
     expect((await cabinet(watcher)).returnNum).toBe(before.returnNum);
     await waitFor(async () => s.events.slice(seen).some((e) => e.kind === 'shop'), 'shop event after the reservation');

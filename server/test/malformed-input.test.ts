@@ -20,7 +20,27 @@ interface Operation {
 
 const HUGE = 'x'.repeat(100_000);
 /** Malformed scalars, raw (they are URL-encoded where they go into a URL). */
-const BAD = ['\u0000', 'a\u0000b', '%', '%00', '%zz', 'Infinity', '-Infinity', 'NaN', '1e309', '-1', '0', '99999999999999999999', '1.5', 'true', '[]', '{}', '../..', HUGE, ''];
+const BAD = [
+  '\u0000',
+  'a\u0000b',
+  '%',
+  '%00',
+  '%zz',
+  'Infinity',
+  '-Infinity',
+  'NaN',
+  '1e309',
+  '-1',
+  '0',
+  '99999999999999999999',
+  '1.5',
+  'true',
+  '[]',
+  '{}',
+  '../..',
+  HUGE,
+  '',
+];
 /** Wrong-typed JSON values. */
 const WRONG = [null, true, -1, 1e308, 'NaN', '\u0000', HUGE, [], [1, 2], {}, { a: { b: 1 } }];
 
@@ -28,19 +48,68 @@ const enc = (v: string) => encodeURIComponent(v);
 
 describe('malformed input never yields a 5xx', () => {
   it('over every operation of the OpenAPI document', async () => {
-    const doc = (await b.app.inject({ method: 'GET', url: '/cdb-app-api/v1/app/openapi.json' })).json() as { paths: Record<string, Record<string, Operation>> };
-    const ops = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+    const doc = (await b.app.inject({ method: 'GET', url: '/cdb-app-api/v1/app/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+    );
     // Routes outside the API document: provider webhooks, the public lead form.
-    ops.push({ path: '/webhooks/payments/{provider}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }] } });
+    ops.push({
+      path: '/webhooks/payments/{provider}',
+      method: 'POST',
+      op: { parameters: [{ in: 'path', name: 'provider' }] },
+    });
     // Provider and sandbox peers: their own wire formats, not in the API document (lib/openapi.ts).
-    ops.push({ path: '/webhooks/methods/{provider}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }] } });
-    ops.push({ path: '/payments/webhooks/{provider}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }] } });
-    ops.push({ path: '/payments/webhooks/{provider}/{agent}', method: 'POST', op: { parameters: [{ in: 'path', name: 'provider' }, { in: 'path', name: 'agent' }] } });
+    ops.push({
+      path: '/webhooks/methods/{provider}',
+      method: 'POST',
+      op: { parameters: [{ in: 'path', name: 'provider' }] },
+    });
+    ops.push({
+      path: '/payments/webhooks/{provider}',
+      method: 'POST',
+      op: { parameters: [{ in: 'path', name: 'provider' }] },
+    });
+    ops.push({
+      path: '/payments/webhooks/{provider}/{agent}',
+      method: 'POST',
+      op: {
+        parameters: [
+          { in: 'path', name: 'provider' },
+          { in: 'path', name: 'agent' },
+        ],
+      },
+    });
     for (const method of ['GET', 'POST']) {
-      ops.push({ path: '/payments/return/{outTradeNo}', method, op: { parameters: [{ in: 'path', name: 'outTradeNo' }] } });
+      ops.push({
+        path: '/payments/return/{outTradeNo}',
+        method,
+        op: { parameters: [{ in: 'path', name: 'outTradeNo' }] },
+      });
       ops.push({ path: '/sandbox-pay/checkout/{ref}', method, op: { parameters: [{ in: 'path', name: 'ref' }] } });
     }
-    ops.push({ path: '/sandbox-pay/v1/tokens', method: 'POST', op: { requestBody: { content: { 'application/json': { schema: { properties: { publicKey: { type: 'string' }, number: { type: 'string' }, expMonth: { type: 'integer' }, expYear: { type: 'integer' }, cvc: { type: 'string' } } } } } } } });
+    ops.push({
+      path: '/sandbox-pay/v1/tokens',
+      method: 'POST',
+      op: {
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                properties: {
+                  publicKey: { type: 'string' },
+                  number: { type: 'string' },
+                  expMonth: { type: 'integer' },
+                  expYear: { type: 'integer' },
+                  cvc: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
     expect(ops.length).toBeGreaterThan(40);
     const failures: string[] = [];
     let sent = 0;
@@ -49,14 +118,19 @@ describe('malformed input never yields a 5xx', () => {
       let res;
       try {
         res = await b.app.inject({
-          method: method as 'GET', url, payload,
+          method: method as 'GET',
+          url,
+          payload,
           headers: { ...(withToken ? { token } : {}), ...(contentType ? { 'content-type': contentType } : {}) },
         });
       } catch (err) {
         failures.push(`${method} ${url.slice(0, 120)}: threw ${String(err).slice(0, 100)}`);
         return;
       }
-      if (res.statusCode >= 500) failures.push(`${method} ${url.slice(0, 120)} ${contentType ?? ''} ${payload?.slice(0, 60) ?? ''} → ${res.statusCode} ${res.body.slice(0, 120)}`);
+      if (res.statusCode >= 500)
+        failures.push(
+          `${method} ${url.slice(0, 120)} ${contentType ?? ''} ${payload?.slice(0, 60) ?? ''} → ${res.statusCode} ${res.body.slice(0, 120)}`,
+        );
     };
     for (const { path, method, op } of ops) {
       const params = op.parameters ?? [];
@@ -92,12 +166,14 @@ describe('malformed input never yields a 5xx', () => {
       for (const prop of Object.keys(schemaProps)) {
         for (const w of WRONG) {
           await fire(method, base, JSON.stringify({ [prop]: w }), 'application/json');
-          if (typeof w === 'string' || typeof w === 'number') await fire(method, base, `${prop}=${enc(String(w))}`, 'application/x-www-form-urlencoded');
+          if (typeof w === 'string' || typeof w === 'number')
+            await fire(method, base, `${prop}=${enc(String(w))}`, 'application/x-www-form-urlencoded');
         }
       }
     }
     // The public lead form (outside the API prefix).
-    for (const v of BAD) await fire('POST', '/crmLeads/add/public', `name=${enc(v)}&phone=${enc(v)}`, 'application/x-www-form-urlencoded');
+    for (const v of BAD)
+      await fire('POST', '/crmLeads/add/public', `name=${enc(v)}&phone=${enc(v)}`, 'application/x-www-form-urlencoded');
     expect(sent).toBeGreaterThan(1000);
     expect(failures).toEqual([]);
   }, 600_000);

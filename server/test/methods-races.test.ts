@@ -25,25 +25,43 @@ afterAll(async () => a?.close());
 let n = 0;
 const post = (url: string, token: string, body: Record<string, string | undefined>) =>
   a.app.inject({
-    method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `race-${Date.now()}-${n++}` }, payload: formBody(body),
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: {
+      token,
+      'content-type': 'application/x-www-form-urlencoded',
+      'idempotency-key': `race-${Date.now()}-${n++}`,
+    },
+    payload: formBody(body),
   });
-const payer = async (token: string) => (await post('cdb/payment/method/payer', token, { paymentId: 'alipay:ALIPAY' })).json().data.token as string;
+const payer = async (token: string) =>
+  (await post('cdb/payment/method/payer', token, { paymentId: 'alipay:ALIPAY' })).json().data.token as string;
 
 /** The customer approves on the sandbox's checkout page (the provider then holds the money). */
 async function approve(clientSecret: string) {
   const action = JSON.parse(clientSecret.slice(4)) as { params?: Record<string, string>; url?: string };
-  const r = await a.app.inject({ method: 'POST', url: action.params?.sandboxCheckout ?? action.url!, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'decision=approve' });
+  const r = await a.app.inject({
+    method: 'POST',
+    url: action.params?.sandboxCheckout ?? action.url!,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'decision=approve',
+  });
   expect(r.statusCode).toBe(303);
 }
 
 const balance = async (token: string) => {
-  const wallets = (await a.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data as { pCurrencyType: string; pBalance: number }[];
+  const wallets = (await a.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json()
+    .data as { pCurrencyType: string; pBalance: number }[];
   return wallets.find((w) => w.pCurrencyType === 'CNY')?.pBalance ?? 0;
 };
 /** What the provider (the sandbox's model of Alipay) holds of a payment: captured and refunded, minor units. */
 const atProvider = async (outTradeNo: string) =>
-  (await a.db.query<{ state: string; captured: string; refunded: string }>('select state, captured, refunded from sandbox_method_payments where out_trade_no = $1', [outTradeNo]))
-    .rows.map((r) => ({ state: r.state, captured: Number(r.captured), refunded: Number(r.refunded) }))[0]!;
+  (
+    await a.db.query<{ state: string; captured: string; refunded: string }>(
+      'select state, captured, refunded from sandbox_method_payments where out_trade_no = $1',
+      [outTradeNo],
+    )
+  ).rows.map((r) => ({ state: r.state, captured: Number(r.captured), refunded: Number(r.refunded) }))[0]!;
 const alipay = () => a.app.powerly.payments.providers.get('alipay') as PaymentProvider;
 
 /**
@@ -73,7 +91,13 @@ async function drainJobs() {
 }
 
 async function startTopUp(token: string, amount: string) {
-  const started = await post('cdb/payment/multicurrency/recharge', token, { amount, currency: 'CNY', paymentId: 'alipay:ALIPAY', stripeToken: await payer(token), returnUrl: 'http://localhost/#/wallet' });
+  const started = await post('cdb/payment/multicurrency/recharge', token, {
+    amount,
+    currency: 'CNY',
+    paymentId: 'alipay:ALIPAY',
+    stripeToken: await payer(token),
+    returnUrl: 'http://localhost/#/wallet',
+  });
   expect(started.json(), started.body).toMatchObject({ code: 0, data: { outTradeNo: '' } });
   return started.json().data.action as { clientSecret: string; paymentIntent: string };
 }
@@ -83,33 +107,53 @@ async function orderWithDebt(token: string, debt: number) {
   const orderId = `PO${Date.now()}${n++}`;
   await a.db.query(
     `insert into orders (id, user_id, cabinet_id, venue_id, zujie, settled, deposit_type, currency, plan, wire_strategy, deposit, created_at, debt)
-     select $1, $2, c.id, c.venue_id, 2, true, 1, 'CNY', '{}', '{}', 0, now(), $3 from cabinets c where c.id = 'PWL-SH-001'`, [orderId, user.id, debt]);
+     select $1, $2, c.id, c.venue_id, 2, true, 1, 'CNY', '{}', '{}', 0, now(), $3 from cabinets c where c.id = 'PWL-SH-001'`,
+    [orderId, user.id, debt],
+  );
   return orderId;
 }
-const payOrder = (token: string, body: Record<string, string>) => a.app.inject({
-  method: 'POST', url: `${API}/cdb/payment/stripe/multicurrency/payOrder`, headers: { token, 'idempotency-key': `race-fk-${n++}` }, payload: { paymentId: 'alipay:ALIPAY', ...body },
-});
+const payOrder = (token: string, body: Record<string, string>) =>
+  a.app.inject({
+    method: 'POST',
+    url: `${API}/cdb/payment/stripe/multicurrency/payOrder`,
+    headers: { token, 'idempotency-key': `race-fk-${n++}` },
+    payload: { paymentId: 'alipay:ALIPAY', ...body },
+  });
 
-describe('a top-up resumed with a payment that is not a top-up\'s', () => {
+describe("a top-up resumed with a payment that is not a top-up's", () => {
   it('is refused when the payment paid a debt: one charge is never both the debt and wallet money', async () => {
     const token = await touristToken(a.app);
     const orderId = await orderWithDebt(token, 600);
-    const started = await payOrder(token, { outTradeNo: orderId, stripeToken: await payer(token), returnUrl: 'http://localhost/#/orderDetail' });
+    const started = await payOrder(token, {
+      outTradeNo: orderId,
+      stripeToken: await payer(token),
+      returnUrl: 'http://localhost/#/orderDetail',
+    });
     const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
     await approve(action.clientSecret);
     const paid = await payOrder(token, { outTradeNo: orderId, paymentIntent: action.paymentIntent });
     expect(paid.json()).toMatchObject({ code: 0, data: { outTradeNo: orderId } });
     // The same payment handed to the top-up call (same user, same amount).
-    const topUp = await post('cdb/payment/multicurrency/recharge', token, { amount: '6', currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: action.paymentIntent });
+    const topUp = await post('cdb/payment/multicurrency/recharge', token, {
+      amount: '6',
+      currency: 'CNY',
+      paymentId: 'alipay:ALIPAY',
+      paymentIntent: action.paymentIntent,
+    });
     expect(await balance(token)).toBe(0);
     expect(topUp.json().code).not.toBe(0);
     expect(await checkLedger(a.db)).toEqual([]);
   });
 
-  it('is refused when the rental\'s guard released (refunded) the payment: never refunded and credited', async () => {
+  it("is refused when the rental's guard released (refunded) the payment: never refunded and credited", async () => {
     await markHeardFrom(a, ['PWL-SH-001']);
     const token = await touristToken(a.app);
-    const started = await post('cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-SH-001', paymentId: 'alipay:ALIPAY', stripeToken: await payer(token), returnUrl: 'http://localhost/#/confirm?qrcode=PWL-SH-001' });
+    const started = await post('cdb/cabinet/useDepositToRent', token, {
+      qrcode: 'PWL-SH-001',
+      paymentId: 'alipay:ALIPAY',
+      stripeToken: await payer(token),
+      returnUrl: 'http://localhost/#/confirm?qrcode=PWL-SH-001',
+    });
     expect(started.json(), started.body).toMatchObject({ code: 0 });
     const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
     await approve(action.clientSecret);
@@ -119,7 +163,12 @@ describe('a top-up resumed with a payment that is not a top-up\'s', () => {
     const p = await atProvider(action.paymentIntent);
     expect(p.refunded).toBe(p.captured);
     // The released payment handed to the top-up call (same user, its amount).
-    const topUp = await post('cdb/payment/multicurrency/recharge', token, { amount: String(p.captured / 100), currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: action.paymentIntent });
+    const topUp = await post('cdb/payment/multicurrency/recharge', token, {
+      amount: String(p.captured / 100),
+      currency: 'CNY',
+      paymentId: 'alipay:ALIPAY',
+      paymentIntent: action.paymentIntent,
+    });
     expect(await balance(token)).toBe(0);
     expect(topUp.json().code).not.toBe(0);
     expect(await checkLedger(a.db)).toEqual([]);
@@ -134,22 +183,35 @@ describe('a guard releasing at its deadline while the customer comes back', () =
     let resumed: { code: number; msg?: string } | undefined;
     duringNextVoid(action.paymentIntent, async () => {
       await approve(action.clientSecret);
-      resumed = (await post('cdb/payment/multicurrency/recharge', token, { amount: '5', currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: action.paymentIntent })).json();
+      resumed = (
+        await post('cdb/payment/multicurrency/recharge', token, {
+          amount: '5',
+          currency: 'CNY',
+          paymentId: 'alipay:ALIPAY',
+          paymentIntent: action.paymentIntent,
+        })
+      ).json();
     });
     await drainJobs();
     expect(resumed).toBeDefined();
     const credited = await balance(token);
     const p = await atProvider(action.paymentIntent);
     // Credited and kept (the resume answered paid), or refunded and not credited (the resume refused): never both.
-    expect([{ credited: 5, refunded: 0, answered: 0 }, { credited: 0, refunded: 500, answered: -1 }])
-      .toContainEqual({ credited, refunded: p.refunded, answered: resumed!.code === 0 ? 0 : -1 });
+    expect([
+      { credited: 5, refunded: 0, answered: 0 },
+      { credited: 0, refunded: 500, answered: -1 },
+    ]).toContainEqual({ credited, refunded: p.refunded, answered: resumed!.code === 0 ? 0 : -1 });
     expect(await checkLedger(a.db)).toEqual([]);
   });
 
   it('debt: unpaid at its deadline; while the release asks the provider, the customer pays and resumes: the debt paid or the charge refunded, never both', async () => {
     const token = await touristToken(a.app);
     const orderId = await orderWithDebt(token, 700);
-    const started = await payOrder(token, { outTradeNo: orderId, stripeToken: await payer(token), returnUrl: 'http://localhost/#/orderDetail' });
+    const started = await payOrder(token, {
+      outTradeNo: orderId,
+      stripeToken: await payer(token),
+      returnUrl: 'http://localhost/#/orderDetail',
+    });
     const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
     a.clock.advance(ACTION_TIMEOUT_MS + 1000);
     let resumed: { code: number } | undefined;
@@ -159,10 +221,18 @@ describe('a guard releasing at its deadline while the customer comes back', () =
     });
     await drainJobs();
     expect(resumed).toBeDefined();
-    const { rows: [o] } = await a.db.query<{ debt_paid_at: Date | null }>('select debt_paid_at from orders where id = $1', [orderId]);
+    const {
+      rows: [o],
+    } = await a.db.query<{ debt_paid_at: Date | null }>('select debt_paid_at from orders where id = $1', [orderId]);
     const p = await atProvider(action.paymentIntent);
-    expect([{ debtPaid: true, refunded: 0, answered: 0 }, { debtPaid: false, refunded: 700, answered: -1 }])
-      .toContainEqual({ debtPaid: o!.debt_paid_at !== null, refunded: p.refunded, answered: resumed!.code === 0 ? 0 : -1 });
+    expect([
+      { debtPaid: true, refunded: 0, answered: 0 },
+      { debtPaid: false, refunded: 700, answered: -1 },
+    ]).toContainEqual({
+      debtPaid: o!.debt_paid_at !== null,
+      refunded: p.refunded,
+      answered: resumed!.code === 0 ? 0 : -1,
+    });
     expect(await checkLedger(a.db)).toEqual([]);
   });
 });
@@ -171,8 +241,12 @@ describe('a rental resumed twice (a double tap) whose first resume fails', () =>
   it('the failed one never refunds the charge the second one started its rental with', async () => {
     await markHeardFrom(a, ['PWL-SH-001']);
     const token = await touristToken(a.app);
-    const rent = (body: Record<string, string>) => post('cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-SH-001', paymentId: 'alipay:ALIPAY', ...body });
-    const started = await rent({ stripeToken: await payer(token), returnUrl: 'http://localhost/#/confirm?qrcode=PWL-SH-001' });
+    const rent = (body: Record<string, string>) =>
+      post('cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-SH-001', paymentId: 'alipay:ALIPAY', ...body });
+    const started = await rent({
+      stripeToken: await payer(token),
+      returnUrl: 'http://localhost/#/confirm?qrcode=PWL-SH-001',
+    });
     const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
     await approve(action.clientSecret);
     // The first resume's rental transaction fails (a database hiccup); while its compensation asks the provider to
@@ -199,7 +273,10 @@ describe('a rental resumed twice (a double tap) whose first resume fails', () =>
     const rented = second?.code === 0;
     const prov = await atProvider(action.paymentIntent);
     // The second rental holds the deposit paid with this charge (kept), or it was refused and the charge refunded.
-    expect([{ rented: true, refunded: 0 }, { rented: false, refunded: prov.captured }]).toContainEqual({ rented, refunded: prov.refunded });
+    expect([
+      { rented: true, refunded: 0 },
+      { rented: false, refunded: prov.captured },
+    ]).toContainEqual({ rented, refunded: prov.refunded });
     expect(await checkLedger(a.db)).toEqual([]);
   });
 });
@@ -218,7 +295,14 @@ describe('a release of a payment still waiting for the customer, who pays just t
       const [ref, st] = x as [string, { state: string; failureCode?: string }];
       if (ref === action.paymentIntent && st.failureCode === 'released' && !resumed) {
         await approve(action.clientSecret);
-        resumed = (await post('cdb/payment/multicurrency/recharge', token, { amount: '3', currency: 'CNY', paymentId: 'alipay:ALIPAY', paymentIntent: action.paymentIntent })).json();
+        resumed = (
+          await post('cdb/payment/multicurrency/recharge', token, {
+            amount: '3',
+            currency: 'CNY',
+            paymentId: 'alipay:ALIPAY',
+            paymentIntent: action.paymentIntent,
+          })
+        ).json();
       }
       return update.apply(this, x);
     };
@@ -230,7 +314,10 @@ describe('a release of a payment still waiting for the customer, who pays just t
     expect(resumed).toBeDefined();
     const credited = await balance(token);
     const p = await atProvider(action.paymentIntent);
-    expect([{ credited: 3, refunded: 0 }, { credited: 0, refunded: 300 }]).toContainEqual({ credited, refunded: p.refunded });
+    expect([
+      { credited: 3, refunded: 0 },
+      { credited: 0, refunded: 300 },
+    ]).toContainEqual({ credited, refunded: p.refunded });
     expect(await checkLedger(a.db)).toEqual([]);
   });
 });

@@ -13,21 +13,59 @@ beforeAll(async () => {
 afterAll(async () => b?.close());
 
 const post = async (token: string, url: string, payload: unknown, lang?: string) =>
-  (await b.app.inject({ method: 'POST', url: `${API}/chargenow/mifi/${url}`, headers: { token, ...(lang ? { lang } : {}) }, payload: payload as object })).json();
-const get = async (token: string, url: string) => (await b.app.inject({ method: 'GET', url: `${API}/chargenow/mifi/${url}`, headers: { token } })).json();
-const query = async (token: string, url: string, data: unknown) => JSON.parse((await post(token, 'query', { requestMethod: 'POST', url, data: JSON.stringify(data) })).data);
+  (
+    await b.app.inject({
+      method: 'POST',
+      url: `${API}/chargenow/mifi/${url}`,
+      headers: { token, ...(lang ? { lang } : {}) },
+      payload: payload as object,
+    })
+  ).json();
+const get = async (token: string, url: string) =>
+  (await b.app.inject({ method: 'GET', url: `${API}/chargenow/mifi/${url}`, headers: { token } })).json();
+const query = async (token: string, url: string, data: unknown) =>
+  JSON.parse((await post(token, 'query', { requestMethod: 'POST', url, data: JSON.stringify(data) })).data);
 type Wire = { orderId: string; packageStatus: number; deviceOrderStatus: number; productSendSn: string };
-const pkg = async (token: string, id: string) => ((await post(token, 'orderList', { current: 1, size: 100 })).data.records as Wire[]).find((p) => p.orderId === id)!;
+const pkg = async (token: string, id: string) =>
+  ((await post(token, 'orderList', { current: 1, size: 100 })).data.records as Wire[]).find((p) => p.orderId === id)!;
 
-async function buy(token: string, o: { skuId: string; currency?: string; type?: number; card?: boolean; mifiOrderId?: string; qrcode?: string; eject?: boolean }) {
+async function buy(
+  token: string,
+  o: {
+    skuId: string;
+    currency?: string;
+    type?: number;
+    card?: boolean;
+    mifiOrderId?: string;
+    qrcode?: string;
+    eject?: boolean;
+  },
+) {
   const currency = o.currency ?? 'EUR';
-  const v = ((await query(token, 'packageDtlListBySkuId', { skuId: o.skuId, currency })) as { skuId: string; price: number; isPackage: boolean; depositAmount: number; Day: number }[])
-    .find((x) => x.skuId === o.skuId)!;
+  const v = (
+    (await query(token, 'packageDtlListBySkuId', { skuId: o.skuId, currency })) as {
+      skuId: string;
+      price: number;
+      isPackage: boolean;
+      depositAmount: number;
+      Day: number;
+    }[]
+  ).find((x) => x.skuId === o.skuId)!;
   const type = o.type ?? 0;
-  const total = Math.round(packagePrice({ isPackage: v.isPackage, price: Math.round(v.price * 100), selectDays: v.Day })) / 100 + (type === 0 ? v.depositAmount : 0);
+  const total =
+    Math.round(packagePrice({ isPackage: v.isPackage, price: Math.round(v.price * 100), selectDays: v.Day })) / 100 +
+    (type === 0 ? v.depositAmount : 0);
   return post(token, 'rent', {
-    paymentId: 'card-sandbox', stripeToken: o.card === false ? undefined : await cardToken(b.app), ejectOrNot: o.eject ? 1 : 0, qrcode: o.qrcode,
-    orderSubmit: { orderType: type, currency, totalAmount: total, submitDtlDtoList: [{ skuId: o.skuId, selectDays: v.Day, mifiOrderId: o.mifiOrderId }] },
+    paymentId: 'card-sandbox',
+    stripeToken: o.card === false ? undefined : await cardToken(b.app),
+    ejectOrNot: o.eject ? 1 : 0,
+    qrcode: o.qrcode,
+    orderSubmit: {
+      orderType: type,
+      currency,
+      totalAmount: total,
+      submitDtlDtoList: [{ skuId: o.skuId, selectDays: v.Day, mifiOrderId: o.mifiOrderId }],
+    },
   });
 }
 const sim = (id: string) => b.fleet!.get(id)!;
@@ -42,7 +80,9 @@ describe('a box only for a paid package with its deposit held', () => {
     const token = await touristToken(b.app);
     // Unpaid (33): no card, no balance.
     expect((await buy(token, { skuId: 'es-3d', card: false })).code).not.toBe(0);
-    const unpaid = ((await post(token, 'orderList', { current: 1, size: 100 })).data.records as Wire[]).find((p) => p.packageStatus === 33)!;
+    const unpaid = ((await post(token, 'orderList', { current: 1, size: 100 })).data.records as Wire[]).find(
+      (p) => p.packageStatus === 33,
+    )!;
     expect(unpaid.deviceOrderStatus).toBe(5);
     expect((await post(token, 'bindSn', { sn: 'MF-LIS-0001', mifiOrderId: unpaid.orderId })).code).toBe(409);
     expect((await post(token, 'pickup', { qrcode: 'PWL-LIS-001', pickOrderId: unpaid.orderId })).code).toBe(409);
@@ -70,7 +110,11 @@ describe("the box deposit's currency", () => {
     expect(r.code, JSON.stringify(r)).toBe(409);
     const only = await buy(token, { skuId: 'cn-3d', currency: 'CNY', type: 2 });
     expect(only.code, JSON.stringify(only)).toBe(0);
-    const dep = await post(token, 'cabinetDisposit', { mifiOrderId: only.data.orderId, paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) });
+    const dep = await post(token, 'cabinetDisposit', {
+      mifiOrderId: only.data.orderId,
+      paymentId: 'card-sandbox',
+      stripeToken: await cardToken(b.app),
+    });
     expect(dep.code, JSON.stringify(dep)).toBe(409);
     await ledgerBalanced(b.app);
   });
@@ -102,13 +146,18 @@ describe('a box handed from one holder to the next', () => {
     const ren = await buy(a, { skuId: 'pt-unl', type: 1, mifiOrderId: first.data.orderId });
     expect(ren.code, JSON.stringify(ren)).toBe(0);
     expect((await pkg(a, ren.data.orderId)).packageStatus).toBe(1);
-    const walletBefore = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token: a } })).json().data;
+    const walletBefore = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token: a } })).json()
+      .data;
     await giveBack(a, first.data.orderId, sn);
     await b.app.powerly.jobs.runDue();
     await waitFor(async () => ((await pkg(a, ren.data.orderId)).packageStatus === 4 ? true : null), 'renewal refunded');
-    const refunds = await b.db.query<{ n: number }>(`select count(*)::int as n from payments where order_id = $1 and refunded_amount > 0`, [ren.data.buyOrderNo]);
+    const refunds = await b.db.query<{ n: number }>(
+      `select count(*)::int as n from payments where order_id = $1 and refunded_amount > 0`,
+      [ren.data.buyOrderNo],
+    );
     expect(refunds.rows[0]!.n).toBe(1);
-    const walletAfter = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token: a } })).json().data;
+    const walletAfter = (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token: a } })).json()
+      .data;
     expect(walletAfter.pbalance).toBe(walletBefore.pbalance);
     await ledgerBalanced(b.app);
   });
@@ -123,7 +172,14 @@ describe('a box handed from one holder to the next', () => {
     const from = Math.floor(b.clock.now().getTime() / 1000);
     b.clock.advance(60_000);
     await sim('PWL-LIS-001').boxTelemetry({ sn, bytesTotal: 5_000, battery: 77 });
-    await waitFor(async () => ((await post(nb, 'trafficUsage', { sn, packageStartTime: from, packageEndTime: from + 3600 })).data?.totalUsage > 0 ? true : null), 'traffic');
+    await waitFor(
+      async () =>
+        (await post(nb, 'trafficUsage', { sn, packageStartTime: from, packageEndTime: from + 3600 })).data?.totalUsage >
+        0
+          ? true
+          : null,
+      'traffic',
+    );
     expect((await get(nb, `orderDetail?sn=${sn}`)).data).toMatchObject({ sn, dianliang: 77 });
     // The former holder: nothing of the new holder's period, nor the box.
     expect((await post(a, 'trafficUsage', { sn, packageStartTime: from, packageEndTime: from + 3600 })).code).toBe(404);
@@ -137,37 +193,71 @@ describe('ejectOrNot=1', () => {
     const token = await touristToken(b.app);
     const r = await buy(token, { skuId: 'pt-unl', qrcode: 'PWL-LIS-001', eject: true });
     expect(r.code, JSON.stringify(r)).toBe(0);
-    const out = await waitFor(async () => ((await get(token, `checkPickUp?mifiOrderId=${r.data.orderId}`)).data.status === 2 ? pkg(token, r.data.orderId) : null), 'box out');
+    const out = await waitFor(
+      async () =>
+        (await get(token, `checkPickUp?mifiOrderId=${r.data.orderId}`)).data.status === 2
+          ? pkg(token, r.data.orderId)
+          : null,
+      'box out',
+    );
     expect(out.productSendSn).toMatch(/^MF-LIS-/);
   });
 });
 
 describe('order type 3 (the box only)', () => {
-  it("rents the box for a package bought without one: its box deposit is held, the package waits for its pickup", async () => {
+  it('rents the box for a package bought without one: its box deposit is held, the package waits for its pickup', async () => {
     const token = await touristToken(b.app);
     const only = await buy(token, { skuId: 'pt-unl', type: 2 });
     expect(only.code, JSON.stringify(only)).toBe(0);
-    const deposit = ((await query(token, 'packageDtlListBySkuId', { skuId: 'pt-unl', currency: 'EUR' })) as { skuId: string; depositAmount: number }[])
-      .find((x) => x.skuId === 'pt-unl')!.depositAmount;
-    const box = (total: number, who = token, id = only.data.orderId as string) => b.app.inject({
-      method: 'POST', url: `${API}/chargenow/mifi/rent`, headers: { token: who },
-      payload: { paymentId: 'card-sandbox', stripeToken: 'x', orderSubmit: { orderType: 3, currency: 'EUR', totalAmount: total, submitDtlDtoList: [{ mifiOrderId: id }] } },
-    });
+    const deposit = (
+      (await query(token, 'packageDtlListBySkuId', { skuId: 'pt-unl', currency: 'EUR' })) as {
+        skuId: string;
+        depositAmount: number;
+      }[]
+    ).find((x) => x.skuId === 'pt-unl')!.depositAmount;
+    const box = (total: number, who = token, id = only.data.orderId as string) =>
+      b.app.inject({
+        method: 'POST',
+        url: `${API}/chargenow/mifi/rent`,
+        headers: { token: who },
+        payload: {
+          paymentId: 'card-sandbox',
+          stripeToken: 'x',
+          orderSubmit: { orderType: 3, currency: 'EUR', totalAmount: total, submitDtlDtoList: [{ mifiOrderId: id }] },
+        },
+      });
     // A stale total is refused before anything is charged; another person's package is not found.
     expect((await box(deposit + 1)).statusCode).toBe(409);
     expect((await box(deposit, await touristToken(b.app))).statusCode).toBe(404);
     const r = await post(token, 'rent', {
-      paymentId: 'card-sandbox', stripeToken: await cardToken(b.app),
-      orderSubmit: { orderType: 3, currency: 'EUR', totalAmount: deposit, orderRemark: '仅设备', submitDtlDtoList: [{ mifiOrderId: only.data.orderId }] },
+      paymentId: 'card-sandbox',
+      stripeToken: await cardToken(b.app),
+      orderSubmit: {
+        orderType: 3,
+        currency: 'EUR',
+        totalAmount: deposit,
+        orderRemark: '仅设备',
+        submitDtlDtoList: [{ mifiOrderId: only.data.orderId }],
+      },
     });
     expect(r.code, JSON.stringify(r)).toBe(0);
     expect(r.data).toMatchObject({ orderId: only.data.orderId, orderStatus: 0, type: 'mifi' });
     expect((await pkg(token, only.data.orderId)).deviceOrderStatus).toBe(5);
     // The box's deposit once: a second box for the same package is refused.
-    expect((await post(token, 'rent', {
-      paymentId: 'card-sandbox', stripeToken: await cardToken(b.app),
-      orderSubmit: { orderType: 3, currency: 'EUR', totalAmount: deposit, submitDtlDtoList: [{ mifiOrderId: only.data.orderId }] },
-    })).code).toBe(409);
+    expect(
+      (
+        await post(token, 'rent', {
+          paymentId: 'card-sandbox',
+          stripeToken: await cardToken(b.app),
+          orderSubmit: {
+            orderType: 3,
+            currency: 'EUR',
+            totalAmount: deposit,
+            submitDtlDtoList: [{ mifiOrderId: only.data.orderId }],
+          },
+        })
+      ).code,
+    ).toBe(409);
     await ledgerBalanced(b.app);
   });
 });

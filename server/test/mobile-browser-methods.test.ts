@@ -13,21 +13,45 @@ beforeAll(async () => {
 });
 afterAll(async () => b?.close());
 
-interface Method { pId: string; pPaymentType: string; kind?: string; hold?: boolean }
+interface Method {
+  pId: string;
+  pPaymentType: string;
+  kind?: string;
+  hold?: boolean;
+}
 const list = async (token: string, platform: string) =>
-  (await b.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?qrcode=PWL-SH-001&platform=${platform}`, headers: { token } })).json().data as Method[];
+  (
+    await b.app.inject({
+      method: 'GET',
+      url: `${API}/cdb/payment/method/list?qrcode=PWL-SH-001&platform=${platform}`,
+      headers: { token },
+    })
+  ).json().data as Method[];
 const post = async (token: string, url: string, payload: object) => {
-  const r = await b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'idempotency-key': `mb-${n++}` }, payload });
-  return { status: r.statusCode, body: r.json() as { code: number; msg: string; data: Record<string, unknown> & { action?: { clientSecret: string; paymentIntent: string } } } };
+  const r = await b.app.inject({
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: { token, 'idempotency-key': `mb-${n++}` },
+    payload,
+  });
+  return {
+    status: r.statusCode,
+    body: r.json() as {
+      code: number;
+      msg: string;
+      data: Record<string, unknown> & { action?: { clientSecret: string; paymentIntent: string } };
+    },
+  };
 };
 
-describe('WeChat Pay and Alipay in a phone\'s browser', () => {
+describe("WeChat Pay and Alipay in a phone's browser", () => {
   it('a CNY cabinet lists WeChat Pay H5 and Alipay WAP on a phone, as redirects that do not hold; not on a desktop nor in the in-app browsers', async () => {
     const token = await touristToken(b.app);
     const mobile = await list(token, 'mobile');
     const types = mobile.map((m) => m.pPaymentType);
     expect(types).toEqual(expect.arrayContaining(['WeChat_H5', 'ALIPAY_WAP']));
-    for (const t of ['WeChat_H5', 'ALIPAY_WAP']) expect(mobile.find((m) => m.pPaymentType === t)).toMatchObject({ kind: 'redirect', hold: false });
+    for (const t of ['WeChat_H5', 'ALIPAY_WAP'])
+      expect(mobile.find((m) => m.pPaymentType === t)).toMatchObject({ kind: 'redirect', hold: false });
     expect(types).not.toContain('WeChat_MP');
     expect((await list(token, 'web')).map((m) => m.pPaymentType)).not.toEqual(expect.arrayContaining(['WeChat_H5']));
     expect((await list(token, 'web')).map((m) => m.pPaymentType)).not.toContain('ALIPAY_WAP');
@@ -40,17 +64,33 @@ describe('WeChat Pay and Alipay in a phone\'s browser', () => {
     const payer = await post(token, 'cdb/payment/method/payer', { paymentId: method.pId });
     expect(payer.body.code, payer.body.msg).toBe(0);
     const started = await post(token, 'cdb/payment/multicurrency/recharge', {
-      amount: '20', currency: 'CNY', paymentId: method.pId, stripeToken: (payer.body.data as { token: string }).token, returnUrl: 'http://localhost/#/confirm',
+      amount: '20',
+      currency: 'CNY',
+      paymentId: method.pId,
+      stripeToken: (payer.body.data as { token: string }).token,
+      returnUrl: 'http://localhost/#/confirm',
     });
     expect(started.body.code, started.body.msg).toBe(0);
     const action = started.body.data.action!;
-    const page = (JSON.parse(action.clientSecret.slice(4)) as { kind: string; url: string });
+    const page = JSON.parse(action.clientSecret.slice(4)) as { kind: string; url: string };
     expect(page.kind).toBe('redirect');
-    const answered = await b.app.inject({ method: 'POST', url: page.url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'decision=approve' });
+    const answered = await b.app.inject({
+      method: 'POST',
+      url: page.url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'decision=approve',
+    });
     expect(answered.statusCode).toBe(303);
-    const resumed = await post(token, 'cdb/payment/multicurrency/recharge', { amount: '20', currency: 'CNY', paymentId: method.pId, paymentIntent: action.paymentIntent });
+    const resumed = await post(token, 'cdb/payment/multicurrency/recharge', {
+      amount: '20',
+      currency: 'CNY',
+      paymentId: method.pId,
+      paymentIntent: action.paymentIntent,
+    });
     expect(resumed.body.code, resumed.body.msg).toBe(0);
-    const wallets = (await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data as { pCurrencyType: string; pBalance: number }[];
+    const wallets = (
+      await b.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })
+    ).json().data as { pCurrencyType: string; pBalance: number }[];
     expect(wallets.find((w) => w.pCurrencyType === 'CNY')?.pBalance).toBe(20);
   });
 });

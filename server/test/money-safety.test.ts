@@ -25,7 +25,8 @@ let n = 0;
 const key = () => `ms-${Date.now()}-${n++}`;
 const post = (url: string, token: string, body: Record<string, string | number>, k?: string) =>
   b.app.inject({
-    method: 'POST', url: `${API}/${url}`,
+    method: 'POST',
+    url: `${API}/${url}`,
     headers: { token, 'content-type': 'application/x-www-form-urlencoded', ...(k ? { 'idempotency-key': k } : {}) },
     payload: formBody(body),
   });
@@ -56,14 +57,19 @@ describe('compensations are jobs', () => {
     };
     failOnce(b.app.powerly.ledger, 'transfer', 'database hiccup in the rental transaction');
     const res = await b.app.inject({
-      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token },
       payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
     });
     expect(res.json().code).not.toBe(0);
     expect(ref).toMatch(/^pi_/);
     expect(await intentStatus(ref)).toBe('authorized'); // the first void failed
     // A compensation job holds the release (not a log line): due again after its backoff, by any process.
-    const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = $1 and done_at is null and dead_at is null`, [JOB_COMPENSATE]);
+    const { rows } = await b.db.query<{ n: number }>(
+      `select count(*)::int as n from jobs where kind = $1 and done_at is null and dead_at is null`,
+      [JOB_COMPENSATE],
+    );
     expect(rows[0]!.n).toBe(1);
     b.clock.advance(130_000);
     await b.app.powerly.jobs.runDue();
@@ -85,7 +91,10 @@ describe('compensations are jobs', () => {
     } finally {
       jobs.maxAttempts = saved;
     }
-    const { rows } = await b.db.query<{ done_at: Date | null; dead_at: Date | null }>('select done_at, dead_at from jobs where id = $1', [id]);
+    const { rows } = await b.db.query<{ done_at: Date | null; dead_at: Date | null }>(
+      'select done_at, dead_at from jobs where id = $1',
+      [id],
+    );
     expect(rows[0]!.done_at).toBeNull();
     expect(rows[0]!.dead_at).not.toBeNull();
     expect((await jobs.dead()).map((j) => Number(j.id))).toContain(id);
@@ -106,7 +115,10 @@ describe('compensations are jobs', () => {
     await new Promise((r) => setTimeout(r, 50));
     b.clock.advance(61_000); // the lease (60 s) expired: another process takes the job
     expect(await jobs.runNow(id)).toBe(true);
-    const { rows: after } = await b.db.query<{ fence: string; done_at: Date }>('select fence, done_at from jobs where id = $1', [id]);
+    const { rows: after } = await b.db.query<{ fence: string; done_at: Date }>(
+      'select fence, done_at from jobs where id = $1',
+      [id],
+    );
     expect(Number(after[0]!.fence)).toBe(2);
     // The first process wakes up: its done() carries fence 1 and changes nothing.
     await b.db.query('update jobs set done_at = null where id = $1', [id]); // as if the second were still running
@@ -168,7 +180,13 @@ describe('a top-up whose process dies between the charge and the credit', () => 
     const token = await touristToken(b.app);
     const user = await b.app.powerly.auth.authenticate(token);
     const k = key();
-    const input = { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app), key: k };
+    const input = {
+      amount: '10',
+      currency: 'EUR',
+      paymentId: 'card-sandbox',
+      stripeToken: await cardToken(b.app),
+      key: k,
+    };
     // The process dies right after the provider's answer: nothing after it runs (no credit, no refund).
     const payments = b.app.powerly.payments;
     const orig = payments.lockCharge.bind(payments);
@@ -189,17 +207,41 @@ describe('refund-to-card withdrawals', () => {
   it('three at once against one 10-unit card payment: one accepted', async () => {
     const token = await touristToken(b.app);
     const user = await b.app.powerly.auth.authenticate(token);
-    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }, key())).json().code).toBe(0);
+    expect(
+      (
+        await post(
+          'cdb/payment/multicurrency/recharge',
+          token,
+          { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) },
+          key(),
+        )
+      ).json().code,
+    ).toBe(0);
     // More balance from elsewhere (not a card payment), so that only the card payment's refundable amount limits.
     const l = b.app.powerly.ledger;
     await l.transfer({
-      debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'), credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
-      amount: 2000, code: 'adjustment', orderId: null, at: b.clock.now(),
+      debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'),
+      credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
+      amount: 2000,
+      code: 'adjustment',
+      orderId: null,
+      at: b.clock.now(),
     });
-    const res = await Promise.all([1, 2, 3].map(() =>
-      post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR', autoAudit: 1, amountType: 'balance' }, key())));
+    const res = await Promise.all(
+      [1, 2, 3].map(() =>
+        post(
+          'cdb/mine/tixian/create',
+          token,
+          { refundType: 0, amount: '10', currency: 'EUR', autoAudit: 1, amountType: 'balance' },
+          key(),
+        ),
+      ),
+    );
     expect(res.map((r) => r.json().code).filter((c) => c === 0)).toHaveLength(1);
-    const { rows } = await b.db.query<{ s: string }>(`select coalesce(sum(amount), 0)::text as s from withdrawals where user_id = $1 and refund_type = 0`, [user.id]);
+    const { rows } = await b.db.query<{ s: string }>(
+      `select coalesce(sum(amount), 0)::text as s from withdrawals where user_id = $1 and refund_type = 0`,
+      [user.id],
+    );
     expect(Number(rows[0]!.s)).toBe(1000);
   });
 });
@@ -213,10 +255,13 @@ describe('idempotency keys complete inside the business transaction', () => {
     rentals.sendEject = () => Promise.reject(new Error('process stopped after the commit'));
     const k = key();
     const stripeToken = await cardToken(b.app);
-    const req = () => b.app.inject({
-      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token, 'idempotency-key': k },
-      payload: { qrcode: 'PWL-SH-001', stripeToken, paymentId: 'card-sandbox' },
-    });
+    const req = () =>
+      b.app.inject({
+        method: 'POST',
+        url: `${API}/cdb/cabinet/useDepositToRent`,
+        headers: { token, 'idempotency-key': k },
+        payload: { qrcode: 'PWL-SH-001', stripeToken, paymentId: 'card-sandbox' },
+      });
     const first = await req();
     rentals.sendEject = orig;
     expect(first.statusCode).toBe(500);
@@ -236,10 +281,13 @@ describe('idempotency keys complete inside the business transaction', () => {
     rentals.sendEject = () => Promise.reject(new AppError(422, 'error.noPowerbank'));
     const k = key();
     const stripeToken = await cardToken(b.app);
-    const req = () => b.app.inject({
-      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token, 'idempotency-key': k },
-      payload: { qrcode: 'PWL-SH-001', stripeToken, paymentId: 'card-sandbox' },
-    });
+    const req = () =>
+      b.app.inject({
+        method: 'POST',
+        url: `${API}/cdb/cabinet/useDepositToRent`,
+        headers: { token, 'idempotency-key': k },
+        payload: { qrcode: 'PWL-SH-001', stripeToken, paymentId: 'card-sandbox' },
+      });
     const first = await req();
     rentals.sendEject = orig;
     const user = await b.app.powerly.auth.authenticate(token);
@@ -252,16 +300,21 @@ describe('idempotency keys complete inside the business transaction', () => {
     expect(again.json()).toEqual(first.json());
   });
 
-  it('the first answer is the stored one: a credit landing between a withdrawal\'s commit and its answer changes neither', async () => {
+  it("the first answer is the stored one: a credit landing between a withdrawal's commit and its answer changes neither", async () => {
     // The wallet model test (seed 1000215646) met this on PostgreSQL: a top-up committed after the withdrawal and
     // before its answer; the answer showed the later balance, its replays the balance the withdrawal left.
     const token = await touristToken(b.app);
     const user = await b.app.powerly.auth.authenticate(token);
     const l = b.app.powerly.ledger;
-    const credit = async (amount: number) => l.transfer({
-      debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'), credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
-      amount, code: 'adjustment', orderId: null, at: b.clock.now(),
-    });
+    const credit = async (amount: number) =>
+      l.transfer({
+        debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'),
+        credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
+        amount,
+        code: 'adjustment',
+        orderId: null,
+        at: b.clock.now(),
+      });
     await credit(5000);
     const wallet = b.app.powerly.wallet.withdrawals as unknown as { submitPayout(id: string): Promise<void> };
     const orig = wallet.submitPayout;
@@ -271,8 +324,16 @@ describe('idempotency keys complete inside the business transaction', () => {
       return orig.call(this, id);
     };
     const k = key();
-    const body = { refundType: 1, amount: '10', currency: 'EUR', amountType: 'balance',
-      receiverAccount: JSON.stringify({ paymentId: 'payout-sepa', accountData: { accountHolder: 'A', iban: 'LT000001', country: 'LT' } }) };
+    const body = {
+      refundType: 1,
+      amount: '10',
+      currency: 'EUR',
+      amountType: 'balance',
+      receiverAccount: JSON.stringify({
+        paymentId: 'payout-sepa',
+        accountData: { accountHolder: 'A', iban: 'LT000001', country: 'LT' },
+      }),
+    };
     const first = await post('cdb/mine/tixian/create', token, body, k);
     wallet.submitPayout = orig;
     expect(first.json()).toMatchObject({ code: 0, data: { pBalance: 40 } });
@@ -282,7 +343,7 @@ describe('idempotency keys complete inside the business transaction', () => {
     expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(4700);
   });
 
-  it('so is a top-up\'s: the route reads the balance again after its commit, and still answers what it stored', async () => {
+  it("so is a top-up's: the route reads the balance again after its commit, and still answers what it stored", async () => {
     const token = await touristToken(b.app);
     const user = await b.app.powerly.auth.authenticate(token);
     const l = b.app.powerly.ledger;
@@ -290,9 +351,14 @@ describe('idempotency keys complete inside the business transaction', () => {
     const orig = jobs.cancel;
     jobs.cancel = async function (this: unknown, ...a: unknown[]) {
       jobs.cancel = orig;
-      await l.transfer({ // another request's credit, committed after the top-up's
-        debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'), credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
-        amount: 700, code: 'adjustment', orderId: null, at: b.clock.now(),
+      await l.transfer({
+        // another request's credit, committed after the top-up's
+        debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'),
+        credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
+        amount: 700,
+        code: 'adjustment',
+        orderId: null,
+        at: b.clock.now(),
       });
       return orig.apply(this, a);
     };
@@ -314,9 +380,21 @@ describe('a refund made twice with one idempotency key', () => {
     // (and a refund to the card later counts too little left).
     const token = await touristToken(b.app);
     const user = await b.app.powerly.auth.authenticate(token);
-    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }, key())).json().code).toBe(0);
-    const [pay] = (await b.app.powerly.payments.capturedTopUps(user.id, 'EUR'));
-    await Promise.all([b.app.powerly.payments.refund(pay!.id, 300, 'state5_x'), b.app.powerly.payments.refund(pay!.id, 300, 'state5_x')]);
+    expect(
+      (
+        await post(
+          'cdb/payment/multicurrency/recharge',
+          token,
+          { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) },
+          key(),
+        )
+      ).json().code,
+    ).toBe(0);
+    const [pay] = await b.app.powerly.payments.capturedTopUps(user.id, 'EUR');
+    await Promise.all([
+      b.app.powerly.payments.refund(pay!.id, 300, 'state5_x'),
+      b.app.powerly.payments.refund(pay!.id, 300, 'state5_x'),
+    ]);
     await b.app.powerly.payments.refund(pay!.id, 300, 'state5_x');
     const once = (await b.app.powerly.payments.find(pay!.id))!;
     expect([once.status, Number(once.refunded_amount)]).toEqual(['captured', 300]);
@@ -329,7 +407,16 @@ describe('a refund made twice with one idempotency key', () => {
 describe('withdrawal payouts: a forged webhook', () => {
   it('signed with the sandbox secret that used to be a constant in the public source, is refused', async () => {
     const token = await touristToken(b.app);
-    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }, key())).json().code).toBe(0);
+    expect(
+      (
+        await post(
+          'cdb/payment/multicurrency/recharge',
+          token,
+          { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) },
+          key(),
+        )
+      ).json().code,
+    ).toBe(0);
     const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR' }, key());
     const wd = (await b.app.powerly.wallet.findWithdrawal(r.json().data.tixianOrderId))!;
     expect(wd.provider_ref).toBeTruthy();
@@ -337,13 +424,20 @@ describe('withdrawal payouts: a forged webhook', () => {
     const raw = JSON.stringify({ id: `evt_forged_${wd.id}`, type: 'payout.failed', data: { ref: wd.provider_ref } });
     const t = Math.floor(b.clock.now().getTime() / 1000);
     const sig = `t=${t},v1=${createHmac('sha256', 'whsec_sandbox_powerly').update(`${t}.${raw}`).digest('hex')}`;
-    const res = await b.app.inject({ method: 'POST', url: '/webhooks/payments/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': sig }, payload: raw });
+    const res = await b.app.inject({
+      method: 'POST',
+      url: '/webhooks/payments/sandbox',
+      headers: { 'content-type': 'application/json', 'sandbox-signature': sig },
+      payload: raw,
+    });
     expect(res.statusCode).toBe(400);
     expect((await b.app.powerly.wallet.findWithdrawal(wd.id))?.status).toBe('pending');
     const user = await b.app.powerly.auth.authenticate(token);
     expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(0); // not put back
     // This installation's own secret is random, and the same for every process on the database.
-    const { rows } = await b.db.query<{ value: string }>(`select value from installation_secrets where name = 'sandbox.webhook-secret'`);
+    const { rows } = await b.db.query<{ value: string }>(
+      `select value from installation_secrets where name = 'sandbox.webhook-secret'`,
+    );
     expect(rows[0]!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
@@ -351,7 +445,16 @@ describe('withdrawal payouts: a forged webhook', () => {
 describe('withdrawal payouts: the process dies inside the sandbox provider', () => {
   it('between the payout and its arrival: the retried submit still brings the outcome (the hold never stays pending)', async () => {
     const token = await touristToken(b.app);
-    expect((await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }, key())).json().code).toBe(0);
+    expect(
+      (
+        await post(
+          'cdb/payment/multicurrency/recharge',
+          token,
+          { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) },
+          key(),
+        )
+      ).json().code,
+    ).toBe(0);
     // The sandbox provider accepts the payout and schedules its arrival (a job); the process stops in between, as
     // the wallet model test's killed server once did (the payout stayed in transit with no arrival, for ever).
     const jobs = b.app.powerly.jobs;
@@ -361,7 +464,12 @@ describe('withdrawal payouts: the process dies inside the sandbox provider', () 
       jobs.enqueue = enqueue;
       return Promise.reject(new Error('process stopped'));
     };
-    const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR', autoAudit: 1 }, key());
+    const r = await post(
+      'cdb/mine/tixian/create',
+      token,
+      { refundType: 0, amount: '10', currency: 'EUR', autoAudit: 1 },
+      key(),
+    );
     expect(r.json()).toMatchObject({ code: 0, data: { status: 'pending' } });
     const id = r.json().data.tixianOrderId;
     expect((await b.app.powerly.wallet.findWithdrawal(id))?.provider_ref).toBeNull(); // the submit failed: its job retries it

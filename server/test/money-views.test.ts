@@ -32,8 +32,14 @@ describe('money views', () => {
     type Row = { currency: string; agentId: string; ownerType: string; kind: string; posted: number };
     const a = (await consoles.get('financeA')!.call('GET', '/money/balances')).json<{ items: Row[] }>().items;
     expect(a.every((r) => r.agentId === 'agent-a')).toBe(true);
-    expect(a).toContainEqual(expect.objectContaining({ currency: 'EUR', ownerType: 'user', kind: 'wallet', posted: 4200 }));
-    expect((await consoles.get('adminB')!.call('GET', '/money/balances')).json<{ items: Row[] }>().items.some((r) => r.agentId === 'agent-a')).toBe(false);
+    expect(a).toContainEqual(
+      expect.objectContaining({ currency: 'EUR', ownerType: 'user', kind: 'wallet', posted: 4200 }),
+    );
+    expect(
+      (await consoles.get('adminB')!.call('GET', '/money/balances'))
+        .json<{ items: Row[] }>()
+        .items.some((r) => r.agentId === 'agent-a'),
+    ).toBe(false);
     const all = (await consoles.get('platformOwner')!.call('GET', '/money/balances')).json<{ items: Row[] }>().items;
     const sums = new Map<string, number>();
     for (const r of all) sums.set(r.currency, (sums.get(r.currency) ?? 0) + r.posted);
@@ -43,10 +49,19 @@ describe('money views', () => {
   it('the ledger check holds, then finds a balance changed outside the ledger', async () => {
     const owner = consoles.get('platformOwner')!;
     expect((await owner.call('GET', '/money/ledger-check')).json()).toEqual({ ok: true, violations: [] });
-    await b.db.query("update ledger_accounts set credits_posted = credits_posted + 1 where owner_type = 'user' and kind = 'wallet' and agent_id = 'agent-a'");
-    const check = (await owner.call('GET', '/money/ledger-check')).json<{ ok: boolean; violations: Array<{ invariant: string }> }>();
+    await b.db.query(
+      "update ledger_accounts set credits_posted = credits_posted + 1 where owner_type = 'user' and kind = 'wallet' and agent_id = 'agent-a'",
+    );
+    const check = (await owner.call('GET', '/money/ledger-check')).json<{
+      ok: boolean;
+      violations: Array<{ invariant: string }>;
+    }>();
     expect(check.ok).toBe(false);
-    expect(check.violations.map((v) => v.invariant)).toEqual(expect.arrayContaining(['currency sums to zero', 'account balances match transfers']));
-    await b.db.query("update ledger_accounts set credits_posted = credits_posted - 1 where owner_type = 'user' and kind = 'wallet' and agent_id = 'agent-a'");
+    expect(check.violations.map((v) => v.invariant)).toEqual(
+      expect.arrayContaining(['currency sums to zero', 'account balances match transfers']),
+    );
+    await b.db.query(
+      "update ledger_accounts set credits_posted = credits_posted - 1 where owner_type = 'user' and kind = 'wallet' and agent_id = 'agent-a'",
+    );
   });
 });

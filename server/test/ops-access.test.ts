@@ -7,8 +7,16 @@ import type { StaffRole } from '#core/opsAccess.ts';
 import { accessTable, callerConsoles, person, type Caller } from './ops/callers.ts';
 import type { OpsConsole } from './ops/console.ts';
 
-type Op = 'read staff of A' | 'list staff' | 'change staff of A' | 'change a role at A' | 'invite to A' | 'list invitations' | 'revoke an invitation to A'
-  | 'read audit' | 'export audit';
+type Op =
+  | 'read staff of A'
+  | 'list staff'
+  | 'change staff of A'
+  | 'change a role at A'
+  | 'invite to A'
+  | 'list invitations'
+  | 'revoke an invitation to A'
+  | 'read audit'
+  | 'export audit';
 //                 none platformOwner adminA adminB supportA financeA technicianA readOnlyA partnerA
 const TABLE: Record<Op, number[]> = {
   'list staff': [401, 200, 200, 200, 200, 200, 403, 200, 403],
@@ -39,35 +47,61 @@ describe('the authorisation step', () => {
     'read staff of A': (c) => c.call('GET', `/staff/${target}`),
     'change staff of A': async (c) => {
       const read = await consoles.get('platformOwner')!.call('GET', `/staff/${target}`);
-      return c.call('PATCH', `/staff/${target}`, { name: 'Target', reason: 'table test' }, { 'if-match': read.headers.etag as string });
+      return c.call(
+        'PATCH',
+        `/staff/${target}`,
+        { name: 'Target', reason: 'table test' },
+        { 'if-match': read.headers.etag as string },
+      );
     },
     'change a role at A': async (c) => {
       const read = await consoles.get('platformOwner')!.call('GET', `/staff/${target}`);
-      return c.call('PUT', `/staff/${target}/memberships/agent-a`, { role: 'support', venueIds: [], reason: 'table test' }, { 'if-match': read.headers.etag as string });
+      return c.call(
+        'PUT',
+        `/staff/${target}/memberships/agent-a`,
+        { role: 'support', venueIds: [], reason: 'table test' },
+        { 'if-match': read.headers.etag as string },
+      );
     },
     'list invitations': (c) => c.call('GET', '/invitations'),
     'revoke an invitation to A': async (c) => {
       const made = await consoles.get('platformOwner')!.call('POST', '/invitations', {
-        email: 'revoke@a.example', name: 'Revoke', membership: { agentId: 'agent-a', role: 'support', venueIds: [] }, reason: 'table test',
+        email: 'revoke@a.example',
+        name: 'Revoke',
+        membership: { agentId: 'agent-a', role: 'support', venueIds: [] },
+        reason: 'table test',
       });
       return c.call('POST', `/invitations/${made.json<{ id: string }>().id}/revoke`, { reason: 'table test' });
     },
-    'invite to A': (c) => c.call('POST', '/invitations', { email: 'new@a.example', name: 'New', membership: { agentId: 'agent-a', role: 'support', venueIds: [] }, reason: 'table test' }),
+    'invite to A': (c) =>
+      c.call('POST', '/invitations', {
+        email: 'new@a.example',
+        name: 'New',
+        membership: { agentId: 'agent-a', role: 'support', venueIds: [] },
+        reason: 'table test',
+      }),
     'read audit': (c) => c.call('GET', '/audit'),
     'export audit': (c) => c.call('GET', '/audit.csv'),
   };
 
   accessTable(TABLE, () => consoles, run);
 
-  it('lists only the staff inside the caller\'s agents', async () => {
-    const ids = async (caller: Caller) => (await consoles.get(caller)!.call('GET', '/staff?sort=email&limit=2')).json<{ items: Array<{ email: string }>; next?: string }>();
+  it("lists only the staff inside the caller's agents", async () => {
+    const ids = async (caller: Caller) =>
+      (await consoles.get(caller)!.call('GET', '/staff?sort=email&limit=2')).json<{
+        items: Array<{ email: string }>;
+        next?: string;
+      }>();
     const b1 = await ids('adminB');
     expect(b1.items.map((s) => s.email.toLowerCase())).toEqual(['adminb@example.com']);
     // Pages by cursor: every person of agent A, once.
     const seen: string[] = [];
     let url = '/staff?sort=email&limit=2';
     for (;;) {
-      const page = (await consoles.get('adminA')!.call('GET', url)).json<{ items: Array<{ email: string }>; next?: string }>();
+      const page = (await consoles.get('adminA')!.call('GET', url)).json<{
+        items: Array<{ email: string }>;
+        next?: string;
+      }>();
       seen.push(...page.items.map((s) => s.email.toLowerCase()));
       if (!page.next) break;
       url = `/staff?sort=email&limit=2&cursor=${page.next}`;
@@ -83,7 +117,12 @@ describe('the authorisation step', () => {
     const adminA = consoles.get('adminA')!;
     const put = async (c: OpsConsole, id: string, agentId: string, role: string) => {
       const read = await consoles.get('platformOwner')!.call('GET', `/staff/${id}`);
-      return c.call('PUT', `/staff/${id}/memberships/${agentId}`, { role, venueIds: [], reason: 'role rules' }, { 'if-match': read.headers.etag as string });
+      return c.call(
+        'PUT',
+        `/staff/${id}/memberships/${agentId}`,
+        { role, venueIds: [], reason: 'role rules' },
+        { 'if-match': read.headers.etag as string },
+      );
     };
     expect((await put(adminA, target, 'agent-a', 'owner')).statusCode).toBe(403);
     expect((await put(adminA, target, 'agent-b', 'support')).statusCode).toBe(403);
@@ -94,11 +133,18 @@ describe('the authorisation step', () => {
     expect((await put(adminA, target, 'agent-a', 'venue_partner')).statusCode).toBe(400);
     const ok = await put(adminA, target, 'agent-a', 'finance');
     expect(ok.statusCode).toBe(200);
-    expect(ok.json<{ memberships: unknown[] }>().memberships).toEqual([{ agentId: 'agent-a', role: 'finance', venueIds: [] }]);
+    expect(ok.json<{ memberships: unknown[] }>().memberships).toEqual([
+      { agentId: 'agent-a', role: 'finance', venueIds: [] },
+    ]);
     // adminB sees neither the person nor agent A's invitations.
-    const invitations = (await consoles.get('adminB')!.call('GET', '/invitations?state=pending')).json<{ items: Array<{ membership: { agentId: string } }> }>();
+    const invitations = (await consoles.get('adminB')!.call('GET', '/invitations?state=pending')).json<{
+      items: Array<{ membership: { agentId: string } }>;
+    }>();
     expect(invitations.items.filter((i) => i.membership.agentId !== 'agent-b')).toEqual([]);
-    const ofA = (await adminA.call('GET', '/invitations?state=revoked&limit=1')).json<{ items: Array<{ state: string; membership: { agentId: string } }>; next?: string }>();
+    const ofA = (await adminA.call('GET', '/invitations?state=revoked&limit=1')).json<{
+      items: Array<{ state: string; membership: { agentId: string } }>;
+      next?: string;
+    }>();
     expect(ofA.items[0]).toMatchObject({ state: 'revoked', membership: { agentId: 'agent-a' } });
     expect(ofA.next).toBeDefined();
   });
@@ -112,11 +158,13 @@ describe('the authorisation step', () => {
     expect((await b.db.query<{ n: number }>('select count(*)::int as n from audit_log')).rows[0]!.n).toBe(before);
   });
 
-  it('exports the audit log as CSV, with the agent\'s entries only', async () => {
+  it("exports the audit log as CSV, with the agent's entries only", async () => {
     const res = await consoles.get('adminA')!.call('GET', '/audit.csv');
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = res.body.trim().split('\r\n');
-    expect(lines[0]).toBe('id,at,staff_id,staff_email,ip,user_agent,action,entity,entity_id,agent_id,before,after,reason');
+    expect(lines[0]).toBe(
+      'id,at,staff_id,staff_email,ip,user_agent,action,entity,entity_id,agent_id,before,after,reason',
+    );
     expect(lines.length).toBeGreaterThan(1);
     expect(lines.slice(1).every((l) => l.includes(',agent-a,'))).toBe(true);
   });

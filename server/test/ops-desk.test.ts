@@ -15,14 +15,22 @@ import { sha256 } from '../src/lib/ids.ts';
 const API = '/cdb-app-api/v1/app';
 
 const refund = (c: OpsConsole, orderId: string, amount: number, o: { key?: string; version?: number } = {}) =>
-  c.call('POST', `/rentals/${orderId}/refund`, { amount, reason: 'rider complaint' }, {
-    'idempotency-key': o.key ?? uuid(), 'if-match': `"v${o.version ?? 0}"`,
-  });
+  c.call(
+    'POST',
+    `/rentals/${orderId}/refund`,
+    { amount, reason: 'rider complaint' },
+    {
+      'idempotency-key': o.key ?? uuid(),
+      'if-match': `"v${o.version ?? 0}"`,
+    },
+  );
 
 const refundsAtProvider = async (b: Built, orderId: string) => {
   const { rows } = await b.db.query<{ refunded_amount: string; keys: number }>(
     `select p.refunded_amount::text, (select count(*)::int from payment_refund_keys k where k.payment_id = p.id) as keys
-       from payments p where p.order_id = $1 and p.status <> 'declined'`, [orderId]);
+       from payments p where p.order_id = $1 and p.status <> 'declined'`,
+    [orderId],
+  );
   return { refunded: Number(rows[0]!.refunded_amount), keys: rows[0]!.keys };
 };
 
@@ -38,11 +46,21 @@ describe('the support desk', () => {
     consoles = await callerConsoles(b);
     await b.db.query(`update venues set agent_id = 'agent-a' where id = 'v-vno-gedimino'`);
     rental = await settledRental(b, 'desk-rider-000001');
-    await b.db.query(`update users set mobile = '+370 612 34567', email = 'Rider@Example.com' where id = $1`, [rental.userId]);
+    await b.db.query(`update users set mobile = '+370 612 34567', email = 'Rider@Example.com' where id = $1`, [
+      rental.userId,
+    ]);
     const id = await person(b, 'desk@a.example', { agentId: 'agent-a', role: 'support', venueIds: [] });
     desk = new OpsConsole(b.app);
     const token = 'session-of-desk-0123456789abcdef';
-    await b.app.powerly.staff.repo.insertSession({ tokenHash: sha256(token), staffId: id, method: 'passkey', ip: '127.0.0.1', userAgent: 't', at: b.clock.now(), expiresAt: new Date(b.clock.now().getTime() + 3_600_000) });
+    await b.app.powerly.staff.repo.insertSession({
+      tokenHash: sha256(token),
+      staffId: id,
+      method: 'passkey',
+      ip: '127.0.0.1',
+      userAgent: 't',
+      at: b.clock.now(),
+      expiresAt: new Date(b.clock.now().getTime() + 3_600_000),
+    });
     desk.jar.set('ops_session', token);
     desk.csrf = csrfOfSession(token);
   });
@@ -64,15 +82,19 @@ describe('the support desk', () => {
     'refund rental of A': (c) => refund(c, rental.orderId, 99_999),
   });
 
-  it('lists only the rentals of the caller\'s agents and venues', async () => {
-    const ids = async (caller: Caller) => (await consoles.get(caller)!.call('GET', '/rentals')).json<{ items: Array<{ id: string }> }>().items.map((r) => r.id);
+  it("lists only the rentals of the caller's agents and venues", async () => {
+    const ids = async (caller: Caller) =>
+      (await consoles.get(caller)!.call('GET', '/rentals'))
+        .json<{ items: Array<{ id: string }> }>()
+        .items.map((r) => r.id);
     expect(await ids('adminA')).toContain(rental.orderId);
     expect(await ids('adminB')).not.toContain(rental.orderId);
     expect(await ids('platformOwner')).toContain(rental.orderId);
   });
 
   it('finds the rental by phone (any formatting), e-mail (any case), card, power bank, cabinet and state; pages by cursor', async () => {
-    const find = async (query: string) => (await desk.call('GET', `/rentals?${query}`)).json<{ items: Array<{ id: string; riderPhone?: string }> }>().items;
+    const find = async (query: string) =>
+      (await desk.call('GET', `/rentals?${query}`)).json<{ items: Array<{ id: string; riderPhone?: string }> }>().items;
     expect((await find('phone=%2B37061234567'))[0]).toMatchObject({ id: rental.orderId, riderPhone: '+370 612 34567' });
     expect((await find('q=370-612-34567')).map((r) => r.id)).toEqual([rental.orderId]);
     expect((await find('q=rider%40example.com')).map((r) => r.id)).toEqual([rental.orderId]);
@@ -98,28 +120,47 @@ describe('the support desk', () => {
     expect((await desk.call('GET', '/rentals?cardLast4=12')).statusCode).toBe(400);
   });
 
-  it('exports the search as CSV, with the agent\'s rentals only', async () => {
+  it("exports the search as CSV, with the agent's rentals only", async () => {
     const res = await desk.call('GET', '/rentals.csv?cabinetId=PWL-VNO-001');
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = res.body.trim().split('\r\n');
-    expect(lines[0]).toBe('id,created_at,state,settled,rider_id,rider_phone,rider_email,agent_id,venue_id,venue_name,cabinet_id,powerbank_id,borrowed_at,returned_at,fee,deposit,currency');
+    expect(lines[0]).toBe(
+      'id,created_at,state,settled,rider_id,rider_phone,rider_email,agent_id,venue_id,venue_name,cabinet_id,powerbank_id,borrowed_at,returned_at,fee,deposit,currency',
+    );
     expect(lines.length).toBe(3);
     expect(lines.slice(1).every((l) => l.includes(',agent-a,v-vno-gedimino,'))).toBe(true);
     const other = await consoles.get('adminB')!.call('GET', '/rentals.csv');
     expect(other.body.trim().split('\r\n')).toHaveLength(1);
   });
 
-  it('shows one timeline: cabinet commands and events with the cabinet\'s time, payments, ledger, the fee step by step', async () => {
+  it("shows one timeline: cabinet commands and events with the cabinet's time, payments, ledger, the fee step by step", async () => {
     const res = await desk.call('GET', `/rentals/${rental.orderId}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers.etag).toBe('"v0"');
-    const t = res.json<{ fee: { steps: Array<{ kind: string }>; total: number }; money: { charged: number; refundable: number }; entries: Array<{ at: string; what: string; source: string; receivedAt?: string }> }>();
+    const t = res.json<{
+      fee: { steps: Array<{ kind: string }>; total: number };
+      money: { charged: number; refundable: number };
+      entries: Array<{ at: string; what: string; source: string; receivedAt?: string }>;
+    }>();
     // 3 h at €1 per started hour past 10 free minutes: 3 units.
     expect(t.fee.total).toBe(300);
-    expect(t.fee.steps).toEqual([{ kind: 'elapsed', minutes: 180 }, { kind: 'units', minutes: 180, units: 3, unitMinutes: 60, unitPrice: 100, amount: 300 }]);
+    expect(t.fee.steps).toEqual([
+      { kind: 'elapsed', minutes: 180 },
+      { kind: 'units', minutes: 180, units: 3, unitMinutes: 60, unitPrice: 100, amount: 300 },
+    ]);
     expect(t.money).toMatchObject({ charged: 300, refunded: 0, refundable: 300 });
     const whats = t.entries.map((e) => e.what);
-    for (const w of ['order.created', 'cabinet.command.eject', 'cabinet.popped', 'order.borrowed', 'cabinet.returned', 'order.returned', 'payment.authorized', 'payment.partially_captured', 'ledger.rent']) {
+    for (const w of [
+      'order.created',
+      'cabinet.command.eject',
+      'cabinet.popped',
+      'order.borrowed',
+      'cabinet.returned',
+      'order.returned',
+      'payment.authorized',
+      'payment.partially_captured',
+      'ledger.rent',
+    ]) {
       expect(whats, w).toContain(w);
     }
     expect(t.entries.map((e) => e.at)).toEqual([...t.entries.map((e) => e.at)].sort());
@@ -139,7 +180,10 @@ describe('the support desk', () => {
     expect(await refundsAtProvider(b, rental.orderId)).toEqual({ refunded: 120, keys: 1 });
     expect((await rental.detail()).pJiesuan).toBe(1.8);
     await ledgerBalanced(b.app);
-    const t = (await desk.call('GET', `/rentals/${rental.orderId}`)).json<{ money: { refunded: number; refundable: number }; entries: Array<{ what: string; detail?: { reason?: string } }> }>();
+    const t = (await desk.call('GET', `/rentals/${rental.orderId}`)).json<{
+      money: { refunded: number; refundable: number };
+      entries: Array<{ what: string; detail?: { reason?: string } }>;
+    }>();
     expect(t.money).toMatchObject({ refunded: 120, refundable: 180 });
     expect(t.entries.find((e) => e.what === 'staff.rental.refund')?.detail?.reason).toBe('rider complaint');
     expect(t.entries.map((e) => e.what)).toContain('ledger.desk_refund');
@@ -150,12 +194,30 @@ describe('the support desk', () => {
     expect(tooMuch.statusCode).toBe(422);
     expect(tooMuch.json<{ message: string }>().message).toContain('1.8');
     expect((await refund(desk, rental.orderId, 10, { version: 0 })).statusCode).toBe(409);
-    expect((await desk.call('POST', `/rentals/${rental.orderId}/refund`, { amount: 10, reason: 'no key' }, { 'if-match': '"v1"' })).statusCode).toBe(400);
-    expect((await desk.call('POST', `/rentals/${rental.orderId}/refund`, { amount: 10, reason: 'no version' }, { 'idempotency-key': uuid() })).statusCode).toBe(428);
+    expect(
+      (
+        await desk.call(
+          'POST',
+          `/rentals/${rental.orderId}/refund`,
+          { amount: 10, reason: 'no key' },
+          { 'if-match': '"v1"' },
+        )
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (
+        await desk.call(
+          'POST',
+          `/rentals/${rental.orderId}/refund`,
+          { amount: 10, reason: 'no version' },
+          { 'idempotency-key': uuid() },
+        )
+      ).statusCode,
+    ).toBe(428);
     expect(await refundsAtProvider(b, rental.orderId)).toEqual({ refunded: 120, keys: 1 });
   });
 
-  it('support refunds up to the desk\'s limit; finance any amount up to what was charged', async () => {
+  it("support refunds up to the desk's limit; finance any amount up to what was charged", async () => {
     const r = await settledRental(b, 'desk-rider-000006');
     const over = await refund(desk, r.orderId, 260);
     expect(over.statusCode).toBe(403);
@@ -174,7 +236,10 @@ describe('the support desk', () => {
     // The loser reads again: nothing is left to refund.
     expect((await refund(other, r.orderId, 300, { version: 1 })).statusCode).toBe(422);
     expect(await refundsAtProvider(b, r.orderId)).toEqual({ refunded: 300, keys: 1 });
-    const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from ledger_transfers where order_id = $1 and code = 'desk_refund'`, [r.orderId]);
+    const { rows } = await b.db.query<{ n: number }>(
+      `select count(*)::int as n from ledger_transfers where order_id = $1 and code = 'desk_refund'`,
+      [r.orderId],
+    );
     expect(rows[0]!.n).toBe(1);
     await ledgerBalanced(b.app);
   });
@@ -200,7 +265,10 @@ describe('the support desk', () => {
         b.clock.advance(10 * MINUTE_MS);
         second.clock.advance(b.clock.now().getTime() - second.clock.now().getTime());
         await keepSignedIn(b);
-        await waitFor(async () => (await second.app.powerly.jobs.runDue(), (await refundsAtProvider(b, r.orderId)).keys === 1), 'refund recorded');
+        await waitFor(
+          async () => (await second.app.powerly.jobs.runDue(), (await refundsAtProvider(b, r.orderId)).keys === 1),
+          'refund recorded',
+        );
         await second.app.powerly.jobs.runDue();
       } finally {
         await second.close();
@@ -212,7 +280,9 @@ describe('the support desk', () => {
     expect(calls).toBe(1);
     expect(await refundsAtProvider(b, r.orderId)).toEqual({ refunded: 200, keys: 1 });
     const { rows } = await b.db.query<{ amount_refunded: string }>(
-      `select i.amount_refunded::text from sandbox_intents i join payments p on p.provider_ref = i.id where p.order_id = $1 and p.status <> 'declined'`, [r.orderId]);
+      `select i.amount_refunded::text from sandbox_intents i join payments p on p.provider_ref = i.id where p.order_id = $1 and p.status <> 'declined'`,
+      [r.orderId],
+    );
     expect(Number(rows[0]!.amount_refunded)).toBe(200);
     await ledgerBalanced(b.app);
   });
@@ -221,9 +291,11 @@ describe('the support desk', () => {
     // Shanghai's plan takes the deposit into the wallet (no card to refund to).
     await b.db.query(`update venues set agent_id = 'agent-a' where id = 'v-sh-jingan'`);
     const { orderId, token } = await settledRental(b, 'desk-rider-000005', 'PWL-SH-001', 1);
-    const charged = (await desk.call('GET', `/rentals/${orderId}`)).json<{ money: { refundable: number } }>().money.refundable;
+    const charged = (await desk.call('GET', `/rentals/${orderId}`)).json<{ money: { refundable: number } }>().money
+      .refundable;
     expect(charged).toBeGreaterThan(0);
-    const wallet = async () => (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token } })).json().data;
+    const wallet = async () =>
+      (await b.app.inject({ method: 'GET', url: `${API}/userInfo`, headers: { token } })).json().data;
     const before = (await wallet()).pbalance;
     const r = await refund(desk, orderId, charged);
     expect(r.json()).toMatchObject({ toCard: 0, toWallet: charged, refundable: 0 });

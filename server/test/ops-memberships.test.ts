@@ -29,14 +29,27 @@ describe('ending one membership', () => {
   async function signedIn(id: string) {
     const c = new OpsConsole(b.app);
     const token = `session-${id}-${n++}-0123456789abcdef`;
-    await b.app.powerly.staff.repo.insertSession({ tokenHash: sha256(token), staffId: id, method: 'passkey', ip: '127.0.0.1', userAgent: 't', at: b.clock.now(), expiresAt: new Date(b.clock.now().getTime() + 3_600_000) });
+    await b.app.powerly.staff.repo.insertSession({
+      tokenHash: sha256(token),
+      staffId: id,
+      method: 'passkey',
+      ip: '127.0.0.1',
+      userAgent: 't',
+      at: b.clock.now(),
+      expiresAt: new Date(b.clock.now().getTime() + 3_600_000),
+    });
     c.jar.set('ops_session', token);
     c.csrf = csrfOfSession(token);
     return c;
   }
   async function end(c: OpsConsole, id: string, agentId: string, etag?: string) {
     const version = etag ?? ((await owner().call('GET', `/staff/${id}`)).headers.etag as string);
-    return c.call('POST', `/staff/${id}/memberships/${encodeURIComponent(agentId)}/end`, { reason: 'membership ends' }, { 'if-match': version });
+    return c.call(
+      'POST',
+      `/staff/${id}/memberships/${encodeURIComponent(agentId)}/end`,
+      { reason: 'membership ends' },
+      { 'if-match': version },
+    );
   }
 
   beforeAll(async () => {
@@ -49,7 +62,7 @@ describe('ending one membership', () => {
     'end a membership at A': async (c) => end(c, (await member(support('agent-a'), support('agent-b'))).id, 'agent-a'),
   });
 
-  it('ends only that membership: the others stay, the person\'s sessions end, the audit log says who and why', async () => {
+  it("ends only that membership: the others stay, the person's sessions end, the audit log says who and why", async () => {
     const p = await member(support('agent-a'), { agentId: 'agent-b', role: 'read_only', venueIds: [] });
     expect((await p.console.call('GET', '/session')).json().me.memberships).toHaveLength(2);
     const res = await end(consoles.get('adminA')!, p.id, 'agent-a');
@@ -59,10 +72,25 @@ describe('ending one membership', () => {
     // Their open console is signed out: they sign in again with what remains.
     expect((await p.console.call('GET', '/staff')).statusCode).toBe(401);
     const again = await signedIn(p.id);
-    expect((await again.call('GET', '/session')).json().me.memberships).toEqual([{ agentId: 'agent-b', role: 'read_only', venueIds: [] }]);
-    const { rows } = await b.db.query<{ action: string; agent_id: string; reason: string; after: { sessionsEnded: number } }>(
-      "select action, agent_id, reason, after from audit_log where entity_id = $1 and action = 'staff.membership-end'", [p.id]);
-    expect(rows).toEqual([expect.objectContaining({ agent_id: 'agent-a', reason: 'membership ends', after: expect.objectContaining({ sessionsEnded: 1 }) })]);
+    expect((await again.call('GET', '/session')).json().me.memberships).toEqual([
+      { agentId: 'agent-b', role: 'read_only', venueIds: [] },
+    ]);
+    const { rows } = await b.db.query<{
+      action: string;
+      agent_id: string;
+      reason: string;
+      after: { sessionsEnded: number };
+    }>(
+      "select action, agent_id, reason, after from audit_log where entity_id = $1 and action = 'staff.membership-end'",
+      [p.id],
+    );
+    expect(rows).toEqual([
+      expect.objectContaining({
+        agent_id: 'agent-a',
+        reason: 'membership ends',
+        after: expect.objectContaining({ sessionsEnded: 1 }),
+      }),
+    ]);
     // Ending it again: there is no such membership any more.
     expect((await end(owner(), p.id, 'agent-a')).statusCode).toBe(404);
   });
@@ -82,10 +110,12 @@ describe('ending one membership', () => {
     const stale = (await owner().call('GET', `/staff/${p.id}`)).headers.etag as string;
     await b.app.powerly.staff.repo.bumpVersion(p.id, Number(/\d+/.exec(stale)![0]));
     expect((await end(owner(), p.id, 'agent-a', stale)).statusCode).toBe(409);
-    expect((await owner().call('POST', `/staff/${p.id}/memberships/agent-a/end`, { reason: 'membership ends' })).statusCode).toBe(428);
+    expect(
+      (await owner().call('POST', `/staff/${p.id}/memberships/agent-a/end`, { reason: 'membership ends' })).statusCode,
+    ).toBe(428);
   });
 
-  it('never removes the platform\'s last owner', async () => {
+  it("never removes the platform's last owner", async () => {
     const me = (await owner().session()).me!;
     const last = await end(owner(), me.id, '*', (await owner().call('GET', `/staff/${me.id}`)).headers.etag as string);
     expect(last.statusCode).toBe(409);
@@ -93,7 +123,12 @@ describe('ending one membership', () => {
     // With a second owner, the first may step down (and the second may not then leave too).
     const second = await member({ agentId: '*', role: 'owner', venueIds: [] });
     expect((await end(second.console, me.id, '*')).statusCode).toBe(200);
-    const alone = await end(second.console, second.id, '*', (await second.console.call('GET', `/staff/${second.id}`)).headers.etag as string);
+    const alone = await end(
+      second.console,
+      second.id,
+      '*',
+      (await second.console.call('GET', `/staff/${second.id}`)).headers.etag as string,
+    );
     expect(alone.statusCode).toBe(409);
   });
 });

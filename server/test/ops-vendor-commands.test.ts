@@ -13,8 +13,17 @@ beforeAll(async () => {
   b = await build({ simulator: false });
   consoles = await callerConsoles(b);
   await b.app.powerly.fleet.venues.create(venueFixture('V001', 54.68, 25.28, { agentId: 'agent-a' }));
-  for (const [id, vendor] of [['VEN-A8', 'a8'], ['VEN-TCP', 'tcp60']]) {
-    const r = await as('platformOwner').call('POST', '/cabinets', { id, vendor, slots: 6, venueId: 'V001', reason: 'new stock' });
+  for (const [id, vendor] of [
+    ['VEN-A8', 'a8'],
+    ['VEN-TCP', 'tcp60'],
+  ]) {
+    const r = await as('platformOwner').call('POST', '/cabinets', {
+      id,
+      vendor,
+      slots: 6,
+      venueId: 'V001',
+      reason: 'new stock',
+    });
     expect(r.statusCode, r.body).toBe(200);
   }
   await markHeardFrom(b, ['VEN-A8', 'VEN-TCP']);
@@ -22,21 +31,36 @@ beforeAll(async () => {
 afterAll(async () => b?.close());
 
 describe('slot lock on a vendor cabinet', () => {
-  it('lock and unlock are refused with 422 naming the family, in the caller\'s language; nothing is stored', async () => {
+  it("lock and unlock are refused with 422 naming the family, in the caller's language; nothing is stored", async () => {
     const tech = as('technicianA');
-    for (const [id, vendor] of [['VEN-A8', 'a8'], ['VEN-TCP', 'tcp60']] as const) {
+    for (const [id, vendor] of [
+      ['VEN-A8', 'a8'],
+      ['VEN-TCP', 'tcp60'],
+    ] as const) {
       for (const type of ['lock', 'unlock'] as const) {
         const r = await tech.call('POST', `/cabinets/${id}/commands`, { type, slot: 2, reason: 'broken latch' });
         expect(r.statusCode, r.body).toBe(422);
-        expect(r.json<{ message: string }>().message).toBe(`Cabinets of the ${vendor} family do not take this command.`);
+        expect(r.json<{ message: string }>().message).toBe(
+          `Cabinets of the ${vendor} family do not take this command.`,
+        );
       }
     }
-    const pt = await tech.call('POST', '/cabinets/VEN-A8/commands', { type: 'lock', slot: 1, reason: 'trinco partido' }, { 'accept-language': 'pt-PT,pt;q=0.9' });
+    const pt = await tech.call(
+      'POST',
+      '/cabinets/VEN-A8/commands',
+      { type: 'lock', slot: 1, reason: 'trinco partido' },
+      { 'accept-language': 'pt-PT,pt;q=0.9' },
+    );
     expect(pt.statusCode).toBe(422);
     expect(pt.json<{ message: string }>().message).toBe('Os armários da família a8 não aceitam este comando.');
-    const { rows } = await b.db.query(`select id from cabinet_commands where cabinet_id = any($1::text[])`, [['VEN-A8', 'VEN-TCP']]);
+    const { rows } = await b.db.query(`select id from cabinet_commands where cabinet_id = any($1::text[])`, [
+      ['VEN-A8', 'VEN-TCP'],
+    ]);
     expect(rows).toEqual([]);
-    const audit = await b.db.query(`select id from audit_log where entity_id = any($1::text[]) and action like 'cabinet.%lock'`, [['VEN-A8', 'VEN-TCP']]);
+    const audit = await b.db.query(
+      `select id from audit_log where entity_id = any($1::text[]) and action like 'cabinet.%lock'`,
+      [['VEN-A8', 'VEN-TCP']],
+    );
     expect(audit.rows).toEqual([]);
   });
 });

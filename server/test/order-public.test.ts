@@ -12,19 +12,25 @@ afterAll(async () => {
   await b?.close();
 });
 
-const get = (app: PowerlyApp, url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: `${API}/${url}`, headers });
+const get = (app: PowerlyApp, url: string, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'GET', url: `${API}/${url}`, headers });
 const share = (app: PowerlyApp, token: string, orderId: string) =>
   app.inject({ method: 'POST', url: `${API}/cdb/mine/order/share`, headers: { token }, payload: { orderId } });
 
 async function rentedOut(token: string, qrcode: string) {
   await cabinetsOnline(b, [qrcode]); // the simulated cabinet has said hello (slower over an external broker)
   const res = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
     payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
   });
   expect(res.json().code, res.body).toBe(0);
   const tradeNo: string = res.json().data.outTradeNo;
-  await waitFor(async () => (await get(b.app, `cdb/mine/order/detail?orderId=${tradeNo}`, { token })).json().data?.pZujie === 1, 'popped');
+  await waitFor(
+    async () => (await get(b.app, `cdb/mine/order/detail?orderId=${tradeNo}`, { token })).json().data?.pZujie === 1,
+    'popped',
+  );
   return tradeNo;
 }
 
@@ -37,7 +43,9 @@ describe('GET cdb/mine/order/detail/public', () => {
 
     // Only the owner can make the link; the sign is long, random, and stable.
     expect((await share(b.app, other, orderId)).json().code).not.toBe(0);
-    expect((await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/share`, payload: { orderId } })).statusCode).toBe(401);
+    expect(
+      (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/share`, payload: { orderId } })).statusCode,
+    ).toBe(401);
     const first = (await share(b.app, owner, orderId)).json().data;
     expect(first.orderId).toBe(orderId);
     expect(first.sign).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -48,16 +56,25 @@ describe('GET cdb/mine/order/detail/public', () => {
     const res = await get(b.app, `cdb/mine/order/detail/public?orderId=${orderId}&sign=${first.sign}`);
     expect(res.statusCode, res.body).toBe(200);
     const d = res.json().data;
-    expect(d).toMatchObject({ pOrderid: orderId, pZujie: 1, pJiesuanid: 0, pShopName: 'Time Out Market Lisboa', pCurrency: 'EUR' });
+    expect(d).toMatchObject({
+      pOrderid: orderId,
+      pZujie: 1,
+      pJiesuanid: 0,
+      pShopName: 'Time Out Market Lisboa',
+      pCurrency: 'EUR',
+    });
     expect(d.estimatedAmount).toBe(toMajor(rentalFee(d.plan, 95 * MINUTE_MS), 'EUR'));
     expect(d.estimatedAmount).toBe(6);
     expect(Date.parse(d.serverTime) - Date.parse(d.pBorrowtime)).toBe(95 * MINUTE_MS);
-    for (const key of ['pUserid', 'pPowerbankId', 'pCabinetid', 'palipayjsSm', 'userId', 'phone']) expect(d).not.toHaveProperty(key);
+    for (const key of ['pUserid', 'pPowerbankId', 'pCabinetid', 'palipayjsSm', 'userId', 'phone'])
+      expect(d).not.toHaveProperty(key);
     expect(JSON.stringify(d)).not.toContain('PB-');
   });
 
   it('a wrong, empty or other order’s sign and an unknown order all get the same not-found', async () => {
-    const { rows } = await b.db.query<{ id: string; share_sign: string }>(`select id, share_sign from orders where share_sign is not null`);
+    const { rows } = await b.db.query<{ id: string; share_sign: string }>(
+      `select id, share_sign from orders where share_sign is not null`,
+    );
     const { id, share_sign: sign } = rows[0]!;
     const bad = [
       `orderId=${id}&sign=${sign.slice(0, -1)}${sign.endsWith('A') ? 'B' : 'A'}`,

@@ -16,13 +16,27 @@ export async function freePort() {
   return port;
 }
 
-export interface Api { name: string; port: number; proc: ChildProcess; out: string[]; exited: Promise<number | null> }
+export interface Api {
+  name: string;
+  port: number;
+  proc: ChildProcess;
+  out: string[];
+  exited: Promise<number | null>;
+}
 
 /** `node --import tsx server/src/main.ts` with `env`; resolves once it says it is running. */
 export async function serve(name: string, env: Record<string, string>): Promise<Api> {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', PORT: String(port), DEMO_PARTNER_PORT: 'off', SIMULATOR: 'off', DIST_DIR: '/nonexistent', ...env },
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      DEMO_PARTNER_PORT: 'off',
+      SIMULATOR: 'off',
+      DIST_DIR: '/nonexistent',
+      ...env,
+    },
   });
   children.push(proc);
   const out: string[] = [];
@@ -30,7 +44,11 @@ export async function serve(name: string, env: Record<string, string>): Promise<
   proc.stderr!.on('data', (d: Buffer) => out.push(d.toString()));
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
   const api = { name, port, proc, out, exited };
-  await waitFor(async () => out.join('').includes('Powerly is running') || proc.exitCode !== null, `${name} started`, 120_000);
+  await waitFor(
+    async () => out.join('').includes('Powerly is running') || proc.exitCode !== null,
+    `${name} started`,
+    120_000,
+  );
   if (proc.exitCode !== null) throw new Error(`${name} exited: ${out.join('')}`);
   return api;
 }
@@ -40,9 +58,17 @@ export async function kill9(a: Api) {
   await a.exited;
 }
 
-export const call = async (a: Api, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+export const call = async (
+  a: Api,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) => {
   const r = await fetch(`http://127.0.0.1:${a.port}${path}`, {
-    method, headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers }, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
   });
   return { status: r.status, json: (await r.json()) as Record<string, unknown> & { data?: never; code?: number } };
 };

@@ -17,18 +17,30 @@ afterAll(async () => {
 });
 
 const scan = async (token: string, cabinet: string) =>
-  ((await a.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${cabinet}`, headers: { token } })).json() as { data: Record<string, unknown> }).data;
+  (
+    (
+      await a.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${cabinet}`, headers: { token } })
+    ).json() as { data: Record<string, unknown> }
+  ).data;
 /** What depends on the rider: their wallet and open rentals. */
 const RIDER = ['myyue', 'chongzhi', 'yajinChongzhi', 'zujieNum', 'userWallet'] as const;
-const withoutRider = (s: Record<string, unknown>) => Object.fromEntries(Object.entries(s).filter(([k]) => !(RIDER as readonly string[]).includes(k)));
+const withoutRider = (s: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(s).filter(([k]) => !(RIDER as readonly string[]).includes(k)));
 
 describe('the public scan', () => {
   it("is the signed-in scan's cabinet, venue, prices and stock, with no rider's data in it", async () => {
     const token = await touristToken(a.app, 'public-scan-rider');
     // A rider with money in the wallet: their scan says so, the public one does not.
     const topUp = await a.app.inject({
-      method: 'POST', url: `${API}/cdb/payment/multicurrency/recharge`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': 'public-scan-topup' },
-      payload: new URLSearchParams({ amount: '30', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(a.app) }).toString(),
+      method: 'POST',
+      url: `${API}/cdb/payment/multicurrency/recharge`,
+      headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': 'public-scan-topup' },
+      payload: new URLSearchParams({
+        amount: '30',
+        currency: 'EUR',
+        paymentId: 'card-sandbox',
+        stripeToken: await cardToken(a.app),
+      }).toString(),
     });
     expect(topUp.json().code).toBe(0);
     const mine = await waitFor(async () => {
@@ -40,7 +52,11 @@ describe('the public scan', () => {
     expect(withoutRider(open!)).toEqual(withoutRider(mine));
     expect(open!.shopname).toEqual(expect.any(String));
     expect(open!.haveBatteryCount).toBeGreaterThan(0);
-    expect({ myyue: open!.myyue, zujieNum: open!.zujieNum, chongzhi: open!.chongzhi }).toEqual({ myyue: 0, zujieNum: 0, chongzhi: 'Y' });
+    expect({ myyue: open!.myyue, zujieNum: open!.zujieNum, chongzhi: open!.chongzhi }).toEqual({
+      myyue: 0,
+      zujieNum: 0,
+      chongzhi: 'Y',
+    });
     expect(open!.userWallet).toMatchObject({ pBalance: 0 });
   });
 
@@ -58,7 +74,8 @@ describe('the public scan', () => {
     expect(a.app.powerly.scanCache.misses).toBe(before.misses);
     await a.db.query(`update cabinets set online = false where id = 'PWL-LIS-001'`);
     const off = await waitFor(async () => {
-      const s = (await a.app.powerly.cabinets.publicScan('PWL-LIS-001')) as { online: boolean; haveBatteryCount: number; freeSlots: number } | undefined;
+      const s = (await a.app.powerly.cabinets.publicScan('PWL-LIS-001')) as
+        { online: boolean; haveBatteryCount: number; freeSlots: number } | undefined;
       return s && !s.online ? s : null;
     }, 'the offline cabinet in the public scan');
     expect(off).toMatchObject({ online: false, haveBatteryCount: 0, freeSlots: 0 });

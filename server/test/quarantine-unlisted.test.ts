@@ -12,9 +12,19 @@ afterEach(async () => {
 const event = (b: Built, cabinetId: string, e: Record<string, unknown>) =>
   b.app.powerly.cabinets.event(cabinetId, { v: 2, id: uuid(), ...e } as unknown as CabinetEvent);
 const bank = async (b: Built, id: string) =>
-  (await b.db.query<{ state: string; cabinet_id: string | null; slot: number | null }>('select state, cabinet_id, slot from powerbanks where id = $1', [id])).rows[0];
+  (
+    await b.db.query<{ state: string; cabinet_id: string | null; slot: number | null }>(
+      'select state, cabinet_id, slot from powerbanks where id = $1',
+      [id],
+    )
+  ).rows[0];
 const inventory = async (b: Built, cabinetId: string) =>
-  (await b.db.query<{ id: string; slot: number }>(`select id, slot from powerbanks where cabinet_id = $1 and state = 'in_cabinet' order by slot, id`, [cabinetId])).rows;
+  (
+    await b.db.query<{ id: string; slot: number }>(
+      `select id, slot from powerbanks where cabinet_id = $1 and state = 'in_cabinet' order by slot, id`,
+      [cabinetId],
+    )
+  ).rows;
 
 describe('a quarantined power bank no longer listed', () => {
   it('stays quarantined without a slot; released, it is missing until a cabinet lists it again', async () => {
@@ -30,7 +40,11 @@ describe('a quarantined power bank no longer listed', () => {
       });
     const free = [1, 2, 3, 4, 5, 6].find((s) => !known.some((k) => k.slot === s))!;
     let t = b.clock.now().getTime();
-    await event(b, 'PWL-LIS-001', { ts: new Date(t).toISOString(), type: 'heartbeat', slots: slots({ slot: free, id: 'PB-STRANGER-9' }) });
+    await event(b, 'PWL-LIS-001', {
+      ts: new Date(t).toISOString(),
+      type: 'heartbeat',
+      slots: slots({ slot: free, id: 'PB-STRANGER-9' }),
+    });
     expect(await bank(b, 'PB-STRANGER-9')).toEqual({ state: 'quarantined', cabinet_id: 'PWL-LIS-001', slot: free });
 
     // Taken out by hand: the next heartbeat no longer lists it.
@@ -47,7 +61,11 @@ describe('a quarantined power bank no longer listed', () => {
     // Put back into a slot: the cabinet's report places it, lendable.
     b.clock.advance(30_000);
     t += 30_000;
-    await event(b, 'PWL-LIS-001', { ts: new Date(t).toISOString(), type: 'heartbeat', slots: slots({ slot: free, id: 'PB-STRANGER-9' }) });
+    await event(b, 'PWL-LIS-001', {
+      ts: new Date(t).toISOString(),
+      type: 'heartbeat',
+      slots: slots({ slot: free, id: 'PB-STRANGER-9' }),
+    });
     expect(await bank(b, 'PB-STRANGER-9')).toEqual({ state: 'in_cabinet', cabinet_id: 'PWL-LIS-001', slot: free });
   });
 });

@@ -29,7 +29,16 @@ beforeAll(async () => {
   fake.addApp(APP, keys.publicKey);
   b = await build({
     publicUrl: 'https://powerly.example',
-    paymentMethods: { powerly: { alipay: { appId: APP, privateKey: keys.privateKey, alipayPublicKey: fake.alipayKeys.publicKey, apiBase: fake.gateway } } },
+    paymentMethods: {
+      powerly: {
+        alipay: {
+          appId: APP,
+          privateKey: keys.privateKey,
+          alipayPublicKey: fake.alipayKeys.publicKey,
+          apiBase: fake.gateway,
+        },
+      },
+    },
   });
   fake.now = () => b.clock.now().getTime();
   owner = (await callerConsoles(b)).get('platformOwner')!;
@@ -46,26 +55,42 @@ const post = (url: string, token: string, body: Record<string, string>) =>
 const { reconcile, unreadable } = dayReconciler('alipay', () => ({ b, owner, day }));
 
 describe('Alipay reconciled from its trade bills', () => {
-  it('a deposit paid with Alipay and refunded: a 503 before Alipay made the day\'s bills, never matched', async () => {
+  it("a deposit paid with Alipay and refunded: a 503 before Alipay made the day's bills, never matched", async () => {
     await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-SH-001/fail-next-eject' });
     const token = await touristToken(b.app);
     const payer = await post('cdb/payment/method/payer', token, { paymentId: 'alipay:ALIPAY', openId: BUYER });
     expect(payer.json(), payer.body).toMatchObject({ code: 0 });
     const rent = { qrcode: 'PWL-SH-001', paymentId: 'alipay:ALIPAY' };
-    const started = await post('cdb/cabinet/useDepositToRent', token, { ...rent, stripeToken: payer.json().data.token, returnUrl: 'http://localhost/#/confirm' });
+    const started = await post('cdb/cabinet/useDepositToRent', token, {
+      ...rent,
+      stripeToken: payer.json().data.token,
+      returnUrl: 'http://localhost/#/confirm',
+    });
     expect(started.json(), started.body).toMatchObject({ code: 0 });
     const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
     paid = action.paymentIntent;
     const tradeNo = (JSON.parse(action.clientSecret.slice(4)) as { params: { tradeNO: string } }).params.tradeNO;
     expect(fake.pay(tradeNo)).toBe('9000');
-    const done = await post('cdb/cabinet/useDepositToRent', token, { ...rent, stripeToken: 'resume', paymentIntent: paid });
+    const done = await post('cdb/cabinet/useDepositToRent', token, {
+      ...rent,
+      stripeToken: 'resume',
+      paymentIntent: paid,
+    });
     orderId = done.json().data.outTradeNo as string;
     expect(orderId, done.body).toMatch(/^PO/);
-    await waitFor(async () => (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${orderId}/YJ`, headers: { token } })).statusCode === 422, 'cancelled');
+    await waitFor(
+      async () =>
+        (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${orderId}/YJ`, headers: { token } }))
+          .statusCode === 422,
+      'cancelled',
+    );
     b.clock.advance(KEEP_WINDOW_MS + 1_000);
     await b.app.powerly.jobs.runDue();
     await waitFor(async () => fake.trades.get(tradeNo)!.refunds.size === 1, 'refunded at Alipay');
-    const moved = await b.db.query<{ code: string; amount: string }>('select code, amount from ledger_transfers where order_id = $1 order by id', [orderId]);
+    const moved = await b.db.query<{ code: string; amount: string }>(
+      'select code, amount from ledger_transfers where order_id = $1 order by id',
+      [orderId],
+    );
     expect(moved.rows.map((r) => r.code)).toEqual(expect.arrayContaining(['deposit_refund']));
 
     await keepSignedIn(b);
@@ -83,21 +108,46 @@ describe('Alipay reconciled from its trade bills', () => {
     expect(res).toMatchObject({ status: 'matched', lines: 2 });
     // What the file says, as the merchant's spreadsheet reads it: the payment and the refund of our outTradeNo.
     const detail = fake.bills.detail(day);
-    expect(detail.split('\r\n').filter((l) => l.includes(paid)).map((l) => l.split(',')[2])).toEqual(['交易', '退款']);
+    expect(
+      detail
+        .split('\r\n')
+        .filter((l) => l.includes(paid))
+        .map((l) => l.split(',')[2]),
+    ).toEqual(['交易', '退款']);
   });
 
-  it('lists a payment the ledger never saw (a cashier\'s QR code on the same merchant account)', async () => {
+  it("lists a payment the ledger never saw (a cashier's QR code on the same merchant account)", async () => {
     const paidAt = Date.parse(`${day}T21:30:00+08:00`);
-    fake.bills.extra.push({ tradeNo: '2026112122001400000000009999', outTradeNo: 'CASHIER20261121001', subject: '柜台收款', total: 1234, created: paidAt, paidAt, refunds: new Map() });
+    fake.bills.extra.push({
+      tradeNo: '2026112122001400000000009999',
+      outTradeNo: 'CASHIER20261121001',
+      subject: '柜台收款',
+      total: 1234,
+      created: paidAt,
+      paidAt,
+      refunds: new Map(),
+    });
     const res = await reconcile('after the bank statement');
     expect(res.status).toBe('mismatched');
-    expect(res.mismatches).toEqual([expect.objectContaining({
-      kind: 'missing_in_ledger', refs: ['CASHIER20261121001'], currency: 'CNY', provider: { charged: 1234, refunded: 0, fee: 7 }, ledger: { charged: 0, refunded: 0, fee: 0 },
-    })]);
+    expect(res.mismatches).toEqual([
+      expect.objectContaining({
+        kind: 'missing_in_ledger',
+        refs: ['CASHIER20261121001'],
+        currency: 'CNY',
+        provider: { charged: 1234, refunded: 0, fee: 7 },
+        ledger: { charged: 0, refunded: 0, fee: 0 },
+      }),
+    ]);
     expect(res.lines).toBe(3);
     // A row of the next China-time day after 08:00 there is another UTC day: not read into this one.
     const later = Date.parse(`${nextDay(day)}T09:00:00+08:00`);
-    fake.bills.extra.push({ ...fake.bills.extra[0]!, tradeNo: '2026112222001400000000009998', outTradeNo: 'CASHIER20261122001', created: later, paidAt: later });
+    fake.bills.extra.push({
+      ...fake.bills.extra[0]!,
+      tradeNo: '2026112222001400000000009998',
+      outTradeNo: 'CASHIER20261122001',
+      created: later,
+      paidAt: later,
+    });
     expect((await reconcile('again')).lines).toBe(3);
   });
 });

@@ -21,7 +21,10 @@ let n = 0;
 
 beforeAll(async () => {
   flw = await new FakeFlutterwave(KEYS).start();
-  b = await build({ simulator: false, paymentMethods: { powerly: { flutterwave: { ...KEYS, apiBase: flw.base, defaultEmail: 'pay@powerly.example' } } } });
+  b = await build({
+    simulator: false,
+    paymentMethods: { powerly: { flutterwave: { ...KEYS, apiBase: flw.base, defaultEmail: 'pay@powerly.example' } } },
+  });
   flw.now = () => b.clock.now();
   owner = (await callerConsoles(b)).get('platformOwner')!;
 }, 60_000);
@@ -31,17 +34,32 @@ afterAll(async () => {
 });
 
 const call = (url: string, token: string, body: Record<string, string | undefined>) =>
-  b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `flwrec-${n++}` }, payload: formBody(body) });
+  b.app.inject({
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `flwrec-${n++}` },
+    payload: formBody(body),
+  });
 
 /** A wallet top-up with M-Pesa through Flutterwave, confirmed on the phone: our outTradeNo (Flutterwave's tx_ref). */
 async function topUp(token: string, amount: string) {
   const payer = await call('cdb/payment/method/payer', token, { paymentId: PID, phoneNumber: '254709929220' });
   expect(payer.json(), payer.body).toMatchObject({ code: 0 });
-  const r = await call('cdb/payment/multicurrency/recharge', token, { amount, currency: 'KES', paymentId: PID, stripeToken: payer.json().data.token as string });
+  const r = await call('cdb/payment/multicurrency/recharge', token, {
+    amount,
+    currency: 'KES',
+    paymentId: PID,
+    stripeToken: payer.json().data.token as string,
+  });
   expect(r.json(), r.body).toMatchObject({ code: 0 });
   const outTradeNo = (r.json().data.action as { paymentIntent: string }).paymentIntent;
   flw.approve(outTradeNo);
-  const done = await call('cdb/payment/multicurrency/recharge', token, { amount, currency: 'KES', paymentId: PID, paymentIntent: outTradeNo });
+  const done = await call('cdb/payment/multicurrency/recharge', token, {
+    amount,
+    currency: 'KES',
+    paymentId: PID,
+    paymentIntent: outTradeNo,
+  });
   expect(done.json(), done.body).toMatchObject({ code: 0, data: { pCurrencyType: 'KES' } });
   return outTradeNo;
 }
@@ -49,10 +67,16 @@ async function topUp(token: string, amount: string) {
 const day = () => b.clock.now().toISOString().slice(0, 10);
 async function reconcile() {
   const res = await owner.call('POST', '/money/reconciliations', { day: day(), reason: 'Flutterwave check' });
-  return { res, flw: res.statusCode === 200 ? res.json<{ items: ReconciliationShape[] }>().items.find((i) => i.provider === 'flutterwave') : undefined };
+  return {
+    res,
+    flw:
+      res.statusCode === 200
+        ? res.json<{ items: ReconciliationShape[] }>().items.find((i) => i.provider === 'flutterwave')
+        : undefined,
+  };
 }
 
-describe('Flutterwave\'s reconciliation', () => {
+describe("Flutterwave's reconciliation", () => {
   it('matches a day with a payment and its refund', async () => {
     const token = await touristToken(b.app);
     const paid = await topUp(token, '150');
@@ -79,16 +103,29 @@ describe('Flutterwave\'s reconciliation', () => {
     expect(r?.status).toBe('mismatched');
     const byKind = Object.fromEntries(r!.mismatches.map((m) => [m.kind, m]));
     expect(Object.keys(byKind).sort()).toEqual(['missing_at_provider', 'missing_in_ledger']);
-    expect(byKind.missing_in_ledger).toMatchObject({ refs: ['LINK-1'], currency: 'KES', provider: { charged: 4000, refunded: 0, fee: 56 }, ledger: { charged: 0 } });
-    expect(byKind.missing_at_provider).toMatchObject({ refs: [lost], currency: 'KES', provider: { charged: 0 }, ledger: { charged: 7000, refunded: 0 } });
+    expect(byKind.missing_in_ledger).toMatchObject({
+      refs: ['LINK-1'],
+      currency: 'KES',
+      provider: { charged: 4000, refunded: 0, fee: 56 },
+      ledger: { charged: 0 },
+    });
+    expect(byKind.missing_at_provider).toMatchObject({
+      refs: [lost],
+      currency: 'KES',
+      provider: { charged: 0 },
+      ledger: { charged: 7000, refunded: 0 },
+    });
   });
 
-  it('a report that cannot be read is a 503 and keeps the day\'s earlier result', async () => {
+  it("a report that cannot be read is a 503 and keeps the day's earlier result", async () => {
     (flw as { keys: typeof KEYS }).keys = { ...KEYS, secretKey: 'rotated' };
     const { res } = await reconcile();
     expect(res.statusCode, res.body).toBe(503);
     expect(res.json<{ message: string }>().message).toMatch(/flutterwave/);
-    const { rows } = await b.db.query<{ status: string }>(`select status from provider_reconciliations where provider = 'flutterwave' and day = $1`, [day()]);
+    const { rows } = await b.db.query<{ status: string }>(
+      `select status from provider_reconciliations where provider = 'flutterwave' and day = $1`,
+      [day()],
+    );
     expect(rows).toEqual([{ status: 'mismatched' }]);
   });
 });

@@ -22,7 +22,17 @@ beforeAll(async () => {
   mp = await new FakeMercadoPago('TEST-access-1', 'TEST-pk-1', 'whsec-1').start();
   b = await build({
     simulator: false,
-    paymentMethods: { powerly: { mercadopago: { accessToken: 'TEST-access-1', publicKey: 'TEST-pk-1', webhookSecret: 'whsec-1', apiBase: mp.url, sdkUrl: `${mp.url}/js/v2` } } },
+    paymentMethods: {
+      powerly: {
+        mercadopago: {
+          accessToken: 'TEST-access-1',
+          publicKey: 'TEST-pk-1',
+          webhookSecret: 'whsec-1',
+          apiBase: mp.url,
+          sdkUrl: `${mp.url}/js/v2`,
+        },
+      },
+    },
   });
   mp.now = () => b.clock.now();
   owner = (await callerConsoles(b)).get('platformOwner')!;
@@ -33,20 +43,46 @@ afterAll(async () => {
 });
 
 const call = (url: string, token: string, body: Record<string, string | undefined>) =>
-  b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `mprec-${n++}` }, payload: formBody(body) });
+  b.app.inject({
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `mprec-${n++}` },
+    payload: formBody(body),
+  });
 
 /** A wallet top-up paid on the MercadoPago.js screen: our outTradeNo (Mercado Pago's external_reference). */
 async function topUp(token: string, amount: string) {
   const payer = (await call('cdb/payment/method/payer', token, { paymentId: PID })).json().data.token as string;
-  const r = await call('cdb/payment/multicurrency/recharge', token, { amount, currency: 'BRL', paymentId: PID, stripeToken: payer, returnUrl: 'http://localhost/#/confirm' });
+  const r = await call('cdb/payment/multicurrency/recharge', token, {
+    amount,
+    currency: 'BRL',
+    paymentId: PID,
+    stripeToken: payer,
+    returnUrl: 'http://localhost/#/confirm',
+  });
   const outTradeNo = (r.json().data.action as { paymentIntent: string }).paymentIntent;
   const card = await mp.cardToken({ number: '5031 4332 1540 6351', holder: 'APRO' });
   const back = await b.app.inject({
-    method: 'POST', url: `/payments/return/${outTradeNo}`, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: formBody({ token: card, paymentMethodId: 'master', issuerId: '24', installments: '1', email: 'ana@example.com.br', identificationType: 'CPF', identificationNumber: '12345678909' }),
+    method: 'POST',
+    url: `/payments/return/${outTradeNo}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: formBody({
+      token: card,
+      paymentMethodId: 'master',
+      issuerId: '24',
+      installments: '1',
+      email: 'ana@example.com.br',
+      identificationType: 'CPF',
+      identificationNumber: '12345678909',
+    }),
   });
   expect(back.statusCode).toBe(303);
-  const done = await call('cdb/payment/multicurrency/recharge', token, { amount, currency: 'BRL', paymentId: PID, paymentIntent: outTradeNo });
+  const done = await call('cdb/payment/multicurrency/recharge', token, {
+    amount,
+    currency: 'BRL',
+    paymentId: PID,
+    paymentIntent: outTradeNo,
+  });
   expect(done.json(), done.body).toMatchObject({ code: 0 });
   return outTradeNo;
 }
@@ -54,10 +90,16 @@ async function topUp(token: string, amount: string) {
 const day = () => b.clock.now().toISOString().slice(0, 10);
 async function reconcile() {
   const res = await owner.call('POST', '/money/reconciliations', { day: day(), reason: 'Mercado Pago check' });
-  return { res, mp: res.statusCode === 200 ? res.json<{ items: ReconciliationShape[] }>().items.find((i) => i.provider === 'mercadopago') : undefined };
+  return {
+    res,
+    mp:
+      res.statusCode === 200
+        ? res.json<{ items: ReconciliationShape[] }>().items.find((i) => i.provider === 'mercadopago')
+        : undefined,
+  };
 }
 
-describe('Mercado Pago\'s reconciliation', () => {
+describe("Mercado Pago's reconciliation", () => {
   let paid: string;
 
   it('matches a day with a payment and its refund', async () => {
@@ -79,23 +121,46 @@ describe('Mercado Pago\'s reconciliation', () => {
     const lostId = [...mp.payments.values()].find((p) => p.external_reference === lost)!.id;
     mp.payments.delete(lostId);
     // A payment made on the account outside Powerly (say, a payment link).
-    const stray = { ...[...mp.payments.values()].find((p) => p.external_reference === paid)!, id: 42, external_reference: 'LINK-42', transaction_amount: 3, transaction_amount_refunded: 0, refunds: [], status: 'approved' };
+    const stray = {
+      ...[...mp.payments.values()].find((p) => p.external_reference === paid)!,
+      id: 42,
+      external_reference: 'LINK-42',
+      transaction_amount: 3,
+      transaction_amount_refunded: 0,
+      refunds: [],
+      status: 'approved',
+    };
     mp.payments.set(42, stray);
     const { mp: r } = await reconcile();
     expect(r?.status).toBe('mismatched');
     const byKind = Object.fromEntries(r!.mismatches.map((m) => [m.kind, m]));
     expect(Object.keys(byKind).sort()).toEqual(['missing_at_provider', 'missing_in_ledger']);
-    expect(byKind.missing_in_ledger).toMatchObject({ refs: ['LINK-42'], currency: 'BRL', provider: { charged: 300, refunded: 0, fee: 15 }, ledger: { charged: 0 } });
+    expect(byKind.missing_in_ledger).toMatchObject({
+      refs: ['LINK-42'],
+      currency: 'BRL',
+      provider: { charged: 300, refunded: 0, fee: 15 },
+      ledger: { charged: 0 },
+    });
     expect(byKind.missing_in_ledger!.orderId).toBeUndefined();
-    expect(byKind.missing_at_provider).toMatchObject({ refs: [lost], currency: 'BRL', provider: { charged: 0 }, ledger: { charged: 700, refunded: 0 } });
+    expect(byKind.missing_at_provider).toMatchObject({
+      refs: [lost],
+      currency: 'BRL',
+      provider: { charged: 0 },
+      ledger: { charged: 700, refunded: 0 },
+    });
   });
 
-  it('a report that cannot be read is a 503 and keeps the day\'s earlier result', async () => {
+  it("a report that cannot be read is a 503 and keeps the day's earlier result", async () => {
     (mp as { accessToken: string }).accessToken = 'revoked';
     const { res } = await reconcile();
     expect(res.statusCode, res.body).toBe(503);
-    expect(res.json<{ message: string }>().message).toMatch(/mercadopago.*unauthorized|unauthorized.*mercadopago|2002/i);
-    const { rows } = await b.db.query<{ status: string }>(`select status from provider_reconciliations where provider = 'mercadopago' and day = $1`, [day()]);
+    expect(res.json<{ message: string }>().message).toMatch(
+      /mercadopago.*unauthorized|unauthorized.*mercadopago|2002/i,
+    );
+    const { rows } = await b.db.query<{ status: string }>(
+      `select status from provider_reconciliations where provider = 'mercadopago' and day = $1`,
+      [day()],
+    );
     expect(rows).toEqual([{ status: 'mismatched' }]);
   });
 });

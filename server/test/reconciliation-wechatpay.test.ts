@@ -29,13 +29,31 @@ let paid: string;
 beforeAll(async () => {
   fake = await new FakeWechatPay().start();
   const keys = merchantKeys();
-  fake.addMerchant({ mchId: MCH, appId: APP, serialNo: keys.serialNo, publicKey: keys.publicKey, apiV3Key: V3KEY, apiV2Key: '', serviceId: '' });
+  fake.addMerchant({
+    mchId: MCH,
+    appId: APP,
+    serialNo: keys.serialNo,
+    publicKey: keys.publicKey,
+    apiV3Key: V3KEY,
+    apiV2Key: '',
+    serviceId: '',
+  });
   b = await build({
     publicUrl: 'https://powerly.example',
-    paymentMethods: { powerly: { wechatpay: {
-      appId: APP, mchId: MCH, serialNo: keys.serialNo, privateKey: keys.privateKeyPem, apiV3Key: V3KEY,
-      platformPublicKey: fake.platformPublicKeyPem, platformSerial: fake.platformSerial, apiBase: fake.url,
-    } } },
+    paymentMethods: {
+      powerly: {
+        wechatpay: {
+          appId: APP,
+          mchId: MCH,
+          serialNo: keys.serialNo,
+          privateKey: keys.privateKeyPem,
+          apiV3Key: V3KEY,
+          platformPublicKey: fake.platformPublicKeyPem,
+          platformSerial: fake.platformSerial,
+          apiBase: fake.url,
+        },
+      },
+    },
   });
   fake.now = () => b.clock.now();
   owner = (await callerConsoles(b)).get('platformOwner')!;
@@ -52,24 +70,40 @@ const post = (url: string, token: string, body: Record<string, string>) =>
 const { reconcile, unreadable } = dayReconciler('wechatpay', () => ({ b, owner, day }));
 
 describe('WeChat Pay reconciled from its trade bills', () => {
-  it('a deposit paid with WeChat Pay and refunded: a 503 before WeChat made the day\'s bills, never matched', async () => {
+  it("a deposit paid with WeChat Pay and refunded: a 503 before WeChat made the day's bills, never matched", async () => {
     await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-SH-001/fail-next-eject' });
     const token = await touristToken(b.app);
     const payer = await post('cdb/payment/method/payer', token, { paymentId: 'wechatpay:WeChat_MP', openId: OPENID });
     expect(payer.json(), payer.body).toMatchObject({ code: 0 });
     const rent = { qrcode: 'PWL-SH-001', paymentId: 'wechatpay:WeChat_MP' };
-    const started = await post('cdb/cabinet/useDepositToRent', token, { ...rent, stripeToken: payer.json().data.token, returnUrl: 'http://localhost/#/confirm' });
+    const started = await post('cdb/cabinet/useDepositToRent', token, {
+      ...rent,
+      stripeToken: payer.json().data.token,
+      returnUrl: 'http://localhost/#/confirm',
+    });
     expect(started.json(), started.body).toMatchObject({ code: 0 });
     paid = started.json().data.action.paymentIntent as string;
     fake.pay(MCH, paid);
-    const done = await post('cdb/cabinet/useDepositToRent', token, { ...rent, stripeToken: 'resume', paymentIntent: paid });
+    const done = await post('cdb/cabinet/useDepositToRent', token, {
+      ...rent,
+      stripeToken: 'resume',
+      paymentIntent: paid,
+    });
     orderId = done.json().data.outTradeNo as string;
     expect(orderId, done.body).toMatch(/^PO/);
-    await waitFor(async () => (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${orderId}/YJ`, headers: { token } })).statusCode === 422, 'cancelled');
+    await waitFor(
+      async () =>
+        (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${orderId}/YJ`, headers: { token } }))
+          .statusCode === 422,
+      'cancelled',
+    );
     b.clock.advance(KEEP_WINDOW_MS + 1_000);
     await b.app.powerly.jobs.runDue();
     await waitFor(async () => fake.refundsOf(paid).length === 1, 'refunded at WeChat Pay');
-    const moved = await b.db.query<{ code: string; amount: string }>('select code, amount from ledger_transfers where order_id = $1 order by id', [orderId]);
+    const moved = await b.db.query<{ code: string; amount: string }>(
+      'select code, amount from ledger_transfers where order_id = $1 order by id',
+      [orderId],
+    );
     expect(moved.rows.map((r) => r.code)).toEqual(expect.arrayContaining(['deposit_refund']));
 
     await keepSignedIn(b);
@@ -95,19 +129,37 @@ describe('WeChat Pay reconciled from its trade bills', () => {
     expect(await unreadable('a damaged download')).toEqual([{ status: 'matched' }]);
   });
 
-  it('lists a payment the ledger never saw (a cashier\'s QR code on the same merchant account)', async () => {
+  it("lists a payment the ledger never saw (a cashier's QR code on the same merchant account)", async () => {
     fake.bills.extra.push({
-      appid: APP, mchid: MCH, out_trade_no: 'CASHIER20261121001', transaction_id: '4200000000202611210000000001', trade_type: 'NATIVE',
-      description: '柜台收款, 充电宝', amount: { total: 1234 }, payer: { openid: OPENID }, success_time: `${day}T21:30:00+08:00`,
+      appid: APP,
+      mchid: MCH,
+      out_trade_no: 'CASHIER20261121001',
+      transaction_id: '4200000000202611210000000001',
+      trade_type: 'NATIVE',
+      description: '柜台收款, 充电宝',
+      amount: { total: 1234 },
+      payer: { openid: OPENID },
+      success_time: `${day}T21:30:00+08:00`,
     });
     const res = await reconcile('after the bank statement');
     expect(res.status).toBe('mismatched');
-    expect(res.mismatches).toEqual([expect.objectContaining({
-      kind: 'missing_in_ledger', refs: ['CASHIER20261121001'], currency: 'CNY', provider: { charged: 1234, refunded: 0, fee: 7 }, ledger: { charged: 0, refunded: 0, fee: 0 },
-    })]);
+    expect(res.mismatches).toEqual([
+      expect.objectContaining({
+        kind: 'missing_in_ledger',
+        refs: ['CASHIER20261121001'],
+        currency: 'CNY',
+        provider: { charged: 1234, refunded: 0, fee: 7 },
+        ledger: { charged: 0, refunded: 0, fee: 0 },
+      }),
+    ]);
     expect(res.lines).toBe(3);
     // A row of the next China-time day after 08:00 there is another UTC day: not read into this one.
-    fake.bills.extra.push({ ...fake.bills.extra[0]!, out_trade_no: 'CASHIER20261122001', transaction_id: '4200000000202611220000000001', success_time: `${nextDay(day)}T09:00:00+08:00` });
+    fake.bills.extra.push({
+      ...fake.bills.extra[0]!,
+      out_trade_no: 'CASHIER20261122001',
+      transaction_id: '4200000000202611220000000001',
+      success_time: `${nextDay(day)}T09:00:00+08:00`,
+    });
     expect((await reconcile('again')).lines).toBe(3);
   });
 });

@@ -13,34 +13,58 @@ import type { OpsConsole } from './ops/console.ts';
 const API = '/cdb-app-api/v1/app';
 const HOUR = 60 * MINUTE_MS;
 const keepSignedIn = (b: Built) =>
-  b.db.query(`update staff_sessions set last_seen_at = $1, expires_at = $1::timestamptz + interval '1 hour'`, [b.clock.now()]);
+  b.db.query(`update staff_sessions set last_seen_at = $1, expires_at = $1::timestamptz + interval '1 hour'`, [
+    b.clock.now(),
+  ]);
 
 /** A rental paid with the test card at Vilnius (€1 per started hour past 10 free minutes, deposit held on the card), popped and still out. */
 async function openRental(b: Built, device: string) {
   await cabinetsOnline(b, ['PWL-VNO-001']);
   const token = await touristToken(b.app, device);
   const res = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
     payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
   });
   expect(res.json().code, res.body).toBe(0);
   const orderId: string = res.json().data.outTradeNo;
-  const detail = async () => (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data;
+  const detail = async () =>
+    (
+      await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })
+    ).json().data;
   await waitFor(async () => ((await detail()).pZujie === 1 ? true : null), 'popped');
-  const { rows } = await b.db.query<{ borrowed_at: Date; payment_id: string }>('select borrowed_at, payment_id from orders where id = $1', [orderId]);
+  const { rows } = await b.db.query<{ borrowed_at: Date; payment_id: string }>(
+    'select borrowed_at, payment_id from orders where id = $1',
+    [orderId],
+  );
   return { orderId, detail, borrowedAt: new Date(rows[0]!.borrowed_at), paymentId: rows[0]!.payment_id };
 }
 
 type Action = 'end' | 'waive-debt' | 'release-hold' | 'reverse-buy-out';
-const act = (c: OpsConsole, orderId: string, action: Action, body: Record<string, unknown>, o: { key?: string; version?: number } = {}) =>
-  c.call('POST', `/rentals/${orderId}/${action}`, { reason: 'rider called the desk', ...body }, { 'idempotency-key': o.key ?? uuid(), 'if-match': `"v${o.version ?? 0}"` });
+const act = (
+  c: OpsConsole,
+  orderId: string,
+  action: Action,
+  body: Record<string, unknown>,
+  o: { key?: string; version?: number } = {},
+) =>
+  c.call(
+    'POST',
+    `/rentals/${orderId}/${action}`,
+    { reason: 'rider called the desk', ...body },
+    { 'idempotency-key': o.key ?? uuid(), 'if-match': `"v${o.version ?? 0}"` },
+  );
 
 describe('putting a rental right', () => {
   let b: Built;
   let consoles = new Map<Caller, OpsConsole>();
   let settled: string;
   const admin = () => consoles.get('adminA')!;
-  const audit = async (orderId: string) => (await admin().call('GET', `/audit?entity=rental&entityId=${orderId}`)).json<{ items: Array<{ action: string; reason: string }> }>().items;
+  const audit = async (orderId: string) =>
+    (await admin().call('GET', `/audit?entity=rental&entityId=${orderId}`)).json<{
+      items: Array<{ action: string; reason: string }>;
+    }>().items;
 
   beforeAll(async () => {
     b = await build();
@@ -63,10 +87,18 @@ describe('putting a rental right', () => {
     'reverse-buy-out': [401, 409, 409, 404, 403, 409, 403, 403, 403],
   };
   accessTable(TABLE, () => consoles, {
-    end: (c) => act(c, settled, 'end', { at: new Date(b.clock.now().getTime() - MINUTE_MS).toISOString() }, { version: 1 }),
+    end: (c) =>
+      act(c, settled, 'end', { at: new Date(b.clock.now().getTime() - MINUTE_MS).toISOString() }, { version: 1 }),
     'waive-debt': (c) => act(c, settled, 'waive-debt', {}, { version: 1 }),
     'release-hold': (c) => act(c, settled, 'release-hold', {}, { version: 1 }),
-    'reverse-buy-out': (c) => act(c, settled, 'reverse-buy-out', { at: new Date(b.clock.now().getTime() - MINUTE_MS).toISOString() }, { version: 1 }),
+    'reverse-buy-out': (c) =>
+      act(
+        c,
+        settled,
+        'reverse-buy-out',
+        { at: new Date(b.clock.now().getTime() - MINUTE_MS).toISOString() },
+        { version: 1 },
+      ),
   });
 
   it('ends a stuck rental at the chosen time with the fee by its plan; then releases the card hold its dead settlement left; once each', async () => {
@@ -75,8 +107,13 @@ describe('putting a rental right', () => {
     await keepSignedIn(b);
     const support = consoles.get('supportA')!;
     // Not before the pop, not in the future.
-    expect((await act(support, r.orderId, 'end', { at: new Date(r.borrowedAt.getTime() - MINUTE_MS).toISOString() })).statusCode).toBe(422);
-    expect((await act(support, r.orderId, 'end', { at: new Date(b.clock.now().getTime() + HOUR).toISOString() })).statusCode).toBe(422);
+    expect(
+      (await act(support, r.orderId, 'end', { at: new Date(r.borrowedAt.getTime() - MINUTE_MS).toISOString() }))
+        .statusCode,
+    ).toBe(422);
+    expect(
+      (await act(support, r.orderId, 'end', { at: new Date(b.clock.now().getTime() + HOUR).toISOString() })).statusCode,
+    ).toBe(422);
     const at = new Date(r.borrowedAt.getTime() + 2 * HOUR).toISOString();
     const key = uuid();
     const ended = await act(support, r.orderId, 'end', { at }, { key });
@@ -89,25 +126,41 @@ describe('putting a rental right', () => {
     await ledgerBalanced(b.app);
 
     // The card's settlement job died (its provider was down): the hold stays authorised until the desk releases it.
-    const dead = await b.db.query(`update jobs set dead_at = $2, last_error = 'provider down' where kind = 'payment.settle-authorization' and payload->>'paymentId' = $1 and done_at is null`,
-      [r.paymentId, b.clock.now()]);
+    const dead = await b.db.query(
+      `update jobs set dead_at = $2, last_error = 'provider down' where kind = 'payment.settle-authorization' and payload->>'paymentId' = $1 and done_at is null`,
+      [r.paymentId, b.clock.now()],
+    );
     expect(dead.rowCount).toBe(1);
     await b.app.powerly.jobs.runDue();
-    expect((await b.db.query<{ status: string }>('select status from payments where id = $1', [r.paymentId])).rows[0]!.status).toBe('authorized');
+    expect(
+      (await b.db.query<{ status: string }>('select status from payments where id = $1', [r.paymentId])).rows[0]!
+        .status,
+    ).toBe('authorized');
     const released = await act(support, r.orderId, 'release-hold', {}, { version: 1 });
     expect(released.json(), released.body).toMatchObject({ kind: 'release', state: 3 });
     await waitFor(async () => {
       await b.app.powerly.jobs.runDue();
-      const { rows } = await b.db.query<{ status: string; captured_amount: string }>('select status, captured_amount from payments where id = $1', [r.paymentId]);
+      const { rows } = await b.db.query<{ status: string; captured_amount: string }>(
+        'select status, captured_amount from payments where id = $1',
+        [r.paymentId],
+      );
       return rows[0]!.status !== 'authorized' ? rows[0] : null;
     }, 'hold settled').then((p) => expect(Number(p.captured_amount)).toBe(200));
     expect((await act(support, r.orderId, 'release-hold', {}, { version: 2 })).statusCode).toBe(409);
     await ledgerBalanced(b.app);
-    expect((await audit(r.orderId)).map((a) => [a.action, a.reason])).toEqual(expect.arrayContaining([
-      ['rental.end', 'rider called the desk'], ['rental.release', 'rider called the desk'],
-    ]));
-    const timeline = (await support.call('GET', `/rentals/${r.orderId}`)).json<{ entries: Array<{ what: string }>; version: number }>();
-    expect(timeline.entries.map((e) => e.what)).toEqual(expect.arrayContaining(['staff.rental.end', 'staff.rental.release']));
+    expect((await audit(r.orderId)).map((a) => [a.action, a.reason])).toEqual(
+      expect.arrayContaining([
+        ['rental.end', 'rider called the desk'],
+        ['rental.release', 'rider called the desk'],
+      ]),
+    );
+    const timeline = (await support.call('GET', `/rentals/${r.orderId}`)).json<{
+      entries: Array<{ what: string }>;
+      version: number;
+    }>();
+    expect(timeline.entries.map((e) => e.what)).toEqual(
+      expect.arrayContaining(['staff.rental.end', 'staff.rental.release']),
+    );
     expect(timeline.version).toBe(2);
   });
 
@@ -118,11 +171,17 @@ describe('putting a rental right', () => {
     const finance = consoles.get('financeA')!;
     const waived = await act(finance, settled, 'waive-debt', { reason: 'card expired, goodwill' }, { version: 1 });
     expect(waived.json(), waived.body).toMatchObject({ kind: 'waive', amount: 300 });
-    const after = await b.db.query<{ fee: string; debt_paid_at: Date | null }>('select fee, debt_paid_at from orders where id = $1', [settled]);
+    const after = await b.db.query<{ fee: string; debt_paid_at: Date | null }>(
+      'select fee, debt_paid_at from orders where id = $1',
+      [settled],
+    );
     expect(Number(after.rows[0]!.fee)).toBe(Number(rows[0]!.fee));
     expect(after.rows[0]!.debt_paid_at).not.toBeNull();
     expect((await act(finance, settled, 'waive-debt', {}, { version: 2 })).statusCode).toBe(409);
-    expect((await audit(settled)).map((a) => [a.action, a.reason])).toContainEqual(['rental.waive', 'card expired, goodwill']);
+    expect((await audit(settled)).map((a) => [a.action, a.reason])).toContainEqual([
+      'rental.waive',
+      'card expired, goodwill',
+    ]);
     await ledgerBalanced(b.app);
   });
 
@@ -135,12 +194,30 @@ describe('putting a rental right', () => {
     const { rows } = await b.db.query<{ fee: string }>('select fee from orders where id = $1', [r.orderId]);
     const boughtFor = Number(rows[0]!.fee);
     const finance = consoles.get('financeA')!;
-    const reversed = await act(finance, r.orderId, 'reverse-buy-out', { at: b.clock.now().toISOString(), reason: 'power bank found in the venue' });
-    expect(reversed.json(), reversed.body).toMatchObject({ kind: 'reverse', amount: boughtFor - 100, toCard: boughtFor - 100, toWallet: 0, state: 3 });
-    const { rows: moved } = await b.db.query<{ amount: string }>(`select amount from ledger_transfers where order_id = $1 and code = 'buy_out_refund'`, [r.orderId]);
+    const reversed = await act(finance, r.orderId, 'reverse-buy-out', {
+      at: b.clock.now().toISOString(),
+      reason: 'power bank found in the venue',
+    });
+    expect(reversed.json(), reversed.body).toMatchObject({
+      kind: 'reverse',
+      amount: boughtFor - 100,
+      toCard: boughtFor - 100,
+      toWallet: 0,
+      state: 3,
+    });
+    const { rows: moved } = await b.db.query<{ amount: string }>(
+      `select amount from ledger_transfers where order_id = $1 and code = 'buy_out_refund'`,
+      [r.orderId],
+    );
     expect(moved.map((m) => Number(m.amount))).toEqual([boughtFor - 100]);
-    expect((await act(finance, r.orderId, 'reverse-buy-out', { at: b.clock.now().toISOString() }, { version: 1 })).statusCode).toBe(409);
-    expect((await audit(r.orderId)).map((a) => [a.action, a.reason])).toContainEqual(['rental.reverse', 'power bank found in the venue']);
+    expect(
+      (await act(finance, r.orderId, 'reverse-buy-out', { at: b.clock.now().toISOString() }, { version: 1 }))
+        .statusCode,
+    ).toBe(409);
+    expect((await audit(r.orderId)).map((a) => [a.action, a.reason])).toContainEqual([
+      'rental.reverse',
+      'power bank found in the venue',
+    ]);
     await ledgerBalanced(b.app);
   });
 });

@@ -2,7 +2,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rentalFee } from '#core/pricing.ts';
 import { toMajor } from '#core/money.ts';
-import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built, ledgerBalanced } from './helper.ts';
+import {
+  build,
+  cabinetsOnline,
+  cardToken,
+  markHeardFrom,
+  touristToken,
+  waitFor,
+  type Built,
+  ledgerBalanced,
+} from './helper.ts';
 
 const API = '/cdb-app-api/v1/app';
 let b: Built;
@@ -15,7 +24,8 @@ afterAll(async () => b?.close());
 const get = (url: string, token: string) => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
 const rent = (token: string, body: Record<string, string>, key?: string) =>
   b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`,
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
     headers: { token, 'content-type': 'application/x-www-form-urlencoded', ...(key ? { 'idempotency-key': key } : {}) },
     payload: new URLSearchParams(body).toString(),
   });
@@ -43,13 +53,22 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     const token = await touristToken(b.app);
     const me = (await get('userInfo', token)).json().data;
     const methods = (await get('cdb/payment/method/list?qrcode=PWL-VNO-001', token)).json().data;
-    const res = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: methods[0].pId }, 'k-vno-1');
+    const res = await rent(
+      token,
+      { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: methods[0].pId },
+      'k-vno-1',
+    );
     expect(res.json()).toMatchObject({ code: 0, data: { outTradeNo: expect.stringMatching(/^PO/) } });
     const tradeNo: string = res.json().data.outTradeNo;
 
     const out = (await untilOut(token, tradeNo)).json();
     expect(out.code).toBe(0);
-    expect(out.data).toMatchObject({ orderId: tradeNo, orderStatus: 1, shebei: expect.stringMatching(/^PB-VNO-/), number: expect.any(Number) });
+    expect(out.data).toMatchObject({
+      orderId: tradeNo,
+      orderStatus: 1,
+      shebei: expect.stringMatching(/^PB-VNO-/),
+      number: expect.any(Number),
+    });
     const powerbankId: string = out.data.shebei;
     expect((await get('userInfo', token)).json().data).toMatchObject({ p_currency: 'EUR', pyajin: 25, pbalance: 0 });
 
@@ -60,17 +79,33 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     const order = await b.app.powerly.rentals.check({ ...me, id: me.pId }, tradeNo);
     const expectedFee = rentalFee(order.plan, elapsed);
     expect(expectedFee).toBe(300); // 10 free minutes do not matter past them: 3 started hours × €1, under the €5 cap
-    expect(open).toMatchObject({ pZujie: 1, pJiesuanid: 0, estimatedAmount: toMajor(expectedFee, 'EUR'), pPowerbankId: powerbankId });
+    expect(open).toMatchObject({
+      pZujie: 1,
+      pJiesuanid: 0,
+      estimatedAmount: toMajor(expectedFee, 'EUR'),
+      pPowerbankId: powerbankId,
+    });
 
-    const ret = await b.app.inject({ method: 'POST', url: `/demo-api/cabinets/PWL-LIS-001/return`, payload: { powerbankId } });
+    const ret = await b.app.inject({
+      method: 'POST',
+      url: `/demo-api/cabinets/PWL-LIS-001/return`,
+      payload: { powerbankId },
+    });
     expect(ret.json()).toMatchObject({ code: 0, data: { cabinetId: 'PWL-LIS-001', powerbankId } });
     const done = await waitFor(async () => {
       const d = (await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data;
       return d.pZujie === 3 ? d : null;
     }, 'order settled');
     expect(done).toMatchObject({
-      pZujie: 3, pJiesuanid: 1, pJiesuan: 3, pCurrency: 'EUR', pShopName: 'GO9 Gedimino 9', pGhShopName: 'Time Out Market Lisboa',
-      pUseMins: 158, pYajin: 25, estimatedAmount: 3,
+      pZujie: 3,
+      pJiesuanid: 1,
+      pJiesuan: 3,
+      pCurrency: 'EUR',
+      pShopName: 'GO9 Gedimino 9',
+      pGhShopName: 'Time Out Market Lisboa',
+      pUseMins: 158,
+      pYajin: 25,
+      estimatedAmount: 3,
     });
     expect(Date.parse(done.pGhtime) - Date.parse(done.pBorrowtime)).toBe(elapsed);
     expect((await get('userInfo', token)).json().data).toMatchObject({ pyajin: 0, pbalance: 0 });
@@ -79,7 +114,9 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     await b.app.powerly.jobs.runDue();
     const pay = await waitFor(async () => {
       const { rows } = await b.db.query<{ status: string; captured_amount: number; provider_ref: string }>(
-        'select status, captured_amount, provider_ref from payments where order_id = $1', [tradeNo]);
+        'select status, captured_amount, provider_ref from payments where order_id = $1',
+        [tradeNo],
+      );
       return rows[0]?.status === 'partially_captured' ? rows[0] : null;
     }, 'capture');
     expect(Number(pay.captured_amount)).toBe(expectedFee);
@@ -87,14 +124,19 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     expect(await pendingHolds(me.pId)).toBe(0);
 
     const { rows: rev } = await b.db.query<{ credits_posted: number }>(
-      `select credits_posted from ledger_accounts where owner_type = 'platform' and kind = 'revenue' and currency = 'EUR'`);
+      `select credits_posted from ledger_accounts where owner_type = 'platform' and kind = 'revenue' and currency = 'EUR'`,
+    );
     expect(Number(rev[0]!.credits_posted)).toBe(expectedFee);
     await ledgerBalanced(b.app);
 
     // The power bank is now in Lisbon, in the server's view and the cabinet's.
     const demo = (await b.app.inject({ method: 'GET', url: '/demo-api/cabinets' })).json().data;
     expect(demo.outOnRent).toEqual([]);
-    expect(demo.cabinets.find((c: { cabinetId: string }) => c.cabinetId === 'PWL-LIS-001').slots.map((s: { powerbankId: string }) => s.powerbankId)).toContain(powerbankId);
+    expect(
+      demo.cabinets
+        .find((c: { cabinetId: string }) => c.cabinetId === 'PWL-LIS-001')
+        .slots.map((s: { powerbankId: string }) => s.powerbankId),
+    ).toContain(powerbankId);
     const list = (await get('cdb/mine/order/list?page=1&pageSize=10', token)).json().data.page;
     expect(list).toMatchObject({ total: 1, current: 1, size: 10 });
     expect(list.records[0].pOrderid).toBe(tradeNo);
@@ -103,9 +145,14 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
   it('a declined card leaves no order, no hold, and a 422 with the reason in the user language', async () => {
     const token = await touristToken(b.app);
     const me = (await get('userInfo', token)).json().data;
-    for (const [number, msg] of [['4000000000000002', 'Jūsų kortelė atmesta.'], ['4000000000009995', 'Jūsų kortelėje nepakanka lėšų.']] as const) {
+    for (const [number, msg] of [
+      ['4000000000000002', 'Jūsų kortelė atmesta.'],
+      ['4000000000009995', 'Jūsų kortelėje nepakanka lėšų.'],
+    ] as const) {
       const res = await b.app.inject({
-        method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token, lang: 'lt-LT' },
+        method: 'POST',
+        url: `${API}/cdb/cabinet/useDepositToRent`,
+        headers: { token, lang: 'lt-LT' },
         payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app, number), paymentId: 'card-sandbox' },
       });
       expect(res.statusCode).toBe(422);
@@ -114,12 +161,18 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     const { rows: orders } = await b.db.query('select id from orders where user_id = $1', [me.pId]);
     expect(orders).toEqual([]);
     expect(await pendingHolds(me.pId)).toBe(0);
-    const { rows: pays } = await b.db.query<{ status: string }>('select status from payments where user_id = $1', [me.pId]);
+    const { rows: pays } = await b.db.query<{ status: string }>('select status from payments where user_id = $1', [
+      me.pId,
+    ]);
     expect(pays.map((p) => p.status)).toEqual(['declined', 'declined']);
     // A used token cannot be used again.
     const tok = await cardToken(b.app);
-    await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token: await touristToken(b.app) },
-      payload: { qrcode: 'PWL-NYC-001', stripeToken: tok, paymentId: 'card-sandbox' } });
+    await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token: await touristToken(b.app) },
+      payload: { qrcode: 'PWL-NYC-001', stripeToken: tok, paymentId: 'card-sandbox' },
+    });
     const again = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: tok, paymentId: 'card-sandbox' });
     expect(again.statusCode).toBe(422);
     await ledgerBalanced(b.app);
@@ -129,7 +182,11 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     const token = await touristToken(b.app);
     const me = (await get('userInfo', token)).json().data;
     await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-VNO-001/fail-next-eject' });
-    const res = await rent(token, { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    const res = await rent(token, {
+      qrcode: 'PWL-VNO-001',
+      stripeToken: await cardToken(b.app),
+      paymentId: 'card-sandbox',
+    });
     const tradeNo = res.json().data.outTradeNo;
     const failed = await untilOut(token, tradeNo);
     expect(failed.statusCode).toBe(422);
@@ -137,7 +194,10 @@ describe('a rental paid by card pre-authorisation (Vilnius, yajintype 0)', () =>
     expect((await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data).toMatchObject({ pZujie: 2 });
     expect(await pendingHolds(me.pId)).toBe(0);
     await b.app.powerly.jobs.runDue();
-    const { rows } = await b.db.query<{ status: string; provider_ref: string }>('select status, provider_ref from payments where order_id = $1', [tradeNo]);
+    const { rows } = await b.db.query<{ status: string; provider_ref: string }>(
+      'select status, provider_ref from payments where order_id = $1',
+      [tradeNo],
+    );
     expect(rows[0]!.status).toBe('voided');
     expect(await b.app.powerly.sandbox.status(rows[0]!.provider_ref)).toBe('voided');
     expect((await get('userInfo', token)).json().data.pyajin).toBe(0);
@@ -153,7 +213,10 @@ describe('idempotency of useDepositToRent', () => {
     let open!: () => void;
     b.sandbox.gate = new Promise<void>((r) => (open = r));
     const firstP = rent(token, body, 'key-1');
-    await waitFor(async () => (await b.db.query(`select 1 from idempotency_keys where key = 'key-1'`)).rows.length > 0, 'key claimed');
+    await waitFor(
+      async () => (await b.db.query(`select 1 from idempotency_keys where key = 'key-1'`)).rows.length > 0,
+      'key claimed',
+    );
     const dup = await rent(token, body, 'key-1');
     expect(dup.statusCode).toBe(409);
     expect(dup.json().msg).toBe('This request is already being processed.');
@@ -166,12 +229,16 @@ describe('idempotency of useDepositToRent', () => {
     const other = await rent(token, { ...body, qrcode: 'PWL-VNO-001' }, 'key-1');
     expect(other.statusCode).toBe(422);
     // A key whose request died mid-way ('started', old) is taken over by a retry instead of 409 for ever.
-    await b.db.query(`update idempotency_keys set state = 'started', created_at = $1 where key = 'key-1'`, [new Date(b.clock.now().getTime() - 180_000)]);
+    await b.db.query(`update idempotency_keys set state = 'started', created_at = $1 where key = 'key-1'`, [
+      new Date(b.clock.now().getTime() - 180_000),
+    ]);
     const retried = await rent(token, body, 'key-1');
     expect(retried.statusCode).toBe(422); // it ran again (not a 409, not the replay): this user now has an open rental
     expect(retried.json().msg).toBe('You already have a rental that is not closed. Return it before renting again.');
     const { rows } = await b.db.query<{ n: number }>(
-      `select count(*)::int as n from orders o join sessions s on s.user_id = o.user_id where s.token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`, [token]);
+      `select count(*)::int as n from orders o join sessions s on s.user_id = o.user_id where s.token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`,
+      [token],
+    );
     expect(Number(rows[0]!.n)).toBe(1);
     await untilOut(token, first.json().data.outTradeNo);
   });
@@ -180,22 +247,37 @@ describe('idempotency of useDepositToRent', () => {
 describe('wallet deposits (yajintype 1) and useBalanceToRent', () => {
   it('tops the wallet up by deposit − balance, then borrows with the balance next time', async () => {
     const token = await touristToken(b.app);
-    const scan = async () => (await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-SH-001`, headers: { token } })).json().data;
+    const scan = async () =>
+      (
+        await b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-SH-001`, headers: { token } })
+      ).json().data;
     expect(await scan()).toMatchObject({ chongzhi: 'Y', myyue: 0, yajin: 99 });
     const noMoney = await get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token);
     expect(noMoney.statusCode).toBe(422);
 
-    const res = await rent(token, { qrcode: 'PWL-SH-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    const res = await rent(token, {
+      qrcode: 'PWL-SH-001',
+      stripeToken: await cardToken(b.app),
+      paymentId: 'card-sandbox',
+    });
     const tradeNo = res.json().data.outTradeNo;
     const pb = (await untilOut(token, tradeNo)).json().data.shebei;
     expect((await get('userInfo', token)).json().data).toMatchObject({ p_currency: 'CNY', pbalance: 0, pyajin: 99 });
     b.clock.advance(4 * 60_000); // inside the 5 free minutes
     await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-SH-001/return', payload: { powerbankId: pb } });
-    await waitFor(async () => (await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data.pZujie === 3, 'returned');
+    await waitFor(
+      async () => (await get(`cdb/mine/order/detail?orderId=${tradeNo}`, token)).json().data.pZujie === 3,
+      'returned',
+    );
     expect((await get('userInfo', token)).json().data).toMatchObject({ pbalance: 99, pyajin: 0 });
 
     expect(await scan()).toMatchObject({ chongzhi: 'N', myyue: 99 });
-    const borrowOnce = () => b.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`, headers: { token, 'idempotency-key': 'borrow-1' } });
+    const borrowOnce = () =>
+      b.app.inject({
+        method: 'GET',
+        url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`,
+        headers: { token, 'idempotency-key': 'borrow-1' },
+      });
     const borrow = await borrowOnce();
     expect(borrow.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
     expect((await borrowOnce()).json()).toEqual(borrow.json()); // a retried Borrow gets the same order, not 'rent count'
@@ -232,10 +314,18 @@ describe('cabinet link', () => {
       const { rows } = await b.db.query<{ online: boolean }>(`select online from cabinets where id = 'PWL-NYC-001'`);
       return rows[0]?.online === false;
     }, 'last will marks the cabinet offline');
-    const offline = await rent(token, { qrcode: 'PWL-NYC-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    const offline = await rent(token, {
+      qrcode: 'PWL-NYC-001',
+      stripeToken: await cardToken(b.app),
+      paymentId: 'card-sandbox',
+    });
     expect(offline.statusCode).toBe(409);
     await markHeardFrom(b, ['PWL-NYC-001']);
-    const res = await rent(token, { qrcode: 'PWL-NYC-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    const res = await rent(token, {
+      qrcode: 'PWL-NYC-001',
+      stripeToken: await cardToken(b.app),
+      paymentId: 'card-sandbox',
+    });
     const tradeNo = res.json().data.outTradeNo;
     expect((await check(token, tradeNo)).json()).toMatchObject({ code: 1, msg: 'Processing' });
     expect(await pendingHolds(me.pId)).toBe(1);
@@ -252,7 +342,9 @@ describe('cabinet link', () => {
   });
 
   it('handles a repeated event (QoS 1 redelivery) once', async () => {
-    const { rows } = await b.db.query<{ id: string; payload: unknown }>(`select id, payload from cabinet_events where type = 'returned' limit 1`);
+    const { rows } = await b.db.query<{ id: string; payload: unknown }>(
+      `select id, payload from cabinet_events where type = 'returned' limit 1`,
+    );
     const ev = typeof rows[0]!.payload === 'string' ? JSON.parse(rows[0]!.payload as string) : rows[0]!.payload;
     const before = await b.db.query('select count(*)::int as n from ledger_transfers');
     await b.app.powerly.cabinets.event(rows[0]!.id.split(':')[0]!, ev);
@@ -267,7 +359,11 @@ describe('one open rental per user', () => {
     const me = (await get('userInfo', token)).json().data;
     // Give the user a wallet balance first: a topped-up rental in Shanghai (yajintype 1) whose eject fails.
     await b.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-SH-001/fail-next-eject' });
-    const first = await rent(token, { qrcode: 'PWL-SH-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+    const first = await rent(token, {
+      qrcode: 'PWL-SH-001',
+      stripeToken: await cardToken(b.app),
+      paymentId: 'card-sandbox',
+    });
     expect((await untilOut(token, first.json().data.outTradeNo)).statusCode).toBe(422);
     expect((await get('userInfo', token)).json().data.pbalance).toBe(99);
     const [x, y] = await Promise.all([
@@ -275,7 +371,10 @@ describe('one open rental per user', () => {
       get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token),
     ]);
     expect([x.statusCode, y.statusCode].sort()).toEqual([200, 422]);
-    const { rows } = await b.db.query<{ zujie: number }>('select zujie from orders where user_id = $1 order by created_at', [me.pId]);
+    const { rows } = await b.db.query<{ zujie: number }>(
+      'select zujie from orders where user_id = $1 order by created_at',
+      [me.pId],
+    );
     expect(rows.length).toBe(2); // the cancelled first one and exactly one of the two Borrows
     expect(rows.filter((r) => Number(r.zujie) === 2).length).toBe(1);
     const ok = x.statusCode === 200 ? x : y;
@@ -285,86 +384,147 @@ describe('one open rental per user', () => {
 });
 
 // PostgreSQL only: the embedded database runs one statement at a time, so two units of work never wait on each other.
-describe.runIf(process.env.DATABASE_URL)('a rental and a withdrawal of one user at the same moment (PostgreSQL)', () => {
-  it('both go through: the rental serialises on its user without blocking the withdrawal, which writes a row referencing the user under its wallet lock (no deadlock, no 500)', async () => {
-    const token = await touristToken(b.app);
-    const form = { 'content-type': 'application/x-www-form-urlencoded' };
-    const top = await b.app.inject({
-      method: 'POST', url: `${API}/cdb/payment/multicurrency/recharge`, headers: { token, ...form, 'idempotency-key': 'lock-top' },
-      payload: new URLSearchParams({ amount: '200', currency: 'CNY', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }).toString(),
+describe.runIf(process.env.DATABASE_URL)(
+  'a rental and a withdrawal of one user at the same moment (PostgreSQL)',
+  () => {
+    it('both go through: the rental serialises on its user without blocking the withdrawal, which writes a row referencing the user under its wallet lock (no deadlock, no 500)', async () => {
+      const token = await touristToken(b.app);
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      const top = await b.app.inject({
+        method: 'POST',
+        url: `${API}/cdb/payment/multicurrency/recharge`,
+        headers: { token, ...form, 'idempotency-key': 'lock-top' },
+        payload: new URLSearchParams({
+          amount: '200',
+          currency: 'CNY',
+          paymentId: 'card-sandbox',
+          stripeToken: await cardToken(b.app),
+        }).toString(),
+      });
+      expect(top.json().code).toBe(0);
+      const me = (await get('userInfo', token)).json().data;
+      // The interleaving of the wallet model test's failing run (seed 1628692760), made deterministic by two other
+      // connections that each hold a row one of the requests takes: the user's top-up payments (the refund to the
+      // card locks them first) and the Shanghai cabinet (the rental locks it after its user, before the wallet).
+      const connect = async () => {
+        const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await c.connect();
+        return c;
+      };
+      const [payments, cabinet, watch] = [await connect(), await connect(), await connect()];
+      const pidOf = async (c: pg.Client) =>
+        (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      // The backends waiting for `pid` (watched from a connection outside any transaction: a transaction sees
+      // pg_stat_activity as of its first read).
+      const waitingFor = async (pid: number, like = '%') =>
+        (
+          await watch.query<{ pid: number }>(
+            'select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid)) and query like $2',
+            [pid, like],
+          )
+        ).rows.map((r) => r.pid);
+      try {
+        await payments.query('begin');
+        await payments.query(`select id from ${b.schema}.payments where user_id = $1 for update`, [me.pId]);
+        await cabinet.query('begin');
+        await cabinet.query(`select id from ${b.schema}.cabinets where id = 'PWL-SH-001' for update`);
+        let answered = false;
+        const withdrawing = b.app
+          .inject({
+            method: 'POST',
+            url: `${API}/cdb/mine/tixian/create`,
+            headers: { token, ...form, 'idempotency-key': 'lock-refund' },
+            payload: new URLSearchParams({ refundType: '0', amount: '49', currency: 'CNY', autoAudit: '1' }).toString(),
+          })
+          .finally(() => (answered = true));
+        await waitFor(
+          async () => (await waitingFor(await pidOf(payments), '%from payments%for update%')).length > 0,
+          'the withdrawal waiting for the payments',
+        );
+        const renting = b.app.inject({
+          method: 'GET',
+          url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`,
+          headers: { token, 'idempotency-key': 'lock-rent' },
+        });
+        const rental = await waitFor(
+          async () => (await waitingFor(await pidOf(cabinet), '%from cabinets%for update%'))[0],
+          'the rental, its user locked, waiting for the cabinet',
+        );
+        // The withdrawal goes on: it locks the wallet and writes its row. It used to wait here for the rental's lock
+        // on the user (its foreign key), holding the wallet that the rental needs next: PostgreSQL then aborted one of
+        // the two (deadlock detected) and its caller got a 500.
+        await payments.query('commit');
+        await waitFor(
+          async () => answered || (await waitingFor(rental)).length > 0,
+          'the withdrawal answered, or waiting for the rental',
+        );
+        await cabinet.query('commit');
+        const [r, w] = await Promise.all([renting, withdrawing]);
+        expect(w.json()).toMatchObject({ code: 0 });
+        expect(r.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
+        await untilOut(token, r.json().data.outTradNo);
+        // 200 − the 99 deposit held − the 49 withdrawn.
+        expect((await get('cdb/user/wallet/new', token)).json().data).toContainEqual(
+          expect.objectContaining({ pCurrencyType: 'CNY', pBalance: 52, pDepositAmount: 99 }),
+        );
+        await ledgerBalanced(b.app);
+      } finally {
+        for (const c of [payments, cabinet]) await c.query('rollback').catch(() => undefined);
+        for (const c of [payments, cabinet, watch]) await c.end();
+      }
     });
-    expect(top.json().code).toBe(0);
-    const me = (await get('userInfo', token)).json().data;
-    // The interleaving of the wallet model test's failing run (seed 1628692760), made deterministic by two other
-    // connections that each hold a row one of the requests takes: the user's top-up payments (the refund to the
-    // card locks them first) and the Shanghai cabinet (the rental locks it after its user, before the wallet).
-    const connect = async () => {
-      const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await c.connect();
-      return c;
-    };
-    const [payments, cabinet, watch] = [await connect(), await connect(), await connect()];
-    const pidOf = async (c: pg.Client) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-    // The backends waiting for `pid` (watched from a connection outside any transaction: a transaction sees
-    // pg_stat_activity as of its first read).
-    const waitingFor = async (pid: number, like = '%') => (await watch.query<{ pid: number }>(
-      'select pid from pg_stat_activity where $1 = any(pg_blocking_pids(pid)) and query like $2', [pid, like])).rows.map((r) => r.pid);
-    try {
-      await payments.query('begin');
-      await payments.query(`select id from ${b.schema}.payments where user_id = $1 for update`, [me.pId]);
-      await cabinet.query('begin');
-      await cabinet.query(`select id from ${b.schema}.cabinets where id = 'PWL-SH-001' for update`);
-      let answered = false;
-      const withdrawing = b.app.inject({
-        method: 'POST', url: `${API}/cdb/mine/tixian/create`, headers: { token, ...form, 'idempotency-key': 'lock-refund' },
-        payload: new URLSearchParams({ refundType: '0', amount: '49', currency: 'CNY', autoAudit: '1' }).toString(),
-      }).finally(() => (answered = true));
-      await waitFor(async () => (await waitingFor(await pidOf(payments), '%from payments%for update%')).length > 0, 'the withdrawal waiting for the payments');
-      const renting = b.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`, headers: { token, 'idempotency-key': 'lock-rent' } });
-      const rental = await waitFor(async () => (await waitingFor(await pidOf(cabinet), '%from cabinets%for update%'))[0], 'the rental, its user locked, waiting for the cabinet');
-      // The withdrawal goes on: it locks the wallet and writes its row. It used to wait here for the rental's lock
-      // on the user (its foreign key), holding the wallet that the rental needs next: PostgreSQL then aborted one of
-      // the two (deadlock detected) and its caller got a 500.
-      await payments.query('commit');
-      await waitFor(async () => answered || (await waitingFor(rental)).length > 0, 'the withdrawal answered, or waiting for the rental');
-      await cabinet.query('commit');
-      const [r, w] = await Promise.all([renting, withdrawing]);
-      expect(w.json()).toMatchObject({ code: 0 });
-      expect(r.json()).toMatchObject({ code: 0, data: { outTradNo: expect.stringMatching(/^PO/) } });
-      await untilOut(token, r.json().data.outTradNo);
-      // 200 − the 99 deposit held − the 49 withdrawn.
-      expect((await get('cdb/user/wallet/new', token)).json().data).toContainEqual(expect.objectContaining({ pCurrencyType: 'CNY', pBalance: 52, pDepositAmount: 99 }));
-      await ledgerBalanced(b.app);
-    } finally {
-      for (const c of [payments, cabinet]) await c.query('rollback').catch(() => undefined);
-      for (const c of [payments, cabinet, watch]) await c.end();
-    }
-  });
-});
+  },
+);
 
 describe('cabinet protocol, seen from the wire', () => {
   it('a cabinet refuses an expired command (ack expired, no eject) and answers a redelivered one without ejecting twice', async () => {
     const raw = b.connector.connect({ clientId: `probe-${Date.now()}`, clean: true });
     await new Promise<void>((r) => raw.once('connect', () => r()));
     const seen: { topic: string; body: Record<string, unknown> }[] = [];
-    raw.on('message', (topic, payload) => seen.push({ topic, body: JSON.parse(payload.toString()) as Record<string, unknown> }));
+    raw.on('message', (topic, payload) =>
+      seen.push({ topic, body: JSON.parse(payload.toString()) as Record<string, unknown> }),
+    );
     const t = `${b.prefix}/cabinets/PWL-LIS-001`;
     await raw.subscribeAsync([`${t}/acks`, `${t}/events`], { qos: 1 });
-    const before = b.fleet!.get('PWL-LIS-001')!.inventory().filter((s) => s.powerbankId).length;
+    const before = b
+      .fleet!.get('PWL-LIS-001')!
+      .inventory()
+      .filter((s) => s.powerbankId).length;
 
-    const stale = { v: 1, id: 'cmd-stale', type: 'eject', ts: new Date(b.clock.now().getTime() - 60_000).toISOString(), ttlMs: 30_000, slot: null };
+    const stale = {
+      v: 1,
+      id: 'cmd-stale',
+      type: 'eject',
+      ts: new Date(b.clock.now().getTime() - 60_000).toISOString(),
+      ttlMs: 30_000,
+      slot: null,
+    };
     await raw.publishAsync(`${t}/commands`, JSON.stringify(stale), { qos: 1 });
     await waitFor(async () => seen.find((m) => m.body.commandId === 'cmd-stale'), 'expired ack');
-    expect(seen.find((m) => m.body.commandId === 'cmd-stale')).toMatchObject({ topic: `${t}/acks`, body: { status: 'expired' } });
+    expect(seen.find((m) => m.body.commandId === 'cmd-stale')).toMatchObject({
+      topic: `${t}/acks`,
+      body: { status: 'expired' },
+    });
 
     const fresh = { v: 1, id: 'cmd-fresh', type: 'eject', ts: b.clock.now().toISOString(), ttlMs: 30_000, slot: null };
     await raw.publishAsync(`${t}/commands`, JSON.stringify(fresh), { qos: 1 });
-    const popped = await waitFor(async () => seen.find((m) => m.body.type === 'popped' && m.body.commandId === 'cmd-fresh'), 'popped');
+    const popped = await waitFor(
+      async () => seen.find((m) => m.body.type === 'popped' && m.body.commandId === 'cmd-fresh'),
+      'popped',
+    );
     await raw.publishAsync(`${t}/commands`, JSON.stringify(fresh), { qos: 1 }); // redelivery
-    await waitFor(async () => seen.filter((m) => m.body.type === 'popped' && m.body.commandId === 'cmd-fresh').length === 2, 'repeated outcome');
+    await waitFor(
+      async () => seen.filter((m) => m.body.type === 'popped' && m.body.commandId === 'cmd-fresh').length === 2,
+      'repeated outcome',
+    );
     const repeats = seen.filter((m) => m.body.type === 'popped' && m.body.commandId === 'cmd-fresh');
     expect(repeats[1]!.body.id).toBe(popped.body.id); // same event id: the server deduplicates it
-    expect(b.fleet!.get('PWL-LIS-001')!.inventory().filter((s) => s.powerbankId).length).toBe(before - 1);
+    expect(
+      b
+        .fleet!.get('PWL-LIS-001')!
+        .inventory()
+        .filter((s) => s.powerbankId).length,
+    ).toBe(before - 1);
     expect(seen.some((m) => m.body.commandId === 'cmd-stale' && m.topic.endsWith('/events'))).toBe(false);
     // Put it back so the cabinet stays as it was.
     await b.fleet!.get('PWL-LIS-001')!.insert(String(popped.body.powerbankId));

@@ -36,24 +36,39 @@ describe('retention', () => {
     );
     // One recurring sweep for every growing table: the cabinet tables' and the platform's (docs/operations.md).
     expect(b.app.powerly.retention.periods()).toEqual({
-      cabinet_events: 90, cabinet_commands: 180, cabinet_rejects: 30,
-      jobs: 30, idempotency_keys: 7, web_vitals: 90, otp_sends: 2, captchas: 1, rate_limits: 1,
+      cabinet_events: 90,
+      cabinet_commands: 180,
+      cabinet_rejects: 30,
+      jobs: 30,
+      idempotency_keys: 7,
+      web_vitals: 90,
+      otp_sends: 2,
+      captchas: 1,
+      rate_limits: 1,
       // Payer tokens with a sealed card: gone with the first sweep after their expiry (docs/payments.md "Card data").
       external_method_tokens: 0,
       // The back office's passkey and sign-in ceremonies, and staff sessions: gone once expired.
-      staff_ceremonies: 0, staff_sessions: 0,
+      staff_ceremonies: 0,
+      staff_sessions: 0,
     });
 
     // The recurring job: scheduled once however often, runs when due and schedules its next run.
     await b.app.powerly.retention.schedule();
     await b.app.powerly.retention.schedule();
-    const pending = async () => Number((await b.db.query<{ n: number }>(
-      'select count(*)::int as n from jobs where kind = $1 and done_at is null', [JOB_RETENTION])).rows[0]!.n);
+    const pending = async () =>
+      Number(
+        (
+          await b.db.query<{ n: number }>('select count(*)::int as n from jobs where kind = $1 and done_at is null', [
+            JOB_RETENTION,
+          ])
+        ).rows[0]!.n,
+      );
     expect(await pending()).toBe(1);
     await b.app.powerly.jobs.runDue();
     expect(await pending()).toBe(1);
 
-    const ids = async (table: string, col = 'id') => (await b.db.query<{ id: string }>(`select ${col} as id from ${table} order by 1`)).rows.map((r) => r.id);
+    const ids = async (table: string, col = 'id') =>
+      (await b.db.query<{ id: string }>(`select ${col} as id from ${table} order by 1`)).rows.map((r) => r.id);
     expect(await ids('cabinet_events')).toEqual(['new-done', 'old-dead', 'old-pending']);
     expect(await ids('cabinet_commands')).toEqual(['c-new']);
     expect(await ids('cabinet_rejects', 'cabinet_id')).toEqual(['Y']);

@@ -15,33 +15,46 @@ afterEach(async () => {
 const event = (b: Built, cabinetId: string, e: Record<string, unknown>) =>
   b.app.powerly.cabinets.event(cabinetId, { v: 2, id: uuid(), ...e } as unknown as CabinetEvent);
 const order = async (b: Built, id: string) =>
-  (await b.db.query<{ zujie: number; settled: boolean; returned_at: Date | null; borrowed_at: Date | null; fee: string | null }>(
-    'select zujie, settled, returned_at, borrowed_at, fee from orders where id = $1', [id])).rows[0]!;
+  (
+    await b.db.query<{
+      zujie: number;
+      settled: boolean;
+      returned_at: Date | null;
+      borrowed_at: Date | null;
+      fee: string | null;
+    }>('select zujie, settled, returned_at, borrowed_at, fee from orders where id = $1', [id])
+  ).rows[0]!;
 /** What the rider paid for the rental, by the ledger: rent taken less rent given back. */
 const paid = async (b: Built, id: string) => {
   const { rows } = await b.db.query<{ rent: string; back: string }>(
     `select coalesce(sum(amount) filter (where code = 'rent'), 0)::bigint as rent,
             coalesce(sum(amount) filter (where code = 'rent_refund'), 0)::bigint as back
-       from ledger_transfers where order_id = $1`, [id]);
+       from ledger_transfers where order_id = $1`,
+    [id],
+  );
   return { rent: Number(rows[0]!.rent), back: Number(rows[0]!.back) };
 };
 
 async function rentOne(b: Built, name: string) {
   const token = await touristToken(b.app, name);
   const res = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
     payload: { qrcode: 'PWL-LIS-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
   });
   expect(res.json().code, res.body).toBe(0);
   const tradeNo: string = res.json().data.outTradeNo;
   const d = await waitFor(async () => {
-    const x = (await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${tradeNo}`, headers: { token } })).json().data;
+    const x = (
+      await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${tradeNo}`, headers: { token } })
+    ).json().data;
     return x.pZujie === 1 ? x : null;
   }, 'popped');
   return { tradeNo, powerbankId: d.pPowerbankId as string };
 }
 
-describe('a heartbeat that overtook the cabinet\'s returned event', () => {
+describe("a heartbeat that overtook the cabinet's returned event", () => {
   it('the return is settled at the returned time, the difference given back once; the normal order settles the same', async () => {
     const b = await build();
     open.push(b);
@@ -61,13 +74,23 @@ describe('a heartbeat that overtook the cabinet\'s returned event', () => {
     free[1]!.battery = 80;
 
     // The normal order: the returned event, then a heartbeat listing the power bank.
-    await event(b, 'PWL-VNO-001', { ts: returnedAt.toISOString(), type: 'returned', slot: free[1]!.slot, powerbankId: normal.powerbankId });
+    await event(b, 'PWL-VNO-001', {
+      ts: returnedAt.toISOString(),
+      type: 'returned',
+      slot: free[1]!.slot,
+      powerbankId: normal.powerbankId,
+    });
     // The overtaken one: the heartbeat first (it settles at its own time), then the delayed returned event.
     await event(b, 'PWL-VNO-001', { ts: hbAt.toISOString(), type: 'heartbeat', slots });
     const byHeartbeat = await order(b, late.tradeNo);
     expect(byHeartbeat.settled).toBe(true);
     expect(new Date(byHeartbeat.returned_at!).getTime()).toBe(hbAt.getTime());
-    const returnedEvent = { ts: returnedAt.toISOString(), type: 'returned', slot: free[0]!.slot, powerbankId: late.powerbankId };
+    const returnedEvent = {
+      ts: returnedAt.toISOString(),
+      type: 'returned',
+      slot: free[0]!.slot,
+      powerbankId: late.powerbankId,
+    };
     await event(b, 'PWL-VNO-001', returnedEvent);
 
     const fixed = await order(b, late.tradeNo);
@@ -103,9 +126,16 @@ describe('a heartbeat that overtook the cabinet\'s returned event', () => {
     const settled = await order(b, r.tradeNo);
     expect(settled.settled).toBe(true);
     // The card hold captured for the fee; then most of it went back to the card already (say, a support refund).
-    const { payment_id: paymentId } = (await b.db.query<{ payment_id: string }>('select payment_id from orders where id = $1', [r.tradeNo])).rows[0]!;
-    const payment = async () => (await b.db.query<{ status: string; captured_amount: string; refunded_amount: string }>(
-      'select status, captured_amount, refunded_amount from payments where id = $1', [paymentId])).rows[0]!;
+    const { payment_id: paymentId } = (
+      await b.db.query<{ payment_id: string }>('select payment_id from orders where id = $1', [r.tradeNo])
+    ).rows[0]!;
+    const payment = async () =>
+      (
+        await b.db.query<{ status: string; captured_amount: string; refunded_amount: string }>(
+          'select status, captured_amount, refunded_amount from payments where id = $1',
+          [paymentId],
+        )
+      ).rows[0]!;
     await waitFor(async () => {
       await b.app.powerly.jobs.runDue();
       return ['captured', 'partially_captured'].includes((await payment()).status);
@@ -114,20 +144,32 @@ describe('a heartbeat that overtook the cabinet\'s returned event', () => {
     expect(captured).toBe(Number(settled.fee));
     await b.app.powerly.payments.refund(paymentId, captured - 50, 'earlier-refund-of-this-rental');
 
-    await event(b, 'PWL-VNO-001', { ts: new Date(borrowed + 40 * MINUTE_MS).toISOString(), type: 'returned', slot: free.slot, powerbankId: r.powerbankId });
+    await event(b, 'PWL-VNO-001', {
+      ts: new Date(borrowed + 40 * MINUTE_MS).toISOString(),
+      type: 'returned',
+      slot: free.slot,
+      powerbankId: r.powerbankId,
+    });
     const fixed = await order(b, r.tradeNo);
     const difference = Number(settled.fee) - Number(fixed.fee);
     expect(difference).toBeGreaterThan(50);
     const { rows } = await b.db.query<{ kind: string; amount: string }>(
       `select a.kind, sum(t.amount)::bigint as amount from ledger_transfers t join ledger_accounts a on a.id = t.credit_account_id
-        where t.order_id = $1 and t.code = 'rent_refund' group by a.kind order by a.kind`, [r.tradeNo]);
-    expect(rows.map((x) => ({ kind: x.kind, amount: Number(x.amount) }))).toEqual([{ kind: 'clearing', amount: 50 }, { kind: 'wallet', amount: difference - 50 }]);
+        where t.order_id = $1 and t.code = 'rent_refund' group by a.kind order by a.kind`,
+      [r.tradeNo],
+    );
+    expect(rows.map((x) => ({ kind: x.kind, amount: Number(x.amount) }))).toEqual([
+      { kind: 'clearing', amount: 50 },
+      { kind: 'wallet', amount: difference - 50 },
+    ]);
     // The card refund asks the provider for what is left on the card, so it goes through (not dead on a refusal).
     await waitFor(async () => {
       await b.app.powerly.jobs.runDue();
       return Number((await payment()).refunded_amount) === captured;
     }, 'the card refund of the rest of the capture');
     expect(await b.app.powerly.jobs.deadCount()).toBe(0);
-    expect((await b.db.query(`select 1 from jobs where kind = 'payment.refund-card' and done_at is null`)).rows).toEqual([]);
+    expect(
+      (await b.db.query(`select 1 from jobs where kind = 'payment.refund-card' and done_at is null`)).rows,
+    ).toEqual([]);
   });
 });

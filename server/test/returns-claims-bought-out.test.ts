@@ -18,14 +18,29 @@ afterAll(async () => b?.close());
 
 const call = (method: 'GET' | 'POST', url: string, token: string, payload?: Record<string, unknown>, lang = 'en-US') =>
   b.app.inject({ method, url: `${API}/${url}`, headers: { token, lang }, payload });
-const detail = async (token: string, orderId: string) => (await call('GET', `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data;
+const detail = async (token: string, orderId: string) =>
+  (await call('GET', `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data;
 const claimAt = (token: string, orderId: string, at: number, lang?: string) =>
-  call('POST', 'cdb/mine/order/claimReturn', token, { orderId, cabinetId: 'PWL-LIS-001', at: new Date(at).toISOString() }, lang);
+  call(
+    'POST',
+    'cdb/mine/order/claimReturn',
+    token,
+    { orderId, cabinetId: 'PWL-LIS-001', at: new Date(at).toISOString() },
+    lang,
+  );
 const anomaly = (slot: number) =>
-  b.app.powerly.cabinets.reject('PWL-LIS-001', RETURN_WITHOUT_POWER_BANK, JSON.stringify({ slot, kind: 'return-without-power-bank', bankId: '' }));
+  b.app.powerly.cabinets.reject(
+    'PWL-LIS-001',
+    RETURN_WITHOUT_POWER_BANK,
+    JSON.stringify({ slot, kind: 'return-without-power-bank', bankId: '' }),
+  );
 
 async function rented(token: string) {
-  const res = await call('POST', 'cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+  const res = await call('POST', 'cdb/cabinet/useDepositToRent', token, {
+    qrcode: 'PWL-VNO-001',
+    stripeToken: await cardToken(b.app),
+    paymentId: 'card-sandbox',
+  });
   const orderId: string = res.json().data.outTradeNo;
   const d = await waitFor(async () => {
     const x = await detail(token, orderId);
@@ -41,11 +56,20 @@ async function settleJobs() {
 
 const refunds = async (orderId: string) => {
   const { rows } = await b.db.query<{ purpose: string; captured_amount: string; refunded_amount: string }>(
-    `select purpose, captured_amount, refunded_amount from payments where order_id = $1 order by created_at`, [orderId]);
-  return rows.map((r) => ({ purpose: r.purpose, captured: Number(r.captured_amount), refunded: Number(r.refunded_amount) }));
+    `select purpose, captured_amount, refunded_amount from payments where order_id = $1 order by created_at`,
+    [orderId],
+  );
+  return rows.map((r) => ({
+    purpose: r.purpose,
+    captured: Number(r.captured_amount),
+    refunded: Number(r.refunded_amount),
+  }));
 };
 const moved = async (orderId: string, code: string) => {
-  const { rows } = await b.db.query<{ n: string }>('select coalesce(sum(amount), 0) as n from ledger_transfers where order_id = $1 and code = $2', [orderId, code]);
+  const { rows } = await b.db.query<{ n: string }>(
+    'select coalesce(sum(amount), 0) as n from ledger_transfers where order_id = $1 and code = $2',
+    [orderId, code],
+  );
   return Number(rows[0]!.n);
 };
 
@@ -62,7 +86,10 @@ describe('"I returned it" on a bought-out order', () => {
     expect(await refunds(orderId)).toEqual([{ purpose: 'deposit_preauth', captured: 2500, refunded: 0 }]);
 
     // The rider says they returned it at about 1 h 30 min: the anomaly 10 minutes before matches.
-    const [one, two] = await Promise.all([claimAt(token, orderId, borrowedAt + 90 * MIN), claimAt(token, orderId, borrowedAt + 90 * MIN, 'pt-PT')]);
+    const [one, two] = await Promise.all([
+      claimAt(token, orderId, borrowedAt + 90 * MIN),
+      claimAt(token, orderId, borrowedAt + 90 * MIN, 'pt-PT'),
+    ]);
     const answers = [one!, two!].map((r) => ({ status: r.statusCode, body: r.json() }));
     const matched = answers.filter((a) => a.status === 200);
     expect(matched).toHaveLength(1);
@@ -73,7 +100,13 @@ describe('"I returned it" on a bought-out order', () => {
 
     // Settled at the anomaly's time: 1 h 20 min = €2; the €25 buy-out less it (€23) goes back to the card.
     const d = await detail(token, orderId);
-    expect(d).toMatchObject({ pZujie: 3, pJiesuanid: 1, pJiesuan: 2, pGhShopName: 'Time Out Market Lisboa', boughtOut: true });
+    expect(d).toMatchObject({
+      pZujie: 3,
+      pJiesuanid: 1,
+      pJiesuan: 2,
+      pGhShopName: 'Time Out Market Lisboa',
+      boughtOut: true,
+    });
     expect(Date.parse(d.pGhtime) - borrowedAt).toBe(80 * MIN);
     await settleJobs();
     expect(await refunds(orderId)).toEqual([{ purpose: 'deposit_preauth', captured: 2500, refunded: 2300 }]);
@@ -94,9 +127,14 @@ describe('"I returned it" on a bought-out order', () => {
     const token = await touristToken(b.app);
     const { orderId, borrowedAt } = await rented(token);
     // A plan whose €40 buy-out is above the €25 hold: the rest is charged off-session, which the bank refuses.
-    await b.db.query(`update orders set plan = plan || '{"deposit": 0, "overtimeAmount": 4000}'::jsonb where id = $1`, [orderId]);
+    await b.db.query(`update orders set plan = plan || '{"deposit": 0, "overtimeAmount": 4000}'::jsonb where id = $1`, [
+      orderId,
+    ]);
     const authorize = b.sandbox.authorize.bind(b.sandbox);
-    b.sandbox.authorize = async (input) => (input.offSession ? { ok: false, ref: null, declineCode: 'authentication_required', card: null } : authorize(input));
+    b.sandbox.authorize = async (input) =>
+      input.offSession
+        ? { ok: false, ref: null, declineCode: 'authentication_required', card: null }
+        : authorize(input);
     try {
       b.clock.advance(80 * MIN);
       await anomaly(5);
@@ -111,9 +149,11 @@ describe('"I returned it" on a bought-out order', () => {
     await settleJobs();
     // €40 − €2 rent = €38 back: the €15 never taken is forgiven, €23 of the €25 captured goes back to the card.
     expect(await detail(token, orderId)).toMatchObject({ pZujie: 3, pJiesuan: 2, debtAmount: 0 });
-    expect((await refunds(orderId)).filter((p) => p.captured > 0)).toEqual([{ purpose: 'deposit_preauth', captured: 2500, refunded: 2300 }]);
+    expect((await refunds(orderId)).filter((p) => p.captured > 0)).toEqual([
+      { purpose: 'deposit_preauth', captured: 2500, refunded: 2300 },
+    ]);
     expect(await moved(orderId, 'buy_out_refund')).toBe(2300);
-    expect(await moved(orderId, 'rent') - (await moved(orderId, 'buy_out_refund'))).toBe(200);
+    expect((await moved(orderId, 'rent')) - (await moved(orderId, 'buy_out_refund'))).toBe(200);
     await ledgerBalanced(b.app);
   });
 
@@ -126,7 +166,10 @@ describe('"I returned it" on a bought-out order', () => {
     const claim = await claimAt(token, orderId, borrowedAt + 2 * 60 * MIN);
     expect(claim.json()).toMatchObject({ code: 0, data: { state: 'open', decidedAt: null } });
     expect(await detail(token, orderId)).toMatchObject({ boughtOut: true, pJiesuan: 25, pZujie: 1 });
-    const { rows } = await b.db.query<{ evidence: Record<string, unknown> }>('select evidence from disputes where order_id = $1', [orderId]);
+    const { rows } = await b.db.query<{ evidence: Record<string, unknown> }>(
+      'select evidence from disputes where order_id = $1',
+      [orderId],
+    );
     expect(rows[0]!.evidence).toMatchObject({ returned: null, anomaly: null, cabinet: { online: true } });
     const second = await claimAt(token, orderId, borrowedAt + 2 * 60 * MIN, 'zh-CN');
     expect(second.statusCode).toBe(409);

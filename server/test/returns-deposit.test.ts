@@ -13,24 +13,37 @@ beforeAll(async () => {
 });
 afterAll(async () => b?.close());
 
-const get = (url: string, token: string, lang = 'en-US') => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token, lang } });
+const get = (url: string, token: string, lang = 'en-US') =>
+  b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token, lang } });
 const post = (url: string, token: string, body: Record<string, string>, lang = 'en-US') =>
   b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, lang }, payload: body });
 
 /** A rental at `cabinet` whose eject fails: the cancelled order's number. */
 async function failedRental(token: string, cabinet: string) {
   await b.app.inject({ method: 'POST', url: `/demo-api/cabinets/${cabinet}/fail-next-eject` });
-  const res = await post('cdb/cabinet/useDepositToRent', token, { qrcode: cabinet, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+  const res = await post('cdb/cabinet/useDepositToRent', token, {
+    qrcode: cabinet,
+    stripeToken: await cardToken(b.app),
+    paymentId: 'card-sandbox',
+  });
   const tradeNo: string = res.json().data.outTradeNo;
-  await waitFor(async () => (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${tradeNo}/YJ`, headers: { token } })).statusCode === 422, 'cancelled');
+  await waitFor(
+    async () =>
+      (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${tradeNo}/YJ`, headers: { token } }))
+        .statusCode === 422,
+    'cancelled',
+  );
   return tradeNo;
 }
 
-const deposit = async (token: string, orderId: string) => (await get(`cdb/mine/order/deposit?orderId=${orderId}`, token)).json();
+const deposit = async (token: string, orderId: string) =>
+  (await get(`cdb/mine/order/deposit?orderId=${orderId}`, token)).json();
 const balance = async (token: string) => (await get('userInfo', token)).json().data.pbalance as number;
 const topUpPayment = async (orderId: string) => {
   const { rows } = await b.db.query<{ status: string; refunded_amount: number; provider_ref: string }>(
-    `select status, refunded_amount, provider_ref from payments where order_id = $1 and purpose = 'deposit_topup'`, [orderId]);
+    `select status, refunded_amount, provider_ref from payments where order_id = $1 and purpose = 'deposit_topup'`,
+    [orderId],
+  );
   return rows[0]!;
 };
 
@@ -39,7 +52,19 @@ describe('a deposit top-up whose rental never started (Shanghai, yajintype 1)', 
     const token = await touristToken(b.app);
     const orderId = await failedRental(token, 'PWL-SH-001');
     const before = await deposit(token, orderId);
-    expect(before).toMatchObject({ code: 0, data: { orderId, kind: 'refund', state: 'scheduled', amount: 99, refunded: 0, currency: 'CNY', method: 'Visa •••• 4242', canKeep: true } });
+    expect(before).toMatchObject({
+      code: 0,
+      data: {
+        orderId,
+        kind: 'refund',
+        state: 'scheduled',
+        amount: 99,
+        refunded: 0,
+        currency: 'CNY',
+        method: 'Visa •••• 4242',
+        canKeep: true,
+      },
+    });
     expect(Date.parse(before.data.at)).toBe(b.clock.now().getTime() + KEEP_WINDOW_MS);
     expect(await balance(token)).toBe(99); // in the wallet until the refund is made
 
@@ -55,13 +80,18 @@ describe('a deposit top-up whose rental never started (Shanghai, yajintype 1)', 
     expect(pay).toMatchObject({ status: 'refunded' });
     expect(Number(pay.refunded_amount)).toBe(9900);
     expect(await b.app.powerly.sandbox.status(pay.provider_ref)).toBe('refunded');
-    const { rows: moves } = await b.db.query(`select amount from ledger_transfers where order_id = $1 and code = 'deposit_refund'`, [orderId]);
+    const { rows: moves } = await b.db.query(
+      `select amount from ledger_transfers where order_id = $1 and code = 'deposit_refund'`,
+      [orderId],
+    );
     expect(moves.map((m) => Number((m as { amount: number }).amount))).toEqual([9900]);
 
     // Too late to keep it: 409 in the rider's language; a second run of the job refunds nothing more.
     const keep = await post('cdb/mine/order/deposit/keep', token, { orderId }, 'lt-LT');
     expect(keep.statusCode).toBe(409);
-    expect(keep.json().msg).toBe('Užstatas jau grąžintas į jūsų kortelę ar mokėjimo būdą, todėl jo nebegalima palikti piniginėje.');
+    expect(keep.json().msg).toBe(
+      'Užstatas jau grąžintas į jūsų kortelę ar mokėjimo būdą, todėl jo nebegalima palikti piniginėje.',
+    );
     b.clock.advance(KEEP_WINDOW_MS);
     await b.app.powerly.jobs.runDue();
     expect(Number((await topUpPayment(orderId)).refunded_amount)).toBe(9900);
@@ -72,7 +102,10 @@ describe('a deposit top-up whose rental never started (Shanghai, yajintype 1)', 
     const token = await touristToken(b.app);
     const orderId = await failedRental(token, 'PWL-SH-001');
     const kept = await post('cdb/mine/order/deposit/keep', token, { orderId });
-    expect(kept.json()).toMatchObject({ code: 0, data: { kind: 'refund', state: 'kept', canKeep: false, refunded: 0 } });
+    expect(kept.json()).toMatchObject({
+      code: 0,
+      data: { kind: 'refund', state: 'kept', canKeep: false, refunded: 0 },
+    });
     // Asked twice: the same answer.
     expect((await post('cdb/mine/order/deposit/keep', token, { orderId })).json().data.state).toBe('kept');
     b.clock.advance(KEEP_WINDOW_MS * 2);
@@ -89,7 +122,13 @@ describe('a deposit top-up whose rental never started (Shanghai, yajintype 1)', 
     const again = await get('cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token);
     expect(again.json().code).toBe(0);
     const next: string = again.json().data.outTradNo;
-    await waitFor(async () => (await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${next}/YE`, headers: { token } })).json().code === 0, 'out');
+    await waitFor(
+      async () =>
+        (
+          await b.app.inject({ method: 'POST', url: `${API}/cdb/mine/order/check/${next}/YE`, headers: { token } })
+        ).json().code === 0,
+      'out',
+    );
     b.clock.advance(KEEP_WINDOW_MS + 1_000);
     await b.app.powerly.jobs.runDue();
     expect((await deposit(token, orderId)).data).toMatchObject({ state: 'kept_spent', refunded: 0 });
@@ -120,7 +159,14 @@ describe('a card hold whose rental never started (Vilnius, yajintype 0)', () => 
       const x = (await deposit(token, orderId)).data;
       return x.state === 'released' ? x : null;
     }, 'released');
-    expect(d).toMatchObject({ kind: 'card_hold', amount: 25, currency: 'EUR', method: 'Visa •••• 4242', canKeep: false, at: b.clock.now().toISOString() });
+    expect(d).toMatchObject({
+      kind: 'card_hold',
+      amount: 25,
+      currency: 'EUR',
+      method: 'Visa •••• 4242',
+      canKeep: false,
+      at: b.clock.now().toISOString(),
+    });
     const keep = await post('cdb/mine/order/deposit/keep', token, { orderId });
     expect(keep.statusCode).toBe(409);
   });

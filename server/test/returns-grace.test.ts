@@ -27,17 +27,25 @@ beforeAll(async () => {
   await b.app.powerly.embed.saveAgent({ id: 'agent-a', name: 'agent-a', origins: [] });
   // The venue's agent: a 1.5 km radius, opening hours in Vilnius time.
   await b.db.query(`update venues set agent_id = 'agent-a' where id = $1`, [VNO.shopId]);
-  await b.db.query(`insert into agent_return_settings (agent_id, grace_radius_m, time_zone, updated_at) values ('agent-a', 1500, $1, now())`, [VILNIUS]);
+  await b.db.query(
+    `insert into agent_return_settings (agent_id, grace_radius_m, time_zone, updated_at) values ('agent-a', 1500, $1, now())`,
+    [VILNIUS],
+  );
 });
 afterAll(async () => b?.close());
 
 const call = (method: 'GET' | 'POST', url: string, token: string, payload?: Record<string, unknown>, lang = 'en-US') =>
   b.app.inject({ method, url: `${API}/${url}`, headers: { token, lang }, payload });
 const here = { lat: VNO.lat, lng: VNO.lng };
-const detail = async (token: string, orderId: string) => (await call('GET', `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data;
+const detail = async (token: string, orderId: string) =>
+  (await call('GET', `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data;
 
 async function rented(token: string) {
-  const res = await call('POST', 'cdb/cabinet/useDepositToRent', token, { qrcode: VNO.cabinet, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' });
+  const res = await call('POST', 'cdb/cabinet/useDepositToRent', token, {
+    qrcode: VNO.cabinet,
+    stripeToken: await cardToken(b.app),
+    paymentId: 'card-sandbox',
+  });
   expect(res.json().code, res.body).toBe(0);
   const orderId: string = res.json().data.outTradeNo;
   const d = await waitFor(async () => {
@@ -47,7 +55,8 @@ async function rented(token: string) {
   return { orderId, powerbankId: d.pPowerbankId as string, borrowedAt: Date.parse(d.pBorrowtime) };
 }
 
-const vilniusHour = (d: Date) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: VILNIUS, hour: '2-digit', hourCycle: 'h23' }).format(d));
+const vilniusHour = (d: Date) =>
+  Number(new Intl.DateTimeFormat('en-GB', { timeZone: VILNIUS, hour: '2-digit', hourCycle: 'h23' }).format(d));
 
 /** Opening hours (Vilnius time, the agent's) that open every day 3 hours after the clock's hour, for 2 hours. */
 async function closedNow() {
@@ -56,67 +65,125 @@ async function closedNow() {
   const hh = (n: number) => `${String(n % 24).padStart(2, '0')}:00`;
   const day = [{ open: hh(h), close: hh(h + 2) }];
   const weekly = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, day]));
-  await b.db.query('update venues set opening_hours = $2 where id = $1', [VNO.shopId, JSON.stringify({ weekly, exceptions: [] })]);
+  await b.db.query('update venues set opening_hours = $2 where id = $1', [
+    VNO.shopId,
+    JSON.stringify({ weekly, exceptions: [] }),
+  ]);
   // The next full hour at which Vilnius shows h:00 (its offset from UTC is whole hours).
   const hour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
   for (let k = 1; ; k++) if (vilniusHour(new Date(hour + k * 3_600_000)) === h) return new Date(hour + k * 3_600_000);
 }
 
-const boughtOut = async (orderId: string) => (await b.db.query<{ bought_out_at: Date | null }>('select bought_out_at from orders where id = $1', [orderId])).rows[0]!.bought_out_at !== null;
+const boughtOut = async (orderId: string) =>
+  (await b.db.query<{ bought_out_at: Date | null }>('select bought_out_at from orders where id = $1', [orderId]))
+    .rows[0]!.bought_out_at !== null;
 
 async function notices(orderId: string) {
   const { rows } = await b.db.query<{ step: string; state: string; due_at: Date; job_id: string }>(
-    'select step, state, due_at, job_id from rental_notices where order_id = $1 order by step', [orderId]);
+    'select step, state, due_at, job_id from rental_notices where order_id = $1 order by step',
+    [orderId],
+  );
   return rows;
 }
 
 describe('grace periods', () => {
-  it('refused while a cabinet nearby is open with a free slot: 409 in the rider\'s language, naming it', async () => {
+  it("refused while a cabinet nearby is open with a free slot: 409 in the rider's language, naming it", async () => {
     const token = await touristToken(b.app);
     const { orderId } = await rented(token);
-    const check = (await call('GET', `cdb/mine/order/grace?orderId=${orderId}&lat=${here.lat}&lng=${here.lng}`, token)).json();
-    expect(check).toMatchObject({ code: 0, data: { applies: false, active: null, until: null, radiusM: 1500, place: { shopId: VNO.shopId, name: 'GO9 Gedimino 9', distanceM: 0 } } });
+    const check = (
+      await call('GET', `cdb/mine/order/grace?orderId=${orderId}&lat=${here.lat}&lng=${here.lng}`, token)
+    ).json();
+    expect(check).toMatchObject({
+      code: 0,
+      data: {
+        applies: false,
+        active: null,
+        until: null,
+        radiusM: 1500,
+        place: { shopId: VNO.shopId, name: 'GO9 Gedimino 9', distanceM: 0 },
+      },
+    });
     const res = await call('POST', 'cdb/mine/order/grace', token, { orderId, ...here }, 'lt-LT');
     expect(res.statusCode).toBe(409);
-    expect(res.json().msg).toBe('GO9 Gedimino 9 (už 0 m) dirba ir turi laisvą vietą: grąžinkite įkroviklį ten. Atidėjimas suteikiamas tik tada, kai netoliese jo priimti negali jokia stotelė.');
+    expect(res.json().msg).toBe(
+      'GO9 Gedimino 9 (už 0 m) dirba ir turi laisvą vietą: grąžinkite įkroviklį ten. Atidėjimas suteikiamas tik tada, kai netoliese jo priimti negali jokia stotelė.',
+    );
     // Another rider's order: not found; a position off the globe: 400.
     const other = await touristToken(b.app);
     expect((await call('POST', 'cdb/mine/order/grace', other, { orderId, ...here })).statusCode).toBe(404);
     expect((await call('POST', 'cdb/mine/order/grace', token, { orderId, lat: 91, lng: 0 })).statusCode).toBe(400);
     expect((await detail(token, orderId)).grace).toEqual([]);
-    await b.app.inject({ method: 'POST', url: `/demo-api/cabinets/${VNO.cabinet}/return`, payload: { powerbankId: (await detail(token, orderId)).pPowerbankId } });
+    await b.app.inject({
+      method: 'POST',
+      url: `/demo-api/cabinets/${VNO.cabinet}/return`,
+      payload: { powerbankId: (await detail(token, orderId)).pPowerbankId },
+    });
     await waitFor(async () => (await detail(token, orderId)).pZujie !== 1 || null, 'returned');
   });
 
-  it('granted when the cabinets nearby are closed: until the next opening, on the order and the desk\'s timeline; the fee leaves it out', async () => {
+  it("granted when the cabinets nearby are closed: until the next opening, on the order and the desk's timeline; the fee leaves it out", async () => {
     const token = await touristToken(b.app);
     const { orderId, powerbankId, borrowedAt } = await rented(token);
     b.clock.advance(30 * MIN);
     const opensAt = await closedNow();
-    const check = (await call('GET', `cdb/mine/order/grace?orderId=${orderId}&lat=${here.lat}&lng=${here.lng}`, token)).json().data;
-    expect(check).toMatchObject({ applies: true, reason: 'closed', until: opensAt.toISOString(), place: { shopId: VNO.shopId } });
+    const check = (
+      await call('GET', `cdb/mine/order/grace?orderId=${orderId}&lat=${here.lat}&lng=${here.lng}`, token)
+    ).json().data;
+    expect(check).toMatchObject({
+      applies: true,
+      reason: 'closed',
+      until: opensAt.toISOString(),
+      place: { shopId: VNO.shopId },
+    });
     const from = b.clock.now();
     const before = await detail(token, orderId);
     const res = await call('POST', 'cdb/mine/order/grace', token, { orderId, ...here });
-    expect(res.json(), res.body).toMatchObject({ code: 0, data: { from: from.toISOString(), until: opensAt.toISOString(), reason: 'closed', radiusM: 1500, nearest: { shopId: VNO.shopId, opensAt: opensAt.toISOString() } } });
+    expect(res.json(), res.body).toMatchObject({
+      code: 0,
+      data: {
+        from: from.toISOString(),
+        until: opensAt.toISOString(),
+        reason: 'closed',
+        radiusM: 1500,
+        nearest: { shopId: VNO.shopId, opensAt: opensAt.toISOString() },
+      },
+    });
     const paused = opensAt.getTime() - from.getTime();
     // Asked again while it runs: the same one, nothing new.
-    expect((await call('POST', 'cdb/mine/order/grace', token, { orderId, ...here })).json().data.until).toBe(opensAt.toISOString());
+    expect((await call('POST', 'cdb/mine/order/grace', token, { orderId, ...here })).json().data.until).toBe(
+      opensAt.toISOString(),
+    );
     const after = await detail(token, orderId);
     expect(after.grace).toEqual([{ from: from.toISOString(), until: opensAt.toISOString(), reason: 'closed' }]);
     expect(Date.parse(after.buyOutAt) - Date.parse(before.buyOutAt)).toBe(paused);
-    expect((await call('GET', `cdb/mine/order/grace?orderId=${orderId}&lat=${here.lat}&lng=${here.lng}`, token)).json().data.active).toEqual({ from: from.toISOString(), until: opensAt.toISOString(), reason: 'closed' });
+    expect(
+      (await call('GET', `cdb/mine/order/grace?orderId=${orderId}&lat=${here.lat}&lng=${here.lng}`, token)).json().data
+        .active,
+    ).toEqual({ from: from.toISOString(), until: opensAt.toISOString(), reason: 'closed' });
 
     // The desk sees it on the rental's timeline, with what was checked, and the fee so far leaves it out.
     b.clock.advance(60 * MIN);
     const desk = await callerConsoles(b);
     const got = await desk.get('adminA')!.call('GET', `/rentals/${orderId}`);
     expect(got.statusCode, got.body).toBe(200);
-    const timeline = got.json<{ entries: { what: string; at: string; detail: Record<string, unknown> }[]; fee: { steps: { kind: string; minutes?: number }[] } }>();
-    expect(timeline.entries.filter((e) => e.what === 'order.grace')).toEqual([{
-      at: from.toISOString(), source: 'order', what: 'order.grace',
-      detail: { from: from.toISOString(), until: opensAt.toISOString(), reason: 'closed', radiusM: 1500, nearest: { shopId: VNO.shopId, name: 'GO9 Gedimino 9', distanceM: 0, opensAt: opensAt.toISOString() } },
-    }]);
+    const timeline = got.json<{
+      entries: { what: string; at: string; detail: Record<string, unknown> }[];
+      fee: { steps: { kind: string; minutes?: number }[] };
+    }>();
+    expect(timeline.entries.filter((e) => e.what === 'order.grace')).toEqual([
+      {
+        at: from.toISOString(),
+        source: 'order',
+        what: 'order.grace',
+        detail: {
+          from: from.toISOString(),
+          until: opensAt.toISOString(),
+          reason: 'closed',
+          radiusM: 1500,
+          nearest: { shopId: VNO.shopId, name: 'GO9 Gedimino 9', distanceM: 0, opensAt: opensAt.toISOString() },
+        },
+      },
+    ]);
     expect(timeline.fee.steps[0]).toEqual({ kind: 'elapsed', minutes: 30 });
 
     // Returned 20 minutes after the opening: 30 + 20 minutes counted (€1: ten free minutes, then one started hour).

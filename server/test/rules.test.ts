@@ -21,14 +21,39 @@ describe('ledger', () => {
     const w = new LedgerService(new LedgerRepository(b.db), b.db);
     const at = b.clock.now();
     const [wallet, hold, clearing, revenue] = await Promise.all([
-      w.account(userOwner(9001), 'wallet', 'EUR'), w.account(userOwner(9001), 'deposit_hold', 'EUR'),
-      w.account(providerOwner('sandbox'), 'clearing', 'EUR'), w.account(PLATFORM, 'revenue', 'EUR'),
+      w.account(userOwner(9001), 'wallet', 'EUR'),
+      w.account(userOwner(9001), 'deposit_hold', 'EUR'),
+      w.account(providerOwner('sandbox'), 'clearing', 'EUR'),
+      w.account(PLATFORM, 'revenue', 'EUR'),
     ]);
-    await b.db.query(`insert into users (id, kind, name) values (9001, 'tourist', 'Tourist-LEDGER') on conflict do nothing`);
+    await b.db.query(
+      `insert into users (id, kind, name) values (9001, 'tourist', 'Tourist-LEDGER') on conflict do nothing`,
+    );
     await b.db.tx(() => w.transfer({ debit: clearing, credit: wallet, amount: 1000, code: 'wallet_topup', at }));
-    await expect(b.db.tx(() => w.transfer({ debit: wallet, credit: hold, amount: 1001, code: 'deposit_hold', at, pending: true, mustNotOverdraw: true })))
-      .rejects.toMatchObject({ code: 422, key: 'error.insufficientBalance' });
-    const pendingId = await b.db.tx(() => w.transfer({ debit: wallet, credit: hold, amount: 800, code: 'deposit_hold', at, pending: true, mustNotOverdraw: true }));
+    await expect(
+      b.db.tx(() =>
+        w.transfer({
+          debit: wallet,
+          credit: hold,
+          amount: 1001,
+          code: 'deposit_hold',
+          at,
+          pending: true,
+          mustNotOverdraw: true,
+        }),
+      ),
+    ).rejects.toMatchObject({ code: 422, key: 'error.insufficientBalance' });
+    const pendingId = await b.db.tx(() =>
+      w.transfer({
+        debit: wallet,
+        credit: hold,
+        amount: 800,
+        code: 'deposit_hold',
+        at,
+        pending: true,
+        mustNotOverdraw: true,
+      }),
+    );
     expect(await w.walletOf(9001, 'EUR')).toEqual({ balance: 200, held: 800 });
     await expect(b.db.tx(() => w.postPending(pendingId, 801, at))).rejects.toThrow(RangeError);
     await b.db.tx(async () => {
@@ -37,8 +62,16 @@ describe('ledger', () => {
     });
     expect(await w.walletOf(9001, 'EUR')).toEqual({ balance: 650, held: 0 });
     await expect(b.db.tx(() => w.voidPending(pendingId, at))).rejects.toMatchObject({ code: 409 });
-    const { rows } = await b.db.query<{ flag: string; amount: number }>('select flag, amount from ledger_transfers where pending_id = $1 or id = $1 order by created_at, flag', [pendingId]);
-    expect(rows.map((r) => [r.flag, Number(r.amount)]).sort()).toEqual([['pending', 800], ['post_pending', 350]].sort());
+    const { rows } = await b.db.query<{ flag: string; amount: number }>(
+      'select flag, amount from ledger_transfers where pending_id = $1 or id = $1 order by created_at, flag',
+      [pendingId],
+    );
+    expect(rows.map((r) => [r.flag, Number(r.amount)]).sort()).toEqual(
+      [
+        ['pending', 800],
+        ['post_pending', 350],
+      ].sort(),
+    );
     const audit = await w.audit();
     expect(audit.accountsOutOfStep).toEqual([]);
     expect(audit.byCurrency.map((c) => [c.currency, Number(c.net), Number(c.pending_net)])).toEqual([['EUR', 0, 0]]);
@@ -86,7 +119,9 @@ describe('migrations', () => {
     expect([...a, ...c]).toEqual([]); // build() already applied them
     const { rows } = await b.db.query<{ name: string }>('select name from schema_migrations');
     // Every migration file, once each (new migrations are added on other branches too).
-    const files = readdirSync(new URL('../migrations/', import.meta.url)).filter((f) => f.endsWith('.sql')).sort();
+    const files = readdirSync(new URL('../migrations/', import.meta.url))
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     expect(files).toContain('20261121120000_initial.sql');
     expect(rows.map((r) => r.name).sort()).toEqual(files);
   });

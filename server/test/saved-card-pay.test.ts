@@ -14,18 +14,35 @@ beforeAll(async () => {
 afterAll(async () => b?.close());
 
 const post = async (token: string, url: string, payload: object) => {
-  const r = await b.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'idempotency-key': `sc-${n++}` }, payload });
+  const r = await b.app.inject({
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: { token, 'idempotency-key': `sc-${n++}` },
+    payload,
+  });
   return { status: r.statusCode, body: r.json() as { code: number; msg: string; data: Record<string, unknown> } };
 };
 const payments = async (orderId: string) =>
-  (await b.db.query<{ amount: string; status: string }>('select amount, status from payments where order_id = $1', [orderId])).rows.map((p) => ({ amount: Number(p.amount), status: p.status }));
+  (
+    await b.db.query<{ amount: string; status: string }>('select amount, status from payments where order_id = $1', [
+      orderId,
+    ])
+  ).rows.map((p) => ({ amount: Number(p.amount), status: p.status }));
 
 /** A rider with one card saved (a top-up that asked to save it): their token and the card's pId. */
 async function riderWithCard() {
   const token = await touristToken(b.app);
-  const saved = await post(token, 'cdb/payment/multicurrency/recharge', { amount: '1', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app, '5555 5555 5555 4444'), saveCard: true });
+  const saved = await post(token, 'cdb/payment/multicurrency/recharge', {
+    amount: '1',
+    currency: 'EUR',
+    paymentId: 'card-sandbox',
+    stripeToken: await cardToken(b.app, '5555 5555 5555 4444'),
+    saveCard: true,
+  });
   expect(saved.body.code, saved.body.msg).toBe(0);
-  const cards = (await b.app.inject({ method: 'GET', url: `${API}/cdb/user/card?userEnd=web`, headers: { token } })).json().data as { pId: string }[];
+  const cards = (
+    await b.app.inject({ method: 'GET', url: `${API}/cdb/user/card?userEnd=web`, headers: { token } })
+  ).json().data as { pId: string }[];
   expect(cards).toHaveLength(1);
   return { token, cardId: cards[0]!.pId };
 }
@@ -35,14 +52,22 @@ async function orderWithDebt(token: string, debt: number) {
   const orderId = `PSC${Date.now()}${n++}`;
   await b.db.query(
     `insert into orders (id, user_id, cabinet_id, venue_id, zujie, settled, deposit_type, currency, plan, wire_strategy, deposit, created_at, debt)
-     select $1, $2, c.id, c.venue_id, 2, true, 1, 'EUR', '{}', '{}', 0, now(), $3 from cabinets c where c.id = 'PWL-LIS-001'`, [orderId, user.id, debt]);
+     select $1, $2, c.id, c.venue_id, 2, true, 1, 'EUR', '{}', '{}', 0, now(), $3 from cabinets c where c.id = 'PWL-LIS-001'`,
+    [orderId, user.id, debt],
+  );
   return orderId;
 }
 
 /** A package-only order (type 2) of `skuId` in EUR, as the mall submits it. */
 async function orderSubmit(token: string, skuId = 'fr-3d') {
-  const r = await post(token, 'chargenow/mifi/query', { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId, currency: 'EUR' }) });
-  const v = (JSON.parse(r.body.data as unknown as string) as { skuId: string; price: number; isPackage: boolean; Day: number }[]).find((x) => x.skuId === skuId)!;
+  const r = await post(token, 'chargenow/mifi/query', {
+    requestMethod: 'POST',
+    url: 'packageDtlListBySkuId',
+    data: JSON.stringify({ skuId, currency: 'EUR' }),
+  });
+  const v = (
+    JSON.parse(r.body.data as unknown as string) as { skuId: string; price: number; isPackage: boolean; Day: number }[]
+  ).find((x) => x.skuId === skuId)!;
   const total = packagePrice({ isPackage: v.isPackage, price: Math.round(v.price * 100), selectDays: v.Day }) / 100;
   return { orderType: 2, currency: 'EUR', totalAmount: total, submitDtlDtoList: [{ skuId, selectDays: v.Day }] };
 }
@@ -51,7 +76,11 @@ describe('a saved card at payment', () => {
   it('pays a debt (FK): charged once, the debt settled, the ledger balanced', async () => {
     const { token, cardId } = await riderWithCard();
     const order = await orderWithDebt(token, 450);
-    const r = await post(token, 'cdb/payment/stripe/multicurrency/payOrder', { outTradeNo: order, paymentId: 'card-sandbox', cardId });
+    const r = await post(token, 'cdb/payment/stripe/multicurrency/payOrder', {
+      outTradeNo: order,
+      paymentId: 'card-sandbox',
+      cardId,
+    });
     expect(r.body.code, r.body.msg).toBe(0);
     expect(r.body.data.outTradeNo).toBe(order);
     expect(await payments(order)).toEqual([{ amount: 450, status: 'captured' }]);
@@ -60,15 +89,31 @@ describe('a saved card at payment', () => {
 
   it('pays a Wi-Fi package bought in the mall, and one left unpaid (continue payment)', async () => {
     const { token, cardId } = await riderWithCard();
-    const bought = await post(token, 'chargenow/mifi/rent', { paymentId: 'card-sandbox', cardId, orderSubmit: await orderSubmit(token) });
+    const bought = await post(token, 'chargenow/mifi/rent', {
+      paymentId: 'card-sandbox',
+      cardId,
+      orderSubmit: await orderSubmit(token),
+    });
     expect(bought.body.code, bought.body.msg).toBe(0);
     expect(bought.body.data.orderStatus).toBe(0);
     // Unpaid first (a declined card), then paid with the saved card.
-    const declined = await post(token, 'chargenow/mifi/rent', { paymentId: 'card-sandbox', stripeToken: await cardToken(b.app, '4000 0000 0000 0002'), orderSubmit: await orderSubmit(token) });
+    const declined = await post(token, 'chargenow/mifi/rent', {
+      paymentId: 'card-sandbox',
+      stripeToken: await cardToken(b.app, '4000 0000 0000 0002'),
+      orderSubmit: await orderSubmit(token),
+    });
     expect(declined.status).toBe(422);
-    const unpaid = (await b.db.query<{ id: string }>(
-      `select p.id from mifi_packages p where p.user_id = $1 and p.status = 33 order by p.created_at desc limit 1`, [(await b.app.powerly.auth.authenticate(token)).id])).rows[0]!.id;
-    const paid = await post(token, 'chargenow/mifi/confirm', { mifiOrderId: unpaid, paymentId: 'card-sandbox', cardId });
+    const unpaid = (
+      await b.db.query<{ id: string }>(
+        `select p.id from mifi_packages p where p.user_id = $1 and p.status = 33 order by p.created_at desc limit 1`,
+        [(await b.app.powerly.auth.authenticate(token)).id],
+      )
+    ).rows[0]!.id;
+    const paid = await post(token, 'chargenow/mifi/confirm', {
+      mifiOrderId: unpaid,
+      paymentId: 'card-sandbox',
+      cardId,
+    });
     expect(paid.body.code, paid.body.msg).toBe(0);
     expect(paid.body.data.packageStatus).not.toBe(33);
     await ledgerBalanced(b.app);
@@ -78,11 +123,20 @@ describe('a saved card at payment', () => {
     const { cardId } = await riderWithCard();
     const other = await touristToken(b.app);
     const order = await orderWithDebt(other, 300);
-    const r = await post(other, 'cdb/payment/stripe/multicurrency/payOrder', { outTradeNo: order, paymentId: 'card-sandbox', cardId });
+    const r = await post(other, 'cdb/payment/stripe/multicurrency/payOrder', {
+      outTradeNo: order,
+      paymentId: 'card-sandbox',
+      cardId,
+    });
     expect(r.status).toBe(404);
     expect(await payments(order)).toEqual([]);
     const mine = await riderWithCard();
-    const both = await post(mine.token, 'chargenow/mifi/rent', { paymentId: 'card-sandbox', cardId: mine.cardId, stripeToken: await cardToken(b.app), orderSubmit: await orderSubmit(mine.token) });
+    const both = await post(mine.token, 'chargenow/mifi/rent', {
+      paymentId: 'card-sandbox',
+      cardId: mine.cardId,
+      stripeToken: await cardToken(b.app),
+      orderSubmit: await orderSubmit(mine.token),
+    });
     expect(both.status).toBe(400);
   });
 });

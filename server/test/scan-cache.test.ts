@@ -24,16 +24,32 @@ afterAll(async () => {
   await a?.close();
 });
 
-type Scan = { code: number; data: { haveBatteryCount: number; myyue: number; zujieNum: number; online: boolean; jifei: number; freeSlots: number } };
+type Scan = {
+  code: number;
+  data: {
+    haveBatteryCount: number;
+    myyue: number;
+    zujieNum: number;
+    online: boolean;
+    jifei: number;
+    freeSlots: number;
+  };
+};
 const scan = async (on: Built, token: string, cabinet = 'PWL-VNO-001') =>
-  (await on.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${cabinet}`, headers: { token } })).json() as Scan;
+  (
+    await on.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=${cabinet}`, headers: { token } })
+  ).json() as Scan;
 const counts = () => ({ hits: a.app.powerly.scanCache.hits, misses: a.app.powerly.scanCache.misses });
 /** Scans on a until `ok` holds for the answer (a change is announced after its commit). */
 const until = (token: string, ok: (s: Scan) => boolean, what: string, cabinet?: string) =>
-  waitFor(async () => {
-    const s = await scan(a, token, cabinet);
-    return ok(s) ? s : null;
-  }, what, 5_000);
+  waitFor(
+    async () => {
+      const s = await scan(a, token, cabinet);
+      return ok(s) ? s : null;
+    },
+    what,
+    5_000,
+  );
 
 describe('the scan cache', () => {
   it('answers a repeated scan without the database, the same answer as the read', async () => {
@@ -54,18 +70,33 @@ describe('the scan cache', () => {
     expect(first.data).toMatchObject({ myyue: 0, zujieNum: 0 });
     await scan(a, token); // cached now
     const topUp = await b.app.inject({
-      method: 'POST', url: `${API}/cdb/payment/multicurrency/recharge`, headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': 'cache-topup-1' },
-      payload: new URLSearchParams({ amount: '30', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) }).toString(),
+      method: 'POST',
+      url: `${API}/cdb/payment/multicurrency/recharge`,
+      headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': 'cache-topup-1' },
+      payload: new URLSearchParams({
+        amount: '30',
+        currency: 'EUR',
+        paymentId: 'card-sandbox',
+        stripeToken: await cardToken(b.app),
+      }).toString(),
     });
     expect(topUp.json().code).toBe(0);
     await until(token, (s) => s.data.myyue === 30, 'the top-up in the scan');
 
     const stock = first.data.haveBatteryCount;
-    const rent = await a.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-VNO-001`, headers: { token } });
+    const rent = await a.app.inject({
+      method: 'GET',
+      url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-VNO-001`,
+      headers: { token },
+    });
     expect(rent.json().code).toBe(0);
     // Open rental at once; the power bank leaves the cabinet when it pops (the simulator answers the eject).
     await until(token, (s) => s.data.zujieNum === 1, 'the open rental in the scan');
-    await until(token, (s) => s.data.haveBatteryCount === stock - 1 && s.data.myyue === 5, 'the popped power bank and the held deposit in the scan');
+    await until(
+      token,
+      (s) => s.data.haveBatteryCount === stock - 1 && s.data.myyue === 5,
+      'the popped power bank and the held deposit in the scan',
+    );
   });
 
   it('sees SQL by hand: a price plan changed, a cabinet taken offline', async () => {
@@ -73,15 +104,27 @@ describe('the scan cache', () => {
     const token = await touristToken(a.app, 'cache-sql');
     const first = await scan(a, token, 'PWL-LIS-001');
     await scan(a, token, 'PWL-LIS-001');
-    const venue = (await a.db.query<{ venue_id: string }>(`select venue_id from cabinets where id = 'PWL-LIS-001'`)).rows[0]!.venue_id;
-    await a.db.query(`update price_plans set unit_price = unit_price + 100 where venue_id = $1 and device_kind = 'cdb'`, [venue]);
+    const venue = (await a.db.query<{ venue_id: string }>(`select venue_id from cabinets where id = 'PWL-LIS-001'`))
+      .rows[0]!.venue_id;
+    await a.db.query(
+      `update price_plans set unit_price = unit_price + 100 where venue_id = $1 and device_kind = 'cdb'`,
+      [venue],
+    );
     try {
       await until(token, (s) => s.data.jifei === first.data.jifei + 1, 'the new price in the scan', 'PWL-LIS-001');
     } finally {
-      await a.db.query(`update price_plans set unit_price = unit_price - 100 where venue_id = $1 and device_kind = 'cdb'`, [venue]);
+      await a.db.query(
+        `update price_plans set unit_price = unit_price - 100 where venue_id = $1 and device_kind = 'cdb'`,
+        [venue],
+      );
     }
     await a.db.query(`update cabinets set online = false where id = 'PWL-LIS-001'`);
-    await until(token, (s) => !s.data.online && s.data.haveBatteryCount === 0, 'the offline cabinet in the scan', 'PWL-LIS-001');
+    await until(
+      token,
+      (s) => !s.data.online && s.data.haveBatteryCount === 0,
+      'the offline cabinet in the scan',
+      'PWL-LIS-001',
+    );
     await markHeardFrom(a, ['PWL-LIS-001']);
     await until(token, (s) => s.data.online, 'the cabinet online again', 'PWL-LIS-001');
   });
@@ -119,12 +162,22 @@ describe.runIf(process.env.DATABASE_URL)('the scan cache on PostgreSQL', () => {
     await scan(a, token, 'PWL-LIS-001');
     const killed = await a.db.query<{ n: number }>(
       `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where pid <> pg_backend_pid() and query ilike $1`,
-      [`listen powerly_%_${a.schema}%`]);
+      [`listen powerly_%_${a.schema}%`],
+    );
     expect(Number(killed.rows[0]!.n)).toBeGreaterThan(0);
-    const venue = (await a.db.query<{ venue_id: string }>(`select venue_id from cabinets where id = 'PWL-LIS-001'`)).rows[0]!.venue_id;
-    await a.db.query(`update price_plans set unit_price = unit_price + 100 where venue_id = $1 and device_kind = 'cdb'`, [venue]);
+    const venue = (await a.db.query<{ venue_id: string }>(`select venue_id from cabinets where id = 'PWL-LIS-001'`))
+      .rows[0]!.venue_id;
+    await a.db.query(
+      `update price_plans set unit_price = unit_price + 100 where venue_id = $1 and device_kind = 'cdb'`,
+      [venue],
+    );
     try {
-      await until(token, (s) => s.data.jifei === first.data.jifei + 1, 'the new price after the listener was killed', 'PWL-LIS-001');
+      await until(
+        token,
+        (s) => s.data.jifei === first.data.jifei + 1,
+        'the new price after the listener was killed',
+        'PWL-LIS-001',
+      );
       // Back: answered from the cache again.
       await waitFor(async () => {
         const before = a.app.powerly.scanCache.hits;
@@ -132,7 +185,10 @@ describe.runIf(process.env.DATABASE_URL)('the scan cache on PostgreSQL', () => {
         return a.app.powerly.scanCache.hits > before;
       }, 'answers from the cache again');
     } finally {
-      await a.db.query(`update price_plans set unit_price = unit_price - 100 where venue_id = $1 and device_kind = 'cdb'`, [venue]);
+      await a.db.query(
+        `update price_plans set unit_price = unit_price - 100 where venue_id = $1 and device_kind = 'cdb'`,
+        [venue],
+      );
     }
   });
 });
@@ -141,16 +197,24 @@ describe('ScanCache', () => {
   // The class alone, with a database that only delivers announcements (what its listen does).
   let deliver: (payload: string | null) => void = () => undefined;
   let hearing = true;
-  const db = { listen: async (_: string, fn: (p: string | null) => void) => ((deliver = fn), async () => undefined), hearing: () => hearing } as unknown as Db;
+  const db = {
+    listen: async (_: string, fn: (p: string | null) => void) => ((deliver = fn), async () => undefined),
+    hearing: () => hearing,
+  } as unknown as Db;
   const at = new Date('2026-11-23T12:00:00Z');
   const read = (userId: number, cabinet: string, online = true): ScanRead => ({
-    userId, sessionExpiresAt: new Date(at.getTime() + 3600_000),
+    userId,
+    sessionExpiresAt: new Date(at.getTime() + 3600_000),
     view: { cabinet: { id: cabinet, venue_id: 'v', slot_count: 6, online, last_seen_at: at } } as ScanRead['view'],
   });
   const live = () => true;
 
   it('keeps nothing before it listens, nor a read that a change was announced during', async () => {
-    const c = new ScanCache(db, async () => 'public', () => at.getTime());
+    const c = new ScanCache(
+      db,
+      async () => 'public',
+      () => at.getTime(),
+    );
     c.set('k', read(1, 'C1'), 'h', c.mark);
     expect(c.size).toBe(0);
     await c.start();
@@ -163,14 +227,23 @@ describe('ScanCache', () => {
   });
 
   it('drops the entries an announcement names, everything on * or a lost connection, the least recently used past its size', async () => {
-    const c = new ScanCache(db, async () => 'public', () => at.getTime(), 3);
+    const c = new ScanCache(
+      db,
+      async () => 'public',
+      () => at.getTime(),
+      3,
+    );
     await c.start();
     const put = (k: string, r: ScanRead, token: string) => c.set(k, r, token, c.mark);
     put('a', read(1, 'C1'), 'ha');
     put('b', read(2, 'C1'), 'hb');
     put('c', read(3, 'C2'), 'hc');
     deliver('c:C1');
-    expect([c.get('a', at, live), c.get('b', at, live), c.get('c', at, live)?.userId]).toEqual([undefined, undefined, 3]);
+    expect([c.get('a', at, live), c.get('b', at, live), c.get('c', at, live)?.userId]).toEqual([
+      undefined,
+      undefined,
+      3,
+    ]);
     put('a', read(1, 'C1'), 'ha');
     deliver('s:ha');
     expect(c.get('a', at, live)).toBeUndefined();
@@ -190,7 +263,11 @@ describe('ScanCache', () => {
   });
 
   it('neither keeps nor answers while its listening connection is down', async () => {
-    const c = new ScanCache(db, async () => 'public', () => at.getTime());
+    const c = new ScanCache(
+      db,
+      async () => 'public',
+      () => at.getTime(),
+    );
     await c.start();
     c.set('k', read(1, 'C1'), 'h', c.mark);
     hearing = false;
@@ -205,7 +282,11 @@ describe('ScanCache', () => {
   });
 
   it('reads again a cabinet that says online but is not live by now, and an expired session', async () => {
-    const c = new ScanCache(db, async () => 'public', () => at.getTime());
+    const c = new ScanCache(
+      db,
+      async () => 'public',
+      () => at.getTime(),
+    );
     await c.start();
     c.set('on', read(1, 'C1', true), 'h1', c.mark);
     expect(c.get('on', at, () => false)).toBeUndefined();

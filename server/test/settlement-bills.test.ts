@@ -7,19 +7,84 @@ import { parseBusinessDetail } from '../src/modules/payments/settlements/alipay.
 import { chinaDays, chinaTime, fen } from '../src/modules/payments/settlements/china.ts';
 import { parseTradeBill } from '../src/modules/payments/settlements/wechatpay.ts';
 
-const WX_HEADER = '交易时间,公众账号ID,商户号,特约商户号,设备号,微信订单号,商户订单号,用户标识,交易类型,交易状态,付款银行,货币种类,应结订单金额,代金券金额,微信退款单号,商户退款单号,退款金额,充值券退款金额,退款类型,退款状态,商品名称,商户数据包,手续费,费率,订单金额,申请退款金额,费率备注';
+const WX_HEADER =
+  '交易时间,公众账号ID,商户号,特约商户号,设备号,微信订单号,商户订单号,用户标识,交易类型,交易状态,付款银行,货币种类,应结订单金额,代金券金额,微信退款单号,商户退款单号,退款金额,充值券退款金额,退款类型,退款状态,商品名称,商户数据包,手续费,费率,订单金额,申请退款金额,费率备注';
 const wx = (f: string[]) => f.map((x) => '`' + x).join(',');
-const payment = wx(['2026-11-21 18:00:00', 'wx1', '1900009191', '0', '', '4200001', 'P1', 'o1', 'JSAPI', 'SUCCESS', 'OTHERS', 'CNY', '99.00', '0.00', '0', '0', '0.00', '0.00', '', '', '押金, 充电宝', '', '0.59400', '0.60%', '99.00', '0.00', '']);
-const refund = wx(['2026-11-21 18:02:00', 'wx1', '1900009191', '0', '', '4200001', 'P1', 'o1', 'JSAPI', 'REFUND', 'OTHERS', 'CNY', '0.00', '0.00', '5000001', 'R1', '99.00', '0.00', 'ORIGINAL', 'SUCCESS', '押金, 充电宝', '', '-0.59400', '0.60%', '0.00', '99.00', '']);
-const summary = (n: number) => ['总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额', wx([String(n), '99.00', '99.00', '0.00', '0.00000', '99.00', '99.00'])];
+const payment = wx([
+  '2026-11-21 18:00:00',
+  'wx1',
+  '1900009191',
+  '0',
+  '',
+  '4200001',
+  'P1',
+  'o1',
+  'JSAPI',
+  'SUCCESS',
+  'OTHERS',
+  'CNY',
+  '99.00',
+  '0.00',
+  '0',
+  '0',
+  '0.00',
+  '0.00',
+  '',
+  '',
+  '押金, 充电宝',
+  '',
+  '0.59400',
+  '0.60%',
+  '99.00',
+  '0.00',
+  '',
+]);
+const refund = wx([
+  '2026-11-21 18:02:00',
+  'wx1',
+  '1900009191',
+  '0',
+  '',
+  '4200001',
+  'P1',
+  'o1',
+  'JSAPI',
+  'REFUND',
+  'OTHERS',
+  'CNY',
+  '0.00',
+  '0.00',
+  '5000001',
+  'R1',
+  '99.00',
+  '0.00',
+  'ORIGINAL',
+  'SUCCESS',
+  '押金, 充电宝',
+  '',
+  '-0.59400',
+  '0.60%',
+  '0.00',
+  '99.00',
+  '',
+]);
+const summary = (n: number) => [
+  '总交易单数,应结订单总金额,退款总金额,充值券退款总金额,手续费总金额,订单总金额,申请退款总金额',
+  wx([String(n), '99.00', '99.00', '0.00', '0.00000', '99.00', '99.00']),
+];
 
 describe('bills of China-time days', () => {
   it('a UTC day needs the bills of two China-time days; China time reads as an instant', () => {
-    expect(chinaDays(new Date('2026-11-21T00:00:00Z'), new Date('2026-11-22T00:00:00Z'))).toEqual(['2026-11-21', '2026-11-22']);
+    expect(chinaDays(new Date('2026-11-21T00:00:00Z'), new Date('2026-11-22T00:00:00Z'))).toEqual([
+      '2026-11-21',
+      '2026-11-22',
+    ]);
     expect(chinaDays(new Date('2026-11-20T16:00:00Z'), new Date('2026-11-21T16:00:00Z'))).toEqual(['2026-11-21']);
     expect(chinaTime('2026-11-22 07:59:59')?.toISOString()).toBe('2026-11-21T23:59:59.000Z');
     expect(chinaTime('yesterday')).toBeUndefined();
-    expect([fen('x', '12.50', 'a'), fen('x', '-0.12', 'a'), fen('x', '0.59400', 'a'), fen('x', '', 'a')]).toEqual([1250, -12, 59, 0]);
+    expect([fen('x', '12.50', 'a'), fen('x', '-0.12', 'a'), fen('x', '0.59400', 'a'), fen('x', '', 'a')]).toEqual([
+      1250, -12, 59, 0,
+    ]);
     expect(() => fen('x', '1,00', 'a')).toThrow(ProviderError);
   });
 });
@@ -41,12 +106,47 @@ describe('a WeChat Pay trade bill', () => {
 });
 
 describe('an Alipay business detail file', () => {
-  const header = '支付宝交易号,商户订单号,业务类型,商品名称,创建时间,完成时间,门店编号,门店名称,操作员,终端号,对方账户,订单金额（元）,商家实收（元）,支付宝红包（元）,集分宝（元）,支付宝优惠（元）,商家优惠（元）,券核销金额（元）,券名称,商家红包消费金额（元）,卡消费金额（元）,退款批次号/请求号,服务费（元）,分润（元）,备注';
+  const header =
+    '支付宝交易号,商户订单号,业务类型,商品名称,创建时间,完成时间,门店编号,门店名称,操作员,终端号,对方账户,订单金额（元）,商家实收（元）,支付宝红包（元）,集分宝（元）,支付宝优惠（元）,商家优惠（元）,券核销金额（元）,券名称,商家红包消费金额（元）,卡消费金额（元）,退款批次号/请求号,服务费（元）,分润（元）,备注';
   const row = (kind: string, amount: string, fee: string, batch = '', subject = '押金') =>
-    ['2026112122001\t', 'P2\t', kind, subject, '2026-11-21 18:00:00', '2026-11-21 18:00:05', '', '', '', '', 'b***@x.com', amount, amount, '0.00', '0.00', '0.00', '0.00', '0.00', '', '0.00', '0.00', batch, fee, '0.00', ''].join(',');
+    [
+      '2026112122001\t',
+      'P2\t',
+      kind,
+      subject,
+      '2026-11-21 18:00:00',
+      '2026-11-21 18:00:05',
+      '',
+      '',
+      '',
+      '',
+      'b***@x.com',
+      amount,
+      amount,
+      '0.00',
+      '0.00',
+      '0.00',
+      '0.00',
+      '0.00',
+      '',
+      '0.00',
+      '0.00',
+      batch,
+      fee,
+      '0.00',
+      '',
+    ].join(',');
 
   it('reads payments and refunds between the comment lines, ids without their tab, fees as kept (+) or given back (-)', () => {
-    const text = ['#支付宝业务明细查询', '#账号：[20881011221362410156]', header, row('交易', '12.34', '-0.07'), row('退款', '-12.34', '0.07', 'R2\t'), row('结算', '1.00', '0.00'), '#交易合计：1笔'].join('\r\n');
+    const text = [
+      '#支付宝业务明细查询',
+      '#账号：[20881011221362410156]',
+      header,
+      row('交易', '12.34', '-0.07'),
+      row('退款', '-12.34', '0.07', 'R2\t'),
+      row('结算', '1.00', '0.00'),
+      '#交易合计：1笔',
+    ].join('\r\n');
     expect(parseBusinessDetail(text).map((r) => r.line)).toEqual([
       { ref: 'P2', source: '2026112122001', type: 'charge', amount: 1234, fee: 7, currency: 'CNY' },
       { ref: 'P2', source: '2026112122001/R2', type: 'refund', amount: -1234, fee: -7, currency: 'CNY' },
@@ -54,7 +154,9 @@ describe('an Alipay business detail file', () => {
   });
 
   it('refuses a row whose fields do not line up with the header (an unquoted comma) rather than misread it', () => {
-    expect(() => parseBusinessDetail([header, row('交易', '12.34', '-0.07', '', '押金, 充电宝')].join('\n'))).toThrow(/fields, the header/);
+    expect(() => parseBusinessDetail([header, row('交易', '12.34', '-0.07', '', '押金, 充电宝')].join('\n'))).toThrow(
+      /fields, the header/,
+    );
     expect(() => parseBusinessDetail('支付宝交易号,商户订单号\n1,2')).toThrow(/column/);
   });
 });

@@ -23,7 +23,9 @@ async function fresh() {
 }
 
 const detail = async (app: PowerlyApp, token: string, orderId: string) =>
-  (await app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data;
+  (
+    await app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })
+  ).json().data;
 const event = (app: PowerlyApp, cabinetId: string, e: Record<string, unknown>) =>
   app.powerly.cabinets.event(cabinetId, { v: 2, id: uuid(), ...e } as never);
 
@@ -32,30 +34,53 @@ async function rentedOut(b: Built, qrcode: string, poppedTs = b.clock.now().getT
   await markHeardFrom(b, [qrcode]);
   const token = await touristToken(b.app);
   const res = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
     payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
   });
   expect(res.json().code, res.body).toBe(0);
   const tradeNo: string = res.json().data.outTradeNo;
   const { rows } = await b.db.query<{ eject_command_id: string; payload: { slot: number } }>(
-    'select o.eject_command_id, c.payload from orders o join cabinet_commands c on c.id = o.eject_command_id where o.id = $1', [tradeNo]);
+    'select o.eject_command_id, c.payload from orders o join cabinet_commands c on c.id = o.eject_command_id where o.id = $1',
+    [tradeNo],
+  );
   const slot = rows[0]!.payload.slot;
-  const { rows: banks } = await b.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [qrcode, slot]);
+  const { rows: banks } = await b.db.query<{ id: string }>(
+    'select id from powerbanks where cabinet_id = $1 and slot = $2',
+    [qrcode, slot],
+  );
   const powerbankId = banks[0]!.id;
-  await event(b.app, qrcode, { ts: new Date(poppedTs).toISOString(), type: 'popped', commandId: rows[0]!.eject_command_id, slot, powerbankId });
+  await event(b.app, qrcode, {
+    ts: new Date(poppedTs).toISOString(),
+    type: 'popped',
+    commandId: rows[0]!.eject_command_id,
+    slot,
+    powerbankId,
+  });
   expect(await detail(b.app, token, tradeNo)).toMatchObject({ pZujie: 1 });
   return { token, tradeNo, powerbankId, slot };
 }
 
 const jobOf = async (b: Built, kind: string, orderId: string) =>
-  Number((await b.db.query<{ id: number }>(`select id from jobs where kind = $1 and payload->>'orderId' = $2 order by id desc limit 1`, [kind, orderId])).rows[0]!.id);
+  Number(
+    (
+      await b.db.query<{ id: number }>(
+        `select id from jobs where kind = $1 and payload->>'orderId' = $2 order by id desc limit 1`,
+        [kind, orderId],
+      )
+    ).rows[0]!.id,
+  );
 
 describe('fencing: a job taken over while its provider call is in flight', () => {
   it('rental.charge-extra: the off-session charge above the hold is recorded and booked once', async () => {
     const b = await fresh();
     const { token, tradeNo, powerbankId } = await rentedOut(b, 'PWL-VNO-001');
     // A plan without the deposit ceiling (docs/payments.md "Off-session charges"): the rent passes the hold.
-    await b.db.query(`update orders set plan = plan || '{"deposit": 0, "dailyCap": 2000, "unitPrice": 2000, "overtimeDays": 30}'::jsonb where id = $1`, [tradeNo]);
+    await b.db.query(
+      `update orders set plan = plan || '{"deposit": 0, "dailyCap": 2000, "unitPrice": 2000, "overtimeDays": 30}'::jsonb where id = $1`,
+      [tradeNo],
+    );
     b.clock.advance(2 * DAY - HOUR);
     await event(b.app, 'PWL-VNO-001', { ts: b.clock.now().toISOString(), type: 'returned', slot: 3, powerbankId });
     const settled = await detail(b.app, token, tradeNo);
@@ -82,9 +107,15 @@ describe('fencing: a job taken over while its provider call is in flight', () =>
     await first;
     b.sandbox.authorize = authorize;
 
-    const { rows: pays } = await b.db.query<{ id: string; status: string }>(`select id, status from payments where order_id = $1 and purpose = 'rent_extra'`, [tradeNo]);
+    const { rows: pays } = await b.db.query<{ id: string; status: string }>(
+      `select id, status from payments where order_id = $1 and purpose = 'rent_extra'`,
+      [tradeNo],
+    );
     expect(pays).toHaveLength(1);
-    const { rows: rent } = await b.db.query<{ n: string }>(`select coalesce(sum(amount), 0) as n from ledger_transfers where order_id = $1 and code = 'rent'`, [tradeNo]);
+    const { rows: rent } = await b.db.query<{ n: string }>(
+      `select coalesce(sum(amount), 0) as n from ledger_transfers where order_id = $1 and code = 'rent'`,
+      [tradeNo],
+    );
     expect(Number(rent[0]!.n)).toBe(fee); // the hold's part + the extra charge, once
     await ledgerBalanced(b.app);
   });
@@ -92,7 +123,10 @@ describe('fencing: a job taken over while its provider call is in flight', () =>
   it('rental.charge-extra: a refused off-session charge leaves the debt once', async () => {
     const b = await fresh();
     const { token, tradeNo, powerbankId } = await rentedOut(b, 'PWL-VNO-001');
-    await b.db.query(`update orders set plan = plan || '{"deposit": 0, "dailyCap": 2000, "unitPrice": 2000, "overtimeDays": 30}'::jsonb where id = $1`, [tradeNo]);
+    await b.db.query(
+      `update orders set plan = plan || '{"deposit": 0, "dailyCap": 2000, "unitPrice": 2000, "overtimeDays": 30}'::jsonb where id = $1`,
+      [tradeNo],
+    );
     b.clock.advance(2 * DAY - HOUR);
     await event(b.app, 'PWL-VNO-001', { ts: b.clock.now().toISOString(), type: 'returned', slot: 3, powerbankId });
     const fee = Math.round((await detail(b.app, token, tradeNo)).pJiesuan * 100);
@@ -124,11 +158,16 @@ describe('hold renewal', () => {
     const { tradeNo, powerbankId } = await rentedOut(b, 'PWL-VNO-001');
     // Still open when the 7-day hold nears its end.
     await b.db.query(`update orders set plan = jsonb_set(plan, '{overtimeDays}', '30') where id = $1`, [tradeNo]);
-    await b.db.query(`update jobs set run_at = run_at + interval '28 days' where kind = 'rental.overtime-buy-out' and payload->>'orderId' = $1`, [tradeNo]);
+    await b.db.query(
+      `update jobs set run_at = run_at + interval '28 days' where kind = 'rental.overtime-buy-out' and payload->>'orderId' = $1`,
+      [tradeNo],
+    );
     const { rows: p } = await b.db.query<{ id: string }>(`select id from payments where order_id = $1`, [tradeNo]);
     b.clock.advance(6 * DAY + MINUTE_MS);
     // The renewal is authorised at the card, then the unit of work that records it fails (the process dies).
-    const repo = (b.app.powerly.rentals as unknown as { d: { repo: { setPayment: (...a: unknown[]) => Promise<void> } } }).d.repo;
+    const repo = (
+      b.app.powerly.rentals as unknown as { d: { repo: { setPayment: (...a: unknown[]) => Promise<void> } } }
+    ).d.repo;
     const setPayment = repo.setPayment;
     repo.setPayment = () => {
       repo.setPayment = setPayment;
@@ -153,17 +192,25 @@ describe('a cabinet whose clock is behind', () => {
   // borrowed_at, which is the pop clamped up to the command's server time, not the cabinet's own pop time (not
   // stored). A return stamped between the two is taken for an earlier rental's, and placeInSlot refuses it too
   // (seen_at = the clamped time): the order stays open until the cabinet's clock passes borrowed_at.
-  it.fails("its 'returned', stamped after its own 'popped', settles the rental (and puts the power bank back)", async () => {
-    const b = await fresh();
-    const t0 = b.clock.now().getTime();
-    // The cabinet's clock is 10 minutes behind: it stamps the pop 10 minutes before the command was issued
-    // (clamped to the command's time), and the return 5 minutes later 5 minutes before it.
-    const { token, tradeNo, powerbankId, slot } = await rentedOut(b, 'PWL-NYC-001', t0 - 10 * MINUTE_MS);
-    b.clock.advance(5 * MINUTE_MS);
-    await event(b.app, 'PWL-NYC-001', { ts: new Date(t0 - 5 * MINUTE_MS).toISOString(), type: 'returned', slot, powerbankId });
-    expect(await detail(b.app, token, tradeNo)).toMatchObject({ pZujie: 3, pJiesuanid: 1 });
-    const { rows } = await b.db.query<{ state: string }>('select state from powerbanks where id = $1', [powerbankId]);
-    expect(rows[0]!.state).toBe('in_cabinet');
-    await ledgerBalanced(b.app);
-  });
+  it.fails(
+    "its 'returned', stamped after its own 'popped', settles the rental (and puts the power bank back)",
+    async () => {
+      const b = await fresh();
+      const t0 = b.clock.now().getTime();
+      // The cabinet's clock is 10 minutes behind: it stamps the pop 10 minutes before the command was issued
+      // (clamped to the command's time), and the return 5 minutes later 5 minutes before it.
+      const { token, tradeNo, powerbankId, slot } = await rentedOut(b, 'PWL-NYC-001', t0 - 10 * MINUTE_MS);
+      b.clock.advance(5 * MINUTE_MS);
+      await event(b.app, 'PWL-NYC-001', {
+        ts: new Date(t0 - 5 * MINUTE_MS).toISOString(),
+        type: 'returned',
+        slot,
+        powerbankId,
+      });
+      expect(await detail(b.app, token, tradeNo)).toMatchObject({ pZujie: 3, pJiesuanid: 1 });
+      const { rows } = await b.db.query<{ state: string }>('select state from powerbanks where id = $1', [powerbankId]);
+      expect(rows[0]!.state).toBe('in_cabinet');
+      await ledgerBalanced(b.app);
+    },
+  );
 });

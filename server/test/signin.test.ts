@@ -35,7 +35,11 @@ function signed(b: Built) {
 }
 
 let n = 0;
-async function sendCode(b: Built, mobile: string, over: { sign?: string; ts?: string; bot?: string; ip?: string } = {}) {
+async function sendCode(
+  b: Built,
+  mobile: string,
+  over: { sign?: string; ts?: string; bot?: string; ip?: string } = {},
+) {
   const uuid = `uuid-${Date.now()}-${n++}`;
   const answer = await captchaAnswer(b, uuid, over.ip ?? '10.0.0.1');
   const s = signed(b);
@@ -44,26 +48,41 @@ async function sendCode(b: Built, mobile: string, over: { sign?: string; ts?: st
     url: `${P}/saas/sendVerifyCode?mobile=${mobile}&timestamp=${over.ts ?? s.ts}&sign=${over.sign ?? s.sign}`,
     headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'en-US' },
     remoteAddress: over.ip ?? '10.0.0.1',
-    payload: new URLSearchParams({ reCAPTCHA: JSON.stringify({ token: over.bot ?? 'sandbox-ok', platform: 'web' }), uuid, captcha: answer }).toString(),
+    payload: new URLSearchParams({
+      reCAPTCHA: JSON.stringify({ token: over.bot ?? 'sandbox-ok', platform: 'web' }),
+      uuid,
+      captcha: answer,
+    }).toString(),
   });
 }
 
 async function lastCode(b: Built, mobile: string): Promise<string> {
-  const { rows } = await b.db.query<{ body: string }>('select body from sms_outbox where to_number = $1 order by id desc limit 1', [mobile]);
+  const { rows } = await b.db.query<{ body: string }>(
+    'select body from sms_outbox where to_number = $1 order by id desc limit 1',
+    [mobile],
+  );
   const m = /\b(\d{4})\b/.exec(rows[0]?.body ?? '');
   if (!m) throw new Error('no SMS');
   return m[1]!;
 }
 
 const login = (b: Built, phone: string, code: string, area = '86', token?: string) =>
-  b.app.inject({ method: 'POST', url: `${P}/saas/mobileLogin?mobile=${phone}&verifyCode=${code}&areaCode=${area}&registAndLoginType=1`, headers: token ? { token } : {} });
+  b.app.inject({
+    method: 'POST',
+    url: `${P}/saas/mobileLogin?mobile=${phone}&verifyCode=${code}&areaCode=${area}&registAndLoginType=1`,
+    headers: token ? { token } : {},
+  });
 
 const userInfo = (b: Built, token: string) => b.app.inject({ method: 'GET', url: `${P}/userInfo`, headers: { token } });
 
 describe('phone login', () => {
   let b: Built;
-  beforeAll(async () => { b = await build({ simulator: false }); });
-  afterAll(async () => { await b.close(); });
+  beforeAll(async () => {
+    b = await build({ simulator: false });
+  });
+  afterAll(async () => {
+    await b.close();
+  });
 
   it('captcha → sendVerifyCode → 4-digit SMS (sandbox outbox) → mobileLogin → userInfo; the code is single use', async () => {
     const res = await sendCode(b, '8613800000001');
@@ -77,24 +96,35 @@ describe('phone login', () => {
     const token = ok.json().data as string;
     expect((await userInfo(b, token)).json().data).toMatchObject({ pmobile: '8613800000001', userType: 'user' });
     const again = await login(b, '13800000001', code);
-    expect(again.json()).toMatchObject({ code: 422, msg: 'This code has expired or was already used. Please ask for a new one.' });
+    expect(again.json()).toMatchObject({
+      code: 422,
+      msg: 'This code has expired or was already used. Please ask for a new one.',
+    });
   });
 
   it('forged sign, stale timestamp, failed bot check and wrong captcha are refused and send nothing', async () => {
-    expect((await sendCode(b, '8613800000002', { sign: 'f'.repeat(64) })).json()).toMatchObject({ code: 400, msg: expect.stringContaining('signature') });
+    expect((await sendCode(b, '8613800000002', { sign: 'f'.repeat(64) })).json()).toMatchObject({
+      code: 400,
+      msg: expect.stringContaining('signature'),
+    });
     const stale = String(Math.floor(b.clock.now().getTime() / 1000) - 3600);
-    expect((await sendCode(b, '8613800000002', { ts: stale, sign: sha256(signMaterial(stale)) })).json().code).toBe(400);
+    expect((await sendCode(b, '8613800000002', { ts: stale, sign: sha256(signMaterial(stale)) })).json().code).toBe(
+      400,
+    );
     expect((await sendCode(b, '8613800000002', { bot: 'sandbox-fail' })).json().msg).toContain('bot check');
     const uuid = 'uuid-wrong-captcha';
     await b.app.inject({ method: 'GET', url: `${P}/captcha.webp?uuid=${uuid}` });
     const s = signed(b);
     const wrong = await b.app.inject({
-      method: 'POST', url: `${P}/saas/sendVerifyCode?mobile=8613800000002&timestamp=${s.ts}&sign=${s.sign}`,
+      method: 'POST',
+      url: `${P}/saas/sendVerifyCode?mobile=8613800000002&timestamp=${s.ts}&sign=${s.sign}`,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ reCAPTCHA: JSON.stringify({ token: 'x' }), uuid, captcha: '####' }).toString(),
     });
     expect(wrong.json().code).toBe(400);
-    const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from sms_outbox where to_number = '8613800000002'`);
+    const { rows } = await b.db.query<{ n: number }>(
+      `select count(*)::int as n from sms_outbox where to_number = '8613800000002'`,
+    );
     expect(Number(rows[0]!.n)).toBe(0);
   });
 
@@ -115,7 +145,8 @@ describe('phone login', () => {
   });
 
   it('per IP: 20 sends an hour', async () => {
-    for (let i = 0; i < 20; i++) expect((await sendCode(b, `44700900${String(i).padStart(4, '0')}`, { ip: '10.9.9.9' })).json().code).toBe(0);
+    for (let i = 0; i < 20; i++)
+      expect((await sendCode(b, `44700900${String(i).padStart(4, '0')}`, { ip: '10.9.9.9' })).json().code).toBe(0);
     expect((await sendCode(b, '447009009999', { ip: '10.9.9.9' })).json().msg).toContain('this network');
     b.clock.advance(3600_000);
   });
@@ -128,8 +159,14 @@ describe('OTP limits across two server instances on one database', () => {
     a = await build({ simulator: false });
     c = await build({ simulator: false, shareDb: a });
   });
-  afterAll(async () => { await c.close(); await a.close(); });
-  const both = (ms: number) => { a.clock.advance(ms); c.clock.advance(ms); };
+  afterAll(async () => {
+    await c.close();
+    await a.close();
+  });
+  const both = (ms: number) => {
+    a.clock.advance(ms);
+    c.clock.advance(ms);
+  };
 
   it('1 per 60 s and 10 per day per number, whichever instance is asked; concurrent sends give one SMS', async () => {
     const m = '8613900000001';
@@ -163,15 +200,31 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
     otherKey = (await generateKeyPair('RS256')).privateKey;
     const jwk = { ...(await exportJWK(kp.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
     issuer = await listen((req, res) => {
-      if (req.url === '/keys') { res.setHeader('content-type', 'application/json'); res.end(JSON.stringify({ keys: [jwk] })); return; }
-      res.statusCode = 404; res.end();
+      if (req.url === '/keys') {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ keys: [jwk] }));
+        return;
+      }
+      res.statusCode = 404;
+      res.end();
     });
     graph = await listen((req, res) => {
       const u = new URL(req.url!, 'http://x');
       const t = u.searchParams.get('input_token');
       const valid = u.searchParams.get('access_token') === 'fb-app|fb-secret' && t?.startsWith('fbtok-');
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ data: valid ? { is_valid: true, app_id: t === 'fbtok-otherapp' ? 'x' : 'fb-app', user_id: t!.slice(6), expires_at: t === 'fbtok-expired' ? 1 : 4102444800 } : { is_valid: false } }));
+      res.end(
+        JSON.stringify({
+          data: valid
+            ? {
+                is_valid: true,
+                app_id: t === 'fbtok-otherapp' ? 'x' : 'fb-app',
+                user_id: t!.slice(6),
+                expires_at: t === 'fbtok-expired' ? 1 : 4102444800,
+              }
+            : { is_valid: false },
+        }),
+      );
     });
     b = await build({
       simulator: false,
@@ -182,21 +235,36 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
       },
     });
   });
-  afterAll(async () => { await b.close(); issuer.server.close(); graph.server.close(); });
+  afterAll(async () => {
+    await b.close();
+    issuer.server.close();
+    graph.server.close();
+  });
 
   const idToken = (aud: string, sub: string, o: { key?: CryptoKey; expS?: number; iss?: string } = {}) => {
     const now = Math.floor(b.clock.now().getTime() / 1000);
-    return new SignJWT({ email: `${sub}@example.com` }).setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-      .setIssuer(o.iss ?? issuer.url).setAudience(aud).setSubject(sub).setIssuedAt(now).setExpirationTime(now + (o.expS ?? 600))
+    return new SignJWT({ email: `${sub}@example.com` })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setIssuer(o.iss ?? issuer.url)
+      .setAudience(aud)
+      .setSubject(sub)
+      .setIssuedAt(now)
+      .setExpirationTime(now + (o.expS ?? 600))
       .sign(o.key ?? key);
   };
-  const post = (url: string, body: Record<string, string>, token?: string) => b.app.inject({
-    method: 'POST', url: `${P}/${url}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { token } : {}) },
-    payload: new URLSearchParams(body).toString(),
-  });
+  const post = (url: string, body: Record<string, string>, token?: string) =>
+    b.app.inject({
+      method: 'POST',
+      url: `${P}/${url}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { token } : {}) },
+      payload: new URLSearchParams(body).toString(),
+    });
 
   it('Google: a valid ID token signs in (same user again); forged, expired, wrong audience and wrong issuer are refused', async () => {
-    const r1 = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-1'), canRegistWithOutUnion: 'true' });
+    const r1 = await post('saas/loginGoogleByCode', {
+      androidToken: await idToken('google-client', 'g-1'),
+      canRegistWithOutUnion: 'true',
+    });
     expect(r1.json().code).toBe(0);
     const r2 = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-1') });
     const u1 = (await userInfo(b, r1.json().data)).json().data;
@@ -209,18 +277,26 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
       await idToken('google-client', 'g-1', { iss: 'https://evil.example' }),
       'not.a.jwt',
     ]) {
-      expect((await post('saas/loginGoogleByCode', { androidToken: bad })).json()).toMatchObject({ code: 422, msg: 'Sign-in could not be verified. Please try again.' });
+      expect((await post('saas/loginGoogleByCode', { androidToken: bad })).json()).toMatchObject({
+        code: 422,
+        msg: 'Sign-in could not be verified. Please try again.',
+      });
     }
   });
 
   it('Apple: verified against the issuer keys; expired refused', async () => {
     expect((await post('loginAppleByToken', { token: await idToken('apple-client', 'a-1') })).json().code).toBe(0);
-    expect((await post('loginAppleByToken', { token: await idToken('apple-client', 'a-1', { expS: -1 }) })).json().code).toBe(422);
+    expect(
+      (await post('loginAppleByToken', { token: await idToken('apple-client', 'a-1', { expS: -1 }) })).json().code,
+    ).toBe(422);
   });
 
   it('Facebook: debug_token valid for our app signs in; invalid, other app or expired refused', async () => {
-    expect((await post('saas/loginFacebookByToken', { token: 'fbtok-u1', canRegistWithOutUnion: 'true' })).json().code).toBe(0);
-    for (const t of ['garbage', 'fbtok-otherapp', 'fbtok-expired']) expect((await post('saas/loginFacebookByToken', { token: t })).json().code).toBe(422);
+    expect(
+      (await post('saas/loginFacebookByToken', { token: 'fbtok-u1', canRegistWithOutUnion: 'true' })).json().code,
+    ).toBe(0);
+    for (const t of ['garbage', 'fbtok-otherapp', 'fbtok-expired'])
+      expect((await post('saas/loginFacebookByToken', { token: t })).json().code).toBe(422);
   });
 
   it('WeChat and Alipay codes through the sandbox exchange; bad codes refused; authCodeUrl comes back with a code', async () => {
@@ -244,14 +320,17 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
   });
 
   it('a tourist who signs into an existing account brings ended orders and wallet balance (one ledger transfer); an open rental blocks the move', async () => {
-    const account = (await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') })).json().data as string;
+    const account = (
+      await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') })
+    ).json().data as string;
     const accountId = (await userInfo(b, account)).json().data.pId as number;
     const { ledger: wallet } = b.app.powerly;
-    const insertOrder = (id: string, userId: number, zujie: number, settled: boolean) => b.db.query(
-      `insert into orders (id, user_id, cabinet_id, venue_id, zujie, settled, deposit_type, currency, plan, wire_strategy, deposit, created_at)
+    const insertOrder = (id: string, userId: number, zujie: number, settled: boolean) =>
+      b.db.query(
+        `insert into orders (id, user_id, cabinet_id, venue_id, zujie, settled, deposit_type, currency, plan, wire_strategy, deposit, created_at)
        select $1, $2, c.id, c.venue_id, $3, $4, 1, 'USD', '{}', '{}', 0, now() from cabinets c where c.id = 'PWL-NYC-001'`,
-      [id, userId, zujie, settled],
-    );
+        [id, userId, zujie, settled],
+      );
     const tourist = async (code: string, cents: number) => {
       const tt = await touristToken(b.app, code);
       const id = (await userInfo(b, tt)).json().data.pId as number;
@@ -264,19 +343,34 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
     };
     const t1 = await tourist('dev-merge-1-000000001', 1234);
     await insertOrder('PO-MERGE-ENDED', t1.id, 3, true);
-    const r = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') }, t1.tt);
+    const r = await post(
+      'saas/loginGoogleByCode',
+      { androidToken: await idToken('google-client', 'g-existing') },
+      t1.tt,
+    );
     const me = (await userInfo(b, r.json().data)).json().data;
     expect(me).toMatchObject({ pId: accountId, pbalance: 12.34 });
-    expect((await b.db.query<{ user_id: number }>(`select user_id from orders where id = 'PO-MERGE-ENDED'`)).rows[0]!.user_id).toBe(accountId);
+    expect(
+      (await b.db.query<{ user_id: number }>(`select user_id from orders where id = 'PO-MERGE-ENDED'`)).rows[0]!
+        .user_id,
+    ).toBe(accountId);
     expect((await userInfo(b, t1.tt)).json().code).toBe(401);
-    const sums = await b.db.query<{ s: number }>(`select coalesce(sum(case when flag in ('posted','post_pending') then amount else 0 end), 0)::bigint as s from ledger_transfers where code = 'account_merge'`);
+    const sums = await b.db.query<{ s: number }>(
+      `select coalesce(sum(case when flag in ('posted','post_pending') then amount else 0 end), 0)::bigint as s from ledger_transfers where code = 'account_merge'`,
+    );
     expect(Number(sums.rows[0]!.s)).toBe(1234);
 
     const t2 = await tourist('dev-merge-2-000000002', 500);
     await insertOrder('PO-MERGE-OPEN', t2.id, 1, false);
-    const r2 = await post('saas/loginGoogleByCode', { androidToken: await idToken('google-client', 'g-existing') }, t2.tt);
+    const r2 = await post(
+      'saas/loginGoogleByCode',
+      { androidToken: await idToken('google-client', 'g-existing') },
+      t2.tt,
+    );
     expect((await userInfo(b, r2.json().data)).json().data).toMatchObject({ pId: accountId, pbalance: 12.34 });
-    expect((await b.db.query<{ user_id: number }>(`select user_id from orders where id = 'PO-MERGE-OPEN'`)).rows[0]!.user_id).toBe(t2.id);
+    expect(
+      (await b.db.query<{ user_id: number }>(`select user_id from orders where id = 'PO-MERGE-OPEN'`)).rows[0]!.user_id,
+    ).toBe(t2.id);
   });
 
   it('logout revokes the token at once; sessions expire after 30 days', async () => {
@@ -285,7 +379,9 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
     expect((await b.app.inject({ method: 'POST', url: `${P}/logout`, headers: { token: t } })).json().code).toBe(0);
     expect((await userInfo(b, t)).json().code).toBe(401);
     const t2 = (await post('loginAppleByToken', { token: await idToken('apple-client', 'a-2') })).json().data as string;
-    const { rows } = await b.db.query<{ token_hash: string }>('select token_hash from sessions where token_hash = $1', [sha256(t2)]);
+    const { rows } = await b.db.query<{ token_hash: string }>('select token_hash from sessions where token_hash = $1', [
+      sha256(t2),
+    ]);
     expect(rows).toHaveLength(1); // only the hash is stored
     b.clock.advance(30 * 24 * 3600_000 + 1);
     expect((await userInfo(b, t2)).json().code).toBe(401);
@@ -296,9 +392,15 @@ describe('sandbox issuer and Twilio gateway', () => {
   it('the sandbox issuer mints tokens the default (sandbox) verifiers accept', async () => {
     const b = await build({ simulator: false });
     try {
-      const res = await b.app.inject({ method: 'POST', url: '/sandbox-oauth/v1/token', payload: { provider: 'google', sub: 'demo-1' } });
+      const res = await b.app.inject({
+        method: 'POST',
+        url: '/sandbox-oauth/v1/token',
+        payload: { provider: 'google', sub: 'demo-1' },
+      });
       const r = await b.app.inject({
-        method: 'POST', url: `${P}/saas/loginGoogleByCode`, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        method: 'POST',
+        url: `${P}/saas/loginGoogleByCode`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
         payload: `androidToken=${encodeURIComponent(res.json().token)}`,
       });
       expect(r.json().code).toBe(0);
@@ -312,20 +414,36 @@ describe('sandbox issuer and Twilio gateway', () => {
     const seen: { auth?: string; body?: string; url?: string }[] = [];
     const peer = await listen((req, res) => {
       let body = '';
-      req.on('data', (c: Buffer) => { body += c; });
+      req.on('data', (c: Buffer) => {
+        body += c;
+      });
       req.on('end', () => {
         seen.push({ auth: req.headers.authorization, body, url: req.url });
         res.setHeader('content-type', 'application/json');
-        if (body.includes('To=%2B000')) { res.statusCode = 400; res.end(JSON.stringify({ message: 'invalid To' })); return; }
-        res.statusCode = 201; res.end(JSON.stringify({ sid: 'SM123' }));
+        if (body.includes('To=%2B000')) {
+          res.statusCode = 400;
+          res.end(JSON.stringify({ message: 'invalid To' }));
+          return;
+        }
+        res.statusCode = 201;
+        res.end(JSON.stringify({ sid: 'SM123' }));
       });
     });
     try {
       const sms = new TwilioSms({ accountSid: 'AC1', authToken: 'tok', from: '+15550001', baseUrl: peer.url });
       expect(await sms.send('8613800000009', 'code 1234')).toEqual({ ref: 'SM123' });
-      expect(seen[0]).toMatchObject({ url: '/2010-04-01/Accounts/AC1/Messages.json', auth: 'Basic ' + Buffer.from('AC1:tok').toString('base64') });
-      expect(new URLSearchParams(seen[0]!.body)).toEqual(new URLSearchParams({ To: '+8613800000009', From: '+15550001', Body: 'code 1234' }));
-      await expect(sms.send('000', 'x')).rejects.toMatchObject({ provider: 'twilio', code: 503, cause: expect.objectContaining({ message: expect.stringMatching(/^400/) }) });
+      expect(seen[0]).toMatchObject({
+        url: '/2010-04-01/Accounts/AC1/Messages.json',
+        auth: 'Basic ' + Buffer.from('AC1:tok').toString('base64'),
+      });
+      expect(new URLSearchParams(seen[0]!.body)).toEqual(
+        new URLSearchParams({ To: '+8613800000009', From: '+15550001', Body: 'code 1234' }),
+      );
+      await expect(sms.send('000', 'x')).rejects.toMatchObject({
+        provider: 'twilio',
+        code: 503,
+        cause: expect.objectContaining({ message: expect.stringMatching(/^400/) }),
+      });
     } finally {
       peer.server.close();
     }
@@ -336,9 +454,17 @@ describe('tourist login', () => {
   it('is refused in the WeChat browser, allowed elsewhere', async () => {
     const b = await build({ simulator: false });
     try {
-      const wx = await b.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=dev-wx-0000000000001`, headers: { 'user-agent': 'Mozilla/5.0 (iPhone) MicroMessenger/8.0.40', lang: 'zh-CN' } });
+      const wx = await b.app.inject({
+        method: 'POST',
+        url: `${P}/saas/tourist/login?code=dev-wx-0000000000001`,
+        headers: { 'user-agent': 'Mozilla/5.0 (iPhone) MicroMessenger/8.0.40', lang: 'zh-CN' },
+      });
       expect(wx.json()).toMatchObject({ code: 422, msg: '请使用微信登录。' });
-      const ok = await b.app.inject({ method: 'POST', url: `${P}/saas/tourist/login?code=dev-wx-0000000000001`, headers: { 'user-agent': 'Mozilla/5.0 Chrome/120' } });
+      const ok = await b.app.inject({
+        method: 'POST',
+        url: `${P}/saas/tourist/login?code=dev-wx-0000000000001`,
+        headers: { 'user-agent': 'Mozilla/5.0 Chrome/120' },
+      });
       expect(ok.json().code).toBe(0);
     } finally {
       await b.close();
@@ -352,18 +478,33 @@ describe('a real SMS gateway that fails', () => {
     const bodies: string[] = [];
     const peer = await listen((req, res) => {
       let body = '';
-      req.on('data', (c: Buffer) => { body += c; });
+      req.on('data', (c: Buffer) => {
+        body += c;
+      });
       req.on('end', () => {
         res.setHeader('content-type', 'application/json');
-        if (fail) { res.statusCode = 503; res.end(JSON.stringify({ message: 'unavailable' })); return; }
+        if (fail) {
+          res.statusCode = 503;
+          res.end(JSON.stringify({ message: 'unavailable' }));
+          return;
+        }
         bodies.push(body);
-        res.statusCode = 201; res.end(JSON.stringify({ sid: 'SM1' }));
+        res.statusCode = 201;
+        res.end(JSON.stringify({ sid: 'SM1' }));
       });
     });
-    const b = await build({ simulator: false, signIn: { sms: { provider: 'twilio', accountSid: 'AC1', authToken: 't', from: '+1555', baseUrl: peer.url } } });
+    const b = await build({
+      simulator: false,
+      signIn: { sms: { provider: 'twilio', accountSid: 'AC1', authToken: 't', from: '+1555', baseUrl: peer.url } },
+    });
     try {
-      expect((await sendCode(b, '8613700000001')).json()).toMatchObject({ code: 422, msg: 'The SMS could not be sent. Please try again.' });
-      const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from otp_sends where mobile = '8613700000001'`);
+      expect((await sendCode(b, '8613700000001')).json()).toMatchObject({
+        code: 422,
+        msg: 'The SMS could not be sent. Please try again.',
+      });
+      const { rows } = await b.db.query<{ n: number }>(
+        `select count(*)::int as n from otp_sends where mobile = '8613700000001'`,
+      );
       expect(Number(rows[0]!.n)).toBe(0);
       fail = false;
       expect((await sendCode(b, '8613700000001')).json().code).toBe(0);

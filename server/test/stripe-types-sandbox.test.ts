@@ -7,16 +7,31 @@ import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { FakeStripe } from './stripe/fake-stripe.ts';
 
 const API = '/cdb-app-api/v1/app';
-interface Method { pId: string; pPaymentType: string; label: string; kind?: string; hold?: boolean; sandbox?: boolean }
+interface Method {
+  pId: string;
+  pPaymentType: string;
+  label: string;
+  kind?: string;
+  hold?: boolean;
+  sandbox?: boolean;
+}
 
 let n = 0;
 const client = (b: Built) => ({
-  post: (url: string, token: string, body: Record<string, string | undefined>) => b.app.inject({
-    method: 'POST', url: `${API}/${url}`,
-    headers: { token, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': `st-${Date.now()}-${n++}` },
-    payload: formBody(body),
-  }),
-  methods: async (token: string, query: string) => (await b.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?${query}`, headers: { token } })).json().data as Method[],
+  post: (url: string, token: string, body: Record<string, string | undefined>) =>
+    b.app.inject({
+      method: 'POST',
+      url: `${API}/${url}`,
+      headers: {
+        token,
+        'content-type': 'application/x-www-form-urlencoded',
+        'idempotency-key': `st-${Date.now()}-${n++}`,
+      },
+      payload: formBody(body),
+    }),
+  methods: async (token: string, query: string) =>
+    (await b.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?${query}`, headers: { token } })).json()
+      .data as Method[],
 });
 
 describe('test mode without Stripe keys', () => {
@@ -31,7 +46,9 @@ describe('test mode without Stripe keys', () => {
     const token = await touristToken(b.app);
     const eur = await methods(token, 'currency=EUR');
     expect(eur[0]).toMatchObject({ pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD' });
-    const stripeTypes = eur.filter((m) => ['APPLE_PAY', 'GOOGLE_PAY', 'STRIPE_IDEAL', 'STRIPE_WECHAT'].includes(m.pPaymentType));
+    const stripeTypes = eur.filter((m) =>
+      ['APPLE_PAY', 'GOOGLE_PAY', 'STRIPE_IDEAL', 'STRIPE_WECHAT'].includes(m.pPaymentType),
+    );
     expect(stripeTypes.map((m) => [m.pId, m.label, m.kind, m.hold, m.sandbox])).toEqual([
       ['stripe-wallets:APPLE_PAY', 'Apple Pay', 'redirect', true, true],
       ['stripe-wallets:GOOGLE_PAY', 'Google Pay', 'redirect', true, true],
@@ -53,29 +70,58 @@ describe('test mode without Stripe keys', () => {
     const action = JSON.parse(clientSecret.slice(4)) as { url: string };
     const page = await b.app.inject({ method: 'GET', url: action.url });
     expect(page.statusCode).toBe(200);
-    const answered = await b.app.inject({ method: 'POST', url: action.url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `decision=${decision}` });
+    const answered = await b.app.inject({
+      method: 'POST',
+      url: action.url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `decision=${decision}`,
+    });
     expect(answered.statusCode).toBe(303);
   }
 
-  async function topUp(token: string, paymentId: string, currency: string, amount: string, decision: 'approve' | 'cancel') {
+  async function topUp(
+    token: string,
+    paymentId: string,
+    currency: string,
+    amount: string,
+    decision: 'approve' | 'cancel',
+  ) {
     const { post } = client(b);
     const t = (await post('cdb/payment/method/payer', token, { paymentId })).json().data.token as string;
     const body = { amount, currency, paymentId };
-    const started = await post('cdb/payment/multicurrency/recharge', token, { ...body, stripeToken: t, returnUrl: `http://localhost/#/confirm?payType=CZ&currency=${currency}` });
+    const started = await post('cdb/payment/multicurrency/recharge', token, {
+      ...body,
+      stripeToken: t,
+      returnUrl: `http://localhost/#/confirm?payType=CZ&currency=${currency}`,
+    });
     expect(started.json()).toMatchObject({ code: 0, data: { outTradeNo: '' } });
     const action = started.json().data.action as { clientSecret: string; paymentIntent: string };
     await onTestPage(action.clientSecret, decision);
-    return post('cdb/payment/multicurrency/recharge', token, { ...body, paymentId, paymentIntent: action.paymentIntent });
+    return post('cdb/payment/multicurrency/recharge', token, {
+      ...body,
+      paymentId,
+      paymentIntent: action.paymentIntent,
+    });
   }
 
   it('credits a top-up authorised on the test page with Apple Pay, and WeChat Pay in CNY', async () => {
     const token = await touristToken(b.app);
-    expect((await topUp(token, 'stripe-wallets:APPLE_PAY', 'EUR', '7', 'approve')).json()).toMatchObject({ code: 0, data: { pBalance: 7, pCurrencyType: 'EUR' } });
+    expect((await topUp(token, 'stripe-wallets:APPLE_PAY', 'EUR', '7', 'approve')).json()).toMatchObject({
+      code: 0,
+      data: { pBalance: 7, pCurrencyType: 'EUR' },
+    });
     const other = await touristToken(b.app);
-    expect((await topUp(other, 'stripe-redirects:STRIPE_WECHAT', 'CNY', '20', 'approve')).json()).toMatchObject({ code: 0, data: { pBalance: 20, pCurrencyType: 'CNY' } });
+    expect((await topUp(other, 'stripe-redirects:STRIPE_WECHAT', 'CNY', '20', 'approve')).json()).toMatchObject({
+      code: 0,
+      data: { pBalance: 20, pCurrencyType: 'CNY' },
+    });
     const { rows } = await b.db.query<{ provider: string; status: string; amount: number }>(
-      "select provider, status, amount::int as amount from payments where provider like 'stripe-%' order by created_at");
-    expect(rows).toEqual([{ provider: 'stripe-wallets', status: 'captured', amount: 700 }, { provider: 'stripe-redirects', status: 'captured', amount: 2000 }]);
+      "select provider, status, amount::int as amount from payments where provider like 'stripe-%' order by created_at",
+    );
+    expect(rows).toEqual([
+      { provider: 'stripe-wallets', status: 'captured', amount: 700 },
+      { provider: 'stripe-redirects', status: 'captured', amount: 2000 },
+    ]);
     expect(await checkLedger(b.db)).toEqual([]);
   });
 
@@ -92,8 +138,15 @@ describe('test mode without Stripe keys', () => {
   it('refuses iDEAL in a currency it does not take, clearly and before any payment', async () => {
     const { post } = client(b);
     const token = await touristToken(b.app);
-    const t = (await post('cdb/payment/method/payer', token, { paymentId: 'stripe-redirects:STRIPE_IDEAL' })).json().data.token as string;
-    const r = await post('cdb/payment/multicurrency/recharge', token, { amount: '3', currency: 'CNY', paymentId: 'stripe-redirects:STRIPE_IDEAL', stripeToken: t, returnUrl: 'http://localhost/#/wallet' });
+    const t = (await post('cdb/payment/method/payer', token, { paymentId: 'stripe-redirects:STRIPE_IDEAL' })).json()
+      .data.token as string;
+    const r = await post('cdb/payment/multicurrency/recharge', token, {
+      amount: '3',
+      currency: 'CNY',
+      paymentId: 'stripe-redirects:STRIPE_IDEAL',
+      stripeToken: t,
+      returnUrl: 'http://localhost/#/wallet',
+    });
     expect(r.statusCode).toBeGreaterThanOrEqual(400);
     expect(r.statusCode).toBeLessThan(500);
   });
@@ -105,7 +158,13 @@ describe('with Stripe configured', () => {
   let b: Built;
   beforeAll(async () => {
     fake = await new FakeStripe([SK]).start();
-    b = await build({ stripe: { account: { secretKey: SK, publishableKey: 'pk_test_types', webhookSecret: 'whsec_types' }, agents: {}, transport: fake.transport() } });
+    b = await build({
+      stripe: {
+        account: { secretKey: SK, publishableKey: 'pk_test_types', webhookSecret: 'whsec_types' },
+        agents: {},
+        transport: fake.transport(),
+      },
+    });
   }, 60_000);
   afterAll(async () => {
     await b?.close();

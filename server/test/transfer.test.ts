@@ -16,13 +16,15 @@ import { LOCALES } from '../../src/core/lang.ts';
 const API = '/cdb-app-api/v1/app';
 // Compressible text above 1 kB, as a build makes it.
 const JS = `export const screens = [${Array.from({ length: 200 }, (_, i) => `{ id: ${i}, path: '/screen-${i}' }`).join(', ')}];\n`;
-const HTML = `<!doctype html><html><head><title>Powerly</title><script type="module" src="/assets/index-AbC123xy.js"></script></head>` +
+const HTML =
+  `<!doctype html><html><head><title>Powerly</title><script type="module" src="/assets/index-AbC123xy.js"></script></head>` +
   `<body><!-- ${'padding '.repeat(200)}--><div id="root"></div></body></html>\n`;
 const FRAME = `<!doctype html><html><head><!--powerly-agent--></head><body><!-- ${'frame '.repeat(300)}--></body></html>\n`;
 const LOADER = `(function () { ${'/* the embed loader */ '.repeat(80)} })();\n`;
 const SMALL = '<!doctype html><title>venue</title>\n';
 /** A prerendered web-view page (build/prerender.ts writes one per screen and locale). */
-const webView = (screen: string, lang: string) => `<!doctype html><html lang="${lang}"><body><div id="root">${screen} ${lang} ${'text '.repeat(300)}</div></body></html>\n`;
+const webView = (screen: string, lang: string) =>
+  `<!doctype html><html lang="${lang}"><body><div id="root">${screen} ${lang} ${'text '.repeat(300)}</div></body></html>\n`;
 
 let dist: string;
 let b: Built;
@@ -44,7 +46,8 @@ beforeAll(async () => {
   put('embed/assets/frame-Zz9Yy8Xx.js', JS);
   put('embed/frame.html', FRAME, false);
   put('demo/venue.html', SMALL, false);
-  for (const lang of LOCALES) for (const screen of ['aboutUsApp', 'contactUsApp'] as const) put(webViewFile(screen, lang), webView(screen, lang));
+  for (const lang of LOCALES)
+    for (const screen of ['aboutUsApp', 'contactUsApp'] as const) put(webViewFile(screen, lang), webView(screen, lang));
   b = await build({ simulator: false, frontEnd: dist });
 });
 afterAll(async () => {
@@ -55,7 +58,10 @@ afterAll(async () => {
 const get = (url: string, headers: Record<string, string> = {}) => b.app.inject({ method: 'GET', url, headers });
 
 /** The frame-ancestors directive of a Content-Security-Policy (plugins/security.ts). */
-const frameAncestorsOf = (csp: unknown) => String(csp).split(/;\s*/).find((d) => d.startsWith('frame-ancestors'));
+const frameAncestorsOf = (csp: unknown) =>
+  String(csp)
+    .split(/;\s*/)
+    .find((d) => d.startsWith('frame-ancestors'));
 
 describe('the front end, precompressed', () => {
   it('sends the brotli file to a client that accepts br', async () => {
@@ -105,9 +111,17 @@ describe('the front end, precompressed', () => {
       expect(res.headers['content-security-policy']).toContain("script-src 'self'");
       expect(res.headers.etag).toBeTruthy();
       expect(res.headers['last-modified']).toBeTruthy();
-      const text = enc === 'br' ? brotliDecompressSync(res.rawPayload).toString() : enc === 'gzip' ? gunzipSync(res.rawPayload).toString() : res.body;
+      const text =
+        enc === 'br'
+          ? brotliDecompressSync(res.rawPayload).toString()
+          : enc === 'gzip'
+            ? gunzipSync(res.rawPayload).toString()
+            : res.body;
       expect(text).toBe(HTML);
-      const again = await get('/', { ...(enc ? { 'accept-encoding': enc } : {}), 'if-none-match': String(res.headers.etag) });
+      const again = await get('/', {
+        ...(enc ? { 'accept-encoding': enc } : {}),
+        'if-none-match': String(res.headers.etag),
+      });
       expect(again.statusCode).toBe(304);
     }
   });
@@ -194,7 +208,11 @@ describe('API responses', () => {
   });
 
   it('are left alone below 1 KiB, envelope and all', async () => {
-    const res = await b.app.inject({ method: 'POST', url: `${API}/saas/tourist/login`, headers: { 'accept-encoding': 'br, gzip' } });
+    const res = await b.app.inject({
+      method: 'POST',
+      url: `${API}/saas/tourist/login`,
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.rawPayload.length).toBeLessThan(1024);

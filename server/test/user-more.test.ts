@@ -12,26 +12,81 @@ beforeAll(async () => {
 afterAll(async () => b?.close());
 
 const get = (token: string, keys: string, lang?: string) =>
-  b.app.inject({ method: 'GET', url: `${API}/user/more?keys=${encodeURIComponent(keys)}`, headers: { token, ...(lang ? { lang } : {}) } });
+  b.app.inject({
+    method: 'GET',
+    url: `${API}/user/more?keys=${encodeURIComponent(keys)}`,
+    headers: { token, ...(lang ? { lang } : {}) },
+  });
 const post = (token: string, payload: Record<string, string>, lang?: string, json = false) =>
   b.app.inject({
-    method: 'POST', url: `${API}/user/more`,
-    headers: { token, 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded', ...(lang ? { lang } : {}) },
+    method: 'POST',
+    url: `${API}/user/more`,
+    headers: {
+      token,
+      'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded',
+      ...(lang ? { lang } : {}),
+    },
     payload: json ? JSON.stringify(payload) : new URLSearchParams(payload).toString(),
   });
 
 describe('user/more monriBilling', () => {
   it('is null until saved, then the stored JSON text (normalised: known fields, trimmed, in order); saving again replaces it', async () => {
     const token = await touristToken(b.app);
-    expect((await get(token, 'monriBilling')).json()).toEqual({ code: 0, msg: expect.any(String), data: { monriBilling: null } });
-    const billing = { email: ' ana@example.ba ', fullName: 'ana@example.ba', country: 'BA', address: '', city: '', zip: '', phone: '', orderInfo: 'Powerly' };
-    expect((await post(token, { monriBilling: JSON.stringify(billing) })).json()).toMatchObject({ code: 0, data: null });
+    expect((await get(token, 'monriBilling')).json()).toEqual({
+      code: 0,
+      msg: expect.any(String),
+      data: { monriBilling: null },
+    });
+    const billing = {
+      email: ' ana@example.ba ',
+      fullName: 'ana@example.ba',
+      country: 'BA',
+      address: '',
+      city: '',
+      zip: '',
+      phone: '',
+      orderInfo: 'Powerly',
+    };
+    expect((await post(token, { monriBilling: JSON.stringify(billing) })).json()).toMatchObject({
+      code: 0,
+      data: null,
+    });
     const stored = (await get(token, 'monriBilling')).json().data.monriBilling as string;
-    expect(JSON.parse(stored)).toEqual({ address: '', fullName: 'ana@example.ba', city: '', zip: '', phone: '', country: 'BA', email: 'ana@example.ba', orderInfo: 'Powerly' });
-    expect(Object.keys(JSON.parse(stored))).toEqual(['address', 'fullName', 'city', 'zip', 'phone', 'country', 'email', 'orderInfo']);
+    expect(JSON.parse(stored)).toEqual({
+      address: '',
+      fullName: 'ana@example.ba',
+      city: '',
+      zip: '',
+      phone: '',
+      country: 'BA',
+      email: 'ana@example.ba',
+      orderInfo: 'Powerly',
+    });
+    expect(Object.keys(JSON.parse(stored))).toEqual([
+      'address',
+      'fullName',
+      'city',
+      'zip',
+      'phone',
+      'country',
+      'email',
+      'orderInfo',
+    ]);
     // A JSON body works as the form body does.
-    expect((await post(token, { monriBilling: JSON.stringify({ email: 'eda@example.ba', city: 'Sarajevo' }) }, undefined, true)).json().code).toBe(0);
-    expect(JSON.parse((await get(token, 'monriBilling')).json().data.monriBilling as string)).toEqual({ city: 'Sarajevo', email: 'eda@example.ba' });
+    expect(
+      (
+        await post(
+          token,
+          { monriBilling: JSON.stringify({ email: 'eda@example.ba', city: 'Sarajevo' }) },
+          undefined,
+          true,
+        )
+      ).json().code,
+    ).toBe(0);
+    expect(JSON.parse((await get(token, 'monriBilling')).json().data.monriBilling as string)).toEqual({
+      city: 'Sarajevo',
+      email: 'eda@example.ba',
+    });
     // Another user sees none of it.
     const other = await touristToken(b.app);
     expect((await get(other, 'monriBilling')).json().data).toEqual({ monriBilling: null });
@@ -45,7 +100,11 @@ describe('user/more monriBilling', () => {
       ['"text"', 'en-US', 'The billing details must be a JSON object of billing fields.'],
       [JSON.stringify({ cardNumber: '4111111111111111' }), 'en-US', 'Unknown billing field: cardNumber.'],
       [JSON.stringify({ zip: 71000 }), 'en-US', 'The billing field zip is not valid.'],
-      [JSON.stringify({ fullName: 'x'.repeat(31) }), 'pt-PT', 'O campo de faturação fullName pode ter no máximo 30 caracteres.'],
+      [
+        JSON.stringify({ fullName: 'x'.repeat(31) }),
+        'pt-PT',
+        'O campo de faturação fullName pode ter no máximo 30 caracteres.',
+      ],
       [JSON.stringify({ email: 'nope' }), 'es-ES', 'Introduce una dirección de correo electrónico válida'],
       [JSON.stringify({ country: 'B1' }), 'en-US', 'The billing field country is not valid.'],
       [JSON.stringify({ address: 'a'.repeat(995) }), 'lt-LT', 'Atsiskaitymo duomenys per ilgi.'],

@@ -12,7 +12,15 @@ beforeAll(async () => {
 });
 afterAll(async () => b?.close());
 
-interface Shop { shopid: string; distance: number; freeNum: number; batteryNum: number; infoStatus: number; latitude: number; longitude: number }
+interface Shop {
+  shopid: string;
+  distance: number;
+  freeNum: number;
+  batteryNum: number;
+  infoStatus: number;
+  latitude: number;
+  longitude: number;
+}
 
 async function near(lat: number, lng: number, zoomLevel?: number, path = 'cdb/shop/listnear/trial'): Promise<Shop[]> {
   const payload: Record<string, string> = { lat: String(lat), lng: String(lng), coordType: 'wgs84' };
@@ -31,7 +39,10 @@ async function venue(lat: number, lng: number, prefix = 'T'): Promise<string> {
 
 async function heartbeat(cabinetId: string, slots: { slot: number; powerbankId: string | null }[]) {
   await b.app.powerly.cabinets.event(cabinetId, {
-    v: 1, id: `hb-${Math.random()}`, ts: b.clock.now().toISOString(), type: 'heartbeat',
+    v: 1,
+    id: `hb-${Math.random()}`,
+    ts: b.clock.now().toISOString(),
+    type: 'heartbeat',
     slots: slots.map((s) => ({ ...s, battery: s.powerbankId ? 100 : null })),
   });
 }
@@ -39,7 +50,8 @@ async function heartbeat(cabinetId: string, slots: { slot: number; powerbankId: 
 /** A deterministic PRNG (mulberry32), so a failure replays. */
 function rng(seed: number) {
   return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
@@ -64,7 +76,12 @@ describe('geographic search', () => {
   });
 
   it('orders by distance and keeps only the view', async () => {
-    const ids = [await venue(48.8566, 2.3522), await venue(48.8666, 2.3522), await venue(48.8566, 2.4522), await venue(49.2, 2.3522)];
+    const ids = [
+      await venue(48.8566, 2.3522),
+      await venue(48.8666, 2.3522),
+      await venue(48.8566, 2.4522),
+      await venue(49.2, 2.3522),
+    ];
     const got = await near(48.8566, 2.3522, 4);
     expect(got.map((s) => s.shopid)).toEqual([ids[0], ids[1], ids[2]]); // 0 m, 1.1 km, 7.3 km; 38 km is outside
     expect(got.map((s) => s.distance)).toEqual([...got.map((s) => s.distance)].sort((a, b) => a - b));
@@ -97,7 +114,14 @@ describe('geographic search', () => {
   it('matches a brute-force haversine scan for random venues and views (dateline and poles included)', async () => {
     const r = rng(7);
     const points: { id: string; lat: number; lng: number }[] = [];
-    const spots = [[0, 179.9], [0, -179.9], [89.9, 0], [-89.9, 60], [40, 10], [65, -179.95]] as const;
+    const spots = [
+      [0, 179.9],
+      [0, -179.9],
+      [89.9, 0],
+      [-89.9, 60],
+      [40, 10],
+      [65, -179.95],
+    ] as const;
     for (let i = 0; i < 400; i++) {
       const [la, lo] = spots[i % spots.length]!;
       const lat = Math.max(-90, Math.min(90, la + (r() - 0.5) * 0.6));
@@ -119,7 +143,10 @@ describe('geographic search', () => {
         .filter((p) => p.d <= radius)
         .sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1));
       const got = (await near(lat, lng, zoom)).filter((s) => s.shopid.startsWith('R-'));
-      expect(got.map((s) => s.shopid), `query ${q} at ${lat},${lng} zoom ${zoom}`).toEqual(expected.slice(0, 100).map((p) => p.id));
+      expect(
+        got.map((s) => s.shopid),
+        `query ${q} at ${lat},${lng} zoom ${zoom}`,
+      ).toEqual(expected.slice(0, 100).map((p) => p.id));
       for (const [i, s] of got.entries()) expect(Math.abs(s.distance - expected[i]!.d)).toBeLessThanOrEqual(1);
     }
   });
@@ -146,16 +173,31 @@ describe('live availability', () => {
     let [v] = await near(54.6871, 25.2801);
     expect(v).toMatchObject({ shopid: 'v-vno-gedimino', infoStatus: 0, freeNum: 0, batteryNum: 0 });
     const token = await touristToken(b.app);
-    const scan = () => b.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/checkisok?url=PWL-VNO-001`, headers: { token, lang: 'en-US' } });
+    const scan = () =>
+      b.app.inject({
+        method: 'POST',
+        url: `${API}/cdb/cabinet/checkisok?url=PWL-VNO-001`,
+        headers: { token, lang: 'en-US' },
+      });
     // The scan answers (the first screen says offline and where to go: the venue's position), nothing to rent or return.
     const res = await scan();
-    expect(res.json()).toMatchObject({ code: 0, data: { online: false, haveBatteryCount: 0, freeSlots: 0, lat: 54.6871, lng: 25.2801 } });
+    expect(res.json()).toMatchObject({
+      code: 0,
+      data: { online: false, haveBatteryCount: 0, freeSlots: 0, lat: 54.6871, lng: 25.2801 },
+    });
     // A rent there is refused before any money moves (fail fast).
-    const rent = await b.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-VNO-001`, headers: { token, lang: 'en-US' } });
+    const rent = await b.app.inject({
+      method: 'GET',
+      url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-VNO-001`,
+      headers: { token, lang: 'en-US' },
+    });
     expect(rent.statusCode).toBe(409);
     expect(rent.json().msg).toMatch(/offline/);
 
-    await heartbeat('PWL-VNO-001', [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: slot <= 4 ? `PB-VNO-000${slot}` : null })));
+    await heartbeat(
+      'PWL-VNO-001',
+      [1, 2, 3, 4, 5, 6].map((slot) => ({ slot, powerbankId: slot <= 4 ? `PB-VNO-000${slot}` : null })),
+    );
     [v] = await near(54.6871, 25.2801);
     expect(v).toMatchObject({ infoStatus: 1, freeNum: 4, batteryNum: 6 }); // returnable 2
     expect((await scan()).statusCode).toBe(200);
@@ -165,9 +207,16 @@ describe('live availability', () => {
     [v] = await near(54.6871, 25.2801);
     expect(v).toMatchObject({ freeNum: 3, batteryNum: 6 });
 
-    const dtl = await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/listnear/dtl?shopId=v-vno-gedimino&lat=54.6871&lng=25.2901` });
+    const dtl = await b.app.inject({
+      method: 'GET',
+      url: `${API}/cdb/shop/listnear/dtl?shopId=v-vno-gedimino&lat=54.6871&lng=25.2901`,
+    });
     expect(dtl.json().data).toMatchObject({
-      shopid: 'v-vno-gedimino', infoStatus: 1, freeNum: 3, batteryNum: 6, cabinetNum: 1,
+      shopid: 'v-vno-gedimino',
+      infoStatus: 1,
+      freeNum: 3,
+      batteryNum: 6,
+      cabinetNum: 1,
       cabinets: [{ cabinetID: 'PWL-VNO-001', online: true, freeNum: 3, batteryNum: 6 }],
     });
     expect(dtl.json().data.distance).toBeGreaterThan(600);
@@ -190,7 +239,11 @@ describe('live availability', () => {
   });
 
   it('answers an unknown shop with a localised 404', async () => {
-    const res = await b.app.inject({ method: 'GET', url: `${API}/cdb/shop/listnear/dtl?shopId=nope`, headers: { lang: 'zh-CN' } });
+    const res = await b.app.inject({
+      method: 'GET',
+      url: `${API}/cdb/shop/listnear/dtl?shopId=nope`,
+      headers: { lang: 'zh-CN' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().msg).toBe('该门店不存在。');
   });

@@ -13,10 +13,22 @@ beforeAll(async () => {
 });
 afterAll(async () => b?.close());
 
-const post = (url: string, token: string, body: Record<string, string | number | undefined>, key?: string, lang?: string) =>
+const post = (
+  url: string,
+  token: string,
+  body: Record<string, string | number | undefined>,
+  key?: string,
+  lang?: string,
+) =>
   b.app.inject({
-    method: 'POST', url: `${API}/${url}`,
-    headers: { token, 'content-type': 'application/x-www-form-urlencoded', ...(key ? { 'idempotency-key': key } : {}), ...(lang ? { lang } : {}) },
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: {
+      token,
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(key ? { 'idempotency-key': key } : {}),
+      ...(lang ? { lang } : {}),
+    },
     payload: formBody(body),
   });
 const get = (url: string, token: string) => b.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
@@ -25,13 +37,26 @@ let n = 0;
 const key = () => `k-${Date.now()}-${n++}`;
 
 async function topUp(token: string, amount: string, currency: string, extra: Record<string, string> = {}) {
-  const res = await post('cdb/payment/multicurrency/recharge', token, {
-    amount, currency, paymentId: 'card-sandbox', stripeToken: extra.cardId ? undefined : await cardToken(b.app), ...extra,
-  }, key());
+  const res = await post(
+    'cdb/payment/multicurrency/recharge',
+    token,
+    {
+      amount,
+      currency,
+      paymentId: 'card-sandbox',
+      stripeToken: extra.cardId ? undefined : await cardToken(b.app),
+      ...extra,
+    },
+    key(),
+  );
   return res;
 }
 async function wallet(token: string, currency: string, agent = 'powerly') {
-  const list = (await get('cdb/user/wallet/new', token)).json().data as { pCurrencyType: string; pBalance: number; pDailiId: string }[];
+  const list = (await get('cdb/user/wallet/new', token)).json().data as {
+    pCurrencyType: string;
+    pBalance: number;
+    pDailiId: string;
+  }[];
   return list.find((w) => w.pCurrencyType === currency && w.pDailiId === agent);
 }
 async function invariants() {
@@ -42,12 +67,18 @@ describe('top-up', () => {
   it('charges the card through the provider and credits the wallet of that currency and agent', async () => {
     const token = await touristToken(b.app);
     const res = await topUp(token, '30', 'EUR');
-    expect(res.json()).toMatchObject({ code: 0, data: { outTradeNo: expect.stringMatching(/^PO/), pBalance: 30, pCurrencyType: 'EUR' } });
+    expect(res.json()).toMatchObject({
+      code: 0,
+      data: { outTradeNo: expect.stringMatching(/^PO/), pBalance: 30, pCurrencyType: 'EUR' },
+    });
     expect((await wallet(token, 'EUR'))?.pBalance).toBe(30);
     await topUp(token, '10.5', 'USD', { agentId: 'agent-7' });
     expect((await wallet(token, 'USD', 'agent-7'))?.pBalance).toBe(10.5);
     expect((await wallet(token, 'USD'))?.pBalance ?? 0).toBe(0); // another agent's wallet is another wallet
-    const { rows } = await b.db.query<{ status: string; purpose: string }>(`select status, purpose from payments where order_id = $1`, [res.json().data.outTradeNo]);
+    const { rows } = await b.db.query<{ status: string; purpose: string }>(
+      `select status, purpose from payments where order_id = $1`,
+      [res.json().data.outTradeNo],
+    );
     expect(rows).toEqual([{ status: 'captured', purpose: 'wallet_topup' }]);
     await invariants();
   });
@@ -61,12 +92,25 @@ describe('top-up', () => {
     expect((await topUp(token, '10.5', 'XAF')).statusCode).toBe(400); // XAF has no minor unit
     expect((await topUp(token, '10', 'ISK')).json().code).toBe(400);
     expect((await topUp(token, '20000', 'EUR')).json().code).toBe(422);
-    const declined = await post('cdb/payment/multicurrency/recharge', token, {
-      amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app, '4000 0000 0000 0002'),
-    }, key());
+    const declined = await post(
+      'cdb/payment/multicurrency/recharge',
+      token,
+      {
+        amount: '10',
+        currency: 'EUR',
+        paymentId: 'card-sandbox',
+        stripeToken: await cardToken(b.app, '4000 0000 0000 0002'),
+      },
+      key(),
+    );
     expect(declined.json()).toMatchObject({ code: 422, msg: 'Your card was declined.' });
     expect((await wallet(token, 'EUR'))?.pBalance ?? 0).toBe(0);
-    const noKey = await post('cdb/payment/multicurrency/recharge', token, { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: 'x' });
+    const noKey = await post('cdb/payment/multicurrency/recharge', token, {
+      amount: '10',
+      currency: 'EUR',
+      paymentId: 'card-sandbox',
+      stripeToken: 'x',
+    });
     expect(noKey.statusCode).toBe(400);
     await invariants();
   });
@@ -118,9 +162,21 @@ describe('recovery after a crash between the money move and the stored response'
     const funds = b.app.powerly.wallet;
     const k = key();
     const stripeToken = await cardToken(b.app);
-    const first = await funds.topUp(auth, { amount: '25', currency: 'EUR', paymentId: 'card-sandbox', stripeToken, key: k });
+    const first = await funds.topUp(auth, {
+      amount: '25',
+      currency: 'EUR',
+      paymentId: 'card-sandbox',
+      stripeToken,
+      key: k,
+    });
     // The process died before the idempotency key was completed: the retry runs the service again.
-    const again = await funds.topUp(auth, { amount: '25', currency: 'EUR', paymentId: 'card-sandbox', stripeToken, key: k });
+    const again = await funds.topUp(auth, {
+      amount: '25',
+      currency: 'EUR',
+      paymentId: 'card-sandbox',
+      stripeToken,
+      key: k,
+    });
     expect(again.outTradeNo).toBe(first.outTradeNo);
     expect((await wallet(token, 'EUR'))?.pBalance).toBe(25);
     const wk = key();
@@ -143,16 +199,27 @@ describe('withdrawal', () => {
     const ok = (await post('cdb/mine/tixian/apply', token, { amount: '20', currency: 'EUR' })).json();
     expect(ok.data.refundTypes).toEqual([0, 1]); // 0: back to the top-up card (auto-audit)
     expect(ok.data.channels[0]).toMatchObject({ channelName: 'SEPA bank transfer', paymentId: 'payout-sepa' });
-    expect(ok.data.channels[0].payoutConfig.map((f: { fieldName: string; fieldType: string }) => `${f.fieldName}:${f.fieldType}`))
-      .toEqual(['accountHolder:input', 'iban:input', 'country:picker']);
+    expect(
+      ok.data.channels[0].payoutConfig.map(
+        (f: { fieldName: string; fieldType: string }) => `${f.fieldName}:${f.fieldType}`,
+      ),
+    ).toEqual(['accountHolder:input', 'iban:input', 'country:picker']);
   });
 
   it('refund type 0 holds the amount; the payout event posts it (funds leave the wallet once)', async () => {
     const token = await touristToken(b.app);
     await topUp(token, '20', 'EUR');
     b.clock.advance(1000); // the movements list is newest first
-    const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '12', currency: 'EUR', autoAudit: 1, amountType: 'balance' }, key());
-    expect(r.json()).toMatchObject({ code: 0, data: { tixianOrderId: expect.stringMatching(/^TX/), pBalance: 8, status: 'pending' } });
+    const r = await post(
+      'cdb/mine/tixian/create',
+      token,
+      { refundType: 0, amount: '12', currency: 'EUR', autoAudit: 1, amountType: 'balance' },
+      key(),
+    );
+    expect(r.json()).toMatchObject({
+      code: 0,
+      data: { tixianOrderId: expect.stringMatching(/^TX/), pBalance: 8, status: 'pending' },
+    });
     const id = r.json().data.tixianOrderId;
     expect((await b.app.powerly.wallet.findWithdrawal(id))?.status).toBe('pending');
     await invariants();
@@ -160,22 +227,49 @@ describe('withdrawal', () => {
     expect((await b.app.powerly.wallet.findWithdrawal(id))?.status).toBe('paid');
     expect((await wallet(token, 'EUR'))?.pBalance).toBe(8);
     const list = (await get('cdb/user/wallet/list?currency=EUR', token)).json().data.page;
-    expect(list.records.map((m: { type: string; amount: number; status: string }) => [m.type, m.amount, m.status]))
-      .toEqual([['withdrawal', -12, 'paid'], ['wallet_topup', 20, 'done']]);
+    expect(
+      list.records.map((m: { type: string; amount: number; status: string }) => [m.type, m.amount, m.status]),
+    ).toEqual([
+      ['withdrawal', -12, 'paid'],
+      ['wallet_topup', 20, 'done'],
+    ]);
     await invariants();
   });
 
   it('payout channel: every field required and pickers take their values; a failed payout releases the hold', async () => {
     const token = await touristToken(b.app);
     await topUp(token, '50', 'USD');
-    const ch = (acct: Record<string, string>) => post('cdb/mine/tixian/create', token, {
-      refundType: 1, amount: '40', currency: 'USD', receiverAccount: JSON.stringify({ paymentId: 'payout-ach', accountData: acct }),
-    }, key());
-    const full = { accountHolder: 'Ana Silva', routingNumber: '011000015', accountNumber: '1234567890', accountType: 'checking' };
+    const ch = (acct: Record<string, string>) =>
+      post(
+        'cdb/mine/tixian/create',
+        token,
+        {
+          refundType: 1,
+          amount: '40',
+          currency: 'USD',
+          receiverAccount: JSON.stringify({ paymentId: 'payout-ach', accountData: acct }),
+        },
+        key(),
+      );
+    const full = {
+      accountHolder: 'Ana Silva',
+      routingNumber: '011000015',
+      accountNumber: '1234567890',
+      accountType: 'checking',
+    };
     const missing = await ch({ ...full, routingNumber: ' ' });
     expect(missing.json()).toMatchObject({ code: 400, msg: 'All information is required.' });
     expect((await ch({ ...full, accountType: 'gold' })).json().code).toBe(400);
-    expect((await post('cdb/mine/tixian/create', token, { refundType: 1, amount: '40', currency: 'USD', receiverAccount: '{' }, key())).json().code).toBe(400);
+    expect(
+      (
+        await post(
+          'cdb/mine/tixian/create',
+          token,
+          { refundType: 1, amount: '40', currency: 'USD', receiverAccount: '{' },
+          key(),
+        )
+      ).json().code,
+    ).toBe(400);
     // The sandbox bounces payouts to accounts ending in 0002.
     const bounced = await ch({ ...full, accountNumber: '4444440002' });
     expect(bounced.json().data.pBalance).toBe(10);
@@ -199,25 +293,41 @@ describe('withdrawal', () => {
     const cny = (await post('cdb/mine/tixian/apply', token, { amount: '10', currency: 'CNY' })).json().data;
     expect(cny).toMatchObject({ checkNeedRemark: true, channels: [] });
     expect(cny.refundTypes).toContain(2);
-    const remark = (r: object | string) => post('cdb/mine/tixian/create', token, {
-      refundType: 2, amount: '10', currency: 'CNY', checkNeedRemark: 'true', remark: typeof r === 'string' ? r : JSON.stringify(r),
-    }, key());
+    const remark = (r: object | string) =>
+      post(
+        'cdb/mine/tixian/create',
+        token,
+        {
+          refundType: 2,
+          amount: '10',
+          currency: 'CNY',
+          checkNeedRemark: 'true',
+          remark: typeof r === 'string' ? r : JSON.stringify(r),
+        },
+        key(),
+      );
     expect((await remark({ name: 'Li Lei', bankCard: '', phone: '13800138000' })).json().code).toBe(400);
     expect((await remark('')).json().code).toBe(400);
     expect((await remark({ name: 'Li Lei', bankCard: '12ab', phone: '13800138000' })).json().code).toBe(400);
     expect((await remark({ name: 'Li Lei', bankCard: '6222 0212 3456 7890', phone: 'call me' })).json().code).toBe(400);
-    expect((await remark({ name: 'Li Lei', bankCard: '6222 0212 3456 7890', phone: '13800138000' })).json().code).toBe(0);
+    expect((await remark({ name: 'Li Lei', bankCard: '6222 0212 3456 7890', phone: '13800138000' })).json().code).toBe(
+      0,
+    );
 
     await topUp(token, '5000', 'XAF');
     const xaf = (await post('cdb/mine/tixian/apply', token, { amount: '1000', currency: 'XAF' })).json().data;
     expect(xaf).toMatchObject({ checkNeedRemark: false, channels: [] });
-    expect((await post('cdb/mine/tixian/create', token, { refundType: 2, amount: '1000', currency: 'XAF' }, key())).json().code).toBe(0);
+    expect(
+      (await post('cdb/mine/tixian/create', token, { refundType: 2, amount: '1000', currency: 'XAF' }, key())).json()
+        .code,
+    ).toBe(0);
 
     await topUp(token, '100', 'NGN');
     const ngn = (await post('cdb/mine/tixian/apply', token, { amount: '10', currency: 'NGN' })).json().data;
     expect(ngn.refundTypes).toEqual([]);
-    expect((await post('cdb/mine/tixian/create', token, { refundType: 1, amount: '10', currency: 'NGN' }, key())).json())
-      .toMatchObject({ code: 422, msg: expect.stringContaining('contact us') });
+    expect(
+      (await post('cdb/mine/tixian/create', token, { refundType: 1, amount: '10', currency: 'NGN' }, key())).json(),
+    ).toMatchObject({ code: 422, msg: expect.stringContaining('contact us') });
     await b.app.powerly.jobs.runDue();
     await invariants();
   });
@@ -230,7 +340,13 @@ describe('provider webhook', () => {
     const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR' }, key());
     const wd = (await b.app.powerly.wallet.findWithdrawal(r.json().data.tixianOrderId))!;
     const raw = JSON.stringify({ id: `evt_test_${wd.id}`, type: 'payout.paid', data: { ref: wd.provider_ref } });
-    const hook = (sig: string) => b.app.inject({ method: 'POST', url: '/webhooks/payments/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': sig }, payload: raw });
+    const hook = (sig: string) =>
+      b.app.inject({
+        method: 'POST',
+        url: '/webhooks/payments/sandbox',
+        headers: { 'content-type': 'application/json', 'sandbox-signature': sig },
+        payload: raw,
+      });
     expect((await hook('t=1,v1=' + '0'.repeat(64))).statusCode).toBe(400);
     const tampered = b.sandbox.sign(raw.replace('payout.paid', 'payout.failed'));
     expect((await hook(tampered)).statusCode).toBe(400);
@@ -250,16 +366,35 @@ describe('saved cards', () => {
     expect((await topUp(token, '10', 'EUR')).json().code).toBe(0);
     expect((await get('cdb/user/card?userEnd=web', token)).json().data).toEqual([]);
     const saveKey = key();
-    const body = { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app, '5555 5555 5555 4444'), saveCard: true } as unknown as Record<string, string>;
+    const body = {
+      amount: '10',
+      currency: 'EUR',
+      paymentId: 'card-sandbox',
+      stripeToken: await cardToken(b.app, '5555 5555 5555 4444'),
+      saveCard: true,
+    } as unknown as Record<string, string>;
     expect((await post('cdb/payment/multicurrency/recharge', token, body, saveKey)).json().code).toBe(0);
     // The same request again (a retry) replays; the card is listed once.
     expect((await post('cdb/payment/multicurrency/recharge', token, body, saveKey)).json().code).toBe(0);
     const cards = (await get('cdb/user/card?userEnd=web', token)).json().data;
-    expect(cards).toEqual([{ pId: expect.stringMatching(/^card_/), pCardnumber: '**** **** **** 4444', currencyName: 'EUR', brand: 'mastercard', paymentId: 'card-sandbox' }]);
+    expect(cards).toEqual([
+      {
+        pId: expect.stringMatching(/^card_/),
+        pCardnumber: '**** **** **** 4444',
+        currencyName: 'EUR',
+        brand: 'mastercard',
+        paymentId: 'card-sandbox',
+      },
+    ]);
     expect((await topUp(token, '10', 'EUR', { cardId: cards[0].pId })).json().code).toBe(0);
     expect((await wallet(token, 'EUR'))?.pBalance).toBe(30);
     // A declined card is not saved.
-    const declined = await post('cdb/payment/multicurrency/recharge', token, { ...body, stripeToken: await cardToken(b.app, '4000 0000 0000 0002') }, key());
+    const declined = await post(
+      'cdb/payment/multicurrency/recharge',
+      token,
+      { ...body, stripeToken: await cardToken(b.app, '4000 0000 0000 0002') },
+      key(),
+    );
     expect(declined.json().code).toBe(422);
     expect((await get('cdb/user/card?userEnd=web', token)).json().data).toHaveLength(1);
     await invariants();
@@ -272,24 +407,39 @@ describe('saved cards', () => {
     const noMethod = await b.app.inject({ method: 'POST', url: `${API}/cdb/user/card/save`, headers: { token } });
     expect(noMethod.statusCode).toBe(400);
     const setup = await b.app.inject({
-      method: 'POST', url: `${API}/cdb/user/card/save?paymentId=card-sandbox&agentId=agent-7&currency=EUR`, headers: { token },
+      method: 'POST',
+      url: `${API}/cdb/user/card/save?paymentId=card-sandbox&agentId=agent-7&currency=EUR`,
+      headers: { token },
     });
-    expect(setup.json()).toMatchObject({ code: 0, data: { paymentId: expect.stringMatching(/^seti_/), clientSecret: expect.any(String) } });
+    expect(setup.json()).toMatchObject({
+      code: 0,
+      data: { paymentId: expect.stringMatching(/^seti_/), clientSecret: expect.any(String) },
+    });
     const { paymentId, clientSecret } = setup.json().data;
     // The process stops after the card was saved, before the response was stored: the retry replays it.
     const confirmKey = key();
     const paymentMethod = await cardToken(b.app, '5555 5555 5555 4444');
     failNextKeyCompletionOutsideTx(b);
-    expect((await post('cdb/user/card/confirm', token, { paymentId, clientSecret, paymentMethod }, confirmKey)).statusCode).toBe(500);
+    expect(
+      (await post('cdb/user/card/confirm', token, { paymentId, clientSecret, paymentMethod }, confirmKey)).statusCode,
+    ).toBe(500);
     const conf = await post('cdb/user/card/confirm', token, { paymentId, clientSecret, paymentMethod }, confirmKey);
     expect(conf.json()).toMatchObject({ code: 0, data: { pId: expect.stringMatching(/^card_/) } });
     expect(conf.headers['idempotent-replayed']).toBe('true');
     const cardId = conf.json().data.pId;
-    expect((await get('cdb/user/card?userEnd=web&agentId=agent-7', token)).json().data)
-      .toEqual([{ pId: cardId, pCardnumber: '**** **** **** 4444', currencyName: 'EUR', brand: 'mastercard', paymentId: 'card-sandbox' }]);
+    expect((await get('cdb/user/card?userEnd=web&agentId=agent-7', token)).json().data).toEqual([
+      {
+        pId: cardId,
+        pCardnumber: '**** **** **** 4444',
+        currencyName: 'EUR',
+        brand: 'mastercard',
+        paymentId: 'card-sandbox',
+      },
+    ]);
     expect((await get('cdb/user/card?userEnd=web', token)).json().data).toEqual([]); // other agent
     // The saved card is reusable (twice), for its own agent only.
-    for (let i = 0; i < 2; i++) expect((await topUp(token, '10', 'EUR', { cardId, agentId: 'agent-7' })).json().code).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect((await topUp(token, '10', 'EUR', { cardId, agentId: 'agent-7' })).json().code).toBe(0);
     expect((await wallet(token, 'EUR', 'agent-7'))?.pBalance).toBe(20);
     expect((await topUp(token, '10', 'EUR', { cardId })).json().code).toBe(404);
     expect((await get(`cdb/user/card/remove/${cardId}`, token)).json().code).toBe(0);
@@ -297,10 +447,19 @@ describe('saved cards', () => {
     expect((await get(`cdb/user/card/remove/${cardId}`, token)).json().code).toBe(404);
     expect((await topUp(token, '10', 'EUR', { cardId, agentId: 'agent-7' })).json().code).toBe(404);
     // A declined card is not saved.
-    const r2 = await b.app.inject({ method: 'POST', url: `${API}/cdb/user/card/save?paymentId=card-sandbox`, headers: { token } });
+    const r2 = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/user/card/save?paymentId=card-sandbox`,
+      headers: { token },
+    });
     expect(r2.json().code, r2.body).toBe(0);
     const s2 = r2.json().data;
-    const bad = await post('cdb/user/card/confirm', token, { ...s2, paymentMethod: await cardToken(b.app, '4000 0000 0000 0002') }, key());
+    const bad = await post(
+      'cdb/user/card/confirm',
+      token,
+      { ...s2, paymentMethod: await cardToken(b.app, '4000 0000 0000 0002') },
+      key(),
+    );
     expect(bad.json(), JSON.stringify(s2)).toMatchObject({ code: 422 });
     await invariants();
   });
@@ -309,10 +468,16 @@ describe('saved cards', () => {
 describe('reconciliation', () => {
   it('checkLedger reports a tampered balance and an unbalanced currency', async () => {
     await invariants();
-    await b.db.query(`update ledger_accounts set credits_posted = credits_posted + 1 where id = (select min(id) from ledger_accounts where owner_type = 'user' and kind = 'wallet')`);
+    await b.db.query(
+      `update ledger_accounts set credits_posted = credits_posted + 1 where id = (select min(id) from ledger_accounts where owner_type = 'user' and kind = 'wallet')`,
+    );
     const v = await checkLedger(b.db);
-    expect(v.map((x) => x.invariant)).toEqual(expect.arrayContaining(['currency sums to zero', 'account balances match transfers']));
-    await b.db.query(`update ledger_accounts set credits_posted = credits_posted - 1 where id = (select min(id) from ledger_accounts where owner_type = 'user' and kind = 'wallet')`);
+    expect(v.map((x) => x.invariant)).toEqual(
+      expect.arrayContaining(['currency sums to zero', 'account balances match transfers']),
+    );
+    await b.db.query(
+      `update ledger_accounts set credits_posted = credits_posted - 1 where id = (select min(id) from ledger_accounts where owner_type = 'user' and kind = 'wallet')`,
+    );
     await invariants();
   });
 });

@@ -21,7 +21,9 @@ describe('the webhook entry', () => {
   it('serves the card provider at /payments/webhooks/{provider}; the old URL is the same handler (one event id, applied once)', async () => {
     const raw = JSON.stringify({ id: 'evt_entry_1', type: 'customer.updated', data: { ref: 'cus_1' } });
     const sig = b.sandbox.sign(raw);
-    expect((await post('/payments/webhooks/sandbox', raw, { 'sandbox-signature': 't=1,v1=' + '0'.repeat(64) })).statusCode).toBe(400);
+    expect(
+      (await post('/payments/webhooks/sandbox', raw, { 'sandbox-signature': 't=1,v1=' + '0'.repeat(64) })).statusCode,
+    ).toBe(400);
     const first = await post('/payments/webhooks/sandbox', raw, { 'sandbox-signature': sig });
     expect([first.statusCode, first.json()]).toEqual([200, { received: true, result: 'ignored' }]);
     const alias = await post('/webhooks/payments/sandbox', raw, { 'sandbox-signature': sig });
@@ -38,14 +40,19 @@ describe('the webhook entry', () => {
   it('applies an in-process delivery (the sandbox\u2019s payout arrivals) by the same actions: payment events in payments, payouts in the wallet', async () => {
     const payouts: string[] = [];
     const d: WebhookDeps = {
-      payments: b.app.powerly.payments, db: b.db, clock: b.clock,
+      payments: b.app.powerly.payments,
+      db: b.db,
+      clock: b.clock,
       payoutNotified: async (_id, e) => {
         payouts.push(`${e.type} ${e.data.ref}`);
         return 'applied';
       },
     };
     const raw = JSON.stringify({ id: 'evt_deliver_1', type: 'payment_intent.canceled', data: { ref: 'pi_not_ours' } });
-    await expect(deliver(d, 'sandbox', raw, 't=1,v1=' + '0'.repeat(64))).rejects.toMatchObject({ code: 400, key: 'error.webhook.signature' });
+    await expect(deliver(d, 'sandbox', raw, 't=1,v1=' + '0'.repeat(64))).rejects.toMatchObject({
+      code: 400,
+      key: 'error.webhook.signature',
+    });
     expect(await deliver(d, 'sandbox', raw, b.sandbox.sign(raw))).toBe('ignored'); // payments: not a payment of ours
     expect(await deliver(d, 'sandbox', raw, b.sandbox.sign(raw))).toBe('duplicate');
     const payout = JSON.stringify({ id: 'evt_deliver_2', type: 'payout.failed', data: { ref: 'po_deliver' } });
@@ -54,7 +61,12 @@ describe('the webhook entry', () => {
   });
 
   it('answers 404 for a provider (or an agent\u2019s provider) that is not registered, on every URL shape', async () => {
-    for (const url of ['/payments/webhooks/nosuch', '/payments/webhooks/paypal/nosuchagent', '/webhooks/payments/stripe', '/webhooks/methods/nosuch']) {
+    for (const url of [
+      '/payments/webhooks/nosuch',
+      '/payments/webhooks/paypal/nosuchagent',
+      '/webhooks/payments/stripe',
+      '/webhooks/methods/nosuch',
+    ]) {
       const res = await post(url, '{}');
       expect([url, res.statusCode]).toEqual([url, 404]);
     }
@@ -67,8 +79,26 @@ describe('the webhook entry', () => {
 
   it('reads every delivery as one of a few actions', () => {
     const e = (type: string) => ({ id: 'e', type, data: { ref: 'r' } });
-    expect(['payment_intent.succeeded', 'payment_intent.amount_capturable_updated', 'payment_intent.payment_failed', 'payment_intent.canceled', 'charge.refunded', 'payout.paid', 'payout.failed', 'setup_intent.succeeded'].map((t) => cardAction(e(t)))).toEqual([
-      'payment.succeeded', 'payment.succeeded', 'payment.failed', 'payment.failed', 'payment.refunded', 'payout.paid', 'payout.failed', 'ignored',
+    expect(
+      [
+        'payment_intent.succeeded',
+        'payment_intent.amount_capturable_updated',
+        'payment_intent.payment_failed',
+        'payment_intent.canceled',
+        'charge.refunded',
+        'payout.paid',
+        'payout.failed',
+        'setup_intent.succeeded',
+      ].map((t) => cardAction(e(t))),
+    ).toEqual([
+      'payment.succeeded',
+      'payment.succeeded',
+      'payment.failed',
+      'payment.failed',
+      'payment.refunded',
+      'payout.paid',
+      'payout.failed',
+      'ignored',
     ]);
     expect(methodAction({ ref: 'r', state: 'paid' }, true)).toBe('payment.succeeded');
     expect(methodAction({ ref: 'r', state: 'cancelled' }, true)).toBe('payment.failed');

@@ -14,7 +14,8 @@ import { FakeWise } from './providers/wise.ts';
 
 const API = '/cdb-app-api/v1/app';
 let wise: FakeWise;
-const rail = (f?: typeof fetch) => new WiseRail({ apiToken: 'wise-live-token', profileId: '7654321', apiBase: wise.url }, f);
+const rail = (f?: typeof fetch) =>
+  new WiseRail({ apiToken: 'wise-live-token', profileId: '7654321', apiBase: wise.url }, f);
 
 beforeAll(async () => {
   wise = await new FakeWise('wise-live-token', 7654321, { EUR: 0 }).start();
@@ -25,11 +26,26 @@ afterAll(() => wise.stop());
 async function unfunded(b: Built, euros: number) {
   const { token } = await fundedRider(b.app, b.clock, 'agent-a', euros * 100);
   const r = await b.app.inject({
-    method: 'POST', url: `${API}/cdb/mine/tixian/create`, headers: { token, 'idempotency-key': `q-${Date.now()}-${Math.random()}` },
-    payload: { refundType: 1, amount: String(euros), currency: 'EUR', agentId: 'agent-a', receiverAccount: JSON.stringify({ paymentId: 'payout-sepa', accountData: { accountHolder: 'Ana Silva', iban: 'LT121000011101001000', country: 'LT' } }) },
+    method: 'POST',
+    url: `${API}/cdb/mine/tixian/create`,
+    headers: { token, 'idempotency-key': `q-${Date.now()}-${Math.random()}` },
+    payload: {
+      refundType: 1,
+      amount: String(euros),
+      currency: 'EUR',
+      agentId: 'agent-a',
+      receiverAccount: JSON.stringify({
+        paymentId: 'payout-sepa',
+        accountData: { accountHolder: 'Ana Silva', iban: 'LT121000011101001000', country: 'LT' },
+      }),
+    },
   });
   const id = r.json<{ data: { tixianOrderId: string } }>().data.tixianOrderId;
-  expect(await b.app.powerly.wallet.findWithdrawal(id)).toMatchObject({ status: 'awaiting_payout', provider: 'wise', settle_reason: 'transfer.insufficient_funds' });
+  expect(await b.app.powerly.wallet.findWithdrawal(id)).toMatchObject({
+    status: 'awaiting_payout',
+    provider: 'wise',
+    settle_reason: 'transfer.insufficient_funds',
+  });
   return id;
 }
 const fundingsOf = async (b: Built, id: string) => {
@@ -48,7 +64,11 @@ describe('approving a payout through Wise', () => {
 
   it('the balance topped up, two approvals at once: one 200, one 409; the same Wise transfer funded once, then paid', async () => {
     const id = await unfunded(b, 20);
-    expect((await consoles.get('financeA')!.call('GET', `/withdrawals/${id}`)).json()).toMatchObject({ state: 'awaiting_payout', rail: 'wise', waitReason: 'transfer.insufficient_funds' });
+    expect((await consoles.get('financeA')!.call('GET', `/withdrawals/${id}`)).json()).toMatchObject({
+      state: 'awaiting_payout',
+      rail: 'wise',
+      waitReason: 'transfer.insufficient_funds',
+    });
     const transfers = wise.transfers.size;
     wise.balances.EUR = 1000;
     const answers = await Promise.all([
@@ -63,7 +83,10 @@ describe('approving a payout through Wise', () => {
     wise.advance(wd.provider_ref!, 'outgoing_payment_sent');
     b.clock.advance(15 * 60_000);
     await b.app.powerly.jobs.runDue();
-    expect((await consoles.get('financeA')!.call('GET', `/withdrawals/${id}`)).json()).toMatchObject({ state: 'paid', bankReference: `wise:${wd.provider_ref}` });
+    expect((await consoles.get('financeA')!.call('GET', `/withdrawals/${id}`)).json()).toMatchObject({
+      state: 'paid',
+      bankReference: `wise:${wd.provider_ref}`,
+    });
     expect(await fundingsOf(b, id)).toBe(1);
     expect(await checkLedger(b.db)).toEqual([]);
   });
@@ -94,7 +117,10 @@ describe('approving a payout through Wise', () => {
     await first.app.close();
 
     // After the restart (a new process on the same database): the approval's job names the same transfer.
-    const { rows } = await b.db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = $1 and done_at is null and payload->>'withdrawalId' = $2`, [JOB_BANK_PAYOUT, id]);
+    const { rows } = await b.db.query<{ n: number }>(
+      `select count(*)::int as n from jobs where kind = $1 and done_at is null and payload->>'withdrawalId' = $2`,
+      [JOB_BANK_PAYOUT, id],
+    );
     expect(rows[0]!.n).toBeGreaterThan(0);
     await b.app.powerly.jobs.runDue();
     const wd = (await b.app.powerly.wallet.findWithdrawal(id))!;

@@ -1,7 +1,16 @@
 // Sign-in calls of this slice.
 import { api } from './client.ts';
 import type {
-  AppleLoginBody, AuthCodeUrlBody, CaptchaQuestion, FacebookLoginBody, GoogleLoginBody, LoginConfig, MobileLoginQuery, SendVerifyCodeBody, SendVerifyCodeQuery, UserInfo,
+  AppleLoginBody,
+  AuthCodeUrlBody,
+  CaptchaQuestion,
+  FacebookLoginBody,
+  GoogleLoginBody,
+  LoginConfig,
+  MobileLoginQuery,
+  SendVerifyCodeBody,
+  SendVerifyCodeQuery,
+  UserInfo,
 } from '../contract/auth.ts';
 
 /** POST saas/tourist/login?code={deviceCode} → token. */
@@ -27,9 +36,20 @@ export function captchaQuestion(uuid: string): Promise<CaptchaQuestion> {
 }
 
 /** POST saas/sendVerifyCode ?mobile&timestamp&sign, body reCAPTCHA {token, platform} (+ the image captcha). */
-export function sendVerifyCode(p: { mobile: string; timestamp: string; sign: string; botToken: string; uuid: string; captcha: string }): Promise<null> {
+export function sendVerifyCode(p: {
+  mobile: string;
+  timestamp: string;
+  sign: string;
+  botToken: string;
+  uuid: string;
+  captcha: string;
+}): Promise<null> {
   const query: SendVerifyCodeQuery = { mobile: p.mobile, timestamp: p.timestamp, sign: p.sign };
-  const body: SendVerifyCodeBody = { reCAPTCHA: JSON.stringify({ token: p.botToken, platform: 'web' }), uuid: p.uuid, captcha: p.captcha };
+  const body: SendVerifyCodeBody = {
+    reCAPTCHA: JSON.stringify({ token: p.botToken, platform: 'web' }),
+    uuid: p.uuid,
+    captcha: p.captcha,
+  };
   return api.post<null>('saas/sendVerifyCode', { query, body });
 }
 
@@ -45,6 +65,7 @@ export const googleLogin = (androidToken: string) =>
 export const appleLogin = (token: string) => post<AppleLoginBody>('loginAppleByToken', { token });
 export const facebookLogin = (token: string) =>
   post<FacebookLoginBody>('saas/loginFacebookByToken', { token, canRegistWithOutUnion: 'true' });
-export const authCodeUrl = (url: string, type: NonNullable<AuthCodeUrlBody['type']>) => post<AuthCodeUrlBody>('authCodeUrl', { url, type });
+export const authCodeUrl = (url: string, type: NonNullable<AuthCodeUrlBody['type']>) =>
+  post<AuthCodeUrlBody>('authCodeUrl', { url, type });
 export const logoutCall = () => api.post<null>('logout');
 export const loginConfig = () => api.get<LoginConfig>('loginConfig', { noToken: true });

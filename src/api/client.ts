@@ -133,7 +133,13 @@ function parseJson(text: string): unknown {
 }
 
 /** The envelope's verdict on a response: its data, or the ApiError to reject with. */
-function envelopeResult(method: string, status: number, ok: boolean, body: unknown, onUnauthorized?: () => void): { data: unknown } | ApiError {
+function envelopeResult(
+  method: string,
+  status: number,
+  ok: boolean,
+  body: unknown,
+  onUnauthorized?: () => void,
+): { data: unknown } | ApiError {
   const env = (body && typeof body === 'object' ? body : undefined) as Partial<Envelope> | undefined;
   const code = typeof env?.code === 'number' ? env.code : -1;
   const msg = typeof env?.msg === 'string' && env.msg ? env.msg : undefined;
@@ -155,48 +161,58 @@ function envelopeResult(method: string, status: number, ok: boolean, body: unkno
 
 export function createClient(config: ClientConfig): ApiClient {
   const timeout = config.timeout ?? REQUEST_TIMEOUT_MS;
-  const $fetch = ofetch.create({
-    // One attempt: money-moving calls retry with their idempotency key, pollers poll; the envelope decides.
-    retry: false,
-    ignoreResponseError: true,
-    parseResponse: parseJson,
-    onRequest(ctx) {
-      const { options } = ctx as Ctx;
-      const call = options.call;
-      // The base may change after creation (the embed points the app at its own origin).
-      options.baseURL = config.baseURL ?? DEFAULT_API_BASE;
-      const headers = options.headers;
-      const h = config.headers();
-      headers.set('accept', 'application/json');
-      if (!call.noToken) {
-        if (h.token) headers.set('token', h.token);
-        if (h.lang) headers.set('lang', h.lang);
-      }
-      if (call.noAgent) headers.set('agentOpenId', '');
-      else if (h.agentOpenId) headers.set('agentOpenId', h.agentOpenId);
-      if (call.idempotencyKey) headers.set('Idempotency-Key', call.idempotencyKey);
-      // Form-encoded unless JSON (ofetch encodes a body object by its content-type).
-      if (options.body) headers.set('content-type', call.json ? 'application/json' : 'application/x-www-form-urlencoded');
-      const t = withTimeout(call.signal, timeout);
-      options.signal = t.signal;
-      call.done = t.done;
+  const $fetch = ofetch.create(
+    {
+      // One attempt: money-moving calls retry with their idempotency key, pollers poll; the envelope decides.
+      retry: false,
+      ignoreResponseError: true,
+      parseResponse: parseJson,
+      onRequest(ctx) {
+        const { options } = ctx as Ctx;
+        const call = options.call;
+        // The base may change after creation (the embed points the app at its own origin).
+        options.baseURL = config.baseURL ?? DEFAULT_API_BASE;
+        const headers = options.headers;
+        const h = config.headers();
+        headers.set('accept', 'application/json');
+        if (!call.noToken) {
+          if (h.token) headers.set('token', h.token);
+          if (h.lang) headers.set('lang', h.lang);
+        }
+        if (call.noAgent) headers.set('agentOpenId', '');
+        else if (h.agentOpenId) headers.set('agentOpenId', h.agentOpenId);
+        if (call.idempotencyKey) headers.set('Idempotency-Key', call.idempotencyKey);
+        // Form-encoded unless JSON (ofetch encodes a body object by its content-type).
+        if (options.body)
+          headers.set('content-type', call.json ? 'application/json' : 'application/x-www-form-urlencoded');
+        const t = withTimeout(call.signal, timeout);
+        options.signal = t.signal;
+        call.done = t.done;
+      },
+      onRequestError(ctx) {
+        const { options, error } = ctx as Ctx;
+        options.call.done?.();
+        if (options.call.signal?.aborted) throw error; // the caller gave up: its own abort, as it is
+        const kind = isTimeout(error) || isTimeout(options.signal?.reason) ? 'timeout' : 'network';
+        throw new ApiError(kind, DEFAULT_MESSAGES[kind], 0);
+      },
+      onResponse(ctx) {
+        const { options } = ctx as Ctx;
+        const { response } = ctx;
+        options.call.done?.();
+        const result = envelopeResult(
+          options.method ?? 'GET',
+          response.status,
+          response.ok,
+          response._data,
+          config.onUnauthorized,
+        );
+        if (result instanceof ApiError) throw result;
+        response._data = result.data;
+      },
     },
-    onRequestError(ctx) {
-      const { options, error } = ctx as Ctx;
-      options.call.done?.();
-      if (options.call.signal?.aborted) throw error; // the caller gave up: its own abort, as it is
-      const kind = isTimeout(error) || isTimeout(options.signal?.reason) ? 'timeout' : 'network';
-      throw new ApiError(kind, DEFAULT_MESSAGES[kind], 0);
-    },
-    onResponse(ctx) {
-      const { options } = ctx as Ctx;
-      const { response } = ctx;
-      options.call.done?.();
-      const result = envelopeResult(options.method ?? 'GET', response.status, response.ok, response._data, config.onUnauthorized);
-      if (result instanceof ApiError) throw result;
-      response._data = result.data;
-    },
-  }, { fetch: config.fetch ?? ((...a) => globalThis.fetch(...a)) });
+    { fetch: config.fetch ?? ((...a) => globalThis.fetch(...a)) },
+  );
 
   function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
     const { noToken, noAgent, idempotencyKey, json, signal } = opts;

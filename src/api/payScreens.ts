@@ -14,7 +14,10 @@ export const saveTokenCard = (body: CardTokenSaveBody, idempotencyKey: string) =
 export function rentWithSavedCard(p: SavedCardRentBody, idempotencyKey: string): Promise<DepositRentResult> {
   return api.post<DepositRentResult>('cdb/cabinet/savedCardToRent', {
     body: {
-      qrcode: p.qrcode, cardId: p.cardId, paymentId: p.paymentId, ...(p.deviceType === 'station' ? { deviceType: p.deviceType } : {}),
+      qrcode: p.qrcode,
+      cardId: p.cardId,
+      paymentId: p.paymentId,
+      ...(p.deviceType === 'station' ? { deviceType: p.deviceType } : {}),
       ...(p.returnUrl ? { returnUrl: p.returnUrl } : {}),
     },
     idempotencyKey,
@@ -32,4 +35,5 @@ export function setUserMore(body: MoreBody): Promise<null> {
 }
 
 /** POST cdb/payment/method/otp {outTradeNo, otp}: the issuer's one-time code of a card charge (Flutterwave), once. */
-export const submitCardOtp = (body: OtpBody, idempotencyKey: string) => api.post<OtpResult>('cdb/payment/method/otp', { body, idempotencyKey });
+export const submitCardOtp = (body: OtpBody, idempotencyKey: string) =>
+  api.post<OtpResult>('cdb/payment/method/otp', { body, idempotencyKey });

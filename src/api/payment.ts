@@ -1,6 +1,13 @@
 // Payment-method calls.
 import { api } from './client.ts';
-import type { MoneyStep, PayerBody, PayerResult, PaymentMethod, PayOrderBody, PayOrderResult } from '../contract/payments.ts';
+import type {
+  MoneyStep,
+  PayerBody,
+  PayerResult,
+  PaymentMethod,
+  PayOrderBody,
+  PayOrderResult,
+} from '../contract/payments.ts';
 import { platformOf } from '../pay/external.ts';
 
 export type { MoneyStep, PaymentMethod };
@@ -8,7 +15,9 @@ export type { MoneyStep, PaymentMethod };
 /** GET cdb/payment/method/list?qrcode — the methods for the cabinet's currency (or ?currency for a wallet). */
 export function listPaymentMethods(qrcode: string, currency?: string): Promise<PaymentMethod[]> {
   const platform = platformOf(typeof navigator === 'undefined' ? '' : navigator.userAgent);
-  return api.get<PaymentMethod[]>('cdb/payment/method/list', { query: qrcode ? { qrcode, platform } : { currency: currency ?? '', platform } });
+  return api.get<PaymentMethod[]>('cdb/payment/method/list', {
+    query: qrcode ? { qrcode, platform } : { currency: currency ?? '', platform },
+  });
 }
 
 /** POST cdb/payment/method/payer — a method beyond the card: the payer's details as a single-use token for the paying call. */

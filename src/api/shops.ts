@@ -8,8 +8,19 @@ export type { Shop, ShopDetail };
 export type NearbyQuery = Pick<NearbyBody, 'lat' | 'lng'> & { zoomLevel: number };
 
 /** POST cdb/shop/listnear (home map, with mapType) or cdb/shop/listnear/trial; empty agentOpenId header. */
-export function nearbyShops(q: NearbyQuery & Pick<NearbyBody, 'filter'>, home: boolean, signal?: AbortSignal): Promise<Shop[]> {
-  const body: NearbyBody = { coordType: 'wgs84', lat: q.lat, lng: q.lng, zoomLevel: q.zoomLevel, ...(home ? { mapType: 'maplibre' } : {}), ...(q.filter ? { filter: q.filter } : {}) };
+export function nearbyShops(
+  q: NearbyQuery & Pick<NearbyBody, 'filter'>,
+  home: boolean,
+  signal?: AbortSignal,
+): Promise<Shop[]> {
+  const body: NearbyBody = {
+    coordType: 'wgs84',
+    lat: q.lat,
+    lng: q.lng,
+    zoomLevel: q.zoomLevel,
+    ...(home ? { mapType: 'maplibre' } : {}),
+    ...(q.filter ? { filter: q.filter } : {}),
+  };
   return api.post<Shop[]>(home ? 'cdb/shop/listnear' : 'cdb/shop/listnear/trial', { body, noAgent: true, signal });
 }
 
@@ -26,5 +37,5 @@ export function searchShops(q: ShopSearchQuery, signal?: AbortSignal): Promise<S
 }
 
 /** Slots to return into now: the server's returnNum (not locked, not reserved), else batteryNum − freeNum. */
-export const returnable = (s: Pick<Shop, 'batteryNum' | 'freeNum' | 'returnNum'>) => s.returnNum ?? Math.max(0, s.batteryNum - s.freeNum);
-
+export const returnable = (s: Pick<Shop, 'batteryNum' | 'freeNum' | 'returnNum'>) =>
+  s.returnNum ?? Math.max(0, s.batteryNum - s.freeNum);

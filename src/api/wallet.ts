@@ -2,8 +2,20 @@
 import { api } from './client.ts';
 import type { PaymentMethod } from './payment.ts';
 import type {
-  CardConfirmBody, CardConfirmResult, CardSetup, MovementPage, MovementsQuery, PayoutChannel, RechargeBody, RechargeResult, SavedCard,
-  Wallet, WithdrawApplyBody, WithdrawApplyResult, WithdrawCreateBody, WithdrawCreateResult,
+  CardConfirmBody,
+  CardConfirmResult,
+  CardSetup,
+  MovementPage,
+  MovementsQuery,
+  PayoutChannel,
+  RechargeBody,
+  RechargeResult,
+  SavedCard,
+  Wallet,
+  WithdrawApplyBody,
+  WithdrawApplyResult,
+  WithdrawCreateBody,
+  WithdrawCreateResult,
 } from '../contract/wallet.ts';
 
 export type { Movement, PayoutChannel, SavedCard, Wallet } from '../contract/wallet.ts';
@@ -23,7 +35,8 @@ export const walletPaymentMethods = (currency: string, agentId?: string) =>
   api.get<PaymentMethod[]>('cdb/payment/method/list', { query: { currency, agentId } });
 
 /** POST cdb/payment/multicurrency/recharge (payType CZ). */
-export const recharge = (body: RechargeBody, idempotencyKey: string) => api.post<RechargeResult>('cdb/payment/multicurrency/recharge', { body, idempotencyKey });
+export const recharge = (body: RechargeBody, idempotencyKey: string) =>
+  api.post<RechargeResult>('cdb/payment/multicurrency/recharge', { body, idempotencyKey });
 
 /** POST cdb/mine/tixian/apply {amount} */
 export const applyWithdrawal = (body: WithdrawApplyBody) =>
@@ -37,11 +50,11 @@ export const createWithdrawal = (r: RefundRequest, idempotencyKey: string) =>
   });
 
 /** GET cdb/user/wallet/list — movements. */
-export const listMovements = (q: MovementsQuery) =>
-  api.get<MovementPage>('cdb/user/wallet/list', { query: q });
+export const listMovements = (q: MovementsQuery) => api.get<MovementPage>('cdb/user/wallet/list', { query: q });
 
 /** GET cdb/user/card?userEnd=web&agentId */
-export const listCards = (agentId?: string) => api.get<SavedCard[]>('cdb/user/card', { query: { userEnd: 'web', agentId } });
+export const listCards = (agentId?: string) =>
+  api.get<SavedCard[]>('cdb/user/card', { query: { userEnd: 'web', agentId } });
 
 /** POST cdb/user/card/save?paymentId → {clientSecret, paymentId} */
 export const startSaveCard = (paymentId: string, agentId: string | undefined, currency: string) =>

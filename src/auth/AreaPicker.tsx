@@ -30,7 +30,17 @@ const VISIBLE = 5;
 /** Wheel radius 100 (px): items turn away from the centre line like a drum. */
 const RADIUS = 100;
 
-export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean; value: string; onClose: () => void; onConfirm: (o: AreaOption) => void }) {
+export function AreaPicker({
+  open,
+  value,
+  onClose,
+  onConfirm,
+}: {
+  open: boolean;
+  value: string;
+  onClose: () => void;
+  onConfirm: (o: AreaOption) => void;
+}) {
   const t = useT();
   const all = useAreaOptions();
   const [keyword, setKeyword] = useState('');
@@ -51,7 +61,10 @@ export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean;
   // On open (and when the list changes) centre the current value, or the first match.
   useEffect(() => {
     if (!open) return;
-    const i = Math.max(0, list.findIndex((o) => o.value === value && (filter || o.code !== 'CA')));
+    const i = Math.max(
+      0,
+      list.findIndex((o) => o.value === value && (filter || o.code !== 'CA')),
+    );
     setIndex(i);
     requestAnimationFrame(() => wheel.current?.scrollTo({ top: i * PICKER_ITEM_HEIGHT }));
   }, [open, list, value, filter]);
@@ -78,14 +91,29 @@ export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean;
       onClose={onClose}
       actions={
         <>
-          <button type="button" className="button" onClick={onClose}>{t('common.cancel')}</button>
-          <button type="button" className="button primary" disabled={!current} onClick={() => current && onConfirm(current)}>{t('login.area.confirm')}</button>
+          <button type="button" className="button" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={!current}
+            onClick={() => current && onConfirm(current)}
+          >
+            {t('login.area.confirm')}
+          </button>
         </>
       }
     >
       <div className="field">
         <label htmlFor={`${listId}-q`}>{t('login.area.search')}</label>
-        <input id={`${listId}-q`} type="search" value={keyword} onChange={(e) => setKeyword(e.target.value)} autoComplete="off" />
+        <input
+          id={`${listId}-q`}
+          type="search"
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          autoComplete="off"
+        />
       </div>
       <div className="wheel-frame" style={{ height: PICKER_ITEM_HEIGHT * VISIBLE }}>
         <div
@@ -122,9 +150,17 @@ export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean;
             </div>
           ))}
         </div>
-        <div className="wheel-band" aria-hidden="true" style={{ top: PICKER_ITEM_HEIGHT * Math.floor(VISIBLE / 2), height: PICKER_ITEM_HEIGHT }} />
+        <div
+          className="wheel-band"
+          aria-hidden="true"
+          style={{ top: PICKER_ITEM_HEIGHT * Math.floor(VISIBLE / 2), height: PICKER_ITEM_HEIGHT }}
+        />
       </div>
-      {list.length === 0 ? <p className="empty" role="status">{t('login.area.none')}</p> : null}
+      {list.length === 0 ? (
+        <p className="empty" role="status">
+          {t('login.area.none')}
+        </p>
+      ) : null}
     </Dialog>
   );
 }
@@ -133,5 +169,8 @@ export function AreaPicker({ open, value, onClose, onConfirm }: { open: boolean;
 function drum(offset: number): { transform?: string; opacity?: number } {
   const angle = Math.max(-1.4, Math.min(1.4, offset / RADIUS));
   if (Math.abs(offset) < 1) return {};
-  return { transform: `perspective(${RADIUS * 4}px) rotateX(${(-angle).toFixed(3)}rad)`, opacity: Number(Math.max(0.25, Math.cos(angle)).toFixed(2)) };
+  return {
+    transform: `perspective(${RADIUS * 4}px) rotateX(${(-angle).toFixed(3)}rad)`,
+    opacity: Number(Math.max(0.25, Math.cos(angle)).toFixed(2)),
+  };
 }

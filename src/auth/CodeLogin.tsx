@@ -37,7 +37,10 @@ export function CodeLogin({ provider }: { provider: 'wechat' | 'alipay' }) {
     if (code || remembered.current || !$openIdLogin.get()) return;
     remembered.current = true;
     setBusy(true);
-    void signInWithOpenId().then((token) => (token ? finish(token) : undefined)).catch((e: unknown) => setError(errorText(e, t))).finally(() => setBusy(false));
+    void signInWithOpenId()
+      .then((token) => (token ? finish(token) : undefined))
+      .catch((e: unknown) => setError(errorText(e, t)))
+      .finally(() => setBusy(false));
   }, [code, finish, t]);
 
   const authorize = async () => {
@@ -58,7 +61,11 @@ export function CodeLogin({ provider }: { provider: 'wechat' | 'alipay' }) {
       <section className="login-card">
         <p className="lead">{t(`login.${provider}.intro`)}</p>
         {busy ? <Loading label={t('login.signingIn')} /> : null}
-        {error ? <p role="alert" className="field-error">{error}</p> : null}
+        {error ? (
+          <p role="alert" className="field-error">
+            {error}
+          </p>
+        ) : null}
         <button type="button" className="button primary block" disabled={busy} onClick={() => void authorize()}>
           {t(`login.${provider}.authorize`)}
         </button>

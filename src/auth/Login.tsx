@@ -26,10 +26,12 @@ export default function Login() {
     if (!code || started.current === code) return;
     started.current = code;
     // The openId exchange: the session, and the signed openid that signs this person in again (loginByOpenId).
-    exchangeCode(code, 'wechat').then(finish).catch((e: unknown) => {
-      toast(errorText(e, t));
-      navigate('/login', { replace: true });
-    });
+    exchangeCode(code, 'wechat')
+      .then(finish)
+      .catch((e: unknown) => {
+        toast(errorText(e, t));
+        navigate('/login', { replace: true });
+      });
   }, [code, finish, t]);
 
   // This screen is the apply-login path: an Apple ID token the native host hands over while the person signs in
@@ -46,10 +48,13 @@ export default function Login() {
     if (code || !apple || $token.get() || appleTried.current === apple) return;
     appleTried.current = apple;
     setAppleBusy(true);
-    appleLogin(apple).then(finish).catch((e: unknown) => {
-      $appleIdToken.set('');
-      toast(errorText(e, t));
-    }).finally(() => setAppleBusy(false));
+    appleLogin(apple)
+      .then(finish)
+      .catch((e: unknown) => {
+        $appleIdToken.set('');
+        toast(errorText(e, t));
+      })
+      .finally(() => setAppleBusy(false));
   }, [apple, code, finish, t]);
 
   return (
@@ -59,7 +64,9 @@ export default function Login() {
         <Loading label={t('login.signingIn')} />
       ) : (
         <section className="login-card">
-          <p className="login-brand" aria-hidden="true">Powerly</p>
+          <p className="login-brand" aria-hidden="true">
+            Powerly
+          </p>
           <p className="lead">{t('login.intro')}</p>
           <ProviderButtons providers={[primaryProvider()]} finish={finish} />
           <button type="button" className="button block" onClick={() => navigate('/otherLogin')}>

@@ -51,7 +51,11 @@ export default function OtherLogin() {
         ))}
       </div>
       <section role="tabpanel" id={`login-panel-${tab}`} aria-labelledby={`login-tab-${tab}`} className="login-card">
-        {tab === 'quick' ? <ProviderButtons providers={['facebook', primaryProvider()]} finish={finish} /> : <PhoneLogin finish={finish} />}
+        {tab === 'quick' ? (
+          <ProviderButtons providers={['facebook', primaryProvider()]} finish={finish} />
+        ) : (
+          <PhoneLogin finish={finish} />
+        )}
       </section>
     </main>
   );
@@ -60,7 +64,9 @@ export default function OtherLogin() {
 function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
   const t = useT();
   const id = useId();
-  const [area, setArea] = useState(() => defaultAreaCode(typeof navigator === 'undefined' ? undefined : navigator.language));
+  const [area, setArea] = useState(() =>
+    defaultAreaCode(typeof navigator === 'undefined' ? undefined : navigator.language),
+  );
   const [picker, setPicker] = useState(false);
   const [phone, setPhone] = useState('');
   const [captcha, setCaptcha] = useState('');
@@ -84,12 +90,20 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
     setError('');
     const digits = phone.replace(/\D/g, '');
     if (!digits) return setError(t('login.phoneRequired'));
-    if (!captcha.trim()) return setError(t(captchaMode === 'picture' ? 'login.captchaRequired' : 'login.captchaAnswerRequired'));
+    if (!captcha.trim())
+      return setError(t(captchaMode === 'picture' ? 'login.captchaRequired' : 'login.captchaAnswerRequired'));
     setBusy(true);
     try {
       const timestamp = String(Math.floor(Date.now() / 1000));
       const sign = await sha256Hex(signMaterial(timestamp));
-      await sendVerifyCode({ mobile: area + digits, timestamp, sign, botToken: await botToken(), uuid, captcha: captcha.trim() });
+      await sendVerifyCode({
+        mobile: area + digits,
+        timestamp,
+        sign,
+        botToken: await botToken(),
+        uuid,
+        captcha: captcha.trim(),
+      });
       setStep('code');
       setCode('');
     } catch (e) {
@@ -120,38 +134,96 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
     let live = true;
     setQuestion('');
     captchaQuestion(uuid).then(
-      (q) => { if (live) setQuestion(q.question); },
-      (e: unknown) => { if (live) setError(e instanceof ApiError ? errorText(e, t) : t('login.failed')); },
+      (q) => {
+        if (live) setQuestion(q.question);
+      },
+      (e: unknown) => {
+        if (live) setError(e instanceof ApiError ? errorText(e, t) : t('login.failed'));
+      },
     );
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [captchaMode, uuid, t]);
 
   if (step === 'code') {
     return (
-      <form className="login-form" onSubmit={(e) => { e.preventDefault(); void login(); }} noValidate>
-        <p className="lead" role="status">{t('login.codeSent', { phone: `+${area} ${phone}` })}</p>
+      <form
+        className="login-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void login();
+        }}
+        noValidate
+      >
+        <p className="lead" role="status">
+          {t('login.codeSent', { phone: `+${area} ${phone}` })}
+        </p>
         <div className="field">
           <label htmlFor={`${id}-code`}>{t('login.code')}</label>
           <input
-            id={`${id}-code`} className="code-input" inputMode="numeric" autoComplete="one-time-code" pattern="\d*" maxLength={CODE_LENGTH}
-            value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, CODE_LENGTH))} autoFocus
-            aria-invalid={Boolean(error)} aria-describedby={`${id}-err`}
+            id={`${id}-code`}
+            className="code-input"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="\d*"
+            maxLength={CODE_LENGTH}
+            value={code}
+            onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, CODE_LENGTH))}
+            autoFocus
+            aria-invalid={Boolean(error)}
+            aria-describedby={`${id}-err`}
           />
         </div>
-        <p id={`${id}-err`} className="field-error" role="alert">{error}</p>
-        <button type="submit" className="button primary block" disabled={busy}>{t('login.login')}</button>
-        <button type="button" className="button link" onClick={() => { newCaptcha(); setStep('phone'); }}>{t('login.noSms')}</button>
+        <p id={`${id}-err`} className="field-error" role="alert">
+          {error}
+        </p>
+        <button type="submit" className="button primary block" disabled={busy}>
+          {t('login.login')}
+        </button>
+        <button
+          type="button"
+          className="button link"
+          onClick={() => {
+            newCaptcha();
+            setStep('phone');
+          }}
+        >
+          {t('login.noSms')}
+        </button>
       </form>
     );
   }
 
   return (
-    <form className="login-form" onSubmit={(e) => { e.preventDefault(); void send(); }} noValidate>
+    <form
+      className="login-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+      noValidate
+    >
       <div className="field">
         <label htmlFor={`${id}-phone`}>{t('login.phone')}</label>
         <div className="phone-row">
-          <button type="button" className="button area-button" onClick={() => setPicker(true)} aria-label={t('login.area.button', { code: area })}>+{area}</button>
-          <input id={`${id}-phone`} type="tel" inputMode="tel" autoComplete="tel-national" value={phone} onChange={(e) => setPhone(e.target.value)} aria-describedby={`${id}-err`} />
+          <button
+            type="button"
+            className="button area-button"
+            onClick={() => setPicker(true)}
+            aria-label={t('login.area.button', { code: area })}
+          >
+            +{area}
+          </button>
+          <input
+            id={`${id}-phone`}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel-national"
+            value={phone}
+            onChange={(e) => setPhone(e.target.value)}
+            aria-describedby={`${id}-err`}
+          />
         </div>
       </div>
       <div className="field">
@@ -159,8 +231,20 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
           <>
             <label htmlFor={`${id}-captcha`}>{t('login.captcha')}</label>
             <div className="captcha-row">
-              <input id={`${id}-captcha`} autoComplete="off" autoCapitalize="off" maxLength={8} value={captcha} onChange={(e) => setCaptcha(e.target.value)} />
-              <button type="button" className="captcha-image" onClick={newCaptcha} aria-label={t('login.captchaRefresh')}>
+              <input
+                id={`${id}-captcha`}
+                autoComplete="off"
+                autoCapitalize="off"
+                maxLength={8}
+                value={captcha}
+                onChange={(e) => setCaptcha(e.target.value)}
+              />
+              <button
+                type="button"
+                className="captcha-image"
+                onClick={newCaptcha}
+                aria-label={t('login.captchaRefresh')}
+              >
                 <img src={captchaUrl(uuid, nonce)} alt={t('login.captchaAlt')} width={120} height={44} />
               </button>
             </div>
@@ -168,27 +252,56 @@ function PhoneLogin({ finish }: { finish: (token: string) => Promise<void> }) {
         ) : (
           <>
             <label htmlFor={`${id}-captcha`}>{t('login.captchaAnswer')}</label>
-            <p id={`${id}-question`} className="captcha-question" aria-live="polite">{question || t('common.loading')}</p>
+            <p id={`${id}-question`} className="captcha-question" aria-live="polite">
+              {question || t('common.loading')}
+            </p>
             <input
-              id={`${id}-captcha`} autoComplete="off" inputMode="numeric" maxLength={8} value={captcha}
-              onChange={(e) => setCaptcha(e.target.value)} aria-describedby={`${id}-question`}
+              id={`${id}-captcha`}
+              autoComplete="off"
+              inputMode="numeric"
+              maxLength={8}
+              value={captcha}
+              onChange={(e) => setCaptcha(e.target.value)}
+              aria-describedby={`${id}-question`}
             />
           </>
         )}
         <button
-          type="button" className="button link captcha-switch"
-          onClick={() => { setCaptchaMode(captchaMode === 'picture' ? 'question' : 'picture'); newCaptcha(); }}
+          type="button"
+          className="button link captcha-switch"
+          onClick={() => {
+            setCaptchaMode(captchaMode === 'picture' ? 'question' : 'picture');
+            newCaptcha();
+          }}
         >
           {t(captchaMode === 'picture' ? 'login.captchaUseQuestion' : 'login.captchaUsePicture')}
         </button>
       </div>
       <p className="agreement">
         {t('login.agreementPrefix')}{' '}
-        <button type="button" className="button link inline" onClick={() => void showMessage({ title: t('login.agreementTitle'), text: t('login.agreementText') })}>{t('login.agreementLink')}</button>
+        <button
+          type="button"
+          className="button link inline"
+          onClick={() => void showMessage({ title: t('login.agreementTitle'), text: t('login.agreementText') })}
+        >
+          {t('login.agreementLink')}
+        </button>
       </p>
-      <p id={`${id}-err`} className="field-error" role="alert">{error}</p>
-      <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>{t('login.sendCode')}</button>
-      <AreaPicker open={picker} value={area} onClose={() => setPicker(false)} onConfirm={(o) => { setArea(o.value); setPicker(false); }} />
+      <p id={`${id}-err`} className="field-error" role="alert">
+        {error}
+      </p>
+      <button type="submit" className="button primary block" disabled={busy} aria-busy={busy}>
+        {t('login.sendCode')}
+      </button>
+      <AreaPicker
+        open={picker}
+        value={area}
+        onClose={() => setPicker(false)}
+        onConfirm={(o) => {
+          setArea(o.value);
+          setPicker(false);
+        }}
+      />
     </form>
   );
 }

@@ -7,9 +7,19 @@ import { currentSystem } from '../platform/device.ts';
 import { toast } from '../ui/feedback.tsx';
 import { providerToken, type OAuthProvider } from './providers.ts';
 
-const CALL: Record<OAuthProvider, (t: string) => Promise<string>> = { google: googleLogin, apple: appleLogin, facebook: facebookLogin };
+const CALL: Record<OAuthProvider, (t: string) => Promise<string>> = {
+  google: googleLogin,
+  apple: appleLogin,
+  facebook: facebookLogin,
+};
 
-export function ProviderButtons({ providers, finish }: { providers: OAuthProvider[]; finish: (token: string) => Promise<void> }) {
+export function ProviderButtons({
+  providers,
+  finish,
+}: {
+  providers: OAuthProvider[];
+  finish: (token: string) => Promise<void>;
+}) {
   const t = useT();
   const [busy, setBusy] = useState<OAuthProvider | null>(null);
   const go = async (p: OAuthProvider) => {
@@ -26,7 +36,14 @@ export function ProviderButtons({ providers, finish }: { providers: OAuthProvide
   return (
     <div className="login-providers">
       {providers.map((p) => (
-        <button key={p} type="button" className={`button block login-${p}`} disabled={busy !== null} aria-busy={busy === p} onClick={() => void go(p)}>
+        <button
+          key={p}
+          type="button"
+          className={`button block login-${p}`}
+          disabled={busy !== null}
+          aria-busy={busy === p}
+          onClick={() => void go(p)}
+        >
           {t(`login.with.${p}`)}
         </button>
       ))}

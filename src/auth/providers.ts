@@ -65,7 +65,9 @@ async function sandboxToken(provider: OAuthProvider): Promise<string> {
 }
 
 interface GoogleId {
-  accounts: { id: { initialize(o: { client_id: string; callback: (r: { credential: string }) => void }): void; prompt(): void } };
+  accounts: {
+    id: { initialize(o: { client_id: string; callback: (r: { credential: string }) => void }): void; prompt(): void };
+  };
 }
 interface AppleId {
   auth: { init(o: Record<string, unknown>): void; signIn(): Promise<{ authorization: { id_token: string } }> };
@@ -86,13 +88,20 @@ async function realToken(provider: OAuthProvider): Promise<string> {
   }
   if (provider === 'apple') {
     await loadScript('https://appleid.cdn-apple.com/appleauth/static/jsapi/appleid/1/en_US/appleid.auth.js');
-    w.AppleID!.auth.init({ clientId: CLIENT.apple, scope: 'name email', redirectURI: location.origin + location.pathname, usePopup: true });
+    w.AppleID!.auth.init({
+      clientId: CLIENT.apple,
+      scope: 'name email',
+      redirectURI: location.origin + location.pathname,
+      usePopup: true,
+    });
     return (await w.AppleID!.auth.signIn()).authorization.id_token;
   }
   await loadScript('https://connect.facebook.net/en_US/sdk.js');
   w.FB!.init({ appId: CLIENT.facebook, version: 'v19.0', cookie: false, xfbml: false });
   return new Promise((resolve, reject) => {
-    w.FB!.login((r) => (r.authResponse ? resolve(r.authResponse.accessToken) : reject(new Error('cancelled'))), { scope: 'public_profile' });
+    w.FB!.login((r) => (r.authResponse ? resolve(r.authResponse.accessToken) : reject(new Error('cancelled'))), {
+      scope: 'public_profile',
+    });
   });
 }
 
@@ -107,7 +116,11 @@ export async function botToken(): Promise<string> {
   const sandbox = await sandboxProviders();
   if (sandbox.includes('recaptcha') || !CLIENT.recaptcha) return 'sandbox-web-token';
   await loadScript(`https://www.google.com/recaptcha/api.js?render=${encodeURIComponent(CLIENT.recaptcha)}`);
-  const g = (window as unknown as { grecaptcha: { ready(cb: () => void): void; execute(k: string, o: { action: string }): Promise<string> } }).grecaptcha;
+  const g = (
+    window as unknown as {
+      grecaptcha: { ready(cb: () => void): void; execute(k: string, o: { action: string }): Promise<string> };
+    }
+  ).grecaptcha;
   await new Promise<void>((r) => g.ready(r));
   return g.execute(CLIENT.recaptcha, { action: 'sms' });
 }

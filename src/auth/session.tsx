@@ -15,9 +15,12 @@ async function loadUser(t: T): Promise<void> {
   try {
     const user = await getUserInfo();
     if (!user) {
-      void confirmDialog({ title: t('login.userLoadTitle'), text: t('login.userLoadRetry'), okLabel: t('common.retry'), role: 'dialog' }).then(
-        (retry) => (retry ? loadUser(t) : clearSignIn()),
-      );
+      void confirmDialog({
+        title: t('login.userLoadTitle'),
+        text: t('login.userLoadRetry'),
+        okLabel: t('common.retry'),
+        role: 'dialog',
+      }).then((retry) => (retry ? loadUser(t) : clearSignIn()));
       return;
     }
     $user.set(user);
@@ -31,13 +34,16 @@ async function loadUser(t: T): Promise<void> {
 
 export function useCompleteLogin() {
   const t = useT();
-  const finish = useCallback(async (token: string) => {
-    if (!token) throw new Error('no token');
-    setSession(token, '');
-    $applyLogin.set(''); // signed in: an Apple ID token arriving later is only stored
-    await loadUser(t);
-    toast(t('login.success'));
-  }, [t]);
+  const finish = useCallback(
+    async (token: string) => {
+      if (!token) throw new Error('no token');
+      setSession(token, '');
+      $applyLogin.set(''); // signed in: an Apple ID token arriving later is only stored
+      await loadUser(t);
+      toast(t('login.success'));
+    },
+    [t],
+  );
   return { finish };
 }
 

@@ -9,7 +9,9 @@ export const SessionToken = Type.String({ description: 'session token for the `t
  */
 export const TOURIST_CODE_MIN_LENGTH = 16;
 export const TouristLoginQuery = Type.Object({
-  code: Type.Optional(Type.String({ minLength: TOURIST_CODE_MIN_LENGTH, maxLength: 128, pattern: '^[A-Za-z0-9_.-]+$' })),
+  code: Type.Optional(
+    Type.String({ minLength: TOURIST_CODE_MIN_LENGTH, maxLength: 128, pattern: '^[A-Za-z0-9_.-]+$' }),
+  ),
 });
 
 /** GET userInfo. */
@@ -23,25 +25,41 @@ export const UserInfo = Type.Object({
   email: Type.Union([Type.String(), Type.Null()]),
   p_currency: Type.String(),
   userType: Type.Union([Type.Literal('tourist'), Type.Literal('user')]),
-  alUserId: Type.Union([Type.String(), Type.Null()], { description: "the person's Alipay user id (an Alipay sign-in); null: none" }),
-  p_name: Type.Union([Type.String(), Type.Null()], { description: "the person's own name (pname is the display name, a guest's 'Tourist-…'); null for a guest or when no sign-in gave one" }),
-  p_openID: Type.Union([Type.String(), Type.Null()], { description: "the person's WeChat openid for this app (a WeChat sign-in); null: none" }),
-  pUnionid: Type.Union([Type.String(), Type.Null()], { description: "the person's WeChat unionid (where the app has one); null: none" }),
+  alUserId: Type.Union([Type.String(), Type.Null()], {
+    description: "the person's Alipay user id (an Alipay sign-in); null: none",
+  }),
+  p_name: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "the person's own name (pname is the display name, a guest's 'Tourist-…'); null for a guest or when no sign-in gave one",
+  }),
+  p_openID: Type.Union([Type.String(), Type.Null()], {
+    description: "the person's WeChat openid for this app (a WeChat sign-in); null: none",
+  }),
+  pUnionid: Type.Union([Type.String(), Type.Null()], {
+    description: "the person's WeChat unionid (where the app has one); null: none",
+  }),
 });
 export type UserInfo = Static<typeof UserInfo>;
 
 /** GET user/more?keys=monriBilling: each key's stored JSON text, null when none is stored. */
-export const MoreQuery = Type.Object({ keys: Type.String({ minLength: 1, maxLength: 200, description: 'comma-separated keys: monriBilling' }) });
+export const MoreQuery = Type.Object({
+  keys: Type.String({ minLength: 1, maxLength: 200, description: 'comma-separated keys: monriBilling' }),
+});
 export type MoreQuery = Static<typeof MoreQuery>;
 export const MoreValues = Type.Object({ monriBilling: Type.Optional(Type.Union([Type.String(), Type.Null()])) });
 export type MoreValues = Static<typeof MoreValues>;
 /** POST user/more {monriBilling}: Monri's billing details as JSON text (src/core/monriBilling.ts). */
 export const MoreBody = Type.Object({
-  monriBilling: Type.String({ maxLength: 4000, description: 'JSON text of address, fullName, city, zip, phone, country, email, orderInfo' }),
+  monriBilling: Type.String({
+    maxLength: 4000,
+    description: 'JSON text of address, fullName, city, zip, phone, country, email, orderInfo',
+  }),
 });
 export type MoreBody = Static<typeof MoreBody>;
 
-export const CaptchaQuery = Type.Object({ uuid: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' }) });
+export const CaptchaQuery = Type.Object({
+  uuid: Type.String({ minLength: 8, maxLength: 64, pattern: '^[A-Za-z0-9-]+$' }),
+});
 /** GET captcha/question: the picture's accessible alternative, spoken by screen readers. */
 export const CaptchaQuestion = Type.Object({ question: Type.String() });
 export type CaptchaQuestion = Static<typeof CaptchaQuestion>;
@@ -67,18 +85,29 @@ export const MobileLoginQuery = Type.Object({
 });
 export type MobileLoginQuery = Static<typeof MobileLoginQuery>;
 
-export const GoogleLoginBody = Type.Object({ androidToken: Type.String({ minLength: 1, maxLength: 8192 }), canRegistWithOutUnion: Type.Optional(Type.String()) });
+export const GoogleLoginBody = Type.Object({
+  androidToken: Type.String({ minLength: 1, maxLength: 8192 }),
+  canRegistWithOutUnion: Type.Optional(Type.String()),
+});
 export type GoogleLoginBody = Static<typeof GoogleLoginBody>;
 export const AppleLoginBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }) });
 export type AppleLoginBody = Static<typeof AppleLoginBody>;
-export const FacebookLoginBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 8192 }), canRegistWithOutUnion: Type.Optional(Type.String()) });
+export const FacebookLoginBody = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 8192 }),
+  canRegistWithOutUnion: Type.Optional(Type.String()),
+});
 export type FacebookLoginBody = Static<typeof FacebookLoginBody>;
 /** WeChat and Alipay code logins. */
 export const CodeLoginBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 256 }) });
 export type CodeLoginBody = Static<typeof CodeLoginBody>;
 
 export const AuthCodeUrlBody = Type.Object({
-  url: Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://[^/?#\\s]+', description: 'an http(s) URL with a host' }),
+  url: Type.String({
+    minLength: 8,
+    maxLength: 2048,
+    pattern: '^https?://[^/?#\\s]+',
+    description: 'an http(s) URL with a host',
+  }),
   type: Type.Optional(Type.Union([Type.Literal('wechat'), Type.Literal('alipay')])),
 });
 export type AuthCodeUrlBody = Static<typeof AuthCodeUrlBody>;
@@ -99,7 +128,9 @@ export const OpenIdSession = Type.Object({
   token: SessionToken,
   user: UserInfo,
   openId: Type.String({ description: "the person's openid for this app" }),
-  openIdSign: Type.String({ description: 'the server\'s signature over the openid, valid 30 days: what loginByOpenId takes with it' }),
+  openIdSign: Type.String({
+    description: "the server's signature over the openid, valid 30 days: what loginByOpenId takes with it",
+  }),
 });
 export type OpenIdSession = Static<typeof OpenIdSession>;
 /** POST loginByOpenId: a session for the person of an openid the openId exchange signed (a returning WeChat or Alipay user). */

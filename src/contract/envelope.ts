@@ -3,8 +3,7 @@
 import { Type, type Static, type TSchema, type TUnknown } from 'typebox';
 
 /** The envelope around one endpoint's data schema (the server's response schemas). */
-export const Envelope = <T extends TSchema>(data: T) =>
-  Type.Object({ code: Type.Integer(), msg: Type.String(), data });
+export const Envelope = <T extends TSchema>(data: T) => Type.Object({ code: Type.Integer(), msg: Type.String(), data });
 
 /** The envelope as the client reads it, around the data type T. */
 export type EnvelopeOf<T> = Omit<Static<ReturnType<typeof Envelope<TUnknown>>>, 'data'> & { data: T };

@@ -22,11 +22,19 @@ export type LiveShopQuery = Static<typeof LiveShopQuery>;
  * answer of the ordinary endpoint stays the one source). 'resync': events may have been missed; refetch all.
  */
 export const LiveEvent = Type.Object({
-  kind: Type.Union([Type.Literal('order'), Type.Literal('wallet'), Type.Literal('resync'), Type.Literal('notice'), Type.Literal('shop')]),
+  kind: Type.Union([
+    Type.Literal('order'),
+    Type.Literal('wallet'),
+    Type.Literal('resync'),
+    Type.Literal('notice'),
+    Type.Literal('shop'),
+  ]),
   /** kind 'shop' (GET live/shop only): what the venue's cabinets hold or take back changed; the page reads it again. */
   shopId: Type.Optional(Type.String()),
   /** kind 'notice': a receipt or reminder (server/src/modules/notify/notices.ts), passed on to an embed's host page. */
-  notice: Type.Optional(Type.Object({ kind: Type.String(), tag: Type.String(), title: Type.String(), body: Type.String() })),
+  notice: Type.Optional(
+    Type.Object({ kind: Type.String(), tag: Type.String(), title: Type.String(), body: Type.String() }),
+  ),
   orderId: Type.Optional(Type.String()),
   /** The order's state after the change (states), when kind is 'order'. */
   state: Type.Optional(Type.Integer()),

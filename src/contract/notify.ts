@@ -2,10 +2,17 @@
 import { Type, type Static } from 'typebox';
 
 export const Receipt = Type.Object({
-  orderId: Type.String(), shopName: Type.String(), returnShopName: Type.String(), borrowTime: Type.String(),
-  returnTime: Type.Union([Type.String(), Type.Null()]), ended: Type.Boolean(), currency: Type.String(),
+  orderId: Type.String(),
+  shopName: Type.String(),
+  returnShopName: Type.String(),
+  borrowTime: Type.String(),
+  returnTime: Type.Union([Type.String(), Type.Null()]),
+  ended: Type.Boolean(),
+  currency: Type.String(),
   amount: Type.Number({ description: 'charged rent (ended) or the estimate so far (open), major units' }),
-  deposit: Type.Number(), useMinutes: Type.Integer(), lastEmail: Type.Union([Type.String(), Type.Null()]),
+  deposit: Type.Number(),
+  useMinutes: Type.Integer(),
+  lastEmail: Type.Union([Type.String(), Type.Null()]),
   /** Powerly extension: the device rented (src/core/devices.ts) and its id. */
   deviceType: Type.Union([Type.Literal('cdb'), Type.Literal('station'), Type.Literal('mifi')]),
   deviceId: Type.String(),
@@ -18,5 +25,8 @@ export type InvoiceCheckQuery = Static<typeof InvoiceCheckQuery>;
 export const InvoiceCheckResult = Type.Union([Receipt, Type.Null()]);
 export type InvoiceCheckResult = Static<typeof InvoiceCheckResult>;
 
-export const SendReceiptBody = Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }), email: Type.String({ maxLength: 400, default: '' }) });
+export const SendReceiptBody = Type.Object({
+  orderId: Type.String({ minLength: 1, maxLength: 64 }),
+  email: Type.String({ maxLength: 400, default: '' }),
+});
 export type SendReceiptBody = Static<typeof SendReceiptBody>;

@@ -13,7 +13,15 @@ export const PaymentMethod = Type.Object({
    * How the customer pays a method beyond the card provider (docs/payments.md): redirect, form, jsapi (the WeChat or
    * Alipay bridge), push (confirm on the phone), card (the provider's card form). Absent: a card provider's method.
    */
-  kind: Type.Optional(Type.Union([Type.Literal('redirect'), Type.Literal('form'), Type.Literal('jsapi'), Type.Literal('push'), Type.Literal('card')])),
+  kind: Type.Optional(
+    Type.Union([
+      Type.Literal('redirect'),
+      Type.Literal('form'),
+      Type.Literal('jsapi'),
+      Type.Literal('push'),
+      Type.Literal('card'),
+    ]),
+  ),
   /** The method can hold a deposit (pre-authorisation); otherwise a deposit goes through the wallet. */
   hold: Type.Optional(Type.Boolean()),
   /**
@@ -40,7 +48,12 @@ export const PaymentMethodsQuery = Type.Object({
   currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3 })),
   agentId: Type.Optional(Type.String({ maxLength: 64 })),
   /** Where the app runs: the WeChat or Alipay browser offer their own in-app payment, a phone's browser their mobile-browser payment. */
-  platform: Type.Optional(Type.Union([Type.Literal('web'), Type.Literal('mobile'), Type.Literal('wechat'), Type.Literal('alipay')], { description: "where the app runs: a desktop browser (web), a phone's browser (mobile), the WeChat or Alipay app's browser" })),
+  platform: Type.Optional(
+    Type.Union([Type.Literal('web'), Type.Literal('mobile'), Type.Literal('wechat'), Type.Literal('alipay')], {
+      description:
+        "where the app runs: a desktop browser (web), a phone's browser (mobile), the WeChat or Alipay app's browser",
+    }),
+  ),
 });
 export type PaymentMethodsQuery = Static<typeof PaymentMethodsQuery>;
 
@@ -48,12 +61,21 @@ const CardField = Type.Optional(Type.String({ maxLength: 64 }));
 /** POST /sandbox-pay/v1/tokens (the provider's own shape, not the app envelope). */
 /** The expiry as the card forms send it in JSON (a number), or as text (a form). */
 const CardExpiry = Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Integer()]));
-export const SandboxTokenBody = Type.Object({ publicKey: CardField, number: CardField, expMonth: CardExpiry, expYear: CardExpiry, cvc: CardField });
+export const SandboxTokenBody = Type.Object({
+  publicKey: CardField,
+  number: CardField,
+  expMonth: CardExpiry,
+  expYear: CardExpiry,
+  cvc: CardField,
+});
 export type SandboxTokenBody = Static<typeof SandboxTokenBody>;
 export const SandboxToken = Type.Object({
   id: Type.String(),
   card: Type.Object({
-    brand: Type.String(), last4: Type.String(), expMonth: Type.Integer(), expYear: Type.Integer(),
+    brand: Type.String(),
+    last4: Type.String(),
+    expMonth: Type.Integer(),
+    expYear: Type.Integer(),
     /** credit | debit | prepaid, as the card network reports it (the `debitcard` type takes only debit). */
     funding: Type.String(),
   }),
@@ -109,7 +131,13 @@ export const OtpBody = Type.Object({
 });
 export type OtpBody = Static<typeof OtpBody>;
 export const OtpResult = Type.Object({
-  state: Type.Union([Type.Literal('pending'), Type.Literal('authorized'), Type.Literal('paid'), Type.Literal('failed'), Type.Literal('cancelled')]),
+  state: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('authorized'),
+    Type.Literal('paid'),
+    Type.Literal('failed'),
+    Type.Literal('cancelled'),
+  ]),
   next: Type.String(),
 });
 export type OtpResult = Static<typeof OtpResult>;
@@ -123,12 +151,29 @@ export type PaymentAction = Static<typeof PaymentAction>;
 
 /** Fields every paying call takes besides its own: a finished payment to resume, and where a redirect comes back. */
 export const PayResume = {
-  paymentIntent: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_]+$', description: 'resume this payment after ActionRequired' })),
-  returnUrl: Type.Optional(Type.String({ maxLength: 500, pattern: '^https?://', description: 'where iDEAL / 3-D Secure redirects come back to' })),
+  paymentIntent: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[A-Za-z0-9_]+$',
+      description: 'resume this payment after ActionRequired',
+    }),
+  ),
+  returnUrl: Type.Optional(
+    Type.String({
+      maxLength: 500,
+      pattern: '^https?://',
+      description: 'where iDEAL / 3-D Secure redirects come back to',
+    }),
+  ),
 };
 
 /** A paying call's coupon: what is charged is lowered by it, or the call is refused (422) and nothing is charged. */
-export const CouponNo = Type.String({ minLength: 1, maxLength: 64, description: 'a coupon: what is charged is lowered by it, or the call is refused (422) and nothing is charged' });
+export const CouponNo = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: 'a coupon: what is charged is lowered by it, or the call is refused (422) and nothing is charged',
+});
 
 /** POST cdb/payment/stripe/multicurrency/payOrder (payType FK): pay what a failed deduction left on an order. */
 export const PayOrderBody = Type.Object({
@@ -136,7 +181,13 @@ export const PayOrderBody = Type.Object({
   paymentId: Type.String({ minLength: 1, maxLength: 100 }),
   couponNo: Type.Optional(CouponNo),
   stripeToken: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  cardId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'a saved card (pId, cdb/user/card) of this user and agent instead of stripeToken' })),
+  cardId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'a saved card (pId, cdb/user/card) of this user and agent instead of stripeToken',
+    }),
+  ),
   ...PayResume,
 });
 export type PayOrderBody = Static<typeof PayOrderBody>;
@@ -146,7 +197,12 @@ export type PayOrderResult = Static<typeof PayOrderResult>;
 /** One step of an order's money timeline (held, captured, released, refunded, charged off-session, failed). */
 export const MoneyStep = Type.Object({
   step: Type.Union([
-    Type.Literal('held'), Type.Literal('captured'), Type.Literal('released'), Type.Literal('refunded'), Type.Literal('charged'), Type.Literal('failed'),
+    Type.Literal('held'),
+    Type.Literal('captured'),
+    Type.Literal('released'),
+    Type.Literal('refunded'),
+    Type.Literal('charged'),
+    Type.Literal('failed'),
   ]),
   /** What the payment was for: deposit_preauth, deposit_topup, rent_extra, debt. */
   purpose: Type.String(),

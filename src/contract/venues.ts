@@ -2,26 +2,46 @@
 import { Type, type Static } from 'typebox';
 
 const ShopFields = {
-  shopid: Type.String(), newID: Type.String(), shopName: Type.String(), shopAddress1: Type.String(), shopTime: Type.String(),
-  shopBanner: Type.String(), infoStatus: Type.Integer({ description: '1 when a cabinet of the venue is online (heard from within the last 3 min), 0 offline' }),
+  shopid: Type.String(),
+  newID: Type.String(),
+  shopName: Type.String(),
+  shopAddress1: Type.String(),
+  shopTime: Type.String(),
+  shopBanner: Type.String(),
+  infoStatus: Type.Integer({
+    description: '1 when a cabinet of the venue is online (heard from within the last 3 min), 0 offline',
+  }),
   distance: Type.Integer({ description: 'metres from lat/lng (−1 when no position was given)' }),
   cabinetNum: Type.Integer({ description: 'cabinets at the venue, online or not' }),
   batteryNum: Type.Integer({ description: 'slots of the online cabinets' }),
-  freeNum: Type.Integer({ description: 'power banks ready to rent in the online cabinets; returnable = batteryNum − freeNum' }),
-  returnNum: Type.Optional(Type.Integer({
-    description: 'slots a power bank can be returned into now in the online cabinets: empty, not locked, not reserved for another rider (more exact than batteryNum − freeNum)',
-  })),
-  latitude: Type.Number(), longitude: Type.Number(), currency: Type.String(),
+  freeNum: Type.Integer({
+    description: 'power banks ready to rent in the online cabinets; returnable = batteryNum − freeNum',
+  }),
+  returnNum: Type.Optional(
+    Type.Integer({
+      description:
+        'slots a power bank can be returned into now in the online cabinets: empty, not locked, not reserved for another rider (more exact than batteryNum − freeNum)',
+    }),
+  ),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  currency: Type.String(),
 };
 export const Shop = Type.Object(ShopFields);
 export type Shop = Static<typeof Shop>;
 export const ShopDetail = Type.Object({
   ...ShopFields,
-  shopContent: Type.String(), city: Type.String(),
-  cabinets: Type.Array(Type.Object({
-    cabinetID: Type.String(), online: Type.Boolean(), freeNum: Type.Integer(), batteryNum: Type.Integer(),
-    returnNum: Type.Optional(Type.Integer({ description: 'slots to return a power bank into now (0 when offline)' })),
-  })),
+  shopContent: Type.String(),
+  city: Type.String(),
+  cabinets: Type.Array(
+    Type.Object({
+      cabinetID: Type.String(),
+      online: Type.Boolean(),
+      freeNum: Type.Integer(),
+      batteryNum: Type.Integer(),
+      returnNum: Type.Optional(Type.Integer({ description: 'slots to return a power bank into now (0 when offline)' })),
+    }),
+  ),
 });
 export type ShopDetail = Static<typeof ShopDetail>;
 
@@ -31,9 +51,12 @@ export const NearbyBody = Type.Object({
   coordType: Type.Optional(Type.String({ maxLength: 20 })),
   zoomLevel: Type.Optional(Type.Number({ description: 'round(map zoom / 2 − 2), minimum 4; sets the view radius' })),
   mapType: Type.Optional(Type.String({ maxLength: 20 })),
-  filter: Type.Optional(Type.Union([Type.Literal('rent'), Type.Literal('return')], {
-    description: "rent: only venues with a power bank to rent; return: only venues with a slot to return one into now (returnNum > 0)",
-  })),
+  filter: Type.Optional(
+    Type.Union([Type.Literal('rent'), Type.Literal('return')], {
+      description:
+        'rent: only venues with a power bank to rent; return: only venues with a slot to return one into now (returnNum > 0)',
+    }),
+  ),
 });
 export type NearbyBody = Static<typeof NearbyBody>;
 

@@ -3,11 +3,14 @@ import type { ScanResult } from '../contract/cabinets.ts';
 import { toDecimalText, toMinor } from './money.ts';
 
 /** The scan fields the rule reads (an operator back end may leave some out). */
-export type CabinetRuleInput = Partial<Pick<ScanResult, 'chongzhi' | 'currency' | 'yajin' | 'myyue' | 'yajintype' | 'zujieNum' | 'haveBatteryCount' | 'online'>>;
+export type CabinetRuleInput = Partial<
+  Pick<
+    ScanResult,
+    'chongzhi' | 'currency' | 'yajin' | 'myyue' | 'yajintype' | 'zujieNum' | 'haveBatteryCount' | 'online'
+  >
+>;
 
-export type RentAction =
-  | { kind: 'pay'; label: 'preAuth' | 'topUp'; amount: string }
-  | { kind: 'borrow' };
+export type RentAction = { kind: 'pay'; label: 'preAuth' | 'topUp'; amount: string } | { kind: 'borrow' };
 
 export type RentBlock = 'rentCount' | 'offline' | 'noBattery' | null;
 
@@ -41,7 +44,9 @@ export function rentBlock(c: CabinetRuleInput): RentBlock {
   return null;
 }
 
-export type DepositRouteInput = Partial<Pick<ScanResult, 'currency' | 'yajin' | 'overtimeAmount' | 'myyue' | 'yajinChongzhi'>> & {
+export type DepositRouteInput = Partial<
+  Pick<ScanResult, 'currency' | 'yajin' | 'overtimeAmount' | 'myyue' | 'yajinChongzhi'>
+> & {
   userWallet?: Partial<Pick<ScanResult['userWallet'], 'pBalance' | 'pDailiId'>>;
 };
 

@@ -8,7 +8,9 @@ export function digitsOnly(v: string): string {
 
 /** "4242424242424242" → "4242 4242 4242 4242" (groups of 4, at most 19 digits). */
 export function formatCardNumber(v: string): string {
-  return digitsOnly(v).slice(0, 19).replace(/(\d{4})(?=\d)/g, '$1 ');
+  return digitsOnly(v)
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
 /** "1228" / "12/28" → "12/28" while typing. */
@@ -79,7 +81,10 @@ export interface DirectCardInput {
 }
 
 /** Each field's first fault (absent: valid), in the fields' order. */
-export function validateDirectCard(c: DirectCardInput, now: Date = new Date()): Partial<Record<DirectCardField, DirectCardError>> {
+export function validateDirectCard(
+  c: DirectCardInput,
+  now: Date = new Date(),
+): Partial<Record<DirectCardField, DirectCardError>> {
   const out: Partial<Record<DirectCardField, DirectCardError>> = {};
   const number = (c.cardNumber ?? '').replace(/[\s-]/g, '');
   if (!number) out.cardNumber = 'required';

@@ -30,7 +30,12 @@ export function formatDuration(ms: number, locale: string, opts: { seconds?: boo
     rest -= n * size;
     if (n > 0) parts.push(new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' }).format(n));
   }
-  if (!parts.length) parts.push(new Intl.NumberFormat(locale, { style: 'unit', unit: units[units.length - 1]![0], unitDisplay: 'short' }).format(0));
+  if (!parts.length)
+    parts.push(
+      new Intl.NumberFormat(locale, { style: 'unit', unit: units[units.length - 1]![0], unitDisplay: 'short' }).format(
+        0,
+      ),
+    );
   try {
     return new Intl.ListFormat(locale, { style: 'narrow', type: 'unit' }).format(parts);
   } catch {

@@ -2,4 +2,3 @@
 
 /** Something@something.tld, no spaces (the provider or mail server has the last word). */
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-

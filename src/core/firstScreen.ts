@@ -29,7 +29,12 @@ export const FIRST_SCREEN_ROUTES: Record<FirstScreen, string> = {
 
 /** The page the server fills in for a code link (server/src/codeLinkPage.ts), under dist/; its placeholders below. */
 export const PACKAGE_PAGE = 'first/package.html';
-export const PACKAGE_PAGE_SLOTS = { lang: 'powerly-lang', title: 'powerly-title', root: '<!--powerly-root-->', data: '<!--powerly-data-->' } as const;
+export const PACKAGE_PAGE_SLOTS = {
+  lang: 'powerly-lang',
+  title: 'powerly-title',
+  root: '<!--powerly-root-->',
+  data: '<!--powerly-data-->',
+} as const;
 /** The id of the JSON data block with the scan the server rendered the package screen from (src/scan/served.ts). */
 export const SERVED_SCAN_ID = 'powerly-scan';
 
@@ -37,7 +42,8 @@ export const SERVED_SCAN_ID = 'powerly-scan';
 export const WEB_VIEW_SCREENS = ['aboutUsApp', 'contactUsApp'] as const;
 
 /** A web-view page's prerendered HTML in a locale, under dist/ (written by the build, sent by server/src/static.ts). */
-export const webViewFile = (screen: (typeof WEB_VIEW_SCREENS)[number], lang: Locale): string => `first/${screen}.${lang}.html`;
+export const webViewFile = (screen: (typeof WEB_VIEW_SCREENS)[number], lang: Locale): string =>
+  `first/${screen}.${lang}.html`;
 
 export const WEB_VIEW_PATH = /^\/(aboutUsApp|contactUsApp)(?:\/([^/]+))?\/*$/;
 
@@ -83,7 +89,12 @@ export function firstRouteOf(loc: { pathname: string; search: string; hash: stri
  */
 export function firstScreenOf(route: ParsedHash, page?: string | null): FirstScreen | null {
   const { path, query } = route;
-  if (path === '/') return query.get('qrcode') || query.get('qr') || query.get('zhcode') ? (page === 'package' ? 'package' : 'code') : 'landing';
+  if (path === '/')
+    return query.get('qrcode') || query.get('qr') || query.get('zhcode')
+      ? page === 'package'
+        ? 'package'
+        : 'code'
+      : 'landing';
   const m = WEB_VIEW_PATH.exec(path);
   return m ? (m[1] as FirstScreen) : null;
 }

@@ -7,7 +7,15 @@ const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.sl
 
 /** The local calendar day and minute of `at` in `timeZone`. */
 function local(at: number, timeZone: string) {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(at);
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return { day: Date.UTC(n('year'), n('month') - 1, n('day')), minute: n('hour') * 60 + n('minute') };
 }
@@ -16,7 +24,10 @@ function local(at: number, timeZone: string) {
 function rangesOn(oh: OpeningHours, day: number) {
   const d = new Date(day);
   const date = d.toISOString().slice(0, 10);
-  return (oh.exceptions.find((e) => e.date === date)?.ranges ?? oh.weekly[WEEKDAY[d.getUTCDay()]!]).map((r) => ({ open: minutes(r.open), close: minutes(r.close) }));
+  return (oh.exceptions.find((e) => e.date === date)?.ranges ?? oh.weekly[WEEKDAY[d.getUTCDay()]!]).map((r) => ({
+    open: minutes(r.open),
+    close: minutes(r.close),
+  }));
 }
 
 /** The instant of local minute `minute` of local day `day` in `timeZone`. */
@@ -34,7 +45,8 @@ function instant(day: number, minute: number, timeZone: string) {
 export function openAt(oh: OpeningHours | null | undefined, timeZone: string, at: number): boolean {
   if (!oh) return true;
   const l = local(at, timeZone);
-  if (rangesOn(oh, l.day).some((r) => r.open <= l.minute && (r.close > r.open ? l.minute < r.close : true))) return true;
+  if (rangesOn(oh, l.day).some((r) => r.open <= l.minute && (r.close > r.open ? l.minute < r.close : true)))
+    return true;
   return rangesOn(oh, l.day - 86_400_000).some((r) => r.close < r.open && l.minute < r.close);
 }
 

@@ -57,4 +57,3 @@ export const LOCALE_CURRENCY: Record<Locale, string> = {
 export function currencyOf(lang: Locale): string {
   return LOCALE_CURRENCY[lang];
 }
-

@@ -5,7 +5,14 @@ import type { MifiOrderSubmit } from '../contract/mifi.ts';
 
 /** Package status. */
 export const PACKAGE_STATUS = {
-  unused: 0, toBeActivated: 1, activated: 2, revoked: 3, refunded: 4, ended: 9, unpaid: 33, cancelled: 88,
+  unused: 0,
+  toBeActivated: 1,
+  activated: 2,
+  revoked: 3,
+  refunded: 4,
+  ended: 9,
+  unpaid: 33,
+  cancelled: 88,
 } as const;
 export type PackageStatus = (typeof PACKAGE_STATUS)[keyof typeof PACKAGE_STATUS];
 
@@ -67,8 +74,11 @@ export function endTime(start: number, days: number): number {
 /** The buttons of a package. */
 export function packageActions(p: { packageStatus: number; deviceOrderStatus: number; productSendSn?: string | null }) {
   const noDevice = !p.productSendSn;
-  const pickup = noDevice && (p.deviceOrderStatus === 5 || p.deviceOrderStatus === 0) && p.packageStatus !== 33
-    && [0, 1, 2].includes(p.packageStatus);
+  const pickup =
+    noDevice &&
+    (p.deviceOrderStatus === 5 || p.deviceOrderStatus === 0) &&
+    p.packageStatus !== 33 &&
+    [0, 1, 2].includes(p.packageStatus);
   return {
     pickup,
     pickupByQr: pickup && p.deviceOrderStatus !== 0,
@@ -78,13 +88,20 @@ export function packageActions(p: { packageStatus: number; deviceOrderStatus: nu
     cancel: p.packageStatus === 0 && noDevice,
     // The order detail (/orderDetail "renew or rent again for mifi"): renew while the box is in hand and
     // the package has not ended; rent again once it is over (ended, returned, revoked or cancelled).
-    renew: !noDevice && p.deviceOrderStatus === DEVICE_ORDER_STATUS.withUser && (p.packageStatus === 1 || p.packageStatus === 2),
+    renew:
+      !noDevice &&
+      p.deviceOrderStatus === DEVICE_ORDER_STATUS.withUser &&
+      (p.packageStatus === 1 || p.packageStatus === 2),
     rentAgain: [3, 4, 9, 88].includes(p.packageStatus),
   };
 }
 
 /** packageName is dash-separated: region, name, plan (NDays, Unlimited or NMB). */
-export function packageName(region: string, name: string, plan: { kind: 'days' | 'unlimited' | 'mb'; value: number }): string {
+export function packageName(
+  region: string,
+  name: string,
+  plan: { kind: 'days' | 'unlimited' | 'mb'; value: number },
+): string {
   const p = plan.kind === 'days' ? `${plan.value}Days` : plan.kind === 'mb' ? `${plan.value}MB` : 'Unlimited';
   return `${region}-${name}-${p}`;
 }
@@ -97,7 +114,13 @@ export function minorPrice(major: number, currency: string): number {
 /** A time as the wall clock of a time zone, "YYYY-MM-DD HH:mm" (the package country's time /packageOrder). */
 export function zonedText(ms: number, timeZone: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23',
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
   }).formatToParts(new Date(ms));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
@@ -135,7 +158,9 @@ export function mallType(v: unknown): MallType {
  * `country`); any other mall, or a cabinet without a country, on all packages.
  */
 export function mallOpeningPlace(t: MallType, cabinetCountry: unknown): { country?: string } {
-  return t === 'QR' && typeof cabinetCountry === 'string' && /^[A-Z]{2}$/i.test(cabinetCountry) ? { country: cabinetCountry.toUpperCase() } : {};
+  return t === 'QR' && typeof cabinetCountry === 'string' && /^[A-Z]{2}$/i.test(cabinetCountry)
+    ? { country: cabinetCountry.toUpperCase() }
+    : {};
 }
 /** Renewal mall types buy a renewal (order type 1) and go to /packageOrder?type=XG. */
 export function isRenewal(t: MallType): boolean {
@@ -161,7 +186,10 @@ export function stepDays(current: number, delta: number, p: { isPackage: boolean
 export function canPickUp(chosen: { orderId?: string | null } | null | undefined): boolean {
   return Boolean(chosen?.orderId && chosen.orderId.trim());
 }
-export function canBind(sn: string | null | undefined, chosen: { orderId?: string | null } | null | undefined): boolean {
+export function canBind(
+  sn: string | null | undefined,
+  chosen: { orderId?: string | null } | null | undefined,
+): boolean {
   return Boolean(sn?.trim()) && canPickUp(chosen);
 }
 
@@ -176,7 +204,11 @@ export function pickupOutcome(r: { status: number; pickUp_msg?: string | null })
 }
 
 /** The total of a purchase in minor units: the package price plus the box deposit when a box is rented. */
-export function orderTotal(p: { isPackage: boolean; price: number; selectDays: number }, deposit: number, withDevice: boolean): number {
+export function orderTotal(
+  p: { isPackage: boolean; price: number; selectDays: number },
+  deposit: number,
+  withDevice: boolean,
+): number {
   return packagePrice(p) + (withDevice ? deposit : 0);
 }
 
@@ -222,13 +254,22 @@ export function orderSubmit(o: PendingPackageOrder, now: number): MifiOrderSubmi
     currency: o.currency,
     totalAmount: toMajor(price + deposit, o.currency),
     orderRemark: ORDER_REMARK[type],
-    submitDtlDtoList: [{
-      skuId: o.skuId, skuPriceId: o.skuPriceId, packageName: o.packageName, packagePrice: toMajor(price, o.currency),
-      depositAmount: toMajor(deposit, o.currency), selectDays: days, timeZoneList: o.timeZoneList.slice(0, 10),
-      // Unchosen: the server applies the same default with its own clock.
-      ...(o.startTime == null || type === ORDER_TYPE.renewal ? {} : { reserverStartTime: start, reserverEndTime: endTime(start, days) }),
-      ...(o.renewalOf ? { mifiOrderId: o.renewalOf, pickUpOrderId: o.renewalOf } : {}),
-    }],
+    submitDtlDtoList: [
+      {
+        skuId: o.skuId,
+        skuPriceId: o.skuPriceId,
+        packageName: o.packageName,
+        packagePrice: toMajor(price, o.currency),
+        depositAmount: toMajor(deposit, o.currency),
+        selectDays: days,
+        timeZoneList: o.timeZoneList.slice(0, 10),
+        // Unchosen: the server applies the same default with its own clock.
+        ...(o.startTime == null || type === ORDER_TYPE.renewal
+          ? {}
+          : { reserverStartTime: start, reserverEndTime: endTime(start, days) }),
+        ...(o.renewalOf ? { mifiOrderId: o.renewalOf, pickUpOrderId: o.renewalOf } : {}),
+      },
+    ],
   };
 }
 

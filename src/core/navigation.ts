@@ -12,7 +12,12 @@ import { queryCode } from './codeLink.ts';
 import { mapRouteLang, type Locale } from './lang.ts';
 import { guardRoute, parseHash, type Access, type ParsedHash } from './routes.ts';
 
-export const ROUTE_NAMES = { selectPakage: '/selectPakage', homeMap: '/homeMap', home: '/home', homeScan: '/' } as const;
+export const ROUTE_NAMES = {
+  selectPakage: '/selectPakage',
+  homeMap: '/homeMap',
+  home: '/home',
+  homeScan: '/',
+} as const;
 
 export function isWeChat(ua: string): boolean {
   return /MicroMessenger/i.test(ua);
@@ -70,7 +75,10 @@ export interface WifiSite {
 }
 /** The Wi-Fi site configuration from build-time values; blank or missing values keep the defaults. */
 export function wifiSiteConfig(ids: string | undefined, site: string | undefined): WifiSite {
-  const list = (ids ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (ids ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return { ids: list.length ? list : WIFI_SCAN_IDS, site: site?.trim() || WIFI_SITE_URL };
 }
 
@@ -92,7 +100,11 @@ export function scanIdOf(code: string): string {
 }
 
 /** Where a fixed-id scan code goes instead of the rental flow; null for any other code. */
-export function wifiSiteRedirect(code: string | null | undefined, ids: readonly string[] = WIFI_SCAN_IDS, site = WIFI_SITE_URL): string | null {
+export function wifiSiteRedirect(
+  code: string | null | undefined,
+  ids: readonly string[] = WIFI_SCAN_IDS,
+  site = WIFI_SITE_URL,
+): string | null {
   if (!code) return null;
   const id = scanIdOf(code);
   return ids.includes(id) ? `${site}?id=${encodeURIComponent(id)}` : null;
@@ -210,10 +222,15 @@ export type NavAction =
 export function navigationRule(path: string, query: URLSearchParams, s: NavState): NavAction {
   const apple = query.get('AppleIdToken');
   if (apple) {
-    if (s.applyLogin && parseHash(s.applyLogin).path !== path) return { kind: 'redirect', to: s.applyLogin, store: { appleIdToken: apple } };
+    if (s.applyLogin && parseHash(s.applyLogin).path !== path)
+      return { kind: 'redirect', to: s.applyLogin, store: { appleIdToken: apple } };
     return { kind: 'store', store: { appleIdToken: apple } };
   }
-  if (s.token && ([ROUTE_NAMES.homeMap, ROUTE_NAMES.homeScan, ROUTE_NAMES.selectPakage] as string[]).includes(path) && isBoxCode(s.mificode)) {
+  if (
+    s.token &&
+    ([ROUTE_NAMES.homeMap, ROUTE_NAMES.homeScan, ROUTE_NAMES.selectPakage] as string[]).includes(path) &&
+    isBoxCode(s.mificode)
+  ) {
     // The code-link entry ('/' with a code) still runs: only a bare home goes to the device.
     if (!(path === '/' && queryCode(query))) return { kind: 'redirect', to: '/packageDetail' };
   }
@@ -260,7 +277,10 @@ export interface RouteEffects {
 }
 
 /** What entering a route stores and starts (the route's query only; the stores do not change the outcome). */
-export function routeEffects(route: ParsedHash, wifi: WifiSite = { ids: WIFI_SCAN_IDS, site: WIFI_SITE_URL }): RouteEffects {
+export function routeEffects(
+  route: ParsedHash,
+  wifi: WifiSite = { ids: WIFI_SCAN_IDS, site: WIFI_SITE_URL },
+): RouteEffects {
   const { path, query } = route;
   const code = SCAN_CODE_ROUTES.includes(path) ? query.get('qrcode') || query.get('qr') || query.get('zhcode') : null;
   const mificode = code ? (isBoxCode(code) ? code : '') : null;
@@ -305,7 +325,7 @@ export interface RouteRedirect {
 export function routeRedirect(route: ParsedHash, s: RedirectInput): RouteRedirect {
   const { path, query } = route;
   const action = navigationRule(path, query, s);
-  const appleIdToken = action.kind === 'none' ? null : action.store?.appleIdToken ?? null;
+  const appleIdToken = action.kind === 'none' ? null : (action.store?.appleIdToken ?? null);
   const to =
     (action.kind === 'redirect' ? action.to : null) ??
     wechatRouteRedirect(path, s.ua) ??
@@ -313,5 +333,9 @@ export function routeRedirect(route: ParsedHash, s: RedirectInput): RouteRedirec
   if (to) return { to, appleIdToken, loginPath: null };
   const verdict = guardRoute(s.access ? { access: s.access } : null, s);
   if (verdict.allow) return { to: null, appleIdToken, loginPath: null };
-  return { to: verdict.redirect, appleIdToken, loginPath: verdict.redirect === '/login' ? loginPathFor(path, query) : null };
+  return {
+    to: verdict.redirect,
+    appleIdToken,
+    loginPath: verdict.redirect === '/login' ? loginPathFor(path, query) : null,
+  };
 }

@@ -1,7 +1,15 @@
 // The back office's access rules (server and console share them): each staff role and what it may do. A route of
 // the ops API declares the one permission it needs; the console shows only what the signed-in person's roles allow.
 
-export const STAFF_ROLES = ['owner', 'admin', 'support', 'finance', 'field_technician', 'read_only', 'venue_partner'] as const;
+export const STAFF_ROLES = [
+  'owner',
+  'admin',
+  'support',
+  'finance',
+  'field_technician',
+  'read_only',
+  'venue_partner',
+] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
 /** The agent id of a platform-wide membership: every agent. */
@@ -50,16 +58,70 @@ const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
   support: [
-    'staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'riders.block', 'rentals.refund', 'partners.read', 'alerts.read', 'alerts.manage',
-    'dashboard.read', 'rentals.end', 'rentals.release', 'disputes.decide', 'rebalancing.read',
+    'staff.read',
+    'fleet.read',
+    'orders.read',
+    'audit.read',
+    'coupons.read',
+    'payouts.read',
+    'riders.block',
+    'rentals.refund',
+    'partners.read',
+    'alerts.read',
+    'alerts.manage',
+    'dashboard.read',
+    'rentals.end',
+    'rentals.release',
+    'disputes.decide',
+    'rebalancing.read',
   ],
   finance: [
-    'staff.read', 'orders.read', 'money.correct', 'audit.read', 'audit.export', 'coupons.read', 'coupons.write', 'payouts.read', 'payouts.approve', 'money.read',
-    'rentals.refund', 'partners.read', 'partners.write', 'alerts.read', 'dashboard.read', 'wallet.adjust', 'wallet.approve',
-    'rentals.end', 'rentals.waive', 'rentals.release', 'rentals.reverse', 'disputes.decide', 'payments.read',
+    'staff.read',
+    'orders.read',
+    'money.correct',
+    'audit.read',
+    'audit.export',
+    'coupons.read',
+    'coupons.write',
+    'payouts.read',
+    'payouts.approve',
+    'money.read',
+    'rentals.refund',
+    'partners.read',
+    'partners.write',
+    'alerts.read',
+    'dashboard.read',
+    'wallet.adjust',
+    'wallet.approve',
+    'rentals.end',
+    'rentals.waive',
+    'rentals.release',
+    'rentals.reverse',
+    'disputes.decide',
+    'payments.read',
   ],
-  field_technician: ['fleet.read', 'fleet.write', 'cabinets.command', 'alerts.read', 'alerts.manage', 'dashboard.read', 'rebalancing.read', 'rebalancing.move'],
-  read_only: ['staff.read', 'fleet.read', 'orders.read', 'audit.read', 'coupons.read', 'payouts.read', 'partners.read', 'alerts.read', 'dashboard.read', 'rebalancing.read'],
+  field_technician: [
+    'fleet.read',
+    'fleet.write',
+    'cabinets.command',
+    'alerts.read',
+    'alerts.manage',
+    'dashboard.read',
+    'rebalancing.read',
+    'rebalancing.move',
+  ],
+  read_only: [
+    'staff.read',
+    'fleet.read',
+    'orders.read',
+    'audit.read',
+    'coupons.read',
+    'payouts.read',
+    'partners.read',
+    'alerts.read',
+    'dashboard.read',
+    'rebalancing.read',
+  ],
   // A venue partner sees its venues, their cabinets and its earnings, never riders' personal data (orders.read).
   venue_partner: ['fleet.read', 'partners.read', 'dashboard.read'],
 };
@@ -89,9 +151,7 @@ export interface Membership {
  * to its venues (`venues[agent]`). `none` when no membership grants it.
  */
 export type Scope =
-  | { kind: 'all' }
-  | { kind: 'agents'; agents: string[]; venues: Record<string, string[]> }
-  | { kind: 'none' };
+  { kind: 'all' } | { kind: 'agents'; agents: string[]; venues: Record<string, string[]> } | { kind: 'none' };
 
 export function scopeOf(memberships: readonly Membership[], permission: Permission): Scope {
   const granting = memberships.filter((m) => roleAllows(m.role, permission));

@@ -33,10 +33,22 @@ export function readConfirmQuery(q: URLSearchParams): ConfirmQuery {
   const raw = get('payType');
   const payType = (PAY_TYPES as readonly string[]).includes(raw) ? (raw as PayType) : 'YJ';
   return {
-    price: get('price'), payType, outTradeNo: get('outTradeNo'), cabinetID: get('cabinetID'), mifiOrderId: get('mifiOrderId'),
-    paymentId: get('paymentId') || get('pmid'), pmid: get('pmid'), formId: get('formId'), yaJinType: get('yaJinType'),
-    paymentWay: get('paymentWay'), pType: get('pType'), orderId: get('orderId'), qrcode: get('qrcode'),
-    paymentIntent: get('payment_intent'), currency: get('currency').toUpperCase(), mifiDeposit: get('mifiDeposit') === '1',
+    price: get('price'),
+    payType,
+    outTradeNo: get('outTradeNo'),
+    cabinetID: get('cabinetID'),
+    mifiOrderId: get('mifiOrderId'),
+    paymentId: get('paymentId') || get('pmid'),
+    pmid: get('pmid'),
+    formId: get('formId'),
+    yaJinType: get('yaJinType'),
+    paymentWay: get('paymentWay'),
+    pType: get('pType'),
+    orderId: get('orderId'),
+    qrcode: get('qrcode'),
+    paymentIntent: get('payment_intent'),
+    currency: get('currency').toUpperCase(),
+    mifiDeposit: get('mifiDeposit') === '1',
   };
 }
 
@@ -47,7 +59,11 @@ export function readConfirmQuery(q: URLSearchParams): ConfirmQuery {
  * the user's package orders (/scanOrder), where its box is picked up; a box deposit goes back to the pickup. A
  * WeChat Pay score authorisation goes to /result.
  */
-export function afterPaymentPath(payType: PayType, orderNo: string, opts: { mifiDeposit?: boolean; score?: boolean } = {}): string {
+export function afterPaymentPath(
+  payType: PayType,
+  orderNo: string,
+  opts: { mifiDeposit?: boolean; score?: boolean } = {},
+): string {
   const qs = (o: Record<string, string>) => `?${new URLSearchParams(o).toString()}`;
   // WeChat Pay score (a deposit-free rental): its authorisation, once confirmed, ends on /result.
   if (opts.score && payType === 'YJ') return `/result${qs({ tradeNo: orderNo, payMode: 'YJ', payType: 'WeChat_MP' })}`;
@@ -59,7 +75,9 @@ export function afterPaymentPath(payType: PayType, orderNo: string, opts: { mifi
     case 'FK':
       return `/borrowSuccess${qs({ tradeNo: orderNo, payType: 'FK' })}`;
     case 'mifi':
-      return opts.mifiDeposit ? `/pickUp${qs({ orderId: orderNo, deposit: 'paid' })}` : `/scanOrder${qs({ orderId: orderNo })}`;
+      return opts.mifiDeposit
+        ? `/pickUp${qs({ orderId: orderNo, deposit: 'paid' })}`
+        : `/scanOrder${qs({ orderId: orderNo })}`;
     default:
       return `/borrowSuccess${qs({ tradeNo: orderNo, payType })}`;
   }

@@ -78,7 +78,9 @@ export type WirePriceStrategy = Partial<PriceStrategy>;
  * jifei = rate per unit, jifeiDanwei = unit length in minutes, mianfei = free minutes, fengding = daily cap,
  * yajin = deposit, overtimeAmount = the overtime (non-return) fee.
  */
-export type WireCabinetPrice = Partial<Pick<ScanResult, 'jifei' | 'jifeiDanwei' | 'mianfei' | 'fengding' | 'yajin' | 'overtimeAmount'>>;
+export type WireCabinetPrice = Partial<
+  Pick<ScanResult, 'jifei' | 'jifeiDanwei' | 'mianfei' | 'fengding' | 'yajin' | 'overtimeAmount'>
+>;
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -87,7 +89,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * (rate 1, unit 30 minutes, daily cap 6, deposit 25, overtime 25, overtime days 2, no free minutes).
  * Negative or non-numeric values are treated as absent; a daily cap of 0 means "no cap".
  */
-export function planFromWire(s: WirePriceStrategy | undefined, currency: string, flat: WireCabinetPrice = {}): PricePlan {
+export function planFromWire(
+  s: WirePriceStrategy | undefined,
+  currency: string,
+  flat: WireCabinetPrice = {},
+): PricePlan {
   const pos = (v: unknown) => {
     const n = num(v);
     return n != null && n >= 0 ? n : undefined;
@@ -96,7 +102,8 @@ export function planFromWire(s: WirePriceStrategy | undefined, currency: string,
   const unit = pos(s?.priceUnit) ?? 0;
   const perUnit = PRICE_UNIT_MINUTES[(unit in PRICE_UNIT_MINUTES ? unit : 0) as PriceUnit];
   // The flat jifeiDanwei is always minutes; pPriceMinute counts price units (minutes, hours or days).
-  const unitMinutes = s?.pPriceMinute != null && pos(s.pPriceMinute) ? pos(s.pPriceMinute)! * perUnit : (pos(flat.jifeiDanwei) || 30);
+  const unitMinutes =
+    s?.pPriceMinute != null && pos(s.pPriceMinute) ? pos(s.pPriceMinute)! * perUnit : pos(flat.jifeiDanwei) || 30;
   const overtimeDays = pos(s?.pOvertimeDay) || DEFAULT_PLAN.overtimeDays;
   return {
     kind: s?.pType === 2 ? 'tiered' : 'unit',
@@ -214,7 +221,11 @@ export type FeeStep =
  * the minutes billed, the free period, the full days at the daily cap, the units of the last day (capped), the
  * tier row, the deposit ceiling. `total` is always what rentalFee charges (min with buyOutFee when `overtime`).
  */
-export function explainFee(plan: PricePlan, elapsedMs: number, opts: { overtime?: boolean } = {}): { steps: FeeStep[]; total: number } {
+export function explainFee(
+  plan: PricePlan,
+  elapsedMs: number,
+  opts: { overtime?: boolean } = {},
+): { steps: FeeStep[]; total: number } {
   const minutes = billedMinutes(elapsedMs);
   const steps: FeeStep[] = [{ kind: 'elapsed', minutes }];
   let rent = 0;
@@ -223,15 +234,27 @@ export function explainFee(plan: PricePlan, elapsedMs: number, opts: { overtime?
   } else if (plan.kind === 'tiered') {
     const row = plan.tiers.find((t) => t.startMinute < minutes && minutes <= t.endMinute);
     rent = row ? row.totalFee : plan.overtimeAmount;
-    steps.push(row ? { kind: 'tier', startMinute: row.startMinute, endMinute: row.endMinute, amount: row.totalFee } : { kind: 'noTier', overtimeAmount: plan.overtimeAmount });
+    steps.push(
+      row
+        ? { kind: 'tier', startMinute: row.startMinute, endMinute: row.endMinute, amount: row.totalFee }
+        : { kind: 'noTier', overtimeAmount: plan.overtimeAmount },
+    );
   } else {
     const capped = plan.dailyCap > 0;
     const fullDays = capped ? Math.floor(minutes / DAY_MINUTES) : 0;
     const rest = minutes - fullDays * DAY_MINUTES;
-    if (fullDays > 0) steps.push({ kind: 'fullDays', days: fullDays, dailyCap: plan.dailyCap, amount: fullDays * plan.dailyCap });
+    if (fullDays > 0)
+      steps.push({ kind: 'fullDays', days: fullDays, dailyCap: plan.dailyCap, amount: fullDays * plan.dailyCap });
     const units = Math.ceil(rest / plan.unitMinutes);
     const unitAmount = units * plan.unitPrice;
-    steps.push({ kind: 'units', minutes: rest, units, unitMinutes: plan.unitMinutes, unitPrice: plan.unitPrice, amount: unitAmount });
+    steps.push({
+      kind: 'units',
+      minutes: rest,
+      units,
+      unitMinutes: plan.unitMinutes,
+      unitPrice: plan.unitPrice,
+      amount: unitAmount,
+    });
     const lastDay = capped ? Math.min(plan.dailyCap, unitAmount) : unitAmount;
     if (lastDay < unitAmount) steps.push({ kind: 'dailyCap', dailyCap: plan.dailyCap, amount: lastDay });
     rent = fullDays * plan.dailyCap + lastDay;

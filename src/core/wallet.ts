@@ -54,14 +54,14 @@ export function isInsufficientBalance(message: string | undefined): boolean {
 }
 
 export type WithdrawNext =
-  | { step: 'auto' }
-  | { step: 'channel' }
-  | { step: 'remark' }
-  | { step: 'manual' }
-  | { step: 'unsupported' };
+  { step: 'auto' } | { step: 'channel' } | { step: 'remark' } | { step: 'manual' } | { step: 'unsupported' };
 
 /** RefundTypes including 0 is auto-audited; otherwise the payout-channel sheet (or the legacy remark). */
-export function nextWithdrawStep(r: { refundTypes?: number[] | null; checkNeedRemark?: boolean; channels?: unknown[] | null }): WithdrawNext {
+export function nextWithdrawStep(r: {
+  refundTypes?: number[] | null;
+  checkNeedRemark?: boolean;
+  channels?: unknown[] | null;
+}): WithdrawNext {
   const types = r.refundTypes ?? [];
   if (types.includes(REFUND.card)) return { step: 'auto' };
   if (types.includes(REFUND.channel) && (r.channels?.length ?? 0) > 0) return { step: 'channel' };
@@ -72,7 +72,10 @@ export function nextWithdrawStep(r: { refundTypes?: number[] | null; checkNeedRe
 export type { PayoutField };
 
 /** The sheet requires every payout field ("All information is required"). */
-export function payoutComplete(fields: readonly Pick<PayoutField, 'fieldName'>[], values: Record<string, string>): boolean {
+export function payoutComplete(
+  fields: readonly Pick<PayoutField, 'fieldName'>[],
+  values: Record<string, string>,
+): boolean {
   return fields.every((f) => (values[f.fieldName] ?? '').trim() !== '');
 }
 
@@ -84,7 +87,11 @@ export type RemarkError = 'name' | 'bankCard' | 'phone';
 /** The remark as sent and stored: name trimmed, spaces out of the bank card, spaces and dashes out of the phone. */
 export function normalizeRemark(r: Partial<Record<keyof RemarkInput, unknown>>): RemarkInput {
   const text = (v: unknown) => (typeof v === 'string' ? v : '');
-  return { name: text(r.name).trim(), bankCard: text(r.bankCard).replace(/\s/g, ''), phone: text(r.phone).replace(/[\s-]/g, '') };
+  return {
+    name: text(r.name).trim(),
+    bankCard: text(r.bankCard).replace(/\s/g, ''),
+    phone: text(r.phone).replace(/[\s-]/g, ''),
+  };
 }
 
 /** The legacy remark needs name, bank card (8–30 digits) and phone (5–20 digits, optional +). */

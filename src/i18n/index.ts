@@ -59,7 +59,9 @@ export type T = (key: string, params?: Params) => string;
 function pick(key: string, params: Params | undefined, lang: Locale): string {
   const n = params?.n;
   if (typeof n === 'number' && typeof (i18n.t(key, undefined, lang) as unknown) === 'object') {
-    return i18n.t(`${key}.${new Intl.PluralRules(lang).select(n)}`, params, lang) || i18n.t(`${key}.other`, params, lang);
+    return (
+      i18n.t(`${key}.${new Intl.PluralRules(lang).select(n)}`, params, lang) || i18n.t(`${key}.other`, params, lang)
+    );
   }
   return i18n.t(key, params, lang);
 }

@@ -39,7 +39,10 @@ export function useLazyTable(table: LazyTable): boolean {
   const [ready, setReady] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    void table.loadActive(lang).then(() => live && setReady(lang), () => undefined);
+    void table.loadActive(lang).then(
+      () => live && setReady(lang),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

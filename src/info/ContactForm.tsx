@@ -64,7 +64,14 @@ export function ContactForm() {
         {name !== 'Content' ? ' *' : ''}
       </label>
       {name === 'Content' ? (
-        <textarea id={`${id}-${name}`} name={name} rows={4} value={v[name]} maxLength={5000} onChange={(e) => edit(name, e.target.value)} />
+        <textarea
+          id={`${id}-${name}`}
+          name={name}
+          rows={4}
+          value={v[name]}
+          maxLength={5000}
+          onChange={(e) => edit(name, e.target.value)}
+        />
       ) : (
         <input
           id={`${id}-${name}`}
@@ -87,7 +94,14 @@ export function ContactForm() {
   );
 
   return (
-    <form ref={form} className="info-card" id="join" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
+    <form
+      ref={form}
+      className="info-card"
+      id="join"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-labelledby={`${id}-title`}
+    >
       <h2 id={`${id}-title`}>{t('about.form.title')}</h2>
       <p className="small muted">{t('about.form.intro')}</p>
       {field('Name', t('about.form.name'), 'text', 'given-name')}

@@ -16,7 +16,9 @@ export default function InvoiceOrderDtl() {
   const t = useT();
   const lang = useStore($activeLang);
   const orderId = useStore($route).query.get('orderId') ?? '';
-  const [state, setState] = useState<{ kind: 'loading' } | { kind: 'ok'; r: Receipt | null } | { kind: 'error'; text: string }>({ kind: 'loading' });
+  const [state, setState] = useState<
+    { kind: 'loading' } | { kind: 'ok'; r: Receipt | null } | { kind: 'error'; text: string }
+  >({ kind: 'loading' });
 
   const latestT = useLatest(t);
   useEffect(() => {
@@ -53,7 +55,10 @@ export default function InvoiceOrderDtl() {
                 <dt>{t('invoice.orderNo')}</dt>
                 <dd>{state.r.orderId}</dd>
                 <dt>{t('orders.device')}</dt>
-                <dd>{t(`devices.${state.r.deviceType ?? 'cdb'}`)}{state.r.deviceId ? ` · ${state.r.deviceId}` : ''}</dd>
+                <dd>
+                  {t(`devices.${state.r.deviceType ?? 'cdb'}`)}
+                  {state.r.deviceId ? ` · ${state.r.deviceId}` : ''}
+                </dd>
                 <dt>{t('invoice.venue')}</dt>
                 <dd>{state.r.shopName}</dd>
                 <dt>{t('invoice.borrowed')}</dt>

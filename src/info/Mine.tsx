@@ -31,7 +31,10 @@ export default function Mine() {
 
   // Read afresh on each visit: the balance a top-up (or a rental) just changed, not the one read at sign-in.
   useEffect(() => {
-    if (token) getUserInfo().then((u) => $user.set(u)).catch(() => undefined);
+    if (token)
+      getUserInfo()
+        .then((u) => $user.set(u))
+        .catch(() => undefined);
   }, [token]);
 
   const currency = user?.p_currency;

@@ -16,7 +16,9 @@ export function TouristInvoice({ orderId }: { orderId: string }) {
     if (!tourist || !orderId) return;
     let live = true;
     const id = setTimeout(() => {
-      invoiceCheck(orderId).then((r) => live && setReceipt(r)).catch(() => undefined);
+      invoiceCheck(orderId)
+        .then((r) => live && setReceipt(r))
+        .catch(() => undefined);
     }, INVOICE_DELAY_MS);
     return () => {
       live = false;

@@ -35,7 +35,12 @@ export default function Usage() {
           {/* A scroll container: focusable, so the steps can be scrolled with the keyboard too (WCAG 2.1.1). */}
           <ol className="carousel" ref={list} tabIndex={0} style={{ padding: 0, margin: 0 }}>
             {STEPS.map((n, i) => (
-              <li key={n} aria-roledescription="slide" aria-label={t('usage.stepOf', { n, total: STEPS.length })} aria-hidden={i !== step}>
+              <li
+                key={n}
+                aria-roledescription="slide"
+                aria-label={t('usage.stepOf', { n, total: STEPS.length })}
+                aria-hidden={i !== step}
+              >
                 <span className="title" aria-hidden="true">
                   {n}
                 </span>
@@ -54,7 +59,12 @@ export default function Usage() {
                 <span key={n} className={i === step ? 'on' : ''} aria-hidden="true" />
               ))}
             </div>
-            <button type="button" className="button primary" disabled={step === STEPS.length - 1} onClick={() => go(step + 1)}>
+            <button
+              type="button"
+              className="button primary"
+              disabled={step === STEPS.length - 1}
+              onClick={() => go(step + 1)}
+            >
               {t('usage.next')}
             </button>
           </div>

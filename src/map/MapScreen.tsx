@@ -10,7 +10,16 @@ import { useT, errorText } from '../i18n/index.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { nearbyShops, returnable, searchShops, type Shop } from '../api/shops.ts';
 import {
-  DEFAULT_CENTRE, DEFAULT_ZOOM, FOCUS_ZOOM, SHOP_DEBOUNCE_MS, coordsFromQuery, distanceText, entryCode, haversineMetres, sentZoom, type LatLng,
+  DEFAULT_CENTRE,
+  DEFAULT_ZOOM,
+  FOCUS_ZOOM,
+  SHOP_DEBOUNCE_MS,
+  coordsFromQuery,
+  distanceText,
+  entryCode,
+  haversineMetres,
+  sentZoom,
+  type LatLng,
 } from '../core/map.ts';
 import { MapView, type MapViewport } from './MapView.tsx';
 import { ShopCard, ShopList } from './ShopCard.tsx';
@@ -96,13 +105,25 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
     if (entry) return;
     const ctl = new AbortController();
     const timer = setTimeout(() => {
-      nearbyShops({ lat: camera.centre.lat, lng: camera.centre.lng, zoomLevel: sentZoom(camera.zoom), ...(returnOnly ? { filter: 'return' as const } : {}) }, variant === 'home', ctl.signal)
+      nearbyShops(
+        {
+          lat: camera.centre.lat,
+          lng: camera.centre.lng,
+          zoomLevel: sentZoom(camera.zoom),
+          ...(returnOnly ? { filter: 'return' as const } : {}),
+        },
+        variant === 'home',
+        ctl.signal,
+      )
         .then((list) => {
           setFailed('');
           setShops(list);
           setNearest(null);
           if (!list.length) {
-            searchShops({ lat: camera.centre.lat, lng: camera.centre.lng, filter: returnOnly ? 'return' : 'rent', limit: 5 }, ctl.signal).then(setNearest, () => undefined);
+            searchShops(
+              { lat: camera.centre.lat, lng: camera.centre.lng, filter: returnOnly ? 'return' : 'rent', limit: 5 },
+              ctl.signal,
+            ).then(setNearest, () => undefined);
           }
           if (focusQuery.current && fromQuery) {
             focusQuery.current = false;
@@ -122,7 +143,11 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
   }, [camera, variant, latest, returnOnly]);
 
   const onMove = useCallback((centre: LatLng, zoom: number) => {
-    setCamera((c) => (Math.abs(c.centre.lat - centre.lat) < 1e-7 && Math.abs(c.centre.lng - centre.lng) < 1e-7 && c.zoom === zoom ? c : { centre, zoom }));
+    setCamera((c) =>
+      Math.abs(c.centre.lat - centre.lat) < 1e-7 && Math.abs(c.centre.lng - centre.lng) < 1e-7 && c.zoom === zoom
+        ? c
+        : { centre, zoom },
+    );
   }, []);
 
   const focus = (s: Shop) => {
@@ -141,14 +166,25 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
   };
 
   // Distances from the user only; unknown position → none shown.
-  const placed = (s: Shop): Shop => ({ ...s, distance: me ? Math.round(haversineMetres(me.lat, me.lng, s.latitude, s.longitude)) : -1 });
+  const placed = (s: Shop): Shop => ({
+    ...s,
+    distance: me ? Math.round(haversineMetres(me.lat, me.lng, s.latitude, s.longitude)) : -1,
+  });
   const listed = (shops ?? []).filter((s) => !returnOnly || returnable(s) > 0).map(placed);
   const empty = shops !== null && listed.length === 0;
   return (
     <div className="map-screen">
       {header}
       <div className="map-stage">
-        <MapView shops={listed} view={view} selected={selected?.shopid ?? null} onMove={onMove} onSelect={(s) => setSelected(placed(s))} me={me} onStreets={(shown) => setNoStreets(!shown)} />
+        <MapView
+          shops={listed}
+          view={view}
+          selected={selected?.shopid ?? null}
+          onMove={onMove}
+          onSelect={(s) => setSelected(placed(s))}
+          me={me}
+          onStreets={(shown) => setNoStreets(!shown)}
+        />
         {noStreets ? <p className="map-no-streets">{t('map.noStreets')}</p> : null}
         <div className="map-tools">
           <button type="button" className="map-tool" onClick={() => setSearchOpen(true)}>
@@ -166,11 +202,19 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
       {selected ? <ShopCard shop={placed(selected)} onClose={() => setSelected(null)} onScan={scan} /> : null}
       <div className="map-status" role="status" aria-live="polite">
         {geoNote ? <p className="map-geo-note">{geoNote}</p> : null}
-        {failed ? failed : shops === null ? t('map.loading') : empty ? t(nearest?.length ? 'map.noneHere' : 'map.none') : t('map.count', { n: listed.length })}
+        {failed
+          ? failed
+          : shops === null
+            ? t('map.loading')
+            : empty
+              ? t(nearest?.length ? 'map.noneHere' : 'map.none')
+              : t('map.count', { n: listed.length })}
       </div>
       {empty && nearest?.length ? (
         <section className="map-nearest" aria-labelledby="map-nearest-title">
-          <h2 id="map-nearest-title" className="map-nearest-title">{t(returnOnly ? 'map.nearestReturnTitle' : 'map.nearestTitle')}</h2>
+          <h2 id="map-nearest-title" className="map-nearest-title">
+            {t(returnOnly ? 'map.nearestReturnTitle' : 'map.nearestTitle')}
+          </h2>
           <ShopList shops={nearest.map(placed)} selected={null} onOpen={focus} />
         </section>
       ) : null}
@@ -205,7 +249,14 @@ export function MapScreen({ variant, header, extra }: MapScreenProps) {
 }
 
 /** The search popup: every venue by name, address or city (server search), nearest to the user (or the view) first. */
-function SearchDialog({ open, near, returnOnly, place, onClose, onPick }: {
+function SearchDialog({
+  open,
+  near,
+  returnOnly,
+  place,
+  onClose,
+  onPick,
+}: {
   open: boolean;
   near: LatLng;
   returnOnly: boolean;
@@ -222,8 +273,10 @@ function SearchDialog({ open, near, returnOnly, place, onClose, onPick }: {
     const ctl = new AbortController();
     const timer = setTimeout(() => {
       const at = latest.current;
-      searchShops({ q: q.trim(), lat: at.lat, lng: at.lng, limit: 20, ...(returnOnly ? { filter: 'return' as const } : {}) }, ctl.signal)
-        .then(setFound, () => !ctl.signal.aborted && setFound([]));
+      searchShops(
+        { q: q.trim(), lat: at.lat, lng: at.lng, limit: 20, ...(returnOnly ? { filter: 'return' as const } : {}) },
+        ctl.signal,
+      ).then(setFound, () => !ctl.signal.aborted && setFound([]));
     }, SEARCH_DEBOUNCE_MS);
     return () => {
       clearTimeout(timer);

@@ -32,7 +32,9 @@ const env = (import.meta as unknown as { env?: Record<string, string | undefined
 /** The default street basemap: OpenFreeMap (free, no key, OpenStreetMap data; attribution shown). */
 export const DEFAULT_MAP_STYLE_URL = 'https://tiles.openfreemap.org/styles/liberty';
 /** The tile style URL (VITE_MAP_STYLE_URL; 'plain' or 'none': only the plain style). */
-export const MAP_STYLE_URL = ['plain', 'none'].includes(env.VITE_MAP_STYLE_URL ?? '') ? '' : env.VITE_MAP_STYLE_URL || DEFAULT_MAP_STYLE_URL;
+export const MAP_STYLE_URL = ['plain', 'none'].includes(env.VITE_MAP_STYLE_URL ?? '')
+  ? ''
+  : env.VITE_MAP_STYLE_URL || DEFAULT_MAP_STYLE_URL;
 /** A basemap not loaded by then gives way to the plain style (no network: markers at once, not after a TCP timeout). */
 export const STYLE_TIMEOUT_MS = 4000;
 
@@ -73,7 +75,9 @@ export async function loadMaplibre() {
 }
 
 function markerLabel(t: ReturnType<typeof useT>, s: Shop) {
-  return s.infoStatus === 1 ? t('map.markerLabel', { name: s.shopName, n: s.freeNum }) : t('map.markerOffline', { name: s.shopName });
+  return s.infoStatus === 1
+    ? t('map.markerLabel', { name: s.shopName, n: s.freeNum })
+    : t('map.markerOffline', { name: s.shopName });
 }
 
 export function MapView(props: MapViewProps) {
@@ -81,7 +85,16 @@ export function MapView(props: MapViewProps) {
   return mode === 'gl' ? <GlMap {...props} onFail={() => setMode('plain')} /> : <PlainMap {...props} />;
 }
 
-function GlMap({ shops, view, selected, onMove, onSelect, onFail, me, onStreets }: MapViewProps & { onFail: () => void }) {
+function GlMap({
+  shops,
+  view,
+  selected,
+  onMove,
+  onSelect,
+  onFail,
+  me,
+  onStreets,
+}: MapViewProps & { onFail: () => void }) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const map = useRef<MlMap | null>(null);
@@ -196,7 +209,9 @@ function GlMap({ shops, view, selected, onMove, onSelect, onFail, me, onStreets 
     meMarker.current = new Marker({ element: el }).setLngLat([me.lng, me.lat]).addTo(m);
   }, [ready, me, t]);
 
-  return <div ref={box} className="map-surface" data-renderer="maplibre" role="region" aria-label={t('map.mapLabel')} />;
+  return (
+    <div ref={box} className="map-surface" data-renderer="maplibre" role="region" aria-label={t('map.mapLabel')} />
+  );
 }
 
 /** No WebGL: a plain plane in Web Mercator with positioned markers; drag to pan, buttons to zoom. */
@@ -293,12 +308,26 @@ function PlainMap({ shops, view, selected, onMove, onSelect, me, onStreets }: Ma
             );
           })()
         : null}
-      <span className="map-centre" aria-hidden="true" style={{ left: size.w / 2 + offset.x, top: size.h / 2 + offset.y }} />
+      <span
+        className="map-centre"
+        aria-hidden="true"
+        style={{ left: size.w / 2 + offset.x, top: size.h / 2 + offset.y }}
+      />
       <div className="map-zoom">
-        <button type="button" className="icon-button" aria-label={t('map.zoomIn')} onClick={() => move(cam.centre, Math.min(20, cam.zoom + 1))}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('map.zoomIn')}
+          onClick={() => move(cam.centre, Math.min(20, cam.zoom + 1))}
+        >
           +
         </button>
-        <button type="button" className="icon-button" aria-label={t('map.zoomOut')} onClick={() => move(cam.centre, Math.max(2, cam.zoom - 1))}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t('map.zoomOut')}
+          onClick={() => move(cam.centre, Math.max(2, cam.zoom - 1))}
+        >
           −
         </button>
       </div>

@@ -81,7 +81,9 @@ export default function NearbyShop() {
             {shop.infoStatus === 1 ? <ReturnSlot shopId={shop.shopid} free={returnable(shop)} /> : null}
             {shop.cabinets?.length ? (
               <section aria-labelledby="shop-cabinets">
-                <h2 id="shop-cabinets" className="subtitle">{t('map.cabinets')}</h2>
+                <h2 id="shop-cabinets" className="subtitle">
+                  {t('map.cabinets')}
+                </h2>
                 <ul className="shop-cabinets">
                   {shop.cabinets.map((c) => (
                     <li key={c.cabinetID} data-cabinet={c.cabinetID}>
@@ -92,16 +94,27 @@ export default function NearbyShop() {
                           <span data-stock="rent">{t('stock.banks', { n: c.freeNum })}</span>
                         </span>
                       ) : null}
-                      <span className={`badge${c.online ? ' badge-live' : ' offline'}`}>{c.online ? t('map.online') : t('map.offline')}</span>
+                      <span className={`badge${c.online ? ' badge-live' : ' offline'}`}>
+                        {c.online ? t('map.online') : t('map.offline')}
+                      </span>
                     </li>
                   ))}
                 </ul>
               </section>
             ) : null}
-            <a className="button primary block" href={directionsUrl({ lat: shop.latitude, lng: shop.longitude })} target="_blank" rel="noopener noreferrer">
+            <a
+              className="button primary block"
+              href={directionsUrl({ lat: shop.latitude, lng: shop.longitude })}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               {t('map.goHere')}
             </a>
-            <button type="button" className="button block" onClick={() => navigate(`/homeMap?lat=${shop.latitude}&lng=${shop.longitude}`)}>
+            <button
+              type="button"
+              className="button block"
+              onClick={() => navigate(`/homeMap?lat=${shop.latitude}&lng=${shop.longitude}`)}
+            >
               {t('map.showOnMap')}
             </button>
             <NearbyServices />

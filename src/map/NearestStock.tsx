@@ -24,7 +24,9 @@ export function NearestStock({ at, exclude }: { at: { lat: number; lng: number }
   if (!shops?.length) return null;
   return (
     <section className="nearest-stock" aria-labelledby="nearest-stock-title">
-      <h2 id="nearest-stock-title" className="nearest-title">{t('map.nearestTitle')}</h2>
+      <h2 id="nearest-stock-title" className="nearest-title">
+        {t('map.nearestTitle')}
+      </h2>
       <ShopList
         shops={shops.map((s) => ({ ...s, distance: Math.round(haversineMetres(lat, lng, s.latitude, s.longitude)) }))}
         selected={null}

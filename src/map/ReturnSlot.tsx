@@ -6,7 +6,12 @@ import { useStore } from '@nanostores/react';
 import { $activeLang, errorText, useT } from '../i18n/index.ts';
 import { $token } from '../stores/session.ts';
 import { useReturnsStrings } from '../notify/strings.ts';
-import { cancelReservation, currentReservation, reserveReturnSlot, type ReturnReservation } from '../api/reservations.ts';
+import {
+  cancelReservation,
+  currentReservation,
+  reserveReturnSlot,
+  type ReturnReservation,
+} from '../api/reservations.ts';
 
 export function ReturnSlot({ shopId, free }: { shopId: string; free: number }) {
   const t = useT();
@@ -30,7 +35,8 @@ export function ReturnSlot({ shopId, free }: { shopId: string; free: number }) {
   }, [waiting, refresh]);
 
   if (!token || !ready) return null;
-  const time = (iso: string) => new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  const time = (iso: string) =>
+    new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
   const act = async (fn: () => Promise<ReturnReservation>) => {
     setBusy(true);
     setError('');
@@ -46,11 +52,15 @@ export function ReturnSlot({ shopId, free }: { shopId: string; free: number }) {
   const ended = r && !held && r.shopId === shopId ? r : null;
   return (
     <section className="panel return-slot" aria-labelledby="return-slot-title" data-testid="return-slot">
-      <h2 id="return-slot-title" className="subtitle">{t('reserve.title')}</h2>
+      <h2 id="return-slot-title" className="subtitle">
+        {t('reserve.title')}
+      </h2>
       <div role="status" aria-live="polite">
         {held ? (
           <>
-            <p>{t('reserve.held', { slot: r.slot, cabinet: r.cabinetId, place: r.shopName, time: time(r.expiresAt) })}</p>
+            <p>
+              {t('reserve.held', { slot: r.slot, cabinet: r.cabinetId, place: r.shopName, time: time(r.expiresAt) })}
+            </p>
             <p className="muted">{r.confirmed ? t('reserve.confirmed') : t('reserve.waiting')}</p>
           </>
         ) : ended ? (
@@ -59,13 +69,22 @@ export function ReturnSlot({ shopId, free }: { shopId: string; free: number }) {
           <p>{free > 0 ? t('reserve.text') : t('reserve.full')}</p>
         )}
       </div>
-      {error ? <p className="error" role="alert">{error}</p> : null}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {held ? (
         <button type="button" className="button block" disabled={busy} onClick={() => void act(cancelReservation)}>
           {t('reserve.cancel')}
         </button>
       ) : free > 0 ? (
-        <button type="button" className="button block" disabled={busy} onClick={() => void act(() => reserveReturnSlot({ shopId }))}>
+        <button
+          type="button"
+          className="button block"
+          disabled={busy}
+          onClick={() => void act(() => reserveReturnSlot({ shopId }))}
+        >
           {t('reserve.button')}
         </button>
       ) : null}

@@ -7,7 +7,11 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { useT } from '../i18n/index.ts';
 import { useQrCamera } from '../scan/camera.ts';
 
-export function ScanDialog({ open, onClose, onCode }: {
+export function ScanDialog({
+  open,
+  onClose,
+  onCode,
+}: {
   open: boolean;
   onClose: () => void;
   onCode: (code: string) => void;
@@ -33,7 +37,9 @@ export function ScanDialog({ open, onClose, onCode }: {
         </button>
       }
     >
-      {open && !cameraError ? <video ref={video} className="scan-video" muted playsInline aria-label={t('map.scanTitle')} /> : null}
+      {open && !cameraError ? (
+        <video ref={video} className="scan-video" muted playsInline aria-label={t('map.scanTitle')} />
+      ) : null}
       {cameraError ? (
         <p className="scan-error" role="alert">
           {t(`map.camera.${cameraError}`)}

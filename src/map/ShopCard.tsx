@@ -49,7 +49,12 @@ export function ShopCard({ shop, onClose, onScan }: { shop: Shop; onClose: () =>
       </p>
       <Availability shop={shop} />
       <div className="shop-card-actions">
-        <a className="button" href={directionsUrl({ lat: shop.latitude, lng: shop.longitude })} target="_blank" rel="noopener noreferrer">
+        <a
+          className="button"
+          href={directionsUrl({ lat: shop.latitude, lng: shop.longitude })}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
           {t('map.goHere')}
         </a>
         <button type="button" className="button" onClick={() => navigate(detail)}>
@@ -63,7 +68,15 @@ export function ShopCard({ shop, onClose, onScan }: { shop: Shop; onClose: () =>
   );
 }
 
-export function ShopList({ shops, selected, onOpen }: { shops: Shop[]; selected: string | null; onOpen: (s: Shop) => void }) {
+export function ShopList({
+  shops,
+  selected,
+  onOpen,
+}: {
+  shops: Shop[];
+  selected: string | null;
+  onOpen: (s: Shop) => void;
+}) {
   const t = useT();
   return (
     <section className="shop-list" aria-label={t('map.listTitle')}>
@@ -71,7 +84,12 @@ export function ShopList({ shops, selected, onOpen }: { shops: Shop[]; selected:
       <ul>
         {shops.map((s) => (
           <li key={s.shopid}>
-            <button type="button" className={`shop-row${s.shopid === selected ? ' selected' : ''}`} aria-current={s.shopid === selected ? 'true' : undefined} onClick={() => onOpen(s)}>
+            <button
+              type="button"
+              className={`shop-row${s.shopid === selected ? ' selected' : ''}`}
+              aria-current={s.shopid === selected ? 'true' : undefined}
+              onClick={() => onOpen(s)}
+            >
               <span className="shop-row-name">{s.shopName}</span>
               <span className="shop-row-meta">
                 {s.infoStatus === 1 ? t('map.rowStock', { free: s.freeNum, back: returnable(s) }) : t('map.offline')}

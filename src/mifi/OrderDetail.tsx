@@ -11,7 +11,11 @@ import { Loading } from '../ui/Loading.tsx';
 import { cancelConfirmed, continuePayHref, CopyButton, MifiScreen, PackageCard } from './common.tsx';
 
 export default function MifiOrderDetail() {
-  return <MifiScreen title="detail.title" className="mifi-order-detail">{() => <Detail />}</MifiScreen>;
+  return (
+    <MifiScreen title="detail.title" className="mifi-order-detail">
+      {() => <Detail />}
+    </MifiScreen>
+  );
 }
 
 function Detail() {

@@ -19,7 +19,11 @@ import { CopyButton, MifiScreen, PackageCard } from './common.tsx';
 import { UsageDialog } from './ScanOrder.tsx';
 
 export default function PackageDetail() {
-  return <MifiScreen title="mifi.detail.title" className="package-detail">{() => <Detail />}</MifiScreen>;
+  return (
+    <MifiScreen title="mifi.detail.title" className="package-detail">
+      {() => <Detail />}
+    </MifiScreen>
+  );
 }
 
 function Detail() {
@@ -58,7 +62,11 @@ function Detail() {
     void load();
   }, [load]);
   // The box's battery, signal, network and traffic, and its return, as it reports them (the server says so).
-  useLiveRefresh((e) => e.kind === 'order', () => void load(), BOX_LIVE_FALLBACK_MS);
+  useLiveRefresh(
+    (e) => e.kind === 'order',
+    () => void load(),
+    BOX_LIVE_FALLBACK_MS,
+  );
 
   if (error) {
     return (
@@ -76,7 +84,9 @@ function Detail() {
   return (
     <>
       <section className="mifi-card" aria-labelledby="dev-title">
-        <h2 id="dev-title" className="mifi-card-title">{t('mifi.detail.box')}</h2>
+        <h2 id="dev-title" className="mifi-card-title">
+          {t('mifi.detail.box')}
+        </h2>
         <dl className="mifi-facts">
           <div>
             <dt>{t('mifi.serial')}</dt>
@@ -103,7 +113,8 @@ function Detail() {
           <div>
             <dt>{t('mifi.detail.signal')}</dt>
             <dd>
-              <meter min={0} max={5} value={signal} aria-label={t('mifi.detail.signalOf', { n: signal })} /> {t('mifi.detail.signalOf', { n: signal })}
+              <meter min={0} max={5} value={signal} aria-label={t('mifi.detail.signalOf', { n: signal })} />{' '}
+              {t('mifi.detail.signalOf', { n: signal })}
             </dd>
           </div>
           <div>
@@ -118,10 +129,18 @@ function Detail() {
           ) : null}
         </dl>
         <div className="mifi-card-actions">
-          <button type="button" className="button small primary" onClick={() => navigate(href('/wifiMall', { type: 'XG', sn: device.sn }))}>
+          <button
+            type="button"
+            className="button small primary"
+            onClick={() => navigate(href('/wifiMall', { type: 'XG', sn: device.sn }))}
+          >
             {t('mifi.detail.renew')}
           </button>
-          <button type="button" className="button small" onClick={() => void load().then(() => toast(t('mifi.detail.refreshed')))}>
+          <button
+            type="button"
+            className="button small"
+            onClick={() => void load().then(() => toast(t('mifi.detail.refreshed')))}
+          >
             {t('mifi.detail.refresh')}
           </button>
           <a className="button small link" href="#/usage">
@@ -130,12 +149,16 @@ function Detail() {
         </div>
       </section>
       <section aria-labelledby="dev-packages">
-        <h2 id="dev-packages" className="section-title">{t('mifi.detail.packages')}</h2>
+        <h2 id="dev-packages" className="section-title">
+          {t('mifi.detail.packages')}
+        </h2>
         <ul className="mifi-list">
           {device.packageDtlList.map((p) => (
             <li key={p.orderId}>
               <PackageCard p={p} buttons={{ onTraffic: () => setShownUsage(true) }}>
-                {p.renewalOf ? <p className="small muted">{t('mifi.detail.renewalOf', { order: p.renewalOf })}</p> : null}
+                {p.renewalOf ? (
+                  <p className="small muted">{t('mifi.detail.renewalOf', { order: p.renewalOf })}</p>
+                ) : null}
               </PackageCard>
             </li>
           ))}

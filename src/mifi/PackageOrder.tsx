@@ -12,7 +12,11 @@ import { useMountEffect } from '../ui/hooks.ts';
 import { MifiScreen, useMoney } from './common.tsx';
 
 export default function PackageOrder() {
-  return <MifiScreen title="mifi.order.title" className="package-order">{() => <Summary />}</MifiScreen>;
+  return (
+    <MifiScreen title="mifi.order.title" className="package-order">
+      {() => <Summary />}
+    </MifiScreen>
+  );
 }
 
 function Summary() {
@@ -33,18 +37,32 @@ function Summary() {
   const start = startTime(o.startTime, now, orderType !== ORDER_TYPE.renewal);
   const zone = o.timeZoneList[0] ?? 'UTC';
   const price = orderTotal({ isPackage: o.isPackage, price: o.price, selectDays: days }, 0, false);
-  const total = orderTotal({ isPackage: o.isPackage, price: o.price, selectDays: days }, o.depositAmount, orderType === ORDER_TYPE.devicePackage);
+  const total = orderTotal(
+    { isPackage: o.isPackage, price: o.price, selectDays: days },
+    o.depositAmount,
+    orderType === ORDER_TYPE.devicePackage,
+  );
   const c = o.currency;
 
   const buy = () => {
     const deposit = orderType === ORDER_TYPE.devicePackage ? toDecimalText(o.depositAmount, c) : undefined;
-    navigate(href('/confirm', { payType: 'mifi', price: toDecimalText(total, c), currency: c, deposit, qrcode: o.qrcode || undefined }));
+    navigate(
+      href('/confirm', {
+        payType: 'mifi',
+        price: toDecimalText(total, c),
+        currency: c,
+        deposit,
+        qrcode: o.qrcode || undefined,
+      }),
+    );
   };
 
   return (
     <>
       <section className="mifi-card" aria-labelledby="po-name">
-        <h2 id="po-name" className="mifi-card-title">{o.packageName}</h2>
+        <h2 id="po-name" className="mifi-card-title">
+          {o.packageName}
+        </h2>
         <dl className="mifi-facts">
           <div>
             <dt>{t('mifi.order.kind')}</dt>
@@ -89,7 +107,12 @@ function Summary() {
       </section>
       {type === 'GM' && o.mallType !== 'QR' ? (
         <label htmlFor={deviceId} className="mifi-check">
-          <input id={deviceId} type="checkbox" checked={o.withDevice} onChange={(e) => $mifiOrder.set({ ...o, withDevice: e.target.checked })} />
+          <input
+            id={deviceId}
+            type="checkbox"
+            checked={o.withDevice}
+            onChange={(e) => $mifiOrder.set({ ...o, withDevice: e.target.checked })}
+          />
           {t('mifi.order.withDevice', { amount: money(c, toMajor(o.depositAmount, c)) })}
         </label>
       ) : null}

@@ -20,7 +20,11 @@ import { Loading } from '../ui/Loading.tsx';
 import { depositPayHref, MifiScreen, useMoney } from './common.tsx';
 
 export default function PickUp() {
-  return <MifiScreen title="mifi.pickup.title" className="pick-up">{() => <Pick />}</MifiScreen>;
+  return (
+    <MifiScreen title="mifi.pickup.title" className="pick-up">
+      {() => <Pick />}
+    </MifiScreen>
+  );
 }
 
 /** The package and, when it has no box ordered yet, the box deposit it must pay first (major units). */
@@ -54,8 +58,11 @@ function Pick() {
   if (!orderId) return <PickForms orderId="" depositPaid={false} scanned="" />;
   if (!pkg) return <Loading label={t('common.loading')} />;
   if ('error' in pkg) return <p role="alert">{errorText(pkg.error, t)}</p>;
-  if (pkg.p.deviceOrderStatus === DEVICE_ORDER_STATUS.none && pkg.deposit != null) return <DepositStep p={pkg.p} deposit={pkg.deposit} />;
-  return <PickForms orderId={orderId} depositPaid={query.get('deposit') === 'paid'} scanned={query.get('qrcode') ?? ''} />;
+  if (pkg.p.deviceOrderStatus === DEVICE_ORDER_STATUS.none && pkg.deposit != null)
+    return <DepositStep p={pkg.p} deposit={pkg.deposit} />;
+  return (
+    <PickForms orderId={orderId} depositPaid={query.get('deposit') === 'paid'} scanned={query.get('qrcode') ?? ''} />
+  );
 }
 
 /** A package bought without a box: the box deposit first, paid with any method (held where the method can hold). */
@@ -66,7 +73,9 @@ function DepositStep({ p, deposit }: { p: MifiPackage; deposit: number }) {
   const amount = money(p.currency, deposit);
   return (
     <section className="actions" aria-labelledby={id}>
-      <h2 id={id} className="section-title">{t('mifi.pickup.depositTitle')}</h2>
+      <h2 id={id} className="section-title">
+        {t('mifi.pickup.depositTitle')}
+      </h2>
       <p>{t('mifi.pickup.depositText', { amount, order: p.orderId })}</p>
       <a className="button primary block" href={'#' + depositPayHref(p, deposit)}>
         {t('mifi.pickup.payDeposit', { amount })}
@@ -98,17 +107,20 @@ function PickForms({ orderId, depositPaid, scanned }: { orderId: string; deposit
   const wait = (ctl: AbortController) => {
     const timer = setTimeout(() => {
       if (ctl.signal.aborted) return;
-      checkPickUp(orderId, ctl.signal).then((r) => {
-        if (ctl.signal.aborted) return;
-        const o = pickupOutcome(r);
-        if (o === 'success') {
-          if (r.productSendSn) $mifisn.set(r.productSendSn);
-          navigate(href('/packageDetail', { orderId }), { replace: true });
-        } else if (o === 'failed') {
-          setState('idle');
-          void showMessage({ title: t('mifi.pickupFailed'), text: r.pickUp_msg ?? '', role: 'alertdialog' });
-        } else wait(ctl);
-      }, () => !ctl.signal.aborted && wait(ctl));
+      checkPickUp(orderId, ctl.signal).then(
+        (r) => {
+          if (ctl.signal.aborted) return;
+          const o = pickupOutcome(r);
+          if (o === 'success') {
+            if (r.productSendSn) $mifisn.set(r.productSendSn);
+            navigate(href('/packageDetail', { orderId }), { replace: true });
+          } else if (o === 'failed') {
+            setState('idle');
+            void showMessage({ title: t('mifi.pickupFailed'), text: r.pickUp_msg ?? '', role: 'alertdialog' });
+          } else wait(ctl);
+        },
+        () => !ctl.signal.aborted && wait(ctl),
+      );
     }, PICKUP_POLL_MS);
     ctl.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   };
@@ -184,10 +196,14 @@ function PickForms({ orderId, depositPaid, scanned }: { orderId: string; deposit
         <a className="button block" href={'#' + href('/scanQr', { orderId: orderId || undefined })}>
           {t('mifi.pickup.scan')}
         </a>
-        <p role="status" aria-live="polite">{state === 'ejecting' ? t('mifi.pickup.ejecting') : ''}</p>
+        <p role="status" aria-live="polite">
+          {state === 'ejecting' ? t('mifi.pickup.ejecting') : ''}
+        </p>
       </form>
       <form onSubmit={(e) => void bind(e)} className="actions" aria-labelledby={`${snId}-h`}>
-        <h2 id={`${snId}-h`} className="section-title">{t('mifi.pickup.byHand')}</h2>
+        <h2 id={`${snId}-h`} className="section-title">
+          {t('mifi.pickup.byHand')}
+        </h2>
         <div className="field">
           <label htmlFor={snId}>{t('mifi.pickup.sn')}</label>
           <input id={snId} value={sn} onChange={(e) => setSn(e.target.value)} autoComplete="off" />

@@ -17,9 +17,11 @@ export function QrCode({ text, label }: { text: string; label: string }) {
   const { size, data } = useMemo(() => encode(text, { border: 2 }), [text]);
   const path = useMemo(() => {
     let d = '';
-    data.forEach((row, y) => row.forEach((on, x) => {
-      if (on) d += `M${x} ${y}h1v1h-1z`;
-    }));
+    data.forEach((row, y) =>
+      row.forEach((on, x) => {
+        if (on) d += `M${x} ${y}h1v1h-1z`;
+      }),
+    );
     return d;
   }, [data]);
   return (
@@ -30,7 +32,13 @@ export function QrCode({ text, label }: { text: string; label: string }) {
   );
 }
 
-export function QrPickupDialog({ pkg, onClose, onPicked, onRefresh, timeoutMs = QR_PICKUP_TIMEOUT_MS }: {
+export function QrPickupDialog({
+  pkg,
+  onClose,
+  onPicked,
+  onRefresh,
+  timeoutMs = QR_PICKUP_TIMEOUT_MS,
+}: {
   pkg: MifiPackage;
   onClose: () => void;
   onPicked: (p: MifiPackage) => void;

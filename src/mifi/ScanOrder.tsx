@@ -56,7 +56,11 @@ function Orders() {
     void load();
   }, [load]);
   // A box bound, its reports and its return change the packages: shown as they happen (the server says so).
-  useLiveRefresh((e) => e.kind === 'order', () => void load(), BOX_LIVE_FALLBACK_MS);
+  useLiveRefresh(
+    (e) => e.kind === 'order',
+    () => void load(),
+    BOX_LIVE_FALLBACK_MS,
+  );
 
   const picked = (p: MifiPackage) => {
     setQr(null);
@@ -81,8 +85,14 @@ function Orders() {
   return (
     <>
       {outcome ? (
-        <p className={outcome.packageStatus === 33 ? 'notice' : 'notice notice-ok'} role="status" data-testid="pay-outcome">
-          {t(outcome.packageStatus === 33 ? 'mifi.orders.unpaidNotice' : 'mifi.orders.paidNotice', { name: outcome.packageName })}
+        <p
+          className={outcome.packageStatus === 33 ? 'notice' : 'notice notice-ok'}
+          role="status"
+          data-testid="pay-outcome"
+        >
+          {t(outcome.packageStatus === 33 ? 'mifi.orders.unpaidNotice' : 'mifi.orders.paidNotice', {
+            name: outcome.packageName,
+          })}
         </p>
       ) : null}
       {list.length === 0 ? (
@@ -92,7 +102,11 @@ function Orders() {
           {list.map((p) => (
             <li key={p.orderId}>
               <PackageCard p={p} buttons={{ ...buttons, onCancel: (x) => void buttons.onCancel(x) }}>
-                <a className="button small link" href={'#' + href('/orderDetail', { orderId: p.orderId, type: 'mifi' })} aria-label={t('mifi.detailsOf', { name: p.packageName })}>
+                <a
+                  className="button small link"
+                  href={'#' + href('/orderDetail', { orderId: p.orderId, type: 'mifi' })}
+                  aria-label={t('mifi.detailsOf', { name: p.packageName })}
+                >
                   {t('mifi.details')}
                 </a>
                 {p.productSendSn ? (
@@ -105,7 +119,9 @@ function Orders() {
           ))}
         </ul>
       )}
-      {qr ? <QrPickupDialog pkg={qr} onClose={() => setQr(null)} onPicked={picked} onRefresh={() => void load()} /> : null}
+      {qr ? (
+        <QrPickupDialog pkg={qr} onClose={() => setQr(null)} onPicked={picked} onRefresh={() => void load()} />
+      ) : null}
       {usage ? <UsageDialog usage={usage} onClose={() => setUsage(null)} /> : null}
     </>
   );
@@ -131,8 +147,15 @@ export function UsageDialog({ usage, onClose }: { usage: UsageRecord; onClose: (
         {usage.packageUsageDtlList.map((u) => (
           <li key={`${u.packageName}-${u.startTime}`}>
             <strong>{u.packageName}</strong>
-            <span className="small">{dateTime(u.startTime, lang)} – {dateTime(u.endTime, lang)}</span>
-            <span>{t('mifi.traffic.row', { amount: trafficText(u.totalUsage), minutes: Math.round(u.onlineTimeDuration / 60) })}</span>
+            <span className="small">
+              {dateTime(u.startTime, lang)} – {dateTime(u.endTime, lang)}
+            </span>
+            <span>
+              {t('mifi.traffic.row', {
+                amount: trafficText(u.totalUsage),
+                minutes: Math.round(u.onlineTimeDuration / 60),
+              })}
+            </span>
           </li>
         ))}
       </ul>

@@ -11,7 +11,11 @@ import { Loading } from '../ui/Loading.tsx';
 import { MifiScreen, periodText, statusText } from './common.tsx';
 
 export default function ScanPickUpOrder() {
-  return <MifiScreen title="mifi.pickList.title" className="scan-pickup-order">{() => <Choose />}</MifiScreen>;
+  return (
+    <MifiScreen title="mifi.pickList.title" className="scan-pickup-order">
+      {() => <Choose />}
+    </MifiScreen>
+  );
 }
 
 function Choose() {

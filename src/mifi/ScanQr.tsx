@@ -12,7 +12,11 @@ import { useQrCamera } from '../scan/camera.ts';
 import { MifiScreen } from './common.tsx';
 
 export default function ScanQr() {
-  return <MifiScreen title="map.scanTitle" className="scan-qr">{() => <Scan />}</MifiScreen>;
+  return (
+    <MifiScreen title="map.scanTitle" className="scan-qr">
+      {() => <Scan />}
+    </MifiScreen>
+  );
 }
 
 /** Where a read or typed code leads: the package's pickup at that cabinet, or the scan of the cabinet. */

@@ -13,11 +13,32 @@ import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { $mifiOrder } from '../stores/mifi.ts';
 import {
-  deviceDetail, packagePage, packageVariants, regionList, type CatalogueItem, type Region, type Variant,
+  deviceDetail,
+  packagePage,
+  packageVariants,
+  regionList,
+  type CatalogueItem,
+  type Region,
+  type Variant,
 } from '../api/mifi.ts';
 import {
-  DEFAULT_START_AHEAD_MS, PACKAGE_PAGE_SIZE, PACKAGE_STATUS, SCROLL_THROTTLE_MS, SEARCH_DEBOUNCE_MS, endTime, isRenewal, localInputValue,
-  mallOpeningPlace, mallType, minorPrice, packagePrice, showsMyPackages, startTime, stepDays, zonedText, type MallType,
+  DEFAULT_START_AHEAD_MS,
+  PACKAGE_PAGE_SIZE,
+  PACKAGE_STATUS,
+  SCROLL_THROTTLE_MS,
+  SEARCH_DEBOUNCE_MS,
+  endTime,
+  isRenewal,
+  localInputValue,
+  mallOpeningPlace,
+  mallType,
+  minorPrice,
+  packagePrice,
+  showsMyPackages,
+  startTime,
+  stepDays,
+  zonedText,
+  type MallType,
 } from '../core/mifi.ts';
 import { toMajor } from '../core/money.ts';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -72,46 +93,67 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
   }, [keyword]);
 
   useEffect(() => {
-    regionList().then((r) => {
-      setRegions(r);
-      const country = opening.current.country;
-      if (country && !r.some((x) => x.countries.some((c) => c.code.toUpperCase() === country))) setPlace((p) => (p.country === country ? {} : p));
-    }, (e: unknown) => toast(errorText(e, t)));
+    regionList().then(
+      (r) => {
+        setRegions(r);
+        const country = opening.current.country;
+        if (country && !r.some((x) => x.countries.some((c) => c.code.toUpperCase() === country)))
+          setPlace((p) => (p.country === country ? {} : p));
+      },
+      (e: unknown) => toast(errorText(e, t)),
+    );
   }, [t]);
 
   // A renewal extends the user's package on this box (sn): the latest one still running or waiting.
   useEffect(() => {
     if (!isRenewal(type) || !sn) return;
-    deviceDetail({ sn }).then((d) => {
-      const live = [...d.packageDtlList].reverse().find((p) => ([PACKAGE_STATUS.unused, PACKAGE_STATUS.toBeActivated, PACKAGE_STATUS.activated] as number[]).includes(p.packageStatus));
-      setRenewal({ of: live?.orderId ?? '', currency: d.currency, skuId: live?.skuId ?? '' });
-      if (!live) return;
-      setPlace(live.country.length === 2 ? { country: live.country } : {});
-    }, (e: unknown) => toast(errorText(e, t)));
+    deviceDetail({ sn }).then(
+      (d) => {
+        const live = [...d.packageDtlList]
+          .reverse()
+          .find((p) =>
+            ([PACKAGE_STATUS.unused, PACKAGE_STATUS.toBeActivated, PACKAGE_STATUS.activated] as number[]).includes(
+              p.packageStatus,
+            ),
+          );
+        setRenewal({ of: live?.orderId ?? '', currency: d.currency, skuId: live?.skuId ?? '' });
+        if (!live) return;
+        setPlace(live.country.length === 2 ? { country: live.country } : {});
+      },
+      (e: unknown) => toast(errorText(e, t)),
+    );
   }, [type, sn, t]);
 
   // One load at a time; a new search or place starts again at page 1.
   const loading = useRef<AbortController | null>(null);
-  const load = useCallback(async (current: number) => {
-    loading.current?.abort();
-    const ctl = new AbortController();
-    loading.current = ctl;
-    setBusy(true);
-    try {
-      const r = await packagePage({ current, size: PACKAGE_PAGE_SIZE, searchKeywords: q || undefined, ...place, currency }, ctl.signal);
-      if (ctl.signal.aborted) return;
-      setItems((prev) => (current === 1 ? r.records : [...prev, ...r.records.filter((x) => !prev.some((p) => p.skuId === x.skuId))]));
-      setTotal(r.total);
-      setPage(current);
-    } catch (e) {
-      if (!ctl.signal.aborted) toast(errorText(e, t));
-    } finally {
-      if (loading.current === ctl) {
-        loading.current = null;
-        setBusy(false);
+  const load = useCallback(
+    async (current: number) => {
+      loading.current?.abort();
+      const ctl = new AbortController();
+      loading.current = ctl;
+      setBusy(true);
+      try {
+        const r = await packagePage(
+          { current, size: PACKAGE_PAGE_SIZE, searchKeywords: q || undefined, ...place, currency },
+          ctl.signal,
+        );
+        if (ctl.signal.aborted) return;
+        setItems((prev) =>
+          current === 1 ? r.records : [...prev, ...r.records.filter((x) => !prev.some((p) => p.skuId === x.skuId))],
+        );
+        setTotal(r.total);
+        setPage(current);
+      } catch (e) {
+        if (!ctl.signal.aborted) toast(errorText(e, t));
+      } finally {
+        if (loading.current === ctl) {
+          loading.current = null;
+          setBusy(false);
+        }
       }
-    }
-  }, [q, place, currency, t]);
+    },
+    [q, place, currency, t],
+  );
   // A renewal loads once the box's package is known (its currency and country).
   const waiting = renewing && !renewal;
   useEffect(() => {
@@ -148,7 +190,13 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
       {renewing ? null : (
         <div className="field">
           <label htmlFor={searchId}>{t('mifi.mall.search')}</label>
-          <input id={searchId} type="search" value={keyword} placeholder={t('mifi.mall.searchHint')} onChange={(e) => setKeyword(e.target.value)} />
+          <input
+            id={searchId}
+            type="search"
+            value={keyword}
+            placeholder={t('mifi.mall.searchHint')}
+            onChange={(e) => setKeyword(e.target.value)}
+          />
         </div>
       )}
       {showsMyPackages(type) ? (
@@ -156,36 +204,57 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
           {t('mifi.mall.myPackages')}
         </a>
       ) : null}
-      {renewing ? null : <nav aria-label={t('mifi.mall.places')} className="mifi-places">
-        <ul>
-          <li>
-            <button type="button" className="mifi-place" aria-pressed={!placeLabel(place)} onClick={() => setPlace({})}>
-              {t('mifi.mall.all')}
-            </button>
-          </li>
-          {(regions ?? []).flatMap((r) => [
-            <li key={`r-${r.id}`}>
-              <button type="button" className="mifi-place" aria-pressed={place.region === r.id} onClick={() => setPlace({ region: r.id })}>
-                <img className="mifi-flag" src={r.flagUrl} width={32} height={24} alt="" />
-                {places.region(r.id, r.name)}
+      {renewing ? null : (
+        <nav aria-label={t('mifi.mall.places')} className="mifi-places">
+          <ul>
+            <li>
+              <button
+                type="button"
+                className="mifi-place"
+                aria-pressed={!placeLabel(place)}
+                onClick={() => setPlace({})}
+              >
+                {t('mifi.mall.all')}
               </button>
-            </li>,
-            ...r.countries.map((c) => (
-              <li key={c.code}>
-                <button type="button" className="mifi-place" aria-pressed={place.country === c.code} onClick={() => setPlace({ country: c.code })}>
-                  <img className="mifi-flag" src={c.flagUrl} width={32} height={24} alt="" />
-                  {places.country(c.code, c.name)}
+            </li>
+            {(regions ?? []).flatMap((r) => [
+              <li key={`r-${r.id}`}>
+                <button
+                  type="button"
+                  className="mifi-place"
+                  aria-pressed={place.region === r.id}
+                  onClick={() => setPlace({ region: r.id })}
+                >
+                  <img className="mifi-flag" src={r.flagUrl} width={32} height={24} alt="" />
+                  {places.region(r.id, r.name)}
                 </button>
-              </li>
-            )),
-          ])}
-        </ul>
-      </nav>}
+              </li>,
+              ...r.countries.map((c) => (
+                <li key={c.code}>
+                  <button
+                    type="button"
+                    className="mifi-place"
+                    aria-pressed={place.country === c.code}
+                    onClick={() => setPlace({ country: c.code })}
+                  >
+                    <img className="mifi-flag" src={c.flagUrl} width={32} height={24} alt="" />
+                    {places.country(c.code, c.name)}
+                  </button>
+                </li>
+              )),
+            ])}
+          </ul>
+        </nav>
+      )}
       <section aria-labelledby="mall-list" aria-busy={busy}>
         <h2 id="mall-list" className="section-title">
           {t('mifi.mall.packages', { n: renewing ? shown.length : total })}
         </h2>
-        {renewal && !renewal.of ? <p className="muted">{t('mifi.mall.renewalNone')}</p> : !busy && !waiting && shown.length === 0 ? <p className="muted">{t('mifi.mall.none')}</p> : null}
+        {renewal && !renewal.of ? (
+          <p className="muted">{t('mifi.mall.renewalNone')}</p>
+        ) : !busy && !waiting && shown.length === 0 ? (
+          <p className="muted">{t('mifi.mall.none')}</p>
+        ) : null}
         <ul className="mifi-list">
           {shown.map((it) => (
             <li key={it.skuId}>
@@ -219,7 +288,9 @@ function CatalogueRow({ item, onChoose }: { item: CatalogueItem; onChoose: () =>
   const money = useMoney();
   const places = usePlaceNames();
   const names = usePackageTitle();
-  const where = item.country ? places.country(item.country, item.countryName) : places.region(item.region, item.countryName);
+  const where = item.country
+    ? places.country(item.country, item.countryName)
+    : places.region(item.region, item.countryName);
   const title = names.title(item);
   return (
     <article className="mifi-card" aria-label={title}>
@@ -231,16 +302,30 @@ function CatalogueRow({ item, onChoose }: { item: CatalogueItem; onChoose: () =>
         {where} · {item.planKind ? names.plan(item) : item.text}
       </p>
       <p className="mifi-price">
-        {item.isPackage ? t('mifi.mall.pricePackage', { amount: money(item.currency, item.price), days: item.Day }) : t('mifi.mall.pricePerDay', { amount: money(item.currency, item.price) })}
+        {item.isPackage
+          ? t('mifi.mall.pricePackage', { amount: money(item.currency, item.price), days: item.Day })
+          : t('mifi.mall.pricePerDay', { amount: money(item.currency, item.price) })}
       </p>
-      <button type="button" className="button small primary" onClick={onChoose} aria-label={t('mifi.mall.chooseNamed', { name: title })}>
+      <button
+        type="button"
+        className="button small primary"
+        onClick={onChoose}
+        aria-label={t('mifi.mall.chooseNamed', { name: title })}
+      >
         {t('mifi.mall.choose')}
       </button>
     </article>
   );
 }
 
-function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: string; currency?: string; qrcode: string; onClose: () => void }) {
+function VariantDialog(props: {
+  item: CatalogueItem;
+  type: MallType;
+  renewalOf: string;
+  currency?: string;
+  qrcode: string;
+  onClose: () => void;
+}) {
   const { item, type } = props;
   const t = useT();
   const money = useMoney();
@@ -254,16 +339,22 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
   const renewal = isRenewal(type);
 
   useEffect(() => {
-    packageVariants(item.skuId, item.country || undefined, props.currency).then((v) => {
-      // The plan of the card chosen is the one selected (the SKU's plans all come back).
-      const i = Math.max(0, v.findIndex((x) => x.packageName === item.packageName && x.isPackage === item.isPackage));
-      setVariants(v);
-      setSel(i);
-      setDays(v[i] ? Math.max(1, v[i].Day) : 1);
-    }, (e: unknown) => {
-      toast(errorText(e, t));
-      props.onClose();
-    });
+    packageVariants(item.skuId, item.country || undefined, props.currency).then(
+      (v) => {
+        // The plan of the card chosen is the one selected (the SKU's plans all come back).
+        const i = Math.max(
+          0,
+          v.findIndex((x) => x.packageName === item.packageName && x.isPackage === item.isPackage),
+        );
+        setVariants(v);
+        setSel(i);
+        setDays(v[i] ? Math.max(1, v[i].Day) : 1);
+      },
+      (e: unknown) => {
+        toast(errorText(e, t));
+        props.onClose();
+      },
+    );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- loads once per package
   }, [item.skuId]);
 
@@ -271,14 +362,29 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
   const now = Date.now();
   const shownStart = startTime(start, now, true);
   const zone = v?.timeZoneList[0] ?? item.timeZone;
-  const price = v ? packagePrice({ isPackage: v.isPackage, price: minorPrice(v.price, v.currency), selectDays: days }) : 0;
+  const price = v
+    ? packagePrice({ isPackage: v.isPackage, price: minorPrice(v.price, v.currency), selectDays: days })
+    : 0;
 
   const buy = () => {
     if (!v) return;
     $mifiOrder.set({
-      mallType: type, skuId: v.skuId, skuPriceId: v.skuPriceId, packageName: v.packageName, country: v.country, isPackage: v.isPackage, Day: v.Day,
-      price: minorPrice(v.price, v.currency), currency: v.currency, timeZoneList: v.timeZoneList, depositAmount: minorPrice(v.depositAmount, v.currency),
-      selectDays: stepDays(days, 0, v), startTime: start, withDevice: type === 'QR', qrcode: props.qrcode, renewalOf: props.renewalOf,
+      mallType: type,
+      skuId: v.skuId,
+      skuPriceId: v.skuPriceId,
+      packageName: v.packageName,
+      country: v.country,
+      isPackage: v.isPackage,
+      Day: v.Day,
+      price: minorPrice(v.price, v.currency),
+      currency: v.currency,
+      timeZoneList: v.timeZoneList,
+      depositAmount: minorPrice(v.depositAmount, v.currency),
+      selectDays: stepDays(days, 0, v),
+      startTime: start,
+      withDevice: type === 'QR',
+      qrcode: props.qrcode,
+      renewalOf: props.renewalOf,
     });
     navigate(href('/packageOrder', { type: renewal ? 'XG' : 'GM' }));
   };
@@ -307,8 +413,19 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
             <legend>{t('mifi.mall.variant')}</legend>
             {variants.map((x, i) => (
               <label key={x.skuPriceId} className={`device-option${i === sel ? ' selected' : ''}`}>
-                <input type="radio" name="variant" checked={i === sel} onChange={() => { setSel(i); setDays(Math.max(1, x.Day)); }} />
-                {title(x)} · {x.isPackage ? t('mifi.mall.pricePackage', { amount: money(x.currency, x.price), days: x.Day }) : t('mifi.mall.pricePerDay', { amount: money(x.currency, x.price) })}
+                <input
+                  type="radio"
+                  name="variant"
+                  checked={i === sel}
+                  onChange={() => {
+                    setSel(i);
+                    setDays(Math.max(1, x.Day));
+                  }}
+                />
+                {title(x)} ·{' '}
+                {x.isPackage
+                  ? t('mifi.mall.pricePackage', { amount: money(x.currency, x.price), days: x.Day })
+                  : t('mifi.mall.pricePerDay', { amount: money(x.currency, x.price) })}
               </label>
             ))}
           </fieldset>
@@ -327,17 +444,33 @@ function VariantDialog(props: { item: CatalogueItem; type: MallType; renewalOf: 
                   setStart(Number.isFinite(ms) ? Math.max(ms, Date.now()) : null);
                 }}
               />
-              <p className="muted small">{start == null ? t('mifi.mall.startDefault', { minutes: DEFAULT_START_AHEAD_MS / 60_000 }) : null}</p>
+              <p className="muted small">
+                {start == null ? t('mifi.mall.startDefault', { minutes: DEFAULT_START_AHEAD_MS / 60_000 }) : null}
+              </p>
             </div>
           )}
           {v ? (
             <div className="mifi-stepper" role="group" aria-labelledby={daysId}>
               <span id={daysId}>{t('mifi.mall.days')}</span>
-              <button type="button" className="button small" aria-label={t('mifi.mall.fewerDays')} disabled={v.isPackage || days <= 1} onClick={() => setDays(stepDays(days, -1, v))}>
+              <button
+                type="button"
+                className="button small"
+                aria-label={t('mifi.mall.fewerDays')}
+                disabled={v.isPackage || days <= 1}
+                onClick={() => setDays(stepDays(days, -1, v))}
+              >
                 −
               </button>
-              <output aria-live="polite" data-testid="days">{v.isPackage ? v.Day : days}</output>
-              <button type="button" className="button small" aria-label={t('mifi.mall.moreDays')} disabled={v.isPackage} onClick={() => setDays(stepDays(days, 1, v))}>
+              <output aria-live="polite" data-testid="days">
+                {v.isPackage ? v.Day : days}
+              </output>
+              <button
+                type="button"
+                className="button small"
+                aria-label={t('mifi.mall.moreDays')}
+                disabled={v.isPackage}
+                onClick={() => setDays(stepDays(days, 1, v))}
+              >
                 +
               </button>
             </div>

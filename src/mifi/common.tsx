@@ -14,7 +14,17 @@ import { useMifiStrings } from './strings.ts';
 import './mifi.css';
 
 /** A Wi-Fi screen: its header, and its body once the Wi-Fi strings are in (both render functions, so they read them then). */
-export function MifiScreen({ title, end, className, children }: { title: string; end?: () => ReactNode; className: string; children: () => ReactNode }) {
+export function MifiScreen({
+  title,
+  end,
+  className,
+  children,
+}: {
+  title: string;
+  end?: () => ReactNode;
+  className: string;
+  children: () => ReactNode;
+}) {
   const t = useT();
   const ready = useMifiStrings();
   return (
@@ -49,7 +59,10 @@ export function usePlaceNames() {
         return fallback;
       }
     };
-    return { country, region: (id: string, fallback: string) => (CONTINENTS.has(id) ? t(`mifi.region.${id}`) : fallback) };
+    return {
+      country,
+      region: (id: string, fallback: string) => (CONTINENTS.has(id) ? t(`mifi.region.${id}`) : fallback),
+    };
   }, [lang, t]);
 }
 
@@ -62,10 +75,23 @@ export function usePackageTitle() {
   const t = useT();
   const places = usePlaceNames();
   const plan = (p: { planKind?: string; planValue?: number }) =>
-    p.planKind === 'unlimited' ? t('mifi.plan.unlimited') : t(p.planKind === 'mb' ? 'mifi.plan.mb' : 'mifi.plan.days', { n: p.planValue ?? 0 });
-  const title = (p: { packageName: string; name?: string; planKind?: string; planValue?: number; country: string; region?: string; countryName?: string }) => {
+    p.planKind === 'unlimited'
+      ? t('mifi.plan.unlimited')
+      : t(p.planKind === 'mb' ? 'mifi.plan.mb' : 'mifi.plan.days', { n: p.planValue ?? 0 });
+  const title = (p: {
+    packageName: string;
+    name?: string;
+    planKind?: string;
+    planValue?: number;
+    country: string;
+    region?: string;
+    countryName?: string;
+  }) => {
     if (!p.name || !p.planKind) return p.packageName;
-    const where = p.country.length === 2 ? places.country(p.country, p.countryName ?? '') : places.region(p.region || p.country, p.countryName ?? '');
+    const where =
+      p.country.length === 2
+        ? places.country(p.country, p.countryName ?? '')
+        : places.region(p.region || p.country, p.countryName ?? '');
     return [where, p.name, plan(p)].filter(Boolean).join(' · ');
   };
   return { title, plan };
@@ -84,7 +110,11 @@ export function statusText(t: T, status: number): string {
 /** The package's period in its country's time zone (/packageOrder). */
 export function periodText(t: T, p: { reserverStartTime: string; reserverEndTime: string; timeZone: string }): string {
   const zone = p.timeZone || 'UTC';
-  return t('mifi.period', { start: zonedText(Date.parse(p.reserverStartTime), zone), end: zonedText(Date.parse(p.reserverEndTime), zone), zone });
+  return t('mifi.period', {
+    start: zonedText(Date.parse(p.reserverStartTime), zone),
+    end: zonedText(Date.parse(p.reserverEndTime), zone),
+    zone,
+  });
 }
 
 export function Flag({ src, country }: { src?: string; country: string }) {
@@ -113,7 +143,13 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
 
 /** Cancel a package after the user confirms it: the package as the server left it, or null (kept, or refused: said). */
 export async function cancelConfirmed(t: T, p: MifiPackage): Promise<MifiPackage | null> {
-  if (!(await confirmDialog({ title: t('mifi.orders.cancelTitle'), text: t('mifi.orders.cancelText', { name: p.packageName }) }))) return null;
+  if (
+    !(await confirmDialog({
+      title: t('mifi.orders.cancelTitle'),
+      text: t('mifi.orders.cancelText', { name: p.packageName }),
+    }))
+  )
+    return null;
   try {
     const cancelled = await cancelPackage(p.orderId);
     toast(t('mifi.orders.cancelled'));
@@ -126,12 +162,24 @@ export async function cancelConfirmed(t: T, p: MifiPackage): Promise<MifiPackage
 
 /** Continue payment of an unpaid (33) package: /confirm with payType mifi. */
 export function continuePayHref(p: MifiPackage): string {
-  return href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, price: String(p.totalAmount), currency: p.currency, deposit: String(p.depositAmount) });
+  return href('/confirm', {
+    payType: 'mifi',
+    mifiOrderId: p.orderId,
+    price: String(p.totalAmount),
+    currency: p.currency,
+    deposit: String(p.depositAmount),
+  });
 }
 
 /** The box deposit of a package bought without a box (deviceOrderStatus 0): /confirm with payType mifi and mifiDeposit. */
 export function depositPayHref(p: MifiPackage, deposit: number): string {
-  return href('/confirm', { payType: 'mifi', mifiOrderId: p.orderId, mifiDeposit: '1', price: String(deposit), currency: p.currency });
+  return href('/confirm', {
+    payType: 'mifi',
+    mifiOrderId: p.orderId,
+    mifiDeposit: '1',
+    price: String(deposit),
+    currency: p.currency,
+  });
 }
 
 export interface PackageButtons {
@@ -145,7 +193,12 @@ export interface PackageButtons {
 }
 
 /** The card's buttons in their order: shown when packageActions allows it and the screen handles it. */
-const CARD_BUTTONS: { when: keyof ReturnType<typeof packageActions>; on: keyof PackageButtons; label: string; primary?: boolean }[] = [
+const CARD_BUTTONS: {
+  when: keyof ReturnType<typeof packageActions>;
+  on: keyof PackageButtons;
+  label: string;
+  primary?: boolean;
+}[] = [
   { when: 'pickup', on: 'onPickup', label: 'mifi.pickupScan', primary: true },
   { when: 'pickupByQr', on: 'onPickupQr', label: 'mifi.pickupQr' },
   { when: 'continuePay', on: 'onContinuePay', label: 'mifi.continuePay', primary: true },
@@ -156,7 +209,15 @@ const CARD_BUTTONS: { when: keyof ReturnType<typeof packageActions>; on: keyof P
 ];
 
 /** One package: name, status, period, price, traffic, and exactly the buttons its status allows. */
-export function PackageCard({ p, buttons = {}, children }: { p: MifiPackage; buttons?: PackageButtons; children?: ReactNode }) {
+export function PackageCard({
+  p,
+  buttons = {},
+  children,
+}: {
+  p: MifiPackage;
+  buttons?: PackageButtons;
+  children?: ReactNode;
+}) {
   const t = useT();
   const money = useMoney();
   const a = packageActions(p);
@@ -165,7 +226,9 @@ export function PackageCard({ p, buttons = {}, children }: { p: MifiPackage; but
     <article className="mifi-card" aria-labelledby={headingId} data-status={p.packageStatus}>
       <div className="mifi-card-head">
         <Flag src={p.flagUrl} country={p.country} />
-        <h3 id={headingId} className="mifi-card-title">{p.packageName}</h3>
+        <h3 id={headingId} className="mifi-card-title">
+          {p.packageName}
+        </h3>
         <span className="badge">{statusText(t, p.packageStatus)}</span>
       </div>
       <dl className="mifi-facts">
@@ -197,7 +260,12 @@ export function PackageCard({ p, buttons = {}, children }: { p: MifiPackage; but
       {children}
       <div className="mifi-card-actions">
         {CARD_BUTTONS.filter((b) => a[b.when] && buttons[b.on]).map((b) => (
-          <button key={b.on} type="button" className={b.primary ? 'button small primary' : 'button small'} onClick={() => buttons[b.on]!(p)}>
+          <button
+            key={b.on}
+            type="button"
+            className={b.primary ? 'button small primary' : 'button small'}
+            onClick={() => buttons[b.on]!(p)}
+          >
             {t(b.label)}
           </button>
         ))}

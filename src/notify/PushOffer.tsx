@@ -10,7 +10,11 @@ import { getNoticePrefs, pushKey, saveNoticePrefs, savePushSubscription } from '
 type State = 'offer' | 'busy' | 'on' | 'denied' | 'error';
 
 const supported = () =>
-  typeof window !== 'undefined' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window && window.top === window;
+  typeof window !== 'undefined' &&
+  'serviceWorker' in navigator &&
+  'PushManager' in window &&
+  'Notification' in window &&
+  window.top === window;
 
 function keyBytes(b64u: string) {
   const s = atob(b64u.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (b64u.length % 4)) % 4));
@@ -22,7 +26,9 @@ export async function turnOnPush(): Promise<'on' | 'denied'> {
   await navigator.serviceWorker.register(`${import.meta.env.BASE_URL}sw.js`);
   const reg = await navigator.serviceWorker.ready;
   const { publicKey } = await pushKey();
-  const sub = (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+  const sub =
+    (await reg.pushManager.getSubscription()) ??
+    (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
   const json = sub.toJSON() as { endpoint: string; keys: { p256dh: string; auth: string } };
   await savePushSubscription({ endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } });
   const prefs = await getNoticePrefs();
@@ -37,7 +43,9 @@ export async function turnOnPush(): Promise<'on' | 'denied'> {
 
 export function PushOffer() {
   const t = useT();
-  const [state, setState] = useState<State>(() => (supported() && Notification.permission === 'denied' ? 'denied' : 'offer'));
+  const [state, setState] = useState<State>(() =>
+    supported() && Notification.permission === 'denied' ? 'denied' : 'offer',
+  );
   const [error, setError] = useState('');
   const ready = useReturnsStrings();
   if (!supported() || !ready) return null;
@@ -55,7 +63,13 @@ export function PushOffer() {
       <h3 id="push-offer-title">{t('push.offerTitle')}</h3>
       <p>{t('push.offerText')}</p>
       <div role="status" aria-live="polite">
-        {state === 'on' ? <p>{t('push.enabled')}</p> : state === 'denied' ? <p>{t('push.denied')}</p> : state === 'error' ? <p className="error">{error}</p> : null}
+        {state === 'on' ? (
+          <p>{t('push.enabled')}</p>
+        ) : state === 'denied' ? (
+          <p>{t('push.denied')}</p>
+        ) : state === 'error' ? (
+          <p className="error">{error}</p>
+        ) : null}
       </div>
       {state === 'offer' || state === 'busy' || state === 'error' ? (
         <button type="button" className="button block" disabled={state === 'busy'} onClick={() => void enable()}>

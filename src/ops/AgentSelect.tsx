@@ -21,7 +21,10 @@ export function AgentSelect({ me, label, value, onChange }: Props) {
   useEffect(() => {
     if (!readsFleet) return;
     let live = true;
-    opsCall<AgentPage>('GET', '/agents?limit=200&sort=name').then((p) => live && setAgents(p.items.map((a) => ({ id: a.id, name: a.name }))), () => undefined);
+    opsCall<AgentPage>('GET', '/agents?limit=200&sort=name').then(
+      (p) => live && setAgents(p.items.map((a) => ({ id: a.id, name: a.name }))),
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -31,7 +34,11 @@ export function AgentSelect({ me, label, value, onChange }: Props) {
       {label}
       <select value={value} onChange={(e) => onChange(e.currentTarget.value)}>
         <option value="">{t('ops.filter.allAgents')}</option>
-        {agents.map((a) => <option key={a.id} value={a.id}>{a.name === a.id ? a.id : `${a.name} (${a.id})`}</option>)}
+        {agents.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name === a.id ? a.id : `${a.name} (${a.id})`}
+          </option>
+        ))}
       </select>
     </label>
   );

@@ -21,7 +21,12 @@ export function App() {
   useEffect(() => {
     if (ready) document.title = t('ops.app.title');
   }, [ready, t]);
-  if (!ready || !session) return <p className="ops-loading" role="status">…</p>;
+  if (!ready || !session)
+    return (
+      <p className="ops-loading" role="status">
+        …
+      </p>
+    );
   if (route.path === '/invitation' && !session.me) return <Invitation token={route.query.get('token') ?? ''} />;
   if (!session.me) return <SignIn sso={session.sso} />;
   return (

@@ -49,22 +49,43 @@ const ENTRIES: Entry[] = [
   { path: '/plans', label: 'ops.nav.plans', needs: 'fleet.read', screen: (me) => <Plans me={me} /> },
   { path: '/wifi', label: 'ops.nav.wifi', needs: 'fleet.read', screen: (me) => <WifiLine me={me} /> },
   { path: '/agents', label: 'ops.nav.agents', needs: 'fleet.read', screen: (me) => <Agents me={me} /> },
-  { path: '/payment-methods', label: 'ops.nav.paymentMethods', needs: 'payments.read', screen: (me) => <PaymentMethods me={me} /> },
+  {
+    path: '/payment-methods',
+    label: 'ops.nav.paymentMethods',
+    needs: 'payments.read',
+    screen: (me) => <PaymentMethods me={me} />,
+  },
   { path: '/coupons', label: 'ops.nav.coupons', needs: 'coupons.read', screen: (me) => <Coupons me={me} /> },
   { path: '/rentals', label: 'ops.nav.rentals', needs: 'orders.read', screen: (me) => <Rentals me={me} /> },
   { path: '/riders', label: 'ops.nav.riders', needs: 'orders.read', screen: (me) => <Riders me={me} /> },
   { path: '/payments', label: 'ops.nav.payments', needs: 'orders.read', screen: () => <Payments /> },
   { path: '/wifi-packages', label: 'ops.nav.packages', needs: 'orders.read', screen: () => <WifiPackages /> },
   { path: '/disputes', label: 'ops.nav.disputes', needs: 'orders.read', screen: (me) => <Disputes me={me} /> },
-  { path: '/withdrawals', label: 'ops.nav.withdrawals', needs: 'payouts.read', screen: (me) => <Withdrawals me={me} /> },
+  {
+    path: '/withdrawals',
+    label: 'ops.nav.withdrawals',
+    needs: 'payouts.read',
+    screen: (me) => <Withdrawals me={me} />,
+  },
   { path: '/money', label: 'ops.nav.money', needs: 'money.read', screen: (me) => <Money me={me} /> },
-  { path: '/wallet-adjustments', label: 'ops.nav.adjustments', needs: 'wallet.adjust', screen: (me) => <WalletAdjustments me={me} /> },
+  {
+    path: '/wallet-adjustments',
+    label: 'ops.nav.adjustments',
+    needs: 'wallet.adjust',
+    screen: (me) => <WalletAdjustments me={me} />,
+  },
   { path: '/partners', label: 'ops.nav.partners', needs: 'partners.read', screen: () => <Partners /> },
   { path: '/alerts', label: 'ops.nav.alerts', needs: 'alerts.read', screen: (me) => <Alerts me={me} /> },
   { path: '/dashboard', label: 'ops.nav.dashboard', needs: 'dashboard.read', screen: (me) => <Dashboard me={me} /> },
   {
-    path: '/rebalancing', label: 'ops.nav.rebalancing', needs: 'rebalancing.read',
-    screen: (me) => <Suspense fallback={<p role="status">…</p>}><Rebalancing me={me} /></Suspense>,
+    path: '/rebalancing',
+    label: 'ops.nav.rebalancing',
+    needs: 'rebalancing.read',
+    screen: (me) => (
+      <Suspense fallback={<p role="status">…</p>}>
+        <Rebalancing me={me} />
+      </Suspense>
+    ),
   },
   { path: '/jobs', label: 'ops.nav.jobs', needs: 'jobs.manage', screen: () => <DeadJobs /> },
   { path: '/cabinet-inbox', label: 'ops.nav.inbox', needs: 'jobs.manage', screen: () => <CabinetInbox /> },
@@ -87,29 +108,50 @@ export function Shell({ me }: { me: Me }) {
   };
   return (
     <div className="ops-shell">
-      <a className="ops-skip" href="#ops-main" onClick={(e) => { e.preventDefault(); heading.current?.focus(); }}>{t('ops.nav.skip')}</a>
+      <a
+        className="ops-skip"
+        href="#ops-main"
+        onClick={(e) => {
+          e.preventDefault();
+          heading.current?.focus();
+        }}
+      >
+        {t('ops.nav.skip')}
+      </a>
       <header className="ops-header">
         <span className="ops-brand">{t('ops.app.title')}</span>
-        <span className="ops-who">{me.name} · {me.email}</span>
+        <span className="ops-who">
+          {me.name} · {me.email}
+        </span>
         <label className="ops-lang">
           <span className="ops-sr">{t('ops.app.language')}</span>
           <select value={lang} onChange={(e) => $lang.set(e.currentTarget.value as Locale)}>
-            {LOCALES.map((l) => <option key={l} value={l}>{LOCALE_NAMES[l]}</option>)}
+            {LOCALES.map((l) => (
+              <option key={l} value={l}>
+                {LOCALE_NAMES[l]}
+              </option>
+            ))}
           </select>
         </label>
-        <button type="button" onClick={() => void signOut()}>{t('ops.app.signOut')}</button>
+        <button type="button" onClick={() => void signOut()}>
+          {t('ops.app.signOut')}
+        </button>
       </header>
       <nav className="ops-nav" aria-label={t('ops.nav.label')}>
         <ul>
           {entries.map((e) => (
             <li key={e.path}>
-              <a href={`#${e.path}`} aria-current={e === current ? 'page' : undefined}>{t(e.label)}</a>
+              <a href={`#${e.path}`} aria-current={e === current ? 'page' : undefined}>
+                {t(e.label)}
+              </a>
             </li>
           ))}
         </ul>
       </nav>
       <main id="ops-main" className="ops-main">
-        <h1 ref={heading} tabIndex={-1}>{t(current.label)}</h1>
+        <h1 ref={heading} tabIndex={-1}>
+          {t(current.label)}
+        </h1>
         {current.screen(me)}
       </main>
     </div>

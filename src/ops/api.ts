@@ -7,7 +7,10 @@ import { $activeLang } from '../i18n/index.ts';
 export const OPS_API = '/ops-api/v1';
 
 export class OpsApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -15,19 +18,31 @@ export class OpsApiError extends Error {
 /** The session as the server last said (undefined until the first answer). */
 export const $session = atom<SessionState | undefined>(undefined);
 
-export async function opsCall<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+export async function opsCall<T>(
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   return (await opsCallTagged<T>(method, path, body, headers)).data;
 }
 
 /** The same, with the ETag of the answer (what a later save sends as If-Match). */
-export async function opsCallTagged<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ data: T; etag: string }> {
+export async function opsCallTagged<T>(
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ data: T; etag: string }> {
   const res = await fetch(`${OPS_API}${path}`, {
     method,
     credentials: 'same-origin',
     headers: {
       accept: 'application/json',
       lang: $activeLang.get(),
-      ...(body === undefined ? {} : { 'content-type': body instanceof Blob ? body.type || 'application/octet-stream' : 'application/json' }),
+      ...(body === undefined
+        ? {}
+        : { 'content-type': body instanceof Blob ? body.type || 'application/octet-stream' : 'application/json' }),
       ...(method === 'GET' ? {} : { 'x-csrf-token': $session.get()?.csrf ?? '' }),
       ...headers,
     },

@@ -36,39 +36,77 @@ export function Queue<T extends { id: string }>(p: QueueProps<T>) {
   const [search, setSearch] = useState(NO_SEARCH);
   const query = { state, q: search.q || undefined, from: iso(search.from), to: iso(search.to) };
   const list = usePaged<T>(p.path, query);
-  const set = (k: keyof typeof NO_SEARCH) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value });
+  const set = (k: keyof typeof NO_SEARCH) => (e: { currentTarget: { value: string } }) =>
+    setDraft({ ...draft, [k]: e.currentTarget.value });
   const [open, setOpen] = useState<T>();
   const done = (after: T) => {
     setOpen(after);
     void list.load();
   };
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- only a newly shown item opens and reloads
-  useEffect(() => { if (p.show) done(p.show); }, [p.show]);
+  useEffect(() => {
+    if (p.show) done(p.show);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a newly shown item opens and reloads
+  }, [p.show]);
   return (
     <>
-      <form className="ops-filters" role={p.search ? 'search' : undefined} onSubmit={(e) => { e.preventDefault(); setSearch({ ...draft, q: draft.q.trim() }); }}>
+      <form
+        className="ops-filters"
+        role={p.search ? 'search' : undefined}
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch({ ...draft, q: draft.q.trim() });
+        }}
+      >
         {p.search && (
           <>
-            <label>{t(p.search.label)}<input type="search" maxLength={100} value={draft.q} onChange={set('q')} /></label>
-            <label>{t('ops.audit.from')}<input type="datetime-local" value={draft.from} onChange={set('from')} /></label>
-            <label>{t('ops.audit.to')}<input type="datetime-local" value={draft.to} onChange={set('to')} /></label>
+            <label>
+              {t(p.search.label)}
+              <input type="search" maxLength={100} value={draft.q} onChange={set('q')} />
+            </label>
+            <label>
+              {t('ops.audit.from')}
+              <input type="datetime-local" value={draft.from} onChange={set('from')} />
+            </label>
+            <label>
+              {t('ops.audit.to')}
+              <input type="datetime-local" value={draft.to} onChange={set('to')} />
+            </label>
           </>
         )}
-        <label>{t(`${p.prefix}.state`)}
+        <label>
+          {t(`${p.prefix}.state`)}
           <select value={state} onChange={(e) => setState(e.currentTarget.value)}>
-            {[...p.states, 'all'].map((s) => <option key={s} value={s}>{t(`${p.prefix}.states.${s}`)}</option>)}
+            {[...p.states, 'all'].map((s) => (
+              <option key={s} value={s}>
+                {t(`${p.prefix}.states.${s}`)}
+              </option>
+            ))}
           </select>
         </label>
         {p.search && (
           <>
             <button type="submit">{t('ops.rentals.search')}</button>
-            <a className="ops-button" href={withQuery(`${OPS_API}${p.search.csv}`, query)} download>{t('ops.audit.export')}</a>
+            <a className="ops-button" href={withQuery(`${OPS_API}${p.search.csv}`, query)} download>
+              {t('ops.audit.export')}
+            </a>
           </>
         )}
       </form>
       <table className="ops-table">
-        <thead><tr>{p.heads.map((h) => <th key={h} scope="col">{t(h)}</th>)}</tr></thead>
-        <tbody>{list.rows.map((r) => <tr key={r.id}>{p.cells(r, () => setOpen(r))}</tr>)}</tbody>
+        <thead>
+          <tr>
+            {p.heads.map((h) => (
+              <th key={h} scope="col">
+                {t(h)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {list.rows.map((r) => (
+            <tr key={r.id}>{p.cells(r, () => setOpen(r))}</tr>
+          ))}
+        </tbody>
       </table>
       <ListFooter count={list.rows.length} next={list.next} error={list.error} load={list.load} />
       {open && <Fragment key={open.id}>{p.detail(open, done)}</Fragment>}
@@ -94,12 +132,26 @@ export function useQueueAction<T>(onDone: (after: T) => void) {
 }
 
 /** An opened item: a region named by its heading, which takes the focus; below its content, the last answer. */
-export function QueueDetail({ id, title, note, error, children }: { id: string; title: string; note: string; error: unknown; children: ReactNode }) {
+export function QueueDetail({
+  id,
+  title,
+  note,
+  error,
+  children,
+}: {
+  id: string;
+  title: string;
+  note: string;
+  error: unknown;
+  children: ReactNode;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
     <section aria-labelledby={id}>
-      <h2 id={id} ref={heading} tabIndex={-1}>{title}</h2>
+      <h2 id={id} ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
       {children}
       {note && <p role="status">{note}</p>}
       <Problem error={error} />

@@ -29,13 +29,29 @@ export function useReasonedActions(id: string, reload: () => Promise<void>) {
   };
   const field = (
     <div className="ops-form">
-      <label>{t('ops.reason')}<input id={id} required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} /></label>
+      <label>
+        {t('ops.reason')}
+        <input
+          id={id}
+          required
+          minLength={3}
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+        />
+      </label>
     </div>
   );
   const answer = (
     <>
       {note && <p role="status">{note}</p>}
-      {error instanceof Error && !('status' in error) ? <p className="ops-error" role="alert">{error.message}</p> : <Problem error={error} />}
+      {error instanceof Error && !('status' in error) ? (
+        <p className="ops-error" role="alert">
+          {error.message}
+        </p>
+      ) : (
+        <Problem error={error} />
+      )}
     </>
   );
   return { act, field, answer, setError };

@@ -15,7 +15,8 @@ export function useSearch<F extends Record<string, string>>(empty: F) {
     setFilter(Object.fromEntries(Object.entries(draft).map(([k, v]) => [k, v.trim()])) as F);
   };
   const query: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(filter)) if (v) query[k] = k === 'from' || k === 'to' ? new Date(v).toISOString() : v;
+  for (const [k, v] of Object.entries(filter))
+    if (v) query[k] = k === 'from' || k === 'to' ? new Date(v).toISOString() : v;
   return { draft, set, submit, query };
 }
 
@@ -26,11 +27,32 @@ export function WhoFields({ draft, set }: { draft: typeof WHO; set: (k: keyof ty
   const t = useT();
   return (
     <>
-      <label>{t('ops.search.phone')}<input type="tel" maxLength={40} value={draft.phone} onChange={set('phone')} /></label>
-      <label>{t('ops.search.email')}<input type="email" maxLength={200} value={draft.email} onChange={set('email')} /></label>
-      <label>{t('ops.rentals.cardLast4')}<input inputMode="numeric" pattern="[0-9]{4}" maxLength={4} value={draft.cardLast4} onChange={set('cardLast4')} /></label>
-      <label>{t('ops.audit.from')}<input type="datetime-local" value={draft.from} onChange={set('from')} /></label>
-      <label>{t('ops.audit.to')}<input type="datetime-local" value={draft.to} onChange={set('to')} /></label>
+      <label>
+        {t('ops.search.phone')}
+        <input type="tel" maxLength={40} value={draft.phone} onChange={set('phone')} />
+      </label>
+      <label>
+        {t('ops.search.email')}
+        <input type="email" maxLength={200} value={draft.email} onChange={set('email')} />
+      </label>
+      <label>
+        {t('ops.rentals.cardLast4')}
+        <input
+          inputMode="numeric"
+          pattern="[0-9]{4}"
+          maxLength={4}
+          value={draft.cardLast4}
+          onChange={set('cardLast4')}
+        />
+      </label>
+      <label>
+        {t('ops.audit.from')}
+        <input type="datetime-local" value={draft.from} onChange={set('from')} />
+      </label>
+      <label>
+        {t('ops.audit.to')}
+        <input type="datetime-local" value={draft.to} onChange={set('to')} />
+      </label>
     </>
   );
 }
@@ -41,7 +63,9 @@ export function SearchButtons({ csv, query }: { csv: string; query: Record<strin
   return (
     <>
       <button type="submit">{t('ops.rentals.search')}</button>
-      <a className="ops-button" href={withQuery(`${OPS_API}${csv}`, query)} download>{t('ops.audit.export')}</a>
+      <a className="ops-button" href={withQuery(`${OPS_API}${csv}`, query)} download>
+        {t('ops.audit.export')}
+      </a>
     </>
   );
 }

@@ -15,16 +15,43 @@ export function Timeline({ entries }: { entries: TimelineEntry[] }) {
       <div className="ops-scroll">
         <table className="ops-table">
           <thead>
-            <tr><th scope="col">{t('ops.audit.at')}</th><th scope="col">{t('ops.timeline.source')}</th><th scope="col">{t('ops.timeline.what')}</th><th scope="col">{t('ops.timeline.amount')}</th><th scope="col">{t('ops.timeline.detail')}</th></tr>
+            <tr>
+              <th scope="col">{t('ops.audit.at')}</th>
+              <th scope="col">{t('ops.timeline.source')}</th>
+              <th scope="col">{t('ops.timeline.what')}</th>
+              <th scope="col">{t('ops.timeline.amount')}</th>
+              <th scope="col">{t('ops.timeline.detail')}</th>
+            </tr>
           </thead>
           <tbody>
             {entries.map((e, i) => (
               <tr key={i}>
-                <td>{dateTime(e.at, lang)}{e.receivedAt && <><br /><small>{t('ops.timeline.received', { at: dateTime(e.receivedAt, lang) })}</small></>}</td>
+                <td>
+                  {dateTime(e.at, lang)}
+                  {e.receivedAt && (
+                    <>
+                      <br />
+                      <small>{t('ops.timeline.received', { at: dateTime(e.receivedAt, lang) })}</small>
+                    </>
+                  )}
+                </td>
                 <td>{t(`ops.timeline.sources.${e.source}`)}</td>
-                <td><code>{e.what}</code></td>
+                <td>
+                  <code>{e.what}</code>
+                </td>
                 <td>{e.amount ? money(e.amount.currency, toMajor(e.amount.amount, e.amount.currency)) : ''}</td>
-                <td>{e.detail ? <small>{Object.entries(e.detail).filter(([, v]) => v != null && typeof v !== 'object').map(([k, v]) => `${k}: ${String(v as string)}`).join(' · ')}</small> : ''}</td>
+                <td>
+                  {e.detail ? (
+                    <small>
+                      {Object.entries(e.detail)
+                        .filter(([, v]) => v != null && typeof v !== 'object')
+                        .map(([k, v]) => `${k}: ${String(v as string)}`)
+                        .join(' · ')}
+                    </small>
+                  ) : (
+                    ''
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

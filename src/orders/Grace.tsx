@@ -14,7 +14,11 @@ type Here = { lat: number; lng: number };
 function position(): Promise<Here> {
   return new Promise((resolve, reject) => {
     if (typeof navigator === 'undefined' || !navigator.geolocation) return reject(new Error('geolocation'));
-    navigator.geolocation.getCurrentPosition((p) => resolve({ lat: p.coords.latitude, lng: p.coords.longitude }), reject, { enableHighAccuracy: true, timeout: 10_000, maximumAge: 60_000 });
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ lat: p.coords.latitude, lng: p.coords.longitude }),
+      reject,
+      { enableHighAccuracy: true, timeout: 10_000, maximumAge: 60_000 },
+    );
   });
 }
 
@@ -30,7 +34,8 @@ export function Grace({ order, onGranted }: { order: Order; onGranted: () => voi
   const active = order.graceUntil ? { until: order.graceUntil } : null;
   if (!ready) return null;
   const lang = $activeLang.get();
-  const metres = (m: number) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 }).format(m);
+  const metres = (m: number) =>
+    new Intl.NumberFormat(lang, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 }).format(m);
 
   const check = async () => {
     setNote('');
@@ -39,7 +44,11 @@ export function Grace({ order, onGranted }: { order: Order; onGranted: () => voi
       const at = here ?? (await position().catch(() => null));
       if (!at) return setNote(t('grace.noPosition'));
       setHere(at);
-      setAnswer(await api.get<GraceAnswer>('cdb/mine/order/grace', { query: { orderId: order.pOrderid, lat: String(at.lat), lng: String(at.lng) } }));
+      setAnswer(
+        await api.get<GraceAnswer>('cdb/mine/order/grace', {
+          query: { orderId: order.pOrderid, lat: String(at.lat), lng: String(at.lng) },
+        }),
+      );
     } catch (err) {
       setNote(errorText(err, t));
     } finally {
@@ -51,7 +60,10 @@ export function Grace({ order, onGranted }: { order: Order; onGranted: () => voi
     setNote('');
     setBusy(true);
     try {
-      await api.post('cdb/mine/order/grace', { body: { orderId: order.pOrderid, lat: here.lat, lng: here.lng }, json: true });
+      await api.post('cdb/mine/order/grace', {
+        body: { orderId: order.pOrderid, lat: here.lat, lng: here.lng },
+        json: true,
+      });
       setAnswer(null);
       onGranted();
     } catch (err) {
@@ -72,7 +84,11 @@ export function Grace({ order, onGranted }: { order: Order; onGranted: () => voi
         ) : answer?.applies && answer.until ? (
           <p>
             {answer.reason === 'closed' && answer.place
-              ? t('grace.closed', { radius: metres(answer.radiusM), place: answer.place.name, time: dateTime(answer.until, lang) })
+              ? t('grace.closed', {
+                  radius: metres(answer.radiusM),
+                  place: answer.place.name,
+                  time: dateTime(answer.until, lang),
+                })
               : t('grace.nowhere', { radius: metres(answer.radiusM) })}
           </p>
         ) : (

@@ -14,7 +14,10 @@ export function MoneyTimeline({ orderId, symbol }: { orderId: string; symbol: st
   useEffect(() => {
     let live = true;
     // The timeline is extra information: the detail stays usable when it cannot be loaded.
-    moneyTimeline(orderId).then((s) => live && setSteps(s), () => live && setSteps([]));
+    moneyTimeline(orderId).then(
+      (s) => live && setSteps(s),
+      () => live && setSteps([]),
+    );
     return () => {
       live = false;
     };
@@ -22,12 +25,16 @@ export function MoneyTimeline({ orderId, symbol }: { orderId: string; symbol: st
   if (!steps?.length) return null;
   return (
     <section className="money-timeline" aria-labelledby="money-title">
-      <h2 id="money-title" className="section-title">{t('money.title')}</h2>
+      <h2 id="money-title" className="section-title">
+        {t('money.title')}
+      </h2>
       <ol>
         {steps.map((s, i) => (
           <li key={i}>
             <strong>{t(`money.step.${s.step}`, { amount: money(symbol, s.amount) })}</strong>{' '}
-            <span className="muted">{t(`money.purpose.${s.purpose}`)} · <time dateTime={s.at}>{dateTime(s.at, lang)}</time></span>
+            <span className="muted">
+              {t(`money.purpose.${s.purpose}`)} · <time dateTime={s.at}>{dateTime(s.at, lang)}</time>
+            </span>
           </li>
         ))}
       </ol>

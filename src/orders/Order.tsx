@@ -82,7 +82,11 @@ export default function Order() {
     }
   }, [latest, beginRefresh]);
   const open = orders.some((o) => !isSettled(o));
-  useLiveRefresh((e) => e.kind === 'order', () => void refresh(), open ? OPEN_ORDER_POLL_MS : undefined);
+  useLiveRefresh(
+    (e) => e.kind === 'order',
+    () => void refresh(),
+    open ? OPEN_ORDER_POLL_MS : undefined,
+  );
 
   const sorted = ongoingFirst(orders);
   const inUse = sorted.filter(isOngoing);
@@ -179,8 +183,8 @@ function OrderCard({ o, lang }: { o: OrderRow; lang: string }) {
         <dt>{t('orders.chargeStandard')}</dt>
         <dd>{chargeStandard(o, t)}</dd>
         <dt>{t('orders.device')}</dt>
-              <dd data-testid="order-device">{t(`devices.${deviceOf(o)}`)}</dd>
-              <dt>{deviceOf(o) === 'cdb' ? t('orders.powerBank') : t('orders.deviceId')}</dt>
+        <dd data-testid="order-device">{t(`devices.${deviceOf(o)}`)}</dd>
+        <dt>{deviceOf(o) === 'cdb' ? t('orders.powerBank') : t('orders.deviceId')}</dt>
         <dd>{o.pPowerbankId || '—'}</dd>
         <dt>{ongoing ? t('orders.estimated') : t('orders.fee')}</dt>
         <dd className="fee">{money(o.pCurrency, fee)}</dd>
@@ -190,7 +194,17 @@ function OrderCard({ o, lang }: { o: OrderRow; lang: string }) {
         <button
           type="button"
           className="button primary"
-          onClick={() => navigate(href('/confirm', { payType: 'FK', outTradeNo: o.pOrderid, orderId: o.pOrderid, price: o.debtAmount || o.pJiesuan || 0, currency: o.pCurrency }))}
+          onClick={() =>
+            navigate(
+              href('/confirm', {
+                payType: 'FK',
+                outTradeNo: o.pOrderid,
+                orderId: o.pOrderid,
+                price: o.debtAmount || o.pJiesuan || 0,
+                currency: o.pCurrency,
+              }),
+            )
+          }
         >
           {t('orderActions.payAgain')}
         </button>

@@ -97,7 +97,11 @@ function RentalOrderDetail() {
 
   const ongoing = order ? isOngoing(order) : false;
   // The cabinet's answers and the return arrive over the live stream; polling only while it is down.
-  useLiveRefresh((e) => e.kind === 'order' && e.orderId === orderId, () => void load(), order && (ongoing || order.pZujie === ORDER_STATE.pending) ? OPEN_ORDER_POLL_MS : undefined);
+  useLiveRefresh(
+    (e) => e.kind === 'order' && e.orderId === orderId,
+    () => void load(),
+    order && (ongoing || order.pZujie === ORDER_STATE.pending) ? OPEN_ORDER_POLL_MS : undefined,
+  );
   const returned = order ? returnSummary(order, t) : null;
   const actions = order ? orderActions(order) : { buy: false, payAgain: false };
   /**
@@ -107,7 +111,14 @@ function RentalOrderDetail() {
   const buy = () => {
     if (!order) return;
     const price = order.buyOutAmount ?? order.overtimeAmount ?? 0;
-    navigate(href('/confirm', { payType: 'overbuy', orderId: order.pOrderid, price: String(price), currency: order.pCurrency ?? '' }));
+    navigate(
+      href('/confirm', {
+        payType: 'overbuy',
+        orderId: order.pOrderid,
+        price: String(price),
+        currency: order.pCurrency ?? '',
+      }),
+    );
   };
   const [shareUrl, setShareUrl] = useState('');
   /** The token-less detail's link: made by the server once, copied for the user to send. */
@@ -143,7 +154,9 @@ function RentalOrderDetail() {
               <p className="badge-line">
                 <OrderBadge o={order} />
               </p>
-              <p className="amount">{money(order.pCurrency, ongoing ? (order.estimatedAmount ?? 0) : (order.pJiesuan ?? 0))}</p>
+              <p className="amount">
+                {money(order.pCurrency, ongoing ? (order.estimatedAmount ?? 0) : (order.pJiesuan ?? 0))}
+              </p>
               <p className="muted">{ongoing ? t('orders.estimated') : t('orders.fee')}</p>
             </section>
             {returned ? (
@@ -158,7 +171,9 @@ function RentalOrderDetail() {
                 <button
                   type="button"
                   className="button small"
-                  onClick={() => void copyText(order.pOrderid).then((ok) => toast(ok ? t('detail.copied') : t('detail.copyFailed')))}
+                  onClick={() =>
+                    void copyText(order.pOrderid).then((ok) => toast(ok ? t('detail.copied') : t('detail.copyFailed')))
+                  }
                 >
                   {t('detail.copy')}
                 </button>
@@ -170,11 +185,13 @@ function RentalOrderDetail() {
                 {order.pShopName} · {dateTime(order.pBorrowtime, lang)}
               </dd>
               <dt>{t('orders.returned')}</dt>
-              <dd>{order.pGhtime ? `${order.pGhShopName ?? ''} · ${dateTime(order.pGhtime, lang)}` : t('orders.notReturned')}</dd>
-              <dt>{t('detail.usage')}</dt>
               <dd>
-                {duration(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins)}
+                {order.pGhtime
+                  ? `${order.pGhShopName ?? ''} · ${dateTime(order.pGhtime, lang)}`
+                  : t('orders.notReturned')}
               </dd>
+              <dt>{t('detail.usage')}</dt>
+              <dd>{duration(ongoing ? minutesSince(order.pBorrowtime) : order.pUseMins)}</dd>
               <dt>{t('orders.chargeStandard')}</dt>
               <dd>{chargeStandard(order, t)}</dd>
               <dt>{t('detail.deposit')}</dt>
@@ -186,20 +203,45 @@ function RentalOrderDetail() {
               <dt>{t('detail.cabinet')}</dt>
               <dd>{order.pCabinetid || '—'}</dd>
             </dl>
-            {order.boughtOut ? <p className="notice" role="status">{t('orderActions.boughtOut')}</p> : null}
+            {order.boughtOut ? (
+              <p className="notice" role="status">
+                {t('orderActions.boughtOut')}
+              </p>
+            ) : null}
             {ongoing && order.buyOutAt ? (
-              <p className="muted">{t('orderActions.buyOutAt', { time: dateTime(order.buyOutAt, lang), amount: money(order.pCurrency, order.buyOutAmount ?? 0) })}</p>
+              <p className="muted">
+                {t('orderActions.buyOutAt', {
+                  time: dateTime(order.buyOutAt, lang),
+                  amount: money(order.pCurrency, order.buyOutAmount ?? 0),
+                })}
+              </p>
             ) : null}
             <MoneyTimeline orderId={order.pOrderid} symbol={order.pCurrencyName} />
-            <ReturnClaim orderId={order.pOrderid} canClaim={order.pZujie === ORDER_STATE.renting || order.pZujie === ORDER_STATE.fault} onSettled={() => void load()} />
-            {order.pZujie === ORDER_STATE.renting && order.pJiesuanid === 0 && !order.boughtOut ? <Grace order={order} onGranted={() => void load()} /> : null}
+            <ReturnClaim
+              orderId={order.pOrderid}
+              canClaim={order.pZujie === ORDER_STATE.renting || order.pZujie === ORDER_STATE.fault}
+              onSettled={() => void load()}
+            />
+            {order.pZujie === ORDER_STATE.renting && order.pJiesuanid === 0 && !order.boughtOut ? (
+              <Grace order={order} onGranted={() => void load()} />
+            ) : null}
             <p className="tip">{ongoing ? t('detail.ongoingTip') : t('detail.endedTip')}</p>
             <div className="actions">
               {actions.payAgain ? (
                 <button
                   type="button"
                   className="button primary block"
-                  onClick={() => navigate(href('/confirm', { payType: 'FK', outTradeNo: order.pOrderid, orderId: order.pOrderid, price: order.debtAmount || order.pJiesuan || 0, currency: order.pCurrency }))}
+                  onClick={() =>
+                    navigate(
+                      href('/confirm', {
+                        payType: 'FK',
+                        outTradeNo: order.pOrderid,
+                        orderId: order.pOrderid,
+                        price: order.debtAmount || order.pJiesuan || 0,
+                        currency: order.pCurrency,
+                      }),
+                    )
+                  }
                 >
                   {t('orderActions.payAgain')}
                 </button>

@@ -90,12 +90,18 @@ export default function OrderStatus() {
 
   const ms = order && ongoing ? elapsedMs(order, loadedAt, now) : (order?.pUseMins ?? 0) * 60_000;
   // State 4 (fault): the charge stops at the fault report (the clock of the rental keeps running).
-  const faultMs = order?.faultAt ? Math.max(0, Date.parse(order.faultAt) - Date.parse(order.pBorrowtime ?? '')) : Infinity;
+  const faultMs = order?.faultAt
+    ? Math.max(0, Date.parse(order.faultAt) - Date.parse(order.pBorrowtime ?? ''))
+    : Infinity;
   const wall = Math.min(ms, Number.isNaN(faultMs) ? Infinity : faultMs);
   // A grace period does not count (the server's rule, src/core/pricing.ts).
   const start = Date.parse(order?.pBorrowtime ?? '');
   const charged = order && Number.isFinite(start) ? countedMs(start, start + wall, pausesOf(order.grace)) : wall;
-  const amount = order ? (ongoing ? toMajor(rentalFee(order.plan, charged), order.pCurrency ?? order.plan.currency) : (order.pJiesuan ?? 0)) : 0;
+  const amount = order
+    ? ongoing
+      ? toMajor(rentalFee(order.plan, charged), order.pCurrency ?? order.plan.currency)
+      : (order.pJiesuan ?? 0)
+    : 0;
   const buyAmount = money(order?.pCurrency, order?.buyOutAmount ?? order?.overtimeAmount ?? 0);
   const askBuy = async () => {
     const yes = await confirmDialog({
@@ -137,9 +143,13 @@ export default function OrderStatus() {
           <>
             <section className="detail-head" aria-labelledby="os-status">
               <p className="badge-line">
-                <span id="os-status" className={`badge ${ongoing ? 'badge-live' : ''}`}>{t(`detail.zujie.${order.pZujie}`)}</span>
+                <span id="os-status" className={`badge ${ongoing ? 'badge-live' : ''}`}>
+                  {t(`detail.zujie.${order.pZujie}`)}
+                </span>
               </p>
-              <p className="amount" data-testid="os-amount">{money(order.pCurrency, amount)}</p>
+              <p className="amount" data-testid="os-amount">
+                {money(order.pCurrency, amount)}
+              </p>
               <p className="muted">{ongoing ? t('orders.estimated') : t('orders.fee')}</p>
             </section>
             <dl className="order-fields">
@@ -147,10 +157,16 @@ export default function OrderStatus() {
               <dd>{order.pOrderid}</dd>
               <dt>{ongoing ? t('orderStatus.elapsed') : t('detail.usage')}</dt>
               <dd data-testid="os-elapsed">
-                <span role="timer" aria-live="off">{elapsedText(ms)}</span>
+                <span role="timer" aria-live="off">
+                  {elapsedText(ms)}
+                </span>
                 {/* The half-hour rounding, for a rental still running and once there is a half hour to show. */}
                 {ongoing && halfHours(ms / 60_000) > 0 ? (
-                  <span className="muted"> · {t('orderStatus.aboutHours', { hours: new Intl.NumberFormat(lang).format(halfHours(ms / 60_000)) })}</span>
+                  <span className="muted">
+                    {' '}
+                    ·{' '}
+                    {t('orderStatus.aboutHours', { hours: new Intl.NumberFormat(lang).format(halfHours(ms / 60_000)) })}
+                  </span>
                 ) : null}
               </dd>
               <dt>{t('orders.rented')}</dt>
@@ -172,10 +188,18 @@ export default function OrderStatus() {
                 </>
               ) : null}
             </dl>
-            {order.boughtOut ? <p className="notice" role="status">{t('orderActions.boughtOut')}</p> : null}
+            {order.boughtOut ? (
+              <p className="notice" role="status">
+                {t('orderActions.boughtOut')}
+              </p>
+            ) : null}
             <div className="actions">
               {ongoing && !order.boughtOut ? (
-                <button type="button" className="button primary block" onClick={() => void (token ? askBuy() : askSignIn())}>
+                <button
+                  type="button"
+                  className="button primary block"
+                  onClick={() => void (token ? askBuy() : askSignIn())}
+                >
                   {t('orderActions.buy')}
                 </button>
               ) : null}

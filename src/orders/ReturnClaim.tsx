@@ -15,7 +15,15 @@ const localNow = () => {
 };
 
 /** `canClaim`: the order is open or charged (a settled order shows only its claim's state, if it has one). */
-export function ReturnClaim({ orderId, canClaim, onSettled }: { orderId: string; canClaim: boolean; onSettled: () => void }) {
+export function ReturnClaim({
+  orderId,
+  canClaim,
+  onSettled,
+}: {
+  orderId: string;
+  canClaim: boolean;
+  onSettled: () => void;
+}) {
   const t = useT();
   const ready = useReturnsStrings();
   const id = useId();
@@ -37,7 +45,10 @@ export function ReturnClaim({ orderId, canClaim, onSettled }: { orderId: string;
     if (!cabinet.trim()) return setError(t('claim.cabinetRequired'));
     setBusy(true);
     try {
-      const c = await api.post<Claim>('cdb/mine/order/claimReturn', { body: { orderId, cabinetId: cabinet.trim(), at: new Date(when).toISOString() }, json: true });
+      const c = await api.post<Claim>('cdb/mine/order/claimReturn', {
+        body: { orderId, cabinetId: cabinet.trim(), at: new Date(when).toISOString() },
+        json: true,
+      });
       setClaim(c);
       setOpen(false);
       if (c.state === 'matched') onSettled();
@@ -52,20 +63,45 @@ export function ReturnClaim({ orderId, canClaim, onSettled }: { orderId: string;
     <section className="panel return-claim" aria-labelledby={`${id}-title`} data-testid="return-claim">
       <h3 id={`${id}-title`}>{t('claim.title')}</h3>
       <div role="status" aria-live="polite">
-        {claim ? <p data-state={claim.state}>{t(`claim.state.${claim.state}`, { time: dateTime(claim.createdAt, lang) })}</p> : null}
+        {claim ? (
+          <p data-state={claim.state}>{t(`claim.state.${claim.state}`, { time: dateTime(claim.createdAt, lang) })}</p>
+        ) : null}
         {claim?.message ? <p>{claim.message}</p> : null}
       </div>
       {!canClaim || claim?.state === 'open' || claim?.state === 'matched' ? null : open ? (
         <form onSubmit={(e) => void submit(e)} noValidate>
           <label htmlFor={`${id}-cabinet`}>{t('claim.cabinet')}</label>
-          <input id={`${id}-cabinet`} className="input" value={cabinet} onChange={(e) => setCabinet(e.currentTarget.value)} autoComplete="off" required aria-invalid={Boolean(error) || undefined} />
+          <input
+            id={`${id}-cabinet`}
+            className="input"
+            value={cabinet}
+            onChange={(e) => setCabinet(e.currentTarget.value)}
+            autoComplete="off"
+            required
+            aria-invalid={Boolean(error) || undefined}
+          />
           <label htmlFor={`${id}-when`}>{t('claim.when')}</label>
-          <input id={`${id}-when`} className="input" type="datetime-local" value={when} onChange={(e) => setWhen(e.currentTarget.value)} required />
-          {error ? <p role="alert" className="error">{error}</p> : null}
-          <button type="submit" className="button primary block" disabled={busy}>{t('claim.submit')}</button>
+          <input
+            id={`${id}-when`}
+            className="input"
+            type="datetime-local"
+            value={when}
+            onChange={(e) => setWhen(e.currentTarget.value)}
+            required
+          />
+          {error ? (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          ) : null}
+          <button type="submit" className="button primary block" disabled={busy}>
+            {t('claim.submit')}
+          </button>
         </form>
       ) : (
-        <button type="button" className="button block" onClick={() => setOpen(true)}>{t('claim.open')}</button>
+        <button type="button" className="button block" onClick={() => setOpen(true)}>
+          {t('claim.open')}
+        </button>
       )}
     </section>
   );

@@ -45,7 +45,13 @@ export function CardOtpForm({ outTradeNo, onSent }: { outTradeNo: string; onSent
   };
 
   return (
-    <form className="card-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy} aria-labelledby={`${id}-text`}>
+    <form
+      className="card-form"
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      aria-busy={busy}
+      aria-labelledby={`${id}-text`}
+    >
       <p id={`${id}-text`}>{t('cardOtp.text')}</p>
       <div className="field">
         <label htmlFor={`${id}-otp`}>{t('cardOtp.label')}</label>
@@ -68,7 +74,12 @@ export function CardOtpForm({ outTradeNo, onSent }: { outTradeNo: string; onSent
       <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
         {busy ? t('cardOtp.checking') : t('cardOtp.submit')}
       </button>
-      <button type="button" className="button block" disabled={busy} onClick={() => void returnToApp(outTradeNo, { cancel: '1' })}>
+      <button
+        type="button"
+        className="button block"
+        disabled={busy}
+        onClick={() => void returnToApp(outTradeNo, { cancel: '1' })}
+      >
         {t('sdkPay.cancel')}
       </button>
     </form>

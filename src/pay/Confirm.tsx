@@ -51,7 +51,15 @@ import { usePayStrings } from './strings.ts';
 import { MifiPayOptions, type MifiChoice } from './MifiPayOptions.tsx';
 import { SavedCardPay, useSavedCards } from './SavedCardPay.tsx';
 
-const KNOWN_CARD_ERRORS = ['card_declined', 'insufficient_funds', 'incorrect_number', 'invalid_expiry', 'invalid_cvc', 'expired_card', 'network'];
+const KNOWN_CARD_ERRORS = [
+  'card_declined',
+  'insufficient_funds',
+  'incorrect_number',
+  'invalid_expiry',
+  'invalid_cvc',
+  'expired_card',
+  'network',
+];
 
 /** A provider's error code as the embed's stable event code (letters only): card_declined → cardDeclined. */
 const hostCode = (code: string) => {
@@ -79,8 +87,12 @@ export default function Confirm() {
   const [mifiChoice, setMifiChoice] = useState<MifiChoice | null>(null);
   // A Wi-Fi package is priced in the package's currency, which need not be the scanned cabinet's.
   // Buying the power bank (reached from its order, where no cabinet was scanned): in the order's currency.
-  const amount = payType === 'mifi' ? money(currency, mifiChoice ? toMajor(mifiChoice.due, currency) : Number(price) || 0)
-    : payType === 'overbuy' ? money(currency, Number(price) || 0) : `${symbol}${price}`;
+  const amount =
+    payType === 'mifi'
+      ? money(currency, mifiChoice ? toMajor(mifiChoice.due, currency) : Number(price) || 0)
+      : payType === 'overbuy'
+        ? money(currency, Number(price) || 0)
+        : `${symbol}${price}`;
 
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [loadError, setLoadError] = useState('');
@@ -130,30 +142,65 @@ export default function Confirm() {
   const savedAgent = payType === 'CZ' ? query.get('agentId') || undefined : $agentOpenId.get() || undefined;
   const savesCards = Boolean(external?.savesCards || provider);
   const takesCard = payType === 'CZ' || payType === 'YJ' || payType === 'FK' || (payType === 'mifi' && !boxDeposit);
-  const savedCards = useSavedCards(savesCards && method && takesCard && !q.paymentIntent ? method.pId : '', savedAgent, Boolean(provider));
+  const savedCards = useSavedCards(
+    savesCards && method && takesCard && !q.paymentIntent ? method.pId : '',
+    savedAgent,
+    Boolean(provider),
+  );
   const stripeMethod = method && !provider && stripeKind(method.pPaymentType) ? method : null;
   /** The debit-only card type (debitcard): the same card form, a note, and test mode's hint says which cards pass. */
   const debitOnly = method?.pPaymentType === DEBIT_CARD_TYPE;
   // The method holds the amount rather than charging it (the server decides the same: PaymentsService.methodHolds).
-  const holds = Boolean(method && (method.kind ? method.hold === true : stripeKind(method.pPaymentType) !== 'redirect'));
+  const holds = Boolean(
+    method && (method.kind ? method.hold === true : stripeKind(method.pPaymentType) !== 'redirect'),
+  );
   const preAuth = preAuthPlan || (boxDeposit && holds);
 
   /** Sends a payment to the server call of this payType; `action` when the customer must finish it first. */
-  const serverCall = async (input: { stripeToken?: string; paymentIntent?: string; cardId?: string }, key: string): Promise<PayAnswer> => {
+  const serverCall = async (
+    input: { stripeToken?: string; paymentIntent?: string; cardId?: string },
+    key: string,
+  ): Promise<PayAnswer> => {
     const paymentId = method?.pId ?? q.paymentId;
     // Redirect methods (iDEAL) come back to this screen, which resumes the payment (?payment_intent).
-    const redirect = method && ((stripeKind(method.pPaymentType) === 'redirect' && !cardProviderFor(method)) || method.kind);
+    const redirect =
+      method && ((stripeKind(method.pPaymentType) === 'redirect' && !cardProviderFor(method)) || method.kind);
     // Back to this screen with the chosen method named (a provider's return resumes it with payment_intent).
     const here = { ...Object.fromEntries(query), paymentId };
     delete (here as Record<string, string>).payment_intent;
-    const returnUrl = redirect && location.protocol.startsWith('http') ? `${location.origin}${location.pathname}#${href('/confirm', here)}` : undefined;
+    const returnUrl =
+      redirect && location.protocol.startsWith('http')
+        ? `${location.origin}${location.pathname}#${href('/confirm', here)}`
+        : undefined;
     if (payType === 'FK') {
-      const r = await payOrder({ outTradeNo: q.outTradeNo || q.orderId, paymentId, stripeToken: input.stripeToken, cardId: input.cardId, paymentIntent: input.paymentIntent, returnUrl }, key);
+      const r = await payOrder(
+        {
+          outTradeNo: q.outTradeNo || q.orderId,
+          paymentId,
+          stripeToken: input.stripeToken,
+          cardId: input.cardId,
+          paymentIntent: input.paymentIntent,
+          returnUrl,
+        },
+        key,
+      );
       return r.action ? { action: r.action } : { done: r.outTradeNo };
     }
     if (payType === 'CZ') {
       const agentId = query.get('agentId') || undefined;
-      const r = await recharge({ amount: price, currency, agentId, paymentId, stripeToken: input.stripeToken, cardId: input.cardId, paymentIntent: input.paymentIntent, returnUrl }, key);
+      const r = await recharge(
+        {
+          amount: price,
+          currency,
+          agentId,
+          paymentId,
+          stripeToken: input.stripeToken,
+          cardId: input.cardId,
+          paymentIntent: input.paymentIntent,
+          returnUrl,
+        },
+        key,
+      );
       return r.action ? { action: r.action } : { done: r.outTradeNo };
     }
     if (payType === 'overbuy') {
@@ -164,7 +211,12 @@ export default function Confirm() {
     if (payType === 'mifi') {
       // The wallet and coupon chosen for a new payment (a resumed one keeps what it started with); wallet alone: `wallet`.
       const choice = input.paymentIntent ? null : mifiChoice;
-      const pay = { paymentId: choice?.due === 0 ? 'wallet' : paymentId, stripeToken: input.stripeToken, paymentIntent: input.paymentIntent, returnUrl };
+      const pay = {
+        paymentId: choice?.due === 0 ? 'wallet' : paymentId,
+        stripeToken: input.stripeToken,
+        paymentIntent: input.paymentIntent,
+        returnUrl,
+      };
       const extras = { couponNo: choice?.couponNo, useWallet: choice?.useWallet ? 1 : undefined, cardId: input.cardId };
       // A package's box deposit, so that a box can be picked up.
       if (boxDeposit) {
@@ -181,9 +233,16 @@ export default function Confirm() {
       // The purchase made in the mall ("Mifi order submit"); resumed, the server finds its order by the payment.
       const o = $mifiOrder.get();
       if (!o && !input.paymentIntent) return { done: '' };
-      const r = await rentPackage({
-        qrcode: o?.qrcode || undefined, ejectOrNot: 0, ...pay, ...extras, orderSubmit: input.paymentIntent || !o ? undefined : orderSubmit(o, Date.now()),
-      }, key);
+      const r = await rentPackage(
+        {
+          qrcode: o?.qrcode || undefined,
+          ejectOrNot: 0,
+          ...pay,
+          ...extras,
+          orderSubmit: input.paymentIntent || !o ? undefined : orderSubmit(o, Date.now()),
+        },
+        key,
+      );
       if (r.action) {
         madeOrder.current = r.orderId;
         return { action: r.action };
@@ -199,7 +258,17 @@ export default function Confirm() {
       const r = await rentWithSavedCard({ qrcode, cardId: input.cardId, paymentId, returnUrl, deviceType }, key);
       return r.action ? { action: r.action } : { done: r.outTradeNo };
     }
-    const r = await rentWithDeposit({ qrcode, stripeToken: input.stripeToken ?? 'resume', paymentId, paymentIntent: input.paymentIntent, returnUrl, deviceType }, key);
+    const r = await rentWithDeposit(
+      {
+        qrcode,
+        stripeToken: input.stripeToken ?? 'resume',
+        paymentId,
+        paymentIntent: input.paymentIntent,
+        returnUrl,
+        deviceType,
+      },
+      key,
+    );
     return r.action ? { action: r.action } : { done: r.outTradeNo };
   };
 
@@ -214,7 +283,9 @@ export default function Confirm() {
     const score = external?.pPaymentType === 'WeChat_MP' && preAuthPlan && external.hold === true;
     const next = afterPaymentPath(payType, orderNo, { mifiDeposit: boxDeposit, score });
     if (payType === 'CZ') {
-      void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount }) }).then(() => navigate(next, { replace: true, from: '/confirm' }));
+      void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount }) }).then(() =>
+        navigate(next, { replace: true, from: '/confirm' }),
+      );
       return;
     }
     navigate(next, { replace: true });
@@ -234,7 +305,10 @@ export default function Confirm() {
   const resumeOnce = useLatest(() => {
     if (!q.paymentIntent || resumed.current || !methods || external) return;
     resumed.current = true;
-    void serverCall({ paymentIntent: q.paymentIntent }, randomId()).then((a) => ('done' in a ? afterPaid(a.done) : payError(new StripePayError('authentication_failed', ''))), payError);
+    void serverCall({ paymentIntent: q.paymentIntent }, randomId()).then(
+      (a) => ('done' in a ? afterPaid(a.done) : payError(new StripePayError('authentication_failed', ''))),
+      payError,
+    );
   });
   useEffect(() => resumeOnce.current(), [methods, resumeOnce]);
 
@@ -255,10 +329,13 @@ export default function Confirm() {
       const unknown = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout');
       if (!unknown) pending.current = null;
       // A top-up names its step: the order refused (a business answer other than a decline), else the payment.
-      const title = payType !== 'CZ' ? undefined
-        : t(rechargeFailureKey(e));
+      const title = payType !== 'CZ' ? undefined : t(rechargeFailureKey(e));
       if (e instanceof CardProviderError) {
-        void payFailed(KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message, hostCode(e.code), title);
+        void payFailed(
+          KNOWN_CARD_ERRORS.includes(e.code) ? t(`card.providerErrors.${e.code}`) : e.message,
+          hostCode(e.code),
+          title,
+        );
       } else void payFailed(errorText(e, t), unknown ? 'network' : 'paymentFailed', title);
     } finally {
       setBusy(false);
@@ -268,7 +345,9 @@ export default function Confirm() {
   /** A saved card pays in one call (the server takes the card saved with this method). */
   const paySaved = (cardId: string) => {
     setBusy(true);
-    void serverCall({ cardId }, randomId()).then((a) => afterPaid('done' in a ? a.done : ''), payError).finally(() => setBusy(false));
+    void serverCall({ cardId }, randomId())
+      .then((a) => afterPaid('done' in a ? a.done : ''), payError)
+      .finally(() => setBusy(false));
   };
   const payRef = useRef(pay);
   payRef.current = pay;
@@ -279,15 +358,25 @@ export default function Confirm() {
     if (retry && lastCard.current) void payRef.current(lastCard.current);
   }
 
-  const purpose = payType === 'YJ' ? (preAuth ? t('confirm.purposePreAuth') : t('confirm.purposeDeposit'))
-    : boxDeposit ? t(holds ? 'payTypes.purposeBoxHold' : 'payTypes.purposeBoxDeposit')
-    : payType === 'FK' ? t('payTypes.purposeDebt') : payType === 'CZ' ? t('payTypes.purposeTopUp') : t('confirm.purposeOther');
+  const purpose =
+    payType === 'YJ'
+      ? preAuth
+        ? t('confirm.purposePreAuth')
+        : t('confirm.purposeDeposit')
+      : boxDeposit
+        ? t(holds ? 'payTypes.purposeBoxHold' : 'payTypes.purposeBoxDeposit')
+        : payType === 'FK'
+          ? t('payTypes.purposeDebt')
+          : payType === 'CZ'
+            ? t('payTypes.purposeTopUp')
+            : t('confirm.purposeOther');
   // Any method the list offers (/payMethod chooses, then back here with paymentId), whichever form is shown.
-  const changeMethod = methods && methods.length > 1 ? (
-    <a className="button block" href={'#' + href('/payMethod', Object.fromEntries(query))}>
-      {t('payMethod.change')}
-    </a>
-  ) : null;
+  const changeMethod =
+    methods && methods.length > 1 ? (
+      <a className="button block" href={'#' + href('/payMethod', Object.fromEntries(query))}>
+        {t('payMethod.change')}
+      </a>
+    ) : null;
   const minorOf = (major: string | null) => {
     try {
       return toMinor(Number(major) || 0, currency);
@@ -311,7 +400,12 @@ export default function Confirm() {
         </section>
 
         {payType === 'mifi' && !q.paymentIntent ? (
-          <MifiPayOptions currency={currency} total={minor} deposit={boxDeposit ? minor : minorOf(query.get('deposit'))} onChange={setMifiChoice} />
+          <MifiPayOptions
+            currency={currency}
+            total={minor}
+            deposit={boxDeposit ? minor : minorOf(query.get('deposit'))}
+            onChange={setMifiChoice}
+          />
         ) : null}
         {payType === 'overbuy' || (payType === 'mifi' && mifiChoice?.due === 0) ? (
           <button
@@ -320,7 +414,9 @@ export default function Confirm() {
             disabled={busy}
             onClick={() => {
               setBusy(true);
-              void serverCall({}, randomId()).then((a) => afterPaid('done' in a ? a.done : ''), payError).finally(() => setBusy(false));
+              void serverCall({}, randomId())
+                .then((a) => afterPaid('done' in a ? a.done : ''), payError)
+                .finally(() => setBusy(false));
             }}
           >
             {payType === 'overbuy' ? t('payTypes.buyOut', { amount }) : t('mifiPay.payWallet')}
@@ -339,7 +435,11 @@ export default function Confirm() {
               method={external}
               preAuth={preAuthPlan || boxDeposit}
               resumeRef={q.paymentIntent || undefined}
-              submitLabel={(preAuthPlan || boxDeposit) && external.hold ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
+              submitLabel={
+                (preAuthPlan || boxDeposit) && external.hold
+                  ? t('confirm.authorize', { amount })
+                  : t('confirm.pay', { amount })
+              }
               call={(input) => serverCall(input, randomId())}
               savedCards={savedCards}
               onDone={afterPaid}
@@ -353,7 +453,9 @@ export default function Confirm() {
               {stripeMethod.label}
             </h2>
             {preAuthPlan ? <HoldExplainer amount={amount} /> : null}
-            {stripeMethod.pPaymentType === DEBIT_CARD_TYPE ? <p className="debit-note">{t('confirm.debitOnlyNote')}</p> : null}
+            {stripeMethod.pPaymentType === DEBIT_CARD_TYPE ? (
+              <p className="debit-note">{t('confirm.debitOnlyNote')}</p>
+            ) : null}
             <StripePay
               method={stripeMethod}
               amount={minor}
@@ -375,7 +477,13 @@ export default function Confirm() {
             {provider.sandbox ? <SandboxCardsHint debitOnly={debitOnly} /> : null}
             {debitOnly ? <p className="debit-note">{t('confirm.debitOnlyNote')}</p> : null}
             {preAuthPlan ? <HoldExplainer amount={amount} /> : null}
-            <SavedCardPay id="confirm-saved-card" cards={savedCards} submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })} busy={busy} onPay={paySaved}>
+            <SavedCardPay
+              id="confirm-saved-card"
+              cards={savedCards}
+              submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
+              busy={busy}
+              onPay={paySaved}
+            >
               <CardForm
                 submitLabel={preAuth ? t('confirm.authorize', { amount }) : t('confirm.pay', { amount })}
                 busy={busy}
@@ -385,7 +493,9 @@ export default function Confirm() {
                 }}
               />
             </SavedCardPay>
-            {boxDeposit ? null : <p className="muted small">{preAuth ? t('confirm.preAuthNote') : t('confirm.depositNote')}</p>}
+            {boxDeposit ? null : (
+              <p className="muted small">{preAuth ? t('confirm.preAuthNote') : t('confirm.depositNote')}</p>
+            )}
             {changeMethod}
           </section>
         )}

@@ -7,7 +7,13 @@ import '../auth/auth.css';
 import { useT } from '../i18n/index.ts';
 import { defaultAreaCode } from '../core/countries.ts';
 import { EMAIL } from '../core/email.ts';
-import { digitsOnly, DIRECT_CARD_FIELDS, formatCardNumber, validateDirectCard, type DirectCardField } from '../core/card.ts';
+import {
+  digitsOnly,
+  DIRECT_CARD_FIELDS,
+  formatCardNumber,
+  validateDirectCard,
+  type DirectCardField,
+} from '../core/card.ts';
 import { AreaPicker } from '../auth/AreaPicker.tsx';
 
 export interface DirectCard {
@@ -38,7 +44,9 @@ export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit, canSave = 
   const t = useT();
   const id = useId();
   const [v, setV] = useState({ cardNumber: '', expiryMonth: '', expiryYear: '', cvv: '', email: '', phoneNumber: '' });
-  const [area, setArea] = useState(() => defaultAreaCode(typeof navigator === 'undefined' ? undefined : navigator.language));
+  const [area, setArea] = useState(() =>
+    defaultAreaCode(typeof navigator === 'undefined' ? undefined : navigator.language),
+  );
   const [picker, setPicker] = useState(false);
   const [saveCard, setSaveCard] = useState(false);
   const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
@@ -62,7 +70,14 @@ export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit, canSave = 
       document.getElementById(`${id}-${first}`)?.focus();
       return;
     }
-    onSubmit({ ...v, cardNumber: digitsOnly(v.cardNumber), email: v.email.trim(), phoneNumber: v.phoneNumber.trim(), areaCode: area, saveCard: canSave && saveCard });
+    onSubmit({
+      ...v,
+      cardNumber: digitsOnly(v.cardNumber),
+      email: v.email.trim(),
+      phoneNumber: v.phoneNumber.trim(),
+      areaCode: area,
+      saveCard: canSave && saveCard,
+    });
   };
 
   const set = (f: keyof typeof v, value: string) => {
@@ -85,7 +100,8 @@ export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit, canSave = 
       </p>
     </div>
   );
-  const digits = (f: 'expiryMonth' | 'expiryYear' | 'cvv', max: number) => (e: React.ChangeEvent<HTMLInputElement>) => set(f, digitsOnly(e.target.value).slice(0, max));
+  const digits = (f: 'expiryMonth' | 'expiryYear' | 'cvv', max: number) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    set(f, digitsOnly(e.target.value).slice(0, max));
 
   return (
     <>
@@ -93,26 +109,91 @@ export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit, canSave = 
         {field(
           'cardNumber',
           t('directCard.number'),
-          <input {...common('cardNumber')} type="text" inputMode="numeric" autoComplete="cc-number" placeholder="1234 5678 9012 3456" maxLength={23}
-            value={v.cardNumber} onChange={(e) => set('cardNumber', formatCardNumber(e.target.value))} />,
+          <input
+            {...common('cardNumber')}
+            type="text"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            placeholder="1234 5678 9012 3456"
+            maxLength={23}
+            value={v.cardNumber}
+            onChange={(e) => set('cardNumber', formatCardNumber(e.target.value))}
+          />,
         )}
         <div className="field-row">
-          {field('expiryMonth', t('directCard.expiryMonth'),
-            <input {...common('expiryMonth')} type="text" inputMode="numeric" autoComplete="cc-exp-month" maxLength={2} value={v.expiryMonth} onChange={digits('expiryMonth', 2)} />)}
-          {field('expiryYear', t('directCard.expiryYear'),
-            <input {...common('expiryYear')} type="text" inputMode="numeric" autoComplete="cc-exp-year" maxLength={2} value={v.expiryYear} onChange={digits('expiryYear', 2)} />)}
+          {field(
+            'expiryMonth',
+            t('directCard.expiryMonth'),
+            <input
+              {...common('expiryMonth')}
+              type="text"
+              inputMode="numeric"
+              autoComplete="cc-exp-month"
+              maxLength={2}
+              value={v.expiryMonth}
+              onChange={digits('expiryMonth', 2)}
+            />,
+          )}
+          {field(
+            'expiryYear',
+            t('directCard.expiryYear'),
+            <input
+              {...common('expiryYear')}
+              type="text"
+              inputMode="numeric"
+              autoComplete="cc-exp-year"
+              maxLength={2}
+              value={v.expiryYear}
+              onChange={digits('expiryYear', 2)}
+            />,
+          )}
         </div>
-        {field('cvv', t('directCard.cvv'),
-          <input {...common('cvv')} type="text" inputMode="numeric" autoComplete="cc-csc" placeholder="123" maxLength={3} value={v.cvv} onChange={digits('cvv', 3)} />)}
-        {field('email', t('directCard.email'),
-          <input {...common('email')} type="email" autoComplete="email" maxLength={254} value={v.email} onChange={(e) => set('email', e.target.value)} />)}
+        {field(
+          'cvv',
+          t('directCard.cvv'),
+          <input
+            {...common('cvv')}
+            type="text"
+            inputMode="numeric"
+            autoComplete="cc-csc"
+            placeholder="123"
+            maxLength={3}
+            value={v.cvv}
+            onChange={digits('cvv', 3)}
+          />,
+        )}
+        {field(
+          'email',
+          t('directCard.email'),
+          <input
+            {...common('email')}
+            type="email"
+            autoComplete="email"
+            maxLength={254}
+            value={v.email}
+            onChange={(e) => set('email', e.target.value)}
+          />,
+        )}
         <div className="field">
           <label htmlFor={`${id}-phone`}>{t('directCard.phone')}</label>
           <div className="phone-row">
-            <button type="button" className="button area-button" onClick={() => setPicker(true)} aria-label={t('login.area.button', { code: area })}>
+            <button
+              type="button"
+              className="button area-button"
+              onClick={() => setPicker(true)}
+              aria-label={t('login.area.button', { code: area })}
+            >
               +{area}
             </button>
-            <input id={`${id}-phone`} type="tel" inputMode="tel" autoComplete="tel-national" maxLength={20} value={v.phoneNumber} onChange={(e) => set('phoneNumber', e.target.value)} />
+            <input
+              id={`${id}-phone`}
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel-national"
+              maxLength={20}
+              value={v.phoneNumber}
+              onChange={(e) => set('phoneNumber', e.target.value)}
+            />
           </div>
         </div>
         {canSave ? (
@@ -127,7 +208,16 @@ export function DirectCardForm({ submitLabel, busy, onSubmit, onEdit, canSave = 
           {busy ? t('confirm.paying') : submitLabel}
         </button>
       </form>
-      <AreaPicker open={picker} value={area} onClose={() => setPicker(false)} onConfirm={(o) => { setArea(o.value); setPicker(false); onEdit(); }} />
+      <AreaPicker
+        open={picker}
+        value={area}
+        onClose={() => setPicker(false)}
+        onConfirm={(o) => {
+          setArea(o.value);
+          setPicker(false);
+          onEdit();
+        }}
+      />
     </>
   );
 }

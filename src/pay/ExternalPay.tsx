@@ -38,7 +38,16 @@ export interface ExternalPayProps {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onError, resumeRef, savedCards = [] }: ExternalPayProps) {
+export function ExternalPay({
+  method,
+  preAuth,
+  submitLabel,
+  call,
+  onDone,
+  onError,
+  resumeRef,
+  savedCards = [],
+}: ExternalPayProps) {
   const t = useT();
   const id = useId();
   const need = payerFields(method, preAuth);
@@ -69,7 +78,13 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
         await sleep(plan.intervalMs);
       }
       if (!alive.current) return;
-      if (!(await confirmDialog({ title: t('external.notYetTitle'), text: t('external.notYet'), okLabel: t('common.retry') }))) {
+      if (
+        !(await confirmDialog({
+          title: t('external.notYetTitle'),
+          text: t('external.notYet'),
+          okLabel: t('common.retry'),
+        }))
+      ) {
         setWaiting(null);
         return onError(new Error(t('external.notYet')));
       }
@@ -102,9 +117,21 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
   const directPayer = async (c: DirectCard): Promise<Partial<PayerBody>> => {
     const contact = { email: c.email, ...(c.phoneNumber ? { phoneNumber: c.phoneNumber, areaCode: c.areaCode } : {}) };
     if (!method.sandbox) {
-      return { ...contact, cardNumber: c.cardNumber, expiryMonth: c.expiryMonth, expiryYear: c.expiryYear, cvv: c.cvv, ...(c.saveCard ? { saveCardFlag: true } : {}) };
+      return {
+        ...contact,
+        cardNumber: c.cardNumber,
+        expiryMonth: c.expiryMonth,
+        expiryYear: c.expiryYear,
+        cvv: c.cvv,
+        ...(c.saveCard ? { saveCardFlag: true } : {}),
+      };
     }
-    const cardToken = await tokenise({ number: c.cardNumber, expMonth: Number(c.expiryMonth), expYear: 2000 + Number(c.expiryYear), cvc: c.cvv });
+    const cardToken = await tokenise({
+      number: c.cardNumber,
+      expMonth: Number(c.expiryMonth),
+      expYear: 2000 + Number(c.expiryYear),
+      cvc: c.cvv,
+    });
     return { ...contact, cardToken };
   };
 
@@ -117,7 +144,11 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     setBusy(true);
     try {
       const { token } = await payerToken({
-        paymentId: method.pId, phoneNumber: phone || undefined, email: email || undefined, agreement: need.agreement ? agreed : undefined, hold: preAuth,
+        paymentId: method.pId,
+        phoneNumber: phone || undefined,
+        email: email || undefined,
+        agreement: need.agreement ? agreed : undefined,
+        hold: preAuth,
         ...(payer ? await payer() : {}),
       });
       await proceed(await call({ stripeToken: token }));
@@ -137,7 +168,12 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     if (action.kind === 'form' && action.url === CARD_OTP_ACTION) return setOtpFor(a.action.paymentIntent);
     if (!(await perform(action))) throw new Error(t('external.cancelled'));
     // Leaving for the provider's page: the return brings the customer back to this screen, which resumes.
-    if (action.kind === 'redirect' || action.kind === 'form' || (action.kind === 'jsapi' && action.params.sandboxCheckout)) return;
+    if (
+      action.kind === 'redirect' ||
+      action.kind === 'form' ||
+      (action.kind === 'jsapi' && action.params.sandboxCheckout)
+    )
+      return;
     setWaiting(a.action.paymentIntent);
   };
 
@@ -208,18 +244,36 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
       {savedChoice}
       {method.sandbox && need.card ? <SandboxCardsHint /> : null}
       {method.sandbox && method.testValues?.length ? (
-        <SandboxHint text={t('external.sandboxText')} values={method.testValues.map((v) => ({ value: v.value, label: t(`external.outcome.${v.outcome}`) }))} />
+        <SandboxHint
+          text={t('external.sandboxText')}
+          values={method.testValues.map((v) => ({ value: v.value, label: t(`external.outcome.${v.outcome}`) }))}
+        />
       ) : null}
       {need.phone ? (
         <div className="field">
           <label htmlFor={`${id}-phone`}>{t('external.phone')}</label>
-          <input id={`${id}-phone`} type="tel" inputMode="tel" autoComplete="tel" maxLength={20} value={phone} onChange={(e) => setPhone(e.target.value)} />
+          <input
+            id={`${id}-phone`}
+            type="tel"
+            inputMode="tel"
+            autoComplete="tel"
+            maxLength={20}
+            value={phone}
+            onChange={(e) => setPhone(e.target.value)}
+          />
         </div>
       ) : null}
       {need.email ? (
         <div className="field">
           <label htmlFor={`${id}-email`}>{t('external.email')}</label>
-          <input id={`${id}-email`} type="email" autoComplete="email" maxLength={254} value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            id={`${id}-email`}
+            type="email"
+            autoComplete="email"
+            maxLength={254}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </div>
       ) : null}
       {need.agreement ? (
@@ -240,7 +294,13 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     return (
       <>
         {fields}
-        <DirectCardForm submitLabel={submitLabel} busy={busy} canSave={method.savesCards === true && !method.sandbox} onSubmit={(c) => void start(() => directPayer(c))} onEdit={() => setError('')} />
+        <DirectCardForm
+          submitLabel={submitLabel}
+          busy={busy}
+          canSave={method.savesCards === true && !method.sandbox}
+          onSubmit={(c) => void start(() => directPayer(c))}
+          onEdit={() => setError('')}
+        />
       </>
     );
   }
@@ -248,7 +308,12 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     return (
       <>
         {fields}
-        <CardForm submitLabel={submitLabel} busy={busy} onSubmit={(c) => void start(async () => ({ cardToken: await tokenise(c) }))} onEdit={() => setError('')} />
+        <CardForm
+          submitLabel={submitLabel}
+          busy={busy}
+          onSubmit={(c) => void start(async () => ({ cardToken: await tokenise(c) }))}
+          onEdit={() => setError('')}
+        />
       </>
     );
   }
@@ -261,9 +326,11 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
         if (!busy) void start();
       }}
     >
-      {method.kind === 'redirect' || method.kind === 'form'
-        ? <p className="muted">{t(method.sandbox ? 'external.redirectNoteSandbox' : 'external.redirectNote', { method: method.label })}</p>
-        : null}
+      {method.kind === 'redirect' || method.kind === 'form' ? (
+        <p className="muted">
+          {t(method.sandbox ? 'external.redirectNoteSandbox' : 'external.redirectNote', { method: method.label })}
+        </p>
+      ) : null}
       {method.sdk ? <p className="muted">{t('external.sdkNote', { method: method.label })}</p> : null}
       {fields}
       <button type="submit" className="button primary block" aria-disabled={busy} aria-busy={busy}>
@@ -272,4 +339,3 @@ export function ExternalPay({ method, preAuth, submitLabel, call, onDone, onErro
     </form>
   );
 }
-

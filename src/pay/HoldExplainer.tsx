@@ -7,7 +7,9 @@ export function HoldExplainer({ amount }: { amount: string }) {
   usePayStrings();
   return (
     <aside className="hold-explainer" aria-labelledby="hold-title">
-      <h3 id="hold-title" className="section-title">{t('hold.title')}</h3>
+      <h3 id="hold-title" className="section-title">
+        {t('hold.title')}
+      </h3>
       <ul>
         <li>{t('hold.held', { amount })}</li>
         <li>{t('hold.released')}</li>

@@ -39,12 +39,19 @@ interface IdType {
 interface MpInstance {
   fields: {
     create(type: SecureField, options?: { placeholder?: string }): MpField;
-    createCardToken(data: { cardholderName: string; identificationType?: string; identificationNumber?: string } | { cardId: string }): Promise<{ id: string }>;
+    createCardToken(
+      data: { cardholderName: string; identificationType?: string; identificationNumber?: string } | { cardId: string },
+    ): Promise<{ id: string }>;
   };
   getIdentificationTypes(): Promise<IdType[]>;
   getPaymentMethods(o: { bin: string }): Promise<{ results: { id: string; payment_type_id: string }[] }>;
   getIssuers(o: { paymentMethodId: string; bin: string }): Promise<{ id: string | number; name: string }[]>;
-  getInstallments(o: { amount: string; bin: string; paymentTypeId?: string; locale?: string }): Promise<{ payer_costs: { installments: number; recommended_message: string }[] }[]>;
+  getInstallments(o: {
+    amount: string;
+    bin: string;
+    paymentTypeId?: string;
+    locale?: string;
+  }): Promise<{ payer_costs: { installments: number; recommended_message: string }[] }[]>;
 }
 type MpConstructor = new (publicKey: string, options?: { locale?: string }) => MpInstance;
 
@@ -83,52 +90,67 @@ export default function MercadoPago() {
     if (!key || !sdkUrl || !amount) return;
     let live = true;
     let mounted: MpField[] = [];
-    void loadSdk(sdkUrl, () => (window as unknown as { MercadoPago?: MpConstructor }).MercadoPago, tNow.current).then(async (Ctor) => {
-      if (!live) return;
-      if (!Ctor) return setMp(null);
-      const sdk = new Ctor(key, { locale });
-      const t = tNow.current;
-      const placeholder: Record<SecureField, string> = { cardNumber: '1234 1234 1234 1234', expirationDate: t('card.expiryPlaceholder'), securityCode: '123' };
-      if (savedCard) {
-        // A saved card: its security code only; the card, its method and issuer are Mercado Pago's already.
-        mounted = [sdk.fields.create('securityCode', { placeholder: placeholder.securityCode }).mount(hostId('securityCode'))];
-        return setMp(sdk);
-      }
-      mounted = FIELDS.map((f) => sdk.fields.create(f, { placeholder: placeholder[f] }).mount(hostId(f)));
-      // The card's BIN decides its payment method, issuers and installments (MercadoPago.js asks Mercado Pago).
-      mounted[0]!.on('binChange', ({ bin }) => {
-        if (!bin) return setInfo(null);
-        void (async () => {
-          try {
-            const pm = (await sdk.getPaymentMethods({ bin })).results[0];
-            if (!pm) return setError(t('card.errors.number.luhn'));
-            const [issuers, plans] = await Promise.all([
-              sdk.getIssuers({ paymentMethodId: pm.id, bin }),
-              sdk.getInstallments({ amount, bin, paymentTypeId: pm.payment_type_id, locale }),
-            ]);
-            if (!live) return;
-            const list = issuers.map((i) => ({ id: String(i.id), name: i.name }));
-            setInfo({ paymentMethodId: pm.id, issuers: list, installments: plans[0]?.payer_costs ?? [] });
-            setForm((f) => ({ ...f, issuer: list[0]?.id ?? '', installments: String(plans[0]?.payer_costs[0]?.installments ?? 1) }));
-            setError('');
-          } catch (e) {
-            if (live) setError(sdkErrorText(e, t('sdkPay.failed')));
-          }
-        })();
-      });
-      setMp(sdk);
-      const types = await sdk.getIdentificationTypes().catch(() => []);
-      if (!live) return;
-      setIdTypes(types);
-      setForm((f) => ({ ...f, idType: types[0]?.id ?? '' }));
-    });
+    void loadSdk(sdkUrl, () => (window as unknown as { MercadoPago?: MpConstructor }).MercadoPago, tNow.current).then(
+      async (Ctor) => {
+        if (!live) return;
+        if (!Ctor) return setMp(null);
+        const sdk = new Ctor(key, { locale });
+        const t = tNow.current;
+        const placeholder: Record<SecureField, string> = {
+          cardNumber: '1234 1234 1234 1234',
+          expirationDate: t('card.expiryPlaceholder'),
+          securityCode: '123',
+        };
+        if (savedCard) {
+          // A saved card: its security code only; the card, its method and issuer are Mercado Pago's already.
+          mounted = [
+            sdk.fields.create('securityCode', { placeholder: placeholder.securityCode }).mount(hostId('securityCode')),
+          ];
+          return setMp(sdk);
+        }
+        mounted = FIELDS.map((f) => sdk.fields.create(f, { placeholder: placeholder[f] }).mount(hostId(f)));
+        // The card's BIN decides its payment method, issuers and installments (MercadoPago.js asks Mercado Pago).
+        mounted[0]!.on('binChange', ({ bin }) => {
+          if (!bin) return setInfo(null);
+          void (async () => {
+            try {
+              const pm = (await sdk.getPaymentMethods({ bin })).results[0];
+              if (!pm) return setError(t('card.errors.number.luhn'));
+              const [issuers, plans] = await Promise.all([
+                sdk.getIssuers({ paymentMethodId: pm.id, bin }),
+                sdk.getInstallments({ amount, bin, paymentTypeId: pm.payment_type_id, locale }),
+              ]);
+              if (!live) return;
+              const list = issuers.map((i) => ({ id: String(i.id), name: i.name }));
+              setInfo({ paymentMethodId: pm.id, issuers: list, installments: plans[0]?.payer_costs ?? [] });
+              setForm((f) => ({
+                ...f,
+                issuer: list[0]?.id ?? '',
+                installments: String(plans[0]?.payer_costs[0]?.installments ?? 1),
+              }));
+              setError('');
+            } catch (e) {
+              if (live) setError(sdkErrorText(e, t('sdkPay.failed')));
+            }
+          })();
+        });
+        setMp(sdk);
+        const types = await sdk.getIdentificationTypes().catch(() => []);
+        if (!live) return;
+        setIdTypes(types);
+        setForm((f) => ({ ...f, idType: types[0]?.id ?? '' }));
+      },
+    );
     return () => {
       live = false;
       mounted.forEach((m) => m.unmount());
     };
   }, [key, sdkUrl, amount, locale, savedCard, tNow]);
 
-  useEffect(() => (hosts.current ? titleFrames(hosts.current, tNow.current('stripe.cardLabel')) : undefined), [mp, tNow]);
+  useEffect(
+    () => (hosts.current ? titleFrames(hosts.current, tNow.current('stripe.cardLabel')) : undefined),
+    [mp, tNow],
+  );
 
   if (!q) return <SdkInvalidLink title={t('routes.mercadoPago')} />;
 
@@ -143,12 +165,18 @@ export default function MercadoPago() {
       <button type="submit" className="button primary block" aria-disabled={busy || !mp} aria-busy={busy}>
         {busy ? t('confirm.paying') : t('confirm.pay', { amount: shown })}
       </button>
-      <button type="button" className="button block" disabled={busy} onClick={() => void returnToApp(q.outTradeNo, { cancel: '1' })}>
+      <button
+        type="button"
+        className="button block"
+        disabled={busy}
+        onClick={() => void returnToApp(q.outTradeNo, { cancel: '1' })}
+      >
         {t('sdkPay.cancel')}
       </button>
     </>
   );
-  const set = (k: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const set = (k: keyof typeof form) => (e: { target: { value: string } }) =>
+    setForm((f) => ({ ...f, [k]: e.target.value }));
   const fail = (text: string, focus?: string) => {
     setError(text);
     if (focus) document.getElementById(focus)?.focus();
@@ -190,7 +218,17 @@ export default function MercadoPago() {
     if (saveCard && q.paymentId) {
       // This token saves the card; a second one pays. A card that could not be saved is still paid with.
       try {
-        await saveTokenCard({ paymentId: q.paymentId, token, paymentMethodId: info.paymentMethodId, issuerId: form.issuer || undefined, email: form.email.trim(), currency: q.currency }, randomId());
+        await saveTokenCard(
+          {
+            paymentId: q.paymentId,
+            token,
+            paymentMethodId: info.paymentMethodId,
+            issuerId: form.issuer || undefined,
+            email: form.email.trim(),
+            currency: q.currency,
+          },
+          randomId(),
+        );
         toast(t('sdkPay.cardSaved'));
       } catch {
         toast(t('sdkPay.saveFailed'));
@@ -203,7 +241,11 @@ export default function MercadoPago() {
       }
     }
     void returnToApp(q.outTradeNo, {
-      token, paymentMethodId: info.paymentMethodId, issuerId: form.issuer, installments: form.installments, email: form.email.trim(),
+      token,
+      paymentMethodId: info.paymentMethodId,
+      issuerId: form.issuer,
+      installments: form.installments,
+      email: form.email.trim(),
       ...(idTypes.length ? { identificationType: form.idType, identificationNumber: form.idNumber.trim() } : {}),
     });
   };
@@ -213,7 +255,13 @@ export default function MercadoPago() {
       <span id={`${id}-${f}`} className="field-label">
         {label}
       </span>
-      <div id={hostId(f)} className="sdk-field" role="group" aria-labelledby={`${id}-${f}`} aria-describedby="card-errors" />
+      <div
+        id={hostId(f)}
+        className="sdk-field"
+        role="group"
+        aria-labelledby={`${id}-${f}`}
+        aria-describedby="card-errors"
+      />
     </div>
   );
 
@@ -241,11 +289,25 @@ export default function MercadoPago() {
           <form className="card-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
             <div className="field">
               <label htmlFor={`${id}-email`}>{t('external.email')}</label>
-              <input id={`${id}-email`} type="email" autoComplete="email" maxLength={254} value={form.email} onChange={set('email')} />
+              <input
+                id={`${id}-email`}
+                type="email"
+                autoComplete="email"
+                maxLength={254}
+                value={form.email}
+                onChange={set('email')}
+              />
             </div>
             <div className="field">
               <label htmlFor={`${id}-holder`}>{t('sdkPay.holder')}</label>
-              <input id={`${id}-holder`} type="text" autoComplete="cc-name" maxLength={100} value={form.holder} onChange={set('holder')} />
+              <input
+                id={`${id}-holder`}
+                type="text"
+                autoComplete="cc-name"
+                maxLength={100}
+                value={form.holder}
+                onChange={set('holder')}
+              />
             </div>
             {mp === undefined ? <Loading label={t('stripe.loadingProvider')} /> : null}
             {mp === null ? <p role="alert">{t('stripe.unavailable')}</p> : null}
@@ -270,7 +332,14 @@ export default function MercadoPago() {
                 </div>
                 <div className="field">
                   <label htmlFor={`${id}-doc`}>{t('sdkPay.docNumber')}</label>
-                  <input id={`${id}-doc`} type="text" inputMode="numeric" maxLength={30} value={form.idNumber} onChange={set('idNumber')} />
+                  <input
+                    id={`${id}-doc`}
+                    type="text"
+                    inputMode="numeric"
+                    maxLength={30}
+                    value={form.idNumber}
+                    onChange={set('idNumber')}
+                  />
                 </div>
               </div>
             ) : null}
@@ -300,7 +369,12 @@ export default function MercadoPago() {
             ) : null}
             {q.paymentId ? (
               <label className="check-row">
-                <input type="checkbox" checked={saveCard} disabled={busy} onChange={(e) => setSaveCard(e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={saveCard}
+                  disabled={busy}
+                  onChange={(e) => setSaveCard(e.target.checked)}
+                />
                 <span>{t('sdkPay.saveCard')}</span>
               </label>
             ) : null}

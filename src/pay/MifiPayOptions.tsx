@@ -21,7 +21,17 @@ export interface MifiChoice {
  * `total` and `deposit` in minor units (the deposit is in the total and takes no coupon). A box deposit (`deposit` ===
  * `total`) is paid from the wallet only whole: a hold is taken by the method or by the wallet, never split.
  */
-export function MifiPayOptions({ currency, total, deposit, onChange }: { currency: string; total: number; deposit: number; onChange: (c: MifiChoice) => void }) {
+export function MifiPayOptions({
+  currency,
+  total,
+  deposit,
+  onChange,
+}: {
+  currency: string;
+  total: number;
+  deposit: number;
+  onChange: (c: MifiChoice) => void;
+}) {
   const t = useT();
   usePayStrings();
   const id = useId();
@@ -35,10 +45,13 @@ export function MifiPayOptions({ currency, total, deposit, onChange }: { currenc
 
   useEffect(() => {
     let live = true;
-    listWallets().then((ws) => {
-      const w = ws.find((x) => x.pCurrencyType.toUpperCase() === currency.toUpperCase());
-      if (live) setBalance(w ? toMinor(w.pBalance, currency) : 0);
-    }, () => live && setBalance(0));
+    listWallets().then(
+      (ws) => {
+        const w = ws.find((x) => x.pCurrencyType.toUpperCase() === currency.toUpperCase());
+        if (live) setBalance(w ? toMinor(w.pBalance, currency) : 0);
+      },
+      () => live && setBalance(0),
+    );
     return () => {
       live = false;
     };
@@ -71,18 +84,26 @@ export function MifiPayOptions({ currency, total, deposit, onChange }: { currenc
 
   return (
     <section className="mifi-pay-options" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="section-title">{t('mifiPay.title')}</h2>
+      <h2 id={`${id}-title`} className="section-title">
+        {t('mifiPay.title')}
+      </h2>
       {canUse ? (
         <label className="check-row">
           <input type="checkbox" checked={useWallet} onChange={(e) => setUseWallet(e.target.checked)} />
           <span>{t('mifiPay.useWallet', { amount: m(balance) })}</span>
         </label>
-      ) : balance > 0 ? <p className="muted small">{t('mifiPay.walletShort', { amount: m(balance) })}</p> : null}
+      ) : balance > 0 ? (
+        <p className="muted small">{t('mifiPay.walletShort', { amount: m(balance) })}</p>
+      ) : null}
       {depositOnly ? null : (
         <div className="coupon-row">
           <label htmlFor={`${id}-coupon`}>{t('mifiPay.coupon')}</label>
           <input
-            id={`${id}-coupon`} value={code} maxLength={64} autoComplete="off" aria-invalid={couponError ? true : undefined}
+            id={`${id}-coupon`}
+            value={code}
+            maxLength={64}
+            autoComplete="off"
+            aria-invalid={couponError ? true : undefined}
             aria-describedby={couponError ? `${id}-coupon-error` : undefined}
             onChange={(e) => {
               setCode(e.target.value);
@@ -90,12 +111,29 @@ export function MifiPayOptions({ currency, total, deposit, onChange }: { currenc
               setCouponError('');
             }}
           />
-          <button type="button" className="button small" disabled={checking || !code.trim()} onClick={() => void apply()}>{t('mifiPay.apply')}</button>
-          {couponError ? <p id={`${id}-coupon-error`} className="field-error" role="alert">{couponError}</p> : null}
+          <button
+            type="button"
+            className="button small"
+            disabled={checking || !code.trim()}
+            onClick={() => void apply()}
+          >
+            {t('mifiPay.apply')}
+          </button>
+          {couponError ? (
+            <p id={`${id}-coupon-error`} className="field-error" role="alert">
+              {couponError}
+            </p>
+          ) : null}
           {coupon ? <p role="status">{t('mifiPay.discount', { amount: m(coupon.discount) })}</p> : null}
         </div>
       )}
-      {fromWallet > 0 ? <p role="status">{due > 0 ? t('mifiPay.split', { wallet: m(fromWallet), rest: m(due) }) : t('mifiPay.allWallet', { amount: m(fromWallet) })}</p> : null}
+      {fromWallet > 0 ? (
+        <p role="status">
+          {due > 0
+            ? t('mifiPay.split', { wallet: m(fromWallet), rest: m(due) })
+            : t('mifiPay.allWallet', { amount: m(fromWallet) })}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -19,7 +19,15 @@ import { Loading } from '../ui/Loading.tsx';
 import { money } from '../ui/format.ts';
 import { toMajor } from '../core/money.ts';
 import { EMAIL } from '../core/email.ts';
-import { leaveApproved, loadSdk, monriTransaction, readMonriQuery, returnToApp, storedMonriBilling, titleFrames } from './sdk.ts';
+import {
+  leaveApproved,
+  loadSdk,
+  monriTransaction,
+  readMonriQuery,
+  returnToApp,
+  storedMonriBilling,
+  titleFrames,
+} from './sdk.ts';
 import { getUserMore, setUserMore } from '../api/payScreens.ts';
 import { monriBillingText, type MonriBilling } from '../core/monriBilling.ts';
 import { usePayStrings } from './strings.ts';
@@ -59,12 +67,15 @@ export default function MonriPay() {
 
   useEffect(() => {
     let live = true;
-    getUserMore('monriBilling').then((r) => {
-      if (!live) return;
-      saved.current = storedMonriBilling(r.monriBilling);
-      const stored = saved.current.email;
-      if (stored) setEmail((e) => e || stored);
-    }, () => undefined);
+    getUserMore('monriBilling').then(
+      (r) => {
+        if (!live) return;
+        saved.current = storedMonriBilling(r.monriBilling);
+        const stored = saved.current.email;
+        if (stored) setEmail((e) => e || stored);
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
     };
@@ -91,7 +102,10 @@ export default function MonriPay() {
     };
   }, [token, secret, script, tNow]);
 
-  useEffect(() => (host.current ? titleFrames(host.current, tNow.current('stripe.cardLabel')) : undefined), [sdk, tNow]);
+  useEffect(
+    () => (host.current ? titleFrames(host.current, tNow.current('stripe.cardLabel')) : undefined),
+    [sdk, tNow],
+  );
 
   if (!q) return <SdkInvalidLink title={t('routes.monriPay')} />;
 
@@ -112,7 +126,9 @@ export default function MonriPay() {
     setError('');
     setStep('paying');
     const billing = monriTransaction(email, 'Powerly', saved.current);
-    const r: MonriResult = await sdk.monri.confirmPayment(sdk.card, billing).catch((e: unknown) => ({ error: { message: String((e as Error)?.message ?? '') } }));
+    const r: MonriResult = await sdk.monri
+      .confirmPayment(sdk.card, billing)
+      .catch((e: unknown) => ({ error: { message: String((e as Error)?.message ?? '') } }));
     if (r.error || !r.result) {
       // Not a transaction (invalid card details, a network fault): the customer corrects and submits again.
       setError(r.error?.message || t('sdkPay.failed'));
@@ -141,7 +157,12 @@ export default function MonriPay() {
           </p>
           <p className="amount">{amount}</p>
         </section>
-        <form className="card-form" noValidate onSubmit={(e) => void submit(e)} aria-busy={step === 'paying' || step === 'leaving'}>
+        <form
+          className="card-form"
+          noValidate
+          onSubmit={(e) => void submit(e)}
+          aria-busy={step === 'paying' || step === 'leaving'}
+        >
           <div className="field">
             <label htmlFor={`${id}-email`}>{t('external.email')}</label>
             <input
@@ -160,7 +181,14 @@ export default function MonriPay() {
             </span>
             {sdk === undefined ? <Loading label={t('stripe.loadingProvider')} /> : null}
             {sdk === null ? <p role="alert">{t('stripe.unavailable')}</p> : null}
-            <div id={HOST_ID} ref={host} className="sdk-card" role="group" aria-labelledby={`${id}-card`} aria-describedby="card-errors" />
+            <div
+              id={HOST_ID}
+              ref={host}
+              className="sdk-card"
+              role="group"
+              aria-labelledby={`${id}-card`}
+              aria-describedby="card-errors"
+            />
           </div>
           <p id="card-errors" className="field-error" role="alert">
             {error}
@@ -179,10 +207,20 @@ export default function MonriPay() {
             </button>
           ) : (
             <>
-              <button type="submit" className="button primary block" aria-disabled={step !== 'ready' || !sdk} aria-busy={step === 'paying'}>
+              <button
+                type="submit"
+                className="button primary block"
+                aria-disabled={step !== 'ready' || !sdk}
+                aria-busy={step === 'paying'}
+              >
                 {step === 'ready' ? t('confirm.pay', { amount }) : t('confirm.paying')}
               </button>
-              <button type="button" className="button block" disabled={step !== 'ready'} onClick={() => leave({ cancel: '1' })}>
+              <button
+                type="button"
+                className="button block"
+                disabled={step !== 'ready'}
+                onClick={() => leave({ cancel: '1' })}
+              >
                 {t('sdkPay.cancel')}
               </button>
             </>

@@ -19,7 +19,11 @@ import './pay.css';
  * A wallet in test mode (paid on the sandbox's test page, `kind` set) has no such element: it is offered only where
  * the browser can pay at all with a wallet (the Payment Request API), as Stripe offers its wallets.
  */
-export function usableOn(system: string, m: Pick<PaymentMethod, 'pPaymentType' | 'kind'>, paymentRequest = hasPaymentRequest()): boolean {
+export function usableOn(
+  system: string,
+  m: Pick<PaymentMethod, 'pPaymentType' | 'kind'>,
+  paymentRequest = hasPaymentRequest(),
+): boolean {
   const wallet = stripeKind(m.pPaymentType) === 'wallet';
   if (wallet && m.kind && !paymentRequest) return false;
   if (m.pPaymentType === 'STRIPE_APPLE' || m.pPaymentType === 'APPLE_PAY') return system !== 'android';
@@ -64,7 +68,8 @@ export default function PayMethod() {
       setMethods(list);
       setChosen((c) => c || list[0]?.pId || '');
     } catch (e) {
-      if (await confirmDialog({ title: t('confirm.methodsFailed'), text: errorText(e, t), okLabel: t('common.retry') })) void load();
+      if (await confirmDialog({ title: t('confirm.methodsFailed'), text: errorText(e, t), okLabel: t('common.retry') }))
+        void load();
     }
   }, [qrcode, currency, query, t]);
   useEffect(() => {
@@ -85,12 +90,23 @@ export default function PayMethod() {
         ) : methods.length === 0 ? (
           <p role="alert">{t(unsupported ? 'payMethod.systemUnsupported' : 'confirm.noMethod')}</p>
         ) : (
-          <form onSubmit={(e) => { e.preventDefault(); go(); }}>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              go();
+            }}
+          >
             <fieldset>
               <legend>{t('payMethod.intro')}</legend>
               {distinctLabels(methods).map((m) => (
                 <label key={m.pId} className="radio-row">
-                  <input type="radio" name="method" value={m.pId} checked={chosen === m.pId} onChange={() => setChosen(m.pId)} />
+                  <input
+                    type="radio"
+                    name="method"
+                    value={m.pId}
+                    checked={chosen === m.pId}
+                    onChange={() => setChosen(m.pId)}
+                  />
                   <span>{m.label}</span>
                 </label>
               ))}

@@ -27,7 +27,10 @@ export function SandboxCardsHint({ debitOnly = false }: { debitOnly?: boolean })
   return (
     <SandboxHint
       text={t('confirm.sandboxText')}
-      values={SANDBOX_TEST_CARDS.map((c) => ({ value: c.number, label: t(`confirm.testCard.${debitOnly && c.funding !== 'debit' ? 'notDebit' : c.outcome}`) }))}
+      values={SANDBOX_TEST_CARDS.map((c) => ({
+        value: c.number,
+        label: t(`confirm.testCard.${debitOnly && c.funding !== 'debit' ? 'notDebit' : c.outcome}`),
+      }))}
     />
   );
 }

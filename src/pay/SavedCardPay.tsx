@@ -25,7 +25,14 @@ export function useSavedCards(methodId: string, agentId: string | undefined, unn
   return cards;
 }
 
-export function SavedCardPay({ id, cards, submitLabel, busy, onPay, children }: {
+export function SavedCardPay({
+  id,
+  cards,
+  submitLabel,
+  busy,
+  onPay,
+  children,
+}: {
   id: string;
   cards: SavedCard[];
   submitLabel: string;
@@ -42,10 +49,18 @@ export function SavedCardPay({ id, cards, submitLabel, busy, onPay, children }: 
     <>
       <SavedCardSelect id={id} cards={cards} value={cardId} onChange={setChoice} disabled={busy} />
       {cardId ? (
-        <button type="button" className="button primary block" aria-disabled={busy} aria-busy={busy} onClick={() => !busy && onPay(cardId)}>
+        <button
+          type="button"
+          className="button primary block"
+          aria-disabled={busy}
+          aria-busy={busy}
+          onClick={() => !busy && onPay(cardId)}
+        >
           {busy ? t('confirm.paying') : submitLabel}
         </button>
-      ) : children}
+      ) : (
+        children
+      )}
     </>
   );
 }

@@ -67,10 +67,20 @@ export function StripeCardSetup(p: StripeCardSetupProps) {
     <form className="card-form stripe-card" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
       <div className={`field${fieldError ? ' invalid' : ''}`}>
         <label id={`${id}-label`}>{t('stripe.cardLabel')}</label>
-        <div ref={host} className="stripe-element" role="group" aria-labelledby={`${id}-label`} aria-describedby={`${id}-error`} />
-        <p id={`${id}-error`} className="field-error" aria-live="polite">{fieldError}</p>
+        <div
+          ref={host}
+          className="stripe-element"
+          role="group"
+          aria-labelledby={`${id}-label`}
+          aria-describedby={`${id}-error`}
+        />
+        <p id={`${id}-error`} className="field-error" aria-live="polite">
+          {fieldError}
+        </p>
       </div>
-      <button type="submit" className="btn primary block" disabled={busy}>{busy ? t('confirm.paying') : p.submitLabel}</button>
+      <button type="submit" className="btn primary block" disabled={busy}>
+        {busy ? t('confirm.paying') : p.submitLabel}
+      </button>
     </form>
   );
 }

@@ -95,7 +95,14 @@ function CardEntry(p: StripePayProps & { stripe: Stripe; lang: string }) {
     <form className="card-form stripe-card" noValidate onSubmit={(e) => void submit(e)} aria-busy={busy}>
       <div className={`field${error ? ' invalid' : ''}`}>
         <label id={`${id}-label`}>{t('stripe.cardLabel')}</label>
-        <div ref={host} className="stripe-element" role="group" aria-labelledby={`${id}-label`} aria-describedby={`${id}-error`} data-testid="stripe-card" />
+        <div
+          ref={host}
+          className="stripe-element"
+          role="group"
+          aria-labelledby={`${id}-label`}
+          aria-describedby={`${id}-error`}
+          data-testid="stripe-card"
+        />
         <p id={`${id}-error`} className="field-error" aria-live="polite">
           {error}
         </p>
@@ -115,19 +122,32 @@ function ExpressCheckout(p: StripePayProps & { stripe: Stripe }) {
   const tNow = useLatest(t);
   const [ready, setReady] = useState(false);
   useEffect(() => {
-    const elements = p.stripe.elements({ mode: 'payment', amount: p.amount, currency: p.currency.toLowerCase(), paymentMethodCreation: 'manual' });
+    const elements = p.stripe.elements({
+      mode: 'payment',
+      amount: p.amount,
+      currency: p.currency.toLowerCase(),
+      paymentMethodCreation: 'manual',
+    });
     const el = elements.create('expressCheckout', {});
     el.on('ready', (e) => {
       setReady(true);
       // "Stripe wallet unsupported": neither Apple Pay nor Google Pay works on this device.
-      if (!e.availablePaymentMethods) void showMessage({ title: tNow.current('stripe.walletUnsupportedTitle'), text: tNow.current('stripe.walletUnsupported') });
+      if (!e.availablePaymentMethods)
+        void showMessage({
+          title: tNow.current('stripe.walletUnsupportedTitle'),
+          text: tNow.current('stripe.walletUnsupported'),
+        });
     });
     el.on('confirm', () => {
       void (async () => {
         const submitted = await elements.submit();
-        if (submitted.error) return latest.current.onError(new StripePayError(submitted.error.code ?? 'wallet', submitted.error.message ?? ''));
+        if (submitted.error)
+          return latest.current.onError(
+            new StripePayError(submitted.error.code ?? 'wallet', submitted.error.message ?? ''),
+          );
         const r = await p.stripe.createPaymentMethod({ elements });
-        if (r.error || !r.paymentMethod) return latest.current.onError(new StripePayError(r.error?.code ?? 'wallet', r.error?.message ?? ''));
+        if (r.error || !r.paymentMethod)
+          return latest.current.onError(new StripePayError(r.error?.code ?? 'wallet', r.error?.message ?? ''));
         await run({ ...latest.current, stripe: p.stripe }, r.paymentMethod.id);
       })();
     });

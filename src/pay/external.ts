@@ -29,7 +29,13 @@ export function externalAction(clientSecret: string): ExternalAction | null {
  * other browsers (mobile: WeChat Pay H5 and Alipay's WAP payment open those apps from there), else web.
  */
 export function platformOf(ua: string): 'web' | 'mobile' | 'wechat' | 'alipay' {
-  return isWeChat(ua) ? 'wechat' : isAlipay(ua) ? 'alipay' : /Android|iPhone|iPad|iPod|Mobile/i.test(ua) ? 'mobile' : 'web';
+  return isWeChat(ua)
+    ? 'wechat'
+    : isAlipay(ua)
+      ? 'alipay'
+      : /Android|iPhone|iPad|iPod|Mobile/i.test(ua)
+        ? 'mobile'
+        : 'web';
 }
 
 export interface PollPlan {
@@ -69,8 +75,12 @@ export function payerFields(m: Pick<PaymentMethod, 'kind' | 'pPaymentType' | 'ho
 }
 
 interface Bridges {
-  WeixinJSBridge?: { invoke(name: string, params: Record<string, string>, cb: (r: { err_msg?: string }) => void): void };
-  AlipayJSBridge?: { call(name: string, params: Record<string, string>, cb: (r: { resultCode?: string }) => void): void };
+  WeixinJSBridge?: {
+    invoke(name: string, params: Record<string, string>, cb: (r: { err_msg?: string }) => void): void;
+  };
+  AlipayJSBridge?: {
+    call(name: string, params: Record<string, string>, cb: (r: { resultCode?: string }) => void): void;
+  };
 }
 
 /**
@@ -111,12 +121,18 @@ export async function perform(a: ExternalAction, w: Window & Bridges = window as
     if (a.bridge === 'wechat' && w.WeixinJSBridge) {
       const bridge = w.WeixinJSBridge;
       const name = a.params.businessType ? 'openBusinessView' : 'getBrandWCPayRequest';
-      return new Promise((resolve) => bridge.invoke(name, a.params, (r) => resolve(!/cancel|fail/.test(r.err_msg ?? ''))));
+      return new Promise((resolve) =>
+        bridge.invoke(name, a.params, (r) => resolve(!/cancel|fail/.test(r.err_msg ?? ''))),
+      );
     }
     if (a.bridge === 'alipay' && w.AlipayJSBridge) {
       const bridge = w.AlipayJSBridge;
       // Alipay: result code 9000 is success.
-      return new Promise((resolve) => bridge.call('tradePay', { tradeNO: a.params.tradeNO ?? '', orderStr: a.params.orderStr ?? '' }, (r) => resolve(r.resultCode === '9000')));
+      return new Promise((resolve) =>
+        bridge.call('tradePay', { tradeNO: a.params.tradeNO ?? '', orderStr: a.params.orderStr ?? '' }, (r) =>
+          resolve(r.resultCode === '9000'),
+        ),
+      );
     }
     return false;
   }

@@ -74,7 +74,8 @@ export function sandboxProvider(publicKey: string, fetchImpl: typeof fetch = (..
         clearTimeout(timer);
       }
       // The token (src/contract/payments.ts SandboxToken), or the provider's error {error: {code, message}}.
-      const body = (await res.json().catch(() => null)) as (Partial<SandboxToken> & { error?: { code?: string; message?: string } }) | null;
+      const body = (await res.json().catch(() => null)) as
+        (Partial<SandboxToken> & { error?: { code?: string; message?: string } }) | null;
       if (!res.ok || !body?.id) {
         throw new CardProviderError(body?.error?.code ?? 'unknown', body?.error?.message ?? `HTTP ${res.status}`);
       }

@@ -4,5 +4,7 @@
 import { ApiError } from '../api/client.ts';
 
 export function rechargeFailureKey(e: unknown): 'payTypes.rechargeOrderFailed' | 'payTypes.rechargePayFailed' {
-  return e instanceof ApiError && e.kind === 'business' && e.status !== 422 ? 'payTypes.rechargeOrderFailed' : 'payTypes.rechargePayFailed';
+  return e instanceof ApiError && e.kind === 'business' && e.status !== 422
+    ? 'payTypes.rechargeOrderFailed'
+    : 'payTypes.rechargePayFailed';
 }

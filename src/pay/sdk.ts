@@ -44,7 +44,14 @@ export function readMonriQuery(q: URLSearchParams): MonriQuery | null {
   const outTradeNo = q.get('outTradeNo') ?? '';
   const amount = Number(q.get('amount'));
   const currency = q.get('currency') ?? '';
-  if (!KEY.test(authenticityToken) || !KEY.test(clientSecret) || !scriptUrl || !REF.test(outTradeNo) || !CURRENCY.test(currency)) return null;
+  if (
+    !KEY.test(authenticityToken) ||
+    !KEY.test(clientSecret) ||
+    !scriptUrl ||
+    !REF.test(outTradeNo) ||
+    !CURRENCY.test(currency)
+  )
+    return null;
   if (!Number.isSafeInteger(amount) || amount <= 0) return null;
   return { authenticityToken, clientSecret, scriptUrl, outTradeNo, amount, currency };
 }
@@ -69,12 +76,24 @@ export function readMercadoPagoQuery(q: URLSearchParams): MercadoPagoQuery | nul
   const outTradeNo = q.get('outTradeNo') ?? '';
   const amount = q.get('amount') ?? '';
   const currency = q.get('currency') ?? '';
-  if (!KEY.test(publicKey) || !sdkUrl || !REF.test(outTradeNo) || !/^\d{1,12}(\.\d{1,3})?$/.test(amount) || Number(amount) <= 0 || !CURRENCY.test(currency)) return null;
+  if (
+    !KEY.test(publicKey) ||
+    !sdkUrl ||
+    !REF.test(outTradeNo) ||
+    !/^\d{1,12}(\.\d{1,3})?$/.test(amount) ||
+    Number(amount) <= 0 ||
+    !CURRENCY.test(currency)
+  )
+    return null;
   const cardId = q.get('cardId');
   const paymentId = q.get('paymentId');
   if (cardId !== null && !/^\d{1,30}$/.test(cardId)) return null;
   return {
-    publicKey, sdkUrl, outTradeNo, amount, currency,
+    publicKey,
+    sdkUrl,
+    outTradeNo,
+    amount,
+    currency,
     ...(cardId ? { cardId } : {}),
     // Saving is offered for a new card only (a saved card is saved).
     ...(!cardId && paymentId && /^[\w.-]{1,60}:[\w-]{1,40}$/.test(paymentId) ? { paymentId } : {}),
@@ -99,7 +118,16 @@ export interface MonriTransaction {
 export function monriTransaction(email: string, orderInfo = 'Powerly', saved: MonriBilling = {}): MonriTransaction {
   const e = email.trim();
   // Monri takes a cardholder name of up to 30 characters.
-  return { address: saved.address ?? '', fullName: e.slice(0, 30), city: saved.city ?? '', zip: saved.zip ?? '', phone: saved.phone ?? '', country: 'BA', email: e, orderInfo };
+  return {
+    address: saved.address ?? '',
+    fullName: e.slice(0, 30),
+    city: saved.city ?? '',
+    zip: saved.zip ?? '',
+    phone: saved.phone ?? '',
+    country: 'BA',
+    email: e,
+    orderInfo,
+  };
 }
 
 /** The user's stored Monri billing (user/more's JSON text), read with the server's rule: {} when none or not valid. */
@@ -113,7 +141,14 @@ export function storedMonriBilling(text: string | null | undefined): MonriBillin
 export function mercadoPagoLocale(lang: string, currency: string): string {
   if (lang.startsWith('pt')) return 'pt-BR';
   if (lang.startsWith('es')) {
-    const byCurrency: Record<string, string> = { ARS: 'es-AR', CLP: 'es-CL', COP: 'es-CO', MXN: 'es-MX', PEN: 'es-PE', UYU: 'es-UY' };
+    const byCurrency: Record<string, string> = {
+      ARS: 'es-AR',
+      CLP: 'es-CL',
+      COP: 'es-CO',
+      MXN: 'es-MX',
+      PEN: 'es-PE',
+      UYU: 'es-UY',
+    };
     return byCurrency[currency] ?? 'es-AR';
   }
   return 'en-US';
@@ -123,7 +158,8 @@ export function mercadoPagoLocale(lang: string, currency: string): string {
 export function sdkErrorText(e: unknown, fallback: string): string {
   const one = (x: unknown): string => {
     if (typeof x === 'string') return x;
-    if (x && typeof x === 'object' && 'message' in x && typeof (x as { message: unknown }).message === 'string') return (x as { message: string }).message;
+    if (x && typeof x === 'object' && 'message' in x && typeof (x as { message: unknown }).message === 'string')
+      return (x as { message: string }).message;
     return '';
   };
   const text = Array.isArray(e) ? e.map(one).filter(Boolean).join(' ') : one(e);
@@ -205,7 +241,14 @@ export async function loadSdk<G>(url: string, global: () => G | undefined, t: T)
       toast(t('stripe.loading'));
       await new Promise((r) => setTimeout(r, STRIPE_RETRY_MS));
     }
-    if (!(await confirmDialog({ title: t('stripe.loadFailedTitle'), text: t('stripe.loadFailed'), okLabel: t('common.retry') }))) return null;
+    if (
+      !(await confirmDialog({
+        title: t('stripe.loadFailedTitle'),
+        text: t('stripe.loadFailed'),
+        okLabel: t('common.retry'),
+      }))
+    )
+      return null;
   }
 }
 

@@ -5,7 +5,10 @@ import type { Stripe } from '@stripe/stripe-js';
 import { confirmDialog, toast } from '../ui/feedback.tsx';
 import type { T } from '../i18n/index.ts';
 
-export type StripeLoader = (publicKey: string, opts: { stripeAccount?: string; locale?: string }) => Promise<Stripe | null>;
+export type StripeLoader = (
+  publicKey: string,
+  opts: { stripeAccount?: string; locale?: string },
+) => Promise<Stripe | null>;
 
 const realLoader: StripeLoader = async (publicKey, opts) => {
   const { loadStripe } = await import('@stripe/stripe-js/pure');
@@ -46,7 +49,11 @@ export async function loadStripeWithRetry(publicKey: string, t: T, lang = 'en-US
         toast(t('stripe.loading'));
         await new Promise((r) => setTimeout(r, STRIPE_RETRY_MS));
       }
-      const again = await confirmDialog({ title: t('stripe.loadFailedTitle'), text: t('stripe.loadFailed'), okLabel: t('common.retry') });
+      const again = await confirmDialog({
+        title: t('stripe.loadFailedTitle'),
+        text: t('stripe.loadFailed'),
+        okLabel: t('common.retry'),
+      });
       if (!again) return null;
     }
   })();
@@ -86,7 +93,10 @@ export async function payWithStripe(
 
 export class StripePayError extends Error {
   override name = 'StripePayError';
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -119,7 +129,9 @@ export function inFrame(): boolean {
 export function challengeInPopup(paymentIntent: string, url = location.href): Promise<string> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
-    const hash = target.hash.includes('?') ? `${target.hash}&payment_intent=${paymentIntent}` : `${target.hash}?payment_intent=${paymentIntent}`;
+    const hash = target.hash.includes('?')
+      ? `${target.hash}&payment_intent=${paymentIntent}`
+      : `${target.hash}?payment_intent=${paymentIntent}`;
     target.hash = hash;
     const popup = window.open(target.toString(), 'powerly-3ds', 'popup,width=480,height=720');
     if (!popup) return reject(new StripePayError('popup_blocked', ''));

@@ -23,7 +23,10 @@ export function reportWebVitals(shape: Shape, endpoint = `${API_BASE}embed/vital
   if (typeof navigator === 'undefined' || typeof navigator.sendBeacon !== 'function') return;
   const send = (m: Pick<Vital, 'name' | 'value' | 'rating'>) => {
     const report: VitalReport = {
-      shape, name: m.name, value: Math.round(m.value * 1000) / 1000, rating: m.rating,
+      shape,
+      name: m.name,
+      value: Math.round(m.value * 1000) / 1000,
+      rating: m.rating,
       route: shape === 'element' ? '' : routePath(location.hash),
     };
     navigator.sendBeacon(endpoint, new Blob([JSON.stringify(report)], { type: 'text/plain' }));

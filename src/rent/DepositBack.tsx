@@ -18,7 +18,11 @@ export function DepositBack({ orderId }: { orderId: string }) {
 
   useEffect(() => {
     let live = true;
-    const load = () => getDepositBack(orderId).then((b) => live && setBack(b), () => undefined);
+    const load = () =>
+      getDepositBack(orderId).then(
+        (b) => live && setBack(b),
+        () => undefined,
+      );
     void load();
     const off = onLiveEvent((e) => {
       if (e.kind === 'resync' || e.kind === 'wallet' || (e.kind === 'order' && e.orderId === orderId)) void load();
@@ -61,7 +65,11 @@ export function DepositBack({ orderId }: { orderId: string }) {
           {t('deposit.keep', { amount })}
         </button>
       ) : null}
-      {error ? <p role="alert" className="error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
     </>
   );
 }

@@ -65,7 +65,6 @@ export default function Home() {
     );
   }
   return <CabinetHome cabinet={cabinet} t={t} />;
-
 }
 
 export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
@@ -103,7 +102,15 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
     if (route === 'paymentFail') return fail(t('rentRules.paymentFail'));
     if (route === 'confirm') {
       const due = depositDue(c.yajin ?? 0, c.userWallet?.pBalance ?? c.myyue ?? 0, c.currency);
-      return navigate(href('/confirm', { price: due, payType: 'YJ', qrcode: c.qrcode, cabinetID: c.cabinetID, yaJinType: c.yajintype ?? '' }));
+      return navigate(
+        href('/confirm', {
+          price: due,
+          payType: 'YJ',
+          qrcode: c.qrcode,
+          cabinetID: c.cabinetID,
+          yaJinType: c.yajintype ?? '',
+        }),
+      );
     }
     setBusy(true);
     actionKey.current ??= randomId();
@@ -135,7 +142,15 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           </p>
         ) : null}
         <section className="venue" aria-labelledby="venue-name">
-          {c.shoplogo ? <img className="venue-logo" src={c.shoplogo} alt={t('home.logoAlt', { name: c.shopname ?? '' })} width="56" height="56" /> : null}
+          {c.shoplogo ? (
+            <img
+              className="venue-logo"
+              src={c.shoplogo}
+              alt={t('home.logoAlt', { name: c.shopname ?? '' })}
+              width="56"
+              height="56"
+            />
+          ) : null}
           <div>
             <h2 id="venue-name" className="venue-name">
               {c.shopname}
@@ -189,11 +204,21 @@ export function CabinetHome({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
           {/* A deposit partly covered by the wallet says where the rest comes from. */}
           {action.kind === 'pay' && action.label !== 'preAuth' && deposit > Number(action.amount) ? (
             <p className="small" data-testid="from-wallet">
-              {t('home.fromWallet', { wallet: money(currency, deposit - Number(action.amount)), deposit: money(currency, deposit) })}
+              {t('home.fromWallet', {
+                wallet: money(currency, deposit - Number(action.amount)),
+                deposit: money(currency, deposit),
+              })}
             </p>
           ) : null}
           {action.kind === 'pay' ? null : (
-            <button type="button" className="button primary block" disabled={block !== null} aria-disabled={busy} aria-busy={busy} onClick={() => !busy && void borrow()}>
+            <button
+              type="button"
+              className="button primary block"
+              disabled={block !== null}
+              aria-disabled={busy}
+              aria-busy={busy}
+              onClick={() => !busy && void borrow()}
+            >
               {busy ? t('home.borrowing') : t('home.borrow')}
             </button>
           )}

@@ -30,7 +30,11 @@ export interface OrderCheckProps {
   successExtra?: React.ReactNode;
 }
 
-type Phase = { kind: 'waiting' } | { kind: 'success'; result: CheckResult } | { kind: 'failed'; message: string; final: boolean } | { kind: 'gaveUp' };
+type Phase =
+  | { kind: 'waiting' }
+  | { kind: 'success'; result: CheckResult }
+  | { kind: 'failed'; message: string; final: boolean }
+  | { kind: 'gaveUp' };
 
 const MAX_NETWORK_ERRORS = 3;
 /** With the live stream open, a check this often only in case an event was lost. */
@@ -81,7 +85,10 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successI
         emitHostEvent({ type: 'eject.confirmed', orderId: String(result.orderId) });
       } catch (e) {
         if (ctrl.signal.aborted) return;
-        const transient = e instanceof ApiError && (e.kind === 'network' || e.kind === 'timeout') && ++networkErrors <= MAX_NETWORK_ERRORS;
+        const transient =
+          e instanceof ApiError &&
+          (e.kind === 'network' || e.kind === 'timeout') &&
+          ++networkErrors <= MAX_NETWORK_ERRORS;
         const processing = e instanceof ApiError && e.kind === 'processing';
         if (processing || transient) {
           if (processing) networkErrors = 0;
@@ -98,7 +105,12 @@ export function OrderCheck({ tradeNo, payMode, intervalMs, maxMs, icon, successI
         // A business refusal (eject failed: the order is cancelled) is final; anything else may pass.
         const final = e instanceof ApiError && e.kind === 'business';
         setPhase({ kind: 'failed', message: errorText(e, tRef.current), final });
-        emitHostEvent({ type: 'eject.failed', tradeNo, code: final ? 'refused' : 'network', message: errorText(e, tRef.current) });
+        emitHostEvent({
+          type: 'eject.failed',
+          tradeNo,
+          code: final ? 'refused' : 'network',
+          message: errorText(e, tRef.current),
+        });
       } finally {
         inFlight = false;
         if (again && !done) {

@@ -19,7 +19,14 @@ export default function Result() {
     <>
       <PageHeader title={t('check.resultTitle')} />
       <main className="page center">
-        <OrderCheck key={tradeNo} tradeNo={tradeNo} payMode={payMode} intervalMs={RESULT_POLL_MS} maxMs={RESULT_MAX_MS} successIcon={<SuccessIcon />} />
+        <OrderCheck
+          key={tradeNo}
+          tradeNo={tradeNo}
+          payMode={payMode}
+          intervalMs={RESULT_POLL_MS}
+          maxMs={RESULT_MAX_MS}
+          successIcon={<SuccessIcon />}
+        />
       </main>
     </>
   );
@@ -30,7 +37,14 @@ function SuccessIcon() {
   return (
     <svg viewBox="0 0 64 64" width="72" height="72" focusable="false" data-testid="success-icon">
       <circle cx="32" cy="32" r="28" fill="#17753a" />
-      <path d="M19 33l9 9 17-19" fill="none" stroke="#fff" strokeWidth="6" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M19 33l9 9 17-19"
+        fill="none"
+        stroke="#fff"
+        strokeWidth="6"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

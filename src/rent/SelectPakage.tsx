@@ -33,9 +33,15 @@ export function durationText(minutes: number): string {
 /** The fee rows shown in the table: the tiers of a tiered plan, else a few typical durations. */
 export function feeRows(plan: PricePlan): { label: { from: number; to: number } | number; fee: number }[] {
   if (plan.kind === 'tiered' && plan.tiers.length) {
-    return plan.tiers.map((r) => ({ label: { from: r.startMinute, to: r.endMinute }, fee: toMajor(r.totalFee, plan.currency) }));
+    return plan.tiers.map((r) => ({
+      label: { from: r.startMinute, to: r.endMinute },
+      fee: toMajor(r.totalFee, plan.currency),
+    }));
   }
-  return [30, 60, 180, 1440, 2880].map((m) => ({ label: m, fee: toMajor(rentalFee(plan, m * MINUTE_MS), plan.currency) }));
+  return [30, 60, 180, 1440, 2880].map((m) => ({
+    label: m,
+    fee: toMajor(rentalFee(plan, m * MINUTE_MS), plan.currency),
+  }));
 }
 
 export default function SelectPakage() {
@@ -74,7 +80,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
   const available = offers(c);
   const asked = route.query.get('deviceType');
   const [device, setDevice] = useState<Offer>(
-    asked === 'mifi' && available.includes('mifi') ? 'mifi' : c.deviceType === 'station' && available.includes('station') ? 'station' : 'cdb',
+    asked === 'mifi' && available.includes('mifi')
+      ? 'mifi'
+      : c.deviceType === 'station' && available.includes('station')
+        ? 'station'
+        : 'cdb',
   );
   // A power bank and a power station have their own plans: the scan is asked again for the chosen kind, and the
   // screen (and the cabinet home and the rent after it) shows that kind's price, deposit and stock.
@@ -134,7 +144,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
             {available.map((d) => (
               <label key={d} className={`device-option${device === d ? ' selected' : ''}`}>
                 <input type="radio" name="deviceType" value={d} checked={device === d} onChange={() => choose(d)} />
-                {d === 'cdb' ? t('rentPricing.powerBank') : d === 'station' ? t('rentPricing.powerStation') : t('rentPricing.wifiBox')}
+                {d === 'cdb'
+                  ? t('rentPricing.powerBank')
+                  : d === 'station'
+                    ? t('rentPricing.powerStation')
+                    : t('rentPricing.wifiBox')}
               </label>
             ))}
           </fieldset>
@@ -176,7 +190,12 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
               ) : null}
               <div>
                 <dt>{t('rentPricing.overtime')}</dt>
-                <dd>{t('rentPricing.overtimeValue', { amount: money(currency, toMajor(plan.overtimeAmount, currency)), days: plan.overtimeDays })}</dd>
+                <dd>
+                  {t('rentPricing.overtimeValue', {
+                    amount: money(currency, toMajor(plan.overtimeAmount, currency)),
+                    days: plan.overtimeDays,
+                  })}
+                </dd>
               </div>
             </dl>
             <table className="fee-table">
@@ -190,7 +209,11 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
               <tbody>
                 {feeRows(plan).map((r) => (
                   <tr key={typeof r.label === 'number' ? r.label : `${r.label.from}-${r.label.to}`}>
-                    <td>{typeof r.label === 'number' ? durationText(r.label) : t('rentPricing.tierRange', { from: r.label.from, to: r.label.to })}</td>
+                    <td>
+                      {typeof r.label === 'number'
+                        ? durationText(r.label)
+                        : t('rentPricing.tierRange', { from: r.label.from, to: r.label.to })}
+                    </td>
                     <td>{money(currency, r.fee)}</td>
                   </tr>
                 ))}
@@ -234,11 +257,22 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
         }
       >
         <ul className="tip-rules">
-          <li>{t('rentPricing.ruleUnit', { price: perUnitText(t, currency, toMajor(plan.unitPrice, currency), plan.unitMinutes) })}</li>
+          <li>
+            {t('rentPricing.ruleUnit', {
+              price: perUnitText(t, currency, toMajor(plan.unitPrice, currency), plan.unitMinutes),
+            })}
+          </li>
           {plan.freeMinutes > 0 ? <li>{t('rentPricing.ruleFree', { n: plan.freeMinutes })}</li> : null}
-          {plan.dailyCap > 0 ? <li>{t('rentPricing.ruleCap', { amount: money(currency, toMajor(plan.dailyCap, currency)) })}</li> : null}
+          {plan.dailyCap > 0 ? (
+            <li>{t('rentPricing.ruleCap', { amount: money(currency, toMajor(plan.dailyCap, currency)) })}</li>
+          ) : null}
           <li>{t('rentPricing.ruleDeposit', { amount: money(currency, deposit) })}</li>
-          <li>{t('rentPricing.ruleOvertime', { days: plan.overtimeDays, amount: money(currency, toMajor(plan.overtimeAmount, currency)) })}</li>
+          <li>
+            {t('rentPricing.ruleOvertime', {
+              days: plan.overtimeDays,
+              amount: money(currency, toMajor(plan.overtimeAmount, currency)),
+            })}
+          </li>
         </ul>
         <label htmlFor={sliderId} className="slider-label">
           {t('rentPricing.sliderLabel')}
@@ -259,7 +293,6 @@ function Borrow({ cabinet: c, t }: { cabinet: Cabinet; t: T }) {
         </output>
         <p className="muted small">{t('rentPricing.unitNote', { unit: unitText(t, plan.unitMinutes) })}</p>
       </Dialog>
-
     </>
   );
 }

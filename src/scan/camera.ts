@@ -12,7 +12,8 @@ export function cameraErrorOf(e: unknown): CameraError {
   if (typeof window !== 'undefined' && window.isSecureContext === false) return 'https';
   if (name === 'NotAllowedError' || name === 'SecurityError' || /denied|permission/i.test(text)) return 'denied';
   if (name === 'NotFoundError' || name === 'OverconstrainedError' || /no camera|not found/i.test(text)) return 'none';
-  if (name === 'NotReadableError' || name === 'TrackStartError' || /in use|busy|could not start/i.test(text)) return 'busy';
+  if (name === 'NotReadableError' || name === 'TrackStartError' || /in use|busy|could not start/i.test(text))
+    return 'busy';
   if (name === 'TypeError' || /not supported|mediaDevices/i.test(text)) return 'unsupported';
   return 'unsuitable';
 }
@@ -21,7 +22,11 @@ export function cameraErrorOf(e: unknown): CameraError {
  * Reads QR codes through the back camera into `video` while `active`; each decoded text goes to onCode. Returns the
  * camera error, if the camera could not start (null while it runs or starts).
  */
-export function useQrCamera(video: RefObject<HTMLVideoElement | null>, active: boolean, onCode: (code: string) => void): CameraError | null {
+export function useQrCamera(
+  video: RefObject<HTMLVideoElement | null>,
+  active: boolean,
+  onCode: (code: string) => void,
+): CameraError | null {
   const [cameraError, setCameraError] = useState<CameraError | null>(null);
   const cb = useRef(onCode);
   cb.current = onCode;
@@ -35,7 +40,10 @@ export function useQrCamera(video: RefObject<HTMLVideoElement | null>, active: b
         if (!navigator.mediaDevices?.getUserMedia) throw new TypeError('mediaDevices not supported');
         const { default: QrScanner } = await import('qr-scanner');
         if (stopped || !video.current) return;
-        const s = new QrScanner(video.current, (r) => cb.current(r.data), { returnDetailedScanResult: true, preferredCamera: 'environment' });
+        const s = new QrScanner(video.current, (r) => cb.current(r.data), {
+          returnDetailedScanResult: true,
+          preferredCamera: 'environment',
+        });
         scanner = s;
         await s.start();
       } catch (e) {

@@ -5,7 +5,15 @@ import { useEffect, useRef } from 'react';
 import { useLatest } from '../ui/hooks.ts';
 import { useStore } from '@nanostores/react';
 import {
-  DEFAULT_HOSTS, codeLinkUrl, isWeChat, loginPathFor, pageUrlWithoutHash, routeEffects, routeRedirect, unauthorizedTarget, wifiSiteConfig,
+  DEFAULT_HOSTS,
+  codeLinkUrl,
+  isWeChat,
+  loginPathFor,
+  pageUrlWithoutHash,
+  routeEffects,
+  routeRedirect,
+  unauthorizedTarget,
+  wifiSiteConfig,
   wechatDomainRedirect,
 } from '../core/navigation.ts';
 import type { Access, ParsedHash } from '../core/routes.ts';
@@ -13,14 +21,28 @@ import { webViewPathUrl } from '../core/firstScreen.ts';
 import { toast } from '../ui/feedback.tsx';
 import { errorText, translate, useT } from '../i18n/index.ts';
 import { $route, navigate, replaceUrl } from '../stores/router.ts';
-import { $agentOpenId, $appleIdToken, $applyLogin, $isTourist, $loginPath, $token, clearSignIn } from '../stores/session.ts';
+import {
+  $agentOpenId,
+  $appleIdToken,
+  $applyLogin,
+  $isTourist,
+  $loginPath,
+  $token,
+  clearSignIn,
+} from '../stores/session.ts';
 import { $mificode, $qrcode, $zhcode, storeScanCodes } from '../stores/scan.ts';
 import { $lang } from '../stores/locale.ts';
 
 /** Hosts for the WeChat secondary-domain rule: VITE_MAIN_HOST / VITE_SECONDARY_HOSTS (comma-separated) at build. */
 const env = import.meta.env as Record<string, string | undefined>;
 const HOSTS = env.VITE_MAIN_HOST
-  ? { mainHost: env.VITE_MAIN_HOST, secondaryHosts: (env.VITE_SECONDARY_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean) }
+  ? {
+      mainHost: env.VITE_MAIN_HOST,
+      secondaryHosts: (env.VITE_SECONDARY_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    }
   : DEFAULT_HOSTS;
 
 /** The Wi-Fi partner's scan ids and site: VITE_WIFI_SCAN_IDS (comma-separated) / VITE_WIFI_SITE_URL at build. */
@@ -58,7 +80,9 @@ let consoleLoading: Promise<unknown> | null = null;
 /** vc=true: the debug console widget, loaded only then (its own chunk). */
 function startDebugConsole(): void {
   if (consoleLoading) return;
-  consoleLoading = import('eruda').then((m) => m.default.init()).catch((e: unknown) => console.error('debug console', e));
+  consoleLoading = import('eruda')
+    .then((m) => m.default.init())
+    .catch((e: unknown) => console.error('debug console', e));
 }
 
 let wxConfigured = false;
@@ -80,7 +104,14 @@ function maybeWeChatConfig(): void {
           s.src = WX_SDK;
           s.onload = () => {
             const wx = (window as unknown as { wx?: { config(o: object): void } }).wx;
-            wx?.config({ debug: false, appId: c.appId, timestamp: c.timestamp, nonceStr: c.noncestr, signature: c.signature, jsApiList: ['scanQRCode'] });
+            wx?.config({
+              debug: false,
+              appId: c.appId,
+              timestamp: c.timestamp,
+              nonceStr: c.noncestr,
+              signature: c.signature,
+              jsApiList: ['scanQRCode'],
+            });
             resolve();
           };
           s.onerror = () => reject(new Error('WeChat SDK failed to load'));
@@ -116,7 +147,15 @@ export function useRouteRules(route: ParsedHash, access: Access | null): boolean
     if (fx.leave) location.replace(fx.leave);
   }, [route]);
 
-  const { to, appleIdToken, loginPath } = routeRedirect(route, { access, token, qrcode, zhcode, mificode, applyLogin, ua: ua() });
+  const { to, appleIdToken, loginPath } = routeRedirect(route, {
+    access,
+    token,
+    qrcode,
+    zhcode,
+    mificode,
+    applyLogin,
+    ua: ua(),
+  });
   useEffect(() => {
     if (appleIdToken) $appleIdToken.set(appleIdToken);
     if (loginPath !== null) $loginPath.set(loginPath);
@@ -144,7 +183,8 @@ export function useDocumentTitle(titleKey: string | undefined): void {
  */
 let interacted = false;
 if (typeof window !== 'undefined') {
-  for (const type of ['keydown', 'pointerdown']) window.addEventListener(type, () => (interacted = true), { once: true, capture: true });
+  for (const type of ['keydown', 'pointerdown'])
+    window.addEventListener(type, () => (interacted = true), { once: true, capture: true });
 }
 
 export function useNavigationFocus(path: string, onNavigate: () => void): void {

@@ -93,7 +93,16 @@ export function startMemoryHistory(): void {
   document.addEventListener('click', (e) => {
     const a = e.target instanceof Element ? e.target.closest('a') : null;
     const href = a?.getAttribute('href');
-    if (!href?.startsWith('#') || a?.target || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+    if (
+      !href?.startsWith('#') ||
+      a?.target ||
+      e.defaultPrevented ||
+      e.button !== 0 ||
+      e.metaKey ||
+      e.ctrlKey ||
+      e.shiftKey
+    )
+      return;
     e.preventDefault();
     navigate(href.slice(1));
   });

@@ -3,7 +3,13 @@
 import type { SavedCard } from '../api/wallet.ts';
 import { useT } from '../i18n/index.ts';
 
-export function SavedCardSelect({ id, cards, value, onChange, disabled }: {
+export function SavedCardSelect({
+  id,
+  cards,
+  value,
+  onChange,
+  disabled,
+}: {
   id: string;
   cards: SavedCard[];
   value: string;

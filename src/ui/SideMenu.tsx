@@ -20,7 +20,14 @@ export function MenuButton() {
   const t = useT();
   const open = useStore($sideMenuOpen);
   return (
-    <button type="button" className="icon-button" aria-label={t('menu.open')} aria-haspopup="dialog" aria-expanded={open} onClick={openSideMenu}>
+    <button
+      type="button"
+      className="icon-button"
+      aria-label={t('menu.open')}
+      aria-haspopup="dialog"
+      aria-expanded={open}
+      onClick={openSideMenu}
+    >
       <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
         <path d="M4 7h16M4 12h16M4 17h16" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
       </svg>
@@ -66,7 +73,9 @@ export function SideMenu() {
   useEffect(() => {
     if (!open || !token || user) return;
     let live = true;
-    getUserInfo().then((u) => live && $user.set(u)).catch(() => undefined);
+    getUserInfo()
+      .then((u) => live && $user.set(u))
+      .catch(() => undefined);
     return () => {
       live = false;
     };
@@ -78,7 +87,11 @@ export function SideMenu() {
   };
 
   const onLogout = async () => {
-    const ok = await confirmDialog({ title: t('menu.logoutTitle'), text: t('menu.logoutText'), okLabel: t('menu.logout') });
+    const ok = await confirmDialog({
+      title: t('menu.logoutTitle'),
+      text: t('menu.logoutText'),
+      okLabel: t('menu.logout'),
+    });
     if (!ok) return;
     closeSideMenu();
     await logout();
@@ -113,7 +126,12 @@ export function SideMenu() {
               {t('menu.login')}
             </button>
           ) : null}
-          <button type="button" className="icon-button side-menu-close" aria-label={t('menu.close')} onClick={closeSideMenu}>
+          <button
+            type="button"
+            className="icon-button side-menu-close"
+            aria-label={t('menu.close')}
+            onClick={closeSideMenu}
+          >
             <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
               <path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
             </svg>

@@ -81,7 +81,10 @@ function ChunkFailed({ onRetry }: { onRetry: () => void }) {
 }
 
 /** Catches a screen that failed to load (timeout, network) or to render; retry reloads the page. */
-export class ScreenBoundary extends Component<{ children: ReactNode; resetKey: string }, { failed: boolean; key: string }> {
+export class ScreenBoundary extends Component<
+  { children: ReactNode; resetKey: string },
+  { failed: boolean; key: string }
+> {
   override state = { failed: false, key: this.props.resetKey };
   static getDerivedStateFromError() {
     return { failed: true };

@@ -2,7 +2,15 @@
 // confirm), delete. Saving requires login (the route guard) and a selected payment method.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useT, errorText } from '../i18n/index.ts';
-import { confirmSaveCard, listCards, removeCard, startSaveCard, walletPaymentMethods, type SavedCard, type Wallet } from '../api/wallet.ts';
+import {
+  confirmSaveCard,
+  listCards,
+  removeCard,
+  startSaveCard,
+  walletPaymentMethods,
+  type SavedCard,
+  type Wallet,
+} from '../api/wallet.ts';
 import type { PaymentMethod } from '../api/payment.ts';
 import { CardForm } from '../pay/CardForm.tsx';
 import { cardProviderFor, type CardDetails } from '../pay/provider.ts';
@@ -75,7 +83,10 @@ export function SavedCards({ wallet, canAdd, preferred }: { wallet: Wallet; canA
     try {
       const setup = await startSaveCard(method.pId, wallet.pDailiId, wallet.pCurrencyType);
       const token = await provider.tokenize(card);
-      await confirmSaveCard({ paymentId: setup.paymentId, clientSecret: setup.clientSecret, paymentMethod: token.id }, key.current);
+      await confirmSaveCard(
+        { paymentId: setup.paymentId, clientSecret: setup.clientSecret, paymentMethod: token.id },
+        key.current,
+      );
       setAdding(false);
       toast(t('wallet.cards.saved'));
       await load();
@@ -89,10 +100,17 @@ export function SavedCards({ wallet, canAdd, preferred }: { wallet: Wallet; canA
 
   // A Stripe card method (live keys): Stripe.js confirms the SetupIntent; the sandbox keeps its own card form.
   const chosenMethod = methods.find((m) => String(m.pId) === methodId);
-  const stripeMethod = chosenMethod && !cardProviderFor(chosenMethod) && stripeKind(chosenMethod.pPaymentType) === 'card' ? chosenMethod : null;
+  const stripeMethod =
+    chosenMethod && !cardProviderFor(chosenMethod) && stripeKind(chosenMethod.pPaymentType) === 'card'
+      ? chosenMethod
+      : null;
 
   const remove = async (c: SavedCard) => {
-    const ok = await confirmDialog({ title: t('wallet.cards.removeTitle'), text: c.pCardnumber, okLabel: t('wallet.cards.remove') });
+    const ok = await confirmDialog({
+      title: t('wallet.cards.removeTitle'),
+      text: c.pCardnumber,
+      okLabel: t('wallet.cards.remove'),
+    });
     if (!ok) return;
     try {
       await removeCard(c.pId);
@@ -110,21 +128,35 @@ export function SavedCards({ wallet, canAdd, preferred }: { wallet: Wallet; canA
       <ul className="saved-cards">
         {(cards ?? []).map((c) => (
           <li key={c.pId} className="saved-card">
-            <span>{c.brand ? `${c.brand.toUpperCase()} ` : ''}{c.pCardnumber} · {c.currencyName}</span>
-            <button type="button" className="button small" onClick={() => void remove(c)} aria-label={t('wallet.cards.removeLabel', { card: c.pCardnumber })}>
+            <span>
+              {c.brand ? `${c.brand.toUpperCase()} ` : ''}
+              {c.pCardnumber} · {c.currencyName}
+            </span>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => void remove(c)}
+              aria-label={t('wallet.cards.removeLabel', { card: c.pCardnumber })}
+            >
               {t('wallet.cards.remove')}
             </button>
           </li>
         ))}
       </ul>
       {canAdd ? (
-        <button type="button" className="button block" onClick={() => void openAdd()}>{t('wallet.cards.add')}</button>
+        <button type="button" className="button block" onClick={() => void openAdd()}>
+          {t('wallet.cards.add')}
+        </button>
       ) : null}
       <Dialog
         open={adding}
         title={t('wallet.cards.add')}
         onClose={() => setAdding(false)}
-        actions={<button type="button" className="button" onClick={() => setAdding(false)}>{t('common.cancel')}</button>}
+        actions={
+          <button type="button" className="button" onClick={() => setAdding(false)}>
+            {t('common.cancel')}
+          </button>
+        }
       >
         {/* Asked only when there is a choice to make. */}
         {methods.length > 1 ? (
@@ -132,7 +164,11 @@ export function SavedCards({ wallet, canAdd, preferred }: { wallet: Wallet; canA
             <label htmlFor="card-method">{t('wallet.cards.method')}</label>
             <select id="card-method" value={methodId} onChange={(e) => setMethodId(e.target.value)}>
               <option value="">{t('wallet.cards.chooseMethod')}</option>
-              {methods.map((m) => <option key={String(m.pId)} value={String(m.pId)}>{m.label ?? m.pPaymentType}</option>)}
+              {methods.map((m) => (
+                <option key={String(m.pId)} value={String(m.pId)}>
+                  {m.label ?? m.pPaymentType}
+                </option>
+              ))}
             </select>
           </div>
         ) : null}
@@ -153,9 +189,18 @@ export function SavedCards({ wallet, canAdd, preferred }: { wallet: Wallet; canA
             }}
           />
         ) : (
-          <CardForm submitLabel={t('wallet.cards.save')} busy={busy} onSubmit={(c) => void save(c)} onEdit={() => setError('')} />
+          <CardForm
+            submitLabel={t('wallet.cards.save')}
+            busy={busy}
+            onSubmit={(c) => void save(c)}
+            onEdit={() => setError('')}
+          />
         )}
-        {error ? <p role="alert" className="form-error">{error}</p> : null}
+        {error ? (
+          <p role="alert" className="form-error">
+            {error}
+          </p>
+        ) : null}
       </Dialog>
     </section>
   );

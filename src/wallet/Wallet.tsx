@@ -48,10 +48,14 @@ export default function Wallet() {
     void load();
   });
   // Live: a top-up, withdrawal, payout or a rental's hold moved the balance.
-  useLiveRefresh((e) => e.kind === 'wallet' || e.kind === 'order', () => void load());
+  useLiveRefresh(
+    (e) => e.kind === 'wallet' || e.kind === 'order',
+    () => void load(),
+  );
 
   const shown = wallets ? (only ? wallets.filter((w) => w.pCurrencyType === only) : wallets) : [];
-  const current = selected && shown.find((w) => w.pCurrencyType === selected.pCurrencyType && w.pDailiId === selected.pDailiId);
+  const current =
+    selected && shown.find((w) => w.pCurrencyType === selected.pCurrencyType && w.pDailiId === selected.pDailiId);
   const ctx = { hasWallet: Boolean(current), qrcode: q.get('qrcode'), mificode: q.get('mificode'), sn: q.get('sn') };
   const price = Number(q.get('price'));
   const topUpPrice = Number.isFinite(price) && price > 0 ? { price: q.get('price')! } : {};
@@ -64,7 +68,9 @@ export default function Wallet() {
         {error ? (
           <div role="alert" className="center">
             <p>{error}</p>
-            <button type="button" className="button" onClick={() => void load()}>{t('common.retry')}</button>
+            <button type="button" className="button" onClick={() => void load()}>
+              {t('common.retry')}
+            </button>
           </div>
         ) : !wallets ? (
           <Loading label={t('common.loading')} />
@@ -75,7 +81,11 @@ export default function Wallet() {
                 const isSel = current === w;
                 const key = `${w.pCurrencyType}-${w.pDailiId}`;
                 return (
-                  <li key={key} className={`wallet-card${isSel ? ' selected' : ''}`} data-testid={`wallet-${w.pCurrencyType}`}>
+                  <li
+                    key={key}
+                    className={`wallet-card${isSel ? ' selected' : ''}`}
+                    data-testid={`wallet-${w.pCurrencyType}`}
+                  >
                     <h2>{t('wallet.currencyWallet', { currency: w.pCurrencyType })}</h2>
                     <dl className="wallet-figures">
                       <div>
@@ -88,20 +98,51 @@ export default function Wallet() {
                       </div>
                     </dl>
                     {shown.length > 1 && !isSel ? (
-                      <button type="button" className="button small" onClick={() => $wallet.set(w)}>{t('wallet.select')}</button>
+                      <button type="button" className="button small" onClick={() => $wallet.set(w)}>
+                        {t('wallet.select')}
+                      </button>
                     ) : null}
                     {isSel ? (
                       <div className="wallet-actions">
-                        <a className="button primary" href={"#" + href('/wallet_in', { currency: w.pCurrencyType, agentId: w.pDailiId, pbalance: w.pBalance, ...topUpPrice })}>{t('wallet.topUp')}</a>
-                        <a className="button" href={"#" + href('/wallet_out', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.withdraw')}</a>
-                        <a className="button" href={"#" + href('/wallet_list', { currency: w.pCurrencyType, agentId: w.pDailiId })}>{t('wallet.movements')}</a>
+                        <a
+                          className="button primary"
+                          href={
+                            '#' +
+                            href('/wallet_in', {
+                              currency: w.pCurrencyType,
+                              agentId: w.pDailiId,
+                              pbalance: w.pBalance,
+                              ...topUpPrice,
+                            })
+                          }
+                        >
+                          {t('wallet.topUp')}
+                        </a>
+                        <a
+                          className="button"
+                          href={'#' + href('/wallet_out', { currency: w.pCurrencyType, agentId: w.pDailiId })}
+                        >
+                          {t('wallet.withdraw')}
+                        </a>
+                        <a
+                          className="button"
+                          href={'#' + href('/wallet_list', { currency: w.pCurrencyType, agentId: w.pDailiId })}
+                        >
+                          {t('wallet.movements')}
+                        </a>
                       </div>
                     ) : null}
                   </li>
                 );
               })}
             </ul>
-            {current ? <SavedCards wallet={current} canAdd={canAddCard(current.pCurrencyType, ctx)} preferred={q.get('paymentId') || q.get('pmid') || undefined} /> : null}
+            {current ? (
+              <SavedCards
+                wallet={current}
+                canAdd={canAddCard(current.pCurrencyType, ctx)}
+                preferred={q.get('paymentId') || q.get('pmid') || undefined}
+              />
+            ) : null}
             {back ? (
               <a className="button block" href={`#${back.to}`}>
                 {t(back.label)}

@@ -35,7 +35,9 @@ export default function WalletIn() {
   const agentId = q.get('agentId') || wallet?.pDailiId || undefined;
   const initial = Number(q.get('price'));
   const [amount, setAmount] = useState<number>(Number.isFinite(initial) && initial > 0 ? initial : DEFAULT_TOPUP);
-  const [balance, setBalance] = useState<number | null>(q.get('pbalance') != null ? Number(q.get('pbalance')) : wallet?.pBalance ?? null);
+  const [balance, setBalance] = useState<number | null>(
+    q.get('pbalance') != null ? Number(q.get('pbalance')) : (wallet?.pBalance ?? null),
+  );
   const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
   const [cards, setCards] = useState<SavedCard[]>([]);
   /** The card chosen: a saved card's pId, '' a new card; at first the latest saved card. */
@@ -72,22 +74,43 @@ export default function WalletIn() {
     setBusy(true);
     setError('');
     try {
-      if (!pending.current || pending.current.amount !== amount || pending.current.cardId !== (card ? undefined : cardId)) {
+      if (
+        !pending.current ||
+        pending.current.amount !== amount ||
+        pending.current.cardId !== (card ? undefined : cardId)
+      ) {
         const token = card && provider ? (await provider.tokenize(card)).id : undefined;
         pending.current = { key: randomId(), token, amount, cardId: card ? undefined : cardId };
       }
       const p = pending.current;
-      const r = await recharge({ amount: toDecimalText(toMinor(amount, currency), currency), currency, agentId, paymentId: method.pId, stripeToken: p.token, cardId: p.cardId, ...(p.token && saveCard ? { saveCard: true } : {}) }, p.key);
+      const r = await recharge(
+        {
+          amount: toDecimalText(toMinor(amount, currency), currency),
+          currency,
+          agentId,
+          paymentId: method.pId,
+          stripeToken: p.token,
+          cardId: p.cardId,
+          ...(p.token && saveCard ? { saveCard: true } : {}),
+        },
+        p.key,
+      );
       pending.current = null;
       setBalance(r.pBalance);
       if (wallet && wallet.pCurrencyType === currency) $wallet.set({ ...wallet, pBalance: r.pBalance });
       // After CZ success the dialog leads to /mine.
-      void showMessage({ title: t('wallet.in.successTitle'), text: t('wallet.in.success', { amount: money(currency, amount) }) }).then(() =>
-        navigate('/mine', { replace: true, from: '/wallet_in' }),
-      );
+      void showMessage({
+        title: t('wallet.in.successTitle'),
+        text: t('wallet.in.success', { amount: money(currency, amount) }),
+      }).then(() => navigate('/mine', { replace: true, from: '/wallet_in' }));
     } catch (e) {
       // A business refusal is final for this action; a network error keeps the key for the retry.
-      if (!(e instanceof Error && 'kind' in e && ((e as { kind: string }).kind === 'network' || (e as { kind: string }).kind === 'timeout'))) pending.current = null;
+      if (!(
+        e instanceof Error &&
+        'kind' in e &&
+        ((e as { kind: string }).kind === 'network' || (e as { kind: string }).kind === 'timeout')
+      ))
+        pending.current = null;
       setErrorTitle(t(rechargeFailureKey(e)));
       setError(e instanceof Error && !('kind' in e) ? e.message : errorText(e, t));
     } finally {
@@ -99,11 +122,17 @@ export default function WalletIn() {
     <>
       <PageHeader title={t('wallet.in.title')} />
       <main className="page wallet-in">
-        {balance != null ? <p>{t('wallet.balance')}: <strong>{money(currency, balance)}</strong></p> : null}
+        {balance != null ? (
+          <p>
+            {t('wallet.balance')}: <strong>{money(currency, balance)}</strong>
+          </p>
+        ) : null}
         <div className="field">
           <label htmlFor="topup-amount">{t('wallet.in.amount', { currency })}</label>
           <input id="topup-amount" className="topup-amount" readOnly value={amount} aria-describedby="topup-hint" />
-          <p id="topup-hint" className="hint">{t('wallet.in.chooseHint')}</p>
+          <p id="topup-hint" className="hint">
+            {t('wallet.in.chooseHint')}
+          </p>
         </div>
         <div className="presets" role="group" aria-label={t('wallet.in.presets')}>
           {TOPUP_PRESETS.map((p) => (
@@ -112,11 +141,15 @@ export default function WalletIn() {
             </button>
           ))}
         </div>
-        {methods === null ? <p role="status">{t('common.loading')}</p> : !method ? (
+        {methods === null ? (
+          <p role="status">{t('common.loading')}</p>
+        ) : !method ? (
           <p role="alert">{t('wallet.in.noMethod')}</p>
         ) : (
           <>
-            {usable.length > 0 ? <SavedCardSelect id="topup-card" cards={usable} value={cardId} onChange={setCardId} /> : null}
+            {usable.length > 0 ? (
+              <SavedCardSelect id="topup-card" cards={usable} value={cardId} onChange={setCardId} />
+            ) : null}
             {cardId ? (
               <button type="button" className="button primary block" disabled={busy} onClick={() => void pay(null)}>
                 {t('wallet.in.pay', { amount: money(currency, amount) })}
@@ -126,14 +159,31 @@ export default function WalletIn() {
               <button
                 type="button"
                 className="button primary block"
-                onClick={() => navigate(href('/confirm', { payType: 'CZ', price: toDecimalText(toMinor(amount, currency), currency), currency, agentId, paymentId: method.pId }))}
+                onClick={() =>
+                  navigate(
+                    href('/confirm', {
+                      payType: 'CZ',
+                      price: toDecimalText(toMinor(amount, currency), currency),
+                      currency,
+                      agentId,
+                      paymentId: method.pId,
+                    }),
+                  )
+                }
               >
                 {t('wallet.in.pay', { amount: money(currency, amount) })}
               </button>
             ) : (
               <>
                 {provider.sandbox ? <SandboxCardsHint /> : null}
-                <CardForm submitLabel={t('wallet.in.pay', { amount: money(currency, amount) })} busy={busy} onSubmit={(c) => void pay(c)} onEdit={() => { pending.current = null; }}>
+                <CardForm
+                  submitLabel={t('wallet.in.pay', { amount: money(currency, amount) })}
+                  busy={busy}
+                  onSubmit={(c) => void pay(c)}
+                  onEdit={() => {
+                    pending.current = null;
+                  }}
+                >
                   <label className="check-row">
                     <input type="checkbox" checked={saveCard} onChange={(e) => setSaveCard(e.target.checked)} />
                     <span>{t('sdkPay.saveCard')}</span>
@@ -143,7 +193,13 @@ export default function WalletIn() {
             )}
           </>
         )}
-        {error ? <p role="alert" className="form-error"><strong>{errorTitle}</strong><br />{error}</p> : null}
+        {error ? (
+          <p role="alert" className="form-error">
+            <strong>{errorTitle}</strong>
+            <br />
+            {error}
+          </p>
+        ) : null}
       </main>
     </>
   );

@@ -15,9 +15,27 @@ import './wallet.css';
 
 const PAGE = 10;
 const KNOWN = [
-  'wallet_topup', 'withdrawal', 'deposit_hold', 'deposit_topup', 'deposit_preauth', 'rent', 'deposit_release', 'withdrawal_reversal',
-  'deposit_refund', 'mifi_deposit', 'mifi_deposit_preauth', 'mifi_deposit_captured', 'mifi_topup', 'mifi_package', 'mifi_refund',
-  'mifi_refund_card', 'buy_out_refund', 'desk_refund', 'coupon', 'account_merge', 'wallet_adjustment',
+  'wallet_topup',
+  'withdrawal',
+  'deposit_hold',
+  'deposit_topup',
+  'deposit_preauth',
+  'rent',
+  'deposit_release',
+  'withdrawal_reversal',
+  'deposit_refund',
+  'mifi_deposit',
+  'mifi_deposit_preauth',
+  'mifi_deposit_captured',
+  'mifi_topup',
+  'mifi_package',
+  'mifi_refund',
+  'mifi_refund_card',
+  'buy_out_refund',
+  'desk_refund',
+  'coupon',
+  'account_merge',
+  'wallet_adjustment',
 ];
 const STATUSES = ['pending', 'held', 'awaiting_payout', 'paid', 'rejected'];
 
@@ -34,20 +52,23 @@ export default function WalletList() {
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState('');
 
-  const load = useCallback(async (next: number) => {
-    setLoading(true);
-    setError('');
-    try {
-      const r = await listMovements({ currency, agentId, page: next, pageSize: PAGE });
-      setRows((prev) => [...(next === 1 ? [] : prev), ...r.page.records]);
-      setTotal(r.page.total);
-      setPage(next);
-    } catch (e) {
-      setError(errorText(e, t));
-    } finally {
-      setLoading(false);
-    }
-  }, [currency, agentId, t]);
+  const load = useCallback(
+    async (next: number) => {
+      setLoading(true);
+      setError('');
+      try {
+        const r = await listMovements({ currency, agentId, page: next, pageSize: PAGE });
+        setRows((prev) => [...(next === 1 ? [] : prev), ...r.page.records]);
+        setTotal(r.page.total);
+        setPage(next);
+      } catch (e) {
+        setError(errorText(e, t));
+      } finally {
+        setLoading(false);
+      }
+    },
+    [currency, agentId, t],
+  );
 
   // The first page when the wallet changes (a language change does not reload the list).
   const latestLoad = useLatest(load);
@@ -57,7 +78,9 @@ export default function WalletList() {
 
   const fmt = (m: Movement) => {
     try {
-      return new Intl.NumberFormat(lang, { style: 'currency', currency: m.currency, signDisplay: 'always' }).format(m.amount);
+      return new Intl.NumberFormat(lang, { style: 'currency', currency: m.currency, signDisplay: 'always' }).format(
+        m.amount,
+      );
     } catch {
       return `${m.amount > 0 ? '+' : ''}${m.amount} ${m.currency}`;
     }
@@ -74,14 +97,21 @@ export default function WalletList() {
             <li key={m.id} className="movement">
               <div>
                 <div>{t(`movements.types.${KNOWN.includes(m.type) ? m.type : 'other'}`)}</div>
-                <div className="hint">{dateTime(m.createdAt, lang)} · {t(`movements.status.${STATUSES.includes(m.status) ? m.status : 'done'}`)}</div>
+                <div className="hint">
+                  {dateTime(m.createdAt, lang)} ·{' '}
+                  {t(`movements.status.${STATUSES.includes(m.status) ? m.status : 'done'}`)}
+                </div>
               </div>
               <span className={`movement-amount ${m.amount > 0 ? 'credit' : 'debit'}`}>{fmt(m)}</span>
             </li>
           ))}
         </ul>
-        {loading ? <Loading label={t('common.loading')} /> : rows.length < total ? (
-          <button type="button" className="button block" onClick={() => void load(page + 1)}>{t('movements.more')}</button>
+        {loading ? (
+          <Loading label={t('common.loading')} />
+        ) : rows.length < total ? (
+          <button type="button" className="button block" onClick={() => void load(page + 1)}>
+            {t('movements.more')}
+          </button>
         ) : null}
       </main>
     </>

@@ -8,10 +8,23 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { useT, errorText } from '../i18n/index.ts';
 import { ApiError } from '../api/client.ts';
-import { applyWithdrawal, createWithdrawal, listWallets, type ApplyResult, type PayoutChannel, type RefundRequest } from '../api/wallet.ts';
 import {
-  REFUND, isInsufficientBalance, nextWithdrawStep, payoutComplete, validateWithdrawAmount,
-  validateRemark, withdrawAllAmount, type RemarkError,
+  applyWithdrawal,
+  createWithdrawal,
+  listWallets,
+  type ApplyResult,
+  type PayoutChannel,
+  type RefundRequest,
+} from '../api/wallet.ts';
+import {
+  REFUND,
+  isInsufficientBalance,
+  nextWithdrawStep,
+  payoutComplete,
+  validateWithdrawAmount,
+  validateRemark,
+  withdrawAllAmount,
+  type RemarkError,
 } from '../core/wallet.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { randomId } from '../stores/session.ts';
@@ -45,13 +58,15 @@ export default function WalletOut() {
 
   // The balance of this wallet from the server (the stored one may be stale).
   useEffect(() => {
-    void listWallets().then((list) => {
-      const w = list.find((x) => x.pCurrencyType === currency && (!agentId || x.pDailiId === agentId));
-      if (w) {
-        setBalance(w.pBalance);
-        $wallet.set(w);
-      }
-    }).catch(() => undefined);
+    void listWallets()
+      .then((list) => {
+        const w = list.find((x) => x.pCurrencyType === currency && (!agentId || x.pDailiId === agentId));
+        if (w) {
+          setBalance(w.pBalance);
+          $wallet.set(w);
+        }
+      })
+      .catch(() => undefined);
   }, [currency, agentId]);
 
   const showError = (e: unknown) => {
@@ -104,9 +119,17 @@ export default function WalletOut() {
   };
 
   const create = async (extra: Partial<RefundRequest>) => {
-    const r = await createWithdrawal({
-      refundType: REFUND.channel, amount: amount.trim(), amountType: 'balance', agentId, currency, ...extra,
-    }, key.current ?? (key.current = randomId()));
+    const r = await createWithdrawal(
+      {
+        refundType: REFUND.channel,
+        amount: amount.trim(),
+        amountType: 'balance',
+        agentId,
+        currency,
+        ...extra,
+      },
+      key.current ?? (key.current = randomId()),
+    );
     if (r?.tixianOrderId) {
       // On tixianOrderId the local balance is reduced and the amount reset.
       setBalance(r.pBalance);
@@ -114,7 +137,11 @@ export default function WalletOut() {
       setAmount('');
       key.current = null;
       setSheet(null);
-      void showMessage({ title: t('wallet.out.doneTitle'), text: t('wallet.out.done'), note: t('wallet.out.orderNo', { id: r.tixianOrderId }) });
+      void showMessage({
+        title: t('wallet.out.doneTitle'),
+        text: t('wallet.out.done'),
+        note: t('wallet.out.orderNo', { id: r.tixianOrderId }),
+      });
     }
   };
 
@@ -128,7 +155,9 @@ export default function WalletOut() {
     }
     setBusy(true);
     try {
-      const accountData = Object.fromEntries(channel.payoutConfig.map((f) => [f.fieldName, (values[f.fieldName] ?? '').trim()]));
+      const accountData = Object.fromEntries(
+        channel.payoutConfig.map((f) => [f.fieldName, (values[f.fieldName] ?? '').trim()]),
+      );
       await create({ refundType: REFUND.channel, receiverAccount: { paymentId: channel.paymentId, accountData } });
     } catch (e) {
       setSheet(null);
@@ -166,24 +195,44 @@ export default function WalletOut() {
     <>
       <PageHeader title={t('wallet.out.title')} />
       <main className="page wallet-out">
-        <p>{t('wallet.out.available')}: <strong data-testid="available">{money(currency, balance)}</strong></p>
+        <p>
+          {t('wallet.out.available')}: <strong data-testid="available">{money(currency, balance)}</strong>
+        </p>
         <form onSubmit={(e) => void submit(e)} noValidate className="card-form">
           <div className={`field${amountError ? ' invalid' : ''}`}>
             <label htmlFor="withdraw-amount">{t('wallet.out.amount', { currency })}</label>
             <div className="amount-row">
               <input
-                id="withdraw-amount" inputMode="decimal" autoComplete="off" value={amount}
-                aria-invalid={Boolean(amountError)} aria-describedby="withdraw-amount-error"
-                onChange={(e) => { setAmount(e.target.value); setAmountError(''); }}
+                id="withdraw-amount"
+                inputMode="decimal"
+                autoComplete="off"
+                value={amount}
+                aria-invalid={Boolean(amountError)}
+                aria-describedby="withdraw-amount-error"
+                onChange={(e) => {
+                  setAmount(e.target.value);
+                  setAmountError('');
+                }}
               />
-              <button type="button" className="button small" onClick={() => { setAmount(withdrawAllAmount(balance, currency)); setAmountError(''); }}>
+              <button
+                type="button"
+                className="button small"
+                onClick={() => {
+                  setAmount(withdrawAllAmount(balance, currency));
+                  setAmountError('');
+                }}
+              >
                 {t('wallet.out.all')}
               </button>
             </div>
-            <p id="withdraw-amount-error" className="field-error" role="alert">{amountError}</p>
+            <p id="withdraw-amount-error" className="field-error" role="alert">
+              {amountError}
+            </p>
           </div>
           <p className="hint">{t('wallet.out.arrival')}</p>
-          <button type="submit" className="button primary block" disabled={busy}>{t('wallet.out.submit')}</button>
+          <button type="submit" className="button primary block" disabled={busy}>
+            {t('wallet.out.submit')}
+          </button>
         </form>
 
         <Dialog
@@ -192,8 +241,12 @@ export default function WalletOut() {
           onClose={() => setSheet(null)}
           actions={
             <>
-              <button type="button" className="button" onClick={() => setSheet(null)}>{t('common.cancel')}</button>
-              <button type="submit" form="payout-form" className="button primary" disabled={busy}>{t('wallet.out.confirm')}</button>
+              <button type="button" className="button" onClick={() => setSheet(null)}>
+                {t('common.cancel')}
+              </button>
+              <button type="submit" form="payout-form" className="button primary" disabled={busy}>
+                {t('wallet.out.confirm')}
+              </button>
             </>
           }
         >
@@ -201,25 +254,55 @@ export default function WalletOut() {
             {(apply?.channels.length ?? 0) > 1 ? (
               <div className="field">
                 <label htmlFor="payout-channel">{t('wallet.out.channel')}</label>
-                <select id="payout-channel" value={channelId} onChange={(e) => { setChannelId(e.target.value); setValues({}); }}>
-                  {apply!.channels.map((c) => <option key={c.paymentId} value={c.paymentId}>{c.channelName}</option>)}
+                <select
+                  id="payout-channel"
+                  value={channelId}
+                  onChange={(e) => {
+                    setChannelId(e.target.value);
+                    setValues({});
+                  }}
+                >
+                  {apply!.channels.map((c) => (
+                    <option key={c.paymentId} value={c.paymentId}>
+                      {c.channelName}
+                    </option>
+                  ))}
                 </select>
               </div>
-            ) : channel ? <p>{channel.channelName}</p> : null}
+            ) : channel ? (
+              <p>{channel.channelName}</p>
+            ) : null}
             {channel?.payoutConfig.map((f) => (
               <div className="field" key={f.fieldName}>
                 <label htmlFor={`payout-${f.fieldName}`}>{fieldLabel(f.fieldName)}</label>
                 {f.fieldType === 'picker' ? (
-                  <select id={`payout-${f.fieldName}`} value={values[f.fieldName] ?? ''} onChange={(e) => setValues({ ...values, [f.fieldName]: e.target.value })}>
+                  <select
+                    id={`payout-${f.fieldName}`}
+                    value={values[f.fieldName] ?? ''}
+                    onChange={(e) => setValues({ ...values, [f.fieldName]: e.target.value })}
+                  >
                     <option value="">{t('wallet.out.choose')}</option>
-                    {(f.fieldDefauldValues ?? []).map((o) => <option key={o.value} value={o.value}>{o.desc}</option>)}
+                    {(f.fieldDefauldValues ?? []).map((o) => (
+                      <option key={o.value} value={o.value}>
+                        {o.desc}
+                      </option>
+                    ))}
                   </select>
                 ) : (
-                  <input id={`payout-${f.fieldName}`} value={values[f.fieldName] ?? ''} autoComplete="off" onChange={(e) => setValues({ ...values, [f.fieldName]: e.target.value })} />
+                  <input
+                    id={`payout-${f.fieldName}`}
+                    value={values[f.fieldName] ?? ''}
+                    autoComplete="off"
+                    onChange={(e) => setValues({ ...values, [f.fieldName]: e.target.value })}
+                  />
                 )}
               </div>
             ))}
-            {sheetError ? <p role="alert" className="form-error">{sheetError}</p> : null}
+            {sheetError ? (
+              <p role="alert" className="form-error">
+                {sheetError}
+              </p>
+            ) : null}
           </form>
         </Dialog>
 
@@ -229,8 +312,12 @@ export default function WalletOut() {
           onClose={() => setSheet(null)}
           actions={
             <>
-              <button type="button" className="button" onClick={() => setSheet(null)}>{t('common.cancel')}</button>
-              <button type="submit" form="remark-form" className="button primary" disabled={busy}>{t('wallet.out.confirm')}</button>
+              <button type="button" className="button" onClick={() => setSheet(null)}>
+                {t('common.cancel')}
+              </button>
+              <button type="submit" form="remark-form" className="button primary" disabled={busy}>
+                {t('wallet.out.confirm')}
+              </button>
             </>
           }
         >
@@ -238,11 +325,20 @@ export default function WalletOut() {
             {(['name', 'bankCard', 'phone'] as const).map((f) => (
               <div className="field" key={f}>
                 <label htmlFor={`remark-${f}`}>{t(`wallet.out.remark.${f}`)}</label>
-                <input id={`remark-${f}`} value={remark[f]} inputMode={f === 'name' ? 'text' : 'numeric'} autoComplete={f === 'name' ? 'name' : f === 'phone' ? 'tel' : 'off'}
-                  onChange={(e) => setRemark({ ...remark, [f]: e.target.value })} />
+                <input
+                  id={`remark-${f}`}
+                  value={remark[f]}
+                  inputMode={f === 'name' ? 'text' : 'numeric'}
+                  autoComplete={f === 'name' ? 'name' : f === 'phone' ? 'tel' : 'off'}
+                  onChange={(e) => setRemark({ ...remark, [f]: e.target.value })}
+                />
               </div>
             ))}
-            {sheetError ? <p role="alert" className="form-error">{sheetError}</p> : null}
+            {sheetError ? (
+              <p role="alert" className="form-error">
+                {sheetError}
+              </p>
+            ) : null}
           </form>
         </Dialog>
       </main>

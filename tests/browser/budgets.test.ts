@@ -5,12 +5,18 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
-const HEAVY = /node_modules\/(maplibre-gl|qr-scanner|@zxing|jsqr|@stripe|@mercadopago|mercadopago|monri|@paypal|@adyen|braintree)/;
+const HEAVY =
+  /node_modules\/(maplibre-gl|qr-scanner|@zxing|jsqr|@stripe|@mercadopago|mercadopago|monri|@paypal|@adyen|braintree)/;
 
 describe('first loads', () => {
   const reports = readdirSync('dist/size').filter((f) => f.endsWith('.modules.json'));
   it('cover the app and each embed shape', () => {
-    expect(reports.sort()).toEqual(['app.modules.json', 'embed-element.modules.json', 'embed-frame.modules.json', 'embed-loader.modules.json']);
+    expect(reports.sort()).toEqual([
+      'app.modules.json',
+      'embed-element.modules.json',
+      'embed-frame.modules.json',
+      'embed-loader.modules.json',
+    ]);
   });
   it.each(reports)('%s loads no map, QR scanner or payment SDK', (file) => {
     const { modules } = JSON.parse(readFileSync(`dist/size/${file}`, 'utf8')) as { modules: string[] };
@@ -33,16 +39,25 @@ describe('first loads', () => {
   it('the host side (element, loader) is plain DOM: no framework, no flows, no widget side of the bridge', () => {
     for (const f of ['embed-element', 'embed-loader']) {
       const { modules } = JSON.parse(readFileSync(`dist/size/${f}.modules.json`, 'utf8')) as { modules: string[] };
-      expect(modules.filter((m) => /node_modules\/(preact|react|react-dom|nanostores)\//.test(m) || /^src\/(ui|stores|api|i18n)\//.test(m))).toEqual([]);
+      expect(
+        modules.filter(
+          (m) =>
+            /node_modules\/(preact|react|react-dom|nanostores)\//.test(m) || /^src\/(ui|stores|api|i18n)\//.test(m),
+        ),
+      ).toEqual([]);
     }
   });
 });
 
 describe('precompressed files', () => {
   const html = readFileSync('dist/index.html', 'utf8');
-  const firstLoad = [...html.matchAll(/(?:src|href)="\/((?:assets|embed)\/[^"]+\.(?:js|css))"/g)].map((m) => `dist/${m[1]}`);
+  const firstLoad = [...html.matchAll(/(?:src|href)="\/((?:assets|embed)\/[^"]+\.(?:js|css))"/g)].map(
+    (m) => `dist/${m[1]}`,
+  );
   // Files under 1 kB go as they are (the compression threshold of both vite configs).
-  const above1k = [...firstLoad, 'dist/index.html', 'dist/embed/loader.js', 'dist/embed/powerly-rent.js'].filter((f) => statSync(f).size >= 1024);
+  const above1k = [...firstLoad, 'dist/index.html', 'dist/embed/loader.js', 'dist/embed/powerly-rent.js'].filter(
+    (f) => statSync(f).size >= 1024,
+  );
   it.each(above1k)('%s has .br and .gz copies of its final bytes', (file) => {
     const bytes = readFileSync(file);
     expect(brotliDecompressSync(readFileSync(`${file}.br`)).equals(bytes)).toBe(true);

@@ -24,10 +24,18 @@ beforeAll(async () => {
   mp = await new FakeMercadoPago('TEST-access-b', 'TEST-pk-b', 'whsec-b').start();
   product = await startProduct({
     simulator: false,
-    paymentMethods: { powerly: {
-      monri: { merchantKey: MONRI_KEY, authenticityToken: MONRI_TOKEN, apiBase: monri.url },
-      mercadopago: { accessToken: 'TEST-access-b', publicKey: 'TEST-pk-b', webhookSecret: 'whsec-b', apiBase: mp.url, sdkUrl: `${mp.url}/js/v2` },
-    } },
+    paymentMethods: {
+      powerly: {
+        monri: { merchantKey: MONRI_KEY, authenticityToken: MONRI_TOKEN, apiBase: monri.url },
+        mercadopago: {
+          accessToken: 'TEST-access-b',
+          publicKey: 'TEST-pk-b',
+          webhookSecret: 'whsec-b',
+          apiBase: mp.url,
+          sdkUrl: `${mp.url}/js/v2`,
+        },
+      },
+    },
   });
   browser = await launchChromium();
 });
@@ -41,10 +49,13 @@ afterAll(async () => {
 async function signedIn(locale = 'en-US'): Promise<Page> {
   const token = await touristToken(product.app);
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale });
-  await context.addInitScript(([t, l]) => {
-    localStorage.setItem('token', t!);
-    if (l !== 'en-US') localStorage.setItem('lang', l!);
-  }, [token, locale]);
+  await context.addInitScript(
+    ([t, l]) => {
+      localStorage.setItem('token', t!);
+      if (l !== 'en-US') localStorage.setItem('lang', l!);
+    },
+    [token, locale],
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -62,7 +73,10 @@ async function paid(page: Page) {
 /** Our payment row of the last SDK screen the page reached (its outTradeNo is in the screen's query). */
 async function externalRow(page: Page) {
   const out = new URLSearchParams(page.url().split('?')[1] ?? '').get('outTradeNo');
-  const { rows } = await product.db.query<{ state: string; failure_code: string | null; provider: string }>('select state, failure_code, provider from external_payments where out_trade_no = $1', [out]);
+  const { rows } = await product.db.query<{ state: string; failure_code: string | null; provider: string }>(
+    'select state, failure_code, provider from external_payments where out_trade_no = $1',
+    [out],
+  );
   return { out: out!, row: rows[0] };
 }
 
@@ -88,7 +102,7 @@ async function toMercadoPagoScreen(page: Page, price: string) {
 }
 
 describe('Monri live: /MonriPay with Monri Components', () => {
-  it('pays in Monri\'s frame (billing name = the e-mail, country BA) and the wallet is credited from Monri\'s status', async () => {
+  it("pays in Monri's frame (billing name = the e-mail, country BA) and the wallet is credited from Monri's status", async () => {
     const page = await signedIn();
     const card = await toMonriScreen(page, '15');
     // The provider's frame is named for assistive tech.
@@ -105,11 +119,20 @@ describe('Monri live: /MonriPay with Monri Components', () => {
     const p = monri.byOrder(out)!;
     expect(p.paymentStatus).toBe('approved');
     expect(p.transaction).toMatchObject({ fullName: 'ana@example.ba', email: 'ana@example.ba', country: 'BA' });
-    const { rows } = await product.db.query<{ state: string }>('select state from external_payments where out_trade_no = $1', [out]);
+    const { rows } = await product.db.query<{ state: string }>(
+      'select state from external_payments where out_trade_no = $1',
+      [out],
+    );
     expect(rows[0]?.state).toBe('paid');
     // The billing was kept (user/more monriBilling): the next payment's screen has the e-mail filled in.
-    const kept = await product.db.query<{ value: string }>("select value from user_more where key = 'monriBilling' order by updated_at desc limit 1");
-    expect(JSON.parse(kept.rows[0]!.value)).toMatchObject({ email: 'ana@example.ba', fullName: 'ana@example.ba', country: 'BA' });
+    const kept = await product.db.query<{ value: string }>(
+      "select value from user_more where key = 'monriBilling' order by updated_at desc limit 1",
+    );
+    expect(JSON.parse(kept.rows[0]!.value)).toMatchObject({
+      email: 'ana@example.ba',
+      fullName: 'ana@example.ba',
+      country: 'BA',
+    });
     await toMonriScreen(page, '3');
     await expect.poll(() => page.getByLabel('E-mail').inputValue()).toBe('ana@example.ba');
   });
@@ -131,7 +154,10 @@ describe('Monri live: /MonriPay with Monri Components', () => {
     await page.getByRole('button', { name: 'Back to payment' }).click();
     // A failed top-up goes back to the wallet.
     await page.waitForURL(/#\/wallet/, { timeout: 30_000 });
-    const { rows } = await product.db.query<{ state: string; failure_code: string }>('select state, failure_code from external_payments where out_trade_no = $1', [out]);
+    const { rows } = await product.db.query<{ state: string; failure_code: string }>(
+      'select state, failure_code from external_payments where out_trade_no = $1',
+      [out],
+    );
     expect(rows[0]).toEqual({ state: 'failed', failure_code: 'card_declined' });
   });
 });
@@ -152,8 +178,17 @@ describe('Mercado Pago live: /MercadoPago with MercadoPago.js', () => {
     await page.getByRole('button', { name: /^Pay/ }).click();
     await paid(page);
     const p = [...mp.payments.values()].find((x) => x.external_reference === out)!;
-    expect(p).toMatchObject({ status: 'approved', transaction_amount: 20, installments: 3, payment_method_id: 'master', payer: { email: 'ana@example.com.br' } });
-    const { rows } = await product.db.query<{ state: string }>('select state from external_payments where out_trade_no = $1', [out]);
+    expect(p).toMatchObject({
+      status: 'approved',
+      transaction_amount: 20,
+      installments: 3,
+      payment_method_id: 'master',
+      payer: { email: 'ana@example.com.br' },
+    });
+    const { rows } = await product.db.query<{ state: string }>(
+      'select state from external_payments where out_trade_no = $1',
+      [out],
+    );
     expect(rows[0]?.state).toBe('paid');
   });
 
@@ -169,12 +204,17 @@ describe('Mercado Pago live: /MercadoPago with MercadoPago.js', () => {
     await page.frameLocator('#mp-securityCode iframe').getByLabel('Security code').fill('123');
     await page.getByLabel('Document number').fill('12345678909');
     await page.getByRole('button', { name: /^Pay/ }).click();
-    await expect.poll(() => page.locator('#card-errors').textContent()).toBe('cardNumber should be of length between 9 and 18.');
+    await expect
+      .poll(() => page.locator('#card-errors').textContent())
+      .toBe('cardNumber should be of length between 9 and 18.');
     await number.fill('5031 4332 1540 6351');
     const { out } = await externalRow(page);
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForURL(/#\/wallet/, { timeout: 30_000 });
-    const { rows } = await product.db.query<{ state: string; failure_code: string }>('select state, failure_code from external_payments where out_trade_no = $1', [out]);
+    const { rows } = await product.db.query<{ state: string; failure_code: string }>(
+      'select state, failure_code from external_payments where out_trade_no = $1',
+      [out],
+    );
     expect(rows[0]).toEqual({ state: 'failed', failure_code: 'card_declined' });
   });
 });

@@ -13,13 +13,17 @@ const en = JSON.parse(readFileSync(new URL('../../locales/en-US.json', import.me
 const lt = JSON.parse(readFileSync(new URL('../../locales/lt-LT.json', import.meta.url), 'utf8'));
 
 const CABINET = 'PWL-LIS-001';
-const plural = (forms: Record<string, string>, n: number, lang: string) => (forms[new Intl.PluralRules(lang).select(n)] ?? forms.other!).replace('{{n}}', String(n));
+const plural = (forms: Record<string, string>, n: number, lang: string) =>
+  (forms[new Intl.PluralRules(lang).select(n)] ?? forms.other!).replace('{{n}}', String(n));
 /** The served scan block of a page. */
-const servedScan = (html: string) => JSON.parse(/<script type="application\/json" id="powerly-scan">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null');
+const servedScan = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="powerly-scan">([^<]*)<\/script>/.exec(html)?.[1] ?? 'null');
 
 describe('the server-rendered code link', () => {
   it("answers with the package screen in the rider's language, private and short-lived, with no rider data", async () => {
-    const res = await fetch(`${env.product.base}/?qrcode=${CABINET}`, { headers: { 'accept-language': 'lt-LT,lt;q=0.9,en;q=0.5' } });
+    const res = await fetch(`${env.product.base}/?qrcode=${CABINET}`, {
+      headers: { 'accept-language': 'lt-LT,lt;q=0.9,en;q=0.5' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('private, max-age=30');
     expect(res.headers.get('vary')).toMatch(/Accept-Language/i);
@@ -34,7 +38,9 @@ describe('the server-rendered code link', () => {
     expect(root).toContain(plural(lt.rentPricing.stock, scan.haveBatteryCount, 'lt-LT'));
     expect(root).toContain(plural(lt.rentPricing.slots, scan.freeSlots, 'lt-LT'));
     // The link's own lang wins over the browser's.
-    const pt = await (await fetch(`${env.product.base}/?qrcode=${CABINET}&lang=pt-BR`, { headers: { 'accept-language': 'lt-LT' } })).text();
+    const pt = await (
+      await fetch(`${env.product.base}/?qrcode=${CABINET}&lang=pt-BR`, { headers: { 'accept-language': 'lt-LT' } })
+    ).text();
     expect(pt).toContain('<html lang="pt-PT" data-page="package">');
   });
 
@@ -46,7 +52,9 @@ describe('the server-rendered code link', () => {
     expect(servedScan(html)).toBeNull();
     const page = await env.newPage();
     await page.goto(`${env.product.base}/?qrcode=NO-SUCH-CAB`);
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: en.scan.failedTitle }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('alert').filter({ hasText: en.scan.failedTitle }).count(), { timeout: 20_000 })
+      .toBe(1);
   });
 
   it('is adopted without a flash and without a scan call: the painted screen is the one that works', async () => {
@@ -65,20 +73,28 @@ describe('the server-rendered code link', () => {
         if (document.readyState !== 'interactive') return;
         const root = document.getElementById('root')!;
         const w = window as unknown as { parsed: { h2: Element | null; text: string; hidden: boolean } };
-        w.parsed = { h2: root.querySelector('h2.venue-name'), text: root.innerText, hidden: getComputedStyle(root).visibility === 'hidden' };
+        w.parsed = {
+          h2: root.querySelector('h2.venue-name'),
+          text: root.innerText,
+          hidden: getComputedStyle(root).visibility === 'hidden',
+        };
       });
     });
     await page.goto(`${env.product.base}/?qrcode=${CABINET}`);
-    const parsed = await page.evaluate(() => (window as unknown as { parsed: { text: string; hidden: boolean } }).parsed);
+    const parsed = await page.evaluate(
+      () => (window as unknown as { parsed: { text: string; hidden: boolean } }).parsed,
+    );
     expect(parsed.hidden).toBe(false);
     expect(parsed.text).toContain(en.rentPricing.deposit);
     await mounted(page);
     expect(await page.evaluate(() => location.hash)).toBe('#/selectPakage');
     // Hydrated, not rendered afresh: the venue heading painted from the HTML is the document's.
-    expect(await page.evaluate(() => {
-      const h2 = (window as unknown as { parsed: { h2: Element | null } }).parsed.h2;
-      return !!h2 && h2.isConnected && document.querySelector('#root h2.venue-name') === h2;
-    })).toBe(true);
+    expect(
+      await page.evaluate(() => {
+        const h2 = (window as unknown as { parsed: { h2: Element | null } }).parsed.h2;
+        return !!h2 && h2.isConnected && document.querySelector('#root h2.venue-name') === h2;
+      }),
+    ).toBe(true);
     // Hydrated once the rider's (tourist) session was made; the served screen was not scanned again.
     const beforeNext = [...calls];
     expect(beforeNext.some((c) => c.endsWith('/saas/tourist/login'))).toBe(true);

@@ -43,7 +43,12 @@ async function supportConsole(): Promise<Page> {
   await staff.setMembership(s.id, { agentId: 'agent-baltic', role: 'support', venueIds: [] });
   const token = 'desk-browser-session-0123456789abcdef';
   await staff.insertSession({
-    tokenHash: sha256(token), staffId: s.id, method: 'passkey', ip: '127.0.0.1', userAgent: 'chromium', at: product.clock.now(),
+    tokenHash: sha256(token),
+    staffId: s.id,
+    method: 'passkey',
+    ip: '127.0.0.1',
+    userAgent: 'chromium',
+    at: product.clock.now(),
     expiresAt: new Date(product.clock.now().getTime() + 3_600_000),
   });
   // The console checked at the narrowest width it supports.
@@ -60,7 +65,10 @@ describe('the support desk', () => {
   it('finds the rider by phone, reads the timeline, refunds part of the fee; the rider sees it without reload', async () => {
     const rider = await phonePage(browser);
     const powerbankId = await riderRents(rider);
-    const { rows } = await product.db.query<{ id: string; user_id: string }>('select id, user_id::text from orders where powerbank_id = $1', [powerbankId]);
+    const { rows } = await product.db.query<{ id: string; user_id: string }>(
+      'select id, user_id::text from orders where powerbank_id = $1',
+      [powerbankId],
+    );
     const orderId = rows[0]!.id;
     await product.db.query(`update users set mobile = '+370 612 34567' where id = $1`, [rows[0]!.user_id]);
 
@@ -69,7 +77,10 @@ describe('the support desk', () => {
     await product.fleet!.get('PWL-VNO-001')!.insert(powerbankId);
     await waitFor(async () => {
       await product.app.powerly.jobs.runDue();
-      const p = await product.db.query<{ status: string }>(`select status from payments where order_id = $1 and status <> 'declined'`, [orderId]);
+      const p = await product.db.query<{ status: string }>(
+        `select status from payments where order_id = $1 and status <> 'declined'`,
+        [orderId],
+      );
       return p.rows[0]?.status === 'partially_captured';
     }, 'fee captured');
 
@@ -94,7 +105,13 @@ describe('the support desk', () => {
     const steps = desk.getByRole('region', { name: 'How the fee was worked out' });
     await expect.poll(() => steps.textContent()).toContain('180 minutes: 3 × 60 minutes at €1 each = €3');
     const timeline = desk.getByRole('region', { name: 'Timeline' });
-    for (const what of ['cabinet.command.eject', 'cabinet.popped', 'cabinet.returned', 'payment.partially_captured', 'ledger.rent']) {
+    for (const what of [
+      'cabinet.command.eject',
+      'cabinet.popped',
+      'cabinet.returned',
+      'payment.partially_captured',
+      'ledger.rent',
+    ]) {
       expect(await timeline.getByText(what, { exact: true }).count(), what).toBeGreaterThan(0);
     }
     expect(await axeViolations(desk)).toEqual([]);
@@ -106,7 +123,10 @@ describe('the support desk', () => {
     await refund.getByLabel('Amount (EUR)').fill('1.20');
     await refund.getByLabel('Reason').fill('Charged while the cabinet was offline');
     await refund.getByRole('button', { name: 'Refund' }).click();
-    await desk.getByRole('status').filter({ hasText: 'Refunded €1.20: €1.20 to the card, €0 to the wallet.' }).waitFor();
+    await desk
+      .getByRole('status')
+      .filter({ hasText: 'Refunded €1.20: €1.20 to the card, €0 to the wallet.' })
+      .waitFor();
     await expect.poll(() => desk.getByRole('region', { name: 'Money' }).textContent()).toContain('Refunded€1.20');
     await expect.poll(() => timeline.getByText('staff.rental.refund', { exact: true }).count()).toBe(1);
     expect(await axeViolations(desk)).toEqual([]);

@@ -21,9 +21,17 @@ beforeAll(async () => {
   product = await startProduct();
   partner = await startPartnerSite('dist', 0, '127.0.0.1', product.base);
   partnerOrigin = new URL(partner.url).origin;
-  await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [new URL(product.base).origin] });
+  await product.app.powerly.embed.saveAgent({
+    id: 'demo-venue',
+    name: 'venue',
+    origins: [new URL(product.base).origin],
+  });
   await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [partnerOrigin] });
-  await product.app.powerly.embed.saveAgent({ id: 'demo-app', name: 'native', origins: [new URL(product.base).origin] });
+  await product.app.powerly.embed.saveAgent({
+    id: 'demo-app',
+    name: 'native',
+    origins: [new URL(product.base).origin],
+  });
   browser = await launchChromium();
 });
 
@@ -42,9 +50,10 @@ async function newPage(): Promise<Page> {
 }
 
 function widgetFrame(page: Page, nth = 0): Promise<Frame> {
-  return expect.poll(() => page.frames().filter((f) => f.url().includes('/embed/frame.html')).length).toBeGreaterThan(nth).then(
-    () => page.frames().filter((f) => f.url().includes('/embed/frame.html'))[nth]!,
-  );
+  return expect
+    .poll(() => page.frames().filter((f) => f.url().includes('/embed/frame.html')).length)
+    .toBeGreaterThan(nth)
+    .then(() => page.frames().filter((f) => f.url().includes('/embed/frame.html'))[nth]!);
 }
 
 async function payInFrame(frame: Frame) {
@@ -61,7 +70,9 @@ async function returnPowerBank(frame: Frame, to: string) {
   await out.waitFor();
   const id = (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;
   const res = await fetch(`${product.base}/demo-api/cabinets/${to}/return`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId: id }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ powerbankId: id }),
   });
   expect(res.status).toBe(200);
   return id;
@@ -70,7 +81,10 @@ async function returnPowerBank(frame: Frame, to: string) {
 const log = (page: Page) => page.getByRole('log');
 
 /** The frame-ancestors directive of a Content-Security-Policy (the rest is the page policy, server/src/plugins/security.ts). */
-const frameAncestorsOf = (csp: string | null) => String(csp).split(/;\s*/).find((d) => d.startsWith('frame-ancestors'));
+const frameAncestorsOf = (csp: string | null) =>
+  String(csp)
+    .split(/;\s*/)
+    .find((d) => d.startsWith('frame-ancestors'));
 
 describe('iframe on a partner site (another origin)', () => {
   it('mounts through the queued loader call, rents, and reports ready, resize, eject.confirmed, rental.returned and the receipt', async () => {
@@ -84,24 +98,43 @@ describe('iframe on a partner site (another origin)', () => {
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     // The box keeps a height of its own from the first frame (the reserved one, then the content's).
     await expect
-      .poll(() => page.locator('#rent iframe').evaluate((el) => (el as HTMLIFrameElement).getBoundingClientRect().height))
+      .poll(() =>
+        page.locator('#rent iframe').evaluate((el) => (el as HTMLIFrameElement).getBoundingClientRect().height),
+      )
       .toBeGreaterThan(200);
 
     await payInFrame(frame);
     await expect.poll(() => log(page).textContent()).toMatch(/powerly:resize height=\d+/);
     await expect.poll(() => log(page).textContent()).toMatch(/rent powerly:eject\.confirmed orderId=\S+/);
     await returnPowerBank(frame, 'PWL-VNO-001');
-    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent powerly:rental\.returned orderId=\S+/);
+    await expect
+      .poll(() => log(page).textContent(), { timeout: 20_000 })
+      .toMatch(/rent powerly:rental\.returned orderId=\S+/);
     // The receipt (the rider's 'host' channel) reaches the host page as rental.notice, in the rider's language.
-    await expect.poll(async () => {
-      await product.app.powerly.jobs.runDue();
-      return log(page).textContent();
-    }, { timeout: 20_000 }).toMatch(/rent powerly:rental\.notice orderId=\S+ kind=receipt title=Power bank returned body=.+Returned at GO9 Gedimino 9/);
+    await expect
+      .poll(
+        async () => {
+          await product.app.powerly.jobs.runDue();
+          return log(page).textContent();
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(
+        /rent powerly:rental\.notice orderId=\S+ kind=receipt title=Power bank returned body=.+Returned at GO9 Gedimino 9/,
+      );
 
     // The token is never in a URL, a cookie or the host's storage; the frame keeps it in its own origin's
     // (partitioned) storage under its agent and slot only, and drops the rental once it is returned.
-    const storage = await frame.evaluate(() => ({ keys: Object.keys(localStorage).sort(), session: sessionStorage.length, cookie: document.cookie }));
-    expect(storage).toEqual({ keys: ['powerly:demo-partner:rent:token', 'powerly:demo-partner:rent:userType'], session: 0, cookie: '' });
+    const storage = await frame.evaluate(() => ({
+      keys: Object.keys(localStorage).sort(),
+      session: sessionStorage.length,
+      cookie: document.cookie,
+    }));
+    expect(storage).toEqual({
+      keys: ['powerly:demo-partner:rent:token', 'powerly:demo-partner:rent:userType'],
+      session: 0,
+      cookie: '',
+    });
     expect(await page.evaluate(() => localStorage.length + sessionStorage.length + document.cookie.length)).toBe(0);
     expect(urls.filter((u) => /token=/i.test(u))).toEqual([]);
   });
@@ -126,17 +159,22 @@ describe('iframe on a partner site (another origin)', () => {
       b.srcdoc = '<p>foreign</p>';
       document.body.append(a, b);
     });
-    await expect.poll(() => page.frames().filter((f) => f.name() === 'sibling' || f.name() === 'foreign').length).toBe(2);
+    await expect
+      .poll(() => page.frames().filter((f) => f.name() === 'sibling' || f.name() === 'foreign').length)
+      .toBe(2);
     const widgetOrigin = new URL(product.base).origin;
     for (const name of ['sibling', 'foreign']) {
       const attacker = page.frames().find((f) => f.name() === name)!;
       await attacker.waitForLoadState();
-      await attacker.evaluate(({ widgetOrigin }) => {
-        const msg = { powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } };
-        // The widget iframe is the host's first frame.
-        window.parent.frames[0]!.postMessage(msg, widgetOrigin);
-        window.parent.postMessage({ powerly: 1, type: 'eject.confirmed', payload: { orderId: '999' } }, '*');
-      }, { widgetOrigin });
+      await attacker.evaluate(
+        ({ widgetOrigin }) => {
+          const msg = { powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } };
+          // The widget iframe is the host's first frame.
+          window.parent.frames[0]!.postMessage(msg, widgetOrigin);
+          window.parent.postMessage({ powerly: 1, type: 'eject.confirmed', payload: { orderId: '999' } }, '*');
+        },
+        { widgetOrigin },
+      );
     }
     await page.waitForTimeout(1500);
     expect(await frame.getByText('GO9 Gedimino 9').count()).toBe(0);
@@ -144,7 +182,9 @@ describe('iframe on a partner site (another origin)', () => {
     expect(await log(page).textContent()).not.toContain('999');
 
     // The real host, through the loader: accepted.
-    await page.evaluate(() => (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('open', '#rent', 'PWL-VNO-001'));
+    await page.evaluate(() =>
+      (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('open', '#rent', 'PWL-VNO-001'),
+    );
     await expect.poll(() => frame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
   });
 
@@ -152,16 +192,25 @@ describe('iframe on a partner site (another origin)', () => {
     const page = await newPage();
     // The partner origin is not on demo-venue's allowlist: the browser blocks the frame (frame-ancestors)
     // and the host gets the handshake timeout.
-    const res = await fetch(`${product.base}/embed/frame.html?agent=demo-venue&origin=${encodeURIComponent(partnerOrigin)}`);
-    expect(frameAncestorsOf(res.headers.get('content-security-policy'))).toBe(`frame-ancestors ${new URL(product.base).origin}`);
+    const res = await fetch(
+      `${product.base}/embed/frame.html?agent=demo-venue&origin=${encodeURIComponent(partnerOrigin)}`,
+    );
+    expect(frameAncestorsOf(res.headers.get('content-security-policy'))).toBe(
+      `frame-ancestors ${new URL(product.base).origin}`,
+    );
     await page.goto(`${partnerOrigin}/demo/partner/`);
     await page.evaluate(() => {
       const el = document.createElement('div');
       el.id = 'wrong';
       document.getElementById('partner')!.append(el);
-      (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('mount', '#wrong', { agent: 'demo-venue', qrcode: 'PWL-LIS-001' });
+      (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly('mount', '#wrong', {
+        agent: 'demo-venue',
+        qrcode: 'PWL-LIS-001',
+      });
     });
-    await expect.poll(() => log(page).textContent(), { timeout: 15_000 }).toContain('wrong powerly:error code=handshakeTimeout');
+    await expect
+      .poll(() => log(page).textContent(), { timeout: 15_000 })
+      .toContain('wrong powerly:error code=handshakeTimeout');
   });
 });
 
@@ -175,15 +224,35 @@ describe('native web-view host (no origin: a signed one-time code)', () => {
     await payInFrame(frame);
     await expect.poll(() => log(page).textContent()).toMatch(/webview eject\.confirmed orderId=\S+/);
     await returnPowerBank(frame, 'PWL-NYC-001');
-    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/webview rental\.returned orderId=\S+/);
+    await expect
+      .poll(() => log(page).textContent(), { timeout: 20_000 })
+      .toMatch(/webview rental\.returned orderId=\S+/);
 
     // An injected message without a valid code is ignored; replaying the used code is refused.
     const replay = await frame.evaluate(async () => {
       const out: string[] = [];
-      (window as unknown as { ReactNativeWebView: { postMessage(s: string): void } }).ReactNativeWebView = { postMessage: (s) => out.push(s) };
-      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } }) }));
-      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, qrcode: 'PWL-VNO-001' } }) }));
-      window.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code: 'v1.forged.' + 'A'.repeat(43), qrcode: 'PWL-VNO-001' } }) }));
+      (window as unknown as { ReactNativeWebView: { postMessage(s: string): void } }).ReactNativeWebView = {
+        postMessage: (s) => out.push(s),
+      };
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: JSON.stringify({ powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } }),
+        }),
+      );
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, qrcode: 'PWL-VNO-001' } }),
+        }),
+      );
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          data: JSON.stringify({
+            powerly: 1,
+            type: 'init',
+            payload: { version: 1, code: 'v1.forged.' + 'A'.repeat(43), qrcode: 'PWL-VNO-001' },
+          }),
+        }),
+      );
       await new Promise((r) => setTimeout(r, 1500));
       return out;
     });
@@ -221,12 +290,21 @@ describe('<powerly-rent> on a venue site', () => {
       document.head.append(s);
     });
     await expect.poll(() => log(page).textContent()).toMatch(/rent-lisbon ready[\s\S]*|rent-vilnius ready/);
-    await expect.poll(async () => (await log(page).textContent())!.includes('rent-lisbon ready') && (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await log(page).textContent())!.includes('rent-lisbon ready') &&
+          (await log(page).textContent())!.includes('rent-vilnius ready'),
+      )
+      .toBe(true);
     // Open shadow DOM with its own styles.
-    const shadow = await page.locator('#rent-lisbon').evaluate((el) => ({ open: !!el.shadowRoot, style: !!el.shadowRoot?.querySelector('style') }));
+    const shadow = await page
+      .locator('#rent-lisbon')
+      .evaluate((el) => ({ open: !!el.shadowRoot, style: !!el.shadowRoot?.querySelector('style') }));
     expect(shadow).toEqual({ open: true, style: true });
 
-    const frameOf = async (id: string) => (await page.locator(`#${id} iframe`).elementHandle())!.contentFrame() as Promise<Frame>;
+    const frameOf = async (id: string) =>
+      (await page.locator(`#${id} iframe`).elementHandle())!.contentFrame() as Promise<Frame>;
     const lisbonFrame = await frameOf('rent-lisbon');
     const vilniusFrame = await frameOf('rent-vilnius');
     await expect.poll(() => lisbonFrame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
@@ -240,7 +318,9 @@ describe('<powerly-rent> on a venue site', () => {
     await continueToCabinetHome(vilniusFrame, 'GO9 Gedimino 9');
     await expect.poll(() => vilniusFrame.getByRole('button', { name: /^Hold / }).count()).toBe(1);
     await returnPowerBank(lisbonFrame, 'PWL-LIS-001');
-    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon rental\.returned orderId=\S+/);
+    await expect
+      .poll(() => log(page).textContent(), { timeout: 20_000 })
+      .toMatch(/rent-lisbon rental\.returned orderId=\S+/);
     expect(errors).toEqual([]);
   });
 });
@@ -250,17 +330,26 @@ describe("<powerly-rent>'s first load", () => {
     const page = await newPage();
     await page.addInitScript(() => {
       const w = window as unknown as { readyAt?: number };
-      document.addEventListener('ready', (e) => {
-        if ((e.target as Element).localName === 'powerly-rent') w.readyAt ??= performance.now();
-      }, true);
+      document.addEventListener(
+        'ready',
+        (e) => {
+          if ((e.target as Element).localName === 'powerly-rent') w.readyAt ??= performance.now();
+        },
+        true,
+      );
     });
     await page.goto(`${product.base}/demo/venue.html`);
-    await expect.poll(() => page.evaluate(() => (window as unknown as { readyAt?: number }).readyAt ?? 0)).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { readyAt?: number }).readyAt ?? 0))
+      .toBeGreaterThan(0);
     // The host page's own fetches of the element's files (the iframe page and what it loads have their budget).
     const before = await page.evaluate(() => {
       const readyAt = (window as unknown as { readyAt: number }).readyAt;
       return (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-        .filter((r) => new URL(r.name).pathname.startsWith('/embed/') && r.initiatorType !== 'iframe' && r.responseEnd <= readyAt)
+        .filter(
+          (r) =>
+            new URL(r.name).pathname.startsWith('/embed/') && r.initiatorType !== 'iframe' && r.responseEnd <= readyAt,
+        )
         .map((r) => ({ path: new URL(r.name).pathname, bytes: r.encodedBodySize }));
     });
     const paths = before.map((r) => r.path);
@@ -270,7 +359,13 @@ describe("<powerly-rent>'s first load", () => {
     const total = before.reduce((a, r) => a + r.bytes, 0);
     expect(total, JSON.stringify(before)).toBeLessThanOrEqual(5_000);
     // The web vitals reporter comes once a widget is ready.
-    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((r) => r.name.includes('/embed/element-vitals.js')))).toBe(true);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          performance.getEntriesByType('resource').some((r) => r.name.includes('/embed/element-vitals.js')),
+        ),
+      )
+      .toBe(true);
   });
 });
 
@@ -301,17 +396,26 @@ describe('<powerly-rent> attributes after mount', () => {
 
 describe('web-view pages', () => {
   const cases: [string, { about: { title: string }; contact: { title: string } }][] = [
-    ['zh-CN', zh], ['en-US', en], ['lt-LT', lt], ['pt-BR', pt], ['es-ES', en], ['ru-RU', en], ['it-IT', en],
+    ['zh-CN', zh],
+    ['en-US', en],
+    ['lt-LT', lt],
+    ['pt-BR', pt],
+    ['es-ES', en],
+    ['ru-RU', en],
+    ['it-IT', en],
   ];
-  it.each(cases)('#/aboutUsApp/%s and #/contactUsApp/(same) render in the mapped language, without app chrome', async (lang, table) => {
-    const page = await newPage();
-    await page.goto(`${product.base}/#/aboutUsApp/${lang}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.about.title);
-    expect(await page.getByRole('button', { name: en.common.back }).count()).toBe(0);
-    await page.goto(`${product.base}/#/contactUsApp/${lang}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.contact.title);
-    await page.context().close();
-  });
+  it.each(cases)(
+    '#/aboutUsApp/%s and #/contactUsApp/(same) render in the mapped language, without app chrome',
+    async (lang, table) => {
+      const page = await newPage();
+      await page.goto(`${product.base}/#/aboutUsApp/${lang}`);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.about.title);
+      expect(await page.getByRole('button', { name: en.common.back }).count()).toBe(0);
+      await page.goto(`${product.base}/#/contactUsApp/${lang}`);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(table.contact.title);
+      await page.context().close();
+    },
+  );
 });
 
 describe('web vitals', () => {
@@ -320,12 +424,21 @@ describe('web vitals', () => {
     await page.goto(`${product.base}/#/`);
     await page.getByRole('main').first().waitFor();
     // web-vitals is loaded after the first screen: its first report (TTFB) says it listens before the page is left.
-    await expect.poll(async () => (await product.db.query(`select 1 from web_vitals where shape = 'app'`)).rows.length, { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await product.db.query(`select 1 from web_vitals where shape = 'app'`)).rows.length, {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(0);
     await page.goto('about:blank'); // page hide flushes the remaining metrics
-    await expect.poll(async () => {
-      const { rows } = await product.db.query<{ shape: string }>('select distinct shape from web_vitals');
-      return rows.map((r) => r.shape).sort();
-    }, { timeout: 20_000 }).toEqual(['app', 'element', 'iframe', 'webview']);
+    await expect
+      .poll(
+        async () => {
+          const { rows } = await product.db.query<{ shape: string }>('select distinct shape from web_vitals');
+          return rows.map((r) => r.shape).sort();
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual(['app', 'element', 'iframe', 'webview']);
     const { rows } = await product.db.query<{ route: string }>('select route from web_vitals');
     for (const r of rows) expect(r.route).toMatch(/^(\/[A-Za-z0-9_/-]*)?$/);
     const res = await fetch(`${product.base}/cdb-app-api/v1/app/embed/vitals/summary`);
@@ -340,32 +453,49 @@ afterAll(async () => {
 });
 
 describe('the hostile opener', () => {
-  it("a page that window.open()s the native frame and posts its own one-time code does not sign that window in", async () => {
+  it('a page that window.open()s the native frame and posts its own one-time code does not sign that window in', async () => {
     // The attacker's own account and a valid one-time code for it.
-    const login = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/saas/tourist/login?code=attacker-device-0000000001' });
+    const login = await product.app.inject({
+      method: 'POST',
+      url: '/cdb-app-api/v1/app/saas/tourist/login?code=attacker-device-0000000001',
+    });
     const attacker = login.json().data as string;
-    const issued = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/embed/code', headers: { token: attacker }, payload: { agent: 'demo-app' } });
+    const issued = await product.app.inject({
+      method: 'POST',
+      url: '/cdb-app-api/v1/app/embed/code',
+      headers: { token: attacker },
+      payload: { agent: 'demo-app' },
+    });
     const code = issued.json().data.code as string;
     expect(code).toMatch(/^v1\./);
     const page = await newPage();
     await page.goto(`${partnerOrigin}/demo/partner/?api=none`); // the attacker's page, another origin
     const opened = page.context().waitForEvent('page');
-    await page.evaluate(({ url, code }) => {
-      const w = window.open(url);
-      const msg = JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code } });
-      const t = setInterval(() => {
-        try {
-          w?.postMessage(msg, '*');
-        } catch { /* severed */ }
-      }, 100);
-      setTimeout(() => clearInterval(t), 5000);
-    }, { url: `${product.base}/embed/frame.html?agent=demo-app&transport=native`, code });
+    await page.evaluate(
+      ({ url, code }) => {
+        const w = window.open(url);
+        const msg = JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code } });
+        const t = setInterval(() => {
+          try {
+            w?.postMessage(msg, '*');
+          } catch {
+            /* severed */
+          }
+        }, 100);
+        setTimeout(() => clearInterval(t), 5000);
+      },
+      { url: `${product.base}/embed/frame.html?agent=demo-app&transport=native`, code },
+    );
     const victim = await opened;
     await victim.waitForLoadState();
     await new Promise((r) => setTimeout(r, 5500));
     // The code was never redeemed by the victim's window (so it holds no session of the attacker's): it still
     // works, exactly once, here.
-    const redeem = await product.app.inject({ method: 'POST', url: '/cdb-app-api/v1/app/embed/code/redeem', payload: { code, agent: 'demo-app' } });
+    const redeem = await product.app.inject({
+      method: 'POST',
+      url: '/cdb-app-api/v1/app/embed/code/redeem',
+      payload: { code, agent: 'demo-app' },
+    });
     expect(redeem.json().code).toBe(0);
   });
 });

@@ -24,10 +24,21 @@ async function startHosts(): Promise<Hosts> {
   const partner = await startPartnerSite('dist', 0, '127.0.0.1', product.base);
   const partnerOrigin = new URL(partner.url).origin;
   const otherSiteOrigin = partnerOrigin.replace('127.0.0.1', 'localhost');
-  await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [new URL(product.base).origin] });
-  await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [partnerOrigin, otherSiteOrigin] });
+  await product.app.powerly.embed.saveAgent({
+    id: 'demo-venue',
+    name: 'venue',
+    origins: [new URL(product.base).origin],
+  });
+  await product.app.powerly.embed.saveAgent({
+    id: 'demo-partner',
+    name: 'partner',
+    origins: [partnerOrigin, otherSiteOrigin],
+  });
   return {
-    product, partner, partnerOrigin, otherSiteOrigin,
+    product,
+    partner,
+    partnerOrigin,
+    otherSiteOrigin,
     async close() {
       await partner.site.close();
       await product.close();
@@ -59,7 +70,8 @@ const CLS_OBSERVER = () => {
     const f = window as unknown as { __frameCls: number };
     f.__frameCls = 0;
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) f.__frameCls += e.value;
+      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!e.hadRecentInput) f.__frameCls += e.value;
     }).observe({ type: 'layout-shift', buffered: true });
     return;
   }
@@ -69,12 +81,16 @@ const CLS_OBSERVER = () => {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
       if (e.hadRecentInput) {
-        (window as unknown as { __inputShifts: number }).__inputShifts = ((window as unknown as { __inputShifts?: number }).__inputShifts ?? 0) + e.value;
+        (window as unknown as { __inputShifts: number }).__inputShifts =
+          ((window as unknown as { __inputShifts?: number }).__inputShifts ?? 0) + e.value;
         continue;
       }
       w.__cls += e.value;
       w.__shifts.push(e.value);
-      (w as unknown as { __where: string[] }).__where = [...((w as unknown as { __where?: string[] }).__where ?? []), `${Math.round(e.startTime)}:${((e as unknown as { sources: { node?: Node }[] }).sources ?? []).map((x) => (x.node as Element | undefined)?.tagName + '#' + ((x.node as Element | undefined)?.id ?? '')).join(',')}`];
+      (w as unknown as { __where: string[] }).__where = [
+        ...((w as unknown as { __where?: string[] }).__where ?? []),
+        `${Math.round(e.startTime)}:${((e as unknown as { sources: { node?: Node }[] }).sources ?? []).map((x) => (x.node as Element | undefined)?.tagName + '#' + ((x.node as Element | undefined)?.id ?? '')).join(',')}`,
+      ];
     }
   }).observe({ type: 'layout-shift', buffered: true });
 };
@@ -113,7 +129,12 @@ async function powerbankOut(frame: Frame): Promise<string> {
   const out = frame.getByRole('status').filter({ hasText: 'Your power bank is out!' });
   // On a timeout, say where the widget stood (seen once under heavy machine load, not reproduced since).
   await out.waitFor().catch(async (e: unknown) => {
-    const where = await frame.evaluate(() => `${location.hash}: ${document.body.innerText.slice(0, 600)} HTML ${document.body.innerHTML.slice(0, 3000)}`).catch(() => '?');
+    const where = await frame
+      .evaluate(
+        () =>
+          `${location.hash}: ${document.body.innerText.slice(0, 600)} HTML ${document.body.innerHTML.slice(0, 3000)}`,
+      )
+      .catch(() => '?');
     throw new Error(`no "power bank is out" in the widget at ${where}`, { cause: e });
   });
   return (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;
@@ -121,7 +142,9 @@ async function powerbankOut(frame: Frame): Promise<string> {
 
 async function returnTo(cabinet: string, powerbankId: string, base = product.base) {
   const res = await fetch(`${base}/demo-api/cabinets/${cabinet}/return`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ powerbankId }),
   });
   expect(res.status).toBe(200);
 }
@@ -157,11 +180,13 @@ describe('size follows content; the host page does not shift', () => {
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     const seen: number[] = [];
     const settle = async () => {
-      await expect.poll(async () => {
-        await touchHost(page);
-        const h = await heights(page, box, frame);
-        return Math.abs(h.outer - Math.max(200, h.inner)) <= 2 ? 'same' : JSON.stringify(h);
-      }).toBe('same');
+      await expect
+        .poll(async () => {
+          await touchHost(page);
+          const h = await heights(page, box, frame);
+          return Math.abs(h.outer - Math.max(200, h.inner)) <= 2 ? 'same' : JSON.stringify(h);
+        })
+        .toBe('same');
       seen.push((await heights(page, box, frame)).outer);
     };
     await settle();
@@ -172,7 +197,10 @@ describe('size follows content; the host page does not shift', () => {
     // The host calls open/close from its own buttons (a person's click on the host page).
     await page.evaluate(() => {
       const P = (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly;
-      for (const [label, run] of [['Help', () => P('open', '#rent', '/help')], ['Close', () => P('close', '#rent')]] as const) {
+      for (const [label, run] of [
+        ['Help', () => P('open', '#rent', '/help')],
+        ['Close', () => P('close', '#rent')],
+      ] as const) {
         const b = document.createElement('button');
         b.textContent = label;
         b.onclick = run;
@@ -192,10 +220,19 @@ describe('size follows content; the host page does not shift', () => {
     await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/powerly:rental\.returned/);
     // Both ways: some screen made it taller, some shorter, and it always matched the content.
     const steps = seen.slice(1).map((h, i) => h - seen[i]!);
-    expect(steps.some((d) => d > 0), `heights ${seen.join(' → ')}`).toBe(true);
-    expect(steps.some((d) => d < 0), `heights ${seen.join(' → ')}`).toBe(true);
+    expect(
+      steps.some((d) => d > 0),
+      `heights ${seen.join(' → ')}`,
+    ).toBe(true);
+    expect(
+      steps.some((d) => d < 0),
+      `heights ${seen.join(' → ')}`,
+    ).toBe(true);
     const shift = await cls(page);
-    console.info(`[embed] partner page: heights ${seen.join(' → ')} px, host CLS ${shift.toFixed(4)}`, await page.evaluate(() => JSON.stringify((window as unknown as { __where?: string[] }).__where)));
+    console.info(
+      `[embed] partner page: heights ${seen.join(' → ')} px, host CLS ${shift.toFixed(4)}`,
+      await page.evaluate(() => JSON.stringify((window as unknown as { __where?: string[] }).__where)),
+    );
     expect(shift).toBeLessThan(0.01);
     expect(await frameCls(frame)).toBeLessThan(0.01);
     await context.close();
@@ -219,7 +256,10 @@ describe('size follows content; the host page does not shift', () => {
     await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon rental\.returned/);
     expect((await heights(page, '#rent-vilnius >> .pw-box', vilnius)).outer).toBe(untouched);
     const shift = await cls(page);
-    console.info(`[embed] venue page: host CLS ${shift.toFixed(4)}`, await page.evaluate(() => JSON.stringify((window as unknown as { __where?: string[] }).__where)));
+    console.info(
+      `[embed] venue page: host CLS ${shift.toFixed(4)}`,
+      await page.evaluate(() => JSON.stringify((window as unknown as { __where?: string[] }).__where)),
+    );
     expect(shift).toBeLessThan(0.01);
     expect(await frameCls(lisbon)).toBeLessThan(0.01);
     await context.close();
@@ -243,7 +283,10 @@ describe('session across a host reload', () => {
     let frame = await frameOf(page, '#rent iframe');
     await pay(frame);
     const id = await powerbankOut(frame);
-    const confirmed = async () => (await logLines(page)).map((l) => /^rent powerly:eject\.confirmed orderId=([A-Za-z0-9_-]+)$/.exec(l)?.[1]).find(Boolean);
+    const confirmed = async () =>
+      (await logLines(page))
+        .map((l) => /^rent powerly:eject\.confirmed orderId=([A-Za-z0-9_-]+)$/.exec(l)?.[1])
+        .find(Boolean);
     await expect.poll(confirmed).toBeTruthy();
     const orderId = (await confirmed())!;
 
@@ -259,17 +302,21 @@ describe('session across a host reload', () => {
     await expect.poll(() => otherFrame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     expect(await otherFrame.evaluate(() => location.hash)).toMatch(/^#\/selectPakage/);
     // Its storage partition is another one (or third-party storage is refused there altogether).
-    expect(await otherFrame.evaluate(() => {
-      try {
-        return Object.keys(localStorage);
-      } catch {
-        return [];
-      }
-    })).toEqual([]);
+    expect(
+      await otherFrame.evaluate(() => {
+        try {
+          return Object.keys(localStorage);
+        } catch {
+          return [];
+        }
+      }),
+    ).toEqual([]);
 
     // The rental still ends where it started: the reloaded widget reports the return.
     await returnTo('PWL-VNO-001', id, own.product.base);
-    await expect.poll(() => logLines(page), { timeout: 20_000 }).toContain(`rent powerly:rental.returned orderId=${orderId}`);
+    await expect
+      .poll(() => logLines(page), { timeout: 20_000 })
+      .toContain(`rent powerly:rental.returned orderId=${orderId}`);
     await context.close();
   });
 });
@@ -281,40 +328,58 @@ describe('appearance', () => {
     await page.goto(`${product.base}/demo/venue.html`);
     // The skeleton is in the host's appearance before the widget answers.
     const skeleton = await page.locator('#rent-lisbon >> .pw-box').evaluate((el) => ({
-      bg: getComputedStyle(el).backgroundColor, radius: getComputedStyle(el).borderTopLeftRadius,
+      bg: getComputedStyle(el).backgroundColor,
+      radius: getComputedStyle(el).borderTopLeftRadius,
     }));
     expect(skeleton).toEqual({ bg: 'rgb(250, 247, 255)', radius: '20px' });
     await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
     const lisbon = await frameOf(page, '#rent-lisbon iframe');
     const vilnius = await frameOf(page, '#rent-vilnius iframe');
-    const look = (f: Frame) => f.evaluate(() => {
-      const button = document.querySelector('.button.primary');
-      return {
-        theme: document.documentElement.dataset.theme,
-        brand: getComputedStyle(document.documentElement).getPropertyValue('--brand').trim(),
-        bg: getComputedStyle(document.body).backgroundColor,
-        button: button ? getComputedStyle(button).backgroundColor : null,
-        buttonText: button ? getComputedStyle(button).color : null,
-        font: getComputedStyle(document.getElementById('root')!).fontFamily,
-      };
-    });
+    const look = (f: Frame) =>
+      f.evaluate(() => {
+        const button = document.querySelector('.button.primary');
+        return {
+          theme: document.documentElement.dataset.theme,
+          brand: getComputedStyle(document.documentElement).getPropertyValue('--brand').trim(),
+          bg: getComputedStyle(document.body).backgroundColor,
+          button: button ? getComputedStyle(button).backgroundColor : null,
+          buttonText: button ? getComputedStyle(button).color : null,
+          font: getComputedStyle(document.getElementById('root')!).fontFamily,
+        };
+      });
     await expect.poll(() => look(lisbon).then((l) => l.button)).toBe('rgb(91, 60, 196)');
-    expect(await look(lisbon)).toMatchObject({ theme: 'light', brand: '#5b3cc4', bg: 'rgb(250, 247, 255)', font: 'Georgia, serif' });
+    expect(await look(lisbon)).toMatchObject({
+      theme: 'light',
+      brand: '#5b3cc4',
+      bg: 'rgb(250, 247, 255)',
+      font: 'Georgia, serif',
+    });
     expect(await look(vilnius)).toMatchObject({ theme: 'dark', brand: '#f2a93b', bg: 'rgb(21, 25, 29)' });
     // Button text keeps its contrast on the host's primary: white on purple, black on amber.
     expect((await look(lisbon)).buttonText).toBe('rgb(255, 255, 255)');
     await expect.poll(() => look(vilnius).then((l) => l.buttonText)).toBe('rgb(0, 0, 0)');
 
     // Live: the method, then an attribute.
-    await page.locator('#rent-lisbon').evaluate((el) => (el as HTMLElement & { setTheme(a: unknown): void }).setTheme({ theme: 'dark', variables: { colorPrimary: '#00897b' } }));
+    await page.locator('#rent-lisbon').evaluate((el) =>
+      (el as HTMLElement & { setTheme(a: unknown): void }).setTheme({
+        theme: 'dark',
+        variables: { colorPrimary: '#00897b' },
+      }),
+    );
     await expect.poll(() => look(lisbon)).toMatchObject({ theme: 'dark', brand: '#00897b', bg: 'rgb(21, 25, 29)' });
     await page.locator('#rent-lisbon').evaluate((el) => el.setAttribute('color-primary', '#c2185b'));
     await expect.poll(() => look(lisbon).then((l) => l.brand)).toBe('#c2185b');
 
     // Injection attempts: refused with an error event, nothing applied.
-    await page.locator('#rent-lisbon').evaluate((el) => (el as HTMLElement & { setTheme(a: unknown): void }).setTheme({ variables: { colorPrimary: 'red;background:url(https://evil.example/x)' } }));
+    await page.locator('#rent-lisbon').evaluate((el) =>
+      (el as HTMLElement & { setTheme(a: unknown): void }).setTheme({
+        variables: { colorPrimary: 'red;background:url(https://evil.example/x)' },
+      }),
+    );
     await page.locator('#rent-lisbon').evaluate((el) => el.setAttribute('font-family', 'x} body{display:none'));
-    await expect.poll(() => log(page).textContent()).toMatch(/rent-lisbon error code=badAppearance[\s\S]*rent-lisbon error code=badAppearance/);
+    await expect
+      .poll(() => log(page).textContent())
+      .toMatch(/rent-lisbon error code=badAppearance[\s\S]*rent-lisbon error code=badAppearance/);
     expect((await look(lisbon)).brand).toBe('#c2185b');
     await context.close();
   });
@@ -326,19 +391,25 @@ describe('every event in real rentals, every method', () => {
     const page = await pageIn(context);
     await page.goto(partnerUrl(partnerOrigin));
     const frame = await frameOf(page, '#rent iframe');
-    const P = (...a: unknown[]) => page.evaluate((args) => (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly(...args), a);
+    const P = (...a: unknown[]) =>
+      page.evaluate((args) => (window as unknown as { Powerly: (...a: unknown[]) => void }).Powerly(...args), a);
     await expect.poll(() => log(page).textContent()).toContain('rent powerly:ready');
 
     // A declined card: payment.failed with a stable code.
     await pay(frame, '4000 0000 0000 0002');
     await expect.poll(() => log(page).textContent()).toMatch(/powerly:payment\.failed code=[a-zA-Z]+/);
-    await frame.getByRole('button', { name: 'Cancel' }).click().catch(() => undefined);
+    await frame
+      .getByRole('button', { name: 'Cancel' })
+      .click()
+      .catch(() => undefined);
 
     // The cabinet jams: eject.failed.
     await fetch(`${product.base}/demo-api/cabinets/PWL-VNO-001/fail-next-eject`, { method: 'POST' });
     await P('open', '#rent', 'PWL-VNO-001');
     await pay(frame);
-    await expect.poll(() => log(page).textContent(), { timeout: 30_000 }).toMatch(/powerly:rental\.started tradeNo=\S+[\s\S]*powerly:eject\.failed tradeNo=\S+ code=\w+/);
+    await expect
+      .poll(() => log(page).textContent(), { timeout: 30_000 })
+      .toMatch(/powerly:rental\.started tradeNo=\S+[\s\S]*powerly:eject\.failed tradeNo=\S+ code=\w+/);
 
     // A bad code from the host: error with its code.
     await P('open', '#rent', 'https://evil.example/?qrcode=%3Cscript%3E');
@@ -349,9 +420,20 @@ describe('every event in real rentals, every method', () => {
     await pay(frame);
     const id = await powerbankOut(frame);
     await returnTo('PWL-LIS-001', id);
-    await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/powerly:rental\.returned orderId=\S+/);
+    await expect
+      .poll(() => log(page).textContent(), { timeout: 20_000 })
+      .toMatch(/powerly:rental\.returned orderId=\S+/);
     const text = (await log(page).textContent())!;
-    for (const type of ['ready', 'resize', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error']) {
+    for (const type of [
+      'ready',
+      'resize',
+      'rental.started',
+      'eject.confirmed',
+      'eject.failed',
+      'rental.returned',
+      'payment.failed',
+      'error',
+    ]) {
       expect(text, type).toContain(`powerly:${type}`);
     }
 
@@ -387,7 +469,12 @@ describe('every event in real rentals, every method', () => {
     await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
     const frame = await frameOf(page, '#rent-vilnius iframe');
     const call = (method: string, arg?: unknown) =>
-      page.locator('#rent-vilnius').evaluate((el, [m, a]) => (el as unknown as Record<string, (x: unknown) => void>)[m as string]!(a), [method, arg] as const);
+      page
+        .locator('#rent-vilnius')
+        .evaluate((el, [m, a]) => (el as unknown as Record<string, (x: unknown) => void>)[m as string]!(a), [
+          method,
+          arg,
+        ] as const);
     await page.locator('#rent-vilnius').evaluate((el) => {
       const w = window as unknown as { __paths: string[] };
       w.__paths = [];
@@ -401,13 +488,21 @@ describe('every event in real rentals, every method', () => {
     await call('setLocale', 'lt-LT');
     await expect.poll(() => frame.evaluate(() => document.documentElement.lang)).toBe('lt-LT');
     await call('setTheme', { theme: 'light', variables: { colorPrimary: '#123456' } });
-    await expect.poll(() => frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim())).toBe('#123456');
+    await expect
+      .poll(() => frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim()))
+      .toBe('#123456');
     await call('open', 'PWL-LIS-001');
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
-    await page.locator('#rent-vilnius').evaluate((el) => ((el as unknown as { token: string }).token = 'tok_handed_by_host_1234'));
-    await expect.poll(() => frame.evaluate(() => localStorage.getItem('powerly:demo-venue:rent-vilnius:token'))).toBe('tok_handed_by_host_1234');
+    await page
+      .locator('#rent-vilnius')
+      .evaluate((el) => ((el as unknown as { token: string }).token = 'tok_handed_by_host_1234'));
+    await expect
+      .poll(() => frame.evaluate(() => localStorage.getItem('powerly:demo-venue:rent-vilnius:token')))
+      .toBe('tok_handed_by_host_1234');
     await call('logout');
-    await expect.poll(() => frame.evaluate(() => localStorage.getItem('powerly:demo-venue:rent-vilnius:token'))).toBeNull();
+    await expect
+      .poll(() => frame.evaluate(() => localStorage.getItem('powerly:demo-venue:rent-vilnius:token')))
+      .toBeNull();
     await call('open', 'javascript:alert(1)');
     await expect.poll(() => log(page).textContent()).toMatch(/rent-vilnius error code=badRoute/);
     await context.close();

@@ -14,11 +14,17 @@ const env = productInChromium();
 const hash = (page: Page) => page.evaluate(() => location.hash);
 
 async function pageIn(lang: string, opts: { token?: string; width?: number } = {}): Promise<Page> {
-  const context = await env.browser.newContext({ viewport: { width: opts.width ?? 390, height: 844 }, locale: 'en-US' });
-  await context.addInitScript(([l, t]) => {
-    localStorage.setItem('lang', l!);
-    if (t) localStorage.setItem('token', t);
-  }, [lang, opts.token ?? ''] as const);
+  const context = await env.browser.newContext({
+    viewport: { width: opts.width ?? 390, height: 844 },
+    locale: 'en-US',
+  });
+  await context.addInitScript(
+    ([l, t]) => {
+      localStorage.setItem('lang', l!);
+      if (t) localStorage.setItem('token', t);
+    },
+    [lang, opts.token ?? ''] as const,
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -26,10 +32,14 @@ async function pageIn(lang: string, opts: { token?: string; width?: number } = {
 
 /** The visible buttons and links smaller than 44 × 44 px, as "text w×h". */
 function smallTargets(page: Page, scope = 'main') {
-  return page.evaluate((sel) => [...document.querySelectorAll(`${sel} a, ${sel} button`)]
-    .map((el) => ({ el, r: el.getBoundingClientRect() }))
-    .filter(({ r }) => r.width > 0 && r.height > 0 && (r.width < 44 || r.height < 44))
-    .map(({ el, r }) => `${el.textContent?.trim()} ${Math.round(r.width)}×${Math.round(r.height)}`), scope);
+  return page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(`${sel} a, ${sel} button`)]
+        .map((el) => ({ el, r: el.getBoundingClientRect() }))
+        .filter(({ r }) => r.width > 0 && r.height > 0 && (r.width < 44 || r.height < 44))
+        .map(({ el, r }) => `${el.textContent?.trim()} ${Math.round(r.width)}×${Math.round(r.height)}`),
+    scope,
+  );
 }
 
 async function scanned(page: Page, cabinet: string) {
@@ -71,15 +81,28 @@ describe('the newcomer’s walk', () => {
 
   it('the method picker shows one row per method, the radio beside its name, with room before Continue', async () => {
     const page = await pageIn('en-US', { token: await touristToken(env.product.app) });
-    await page.goto(`${env.product.base}/#/payMethod?${new URLSearchParams({ payType: 'CZ', currency: 'EUR', price: '10' })}`);
+    await page.goto(
+      `${env.product.base}/#/payMethod?${new URLSearchParams({ payType: 'CZ', currency: 'EUR', price: '10' })}`,
+    );
     const rows = page.locator('.radio-row');
     await expect.poll(() => rows.count()).toBeGreaterThan(1);
-    const boxes = await rows.evaluateAll((els) => els.map((el) => {
-      const r = el.getBoundingClientRect();
-      const i = el.querySelector('input')!.getBoundingClientRect();
-      const s = el.querySelector('span')!.getBoundingClientRect();
-      return { top: r.top, bottom: r.bottom, height: r.height, inputMid: (i.top + i.bottom) / 2, spanTop: s.top, spanBottom: s.bottom, spanLeft: s.left, inputRight: i.right };
-    }));
+    const boxes = await rows.evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        const i = el.querySelector('input')!.getBoundingClientRect();
+        const s = el.querySelector('span')!.getBoundingClientRect();
+        return {
+          top: r.top,
+          bottom: r.bottom,
+          height: r.height,
+          inputMid: (i.top + i.bottom) / 2,
+          spanTop: s.top,
+          spanBottom: s.bottom,
+          spanLeft: s.left,
+          inputRight: i.right,
+        };
+      }),
+    );
     for (const b of boxes) {
       expect(b.height).toBeGreaterThanOrEqual(44);
       // The radio and its name on one line: the name beside the radio, level with it.
@@ -155,10 +178,11 @@ describe('the newcomer’s walk', () => {
   it('the first screen after a scan takes the focus on its title without a ring; after a key press the ring shows', async () => {
     const page = await pageIn('en-US');
     await scanned(page, 'PWL-LIS-001');
-    const focused = () => page.evaluate(() => {
-      const a = document.activeElement as HTMLElement;
-      return `${a.tagName} ${getComputedStyle(a).outlineStyle}`;
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const a = document.activeElement as HTMLElement;
+        return `${a.tagName} ${getComputedStyle(a).outlineStyle}`;
+      });
     await expect.poll(focused).toBe('H1 none');
     // A keyboard user's navigation: the title's ring is shown.
     await page.keyboard.press('Shift');
@@ -166,4 +190,3 @@ describe('the newcomer’s walk', () => {
     await expect.poll(focused).toBe('H1 solid');
   });
 });
-

@@ -16,15 +16,22 @@ const env = productInChromium();
 const API = '/cdb-app-api/v1/app';
 const LANG = 'lt-LT';
 const json = (path: string) => JSON.parse(readFileSync(new URL(`../../locales/${path}`, import.meta.url), 'utf8'));
-const lt = { ...json(`${LANG}.json`), mifi: json(`mifi/${LANG}.json`).mifi, payMethod: json(`pay/${LANG}.json`).payMethod };
+const lt = {
+  ...json(`${LANG}.json`),
+  mifi: json(`mifi/${LANG}.json`).mifi,
+  payMethod: json(`pay/${LANG}.json`).payMethod,
+};
 const hash = (page: Page) => page.evaluate(() => location.hash);
 
 async function phone(token = '', init?: () => void): Promise<Page> {
   const context = await env.browser.newContext({ viewport: { width: 320, height: 640 }, locale: 'en-US' });
-  await context.addInitScript(([l, t]) => {
-    localStorage.setItem('lang', l!);
-    if (t) localStorage.setItem('token', t);
-  }, [LANG, token] as const);
+  await context.addInitScript(
+    ([l, t]) => {
+      localStorage.setItem('lang', l!);
+      if (t) localStorage.setItem('token', t);
+    },
+    [LANG, token] as const,
+  );
   if (init) await context.addInitScript(init);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -44,12 +51,22 @@ async function fits(page: Page, what: string) {
 }
 
 const post = (url: string, token: string, payload: object) =>
-  env.product.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'idempotency-key': crypto.randomUUID() }, payload });
-const get = (url: string, token: string) => env.product.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
+  env.product.app.inject({
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: { token, 'idempotency-key': crypto.randomUUID() },
+    payload,
+  });
+const get = (url: string, token: string) =>
+  env.product.app.inject({ method: 'GET', url: `${API}/${url}`, headers: { token } });
 
 /** A rental paid with a card's deposit at a cabinet; its order number. */
 async function rented(token: string, qrcode: string): Promise<string> {
-  const rent = await post('cdb/cabinet/useDepositToRent', token, { qrcode, stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' });
+  const rent = await post('cdb/cabinet/useDepositToRent', token, {
+    qrcode,
+    stripeToken: await cardToken(env.product.app),
+    paymentId: 'card-sandbox',
+  });
   const tradeNo: string | undefined = rent.json().data?.outTradeNo;
   expect(tradeNo, rent.body).toBeTruthy();
   return tradeNo!;
@@ -77,7 +94,9 @@ describe(`the changed rider screens at 320 px in ${LANG}, with text at 200 %`, (
     await fetch(`${env.product.base}/demo-api/cabinets/PWL-SH-001/fail-next-eject`, { method: 'POST' });
     await failing.goto(`${env.product.base}/#/result?tradeNo=${await rented(other, 'PWL-SH-001')}&payMode=YJ`);
     await failing.getByTestId('fail-icon').waitFor({ timeout: 30_000 });
-    await expect.poll(() => failing.getByTestId('money-note').getAttribute('data-state'), { timeout: 30_000 }).toBe('scheduled');
+    await expect
+      .poll(() => failing.getByTestId('money-note').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('scheduled');
     await fits(failing, '#/result, failed');
   });
 
@@ -103,18 +122,32 @@ describe(`the changed rider screens at 320 px in ${LANG}, with text at 200 %`, (
     await screen.locator('button.block.primary').click();
     await expect.poll(() => hash(page)).toMatch(/^#\/wifiMall\?type=QR/);
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(3);
-    await expect.poll(() => page.locator('.mifi-places [aria-pressed="true"], nav [aria-pressed="true"]').count()).toBe(1);
+    await expect
+      .poll(() => page.locator('.mifi-places [aria-pressed="true"], nav [aria-pressed="true"]').count())
+      .toBe(1);
     await fits(page, '#/wifiMall on the cabinet’s country');
   });
 
   it('the box only (order type 3): the box deposit of a package bought without its box', async () => {
     const token = await touristToken(env.product.app);
-    const query = await post('chargenow/mifi/query', token, { requestMethod: 'POST', url: 'packageDtlListBySkuId', data: JSON.stringify({ skuId: 'fr-3d', currency: 'EUR' }) });
-    const v = (JSON.parse(query.json().data) as { skuId: string; price: number; isPackage: boolean; Day: number }[]).find((x) => x.skuId === 'fr-3d')!;
+    const query = await post('chargenow/mifi/query', token, {
+      requestMethod: 'POST',
+      url: 'packageDtlListBySkuId',
+      data: JSON.stringify({ skuId: 'fr-3d', currency: 'EUR' }),
+    });
+    const v = (
+      JSON.parse(query.json().data) as { skuId: string; price: number; isPackage: boolean; Day: number }[]
+    ).find((x) => x.skuId === 'fr-3d')!;
     const total = packagePrice({ isPackage: v.isPackage, price: Math.round(v.price * 100), selectDays: v.Day }) / 100;
     const bought = await post('chargenow/mifi/rent', token, {
-      paymentId: 'card-sandbox', stripeToken: await cardToken(env.product.app),
-      orderSubmit: { orderType: 2, currency: 'EUR', totalAmount: total, submitDtlDtoList: [{ skuId: 'fr-3d', selectDays: v.Day }] },
+      paymentId: 'card-sandbox',
+      stripeToken: await cardToken(env.product.app),
+      orderSubmit: {
+        orderType: 2,
+        currency: 'EUR',
+        totalAmount: total,
+        submitDtlDtoList: [{ skuId: 'fr-3d', selectDays: v.Day }],
+      },
     });
     expect(bought.json().code, bought.body).toBe(0);
     const page = await phone(token);
@@ -130,7 +163,11 @@ describe(`the changed rider screens at 320 px in ${LANG}, with text at 200 %`, (
   it('buying the power bank (payType overbuy)', async () => {
     const token = await touristToken(env.product.app);
     const orderId = await rented(token, 'PWL-LIS-001');
-    await expect.poll(async () => (await get(`cdb/mine/order/detail?orderId=${orderId}`, token)).json().data.pZujie, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(async () => (await get(`cdb/mine/order/detail?orderId=${orderId}`, token)).json().data.pZujie, {
+        timeout: 30_000,
+      })
+      .toBe(1);
     const page = await phone(token);
     await page.goto(`${env.product.base}/#/orderDetail?orderId=${orderId}`);
     await page.getByRole('button', { name: lt.orderActions.buy }).click();
@@ -145,10 +182,18 @@ describe(`the changed rider screens at 320 px in ${LANG}, with text at 200 %`, (
     // the phone is Android, where Apple Pay cannot pay.
     await page.route('**/cdb/payment/method/list?**', async (route) => {
       const res = await route.fetch();
-      const body = await res.json() as { data: { pPaymentType: string }[] };
-      await route.fulfill({ response: res, json: { ...body, data: body.data.filter((m) => m.pPaymentType === 'APPLE_PAY') } });
+      const body = (await res.json()) as { data: { pPaymentType: string }[] };
+      await route.fulfill({
+        response: res,
+        json: { ...body, data: body.data.filter((m) => m.pPaymentType === 'APPLE_PAY') },
+      });
     });
-    await page.addInitScript(() => Object.defineProperty(navigator, 'userAgent', { value: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36' }));
+    await page.addInitScript(() =>
+      Object.defineProperty(navigator, 'userAgent', {
+        value:
+          'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+      }),
+    );
     await page.goto(`${env.product.base}/#/payMethod?payType=CZ&currency=EUR&price=10`);
     await expect.poll(() => page.getByRole('alert').textContent()).toBe(lt.payMethod.systemUnsupported);
     await fits(page, '#/payMethod, System not supported');
@@ -157,7 +202,11 @@ describe(`the changed rider screens at 320 px in ${LANG}, with text at 200 %`, (
   it('the payment-method picker and the payment with a saved card offered', async () => {
     const token = await touristToken(env.product.app);
     const setup = (await post('cdb/user/card/save?paymentId=card-sandbox&currency=EUR', token, {})).json().data;
-    const saved = await post('cdb/user/card/confirm', token, { paymentId: setup.paymentId, clientSecret: setup.clientSecret, paymentMethod: await cardToken(env.product.app) });
+    const saved = await post('cdb/user/card/confirm', token, {
+      paymentId: setup.paymentId,
+      clientSecret: setup.clientSecret,
+      paymentMethod: await cardToken(env.product.app),
+    });
     expect(saved.json().data.pId).toBeTruthy();
     const page = await phone(token);
     await page.goto(`${env.product.base}/#/payMethod?payType=CZ&currency=EUR&price=10`);
@@ -166,7 +215,9 @@ describe(`the changed rider screens at 320 px in ${LANG}, with text at 200 %`, (
     await page.locator('form button[type=submit]').click();
     await expect.poll(() => hash(page)).toMatch(/^#\/confirm\?/);
     const select = page.locator('main select').first();
-    await expect.poll(() => select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), { timeout: 20_000 }).toBe('**** **** **** 4242');
+    await expect
+      .poll(() => select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), { timeout: 20_000 })
+      .toBe('**** **** **** 4242');
     await fits(page, '#/confirm with a saved card offered');
   });
 });

@@ -31,7 +31,12 @@ async function watchedPage(stored?: string): Promise<{ page: Page; problems: str
       const root = document.getElementById('root')!;
       const w = window as unknown as { parsed: { h1: Element | null; text: string; hidden: boolean; h1Style: string } };
       const h1 = root.querySelector('h1');
-      w.parsed = { h1, text: root.innerText, hidden: getComputedStyle(root).visibility === 'hidden', h1Style: h1 ? getComputedStyle(h1).fontSize : '' };
+      w.parsed = {
+        h1,
+        text: root.innerText,
+        hidden: getComputedStyle(root).visibility === 'hidden',
+        h1Style: h1 ? getComputedStyle(h1).fontSize : '',
+      };
     });
   }, stored ?? '');
   return { page, problems };
@@ -51,7 +56,9 @@ describe('the built pages', () => {
     const root = /<div id="root" data-first="landing">([\s\S]*?)<\/div>\s*<template/.exec(index)?.[1] ?? '';
     for (const s of [en.landing.title, en.landing.step1, en.landing.googlePlay]) expect(root).toContain(s);
     expect(index).toMatch(new RegExp(`<template data-first="code">[^]*${en.scan.scanning}[^]*</template>`));
-    expect(index).toMatch(new RegExp(`<template data-first="aboutUsApp">[^]*${en.about.title}[^]*${en.about.form.title}`));
+    expect(index).toMatch(
+      new RegExp(`<template data-first="aboutUsApp">[^]*${en.about.title}[^]*${en.about.form.title}`),
+    );
     expect(index).toMatch(new RegExp(`<template data-first="contactUsApp">[^]*${en.contact.title}`));
     expect(dist('first/aboutUsApp.lt-LT.html')).toContain(`<h1 class="webview-title">${lt.about.title}</h1>`);
     expect(dist('first/contactUsApp.zh-CN.html')).toContain(`<h1 class="webview-title">${zh.contact.title}</h1>`);
@@ -64,7 +71,10 @@ describe('without JavaScript', () => {
     ['/', en.landing.title],
     ['/aboutUsApp/lt-LT', lt.about.title],
     ['/contactUsApp/en-US', en.contact.title],
-    ['/aboutUsApp/pt-BR', JSON.parse(readFileSync(new URL('../../locales/pt-PT.json', import.meta.url), 'utf8')).about.title],
+    [
+      '/aboutUsApp/pt-BR',
+      JSON.parse(readFileSync(new URL('../../locales/pt-PT.json', import.meta.url), 'utf8')).about.title,
+    ],
   ])('%s shows its screen', async (path, heading) => {
     const context = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
     try {
@@ -100,14 +110,27 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
     });
     await page.goto(env.product.base + '/');
     await mounted(page);
-    const inline = await page.evaluate(() => [...document.querySelectorAll('link[rel=stylesheet][disabled]')].map((l) => l.getAttribute('href')!));
+    const inline = await page.evaluate(() =>
+      [...document.querySelectorAll('link[rel=stylesheet][disabled]')].map((l) => l.getAttribute('href')!),
+    );
     expect(inline.length).toBeGreaterThan(0);
     // Styled from the inline copy: the page's colours are in force.
-    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim())).not.toBe('');
+    expect(
+      await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim()),
+    ).not.toBe('');
     await page.getByRole('link', { name: en.landing.next }).click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/homeMap');
     // The map screen is up (its lazy chunk and stylesheets loaded).
-    await expect.poll(() => page.getByRole('status').filter({ hasText: /No equipment (nearby|in this part of the map)/ }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(
+        () =>
+          page
+            .getByRole('status')
+            .filter({ hasText: /No equipment (nearby|in this part of the map)/ })
+            .count(),
+        { timeout: 20_000 },
+      )
+      .toBe(1);
     await page.waitForLoadState('networkidle');
     expect(sheets.filter((s) => inline.includes(s))).toEqual([]);
   });
@@ -153,7 +176,9 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
       );
       await expect.poll(() => page.evaluate(() => location.hash)).toBe(url.startsWith('/#') ? url.slice(1) : `#${url}`);
       await mounted(page);
-      await page.getByRole('button', { name: url.startsWith('/#') ? en.about.form.submit : lt.about.form.submit }).click();
+      await page
+        .getByRole('button', { name: url.startsWith('/#') ? en.about.form.submit : lt.about.form.submit })
+        .click();
       const alert = page.getByRole('alert').filter({ hasText: required });
       await expect.poll(() => alert.count()).toBe(1);
       expect(await sameHeading(page)).toBe(true);
@@ -162,7 +187,12 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
         const input = document.querySelector<HTMLInputElement>('input[name="Name"]')!;
         const label = document.querySelector(`label[for="${input.id}"]`);
         const described = document.getElementById(input.getAttribute('aria-describedby') ?? '');
-        return !!label && !!described && described.id === input.id.replace(/-Name$/, '-err') && document.activeElement === input;
+        return (
+          !!label &&
+          !!described &&
+          described.id === input.id.replace(/-Name$/, '-err') &&
+          document.activeElement === input
+        );
       });
       expect(ok).toBe(true);
       expect(problems).toEqual([]);
@@ -172,7 +202,9 @@ describe('with JavaScript: painted from the HTML, then hydrated', () => {
   it('a stored other language: no English painted, the screen comes in that language', async () => {
     const { page, problems } = await watchedPage('zh-CN');
     await page.goto(env.product.base + '/');
-    const parsed = await page.evaluate(() => (window as unknown as { parsed: { text: string; h1: Element | null } }).parsed);
+    const parsed = await page.evaluate(
+      () => (window as unknown as { parsed: { text: string; h1: Element | null } }).parsed,
+    );
     expect(parsed.h1).toBeNull();
     expect(parsed.text.trim()).toBe('');
     await expect.poll(() => page.locator('#root h1').innerText()).toBe(zh.landing.title);

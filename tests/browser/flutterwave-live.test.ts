@@ -10,7 +10,11 @@ import { touristToken } from '../../server/test/helper.ts';
 import { FakeFlutterwave } from '../../server/test/providers/flutterwave.ts';
 import { axeViolations } from './axe.ts';
 
-const KEYS = { secretKey: 'FLWSECK_TEST-0123456789abcdef0123456789abcdef-X', encryptionKey: 'FLWSECK_TEST0123456789ab', secretHash: 'powerly-webhook-hash-7f3a' };
+const KEYS = {
+  secretKey: 'FLWSECK_TEST-0123456789abcdef0123456789abcdef-X',
+  encryptionKey: 'FLWSECK_TEST0123456789ab',
+  secretHash: 'powerly-webhook-hash-7f3a',
+};
 let flw: FakeFlutterwave;
 let product: RunningProduct;
 let browser: Browser;
@@ -19,7 +23,10 @@ beforeAll(async () => {
   flw = await new FakeFlutterwave(KEYS).start();
   // Flutterwave documents no card that asks for an OTP at once: this one does, on the test server.
   flw.extraCards['5399000000000008'] = { auth: 'otp', outcome: 'ok', cvv: '123', brand: 'MASTERCARD' };
-  product = await startProduct({ simulator: false, paymentMethods: { powerly: { flutterwave: { ...KEYS, apiBase: flw.base } } } });
+  product = await startProduct({
+    simulator: false,
+    paymentMethods: { powerly: { flutterwave: { ...KEYS, apiBase: flw.base } } },
+  });
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -30,15 +37,19 @@ afterAll(async () => {
 
 async function signedIn(token: string, lang?: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
-  await context.addInitScript(([t, l]) => {
-    localStorage.setItem('token', t!);
-    if (l) localStorage.setItem('lang', l);
-  }, [token, lang]);
+  await context.addInitScript(
+    ([t, l]) => {
+      localStorage.setItem('token', t!);
+      if (l) localStorage.setItem('lang', l);
+    },
+    [token, lang],
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
 }
-const topUpUrl = (price: string) => `${product.base}/#/confirm?${new URLSearchParams({ payType: 'CZ', currency: 'NGN', price, paymentId: 'flutterwave:Flutterwave' }).toString()}`;
+const topUpUrl = (price: string) =>
+  `${product.base}/#/confirm?${new URLSearchParams({ payType: 'CZ', currency: 'NGN', price, paymentId: 'flutterwave:Flutterwave' }).toString()}`;
 
 async function paid(page: Page) {
   await page.getByRole('dialog', { name: 'Top-up successful' }).waitFor({ timeout: 30_000 });
@@ -75,7 +86,9 @@ describe('Flutterwave card, live', () => {
     await code.fill('12345');
     await page.getByRole('button', { name: 'Confirm payment' }).click();
     await paid(page);
-    const { rows } = await product.db.query<{ id: string; last4: string }>("select id, last4 from saved_cards where provider = 'flutterwave' and removed_at is null");
+    const { rows } = await product.db.query<{ id: string; last4: string }>(
+      "select id, last4 from saved_cards where provider = 'flutterwave' and removed_at is null",
+    );
     expect(rows).toEqual([expect.objectContaining({ last4: '0008' })]);
 
     // Next time the confirm screen offers it, and it pays with no card form and no code (a tokenized charge).
@@ -88,7 +101,8 @@ describe('Flutterwave card, live', () => {
 
   it('the OTP step in Lithuanian (the longest language) fits 320 px with its error, axe clean', async () => {
     const lt = JSON.parse(readFileSync(new URL('../../locales/pay/lt-LT.json', import.meta.url), 'utf8')) as {
-      directCard: Record<string, string>; cardOtp: Record<string, string>;
+      directCard: Record<string, string>;
+      cardOtp: Record<string, string>;
     };
     const page = await signedIn(await touristToken(product.app), 'lt-LT');
     await page.goto(topUpUrl('500'));

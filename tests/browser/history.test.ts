@@ -40,7 +40,11 @@ describe('the app', () => {
 
 describe('the embed', () => {
   it("the widget's navigation and Back leave the host page's URL and history alone", async () => {
-    await env.product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [new URL(env.product.base).origin] });
+    await env.product.app.powerly.embed.saveAgent({
+      id: 'demo-venue',
+      name: 'venue',
+      origins: [new URL(env.product.base).origin],
+    });
     const page = await env.newPage();
     await page.goto(`${env.product.base}/demo/venue.html`);
     const frame = (await (await page.locator('#rent-lisbon iframe').elementHandle())!.contentFrame()) as Frame;

@@ -91,7 +91,10 @@ describe('phone login', () => {
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/homeMap');
     const token = await page.evaluate(() => localStorage.getItem('token'));
     expect(token).toBeTruthy();
-    const me = await page.evaluate(async (t) => (await fetch('/cdb-app-api/v1/app/userInfo', { headers: { token: t! } })).json(), token);
+    const me = await page.evaluate(
+      async (t) => (await fetch('/cdb-app-api/v1/app/userInfo', { headers: { token: t! } })).json(),
+      token,
+    );
     expect(me).toMatchObject({ code: 0, data: { pmobile: '37061234567', userType: 'user' } });
 
     // Signed in, /loginborrow goes straight back to the borrow: the cabinet's code is scanned again.
@@ -114,8 +117,14 @@ describe('phone login', () => {
         const i = el.getBoundingClientRect();
         const b = el.parentElement!.getBoundingClientRect();
         const cs = getComputedStyle(el.parentElement!);
-        const inner = { left: b.left + parseFloat(cs.borderLeftWidth), right: b.right - parseFloat(cs.borderRightWidth) };
-        return { inside: i.left >= inner.left - 0.5 && i.right <= inner.right + 0.5, page: document.documentElement.scrollWidth };
+        const inner = {
+          left: b.left + parseFloat(cs.borderLeftWidth),
+          right: b.right - parseFloat(cs.borderRightWidth),
+        };
+        return {
+          inside: i.left >= inner.left - 0.5 && i.right <= inner.right + 0.5,
+          page: document.documentElement.scrollWidth,
+        };
       });
       expect(fit).toEqual({ inside: true, page: 320 });
       expect(await axeViolations(page)).toEqual([]);
@@ -130,7 +139,10 @@ describe('phone login', () => {
       expect(await field.getAttribute('aria-describedby')).toBe(await question.getAttribute('id'));
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
       expect(await axeViolations(page)).toEqual([]);
-      expect((await product.db.query('update captchas set answer_hash = $2 where uuid = $1', [uuid, sha256('31415')])).rowCount).toBe(1);
+      expect(
+        (await product.db.query('update captchas set answer_hash = $2 where uuid = $1', [uuid, sha256('31415')]))
+          .rowCount,
+      ).toBe(1);
       await page.locator('input[type=tel]').fill(`6123${String(lang.charCodeAt(0))}${String(lang.charCodeAt(3))}`);
       await field.fill('31415');
       await page.locator('form button[type=submit]').click();

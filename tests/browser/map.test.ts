@@ -110,11 +110,21 @@ describe('the map', () => {
     // Watched at once: the failure is a toast (gone after a few seconds), and under load the venues' answer that
     // says "nothing nearby" can come after it has gone.
     await Promise.all([
-      expect.poll(() => denied.getByRole('status').filter({ hasText: /No equipment (nearby|in this part of the map)/ }).count()).toBe(1),
+      expect
+        .poll(() =>
+          denied
+            .getByRole('status')
+            .filter({ hasText: /No equipment (nearby|in this part of the map)/ })
+            .count(),
+        )
+        .toBe(1),
       expect.poll(() => denied.getByRole('status').filter({ hasText: 'Geolocation service failed' }).count()).toBe(1),
     ]);
 
-    const located = await newPage({ geolocation: { latitude: 38.7069, longitude: -9.1459 }, permissions: ['geolocation'] });
+    const located = await newPage({
+      geolocation: { latitude: 38.7069, longitude: -9.1459 },
+      permissions: ['geolocation'],
+    });
     await located.goto(`${product.base}/#/homeMap`);
     await expect.poll(() => located.getByRole('button', { name: /Time Out Market Lisboa/ }).count()).toBeGreaterThan(0);
   });
@@ -151,10 +161,14 @@ describe('the map', () => {
     await expect.poll(() => page.locator('.shop-stock dd').allTextContents()).toEqual(['4', '2']);
     expect(await page.getByText('Gedimino pr. 9, 01103 Vilnius, Lithuania').count()).toBe(1);
     // Each cabinet with its own free slots and power banks (kept live), then its state.
-    await expect.poll(() => page.locator('.shop-cabinets li').first().textContent()).toBe('PWL-VNO-0012 free slots4 power banksOnline');
+    await expect
+      .poll(() => page.locator('.shop-cabinets li').first().textContent())
+      .toBe('PWL-VNO-0012 free slots4 power banksOnline');
     expect(await page.getByRole('link', { name: 'Go here' }).getAttribute('href')).toContain('travelmode=bicycling');
     await page.getByRole('button', { name: 'Hotels' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'This service is not open yet' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'This service is not open yet' }).count())
+      .toBe(1);
 
     await page.goto(`${product.base}/#/map?lat=38.7069&lng=-9.1459`);
     await expect.poll(() => page.getByRole('heading', { name: 'Nearby venues' }).count()).toBe(1);
@@ -177,7 +191,13 @@ describe('the map', () => {
   it('shows an offline cabinet as offline; its scan says so with the nearest cabinets with stock, and starts no payment', async () => {
     // New York's simulated cabinet loses power: the broker publishes its last will (offline).
     await product.fleet!.get('PWL-NYC-001')!.stop({ crash: true });
-    await expect.poll(async () => (await product.db.query<{ online: boolean }>(`select online from cabinets where id = 'PWL-NYC-001'`)).rows[0]?.online).toBe(false);
+    await expect
+      .poll(
+        async () =>
+          (await product.db.query<{ online: boolean }>(`select online from cabinets where id = 'PWL-NYC-001'`)).rows[0]
+            ?.online,
+      )
+      .toBe(false);
     const token = await touristToken(product.app);
     const page = await newPage({ token });
     await page.goto(`${product.base}/#/homeMap?lat=40.7527&lng=-73.9772`);
@@ -190,13 +210,17 @@ describe('the map', () => {
     await dialog.getByLabel('Or type the code printed on the cabinet').fill('PWL-NYC-001');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     // The first screen after the scan says so, and where to go instead: the nearest cabinets with stock.
-    await expect.poll(() => page.getByTestId('stock').textContent()).toBe('This cabinet is offline right now: it can neither lend nor take back a power bank.');
+    await expect
+      .poll(() => page.getByTestId('stock').textContent())
+      .toBe('This cabinet is offline right now: it can neither lend nor take back a power bank.');
     const nearest = page.getByRole('region', { name: 'Nearest cabinets with power banks' });
     await expect.poll(() => nearest.getByRole('listitem').count()).toBeGreaterThan(0);
     expect(await nearest.getByText('Grand Central Terminal').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     // No rental and no payment was started for the offline cabinet (there is no Pay button).
-    const orders = await product.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = 'PWL-NYC-001'`);
+    const orders = await product.db.query<{ n: number }>(
+      `select count(*)::int as n from orders where cabinet_id = 'PWL-NYC-001'`,
+    );
     expect(orders.rows[0]!.n).toBe(0);
     expect(await page.getByRole('button', { name: /Pay .* deposit|^Hold |Borrow/ }).count()).toBe(0);
   });

@@ -18,7 +18,8 @@ let smtp: SMTPServer;
 const inbox: { to: string[]; data: string }[] = [];
 
 function flatten(obj: unknown, prefix = '', out: string[] = []): string[] {
-  if (obj && typeof obj === 'object') for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  if (obj && typeof obj === 'object')
+    for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   else out.push(prefix);
   return out;
 }
@@ -28,7 +29,9 @@ const RAW_KEY = new RegExp(`\\b(${NAMESPACES.join('|')})\\.[A-Za-z][\\w.]*`, 'g'
 
 beforeAll(async () => {
   smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
     onData(stream, session, done) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -40,7 +43,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
   const port = (smtp.server.address() as AddressInfo).port;
-  product = await startProduct({ mailer: new SmtpMailer(`smtp://127.0.0.1:${port}`, 'Powerly <receipts@powerly.test>') });
+  product = await startProduct({
+    mailer: new SmtpMailer(`smtp://127.0.0.1:${port}`, 'Powerly <receipts@powerly.test>'),
+  });
   browser = await launchChromium();
 });
 
@@ -53,14 +58,17 @@ afterAll(async () => {
 /** A page with a tourist session in `lang`. */
 async function sessionPage(lang: string, token: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: lang });
-  await context.addInitScript(([tk, l]) => {
-    if (!sessionStorage.getItem('seeded')) {
-      localStorage.setItem('token', tk!);
-      localStorage.setItem('userType', 'tourist_login');
-      localStorage.setItem('lang', l!);
-      sessionStorage.setItem('seeded', '1');
-    }
-  }, [token, lang]);
+  await context.addInitScript(
+    ([tk, l]) => {
+      if (!sessionStorage.getItem('seeded')) {
+        localStorage.setItem('token', tk!);
+        localStorage.setItem('userType', 'tourist_login');
+        localStorage.setItem('lang', l!);
+        sessionStorage.setItem('seeded', '1');
+      }
+    },
+    [token, lang],
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -78,14 +86,46 @@ async function heading(page: Page, name: string) {
 
 const TEXT = {
   'en-US': {
-    menu: 'Open menu', mine: 'Me', wallet: 'Wallet', orders: 'Orders', about: 'About us', contact: 'Contact us', settings: 'Settings',
-    help: 'Help', usage: 'How to use the Wi-Fi box', shop: 'Shop', buyEquipment: 'Buy equipment', join: 'Become a partner', firstHelp: 'How do I rent a power bank?',
-    logout: 'Log out', nameRequired: 'Please enter your first name', ok: 'Operation successful', send: 'Send', notOpen: 'This service is not open yet', buy: 'Buy now',
+    menu: 'Open menu',
+    mine: 'Me',
+    wallet: 'Wallet',
+    orders: 'Orders',
+    about: 'About us',
+    contact: 'Contact us',
+    settings: 'Settings',
+    help: 'Help',
+    usage: 'How to use the Wi-Fi box',
+    shop: 'Shop',
+    buyEquipment: 'Buy equipment',
+    join: 'Become a partner',
+    firstHelp: 'How do I rent a power bank?',
+    logout: 'Log out',
+    nameRequired: 'Please enter your first name',
+    ok: 'Operation successful',
+    send: 'Send',
+    notOpen: 'This service is not open yet',
+    buy: 'Buy now',
   },
   'zh-CN': {
-    menu: '打开菜单', mine: '我的', wallet: '钱包', orders: '订单', about: '关于我们', contact: '联系我们', settings: '设置',
-    help: '帮助', usage: '随身 Wi-Fi 使用说明', shop: '商城', buyEquipment: '购买设备', join: '成为合作伙伴', firstHelp: '如何租借充电宝？',
-    logout: '退出登录', nameRequired: '请输入您的名字', ok: '操作成功', send: '提交', notOpen: '该服务暂未开放', buy: '立即购买',
+    menu: '打开菜单',
+    mine: '我的',
+    wallet: '钱包',
+    orders: '订单',
+    about: '关于我们',
+    contact: '联系我们',
+    settings: '设置',
+    help: '帮助',
+    usage: '随身 Wi-Fi 使用说明',
+    shop: '商城',
+    buyEquipment: '购买设备',
+    join: '成为合作伙伴',
+    firstHelp: '如何租借充电宝？',
+    logout: '退出登录',
+    nameRequired: '请输入您的名字',
+    ok: '操作成功',
+    send: '提交',
+    notOpen: '该服务暂未开放',
+    buy: '立即购买',
   },
 } as const;
 
@@ -117,12 +157,21 @@ describe('the side menu through every screen', () => {
       await expect.poll(() => page.locator('dialog.side-menu[open]').count()).toBe(0);
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(T.menu); // focus back on the opener
 
-      for (const [entry, title] of [[T.about, T.about], [T.contact, T.contact], [T.settings, T.settings], [T.help, T.help], [T.orders, null], [T.wallet, null]] as const) {
+      for (const [entry, title] of [
+        [T.about, T.about],
+        [T.contact, T.contact],
+        [T.settings, T.settings],
+        [T.help, T.help],
+        [T.orders, null],
+        [T.wallet, null],
+      ] as const) {
         await viaMenu(entry);
         if (title) await heading(page, title);
         else {
           // Another slice's screen (or not-found until it lands): wait until it has rendered its heading.
-          await expect.poll(async () => (await page.locator('h1').allTextContents()).join('|')).not.toMatch(new RegExp(`^(${T.mine})?$`));
+          await expect
+            .poll(async () => (await page.locator('h1').allTextContents()).join('|'))
+            .not.toMatch(new RegExp(`^(${T.mine})?$`));
         }
         if (entry === T.help) await expect.poll(() => page.getByText(T.firstHelp).count()).toBe(1);
         await expectNoRawKeys(page, `${entry}`);
@@ -150,7 +199,9 @@ describe('the side menu through every screen', () => {
       await page.getByRole('button', { name: T.send, exact: true }).click();
       // The form says in words that stay who will be answered, and where.
       await expect.poll(() => page.locator('.form-sent').textContent()).toContain('ana@example.com');
-      const { rows } = await product.db.query<{ lang: string }>('select lang from crm_leads where name = $1', [`Ana ${lang}`]);
+      const { rows } = await product.db.query<{ lang: string }>('select lang from crm_leads where name = $1', [
+        `Ana ${lang}`,
+      ]);
       expect(rows).toEqual([{ lang }]);
       await expectNoRawKeys(page, '#/aboutUs after sending');
 
@@ -183,13 +234,35 @@ describe('a receipt by e-mail', () => {
   it('sends the receipt of a real order from #/invoiceOrderDtl to the SMTP peer', async () => {
     await cabinetsOnline(product, ['PWL-VNO-001']);
     const token = await touristToken(product.app);
-    const methods = (await product.app.inject({ method: 'GET', url: `${API}/cdb/payment/method/list?qrcode=PWL-VNO-001`, headers: { token } })).json().data;
+    const methods = (
+      await product.app.inject({
+        method: 'GET',
+        url: `${API}/cdb/payment/method/list?qrcode=PWL-VNO-001`,
+        headers: { token },
+      })
+    ).json().data;
     const rent = await product.app.inject({
-      method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ qrcode: 'PWL-VNO-001', stripeToken: await cardToken(product.app), paymentId: String(methods[0].pId) }).toString(),
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        qrcode: 'PWL-VNO-001',
+        stripeToken: await cardToken(product.app),
+        paymentId: String(methods[0].pId),
+      }).toString(),
     });
     const orderId: string = rent.json().data.outTradeNo;
-    await waitFor(async () => (await product.app.inject({ method: 'GET', url: `${API}/cdb/invoice/check?orderId=${orderId}`, headers: { token } })).json().data, 'receipt available');
+    await waitFor(
+      async () =>
+        (
+          await product.app.inject({
+            method: 'GET',
+            url: `${API}/cdb/invoice/check?orderId=${orderId}`,
+            headers: { token },
+          })
+        ).json().data,
+      'receipt available',
+    );
 
     const page = await sessionPage('en-US', token);
     await page.goto(`${product.base}/#/invoiceOrderDtl?orderId=${orderId}`);

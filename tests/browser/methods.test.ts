@@ -12,7 +12,11 @@ const env = productInChromium();
 
 async function signedIn(opts: { userAgent?: string; locale?: string } = {}): Promise<Page> {
   const token = await touristToken(env.product.app);
-  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: opts.locale ?? 'en-US', ...(opts.userAgent ? { userAgent: opts.userAgent } : {}) });
+  const context = await env.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    locale: opts.locale ?? 'en-US',
+    ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+  });
   await context.addInitScript((t) => localStorage.setItem('token', t), token);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -65,7 +69,10 @@ describe('methods beyond the card, in test mode', () => {
   });
 
   it('WeChat Pay in the WeChat browser: the checkout page of test mode, then back to the app, which confirms', async () => {
-    const page = await signedIn({ userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47' });
+    const page = await signedIn({
+      userAgent:
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MicroMessenger/8.0.47',
+    });
     await page.goto(topUpUrl('CNY', '20', 'wechatpay:WeChat_MP'));
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForURL(/\/sandbox-pay\/checkout\//);

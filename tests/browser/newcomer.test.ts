@@ -13,33 +13,53 @@ const env = productInChromium();
 const API = '/cdb-app-api/v1/app';
 const hash = (page: Page) => page.evaluate(() => location.hash);
 
-async function pageIn(lang: string, opts: { token?: string; width?: number; geolocation?: boolean } = {}): Promise<Page> {
-  const context = await env.browser.newContext({ viewport: { width: opts.width ?? 390, height: 844 }, locale: 'en-US' });
-  await context.addInitScript(([l, t]) => {
-    localStorage.setItem('lang', l!);
-    if (t) localStorage.setItem('token', t);
-  }, [lang, opts.token ?? ''] as const);
+async function pageIn(
+  lang: string,
+  opts: { token?: string; width?: number; geolocation?: boolean } = {},
+): Promise<Page> {
+  const context = await env.browser.newContext({
+    viewport: { width: opts.width ?? 390, height: 844 },
+    locale: 'en-US',
+  });
+  await context.addInitScript(
+    ([l, t]) => {
+      localStorage.setItem('lang', l!);
+      if (t) localStorage.setItem('token', t);
+    },
+    [lang, opts.token ?? ''] as const,
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
 }
 
 const inject = (method: 'GET' | 'POST', url: string, token: string, payload?: Record<string, unknown>) =>
-  env.product.app.inject({ method, url: `${API}/${url}`, headers: { token, 'idempotency-key': crypto.randomUUID() }, ...(payload ? { payload } : {}) });
+  env.product.app.inject({
+    method,
+    url: `${API}/${url}`,
+    headers: { token, 'idempotency-key': crypto.randomUUID() },
+    ...(payload ? { payload } : {}),
+  });
 
 describe('the newcomer’s walk, continued', () => {
   it('a top-up shows its test cards and its amount as the figure paid; Me then shows the new balance at once', async () => {
     const page = await pageIn('en-US', { token: await touristToken(env.product.app) });
     // Me first, so the balance is read once before the top-up (the stale value the rider saw).
     await page.goto(`${env.product.base}/#/mine`);
-    await page.getByRole('region', { name: 'Account' }).getByText(/^Balance/).waitFor();
+    await page
+      .getByRole('region', { name: 'Account' })
+      .getByText(/^Balance/)
+      .waitFor();
     await page.goto(`${env.product.base}/#/wallet_in?currency=USD`);
     const hint = page.getByRole('complementary', { name: 'Test mode' });
     await expect.poll(() => hint.textContent()).toContain('4242 4242 4242 4242');
     const amount = page.getByLabel(/^Amount/);
     const look = await amount.evaluate((el) => {
       const s = getComputedStyle(el);
-      return { size: parseFloat(s.fontSize) / parseFloat(getComputedStyle(document.body).fontSize), weight: Number(s.fontWeight) };
+      return {
+        size: parseFloat(s.fontSize) / parseFloat(getComputedStyle(document.body).fontSize),
+        weight: Number(s.fontWeight),
+      };
     });
     expect(look.size).toBeGreaterThanOrEqual(1.5);
     expect(look.weight).toBeGreaterThanOrEqual(700);
@@ -57,7 +77,12 @@ describe('the newcomer’s walk, continued', () => {
 
   it('a deposit held from the wallet comes back as a movement of its own, and the hold is no longer "Processing"', async () => {
     const token = await touristToken(env.product.app);
-    const top = await inject('POST', 'cdb/payment/multicurrency/recharge', token, { amount: '100', currency: 'CNY', paymentId: 'card-sandbox', stripeToken: await cardToken(env.product.app) });
+    const top = await inject('POST', 'cdb/payment/multicurrency/recharge', token, {
+      amount: '100',
+      currency: 'CNY',
+      paymentId: 'card-sandbox',
+      stripeToken: await cardToken(env.product.app),
+    });
     expect(top.json().code).toBe(0);
     env.product.clock.advance(1000); // the movements are listed newest first
     const rent = await inject('GET', 'cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001', token);
@@ -67,9 +92,13 @@ describe('the newcomer’s walk, continued', () => {
     await expect.poll(async () => (await detail()).pZujie, { timeout: 30_000 }).toBe(1);
     env.product.clock.advance(1000);
     // Back at once: the deposit (all of it, or what the rent left) returns to the wallet.
-    const powerbankId = (await env.product.db.query<{ powerbank_id: string }>('select powerbank_id from orders where id = $1', [orderId])).rows[0]!.powerbank_id;
+    const powerbankId = (
+      await env.product.db.query<{ powerbank_id: string }>('select powerbank_id from orders where id = $1', [orderId])
+    ).rows[0]!.powerbank_id;
     const back = await fetch(`${env.product.base}/demo-api/cabinets/PWL-SH-001/return`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ powerbankId }),
     });
     expect(back.status).toBe(200);
     await expect.poll(async () => (await detail()).pZujie, { timeout: 30_000 }).toBe(3);
@@ -86,14 +115,19 @@ describe('the newcomer’s walk, continued', () => {
     // The sign stays with its figure.
     await page.setViewportSize({ width: 320, height: 844 });
     await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
-    for (const lines of await page.locator('.movement-amount').evaluateAll((els) => els.map((el) => el.getClientRects().length))) expect(lines).toBe(1);
+    for (const lines of await page
+      .locator('.movement-amount')
+      .evaluateAll((els) => els.map((el) => el.getClientRects().length)))
+      expect(lines).toBe(1);
     await page.evaluate(() => (document.documentElement.style.fontSize = ''));
     await fitsSmallAndLarge(page, '#/wallet_list (lt-LT)');
   });
 
   it('mobile money lists only test phone numbers beside the phone field, with room before the Pay button', async () => {
     const page = await pageIn('en-US', { token: await touristToken(env.product.app) });
-    await page.goto(`${env.product.base}/#/confirm?${new URLSearchParams({ payType: 'CZ', currency: 'GHS', price: '10', paymentId: 'flutterwave:Flutterwave_Mobile' })}`);
+    await page.goto(
+      `${env.product.base}/#/confirm?${new URLSearchParams({ payType: 'CZ', currency: 'GHS', price: '10', paymentId: 'flutterwave:Flutterwave_Mobile' })}`,
+    );
     const hint = page.getByRole('complementary', { name: 'Test mode' });
     await expect.poll(() => hint.textContent()).toContain('054709929220');
     expect(await hint.textContent()).not.toContain('4187427415564246');
@@ -104,8 +138,16 @@ describe('the newcomer’s walk, continued', () => {
   });
 
   it('a person signed in with Apple who gave no name is "My account", never an internal id', async () => {
-    const minted = await env.product.app.inject({ method: 'POST', url: '/sandbox-oauth/v1/token', payload: { provider: 'apple', sub: '001-44d9' } });
-    const login = await env.product.app.inject({ method: 'POST', url: `${API}/loginAppleByToken`, payload: { token: minted.json().token } });
+    const minted = await env.product.app.inject({
+      method: 'POST',
+      url: '/sandbox-oauth/v1/token',
+      payload: { provider: 'apple', sub: '001-44d9' },
+    });
+    const login = await env.product.app.inject({
+      method: 'POST',
+      url: `${API}/loginAppleByToken`,
+      payload: { token: minted.json().token },
+    });
     const token: string = login.json().data;
     expect(token).toBeTruthy();
     const page = await pageIn('en-US', { token });
@@ -126,7 +168,9 @@ describe('the newcomer’s walk, continued', () => {
     await form.getByLabel(/^País/).fill('Portugal');
     await form.getByRole('button', { name: 'Enviar' }).click();
     const status = form.getByRole('status');
-    await expect.poll(() => status.textContent()).toBe('Obrigado, Ana. A sua mensagem foi enviada; responderemos para ana@example.com.');
+    await expect
+      .poll(() => status.textContent())
+      .toBe('Obrigado, Ana. A sua mensagem foi enviada; responderemos para ana@example.com.');
     await fitsSmallAndLarge(page, '#/aboutUs (sent, pt-PT)');
     // Typing again clears it.
     await form.getByLabel(/^Nome/).fill('A');
@@ -139,7 +183,9 @@ describe('the newcomer’s walk, continued', () => {
     await page.getByText('The street map could not be loaded (no connection?). The venues are listed below.').waitFor();
     // Nothing around the default centre: the status says so of this part of the map, above the nearest cabinets.
     await page.getByRole('heading', { name: 'Nearest cabinets with power banks' }).waitFor();
-    await expect.poll(() => page.locator('.map-status').textContent()).toContain('No equipment in this part of the map.');
+    await expect
+      .poll(() => page.locator('.map-status').textContent())
+      .toContain('No equipment in this part of the map.');
     // The browser was not allowed to tell where the user is: said under the map, not in a toast over the scan button.
     await page.locator('.map-status').getByText('Geolocation service failed').waitFor();
     expect(await page.locator('.toast').count()).toBe(0);
@@ -151,7 +197,9 @@ describe('the newcomer’s walk, continued', () => {
 
   it('the wallet opened from a rental keeps its price and leads back; adding a card asks no method when there is one', async () => {
     const page = await pageIn('en-US', { token: await touristToken(env.product.app) });
-    await page.goto(`${env.product.base}/#/wallet?${new URLSearchParams({ type: 'cdb', qrcode: 'PWL-LIS-001', price: '25', pmid: 'card-sandbox' })}`);
+    await page.goto(
+      `${env.product.base}/#/wallet?${new URLSearchParams({ type: 'cdb', qrcode: 'PWL-LIS-001', price: '25', pmid: 'card-sandbox' })}`,
+    );
     const back = page.getByRole('link', { name: 'Back to renting' });
     await back.waitFor();
     expect(await back.getAttribute('href')).toBe('#/?qrcode=PWL-LIS-001');
@@ -168,7 +216,11 @@ describe('the newcomer’s walk, continued', () => {
   });
 
   it('an Apple ID token the native host hands over after the person chose to sign in brings them back to sign in', async () => {
-    const minted = await env.product.app.inject({ method: 'POST', url: '/sandbox-oauth/v1/token', payload: { provider: 'apple', sub: '002-host', name: 'Ana Apple' } });
+    const minted = await env.product.app.inject({
+      method: 'POST',
+      url: '/sandbox-oauth/v1/token',
+      payload: { provider: 'apple', sub: '002-host', name: 'Ana Apple' },
+    });
     const page = await pageIn('en-US');
     await page.goto(`${env.product.base}/#/login`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -182,7 +234,11 @@ describe('the newcomer’s walk, continued', () => {
 
   it('/result ends a successful rental with its success picture', async () => {
     const token = await touristToken(env.product.app);
-    const rent = await inject('POST', 'cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' });
+    const rent = await inject('POST', 'cdb/cabinet/useDepositToRent', token, {
+      qrcode: 'PWL-VNO-001',
+      stripeToken: await cardToken(env.product.app),
+      paymentId: 'card-sandbox',
+    });
     const tradeNo: string = rent.json().data.outTradeNo;
     expect(tradeNo).toBeTruthy();
     const page = await pageIn('en-US', { token });
@@ -194,9 +250,17 @@ describe('the newcomer’s walk, continued', () => {
 
   it('buying the power bank from its order goes through payType overbuy and leads to the receipt (/invoiceOrderDtl)', async () => {
     const token = await touristToken(env.product.app);
-    const rent = await inject('POST', 'cdb/cabinet/useDepositToRent', token, { qrcode: 'PWL-LIS-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' });
+    const rent = await inject('POST', 'cdb/cabinet/useDepositToRent', token, {
+      qrcode: 'PWL-LIS-001',
+      stripeToken: await cardToken(env.product.app),
+      paymentId: 'card-sandbox',
+    });
     const orderId: string = rent.json().data.outTradeNo;
-    await expect.poll(async () => (await inject('GET', `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data.pZujie, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(async () => (await inject('GET', `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data.pZujie, {
+        timeout: 30_000,
+      })
+      .toBe(1);
     const page = await pageIn('en-US', { token });
     await page.goto(`${env.product.base}/#/orderDetail?orderId=${orderId}`);
     await page.getByRole('button', { name: 'Buy this power bank' }).click();

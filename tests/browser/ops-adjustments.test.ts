@@ -32,7 +32,15 @@ async function signedIn(email: string, m: Membership) {
   const { app, clock } = product;
   const staffId = await person(product, email, m);
   const session = `browser-session-${staffId}-0123456789abcdef`;
-  await app.powerly.staff.repo.insertSession({ tokenHash: sha256(session), staffId, method: 'passkey', ip: '127.0.0.1', userAgent: 'chromium', at: clock.now(), expiresAt: new Date(clock.now().getTime() + 3_600_000) });
+  await app.powerly.staff.repo.insertSession({
+    tokenHash: sha256(session),
+    staffId,
+    method: 'passkey',
+    ip: '127.0.0.1',
+    userAgent: 'chromium',
+    at: clock.now(),
+    expiresAt: new Date(clock.now().getTime() + 3_600_000),
+  });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   await context.addCookies([{ name: 'ops_session', value: session, url: product.base }]);
   const page = await context.newPage();
@@ -41,7 +49,7 @@ async function signedIn(email: string, m: Membership) {
 }
 
 describe('wallet credits and debits, four eyes', () => {
-  it('one person requests a credit, a different person approves it, and the rider\'s wallet has it once', async () => {
+  it("one person requests a credit, a different person approves it, and the rider's wallet has it once", async () => {
     const { app, clock } = product;
     const { token, user } = await fundedRider(app, clock, DEFAULT_AGENT, 1000);
     const balance = async () => (await app.powerly.ledger.walletOf(user.id, 'EUR', DEFAULT_AGENT)).balance;
@@ -51,7 +59,10 @@ describe('wallet credits and debits, four eyes', () => {
     const asker = await signedIn('rita@powerly.local', finance);
     const page = asker.page;
     await page.goto(`${product.base}/ops/#/staff`);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Wallet credits and debits' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Wallet credits and debits' })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Wallet credits and debits' }).waitFor();
     const form = page.getByRole('form', { name: 'Request a credit or debit' });
     await form.getByLabel('Rider').fill(String(user.id));
@@ -82,7 +93,9 @@ describe('wallet credits and debits, four eyes', () => {
     await p2.goto(`${product.base}/ops/#/wallet-adjustments`);
     const open = p2.getByRole('button', { name: `Request ${id}` });
     await open.waitFor();
-    expect(await p2.getByRole('row').filter({ has: open }).textContent()).toMatch(/Credit €12\.50.*rita@powerly\.local.*Waiting for approval/);
+    expect(await p2.getByRole('row').filter({ has: open }).textContent()).toMatch(
+      /Credit €12\.50.*rita@powerly\.local.*Waiting for approval/,
+    );
     await open.click();
     const detail = p2.getByRole('region', { name: `Request ${id}` });
     await detail.waitFor();
@@ -91,7 +104,10 @@ describe('wallet credits and debits, four eyes', () => {
     expect(await approve.isDisabled()).toBe(true); // a reason first
     await detail.getByLabel('Reason').fill('checked the rental timeline');
     await approve.click();
-    await p2.getByRole('status').filter({ hasText: `Request ${id} was approved; the money moved.` }).waitFor();
+    await p2
+      .getByRole('status')
+      .filter({ hasText: `Request ${id} was approved; the money moved.` })
+      .waitFor();
     await expect.poll(balance).toBe(2250);
     expect(await axeViolations(p2)).toEqual([]);
     await p2.setViewportSize({ width: 768, height: 1024 });

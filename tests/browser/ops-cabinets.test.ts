@@ -42,7 +42,14 @@ describe('cabinets in the console', () => {
     await product.app.powerly.fleet.cabinets.registerDevice({ id: 'PB-UI-1', cabinetId: 'PWL-UI-001', slot: 1 });
 
     // The cabinet is switched on: the screen follows without a reload.
-    sim = new SimulatedCabinet({ cabinetId: 'PWL-UI-001', slots: ['PB-UI-1', null, null, null], connector: product.connector, prefix: product.prefix, clock: product.clock, heartbeatMs: 60_000 });
+    sim = new SimulatedCabinet({
+      cabinetId: 'PWL-UI-001',
+      slots: ['PB-UI-1', null, null, null],
+      connector: product.connector,
+      prefix: product.prefix,
+      clock: product.clock,
+      heartbeatMs: 60_000,
+    });
     await sim.start();
     await facts.getByText('Online').waitFor();
     const slots = page.getByRole('table', { name: 'Slots of cabinet PWL-UI-001' });
@@ -58,15 +65,24 @@ describe('cabinets in the console', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Eject · slot 1' });
     await dialog.waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('dialog') !== null && document.activeElement?.tagName)).toBe('INPUT');
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.activeElement?.closest('dialog') !== null && document.activeElement?.tagName),
+      )
+      .toBe('INPUT');
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.type('bank reported swollen');
     await page.keyboard.press('Enter');
     await expect.poll(() => dialog.isVisible()).toBe(false);
     await expect.poll(() => sim!.holds('PB-UI-1')).toBe(false);
     await slot1.getByText('Empty').waitFor();
-    await page.getByRole('region', { name: 'Latest commands' }).getByText(/Eject · slot 1 · ejected/).waitFor();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Eject slot 1');
+    await page
+      .getByRole('region', { name: 'Latest commands' })
+      .getByText(/Eject · slot 1 · ejected/)
+      .waitFor();
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Eject slot 1');
 
     // The tablet layout: the same screen at 768 px, still without a violation.
     await page.setViewportSize({ width: 768, height: 1024 });
@@ -93,10 +109,13 @@ describe('cabinets in the console', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('sets a vendor cabinet\'s speaker volume with a reason; the level field is labelled, no axe violation at 768 px', async () => {
+  it("sets a vendor cabinet's speaker volume with a reason; the level field is labelled, no axe violation at 768 px", async () => {
     const { product, page, base } = env;
     await product.app.powerly.fleet.cabinets.register({ id: 'BX-UI01', vendor: 'tcp60', slots: 2 });
-    await product.db.query('update cabinets set online = true, last_seen_at = $2 where id = $1', ['BX-UI01', product.clock.now()]);
+    await product.db.query('update cabinets set online = true, last_seen_at = $2 where id = $1', [
+      'BX-UI01',
+      product.clock.now(),
+    ]);
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.goto(`${base}/ops/#/cabinets?id=BX-UI01`);
     await page.getByRole('heading', { level: 2, name: 'Cabinet BX-UI01' }).waitFor();
@@ -111,8 +130,13 @@ describe('cabinets in the console', () => {
     await dialog.getByLabel('Reason').fill('quieter in the evening');
     await dialog.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
-    await page.getByRole('region', { name: 'Latest commands' }).getByText(/Set volume · sent/).waitFor();
-    const { rows } = await product.db.query<{ payload: { type: string; level: number } }>(`select payload from cabinet_commands where cabinet_id = 'BX-UI01'`);
+    await page
+      .getByRole('region', { name: 'Latest commands' })
+      .getByText(/Set volume · sent/)
+      .waitFor();
+    const { rows } = await product.db.query<{ payload: { type: string; level: number } }>(
+      `select payload from cabinet_commands where cabinet_id = 'BX-UI01'`,
+    );
     expect(rows.map((r) => r.payload)).toEqual([expect.objectContaining({ type: 'set-volume', level: 30 })]);
     expect(await axeViolations(page)).toEqual([]);
   });

@@ -49,7 +49,10 @@ describe('the fleet in the console', () => {
     await main.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/venues?id=V-CONSOLE-1');
     await main.getByRole('heading', { level: 2, name: 'Console Corner' }).waitFor();
-    const position = { lat: Number(await lat.inputValue()), lng: Number(await main.getByLabel('Longitude').inputValue()) };
+    const position = {
+      lat: Number(await lat.inputValue()),
+      lng: Number(await main.getByLabel('Longitude').inputValue()),
+    };
 
     await main.getByRole('link', { name: 'All venues' }).click();
     await main.getByRole('cell', { name: 'Mon 08:00-20:00, Tue-Sun 09:00-21:00' }).waitFor();
@@ -72,7 +75,12 @@ describe('the fleet in the console', () => {
     await main.getByLabel('Reason').fill('opening prices');
     await main.getByRole('button', { name: 'Create plan' }).click();
     await main.getByRole('cell', { name: 'Charging now' }).waitFor();
-    expect((await product.app.powerly.fleet.plans.list({ venueId: 'V-CONSOLE-1' }))[0]).toMatchObject({ unitPrice: 200, unitLength: 60, freeMinutes: 15, dailyCap: 1000 });
+    expect((await product.app.powerly.fleet.plans.list({ venueId: 'V-CONSOLE-1' }))[0]).toMatchObject({
+      unitPrice: 200,
+      unitLength: 60,
+      freeMinutes: 15,
+      dailyCap: 1000,
+    });
 
     // Tablet width: the same screens, still without violations.
     await page.setViewportSize({ width: 768, height: 1024 });
@@ -84,14 +92,21 @@ describe('the fleet in the console', () => {
     // The rider app: the live venue is on the map where it was placed.
     const rider = await context.newPage();
     await rider.goto(`${base}/#/homeMap?lat=${position.lat}&lng=${position.lng}`);
-    await expect.poll(() => rider.getByRole('button', { name: /Console Corner/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => rider.getByRole('button', { name: /Console Corner/ }).count(), { timeout: 20_000 })
+      .toBeGreaterThan(0);
     await rider.close();
   });
 
-  it('shows an agent\'s snippet with the appearance checked by the widget\'s own grammar', async () => {
+  it("shows an agent's snippet with the appearance checked by the widget's own grammar", async () => {
     const { product, page, base } = env;
     await page.setViewportSize({ width: 1280, height: 900 });
-    await product.app.powerly.fleet.agents.create({ id: 'partner-1', name: 'Partner One', currencies: ['EUR'], origins: ['https://partner.example'] });
+    await product.app.powerly.fleet.agents.create({
+      id: 'partner-1',
+      name: 'Partner One',
+      currencies: ['EUR'],
+      origins: ['https://partner.example'],
+    });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Agents and embeds' }).click();
     const main = page.getByRole('main');
     await main.getByRole('link', { name: 'Partner One' }).click();
@@ -100,7 +115,11 @@ describe('the fleet in the console', () => {
     await expect.poll(() => code.inputValue()).toContain('agent="partner-1"');
     expect(await code.inputValue()).toContain('color-primary="#5b3cc4"');
     expect(await code.inputValue()).toContain(`src="${base}/embed/powerly-rent.js"`);
-    await expect.poll(() => main.getByTestId('widget-preview').evaluate((e) => (e as HTMLElement).style.getPropertyValue('--pw-primary'))).toBe('#5b3cc4');
+    await expect
+      .poll(() =>
+        main.getByTestId('widget-preview').evaluate((e) => (e as HTMLElement).style.getPropertyValue('--pw-primary')),
+      )
+      .toBe('#5b3cc4');
     await main.getByLabel('Primary colour').fill('red;}body{x');
     await main.getByRole('alert').filter({ hasText: 'Primary colour' }).waitFor();
     expect(await code.inputValue()).not.toContain('red;');

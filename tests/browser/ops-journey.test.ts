@@ -16,7 +16,7 @@ let sim: SimulatedCabinet | undefined;
 afterAll(async () => sim?.stop());
 
 describe('from an empty fleet to the first rental, through the console', () => {
-  it('venue, price plan, cabinet and power bank from the console; a rider rents there at the plan\'s prices', async () => {
+  it("venue, price plan, cabinet and power bank from the console; a rider rents there at the plan's prices", async () => {
     const { product, page, base } = env;
     const token = await product.app.powerly.staff.seedOwner('owner@powerly.local', 'Olivia Owner');
     await page.goto(`${base}/ops/#/invitation?token=${encodeURIComponent(token!)}`);
@@ -77,7 +77,14 @@ describe('from an empty fleet to the first rental, through the console', () => {
     await slot1.getByText('PB-JRN-1').waitFor();
 
     // The cabinet is switched on: the live view says so without a reload.
-    sim = new SimulatedCabinet({ cabinetId: 'PWL-JRN-001', slots: ['PB-JRN-1', null, null, null], connector: product.connector, prefix: product.prefix, clock: product.clock, heartbeatMs: 60_000 });
+    sim = new SimulatedCabinet({
+      cabinetId: 'PWL-JRN-001',
+      slots: ['PB-JRN-1', null, null, null],
+      connector: product.connector,
+      prefix: product.prefix,
+      clock: product.clock,
+      heartbeatMs: 60_000,
+    });
     await sim.start();
     await page.locator('dl.ops-facts').first().getByText('Online').waitFor();
     await slot1.getByText('100%').waitFor();
@@ -98,7 +105,11 @@ describe('from an empty fleet to the first rental, through the console', () => {
     await hold.click();
     await expect.poll(() => rider.getByRole('heading', { name: 'Confirm payment' }).count()).toBe(1);
     await payWithCard(rider);
-    await rider.getByRole('status').filter({ hasText: 'Your power bank is out!' }).filter({ hasText: 'PB-JRN-1' }).waitFor();
+    await rider
+      .getByRole('status')
+      .filter({ hasText: 'Your power bank is out!' })
+      .filter({ hasText: 'PB-JRN-1' })
+      .waitFor();
     expect(sim.holds('PB-JRN-1')).toBe(false);
     await rider.context().close();
 
@@ -160,7 +171,10 @@ describe('a Wi-Fi package edited in the console', () => {
     await expect.poll(() => row.textContent()).toContain('No');
     expect(await row.textContent()).toContain('€21.00');
     await expect.poll(() => edit.count()).toBe(0);
-    const { rows } = await product.db.query<{ enabled: boolean; names: unknown }>('select enabled, names from mifi_skus where id = $1', ['europe-all-7d']);
+    const { rows } = await product.db.query<{ enabled: boolean; names: unknown }>(
+      'select enabled, names from mifi_skus where id = $1',
+      ['europe-all-7d'],
+    );
     expect(rows[0]).toMatchObject({ enabled: false, names: { 'lt-LT': 'Regioninis' } });
   });
 });

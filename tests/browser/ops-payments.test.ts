@@ -9,7 +9,13 @@ import { axeViolations } from './axe.ts';
 import { consoleInChromium } from './opsConsole.ts';
 
 const env = consoleInChromium();
-const KEYS = { consumerKey: 'ck-browser-SECRET-1', consumerSecret: 'cs-browser-SECRET-2', shortCode: '174379', passkey: 'pk-browser-SECRET-3', callbackToken: 'cb-browser-SECRET-4' };
+const KEYS = {
+  consumerKey: 'ck-browser-SECRET-1',
+  consumerSecret: 'cs-browser-SECRET-2',
+  shortCode: '174379',
+  passkey: 'pk-browser-SECRET-3',
+  callbackToken: 'cb-browser-SECRET-4',
+};
 
 describe('payment methods and memberships in the console', () => {
   it('switches M-Pesa on for an agent with its keys, and its riders are offered it without a restart', async () => {
@@ -22,7 +28,7 @@ describe('payment methods and memberships in the console', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Payment methods' }).click();
     await page.getByRole('heading', { level: 1, name: 'Payment methods' }).waitFor();
     await page.getByLabel('Agent').selectOption('agent-k');
-    await page.getByText("This agent has no methods of its own yet").waitFor();
+    await page.getByText('This agent has no methods of its own yet').waitFor();
     const row = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'mpesa', exact: true }) });
     await row.getByText('0 of 5 required keys set').waitFor();
     await row.getByRole('button', { name: 'Set up · mpesa' }).click();
@@ -31,7 +37,13 @@ describe('payment methods and memberships in the console', () => {
     await form.getByLabel("Offer it to this agent's riders").check();
     await form.getByLabel('Reason').fill('M-Pesa launches in Kenya');
     await form.getByRole('button', { name: 'Save' }).click();
-    await form.getByRole('alert').filter({ hasText: 'mpesa needs these keys before it can be switched on: consumerKey, consumerSecret, shortCode, passkey, callbackToken.' }).waitFor();
+    await form
+      .getByRole('alert')
+      .filter({
+        hasText:
+          'mpesa needs these keys before it can be switched on: consumerKey, consumerSecret, shortCode, passkey, callbackToken.',
+      })
+      .waitFor();
     for (const [k, v] of Object.entries(KEYS)) await form.getByLabel(k, { exact: true }).fill(v);
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByRole('status').filter({ hasText: 'Saved. Riders are offered the change from now on.' }).waitFor();
@@ -44,7 +56,11 @@ describe('payment methods and memberships in the console', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     const rider = await touristToken(product.app);
-    const list = await product.app.inject({ method: 'GET', url: '/cdb-app-api/v1/app/cdb/payment/method/list?currency=KES&agentId=agent-k', headers: { token: rider } });
+    const list = await product.app.inject({
+      method: 'GET',
+      url: '/cdb-app-api/v1/app/cdb/payment/method/list?currency=KES&agentId=agent-k',
+      headers: { token: rider },
+    });
     expect((list.json().data as Array<{ pId: string }>).map((m) => m.pId)).toContain('mpesa.agent-k:M-PESA');
 
     await page.setViewportSize({ width: 768, height: 1024 });

@@ -20,7 +20,12 @@ async function fitsTablet(page: Page, what: string) {
 describe('an agent’s rider settings in the console', () => {
   it(`"deposits are always paid": turned on, saved, kept after a reload (768 px, ${LANG})`, async () => {
     const { product, page, base } = env;
-    await product.app.powerly.fleet.agents.create({ id: 'agent-deposits', name: 'Vilniaus partneris', currencies: ['EUR'], origins: [] });
+    await product.app.powerly.fleet.agents.create({
+      id: 'agent-deposits',
+      name: 'Vilniaus partneris',
+      currencies: ['EUR'],
+      origins: [],
+    });
     const token = await product.app.powerly.staff.seedOwner('owner@powerly.local', 'Olivia Owner');
     await page.setViewportSize({ width: 768, height: 1024 });
     await page.goto(`${base}/ops/#/invitation?token=${encodeURIComponent(token!)}`);
@@ -38,7 +43,11 @@ describe('an agent’s rider settings in the console', () => {
     await main.getByRole('heading', { level: 2, name: 'Vilniaus partneris' }).waitFor();
     const always = main.getByRole('checkbox', { name: lt.agents.depositByPayment });
     // Its hint describes it.
-    await expect.poll(() => always.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent)).toBe(lt.agents.depositByPaymentHint);
+    await expect
+      .poll(() =>
+        always.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent),
+      )
+      .toBe(lt.agents.depositByPaymentHint);
     expect(await always.isChecked()).toBe(false);
     await fitsTablet(page, 'the agent form');
 
@@ -47,8 +56,16 @@ describe('an agent’s rider settings in the console', () => {
     await main.getByRole('button', { name: lt.form.save, exact: true }).click();
     await main.getByText(lt.form.saved).waitFor();
     await fitsTablet(page, 'the agent form, saved');
-    await expect.poll(async () => (await product.db.query<{ d: boolean }>(
-      `select deposit_by_payment as d from agents where id = 'agent-deposits'`)).rows[0]?.d).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (
+            await product.db.query<{ d: boolean }>(
+              `select deposit_by_payment as d from agents where id = 'agent-deposits'`,
+            )
+          ).rows[0]?.d,
+      )
+      .toBe(true);
 
     await page.reload();
     await main.getByRole('heading', { level: 2, name: 'Vilniaus partneris' }).waitFor();

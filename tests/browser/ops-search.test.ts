@@ -28,7 +28,13 @@ async function ownerConsole(): Promise<Page> {
   const staffId = await person(product, 'olga@powerly.local', { agentId: '*', role: 'owner', venueIds: [] });
   const session = `search-browser-session-${staffId}-0123456789abcdef`;
   await product.app.powerly.staff.repo.insertSession({
-    tokenHash: sha256(session), staffId, method: 'passkey', ip: '127.0.0.1', userAgent: 'chromium', at: product.clock.now(), expiresAt: new Date(product.clock.now().getTime() + 3_600_000),
+    tokenHash: sha256(session),
+    staffId,
+    method: 'passkey',
+    ip: '127.0.0.1',
+    userAgent: 'chromium',
+    at: product.clock.now(),
+    expiresAt: new Date(product.clock.now().getTime() + 3_600_000),
   });
   const context = await browser.newContext({ viewport: { width: 768, height: 1024 }, locale: 'en-US' });
   await context.addCookies([{ name: 'ops_session', value: session, url: product.base }]);
@@ -44,10 +50,12 @@ async function screen(page: Page, path: string, title: string) {
   await page.getByRole('heading', { level: 1, name: title }).waitFor();
 }
 
-describe('the support desk\'s searches', () => {
-  it('finds a rider, their payments and their Wi-Fi package; reads the package\'s timeline and the money views', async () => {
+describe("the support desk's searches", () => {
+  it("finds a rider, their payments and their Wi-Fi package; reads the package's timeline and the money views", async () => {
     const rental = await settledRental(product, 'browser-search-rider-1');
-    await product.db.query(`update users set mobile = '+370 612 34567', email = 'rider@example.com' where id = $1`, [rental.userId]);
+    await product.db.query(`update users set mobile = '+370 612 34567', email = 'rider@example.com' where id = $1`, [
+      rental.userId,
+    ]);
     const pkg = await boughtPackage(product, 'browser-search-rider-1', '5555 5555 5555 4444');
     const page = await ownerConsole();
 

@@ -51,7 +51,11 @@ describe('staff administration in the console', () => {
     await revoke.getByRole('button', { name: 'Revoke' }).click();
     await revoke.getByRole('status').filter({ hasText: 'The invitation was revoked.' }).waitFor();
     await tomRow.getByText('Revoked').waitFor();
-    const log = await product.app.powerly.audit.list({ action: 'staff.invitation-revoke', agents: null }, undefined, 10);
+    const log = await product.app.powerly.audit.list(
+      { action: 'staff.invitation-revoke', agents: null },
+      undefined,
+      10,
+    );
     expect(log.items.map((e) => e.reason)).toEqual(['hired someone else']);
 
     await page.setViewportSize({ width: 768, height: 1024 });

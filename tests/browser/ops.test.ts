@@ -15,7 +15,32 @@ describe('the back-office console', () => {
     await page.getByRole('button', { name: 'Create passkey and join' }).click();
     await page.getByRole('heading', { level: 1, name: 'My account' }).waitFor();
     const nav = page.getByRole('navigation', { name: 'Main' });
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Staff', 'Venues', 'Cabinets', 'Price plans', 'Wi-Fi line', 'Agents and embeds', 'Payment methods', 'Coupons', 'Rentals', 'Riders', 'Payments', 'Wi-Fi packages', 'Disputes', 'Withdrawals', 'Money', 'Wallet credits and debits', 'Partners', 'Alerts', 'Dashboard', 'Rebalancing', 'Dead jobs', 'Cabinet inbox', 'Audit log', 'My account']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual([
+      'Staff',
+      'Venues',
+      'Cabinets',
+      'Price plans',
+      'Wi-Fi line',
+      'Agents and embeds',
+      'Payment methods',
+      'Coupons',
+      'Rentals',
+      'Riders',
+      'Payments',
+      'Wi-Fi packages',
+      'Disputes',
+      'Withdrawals',
+      'Money',
+      'Wallet credits and debits',
+      'Partners',
+      'Alerts',
+      'Dashboard',
+      'Rebalancing',
+      'Dead jobs',
+      'Cabinet inbox',
+      'Audit log',
+      'My account',
+    ]);
     expect(await axeViolations(page)).toEqual([]);
 
     await nav.getByRole('link', { name: 'Audit log' }).click();

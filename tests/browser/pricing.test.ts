@@ -13,8 +13,16 @@ const newPage = env.newPage;
 
 // Lisbon's seeded plan (PWL-LIS-001): €1.50 per 30 min, 5 free minutes, daily cap €8, deposit €30, 3 overtime days.
 const LISBON: PricePlan = {
-  kind: 'unit', currency: 'EUR', unitPrice: 150, unitMinutes: 30, freeMinutes: 5, dailyCap: 800,
-  deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, tiers: [],
+  kind: 'unit',
+  currency: 'EUR',
+  unitPrice: 150,
+  unitMinutes: 30,
+  freeMinutes: 5,
+  dailyCap: 800,
+  deposit: 3000,
+  overtimeAmount: 3000,
+  overtimeDays: 3,
+  tiers: [],
 };
 
 describe('#/selectPakage pricing tip', () => {
@@ -81,8 +89,11 @@ describe('an eject failure as the user sees it', () => {
     // The borrow screen says what happened, with the failure icon, what became of the €25 hold, and the next steps.
     await page.getByRole('heading', { name: 'No power bank came out' }).waitFor();
     expect(await page.getByTestId('fail-icon').count()).toBe(1);
-    await expect.poll(() => page.getByTestId('money-note').textContent()).toMatch(
-      /^Nothing was charged\. The €25 hold on Visa •••• 4242 (is being released now|was released at .+); your bank may still show it for up to 7 days\.$/);
+    await expect
+      .poll(() => page.getByTestId('money-note').textContent())
+      .toMatch(
+        /^Nothing was charged\. The €25 hold on Visa •••• 4242 (is being released now|was released at .+); your bank may still show it for up to 7 days\.$/,
+      );
     for (const next of ['Find a cabinet with power banks', 'Try again', 'Contact support', 'View my orders']) {
       expect(await page.getByRole('button', { name: next }).count(), next).toBe(1);
     }
@@ -98,7 +109,8 @@ describe('an eject failure as the user sees it', () => {
     // The authorisation is voided at the provider (the user is never charged for a device they did not get).
     await env.product.app.powerly.jobs.runDue();
     const { rows } = await env.product.db.query<{ status: string }>(
-      `select status from payments where purpose = 'deposit_preauth' order by created_at desc limit 1`);
+      `select status from payments where purpose = 'deposit_preauth' order by created_at desc limit 1`,
+    );
     expect(rows[0]!.status).toBe('voided');
   });
 });

@@ -17,7 +17,10 @@ export async function startProduct(opts: Omit<BuildOptions, 'frontEnd'> = {}): P
     // Every simulated cabinet has said hello: a rent at a cabinet not heard from is refused at once (fail fast).
     if (built.fleet) {
       const { rows } = await built.db.query<{ id: string }>('select id from cabinets');
-      await cabinetsOnline(built, rows.map((r) => r.id));
+      await cabinetsOnline(
+        built,
+        rows.map((r) => r.id),
+      );
     }
     return { ...built, base };
   } catch (e) {

@@ -31,7 +31,15 @@ async function signedIn(email: string, m: Membership) {
   const { app, clock } = product;
   const staffId = await person(product, email, m);
   const session = `browser-session-${staffId}-0123456789abcdef`;
-  await app.powerly.staff.repo.insertSession({ tokenHash: sha256(session), staffId, method: 'passkey', ip: '127.0.0.1', userAgent: 'chromium', at: clock.now(), expiresAt: new Date(clock.now().getTime() + 3_600_000) });
+  await app.powerly.staff.repo.insertSession({
+    tokenHash: sha256(session),
+    staffId,
+    method: 'passkey',
+    ip: '127.0.0.1',
+    userAgent: 'chromium',
+    at: clock.now(),
+    expiresAt: new Date(clock.now().getTime() + 3_600_000),
+  });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
   await context.addCookies([{ name: 'ops_session', value: session, url: product.base }]);
   const page = await context.newPage();
@@ -40,7 +48,7 @@ async function signedIn(email: string, m: Membership) {
 }
 
 describe('the withdrawals queue', () => {
-  it('finance records a manual payout and the rider\'s wallet shows it paid', async () => {
+  it("finance records a manual payout and the rider's wallet shows it paid", async () => {
     const { app, clock } = product;
     // The rider: a wallet of 50 € and a SEPA withdrawal of 20 € awaiting payout.
     const { token, user } = await fundedRider(app, clock, DEFAULT_AGENT, 5000);
@@ -49,10 +57,16 @@ describe('the withdrawals queue', () => {
     await rider.addInitScript((t) => localStorage.setItem('token', t), token);
     const movements = rider.getByRole('list', { name: 'Transactions' }).getByRole('listitem');
     await rider.goto(`${product.base}/#/wallet_list?currency=EUR&agentId=${DEFAULT_AGENT}`);
-    await expect.poll(async () => (await movements.allTextContents()).join('\n')).toMatch(/Withdrawal[^\n]*Awaiting bank transfer/);
+    await expect
+      .poll(async () => (await movements.allTextContents()).join('\n'))
+      .toMatch(/Withdrawal[^\n]*Awaiting bank transfer/);
 
     // A finance person of the agent, signed in.
-    const { context, page } = await signedIn('fiona@powerly.local', { agentId: DEFAULT_AGENT, role: 'finance', venueIds: [] });
+    const { context, page } = await signedIn('fiona@powerly.local', {
+      agentId: DEFAULT_AGENT,
+      role: 'finance',
+      venueIds: [],
+    });
     await page.goto(`${product.base}/ops/#/withdrawals`);
     await page.getByRole('heading', { level: 1, name: 'Withdrawals' }).waitFor();
     const open = page.getByRole('button', { name: id });
@@ -60,10 +74,14 @@ describe('the withdrawals queue', () => {
     // Found by the rider's id (phone and e-mail work the same way); the export downloads the same search.
     await page.getByLabel('Withdrawal, rider id, phone or e-mail').fill(String(user.id));
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toContain(`q=${user.id}`);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Export CSV' }).getAttribute('href'))
+      .toContain(`q=${user.id}`);
     await expect.poll(() => page.getByRole('row').count()).toBe(2); // the header and this rider's one withdrawal
     await open.waitFor();
-    expect(await page.getByRole('row').filter({ has: open }).textContent()).toMatch(/€20\.00.*Ana Silva.*Awaiting payout/);
+    expect(await page.getByRole('row').filter({ has: open }).textContent()).toMatch(
+      /€20\.00.*Ana Silva.*Awaiting payout/,
+    );
     expect(await axeViolations(page)).toEqual([]);
 
     await open.click();
@@ -77,14 +95,21 @@ describe('the withdrawals queue', () => {
     await manual.getByLabel('Bank reference').fill('SEPA-2026-0042');
     await manual.getByLabel('Reason').fill('paid from the EUR operating account');
     await manual.getByRole('button', { name: 'Record bank transfer' }).click();
-    await detail.getByRole('status').filter({ hasText: `Withdrawal ${id} is recorded as paid.` }).waitFor();
+    await detail
+      .getByRole('status')
+      .filter({ hasText: `Withdrawal ${id} is recorded as paid.` })
+      .waitFor();
     await expect.poll(() => detail.textContent()).toContain('SEPA-2026-0042');
     expect(await axeViolations(page)).toEqual([]);
     await page.setViewportSize({ width: 768, height: 1024 });
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
 
-    expect(await app.powerly.wallet.findWithdrawal(id)).toMatchObject({ status: 'paid', bank_reference: 'SEPA-2026-0042', settled_by: 'fiona@powerly.local' });
+    expect(await app.powerly.wallet.findWithdrawal(id)).toMatchObject({
+      status: 'paid',
+      bank_reference: 'SEPA-2026-0042',
+      settled_by: 'fiona@powerly.local',
+    });
     // The rider's wallet: the withdrawal is paid out (the server's live event refreshes the list; a reload shows it too).
     await rider.reload();
     await expect.poll(async () => (await movements.allTextContents()).join('\n')).toMatch(/Withdrawal[^\n]*Paid out/);
@@ -103,7 +128,8 @@ describe('the withdrawals queue', () => {
 
   it('a platform owner retries a dead job from the Dead jobs screen, with a reason, at 768 px', async () => {
     const { rows } = await product.db.query<{ id: string }>(
-      `insert into jobs (kind, payload, run_at, attempts, last_error, dead_at) values ('payment.compensate', '{"paymentId":"P1"}', $1, 8, 'provider timeout', $1) returning id`, [product.clock.now()],
+      `insert into jobs (kind, payload, run_at, attempts, last_error, dead_at) values ('payment.compensate', '{"paymentId":"P1"}', $1, 8, 'provider timeout', $1) returning id`,
+      [product.clock.now()],
     );
     const id = String(rows[0]!.id);
     const { context, page } = await signedIn('olga@powerly.local', { agentId: '*', role: 'owner', venueIds: [] });
@@ -116,19 +142,29 @@ describe('the withdrawals queue', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('ops-job-reason');
     await page.getByLabel('Reason').fill('the provider is reachable again');
     await retry.click();
-    await page.getByRole('status').filter({ hasText: `Job ${id} is due again.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Job ${id} is due again.` })
+      .waitFor();
     await expect.poll(() => retry.count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
-    expect((await product.db.query('select dead_at, attempts from jobs where id = $1', [id])).rows[0]).toMatchObject({ dead_at: null, attempts: 0 });
+    expect((await product.db.query('select dead_at, attempts from jobs where id = $1', [id])).rows[0]).toMatchObject({
+      dead_at: null,
+      attempts: 0,
+    });
     await context.close();
   });
 
   it('a platform owner retries a dead cabinet event and releases a quarantined power bank from the Cabinet inbox, at 768 px', async () => {
     const now = product.clock.now();
     await product.db.query(
-      `insert into cabinet_events (id, cabinet_id, type, payload, received_at, state, attempts, last_error) values ('PWL-VNO-001:ev-browser', 'PWL-VNO-001', 'returned', '{"slot":4}', $1, 'dead', 20, 'database says no')`, [now],
+      `insert into cabinet_events (id, cabinet_id, type, payload, received_at, state, attempts, last_error) values ('PWL-VNO-001:ev-browser', 'PWL-VNO-001', 'returned', '{"slot":4}', $1, 'dead', 20, 'database says no')`,
+      [now],
     );
-    await product.db.query(`insert into powerbanks (id, state, cabinet_id, slot, seen_at) values ('PB-STRAY-1', 'quarantined', 'PWL-VNO-001', 31, $1)`, [now]);
+    await product.db.query(
+      `insert into powerbanks (id, state, cabinet_id, slot, seen_at) values ('PB-STRAY-1', 'quarantined', 'PWL-VNO-001', 31, $1)`,
+      [now],
+    );
     await product.app.powerly.cabinets.reject('PWL-NOBODY', 'unknown-cabinet', '{"v":2}');
     const { context, page } = await signedIn('otto@powerly.local', { agentId: '*', role: 'owner', venueIds: [] });
     await page.setViewportSize({ width: 768, height: 1024 });
@@ -144,7 +180,10 @@ describe('the withdrawals queue', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('ops-inbox-reason');
     await page.getByLabel('Reason').fill('the database is back');
     await retry.click();
-    await page.getByRole('status').filter({ hasText: 'Event PWL-VNO-001:ev-browser is waiting to be processed again.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Event PWL-VNO-001:ev-browser is waiting to be processed again.' })
+      .waitFor();
     await expect.poll(() => retry.count()).toBe(0);
     const release = page.getByRole('button', { name: 'Release power bank PB-STRAY-1' });
     expect(await page.getByRole('row').filter({ has: release }).textContent()).toContain('PWL-VNO-001, slot 31');
@@ -153,7 +192,9 @@ describe('the withdrawals queue', () => {
     await expect.poll(() => release.count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
-    expect((await product.db.query(`select state from powerbanks where id = 'PB-STRAY-1'`)).rows[0]).toEqual({ state: 'in_cabinet' });
+    expect((await product.db.query(`select state from powerbanks where id = 'PB-STRAY-1'`)).rows[0]).toEqual({
+      state: 'in_cabinet',
+    });
     await context.close();
   });
 });

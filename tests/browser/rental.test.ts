@@ -20,8 +20,16 @@ async function payWithCard(page: Page, number: string) {
 
 // Lisbon's seeded plan (PWL-LIS-001): €1.50 per 30 min, 5 free minutes, daily cap €8, pre-authorised deposit €30.
 const LISBON: PricePlan = {
-  kind: 'unit', currency: 'EUR', unitPrice: 150, unitMinutes: 30, freeMinutes: 5, dailyCap: 800,
-  deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, tiers: [],
+  kind: 'unit',
+  currency: 'EUR',
+  unitPrice: 150,
+  unitMinutes: 30,
+  freeMinutes: 5,
+  dailyCap: 800,
+  deposit: 3000,
+  overtimeAmount: 3000,
+  overtimeDays: 3,
+  tiers: [],
 };
 
 describe('a rental from the code link to the ended order', () => {
@@ -53,7 +61,10 @@ describe('a rental from the code link to the ended order', () => {
     await demo.goto(`${env.product.base}/demo/`);
     await demo.getByLabel(`Return ${powerbankId} to`).selectOption('PWL-VNO-001');
     await demo.getByRole('button', { name: `Return ${powerbankId}` }).click();
-    await demo.getByRole('status').filter({ hasText: `${powerbankId} returned to PWL-VNO-001` }).waitFor();
+    await demo
+      .getByRole('status')
+      .filter({ hasText: `${powerbankId} returned to PWL-VNO-001` })
+      .waitFor();
     await demo.close();
 
     // 95 min at €1.50 per 30 min: ceil(95 / 30) = 4 units × €1.50 = €6.00, under the €8 daily cap.
@@ -63,7 +74,9 @@ describe('a rental from the code link to the ended order', () => {
     await page.getByRole('tab', { name: /Ended/ }).click();
     const ended = page.getByRole('article').filter({ hasText: powerbankId });
     // A price shows two decimals unless it is whole, so €6.00 reads "€6".
-    await expect.poll(() => ended.textContent(), { timeout: 15_000 }).toContain(`Fee${money('EUR', toMajor(fee, 'EUR'))}Details`);
+    await expect
+      .poll(() => ended.textContent(), { timeout: 15_000 })
+      .toContain(`Fee${money('EUR', toMajor(fee, 'EUR'))}Details`);
     const text = (await ended.textContent())!;
     expect(text).toContain('Ended');
     expect(text).toContain('Time Out Market Lisboa'); // rented here

@@ -18,20 +18,39 @@ const VENUE = '#/nearby_shop?shopId=v-vno-gedimino';
 async function rentedAtVilnius() {
   await cabinetsOnline(env.product, ['PWL-VNO-001']);
   const token = await touristToken(env.product.app);
-  const rent = await env.product.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
-    payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' } });
+  const rent = await env.product.app.inject({
+    method: 'POST',
+    url: `${API}/cdb/cabinet/useDepositToRent`,
+    headers: { token },
+    payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' },
+  });
   const orderId: string = rent.json().data.outTradeNo;
-  await expect.poll(async () => (await env.product.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data.pZujie, { timeout: 30_000 }).toBe(1);
+  await expect
+    .poll(
+      async () =>
+        (
+          await env.product.app.inject({
+            method: 'GET',
+            url: `${API}/cdb/mine/order/detail?orderId=${orderId}`,
+            headers: { token },
+          })
+        ).json().data.pZujie,
+      { timeout: 30_000 },
+    )
+    .toBe(1);
   return token;
 }
 
 async function signedIn(token: string, lang = 'en-US'): Promise<Page> {
   const page = await env.newPage();
   await page.setViewportSize({ width: 320, height: 700 });
-  await page.addInitScript(([t, l]) => {
-    localStorage.setItem('token', t!);
-    localStorage.setItem('lang', l!);
-  }, [token, lang]);
+  await page.addInitScript(
+    ([t, l]) => {
+      localStorage.setItem('token', t!);
+      localStorage.setItem('lang', l!);
+    },
+    [token, lang],
+  );
   return page;
 }
 
@@ -47,10 +66,16 @@ describe('return slots', () => {
     expect(await axeViolations(page)).toEqual([]);
     await keep.click();
     const status = panel.getByRole('status');
-    await expect.poll(() => status.textContent()).toMatch(/^Slot \d of cabinet PWL-VNO-001 at GO9 Gedimino 9 is kept for your power bank until .+\./);
+    await expect
+      .poll(() => status.textContent())
+      .toMatch(/^Slot \d of cabinet PWL-VNO-001 at GO9 Gedimino 9 is kept for your power bank until .+\./);
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain('The cabinet confirmed it.');
     expect(await axeViolations(page)).toEqual([]);
-    const { rows: [held] } = await env.product.db.query<{ slot: number }>(`select slot from return_reservations where state = 'held' order by created_at desc limit 1`);
+    const {
+      rows: [held],
+    } = await env.product.db.query<{ slot: number }>(
+      `select slot from return_reservations where state = 'held' order by created_at desc limit 1`,
+    );
     expect(env.product.fleet!.get('PWL-VNO-001')!.keptFor(held!.slot)).toBeTruthy();
 
     // Another rider's map, filtered to "can return here": the filter goes to the server, and of the 3 empty slots
@@ -78,7 +103,9 @@ describe('return slots', () => {
     await page.goto(`${env.product.base}/${VENUE}`);
     const panel = page.getByTestId('return-slot');
     await panel.getByRole('button', { name: 'Reservar una ranura aquí durante 15 minutos' }).click();
-    await expect.poll(() => panel.getByRole('alert').textContent()).toBe('No tienes ninguna batería alquilada que devolver.');
+    await expect
+      .poll(() => panel.getByRole('alert').textContent())
+      .toBe('No tienes ninguna batería alquilada que devolver.');
     expect(await axeViolations(page)).toEqual([]);
   });
 
@@ -91,7 +118,10 @@ describe('return slots', () => {
     });
     await page.goto(`${env.product.base}/${VENUE}`);
     const row = page.locator('[data-cabinet="PWL-VNO-001"]');
-    const stock = async () => ({ back: await row.locator('[data-stock="return"]').textContent(), rent: await row.locator('[data-stock="rent"]').textContent() });
+    const stock = async () => ({
+      back: await row.locator('[data-stock="return"]').textContent(),
+      rent: await row.locator('[data-stock="rent"]').textContent(),
+    });
     await row.locator('[data-stock="rent"]').waitFor({ timeout: 30_000 });
     const before = await stock();
     const n = (text: string | null) => Number(/\d+/.exec(text ?? '')![0]);

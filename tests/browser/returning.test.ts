@@ -12,22 +12,34 @@ const hash = (page: Page) => page.evaluate(() => location.hash);
 
 async function pageIn(lang: string, token: string, width = 390): Promise<Page> {
   const context = await env.browser.newContext({ viewport: { width, height: 844 }, locale: 'en-US' });
-  await context.addInitScript(([l, t]) => {
-    localStorage.setItem('lang', l!);
-    localStorage.setItem('token', t!);
-  }, [lang, token] as const);
+  await context.addInitScript(
+    ([l, t]) => {
+      localStorage.setItem('lang', l!);
+      localStorage.setItem('token', t!);
+    },
+    [lang, token] as const,
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
 }
 
 const post = (url: string, token: string, payload?: Record<string, unknown>) =>
-  env.product.app.inject({ method: 'POST', url: `${API}/${url}`, headers: { token, 'idempotency-key': crypto.randomUUID() }, ...(payload ? { payload } : {}) });
+  env.product.app.inject({
+    method: 'POST',
+    url: `${API}/${url}`,
+    headers: { token, 'idempotency-key': crypto.randomUUID() },
+    ...(payload ? { payload } : {}),
+  });
 
 /** A card saved from the wallet ("Add card"), as the rider did on an earlier visit. */
 async function saveCard(token: string, number: string): Promise<string> {
   const setup = (await post('cdb/user/card/save?paymentId=card-sandbox&currency=EUR', token)).json().data;
-  const saved = await post('cdb/user/card/confirm', token, { paymentId: setup.paymentId, clientSecret: setup.clientSecret, paymentMethod: await cardToken(env.product.app, number) });
+  const saved = await post('cdb/user/card/confirm', token, {
+    paymentId: setup.paymentId,
+    clientSecret: setup.clientSecret,
+    paymentMethod: await cardToken(env.product.app, number),
+  });
   return saved.json().data.pId;
 }
 
@@ -40,7 +52,9 @@ describe('a returning rider', () => {
     await continueToCabinetHome(page);
     await page.getByRole('button', { name: /^Hold / }).click();
     const payWith = page.getByLabel('Pay with');
-    await expect.poll(() => payWith.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), { timeout: 20_000 }).toBe('**** **** **** 4444');
+    await expect
+      .poll(() => payWith.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), { timeout: 20_000 })
+      .toBe('**** **** **** 4444');
     // No card to type while the saved one is chosen; "A new card" brings the form back.
     expect(await page.getByLabel('Card number').count()).toBe(0);
     await payWith.selectOption({ label: 'A new card' });
@@ -56,7 +70,13 @@ describe('a returning rider', () => {
     await saveCard(token, '4242 4242 4242 4242');
     const page = await pageIn('lt-LT', token);
     await page.goto(`${env.product.base}/#/confirm?payType=YJ&qrcode=PWL-VNO-001&price=30&yaJinType=0`);
-    await expect.poll(() => page.locator('#confirm-saved-card').evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent), { timeout: 20_000 }).toBe('**** **** **** 4242');
+    await expect
+      .poll(
+        () =>
+          page.locator('#confirm-saved-card').evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent),
+        { timeout: 20_000 },
+      )
+      .toBe('**** **** **** 4242');
     const box = await page.locator('main button.primary').boundingBox();
     expect(box!.height).toBeGreaterThanOrEqual(44);
     await fitsSmallAndLarge(page, '#/confirm with a saved card (lt-LT)');
@@ -80,12 +100,20 @@ describe('a returning rider', () => {
     await expect.poll(() => hash(page)).toBe('#/mine');
     await page.goto(`${env.product.base}/#/wallet_in?currency=EUR&price=30`);
     const payWith = page.locator('#topup-card');
-    await expect.poll(() => payWith.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent).catch(() => '')).toBe('**** **** **** 4444');
+    await expect
+      .poll(() => payWith.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.textContent).catch(() => ''))
+      .toBe('**** **** **** 4444');
     expect(await page.getByLabel('Número de tarjeta').count()).toBe(0);
     await page.locator('main button.primary').click();
     await page.getByRole('dialog').getByRole('button').first().click();
-    await expect.poll(async () => (await env.product.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } })).json().data
-      .find((w: { pCurrencyType: string }) => w.pCurrencyType === 'EUR')?.pBalance).toBe(40);
+    await expect
+      .poll(
+        async () =>
+          (await env.product.app.inject({ method: 'GET', url: `${API}/cdb/user/wallet/new`, headers: { token } }))
+            .json()
+            .data.find((w: { pCurrencyType: string }) => w.pCurrencyType === 'EUR')?.pBalance,
+      )
+      .toBe(40);
   });
 
   it('the mall names each package by its place, its name and its plan in the rider’s language, never by its SKU', async () => {
@@ -93,7 +121,9 @@ describe('a returning rider', () => {
     await page.goto(`${env.product.base}/#/wifiMall?type=GM`);
     await page.getByRole('navigation', { name: 'Países y regiones' }).getByRole('button', { name: 'Alemania' }).click();
     const titles = page.locator('.mifi-card h3');
-    await expect.poll(async () => (await titles.allTextContents()).sort()).toEqual(['Alemania · Daily · 3 días', 'Alemania · Daily · Ilimitado', 'Alemania · Light · 500 MB']);
+    await expect
+      .poll(async () => (await titles.allTextContents()).sort())
+      .toEqual(['Alemania · Daily · 3 días', 'Alemania · Daily · Ilimitado', 'Alemania · Light · 500 MB']);
     await page.getByRole('button', { name: 'Elegir Alemania · Daily · 3 días' }).click();
     const dialog = page.locator('dialog[open]');
     await expect.poll(() => dialog.getByRole('radio', { name: /^Alemania · Daily · 3 días / }).isChecked()).toBe(true);

@@ -16,7 +16,11 @@ const push = new PushEndpoint();
 beforeAll(async () => {
   await push.start();
 });
-const env = productInChromium({ get pushAgent() { return push.agent; } });
+const env = productInChromium({
+  get pushAgent() {
+    return push.agent;
+  },
+});
 const API = '/cdb-app-api/v1/app';
 
 /** The page's push service is the local one: PushManager answers with a subscription there. */
@@ -55,28 +59,59 @@ describe('notifications and the receipt', () => {
     const offer = page.getByTestId('push-offer');
     await offer.getByRole('button', { name: 'Turn on notifications' }).click();
     await expect.poll(() => offer.getByRole('status').textContent()).toBe('Notifications are on for this device.');
-    const { rows: subs } = await env.product.db.query<{ endpoint: string }>('select endpoint from push_subscriptions where gone_at is null');
+    const { rows: subs } = await env.product.db.query<{ endpoint: string }>(
+      'select endpoint from push_subscriptions where gone_at is null',
+    );
     expect(subs.map((s) => s.endpoint)).toContain(sub.endpoint);
-    const { rows: [prefs] } = await env.product.db.query<{ channels: string[]; locale: string }>('select channels, locale from notice_prefs order by updated_at desc limit 1');
+    const {
+      rows: [prefs],
+    } = await env.product.db.query<{ channels: string[]; locale: string }>(
+      'select channels, locale from notice_prefs order by updated_at desc limit 1',
+    );
     expect(prefs).toMatchObject({ channels: expect.arrayContaining(['push']), locale: 'en-US' });
 
     // The service worker controls the page; the local push service hands it what it receives (CDP's push delivery).
     const { cdp, registrationId } = await swRegistration(page);
-    const { rows: [o] } = await env.product.db.query<{ id: string; powerbank_id: string }>(
-      `select id, powerbank_id from orders where zujie = 1 order by created_at desc limit 1`);
+    const {
+      rows: [o],
+    } = await env.product.db.query<{ id: string; powerbank_id: string }>(
+      `select id, powerbank_id from orders where zujie = 1 order by created_at desc limit 1`,
+    );
     env.product.clock.advance(75 * 60_000);
-    await fetch(`${origin}/demo-api/cabinets/PWL-LIS-001/return`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId: o!.powerbank_id }) });
+    await fetch(`${origin}/demo-api/cabinets/PWL-LIS-001/return`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ powerbankId: o!.powerbank_id }),
+    });
     // The reminder before the free minutes ended (due 5 minutes in) went out too; then the receipt, once.
     const kinds = () => push.of(sub.endpoint).map((m) => (JSON.parse(m.payload) as { kind: string }).kind);
-    await expect.poll(async () => {
-      await env.product.app.powerly.jobs.runDue();
-      return kinds();
-    }, { timeout: 20_000 }).toEqual(['free_end', 'receipt']);
+    await expect
+      .poll(
+        async () => {
+          await env.product.app.powerly.jobs.runDue();
+          return kinds();
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual(['free_end', 'receipt']);
     const message = push.of(sub.endpoint)[1]!;
     await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: message.payload });
-    const notes = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag })));
+    const notes = () =>
+      page.evaluate(async () =>
+        (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+          title: n.title,
+          body: n.body,
+          tag: n.tag,
+        })),
+      );
     await expect.poll(async () => (await notes()).length, { timeout: 15_000 }).toBe(1);
-    expect(await notes()).toEqual([{ title: 'Power bank returned', body: expect.stringMatching(/^€2\.00 for 1 hr,? 15 min\. Returned at Time Out Market Lisboa on .+\.$/), tag: `${o!.id}:receipt` }]);
+    expect(await notes()).toEqual([
+      {
+        title: 'Power bank returned',
+        body: expect.stringMatching(/^€2\.00 for 1 hr,? 15 min\. Returned at Time Out Market Lisboa on .+\.$/),
+        tag: `${o!.id}:receipt`,
+      },
+    ]);
   });
 
   it('the new screens at 320 px in the longest language (es-ES): the notification offer and the deposit refund, 0 axe violations', async () => {
@@ -85,8 +120,12 @@ describe('notifications and the receipt', () => {
     const token = await touristToken(env.product.app);
     // A top-up rental in Shanghai whose eject fails: its deposit goes back to the card unless kept in the wallet.
     await fetch(`${env.product.base}/demo-api/cabinets/PWL-SH-001/fail-next-eject`, { method: 'POST' });
-    const rent = await env.product.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
-      payload: { qrcode: 'PWL-SH-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' } });
+    const rent = await env.product.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token },
+      payload: { qrcode: 'PWL-SH-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' },
+    });
     const failed: string = rent.json().data.outTradeNo;
     await page.addInitScript((t) => {
       localStorage.setItem('token', t);
@@ -95,16 +134,25 @@ describe('notifications and the receipt', () => {
     await page.goto(`${env.product.base}/#/result?tradeNo=${failed}&payMode=YJ`);
     const note = page.getByTestId('money-note');
     await expect.poll(() => note.getAttribute('data-state'), { timeout: 30_000 }).toBe('scheduled');
-    expect(await note.textContent()).toMatch(/^No se ha cobrado nada\. Tu depósito de .+ vuelve a Visa •••• 4242 el .+; un reembolso suele llegar/);
+    expect(await note.textContent()).toMatch(
+      /^No se ha cobrado nada\. Tu depósito de .+ vuelve a Visa •••• 4242 el .+; un reembolso suele llegar/,
+    );
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: /^Mantener .+ en mi monedero$/ }).click();
     await expect.poll(() => note.getAttribute('data-state')).toBe('kept');
     expect(await axeViolations(page)).toEqual([]);
     // A rental that started: the offer to turn on notifications, in Spanish.
-    const ok = await env.product.app.inject({ method: 'GET', url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`, headers: { token } });
+    const ok = await env.product.app.inject({
+      method: 'GET',
+      url: `${API}/cdb/cabinet/useBalanceToRent?qrcode=PWL-SH-001`,
+      headers: { token },
+    });
     const started: string = ok.json().data.outTradNo;
     await page.goto(`${env.product.base}/#/result?tradeNo=${started}&payMode=YE`);
-    await page.getByTestId('push-offer').getByRole('button', { name: 'Activar notificaciones' }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('push-offer')
+      .getByRole('button', { name: 'Activar notificaciones' })
+      .waitFor({ timeout: 30_000 });
     expect(await axeViolations(page)).toEqual([]);
   });
 });
@@ -114,13 +162,33 @@ describe('"I returned it"', () => {
     const page = await env.newPage();
     await page.setViewportSize({ width: 320, height: 700 });
     const token = await touristToken(env.product.app);
-    const rent = await env.product.app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
-      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' } });
+    const rent = await env.product.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token },
+      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(env.product.app), paymentId: 'card-sandbox' },
+    });
     const orderId: string = rent.json().data.outTradeNo;
-    await expect.poll(async () => (await env.product.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data.pZujie, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (
+            await env.product.app.inject({
+              method: 'GET',
+              url: `${API}/cdb/mine/order/detail?orderId=${orderId}`,
+              headers: { token },
+            })
+          ).json().data.pZujie,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     // Half an hour later the Lisbon cabinet detects a return it cannot read.
     env.product.clock.advance(30 * 60_000);
-    await env.product.app.powerly.cabinets.reject('PWL-LIS-001', RETURN_WITHOUT_POWER_BANK, JSON.stringify({ slot: 2, kind: 'return-without-power-bank', bankId: '' }));
+    await env.product.app.powerly.cabinets.reject(
+      'PWL-LIS-001',
+      RETURN_WITHOUT_POWER_BANK,
+      JSON.stringify({ slot: 2, kind: 'return-without-power-bank', bankId: '' }),
+    );
     env.product.clock.advance(60 * 60_000);
     await page.addInitScript((t) => localStorage.setItem('token', t), token);
     await page.goto(`${env.product.base}/#/orderDetail?orderId=${orderId}`);
@@ -128,16 +196,23 @@ describe('"I returned it"', () => {
     await panel.getByRole('button', { name: 'I returned it' }).click();
     await panel.getByLabel(/^Cabinet code/).fill('PWL-LIS-001');
     // About when, on the product's clock (the test's), in the browser's time zone as a datetime-local field takes it.
-    const when = await page.evaluate((iso) => {
-      const d = new Date(iso);
-      d.setMinutes(d.getMinutes() - d.getTimezoneOffset());
-      return d.toISOString().slice(0, 16);
-    }, new Date(env.product.clock.now().getTime() - 55 * 60_000).toISOString());
+    const when = await page.evaluate(
+      (iso) => {
+        const d = new Date(iso);
+        d.setMinutes(d.getMinutes() - d.getTimezoneOffset());
+        return d.toISOString().slice(0, 16);
+      },
+      new Date(env.product.clock.now().getTime() - 55 * 60_000).toISOString(),
+    );
     await panel.getByLabel('About when').fill(when);
     expect(await axeViolations(page)).toEqual([]);
     await panel.getByRole('button', { name: "Check with the cabinet's records" }).click();
     await expect.poll(() => panel.getByRole('status').textContent()).toContain("Found in the cabinet's records");
-    const { rows: [o] } = await env.product.db.query<{ zujie: number; fee: number }>('select zujie, fee from orders where id = $1', [orderId]);
+    const {
+      rows: [o],
+    } = await env.product.db.query<{ zujie: number; fee: number }>('select zujie, fee from orders where id = $1', [
+      orderId,
+    ]);
     expect(o).toMatchObject({ zujie: 3 });
     expect(Number(o!.fee)).toBe(100); // 30 minutes: one started hour after the 10 free minutes
   });
@@ -147,16 +222,34 @@ describe('a grace period', () => {
   it('offered on the open order when the cabinets nearby are closed, granted, in Spanish at 320 px (axe-clean, 44 px)', async () => {
     const { db, clock, app, base } = env.product;
     const token = await touristToken(app);
-    const rent = await app.inject({ method: 'POST', url: `${API}/cdb/cabinet/useDepositToRent`, headers: { token },
-      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(app), paymentId: 'card-sandbox' } });
+    const rent = await app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token },
+      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(app), paymentId: 'card-sandbox' },
+    });
     const orderId: string = rent.json().data.outTradeNo;
-    await expect.poll(async () => (await app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })).json().data.pZujie, { timeout: 30_000 }).toBe(1);
+    await expect
+      .poll(
+        async () =>
+          (
+            await app.inject({
+              method: 'GET',
+              url: `${API}/cdb/mine/order/detail?orderId=${orderId}`,
+              headers: { token },
+            })
+          ).json().data.pZujie,
+        { timeout: 30_000 },
+      )
+      .toBe(1);
     // The only venue within the radius opens three hours from now (UTC, the default agent's time zone).
     const h = (clock.now().getUTCHours() + 3) % 24;
     const hh = (n: number) => `${String(n % 24).padStart(2, '0')}:00`;
     const day = [{ open: hh(h), close: hh(h + 2) }];
     const weekly = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((d) => [d, day]));
-    await db.query(`update venues set opening_hours = $1 where id = 'v-vno-gedimino'`, [JSON.stringify({ weekly, exceptions: [] })]);
+    await db.query(`update venues set opening_hours = $1 where id = 'v-vno-gedimino'`, [
+      JSON.stringify({ weekly, exceptions: [] }),
+    ]);
     try {
       const page = await env.newPage();
       await page.setViewportSize({ width: 320, height: 700 });
@@ -172,15 +265,23 @@ describe('a grace period', () => {
       expect((await check.boundingBox())!.height).toBeGreaterThanOrEqual(44);
       expect(await axeViolations(page)).toEqual([]);
       await check.click();
-      await expect.poll(() => panel.getByRole('status').textContent()).toMatch(/^Ningún armario en un radio de 2\.?000 m está abierto con una ranura libre ahora\. GO9 Gedimino 9 abre a las .+\.$/);
+      await expect
+        .poll(() => panel.getByRole('status').textContent())
+        .toMatch(
+          /^Ningún armario en un radio de 2\.?000 m está abierto con una ranura libre ahora\. GO9 Gedimino 9 abre a las .+\.$/,
+        );
       const ask = panel.getByRole('button', { name: /^Pausar el alquiler hasta / });
       expect((await ask.boundingBox())!.height).toBeGreaterThanOrEqual(44);
       expect(await axeViolations(page)).toEqual([]);
       await ask.click();
-      await expect.poll(() => panel.getByTestId('grace-active').textContent()).toMatch(/^El alquiler está pausado hasta .+: este tiempo no se cobra/);
+      await expect
+        .poll(() => panel.getByTestId('grace-active').textContent())
+        .toMatch(/^El alquiler está pausado hasta .+: este tiempo no se cobra/);
       expect(await panel.getByRole('button').count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
-      const { rows: [o] } = await db.query<{ grace: { reason: string }[] }>('select grace from orders where id = $1', [orderId]);
+      const {
+        rows: [o],
+      } = await db.query<{ grace: { reason: string }[] }>('select grace from orders where id = $1', [orderId]);
       expect(o!.grace.map((g) => g.reason)).toEqual(['closed']);
     } finally {
       await db.query(`update venues set opening_hours = null where id = 'v-vno-gedimino'`);
@@ -193,9 +294,12 @@ async function swRegistration(page: Page) {
   await page.evaluate(() => navigator.serviceWorker.ready);
   const cdp = await page.context().newCDPSession(page);
   const ids: string[] = [];
-  cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: { registrationId: string; isDeleted: boolean }[] }) => {
-    for (const r of e.registrations) if (!r.isDeleted) ids.push(r.registrationId);
-  });
+  cdp.on(
+    'ServiceWorker.workerRegistrationUpdated',
+    (e: { registrations: { registrationId: string; isDeleted: boolean }[] }) => {
+      for (const r of e.registrations) if (!r.isDeleted) ids.push(r.registrationId);
+    },
+  );
   await cdp.send('ServiceWorker.enable');
   await expect.poll(() => ids.length).toBeGreaterThan(0);
   return { cdp, registrationId: ids[0]! };

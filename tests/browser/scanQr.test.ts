@@ -11,10 +11,13 @@ const env = productInChromium();
 
 async function pageIn(lang: string, token: string): Promise<Page> {
   const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
-  await context.addInitScript(([l, t]) => {
-    localStorage.setItem('lang', l!);
-    localStorage.setItem('token', t!);
-  }, [lang, token] as const);
+  await context.addInitScript(
+    ([l, t]) => {
+      localStorage.setItem('lang', l!);
+      localStorage.setItem('token', t!);
+    },
+    [lang, token] as const,
+  );
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -40,10 +43,12 @@ describe('/scanQr', () => {
       await page.goto(`${env.product.base}/#/scanQr?orderId=MF-PKG-0000001`);
       await expect.poll(() => page.getByRole('alert').count()).toBe(1);
       await expect.poll(() => page.locator('main p').first().textContent()).toContain('MF-PKG-0000001');
-      const small = await page.evaluate(() => [...document.querySelectorAll('main a, main button')]
-        .map((el) => ({ el, r: el.getBoundingClientRect() }))
-        .filter(({ r }) => r.width > 0 && r.height > 0 && (r.width < 44 || r.height < 44))
-        .map(({ el, r }) => `${el.textContent?.trim()} ${Math.round(r.width)}×${Math.round(r.height)}`));
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll('main a, main button')]
+          .map((el) => ({ el, r: el.getBoundingClientRect() }))
+          .filter(({ r }) => r.width > 0 && r.height > 0 && (r.width < 44 || r.height < 44))
+          .map(({ el, r }) => `${el.textContent?.trim()} ${Math.round(r.width)}×${Math.round(r.height)}`),
+      );
       expect(small, lang).toEqual([]);
       await fitsSmallAndLarge(page, `/scanQr in ${lang}`);
       await page.context().close();

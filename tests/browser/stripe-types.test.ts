@@ -12,7 +12,8 @@ async function signedIn(withoutPaymentRequest = false): Promise<Page> {
   const token = await touristToken(env.product.app);
   const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
   await context.addInitScript((t) => localStorage.setItem('token', t), token);
-  if (withoutPaymentRequest) await context.addInitScript(() => delete (window as { PaymentRequest?: unknown }).PaymentRequest);
+  if (withoutPaymentRequest)
+    await context.addInitScript(() => delete (window as { PaymentRequest?: unknown }).PaymentRequest);
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return page;
@@ -24,7 +25,8 @@ describe("Stripe's types beyond the card, in test mode", () => {
   it('offers Apple Pay, Google Pay, iDEAL and WeChat Pay; Apple Pay tops up on the test page', async () => {
     const page = await signedIn();
     await page.goto(picker());
-    for (const name of ['Apple Pay', 'Google Pay', 'iDEAL', 'WeChat Pay']) await page.getByRole('radio', { name }).waitFor();
+    for (const name of ['Apple Pay', 'Google Pay', 'iDEAL', 'WeChat Pay'])
+      await page.getByRole('radio', { name }).waitFor();
     await page.getByRole('radio', { name: 'Apple Pay' }).check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(/#\/confirm\?.*paymentId=stripe-wallets%3AAPPLE_PAY/);

@@ -14,10 +14,13 @@ const env = productInChromium();
 async function page(o: BrowserContextOptions & { token?: string; lang?: string } = {}): Promise<Page> {
   const { token, lang, ...options } = o;
   const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', ...options });
-  await context.addInitScript(([t, l]) => {
-    if (t) localStorage.setItem('token', t);
-    if (l) localStorage.setItem('lang', l);
-  }, [token ?? '', lang ?? ''] as const);
+  await context.addInitScript(
+    ([t, l]) => {
+      if (t) localStorage.setItem('token', t);
+      if (l) localStorage.setItem('lang', l);
+    },
+    [token ?? '', lang ?? ''] as const,
+  );
   const p = await context.newPage();
   p.setDefaultTimeout(15_000);
   return p;
@@ -50,7 +53,9 @@ describe('live: the screens follow the cabinet without a reload', () => {
     await expect.poll(() => p.getByRole('tab', { name: /In use/ }).textContent()).toMatch(/\(1\)/);
     await p.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     await p.getByRole('button', { name: `Details of order ${orderId}` }).click();
-    await expect.poll(() => p.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 Order details');
+    await expect
+      .poll(() => p.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`))
+      .toBe('H1 Order details');
     await expect.poll(() => p.locator('.badge-live', { hasText: 'In use' }).count()).toBeGreaterThan(0);
     expect(await axeViolations(p)).toEqual([]);
 
@@ -59,7 +64,11 @@ describe('live: the screens follow the cabinet without a reload', () => {
 
     // 40 minutes later it goes into the Vilnius cabinet: €1.50 per 30 min, 5 free → 2 units = €3, €27 of €30 released.
     env.product.clock.advance(40 * 60_000);
-    const ret = await env.product.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-VNO-001/return', payload: { powerbankId } });
+    const ret = await env.product.app.inject({
+      method: 'POST',
+      url: '/demo-api/cabinets/PWL-VNO-001/return',
+      payload: { powerbankId },
+    });
     expect(ret.json()).toMatchObject({ code: 0 });
     const summary = p.getByTestId('return-summary');
     await summary.waitFor();
@@ -87,7 +96,11 @@ describe('live: the screens follow the cabinet without a reload', () => {
     await expect.poll(() => p.getByRole('tab', { name: /In use/ }).textContent()).toMatch(/\(1\)/);
     await p.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     env.product.clock.advance(20 * 60_000);
-    await env.product.app.inject({ method: 'POST', url: '/demo-api/cabinets/PWL-LIS-001/return', payload: { powerbankId } });
+    await env.product.app.inject({
+      method: 'POST',
+      url: '/demo-api/cabinets/PWL-LIS-001/return',
+      payload: { powerbankId },
+    });
     await expect.poll(() => p.getByRole('tab', { name: /In use/ }).textContent()).toMatch(/\(0\)/);
     // The toast says what it cost.
     await expect.poll(() => p.getByText(/^Returned at .*: .* charged, .* released$/).count()).toBe(1);
@@ -123,7 +136,7 @@ describe('live: the wallet', () => {
 });
 
 describe('navigation', () => {
-  it('moves focus to the new screen\'s heading and names it; the menu closes on Back', async () => {
+  it("moves focus to the new screen's heading and names it; the menu closes on Back", async () => {
     const p = await page();
     await p.goto(`${env.product.base}/#/homeMap`);
     await p.getByRole('heading', { level: 1 }).waitFor();
@@ -146,7 +159,9 @@ describe('navigation', () => {
 describe('an empty cabinet and the map', () => {
   it('an empty cabinet says so on the first screen after the scan, with the nearest cabinets with stock', async () => {
     // Every power bank of the New York cabinet is out (as if rented).
-    await env.product.db.query(`update powerbanks set state = 'rented', cabinet_id = null, slot = null where cabinet_id = 'PWL-NYC-001'`);
+    await env.product.db.query(
+      `update powerbanks set state = 'rented', cabinet_id = null, slot = null where cabinet_id = 'PWL-NYC-001'`,
+    );
     const p = await page();
     await p.goto(`${env.product.base}/#/?qrcode=PWL-NYC-001`);
     await expect.poll(() => p.evaluate(() => location.hash), { timeout: 20_000 }).toMatch(/^#\/selectPakage/);
@@ -157,7 +172,9 @@ describe('an empty cabinet and the map', () => {
     expect(await axeViolations(p)).toEqual([]);
     // A cabinet with stock shows it, with its free slots, on the same screen.
     await p.goto(`${env.product.base}/#/?qrcode=PWL-LIS-001`);
-    await expect.poll(() => p.getByTestId('stock').textContent(), { timeout: 20_000 }).toMatch(/^\d+ power banks to rent · \d+ free slots to return$/);
+    await expect
+      .poll(() => p.getByTestId('stock').textContent(), { timeout: 20_000 })
+      .toMatch(/^\d+ power banks to rent · \d+ free slots to return$/);
   });
 
   it('the map search finds any venue by name or address, not only those in view', async () => {
@@ -166,7 +183,10 @@ describe('an empty cabinet and the map', () => {
     // No position: the map opens at its default centre, far from Vilnius.
     await p.goto(`${env.product.base}/#/google_map`);
     await p.getByRole('heading', { level: 1 }).waitFor();
-    await p.getByRole('button', { name: /Search/ }).first().click();
+    await p
+      .getByRole('button', { name: /Search/ })
+      .first()
+      .click();
     const dialog = p.getByRole('dialog', { name: 'Search venues' });
     await dialog.getByLabel('Venue name or address').fill('Gedimino');
     await dialog.getByRole('button', { name: /GO9 Gedimino 9/ }).click();
@@ -183,45 +203,58 @@ const SCREENS = ROUTES.filter((r) => r.screen && r.path !== '/login_wechat' && r
 );
 
 describe('layout in every language at 320 px', () => {
-  it('no horizontal overflow and no cut title on any screen, nor at 200 % text; axe finds nothing', { timeout: 600_000 }, async () => {
-    const token = await touristToken(env.product.app);
-    const problems: string[] = [];
-    for (const lang of LOCALES) {
-      const p = await page({ token, lang, viewport: { width: 320, height: 640 } });
-      await p.goto(`${env.product.base}/#/order`);
-      await p.getByRole('heading', { level: 1 }).waitFor();
-      for (const path of SCREENS) {
-        await p.evaluate((h) => (location.hash = h), path);
-        await p.waitForTimeout(50);
-        await p.waitForFunction(() => document.querySelector('h1') && !document.querySelector('[aria-busy="true"].screen-loading'), undefined, { timeout: 15_000 }).catch(() => undefined);
-        await p.waitForLoadState('networkidle').catch(() => undefined);
-        const here = await p.evaluate(() => location.hash);
-        const measure = () => p.evaluate(() => {
-          const h1 = document.querySelector('h1');
-          return {
-            overflow: document.documentElement.scrollWidth - window.innerWidth,
-            cut: h1 ? h1.scrollWidth - h1.clientWidth : 0,
-            title: h1?.textContent ?? '',
-            // Inputs side by side (expiry and CVC) stay level and the same height whatever their labels do.
-            misaligned: [...document.querySelectorAll('.field-row')].filter((row) => {
-              const boxes = [...row.querySelectorAll('input')].map((i) => i.getBoundingClientRect());
-              return boxes.some((b) => Math.abs(b.top - boxes[0]!.top) > 0.5 || Math.abs(b.height - boxes[0]!.height) > 0.5);
-            }).length,
-          };
-        });
-        const m = await measure();
-        if (m.overflow > 0) problems.push(`${lang} ${here}: ${m.overflow} px horizontal overflow`);
-        if (m.cut > 1) problems.push(`${lang} ${here}: title "${m.title}" cut`);
-        if (m.misaligned) problems.push(`${lang} ${here}: fields side by side not level`);
-        await p.evaluate(() => (document.documentElement.style.fontSize = '200%'));
-        const big = await measure();
-        if (big.cut > 1) problems.push(`${lang} ${here} at 200 %: title "${big.title}" cut`);
-        if (big.misaligned) problems.push(`${lang} ${here} at 200 %: fields side by side not level`);
-        await p.evaluate(() => (document.documentElement.style.fontSize = ''));
-        if (lang === 'en-US') for (const v of await axeViolations(p)) problems.push(`axe ${here}: ${v}`);
+  it(
+    'no horizontal overflow and no cut title on any screen, nor at 200 % text; axe finds nothing',
+    { timeout: 600_000 },
+    async () => {
+      const token = await touristToken(env.product.app);
+      const problems: string[] = [];
+      for (const lang of LOCALES) {
+        const p = await page({ token, lang, viewport: { width: 320, height: 640 } });
+        await p.goto(`${env.product.base}/#/order`);
+        await p.getByRole('heading', { level: 1 }).waitFor();
+        for (const path of SCREENS) {
+          await p.evaluate((h) => (location.hash = h), path);
+          await p.waitForTimeout(50);
+          await p
+            .waitForFunction(
+              () => document.querySelector('h1') && !document.querySelector('[aria-busy="true"].screen-loading'),
+              undefined,
+              { timeout: 15_000 },
+            )
+            .catch(() => undefined);
+          await p.waitForLoadState('networkidle').catch(() => undefined);
+          const here = await p.evaluate(() => location.hash);
+          const measure = () =>
+            p.evaluate(() => {
+              const h1 = document.querySelector('h1');
+              return {
+                overflow: document.documentElement.scrollWidth - window.innerWidth,
+                cut: h1 ? h1.scrollWidth - h1.clientWidth : 0,
+                title: h1?.textContent ?? '',
+                // Inputs side by side (expiry and CVC) stay level and the same height whatever their labels do.
+                misaligned: [...document.querySelectorAll('.field-row')].filter((row) => {
+                  const boxes = [...row.querySelectorAll('input')].map((i) => i.getBoundingClientRect());
+                  return boxes.some(
+                    (b) => Math.abs(b.top - boxes[0]!.top) > 0.5 || Math.abs(b.height - boxes[0]!.height) > 0.5,
+                  );
+                }).length,
+              };
+            });
+          const m = await measure();
+          if (m.overflow > 0) problems.push(`${lang} ${here}: ${m.overflow} px horizontal overflow`);
+          if (m.cut > 1) problems.push(`${lang} ${here}: title "${m.title}" cut`);
+          if (m.misaligned) problems.push(`${lang} ${here}: fields side by side not level`);
+          await p.evaluate(() => (document.documentElement.style.fontSize = '200%'));
+          const big = await measure();
+          if (big.cut > 1) problems.push(`${lang} ${here} at 200 %: title "${big.title}" cut`);
+          if (big.misaligned) problems.push(`${lang} ${here} at 200 %: fields side by side not level`);
+          await p.evaluate(() => (document.documentElement.style.fontSize = ''));
+          if (lang === 'en-US') for (const v of await axeViolations(p)) problems.push(`axe ${here}: ${v}`);
+        }
+        await p.context().close();
       }
-      await p.context().close();
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+  );
 });

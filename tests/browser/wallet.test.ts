@@ -9,8 +9,15 @@ const newPage = env.newPage;
 
 async function topUp(page: Page, preset: string) {
   await page.getByRole('link', { name: 'Top up' }).click();
-  await page.waitForURL(/#\/wallet_in/).catch(async () => { throw new Error(`not on wallet_in: ${page.url()} ${(await page.textContent('body'))?.slice(0, 300)}`); });
-  await page.getByRole('heading', { name: 'Top up' }).waitFor().catch(async () => { throw new Error(`no screen: ${page.url()} ${(await page.textContent('body'))?.slice(0, 500)}`); });
+  await page.waitForURL(/#\/wallet_in/).catch(async () => {
+    throw new Error(`not on wallet_in: ${page.url()} ${(await page.textContent('body'))?.slice(0, 300)}`);
+  });
+  await page
+    .getByRole('heading', { name: 'Top up' })
+    .waitFor()
+    .catch(async () => {
+      throw new Error(`no screen: ${page.url()} ${(await page.textContent('body'))?.slice(0, 500)}`);
+    });
   await expect.poll(() => page.getByLabel(/^Amount/).inputValue()).toBe('10'); // default
   expect(await page.getByLabel(/^Amount/).getAttribute('readonly')).not.toBeNull();
   await page.getByRole('button', { name: preset, exact: true }).click();

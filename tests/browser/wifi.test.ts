@@ -64,7 +64,9 @@ describe('a Wi-Fi package with its box', () => {
     // The mall: search, countries with flags, pages of 6, the header link and "my packages" (type QR).
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(6);
     expect(await page.getByRole('link', { name: 'My orders' }).getAttribute('href')).toBe('#/scanOrder');
-    expect(await page.getByRole('link', { name: 'My packages' }).getAttribute('href')).toBe('#/scanPickUpOrder?type=QR');
+    expect(await page.getByRole('link', { name: 'My packages' }).getAttribute('href')).toBe(
+      '#/scanPickUpOrder?type=QR',
+    );
     // Scrolling to the end loads the next page of 6; so does the "more" button.
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     await expect.poll(() => page.locator('.mifi-list > li').count()).toBe(12);
@@ -119,14 +121,19 @@ describe('a Wi-Fi package with its box', () => {
     await demo.goto(`${env.product.base}/demo/`);
     await demo.getByLabel(`Megabytes for ${sn} to use`).fill('5');
     await demo.getByRole('button', { name: `Use data on ${sn}` }).click();
-    await demo.getByRole('status').filter({ hasText: `${sn} used 5 MB.` }).waitFor();
+    await demo
+      .getByRole('status')
+      .filter({ hasText: `${sn} used 5 MB.` })
+      .waitFor();
     // Live: the box's report reaches the open detail without Refresh (traffic, battery, online).
     await expect.poll(() => page.getByTestId('traffic-used').textContent(), { timeout: 20_000 }).toBe('5.0 MB');
     expect(await page.getByTestId('battery').textContent()).toBe('80%');
     const first = page.getByRole('article').filter({ hasText: 'Portugal-Daily-Unlimited' }).first();
     await expect.poll(() => first.textContent()).toContain('Activated');
     await first.getByRole('button', { name: 'Traffic detail' }).click();
-    await expect.poll(() => page.locator('dialog[open]').getByTestId('traffic-total').textContent()).toBe('Used in all: 5.0 MB');
+    await expect
+      .poll(() => page.locator('dialog[open]').getByTestId('traffic-total').textContent())
+      .toBe('Used in all: 5.0 MB');
     expect(await axeViolations(page), 'traffic dialog').toEqual([]);
     await page.locator('dialog[open]').getByRole('button', { name: 'Close' }).click();
 
@@ -134,7 +141,9 @@ describe('a Wi-Fi package with its box', () => {
     // to), a day more, paid; the renewal continues where the package ends.
     await page.getByRole('button', { name: 'Renew' }).click();
     await expect.poll(() => hash(page)).toBe(`#/wifiMall?type=XG&sn=${sn}`);
-    await expect.poll(() => page.locator('.mifi-list > li').allTextContents()).toEqual([expect.stringContaining('Portugal · Daily · Unlimited')]);
+    await expect
+      .poll(() => page.locator('.mifi-list > li').allTextContents())
+      .toEqual([expect.stringContaining('Portugal · Daily · Unlimited')]);
     expect(await page.getByLabel('Search a country or package').count()).toBe(0);
     expect(await page.getByRole('navigation', { name: 'Countries and regions' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Choose Portugal · Daily · Unlimited' }).click();
@@ -148,7 +157,9 @@ describe('a Wi-Fi package with its box', () => {
     await payByCard(page);
     await expect.poll(() => hash(page), { timeout: 20_000 }).toMatch(/^#\/scanOrder\?orderId=/);
     await expect.poll(() => page.getByRole('article').filter({ hasText: 'Portugal-Daily-Unlimited' }).count()).toBe(2);
-    await expect.poll(() => page.getByRole('article').filter({ hasText: 'To be activated' }).textContent()).toContain(sn);
+    await expect
+      .poll(() => page.getByRole('article').filter({ hasText: 'To be activated' }).textContent())
+      .toContain(sn);
 
     // The box's own code (its label's QR: 'wifi.' and the serial) opens its detail.
     await page.goto(`${env.product.base}/#/?qrcode=${encodeURIComponent(`wifi.${sn}`)}`);
@@ -165,18 +176,31 @@ describe('a Wi-Fi package with its box', () => {
     await page.getByRole('button', { name: 'Renew' }).click();
     await expect.poll(() => hash(page)).toBe(`#/wifiMall?type=DDXG&sn=${sn}`);
     await page.goto(`${env.product.base}/#/scanOrder`);
-    await page.getByRole('article').filter({ hasText: /Activated/ }).first().waitFor();
+    await page
+      .getByRole('article')
+      .filter({ hasText: /Activated/ })
+      .first()
+      .waitFor();
 
     // Return the box at another cabinet: the running package ends as returned.
     await demo.reload();
     await demo.getByLabel(`Return ${sn} to`).selectOption('PWL-VNO-001');
     await demo.getByRole('button', { name: `Return ${sn}`, exact: true }).click();
-    await demo.getByRole('status').filter({ hasText: `${sn} returned to PWL-VNO-001.` }).waitFor();
+    await demo
+      .getByRole('status')
+      .filter({ hasText: `${sn} returned to PWL-VNO-001.` })
+      .waitFor();
     await demo.close();
     // Live: the open list shows the return without a reload.
-    await expect.poll(() => page.getByRole('article').filter({ hasText: 'Refunded / returned' }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => page.getByRole('article').filter({ hasText: 'Refunded / returned' }).count(), { timeout: 20_000 })
+      .toBe(1);
     // Its order detail now offers to rent again (the mall: a package, and a box with it if wanted).
-    await page.getByRole('article').filter({ hasText: 'Refunded / returned' }).getByRole('link', { name: /^Order details: / }).click();
+    await page
+      .getByRole('article')
+      .filter({ hasText: 'Refunded / returned' })
+      .getByRole('link', { name: /^Order details: / })
+      .click();
     await page.getByRole('button', { name: 'Rent again' }).click();
     await expect.poll(() => hash(page)).toBe('#/wifiMall?type=GM');
   });
@@ -212,7 +236,10 @@ describe('a Wi-Fi package with its box', () => {
     await demo.getByLabel('Wi-Fi box', { exact: true }).selectOption({ label: 'MF-NYC-0001 (PWL-NYC-001)' });
     await demo.getByLabel('Code shown in the app').fill(code);
     await demo.getByRole('button', { name: 'Read the code' }).click();
-    await demo.getByRole('status').filter({ hasText: `MF-NYC-0001 read ${code}.` }).waitFor();
+    await demo
+      .getByRole('status')
+      .filter({ hasText: `MF-NYC-0001 read ${code}.` })
+      .waitFor();
     await demo.close();
     await expect.poll(() => hash(page), { timeout: 20_000 }).toBe(`#/packageDetail?orderId=${code}`);
     await expect.poll(() => page.getByTestId('device-sn').textContent()).toBe('MF-NYC-0001');
@@ -221,12 +248,26 @@ describe('a Wi-Fi package with its box', () => {
     // The same screens in the longer languages: every text translated, and still 320 px wide.
     for (const lang of ['lt-LT', 'pt-PT', 'es-ES', 'zh-CN']) {
       await page.evaluate((l) => localStorage.setItem('lang', l), lang);
-      for (const screen of [`packageDetail?orderId=${code}`, `orderDetail?orderId=${code}&type=mifi`, 'scanOrder', 'wifiMall?type=QR', 'scanPickUpOrder?type=QR', `pickUp?orderId=${code}`]) {
+      for (const screen of [
+        `packageDetail?orderId=${code}`,
+        `orderDetail?orderId=${code}&type=mifi`,
+        'scanOrder',
+        'wifiMall?type=QR',
+        'scanPickUpOrder?type=QR',
+        `pickUp?orderId=${code}`,
+      ]) {
         await page.goto(`${env.product.base}/#/${screen}`);
         await page.reload();
         await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(lang);
         // Loaded: the screen's strings and data are in (no loading indicator left in it).
-        await expect.poll(async () => (await page.locator('main .loading').count()) === 0 && (await page.locator('main').textContent())!.length > 8, { timeout: 10_000 }).toBe(true);
+        await expect
+          .poll(
+            async () =>
+              (await page.locator('main .loading').count()) === 0 &&
+              (await page.locator('main').textContent())!.length > 8,
+            { timeout: 10_000 },
+          )
+          .toBe(true);
         await page.waitForLoadState('networkidle');
         const text = await page.locator('body').innerText();
         expect(text, `${lang} #/${screen}`).not.toMatch(/\bmifi\.\w|\broutes\.\w/);
@@ -238,7 +279,10 @@ describe('a Wi-Fi package with its box', () => {
   it('continues the payment of a package the card did not pay (status 33)', async () => {
     const page = await env.newPage();
     await toMall(page, 'PWL-LIS-001');
-    await page.getByRole('navigation', { name: 'Countries and regions' }).getByRole('button', { name: 'Spain' }).click();
+    await page
+      .getByRole('navigation', { name: 'Countries and regions' })
+      .getByRole('button', { name: 'Spain' })
+      .click();
     await choose(page, 'spain', 'Spain · Daily · 3 days');
     await page.locator('dialog[open]').getByRole('button', { name: 'Buy', exact: true }).click();
     await page.getByRole('button', { name: 'Buy now' }).click();
@@ -291,7 +335,10 @@ describe('the Wi-Fi line with a method beyond the card (PayPal in test mode)', (
   it('buys a package on PayPal’s page and back, then its box deposit (held by PayPal), and picks the box up', async () => {
     const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
     // A traveller who signed in in Portuguese pays in euros, so the Lisbon cabinet (euros) may hand them the box.
-    await context.addInitScript((t) => localStorage.setItem('token', t), await touristToken(env.product.app, undefined, 'pt-PT'));
+    await context.addInitScript(
+      (t) => localStorage.setItem('token', t),
+      await touristToken(env.product.app, undefined, 'pt-PT'),
+    );
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     // The mall without a cabinet (type GM): a package only, no box with it.
@@ -311,7 +358,9 @@ describe('the Wi-Fi line with a method beyond the card (PayPal in test mode)', (
     await page.waitForURL(/#\/(confirm\?.*payment_intent=|scanOrder)/);
     // The app resumes the payment of the order made before leaving, and shows how it ended.
     await expect.poll(() => hash(page), { timeout: 30_000 }).toMatch(/^#\/scanOrder\?orderId=/);
-    await expect.poll(() => page.getByTestId('pay-outcome').textContent()).toBe('Payment received: France-Daily-3Days is paid.');
+    await expect
+      .poll(() => page.getByTestId('pay-outcome').textContent())
+      .toBe('Payment received: France-Daily-3Days is paid.');
     const card = page.getByRole('article').filter({ hasText: 'France-Daily-3Days' });
     await expect.poll(() => card.textContent()).toContain('Unused');
     await checkScreen(page, '#/scanOrder after a payment');

@@ -19,7 +19,11 @@ const base = await product.app.listen({ port: 0, host: '127.0.0.1' });
 const partner = await startPartnerSite('dist', 0, '127.0.0.1', base);
 const origin = new URL(base).origin;
 await product.app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'venue', origins: [origin] });
-await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [new URL(partner.url).origin] });
+await product.app.powerly.embed.saveAgent({
+  id: 'demo-partner',
+  name: 'partner',
+  origins: [new URL(partner.url).origin],
+});
 
 const pages: [string, string][] = [
   ['embed: venue.html (two <powerly-rent>)', `${base}/demo/venue.html`],
@@ -44,12 +48,22 @@ try {
     // variance: on this machine single runs of one build differ by more than the goals' margins).
     const runs: Result[] = [];
     for (let i = 0; i < Math.max(1, Number(process.env.LH_RUNS ?? 1)); i++) {
-      runs.push((await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] }))!.lhr);
+      runs.push(
+        (await lighthouse(url, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance'],
+        }))!.lhr,
+      );
     }
     const score = (l: Result) => l.categories.performance?.score ?? 0;
     runs.sort((x, y) => score(x) - score(y));
     const lhr = runs[Math.floor((runs.length - 1) / 2)]!;
-    if (runs.length > 1) console.info(`${name}: ${runs.length} runs, scores ${runs.map((l) => Math.round(score(l) * 100)).join(' ')}; the median run:`);
+    if (runs.length > 1)
+      console.info(
+        `${name}: ${runs.length} runs, scores ${runs.map((l) => Math.round(score(l) * 100)).join(' ')}; the median run:`,
+      );
     if (process.env.LH_JSON) {
       const { mkdir, writeFile } = await import('node:fs/promises');
       await mkdir(process.env.LH_JSON, { recursive: true });
@@ -61,7 +75,9 @@ try {
     const all = (id: string) => runs.map((l) => l.audits[id]?.numericValue ?? NaN);
     medians.set(name, { lcp: median(all('largest-contentful-paint')), tbt: median(all('total-blocking-time')) });
     console.info(
-      `${name.padEnd(42)} performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100).toString().padStart(3)}` +
+      `${name.padEnd(42)} performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100)
+        .toString()
+        .padStart(3)}` +
         `  FCP ${ms(a('first-contentful-paint'))}  LCP ${ms(a('largest-contentful-paint'))}  TBT ${ms(a('total-blocking-time'))}` +
         `  CLS ${(a('cumulative-layout-shift') ?? 0).toFixed(3)}  SI ${ms(a('speed-index'))}`,
     );
@@ -72,7 +88,9 @@ try {
   for (const name of ['app: code link /?qrcode=', 'app: code link, hash form']) {
     const code = medians.get(name);
     if (landing && code && Number.isFinite(code.lcp) && Number.isFinite(landing.lcp)) {
-      console.info(`${name}: LCP ${ms(code.lcp)} = ${(code.lcp / landing.lcp).toFixed(2)} × the landing's (${ms(landing.lcp)}), TBT ${ms(code.tbt)} (medians of ${process.env.LH_RUNS ?? 1})`);
+      console.info(
+        `${name}: LCP ${ms(code.lcp)} = ${(code.lcp / landing.lcp).toFixed(2)} × the landing's (${ms(landing.lcp)}), TBT ${ms(code.tbt)} (medians of ${process.env.LH_RUNS ?? 1})`,
+      );
     }
   }
 
@@ -90,7 +108,10 @@ try {
     // page flips between the phone and the headless window (780 × 493) at the span's edges, and the partner
     // page's centred column moves with it (measured: only those flips shifted anything, never the widget).
     await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
-    const flow = await startFlow(page, { name, config: { extends: 'lighthouse:default', settings: { screenEmulation: { disabled: true } } } });
+    const flow = await startFlow(page, {
+      name,
+      config: { extends: 'lighthouse:default', settings: { screenEmulation: { disabled: true } } },
+    });
     await flow.navigate(url);
     await flow.startTimespan({ name });
     const frameOf = async (): Promise<Frame> => {
@@ -111,7 +132,10 @@ try {
     await click('Hold ');
     await frame.waitForSelector('form.card-form input', { timeout: 5_000 }).catch(() => click('Hold '));
     await frame.waitForSelector('form.card-form input', { timeout: 20_000 }).catch(async (e: unknown) => {
-      throw new Error(`${name}: no card form at ${frame.url()}: ${(await frame.evaluate(() => document.body.innerText)).slice(0, 400)}`, { cause: e });
+      throw new Error(
+        `${name}: no card form at ${frame.url()}: ${(await frame.evaluate(() => document.body.innerText)).slice(0, 400)}`,
+        { cause: e },
+      );
     });
     const inputs = await frame.$$('form.card-form input');
     await inputs[0]!.type('4242424242424242');
@@ -122,14 +146,24 @@ try {
     const text = await frame.evaluate(() => document.body.innerText);
     const id = /power bank (\S+) from slot/.exec(text)?.[1];
     if (!id) throw new Error(`${name}: no power bank id in "${text.slice(0, 200)}"`);
-    await fetch(`${base}/demo-api/cabinets/PWL-LIS-001/return`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ powerbankId: id }) });
+    await fetch(`${base}/demo-api/cabinets/PWL-LIS-001/return`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ powerbankId: id }),
+    });
     await page.waitForFunction(() => document.body.innerText.includes('rental.returned'), { timeout: 30_000 });
     await flow.endTimespan();
     const result = await flow.createFlowResult();
     const span = result.steps.find((s) => s.lhr.gatherMode === 'timespan')!.lhr;
-    console.info(`${`${name} (timespan)`.padEnd(42)} CLS ${(span.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)}  TBT ${ms(span.audits['total-blocking-time']?.numericValue)}`);
+    console.info(
+      `${`${name} (timespan)`.padEnd(42)} CLS ${(span.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)}  TBT ${ms(span.audits['total-blocking-time']?.numericValue)}`,
+    );
     // What moved, when anything did (Lighthouse's layout-shifts audit: the element and its share).
-    const moved = (span.audits['layout-shifts']?.details as { items?: { node?: { selector?: string }; score?: number }[] } | undefined)?.items ?? [];
+    const moved =
+      (
+        span.audits['layout-shifts']?.details as
+          { items?: { node?: { selector?: string }; score?: number }[] } | undefined
+      )?.items ?? [];
     for (const m of moved) console.info(`  shifted: ${m.node?.selector ?? '?'} ${(m.score ?? 0).toFixed(3)}`);
     await page.close();
   }

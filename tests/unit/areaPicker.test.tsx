@@ -29,7 +29,9 @@ describe('AreaPicker', () => {
     const el = document.createElement('div');
     document.body.appendChild(el);
     root = createRoot(el);
-    await act(async () => root!.render(<AreaPicker open value="86" onClose={() => {}} onConfirm={(o) => chosen.push(o)} />));
+    await act(async () =>
+      root!.render(<AreaPicker open value="86" onClose={() => {}} onConfirm={(o) => chosen.push(o)} />),
+    );
     const all = options().length;
     expect(all).toBeGreaterThan(50);
     expect(options()[0]!.style.height).toBe('36px');

@@ -31,7 +31,15 @@ const base: CabinetFixture = {
   zujieNum: 0,
   haveBatteryCount: 4,
   online: true,
-  priceStrategy: { pType: 1, pPrice: 2, pPriceMinute: 30, priceUnit: 0, pFreeuseMinute: 5, pDayAmount: 20, pDepositAmount: 99 },
+  priceStrategy: {
+    pType: 1,
+    pPrice: 2,
+    pPriceMinute: 30,
+    priceUnit: 0,
+    pFreeuseMinute: 5,
+    pDayAmount: 20,
+    pDepositAmount: 99,
+  },
 };
 
 let root: Root | null = null;
@@ -54,7 +62,8 @@ function render(c: CabinetFixture) {
   return host;
 }
 
-const buttons = (el: HTMLElement) => [...el.querySelectorAll('button')].map((b) => ({ name: b.textContent?.trim(), disabled: b.disabled }));
+const buttons = (el: HTMLElement) =>
+  [...el.querySelectorAll('button')].map((b) => ({ name: b.textContent?.trim(), disabled: b.disabled }));
 
 describe('cabinet home', () => {
   it('shows venue, price per unit, price description and availability', () => {
@@ -77,7 +86,13 @@ describe('cabinet home', () => {
     act(() => pay.click());
     const r = $route.get();
     expect(r.path).toBe('/confirm');
-    expect(Object.fromEntries(r.query)).toEqual({ price: '99.00', payType: 'YJ', qrcode: 'PWL-SH-001', cabinetID: 'CAB-1', yaJinType: '0' });
+    expect(Object.fromEntries(r.query)).toEqual({
+      price: '99.00',
+      payType: 'YJ',
+      qrcode: 'PWL-SH-001',
+      cabinetID: 'CAB-1',
+      yaJinType: '0',
+    });
   });
 
   it('yajintype 1: a top-up of deposit − balance', () => {
@@ -88,7 +103,9 @@ describe('cabinet home', () => {
   it('a deposit partly paid from the wallet says where the rest comes from', () => {
     const el = render({ ...base, yajintype: 1, myyue: 97 });
     expect(buttons(el).map((b) => b.name)).toContain('Pay ¥2 deposit');
-    expect(el.querySelector('[data-testid="from-wallet"]')?.textContent).toBe('The other ¥97 of the ¥99 deposit comes from your wallet balance.');
+    expect(el.querySelector('[data-testid="from-wallet"]')?.textContent).toBe(
+      'The other ¥97 of the ¥99 deposit comes from your wallet balance.',
+    );
     act(() => root?.unmount());
     expect(render({ ...base, yajintype: 1, myyue: 0 }).querySelector('[data-testid="from-wallet"]')).toBeNull();
   });
@@ -118,7 +135,7 @@ describe('cabinet home', () => {
 });
 
 describe('cabinet home without a price strategy', () => {
-  it('prices from jifei / jifeiDanwei / mianfei / fengding, without repeating the package screen\'s fee table', () => {
+  it("prices from jifei / jifeiDanwei / mianfei / fengding, without repeating the package screen's fee table", () => {
     const el = render({ ...base, priceStrategy: undefined, jifei: 3, jifeiDanwei: 60, mianfei: 0, fengding: 15 });
     expect(el.querySelector('.price')?.textContent).toBe('¥3 / 1 h');
     expect(el.querySelector('.price-desc')?.textContent).toContain('Daily cap ¥15');

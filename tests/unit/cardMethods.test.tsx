@@ -42,7 +42,10 @@ beforeAll(async () => {
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
       const path = new URL(req.url!, 'http://x').pathname;
-      const body = path === '/sandbox-pay/v1/tokens' ? new URLSearchParams(JSON.parse(raw) as Record<string, string>) : new URLSearchParams(raw);
+      const body =
+        path === '/sandbox-pay/v1/tokens'
+          ? new URLSearchParams(JSON.parse(raw) as Record<string, string>)
+          : new URLSearchParams(raw);
       calls.push({ path, body });
       const reply = (data: unknown, code = 0, status = 200) => {
         res.statusCode = status;
@@ -51,10 +54,13 @@ beforeAll(async () => {
       if (path.endsWith('/cdb/payment/method/list')) return reply(methods);
       // The card form offers the person's saved cards first (SavedCardPay): none here.
       if (path.endsWith('/cdb/user/card')) return reply([]);
-      if (path === '/sandbox-pay/v1/tokens') return res.end(JSON.stringify({ id: `tok_${body.get('number')!.slice(-4)}`, card: {} }));
+      if (path === '/sandbox-pay/v1/tokens')
+        return res.end(JSON.stringify({ id: `tok_${body.get('number')!.slice(-4)}`, card: {} }));
       if (path.endsWith('/cdb/payment/method/payer')) return reply({ token: 'mt_1' });
-      if (path.endsWith('/cdb/payment/multicurrency/recharge')) return reply({ outTradeNo: 'CZ1', pBalance: 15, pCurrencyType: 'NGN' });
-      if (path.endsWith('/cdb/cabinet/useDepositToRent')) return reply('Only debit cards are accepted for this payment. Please use a debit card.', 422, 422);
+      if (path.endsWith('/cdb/payment/multicurrency/recharge'))
+        return reply({ outTradeNo: 'CZ1', pBalance: 15, pCurrencyType: 'NGN' });
+      if (path.endsWith('/cdb/cabinet/useDepositToRent'))
+        return reply('Only debit cards are accepted for this payment. Please use a debit card.', 422, 422);
       reply('no', 404, 404);
     });
   });
@@ -113,11 +119,19 @@ async function mount(query: string, form: string) {
  * to have heard the call, so that no answer still in flight opens its dialog during the next test (a stale dialog
  * on top would keep that test's own dialog from opening).
  */
-const paid = () => until(() => [...document.querySelectorAll('dialog[open]')].find((d) => d.textContent?.includes('Top-up successful')));
+const paid = () =>
+  until(() => [...document.querySelectorAll('dialog[open]')].find((d) => d.textContent?.includes('Top-up successful')));
 const errors = () => [...document.querySelectorAll('.field-error')].map((e) => e.textContent).filter(Boolean);
 const flutterwave = (sandbox: boolean) => ({
-  pId: 'flutterwave:Flutterwave', pPaymentType: 'Flutterwave', label: 'Card', kind: 'card', hold: true, directCard: true,
-  publicKey: sandbox ? 'pk_sandbox_t' : '', ...base, ...(sandbox ? { sandbox: true, testValues: [] } : {}),
+  pId: 'flutterwave:Flutterwave',
+  pPaymentType: 'Flutterwave',
+  label: 'Card',
+  kind: 'card',
+  hold: true,
+  directCard: true,
+  publicKey: sandbox ? 'pk_sandbox_t' : '',
+  ...base,
+  ...(sandbox ? { sandbox: true, testValues: [] } : {}),
 });
 const topUp = 'price=15&payType=CZ&currency=NGN&paymentId=flutterwave:Flutterwave';
 function fillValid() {
@@ -132,10 +146,24 @@ describe("Flutterwave's card form", () => {
   it('has the card form fields, each labelled; checks them inline; live, the card fields go to the payer endpoint', async () => {
     methods = [flutterwave(false)];
     const form = await mount(topUp, 'form.direct-card');
-    for (const l of ['Card number', 'Expiry month (MM)', 'Expiry year (YY)', 'CVV', 'E-mail', 'Phone number (optional)']) expect(byLabel(l)).toBeTruthy();
+    for (const l of [
+      'Card number',
+      'Expiry month (MM)',
+      'Expiry year (YY)',
+      'CVV',
+      'E-mail',
+      'Phone number (optional)',
+    ])
+      expect(byLabel(l)).toBeTruthy();
     expect(document.querySelector('.area-button')!.getAttribute('aria-label')).toMatch(/^Area code \+\d+, change$/);
     act(() => form.requestSubmit());
-    expect(errors()).toEqual(['Enter the card number', 'Enter the expiry month', 'Enter the expiry year', 'Enter the CVV', 'Enter your e-mail']);
+    expect(errors()).toEqual([
+      'Enter the card number',
+      'Enter the expiry month',
+      'Enter the expiry year',
+      'Enter the CVV',
+      'Enter your e-mail',
+    ]);
     type(byLabel('Card number'), '5061 4601 6697 6054 668');
     type(byLabel('Expiry month (MM)'), '13');
     type(byLabel('Expiry year (YY)'), '2x');
@@ -143,7 +171,11 @@ describe("Flutterwave's card form", () => {
     type(byLabel('E-mail'), 'ada@');
     act(() => form.requestSubmit());
     expect(errors()).toEqual([
-      'This card number is not valid', 'The expiry month has 2 digits, 01 to 12', 'The expiry year has 2 digits', 'The CVV has 3 digits', 'Please enter a valid e-mail address',
+      'This card number is not valid',
+      'The expiry month has 2 digits, 01 to 12',
+      'The expiry year has 2 digits',
+      'The CVV has 3 digits',
+      'Please enter a valid e-mail address',
     ]);
     expect(byLabel('Expiry month (MM)').getAttribute('aria-invalid')).toBe('true');
     // Digits only, at most 19 in the number, 2 in the month and year, 3 in the CVV.
@@ -156,7 +188,13 @@ describe("Flutterwave's card form", () => {
     await paid();
     const payer = calls.find((c) => c.path.endsWith('/payer'))!.body;
     expect(Object.fromEntries(payer)).toMatchObject({
-      paymentId: 'flutterwave:Flutterwave', cardNumber: '5061460166976054667', expiryMonth: '10', expiryYear: '29', cvv: '564', email: 'ada@powerly.example', phoneNumber: '803 000 0000',
+      paymentId: 'flutterwave:Flutterwave',
+      cardNumber: '5061460166976054667',
+      expiryMonth: '10',
+      expiryYear: '29',
+      cvv: '564',
+      email: 'ada@powerly.example',
+      phoneNumber: '803 000 0000',
     });
     expect(payer.get('areaCode')).toMatch(/^\d+$/);
     expect(payer.has('cardToken')).toBe(false);
@@ -195,7 +233,12 @@ describe("Flutterwave's card form", () => {
     fillValid();
     act(() => form.requestSubmit());
     await paid();
-    expect(Object.fromEntries(calls.find((c) => c.path === '/sandbox-pay/v1/tokens')!.body)).toMatchObject({ number: '5061460166976054667', expMonth: '10', expYear: '2029', cvc: '564' });
+    expect(Object.fromEntries(calls.find((c) => c.path === '/sandbox-pay/v1/tokens')!.body)).toMatchObject({
+      number: '5061460166976054667',
+      expMonth: '10',
+      expYear: '2029',
+      cvc: '564',
+    });
     const payer = calls.find((c) => c.path.endsWith('/payer'))!.body;
     expect(payer.get('cardToken')).toBe('tok_4667');
     expect(payer.get('email')).toBe('ada@powerly.example');
@@ -206,7 +249,12 @@ describe("Flutterwave's card form", () => {
     const now = new Date('2026-11-21T10:00:00Z');
     const ok = { cardNumber: '5061460166976054667', expiryMonth: '10', expiryYear: '29', cvv: '564' };
     expect(validateDirectCard(ok, now)).toEqual({});
-    expect(validateDirectCard({}, now)).toEqual({ cardNumber: 'required', expiryMonth: 'required', expiryYear: 'required', cvv: 'required' });
+    expect(validateDirectCard({}, now)).toEqual({
+      cardNumber: 'required',
+      expiryMonth: 'required',
+      expiryYear: 'required',
+      cvv: 'required',
+    });
     expect(validateDirectCard({ ...ok, cardNumber: '50614601669760546670' }, now).cardNumber).toBe('length');
     expect(validateDirectCard({ ...ok, expiryMonth: '1' }, now).expiryMonth).toBe('month');
     expect(validateDirectCard({ ...ok, expiryMonth: '00' }, now).expiryMonth).toBe('month');
@@ -218,7 +266,15 @@ describe("Flutterwave's card form", () => {
 });
 
 describe('debitcard', () => {
-  const debit = { pId: 'sandbox:debitcard', pPaymentType: 'debitcard', label: 'Debit card', publicKey: 'pk_sandbox_t', ...base, currencySymbol: '€', pCurrencyType: 'EUR' };
+  const debit = {
+    pId: 'sandbox:debitcard',
+    pPaymentType: 'debitcard',
+    label: 'Debit card',
+    publicKey: 'pk_sandbox_t',
+    ...base,
+    currencySymbol: '€',
+    pCurrencyType: 'EUR',
+  };
 
   it('is a card type: offered on every device, taken by the card form', () => {
     expect(stripeKind('debitcard')).toBe('card');
@@ -227,10 +283,18 @@ describe('debitcard', () => {
   });
 
   it("says only debit cards are accepted, marks test mode's cards, and shows the server's debit_only decline", async () => {
-    methods = [{ pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD', label: 'Card', publicKey: 'pk_sandbox_t', ...base }, debit];
-    const form = await mount('price=25.00&payType=YJ&qrcode=PWL-VNO-001&yaJinType=0&paymentId=sandbox:debitcard', 'form.card-form');
+    methods = [
+      { pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD', label: 'Card', publicKey: 'pk_sandbox_t', ...base },
+      debit,
+    ];
+    const form = await mount(
+      'price=25.00&payType=YJ&qrcode=PWL-VNO-001&yaJinType=0&paymentId=sandbox:debitcard',
+      'form.card-form',
+    );
     expect(document.querySelector('h2')!.textContent).toBe('Pay by debit card');
-    expect(document.body.textContent).toContain('Only debit cards are accepted. Credit and prepaid cards are declined.');
+    expect(document.body.textContent).toContain(
+      'Only debit cards are accepted. Credit and prepaid cards are declined.',
+    );
     const hint = [...document.querySelectorAll('.sandbox-hint li')].map((li) => li.textContent);
     expect(hint).toContain('4000 0566 5566 5556 — debit card, succeeds');
     expect(hint).toContain('5200 8282 8282 8210 — debit card, succeeds');
@@ -246,12 +310,17 @@ describe('debitcard', () => {
   });
 
   it('the plain card form keeps its own title and test cards (credit succeeds there)', async () => {
-    methods = [{ pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD', label: 'Card', publicKey: 'pk_sandbox_t', ...base }, debit];
+    methods = [
+      { pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD', label: 'Card', publicKey: 'pk_sandbox_t', ...base },
+      debit,
+    ];
     await mount('price=25.00&payType=YJ&qrcode=PWL-VNO-001&yaJinType=0', 'form.card-form');
     // The screen asked for the saved cards (none): no request of this file is left to meet a closed server.
     await until(() => calls.some((c) => c.path.endsWith('/cdb/user/card')));
     expect(document.querySelector('h2')!.textContent).toBe('Pay by card');
-    expect([...document.querySelectorAll('.sandbox-hint li')].map((li) => li.textContent)).toContain('4242 4242 4242 4242 — succeeds');
+    expect([...document.querySelectorAll('.sandbox-hint li')].map((li) => li.textContent)).toContain(
+      '4242 4242 4242 4242 — succeeds',
+    );
     expect(document.body.textContent).not.toContain('Only debit cards are accepted');
   });
 });

@@ -124,9 +124,21 @@ describe('api client envelope', () => {
 
   it('a JSON POST keeps its values and nested objects as they are (the Wi-Fi order submit), without undefined ones', async () => {
     const { c } = client();
-    await c.post('ok', { body: { paymentId: 'card', ejectOrNot: 0, qrcode: undefined, orderSubmit: { orderType: 2, submitDtlDtoList: [{ skuId: 'pt-unl', selectDays: 2 }] } }, json: true });
+    await c.post('ok', {
+      body: {
+        paymentId: 'card',
+        ejectOrNot: 0,
+        qrcode: undefined,
+        orderSubmit: { orderType: 2, submitDtlDtoList: [{ skuId: 'pt-unl', selectDays: 2 }] },
+      },
+      json: true,
+    });
     expect(seen[0]!.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(seen[0]!.body)).toEqual({ paymentId: 'card', ejectOrNot: 0, orderSubmit: { orderType: 2, submitDtlDtoList: [{ skuId: 'pt-unl', selectDays: 2 }] } });
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      paymentId: 'card',
+      ejectOrNot: 0,
+      orderSubmit: { orderType: 2, submitDtlDtoList: [{ skuId: 'pt-unl', selectDays: 2 }] },
+    });
   });
 
   it('code 9 is success for POST only', async () => {

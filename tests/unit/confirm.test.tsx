@@ -35,24 +35,56 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       const path = new URL(req.url!, 'http://x').pathname;
       if (path.endsWith('/cdb/payment/method/list')) {
-        return res.end(JSON.stringify({ code: 0, msg: 'success', data: [{ pId: '1', pPaymentType: 'STRIPE_CARD', label: 'Card', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk_sandbox_t', configDetails: { accountCountry: 'LT', currency: 'EUR' } }] }));
+        return res.end(
+          JSON.stringify({
+            code: 0,
+            msg: 'success',
+            data: [
+              {
+                pId: '1',
+                pPaymentType: 'STRIPE_CARD',
+                label: 'Card',
+                currencySymbol: '€',
+                pCurrencyType: 'EUR',
+                publicKey: 'pk_sandbox_t',
+                configDetails: { accountCountry: 'LT', currency: 'EUR' },
+              },
+            ],
+          }),
+        );
       }
-      if (path === '/sandbox-pay/v1/tokens') return res.end(JSON.stringify({ id: 'tok_' + JSON.parse(body).number.slice(-4), card: {} }));
+      if (path === '/sandbox-pay/v1/tokens')
+        return res.end(JSON.stringify({ id: 'tok_' + JSON.parse(body).number.slice(-4), card: {} }));
       if (path.endsWith('/cdb/cabinet/useDepositToRent')) {
         rents.push({ body, key: req.headers['idempotency-key'] as string });
         // stripeToken tok_0077 on its first try: the connection drops (outcome unknown to the client).
-        if (body.includes('tok_0077') && rents.filter((r) => r.body.includes('tok_0077')).length === 1) return req.socket.destroy();
+        if (body.includes('tok_0077') && rents.filter((r) => r.body.includes('tok_0077')).length === 1)
+          return req.socket.destroy();
         res.statusCode = 422;
         return res.end(JSON.stringify({ code: 422, msg: 'Your card was declined.', data: null }));
       }
       // A top-up: card 0002 declined (the payment), any other refused before any payment (the order).
       if (path.endsWith('/cdb/payment/multicurrency/recharge')) {
         res.statusCode = body.includes('tok_0002') ? 422 : 409;
-        return res.end(JSON.stringify(body.includes('tok_0002') ? { code: 422, msg: 'Your card was declined.', data: null } : { code: 409, msg: 'Top-ups are closed.', data: null }));
+        return res.end(
+          JSON.stringify(
+            body.includes('tok_0002')
+              ? { code: 422, msg: 'Your card was declined.', data: null }
+              : { code: 409, msg: 'Top-ups are closed.', data: null },
+          ),
+        );
       }
       // Wi-Fi: a €50 wallet, the coupon HALF (half off), and the package's paying call.
       if (path.endsWith('/cdb/user/wallet/new')) {
-        return res.end(JSON.stringify({ code: 0, msg: 'success', data: [{ pBalance: 50, pCurrencySymbol: '€', pCurrencyType: 'EUR', pDepositAmount: 0, pDailiId: 'powerly' }] }));
+        return res.end(
+          JSON.stringify({
+            code: 0,
+            msg: 'success',
+            data: [
+              { pBalance: 50, pCurrencySymbol: '€', pCurrencyType: 'EUR', pDepositAmount: 0, pDailiId: 'powerly' },
+            ],
+          }),
+        );
       }
       if (path.endsWith('/chargenow/mifi/coupon')) {
         const c = JSON.parse(body) as { couponNo: string; amount: number };
@@ -191,7 +223,8 @@ describe('confirm screen, sandbox card form', () => {
       type(byLabel('Expiry date (MM/YY)'), '12/39');
       type(byLabel('CVC'), '123');
       submit();
-      return (await until(() => document.querySelector<HTMLDialogElement>('dialog[open][role="alertdialog"]'))).textContent;
+      return (await until(() => document.querySelector<HTMLDialogElement>('dialog[open][role="alertdialog"]')))
+        .textContent;
     };
     expect(await fails('4242 4242 4242 4242')).toContain('Failed to create recharge order');
     act(() => root?.unmount());
@@ -207,7 +240,9 @@ describe('confirm screen, a Wi-Fi package', () => {
   it('the wallet pays first and the card only the rest; a coupon it then covers is paid from the wallet alone', async () => {
     mifiPays.length = 0;
     await mount('/confirm?payType=mifi&mifiOrderId=MF1-1&price=51.00&currency=EUR&deposit=0');
-    const wallet = await until(() => [...document.querySelectorAll('label')].find((l) => l.textContent?.includes('Use my wallet balance (€50)')));
+    const wallet = await until(() =>
+      [...document.querySelectorAll('label')].find((l) => l.textContent?.includes('Use my wallet balance (€50)')),
+    );
     expect(wallet.querySelector('input')!.checked).toBe(true);
     await until(() => said().includes('€50 from your wallet, €1 with the payment method') || null);
     expect(document.querySelector('form.card-form button[type="submit"]')!.textContent).toContain('Pay €1');
@@ -223,7 +258,9 @@ describe('confirm screen, a Wi-Fi package', () => {
     await mount('/confirm?payType=mifi&mifiOrderId=MF1-1&price=51.00&currency=EUR&deposit=0');
     type(byLabel('Coupon code'), 'NOPE');
     click(button('Apply'));
-    expect((await until(() => document.querySelector('.mifi-pay-options .field-error'))).textContent).toBe('This coupon does not exist.');
+    expect((await until(() => document.querySelector('.mifi-pay-options .field-error'))).textContent).toBe(
+      'This coupon does not exist.',
+    );
     expect(byLabel('Coupon code').getAttribute('aria-invalid')).toBe('true');
     type(byLabel('Coupon code'), 'HALF');
     click(button('Apply'));

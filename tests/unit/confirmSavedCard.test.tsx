@@ -16,12 +16,35 @@ const ok = (data: unknown) => ({ json: { code: 0, msg: 'success', data } });
 
 localApi((path, body, req) => {
   if (path === 'cdb/payment/method/list') {
-    return ok([{ pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD', label: 'Card', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk_sandbox_t', configDetails: { accountCountry: 'LT', currency: 'EUR' } }]);
+    return ok([
+      {
+        pId: 'card-sandbox',
+        pPaymentType: 'STRIPE_CARD',
+        label: 'Card',
+        currencySymbol: '€',
+        pCurrencyType: 'EUR',
+        publicKey: 'pk_sandbox_t',
+        configDetails: { accountCountry: 'LT', currency: 'EUR' },
+      },
+    ]);
   }
-  if (path === 'cdb/user/card') return ok([{ pId: 'card_1', pCardnumber: '**** **** **** 4444', currencyName: 'EUR', brand: 'mastercard', paymentId: 'card-sandbox' }]);
+  if (path === 'cdb/user/card')
+    return ok([
+      {
+        pId: 'card_1',
+        pCardnumber: '**** **** **** 4444',
+        currencyName: 'EUR',
+        brand: 'mastercard',
+        paymentId: 'card-sandbox',
+      },
+    ]);
   if (path === 'cdb/user/wallet/new') return ok([]);
   const json = (req.headers['content-type'] ?? '').includes('json');
-  const parsed = body ? (json ? JSON.parse(body) as Record<string, unknown> : Object.fromEntries(new URLSearchParams(body))) : {};
+  const parsed = body
+    ? json
+      ? (JSON.parse(body) as Record<string, unknown>)
+      : Object.fromEntries(new URLSearchParams(body))
+    : {};
   if (path === 'cdb/payment/stripe/multicurrency/payOrder') {
     paid.push({ path, body: parsed });
     return ok({ outTradeNo: 'O-1' });
@@ -49,7 +72,10 @@ describe('a saved card at payment', () => {
     await until(() => document.body.textContent?.includes('4444') && savedPay());
     act(() => savedPay()!.click());
     await until(() => paid.length > 0);
-    expect(paid[0]).toMatchObject({ path: 'cdb/payment/stripe/multicurrency/payOrder', body: { outTradeNo: 'O-1', paymentId: 'card-sandbox', cardId: 'card_1' } });
+    expect(paid[0]).toMatchObject({
+      path: 'cdb/payment/stripe/multicurrency/payOrder',
+      body: { outTradeNo: 'O-1', paymentId: 'card-sandbox', cardId: 'card_1' },
+    });
     expect(paid[0]!.body.stripeToken).toBeUndefined();
   });
 
@@ -60,7 +86,10 @@ describe('a saved card at payment', () => {
     await until(() => document.body.textContent?.includes('4444') && savedPay());
     act(() => savedPay()!.click());
     await until(() => paid.length > 0);
-    expect(paid[0]).toMatchObject({ path: 'chargenow/mifi/confirm', body: { mifiOrderId: 'P-1', paymentId: 'card-sandbox', cardId: 'card_1' } });
+    expect(paid[0]).toMatchObject({
+      path: 'chargenow/mifi/confirm',
+      body: { mifiOrderId: 'P-1', paymentId: 'card-sandbox', cardId: 'card_1' },
+    });
   });
 
   it('a Wi-Fi box deposit keeps the card form (its call takes no saved card)', async () => {

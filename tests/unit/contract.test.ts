@@ -5,7 +5,11 @@ import type { Static } from 'typebox';
 import type { Order, OrderCheck, PublicOrder } from '../../src/api/orders.ts';
 import type { Cabinet } from '../../src/api/cabinet.ts';
 import type { Wallet } from '../../src/api/wallet.ts';
-import type { Order as OrderSchema, OrderCheck as OrderCheckSchema, PublicOrder as PublicOrderSchema } from '../../src/contract/rentals.ts';
+import type {
+  Order as OrderSchema,
+  OrderCheck as OrderCheckSchema,
+  PublicOrder as PublicOrderSchema,
+} from '../../src/contract/rentals.ts';
 import type { ScanResult } from '../../src/contract/cabinets.ts';
 import type { Wallet as WalletSchema } from '../../src/contract/wallet.ts';
 import type { Envelope } from '../../src/contract/envelope.ts';

@@ -4,8 +4,17 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { HostBridge, WidgetBridge, type WidgetEvent } from '../../embed/bridge.ts';
 import {
-  MAX_HEIGHT, MAX_MESSAGE_BYTES, MIN_HEIGHT, PROTOCOL_VERSION, clampHeight, isAllowedOrigin, parseHostMessage,
-  parseAppearance, parseScannedCode, parseWidgetMessage, throttle,
+  MAX_HEIGHT,
+  MAX_MESSAGE_BYTES,
+  MIN_HEIGHT,
+  PROTOCOL_VERSION,
+  clampHeight,
+  isAllowedOrigin,
+  parseHostMessage,
+  parseAppearance,
+  parseScannedCode,
+  parseWidgetMessage,
+  throttle,
 } from '../../embed/protocol.ts';
 import { resolveOpen } from '../../embed/host.ts';
 
@@ -54,11 +63,14 @@ describe('origin allowlist: exact match only', () => {
   ])('refuses %s', (o) => expect(isAllowedOrigin(o, list)).toBe(false));
   it('"null" is refused even when listed', () => expect(isAllowedOrigin('null', ['null'])).toBe(false));
   it('property: an origin passes only when it is one of the entries', { timeout: 30_000 }, () => {
-    fc.assert(fc.property(fc.webUrl(), (u) => {
-      const o = new URL(u).origin;
-      expect(isAllowedOrigin(o, list)).toBe(list.includes(o));
-      expect(isAllowedOrigin(o + 'x', [o])).toBe(false);
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(fc.webUrl(), (u) => {
+        const o = new URL(u).origin;
+        expect(isAllowedOrigin(o, list)).toBe(list.includes(o));
+        expect(isAllowedOrigin(o + 'x', [o])).toBe(false);
+      }),
+      { numRuns: 30 },
+    );
   });
 });
 
@@ -66,7 +78,8 @@ describe('message schemas', () => {
   it('parses the known messages', () => {
     expect(parseWidgetMessage(msg('resize', { height: 500 }))).toEqual({ type: 'resize', payload: { height: 500 } });
     expect(parseHostMessage(msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' }))).toEqual({
-      type: 'init', payload: { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' },
+      type: 'init',
+      payload: { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' },
     });
   });
   it('drops unknown types, including prototype names (no dynamic method dispatch)', () => {
@@ -92,7 +105,10 @@ describe('message schemas', () => {
     expect(parseHostMessage(msg('init', { version: 1, lang: 'xx' }))).toBeNull();
   });
   it('setLang (host → widget) carries one language tag and nothing else', () => {
-    expect(parseHostMessage(msg('setLang', { lang: 'lt-LT' }))).toEqual({ type: 'setLang', payload: { lang: 'lt-LT' } });
+    expect(parseHostMessage(msg('setLang', { lang: 'lt-LT' }))).toEqual({
+      type: 'setLang',
+      payload: { lang: 'lt-LT' },
+    });
     expect(parseHostMessage(msg('setLang', { lang: 'lt' }))).toBeNull();
     expect(parseHostMessage(msg('setLang', { lang: 'lt-LT; x' }))).toBeNull();
     expect(parseHostMessage(msg('setLang', { lang: 'lt-LT', token: TOKEN }))).toBeNull();
@@ -107,11 +123,14 @@ describe('message schemas', () => {
     expect(parseWidgetMessage({ ...msg('ready', {}), pad: big })).toBeNull();
   });
   it('property: nothing arbitrary throws, and only schema-shaped data passes', () => {
-    fc.assert(fc.property(fc.anything(), (v) => {
-      expect(() => parseWidgetMessage(v)).not.toThrow();
-      expect(() => parseHostMessage(v)).not.toThrow();
-      expect(parseHostMessage(v)).toBeNull(); // fc.anything never produces { powerly: 1, … } with a valid payload by chance here
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.anything(), (v) => {
+        expect(() => parseWidgetMessage(v)).not.toThrow();
+        expect(() => parseHostMessage(v)).not.toThrow();
+        expect(parseHostMessage(v)).toBeNull(); // fc.anything never produces { powerly: 1, … } with a valid payload by chance here
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -123,10 +142,16 @@ describe('scanned codes are validated before use', () => {
     ['https://powerly.example/?qrcode=PWL-VNO-001', 'PWL-VNO-001'],
     ['http://localhost:8080/#/?qr=PWL-NYC-001', 'PWL-NYC-001'],
   ])('%s → %s', (input, code) => expect(parseScannedCode(input)).toBe(code));
-  it.each(['', 'javascript:alert(1)', 'data:text/html,x', 'PWL LIS', '<script>', 'https://x.example/#/?qrcode=a%20b', 'https://x.example/', 'x'.repeat(65)])(
-    'refuses %s',
-    (input) => expect(parseScannedCode(input)).toBeNull(),
-  );
+  it.each([
+    '',
+    'javascript:alert(1)',
+    'data:text/html,x',
+    'PWL LIS',
+    '<script>',
+    'https://x.example/#/?qrcode=a%20b',
+    'https://x.example/',
+    'x'.repeat(65),
+  ])('refuses %s', (input) => expect(parseScannedCode(input)).toBeNull());
 });
 
 describe('resize', () => {
@@ -140,7 +165,11 @@ describe('resize', () => {
     vi.useFakeTimers();
     let now = 0;
     const seen: number[] = [];
-    const f = throttle((h: number) => seen.push(h), 100, () => now);
+    const f = throttle(
+      (h: number) => seen.push(h),
+      100,
+      () => now,
+    );
     f(1);
     f(2);
     f(3);
@@ -171,8 +200,12 @@ describe('widget side', () => {
   };
 
   it('refuses to start for a parent origin that is not on the allowlist', () => {
-    expect(() => new WidgetBridge({ self, parent, parentOrigin: 'https://evil.example', allowlist: [HOST], onMessage() {} })).toThrow();
-    expect(() => new WidgetBridge({ self, parent, parentOrigin: 'null', allowlist: ['null'], onMessage() {} })).toThrow();
+    expect(
+      () => new WidgetBridge({ self, parent, parentOrigin: 'https://evil.example', allowlist: [HOST], onMessage() {} }),
+    ).toThrow();
+    expect(
+      () => new WidgetBridge({ self, parent, parentOrigin: 'null', allowlist: ['null'], onMessage() {} }),
+    ).toThrow();
   });
 
   it('says hello to the exact parent origin, never "*", until answered', () => {
@@ -214,7 +247,10 @@ describe('widget side', () => {
     self.deliver(msg('setLang', { lang: 'es-ES' }), 'https://evil.example', parent); // wrong origin
     self.deliver(msg('setLang', { lang: '../../x' }), HOST, parent); // fails the schema
     self.deliver(msg('setLang', { lang: 'lt-LT' }), HOST, parent);
-    expect(got).toEqual([{ type: 'init', payload: { version: 1 } }, { type: 'setLang', payload: { lang: 'lt-LT' } }]);
+    expect(got).toEqual([
+      { type: 'init', payload: { version: 1 } },
+      { type: 'setLang', payload: { lang: 'lt-LT' } },
+    ]);
   });
 
   it('says nothing but hello before the handshake, and drops host messages before init', () => {
@@ -228,7 +264,15 @@ describe('widget side', () => {
 
   it('gives up after the handshake timeout', () => {
     const onTimeout = vi.fn();
-    new WidgetBridge({ self, parent, parentOrigin: HOST, allowlist: [HOST], onMessage() {}, onTimeout, timeoutMs: 1000 }).start();
+    new WidgetBridge({
+      self,
+      parent,
+      parentOrigin: HOST,
+      allowlist: [HOST],
+      onMessage() {},
+      onTimeout,
+      timeoutMs: 1000,
+    }).start();
     vi.advanceTimersByTime(999);
     expect(onTimeout).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
@@ -244,7 +288,10 @@ describe('widget side', () => {
     b.resize(350);
     expect(parent.posted.map((p) => p.data)).toEqual([msg('resize', { height: MAX_HEIGHT })]);
     vi.advanceTimersByTime(150);
-    expect(parent.posted.map((p) => p.data)).toEqual([msg('resize', { height: MAX_HEIGHT }), msg('resize', { height: 350 })]);
+    expect(parent.posted.map((p) => p.data)).toEqual([
+      msg('resize', { height: MAX_HEIGHT }),
+      msg('resize', { height: 350 }),
+    ]);
   });
 });
 
@@ -269,7 +316,9 @@ describe('host side', () => {
   it('answers hello from its own iframe with init, posted to the widget origin only', () => {
     bridge();
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
-    expect(frame.posted).toEqual([{ data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' }), origin: WIDGET }]);
+    expect(frame.posted).toEqual([
+      { data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' }), origin: WIDGET },
+    ]);
   });
 
   it('ignores another widget on the same page (same origin, other window) and foreign origins', () => {
@@ -293,16 +342,23 @@ describe('host side', () => {
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
     self.deliver(msg('resize', { height: 1e7 }), WIDGET, frame);
     self.deliver(msg('resize', { height: 2 }), WIDGET, frame);
-    expect(events).toEqual([{ type: 'resize', height: MAX_HEIGHT }, { type: 'resize', height: MIN_HEIGHT }]);
+    expect(events).toEqual([
+      { type: 'resize', height: MAX_HEIGHT },
+      { type: 'resize', height: MIN_HEIGHT },
+    ]);
   });
 
   it('forwards every widget event with its typed fields', () => {
     bridge();
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
     const sent = [
-      msg('ready', {}), msg('navigate', { path: '/home' }), msg('rental.started', { tradeNo: 'T1' }),
-      msg('eject.confirmed', { orderId: '9' }), msg('eject.failed', { tradeNo: 'T1', code: 'refused', message: 'No' }),
-      msg('rental.returned', { orderId: '9' }), msg('payment.failed', { code: 'cardDeclined', message: 'Declined' }),
+      msg('ready', {}),
+      msg('navigate', { path: '/home' }),
+      msg('rental.started', { tradeNo: 'T1' }),
+      msg('eject.confirmed', { orderId: '9' }),
+      msg('eject.failed', { tradeNo: 'T1', code: 'refused', message: 'No' }),
+      msg('rental.returned', { orderId: '9' }),
+      msg('payment.failed', { code: 'cardDeclined', message: 'Declined' }),
       msg('error', { code: 'badQrcode', message: 'Bad' }),
       msg('rental.notice', { orderId: '9', kind: 'receipt', title: 'Power bank returned', body: '€2.00 for 1 hr.' }),
       // A notice of another shape (an unknown field, a kind outside its pattern, a body too long) is dropped.
@@ -311,9 +367,25 @@ describe('host side', () => {
       msg('rental.notice', { orderId: '9', kind: 'receipt', title: 'T', body: 'x'.repeat(601) }),
     ];
     for (const m of sent) self.deliver(m, WIDGET, frame);
-    expect(events.map((e) => e.type)).toEqual(['ready', 'navigate', 'rental.started', 'eject.confirmed', 'eject.failed', 'rental.returned', 'payment.failed', 'error', 'rental.notice']);
+    expect(events.map((e) => e.type)).toEqual([
+      'ready',
+      'navigate',
+      'rental.started',
+      'eject.confirmed',
+      'eject.failed',
+      'rental.returned',
+      'payment.failed',
+      'error',
+      'rental.notice',
+    ]);
     expect(events[4]).toEqual({ type: 'eject.failed', tradeNo: 'T1', code: 'refused', message: 'No' });
-    expect(events[8]).toEqual({ type: 'rental.notice', orderId: '9', kind: 'receipt', title: 'Power bank returned', body: '€2.00 for 1 hr.' });
+    expect(events[8]).toEqual({
+      type: 'rental.notice',
+      orderId: '9',
+      kind: 'receipt',
+      title: 'Power bank returned',
+      body: '€2.00 for 1 hr.',
+    });
   });
 
   it('methods before the handshake go into init; after it, one message each', () => {
@@ -322,7 +394,9 @@ describe('host side', () => {
     b.open('/order');
     b.logout();
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
-    expect(frame.posted.map((p) => p.data)).toEqual([msg('init', { version: 1, route: '/order', appearance: '{"theme":"dark"}' })]);
+    expect(frame.posted.map((p) => p.data)).toEqual([
+      msg('init', { version: 1, route: '/order', appearance: '{"theme":"dark"}' }),
+    ]);
     frame.posted = [];
     b.open('/wallet');
     b.close();
@@ -358,12 +432,17 @@ describe('host side', () => {
     b.setLang('pt-PT');
     expect(frame.posted).toEqual([]);
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
-    expect(frame.posted).toEqual([{ data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001', lang: 'pt-PT' }), origin: WIDGET }]);
+    expect(frame.posted).toEqual([
+      { data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001', lang: 'pt-PT' }), origin: WIDGET },
+    ]);
     b.setLang('lt-LT');
     expect(frame.posted.at(-1)).toEqual({ data: msg('setLang', { lang: 'lt-LT' }), origin: WIDGET });
     // A reloaded frame gets the current language in its new init.
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
-    expect(frame.posted.at(-1)).toEqual({ data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001', lang: 'lt-LT' }), origin: WIDGET });
+    expect(frame.posted.at(-1)).toEqual({
+      data: msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001', lang: 'lt-LT' }),
+      origin: WIDGET,
+    });
   });
 
   it('refuses a widget origin that is not an http(s) origin', () => {
@@ -414,14 +493,21 @@ describe('in-app transport (no origin): content authenticated by a one-time code
     const redeemed: string[] = [];
     const inits: unknown[] = [];
     const nb = new NativeBridge({
-      targets: [win], out: () => undefined, onInit: (i) => inits.push(i), onRefused: () => undefined,
+      targets: [win],
+      out: () => undefined,
+      onInit: (i) => inits.push(i),
+      onRefused: () => undefined,
       redeem: async (code) => {
         redeemed.push(code);
         return 'tok_of_the_attacker';
       },
     });
     nb.start();
-    win.deliver(JSON.stringify(msg('init', { version: 1, code: 'v1.attackers-own-code' })), 'https://evil.example', attacker);
+    win.deliver(
+      JSON.stringify(msg('init', { version: 1, code: 'v1.attackers-own-code' })),
+      'https://evil.example',
+      attacker,
+    );
     win.deliver(msg('init', { version: 1, code: 'v1.attackers-own-code' }), 'https://evil.example', attacker);
     await new Promise((r) => setTimeout(r, 0));
     expect(redeemed).toEqual([]);
@@ -431,7 +517,18 @@ describe('in-app transport (no origin): content authenticated by a one-time code
 
 describe('appearance grammar (no CSS injection)', () => {
   it('accepts themes and variables in their grammars', () => {
-    const a = { theme: 'dark', variables: { colorPrimary: '#5b3cc4', colorBackground: 'rgb(250, 250, 250)', colorText: 'hsl(210 20% 15%)', colorDanger: '#b3261e', fontFamily: '"Open Sans", Arial, sans-serif', borderRadius: '8px', spacingUnit: '0.25rem' } };
+    const a = {
+      theme: 'dark',
+      variables: {
+        colorPrimary: '#5b3cc4',
+        colorBackground: 'rgb(250, 250, 250)',
+        colorText: 'hsl(210 20% 15%)',
+        colorDanger: '#b3261e',
+        fontFamily: '"Open Sans", Arial, sans-serif',
+        borderRadius: '8px',
+        spacingUnit: '0.25rem',
+      },
+    };
     expect(parseAppearance(a)).toEqual(a);
     expect(parseAppearance({ theme: 'auto' })).toEqual({ theme: 'auto' });
     expect(parseAppearance({})).toEqual({});
@@ -456,10 +553,13 @@ describe('appearance grammar (no CSS injection)', () => {
     'dark',
   ])('refuses %j', (a) => expect(parseAppearance(a)).toBeNull());
   it('property: anything accepted contains no CSS syntax beyond its grammar', () => {
-    fc.assert(fc.property(fc.string(), (v) => {
-      const ok = parseAppearance({ variables: { colorPrimary: v, fontFamily: v, borderRadius: v } });
-      if (ok) expect(v).not.toMatch(/[;{}:\\<>]|url|!/i);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.string(), (v) => {
+        const ok = parseAppearance({ variables: { colorPrimary: v, fontFamily: v, borderRadius: v } });
+        if (ok) expect(v).not.toMatch(/[;{}:\\<>]|url|!/i);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -467,6 +567,7 @@ describe('open(): a route or a cabinet code', () => {
   it('reads routes, codes and code links; refuses anything else', () => {
     expect(resolveOpen('/order')).toEqual({ kind: 'route', route: '/order' });
     expect(resolveOpen('PWL-LIS-001')).toEqual({ kind: 'cabinet', qrcode: 'PWL-LIS-001' });
-    for (const bad of ['javascript:alert(1)', '/order?token=x', '//evil.example', 'data:text/html,x', '', 5]) expect(resolveOpen(bad)).toBeNull();
+    for (const bad of ['javascript:alert(1)', '/order?token=x', '//evil.example', 'data:text/html,x', '', 5])
+      expect(resolveOpen(bad)).toBeNull();
   });
 });

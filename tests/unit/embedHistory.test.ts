@@ -7,7 +7,12 @@ import { $route, back, canGoBack, navigate, startMemoryHistory } from '../../src
 const spies: ReturnType<typeof vi.spyOn>[] = [];
 beforeAll(() => {
   startMemoryHistory();
-  spies.push(vi.spyOn(history, 'pushState'), vi.spyOn(history, 'back'), vi.spyOn(history, 'go'), vi.spyOn(history, 'forward'));
+  spies.push(
+    vi.spyOn(history, 'pushState'),
+    vi.spyOn(history, 'back'),
+    vi.spyOn(history, 'go'),
+    vi.spyOn(history, 'forward'),
+  );
 });
 afterAll(() => vi.restoreAllMocks());
 

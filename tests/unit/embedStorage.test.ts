@@ -24,7 +24,11 @@ describe('iframe page storage', () => {
     expect(localStorage.getItem('powerly:a:s:rental')).toBe('42');
     expect(JSON.stringify({ ...localStorage })).not.toContain('PWL-LIS');
     const again = frameEngine(localStorage, 'powerly:a:s:');
-    expect({ token: again.token, rental: again.rental, qrcode: again.qrcode }).toEqual({ token: 'tok_secret_123456', rental: '42', qrcode: undefined });
+    expect({ token: again.token, rental: again.rental, qrcode: again.qrcode }).toEqual({
+      token: 'tok_secret_123456',
+      rental: '42',
+      qrcode: undefined,
+    });
     // Another slot or agent does not see it.
     expect(frameEngine(localStorage, 'powerly:a:t:').token).toBeUndefined();
     delete again.token;

@@ -11,10 +11,22 @@ describe('embed/types.d.ts', () => {
     expectTypeOf<WidgetEvent['type']>().toEqualTypeOf<PowerlyEventType>();
     expectTypeOf<WidgetEvent>().toExtend<PowerlyEvent>();
     expectTypeOf<Appearance>().toEqualTypeOf<PowerlyAppearance>();
-    expect([...WIDGET_EVENT_TYPES].sort()).toEqual(['eject.confirmed', 'eject.failed', 'error', 'navigate', 'payment.failed', 'ready', 'rental.notice', 'rental.returned', 'rental.started', 'resize']);
+    expect([...WIDGET_EVENT_TYPES].sort()).toEqual([
+      'eject.confirmed',
+      'eject.failed',
+      'error',
+      'navigate',
+      'payment.failed',
+      'ready',
+      'rental.notice',
+      'rental.returned',
+      'rental.started',
+      'resize',
+    ]);
   });
   it('the element has every method', () => {
     const el = document.createElement('powerly-rent') as unknown as Record<keyof PowerlyMethods, unknown>;
-    for (const m of ['open', 'close', 'setLocale', 'setTheme', 'logout'] as const) expect(typeof el[m], m).toBe('function');
+    for (const m of ['open', 'close', 'setLocale', 'setTheme', 'logout'] as const)
+      expect(typeof el[m], m).toBe('function');
   });
 });

@@ -1,7 +1,13 @@
 // The first screen a page URL shows (src/core/firstScreen.ts): the rules, and the inline script of index.html
 // that applies them before the first paint, run here against the same rules.
 import { describe, expect, it } from 'vitest';
-import { firstRouteOf, firstScreenLang, firstScreenOf, webViewPathUrl, type FirstScreen } from '../../src/core/firstScreen.ts';
+import {
+  firstRouteOf,
+  firstScreenLang,
+  firstScreenOf,
+  webViewPathUrl,
+  type FirstScreen,
+} from '../../src/core/firstScreen.ts';
 import { FIRST_SCREEN_HEAD_SCRIPT } from '../../src/core/firstScreenScripts.ts';
 import { LOCALES, type Locale } from '../../src/core/lang.ts';
 
@@ -33,21 +39,53 @@ function runHead(url: string, page: { screen: FirstScreen; lang: Locale }, store
 }
 
 const URLS = [
-  '/', '/#/', '/#', '/#/?qrcode=PWL-LIS-001', '/?qrcode=PWL-LIS-001', '/?zhcode=Z1', '/#/?qr=A', '/?lang=zh-CN', '/#/?lang=lt-LT',
-  '/#/aboutUsApp/en-US', '/#/aboutUsApp/lt-LT', '/#/aboutUsApp', '/#/aboutUsApp/', '/#/contactUsApp/es-ES', '/#/contactUsApp/pt-BR',
-  '/#/aboutUsApp/xx-YY', '/#/aboutUsApp/%E0%A4%A', '/#/aboutUsApp/en-US/x', '/#/aboutUs', '/#/wallet', '/#/login?x=1',
-  '/aboutUsApp/lt-LT', '/aboutUsApp/en-US', '/contactUsApp', '/contactUsApp/zh-CN/', '/aboutUsApp/lt-LT#/wallet', '/aboutUsApp/en-US?join=1',
+  '/',
+  '/#/',
+  '/#',
+  '/#/?qrcode=PWL-LIS-001',
+  '/?qrcode=PWL-LIS-001',
+  '/?zhcode=Z1',
+  '/#/?qr=A',
+  '/?lang=zh-CN',
+  '/#/?lang=lt-LT',
+  '/#/aboutUsApp/en-US',
+  '/#/aboutUsApp/lt-LT',
+  '/#/aboutUsApp',
+  '/#/aboutUsApp/',
+  '/#/contactUsApp/es-ES',
+  '/#/contactUsApp/pt-BR',
+  '/#/aboutUsApp/xx-YY',
+  '/#/aboutUsApp/%E0%A4%A',
+  '/#/aboutUsApp/en-US/x',
+  '/#/aboutUs',
+  '/#/wallet',
+  '/#/login?x=1',
+  '/aboutUsApp/lt-LT',
+  '/aboutUsApp/en-US',
+  '/contactUsApp',
+  '/contactUsApp/zh-CN/',
+  '/aboutUsApp/lt-LT#/wallet',
+  '/aboutUsApp/en-US?join=1',
 ];
 const PAGES: { screen: FirstScreen; lang: Locale }[] = [
-  { screen: 'landing', lang: 'en-US' }, { screen: 'aboutUsApp', lang: 'lt-LT' }, { screen: 'contactUsApp', lang: 'en-US' },
+  { screen: 'landing', lang: 'en-US' },
+  { screen: 'aboutUsApp', lang: 'lt-LT' },
+  { screen: 'contactUsApp', lang: 'en-US' },
   // The page the server renders for a code link asked for as a path.
-  { screen: 'package', lang: 'lt-LT' }, { screen: 'package', lang: 'en-US' },
+  { screen: 'package', lang: 'lt-LT' },
+  { screen: 'package', lang: 'en-US' },
 ];
 
 describe('the first screen of a page URL', () => {
   it.each([
-    ['/', 'landing'], ['/#/?qrcode=PWL-LIS-001', 'code'], ['/?qrcode=PWL-LIS-001', 'code'], ['/?lang=zh-CN', 'landing'],
-    ['/#/aboutUsApp/en-US', 'aboutUsApp'], ['/contactUsApp/lt-LT', 'contactUsApp'], ['/#/wallet', null], ['/aboutUsApp/lt-LT#/wallet', null],
+    ['/', 'landing'],
+    ['/#/?qrcode=PWL-LIS-001', 'code'],
+    ['/?qrcode=PWL-LIS-001', 'code'],
+    ['/?lang=zh-CN', 'landing'],
+    ['/#/aboutUsApp/en-US', 'aboutUsApp'],
+    ['/contactUsApp/lt-LT', 'contactUsApp'],
+    ['/#/wallet', null],
+    ['/aboutUsApp/lt-LT#/wallet', null],
   ])('%s → %s', (url, screen) => expect(firstScreenOf(firstRouteOf(loc(url)))).toBe(screen));
 
   it('on the page the server rendered for a code link, the code link shows its package screen', () => {
@@ -81,12 +119,17 @@ describe('the first screen of a page URL', () => {
           const storedLang = LOCALES.includes(stored as Locale) ? (stored as Locale) : null;
           const route = firstRouteOf(loc(url));
           const screen = firstScreenOf(route, page.screen);
-          const want = screen && firstScreenLang(route, storedLang, screen === 'package' ? page.lang : undefined) === page.lang ? screen : '';
+          const want =
+            screen && firstScreenLang(route, storedLang, screen === 'package' ? page.lang : undefined) === page.lang
+              ? screen
+              : '';
           const expected = want === page.screen ? null : want;
           if (expected !== null) swaps++;
           expect(runHead(url, page, stored), `${url} on ${page.screen}/${page.lang}, stored ${stored}`).toBe(expected);
-          const css = want ? (CSS as Record<string, string[]>)[want] ?? [] : [];
-          expect(written, `${url}: the screen's stylesheets`).toEqual(css.map((h) => `<link rel="stylesheet" crossorigin href="${h}">`));
+          const css = want ? ((CSS as Record<string, string[]>)[want] ?? []) : [];
+          expect(written, `${url}: the screen's stylesheets`).toEqual(
+            css.map((h) => `<link rel="stylesheet" crossorigin href="${h}">`),
+          );
         }
       }
     }

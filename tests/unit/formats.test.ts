@@ -23,7 +23,7 @@ describe('formatDuration', () => {
 });
 
 describe('formatAmount', () => {
-  it('uses the language and the currency\'s own decimals; whole amounts without decimals', () => {
+  it("uses the language and the currency's own decimals; whole amounts without decimals", () => {
     expect(formatAmount(1.5, 'EUR', 'en-US')).toBe('€1.50');
     expect(formatAmount(1.5, 'EUR', 'pt-PT')).toBe('1,50\u00a0€');
     expect(formatAmount(30, 'EUR', 'es-ES')).toBe('30\u00a0€');

@@ -100,7 +100,21 @@ describe('in-app history (browser)', () => {
     $userType.set(TOURIST);
     expect(backFallbackRoute()).toBe('/selectPakage');
     $userType.set('');
-    $user.set({ pId: 1, pname: 'Ana', pbalance: 0, pcurrencyName: 'EUR', pyajin: 0, pmobile: '370600', email: null, p_currency: 'EUR', userType: 'user', alUserId: null, p_name: 'Ana', p_openID: null, pUnionid: null });
+    $user.set({
+      pId: 1,
+      pname: 'Ana',
+      pbalance: 0,
+      pcurrencyName: 'EUR',
+      pyajin: 0,
+      pmobile: '370600',
+      email: null,
+      p_currency: 'EUR',
+      userType: 'user',
+      alUserId: null,
+      p_name: 'Ana',
+      p_openID: null,
+      pUnionid: null,
+    });
     $homePathName.set('/home');
     expect(backFallbackRoute()).toBe('/home');
     $homePathName.set('');

@@ -82,7 +82,14 @@ describe('import graph of src/ and embed/', () => {
       ['leaf', []],
     ]);
     expect(findCycles(g)).toEqual([['client', 'session', 'i18n', 'feedback', 'client']]);
-    expect(findCycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('has no cycle', () => {

@@ -15,7 +15,9 @@ declare global {
 }
 
 /** `answer` gets each request's path (after the API base) and body; what it returns is sent as JSON (404 when undefined). */
-export function localApi(answer: (path: string, body: string, req: IncomingMessage) => { status?: number; json: unknown } | undefined) {
+export function localApi(
+  answer: (path: string, body: string, req: IncomingMessage) => { status?: number; json: unknown } | undefined,
+) {
   let server: Server;
   beforeAll(async () => {
     globalThis.IS_REACT_ACT_ENVIRONMENT = true;
@@ -34,7 +36,7 @@ export function localApi(answer: (path: string, body: string, req: IncomingMessa
       });
     });
     server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     setApiBase(`http://127.0.0.1:${(server.address() as AddressInfo).port}/cdb-app-api/v1/app/`);
     $token.set('tok-test');
   });

@@ -19,7 +19,12 @@ const CATEGORIES = new Set(['zero', 'one', 'two', 'few', 'many', 'other']);
 const isPlural = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v) && 'other' in v && Object.keys(v).every((k) => CATEGORIES.has(k));
 
-function flattenPlural(obj: unknown, prefix = '', out: Record<string, unknown> = {}, forms: Record<string, string[]> = {}) {
+function flattenPlural(
+  obj: unknown,
+  prefix = '',
+  out: Record<string, unknown> = {},
+  forms: Record<string, string[]> = {},
+) {
   if (isPlural(obj)) {
     out[prefix] = obj.other;
     forms[prefix] = Object.keys(obj).sort();
@@ -32,17 +37,28 @@ function flattenPlural(obj: unknown, prefix = '', out: Record<string, unknown> =
 
 function load(dir: string): Record<string, Record<string, unknown>> {
   const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  return Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), flattenPlural(JSON.parse(readFileSync(join(dir, f), 'utf8'))).out]));
+  return Object.fromEntries(
+    files.map((f) => [f.replace(/\.json$/, ''), flattenPlural(JSON.parse(readFileSync(join(dir, f), 'utf8'))).out]),
+  );
 }
-const pluralForms = (dir: string, lang: string) => flattenPlural(JSON.parse(readFileSync(join(dir, `${lang}.json`), 'utf8'))).forms;
+const pluralForms = (dir: string, lang: string) =>
+  flattenPlural(JSON.parse(readFileSync(join(dir, `${lang}.json`), 'utf8'))).forms;
 /** The keys every locale shares: a plural form other than `other` is its language's own. */
-const shared = (table: Record<string, unknown>) => Object.keys(table).filter((k) => !k.includes('#')).sort();
+const shared = (table: Record<string, unknown>) =>
+  Object.keys(table)
+    .filter((k) => !k.includes('#'))
+    .sort();
 
 // locales/server is the back end's; locales/pay the payment screens' (loaded with them, src/pay/strings.ts); locales/mifi
 // the Wi-Fi screens' (src/mifi/strings.ts); locales/ops the back-office console's (src/ops/strings.ts); locales/returns the deposit and notification panels' (src/notify/strings.ts). Each is checked as soon as it holds locale files.
-const dirs = [join(root, 'locales'), join(root, 'locales/server'), join(root, 'locales/pay'), join(root, 'locales/mifi'), join(root, 'locales/ops'), join(root, 'locales/returns')].filter(
-  (d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')),
-);
+const dirs = [
+  join(root, 'locales'),
+  join(root, 'locales/server'),
+  join(root, 'locales/pay'),
+  join(root, 'locales/mifi'),
+  join(root, 'locales/ops'),
+  join(root, 'locales/returns'),
+].filter((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.json')));
 
 describe.each(dirs)('locale files in %s', (dir) => {
   const all = load(dir);
@@ -110,7 +126,8 @@ describe('keys used by the app', () => {
     walk(join(root, 'src'));
     const missing: string[] = [];
     for (const f of files) {
-      for (const m of readFileSync(f, 'utf8').matchAll(/\bt\('([\w.]+)'/g)) if (!(m[1]! in en)) missing.push(`${f}: ${m[1]}`);
+      for (const m of readFileSync(f, 'utf8').matchAll(/\bt\('([\w.]+)'/g))
+        if (!(m[1]! in en)) missing.push(`${f}: ${m[1]}`);
     }
     expect(missing).toEqual([]);
     expect(files.length).toBeGreaterThan(10);

@@ -36,8 +36,13 @@ beforeAll(async () => {
     }
     const r = replies.shift() ?? 'user';
     if (r === 'none') return res.end(JSON.stringify({ code: 0, msg: 'success', data: null }));
-    if (r === 'error') { res.statusCode = 500; return res.end(JSON.stringify({ code: 500, msg: 'Server error, please retry.', data: null })); }
-    res.end(JSON.stringify({ code: 0, msg: 'success', data: { pId: 7, pname: '+37061234567', pmobile: '37061234567' } }));
+    if (r === 'error') {
+      res.statusCode = 500;
+      return res.end(JSON.stringify({ code: 500, msg: 'Server error, please retry.', data: null }));
+    }
+    res.end(
+      JSON.stringify({ code: 0, msg: 'success', data: { pId: 7, pname: '+37061234567', pmobile: '37061234567' } }),
+    );
   });
   server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -76,7 +81,9 @@ const until = async (fn: () => boolean) => {
   expect(fn()).toBe(true);
 };
 const openDialog = () => [...document.querySelectorAll('dialog')].find((d) => d.open || d.hasAttribute('open'));
-const button = (name: string) => [...(openDialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent === name) as HTMLButtonElement | undefined;
+const button = (name: string) =>
+  [...(openDialog()?.querySelectorAll('button') ?? [])].find((b) => b.textContent === name) as
+    HTMLButtonElement | undefined;
 
 describe('completing a sign-in', () => {
   it('saves the token, loads the user and goes to the stored login path', async () => {
@@ -133,7 +140,19 @@ describe('completing a sign-in', () => {
     navigate('/order');
     $token.set('tok-5');
     $user.set({
-      pId: 7, pname: 'Ada', pbalance: 0, pcurrencyName: '€', pyajin: 0, pmobile: null, email: null, p_currency: 'EUR', userType: 'user', alUserId: null, p_name: 'Ada', p_openID: null, pUnionid: null,
+      pId: 7,
+      pname: 'Ada',
+      pbalance: 0,
+      pcurrencyName: '€',
+      pyajin: 0,
+      pmobile: null,
+      email: null,
+      p_currency: 'EUR',
+      userType: 'user',
+      alUserId: null,
+      p_name: 'Ada',
+      p_openID: null,
+      pUnionid: null,
     });
     $appleIdToken.set('apple-jwt');
     await logout();

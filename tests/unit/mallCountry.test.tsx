@@ -12,7 +12,14 @@ import { until } from './until.ts';
 
 /** The catalogue pages asked for (their data), in order. */
 const asked: Record<string, unknown>[] = [];
-const REGIONS = [{ id: 'europe', name: 'Europe', flagUrl: '', countries: [{ code: 'LT', name: 'Lithuania', flagUrl: '', timeZone: 'Europe/Vilnius' }] }];
+const REGIONS = [
+  {
+    id: 'europe',
+    name: 'Europe',
+    flagUrl: '',
+    countries: [{ code: 'LT', name: 'Lithuania', flagUrl: '', timeZone: 'Europe/Vilnius' }],
+  },
+];
 
 localApi((path, body) => {
   if (path !== 'chargenow/mifi/query') return undefined;
@@ -36,7 +43,11 @@ function openMall(country: string | undefined) {
 describe('the Wi-Fi mall opens on the cabinet’s country', () => {
   it('asks the catalogue for the cabinet’s country first and marks it chosen', async () => {
     openMall('LT');
-    await until(() => asked.length > 0 && document.querySelector('.mifi-place[aria-pressed="true"]')?.textContent?.includes('Lithuania'));
+    await until(
+      () =>
+        asked.length > 0 &&
+        document.querySelector('.mifi-place[aria-pressed="true"]')?.textContent?.includes('Lithuania'),
+    );
     expect(asked[0]).toMatchObject({ current: 1, country: 'LT' });
   });
 

@@ -3,9 +3,32 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  DAY_MS, DEFAULT_START_AHEAD_MS, ORDER_REMARK, ORDER_TYPE, PACKAGE_TRANSITIONS, canBind, canMove, canPickUp, endTime, isRenewal, mallType,
-  orderSubmit, orderTotal, orderTypeFor, packageActions, packageName, packagePrice, packagePriceMajor, pickupOutcome, showsMyPackages,
-  startTime, stepDays, zonedText, boxReturned, mifiSnFrom, type PendingPackageOrder,
+  DAY_MS,
+  DEFAULT_START_AHEAD_MS,
+  ORDER_REMARK,
+  ORDER_TYPE,
+  PACKAGE_TRANSITIONS,
+  canBind,
+  canMove,
+  canPickUp,
+  endTime,
+  isRenewal,
+  mallType,
+  orderSubmit,
+  orderTotal,
+  orderTypeFor,
+  packageActions,
+  packageName,
+  packagePrice,
+  packagePriceMajor,
+  pickupOutcome,
+  showsMyPackages,
+  startTime,
+  stepDays,
+  zonedText,
+  boxReturned,
+  mifiSnFrom,
+  type PendingPackageOrder,
 } from '../../src/core/mifi.ts';
 
 const STATUSES = [0, 1, 2, 3, 4, 9, 33, 88];
@@ -18,11 +41,18 @@ describe('package price', () => {
     expect(packagePriceMajor({ isPackage: false, price: 1.15, selectDays: 3 })).toBe(3.45);
   });
   it('is always a whole number of minor units, never below one day', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 1, max: 365 }), fc.boolean(), (price, days, isPackage) => {
-      const p = packagePrice({ isPackage, price, selectDays: days });
-      expect(Number.isSafeInteger(p)).toBe(true);
-      expect(p).toBe(isPackage ? price : price * days);
-    }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 365 }),
+        fc.boolean(),
+        (price, days, isPackage) => {
+          const p = packagePrice({ isPackage, price, selectDays: days });
+          expect(Number.isSafeInteger(p)).toBe(true);
+          expect(p).toBe(isPackage ? price : price * days);
+        },
+      ),
+    );
   });
   it('adds the box deposit only when a box is rented', () => {
     expect(orderTotal({ isPackage: false, price: 200, selectDays: 2 }, 5000, true)).toBe(5400);
@@ -58,30 +88,76 @@ describe('start and end', () => {
 
 describe('package statuses and buttons', () => {
   it('33 continues payment only; 2 and 9 show the traffic detail; 2 shows the traffic used', () => {
-    expect(packageActions({ packageStatus: 33, deviceOrderStatus: 5 })).toMatchObject({ continuePay: true, pickup: false, pickupByQr: false, traffic: false });
-    expect(packageActions({ packageStatus: 2, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({ traffic: true, showUsed: true, pickup: false });
-    expect(packageActions({ packageStatus: 9, deviceOrderStatus: 3, productSendSn: 'MF-1' })).toMatchObject({ traffic: true, showUsed: false });
-    for (const s of [0, 1, 3, 4, 33, 88]) expect(packageActions({ packageStatus: s, deviceOrderStatus: 1, productSendSn: 'MF-1' }).traffic).toBe(false);
+    expect(packageActions({ packageStatus: 33, deviceOrderStatus: 5 })).toMatchObject({
+      continuePay: true,
+      pickup: false,
+      pickupByQr: false,
+      traffic: false,
+    });
+    expect(packageActions({ packageStatus: 2, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({
+      traffic: true,
+      showUsed: true,
+      pickup: false,
+    });
+    expect(packageActions({ packageStatus: 9, deviceOrderStatus: 3, productSendSn: 'MF-1' })).toMatchObject({
+      traffic: true,
+      showUsed: false,
+    });
+    for (const s of [0, 1, 3, 4, 33, 88])
+      expect(packageActions({ packageStatus: s, deviceOrderStatus: 1, productSendSn: 'MF-1' }).traffic).toBe(false);
   });
   it('the order detail: renew while the box is in hand and the package not over; rent again once it is over', () => {
-    expect(packageActions({ packageStatus: 2, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({ renew: true, rentAgain: false });
-    expect(packageActions({ packageStatus: 1, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({ renew: true, rentAgain: false });
+    expect(packageActions({ packageStatus: 2, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({
+      renew: true,
+      rentAgain: false,
+    });
+    expect(packageActions({ packageStatus: 1, deviceOrderStatus: 1, productSendSn: 'MF-1' })).toMatchObject({
+      renew: true,
+      rentAgain: false,
+    });
     expect(packageActions({ packageStatus: 2, deviceOrderStatus: 3, productSendSn: 'MF-1' }).renew).toBe(false);
-    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 5, productSendSn: '' })).toMatchObject({ renew: false, rentAgain: false });
-    for (const s of [3, 4, 9, 88]) expect(packageActions({ packageStatus: s, deviceOrderStatus: 3, productSendSn: 'MF-1' })).toMatchObject({ renew: false, rentAgain: true });
-    expect(packageActions({ packageStatus: 33, deviceOrderStatus: 5 })).toMatchObject({ renew: false, rentAgain: false, continuePay: true });
+    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 5, productSendSn: '' })).toMatchObject({
+      renew: false,
+      rentAgain: false,
+    });
+    for (const s of [3, 4, 9, 88])
+      expect(packageActions({ packageStatus: s, deviceOrderStatus: 3, productSendSn: 'MF-1' })).toMatchObject({
+        renew: false,
+        rentAgain: true,
+      });
+    expect(packageActions({ packageStatus: 33, deviceOrderStatus: 5 })).toMatchObject({
+      renew: false,
+      rentAgain: false,
+      continuePay: true,
+    });
   });
   it('pickup shows without a box serial, with deviceOrderStatus 5 or 0 and not unpaid; the QR pickup hides for 0', () => {
-    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 5, productSendSn: '' })).toMatchObject({ pickup: true, pickupByQr: true });
-    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 0, productSendSn: '' })).toMatchObject({ pickup: true, pickupByQr: false });
-    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 5, productSendSn: 'MF-1' })).toMatchObject({ pickup: false, pickupByQr: false });
+    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 5, productSendSn: '' })).toMatchObject({
+      pickup: true,
+      pickupByQr: true,
+    });
+    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 0, productSendSn: '' })).toMatchObject({
+      pickup: true,
+      pickupByQr: false,
+    });
+    expect(packageActions({ packageStatus: 0, deviceOrderStatus: 5, productSendSn: 'MF-1' })).toMatchObject({
+      pickup: false,
+      pickupByQr: false,
+    });
     expect(packageActions({ packageStatus: 0, deviceOrderStatus: 1, productSendSn: '' }).pickup).toBe(false);
-    fc.assert(fc.property(fc.constantFrom(...STATUSES), fc.constantFrom(0, 1, 3, 5), fc.constantFrom('', 'MF-1'), (s, d, sn) => {
-      const a = packageActions({ packageStatus: s, deviceOrderStatus: d, productSendSn: sn });
-      if (a.pickup) expect(sn === '' && (d === 5 || d === 0) && s !== 33).toBe(true);
-      if (a.pickupByQr) expect(a.pickup && d !== 0).toBe(true);
-      expect(a.continuePay).toBe(s === 33);
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...STATUSES),
+        fc.constantFrom(0, 1, 3, 5),
+        fc.constantFrom('', 'MF-1'),
+        (s, d, sn) => {
+          const a = packageActions({ packageStatus: s, deviceOrderStatus: d, productSendSn: sn });
+          if (a.pickup) expect(sn === '' && (d === 5 || d === 0) && s !== 33).toBe(true);
+          if (a.pickupByQr) expect(a.pickup && d !== 0).toBe(true);
+          expect(a.continuePay).toBe(s === 33);
+        },
+      ),
+    );
   });
   it('the state machine moves only along its transitions; ended, refunded and cancelled are final', () => {
     expect(canMove(33, 0)).toBe(true);
@@ -140,8 +216,20 @@ describe('mall types and order types', () => {
     expect(mallType(null)).toBe('GM');
   });
   it('the "my packages" link shows for QR, XG, BXG and DDXG; XG, BXG and DDXG are renewals', () => {
-    expect(['QR', 'XG', 'BXG', 'DDXG', 'GM'].map((t) => showsMyPackages(mallType(t)))).toEqual([true, true, true, true, false]);
-    expect(['QR', 'XG', 'BXG', 'DDXG', 'GM'].map((t) => isRenewal(mallType(t)))).toEqual([false, true, true, true, false]);
+    expect(['QR', 'XG', 'BXG', 'DDXG', 'GM'].map((t) => showsMyPackages(mallType(t)))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(['QR', 'XG', 'BXG', 'DDXG', 'GM'].map((t) => isRenewal(mallType(t)))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
   it('order types 0 to 3', () => {
     expect(orderTypeFor('QR', false)).toBe(ORDER_TYPE.devicePackage);
@@ -159,8 +247,22 @@ describe('mall types and order types', () => {
 
 describe('the order the mall submits ("Mifi order submit")', () => {
   const base: PendingPackageOrder = {
-    mallType: 'QR', skuId: 'pt-unl', skuPriceId: 'pt-unl:EUR', packageName: 'Portugal-Daily-Unlimited', country: 'PT', isPackage: false, Day: 1,
-    price: 200, currency: 'EUR', timeZoneList: ['Europe/Lisbon'], depositAmount: 5000, selectDays: 2, startTime: null, withDevice: true, qrcode: 'PWL-LIS-001', renewalOf: '',
+    mallType: 'QR',
+    skuId: 'pt-unl',
+    skuPriceId: 'pt-unl:EUR',
+    packageName: 'Portugal-Daily-Unlimited',
+    country: 'PT',
+    isPackage: false,
+    Day: 1,
+    price: 200,
+    currency: 'EUR',
+    timeZoneList: ['Europe/Lisbon'],
+    depositAmount: 5000,
+    selectDays: 2,
+    startTime: null,
+    withDevice: true,
+    qrcode: 'PWL-LIS-001',
+    renewalOf: '',
   };
   const now = Date.UTC(2026, 0, 1, 10, 0);
   it('a package with a box: type 0, price × days plus the deposit, the start left to the server when unchosen', () => {
@@ -172,10 +274,17 @@ describe('the order the mall submits ("Mifi order submit")', () => {
   it('a chosen start is sent with its end; a package only has no deposit', () => {
     const s = orderSubmit({ ...base, mallType: 'GM', withDevice: false, startTime: now + 3_600_000 }, now);
     expect(s).toMatchObject({ orderType: 2, totalAmount: 4 });
-    expect(s.submitDtlDtoList[0]).toMatchObject({ reserverStartTime: now + 3_600_000, reserverEndTime: now + 3_600_000 + 2 * DAY_MS, depositAmount: 0 });
+    expect(s.submitDtlDtoList[0]).toMatchObject({
+      reserverStartTime: now + 3_600_000,
+      reserverEndTime: now + 3_600_000 + 2 * DAY_MS,
+      depositAmount: 0,
+    });
   });
   it('a renewal names the package it extends and a day-type package keeps its days', () => {
-    const s = orderSubmit({ ...base, mallType: 'XG', isPackage: true, Day: 7, price: 1500, selectDays: 3, renewalOf: 'MF1-1' }, now);
+    const s = orderSubmit(
+      { ...base, mallType: 'XG', isPackage: true, Day: 7, price: 1500, selectDays: 3, renewalOf: 'MF1-1' },
+      now,
+    );
     expect(s).toMatchObject({ orderType: 1, totalAmount: 15 });
     expect(s.submitDtlDtoList[0]).toMatchObject({ mifiOrderId: 'MF1-1', selectDays: 7 });
   });

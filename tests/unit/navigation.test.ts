@@ -2,15 +2,33 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  debugConsoleRequested, isAlipay, isWeChat, pageUrlWithoutHash, scanIdOf, supportChatLink, wechatDomainRedirect,
-  wechatRouteRedirect, wifiSiteRedirect, WIFI_SCAN_IDS, WIFI_SITE_URL, scanCodesFrom, backFallback, codeLinkUrl,
-  routeEffects, routeRedirect, wifiSiteConfig, borrowTarget,
+  debugConsoleRequested,
+  isAlipay,
+  isWeChat,
+  pageUrlWithoutHash,
+  scanIdOf,
+  supportChatLink,
+  wechatDomainRedirect,
+  wechatRouteRedirect,
+  wifiSiteRedirect,
+  WIFI_SCAN_IDS,
+  WIFI_SITE_URL,
+  scanCodesFrom,
+  backFallback,
+  codeLinkUrl,
+  routeEffects,
+  routeRedirect,
+  wifiSiteConfig,
+  borrowTarget,
 } from '../../src/core/navigation.ts';
 import { parseHash } from '../../src/core/routes.ts';
 
-const WECHAT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN';
-const SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
-const ALIPAY = 'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 Chrome/116 Mobile Safari/537.36 AlipayClient/10.5.36';
+const WECHAT =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.47(0x18002f2c) NetType/WIFI Language/zh_CN';
+const SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const ALIPAY =
+  'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 Chrome/116 Mobile Safari/537.36 AlipayClient/10.5.36';
 const hosts = { mainHost: 'app.powerly.io', secondaryHosts: ['m.powerly.io'] };
 const loc = (host: string, search: string, hash: string) => ({ protocol: 'https:', host, search, hash });
 
@@ -35,11 +53,17 @@ describe('qrcode / zhcode storage (home, homeMap, homeScan)', () => {
 
 describe('WeChat secondary-domain redirect', () => {
   it('goes to the main host keeping qrcode from the hash route', () => {
-    expect(wechatDomainRedirect(loc('m.powerly.io', '', '#/?qrcode=PWL-SH-001'), WECHAT, hosts)).toBe('https://app.powerly.io/#/?qrcode=PWL-SH-001');
+    expect(wechatDomainRedirect(loc('m.powerly.io', '', '#/?qrcode=PWL-SH-001'), WECHAT, hosts)).toBe(
+      'https://app.powerly.io/#/?qrcode=PWL-SH-001',
+    );
   });
   it('keeps zhcode, and a code from the page query too', () => {
-    expect(wechatDomainRedirect(loc('M.POWERLY.IO', '', '#/home?zhcode=Z 1'), WECHAT, hosts)).toBe('https://app.powerly.io/#/?zhcode=Z%201');
-    expect(wechatDomainRedirect(loc('m.powerly.io', '?qrcode=Q9', ''), WECHAT, hosts)).toBe('https://app.powerly.io/#/?qrcode=Q9');
+    expect(wechatDomainRedirect(loc('M.POWERLY.IO', '', '#/home?zhcode=Z 1'), WECHAT, hosts)).toBe(
+      'https://app.powerly.io/#/?zhcode=Z%201',
+    );
+    expect(wechatDomainRedirect(loc('m.powerly.io', '?qrcode=Q9', ''), WECHAT, hosts)).toBe(
+      'https://app.powerly.io/#/?qrcode=Q9',
+    );
     expect(wechatDomainRedirect(loc('m.powerly.io', '', ''), WECHAT, hosts)).toBe('https://app.powerly.io/#/');
   });
   it('does nothing outside WeChat or on the main host', () => {
@@ -47,13 +71,19 @@ describe('WeChat secondary-domain redirect', () => {
     expect(wechatDomainRedirect(loc('app.powerly.io', '', '#/?qrcode=A'), WECHAT, hosts)).toBeNull();
   });
   it('never loses the code (property)', () => {
-    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.boolean(), (code, zh) => {
-      const key = zh ? 'zhcode' : 'qrcode';
-      const to = wechatDomainRedirect(loc('m.powerly.io', '', `#/?${key}=${encodeURIComponent(code)}`), WECHAT, hosts)!;
-      const u = new URL(to);
-      expect(u.host).toBe('app.powerly.io');
-      expect(new URLSearchParams(u.hash.slice(u.hash.indexOf('?') + 1)).get(key)).toBe(code);
-    }));
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 40 }), fc.boolean(), (code, zh) => {
+        const key = zh ? 'zhcode' : 'qrcode';
+        const to = wechatDomainRedirect(
+          loc('m.powerly.io', '', `#/?${key}=${encodeURIComponent(code)}`),
+          WECHAT,
+          hosts,
+        )!;
+        const u = new URL(to);
+        expect(u.host).toBe('app.powerly.io');
+        expect(new URLSearchParams(u.hash.slice(u.hash.indexOf('?') + 1)).get(key)).toBe(code);
+      }),
+    );
   });
 });
 
@@ -93,7 +123,9 @@ describe('vc=true debug console', () => {
 describe('support chat link and the signed URL', () => {
   it('opens the chat app to the fixed number', () => {
     expect(supportChatLink(undefined, '+351 912 345 678')).toBe('https://wa.me/351912345678');
-    expect(supportChatLink('Order PO1 & help', '351912345678')).toBe('https://wa.me/351912345678?text=Order%20PO1%20%26%20help');
+    expect(supportChatLink('Order PO1 & help', '351912345678')).toBe(
+      'https://wa.me/351912345678?text=Order%20PO1%20%26%20help',
+    );
   });
   it('signs the page URL without its hash', () => {
     expect(pageUrlWithoutHash('https://app.powerly.io/?a=1#/homeMap?x=2')).toBe('https://app.powerly.io/?a=1');
@@ -103,7 +135,15 @@ describe('support chat link and the signed URL', () => {
 
 describe('the rules per route, together (routeEffects, routeRedirect)', () => {
   const r = (hash: string) => parseHash(hash);
-  const base = { access: 'public' as const, token: '', qrcode: '', zhcode: '', mificode: '', applyLogin: '', ua: SAFARI };
+  const base = {
+    access: 'public' as const,
+    token: '',
+    qrcode: '',
+    zhcode: '',
+    mificode: '',
+    applyLogin: '',
+    ua: SAFARI,
+  };
 
   it('scan-code storing: home, homeMap and homeScan store a qrcode (clearing zhcode) or a zhcode (clearing qrcode)', () => {
     expect(routeEffects(r('#/?qrcode=PWL-1')).scanCodes).toEqual({ qrcode: 'PWL-1', zhcode: '' });
@@ -129,7 +169,9 @@ describe('the rules per route, together (routeEffects, routeRedirect)', () => {
 
   it('/loginborrow goes back to the borrow: the cabinet of the code (scanned again), else the cabinet home', () => {
     expect(borrowTarget('PWL-LIS-001')).toBe('/?qrcode=PWL-LIS-001');
-    expect(borrowTarget('https://q.powerly.io/?qrcode=A B')).toBe('/?qrcode=https%3A%2F%2Fq.powerly.io%2F%3Fqrcode%3DA%20B');
+    expect(borrowTarget('https://q.powerly.io/?qrcode=A B')).toBe(
+      '/?qrcode=https%3A%2F%2Fq.powerly.io%2F%3Fqrcode%3DA%20B',
+    );
     expect(borrowTarget('')).toBe('/home');
     expect(borrowTarget(null)).toBe('/home');
   });
@@ -154,13 +196,22 @@ describe('the rules per route, together (routeEffects, routeRedirect)', () => {
   });
 
   it('AppleIdToken is stored; with an apply-login path set, navigation goes there (before the guard)', () => {
-    expect(routeRedirect(r('#/login?AppleIdToken=jwt'), base)).toEqual({ to: null, appleIdToken: 'jwt', loginPath: null });
-    expect(routeRedirect(r('#/login?AppleIdToken=jwt'), { ...base, applyLogin: '/wallet' })).toEqual({ to: '/wallet', appleIdToken: 'jwt', loginPath: null });
+    expect(routeRedirect(r('#/login?AppleIdToken=jwt'), base)).toEqual({
+      to: null,
+      appleIdToken: 'jwt',
+      loginPath: null,
+    });
+    expect(routeRedirect(r('#/login?AppleIdToken=jwt'), { ...base, applyLogin: '/wallet' })).toEqual({
+      to: '/wallet',
+      appleIdToken: 'jwt',
+      loginPath: null,
+    });
   });
 
   it("signed in with a 'wifi.' mificode: homeMap, homeScan and selectPakage go to packageDetail", () => {
     const s = { ...base, token: 't', mificode: 'https://wifi.powerly.io/d/9' };
-    for (const p of ['#/homeMap', '#/', '#/selectPakage']) expect(routeRedirect(r(p), { ...s, access: 'private' }).to).toBe('/packageDetail');
+    for (const p of ['#/homeMap', '#/', '#/selectPakage'])
+      expect(routeRedirect(r(p), { ...s, access: 'private' }).to).toBe('/packageDetail');
     expect(routeRedirect(r('#/homeMap'), { ...s, token: '' }).to).toBeNull();
   });
 
@@ -172,12 +223,20 @@ describe('the rules per route, together (routeEffects, routeRedirect)', () => {
   });
 
   it('the auth redirect: login-required and unknown routes without a token go to /login, remembering the route', () => {
-    expect(routeRedirect(r('#/wallet?currency=EUR'), { ...base, access: 'private' })).toEqual({ to: '/login', appleIdToken: null, loginPath: '/wallet?currency=EUR' });
+    expect(routeRedirect(r('#/wallet?currency=EUR'), { ...base, access: 'private' })).toEqual({
+      to: '/login',
+      appleIdToken: null,
+      loginPath: '/wallet?currency=EUR',
+    });
     expect(routeRedirect(r('#/nope'), { ...base, access: null }).to).toBe('/login');
     expect(routeRedirect(r('#/wallet'), { ...base, access: 'private', token: 't' }).to).toBeNull();
     expect(routeRedirect(r('#/nope'), { ...base, access: null, token: 't' }).to).toBeNull();
     // A held scan code: the code-link entry makes a tourist session instead of the login screen.
-    expect(routeRedirect(r('#/confirm'), { ...base, access: 'private', qrcode: 'PWL-1' })).toEqual({ to: '/?qrcode=PWL-1', appleIdToken: null, loginPath: null });
+    expect(routeRedirect(r('#/confirm'), { ...base, access: 'private', qrcode: 'PWL-1' })).toEqual({
+      to: '/?qrcode=PWL-1',
+      appleIdToken: null,
+      loginPath: null,
+    });
     expect(routeRedirect(r('#/home'), base).to).toBeNull();
   });
 

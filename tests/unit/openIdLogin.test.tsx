@@ -15,9 +15,20 @@ const calls: { path: string; body: string }[] = [];
 let refuseOpenId = false;
 localApi((path, body) => {
   calls.push({ path, body });
-  if (path === 'openId') return { json: { code: 0, msg: 'success', data: { token: 'tok-exchanged', openId: 'oWx1', openIdSign: 'wechat.1900000000.mac', user: {} } } };
-  if (path === 'loginByOpenId') return refuseOpenId ? { status: 422, json: { code: 422, msg: 'This sign-in has expired. Please authorise again.', data: null } } : { json: { code: 0, msg: 'success', data: 'tok-again' } };
-  if (path === 'userInfo') return { json: { code: 0, msg: 'success', data: { pId: 9, pname: 'Wei', userType: 'user' } } };
+  if (path === 'openId')
+    return {
+      json: {
+        code: 0,
+        msg: 'success',
+        data: { token: 'tok-exchanged', openId: 'oWx1', openIdSign: 'wechat.1900000000.mac', user: {} },
+      },
+    };
+  if (path === 'loginByOpenId')
+    return refuseOpenId
+      ? { status: 422, json: { code: 422, msg: 'This sign-in has expired. Please authorise again.', data: null } }
+      : { json: { code: 0, msg: 'success', data: 'tok-again' } };
+  if (path === 'userInfo')
+    return { json: { code: 0, msg: 'success', data: { pId: 9, pname: 'Wei', userType: 'user' } } };
   if (path === 'logout') return { json: { code: 0, msg: 'success', data: null } };
   return undefined;
 });
@@ -48,7 +59,10 @@ describe('WeChat and Alipay sign-in through the openId exchange', () => {
     render(<CodeLogin provider="wechat" />);
     await until(() => $token.get() === 'tok-again');
     const call = calls.find((c) => c.path === 'loginByOpenId')!;
-    expect(Object.fromEntries(new URLSearchParams(call.body))).toEqual({ openId: 'oWx1', openIdSign: 'wechat.1900000000.mac' });
+    expect(Object.fromEntries(new URLSearchParams(call.body))).toEqual({
+      openId: 'oWx1',
+      openIdSign: 'wechat.1900000000.mac',
+    });
     expect(calls.some((c) => c.path === 'authCodeUrl')).toBe(false);
     await until(() => $route.get().path !== '/login_wechat');
   });

@@ -19,27 +19,64 @@ declare global {
 
 describe('halfHours (duration rounded to the nearest half hour)', () => {
   it.each([
-    [0, 0], [14, 0], [15, 0.5], [44, 0.5], [45, 1], [95, 1.5], [105, 2], [1441, 24], [-5, 0],
+    [0, 0],
+    [14, 0],
+    [15, 0.5],
+    [44, 0.5],
+    [45, 1],
+    [95, 1.5],
+    [105, 2],
+    [1441, 24],
+    [-5, 0],
   ])('%i min → %d h', (m, h) => expect(halfHours(m)).toBe(h));
   it('is a multiple of 0.5 within a quarter hour of the duration', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 100_000 }), (m) => {
-      const h = halfHours(m);
-      expect(Number.isInteger(h * 2)).toBe(true);
-      expect(Math.abs(h * 60 - m)).toBeLessThanOrEqual(15);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000 }), (m) => {
+        const h = halfHours(m);
+        expect(Number.isInteger(h * 2)).toBe(true);
+        expect(Math.abs(h * 60 - m)).toBeLessThanOrEqual(15);
+      }),
+    );
   });
 });
 
 const LISBON: PricePlan = {
-  kind: 'unit', currency: 'EUR', unitPrice: 150, unitMinutes: 30, freeMinutes: 5, dailyCap: 800,
-  deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, tiers: [],
+  kind: 'unit',
+  currency: 'EUR',
+  unitPrice: 150,
+  unitMinutes: 30,
+  freeMinutes: 5,
+  dailyCap: 800,
+  deposit: 3000,
+  overtimeAmount: 3000,
+  overtimeDays: 3,
+  tiers: [],
 };
 const borrowed = '2026-11-21T10:00:00.000Z';
 const order = {
-  pOrderid: 'PWL2026', pZujie: 1, pJiesuanid: 0, pBorrowtime: borrowed, pGhtime: null, pShopName: 'Time Out Market Lisboa',
-  pGhShopName: '', pUseMins: 0, pJiesuan: 0, pCurrency: 'EUR', pCurrencyName: '€', pYajin: 30, pJifei: 1.5, pJifeiDanwei: 30,
-  pFengding: 8, priceUnit: 0, overtimeAmount: 30, estimatedAmount: 4.5, boughtOut: false, buyOutAt: null, buyOutAmount: 30,
-  plan: LISBON, serverTime: '2026-11-21T11:29:50.000Z', // 89 min 50 s after borrowing
+  pOrderid: 'PWL2026',
+  pZujie: 1,
+  pJiesuanid: 0,
+  pBorrowtime: borrowed,
+  pGhtime: null,
+  pShopName: 'Time Out Market Lisboa',
+  pGhShopName: '',
+  pUseMins: 0,
+  pJiesuan: 0,
+  pCurrency: 'EUR',
+  pCurrencyName: '€',
+  pYajin: 30,
+  pJifei: 1.5,
+  pJifeiDanwei: 30,
+  pFengding: 8,
+  priceUnit: 0,
+  overtimeAmount: 30,
+  estimatedAmount: 4.5,
+  boughtOut: false,
+  buyOutAt: null,
+  buyOutAmount: 30,
+  plan: LISBON,
+  serverTime: '2026-11-21T11:29:50.000Z', // 89 min 50 s after borrowing
 };
 
 let root: Root | null = null;
@@ -56,7 +93,9 @@ beforeEach(() => {
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     const req = new Request(input, init);
     calls.push({ url: req.url, headers: Object.fromEntries(req.headers) });
-    return new Response(JSON.stringify({ code: 0, msg: 'ok', data: order }), { headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ code: 0, msg: 'ok', data: order }), {
+      headers: { 'content-type': 'application/json' },
+    });
   });
   $token.set('');
   $loginPath.set('');
@@ -84,7 +123,9 @@ async function render() {
     ),
   );
   await act(async () => {
-    await vi.waitFor(() => expect(host.querySelector('[data-testid="os-amount"]')).not.toBeNull(), { timeout: WAIT_MS });
+    await vi.waitFor(() => expect(host.querySelector('[data-testid="os-amount"]')).not.toBeNull(), {
+      timeout: WAIT_MS,
+    });
   });
   return host;
 }
@@ -101,7 +142,9 @@ describe('#/orderStatus', () => {
     expect(text).toContain('€1.50 / 30 min');
     expect(text).toContain('first 5 min free');
     // 89 min 50 s: ceil(90 billed min / 30) = 3 × €1.50 = €4.50; about 1.5 h.
-    expect(el.querySelector('[data-testid="os-elapsed"]')!.textContent).toBe(`${formatDuration(89 * 60_000 + 50_000, 'en-US', { seconds: true })} · about 1.5 h`);
+    expect(el.querySelector('[data-testid="os-elapsed"]')!.textContent).toBe(
+      `${formatDuration(89 * 60_000 + 50_000, 'en-US', { seconds: true })} · about 1.5 h`,
+    );
     expect(formatDuration(89 * 60_000 + 50_000, 'en-US', { seconds: true })).toBe('1 hr 29 min 50 sec');
     expect(el.querySelector('[data-testid="os-amount"]')!.textContent).toBe('€4.50');
     // It keeps running: 20 s later the 91st minute has started → 4 units = €6.

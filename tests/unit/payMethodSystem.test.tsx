@@ -10,13 +10,18 @@ import { localApi, renderer } from './localApi.ts';
 import { until } from './until.ts';
 
 let methods: unknown[] = [];
-localApi((path) => (path === 'cdb/payment/method/list' ? { json: { code: 0, msg: 'success', data: methods } } : undefined));
+localApi((path) =>
+  path === 'cdb/payment/method/list' ? { json: { code: 0, msg: 'success', data: methods } } : undefined,
+);
 const render = renderer();
 const ua = navigator.userAgent;
 afterEach(() => Object.defineProperty(navigator, 'userAgent', { value: ua, configurable: true }));
 
 async function alertText(): Promise<string> {
-  Object.defineProperty(navigator, 'userAgent', { value: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile', configurable: true });
+  Object.defineProperty(navigator, 'userAgent', {
+    value: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) Mobile',
+    configurable: true,
+  });
   await act(async () => {
     await loadLocale('en-US');
     navigate('/payMethod?payType=CZ&currency=EUR', { replace: true });
@@ -27,7 +32,17 @@ async function alertText(): Promise<string> {
 
 describe('/payMethod and the device system', () => {
   it('only Apple Pay, on Android: "System not supported"', async () => {
-    methods = [{ pId: 'apple', pPaymentType: 'APPLE_PAY', label: 'Apple Pay', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk', configDetails: { accountCountry: 'PT', currency: 'eur' } }];
+    methods = [
+      {
+        pId: 'apple',
+        pPaymentType: 'APPLE_PAY',
+        label: 'Apple Pay',
+        currencySymbol: '€',
+        pCurrencyType: 'EUR',
+        publicKey: 'pk',
+        configDetails: { accountCountry: 'PT', currency: 'eur' },
+      },
+    ];
     expect(await alertText()).toContain('System not supported');
   });
 

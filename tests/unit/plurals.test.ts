@@ -9,7 +9,13 @@ import pt from '../../locales/pt-PT.json';
 import zh from '../../locales/zh-CN.json';
 
 beforeAll(() => {
-  for (const [lang, table] of [['es-ES', es], ['lt-LT', lt], ['pt-PT', pt], ['zh-CN', zh]] as const) addMessages(lang as Locale, table);
+  for (const [lang, table] of [
+    ['es-ES', es],
+    ['lt-LT', lt],
+    ['pt-PT', pt],
+    ['zh-CN', zh],
+  ] as const)
+    addMessages(lang as Locale, table);
 });
 
 describe('plural forms', () => {

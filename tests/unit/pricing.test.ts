@@ -6,7 +6,17 @@ import { formatPrice, toMajor } from '../../src/core/money.ts';
 
 // ¥2.00 per 30 min, daily cap ¥20, deposit ¥99, 10 free minutes (amounts in fen).
 const plan: PricePlan = planFromWire(
-  { pType: 1, pPrice: 2, pPriceMinute: 30, priceUnit: 0, pFreeuseMinute: 10, pDayAmount: 20, pDepositAmount: 99, pOvertimeAmount: 99, pOvertimeDay: 2 },
+  {
+    pType: 1,
+    pPrice: 2,
+    pPriceMinute: 30,
+    priceUnit: 0,
+    pFreeuseMinute: 10,
+    pDayAmount: 20,
+    pDepositAmount: 99,
+    pOvertimeAmount: 99,
+    pOvertimeDay: 2,
+  },
   'CNY',
 );
 const noFree: PricePlan = { ...plan, freeMinutes: 0 };

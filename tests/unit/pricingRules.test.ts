@@ -23,11 +23,29 @@ const fee = (plan: PricePlan, minutes: number) => toMajor(rentalFee(plan, minute
 // A: spec defaults (no strategy, no flat fields): rate 1 per 30 min, cap 6 per day, deposit 25, overtime 25, CHF.
 const A = planFromWire(undefined, 'CHF');
 // B: €0.50 per 15 min, 5 free minutes, cap €3, deposit €10.
-const B = planFromWire({ pType: 1, pPrice: 0.5, pPriceMinute: 15, priceUnit: 0, pFreeuseMinute: 5, pDayAmount: 3, pDepositAmount: 10, pOvertimeAmount: 10, pOvertimeDay: 3 }, 'EUR');
+const B = planFromWire(
+  {
+    pType: 1,
+    pPrice: 0.5,
+    pPriceMinute: 15,
+    priceUnit: 0,
+    pFreeuseMinute: 5,
+    pDayAmount: 3,
+    pDepositAmount: 10,
+    pOvertimeAmount: 10,
+    pOvertimeDay: 3,
+  },
+  'EUR',
+);
 // C: $2 per hour (priceUnit 1, pPriceMinute 1), cap $10, deposit $30.
-const C = planFromWire({ pType: 1, pPrice: 2, pPriceMinute: 1, priceUnit: 1, pDayAmount: 10, pDepositAmount: 30 }, 'USD');
+const C = planFromWire(
+  { pType: 1, pPrice: 2, pPriceMinute: 1, priceUnit: 1, pDayAmount: 10, pDepositAmount: 30 },
+  'USD',
+);
 // D: ¥5 per day (priceUnit 2), no cap given → fengding 8 from the cabinet, deposit ¥99.
-const D = planFromWire({ pType: 1, pPrice: 5, pPriceMinute: 1, priceUnit: 2, pDepositAmount: 99 }, 'CNY', { fengding: 8 });
+const D = planFromWire({ pType: 1, pPrice: 5, pPriceMinute: 1, priceUnit: 2, pDepositAmount: 99 }, 'CNY', {
+  fengding: 8,
+});
 // E: tiered (type 2): 0–60 → €1, 60–180 → €2.50, 180–1440 → €6; none matches → overtimeAmount €20; deposit €20.
 const E = planFromWire(
   {
@@ -43,7 +61,14 @@ const E = planFromWire(
   'EUR',
 );
 // F: an older cabinet with only the flat fields: jifei ¥3 per jifeiDanwei 60 min, mianfei 30 free, fengding ¥15, yajin ¥50.
-const F = planFromWire(undefined, 'CNY', { jifei: 3, jifeiDanwei: 60, mianfei: 30, fengding: 15, yajin: 50, overtimeAmount: 50 });
+const F = planFromWire(undefined, 'CNY', {
+  jifei: 3,
+  jifeiDanwei: 60,
+  mianfei: 30,
+  fengding: 15,
+  yajin: 50,
+  overtimeAmount: 50,
+});
 
 describe('worked examples (fee in major units)', () => {
   it.each<[string, PricePlan, number, number, string]>([
@@ -93,18 +118,29 @@ describe('defaults and wire parsing', () => {
     expect(planFromWire(undefined, 'CHF')).toEqual(DEFAULT_PLAN);
   });
   it('the flat cabinet fields fill a strategy that lacks them', () => {
-    const p = planFromWire({ pType: 1, pDepositAmount: 40 }, 'EUR', { jifei: 2, jifeiDanwei: 20, mianfei: 3, fengding: 9 });
+    const p = planFromWire({ pType: 1, pDepositAmount: 40 }, 'EUR', {
+      jifei: 2,
+      jifeiDanwei: 20,
+      mianfei: 3,
+      fengding: 9,
+    });
     expect([p.unitPrice, p.unitMinutes, p.freeMinutes, p.dailyCap, p.deposit]).toEqual([200, 20, 3, 900, 4000]);
   });
   it('the strategy wins over the flat fields', () => {
-    const p = planFromWire({ pPrice: 1, pPriceMinute: 10, pFreeuseMinute: 0 }, 'EUR', { jifei: 2, jifeiDanwei: 20, mianfei: 3 });
+    const p = planFromWire({ pPrice: 1, pPriceMinute: 10, pFreeuseMinute: 0 }, 'EUR', {
+      jifei: 2,
+      jifeiDanwei: 20,
+      mianfei: 3,
+    });
     expect([p.unitPrice, p.unitMinutes, p.freeMinutes]).toEqual([100, 10, 0]);
   });
   it('zero-decimal currencies: XAF 500 per 30 min → 500 minor units', () => {
     expect(planFromWire({ pPrice: 500 }, 'XAF').unitPrice).toBe(500);
   });
   it('priceUnit minute / hour / day multiply pPriceMinute by 1 / 60 / 1440', () => {
-    expect([0, 1, 2].map((u) => planFromWire({ pPriceMinute: 2, priceUnit: u }, 'EUR').unitMinutes)).toEqual([2, 120, 2880]);
+    expect([0, 1, 2].map((u) => planFromWire({ pPriceMinute: 2, priceUnit: u }, 'EUR').unitMinutes)).toEqual([
+      2, 120, 2880,
+    ]);
   });
 });
 
@@ -157,7 +193,10 @@ const unitPlan: fc.Arbitrary<PricePlan> = fc
 const tieredPlan: fc.Arbitrary<PricePlan> = fc
   .record({
     base: unitPlan,
-    rows: fc.array(fc.record({ len: fc.integer({ min: 1, max: 600 }), step: fc.integer({ min: 0, max: 5000 }) }), { minLength: 1, maxLength: 6 }),
+    rows: fc.array(fc.record({ len: fc.integer({ min: 1, max: 600 }), step: fc.integer({ min: 0, max: 5000 }) }), {
+      minLength: 1,
+      maxLength: 6,
+    }),
     extra: fc.integer({ min: 0, max: 5000 }),
   })
   .map(({ base, rows, extra }) => {
@@ -192,15 +231,22 @@ describe('properties', () => {
   });
   it('the daily cap holds for each started day: rent ≤ started days × cap', () => {
     fc.assert(
-      fc.property(unitPlan, fc.integer({ min: 1, max: 40 * DAY_MINUTES }), (p, m) =>
-        p.dailyCap <= 0 || rentForMinutes(p, m) <= Math.ceil(m / DAY_MINUTES) * p.dailyCap,
+      fc.property(
+        unitPlan,
+        fc.integer({ min: 1, max: 40 * DAY_MINUTES }),
+        (p, m) => p.dailyCap <= 0 || rentForMinutes(p, m) <= Math.ceil(m / DAY_MINUTES) * p.dailyCap,
       ),
     );
   });
   it('each further full day adds exactly the cap', () => {
     fc.assert(
-      fc.property(unitPlan, fc.integer({ min: 1, max: 10 * DAY_MINUTES }), (p, m) =>
-        p.dailyCap <= 0 || m <= p.freeMinutes || rentForMinutes(p, m + DAY_MINUTES) === rentForMinutes(p, m) + p.dailyCap,
+      fc.property(
+        unitPlan,
+        fc.integer({ min: 1, max: 10 * DAY_MINUTES }),
+        (p, m) =>
+          p.dailyCap <= 0 ||
+          m <= p.freeMinutes ||
+          rentForMinutes(p, m + DAY_MINUTES) === rentForMinutes(p, m) + p.dailyCap,
       ),
     );
   });

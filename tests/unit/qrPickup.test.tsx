@@ -26,7 +26,15 @@ const pkg = { orderId: 'P-QR-1', productSendSn: '' } as MifiPackage;
 
 function mount(timeoutMs: number) {
   const seen = { closed: 0, picked: '' };
-  render(<QrPickupDialog pkg={pkg} timeoutMs={timeoutMs} onClose={() => seen.closed++} onPicked={(p) => (seen.picked = p.productSendSn)} onRefresh={() => {}} />);
+  render(
+    <QrPickupDialog
+      pkg={pkg}
+      timeoutMs={timeoutMs}
+      onClose={() => seen.closed++}
+      onPicked={(p) => (seen.picked = p.productSendSn)}
+      onRefresh={() => {}}
+    />,
+  );
   return seen;
 }
 

@@ -30,15 +30,31 @@ afterEach(() => {
 });
 
 const paypal = (extra: Partial<PaymentMethod>) =>
-  ({ pId: 'paypal:paypal', pPaymentType: 'paypal', label: 'PayPal', kind: 'redirect', hold: false, ...extra }) as PaymentMethod;
+  ({
+    pId: 'paypal:paypal',
+    pPaymentType: 'paypal',
+    label: 'PayPal',
+    kind: 'redirect',
+    hold: false,
+    ...extra,
+  }) as PaymentMethod;
 
 function note(method: PaymentMethod) {
   const host = document.createElement('div');
   document.body.appendChild(host);
   root = createRoot(host);
-  act(() => root!.render(
-    <ExternalPay method={method} preAuth={false} submitLabel="Pay" call={async () => ({ outTradeNo: 'x' }) as never} onDone={() => {}} onError={() => {}} />,
-  ));
+  act(() =>
+    root!.render(
+      <ExternalPay
+        method={method}
+        preAuth={false}
+        submitLabel="Pay"
+        call={async () => ({ outTradeNo: 'x' }) as never}
+        onDone={() => {}}
+        onError={() => {}}
+      />,
+    ),
+  );
   return host.querySelector('p.muted')?.textContent;
 }
 
@@ -46,7 +62,9 @@ describe('the redirect note', () => {
   it('names the provider live, and the test payment page in test mode', () => {
     expect(note(paypal({}))).toBe('You will be taken to PayPal to pay, then brought back here.');
     act(() => root?.unmount());
-    expect(note(paypal({ sandbox: true, testValues: [] }))).toBe('Test mode: you will be taken to the test payment page for PayPal (no real money moves), then brought back here.');
+    expect(note(paypal({ sandbox: true, testValues: [] }))).toBe(
+      'Test mode: you will be taken to the test payment page for PayPal (no real money moves), then brought back here.',
+    );
   });
 
   it("in the person's language", async () => {

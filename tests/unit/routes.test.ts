@@ -23,19 +23,38 @@ describe('parseHash', () => {
 
 describe('guard', () => {
   it('public routes pass without a token', () => {
-    for (const p of ['/', '/home', '/login', '/homeMap', '/aboutUsApp/en-US', '/contactUsApp/zh-CN', '/invoiceOrderDtl']) {
+    for (const p of [
+      '/',
+      '/home',
+      '/login',
+      '/homeMap',
+      '/aboutUsApp/en-US',
+      '/contactUsApp/zh-CN',
+      '/invoiceOrderDtl',
+    ]) {
       expect(guard(p, none)).toEqual({ allow: true });
     }
   });
   it('login-required routes need a token', () => {
-    for (const p of ['/confirm', '/order', '/pastOrder', '/orderDetail', '/borrowSuccess', '/result', '/selectPakage']) {
+    for (const p of [
+      '/confirm',
+      '/order',
+      '/pastOrder',
+      '/orderDetail',
+      '/borrowSuccess',
+      '/result',
+      '/selectPakage',
+    ]) {
       expect(isPublic(p)).toBe(false);
       expect(guard(p, none)).toEqual({ allow: false, redirect: '/login' });
       expect(guard(p, { ...none, token: 't' })).toEqual({ allow: true });
     }
   });
   it('tourist fallback: a held scan code goes back through the code-link entry', () => {
-    expect(guard('/confirm', { ...none, qrcode: 'PWL SH/1' })).toEqual({ allow: false, redirect: '/?qrcode=PWL%20SH%2F1' });
+    expect(guard('/confirm', { ...none, qrcode: 'PWL SH/1' })).toEqual({
+      allow: false,
+      redirect: '/?qrcode=PWL%20SH%2F1',
+    });
     expect(guard('/order', { ...none, zhcode: 'Z9' })).toEqual({ allow: false, redirect: '/?zhcode=Z9' });
   });
   it('unknown routes: login without a token, the not-found screen with one', () => {
@@ -88,17 +107,68 @@ describe('the one route table (src/routes.ts)', () => {
     const all = ROUTES.flatMap((r) => [r.path, ...(r.aliases ?? [])]);
     expect(new Set(all).size).toBe(all.length);
     const spec = {
-      public: ['/login', '/otherLogin', '/', '/homeMap', '/home', '/login_wechat', '/login_alipay', '/aboutUs', '/aboutUsApp', '/contactUs', '/contactUsApp', '/payMethod', '/MercadoPago', '/invoiceOrderDtl', '/loginborrow', '/MonriPay', '/orderStatus'],
-      private: ['/confirm', '/wallet', '/result', '/order', '/setting', '/shop', '/help', '/wallet_in', '/wallet_out', '/wallet_list', '/google_map', '/map', '/nearby_shop', '/selectPakage', '/wifiMall', '/packageOrder', '/scanOrder', '/scanPickUpOrder', '/pickUp', '/borrowSuccess', '/packageDetail', '/orderDetail', '/usage', '/pastOrder', '/scanQr', '/payment_card', '/cdbUsage', '/mine'],
+      public: [
+        '/login',
+        '/otherLogin',
+        '/',
+        '/homeMap',
+        '/home',
+        '/login_wechat',
+        '/login_alipay',
+        '/aboutUs',
+        '/aboutUsApp',
+        '/contactUs',
+        '/contactUsApp',
+        '/payMethod',
+        '/MercadoPago',
+        '/invoiceOrderDtl',
+        '/loginborrow',
+        '/MonriPay',
+        '/orderStatus',
+      ],
+      private: [
+        '/confirm',
+        '/wallet',
+        '/result',
+        '/order',
+        '/setting',
+        '/shop',
+        '/help',
+        '/wallet_in',
+        '/wallet_out',
+        '/wallet_list',
+        '/google_map',
+        '/map',
+        '/nearby_shop',
+        '/selectPakage',
+        '/wifiMall',
+        '/packageOrder',
+        '/scanOrder',
+        '/scanPickUpOrder',
+        '/pickUp',
+        '/borrowSuccess',
+        '/packageDetail',
+        '/orderDetail',
+        '/usage',
+        '/pastOrder',
+        '/scanQr',
+        '/payment_card',
+        '/cdbUsage',
+        '/mine',
+      ],
     };
-    for (const [access, paths] of Object.entries(spec)) for (const p of paths) expect(matchRoute(p)?.route.access, p).toBe(access);
+    for (const [access, paths] of Object.entries(spec))
+      for (const p of paths) expect(matchRoute(p)?.route.access, p).toBe(access);
     expect(all.sort()).toEqual([...spec.public, ...spec.private].sort());
   });
 
   it('aliases and the {lang} segment match their route', () => {
     expect(matchRoute('/map')?.route.path).toBe('/google_map');
     expect(routeOf('/pastOrder')).toBe('/order');
-    expect(matchRoute('/contactUsApp/pt-PT')).toMatchObject({ route: { path: '/contactUsApp' }, params: { lang: 'pt-PT' } });
+    expect(matchRoute('/contactUsApp/pt-PT')).toMatchObject({
+      route: { path: '/contactUsApp' },
+      params: { lang: 'pt-PT' },
+    });
     expect(matchRoute('/aboutUs/en-US')).toBeNull();
     expect(matchRoute('/aboutUsApp/en-US/x')).toBeNull();
     expect(routeOf('/nope')).toBe('/nope');

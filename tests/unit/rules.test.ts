@@ -1,15 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { rentAction, rentBlock } from '../../src/core/cabinet.ts';
 import { isOngoing, ongoingFirst } from '../../src/core/orders.ts';
-import { formatCardNumber, formatExpiry, luhnValid, validateCardNumber, validateCvc, validateExpiry } from '../../src/core/card.ts';
+import {
+  formatCardNumber,
+  formatExpiry,
+  luhnValid,
+  validateCardNumber,
+  validateCvc,
+  validateExpiry,
+} from '../../src/core/card.ts';
 
 describe('cabinet home pay / borrow rule', () => {
   it("chongzhi 'Y', yajintype 0: pre-authorization of the whole deposit", () => {
-    expect(rentAction({ chongzhi: 'Y', yajin: 99, myyue: 0, yajintype: 0 })).toEqual({ kind: 'pay', label: 'preAuth', amount: '99.00' });
+    expect(rentAction({ chongzhi: 'Y', yajin: 99, myyue: 0, yajintype: 0 })).toEqual({
+      kind: 'pay',
+      label: 'preAuth',
+      amount: '99.00',
+    });
   });
   it("chongzhi 'Y', yajintype 1: top up deposit − balance, two decimals", () => {
     // 99 − 12.5 = 86.5 → "86.50"
-    expect(rentAction({ chongzhi: 'Y', yajin: 99, myyue: 12.5, yajintype: 1 })).toEqual({ kind: 'pay', label: 'topUp', amount: '86.50' });
+    expect(rentAction({ chongzhi: 'Y', yajin: 99, myyue: 12.5, yajintype: 1 })).toEqual({
+      kind: 'pay',
+      label: 'topUp',
+      amount: '86.50',
+    });
     // 0.3 − 0.1 = 0.19999… → "0.20"
     expect(rentAction({ chongzhi: 'Y', yajin: 0.3, myyue: 0.1, yajintype: 1 })).toMatchObject({ amount: '0.20' });
   });

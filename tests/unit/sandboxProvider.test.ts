@@ -20,13 +20,20 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       if (b.number === '4242424242424241') {
         res.statusCode = 402;
-        return res.end(JSON.stringify({ error: { code: 'incorrect_number', message: 'Your card number is incorrect.' } }));
+        return res.end(
+          JSON.stringify({ error: { code: 'incorrect_number', message: 'Your card number is incorrect.' } }),
+        );
       }
       if (b.cvc === '1') {
         res.statusCode = 402;
         return res.end(JSON.stringify({ error: { code: 'weird_code', message: 'Provider says no.' } }));
       }
-      res.end(JSON.stringify({ id: 'tok_123', card: { brand: 'visa', last4: b.number.slice(-4), expMonth: 12, expYear: 2030 } }));
+      res.end(
+        JSON.stringify({
+          id: 'tok_123',
+          card: { brand: 'visa', last4: b.number.slice(-4), expMonth: 12, expYear: 2030 },
+        }),
+      );
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -41,7 +48,11 @@ describe('sandbox card provider', () => {
   it('tokenises with JSON {publicKey, number, expMonth, expYear, cvc} at the API origin', async () => {
     const p = sandboxProvider('pk_sandbox_powerly');
     await expect(p.tokenize(card)).resolves.toEqual({ id: 'tok_123', brand: 'visa', last4: '4242' });
-    expect(seen.at(-1)).toEqual({ url: '/sandbox-pay/v1/tokens', type: 'application/json', body: { publicKey: 'pk_sandbox_powerly', ...card } });
+    expect(seen.at(-1)).toEqual({
+      url: '/sandbox-pay/v1/tokens',
+      type: 'application/json',
+      body: { publicKey: 'pk_sandbox_powerly', ...card },
+    });
   });
   it("a 402 carries the provider's code and message", async () => {
     const p = sandboxProvider('pk_sandbox_powerly');
@@ -53,7 +64,9 @@ describe('sandbox card provider', () => {
   });
   it('an unreachable provider is a network error', async () => {
     setApiBase('http://127.0.0.1:9/cdb-app-api/v1/app/');
-    const e = await sandboxProvider('pk_sandbox_x').tokenize(card).catch((x: unknown) => x);
+    const e = await sandboxProvider('pk_sandbox_x')
+      .tokenize(card)
+      .catch((x: unknown) => x);
     expect((e as CardProviderError).code).toBe('network');
     setApiBase(`${origin}/cdb-app-api/v1/app/`);
   });

@@ -17,7 +17,13 @@ localApi((path, body) => {
     return { json: { code: 0, msg: 'success', data: { orderId: 'P-1' } } };
   }
   if (path === 'chargenow/mifi/package') {
-    return { json: { code: 0, msg: 'success', data: { orderId: 'P-1', deviceOrderStatus: 5, skuId: 's', country: 'PT', currency: 'EUR' } } };
+    return {
+      json: {
+        code: 0,
+        msg: 'success',
+        data: { orderId: 'P-1', deviceOrderStatus: 5, skuId: 's', country: 'PT', currency: 'EUR' },
+      },
+    };
   }
   if (path === 'chargenow/mifi/checkPickUp') return { json: { code: 0, msg: 'success', data: { status: 0 } } };
   return undefined;

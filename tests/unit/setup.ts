@@ -26,7 +26,12 @@ interface Pending {
 }
 
 const pending = new Map<NodeJS.Timeout, Pending>();
-const real = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, setInterval: globalThis.setInterval, clearInterval: globalThis.clearInterval };
+const real = {
+  setTimeout: globalThis.setTimeout,
+  clearTimeout: globalThis.clearTimeout,
+  setInterval: globalThis.setInterval,
+  clearInterval: globalThis.clearInterval,
+};
 
 /** Where a timer was started: the frames above the wrapper; '' for Node's own (`node:internal`). */
 function where(): string {
@@ -60,7 +65,9 @@ function install(): void {
     if (stack) pending.set(t, { due: Infinity, interval: true, run: () => undefined, stack });
     return t;
   };
-  globalThis.setTimeout = Object.assign(trackedTimeout, { __promisify__: real.setTimeout.__promisify__ }) as typeof setTimeout;
+  globalThis.setTimeout = Object.assign(trackedTimeout, {
+    __promisify__: real.setTimeout.__promisify__,
+  }) as typeof setTimeout;
   globalThis.setInterval = trackedInterval as typeof setInterval;
   globalThis.clearTimeout = ((id?: NodeJS.Timeout | string | number) => {
     forget(id);
@@ -84,7 +91,9 @@ beforeAll(() => {
  * unmount releases the stores it reads, which schedule theirs). */
 function flush(limit: number): void {
   for (let round = 0; round < 1_000; round++) {
-    const next = [...pending.entries()].filter(([, p]) => !p.interval && p.due <= limit).sort((a, b) => a[1].due - b[1].due)[0];
+    const next = [...pending.entries()]
+      .filter(([, p]) => !p.interval && p.due <= limit)
+      .sort((a, b) => a[1].due - b[1].due)[0];
     if (!next) return;
     real.clearTimeout(next[0]);
     next[1].run();
@@ -107,7 +116,10 @@ afterAll(async () => {
   pending.clear();
   const servers = listening() - serversBefore;
   const problems = [
-    ...left.map((p) => `${p.interval ? 'an interval' : `a timer due in ${Math.round(p.due - now())} ms`} left running, started at\n${p.stack}`),
+    ...left.map(
+      (p) =>
+        `${p.interval ? 'an interval' : `a timer due in ${Math.round(p.due - now())} ms`} left running, started at\n${p.stack}`,
+    ),
     ...(servers > 0 ? [`${servers} server(s) still listening`] : []),
   ];
   if (problems.length) throw new Error(`This file left work behind after its tests:\n${problems.join('\n')}`);

@@ -6,8 +6,25 @@ import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOCALES, LOCALE_CURRENCY, currencyOf } from '../../src/core/lang.ts';
 import { formatMoney } from '../../src/core/money.ts';
-import { $dialogs, $loading, $toast, confirmDialog, FeedbackHost, showMessage, toast, withLoading, TOAST_MS } from '../../src/ui/feedback.tsx';
-import { ChunkLoadError, CHUNK_LOAD_TIMEOUT_MS, DelayedLoading, LOADING_FALLBACK_MS, SPINNER_DELAY_MS, withChunkTimeout } from '../../src/ui/lazyScreen.tsx';
+import {
+  $dialogs,
+  $loading,
+  $toast,
+  confirmDialog,
+  FeedbackHost,
+  showMessage,
+  toast,
+  withLoading,
+  TOAST_MS,
+} from '../../src/ui/feedback.tsx';
+import {
+  ChunkLoadError,
+  CHUNK_LOAD_TIMEOUT_MS,
+  DelayedLoading,
+  LOADING_FALLBACK_MS,
+  SPINNER_DELAY_MS,
+  withChunkTimeout,
+} from '../../src/ui/lazyScreen.tsx';
 import { firstMissing } from '../../src/info/ContactForm.tsx';
 import { receiptEmail } from '../../src/info/InvoiceEmailBox.tsx';
 import Setting from '../../src/info/Setting.tsx';
@@ -90,7 +107,13 @@ describe('feedback module', () => {
     opener.focus();
     let answer: boolean | undefined;
     act(() => {
-      void confirmDialog({ title: 'Orders not closed', text: 'You have 1', okLabel: 'View orders', cancelLabel: 'Not now', role: 'dialog' }).then((v) => (answer = v));
+      void confirmDialog({
+        title: 'Orders not closed',
+        text: 'You have 1',
+        okLabel: 'View orders',
+        cancelLabel: 'Not now',
+        role: 'dialog',
+      }).then((v) => (answer = v));
     });
     const dialog = () => host.querySelector('dialog');
     expect(dialog()?.getAttribute('role')).toBeNull(); // a plain dialog
@@ -154,15 +177,31 @@ describe('feedback module', () => {
 
   it('every screen uses this module: no other toast, and <Dialog> only for forms, sheets and pickers', () => {
     const files = Object.keys(import.meta.glob('../../src/**/*.{ts,tsx}'));
-    const sources = import.meta.glob<string>('../../src/**/*.{ts,tsx}', { query: '?raw', import: 'default', eager: true });
+    const sources = import.meta.glob<string>('../../src/**/*.{ts,tsx}', {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    });
     expect(files.length).toBeGreaterThan(30);
-    const withDialog = files.filter((f) => sources[f]!.includes('<Dialog')).map((f) => f.replace('../../src/', '')).sort();
+    const withDialog = files
+      .filter((f) => sources[f]!.includes('<Dialog'))
+      .map((f) => f.replace('../../src/', ''))
+      .sort();
     // Real forms / sheets / pickers / the scanner; message, confirm and retry dialogs go through feedback.tsx.
     expect(withDialog).toEqual([
-      'auth/AreaPicker.tsx', 'info/Setting.tsx', 'map/MapScreen.tsx', 'map/ScanDialog.tsx',
+      'auth/AreaPicker.tsx',
+      'info/Setting.tsx',
+      'map/MapScreen.tsx',
+      'map/ScanDialog.tsx',
       // The Wi-Fi sheets: the QR shown to the box while it polls, the traffic detail, the package-variant picker.
-      'mifi/QrPickup.tsx', 'mifi/ScanOrder.tsx', 'mifi/WifiMall.tsx', 'ops/cabinets/parts.tsx', 'rent/SelectPakage.tsx',
-      'ui/feedback.tsx', 'wallet/SavedCards.tsx', 'wallet/WalletOut.tsx',
+      'mifi/QrPickup.tsx',
+      'mifi/ScanOrder.tsx',
+      'mifi/WifiMall.tsx',
+      'ops/cabinets/parts.tsx',
+      'rent/SelectPakage.tsx',
+      'ui/feedback.tsx',
+      'wallet/SavedCards.tsx',
+      'wallet/WalletOut.tsx',
     ]);
     for (const f of files) {
       expect(sources[f], f).not.toMatch(/ui\/toast/);

@@ -1,8 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  afterLoginTarget, backFallback, inAppBrowserOf, loginBrowserRedirect, loginPathFor, miniProgramCode,
-  navigationRule, unauthorizedTarget,
+  afterLoginTarget,
+  backFallback,
+  inAppBrowserOf,
+  loginBrowserRedirect,
+  loginPathFor,
+  miniProgramCode,
+  navigationRule,
+  unauthorizedTarget,
 } from '../../src/core/navigation.ts';
 import { guard } from '../../src/routes.ts';
 import { COUNTRIES, defaultAreaCode, filterByLabel } from '../../src/core/countries.ts';
@@ -25,7 +31,7 @@ describe('after login', () => {
     expect(miniProgramCode(q('code=abc&state=WEB'))).toBeNull();
     expect(miniProgramCode(q('state=STATE'))).toBeNull();
   });
-  it('the guard\'s /login remembers where it came from, not login screens', () => {
+  it("the guard's /login remembers where it came from, not login screens", () => {
     expect(loginPathFor('/wallet', q('qrcode=A'))).toBe('/wallet?qrcode=A');
     expect(loginPathFor('/order', q(''))).toBe('/order');
     expect(loginPathFor('/otherLogin', q(''))).toBe('');
@@ -33,8 +39,10 @@ describe('after login', () => {
 });
 
 describe('in-app browsers', () => {
-  const WECHAT = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.40';
-  const ALIPAY = 'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 Chrome/116 Mobile Safari/537.36 AlipayClient/10.5.0';
+  const WECHAT =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 MicroMessenger/8.0.40';
+  const ALIPAY =
+    'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 Chrome/116 Mobile Safari/537.36 AlipayClient/10.5.0';
   it('WeChat → /login_wechat, Alipay → /login_alipay, on the login screens only', () => {
     expect(inAppBrowserOf(WECHAT)).toBe('wechat');
     expect(inAppBrowserOf(ALIPAY)).toBe('alipay');
@@ -50,14 +58,22 @@ describe('in-app browsers', () => {
 describe('navigation rules before the guard', () => {
   const s = { token: '', mificode: '', applyLogin: '' };
   it('AppleIdToken is stored; with an apply-login path navigation goes there', () => {
-    expect(navigationRule('/login', q('AppleIdToken=abc'), s)).toEqual({ kind: 'store', store: { appleIdToken: 'abc' } });
-    expect(navigationRule('/login', q('AppleIdToken=abc'), { ...s, applyLogin: '/wallet' })).toEqual({ kind: 'redirect', to: '/wallet', store: { appleIdToken: 'abc' } });
+    expect(navigationRule('/login', q('AppleIdToken=abc'), s)).toEqual({
+      kind: 'store',
+      store: { appleIdToken: 'abc' },
+    });
+    expect(navigationRule('/login', q('AppleIdToken=abc'), { ...s, applyLogin: '/wallet' })).toEqual({
+      kind: 'redirect',
+      to: '/wallet',
+      store: { appleIdToken: 'abc' },
+    });
     // Already on the apply-login path: store only (no loop).
     expect(navigationRule('/wallet', q('AppleIdToken=abc'), { ...s, applyLogin: '/wallet' }).kind).toBe('store');
   });
   it("signed in, homeMap / homeScan / selectPakage with a 'wifi.' mificode → packageDetail", () => {
     const w = { ...s, token: 't', mificode: 'https://wifi.example/d/123' };
-    for (const p of ['/homeMap', '/', '/selectPakage']) expect(navigationRule(p, q(''), w)).toEqual({ kind: 'redirect', to: '/packageDetail' });
+    for (const p of ['/homeMap', '/', '/selectPakage'])
+      expect(navigationRule(p, q(''), w)).toEqual({ kind: 'redirect', to: '/packageDetail' });
     expect(navigationRule('/', q('qrcode=PWL-1'), w)).toEqual({ kind: 'none' }); // a code link still scans
     expect(navigationRule('/homeMap', q(''), { ...w, token: '' })).toEqual({ kind: 'none' });
     expect(navigationRule('/homeMap', q(''), { ...w, mificode: 'PWL-1' })).toEqual({ kind: 'none' });
@@ -70,7 +86,8 @@ describe('navigation rules before the guard', () => {
     expect(unauthorizedTarget(true, '', '')).toBe('/login');
   });
   it('guard and back button: login screens are public; tourists fall back to selectPakage', () => {
-    for (const p of ['/login', '/otherLogin', '/login_wechat', '/login_alipay']) expect(guard(p, { token: '', qrcode: '', zhcode: '' })).toEqual({ allow: true });
+    for (const p of ['/login', '/otherLogin', '/login_wechat', '/login_alipay'])
+      expect(guard(p, { token: '', qrcode: '', zhcode: '' })).toEqual({ allow: true });
     expect(backFallback(true, false, '/homeMap')).toBe('/selectPakage');
     expect(backFallback(false, true, '')).toBe('/homeMap');
   });
@@ -93,13 +110,15 @@ describe('area codes', () => {
     const list = [{ label: 'Lithuania +370' }, { label: 'Portugal +351' }, { label: 'China +86' }];
     expect(filterByLabel(list, 'LITH').map((c) => c.label)).toEqual(['Lithuania +370']);
     expect(filterByLabel(list, '  ')).toHaveLength(3);
-    fc.assert(fc.property(fc.array(fc.string(), { maxLength: 8 }), fc.string({ maxLength: 4 }), (labels, k) => {
-      const items = labels.map((label) => ({ label }));
-      const out = filterByLabel(items, k);
-      const key = k.trim().toLowerCase();
-      expect(out).toEqual(items.filter((i) => !key || i.label.toLowerCase().includes(key)));
-      expect(filterByLabel(items, k.toUpperCase()).length).toBe(filterByLabel(items, k.toLowerCase()).length);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.string(), { maxLength: 8 }), fc.string({ maxLength: 4 }), (labels, k) => {
+        const items = labels.map((label) => ({ label }));
+        const out = filterByLabel(items, k);
+        const key = k.trim().toLowerCase();
+        expect(out).toEqual(items.filter((i) => !key || i.label.toLowerCase().includes(key)));
+        expect(filterByLabel(items, k.toUpperCase()).length).toBe(filterByLabel(items, k.toLowerCase()).length);
+      }),
+    );
   });
 });
 

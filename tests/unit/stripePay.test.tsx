@@ -42,25 +42,55 @@ beforeAll(async () => {
       const path = new URL(req.url!, 'http://x').pathname;
       // The Wi-Fi calls send JSON (its fields as a form here, to read them alike).
       const form = req.headers['content-type']?.includes('json')
-        ? new URLSearchParams(Object.entries(JSON.parse(body) as Record<string, unknown>).filter(([, v]) => v !== undefined).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))
+        ? new URLSearchParams(
+            Object.entries(JSON.parse(body) as Record<string, unknown>)
+              .filter(([, v]) => v !== undefined)
+              .map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+          )
         : new URLSearchParams(body);
       calls.push({ path, body: form, key: req.headers['idempotency-key'] as string });
       const ok = (data: unknown) => res.end(JSON.stringify({ code: 0, msg: 'success', data }));
       if (path.endsWith('/cdb/payment/method/list')) {
-        return ok([{ pId: `stripe:${methodType}`, pPaymentType: methodType, label: methodType === 'STRIPE_CARD' ? 'Card' : 'Apple Pay', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk_test_double', configDetails: { accountCountry: 'LT', currency: 'eur' } }]);
+        return ok([
+          {
+            pId: `stripe:${methodType}`,
+            pPaymentType: methodType,
+            label: methodType === 'STRIPE_CARD' ? 'Card' : 'Apple Pay',
+            currencySymbol: '€',
+            pCurrencyType: 'EUR',
+            publicKey: 'pk_test_double',
+            configDetails: { accountCountry: 'LT', currency: 'eur' },
+          },
+        ]);
       }
       if (path.endsWith('/cdb/cabinet/useDepositToRent')) {
         // pm_3ds needs 3-D Secure: the first call answers action; the resumed call (paymentIntent) rents.
-        if (form.get('stripeToken') === 'pm_3ds' && !form.get('paymentIntent')) return ok({ outTradeNo: '', action: { clientSecret: 'pi_1_secret_x', paymentIntent: 'pi_1' } });
+        if (form.get('stripeToken') === 'pm_3ds' && !form.get('paymentIntent'))
+          return ok({ outTradeNo: '', action: { clientSecret: 'pi_1_secret_x', paymentIntent: 'pi_1' } });
         return ok({ outTradeNo: 'PO-1' });
       }
-      if (path.endsWith('/cdb/payment/stripe/multicurrency/payOrder')) return ok({ outTradeNo: form.get('outTradeNo') });
+      if (path.endsWith('/cdb/payment/stripe/multicurrency/payOrder'))
+        return ok({ outTradeNo: form.get('outTradeNo') });
       // Wi-Fi: pm_3ds answers action (the order made, unpaid); the call with paymentIntent pays it.
-      const action = form.get('stripeToken') === 'pm_3ds' && !form.get('paymentIntent') ? { action: { clientSecret: 'pi_1_secret_x', paymentIntent: 'pi_1' } } : {};
+      const action =
+        form.get('stripeToken') === 'pm_3ds' && !form.get('paymentIntent')
+          ? { action: { clientSecret: 'pi_1_secret_x', paymentIntent: 'pi_1' } }
+          : {};
       if (path.endsWith('/chargenow/mifi/rent')) {
-        return ok({ orderId: 'MF1-1', orderStatus: 'action' in action ? 33 : 0, type: 'mifi', out_trade_no: 'MF1', pay_type: 'mifi', buyOrderNo: 'MF1', shebei: '', number: 1, ...action });
+        return ok({
+          orderId: 'MF1-1',
+          orderStatus: 'action' in action ? 33 : 0,
+          type: 'mifi',
+          out_trade_no: 'MF1',
+          pay_type: 'mifi',
+          buyOrderNo: 'MF1',
+          shebei: '',
+          number: 1,
+          ...action,
+        });
       }
-      if (path.endsWith('/chargenow/mifi/cabinetDisposit')) return ok({ orderId: form.get('mifiOrderId'), deviceOrderStatus: 'action' in action ? 0 : 5, ...action });
+      if (path.endsWith('/chargenow/mifi/cabinetDisposit'))
+        return ok({ orderId: form.get('mifiOrderId'), deviceOrderStatus: 'action' in action ? 0 : 5, ...action });
       res.statusCode = 404;
       res.end(JSON.stringify({ code: 404, msg: 'no', data: null }));
     });
@@ -96,7 +126,14 @@ function stripeDouble(opts: { pm?: string; wallets?: boolean } = {}) {
     mount(el: HTMLElement) {
       log.push(`mount ${kind}`);
       el.setAttribute('data-mounted', kind);
-      if (kind === 'expressCheckout') setTimeout(() => handlers.get('expressCheckout:ready')?.({ availablePaymentMethods: opts.wallets ? { applePay: true } : undefined }), 0);
+      if (kind === 'expressCheckout')
+        setTimeout(
+          () =>
+            handlers.get('expressCheckout:ready')?.({
+              availablePaymentMethods: opts.wallets ? { applePay: true } : undefined,
+            }),
+          0,
+        );
     },
     destroy() {
       log.push(`destroy ${kind}`);
@@ -122,7 +159,14 @@ async function mount(url: string) {
   const host = document.createElement('div');
   document.body.appendChild(host);
   root = createRoot(host);
-  act(() => root!.render(<><Confirm /><FeedbackHost /></>));
+  act(() =>
+    root!.render(
+      <>
+        <Confirm />
+        <FeedbackHost />
+      </>,
+    ),
+  );
 }
 
 describe('confirm screen, Stripe', () => {
@@ -139,7 +183,10 @@ describe('confirm screen, Stripe', () => {
     await until(() => $route.get().path === '/borrowSuccess');
     expect(d.log).toContain('3ds pi_1_secret_x');
     const rents = calls.filter((c) => c.path.endsWith('useDepositToRent'));
-    expect(rents.map((r) => [r.body.get('stripeToken'), r.body.get('paymentIntent')])).toEqual([['pm_3ds', null], ['pm_3ds', 'pi_1']]);
+    expect(rents.map((r) => [r.body.get('stripeToken'), r.body.get('paymentIntent')])).toEqual([
+      ['pm_3ds', null],
+      ['pm_3ds', 'pi_1'],
+    ]);
     expect(rents.every((r) => r.key)).toBe(true);
     expect($route.get().query.get('tradeNo')).toBe('PO-1');
   });
@@ -202,8 +249,22 @@ describe('confirm screen, Wi-Fi (payType mifi) with 3-D Secure', () => {
     const d = stripeDouble({ pm: 'pm_3ds' });
     setStripeLoader(async () => d.stripe);
     $mifiOrder.set({
-      mallType: 'GM', skuId: 'fr-3d', skuPriceId: 'fr-3d:EUR', packageName: 'France-Daily-3Days', country: 'FR', isPackage: true, Day: 3, price: 500,
-      currency: 'EUR', timeZoneList: ['Europe/Paris'], depositAmount: 5000, selectDays: 3, startTime: null, withDevice: false, qrcode: '', renewalOf: '',
+      mallType: 'GM',
+      skuId: 'fr-3d',
+      skuPriceId: 'fr-3d:EUR',
+      packageName: 'France-Daily-3Days',
+      country: 'FR',
+      isPackage: true,
+      Day: 3,
+      price: 500,
+      currency: 'EUR',
+      timeZoneList: ['Europe/Paris'],
+      depositAmount: 5000,
+      selectDays: 3,
+      startTime: null,
+      withDevice: false,
+      qrcode: '',
+      renewalOf: '',
     });
     await mount('/confirm?payType=mifi&price=5&currency=EUR');
     await until(() => document.querySelector('[data-mounted="card"]'));
@@ -213,7 +274,12 @@ describe('confirm screen, Wi-Fi (payType mifi) with 3-D Secure', () => {
     expect(d.log).toContain('3ds pi_1_secret_x');
     const rents = calls.filter((c) => c.path.endsWith('/chargenow/mifi/rent'));
     // The resumed call names the payment only: the server finds the order it was started for (no second order).
-    expect(rents.map((r) => [r.body.get('stripeToken'), r.body.get('paymentIntent'), r.body.has('orderSubmit')])).toEqual([['pm_3ds', null, true], ['pm_3ds', 'pi_1', false]]);
+    expect(
+      rents.map((r) => [r.body.get('stripeToken'), r.body.get('paymentIntent'), r.body.has('orderSubmit')]),
+    ).toEqual([
+      ['pm_3ds', null, true],
+      ['pm_3ds', 'pi_1', false],
+    ]);
     expect(new Set(rents.map((r) => r.key)).size).toBe(2);
     expect($route.get().query.get('orderId')).toBe('MF1-1');
     expect($mifiOrder.get()).toBeNull();
@@ -224,13 +290,18 @@ describe('confirm screen, Wi-Fi (payType mifi) with 3-D Secure', () => {
     setStripeLoader(async () => d.stripe);
     await mount('/confirm?payType=mifi&mifiOrderId=MF2-1&mifiDeposit=1&price=50&currency=EUR');
     await until(() => document.querySelector('[data-mounted="card"]'));
-    expect(document.body.textContent).toContain('Wi-Fi box deposit: the amount is held by your payment method, not charged');
+    expect(document.body.textContent).toContain(
+      'Wi-Fi box deposit: the amount is held by your payment method, not charged',
+    );
     expect(document.querySelector('form.stripe-card button')!.textContent).toBe('Authorize €50');
     act(() => d.handlers.get('card:change')!({ complete: true }));
     act(() => document.querySelector<HTMLFormElement>('form.stripe-card')!.requestSubmit());
     await until(() => $route.get().path === '/pickUp');
     const deposits = calls.filter((c) => c.path.endsWith('/chargenow/mifi/cabinetDisposit'));
-    expect(deposits.map((r) => [r.body.get('mifiOrderId'), r.body.get('paymentIntent')])).toEqual([['MF2-1', null], ['MF2-1', 'pi_1']]);
+    expect(deposits.map((r) => [r.body.get('mifiOrderId'), r.body.get('paymentIntent')])).toEqual([
+      ['MF2-1', null],
+      ['MF2-1', 'pi_1'],
+    ]);
     expect(calls.some((c) => c.path.endsWith('/chargenow/mifi/rent'))).toBe(false);
     expect(Object.fromEntries($route.get().query)).toEqual({ orderId: 'MF2-1', deposit: 'paid' });
   });
@@ -244,12 +315,29 @@ describe('saving a card with Stripe (SetupIntent)', () => {
     const host = document.createElement('div');
     document.body.appendChild(host);
     root = createRoot(host);
-    const method = { pId: 'stripe:STRIPE_CARD', pPaymentType: 'STRIPE_CARD', label: 'Card', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk_test_setup', configDetails: { accountCountry: 'LT', currency: 'eur' } };
-    act(() => root!.render(
-      <StripeCardSetup method={method} submitLabel="Save card" start={async () => ({ paymentId: 'seti_1', clientSecret: 'seti_1_secret_z' })}
-        record={async (x) => void confirmed.push(x)} onError={(m) => confirmed.push(`error ${m}`)} />,
-    ));
-    await until(() => document.querySelector('[data-mounted="card"]') || document.querySelector('.stripe-element[data-mounted]'));
+    const method = {
+      pId: 'stripe:STRIPE_CARD',
+      pPaymentType: 'STRIPE_CARD',
+      label: 'Card',
+      currencySymbol: '€',
+      pCurrencyType: 'EUR',
+      publicKey: 'pk_test_setup',
+      configDetails: { accountCountry: 'LT', currency: 'eur' },
+    };
+    act(() =>
+      root!.render(
+        <StripeCardSetup
+          method={method}
+          submitLabel="Save card"
+          start={async () => ({ paymentId: 'seti_1', clientSecret: 'seti_1_secret_z' })}
+          record={async (x) => void confirmed.push(x)}
+          onError={(m) => confirmed.push(`error ${m}`)}
+        />,
+      ),
+    );
+    await until(
+      () => document.querySelector('[data-mounted="card"]') || document.querySelector('.stripe-element[data-mounted]'),
+    );
     act(() => document.querySelector<HTMLFormElement>('form.stripe-card')!.requestSubmit());
     await until(() => confirmed.length > 0);
     expect(d.log).toContain('setup seti_1_secret_z');
@@ -259,8 +347,26 @@ describe('saving a card with Stripe (SetupIntent)', () => {
 
 describe('payTypes', () => {
   it('reads every /confirm parameter and navigates after payment by the pay-type rules', () => {
-    const q = readConfirmQuery(new URLSearchParams('price=3&payType=FK&outTradeNo=A&cabinetID=C&mifiOrderId=M&pmid=p1&formId=f&yaJinType=0&paymentWay=w&pType=t&orderId=O&qrcode=Q&payment_intent=pi_9'));
-    expect(q).toMatchObject({ price: '3', payType: 'FK', outTradeNo: 'A', cabinetID: 'C', mifiOrderId: 'M', paymentId: 'p1', formId: 'f', yaJinType: '0', paymentWay: 'w', pType: 't', orderId: 'O', qrcode: 'Q', paymentIntent: 'pi_9' });
+    const q = readConfirmQuery(
+      new URLSearchParams(
+        'price=3&payType=FK&outTradeNo=A&cabinetID=C&mifiOrderId=M&pmid=p1&formId=f&yaJinType=0&paymentWay=w&pType=t&orderId=O&qrcode=Q&payment_intent=pi_9',
+      ),
+    );
+    expect(q).toMatchObject({
+      price: '3',
+      payType: 'FK',
+      outTradeNo: 'A',
+      cabinetID: 'C',
+      mifiOrderId: 'M',
+      paymentId: 'p1',
+      formId: 'f',
+      yaJinType: '0',
+      paymentWay: 'w',
+      pType: 't',
+      orderId: 'O',
+      qrcode: 'Q',
+      paymentIntent: 'pi_9',
+    });
     expect(readConfirmQuery(new URLSearchParams('payType=nonsense')).payType).toBe('YJ');
     expect(readConfirmQuery(new URLSearchParams('payType=mifi')).payType).toBe('mifi');
     expect(afterPaymentPath('CZ', 'X')).toBe('/mine');

@@ -18,13 +18,50 @@ declare global {
   var IS_REACT_ACT_ENVIRONMENT: boolean;
 }
 
-const base = { currencySymbol: '€', pCurrencyType: 'EUR', publicKey: 'pk_sandbox_t', configDetails: { accountCountry: 'LT', currency: 'eur' } };
+const base = {
+  currencySymbol: '€',
+  pCurrencyType: 'EUR',
+  publicKey: 'pk_sandbox_t',
+  configDetails: { accountCountry: 'LT', currency: 'eur' },
+};
 const testMode = [
   { pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD', label: 'Card', ...base },
-  { pId: 'stripe-wallets:APPLE_PAY', pPaymentType: 'APPLE_PAY', label: 'Apple Pay', kind: 'redirect', hold: true, sandbox: true, ...base },
-  { pId: 'stripe-wallets:GOOGLE_PAY', pPaymentType: 'GOOGLE_PAY', label: 'Google Pay', kind: 'redirect', hold: true, sandbox: true, ...base },
-  { pId: 'stripe-redirects:STRIPE_IDEAL', pPaymentType: 'STRIPE_IDEAL', label: 'iDEAL', kind: 'redirect', hold: false, sandbox: true, ...base },
-  { pId: 'stripe-redirects:STRIPE_WECHAT', pPaymentType: 'STRIPE_WECHAT', label: 'WeChat Pay', kind: 'redirect', hold: false, sandbox: true, ...base },
+  {
+    pId: 'stripe-wallets:APPLE_PAY',
+    pPaymentType: 'APPLE_PAY',
+    label: 'Apple Pay',
+    kind: 'redirect',
+    hold: true,
+    sandbox: true,
+    ...base,
+  },
+  {
+    pId: 'stripe-wallets:GOOGLE_PAY',
+    pPaymentType: 'GOOGLE_PAY',
+    label: 'Google Pay',
+    kind: 'redirect',
+    hold: true,
+    sandbox: true,
+    ...base,
+  },
+  {
+    pId: 'stripe-redirects:STRIPE_IDEAL',
+    pPaymentType: 'STRIPE_IDEAL',
+    label: 'iDEAL',
+    kind: 'redirect',
+    hold: false,
+    sandbox: true,
+    ...base,
+  },
+  {
+    pId: 'stripe-redirects:STRIPE_WECHAT',
+    pPaymentType: 'STRIPE_WECHAT',
+    label: 'WeChat Pay',
+    kind: 'redirect',
+    hold: false,
+    sandbox: true,
+    ...base,
+  },
 ];
 let server: Server;
 
@@ -36,7 +73,8 @@ beforeAll(async () => {
     if (req.method === 'OPTIONS') return res.end();
     res.setHeader('content-type', 'application/json');
     const path = new URL(req.url!, 'http://x').pathname;
-    if (path.endsWith('/cdb/payment/method/list')) return res.end(JSON.stringify({ code: 0, msg: 'success', data: testMode }));
+    if (path.endsWith('/cdb/payment/method/list'))
+      return res.end(JSON.stringify({ code: 0, msg: 'success', data: testMode }));
     res.statusCode = 404;
     res.end(JSON.stringify({ code: 404, msg: 'no', data: null }));
   });
@@ -77,7 +115,7 @@ describe('Stripe types beyond the card', () => {
     expect(await offered()).toEqual(['Card', 'iDEAL', 'WeChat Pay']);
   });
 
-  it("offers the live wallets by device only (the Express Checkout Element checks the rest), under both names", () => {
+  it('offers the live wallets by device only (the Express Checkout Element checks the rest), under both names', () => {
     for (const type of ['APPLE_PAY', 'STRIPE_APPLE']) {
       expect(usableOn('ios', { pPaymentType: type }, false)).toBe(true);
       expect(usableOn('android', { pPaymentType: type }, true)).toBe(false);
@@ -91,7 +129,15 @@ describe('Stripe types beyond the card', () => {
   });
 
   it('tells WeChat Pay through Stripe from WeChat Pay in the WeChat browser by the provider', () => {
-    const both = [{ pId: 'wechatpay:WeChat_MP', label: 'WeChat Pay' }, { pId: 'stripe-redirects:STRIPE_WECHAT', label: 'WeChat Pay' }, { pId: 'stripe.go9:APPLE_PAY', label: 'Apple Pay' }];
-    expect(distinctLabels(both).map((m) => m.label)).toEqual(['WeChat Pay · Wechatpay', 'WeChat Pay · Stripe', 'Apple Pay']);
+    const both = [
+      { pId: 'wechatpay:WeChat_MP', label: 'WeChat Pay' },
+      { pId: 'stripe-redirects:STRIPE_WECHAT', label: 'WeChat Pay' },
+      { pId: 'stripe.go9:APPLE_PAY', label: 'Apple Pay' },
+    ];
+    expect(distinctLabels(both).map((m) => m.label)).toEqual([
+      'WeChat Pay · Wechatpay',
+      'WeChat Pay · Stripe',
+      'Apple Pay',
+    ]);
   });
 });

@@ -11,8 +11,32 @@ import { until } from './until.ts';
 
 let refusal = { status: 400, json: { code: 400, msg: 'The amount is not accepted for this wallet.', data: null } };
 localApi((path) => {
-  if (path === 'cdb/payment/method/list') return { json: { code: 0, msg: 'success', data: [{ pId: 'card-sandbox', pPaymentType: 'STRIPE_CARD', label: 'Card', currencySymbol: '€', pCurrencyType: 'EUR', publicKey: '', configDetails: { accountCountry: 'PT', currency: 'eur' } }] } };
-  if (path === 'cdb/user/card') return { json: { code: 0, msg: 'success', data: [{ pId: 'card-1', pCardnumber: '4242', currencyName: '€', brand: 'visa', paymentId: 'card-sandbox' }] } };
+  if (path === 'cdb/payment/method/list')
+    return {
+      json: {
+        code: 0,
+        msg: 'success',
+        data: [
+          {
+            pId: 'card-sandbox',
+            pPaymentType: 'STRIPE_CARD',
+            label: 'Card',
+            currencySymbol: '€',
+            pCurrencyType: 'EUR',
+            publicKey: '',
+            configDetails: { accountCountry: 'PT', currency: 'eur' },
+          },
+        ],
+      },
+    };
+  if (path === 'cdb/user/card')
+    return {
+      json: {
+        code: 0,
+        msg: 'success',
+        data: [{ pId: 'card-1', pCardnumber: '4242', currencyName: '€', brand: 'visa', paymentId: 'card-sandbox' }],
+      },
+    };
   if (path === 'cdb/payment/multicurrency/recharge') return refusal;
   return undefined;
 });

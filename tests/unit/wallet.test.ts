@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  DEFAULT_TOPUP, TOPUP_PRESETS, canAddCard, isInsufficientBalance, nextWithdrawStep, payoutComplete, validateRemark,
-  validateWithdrawAmount, withdrawAllAmount,
+  DEFAULT_TOPUP,
+  TOPUP_PRESETS,
+  canAddCard,
+  isInsufficientBalance,
+  nextWithdrawStep,
+  payoutComplete,
+  validateRemark,
+  validateWithdrawAmount,
+  withdrawAllAmount,
 } from '../../src/core/wallet.ts';
 
 describe('wallet rules', () => {
@@ -31,12 +38,14 @@ describe('wallet rules', () => {
   });
 
   it('"Withdraw all" fills the whole balance, which is always a valid amount', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 10_000_000 }), (minor) => {
-      const balance = minor / 100;
-      const all = withdrawAllAmount(balance, 'EUR');
-      expect(Number(all)).toBeCloseTo(balance, 9);
-      expect(validateWithdrawAmount(all, balance, 'EUR')).toBeNull();
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), (minor) => {
+        const balance = minor / 100;
+        const all = withdrawAllAmount(balance, 'EUR');
+        expect(Number(all)).toBeCloseTo(balance, 9);
+        expect(validateWithdrawAmount(all, balance, 'EUR')).toBeNull();
+      }),
+    );
   });
 
   it('refundTypes decide the next step: 0 auto-audits, channels open the sheet, remark, XAF, none → contact us', () => {
@@ -49,7 +58,10 @@ describe('wallet rules', () => {
   });
 
   it('the payout sheet needs every field; the remark needs name, bank card and phone', () => {
-    const fields = [{ fieldName: 'iban', fieldType: 'input' as const }, { fieldName: 'country', fieldType: 'picker' as const }];
+    const fields = [
+      { fieldName: 'iban', fieldType: 'input' as const },
+      { fieldName: 'country', fieldType: 'picker' as const },
+    ];
     expect(payoutComplete(fields, { iban: 'LT1', country: '' })).toBe(false);
     expect(payoutComplete(fields, { iban: ' ', country: 'LT' })).toBe(false);
     expect(payoutComplete(fields, { iban: 'LT1', country: 'LT' })).toBe(true);

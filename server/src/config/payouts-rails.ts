@@ -6,13 +6,23 @@
 import type { BankPayoutRail } from '../modules/payments/payouts/rail.ts';
 import { WiseRail } from '../modules/payments/payouts/wise.ts';
 
-export function payoutRailsFromEnv(env: Record<string, string | undefined>): { rails: BankPayoutRail[]; problems: string[] } {
+export function payoutRailsFromEnv(env: Record<string, string | undefined>): {
+  rails: BankPayoutRail[];
+  problems: string[];
+} {
   const token = env.WISE_API_TOKEN?.trim();
   const profile = env.WISE_PROFILE_ID?.trim();
   if (!token && !profile) return { rails: [], problems: [] };
   if (!token || !profile || !/^\d+$/.test(profile)) {
     return { rails: [], problems: ['Wise payouts need WISE_API_TOKEN and a numeric WISE_PROFILE_ID'] };
   }
-  const channels = env.WISE_CHANNELS?.split(',').map((c) => c.trim()).filter(Boolean);
-  return { rails: [new WiseRail({ apiToken: token, profileId: profile, apiBase: env.WISE_API_BASE?.trim() || undefined, channels })], problems: [] };
+  const channels = env.WISE_CHANNELS?.split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  return {
+    rails: [
+      new WiseRail({ apiToken: token, profileId: profile, apiBase: env.WISE_API_BASE?.trim() || undefined, channels }),
+    ],
+    problems: [],
+  };
 }

@@ -29,7 +29,11 @@ export function loadPayouts(file = process.env.PAYOUTS_CONFIG || DEFAULT_FILE): 
         throw bad(`${currency}: a channel needs channelName, paymentId and payoutConfig`);
       }
       for (const f of ch.payoutConfig) {
-        if (typeof f.fieldName !== 'string' || (f.fieldType !== 'input' && f.fieldType !== 'picker') || !Array.isArray(f.fieldDefauldValues)) {
+        if (
+          typeof f.fieldName !== 'string' ||
+          (f.fieldType !== 'input' && f.fieldType !== 'picker') ||
+          !Array.isArray(f.fieldDefauldValues)
+        ) {
           throw bad(`${currency}/${ch.paymentId}: bad field ${JSON.stringify(f)}`);
         }
       }

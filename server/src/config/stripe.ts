@@ -28,9 +28,12 @@ export function stripeSettingsFromEnv(env: NodeJS.ProcessEnv): { settings?: Stri
     for (const [id, a] of Object.entries(agents)) {
       const own = a.secretKey || a.publishableKey || a.webhookSecret;
       if (own && !(a.secretKey && a.publishableKey && a.webhookSecret)) {
-        throw new Error(`STRIPE_AGENT_ACCOUNTS.${id}: an agent's own account needs secretKey, publishableKey and webhookSecret`);
+        throw new Error(
+          `STRIPE_AGENT_ACCOUNTS.${id}: an agent's own account needs secretKey, publishableKey and webhookSecret`,
+        );
       }
-      if (!own && !a.connectedAccount?.startsWith('acct_')) throw new Error(`STRIPE_AGENT_ACCOUNTS.${id}: give its own keys or a connectedAccount (acct_…)`);
+      if (!own && !a.connectedAccount?.startsWith('acct_'))
+        throw new Error(`STRIPE_AGENT_ACCOUNTS.${id}: give its own keys or a connectedAccount (acct_…)`);
     }
   }
   const port = env.STRIPE_API_PORT ? Number(env.STRIPE_API_PORT) : undefined;
@@ -38,7 +41,11 @@ export function stripeSettingsFromEnv(env: NodeJS.ProcessEnv): { settings?: Stri
   return {
     missing: [],
     settings: {
-      account: { secretKey: env.STRIPE_SECRET_KEY!, publishableKey: env.STRIPE_PUBLISHABLE_KEY!, webhookSecret: env.STRIPE_WEBHOOK_SECRET! },
+      account: {
+        secretKey: env.STRIPE_SECRET_KEY!,
+        publishableKey: env.STRIPE_PUBLISHABLE_KEY!,
+        webhookSecret: env.STRIPE_WEBHOOK_SECRET!,
+      },
       agents,
       transport: env.STRIPE_API_HOST ? { host: env.STRIPE_API_HOST, port, protocol } : undefined,
     },

@@ -23,7 +23,11 @@ export interface Queryable {
    * connection), named after its text unless `opts.name` names it (a name must always go with the same SQL).
    * PGlite ignores it.
    */
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[], opts?: { name?: string }): Promise<{ rows: R[]; rowCount: number }>;
+  query<R = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+    opts?: { name?: string },
+  ): Promise<{ rows: R[]; rowCount: number }>;
 }
 
 export interface Db extends Queryable {
@@ -49,11 +53,15 @@ export interface Db extends Queryable {
  * them has, so no part of a failed step is left running (and autocommitting) after its unit has ended, and rejects
  * with the first real failure (the statements after it fail only because the transaction is aborted).
  */
-export async function allOf<T extends readonly unknown[] | []>(steps: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+export async function allOf<T extends readonly unknown[] | []>(
+  steps: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
   const settled = await Promise.allSettled(steps);
   const failures = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
   if (failures.length) throw failures.find((e) => (e as { code?: string }).code !== IN_FAILED_TX) ?? failures[0];
-  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as {
+    -readonly [K in keyof T]: Awaited<T[K]>;
+  };
 }
 
 /** PostgreSQL's "current transaction is aborted, commands ignored until end of transaction block". */
@@ -118,7 +126,8 @@ const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
  * The NOTIFY channel `prefix` of one database schema (tests and tenants sharing a PostgreSQL server never hear each
  * other). The scan cache's triggers (migration 20261127120000) derive the same name in SQL.
  */
-export const schemaChannel = (prefix: string, schema: string) => `${prefix}${schema.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+export const schemaChannel = (prefix: string, schema: string) =>
+  `${prefix}${schema.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
 
 // int8 and numeric come back as strings from pg; we keep money in bigint columns and read them as numbers
 // (minor units stay far below 2^53).
@@ -161,7 +170,13 @@ function pgliteDb(lite: PGlite): Db {
     if (!CHANNEL.test(channel)) throw new Error('bad channel name');
     return lite.listen(channel, (payload) => fn(payload));
   };
-  return unitOfWork('pglite', wrap(lite), (fn) => lite.transaction((t) => fn(wrap(t))), () => lite.close(), listen);
+  return unitOfWork(
+    'pglite',
+    wrap(lite),
+    (fn) => lite.transaction((t) => fn(wrap(t))),
+    () => lite.close(),
+    listen,
+  );
 }
 
 /** `schema` (tests) puts every table of this connection in its own schema, created if missing. */
@@ -203,34 +218,41 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
       return { rows: res.rows as R[], rowCount: res.rowCount ?? 0 };
     },
   });
-  return unitOfWork('postgres', wrap(pool), async (fn) => {
-    const client = await pool.connect();
-    // A connection lost while the unit holds it (PostgreSQL restarted, the backend terminated) rejects the unit's
-    // statements; the client also emits 'error', which, unheard, would end the process. It is heard here, and the
-    // client is released as broken (the pool drops it).
-    let lost: Error | undefined;
-    const onLost = (err: Error) => (lost = err);
-    client.on('error', onLost);
-    try {
-      // `begin` goes out with the unit's first statement (pipelined): one round trip fewer per transaction. Its
-      // answer is awaited before the commit; it fails only with the connection, and then so does every statement.
-      const began = client.query('begin');
-      began.catch(() => undefined);
-      const out = await fn(wrap(client));
-      await began;
-      await client.query('commit');
-      return out;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.removeListener('error', onLost);
-      client.release(lost);
-    }
-  }, async () => {
-    await listener.close();
-    await pool.end();
-  }, (channel, fn) => listener.add(channel, fn), () => listener.hearing());
+  return unitOfWork(
+    'postgres',
+    wrap(pool),
+    async (fn) => {
+      const client = await pool.connect();
+      // A connection lost while the unit holds it (PostgreSQL restarted, the backend terminated) rejects the unit's
+      // statements; the client also emits 'error', which, unheard, would end the process. It is heard here, and the
+      // client is released as broken (the pool drops it).
+      let lost: Error | undefined;
+      const onLost = (err: Error) => (lost = err);
+      client.on('error', onLost);
+      try {
+        // `begin` goes out with the unit's first statement (pipelined): one round trip fewer per transaction. Its
+        // answer is awaited before the commit; it fails only with the connection, and then so does every statement.
+        const began = client.query('begin');
+        began.catch(() => undefined);
+        const out = await fn(wrap(client));
+        await began;
+        await client.query('commit');
+        return out;
+      } catch (err) {
+        await client.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        client.removeListener('error', onLost);
+        client.release(lost);
+      }
+    },
+    async () => {
+      await listener.close();
+      await pool.end();
+    },
+    (channel, fn) => listener.add(channel, fn),
+    () => listener.hearing(),
+  );
 }
 
 /**

@@ -9,13 +9,17 @@ const DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 const LOCK_KEY = 7_202_611; // any constant shared by every Powerly process
 
 export async function migrate(db: Db, log: (msg: string) => void = () => undefined): Promise<string[]> {
-  const files = readdirSync(DIR).filter((f) => /^\d{14}_[\w-]+\.sql$/.test(f)).sort();
+  const files = readdirSync(DIR)
+    .filter((f) => /^\d{14}_[\w-]+\.sql$/.test(f))
+    .sort();
   return db.tx(async () => {
     await db.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
     await db.query(
       'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
     );
-    const done = new Set((await db.query<{ name: string }>('select name from schema_migrations')).rows.map((r) => r.name));
+    const done = new Set(
+      (await db.query<{ name: string }>('select name from schema_migrations')).rows.map((r) => r.name),
+    );
     const applied: string[] = [];
     for (const f of files) {
       if (done.has(f)) continue;

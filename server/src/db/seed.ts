@@ -25,7 +25,17 @@ export interface SeedVenue {
   lng: number;
   currency: string;
   /** Minor units. unitLength × priceUnit (0 min, 1 h, 2 day) is the charge unit. */
-  plan: { unitPrice: number; unitLength: number; priceUnit: 0 | 1 | 2; freeMinutes: number; dailyCap: number; deposit: number; overtimeAmount: number; overtimeDays: number; depositType: 0 | 1 };
+  plan: {
+    unitPrice: number;
+    unitLength: number;
+    priceUnit: 0 | 1 | 2;
+    freeMinutes: number;
+    dailyCap: number;
+    deposit: number;
+    overtimeAmount: number;
+    overtimeDays: number;
+    depositType: 0 | 1;
+  };
   cabinet: { id: string; slots: number; powerbanks: number };
   /** Wi-Fi boxes (serials) in the last slots, and the box deposit (minor units) of the venue's 'mifi' plan. */
   boxes?: { serials: string[]; deposit: number };
@@ -35,38 +45,136 @@ export interface SeedVenue {
 
 export const SEED_VENUES: SeedVenue[] = [
   {
-    id: 'v-sh-jingan', name: "Jing'an Kerry Centre", city: 'Shanghai', country: 'CN', address: '1515 Nanjing West Road, Jing\'an District, Shanghai 200040',
-    hours: '10:00-22:00', description: 'Ground floor, next to the north entrance.', logo: logo('JK', '#c8102e'),
-    lat: 31.2247, lng: 121.4460, currency: 'CNY',
-    plan: { unitPrice: 200, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 2000, deposit: 9900, overtimeAmount: 9900, overtimeDays: 5, depositType: 1 },
+    id: 'v-sh-jingan',
+    name: "Jing'an Kerry Centre",
+    city: 'Shanghai',
+    country: 'CN',
+    address: "1515 Nanjing West Road, Jing'an District, Shanghai 200040",
+    hours: '10:00-22:00',
+    description: 'Ground floor, next to the north entrance.',
+    logo: logo('JK', '#c8102e'),
+    lat: 31.2247,
+    lng: 121.446,
+    currency: 'CNY',
+    plan: {
+      unitPrice: 200,
+      unitLength: 30,
+      priceUnit: 0,
+      freeMinutes: 5,
+      dailyCap: 2000,
+      deposit: 9900,
+      overtimeAmount: 9900,
+      overtimeDays: 5,
+      depositType: 1,
+    },
     cabinet: { id: 'PWL-SH-001', slots: 8, powerbanks: 6 },
   },
   {
-    id: 'v-vno-gedimino', name: 'GO9 Gedimino 9', city: 'Vilnius', country: 'LT', address: 'Gedimino pr. 9, 01103 Vilnius, Lithuania',
-    hours: '08:00-22:00', description: 'Level 1, by the information desk.', logo: logo('G9', '#006a44'),
-    lat: 54.6871, lng: 25.2801, currency: 'EUR',
-    plan: { unitPrice: 100, unitLength: 1, priceUnit: 1, freeMinutes: 10, dailyCap: 500, deposit: 2500, overtimeAmount: 2500, overtimeDays: 3, depositType: 0 },
+    id: 'v-vno-gedimino',
+    name: 'GO9 Gedimino 9',
+    city: 'Vilnius',
+    country: 'LT',
+    address: 'Gedimino pr. 9, 01103 Vilnius, Lithuania',
+    hours: '08:00-22:00',
+    description: 'Level 1, by the information desk.',
+    logo: logo('G9', '#006a44'),
+    lat: 54.6871,
+    lng: 25.2801,
+    currency: 'EUR',
+    plan: {
+      unitPrice: 100,
+      unitLength: 1,
+      priceUnit: 1,
+      freeMinutes: 10,
+      dailyCap: 500,
+      deposit: 2500,
+      overtimeAmount: 2500,
+      overtimeDays: 3,
+      depositType: 0,
+    },
     cabinet: { id: 'PWL-VNO-001', slots: 6, powerbanks: 4 },
   },
   {
-    id: 'v-lis-timeout', name: 'Time Out Market Lisboa', city: 'Lisbon', country: 'PT', address: 'Av. 24 de Julho 49, 1200-479 Lisboa, Portugal',
-    hours: '10:00-24:00', description: 'Next to the main bar.', logo: logo('TO', '#e4002b'),
-    lat: 38.7069, lng: -9.1459, currency: 'EUR',
-    plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 5, dailyCap: 800, deposit: 3000, overtimeAmount: 3000, overtimeDays: 3, depositType: 0 },
+    id: 'v-lis-timeout',
+    name: 'Time Out Market Lisboa',
+    city: 'Lisbon',
+    country: 'PT',
+    address: 'Av. 24 de Julho 49, 1200-479 Lisboa, Portugal',
+    hours: '10:00-24:00',
+    description: 'Next to the main bar.',
+    logo: logo('TO', '#e4002b'),
+    lat: 38.7069,
+    lng: -9.1459,
+    currency: 'EUR',
+    plan: {
+      unitPrice: 150,
+      unitLength: 30,
+      priceUnit: 0,
+      freeMinutes: 5,
+      dailyCap: 800,
+      deposit: 3000,
+      overtimeAmount: 3000,
+      overtimeDays: 3,
+      depositType: 0,
+    },
     // Slots 1-6 for power banks (3 free), 7 a power station, 8-9 Wi-Fi boxes.
     cabinet: { id: 'PWL-LIS-001', slots: 9, powerbanks: 3 },
     boxes: { serials: ['MF-LIS-0001', 'MF-LIS-0002'], deposit: 5000 },
-    stations: { count: 1, plan: { unitPrice: 300, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2000, deposit: 15000, overtimeAmount: 15000, overtimeDays: 3, depositType: 0 } },
+    stations: {
+      count: 1,
+      plan: {
+        unitPrice: 300,
+        unitLength: 1,
+        priceUnit: 1,
+        freeMinutes: 0,
+        dailyCap: 2000,
+        deposit: 15000,
+        overtimeAmount: 15000,
+        overtimeDays: 3,
+        depositType: 0,
+      },
+    },
   },
   {
-    id: 'v-nyc-gct', name: 'Grand Central Terminal', city: 'New York', country: 'US', address: '89 E 42nd St, New York, NY 10017, USA',
-    hours: '05:30-02:00', description: 'Main Concourse, near the information booth.', logo: logo('GC', '#1f3a93'),
-    lat: 40.7527, lng: -73.9772, currency: 'USD',
-    plan: { unitPrice: 150, unitLength: 30, priceUnit: 0, freeMinutes: 0, dailyCap: 900, deposit: 3000, overtimeAmount: 3000, overtimeDays: 5, depositType: 1 },
+    id: 'v-nyc-gct',
+    name: 'Grand Central Terminal',
+    city: 'New York',
+    country: 'US',
+    address: '89 E 42nd St, New York, NY 10017, USA',
+    hours: '05:30-02:00',
+    description: 'Main Concourse, near the information booth.',
+    logo: logo('GC', '#1f3a93'),
+    lat: 40.7527,
+    lng: -73.9772,
+    currency: 'USD',
+    plan: {
+      unitPrice: 150,
+      unitLength: 30,
+      priceUnit: 0,
+      freeMinutes: 0,
+      dailyCap: 900,
+      deposit: 3000,
+      overtimeAmount: 3000,
+      overtimeDays: 5,
+      depositType: 1,
+    },
     // Slots 1-8 for power banks (2 free), 9 a power station, 10 a Wi-Fi box.
     cabinet: { id: 'PWL-NYC-001', slots: 10, powerbanks: 6 },
     boxes: { serials: ['MF-NYC-0001'], deposit: 6000 },
-    stations: { count: 1, plan: { unitPrice: 400, unitLength: 1, priceUnit: 1, freeMinutes: 0, dailyCap: 2500, deposit: 20000, overtimeAmount: 20000, overtimeDays: 5, depositType: 1 } },
+    stations: {
+      count: 1,
+      plan: {
+        unitPrice: 400,
+        unitLength: 1,
+        priceUnit: 1,
+        freeMinutes: 0,
+        dailyCap: 2500,
+        deposit: 20000,
+        overtimeAmount: 20000,
+        overtimeDays: 5,
+        depositType: 1,
+      },
+    },
   },
 ];
 
@@ -77,9 +185,36 @@ function flag(code: string): string {
 
 /** The Wi-Fi package catalogue: three regions, twelve countries, per-day and day-package SKUs in CNY, EUR and USD. */
 export const SEED_REGIONS = [
-  { id: 'asia', name: 'Asia', countries: [['CN', 'China', 'Asia/Shanghai'], ['JP', 'Japan', 'Asia/Tokyo'], ['KR', 'South Korea', 'Asia/Seoul'], ['TH', 'Thailand', 'Asia/Bangkok'], ['SG', 'Singapore', 'Asia/Singapore']] },
-  { id: 'europe', name: 'Europe', countries: [['LT', 'Lithuania', 'Europe/Vilnius'], ['PT', 'Portugal', 'Europe/Lisbon'], ['ES', 'Spain', 'Europe/Madrid'], ['FR', 'France', 'Europe/Paris'], ['DE', 'Germany', 'Europe/Berlin']] },
-  { id: 'americas', name: 'Americas', countries: [['US', 'United States', 'America/New_York'], ['BR', 'Brazil', 'America/Sao_Paulo']] },
+  {
+    id: 'asia',
+    name: 'Asia',
+    countries: [
+      ['CN', 'China', 'Asia/Shanghai'],
+      ['JP', 'Japan', 'Asia/Tokyo'],
+      ['KR', 'South Korea', 'Asia/Seoul'],
+      ['TH', 'Thailand', 'Asia/Bangkok'],
+      ['SG', 'Singapore', 'Asia/Singapore'],
+    ],
+  },
+  {
+    id: 'europe',
+    name: 'Europe',
+    countries: [
+      ['LT', 'Lithuania', 'Europe/Vilnius'],
+      ['PT', 'Portugal', 'Europe/Lisbon'],
+      ['ES', 'Spain', 'Europe/Madrid'],
+      ['FR', 'France', 'Europe/Paris'],
+      ['DE', 'Germany', 'Europe/Berlin'],
+    ],
+  },
+  {
+    id: 'americas',
+    name: 'Americas',
+    countries: [
+      ['US', 'United States', 'America/New_York'],
+      ['BR', 'Brazil', 'America/Sao_Paulo'],
+    ],
+  },
 ] as const;
 /** Price of one day (or of the whole day package) in minor units per currency. */
 const RATE = { CNY: 1500, EUR: 200, USD: 220 } as const;
@@ -96,25 +231,84 @@ async function once(create: () => Promise<unknown>): Promise<void> {
 async function seedCatalogue(fleet: Fleet) {
   let sort = 0;
   for (const r of SEED_REGIONS) {
-    await once(() => fleet.mifi.createRegion({
-      id: r.id, name: r.name, flagUrl: flag(r.name.slice(0, 2).toUpperCase()), sort: sort++,
-      countries: r.countries.map(([code, name, timeZone]) => ({ code, name, timeZone, flagUrl: flag(code) })),
-    }));
-    const skus: { id: string; country: string | null; name: string; kind: 'days' | 'unlimited' | 'mb'; value: number; isPackage: boolean; days: number; factor: number }[] = [
-      { id: `${r.id}-all-7d`, country: null, name: 'Regional', kind: 'days', value: 7, isPackage: true, days: 7, factor: 6 },
+    await once(() =>
+      fleet.mifi.createRegion({
+        id: r.id,
+        name: r.name,
+        flagUrl: flag(r.name.slice(0, 2).toUpperCase()),
+        sort: sort++,
+        countries: r.countries.map(([code, name, timeZone]) => ({ code, name, timeZone, flagUrl: flag(code) })),
+      }),
+    );
+    const skus: {
+      id: string;
+      country: string | null;
+      name: string;
+      kind: 'days' | 'unlimited' | 'mb';
+      value: number;
+      isPackage: boolean;
+      days: number;
+      factor: number;
+    }[] = [
+      {
+        id: `${r.id}-all-7d`,
+        country: null,
+        name: 'Regional',
+        kind: 'days',
+        value: 7,
+        isPackage: true,
+        days: 7,
+        factor: 6,
+      },
     ];
     for (const [code] of r.countries) {
       skus.push(
-        { id: `${code.toLowerCase()}-unl`, country: code, name: 'Daily', kind: 'unlimited', value: 0, isPackage: false, days: 1, factor: 1 },
-        { id: `${code.toLowerCase()}-500mb`, country: code, name: 'Light', kind: 'mb', value: 500, isPackage: false, days: 1, factor: 0.5 },
-        { id: `${code.toLowerCase()}-3d`, country: code, name: 'Daily', kind: 'days', value: 3, isPackage: true, days: 3, factor: 2.5 },
+        {
+          id: `${code.toLowerCase()}-unl`,
+          country: code,
+          name: 'Daily',
+          kind: 'unlimited',
+          value: 0,
+          isPackage: false,
+          days: 1,
+          factor: 1,
+        },
+        {
+          id: `${code.toLowerCase()}-500mb`,
+          country: code,
+          name: 'Light',
+          kind: 'mb',
+          value: 500,
+          isPackage: false,
+          days: 1,
+          factor: 0.5,
+        },
+        {
+          id: `${code.toLowerCase()}-3d`,
+          country: code,
+          name: 'Daily',
+          kind: 'days',
+          value: 3,
+          isPackage: true,
+          days: 3,
+          factor: 2.5,
+        },
       );
     }
     for (const k of skus) {
-      await once(() => fleet.mifi.createSku({
-        id: k.id, regionId: r.id, countryCode: k.country, name: k.name, planKind: k.kind, planValue: k.value, isPackage: k.isPackage, days: k.days,
-        prices: Object.entries(RATE).map(([currency, rate]) => ({ currency, price: Math.round(rate * k.factor) })),
-      }));
+      await once(() =>
+        fleet.mifi.createSku({
+          id: k.id,
+          regionId: r.id,
+          countryCode: k.country,
+          name: k.name,
+          planKind: k.kind,
+          planValue: k.value,
+          isPackage: k.isPackage,
+          days: k.days,
+          prices: Object.entries(RATE).map(([currency, rate]) => ({ currency, price: Math.round(rate * k.factor) })),
+        }),
+      );
     }
   }
 }
@@ -133,9 +327,19 @@ const UNITS = ['minute', 'hour', 'day'] as const;
 
 function planInput(venueId: string, deviceKind: 'cdb' | 'station' | 'mifi', p: SeedVenue['plan']) {
   return {
-    venueId, deviceKind, type: 'unit', unitPrice: p.unitPrice, unitLength: p.unitLength, priceUnit: UNITS[p.priceUnit], freeMinutes: p.freeMinutes,
-    dailyCap: p.dailyCap, deposit: p.deposit, depositType: p.depositType === 1 ? 'wallet' : 'preauth', overtimeAmount: p.overtimeAmount,
-    overtimeDays: p.overtimeDays, effectiveFrom: ALWAYS,
+    venueId,
+    deviceKind,
+    type: 'unit',
+    unitPrice: p.unitPrice,
+    unitLength: p.unitLength,
+    priceUnit: UNITS[p.priceUnit],
+    freeMinutes: p.freeMinutes,
+    dailyCap: p.dailyCap,
+    deposit: p.deposit,
+    depositType: p.depositType === 1 ? 'wallet' : 'preauth',
+    overtimeAmount: p.overtimeAmount,
+    overtimeDays: p.overtimeDays,
+    effectiveFrom: ALWAYS,
   };
 }
 
@@ -147,18 +351,45 @@ export async function seedVenue(db: Db, v: SeedVenue): Promise<void> {
 async function seedVenueWith(fleet: Fleet, v: SeedVenue): Promise<void> {
   const [open, close] = v.hours.split('-') as [string, string];
   const day = [{ open, close }];
-  await once(() => fleet.venues.create({
-    id: v.id, name: v.name, names: { 'en-US': v.name }, city: v.city, country: v.country, address: v.address, description: v.description, logoUrl: v.logo,
-    lat: v.lat, lng: v.lng, currency: v.currency, state: 'live',
-    openingHours: { weekly: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day }, exceptions: [] },
-  }));
+  await once(() =>
+    fleet.venues.create({
+      id: v.id,
+      name: v.name,
+      names: { 'en-US': v.name },
+      city: v.city,
+      country: v.country,
+      address: v.address,
+      description: v.description,
+      logoUrl: v.logo,
+      lat: v.lat,
+      lng: v.lng,
+      currency: v.currency,
+      state: 'live',
+      openingHours: {
+        weekly: { mon: day, tue: day, wed: day, thu: day, fri: day, sat: day, sun: day },
+        exceptions: [],
+      },
+    }),
+  );
   await once(() => fleet.plans.create(planInput(v.id, 'cdb', v.plan)));
   if (v.stations) await once(() => fleet.plans.create(planInput(v.id, 'station', v.stations!.plan)));
   if (v.boxes) {
     const deposit = v.boxes.deposit;
-    await once(() => fleet.plans.create(planInput(v.id, 'mifi', {
-      unitPrice: 0, unitLength: 1, priceUnit: 2, freeMinutes: 0, dailyCap: 0, deposit, overtimeAmount: deposit, overtimeDays: 30, depositType: 1,
-    })));
+    await once(() =>
+      fleet.plans.create(
+        planInput(v.id, 'mifi', {
+          unitPrice: 0,
+          unitLength: 1,
+          priceUnit: 2,
+          freeMinutes: 0,
+          dailyCap: 0,
+          deposit,
+          overtimeAmount: deposit,
+          overtimeDays: 30,
+          depositType: 1,
+        }),
+      ),
+    );
   }
   try {
     await fleet.cabinets.register({ id: v.cabinet.id, slots: v.cabinet.slots, venueId: v.id });
@@ -169,19 +400,29 @@ async function seedVenueWith(fleet: Fleet, v: SeedVenue): Promise<void> {
   }
   const city = v.cabinet.id.split('-')[1];
   for (let i = 1; i <= v.cabinet.powerbanks; i++) {
-    await fleet.cabinets.registerDevice({ id: `PB-${city}-${String(i).padStart(4, '0')}`, cabinetId: v.cabinet.id, slot: i });
+    await fleet.cabinets.registerDevice({
+      id: `PB-${city}-${String(i).padStart(4, '0')}`,
+      cabinetId: v.cabinet.id,
+      slot: i,
+    });
   }
   const boxes = v.boxes?.serials ?? [];
   for (const [i, sn] of boxes.entries()) {
     await fleet.mifi.createBox({
-      sn, ssid: `Powerly-${sn.slice(-4)}`, password: `pw-${sn.toLowerCase().replace(/[^a-z0-9]/g, '')}`,
-      cabinetId: v.cabinet.id, slot: v.cabinet.slots - boxes.length + 1 + i,
+      sn,
+      ssid: `Powerly-${sn.slice(-4)}`,
+      password: `pw-${sn.toLowerCase().replace(/[^a-z0-9]/g, '')}`,
+      cabinetId: v.cabinet.id,
+      slot: v.cabinet.slots - boxes.length + 1 + i,
     });
   }
   const stations = v.stations?.count ?? 0;
   for (let i = 1; i <= stations; i++) {
     await fleet.cabinets.registerDevice({
-      id: `PS-${city}-${String(i).padStart(4, '0')}`, kind: 'station', cabinetId: v.cabinet.id, slot: v.cabinet.slots - boxes.length - stations + i,
+      id: `PS-${city}-${String(i).padStart(4, '0')}`,
+      kind: 'station',
+      cabinetId: v.cabinet.id,
+      slot: v.cabinet.slots - boxes.length - stations + i,
     });
   }
 }

@@ -11,8 +11,26 @@ export async function seedCoupons(coupons: CouponsService, clock: Clock): Promis
   const from = new Date(clock.now().getTime() - 24 * 3600_000).toISOString();
   const to = new Date(clock.now().getTime() + YEAR_MS).toISOString();
   const demo: CouponCreate[] = [
-    { code: 'WELCOME20', kind: 'percent', percent: 20, validFrom: from, validTo: to, limitPerUser: 1, reason: 'demo seed' },
-    { code: 'EURO2', kind: 'fixed', amount: 200, currency: 'EUR', validFrom: from, validTo: to, limitPerUser: 3, limitTotal: 1000, reason: 'demo seed' },
+    {
+      code: 'WELCOME20',
+      kind: 'percent',
+      percent: 20,
+      validFrom: from,
+      validTo: to,
+      limitPerUser: 1,
+      reason: 'demo seed',
+    },
+    {
+      code: 'EURO2',
+      kind: 'fixed',
+      amount: 200,
+      currency: 'EUR',
+      validFrom: from,
+      validTo: to,
+      limitPerUser: 3,
+      limitTotal: 1000,
+      reason: 'demo seed',
+    },
   ];
   for (const c of demo) {
     await coupons.create({ kind: 'all' }, null, c).catch((err: unknown) => {

@@ -32,14 +32,26 @@ export interface Demo {
 }
 
 export async function prepareDemo(
-  cfg: Config, db: Db, connector: MqttConnector, clock: Clock, vendor: { env: NodeJS.ProcessEnv; gateways: VendorGateway[] },
+  cfg: Config,
+  db: Db,
+  connector: MqttConnector,
+  clock: Clock,
+  vendor: { env: NodeJS.ProcessEnv; gateways: VendorGateway[] },
 ): Promise<Demo> {
   await seed(db);
   const fleet = cfg.simulator
-    ? await SimulatorFleet.fromDb(db, { connector, prefix: cfg.mqttPrefix, clock, heartbeatMs: 15_000, ejectDelayMs: 800 })
+    ? await SimulatorFleet.fromDb(db, {
+        connector,
+        prefix: cfg.mqttPrefix,
+        clock,
+        heartbeatMs: 15_000,
+        ejectDelayMs: 800,
+      })
     : undefined;
   // One cabinet of each vendor family, played by its simulator through its gateway (demo/vendors/).
-  const vendors = fleet ? await prepareDemoVendors({ db, clock, connector, ...vendor, heartbeatMs: 15_000 }) : undefined;
+  const vendors = fleet
+    ? await prepareDemoVendors({ db, clock, connector, ...vendor, heartbeatMs: 15_000 })
+    : undefined;
   const partnerPort = Number(process.env.DEMO_PARTNER_PORT) || cfg.port + 1;
   let partner: Awaited<ReturnType<typeof startPartnerSite>> | undefined;
   /** The seeded back-office owner's first passkey link (only on the start that made the owner). */
@@ -53,12 +65,31 @@ export async function prepareDemo(
       for (const [id, c] of vendors?.cabinets ?? []) fleet?.vendors.set(id, c);
       // The embed demo: a partner website on another origin (PORT+1) and the agents whose exact origins may
       // frame the widget (the venue page on this origin, the partner site on the other).
-      partner = built && process.env.DEMO_PARTNER_PORT !== 'off' ? await startPartnerSite(cfg.distDir, partnerPort, cfg.host, cfg.publicUrl) : undefined;
-      const originsOf = (port: number, extra?: string) => [`http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(extra ? [new URL(extra).origin] : [])];
-      await app.powerly.embed.saveAgent({ id: 'demo-venue', name: 'Demo venue site', origins: originsOf(cfg.port, cfg.publicUrl) });
-      await app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'Demo partner site', origins: originsOf(partnerPort) });
+      partner =
+        built && process.env.DEMO_PARTNER_PORT !== 'off'
+          ? await startPartnerSite(cfg.distDir, partnerPort, cfg.host, cfg.publicUrl)
+          : undefined;
+      const originsOf = (port: number, extra?: string) => [
+        `http://localhost:${port}`,
+        `http://127.0.0.1:${port}`,
+        ...(extra ? [new URL(extra).origin] : []),
+      ];
+      await app.powerly.embed.saveAgent({
+        id: 'demo-venue',
+        name: 'Demo venue site',
+        origins: originsOf(cfg.port, cfg.publicUrl),
+      });
+      await app.powerly.embed.saveAgent({
+        id: 'demo-partner',
+        name: 'Demo partner site',
+        origins: originsOf(partnerPort),
+      });
       // The native-app demo frames its web-view on this origin; a real app opens it top-level (no origins needed).
-      await app.powerly.embed.saveAgent({ id: 'demo-app', name: 'Demo native app', origins: originsOf(cfg.port, cfg.publicUrl) });
+      await app.powerly.embed.saveAgent({
+        id: 'demo-app',
+        name: 'Demo native app',
+        origins: originsOf(cfg.port, cfg.publicUrl),
+      });
       // The back office's platform owner (made once, when nobody is staff yet).
       const token = await app.powerly.staff.seedOwner(DEMO_OWNER, 'Demo owner');
       ownerLink = token ? `/ops/#/invitation?token=${encodeURIComponent(token)}` : undefined;
@@ -71,7 +102,9 @@ export async function prepareDemo(
         pages: [
           `  demo page    ${base}/demo/${fleet ? '' : '   (simulator off)'}`,
           `  venue site   ${base}/demo/venue.html   (the <powerly-rent> custom element)`,
-          ...(partner ? [`  partner site http://localhost:${partnerPort}/demo/partner/   (another origin: loader + iframe)`] : []),
+          ...(partner
+            ? [`  partner site http://localhost:${partnerPort}/demo/partner/   (another origin: loader + iframe)`]
+            : []),
           `  native host  ${base}/demo/native.html   (a web-view host with a signed one-time code)`,
           `  web-view     ${base}/#/aboutUsApp/pt-BR   ${base}/#/contactUsApp/zh-CN`,
           `  back office  ${base}/ops/   (owner ${DEMO_OWNER}: "Single sign-on" at the sandbox issuer, or a passkey)`,
@@ -83,7 +116,9 @@ export async function prepareDemo(
         ],
         scan: [
           '  scan a cabinet:',
-          ...cabinets.map((c) => `    ${c.id.padEnd(width)} ${c.city.padEnd(9)} ${c.currency}  ${base}/?qrcode=${c.id}`),
+          ...cabinets.map(
+            (c) => `    ${c.id.padEnd(width)} ${c.city.padEnd(9)} ${c.currency}  ${base}/?qrcode=${c.id}`,
+          ),
         ],
       };
     },

@@ -26,14 +26,19 @@ function apiOrigin(req: FastifyRequest, api: string | undefined): string | undef
 export async function partnerSite(distDir: string, api?: string) {
   const site = Fastify({ logger: false });
   await site.register(securityHeaders);
-  site.get('/demo/partner/api.json', async (_req, reply) => reply.header('cache-control', 'no-store').send({ api: api ?? null }));
+  site.get('/demo/partner/api.json', async (_req, reply) =>
+    reply.header('cache-control', 'no-store').send({ api: api ?? null }),
+  );
   await site.register(fastifyStatic, { root: resolve(distDir), prefix: '/', index: ['index.html'] });
   site.addHook('onSend', async (req, reply) => {
     const type = String(reply.getHeader('content-type') ?? '');
     const origin = apiOrigin(req, api);
     // A 304 (a reload) has no content type, yet the browser takes its policy for the cached page: it gets the page's.
     if ((type.startsWith('text/html') || reply.statusCode === 304) && origin) {
-      reply.header('content-security-policy', pageCsp("'none'", { script: [origin], frame: [origin], connect: [origin] }));
+      reply.header(
+        'content-security-policy',
+        pageCsp("'none'", { script: [origin], frame: [origin], connect: [origin] }),
+      );
     }
   });
   return site;

@@ -40,6 +40,9 @@ export class IdempotencyStore implements KeyStore {
   }
 
   async releaseKey(userId: number, key: string) {
-    await this.db.query(`delete from idempotency_keys where user_id = $1 and key = $2 and state = 'started'`, [userId, key]);
+    await this.db.query(`delete from idempotency_keys where user_id = $1 and key = $2 and state = 'started'`, [
+      userId,
+      key,
+    ]);
   }
 }

@@ -19,7 +19,9 @@ export class DeadJobsService {
 
   /** Done without running again (its cause was handled another way); false when the job is not dead. */
   abandon(id: number, by: string): Promise<boolean> {
-    return Number.isSafeInteger(id) && id > 0 ? this.d.repo.abandon(id, by, this.d.clock.now()) : Promise.resolve(false);
+    return Number.isSafeInteger(id) && id > 0
+      ? this.d.repo.abandon(id, by, this.d.clock.now())
+      : Promise.resolve(false);
   }
 
   /** Due again now; false when the job is not dead. */

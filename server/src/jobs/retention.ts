@@ -26,19 +26,49 @@ export interface RetentionRule {
 }
 
 /** The platform tables' rules (the cabinet tables' are registered by app.ts with the cabinets repository). */
-export const RETENTION: { table: string; column: string; keepDays: number; sweep(db: Db, before: Date): Promise<number> }[] = [
+export const RETENTION: {
+  table: string;
+  column: string;
+  keepDays: number;
+  sweep(db: Db, before: Date): Promise<number>;
+}[] = [
   // Finished jobs (done); dead jobs are kept until an operator handles them (npm run jobs:dead).
   { table: 'jobs', column: 'done_at', keepDays: 30, sweep: (db, before) => new JobsRepository(db).sweep(before) },
   // A client retries within minutes (a stale 'started' key is taken over after 2 minutes).
-  { table: 'idempotency_keys', column: 'created_at', keepDays: 7, sweep: (db, before) => new IdempotencyStore(db).sweep(before) },
+  {
+    table: 'idempotency_keys',
+    column: 'created_at',
+    keepDays: 7,
+    sweep: (db, before) => new IdempotencyStore(db).sweep(before),
+  },
   // The performance summary reads the last days; three months of samples are kept for comparisons.
-  { table: 'web_vitals', column: 'created_at', keepDays: 90, sweep: (db, before) => new EmbedRepository(db).sweepVitals(before) },
+  {
+    table: 'web_vitals',
+    column: 'created_at',
+    keepDays: 90,
+    sweep: (db, before) => new EmbedRepository(db).sweepVitals(before),
+  },
   // The SMS limits look back 24 hours at most.
-  { table: 'otp_sends', column: 'created_at', keepDays: 2, sweep: (db, before) => new SignInRepository(db).sweepOtpSends(before) },
+  {
+    table: 'otp_sends',
+    column: 'created_at',
+    keepDays: 2,
+    sweep: (db, before) => new SignInRepository(db).sweepOtpSends(before),
+  },
   // A captcha lives 5 minutes.
-  { table: 'captchas', column: 'expires_at', keepDays: 1, sweep: (db, before) => new SignInRepository(db).sweepCaptchas(before) },
+  {
+    table: 'captchas',
+    column: 'expires_at',
+    keepDays: 1,
+    sweep: (db, before) => new SignInRepository(db).sweepCaptchas(before),
+  },
   // Rate-limit windows last a minute.
-  { table: 'rate_limits', column: 'window_ends_at', keepDays: 1, sweep: (db, before) => new RateLimitRepository(db).sweep(before) },
+  {
+    table: 'rate_limits',
+    column: 'window_ends_at',
+    keepDays: 1,
+    sweep: (db, before) => new RateLimitRepository(db).sweep(before),
+  },
 ];
 
 /** The platform rules bound to one database, for Retention.add. */
@@ -49,7 +79,8 @@ export function platformRules(db: Db): RetentionRule[] {
 /** Runs every platform rule once; returns the rows deleted per table. */
 export async function sweepAll(db: Db, now: Date): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const r of platformRules(db)) out[r.table] = (out[r.table] ?? 0) + (await r.sweep(new Date(now.getTime() - r.keepDays * DAY_MS)));
+  for (const r of platformRules(db))
+    out[r.table] = (out[r.table] ?? 0) + (await r.sweep(new Date(now.getTime() - r.keepDays * DAY_MS)));
   return out;
 }
 

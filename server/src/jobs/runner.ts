@@ -74,8 +74,14 @@ export class JobRunner {
    * Schedules several jobs with one statement (in a unit of work: written or rolled back with it); `cancel`, a
    * job no longer needed, is marked done by the same statement.
    */
-  async enqueueMany(jobs: { kind: string; payload: Record<string, unknown>; runAt: Date }[], opts: { cancel?: number } = {}): Promise<number[]> {
-    return this.repo.insertMany(jobs, opts.cancel === undefined ? undefined : { id: opts.cancel, at: this.clock.now() });
+  async enqueueMany(
+    jobs: { kind: string; payload: Record<string, unknown>; runAt: Date }[],
+    opts: { cancel?: number } = {},
+  ): Promise<number[]> {
+    return this.repo.insertMany(
+      jobs,
+      opts.cancel === undefined ? undefined : { id: opts.cancel, at: this.clock.now() },
+    );
   }
 
   /** Marks the job `id` done if it has not run (its work is no longer needed). */
@@ -154,11 +160,21 @@ export class JobRunner {
     const attempts = job.attempts + 1;
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const payload = typeof job.payload === 'string' ? (JSON.parse(job.payload) as Record<string, unknown>) : job.payload;
-      const ctx: JobContext = { id: Number(job.id), fence, attempt: attempts, key: `job_${job.id}`, holdsLease: () => this.repo.holds(job.id, fence) };
+      const payload =
+        typeof job.payload === 'string' ? (JSON.parse(job.payload) as Record<string, unknown>) : job.payload;
+      const ctx: JobContext = {
+        id: Number(job.id),
+        fence,
+        attempt: attempts,
+        key: `job_${job.id}`,
+        holdsLease: () => this.repo.holds(job.id, fence),
+      };
       await runningJob.run(ctx, () => handler(payload, ctx));
       if (!(await this.repo.done(job.id, fence, this.clock.now()))) {
-        this.log.warn({ job: job.id, kind: job.kind, fence }, 'job lease lost before it finished: another process holds it');
+        this.log.warn(
+          { job: job.id, kind: job.kind, fence },
+          'job lease lost before it finished: another process holds it',
+        );
       }
       return 'done';
     } catch (err) {
@@ -169,9 +185,18 @@ export class JobRunner {
       }
       const delay = Math.min(300_000, 1000 * 2 ** attempts);
       const dead = attempts >= this.maxAttempts;
-      this.log.error({ err, job: job.id, kind: job.kind, attempts }, dead ? 'job dead: an operator must handle it (npm run jobs:dead)' : 'job failed');
-      await this.repo.failed(job.id, fence, String(err instanceof Error ? err.message : err), new Date(this.clock.now().getTime() + delay),
-        dead, this.clock.now());
+      this.log.error(
+        { err, job: job.id, kind: job.kind, attempts },
+        dead ? 'job dead: an operator must handle it (npm run jobs:dead)' : 'job failed',
+      );
+      await this.repo.failed(
+        job.id,
+        fence,
+        String(err instanceof Error ? err.message : err),
+        new Date(this.clock.now().getTime() + delay),
+        dead,
+        this.clock.now(),
+      );
       return 'failed';
     }
   }

@@ -5,7 +5,14 @@ import type { FastifyReply } from 'fastify';
 
 /** One CSV field (RFC 4180), with spreadsheet formulas neutralised (a leading = + - @ is prefixed with '). */
 export function csvField(v: unknown): string {
-  let s = v == null ? '' : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v as string);
+  let s =
+    v == null
+      ? ''
+      : v instanceof Date
+        ? v.toISOString()
+        : typeof v === 'object'
+          ? JSON.stringify(v)
+          : String(v as string);
   if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -32,7 +32,10 @@ export const refused = (key: string, params?: Record<string, string | number>) =
  * answered with an error of its own: 503, "try again in a moment". The cause is logged, never sent.
  */
 export class UpstreamUnavailable extends AppError {
-  constructor(readonly provider: string, cause?: unknown) {
+  constructor(
+    readonly provider: string,
+    cause?: unknown,
+  ) {
     super(503, 'error.upstream', {});
     this.name = 'UpstreamUnavailable';
     this.cause = cause;
@@ -40,7 +43,12 @@ export class UpstreamUnavailable extends AppError {
 }
 
 /** fetch() to an outside service: a network failure or a timeout (10 s unless `init.signal` says) is UpstreamUnavailable. */
-export async function upstreamFetch(provider: string, url: string, init: RequestInit = {}, fetchFn: typeof fetch = fetch): Promise<Response> {
+export async function upstreamFetch(
+  provider: string,
+  url: string,
+  init: RequestInit = {},
+  fetchFn: typeof fetch = fetch,
+): Promise<Response> {
   try {
     return await fetchFn(url, { signal: AbortSignal.timeout(10_000), ...init });
   } catch (err) {

@@ -16,7 +16,9 @@ import { AppError, appErrorBody } from './errors.ts';
 /** A key left 'started' by a process that died mid-request is taken over after this long (same request only). */
 export const STALE_KEY_MS = 120_000;
 
-export const IdemHeaders = Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) });
+export const IdemHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
 /** For calls where the key is mandatory (new money-moving calls; the flows always send one). */
 export const IdemHeadersRequired = Type.Object({ 'idempotency-key': Type.String({ minLength: 1, maxLength: 200 }) });
 
@@ -28,7 +30,12 @@ export interface ExistingKey {
 }
 
 export interface KeyStore {
-  claimKey(userId: number, key: string, hash: string, at: Date): Promise<{ claimed: true } | { claimed: false; existing: ExistingKey | undefined }>;
+  claimKey(
+    userId: number,
+    key: string,
+    hash: string,
+    at: Date,
+  ): Promise<{ claimed: true } | { claimed: false; existing: ExistingKey | undefined }>;
   /**
    * Stores the response of a key still 'started' (a key already completed, e.g. in the business transaction, stays).
    * Whether it completed the key now.
@@ -50,20 +57,27 @@ export async function commitIdempotencyKey(result: unknown) {
 }
 
 export async function idempotent<T extends object, R = never>(
-  store: KeyStore, clock: Clock, req: FastifyRequest, reply: FastifyReply, params: unknown,
+  store: KeyStore,
+  clock: Clock,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  params: unknown,
   run: () => Promise<T>,
   opts: { committed?: (result: R) => T } = {},
 ): Promise<T> {
   const key = (req.headers as Record<string, string | undefined>)['idempotency-key'];
   if (!key) return run();
   const user = currentUser(req);
-  const hash = createHash('sha256').update(JSON.stringify([req.routeOptions.url, params])).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify([req.routeOptions.url, params]))
+    .digest('hex');
   const claim = await store.claimKey(user.id, key, hash, clock.now());
   if (!claim.claimed) {
     const ex = claim.existing;
     if (!ex || ex.request_hash !== hash) throw new AppError(422, 'error.idempotency.mismatch');
     if (ex.state !== 'done') throw new AppError(409, 'error.idempotency.inProgress');
-    const body = typeof ex.response_body === 'string' ? (JSON.parse(ex.response_body) as object) : (ex.response_body as object);
+    const body =
+      typeof ex.response_body === 'string' ? (JSON.parse(ex.response_body) as object) : (ex.response_body as object);
     void reply.header('idempotent-replayed', 'true');
     return reply.status(ex.response_code ?? 200).send(body) as unknown as T;
   }
@@ -74,9 +88,9 @@ export async function idempotent<T extends object, R = never>(
     const committed = opts.committed;
     const body = committed
       ? await scope.run(async (result) => {
-        const b = committed(result as R);
-        if (await store.completeKey(user.id, key, 200, b)) stored = b;
-      }, run)
+          const b = committed(result as R);
+          if (await store.completeKey(user.id, key, 200, b)) stored = b;
+        }, run)
       : await run();
     // Completes a key the business transaction did not (only a 'started' key changes: never a committed one).
     if (await store.completeKey(user.id, key, 200, body)) return body;
@@ -87,7 +101,8 @@ export async function idempotent<T extends object, R = never>(
     if (err instanceof AppError && err.code !== 409) {
       // A refusal after the business transaction committed (the key is done already): the request did what it
       // stored, so it answers that, as its replays will, never a refusal of something that happened.
-      if (!(await store.completeKey(user.id, key, err.code, appErrorBody(err, req.locale))) && stored !== undefined) return stored;
+      if (!(await store.completeKey(user.id, key, err.code, appErrorBody(err, req.locale))) && stored !== undefined)
+        return stored;
     } else {
       await store.releaseKey(user.id, key);
     }

@@ -69,9 +69,11 @@ function scalar(s: unknown): boolean {
   return Array.isArray(union) && union.every(scalar);
 }
 /** A body whose every field is a scalar can come form-encoded as well as JSON. */
-export const isFlatBody = (body: unknown) => isObject(body) && isObject(body.properties) && Object.values(body.properties).every(scalar);
+export const isFlatBody = (body: unknown) =>
+  isObject(body) && isObject(body.properties) && Object.values(body.properties).every(scalar);
 
-const hasToken = (headers: unknown) => isObject(headers) && isObject(headers.properties) && 'token' in headers.properties;
+const hasToken = (headers: unknown) =>
+  isObject(headers) && isObject(headers.properties) && 'token' in headers.properties;
 
 const errorResponse = (status: number, reason?: string) => ({
   description: reason ?? REASONS[status] ?? 'Error',
@@ -84,7 +86,9 @@ export function operationOf(isSession: (route: RouteOptions) => boolean): Swagge
     if (!documented(url)) return { schema: { ...schema, hide: true }, url };
     const s: Json = { ...schema };
     const session = isSession(route);
-    const security = (schema.security as Json[] | undefined) ?? (session ? [{ token: [] }] : hasToken(schema.headers) ? [{}, { token: [] }] : []);
+    const security =
+      (schema.security as Json[] | undefined) ??
+      (session ? [{ token: [] }] : hasToken(schema.headers) ? [{}, { token: [] }] : []);
     s.security = security;
     const statuses = new Set<number>([400]);
     if (security.some((r) => 'token' in r)) statuses.add(401);
@@ -93,12 +97,18 @@ export function operationOf(isSession: (route: RouteOptions) => boolean): Swagge
     const response: Json = { ...(schema.response as Json | undefined) };
     // A stream of server-sent events (@fastify/sse) has no JSON answer to declare in its route.
     if ((route as { sse?: unknown }).sse && !response[200]) {
-      response[200] = { description: 'Server-sent events', content: { 'text/event-stream': { schema: { type: 'string' } } } };
+      response[200] = {
+        description: 'Server-sent events',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      };
     }
     const reasons = (schema.errorReasons ?? {}) as Partial<Record<number, string>>;
     for (const st of [...statuses].sort()) response[st] = errorResponse(st, reasons[st]);
     s.response = response;
-    if (schema.body && !s.consumes) s.consumes = isFlatBody(schema.body) ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json'];
+    if (schema.body && !s.consumes)
+      s.consumes = isFlatBody(schema.body)
+        ? ['application/json', 'application/x-www-form-urlencoded']
+        : ['application/json'];
     if (schema.querystring) s.querystring = defaultsOptional(schema.querystring);
     if (schema.body) s.body = acceptScalarText(defaultsOptional(schema.body));
     delete s.errors;
@@ -109,12 +119,21 @@ export function operationOf(isSession: (route: RouteOptions) => boolean): Swagge
 
 /** `post /cdb-app-api/v1/app/cdb/mine/order/check/{tradeNo}/{payMode}` → `postCdbMineOrderCheck`. */
 export function operationId(method: string, path: string) {
-  const words = path.replace(API_PREFIX, '').split('/').filter((w) => w && !w.startsWith('{'))
-    .flatMap((w) => w.split(/[^A-Za-z0-9]+/)).filter(Boolean);
+  const words = path
+    .replace(API_PREFIX, '')
+    .split('/')
+    .filter((w) => w && !w.startsWith('{'))
+    .flatMap((w) => w.split(/[^A-Za-z0-9]+/))
+    .filter(Boolean);
   return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
 }
 
-interface Link { operationId: string; parameters?: Json; requestBody?: Json; description: string }
+interface Link {
+  operationId: string;
+  parameters?: Json;
+  requestBody?: Json;
+  description: string;
+}
 const body = (path: string) => `$response.body#/data/${path}`;
 /**
  * The steps a client walks, from responses that return an id to the operations that take it: scan → rent → order
@@ -122,37 +141,97 @@ const body = (path: string) => `$response.body#/data/${path}`;
  */
 const LINKS: Record<string, Record<string, Link>> = {
   postCdbCabinetCheckisok: {
-    rentWithDeposit: { operationId: 'postCdbCabinetUseDepositToRent', requestBody: { qrcode: body('qrcode') }, description: 'Pay the deposit and rent at the scanned cabinet' },
-    rentWithBalance: { operationId: 'getCdbCabinetUseBalanceToRent', parameters: { 'query.qrcode': body('qrcode') }, description: 'Rent with the wallet balance' },
-    paymentMethods: { operationId: 'getCdbPaymentMethodList', parameters: { 'query.qrcode': body('qrcode') }, description: "The cabinet's payment methods" },
+    rentWithDeposit: {
+      operationId: 'postCdbCabinetUseDepositToRent',
+      requestBody: { qrcode: body('qrcode') },
+      description: 'Pay the deposit and rent at the scanned cabinet',
+    },
+    rentWithBalance: {
+      operationId: 'getCdbCabinetUseBalanceToRent',
+      parameters: { 'query.qrcode': body('qrcode') },
+      description: 'Rent with the wallet balance',
+    },
+    paymentMethods: {
+      operationId: 'getCdbPaymentMethodList',
+      parameters: { 'query.qrcode': body('qrcode') },
+      description: "The cabinet's payment methods",
+    },
   },
   postCdbCabinetUseDepositToRent: {
-    check: { operationId: 'postCdbMineOrderCheck', parameters: { 'path.tradeNo': body('outTradeNo') }, description: 'Poll the rental until the power bank is out' },
+    check: {
+      operationId: 'postCdbMineOrderCheck',
+      parameters: { 'path.tradeNo': body('outTradeNo') },
+      description: 'Poll the rental until the power bank is out',
+    },
   },
   postCdbCabinetSavedCardToRent: {
-    check: { operationId: 'postCdbMineOrderCheck', parameters: { 'path.tradeNo': body('outTradeNo') }, description: 'Poll the rental until the power bank is out' },
+    check: {
+      operationId: 'postCdbMineOrderCheck',
+      parameters: { 'path.tradeNo': body('outTradeNo') },
+      description: 'Poll the rental until the power bank is out',
+    },
   },
   getCdbCabinetUseBalanceToRent: {
-    check: { operationId: 'postCdbMineOrderCheck', parameters: { 'path.tradeNo': body('outTradNo') }, description: 'Poll the rental until the power bank is out' },
+    check: {
+      operationId: 'postCdbMineOrderCheck',
+      parameters: { 'path.tradeNo': body('outTradNo') },
+      description: 'Poll the rental until the power bank is out',
+    },
   },
   postCdbMineOrderCheck: {
-    detail: { operationId: 'getCdbMineOrderDetail', parameters: { 'query.orderId': body('orderId') }, description: 'The rental order' },
+    detail: {
+      operationId: 'getCdbMineOrderDetail',
+      parameters: { 'query.orderId': body('orderId') },
+      description: 'The rental order',
+    },
   },
   getCdbMineOrderDetail: {
-    receipt: { operationId: 'getCdbInvoiceCheck', parameters: { 'query.orderId': body('pOrderid') }, description: "The order's receipt" },
-    money: { operationId: 'getCdbOrderMoney', parameters: { 'query.orderId': body('pOrderid') }, description: "The order's money timeline" },
+    receipt: {
+      operationId: 'getCdbInvoiceCheck',
+      parameters: { 'query.orderId': body('pOrderid') },
+      description: "The order's receipt",
+    },
+    money: {
+      operationId: 'getCdbOrderMoney',
+      parameters: { 'query.orderId': body('pOrderid') },
+      description: "The order's money timeline",
+    },
   },
   postChargenowMifiRent: {
-    pickup: { operationId: 'postChargenowMifiPickup', requestBody: { pickOrderId: body('orderId') }, description: 'Pick up a box for the package at a cabinet' },
-    pickupPoll: { operationId: 'getChargenowMifiCheckPickUp', parameters: { 'query.mifiOrderId': body('orderId') }, description: 'Poll the QR pickup' },
-    package: { operationId: 'getChargenowMifiPackage', parameters: { 'query.mifiOrderId': body('orderId') }, description: 'The package order' },
+    pickup: {
+      operationId: 'postChargenowMifiPickup',
+      requestBody: { pickOrderId: body('orderId') },
+      description: 'Pick up a box for the package at a cabinet',
+    },
+    pickupPoll: {
+      operationId: 'getChargenowMifiCheckPickUp',
+      parameters: { 'query.mifiOrderId': body('orderId') },
+      description: 'Poll the QR pickup',
+    },
+    package: {
+      operationId: 'getChargenowMifiPackage',
+      parameters: { 'query.mifiOrderId': body('orderId') },
+      description: 'The package order',
+    },
   },
   postChargenowMifiPickup: {
-    device: { operationId: 'getChargenowMifiOrderDetail', parameters: { 'query.orderId': body('orderId') }, description: 'The box of the package' },
+    device: {
+      operationId: 'getChargenowMifiOrderDetail',
+      parameters: { 'query.orderId': body('orderId') },
+      description: 'The box of the package',
+    },
   },
   getChargenowMifiOrderDetail: {
-    traffic: { operationId: 'postChargenowMifiTrafficUsage', requestBody: { sn: body('sn') }, description: "The box's traffic between two times" },
-    usage: { operationId: 'postChargenowMifiFlowUsageList', requestBody: { sn: body('sn') }, description: "The box's traffic per package period" },
+    traffic: {
+      operationId: 'postChargenowMifiTrafficUsage',
+      requestBody: { sn: body('sn') },
+      description: "The box's traffic between two times",
+    },
+    usage: {
+      operationId: 'postChargenowMifiFlowUsageList',
+      requestBody: { sn: body('sn') },
+      description: "The box's traffic per package period",
+    },
   },
 };
 
@@ -160,7 +239,10 @@ const LINKS: Record<string, Record<string, Link>> = {
 function toOpenApi30(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(toOpenApi30);
   if (!isObject(node)) return;
-  for (const [k, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [k, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (typeof node[k] === 'number') {
       node[bound] = node[k];
       node[k] = true;
@@ -173,7 +255,9 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
 /** The swagger `transformObject`: what the whole document adds to its operations. */
 export const finishDocument: SwaggerTransformObject = (document) => {
-  const doc = ('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Json & { paths: Record<string, Record<string, Json>> };
+  const doc = ('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Json & {
+    paths: Record<string, Record<string, Json>>;
+  };
   delete doc.security; // each operation says its own
   const ids = new Map<string, Json & { responses: Record<string, Json> }>();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -199,12 +283,16 @@ export function riderDocument(isSession: (route: RouteOptions) => boolean): Fast
   return {
     openapi: {
       info: {
-        title: 'Powerly rental API', version: '0.1.0', description: 'See docs/api.md for the envelope and rules.',
+        title: 'Powerly rental API',
+        version: '0.1.0',
+        description: 'See docs/api.md for the envelope and rules.',
         license: { name: 'Proprietary', url: 'https://powerly.invalid/terms' },
       },
       servers: [{ url: '/', description: 'This server' }],
       components: {
-        securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token', description: 'The session token of a sign-in call' } },
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'token', description: 'The session token of a sign-in call' },
+        },
       },
     },
     transform: operationOf(isSession),

@@ -11,7 +11,11 @@ export type SortSpec = Record<string, string>;
  * `sort` ('name' ascending, '-name' descending; the first key of the spec when absent) as an ORDER BY with the
  * row's id as the tie-breaker, so keyset pages never skip or repeat a row.
  */
-export function orderBy(spec: SortSpec, sort: string | undefined, idColumn: string): { key: string; desc: boolean; sql: string } {
+export function orderBy(
+  spec: SortSpec,
+  sort: string | undefined,
+  idColumn: string,
+): { key: string; desc: boolean; sql: string } {
   const desc = sort?.startsWith('-') ?? false;
   const name = sort?.replace(/^-/, '') || Object.keys(spec)[0]!;
   const key = spec[name];
@@ -30,7 +34,14 @@ export function decodeCursor(cursor: string | undefined, idPattern = /^\d{1,18}$
   if (!cursor) return undefined;
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string' && idPattern.test(v[1])) return [v[0], v[1]];
+    if (
+      Array.isArray(v) &&
+      v.length === 2 &&
+      typeof v[0] === 'string' &&
+      typeof v[1] === 'string' &&
+      idPattern.test(v[1])
+    )
+      return [v[0], v[1]];
   } catch {
     // fall through
   }
@@ -41,7 +52,12 @@ export function decodeCursor(cursor: string | undefined, idPattern = /^\d{1,18}$
  * A page from rows read with `limit + 1`: the first `limit` rows, and the cursor of the next page when the extra
  * row shows there is one.
  */
-export function pageOf<R, T>(rows: R[], limit: number, cursorOf: (row: R) => [string, string], map: (row: R) => T): { items: T[]; next?: string } {
+export function pageOf<R, T>(
+  rows: R[],
+  limit: number,
+  cursorOf: (row: R) => [string, string],
+  map: (row: R) => T,
+): { items: T[]; next?: string } {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   return {

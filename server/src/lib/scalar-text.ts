@@ -48,9 +48,11 @@ export function readScalarText(schema: unknown, value: unknown, depth = 0): unkn
     if (types.has('boolean') && (value === 'true' || value === 'false')) return value === 'true';
     return value;
   }
-  if (Array.isArray(value) && isObject(schema.items)) return value.map((v) => readScalarText(schema.items, v, depth + 1));
+  if (Array.isArray(value) && isObject(schema.items))
+    return value.map((v) => readScalarText(schema.items, v, depth + 1));
   if (isObject(value) && isObject(schema.properties)) {
-    for (const [k, s] of Object.entries(schema.properties)) if (k in value) value[k] = readScalarText(s, value[k], depth + 1);
+    for (const [k, s] of Object.entries(schema.properties))
+      if (k in value) value[k] = readScalarText(s, value[k], depth + 1);
   }
   return value;
 }
@@ -59,12 +61,20 @@ export function readScalarText(schema: unknown, value: unknown, depth = 0): unkn
 export function acceptScalarText(schema: unknown, depth = 0): unknown {
   if (depth > 20 || !isObject(schema)) return schema;
   if (isObject(schema.properties)) {
-    const properties = Object.fromEntries(Object.entries(schema.properties).map(([k, s]) => [k, acceptScalarText(s, depth + 1)]));
+    const properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([k, s]) => [k, acceptScalarText(s, depth + 1)]),
+    );
     return { ...schema, properties };
   }
   if (isObject(schema.items)) return { ...schema, items: acceptScalarText(schema.items, depth + 1) };
   const pattern = textPattern(schema);
   if (!pattern) return schema;
   const { description, ...rest } = schema;
-  return { ...(description ? { description } : {}), anyOf: [rest, { type: 'string', pattern, description: 'The value as its text, read as the value (its bounds apply)' }] };
+  return {
+    ...(description ? { description } : {}),
+    anyOf: [
+      rest,
+      { type: 'string', pattern, description: 'The value as its text, read as the value (its bounds apply)' },
+    ],
+  };
 }

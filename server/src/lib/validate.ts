@@ -6,7 +6,8 @@ import { Value } from 'typebox/value';
 import { AppError } from './errors.ts';
 import { t, DEFAULT_LOCALE, type Locale } from './i18n.ts';
 
-export type FieldCode = 'required' | 'invalid' | 'range' | 'unknown' | 'origin' | 'duplicate' | 'notFound' | 'currency' | 'order';
+export type FieldCode =
+  'required' | 'invalid' | 'range' | 'unknown' | 'origin' | 'duplicate' | 'notFound' | 'currency' | 'order';
 
 export interface FieldProblem {
   /** The field, as a dotted path (`openingHours.weekly.mon.0.open`); a CSV row number when it comes from one. */
@@ -16,7 +17,8 @@ export interface FieldProblem {
 }
 
 /** The English text of a problem (what a script prints; the API translates with `t`). */
-export const problemText = (p: FieldProblem, locale: Locale = DEFAULT_LOCALE) => t(locale, `error.field.${p.code}`, { field: p.field });
+export const problemText = (p: FieldProblem, locale: Locale = DEFAULT_LOCALE) =>
+  t(locale, `error.field.${p.code}`, { field: p.field });
 
 export class FieldErrors extends AppError {
   constructor(readonly problems: FieldProblem[]) {
@@ -25,7 +27,12 @@ export class FieldErrors extends AppError {
 
   /** Each problem with its text in `locale`. */
   issues(locale: Locale = DEFAULT_LOCALE) {
-    return this.problems.map((p) => ({ ...(p.row !== undefined ? { row: p.row } : {}), field: p.field, code: p.code, message: problemText(p, locale) }));
+    return this.problems.map((p) => ({
+      ...(p.row !== undefined ? { row: p.row } : {}),
+      field: p.field,
+      code: p.code,
+      message: problemText(p, locale),
+    }));
   }
 }
 
@@ -55,10 +62,23 @@ export function schemaProblems(schema: TSchema, input: unknown): Problems {
     if (e.keyword === 'boolean' && e.schemaPath.endsWith('/additionalProperties')) {
       out.add(at, 'unknown');
     } else if (e.keyword === 'required') {
-      for (const f of (params.requiredProperties as string[] | undefined) ?? []) out.add(at ? `${at}.${f}` : f, 'required');
+      for (const f of (params.requiredProperties as string[] | undefined) ?? [])
+        out.add(at ? `${at}.${f}` : f, 'required');
     } else if (e.keyword === 'additionalProperties') {
-      for (const f of (params.additionalProperties as string[] | undefined) ?? []) out.add(at ? `${at}.${f}` : f, 'unknown');
-    } else if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'minLength', 'maxLength'].includes(e.keyword)) {
+      for (const f of (params.additionalProperties as string[] | undefined) ?? [])
+        out.add(at ? `${at}.${f}` : f, 'unknown');
+    } else if (
+      [
+        'minimum',
+        'maximum',
+        'exclusiveMinimum',
+        'exclusiveMaximum',
+        'minItems',
+        'maxItems',
+        'minLength',
+        'maxLength',
+      ].includes(e.keyword)
+    ) {
       out.add(at || '(body)', 'range');
     } else {
       out.add(at || '(body)', 'invalid');

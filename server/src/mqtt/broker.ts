@@ -34,7 +34,10 @@ function duplexPair(): [Duplex, Duplex] {
       },
     });
   const pair: Duplex[] = [];
-  pair.push(make(() => pair[1]!), make(() => pair[0]!));
+  pair.push(
+    make(() => pair[1]!),
+    make(() => pair[0]!),
+  );
   return [pair[0]!, pair[1]!];
 }
 
@@ -62,38 +65,55 @@ export interface BrokerAuth {
 type Role = { kind: 'internal' } | { kind: 'cabinet'; id: string };
 const roles = new WeakMap<object, Role>();
 
-export async function startEmbeddedBroker(opts: { port: number | null; host?: string; auth?: BrokerAuth }): Promise<EmbeddedBroker> {
+export async function startEmbeddedBroker(opts: {
+  port: number | null;
+  host?: string;
+  auth?: BrokerAuth;
+}): Promise<EmbeddedBroker> {
   const internal = new WeakSet<object>();
   const auth = opts.auth;
-  const broker = await Aedes.createBroker(auth ? {
-    authenticate(client, username, password, done) {
-      if (internal.has(client.conn)) {
-        roles.set(client, { kind: 'internal' });
-        return done(null, true);
-      }
-      const id = username ?? '';
-      if (!validCabinetId(id) || !password) return done(Object.assign(new Error('bad credentials'), { returnCode: 4 }) as never, false);
-      auth.verifyCabinet(id, password.toString('utf8')).then((ok) => {
-        if (!ok) return done(Object.assign(new Error('bad credentials'), { returnCode: 4 }) as never, false);
-        roles.set(client, { kind: 'cabinet', id });
-        done(null, true);
-      }, (err: unknown) => done(Object.assign(err instanceof Error ? err : new Error(String(err)), { returnCode: 3 }) as never, false));
-    },
-    authorizePublish(client, packet, cb) {
-      const role = client ? roles.get(client) : { kind: 'internal' as const };
-      if (role?.kind === 'internal') return cb(null);
-      if (role?.kind === 'cabinet' && cabinetMay('publish', auth.prefix, role.id, packet.topic)) return cb(null);
-      if (role?.kind === 'cabinet' && auth.vendorMay?.('publish', role.id, packet.topic)) return cb(null);
-      cb(new Error(`not allowed to publish ${packet.topic}`)); // MQTT 3.1.1: the client is disconnected
-    },
-    authorizeSubscribe(client, sub, cb) {
-      const role = roles.get(client);
-      if (role?.kind === 'internal') return cb(null, sub);
-      if (role?.kind === 'cabinet' && cabinetMay('subscribe', auth.prefix, role.id, sub.topic)) return cb(null, sub);
-      if (role?.kind === 'cabinet' && auth.vendorMay?.('subscribe', role.id, sub.topic)) return cb(null, sub);
-      cb(null, null); // refused: SUBACK 0x80 (Aedes: a null subscription negates it)
-    },
-  } : {});
+  const broker = await Aedes.createBroker(
+    auth
+      ? {
+          authenticate(client, username, password, done) {
+            if (internal.has(client.conn)) {
+              roles.set(client, { kind: 'internal' });
+              return done(null, true);
+            }
+            const id = username ?? '';
+            if (!validCabinetId(id) || !password)
+              return done(Object.assign(new Error('bad credentials'), { returnCode: 4 }) as never, false);
+            auth.verifyCabinet(id, password.toString('utf8')).then(
+              (ok) => {
+                if (!ok) return done(Object.assign(new Error('bad credentials'), { returnCode: 4 }) as never, false);
+                roles.set(client, { kind: 'cabinet', id });
+                done(null, true);
+              },
+              (err: unknown) =>
+                done(
+                  Object.assign(err instanceof Error ? err : new Error(String(err)), { returnCode: 3 }) as never,
+                  false,
+                ),
+            );
+          },
+          authorizePublish(client, packet, cb) {
+            const role = client ? roles.get(client) : { kind: 'internal' as const };
+            if (role?.kind === 'internal') return cb(null);
+            if (role?.kind === 'cabinet' && cabinetMay('publish', auth.prefix, role.id, packet.topic)) return cb(null);
+            if (role?.kind === 'cabinet' && auth.vendorMay?.('publish', role.id, packet.topic)) return cb(null);
+            cb(new Error(`not allowed to publish ${packet.topic}`)); // MQTT 3.1.1: the client is disconnected
+          },
+          authorizeSubscribe(client, sub, cb) {
+            const role = roles.get(client);
+            if (role?.kind === 'internal') return cb(null, sub);
+            if (role?.kind === 'cabinet' && cabinetMay('subscribe', auth.prefix, role.id, sub.topic))
+              return cb(null, sub);
+            if (role?.kind === 'cabinet' && auth.vendorMay?.('subscribe', role.id, sub.topic)) return cb(null, sub);
+            cb(null, null); // refused: SUBACK 0x80 (Aedes: a null subscription negates it)
+          },
+        }
+      : {},
+  );
   let server: net.Server | null = null;
   // Loopback unless configured (MQTT_HOST): cabinets on the network need MQTT_HOST=0.0.0.0 and their credentials.
   const host = opts.host ?? '127.0.0.1';
@@ -109,14 +129,20 @@ export async function startEmbeddedBroker(opts: { port: number | null; host?: st
     port,
     host: server ? (server.address() as net.AddressInfo).address : host,
     connect(clientOpts) {
-      return new mqtt.MqttClient(() => {
-        const [client, brokerSide] = duplexPair();
-        internal.add(brokerSide);
-        broker.handle(brokerSide);
-        return client;
-      }, { protocolVersion: 4, reconnectPeriod: 1000, ...clientOpts });
+      return new mqtt.MqttClient(
+        () => {
+          const [client, brokerSide] = duplexPair();
+          internal.add(brokerSide);
+          broker.handle(brokerSide);
+          return client;
+        },
+        { protocolVersion: 4, reconnectPeriod: 1000, ...clientOpts },
+      );
     },
-    describe: () => (port ? `embedded Aedes on mqtt://${host}:${port}${auth ? ' (cabinets authenticated, topic rules enforced)' : ''}` : 'embedded Aedes (in-process only)'),
+    describe: () =>
+      port
+        ? `embedded Aedes on mqtt://${host}:${port}${auth ? ' (cabinets authenticated, topic rules enforced)' : ''}`
+        : 'embedded Aedes (in-process only)',
     async close() {
       await new Promise<void>((resolve) => broker.close(() => resolve()));
       if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));

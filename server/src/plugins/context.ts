@@ -16,17 +16,20 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async function context(app: FastifyInstance, opts: { auth: AuthService }) {
-  app.decorateRequest('locale', 'en-US');
-  app.decorateRequest('user', null);
-  app.addHook('onRequest', async (req) => {
-    req.locale = pickLocale(req.headers.lang);
-  });
-  app.decorate('requireUser', async (req: FastifyRequest) => {
-    const token = req.headers.token;
-    req.user = await opts.auth.authenticate(Array.isArray(token) ? token[0] : token);
-  });
-}, { name: 'context' });
+export default fp(
+  async function context(app: FastifyInstance, opts: { auth: AuthService }) {
+    app.decorateRequest('locale', 'en-US');
+    app.decorateRequest('user', null);
+    app.addHook('onRequest', async (req) => {
+      req.locale = pickLocale(req.headers.lang);
+    });
+    app.decorate('requireUser', async (req: FastifyRequest) => {
+      const token = req.headers.token;
+      req.user = await opts.auth.authenticate(Array.isArray(token) ? token[0] : token);
+    });
+  },
+  { name: 'context' },
+);
 
 export function currentUser(req: FastifyRequest): UserRow {
   if (!req.user) throw new Error('route is missing the requireUser preHandler');

@@ -33,16 +33,20 @@ function flushSubnormal(v: unknown, depth = 0): void {
   }
 }
 
-export default fp(async function input(app: FastifyInstance) {
-  app.addHook('onRequest', async (req) => {
-    if (/%00/i.test(req.url)) throw badRequest('error.validation');
-  });
-  app.addHook('preValidation', async (req) => {
-    if (hasNul(req.body) || hasNul(req.params) || hasNul(req.query)) throw badRequest('error.validation');
-  });
-  // After the schemas coerced the values: no infinite or NaN number reaches a service (or SQL).
-  app.addHook('preHandler', async (req) => {
-    if (hasNonFinite(req.body) || hasNonFinite(req.params) || hasNonFinite(req.query)) throw badRequest('error.validation');
-    for (const part of [req.body, req.params, req.query]) flushSubnormal(part);
-  });
-}, { name: 'input-hygiene' });
+export default fp(
+  async function input(app: FastifyInstance) {
+    app.addHook('onRequest', async (req) => {
+      if (/%00/i.test(req.url)) throw badRequest('error.validation');
+    });
+    app.addHook('preValidation', async (req) => {
+      if (hasNul(req.body) || hasNul(req.params) || hasNul(req.query)) throw badRequest('error.validation');
+    });
+    // After the schemas coerced the values: no infinite or NaN number reaches a service (or SQL).
+    app.addHook('preHandler', async (req) => {
+      if (hasNonFinite(req.body) || hasNonFinite(req.params) || hasNonFinite(req.query))
+        throw badRequest('error.validation');
+      for (const part of [req.body, req.params, req.query]) flushSubnormal(part);
+    });
+  },
+  { name: 'input-hygiene' },
+);

@@ -42,7 +42,8 @@ declare module 'fastify' {
 /** The session's CSRF token: derived from the session's secret, so only the cookie's holder can know it. */
 export const csrfOfSession = (token: string) => sha256(`csrf:${token}`).slice(0, 43);
 
-const same = (a: string | undefined, b: string | undefined) => !!a && !!b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const same = (a: string | undefined, b: string | undefined) =>
+  !!a && !!b && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 export function secure(req: FastifyRequest) {
   return req.protocol === 'https';
@@ -60,7 +61,12 @@ export function preSessionCsrf(req: FastifyRequest, reply: FastifyReply): string
 
 /** Starts a session: its cookie, and the CSRF token the console sends from now on. */
 export function sendSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, maxMs: number) {
-  setCookie(reply, SESSION_COOKIE, token, { path: '/', sameSite: 'Strict', secure: secure(req), maxAgeS: Math.floor(maxMs / 1000) });
+  setCookie(reply, SESSION_COOKIE, token, {
+    path: '/',
+    sameSite: 'Strict',
+    secure: secure(req),
+    maxAgeS: Math.floor(maxMs / 1000),
+  });
   return csrfOfSession(token);
 }
 
@@ -70,7 +76,13 @@ export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply) {
 
 /** The request as an audit actor: who (the signed-in person), from where, and why. */
 export function actorOf(req: FastifyRequest, reason: string | null): Actor {
-  return { staffId: req.staff?.id ?? null, email: req.staff?.email ?? null, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), reason };
+  return {
+    staffId: req.staff?.id ?? null,
+    email: req.staff?.email ?? null,
+    ip: req.ip,
+    userAgent: String(req.headers['user-agent'] ?? ''),
+    reason,
+  };
 }
 
 /** The signed-in person (routes with a permission or 'signed-in'). */
@@ -80,7 +92,15 @@ export function staffOf(req: FastifyRequest): StaffPrincipal {
 }
 
 const ERROR_NAMES: Record<number, string> = {
-  400: 'bad_request', 401: 'unauthorized', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 413: 'too_large', 422: 'unprocessable', 428: 'precondition_required', 429: 'rate_limited',
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'too_large',
+  422: 'unprocessable',
+  428: 'precondition_required',
+  429: 'rate_limited',
   503: 'unavailable',
 };
 
@@ -102,7 +122,14 @@ export async function opsApi(ops: App, opts: OpsApiOptions) {
     if (!access) throw new Error(`ops route ${route.method} ${route.url} declares no permission`);
     // A browser navigation (the single sign-on redirects) is described in docs/api.md, not in the document, as the
     // rider API's payment returns are.
-    if (!route.schema?.hide) docs.push({ method: route.method, url: route.url, access, schema: route.schema, sse: !!(route as { sse?: unknown }).sse });
+    if (!route.schema?.hide)
+      docs.push({
+        method: route.method,
+        url: route.url,
+        access,
+        schema: route.schema,
+        sse: !!(route as { sse?: unknown }).sse,
+      });
     // Not in the rider API's document: the ops API has its own.
     route.schema = { ...route.schema, hide: true };
   });
@@ -155,7 +182,16 @@ export async function opsApi(ops: App, opts: OpsApiOptions) {
       message = field ? t(locale, 'error.validation.field', { field }) : t(locale, 'error.validation');
     } else if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       status = err.statusCode;
-      message = t(locale, status === 404 ? 'error.notFound' : status === 429 ? 'error.rateLimited' : status === 413 ? 'error.tooLarge' : 'error.badRequest');
+      message = t(
+        locale,
+        status === 404
+          ? 'error.notFound'
+          : status === 429
+            ? 'error.rateLimited'
+            : status === 413
+              ? 'error.tooLarge'
+              : 'error.badRequest',
+      );
     } else {
       req.log.error({ err }, 'unhandled error');
       status = 500;
@@ -163,9 +199,13 @@ export async function opsApi(ops: App, opts: OpsApiOptions) {
     }
     return reply.status(status).send({ statusCode: status, error: ERROR_NAMES[status] ?? 'internal', message });
   });
-  ops.setNotFoundHandler((req, reply) => reply.status(404).send({ statusCode: 404, error: 'not_found', message: t(req.locale, 'error.notFound') }));
+  ops.setNotFoundHandler((req, reply) =>
+    reply.status(404).send({ statusCode: 404, error: 'not_found', message: t(req.locale, 'error.notFound') }),
+  );
 
   for (const routes of opts.routes) await ops.register(routes);
 
-  ops.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, async () => opsOpenApi(docs.filter((d) => d.url !== `${OPS_PREFIX}/openapi.json`)));
+  ops.get('/openapi.json', { config: { permission: 'public' }, schema: { hide: true } }, async () =>
+    opsOpenApi(docs.filter((d) => d.url !== `${OPS_PREFIX}/openapi.json`)),
+  );
 }

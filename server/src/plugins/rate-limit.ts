@@ -30,7 +30,10 @@ export const BUDGETS: Record<string, { max: number; timeWindow: number }> = {
 /** The store over the database: @fastify/rate-limit calls incr() once per request. */
 function databaseStore(repo: RateLimitRepository): FastifyRateLimitStoreCtor {
   class DatabaseStore implements FastifyRateLimitStore {
-    constructor(_opts: unknown, private readonly ns = '') {}
+    constructor(
+      _opts: unknown,
+      private readonly ns = '',
+    ) {}
     incr(key: string, cb: (err: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
       const now = new Date();
       repo.hit(`${this.ns}${key}`, now, timeWindow).then(
@@ -49,24 +52,33 @@ function databaseStore(repo: RateLimitRepository): FastifyRateLimitStoreCtor {
 /** Whether a request is for the built front end's files (not counted). */
 function isStaticFile(method: string, url: string) {
   if (method !== 'GET' && method !== 'HEAD') return false;
-  return !url.startsWith(API_PREFIX) && !url.startsWith('/demo-api') && !url.startsWith('/sandbox-') && !url.startsWith('/webhooks');
+  return (
+    !url.startsWith(API_PREFIX) &&
+    !url.startsWith('/demo-api') &&
+    !url.startsWith('/sandbox-') &&
+    !url.startsWith('/webhooks')
+  );
 }
 
-export default fp(async function limits(app: FastifyInstance, opts: { db: Db }) {
-  // Before the plugin's own onRoute hook: each route with a budget in the table gets it as its rateLimit config.
-  app.addHook('onRoute', (route) => {
-    for (const m of [route.method].flat()) {
-      const budget = BUDGETS[`${m} ${route.url}`];
-      if (budget) route.config = { ...(route.config as object), rateLimit: budget } as typeof route.config;
-    }
-  });
-  await app.register(rateLimit, {
-    global: true,
-    ...DEFAULT_BUDGET,
-    store: databaseStore(new RateLimitRepository(opts.db)),
-    keyGenerator: (req) => req.ip,
-    allowList: (req) => isStaticFile(req.method, req.url),
-    // The error handler answers in the envelope and the user's language (plugins/errors.ts).
-    errorResponseBuilder: (_req, ctx) => Object.assign(new Error('rate limited'), { statusCode: ctx.statusCode, rateLimited: true }),
-  });
-}, { name: 'rate-limits' });
+export default fp(
+  async function limits(app: FastifyInstance, opts: { db: Db }) {
+    // Before the plugin's own onRoute hook: each route with a budget in the table gets it as its rateLimit config.
+    app.addHook('onRoute', (route) => {
+      for (const m of [route.method].flat()) {
+        const budget = BUDGETS[`${m} ${route.url}`];
+        if (budget) route.config = { ...(route.config as object), rateLimit: budget } as typeof route.config;
+      }
+    });
+    await app.register(rateLimit, {
+      global: true,
+      ...DEFAULT_BUDGET,
+      store: databaseStore(new RateLimitRepository(opts.db)),
+      keyGenerator: (req) => req.ip,
+      allowList: (req) => isStaticFile(req.method, req.url),
+      // The error handler answers in the envelope and the user's language (plugins/errors.ts).
+      errorResponseBuilder: (_req, ctx) =>
+        Object.assign(new Error('rate limited'), { statusCode: ctx.statusCode, rateLimited: true }),
+    });
+  },
+  { name: 'rate-limits' },
+);

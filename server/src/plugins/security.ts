@@ -12,13 +12,22 @@ import type { FastifyInstance } from 'fastify';
 
 /** Third-party scripts the flows load at run time (sign-in SDKs, reCAPTCHA, WeChat JS-SDK, Stripe.js). */
 const SCRIPT_HOSTS = [
-  'https://accounts.google.com', 'https://appleid.cdn-apple.com', 'https://connect.facebook.net', 'https://www.google.com',
-  'https://www.gstatic.com', 'https://res.wx.qq.com', 'https://js.stripe.com',
+  'https://accounts.google.com',
+  'https://appleid.cdn-apple.com',
+  'https://connect.facebook.net',
+  'https://www.google.com',
+  'https://www.gstatic.com',
+  'https://res.wx.qq.com',
+  'https://js.stripe.com',
 ];
 /** Frames those SDKs open (Google/Apple/Facebook sign-in, reCAPTCHA, Stripe 3-D Secure). */
 const FRAME_HOSTS = [
-  'https://accounts.google.com', 'https://www.google.com', 'https://appleid.apple.com', 'https://www.facebook.com',
-  'https://js.stripe.com', 'https://hooks.stripe.com',
+  'https://accounts.google.com',
+  'https://www.google.com',
+  'https://appleid.apple.com',
+  'https://www.facebook.com',
+  'https://js.stripe.com',
+  'https://hooks.stripe.com',
 ];
 
 /**
@@ -36,7 +45,11 @@ const NO_EXTRA: CspExtra = { script: [], frame: [], connect: [] };
  * The page policy's directives (helmet's format); `frameAncestors` is the one directive that varies per page,
  * `extra` the one that varies per installation.
  */
-export function cspDirectives(frameAncestors: string[] = ["'none'"], extra: CspExtra = NO_EXTRA, scriptHashes: string[] = []): Record<string, string[]> {
+export function cspDirectives(
+  frameAncestors: string[] = ["'none'"],
+  extra: CspExtra = NO_EXTRA,
+  scriptHashes: string[] = [],
+): Record<string, string[]> {
   return {
     'default-src': ["'self'"],
     // scriptHashes: a page's own inline scripts ('sha256-…'), e.g. the app pages' first-screen scripts (static.ts).
@@ -60,41 +73,48 @@ export function cspDirectives(frameAncestors: string[] = ["'none'"], extra: CspE
 
 /** The serialised policy (for routes that set it themselves, e.g. the embed frame with its agent's origins). */
 export function pageCsp(frameAncestors: string, extra: CspExtra = NO_EXTRA, scriptHashes: string[] = []): string {
-  return Object.entries(cspDirectives([frameAncestors], extra, scriptHashes)).map(([k, v]) => `${k} ${v.join(' ')}`).join('; ');
+  return Object.entries(cspDirectives([frameAncestors], extra, scriptHashes))
+    .map(([k, v]) => `${k} ${v.join(' ')}`)
+    .join('; ');
 }
 
 /**
  * `extra`: the SDK origins of the methods offered now. It may change while the server runs (a method switched on in
  * the console): the getter answers the same object until then, and the headers follow it from the next request.
  */
-export default fp(async function security(app: FastifyInstance, opts: { extra?: () => CspExtra }) {
-  const extraOf = opts.extra ?? (() => NO_EXTRA);
-  // Pages that set their own policy (static.ts: the app, the embed frame) build it with the installation's extra.
-  app.decorate('pageCsp', (frameAncestors: string, scriptHashes: string[] = []) => pageCsp(frameAncestors, extraOf(), scriptHashes));
-  // One helmet middleware per policy, built when the extra changes and applied to every request. (@fastify/helmet
-  // built a new one, parsing every option and CSP directive again, on each request: a measurable share of a fast
-  // route's time.)
-  let built: { extra: CspExtra; headers: ReturnType<typeof helmet> } | undefined;
-  const headersFor = (extra: CspExtra) => {
-    if (built?.extra !== extra) {
-      built = {
-        extra,
-        headers: helmet({
-          contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(["'none'"], extra) },
-          xFrameOptions: false,
-          crossOriginResourcePolicy: false,
-          // Pages we open (sign-in popups) keep their opener; the embed frame sets `same-origin` itself (static.ts).
-          crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-          crossOriginEmbedderPolicy: false,
-        }),
-      };
-    }
-    return built.headers;
-  };
-  app.addHook('onRequest', (req, reply, done) => {
-    headersFor(extraOf())(req.raw, reply.raw, (err) => done(err as Error | undefined));
-  });
-}, { name: 'security-headers' });
+export default fp(
+  async function security(app: FastifyInstance, opts: { extra?: () => CspExtra }) {
+    const extraOf = opts.extra ?? (() => NO_EXTRA);
+    // Pages that set their own policy (static.ts: the app, the embed frame) build it with the installation's extra.
+    app.decorate('pageCsp', (frameAncestors: string, scriptHashes: string[] = []) =>
+      pageCsp(frameAncestors, extraOf(), scriptHashes),
+    );
+    // One helmet middleware per policy, built when the extra changes and applied to every request. (@fastify/helmet
+    // built a new one, parsing every option and CSP directive again, on each request: a measurable share of a fast
+    // route's time.)
+    let built: { extra: CspExtra; headers: ReturnType<typeof helmet> } | undefined;
+    const headersFor = (extra: CspExtra) => {
+      if (built?.extra !== extra) {
+        built = {
+          extra,
+          headers: helmet({
+            contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(["'none'"], extra) },
+            xFrameOptions: false,
+            crossOriginResourcePolicy: false,
+            // Pages we open (sign-in popups) keep their opener; the embed frame sets `same-origin` itself (static.ts).
+            crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+            crossOriginEmbedderPolicy: false,
+          }),
+        };
+      }
+      return built.headers;
+    };
+    app.addHook('onRequest', (req, reply, done) => {
+      headersFor(extraOf())(req.raw, reply.raw, (err) => done(err as Error | undefined));
+    });
+  },
+  { name: 'security-headers' },
+);
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -25,23 +25,26 @@ const make = (coerceTypes: Options['coerceTypes']) => {
 
 const FORM = /^application\/x-www-form-urlencoded\b/i;
 
-export default fp(async function validation(app: FastifyInstance) {
-  const strict = make(false);
-  const text = make('array');
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : text).compile(schema));
+export default fp(
+  async function validation(app: FastifyInstance) {
+    const strict = make(false);
+    const text = make('array');
+    app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : text).compile(schema));
 
-  // A form's fields are text: read them as the body schema's types before the (strict) check; a JSON body's numbers
-  // and booleans sent as text likewise, and nothing else of it.
-  const readers = new WeakMap<object, ValidateFunction>();
-  app.addHook('preValidation', async (req) => {
-    const schema = req.routeOptions.schema?.body;
-    if (!schema || typeof schema !== 'object' || !req.body || typeof req.body !== 'object') return;
-    if (!FORM.test(req.headers['content-type'] ?? '')) {
-      readScalarText(schema, req.body);
-      return;
-    }
-    let read = readers.get(schema);
-    if (!read) readers.set(schema, (read = text.compile(schema)));
-    read(req.body); // coerces in place; the strict check that follows reports what is still wrong
-  });
-}, { name: 'validation' });
+    // A form's fields are text: read them as the body schema's types before the (strict) check; a JSON body's numbers
+    // and booleans sent as text likewise, and nothing else of it.
+    const readers = new WeakMap<object, ValidateFunction>();
+    app.addHook('preValidation', async (req) => {
+      const schema = req.routeOptions.schema?.body;
+      if (!schema || typeof schema !== 'object' || !req.body || typeof req.body !== 'object') return;
+      if (!FORM.test(req.headers['content-type'] ?? '')) {
+        readScalarText(schema, req.body);
+        return;
+      }
+      let read = readers.get(schema);
+      if (!read) readers.set(schema, (read = text.compile(schema)));
+      read(req.body); // coerces in place; the strict check that follows reports what is still wrong
+    });
+  },
+  { name: 'validation' },
+);

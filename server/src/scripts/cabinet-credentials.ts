@@ -26,20 +26,32 @@ if (!cabinetId && !dir) {
 
 const cfg = loadConfig();
 if (!cfg.databaseUrl) mkdirSync(cfg.dataDir, { recursive: true });
-const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
+const db = await openDb({
+  databaseUrl: cfg.databaseUrl,
+  dataDir: cfg.dataDir,
+  schema: process.env.DB_SCHEMA || undefined,
+});
 try {
   await migrate(db);
-  const secretsKey = cabinetSecretsKey({ given: process.env.CABINET_SECRETS_KEY, db, clock: systemClock, sandbox: cfg.sandbox === 'on' });
+  const secretsKey = cabinetSecretsKey({
+    given: process.env.CABINET_SECRETS_KEY,
+    db,
+    clock: systemClock,
+    sandbox: cfg.sandbox === 'on',
+  });
   const { cabinets } = fleetServices({ db, clock: systemClock, secretsKey });
   if (cabinetId) {
     const { password, kind } = await cabinets.issueCredentials(cabinetId);
-    console.info(kind === 'token-secret'
-      ? `cabinet ${cabinetId}: token secret of the TCP family (shown once, set it in the cabinet; its frames are signed with it):\n${password}`
-      : `cabinet ${cabinetId}: MQTT username "${cabinetId}", password (shown once, store it in the cabinet):\n${password}`);
+    console.info(
+      kind === 'token-secret'
+        ? `cabinet ${cabinetId}: token secret of the TCP family (shown once, set it in the cabinet; its frames are signed with it):\n${password}`
+        : `cabinet ${cabinetId}: MQTT username "${cabinetId}", password (shown once, store it in the cabinet):\n${password}`,
+    );
   }
   if (dir) {
     mkdirSync(dir, { recursive: true });
-    const server = cfg.mqttUsername && cfg.mqttPassword ? { username: cfg.mqttUsername, password: cfg.mqttPassword } : undefined;
+    const server =
+      cfg.mqttUsername && cfg.mqttPassword ? { username: cfg.mqttUsername, password: cfg.mqttPassword } : undefined;
     const files = await cabinets.mosquittoFiles(cfg.mqttPrefix, server);
     writeFileSync(join(dir, 'passwd'), files.passwd, { mode: 0o600 });
     writeFileSync(join(dir, 'acl'), files.acl);

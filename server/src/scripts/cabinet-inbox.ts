@@ -17,12 +17,20 @@ if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
   process.exit(2);
 }
 const [action = 'list', arg] = process.argv.slice(2);
-const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
+const db = await openDb({
+  databaseUrl: cfg.databaseUrl,
+  dataDir: cfg.dataDir,
+  schema: process.env.DB_SCHEMA || undefined,
+});
 const { cabinets } = fleetServices({ db, clock: systemClock });
 try {
   if (action === 'retry' && arg) {
     const ok = await cabinets.retryEvent(arg);
-    console.info(ok ? `${arg}: pending again, the inbox poller of a running server processes it` : `${arg}: no dead event with this id`);
+    console.info(
+      ok
+        ? `${arg}: pending again, the inbox poller of a running server processes it`
+        : `${arg}: no dead event with this id`,
+    );
     process.exitCode = ok ? 0 : 1;
   } else if (action === 'release' && arg) {
     const ok = await cabinets.releasePowerbank(arg);
@@ -33,10 +41,15 @@ try {
     const { counts, events, rejects, quarantined: q } = await cabinets.inbox(state);
     console.info(`inbox: ${counts.map((c) => `${c.state} ${c.n}`).join(', ') || 'empty'}`);
     for (const e of events) {
-      console.info(`  ${e.state} ${e.id} ${e.type} received ${new Date(e.received_at).toISOString()} attempts ${e.attempts}: ${e.last_error ?? ''}`);
+      console.info(
+        `  ${e.state} ${e.id} ${e.type} received ${new Date(e.received_at).toISOString()} attempts ${e.attempts}: ${e.last_error ?? ''}`,
+      );
     }
     console.info(`refused messages: ${rejects.length ? '' : 'none'}`);
-    for (const r of rejects) console.info(`  ${r.cabinet_id} ${r.reason} ×${r.count}, last ${new Date(r.last_at).toISOString()}: ${r.last_payload ?? ''}`);
+    for (const r of rejects)
+      console.info(
+        `  ${r.cabinet_id} ${r.reason} ×${r.count}, last ${new Date(r.last_at).toISOString()}: ${r.last_payload ?? ''}`,
+      );
     console.info(`quarantined power banks: ${q.length ? '' : 'none'}`);
     for (const b of q) console.info(`  ${b.id} in ${b.cabinet_id ?? '?'} slot ${b.slot ?? '?'}`);
   } else {

@@ -14,7 +14,11 @@ if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
   console.error(`jobs:dead: no database (set DATABASE_URL, or DATA_DIR; ${cfg.dataDir} does not exist)`);
   process.exit(2);
 }
-const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
+const db = await openDb({
+  databaseUrl: cfg.databaseUrl,
+  dataDir: cfg.dataDir,
+  schema: process.env.DB_SCHEMA || undefined,
+});
 try {
   const { deadJobs } = fleetServices({ db, clock: systemClock });
   const at = process.argv.indexOf('--retry');
@@ -22,14 +26,18 @@ try {
   const by = process.argv.indexOf('--by');
   if (give >= 0 && by >= 0) {
     const id = Number(process.argv[give + 1]);
-    console.info((await deadJobs.abandon(id, String(process.argv[by + 1]))) ? `job ${id} is abandoned` : `job ${id} is not dead`);
+    console.info(
+      (await deadJobs.abandon(id, String(process.argv[by + 1]))) ? `job ${id} is abandoned` : `job ${id} is not dead`,
+    );
   } else if (at >= 0) {
     const id = Number(process.argv[at + 1]);
     console.info((await deadJobs.retry(id)) ? `job ${id} is due again` : `job ${id} is not dead`);
   } else {
     const dead = await deadJobs.list(1000);
     for (const j of dead) {
-      console.info(`${j.id}\t${new Date(j.dead_at).toISOString()}\t${j.kind}\t${JSON.stringify(j.payload)}\t${j.attempts} attempts\t${j.last_error ?? ''}`);
+      console.info(
+        `${j.id}\t${new Date(j.dead_at).toISOString()}\t${j.kind}\t${JSON.stringify(j.payload)}\t${j.attempts} attempts\t${j.last_error ?? ''}`,
+      );
     }
     console.info(dead.length ? `${dead.length} dead job(s)` : 'no dead jobs');
     process.exitCode = dead.length ? 1 : 0;

@@ -12,12 +12,21 @@ if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
   console.error(`ledger:check: no database (set DATABASE_URL, or DATA_DIR; ${cfg.dataDir} does not exist)`);
   process.exit(2);
 }
-const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
+const db = await openDb({
+  databaseUrl: cfg.databaseUrl,
+  dataDir: cfg.dataDir,
+  schema: process.env.DB_SCHEMA || undefined,
+});
 try {
   const violations = await checkLedger(db);
-  for (const r of await new LedgerRepository(db).summary()) console.info(`${r.currency}: ${r.accounts} accounts, ${r.transfers} transfers`);
+  for (const r of await new LedgerRepository(db).summary())
+    console.info(`${r.currency}: ${r.accounts} accounts, ${r.transfers} transfers`);
   for (const v of violations) console.error(`VIOLATION ${v.invariant}: ${v.detail}`);
-  console.info(violations.length ? `ledger:check FAILED (${violations.length} violation(s))` : 'ledger:check OK: every invariant holds');
+  console.info(
+    violations.length
+      ? `ledger:check FAILED (${violations.length} violation(s))`
+      : 'ledger:check OK: every invariant holds',
+  );
   process.exitCode = violations.length ? 1 : 0;
 } finally {
   await db.close();

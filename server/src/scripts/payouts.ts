@@ -21,7 +21,8 @@ import { LiveService } from '../modules/live/service.ts';
 import { BankPayouts } from '../modules/wallet/bank-payouts.ts';
 import { WalletRepository } from '../modules/wallet/repository.ts';
 
-const usage = 'usage: npm run payouts -- list | record <withdrawalId> <bankReference> --by <who> [--note <text>] | reject <withdrawalId> <reason> --by <who> | approve <withdrawalId> --by <who>';
+const usage =
+  'usage: npm run payouts -- list | record <withdrawalId> <bankReference> --by <who> [--note <text>] | reject <withdrawalId> <reason> --by <who> | approve <withdrawalId> --by <who>';
 const args = process.argv.slice(2);
 const flag = (name: string) => {
   const i = args.indexOf(`--${name}`);
@@ -36,11 +37,20 @@ if (!cfg.databaseUrl && !existsSync(cfg.dataDir)) {
   console.error(`payouts: no database (set DATABASE_URL, or DATA_DIR; ${cfg.dataDir} does not exist)`);
   process.exit(2);
 }
-const db = await openDb({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir, schema: process.env.DB_SCHEMA || undefined });
+const db = await openDb({
+  databaseUrl: cfg.databaseUrl,
+  dataDir: cfg.dataDir,
+  schema: process.env.DB_SCHEMA || undefined,
+});
 const log = console;
 const bank = new BankPayouts({
-  db, clock: systemClock, log, repo: new WalletRepository(db), ledger: new LedgerService(new LedgerRepository(db), db),
-  jobs: new JobRunner(db, systemClock, log), live: new LiveService({ db, repo: new LiveRepository(db), clock: systemClock, log }),
+  db,
+  clock: systemClock,
+  log,
+  repo: new WalletRepository(db),
+  ledger: new LedgerService(new LedgerRepository(db), db),
+  jobs: new JobRunner(db, systemClock, log),
+  live: new LiveService({ db, repo: new LiveRepository(db), clock: systemClock, log }),
   // The real payout adapters configured as for the server (approve pays through them; the server's jobs follow it).
   rails: payoutRailsFromEnv(process.env).rails,
 });
@@ -48,15 +58,26 @@ try {
   if (cmd === 'list' || cmd === undefined) {
     const rows = await bank.awaiting(1000);
     for (const w of rows) {
-      console.info([w.id, new Date(w.created_at).toISOString(), `${toDecimalText(Number(w.amount), w.currency)} ${w.currency}`, `user ${w.user_id}`,
-        w.channel_id ?? '', JSON.stringify(w.account_data ?? {}), w.settle_reason ?? '', w.provider_ref ? `provider ${w.provider}:${w.provider_ref}` : ''].join('\t'));
+      console.info(
+        [
+          w.id,
+          new Date(w.created_at).toISOString(),
+          `${toDecimalText(Number(w.amount), w.currency)} ${w.currency}`,
+          `user ${w.user_id}`,
+          w.channel_id ?? '',
+          JSON.stringify(w.account_data ?? {}),
+          w.settle_reason ?? '',
+          w.provider_ref ? `provider ${w.provider}:${w.provider_ref}` : '',
+        ].join('\t'),
+      );
     }
     console.info(rows.length ? `${rows.length} payout(s) awaiting an operator` : 'no payouts awaiting an operator');
   } else if (cmd === 'approve' && id && by) {
     const w = await bank.approvePayout(id, by);
     console.info(`${w.id}: ${w.status} through ${w.provider ?? '?'}, approved by ${w.approved_by}`);
   } else if ((cmd === 'record' || cmd === 'reject') && id && text && by) {
-    const w = cmd === 'record' ? await bank.recordManualPayout(id, text, by, note) : await bank.rejectPayout(id, text, by);
+    const w =
+      cmd === 'record' ? await bank.recordManualPayout(id, text, by, note) : await bank.rejectPayout(id, text, by);
     console.info(`${w.id}: ${w.status}${w.bank_reference ? ` (${w.bank_reference})` : ''}, by ${w.settled_by}`);
   } else {
     console.error(usage);
@@ -64,7 +85,9 @@ try {
   }
 } catch (e) {
   if (!(e instanceof AppError)) throw e;
-  console.error(`payouts: refused (${e.code} ${e.key}${Object.keys(e.params ?? {}).length ? ` ${JSON.stringify(e.params)}` : ''})`);
+  console.error(
+    `payouts: refused (${e.code} ${e.key}${Object.keys(e.params ?? {}).length ? ` ${JSON.stringify(e.params)}` : ''})`,
+  );
   process.exitCode = 1;
 } finally {
   await db.close();

@@ -20,10 +20,18 @@ const make = (over: Partial<Record<string, string>> = {}) =>
 function input(over: Partial<StartInput> = {}): StartInput {
   const outTradeNo = `PWL${Date.now().toString(36)}${++n}`;
   return {
-    outTradeNo, amount: 1250, currency: 'TJS', description: 'Power bank rental', capture: 'automatic',
-    returnUrl: `https://app.powerly.test/result?outTradeNo=${outTradeNo}`, cancelUrl: `https://app.powerly.test/result?outTradeNo=${outTradeNo}&cancel=1`,
-    notifyUrl: 'https://api.powerly.test/webhooks/methods/alifpay', idempotencyKey: `pay-${outTradeNo}`, payType: 'Alif_Pay',
-    payer: { userId: 7, phone: '992900123456', email: 'user@example.com' }, ...over,
+    outTradeNo,
+    amount: 1250,
+    currency: 'TJS',
+    description: 'Power bank rental',
+    capture: 'automatic',
+    returnUrl: `https://app.powerly.test/result?outTradeNo=${outTradeNo}`,
+    cancelUrl: `https://app.powerly.test/result?outTradeNo=${outTradeNo}&cancel=1`,
+    notifyUrl: 'https://api.powerly.test/webhooks/methods/alifpay',
+    idempotencyKey: `pay-${outTradeNo}`,
+    payType: 'Alif_Pay',
+    payer: { userId: 7, phone: '992900123456', email: 'user@example.com' },
+    ...over,
   };
 }
 
@@ -35,7 +43,10 @@ async function started(over: Partial<StartInput> = {}) {
 }
 
 async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ProviderError);
   return e as ProviderError;
 }
@@ -51,8 +62,17 @@ afterAll(async () => {
 describe('alifpay: definition', () => {
   it('is a redirect method for TJS that neither holds nor pays out, and refunds', () => {
     expect(alifpayDefinition.id).toBe('alifpay');
-    expect(alifpayDefinition.payTypes).toEqual([{ type: 'Alif_Pay', kind: 'redirect', label: 'Alif Pay', platforms: ['web'] }]);
-    expect(alifpayDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true });
+    expect(alifpayDefinition.payTypes).toEqual([
+      { type: 'Alif_Pay', kind: 'redirect', label: 'Alif Pay', platforms: ['web'] },
+    ]);
+    expect(alifpayDefinition.capabilities).toEqual({
+      hold: false,
+      partialCapture: false,
+      offSession: false,
+      refund: true,
+      payout: false,
+      webhook: true,
+    });
     expect(alifpayDefinition.currencies).toEqual(['TJS']);
     expect(alifpayDefinition.required).toEqual(['key', 'password']);
     expect(alifpayDefinition.optional).toContain('apiBase');
@@ -83,8 +103,15 @@ describe('alifpay: start', () => {
     expect(sent.path).toBe('/v2/');
     expect(sent.gateHeader).toBe('korti_milli');
     expect(sent.body).toMatchObject({
-      key: KEY, order_id: i.outTradeNo, amount: '12.50', callback_url: i.notifyUrl, return_url: i.returnUrl, gate: 'korti_milli',
-      info: 'Power bank rental', phone: '992900123456', email: 'user@example.com',
+      key: KEY,
+      order_id: i.outTradeNo,
+      amount: '12.50',
+      callback_url: i.notifyUrl,
+      return_url: i.returnUrl,
+      gate: 'korti_milli',
+      info: 'Power bank rental',
+      phone: '992900123456',
+      email: 'user@example.com',
     });
     // Computed here from Alif's description, independently of the adapter.
     const secret = createHmac('sha256', KEY).update(PASSWORD).digest('hex');
@@ -110,7 +137,9 @@ describe('alifpay: start', () => {
 
   it('refuses other currencies and holds before calling Alif', async () => {
     const before = fake.requests.length;
-    expect((await providerError(alif.start(input({ currency: 'USD', amount: 500 })))).code).toBe('currency_unsupported');
+    expect((await providerError(alif.start(input({ currency: 'USD', amount: 500 })))).code).toBe(
+      'currency_unsupported',
+    );
     expect((await providerError(alif.start(input({ capture: 'manual' })))).code).toBe('hold_unsupported');
     expect(fake.requests.length).toBe(before);
   });
@@ -180,7 +209,10 @@ describe('alifpay: the customer on the hosted page', () => {
       const text = (await res.text()).replace('"status":"failed"', '"status":"ok"');
       return new Response(text, { status: res.status, headers: res.headers });
     };
-    const a = alifpayDefinition.create({ key: KEY, password: PASSWORD, apiBase: fake.base }, { ...deps, fetch: tampering });
+    const a = alifpayDefinition.create(
+      { key: KEY, password: PASSWORD, apiBase: fake.base },
+      { ...deps, fetch: tampering },
+    );
     expect((await providerError(a.status(i.outTradeNo, i.outTradeNo))).code).toBe('bad_signature');
   });
 });
@@ -194,7 +226,11 @@ describe('alifpay: refunds', () => {
     expect(fake.txn(KEY, i.outTradeNo)!.refunded).toBe(1200);
     const sent = fake.requests.at(-1)!;
     expect(sent.path).toBe('/cancel/standard');
-    expect(sent.body).toMatchObject({ key: KEY, transaction_id: fake.txn(KEY, i.outTradeNo)!.transactionId, amount: '7.00' });
+    expect(sent.body).toMatchObject({
+      key: KEY,
+      transaction_id: fake.txn(KEY, i.outTradeNo)!.transactionId,
+      amount: '7.00',
+    });
     const over = await providerError(alif.refundPayment(r.ref, 51, { idempotencyKey: 'r3' }));
     expect(over.code).toBe('invalid_request');
     expect(over.status).toBe(400);
@@ -216,7 +252,13 @@ describe('alifpay: callback', () => {
     const { callback } = fake.pay(KEY, i.outTradeNo);
     expect(callback!.url).toBe(i.notifyUrl);
     const note = await alif.readNotification(callback!);
-    expect(note).toMatchObject({ outTradeNo: i.outTradeNo, ref: i.outTradeNo, state: 'paid', amount: 1250, currency: 'TJS' });
+    expect(note).toMatchObject({
+      outTradeNo: i.outTradeNo,
+      ref: i.outTradeNo,
+      state: 'paid',
+      amount: 1250,
+      currency: 'TJS',
+    });
     expect(note!.ack).toEqual({ status: 200, contentType: 'text/plain', body: 'OK' });
     // Alif retries until it gets its 200: the redelivery is the same event.
     const again = await alif.readNotification(fake.callback(KEY, i.outTradeNo));
@@ -260,8 +302,14 @@ describe('alifpay: network', () => {
       seen.push(String(u));
       throw new TypeError('fetch failed');
     };
-    await providerError(alifpayDefinition.create({ key: KEY, password: PASSWORD }, { ...deps, fetch: spy }).status('A', 'A'));
-    await providerError(alifpayDefinition.create({ key: KEY, password: PASSWORD, mode: 'test' }, { ...deps, fetch: spy }).status('A', 'A'));
+    await providerError(
+      alifpayDefinition.create({ key: KEY, password: PASSWORD }, { ...deps, fetch: spy }).status('A', 'A'),
+    );
+    await providerError(
+      alifpayDefinition
+        .create({ key: KEY, password: PASSWORD, mode: 'test' }, { ...deps, fetch: spy })
+        .status('A', 'A'),
+    );
     expect(seen).toEqual(['https://web.alif.tj/checktxn', 'https://test-web.alif.tj/checktxn']);
   });
 });

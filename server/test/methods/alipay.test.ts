@@ -1,7 +1,15 @@
 // The alipay adapter against the local Alipay gateway (server/test/providers/alipay.ts): signing, answer
 // verification, the JSAPI trade, the fund authorisation hold, refunds, transfers and notifications.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alipayDefinition, chinaTime, fromYuan, rawJsonValue, signContent, toYuan, type AlipayConfig } from '../../src/modules/payments/methods/alipay.ts';
+import {
+  alipayDefinition,
+  chinaTime,
+  fromYuan,
+  rawJsonValue,
+  signContent,
+  toYuan,
+  type AlipayConfig,
+} from '../../src/modules/payments/methods/alipay.ts';
 import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
 import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
 import { FakeAlipay, makeKeys } from '../providers/alipay.ts';
@@ -32,17 +40,33 @@ const input = (over: Partial<StartInput> = {}): StartInput => ({
   payer: { userId: 1, openId: BUYER },
   ...over,
 });
-const deliver = (body: string) => adapter.readNotification({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: body, query: {} });
+const deliver = (body: string) =>
+  adapter.readNotification({
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    rawBody: body,
+    query: {},
+  });
 const providerError = async (p: Promise<unknown>) => {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ProviderError);
   return err as ProviderError;
 };
 
 beforeAll(async () => {
   await fake.start();
-  fake.addApp(APP_ID, appKeys.publicKey, { appCertSn: 'a1b2c3', alipayRootCertSn: '687b59193f3f462dd5336e5abf83c5d8_02941eef3187dddf3d3b83462e1dfcf6' });
-  config = { appId: APP_ID, privateKey: appKeys.privateKey, alipayPublicKey: fake.alipayKeys.publicKey, apiBase: fake.gateway };
+  fake.addApp(APP_ID, appKeys.publicKey, {
+    appCertSn: 'a1b2c3',
+    alipayRootCertSn: '687b59193f3f462dd5336e5abf83c5d8_02941eef3187dddf3d3b83462e1dfcf6',
+  });
+  config = {
+    appId: APP_ID,
+    privateKey: appKeys.privateKey,
+    alipayPublicKey: fake.alipayKeys.publicKey,
+    apiBase: fake.gateway,
+  };
   adapter = alipayDefinition.create(config, deps);
 });
 afterAll(() => fake.stop());
@@ -65,16 +89,31 @@ describe('alipay wire format', () => {
 
   it('finds the signed response object exactly as written', () => {
     const text = '{"alipay_trade_query_response":{"code":"10000","msg":"a}\\"{","url":"https:\\/\\/x"},"sign":"abc"}';
-    expect(rawJsonValue(text, 'alipay_trade_query_response')).toBe('{"code":"10000","msg":"a}\\"{","url":"https:\\/\\/x"}');
+    expect(rawJsonValue(text, 'alipay_trade_query_response')).toBe(
+      '{"code":"10000","msg":"a}\\"{","url":"https:\\/\\/x"}',
+    );
   });
 
   it('sends the documented common parameters, signed with the app key', async () => {
     const before = fake.requests.length;
     await adapter.start(input());
     const p = fake.requests[before]!;
-    expect(p).toMatchObject({ app_id: APP_ID, method: 'alipay.trade.create', format: 'JSON', charset: 'utf-8', sign_type: 'RSA2', version: '1.0', notify_url: 'https://powerly.example/webhooks/methods/alipay' });
+    expect(p).toMatchObject({
+      app_id: APP_ID,
+      method: 'alipay.trade.create',
+      format: 'JSON',
+      charset: 'utf-8',
+      sign_type: 'RSA2',
+      version: '1.0',
+      notify_url: 'https://powerly.example/webhooks/methods/alipay',
+    });
     expect(p.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    expect(JSON.parse(p.biz_content!)).toMatchObject({ total_amount: '12.50', product_code: 'JSAPI_PAY', buyer_id: BUYER, subject: 'Powerly power bank' });
+    expect(JSON.parse(p.biz_content!)).toMatchObject({
+      total_amount: '12.50',
+      product_code: 'JSAPI_PAY',
+      buyer_id: BUYER,
+      subject: 'Powerly power bank',
+    });
     await adapter.start(input({ description: 'Rent 1/2 & more=ok' }));
     expect(JSON.parse(fake.requests.at(-1)!.biz_content!)).toMatchObject({ subject: 'Rent 1 2   more ok' });
   });
@@ -126,7 +165,12 @@ describe('alipay JSAPI trade (automatic)', () => {
     expect(r.action).toEqual({ kind: 'jsapi', bridge: 'alipay', params: { tradeNO: r.ref } });
     expect(await adapter.status(r.ref, i.outTradeNo)).toMatchObject({ state: 'pending' });
     expect(fake.pay(r.ref)).toBe('9000');
-    expect(await adapter.status(r.ref, i.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 1250, currency: 'CNY' });
+    expect(await adapter.status(r.ref, i.outTradeNo)).toEqual({
+      ref: r.ref,
+      state: 'paid',
+      amount: 1250,
+      currency: 'CNY',
+    });
   });
 
   it('a buyer open id (not 2088…) goes as buyer_open_id', async () => {
@@ -163,7 +207,10 @@ describe('alipay JSAPI trade (automatic)', () => {
     } finally {
       fake.now = () => Date.now();
     }
-    expect(await adapter.status(r.ref, i.outTradeNo)).toMatchObject({ state: 'cancelled', failureCode: 'TRADE_CLOSED' });
+    expect(await adapter.status(r.ref, i.outTradeNo)).toMatchObject({
+      state: 'cancelled',
+      failureCode: 'TRADE_CLOSED',
+    });
   });
 
   it('the customer cancelling (6001) leaves it pending; a trade Alipay does not know is pending', async () => {
@@ -171,7 +218,10 @@ describe('alipay JSAPI trade (automatic)', () => {
     const r = await adapter.start(i);
     expect(fake.pay(r.ref, { cancel: true })).toBe('6001');
     expect((await adapter.status(r.ref, i.outTradeNo)).state).toBe('pending');
-    expect(await adapter.status('2024010122000000000000009999', 'Tunknown')).toMatchObject({ state: 'pending', failureCode: 'ACQ.TRADE_NOT_EXIST' });
+    expect(await adapter.status('2024010122000000000000009999', 'Tunknown')).toMatchObject({
+      state: 'pending',
+      failureCode: 'ACQ.TRADE_NOT_EXIST',
+    });
   });
 
   it('refunds partly, replays a retried refund, refuses more than is left, and a full refund stays paid', async () => {
@@ -192,7 +242,9 @@ describe('alipay JSAPI trade (automatic)', () => {
 
   it('refunding an unpaid trade is refused', async () => {
     const r = await adapter.start(input());
-    expect((await providerError(adapter.refundPayment(r.ref, 100, { idempotencyKey: 'r-unpaid' }))).code).toBe('ACQ.TRADE_STATUS_ERROR');
+    expect((await providerError(adapter.refundPayment(r.ref, 100, { idempotencyKey: 'r-unpaid' }))).code).toBe(
+      'ACQ.TRADE_STATUS_ERROR',
+    );
   });
 
   it('a non-CNY payment is refused before any call', async () => {
@@ -202,7 +254,7 @@ describe('alipay JSAPI trade (automatic)', () => {
   });
 });
 
-describe('alipay WAP payment from a phone\'s browser (ALIPAY_WAP)', () => {
+describe("alipay WAP payment from a phone's browser (ALIPAY_WAP)", () => {
   it('sends the browser to the gateway with the signed alipay.trade.wap.pay page; the trade is then found, paid, refunded by out_trade_no', async () => {
     const inp = input({ payType: 'ALIPAY_WAP', payer: { userId: 1 } });
     const r = await adapter.start(inp);
@@ -212,7 +264,12 @@ describe('alipay WAP payment from a phone\'s browser (ALIPAY_WAP)', () => {
     expect(page.origin + page.pathname).toBe(fake.gateway);
     expect(page.searchParams.get('method')).toBe('alipay.trade.wap.pay');
     expect(page.searchParams.get('return_url')).toBe(inp.returnUrl);
-    expect(JSON.parse(page.searchParams.get('biz_content')!)).toMatchObject({ out_trade_no: inp.outTradeNo, total_amount: '12.50', product_code: 'QUICK_WAP_WAY', quit_url: inp.cancelUrl });
+    expect(JSON.parse(page.searchParams.get('biz_content')!)).toMatchObject({
+      out_trade_no: inp.outTradeNo,
+      total_amount: '12.50',
+      product_code: 'QUICK_WAP_WAY',
+      quit_url: inp.cancelUrl,
+    });
     // Not opened yet: no trade at Alipay, the payment waits.
     expect((await adapter.status(r.ref, inp.outTradeNo)).state).toBe('pending');
     const tradeNo = fake.openWap(r.action.url)!;
@@ -224,7 +281,7 @@ describe('alipay WAP payment from a phone\'s browser (ALIPAY_WAP)', () => {
     expect(fake.openWap(r.action.url.replace('12.50', '0.01'))).toBeNull();
   });
 
-  it('void closes an unpaid trade (and is a no-op before the buyer opened the page); no hold; offered only in a phone\'s browser', async () => {
+  it("void closes an unpaid trade (and is a no-op before the buyer opened the page); no hold; offered only in a phone's browser", async () => {
     const never = await adapter.start(input({ payType: 'ALIPAY_WAP', payer: { userId: 1 } }));
     await adapter.voidPayment!(never.ref, { idempotencyKey: 'v1' });
     const inp = input({ payType: 'ALIPAY_WAP', payer: { userId: 1 } });
@@ -234,8 +291,14 @@ describe('alipay WAP payment from a phone\'s browser (ALIPAY_WAP)', () => {
     await adapter.voidPayment!(r.ref, { idempotencyKey: 'v2' });
     expect((await adapter.status(r.ref, inp.outTradeNo)).state).toBe('cancelled');
     expect(fake.pay(tradeNo)).toBe('4000');
-    expect((await providerError(adapter.start(input({ payType: 'ALIPAY_WAP', capture: 'manual' })))).code).toBe('not_supported');
-    expect(alipayDefinition.payTypes.find((t) => t.type === 'ALIPAY_WAP')).toMatchObject({ kind: 'redirect', platforms: ['mobile'], hold: false });
+    expect((await providerError(adapter.start(input({ payType: 'ALIPAY_WAP', capture: 'manual' })))).code).toBe(
+      'not_supported',
+    );
+    expect(alipayDefinition.payTypes.find((t) => t.type === 'ALIPAY_WAP')).toMatchObject({
+      kind: 'redirect',
+      platforms: ['mobile'],
+      hold: false,
+    });
   });
 });
 
@@ -248,13 +311,27 @@ describe('alipay fund authorisation (manual capture)', () => {
 
   it('start signs an app.freeze order string for the client; frozen → authorized', async () => {
     const { i, r, orderStr } = await startHold();
-    expect(r).toMatchObject({ ref: `auth:${i.outTradeNo}`, state: 'pending', action: { kind: 'jsapi', bridge: 'alipay' } });
+    expect(r).toMatchObject({
+      ref: `auth:${i.outTradeNo}`,
+      state: 'pending',
+      action: { kind: 'jsapi', bridge: 'alipay' },
+    });
     const p = Object.fromEntries(new URLSearchParams(orderStr));
     expect(p).toMatchObject({ method: 'alipay.fund.auth.order.app.freeze', app_id: APP_ID, sign_type: 'RSA2' });
-    expect(JSON.parse(p.biz_content!)).toMatchObject({ out_order_no: i.outTradeNo, out_request_no: i.outTradeNo, amount: '99.00', product_code: 'PRE_AUTH_ONLINE' });
+    expect(JSON.parse(p.biz_content!)).toMatchObject({
+      out_order_no: i.outTradeNo,
+      out_request_no: i.outTradeNo,
+      amount: '99.00',
+      product_code: 'PRE_AUTH_ONLINE',
+    });
     expect(await adapter.status(r.ref, i.outTradeNo)).toEqual({ ref: r.ref, state: 'pending' });
     expect(fake.freeze(orderStr)).toBe('9000');
-    expect(await adapter.status(r.ref, i.outTradeNo)).toEqual({ ref: r.ref, state: 'authorized', amount: 9900, currency: 'CNY' });
+    expect(await adapter.status(r.ref, i.outTradeNo)).toEqual({
+      ref: r.ref,
+      state: 'authorized',
+      amount: 9900,
+      currency: 'CNY',
+    });
   });
 
   it('an order string altered on the client is refused by Alipay', async () => {
@@ -274,17 +351,26 @@ describe('alipay fund authorisation (manual capture)', () => {
     await adapter.capturePayment!(r.ref, 3000, { idempotencyKey: 'cap-1' });
     const auth = fake.auths.get(i.outTradeNo)!;
     expect(auth).toMatchObject({ paid: 3000, rest: 0, unfrozen: 6900, orderStatus: 'FINISH' });
-    expect(await adapter.status(r.ref, i.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 3000, currency: 'CNY' });
+    expect(await adapter.status(r.ref, i.outTradeNo)).toEqual({
+      ref: r.ref,
+      state: 'paid',
+      amount: 3000,
+      currency: 'CNY',
+    });
     await adapter.capturePayment!(r.ref, 3000, { idempotencyKey: 'cap-1' }); // a retried capture charges once
     expect(auth.paid).toBe(3000);
     await adapter.refundPayment(r.ref, 1000, { idempotencyKey: 'hold-refund-1' });
-    expect((await providerError(adapter.refundPayment(r.ref, 2500, { idempotencyKey: 'hold-refund-2' }))).code).toBe('ACQ.REFUND_AMT_NOT_EQUAL_TOTAL');
+    expect((await providerError(adapter.refundPayment(r.ref, 2500, { idempotencyKey: 'hold-refund-2' }))).code).toBe(
+      'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL',
+    );
   });
 
   it('capturing more than is frozen is refused', async () => {
     const { r, orderStr } = await startHold(1000);
     fake.freeze(orderStr);
-    expect((await providerError(adapter.capturePayment!(r.ref, 1001, { idempotencyKey: 'cap-over' }))).code).toBe('ACQ.AUTH_AMOUNT_NOT_ENOUGH');
+    expect((await providerError(adapter.capturePayment!(r.ref, 1001, { idempotencyKey: 'cap-over' }))).code).toBe(
+      'ACQ.AUTH_AMOUNT_NOT_ENOUGH',
+    );
   });
 
   it('void unfreezes the hold → cancelled', async () => {
@@ -300,7 +386,9 @@ describe('alipay fund authorisation (manual capture)', () => {
     const voided = await startHold();
     fake.freeze(voided.orderStr);
     await adapter.voidPayment!(voided.r.ref, { idempotencyKey: 'void-3' });
-    expect((await providerError(adapter.capturePayment!(voided.r.ref, 100, { idempotencyKey: 'cap-void' }))).code).toBe('ACQ.AUTH_ORDER_HAS_CLOSED');
+    expect((await providerError(adapter.capturePayment!(voided.r.ref, 100, { idempotencyKey: 'cap-void' }))).code).toBe(
+      'ACQ.AUTH_ORDER_HAS_CLOSED',
+    );
     const captured = await startHold();
     fake.freeze(captured.orderStr);
     await adapter.capturePayment!(captured.r.ref, 100, { idempotencyKey: 'cap-a' });
@@ -316,7 +404,9 @@ describe('alipay fund authorisation (manual capture)', () => {
 
   it('capturing before anything is frozen is refused', async () => {
     const { r } = await startHold();
-    expect((await providerError(adapter.capturePayment!(r.ref, 100, { idempotencyKey: 'cap-early' }))).code).toBe('AUTH_NOT_FROZEN');
+    expect((await providerError(adapter.capturePayment!(r.ref, 100, { idempotencyKey: 'cap-early' }))).code).toBe(
+      'AUTH_NOT_FROZEN',
+    );
   });
 });
 
@@ -328,7 +418,12 @@ describe('alipay notifications', () => {
     const n = fake.lastNotification();
     const got = await deliver(n.body);
     expect(got).toEqual({
-      eventId: n.notifyId, outTradeNo: i.outTradeNo, ref: r.ref, state: 'paid', amount: 1250, currency: 'CNY',
+      eventId: n.notifyId,
+      outTradeNo: i.outTradeNo,
+      ref: r.ref,
+      state: 'paid',
+      amount: 1250,
+      currency: 'CNY',
       ack: { status: 200, contentType: 'text/plain', body: 'success' },
     });
     expect((await deliver(n.body))?.eventId).toBe(got!.eventId);
@@ -350,7 +445,10 @@ describe('alipay notifications', () => {
     const forged = new URLSearchParams(body);
     forged.set('sign', Buffer.from('x'.repeat(256)).toString('base64'));
     expect(await deliver(forged.toString())).toBeNull();
-    const other = fake.signNotification({ notify_type: 'trade_status_sync', out_trade_no: 'X', trade_status: 'TRADE_SUCCESS' }, '2021000000000999');
+    const other = fake.signNotification(
+      { notify_type: 'trade_status_sync', out_trade_no: 'X', trade_status: 'TRADE_SUCCESS' },
+      '2021000000000999',
+    );
     expect(await deliver(other.body)).toBeNull();
     const unsigned = new URLSearchParams(body);
     unsigned.delete('sign');
@@ -359,31 +457,80 @@ describe('alipay notifications', () => {
   });
 
   it('a notification signed with sign_type kept in the string (rsaCheckV2 form) verifies too', async () => {
-    const n = fake.signNotification({ notify_type: 'fund_auth_unfreeze', auth_no: 'A1', out_order_no: 'HOLD1', operation_type: 'UNFREEZE', amount: '10.00', status: 'SUCCESS' }, APP_ID, { keepSignType: true });
-    expect(await deliver(n.body)).toMatchObject({ eventId: n.notifyId, outTradeNo: 'HOLD1', ref: 'auth:HOLD1', state: undefined, amount: 1000 });
+    const n = fake.signNotification(
+      {
+        notify_type: 'fund_auth_unfreeze',
+        auth_no: 'A1',
+        out_order_no: 'HOLD1',
+        operation_type: 'UNFREEZE',
+        amount: '10.00',
+        status: 'SUCCESS',
+      },
+      APP_ID,
+      { keepSignType: true },
+    );
+    expect(await deliver(n.body)).toMatchObject({
+      eventId: n.notifyId,
+      outTradeNo: 'HOLD1',
+      ref: 'auth:HOLD1',
+      state: undefined,
+      amount: 1000,
+    });
     expect(await deliver(n.body.replace('amount=10.00', 'amount=11.00'))).toBeNull();
   });
 
   it('a notification signed by another key is refused', async () => {
     const stranger = alipayDefinition.create({ ...config, alipayPublicKey: makeKeys().publicKey }, deps);
-    const n = fake.signNotification({ notify_type: 'trade_status_sync', out_trade_no: 'X', trade_no: 'Y', trade_status: 'TRADE_SUCCESS', total_amount: '1.00' }, APP_ID);
+    const n = fake.signNotification(
+      {
+        notify_type: 'trade_status_sync',
+        out_trade_no: 'X',
+        trade_no: 'Y',
+        trade_status: 'TRADE_SUCCESS',
+        total_amount: '1.00',
+      },
+      APP_ID,
+    );
     expect(await deliver(n.body)).not.toBeNull();
     expect(await stranger.readNotification({ headers: {}, rawBody: n.body, query: {} })).toBeNull();
   });
 });
 
 describe('alipay transfers (payout)', () => {
-  const cert = () => alipayDefinition.create({ ...config, appCertSn: 'a1b2c3', alipayRootCertSn: '687b59193f3f462dd5336e5abf83c5d8_02941eef3187dddf3d3b83462e1dfcf6' }, deps);
+  const cert = () =>
+    alipayDefinition.create(
+      {
+        ...config,
+        appCertSn: 'a1b2c3',
+        alipayRootCertSn: '687b59193f3f462dd5336e5abf83c5d8_02941eef3187dddf3d3b83462e1dfcf6',
+      },
+      deps,
+    );
   const to = (account: Record<string, string>) => ({ kind: 'channel' as const, channel: 'alipay', account });
 
   it('pays an Alipay login id once per idempotency key', async () => {
     const a = cert();
     const balance = fake.merchantBalance;
-    const one = await a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }), idempotencyKey: 'payout-1' });
-    const again = await a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }), idempotencyKey: 'payout-1' });
+    const one = await a.payout!({
+      amount: 2000,
+      currency: 'CNY',
+      destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }),
+      idempotencyKey: 'payout-1',
+    });
+    const again = await a.payout!({
+      amount: 2000,
+      currency: 'CNY',
+      destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }),
+      idempotencyKey: 'payout-1',
+    });
     expect(again.ref).toBe(one.ref);
     expect(fake.merchantBalance).toBe(balance - 2000);
-    const byId = await a.payout!({ amount: 1000, currency: 'CNY', destination: to({ userId: '2088102146229999' }), idempotencyKey: 'payout-2' });
+    const byId = await a.payout!({
+      amount: 1000,
+      currency: 'CNY',
+      destination: to({ userId: '2088102146229999' }),
+      idempotencyKey: 'payout-2',
+    });
     expect(byId.ref).not.toBe(one.ref);
     for (const outBizNo of fake.transfers.keys()) expect(outBizNo).toMatch(/^[A-Za-z0-9_]{1,64}$/); // keys with '-' are hashed
     expect([...fake.transfers.values()].map((t) => t.amount)).toEqual(expect.arrayContaining([2000, 1000]));
@@ -391,17 +538,83 @@ describe('alipay transfers (payout)', () => {
 
   it('refuses a wrong name, an unknown account, an empty merchant balance, and a non-certificate app', async () => {
     const a = cert();
-    expect((await providerError(a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com', name: '别人' }), idempotencyKey: 'p2' }))).code).toBe('PAYEE_USER_INFO_ERROR');
-    expect((await providerError(a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'nobody@sandbox.com', name: 'x' }), idempotencyKey: 'p3' }))).code).toBe('PAYEE_NOT_EXIST');
-    expect((await providerError(a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com' }), idempotencyKey: 'p3b' }))).code).toBe('missing_payee');
-    expect((await providerError(a.payout!({ amount: 5, currency: 'CNY', destination: to({ userId: '2088102146229999' }), idempotencyKey: 'p3c' }))).code).toBe('EXCEED_LIMIT_SM_MIN_AMOUNT');
+    expect(
+      (
+        await providerError(
+          a.payout!({
+            amount: 2000,
+            currency: 'CNY',
+            destination: to({ loginId: 'payee@sandbox.com', name: '别人' }),
+            idempotencyKey: 'p2',
+          }),
+        )
+      ).code,
+    ).toBe('PAYEE_USER_INFO_ERROR');
+    expect(
+      (
+        await providerError(
+          a.payout!({
+            amount: 2000,
+            currency: 'CNY',
+            destination: to({ loginId: 'nobody@sandbox.com', name: 'x' }),
+            idempotencyKey: 'p3',
+          }),
+        )
+      ).code,
+    ).toBe('PAYEE_NOT_EXIST');
+    expect(
+      (
+        await providerError(
+          a.payout!({
+            amount: 2000,
+            currency: 'CNY',
+            destination: to({ loginId: 'payee@sandbox.com' }),
+            idempotencyKey: 'p3b',
+          }),
+        )
+      ).code,
+    ).toBe('missing_payee');
+    expect(
+      (
+        await providerError(
+          a.payout!({
+            amount: 5,
+            currency: 'CNY',
+            destination: to({ userId: '2088102146229999' }),
+            idempotencyKey: 'p3c',
+          }),
+        )
+      ).code,
+    ).toBe('EXCEED_LIMIT_SM_MIN_AMOUNT');
     const balance = fake.merchantBalance;
     fake.merchantBalance = 100;
     try {
-      expect((await providerError(a.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }), idempotencyKey: 'p4' }))).code).toBe('PAYER_BALANCE_NOT_ENOUGH');
+      expect(
+        (
+          await providerError(
+            a.payout!({
+              amount: 2000,
+              currency: 'CNY',
+              destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }),
+              idempotencyKey: 'p4',
+            }),
+          )
+        ).code,
+      ).toBe('PAYER_BALANCE_NOT_ENOUGH');
     } finally {
       fake.merchantBalance = balance;
     }
-    expect((await providerError(adapter.payout!({ amount: 2000, currency: 'CNY', destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }), idempotencyKey: 'p5' }))).code).toBe('isv.invalid-app-cert-sn');
+    expect(
+      (
+        await providerError(
+          adapter.payout!({
+            amount: 2000,
+            currency: 'CNY',
+            destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }),
+            idempotencyKey: 'p5',
+          }),
+        )
+      ).code,
+    ).toBe('isv.invalid-app-cert-sn');
   });
 });

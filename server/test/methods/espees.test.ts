@@ -15,15 +15,26 @@ let n = 0;
 
 const deps = { fetch: globalThis.fetch, now: () => new Date() };
 const make = (over: Partial<Record<string, string>> = {}) =>
-  espeesDefinition.create({ apiKey: KEY, merchantWallet: WALLET, apiBase: fake.base, payBase: fake.base, ...over }, deps);
+  espeesDefinition.create(
+    { apiKey: KEY, merchantWallet: WALLET, apiBase: fake.base, payBase: fake.base, ...over },
+    deps,
+  );
 
 function input(over: Partial<StartInput> = {}): StartInput {
   const outTradeNo = `PWE${Date.now().toString(36)}${++n}`;
   return {
-    outTradeNo, amount: 1250, currency: 'ESP', description: 'Power bank rental', capture: 'automatic',
-    returnUrl: `https://app.powerly.test/result?outTradeNo=${outTradeNo}`, cancelUrl: `https://app.powerly.test/result?outTradeNo=${outTradeNo}&cancel=1`,
-    notifyUrl: 'https://api.powerly.test/webhooks/methods/espees', idempotencyKey: `pay-${outTradeNo}`, payType: 'Espees',
-    payer: { userId: 7 }, ...over,
+    outTradeNo,
+    amount: 1250,
+    currency: 'ESP',
+    description: 'Power bank rental',
+    capture: 'automatic',
+    returnUrl: `https://app.powerly.test/result?outTradeNo=${outTradeNo}`,
+    cancelUrl: `https://app.powerly.test/result?outTradeNo=${outTradeNo}&cancel=1`,
+    notifyUrl: 'https://api.powerly.test/webhooks/methods/espees',
+    idempotencyKey: `pay-${outTradeNo}`,
+    payType: 'Espees',
+    payer: { userId: 7 },
+    ...over,
   };
 }
 
@@ -34,7 +45,10 @@ async function started(over: Partial<StartInput> = {}) {
 }
 
 async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ProviderError);
   return e as ProviderError;
 }
@@ -50,8 +64,17 @@ afterAll(async () => {
 describe('espees: definition', () => {
   it('is a redirect method for ESP without hold, refund or payout', () => {
     expect(espeesDefinition.id).toBe('espees');
-    expect(espeesDefinition.payTypes).toEqual([{ type: 'Espees', kind: 'redirect', label: 'Espees', platforms: ['web'] }]);
-    expect(espeesDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: false, payout: false, webhook: true });
+    expect(espeesDefinition.payTypes).toEqual([
+      { type: 'Espees', kind: 'redirect', label: 'Espees', platforms: ['web'] },
+    ]);
+    expect(espeesDefinition.capabilities).toEqual({
+      hold: false,
+      partialCapture: false,
+      offSession: false,
+      refund: false,
+      payout: false,
+      webhook: true,
+    });
     expect(espeesDefinition.currencies).toEqual(['ESP']);
     expect(espeesDefinition.required).toEqual(['apiKey', 'merchantWallet']);
     expect(espeesDefinition.optional).toEqual(['apiBase', 'payBase']);
@@ -78,8 +101,13 @@ describe('espees: start', () => {
     expect(sent.path).toBe('/v2/payment/product');
     expect(sent.apiKey).toBe(KEY);
     expect(sent.body).toEqual({
-      product_sku: i.outTradeNo, narration: 'Power bank rental', price: 12.5, merchant_wallet: WALLET,
-      success_url: i.returnUrl, fail_url: i.cancelUrl, user_data: { outTradeNo: i.outTradeNo, userId: '7' },
+      product_sku: i.outTradeNo,
+      narration: 'Power bank rental',
+      price: 12.5,
+      merchant_wallet: WALLET,
+      success_url: i.returnUrl,
+      fail_url: i.cancelUrl,
+      user_data: { outTradeNo: i.outTradeNo, userId: '7' },
     });
   });
 
@@ -87,9 +115,13 @@ describe('espees: start', () => {
     const seen: string[] = [];
     const spy: typeof fetch = async (u) => {
       seen.push(String(u));
-      return new Response(JSON.stringify({ statusCode: 200, payment_ref: 'abc123', message: 'Successfully Done' }), { status: 200 });
+      return new Response(JSON.stringify({ statusCode: 200, payment_ref: 'abc123', message: 'Successfully Done' }), {
+        status: 200,
+      });
     };
-    const r = await espeesDefinition.create({ apiKey: KEY, merchantWallet: WALLET }, { ...deps, fetch: spy }).start(input());
+    const r = await espeesDefinition
+      .create({ apiKey: KEY, merchantWallet: WALLET }, { ...deps, fetch: spy })
+      .start(input());
     expect(seen).toEqual(['https://api.espees.org/v2/payment/product']);
     expect(r.action).toEqual({ kind: 'redirect', url: 'https://payment.espees.org/pay/abc123' });
   });
@@ -129,8 +161,15 @@ describe('espees: the customer on the portal', () => {
     expect((await espees.status(r.ref, i.outTradeNo)).state).toBe('pending');
     const back = fake.pay(r.ref, TEST_USERS.succeeds)!;
     expect(back).toBe(`${i.returnUrl}&payment_ref=${r.ref}`);
-    expect(await espees.status(r.ref, i.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 1250, currency: 'ESP' });
-    expect((await espees.complete!(r.ref, i.outTradeNo, { payment_ref: r.ref }, { idempotencyKey: 'c' })).state).toBe('paid');
+    expect(await espees.status(r.ref, i.outTradeNo)).toEqual({
+      ref: r.ref,
+      state: 'paid',
+      amount: 1250,
+      currency: 'ESP',
+    });
+    expect((await espees.complete!(r.ref, i.outTradeNo, { payment_ref: r.ref }, { idempotencyKey: 'c' })).state).toBe(
+      'paid',
+    );
     const sent = fake.requests.at(-1)!;
     expect(sent.path).toBe('/v2/payment/confirm/');
     expect(sent.body).toEqual({ payment_ref: r.ref });
@@ -145,7 +184,10 @@ describe('espees: the customer on the portal', () => {
   it('has insufficient funds', async () => {
     const { i, r } = await started();
     fake.pay(r.ref, TEST_USERS.insufficient_funds);
-    expect(await espees.status(r.ref, i.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'insufficient_funds' });
+    expect(await espees.status(r.ref, i.outTradeNo)).toMatchObject({
+      state: 'failed',
+      failureCode: 'insufficient_funds',
+    });
   });
 
   it('never finishes: pending', async () => {
@@ -178,13 +220,32 @@ describe('espees: the customer’s return (the notification Espees gives)', () =
     const { i, r } = await started();
     const back = fake.pay(r.ref)!;
     const note = await espees.readNotification(fake.returnDelivery(back));
-    expect(note).toMatchObject({ eventId: `espees:${r.ref}:APPROVED`, outTradeNo: i.outTradeNo, ref: r.ref, state: 'paid', amount: 1250, currency: 'ESP' });
+    expect(note).toMatchObject({
+      eventId: `espees:${r.ref}:APPROVED`,
+      outTradeNo: i.outTradeNo,
+      ref: r.ref,
+      state: 'paid',
+      amount: 1250,
+      currency: 'ESP',
+    });
     expect(note!.ack).toEqual({ status: 200, contentType: 'text/plain', body: 'OK' });
     // the same return again (a reload, a second tab): the same event
     expect((await espees.readNotification(fake.returnDelivery(back)))!.eventId).toBe(note!.eventId);
     // the confirm GET names tradeNo only; a JSON body works the same
-    expect((await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: r.ref, outTradeNo: i.outTradeNo } }))!.eventId).toBe(note!.eventId);
-    expect((await espees.readNotification({ headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify({ payment_ref: r.ref, outTradeNo: i.outTradeNo }), query: {} }))!.state).toBe('paid');
+    expect(
+      (await espees.readNotification({
+        headers: {},
+        rawBody: '',
+        query: { tradeNo: r.ref, outTradeNo: i.outTradeNo },
+      }))!.eventId,
+    ).toBe(note!.eventId);
+    expect(
+      (await espees.readNotification({
+        headers: { 'content-type': 'application/json' },
+        rawBody: JSON.stringify({ payment_ref: r.ref, outTradeNo: i.outTradeNo }),
+        query: {},
+      }))!.state,
+    ).toBe('paid');
   });
 
   it('a declined payment’s return says failed', async () => {
@@ -199,15 +260,43 @@ describe('espees: the customer’s return (the notification Espees gives)', () =
     fake.pay(paid.r.ref);
     const victim = await started();
     // someone's paid ref presented for our (unpaid) order
-    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref, outTradeNo: victim.i.outTradeNo } })).toBeNull();
-    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: 'f'.repeat(32), outTradeNo: victim.i.outTradeNo } })).toBeNull();
+    expect(
+      await espees.readNotification({
+        headers: {},
+        rawBody: '',
+        query: { tradeNo: paid.r.ref, outTradeNo: victim.i.outTradeNo },
+      }),
+    ).toBeNull();
+    expect(
+      await espees.readNotification({
+        headers: {},
+        rawBody: '',
+        query: { tradeNo: 'f'.repeat(32), outTradeNo: victim.i.outTradeNo },
+      }),
+    ).toBeNull();
     // nobody has tried to pay yet: nothing to report
-    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: victim.r.ref, outTradeNo: victim.i.outTradeNo } })).toBeNull();
+    expect(
+      await espees.readNotification({
+        headers: {},
+        rawBody: '',
+        query: { tradeNo: victim.r.ref, outTradeNo: victim.i.outTradeNo },
+      }),
+    ).toBeNull();
     expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref } })).toBeNull();
     expect(await espees.readNotification({ headers: {}, rawBody: '{not json', query: {} })).toBeNull();
-    expect(await espees.readNotification({ headers: {}, rawBody: '', query: { tradeNo: '../x', outTradeNo: paid.i.outTradeNo } })).toBeNull();
+    expect(
+      await espees.readNotification({
+        headers: {},
+        rawBody: '',
+        query: { tradeNo: '../x', outTradeNo: paid.i.outTradeNo },
+      }),
+    ).toBeNull();
     // an adapter with another merchant's key does not see the payment at all
-    expect(await make({ apiKey: 'nope' }).readNotification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref, outTradeNo: paid.i.outTradeNo } }).catch((e: unknown) => e)).toBeInstanceOf(ProviderError);
+    expect(
+      await make({ apiKey: 'nope' })
+        .readNotification({ headers: {}, rawBody: '', query: { tradeNo: paid.r.ref, outTradeNo: paid.i.outTradeNo } })
+        .catch((e: unknown) => e),
+    ).toBeInstanceOf(ProviderError);
   });
 });
 
@@ -216,6 +305,12 @@ describe('espees: network', () => {
     const down = espeesDefinition.create({ apiKey: KEY, merchantWallet: WALLET, apiBase: 'http://127.0.0.1:1' }, deps);
     expect((await providerError(down.start(input()))).code).toBe('network');
     expect((await providerError(down.status('abc', 'X'))).code).toBe('network');
-    expect((await providerError(down.readNotification({ headers: {}, rawBody: '', query: { tradeNo: 'abc', outTradeNo: 'X' } }))).code).toBe('network');
+    expect(
+      (
+        await providerError(
+          down.readNotification({ headers: {}, rawBody: '', query: { tradeNo: 'abc', outTradeNo: 'X' } }),
+        )
+      ).code,
+    ).toBe('network');
   });
 });

@@ -1,7 +1,12 @@
 // The mercadopago adapter against the local Mercado Pago test server (server/test/providers/mercadopago.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
-import { mercadopagoDefinition, toMajor, signatureManifest, screenCard } from '../../src/modules/payments/methods/mercadopago.ts';
+import {
+  mercadopagoDefinition,
+  toMajor,
+  signatureManifest,
+  screenCard,
+} from '../../src/modules/payments/methods/mercadopago.ts';
 import { FakeMercadoPago } from '../providers/mercadopago.ts';
 
 const MC = '5031 4332 1540 6351';
@@ -19,16 +24,31 @@ afterAll(async () => {
 });
 
 function adapter(over: Partial<{ accessToken: string; webhookSecret: string; apiBase: string; sdkUrl: string }> = {}) {
-  return mercadopagoDefinition.create({ accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url, ...over }, deps);
+  return mercadopagoDefinition.create(
+    { accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url, ...over },
+    deps,
+  );
 }
 
 async function input(holder: string, over: Partial<StartInput> = {}, number = MC): Promise<StartInput> {
   n++;
   return {
-    outTradeNo: `PWMP${n}x${Date.now()}`, amount: 1250, currency: 'BRL', description: 'Powerly rental', capture: 'automatic',
-    returnUrl: 'https://app.test/result', cancelUrl: 'https://app.test/result', notifyUrl: 'https://api.test/webhooks/methods/mercadopago',
-    idempotencyKey: `key-${n}-${Date.now()}`, payType: 'MercadoPago', payer: { userId: 7, email: 'test_user_123@testuser.com' },
-    card: { token: await mp.cardToken({ number, holder }), paymentMethodId: number === MC ? 'master' : 'visa', installments: 1 },
+    outTradeNo: `PWMP${n}x${Date.now()}`,
+    amount: 1250,
+    currency: 'BRL',
+    description: 'Powerly rental',
+    capture: 'automatic',
+    returnUrl: 'https://app.test/result',
+    cancelUrl: 'https://app.test/result',
+    notifyUrl: 'https://api.test/webhooks/methods/mercadopago',
+    idempotencyKey: `key-${n}-${Date.now()}`,
+    payType: 'MercadoPago',
+    payer: { userId: 7, email: 'test_user_123@testuser.com' },
+    card: {
+      token: await mp.cardToken({ number, holder }),
+      paymentMethodId: number === MC ? 'master' : 'visa',
+      installments: 1,
+    },
     ...over,
   };
 }
@@ -36,7 +56,14 @@ async function input(holder: string, over: Partial<StartInput> = {}, number = MC
 describe('mercadopago adapter', () => {
   it('declares what it is', () => {
     expect(mercadopagoDefinition.payTypes).toEqual([{ type: 'MercadoPago', kind: 'card', label: 'Mercado Pago' }]);
-    expect(mercadopagoDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true });
+    expect(mercadopagoDefinition.capabilities).toEqual({
+      hold: true,
+      partialCapture: true,
+      offSession: false,
+      refund: true,
+      payout: false,
+      webhook: true,
+    });
     expect(mercadopagoDefinition.required).toEqual(['accessToken', 'publicKey', 'webhookSecret']);
     expect(adapter().clientConfig?.()).toEqual({ publicKey: 'TEST-pk-456' });
   });
@@ -59,7 +86,14 @@ describe('mercadopago adapter', () => {
     expect(p.captured).toBe(true);
     const req = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
     expect(req.idempotencyKey).toBe(inp.idempotencyKey);
-    expect(req.body).toMatchObject({ token: inp.card!.token, installments: 1, payment_method_id: 'master', payer: { email: 'test_user_123@testuser.com' }, notification_url: inp.notifyUrl, capture: true });
+    expect(req.body).toMatchObject({
+      token: inp.card!.token,
+      installments: 1,
+      payment_method_id: 'master',
+      payer: { email: 'test_user_123@testuser.com' },
+      notification_url: inp.notifyUrl,
+      capture: true,
+    });
     const s = await a.status(r.ref, inp.outTradeNo);
     expect(s).toMatchObject({ ref: r.ref, state: 'paid', amount: 1250, currency: 'BRL' });
     // No ref yet (the answer was lost): found by our reference.
@@ -69,7 +103,12 @@ describe('mercadopago adapter', () => {
 
   it('every declared test value behaves as declared (cards approve with APRO; names pick the outcome)', async () => {
     const a = adapter();
-    const expected = { succeeds: ['paid'], declined: ['failed'], insufficient_funds: ['failed'], no_answer: ['pending'] } as const;
+    const expected = {
+      succeeds: ['paid'],
+      declined: ['failed'],
+      insufficient_funds: ['failed'],
+      no_answer: ['pending'],
+    } as const;
     for (const tv of mercadopagoDefinition.testValues!) {
       const isCard = /\d{4}/.test(tv.value);
       const r = await a.start(await input(isCard ? 'APRO' : tv.value, {}, isCard ? tv.value : MC));
@@ -106,7 +145,7 @@ describe('mercadopago adapter', () => {
     expect((await a.status(r.ref, inp.outTradeNo)).state).toBe('paid');
   });
 
-  it('a spent card token is refused with Mercado Pago\'s error', async () => {
+  it("a spent card token is refused with Mercado Pago's error", async () => {
     const a = adapter();
     const inp = await input('APRO');
     await a.start(inp);
@@ -149,7 +188,12 @@ describe('mercadopago adapter', () => {
 
   describe('live card entry on the /MercadoPago screen (MercadoPago.js)', () => {
     const facts = (over: Partial<{ amount: number; capture: 'automatic' | 'manual' }> = {}) => ({
-      amount: 1500, currency: 'BRL', capture: 'automatic' as const, description: 'Powerly', notifyUrl: 'https://api.test/webhooks/methods/mercadopago', ...over,
+      amount: 1500,
+      currency: 'BRL',
+      capture: 'automatic' as const,
+      description: 'Powerly',
+      notifyUrl: 'https://api.test/webhooks/methods/mercadopago',
+      ...over,
     });
     async function screen(holder: string, over: Partial<StartInput> = {}) {
       const inp = { ...(await input(holder, { amount: 1500, ...over })), card: undefined };
@@ -163,76 +207,164 @@ describe('mercadopago adapter', () => {
     it('start without a card token routes the app to /MercadoPago with the public key, the SDK, our reference and the amount', async () => {
       const { inp, r } = await screen('APRO');
       expect(r).toEqual({
-        ref: '', state: 'pending',
-        action: { kind: 'form', url: '#/MercadoPago', fields: { publicKey: 'TEST-pk-456', sdkUrl: 'https://sdk.mercadopago.com/js/v2', outTradeNo: inp.outTradeNo, amount: '15.00', currency: 'BRL' } },
+        ref: '',
+        state: 'pending',
+        action: {
+          kind: 'form',
+          url: '#/MercadoPago',
+          fields: {
+            publicKey: 'TEST-pk-456',
+            sdkUrl: 'https://sdk.mercadopago.com/js/v2',
+            outTradeNo: inp.outTradeNo,
+            amount: '15.00',
+            currency: 'BRL',
+          },
+        },
       });
-      const clp = await adapter({ sdkUrl: 'http://127.0.0.1:9/js/v2' }).start({ ...inp, outTradeNo: `${inp.outTradeNo}c`, currency: 'CLP', amount: 2500 });
-      expect(clp.action).toMatchObject({ fields: { amount: '2500', currency: 'CLP', sdkUrl: 'http://127.0.0.1:9/js/v2' } });
+      const clp = await adapter({ sdkUrl: 'http://127.0.0.1:9/js/v2' }).start({
+        ...inp,
+        outTradeNo: `${inp.outTradeNo}c`,
+        currency: 'CLP',
+        amount: 2500,
+      });
+      expect(clp.action).toMatchObject({
+        fields: { amount: '2500', currency: 'CLP', sdkUrl: 'http://127.0.0.1:9/js/v2' },
+      });
       // Until the customer is back, the payment is pending (nothing at Mercado Pago under our reference).
       expect(await adapter().status('', inp.outTradeNo)).toEqual({ ref: '', state: 'pending' });
     });
 
-    it('complete creates the payment with the screen\'s token, payer and document, once however often it is called', async () => {
+    it("complete creates the payment with the screen's token, payer and document, once however often it is called", async () => {
       const { inp } = await screen('APRO');
       const token = await mp.cardToken({ number: MC, holder: 'APRO' });
       const params = {
-        token, paymentMethodId: 'master', issuerId: '24', installments: '3', email: 'ana@example.com.br', identificationType: 'CPF', identificationNumber: '123.456.789-09',
+        token,
+        paymentMethodId: 'master',
+        issuerId: '24',
+        installments: '3',
+        email: 'ana@example.com.br',
+        identificationType: 'CPF',
+        identificationNumber: '123.456.789-09',
       };
       const a = adapter();
       const call = { idempotencyKey: `complete_${inp.outTradeNo}` };
       const done = await a.complete!('', inp.outTradeNo, params, call, facts());
       expect(done).toMatchObject({ state: 'paid', amount: 1500, currency: 'BRL' });
       const p = mp.payments.get(Number(done.ref))!;
-      expect(p).toMatchObject({ transaction_amount: 15, installments: 3, payment_method_id: 'master', external_reference: inp.outTradeNo, payer: { email: 'ana@example.com.br' } });
+      expect(p).toMatchObject({
+        transaction_amount: 15,
+        installments: 3,
+        payment_method_id: 'master',
+        external_reference: inp.outTradeNo,
+        payer: { email: 'ana@example.com.br' },
+      });
       const sent = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
       expect(sent.idempotencyKey).toBe(call.idempotencyKey);
-      expect(sent.body).toMatchObject({ issuer_id: 24, capture: true, payer: { identification: { type: 'CPF', number: '12345678909' } } });
+      expect(sent.body).toMatchObject({
+        issuer_id: 24,
+        capture: true,
+        payer: { identification: { type: 'CPF', number: '12345678909' } },
+      });
       // A repeated resume (no ref recorded yet) replays the same key: Mercado Pago answers the first payment.
       expect((await a.complete!('', inp.outTradeNo, params, call, facts())).ref).toBe(done.ref);
       // With the ref, only the status is read.
       const posts = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').length;
-      expect(await a.complete!(done.ref, inp.outTradeNo, params, call, facts())).toMatchObject({ ref: done.ref, state: 'paid' });
+      expect(await a.complete!(done.ref, inp.outTradeNo, params, call, facts())).toMatchObject({
+        ref: done.ref,
+        state: 'paid',
+      });
       expect(mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').length).toBe(posts);
     });
 
     it('a hold is authorised; a declined card (OTHE) fails with its code; a spent or malformed token fails, never throws', async () => {
       const a = adapter();
       const held = await screen('APRO', { capture: 'manual' });
-      const auth = await a.complete!('', held.inp.outTradeNo, { token: await mp.cardToken({ number: MC, holder: 'APRO' }), email: 'a@b.co' }, { idempotencyKey: `c_${held.inp.outTradeNo}` }, facts({ capture: 'manual' }));
+      const auth = await a.complete!(
+        '',
+        held.inp.outTradeNo,
+        { token: await mp.cardToken({ number: MC, holder: 'APRO' }), email: 'a@b.co' },
+        { idempotencyKey: `c_${held.inp.outTradeNo}` },
+        facts({ capture: 'manual' }),
+      );
       expect(auth.state).toBe('authorized');
       const declined = await screen('OTHE');
       const spent = await mp.cardToken({ number: MC, holder: 'OTHE' });
-      expect(await a.complete!('', declined.inp.outTradeNo, { token: spent, email: 'a@b.co' }, { idempotencyKey: `c_${declined.inp.outTradeNo}` }, facts()))
-        .toMatchObject({ state: 'failed', failureCode: 'card_declined' });
+      expect(
+        await a.complete!(
+          '',
+          declined.inp.outTradeNo,
+          { token: spent, email: 'a@b.co' },
+          { idempotencyKey: `c_${declined.inp.outTradeNo}` },
+          facts(),
+        ),
+      ).toMatchObject({ state: 'failed', failureCode: 'card_declined' });
       const again = await screen('APRO');
-      expect(await a.complete!('', again.inp.outTradeNo, { token: spent, email: 'a@b.co' }, { idempotencyKey: `c_${again.inp.outTradeNo}` }, facts()))
-        .toEqual({ ref: '', state: 'failed', failureCode: '3003' });
-      expect(await a.complete!('', again.inp.outTradeNo, { token: 'x"; drop', email: 'a@b.co' }, { idempotencyKey: 'k' }, facts())).toMatchObject({ state: 'failed', failureCode: 'token_invalid' });
+      expect(
+        await a.complete!(
+          '',
+          again.inp.outTradeNo,
+          { token: spent, email: 'a@b.co' },
+          { idempotencyKey: `c_${again.inp.outTradeNo}` },
+          facts(),
+        ),
+      ).toEqual({ ref: '', state: 'failed', failureCode: '3003' });
+      expect(
+        await a.complete!(
+          '',
+          again.inp.outTradeNo,
+          { token: 'x"; drop', email: 'a@b.co' },
+          { idempotencyKey: 'k' },
+          facts(),
+        ),
+      ).toMatchObject({ state: 'failed', failureCode: 'token_invalid' });
       // Back without a token (the customer left the screen): still pending.
-      expect(await a.complete!('', again.inp.outTradeNo, {}, { idempotencyKey: 'k' }, facts())).toEqual({ ref: '', state: 'pending' });
+      expect(await a.complete!('', again.inp.outTradeNo, {}, { idempotencyKey: 'k' }, facts())).toEqual({
+        ref: '',
+        state: 'pending',
+      });
     });
 
-    it('reads the screen\'s fields strictly', () => {
-      expect(screenCard({ token: 'abc12345', email: 'a@b.co' })).toEqual({ token: 'abc12345', email: 'a@b.co', installments: 1 });
+    it("reads the screen's fields strictly", () => {
+      expect(screenCard({ token: 'abc12345', email: 'a@b.co' })).toEqual({
+        token: 'abc12345',
+        email: 'a@b.co',
+        installments: 1,
+      });
       expect(screenCard({ token: 'abc12345', email: 'nope' })).toBeUndefined();
       expect(screenCard({ token: 'abc12345', email: 'a@b.co', installments: '99' })).toBeUndefined();
-      expect(screenCard({ token: 'abc12345', email: 'a@b.co', paymentMethodId: 'Visa<script>', issuerId: 'x', identificationType: 'CPF' })).toEqual({ token: 'abc12345', email: 'a@b.co', installments: 1 });
+      expect(
+        screenCard({
+          token: 'abc12345',
+          email: 'a@b.co',
+          paymentMethodId: 'Visa<script>',
+          issuerId: 'x',
+          identificationType: 'CPF',
+        }),
+      ).toEqual({ token: 'abc12345', email: 'a@b.co', installments: 1 });
     });
 
-    it('the CSP origins: MercadoPago.js\'s hosts by default, a stand-in SDK\'s own origin alone', () => {
+    it("the CSP origins: MercadoPago.js's hosts by default, a stand-in SDK's own origin alone", () => {
       const cfg = { accessToken: 'a', publicKey: 'b', webhookSecret: 'c' };
       const live = mercadopagoDefinition.clientSdk!(cfg);
       expect(live.script).toContain('https://sdk.mercadopago.com');
       expect(live.frame).toContain('https://secure-fields.mercadopago.com');
       expect(live.connect).toContain('https://api.mercadopago.com');
-      expect(mercadopagoDefinition.clientSdk!({ ...cfg, sdkUrl: 'http://127.0.0.1:4000/js/v2' })).toEqual({ script: ['http://127.0.0.1:4000'], frame: ['http://127.0.0.1:4000'], connect: ['http://127.0.0.1:4000'] });
+      expect(mercadopagoDefinition.clientSdk!({ ...cfg, sdkUrl: 'http://127.0.0.1:4000/js/v2' })).toEqual({
+        script: ['http://127.0.0.1:4000'],
+        frame: ['http://127.0.0.1:4000'],
+        connect: ['http://127.0.0.1:4000'],
+      });
     });
   });
 
   it('a currency Mercado Pago does not take is refused before any call', async () => {
     const before = mp.requests.length;
-    await expect(adapter().start(await input('APRO', { currency: 'USD' }))).rejects.toMatchObject({ code: 'currency_not_supported' });
-    expect(mp.requests.filter((r) => r.path === '/v1/payments').length).toBe(mp.requests.slice(0, before).filter((r) => r.path === '/v1/payments').length);
+    await expect(adapter().start(await input('APRO', { currency: 'USD' }))).rejects.toMatchObject({
+      code: 'currency_not_supported',
+    });
+    expect(mp.requests.filter((r) => r.path === '/v1/payments').length).toBe(
+      mp.requests.slice(0, before).filter((r) => r.path === '/v1/payments').length,
+    );
   });
 
   it('a 0-decimal currency (CLP) sends whole pesos', async () => {
@@ -248,18 +380,43 @@ describe('mercadopago adapter', () => {
   });
 
   it('saves a card on a customer (found again by e-mail)', async () => {
-    const a = mercadopagoDefinition.create({ accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url }, deps);
+    const a = mercadopagoDefinition.create(
+      { accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url },
+      deps,
+    );
     expect(await a.findCustomer('saver@testuser.com')).toBeNull();
     const c = await a.createCustomer('saver@testuser.com', { idempotencyKey: 'cust-1' });
     expect((await a.findCustomer('saver@testuser.com'))?.id).toBe(c.id);
-    const card = await a.addCard(c.id, { token: await mp.cardToken({ number: VISA, holder: 'APRO' }) }, { idempotencyKey: 'card-1' });
+    const card = await a.addCard(
+      c.id,
+      { token: await mp.cardToken({ number: VISA, holder: 'APRO' }) },
+      { idempotencyKey: 'card-1' },
+    );
     expect(card).toMatchObject({ customer_id: c.id, last_four_digits: '3704' });
-    await expect(a.createCustomer('saver@testuser.com', { idempotencyKey: 'cust-2' })).rejects.toMatchObject({ code: '101' });
+    await expect(a.createCustomer('saver@testuser.com', { idempotencyKey: 'cust-2' })).rejects.toMatchObject({
+      code: '101',
+    });
     // saveCard: finds the customer by e-mail (or is given it) and attaches the card, with its method and issuer.
-    const saved = await a.saveCardToken({ email: 'saver@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }), paymentMethodId: 'master', issuerId: '24' }, { idempotencyKey: 'card-2' });
-    expect(saved).toEqual({ customerRef: c.id, cardRef: expect.stringMatching(/^\d+$/), brand: 'master', last4: '6351' });
+    const saved = await a.saveCardToken(
+      {
+        email: 'saver@testuser.com',
+        token: await mp.cardToken({ number: MC, holder: 'APRO' }),
+        paymentMethodId: 'master',
+        issuerId: '24',
+      },
+      { idempotencyKey: 'card-2' },
+    );
+    expect(saved).toEqual({
+      customerRef: c.id,
+      cardRef: expect.stringMatching(/^\d+$/),
+      brand: 'master',
+      last4: '6351',
+    });
     expect(mp.requests.at(-1)!.body).toEqual({ token: expect.any(String), payment_method_id: 'master', issuer_id: 24 });
-    const fresh = await a.saveCardToken({ email: 'new-saver@testuser.com', token: await mp.cardToken({ number: VISA, holder: 'APRO' }) }, { idempotencyKey: 'card-3' });
+    const fresh = await a.saveCardToken(
+      { email: 'new-saver@testuser.com', token: await mp.cardToken({ number: VISA, holder: 'APRO' }) },
+      { idempotencyKey: 'card-3' },
+    );
     expect(fresh.customerRef).not.toBe(c.id);
     expect(mp.cardsOf(fresh.customerRef)).toHaveLength(1);
     await a.removeCard({ customerRef: fresh.customerRef, cardRef: fresh.cardRef });
@@ -268,24 +425,62 @@ describe('mercadopago adapter', () => {
   });
 
   it('pays with a saved card: /MercadoPago asks the security code for a fresh token of the card; the payment names its customer', async () => {
-    const a = mercadopagoDefinition.create({ accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url }, deps);
-    const saved = await a.saveCardToken({ email: 'saved-pay@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }) }, { idempotencyKey: `sv-${Date.now()}` });
+    const a = mercadopagoDefinition.create(
+      { accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url },
+      deps,
+    );
+    const saved = await a.saveCardToken(
+      { email: 'saved-pay@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }) },
+      { idempotencyKey: `sv-${Date.now()}` },
+    );
     const inp = await input('APRO', { card: { saved: { customerRef: saved.customerRef, cardRef: saved.cardRef } } });
     const r = await a.start(inp);
-    expect(r).toMatchObject({ ref: '', state: 'pending', action: { kind: 'form', url: '#/MercadoPago', fields: { cardId: saved.cardRef, outTradeNo: inp.outTradeNo } } });
-    const payment = { amount: 1250, currency: 'BRL', capture: 'automatic' as const, description: 'Powerly', notifyUrl: inp.notifyUrl };
+    expect(r).toMatchObject({
+      ref: '',
+      state: 'pending',
+      action: { kind: 'form', url: '#/MercadoPago', fields: { cardId: saved.cardRef, outTradeNo: inp.outTradeNo } },
+    });
+    const payment = {
+      amount: 1250,
+      currency: 'BRL',
+      capture: 'automatic' as const,
+      description: 'Powerly',
+      notifyUrl: inp.notifyUrl,
+    };
     // A token of the saved card paid without its customer: Mercado Pago refuses it (a failed payment, never a throw).
     const stray = await mp.savedCardToken(saved.cardRef);
-    expect(await a.complete!('', `${inp.outTradeNo}x`, { token: stray, email: 'other@testuser.com' }, { idempotencyKey: `c-${inp.outTradeNo}x` }, payment)).toMatchObject({ state: 'failed' });
+    expect(
+      await a.complete!(
+        '',
+        `${inp.outTradeNo}x`,
+        { token: stray, email: 'other@testuser.com' },
+        { idempotencyKey: `c-${inp.outTradeNo}x` },
+        payment,
+      ),
+    ).toMatchObject({ state: 'failed' });
     // With its customer: no e-mail needed (the customer's), charged once.
     const tok = await mp.savedCardToken(saved.cardRef, '123');
-    const done = await a.complete!('', inp.outTradeNo, { token: tok }, { idempotencyKey: `c-${inp.outTradeNo}` }, { ...payment, customerRef: saved.customerRef });
+    const done = await a.complete!(
+      '',
+      inp.outTradeNo,
+      { token: tok },
+      { idempotencyKey: `c-${inp.outTradeNo}` },
+      { ...payment, customerRef: saved.customerRef },
+    );
     expect(done).toMatchObject({ state: 'paid', amount: 1250, currency: 'BRL' });
     const req = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
     expect(req.body).toMatchObject({ token: tok, payer: { type: 'customer', id: saved.customerRef } });
     expect(mp.payments.get(Number(done.ref))!.card.last_four_digits).toBe('6351');
     // Without the customer the screen's e-mail is still required (a new card's payment).
-    expect(await a.complete!('', `${inp.outTradeNo}y`, { token: await mp.savedCardToken(saved.cardRef) }, { idempotencyKey: `c-${inp.outTradeNo}y` }, payment)).toMatchObject({ state: 'failed', failureCode: 'token_invalid' });
+    expect(
+      await a.complete!(
+        '',
+        `${inp.outTradeNo}y`,
+        { token: await mp.savedCardToken(saved.cardRef) },
+        { idempotencyKey: `c-${inp.outTradeNo}y` },
+        payment,
+      ),
+    ).toMatchObject({ state: 'failed', failureCode: 'token_invalid' });
     // A saved card token needs the security code.
     await expect(mp.savedCardToken(saved.cardRef, '')).rejects.toThrow(/E302/);
   });
@@ -315,7 +510,7 @@ describe('mercadopago adapter', () => {
       expect((await a.status(got!.ref!, '')).state).toBe('paid');
     });
 
-    it('the manifest follows Mercado Pago\'s template (alphanumeric ids lower-cased, absent parts left out)', () => {
+    it("the manifest follows Mercado Pago's template (alphanumeric ids lower-cased, absent parts left out)", () => {
       expect(signatureManifest('ABC123', 'rid', '1700')).toBe('id:abc123;request-id:rid;ts:1700;');
       expect(signatureManifest('12345', undefined, '1700')).toBe('id:12345;ts:1700;');
     });

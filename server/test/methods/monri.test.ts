@@ -25,9 +25,18 @@ function adapter(over: Partial<{ merchantKey: string; authenticityToken: string;
 function input(over: Partial<StartInput> = {}): StartInput {
   n++;
   return {
-    outTradeNo: `PWMN${n}x${Date.now()}`, amount: 1250, currency: 'BAM', description: 'Powerly rental', capture: 'automatic',
-    returnUrl: 'https://app.test/result', cancelUrl: 'https://app.test/result', notifyUrl: 'https://api.test/webhooks/methods/monri',
-    idempotencyKey: `key-${n}`, payType: 'Monri_WebPay', payer: { userId: 7, email: 'tester@monri.test' }, ...over,
+    outTradeNo: `PWMN${n}x${Date.now()}`,
+    amount: 1250,
+    currency: 'BAM',
+    description: 'Powerly rental',
+    capture: 'automatic',
+    returnUrl: 'https://app.test/result',
+    cancelUrl: 'https://app.test/result',
+    notifyUrl: 'https://api.test/webhooks/methods/monri',
+    idempotencyKey: `key-${n}`,
+    payType: 'Monri_WebPay',
+    payer: { userId: 7, email: 'tester@monri.test' },
+    ...over,
   };
 }
 
@@ -42,7 +51,14 @@ async function started(a: ReturnType<typeof adapter>, over: Partial<StartInput> 
 describe('monri adapter', () => {
   it('declares what it is', () => {
     expect(monriDefinition.payTypes).toEqual([{ type: 'Monri_WebPay', kind: 'card', label: 'Card (Monri)' }]);
-    expect(monriDefinition.capabilities).toEqual({ hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: true });
+    expect(monriDefinition.capabilities).toEqual({
+      hold: true,
+      partialCapture: true,
+      offSession: false,
+      refund: true,
+      payout: false,
+      webhook: true,
+    });
     expect(monriDefinition.required).toEqual(['merchantKey', 'authenticityToken']);
     expect(adapter().clientConfig?.()).toEqual({ authenticityToken: TOKEN });
   });
@@ -53,19 +69,43 @@ describe('monri adapter', () => {
     const p = monri.payments.get(r.ref)!;
     expect(r.state).toBe('pending');
     expect(r.action).toEqual({
-      kind: 'form', url: '#/MonriPay',
-      fields: { authenticityToken: TOKEN, clientSecret: p.clientSecret, scriptUrl: `${monri.url}/dist/components.js`, outTradeNo: inp.outTradeNo, amount: '1250', currency: 'BAM' },
+      kind: 'form',
+      url: '#/MonriPay',
+      fields: {
+        authenticityToken: TOKEN,
+        clientSecret: p.clientSecret,
+        scriptUrl: `${monri.url}/dist/components.js`,
+        outTradeNo: inp.outTradeNo,
+        amount: '1250',
+        currency: 'BAM',
+      },
     });
     expect(fields.clientSecret).toBe(p.clientSecret);
-    expect(p).toMatchObject({ transactionType: 'purchase', amount: 1250, currency: 'BAM', orderNumber: inp.outTradeNo, orderInfo: 'Powerly rental' });
-    const body = JSON.parse(monri.requests.filter((x) => x.path === '/v2/payment/new').at(-1)!.body) as Record<string, unknown>;
+    expect(p).toMatchObject({
+      transactionType: 'purchase',
+      amount: 1250,
+      currency: 'BAM',
+      orderNumber: inp.outTradeNo,
+      orderInfo: 'Powerly rental',
+    });
+    const body = JSON.parse(monri.requests.filter((x) => x.path === '/v2/payment/new').at(-1)!.body) as Record<
+      string,
+      unknown
+    >;
     expect(body).toMatchObject({ scenario: 'charge', transaction_type: 'purchase', amount: 1250 });
     expect(await a.status(r.ref, inp.outTradeNo)).toMatchObject({ ref: r.ref, state: 'pending' });
   });
 
   it('Components is loaded from the API host (live https://ipg.monri.com), which the CSP allows for script, frame and connect', () => {
-    expect(monriDefinition.clientSdk!({ merchantKey: KEY, authenticityToken: TOKEN })).toEqual({ script: ['https://ipg.monri.com'], frame: ['https://ipg.monri.com'], connect: ['https://ipg.monri.com'] });
-    expect(monriDefinition.clientSdk!({ merchantKey: KEY, authenticityToken: TOKEN, apiBase: 'https://ipgtest.monri.com/' }).script).toEqual(['https://ipgtest.monri.com']);
+    expect(monriDefinition.clientSdk!({ merchantKey: KEY, authenticityToken: TOKEN })).toEqual({
+      script: ['https://ipg.monri.com'],
+      frame: ['https://ipg.monri.com'],
+      connect: ['https://ipg.monri.com'],
+    });
+    expect(
+      monriDefinition.clientSdk!({ merchantKey: KEY, authenticityToken: TOKEN, apiBase: 'https://ipgtest.monri.com/' })
+        .script,
+    ).toEqual(['https://ipgtest.monri.com']);
   });
 
   it('the customer pays with an approved test card: status says paid', async () => {
@@ -94,7 +134,10 @@ describe('monri adapter', () => {
     expect(await a.status(d.r.ref, d.inp.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'card_declined' });
     const f = await started(a);
     monri.confirm(f.fields.clientSecret!, { pan: '4000 0000 0000 9995', email: 'tester@monri.test' });
-    expect(await a.status(f.r.ref, f.inp.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'insufficient_funds' });
+    expect(await a.status(f.r.ref, f.inp.outTradeNo)).toMatchObject({
+      state: 'failed',
+      failureCode: 'insufficient_funds',
+    });
     expect(await a.status('', f.inp.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'insufficient_funds' });
   });
 
@@ -114,7 +157,12 @@ describe('monri adapter', () => {
     await a.refundPayment(r.ref, 1000, { idempotencyKey: 'r1' });
     expect(monri.byOrder(inp.outTradeNo)!.refunded).toBe(1000);
     const body = monri.requests.filter((x) => x.path.endsWith('/refund.xml')).at(-1)!.body;
-    expect(readXml(body)).toMatchObject({ amount: '1000', currency: 'EUR', 'order-number': inp.outTradeNo, 'authenticity-token': TOKEN });
+    expect(readXml(body)).toMatchObject({
+      amount: '1000',
+      currency: 'EUR',
+      'order-number': inp.outTradeNo,
+      'authenticity-token': TOKEN,
+    });
     const err = await a.refundPayment(r.ref, 2500, { idempotencyKey: 'r2' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: 'invalid_request', status: 406 });
@@ -129,7 +177,9 @@ describe('monri adapter', () => {
     expect(monri.payments.get(r.ref)!.transactionType).toBe('authorize');
     monri.confirm(fields.clientSecret!, { pan: '4058 4000 0000 0005', email: 'tester@monri.test' });
     expect(await a.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'authorized', amount: 5000 });
-    await expect(a.capturePayment!(r.ref, 5001, { idempotencyKey: 'c0' })).rejects.toMatchObject({ code: 'amount_too_large' });
+    await expect(a.capturePayment!(r.ref, 5001, { idempotencyKey: 'c0' })).rejects.toMatchObject({
+      code: 'amount_too_large',
+    });
     await a.capturePayment!(r.ref, 3250, { idempotencyKey: 'c1' });
     expect(monri.byOrder(inp.outTradeNo)!.captured).toBe(3250);
     await a.refundPayment(r.ref, 250, { idempotencyKey: 'r1' });
@@ -165,23 +215,37 @@ describe('monri adapter', () => {
       const { inp, fields } = await started(a, { capture: 'manual' });
       const cb = monri.confirm(fields.clientSecret!, { pan: '4341 7920 0000 0044', email: 'tester@monri.test' });
       const got = await a.readNotification(cb);
-      expect(got).toMatchObject({ outTradeNo: inp.outTradeNo, state: 'authorized', amount: 1250, currency: 'BAM', ack: { status: 200 } });
+      expect(got).toMatchObject({
+        outTradeNo: inp.outTradeNo,
+        state: 'authorized',
+        amount: 1250,
+        currency: 'BAM',
+        ack: { status: 200 },
+      });
       expect((await a.readNotification(cb))?.eventId).toBe(got!.eventId);
     });
 
     it('a purchase callback reads paid; a declined one failed', async () => {
       const a = adapter();
       const ok = await started(a);
-      expect((await a.readNotification(monri.confirm(ok.fields.clientSecret!, { pan: '4058400000000005', email: 'x@y.z' })))?.state).toBe('paid');
+      expect(
+        (await a.readNotification(monri.confirm(ok.fields.clientSecret!, { pan: '4058400000000005', email: 'x@y.z' })))
+          ?.state,
+      ).toBe('paid');
       const no = await started(a);
-      expect((await a.readNotification(monri.confirm(no.fields.clientSecret!, { pan: '4111111111111111', email: 'x@y.z' })))?.state).toBe('failed');
+      expect(
+        (await a.readNotification(monri.confirm(no.fields.clientSecret!, { pan: '4111111111111111', email: 'x@y.z' })))
+          ?.state,
+      ).toBe('failed');
     });
 
     it('a tampered body, a wrong key or a missing header is refused', async () => {
       const a = adapter();
       const { fields } = await started(a);
       const cb = monri.confirm(fields.clientSecret!, { pan: '4341792000000044', email: 'tester@monri.test' });
-      expect(await a.readNotification({ ...cb, rawBody: cb.rawBody.replace('"amount":1250', '"amount":1') })).toBeNull();
+      expect(
+        await a.readNotification({ ...cb, rawBody: cb.rawBody.replace('"amount":1250', '"amount":1') }),
+      ).toBeNull();
       const tx = JSON.parse(cb.rawBody) as Record<string, unknown>;
       expect(await a.readNotification(monri.callback(tx, 'key-not-ours'))).toBeNull();
       expect(await a.readNotification({ ...cb, headers: {} })).toBeNull();

@@ -21,7 +21,15 @@ let fake: FakeDaraja;
 let seq = 0;
 
 beforeAll(async () => {
-  fake = await new FakeDaraja({ consumerKey: 'ck_test', consumerSecret: 'cs_test', shortCode: SHORT, passkey: PASSKEY, initiatorName: 'testapi', initiatorPassword: 'Safaricom999!*!', b2cBalance: 1000 }).start();
+  fake = await new FakeDaraja({
+    consumerKey: 'ck_test',
+    consumerSecret: 'cs_test',
+    shortCode: SHORT,
+    passkey: PASSKEY,
+    initiatorName: 'testapi',
+    initiatorPassword: 'Safaricom999!*!',
+    b2cBalance: 1000,
+  }).start();
 });
 afterAll(async () => {
   await fake?.stop();
@@ -29,24 +37,45 @@ afterAll(async () => {
 
 function config(over: Partial<MpesaConfig> = {}): MpesaConfig {
   return {
-    consumerKey: 'ck_test', consumerSecret: 'cs_test', shortCode: SHORT, passkey: PASSKEY, callbackToken: TOKEN,
-    initiatorName: 'testapi', initiatorPassword: 'Safaricom999!*!', certificate: fake.certificate, resultUrl: NOTIFY, apiBase: fake.url,
+    consumerKey: 'ck_test',
+    consumerSecret: 'cs_test',
+    shortCode: SHORT,
+    passkey: PASSKEY,
+    callbackToken: TOKEN,
+    initiatorName: 'testapi',
+    initiatorPassword: 'Safaricom999!*!',
+    certificate: fake.certificate,
+    resultUrl: NOTIFY,
+    apiBase: fake.url,
     ...over,
   };
 }
-const adapter = (over: Partial<MpesaConfig> = {}, f: typeof fetch = fetch): MethodProvider => mpesaDefinition.create(config(over), { fetch: f, now: () => new Date() });
+const adapter = (over: Partial<MpesaConfig> = {}, f: typeof fetch = fetch): MethodProvider =>
+  mpesaDefinition.create(config(over), { fetch: f, now: () => new Date() });
 
 function input(phone: string, over: Partial<StartInput> = {}): StartInput {
   const n = ++seq;
   return {
-    outTradeNo: `PO20261123085200AB${String(n).padStart(6, '0')}`, amount: 5000, currency: 'KES', description: 'Powerly rental deposit', capture: 'automatic',
-    returnUrl: 'https://powerly.example/result', cancelUrl: 'https://powerly.example/result', notifyUrl: NOTIFY, idempotencyKey: `key-${n}`, payType: 'M-PESA',
-    payer: { userId: 1, phone }, ...over,
+    outTradeNo: `PO20261123085200AB${String(n).padStart(6, '0')}`,
+    amount: 5000,
+    currency: 'KES',
+    description: 'Powerly rental deposit',
+    capture: 'automatic',
+    returnUrl: 'https://powerly.example/result',
+    cancelUrl: 'https://powerly.example/result',
+    notifyUrl: NOTIFY,
+    idempotencyKey: `key-${n}`,
+    payType: 'M-PESA',
+    payer: { userId: 1, phone },
+    ...over,
   };
 }
 
 async function rejects(p: Promise<unknown>): Promise<ProviderError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(ProviderError);
   return e as ProviderError;
 }
@@ -70,7 +99,14 @@ describe('mpesa: STK push', () => {
     const req = fake.requests.filter((r) => r.path === '/mpesa/stkpush/v1/processrequest').at(-1)!;
     expect(req.auth).toMatch(/^Bearer tok/);
     const b = req.body;
-    expect(b).toMatchObject({ BusinessShortCode: SHORT, TransactionType: 'CustomerPayBillOnline', Amount: 123, PartyA: TEST_MSISDN, PartyB: SHORT, PhoneNumber: TEST_MSISDN });
+    expect(b).toMatchObject({
+      BusinessShortCode: SHORT,
+      TransactionType: 'CustomerPayBillOnline',
+      Amount: 123,
+      PartyA: TEST_MSISDN,
+      PartyB: SHORT,
+      PhoneNumber: TEST_MSISDN,
+    });
     // Timestamp in Nairobi time (UTC+3), Password = base64(shortcode + passkey + timestamp)
     expect([nairobiTimestamp(before), nairobiTimestamp(new Date())]).toContain(b.Timestamp);
     expect(Buffer.from(String(b.Password), 'base64').toString()).toBe(`${SHORT}${PASSKEY}${String(b.Timestamp)}`);
@@ -121,7 +157,11 @@ describe('mpesa: STK push', () => {
 
     const other = await a.start(input('254712345678'));
     fake.cancel(other.ref);
-    expect(await a.status(other.ref, '')).toEqual({ ref: other.ref, state: 'cancelled', failureCode: 'cancelled_by_user' });
+    expect(await a.status(other.ref, '')).toEqual({
+      ref: other.ref,
+      state: 'cancelled',
+      failureCode: 'cancelled_by_user',
+    });
   });
 
   it('refuses what M-Pesa cannot take: cents, another currency, a non-Safaricom phone, a hold', async () => {
@@ -147,7 +187,11 @@ describe('mpesa: STK push', () => {
 
   it('a wrong passkey or wrong consumer secret is Daraja’s error', async () => {
     const wrongPass = await rejects(adapter({ passkey: 'nope' }).start(input('254712000002')));
-    expect([wrongPass.code, wrongPass.status, wrongPass.message]).toEqual(['500.001.1001', 500, '[MerchantValidate] - Wrong credentials']);
+    expect([wrongPass.code, wrongPass.status, wrongPass.message]).toEqual([
+      '500.001.1001',
+      500,
+      '[MerchantValidate] - Wrong credentials',
+    ]);
     const wrongSecret = await rejects(adapter({ consumerSecret: 'nope' }).start(input('254712000003')));
     expect([wrongSecret.code, wrongSecret.status]).toEqual(['400.008.01', 400]);
   });
@@ -189,14 +233,29 @@ describe('mpesa: callbacks', () => {
     const { inp, start, note } = await paid(a, TEST_MSISDN, 7000);
     const receipt = fake.stk.get(start.ref)!.receipt!;
     expect(note).toEqual({
-      eventId: `${start.ref}:0`, ref: `${start.ref}.${receipt}.7000`, outTradeNo: inp.outTradeNo, state: 'paid', amount: 7000, currency: 'KES',
+      eventId: `${start.ref}:0`,
+      ref: `${start.ref}.${receipt}.7000`,
+      outTradeNo: inp.outTradeNo,
+      state: 'paid',
+      amount: 7000,
+      currency: 'KES',
       ack: { status: 200, contentType: 'application/json', body: '{"ResultCode":0,"ResultDesc":"Accepted"}' },
     });
     const again = await a.readNotification(fake.callback(start.ref));
     expect(again?.eventId).toBe(note.eventId);
     // status() now answers the receipt-carrying ref (for a later reversal), from the plain ref too
-    expect(await a.status(start.ref, inp.outTradeNo)).toEqual({ ref: note.ref, state: 'paid', amount: 7000, currency: 'KES' });
-    expect(await adapter().status(note.ref!, inp.outTradeNo)).toEqual({ ref: note.ref, state: 'paid', amount: 7000, currency: 'KES' });
+    expect(await a.status(start.ref, inp.outTradeNo)).toEqual({
+      ref: note.ref,
+      state: 'paid',
+      amount: 7000,
+      currency: 'KES',
+    });
+    expect(await adapter().status(note.ref!, inp.outTradeNo)).toEqual({
+      ref: note.ref,
+      state: 'paid',
+      amount: 7000,
+      currency: 'KES',
+    });
   });
 
   it('a failed push’s callback says so', async () => {
@@ -224,8 +283,24 @@ describe('mpesa: callbacks', () => {
     const a = adapter();
     const s = await a.start(input('254712000006'));
     const forged = {
-      headers: { 'content-type': 'application/json' }, query: { token: TOKEN },
-      rawBody: JSON.stringify({ Body: { stkCallback: { MerchantRequestID: 'x', CheckoutRequestID: s.ref, ResultCode: 0, ResultDesc: 'ok', CallbackMetadata: { Item: [{ Name: 'Amount', Value: 50 }, { Name: 'MpesaReceiptNumber', Value: 'FAKE123' }] } } } }),
+      headers: { 'content-type': 'application/json' },
+      query: { token: TOKEN },
+      rawBody: JSON.stringify({
+        Body: {
+          stkCallback: {
+            MerchantRequestID: 'x',
+            CheckoutRequestID: s.ref,
+            ResultCode: 0,
+            ResultDesc: 'ok',
+            CallbackMetadata: {
+              Item: [
+                { Name: 'Amount', Value: 50 },
+                { Name: 'MpesaReceiptNumber', Value: 'FAKE123' },
+              ],
+            },
+          },
+        },
+      }),
     };
     expect((await a.readNotification(forged))?.state).toBe('paid');
     expect((await a.status(s.ref, '')).state).toBe('pending');
@@ -236,16 +311,31 @@ describe('mpesa: reversal (refund)', () => {
   it('reverses a whole payment; a partial or larger refund is refused; a second reversal is refused by M-Pesa', async () => {
     const a = adapter();
     const { note } = await paid(a, TEST_MSISDN, 9000);
-    expect((await rejects(a.refundPayment(note.ref!, 4000, { idempotencyKey: 'r1' }))).code).toBe('partial_refund_unsupported');
-    expect((await rejects(a.refundPayment(note.ref!, 9100, { idempotencyKey: 'r1' }))).code).toBe('amount_exceeds_payment');
+    expect((await rejects(a.refundPayment(note.ref!, 4000, { idempotencyKey: 'r1' }))).code).toBe(
+      'partial_refund_unsupported',
+    );
+    expect((await rejects(a.refundPayment(note.ref!, 9100, { idempotencyKey: 'r1' }))).code).toBe(
+      'amount_exceeds_payment',
+    );
     const checkout = note.ref!.split('.')[0]!;
     await a.refundPayment(checkout, 9000, { idempotencyKey: 'r1' }); // the plain ref works once the callback was seen
     const req = fake.requests.filter((r) => r.path === '/mpesa/reversal/v1/request').at(-1)!.body;
     const receipt = fake.stk.get(checkout)!.receipt;
-    expect(req).toMatchObject({ Initiator: 'testapi', CommandID: 'TransactionReversal', TransactionID: receipt, Amount: 90, ReceiverParty: SHORT, RecieverIdentifierType: '11' });
+    expect(req).toMatchObject({
+      Initiator: 'testapi',
+      CommandID: 'TransactionReversal',
+      TransactionID: receipt,
+      Amount: 90,
+      ReceiverParty: SHORT,
+      RecieverIdentifierType: '11',
+    });
     expect(fake.stk.get(checkout)!.reversed).toBe(true);
     const result = await a.readNotification(fake.lastResult());
-    expect(result).toMatchObject({ eventId: expect.stringMatching(/^reversal:.+:0$/), ref: note.ref, ack: { status: 200, body: '{"ResultCode":0,"ResultDesc":"Accepted"}' } });
+    expect(result).toMatchObject({
+      eventId: expect.stringMatching(/^reversal:.+:0$/),
+      ref: note.ref,
+      ack: { status: 200, body: '{"ResultCode":0,"ResultDesc":"Accepted"}' },
+    });
 
     await a.refundPayment(note.ref!, 9000, { idempotencyKey: 'r1' });
     expect(JSON.parse(fake.lastResult().rawBody).Result.ResultCode).toBe('R000001');
@@ -255,9 +345,13 @@ describe('mpesa: reversal (refund)', () => {
     const a = adapter();
     const s = await a.start(input('254712000007'));
     fake.approve(s.ref);
-    expect((await rejects(adapter().refundPayment(s.ref, 5000, { idempotencyKey: 'r2' }))).code).toBe('receipt_unknown');
+    expect((await rejects(adapter().refundPayment(s.ref, 5000, { idempotencyKey: 'r2' }))).code).toBe(
+      'receipt_unknown',
+    );
     const { note } = await paid(a, '254712000008');
-    expect((await rejects(adapter({ initiatorName: '' }).refundPayment(note.ref!, 5000, { idempotencyKey: 'r3' }))).code).toBe('not_configured');
+    expect(
+      (await rejects(adapter({ initiatorName: '' }).refundPayment(note.ref!, 5000, { idempotencyKey: 'r3' }))).code,
+    ).toBe('not_configured');
   });
 
   it('a wrong initiator password is accepted, then its result is 2001 (as Daraja does)', async () => {
@@ -273,8 +367,29 @@ describe('mpesa: reversal (refund)', () => {
 function x509(): { certificate: string; privateKey: string } | null {
   const dir = mkdtempSync(join(tmpdir(), 'mpesa-cert-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '2', '-subj', '/CN=sandbox.safaricom.co.ke'], { stdio: 'ignore' });
-    return { certificate: readFileSync(join(dir, 'c.pem'), 'utf8'), privateKey: readFileSync(join(dir, 'k.pem'), 'utf8') };
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'k.pem'),
+        '-out',
+        join(dir, 'c.pem'),
+        '-days',
+        '2',
+        '-subj',
+        '/CN=sandbox.safaricom.co.ke',
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      certificate: readFileSync(join(dir, 'c.pem'), 'utf8'),
+      privateKey: readFileSync(join(dir, 'k.pem'), 'utf8'),
+    };
   } catch {
     return null;
   } finally {
@@ -285,39 +400,103 @@ const cert = x509();
 
 describe('mpesa: B2C payout', () => {
   it.skipIf(!cert)('encrypts the initiator password with an X.509 certificate PEM as Safaricom issues it', async () => {
-    const other = await new FakeDaraja({ consumerKey: 'ck_test', consumerSecret: 'cs_test', shortCode: SHORT, passkey: PASSKEY, initiatorName: 'testapi', initiatorPassword: 'Safaricom999!*!', keys: cert! }).start();
+    const other = await new FakeDaraja({
+      consumerKey: 'ck_test',
+      consumerSecret: 'cs_test',
+      shortCode: SHORT,
+      passkey: PASSKEY,
+      initiatorName: 'testapi',
+      initiatorPassword: 'Safaricom999!*!',
+      keys: cert!,
+    }).start();
     try {
       expect(other.certificate).toMatch(/BEGIN CERTIFICATE/);
-      const a = mpesaDefinition.create(config({ apiBase: other.url, certificate: other.certificate }), { fetch, now: () => new Date() });
-      await a.payout!({ amount: 1000, currency: 'KES', destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } }, idempotencyKey: 'x509-1' });
+      const a = mpesaDefinition.create(config({ apiBase: other.url, certificate: other.certificate }), {
+        fetch,
+        now: () => new Date(),
+      });
+      await a.payout!({
+        amount: 1000,
+        currency: 'KES',
+        destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } },
+        idempotencyKey: 'x509-1',
+      });
       expect(other.b2c.get('x509-1')?.paid).toBe(true);
     } finally {
       await other.stop();
     }
   });
 
-
   it('pays out to a phone; the result notification says paid; a retry with the same key pays once', async () => {
     const a = adapter();
     const before = fake.b2cBalance;
-    const p = { amount: 25_000, currency: 'KES', destination: { kind: 'channel' as const, channel: 'M-PESA', account: { phone: TEST_MSISDN } }, idempotencyKey: 'payout-1' };
+    const p = {
+      amount: 25_000,
+      currency: 'KES',
+      destination: { kind: 'channel' as const, channel: 'M-PESA', account: { phone: TEST_MSISDN } },
+      idempotencyKey: 'payout-1',
+    };
     expect(await a.payout!(p)).toEqual({ ref: 'payout-1' });
     expect(await a.payout!(p)).toEqual({ ref: 'payout-1' });
     expect(fake.b2cBalance).toBe(before - 250);
     const req = fake.requests.filter((r) => r.path === '/mpesa/b2c/v3/paymentrequest').at(-1)!.body;
-    expect(req).toMatchObject({ OriginatorConversationID: 'payout-1', InitiatorName: 'testapi', CommandID: 'BusinessPayment', Amount: 250, PartyA: SHORT, PartyB: TEST_MSISDN });
+    expect(req).toMatchObject({
+      OriginatorConversationID: 'payout-1',
+      InitiatorName: 'testapi',
+      CommandID: 'BusinessPayment',
+      Amount: 250,
+      PartyA: SHORT,
+      PartyB: TEST_MSISDN,
+    });
     const note = await a.readNotification(fake.resultFor('payout-1'));
-    expect(note).toEqual({ eventId: 'b2c:payout-1:0', ref: 'payout-1', state: 'paid', amount: 25_000, currency: 'KES', ack: { status: 200, contentType: 'application/json', body: '{"ResultCode":0,"ResultDesc":"Accepted"}' } });
+    expect(note).toEqual({
+      eventId: 'b2c:payout-1:0',
+      ref: 'payout-1',
+      state: 'paid',
+      amount: 25_000,
+      currency: 'KES',
+      ack: { status: 200, contentType: 'application/json', body: '{"ResultCode":0,"ResultDesc":"Accepted"}' },
+    });
     const forged = fake.resultFor('payout-1');
     expect(await a.readNotification({ ...forged, query: { ...forged.query, token: 'x' } })).toBeNull();
   });
 
   it('a payout above the B2C balance fails in its result; cents and card refunds are refused', async () => {
     const a = adapter();
-    await a.payout!({ amount: 10_000_000, currency: 'KES', destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } }, idempotencyKey: 'payout-2' });
-    expect(await a.readNotification(fake.resultFor('payout-2'))).toMatchObject({ eventId: 'b2c:payout-2:1', state: 'failed' });
-    expect((await rejects(a.payout!({ amount: 1050, currency: 'KES', destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } }, idempotencyKey: 'p3' }))).code).toBe('invalid_amount');
-    expect((await rejects(a.payout!({ amount: 1000, currency: 'KES', destination: { kind: 'card_refund', paymentRef: 'x' }, idempotencyKey: 'p4' }))).code).toBe('unsupported_destination');
+    await a.payout!({
+      amount: 10_000_000,
+      currency: 'KES',
+      destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } },
+      idempotencyKey: 'payout-2',
+    });
+    expect(await a.readNotification(fake.resultFor('payout-2'))).toMatchObject({
+      eventId: 'b2c:payout-2:1',
+      state: 'failed',
+    });
+    expect(
+      (
+        await rejects(
+          a.payout!({
+            amount: 1050,
+            currency: 'KES',
+            destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } },
+            idempotencyKey: 'p3',
+          }),
+        )
+      ).code,
+    ).toBe('invalid_amount');
+    expect(
+      (
+        await rejects(
+          a.payout!({
+            amount: 1000,
+            currency: 'KES',
+            destination: { kind: 'card_refund', paymentRef: 'x' },
+            idempotencyKey: 'p4',
+          }),
+        )
+      ).code,
+    ).toBe('unsupported_destination');
   });
 });
 
@@ -343,9 +522,22 @@ describe('mpesa: network', () => {
 describe('mpesa: definition', () => {
   it('declares M-PESA as a push method in KES with full refunds and payouts, no holds', () => {
     expect(mpesaDefinition.payTypes).toEqual([{ type: 'M-PESA', kind: 'push', label: 'M-Pesa', platforms: ['web'] }]);
-    expect(mpesaDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: true, webhook: true });
+    expect(mpesaDefinition.capabilities).toEqual({
+      hold: false,
+      partialCapture: false,
+      offSession: false,
+      refund: true,
+      payout: true,
+      webhook: true,
+    });
     expect(mpesaDefinition.currencies).toEqual(['KES']);
-    expect(mpesaDefinition.required).toEqual(['consumerKey', 'consumerSecret', 'shortCode', 'passkey', 'callbackToken']);
+    expect(mpesaDefinition.required).toEqual([
+      'consumerKey',
+      'consumerSecret',
+      'shortCode',
+      'passkey',
+      'callbackToken',
+    ]);
     expect(mpesaDefinition.testValues?.find((t) => t.value === TEST_MSISDN)?.outcome).toBe('succeeds');
   });
 

@@ -8,7 +8,10 @@ import type { MethodProvider } from '../../src/modules/payments/methods/external
 import { n1coDefinition, type N1coConfig } from '../../src/modules/payments/methods/n1co.ts';
 import { N1coTestServer } from '../providers/n1co.ts';
 
-const CLIENT = { clientId: '8ff8uu34-ffa5-457e-9d4b-04a6324d7353', clientSecret: 'qoL5K~8pppwYT.92O5W4khPeutP5j6HcLZG42dpU' };
+const CLIENT = {
+  clientId: '8ff8uu34-ffa5-457e-9d4b-04a6324d7353',
+  clientSecret: 'qoL5K~8pppwYT.92O5W4khPeutP5j6HcLZG42dpU',
+};
 const SK = 'sk_test_powerly';
 const WHSEC = 'whsec-powerly';
 let server: N1coTestServer;
@@ -18,7 +21,16 @@ const call = { idempotencyKey: 'k' };
 const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date() };
 
 function config(over: Partial<N1coConfig> = {}): N1coConfig {
-  return { ...CLIENT, webhookSecret: WHSEC, checkoutSecretKey: SK, locationCode: 'N1C0CD001', mode: 'sandbox', apiBase: server.base, payApiBase: `${server.base}/api`, ...over };
+  return {
+    ...CLIENT,
+    webhookSecret: WHSEC,
+    checkoutSecretKey: SK,
+    locationCode: 'N1C0CD001',
+    mode: 'sandbox',
+    apiBase: server.base,
+    payApiBase: `${server.base}/api`,
+    ...over,
+  };
 }
 
 function input(over: Partial<StartInput> = {}): StartInput {
@@ -55,7 +67,13 @@ describe('n1co adapter', () => {
     expect(r.action).toEqual({ kind: 'redirect', url: `${server.base}/pl/${r.ref}` });
     const sent = server.requests.at(-1)!;
     expect(sent).toMatchObject({ method: 'POST', path: '/api/paymentlink/checkout', auth: SK });
-    expect(JSON.parse(sent.body)).toMatchObject({ orderReference: inp.outTradeNo, amount: 10.5, successUrl: inp.returnUrl, cancelUrl: inp.cancelUrl, locationCode: 'N1C0CD001' });
+    expect(JSON.parse(sent.body)).toMatchObject({
+      orderReference: inp.outTradeNo,
+      amount: 10.5,
+      successUrl: inp.returnUrl,
+      cancelUrl: inp.cancelUrl,
+      locationCode: 'N1C0CD001',
+    });
   });
 
   it('without a checkout secret key the CheckoutLink API gets the OAuth token from clientId/clientSecret', async () => {
@@ -81,7 +99,12 @@ describe('n1co adapter', () => {
     const r = await adapter.start(inp);
     expect((await adapter.status(r.ref, inp.outTradeNo)).state).toBe('pending');
     server.pay(r.ref, '4000056655665556');
-    expect(await adapter.status(r.ref, inp.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 1050, currency: 'USD' });
+    expect(await adapter.status(r.ref, inp.outTradeNo)).toEqual({
+      ref: r.ref,
+      state: 'paid',
+      amount: 1050,
+      currency: 'USD',
+    });
     expect(server.requests.at(-1)).toMatchObject({ method: 'GET', path: `/api/paymentlink/order/${r.ref}` });
     // the order must be ours
     await expect(adapter.status(r.ref, 'PWsomeoneelse')).rejects.toMatchObject({ code: 'reference_mismatch' });
@@ -108,7 +131,10 @@ describe('n1co adapter', () => {
     expect(sent).toMatchObject({ method: 'POST', path: '/api/v3/Refunds' });
     expect(server.tokens.has(sent.auth!)).toBe(true);
     expect(JSON.parse(sent.body)).toMatchObject({ orderId: String(server.orders.get(r.ref)!.orderId) });
-    await expect(adapter.refundPayment(r.ref, 1050, call)).rejects.toMatchObject({ code: 'ORDER_ALREADY_REFUNDED', status: 400 });
+    await expect(adapter.refundPayment(r.ref, 1050, call)).rejects.toMatchObject({
+      code: 'ORDER_ALREADY_REFUNDED',
+      status: 400,
+    });
   });
 
   it('an unpaid order is not refunded; a revoked token is renewed once', async () => {
@@ -126,7 +152,11 @@ describe('n1co adapter', () => {
     server.pay(r.ref, '4000056655665556');
     const d = server.webhook(r.ref, 'SuccessPayment');
     const n = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
-    expect(n).toMatchObject({ outTradeNo: inp.outTradeNo, state: 'paid', ack: { status: 200, contentType: 'text/plain', body: '' } });
+    expect(n).toMatchObject({
+      outTradeNo: inp.outTradeNo,
+      state: 'paid',
+      ack: { status: 200, contentType: 'text/plain', body: '' },
+    });
     const again = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(again!.eventId).toBe(n!.eventId);
     const other = await adapter.readNotification({ ...server.webhook(r.ref, 'Finalized'), query: {} });
@@ -137,29 +167,52 @@ describe('n1co adapter', () => {
     const r = await adapter.start(input());
     const d = server.webhook(r.ref, 'Cancelled');
     const hex = createHmac('sha256', WHSEC).update(d.rawBody).digest('hex');
-    expect(await adapter.readNotification({ headers: { 'x-h4b-hmac-sha256': hex }, rawBody: d.rawBody, query: {} })).toMatchObject({ state: 'cancelled' });
+    expect(
+      await adapter.readNotification({ headers: { 'x-h4b-hmac-sha256': hex }, rawBody: d.rawBody, query: {} }),
+    ).toMatchObject({ state: 'cancelled' });
   });
 
   it('a tampered, wrongly-signed or unsigned webhook is refused', async () => {
     const r = await adapter.start(input());
     const d = server.webhook(r.ref, 'PaymentError');
-    expect(await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody.replace('PaymentError', 'SuccessPayment'), query: {} })).toBeNull();
+    expect(
+      await adapter.readNotification({
+        headers: d.headers,
+        rawBody: d.rawBody.replace('PaymentError', 'SuccessPayment'),
+        query: {},
+      }),
+    ).toBeNull();
     const wrong = server.webhook(r.ref, 'SuccessPayment', 'not-our-secret');
     expect(await adapter.readNotification({ headers: wrong.headers, rawBody: wrong.rawBody, query: {} })).toBeNull();
     expect(await adapter.readNotification({ headers: {}, rawBody: d.rawBody, query: {} })).toBeNull();
   });
 
   it('a network failure is ProviderError(network)', async () => {
-    const down = n1coDefinition.create(config({ apiBase: 'http://127.0.0.1:1', payApiBase: 'http://127.0.0.1:1/api' }), deps);
+    const down = n1coDefinition.create(
+      config({ apiBase: 'http://127.0.0.1:1', payApiBase: 'http://127.0.0.1:1/api' }),
+      deps,
+    );
     await expect(down.start(input())).rejects.toMatchObject({ code: 'network' });
     await expect(down.status('x', 'y')).rejects.toMatchObject({ code: 'network' });
   });
 
   it('defaults to n1co’s live hosts, sandbox hosts in sandbox mode', async () => {
     const seen: string[] = [];
-    const spy = { ...deps, fetch: (u: Parameters<typeof fetch>[0]) => (seen.push(String(u)), Promise.reject(new Error('offline'))) };
-    await n1coDefinition.create({ ...config(), apiBase: '', payApiBase: '', mode: '' }, spy).start(input()).catch(() => undefined);
-    await n1coDefinition.create({ ...config(), apiBase: '', payApiBase: '', mode: 'sandbox' }, spy).start(input()).catch(() => undefined);
-    expect(seen).toEqual(['https://api-pay.n1co.shop/api/paymentlink/checkout', 'https://api-pay-sandbox.n1co.shop/api/paymentlink/checkout']);
+    const spy = {
+      ...deps,
+      fetch: (u: Parameters<typeof fetch>[0]) => (seen.push(String(u)), Promise.reject(new Error('offline'))),
+    };
+    await n1coDefinition
+      .create({ ...config(), apiBase: '', payApiBase: '', mode: '' }, spy)
+      .start(input())
+      .catch(() => undefined);
+    await n1coDefinition
+      .create({ ...config(), apiBase: '', payApiBase: '', mode: 'sandbox' }, spy)
+      .start(input())
+      .catch(() => undefined);
+    expect(seen).toEqual([
+      'https://api-pay.n1co.shop/api/paymentlink/checkout',
+      'https://api-pay-sandbox.n1co.shop/api/paymentlink/checkout',
+    ]);
   });
 });

@@ -67,12 +67,44 @@ describe('paygate adapter', () => {
     const r = await adapter.start(inp);
     const sent = server.requests.at(-1)!;
     expect(sent.path).toBe('/payweb3/initiate.trans');
-    expect(sent.fields.map(([k]) => k)).toEqual(['PAYGATE_ID', 'REFERENCE', 'AMOUNT', 'CURRENCY', 'RETURN_URL', 'TRANSACTION_DATE', 'LOCALE', 'COUNTRY', 'EMAIL', 'NOTIFY_URL', 'CHECKSUM']);
+    expect(sent.fields.map(([k]) => k)).toEqual([
+      'PAYGATE_ID',
+      'REFERENCE',
+      'AMOUNT',
+      'CURRENCY',
+      'RETURN_URL',
+      'TRANSACTION_DATE',
+      'LOCALE',
+      'COUNTRY',
+      'EMAIL',
+      'NOTIFY_URL',
+      'CHECKSUM',
+    ]);
     const f = Object.fromEntries(sent.fields);
-    expect(f).toMatchObject({ PAYGATE_ID: ID, REFERENCE: inp.outTradeNo, AMOUNT: '3299', CURRENCY: 'ZAR', TRANSACTION_DATE: '2026-11-23 10:30:05', LOCALE: 'en-za', COUNTRY: 'ZAF', EMAIL: 'rider@example.com' });
-    expect(f.CHECKSUM).toBe(md5(sent.fields.slice(0, -1).map(([, v]) => v).join('') + KEY));
+    expect(f).toMatchObject({
+      PAYGATE_ID: ID,
+      REFERENCE: inp.outTradeNo,
+      AMOUNT: '3299',
+      CURRENCY: 'ZAR',
+      TRANSACTION_DATE: '2026-11-23 10:30:05',
+      LOCALE: 'en-za',
+      COUNTRY: 'ZAF',
+      EMAIL: 'rider@example.com',
+    });
+    expect(f.CHECKSUM).toBe(
+      md5(
+        sent.fields
+          .slice(0, -1)
+          .map(([, v]) => v)
+          .join('') + KEY,
+      ),
+    );
     expect(r.state).toBe('pending');
-    expect(r.action).toEqual({ kind: 'form', url: `${server.base}/payweb3/process.trans`, fields: { PAY_REQUEST_ID: r.ref, CHECKSUM: md5(`${ID}${r.ref}${inp.outTradeNo}${KEY}`) } });
+    expect(r.action).toEqual({
+      kind: 'form',
+      url: `${server.base}/payweb3/process.trans`,
+      fields: { PAY_REQUEST_ID: r.ref, CHECKSUM: md5(`${ID}${r.ref}${inp.outTradeNo}${KEY}`) },
+    });
   });
 
   it('a wrong encryption key is PayGate’s DATA_CHK; an unknown PayGate ID is ND_INV_PGID', async () => {
@@ -115,7 +147,9 @@ describe('paygate adapter', () => {
 
   it('a tampered return (status changed, wrong reference) is refused', async () => {
     const { inp, r, back } = await paid('4000000000000036');
-    await expect(adapter.complete!(r.ref, inp.outTradeNo, { ...back.fields, TRANSACTION_STATUS: '1' }, call)).rejects.toMatchObject({ code: 'bad_checksum' });
+    await expect(
+      adapter.complete!(r.ref, inp.outTradeNo, { ...back.fields, TRANSACTION_STATUS: '1' }, call),
+    ).rejects.toMatchObject({ code: 'bad_checksum' });
     await expect(adapter.complete!(r.ref, 'PWother', back.fields, call)).rejects.toBeInstanceOf(ProviderError);
   });
 
@@ -123,9 +157,15 @@ describe('paygate adapter', () => {
     const d = await paid('4000000000000036');
     expect(await adapter.status(d.r.ref, d.inp.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'declined' });
     const i = await paid('5200000000000023');
-    expect(await adapter.complete!(i.r.ref, i.inp.outTradeNo, i.back.fields, call)).toMatchObject({ state: 'failed', failureCode: 'insufficient_funds' });
+    expect(await adapter.complete!(i.r.ref, i.inp.outTradeNo, i.back.fields, call)).toMatchObject({
+      state: 'failed',
+      failureCode: 'insufficient_funds',
+    });
     const bad = await paid('4111111111111111');
-    expect(await adapter.status(bad.r.ref, bad.inp.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'invalid_card' });
+    expect(await adapter.status(bad.r.ref, bad.inp.outTradeNo)).toMatchObject({
+      state: 'failed',
+      failureCode: 'invalid_card',
+    });
   });
 
   it('the unprocessed card leaves it pending; a customer cancel is cancelled', async () => {
@@ -135,7 +175,10 @@ describe('paygate adapter', () => {
     const r = await adapter.start(inp);
     expect((await adapter.status(r.ref, inp.outTradeNo)).state).toBe('pending');
     const back = server.cancel(r.ref);
-    expect(await adapter.complete!(r.ref, inp.outTradeNo, back.fields, call)).toMatchObject({ state: 'cancelled', failureCode: 'cancelled' });
+    expect(await adapter.complete!(r.ref, inp.outTradeNo, back.fields, call)).toMatchObject({
+      state: 'cancelled',
+      failureCode: 'cancelled',
+    });
   });
 
   it('a genuine notify is accepted with "OK"; a redelivery has the same eventId', async () => {
@@ -143,7 +186,14 @@ describe('paygate adapter', () => {
     const d = server.notify(r.ref);
     expect(d.url).toBe(inp.notifyUrl);
     const n = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
-    expect(n).toMatchObject({ ref: r.ref, outTradeNo: inp.outTradeNo, state: 'paid', amount: 3299, currency: 'ZAR', ack: { status: 200, contentType: 'text/plain', body: 'OK' } });
+    expect(n).toMatchObject({
+      ref: r.ref,
+      outTradeNo: inp.outTradeNo,
+      state: 'paid',
+      amount: 3299,
+      currency: 'ZAR',
+      ack: { status: 200, contentType: 'text/plain', body: 'OK' },
+    });
     const again = await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody, query: {} });
     expect(again!.eventId).toBe(n!.eventId);
   });
@@ -151,7 +201,13 @@ describe('paygate adapter', () => {
   it('a tampered or wrongly-signed notify is refused', async () => {
     const { r } = await paid('4000000000000036');
     const d = server.notify(r.ref);
-    expect(await adapter.readNotification({ headers: d.headers, rawBody: d.rawBody.replace('TRANSACTION_STATUS=2', 'TRANSACTION_STATUS=1'), query: {} })).toBeNull();
+    expect(
+      await adapter.readNotification({
+        headers: d.headers,
+        rawBody: d.rawBody.replace('TRANSACTION_STATUS=2', 'TRANSACTION_STATUS=1'),
+        query: {},
+      }),
+    ).toBeNull();
     const body = new URLSearchParams(d.rawBody);
     const values = [...body].filter(([k]) => k !== 'CHECKSUM').map(([, v]) => v);
     body.set('CHECKSUM', md5(values.join('') + 'not-our-key'));
@@ -166,7 +222,9 @@ describe('paygate adapter', () => {
     const soap = server.requests.at(-1)!.fields[0]![1];
     expect(soap).toContain('<SingleFollowUpRequest xmlns="http://www.paygate.co.za/PayHOST"><RefundRequest>');
     expect(soap).toContain(`<PayGateId>${ID}</PayGateId><Password>test&amp;&lt;pw&gt;</Password>`);
-    expect(soap).toContain(`<TransactionId>${server.txns.get(r.ref)!.transactionId}</TransactionId><Amount>1000</Amount>`);
+    expect(soap).toContain(
+      `<TransactionId>${server.txns.get(r.ref)!.transactionId}</TransactionId><Amount>1000</Amount>`,
+    );
     expect(server.txns.get(r.ref)!.refunded).toBe(1000);
     const err = await adapter.refundPayment(r.ref, 2300, call).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
@@ -180,7 +238,10 @@ describe('paygate adapter', () => {
     await expect(adapter.refundPayment(r.ref, 100, call)).rejects.toMatchObject({ code: 'not_paid' });
     const ok = await paid('5200000000000015');
     const wrong = paygateDefinition.create(cfg({ payHostPassword: 'wrong' }), deps);
-    await expect(wrong.refundPayment(ok.r.ref, 100, call)).rejects.toMatchObject({ code: 'payhost_fault', status: 500 });
+    await expect(wrong.refundPayment(ok.r.ref, 100, call)).rejects.toMatchObject({
+      code: 'payhost_fault',
+      status: 500,
+    });
     const none = paygateDefinition.create(cfg({ payHostPassword: '' }), deps);
     await expect(none.refundPayment(ok.r.ref, 100, call)).rejects.toMatchObject({ code: 'refund_unsupported' });
     expect(server.txns.get(ok.r.ref)!.refunded).toBe(0);

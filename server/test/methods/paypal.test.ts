@@ -18,7 +18,10 @@ let seq = 0;
 beforeAll(async () => {
   pp = await new FakePaypal([APP, OTHER]).start();
   pp.now = () => clock;
-  adapter = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: APP.webhookIds[0]!, apiBase: pp.url }, deps);
+  adapter = paypalDefinition.create(
+    { clientId: APP.clientId, clientSecret: APP.secret, webhookId: APP.webhookIds[0]!, apiBase: pp.url },
+    deps,
+  );
 });
 afterAll(async () => {
   await pp.stop();
@@ -27,10 +30,18 @@ afterAll(async () => {
 function input(over: Partial<StartInput> = {}): StartInput {
   const n = ++seq;
   return {
-    outTradeNo: `PW${Date.now().toString(36)}${n}`.toUpperCase(), amount: 1250, currency: 'USD', description: 'Power bank rental',
-    capture: 'automatic', returnUrl: 'https://powerly.example/result?o=1', cancelUrl: 'https://powerly.example/result?o=1&cancel=1',
-    notifyUrl: 'https://powerly.example/webhooks/methods/paypal', idempotencyKey: `start-${n}-${Math.random()}`, payType: 'paypal',
-    payer: { userId: 7, email: 'buyer@example.com' }, ...over,
+    outTradeNo: `PW${Date.now().toString(36)}${n}`.toUpperCase(),
+    amount: 1250,
+    currency: 'USD',
+    description: 'Power bank rental',
+    capture: 'automatic',
+    returnUrl: 'https://powerly.example/result?o=1',
+    cancelUrl: 'https://powerly.example/result?o=1&cancel=1',
+    notifyUrl: 'https://powerly.example/webhooks/methods/paypal',
+    idempotencyKey: `start-${n}-${Math.random()}`,
+    payType: 'paypal',
+    payer: { userId: 7, email: 'buyer@example.com' },
+    ...over,
   };
 }
 const key = (s: string) => ({ idempotencyKey: `${s}-${Math.random()}` });
@@ -101,9 +112,16 @@ describe('PayPal checkout (intent CAPTURE)', () => {
     const body = JSON.parse(create.body);
     expect(body.intent).toBe('CAPTURE');
     expect(body.purchase_units[0]).toMatchObject({
-      reference_id: inp.outTradeNo, invoice_id: inp.outTradeNo, custom_id: inp.outTradeNo, amount: { currency_code: 'USD', value: '12.50' },
+      reference_id: inp.outTradeNo,
+      invoice_id: inp.outTradeNo,
+      custom_id: inp.outTradeNo,
+      amount: { currency_code: 'USD', value: '12.50' },
     });
-    expect(body.payment_source.paypal.experience_context).toMatchObject({ return_url: inp.returnUrl, cancel_url: inp.cancelUrl, user_action: 'PAY_NOW' });
+    expect(body.payment_source.paypal.experience_context).toMatchObject({
+      return_url: inp.returnUrl,
+      cancel_url: inp.cancelUrl,
+      user_action: 'PAY_NOW',
+    });
     expect(pp.order(orderId(started.ref))!.status).toBe('PAYER_ACTION_REQUIRED');
   });
 
@@ -158,16 +176,22 @@ describe('PayPal checkout (intent CAPTURE)', () => {
 
   it('an order captured in the meantime (ORDER_ALREADY_CAPTURED) is that capture, not an error', async () => {
     // Another process captures the order between our look at it and our capture call.
-    const racing = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, {
-      now: deps.now,
-      fetch: async (url, init) => {
-        if (String(url).endsWith('/capture')) {
-          const headers = { ...(init?.headers as Record<string, string>), 'paypal-request-id': `other-${Math.random()}` };
-          expect((await fetch(url, { ...init, headers })).status).toBe(201);
-        }
-        return fetch(url, init);
+    const racing = paypalDefinition.create(
+      { clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url },
+      {
+        now: deps.now,
+        fetch: async (url, init) => {
+          if (String(url).endsWith('/capture')) {
+            const headers = {
+              ...(init?.headers as Record<string, string>),
+              'paypal-request-id': `other-${Math.random()}`,
+            };
+            expect((await fetch(url, { ...init, headers })).status).toBe(201);
+          }
+          return fetch(url, init);
+        },
       },
-    });
+    );
     const started = await racing.start(input());
     const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref))).searchParams);
     const done = await racing.complete!(started.ref, '', params, key('race'));
@@ -176,13 +200,25 @@ describe('PayPal checkout (intent CAPTURE)', () => {
   });
 
   it('ORDER_NOT_APPROVED from the capture call (negative testing) leaves the payment pending', async () => {
-    const mocked = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, {
-      now: deps.now,
-      fetch: (url, init) =>
-        fetch(url, String(url).endsWith('/capture')
-          ? { ...init, headers: { ...(init?.headers as Record<string, string>), 'paypal-mock-response': '{"mock_application_codes":"ORDER_NOT_APPROVED"}' } }
-          : init),
-    });
+    const mocked = paypalDefinition.create(
+      { clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url },
+      {
+        now: deps.now,
+        fetch: (url, init) =>
+          fetch(
+            url,
+            String(url).endsWith('/capture')
+              ? {
+                  ...init,
+                  headers: {
+                    ...(init?.headers as Record<string, string>),
+                    'paypal-mock-response': '{"mock_application_codes":"ORDER_NOT_APPROVED"}',
+                  },
+                }
+              : init,
+          ),
+      },
+    );
     const started = await mocked.start(input());
     const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref))).searchParams);
     expect(await mocked.complete!(started.ref, '', params, key('nap'))).toEqual({ ref: started.ref, state: 'pending' });
@@ -203,7 +239,9 @@ describe('PayPal checkout (intent CAPTURE)', () => {
 
   it('a declined buyer (INSTRUMENT_DECLINED) fails the payment with that code', async () => {
     const started = await adapter.start(input());
-    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref), { mock: 'INSTRUMENT_DECLINED' })).searchParams);
+    const params = Object.fromEntries(
+      new URL(pp.approve(orderId(started.ref), { mock: 'INSTRUMENT_DECLINED' })).searchParams,
+    );
     const r = await adapter.complete!(started.ref, '', params, key('declined'));
     expect(r).toEqual({ ref: started.ref, state: 'failed', failureCode: 'INSTRUMENT_DECLINED' });
     expect(pp.order(orderId(started.ref))!.purchase_units[0]!.payments).toBeUndefined();
@@ -211,8 +249,13 @@ describe('PayPal checkout (intent CAPTURE)', () => {
 
   it('PAYER_CANNOT_PAY is a failed payment too', async () => {
     const started = await adapter.start(input());
-    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref), { mock: 'PAYER_CANNOT_PAY' })).searchParams);
-    expect(await adapter.complete!(started.ref, '', params, key('cannot'))).toMatchObject({ state: 'failed', failureCode: 'PAYER_CANNOT_PAY' });
+    const params = Object.fromEntries(
+      new URL(pp.approve(orderId(started.ref), { mock: 'PAYER_CANNOT_PAY' })).searchParams,
+    );
+    expect(await adapter.complete!(started.ref, '', params, key('cannot'))).toMatchObject({
+      state: 'failed',
+      failureCode: 'PAYER_CANNOT_PAY',
+    });
   });
 
   it('a currency PayPal does not take is refused before anything is created', async () => {
@@ -274,7 +317,10 @@ describe('PayPal deposit hold (intent AUTHORIZE)', () => {
     await adapter.capturePayment!(held.ref, 3000, call);
     await adapter.capturePayment!(held.ref, 3000, key('other'));
     expect(pp.authorization(idOf(held.ref))!.status).toBe('CAPTURED');
-    expect(pp.order(pp.authorization(idOf(held.ref))!.supplementary_data.related_ids.order_id)!.purchase_units[0]!.payments!.captures).toHaveLength(1);
+    expect(
+      pp.order(pp.authorization(idOf(held.ref))!.supplementary_data.related_ids.order_id)!.purchase_units[0]!.payments!
+        .captures,
+    ).toHaveLength(1);
     // Refund through the hold's ref finds its capture.
     await adapter.refundPayment(held.ref, 1000, key('r'));
     expect(pp.capture(idOf(after.ref))!.status).toBe('PARTIALLY_REFUNDED');
@@ -298,7 +344,9 @@ describe('PayPal deposit hold (intent AUTHORIZE)', () => {
 
   it('the order ref of a hold captures too', async () => {
     const started = await adapter.start(input({ amount: 2500, capture: 'manual' }));
-    expect(JSON.parse(pp.requests.filter((r) => r.path === '/v2/checkout/orders').at(-1)!.body).intent).toBe('AUTHORIZE');
+    expect(JSON.parse(pp.requests.filter((r) => r.path === '/v2/checkout/orders').at(-1)!.body).intent).toBe(
+      'AUTHORIZE',
+    );
     if (started.action.kind !== 'redirect') throw new Error('not a redirect');
     const held = await adapter.complete!(started.ref, '', await buyerApproves(started.action.url), key('h'));
     await adapter.capturePayment!(started.ref, 2500, key('c'));
@@ -308,20 +356,41 @@ describe('PayPal deposit hold (intent AUTHORIZE)', () => {
 
   it('a declined buyer fails the hold', async () => {
     const started = await adapter.start(input({ capture: 'manual' }));
-    const params = Object.fromEntries(new URL(pp.approve(orderId(started.ref), { mock: 'INSTRUMENT_DECLINED' })).searchParams);
-    expect(await adapter.complete!(started.ref, '', params, key('d'))).toMatchObject({ state: 'failed', failureCode: 'INSTRUMENT_DECLINED' });
+    const params = Object.fromEntries(
+      new URL(pp.approve(orderId(started.ref), { mock: 'INSTRUMENT_DECLINED' })).searchParams,
+    );
+    expect(await adapter.complete!(started.ref, '', params, key('d'))).toMatchObject({
+      state: 'failed',
+      failureCode: 'INSTRUMENT_DECLINED',
+    });
   });
 });
 
 describe('PayPal payouts', () => {
   it('pays out to an email; a retry with the same key is the same batch', async () => {
-    const call = { amount: 2599, currency: 'USD', destination: { kind: 'channel' as const, channel: 'paypal', account: { email: 'payouts-simulator-receiver@paypal.com' } }, idempotencyKey: `po-${Math.random()}` };
+    const call = {
+      amount: 2599,
+      currency: 'USD',
+      destination: {
+        kind: 'channel' as const,
+        channel: 'paypal',
+        account: { email: 'payouts-simulator-receiver@paypal.com' },
+      },
+      idempotencyKey: `po-${Math.random()}`,
+    };
     const before = pp.requests.length;
     const { ref } = await adapter.payout!(call);
     expect(ref).toMatch(/^payout:/);
     const batch = pp.payoutBatch(idOf(ref))!;
-    expect(batch.batch_header).toMatchObject({ batch_status: 'PENDING', sender_batch_header: { sender_batch_id: call.idempotencyKey } });
-    expect(batch.items[0]!.payout_item).toMatchObject({ recipient_type: 'EMAIL', receiver: 'payouts-simulator-receiver@paypal.com', amount: { value: '25.99', currency: 'USD' } });
+    expect(batch.batch_header).toMatchObject({
+      batch_status: 'PENDING',
+      sender_batch_header: { sender_batch_id: call.idempotencyKey },
+    });
+    expect(batch.items[0]!.payout_item).toMatchObject({
+      recipient_type: 'EMAIL',
+      receiver: 'payouts-simulator-receiver@paypal.com',
+      amount: { value: '25.99', currency: 'USD' },
+    });
     expect((await adapter.payout!(call)).ref).toBe(ref);
     // Once PayPal has forgotten the PayPal-Request-Id: the sender_batch_id is refused (USER_BUSINESS_ERROR) with a
     // link to the original batch, which is the answer.
@@ -333,34 +402,103 @@ describe('PayPal payouts', () => {
   });
 
   it('a phone payee is sent in E.164 form, a PayPal id as PAYPAL_ID', async () => {
-    const a = await adapter.payout!({ amount: 500, currency: 'EUR', destination: { kind: 'channel', channel: 'paypal', account: { phone: '4915112345678' } }, idempotencyKey: `po-${Math.random()}` });
-    expect(pp.payoutBatch(idOf(a.ref))!.items[0]!.payout_item).toMatchObject({ recipient_type: 'PHONE', receiver: '+4915112345678', amount: { value: '5.00', currency: 'EUR' } });
-    const b = await adapter.payout!({ amount: 500, currency: 'EUR', destination: { kind: 'channel', channel: 'paypal', account: { paypalId: 'QYR5Z8XDVJNXQ' } }, idempotencyKey: `po-${Math.random()}` });
-    expect(pp.payoutBatch(idOf(b.ref))!.items[0]!.payout_item).toMatchObject({ recipient_type: 'PAYPAL_ID', receiver: 'QYR5Z8XDVJNXQ' });
+    const a = await adapter.payout!({
+      amount: 500,
+      currency: 'EUR',
+      destination: { kind: 'channel', channel: 'paypal', account: { phone: '4915112345678' } },
+      idempotencyKey: `po-${Math.random()}`,
+    });
+    expect(pp.payoutBatch(idOf(a.ref))!.items[0]!.payout_item).toMatchObject({
+      recipient_type: 'PHONE',
+      receiver: '+4915112345678',
+      amount: { value: '5.00', currency: 'EUR' },
+    });
+    const b = await adapter.payout!({
+      amount: 500,
+      currency: 'EUR',
+      destination: { kind: 'channel', channel: 'paypal', account: { paypalId: 'QYR5Z8XDVJNXQ' } },
+      idempotencyKey: `po-${Math.random()}`,
+    });
+    expect(pp.payoutBatch(idOf(b.ref))!.items[0]!.payout_item).toMatchObject({
+      recipient_type: 'PAYPAL_ID',
+      receiver: 'QYR5Z8XDVJNXQ',
+    });
   });
 
   it('insufficient funds (Payouts test value ERRPYO005) and a missing payee are errors', async () => {
-    const e = await err(adapter.payout!({ amount: 500, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'payouts-simulator-receiver@paypal.com', note: 'ERRPYO005' } }, idempotencyKey: `po-${Math.random()}` }));
+    const e = await err(
+      adapter.payout!({
+        amount: 500,
+        currency: 'USD',
+        destination: {
+          kind: 'channel',
+          channel: 'paypal',
+          account: { email: 'payouts-simulator-receiver@paypal.com', note: 'ERRPYO005' },
+        },
+        idempotencyKey: `po-${Math.random()}`,
+      }),
+    );
     expect(e.code).toBe('INSUFFICIENT_FUNDS');
     expect(e.status).toBe(422);
-    expect((await err(adapter.payout!({ amount: 500, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: {} }, idempotencyKey: 'k' }))).code).toBe('INVALID_RECEIVER');
-    expect((await err(adapter.payout!({ amount: 500, currency: 'USD', destination: { kind: 'card_refund', paymentRef: 'x' }, idempotencyKey: 'k' }))).code).toBe('unsupported');
+    expect(
+      (
+        await err(
+          adapter.payout!({
+            amount: 500,
+            currency: 'USD',
+            destination: { kind: 'channel', channel: 'paypal', account: {} },
+            idempotencyKey: 'k',
+          }),
+        )
+      ).code,
+    ).toBe('INVALID_RECEIVER');
+    expect(
+      (
+        await err(
+          adapter.payout!({
+            amount: 500,
+            currency: 'USD',
+            destination: { kind: 'card_refund', paymentRef: 'x' },
+            idempotencyKey: 'k',
+          }),
+        )
+      ).code,
+    ).toBe('unsupported');
   });
 
   it('the payout item webhooks say paid or failed', async () => {
-    const a = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'a@example.com' } }, idempotencyKey: `po-${Math.random()}` });
+    const a = await adapter.payout!({
+      amount: 100,
+      currency: 'USD',
+      destination: { kind: 'channel', channel: 'paypal', account: { email: 'a@example.com' } },
+      idempotencyKey: `po-${Math.random()}`,
+    });
     const ok = await adapter.readNotification(asRequest(pp.settlePayout(idOf(a.ref), 'SUCCESS', APP.webhookIds[0]!)));
     expect(ok).toMatchObject({ ref: a.ref, state: 'paid', amount: 100, currency: 'USD' });
     expect(await adapter.status(a.ref, '')).toMatchObject({ state: 'paid' });
-    const b = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'b@example.com' } }, idempotencyKey: `po-${Math.random()}` });
+    const b = await adapter.payout!({
+      amount: 100,
+      currency: 'USD',
+      destination: { kind: 'channel', channel: 'paypal', account: { email: 'b@example.com' } },
+      idempotencyKey: `po-${Math.random()}`,
+    });
     expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'pending', amount: 100 });
-    const failed = await adapter.readNotification(asRequest(pp.settlePayout(idOf(b.ref), 'FAILED', APP.webhookIds[0]!)));
+    const failed = await adapter.readNotification(
+      asRequest(pp.settlePayout(idOf(b.ref), 'FAILED', APP.webhookIds[0]!)),
+    );
     expect(failed).toMatchObject({ ref: b.ref, state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
     // The batch is SUCCESS (processed) but its item failed: status follows the item.
     expect(pp.payoutBatch(idOf(b.ref))!.batch_header.batch_status).toBe('SUCCESS');
     expect(await adapter.status(b.ref, '')).toMatchObject({ state: 'failed', failureCode: 'RECEIVER_UNREGISTERED' });
-    const c = await adapter.payout!({ amount: 100, currency: 'USD', destination: { kind: 'channel', channel: 'paypal', account: { email: 'c@example.com' } }, idempotencyKey: `po-${Math.random()}` });
-    expect(await adapter.readNotification(asRequest(pp.settlePayout(idOf(c.ref), 'UNCLAIMED', APP.webhookIds[0]!)))).toMatchObject({ ref: c.ref, state: 'pending' });
+    const c = await adapter.payout!({
+      amount: 100,
+      currency: 'USD',
+      destination: { kind: 'channel', channel: 'paypal', account: { email: 'c@example.com' } },
+      idempotencyKey: `po-${Math.random()}`,
+    });
+    expect(
+      await adapter.readNotification(asRequest(pp.settlePayout(idOf(c.ref), 'UNCLAIMED', APP.webhookIds[0]!))),
+    ).toMatchObject({ ref: c.ref, state: 'pending' });
     expect(await adapter.status(c.ref, '')).toMatchObject({ state: 'pending' }); // the payee has 30 days to claim it
   });
 });
@@ -377,13 +515,21 @@ describe('PayPal webhooks', () => {
     const before = pp.requests.length;
     const n = await adapter.readNotification(asRequest(delivery));
     expect(n).toEqual({
-      eventId: JSON.parse(delivery.rawBody).id, ref: paid.ref, outTradeNo: capture.custom_id, state: 'paid', amount: 1250, currency: 'USD',
+      eventId: JSON.parse(delivery.rawBody).id,
+      ref: paid.ref,
+      outTradeNo: capture.custom_id,
+      state: 'paid',
+      amount: 1250,
+      currency: 'USD',
       ack: { status: 200, contentType: 'text/plain', body: '' },
     });
     const verifyCall = pp.requests.slice(before).find((r) => r.path === '/v1/notifications/verify-webhook-signature')!;
     expect(JSON.parse(verifyCall.body)).toMatchObject({
-      auth_algo: 'SHA256withRSA', webhook_id: APP.webhookIds[0], transmission_id: delivery.headers['paypal-transmission-id'],
-      transmission_sig: delivery.headers['paypal-transmission-sig'], transmission_time: delivery.headers['paypal-transmission-time'],
+      auth_algo: 'SHA256withRSA',
+      webhook_id: APP.webhookIds[0],
+      transmission_id: delivery.headers['paypal-transmission-id'],
+      transmission_sig: delivery.headers['paypal-transmission-sig'],
+      transmission_time: delivery.headers['paypal-transmission-time'],
       cert_url: delivery.headers['paypal-cert-url'],
     });
     // A redelivery: a new transmission of the same event → the same eventId.
@@ -391,18 +537,29 @@ describe('PayPal webhooks', () => {
     expect(again?.eventId).toBe(n!.eventId);
     // Header names in any case (Node lower-cases them; a proxy may not).
     const upper = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toUpperCase(), v]));
-    expect((await adapter.readNotification({ headers: upper, rawBody: delivery.rawBody, query: {} }))?.eventId).toBe(n!.eventId);
+    expect((await adapter.readNotification({ headers: upper, rawBody: delivery.rawBody, query: {} }))?.eventId).toBe(
+      n!.eventId,
+    );
   });
 
   it('the event goes back byte for byte (a body PayPal formatted differently still verifies)', async () => {
     const paid = await paidPayment(1250);
-    const pretty = JSON.stringify({ id: 'WH-PRETTY-1', event_type: 'PAYMENT.CAPTURE.COMPLETED', resource: { ...pp.capture(idOf(paid.ref))!, fee: 1.10 } }, null, 2)
-      .replace('"fee": 1.1', '"fee": 1.10');
-    const n = await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', {}, APP.webhookIds[0]!, { raw: pretty })));
+    const pretty = JSON.stringify(
+      {
+        id: 'WH-PRETTY-1',
+        event_type: 'PAYMENT.CAPTURE.COMPLETED',
+        resource: { ...pp.capture(idOf(paid.ref))!, fee: 1.1 },
+      },
+      null,
+      2,
+    ).replace('"fee": 1.1', '"fee": 1.10');
+    const n = await adapter.readNotification(
+      asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', {}, APP.webhookIds[0]!, { raw: pretty })),
+    );
     expect(n).toMatchObject({ eventId: 'WH-PRETTY-1', state: 'paid' });
   });
 
-  it('a tampered body, another webhook\'s signature, a forged signature or missing headers are refused', async () => {
+  it("a tampered body, another webhook's signature, a forged signature or missing headers are refused", async () => {
     const paid = await paidPayment(1250);
     const capture = pp.capture(idOf(paid.ref))!;
     const delivery = pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, APP.webhookIds[0]!);
@@ -410,15 +567,35 @@ describe('PayPal webhooks', () => {
     expect(tampered).not.toBe(delivery.rawBody);
     expect(await adapter.readNotification({ headers: delivery.headers, rawBody: tampered, query: {} })).toBeNull();
     // Signed for another app's webhook.
-    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, OTHER.webhookIds[0]!)))).toBeNull();
+    expect(
+      await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, OTHER.webhookIds[0]!))),
+    ).toBeNull();
     // A signature from another delivery.
     const other = pp.webhook('PAYMENT.CAPTURE.COMPLETED', capture, APP.webhookIds[0]!);
-    expect(await adapter.readNotification({ headers: { ...delivery.headers, 'paypal-transmission-sig': other.headers['paypal-transmission-sig']! }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    expect(
+      await adapter.readNotification({
+        headers: { ...delivery.headers, 'paypal-transmission-sig': other.headers['paypal-transmission-sig']! },
+        rawBody: delivery.rawBody,
+        query: {},
+      }),
+    ).toBeNull();
     // A certificate that is not PayPal's.
-    expect(await adapter.readNotification({ headers: { ...delivery.headers, 'paypal-cert-url': 'https://evil.example/cert.pem' }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    expect(
+      await adapter.readNotification({
+        headers: { ...delivery.headers, 'paypal-cert-url': 'https://evil.example/cert.pem' },
+        rawBody: delivery.rawBody,
+        query: {},
+      }),
+    ).toBeNull();
     // No transmission headers at all: refused without asking PayPal.
     const before = pp.requests.length;
-    expect(await adapter.readNotification({ headers: { 'content-type': 'application/json' }, rawBody: delivery.rawBody, query: {} })).toBeNull();
+    expect(
+      await adapter.readNotification({
+        headers: { 'content-type': 'application/json' },
+        rawBody: delivery.rawBody,
+        query: {},
+      }),
+    ).toBeNull();
     expect(pp.requests.length).toBe(before);
   });
 
@@ -426,28 +603,48 @@ describe('PayPal webhooks', () => {
     const wh = APP.webhookIds[0]!;
     const held = await heldPayment(3000);
     const auth = pp.authorization(idOf(held.ref))!;
-    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.CREATED', auth, wh)))).toMatchObject({ ref: held.ref, outTradeNo: auth.custom_id, state: 'authorized', amount: 3000 });
+    expect(
+      await adapter.readNotification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.CREATED', auth, wh))),
+    ).toMatchObject({ ref: held.ref, outTradeNo: auth.custom_id, state: 'authorized', amount: 3000 });
     await adapter.voidPayment!(held.ref, key('v'));
-    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.AUTHORIZATION.VOIDED', pp.authorization(idOf(held.ref))!, wh)))).toMatchObject({ ref: held.ref, state: 'cancelled' });
+    expect(
+      await adapter.readNotification(
+        asRequest(pp.webhook('PAYMENT.AUTHORIZATION.VOIDED', pp.authorization(idOf(held.ref))!, wh)),
+      ),
+    ).toMatchObject({ ref: held.ref, state: 'cancelled' });
 
     const paid = await paidPayment(1000);
     await adapter.refundPayment(paid.ref, 400, key('r'));
     const refund = pp.refundsOf(idOf(paid.ref))[0]!;
-    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.REFUNDED', refund, wh)))).toMatchObject({ ref: paid.ref, amount: 400 });
+    expect(await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.REFUNDED', refund, wh)))).toMatchObject(
+      { ref: paid.ref, amount: 400 },
+    );
 
-    const denied = await adapter.readNotification(asRequest(pp.webhook('PAYMENT.CAPTURE.DENIED', { ...pp.capture(idOf(paid.ref))!, status: 'DECLINED' }, wh)));
+    const denied = await adapter.readNotification(
+      asRequest(pp.webhook('PAYMENT.CAPTURE.DENIED', { ...pp.capture(idOf(paid.ref))!, status: 'DECLINED' }, wh)),
+    );
     expect(denied).toMatchObject({ ref: paid.ref, state: 'failed' });
 
     const started = await adapter.start(input({ amount: 700 }));
     pp.approve(orderId(started.ref));
-    const approved = await adapter.readNotification(asRequest(pp.webhook('CHECKOUT.ORDER.APPROVED', pp.order(orderId(started.ref))!, wh)));
-    expect(approved).toMatchObject({ ref: started.ref, state: 'pending', amount: 700, outTradeNo: expect.stringMatching(/^PW/) });
+    const approved = await adapter.readNotification(
+      asRequest(pp.webhook('CHECKOUT.ORDER.APPROVED', pp.order(orderId(started.ref))!, wh)),
+    );
+    expect(approved).toMatchObject({
+      ref: started.ref,
+      state: 'pending',
+      amount: 700,
+      outTradeNo: expect.stringMatching(/^PW/),
+    });
   });
 });
 
 describe('PayPal OAuth and transport', () => {
   it('keeps the token until it expires and fetches a new one when PayPal no longer takes it', async () => {
-    const a = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, deps);
+    const a = paypalDefinition.create(
+      { clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url },
+      deps,
+    );
     const tokens = () => pp.requests.filter((r) => r.path === '/v1/oauth2/token').length;
     const n0 = tokens();
     const s = await a.start(input());
@@ -461,7 +658,10 @@ describe('PayPal OAuth and transport', () => {
     await a.status(s.ref, '');
     expect(tokens() - n0).toBe(2);
     // Calls made together share one token request.
-    const b = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url }, deps);
+    const b = paypalDefinition.create(
+      { clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: pp.url },
+      deps,
+    );
     const n1 = tokens();
     await Promise.all([b.status(s.ref, ''), b.status(s.ref, ''), b.status(s.ref, '')]);
     expect(tokens() - n1).toBe(1);
@@ -471,15 +671,21 @@ describe('PayPal OAuth and transport', () => {
     expect(tokens() - n2).toBe(1);
   });
 
-  it('wrong credentials are PayPal\'s invalid_client', async () => {
-    const a = paypalDefinition.create({ clientId: APP.clientId, clientSecret: 'wrong', webhookId: 'x', apiBase: pp.url }, deps);
+  it("wrong credentials are PayPal's invalid_client", async () => {
+    const a = paypalDefinition.create(
+      { clientId: APP.clientId, clientSecret: 'wrong', webhookId: 'x', apiBase: pp.url },
+      deps,
+    );
     const e = await err(a.start(input()));
     expect(e.code).toBe('invalid_client');
     expect(e.status).toBe(401);
   });
 
-  it('another app\'s order is not found', async () => {
-    const other = paypalDefinition.create({ clientId: OTHER.clientId, clientSecret: OTHER.secret, webhookId: 'x', apiBase: pp.url }, deps);
+  it("another app's order is not found", async () => {
+    const other = paypalDefinition.create(
+      { clientId: OTHER.clientId, clientSecret: OTHER.secret, webhookId: 'x', apiBase: pp.url },
+      deps,
+    );
     const s = await adapter.start(input());
     const e = await err(other.status(s.ref, ''));
     expect(e.code).toBe('INVALID_RESOURCE_ID');
@@ -487,31 +693,39 @@ describe('PayPal OAuth and transport', () => {
   });
 
   it('a network failure is ProviderError network', async () => {
-    const down = paypalDefinition.create({ clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: 'http://127.0.0.1:1' }, deps);
+    const down = paypalDefinition.create(
+      { clientId: APP.clientId, clientSecret: APP.secret, webhookId: 'x', apiBase: 'http://127.0.0.1:1' },
+      deps,
+    );
     expect((await err(down.start(input()))).code).toBe('network');
     const s = await adapter.start(input());
     pp.dropNext = 1;
     expect((await err(adapter.status(s.ref, ''))).code).toBe('network');
   });
 
-  it('defaults to PayPal\'s live host', async () => {
+  it("defaults to PayPal's live host", async () => {
     const seen: string[] = [];
-    const a = paypalDefinition.create({ clientId: 'c', clientSecret: 's', webhookId: 'w' }, {
-      now: deps.now,
-      fetch: async (url) => {
-        seen.push(String(url));
-        throw new TypeError('offline');
+    const a = paypalDefinition.create(
+      { clientId: 'c', clientSecret: 's', webhookId: 'w' },
+      {
+        now: deps.now,
+        fetch: async (url) => {
+          seen.push(String(url));
+          throw new TypeError('offline');
+        },
       },
-    });
+    );
     await err(a.start(input()));
     expect(seen).toEqual(['https://api-m.paypal.com/v1/oauth2/token']);
   });
 
   it('declares what the method is', () => {
     expect(paypalDefinition).toMatchObject({
-      id: 'paypal', payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal' }],
+      id: 'paypal',
+      payTypes: [{ type: 'paypal', kind: 'redirect', label: 'PayPal' }],
       capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: true, webhook: true },
-      required: ['clientId', 'clientSecret', 'webhookId'], optional: ['apiBase'],
+      required: ['clientId', 'clientSecret', 'webhookId'],
+      optional: ['apiBase'],
     });
     expect(paypalDefinition.currencies).toEqual(expect.arrayContaining(['USD', 'EUR', 'GBP', 'AUD', 'CAD', 'JPY']));
   });

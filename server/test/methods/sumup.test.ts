@@ -82,7 +82,10 @@ describe('sumup adapter', () => {
     expect(b.action).toEqual(a.action);
     expect([...server.checkouts.values()].filter((c) => c.checkout_reference === inp.outTradeNo)).toHaveLength(1);
     // the same reference for another amount is not silently reused
-    await expect(adapter.start({ ...inp, amount: 999 })).rejects.toMatchObject({ code: 'DUPLICATED_CHECKOUT', status: 409 });
+    await expect(adapter.start({ ...inp, amount: 999 })).rejects.toMatchObject({
+      code: 'DUPLICATED_CHECKOUT',
+      status: 409,
+    });
   });
 
   it('customer pays with a sandbox card → status and complete say paid', async () => {
@@ -122,7 +125,11 @@ describe('sumup adapter', () => {
     server.pay(r.ref, '4200000000000091');
     await adapter.refundPayment(r.ref, 500, call);
     const txn = server.checkouts.get(r.ref)!.transactions[0]!;
-    expect(server.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v0.1/me/refund/${txn.id}`, body: JSON.stringify({ amount: 5 }) });
+    expect(server.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      path: `/v0.1/me/refund/${txn.id}`,
+      body: JSON.stringify({ amount: 5 }),
+    });
     const err = await adapter.refundPayment(r.ref, 800, call).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: 'INVALID', status: 400 });
@@ -164,11 +171,19 @@ describe('sumup adapter', () => {
   });
 
   it('a forged webhook (unknown checkout, another merchant’s checkout, garbage) is refused', async () => {
-    const forged = JSON.stringify({ event_type: 'CHECKOUT_STATUS_CHANGED', id: '2f7e1c9a-0000-4000-8000-000000000000' });
+    const forged = JSON.stringify({
+      event_type: 'CHECKOUT_STATUS_CHANGED',
+      id: '2f7e1c9a-0000-4000-8000-000000000000',
+    });
     expect(await adapter.readNotification({ headers: {}, rawBody: forged, query: {} })).toBeNull();
-    const other = sumupDefinition.create({ apiKey: 'sk_test_other', merchantCode: 'MOTHER01', apiBase: server.base }, deps);
+    const other = sumupDefinition.create(
+      { apiKey: 'sk_test_other', merchantCode: 'MOTHER01', apiBase: server.base },
+      deps,
+    );
     const theirs = await other.start(input());
-    expect(await adapter.readNotification({ headers: {}, rawBody: server.webhook(theirs.ref).rawBody, query: {} })).toBeNull();
+    expect(
+      await adapter.readNotification({ headers: {}, rawBody: server.webhook(theirs.ref).rawBody, query: {} }),
+    ).toBeNull();
     expect(await adapter.readNotification({ headers: {}, rawBody: 'not json', query: {} })).toBeNull();
   });
 
@@ -179,7 +194,14 @@ describe('sumup adapter', () => {
   });
 
   it('declares what it can do', () => {
-    expect(sumupDefinition.capabilities).toEqual({ hold: false, partialCapture: false, offSession: false, refund: true, payout: false, webhook: true });
+    expect(sumupDefinition.capabilities).toEqual({
+      hold: false,
+      partialCapture: false,
+      offSession: false,
+      refund: true,
+      payout: false,
+      webhook: true,
+    });
     expect(sumupDefinition.payTypes).toEqual([{ type: 'SumUpOnlinePayment', kind: 'redirect', label: 'SumUp' }]);
     expect(sumupDefinition.required).toEqual(['apiKey', 'merchantCode']);
   });

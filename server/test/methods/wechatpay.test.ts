@@ -23,9 +23,18 @@ const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () =
 let n = 0;
 const no = () => `PW${Date.now()}${++n}`;
 const input = (o: Partial<StartInput> = {}): StartInput => ({
-  outTradeNo: no(), amount: 1250, currency: 'CNY', description: 'Powerly power bank', capture: 'automatic',
-  returnUrl: 'https://powerly.example/result', cancelUrl: 'https://powerly.example/result', notifyUrl: 'https://powerly.example/webhooks/methods/wechatpay',
-  idempotencyKey: `pay_${n}`, payType: 'WeChat_MP', payer: { userId: 7, openId: OPENID, ip: '203.0.113.9' }, ...o,
+  outTradeNo: no(),
+  amount: 1250,
+  currency: 'CNY',
+  description: 'Powerly power bank',
+  capture: 'automatic',
+  returnUrl: 'https://powerly.example/result',
+  cancelUrl: 'https://powerly.example/result',
+  notifyUrl: 'https://powerly.example/webhooks/methods/wechatpay',
+  idempotencyKey: `pay_${n}`,
+  payType: 'WeChat_MP',
+  payer: { userId: 7, openId: OPENID, ip: '203.0.113.9' },
+  ...o,
 });
 
 async function providerError(p: Promise<unknown>): Promise<ProviderError> {
@@ -41,10 +50,26 @@ async function providerError(p: Promise<unknown>): Promise<ProviderError> {
 beforeAll(async () => {
   fake = await new FakeWechatPay().start();
   keys = merchantKeys();
-  fake.addMerchant({ mchId: MCH, appId: APP, serialNo: keys.serialNo, publicKey: keys.publicKey, apiV3Key: V3KEY, apiV2Key: V2KEY, serviceId: SERVICE });
+  fake.addMerchant({
+    mchId: MCH,
+    appId: APP,
+    serialNo: keys.serialNo,
+    publicKey: keys.publicKey,
+    apiV3Key: V3KEY,
+    apiV2Key: V2KEY,
+    serviceId: SERVICE,
+  });
   config = {
-    appId: APP, mchId: MCH, serialNo: keys.serialNo, privateKey: keys.privateKeyPem, apiV3Key: V3KEY,
-    platformPublicKey: fake.platformPublicKeyPem, platformSerial: fake.platformSerial, serviceId: SERVICE, apiV2Key: V2KEY, apiBase: fake.url,
+    appId: APP,
+    mchId: MCH,
+    serialNo: keys.serialNo,
+    privateKey: keys.privateKeyPem,
+    apiV3Key: V3KEY,
+    platformPublicKey: fake.platformPublicKeyPem,
+    platformSerial: fake.platformSerial,
+    serviceId: SERVICE,
+    apiV2Key: V2KEY,
+    apiBase: fake.url,
   };
   wx = wechatpayDefinition.create(config, deps);
 });
@@ -61,10 +86,19 @@ describe('wechatpay: JSAPI payment in the WeChat browser', () => {
     expect(p.package).toMatch(/^prepay_id=wx\d+/);
     expect(p.timeStamp).toMatch(/^\d{10}$/);
     // paySign: SHA256-RSA with the merchant key over "appId\ntimeStamp\nnonceStr\npackage\n"
-    const ok = createVerify('RSA-SHA256').update(`${p.appId}\n${p.timeStamp}\n${p.nonceStr}\n${p.package}\n`).verify(keys.publicKey, p.paySign!, 'base64');
+    const ok = createVerify('RSA-SHA256')
+      .update(`${p.appId}\n${p.timeStamp}\n${p.nonceStr}\n${p.package}\n`)
+      .verify(keys.publicKey, p.paySign!, 'base64');
     expect(ok).toBe(true);
     const sent = JSON.parse(fake.requests.at(-1)!.body) as Record<string, unknown>;
-    expect(sent).toMatchObject({ appid: APP, mchid: MCH, out_trade_no: inp.outTradeNo, amount: { total: 1250, currency: 'CNY' }, payer: { openid: OPENID }, notify_url: inp.notifyUrl });
+    expect(sent).toMatchObject({
+      appid: APP,
+      mchid: MCH,
+      out_trade_no: inp.outTradeNo,
+      amount: { total: 1250, currency: 'CNY' },
+      payer: { openid: OPENID },
+      notify_url: inp.notifyUrl,
+    });
     expect(await wx.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'pending', amount: 1250, currency: 'CNY' });
   });
 
@@ -72,14 +106,21 @@ describe('wechatpay: JSAPI payment in the WeChat browser', () => {
     const inp = input({ amount: 3 });
     const r = await wx.start(inp);
     fake.pay(MCH, inp.outTradeNo);
-    expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({ ref: inp.outTradeNo, state: 'paid', amount: 3, currency: 'CNY' });
+    expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({
+      ref: inp.outTradeNo,
+      state: 'paid',
+      amount: 3,
+      currency: 'CNY',
+    });
   });
 
   it('a retried start gets the same prepay_id; the same out_trade_no for another payment is refused', async () => {
     const inp = input();
     const a = await wx.start(inp);
     const b = await wx.start(inp);
-    expect(a.action.kind === 'jsapi' && b.action.kind === 'jsapi' && a.action.params.package === b.action.params.package).toBe(true);
+    expect(
+      a.action.kind === 'jsapi' && b.action.kind === 'jsapi' && a.action.params.package === b.action.params.package,
+    ).toBe(true);
     const e = await providerError(wx.start({ ...inp, amount: 999 }));
     expect([e.code, e.status]).toEqual(['OUT_TRADE_NO_USED', 403]);
   });
@@ -92,7 +133,10 @@ describe('wechatpay: JSAPI payment in the WeChat browser', () => {
     const b = input();
     await wx.start(b);
     fake.pay(MCH, b.outTradeNo, 'insufficient_funds');
-    expect(await wx.status(b.outTradeNo, b.outTradeNo)).toMatchObject({ state: 'failed', failureCode: 'insufficient_funds' });
+    expect(await wx.status(b.outTradeNo, b.outTradeNo)).toMatchObject({
+      state: 'failed',
+      failureCode: 'insufficient_funds',
+    });
   });
 
   it('no answer: the order stays pending, void closes it (cancelled) and it can no longer be ordered', async () => {
@@ -138,8 +182,8 @@ describe('wechatpay: JSAPI payment in the WeChat browser', () => {
   });
 });
 
-describe('wechatpay: H5 payment from a phone\'s browser (WeChat_H5)', () => {
-  it('orders with the payer\'s IP and the Wap scene, and sends the browser to h5_url coming back to our return URL', async () => {
+describe("wechatpay: H5 payment from a phone's browser (WeChat_H5)", () => {
+  it("orders with the payer's IP and the Wap scene, and sends the browser to h5_url coming back to our return URL", async () => {
     const inp = input({ payType: 'WeChat_H5', payer: { userId: 7, ip: '203.0.113.9' } });
     const r = await wx.start(inp);
     expect(r).toMatchObject({ ref: inp.outTradeNo, state: 'pending', action: { kind: 'redirect' } });
@@ -149,17 +193,36 @@ describe('wechatpay: H5 payment from a phone\'s browser (WeChat_H5)', () => {
     expect(url.searchParams.get('redirect_url')).toBe(inp.returnUrl);
     const sent = JSON.parse(fake.requests.at(-1)!.body) as Record<string, unknown>;
     expect(fake.requests.at(-1)!.url).toContain('/v3/pay/transactions/h5');
-    expect(sent).toMatchObject({ appid: APP, mchid: MCH, out_trade_no: inp.outTradeNo, amount: { total: 1250, currency: 'CNY' }, scene_info: { payer_client_ip: '203.0.113.9', h5_info: { type: 'Wap' } } });
+    expect(sent).toMatchObject({
+      appid: APP,
+      mchid: MCH,
+      out_trade_no: inp.outTradeNo,
+      amount: { total: 1250, currency: 'CNY' },
+      scene_info: { payer_client_ip: '203.0.113.9', h5_info: { type: 'Wap' } },
+    });
     expect(sent.payer).toBeUndefined();
     expect((await wx.status(r.ref, inp.outTradeNo)).state).toBe('pending');
     fake.pay(MCH, inp.outTradeNo);
-    expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({ ref: inp.outTradeNo, state: 'paid', amount: 1250, currency: 'CNY' });
+    expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({
+      ref: inp.outTradeNo,
+      state: 'paid',
+      amount: 1250,
+      currency: 'CNY',
+    });
   });
 
-  it('needs the payer\'s IP; charges at once (no hold); offered only in a phone\'s browser, never as a hold', async () => {
-    expect((await providerError(wx.start(input({ payType: 'WeChat_H5', payer: { userId: 7 } })))).code).toBe('missing_ip');
-    expect((await providerError(wx.start(input({ payType: 'WeChat_H5', capture: 'manual' })))).code).toBe('not_supported');
-    expect(wechatpayDefinition.payTypes.find((t) => t.type === 'WeChat_H5')).toMatchObject({ kind: 'redirect', platforms: ['mobile'], hold: false });
+  it("needs the payer's IP; charges at once (no hold); offered only in a phone's browser, never as a hold", async () => {
+    expect((await providerError(wx.start(input({ payType: 'WeChat_H5', payer: { userId: 7 } })))).code).toBe(
+      'missing_ip',
+    );
+    expect((await providerError(wx.start(input({ payType: 'WeChat_H5', capture: 'manual' })))).code).toBe(
+      'not_supported',
+    );
+    expect(wechatpayDefinition.payTypes.find((t) => t.type === 'WeChat_H5')).toMatchObject({
+      kind: 'redirect',
+      platforms: ['mobile'],
+      hold: false,
+    });
   });
 });
 
@@ -210,8 +273,19 @@ describe('wechatpay: notifications', () => {
     const d = fake.notification(MCH, { kind: 'transaction', outTradeNo });
     const id = (JSON.parse(d.rawBody) as { id: string }).id;
     const got = await wx.readNotification(d);
-    expect(got).toMatchObject({ eventId: id, outTradeNo, ref: outTradeNo, state: 'paid', amount: 880, currency: 'CNY' });
-    expect(got!.ack).toEqual({ status: 200, contentType: 'application/json', body: '{"code":"SUCCESS","message":"成功"}' });
+    expect(got).toMatchObject({
+      eventId: id,
+      outTradeNo,
+      ref: outTradeNo,
+      state: 'paid',
+      amount: 880,
+      currency: 'CNY',
+    });
+    expect(got!.ack).toEqual({
+      status: 200,
+      contentType: 'application/json',
+      body: '{"code":"SUCCESS","message":"成功"}',
+    });
   });
 
   it('a redelivery carries the same eventId', async () => {
@@ -225,11 +299,27 @@ describe('wechatpay: notifications', () => {
   it('a tampered body, another signer, an old delivery or another APIv3 key is refused (null)', async () => {
     const outTradeNo = await paidOrder();
     const d = fake.notification(MCH, { kind: 'transaction', outTradeNo });
-    expect(await wx.readNotification({ ...d, rawBody: d.rawBody.replace('"summary":"支付成功"', '"summary":"x"') })).toBeNull();
+    expect(
+      await wx.readNotification({ ...d, rawBody: d.rawBody.replace('"summary":"支付成功"', '"summary":"x"') }),
+    ).toBeNull();
     const forger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    expect(await wx.readNotification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { signWith: forger }))).toBeNull();
-    expect(await wx.readNotification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { timestamp: Math.floor(Date.now() / 1000) - 3600 }))).toBeNull();
-    expect(await wx.readNotification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { apiV3Key: 'b'.repeat(32) }))).toBeNull();
+    expect(
+      await wx.readNotification(fake.notification(MCH, { kind: 'transaction', outTradeNo }, { signWith: forger })),
+    ).toBeNull();
+    expect(
+      await wx.readNotification(
+        fake.notification(
+          MCH,
+          { kind: 'transaction', outTradeNo },
+          { timestamp: Math.floor(Date.now() / 1000) - 3600 },
+        ),
+      ),
+    ).toBeNull();
+    expect(
+      await wx.readNotification(
+        fake.notification(MCH, { kind: 'transaction', outTradeNo }, { apiV3Key: 'b'.repeat(32) }),
+      ),
+    ).toBeNull();
     expect(await wx.readNotification({ ...d, headers: { ...d.headers, 'wechatpay-signature': undefined } })).toBeNull();
     expect(await wx.readNotification(d)).not.toBeNull();
   });
@@ -252,12 +342,24 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
 
   it('start makes a service order with a DEPOSIT risk fund and answers a signed wxpayScoreUse view', async () => {
     const { inp, r } = await held();
-    expect(r).toMatchObject({ ref: `score:${inp.outTradeNo}`, state: 'pending', action: { kind: 'jsapi', bridge: 'wechat', params: { businessType: 'wxpayScoreUse' } } });
+    expect(r).toMatchObject({
+      ref: `score:${inp.outTradeNo}`,
+      state: 'pending',
+      action: { kind: 'jsapi', bridge: 'wechat', params: { businessType: 'wxpayScoreUse' } },
+    });
     const sent = JSON.parse(fake.requests.at(-1)!.body) as Record<string, unknown>;
-    expect(sent).toMatchObject({ out_order_no: inp.outTradeNo, service_id: SERVICE, appid: APP, risk_fund: { name: 'DEPOSIT', amount: 9900 }, need_user_confirm: true });
+    expect(sent).toMatchObject({
+      out_order_no: inp.outTradeNo,
+      service_id: SERVICE,
+      appid: APP,
+      risk_fund: { name: 'DEPOSIT', amount: 9900 },
+      need_user_confirm: true,
+    });
     if (r.action.kind !== 'jsapi') throw new Error('not jsapi');
     const q = r.action.params.queryString!;
-    expect(q).toMatch(/^mch_id=1900009191&package=[^&]+&timestamp=\d+&nonce_str=\w+&sign_type=HMAC-SHA256&sign=[0-9A-F]{64}$/);
+    expect(q).toMatch(
+      /^mch_id=1900009191&package=[^&]+&timestamp=\d+&nonce_str=\w+&sign_type=HMAC-SHA256&sign=[0-9A-F]{64}$/,
+    );
     expect(checkScoreQuery(q, V2KEY)).toBe(true);
     expect(checkScoreQuery(q, V3KEY)).toBe(false);
     expect(await wx.status(r.ref, inp.outTradeNo)).toMatchObject({ state: 'pending' });
@@ -266,14 +368,21 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
   it('the customer confirms: authorized for the deposit; capture less completes it, WeChat deducts: paid', async () => {
     const { inp, r } = await held();
     fake.confirmScore(MCH, inp.outTradeNo);
-    expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({ ref: r.ref, state: 'authorized', amount: 9900, currency: 'CNY' });
+    expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({
+      ref: r.ref,
+      state: 'authorized',
+      amount: 9900,
+      currency: 'CNY',
+    });
     await wx.capturePayment!(r.ref, 350, { idempotencyKey: 'cap1' });
     expect(await wx.status(r.ref, inp.outTradeNo)).toEqual({ ref: r.ref, state: 'paid', amount: 350, currency: 'CNY' });
   });
 
   it('capture above the risk fund is refused before WeChat is asked; capture before confirmation is refused by WeChat', async () => {
     const { inp, r } = await held(5000);
-    expect((await providerError(wx.capturePayment!(r.ref, 100, { idempotencyKey: 'cap_early' }))).code).toBe('INVALID_REQUEST');
+    expect((await providerError(wx.capturePayment!(r.ref, 100, { idempotencyKey: 'cap_early' }))).code).toBe(
+      'INVALID_REQUEST',
+    );
     fake.confirmScore(MCH, inp.outTradeNo);
     const before = fake.requests.length;
     const e = await providerError(wx.capturePayment!(r.ref, 5001, { idempotencyKey: 'cap_over' }));
@@ -304,7 +413,9 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
     fake.confirmScore(MCH, a.inp.outTradeNo);
     await wx.voidPayment!(a.r.ref, { idempotencyKey: 'v1' });
     expect((await wx.status(a.r.ref, a.inp.outTradeNo)).state).toBe('cancelled');
-    expect((await providerError(wx.capturePayment!(a.r.ref, 100, { idempotencyKey: 'cap_void' }))).code).toBe('INVALID_REQUEST');
+    expect((await providerError(wx.capturePayment!(a.r.ref, 100, { idempotencyKey: 'cap_void' }))).code).toBe(
+      'INVALID_REQUEST',
+    );
     const b = await held();
     fake.expireScore(MCH, b.inp.outTradeNo);
     expect((await wx.status(b.r.ref, b.inp.outTradeNo)).state).toBe('cancelled');
@@ -325,10 +436,14 @@ describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
   it('PAYSCORE.USER_CONFIRM and USER_PAID notifications are read (authorized, then paid)', async () => {
     const { inp, r } = await held();
     fake.confirmScore(MCH, inp.outTradeNo);
-    const c = await wx.readNotification(fake.notification(MCH, { kind: 'payscore', outOrderNo: inp.outTradeNo, eventType: 'PAYSCORE.USER_CONFIRM' }));
+    const c = await wx.readNotification(
+      fake.notification(MCH, { kind: 'payscore', outOrderNo: inp.outTradeNo, eventType: 'PAYSCORE.USER_CONFIRM' }),
+    );
     expect(c).toMatchObject({ outTradeNo: inp.outTradeNo, ref: r.ref, state: 'authorized', amount: 9900 });
     await wx.capturePayment!(r.ref, 1200, { idempotencyKey: 'cap3' });
-    const p = await wx.readNotification(fake.notification(MCH, { kind: 'payscore', outOrderNo: inp.outTradeNo, eventType: 'PAYSCORE.USER_PAID' }));
+    const p = await wx.readNotification(
+      fake.notification(MCH, { kind: 'payscore', outOrderNo: inp.outTradeNo, eventType: 'PAYSCORE.USER_PAID' }),
+    );
     expect(p).toMatchObject({ ref: r.ref, state: 'paid', amount: 1200, ack: { status: 200 } });
   });
 

@@ -22,7 +22,15 @@ afterAll(async () => {
 
 const input = (over: Partial<BankPayoutInput> = {}): BankPayoutInput => {
   const id = `TX${Date.now()}${++seq}`;
-  return { withdrawalId: id, amount: 1250, currency: 'EUR', channel: 'payout-sepa', account: { accountHolder: 'Ana Silva', iban: IBAN, country: 'LT' }, idempotencyKey: id, ...over };
+  return {
+    withdrawalId: id,
+    amount: 1250,
+    currency: 'EUR',
+    channel: 'payout-sepa',
+    account: { accountHolder: 'Ana Silva', iban: IBAN, country: 'LT' },
+    idempotencyKey: id,
+    ...over,
+  };
 };
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
@@ -40,9 +48,21 @@ describe('Wise payouts', () => {
     const inp = input();
     const { ref } = await rail.submit(inp);
     const t = wise.transfers.get(Number(ref))!;
-    expect(t).toMatchObject({ status: 'processing', targetValue: 12.5, targetCurrency: 'EUR', details: { reference: inp.withdrawalId }, customerTransactionId: transactionUuid(inp.withdrawalId) });
-    expect(wise.recipients.get(t.targetAccount)).toMatchObject({ type: 'iban', accountHolderName: 'Ana Silva', details: { iban: IBAN, legalType: 'PRIVATE' } });
-    expect(wise.fundings.filter((f) => f.transferId === t.id)).toEqual([{ transferId: t.id, amount: 12.5, currency: 'EUR' }]);
+    expect(t).toMatchObject({
+      status: 'processing',
+      targetValue: 12.5,
+      targetCurrency: 'EUR',
+      details: { reference: inp.withdrawalId },
+      customerTransactionId: transactionUuid(inp.withdrawalId),
+    });
+    expect(wise.recipients.get(t.targetAccount)).toMatchObject({
+      type: 'iban',
+      accountHolderName: 'Ana Silva',
+      details: { iban: IBAN, legalType: 'PRIVATE' },
+    });
+    expect(wise.fundings.filter((f) => f.transferId === t.id)).toEqual([
+      { transferId: t.id, amount: 12.5, currency: 'EUR' },
+    ]);
     expect(await rail.status(ref)).toEqual({ state: 'processing' });
     wise.advance(ref, 'funds_converted');
     expect(await rail.status(ref)).toEqual({ state: 'processing' });
@@ -59,7 +79,9 @@ describe('Wise payouts', () => {
     const again = await rail.submit(inp);
     expect(again.ref).toBe(first.ref);
     expect(wise.fundings.length).toBe(before);
-    expect([...wise.transfers.values()].filter((t) => t.customerTransactionId === transactionUuid(inp.idempotencyKey))).toHaveLength(1);
+    expect(
+      [...wise.transfers.values()].filter((t) => t.customerTransactionId === transactionUuid(inp.idempotencyKey)),
+    ).toHaveLength(1);
     expect(transactionUuid('TX1')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(transactionUuid('TX1')).toBe(transactionUuid('TX1'));
     expect(transactionUuid('TX2')).not.toBe(transactionUuid('TX1'));
@@ -67,10 +89,14 @@ describe('Wise payouts', () => {
 
   it('an account Wise refuses (a bad IBAN, a one-word name) is invalid_account; nothing is created or funded', async () => {
     const transfers = wise.transfers.size;
-    const bad = await rejection(rail.submit(input({ account: { accountHolder: 'Ana Silva', iban: 'LT121000011101001001', country: 'LT' } })));
+    const bad = await rejection(
+      rail.submit(input({ account: { accountHolder: 'Ana Silva', iban: 'LT121000011101001001', country: 'LT' } })),
+    );
     expect(bad).toBeInstanceOf(BankPayoutError);
     expect(bad).toMatchObject({ kind: 'invalid_account', code: 'NOT_VALID' });
-    expect((await rejection(rail.submit(input({ account: { accountHolder: 'A', iban: IBAN, country: 'LT' } }))))).toMatchObject({ kind: 'invalid_account' });
+    expect(
+      await rejection(rail.submit(input({ account: { accountHolder: 'A', iban: IBAN, country: 'LT' } }))),
+    ).toMatchObject({ kind: 'invalid_account' });
     expect(wise.transfers.size).toBe(transfers);
   });
 
@@ -86,7 +112,9 @@ describe('Wise payouts', () => {
     expect(rail.pays('payout-sepa', 'USD')).toBe(false);
     expect(rail.pays('payout-ach', 'USD')).toBe(false); // not listed (ACH needs the payee's address)
     expect(rail.pays('manual', 'CNY')).toBe(false);
-    expect(new WiseRail({ apiToken: 't', profileId: '1', channels: ['payout-ach'] }).pays('payout-ach', 'USD')).toBe(true);
+    expect(new WiseRail({ apiToken: 't', profileId: '1', channels: ['payout-ach'] }).pays('payout-ach', 'USD')).toBe(
+      true,
+    );
     const wrong = new WiseRail({ apiToken: 'nope', profileId: '1234567', apiBase: wise.url });
     const e = await rejection(wrong.submit(input()));
     expect(e).toBeInstanceOf(ProviderError);

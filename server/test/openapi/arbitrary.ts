@@ -23,8 +23,15 @@ export function toJsonSchema(s: unknown): unknown {
   if (Array.isArray(s)) return s.map(toJsonSchema);
   if (!isObject(s)) return s;
   const out: Schema = {};
-  for (const [k, v] of Object.entries(s)) out[k] = k === 'properties' && isObject(v) ? Object.fromEntries(Object.entries(v).map(([p, ps]) => [p, toJsonSchema(ps)])) : toJsonSchema(v);
-  for (const [k, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+  for (const [k, v] of Object.entries(s))
+    out[k] =
+      k === 'properties' && isObject(v)
+        ? Object.fromEntries(Object.entries(v).map(([p, ps]) => [p, toJsonSchema(ps)]))
+        : toJsonSchema(v);
+  for (const [k, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
     if (out[k] === true) {
       out[k] = out[bound];
       delete out[bound];
@@ -44,8 +51,14 @@ const MAX_STRING = 40;
 /** Strings of the formats the schemas use (dates within the range the API accepts). */
 const FORMATS: Record<string, () => fc.Arbitrary<string>> = {
   email: () => fc.emailAddress().filter((e) => e.length <= 254),
-  'date-time': () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
-  date: () => fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  'date-time': () =>
+    fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString()),
+  date: () =>
+    fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
   uri: () => fc.webUrl(),
   uuid: () => fc.uuid(),
 };
@@ -77,7 +90,8 @@ function numberOf(s: Schema, integer: boolean): fc.Arbitrary<number> {
 }
 
 const TEXT_PATTERNS = Object.values(SCALAR_TEXT);
-const isScalarText = (s: Schema) => s.type === 'string' && typeof s.pattern === 'string' && TEXT_PATTERNS.some((p) => (s.pattern as string).includes(p));
+const isScalarText = (s: Schema) =>
+  s.type === 'string' && typeof s.pattern === 'string' && TEXT_PATTERNS.some((p) => (s.pattern as string).includes(p));
 
 /** Values `schema` allows. */
 export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown> {
@@ -92,27 +106,40 @@ export function valid(doc: Doc, schema: Schema, depth = 0): fc.Arbitrary<unknown
       const values = union.filter((u) => !isScalarText(deref(doc, u)));
       const any = fc.oneof(...values.map((u) => valid(doc, u, depth + 1)));
       if (values.length === union.length) return any;
-      return any.chain((v) => (typeof v === 'number' || typeof v === 'boolean' ? fc.constantFrom<unknown>(v, String(v)) : fc.constant(v)));
+      return any.chain((v) =>
+        typeof v === 'number' || typeof v === 'boolean' ? fc.constantFrom<unknown>(v, String(v)) : fc.constant(v),
+      );
     }
-    if (Array.isArray(s.allOf)) return valid(doc, Object.assign({}, ...(s.allOf as Schema[]).map((x) => deref(doc, x))) as Schema, depth + 1);
+    if (Array.isArray(s.allOf))
+      return valid(doc, Object.assign({}, ...(s.allOf as Schema[]).map((x) => deref(doc, x))) as Schema, depth + 1);
     switch (s.type) {
-      case 'string': return stringOf(s);
-      case 'integer': return numberOf(s, true);
-      case 'number': return numberOf(s, false);
-      case 'boolean': return fc.boolean();
+      case 'string':
+        return stringOf(s);
+      case 'integer':
+        return numberOf(s, true);
+      case 'number':
+        return numberOf(s, false);
+      case 'boolean':
+        return fc.boolean();
       case 'array': {
         const items = isObject(s.items) ? valid(doc, s.items, depth + 1) : fc.constant(null);
         const minLength = typeof s.minItems === 'number' ? s.minItems : 0;
-        return fc.array(items, { minLength, maxLength: Math.min(typeof s.maxItems === 'number' ? s.maxItems : 3, minLength + 3) });
+        return fc.array(items, {
+          minLength,
+          maxLength: Math.min(typeof s.maxItems === 'number' ? s.maxItems : 3, minLength + 3),
+        });
       }
-      case 'object': case undefined: {
+      case 'object':
+      case undefined: {
         if (!isObject(s.properties)) return s.type === 'object' ? fc.constant({}) : fc.constant(null);
         const required = new Set((s.required as string[] | undefined) ?? []);
         const props = Object.entries(s.properties).filter(([k]) => required.has(k) || depth < 3);
-        return fc.record(Object.fromEntries(props.map(([k, ps]) => [k, valid(doc, ps as Schema, depth + 1)])),
-          { requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)) });
+        return fc.record(Object.fromEntries(props.map(([k, ps]) => [k, valid(doc, ps as Schema, depth + 1)])), {
+          requiredKeys: props.map(([k]) => k).filter((k) => required.has(k)),
+        });
       }
-      default: return fc.constant(null);
+      default:
+        return fc.constant(null);
     }
   })();
   return s.nullable === true ? fc.oneof(base, fc.constant(null)) : base;

@@ -10,7 +10,12 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { deref, toJsonSchema, valid, wrongType, type Schema } from './arbitrary.ts';
 
-export interface Parameter { in: 'query' | 'path' | 'header' | 'cookie'; name: string; required?: boolean; schema: Schema }
+export interface Parameter {
+  in: 'query' | 'path' | 'header' | 'cookie';
+  name: string;
+  required?: boolean;
+  schema: Schema;
+}
 export interface Operation {
   operationId: string;
   parameters?: Parameter[];
@@ -18,10 +23,24 @@ export interface Operation {
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
   security?: Record<string, string[]>[];
 }
-export interface Doc { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> }; servers?: unknown[] }
-export interface Input { path: Record<string, unknown>; query: Record<string, unknown>; header: Record<string, unknown>; body?: unknown }
+export interface Doc {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
+  servers?: unknown[];
+}
+export interface Input {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  header: Record<string, unknown>;
+  body?: unknown;
+}
 export type Reply = LightMyRequestResponse;
-export type Inject = (req: { method: string; url: string; headers: Record<string, string>; payload?: string }) => Promise<Reply>;
+export type Inject = (req: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string;
+}) => Promise<Reply>;
 
 /** A seed per operation: the same inputs on every run. */
 const seedOf = (id: string) => [...id].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) | 0, 7);
@@ -36,7 +55,11 @@ function formOf(body: unknown) {
   return f.toString();
 }
 
-export interface SendOptions { headers?: Record<string, string>; form?: boolean; rawBody?: string }
+export interface SendOptions {
+  headers?: Record<string, string>;
+  form?: boolean;
+  rawBody?: string;
+}
 export interface FuzzOptions {
   /** Valid inputs per operation. */
   runs: number;
@@ -52,20 +75,30 @@ export class Conformance {
   private readonly validators = new Map<string, ValidateFunction>();
 
   /** `message`: where an error body says what is wrong (the field a 400 must name). */
-  constructor(readonly doc: Doc, private readonly inject: Inject, private readonly message: (body: unknown) => string) {
+  constructor(
+    readonly doc: Doc,
+    private readonly inject: Inject,
+    private readonly message: (body: unknown) => string,
+  ) {
     this.jsonDoc = toJsonSchema(doc) as Doc;
     addFormats.default(this.ajv);
     this.ajv.addFormat('binary', true);
   }
 
   operations() {
-    return Object.entries(this.doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, op })));
+    return Object.entries(this.doc.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, op]) => ({ path, method, op })),
+    );
   }
 
   /** The object schema of one kind of parameter (so that it is generated as one record). */
   private paramsSchema(op: Operation, where: Parameter['in']): Schema {
     const ps = (op.parameters ?? []).filter((p) => p.in === where);
-    return { type: 'object', properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])), required: ps.filter((p) => p.required || where === 'path').map((p) => p.name) };
+    return {
+      type: 'object',
+      properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
+      required: ps.filter((p) => p.required || where === 'path').map((p) => p.name),
+    };
   }
 
   bodySchema(op: Operation): Schema | undefined {
@@ -86,9 +119,11 @@ export class Conformance {
   send(path: string, method: string, input: Input, opts: SendOptions = {}) {
     const url = path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(text(input.path[name])));
     const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(input.query)) for (const x of [v].flat()) if (x !== undefined) query.append(k, text(x));
+    for (const [k, v] of Object.entries(input.query))
+      for (const x of [v].flat()) if (x !== undefined) query.append(k, text(x));
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(input.header)) if (v !== undefined) headers[k] = text(v).replace(/[^\x20-\x7e]/g, '');
+    for (const [k, v] of Object.entries(input.header))
+      if (v !== undefined) headers[k] = text(v).replace(/[^\x20-\x7e]/g, '');
     Object.assign(headers, opts.headers);
     let payload: string | undefined;
     if (opts.rawBody !== undefined) {
@@ -119,7 +154,11 @@ export class Conformance {
     if (!schema) return true;
     const key = `request ${op.operationId}`;
     let v = this.validators.get(key);
-    if (!v) this.validators.set(key, (v = this.ajv.compile({ ...(toJsonSchema(schema) as object), components: this.jsonDoc.components })));
+    if (!v)
+      this.validators.set(
+        key,
+        (v = this.ajv.compile({ ...(toJsonSchema(schema) as object), components: this.jsonDoc.components })),
+      );
     return v(body) as boolean;
   }
 
@@ -127,14 +166,20 @@ export class Conformance {
   conformance(path: string, method: string, op: Operation, res: Reply): string[] {
     const status = String(res.statusCode);
     const declared = op.responses[status];
-    if (!declared) return [`answered ${status}, declared ${Object.keys(op.responses).join(', ')}: ${res.body.slice(0, 200)}`];
+    if (!declared)
+      return [`answered ${status}, declared ${Object.keys(op.responses).join(', ')}: ${res.body.slice(0, 200)}`];
     if (res.statusCode >= 500 && res.statusCode !== 503) return [`answered ${status}: ${res.body.slice(0, 200)}`];
     if (!declared.content) return [];
-    const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
-    if (!declared.content[type]) return [`${status} served as ${type}, declared ${Object.keys(declared.content).join(', ')}`];
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]!
+      .trim();
+    if (!declared.content[type])
+      return [`${status} served as ${type}, declared ${Object.keys(declared.content).join(', ')}`];
     if (type !== 'application/json') return [];
     const v = this.validatorFor(path, method, status, type);
-    return v(res.json()) ? [] : [`${status} body does not match its schema: ${this.ajv.errorsText(v.errors)}: ${res.body.slice(0, 200)}`];
+    return v(res.json())
+      ? []
+      : [`${status} body does not match its schema: ${this.ajv.errorsText(v.errors)}: ${res.body.slice(0, 200)}`];
   }
 
   /** Generated valid (and refused) inputs for one operation; the failures found. */
@@ -144,25 +189,39 @@ export class Conformance {
     const form = Object.keys(op.requestBody?.content ?? {}).includes('application/x-www-form-urlencoded');
     const samples = fc.sample(this.inputs(op), { seed: seedOf(op.operationId), numRuns: o.runs });
     const check = (res: Reply, what: string, input: Input) =>
-      failures.push(...this.conformance(path, method, op, res).map((f) => `${where} (${what}): ${f} ← ${JSON.stringify(input).slice(0, 300)}`));
+      failures.push(
+        ...this.conformance(path, method, op, res).map(
+          (f) => `${where} (${what}): ${f} ← ${JSON.stringify(input).slice(0, 300)}`,
+        ),
+      );
 
     for (const [i, input] of samples.entries()) {
       const asForm = form && i % 2 === 1;
-      check(await this.send(path, method, input, { headers: o.headers, form: asForm }), `valid ${asForm ? 'form' : 'JSON'} #${i}`, input);
+      check(
+        await this.send(path, method, input, { headers: o.headers, form: asForm }),
+        `valid ${asForm ? 'form' : 'JSON'} #${i}`,
+        input,
+      );
     }
     if (!o.invalid) return failures;
     const sample = samples[0]!;
     const refused = async (input: Input, field: string, what: string) => {
       const res = await this.send(path, method, input, { headers: o.headers });
       check(res, what, input);
-      if (res.statusCode !== 400) failures.push(`${where} (${what}): answered ${res.statusCode}, not 400: ${res.body.slice(0, 160)}`);
-      else if (!this.message(res.json()).includes(field)) failures.push(`${where} (${what}): the message does not name ${field}: ${res.body}`);
+      if (res.statusCode !== 400)
+        failures.push(`${where} (${what}): answered ${res.statusCode}, not 400: ${res.body.slice(0, 160)}`);
+      else if (!this.message(res.json()).includes(field))
+        failures.push(`${where} (${what}): the message does not name ${field}: ${res.body}`);
     };
     const body = this.bodySchema(op) && deref(this.doc, this.bodySchema(op)!);
     if (body?.properties && typeof sample.body === 'object' && sample.body !== null) {
       for (const [name, ps] of Object.entries(body.properties as Record<string, Schema>)) {
         for (const wrong of wrongType(this.doc, ps).slice(0, 2)) {
-          await refused({ ...sample, body: { ...sample.body, [name]: wrong } }, name, `body ${name} = ${JSON.stringify(wrong)}`);
+          await refused(
+            { ...sample, body: { ...sample.body, [name]: wrong } },
+            name,
+            `body ${name} = ${JSON.stringify(wrong)}`,
+          );
         }
       }
       for (const name of (body.required as string[] | undefined) ?? []) {
@@ -170,7 +229,12 @@ export class Conformance {
         delete rest[name];
         await refused({ ...sample, body: rest }, name, `body without ${name}`);
       }
-      if (body.additionalProperties === false) await refused({ ...sample, body: { ...sample.body, undeclaredField: 'x' } }, 'undeclaredField', 'an undeclared field');
+      if (body.additionalProperties === false)
+        await refused(
+          { ...sample, body: { ...sample.body, undeclaredField: 'x' } },
+          'undeclaredField',
+          'an undeclared field',
+        );
     }
     for (const p of (op.parameters ?? []).filter((x) => x.in === 'query')) {
       const ps = deref(this.doc, p.schema);
@@ -179,10 +243,12 @@ export class Conformance {
         delete rest[p.name];
         await refused({ ...sample, query: rest }, p.name, `query without ${p.name}`);
       }
-      if (ps.type === 'integer' || ps.type === 'number') await refused({ ...sample, query: { ...sample.query, [p.name]: 'abc' } }, p.name, `query ${p.name}=abc`);
+      if (ps.type === 'integer' || ps.type === 'number')
+        await refused({ ...sample, query: { ...sample.query, [p.name]: 'abc' } }, p.name, `query ${p.name}=abc`);
     }
     return failures;
   }
 }
 
-export const needsAuth = (op: Operation) => (op.security ?? []).length > 0 && !(op.security ?? []).some((r) => Object.keys(r).length === 0);
+export const needsAuth = (op: Operation) =>
+  (op.security ?? []).length > 0 && !(op.security ?? []).some((r) => Object.keys(r).length === 0);

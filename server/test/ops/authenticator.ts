@@ -29,17 +29,49 @@ export class SoftAuthenticator {
 
   /** navigator.credentials.create(): the RegistrationResponseJSON for the server's options. */
   register(options: { challenge: string }) {
-    const cose = isoCBOR.encode(new Map<number, number | Uint8Array>([
-      [1, 2], [3, -7], [-1, 1], [-2, Buffer.from(this.jwk.x, 'base64url')], [-3, Buffer.from(this.jwk.y, 'base64url')],
-    ]));
+    const cose = isoCBOR.encode(
+      new Map<number, number | Uint8Array>([
+        [1, 2],
+        [3, -7],
+        [-1, 1],
+        [-2, Buffer.from(this.jwk.x, 'base64url')],
+        [-3, Buffer.from(this.jwk.y, 'base64url')],
+      ]),
+    );
     const idLen = Buffer.alloc(2);
     idLen.writeUInt16BE(this.credentialId.length);
-    const authData = Buffer.concat([this.rpIdHash(), Buffer.from([0x45]), Buffer.alloc(4), Buffer.alloc(16), idLen, this.credentialId, Buffer.from(cose)]);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
-    const clientDataJSON = JSON.stringify({ type: 'webauthn.create', challenge: options.challenge, origin: this.origin, crossOrigin: false });
+    const authData = Buffer.concat([
+      this.rpIdHash(),
+      Buffer.from([0x45]),
+      Buffer.alloc(4),
+      Buffer.alloc(16),
+      idLen,
+      this.credentialId,
+      Buffer.from(cose),
+    ]);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as never,
+    );
+    const clientDataJSON = JSON.stringify({
+      type: 'webauthn.create',
+      challenge: options.challenge,
+      origin: this.origin,
+      crossOrigin: false,
+    });
     return {
-      id: this.id, rawId: this.id, type: 'public-key', clientExtensionResults: {},
-      response: { clientDataJSON: b64u(Buffer.from(clientDataJSON)), attestationObject: b64u(attestationObject), transports: ['internal'] },
+      id: this.id,
+      rawId: this.id,
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: {
+        clientDataJSON: b64u(Buffer.from(clientDataJSON)),
+        attestationObject: b64u(attestationObject),
+        transports: ['internal'],
+      },
     };
   }
 
@@ -48,10 +80,15 @@ export class SoftAuthenticator {
     const count = Buffer.alloc(4);
     count.writeUInt32BE(++this.counter);
     const authData = Buffer.concat([this.rpIdHash(), Buffer.from([0x05]), count]);
-    const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }));
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }),
+    );
     const signature = sign('sha256', Buffer.concat([authData, sha(clientDataJSON)]), this.key);
     return {
-      id: this.id, rawId: this.id, type: 'public-key', clientExtensionResults: {},
+      id: this.id,
+      rawId: this.id,
+      type: 'public-key',
+      clientExtensionResults: {},
       response: { clientDataJSON: b64u(clientDataJSON), authenticatorData: b64u(authData), signature: b64u(signature) },
     };
   }

@@ -7,7 +7,8 @@ import { csrfOfSession } from '../../src/plugins/ops-api.ts';
 import type { Built } from '../helper.ts';
 import { OpsConsole } from './console.ts';
 
-export type Caller = 'none' | 'platformOwner' | 'adminA' | 'adminB' | 'supportA' | 'financeA' | 'technicianA' | 'readOnlyA' | 'partnerA';
+export type Caller =
+  'none' | 'platformOwner' | 'adminA' | 'adminB' | 'supportA' | 'financeA' | 'technicianA' | 'readOnlyA' | 'partnerA';
 export const MEMBERSHIPS: Record<Exclude<Caller, 'none'>, Membership> = {
   platformOwner: { agentId: '*', role: 'owner', venueIds: [] },
   adminA: { agentId: 'agent-a', role: 'admin', venueIds: [] },
@@ -19,7 +20,17 @@ export const MEMBERSHIPS: Record<Exclude<Caller, 'none'>, Membership> = {
   partnerA: { agentId: 'agent-a', role: 'venue_partner', venueIds: ['V001'] },
 };
 /** The order of a table's columns. */
-export const CALLERS: Caller[] = ['none', 'platformOwner', 'adminA', 'adminB', 'supportA', 'financeA', 'technicianA', 'readOnlyA', 'partnerA'];
+export const CALLERS: Caller[] = [
+  'none',
+  'platformOwner',
+  'adminA',
+  'adminB',
+  'supportA',
+  'financeA',
+  'technicianA',
+  'readOnlyA',
+  'partnerA',
+];
 
 /** A staff member with one membership, straight into the repository (the table is about the step, not invitations). */
 export async function person(b: Built, email: string, m: Membership): Promise<string> {
@@ -38,7 +49,15 @@ export async function callerConsoles(b: Built): Promise<Map<Caller, OpsConsole>>
     if (caller !== 'none') {
       const id = await person(b, `${caller}@example.com`, MEMBERSHIPS[caller]);
       const token = `session-of-${caller}-0123456789abcdef`;
-      await b.app.powerly.staff.repo.insertSession({ tokenHash: sha256(token), staffId: id, method: 'passkey', ip: '127.0.0.1', userAgent: 't', at: b.clock.now(), expiresAt: new Date(b.clock.now().getTime() + 3_600_000) });
+      await b.app.powerly.staff.repo.insertSession({
+        tokenHash: sha256(token),
+        staffId: id,
+        method: 'passkey',
+        ip: '127.0.0.1',
+        userAgent: 't',
+        at: b.clock.now(),
+        expiresAt: new Date(b.clock.now().getTime() + 3_600_000),
+      });
       c.jar.set('ops_session', token);
       c.csrf = csrfOfSession(token);
     } else {

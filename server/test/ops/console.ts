@@ -8,16 +8,32 @@ export const ORIGIN = `http://${HOST}`;
 export class OpsConsole {
   readonly jar = new Map<string, string>();
   csrf = '';
-  constructor(readonly app: PowerlyApp, readonly headers: Record<string, string> = {}) {}
+  constructor(
+    readonly app: PowerlyApp,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   cookie() {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async call(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
+  async call(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     const res = await this.app.inject({
-      method, url: url.startsWith('/') && !url.startsWith('/ops-api') && !url.startsWith('/sandbox') ? `/ops-api/v1${url}` : url,
-      headers: { host: HOST, cookie: this.cookie(), ...(this.csrf ? { 'x-csrf-token': this.csrf } : {}), ...this.headers, ...headers },
+      method,
+      url:
+        url.startsWith('/') && !url.startsWith('/ops-api') && !url.startsWith('/sandbox') ? `/ops-api/v1${url}` : url,
+      headers: {
+        host: HOST,
+        cookie: this.cookie(),
+        ...(this.csrf ? { 'x-csrf-token': this.csrf } : {}),
+        ...this.headers,
+        ...headers,
+      },
       ...(body === undefined ? {} : typeof body === 'string' ? { payload: body } : { payload: body as object }),
     });
     for (const c of [res.headers['set-cookie'] ?? []].flat()) {

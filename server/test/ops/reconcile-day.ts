@@ -18,7 +18,10 @@ export function dayReconciler(provider: string, at: () => { b: Built; owner: Ops
       const res = await call(reason);
       expect(res.statusCode, res.body).toBe(503);
       expect(res.json<{ message: string }>().message).toMatch(new RegExp(provider, 'i'));
-      const { rows } = await at().b.db.query<{ status: string }>('select status from provider_reconciliations where provider = $1 and day = $2', [provider, at().day]);
+      const { rows } = await at().b.db.query<{ status: string }>(
+        'select status from provider_reconciliations where provider = $1 and day = $2',
+        [provider, at().day],
+      );
       return rows;
     },
   };

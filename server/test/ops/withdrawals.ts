@@ -15,15 +15,23 @@ export async function fundedRider(app: PowerlyApp, clock: TestClock, agent: stri
   const user = await app.powerly.auth.authenticate(token);
   const l = app.powerly.ledger;
   await l.transfer({
-    debit: await l.account(providerOwner('test-topups'), 'clearing', currency, agent), credit: await l.account(userOwner(user.id), 'wallet', currency, agent),
-    amount: minor, code: 'wallet_topup', orderId: null, at: clock.now(),
+    debit: await l.account(providerOwner('test-topups'), 'clearing', currency, agent),
+    credit: await l.account(userOwner(user.id), 'wallet', currency, agent),
+    amount: minor,
+    code: 'wallet_topup',
+    orderId: null,
+    at: clock.now(),
   });
   clock.advance(1000);
   return { token, user };
 }
 
 export async function awaitingWithdrawal(
-  { app, db, clock }: { app: PowerlyApp; db: Db; clock: TestClock }, userId: number, agent: string, amount: number, currency = 'EUR',
+  { app, db, clock }: { app: PowerlyApp; db: Db; clock: TestClock },
+  userId: number,
+  agent: string,
+  amount: number,
+  currency = 'EUR',
 ): Promise<string> {
   const { ledger, wallet } = app.powerly;
   const id = `TXQ${Date.now().toString(36)}${++seq}`;
@@ -32,9 +40,21 @@ export async function awaitingWithdrawal(
     const account = await ledger.account(userOwner(userId), 'wallet', currency, agent);
     const hold = await wallet.withdrawals.bank.moveToTransit(account, { id, currency, agent, amount, at });
     await new WalletRepository(db).insertWithdrawal({
-      id, user_id: userId, agent_id: agent, currency, amount, refund_type: 1, channel_id: 'payout-sepa',
-      account_data: { accountHolder: 'Ana Silva', iban: 'LT121000011101001000', country: 'LT' }, remark: null, hold_transfer_id: hold,
-      provider: null, request_key: null, at, bank: true, status: 'awaiting_payout',
+      id,
+      user_id: userId,
+      agent_id: agent,
+      currency,
+      amount,
+      refund_type: 1,
+      channel_id: 'payout-sepa',
+      account_data: { accountHolder: 'Ana Silva', iban: 'LT121000011101001000', country: 'LT' },
+      remark: null,
+      hold_transfer_id: hold,
+      provider: null,
+      request_key: null,
+      at,
+      bank: true,
+      status: 'awaiting_payout',
     });
   });
   clock.advance(1000);

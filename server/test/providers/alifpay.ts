@@ -109,7 +109,9 @@ export class FakeAlif {
     };
     if (req.method === 'GET' && url.pathname.startsWith('/pay/')) {
       const t = [...this.txns.values()].find((x) => x.pageId === url.pathname.slice(5));
-      return t ? send(200, `<html><body>Alif: ${major(t.amount)} TJS</body></html>`, 'text/html') : send(404, 'Not found', 'text/plain');
+      return t
+        ? send(200, `<html><body>Alif: ${major(t.amount)} TJS</body></html>`, 'text/html')
+        : send(404, 'Not found', 'text/plain');
     }
     if (req.method !== 'POST') return send(405, { code: 405, message: 'Method not allowed' });
     let body: Record<string, unknown>;
@@ -137,15 +139,25 @@ export class FakeAlif {
       const orderId = String(b.order_id ?? '');
       const amount = String(b.amount ?? '');
       const callbackUrl = String(b.callback_url ?? '');
-      if (this.token(key, key + orderId + amount + callbackUrl) !== b.token) return err(401, 'Ошибка авторизации: неверный токен');
+      if (this.token(key, key + orderId + amount + callbackUrl) !== b.token)
+        return err(401, 'Ошибка авторизации: неверный токен');
       if (!orderId || !callbackUrl || !b.return_url) return err(400, 'Не заполнены обязательные поля');
       if (!/^\d+\.\d{2}$/.test(amount) || hundredths(amount) <= 0) return err(400, 'Неверный формат суммы');
       const gate = String(b.gate ?? gateHeader ?? 'korti_milli');
       if (gateHeader && b.gate && gateHeader !== b.gate) return err(400, 'gate в заголовке и в теле не совпадают');
       if (this.txns.has(`${key}|${orderId}`)) return err(208, 'Дубликат: order_id уже существует');
       const t: Txn = {
-        key, orderId, transactionId: String(++this.seq), pageId: randomBytes(12).toString('hex'), amount: hundredths(amount), refunded: 0,
-        status: 'pending', callbackUrl, returnUrl: String(b.return_url), gate, ...(b.phone ? { phone: String(b.phone) } : {}),
+        key,
+        orderId,
+        transactionId: String(++this.seq),
+        pageId: randomBytes(12).toString('hex'),
+        amount: hundredths(amount),
+        refunded: 0,
+        status: 'pending',
+        callbackUrl,
+        returnUrl: String(b.return_url),
+        gate,
+        ...(b.phone ? { phone: String(b.phone) } : {}),
       };
       this.txns.set(`${key}|${orderId}`, t);
       return [200, { code: 200, message: 'Успешно', url: `${this.base}/pay/${t.pageId}` }];
@@ -160,7 +172,8 @@ export class FakeAlif {
     if (path === '/cancel/standard') {
       const transactionId = String(b.transaction_id ?? '');
       const amount = String(b.amount ?? '');
-      if (this.token(key, key + transactionId + amount) !== b.token) return err(401, 'Ошибка авторизации: неверный токен');
+      if (this.token(key, key + transactionId + amount) !== b.token)
+        return err(401, 'Ошибка авторизации: неверный токен');
       const t = [...this.txns.values()].find((x) => x.key === key && x.transactionId === transactionId);
       if (!t) return err(404, 'Транзакция не найдена');
       if (!/^\d+\.\d{2}$/.test(amount) || hundredths(amount) <= 0) return err(400, 'Неверный формат суммы');
@@ -189,14 +202,23 @@ export class FakeAlif {
   callback(key: string, orderId: string): Delivery {
     const t = this.txn(key, orderId);
     if (!t) throw new Error(`no Alif order ${orderId}`);
-    return { url: t.callbackUrl, headers: { 'content-type': 'application/json' }, rawBody: JSON.stringify(this.callbackBody(t)), query: {} };
+    return {
+      url: t.callbackUrl,
+      headers: { 'content-type': 'application/json' },
+      rawBody: JSON.stringify(this.callbackBody(t)),
+      query: {},
+    };
   }
 
   /**
    * The customer pays on the hosted page with a test account. Returns the callback delivery Alif sends (null when
    * the customer never finishes) and where the browser goes back to.
    */
-  pay(key: string, orderId: string, account: string = TEST_ACCOUNTS.succeeds): { callback: Delivery | null; returnUrl: string } {
+  pay(
+    key: string,
+    orderId: string,
+    account: string = TEST_ACCOUNTS.succeeds,
+  ): { callback: Delivery | null; returnUrl: string } {
     const t = this.txn(key, orderId);
     if (!t) throw new Error(`no Alif order ${orderId}`);
     if (t.status !== 'pending') throw new Error(`Alif order ${orderId} is ${t.status}`);

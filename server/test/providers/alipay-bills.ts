@@ -11,11 +11,17 @@ import { zipSync } from 'fflate';
 import iconv from 'iconv-lite';
 
 export interface BillTrade {
-  tradeNo: string; outTradeNo: string; subject: string; total: number; created: number; paidAt?: number;
+  tradeNo: string;
+  outTradeNo: string;
+  subject: string;
+  total: number;
+  created: number;
+  paidAt?: number;
   refunds: Map<string, { amount: number; answer: Record<string, string> }>;
 }
 
-const HEADER = '支付宝交易号,商户订单号,业务类型,商品名称,创建时间,完成时间,门店编号,门店名称,操作员,终端号,对方账户,订单金额（元）,商家实收（元）,支付宝红包（元）,集分宝（元）,支付宝优惠（元）,商家优惠（元）,券核销金额（元）,券名称,商家红包消费金额（元）,卡消费金额（元）,退款批次号/请求号,服务费（元）,分润（元）,备注';
+const HEADER =
+  '支付宝交易号,商户订单号,业务类型,商品名称,创建时间,完成时间,门店编号,门店名称,操作员,终端号,对方账户,订单金额（元）,商家实收（元）,支付宝红包（元）,集分宝（元）,支付宝优惠（元）,商家优惠（元）,券核销金额（元）,券名称,商家红包消费金额（元）,卡消费金额（元）,退款批次号/请求号,服务费（元）,分润（元）,备注';
 const RATE = 0.006;
 const yuan = (fen: number) => (fen < 0 ? '-' : '') + (Math.abs(fen) / 100).toFixed(2);
 const china = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
@@ -35,8 +41,35 @@ export class AlipayBills {
     let income = 0;
     const row = (t: BillTrade, kind: '交易' | '退款', at: number, amount: number, batch: string) => {
       const fee = Math.round(Math.abs(amount) * RATE) * (kind === '交易' ? -1 : 1);
-      rows.push([`${t.tradeNo}\t`, `${t.outTradeNo}\t`, kind, t.subject.replaceAll(',', '，'), china(t.created), china(at), '', '', '', '', 'buy***@sandbox.com',
-        yuan(amount), yuan(amount), '0.00', '0.00', '0.00', '0.00', '0.00', '', '0.00', '0.00', batch ? `${batch}\t` : '', yuan(fee), '0.00', ''].join(','));
+      rows.push(
+        [
+          `${t.tradeNo}\t`,
+          `${t.outTradeNo}\t`,
+          kind,
+          t.subject.replaceAll(',', '，'),
+          china(t.created),
+          china(at),
+          '',
+          '',
+          '',
+          '',
+          'buy***@sandbox.com',
+          yuan(amount),
+          yuan(amount),
+          '0.00',
+          '0.00',
+          '0.00',
+          '0.00',
+          '0.00',
+          '',
+          '0.00',
+          '0.00',
+          batch ? `${batch}\t` : '',
+          yuan(fee),
+          '0.00',
+          '',
+        ].join(','),
+      );
       count++;
       income += amount;
     };
@@ -47,18 +80,26 @@ export class AlipayBills {
         if (china(at).startsWith(day)) row(t, '退款', at, -r.amount, reqNo);
       }
     }
-    return [
-      '#支付宝业务明细查询', `#账号：[${this.pid}0156]`, `#起始日期：[${day.replace(/-(\d+)-(\d+)$/, '年$1月$2日')} 00:00:00]   终止日期：[${day} 24:00:00]`,
-      '#-----------------------------------------业务明细列表----------------------------------------', HEADER, ...rows,
-      '#-----------------------------------------业务明细列表结束------------------------------------',
-      `#交易合计：${count}笔，商家实收共${yuan(income)}元，商家优惠共0.00元`, `#导出时间：[${china(this.source().now)}]`,
-    ].join('\r\n') + '\r\n';
+    return (
+      [
+        '#支付宝业务明细查询',
+        `#账号：[${this.pid}0156]`,
+        `#起始日期：[${day.replace(/-(\d+)-(\d+)$/, '年$1月$2日')} 00:00:00]   终止日期：[${day} 24:00:00]`,
+        '#-----------------------------------------业务明细列表----------------------------------------',
+        HEADER,
+        ...rows,
+        '#-----------------------------------------业务明细列表结束------------------------------------',
+        `#交易合计：${count}笔，商家实收共${yuan(income)}元，商家优惠共0.00元`,
+        `#导出时间：[${china(this.source().now)}]`,
+      ].join('\r\n') + '\r\n'
+    );
   }
 
   /** alipay.data.dataservice.bill.downloadurl.query: the answer's fields, or the failure [sub_code, sub_msg]. */
   query(biz: Record<string, unknown>): { url: string } | { fail: [string, string] } {
     const day = String(biz.bill_date ?? '');
-    if (biz.bill_type !== 'trade' && biz.bill_type !== 'signcustomer') return { fail: ['invalid_arguments', '账单类型不合法'] };
+    if (biz.bill_type !== 'trade' && biz.bill_type !== 'signcustomer')
+      return { fail: ['invalid_arguments', '账单类型不合法'] };
     if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return { fail: ['invalid_arguments', '账单日期不合法'] };
     const { now, base } = this.source();
     if (now < Date.parse(`${day}T10:00:00+08:00`) + 86_400_000) return { fail: ['isp.bill_not_exist', '账单不存在'] };
@@ -69,7 +110,9 @@ export class AlipayBills {
     const holders = entries.map((n, i) => String(i).repeat(gbk(n).length));
     const zip = zipSync({
       [holders[0]!]: new Uint8Array(gbk(this.detail(day))),
-      [holders[1]!]: new Uint8Array(gbk(`#支付宝业务汇总查询\r\n门店编号,门店名称,交易订单总笔数,退款订单总笔数\r\n,,0,0\r\n`)),
+      [holders[1]!]: new Uint8Array(
+        gbk(`#支付宝业务汇总查询\r\n门店编号,门店名称,交易订单总笔数,退款订单总笔数\r\n,,0,0\r\n`),
+      ),
     });
     const buf = Buffer.from(zip);
     entries.forEach((n, i) => {
@@ -77,7 +120,9 @@ export class AlipayBills {
     });
     const token = randomBytes(16).toString('hex');
     this.files.set(token, { bytes: buf, until: now + 30_000 });
-    return { url: `${base}/bill/download?downloadFileName=${encodeURIComponent(`${this.pid}0156_${day.replaceAll('-', '')}.csv.zip`)}&bizType=trade&token=${token}` };
+    return {
+      url: `${base}/bill/download?downloadFileName=${encodeURIComponent(`${this.pid}0156_${day.replaceAll('-', '')}.csv.zip`)}&bizType=trade&token=${token}`,
+    };
   }
 
   /** GET the bill (within 30 seconds of asking). */

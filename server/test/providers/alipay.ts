@@ -46,7 +46,11 @@ const pem = () => {
 export const makeKeys = pem;
 
 const content = (p: Record<string, string>, exclude: string[]) =>
-  Object.keys(p).filter((k) => !exclude.includes(k) && p[k] !== '').sort().map((k) => `${k}=${p[k]}`).join('&');
+  Object.keys(p)
+    .filter((k) => !exclude.includes(k) && p[k] !== '')
+    .sort()
+    .map((k) => `${k}=${p[k]}`)
+    .join('&');
 const sign = (text: string, key: string) => createSign('RSA-SHA256').update(text, 'utf8').sign(key, 'base64');
 const verify = (text: string, sig: string, key: string) => {
   try {
@@ -65,13 +69,21 @@ const yuan = (n: number) => `${Math.floor(n / 100)}.${String(n % 100).padStart(2
 const chinaTime = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
 
 class Fail extends Error {
-  constructor(readonly code: string, readonly msg: string, readonly subCode?: string, readonly subMsg?: string, readonly extra: Record<string, string> = {}) {
+  constructor(
+    readonly code: string,
+    readonly msg: string,
+    readonly subCode?: string,
+    readonly subMsg?: string,
+    readonly extra: Record<string, string> = {},
+  ) {
     super(subMsg ?? msg);
   }
 }
-const business = (subCode: string, subMsg: string, extra: Record<string, string> = {}) => new Fail('40004', 'Business Failed', subCode, subMsg, extra);
+const business = (subCode: string, subMsg: string, extra: Record<string, string> = {}) =>
+  new Fail('40004', 'Business Failed', subCode, subMsg, extra);
 const invalid = (subCode: string, subMsg: string) => new Fail('40002', 'Invalid Arguments', subCode, subMsg);
-const missing = (name: string) => new Fail('40001', 'Missing Required Arguments', `isv.missing-${name.replaceAll('_', '-')}`, `缺少必选参数 ${name}`);
+const missing = (name: string) =>
+  new Fail('40001', 'Missing Required Arguments', `isv.missing-${name.replaceAll('_', '-')}`, `缺少必选参数 ${name}`);
 
 export interface Buyer {
   userId: string;
@@ -133,11 +145,18 @@ export class FakeAlipay {
   merchantBalance = 1_000_000_00;
   readonly trades = new Map<string, Trade>();
   readonly auths = new Map<string, AuthOrder>();
-  readonly transfers = new Map<string, { orderId: string; amount: number; payee: string; answer: Record<string, string> }>();
+  readonly transfers = new Map<
+    string,
+    { orderId: string; amount: number; payee: string; answer: Record<string, string> }
+  >();
   /** Every notification sent: the form body and where it went. */
   readonly notifications: { url?: string; body: string; notifyId: string }[] = [];
   /** The trade bills (providers/alipay-bills.ts). */
-  readonly bills = new AlipayBills(() => ({ trades: [...this.trades.values()], now: this.now(), base: `http://127.0.0.1:${this.port}` }));
+  readonly bills = new AlipayBills(() => ({
+    trades: [...this.trades.values()],
+    now: this.now(),
+    base: `http://127.0.0.1:${this.port}`,
+  }));
   /** Every gateway request's parsed parameters. */
   readonly requests: Record<string, string>[] = [];
   /** Process the next N requests but cut the connection before answering. */
@@ -153,10 +172,33 @@ export class FakeAlipay {
   private seq = 0;
 
   constructor() {
-    this.addBuyer({ userId: '2088102146225135', openId: '074a1CcTG1LelxKe4xQC0zgNdId0nxi95b5lsNpazWYoCo5', logonId: 'buyer@sandbox.com', name: '沙箱买家', balance: 1_000_000_00 });
-    this.addBuyer({ userId: '2088102146220002', openId: '074poorbuyeropenid0002', logonId: 'poor@sandbox.com', name: '余额不足', balance: 1_00 });
-    this.addBuyer({ userId: '2088102146220003', openId: '074forbiddenbuyer0003', logonId: 'forbidden@sandbox.com', name: '受限买家', balance: 1_000_00, forbidden: true });
-    this.payees.set('payee@sandbox.com', { userId: '2088102146229999', logonId: 'payee@sandbox.com', name: '沙箱收款人' });
+    this.addBuyer({
+      userId: '2088102146225135',
+      openId: '074a1CcTG1LelxKe4xQC0zgNdId0nxi95b5lsNpazWYoCo5',
+      logonId: 'buyer@sandbox.com',
+      name: '沙箱买家',
+      balance: 1_000_000_00,
+    });
+    this.addBuyer({
+      userId: '2088102146220002',
+      openId: '074poorbuyeropenid0002',
+      logonId: 'poor@sandbox.com',
+      name: '余额不足',
+      balance: 1_00,
+    });
+    this.addBuyer({
+      userId: '2088102146220003',
+      openId: '074forbiddenbuyer0003',
+      logonId: 'forbidden@sandbox.com',
+      name: '受限买家',
+      balance: 1_000_00,
+      forbidden: true,
+    });
+    this.payees.set('payee@sandbox.com', {
+      userId: '2088102146229999',
+      logonId: 'payee@sandbox.com',
+      name: '沙箱收款人',
+    });
   }
 
   addBuyer(b: Buyer) {
@@ -235,7 +277,13 @@ export class FakeAlipay {
     const key = method ? `${method.replaceAll('.', '_')}_response` : 'error_response';
     const app = this.apps.get(p.app_id ?? '');
     if (!app) {
-      return send(this.answerText('error_response', { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-app-id', sub_msg: '无效的AppID参数' }, false));
+      return send(
+        this.answerText(
+          'error_response',
+          { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-app-id', sub_msg: '无效的AppID参数' },
+          false,
+        ),
+      );
     }
     try {
       this.checkCommon(p, app.publicKey);
@@ -243,7 +291,12 @@ export class FakeAlipay {
       send(this.answerText(key, { code: '10000', msg: 'Success', ...answer }, true));
     } catch (err) {
       if (!(err instanceof Fail)) throw err;
-      const body = { code: err.code, msg: err.msg, ...(err.subCode ? { sub_code: err.subCode, sub_msg: err.subMsg } : {}), ...err.extra };
+      const body = {
+        code: err.code,
+        msg: err.msg,
+        ...(err.subCode ? { sub_code: err.subCode, sub_msg: err.subMsg } : {}),
+        ...err.extra,
+      };
       send(this.answerText(key, body, true));
     }
   }
@@ -254,11 +307,15 @@ export class FakeAlipay {
     if (p.version !== '1.0') throw invalid('isv.invalid-version', '版本号错误');
     if (p.format && p.format.toUpperCase() !== 'JSON') throw invalid('isv.invalid-format', '无效的数据格式');
     if (!verify(content(p, ['sign']), p.sign!, publicKey)) {
-      throw invalid('isv.invalid-signature', `验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配，网关生成的验签字符串为：${content(p, ['sign'])}`);
+      throw invalid(
+        'isv.invalid-signature',
+        `验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配，网关生成的验签字符串为：${content(p, ['sign'])}`,
+      );
     }
     const t = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(p.timestamp!);
     const ms = t ? Date.UTC(+t[1]!, +t[2]! - 1, +t[3]!, +t[4]!, +t[5]!, +t[6]!) - 8 * 3600_000 : NaN;
-    if (!Number.isFinite(ms) || Math.abs(ms - this.now()) > 15 * 60_000) throw invalid('isv.invalid-timestamp', '非法的时间戳参数');
+    if (!Number.isFinite(ms) || Math.abs(ms - this.now()) > 15 * 60_000)
+      throw invalid('isv.invalid-timestamp', '非法的时间戳参数');
   }
 
   private biz(p: Record<string, string>): Record<string, unknown> {
@@ -270,9 +327,14 @@ export class FakeAlipay {
     }
   }
 
-  private route(method: string, p: Record<string, string>, app: { appCertSn?: string; alipayRootCertSn?: string }): Record<string, unknown> {
+  private route(
+    method: string,
+    p: Record<string, string>,
+    app: { appCertSn?: string; alipayRootCertSn?: string },
+  ): Record<string, unknown> {
     const b = this.biz(p);
-    const str = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : b[k] === undefined ? undefined : String(b[k]));
+    const str = (k: string) =>
+      typeof b[k] === 'string' ? (b[k] as string) : b[k] === undefined ? undefined : String(b[k]);
     const need = (k: string) => {
       const v = str(k);
       if (!v) throw missing(k);
@@ -286,22 +348,33 @@ export class FakeAlipay {
         const subject = need('subject');
         const buyerId = str('buyer_id');
         const buyerOpenId = str('buyer_open_id');
-        if (!buyerId && !buyerOpenId) throw business('ACQ.INVALID_PARAMETER', '参数无效 buyer_id 和 buyer_open_id 不能同时为空');
+        if (!buyerId && !buyerOpenId)
+          throw business('ACQ.INVALID_PARAMETER', '参数无效 buyer_id 和 buyer_open_id 不能同时为空');
         const buyer = [...this.buyers.values()].find((x) => x.userId === buyerId || x.openId === buyerOpenId);
         if (!buyer) throw business('ACQ.INVALID_PARAMETER', '买家不存在');
         if (buyer.forbidden) throw business('ACQ.BUYER_ENABLE_STATUS_FORBID', '买家状态非法');
         const bizHash = `${total}|${subject}|${buyer.userId}`;
         const prior = [...this.trades.values()].find((t) => t.outTradeNo === outTradeNo);
         if (prior) {
-          if (prior.status === 'TRADE_SUCCESS' || prior.status === 'TRADE_FINISHED') throw business('ACQ.TRADE_HAS_SUCCESS', '交易已被支付');
+          if (prior.status === 'TRADE_SUCCESS' || prior.status === 'TRADE_FINISHED')
+            throw business('ACQ.TRADE_HAS_SUCCESS', '交易已被支付');
           if (prior.status === 'TRADE_CLOSED') throw business('ACQ.TRADE_HAS_CLOSE', '交易已经关闭');
           if (prior.bizHash !== bizHash) throw business('ACQ.CONTEXT_INCONSISTENT', '交易信息被篡改');
           return { out_trade_no: outTradeNo, trade_no: prior.tradeNo };
         }
         const trade: Trade = {
           tradeNo: this.id(`${chinaTime(this.now()).slice(0, 10).replaceAll('-', '')}22`, 28),
-          outTradeNo, status: 'WAIT_BUYER_PAY', total, refunded: 0, subject, buyerId: buyer.userId, buyerOpenId: buyer.openId,
-          notifyUrl: p.notify_url, created: this.now(), refunds: new Map(), bizHash,
+          outTradeNo,
+          status: 'WAIT_BUYER_PAY',
+          total,
+          refunded: 0,
+          subject,
+          buyerId: buyer.userId,
+          buyerOpenId: buyer.openId,
+          notifyUrl: p.notify_url,
+          created: this.now(),
+          refunds: new Map(),
+          bizHash,
         };
         this.trades.set(trade.tradeNo, trade);
         return { out_trade_no: outTradeNo, trade_no: trade.tradeNo };
@@ -320,8 +393,12 @@ export class FakeAlipay {
       case 'alipay.trade.query': {
         const t = this.findTrade(str('trade_no'), str('out_trade_no'));
         return {
-          trade_no: t.tradeNo, out_trade_no: t.outTradeNo, trade_status: t.status, total_amount: yuan(t.total),
-          buyer_user_id: t.buyerId, buyer_open_id: t.buyerOpenId,
+          trade_no: t.tradeNo,
+          out_trade_no: t.outTradeNo,
+          trade_status: t.status,
+          total_amount: yuan(t.total),
+          buyer_user_id: t.buyerId,
+          buyer_open_id: t.buyerOpenId,
           ...(t.paidAt ? { send_pay_date: chinaTime(t.paidAt), receipt_amount: yuan(t.total) } : {}),
         };
       }
@@ -332,15 +409,25 @@ export class FakeAlipay {
         const reqNo = str('out_request_no') ?? t.outTradeNo;
         const done = t.refunds.get(reqNo);
         if (done) return { ...done.answer, fund_change: 'N' };
-        if (t.status !== 'TRADE_SUCCESS' && !(t.status === 'TRADE_CLOSED' && t.paidAt)) throw business('ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
+        if (t.status !== 'TRADE_SUCCESS' && !(t.status === 'TRADE_CLOSED' && t.paidAt))
+          throw business('ACQ.TRADE_STATUS_ERROR', '交易状态不合法');
         if (amount > t.total - t.refunded) {
-          throw business('ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限', { out_trade_no: t.outTradeNo, refund_fee: yuan(t.refunded), send_back_fee: '0.00' });
+          throw business('ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', '退款金额超限', {
+            out_trade_no: t.outTradeNo,
+            refund_fee: yuan(t.refunded),
+            send_back_fee: '0.00',
+          });
         }
         t.refunded += amount;
         if (t.refunded === t.total) t.status = 'TRADE_CLOSED';
         const answer = {
-          trade_no: t.tradeNo, out_trade_no: t.outTradeNo, buyer_logon_id: 'buy***@sandbox.com', fund_change: 'Y',
-          refund_fee: yuan(t.refunded), send_back_fee: yuan(amount), gmt_refund_pay: chinaTime(this.now()),
+          trade_no: t.tradeNo,
+          out_trade_no: t.outTradeNo,
+          buyer_logon_id: 'buy***@sandbox.com',
+          fund_change: 'Y',
+          refund_fee: yuan(t.refunded),
+          send_back_fee: yuan(amount),
+          gmt_refund_pay: chinaTime(this.now()),
         };
         t.refunds.set(reqNo, { amount, answer });
         return answer;
@@ -350,16 +437,22 @@ export class FakeAlipay {
         const total = fen(need('total_amount'));
         need('subject');
         const authNo = str('auth_no');
-        if (str('product_code') !== 'PRE_AUTH_ONLINE' || !authNo) throw business('ACQ.INVALID_PARAMETER', '参数无效 (this server models only the pre-authorisation payment)');
+        if (str('product_code') !== 'PRE_AUTH_ONLINE' || !authNo)
+          throw business('ACQ.INVALID_PARAMETER', '参数无效 (this server models only the pre-authorisation payment)');
         if (total === null || total < 1) throw business('ACQ.INVALID_PARAMETER', '参数无效 total_amount');
         const prior = [...this.trades.values()].find((t) => t.outTradeNo === outTradeNo);
-        if (prior) throw business(prior.status === 'TRADE_CLOSED' ? 'ACQ.TRADE_HAS_CLOSE' : 'ACQ.TRADE_HAS_SUCCESS', '交易已被支付');
+        if (prior)
+          throw business(
+            prior.status === 'TRADE_CLOSED' ? 'ACQ.TRADE_HAS_CLOSE' : 'ACQ.TRADE_HAS_SUCCESS',
+            '交易已被支付',
+          );
         const auth = [...this.auths.values()].find((a) => a.authNo === authNo);
         if (!auth || auth.status === 'INIT') throw business('ACQ.AUTH_NO_ERROR', '预授权号错误或状态不对');
         if (auth.orderStatus === 'FINISH') throw business('ACQ.AUTH_ORDER_HAS_FINISHED', '预授权订单已经完结');
         if (auth.orderStatus === 'CLOSED') throw business('ACQ.AUTH_ORDER_HAS_CLOSED', '预授权订单已关闭');
         const buyer = str('buyer_id') ?? str('buyer_open_id');
-        if (buyer && buyer !== auth.payer.userId && buyer !== auth.payer.openId) throw business('ACQ.TRADE_BUYER_NOT_MATCH', '交易买家不匹配');
+        if (buyer && buyer !== auth.payer.userId && buyer !== auth.payer.openId)
+          throw business('ACQ.TRADE_BUYER_NOT_MATCH', '交易买家不匹配');
         if (total > auth.rest) throw business('ACQ.AUTH_AMOUNT_NOT_ENOUGH', '授权金额不足');
         auth.rest -= total;
         auth.paid += total;
@@ -369,23 +462,54 @@ export class FakeAlipay {
         }
         if (auth.rest === 0) auth.orderStatus = 'FINISH';
         const trade: Trade = {
-          tradeNo: this.id(`${chinaTime(this.now()).slice(0, 10).replaceAll('-', '')}22`, 28), outTradeNo, status: 'TRADE_SUCCESS', total, refunded: 0,
-          subject: need('subject'), buyerId: auth.payer.userId, buyerOpenId: auth.payer.openId, notifyUrl: p.notify_url, created: this.now(),
-          paidAt: this.now(), authNo, refunds: new Map(), bizHash: '',
+          tradeNo: this.id(`${chinaTime(this.now()).slice(0, 10).replaceAll('-', '')}22`, 28),
+          outTradeNo,
+          status: 'TRADE_SUCCESS',
+          total,
+          refunded: 0,
+          subject: need('subject'),
+          buyerId: auth.payer.userId,
+          buyerOpenId: auth.payer.openId,
+          notifyUrl: p.notify_url,
+          created: this.now(),
+          paidAt: this.now(),
+          authNo,
+          refunds: new Map(),
+          bizHash: '',
         };
         this.trades.set(trade.tradeNo, trade);
         this.tradeNotify(trade);
-        return { trade_no: trade.tradeNo, out_trade_no: outTradeNo, total_amount: yuan(total), receipt_amount: yuan(total), gmt_payment: chinaTime(this.now()), buyer_user_id: auth.payer.userId };
+        return {
+          trade_no: trade.tradeNo,
+          out_trade_no: outTradeNo,
+          total_amount: yuan(total),
+          receipt_amount: yuan(total),
+          gmt_payment: chinaTime(this.now()),
+          buyer_user_id: auth.payer.userId,
+        };
       }
       case 'alipay.fund.auth.operation.detail.query': {
         const a = this.findAuth(str('auth_no'), str('out_order_no'));
         const op = str('out_request_no') ?? str('operation_id');
-        if (op && op !== a.outRequestNo && op !== a.operationId) throw business('AUTH_OPERATION_NOT_EXIST', '支付宝资金操作流水不存在');
+        if (op && op !== a.outRequestNo && op !== a.operationId)
+          throw business('AUTH_OPERATION_NOT_EXIST', '支付宝资金操作流水不存在');
         return {
-          auth_no: a.authNo, out_order_no: a.outOrderNo, order_status: a.orderStatus, total_freeze_amount: yuan(a.frozen), rest_amount: yuan(a.rest),
-          total_pay_amount: yuan(a.paid), order_title: a.title, payer_logon_id: a.payer.logonId, payer_user_id: a.payer.userId,
-          operation_id: a.operationId, out_request_no: a.outRequestNo, amount: yuan(a.frozen), operation_type: 'FREEZE', status: a.status,
-          gmt_create: chinaTime(this.now()), gmt_trans: chinaTime(this.now()),
+          auth_no: a.authNo,
+          out_order_no: a.outOrderNo,
+          order_status: a.orderStatus,
+          total_freeze_amount: yuan(a.frozen),
+          rest_amount: yuan(a.rest),
+          total_pay_amount: yuan(a.paid),
+          order_title: a.title,
+          payer_logon_id: a.payer.logonId,
+          payer_user_id: a.payer.userId,
+          operation_id: a.operationId,
+          out_request_no: a.outRequestNo,
+          amount: yuan(a.frozen),
+          operation_type: 'FREEZE',
+          status: a.status,
+          gmt_create: chinaTime(this.now()),
+          gmt_trans: chinaTime(this.now()),
         };
       }
       case 'alipay.fund.auth.order.unfreeze': {
@@ -395,11 +519,20 @@ export class FakeAlipay {
         need('remark');
         const a = [...this.auths.values()].find((x) => x.authNo === authNo);
         if (!a) throw business('AUTH_ORDER_NOT_EXIST', '授权单不存在');
-        const answer = () => ({ auth_no: a.authNo, out_order_no: a.outOrderNo, operation_id: this.id('2018', 20), out_request_no: reqNo, amount: yuan(a.unfreezes.get(reqNo) ?? 0), status: 'SUCCESS', gmt_trans: chinaTime(this.now()) });
+        const answer = () => ({
+          auth_no: a.authNo,
+          out_order_no: a.outOrderNo,
+          operation_id: this.id('2018', 20),
+          out_request_no: reqNo,
+          amount: yuan(a.unfreezes.get(reqNo) ?? 0),
+          status: 'SUCCESS',
+          gmt_trans: chinaTime(this.now()),
+        });
         if (a.unfreezes.has(reqNo)) return answer();
         if (a.orderStatus === 'FINISH') throw business('ORDER_ALREADY_FINISH', '授权订单已经完结，无法再进行资金操作');
         if (a.orderStatus === 'CLOSED') throw business('ORDER_ALREADY_CLOSED', '授权订单已经关闭，无法再进行资金操作');
-        if (amount === null || amount < 1 || amount > a.rest) throw business('REQUEST_AMOUNT_EXCEED', '请求解冻金额超限');
+        if (amount === null || amount < 1 || amount > a.rest)
+          throw business('REQUEST_AMOUNT_EXCEED', '请求解冻金额超限');
         a.rest -= amount;
         a.unfrozen += amount;
         a.unfreezes.set(reqNo, amount);
@@ -427,19 +560,30 @@ export class FakeAlipay {
         }
         const outBizNo = need('out_biz_no');
         const amount = fen(need('trans_amount'));
-        if (str('product_code') !== 'TRANS_ACCOUNT_NO_PWD' || str('biz_scene') !== 'DIRECT_TRANSFER') throw business('INVALID_PARAMETER', '参数有误 product_code/biz_scene');
+        if (str('product_code') !== 'TRANS_ACCOUNT_NO_PWD' || str('biz_scene') !== 'DIRECT_TRANSFER')
+          throw business('INVALID_PARAMETER', '参数有误 product_code/biz_scene');
         need('order_title');
         const payee = b.payee_info as { identity?: string; identity_type?: string; name?: string } | undefined;
         if (!payee?.identity || !payee.identity_type) throw missing('payee_info');
         const prior = this.transfers.get(outBizNo);
         if (prior) return prior.answer;
         if (amount === null || amount < 10) throw business('EXCEED_LIMIT_SM_MIN_AMOUNT', '单笔最低转账金额0.1元');
-        const who = payee.identity_type === 'ALIPAY_USER_ID' ? [...this.payees.values()].find((x) => x.userId === payee.identity) : this.payees.get(payee.identity);
+        const who =
+          payee.identity_type === 'ALIPAY_USER_ID'
+            ? [...this.payees.values()].find((x) => x.userId === payee.identity)
+            : this.payees.get(payee.identity);
         if (!who) throw business('PAYEE_NOT_EXIST', '收款账号不存在或姓名有误');
-        if (payee.identity_type === 'ALIPAY_LOGON_ID' && payee.name !== who.name) throw business('PAYEE_USER_INFO_ERROR', '支付宝账号和姓名不匹配');
+        if (payee.identity_type === 'ALIPAY_LOGON_ID' && payee.name !== who.name)
+          throw business('PAYEE_USER_INFO_ERROR', '支付宝账号和姓名不匹配');
         if (amount > this.merchantBalance) throw business('PAYER_BALANCE_NOT_ENOUGH', '付款方余额不足');
         this.merchantBalance -= amount;
-        const answer = { out_biz_no: outBizNo, order_id: this.id('2019', 32), pay_fund_order_id: this.id('2019', 32), status: 'SUCCESS', trans_date: chinaTime(this.now()) };
+        const answer = {
+          out_biz_no: outBizNo,
+          order_id: this.id('2019', 32),
+          pay_fund_order_id: this.id('2019', 32),
+          status: 'SUCCESS',
+          trans_date: chinaTime(this.now()),
+        };
         this.transfers.set(outBizNo, { orderId: answer.order_id, amount, payee: who.userId, answer });
         return answer;
       }
@@ -458,7 +602,11 @@ export class FakeAlipay {
   }
 
   private findAuth(authNo?: string, outOrderNo?: string): AuthOrder {
-    const a = authNo ? [...this.auths.values()].find((x) => x.authNo === authNo) : outOrderNo ? this.auths.get(outOrderNo) : undefined;
+    const a = authNo
+      ? [...this.auths.values()].find((x) => x.authNo === authNo)
+      : outOrderNo
+        ? this.auths.get(outOrderNo)
+        : undefined;
     if (!a) throw business('AUTH_ORDER_NOT_EXIST', '授权单不存在');
     return a;
   }
@@ -491,17 +639,34 @@ export class FakeAlipay {
     const p: Record<string, string> = {};
     for (const [k, v] of new URL(url).searchParams) p[k] = v;
     const app = this.apps.get(p.app_id ?? '');
-    if (!app || p.method !== 'alipay.trade.wap.pay' || !p.sign || !p.return_url || !verify(content(p, ['sign']), p.sign, app.publicKey)) return null;
+    if (
+      !app ||
+      p.method !== 'alipay.trade.wap.pay' ||
+      !p.sign ||
+      !p.return_url ||
+      !verify(content(p, ['sign']), p.sign, app.publicKey)
+    )
+      return null;
     const b = JSON.parse(p.biz_content ?? '{}') as Record<string, string>;
     const total = fen(b.total_amount ?? '');
     const buyer = this.buyers.get(buyerUserId);
-    if (b.product_code !== 'QUICK_WAP_WAY' || !b.out_trade_no || !b.subject || total === null || total < 1 || !buyer) return null;
+    if (b.product_code !== 'QUICK_WAP_WAY' || !b.out_trade_no || !b.subject || total === null || total < 1 || !buyer)
+      return null;
     const prior = [...this.trades.values()].find((t) => t.outTradeNo === b.out_trade_no);
     if (prior) return prior.tradeNo;
     const trade: Trade = {
       tradeNo: this.id(`${chinaTime(this.now()).slice(0, 10).replaceAll('-', '')}22`, 28),
-      outTradeNo: b.out_trade_no, status: 'WAIT_BUYER_PAY', total, refunded: 0, subject: b.subject, buyerId: buyer.userId, buyerOpenId: buyer.openId,
-      notifyUrl: p.notify_url, created: this.now(), refunds: new Map(), bizHash: `${total}|${b.subject}|${buyer.userId}`,
+      outTradeNo: b.out_trade_no,
+      status: 'WAIT_BUYER_PAY',
+      total,
+      refunded: 0,
+      subject: b.subject,
+      buyerId: buyer.userId,
+      buyerOpenId: buyer.openId,
+      notifyUrl: p.notify_url,
+      created: this.now(),
+      refunds: new Map(),
+      bizHash: `${total}|${b.subject}|${buyer.userId}`,
     };
     this.trades.set(trade.tradeNo, trade);
     return trade.tradeNo;
@@ -525,7 +690,13 @@ export class FakeAlipay {
     const p: Record<string, string> = {};
     for (const [k, v] of new URLSearchParams(orderStr)) p[k] = v;
     const app = this.apps.get(p.app_id ?? '');
-    if (!app || p.method !== 'alipay.fund.auth.order.app.freeze' || !p.sign || !verify(content(p, ['sign']), p.sign, app.publicKey)) return '4000';
+    if (
+      !app ||
+      p.method !== 'alipay.fund.auth.order.app.freeze' ||
+      !p.sign ||
+      !verify(content(p, ['sign']), p.sign, app.publicKey)
+    )
+      return '4000';
     const b = JSON.parse(p.biz_content ?? '{}') as Record<string, string>;
     if (b.product_code !== 'PRE_AUTH_ONLINE' || !b.out_order_no || !b.out_request_no || !b.order_title) return '4000';
     if (this.cancelled.has(b.out_order_no)) return '4000';
@@ -535,19 +706,42 @@ export class FakeAlipay {
     const existing = this.auths.get(b.out_order_no);
     if (existing && existing.status === 'SUCCESS') return '9000';
     const a: AuthOrder = existing ?? {
-      authNo: this.id(`${chinaTime(this.now()).slice(0, 10).replaceAll('-', '')}10002001`, 28), outOrderNo: b.out_order_no, outRequestNo: b.out_request_no,
-      operationId: this.id('2018', 20), title: b.order_title, orderStatus: 'INIT', status: 'INIT', frozen: 0, rest: 0, paid: 0, unfrozen: 0, payer: buyer,
-      notifyUrl: p.notify_url, unfreezes: new Map(),
+      authNo: this.id(`${chinaTime(this.now()).slice(0, 10).replaceAll('-', '')}10002001`, 28),
+      outOrderNo: b.out_order_no,
+      outRequestNo: b.out_request_no,
+      operationId: this.id('2018', 20),
+      title: b.order_title,
+      orderStatus: 'INIT',
+      status: 'INIT',
+      frozen: 0,
+      rest: 0,
+      paid: 0,
+      unfrozen: 0,
+      payer: buyer,
+      notifyUrl: p.notify_url,
+      unfreezes: new Map(),
     };
     this.auths.set(a.outOrderNo, a);
     if (buyer.balance < amount) return '4000';
     buyer.balance -= amount;
     Object.assign(a, { status: 'SUCCESS', orderStatus: 'AUTHORIZED', frozen: amount, rest: amount });
     this.notify(a.notifyUrl, {
-      notify_type: 'fund_auth_freeze', auth_no: a.authNo, out_order_no: a.outOrderNo, operation_id: a.operationId, out_request_no: a.outRequestNo,
-      operation_type: 'FREEZE', amount: yuan(amount), status: 'SUCCESS', gmt_create: chinaTime(this.now()), gmt_trans: chinaTime(this.now()),
-      payer_logon_id: buyer.logonId, payer_user_id: buyer.userId, total_freeze_amount: yuan(a.frozen), total_unfreeze_amount: yuan(a.unfrozen),
-      total_pay_amount: yuan(a.paid), rest_amount: yuan(a.rest),
+      notify_type: 'fund_auth_freeze',
+      auth_no: a.authNo,
+      out_order_no: a.outOrderNo,
+      operation_id: a.operationId,
+      out_request_no: a.outRequestNo,
+      operation_type: 'FREEZE',
+      amount: yuan(amount),
+      status: 'SUCCESS',
+      gmt_create: chinaTime(this.now()),
+      gmt_trans: chinaTime(this.now()),
+      payer_logon_id: buyer.logonId,
+      payer_user_id: buyer.userId,
+      total_freeze_amount: yuan(a.frozen),
+      total_unfreeze_amount: yuan(a.unfrozen),
+      total_pay_amount: yuan(a.paid),
+      rest_amount: yuan(a.rest),
     });
     return '9000';
   }
@@ -556,16 +750,34 @@ export class FakeAlipay {
 
   private tradeNotify(t: Trade) {
     this.notify(t.notifyUrl, {
-      notify_type: 'trade_status_sync', trade_no: t.tradeNo, out_trade_no: t.outTradeNo, buyer_id: t.buyerId ?? '', trade_status: t.status,
-      total_amount: yuan(t.total), receipt_amount: t.paidAt ? yuan(t.total) : '', subject: t.subject, gmt_create: chinaTime(t.created),
+      notify_type: 'trade_status_sync',
+      trade_no: t.tradeNo,
+      out_trade_no: t.outTradeNo,
+      buyer_id: t.buyerId ?? '',
+      trade_status: t.status,
+      total_amount: yuan(t.total),
+      receipt_amount: t.paidAt ? yuan(t.total) : '',
+      subject: t.subject,
+      gmt_create: chinaTime(t.created),
       gmt_payment: t.paidAt ? chinaTime(t.paidAt) : '',
     });
   }
 
   /** A notification as Alipay sends it: common fields, then the form body signed with the Alipay key. */
-  signNotification(fields: Record<string, string>, appId = [...this.apps.keys()][0] ?? '', opts: { keepSignType?: boolean } = {}): { body: string; notifyId: string } {
+  signNotification(
+    fields: Record<string, string>,
+    appId = [...this.apps.keys()][0] ?? '',
+    opts: { keepSignType?: boolean } = {},
+  ): { body: string; notifyId: string } {
     const notifyId = fields.notify_id ?? randomBytes(16).toString('hex');
-    const p: Record<string, string> = { notify_time: chinaTime(this.now()), notify_id: notifyId, app_id: appId, charset: 'utf-8', version: '1.0', ...fields };
+    const p: Record<string, string> = {
+      notify_time: chinaTime(this.now()),
+      notify_id: notifyId,
+      app_id: appId,
+      charset: 'utf-8',
+      version: '1.0',
+      ...fields,
+    };
     for (const k of Object.keys(p)) if (p[k] === '') delete p[k];
     p.sign_type = 'RSA2';
     // keepSignType: signed with sign_type in the string (Alipay's SDKs accept both forms: rsaCheckV1 / rsaCheckV2).

@@ -83,7 +83,9 @@ export class FakeEspees {
     };
     if (req.method === 'GET' && url.pathname.startsWith('/pay/')) {
       const p = this.products.get(decodeURIComponent(url.pathname.slice(5)));
-      return p ? send(200, `<html><body>Pay ${p.price} ESP for ${p.narration}</body></html>`, 'text/html') : send(404, 'Not found', 'text/plain');
+      return p
+        ? send(200, `<html><body>Pay ${p.price} ESP for ${p.narration}</body></html>`, 'text/html')
+        : send(404, 'Not found', 'text/plain');
     }
     const apiKey = req.headers['x-api-key'] as string | undefined;
     let body: Record<string, unknown>;
@@ -112,11 +114,21 @@ export class FakeEspees {
       const wallet = String(body.merchant_wallet);
       if (!this.keys[apiKey]!.includes(wallet)) return bad('Invalid merchant wallet');
       const sku = String(body.product_sku);
-      if ([...this.products.values()].some((p) => p.apiKey === apiKey && p.sku === sku)) return bad('Product SKU already exists');
+      if ([...this.products.values()].some((p) => p.apiKey === apiKey && p.sku === sku))
+        return bad('Product SKU already exists');
       const ref = randomBytes(16).toString('hex');
       this.products.set(ref, {
-        apiKey, ref, sku, narration: String(body.narration), price: body.price, wallet, successUrl: String(body.success_url), failUrl: String(body.fail_url),
-        userData: body.user_data ?? {}, status: 'NOT FOUND', details: 'No payment attempt found',
+        apiKey,
+        ref,
+        sku,
+        narration: String(body.narration),
+        price: body.price,
+        wallet,
+        successUrl: String(body.success_url),
+        failUrl: String(body.fail_url),
+        userData: body.user_data ?? {},
+        status: 'NOT FOUND',
+        details: 'No payment attempt found',
       });
       return send(200, { statusCode: 200, payment_ref: ref, message: 'Successfully Done' });
     }
@@ -124,10 +136,17 @@ export class FakeEspees {
       const ref = typeof body.payment_ref === 'string' ? body.payment_ref : '';
       if (!ref) return bad('payment_ref is required');
       const p = this.products.get(ref);
-      if (!p || p.apiKey !== apiKey) return send(200, { transaction_status: 'NOT FOUND', status_details: 'No payment attempt found' });
+      if (!p || p.apiKey !== apiKey)
+        return send(200, { transaction_status: 'NOT FOUND', status_details: 'No payment attempt found' });
       return send(200, {
-        customer_username: p.customer ?? '', product_sku: p.sku, narration: p.narration, price: p.price, transaction_status: p.status,
-        status_details: p.details, transaction_date: p.date ?? '', user_data: p.userData,
+        customer_username: p.customer ?? '',
+        product_sku: p.sku,
+        narration: p.narration,
+        price: p.price,
+        transaction_status: p.status,
+        status_details: p.details,
+        transaction_date: p.date ?? '',
+        user_data: p.userData,
       });
     }
     return send(404, { statusCode: 404, message: 'Not Found' });

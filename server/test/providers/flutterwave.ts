@@ -24,7 +24,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 type Outcome = 'ok' | 'insufficient' | 'declined' | 'fraud';
-export interface TestCard { auth: 'noauth' | 'pin' | 'avs_noauth' | 'redirect' | 'otp'; outcome: Outcome; cvv: string; brand: string }
+export interface TestCard {
+  auth: 'noauth' | 'pin' | 'avs_noauth' | 'redirect' | 'otp';
+  outcome: Outcome;
+  cvv: string;
+  brand: string;
+}
 /** Flutterwave's v3 test cards (developer.flutterwave.com/docs/testing). */
 export const TEST_CARDS: Record<string, TestCard> = {
   '5531886652142950': { auth: 'pin', outcome: 'ok', cvv: '564', brand: 'MASTERCARD' },
@@ -37,7 +42,12 @@ export const TEST_CARDS: Record<string, TestCard> = {
   '5590131743294314': { auth: 'noauth', outcome: 'fraud', cvv: '887', brand: 'MASTERCARD' },
   '5258585922666506': { auth: 'noauth', outcome: 'insufficient', cvv: '883', brand: 'MASTERCARD' },
 };
-const PROCESSOR: Record<Outcome, string> = { ok: 'Approved', insufficient: 'Insufficient Funds', declined: 'Do Not Honour', fraud: 'Transaction declined: suspected fraud' };
+const PROCESSOR: Record<Outcome, string> = {
+  ok: 'Approved',
+  insufficient: 'Insufficient Funds',
+  declined: 'Do Not Honour',
+  fraud: 'Transaction declined: suspected fraud',
+};
 const TEST_PIN = '3310';
 const TEST_OTP = '12345';
 
@@ -87,7 +97,11 @@ export interface FlwTransfer {
 }
 
 class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly data: unknown = null) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly data: unknown = null,
+  ) {
     super(message);
   }
 }
@@ -180,7 +194,24 @@ export class FakeFlutterwave {
     let type: string;
     if (event === 'transfer.completed') {
       const t = this.transfers.get(id)!;
-      data = { id: t.id, account_number: t.account_number, bank_code: t.bank_code, created_at: t.created_at, currency: t.currency, debit_currency: t.currency, amount: t.amount, fee: 10.75, status: t.status, reference: t.reference, meta: null, narration: t.narration, approver: null, complete_message: t.complete_message, requires_approval: 0, is_approved: 1 };
+      data = {
+        id: t.id,
+        account_number: t.account_number,
+        bank_code: t.bank_code,
+        created_at: t.created_at,
+        currency: t.currency,
+        debit_currency: t.currency,
+        amount: t.amount,
+        fee: 10.75,
+        status: t.status,
+        reference: t.reference,
+        meta: null,
+        narration: t.narration,
+        approver: null,
+        complete_message: t.complete_message,
+        requires_approval: 0,
+        is_approved: 1,
+      };
       type = 'Transfer';
     } else {
       data = this.wire(this.txs.get(id)!);
@@ -189,7 +220,11 @@ export class FakeFlutterwave {
     const rawBody = JSON.stringify({ event, data, 'event.type': type });
     return {
       rawBody,
-      headers: { 'content-type': 'application/json', 'verif-hash': secretHash, 'flutterwave-signature': createHmac('sha256', secretHash).update(rawBody).digest('base64') } as Record<string, string>,
+      headers: {
+        'content-type': 'application/json',
+        'verif-hash': secretHash,
+        'flutterwave-signature': createHmac('sha256', secretHash).update(rawBody).digest('base64'),
+      } as Record<string, string>,
       query: {} as Record<string, string>,
     };
   }
@@ -213,7 +248,16 @@ export class FakeFlutterwave {
       tx.cardToken = `flw-t1nf-${randomBytes(16).toString('hex')}-m03k`;
       this.tokens.set(tx.cardToken, { number: String(tx.meta?.__card ?? ''), email: tx.customer.email, outcome: 'ok' });
     }
-    return { ...rest, ...(card ? { card: { ...card, ...(tx.status === 'successful' ? { token: tx.cardToken } : {}) } } : {}), app_fee: Number((tx.amount * 0.014).toFixed(2)), merchant_fee: 0, narration: 'CARD Transaction ', ip: '127.0.0.1', device_fingerprint: 'N/A', fraud_status: 'ok' };
+    return {
+      ...rest,
+      ...(card ? { card: { ...card, ...(tx.status === 'successful' ? { token: tx.cardToken } : {}) } } : {}),
+      app_fee: Number((tx.amount * 0.014).toFixed(2)),
+      merchant_fee: 0,
+      narration: 'CARD Transaction ',
+      ip: '127.0.0.1',
+      device_fingerprint: 'N/A',
+      fraud_status: 'ok',
+    };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -239,7 +283,8 @@ export class FakeFlutterwave {
       return;
     }
     const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (auth !== this.keys.secretKey) return send(401, { status: 'error', message: 'Invalid authorization key', data: null });
+    if (auth !== this.keys.secretKey)
+      return send(401, { status: 'error', message: 'Invalid authorization key', data: null });
     try {
       const out = this.route(req.method ?? 'GET', url, body, entry);
       send(200, { status: 'success', ...out });
@@ -249,7 +294,12 @@ export class FakeFlutterwave {
     }
   }
 
-  private route(method: string, url: URL, body: Record<string, unknown>, entry: { payload?: Record<string, unknown> }): Record<string, unknown> {
+  private route(
+    method: string,
+    url: URL,
+    body: Record<string, unknown>,
+    entry: { payload?: Record<string, unknown> },
+  ): Record<string, unknown> {
     const seg = url.pathname.split('/').filter(Boolean); // ['v3', resource, id?, action?]
     const [v, resource, id, action] = seg;
     if (v !== 'v3') throw new ApiError(404, `Cannot ${method} ${url.pathname}`);
@@ -273,14 +323,17 @@ export class FakeFlutterwave {
       const tx = [...this.txs.values()].find((t) => t.flw_ref === id);
       if (!tx) throw new ApiError(404, 'No transaction found');
       if (action === 'capture') {
-        if (tx.status !== 'pending-capture') throw new ApiError(400, `Cannot capture a transaction with status ${tx.status}`);
+        if (tx.status !== 'pending-capture')
+          throw new ApiError(400, `Cannot capture a transaction with status ${tx.status}`);
         const amount = body.amount === undefined ? tx.held : Number(body.amount);
-        if (!(amount > 0) || amount > tx.held) throw new ApiError(400, 'Capture amount cannot be greater than the authorised amount');
+        if (!(amount > 0) || amount > tx.held)
+          throw new ApiError(400, 'Capture amount cannot be greater than the authorised amount');
         Object.assign(tx, { status: 'successful', amount, charged_amount: amount, held: 0 });
         return { message: 'Charge captured', data: this.wire(tx) };
       }
       if (action === 'void') {
-        if (tx.status !== 'pending-capture') throw new ApiError(400, `Cannot void a transaction with status ${tx.status}`);
+        if (tx.status !== 'pending-capture')
+          throw new ApiError(400, `Cannot void a transaction with status ${tx.status}`);
         Object.assign(tx, { status: 'voided', held: 0 });
         return { message: 'Charge voided', data: this.wire(tx) };
       }
@@ -292,19 +345,34 @@ export class FakeFlutterwave {
     if (resource === 'validate-charge' && method === 'POST') {
       const tx = [...this.txs.values()].find((t) => t.flw_ref === body.flw_ref);
       if (!tx) throw new ApiError(400, 'No transaction found for this flw_ref');
-      if (tx.status !== 'pending' || tx.awaiting !== 'otp') throw new ApiError(400, 'Transaction has already been validated');
+      if (tx.status !== 'pending' || tx.awaiting !== 'otp')
+        throw new ApiError(400, 'Transaction has already been validated');
       if (String(body.otp) !== TEST_OTP) throw new ApiError(400, 'Invalid OTP');
       const n = String(tx.meta?.__card ?? '');
       const card = TEST_CARDS[n] ?? this.extraCards[n];
       tx.awaiting = 'none';
-      if (card && card.outcome !== 'ok') Object.assign(tx, { status: 'failed', processor_response: PROCESSOR[card.outcome] });
-      else Object.assign(tx, { status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful', processor_response: 'Approved' });
+      if (card && card.outcome !== 'ok')
+        Object.assign(tx, { status: 'failed', processor_response: PROCESSOR[card.outcome] });
+      else
+        Object.assign(tx, {
+          status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful',
+          processor_response: 'Approved',
+        });
       return { message: 'Charge validated', data: this.wire(tx) };
     }
-    if (resource === 'transactions' && !id && method === 'GET') return listTransactions([...this.txs.values()].map((t) => this.wire(t)), url.searchParams);
+    if (resource === 'transactions' && !id && method === 'GET')
+      return listTransactions(
+        [...this.txs.values()].map((t) => this.wire(t)),
+        url.searchParams,
+      );
     if (resource === 'refunds' && !id && method === 'GET') return listRefunds(this.refunds, url.searchParams);
     if (resource === 'transactions' && method === 'GET') {
-      const tx = id === 'verify_by_reference' ? this.byTxRef(url.searchParams.get('tx_ref') ?? '') : action === 'verify' ? this.txs.get(Number(id)) : undefined;
+      const tx =
+        id === 'verify_by_reference'
+          ? this.byTxRef(url.searchParams.get('tx_ref') ?? '')
+          : action === 'verify'
+            ? this.txs.get(Number(id))
+            : undefined;
       if (!tx) throw new ApiError(400, 'No transaction was found for this id');
       const data = this.wire(tx);
       if (this.verifyAmountOverride !== null) {
@@ -331,16 +399,30 @@ export class FakeFlutterwave {
     if (!(amount > 0)) throw new ApiError(400, 'amount must be greater than 0');
     const currency = String(p.currency ?? '');
     if (!/^[A-Z]{3}$/.test(currency)) throw new ApiError(400, 'currency is invalid');
-    const decimals = new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    if (Number(amount.toFixed(decimals)) !== amount) throw new ApiError(400, `amount has more than ${decimals} decimal places for ${currency}`);
+    const decimals =
+      new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    if (Number(amount.toFixed(decimals)) !== amount)
+      throw new ApiError(400, `amount has more than ${decimals} decimal places for ${currency}`);
     if (!p.email) throw new ApiError(400, 'email is required');
     const id = ++this.seq;
     const tx: FlwTx = {
-      id, tx_ref: txRef, flw_ref: `FLW-MOCK-${preauth ? 'PREAUTH-' : ''}${id.toString(16)}${Math.random().toString(16).slice(2, 10)}`,
-      amount, charged_amount: amount, currency, status: 'pending', payment_type, charge_type: preauth ? 'preauth' : 'normal',
-      processor_response: 'Pending', auth_model: 'NOAUTH', meta: (p.meta as Record<string, unknown>) ?? null,
-      customer: { email: String(p.email), phone_number: (p.phone_number as string) ?? null }, created_at: this.now().toISOString(),
-      held: 0, refunded: 0, awaiting: 'none',
+      id,
+      tx_ref: txRef,
+      flw_ref: `FLW-MOCK-${preauth ? 'PREAUTH-' : ''}${id.toString(16)}${Math.random().toString(16).slice(2, 10)}`,
+      amount,
+      charged_amount: amount,
+      currency,
+      status: 'pending',
+      payment_type,
+      charge_type: preauth ? 'preauth' : 'normal',
+      processor_response: 'Pending',
+      auth_model: 'NOAUTH',
+      meta: (p.meta as Record<string, unknown>) ?? null,
+      customer: { email: String(p.email), phone_number: (p.phone_number as string) ?? null },
+      created_at: this.now().toISOString(),
+      held: 0,
+      refunded: 0,
+      awaiting: 'none',
     };
     this.txs.set(id, tx);
     return tx;
@@ -351,12 +433,20 @@ export class FakeFlutterwave {
     const card = TEST_CARDS[number] ?? this.extraCards[number];
     if (!card) throw new ApiError(400, 'Card number is invalid');
     if (String(p.cvv) !== card.cvv) throw new ApiError(400, 'Invalid CVV');
-    if (!/^\d{2}$/.test(String(p.expiry_month)) || !/^\d{2}$/.test(String(p.expiry_year))) throw new ApiError(400, 'Invalid card expiry');
+    if (!/^\d{2}$/.test(String(p.expiry_month)) || !/^\d{2}$/.test(String(p.expiry_year)))
+      throw new ApiError(400, 'Invalid card expiry');
     const authz = p.authorization as { mode?: string; pin?: string; city?: string } | undefined;
     // PIN and AVS cards: the first call only says which fields are needed (no transaction yet).
-    if (card.auth === 'pin' && authz?.mode !== 'pin') return { message: 'Charge authorization data required', meta: { authorization: { mode: 'pin', fields: ['pin'] } } };
+    if (card.auth === 'pin' && authz?.mode !== 'pin')
+      return {
+        message: 'Charge authorization data required',
+        meta: { authorization: { mode: 'pin', fields: ['pin'] } },
+      };
     if (card.auth === 'avs_noauth' && authz?.mode !== 'avs_noauth') {
-      return { message: 'Charge authorization data required', meta: { authorization: { mode: 'avs_noauth', fields: ['city', 'address', 'state', 'country', 'zipcode'] } } };
+      return {
+        message: 'Charge authorization data required',
+        meta: { authorization: { mode: 'avs_noauth', fields: ['city', 'address', 'state', 'country', 'zipcode'] } },
+      };
     }
     if (card.auth === 'pin' && authz?.pin !== TEST_PIN) throw new ApiError(400, 'Incorrect PIN');
     const tx = this.newTx(p, 'card', p.preauthorize === true);
@@ -364,26 +454,47 @@ export class FakeFlutterwave {
     tx.card = cardOf(number, card, String(p.expiry_month), String(p.expiry_year));
     if (tx.charge_type === 'preauth') tx.held = tx.amount;
     if (card.auth === 'pin' || card.auth === 'avs_noauth' || card.auth === 'otp') {
-      Object.assign(tx, { auth_model: card.auth === 'pin' ? 'PIN' : 'AVS_NOAUTH', awaiting: 'otp', processor_response: 'Kindly enter the OTP sent to your phone' });
-      return { message: 'Charge initiated', data: this.wire(tx), meta: { authorization: { mode: 'otp', endpoint: '/v3/validate-charge' } } };
+      Object.assign(tx, {
+        auth_model: card.auth === 'pin' ? 'PIN' : 'AVS_NOAUTH',
+        awaiting: 'otp',
+        processor_response: 'Kindly enter the OTP sent to your phone',
+      });
+      return {
+        message: 'Charge initiated',
+        data: this.wire(tx),
+        meta: { authorization: { mode: 'otp', endpoint: '/v3/validate-charge' } },
+      };
     }
     if (card.auth === 'redirect') {
-      Object.assign(tx, { auth_model: 'VBVSECURECODE', awaiting: 'redirect', processor_response: 'Pending redirect to issuer' });
-      return { message: 'Charge initiated', data: this.wire(tx), meta: { authorization: { mode: 'redirect', redirect: `${this.base}/mockvbvpage?ref=${tx.flw_ref}` } } };
+      Object.assign(tx, {
+        auth_model: 'VBVSECURECODE',
+        awaiting: 'redirect',
+        processor_response: 'Pending redirect to issuer',
+      });
+      return {
+        message: 'Charge initiated',
+        data: this.wire(tx),
+        meta: { authorization: { mode: 'redirect', redirect: `${this.base}/mockvbvpage?ref=${tx.flw_ref}` } },
+      };
     }
     if (card.outcome !== 'ok') {
       Object.assign(tx, { status: 'failed', processor_response: PROCESSOR[card.outcome], held: 0 });
       return { message: 'Charge initiated', data: this.wire(tx) };
     }
-    Object.assign(tx, { status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful', processor_response: 'Approved' });
+    Object.assign(tx, {
+      status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful',
+      processor_response: 'Approved',
+    });
     return { message: 'Charge initiated', data: this.wire(tx) };
   }
 
   private tokenizedCharge(p: Record<string, unknown>): Record<string, unknown> {
-    for (const f of ['token', 'email', 'currency', 'amount', 'tx_ref']) if (p[f] === undefined || p[f] === '') throw new ApiError(400, `${f} is required`);
+    for (const f of ['token', 'email', 'currency', 'amount', 'tx_ref'])
+      if (p[f] === undefined || p[f] === '') throw new ApiError(400, `${f} is required`);
     const saved = this.tokens.get(String(p.token));
     if (!saved) throw new ApiError(400, 'Token not found');
-    if (String(p.email).toLowerCase() !== saved.email.toLowerCase()) throw new ApiError(400, 'Email does not match the email used to create this token');
+    if (String(p.email).toLowerCase() !== saved.email.toLowerCase())
+      throw new ApiError(400, 'Email does not match the email used to create this token');
     const tx = this.newTx(p, 'card', p.preauthorize === true);
     const card = TEST_CARDS[saved.number] ?? this.extraCards[saved.number];
     const first = [...this.txs.values()].find((t) => t.cardToken === p.token);
@@ -395,18 +506,27 @@ export class FakeFlutterwave {
       return { message: 'Charge failed', data: this.wire(tx) };
     }
     if (tx.charge_type === 'preauth') tx.held = tx.amount;
-    Object.assign(tx, { status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful', processor_response: 'Approved', auth_model: 'noauth' });
+    Object.assign(tx, {
+      status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful',
+      processor_response: 'Approved',
+      auth_model: 'noauth',
+    });
     return { message: 'Charge successful', data: this.wire(tx) };
   }
 
   private mobileCharge(type: string, p: Record<string, unknown>): Record<string, unknown> {
     const m = MOBILE[type]!;
-    if (!m.currency.includes(String(p.currency))) throw new ApiError(400, `Invalid currency ${String(p.currency)} for ${type}`);
+    if (!m.currency.includes(String(p.currency)))
+      throw new ApiError(400, `Invalid currency ${String(p.currency)} for ${type}`);
     if (!/^\d{9,15}$/.test(String(p.phone_number ?? ''))) throw new ApiError(400, 'phone_number is required');
     for (const f of m.needs ?? []) if (!p[f]) throw new ApiError(400, `${f} is required`);
     const tx = this.newTx(p, type === 'mpesa' ? 'mpesa' : 'mobilemoney', false);
     Object.assign(tx, { awaiting: 'phone', auth_model: type === 'mpesa' ? 'LIPA_MPESA' : 'MOBILEMONEY' });
-    if (m.redirect) return { message: 'Charge initiated', meta: { authorization: { redirect: `${this.base}/captcha/verify/${tx.id}`, mode: 'redirect' } } };
+    if (m.redirect)
+      return {
+        message: 'Charge initiated',
+        meta: { authorization: { redirect: `${this.base}/captcha/verify/${tx.id}`, mode: 'redirect' } },
+      };
     return { message: 'Charge initiated', data: this.wire(tx) };
   }
 
@@ -415,29 +535,73 @@ export class FakeFlutterwave {
     const left = Number((tx.amount - tx.refunded).toFixed(2));
     const amount = raw === undefined ? left : Number(raw);
     if (!(amount > 0)) throw new ApiError(400, 'amount must be greater than 0');
-    if (amount > left) throw new ApiError(400, 'Refund amount cannot be greater than the transaction amount left to refund');
+    if (amount > left)
+      throw new ApiError(400, 'Refund amount cannot be greater than the transaction amount left to refund');
     tx.refunded = Number((tx.refunded + amount).toFixed(2));
-    const r = { id: ++this.seq, tx_id: tx.id, amount_refunded: amount, status: 'completed', created_at: this.now().toISOString() };
+    const r = {
+      id: ++this.seq,
+      tx_id: tx.id,
+      amount_refunded: amount,
+      status: 'completed',
+      created_at: this.now().toISOString(),
+    };
     this.refunds.push(r);
     return {
       message: 'Transaction refund initiated',
-      data: { ...r, account_id: 1, flw_ref: tx.flw_ref, wallet_id: 1, status: 'completed', destination: 'payment_source', meta: { source: 'availablebalance' } },
+      data: {
+        ...r,
+        account_id: 1,
+        flw_ref: tx.flw_ref,
+        wallet_id: 1,
+        status: 'completed',
+        destination: 'payment_source',
+        meta: { source: 'availablebalance' },
+      },
     };
   }
 
   private transfer(p: Record<string, unknown>): Record<string, unknown> {
-    for (const f of ['account_bank', 'account_number', 'amount', 'currency', 'reference']) if (p[f] === undefined || p[f] === '') throw new ApiError(400, `${f} is required`);
+    for (const f of ['account_bank', 'account_number', 'amount', 'currency', 'reference'])
+      if (p[f] === undefined || p[f] === '') throw new ApiError(400, `${f} is required`);
     const reference = String(p.reference);
-    if ([...this.transfers.values()].some((t) => t.reference === reference)) throw new ApiError(400, 'Duplicate reference: a transfer with this reference already exists');
+    if ([...this.transfers.values()].some((t) => t.reference === reference))
+      throw new ApiError(400, 'Duplicate reference: a transfer with this reference already exists');
     const t: FlwTransfer = {
-      id: ++this.seq, reference, account_number: String(p.account_number), bank_code: String(p.account_bank), amount: Number(p.amount),
-      currency: String(p.currency), status: 'NEW', narration: String(p.narration ?? ''), complete_message: '', created_at: new Date().toISOString(),
+      id: ++this.seq,
+      reference,
+      account_number: String(p.account_number),
+      bank_code: String(p.account_bank),
+      amount: Number(p.amount),
+      currency: String(p.currency),
+      status: 'NEW',
+      narration: String(p.narration ?? ''),
+      complete_message: '',
+      created_at: new Date().toISOString(),
     };
     this.transfers.set(t.id, t);
-    return { message: 'Transfer Queued Successfully', data: { ...t, full_name: 'N/A', debit_currency: t.currency, fee: 10.75, meta: null, requires_approval: 0, is_approved: 1, bank_name: t.bank_code === 'MPS' ? 'MPESA' : 'BANK' } };
+    return {
+      message: 'Transfer Queued Successfully',
+      data: {
+        ...t,
+        full_name: 'N/A',
+        debit_currency: t.currency,
+        fee: 10.75,
+        meta: null,
+        requires_approval: 0,
+        is_approved: 1,
+        bank_name: t.bank_code === 'MPS' ? 'MPESA' : 'BANK',
+      },
+    };
   }
 }
 
 function cardOf(number: string, card: TestCard | undefined, month: string, year: string) {
-  return { first_6digits: number.slice(0, 6), last_4digits: number.slice(-4), issuer: `${card?.brand ?? 'CARD'} CREDIT`, country: 'NIGERIA NG', type: card?.brand ?? 'CARD', expiry: `${month}/${year}` };
+  return {
+    first_6digits: number.slice(0, 6),
+    last_4digits: number.slice(-4),
+    issuer: `${card?.brand ?? 'CARD'} CREDIT`,
+    country: 'NIGERIA NG',
+    type: card?.brand ?? 'CARD',
+    expiry: `${month}/${year}`,
+  };
 }

@@ -11,7 +11,10 @@ const FEE_RATE = 0.0499;
 export function searchPayments(all: FakePayment[], q: URLSearchParams): [number, unknown] {
   const ref = q.get('external_reference');
   const range = q.get('range') as 'date_created' | 'date_last_updated' | null;
-  const bad = (message: string): [number, unknown] => [400, { message, error: 'bad_request', status: 400, cause: [{ code: 1000, description: message }] }];
+  const bad = (message: string): [number, unknown] => [
+    400,
+    { message, error: 'bad_request', status: 400, cause: [{ code: 1000, description: message }] },
+  ];
   let results = all.filter((p) => !ref || p.external_reference === ref);
   if (range) {
     if (range !== 'date_created' && range !== 'date_last_updated') return bad(`invalid range: ${range}`);
@@ -28,7 +31,16 @@ export function searchPayments(all: FakePayment[], q: URLSearchParams): [number,
   if (!(limit > 0 && limit <= 1000) || !(offset >= 0)) return bad('invalid offset or limit');
   const page = results.slice(offset, offset + limit).map((p) => ({
     ...p,
-    fee_details: p.captured && p.status !== 'rejected' ? [{ type: 'mercadopago_fee', amount: Math.round(p.transaction_amount * FEE_RATE * 100) / 100, fee_payer: 'collector' }] : [],
+    fee_details:
+      p.captured && p.status !== 'rejected'
+        ? [
+            {
+              type: 'mercadopago_fee',
+              amount: Math.round(p.transaction_amount * FEE_RATE * 100) / 100,
+              fee_payer: 'collector',
+            },
+          ]
+        : [],
   }));
   return [200, { paging: { total: results.length, limit, offset }, results: page }];
 }

@@ -31,7 +31,11 @@ const CARDS: Record<string, { brand: string; code: string }> = {
   '4111111111111111': { brand: 'visa', code: '1002' },
   '4000000000009995': { brand: 'visa', code: '1005' },
 };
-const MESSAGES: Record<string, string> = { '0000': 'transaction approved', '1002': 'card suspicious: declined', '1005': 'insufficient funds' };
+const MESSAGES: Record<string, string> = {
+  '0000': 'transaction approved',
+  '1002': 'card suspicious: declined',
+  '1005': 'insufficient funds',
+};
 
 export interface FakeMonriPayment {
   id: string;
@@ -63,7 +67,10 @@ export class FakeMonri {
   private seq = 1000;
   readonly currencies = ['BAM', 'EUR', 'USD'];
 
-  constructor(readonly authenticityToken: string, readonly merchantKey: string) {}
+  constructor(
+    readonly authenticityToken: string,
+    readonly merchantKey: string,
+  ) {}
 
   async start() {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -99,12 +106,27 @@ export class FakeMonri {
     p.paymentStatus = approved ? 'approved' : 'declined';
     if (approved && p.transactionType === 'purchase') p.captured = p.amount;
     p.result = {
-      id: ++this.seq, acquirer: 'integration_acq', order_number: p.orderNumber, amount: p.amount, currency: p.currency,
-      outgoing_amount: p.amount, outgoing_currency: p.currency, ch_full_name: card.fullName ?? card.email, ch_email: card.email,
-      approval_code: approved ? String(100000 + this.seq) : null, response_code: c.code, response_message: MESSAGES[c.code] ?? 'declined',
-      reference_number: String(900000000 + this.seq), systan: String(this.seq), cc_type: c.brand,
-      status: approved ? 'approved' : 'declined', transaction_type: p.transactionType, created_at: new Date().toISOString(),
-      masked_pan: `${pan.slice(0, 6)}-xxx-xxx-${pan.slice(-4)}`, number_of_installments: null, custom_params: '{}',
+      id: ++this.seq,
+      acquirer: 'integration_acq',
+      order_number: p.orderNumber,
+      amount: p.amount,
+      currency: p.currency,
+      outgoing_amount: p.amount,
+      outgoing_currency: p.currency,
+      ch_full_name: card.fullName ?? card.email,
+      ch_email: card.email,
+      approval_code: approved ? String(100000 + this.seq) : null,
+      response_code: c.code,
+      response_message: MESSAGES[c.code] ?? 'declined',
+      reference_number: String(900000000 + this.seq),
+      systan: String(this.seq),
+      cc_type: c.brand,
+      status: approved ? 'approved' : 'declined',
+      transaction_type: p.transactionType,
+      created_at: new Date().toISOString(),
+      masked_pan: `${pan.slice(0, 6)}-xxx-xxx-${pan.slice(-4)}`,
+      number_of_installments: null,
+      custom_params: '{}',
     };
     return this.callback(p.result);
   }
@@ -112,7 +134,14 @@ export class FakeMonri {
   /** The callback delivery: the transaction as JSON, `Authorization: WP3-callback sha512(merchant_key + body)`. */
   callback(transaction: Record<string, unknown>, key = this.merchantKey) {
     const rawBody = JSON.stringify(transaction);
-    return { headers: { 'content-type': 'application/json', authorization: `WP3-callback ${sha512(key + rawBody)}` } as Record<string, string>, rawBody, query: {} as Record<string, string> };
+    return {
+      headers: { 'content-type': 'application/json', authorization: `WP3-callback ${sha512(key + rawBody)}` } as Record<
+        string,
+        string
+      >,
+      rawBody,
+      query: {} as Record<string, string>,
+    };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -130,7 +159,8 @@ export class FakeMonri {
       res.writeHead(status, { 'content-type': 'application/xml' });
       res.end(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`);
     };
-    const xmlErrors = (status: number, ...errors: string[]) => xml(status, `<errors>${errors.map((e) => `<error>${e}</error>`).join('')}</errors>`);
+    const xmlErrors = (status: number, ...errors: string[]) =>
+      xml(status, `<errors>${errors.map((e) => `<error>${e}</error>`).join('')}</errors>`);
 
     if (method === 'GET' && url.pathname === '/dist/components.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
@@ -159,12 +189,20 @@ export class FakeMonri {
     const f = readFields(raw);
     if (url.pathname === '/orders/show' && method === 'POST') {
       const order = f['order-number'] ?? '';
-      if (f['authenticity-token'] !== this.authenticityToken || f.digest !== sha1(this.merchantKey + order)) return xmlErrors(406, 'Invalid digest or authenticity token');
+      if (f['authenticity-token'] !== this.authenticityToken || f.digest !== sha1(this.merchantKey + order))
+        return xmlErrors(406, 'Invalid digest or authenticity token');
       const p = this.byOrder(order);
       if (!p) return xmlErrors(404, 'Order not found');
       const r = p.result;
-      if (!r) return xml(200, `<transaction><order-number>${order}</order-number><status>pending</status><response-code></response-code><amount type="integer">${p.amount}</amount><currency>${p.currency}</currency></transaction>`);
-      return xml(200, `<transaction><id type="integer">${String(r.id)}</id><order-number>${order}</order-number><amount type="integer">${p.amount}</amount><currency>${p.currency}</currency><response-code>${String(r.response_code)}</response-code><status>${String(r.status)}</status><transaction-type>${p.transactionType}</transaction-type></transaction>`);
+      if (!r)
+        return xml(
+          200,
+          `<transaction><order-number>${order}</order-number><status>pending</status><response-code></response-code><amount type="integer">${p.amount}</amount><currency>${p.currency}</currency></transaction>`,
+        );
+      return xml(
+        200,
+        `<transaction><id type="integer">${String(r.id)}</id><order-number>${order}</order-number><amount type="integer">${p.amount}</amount><currency>${p.currency}</currency><response-code>${String(r.response_code)}</response-code><status>${String(r.status)}</status><transaction-type>${p.transactionType}</transaction-type></transaction>`,
+      );
     }
     const t = /^\/transactions\/([^/]+)\/(capture|void|refund)\.xml$/.exec(url.pathname);
     if (t && method === 'POST') {
@@ -174,32 +212,38 @@ export class FakeMonri {
       const currency = f.currency ?? '';
       if (f['authenticity-token'] !== this.authenticityToken) return xmlErrors(406, 'Authenticity token is invalid');
       if (f['order-number'] !== order) return xmlErrors(406, 'Order number does not match');
-      if (f.digest !== sha1(this.merchantKey + order + amountStr + currency)) return xmlErrors(406, 'Digest is invalid');
+      if (f.digest !== sha1(this.merchantKey + order + amountStr + currency))
+        return xmlErrors(406, 'Digest is invalid');
       const p = this.byOrder(order);
       if (!p || p.paymentStatus !== 'approved') return xmlErrors(404, 'Transaction not found');
       if (currency !== p.currency) return xmlErrors(406, 'Currency is invalid');
       const amount = Number(amountStr);
       if (!/^\d+$/.test(amountStr) || amount <= 0) return xmlErrors(406, 'Amount is invalid');
       if (kind === 'capture') {
-        if (p.transactionType !== 'authorize' || p.captured > 0 || p.voided) return xmlErrors(406, 'Transaction cannot be captured');
+        if (p.transactionType !== 'authorize' || p.captured > 0 || p.voided)
+          return xmlErrors(406, 'Transaction cannot be captured');
         if (amount > p.amount) return xmlErrors(406, 'Amount is greater than authorized amount');
         p.captured = amount;
       } else if (kind === 'void') {
-        if (p.transactionType !== 'authorize' || p.captured > 0 || p.voided) return xmlErrors(406, 'Transaction cannot be voided');
+        if (p.transactionType !== 'authorize' || p.captured > 0 || p.voided)
+          return xmlErrors(406, 'Transaction cannot be voided');
         p.voided = true;
       } else {
         if (p.captured === 0) return xmlErrors(406, 'Transaction cannot be refunded');
         if (amount > p.captured - p.refunded) return xmlErrors(406, 'Amount is greater than refundable amount');
         p.refunded += amount;
       }
-      return xml(200, [
-        '<transaction>',
-        `<id type="integer">${++this.seq}</id><acquirer>integration_acq</acquirer><order-number>${order}</order-number>`,
-        `<amount type="integer">${amount}</amount><currency>${currency}</currency><response-code>0000</response-code>`,
-        `<approval-code>${100000 + this.seq}</approval-code><response-message>transaction approved</response-message>`,
-        `<status>approved</status><transaction-type>${kind}</transaction-type><created-at type="datetime">${new Date().toISOString()}</created-at>`,
-        '</transaction>',
-      ].join(''));
+      return xml(
+        200,
+        [
+          '<transaction>',
+          `<id type="integer">${++this.seq}</id><acquirer>integration_acq</acquirer><order-number>${order}</order-number>`,
+          `<amount type="integer">${amount}</amount><currency>${currency}</currency><response-code>0000</response-code>`,
+          `<approval-code>${100000 + this.seq}</approval-code><response-message>transaction approved</response-message>`,
+          `<status>approved</status><transaction-type>${kind}</transaction-type><created-at type="datetime">${new Date().toISOString()}</created-at>`,
+          '</transaction>',
+        ].join(''),
+      );
     }
     return xmlErrors(404, 'Not found');
   }
@@ -213,21 +257,32 @@ export class FakeMonri {
       return json(400, { error: { message: 'Invalid request' }, result: null });
     }
     const p = [...this.payments.values()].find((x) => x.clientSecret === b.client_secret);
-    if (b.authenticity_token !== this.authenticityToken || !p) return json(200, { error: { message: 'Invalid payment session' }, result: null });
-    if (p.paymentStatus !== 'payment_method_required') return json(200, { error: { message: 'Payment already processed' }, result: null });
+    if (b.authenticity_token !== this.authenticityToken || !p)
+      return json(200, { error: { message: 'Invalid payment session' }, result: null });
+    if (p.paymentStatus !== 'payment_method_required')
+      return json(200, { error: { message: 'Payment already processed' }, result: null });
     const tr = b.transaction ?? {};
     const fullName = String(tr.fullName ?? '');
     const email = String(tr.email ?? '');
-    if (fullName.length < 3 || fullName.length > 30) return json(200, { error: { message: 'ch_full_name is invalid' }, result: null });
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return json(200, { error: { message: 'ch_email is invalid' }, result: null });
+    if (fullName.length < 3 || fullName.length > 30)
+      return json(200, { error: { message: 'ch_full_name is invalid' }, result: null });
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+      return json(200, { error: { message: 'ch_email is invalid' }, result: null });
     p.transaction = tr;
     this.confirm(p.clientSecret, { pan: String(b.pan ?? ''), email, fullName });
     const r = p.result!;
     return json(200, {
       error: null,
       result: {
-        id: r.id, status: r.status, currency: p.currency, amount: p.amount, order_number: p.orderNumber, transaction_type: p.transactionType,
-        created_at: r.created_at, pan_token: null, errors: r.status === 'approved' ? [] : [String(r.response_message)],
+        id: r.id,
+        status: r.status,
+        currency: p.currency,
+        amount: p.amount,
+        order_number: p.orderNumber,
+        transaction_type: p.transactionType,
+        created_at: r.created_at,
+        pan_token: null,
+        errors: r.status === 'approved' ? [] : [String(r.response_message)],
       },
     });
   }
@@ -240,7 +295,8 @@ export class FakeMonri {
       return json(400, { status: 'error', message: 'Invalid JSON' });
     }
     const errors: string[] = [];
-    if (b.transaction_type !== 'purchase' && b.transaction_type !== 'authorize') errors.push('transaction_type is invalid');
+    if (b.transaction_type !== 'purchase' && b.transaction_type !== 'authorize')
+      errors.push('transaction_type is invalid');
     if (!Number.isInteger(b.amount) || (b.amount as number) <= 0) errors.push('amount is invalid');
     if (!this.currencies.includes(String(b.currency))) errors.push('currency is invalid');
     const order = String(b.order_number ?? '');
@@ -250,9 +306,18 @@ export class FakeMonri {
     if (this.byOrder(order)) errors.push('order_number has already been taken');
     if (errors.length) return json(400, { status: 'error', errors });
     const p: FakeMonriPayment = {
-      id: randomBytes(20).toString('hex'), clientSecret: randomBytes(20).toString('hex'), transactionType: b.transaction_type as 'purchase' | 'authorize',
-      amount: b.amount as number, currency: String(b.currency), orderNumber: order, orderInfo: info, paymentStatus: 'payment_method_required',
-      result: null, captured: 0, refunded: 0, voided: false,
+      id: randomBytes(20).toString('hex'),
+      clientSecret: randomBytes(20).toString('hex'),
+      transactionType: b.transaction_type as 'purchase' | 'authorize',
+      amount: b.amount as number,
+      currency: String(b.currency),
+      orderNumber: order,
+      orderInfo: info,
+      paymentStatus: 'payment_method_required',
+      result: null,
+      captured: 0,
+      refunded: 0,
+      voided: false,
     };
     this.payments.set(p.id, p);
     return json(200, { status: 'approved', id: p.id, client_secret: p.clientSecret });

@@ -30,13 +30,30 @@ const OUTCOME: Record<string, { code: number; desc: string } | null> = {
 };
 
 interface Stk {
-  merchantRequestId: string; checkoutId: string; phone: string; amount: number; callbackUrl: string; accountReference: string;
-  state: 'processing' | 'done'; resultCode?: number; resultDesc?: string; receipt?: string; reversed?: boolean; at: Date;
+  merchantRequestId: string;
+  checkoutId: string;
+  phone: string;
+  amount: number;
+  callbackUrl: string;
+  accountReference: string;
+  state: 'processing' | 'done';
+  resultCode?: number;
+  resultDesc?: string;
+  receipt?: string;
+  reversed?: boolean;
+  at: Date;
 }
-interface Delivery { url: string; body: unknown }
+interface Delivery {
+  url: string;
+  body: unknown;
+}
 
 class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -81,10 +98,16 @@ export class FakeDaraja {
   b2cBalance: number;
 
   constructor(readonly opts: FakeDarajaOptions) {
-    const kp = opts.keys ?? (() => {
-      const k = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
-      return { certificate: k.publicKey, privateKey: k.privateKey };
-    })();
+    const kp =
+      opts.keys ??
+      (() => {
+        const k = generateKeyPairSync('rsa', {
+          modulusLength: 2048,
+          publicKeyEncoding: { type: 'spki', format: 'pem' },
+          privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+        });
+        return { certificate: k.publicKey, privateKey: k.privateKey };
+      })();
     this.certificate = kp.certificate;
     this.privateKey = kp.privateKey;
     this.b2cBalance = opts.b2cBalance ?? 100_000;
@@ -165,7 +188,8 @@ export class FakeDaraja {
     if (method === 'GET' && url.pathname === '/oauth/v1/generate') return [200, this.oauth(url, auth)];
     const token = /^Bearer (.+)$/.exec(auth)?.[1] ?? '';
     const until = this.tokens.get(token);
-    if (until === undefined || until < this.now().getTime()) throw new ApiError(404, '404.001.03', 'Invalid Access Token');
+    if (until === undefined || until < this.now().getTime())
+      throw new ApiError(404, '404.001.03', 'Invalid Access Token');
     if (method !== 'POST') throw new ApiError(404, '404.001.01', 'Resource not found');
     switch (url.pathname) {
       case '/mpesa/stkpush/v1/processrequest':
@@ -183,7 +207,8 @@ export class FakeDaraja {
   }
 
   private oauth(url: URL, auth: string) {
-    if (url.searchParams.get('grant_type') !== 'client_credentials') throw new ApiError(400, '400.008.02', 'Invalid grant type passed');
+    if (url.searchParams.get('grant_type') !== 'client_credentials')
+      throw new ApiError(400, '400.008.02', 'Invalid grant type passed');
     const basic = /^Basic (.+)$/.exec(auth)?.[1] ?? '';
     if (Buffer.from(basic, 'base64').toString() !== `${this.opts.consumerKey}:${this.opts.consumerSecret}`) {
       throw new ApiError(400, '400.008.01', 'Invalid Authentication passed');
@@ -198,7 +223,14 @@ export class FakeDaraja {
     if (String(body.BusinessShortCode) !== this.opts.shortCode) throw bad('BusinessShortCode');
     const ts = String(body.Timestamp ?? '');
     if (!/^\d{14}$/.test(ts)) throw bad('Timestamp');
-    const stamp = Date.UTC(+ts.slice(0, 4), +ts.slice(4, 6) - 1, +ts.slice(6, 8), +ts.slice(8, 10) - 3, +ts.slice(10, 12), +ts.slice(12, 14));
+    const stamp = Date.UTC(
+      +ts.slice(0, 4),
+      +ts.slice(4, 6) - 1,
+      +ts.slice(6, 8),
+      +ts.slice(8, 10) - 3,
+      +ts.slice(10, 12),
+      +ts.slice(12, 14),
+    );
     if (Math.abs(stamp - this.now().getTime()) > 10 * 60_000) throw bad('Timestamp');
     const expected = Buffer.from(`${this.opts.shortCode}${this.opts.passkey}${ts}`).toString('base64');
     if (body.Password !== expected) throw new ApiError(500, '500.001.1001', '[MerchantValidate] - Wrong credentials');
@@ -206,13 +238,15 @@ export class FakeDaraja {
 
   private push(body: Record<string, unknown>) {
     this.merchant(body);
-    if (!['CustomerPayBillOnline', 'CustomerBuyGoodsOnline'].includes(String(body.TransactionType))) throw bad('TransactionType');
+    if (!['CustomerPayBillOnline', 'CustomerBuyGoodsOnline'].includes(String(body.TransactionType)))
+      throw bad('TransactionType');
     const amount = Number(body.Amount);
     if (!/^\d+$/.test(String(body.Amount)) || amount < 1) throw bad('Amount');
     const phone = String(body.PhoneNumber ?? '');
     if (!/^254[17]\d{8}$/.test(phone)) throw bad('PhoneNumber');
     if (String(body.PartyA) !== phone) throw bad('PartyA');
-    if (body.TransactionType === 'CustomerPayBillOnline' && String(body.PartyB) !== this.opts.shortCode) throw bad('PartyB');
+    if (body.TransactionType === 'CustomerPayBillOnline' && String(body.PartyB) !== this.opts.shortCode)
+      throw bad('PartyB');
     let cb: URL;
     try {
       cb = new URL(String(body.CallBackURL ?? ''));
@@ -222,23 +256,38 @@ export class FakeDaraja {
     if (!/^https?:$/.test(cb.protocol)) throw bad('CallBackURL');
     const ref = String(body.AccountReference ?? '');
     if (!ref || ref.length > 12) throw bad('AccountReference');
-    if (String(body.TransactionDesc ?? '').length > 182) throw new ApiError(400, '400.002.02', 'Bad Request - Invalid TransactionDesc');
+    if (String(body.TransactionDesc ?? '').length > 182)
+      throw new ApiError(400, '400.002.02', 'Bad Request - Invalid TransactionDesc');
     for (const s of this.stk.values()) {
       this.lapse(s);
       if (s.phone === phone && s.state === 'processing') {
-        throw new ApiError(500, '500.001.1001', 'Unable to lock subscriber, a transaction is already in process for the current subscriber');
+        throw new ApiError(
+          500,
+          '500.001.1001',
+          'Unable to lock subscriber, a transaction is already in process for the current subscriber',
+        );
       }
     }
     const n = this.id();
     const s: Stk = {
-      merchantRequestId: `29115-${34620561 + Number(n)}-1`, checkoutId: `ws_CO_${this.nairobi()}${n}`, phone, amount, callbackUrl: cb.toString(), accountReference: ref,
-      state: 'processing', at: this.now(),
+      merchantRequestId: `29115-${34620561 + Number(n)}-1`,
+      checkoutId: `ws_CO_${this.nairobi()}${n}`,
+      phone,
+      amount,
+      callbackUrl: cb.toString(),
+      accountReference: ref,
+      state: 'processing',
+      at: this.now(),
     };
     this.stk.set(s.checkoutId, s);
-    if (this.autoAnswerMs > 0) setTimeout(() => s.state === 'processing' && this.approve(s.checkoutId), this.autoAnswerMs).unref();
+    if (this.autoAnswerMs > 0)
+      setTimeout(() => s.state === 'processing' && this.approve(s.checkoutId), this.autoAnswerMs).unref();
     return {
-      MerchantRequestID: s.merchantRequestId, CheckoutRequestID: s.checkoutId, ResponseCode: '0',
-      ResponseDescription: 'Success. Request accepted for processing', CustomerMessage: 'Success. Request accepted for processing',
+      MerchantRequestID: s.merchantRequestId,
+      CheckoutRequestID: s.checkoutId,
+      ResponseCode: '0',
+      ResponseDescription: 'Success. Request accepted for processing',
+      CustomerMessage: 'Success. Request accepted for processing',
     };
   }
 
@@ -249,15 +298,22 @@ export class FakeDaraja {
     this.lapse(s);
     if (s.state === 'processing') throw new ApiError(500, '500.001.1001', 'The transaction is being processed');
     return {
-      ResponseCode: '0', ResponseDescription: 'The service request has been accepted successsfully', MerchantRequestID: s.merchantRequestId,
-      CheckoutRequestID: s.checkoutId, ResultCode: String(s.resultCode), ResultDesc: s.resultDesc,
+      ResponseCode: '0',
+      ResponseDescription: 'The service request has been accepted successsfully',
+      MerchantRequestID: s.merchantRequestId,
+      CheckoutRequestID: s.checkoutId,
+      ResultCode: String(s.resultCode),
+      ResultDesc: s.resultDesc,
     };
   }
 
   /** Decrypts a SecurityCredential (RSA PKCS#1 v1.5 type 2, unpadded by hand: Node refuses PKCS#1 private decryption). */
   private credential(b64: unknown): string | null {
     try {
-      const raw = privateDecrypt({ key: this.privateKey, padding: constants.RSA_NO_PADDING }, Buffer.from(String(b64), 'base64'));
+      const raw = privateDecrypt(
+        { key: this.privateKey, padding: constants.RSA_NO_PADDING },
+        Buffer.from(String(b64), 'base64'),
+      );
       if (raw[0] !== 0 || raw[1] !== 2) return null;
       const sep = raw.indexOf(0, 2);
       return sep < 10 ? null : raw.subarray(sep + 1).toString();
@@ -267,7 +323,11 @@ export class FakeDaraja {
   }
 
   private initiatorOk(name: unknown, credential: unknown) {
-    return !!this.opts.initiatorName && name === this.opts.initiatorName && this.credential(credential) === this.opts.initiatorPassword;
+    return (
+      !!this.opts.initiatorName &&
+      name === this.opts.initiatorName &&
+      this.credential(credential) === this.opts.initiatorPassword
+    );
   }
 
   private urls(body: Record<string, unknown>) {
@@ -281,16 +341,40 @@ export class FakeDaraja {
   }
 
   private accepted(originator: string) {
-    return { OriginatorConversationID: originator, ConversationID: `AG_${this.nairobi().slice(0, 8)}_${this.id()}${Math.random().toString(16).slice(2, 14)}`, ResponseCode: '0', ResponseDescription: 'Accept the service request successfully.' };
+    return {
+      OriginatorConversationID: originator,
+      ConversationID: `AG_${this.nairobi().slice(0, 8)}_${this.id()}${Math.random().toString(16).slice(2, 14)}`,
+      ResponseCode: '0',
+      ResponseDescription: 'Accept the service request successfully.',
+    };
   }
 
-  private result(url: string, r: { originator: string; conversation: string; code: number | string; desc: string; transactionId?: string; params?: { Key: string; Value: unknown }[] }) {
+  private result(
+    url: string,
+    r: {
+      originator: string;
+      conversation: string;
+      code: number | string;
+      desc: string;
+      transactionId?: string;
+      params?: { Key: string; Value: unknown }[];
+    },
+  ) {
     const body = {
       Result: {
-        ResultType: 0, ResultCode: r.code, ResultDesc: r.desc, OriginatorConversationID: r.originator, ConversationID: r.conversation,
+        ResultType: 0,
+        ResultCode: r.code,
+        ResultDesc: r.desc,
+        OriginatorConversationID: r.originator,
+        ConversationID: r.conversation,
         TransactionID: r.transactionId ?? `NLJ${this.id()}REV`,
         ...(r.params ? { ResultParameters: { ResultParameter: r.params } } : {}),
-        ReferenceData: { ReferenceItem: { Key: 'QueueTimeoutURL', Value: 'https://internalsandbox.safaricom.co.ke/mpesa/b2cresults/v1/submit' } },
+        ReferenceData: {
+          ReferenceItem: {
+            Key: 'QueueTimeoutURL',
+            Value: 'https://internalsandbox.safaricom.co.ke/mpesa/b2cresults/v1/submit',
+          },
+        },
       },
     };
     this.results.set(r.originator, { url, body });
@@ -306,14 +390,22 @@ export class FakeDaraja {
     const ack = this.accepted(`${this.id()}-${Math.floor(Math.random() * 1e8)}-1`);
     const out = { originator: ack.OriginatorConversationID, conversation: ack.ConversationID };
     const url = String(body.ResultURL);
-    if (!this.initiatorOk(body.Initiator, body.SecurityCredential)) this.result(url, { ...out, code: 2001, desc: 'The initiator information is invalid.' });
+    if (!this.initiatorOk(body.Initiator, body.SecurityCredential))
+      this.result(url, { ...out, code: 2001, desc: 'The initiator information is invalid.' });
     else if (!s) this.result(url, { ...out, code: 'R000002', desc: 'The OriginalTransID is invalid.' });
-    else if (s.reversed) this.result(url, { ...out, code: 'R000001', desc: 'The transaction has already been reversed.' });
+    else if (s.reversed)
+      this.result(url, { ...out, code: 'R000001', desc: 'The transaction has already been reversed.' });
     else {
       s.reversed = true;
       this.result(url, {
-        ...out, code: 0, desc: 'The service request is processed successfully.',
-        params: [{ Key: 'Amount', Value: s.amount }, { Key: 'OriginalTransactionID', Value: s.receipt }, { Key: 'CreditPartyPublicName', Value: `${s.phone} - Test Customer` }],
+        ...out,
+        code: 0,
+        desc: 'The service request is processed successfully.',
+        params: [
+          { Key: 'Amount', Value: s.amount },
+          { Key: 'OriginalTransactionID', Value: s.receipt },
+          { Key: 'CreditPartyPublicName', Value: `${s.phone} - Test Customer` },
+        ],
       });
     }
     return ack;
@@ -325,7 +417,8 @@ export class FakeDaraja {
     // The same OriginatorConversationID again: the first answer, nothing paid twice (our model; see the report).
     const prior = this.b2c.get(originator);
     if (prior) return prior.response;
-    if (!['BusinessPayment', 'SalaryPayment', 'PromotionPayment'].includes(String(body.CommandID))) throw bad('CommandID');
+    if (!['BusinessPayment', 'SalaryPayment', 'PromotionPayment'].includes(String(body.CommandID)))
+      throw bad('CommandID');
     if (String(body.PartyA) !== (this.opts.b2cShortCode ?? this.opts.shortCode)) throw bad('PartyA');
     const phone = String(body.PartyB ?? '');
     if (!/^254[17]\d{8}$/.test(phone)) throw bad('PartyB');
@@ -336,17 +429,24 @@ export class FakeDaraja {
     const out = { originator, conversation: response.ConversationID };
     const url = String(body.ResultURL);
     let paid = false;
-    if (!this.initiatorOk(body.InitiatorName, body.SecurityCredential)) this.result(url, { ...out, code: 2001, desc: 'The initiator information is invalid.' });
-    else if (amount > this.b2cBalance) this.result(url, { ...out, code: 1, desc: 'The balance is insufficient for the transaction.' });
+    if (!this.initiatorOk(body.InitiatorName, body.SecurityCredential))
+      this.result(url, { ...out, code: 2001, desc: 'The initiator information is invalid.' });
+    else if (amount > this.b2cBalance)
+      this.result(url, { ...out, code: 1, desc: 'The balance is insufficient for the transaction.' });
     else {
       this.b2cBalance -= amount;
       paid = true;
       const receipt = `NLJ${this.id()}B2C`;
       this.result(url, {
-        ...out, code: 0, desc: 'The service request is processed successfully.', transactionId: receipt,
+        ...out,
+        code: 0,
+        desc: 'The service request is processed successfully.',
+        transactionId: receipt,
         params: [
-          { Key: 'TransactionAmount', Value: amount }, { Key: 'TransactionReceipt', Value: receipt },
-          { Key: 'ReceiverPartyPublicName', Value: `${phone} - Test Customer` }, { Key: 'B2CUtilityAccountAvailableFunds', Value: this.b2cBalance },
+          { Key: 'TransactionAmount', Value: amount },
+          { Key: 'TransactionReceipt', Value: receipt },
+          { Key: 'ReceiverPartyPublicName', Value: `${phone} - Test Customer` },
+          { Key: 'B2CUtilityAccountAvailableFunds', Value: this.b2cBalance },
         ],
       });
     }
@@ -390,12 +490,20 @@ export class FakeDaraja {
   callback(checkoutId: string) {
     const s = this.stk.get(checkoutId);
     if (!s || s.state !== 'done') throw new Error(`no result yet: ${checkoutId}`);
-    const stkCallback: Record<string, unknown> = { MerchantRequestID: s.merchantRequestId, CheckoutRequestID: s.checkoutId, ResultCode: s.resultCode, ResultDesc: s.resultDesc };
+    const stkCallback: Record<string, unknown> = {
+      MerchantRequestID: s.merchantRequestId,
+      CheckoutRequestID: s.checkoutId,
+      ResultCode: s.resultCode,
+      ResultDesc: s.resultDesc,
+    };
     if (s.resultCode === 0) {
       stkCallback.CallbackMetadata = {
         Item: [
-          { Name: 'Amount', Value: s.amount }, { Name: 'MpesaReceiptNumber', Value: s.receipt }, { Name: 'Balance' },
-          { Name: 'TransactionDate', Value: Number(this.nairobi(s.at)) }, { Name: 'PhoneNumber', Value: Number(s.phone) },
+          { Name: 'Amount', Value: s.amount },
+          { Name: 'MpesaReceiptNumber', Value: s.receipt },
+          { Name: 'Balance' },
+          { Name: 'TransactionDate', Value: Number(this.nairobi(s.at)) },
+          { Name: 'PhoneNumber', Value: Number(s.phone) },
         ],
       };
     }

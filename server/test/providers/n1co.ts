@@ -34,7 +34,10 @@ interface Order {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
     super(`HTTP ${status}`);
   }
 }
@@ -101,7 +104,11 @@ export class N1coTestServer {
   }
 
   /** A webhook delivery as n1co signs it. */
-  webhook(orderCode: string, type: string, secret = this.webhookSecret): { headers: Record<string, string>; rawBody: string } {
+  webhook(
+    orderCode: string,
+    type: string,
+    secret = this.webhookSecret,
+  ): { headers: Record<string, string>; rawBody: string } {
     const o = this.mustGet(orderCode);
     const rawBody = JSON.stringify({
       orderId: o.orderId,
@@ -112,7 +119,13 @@ export class N1coTestServer {
       level: type.endsWith('Error') ? 'Error' : 'Info',
       metadata: { OrderId: String(o.orderId), OrderReference: o.orderReference, PaymentLinkCode: o.orderCode },
     });
-    return { headers: { 'content-type': 'application/json', 'x-h4b-hmac-sha256': createHmac('sha256', secret).update(rawBody).digest('base64') }, rawBody };
+    return {
+      headers: {
+        'content-type': 'application/json',
+        'x-h4b-hmac-sha256': createHmac('sha256', secret).update(rawBody).digest('base64'),
+      },
+      rawBody,
+    };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -136,7 +149,8 @@ export class N1coTestServer {
   }
 
   private route(method: string, path: string, raw: string, auth: string | undefined): unknown {
-    const unauthorized = () => new HttpError(401, { success: false, code: 'UNAUTHORIZED', message: 'invalid credentials' });
+    const unauthorized = () =>
+      new HttpError(401, { success: false, code: 'UNAUTHORIZED', message: 'invalid credentials' });
     const json = () => {
       try {
         const v: unknown = JSON.parse(raw);
@@ -159,8 +173,18 @@ export class N1coTestServer {
       if (!isToken && !isSecret) throw unauthorized();
       if (method === 'POST' && path === '/api/paymentlink/checkout') {
         const p = json();
-        if (typeof p.amount !== 'number' || !(p.amount > 0)) throw new HttpError(400, { success: false, code: 'VALIDATION_ERROR', message: 'amount must be greater than 0' });
-        if (Math.abs(p.amount * 100 - Math.round(p.amount * 100)) > 1e-6) throw new HttpError(400, { success: false, code: 'VALIDATION_ERROR', message: 'amount has more than 2 decimals' });
+        if (typeof p.amount !== 'number' || !(p.amount > 0))
+          throw new HttpError(400, {
+            success: false,
+            code: 'VALIDATION_ERROR',
+            message: 'amount must be greater than 0',
+          });
+        if (Math.abs(p.amount * 100 - Math.round(p.amount * 100)) > 1e-6)
+          throw new HttpError(400, {
+            success: false,
+            code: 'VALIDATION_ERROR',
+            message: 'amount has more than 2 decimals',
+          });
         const o: Order = {
           orderId: ++this.seq,
           orderCode: randomUUID().replace(/-/g, '').slice(0, 20),
@@ -191,7 +215,10 @@ export class N1coTestServer {
           name: o.name,
           total: o.total,
           store: { currencyCode: 'USD', locationCode: o.locationCode ?? null },
-          payment: o.payment && o.orderStatus !== 'PENDING' ? { authorizationCode: o.payment.authorizationCode, cardBrand: o.payment.cardBrand } : null,
+          payment:
+            o.payment && o.orderStatus !== 'PENDING'
+              ? { authorizationCode: o.payment.authorizationCode, cardBrand: o.payment.cardBrand }
+              : null,
         };
       }
     }
@@ -200,11 +227,35 @@ export class N1coTestServer {
       const p = json();
       const o = [...this.orders.values()].find((x) => String(x.orderId) === String(p.orderId));
       if (!o) throw new HttpError(404, { success: false, code: 'NOT_FOUND', message: 'Order not found' });
-      if (typeof p.cancellationReason !== 'string' || !p.cancellationReason) throw new HttpError(400, { success: false, code: 'VALIDATION_ERROR', message: 'cancellationReason is required' });
-      if (o.refunded) throw new HttpError(400, { success: false, code: 'ORDER_ALREADY_REFUNDED', message: 'The order was already refunded' });
-      if (o.orderStatus !== 'PAID' && o.orderStatus !== 'FINALIZED') throw new HttpError(400, { success: false, code: 'ORDER_NOT_PAID', message: 'The order has no charge to refund' });
+      if (typeof p.cancellationReason !== 'string' || !p.cancellationReason)
+        throw new HttpError(400, {
+          success: false,
+          code: 'VALIDATION_ERROR',
+          message: 'cancellationReason is required',
+        });
+      if (o.refunded)
+        throw new HttpError(400, {
+          success: false,
+          code: 'ORDER_ALREADY_REFUNDED',
+          message: 'The order was already refunded',
+        });
+      if (o.orderStatus !== 'PAID' && o.orderStatus !== 'FINALIZED')
+        throw new HttpError(400, {
+          success: false,
+          code: 'ORDER_NOT_PAID',
+          message: 'The order has no charge to refund',
+        });
       o.refunded = true;
-      return { success: true, message: 'Ok', refundId: randomUUID(), orderId: o.orderId, amount: o.total, currency: 'USD', refundedAt: new Date().toISOString(), status: 'SUCCEEDED' };
+      return {
+        success: true,
+        message: 'Ok',
+        refundId: randomUUID(),
+        orderId: o.orderId,
+        amount: o.total,
+        currency: 'USD',
+        refundedAt: new Date().toISOString(),
+        status: 'SUCCEEDED',
+      };
     }
     throw new HttpError(404, { success: false, code: 'NOT_FOUND', message: `No route ${method} ${path}` });
   }

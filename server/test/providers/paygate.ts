@@ -20,7 +20,25 @@ import { createHash, randomUUID } from 'node:crypto';
 const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
 const sum = (values: string[], key: string) => md5(values.join('') + key);
 
-const INITIATE_ORDER = ['PAYGATE_ID', 'REFERENCE', 'AMOUNT', 'CURRENCY', 'RETURN_URL', 'TRANSACTION_DATE', 'LOCALE', 'COUNTRY', 'EMAIL', 'PAY_METHOD', 'PAY_METHOD_DETAIL', 'NOTIFY_URL', 'USER1', 'USER2', 'USER3', 'VAULT', 'VAULT_ID'];
+const INITIATE_ORDER = [
+  'PAYGATE_ID',
+  'REFERENCE',
+  'AMOUNT',
+  'CURRENCY',
+  'RETURN_URL',
+  'TRANSACTION_DATE',
+  'LOCALE',
+  'COUNTRY',
+  'EMAIL',
+  'PAY_METHOD',
+  'PAY_METHOD_DETAIL',
+  'NOTIFY_URL',
+  'USER1',
+  'USER2',
+  'USER3',
+  'VAULT',
+  'VAULT_ID',
+];
 
 /** PayGate's test cards: status, result code and description. */
 const CARDS: Record<string, [status: string, code: string, desc: string, risk: string, method: string]> = {
@@ -111,7 +129,16 @@ export class PayGateTestServer {
   }
   private signed(t: Txn): [string, string][] {
     const f = this.fields(t);
-    return [...f, ['CHECKSUM', sum(f.map(([, v]) => v), this.accounts[t.paygateId]!)]];
+    return [
+      ...f,
+      [
+        'CHECKSUM',
+        sum(
+          f.map(([, v]) => v),
+          this.accounts[t.paygateId]!,
+        ),
+      ],
+    ];
   }
 
   /** The customer pays on process.trans; returns the form PayGate posts to RETURN_URL. */
@@ -135,7 +162,12 @@ export class PayGateTestServer {
   /** The customer cancels on PayGate's page (TRANSACTION_STATUS 4). */
   cancel(payRequestId: string) {
     const t = this.txn(payRequestId);
-    Object.assign(t, { status: '4', resultCode: '990028', resultDesc: 'Transaction cancelled', transactionId: String(++this.seq) });
+    Object.assign(t, {
+      status: '4',
+      resultCode: '990028',
+      resultDesc: 'Transaction cancelled',
+      transactionId: String(++this.seq),
+    });
     return this.returnForm(t);
   }
 
@@ -143,14 +175,22 @@ export class PayGateTestServer {
     const key = this.accounts[t.paygateId]!;
     return {
       url: t.returnUrl,
-      fields: { PAY_REQUEST_ID: t.payRequestId, TRANSACTION_STATUS: t.status, CHECKSUM: sum([t.paygateId, t.payRequestId, t.status, t.reference], key) },
+      fields: {
+        PAY_REQUEST_ID: t.payRequestId,
+        TRANSACTION_STATUS: t.status,
+        CHECKSUM: sum([t.paygateId, t.payRequestId, t.status, t.reference], key),
+      },
     };
   }
 
   /** The NOTIFY_URL delivery: a form POST of the transaction's fields with CHECKSUM. */
   notify(payRequestId: string): { url: string | undefined; headers: Record<string, string>; rawBody: string } {
     const t = this.txn(payRequestId);
-    return { url: t.notifyUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: new URLSearchParams(this.signed(t)).toString() };
+    return {
+      url: t.notifyUrl,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: new URLSearchParams(this.signed(t)).toString(),
+    };
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -211,7 +251,11 @@ export class PayGateTestServer {
     }
     if (url.pathname === '/payweb3/query.trans') {
       if (key === undefined) return error('ND_INV_PGID');
-      if (!f.CHECKSUM || sum([f.PAYGATE_ID!, f.PAY_REQUEST_ID ?? '', f.REFERENCE ?? ''], key) !== f.CHECKSUM.toLowerCase()) return error('DATA_CHK');
+      if (
+        !f.CHECKSUM ||
+        sum([f.PAYGATE_ID!, f.PAY_REQUEST_ID ?? '', f.REFERENCE ?? ''], key) !== f.CHECKSUM.toLowerCase()
+      )
+        return error('DATA_CHK');
       const t = this.txns.get(f.PAY_REQUEST_ID ?? '');
       if (!t || t.paygateId !== f.PAYGATE_ID || t.reference !== f.REFERENCE) return error('DATA_PAY_REQ_ID');
       return answer(this.signed(t));
@@ -228,12 +272,22 @@ export class PayGateTestServer {
       res.writeHead(status, { 'content-type': 'text/xml; charset=utf-8' });
       res.end(envelope(body));
     };
-    const fault = (text: string) => reply(500, `<SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode><faultstring>${text}</faultstring></SOAP-ENV:Fault>`);
+    const fault = (text: string) =>
+      reply(
+        500,
+        `<SOAP-ENV:Fault><faultcode>SOAP-ENV:Client</faultcode><faultstring>${text}</faultstring></SOAP-ENV:Fault>`,
+      );
     const tag = (name: string) => new RegExp(`<(?:[\\w-]+:)?${name}>([^<]*)</(?:[\\w-]+:)?${name}>`).exec(xml)?.[1];
     const kind = /<(?:[\w-]+:)?(QueryRequest|RefundRequest)>/.exec(xml)?.[1];
-    if (!/http:\/\/www\.paygate\.co\.za\/PayHOST/.test(xml) || !/<(?:[\w-]+:)?SingleFollowUpRequest[\s>]/.test(xml) || !kind) return fault('Validation error: unknown request');
+    if (
+      !/http:\/\/www\.paygate\.co\.za\/PayHOST/.test(xml) ||
+      !/<(?:[\w-]+:)?SingleFollowUpRequest[\s>]/.test(xml) ||
+      !kind
+    )
+      return fault('Validation error: unknown request');
     const id = tag('PayGateId') ?? '';
-    if (this.payHost[id] === undefined || this.payHost[id] !== unescapeXml(tag('Password') ?? '')) return fault('Validation error: invalid PayGateId or Password');
+    if (this.payHost[id] === undefined || this.payHost[id] !== unescapeXml(tag('Password') ?? ''))
+      return fault('Validation error: invalid PayGateId or Password');
     const status = (t: Txn | undefined, over: Record<string, string> = {}) => {
       const f: Record<string, string> = t
         ? {
@@ -244,7 +298,10 @@ export class PayGateTestServer {
             AuthCode: t.authCode,
             PayRequestId: t.payRequestId,
             TransactionStatusCode: t.status,
-            TransactionStatusDescription: ({ '0': 'Not Done', '1': 'Approved', '2': 'Declined', '4': 'User Cancelled' } as Record<string, string>)[t.status] ?? 'Unknown',
+            TransactionStatusDescription:
+              ({ '0': 'Not Done', '1': 'Approved', '2': 'Declined', '4': 'User Cancelled' } as Record<string, string>)[
+                t.status
+              ] ?? 'Unknown',
             ResultCode: t.resultCode,
             ResultDescription: t.resultDesc,
             Currency: t.currency,
@@ -252,20 +309,42 @@ export class PayGateTestServer {
           }
         : {};
       Object.assign(f, over);
-      return `<Status>${Object.entries(f).map(([k, v]) => `<${k}>${v}</${k}>`).join('')}</Status>`;
+      return `<Status>${Object.entries(f)
+        .map(([k, v]) => `<${k}>${v}</${k}>`)
+        .join('')}</Status>`;
     };
-    const response = (inner: string) => reply(200, `<ns2:SingleFollowUpResponse xmlns:ns2="http://www.paygate.co.za/PayHOST"><ns2:${kind}Response>${inner.replace(/<(\/?)(\w+)>/g, '<$1ns2:$2>')}</ns2:${kind}Response></ns2:SingleFollowUpResponse>`);
+    const response = (inner: string) =>
+      reply(
+        200,
+        `<ns2:SingleFollowUpResponse xmlns:ns2="http://www.paygate.co.za/PayHOST"><ns2:${kind}Response>${inner.replace(/<(\/?)(\w+)>/g, '<$1ns2:$2>')}</ns2:${kind}Response></ns2:SingleFollowUpResponse>`,
+      );
     if (kind === 'QueryRequest') {
       const t = this.txns.get(tag('PayRequestId') ?? '');
-      if (!t || t.paygateId !== id) return response(status(undefined, { StatusName: 'Error', ResultCode: '900099', ResultDescription: 'Transaction not found' }));
+      if (!t || t.paygateId !== id)
+        return response(
+          status(undefined, { StatusName: 'Error', ResultCode: '900099', ResultDescription: 'Transaction not found' }),
+        );
       return response(status(t));
     }
     const t = [...this.txns.values()].find((x) => x.transactionId === tag('TransactionId') && x.paygateId === id);
-    if (!t || t.status !== '1') return response(status(undefined, { StatusName: 'Error', ResultCode: '900099', ResultDescription: 'Transaction not found or not approved' }));
+    if (!t || t.status !== '1')
+      return response(
+        status(undefined, {
+          StatusName: 'Error',
+          ResultCode: '900099',
+          ResultDescription: 'Transaction not found or not approved',
+        }),
+      );
     const amount = Number(tag('Amount') ?? t.amount);
     const left = Number(t.amount) - t.refunded;
     if (!Number.isInteger(amount) || amount <= 0 || amount > left) {
-      return response(status(undefined, { StatusName: 'Error', ResultCode: '900210', ResultDescription: `Refund amount exceeds the refundable amount (${left})` }));
+      return response(
+        status(undefined, {
+          StatusName: 'Error',
+          ResultCode: '900210',
+          ResultDescription: `Refund amount exceeds the refundable amount (${left})`,
+        }),
+      );
     }
     t.refunded += amount;
     return response(
@@ -286,5 +365,10 @@ export class PayGateTestServer {
 }
 
 function unescapeXml(s: string): string {
-  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }

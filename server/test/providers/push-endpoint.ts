@@ -25,7 +25,12 @@ export interface PushMessage {
   claims: Record<string, unknown>;
 }
 
-interface Sub { id: string; ecdh: ReturnType<typeof createECDH>; auth: Buffer; gone: boolean }
+interface Sub {
+  id: string;
+  ecdh: ReturnType<typeof createECDH>;
+  auth: Buffer;
+  gone: boolean;
+}
 
 const b64u = (b: Buffer) => b.toString('base64url');
 const hmac = (key: Buffer, data: Buffer) => createHmac('sha256', key).update(data).digest();
@@ -63,19 +68,42 @@ export class PushEndpoint {
 
   async start() {
     const dir = mkdtempSync(join(tmpdir(), 'powerly-push-'));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const key = readFileSync(join(dir, 'key.pem'));
     const cert = readFileSync(join(dir, 'cert.pem'));
     this.server = createServer({ key, cert }, (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.receive(req.url ?? '', req.headers as Record<string, string | undefined>, Buffer.concat(chunks))
-          .then((status) => res.writeHead(status).end(), (err: unknown) => {
+        this.receive(req.url ?? '', req.headers as Record<string, string | undefined>, Buffer.concat(chunks)).then(
+          (status) => res.writeHead(status).end(),
+          (err: unknown) => {
             this.rejected.push({ subscription: req.url ?? '', reason: String(err) });
             res.writeHead(400).end(String(err));
-          });
+          },
+        );
       });
     });
     await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
@@ -116,12 +144,21 @@ export class PushEndpoint {
     const [, jwt, k] = m;
     const raw = Buffer.from(k!, 'base64url');
     if (raw.length !== 65 || decodeProtectedHeader(jwt!).alg !== 'ES256') throw new Error('bad VAPID key');
-    const pub = await importJWK({ kty: 'EC', crv: 'P-256', x: b64u(raw.subarray(1, 33)), y: b64u(raw.subarray(33)) }, 'ES256');
+    const pub = await importJWK(
+      { kty: 'EC', crv: 'P-256', x: b64u(raw.subarray(1, 33)), y: b64u(raw.subarray(33)) },
+      'ES256',
+    );
     const { payload: claims } = await jwtVerify(jwt!, pub, { audience: this.origin });
     if (typeof claims.sub !== 'string' || !/^(mailto:|https:)/.test(claims.sub)) throw new Error('bad VAPID subject');
     if (h['content-encoding'] !== 'aes128gcm') throw new Error(`content-encoding ${h['content-encoding']}`);
     this.messages.push({
-      subscription: id, payload: decryptPush(body, sub), topic: h.topic, urgency: h.urgency, ttl: h.ttl, vapidKey: k!, claims,
+      subscription: id,
+      payload: decryptPush(body, sub),
+      topic: h.topic,
+      urgency: h.urgency,
+      ttl: h.ttl,
+      vapidKey: k!,
+      claims,
     });
     return 201;
   }

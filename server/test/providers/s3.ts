@@ -15,7 +15,9 @@ export interface S3Object {
 
 const xmlError = (res: ServerResponse, status: number, code: string, message: string, resource: string) => {
   res.writeHead(status, { 'content-type': 'application/xml', 'x-amz-request-id': 'test' });
-  res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><Resource>${resource}</Resource><RequestId>test</RequestId></Error>`);
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message><Resource>${resource}</Resource><RequestId>test</RequestId></Error>`,
+  );
 };
 
 export class TestS3 {
@@ -24,7 +26,11 @@ export class TestS3 {
   private server?: Server;
   endpoint = '';
 
-  constructor(readonly bucket: string, readonly accessKeyId = 'AKIATESTKEY', readonly secretAccessKey = 'test-secret') {}
+  constructor(
+    readonly bucket: string,
+    readonly accessKeyId = 'AKIATESTKEY',
+    readonly secretAccessKey = 'test-secret',
+  ) {}
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -47,25 +53,44 @@ export class TestS3 {
     const key = decodeURIComponent(rest.join('/'));
     this.requests.push({ method: req.method ?? '', path: url.pathname });
     const auth = String(req.headers.authorization ?? '');
-    if (!auth.startsWith(`AWS4-HMAC-SHA256 Credential=${this.accessKeyId}/`) || !/SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/.test(auth)) {
+    if (
+      !auth.startsWith(`AWS4-HMAC-SHA256 Credential=${this.accessKeyId}/`) ||
+      !/SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/.test(auth)
+    ) {
       return xmlError(res, 403, 'AccessDenied', 'Access Denied', url.pathname);
     }
     const declared = String(req.headers['x-amz-content-sha256'] ?? '');
     if (declared !== 'UNSIGNED-PAYLOAD' && declared !== createHash('sha256').update(body).digest('hex')) {
-      return xmlError(res, 400, 'XAmzContentSHA256Mismatch', 'The provided x-amz-content-sha256 header does not match what was computed.', url.pathname);
+      return xmlError(
+        res,
+        400,
+        'XAmzContentSHA256Mismatch',
+        'The provided x-amz-content-sha256 header does not match what was computed.',
+        url.pathname,
+      );
     }
-    if (bucket !== this.bucket) return xmlError(res, 404, 'NoSuchBucket', 'The specified bucket does not exist', `/${bucket}`);
+    if (bucket !== this.bucket)
+      return xmlError(res, 404, 'NoSuchBucket', 'The specified bucket does not exist', `/${bucket}`);
     const id = `${bucket}/${key}`;
     if (req.method === 'PUT') {
       const etag = `"${createHash('md5').update(body).digest('hex')}"`;
-      this.objects.set(id, { bytes: body, contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'), etag });
+      this.objects.set(id, {
+        bytes: body,
+        contentType: String(req.headers['content-type'] ?? 'binary/octet-stream'),
+        etag,
+      });
       res.writeHead(200, { etag, 'x-amz-request-id': 'test' });
       return res.end();
     }
     if (req.method === 'GET' || req.method === 'HEAD') {
       const o = this.objects.get(id);
       if (!o) return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.', `/${id}`);
-      res.writeHead(200, { 'content-type': o.contentType, 'content-length': o.bytes.length, etag: o.etag, 'last-modified': new Date(0).toUTCString() });
+      res.writeHead(200, {
+        'content-type': o.contentType,
+        'content-length': o.bytes.length,
+        etag: o.etag,
+        'last-modified': new Date(0).toUTCString(),
+      });
       return res.end(req.method === 'GET' ? o.bytes : undefined);
     }
     if (req.method === 'DELETE') {
@@ -73,6 +98,12 @@ export class TestS3 {
       res.writeHead(204, { 'x-amz-request-id': 'test' });
       return res.end();
     }
-    return xmlError(res, 405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.', url.pathname);
+    return xmlError(
+      res,
+      405,
+      'MethodNotAllowed',
+      'The specified method is not allowed against this resource.',
+      url.pathname,
+    );
   }
 }

@@ -14,7 +14,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 
-interface Txn { id: string; transaction_code: string; amount: number; currency: string; status: string; timestamp: string; refunded: number }
+interface Txn {
+  id: string;
+  transaction_code: string;
+  amount: number;
+  currency: string;
+  status: string;
+  timestamp: string;
+  refunded: number;
+}
 interface Checkout {
   id: string;
   checkout_reference: string;
@@ -32,10 +40,30 @@ interface Checkout {
 }
 
 const SUCCESS_CARDS = new Set(['4200000000000091', '5200000000000007', '4200000000000042', '5200000000000015']);
-const CURRENCIES = new Set(['BGN', 'BRL', 'CHF', 'CLP', 'COP', 'CZK', 'DKK', 'EUR', 'GBP', 'HRK', 'HUF', 'NOK', 'PLN', 'RON', 'SEK', 'USD']);
+const CURRENCIES = new Set([
+  'BGN',
+  'BRL',
+  'CHF',
+  'CLP',
+  'COP',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HRK',
+  'HUF',
+  'NOK',
+  'PLN',
+  'RON',
+  'SEK',
+  'USD',
+]);
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
     super(`HTTP ${status}`);
   }
 }
@@ -136,23 +164,31 @@ export class SumUpTestServer {
     const seg = url.pathname.split('/').filter(Boolean); // v0.1, checkouts, id? | v0.1, me, refund, txn
     const mine = (id: string) => {
       const c = this.checkouts.get(id);
-      if (!c || c.merchant_code !== merchant) throw new HttpError(404, { error_code: 'NOT_FOUND', message: 'Resource not found' });
+      if (!c || c.merchant_code !== merchant)
+        throw new HttpError(404, { error_code: 'NOT_FOUND', message: 'Resource not found' });
       return c;
     };
     if (seg[0] !== 'v0.1') throw new HttpError(404, { error_code: 'NOT_FOUND', message: 'Resource not found' });
     if (seg[1] === 'checkouts' && method === 'POST' && seg.length === 2) {
       const p = parseJson(raw);
-      const invalid = (param: string, message: string) => new HttpError(400, [{ error_code: 'INVALID', param, message }]);
-      if (typeof p.checkout_reference !== 'string' || !p.checkout_reference || p.checkout_reference.length > 64) throw invalid('checkout_reference', 'Validation error');
+      const invalid = (param: string, message: string) =>
+        new HttpError(400, [{ error_code: 'INVALID', param, message }]);
+      if (typeof p.checkout_reference !== 'string' || !p.checkout_reference || p.checkout_reference.length > 64)
+        throw invalid('checkout_reference', 'Validation error');
       if (typeof p.amount !== 'number' || !(p.amount > 0)) throw invalid('amount', 'Validation error');
       if (typeof p.currency !== 'string' || !CURRENCIES.has(p.currency)) throw invalid('currency', 'Validation error');
-      if (p.merchant_code !== merchant) throw new HttpError(403, { error_code: 'FORBIDDEN', message: 'Merchant code does not match the credentials' });
+      if (p.merchant_code !== merchant)
+        throw new HttpError(403, { error_code: 'FORBIDDEN', message: 'Merchant code does not match the credentials' });
       // Minor units must be whole: 12.505 EUR or 1500.5 CLP is refused.
       const exp = p.currency === 'CLP' ? 0 : 2;
-      if (Math.abs(p.amount * 10 ** exp - Math.round(p.amount * 10 ** exp)) > 1e-6) throw invalid('amount', 'Validation error');
+      if (Math.abs(p.amount * 10 ** exp - Math.round(p.amount * 10 ** exp)) > 1e-6)
+        throw invalid('amount', 'Validation error');
       for (const c of this.checkouts.values()) {
         if (c.merchant_code === merchant && c.checkout_reference === p.checkout_reference) {
-          throw new HttpError(409, { error_code: 'DUPLICATED_CHECKOUT', message: 'Checkout with this checkout reference and pay to email already exists' });
+          throw new HttpError(409, {
+            error_code: 'DUPLICATED_CHECKOUT',
+            message: 'Checkout with this checkout reference and pay to email already exists',
+          });
         }
       }
       const id = randomUUID();
@@ -176,19 +212,32 @@ export class SumUpTestServer {
     }
     if (seg[1] === 'checkouts' && method === 'GET' && seg.length === 2) {
       const ref = url.searchParams.get('checkout_reference');
-      return { status: 200, body: [...this.checkouts.values()].filter((c) => c.merchant_code === merchant && (!ref || c.checkout_reference === ref)).map(view) };
+      return {
+        status: 200,
+        body: [...this.checkouts.values()]
+          .filter((c) => c.merchant_code === merchant && (!ref || c.checkout_reference === ref))
+          .map(view),
+      };
     }
-    if (seg[1] === 'checkouts' && method === 'GET' && seg.length === 3) return { status: 200, body: view(mine(seg[2]!)) };
+    if (seg[1] === 'checkouts' && method === 'GET' && seg.length === 3)
+      return { status: 200, body: view(mine(seg[2]!)) };
     if (seg[1] === 'me' && seg[2] === 'refund' && method === 'POST' && seg[3]) {
-      const c = [...this.checkouts.values()].find((x) => x.merchant_code === merchant && x.transactions.some((t) => t.id === seg[3]));
+      const c = [...this.checkouts.values()].find(
+        (x) => x.merchant_code === merchant && x.transactions.some((t) => t.id === seg[3]),
+      );
       const t = c?.transactions.find((x) => x.id === seg[3]);
       if (!c || !t) throw new HttpError(404, { error_code: 'NOT_FOUND', message: 'Resource not found' });
-      if (t.status !== 'SUCCESSFUL' && t.status !== 'REFUNDED') throw new HttpError(409, { error_code: 'CONFLICT', message: 'The transaction is not refundable' });
+      if (t.status !== 'SUCCESSFUL' && t.status !== 'REFUNDED')
+        throw new HttpError(409, { error_code: 'CONFLICT', message: 'The transaction is not refundable' });
       const p = raw ? parseJson(raw) : {};
       const left = Math.round((t.amount - t.refunded) * 100) / 100;
       const amount = p.amount === undefined ? left : p.amount;
       if (typeof amount !== 'number' || !(amount > 0) || amount > left + 1e-9) {
-        throw new HttpError(400, { error_code: 'INVALID', param: 'amount', message: `Refund amount exceeds the amount available for refund (${left})` });
+        throw new HttpError(400, {
+          error_code: 'INVALID',
+          param: 'amount',
+          message: `Refund amount exceeds the amount available for refund (${left})`,
+        });
       }
       t.refunded = Math.round((t.refunded + amount) * 100) / 100;
       if (t.refunded >= t.amount) t.status = 'REFUNDED';

@@ -19,7 +19,15 @@
 //               fund), POST …/{n}/cancel (REVOKED).
 // The customer's side (paying in WeChat, confirming the pay-score order, WeChat's deduction) are methods here, and
 // notification() makes a delivery exactly as WeChat Pay sends one (AEAD_AES_256_GCM resource, platform signature).
-import { createCipheriv, createHmac, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  createCipheriv,
+  createHmac,
+  createSign,
+  createVerify,
+  generateKeyPairSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BillError, WechatBills } from './wechatpay-bills.ts';
@@ -45,7 +53,11 @@ export function merchantKeys() {
 }
 
 class ApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -94,7 +106,13 @@ interface ServiceOrder {
   need_collection?: boolean;
   total_amount?: number;
   post_payments?: { name: string; amount: number; description?: string; count?: number }[];
-  collection?: { state: string; total_amount: number; paying_amount: number; paid_amount: number; details: { seq: number; amount: number; paid_type: string; paid_time: string; transaction_id: string }[] };
+  collection?: {
+    state: string;
+    total_amount: number;
+    paying_amount: number;
+    paid_amount: number;
+    details: { seq: number; amount: number; paid_type: string; paid_time: string; transaction_id: string }[];
+  };
   order_id: string;
   package: string;
   openid?: string;
@@ -117,7 +135,12 @@ export class FakeWechatPay {
   private readonly orders = new Map<string, ServiceOrder>();
   private seq = 0;
   /** The trade bills (providers/wechatpay-bills.ts). */
-  readonly bills = new WechatBills(() => ({ txns: [...this.txns.values()], refunds: [...this.refunds.values()], now: this.now(), url: this.url }));
+  readonly bills = new WechatBills(() => ({
+    txns: [...this.txns.values()],
+    refunds: [...this.refunds.values()],
+    now: this.now(),
+    url: this.url,
+  }));
   /** Every request (method, path with query, authorised merchant). */
   readonly requests: { method: string; url: string; mchid?: string; body: string }[] = [];
   /** Sign the next N successful answers with the wrong key (a man in the middle). */
@@ -157,7 +180,11 @@ export class FakeWechatPay {
   }
 
   /** Wechatpay-* headers over a body, as WeChat Pay signs its answers and notifications. */
-  private signatureHeaders(body: string, key = this.platform.privateKey, timestamp = Math.floor(this.now().getTime() / 1000)) {
+  private signatureHeaders(
+    body: string,
+    key = this.platform.privateKey,
+    timestamp = Math.floor(this.now().getTime() / 1000),
+  ) {
     const nonce = randomBytes(16).toString('hex');
     return {
       'Wechatpay-Timestamp': String(timestamp),
@@ -182,7 +209,13 @@ export class FakeWechatPay {
       if (ok || status >= 400) {
         const forge = ok && this.forgeNext > 0;
         if (forge) this.forgeNext--;
-        headers = { ...headers, ...this.signatureHeaders(body, forge ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey : undefined) };
+        headers = {
+          ...headers,
+          ...this.signatureHeaders(
+            body,
+            forge ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey : undefined,
+          ),
+        };
       }
       if (body) headers['Content-Type'] = 'application/json; charset=utf-8';
       res.writeHead(status, headers);
@@ -207,7 +240,10 @@ export class FakeWechatPay {
       }
       const out = this.route(m, method, new URL(url, 'http://x'), body as Record<string, unknown>, raw);
       // A bill file: sent as is, unsigned.
-      if (Buffer.isBuffer(out)) return void res.writeHead(200, { 'Request-ID': requestId, 'Content-Type': 'application/octet-stream' }).end(out);
+      if (Buffer.isBuffer(out))
+        return void res
+          .writeHead(200, { 'Request-ID': requestId, 'Content-Type': 'application/octet-stream' })
+          .end(out);
       if (out === null) send(204);
       else send(200, out);
     } catch (err) {
@@ -227,11 +263,14 @@ export class FakeWechatPay {
     if (!merchant) throw new ApiError(400, 'MCH_NOT_EXISTS', '商户号不存在');
     if (f.serial_no !== merchant.serialNo) throw new ApiError(401, 'SIGN_ERROR', '商户证书序列号有误');
     const ts = Number(f.timestamp);
-    if (!Number.isInteger(ts) || Math.abs(ts - Math.floor(this.now().getTime() / 1000)) > 300) throw new ApiError(401, 'SIGN_ERROR', '请求的时间戳已过期');
+    if (!Number.isInteger(ts) || Math.abs(ts - Math.floor(this.now().getTime() / 1000)) > 300)
+      throw new ApiError(401, 'SIGN_ERROR', '请求的时间戳已过期');
     const message = `${method}\n${url}\n${f.timestamp}\n${f.nonce_str}\n${raw}\n`;
     let ok: boolean;
     try {
-      ok = createVerify('RSA-SHA256').update(message).verify(merchant.publicKey, f.signature ?? '', 'base64');
+      ok = createVerify('RSA-SHA256')
+        .update(message)
+        .verify(merchant.publicKey, f.signature ?? '', 'base64');
     } catch {
       ok = false;
     }
@@ -245,10 +284,14 @@ export class FakeWechatPay {
     if (method === 'POST' && p === '/v3/pay/transactions/jsapi') return this.jsapi(m, b, raw);
     if (method === 'POST' && p === '/v3/pay/transactions/h5') {
       const scene = b.scene_info as { payer_client_ip?: unknown; h5_info?: { type?: unknown } } | undefined;
-      if (typeof scene?.payer_client_ip !== 'string' || !scene.payer_client_ip) throw new ApiError(400, 'PARAM_ERROR', '缺少参数 scene_info.payer_client_ip');
-      if (typeof scene.h5_info?.type !== 'string' || !scene.h5_info.type) throw new ApiError(400, 'PARAM_ERROR', '缺少参数 scene_info.h5_info.type');
+      if (typeof scene?.payer_client_ip !== 'string' || !scene.payer_client_ip)
+        throw new ApiError(400, 'PARAM_ERROR', '缺少参数 scene_info.payer_client_ip');
+      if (typeof scene.h5_info?.type !== 'string' || !scene.h5_info.type)
+        throw new ApiError(400, 'PARAM_ERROR', '缺少参数 scene_info.h5_info.type');
       const { prepay_id } = this.jsapi(m, b, raw, 'MWEB');
-      return { h5_url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=${prepay_id}&package=${this.id(10)}` };
+      return {
+        h5_url: `https://wx.tenpay.com/cgi-bin/mmpayweb-bin/checkmweb?prepay_id=${prepay_id}&package=${this.id(10)}`,
+      };
     }
     if (method === 'GET' && (r = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(p))) {
       if (url.searchParams.get('mchid') !== m.mchId) throw new ApiError(400, 'PARAM_ERROR', 'mchid 与请求商户号不一致');
@@ -257,7 +300,8 @@ export class FakeWechatPay {
     if (method === 'POST' && (r = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)\/close$/.exec(p))) {
       if (b.mchid !== m.mchId) throw new ApiError(400, 'PARAM_ERROR', 'mchid 与请求商户号不一致');
       const t = this.txn(m, decodeURIComponent(r[1]!));
-      if (t.trade_state === 'SUCCESS' || t.trade_state === 'REFUND') throw new ApiError(400, 'ORDER_PAID', '订单已支付');
+      if (t.trade_state === 'SUCCESS' || t.trade_state === 'REFUND')
+        throw new ApiError(400, 'ORDER_PAID', '订单已支付');
       t.trade_state = 'CLOSED';
       t.trade_state_desc = '订单已关闭';
       return null;
@@ -272,11 +316,13 @@ export class FakeWechatPay {
     if (method === 'POST' && p === '/v3/payscore/serviceorder') return this.createScore(m, b, raw);
     if (method === 'GET' && p === '/v3/payscore/serviceorder') {
       const q = url.searchParams;
-      if (q.get('service_id') !== m.serviceId || q.get('appid') !== m.appId) throw new ApiError(400, 'PARAM_ERROR', 'service_id 或 appid 错误');
+      if (q.get('service_id') !== m.serviceId || q.get('appid') !== m.appId)
+        throw new ApiError(400, 'PARAM_ERROR', 'service_id 或 appid 错误');
       return this.scoreView(this.order(m, q.get('out_order_no') ?? ''));
     }
     if (method === 'POST' && (r = /^\/v3\/payscore\/serviceorder\/([^/]+)\/(complete|cancel)$/.exec(p))) {
-      if (b.service_id !== m.serviceId || b.appid !== m.appId) throw new ApiError(400, 'PARAM_ERROR', 'service_id 或 appid 错误');
+      if (b.service_id !== m.serviceId || b.appid !== m.appId)
+        throw new ApiError(400, 'PARAM_ERROR', 'service_id 或 appid 错误');
       const o = this.order(m, decodeURIComponent(r[1]!));
       return r[2] === 'complete' ? this.completeScore(o, b) : this.cancelScore(o, b);
     }
@@ -286,28 +332,45 @@ export class FakeWechatPay {
   // ---- JSAPI ------------------------------------------------------------------------------------------------------
 
   private jsapi(m: Merchant, b: Record<string, unknown>, raw: string, tradeType: 'JSAPI' | 'MWEB' = 'JSAPI') {
-    if (b.appid !== m.appId || b.mchid !== m.mchId) throw new ApiError(400, 'APPID_MCHID_NOT_MATCH', 'appid和mch_id不匹配');
+    if (b.appid !== m.appId || b.mchid !== m.mchId)
+      throw new ApiError(400, 'APPID_MCHID_NOT_MATCH', 'appid和mch_id不匹配');
     const no = String(b.out_trade_no ?? '');
-    if (!/^[0-9A-Za-z_\-|*]{6,32}$/.test(no)) throw new ApiError(400, 'PARAM_ERROR', '输入源"/body/out_trade_no"映射到值字段"商户订单号"字符串规则校验失败');
-    if (typeof b.description !== 'string' || !b.description) throw new ApiError(400, 'PARAM_ERROR', '缺少参数 description');
-    if (typeof b.notify_url !== 'string' || !/^https:\/\//.test(b.notify_url)) throw new ApiError(400, 'PARAM_ERROR', 'notify_url 必须为 https 地址');
+    if (!/^[0-9A-Za-z_\-|*]{6,32}$/.test(no))
+      throw new ApiError(400, 'PARAM_ERROR', '输入源"/body/out_trade_no"映射到值字段"商户订单号"字符串规则校验失败');
+    if (typeof b.description !== 'string' || !b.description)
+      throw new ApiError(400, 'PARAM_ERROR', '缺少参数 description');
+    if (typeof b.notify_url !== 'string' || !/^https:\/\//.test(b.notify_url))
+      throw new ApiError(400, 'PARAM_ERROR', 'notify_url 必须为 https 地址');
     const amount = b.amount as { total?: unknown; currency?: unknown } | undefined;
-    if (!amount || !Number.isInteger(amount.total) || (amount.total as number) < 1) throw new ApiError(400, 'PARAM_ERROR', 'amount.total 必须为正整数(分)');
+    if (!amount || !Number.isInteger(amount.total) || (amount.total as number) < 1)
+      throw new ApiError(400, 'PARAM_ERROR', 'amount.total 必须为正整数(分)');
     if ((amount.currency ?? 'CNY') !== 'CNY') throw new ApiError(400, 'PARAM_ERROR', '境内商户仅支持人民币');
     const openid = tradeType === 'MWEB' ? '' : (b.payer as { openid?: unknown } | undefined)?.openid;
-    if (typeof openid !== 'string' || (tradeType === 'JSAPI' && !openid)) throw new ApiError(400, 'PARAM_ERROR', '缺少参数 payer.openid');
+    if (typeof openid !== 'string' || (tradeType === 'JSAPI' && !openid))
+      throw new ApiError(400, 'PARAM_ERROR', '缺少参数 payer.openid');
     const key = `${m.mchId}|${no}`;
     const prior = this.txns.get(key);
     if (prior) {
       if (prior.trade_state === 'CLOSED') throw new ApiError(400, 'ORDER_CLOSED', '订单已关闭');
-      if (prior.trade_state === 'SUCCESS' || prior.trade_state === 'REFUND') throw new ApiError(400, 'ORDER_PAID', '订单已支付');
+      if (prior.trade_state === 'SUCCESS' || prior.trade_state === 'REFUND')
+        throw new ApiError(400, 'ORDER_PAID', '订单已支付');
       if (prior.request !== raw) throw new ApiError(403, 'OUT_TRADE_NO_USED', '商户订单号重复');
       return { prepay_id: prior.prepay_id };
     }
     const t: Txn = {
-      appid: m.appId, mchid: m.mchId, out_trade_no: no, trade_type: tradeType, trade_state: 'NOTPAY', trade_state_desc: '订单未支付',
-      description: b.description, notify_url: b.notify_url, amount: { total: amount.total as number, currency: 'CNY' }, payer: { openid },
-      prepay_id: `wx${this.id(32)}`, request: raw, refunded: 0,
+      appid: m.appId,
+      mchid: m.mchId,
+      out_trade_no: no,
+      trade_type: tradeType,
+      trade_state: 'NOTPAY',
+      trade_state_desc: '订单未支付',
+      description: b.description,
+      notify_url: b.notify_url,
+      amount: { total: amount.total as number, currency: 'CNY' },
+      payer: { openid },
+      prepay_id: `wx${this.id(32)}`,
+      request: raw,
+      refunded: 0,
     };
     this.txns.set(key, t);
     return { prepay_id: t.prepay_id };
@@ -322,10 +385,21 @@ export class FakeWechatPay {
   private view(t: Txn) {
     const paid = t.trade_state === 'SUCCESS' || t.trade_state === 'REFUND';
     return {
-      appid: t.appid, mchid: t.mchid, out_trade_no: t.out_trade_no, trade_type: t.trade_type, trade_state: t.trade_state, trade_state_desc: t.trade_state_desc,
-      ...(t.transaction_id ? { transaction_id: t.transaction_id, bank_type: 'OTHERS', success_time: t.success_time } : {}),
+      appid: t.appid,
+      mchid: t.mchid,
+      out_trade_no: t.out_trade_no,
+      trade_type: t.trade_type,
+      trade_state: t.trade_state,
+      trade_state_desc: t.trade_state_desc,
+      ...(t.transaction_id
+        ? { transaction_id: t.transaction_id, bank_type: 'OTHERS', success_time: t.success_time }
+        : {}),
       payer: { openid: t.payer.openid },
-      amount: { total: t.amount.total, currency: 'CNY', ...(paid ? { payer_total: t.amount.total, payer_currency: 'CNY' } : {}) },
+      amount: {
+        total: t.amount.total,
+        currency: 'CNY',
+        ...(paid ? { payer_total: t.amount.total, payer_currency: 'CNY' } : {}),
+      },
     };
   }
 
@@ -333,11 +407,13 @@ export class FakeWechatPay {
 
   private refund(m: Merchant, b: Record<string, unknown>, raw: string) {
     const outRefundNo = String(b.out_refund_no ?? '');
-    if (!/^[0-9A-Za-z_\-|*@]{1,64}$/.test(outRefundNo)) throw new ApiError(400, 'PARAM_ERROR', 'out_refund_no 格式错误');
+    if (!/^[0-9A-Za-z_\-|*@]{1,64}$/.test(outRefundNo))
+      throw new ApiError(400, 'PARAM_ERROR', 'out_refund_no 格式错误');
     const prior = this.refunds.get(`${m.mchId}|${outRefundNo}`);
     if (prior) {
       // The same out_refund_no refunds once; asking it again with other amounts is refused.
-      if (prior.request !== raw) throw new ApiError(400, 'INVALID_REQUEST', '订单金额或退款金额与之前请求不一致，请核实后再试');
+      if (prior.request !== raw)
+        throw new ApiError(400, 'INVALID_REQUEST', '订单金额或退款金额与之前请求不一致，请核实后再试');
       return this.refundView(prior);
     }
     let t: Txn | undefined;
@@ -346,7 +422,8 @@ export class FakeWechatPay {
     else throw new ApiError(400, 'PARAM_ERROR', 'transaction_id 和 out_trade_no 必须二选一');
     if (!t || t.mchid !== m.mchId || !t.transaction_id) throw new ApiError(404, 'RESOURCE_NOT_EXISTS', '订单不存在');
     const a = b.amount as { refund?: unknown; total?: unknown; currency?: unknown } | undefined;
-    if (!a || !Number.isInteger(a.refund) || (a.refund as number) < 1 || !Number.isInteger(a.total)) throw new ApiError(400, 'PARAM_ERROR', 'amount.refund 与 amount.total 必须为正整数(分)');
+    if (!a || !Number.isInteger(a.refund) || (a.refund as number) < 1 || !Number.isInteger(a.total))
+      throw new ApiError(400, 'PARAM_ERROR', 'amount.refund 与 amount.total 必须为正整数(分)');
     if (a.currency !== 'CNY') throw new ApiError(400, 'PARAM_ERROR', 'amount.currency 仅支持 CNY');
     if (a.total !== t.amount.total) throw new ApiError(400, 'INVALID_REQUEST', '订单金额与原订单金额不一致');
     const left = t.amount.total - t.refunded;
@@ -355,8 +432,14 @@ export class FakeWechatPay {
     t.trade_state = 'REFUND';
     t.trade_state_desc = '转入退款';
     const r: RefundRec = {
-      refund_id: `50${this.id(27)}`, out_refund_no: outRefundNo, transaction_id: t.transaction_id, out_trade_no: t.out_trade_no, status: 'PROCESSING',
-      create_time: iso(this.now()), amount: { total: t.amount.total, refund: a.refund as number, currency: 'CNY' }, request: raw,
+      refund_id: `50${this.id(27)}`,
+      out_refund_no: outRefundNo,
+      transaction_id: t.transaction_id,
+      out_trade_no: t.out_trade_no,
+      status: 'PROCESSING',
+      create_time: iso(this.now()),
+      amount: { total: t.amount.total, refund: a.refund as number, currency: 'CNY' },
+      request: raw,
     };
     this.refunds.set(`${m.mchId}|${outRefundNo}`, r);
     return this.refundView(r);
@@ -364,16 +447,33 @@ export class FakeWechatPay {
 
   private refundView(r: RefundRec) {
     return {
-      refund_id: r.refund_id, out_refund_no: r.out_refund_no, transaction_id: r.transaction_id, out_trade_no: r.out_trade_no, channel: 'ORIGINAL',
-      user_received_account: '支付用户零钱', create_time: r.create_time, status: r.status, funds_account: 'AVAILABLE',
+      refund_id: r.refund_id,
+      out_refund_no: r.out_refund_no,
+      transaction_id: r.transaction_id,
+      out_trade_no: r.out_trade_no,
+      channel: 'ORIGINAL',
+      user_received_account: '支付用户零钱',
+      create_time: r.create_time,
+      status: r.status,
+      funds_account: 'AVAILABLE',
       ...(r.success_time ? { success_time: r.success_time } : {}),
-      amount: { total: r.amount.total, refund: r.amount.refund, payer_total: r.amount.total, payer_refund: r.amount.refund, settlement_refund: r.amount.refund, settlement_total: r.amount.total, discount_refund: 0, currency: 'CNY' },
+      amount: {
+        total: r.amount.total,
+        refund: r.amount.refund,
+        payer_total: r.amount.total,
+        payer_refund: r.amount.refund,
+        settlement_refund: r.amount.refund,
+        settlement_total: r.amount.total,
+        discount_refund: 0,
+        currency: 'CNY',
+      },
     };
   }
 
   /** The bank returns the refund: PROCESSING → SUCCESS. */
   settleRefunds() {
-    for (const r of this.refunds.values()) if (r.status === 'PROCESSING') Object.assign(r, { status: 'SUCCESS', success_time: iso(this.now()) });
+    for (const r of this.refunds.values())
+      if (r.status === 'PROCESSING') Object.assign(r, { status: 'SUCCESS', success_time: iso(this.now()) });
   }
 
   /** Refunds of a payment (by our out_trade_no, or a pay-score order's deduction). */
@@ -388,15 +488,28 @@ export class FakeWechatPay {
     if (b.service_id !== m.serviceId) throw new ApiError(403, 'NO_AUTH', '服务ID不存在或与商户号不匹配');
     const no = String(b.out_order_no ?? '');
     if (!/^[0-9A-Za-z_\-|*@]{1,32}$/.test(no)) throw new ApiError(400, 'PARAM_ERROR', 'out_order_no 格式错误');
-    if (typeof b.service_introduction !== 'string' || !b.service_introduction || b.service_introduction.length > 20) throw new ApiError(400, 'PARAM_ERROR', 'service_introduction 长度 1-20');
+    if (typeof b.service_introduction !== 'string' || !b.service_introduction || b.service_introduction.length > 20)
+      throw new ApiError(400, 'PARAM_ERROR', 'service_introduction 长度 1-20');
     const risk = b.risk_fund as { name?: unknown; amount?: unknown; description?: unknown } | undefined;
-    if (!risk || !['DEPOSIT', 'ADVANCE', 'CASH_DEPOSIT', 'ESTIMATE_ORDER_COST'].includes(String(risk.name)) || !Number.isInteger(risk.amount) || (risk.amount as number) < 1) {
+    if (
+      !risk ||
+      !['DEPOSIT', 'ADVANCE', 'CASH_DEPOSIT', 'ESTIMATE_ORDER_COST'].includes(String(risk.name)) ||
+      !Number.isInteger(risk.amount) ||
+      (risk.amount as number) < 1
+    ) {
       throw new ApiError(400, 'PARAM_ERROR', 'risk_fund 错误');
     }
     const range = b.time_range as { start_time?: unknown } | undefined;
-    if (!range || typeof range.start_time !== 'string' || !(range.start_time === 'OnAccept' || /^\d{14}$/.test(range.start_time))) throw new ApiError(400, 'PARAM_ERROR', 'time_range.start_time 格式错误');
-    if (b.need_user_confirm !== true && typeof b.openid !== 'string') throw new ApiError(400, 'PARAM_ERROR', '免确认模式需传入 openid');
-    if (typeof b.notify_url !== 'string' || !/^https:\/\//.test(b.notify_url)) throw new ApiError(400, 'PARAM_ERROR', 'notify_url 必须为 https 地址');
+    if (
+      !range ||
+      typeof range.start_time !== 'string' ||
+      !(range.start_time === 'OnAccept' || /^\d{14}$/.test(range.start_time))
+    )
+      throw new ApiError(400, 'PARAM_ERROR', 'time_range.start_time 格式错误');
+    if (b.need_user_confirm !== true && typeof b.openid !== 'string')
+      throw new ApiError(400, 'PARAM_ERROR', '免确认模式需传入 openid');
+    if (typeof b.notify_url !== 'string' || !/^https:\/\//.test(b.notify_url))
+      throw new ApiError(400, 'PARAM_ERROR', 'notify_url 必须为 https 地址');
     const key = `${m.mchId}|${no}`;
     const prior = this.orders.get(key);
     if (prior) {
@@ -404,10 +517,23 @@ export class FakeWechatPay {
       return this.scoreView(prior, true);
     }
     const o: ServiceOrder = {
-      appid: m.appId, mchid: m.mchId, service_id: m.serviceId, out_order_no: no, service_introduction: b.service_introduction, state: 'CREATED',
-      risk_fund: { name: String(risk.name), amount: risk.amount as number, ...(typeof risk.description === 'string' ? { description: risk.description } : {}) },
-      time_range: { start_time: range.start_time }, notify_url: b.notify_url, order_id: `1000000000${this.id(22)}`,
-      package: randomBytes(24).toString('base64'), request: raw, ...(typeof b.openid === 'string' ? { openid: b.openid } : {}),
+      appid: m.appId,
+      mchid: m.mchId,
+      service_id: m.serviceId,
+      out_order_no: no,
+      service_introduction: b.service_introduction,
+      state: 'CREATED',
+      risk_fund: {
+        name: String(risk.name),
+        amount: risk.amount as number,
+        ...(typeof risk.description === 'string' ? { description: risk.description } : {}),
+      },
+      time_range: { start_time: range.start_time },
+      notify_url: b.notify_url,
+      order_id: `1000000000${this.id(22)}`,
+      package: randomBytes(24).toString('base64'),
+      request: raw,
+      ...(typeof b.openid === 'string' ? { openid: b.openid } : {}),
     };
     this.orders.set(key, o);
     return this.scoreView(o, true);
@@ -421,28 +547,52 @@ export class FakeWechatPay {
 
   private scoreView(o: ServiceOrder, withPackage = false) {
     return {
-      appid: o.appid, mchid: o.mchid, service_id: o.service_id, out_order_no: o.out_order_no, service_introduction: o.service_introduction,
-      state: o.state, ...(o.state_description ? { state_description: o.state_description } : {}), risk_fund: o.risk_fund, time_range: o.time_range,
-      notify_url: o.notify_url, order_id: o.order_id, ...(o.openid ? { openid: o.openid } : {}),
-      ...(o.total_amount === undefined ? {} : { total_amount: o.total_amount, need_collection: true, post_payments: o.post_payments }),
+      appid: o.appid,
+      mchid: o.mchid,
+      service_id: o.service_id,
+      out_order_no: o.out_order_no,
+      service_introduction: o.service_introduction,
+      state: o.state,
+      ...(o.state_description ? { state_description: o.state_description } : {}),
+      risk_fund: o.risk_fund,
+      time_range: o.time_range,
+      notify_url: o.notify_url,
+      order_id: o.order_id,
+      ...(o.openid ? { openid: o.openid } : {}),
+      ...(o.total_amount === undefined
+        ? {}
+        : { total_amount: o.total_amount, need_collection: true, post_payments: o.post_payments }),
       ...(o.collection ? { collection: o.collection } : {}),
       ...(withPackage ? { package: o.package } : {}),
     };
   }
 
   private completeScore(o: ServiceOrder, b: Record<string, unknown>) {
-    if (o.state !== 'DOING' || o.state_description === 'MCH_COMPLETE') throw new ApiError(400, 'INVALID_REQUEST', `订单状态 ${o.state} 不允许完结`);
-    const posts = b.post_payments as { name?: unknown; amount?: unknown; description?: unknown; count?: unknown }[] | undefined;
-    if (!Array.isArray(posts) || posts.length === 0 || posts.some((x) => typeof x.name !== 'string' || !Number.isInteger(x.amount) || (x.amount as number) < 0)) {
+    if (o.state !== 'DOING' || o.state_description === 'MCH_COMPLETE')
+      throw new ApiError(400, 'INVALID_REQUEST', `订单状态 ${o.state} 不允许完结`);
+    const posts = b.post_payments as
+      { name?: unknown; amount?: unknown; description?: unknown; count?: unknown }[] | undefined;
+    if (
+      !Array.isArray(posts) ||
+      posts.length === 0 ||
+      posts.some((x) => typeof x.name !== 'string' || !Number.isInteger(x.amount) || (x.amount as number) < 0)
+    ) {
       throw new ApiError(400, 'PARAM_ERROR', 'post_payments 错误');
     }
-    const sum = posts.reduce((s, x) => s + (x.amount as number) * (Number.isInteger(x.count) ? (x.count as number) : 1), 0);
+    const sum = posts.reduce(
+      (s, x) => s + (x.amount as number) * (Number.isInteger(x.count) ? (x.count as number) : 1),
+      0,
+    );
     if (b.total_amount !== sum) throw new ApiError(400, 'PARAM_ERROR', 'total_amount 与 post_payments 金额之和不一致');
     // The completion may be more or less than the risk fund (WeChat: 完结金额可大于、小于或等于风险金额).
     const end = (b.time_range as { end_time?: unknown } | undefined)?.end_time;
-    if (end !== undefined && !/^\d{14}$/.test(String(end))) throw new ApiError(400, 'PARAM_ERROR', 'time_range.end_time 格式错误');
+    if (end !== undefined && !/^\d{14}$/.test(String(end)))
+      throw new ApiError(400, 'PARAM_ERROR', 'time_range.end_time 格式错误');
     Object.assign(o, {
-      state_description: 'MCH_COMPLETE', total_amount: sum, post_payments: posts, time_range: { ...o.time_range, ...(end ? { end_time: end } : {}) },
+      state_description: 'MCH_COMPLETE',
+      total_amount: sum,
+      post_payments: posts,
+      time_range: { ...o.time_range, ...(end ? { end_time: end } : {}) },
       collection: { state: 'USER_PAYING', total_amount: sum, paying_amount: sum, paid_amount: 0, details: [] },
     });
     const view = this.scoreView(o);
@@ -454,11 +604,19 @@ export class FakeWechatPay {
   autoDeduct = true;
 
   private cancelScore(o: ServiceOrder, b: Record<string, unknown>) {
-    if (typeof b.reason !== 'string' || !b.reason || b.reason.length > 50) throw new ApiError(400, 'PARAM_ERROR', 'reason 长度 1-50');
-    if (!(o.state === 'CREATED' || (o.state === 'DOING' && o.state_description !== 'MCH_COMPLETE'))) throw new ApiError(400, 'INVALID_REQUEST', `订单状态 ${o.state} 不允许取消`);
+    if (typeof b.reason !== 'string' || !b.reason || b.reason.length > 50)
+      throw new ApiError(400, 'PARAM_ERROR', 'reason 长度 1-50');
+    if (!(o.state === 'CREATED' || (o.state === 'DOING' && o.state_description !== 'MCH_COMPLETE')))
+      throw new ApiError(400, 'INVALID_REQUEST', `订单状态 ${o.state} 不允许取消`);
     o.state = 'REVOKED';
     delete o.state_description;
-    return { appid: o.appid, mchid: o.mchid, out_order_no: o.out_order_no, service_id: o.service_id, order_id: o.order_id };
+    return {
+      appid: o.appid,
+      mchid: o.mchid,
+      out_order_no: o.out_order_no,
+      service_id: o.service_id,
+      order_id: o.order_id,
+    };
   }
 
   // ---- the customer and WeChat ------------------------------------------------------------------------------------
@@ -467,7 +625,8 @@ export class FakeWechatPay {
   pay(mchId: string, outTradeNo: string, outcome: 'succeeds' | 'declined' | 'insufficient_funds' = 'succeeds') {
     const t = this.txns.get(`${mchId}|${outTradeNo}`);
     if (!t) throw new Error(`no order ${outTradeNo}`);
-    if (t.trade_state !== 'NOTPAY' && t.trade_state !== 'PAYERROR') throw new Error(`order ${outTradeNo} is ${t.trade_state}`);
+    if (t.trade_state !== 'NOTPAY' && t.trade_state !== 'PAYERROR')
+      throw new Error(`order ${outTradeNo} is ${t.trade_state}`);
     if (outcome === 'succeeds') {
       t.trade_state = 'SUCCESS';
       t.trade_state_desc = '支付成功';
@@ -492,18 +651,41 @@ export class FakeWechatPay {
   /** WeChat collects a completed pay-score order from the user: DOING/MCH_COMPLETE → DONE, a paid transaction. */
   deduct(mchId: string, outOrderNo: string) {
     const o = this.orders.get(`${mchId}|${outOrderNo}`);
-    if (!o?.collection || o.state_description !== 'MCH_COMPLETE') throw new Error(`order ${outOrderNo} is not completed`);
+    if (!o?.collection || o.state_description !== 'MCH_COMPLETE')
+      throw new Error(`order ${outOrderNo} is not completed`);
     const amount = o.collection.paying_amount;
     if (amount > 0) {
       const t: Txn = {
-        appid: o.appid, mchid: o.mchid, out_trade_no: `PS${this.id(20)}`, trade_type: 'PAYSCORE', trade_state: 'SUCCESS', trade_state_desc: '支付成功',
-        description: o.service_introduction, notify_url: o.notify_url, amount: { total: amount, currency: 'CNY' }, payer: { openid: o.openid ?? '' },
-        prepay_id: '', transaction_id: `42${this.id(26)}`, success_time: iso(this.now()), request: '', refunded: 0,
+        appid: o.appid,
+        mchid: o.mchid,
+        out_trade_no: `PS${this.id(20)}`,
+        trade_type: 'PAYSCORE',
+        trade_state: 'SUCCESS',
+        trade_state_desc: '支付成功',
+        description: o.service_introduction,
+        notify_url: o.notify_url,
+        amount: { total: amount, currency: 'CNY' },
+        payer: { openid: o.openid ?? '' },
+        prepay_id: '',
+        transaction_id: `42${this.id(26)}`,
+        success_time: iso(this.now()),
+        request: '',
+        refunded: 0,
       };
       this.byTransactionId.set(t.transaction_id!, t);
-      o.collection.details.push({ seq: o.collection.details.length + 1, amount, paid_type: 'NEWTON', paid_time: cstNow(this.now()), transaction_id: t.transaction_id! });
+      o.collection.details.push({
+        seq: o.collection.details.length + 1,
+        amount,
+        paid_type: 'NEWTON',
+        paid_time: cstNow(this.now()),
+        transaction_id: t.transaction_id!,
+      });
     }
-    Object.assign(o.collection, { state: 'USER_PAID', paying_amount: 0, paid_amount: o.collection.paid_amount + amount });
+    Object.assign(o.collection, {
+      state: 'USER_PAID',
+      paying_amount: 0,
+      paid_amount: o.collection.paid_amount + amount,
+    });
     Object.assign(o, { state: 'DONE', state_description: 'USER_PAID' });
     return this.scoreView(o);
   }
@@ -532,7 +714,10 @@ export class FakeWechatPay {
    */
   notification(
     mchId: string,
-    event: { kind: 'transaction'; outTradeNo: string } | { kind: 'payscore'; outOrderNo: string; eventType: 'PAYSCORE.USER_CONFIRM' | 'PAYSCORE.USER_PAID' } | { kind: 'refund'; outRefundNo: string },
+    event:
+      | { kind: 'transaction'; outTradeNo: string }
+      | { kind: 'payscore'; outOrderNo: string; eventType: 'PAYSCORE.USER_CONFIRM' | 'PAYSCORE.USER_PAID' }
+      | { kind: 'refund'; outRefundNo: string },
     opts: { id?: string; signWith?: KeyObject; timestamp?: number; apiV3Key?: string } = {},
   ) {
     const m = this.merchants.get(mchId)!;
@@ -551,11 +736,20 @@ export class FakeWechatPay {
       eventType = event.eventType;
       resource = this.scoreView(o);
       originalType = 'payscore';
-      summary = event.eventType === 'PAYSCORE.USER_PAID' ? '微信支付分服务订单支付成功' : '微信支付分服务订单用户已确认';
+      summary =
+        event.eventType === 'PAYSCORE.USER_PAID' ? '微信支付分服务订单支付成功' : '微信支付分服务订单用户已确认';
     } else {
       const r = this.refunds.get(`${mchId}|${event.outRefundNo}`)!;
       eventType = `REFUND.${r.status === 'PROCESSING' ? 'SUCCESS' : r.status}`;
-      resource = { mchid: mchId, out_trade_no: r.out_trade_no, transaction_id: r.transaction_id, out_refund_no: r.out_refund_no, refund_id: r.refund_id, refund_status: 'SUCCESS', amount: r.amount };
+      resource = {
+        mchid: mchId,
+        out_trade_no: r.out_trade_no,
+        transaction_id: r.transaction_id,
+        out_refund_no: r.out_refund_no,
+        refund_id: r.refund_id,
+        refund_status: 'SUCCESS',
+        amount: r.amount,
+      };
       originalType = 'refund';
       summary = '退款成功';
     }
@@ -563,10 +757,24 @@ export class FakeWechatPay {
     const aad = originalType;
     const cipher = createCipheriv('aes-256-gcm', Buffer.from(opts.apiV3Key ?? m.apiV3Key), Buffer.from(nonce));
     cipher.setAAD(Buffer.from(aad));
-    const ct = Buffer.concat([cipher.update(JSON.stringify(resource), 'utf8'), cipher.final(), cipher.getAuthTag()]).toString('base64');
+    const ct = Buffer.concat([
+      cipher.update(JSON.stringify(resource), 'utf8'),
+      cipher.final(),
+      cipher.getAuthTag(),
+    ]).toString('base64');
     const rawBody = JSON.stringify({
-      id: opts.id ?? crypto.randomUUID(), create_time: iso(this.now()), resource_type: 'encrypt-resource', event_type: eventType, summary,
-      resource: { original_type: originalType, algorithm: 'AEAD_AES_256_GCM', ciphertext: ct, associated_data: aad, nonce },
+      id: opts.id ?? crypto.randomUUID(),
+      create_time: iso(this.now()),
+      resource_type: 'encrypt-resource',
+      event_type: eventType,
+      summary,
+      resource: {
+        original_type: originalType,
+        algorithm: 'AEAD_AES_256_GCM',
+        ciphertext: ct,
+        associated_data: aad,
+        nonce,
+      },
     });
     return this.deliver(rawBody, opts);
   }

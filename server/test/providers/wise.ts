@@ -22,11 +22,37 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 
-interface Recipient { id: number; profile: number; accountHolderName: string; currency: string; type: string; details: Record<string, unknown> }
-interface Quote { id: string; profile: number; sourceCurrency: string; targetCurrency: string; sourceAmount: number; targetAmount: number; targetAccount: number | null; used: boolean }
+interface Recipient {
+  id: number;
+  profile: number;
+  accountHolderName: string;
+  currency: string;
+  type: string;
+  details: Record<string, unknown>;
+}
+interface Quote {
+  id: string;
+  profile: number;
+  sourceCurrency: string;
+  targetCurrency: string;
+  sourceAmount: number;
+  targetAmount: number;
+  targetAccount: number | null;
+  used: boolean;
+}
 export interface WiseTransfer {
-  id: number; user: number; targetAccount: number; quoteUuid: string; status: string; customerTransactionId: string;
-  sourceCurrency: string; sourceValue: number; targetCurrency: string; targetValue: number; details: { reference: string }; created: string;
+  id: number;
+  user: number;
+  targetAccount: number;
+  quoteUuid: string;
+  status: string;
+  customerTransactionId: string;
+  sourceCurrency: string;
+  sourceValue: number;
+  targetCurrency: string;
+  targetValue: number;
+  details: { reference: string };
+  created: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -43,7 +69,8 @@ export function ibanValid(iban: string): boolean {
   return rem === 1;
 }
 
-const notValid = (path: string, message: string) => [422, { errors: [{ code: 'NOT_VALID', message, path, arguments: [path] }] }] as const;
+const notValid = (path: string, message: string) =>
+  [422, { errors: [{ code: 'NOT_VALID', message, path, arguments: [path] }] }] as const;
 
 export class FakeWise {
   private server!: Server;
@@ -56,7 +83,12 @@ export class FakeWise {
   readonly fundings: { transferId: number; amount: number; currency: string }[] = [];
   readonly requests: { method: string; path: string }[] = [];
 
-  constructor(readonly token: string, readonly profileId: number, readonly balances: Record<string, number>, readonly userId = 4242) {}
+  constructor(
+    readonly token: string,
+    readonly profileId: number,
+    readonly balances: Record<string, number>,
+    readonly userId = 4242,
+  ) {}
 
   async start() {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -92,7 +124,8 @@ export class FakeWise {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.headers.authorization !== `Bearer ${this.token}`) return send(401, { error: 'invalid_token', error_description: 'Invalid token' });
+    if (req.headers.authorization !== `Bearer ${this.token}`)
+      return send(401, { error: 'invalid_token', error_description: 'Invalid token' });
     let body: Record<string, unknown> = {};
     if (raw) {
       try {
@@ -108,13 +141,15 @@ export class FakeWise {
   private route(method: string, path: string, b: Record<string, unknown>): readonly [number, unknown] {
     let m: RegExpExecArray | null;
     if (method === 'POST' && path === '/v1/accounts') return this.createRecipient(b);
-    if (method === 'POST' && (m = /^\/v3\/profiles\/(\d+)\/quotes$/.exec(path))) return this.createQuote(Number(m[1]), b);
+    if (method === 'POST' && (m = /^\/v3\/profiles\/(\d+)\/quotes$/.exec(path)))
+      return this.createQuote(Number(m[1]), b);
     if (method === 'POST' && path === '/v1/transfers') return this.createTransfer(b);
     if (method === 'GET' && (m = /^\/v1\/transfers\/(\d+)$/.exec(path))) {
       const t = this.transfers.get(Number(m[1]));
       return t ? [200, t] : [404, { errors: [{ code: 'NOT_FOUND', message: 'Transfer not found' }] }];
     }
-    if (method === 'POST' && (m = /^\/v3\/profiles\/(\d+)\/transfers\/(\d+)\/payments$/.exec(path))) return this.fund(Number(m[1]), Number(m[2]), b);
+    if (method === 'POST' && (m = /^\/v3\/profiles\/(\d+)\/transfers\/(\d+)\/payments$/.exec(path)))
+      return this.fund(Number(m[1]), Number(m[2]), b);
     return [404, { errors: [{ code: 'NOT_FOUND', message: `No route ${method} ${path}` }] }];
   }
 
@@ -126,19 +161,31 @@ export class FakeWise {
       return notValid('accountHolderName', 'Please enter the recipients first and last name.');
     }
     const d = (b.details ?? {}) as Record<string, unknown>;
-    if (d.legalType !== 'PRIVATE' && d.legalType !== 'BUSINESS') return notValid('legalType', 'Please specify legalType.');
+    if (d.legalType !== 'PRIVATE' && d.legalType !== 'BUSINESS')
+      return notValid('legalType', 'Please specify legalType.');
     if (b.type === 'iban') {
       if (typeof d.iban !== 'string' || !ibanValid(d.iban)) return notValid('IBAN', 'Please specify a valid IBAN.');
     } else if (b.type === 'aba') {
-      if (typeof d.abartn !== 'string' || !/^\d{9}$/.test(d.abartn)) return notValid('abartn', 'Please specify a valid routing number.');
-      if (typeof d.accountNumber !== 'string' || !/^\d{4,17}$/.test(d.accountNumber)) return notValid('accountNumber', 'Please specify a valid account number.');
-      if (d.accountType !== 'CHECKING' && d.accountType !== 'SAVINGS') return notValid('accountType', 'Please specify accountType.');
+      if (typeof d.abartn !== 'string' || !/^\d{9}$/.test(d.abartn))
+        return notValid('abartn', 'Please specify a valid routing number.');
+      if (typeof d.accountNumber !== 'string' || !/^\d{4,17}$/.test(d.accountNumber))
+        return notValid('accountNumber', 'Please specify a valid account number.');
+      if (d.accountType !== 'CHECKING' && d.accountType !== 'SAVINGS')
+        return notValid('accountType', 'Please specify accountType.');
       const a = (d.address ?? {}) as Record<string, unknown>;
-      for (const f of ['country', 'city', 'firstLine', 'postCode']) if (typeof a[f] !== 'string' || !a[f]) return notValid(`address.${f}`, 'Address is required.');
+      for (const f of ['country', 'city', 'firstLine', 'postCode'])
+        if (typeof a[f] !== 'string' || !a[f]) return notValid(`address.${f}`, 'Address is required.');
     } else {
       return notValid('type', 'Unsupported recipient type.');
     }
-    const r: Recipient = { id: 40_000_000 + ++this.seq, profile: this.profileId, accountHolderName: name, currency: String(b.currency), type: String(b.type), details: d };
+    const r: Recipient = {
+      id: 40_000_000 + ++this.seq,
+      profile: this.profileId,
+      accountHolderName: name,
+      currency: String(b.currency),
+      type: String(b.type),
+      details: d,
+    };
     this.recipients.set(r.id, r);
     return [200, { ...r, user: this.userId, country: null, active: true, ownedByCustomer: false }];
   }
@@ -147,16 +194,38 @@ export class FakeWise {
     if (profile !== this.profileId) return [403, { errors: [{ code: 'FORBIDDEN', message: 'Not your profile' }] }];
     const hasSource = typeof b.sourceAmount === 'number';
     const hasTarget = typeof b.targetAmount === 'number';
-    if (hasSource === hasTarget) return [422, { errors: [{ code: 'error.quote.amount', message: 'Specify sourceAmount or targetAmount, not both.' }] }];
-    if (typeof b.sourceCurrency !== 'string' || typeof b.targetCurrency !== 'string') return notValid('sourceCurrency', 'Currencies are required.');
-    if (b.sourceCurrency !== b.targetCurrency) return [422, { errors: [{ code: 'error.route', message: 'Only same-currency payouts in this test server.' }] }];
+    if (hasSource === hasTarget)
+      return [
+        422,
+        { errors: [{ code: 'error.quote.amount', message: 'Specify sourceAmount or targetAmount, not both.' }] },
+      ];
+    if (typeof b.sourceCurrency !== 'string' || typeof b.targetCurrency !== 'string')
+      return notValid('sourceCurrency', 'Currencies are required.');
+    if (b.sourceCurrency !== b.targetCurrency)
+      return [422, { errors: [{ code: 'error.route', message: 'Only same-currency payouts in this test server.' }] }];
     const amount = Number(hasSource ? b.sourceAmount : b.targetAmount);
     const q: Quote = {
-      id: randomUUID(), profile, sourceCurrency: b.sourceCurrency, targetCurrency: b.targetCurrency, sourceAmount: amount, targetAmount: amount,
-      targetAccount: typeof b.targetAccount === 'number' ? b.targetAccount : null, used: false,
+      id: randomUUID(),
+      profile,
+      sourceCurrency: b.sourceCurrency,
+      targetCurrency: b.targetCurrency,
+      sourceAmount: amount,
+      targetAmount: amount,
+      targetAccount: typeof b.targetAccount === 'number' ? b.targetAccount : null,
+      used: false,
     };
     this.quotes.set(q.id, q);
-    return [200, { ...q, rate: 1, rateType: 'FIXED', payOut: b.payOut ?? 'BANK_TRANSFER', providedAmountType: hasSource ? 'SOURCE' : 'TARGET', status: 'PENDING' }];
+    return [
+      200,
+      {
+        ...q,
+        rate: 1,
+        rateType: 'FIXED',
+        payOut: b.payOut ?? 'BANK_TRANSFER',
+        providedAmountType: hasSource ? 'SOURCE' : 'TARGET',
+        status: 'PENDING',
+      },
+    ];
   }
 
   private createTransfer(b: Record<string, unknown>): readonly [number, unknown] {
@@ -166,14 +235,26 @@ export class FakeWise {
     if (earlier) return [200, earlier];
     const q = this.quotes.get(String(b.quoteUuid));
     if (!q) return notValid('quoteUuid', 'Quote not found.');
-    if (q.used) return [422, { errors: [{ code: 'error.quote.used', message: 'A transfer was already created from this quote.' }] }];
+    if (q.used)
+      return [
+        422,
+        { errors: [{ code: 'error.quote.used', message: 'A transfer was already created from this quote.' }] },
+      ];
     const acct = this.recipients.get(Number(b.targetAccount));
     if (!acct) return notValid('targetAccount', 'Recipient not found.');
     q.used = true;
     const t: WiseTransfer = {
-      id: 16_000_000 + ++this.seq, user: this.userId, targetAccount: acct.id, quoteUuid: q.id, status: 'incoming_payment_waiting',
-      customerTransactionId: ctid, sourceCurrency: q.sourceCurrency, sourceValue: q.sourceAmount, targetCurrency: q.targetCurrency,
-      targetValue: q.targetAmount, details: { reference: String((b.details as { reference?: string } | undefined)?.reference ?? '') },
+      id: 16_000_000 + ++this.seq,
+      user: this.userId,
+      targetAccount: acct.id,
+      quoteUuid: q.id,
+      status: 'incoming_payment_waiting',
+      customerTransactionId: ctid,
+      sourceCurrency: q.sourceCurrency,
+      sourceValue: q.sourceAmount,
+      targetCurrency: q.targetCurrency,
+      targetValue: q.targetAmount,
+      details: { reference: String((b.details as { reference?: string } | undefined)?.reference ?? '') },
       created: new Date().toISOString(),
     };
     this.transfers.set(t.id, t);
@@ -185,9 +266,11 @@ export class FakeWise {
     if (b.type !== 'BALANCE') return notValid('type', 'Only BALANCE funding.');
     const t = this.transfers.get(id);
     if (!t) return [404, { errors: [{ code: 'NOT_FOUND', message: 'Transfer not found' }] }];
-    if (t.status !== 'incoming_payment_waiting') return [422, { errors: [{ code: 'transfer.not_awaiting_funding', message: `Transfer is ${t.status}` }] }];
+    if (t.status !== 'incoming_payment_waiting')
+      return [422, { errors: [{ code: 'transfer.not_awaiting_funding', message: `Transfer is ${t.status}` }] }];
     const have = this.balances[t.sourceCurrency] ?? 0;
-    if (have < t.sourceValue) return [200, { type: 'BALANCE', status: 'REJECTED', errorCode: 'transfer.insufficient_funds' }];
+    if (have < t.sourceValue)
+      return [200, { type: 'BALANCE', status: 'REJECTED', errorCode: 'transfer.insufficient_funds' }];
     this.balances[t.sourceCurrency] = have - t.sourceValue;
     this.fundings.push({ transferId: t.id, amount: t.sourceValue, currency: t.sourceCurrency });
     t.status = 'processing';

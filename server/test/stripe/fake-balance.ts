@@ -28,9 +28,18 @@ export class FakeBalance {
     const charge = source.object === 'charge';
     const fee = charge ? FakeBalance.fee(amount) : 0;
     const tx: Obj = {
-      id: `txn_${(++this.seq).toString(36).padStart(6, '0')}`, object: 'balance_transaction', amount: charge ? amount : -amount, fee, net: (charge ? amount : -amount) - fee,
-      currency: source.currency, created, available_on: created + 2 * 86_400, type: charge ? 'charge' : 'refund', reporting_category: charge ? 'charge' : 'refund',
-      source: source.id, status: 'pending',
+      id: `txn_${(++this.seq).toString(36).padStart(6, '0')}`,
+      object: 'balance_transaction',
+      amount: charge ? amount : -amount,
+      fee,
+      net: (charge ? amount : -amount) - fee,
+      currency: source.currency,
+      created,
+      available_on: created + 2 * 86_400,
+      type: charge ? 'charge' : 'refund',
+      reporting_category: charge ? 'charge' : 'refund',
+      source: source.id,
+      status: 'pending',
     };
     this.of(account).push(tx);
     source.balance_transaction = tx.id;
@@ -57,13 +66,20 @@ export class FakeBalance {
     const created = (p.created ?? {}) as Record<string, string>;
     const limit = Math.min(Number(p.limit ?? 10), 100, this.maxPage);
     if (!Number.isInteger(limit) || limit < 1) throw new Error('limit');
-    let all = [...this.of(account)].reverse()
-      .filter((t) => (created.gte === undefined || Number(t.created) >= Number(created.gte)) && (created.lt === undefined || Number(t.created) < Number(created.lt)));
+    let all = [...this.of(account)]
+      .reverse()
+      .filter(
+        (t) =>
+          (created.gte === undefined || Number(t.created) >= Number(created.gte)) &&
+          (created.lt === undefined || Number(t.created) < Number(created.lt)),
+      );
     if (p.starting_after) all = all.slice(all.findIndex((t) => t.id === p.starting_after) + 1);
     const page = all.slice(0, limit);
     const expand = ((p.expand as string[] | undefined) ?? []).includes('data.source');
     return {
-      object: 'list', url: '/v1/balance_transactions', has_more: all.length > limit,
+      object: 'list',
+      url: '/v1/balance_transactions',
+      has_more: all.length > limit,
       data: page.map((t) => (expand ? { ...t, source: objects.get(String(t.source)) ?? t.source } : t)),
     };
   }

@@ -22,35 +22,84 @@ import { FakeBalance } from './fake-balance.ts';
 type Obj = Record<string, unknown> & { id: string; object: string };
 
 interface Card {
-  brand: string; last4: string; outcome: 'ok' | 'card_declined' | 'insufficient_funds'; threeDS: 'always' | 'optional'; holdDays: number; type?: 'ideal' | 'wechat_pay';
+  brand: string;
+  last4: string;
+  outcome: 'ok' | 'card_declined' | 'insufficient_funds';
+  threeDS: 'always' | 'optional';
+  holdDays: number;
+  type?: 'ideal' | 'wechat_pay';
   funding?: 'debit' | 'prepaid';
 }
 const TEST_CARDS: Record<string, Card> = {
   pm_card_visa: { brand: 'visa', last4: '4242', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
   pm_card_mastercard: { brand: 'mastercard', last4: '4444', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
   pm_card_chargeDeclined: { brand: 'visa', last4: '0002', outcome: 'card_declined', threeDS: 'optional', holdDays: 7 },
-  pm_card_chargeDeclinedInsufficientFunds: { brand: 'visa', last4: '9995', outcome: 'insufficient_funds', threeDS: 'optional', holdDays: 7 },
+  pm_card_chargeDeclinedInsufficientFunds: {
+    brand: 'visa',
+    last4: '9995',
+    outcome: 'insufficient_funds',
+    threeDS: 'optional',
+    holdDays: 7,
+  },
   pm_card_authenticationRequired: { brand: 'visa', last4: '3184', outcome: 'ok', threeDS: 'always', holdDays: 7 },
   pm_card_threeDSecureOptional: { brand: 'visa', last4: '3063', outcome: 'ok', threeDS: 'optional', holdDays: 7 },
   pm_card_shortHold: { brand: 'visa', last4: '0077', outcome: 'ok', threeDS: 'optional', holdDays: 2 },
-  pm_card_visa_debit: { brand: 'visa', last4: '5556', outcome: 'ok', threeDS: 'optional', holdDays: 7, funding: 'debit' },
-  pm_card_mastercard_debit: { brand: 'mastercard', last4: '8210', outcome: 'ok', threeDS: 'optional', holdDays: 7, funding: 'debit' },
-  pm_card_mastercard_prepaid: { brand: 'mastercard', last4: '5100', outcome: 'ok', threeDS: 'optional', holdDays: 7, funding: 'prepaid' },
+  pm_card_visa_debit: {
+    brand: 'visa',
+    last4: '5556',
+    outcome: 'ok',
+    threeDS: 'optional',
+    holdDays: 7,
+    funding: 'debit',
+  },
+  pm_card_mastercard_debit: {
+    brand: 'mastercard',
+    last4: '8210',
+    outcome: 'ok',
+    threeDS: 'optional',
+    holdDays: 7,
+    funding: 'debit',
+  },
+  pm_card_mastercard_prepaid: {
+    brand: 'mastercard',
+    last4: '5100',
+    outcome: 'ok',
+    threeDS: 'optional',
+    holdDays: 7,
+    funding: 'prepaid',
+  },
   // Redirect / QR methods: always need the customer (a bank redirect, a WeChat QR code), charge at once.
   pm_ideal: { brand: 'ideal', last4: '', outcome: 'ok', threeDS: 'always', holdDays: 0, type: 'ideal' },
   pm_wechat: { brand: 'wechat_pay', last4: '', outcome: 'ok', threeDS: 'always', holdDays: 0, type: 'wechat_pay' },
 };
 
 /** A PaymentMethod's `card` hash as Stripe returns it. */
-const cardOf = (c: Card) => ({ brand: c.brand, last4: c.last4, exp_month: 12, exp_year: 2034, funding: c.funding ?? 'credit', country: 'US' });
+const cardOf = (c: Card) => ({
+  brand: c.brand,
+  last4: c.last4,
+  exp_month: 12,
+  exp_year: 2034,
+  funding: c.funding ?? 'credit',
+  country: 'US',
+});
 
 class ApiError extends Error {
-  constructor(readonly status: number, readonly body: Record<string, unknown>) {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
     super(String(body.message));
   }
 }
-const invalid = (message: string, code?: string, param?: string) => new ApiError(400, { type: 'invalid_request_error', message, ...(code ? { code } : {}), ...(param ? { param } : {}) });
-const missing = (id: string, param = 'id') => new ApiError(404, { type: 'invalid_request_error', code: 'resource_missing', message: `No such object: '${id}'`, param });
+const invalid = (message: string, code?: string, param?: string) =>
+  new ApiError(400, { type: 'invalid_request_error', message, ...(code ? { code } : {}), ...(param ? { param } : {}) });
+const missing = (id: string, param = 'id') =>
+  new ApiError(404, {
+    type: 'invalid_request_error',
+    code: 'resource_missing',
+    message: `No such object: '${id}'`,
+    param,
+  });
 
 /** Parses Stripe's form encoding: a[b]=1&a[c][0]=x&expand[]=y → {a: {b: '1', c: ['x']}, expand: ['y']}. */
 export function parseForm(body: string): Record<string, unknown> {
@@ -142,12 +191,21 @@ export class FakeStripe {
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString();
     const send = (status: number, body: string, replayed = false) => {
-      res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++this.seq}`, ...(replayed ? { 'idempotent-replayed': 'true' } : {}) });
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'request-id': `req_${++this.seq}`,
+        ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+      });
       res.end(body);
     };
     const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     if (!auth || !this.keys.includes(auth)) {
-      return send(401, JSON.stringify({ error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${auth ?? ''}` } }));
+      return send(
+        401,
+        JSON.stringify({
+          error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${auth ?? ''}` },
+        }),
+      );
     }
     const account = `${auth}|${String(req.headers['stripe-account'] ?? '')}`;
     const url = new URL(req.url ?? '/', 'http://x');
@@ -162,7 +220,16 @@ export class FakeStripe {
       const prior = this.idem.get(`${account}|${key}`);
       if (prior) {
         if (prior.hash !== hash) {
-          return send(400, JSON.stringify({ error: { type: 'idempotency_error', message: 'Keys for idempotent requests can only be used with the same parameters they were first used with.' } }));
+          return send(
+            400,
+            JSON.stringify({
+              error: {
+                type: 'idempotency_error',
+                message:
+                  'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+              },
+            }),
+          );
         }
         return send(prior.status, prior.body, true);
       }
@@ -205,7 +272,8 @@ export class FakeStripe {
       const pm = this.paymentMethod(s, id);
       if (method === 'GET') return pm;
       if (action === 'detach') {
-        if (!pm.customer) throw invalid(`The payment method ${id} is not attached to a customer.`, 'payment_method_unexpected_state');
+        if (!pm.customer)
+          throw invalid(`The payment method ${id} is not attached to a customer.`, 'payment_method_unexpected_state');
         pm.customer = null;
         return pm;
       }
@@ -216,10 +284,22 @@ export class FakeStripe {
       if (method === 'GET') return this.expand(s, pi, p);
       if (action === 'capture') return this.capture(s, pi, p);
       if (action === 'cancel') {
-        if (!['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action'].includes(String(pi.status))) {
-          throw invalid(`You cannot cancel this PaymentIntent because it has a status of ${String(pi.status)}.`, 'payment_intent_unexpected_state');
+        if (
+          !['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action'].includes(
+            String(pi.status),
+          )
+        ) {
+          throw invalid(
+            `You cannot cancel this PaymentIntent because it has a status of ${String(pi.status)}.`,
+            'payment_intent_unexpected_state',
+          );
         }
-        Object.assign(pi, { status: 'canceled', amount_capturable: 0, canceled_at: this.now(), cancellation_reason: p.cancellation_reason ?? 'requested_by_customer' });
+        Object.assign(pi, {
+          status: 'canceled',
+          amount_capturable: 0,
+          canceled_at: this.now(),
+          cancellation_reason: p.cancellation_reason ?? 'requested_by_customer',
+        });
         return pi;
       }
     }
@@ -228,11 +308,26 @@ export class FakeStripe {
       const charge = find(String(pi.latest_charge), 'charge');
       const left = Number(charge.amount_captured) - Number(charge.amount_refunded);
       const amount = p.amount ? Number(p.amount) : left;
-      if (pi.status !== 'succeeded') throw invalid('This PaymentIntent does not have a successful charge to refund.', 'charge_not_refundable');
-      if (amount <= 0 || amount > left) throw invalid(`Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`, 'amount_too_large', 'amount');
+      if (pi.status !== 'succeeded')
+        throw invalid('This PaymentIntent does not have a successful charge to refund.', 'charge_not_refundable');
+      if (amount <= 0 || amount > left)
+        throw invalid(
+          `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+          'amount_too_large',
+          'amount',
+        );
       charge.amount_refunded = Number(charge.amount_refunded) + amount;
       charge.refunded = charge.amount_refunded === charge.amount_captured;
-      const r: Obj = { id: this.id('re'), object: 'refund', amount, currency: pi.currency, payment_intent: pi.id, charge: charge.id, status: 'succeeded', created: this.now() };
+      const r: Obj = {
+        id: this.id('re'),
+        object: 'refund',
+        amount,
+        currency: pi.currency,
+        payment_intent: pi.id,
+        charge: charge.id,
+        status: 'succeeded',
+        created: this.now(),
+      };
       s.set(r.id, r);
       this.balance.record(account, r, amount, this.now());
       return r;
@@ -240,8 +335,13 @@ export class FakeStripe {
     if (resource === 'setup_intents') {
       if (method === 'POST' && !id) {
         const si: Obj = {
-          id: this.id('seti'), object: 'setup_intent', status: 'requires_payment_method', customer: p.customer ?? null, usage: p.usage ?? 'off_session',
-          payment_method: null, metadata: p.metadata ?? {},
+          id: this.id('seti'),
+          object: 'setup_intent',
+          status: 'requires_payment_method',
+          customer: p.customer ?? null,
+          usage: p.usage ?? 'off_session',
+          payment_method: null,
+          metadata: p.metadata ?? {},
         };
         si.client_secret = `${si.id}_secret_${Math.random().toString(36).slice(2)}`;
         s.set(si.id, si);
@@ -255,7 +355,13 @@ export class FakeStripe {
         si.payment_method = pm.id;
         if (card.outcome !== 'ok') {
           si.status = 'requires_payment_method';
-          throw new ApiError(402, { type: 'card_error', code: 'card_declined', decline_code: card.outcome, message: 'Your card was declined.', setup_intent: si });
+          throw new ApiError(402, {
+            type: 'card_error',
+            code: 'card_declined',
+            decline_code: card.outcome,
+            message: 'Your card was declined.',
+            setup_intent: si,
+          });
         }
         if (card.threeDS === 'always') {
           si.status = 'requires_action';
@@ -267,7 +373,10 @@ export class FakeStripe {
         return si;
       }
     }
-    throw new ApiError(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
+    throw new ApiError(404, {
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${method}: ${path}).`,
+    });
   }
 
   /** A payment method object; pm_card_* test ids are materialised on first use (as Stripe clones them). */
@@ -275,7 +384,14 @@ export class FakeStripe {
     let pm = s.get(id);
     if (!pm && TEST_CARDS[id]) {
       const c = TEST_CARDS[id];
-      pm = { id, object: 'payment_method', type: c.type ?? 'card', customer: null, test_card: id, ...(c.type ? { [c.type]: {} } : { card: cardOf(c) }) };
+      pm = {
+        id,
+        object: 'payment_method',
+        type: c.type ?? 'card',
+        customer: null,
+        test_card: id,
+        ...(c.type ? { [c.type]: {} } : { card: cardOf(c) }),
+      };
       s.set(id, pm);
     }
     if (!pm || pm.object !== 'payment_method') throw missing(id, 'payment_method');
@@ -286,25 +402,52 @@ export class FakeStripe {
   private usePaymentMethod(s: Map<string, Obj>, id: string) {
     if (!TEST_CARDS[id]) return this.paymentMethod(s, id);
     const c = TEST_CARDS[id];
-    const pm: Obj = { id: this.id('pm'), object: 'payment_method', type: c.type ?? 'card', customer: null, test_card: id, ...(c.type ? { [c.type]: {} } : { card: cardOf(c) }) };
+    const pm: Obj = {
+      id: this.id('pm'),
+      object: 'payment_method',
+      type: c.type ?? 'card',
+      customer: null,
+      test_card: id,
+      ...(c.type ? { [c.type]: {} } : { card: cardOf(c) }),
+    };
     s.set(pm.id, pm);
     return pm;
   }
 
   private createIntent(s: Map<string, Obj>, p: Record<string, unknown>) {
     const amount = Number(p.amount);
-    if (!Number.isInteger(amount) || amount < 1) throw invalid('Invalid positive integer', 'parameter_invalid_integer', 'amount');
-    if (!/^[a-z]{3}$/.test(String(p.currency))) throw invalid('Invalid currency', 'parameter_invalid_string', 'currency');
+    if (!Number.isInteger(amount) || amount < 1)
+      throw invalid('Invalid positive integer', 'parameter_invalid_integer', 'amount');
+    if (!/^[a-z]{3}$/.test(String(p.currency)))
+      throw invalid('Invalid currency', 'parameter_invalid_string', 'currency');
     const pmId = String(p.payment_method ?? '');
     const pm = this.usePaymentMethod(s, pmId);
     if (p.customer && !s.get(String(p.customer))) throw missing(String(p.customer), 'customer');
     if (p.off_session === 'true' && (!p.customer || (pm.customer && pm.customer !== p.customer))) {
-      throw invalid('The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment.', 'payment_method_unexpected_state', 'payment_method');
+      throw invalid(
+        'The provided PaymentMethod was previously used with a PaymentIntent without Customer attachment.',
+        'payment_method_unexpected_state',
+        'payment_method',
+      );
     }
     const pi: Obj = {
-      id: this.id('pi'), object: 'payment_intent', amount, currency: p.currency, status: 'requires_payment_method', capture_method: p.capture_method ?? 'automatic',
-      amount_capturable: 0, amount_received: 0, customer: p.customer ?? null, payment_method: pm.id, setup_future_usage: p.setup_future_usage ?? null,
-      metadata: p.metadata ?? {}, latest_charge: null, last_payment_error: null, next_action: null, created: this.now(), livemode: false,
+      id: this.id('pi'),
+      object: 'payment_intent',
+      amount,
+      currency: p.currency,
+      status: 'requires_payment_method',
+      capture_method: p.capture_method ?? 'automatic',
+      amount_capturable: 0,
+      amount_received: 0,
+      customer: p.customer ?? null,
+      payment_method: pm.id,
+      setup_future_usage: p.setup_future_usage ?? null,
+      metadata: p.metadata ?? {},
+      latest_charge: null,
+      last_payment_error: null,
+      next_action: null,
+      created: this.now(),
+      livemode: false,
     };
     pi.client_secret = `${pi.id}_secret_${Math.random().toString(36).slice(2)}`;
     s.set(pi.id, pi);
@@ -313,28 +456,73 @@ export class FakeStripe {
     const type = card.type ?? 'card';
     const allowed = (p.allowed_payment_method_types as string[] | undefined) ?? ['card'];
     if (!allowed.includes(type)) {
-      throw invalid(`The PaymentMethod provided (${type}) is not allowed for this PaymentIntent.`, 'payment_intent_incompatible_payment_method', 'payment_method');
+      throw invalid(
+        `The PaymentMethod provided (${type}) is not allowed for this PaymentIntent.`,
+        'payment_intent_incompatible_payment_method',
+        'payment_method',
+      );
     }
     if (type !== 'card') {
-      if (pi.capture_method === 'manual') throw invalid(`${type} does not support capture_method=manual.`, 'payment_intent_invalid_parameter', 'capture_method');
-      if (type === 'ideal' && !p.return_url) throw invalid('A return_url is required to confirm with ideal.', 'parameter_missing', 'return_url');
-      if (type === 'wechat_pay' && (p.payment_method_options as { wechat_pay?: { client?: string } } | undefined)?.wechat_pay?.client !== 'web') {
-        throw invalid('payment_method_options[wechat_pay][client] is required.', 'parameter_missing', 'payment_method_options[wechat_pay][client]');
+      if (pi.capture_method === 'manual')
+        throw invalid(
+          `${type} does not support capture_method=manual.`,
+          'payment_intent_invalid_parameter',
+          'capture_method',
+        );
+      if (type === 'ideal' && !p.return_url)
+        throw invalid('A return_url is required to confirm with ideal.', 'parameter_missing', 'return_url');
+      if (
+        type === 'wechat_pay' &&
+        (p.payment_method_options as { wechat_pay?: { client?: string } } | undefined)?.wechat_pay?.client !== 'web'
+      ) {
+        throw invalid(
+          'payment_method_options[wechat_pay][client] is required.',
+          'parameter_missing',
+          'payment_method_options[wechat_pay][client]',
+        );
       }
       pi.status = 'requires_action';
-      pi.next_action = type === 'ideal'
-        ? { type: 'redirect_to_url', redirect_to_url: { url: 'https://bank.example/ideal', return_url: p.return_url } }
-        : { type: 'wechat_pay_display_qr_code', wechat_pay_display_qr_code: { data: 'weixin://wxpay/bizpayurl?pr=x' } };
+      pi.next_action =
+        type === 'ideal'
+          ? {
+              type: 'redirect_to_url',
+              redirect_to_url: { url: 'https://bank.example/ideal', return_url: p.return_url },
+            }
+          : {
+              type: 'wechat_pay_display_qr_code',
+              wechat_pay_display_qr_code: { data: 'weixin://wxpay/bizpayurl?pr=x' },
+            };
       return this.expand(s, pi, p);
     }
     if (card.outcome !== 'ok') {
-      pi.last_payment_error = { type: 'card_error', code: 'card_declined', decline_code: card.outcome, message: 'Your card was declined.' };
-      throw new ApiError(402, { type: 'card_error', code: 'card_declined', decline_code: card.outcome, message: 'Your card was declined.', payment_intent: pi });
+      pi.last_payment_error = {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: card.outcome,
+        message: 'Your card was declined.',
+      };
+      throw new ApiError(402, {
+        type: 'card_error',
+        code: 'card_declined',
+        decline_code: card.outcome,
+        message: 'Your card was declined.',
+        payment_intent: pi,
+      });
     }
     if (card.threeDS === 'always') {
       if (p.off_session === 'true') {
-        pi.last_payment_error = { type: 'card_error', code: 'authentication_required', message: 'This payment requires authentication.' };
-        throw new ApiError(402, { type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.', payment_intent: pi });
+        pi.last_payment_error = {
+          type: 'card_error',
+          code: 'authentication_required',
+          message: 'This payment requires authentication.',
+        };
+        throw new ApiError(402, {
+          type: 'card_error',
+          code: 'authentication_required',
+          decline_code: 'authentication_required',
+          message: 'Your card was declined. This transaction requires authentication.',
+          payment_intent: pi,
+        });
       }
       pi.status = 'requires_action';
       pi.next_action = { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } };
@@ -348,33 +536,63 @@ export class FakeStripe {
   private authorise(s: Map<string, Obj>, pi: Obj, pm: Obj, card: Card) {
     const manual = pi.capture_method === 'manual';
     const charge: Obj = {
-      id: this.id('ch'), object: 'charge', amount: pi.amount, currency: pi.currency, captured: !manual, amount_captured: manual ? 0 : pi.amount, amount_refunded: 0, refunded: false,
-      payment_intent: pi.id, status: 'succeeded',
+      id: this.id('ch'),
+      object: 'charge',
+      amount: pi.amount,
+      currency: pi.currency,
+      captured: !manual,
+      amount_captured: manual ? 0 : pi.amount,
+      amount_refunded: 0,
+      refunded: false,
+      payment_intent: pi.id,
+      status: 'succeeded',
       payment_method_details: card.type
         ? { type: card.type, [card.type]: {} }
-        : { type: 'card', card: { brand: card.brand, last4: card.last4, funding: card.funding ?? 'credit', ...(manual ? { capture_before: this.now() + card.holdDays * 86_400 } : {}) } },
+        : {
+            type: 'card',
+            card: {
+              brand: card.brand,
+              last4: card.last4,
+              funding: card.funding ?? 'credit',
+              ...(manual ? { capture_before: this.now() + card.holdDays * 86_400 } : {}),
+            },
+          },
     };
     s.set(charge.id, charge);
     if (!manual) this.balance.record(this.accountOf(s), charge, Number(pi.amount), this.now());
     Object.assign(pi, {
-      status: manual ? 'requires_capture' : 'succeeded', amount_capturable: manual ? pi.amount : 0, amount_received: manual ? 0 : pi.amount,
-      latest_charge: charge.id, next_action: null,
+      status: manual ? 'requires_capture' : 'succeeded',
+      amount_capturable: manual ? pi.amount : 0,
+      amount_received: manual ? 0 : pi.amount,
+      latest_charge: charge.id,
+      next_action: null,
     });
     if (pi.customer && (pi.setup_future_usage || pi.payment_method)) pm.customer ??= pi.customer;
   }
 
   private capture(s: Map<string, Obj>, pi: Obj, p: Record<string, unknown>) {
     if (pi.status !== 'requires_capture') {
-      throw invalid(`This PaymentIntent could not be captured because it has a status of ${String(pi.status)}.`, 'payment_intent_unexpected_state');
+      throw invalid(
+        `This PaymentIntent could not be captured because it has a status of ${String(pi.status)}.`,
+        'payment_intent_unexpected_state',
+      );
     }
     const charge = s.get(String(pi.latest_charge))!;
     const capBefore = (charge.payment_method_details as { card: { capture_before: number } }).card.capture_before;
     if (this.now() > capBefore) {
       Object.assign(pi, { status: 'canceled', cancellation_reason: 'automatic', amount_capturable: 0 });
-      throw invalid('This PaymentIntent could not be captured because the authorization expired.', 'payment_intent_unexpected_state');
+      throw invalid(
+        'This PaymentIntent could not be captured because the authorization expired.',
+        'payment_intent_unexpected_state',
+      );
     }
     const amount = p.amount_to_capture ? Number(p.amount_to_capture) : Number(pi.amount);
-    if (amount < 1 || amount > Number(pi.amount_capturable)) throw invalid('The amount to capture is greater than the amount capturable.', 'amount_too_large', 'amount_to_capture');
+    if (amount < 1 || amount > Number(pi.amount_capturable))
+      throw invalid(
+        'The amount to capture is greater than the amount capturable.',
+        'amount_too_large',
+        'amount_to_capture',
+      );
     Object.assign(charge, { captured: true, amount_captured: amount });
     this.balance.record(this.accountOf(s), charge, amount, this.now());
     Object.assign(pi, { status: 'succeeded', amount_received: amount, amount_capturable: 0 });
@@ -383,7 +601,8 @@ export class FakeStripe {
 
   private expand(s: Map<string, Obj>, pi: Obj, p: Record<string, unknown>) {
     const ex = (p.expand as string[] | undefined) ?? [];
-    if (ex.includes('latest_charge') && pi.latest_charge) return { ...pi, latest_charge: s.get(String(pi.latest_charge)) };
+    if (ex.includes('latest_charge') && pi.latest_charge)
+      return { ...pi, latest_charge: s.get(String(pi.latest_charge)) };
     return pi;
   }
 
@@ -395,7 +614,11 @@ export class FakeStripe {
     const pi = s.get(piId)!;
     if (pi.status !== 'requires_action') throw new Error(`not awaiting action: ${String(pi.status)}`);
     if (!pass) {
-      Object.assign(pi, { status: 'requires_payment_method', next_action: null, last_payment_error: { type: 'card_error', code: 'payment_intent_authentication_failure' } });
+      Object.assign(pi, {
+        status: 'requires_payment_method',
+        next_action: null,
+        last_payment_error: { type: 'card_error', code: 'payment_intent_authentication_failure' },
+      });
       return pi;
     }
     const pm = s.get(String(pi.payment_method))!;
@@ -418,10 +641,21 @@ export class FakeStripe {
   /** A webhook delivery for an object as it is now: the JSON body and its Stripe-Signature header. */
   event(type: string, object: unknown, webhookSecret: string, opts: { id?: string; timestamp?: number } = {}) {
     const payload = JSON.stringify({
-      id: opts.id ?? this.id('evt'), object: 'event', type, api_version: '2026-10-28', created: this.now(), livemode: false,
-      data: { object }, pending_webhooks: 1, request: { id: null, idempotency_key: null },
+      id: opts.id ?? this.id('evt'),
+      object: 'event',
+      type,
+      api_version: '2026-10-28',
+      created: this.now(),
+      livemode: false,
+      data: { object },
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
     });
-    const header = new Stripe('sk_test_signer').webhooks.generateTestHeaderString({ payload, secret: webhookSecret, timestamp: opts.timestamp ?? Math.floor(Date.now() / 1000) });
+    const header = new Stripe('sk_test_signer').webhooks.generateTestHeaderString({
+      payload,
+      secret: webhookSecret,
+      timestamp: opts.timestamp ?? Math.floor(Date.now() / 1000),
+    });
     return { payload, header };
   }
 }

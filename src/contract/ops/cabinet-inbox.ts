@@ -6,7 +6,12 @@ import { Type, type Static } from 'typebox';
 import { OpsError, Reason } from './common.ts';
 
 export const InboxQuery = Type.Object({
-  state: Type.Optional(Type.Union([Type.Literal('dead'), Type.Literal('pending')], { default: 'dead', description: 'which events to list' })),
+  state: Type.Optional(
+    Type.Union([Type.Literal('dead'), Type.Literal('pending')], {
+      default: 'dead',
+      description: 'which events to list',
+    }),
+  ),
 });
 export const InboxEvent = Type.Object({
   id: Type.String({ description: '<cabinet id>:<event id>, unique per cabinet' }),
@@ -35,13 +40,22 @@ export const QuarantinedPowerbank = Type.Object({
 });
 export type QuarantinedPowerbank = Static<typeof QuarantinedPowerbank>;
 export const CabinetInbox = Type.Object({
-  counts: Type.Array(Type.Object({ state: Type.String(), n: Type.Integer() }), { description: 'the inbox’s events by state' }),
+  counts: Type.Array(Type.Object({ state: Type.String(), n: Type.Integer() }), {
+    description: 'the inbox’s events by state',
+  }),
   events: Type.Array(InboxEvent, { description: 'the oldest 100 of the state asked for' }),
   rejects: Type.Array(InboxReject, { description: 'per cabinet and reason, the latest first' }),
   quarantined: Type.Array(QuarantinedPowerbank),
 });
 export type CabinetInbox = Static<typeof CabinetInbox>;
-export const InboxEventParams = Type.Object({ id: Type.String({ minLength: 3, maxLength: 200, pattern: '^[^/]+:[^/]+$' }) });
+export const InboxEventParams = Type.Object({
+  id: Type.String({ minLength: 3, maxLength: 200, pattern: '^[^/]+:[^/]+$' }),
+});
 export const PowerbankParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[^/]+$' }) });
 export const InboxAction = Type.Object({ reason: Reason }, { additionalProperties: false });
-export const InboxActionResponses = { 200: Type.Object({ ok: Type.Literal(true) }), 400: OpsError, 403: OpsError, 404: OpsError };
+export const InboxActionResponses = {
+  200: Type.Object({ ok: Type.Literal(true) }),
+  400: OpsError,
+  403: OpsError,
+  404: OpsError,
+};

@@ -34,21 +34,42 @@ export const OpsCabinet = Type.Object({
   slotCount: Type.Integer(),
   online: Type.Boolean({ description: 'online by its status and heard from recently' }),
   lastHeartbeatAt: Type.Union([Type.String(), Type.Null()]),
-  offlineAfterMs: Type.Integer({ description: 'without a heartbeat for this long after lastHeartbeatAt it counts as offline' }),
+  offlineAfterMs: Type.Integer({
+    description: 'without a heartbeat for this long after lastHeartbeatAt it counts as offline',
+  }),
   hasCredentials: Type.Boolean(),
-  volume: Type.Union([Type.Integer(), Type.Null()], { description: 'speaker volume in percent, as the cabinet last reported it (null: never reported)' }),
+  volume: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'speaker volume in percent, as the cabinet last reported it (null: never reported)',
+  }),
   version: Type.Integer(),
   slots: Type.Array(OpsCabinetSlot),
-  commands: Type.Array(Type.Object({
-    id: Type.String(), type: Type.String(), slot: Type.Union([Type.Integer(), Type.Null()]), at: Type.String(),
-    state: Type.String({ description: 'sent, accepted, done, or what the cabinet answered (expired, unknown_command, pop-failed:…)' }),
-  }), { description: 'the last operator commands (newest first)' }),
+  commands: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      type: Type.String(),
+      slot: Type.Union([Type.Integer(), Type.Null()]),
+      at: Type.String(),
+      state: Type.String({
+        description: 'sent, accepted, done, or what the cabinet answered (expired, unknown_command, pop-failed:…)',
+      }),
+    }),
+    { description: 'the last operator commands (newest first)' },
+  ),
 });
 export type OpsCabinet = Static<typeof OpsCabinet>;
 export const OpsCabinetPage = Page(OpsCabinet);
 export type OpsCabinetPage = Static<typeof OpsCabinetPage>;
 
-export const CABINET_SORTS = ['id', '-id', 'vendor', '-vendor', 'venue', '-venue', 'lastHeartbeat', '-lastHeartbeat'] as const;
+export const CABINET_SORTS = [
+  'id',
+  '-id',
+  'vendor',
+  '-vendor',
+  'venue',
+  '-venue',
+  'lastHeartbeat',
+  '-lastHeartbeat',
+] as const;
 export const CabinetListQuery = Type.Object({
   ...PageQuery,
   q: Type.Optional(Type.String({ maxLength: 64, description: 'part of the serial' })),
@@ -61,40 +82,68 @@ export const CabinetListQuery = Type.Object({
 export type CabinetListQuery = Static<typeof CabinetListQuery>;
 export const CabinetIdParams = Type.Object({ id: Id });
 
-export const CabinetRegisterBody = Type.Object({
-  ...CabinetRegister.properties,
-  agentId: Type.Optional(Id),
-  reason: Reason,
-}, { additionalProperties: false, description: 'agentId: the venue’s when a venue is named; else needed unless the caller belongs to one agent' });
+export const CabinetRegisterBody = Type.Object(
+  {
+    ...CabinetRegister.properties,
+    agentId: Type.Optional(Id),
+    reason: Reason,
+  },
+  {
+    additionalProperties: false,
+    description: 'agentId: the venue’s when a venue is named; else needed unless the caller belongs to one agent',
+  },
+);
 export type CabinetRegisterBody = Static<typeof CabinetRegisterBody>;
-export const CabinetAssignBody = Type.Object({ venueId: Type.Union([Id, Type.Null()]), reason: Reason }, { additionalProperties: false });
+export const CabinetAssignBody = Type.Object(
+  { venueId: Type.Union([Id, Type.Null()]), reason: Reason },
+  { additionalProperties: false },
+);
 export type CabinetAssignBody = Static<typeof CabinetAssignBody>;
 export const ReasonBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 export const CabinetCredentialsIssued = Type.Object({
   username: Type.String(),
-  password: Type.String({ description: 'shown once; the previous one is refused from now on (a broker password is stored as a hash, a token secret sealed)' }),
+  password: Type.String({
+    description:
+      'shown once; the previous one is refused from now on (a broker password is stored as a hash, a token secret sealed)',
+  }),
   kind: Type.Union([Type.Literal('broker-password'), Type.Literal('token-secret')], {
-    description: "broker-password: the MQTT password (internal protocol, 0xA8 family); token-secret: the TCP family's secret its frames are signed with",
+    description:
+      "broker-password: the MQTT password (internal protocol, 0xA8 family); token-secret: the TCP family's secret its frames are signed with",
   }),
 });
 export type CabinetCredentialsIssued = Static<typeof CabinetCredentialsIssued>;
 
-export const CabinetCommandBody = Type.Object({
-  type: Type.Union(CABINET_COMMANDS.map((c) => Type.Literal(c))),
-  slot: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'eject, lock and unlock: the slot' })),
-  level: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'volume: the speaker volume in percent (0: silent)' })),
-  reason: Reason,
-}, { additionalProperties: false });
+export const CabinetCommandBody = Type.Object(
+  {
+    type: Type.Union(CABINET_COMMANDS.map((c) => Type.Literal(c))),
+    slot: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'eject, lock and unlock: the slot' })),
+    level: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 100, description: 'volume: the speaker volume in percent (0: silent)' }),
+    ),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
 export type CabinetCommandBody = Static<typeof CabinetCommandBody>;
-export const CabinetCommandSent = Type.Object({ commandId: Type.String(), type: Type.String(), slot: Type.Union([Type.Integer(), Type.Null()]) });
+export const CabinetCommandSent = Type.Object({
+  commandId: Type.String(),
+  type: Type.String(),
+  slot: Type.Union([Type.Integer(), Type.Null()]),
+});
 export type CabinetCommandSent = Static<typeof CabinetCommandSent>;
 
-export const CabinetImportBody = Type.Object({
-  csv: Type.String({ maxLength: 2_000_000, description: 'header id,vendor,slots,venueId (vendor and venueId may be empty)' }),
-  dryRun: Type.Boolean(),
-  agentId: Type.Optional(Id),
-  reason: Reason,
-}, { additionalProperties: false });
+export const CabinetImportBody = Type.Object(
+  {
+    csv: Type.String({
+      maxLength: 2_000_000,
+      description: 'header id,vendor,slots,venueId (vendor and venueId may be empty)',
+    }),
+    dryRun: Type.Boolean(),
+    agentId: Type.Optional(Id),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
 export type CabinetImportBody = Static<typeof CabinetImportBody>;
 export { CabinetImportReport, FieldIssue };
 

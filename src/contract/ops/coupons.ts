@@ -11,13 +11,19 @@ export const CouponCreate = Type.Object({
   code: Code,
   kind: Type.Union([Type.Literal('percent'), Type.Literal('fixed')]),
   percent: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'percent coupons' })),
-  amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'fixed coupons: minor units of currency' })),
+  amount: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'fixed coupons: minor units of currency' }),
+  ),
   currency: Type.Optional(Currency),
   validFrom: Instant,
   validTo: Instant,
   limitPerUser: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 1 })),
-  limitTotal: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'absent: no limit in total' })),
-  agentId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'absent: every agent (platform staff only)' })),
+  limitTotal: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'absent: no limit in total' }),
+  ),
+  agentId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'absent: every agent (platform staff only)' }),
+  ),
   venueId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   reason: Reason,
 });
@@ -44,8 +50,14 @@ export const Coupon = Type.Object({
 export type Coupon = Static<typeof Coupon>;
 
 export const Redemption = Type.Object({
-  orderId: Type.String(), purpose: Type.String(), userId: Type.Integer(), gross: Type.Integer(), discount: Type.Integer(), currency: Type.String(),
-  status: Type.Union([Type.Literal('reserved'), Type.Literal('redeemed'), Type.Literal('released')]), at: Type.String(),
+  orderId: Type.String(),
+  purpose: Type.String(),
+  userId: Type.Integer(),
+  gross: Type.Integer(),
+  discount: Type.Integer(),
+  currency: Type.String(),
+  status: Type.Union([Type.Literal('reserved'), Type.Literal('redeemed'), Type.Literal('released')]),
+  at: Type.String(),
 });
 export const CouponDetail = Type.Object({ ...Coupon.properties, redemptions: Type.Array(Redemption) });
 export type CouponDetail = Static<typeof CouponDetail>;

@@ -17,7 +17,9 @@ export const DisputeItem = Type.Object({
   state: State,
   rentalState: Type.Integer({ description: 'the order’s state now (pZujie)' }),
   powerbankId: Type.Optional(Type.String()),
-  evidence: Type.Record(Type.String(), Type.Unknown(), { description: 'what the cabinets’ records said when the claim was made' }),
+  evidence: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'what the cabinets’ records said when the claim was made',
+  }),
   message: Type.Optional(Type.String({ description: 'the message the rider sees' })),
   note: Type.Optional(Type.String({ description: 'the desk’s evidence note' })),
   decidedBy: Type.Optional(Type.String()),
@@ -36,11 +38,23 @@ export const DisputeListQuery = Type.Object({
 });
 export type DisputeListQuery = Static<typeof DisputeListQuery>;
 export const DisputeIdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,18}$' }) });
-export const DisputeDecision = Type.Object({
-  message: Type.String({ minLength: 3, maxLength: 500, description: 'shown to the rider' }),
-  note: Type.String({ minLength: 3, maxLength: 2000, description: 'the evidence the decision rests on (for the desk)' }),
-  at: Type.Optional(Type.String({ format: 'date-time', description: 'accept: when the power bank went back (default: the time the rider gave)' })),
-  reason: Reason,
-}, { additionalProperties: false });
+export const DisputeDecision = Type.Object(
+  {
+    message: Type.String({ minLength: 3, maxLength: 500, description: 'shown to the rider' }),
+    note: Type.String({
+      minLength: 3,
+      maxLength: 2000,
+      description: 'the evidence the decision rests on (for the desk)',
+    }),
+    at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'accept: when the power bank went back (default: the time the rider gave)',
+      }),
+    ),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
 export type DisputeDecision = Static<typeof DisputeDecision>;
 export const DisputeActionResponses = { 200: DisputeItem, 400: OpsError, 404: OpsError, 409: OpsError, 422: OpsError };

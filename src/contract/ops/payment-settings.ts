@@ -19,11 +19,13 @@ export const PaymentKeyState = Type.Object({
 export type PaymentKeyState = Static<typeof PaymentKeyState>;
 
 export const PaymentMethodSetting = Type.Object({
-  method: Type.String({ description: 'the adapter id (the PAYMENT_METHODS key), or `debitcard`: the card provider\'s debit-only card form' }),
+  method: Type.String({
+    description: "the adapter id (the PAYMENT_METHODS key), or `debitcard`: the card provider's debit-only card form",
+  }),
   /** The payment types riders see (the adapter's labels). */
   labels: Type.Array(Type.String()),
   currencies: Type.Optional(Type.Array(Type.String())),
-  enabled: Type.Boolean({ description: 'whether the agent\'s riders are offered it now' }),
+  enabled: Type.Boolean({ description: "whether the agent's riders are offered it now" }),
   /** SANDBOX=on only: riders are offered the method's test mode (the platform's methods without keys of their own). */
   testMode: Type.Optional(Type.Boolean()),
   /** Where the switch comes from: saved in the console, PAYMENT_METHODS, or neither (off). */
@@ -45,13 +47,21 @@ export const PaymentSettings = Type.Object({
 });
 export type PaymentSettings = Static<typeof PaymentSettings>;
 
-export const PaymentMethodSave = Type.Object({
-  enabled: Type.Boolean(),
-  /**
-   * Keys to write: a value sets (or rotates) the key, null clears what the console saved (the environment's value,
-   * if any, applies again). Keys not named keep their value.
-   */
-  keys: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,60}$' }), Type.Union([Type.String({ minLength: 1, maxLength: 8000 }), Type.Null()]))),
-  reason: Reason,
-}, { additionalProperties: false });
+export const PaymentMethodSave = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    /**
+     * Keys to write: a value sets (or rotates) the key, null clears what the console saved (the environment's value,
+     * if any, applies again). Keys not named keep their value.
+     */
+    keys: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: '^[A-Za-z0-9_]{1,60}$' }),
+        Type.Union([Type.String({ minLength: 1, maxLength: 8000 }), Type.Null()]),
+      ),
+    ),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
 export type PaymentMethodSave = Static<typeof PaymentMethodSave>;

@@ -6,11 +6,20 @@ import { Reason } from './common.ts';
 const Id = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' });
 const Pct = Type.Integer({ minimum: 0, maximum: 100 });
 
-export const RebalancingQuery = Type.Object({
-  agentId: Type.Optional(Id),
-  lowPct: Type.Optional({ ...Pct, description: 'under this share of its slots (percent) a cabinet has too few; default 25' }),
-  highPct: Type.Optional({ ...Pct, description: 'over this share of its slots (percent) a cabinet has too many; default 75; above lowPct' }),
-}, { additionalProperties: false });
+export const RebalancingQuery = Type.Object(
+  {
+    agentId: Type.Optional(Id),
+    lowPct: Type.Optional({
+      ...Pct,
+      description: 'under this share of its slots (percent) a cabinet has too few; default 25',
+    }),
+    highPct: Type.Optional({
+      ...Pct,
+      description: 'over this share of its slots (percent) a cabinet has too many; default 75; above lowPct',
+    }),
+  },
+  { additionalProperties: false },
+);
 export type RebalancingQuery = Static<typeof RebalancingQuery>;
 
 export const RebalanceCabinet = Type.Object({
@@ -21,7 +30,9 @@ export const RebalanceCabinet = Type.Object({
   lat: Type.Number(),
   lng: Type.Number(),
   slots: Type.Integer(),
-  powerbanks: Type.Integer({ description: 'in the cabinet, counting moves marked done that it has not reported since' }),
+  powerbanks: Type.Integer({
+    description: 'in the cabinet, counting moves marked done that it has not reported since',
+  }),
   online: Type.Boolean(),
   balance: Type.Union([Type.Literal('under'), Type.Literal('over'), Type.Literal('ok')]),
   target: Type.Integer({ description: 'half its slots: what a move brings it towards' }),
@@ -58,10 +69,13 @@ export const RebalancingShape = Type.Object({
 });
 export type RebalancingShape = Static<typeof RebalancingShape>;
 
-export const MoveDoneCreate = Type.Object({
-  from: Id,
-  to: Id,
-  powerbanks: Type.Integer({ minimum: 1, maximum: 200 }),
-  reason: Reason,
-}, { additionalProperties: false });
+export const MoveDoneCreate = Type.Object(
+  {
+    from: Id,
+    to: Id,
+    powerbanks: Type.Integer({ minimum: 1, maximum: 200 }),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
 export type MoveDoneCreate = Static<typeof MoveDoneCreate>;

@@ -10,7 +10,9 @@ export const RiderShape = Type.Object({
   email: Type.Optional(Type.String()),
   mobile: Type.Optional(Type.String()),
   createdAt: Type.String(),
-  agents: Type.Array(Type.String(), { description: 'the agents the rider is a customer of: an account with, a rental at its venues (the scope)' }),
+  agents: Type.Array(Type.String(), {
+    description: 'the agents the rider is a customer of: an account with, a rental at its venues (the scope)',
+  }),
   blocked: Type.Boolean(),
   blockedAt: Type.Optional(Type.String()),
   blockedReason: Type.Optional(Type.String({ description: 'told to the rider when a rental or a package is refused' })),

@@ -25,51 +25,96 @@ function AgentField({ me, value, onChange }: { me: Me; value: string; onChange: 
   const choices = agentChoices(me);
   const platform = me.memberships.some((m) => m.agentId === '*');
   if (!platform && !choices.length) return null;
-  return platform
-    ? <label>{t('ops.cabinets.agent')}<input maxLength={64} pattern={SERIAL} value={value} onChange={(e) => onChange(e.currentTarget.value)} /></label>
-    : (
-      <label>{t('ops.cabinets.agent')}
-        <select required value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-          <option value="" />
-          {choices.map((a) => <option key={a} value={a}>{a}</option>)}
-        </select>
-      </label>
-    );
+  return platform ? (
+    <label>
+      {t('ops.cabinets.agent')}
+      <input maxLength={64} pattern={SERIAL} value={value} onChange={(e) => onChange(e.currentTarget.value)} />
+    </label>
+  ) : (
+    <label>
+      {t('ops.cabinets.agent')}
+      <select required value={value} onChange={(e) => onChange(e.currentTarget.value)}>
+        <option value="" />
+        {choices.map((a) => (
+          <option key={a} value={a}>
+            {a}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 export function CabinetRegister({ me, onDone }: { me: Me; onDone: () => void }) {
   const t = useT();
-  const { form, setForm, error, submit } = useOpsForm({ id: '', vendor: 'powerly', slots: '8', venueId: '', agentId: '', reason: '' }, async (f) => {
-    const id = f.id.trim();
-    await opsCall('POST', '/cabinets', {
-      id, vendor: f.vendor, slots: Number(f.slots), reason: f.reason,
-      ...(f.venueId.trim() ? { venueId: f.venueId.trim() } : {}), ...(f.agentId ? { agentId: f.agentId } : {}),
-    });
-    onDone();
-    go(`/cabinets?id=${encodeURIComponent(id)}`);
-  });
+  const { form, setForm, error, submit } = useOpsForm(
+    { id: '', vendor: 'powerly', slots: '8', venueId: '', agentId: '', reason: '' },
+    async (f) => {
+      const id = f.id.trim();
+      await opsCall('POST', '/cabinets', {
+        id,
+        vendor: f.vendor,
+        slots: Number(f.slots),
+        reason: f.reason,
+        ...(f.venueId.trim() ? { venueId: f.venueId.trim() } : {}),
+        ...(f.agentId ? { agentId: f.agentId } : {}),
+      });
+      onDone();
+      go(`/cabinets?id=${encodeURIComponent(id)}`);
+    },
+  );
   const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
   return (
     <section aria-labelledby="ops-cab-register">
       <h2 id="ops-cab-register">{t('ops.cabinets.register')}</h2>
       <form className="ops-form" onSubmit={submit}>
-        <label>{t('ops.cabinets.serial')}
-          <input required pattern={SERIAL} title={t('ops.cabinets.serialHint')} value={form.id} onChange={(e) => set('id')(e.currentTarget.value)} autoComplete="off" />
+        <label>
+          {t('ops.cabinets.serial')}
+          <input
+            required
+            pattern={SERIAL}
+            title={t('ops.cabinets.serialHint')}
+            value={form.id}
+            onChange={(e) => set('id')(e.currentTarget.value)}
+            autoComplete="off"
+          />
         </label>
-        <label>{t('ops.cabinets.vendor')}
+        <label>
+          {t('ops.cabinets.vendor')}
           <select value={form.vendor} onChange={(e) => set('vendor')(e.currentTarget.value)}>
-            {CABINET_VENDORS.map((v) => <option key={v} value={v}>{vendorName(t, v)}</option>)}
+            {CABINET_VENDORS.map((v) => (
+              <option key={v} value={v}>
+                {vendorName(t, v)}
+              </option>
+            ))}
           </select>
         </label>
-        <label>{t('ops.cabinets.slots')}
-          <input type="number" required min={1} max={200} step={1} value={form.slots} onChange={(e) => set('slots')(e.currentTarget.value)} />
+        <label>
+          {t('ops.cabinets.slots')}
+          <input
+            type="number"
+            required
+            min={1}
+            max={200}
+            step={1}
+            value={form.slots}
+            onChange={(e) => set('slots')(e.currentTarget.value)}
+          />
         </label>
-        <label>{t('ops.cabinets.venueOptional')}
-          <input maxLength={64} pattern={SERIAL} value={form.venueId} onChange={(e) => set('venueId')(e.currentTarget.value)} />
+        <label>
+          {t('ops.cabinets.venueOptional')}
+          <input
+            maxLength={64}
+            pattern={SERIAL}
+            value={form.venueId}
+            onChange={(e) => set('venueId')(e.currentTarget.value)}
+          />
         </label>
         <AgentField me={me} value={form.agentId} onChange={set('agentId')} />
         <ReasonField value={form.reason} onChange={set('reason')} />
-        <button type="submit" className="ops-primary">{t('ops.cabinets.registerSubmit')}</button>
+        <button type="submit" className="ops-primary">
+          {t('ops.cabinets.registerSubmit')}
+        </button>
       </form>
       <Problem error={error} />
     </section>
@@ -87,7 +132,12 @@ export function CabinetImport({ me, onDone }: { me: Me; onDone: () => void }) {
   const run = async (dryRun: boolean) => {
     setError(undefined);
     try {
-      const r = await opsCall<CabinetImportReport>('POST', '/cabinets/import', { csv, dryRun, reason, ...(agentId ? { agentId } : {}) });
+      const r = await opsCall<CabinetImportReport>('POST', '/cabinets/import', {
+        csv,
+        dryRun,
+        reason,
+        ...(agentId ? { agentId } : {}),
+      });
       setReport({ ...r, dryRun });
       if (r.imported) onDone();
     } catch (err) {
@@ -101,27 +151,70 @@ export function CabinetImport({ me, onDone }: { me: Me; onDone: () => void }) {
     <section aria-labelledby="ops-cab-import">
       <h2 id="ops-cab-import">{t('ops.cabinets.import')}</h2>
       <p id={`${csvId}-hint`}>{t('ops.cabinets.importHint')}</p>
-      <form className="ops-form ops-import" onSubmit={(e) => { e.preventDefault(); void run(e.nativeEvent instanceof SubmitEvent && (e.nativeEvent.submitter as HTMLButtonElement | null)?.value === 'import' ? false : true); }}>
-        <label>{t('ops.cabinets.csvFile')}<input type="file" accept=".csv,text/csv" onChange={(e) => void readFile(e.currentTarget.files?.[0])} /></label>
+      <form
+        className="ops-form ops-import"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void run(
+            e.nativeEvent instanceof SubmitEvent &&
+              (e.nativeEvent.submitter as HTMLButtonElement | null)?.value === 'import'
+              ? false
+              : true,
+          );
+        }}
+      >
+        <label>
+          {t('ops.cabinets.csvFile')}
+          <input type="file" accept=".csv,text/csv" onChange={(e) => void readFile(e.currentTarget.files?.[0])} />
+        </label>
         <label htmlFor={csvId}>{t('ops.cabinets.csv')}</label>
-        <textarea id={csvId} aria-describedby={`${csvId}-hint`} required rows={6} maxLength={2_000_000} value={csv} onChange={(e) => setCsv(e.currentTarget.value)} spellCheck={false} />
+        <textarea
+          id={csvId}
+          aria-describedby={`${csvId}-hint`}
+          required
+          rows={6}
+          maxLength={2_000_000}
+          value={csv}
+          onChange={(e) => setCsv(e.currentTarget.value)}
+          spellCheck={false}
+        />
         <AgentField me={me} value={agentId} onChange={setAgentId} />
         <ReasonField value={reason} onChange={setReason} />
-        <button type="submit" value="dry">{t('ops.cabinets.dryRun')}</button>
-        <button type="submit" value="import" className="ops-primary">{t('ops.cabinets.importSubmit')}</button>
+        <button type="submit" value="dry">
+          {t('ops.cabinets.dryRun')}
+        </button>
+        <button type="submit" value="import" className="ops-primary">
+          {t('ops.cabinets.importSubmit')}
+        </button>
       </form>
       <Problem error={error} />
       {report && (
         <div role="status">
-          <p>{report.issues.length
-            ? t('ops.cabinets.importBad', { rows: report.rows, bad: new Set(report.issues.map((i) => i.row)).size })
-            : report.dryRun ? t('ops.cabinets.importReady', { rows: report.rows }) : t('ops.cabinets.imported', { rows: report.imported })}</p>
+          <p>
+            {report.issues.length
+              ? t('ops.cabinets.importBad', { rows: report.rows, bad: new Set(report.issues.map((i) => i.row)).size })
+              : report.dryRun
+                ? t('ops.cabinets.importReady', { rows: report.rows })
+                : t('ops.cabinets.imported', { rows: report.imported })}
+          </p>
           {report.issues.length > 0 && (
             <table className="ops-table">
               <caption className="ops-sr">{t('ops.cabinets.issues')}</caption>
-              <thead><tr><th scope="col">{t('ops.cabinets.line')}</th><th scope="col">{t('ops.cabinets.field')}</th><th scope="col">{t('ops.cabinets.message')}</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">{t('ops.cabinets.line')}</th>
+                  <th scope="col">{t('ops.cabinets.field')}</th>
+                  <th scope="col">{t('ops.cabinets.message')}</th>
+                </tr>
+              </thead>
               <tbody>
-                {report.issues.map((i, n) => <tr key={n}><td>{i.row}</td><td>{i.field}</td><td>{i.message}</td></tr>)}
+                {report.issues.map((i, n) => (
+                  <tr key={n}>
+                    <td>{i.row}</td>
+                    <td>{i.field}</td>
+                    <td>{i.message}</td>
+                  </tr>
+                ))}
               </tbody>
             </table>
           )}

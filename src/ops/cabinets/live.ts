@@ -23,7 +23,12 @@ export function useCabinetEvents(id: string | undefined, onEvent: (e: CabinetLiv
 }
 
 /** Reads again once the cabinet's last heartbeat is too old (the server's liveness rule turns it offline then). */
-export function useOfflineDeadline(lastHeartbeatAt: string | null | undefined, offlineAfterMs: number | undefined, online: boolean, reload: () => Promise<void>) {
+export function useOfflineDeadline(
+  lastHeartbeatAt: string | null | undefined,
+  offlineAfterMs: number | undefined,
+  online: boolean,
+  reload: () => Promise<void>,
+) {
   useEffect(() => {
     if (!online || !lastHeartbeatAt || !offlineAfterMs) return;
     const wait = Date.parse(lastHeartbeatAt) + offlineAfterMs - Date.now() + 1000;

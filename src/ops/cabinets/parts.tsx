@@ -9,7 +9,11 @@ import { Problem } from '../screens/Problem.tsx';
 
 export function OnlineBadge({ online }: { online: boolean }) {
   const t = useT();
-  return <span className={online ? 'ops-badge ops-online' : 'ops-badge ops-offline'}>{online ? t('ops.cabinets.online') : t('ops.cabinets.offline')}</span>;
+  return (
+    <span className={online ? 'ops-badge ops-online' : 'ops-badge ops-offline'}>
+      {online ? t('ops.cabinets.online') : t('ops.cabinets.offline')}
+    </span>
+  );
 }
 
 export function vendorName(t: T, vendor: string): string {
@@ -18,7 +22,8 @@ export function vendorName(t: T, vendor: string): string {
 
 export function useWhen() {
   const lang = useStore($activeLang);
-  return (iso: string) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
+  return (iso: string) =>
+    new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
 }
 
 /** Charge and temperature in the operator's language. */
@@ -26,26 +31,63 @@ export function useNumbers() {
   const lang = useStore($activeLang);
   return {
     percent: (n: number) => new Intl.NumberFormat(lang, { style: 'percent' }).format(n / 100),
-    celsius: (n: number) => new Intl.NumberFormat(lang, { style: 'unit', unit: 'celsius', maximumFractionDigits: 1 }).format(n),
+    celsius: (n: number) =>
+      new Intl.NumberFormat(lang, { style: 'unit', unit: 'celsius', maximumFractionDigits: 1 }).format(n),
   };
 }
 
 export function heartbeatText(t: T, iso: string | null, lang = $activeLang.get()): string {
-  return iso ? new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(iso)) : t('ops.cabinets.never');
+  return iso
+    ? new Intl.DateTimeFormat(lang, { dateStyle: 'short', timeStyle: 'medium' }).format(new Date(iso))
+    : t('ops.cabinets.never');
 }
 
 /** A reason field: required, 3 to 500 characters (the ops API's Reason). */
-export function ReasonField({ value, onChange, autoFocus }: { value: string; onChange: (v: string) => void; autoFocus?: boolean }) {
+export function ReasonField({
+  value,
+  onChange,
+  autoFocus,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  autoFocus?: boolean;
+}) {
   const t = useT();
-  return <label>{t('ops.reason')}<input autoFocus={autoFocus} required minLength={3} maxLength={500} value={value} onChange={(e) => onChange(e.currentTarget.value)} /></label>;
+  return (
+    <label>
+      {t('ops.reason')}
+      <input
+        autoFocus={autoFocus}
+        required
+        minLength={3}
+        maxLength={500}
+        value={value}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+    </label>
+  );
 }
 
 /**
  * A confirmation that asks why: `act(reason)` runs on submit; an error stays in the dialog, success closes it.
  * Focus goes into the reason field and back to the opener afterwards (ui/Dialog).
  */
-export function ReasonDialog({ open, title, lead, confirm, act, onClose, children }: {
-  open: boolean; title: string; lead?: string; confirm: string; act: (reason: string) => Promise<void>; onClose: () => void; children?: ReactNode;
+export function ReasonDialog({
+  open,
+  title,
+  lead,
+  confirm,
+  act,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  lead?: string;
+  confirm: string;
+  act: (reason: string) => Promise<void>;
+  onClose: () => void;
+  children?: ReactNode;
 }) {
   const t = useT();
   const formId = useId();
@@ -74,10 +116,16 @@ export function ReasonDialog({ open, title, lead, confirm, act, onClose, childre
       open={open}
       title={title}
       onClose={close}
-      actions={<>
-        <button type="button" onClick={close}>{t('ops.cabinets.cancel')}</button>
-        <button type="submit" form={formId} className="ops-primary" disabled={busy}>{confirm}</button>
-      </>}
+      actions={
+        <>
+          <button type="button" onClick={close}>
+            {t('ops.cabinets.cancel')}
+          </button>
+          <button type="submit" form={formId} className="ops-primary" disabled={busy}>
+            {confirm}
+          </button>
+        </>
+      }
     >
       {lead && <p>{lead}</p>}
       {children}

@@ -33,7 +33,8 @@ export function Account({ me }: { me: Me }) {
     }
   };
   const everywhere = async () => {
-    if (!(await confirmDialog({ title: t('ops.account.everywhere'), text: t('ops.account.everywhereConfirm') }))) return;
+    if (!(await confirmDialog({ title: t('ops.account.everywhere'), text: t('ops.account.everywhereConfirm') })))
+      return;
     try {
       await opsCall('POST', '/session/everywhere');
       await loadSession();
@@ -50,28 +51,56 @@ export function Account({ me }: { me: Me }) {
             <li key={m.agentId}>
               {t(`ops.role.${m.role}`)} · {m.agentId === '*' ? t('ops.staff.allAgents') : m.agentId}
               {me.memberships.length > 1 && me.version !== undefined && (
-                <> <button type="button" onClick={() => setLeaving(m.agentId)}>{t('ops.membership.leave')}<span className="ops-sr"> · {m.agentId}</span></button></>
+                <>
+                  {' '}
+                  <button type="button" onClick={() => setLeaving(m.agentId)}>
+                    {t('ops.membership.leave')}
+                    <span className="ops-sr"> · {m.agentId}</span>
+                  </button>
+                </>
               )}
             </li>
           ))}
         </ul>
         {leaving && me.version !== undefined && (
-          <MembershipEnd key={leaving} personId={me.id} who={t('ops.membership.you')} agentId={leaving} version={me.version}
-            onEnded={() => { setLeaving(undefined); void loadSession(); }} />
+          <MembershipEnd
+            key={leaving}
+            personId={me.id}
+            who={t('ops.membership.you')}
+            agentId={leaving}
+            version={me.version}
+            onEnded={() => {
+              setLeaving(undefined);
+              void loadSession();
+            }}
+          />
         )}
       </section>
       <section aria-labelledby="ops-keys">
         <h2 id="ops-keys">{t('ops.account.passkeys')}</h2>
         <table className="ops-table">
-          <thead><tr><th scope="col">{t('ops.account.label')}</th><th scope="col">{t('ops.account.created')}</th><th scope="col">{t('ops.account.lastUsed')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('ops.account.label')}</th>
+              <th scope="col">{t('ops.account.created')}</th>
+              <th scope="col">{t('ops.account.lastUsed')}</th>
+            </tr>
+          </thead>
           <tbody>
             {keys.map((k) => (
-              <tr key={k.id}><td>{k.label}</td><td>{new Date(k.createdAt).toLocaleString()}</td><td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : '—'}</td></tr>
+              <tr key={k.id}>
+                <td>{k.label}</td>
+                <td>{new Date(k.createdAt).toLocaleString()}</td>
+                <td>{k.lastUsedAt ? new Date(k.lastUsedAt).toLocaleString() : '—'}</td>
+              </tr>
             ))}
           </tbody>
         </table>
         <form className="ops-form" onSubmit={(e) => void add(e)}>
-          <label>{t('ops.account.label')}<input value={label} maxLength={80} onChange={(e) => setLabel(e.currentTarget.value)} /></label>
+          <label>
+            {t('ops.account.label')}
+            <input value={label} maxLength={80} onChange={(e) => setLabel(e.currentTarget.value)} />
+          </label>
           <button type="submit">{t('ops.account.add')}</button>
         </form>
         {note && <p role="status">{note}</p>}
@@ -79,7 +108,9 @@ export function Account({ me }: { me: Me }) {
       <section aria-labelledby="ops-sessions">
         <h2 id="ops-sessions">{t('ops.account.sessions')}</h2>
         <p>{t('ops.account.everywhereLead')}</p>
-        <button type="button" onClick={() => void everywhere()}>{t('ops.account.everywhere')}</button>
+        <button type="button" onClick={() => void everywhere()}>
+          {t('ops.account.everywhere')}
+        </button>
       </section>
       <Problem error={error} />
     </>

@@ -20,7 +20,10 @@ export function Alerts({ me }: { me: Me }) {
   const manage = me.permissions.includes('alerts.manage');
   const load = useCallback(async () => {
     try {
-      const open = await opsCall<{ items: AlertShape[] }>('GET', withQuery('/alerts', { state: all ? undefined : 'open' }));
+      const open = await opsCall<{ items: AlertShape[] }>(
+        'GET',
+        withQuery('/alerts', { state: all ? undefined : 'open' }),
+      );
       const acked = all ? [] : (await opsCall<{ items: AlertShape[] }>('GET', '/alerts?state=acknowledged')).items;
       setRows([...open.items, ...acked]);
       setError(undefined);
@@ -45,25 +48,46 @@ export function Alerts({ me }: { me: Me }) {
   return (
     <>
       <div className="ops-filters">
-        <label><input type="checkbox" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} />{t('ops.alerts.showResolved')}</label>
-        {manage && <label htmlFor={reasonId}>{t('ops.alerts.reasonHint')}<input id={reasonId} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={500} /></label>}
+        <label>
+          <input type="checkbox" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} />
+          {t('ops.alerts.showResolved')}
+        </label>
+        {manage && (
+          <label htmlFor={reasonId}>
+            {t('ops.alerts.reasonHint')}
+            <input id={reasonId} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={500} />
+          </label>
+        )}
       </div>
       <table className="ops-table">
         <thead>
           <tr>
-            <th scope="col">{t('ops.alerts.kind')}</th><th scope="col">{t('ops.alerts.subject')}</th><th scope="col">{t('ops.alerts.state')}</th>
-            <th scope="col">{t('ops.alerts.opened')}</th>{manage && <th scope="col">{t('ops.alerts.actions')}</th>}
+            <th scope="col">{t('ops.alerts.kind')}</th>
+            <th scope="col">{t('ops.alerts.subject')}</th>
+            <th scope="col">{t('ops.alerts.state')}</th>
+            <th scope="col">{t('ops.alerts.opened')}</th>
+            {manage && <th scope="col">{t('ops.alerts.actions')}</th>}
           </tr>
         </thead>
         <tbody>
           {rows?.map((a) => (
             <tr key={a.id}>
-              <td>{t(`ops.alerts.kinds.${a.kind}`)}</td><td>{a.subject}</td><td>{t(`ops.alerts.states.${a.state}`)}</td>
+              <td>{t(`ops.alerts.kinds.${a.kind}`)}</td>
+              <td>{a.subject}</td>
+              <td>{t(`ops.alerts.states.${a.state}`)}</td>
               <td>{new Date(a.openedAt).toLocaleString(lang)}</td>
               {manage && (
                 <td>
-                  {a.state === 'open' && <button type="button" onClick={() => void act(a, 'acknowledge')}>{t('ops.alerts.acknowledge')}</button>}
-                  {a.state !== 'resolved' && <button type="button" onClick={() => void act(a, 'resolve')}>{t('ops.alerts.resolve')}</button>}
+                  {a.state === 'open' && (
+                    <button type="button" onClick={() => void act(a, 'acknowledge')}>
+                      {t('ops.alerts.acknowledge')}
+                    </button>
+                  )}
+                  {a.state !== 'resolved' && (
+                    <button type="button" onClick={() => void act(a, 'resolve')}>
+                      {t('ops.alerts.resolve')}
+                    </button>
+                  )}
                 </td>
               )}
             </tr>
@@ -71,7 +95,13 @@ export function Alerts({ me }: { me: Me }) {
         </tbody>
       </table>
       {rows && !rows.length && <p>{t('ops.list.empty')}</p>}
-      {error instanceof Error && !('status' in error) ? <p className="ops-error" role="alert">{error.message}</p> : <Problem error={error} />}
+      {error instanceof Error && !('status' in error) ? (
+        <p className="ops-error" role="alert">
+          {error.message}
+        </p>
+      ) : (
+        <Problem error={error} />
+      )}
     </>
   );
 }

@@ -14,34 +14,76 @@ export function AuditLog({ me }: { me: Me }) {
   const t = useT();
   const [draft, setDraft] = useState(EMPTY);
   const [filter, setFilter] = useState(EMPTY);
-  const query = { entity: filter.entity, entityId: filter.entityId, action: filter.action, from: iso(filter.from), to: iso(filter.to) };
+  const query = {
+    entity: filter.entity,
+    entityId: filter.entityId,
+    action: filter.action,
+    from: iso(filter.from),
+    to: iso(filter.to),
+  };
   const { rows, next, error, more } = usePaged<AuditEntry>('/audit', query);
-  const set = (k: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value });
+  const set = (k: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) =>
+    setDraft({ ...draft, [k]: e.currentTarget.value });
   return (
     <>
-      <form className="ops-filters" onSubmit={(e) => { e.preventDefault(); setFilter(draft); }}>
-        <label>{t('ops.audit.entity')}<input value={draft.entity} onChange={set('entity')} /></label>
-        <label>{t('ops.audit.entityId')}<input value={draft.entityId} onChange={set('entityId')} /></label>
-        <label>{t('ops.audit.action')}<input value={draft.action} onChange={set('action')} /></label>
-        <label>{t('ops.audit.from')}<input type="datetime-local" value={draft.from} onChange={set('from')} /></label>
-        <label>{t('ops.audit.to')}<input type="datetime-local" value={draft.to} onChange={set('to')} /></label>
+      <form
+        className="ops-filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter(draft);
+        }}
+      >
+        <label>
+          {t('ops.audit.entity')}
+          <input value={draft.entity} onChange={set('entity')} />
+        </label>
+        <label>
+          {t('ops.audit.entityId')}
+          <input value={draft.entityId} onChange={set('entityId')} />
+        </label>
+        <label>
+          {t('ops.audit.action')}
+          <input value={draft.action} onChange={set('action')} />
+        </label>
+        <label>
+          {t('ops.audit.from')}
+          <input type="datetime-local" value={draft.from} onChange={set('from')} />
+        </label>
+        <label>
+          {t('ops.audit.to')}
+          <input type="datetime-local" value={draft.to} onChange={set('to')} />
+        </label>
         <button type="submit">{t('ops.list.apply')}</button>
-        {me.permissions.includes('audit.export') && <a className="ops-button" href={withQuery(`${OPS_API}/audit.csv`, query)} download>{t('ops.audit.export')}</a>}
+        {me.permissions.includes('audit.export') && (
+          <a className="ops-button" href={withQuery(`${OPS_API}/audit.csv`, query)} download>
+            {t('ops.audit.export')}
+          </a>
+        )}
       </form>
       <table className="ops-table">
         <thead>
           <tr>
-            <th scope="col">{t('ops.audit.at')}</th><th scope="col">{t('ops.audit.who')}</th><th scope="col">{t('ops.audit.action')}</th>
-            <th scope="col">{t('ops.audit.entity')}</th><th scope="col">{t('ops.reason')}</th><th scope="col">{t('ops.audit.change')}</th>
+            <th scope="col">{t('ops.audit.at')}</th>
+            <th scope="col">{t('ops.audit.who')}</th>
+            <th scope="col">{t('ops.audit.action')}</th>
+            <th scope="col">{t('ops.audit.entity')}</th>
+            <th scope="col">{t('ops.reason')}</th>
+            <th scope="col">{t('ops.audit.change')}</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.id}>
               <td>{new Date(r.at).toLocaleString()}</td>
-              <td>{r.staffEmail ?? '—'}<br /><small>{r.ip}</small></td>
+              <td>
+                {r.staffEmail ?? '—'}
+                <br />
+                <small>{r.ip}</small>
+              </td>
               <td>{r.action}</td>
-              <td>{r.entity} {r.entityId}</td>
+              <td>
+                {r.entity} {r.entityId}
+              </td>
               <td>{r.reason ?? '—'}</td>
               <td>
                 <details>
@@ -54,7 +96,11 @@ export function AuditLog({ me }: { me: Me }) {
         </tbody>
       </table>
       {!rows.length && <p>{t('ops.list.empty')}</p>}
-      {next && <button type="button" onClick={() => void more()}>{t('ops.list.more')}</button>}
+      {next && (
+        <button type="button" onClick={() => void more()}>
+          {t('ops.list.more')}
+        </button>
+      )}
       <Problem error={error} />
     </>
   );

@@ -44,38 +44,75 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
   const may = (p: 'cabinets.command' | 'fleet.write') => me.permissions.includes(p);
   const send = async (p: Pending, reason: string) => {
     if (p.type === 'credentials') {
-      setSecret(await opsCall<CabinetCredentialsIssued>('POST', `/cabinets/${encodeURIComponent(id)}/credentials`, { reason }));
+      setSecret(
+        await opsCall<CabinetCredentialsIssued>('POST', `/cabinets/${encodeURIComponent(id)}/credentials`, { reason }),
+      );
     } else {
       // An empty field sends no level: the server names the missing field.
-      const extra = p.type === 'volume' ? (level.trim() === '' ? {} : { level: Number(level) }) : p.slot ? { slot: p.slot } : {};
+      const extra =
+        p.type === 'volume' ? (level.trim() === '' ? {} : { level: Number(level) }) : p.slot ? { slot: p.slot } : {};
       await opsCall('POST', `/cabinets/${encodeURIComponent(id)}/commands`, { type: p.type, ...extra, reason });
     }
     await load();
   };
-  const title = pending?.type === 'credentials' ? t(cabinet?.hasCredentials ? 'ops.cabinets.rotate' : 'ops.cabinets.issue')
-    : pending ? t(`ops.cabinets.cmd.${pending.type}`) + (pending.slot ? ` · ${t('ops.cabinets.slotN', { n: pending.slot })}` : '') : '';
+  const title =
+    pending?.type === 'credentials'
+      ? t(cabinet?.hasCredentials ? 'ops.cabinets.rotate' : 'ops.cabinets.issue')
+      : pending
+        ? t(`ops.cabinets.cmd.${pending.type}`) +
+          (pending.slot ? ` · ${t('ops.cabinets.slotN', { n: pending.slot })}` : '')
+        : '';
   return (
     <>
-      <p><a href="#/cabinets">{t('ops.cabinets.back')}</a></p>
-      <h2 ref={heading} tabIndex={-1}>{t('ops.cabinets.title', { id })}</h2>
+      <p>
+        <a href="#/cabinets">{t('ops.cabinets.back')}</a>
+      </p>
+      <h2 ref={heading} tabIndex={-1}>
+        {t('ops.cabinets.title', { id })}
+      </h2>
       <Problem error={error} />
       {cabinet && (
         <>
           <dl className="ops-facts" aria-live="polite">
-            <dt>{t('ops.cabinets.state')}</dt><dd><OnlineBadge online={cabinet.online} /></dd>
-            <dt>{t('ops.cabinets.lastHeartbeat')}</dt><dd>{cabinet.lastHeartbeatAt ? when(cabinet.lastHeartbeatAt) : t('ops.cabinets.never')}</dd>
-            <dt>{t('ops.cabinets.vendor')}</dt><dd>{vendorName(t, cabinet.vendor)}</dd>
-            <dt>{t('ops.cabinets.venue')}</dt><dd>{cabinet.venueName ?? cabinet.venueId ?? '—'}</dd>
-            <dt>{t('ops.cabinets.agent')}</dt><dd>{cabinet.agentId ?? '—'}</dd>
-            <dt>{t('ops.cabinets.credentials')}</dt><dd>{cabinet.hasCredentials ? t('ops.cabinets.credentialsSet') : t('ops.cabinets.credentialsNone')}</dd>
-            {hasVolume(cabinet.vendor) && <><dt>{t('ops.cabinets.volume')}</dt><dd>{cabinet.volume === null ? '—' : num.percent(cabinet.volume)}</dd></>}
+            <dt>{t('ops.cabinets.state')}</dt>
+            <dd>
+              <OnlineBadge online={cabinet.online} />
+            </dd>
+            <dt>{t('ops.cabinets.lastHeartbeat')}</dt>
+            <dd>{cabinet.lastHeartbeatAt ? when(cabinet.lastHeartbeatAt) : t('ops.cabinets.never')}</dd>
+            <dt>{t('ops.cabinets.vendor')}</dt>
+            <dd>{vendorName(t, cabinet.vendor)}</dd>
+            <dt>{t('ops.cabinets.venue')}</dt>
+            <dd>{cabinet.venueName ?? cabinet.venueId ?? '—'}</dd>
+            <dt>{t('ops.cabinets.agent')}</dt>
+            <dd>{cabinet.agentId ?? '—'}</dd>
+            <dt>{t('ops.cabinets.credentials')}</dt>
+            <dd>{cabinet.hasCredentials ? t('ops.cabinets.credentialsSet') : t('ops.cabinets.credentialsNone')}</dd>
+            {hasVolume(cabinet.vendor) && (
+              <>
+                <dt>{t('ops.cabinets.volume')}</dt>
+                <dd>{cabinet.volume === null ? '—' : num.percent(cabinet.volume)}</dd>
+              </>
+            )}
           </dl>
           {may('cabinets.command') && (
             <div className="ops-actions">
-              <button type="button" onClick={() => setPending({ type: 'inventory' })}>{t('ops.cabinets.cmd.inventory')}</button>
-              <button type="button" onClick={() => setPending({ type: 'restart' })}>{t('ops.cabinets.cmd.restart')}</button>
+              <button type="button" onClick={() => setPending({ type: 'inventory' })}>
+                {t('ops.cabinets.cmd.inventory')}
+              </button>
+              <button type="button" onClick={() => setPending({ type: 'restart' })}>
+                {t('ops.cabinets.cmd.restart')}
+              </button>
               {hasVolume(cabinet.vendor) && (
-                <button type="button" onClick={() => { setLevel(String(cabinet.volume ?? 50)); setPending({ type: 'volume' }); }}>{t('ops.cabinets.cmd.volume')}</button>
+                <button
+                  type="button"
+                  onClick={() => {
+                    setLevel(String(cabinet.volume ?? 50));
+                    setPending({ type: 'volume' });
+                  }}
+                >
+                  {t('ops.cabinets.cmd.volume')}
+                </button>
               )}
             </div>
           )}
@@ -83,25 +120,57 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
             <caption className="ops-sr">{t('ops.cabinets.slotsOf', { id })}</caption>
             <thead>
               <tr>
-                <th scope="col">{t('ops.cabinets.slot')}</th><th scope="col">{t('ops.cabinets.device')}</th><th scope="col">{t('ops.cabinets.charge')}</th>
-                <th scope="col">{t('ops.cabinets.temperature')}</th><th scope="col">{t('ops.cabinets.faults')}</th>
+                <th scope="col">{t('ops.cabinets.slot')}</th>
+                <th scope="col">{t('ops.cabinets.device')}</th>
+                <th scope="col">{t('ops.cabinets.charge')}</th>
+                <th scope="col">{t('ops.cabinets.temperature')}</th>
+                <th scope="col">{t('ops.cabinets.faults')}</th>
                 {may('cabinets.command') && <th scope="col">{t('ops.cabinets.actions')}</th>}
               </tr>
             </thead>
             <tbody>
               {cabinet.slots.map((s) => (
                 <tr key={s.slot}>
-                  <th scope="row">{s.slot}{s.locked && <> · <span className="ops-badge">{t('ops.cabinets.locked')}</span></>}</th>
-                  <td>{s.deviceId ? <>{s.deviceId}{s.state === 'quarantined' && <> · {t('ops.cabinets.quarantined')}</>}</> : t('ops.cabinets.empty')}</td>
+                  <th scope="row">
+                    {s.slot}
+                    {s.locked && (
+                      <>
+                        {' '}
+                        · <span className="ops-badge">{t('ops.cabinets.locked')}</span>
+                      </>
+                    )}
+                  </th>
+                  <td>
+                    {s.deviceId ? (
+                      <>
+                        {s.deviceId}
+                        {s.state === 'quarantined' && <> · {t('ops.cabinets.quarantined')}</>}
+                      </>
+                    ) : (
+                      t('ops.cabinets.empty')
+                    )}
+                  </td>
                   <td>{s.charge === null ? '—' : num.percent(s.charge)}</td>
                   <td>{s.temperature === null ? '—' : num.celsius(s.temperature)}</td>
                   <td>{s.faults.length ? s.faults.join(', ') : '—'}</td>
                   {may('cabinets.command') && (
                     <td className="ops-actions">
-                      <button type="button" aria-disabled={!s.deviceId} onClick={() => s.deviceId && setPending({ type: 'eject', slot: s.slot })}
-                        aria-label={t('ops.cabinets.cmdSlot', { cmd: t('ops.cabinets.cmd.eject'), n: s.slot })}>{t('ops.cabinets.cmd.eject')}</button>
-                      <button type="button" onClick={() => setPending({ type: s.locked ? 'unlock' : 'lock', slot: s.slot })}
-                        aria-label={t('ops.cabinets.cmdSlot', { cmd: t(s.locked ? 'ops.cabinets.cmd.unlock' : 'ops.cabinets.cmd.lock'), n: s.slot })}>
+                      <button
+                        type="button"
+                        aria-disabled={!s.deviceId}
+                        onClick={() => s.deviceId && setPending({ type: 'eject', slot: s.slot })}
+                        aria-label={t('ops.cabinets.cmdSlot', { cmd: t('ops.cabinets.cmd.eject'), n: s.slot })}
+                      >
+                        {t('ops.cabinets.cmd.eject')}
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => setPending({ type: s.locked ? 'unlock' : 'lock', slot: s.slot })}
+                        aria-label={t('ops.cabinets.cmdSlot', {
+                          cmd: t(s.locked ? 'ops.cabinets.cmd.unlock' : 'ops.cabinets.cmd.lock'),
+                          n: s.slot,
+                        })}
+                      >
                         {t(s.locked ? 'ops.cabinets.cmd.unlock' : 'ops.cabinets.cmd.lock')}
                       </button>
                     </td>
@@ -115,7 +184,10 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
               <h3 id="ops-cab-commands">{t('ops.cabinets.commands')}</h3>
               <ul className="ops-commands">
                 {cabinet.commands.map((c) => (
-                  <li key={c.id}>{when(c.at)} · {t(`ops.cabinets.cmd.${c.type}`)}{c.slot ? ` · ${t('ops.cabinets.slotN', { n: c.slot })}` : ''} · {commandState(t, c.state)}</li>
+                  <li key={c.id}>
+                    {when(c.at)} · {t(`ops.cabinets.cmd.${c.type}`)}
+                    {c.slot ? ` · ${t('ops.cabinets.slotN', { n: c.slot })}` : ''} · {commandState(t, c.state)}
+                  </li>
                 ))}
               </ul>
             </section>
@@ -125,16 +197,32 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
           {may('fleet.write') && (
             <section aria-labelledby="ops-cab-cred">
               <h3 id="ops-cab-cred">{t('ops.cabinets.credentials')}</h3>
-              <p>{t(cabinet.vendor === 'tcp60' ? 'ops.cabinets.credentialsLeadToken' : 'ops.cabinets.credentialsLead')}</p>
-              <button type="button" onClick={() => { setSecret(undefined); setPending({ type: 'credentials' }); }}>
+              <p>
+                {t(cabinet.vendor === 'tcp60' ? 'ops.cabinets.credentialsLeadToken' : 'ops.cabinets.credentialsLead')}
+              </p>
+              <button
+                type="button"
+                onClick={() => {
+                  setSecret(undefined);
+                  setPending({ type: 'credentials' });
+                }}
+              >
                 {t(cabinet.hasCredentials ? 'ops.cabinets.rotate' : 'ops.cabinets.issue')}
               </button>
               {secret && (
                 <div role="status" className="ops-secret">
-                  <p>{t(secret.kind === 'token-secret' ? 'ops.cabinets.secretOnceToken' : 'ops.cabinets.secretOnce')}</p>
+                  <p>
+                    {t(secret.kind === 'token-secret' ? 'ops.cabinets.secretOnceToken' : 'ops.cabinets.secretOnce')}
+                  </p>
                   <dl className="ops-facts">
-                    <dt>{t('ops.cabinets.username')}</dt><dd><code>{secret.username}</code></dd>
-                    <dt>{t(secret.kind === 'token-secret' ? 'ops.cabinets.tokenSecret' : 'ops.cabinets.password')}</dt><dd><code>{secret.password}</code></dd>
+                    <dt>{t('ops.cabinets.username')}</dt>
+                    <dd>
+                      <code>{secret.username}</code>
+                    </dd>
+                    <dt>{t(secret.kind === 'token-secret' ? 'ops.cabinets.tokenSecret' : 'ops.cabinets.password')}</dt>
+                    <dd>
+                      <code>{secret.password}</code>
+                    </dd>
                   </dl>
                 </div>
               )}
@@ -145,15 +233,30 @@ export function CabinetLive({ me, id }: { me: Me; id: string }) {
       <ReasonDialog
         open={!!pending}
         title={title}
-        lead={pending?.type === 'restart' ? t('ops.cabinets.restartLead') : pending?.type === 'credentials' ? t('ops.cabinets.rotateLead') : undefined}
+        lead={
+          pending?.type === 'restart'
+            ? t('ops.cabinets.restartLead')
+            : pending?.type === 'credentials'
+              ? t('ops.cabinets.rotateLead')
+              : undefined
+        }
         confirm={t('ops.cabinets.send')}
         act={(reason) => send(pending!, reason)}
         onClose={() => setPending(undefined)}
       >
         {pending?.type === 'volume' && (
           <div className="ops-form">
-            <label>{t('ops.cabinets.volumeLevel')}
-              <input type="number" inputMode="numeric" min={0} max={100} step={1} value={level} onChange={(e) => setLevel(e.currentTarget.value)} />
+            <label>
+              {t('ops.cabinets.volumeLevel')}
+              <input
+                type="number"
+                inputMode="numeric"
+                min={0}
+                max={100}
+                step={1}
+                value={level}
+                onChange={(e) => setLevel(e.currentTarget.value)}
+              />
             </label>
           </div>
         )}
@@ -177,20 +280,39 @@ function commandState(t: ReturnType<typeof useT>, state: string): string {
 function Assign({ cabinet, etag, onSaved }: { cabinet: OpsCabinet; etag: string; onSaved: () => Promise<void> }) {
   const t = useT();
   const [saved, setSaved] = useState(false);
-  const { form, setForm, error, submit } = useOpsForm({ venueId: cabinet.venueId ?? '', reason: '' }, async (f) => {
-    setSaved(false);
-    await opsCall('PATCH', `/cabinets/${encodeURIComponent(cabinet.id)}`, { venueId: f.venueId.trim() || null, reason: f.reason }, { 'if-match': etag });
-    setForm({ ...f, reason: '' });
-    setSaved(true);
-    await onSaved();
-  }, true);
+  const { form, setForm, error, submit } = useOpsForm(
+    { venueId: cabinet.venueId ?? '', reason: '' },
+    async (f) => {
+      setSaved(false);
+      await opsCall(
+        'PATCH',
+        `/cabinets/${encodeURIComponent(cabinet.id)}`,
+        { venueId: f.venueId.trim() || null, reason: f.reason },
+        { 'if-match': etag },
+      );
+      setForm({ ...f, reason: '' });
+      setSaved(true);
+      await onSaved();
+    },
+    true,
+  );
   return (
     <section aria-labelledby="ops-cab-assign">
       <h3 id="ops-cab-assign">{t('ops.cabinets.assign')}</h3>
       <form className="ops-form" onSubmit={submit}>
-        <label>{t('ops.cabinets.venueOptional')}<input maxLength={64} pattern="[A-Za-z0-9._\-]{1,64}" value={form.venueId} onChange={(e) => setForm({ ...form, venueId: e.currentTarget.value })} /></label>
+        <label>
+          {t('ops.cabinets.venueOptional')}
+          <input
+            maxLength={64}
+            pattern="[A-Za-z0-9._\-]{1,64}"
+            value={form.venueId}
+            onChange={(e) => setForm({ ...form, venueId: e.currentTarget.value })}
+          />
+        </label>
         <ReasonField value={form.reason} onChange={(reason) => setForm({ ...form, reason })} />
-        <button type="submit" className="ops-primary">{t('ops.cabinets.save')}</button>
+        <button type="submit" className="ops-primary">
+          {t('ops.cabinets.save')}
+        </button>
       </form>
       {saved && <p role="status">{t('ops.cabinets.saved')}</p>}
       <Problem error={error} />

@@ -13,7 +13,13 @@ import { Problem } from './Problem.tsx';
 const STATES = ['offline', 'empty', 'low', 'full', 'ok'] as const;
 type State = (typeof STATES)[number];
 /** Colours with ≥ 3:1 contrast on the map's light ground, told apart by the legend's words too. */
-const COLOUR: Record<State, string> = { offline: '#5f6b7a', empty: '#b3261e', low: '#b25e00', full: '#6f42c1', ok: '#1e7b34' };
+const COLOUR: Record<State, string> = {
+  offline: '#5f6b7a',
+  empty: '#b3261e',
+  low: '#b25e00',
+  full: '#6f42c1',
+  ok: '#1e7b34',
+};
 const LISTED = 50;
 
 export function stateOf(c: Pick<DashboardCabinet, 'online' | 'powerbanks' | 'slots'>): State {
@@ -32,8 +38,13 @@ export default function CabinetMap({ agentId, venueId }: { agentId: string; venu
   const gl = hasWebGL();
   useEffect(() => {
     let live = true;
-    opsCall<{ items: DashboardCabinet[] }>('GET', withQuery('/dashboard/cabinets', { agentId: agentId || undefined, venueId: venueId || undefined }))
-      .then((r) => live && (setCabinets(r.items), setError(undefined)), (e: unknown) => live && setError(e));
+    opsCall<{ items: DashboardCabinet[] }>(
+      'GET',
+      withQuery('/dashboard/cabinets', { agentId: agentId || undefined, venueId: venueId || undefined }),
+    ).then(
+      (r) => live && (setCabinets(r.items), setError(undefined)),
+      (e: unknown) => live && setError(e),
+    );
     return () => {
       live = false;
     };
@@ -43,17 +54,37 @@ export default function CabinetMap({ agentId, venueId }: { agentId: string; venu
     let cancelled = false;
     const data = {
       type: 'FeatureCollection' as const,
-      features: cabinets.map((c) => ({ type: 'Feature' as const, properties: { id: c.id, colour: COLOUR[stateOf(c)] }, geometry: { type: 'Point' as const, coordinates: [c.lng, c.lat] } })),
+      features: cabinets.map((c) => ({
+        type: 'Feature' as const,
+        properties: { id: c.id, colour: COLOUR[stateOf(c)] },
+        geometry: { type: 'Point' as const, coordinates: [c.lng, c.lat] },
+      })),
     };
     void loadMaplibre().then((ml) => {
       if (cancelled || !box.current) return;
       const lngs = cabinets.map((c) => c.lng);
       const lats = cabinets.map((c) => c.lat);
-      const m = new ml.Map({ container: box.current, style: MAP_STYLE_URL || PLAIN_STYLE, center: [lngs[0]!, lats[0]!], zoom: 12, attributionControl: false });
+      const m = new ml.Map({
+        container: box.current,
+        style: MAP_STYLE_URL || PLAIN_STYLE,
+        center: [lngs[0]!, lats[0]!],
+        zoom: 12,
+        attributionControl: false,
+      });
       const draw = () => {
         if (m.getSource('cabinets')) return;
         m.addSource('cabinets', { type: 'geojson', data });
-        m.addLayer({ id: 'cabinets', type: 'circle', source: 'cabinets', paint: { 'circle-radius': 6, 'circle-color': ['get', 'colour'], 'circle-stroke-color': '#ffffff', 'circle-stroke-width': 1.5 } });
+        m.addLayer({
+          id: 'cabinets',
+          type: 'circle',
+          source: 'cabinets',
+          paint: {
+            'circle-radius': 6,
+            'circle-color': ['get', 'colour'],
+            'circle-stroke-color': '#ffffff',
+            'circle-stroke-width': 1.5,
+          },
+        });
       };
       // A basemap that fails or is late gives way to the plain style, and the cabinets are drawn on it.
       let loaded = false;
@@ -71,7 +102,13 @@ export default function CabinetMap({ agentId, venueId }: { agentId: string; venu
         draw();
       });
       if (cabinets.length > 1) {
-        m.fitBounds([[Math.min(...lngs), Math.min(...lats)], [Math.max(...lngs), Math.max(...lats)]], { padding: 32, maxZoom: 15, duration: 0 });
+        m.fitBounds(
+          [
+            [Math.min(...lngs), Math.min(...lats)],
+            [Math.max(...lngs), Math.max(...lats)],
+          ],
+          { padding: 32, maxZoom: 15, duration: 0 },
+        );
       }
       map.current = m;
     });
@@ -88,10 +125,22 @@ export default function CabinetMap({ agentId, venueId }: { agentId: string; venu
     <section aria-labelledby="dash-map">
       <h2 id="dash-map">{t('ops.dashboard.map.title')}</h2>
       <Problem error={error} />
-      {gl ? <div ref={box} className="ops-map" role="img" aria-label={t('ops.dashboard.map.label', { n: cabinets?.length ?? 0 })} /> : <p className="ops-note">{t('ops.venues.noMap')}</p>}
+      {gl ? (
+        <div
+          ref={box}
+          className="ops-map"
+          role="img"
+          aria-label={t('ops.dashboard.map.label', { n: cabinets?.length ?? 0 })}
+        />
+      ) : (
+        <p className="ops-note">{t('ops.venues.noMap')}</p>
+      )}
       <ul className="ops-legend" aria-label={t('ops.dashboard.map.legend')}>
         {STATES.map((s) => (
-          <li key={s}><span className="ops-dot" style={{ background: COLOUR[s] }} aria-hidden="true" />{t(`ops.dashboard.map.states.${s}`)}: {counts.get(s)}</li>
+          <li key={s}>
+            <span className="ops-dot" style={{ background: COLOUR[s] }} aria-hidden="true" />
+            {t(`ops.dashboard.map.states.${s}`)}: {counts.get(s)}
+          </li>
         ))}
       </ul>
       {needing.length > 0 && (
@@ -99,7 +148,9 @@ export default function CabinetMap({ agentId, venueId }: { agentId: string; venu
           <summary>{t('ops.dashboard.map.needing', { n: needing.length })}</summary>
           <ul>
             {needing.slice(0, LISTED).map((c) => (
-              <li key={c.id}>{c.id} ({c.venueId}): {t(`ops.dashboard.map.states.${stateOf(c)}`)}, {c.powerbanks}/{c.slots}</li>
+              <li key={c.id}>
+                {c.id} ({c.venueId}): {t(`ops.dashboard.map.states.${stateOf(c)}`)}, {c.powerbanks}/{c.slots}
+              </li>
             ))}
           </ul>
         </details>

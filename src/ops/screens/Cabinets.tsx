@@ -36,30 +36,57 @@ function CabinetList({ me }: { me: Me }) {
       .then((c) => setRows((rs) => rs.map((r) => (r.id === c.id ? c : r))))
       .catch(() => undefined);
   });
-  const set = (k: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value });
+  const set = (k: keyof typeof EMPTY) => (e: { currentTarget: { value: string } }) =>
+    setDraft({ ...draft, [k]: e.currentTarget.value });
   const sortOption = (key: string, label: string) => [
-    <option key={key} value={key}>{label} ↑</option>, <option key={`-${key}`} value={`-${key}`}>{label} ↓</option>,
+    <option key={key} value={key}>
+      {label} ↑
+    </option>,
+    <option key={`-${key}`} value={`-${key}`}>
+      {label} ↓
+    </option>,
   ];
   const writer = me.permissions.includes('fleet.write');
   return (
     <>
-      <form className="ops-filters" role="search" aria-label={t('ops.cabinets.filters')} onSubmit={(e) => { e.preventDefault(); setFilter(draft); }}>
-        <label>{t('ops.cabinets.search')}<input type="search" maxLength={64} value={draft.q} onChange={set('q')} /></label>
-        <label>{t('ops.cabinets.venue')}<input maxLength={64} value={draft.venueId} onChange={set('venueId')} pattern="[A-Za-z0-9._\-]{1,64}" /></label>
-        <label>{t('ops.cabinets.state')}
+      <form
+        className="ops-filters"
+        role="search"
+        aria-label={t('ops.cabinets.filters')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter(draft);
+        }}
+      >
+        <label>
+          {t('ops.cabinets.search')}
+          <input type="search" maxLength={64} value={draft.q} onChange={set('q')} />
+        </label>
+        <label>
+          {t('ops.cabinets.venue')}
+          <input maxLength={64} value={draft.venueId} onChange={set('venueId')} pattern="[A-Za-z0-9._\-]{1,64}" />
+        </label>
+        <label>
+          {t('ops.cabinets.state')}
           <select value={draft.online} onChange={set('online')}>
             <option value="">{t('ops.cabinets.any')}</option>
             <option value="true">{t('ops.cabinets.online')}</option>
             <option value="false">{t('ops.cabinets.offline')}</option>
           </select>
         </label>
-        <label>{t('ops.cabinets.vendor')}
+        <label>
+          {t('ops.cabinets.vendor')}
           <select value={draft.vendor} onChange={set('vendor')}>
             <option value="">{t('ops.cabinets.any')}</option>
-            {CABINET_VENDORS.map((v) => <option key={v} value={v}>{vendorName(t, v)}</option>)}
+            {CABINET_VENDORS.map((v) => (
+              <option key={v} value={v}>
+                {vendorName(t, v)}
+              </option>
+            ))}
           </select>
         </label>
-        <label>{t('ops.staff.sort')}
+        <label>
+          {t('ops.staff.sort')}
           <select value={draft.sort} onChange={set('sort')}>
             {sortOption('id', t('ops.cabinets.serial'))}
             {sortOption('venue', t('ops.cabinets.venue'))}
@@ -73,17 +100,25 @@ function CabinetList({ me }: { me: Me }) {
         <caption className="ops-sr">{t('ops.nav.cabinets')}</caption>
         <thead>
           <tr>
-            <th scope="col">{t('ops.cabinets.serial')}</th><th scope="col">{t('ops.cabinets.vendor')}</th><th scope="col">{t('ops.cabinets.venue')}</th>
-            <th scope="col">{t('ops.cabinets.state')}</th><th scope="col">{t('ops.cabinets.lastHeartbeat')}</th><th scope="col">{t('ops.cabinets.filled')}</th>
+            <th scope="col">{t('ops.cabinets.serial')}</th>
+            <th scope="col">{t('ops.cabinets.vendor')}</th>
+            <th scope="col">{t('ops.cabinets.venue')}</th>
+            <th scope="col">{t('ops.cabinets.state')}</th>
+            <th scope="col">{t('ops.cabinets.lastHeartbeat')}</th>
+            <th scope="col">{t('ops.cabinets.filled')}</th>
           </tr>
         </thead>
         <tbody>
           {rows.map((c) => (
             <tr key={c.id}>
-              <th scope="row"><a href={`#/cabinets?id=${encodeURIComponent(c.id)}`}>{c.id}</a></th>
+              <th scope="row">
+                <a href={`#/cabinets?id=${encodeURIComponent(c.id)}`}>{c.id}</a>
+              </th>
               <td>{vendorName(t, c.vendor)}</td>
               <td>{c.venueName ?? c.venueId ?? '—'}</td>
-              <td><OnlineBadge online={c.online} /></td>
+              <td>
+                <OnlineBadge online={c.online} />
+              </td>
               <td>{heartbeatText(t, c.lastHeartbeatAt)}</td>
               <td>{t('ops.cabinets.filledOf', { n: c.slots.filter((s) => s.deviceId).length, of: c.slotCount })}</td>
             </tr>

@@ -23,37 +23,71 @@ const daysBefore = (day: string, n: number) => isoDay(new Date(Date.parse(`${day
 export function Dashboard({ me }: { me: Me }) {
   const t = useT();
   const lang = useStore($lang);
-  const [filter, setFilter] = useState(() => ({ from: daysBefore(today(), 29), to: today(), agentId: '', venueId: '' }));
+  const [filter, setFilter] = useState(() => ({
+    from: daysBefore(today(), 29),
+    to: today(),
+    agentId: '',
+    venueId: '',
+  }));
   const [draft, setDraft] = useState(filter);
   const [data, setData] = useState<DashboardShape>();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
     let live = true;
-    opsCall<DashboardShape>('GET', withQuery('/dashboard', { from: filter.from, to: filter.to, agentId: filter.agentId || undefined, venueId: filter.venueId || undefined }))
-      .then((d) => {
+    opsCall<DashboardShape>(
+      'GET',
+      withQuery('/dashboard', {
+        from: filter.from,
+        to: filter.to,
+        agentId: filter.agentId || undefined,
+        venueId: filter.venueId || undefined,
+      }),
+    ).then(
+      (d) => {
         if (!live) return;
         setData(d);
         setError(undefined);
-      }, (e: unknown) => live && setError(e));
+      },
+      (e: unknown) => live && setError(e),
+    );
     return () => {
       live = false;
     };
   }, [filter]);
-  const pct = (v: number | null) => (v == null ? '–' : v.toLocaleString(lang, { style: 'percent', maximumFractionDigits: 1 }));
+  const pct = (v: number | null) =>
+    v == null ? '–' : v.toLocaleString(lang, { style: 'percent', maximumFractionDigits: 1 });
   const num = (v: number) => v.toLocaleString(lang);
-  const moneyList = (list: { currency: string; amount: number }[]) => (list.length ? list.map((m) => formatMoney(m.amount, m.currency, lang)).join(' · ') : '–');
+  const moneyList = (list: { currency: string; amount: number }[]) =>
+    list.length ? list.map((m) => formatMoney(m.amount, m.currency, lang)).join(' · ') : '–';
   const field = (key: keyof typeof draft, type: 'date' | 'text') => (
     <label>
       {t(`ops.dashboard.filter.${key}`)}
-      <input type={type} value={draft[key]} maxLength={64} onChange={(e) => setDraft({ ...draft, [key]: e.currentTarget.value })} />
+      <input
+        type={type}
+        value={draft[key]}
+        maxLength={64}
+        onChange={(e) => setDraft({ ...draft, [key]: e.currentTarget.value })}
+      />
     </label>
   );
   const currencies = data ? [...new Set(data.revenue.map((r) => r.currency))] : [];
   return (
     <>
-      <form className="ops-filters" onSubmit={(e) => { e.preventDefault(); setFilter(draft); }}>
-        {field('from', 'date')}{field('to', 'date')}
-        <AgentSelect me={me} label={t('ops.dashboard.filter.agentId')} value={draft.agentId} onChange={(agentId) => setDraft({ ...draft, agentId })} />
+      <form
+        className="ops-filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter(draft);
+        }}
+      >
+        {field('from', 'date')}
+        {field('to', 'date')}
+        <AgentSelect
+          me={me}
+          label={t('ops.dashboard.filter.agentId')}
+          value={draft.agentId}
+          onChange={(agentId) => setDraft({ ...draft, agentId })}
+        />
         {field('venueId', 'text')}
         <button type="submit">{t('ops.dashboard.apply')}</button>
       </form>
@@ -61,16 +95,46 @@ export function Dashboard({ me }: { me: Me }) {
       {data && (
         <>
           <p className="ops-note" role="status">
-            {data.refreshedAt ? t('ops.dashboard.refreshed', { at: new Date(data.refreshedAt).toLocaleString(lang) }) : t('ops.dashboard.neverRefreshed')}
+            {data.refreshedAt
+              ? t('ops.dashboard.refreshed', { at: new Date(data.refreshedAt).toLocaleString(lang) })
+              : t('ops.dashboard.neverRefreshed')}
             {data.pending > 0 && ` ${t('ops.dashboard.pending')}`}
           </p>
           <dl className="ops-figures">
-            <div><dt>{t('ops.dashboard.rentals')}</dt><dd>{num(data.totals.rentals)}</dd></div>
-            <div><dt>{t('ops.dashboard.revenue')}</dt><dd>{moneyList(data.totals.revenue)}</dd></div>
-            <div><dt>{t('ops.dashboard.averageMinutes')}</dt><dd>{data.totals.averageMinutes == null ? '–' : data.totals.averageMinutes.toLocaleString(lang, { style: 'unit', unit: 'minute', unitDisplay: 'long' })}</dd></div>
-            <div><dt>{t('ops.dashboard.utilisation')}</dt><dd>{pct(data.totals.utilisation)}</dd></div>
-            <div><dt>{t('ops.dashboard.returnsElsewhere')}</dt><dd>{num(data.totals.returnsElsewhere)} / {num(data.totals.returns)}</dd></div>
-            <div><dt>{t('ops.dashboard.failedEjects')}</dt><dd>{num(data.totals.failedEjects)}</dd></div>
+            <div>
+              <dt>{t('ops.dashboard.rentals')}</dt>
+              <dd>{num(data.totals.rentals)}</dd>
+            </div>
+            <div>
+              <dt>{t('ops.dashboard.revenue')}</dt>
+              <dd>{moneyList(data.totals.revenue)}</dd>
+            </div>
+            <div>
+              <dt>{t('ops.dashboard.averageMinutes')}</dt>
+              <dd>
+                {data.totals.averageMinutes == null
+                  ? '–'
+                  : data.totals.averageMinutes.toLocaleString(lang, {
+                      style: 'unit',
+                      unit: 'minute',
+                      unitDisplay: 'long',
+                    })}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('ops.dashboard.utilisation')}</dt>
+              <dd>{pct(data.totals.utilisation)}</dd>
+            </div>
+            <div>
+              <dt>{t('ops.dashboard.returnsElsewhere')}</dt>
+              <dd>
+                {num(data.totals.returnsElsewhere)} / {num(data.totals.returns)}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('ops.dashboard.failedEjects')}</dt>
+              <dd>{num(data.totals.failedEjects)}</dd>
+            </div>
           </dl>
           <Suspense fallback={<p role="status">{t('ops.dashboard.chartsLoading')}</p>}>
             <DashboardCharts data={data} currencies={currencies} />
@@ -83,16 +147,27 @@ export function Dashboard({ me }: { me: Me }) {
             <table className="ops-table">
               <thead>
                 <tr>
-                  <th scope="col">{t('ops.dashboard.day')}</th><th scope="col">{t('ops.dashboard.rentals')}</th><th scope="col">{t('ops.dashboard.returns')}</th>
-                  <th scope="col">{t('ops.dashboard.returnsElsewhere')}</th><th scope="col">{t('ops.dashboard.failedEjects')}</th>
+                  <th scope="col">{t('ops.dashboard.day')}</th>
+                  <th scope="col">{t('ops.dashboard.rentals')}</th>
+                  <th scope="col">{t('ops.dashboard.returns')}</th>
+                  <th scope="col">{t('ops.dashboard.returnsElsewhere')}</th>
+                  <th scope="col">{t('ops.dashboard.failedEjects')}</th>
                   <th scope="col">{t('ops.dashboard.utilisation')}</th>
-                  {currencies.map((c) => <th scope="col" key={c}>{t('ops.dashboard.revenueIn', { currency: c })}</th>)}
+                  {currencies.map((c) => (
+                    <th scope="col" key={c}>
+                      {t('ops.dashboard.revenueIn', { currency: c })}
+                    </th>
+                  ))}
                 </tr>
               </thead>
               <tbody>
                 {data.days.map((d) => (
                   <tr key={d.day}>
-                    <th scope="row">{d.day}</th><td>{num(d.rentals)}</td><td>{num(d.returns)}</td><td>{num(d.returnsElsewhere)}</td><td>{num(d.failedEjects)}</td>
+                    <th scope="row">{d.day}</th>
+                    <td>{num(d.rentals)}</td>
+                    <td>{num(d.returns)}</td>
+                    <td>{num(d.returnsElsewhere)}</td>
+                    <td>{num(d.failedEjects)}</td>
                     <td>{pct(d.utilisation)}</td>
                     {currencies.map((c) => {
                       const r = data.revenue.find((x) => x.day === d.day && x.currency === c);
@@ -106,11 +181,19 @@ export function Dashboard({ me }: { me: Me }) {
           <h2 id="dash-venues">{t('ops.dashboard.topVenues')}</h2>
           <table className="ops-table" aria-labelledby="dash-venues">
             <thead>
-              <tr><th scope="col">{t('ops.dashboard.venue')}</th><th scope="col">{t('ops.dashboard.rentals')}</th><th scope="col">{t('ops.dashboard.revenue')}</th></tr>
+              <tr>
+                <th scope="col">{t('ops.dashboard.venue')}</th>
+                <th scope="col">{t('ops.dashboard.rentals')}</th>
+                <th scope="col">{t('ops.dashboard.revenue')}</th>
+              </tr>
             </thead>
             <tbody>
               {data.topVenues.map((v) => (
-                <tr key={v.venueId}><th scope="row">{v.venueId}</th><td>{num(v.rentals)}</td><td>{moneyList(v.revenue)}</td></tr>
+                <tr key={v.venueId}>
+                  <th scope="row">{v.venueId}</th>
+                  <td>{num(v.rentals)}</td>
+                  <td>{moneyList(v.revenue)}</td>
+                </tr>
               ))}
             </tbody>
           </table>

@@ -17,7 +17,9 @@ export function Invitation({ token }: { token: string }) {
   const accept = async () => {
     setError(undefined);
     try {
-      const optionsJSON = await opsCall<PublicKeyCredentialCreationOptionsJSON>('POST', '/invitation/options', { token });
+      const optionsJSON = await opsCall<PublicKeyCredentialCreationOptionsJSON>('POST', '/invitation/options', {
+        token,
+      });
       const credential = await startRegistration({ optionsJSON });
       $session.set(await opsCall<SessionState>('POST', '/invitation/accept', { token, credential }));
       go('/account');
@@ -29,7 +31,11 @@ export function Invitation({ token }: { token: string }) {
     <main className="ops-card">
       <h1>{t('ops.invitation.title')}</h1>
       {who && <p>{t('ops.invitation.lead', { name: who.name, email: who.email })}</p>}
-      {who && <button type="button" className="ops-primary" onClick={() => void accept()}>{t('ops.invitation.accept')}</button>}
+      {who && (
+        <button type="button" className="ops-primary" onClick={() => void accept()}>
+          {t('ops.invitation.accept')}
+        </button>
+      )}
       <Problem error={error} />
     </main>
   );

@@ -18,7 +18,9 @@ export function Money({ me }: { me: Me }) {
   const [error, setError] = useState<unknown>();
   useEffect(() => {
     opsCall<Balances>('GET', '/money/balances').then((b) => setBalances(b.items), setError);
-    opsCall<LedgerCheck>('GET', '/money/ledger-check').then(setCheck, (e: unknown) => (e instanceof OpsApiError && e.status === 403 ? setCheck('forbidden') : setError(e)));
+    opsCall<LedgerCheck>('GET', '/money/ledger-check').then(setCheck, (e: unknown) =>
+      e instanceof OpsApiError && e.status === 403 ? setCheck('forbidden') : setError(e),
+    );
   }, []);
   const sums = new Map<string, number>();
   for (const b of balances ?? []) sums.set(b.currency, (sums.get(b.currency) ?? 0) + b.posted);
@@ -29,12 +31,20 @@ export function Money({ me }: { me: Me }) {
       <section aria-labelledby="ops-money-check">
         <h2 id="ops-money-check">{t('ops.moneyViews.check')}</h2>
         {check === 'forbidden' && <p>{t('ops.moneyViews.checkPlatformOnly')}</p>}
-        {check && check !== 'forbidden' && (check.ok
-          ? <p role="status">{t('ops.moneyViews.checkOk')}</p>
-          : (
+        {check &&
+          check !== 'forbidden' &&
+          (check.ok ? (
+            <p role="status">{t('ops.moneyViews.checkOk')}</p>
+          ) : (
             <>
               <p role="alert">{t('ops.moneyViews.checkFailed', { n: check.violations.length })}</p>
-              <ul>{check.violations.map((v, i) => <li key={i}><code>{v.invariant}</code> {v.detail}</li>)}</ul>
+              <ul>
+                {check.violations.map((v, i) => (
+                  <li key={i}>
+                    <code>{v.invariant}</code> {v.detail}
+                  </li>
+                ))}
+              </ul>
             </>
           ))}
       </section>
@@ -43,25 +53,45 @@ export function Money({ me }: { me: Me }) {
         {balances && (
           <>
             {/* Each currency sums to zero over every agent: shown to platform-wide staff, who see every account. */}
-            {check && check !== 'forbidden' && <ul aria-label={t('ops.moneyViews.sums')}>
-              {[...sums].map(([currency, sum]) => (
-                <li key={currency}>{t(sum === 0 ? 'ops.moneyViews.sumZero' : 'ops.moneyViews.sumOff', { currency, amount: m(sum, currency) })}</li>
-              ))}
-            </ul>}
+            {check && check !== 'forbidden' && (
+              <ul aria-label={t('ops.moneyViews.sums')}>
+                {[...sums].map(([currency, sum]) => (
+                  <li key={currency}>
+                    {t(sum === 0 ? 'ops.moneyViews.sumZero' : 'ops.moneyViews.sumOff', {
+                      currency,
+                      amount: m(sum, currency),
+                    })}
+                  </li>
+                ))}
+              </ul>
+            )}
             <div className="ops-scroll">
               <table className="ops-table">
                 <thead>
                   <tr>
-                    <th scope="col">{t('ops.moneyViews.currency')}</th><th scope="col">{t('ops.moneyViews.agent')}</th><th scope="col">{t('ops.moneyViews.owner')}</th>
-                    <th scope="col">{t('ops.moneyViews.kind')}</th><th scope="col">{t('ops.moneyViews.accounts')}</th>
-                    <th scope="col">{t('ops.moneyViews.posted')}</th><th scope="col">{t('ops.moneyViews.pending')}</th>
+                    <th scope="col">{t('ops.moneyViews.currency')}</th>
+                    <th scope="col">{t('ops.moneyViews.agent')}</th>
+                    <th scope="col">{t('ops.moneyViews.owner')}</th>
+                    <th scope="col">{t('ops.moneyViews.kind')}</th>
+                    <th scope="col">{t('ops.moneyViews.accounts')}</th>
+                    <th scope="col">{t('ops.moneyViews.posted')}</th>
+                    <th scope="col">{t('ops.moneyViews.pending')}</th>
                   </tr>
                 </thead>
                 <tbody>
                   {balances.map((b) => (
                     <tr key={`${b.currency}/${b.agentId}/${b.ownerType}/${b.kind}`}>
-                      <td>{b.currency}</td><td>{b.agentId}</td><td><code>{b.ownerType}</code></td><td><code>{b.kind}</code></td><td>{b.accounts}</td>
-                      <td>{m(b.posted, b.currency)}</td><td>{m(b.pending, b.currency)}</td>
+                      <td>{b.currency}</td>
+                      <td>{b.agentId}</td>
+                      <td>
+                        <code>{b.ownerType}</code>
+                      </td>
+                      <td>
+                        <code>{b.kind}</code>
+                      </td>
+                      <td>{b.accounts}</td>
+                      <td>{m(b.posted, b.currency)}</td>
+                      <td>{m(b.pending, b.currency)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -17,11 +17,15 @@ const PLATFORM = 'powerly';
 /** The agents the person may look at: their own, or (platform staff) the platform's and every agent. */
 function useAgents(me: Me): string[] {
   const platform = me.memberships.some((m) => m.agentId === '*');
-  const own = me.memberships.filter((m) => m.agentId !== '*' && (m.role === 'owner' || m.role === 'admin' || m.role === 'finance')).map((m) => m.agentId);
+  const own = me.memberships
+    .filter((m) => m.agentId !== '*' && (m.role === 'owner' || m.role === 'admin' || m.role === 'finance'))
+    .map((m) => m.agentId);
   const [all, setAll] = useState<string[]>([]);
   useEffect(() => {
     if (!platform || !me.permissions.includes('fleet.read')) return;
-    void opsCall<{ items: Array<{ id: string }> }>('GET', '/agents?limit=200&sort=id').then((p) => setAll(p.items.map((a) => a.id))).catch(() => undefined);
+    void opsCall<{ items: Array<{ id: string }> }>('GET', '/agents?limit=200&sort=id')
+      .then((p) => setAll(p.items.map((a) => a.id)))
+      .catch(() => undefined);
   }, [platform, me.permissions]);
   return [...new Set([...(platform ? [PLATFORM] : []), ...own, ...all])];
 }
@@ -48,14 +52,20 @@ export function PaymentMethods({ me }: { me: Me }) {
     void load();
   }, [load]);
   const canWrite = me.permissions.includes('payments.configure');
-  const at = (a: string, method?: string) => go(`/payment-methods?agent=${encodeURIComponent(a)}${method ? `&method=${encodeURIComponent(method)}` : ''}`);
+  const at = (a: string, method?: string) =>
+    go(`/payment-methods?agent=${encodeURIComponent(a)}${method ? `&method=${encodeURIComponent(method)}` : ''}`);
   const method = data?.items.find((m) => m.method === editing);
   return (
     <>
       <form className="ops-filters" onSubmit={(e) => e.preventDefault()}>
-        <label>{t('ops.payments.agent')}
+        <label>
+          {t('ops.payments.agent')}
           <select value={agent} onChange={(e) => at(e.currentTarget.value)}>
-            {agents.map((a) => <option key={a} value={a}>{a === PLATFORM ? t('ops.payments.platform') : a}</option>)}
+            {agents.map((a) => (
+              <option key={a} value={a}>
+                {a === PLATFORM ? t('ops.payments.platform') : a}
+              </option>
+            ))}
           </select>
         </label>
       </form>
@@ -68,20 +78,34 @@ export function PaymentMethods({ me }: { me: Me }) {
             <caption className="ops-sr">{t('ops.payments.caption', { agent })}</caption>
             <thead>
               <tr>
-                <th scope="col">{t('ops.payments.method')}</th><th scope="col">{t('ops.payments.riderSees')}</th>
-                <th scope="col">{t('ops.payments.state')}</th><th scope="col">{t('ops.payments.keys')}</th><th scope="col">{t('ops.staff.actions')}</th>
+                <th scope="col">{t('ops.payments.method')}</th>
+                <th scope="col">{t('ops.payments.riderSees')}</th>
+                <th scope="col">{t('ops.payments.state')}</th>
+                <th scope="col">{t('ops.payments.keys')}</th>
+                <th scope="col">{t('ops.staff.actions')}</th>
               </tr>
             </thead>
             <tbody>
               {data.items.map((m) => (
                 <tr key={m.method}>
                   <td>{m.method}</td>
-                  <td>{m.labels.join(', ')}{m.currencies ? ` (${m.currencies.join(', ')})` : ''}</td>
-                  <td>{m.enabled ? t('ops.payments.on') : t('ops.payments.off')}{m.testMode ? <small> · {t('ops.payments.testMode')}</small> : m.source !== 'none' && <small> · {t(`ops.payments.source.${m.source}`)}</small>}</td>
+                  <td>
+                    {m.labels.join(', ')}
+                    {m.currencies ? ` (${m.currencies.join(', ')})` : ''}
+                  </td>
+                  <td>
+                    {m.enabled ? t('ops.payments.on') : t('ops.payments.off')}
+                    {m.testMode ? (
+                      <small> · {t('ops.payments.testMode')}</small>
+                    ) : (
+                      m.source !== 'none' && <small> · {t(`ops.payments.source.${m.source}`)}</small>
+                    )}
+                  </td>
                   <td>{keysSummary(t, m)}</td>
                   <td>
                     <button type="button" onClick={() => at(agent, m.method)}>
-                      {canWrite ? t('ops.payments.edit') : t('ops.payments.view')}<span className="ops-sr"> · {m.method}</span>
+                      {canWrite ? t('ops.payments.edit') : t('ops.payments.view')}
+                      <span className="ops-sr"> · {m.method}</span>
                     </button>
                   </td>
                 </tr>
@@ -91,8 +115,15 @@ export function PaymentMethods({ me }: { me: Me }) {
         </>
       )}
       {data && method && (
-        <MethodForm key={`${agent}/${method.method}`} agent={agent} method={method} canWrite={canWrite} canSeal={data.canSeal}
-          onClose={() => at(agent)} onSaved={() => void load()} />
+        <MethodForm
+          key={`${agent}/${method.method}`}
+          agent={agent}
+          method={method}
+          canWrite={canWrite}
+          canSeal={data.canSeal}
+          onClose={() => at(agent)}
+          onSaved={() => void load()}
+        />
       )}
     </>
   );

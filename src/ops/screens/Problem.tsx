@@ -6,8 +6,15 @@ import { OpsApiError } from '../api.ts';
 export function Problem({ error }: { error: unknown }) {
   const t = useT();
   if (error === undefined) return null;
-  const text = error instanceof OpsApiError ? error.message
-    : error instanceof WebAuthnError || (error instanceof Error && error.name === 'NotAllowedError') ? t('ops.error.passkeyCancelled')
-      : t('ops.error.network');
-  return <p className="ops-error" role="alert">{text}</p>;
+  const text =
+    error instanceof OpsApiError
+      ? error.message
+      : error instanceof WebAuthnError || (error instanceof Error && error.name === 'NotAllowedError')
+        ? t('ops.error.passkeyCancelled')
+        : t('ops.error.network');
+  return (
+    <p className="ops-error" role="alert">
+      {text}
+    </p>
+  );
 }

@@ -37,9 +37,10 @@ export default function Rebalancing({ me }: { me: Me }) {
     const c = data?.cabinets.find((x) => x.id === id);
     return c ? t('ops.rebalancing.at', { cabinet: id, venue: c.venueName }) : id;
   };
-  const distance = (m: number) => (m < 1000
-    ? m.toLocaleString(lang, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 })
-    : (m / 1000).toLocaleString(lang, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 }));
+  const distance = (m: number) =>
+    m < 1000
+      ? m.toLocaleString(lang, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 })
+      : (m / 1000).toLocaleString(lang, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 });
   const done = async (m: SuggestedMove) => {
     if (reason.trim().length < 3) {
       setError(new Error(t('ops.rebalancing.reasonNeeded')));
@@ -66,8 +67,16 @@ export default function Rebalancing({ me }: { me: Me }) {
           <input id={reasonId} value={reason} onChange={(e) => setReason(e.currentTarget.value)} maxLength={500} />
         </label>
       )}
-      <p role="status" className="ops-note">{status}</p>
-      {error instanceof Error && !('status' in error) ? <p className="ops-error" role="alert">{error.message}</p> : <Problem error={error} />}
+      <p role="status" className="ops-note">
+        {status}
+      </p>
+      {error instanceof Error && !('status' in error) ? (
+        <p className="ops-error" role="alert">
+          {error.message}
+        </p>
+      ) : (
+        <Problem error={error} />
+      )}
       {data && (
         <>
           <h2>{t('ops.rebalancing.moves')}</h2>
@@ -76,7 +85,8 @@ export default function Rebalancing({ me }: { me: Me }) {
               <li key={key(m)}>
                 <p>
                   <strong>{t('ops.rebalancing.move', { n: m.powerbanks })}</strong>
-                  {' · '}{distance(m.distanceM)}
+                  {' · '}
+                  {distance(m.distanceM)}
                 </p>
                 <p>{t('ops.rebalancing.from', { place: place(m.from) })}</p>
                 <p>{t('ops.rebalancing.to', { place: place(m.to) })}</p>
@@ -84,8 +94,14 @@ export default function Rebalancing({ me }: { me: Me }) {
                   <div className="ops-inline">
                     <label>
                       {t('ops.rebalancing.moved')}
-                      <input type="number" inputMode="numeric" min={1} max={200} value={counts[key(m)] ?? String(m.powerbanks)}
-                        onChange={(e) => setCounts({ ...counts, [key(m)]: e.currentTarget.value })} />
+                      <input
+                        type="number"
+                        inputMode="numeric"
+                        min={1}
+                        max={200}
+                        value={counts[key(m)] ?? String(m.powerbanks)}
+                        onChange={(e) => setCounts({ ...counts, [key(m)]: e.currentTarget.value })}
+                      />
                     </label>
                     <button type="button" className="ops-primary" onClick={() => void done(m)}>
                       {t('ops.rebalancing.markDone', { from: m.from, to: m.to })}
@@ -113,7 +129,13 @@ export default function Rebalancing({ me }: { me: Me }) {
           <ul className="ops-stock" aria-labelledby="rebalance-done">
             {data.done.map((m) => (
               <li key={m.id}>
-                {t('ops.rebalancing.doneLine', { n: m.powerbanks, from: m.from, to: m.to, who: m.doneBy, at: new Date(m.doneAt).toLocaleTimeString(lang) })}
+                {t('ops.rebalancing.doneLine', {
+                  n: m.powerbanks,
+                  from: m.from,
+                  to: m.to,
+                  who: m.doneBy,
+                  at: new Date(m.doneAt).toLocaleTimeString(lang),
+                })}
               </li>
             ))}
           </ul>

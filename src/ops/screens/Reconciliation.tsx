@@ -36,7 +36,9 @@ export function Reconciliation({ mayRun }: { mayRun: boolean }) {
       setError(undefined);
     } catch (err) {
       // A provider's report that could not be read (503) stored nothing; the other providers' days were stored.
-      const now = await opsCall<ReconciliationList>('GET', `/money/reconciliations?from=${day}&to=${day}`).catch(() => undefined);
+      const now = await opsCall<ReconciliationList>('GET', `/money/reconciliations?from=${day}&to=${day}`).catch(
+        () => undefined,
+      );
       if (now) setItems(now.items);
       setError(err);
     } finally {
@@ -48,11 +50,25 @@ export function Reconciliation({ mayRun }: { mayRun: boolean }) {
     <section aria-labelledby="ops-recon">
       <h2 id="ops-recon">{t('ops.recon.title')}</h2>
       <form className="ops-filters" onSubmit={(e) => void run(e)}>
-        <label>{t('ops.recon.day')}<input type="date" required value={day} onChange={(e) => setDay(e.currentTarget.value)} /></label>
+        <label>
+          {t('ops.recon.day')}
+          <input type="date" required value={day} onChange={(e) => setDay(e.currentTarget.value)} />
+        </label>
         {mayRun && (
           <>
-            <label>{t('ops.reason')}<input required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} /></label>
-            <button type="submit" disabled={busy}>{t('ops.recon.run')}</button>
+            <label>
+              {t('ops.reason')}
+              <input
+                required
+                minLength={3}
+                maxLength={500}
+                value={reason}
+                onChange={(e) => setReason(e.currentTarget.value)}
+              />
+            </label>
+            <button type="submit" disabled={busy}>
+              {t('ops.recon.run')}
+            </button>
           </>
         )}
       </form>
@@ -60,15 +76,20 @@ export function Reconciliation({ mayRun }: { mayRun: boolean }) {
       {items && !items.length && <p>{t('ops.recon.none')}</p>}
       {items?.map((r) => (
         <section key={r.provider} aria-labelledby={`ops-recon-${r.provider}`}>
-          <h3 id={`ops-recon-${r.provider}`}>{r.provider}: {t(`ops.recon.status.${r.status}`)}</h3>
+          <h3 id={`ops-recon-${r.provider}`}>
+            {r.provider}: {t(`ops.recon.status.${r.status}`)}
+          </h3>
           <p>{t('ops.recon.lines', { n: r.lines })}</p>
           {r.mismatches.length > 0 && (
             <div className="ops-scroll">
               <table className="ops-table">
                 <thead>
                   <tr>
-                    <th scope="col">{t('ops.recon.kind')}</th><th scope="col">{t('ops.rentals.order')}</th><th scope="col">{t('ops.recon.refs')}</th>
-                    <th scope="col">{t('ops.recon.atProvider')}</th><th scope="col">{t('ops.recon.inLedger')}</th>
+                    <th scope="col">{t('ops.recon.kind')}</th>
+                    <th scope="col">{t('ops.rentals.order')}</th>
+                    <th scope="col">{t('ops.recon.refs')}</th>
+                    <th scope="col">{t('ops.recon.atProvider')}</th>
+                    <th scope="col">{t('ops.recon.inLedger')}</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -76,9 +97,23 @@ export function Reconciliation({ mayRun }: { mayRun: boolean }) {
                     <tr key={i}>
                       <td>{t(`ops.recon.kinds.${x.kind}`)}</td>
                       <td>{x.orderId ?? '—'}</td>
-                      <td><small>{x.refs.join(', ') || '—'}</small></td>
-                      <td>{t('ops.recon.side', { charged: m(x.provider.charged, x.currency), refunded: m(x.provider.refunded, x.currency), fee: m(x.provider.fee, x.currency) })}</td>
-                      <td>{t('ops.recon.side', { charged: m(x.ledger.charged, x.currency), refunded: m(x.ledger.refunded, x.currency), fee: m(x.ledger.fee, x.currency) })}</td>
+                      <td>
+                        <small>{x.refs.join(', ') || '—'}</small>
+                      </td>
+                      <td>
+                        {t('ops.recon.side', {
+                          charged: m(x.provider.charged, x.currency),
+                          refunded: m(x.provider.refunded, x.currency),
+                          fee: m(x.provider.fee, x.currency),
+                        })}
+                      </td>
+                      <td>
+                        {t('ops.recon.side', {
+                          charged: m(x.ledger.charged, x.currency),
+                          refunded: m(x.ledger.refunded, x.currency),
+                          fee: m(x.ledger.fee, x.currency),
+                        })}
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -22,7 +22,17 @@ const ACTIONS: Array<{ action: RentalAction; path: string; needs: Permission; at
 /** A `datetime-local` value for a time (the operator's own clock). */
 const localInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
-export function RentalActions({ me, id, data, onDone }: { me: Me; id: string; data: RentalTimeline; onDone: () => Promise<void> }) {
+export function RentalActions({
+  me,
+  id,
+  data,
+  onDone,
+}: {
+  me: Me;
+  id: string;
+  data: RentalTimeline;
+  onDone: () => Promise<void>;
+}) {
   const t = useT();
   const allowed = ACTIONS.filter((a) => me.permissions.includes(a.needs));
   const [action, setAction] = useState<RentalAction>(allowed[0]?.action ?? 'end');
@@ -41,7 +51,10 @@ export function RentalActions({ me, id, data, onDone }: { me: Me; id: string; da
     setBusy(true);
     try {
       const body = chosen.at ? { at: new Date(at).toISOString(), reason } : { reason };
-      const r = await opsCall<RentalActionResult>('POST', `/rentals/${encodeURIComponent(id)}/${chosen.path}`, body, { 'idempotency-key': key, 'if-match': `"v${data.version}"` });
+      const r = await opsCall<RentalActionResult>('POST', `/rentals/${encodeURIComponent(id)}/${chosen.path}`, body, {
+        'idempotency-key': key,
+        'if-match': `"v${data.version}"`,
+      });
       setDone(t(`ops.rentalActions.done.${r.kind}`, { amount: money(r.currency, toMajor(r.amount, r.currency)) }));
       setKey(crypto.randomUUID());
       setReason('');
@@ -55,15 +68,42 @@ export function RentalActions({ me, id, data, onDone }: { me: Me; id: string; da
   return (
     <form className="ops-form" aria-labelledby="ops-rental-actions" onSubmit={(e) => void submit(e)}>
       <h3 id="ops-rental-actions">{t('ops.rentalActions.title')}</h3>
-      <label>{t('ops.rentalActions.action')}
-        <select value={chosen.action} onChange={(e) => { setAction(e.currentTarget.value as RentalAction); setKey(crypto.randomUUID()); }}>
-          {allowed.map((a) => <option key={a.action} value={a.action}>{t(`ops.rentalActions.actions.${a.action}`)}</option>)}
+      <label>
+        {t('ops.rentalActions.action')}
+        <select
+          value={chosen.action}
+          onChange={(e) => {
+            setAction(e.currentTarget.value as RentalAction);
+            setKey(crypto.randomUUID());
+          }}
+        >
+          {allowed.map((a) => (
+            <option key={a.action} value={a.action}>
+              {t(`ops.rentalActions.actions.${a.action}`)}
+            </option>
+          ))}
         </select>
       </label>
       <p>{t(`ops.rentalActions.leads.${chosen.action}`)}</p>
-      {chosen.at && <label>{t('ops.rentalActions.at')}<input type="datetime-local" required value={at} onChange={(e) => setAt(e.currentTarget.value)} /></label>}
-      <label>{t('ops.reason')}<input required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} /></label>
-      <button type="submit" className="ops-primary" disabled={busy}>{t(`ops.rentalActions.actions.${chosen.action}`)}</button>
+      {chosen.at && (
+        <label>
+          {t('ops.rentalActions.at')}
+          <input type="datetime-local" required value={at} onChange={(e) => setAt(e.currentTarget.value)} />
+        </label>
+      )}
+      <label>
+        {t('ops.reason')}
+        <input
+          required
+          minLength={3}
+          maxLength={500}
+          value={reason}
+          onChange={(e) => setReason(e.currentTarget.value)}
+        />
+      </label>
+      <button type="submit" className="ops-primary" disabled={busy}>
+        {t(`ops.rentalActions.actions.${chosen.action}`)}
+      </button>
       {done && <p role="status">{done}</p>}
       <Problem error={error} />
     </form>

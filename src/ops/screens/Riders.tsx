@@ -27,9 +27,13 @@ export function Riders({ me }: { me: Me }) {
   return (
     <>
       <form className="ops-filters" role="search" onSubmit={submit}>
-        <label>{t('ops.riders.id')}<input inputMode="numeric" pattern="[0-9]{1,18}" value={draft.riderId} onChange={set('riderId')} /></label>
+        <label>
+          {t('ops.riders.id')}
+          <input inputMode="numeric" pattern="[0-9]{1,18}" value={draft.riderId} onChange={set('riderId')} />
+        </label>
         <WhoFields draft={draft} set={set} />
-        <label>{t('ops.rentals.state')}
+        <label>
+          {t('ops.rentals.state')}
           <select value={draft.state} onChange={set('state')}>
             <option value="">{t('ops.rentals.anyState')}</option>
             <option value="active">{t('ops.staff.active')}</option>
@@ -37,21 +41,33 @@ export function Riders({ me }: { me: Me }) {
           </select>
         </label>
         <button type="submit">{t('ops.riders.find')}</button>
-        <a className="ops-button" href={withQuery(`${OPS_API}/riders.csv`, query)} download>{t('ops.audit.export')}</a>
+        <a className="ops-button" href={withQuery(`${OPS_API}/riders.csv`, query)} download>
+          {t('ops.audit.export')}
+        </a>
       </form>
       <div className="ops-scroll">
         <table className="ops-table">
           <thead>
             <tr>
-              <th scope="col">{t('ops.riders.id')}</th><th scope="col">{t('ops.staff.name')}</th><th scope="col">{t('ops.riders.mobile')}</th>
-              <th scope="col">{t('ops.staff.email')}</th><th scope="col">{t('ops.staff.status')}</th><th scope="col">{t('ops.riders.since')}</th>
+              <th scope="col">{t('ops.riders.id')}</th>
+              <th scope="col">{t('ops.staff.name')}</th>
+              <th scope="col">{t('ops.riders.mobile')}</th>
+              <th scope="col">{t('ops.staff.email')}</th>
+              <th scope="col">{t('ops.staff.status')}</th>
+              <th scope="col">{t('ops.riders.since')}</th>
             </tr>
           </thead>
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
-                <td><a href={`#/riders?id=${r.id}`} aria-current={r.id === id ? 'true' : undefined}>#{r.id}</a></td>
-                <td>{r.name}</td><td>{r.mobile ?? '—'}</td><td>{r.email ?? '—'}</td>
+                <td>
+                  <a href={`#/riders?id=${r.id}`} aria-current={r.id === id ? 'true' : undefined}>
+                    #{r.id}
+                  </a>
+                </td>
+                <td>{r.name}</td>
+                <td>{r.mobile ?? '—'}</td>
+                <td>{r.email ?? '—'}</td>
                 <td>{r.blocked ? t('ops.riders.blocked') : t('ops.staff.active')}</td>
                 <td>{dateTime(r.createdAt, lang)}</td>
               </tr>
@@ -60,7 +76,11 @@ export function Riders({ me }: { me: Me }) {
         </table>
       </div>
       {loaded && !rows.length && <p role="status">{t('ops.riders.none')}</p>}
-      {next && <button type="button" onClick={() => void more()}>{t('ops.list.more')}</button>}
+      {next && (
+        <button type="button" onClick={() => void more()}>
+          {t('ops.list.more')}
+        </button>
+      )}
       <Problem error={error} />
       {id && <RiderById key={id} id={id} may={me.permissions.includes('riders.block')} />}
     </>
@@ -102,21 +122,52 @@ function Rider({ r, may, onChange }: { r: RiderShape; may: boolean; onChange: (r
   };
   return (
     <section aria-labelledby="ops-rider">
-      <h2 id="ops-rider" ref={heading} tabIndex={-1}>{t('ops.riders.title', { id: r.id })}</h2>
+      <h2 id="ops-rider" ref={heading} tabIndex={-1}>
+        {t('ops.riders.title', { id: r.id })}
+      </h2>
       <dl className="ops-fields">
-        <dt>{t('ops.staff.name')}</dt><dd>{r.name}</dd>
-        {r.mobile && <><dt>{t('ops.riders.mobile')}</dt><dd>{r.mobile}</dd></>}
-        {r.email && <><dt>{t('ops.staff.email')}</dt><dd>{r.email}</dd></>}
-        <dt>{t('ops.riders.agents')}</dt><dd>{r.agents.join(', ') || '—'}</dd>
-        <dt>{t('ops.staff.status')}</dt><dd>{r.blocked ? t('ops.riders.blocked') : t('ops.staff.active')}</dd>
-        {r.blocked && <><dt>{t('ops.reason')}</dt><dd>{r.blockedReason}</dd><dt>{t('ops.withdrawals.by')}</dt><dd>{r.blockedBy}</dd></>}
+        <dt>{t('ops.staff.name')}</dt>
+        <dd>{r.name}</dd>
+        {r.mobile && (
+          <>
+            <dt>{t('ops.riders.mobile')}</dt>
+            <dd>{r.mobile}</dd>
+          </>
+        )}
+        {r.email && (
+          <>
+            <dt>{t('ops.staff.email')}</dt>
+            <dd>{r.email}</dd>
+          </>
+        )}
+        <dt>{t('ops.riders.agents')}</dt>
+        <dd>{r.agents.join(', ') || '—'}</dd>
+        <dt>{t('ops.staff.status')}</dt>
+        <dd>{r.blocked ? t('ops.riders.blocked') : t('ops.staff.active')}</dd>
+        {r.blocked && (
+          <>
+            <dt>{t('ops.reason')}</dt>
+            <dd>{r.blockedReason}</dd>
+            <dt>{t('ops.withdrawals.by')}</dt>
+            <dd>{r.blockedBy}</dd>
+          </>
+        )}
       </dl>
       {may && (
         <form className="ops-form" onSubmit={(e) => void act(e)}>
-          <label>{t(r.blocked ? 'ops.riders.unblockReason' : 'ops.riders.blockReason')}
-            <input required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+          <label>
+            {t(r.blocked ? 'ops.riders.unblockReason' : 'ops.riders.blockReason')}
+            <input
+              required
+              minLength={3}
+              maxLength={500}
+              value={reason}
+              onChange={(e) => setReason(e.currentTarget.value)}
+            />
           </label>
-          <button type="submit" className="ops-primary">{t(r.blocked ? 'ops.riders.unblock' : 'ops.riders.block')}</button>
+          <button type="submit" className="ops-primary">
+            {t(r.blocked ? 'ops.riders.unblock' : 'ops.riders.block')}
+          </button>
         </form>
       )}
       {note && <p role="status">{note}</p>}

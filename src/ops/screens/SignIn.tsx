@@ -28,8 +28,14 @@ export function SignIn({ sso }: { sso: boolean }) {
     <main className="ops-card">
       <h1>{t('ops.signIn.title')}</h1>
       <p>{t('ops.signIn.lead')}</p>
-      <button type="button" className="ops-primary" disabled={busy} onClick={() => void passkey()}>{t('ops.signIn.passkey')}</button>
-      {sso && <a className="ops-button" href={`${OPS_API}/session/sso`}>{t('ops.signIn.sso')}</a>}
+      <button type="button" className="ops-primary" disabled={busy} onClick={() => void passkey()}>
+        {t('ops.signIn.passkey')}
+      </button>
+      {sso && (
+        <a className="ops-button" href={`${OPS_API}/session/sso`}>
+          {t('ops.signIn.sso')}
+        </a>
+      )}
       <Problem error={error} />
     </main>
   );

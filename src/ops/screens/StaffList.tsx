@@ -19,9 +19,20 @@ export function StaffList({ me }: { me: Me }) {
   const admin = me.permissions.includes('staff.invite');
   return (
     <>
-      <form className="ops-filters" role="search" onSubmit={(e) => { e.preventDefault(); void load(); }}>
-        <label>{t('ops.staff.search')}<input type="search" value={q} onChange={(e) => setQ(e.currentTarget.value)} /></label>
-        <label>{t('ops.staff.sort')}
+      <form
+        className="ops-filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void load();
+        }}
+      >
+        <label>
+          {t('ops.staff.search')}
+          <input type="search" value={q} onChange={(e) => setQ(e.currentTarget.value)} />
+        </label>
+        <label>
+          {t('ops.staff.sort')}
           <select value={sort} onChange={(e) => setSort(e.currentTarget.value)}>
             <option value="name">{t('ops.staff.name')} ↑</option>
             <option value="-name">{t('ops.staff.name')} ↓</option>
@@ -33,7 +44,10 @@ export function StaffList({ me }: { me: Me }) {
       <table className="ops-table">
         <thead>
           <tr>
-            <th scope="col">{t('ops.staff.name')}</th><th scope="col">{t('ops.staff.email')}</th><th scope="col">{t('ops.staff.roles')}</th><th scope="col">{t('ops.staff.status')}</th>
+            <th scope="col">{t('ops.staff.name')}</th>
+            <th scope="col">{t('ops.staff.email')}</th>
+            <th scope="col">{t('ops.staff.roles')}</th>
+            <th scope="col">{t('ops.staff.status')}</th>
             {admin && <th scope="col">{t('ops.staff.actions')}</th>}
           </tr>
         </thead>
@@ -42,12 +56,21 @@ export function StaffList({ me }: { me: Me }) {
             <tr key={s.id}>
               <td>{s.name}</td>
               <td>{s.email}</td>
-              <td>{s.memberships.map((m) => `${t(`ops.role.${m.role}`)} · ${m.agentId === '*' ? t('ops.staff.allAgents') : m.agentId}`).join(', ')}</td>
+              <td>
+                {s.memberships
+                  .map(
+                    (m) => `${t(`ops.role.${m.role}`)} · ${m.agentId === '*' ? t('ops.staff.allAgents') : m.agentId}`,
+                  )
+                  .join(', ')}
+              </td>
               <td>{s.disabled ? t('ops.staff.disabled') : t('ops.staff.active')}</td>
               {admin && (
                 <td>
                   {s.id !== me.id && (
-                    <button type="button" onClick={() => setChanging(s)}>{t('ops.staff.changeRole')}<span className="ops-sr"> · {s.name}</span></button>
+                    <button type="button" onClick={() => setChanging(s)}>
+                      {t('ops.staff.changeRole')}
+                      <span className="ops-sr"> · {s.name}</span>
+                    </button>
                   )}
                 </td>
               )}
@@ -57,8 +80,13 @@ export function StaffList({ me }: { me: Me }) {
       </table>
       <ListFooter count={rows.length} next={next} error={error} load={load} />
       {admin && changing && (
-        <RoleChange key={changing.id} me={me} person={changing} onClose={() => setChanging(undefined)}
-          onSaved={(s) => setRows((r) => r.map((x) => (x.id === s.id ? s : x)))} />
+        <RoleChange
+          key={changing.id}
+          me={me}
+          person={changing}
+          onClose={() => setChanging(undefined)}
+          onSaved={(s) => setRows((r) => r.map((x) => (x.id === s.id ? s : x)))}
+        />
       )}
       {admin && <Invite me={me} onSent={() => setSent((n) => n + 1)} />}
       <Invitations key={sent} me={me} />

@@ -10,7 +10,11 @@ import { BoxDeposits } from '../wifi/deposits.tsx';
 export function WifiLine({ me }: { me: Me }) {
   const t = useT();
   const writer = me.permissions.includes('fleet.write');
-  const platform = writer && me.memberships.some((m) => m.agentId === '*' && (m.role === 'owner' || m.role === 'admin' || m.role === 'field_technician'));
+  const platform =
+    writer &&
+    me.memberships.some(
+      (m) => m.agentId === '*' && (m.role === 'owner' || m.role === 'admin' || m.role === 'field_technician'),
+    );
   return (
     <>
       <p>{t('ops.wifi.lead')}</p>

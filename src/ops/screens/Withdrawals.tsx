@@ -18,15 +18,37 @@ export function Withdrawals({ me }: { me: Me }) {
   const lang = useStore($activeLang);
   return (
     <Queue<WithdrawalItem>
-      path="/withdrawals" states={WITHDRAWAL_STATES} initial="awaiting_payout" prefix="ops.withdrawals" heads={HEADS}
+      path="/withdrawals"
+      states={WITHDRAWAL_STATES}
+      initial="awaiting_payout"
+      prefix="ops.withdrawals"
+      heads={HEADS}
       search={{ label: 'ops.withdrawals.q', csv: '/withdrawals.csv' }}
       cells={(w, open) => (
         <>
-          <td><button type="button" className="ops-link" onClick={open}>{w.id}</button></td>
+          <td>
+            <button type="button" className="ops-link" onClick={open}>
+              {w.id}
+            </button>
+          </td>
           <td>{new Date(w.createdAt).toLocaleString(lang)}</td>
           <td>{formatMoney(w.amount, w.currency, lang)}</td>
-          <td>{w.payee.accountHolder ?? w.payee.name ?? '—'}<br /><small>{t(`ops.withdrawals.rider`, { id: w.userId })} · {w.agentId}</small></td>
-          <td>{t(`ops.withdrawals.states.${w.state}`)}{w.waitReason ? <><br /><small>{w.waitReason}</small></> : null}</td>
+          <td>
+            {w.payee.accountHolder ?? w.payee.name ?? '—'}
+            <br />
+            <small>
+              {t(`ops.withdrawals.rider`, { id: w.userId })} · {w.agentId}
+            </small>
+          </td>
+          <td>
+            {t(`ops.withdrawals.states.${w.state}`)}
+            {w.waitReason ? (
+              <>
+                <br />
+                <small>{w.waitReason}</small>
+              </>
+            ) : null}
+          </td>
         </>
       )}
       detail={(w, done) => <Detail w={w} may={me.permissions.includes('payouts.approve')} onDone={done} />}
@@ -46,34 +68,101 @@ function Detail({ w, may, onDone }: { w: WithdrawalItem; may: boolean; onDone: (
   const act = (action: 'approve' | 'manual' | 'reject', body: Record<string, string>) =>
     post(`/withdrawals/${encodeURIComponent(w.id)}/${action}`, body, t(`ops.withdrawals.done.${action}`, { id: w.id }));
   const reasonField = (id: string) => (
-    <label>{t('ops.reason')}<input id={id} required minLength={3} maxLength={500} value={reason} onChange={(e) => setReason(e.currentTarget.value)} /></label>
+    <label>
+      {t('ops.reason')}
+      <input
+        id={id}
+        required
+        minLength={3}
+        maxLength={500}
+        value={reason}
+        onChange={(e) => setReason(e.currentTarget.value)}
+      />
+    </label>
   );
   return (
     <QueueDetail id="ops-withdrawal" title={t('ops.withdrawals.detail', { id: w.id })} note={note} error={error}>
       <dl className="ops-fields">
-        <dt>{t('ops.withdrawals.amount')}</dt><dd>{formatMoney(w.amount, w.currency, lang)}</dd>
-        <dt>{t('ops.withdrawals.state')}</dt><dd>{t(`ops.withdrawals.states.${w.state}`)}</dd>
-        <dt>{t('ops.withdrawals.channel')}</dt><dd>{w.channel}</dd>
-        {Object.entries(w.payee).map(([k, v]) => <div key={k}><dt>{fieldName(t(`ops.withdrawals.fields.${k}`), k)}</dt><dd>{v}</dd></div>)}
-        {w.waitReason && <><dt>{t('ops.withdrawals.why')}</dt><dd>{w.waitReason}</dd></>}
-        {w.bankReference && <><dt>{t('ops.withdrawals.bankReference')}</dt><dd>{w.bankReference}</dd></>}
-        {(w.approvedBy ?? w.settledBy) && <><dt>{t('ops.withdrawals.by')}</dt><dd>{w.approvedBy ?? w.settledBy}</dd></>}
+        <dt>{t('ops.withdrawals.amount')}</dt>
+        <dd>{formatMoney(w.amount, w.currency, lang)}</dd>
+        <dt>{t('ops.withdrawals.state')}</dt>
+        <dd>{t(`ops.withdrawals.states.${w.state}`)}</dd>
+        <dt>{t('ops.withdrawals.channel')}</dt>
+        <dd>{w.channel}</dd>
+        {Object.entries(w.payee).map(([k, v]) => (
+          <div key={k}>
+            <dt>{fieldName(t(`ops.withdrawals.fields.${k}`), k)}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+        {w.waitReason && (
+          <>
+            <dt>{t('ops.withdrawals.why')}</dt>
+            <dd>{w.waitReason}</dd>
+          </>
+        )}
+        {w.bankReference && (
+          <>
+            <dt>{t('ops.withdrawals.bankReference')}</dt>
+            <dd>{w.bankReference}</dd>
+          </>
+        )}
+        {(w.approvedBy ?? w.settledBy) && (
+          <>
+            <dt>{t('ops.withdrawals.by')}</dt>
+            <dd>{w.approvedBy ?? w.settledBy}</dd>
+          </>
+        )}
       </dl>
       {may && w.state === 'awaiting_payout' && (
         <>
           {w.rail && (
-            <form className="ops-form" aria-label={t('ops.withdrawals.approve')} onSubmit={(e) => { e.preventDefault(); void act('approve', { reason }); }}>
+            <form
+              className="ops-form"
+              aria-label={t('ops.withdrawals.approve')}
+              onSubmit={(e) => {
+                e.preventDefault();
+                void act('approve', { reason });
+              }}
+            >
               <p>{t('ops.withdrawals.approveLead', { rail: w.rail })}</p>
               {reasonField('ops-wd-approve-reason')}
-              <button type="submit" className="ops-primary">{t('ops.withdrawals.approve')}</button>
+              <button type="submit" className="ops-primary">
+                {t('ops.withdrawals.approve')}
+              </button>
             </form>
           )}
-          <form className="ops-form" aria-label={t('ops.withdrawals.manual')} onSubmit={(e) => { e.preventDefault(); void act('manual', { bankReference: reference, reason }); }}>
-            <label>{t('ops.withdrawals.bankReference')}<input required maxLength={100} pattern=".*\S.*" value={reference} onChange={(e) => setReference(e.currentTarget.value)} /></label>
+          <form
+            className="ops-form"
+            aria-label={t('ops.withdrawals.manual')}
+            onSubmit={(e) => {
+              e.preventDefault();
+              void act('manual', { bankReference: reference, reason });
+            }}
+          >
+            <label>
+              {t('ops.withdrawals.bankReference')}
+              <input
+                required
+                maxLength={100}
+                pattern=".*\S.*"
+                value={reference}
+                onChange={(e) => setReference(e.currentTarget.value)}
+              />
+            </label>
             {reasonField('ops-wd-manual-reason')}
-            <button type="submit" className="ops-primary">{t('ops.withdrawals.manual')}</button>
+            <button type="submit" className="ops-primary">
+              {t('ops.withdrawals.manual')}
+            </button>
           </form>
-          <form className="ops-form" aria-label={t('ops.withdrawals.reject')} onSubmit={(e) => { e.preventDefault(); void act('reject', { reason }); }}>
+          <form
+            className="ops-form"
+            aria-label={t('ops.withdrawals.reject')}
+            onSubmit={(e) => {
+              e.preventDefault();
+              void act('reject', { reason });
+            }}
+          >
             {reasonField('ops-wd-reject-reason')}
             <button type="submit">{t('ops.withdrawals.reject')}</button>
           </form>

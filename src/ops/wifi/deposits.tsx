@@ -35,14 +35,22 @@ export function BoxDeposits({ canWrite }: { canWrite: boolean }) {
     if (!amount) throw new OpsApiError(400, t('ops.wifi.badDeposit', { example: toDecimalText(2500, currency) }));
     const current = items.find((d) => d.currency === currency);
     try {
-      await opsCallTagged('PUT', `/mifi/box-deposits/${currency}`, { amount, reason: f.reason }, current ? { 'if-match': `"v${current.version}"` } : {});
+      await opsCallTagged(
+        'PUT',
+        `/mifi/box-deposits/${currency}`,
+        { amount, reason: f.reason },
+        current ? { 'if-match': `"v${current.version}"` } : {},
+      );
     } finally {
       // Saved or refused (someone saved first): the list shows what is now in force.
       await load();
     }
     setSaved(t('ops.wifi.depositSaved', { currency }));
   });
-  const money = (d: BoxDepositShape) => new Intl.NumberFormat(lang, { style: 'currency', currency: d.currency }).format(Number(toDecimalText(d.amount, d.currency)));
+  const money = (d: BoxDepositShape) =>
+    new Intl.NumberFormat(lang, { style: 'currency', currency: d.currency }).format(
+      Number(toDecimalText(d.amount, d.currency)),
+    );
   return (
     <section aria-labelledby="ops-wifi-deposits">
       <h2 id="ops-wifi-deposits">{t('ops.wifi.deposits')}</h2>
@@ -50,38 +58,70 @@ export function BoxDeposits({ canWrite }: { canWrite: boolean }) {
       <table className="ops-table">
         <thead>
           <tr>
-            <th scope="col">{t('ops.wifi.currency')}</th><th scope="col">{t('ops.wifi.deposit')}</th><th scope="col">{t('ops.wifi.updated')}</th>
-            {canWrite && <th scope="col"><span className="ops-sr">{t('ops.wifi.change')}</span></th>}
+            <th scope="col">{t('ops.wifi.currency')}</th>
+            <th scope="col">{t('ops.wifi.deposit')}</th>
+            <th scope="col">{t('ops.wifi.updated')}</th>
+            {canWrite && (
+              <th scope="col">
+                <span className="ops-sr">{t('ops.wifi.change')}</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
           {items.map((d) => (
             <tr key={d.currency}>
-              <th scope="row">{d.currency}</th><td>{money(d)}</td>
-              <td>{new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(d.updatedAt))}</td>
+              <th scope="row">{d.currency}</th>
+              <td>{money(d)}</td>
+              <td>
+                {new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(
+                  new Date(d.updatedAt),
+                )}
+              </td>
               {canWrite && (
                 <td>
-                  <button type="button" onClick={() => setForm({ ...form, currency: d.currency, amount: toDecimalText(d.amount, d.currency) })}>
-                    {t('ops.wifi.change')}<span className="ops-sr"> {d.currency}</span>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      setForm({ ...form, currency: d.currency, amount: toDecimalText(d.amount, d.currency) })
+                    }
+                  >
+                    {t('ops.wifi.change')}
+                    <span className="ops-sr"> {d.currency}</span>
                   </button>
                 </td>
               )}
             </tr>
           ))}
-          {!items.length && <tr><td colSpan={canWrite ? 4 : 3}>{t('ops.wifi.noDeposits')}</td></tr>}
+          {!items.length && (
+            <tr>
+              <td colSpan={canWrite ? 4 : 3}>{t('ops.wifi.noDeposits')}</td>
+            </tr>
+          )}
         </tbody>
       </table>
       <Problem error={loadError} />
       {canWrite && (
         <form className="ops-form" aria-label={t('ops.wifi.setDeposit')} onSubmit={submit}>
-          <label>{t('ops.wifi.currency')}
-            <input required pattern="[A-Za-z]{3}" maxLength={3} autoComplete="off" value={form.currency} onChange={(e) => setForm({ ...form, currency: e.currentTarget.value.toUpperCase() })} />
+          <label>
+            {t('ops.wifi.currency')}
+            <input
+              required
+              pattern="[A-Za-z]{3}"
+              maxLength={3}
+              autoComplete="off"
+              value={form.currency}
+              onChange={(e) => setForm({ ...form, currency: e.currentTarget.value.toUpperCase() })}
+            />
           </label>
-          <label>{t('ops.wifi.depositAmount')}
+          <label>
+            {t('ops.wifi.depositAmount')}
             <input required inputMode="decimal" pattern="\d+(\.\d+)?" value={form.amount} onChange={set('amount')} />
           </label>
           <ReasonField value={form.reason} onChange={(reason) => setForm({ ...form, reason })} />
-          <button type="submit" className="ops-primary">{t('ops.wifi.saveDeposit')}</button>
+          <button type="submit" className="ops-primary">
+            {t('ops.wifi.saveDeposit')}
+          </button>
           <Problem error={error} />
           {saved && <p role="status">{saved}</p>}
         </form>

@@ -7,7 +7,20 @@ import type { Clock } from '../../lib/clock.ts';
 import { uuid } from '../../lib/ids.ts';
 import type { DeviceKind } from '#core/devices.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
-import { parseJson, PROTOCOL_VERSION, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage, type SlotState, type WifiPasswordCommand, type SlotLockCommand, type CabinetActionCommand, type SlotReserveCommand } from '../../modules/cabinets/protocol.ts';
+import {
+  parseJson,
+  PROTOCOL_VERSION,
+  topics,
+  type CabinetEvent,
+  type CabinetStatus,
+  type CommandAck,
+  type ServerMessage,
+  type SlotState,
+  type WifiPasswordCommand,
+  type SlotLockCommand,
+  type CabinetActionCommand,
+  type SlotReserveCommand,
+} from '../../modules/cabinets/protocol.ts';
 
 export interface SimulatedCabinetOptions {
   cabinetId: string;
@@ -59,8 +72,12 @@ export class SimulatedCabinet {
     return this.slots.map((p, i) => {
       const kind = p ? this.kindOf(p) : undefined;
       return {
-        slot: i + 1, powerbankId: p, battery: p ? 100 : null, ...(kind && kind !== 'cdb' ? { kind } : {}),
-        temperature: 24, ...(this.locked.has(i + 1) ? { locked: true } : {}),
+        slot: i + 1,
+        powerbankId: p,
+        battery: p ? 100 : null,
+        ...(kind && kind !== 'cdb' ? { kind } : {}),
+        temperature: 24,
+        ...(this.locked.has(i + 1) ? { locked: true } : {}),
         ...(this.keptFor(i + 1) ? { reservedUntil: new Date(this.reserved.get(i + 1)!.until).toISOString() } : {}),
       };
     });
@@ -170,12 +187,14 @@ export class SimulatedCabinet {
 
   private async ack(commandId: string, status: CommandAck['status']) {
     const a: CommandAck = { v: PROTOCOL_VERSION, commandId, ts: this.o.clock.now().toISOString(), status };
-    if (this.client?.connected) await this.client.publishAsync(this.t.acks, JSON.stringify(a), { qos: 1, retain: false }).catch(() => undefined);
+    if (this.client?.connected)
+      await this.client.publishAsync(this.t.acks, JSON.stringify(a), { qos: 1, retain: false }).catch(() => undefined);
   }
 
   /** The box takes its new Wi-Fi password (relayed by this gateway) and confirms it with `box-password`. */
   private async setWifiPassword(cmd: WifiPasswordCommand) {
-    if (typeof cmd.sn !== 'string' || typeof cmd.password !== 'string' || !cmd.password) return this.ack(cmd.id, 'unknown_command');
+    if (typeof cmd.sn !== 'string' || typeof cmd.password !== 'string' || !cmd.password)
+      return this.ack(cmd.id, 'unknown_command');
     await this.ack(cmd.id, 'accepted');
     this.wifiPasswords.set(cmd.sn, cmd.password);
     this.done.set(cmd.id, await this.emit({ type: 'box-password', commandId: cmd.id, sn: cmd.sn }));
@@ -197,7 +216,8 @@ export class SimulatedCabinet {
     const type: string = cmd.type;
     if (cmd.type === 'wifi-password') return this.setWifiPassword(cmd);
     if (cmd.type === 'slot-reserve') return this.reserve(cmd);
-    if (['slot-lock', 'report-inventory', 'restart'].includes(type)) return this.operatorCommand(cmd as SlotLockCommand | CabinetActionCommand);
+    if (['slot-lock', 'report-inventory', 'restart'].includes(type))
+      return this.operatorCommand(cmd as SlotLockCommand | CabinetActionCommand);
     if (cmd.type !== 'eject') return this.ack(cmd.id, 'unknown_command');
     const issued = Date.parse(cmd.ts);
     if (!Number.isFinite(issued) || this.o.clock.now().getTime() > issued + cmd.ttlMs) {
@@ -226,7 +246,8 @@ export class SimulatedCabinet {
   /** An operator's command: lock or unlock a slot, report the inventory now, or restart (offline, then back). */
   private async operatorCommand(cmd: SlotLockCommand | CabinetActionCommand) {
     if (!(this.o.clock.now().getTime() <= Date.parse(cmd.ts) + cmd.ttlMs)) return this.ack(cmd.id, 'expired');
-    if (cmd.type === 'slot-lock' && !(Number.isInteger(cmd.slot) && cmd.slot >= 1 && cmd.slot <= this.slots.length)) return this.ack(cmd.id, 'unknown_command');
+    if (cmd.type === 'slot-lock' && !(Number.isInteger(cmd.slot) && cmd.slot >= 1 && cmd.slot <= this.slots.length))
+      return this.ack(cmd.id, 'unknown_command');
     await this.ack(cmd.id, 'accepted');
     if (cmd.type === 'slot-lock') {
       if (cmd.locked) this.locked.add(cmd.slot);
@@ -241,7 +262,11 @@ export class SimulatedCabinet {
   private async reserve(cmd: SlotReserveCommand) {
     if (!(this.o.clock.now().getTime() <= Date.parse(cmd.ts) + cmd.ttlMs)) return this.ack(cmd.id, 'expired');
     const until = cmd.until === null ? null : Date.parse(cmd.until);
-    if (!(Number.isInteger(cmd.slot) && cmd.slot >= 1 && cmd.slot <= this.slots.length) || typeof cmd.powerbankId !== 'string' || Number.isNaN(until)) {
+    if (
+      !(Number.isInteger(cmd.slot) && cmd.slot >= 1 && cmd.slot <= this.slots.length) ||
+      typeof cmd.powerbankId !== 'string' ||
+      Number.isNaN(until)
+    ) {
       return this.ack(cmd.id, 'unknown_command');
     }
     // Kept first, then acknowledged: an acknowledgement says the slot is kept (a cabinet acts, then answers).
@@ -261,7 +286,14 @@ export class SimulatedCabinet {
 
   /** A Wi-Fi box reports its telemetry through this cabinet's gateway (box-telemetry, additive in v2). */
   async boxTelemetry(t: { sn: string; bytesTotal: number; battery?: number; signal?: number; online?: boolean }) {
-    await this.emit({ type: 'box-telemetry', sn: t.sn, bytesTotal: t.bytesTotal, battery: t.battery ?? 80, signal: t.signal ?? 4, online: t.online ?? true });
+    await this.emit({
+      type: 'box-telemetry',
+      sn: t.sn,
+      bytesTotal: t.bytesTotal,
+      battery: t.battery ?? 80,
+      signal: t.signal ?? 4,
+      online: t.online ?? true,
+    });
   }
 
   /** A Wi-Fi box read a pickup code (the QR the app shows) and tells it through this cabinet's gateway (box-code-read). */
@@ -281,7 +313,10 @@ export class SimulatedCabinet {
   async insert(powerbankId: string): Promise<{ slot: number }> {
     // The slot kept for it first; never one kept for another power bank.
     const own = this.slots.findIndex((p, n) => p === null && this.keptFor(n + 1) === powerbankId);
-    const i = own >= 0 ? own : this.slots.findIndex((p, n) => p === null && !this.locked.has(n + 1) && this.keptFor(n + 1) === undefined);
+    const i =
+      own >= 0
+        ? own
+        : this.slots.findIndex((p, n) => p === null && !this.locked.has(n + 1) && this.keptFor(n + 1) === undefined);
     if (i < 0) throw new Error('no free slot');
     for (const [slot, r] of this.reserved) if (r.powerbankId === powerbankId) this.reserved.delete(slot);
     this.slots[i] = powerbankId;

@@ -7,7 +7,14 @@ import { Liveness } from '../../modules/cabinets/liveness.ts';
 import { CabinetsRepository } from '../../modules/cabinets/repository.ts';
 import { SimulatedCabinet } from './cabinet.ts';
 
-type FleetOptions = { connector: MqttConnector; prefix: string; clock: Clock; heartbeatMs?: number; ejectDelayMs?: number; resendMs?: number };
+type FleetOptions = {
+  connector: MqttConnector;
+  prefix: string;
+  clock: Clock;
+  heartbeatMs?: number;
+  ejectDelayMs?: number;
+  resendMs?: number;
+};
 /** The seeded cabinets and the power banks in their slots (CabinetsRepository.inventory()). */
 export type FleetInventory = Awaited<ReturnType<CabinetsRepository['inventory']>>;
 
@@ -41,7 +48,8 @@ export class SimulatorFleet {
     // A vendor family's cabinet speaks its own protocol: the demo simulates it apart (demo/vendors/).
     for (const c of cabs.filter((x) => x.vendor === 'powerly')) {
       const slots: (string | null)[] = Array.from({ length: c.slot_count }, () => null);
-      for (const b of banks) if (b.cabinet_id === c.id && b.slot >= 1 && b.slot <= c.slot_count) slots[b.slot - 1] = b.id;
+      for (const b of banks)
+        if (b.cabinet_id === c.id && b.slot >= 1 && b.slot <= c.slot_count) slots[b.slot - 1] = b.id;
       fleet.cabinets.set(c.id, new SimulatedCabinet({ cabinetId: c.id, slots, kinds: fleet.kinds, ...o }));
     }
     return fleet;

@@ -5,7 +5,14 @@
 import type { MqttClient } from 'mqtt';
 import type { MqttConnector } from '../../mqtt/broker.ts';
 import {
-  a8Topics, encodeA8, encodePopupBySerial, encodePopupBySlot, encodeReturned, encodeStatus, parseA8Command, type A8Status,
+  a8Topics,
+  encodeA8,
+  encodePopupBySerial,
+  encodePopupBySlot,
+  encodeReturned,
+  encodeStatus,
+  parseA8Command,
+  type A8Status,
 } from '../../modules/cabinets/vendors/a8/codec.ts';
 
 export class A8Cabinet {
@@ -17,7 +24,11 @@ export class A8Cabinet {
   /** The next pop-up answers this result code instead of ejecting (e.g. 0x05, TTL expired). */
   failNextWith: number | null = null;
 
-  constructor(readonly uuid: string, layout: (string | null)[][], private readonly clock: () => number) {
+  constructor(
+    readonly uuid: string,
+    layout: (string | null)[][],
+    private readonly clock: () => number,
+  ) {
     this.serials = layout.map((b) => [...b]);
   }
 
@@ -57,10 +68,21 @@ export class A8Cabinet {
   status(): A8Status {
     return {
       boards: this.serials.map((_, i) => ({ index: i + 1, temperature: 30, softVersion: 1, hardVersion: 1 })),
-      slots: this.serials.flatMap((b, i) => b.map((sn, h) => ({
-        board: i + 1, hole: h + 1, status: sn ? 1 : 0, sn, area: 0, charge: sn ? 90 : null, temperature: sn ? 28 : null,
-        voltage: sn ? 42 : null, current: sn ? 5 : null, softVersion: 1, hardVersion: 1,
-      }))),
+      slots: this.serials.flatMap((b, i) =>
+        b.map((sn, h) => ({
+          board: i + 1,
+          hole: h + 1,
+          status: sn ? 1 : 0,
+          sn,
+          area: 0,
+          charge: sn ? 90 : null,
+          temperature: sn ? 28 : null,
+          voltage: sn ? 42 : null,
+          current: sn ? 5 : null,
+          softVersion: 1,
+          hardVersion: 1,
+        })),
+      ),
     };
   }
 
@@ -84,7 +106,10 @@ export class A8Cabinet {
       const h = board.indexOf(null);
       if (h < 0) continue;
       board[h] = sn;
-      await this.pub(a8Topics(this.uuid).upload, encodeReturned({ board: b + 1, hole: h + 1, state: 1, sn, charge: 80 }));
+      await this.pub(
+        a8Topics(this.uuid).upload,
+        encodeReturned({ board: b + 1, hole: h + 1, state: 1, sn, charge: 80 }),
+      );
       return { board: b + 1, hole: h + 1 };
     }
     throw new Error('no free position');
@@ -107,7 +132,8 @@ export class A8Cabinet {
     const code = this.refusal(cmd.timestamp, cmd.ttl);
     if (cmd.cmd === 'popup_sn') {
       const at = this.find(cmd.data);
-      if (code !== 0x01 || !at) return this.pub(t.update, encodePopupBySerial(at?.board ?? 0, cmd.data, at ? code : 0x00));
+      if (code !== 0x01 || !at)
+        return this.pub(t.update, encodePopupBySerial(at?.board ?? 0, cmd.data, at ? code : 0x00));
       this.serials[at.board - 1]![at.hole - 1] = null;
       return this.pub(t.update, encodePopupBySerial(at.board, cmd.data, 0x01));
     }

@@ -57,7 +57,8 @@ async function seedVendorCabinets(db: Db, clock: Clock, cabinets: Registered[]) 
         if (err instanceof FieldErrors && err.problems.every((p) => p.code === 'duplicate')) continue;
         throw err;
       }
-      for (const [i, bank] of c.banks.entries()) await fleet.cabinets.registerDevice({ id: bank, cabinetId: c.id, slot: i + 1 });
+      for (const [i, bank] of c.banks.entries())
+        await fleet.cabinets.registerDevice({ id: bank, cabinetId: c.id, slot: i + 1 });
     }
   });
 }
@@ -77,7 +78,9 @@ export async function prepareDemoVendors(o: DemoVendorOptions) {
   const tcp = o.gateways.find((g): g is TcpGateway => g instanceof TcpGateway);
   const tcpId = `${o.env.VENDOR_TCP_PREFIX || 'BX-'}${TCP_BOX}`;
   const wanted: Registered[] = [
-    ...(o.env.VENDOR_A8_PREFIX ? [{ id: a8Id, vendor: 'a8' as const, slots: A8_BOARDS * A8_HOLES, banks: A8_BANKS }] : []),
+    ...(o.env.VENDOR_A8_PREFIX
+      ? [{ id: a8Id, vendor: 'a8' as const, slots: A8_BOARDS * A8_HOLES, banks: A8_BANKS }]
+      : []),
     ...(tcp ? [{ id: tcpId, vendor: 'tcp60' as const, slots: TCP_SLOTS, banks: TCP_BANKS }] : []),
   ];
   await seedVendorCabinets(o.db, o.clock, wanted);
@@ -97,7 +100,11 @@ export async function prepareDemoVendors(o: DemoVendorOptions) {
     async start(issue: (cabinetId: string) => Promise<{ password: string }>) {
       if (wanted.some((c) => c.vendor === 'a8')) {
         const flat = await slotsOf(a8Id, A8_BOARDS * A8_HOLES);
-        const sim = new A8Cabinet(A8_UUID, Array.from({ length: A8_BOARDS }, (_, b) => flat.slice(b * A8_HOLES, (b + 1) * A8_HOLES)), () => o.clock.now().getTime());
+        const sim = new A8Cabinet(
+          A8_UUID,
+          Array.from({ length: A8_BOARDS }, (_, b) => flat.slice(b * A8_HOLES, (b + 1) * A8_HOLES)),
+          () => o.clock.now().getTime(),
+        );
         await sim.connect(o.connector, o.heartbeatMs);
         cabinets.set(a8Id, a8Demo(a8Id, sim));
       }

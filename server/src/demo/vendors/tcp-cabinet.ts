@@ -4,7 +4,15 @@
 // Sandbox only: the demo starts it (demo/vendors/index.ts) with SANDBOX=on; production never imports it.
 import net from 'node:net';
 import {
-  SLOT_BITS, TCP_CMD, TcpFramer, decodeTcp, encodeEjectResult, encodeInventory, encodeLogin, encodeReturn, encodeTcp,
+  SLOT_BITS,
+  TCP_CMD,
+  TcpFramer,
+  decodeTcp,
+  encodeEjectResult,
+  encodeInventory,
+  encodeLogin,
+  encodeReturn,
+  encodeTcp,
 } from '../../modules/cabinets/vendors/tcp60/codec.ts';
 
 export class TcpCabinet {
@@ -30,7 +38,11 @@ export class TcpCabinet {
   private readonly waiters: { cmd: number; resolve: (p: Buffer) => void }[] = [];
 
   /** `secret`: the token secret set in this cabinet (an operator changes it after a rotation). */
-  constructor(readonly boxId: string, banks: (string | null)[], public secret: string) {
+  constructor(
+    readonly boxId: string,
+    banks: (string | null)[],
+    public secret: string,
+  ) {
     this.banks = [...banks];
   }
 
@@ -66,14 +78,24 @@ export class TcpCabinet {
       socket.once('error', reject);
     });
     const slots = this.banks.map((id, i) => ({
-      slot: i + 1, bankId: id, level: id ? 90 : 0, voltage: id ? 4100 : 0, current: 0, temperature: 25,
-      status: id ? SLOT_BITS.present | SLOT_BITS.locked : 0, health: id ? 98 : 0,
+      slot: i + 1,
+      bankId: id,
+      level: id ? 90 : 0,
+      voltage: id ? 4100 : 0,
+      current: 0,
+      temperature: 25,
+      status: id ? SLOT_BITS.present | SLOT_BITS.locked : 0,
+      health: id ? 98 : 0,
     }));
     // A login refused before (its connection closed unanswered) waits no more: this one's answer is this login's.
-    for (let i = this.waiters.length - 1; i >= 0; i--) if (this.waiters[i]!.cmd === TCP_CMD.login) this.waiters.splice(i, 1);
+    for (let i = this.waiters.length - 1; i >= 0; i--)
+      if (this.waiters[i]!.cmd === TCP_CMD.login) this.waiters.splice(i, 1);
     const ok = this.next(TCP_CMD.login);
     this.send(TCP_CMD.login, encodeLogin(this.boxId, slots));
-    const answer = await Promise.race([ok, new Promise<Buffer>((resolve) => socket.once('close', () => resolve(Buffer.alloc(0))))]);
+    const answer = await Promise.race([
+      ok,
+      new Promise<Buffer>((resolve) => socket.once('close', () => resolve(Buffer.alloc(0)))),
+    ]);
     if (answer[0] === 0x01) this.resend();
     return answer;
   }
@@ -135,7 +157,10 @@ export class TcpCabinet {
   private answer(cmd: number, p: Buffer) {
     const locks = () => this.banks.map((b) => b !== null);
     if (cmd === TCP_CMD.inventory) {
-      this.send(TCP_CMD.inventory, encodeInventory(this.banks.flatMap((b, i) => (b ? [{ slot: i + 1, bankId: b, level: 90 }] : []))));
+      this.send(
+        TCP_CMD.inventory,
+        encodeInventory(this.banks.flatMap((b, i) => (b ? [{ slot: i + 1, bankId: b, level: 90 }] : []))),
+      );
     } else if (cmd === TCP_CMD.firmware) {
       this.send(TCP_CMD.firmware, Buffer.from(this.firmware, 'latin1'));
     } else if (cmd === TCP_CMD.setVolume) {

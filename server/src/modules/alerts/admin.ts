@@ -11,11 +11,25 @@ import type { AlertsService } from './service.ts';
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : undefined);
 export const toAlertRule = (r: AlertRuleRow) => ({
-  id: r.id, agentId: r.agent_id, kind: r.kind, threshold: Number(r.threshold), emails: r.emails, phones: r.phones, webhookUrl: r.webhook_url ?? undefined,
+  id: r.id,
+  agentId: r.agent_id,
+  kind: r.kind,
+  threshold: Number(r.threshold),
+  emails: r.emails,
+  phones: r.phones,
+  webhookUrl: r.webhook_url ?? undefined,
 });
 export const toAlert = (a: AlertRow) => ({
-  id: a.id, ruleId: String(a.rule_id), kind: a.kind, agentId: a.agent_id, subject: a.subject, detail: a.detail, state: a.state,
-  openedAt: iso(a.opened_at)!, acknowledgedAt: iso(a.acknowledged_at), resolvedAt: iso(a.resolved_at),
+  id: a.id,
+  ruleId: String(a.rule_id),
+  kind: a.kind,
+  agentId: a.agent_id,
+  subject: a.subject,
+  detail: a.detail,
+  state: a.state,
+  openedAt: iso(a.opened_at)!,
+  acknowledgedAt: iso(a.acknowledged_at),
+  resolvedAt: iso(a.resolved_at),
 });
 const agentsOf = (scope: Scope) => (scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : []);
 const sees = (scope: Scope, agentId: string) => (agentId === '*' ? scope.kind === 'all' : inScope(scope, agentId));
@@ -31,7 +45,9 @@ export interface RuleInput {
 }
 
 export class AlertsAdmin {
-  constructor(private readonly d: { db: Db; clock: Clock; repo: AlertsRepository; alerts: AlertsService; audit: AuditService }) {}
+  constructor(
+    private readonly d: { db: Db; clock: Clock; repo: AlertsRepository; alerts: AlertsService; audit: AuditService },
+  ) {}
 
   async rules(scope: Scope) {
     return (await this.d.repo.rules(null)).filter((r) => sees(scope, r.agent_id)).map(toAlertRule);
@@ -40,13 +56,26 @@ export class AlertsAdmin {
   async addRule(scope: Scope, actor: Actor, input: RuleInput) {
     if (!sees(scope, input.agentId)) throw notFound('error.fleet.notFound', { id: input.agentId });
     if (Boolean(input.webhookUrl) !== Boolean(input.webhookSecret)) throw badRequest('error.alerts.webhookSecret');
-    if ((input.kind === 'dead_jobs' || input.kind === 'provider_errors') && input.agentId !== '*') throw badRequest('error.alerts.platformOnly');
+    if ((input.kind === 'dead_jobs' || input.kind === 'provider_errors') && input.agentId !== '*')
+      throw badRequest('error.alerts.platformOnly');
     return this.d.db.tx(async () => {
       const row = await this.d.repo.insertRule({
-        agent_id: input.agentId, kind: input.kind, threshold: input.threshold, emails: input.emails, phones: input.phones,
-        webhook_url: input.webhookUrl ?? null, webhook_secret: input.webhookSecret ?? null, created_at: this.d.clock.now(),
+        agent_id: input.agentId,
+        kind: input.kind,
+        threshold: input.threshold,
+        emails: input.emails,
+        phones: input.phones,
+        webhook_url: input.webhookUrl ?? null,
+        webhook_secret: input.webhookSecret ?? null,
+        created_at: this.d.clock.now(),
       });
-      await this.d.audit.record(actor, { action: 'alert_rule.create', entity: 'alert_rule', entityId: row.id, agentId: input.agentId === '*' ? null : input.agentId, after: toAlertRule(row) });
+      await this.d.audit.record(actor, {
+        action: 'alert_rule.create',
+        entity: 'alert_rule',
+        entityId: row.id,
+        agentId: input.agentId === '*' ? null : input.agentId,
+        after: toAlertRule(row),
+      });
       return toAlertRule(row);
     });
   }
@@ -68,7 +97,14 @@ export class AlertsAdmin {
     return this.d.db.tx(async () => {
       const after = await this.d.repo.acknowledge(id, actor.email ?? actor.staffId ?? 'staff', this.d.clock.now());
       if (!after) throw conflict('error.alerts.notOpen');
-      await this.d.audit.record(actor, { action: 'alert.acknowledge', entity: 'alert', entityId: id, agentId: before.agent_id === '*' ? null : before.agent_id, before: toAlert(before), after: toAlert(after) });
+      await this.d.audit.record(actor, {
+        action: 'alert.acknowledge',
+        entity: 'alert',
+        entityId: id,
+        agentId: before.agent_id === '*' ? null : before.agent_id,
+        before: toAlert(before),
+        after: toAlert(after),
+      });
       return toAlert(after);
     });
   }
@@ -81,7 +117,14 @@ export class AlertsAdmin {
       if (!after) throw conflict('error.alerts.notOpen');
       const rule = await this.d.repo.rule(after.rule_id);
       if (rule) await this.d.alerts.notify(rule, after, 'resolved');
-      await this.d.audit.record(actor, { action: 'alert.resolve', entity: 'alert', entityId: id, agentId: before.agent_id === '*' ? null : before.agent_id, before: toAlert(before), after: toAlert(after) });
+      await this.d.audit.record(actor, {
+        action: 'alert.resolve',
+        entity: 'alert',
+        entityId: id,
+        agentId: before.agent_id === '*' ? null : before.agent_id,
+        before: toAlert(before),
+        after: toAlert(after),
+      });
       return toAlert(after);
     });
   }
@@ -89,8 +132,14 @@ export class AlertsAdmin {
   async deliveries(scope: Scope, id: string) {
     await this.inScope(scope, id);
     return (await this.d.repo.deliveries(id)).map((x) => ({
-      id: x.id, event: x.event, channel: x.channel, target: x.target, status: x.status, attempts: x.attempts,
-      lastError: x.last_error ?? undefined, deliveredAt: iso(x.delivered_at),
+      id: x.id,
+      event: x.event,
+      channel: x.channel,
+      target: x.target,
+      status: x.status,
+      attempts: x.attempts,
+      lastError: x.last_error ?? undefined,
+      deliveredAt: iso(x.delivered_at),
     }));
   }
 }

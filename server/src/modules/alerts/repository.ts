@@ -2,7 +2,15 @@
 // read from the fleet's tables and the jobs (migrations/20261216120100_alerts.sql).
 import type { Queryable } from '../../db/db.ts';
 
-export type AlertKind = 'cabinet_offline' | 'low_stock' | 'full' | 'dead_jobs' | 'low_charge' | 'slot_faults' | 'provider_errors' | 'failed_payouts';
+export type AlertKind =
+  | 'cabinet_offline'
+  | 'low_stock'
+  | 'full'
+  | 'dead_jobs'
+  | 'low_charge'
+  | 'slot_faults'
+  | 'provider_errors'
+  | 'failed_payouts';
 export type AlertState = 'open' | 'acknowledged' | 'resolved';
 
 export interface AlertRuleRow {
@@ -70,7 +78,9 @@ export class AlertsRepository {
 
   async rules(agents: string[] | null) {
     const { rows } = await this.db.query<AlertRuleRow>(
-      `select * from alert_rules where enabled and ($1::text[] is null or agent_id = any($1::text[])) order by id`, [agents]);
+      `select * from alert_rules where enabled and ($1::text[] is null or agent_id = any($1::text[])) order by id`,
+      [agents],
+    );
     return rows.map(ids);
   }
 
@@ -89,7 +99,11 @@ export class AlertsRepository {
           and coalesce(c.last_seen_at, '-infinity'::timestamptz) < $3`,
       [agent, liveSince, before],
     );
-    return rows.map((r) => ({ subject: r.id, agent_id: r.agent_id, detail: { lastSeenAt: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null } }));
+    return rows.map((r) => ({
+      subject: r.id,
+      agent_id: r.agent_id,
+      detail: { lastSeenAt: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null },
+    }));
   }
 
   /** Per cabinet (of `agent`; '*': all) with a venue: its slots and the power banks in them. */
@@ -108,7 +122,13 @@ export class AlertsRepository {
    * level and the slots reporting a fault (the cabinet's last heartbeat).
    */
   async charge(agent: string) {
-    const { rows } = await this.db.query<{ id: string; agent_id: string; banks: number; highest: number | null; faulty: number[] | null }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      agent_id: string;
+      banks: number;
+      highest: number | null;
+      faulty: number[] | null;
+    }>(
       `select c.id, ${AGENT} as agent_id,
           count(*) filter (where s->>'powerbankId' is not null and jsonb_typeof(s->'battery') = 'number')::int as banks,
           max((s->>'battery')::numeric) filter (where s->>'powerbankId' is not null and jsonb_typeof(s->'battery') = 'number')::int as highest,
@@ -144,14 +164,18 @@ export class AlertsRepository {
   }
 
   async deadJobs() {
-    const { rows } = await this.db.query<{ n: number }>('select count(*)::int as n from jobs where dead_at is not null and done_at is null');
+    const { rows } = await this.db.query<{ n: number }>(
+      'select count(*)::int as n from jobs where dead_at is not null and done_at is null',
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
   // ---- alerts ---------------------------------------------------------------------------------------------
 
   async unresolved(ruleId: string) {
-    const { rows } = await this.db.query<AlertRow>(`select * from alerts where rule_id = $1 and state <> 'resolved'`, [ruleId]);
+    const { rows } = await this.db.query<AlertRow>(`select * from alerts where rule_id = $1 and state <> 'resolved'`, [
+      ruleId,
+    ]);
     return rows.map(ids);
   }
 
@@ -172,13 +196,17 @@ export class AlertsRepository {
 
   async acknowledge(id: string, by: string, at: Date) {
     const { rows } = await this.db.query<AlertRow>(
-      `update alerts set state = 'acknowledged', acknowledged_at = $3, acknowledged_by = $2 where id = $1 and state = 'open' returning *`, [id, by, at]);
+      `update alerts set state = 'acknowledged', acknowledged_at = $3, acknowledged_by = $2 where id = $1 and state = 'open' returning *`,
+      [id, by, at],
+    );
     return rows[0] && ids(rows[0]);
   }
 
   async resolve(id: string, by: string, at: Date) {
     const { rows } = await this.db.query<AlertRow>(
-      `update alerts set state = 'resolved', resolved_at = $3, resolved_by = $2 where id = $1 and state <> 'resolved' returning *`, [id, by, at]);
+      `update alerts set state = 'resolved', resolved_at = $3, resolved_by = $2 where id = $1 and state <> 'resolved' returning *`,
+      [id, by, at],
+    );
     return rows[0] && ids(rows[0]);
   }
 
@@ -216,7 +244,10 @@ export class AlertsRepository {
   }
 
   async deliveries(alertId: string) {
-    const { rows } = await this.db.query<DeliveryRow>('select * from alert_deliveries where alert_id = $1 order by id', [alertId]);
+    const { rows } = await this.db.query<DeliveryRow>(
+      'select * from alert_deliveries where alert_id = $1 order by id',
+      [alertId],
+    );
     return rows.map((r) => ({ ...ids(r), attempts: Number(r.attempts) }));
   }
 }

@@ -62,31 +62,47 @@ export class AlertsService {
     const now = this.d.clock.now().getTime();
     switch (rule.kind) {
       case 'cabinet_offline':
-        return this.d.repo.offlineCabinets(rule.agent_id, this.d.liveness.since(), new Date(now - rule.threshold * 60_000));
+        return this.d.repo.offlineCabinets(
+          rule.agent_id,
+          this.d.liveness.since(),
+          new Date(now - rule.threshold * 60_000),
+        );
       case 'low_stock':
-        return (await this.d.repo.stock(rule.agent_id)).filter((c) => c.banks < rule.threshold)
+        return (await this.d.repo.stock(rule.agent_id))
+          .filter((c) => c.banks < rule.threshold)
           .map((c) => ({ subject: c.id, agent_id: c.agent_id, detail: { powerbanks: c.banks } }));
       case 'full':
-        return (await this.d.repo.stock(rule.agent_id)).filter((c) => c.banks >= c.slots)
+        return (await this.d.repo.stock(rule.agent_id))
+          .filter((c) => c.banks >= c.slots)
           .map((c) => ({ subject: c.id, agent_id: c.agent_id, detail: { powerbanks: c.banks, slots: c.slots } }));
       case 'dead_jobs': {
         const dead = await this.d.repo.deadJobs();
-        return rule.agent_id === '*' && dead >= Math.max(1, rule.threshold) ? [{ subject: 'jobs', agent_id: '*', detail: { dead } }] : [];
+        return rule.agent_id === '*' && dead >= Math.max(1, rule.threshold)
+          ? [{ subject: 'jobs', agent_id: '*', detail: { dead } }]
+          : [];
       }
       case 'low_charge':
-        return (await this.d.repo.charge(rule.agent_id)).filter((c) => c.banks > 0 && (c.highest ?? 0) < rule.threshold)
-          .map((c) => ({ subject: c.id, agent_id: c.agent_id, detail: { powerbanks: c.banks, highestCharge: c.highest } }));
+        return (await this.d.repo.charge(rule.agent_id))
+          .filter((c) => c.banks > 0 && (c.highest ?? 0) < rule.threshold)
+          .map((c) => ({
+            subject: c.id,
+            agent_id: c.agent_id,
+            detail: { powerbanks: c.banks, highestCharge: c.highest },
+          }));
       case 'slot_faults':
-        return (await this.d.repo.charge(rule.agent_id)).filter((c) => c.faulty.length >= Math.max(1, rule.threshold))
+        return (await this.d.repo.charge(rule.agent_id))
+          .filter((c) => c.faulty.length >= Math.max(1, rule.threshold))
           .map((c) => ({ subject: c.id, agent_id: c.agent_id, detail: { slots: c.faulty } }));
       case 'provider_errors': {
         if (rule.agent_id !== '*') return [];
         const outcomes = await this.d.repo.providerOutcomes(new Date(now - PROVIDER_WINDOW_MS));
-        return outcomes.filter((p) => p.total >= PROVIDER_MIN_PAYMENTS && p.declined * 100 >= rule.threshold * p.total)
+        return outcomes
+          .filter((p) => p.total >= PROVIDER_MIN_PAYMENTS && p.declined * 100 >= rule.threshold * p.total)
           .map((p) => ({ subject: p.provider, agent_id: '*', detail: { payments: p.total, declined: p.declined } }));
       }
       case 'failed_payouts':
-        return (await this.d.repo.failedPayouts(rule.agent_id, new Date(now - PAYOUT_WINDOW_MS))).filter((a) => a.failed >= Math.max(1, rule.threshold))
+        return (await this.d.repo.failedPayouts(rule.agent_id, new Date(now - PAYOUT_WINDOW_MS)))
+          .filter((a) => a.failed >= Math.max(1, rule.threshold))
           .map((a) => ({ subject: `payouts:${a.agent_id}`, agent_id: a.agent_id, detail: { failed: a.failed } }));
     }
   }
@@ -134,21 +150,37 @@ export class AlertsService {
     const alert = (await this.d.repo.find(d.alert_id))!;
     const rule = (await this.d.repo.rule(alert.rule_id))!;
     try {
-      const text = t('en-US', `alerts.${d.event}`, { kind: t('en-US', `alerts.kind.${alert.kind}`), subject: alert.subject });
-      if (d.channel === 'email') await this.d.mailer.send({ to: d.target, subject: text, text: `${text}\n\n${JSON.stringify(alert.detail)}` });
+      const text = t('en-US', `alerts.${d.event}`, {
+        kind: t('en-US', `alerts.kind.${alert.kind}`),
+        subject: alert.subject,
+      });
+      if (d.channel === 'email')
+        await this.d.mailer.send({ to: d.target, subject: text, text: `${text}\n\n${JSON.stringify(alert.detail)}` });
       else if (d.channel === 'sms') await this.d.sms.send(d.target, text);
       else await this.webhook(d.target, rule.webhook_secret ?? '', this.payload(alert, d.event));
       await this.d.repo.deliveryAttempt(d.id, true, null, this.d.clock.now());
     } catch (err) {
-      await this.d.repo.deliveryAttempt(d.id, false, String(err instanceof Error ? err.message : err).slice(0, 500), this.d.clock.now());
+      await this.d.repo.deliveryAttempt(
+        d.id,
+        false,
+        String(err instanceof Error ? err.message : err).slice(0, 500),
+        this.d.clock.now(),
+      );
       throw err;
     }
   }
 
   private payload(a: AlertRow, event: 'opened' | 'resolved') {
     return {
-      id: a.id, event, kind: a.kind, agentId: a.agent_id, subject: a.subject, state: a.state, detail: a.detail,
-      openedAt: new Date(a.opened_at).toISOString(), resolvedAt: a.resolved_at ? new Date(a.resolved_at).toISOString() : null,
+      id: a.id,
+      event,
+      kind: a.kind,
+      agentId: a.agent_id,
+      subject: a.subject,
+      state: a.state,
+      detail: a.detail,
+      openedAt: new Date(a.opened_at).toISOString(),
+      resolvedAt: a.resolved_at ? new Date(a.resolved_at).toISOString() : null,
     };
   }
 
@@ -156,7 +188,10 @@ export class AlertsService {
     const body = JSON.stringify(payload);
     const signature = webhookSignature(secret, Math.floor(this.d.clock.now().getTime() / 1000), body);
     const res = await (this.d.fetch ?? fetch)(url, {
-      method: 'POST', body, headers: { 'content-type': 'application/json', 'x-powerly-signature': signature }, signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', 'x-powerly-signature': signature },
+      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
     });
     if (!res.ok) throw new Error(`webhook answered ${res.status}`);
   }

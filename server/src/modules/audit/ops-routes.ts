@@ -12,18 +12,31 @@ type Filter = { entity?: string; entityId?: string; staffId?: string; action?: s
 function filterOf(req: FastifyRequest, q: Filter): AuditFilterValues {
   const s = req.opsScope;
   return {
-    entity: q.entity, entityId: q.entityId, staffId: q.staffId, action: q.action,
-    from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined,
+    entity: q.entity,
+    entityId: q.entityId,
+    staffId: q.staffId,
+    action: q.action,
+    from: q.from ? new Date(q.from) : undefined,
+    to: q.to ? new Date(q.to) : undefined,
     agents: s.kind === 'all' ? null : s.kind === 'agents' ? s.agents : [],
   };
 }
 
 export function auditOpsRoutes(o: { audit: AuditService }) {
   return async (ops: App) => {
-    ops.get('/audit', { config: { permission: 'audit.read' }, schema: { querystring: AuditListQuery, response: { 200: AuditPage } } }, async (req) =>
-      o.audit.list(filterOf(req, req.query), req.query.cursor, req.query.limit ?? 50));
+    ops.get(
+      '/audit',
+      { config: { permission: 'audit.read' }, schema: { querystring: AuditListQuery, response: { 200: AuditPage } } },
+      async (req) => o.audit.list(filterOf(req, req.query), req.query.cursor, req.query.limit ?? 50),
+    );
 
-    ops.get('/audit.csv', { config: { permission: 'audit.export' }, schema: { summary: 'Export the audit log as CSV', querystring: AuditExportQuery, produces: ['text/csv'] } }, async (req, reply) =>
-      sendCsv(reply, 'audit', o.audit.csv(filterOf(req, req.query))));
+    ops.get(
+      '/audit.csv',
+      {
+        config: { permission: 'audit.export' },
+        schema: { summary: 'Export the audit log as CSV', querystring: AuditExportQuery, produces: ['text/csv'] },
+      },
+      async (req, reply) => sendCsv(reply, 'audit', o.audit.csv(filterOf(req, req.query))),
+    );
   };
 }

@@ -36,7 +36,15 @@ function where(f: AuditFilterValues): { sql: string; params: unknown[] } {
     sql: `($1::text is null or entity = $1) and ($2::text is null or entity_id = $2) and ($3::bigint is null or staff_id = $3)
       and ($4::text is null or action = $4) and ($5::timestamptz is null or at >= $5) and ($6::timestamptz is null or at < $6)
       and ($7::text[] is null or agent_id = any($7::text[]))`,
-    params: [f.entity ?? null, f.entityId ?? null, f.staffId ?? null, f.action ?? null, f.from ?? null, f.to ?? null, f.agents],
+    params: [
+      f.entity ?? null,
+      f.entityId ?? null,
+      f.staffId ?? null,
+      f.action ?? null,
+      f.from ?? null,
+      f.to ?? null,
+      f.agents,
+    ],
   };
 }
 
@@ -47,8 +55,20 @@ export class AuditRepository {
     await this.db.query(
       `insert into audit_log (at, staff_id, staff_email, ip, user_agent, action, entity, entity_id, agent_id, before, after, reason)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [e.at, e.staff_id, e.staff_email, e.ip, e.user_agent, e.action, e.entity, e.entity_id, e.agent_id,
-        e.before === undefined ? null : JSON.stringify(e.before), e.after === undefined ? null : JSON.stringify(e.after), e.reason],
+      [
+        e.at,
+        e.staff_id,
+        e.staff_email,
+        e.ip,
+        e.user_agent,
+        e.action,
+        e.entity,
+        e.entity_id,
+        e.agent_id,
+        e.before === undefined ? null : JSON.stringify(e.before),
+        e.after === undefined ? null : JSON.stringify(e.after),
+        e.reason,
+      ],
     );
   }
 

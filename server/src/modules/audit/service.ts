@@ -24,16 +24,43 @@ export interface AuditRecord {
   after?: unknown;
 }
 
-export const CSV_COLUMNS = ['id', 'at', 'staff_id', 'staff_email', 'ip', 'user_agent', 'action', 'entity', 'entity_id', 'agent_id', 'before', 'after', 'reason'] as const;
+export const CSV_COLUMNS = [
+  'id',
+  'at',
+  'staff_id',
+  'staff_email',
+  'ip',
+  'user_agent',
+  'action',
+  'entity',
+  'entity_id',
+  'agent_id',
+  'before',
+  'after',
+  'reason',
+] as const;
 
 export class AuditService {
-  constructor(private readonly repo: AuditRepository, private readonly clock: Clock) {}
+  constructor(
+    private readonly repo: AuditRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** Records one write; call it inside the write's unit of work. */
   async record(actor: Actor, r: AuditRecord): Promise<void> {
     await this.repo.insert({
-      at: this.clock.now(), staff_id: actor.staffId, staff_email: actor.email, ip: actor.ip, user_agent: actor.userAgent.slice(0, 300),
-      action: r.action, entity: r.entity, entity_id: r.entityId, agent_id: r.agentId ?? null, before: r.before, after: r.after, reason: actor.reason,
+      at: this.clock.now(),
+      staff_id: actor.staffId,
+      staff_email: actor.email,
+      ip: actor.ip,
+      user_agent: actor.userAgent.slice(0, 300),
+      action: r.action,
+      entity: r.entity,
+      entity_id: r.entityId,
+      agent_id: r.agentId ?? null,
+      before: r.before,
+      after: r.after,
+      reason: actor.reason,
     });
   }
 
@@ -45,8 +72,10 @@ export class AuditService {
   /** The CSV export, page by page (never the whole log in memory). */
   csv(f: AuditFilterValues): AsyncGenerator<string> {
     return csvPages({
-      columns: CSV_COLUMNS, page: (after, limit) => this.repo.page(f, after, limit),
-      cursorOf: (r) => [new Date(r.at).toISOString(), r.id], records: (rows) => rows.map((r) => CSV_COLUMNS.map((c) => r[c])),
+      columns: CSV_COLUMNS,
+      page: (after, limit) => this.repo.page(f, after, limit),
+      cursorOf: (r) => [new Date(r.at).toISOString(), r.id],
+      records: (rows) => rows.map((r) => CSV_COLUMNS.map((c) => r[c])),
     });
   }
 }
@@ -54,7 +83,18 @@ export class AuditService {
 function toEntry(r: AuditRow): AuditEntry {
   const opt = <T>(v: T | null) => (v == null ? undefined : v);
   return {
-    id: r.id, at: new Date(r.at).toISOString(), staffId: opt(r.staff_id), staffEmail: opt(r.staff_email), ip: opt(r.ip), userAgent: opt(r.user_agent),
-    action: r.action, entity: r.entity, entityId: r.entity_id, agentId: opt(r.agent_id), before: opt(r.before), after: opt(r.after), reason: opt(r.reason),
+    id: r.id,
+    at: new Date(r.at).toISOString(),
+    staffId: opt(r.staff_id),
+    staffEmail: opt(r.staff_email),
+    ip: opt(r.ip),
+    userAgent: opt(r.user_agent),
+    action: r.action,
+    entity: r.entity,
+    entityId: r.entity_id,
+    agentId: opt(r.agent_id),
+    before: opt(r.before),
+    after: opt(r.after),
+    reason: opt(r.reason),
   };
 }

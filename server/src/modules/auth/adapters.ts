@@ -17,7 +17,10 @@ export interface SmsGateway {
 /** Sandbox: records every message in sms_outbox (tests and the demo page read it); nothing leaves the machine. */
 export class SandboxSms implements SmsGateway {
   readonly id = 'sandbox';
-  constructor(private readonly outbox: SignInRepository, private readonly clock: Clock) {}
+  constructor(
+    private readonly outbox: SignInRepository,
+    private readonly clock: Clock,
+  ) {}
   async send(to: string, body: string) {
     return { ref: `sandbox-${await this.outbox.recordSms(this.id, to, body, this.clock.now())}` };
   }
@@ -29,14 +32,18 @@ export class TwilioSms implements SmsGateway {
   constructor(private readonly cfg: { accountSid: string; authToken: string; from: string; baseUrl?: string }) {}
   async send(to: string, body: string) {
     const base = this.cfg.baseUrl ?? 'https://api.twilio.com';
-    const res = await upstreamFetch('twilio', `${base}/2010-04-01/Accounts/${encodeURIComponent(this.cfg.accountSid)}/Messages.json`, {
-      method: 'POST',
-      headers: {
-        authorization: 'Basic ' + Buffer.from(`${this.cfg.accountSid}:${this.cfg.authToken}`).toString('base64'),
-        'content-type': 'application/x-www-form-urlencoded',
+    const res = await upstreamFetch(
+      'twilio',
+      `${base}/2010-04-01/Accounts/${encodeURIComponent(this.cfg.accountSid)}/Messages.json`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: 'Basic ' + Buffer.from(`${this.cfg.accountSid}:${this.cfg.authToken}`).toString('base64'),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ To: `+${to}`, From: this.cfg.from, Body: body }),
       },
-      body: new URLSearchParams({ To: `+${to}`, From: this.cfg.from, Body: body }),
-    });
+    );
     const json = (await res.json().catch(() => ({}))) as { sid?: string; message?: string };
     if (!res.ok || !json.sid) throw new UpstreamUnavailable('twilio', new Error(`${res.status} ${json.message ?? ''}`));
     return { ref: json.sid };
@@ -92,7 +99,9 @@ export class OidcVerifier implements IdTokenVerifier {
     private readonly cfg: { issuer: string; audience: string; jwksUrl?: string; jwks?: JSONWebKeySet },
     private readonly clock: Clock,
   ) {
-    this.keys = cfg.jwks ? createLocalJWKSet(cfg.jwks) : createRemoteJWKSet(new URL(cfg.jwksUrl!), { timeoutDuration: 10_000 });
+    this.keys = cfg.jwks
+      ? createLocalJWKSet(cfg.jwks)
+      : createRemoteJWKSet(new URL(cfg.jwksUrl!), { timeoutDuration: 10_000 });
   }
   async verify(token: string): Promise<VerifiedIdentity> {
     try {
@@ -118,15 +127,22 @@ export const APPLE = { issuer: 'https://appleid.apple.com', jwksUrl: 'https://ap
 
 /** Facebook user access tokens through the Graph API's debug_token (app token = appId|appSecret). */
 export class FacebookVerifier implements IdTokenVerifier {
-  constructor(private readonly cfg: { appId: string; appSecret: string; graphUrl?: string }, private readonly clock: Clock) {}
+  constructor(
+    private readonly cfg: { appId: string; appSecret: string; graphUrl?: string },
+    private readonly clock: Clock,
+  ) {}
   async verify(token: string): Promise<VerifiedIdentity> {
     const base = this.cfg.graphUrl ?? 'https://graph.facebook.com/v19.0';
     const url = `${base}/debug_token?input_token=${encodeURIComponent(token)}&access_token=${encodeURIComponent(`${this.cfg.appId}|${this.cfg.appSecret}`)}`;
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
     if (!res || !res.ok) throw new InvalidIdToken('facebook: debug_token failed');
-    const { data } = (await res.json()) as { data?: { is_valid?: boolean; app_id?: string; user_id?: string; expires_at?: number } };
-    if (!data?.is_valid || data.app_id !== this.cfg.appId || !data.user_id) throw new InvalidIdToken('facebook: invalid token');
-    if (data.expires_at && data.expires_at * 1000 <= this.clock.now().getTime()) throw new InvalidIdToken('facebook: expired');
+    const { data } = (await res.json()) as {
+      data?: { is_valid?: boolean; app_id?: string; user_id?: string; expires_at?: number };
+    };
+    if (!data?.is_valid || data.app_id !== this.cfg.appId || !data.user_id)
+      throw new InvalidIdToken('facebook: invalid token');
+    if (data.expires_at && data.expires_at * 1000 <= this.clock.now().getTime())
+      throw new InvalidIdToken('facebook: expired');
     return { subject: data.user_id };
   }
 }
@@ -162,7 +178,11 @@ export class SandboxCodeExchange implements CodeExchange {
     if (!m) throw new CodeRejected(`${this.id}: invalid code`);
     // As the providers answer: an openid per person and app (here the code's stable part).
     // WeChat gives a unionid (the subject) where the app belongs to an open platform account, as the sandbox's does.
-    return { subject: `sandbox-${m[1]}`, openId: `sbx-open-${m[1]}`, ...(this.id === 'wechat' ? { unionId: `sandbox-${m[1]}` } : {}) };
+    return {
+      subject: `sandbox-${m[1]}`,
+      openId: `sbx-open-${m[1]}`,
+      ...(this.id === 'wechat' ? { unionId: `sandbox-${m[1]}` } : {}),
+    };
   }
   authorizeUrl(redirectUrl: string) {
     const u = new URL(redirectUrl);
@@ -182,7 +202,12 @@ export class WechatCodeExchange implements CodeExchange {
   constructor(private readonly cfg: { appId: string; secret: string; apiUrl?: string }) {}
   async exchange(code: string) {
     const base = this.cfg.apiUrl ?? 'https://api.weixin.qq.com';
-    const q = new URLSearchParams({ appid: this.cfg.appId, secret: this.cfg.secret, code, grant_type: 'authorization_code' });
+    const q = new URLSearchParams({
+      appid: this.cfg.appId,
+      secret: this.cfg.secret,
+      code,
+      grant_type: 'authorization_code',
+    });
     const res = await upstreamFetch('wechat', `${base}/sns/oauth2/access_token?${q}`);
     if (res.status >= 500) throw new UpstreamUnavailable('wechat', new Error(String(res.status)));
     const j = (await res.json().catch(() => ({}))) as { openid?: string; unionid?: string; errcode?: number };
@@ -190,7 +215,13 @@ export class WechatCodeExchange implements CodeExchange {
     return { subject: j.unionid ?? j.openid, openId: j.openid, ...(j.unionid ? { unionId: j.unionid } : {}) };
   }
   authorizeUrl(redirectUrl: string) {
-    const q = new URLSearchParams({ appid: this.cfg.appId, redirect_uri: redirectUrl, response_type: 'code', scope: 'snsapi_userinfo', state: 'WEB' });
+    const q = new URLSearchParams({
+      appid: this.cfg.appId,
+      redirect_uri: redirectUrl,
+      response_type: 'code',
+      scope: 'snsapi_userinfo',
+      state: 'WEB',
+    });
     return `https://open.weixin.qq.com/connect/oauth2/authorize?${q}#wechat_redirect`;
   }
 }
@@ -198,21 +229,35 @@ export class WechatCodeExchange implements CodeExchange {
 /** Alipay alipay.system.oauth.token (RSA2-signed request). */
 export class AlipayCodeExchange implements CodeExchange {
   readonly id = 'alipay' as const;
-  constructor(private readonly cfg: { appId: string; privateKeyPem: string; gatewayUrl?: string }, private readonly clock: Clock) {}
+  constructor(
+    private readonly cfg: { appId: string; privateKeyPem: string; gatewayUrl?: string },
+    private readonly clock: Clock,
+  ) {}
   async exchange(code: string) {
     const p: Record<string, string> = {
-      app_id: this.cfg.appId, method: 'alipay.system.oauth.token', charset: 'utf-8', sign_type: 'RSA2',
-      timestamp: this.clock.now().toISOString().replace('T', ' ').slice(0, 19), version: '1.0',
-      grant_type: 'authorization_code', code,
+      app_id: this.cfg.appId,
+      method: 'alipay.system.oauth.token',
+      charset: 'utf-8',
+      sign_type: 'RSA2',
+      timestamp: this.clock.now().toISOString().replace('T', ' ').slice(0, 19),
+      version: '1.0',
+      grant_type: 'authorization_code',
+      code,
     };
-    const material = Object.keys(p).sort().map((k) => `${k}=${p[k]}`).join('&');
+    const material = Object.keys(p)
+      .sort()
+      .map((k) => `${k}=${p[k]}`)
+      .join('&');
     p.sign = createSign('RSA-SHA256').update(material).sign(this.cfg.privateKeyPem, 'base64');
     const res = await upstreamFetch('alipay', this.cfg.gatewayUrl ?? 'https://openapi.alipay.com/gateway.do', {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8' },
       body: new URLSearchParams(p),
     });
     if (res.status >= 500) throw new UpstreamUnavailable('alipay', new Error(String(res.status)));
-    const j = (await res.json().catch(() => ({}))) as { alipay_system_oauth_token_response?: { user_id?: string; open_id?: string } };
+    const j = (await res.json().catch(() => ({}))) as {
+      alipay_system_oauth_token_response?: { user_id?: string; open_id?: string };
+    };
     const r = j.alipay_system_oauth_token_response;
     const subject = r?.user_id ?? r?.open_id;
     if (!subject) throw new CodeRejected('alipay: invalid code');

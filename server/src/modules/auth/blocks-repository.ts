@@ -2,7 +2,12 @@
 import type { Queryable } from '../../db/db.ts';
 import type { UserRow } from './repository.ts';
 
-export type BlockedUserRow = UserRow & { created_at: Date; blocked_at: Date | null; blocked_reason: string | null; blocked_by: string | null };
+export type BlockedUserRow = UserRow & {
+  created_at: Date;
+  blocked_at: Date | null;
+  blocked_reason: string | null;
+  blocked_by: string | null;
+};
 
 export class RiderBlocksRepository {
   constructor(private readonly db: Queryable) {}
@@ -18,6 +23,11 @@ export class RiderBlocksRepository {
   }
 
   async set(id: string, b: { at: Date; reason: string; by: string } | null) {
-    await this.db.query('update users set blocked_at = $2, blocked_reason = $3, blocked_by = $4 where id = $1', [id, b?.at ?? null, b?.reason ?? null, b?.by ?? null]);
+    await this.db.query('update users set blocked_at = $2, blocked_reason = $3, blocked_by = $4 where id = $1', [
+      id,
+      b?.at ?? null,
+      b?.reason ?? null,
+      b?.by ?? null,
+    ]);
   }
 }

@@ -2,4 +2,5 @@
 // one-round-trip read shares (cabinets' scanView): public so that the rule has one place.
 
 /** SQL: session `s` is the one of token hash `hash` and still valid at `now` (not expired, not revoked). */
-export const LIVE_SESSION = (s: string, hash: string, now: string) => `${s}.token_hash = ${hash} and ${s}.expires_at > ${now} and ${s}.revoked_at is null`;
+export const LIVE_SESSION = (s: string, hash: string, now: string) =>
+  `${s}.token_hash = ${hash} and ${s}.expires_at > ${now} and ${s}.revoked_at is null`;

@@ -10,33 +10,68 @@ import type { RiderSearchService } from './rider-search.ts';
 
 export function riderOpsRoutes(o: { blocks: RiderBlocks; search: RiderSearchService }) {
   return async (ops: App) => {
-    ops.get('/riders', {
-      config: { permission: 'orders.read' },
-      schema: {
-        description: 'Riders with an account with the caller’s agents (platform-wide: every rider), newest first, by id, phone, e-mail, card last 4, state and sign-up date.',
-        querystring: RiderListQuery, response: { 200: RiderPage, 400: OpsError },
+    ops.get(
+      '/riders',
+      {
+        config: { permission: 'orders.read' },
+        schema: {
+          description:
+            'Riders with an account with the caller’s agents (platform-wide: every rider), newest first, by id, phone, e-mail, card last 4, state and sign-up date.',
+          querystring: RiderListQuery,
+          response: { 200: RiderPage, 400: OpsError },
+        },
       },
-    }, async (req) => o.search.list(req.opsScope, req.query));
+      async (req) => o.search.list(req.opsScope, req.query),
+    );
 
-    ops.get('/riders.csv', {
-      config: { permission: 'orders.read' },
-      schema: { description: 'The search as CSV (UTF-8, RFC 4180), streamed page by page: any size.', querystring: RiderExportQuery },
-    }, async (req, reply) => sendCsv(reply, 'riders', await o.search.csv(req.opsScope, req.query)));
-
-    ops.get('/riders/:id', { config: { permission: 'orders.read' }, schema: { params: RiderIdParams, response: { 200: RiderShape, 404: OpsError } } }, async (req) =>
-      o.blocks.get(req.opsScope, req.params.id));
-
-    ops.post('/riders/:id/block', {
-      config: { permission: 'riders.block' },
-      schema: {
-        description: 'The rider cannot rent nor buy a Wi-Fi package; the rider API refuses those calls with this reason. A rider someone else blocked: 409.',
-        params: RiderIdParams, body: RiderBlockBody, response: RiderActionResponses,
+    ops.get(
+      '/riders.csv',
+      {
+        config: { permission: 'orders.read' },
+        schema: {
+          description: 'The search as CSV (UTF-8, RFC 4180), streamed page by page: any size.',
+          querystring: RiderExportQuery,
+        },
       },
-    }, async (req) => o.blocks.block(req.opsScope, actorOf(req, req.body.reason), req.params.id));
+      async (req, reply) => sendCsv(reply, 'riders', await o.search.csv(req.opsScope, req.query)),
+    );
 
-    ops.post('/riders/:id/unblock', {
-      config: { permission: 'riders.block' },
-      schema: { description: 'The rider may rent again.', params: RiderIdParams, body: RiderBlockBody, response: RiderActionResponses },
-    }, async (req) => o.blocks.unblock(req.opsScope, actorOf(req, req.body.reason), req.params.id));
+    ops.get(
+      '/riders/:id',
+      {
+        config: { permission: 'orders.read' },
+        schema: { params: RiderIdParams, response: { 200: RiderShape, 404: OpsError } },
+      },
+      async (req) => o.blocks.get(req.opsScope, req.params.id),
+    );
+
+    ops.post(
+      '/riders/:id/block',
+      {
+        config: { permission: 'riders.block' },
+        schema: {
+          description:
+            'The rider cannot rent nor buy a Wi-Fi package; the rider API refuses those calls with this reason. A rider someone else blocked: 409.',
+          params: RiderIdParams,
+          body: RiderBlockBody,
+          response: RiderActionResponses,
+        },
+      },
+      async (req) => o.blocks.block(req.opsScope, actorOf(req, req.body.reason), req.params.id),
+    );
+
+    ops.post(
+      '/riders/:id/unblock',
+      {
+        config: { permission: 'riders.block' },
+        schema: {
+          description: 'The rider may rent again.',
+          params: RiderIdParams,
+          body: RiderBlockBody,
+          response: RiderActionResponses,
+        },
+      },
+      async (req) => o.blocks.unblock(req.opsScope, actorOf(req, req.body.reason), req.params.id),
+    );
   };
 }

@@ -11,14 +11,16 @@ export interface UserRow {
   mobile: string | null;
 }
 
-
 export class AuthRepository {
   constructor(private readonly db: Queryable) {}
 
   // ---- user/more: a user's values by key ----
 
   async moreValues(userId: number, keys: string[]) {
-    const { rows } = await this.db.query<{ key: string; value: string }>('select key, value from user_more where user_id = $1 and key = any($2)', [userId, keys]);
+    const { rows } = await this.db.query<{ key: string; value: string }>(
+      'select key, value from user_more where user_id = $1 and key = any($2)',
+      [userId, keys],
+    );
     return new Map(rows.map((r) => [r.key, r.value]));
   }
 
@@ -32,7 +34,12 @@ export class AuthRepository {
 
   /** What the user's WeChat and Alipay identities tell: the openids, WeChat's unionid, Alipay's user id. */
   async providerIds(userId: number) {
-    const { rows } = await this.db.query<{ provider: string; subject: string; open_id: string | null; union_id: string | null }>(
+    const { rows } = await this.db.query<{
+      provider: string;
+      subject: string;
+      open_id: string | null;
+      union_id: string | null;
+    }>(
       `select provider, subject, open_id, union_id from user_identities where user_id = $1 and provider in ('wechat', 'alipay') order by created_at`,
       [userId],
     );
@@ -77,7 +84,10 @@ export class AuthRepository {
 
   async createSession(s: { tokenHash: string; userId: number; at: Date; expiresAt: Date }) {
     await this.db.query('insert into sessions (token_hash, user_id, created_at, expires_at) values ($1,$2,$3,$4)', [
-      s.tokenHash, s.userId, s.at, s.expiresAt,
+      s.tokenHash,
+      s.userId,
+      s.at,
+      s.expiresAt,
     ]);
   }
 
@@ -91,7 +101,10 @@ export class AuthRepository {
   }
 
   async revokeSession(tokenHash: string, at: Date) {
-    const r = await this.db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, at]);
+    const r = await this.db.query('update sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [
+      tokenHash,
+      at,
+    ]);
     return r.rowCount > 0;
   }
 }
@@ -125,7 +138,8 @@ export class SignInRepository {
   /** Deletes the captcha and returns what it was (single use: one answer per image, right or wrong). */
   async takeCaptcha(uuid: string) {
     const { rows } = await this.db.query<{ answer_hash: string; expires_at: Date; client: string }>(
-      'delete from captchas where uuid = $1 returning answer_hash, expires_at, client', [uuid],
+      'delete from captchas where uuid = $1 returning answer_hash, expires_at, client',
+      [uuid],
     );
     return rows[0];
   }
@@ -152,7 +166,10 @@ export class SignInRepository {
   }
 
   async logSend(mobile: string, ip: string, at: Date) {
-    const { rows } = await this.db.query<{ id: number }>('insert into otp_sends (mobile, ip, created_at) values ($1,$2,$3) returning id', [mobile, ip, at]);
+    const { rows } = await this.db.query<{ id: number }>(
+      'insert into otp_sends (mobile, ip, created_at) values ($1,$2,$3) returning id',
+      [mobile, ip, at],
+    );
     return Number(rows[0]!.id);
   }
 
@@ -166,7 +183,12 @@ export class SignInRepository {
   }
 
   async insertCode(mobile: string, codeHash: string, at: Date, expiresAt: Date) {
-    await this.db.query('insert into otp_codes (mobile, code_hash, created_at, expires_at) values ($1,$2,$3,$4)', [mobile, codeHash, at, expiresAt]);
+    await this.db.query('insert into otp_codes (mobile, code_hash, created_at, expires_at) values ($1,$2,$3,$4)', [
+      mobile,
+      codeHash,
+      at,
+      expiresAt,
+    ]);
   }
 
   /** The number's newest unused code. */
@@ -187,11 +209,20 @@ export class SignInRepository {
   }
 
   async identityUser(provider: string, subject: string) {
-    const { rows } = await this.db.query<{ user_id: number }>('select user_id from user_identities where provider = $1 and subject = $2', [provider, subject]);
+    const { rows } = await this.db.query<{ user_id: number }>(
+      'select user_id from user_identities where provider = $1 and subject = $2',
+      [provider, subject],
+    );
     return rows[0] ? Number(rows[0].user_id) : undefined;
   }
 
-  async addIdentity(provider: string, subject: string, userId: number, at: Date, ids: { openId?: string; unionId?: string } = {}) {
+  async addIdentity(
+    provider: string,
+    subject: string,
+    userId: number,
+    at: Date,
+    ids: { openId?: string; unionId?: string } = {},
+  ) {
     await this.db.query(
       'insert into user_identities (provider, subject, user_id, created_at, open_id, union_id) values ($1,$2,$3,$4,$5,$6)',
       [provider, subject, userId, at, ids.openId ?? null, ids.unionId ?? null],
@@ -210,7 +241,8 @@ export class SignInRepository {
   /** The user of a provider's openid (an openId sign-in). */
   async userByOpenId(provider: string, openId: string) {
     const { rows } = await this.db.query<{ user_id: number }>(
-      'select user_id from user_identities where provider = $1 and open_id = $2 order by created_at desc limit 1', [provider, openId],
+      'select user_id from user_identities where provider = $1 and open_id = $2 order by created_at desc limit 1',
+      [provider, openId],
     );
     return rows[0] ? Number(rows[0].user_id) : undefined;
   }

@@ -14,7 +14,11 @@ import type { BlockedUserRow, RiderBlocksRepository } from './blocks-repository.
 
 /** The rider API calls a blocked rider is refused: starting a rental, buying or paying a Wi-Fi package. */
 export const BLOCKED_ROUTES = [
-  '/cdb/cabinet/useDepositToRent', '/cdb/cabinet/savedCardToRent', '/cdb/cabinet/useBalanceToRent', '/chargenow/mifi/rent', '/chargenow/mifi/confirm',
+  '/cdb/cabinet/useDepositToRent',
+  '/cdb/cabinet/savedCardToRent',
+  '/cdb/cabinet/useBalanceToRent',
+  '/chargenow/mifi/rent',
+  '/chargenow/mifi/confirm',
 ];
 
 /** The rider API scope's onRoute hook: the calls above refuse a blocked rider (after requireUser). */
@@ -71,8 +75,12 @@ export class RiderBlocks {
       await this.d.repo.set(id, block ? { at: this.d.clock.now(), reason: actor.reason ?? '', by: who } : null);
       const after = (await this.d.repo.find(id))!;
       await this.d.audit.record(actor, {
-        action: block ? 'rider.block' : 'rider.unblock', entity: 'rider', entityId: id, agentId: agents[0] ?? null,
-        before: { blocked: Boolean(row.blocked_at), reason: row.blocked_reason }, after: { blocked: Boolean(after.blocked_at), reason: after.blocked_reason },
+        action: block ? 'rider.block' : 'rider.unblock',
+        entity: 'rider',
+        entityId: id,
+        agentId: agents[0] ?? null,
+        before: { blocked: Boolean(row.blocked_at), reason: row.blocked_reason },
+        after: { blocked: Boolean(after.blocked_at), reason: after.blocked_reason },
       });
       return shape(after, agents);
     });
@@ -82,7 +90,16 @@ export class RiderBlocks {
 function shape(r: BlockedUserRow, agents: string[]): RiderShape {
   const opt = (v: string | null | undefined) => (v == null || v === '' ? undefined : v);
   return {
-    id: String(r.id), kind: r.kind, name: r.name, email: opt(r.email), mobile: opt(r.mobile), createdAt: new Date(r.created_at).toISOString(), agents,
-    blocked: Boolean(r.blocked_at), blockedAt: r.blocked_at ? new Date(r.blocked_at).toISOString() : undefined, blockedReason: opt(r.blocked_reason), blockedBy: opt(r.blocked_by),
+    id: String(r.id),
+    kind: r.kind,
+    name: r.name,
+    email: opt(r.email),
+    mobile: opt(r.mobile),
+    createdAt: new Date(r.created_at).toISOString(),
+    agents,
+    blocked: Boolean(r.blocked_at),
+    blockedAt: r.blocked_at ? new Date(r.blocked_at).toISOString() : undefined,
+    blockedReason: opt(r.blocked_reason),
+    blockedBy: opt(r.blocked_by),
   };
 }

@@ -24,17 +24,26 @@ export class RiderSearchService {
   private async searchOf(scope: Scope, q: RiderExportQuery): Promise<RiderSearch> {
     const text = q.q?.trim();
     return {
-      agents: riderAgents(scope), qUsers: text ? await this.d.riders.matching({ any: text }) : null,
-      userIds: await this.d.named(q), ...(q.state ? { blocked: q.state === 'blocked' } : {}),
-      ...(q.from ? { from: new Date(q.from) } : {}), ...(q.to ? { to: new Date(q.to) } : {}),
+      agents: riderAgents(scope),
+      qUsers: text ? await this.d.riders.matching({ any: text }) : null,
+      userIds: await this.d.named(q),
+      ...(q.state ? { blocked: q.state === 'blocked' } : {}),
+      ...(q.from ? { from: new Date(q.from) } : {}),
+      ...(q.to ? { to: new Date(q.to) } : {}),
     };
   }
 
   private async summaries(rows: RiderSearchRow[]): Promise<RiderSummary[]> {
     const agents = await this.d.riders.agentsOf(rows.map((r) => r.id));
     return rows.map((r) => ({
-      id: String(r.id), kind: r.kind, name: r.name, ...(r.email ? { email: r.email } : {}), ...(r.mobile ? { mobile: r.mobile } : {}),
-      createdAt: new Date(r.created_at).toISOString(), blocked: r.blocked_at != null, agents: agents.get(r.id) ?? [],
+      id: String(r.id),
+      kind: r.kind,
+      name: r.name,
+      ...(r.email ? { email: r.email } : {}),
+      ...(r.mobile ? { mobile: r.mobile } : {}),
+      createdAt: new Date(r.created_at).toISOString(),
+      blocked: r.blocked_at != null,
+      agents: agents.get(r.id) ?? [],
     }));
   }
 
@@ -48,8 +57,20 @@ export class RiderSearchService {
   async csv(scope: Scope, q: RiderExportQuery) {
     const search = await this.searchOf(scope, q);
     return csvPages({
-      columns: RIDER_CSV_COLUMNS, page: (after, limit) => this.d.riders.search(search, after, limit), cursorOf,
-      records: async (rows) => (await this.summaries(rows)).map((r) => [r.id, r.createdAt, r.kind, r.name, r.email, r.mobile, r.blocked, r.agents.join(' ')]),
+      columns: RIDER_CSV_COLUMNS,
+      page: (after, limit) => this.d.riders.search(search, after, limit),
+      cursorOf,
+      records: async (rows) =>
+        (await this.summaries(rows)).map((r) => [
+          r.id,
+          r.createdAt,
+          r.kind,
+          r.name,
+          r.email,
+          r.mobile,
+          r.blocked,
+          r.agents.join(' '),
+        ]),
     });
   }
 }

@@ -80,7 +80,17 @@ export class RidersRepository {
           and ($6::timestamptz is null or u.created_at < $6)
           and ($7::timestamptz is null or (u.created_at, u.id) < ($7::timestamptz, $8::bigint))
         order by u.created_at desc, u.id desc limit $9`,
-      [f.agents, f.qUsers, f.userIds, f.blocked ?? null, f.from ?? null, f.to ?? null, after?.[0] ?? null, after?.[1] ?? null, limit],
+      [
+        f.agents,
+        f.qUsers,
+        f.userIds,
+        f.blocked ?? null,
+        f.from ?? null,
+        f.to ?? null,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+        limit,
+      ],
     );
     return rows.map((r) => ({ ...r, id: Number(r.id) }));
   }

@@ -6,11 +6,19 @@ import { exportJWK, generateKeyPair, SignJWT, type JSONWebKeySet, type CryptoKey
 import type { Clock } from '../../lib/clock.ts';
 
 export const SANDBOX_ISSUER = 'https://sandbox-oauth.powerly.invalid';
-export const SANDBOX_AUDIENCE = { google: 'powerly-google-sandbox', apple: 'powerly-apple-sandbox', facebook: 'powerly-facebook-sandbox' } as const;
+export const SANDBOX_AUDIENCE = {
+  google: 'powerly-google-sandbox',
+  apple: 'powerly-apple-sandbox',
+  facebook: 'powerly-facebook-sandbox',
+} as const;
 export type SandboxProvider = keyof typeof SANDBOX_AUDIENCE;
 
 export class SandboxIssuer {
-  private constructor(private readonly key: CryptoKey, readonly jwks: JSONWebKeySet, private readonly clock: Clock) {}
+  private constructor(
+    private readonly key: CryptoKey,
+    readonly jwks: JSONWebKeySet,
+    private readonly clock: Clock,
+  ) {}
 
   static async create(clock: Clock): Promise<SandboxIssuer> {
     const { privateKey, publicKey } = await generateKeyPair('ES256');

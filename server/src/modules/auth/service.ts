@@ -30,9 +30,17 @@ export class AuthService {
 
   /** GET user/more?keys=a,b: the user's stored values of these keys (null where none is stored). Unknown keys: 400. */
   async more(userId: number, keysParam: string) {
-    const keys = [...new Set(keysParam.split(',').map((k) => k.trim()).filter(Boolean))];
+    const keys = [
+      ...new Set(
+        keysParam
+          .split(',')
+          .map((k) => k.trim())
+          .filter(Boolean),
+      ),
+    ];
     const unknown = keys.find((k) => !MORE_KEYS.includes(k));
-    if (!keys.length || unknown !== undefined) throw badRequest('error.more.unknownKey', { key: (unknown ?? '').slice(0, 40), known: MORE_KEYS.join(', ') });
+    if (!keys.length || unknown !== undefined)
+      throw badRequest('error.more.unknownKey', { key: (unknown ?? '').slice(0, 40), known: MORE_KEYS.join(', ') });
     const found = await this.repo.moreValues(userId, keys);
     return Object.fromEntries(keys.map((k) => [k, found.get(k) ?? null])) as Record<string, string | null>;
   }
@@ -42,7 +50,8 @@ export class AuthService {
    * normalised (the known fields, trimmed); a clear 400 naming the fault otherwise.
    */
   async setMore(userId: number, values: { monriBilling?: string }) {
-    if (values.monriBilling === undefined) throw badRequest('error.more.unknownKey', { key: '', known: MORE_KEYS.join(', ') });
+    if (values.monriBilling === undefined)
+      throw badRequest('error.more.unknownKey', { key: '', known: MORE_KEYS.join(', ') });
     const r = parseMonriBilling(values.monriBilling);
     if ('fault' in r) {
       const params: Record<string, string | number> = 'field' in r ? { field: r.field } : {};
@@ -75,7 +84,9 @@ export class AuthService {
    * WeChat Pay JSAPI payment in the WeChat browser. Undefined without a WeChat identity.
    */
   async wechatOpenId(userId: number): Promise<string | undefined> {
-    return (await this.repo.providerIds(userId)).find((r) => r.provider === 'wechat' && r.open_id)?.open_id ?? undefined;
+    return (
+      (await this.repo.providerIds(userId)).find((r) => r.provider === 'wechat' && r.open_id)?.open_id ?? undefined
+    );
   }
 
   /** A tourist user (the same one again for the same device code) and a fresh session token. */
@@ -83,7 +94,10 @@ export class AuthService {
     const now = this.clock.now();
     let user = deviceCode ? await this.repo.userByDeviceCode(deviceCode) : undefined;
     if (!user) {
-      const suffix = randomToken(6).replace(/[^A-Za-z0-9]/g, 'X').slice(0, 6).toUpperCase();
+      const suffix = randomToken(6)
+        .replace(/[^A-Za-z0-9]/g, 'X')
+        .slice(0, 6)
+        .toUpperCase();
       user = await this.repo.createUser({
         kind: 'tourist',
         name: `Tourist-${suffix}`,

@@ -5,13 +5,30 @@ import type { Db } from '../../db/db.ts';
 import { SignInRepository } from './repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import {
-  AlipayCodeExchange, APPLE, FacebookVerifier, GOOGLE, OidcVerifier, RecaptchaBotCheck, SandboxBotCheck,
-  SandboxCodeExchange, SandboxSms, TwilioSms, WechatCodeExchange,
-  type BotCheck, type CodeExchange, type IdTokenVerifier, type SmsGateway,
+  AlipayCodeExchange,
+  APPLE,
+  FacebookVerifier,
+  GOOGLE,
+  OidcVerifier,
+  RecaptchaBotCheck,
+  SandboxBotCheck,
+  SandboxCodeExchange,
+  SandboxSms,
+  TwilioSms,
+  WechatCodeExchange,
+  type BotCheck,
+  type CodeExchange,
+  type IdTokenVerifier,
+  type SmsGateway,
 } from './adapters.ts';
 import { SANDBOX_AUDIENCE, SANDBOX_ISSUER, type SandboxIssuer } from './sandbox-issuer.ts';
 
-export interface OidcSettings { issuer: string; audience: string; jwksUrl?: string; jwks?: JSONWebKeySet }
+export interface OidcSettings {
+  issuer: string;
+  audience: string;
+  jwksUrl?: string;
+  jwks?: JSONWebKeySet;
+}
 
 export interface SignInSettings {
   sms?: { provider: 'twilio'; accountSid: string; authToken: string; from: string; baseUrl?: string };
@@ -26,14 +43,21 @@ export interface SignInSettings {
 export function signInSettingsFromEnv(env: NodeJS.ProcessEnv): SignInSettings {
   const s: SignInSettings = {};
   if (env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN && env.TWILIO_FROM) {
-    s.sms = { provider: 'twilio', accountSid: env.TWILIO_ACCOUNT_SID, authToken: env.TWILIO_AUTH_TOKEN, from: env.TWILIO_FROM };
+    s.sms = {
+      provider: 'twilio',
+      accountSid: env.TWILIO_ACCOUNT_SID,
+      authToken: env.TWILIO_AUTH_TOKEN,
+      from: env.TWILIO_FROM,
+    };
   }
   if (env.RECAPTCHA_SECRET) s.recaptcha = { secret: env.RECAPTCHA_SECRET };
   if (env.GOOGLE_CLIENT_ID) s.google = { ...GOOGLE, audience: env.GOOGLE_CLIENT_ID };
   if (env.APPLE_CLIENT_ID) s.apple = { ...APPLE, audience: env.APPLE_CLIENT_ID };
-  if (env.FACEBOOK_APP_ID && env.FACEBOOK_APP_SECRET) s.facebook = { appId: env.FACEBOOK_APP_ID, appSecret: env.FACEBOOK_APP_SECRET };
+  if (env.FACEBOOK_APP_ID && env.FACEBOOK_APP_SECRET)
+    s.facebook = { appId: env.FACEBOOK_APP_ID, appSecret: env.FACEBOOK_APP_SECRET };
   if (env.WECHAT_APP_ID && env.WECHAT_SECRET) s.wechat = { appId: env.WECHAT_APP_ID, secret: env.WECHAT_SECRET };
-  if (env.ALIPAY_APP_ID && env.ALIPAY_PRIVATE_KEY) s.alipay = { appId: env.ALIPAY_APP_ID, privateKeyPem: env.ALIPAY_PRIVATE_KEY };
+  if (env.ALIPAY_APP_ID && env.ALIPAY_PRIVATE_KEY)
+    s.alipay = { appId: env.ALIPAY_APP_ID, privateKeyPem: env.ALIPAY_PRIVATE_KEY };
   return s;
 }
 
@@ -71,11 +95,17 @@ export function signInAdapters(s: SignInSettings, db: Db, clock: Clock, issuer: 
     return new OidcVerifier({ issuer: SANDBOX_ISSUER, audience: SANDBOX_AUDIENCE[p], jwks: issuer.jwks }, clock);
   };
   const sms = s.sms ? new TwilioSms(s.sms) : (sandbox.push('sms'), new SandboxSms(new SignInRepository(db), clock));
-  const botCheck = s.recaptcha ? new RecaptchaBotCheck(s.recaptcha) : (sandbox.push('recaptcha'), new SandboxBotCheck());
+  const botCheck = s.recaptcha
+    ? new RecaptchaBotCheck(s.recaptcha)
+    : (sandbox.push('recaptcha'), new SandboxBotCheck());
   const google = s.google ? new OidcVerifier(s.google, clock) : sb('google');
   const apple = s.apple ? new OidcVerifier(s.apple, clock) : sb('apple');
   const facebook = s.facebook ? new FacebookVerifier(s.facebook, clock) : sb('facebook');
-  const wechat = s.wechat ? new WechatCodeExchange(s.wechat) : (sandbox.push('wechat'), new SandboxCodeExchange('wechat'));
-  const alipay = s.alipay ? new AlipayCodeExchange(s.alipay, clock) : (sandbox.push('alipay'), new SandboxCodeExchange('alipay'));
+  const wechat = s.wechat
+    ? new WechatCodeExchange(s.wechat)
+    : (sandbox.push('wechat'), new SandboxCodeExchange('wechat'));
+  const alipay = s.alipay
+    ? new AlipayCodeExchange(s.alipay, clock)
+    : (sandbox.push('alipay'), new SandboxCodeExchange('alipay'));
   return { sms, botCheck, verifiers: { google, apple, facebook }, exchanges: { wechat, alipay }, sandbox };
 }

@@ -14,8 +14,12 @@ import type { AuthService } from './service.ts';
 import { userOwner, LedgerService } from '../ledger/service.ts';
 import type { SignInRepository, UserRow } from './repository.ts';
 import {
-  CodeRejected, InvalidIdToken,
-  type BotCheck, type CodeExchange, type IdTokenVerifier, type SmsGateway,
+  CodeRejected,
+  InvalidIdToken,
+  type BotCheck,
+  type CodeExchange,
+  type IdTokenVerifier,
+  type SmsGateway,
 } from './adapters.ts';
 
 export const LIMITS = {
@@ -62,7 +66,10 @@ export const OPEN_ID_SIGN_TTL_MS = 30 * 24 * 3600_000;
 const digits = (s: string) => s.replace(/\D/g, '');
 
 export class SignInService {
-  constructor(private readonly d: SignInDeps, private readonly log?: (err: unknown) => void) {}
+  constructor(
+    private readonly d: SignInDeps,
+    private readonly log?: (err: unknown) => void,
+  ) {}
 
   // ----- captcha -----
   /**
@@ -73,7 +80,10 @@ export class SignInService {
   async captcha(uuid: string, client: string): Promise<Buffer> {
     const c = svgCaptcha.create({ size: 4, noise: 3, color: true, ignoreChars: '0oO1ilI', width: 120, height: 44 });
     await this.saveCaptcha(uuid, c.text, client);
-    return sharp(Buffer.from(c.data), { density: 144 }).flatten({ background: '#ffffff' }).webp({ quality: 70 }).toBuffer();
+    return sharp(Buffer.from(c.data), { density: 144 })
+      .flatten({ background: '#ffffff' })
+      .webp({ quality: 70 })
+      .toBuffer();
   }
 
   /**
@@ -91,7 +101,8 @@ export class SignInService {
   private async saveCaptcha(uuid: string, answer: string, client: string) {
     const now = this.d.clock.now();
     const expires = new Date(now.getTime() + LIMITS.captchaTtlMs);
-    if (!(await this.d.repo.saveCaptcha(uuid, sha256(answer.toLowerCase()), expires, client, now))) throw badRequest('error.login.captcha');
+    if (!(await this.d.repo.saveCaptcha(uuid, sha256(answer.toLowerCase()), expires, client, now)))
+      throw badRequest('error.login.captcha');
   }
 
   /**
@@ -100,20 +111,38 @@ export class SignInService {
    */
   private async checkCaptcha(uuid: string, answer: string, client: string) {
     const row = await this.d.repo.takeCaptcha(uuid);
-    if (!row || row.client !== client || new Date(row.expires_at) <= this.d.clock.now() || row.answer_hash !== sha256(answer.trim().toLowerCase())) {
+    if (
+      !row ||
+      row.client !== client ||
+      new Date(row.expires_at) <= this.d.clock.now() ||
+      row.answer_hash !== sha256(answer.trim().toLowerCase())
+    ) {
       throw badRequest('error.login.captcha');
     }
   }
 
   // ----- SMS code -----
-  async sendCode(input: { mobile: string; timestamp: string; sign: string; botToken: string; uuid: string; captcha: string; ip: string; locale: string }): Promise<void> {
+  async sendCode(input: {
+    mobile: string;
+    timestamp: string;
+    sign: string;
+    botToken: string;
+    uuid: string;
+    captcha: string;
+    ip: string;
+    locale: string;
+  }): Promise<void> {
     const now = this.d.clock.now();
     const mobile = digits(input.mobile);
     if (mobile.length < 6 || mobile.length > 16) throw badRequest('error.login.phone');
     // The timestamp sign: a fresh timestamp and its hash.
     const ts = Number(input.timestamp);
     const expected = sha256(signMaterial(input.timestamp));
-    if (!/^\d{9,11}$/.test(input.timestamp) || Math.abs(ts - now.getTime() / 1000) > SIGN_WINDOW_S || !safeEqual(expected, input.sign.toLowerCase())) {
+    if (
+      !/^\d{9,11}$/.test(input.timestamp) ||
+      Math.abs(ts - now.getTime() / 1000) > SIGN_WINDOW_S ||
+      !safeEqual(expected, input.sign.toLowerCase())
+    ) {
       throw badRequest('error.login.sign');
     }
     if (!(await this.d.botCheck.verify(input.botToken, input.ip))) throw badRequest('error.login.botCheck');
@@ -125,7 +154,12 @@ export class SignInService {
       // Serialise sends per number and per IP across processes; the limits read the shared send log.
       await repo.lock(`otp:${mobile}`);
       await repo.lock(`otp-ip:${input.ip}`);
-      const r = await repo.sendStats(mobile, new Date(now.getTime() - 24 * 3600_000), input.ip, new Date(now.getTime() - 3600_000));
+      const r = await repo.sendStats(
+        mobile,
+        new Date(now.getTime() - 24 * 3600_000),
+        input.ip,
+        new Date(now.getTime() - 3600_000),
+      );
       if (r.last && now.getTime() - new Date(r.last).getTime() < LIMITS.perNumberIntervalMs) {
         const wait = Math.ceil((LIMITS.perNumberIntervalMs - (now.getTime() - new Date(r.last).getTime())) / 1000);
         throw tooMany('error.login.tooSoon', { seconds: wait });
@@ -200,7 +234,10 @@ export class SignInService {
       if (err instanceof CodeRejected) throw refused('error.login.code3rd');
       throw err;
     }
-    return { who, token: await this.signIn(provider, who.subject, {}, touristToken, { openId: who.openId, unionId: who.unionId }) };
+    return {
+      who,
+      token: await this.signIn(provider, who.subject, {}, touristToken, { openId: who.openId, unionId: who.unionId }),
+    };
   }
 
   /**
@@ -218,8 +255,11 @@ export class SignInService {
   async loginByOpenId(openId: string, sign: string, touristToken?: string): Promise<string> {
     const [provider, expText, mac = ''] = sign.split('.');
     const exp = Number(expText);
-    const good = (provider === 'wechat' || provider === 'alipay') && /^\d{9,11}$/.test(expText ?? '') && exp * 1000 > this.d.clock.now().getTime()
-      && safeEqual(mac, this.openIdMac(provider, openId, exp));
+    const good =
+      (provider === 'wechat' || provider === 'alipay') &&
+      /^\d{9,11}$/.test(expText ?? '') &&
+      exp * 1000 > this.d.clock.now().getTime() &&
+      safeEqual(mac, this.openIdMac(provider, openId, exp));
     if (!good) throw refused('error.login.openId');
     const userId = await this.d.repo.userByOpenId(provider, openId);
     if (userId === undefined) throw refused('error.login.openId');
@@ -240,7 +280,8 @@ export class SignInService {
   authorizeUrl(provider: 'wechat' | 'alipay', redirectUrl: string): string {
     // The schema's pattern lets through text that is still no URL (`https://[`): a 400, in sandbox and production alike.
     const u = URL.canParse(redirectUrl) ? new URL(redirectUrl) : null;
-    if (!u || !/^https?:$/.test(u.protocol) || !u.hostname) throw badRequest('error.validation.field', { field: 'url' });
+    if (!u || !/^https?:$/.test(u.protocol) || !u.hostname)
+      throw badRequest('error.validation.field', { field: 'url' });
     return this.d.exchanges[provider].authorizeUrl(redirectUrl);
   }
 
@@ -257,7 +298,14 @@ export class SignInService {
       const amount = LedgerService.available(from);
       if (amount <= 0) continue;
       const to = await this.d.ledger.account(userOwner(userId), 'wallet', currency);
-      await this.d.ledger.transfer({ debit: from, credit: to, amount, code: 'account_merge', at, mustNotOverdraw: true });
+      await this.d.ledger.transfer({
+        debit: from,
+        credit: to,
+        amount,
+        code: 'account_merge',
+        at,
+        mustNotOverdraw: true,
+      });
     }
     await this.d.orders.reassign(touristId, userId);
     return true;
@@ -268,7 +316,10 @@ export class SignInService {
    * session, that tourist becomes this user (same id, so orders and wallet stay); otherwise a new user.
    */
   private async signIn(
-    provider: Provider, subject: string, profile: { mobile?: string; email?: string; name?: string }, touristToken?: string,
+    provider: Provider,
+    subject: string,
+    profile: { mobile?: string; email?: string; name?: string },
+    touristToken?: string,
     ids: { openId?: string; unionId?: string } = {},
   ): Promise<string> {
     const now = this.d.clock.now();
@@ -280,7 +331,8 @@ export class SignInService {
       const existing = await repo.identityUser(provider, subject);
       if (existing !== undefined) {
         await repo.setIdentityIds(provider, subject, ids);
-        if (tourist && tourist.kind === 'tourist' && Number(tourist.id) !== existing) await this.mergeTourist(Number(tourist.id), existing, now);
+        if (tourist && tourist.kind === 'tourist' && Number(tourist.id) !== existing)
+          await this.mergeTourist(Number(tourist.id), existing, now);
         return existing;
       }
       let id: number;
@@ -290,7 +342,13 @@ export class SignInService {
         id = Number(tourist.id);
         await repo.upgradeTourist(id, { name, mobile: profile.mobile ?? null, email: profile.email ?? null });
       } else {
-        id = await repo.createUser({ name, currency: tourist?.currency ?? 'USD', mobile: profile.mobile ?? null, email: profile.email ?? null, at: now });
+        id = await repo.createUser({
+          name,
+          currency: tourist?.currency ?? 'USD',
+          mobile: profile.mobile ?? null,
+          email: profile.email ?? null,
+          at: now,
+        });
       }
       await repo.addIdentity(provider, subject, id, now, ids);
       return id;

@@ -15,12 +15,17 @@ export class CabinetCredentialsRepository {
   }
 
   async hashOf(cabinetId: string) {
-    const { rows } = await this.db.query<{ password_hash: string }>('select password_hash from cabinet_credentials where cabinet_id = $1', [cabinetId]);
+    const { rows } = await this.db.query<{ password_hash: string }>(
+      'select password_hash from cabinet_credentials where cabinet_id = $1',
+      [cabinetId],
+    );
     return rows[0]?.password_hash;
   }
 
   async all() {
-    const { rows } = await this.db.query<{ cabinet_id: string; password_hash: string }>('select cabinet_id, password_hash from cabinet_credentials order by cabinet_id');
+    const { rows } = await this.db.query<{ cabinet_id: string; password_hash: string }>(
+      'select cabinet_id, password_hash from cabinet_credentials order by cabinet_id',
+    );
     return rows;
   }
 
@@ -39,7 +44,10 @@ export class CabinetCredentialsRepository {
   }
 
   async sealedTokenSecret(cabinetId: string) {
-    const { rows } = await this.db.query<{ sealed: string }>('select sealed from cabinet_token_secrets where cabinet_id = $1', [cabinetId]);
+    const { rows } = await this.db.query<{ sealed: string }>(
+      'select sealed from cabinet_token_secrets where cabinet_id = $1',
+      [cabinetId],
+    );
     return rows[0]?.sealed;
   }
 

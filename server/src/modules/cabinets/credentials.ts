@@ -43,7 +43,8 @@ export function verifyPassword(password: string, stored: string): boolean {
 export function cabinetTopic(prefix: string, topic: string): { cabinetId: string; kind: string } | null {
   const parts = topic.split('/');
   const pre = prefix.split('/');
-  if (parts.length !== pre.length + 3 || pre.some((p, i) => parts[i] !== p) || parts[pre.length] !== 'cabinets') return null;
+  if (parts.length !== pre.length + 3 || pre.some((p, i) => parts[i] !== p) || parts[pre.length] !== 'cabinets')
+    return null;
   return { cabinetId: parts[pre.length + 1]!, kind: parts[pre.length + 2]! };
 }
 
@@ -74,7 +75,11 @@ export function mosquittoAclFile(prefix: string, serverUser: string | undefined)
 }
 
 /** Issues a new broker password for a cabinet (printed once by the command; only its hash is kept). */
-export async function issueCabinetCredentials(repo: CabinetCredentialsRepository, cabinetId: string, at: Date): Promise<string> {
+export async function issueCabinetCredentials(
+  repo: CabinetCredentialsRepository,
+  cabinetId: string,
+  at: Date,
+): Promise<string> {
   if (!validCabinetId(cabinetId)) throw new Error(`not a valid cabinet id: ${JSON.stringify(cabinetId)}`);
   if (!(await repo.cabinetExists(cabinetId))) throw new Error(`no cabinet ${cabinetId} in the database`);
   const password = newPassword();

@@ -10,7 +10,12 @@ export class ReturnEvidenceRepository {
 
   /** The first `returned` of this power bank (any cabinet) stamped at or after `since`. */
   async returned(powerbankId: string, since: Date) {
-    const { rows } = await this.db.query<{ id: string; cabinet_id: string; cabinet_ts: Date; payload: { slot?: number } | string }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      cabinet_id: string;
+      cabinet_ts: Date;
+      payload: { slot?: number } | string;
+    }>(
       `select id, cabinet_id, cabinet_ts, payload from cabinet_events
         where type = 'returned' and payload->>'powerbankId' = $1 and cabinet_ts >= $2 order by cabinet_ts limit 1`,
       [powerbankId, since],
@@ -35,12 +40,20 @@ export class ReturnEvidenceRepository {
     } catch {
       // an unreadable payload is still an anomaly at that time
     }
-    return { at: new Date(r.last_at), count: Number(r.count), slot: Number(payload.slot ?? 0), bankId: payload.bankId ?? null };
+    return {
+      at: new Date(r.last_at),
+      count: Number(r.count),
+      slot: Number(payload.slot ?? 0),
+      bankId: payload.bankId ?? null,
+    };
   }
 
   /** When the cabinet was last heard from, and whether it says it is online. */
   async liveness(cabinetId: string) {
-    const { rows } = await this.db.query<{ online: boolean; last_seen_at: Date | null }>('select online, last_seen_at from cabinets where id = $1', [cabinetId]);
+    const { rows } = await this.db.query<{ online: boolean; last_seen_at: Date | null }>(
+      'select online, last_seen_at from cabinets where id = $1',
+      [cabinetId],
+    );
     return rows[0];
   }
 }

@@ -10,7 +10,10 @@ export class FleetLive {
   private readonly listeners = new Set<Listener>();
   private unlisten: (() => Promise<void>) | null = null;
 
-  constructor(private readonly db: Db, private readonly schema: () => Promise<string>) {}
+  constructor(
+    private readonly db: Db,
+    private readonly schema: () => Promise<string>,
+  ) {}
 
   async start(): Promise<void> {
     if (this.unlisten) return;

@@ -35,7 +35,10 @@ export class CabinetFleetRepository {
   }
 
   async cabinet(id: string) {
-    const { rows } = await this.db.query<{ id: string; slot_count: number; venue_id: string | null }>('select id, slot_count, venue_id from cabinets where id = $1', [id]);
+    const { rows } = await this.db.query<{ id: string; slot_count: number; venue_id: string | null }>(
+      'select id, slot_count, venue_id from cabinets where id = $1',
+      [id],
+    );
     return rows[0];
   }
 
@@ -55,7 +58,10 @@ export class CabinetFleetRepository {
 
   /** A new device, lendable in that slot. */
   async insertDevice(d: { id: string; kind: DeviceKind; cabinetId: string; slot: number }) {
-    await this.db.query(`insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, $4)`, [d.id, d.cabinetId, d.slot, d.kind]);
+    await this.db.query(
+      `insert into powerbanks (id, state, cabinet_id, slot, kind) values ($1, 'in_cabinet', $2, $3, $4)`,
+      [d.id, d.cabinetId, d.slot, d.kind],
+    );
   }
 
   /** Every cabinet (or one) with its venue, last report and the devices recorded in its slots. */

@@ -1,7 +1,14 @@
 // The cabinets of the fleet as operators set them up: register by serial (and vendor family), assign to a venue,
 // put devices in slots, issue and rotate broker credentials, list with live state, import from CSV (a dry run
 // reports every bad row; nothing is imported while any row is bad), and the inbox's operator actions.
-import { CabinetAssign, CabinetImportRequest, CabinetRegister, DeviceRegister, type CabinetImportReport, type CabinetLive } from '#contract/ops-fleet.ts';
+import {
+  CabinetAssign,
+  CabinetImportRequest,
+  CabinetRegister,
+  DeviceRegister,
+  type CabinetImportReport,
+  type CabinetLive,
+} from '#contract/ops-fleet.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
@@ -34,8 +41,7 @@ export function csvFields(line: string): string[] {
     else if (ch === ',') {
       out.push(cur.trim());
       cur = '';
-    }
-    else cur += ch;
+    } else cur += ch;
   }
   out.push(cur.trim());
   return out;
@@ -62,7 +68,12 @@ export class CabinetFleetService {
     p.throwIfAny();
     const c = input as CabinetRegister;
     if (c.venueId && !(await this.d.venueExists(c.venueId))) p.add('venueId', 'notFound').throwIfAny();
-    if (!(await this.d.repo.insert({ id: c.id, vendor: c.vendor ?? DEFAULT_VENDOR, slots: c.slots, venueId: c.venueId ?? null }, this.d.clock.now()))) {
+    if (
+      !(await this.d.repo.insert(
+        { id: c.id, vendor: c.vendor ?? DEFAULT_VENDOR, slots: c.slots, venueId: c.venueId ?? null },
+        this.d.clock.now(),
+      ))
+    ) {
       p.add('id', 'duplicate').throwIfAny();
     }
     return this.get(c.id);
@@ -71,7 +82,8 @@ export class CabinetFleetService {
   /** Puts the cabinet at a venue (or takes it off any with null): its scans show that venue's plans from now on. */
   async assign(cabinetId: string, input: unknown): Promise<CabinetLive> {
     const { venueId } = validate(CabinetAssign, input);
-    if (venueId && !(await this.d.venueExists(venueId))) throw new FieldErrors([{ field: 'venueId', code: 'notFound' }]);
+    if (venueId && !(await this.d.venueExists(venueId)))
+      throw new FieldErrors([{ field: 'venueId', code: 'notFound' }]);
     if (!(await this.d.repo.assign(cabinetId, venueId))) throw notFound('error.fleet.notFound', { id: cabinetId });
     return this.get(cabinetId);
   }
@@ -107,13 +119,26 @@ export class CabinetFleetService {
         const dev = devices.find((x) => x.slot === slot);
         const rep = inv.find((x) => x.slot === slot);
         return {
-          slot, deviceId: dev?.id ?? null, kind: dev?.kind ?? null, state: dev?.state ?? null,
-          charge: rep && rep.powerbankId && rep.powerbankId === dev?.id && typeof rep.battery === 'number' ? rep.battery : null,
+          slot,
+          deviceId: dev?.id ?? null,
+          kind: dev?.kind ?? null,
+          state: dev?.state ?? null,
+          charge:
+            rep && rep.powerbankId && rep.powerbankId === dev?.id && typeof rep.battery === 'number'
+              ? rep.battery
+              : null,
         };
       });
       return {
-        id: r.id, vendor: r.vendor, venueId: r.venue_id, venueName: r.venue_name, slotCount: r.slot_count, online: this.d.liveness.isLive(r),
-        lastHeartbeatAt: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null, hasCredentials: r.has_credentials, slots,
+        id: r.id,
+        vendor: r.vendor,
+        venueId: r.venue_id,
+        venueName: r.venue_name,
+        slotCount: r.slot_count,
+        online: this.d.liveness.isLive(r),
+        lastHeartbeatAt: r.last_seen_at ? new Date(r.last_seen_at).toISOString() : null,
+        hasCredentials: r.has_credentials,
+        slots,
       };
     });
   }
@@ -124,15 +149,29 @@ export class CabinetFleetService {
    */
   async importCsv(input: unknown): Promise<CabinetImportReport> {
     const { csv, dryRun } = validate(CabinetImportRequest, input);
-    const lines = csv.split(/\r?\n/).map((l, i) => ({ n: i + 1, text: l })).filter((l) => l.text.trim() !== '');
+    const lines = csv
+      .split(/\r?\n/)
+      .map((l, i) => ({ n: i + 1, text: l }))
+      .filter((l) => l.text.trim() !== '');
     const issues: FieldProblem[] = [];
     const header = lines.shift();
     if (!header || csvFields(header.text).join(',') !== CSV_HEADER.join(',')) {
-      return { rows: 0, imported: 0, issues: [{ row: 1, field: 'header', code: 'invalid', message: problemText({ field: 'header', code: 'invalid' }) }] };
+      return {
+        rows: 0,
+        imported: 0,
+        issues: [
+          { row: 1, field: 'header', code: 'invalid', message: problemText({ field: 'header', code: 'invalid' }) },
+        ],
+      };
     }
     const rows = lines.map(({ n, text }) => {
       const f = csvFields(text);
-      const row = { id: f[0] ?? '', vendor: f[1] || undefined, slots: /^\d+$/.test(f[2] ?? '') ? Number(f[2]) : f[2] ?? '', venueId: f[3] || undefined };
+      const row = {
+        id: f[0] ?? '',
+        vendor: f[1] || undefined,
+        slots: /^\d+$/.test(f[2] ?? '') ? Number(f[2]) : (f[2] ?? ''),
+        venueId: f[3] || undefined,
+      };
       const p = schemaProblems(CabinetRegister, row);
       if (f.length !== CSV_HEADER.length) p.add('(line)', 'invalid');
       issues.push(...p.list.map((x) => ({ ...x, row: n })));
@@ -142,17 +181,26 @@ export class CabinetFleetService {
     const taken = await this.d.repo.existing(ids.filter((x) => typeof x === 'string'));
     const venues = new Map<string, boolean>();
     for (const r of rows.filter((x) => x.ok)) {
-      if (taken.has(r.row.id) || ids.indexOf(r.row.id) !== rows.indexOf(r)) issues.push({ row: r.n, field: 'id', code: 'duplicate' });
+      if (taken.has(r.row.id) || ids.indexOf(r.row.id) !== rows.indexOf(r))
+        issues.push({ row: r.n, field: 'id', code: 'duplicate' });
       const v = r.row.venueId;
       if (v && !venues.has(v)) venues.set(v, await this.d.venueExists(v));
       if (v && !venues.get(v)) issues.push({ row: r.n, field: 'venueId', code: 'notFound' });
     }
     issues.sort((a, b) => a.row! - b.row!);
-    const report = (imported: number) => ({ rows: rows.length, imported, issues: issues.map((i) => ({ row: i.row, field: i.field, code: i.code, message: problemText(i) })) });
+    const report = (imported: number) => ({
+      rows: rows.length,
+      imported,
+      issues: issues.map((i) => ({ row: i.row, field: i.field, code: i.code, message: problemText(i) })),
+    });
     if (dryRun || issues.length) return report(0);
     const at = this.d.clock.now();
     await this.d.db.tx(async () => {
-      for (const { row } of rows) await this.d.repo.insert({ id: row.id, vendor: row.vendor ?? DEFAULT_VENDOR, slots: row.slots, venueId: row.venueId ?? null }, at);
+      for (const { row } of rows)
+        await this.d.repo.insert(
+          { id: row.id, vendor: row.vendor ?? DEFAULT_VENDOR, slots: row.slots, venueId: row.venueId ?? null },
+          at,
+        );
     });
     return report(rows.length);
   }
@@ -164,7 +212,9 @@ export class CabinetFleetService {
    * the TCP family gets a token secret (kept sealed: the server signs with it), any other a broker password (kept
    * as a hash).
    */
-  async issueCredentials(cabinetId: string): Promise<{ username: string; password: string; kind: 'broker-password' | 'token-secret' }> {
+  async issueCredentials(
+    cabinetId: string,
+  ): Promise<{ username: string; password: string; kind: 'broker-password' | 'token-secret' }> {
     const at = this.d.clock.now();
     if ((await this.d.credentials.vendorOf(cabinetId)) === TOKEN_SECRET_VENDOR) {
       try {
@@ -175,21 +225,33 @@ export class CabinetFleetService {
       }
     }
     if (!(await this.d.repo.cabinet(cabinetId))) throw notFound('error.fleet.notFound', { id: cabinetId });
-    return { username: cabinetId, password: await issueCabinetCredentials(this.d.credentials, cabinetId, at), kind: 'broker-password' };
+    return {
+      username: cabinetId,
+      password: await issueCabinetCredentials(this.d.credentials, cabinetId, at),
+      kind: 'broker-password',
+    };
   }
 
   /** A Mosquitto broker's password and ACL files: every issued credential, plus the server's own user if given. */
   async mosquittoFiles(prefix: string, server?: { username: string; password: string }) {
     const entries = (await this.d.credentials.all()).map((r) => ({ username: r.cabinet_id, hash: r.password_hash }));
     if (server) entries.unshift({ username: server.username, hash: hashPassword(server.password) });
-    return { passwd: mosquittoPasswordFile(entries), acl: mosquittoAclFile(prefix, server?.username), users: entries.length };
+    return {
+      passwd: mosquittoPasswordFile(entries),
+      acl: mosquittoAclFile(prefix, server?.username),
+      users: entries.length,
+    };
   }
 
   // ---- the inbox's operator actions (docs/cabinet-protocol.md) ------------------------------------------------
 
   /** Dead (or pending) events with the counts by state, refused messages, quarantined power banks. */
   async inbox(state: 'dead' | 'pending' = 'dead') {
-    const [inbox, rejects, quarantined] = [await this.d.cabinets.inbox(state), await this.d.cabinets.rejects(), await this.d.cabinets.quarantined()];
+    const [inbox, rejects, quarantined] = [
+      await this.d.cabinets.inbox(state),
+      await this.d.cabinets.rejects(),
+      await this.d.cabinets.quarantined(),
+    ];
     return { ...inbox, rejects, quarantined };
   }
 

@@ -18,7 +18,15 @@ export class CabinetInbox {
   constructor(protected readonly db: Queryable) {}
 
   /** Stores an event in the inbox, pending; a repeat (same cabinet and event id) changes nothing. */
-  async storeEvent(e: { id: string; cabinetId: string; type: string; ts: string; powerbankId: string | null; payload: unknown; at: Date }) {
+  async storeEvent(e: {
+    id: string;
+    cabinetId: string;
+    type: string;
+    ts: string;
+    powerbankId: string | null;
+    payload: unknown;
+    at: Date;
+  }) {
     const res = await this.db.query(
       `insert into cabinet_events (id, cabinet_id, type, cabinet_ts, payload, received_at, state, powerbank_id, next_attempt_at)
        values ($1,$2,$3,$4,$5,$6,'pending',$7,$6) on conflict (id) do nothing`,
@@ -37,7 +45,10 @@ export class CabinetInbox {
   }
 
   async eventDone(key: string, at: Date) {
-    await this.db.query(`update cabinet_events set state = 'done', processed_at = $2, last_error = null where id = $1`, [key, at]);
+    await this.db.query(
+      `update cabinet_events set state = 'done', processed_at = $2, last_error = null where id = $1`,
+      [key, at],
+    );
   }
 
   /** A failed attempt: retried after a backoff (1 s doubling, at most 5 min), or 'dead' after `maxAttempts`. */
@@ -63,7 +74,9 @@ export class CabinetInbox {
 
   /** How many inbox events are dead (the health check reports it). */
   async deadCount() {
-    const { rows } = await this.db.query<{ n: number }>(`select count(*)::int as n from cabinet_events where state = 'dead'`);
+    const { rows } = await this.db.query<{ n: number }>(
+      `select count(*)::int as n from cabinet_events where state = 'dead'`,
+    );
     return Number(rows[0]!.n);
   }
 
@@ -99,7 +112,13 @@ export class CabinetInbox {
   }
 
   async rejects() {
-    const { rows } = await this.db.query<{ cabinet_id: string; reason: string; count: number; last_at: Date; last_payload: string | null }>(
+    const { rows } = await this.db.query<{
+      cabinet_id: string;
+      reason: string;
+      count: number;
+      last_at: Date;
+      last_payload: string | null;
+    }>(
       'select cabinet_id, reason, count::int as count, last_at, last_payload from cabinet_rejects order by last_at desc',
     );
     return rows;

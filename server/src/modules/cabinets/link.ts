@@ -10,7 +10,15 @@
 import type { MqttClient } from 'mqtt';
 import { randomToken } from '../../lib/ids.ts';
 import type { MqttConnector } from '../../mqtt/broker.ts';
-import { checkEvent, parseJson, topics, type CabinetEvent, type CabinetStatus, type CommandAck, type ServerMessage } from './protocol.ts';
+import {
+  checkEvent,
+  parseJson,
+  topics,
+  type CabinetEvent,
+  type CabinetStatus,
+  type CommandAck,
+  type ServerMessage,
+} from './protocol.ts';
 import type { EdgeSink, VendorGateway } from './vendors/gateway.ts';
 
 export interface LinkHandler {
@@ -94,7 +102,11 @@ export class LinkStats {
       return 0;
     };
     const out = {
-      messages: this.messages, heartbeats: this.heartbeats, events: this.events, inFlight: this.inFlight, maxInFlight: this.maxInFlight,
+      messages: this.messages,
+      heartbeats: this.heartbeats,
+      events: this.events,
+      inFlight: this.inFlight,
+      maxInFlight: this.maxInFlight,
       lag: { n, p50: n ? pct(0.5) : 0, p99: n ? pct(0.99) : 0, max: this.maxLag },
     };
     this.messages = this.heartbeats = this.events = 0;
@@ -131,7 +143,10 @@ export class MqttCabinetLink implements CabinetLink {
   constructor(
     private readonly connector: MqttConnector,
     private readonly opts: {
-      prefix: string; sharedGroup?: string; clientId?: string; log: Logger;
+      prefix: string;
+      sharedGroup?: string;
+      clientId?: string;
+      log: Logger;
       /** Vendor gateways (vendors/): their cabinets' events take the path below, their commands go through them. */
       gateways?: VendorGateway[];
     },
@@ -148,7 +163,11 @@ export class MqttCabinetLink implements CabinetLink {
     // shared group. A process that dies (kill -9) would leave its session subscribed in the group, and the broker
     // would queue its share of every cabinet's re-sends for it until the eject's TTL had long passed. With a clean
     // session the broker drops the member when its connection ends, so the next re-send reaches a live process.
-    const client = this.connector.connect({ clientId: this.opts.clientId ?? `powerly-api-${randomToken(6)}`, clean: true, resubscribe: false });
+    const client = this.connector.connect({
+      clientId: this.opts.clientId ?? `powerly-api-${randomToken(6)}`,
+      clean: true,
+      resubscribe: false,
+    });
     this.client = client;
     // Each cabinet's messages are handled one at a time and in order (its heartbeat before its next event); different
     // cabinets' in parallel, at most DISPATCH_CONCURRENCY database units of work at once (a heartbeat waits for its
@@ -167,7 +186,9 @@ export class MqttCabinetLink implements CabinetLink {
       this.stats.maxInFlight = Math.max(this.stats.maxInFlight, this.stats.inFlight);
       const run: Promise<void> = (this.tails.get(key) ?? Promise.resolve())
         .then(() => this.dispatch(handler, packet.topic, payload))
-        .catch((err: unknown) => this.opts.log.error({ err, topic: packet.topic }, 'cabinet message not stored (the cabinet re-sends it)'))
+        .catch((err: unknown) =>
+          this.opts.log.error({ err, topic: packet.topic }, 'cabinet message not stored (the cabinet re-sends it)'),
+        )
         .finally(() => {
           this.stats.inFlight--;
           this.running.delete(run);
@@ -181,7 +202,11 @@ export class MqttCabinetLink implements CabinetLink {
     };
     // While closing, a PUBACK for a message that came in as the socket ended fails to write: nothing is lost (the
     // message was not taken in hand, its sender re-sends), so it is no error worth an operator's attention.
-    client.on('error', (err) => (this.closing ? this.opts.log.info({ err }, 'mqtt link error while closing') : this.opts.log.error({ err }, 'mqtt link error')));
+    client.on('error', (err) =>
+      this.closing
+        ? this.opts.log.info({ err }, 'mqtt link error while closing')
+        : this.opts.log.error({ err }, 'mqtt link error'),
+    );
     // Subscribe on EVERY connect: a broker restarted without persistence has forgotten the subscriptions.
     await new Promise<void>((resolve, reject) => {
       client.on('connect', () => {
@@ -218,46 +243,55 @@ export class MqttCabinetLink implements CabinetLink {
    */
   private edgeSink(handler: LinkHandler): EdgeSink {
     return {
-      event: (cabinetId, e) => new Promise<boolean>((resolve, reject) => {
-        if (this.closing) return resolve(false);
-        this.inOrder(cabinetId, async () => {
-          let stored: boolean;
-          try {
-            stored = (e.type === 'heartbeat' && (await this.withRetries(() => handler.presence(cabinetId, e))))
-              || (await this.limited(() => this.withRetries(() => handler.receive(cabinetId, e))));
-          } catch (err) {
-            return reject(err instanceof Error ? err : new Error(String(err)));
-          }
-          resolve(stored);
-          if (e.type === 'heartbeat') {
-            this.stats.heartbeats++;
+      event: (cabinetId, e) =>
+        new Promise<boolean>((resolve, reject) => {
+          if (this.closing) return resolve(false);
+          this.inOrder(cabinetId, async () => {
+            let stored: boolean;
+            try {
+              stored =
+                (e.type === 'heartbeat' && (await this.withRetries(() => handler.presence(cabinetId, e)))) ||
+                (await this.limited(() => this.withRetries(() => handler.receive(cabinetId, e))));
+            } catch (err) {
+              return reject(err instanceof Error ? err : new Error(String(err)));
+            }
+            resolve(stored);
+            if (e.type === 'heartbeat') {
+              this.stats.heartbeats++;
+              this.stats.lag(Date.now() - Date.parse(e.ts));
+            }
+            if (!stored || e.type === 'heartbeat') return;
+            await this.limited(() => handler.process(cabinetId, e.id));
+            this.stats.events++;
             this.stats.lag(Date.now() - Date.parse(e.ts));
-          }
-          if (!stored || e.type === 'heartbeat') return;
-          await this.limited(() => handler.process(cabinetId, e.id));
-          this.stats.events++;
-          this.stats.lag(Date.now() - Date.parse(e.ts));
-        });
-      }),
+          });
+        }),
       status: (cabinetId, s) => this.edgeCall(cabinetId, () => handler.status(cabinetId, s)),
       ack: (cabinetId, a) => this.edgeCall(cabinetId, () => handler.ack(cabinetId, a)),
-      reject: (cabinetId, reason, payload) => this.edgeCall(cabinetId, () => handler.reject(cabinetId, reason, payload.slice(0, 2000))),
+      reject: (cabinetId, reason, payload) =>
+        this.edgeCall(cabinetId, () => handler.reject(cabinetId, reason, payload.slice(0, 2000))),
     };
   }
 
   private edgeCall(cabinetId: string, fn: () => Promise<void>) {
     return new Promise<void>((resolve, reject) => {
-      this.inOrder(cabinetId, () => this.limited(fn).then(resolve, (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)))));
+      this.inOrder(cabinetId, () =>
+        this.limited(fn).then(resolve, (err: unknown) => reject(err instanceof Error ? err : new Error(String(err)))),
+      );
     });
   }
 
   private async subscribe(client: MqttClient, handler: LinkHandler) {
     const share = this.opts.sharedGroup ? `$share/${this.opts.sharedGroup}/` : '';
     const p = this.opts.prefix;
-    await client.subscribeAsync(
-      { [`${share}${p}/cabinets/+/events`]: { qos: 1 }, [`${share}${p}/cabinets/+/acks`]: { qos: 1 }, [`${p}/cabinets/+/status`]: { qos: 1 } },
-    );
-    await handler.linked().catch((err: unknown) => this.opts.log.error({ err }, 'cabinet link: re-publishing pending commands failed'));
+    await client.subscribeAsync({
+      [`${share}${p}/cabinets/+/events`]: { qos: 1 },
+      [`${share}${p}/cabinets/+/acks`]: { qos: 1 },
+      [`${p}/cabinets/+/status`]: { qos: 1 },
+    });
+    await handler
+      .linked()
+      .catch((err: unknown) => this.opts.log.error({ err }, 'cabinet link: re-publishing pending commands failed'));
   }
 
   /** A transient failure (database failover, lock timeout) should not cost a round of cabinet re-sends. */
@@ -305,8 +339,10 @@ export class MqttCabinetLink implements CabinetLink {
       }
       // Stored: the cabinet may forget it. The ack is not awaited: its PUBACK is an incoming packet, and mqtt.js
       // reads no incoming packet until this message's `done` (awaiting it here stalled the link 2 s per event).
-      void this.publish(cabinetId, { v: 2, type: 'event-ack', eventId: e.id, ts: new Date().toISOString() })
-        .catch((err: unknown) => this.opts.log.warn({ err, cabinetId }, 'event ack not published (the cabinet re-sends, the repeat is acked)'));
+      void this.publish(cabinetId, { v: 2, type: 'event-ack', eventId: e.id, ts: new Date().toISOString() }).catch(
+        (err: unknown) =>
+          this.opts.log.warn({ err, cabinetId }, 'event ack not published (the cabinet re-sends, the repeat is acked)'),
+      );
       // Process it here (failures stay in the inbox for a retry).
       await this.limited(() => handler.process(cabinetId, e.id));
       this.stats.events++;
@@ -336,7 +372,10 @@ export class MqttCabinetLink implements CabinetLink {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        client.publishAsync(topics(this.opts.prefix, cabinetId).commands, JSON.stringify(msg), { qos: 1, retain: false }),
+        client.publishAsync(topics(this.opts.prefix, cabinetId).commands, JSON.stringify(msg), {
+          qos: 1,
+          retain: false,
+        }),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('no PUBACK from the broker in time')), PUBLISH_WAIT_MS);
         }),
@@ -349,7 +388,10 @@ export class MqttCabinetLink implements CabinetLink {
   /** Takes no new message, waits for those in hand (their event acks still go out), then disconnects. */
   async close() {
     this.closing = true;
-    for (const g of this.opts.gateways ?? []) await g.close().catch((err: unknown) => this.opts.log.warn({ err, family: g.family }, 'vendor gateway close failed'));
+    for (const g of this.opts.gateways ?? [])
+      await g
+        .close()
+        .catch((err: unknown) => this.opts.log.warn({ err, family: g.family }, 'vendor gateway close failed'));
     for (const done of this.held.splice(0)) done();
     await Promise.all([...this.running]);
     const c = this.client;

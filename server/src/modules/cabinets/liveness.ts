@@ -5,7 +5,6 @@
 /** A cabinet not heard from for this long is offline. */
 export const OFFLINE_AFTER_MS = 3 * 60_000;
 
-
 /** The liveness rule with its clock and threshold, shared by the cabinets repository and the map. */
 export class Liveness {
   constructor(

@@ -10,7 +10,10 @@ export interface OpsCabinetRow extends CabinetListRow {
   version: number;
   volume: number | null;
   sort_key: string;
-  commands: { id: string; type: string; slot: number | null; at: string; acked: boolean; result: string | null }[] | string | null;
+  commands:
+    | { id: string; type: string; slot: number | null; at: string; acked: boolean; result: string | null }[]
+    | string
+    | null;
 }
 
 export const CABINET_SORT: SortSpec = {
@@ -44,8 +47,21 @@ export class CabinetOpsRepository {
   async page(f: CabinetPageFilter): Promise<OpsCabinetRow[]> {
     const order = orderBy(CABINET_SORT, f.sort, 'c.id');
     const like = f.q ? `%${f.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null;
-    const params: unknown[] = [f.scope.agents, f.scope.pairs, like, f.venueId ?? null, f.agentId ?? null, f.vendor ?? null, f.online ?? null, f.since, f.limit, f.id ?? null];
-    const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, c.id) ${order.desc ? '<' : '>'} ($11, $12)`) : '';
+    const params: unknown[] = [
+      f.scope.agents,
+      f.scope.pairs,
+      like,
+      f.venueId ?? null,
+      f.agentId ?? null,
+      f.vendor ?? null,
+      f.online ?? null,
+      f.since,
+      f.limit,
+      f.id ?? null,
+    ];
+    const after = f.after
+      ? (params.push(f.after[0], f.after[1]), `and (${order.key}, c.id) ${order.desc ? '<' : '>'} ($11, $12)`)
+      : '';
     const { rows } = await this.db.query<OpsCabinetRow>(
       `select c.id, c.vendor, c.agent_id, c.venue_id, v.name as venue_name, c.slot_count, c.online, c.last_seen_at, c.inventory, c.version, c.volume,
               ${order.key} as sort_key,
@@ -74,7 +90,9 @@ export class CabinetOpsRepository {
 
   /** The agent of a venue ('' when the venue has none); undefined when there is no such venue. */
   async venueAgent(venueId: string): Promise<string | null | undefined> {
-    const { rows } = await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [venueId]);
+    const { rows } = await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [
+      venueId,
+    ]);
     return rows[0] ? rows[0].agent_id : undefined;
   }
 

@@ -7,7 +7,13 @@ import type { CommandRow } from './repository.ts';
 type EventOf<T extends CabinetEvent['type']> = Extract<CabinetEvent, { type: T }>;
 
 /** A power bank seen back in a slot: by its own event, or listed by a heartbeat's inventory (the reconcile). */
-export interface Returned { slot: number; powerbankId: string; ts: string; fault?: string; kind?: unknown }
+export interface Returned {
+  slot: number;
+  powerbankId: string;
+  ts: string;
+  fault?: string;
+  kind?: unknown;
+}
 
 /** The rentals module (its service): ejects answered, power banks back, faults, and which ones a return closes. */
 export interface RentalEvents {

@@ -33,7 +33,14 @@ function pairs(e: Heartbeat): [number, string][] | undefined {
     if (!s || typeof s !== 'object') return undefined;
     const { slot, powerbankId } = s as { slot?: unknown; powerbankId?: unknown };
     if (powerbankId === null || powerbankId === undefined) continue; // an empty slot
-    if (!Number.isInteger(slot) || (slot as number) < 1 || typeof powerbankId !== 'string' || !powerbankId || powerbankId.length > 200) return undefined;
+    if (
+      !Number.isInteger(slot) ||
+      (slot as number) < 1 ||
+      typeof powerbankId !== 'string' ||
+      !powerbankId ||
+      powerbankId.length > 200
+    )
+      return undefined;
     out.push([slot as number, powerbankId]);
   }
   return out;
@@ -65,13 +72,19 @@ export class PresenceBatcher {
     const batch = this.batch;
     this.batch = [];
     if (!batch.length) return;
-    this.d.repo.presenceIfUnchanged(batch.map((w) => ({ id: w.id, slots: w.slots, inventory: w.inventory })), this.d.clock.now(), this.d.orders.closedByReturn).then(
-      (recorded) => {
-        for (const w of batch) w.resolve(recorded.has(w.id));
-      },
-      (err: unknown) => {
-        for (const w of batch) w.reject(err);
-      },
-    );
+    this.d.repo
+      .presenceIfUnchanged(
+        batch.map((w) => ({ id: w.id, slots: w.slots, inventory: w.inventory })),
+        this.d.clock.now(),
+        this.d.orders.closedByReturn,
+      )
+      .then(
+        (recorded) => {
+          for (const w of batch) w.resolve(recorded.has(w.id));
+        },
+        (err: unknown) => {
+          for (const w of batch) w.reject(err);
+        },
+      );
   }
 }

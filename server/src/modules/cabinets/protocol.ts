@@ -97,7 +97,14 @@ export interface VolumeCommand {
   level: number;
 }
 export type Command = EjectCommand;
-export type ServerMessage = EjectCommand | EventAck | WifiPasswordCommand | SlotLockCommand | CabinetActionCommand | SlotReserveCommand | VolumeCommand;
+export type ServerMessage =
+  | EjectCommand
+  | EventAck
+  | WifiPasswordCommand
+  | SlotLockCommand
+  | CabinetActionCommand
+  | SlotReserveCommand
+  | VolumeCommand;
 
 /** Cabinet → server, on …/acks: the command was received (accepted) or refused before doing anything. */
 export interface CommandAck {
@@ -134,12 +141,24 @@ interface EventBase {
 export type CabinetEvent =
   | (EventBase & { type: 'heartbeat'; slots: SlotState[] })
   | (EventBase & { type: 'popped'; commandId: string; slot: number; powerbankId: string; kind?: DeviceKind })
-  | (EventBase & { type: 'pop-failed'; commandId: string; slot: number | null; reason: 'empty' | 'jammed' | 'expired' | 'locked' })
+  | (EventBase & {
+      type: 'pop-failed';
+      commandId: string;
+      slot: number | null;
+      reason: 'empty' | 'jammed' | 'expired' | 'locked';
+    })
   | (EventBase & { type: 'returned'; slot: number; powerbankId: string; fault?: string; kind?: DeviceKind })
   /** The cabinet found a rented power bank faulty (e.g. it reported a fault over its contacts or a user pressed the fault key). */
   | (EventBase & { type: 'powerbank-fault'; powerbankId: string; slot?: number | null; reason: string })
   /** Additive: a Wi-Fi box's telemetry, relayed by the cabinet gateway it reports through. */
-  | (EventBase & { type: 'box-telemetry'; sn: string; battery: number | null; signal: number | null; bytesTotal: number; online: boolean })
+  | (EventBase & {
+      type: 'box-telemetry';
+      sn: string;
+      battery: number | null;
+      signal: number | null;
+      bytesTotal: number;
+      online: boolean;
+    })
   /** Additive (v2): the box `sn` applied the Wi-Fi password of the `wifi-password` command `commandId`. */
   | (EventBase & { type: 'box-password'; commandId: string; sn: string })
   /** Additive (v2): the box `sn` read a pickup code (the QR the app shows: a package's id), relayed by its gateway. */
@@ -166,7 +185,8 @@ export function parseEvent(raw: Buffer | string): CabinetEvent | null {
   return r.ok ? r.event : null;
 }
 
-export type EventCheck = { ok: true; event: CabinetEvent } | { ok: false; reason: 'malformed' | 'unknown-version'; id?: string };
+export type EventCheck =
+  { ok: true; event: CabinetEvent } | { ok: false; reason: 'malformed' | 'unknown-version'; id?: string };
 
 /** An event, or why it is refused: not JSON / not an event of its type, or a protocol version this server does not speak. */
 export function checkEvent(raw: Buffer | string): EventCheck {
@@ -193,11 +213,18 @@ function shape(v: unknown): CabinetEvent | null {
     case 'pop-failed':
       return str(v.commandId) ? (v as unknown as CabinetEvent) : null;
     case 'returned':
-      return int(v.slot) && str(v.powerbankId) && (v.fault === undefined || str(v.fault)) ? (v as unknown as CabinetEvent) : null;
+      return int(v.slot) && str(v.powerbankId) && (v.fault === undefined || str(v.fault))
+        ? (v as unknown as CabinetEvent)
+        : null;
     case 'powerbank-fault':
       return str(v.powerbankId) && str(v.reason) ? (v as unknown as CabinetEvent) : null;
     case 'box-telemetry':
-      return str(v.sn) && Number.isSafeInteger(v.bytesTotal) && (v.bytesTotal as number) >= 0 && typeof v.online === 'boolean' ? (v as unknown as CabinetEvent) : null;
+      return str(v.sn) &&
+        Number.isSafeInteger(v.bytesTotal) &&
+        (v.bytesTotal as number) >= 0 &&
+        typeof v.online === 'boolean'
+        ? (v as unknown as CabinetEvent)
+        : null;
     case 'box-password':
       return str(v.commandId) && str(v.sn) ? (v as unknown as CabinetEvent) : null;
     case 'box-code-read':

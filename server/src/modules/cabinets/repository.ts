@@ -2,7 +2,13 @@ import type { DeviceKind } from '#core/devices.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { Account } from '../ledger/service.ts';
 import { LIVE_SESSION } from '../auth/live-session-repository.ts';
-import { EFFECTIVE_PLAN, PLAN_KINDS, RETURN_SLOTS, type PlanRow, type VenueRow } from '../venues/read-model-repository.ts';
+import {
+  EFFECTIVE_PLAN,
+  PLAN_KINDS,
+  RETURN_SLOTS,
+  type PlanRow,
+  type VenueRow,
+} from '../venues/read-model-repository.ts';
 import { CabinetInbox } from './inbox-repository.ts';
 import type { Liveness } from './liveness.ts';
 import type { OrderRules } from './ports.ts';
@@ -10,7 +16,14 @@ import type { OrderRules } from './ports.ts';
 export type { InboxRow } from './inbox-repository.ts';
 
 /** A command sent to a cabinet (cabinet_commands), as `command()` reads it. */
-export interface CommandRow { id: string; cabinet_id: string; order_id: string; type?: string; payload: unknown; result: string | null }
+export interface CommandRow {
+  id: string;
+  cabinet_id: string;
+  order_id: string;
+  type?: string;
+  payload: unknown;
+  result: string | null;
+}
 
 export interface CabinetRow {
   id: string;
@@ -62,7 +75,8 @@ export interface ScanView {
   agent: { country: string | null; depositByPayment: boolean };
 }
 
-const json = <T>(v: T | string | null): T | undefined => (v === null ? undefined : typeof v === 'string' ? (JSON.parse(v) as T) : v);
+const json = <T>(v: T | string | null): T | undefined =>
+  v === null ? undefined : typeof v === 'string' ? (JSON.parse(v) as T) : v;
 
 /** The cabinets, their slots and commands; the inbox and reject counters are its base (inbox-repository.ts). */
 export class CabinetsRepository extends CabinetInbox {
@@ -93,13 +107,31 @@ export class CabinetsRepository extends CabinetInbox {
    * is not valid; `view` undefined when the cabinet does not exist. The cabinet as stored (see ScanView).
    * `tokenHash` null: the read without a session (the public scan): no wallet, no open rentals, userId 0.
    */
-  async scanView(cabinetId: string, session: { tokenHash: string | null; at: Date }, openStates: readonly number[], agent: string, kind: DeviceKind = 'cdb'): Promise<{ userId: number; sessionExpiresAt: Date | null; view: ScanView | undefined } | undefined> {
+  async scanView(
+    cabinetId: string,
+    session: { tokenHash: string | null; at: Date },
+    openStates: readonly number[],
+    agent: string,
+    kind: DeviceKind = 'cdb',
+  ): Promise<{ userId: number; sessionExpiresAt: Date | null; view: ScanView | undefined } | undefined> {
     const { rows } = await this.db.query<{
-      user_id: number | string | null; expires_at: Date | string | null;
-      venue: VenueRow | string | null; plan: PlanRow | string | null; mifi_plan: PlanRow | string | null; wallet: Account | string | null;
-      counts: Record<string, number> | string | null; plan_kinds: string[] | null; open_count: number | null;
-      id: string | null; venue_id: string; slot_count: number; online: boolean; last_seen_at: Date | null; return_slots: number | null;
-      agent_country: string | null; deposit_by_payment: boolean | null;
+      user_id: number | string | null;
+      expires_at: Date | string | null;
+      venue: VenueRow | string | null;
+      plan: PlanRow | string | null;
+      mifi_plan: PlanRow | string | null;
+      wallet: Account | string | null;
+      counts: Record<string, number> | string | null;
+      plan_kinds: string[] | null;
+      open_count: number | null;
+      id: string | null;
+      venue_id: string;
+      slot_count: number;
+      online: boolean;
+      last_seen_at: Date | null;
+      return_slots: number | null;
+      agent_country: string | null;
+      deposit_by_payment: boolean | null;
     }>(
       `with me as (select u.id as user_id, s.expires_at from sessions s join users u on u.id = s.user_id where ${LIVE_SESSION('s', '$2', '$3')})
        select me.user_id, me.expires_at, x.* from (select 1) one left join me on true left join lateral (
@@ -124,15 +156,33 @@ export class CabinetsRepository extends CabinetInbox {
     const userId = Number(r.user_id ?? 0);
     const sessionExpiresAt = r.expires_at === null ? null : new Date(r.expires_at);
     if (r.id === null) return { userId, sessionExpiresAt, view: undefined };
-    const cabinet: CabinetRow = { id: r.id, venue_id: r.venue_id, slot_count: r.slot_count, online: r.online, last_seen_at: r.last_seen_at };
+    const cabinet: CabinetRow = {
+      id: r.id,
+      venue_id: r.venue_id,
+      slot_count: r.slot_count,
+      online: r.online,
+      last_seen_at: r.last_seen_at,
+    };
     const c = json(r.counts) ?? {};
-    const counts: Record<DeviceKind, number> = { cdb: Number(c.cdb ?? 0), station: Number(c.station ?? 0), mifi: Number(c.mifi ?? 0) };
+    const counts: Record<DeviceKind, number> = {
+      cdb: Number(c.cdb ?? 0),
+      station: Number(c.station ?? 0),
+      mifi: Number(c.mifi ?? 0),
+    };
     return {
       userId,
       sessionExpiresAt,
       view: {
-        cabinet, venue: json(r.venue)!, plan: json(r.plan), mifiPlan: json(r.mifi_plan), wallet: json(r.wallet), walletAgent: agent,
-        available: counts[kind], counts, planKinds: (r.plan_kinds ?? []) as DeviceKind[], openCount: Number(r.open_count),
+        cabinet,
+        venue: json(r.venue)!,
+        plan: json(r.plan),
+        mifiPlan: json(r.mifi_plan),
+        wallet: json(r.wallet),
+        walletAgent: agent,
+        available: counts[kind],
+        counts,
+        planKinds: (r.plan_kinds ?? []) as DeviceKind[],
+        openCount: Number(r.open_count),
         returnSlots: Number(r.return_slots ?? 0),
         agent: { country: r.agent_country?.trim() || null, depositByPayment: r.deposit_by_payment === true },
       },
@@ -153,7 +203,6 @@ export class CabinetsRepository extends CabinetInbox {
     );
     return Number(rows[0]?.n ?? 0);
   }
-
 
   async powerbankExists(id: string) {
     return (await this.db.query('select 1 from powerbanks where id = $1', [id])).rows.length > 0;
@@ -195,7 +244,9 @@ export class CabinetsRepository extends CabinetInbox {
    * releases it). Not applied when an even later report placed it elsewhere (false). Caller holds its lock.
    */
   async placeInSlot(powerbankId: string, cabinetId: string, slot: number, at: Date, kind?: DeviceKind) {
-    const { rows } = await this.db.query<{ seen_at: Date | null }>('select seen_at from powerbanks where id = $1', [powerbankId]);
+    const { rows } = await this.db.query<{ seen_at: Date | null }>('select seen_at from powerbanks where id = $1', [
+      powerbankId,
+    ]);
     const seen = rows[0]?.seen_at;
     if (seen && new Date(seen).getTime() > at.getTime()) return false;
     await this.db.query(
@@ -234,7 +285,9 @@ export class CabinetsRepository extends CabinetInbox {
 
   /** Quarantined power banks (unknown ones a cabinet reported), for an operator. */
   async quarantined() {
-    const { rows } = await this.db.query<PowerbankRow>(`select * from powerbanks where state = 'quarantined' order by id`);
+    const { rows } = await this.db.query<PowerbankRow>(
+      `select * from powerbanks where state = 'quarantined' order by id`,
+    );
     return rows;
   }
 
@@ -255,7 +308,8 @@ export class CabinetsRepository extends CabinetInbox {
    * advisory locks, taken in a fixed order so two callers never wait on each other crosswise).
    */
   async lockKeys(keys: string[]) {
-    for (const k of [...new Set(keys)].sort()) await this.db.query('select pg_advisory_xact_lock(hashtextextended($1, 13))', [k]);
+    for (const k of [...new Set(keys)].sort())
+      await this.db.query('select pg_advisory_xact_lock(hashtextextended($1, 13))', [k]);
   }
 
   /**
@@ -296,11 +350,17 @@ export class CabinetsRepository extends CabinetInbox {
   }
 
   async setVolume(cabinetId: string, volume: number) {
-    await this.db.query('update cabinets set volume = $2 where id = $1 and volume is distinct from $2', [cabinetId, volume]);
+    await this.db.query('update cabinets set volume = $2 where id = $1 and volume is distinct from $2', [
+      cabinetId,
+      volume,
+    ]);
   }
 
   async setFirmware(cabinetId: string, firmware: string, at: Date) {
-    await this.db.query('update cabinets set firmware = $2, firmware_at = $3 where id = $1 and firmware is distinct from $2', [cabinetId, firmware, at]);
+    await this.db.query(
+      'update cabinets set firmware = $2, firmware_at = $3 where id = $1 and firmware is distinct from $2',
+      [cabinetId, firmware, at],
+    );
   }
 
   /**
@@ -311,7 +371,11 @@ export class CabinetsRepository extends CabinetInbox {
    * a rent) is left to the caller's full reconcile. `slots` are [slot, device id] pairs, already validated;
    * `closedByReturn` is the rentals' rule on an order row (ports.ts OrderRules).
    */
-  async presenceIfUnchanged(reports: { id: string; slots: [number, string][]; inventory: unknown }[], at: Date, closedByReturn: OrderRules['closedByReturn']) {
+  async presenceIfUnchanged(
+    reports: { id: string; slots: [number, string][]; inventory: unknown }[],
+    at: Date,
+    closedByReturn: OrderRules['closedByReturn'],
+  ) {
     const { rows } = await this.db.query<{ id: string }>(
       `with hb as (select * from jsonb_to_recordset($1::jsonb) as h(id text, slots jsonb, inventory jsonb)),
        reported as (select hb.id as cabinet_id, (s->>0)::int as slot, s->>1 as powerbank_id from hb, jsonb_array_elements(hb.slots) s),
@@ -339,7 +403,15 @@ export class CabinetsRepository extends CabinetInbox {
     return new Set(rows.map((r) => r.id));
   }
 
-  async insertCommand(c: { id: string; cabinetId: string; orderId: string; type: string; payload: unknown; at: Date; expiresAt: Date }) {
+  async insertCommand(c: {
+    id: string;
+    cabinetId: string;
+    orderId: string;
+    type: string;
+    payload: unknown;
+    at: Date;
+    expiresAt: Date;
+  }) {
     await this.db.query(
       `insert into cabinet_commands (id, cabinet_id, order_id, type, payload, created_at, expires_at) values ($1,$2,$3,$4,$5,$6,$7)`,
       [c.id, c.cabinetId, c.orderId, c.type, JSON.stringify(c.payload), c.at, c.expiresAt],
@@ -347,10 +419,7 @@ export class CabinetsRepository extends CabinetInbox {
   }
 
   async command(id: string) {
-    const { rows } = await this.db.query<CommandRow>(
-      'select * from cabinet_commands where id = $1',
-      [id],
-    );
+    const { rows } = await this.db.query<CommandRow>('select * from cabinet_commands where id = $1', [id]);
     return rows[0];
   }
 
@@ -382,7 +451,9 @@ export class CabinetsRepository extends CabinetInbox {
 
   /** Every cabinet's slot count and the power banks in its slots (the simulator starts from this). */
   async inventory() {
-    const { rows: cabinets } = await this.db.query<{ id: string; slot_count: number; vendor: string }>('select id, slot_count, vendor from cabinets order by id');
+    const { rows: cabinets } = await this.db.query<{ id: string; slot_count: number; vendor: string }>(
+      'select id, slot_count, vendor from cabinets order by id',
+    );
     const { rows: banks } = await this.db.query<{ id: string; cabinet_id: string; slot: number; kind: DeviceKind }>(
       `select id, cabinet_id, slot, kind from powerbanks where state = 'in_cabinet' and cabinet_id is not null`,
     );

@@ -37,7 +37,8 @@ export class ReservationsRepository {
 
   /** Serialises these keys until the unit of work ends (the same advisory locks as the rent's). */
   async lockKeys(keys: string[]) {
-    for (const k of [...new Set(keys)].sort()) await this.db.query('select pg_advisory_xact_lock(hashtextextended($1, 13))', [k]);
+    for (const k of [...new Set(keys)].sort())
+      await this.db.query('select pg_advisory_xact_lock(hashtextextended($1, 13))', [k]);
   }
 
   /** Held reservations of the rider or of the cabinet whose time is up become 'expired' (before a new one is taken). */
@@ -51,7 +52,10 @@ export class ReservationsRepository {
 
   /** The rider's held reservation still in time. */
   async heldOf(userId: number, now: Date) {
-    const { rows } = await this.db.query<ReservationRow>(`${WITH_VENUE} where r.user_id = $1 and r.state = 'held' and r.expires_at > $2`, [userId, now]);
+    const { rows } = await this.db.query<ReservationRow>(
+      `${WITH_VENUE} where r.user_id = $1 and r.state = 'held' and r.expires_at > $2`,
+      [userId, now],
+    );
     return rows[0];
   }
 
@@ -74,12 +78,18 @@ export class ReservationsRepository {
 
   /** The held reservation (in time or not yet swept) for the return of this power bank. */
   async heldFor(powerbankId: string) {
-    const { rows } = await this.db.query<ReservationRow>(`${WITH_VENUE} where r.powerbank_id = $1 and r.state = 'held'`, [powerbankId]);
+    const { rows } = await this.db.query<ReservationRow>(
+      `${WITH_VENUE} where r.powerbank_id = $1 and r.state = 'held'`,
+      [powerbankId],
+    );
     return rows[0];
   }
 
   async cabinet(id: string) {
-    const { rows } = await this.db.query<ReservableCabinet>('select id, venue_id, vendor, online, last_seen_at from cabinets where id = $1', [id]);
+    const { rows } = await this.db.query<ReservableCabinet>(
+      'select id, venue_id, vendor, online, last_seen_at from cabinets where id = $1',
+      [id],
+    );
     return rows[0];
   }
 
@@ -111,7 +121,17 @@ export class ReservationsRepository {
     return rows[0]?.slot;
   }
 
-  async insert(r: { id: string; userId: number; orderId: string; powerbankId: string; cabinetId: string; slot: number; commandId: string; at: Date; expiresAt: Date }) {
+  async insert(r: {
+    id: string;
+    userId: number;
+    orderId: string;
+    powerbankId: string;
+    cabinetId: string;
+    slot: number;
+    commandId: string;
+    at: Date;
+    expiresAt: Date;
+  }) {
     await this.db.query(
       `insert into return_reservations (id, user_id, order_id, powerbank_id, cabinet_id, slot, command_id, state, created_at, expires_at)
        values ($1, $2, $3, $4, $5, $6, $7, 'held', $8, $9)`,
@@ -121,12 +141,22 @@ export class ReservationsRepository {
 
   /** Ends a held reservation; false when it was no longer held (a repeat, or another ending came first). */
   async end(id: string, state: 'used' | 'expired' | 'cancelled', at: Date) {
-    const res = await this.db.query(`update return_reservations set state = $2, ended_at = $3 where id = $1 and state = 'held'`, [id, state, at]);
+    const res = await this.db.query(
+      `update return_reservations set state = $2, ended_at = $3 where id = $1 and state = 'held'`,
+      [id, state, at],
+    );
     return res.rowCount === 1;
   }
 
   /** A reserve or release command for the cabinet, stored before it is published (re-published until acknowledged). */
-  async insertCommand(c: { id: string; cabinetId: string; orderId: string; payload: unknown; at: Date; expiresAt: Date }) {
+  async insertCommand(c: {
+    id: string;
+    cabinetId: string;
+    orderId: string;
+    payload: unknown;
+    at: Date;
+    expiresAt: Date;
+  }) {
     await this.db.query(
       `insert into cabinet_commands (id, cabinet_id, order_id, type, payload, created_at, expires_at) values ($1, $2, $3, 'slot-reserve', $4, $5, $6)`,
       [c.id, c.cabinetId, c.orderId, JSON.stringify(c.payload), c.at, c.expiresAt],
@@ -135,6 +165,9 @@ export class ReservationsRepository {
 
   /** A reserve command not yet acknowledged is no longer to be re-published (its reservation ended). */
   async supersede(commandId: string) {
-    await this.db.query(`update cabinet_commands set result = 'superseded' where id = $1 and acked_at is null and result is null`, [commandId]);
+    await this.db.query(
+      `update cabinet_commands set result = 'superseded' where id = $1 and acked_at is null and result is null`,
+      [commandId],
+    );
   }
 }

@@ -61,10 +61,13 @@ export class ReturnReservations {
       await this.repo.expireDue({ userId, now });
       const held = await this.repo.heldOf(userId, now);
       if (held) {
-        if (held.cabinet_id === target.cabinetId || (!target.cabinetId && held.venue_id === target.shopId)) return { row: held, msg: null };
+        if (held.cabinet_id === target.cabinetId || (!target.cabinetId && held.venue_id === target.shopId))
+          return { row: held, msg: null };
         throw conflict('error.reserve.already', { place: held.venue_name });
       }
-      const found = target.cabinetId ? [await this.repo.cabinet(target.cabinetId)].filter((c): c is ReservableCabinet => !!c) : await this.repo.cabinetsOfVenue(target.shopId!);
+      const found = target.cabinetId
+        ? [await this.repo.cabinet(target.cabinetId)].filter((c): c is ReservableCabinet => !!c)
+        : await this.repo.cabinetsOfVenue(target.shopId!);
       if (!found.length) throw notFound(target.cabinetId ? 'error.cabinetNotFound' : 'error.shopNotFound');
       const live = found.filter((c) => this.d.liveness.isLive(c));
       if (!live.length) throw conflict('error.cabinetOffline');
@@ -79,10 +82,34 @@ export class ReturnReservations {
         const commandId = uuid();
         const expiresAt = new Date(now.getTime() + this.holdMs);
         const msg: SlotReserveCommand = {
-          v: 2, id: commandId, type: 'slot-reserve', ts: now.toISOString(), ttlMs: this.holdMs, slot, powerbankId: rental.powerbankId, until: expiresAt.toISOString(),
+          v: 2,
+          id: commandId,
+          type: 'slot-reserve',
+          ts: now.toISOString(),
+          ttlMs: this.holdMs,
+          slot,
+          powerbankId: rental.powerbankId,
+          until: expiresAt.toISOString(),
         };
-        await this.repo.insertCommand({ id: commandId, cabinetId: c.id, orderId: rental.id, payload: msg, at: now, expiresAt });
-        await this.repo.insert({ id, userId, orderId: rental.id, powerbankId: rental.powerbankId, cabinetId: c.id, slot, commandId, at: now, expiresAt });
+        await this.repo.insertCommand({
+          id: commandId,
+          cabinetId: c.id,
+          orderId: rental.id,
+          payload: msg,
+          at: now,
+          expiresAt,
+        });
+        await this.repo.insert({
+          id,
+          userId,
+          orderId: rental.id,
+          powerbankId: rental.powerbankId,
+          cabinetId: c.id,
+          slot,
+          commandId,
+          at: now,
+          expiresAt,
+        });
         await this.d.jobs.enqueue(JOB_RESERVATION_EXPIRY, { id }, expiresAt);
         return { row: (await this.repo.find(id))!, msg };
       }
@@ -143,9 +170,23 @@ export class ReturnReservations {
   private async release(r: ReservationRow, now: Date): Promise<SlotReserveCommand> {
     await this.repo.supersede(r.command_id);
     const msg: SlotReserveCommand = {
-      v: 2, id: uuid(), type: 'slot-reserve', ts: now.toISOString(), ttlMs: RELEASE_TTL_MS, slot: r.slot, powerbankId: r.powerbank_id, until: null,
+      v: 2,
+      id: uuid(),
+      type: 'slot-reserve',
+      ts: now.toISOString(),
+      ttlMs: RELEASE_TTL_MS,
+      slot: r.slot,
+      powerbankId: r.powerbank_id,
+      until: null,
     };
-    await this.repo.insertCommand({ id: msg.id, cabinetId: r.cabinet_id, orderId: r.order_id, payload: msg, at: now, expiresAt: new Date(now.getTime() + RELEASE_TTL_MS) });
+    await this.repo.insertCommand({
+      id: msg.id,
+      cabinetId: r.cabinet_id,
+      orderId: r.order_id,
+      payload: msg,
+      at: now,
+      expiresAt: new Date(now.getTime() + RELEASE_TTL_MS),
+    });
     return msg;
   }
 
@@ -154,7 +195,10 @@ export class ReturnReservations {
       await this.d.link.send(cabinetId, msg);
     } catch (err) {
       // Stored: the link re-publishes unacknowledged commands when it is back (CabinetsService.linked).
-      this.d.log.warn({ err, cabinetId, command: msg.id }, 'slot-reserve not published now (re-published when the link is back)');
+      this.d.log.warn(
+        { err, cabinetId, command: msg.id },
+        'slot-reserve not published now (re-published when the link is back)',
+      );
     }
   }
 }

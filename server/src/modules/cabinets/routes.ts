@@ -7,16 +7,30 @@ import type { AuthService } from '../auth/service.ts';
 import reservationRoutes from './reservation-routes.ts';
 import type { CabinetsService, ReturnReservations } from './service.ts';
 
-export default async function cabinetRoutes(app: App, opts: { cabinets: CabinetsService; auth: AuthService; reservations: ReturnReservations }) {
+export default async function cabinetRoutes(
+  app: App,
+  opts: { cabinets: CabinetsService; auth: AuthService; reservations: ReturnReservations },
+) {
   await app.register(reservationRoutes, { reservations: opts.reservations });
-  app.post('/cdb/cabinet/checkisok', {
-    schema: {
-      tags: ['cabinets'],
-      summary: 'Scan: the cabinet, its venue and price in the venue currency, and the user wallet in that currency',
-      security: [{ token: [] }],
-      querystring: ScanQuery,
-      response: { 200: Envelope(ScanResult) },
+  app.post(
+    '/cdb/cabinet/checkisok',
+    {
+      schema: {
+        tags: ['cabinets'],
+        summary: 'Scan: the cabinet, its venue and price in the venue currency, and the user wallet in that currency',
+        security: [{ token: [] }],
+        querystring: ScanQuery,
+        response: { 200: Envelope(ScanResult) },
+      },
+      // The session is read in the scan's own query (one round trip) instead of by requireUser: same rule, same 401.
     },
-    // The session is read in the scan's own query (one round trip) instead of by requireUser: same rule, same 401.
-  }, async (req) => ok(await opts.cabinets.scan({ tokenHash: opts.auth.sessionKey(req.headers.token) }, req.query.url, rentalKind(req.query.deviceType))));
+    async (req) =>
+      ok(
+        await opts.cabinets.scan(
+          { tokenHash: opts.auth.sessionKey(req.headers.token) },
+          req.query.url,
+          rentalKind(req.query.deviceType),
+        ),
+      ),
+  );
 }

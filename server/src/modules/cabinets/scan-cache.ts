@@ -58,7 +58,9 @@ export class ScanCache {
   /** Listens for the announcements (on app ready); nothing is kept before. */
   async start(): Promise<void> {
     if (this.unlisten) return;
-    this.unlisten = await this.db.listen(schemaChannel('powerly_scan_', await this.schema()), (payload) => this.changed(payload));
+    this.unlisten = await this.db.listen(schemaChannel('powerly_scan_', await this.schema()), (payload) =>
+      this.changed(payload),
+    );
     this.listening = true;
   }
 
@@ -80,7 +82,11 @@ export class ScanCache {
     // Deaf (the listening connection is down): changes would go unheard, so nothing is answered from here.
     if (!this.db.hearing()) return this.miss();
     const { read } = e;
-    if (read.sessionExpiresAt <= at || this.now() - e.at > SCAN_CACHE_MAX_AGE_MS || (read.view.cabinet.online && !live(read.view.cabinet))) {
+    if (
+      read.sessionExpiresAt <= at ||
+      this.now() - e.at > SCAN_CACHE_MAX_AGE_MS ||
+      (read.view.cabinet.online && !live(read.view.cabinet))
+    ) {
       this.remove(key);
       return this.miss();
     }

@@ -69,7 +69,11 @@ export function scanAnswer(view: ScanView, kind: RentalKind, online: boolean) {
     lng: venue.lng,
     priceStrategy: wire,
     // The wallet shown: the one read (its row's agent), else the agent the scan read it for (an empty wallet).
-    userWallet: { pBalance: m(balance), pCurrencySymbol: currencySymbol(c), pDailiId: view.wallet?.agent_id ?? view.walletAgent },
+    userWallet: {
+      pBalance: m(balance),
+      pCurrencySymbol: currencySymbol(c),
+      pDailiId: view.wallet?.agent_id ?? view.walletAgent,
+    },
   };
 }
 

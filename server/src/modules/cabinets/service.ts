@@ -19,9 +19,16 @@ export { ReturnReservations } from './reservations.ts';
 export class CabinetsService implements LinkHandler {
   constructor(
     private readonly d: {
-      db: Db; clock: Clock; log: Logger; repo: CabinetsRepository; link: CabinetLink; scanCache: ScanCache;
+      db: Db;
+      clock: Clock;
+      log: Logger;
+      repo: CabinetsRepository;
+      link: CabinetLink;
+      scanCache: ScanCache;
       /** The modules built on the cabinets, and the rentals' rules on orders (ports.ts). */
-      rentals: RentalEvents; mifi: BoxEvents; orders: OrderRules;
+      rentals: RentalEvents;
+      mifi: BoxEvents;
+      orders: OrderRules;
       /** Return slot reservations: a return uses its power bank's (reservations.ts). */
       reservations?: Pick<ReturnReservations, 'returned'>;
     },
@@ -49,8 +56,20 @@ export class CabinetsService implements LinkHandler {
       const hit = cache.get(key, at, live);
       if (hit) return hit;
       const mark = cache.mark;
-      const found = await this.d.repo.scanView(code, { tokenHash: session.tokenHash, at }, this.d.orders.open, DEFAULT_AGENT, k);
-      if (found?.view) cache.set(key, { userId: found.userId, sessionExpiresAt: found.sessionExpiresAt ?? NEVER, view: found.view }, session.tokenHash, mark);
+      const found = await this.d.repo.scanView(
+        code,
+        { tokenHash: session.tokenHash, at },
+        this.d.orders.open,
+        DEFAULT_AGENT,
+        k,
+      );
+      if (found?.view)
+        cache.set(
+          key,
+          { userId: found.userId, sessionExpiresAt: found.sessionExpiresAt ?? NEVER, view: found.view },
+          session.tokenHash,
+          mark,
+        );
       return found;
     };
     const found = await read(kind);
@@ -80,7 +99,8 @@ export class CabinetsService implements LinkHandler {
       const hit = cache.get(key, at, live);
       if (hit) return hit.view;
       const mark = cache.mark;
-      const view = (await this.d.repo.scanView(code, { tokenHash: null, at }, this.d.orders.open, DEFAULT_AGENT, k))?.view;
+      const view = (await this.d.repo.scanView(code, { tokenHash: null, at }, this.d.orders.open, DEFAULT_AGENT, k))
+        ?.view;
       if (view) cache.set(key, { userId: 0, sessionExpiresAt: NEVER, view }, PUBLIC_SESSION, mark);
       return view;
     };
@@ -90,7 +110,8 @@ export class CabinetsService implements LinkHandler {
   }
 
   private static isBoxCommand(c: CommandRow | undefined) {
-    const payload = (typeof c?.payload === 'string' ? JSON.parse(c.payload) : c?.payload) as { kind?: string } | undefined;
+    const payload = (typeof c?.payload === 'string' ? JSON.parse(c.payload) : c?.payload) as
+      { kind?: string } | undefined;
     return payload?.kind === 'mifi';
   }
 
@@ -127,7 +148,15 @@ export class CabinetsService implements LinkHandler {
       return true;
     }
     const powerbankId = 'powerbankId' in e ? e.powerbankId : null;
-    await this.d.repo.storeEvent({ id: e.id, cabinetId, type: e.type, ts: e.ts, powerbankId, payload: e, at: this.d.clock.now() });
+    await this.d.repo.storeEvent({
+      id: e.id,
+      cabinetId,
+      type: e.type,
+      ts: e.ts,
+      powerbankId,
+      payload: e,
+      at: this.d.clock.now(),
+    });
     return true;
   }
 
@@ -150,7 +179,8 @@ export class CabinetsService implements LinkHandler {
         const boxCommand = CabinetsService.isBoxCommand(cmd);
         if (e.type === 'popped' && boxCommand) await this.d.mifi.onPopped(e);
         else if (e.type === 'pop-failed' && boxCommand) await this.d.mifi.onPopFailed(e);
-        else if (e.type === 'popped' && cmd?.type === 'ops.eject' && cmd.cabinet_id === row.cabinet_id) await this.operatorPopped(cmd.id, row.cabinet_id, e.powerbankId);
+        else if (e.type === 'popped' && cmd?.type === 'ops.eject' && cmd.cabinet_id === row.cabinet_id)
+          await this.operatorPopped(cmd.id, row.cabinet_id, e.powerbankId);
         else if (e.type === 'popped') await this.d.rentals.onPopped(row.cabinet_id, e, cmd);
         else if (e.type === 'pop-failed') await this.d.rentals.onPopFailed(row.cabinet_id, e, cmd);
         else if (e.type === 'returned' && (await this.isBox(e.powerbankId, e.kind))) {
@@ -166,8 +196,17 @@ export class CabinetsService implements LinkHandler {
         return 'done' as const;
       });
     } catch (err) {
-      const r = await this.d.repo.eventFailed(key, err instanceof Error ? err.message : String(err), this.d.clock.now(), INBOX_MAX_ATTEMPTS);
-      if (r?.state === 'dead') this.d.log.error({ err, event: key, attempts: r.attempts }, 'cabinet event is dead: an operator must look (npm run cabinet:inbox)');
+      const r = await this.d.repo.eventFailed(
+        key,
+        err instanceof Error ? err.message : String(err),
+        this.d.clock.now(),
+        INBOX_MAX_ATTEMPTS,
+      );
+      if (r?.state === 'dead')
+        this.d.log.error(
+          { err, event: key, attempts: r.attempts },
+          'cabinet event is dead: an operator must look (npm run cabinet:inbox)',
+        );
       else this.d.log.warn({ err, event: key, attempts: r?.attempts }, 'cabinet event failed, will retry');
       return 'failed';
     }
@@ -182,7 +221,8 @@ export class CabinetsService implements LinkHandler {
   /** Processes every pending event that is due (after a failure's backoff, or left by a process that died). */
   async processInbox(limit = 100) {
     let done = 0;
-    for (const key of await this.d.repo.dueEvents(this.d.clock.now(), limit)) if ((await this.runStored(key)) === 'done') done++;
+    for (const key of await this.d.repo.dueEvents(this.d.clock.now(), limit))
+      if ((await this.runStored(key)) === 'done') done++;
     return done;
   }
 
@@ -221,7 +261,12 @@ export class CabinetsService implements LinkHandler {
     const at = new Date(Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime()));
     const slots = (Array.isArray(e.slots) ? e.slots : []).filter(
       (s): s is { slot: number; powerbankId: string; battery: number | null; kind?: DeviceKind } =>
-        Number.isInteger(s?.slot) && s.slot >= 1 && s.slot <= cabinet.slot_count && typeof s.powerbankId === 'string' && s.powerbankId.length > 0 && s.powerbankId.length <= 200,
+        Number.isInteger(s?.slot) &&
+        s.slot >= 1 &&
+        s.slot <= cabinet.slot_count &&
+        typeof s.powerbankId === 'string' &&
+        s.powerbankId.length > 0 &&
+        s.powerbankId.length <= 200,
     );
     await this.d.db.tx(async () => {
       const here = await this.d.repo.banksAt(cabinetId);
@@ -232,12 +277,22 @@ export class CabinetsService implements LinkHandler {
       const open = new Set(await this.d.rentals.openPowerbanks(slots.map((s) => s.powerbankId)));
       for (const s of slots) {
         if (open.has(s.powerbankId)) {
-          await this.d.rentals.onReturned(cabinetId, { slot: s.slot, powerbankId: s.powerbankId, ts: at.toISOString() });
+          await this.d.rentals.onReturned(cabinetId, {
+            slot: s.slot,
+            powerbankId: s.powerbankId,
+            ts: at.toISOString(),
+          });
           await this.d.reservations?.returned(s.powerbankId, cabinetId);
           continue;
         }
         const b = known.get(s.powerbankId);
-        if (b && b.cabinet_id === cabinetId && b.slot === s.slot && (b.state === 'in_cabinet' || b.state === 'quarantined')) continue;
+        if (
+          b &&
+          b.cabinet_id === cabinetId &&
+          b.slot === s.slot &&
+          (b.state === 'in_cabinet' || b.state === 'quarantined')
+        )
+          continue;
         await this.d.repo.placeInSlot(s.powerbankId, cabinetId, s.slot, at, isDeviceKind(s.kind) ? s.kind : undefined);
       }
       const listed = new Set(slots.map((s) => s.powerbankId));
@@ -255,7 +310,9 @@ export class CabinetsService implements LinkHandler {
   async linked(cabinetId?: string) {
     for (const c of await this.d.repo.unansweredCommands(this.d.clock.now(), cabinetId)) {
       const payload = (typeof c.payload === 'string' ? JSON.parse(c.payload) : c.payload) as Command;
-      await this.d.link.send(c.cabinet_id, payload).catch((err: unknown) => this.d.log.warn({ err, command: c.id }, 'command re-publish failed'));
+      await this.d.link
+        .send(c.cabinet_id, payload)
+        .catch((err: unknown) => this.d.log.warn({ err, command: c.id }, 'command re-publish failed'));
     }
   }
 
@@ -265,10 +322,17 @@ export class CabinetsService implements LinkHandler {
     // After this status is handled, not inside it: a vendor gateway answering a re-sent command stores its event
     // through the same per-cabinet queue this status holds.
     if (s.online) {
-      setImmediate(() => void this.linked(cabinetId).catch((err: unknown) => this.d.log.warn({ err, cabinetId }, 'command re-publish on online failed')));
+      setImmediate(
+        () =>
+          void this.linked(cabinetId).catch((err: unknown) =>
+            this.d.log.warn({ err, cabinetId }, 'command re-publish on online failed'),
+          ),
+      );
     }
-    if (typeof s.firmware === 'string' && s.firmware) await this.d.repo.setFirmware(cabinetId, s.firmware.slice(0, 200), this.d.clock.now());
-    if (Number.isInteger(s.volume) && s.volume! >= 0 && s.volume! <= 100) await this.d.repo.setVolume(cabinetId, s.volume!);
+    if (typeof s.firmware === 'string' && s.firmware)
+      await this.d.repo.setFirmware(cabinetId, s.firmware.slice(0, 200), this.d.clock.now());
+    if (Number.isInteger(s.volume) && s.volume! >= 0 && s.volume! <= 100)
+      await this.d.repo.setVolume(cabinetId, s.volume!);
   }
 
   async ack(cabinetId: string, a: CommandAck) {
@@ -281,7 +345,11 @@ export class CabinetsService implements LinkHandler {
 
   /** What an operator must look at: dead (or pending) events, refused messages, quarantined power banks. */
   async operatorView(state: 'dead' | 'pending' = 'dead') {
-    return { inbox: await this.d.repo.inbox(state), rejects: await this.d.repo.rejects(), quarantined: await this.d.repo.quarantined() };
+    return {
+      inbox: await this.d.repo.inbox(state),
+      rejects: await this.d.repo.rejects(),
+      quarantined: await this.d.repo.quarantined(),
+    };
   }
 
   retryDead(key: string) {

@@ -8,5 +8,13 @@ export type { CabinetRow, CommandRow, PowerbankRow } from './repository.ts';
 
 export type CabinetStock = Pick<
   CabinetsRepository,
-  'find' | 'lock' | 'freeSlot' | 'insertCommand' | 'ackCommand' | 'markRented' | 'placeInSlot' | 'powerbanks' | 'returnAfter'
+  | 'find'
+  | 'lock'
+  | 'freeSlot'
+  | 'insertCommand'
+  | 'ackCommand'
+  | 'markRented'
+  | 'placeInSlot'
+  | 'powerbanks'
+  | 'returnAfter'
 >;

@@ -20,7 +20,9 @@ export type SecretsKey = () => Promise<Buffer | undefined>;
 
 export class SecretsKeyMissing extends Error {
   constructor() {
-    super('CABINET_SECRETS_KEY is not set: the TCP cabinets\' token secrets cannot be sealed or opened without it (docs/operations.md)');
+    super(
+      "CABINET_SECRETS_KEY is not set: the TCP cabinets' token secrets cannot be sealed or opened without it (docs/operations.md)",
+    );
   }
 }
 
@@ -49,12 +51,15 @@ export function openSecret(key: Buffer, cabinetId: string, sealed: string): stri
 /** The sealing key from `given` (CABINET_SECRETS_KEY), or the installation's own with SANDBOX=on. */
 export function cabinetSecretsKey(o: { given?: string; db: Queryable; clock: Clock; sandbox: boolean }): SecretsKey {
   const given = o.given || undefined;
-  if (given && given.length < SECRETS_KEY_MIN_LENGTH) throw new Error(`CABINET_SECRETS_KEY must be at least ${SECRETS_KEY_MIN_LENGTH} characters`);
+  if (given && given.length < SECRETS_KEY_MIN_LENGTH)
+    throw new Error(`CABINET_SECRETS_KEY must be at least ${SECRETS_KEY_MIN_LENGTH} characters`);
   let key: Promise<Buffer | undefined> | undefined;
   return () => {
-    key ??= given ? Promise.resolve(deriveSecretsKey(given))
-      : o.sandbox ? new SecretsRepository(o.db).get('sandbox.cabinet-secrets-key', o.clock.now()).then(deriveSecretsKey)
-      : Promise.resolve(undefined);
+    key ??= given
+      ? Promise.resolve(deriveSecretsKey(given))
+      : o.sandbox
+        ? new SecretsRepository(o.db).get('sandbox.cabinet-secrets-key', o.clock.now()).then(deriveSecretsKey)
+        : Promise.resolve(undefined);
     return key.catch((err: unknown) => {
       key = undefined; // a database hiccup: try again next time
       throw err;
@@ -63,7 +68,10 @@ export function cabinetSecretsKey(o: { given?: string; db: Queryable; clock: Clo
 }
 
 export class CabinetTokenSecrets {
-  constructor(private readonly repo: CabinetCredentialsRepository, private readonly key: SecretsKey) {}
+  constructor(
+    private readonly repo: CabinetCredentialsRepository,
+    private readonly key: SecretsKey,
+  ) {}
 
   /** A new secret for the cabinet (the previous one is refused from its next login); returned once, kept sealed. */
   async issue(cabinetId: string, at: Date): Promise<string> {

@@ -22,7 +22,10 @@ export class VendorEjectsRepository implements EjectLedger {
   /** The cabinet's ejects still without an outcome; older than `since`: forgotten (their TTL is long over). */
   async open(cabinetId: string, since: Date) {
     await this.db.query('delete from vendor_ejects where cabinet_id = $1 and sent_at < $2', [cabinetId, since]);
-    const { rows } = await this.db.query<Row>('select * from vendor_ejects where cabinet_id = $1 order by sent_at, command_id', [cabinetId]);
+    const { rows } = await this.db.query<Row>(
+      'select * from vendor_ejects where cabinet_id = $1 order by sent_at, command_id',
+      [cabinetId],
+    );
     return rows.map(toSent);
   }
 
@@ -31,5 +34,17 @@ export class VendorEjectsRepository implements EjectLedger {
   }
 }
 
-interface Row { command_id: string; cabinet_id: string; slot: number | null; powerbank_id: string | null; sent_at: Date }
-const toSent = (r: Row): SentEject => ({ commandId: r.command_id, cabinetId: r.cabinet_id, slot: r.slot, powerbankId: r.powerbank_id, at: new Date(r.sent_at) });
+interface Row {
+  command_id: string;
+  cabinet_id: string;
+  slot: number | null;
+  powerbank_id: string | null;
+  sent_at: Date;
+}
+const toSent = (r: Row): SentEject => ({
+  commandId: r.command_id,
+  cabinetId: r.cabinet_id,
+  slot: r.slot,
+  powerbankId: r.powerbank_id,
+  at: new Date(r.sent_at),
+});

@@ -21,7 +21,8 @@ export class ContentRepository {
 
   async helpItems(lang: string): Promise<HelpItem[]> {
     const { rows } = await this.db.query<HelpItem>(
-      'select position, title, content from help_items where lang = $1 order by position', [lang],
+      'select position, title, content from help_items where lang = $1 order by position',
+      [lang],
     );
     return rows;
   }

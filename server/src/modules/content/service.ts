@@ -18,7 +18,11 @@ export const LEAD_REQUIRED = [
 export type LeadBody = Partial<Record<'Name' | 'Email' | 'Mobile' | 'nation' | 'Content' | 'source', string>>;
 
 export class ContentService {
-  constructor(private readonly repo: ContentRepository, private readonly clock: Clock, private readonly wechat: WeChatTicketSource) {}
+  constructor(
+    private readonly repo: ContentRepository,
+    private readonly clock: Clock,
+    private readonly wechat: WeChatTicketSource,
+  ) {}
 
   /** classId is 'help_' + lang. Unknown languages fall back to en-US. */
   async help(classId: string): Promise<HelpItem[]> {
@@ -31,16 +35,29 @@ export class ContentService {
   /** Name, Email, Mobile, nation non-empty after trim, each with its own message; Content free. */
   async addLead(body: LeadBody, lang: Locale): Promise<number> {
     for (const [field, key] of LEAD_REQUIRED) if (!body[field]?.trim()) throw badRequest(key);
-    return this.repo.addLead({
-      name: body.Name!.trim(), email: body.Email!.trim(), mobile: body.Mobile!.trim(), nation: body.nation!.trim(),
-      content: body.Content?.trim() ?? '', source: body.source?.trim() || LEAD_SOURCE, lang,
-    }, this.clock.now());
+    return this.repo.addLead(
+      {
+        name: body.Name!.trim(),
+        email: body.Email!.trim(),
+        mobile: body.Mobile!.trim(),
+        nation: body.nation!.trim(),
+        content: body.Content?.trim() ?? '',
+        source: body.source?.trim() || LEAD_SOURCE,
+        lang,
+      },
+      this.clock.now(),
+    );
   }
 
   async wechatConfig(url: string) {
     const timestamp = Math.floor(this.clock.now().getTime() / 1000);
     const noncestr = nonce();
     const ticket = await this.wechat.jsapiTicket();
-    return { appId: this.wechat.appId, timestamp, noncestr, signature: jsSdkSignature({ ticket, noncestr, timestamp, url: signableUrl(url) }) };
+    return {
+      appId: this.wechat.appId,
+      timestamp,
+      noncestr,
+      signature: jsSdkSignature({ ticket, noncestr, timestamp, url: signableUrl(url) }),
+    };
   }
 }

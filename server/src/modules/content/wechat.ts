@@ -11,7 +11,12 @@ export interface WeChatTicketSource {
   jsapiTicket(): Promise<string>;
 }
 
-export function jsSdkSignature(p: { ticket: string; noncestr: string; timestamp: number | string; url: string }): string {
+export function jsSdkSignature(p: {
+  ticket: string;
+  noncestr: string;
+  timestamp: number | string;
+  url: string;
+}): string {
   const s = `jsapi_ticket=${p.ticket}&noncestr=${p.noncestr}&timestamp=${p.timestamp}&url=${p.url}`;
   return createHash('sha1').update(s).digest('hex');
 }
@@ -23,7 +28,10 @@ export function signableUrl(url: string): string {
 }
 
 export class SandboxWeChat implements WeChatTicketSource {
-  constructor(readonly appId = 'wx_sandbox_powerly', private readonly secret = 'sandbox_secret_powerly') {}
+  constructor(
+    readonly appId = 'wx_sandbox_powerly',
+    private readonly secret = 'sandbox_secret_powerly',
+  ) {}
   async jsapiTicket() {
     return 'sandbox_' + createHmac('sha256', this.secret).update(`jsapi_ticket:${this.appId}`).digest('base64url');
   }
@@ -51,7 +59,8 @@ export class WeChatApi implements WeChatTicketSource {
   private async call<T>(path: string): Promise<T> {
     const res = await upstreamFetch('wechat', this.base + path, {}, this.fetchFn);
     const body = (await res.json().catch(() => ({}))) as T & { errcode?: number; errmsg?: string };
-    if (!res.ok || (body.errcode && body.errcode !== 0)) throw new UpstreamUnavailable('wechat', new Error(`${body.errcode ?? res.status}: ${body.errmsg ?? ''}`));
+    if (!res.ok || (body.errcode && body.errcode !== 0))
+      throw new UpstreamUnavailable('wechat', new Error(`${body.errcode ?? res.status}: ${body.errmsg ?? ''}`));
     return body;
   }
 }

@@ -68,14 +68,29 @@ export class CouponsService {
       const now = this.d.clock.now();
       const prior = await this.d.repo.live(u.orderId, u.purpose);
       if (prior) {
-        if (prior.coupon_id === c.id && prior.user_id === u.userId && prior.gross === u.gross && prior.status === 'reserved') return reservation(prior);
+        if (
+          prior.coupon_id === c.id &&
+          prior.user_id === u.userId &&
+          prior.gross === u.gross &&
+          prior.status === 'reserved'
+        )
+          return reservation(prior);
         if (prior.status === 'redeemed') throw conflict('error.coupon.applied');
         await this.d.repo.settle(prior.id, 'released', now);
       }
       await this.withinLimits(c, u.userId);
-      return reservation(await this.d.repo.insertRedemption({
-        coupon_id: c.id, user_id: u.userId, order_id: u.orderId, purpose: u.purpose, gross: u.gross, discount: discountOf(c, u.gross), currency: u.currency, created_at: now,
-      }));
+      return reservation(
+        await this.d.repo.insertRedemption({
+          coupon_id: c.id,
+          user_id: u.userId,
+          order_id: u.orderId,
+          purpose: u.purpose,
+          gross: u.gross,
+          discount: discountOf(c, u.gross),
+          currency: u.currency,
+          created_at: now,
+        }),
+      );
     });
   }
 
@@ -90,15 +105,20 @@ export class CouponsService {
   }
 
   /** The coupon of `u`, if it applies to it now (known, running, its currency and scope), else the refusal. */
-  private async usable(u: Pick<CouponUse, 'code' | 'currency' | 'agentId' | 'venueId'>, opts: { lock?: boolean } = {}): Promise<CouponRow> {
+  private async usable(
+    u: Pick<CouponUse, 'code' | 'currency' | 'agentId' | 'venueId'>,
+    opts: { lock?: boolean } = {},
+  ): Promise<CouponRow> {
     const c = await this.d.repo.byCode(u.code.trim(), opts);
     if (!c) throw refused('error.coupon.unknown');
     const now = this.d.clock.now();
     if (c.paused) throw refused('error.coupon.paused');
     if (now < c.valid_from) throw refused('error.coupon.notYet');
     if (now >= c.valid_to) throw refused('error.coupon.expired');
-    if (c.kind === 'fixed' && c.currency !== u.currency) throw refused('error.coupon.currency', { currency: c.currency! });
-    if ((c.agent_id && c.agent_id !== u.agentId) || (c.venue_id && c.venue_id !== u.venueId)) throw refused('error.coupon.scope');
+    if (c.kind === 'fixed' && c.currency !== u.currency)
+      throw refused('error.coupon.currency', { currency: c.currency! });
+    if ((c.agent_id && c.agent_id !== u.agentId) || (c.venue_id && c.venue_id !== u.venueId))
+      throw refused('error.coupon.scope');
     return c;
   }
 
@@ -129,8 +149,12 @@ export class CouponsService {
     if (!(await this.d.repo.settle(id, 'redeemed', this.d.clock.now()))) throw refused('error.coupon.released');
     const ledger = this.d.ledger;
     await ledger.transfer({
-      debit: await ledger.account(PLATFORM, 'discount', currency), credit: await ledger.account(PLATFORM, 'revenue', currency),
-      amount: discount, code: 'coupon', orderId, at: this.d.clock.now(),
+      debit: await ledger.account(PLATFORM, 'discount', currency),
+      credit: await ledger.account(PLATFORM, 'revenue', currency),
+      amount: discount,
+      code: 'coupon',
+      orderId,
+      at: this.d.clock.now(),
     });
   }
 
@@ -152,19 +176,38 @@ export class CouponsService {
     const from = new Date(input.validFrom);
     const to = new Date(input.validTo);
     if (!(to > from)) throw badRequest('error.validation.field', { field: 'validTo' });
-    if (input.kind === 'percent' ? input.percent === undefined || input.amount !== undefined || input.currency !== undefined
-      : input.amount === undefined || input.currency === undefined || input.percent !== undefined) {
+    if (
+      input.kind === 'percent'
+        ? input.percent === undefined || input.amount !== undefined || input.currency !== undefined
+        : input.amount === undefined || input.currency === undefined || input.percent !== undefined
+    ) {
       throw badRequest('error.validation.field', { field: input.kind === 'percent' ? 'percent' : 'amount' });
     }
     return this.atomic(async () => {
       const row = await this.d.repo.insert({
-        code: input.code, kind: input.kind, percent: input.percent ?? null, amount: input.amount ?? null, currency: input.currency?.toUpperCase() ?? null,
-        valid_from: from, valid_to: to, limit_per_user: input.limitPerUser ?? 1, limit_total: input.limitTotal ?? null, agent_id: agent,
-        venue_id: input.venueId ?? null, created_at: this.d.clock.now(),
+        code: input.code,
+        kind: input.kind,
+        percent: input.percent ?? null,
+        amount: input.amount ?? null,
+        currency: input.currency?.toUpperCase() ?? null,
+        valid_from: from,
+        valid_to: to,
+        limit_per_user: input.limitPerUser ?? 1,
+        limit_total: input.limitTotal ?? null,
+        agent_id: agent,
+        venue_id: input.venueId ?? null,
+        created_at: this.d.clock.now(),
       });
       if (!row) throw conflict('ops.error.couponTaken', { code: input.code });
       const after = shape(row, EMPTY);
-      if (actor) await this.d.audit.record(actor, { action: 'coupon.create', entity: 'coupon', entityId: row.id, agentId: agent, after });
+      if (actor)
+        await this.d.audit.record(actor, {
+          action: 'coupon.create',
+          entity: 'coupon',
+          entityId: row.id,
+          agentId: agent,
+          after,
+        });
       return { ...after, redemptions: [] };
     });
   }
@@ -177,16 +220,30 @@ export class CouponsService {
       const stats = (await this.d.repo.stats([id])).get(id)!;
       const before = shape(row, stats);
       const after = shape((await this.d.repo.setPaused(id, paused))!, stats);
-      await this.d.audit.record(actor, { action: paused ? 'coupon.pause' : 'coupon.resume', entity: 'coupon', entityId: id, agentId: row.agent_id, before, after });
+      await this.d.audit.record(actor, {
+        action: paused ? 'coupon.pause' : 'coupon.resume',
+        entity: 'coupon',
+        entityId: id,
+        agentId: row.agent_id,
+        before,
+        after,
+      });
       return after;
     });
   }
 
   async list(scope: Scope, cursor: string | undefined, limit: number) {
     const agents = scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [];
-    const rows = (await this.d.repo.page(agents, decodeCursor(cursor), limit + 1)).filter((r) => inScope(scope, r.agent_id, r.venue_id));
+    const rows = (await this.d.repo.page(agents, decodeCursor(cursor), limit + 1)).filter((r) =>
+      inScope(scope, r.agent_id, r.venue_id),
+    );
     const stats = await this.d.repo.stats(rows.map((r) => r.id));
-    return pageOf(rows, limit, (r) => [new Date(r.created_at).toISOString(), r.id], (r) => shape(r, stats.get(r.id)!));
+    return pageOf(
+      rows,
+      limit,
+      (r) => [new Date(r.created_at).toISOString(), r.id],
+      (r) => shape(r, stats.get(r.id)!),
+    );
   }
 
   /** One coupon with its latest uses. */
@@ -195,7 +252,13 @@ export class CouponsService {
     if (!row || !inScope(scope, row.agent_id, row.venue_id)) throw notFound('ops.error.notFound');
     const stats = (await this.d.repo.stats([id])).get(id)!;
     const redemptions = (await this.d.repo.redemptions(id, 100)).map((r) => ({
-      orderId: r.order_id, purpose: r.purpose, userId: r.user_id, gross: r.gross, discount: r.discount, currency: r.currency, status: r.status,
+      orderId: r.order_id,
+      purpose: r.purpose,
+      userId: r.user_id,
+      gross: r.gross,
+      discount: r.discount,
+      currency: r.currency,
+      status: r.status,
       at: new Date(r.created_at).toISOString(),
     }));
     return { ...shape(row, stats), redemptions };
@@ -211,9 +274,20 @@ const reservation = (r: RedemptionRow): Reservation => ({ id: r.id, discount: r.
 
 function shape(r: CouponRow, s: CouponStats): Coupon {
   return {
-    id: r.id, code: r.code, kind: r.kind, ...(r.percent !== null ? { percent: r.percent } : {}), ...(r.amount !== null ? { amount: r.amount, currency: r.currency! } : {}),
-    validFrom: new Date(r.valid_from).toISOString(), validTo: new Date(r.valid_to).toISOString(), limitPerUser: r.limit_per_user,
-    ...(r.limit_total !== null ? { limitTotal: r.limit_total } : {}), agentId: r.agent_id, venueId: r.venue_id, paused: r.paused,
-    redeemed: s.redeemed, reserved: s.reserved, given: s.given,
+    id: r.id,
+    code: r.code,
+    kind: r.kind,
+    ...(r.percent !== null ? { percent: r.percent } : {}),
+    ...(r.amount !== null ? { amount: r.amount, currency: r.currency! } : {}),
+    validFrom: new Date(r.valid_from).toISOString(),
+    validTo: new Date(r.valid_to).toISOString(),
+    limitPerUser: r.limit_per_user,
+    ...(r.limit_total !== null ? { limitTotal: r.limit_total } : {}),
+    agentId: r.agent_id,
+    venueId: r.venue_id,
+    paused: r.paused,
+    redeemed: s.redeemed,
+    reserved: s.reserved,
+    given: s.given,
   };
 }

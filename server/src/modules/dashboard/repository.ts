@@ -85,7 +85,9 @@ export class DashboardRepository {
 
   /** The oldest marks, at most `limit`. */
   async marks(limit: number): Promise<string[]> {
-    const { rows } = await this.db.query<{ id: string }>('select id from dashboard_dirty order by id limit $1', [limit]);
+    const { rows } = await this.db.query<{ id: string }>('select id from dashboard_dirty order by id limit $1', [
+      limit,
+    ]);
     return rows.map((r) => String(r.id));
   }
 
@@ -94,7 +96,9 @@ export class DashboardRepository {
     const buckets = `b as (select distinct venue_id, day from dashboard_dirty where id = any($1::bigint[]))`;
     const { rows: gone } = await this.db.query<Touched>(
       `with ${buckets} delete from dashboard_daily d using b where d.venue_id = b.venue_id and d.day = b.day
-       returning d.agent_id, d.venue_id, to_char(d.day, 'YYYY-MM-DD') as day`, [ids]);
+       returning d.agent_id, d.venue_id, to_char(d.day, 'YYYY-MM-DD') as day`,
+      [ids],
+    );
     const { rows: made } = await this.db.query<Touched>(
       `with ${buckets},
        started as (
@@ -132,23 +136,33 @@ export class DashboardRepository {
     const days = unique(touched.map((r) => `${r.agent_id} ${r.day}`));
     const byDay = `p as (select * from unnest($1::text[], $2::date[]) as p (agent_id, day))`;
     const dayParams = [days.map((k) => k[0]), days.map((k) => k[1])];
-    await this.db.query(`with ${byDay} delete from dashboard_agent_daily a using p where a.agent_id = p.agent_id and a.day = p.day`, dayParams);
+    await this.db.query(
+      `with ${byDay} delete from dashboard_agent_daily a using p where a.agent_id = p.agent_id and a.day = p.day`,
+      dayParams,
+    );
     await this.db.query(
       `with ${byDay}
        insert into dashboard_agent_daily (agent_id, day, currency, rentals, failed_ejects, returns, returns_elsewhere, revenue, rented_minutes)
        select d.agent_id, d.day, d.currency, sum(d.rentals), sum(d.failed_ejects), sum(d.returns), sum(d.returns_elsewhere), sum(d.revenue), sum(d.rented_minutes)
          from p join dashboard_daily d on d.agent_id = p.agent_id and d.day = p.day
-        group by d.agent_id, d.day, d.currency`, dayParams);
+        group by d.agent_id, d.day, d.currency`,
+      dayParams,
+    );
     const months = unique(touched.map((r) => `${r.venue_id} ${r.day.slice(0, 7)}-01`));
     const byMonth = `p as (select * from unnest($1::text[], $2::date[]) as p (venue_id, month))`;
     const monthParams = [months.map((k) => k[0]), months.map((k) => k[1])];
-    await this.db.query(`with ${byMonth} delete from dashboard_venue_monthly m using p where m.venue_id = p.venue_id and m.month = p.month`, monthParams);
+    await this.db.query(
+      `with ${byMonth} delete from dashboard_venue_monthly m using p where m.venue_id = p.venue_id and m.month = p.month`,
+      monthParams,
+    );
     await this.db.query(
       `with ${byMonth}
        insert into dashboard_venue_monthly (agent_id, venue_id, month, currency, rentals, rented_minutes, revenue)
        select min(d.agent_id), d.venue_id, p.month, d.currency, sum(d.rentals), sum(d.rented_minutes), sum(d.revenue)
          from p join dashboard_daily d on d.venue_id = p.venue_id and d.day >= p.month and d.day < (p.month + interval '1 month')
-        group by d.venue_id, p.month, d.currency`, monthParams);
+        group by d.venue_id, p.month, d.currency`,
+      monthParams,
+    );
     await this.runningSums(touched);
   }
 
@@ -158,7 +172,10 @@ export class DashboardRepository {
     for (const r of touched) if (!since.has(r.venue_id) || r.day < since.get(r.venue_id)!) since.set(r.venue_id, r.day);
     const bySince = `p as (select * from unnest($1::text[], $2::date[]) as p (venue_id, since))`;
     const params = [[...since.keys()], [...since.values()]];
-    await this.db.query(`with ${bySince} delete from dashboard_venue_running r using p where r.venue_id = p.venue_id and r.day >= p.since`, params);
+    await this.db.query(
+      `with ${bySince} delete from dashboard_venue_running r using p where r.venue_id = p.venue_id and r.day >= p.since`,
+      params,
+    );
     await this.db.query(
       `with ${bySince}
        insert into dashboard_venue_running (agent_id, venue_id, currency, day, buckets, rentals, rented_minutes, revenue)
@@ -168,7 +185,9 @@ export class DashboardRepository {
          left join lateral (
            select r.buckets, r.rentals, r.rented_minutes, r.revenue from dashboard_venue_running r
             where r.venue_id = d.venue_id and r.currency = d.currency and r.day < p.since order by r.day desc limit 1) b on true
-       window w as (partition by d.venue_id, d.currency order by d.day)`, params);
+       window w as (partition by d.venue_id, d.currency order by d.day)`,
+      params,
+    );
   }
 
   /** Today's cabinets and power banks per venue (kept for utilisation). */
@@ -184,7 +203,9 @@ export class DashboardRepository {
     await this.db.query('delete from dashboard_agent_fleet_daily where day = $1::date', [day]);
     await this.db.query(
       `insert into dashboard_agent_fleet_daily (agent_id, day, powerbanks)
-       select agent_id, day, sum(powerbanks) from dashboard_fleet_daily where day = $1::date group by agent_id, day`, [day]);
+       select agent_id, day, sum(powerbanks) from dashboard_fleet_daily where day = $1::date group by agent_id, day`,
+      [day],
+    );
   }
 
   async markRefreshed(at: Date) {
@@ -193,13 +214,17 @@ export class DashboardRepository {
 
   async state(): Promise<{ refreshed_at: Date | null; pending: number }> {
     const { rows } = await this.db.query<{ refreshed_at: Date | null; pending: number }>(
-      `select s.refreshed_at, (select count(*)::int from dashboard_dirty) as pending from dashboard_state s`);
+      `select s.refreshed_at, (select count(*)::int from dashboard_dirty) as pending from dashboard_state s`,
+    );
     return rows[0] ?? { refreshed_at: null, pending: 0 };
   }
 
   /** A venue's agent (the scope of a venue filter). */
   async venueAgent(venueId: string): Promise<string | undefined> {
-    const { rows } = await this.db.query<{ agent_id: string }>(`select coalesce(agent_id, 'powerly') as agent_id from venues where id = $1`, [venueId]);
+    const { rows } = await this.db.query<{ agent_id: string }>(
+      `select coalesce(agent_id, 'powerly') as agent_id from venues where id = $1`,
+      [venueId],
+    );
     return rows[0]?.agent_id;
   }
 
@@ -210,7 +235,9 @@ export class DashboardRepository {
       `select to_char(d.day, 'YYYY-MM-DD') as day, d.currency, sum(d.rentals)::int as rentals, sum(d.failed_ejects)::int as failed_ejects,
          sum(d.returns)::int as returns, sum(d.returns_elsewhere)::int as returns_elsewhere, sum(d.rented_minutes)::bigint as rented_minutes,
          sum(d.revenue)::bigint as revenue
-       from ${wholeAgents(f) ? 'dashboard_agent_daily' : 'dashboard_daily'} d where ${w.sql} group by d.day, d.currency order by d.day, d.currency`, w.params);
+       from ${wholeAgents(f) ? 'dashboard_agent_daily' : 'dashboard_daily'} d where ${w.sql} group by d.day, d.currency order by d.day, d.currency`,
+      w.params,
+    );
     return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes), revenue: Number(r.revenue) }));
   }
 
@@ -220,12 +247,16 @@ export class DashboardRepository {
     const w = where(f);
     const { rows } = await this.db.query<FleetRow>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.powerbanks)::int as powerbanks
-       from ${table} d where ${w.sql} group by d.day order by d.day`, w.params);
+       from ${table} d where ${w.sql} group by d.day order by d.day`,
+      w.params,
+    );
     if (rows.length) return rows;
     const n = where({ ...f, from: '0001-01-01', to: '9999-12-31' }, [f.from]);
     const { rows: near } = await this.db.query<FleetRow>(
       `select to_char(d.day, 'YYYY-MM-DD') as day, sum(d.powerbanks)::int as powerbanks
-       from ${table} d where ${n.sql} group by d.day order by abs(d.day - $3::date), d.day limit 1`, n.params);
+       from ${table} d where ${n.sql} group by d.day order by abs(d.day - $3::date), d.day limit 1`,
+      n.params,
+    );
     return near;
   }
 
@@ -237,7 +268,9 @@ export class DashboardRepository {
   async topVenues(f: DashboardFilter, limit: number): Promise<VenueRow[]> {
     const w = where(f, [limit]);
     const diff = (c: string, type: string) => `(e.${c} - coalesce(s.${c}, 0))::${type} as ${c}`;
-    const last = (cond: string) => `select r.buckets, r.rentals, r.rented_minutes, r.revenue from dashboard_venue_running r
+    const last = (
+      cond: string,
+    ) => `select r.buckets, r.rentals, r.rented_minutes, r.revenue from dashboard_venue_running r
        where r.venue_id = k.venue_id and r.currency = k.currency and ${cond} order by r.day desc limit 1`;
     const { rows } = await this.db.query<VenueRow>(
       `with k as (
@@ -248,7 +281,9 @@ export class DashboardRepository {
            from k join lateral (${last('r.day <= $2::date')}) e on true left join lateral (${last('r.day < $1::date')}) s on true
           where e.buckets > coalesce(s.buckets, 0)),
        top as (select venue_id, sum(rentals) as rentals from v group by venue_id order by sum(rentals) desc, venue_id limit $3)
-       select v.* from v join top using (venue_id) order by top.rentals desc, v.venue_id, v.currency`, w.params);
+       select v.* from v join top using (venue_id) order by top.rentals desc, v.venue_id, v.currency`,
+      w.params,
+    );
     return rows.map((r) => ({ ...r, rented_minutes: Number(r.rented_minutes), revenue: Number(r.revenue) }));
   }
 }

@@ -8,8 +8,13 @@ import type { AgentAdminRow, AgentsRepository } from './repository.ts';
 import { isOrigin } from './service.ts';
 
 const toAgent = (r: AgentAdminRow): Agent => ({
-  id: r.id, name: r.name, country: r.country?.trim() ?? null, currencies: r.currencies.map((c) => c.trim()), origins: r.origins,
-  depositByPayment: r.deposit_by_payment === true, version: r.version,
+  id: r.id,
+  name: r.name,
+  country: r.country?.trim() ?? null,
+  currencies: r.currencies.map((c) => c.trim()),
+  origins: r.origins,
+  depositByPayment: r.deposit_by_payment === true,
+  version: r.version,
 });
 
 function checkLists(p: Problems, a: { origins?: string[]; currencies?: string[] }) {
@@ -52,7 +57,14 @@ export class AgentsService {
     const a = input as AgentCreate;
     checkLists(p, a);
     p.throwIfAny();
-    const row = { id: a.id, name: a.name, country: a.country ?? null, currencies: a.currencies, origins: a.origins, deposit_by_payment: a.depositByPayment ?? false };
+    const row = {
+      id: a.id,
+      name: a.name,
+      country: a.country ?? null,
+      currencies: a.currencies,
+      origins: a.origins,
+      deposit_by_payment: a.depositByPayment ?? false,
+    };
     if (!(await this.d.repo.insert(row, this.d.clock.now()))) p.add('id', 'duplicate').throwIfAny();
     return toAgent({ ...row, version: 1 });
   }
@@ -66,7 +78,11 @@ export class AgentsService {
     p.throwIfAny();
     const cur = await this.get(id);
     const next = {
-      id, name: u.name ?? cur.name, country: u.country ?? cur.country, currencies: u.currencies ?? cur.currencies, origins: u.origins ?? cur.origins,
+      id,
+      name: u.name ?? cur.name,
+      country: u.country ?? cur.country,
+      currencies: u.currencies ?? cur.currencies,
+      origins: u.origins ?? cur.origins,
       deposit_by_payment: u.depositByPayment ?? cur.depositByPayment,
     };
     const saved = await this.d.repo.update(next, u.version, this.d.clock.now());

@@ -15,7 +15,12 @@ function sign(key: string, body: string): string {
   return createHmac('sha256', key).update(`v1.${body}`).digest('base64url');
 }
 
-export function issueCode(key: string, agent: string, nowMs: number, ttlMs = CODE_TTL_MS): { code: string; claims: CodeClaims } {
+export function issueCode(
+  key: string,
+  agent: string,
+  nowMs: number,
+  ttlMs = CODE_TTL_MS,
+): { code: string; claims: CodeClaims } {
   const claims: CodeClaims = { j: randomBytes(16).toString('base64url'), a: agent, e: nowMs + ttlMs };
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
   return { code: `v1.${body}.${sign(key, body)}`, claims };

@@ -45,11 +45,25 @@ export class EmbedRepository {
   }
 
   async addVital(v: VitalRow): Promise<void> {
-    await this.db.query('insert into web_vitals (shape, name, value, rating, route) values ($1, $2, $3, $4, $5)', [v.shape, v.name, v.value, v.rating, v.route]);
+    await this.db.query('insert into web_vitals (shape, name, value, rating, route) values ($1, $2, $3, $4, $5)', [
+      v.shape,
+      v.name,
+      v.value,
+      v.rating,
+      v.route,
+    ]);
   }
 
   async summary(sinceMs: number): Promise<VitalSummary[]> {
-    const { rows } = await this.db.query<{ shape: string; name: string; count: number; p75: number; good: number; ni: number; poor: number }>(
+    const { rows } = await this.db.query<{
+      shape: string;
+      name: string;
+      count: number;
+      p75: number;
+      good: number;
+      ni: number;
+      poor: number;
+    }>(
       `select shape, name, count(*)::int as count,
               percentile_cont(0.75) within group (order by value) as p75,
               count(*) filter (where rating = 'good')::int as good,
@@ -59,7 +73,15 @@ export class EmbedRepository {
         group by shape, name order by shape, name`,
       [sinceMs],
     );
-    return rows.map((r) => ({ shape: r.shape, name: r.name, count: r.count, p75: Math.round(Number(r.p75) * 1000) / 1000, good: r.good, needsImprovement: r.ni, poor: r.poor }));
+    return rows.map((r) => ({
+      shape: r.shape,
+      name: r.name,
+      count: r.count,
+      p75: Math.round(Number(r.p75) * 1000) / 1000,
+      good: r.good,
+      needsImprovement: r.ni,
+      poor: r.poor,
+    }));
   }
 }
 
@@ -67,7 +89,12 @@ export class EmbedCodesRepository {
   constructor(private readonly db: Queryable) {}
 
   async create(c: { jti: string; agentId: string; userId: number; expiresAt: Date }): Promise<void> {
-    await this.db.query('insert into embed_codes (jti, agent_id, user_id, expires_at) values ($1, $2, $3, $4)', [c.jti, c.agentId, c.userId, c.expiresAt]);
+    await this.db.query('insert into embed_codes (jti, agent_id, user_id, expires_at) values ($1, $2, $3, $4)', [
+      c.jti,
+      c.agentId,
+      c.userId,
+      c.expiresAt,
+    ]);
   }
 
   /** Marks the code used if it is unused and unexpired (compare-and-set); returns its user, or undefined. */
@@ -93,12 +120,17 @@ export class AgentsRepository {
   constructor(private readonly db: Queryable) {}
 
   async get(id: string): Promise<AgentAdminRow | undefined> {
-    const { rows } = await this.db.query<AgentAdminRow>('select id, name, origins, country, currencies, deposit_by_payment, version from agents where id = $1', [id]);
+    const { rows } = await this.db.query<AgentAdminRow>(
+      'select id, name, origins, country, currencies, deposit_by_payment, version from agents where id = $1',
+      [id],
+    );
     return rows[0];
   }
 
   async list(): Promise<AgentAdminRow[]> {
-    const { rows } = await this.db.query<AgentAdminRow>('select id, name, origins, country, currencies, deposit_by_payment, version from agents order by id');
+    const { rows } = await this.db.query<AgentAdminRow>(
+      'select id, name, origins, country, currencies, deposit_by_payment, version from agents order by id',
+    );
     return rows;
   }
 

@@ -38,11 +38,25 @@ export class LedgerHistoryRepository {
    */
   async clearingByOrder(provider: string, f: { window: [Date, Date] } | { orders: string[] }) {
     const window = 'window' in f ? f.window : null;
-    const { rows } = await this.db.query<{ order_id: string; currency: string; charged: string; refunded: string; fee: string }>(
-      clearingByOrderSql({ provider: '$1', from: '$2::timestamptz', to: '$3::timestamptz', orders: '$4::text[]' }),
-      [provider, window?.[0] ?? null, window?.[1] ?? null, 'orders' in f ? f.orders : null],
-    );
-    return rows.map((r) => ({ orderId: r.order_id, currency: r.currency.trim(), charged: Number(r.charged), refunded: Number(r.refunded), fee: Number(r.fee) }));
+    const { rows } = await this.db.query<{
+      order_id: string;
+      currency: string;
+      charged: string;
+      refunded: string;
+      fee: string;
+    }>(clearingByOrderSql({ provider: '$1', from: '$2::timestamptz', to: '$3::timestamptz', orders: '$4::text[]' }), [
+      provider,
+      window?.[0] ?? null,
+      window?.[1] ?? null,
+      'orders' in f ? f.orders : null,
+    ]);
+    return rows.map((r) => ({
+      orderId: r.order_id,
+      currency: r.currency.trim(),
+      charged: Number(r.charged),
+      refunded: Number(r.refunded),
+      fee: Number(r.fee),
+    }));
   }
 }
 

@@ -35,14 +35,23 @@ export const DEFAULT_AGENT = 'powerly';
 /** bigint columns come back as strings from node-postgres: numbers here (minor units fit in 2^53). */
 export function numericAccount(a: Account): Account {
   return {
-    ...a, id: Number(a.id), debits_pending: Number(a.debits_pending), debits_posted: Number(a.debits_posted),
-    credits_pending: Number(a.credits_pending), credits_posted: Number(a.credits_posted),
+    ...a,
+    id: Number(a.id),
+    debits_pending: Number(a.debits_pending),
+    debits_posted: Number(a.debits_posted),
+    credits_pending: Number(a.credits_pending),
+    credits_posted: Number(a.credits_posted),
   };
 }
 
 type FullKey = { owner: { type: string; id: string }; kind: string; currency: string; agent: string };
-const keyColumns = (keys: FullKey[]) =>
-  [keys.map((k) => k.owner.type), keys.map((k) => k.owner.id), keys.map((k) => k.kind), keys.map((k) => k.currency), keys.map((k) => k.agent)];
+const keyColumns = (keys: FullKey[]) => [
+  keys.map((k) => k.owner.type),
+  keys.map((k) => k.owner.id),
+  keys.map((k) => k.kind),
+  keys.map((k) => k.currency),
+  keys.map((k) => k.agent),
+];
 
 export type BalanceColumn = 'debits_pending' | 'debits_posted' | 'credits_pending' | 'credits_posted';
 
@@ -104,7 +113,18 @@ export class LedgerRepository {
     await this.db.query(
       `insert into ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, flag, pending_id, code,
          order_id, created_at) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
-      [t.id, t.debit_account_id, t.credit_account_id, t.amount, t.currency, t.flag, t.pending_id, t.code, t.order_id, t.created_at],
+      [
+        t.id,
+        t.debit_account_id,
+        t.credit_account_id,
+        t.amount,
+        t.currency,
+        t.flag,
+        t.pending_id,
+        t.code,
+        t.order_id,
+        t.created_at,
+      ],
     );
   }
 
@@ -113,7 +133,11 @@ export class LedgerRepository {
   }
 
   /** A transfer and its two balance moves, in one statement (the accounts are locked by the caller). */
-  async insertTransferMoving(t: Omit<Transfer, 'created_at'> & { created_at: Date }, debitColumn: BalanceColumn, creditColumn: BalanceColumn) {
+  async insertTransferMoving(
+    t: Omit<Transfer, 'created_at'> & { created_at: Date },
+    debitColumn: BalanceColumn,
+    creditColumn: BalanceColumn,
+  ) {
     await this.db.query(
       `with t as (
          insert into ledger_transfers (id, debit_account_id, credit_account_id, amount, currency, flag, pending_id, code, order_id, created_at)
@@ -121,7 +145,18 @@ export class LedgerRepository {
        update ledger_accounts set ${debitColumn} = ${debitColumn} + case when id = $2 then $4 else 0 end,
          ${creditColumn} = ${creditColumn} + case when id = $3 then $4 else 0 end
         where id in ($2, $3)`,
-      [t.id, t.debit_account_id, t.credit_account_id, t.amount, t.currency, t.flag, t.pending_id, t.code, t.order_id, t.created_at],
+      [
+        t.id,
+        t.debit_account_id,
+        t.credit_account_id,
+        t.amount,
+        t.currency,
+        t.flag,
+        t.pending_id,
+        t.code,
+        t.order_id,
+        t.created_at,
+      ],
     );
   }
 
@@ -167,7 +202,8 @@ export class LedgerRepository {
   /** Currencies in which the user has a wallet account. */
   async walletCurrencies(userId: string) {
     const { rows } = await this.db.query<{ currency: string }>(
-      `select currency from ledger_accounts where owner_type = 'user' and owner_id = $1 and kind = 'wallet'`, [userId],
+      `select currency from ledger_accounts where owner_type = 'user' and owner_id = $1 and kind = 'wallet'`,
+      [userId],
     );
     return rows.map((r) => r.currency);
   }
@@ -199,7 +235,10 @@ export class LedgerRepository {
    * came back to the wallet: all of a voided hold, the rest of a partly posted one); each hold says whether it is
    * resolved.
    */
-  async walletMovements(userId: string, f: { currency: string | null; agent: string | null; limit: number; offset: number }) {
+  async walletMovements(
+    userId: string,
+    f: { currency: string | null; agent: string | null; limit: number; offset: number },
+  ) {
     const params = [userId, f.currency, f.agent, f.limit, f.offset];
     const base = `from ledger_transfers t join ledger_accounts a on a.id in (t.debit_account_id, t.credit_account_id)
        left join ledger_transfers h on h.id = t.pending_id and h.code in ('deposit_hold', 'mifi_deposit')
@@ -208,8 +247,17 @@ export class LedgerRepository {
          and (t.flag in ('posted', 'pending')
               or (h.id is not null and (t.flag = 'void_pending' or (t.flag = 'post_pending' and t.amount < h.amount))))`;
     const { rows } = await this.db.query<{
-      id: string; code: string; amount: number; currency: string; created_at: Date; flag: string; credit: boolean;
-      agent_id: string; order_id: string | null; pending_id: string | null; resolved: boolean;
+      id: string;
+      code: string;
+      amount: number;
+      currency: string;
+      created_at: Date;
+      flag: string;
+      credit: boolean;
+      agent_id: string;
+      order_id: string | null;
+      pending_id: string | null;
+      resolved: boolean;
     }>(
       `select t.id, case when h.id is null then t.code else 'deposit_release' end as code,
               case when t.flag = 'post_pending' then h.amount - t.amount else t.amount end as amount,
@@ -235,18 +283,28 @@ export class LedgerRepository {
   /** The agents a user has an account with (the back office's scope of a rider). */
   async agentsOfUser(userId: string): Promise<string[]> {
     const { rows } = await this.db.query<{ agent_id: string }>(
-      "select distinct agent_id from ledger_accounts where owner_type = 'user' and owner_id = $1 order by agent_id", [userId],
+      "select distinct agent_id from ledger_accounts where owner_type = 'user' and owner_id = $1 order by agent_id",
+      [userId],
     );
     return rows.map((r) => r.agent_id);
   }
 
   /** Balances per currency, agent, owner type and account kind (of these agents; null: every agent). */
   async balances(agents: string[] | null) {
-    const { rows } = await this.db.query<{ currency: string; agent_id: string; owner_type: string; kind: string; accounts: number; posted: string; pending: string }>(
+    const { rows } = await this.db.query<{
+      currency: string;
+      agent_id: string;
+      owner_type: string;
+      kind: string;
+      accounts: number;
+      posted: string;
+      pending: string;
+    }>(
       `select currency, agent_id, owner_type, kind, count(*)::int as accounts,
               sum(credits_posted - debits_posted)::bigint as posted, sum(credits_pending - debits_pending)::bigint as pending
          from ledger_accounts where ($1::text[] is null or agent_id = any($1))
-        group by currency, agent_id, owner_type, kind order by currency, agent_id, owner_type, kind`, [agents],
+        group by currency, agent_id, owner_type, kind order by currency, agent_id, owner_type, kind`,
+      [agents],
     );
     return rows;
   }

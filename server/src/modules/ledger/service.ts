@@ -78,7 +78,9 @@ export class LedgerService {
     const full = keys.map((k) => ({ ...k, agent: k.agent ?? DEFAULT_AGENT }));
     const key = (a: { owner_type: string; owner_id: string; kind: string; currency: string; agent_id: string }) =>
       `${a.owner_type}|${a.owner_id}|${a.kind}|${a.currency}|${a.agent_id}`;
-    const wanted = full.map((k) => key({ owner_type: k.owner.type, owner_id: k.owner.id, kind: k.kind, currency: k.currency, agent_id: k.agent }));
+    const wanted = full.map((k) =>
+      key({ owner_type: k.owner.type, owner_id: k.owner.id, kind: k.kind, currency: k.currency, agent_id: k.agent }),
+    );
     let found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
     if (wanted.some((w) => !found.has(w))) {
       await this.repo.createAccounts(full);
@@ -108,7 +110,8 @@ export class LedgerService {
     const keys = [`${primary}|${DEFAULT_AGENT}`, ...accounts.map((a) => `${a.currency}|${a.agent_id}`)];
     return [...new Set(keys)].map((k) => {
       const [currency, agent] = k.split('|') as [string, string];
-      const of = (kind: string) => accounts.find((a) => a.currency === currency && a.agent_id === agent && a.kind === kind);
+      const of = (kind: string) =>
+        accounts.find((a) => a.currency === currency && a.agent_id === agent && a.kind === kind);
       const hold = of('deposit_hold');
       return { currency, agent, balance: LedgerService.available(of('wallet')), held: hold ? hold.credits_pending : 0 };
     });
@@ -121,24 +124,30 @@ export class LedgerService {
   private async move(input: TransferInput & { pending?: boolean }): Promise<string> {
     if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new RangeError('transfer amount must be > 0');
     if (input.debit.currency !== input.credit.currency) throw new RangeError('transfer across currencies');
-    const debit = input.locked ? input.debit : (await this.repo.lockAccounts([input.debit.id, input.credit.id])).get(Number(input.debit.id))!;
+    const debit = input.locked
+      ? input.debit
+      : (await this.repo.lockAccounts([input.debit.id, input.credit.id])).get(Number(input.debit.id))!;
     if (input.mustNotOverdraw && LedgerService.available(debit) < input.amount) {
       throw refused('error.insufficientBalance');
     }
     const id = input.id ?? uuid();
     const pending = input.pending === true;
-    await this.repo.insertTransferMoving({
-      id,
-      debit_account_id: input.debit.id,
-      credit_account_id: input.credit.id,
-      amount: input.amount,
-      currency: input.debit.currency,
-      flag: pending ? 'pending' : 'posted',
-      pending_id: null,
-      code: input.code,
-      order_id: input.orderId ?? null,
-      created_at: input.at,
-    }, pending ? 'debits_pending' : 'debits_posted', pending ? 'credits_pending' : 'credits_posted');
+    await this.repo.insertTransferMoving(
+      {
+        id,
+        debit_account_id: input.debit.id,
+        credit_account_id: input.credit.id,
+        amount: input.amount,
+        currency: input.debit.currency,
+        flag: pending ? 'pending' : 'posted',
+        pending_id: null,
+        code: input.code,
+        order_id: input.orderId ?? null,
+        created_at: input.at,
+      },
+      pending ? 'debits_pending' : 'debits_posted',
+      pending ? 'credits_pending' : 'credits_posted',
+    );
     return id;
   }
 

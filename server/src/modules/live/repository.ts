@@ -14,13 +14,19 @@ export class LiveRepository {
   }
 
   async insertTicket(hash: string, userId: number, expiresAt: Date): Promise<void> {
-    await this.db.query('insert into live_tickets (ticket_hash, user_id, expires_at) values ($1, $2, $3)', [hash, userId, expiresAt]);
+    await this.db.query('insert into live_tickets (ticket_hash, user_id, expires_at) values ($1, $2, $3)', [
+      hash,
+      userId,
+      expiresAt,
+    ]);
   }
 
   /** Consumes a ticket: its user when it exists and has not expired; it is gone afterwards either way. */
   async takeTicket(hash: string, now: Date): Promise<number | undefined> {
     const { rows } = await this.db.query<{ user_id: number; expires_at: Date }>(
-      'delete from live_tickets where ticket_hash = $1 returning user_id, expires_at', [hash]);
+      'delete from live_tickets where ticket_hash = $1 returning user_id, expires_at',
+      [hash],
+    );
     const r = rows[0];
     return r && new Date(r.expires_at) > now ? Number(r.user_id) : undefined;
   }

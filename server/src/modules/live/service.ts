@@ -22,7 +22,9 @@ export class LiveService {
   private readonly subscribers = new Map<number, Set<Listener>>();
   private unlisten: (() => Promise<void>) | null = null;
 
-  constructor(private readonly d: { db: Db; repo: LiveRepository; clock: Clock; log: { warn(o: object, m: string): void } }) {}
+  constructor(
+    private readonly d: { db: Db; repo: LiveRepository; clock: Clock; log: { warn(o: object, m: string): void } },
+  ) {}
 
   /** One channel per database schema: tests (and tenants) sharing one PostgreSQL server never hear each other. */
   private channelName(): Promise<string> {

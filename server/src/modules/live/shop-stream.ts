@@ -26,7 +26,13 @@ export const SHOP_REREAD_MS = 60_000;
 const digest = (s: ShopStock) => JSON.stringify(s.cabinets.map((c) => [c.cabinetID, c.online, c.freeNum, c.returnNum]));
 
 /** Follows venue `shopId` for `userId`; `send` gets 'shop' on each change of what the page shows. Returns the stop. */
-export function followShop(d: ShopStreamDeps, shopId: string, userId: number, send: (e: LiveEvent) => void, first: ShopStock): () => void {
+export function followShop(
+  d: ShopStreamDeps,
+  shopId: string,
+  userId: number,
+  send: (e: LiveEvent) => void,
+  first: ShopStock,
+): () => void {
   let mine = new Set(first.cabinets.map((c) => c.cabinetID));
   let last = digest(first);
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -25,8 +25,16 @@ export interface CheckedImage {
 export async function checkImage(bytes: Uint8Array, kind: ImageKind): Promise<CheckedImage> {
   const max = IMAGE_MAX_BYTES[kind];
   if (bytes.length > max) throw new AppError(413, 'ops.error.imageTooLarge', { max: `${Math.round(max / 1024)} KB` });
-  const meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS }).metadata().catch(() => undefined);
+  const meta = await sharp(bytes, { limitInputPixels: MAX_PIXELS })
+    .metadata()
+    .catch(() => undefined);
   const ext = meta?.format ? FORMATS[meta.format] : undefined;
   if (!meta || !ext || !meta.width || !meta.height) throw new AppError(400, 'ops.error.notImage');
-  return { ext, contentType: CONTENT_TYPES[ext]!, width: meta.width, height: meta.height, digest: createHash('sha256').update(bytes).digest('hex').slice(0, 20) };
+  return {
+    ext,
+    contentType: CONTENT_TYPES[ext]!,
+    width: meta.width,
+    height: meta.height,
+    digest: createHash('sha256').update(bytes).digest('hex').slice(0, 20),
+  };
 }

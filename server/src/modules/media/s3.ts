@@ -2,7 +2,13 @@
 // GetObject, DeleteObject on one bucket. Configured by MEDIA_S3_BUCKET, MEDIA_S3_REGION, MEDIA_S3_ENDPOINT (for a
 // non-AWS service), MEDIA_S3_FORCE_PATH_STYLE, MEDIA_S3_ACCESS_KEY_ID / MEDIA_S3_SECRET_ACCESS_KEY (else the SDK's
 // own credential chain).
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { LocalMediaStore, type MediaStore, type StoredObject } from './store.ts';
 
 export interface S3Settings {
@@ -17,23 +23,39 @@ export class S3MediaStore implements MediaStore {
   private readonly client: S3Client;
   constructor(private readonly s: S3Settings) {
     this.client = new S3Client({
-      region: s.region, endpoint: s.endpoint, forcePathStyle: s.forcePathStyle, credentials: s.credentials,
+      region: s.region,
+      endpoint: s.endpoint,
+      forcePathStyle: s.forcePathStyle,
+      credentials: s.credentials,
       // Checksums only where S3 requires them: S3-compatible stores differ in the optional ones they accept.
-      requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
     });
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.s.bucket, Key: key, Body: bytes, ContentType: contentType, CacheControl: 'public, max-age=31536000, immutable' }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.s.bucket,
+        Key: key,
+        Body: bytes,
+        ContentType: contentType,
+        CacheControl: 'public, max-age=31536000, immutable',
+      }),
+    );
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
     try {
       const res = await this.client.send(new GetObjectCommand({ Bucket: this.s.bucket, Key: key }));
       if (!res.Body) return undefined;
-      return { bytes: await res.Body.transformToByteArray(), contentType: res.ContentType ?? 'application/octet-stream' };
+      return {
+        bytes: await res.Body.transformToByteArray(),
+        contentType: res.ContentType ?? 'application/octet-stream',
+      };
     } catch (e) {
-      if (e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.$metadata.httpStatusCode === 404)) return undefined;
+      if (e instanceof S3ServiceException && (e.name === 'NoSuchKey' || e.$metadata.httpStatusCode === 404))
+        return undefined;
       throw e;
     }
   }
@@ -53,7 +75,9 @@ export function s3SettingsFromEnv(env: NodeJS.ProcessEnv): S3Settings | undefine
   const id = env.MEDIA_S3_ACCESS_KEY_ID;
   const secret = env.MEDIA_S3_SECRET_ACCESS_KEY;
   return {
-    bucket: env.MEDIA_S3_BUCKET, region: env.MEDIA_S3_REGION ?? 'us-east-1', endpoint: env.MEDIA_S3_ENDPOINT || undefined,
+    bucket: env.MEDIA_S3_BUCKET,
+    region: env.MEDIA_S3_REGION ?? 'us-east-1',
+    endpoint: env.MEDIA_S3_ENDPOINT || undefined,
     forcePathStyle: env.MEDIA_S3_FORCE_PATH_STYLE === 'true' || env.MEDIA_S3_FORCE_PATH_STYLE === '1',
     credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : undefined,
   };

@@ -19,7 +19,12 @@ export interface MediaStore {
 /** A key of ours: path segments of letters, digits, dot, dash and underscore, never `..`. */
 export const MEDIA_KEY = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}\/){0,4}[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
 
-export const CONTENT_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif' };
+export const CONTENT_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
 
 /** Files in a folder; the content type is the key's extension (keys are made by images.ts with one). */
 export class LocalMediaStore implements MediaStore {

@@ -21,12 +21,30 @@ export class MifiBoxes extends MifiPart {
       await this.d.cabinets.lock(cabinet.id);
       const slot = await this.d.cabinets.freeSlot(cabinet.id, now, 'mifi');
       if (slot === undefined) throw conflict('error.mifi.noBox');
-      const c: Command = { v: PROTOCOL_VERSION, id: commandId, type: 'eject', ts: now.toISOString(), ttlMs: this.d.ejectTtlMs, slot, kind: 'mifi' };
-      await this.d.cabinets.insertCommand({ id: commandId, cabinetId: cabinet.id, orderId: p.id, type: 'eject', payload: c, at: now, expiresAt: new Date(now.getTime() + this.d.ejectTtlMs) });
+      const c: Command = {
+        v: PROTOCOL_VERSION,
+        id: commandId,
+        type: 'eject',
+        ts: now.toISOString(),
+        ttlMs: this.d.ejectTtlMs,
+        slot,
+        kind: 'mifi',
+      };
+      await this.d.cabinets.insertCommand({
+        id: commandId,
+        cabinetId: cabinet.id,
+        orderId: p.id,
+        type: 'eject',
+        payload: c,
+        at: now,
+        expiresAt: new Date(now.getTime() + this.d.ejectTtlMs),
+      });
       await this.d.repo.setDevice(p.id, { ejectCommandId: commandId, pickupState: 1, pickupMsg: null });
       return c;
     });
-    await this.d.link.send(cabinet.id, command).catch((err: unknown) => this.d.log.error({ err, pickOrderId }, 'box eject publish failed'));
+    await this.d.link
+      .send(cabinet.id, command)
+      .catch((err: unknown) => this.d.log.error({ err, pickOrderId }, 'box eject publish failed'));
     return { orderId: p.id };
   }
 
@@ -35,7 +53,12 @@ export class MifiBoxes extends MifiPart {
     const p = await this.d.repo.byCommand(e.commandId);
     if (!p) return;
     await this.d.cabinets.ackCommand(e.commandId, this.d.clock.now(), 'popped');
-    await this.d.cabinets.markRented(e.powerbankId, p.id, new Date(Math.min(Date.parse(e.ts) || Infinity, this.d.clock.now().getTime())), 'mifi');
+    await this.d.cabinets.markRented(
+      e.powerbankId,
+      p.id,
+      new Date(Math.min(Date.parse(e.ts) || Infinity, this.d.clock.now().getTime())),
+      'mifi',
+    );
     await this.bindBox(p, e.powerbankId);
   }
 
@@ -69,7 +92,11 @@ export class MifiBoxes extends MifiPart {
       await this.bindAs(p, e.sn);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      if (!p.device_sn) await this.d.repo.setDevice(p.id, { pickupState: 9, pickupMsg: p.pickup_msg ?? 'Failed to retrieve the device' });
+      if (!p.device_sn)
+        await this.d.repo.setDevice(p.id, {
+          pickupState: 9,
+          pickupMsg: p.pickup_msg ?? 'Failed to retrieve the device',
+        });
       this.d.log.warn({ sn: e.sn, pkg: p.id, key: err.key }, 'box code read refused');
     }
   }
@@ -97,7 +124,13 @@ export class MifiBoxes extends MifiPart {
   private async bindBox(p: PackageRow, sn: string) {
     const now = this.d.clock.now();
     await this.d.db.tx(async () => {
-      await this.d.repo.setDevice(p.id, { sn, deviceOrderStatus: DOS.withUser, pickupState: 2, pickupMsg: null, boundAt: now });
+      await this.d.repo.setDevice(p.id, {
+        sn,
+        deviceOrderStatus: DOS.withUser,
+        pickupState: 2,
+        pickupMsg: null,
+        boundAt: now,
+      });
       // Every paid package of the order (and its later renewals) runs on this box.
       for (const q of await this.d.repo.packagesOfOrder(p.order_id)) {
         if (q.id !== p.id && !q.device_sn) await this.d.repo.setDevice(q.id, { sn });
@@ -125,7 +158,8 @@ export class MifiBoxes extends MifiPart {
   private async currencyAt(venueId: string, currency: string) {
     // The venue's currency (any of its plans says it): a venue without a box plan simply has no box to hand out.
     const where = await this.d.venues.priced(venueId, 'mifi').catch(() => this.d.venues.priced(venueId));
-    if (where.venue.currency !== currency) throw conflict('error.mifi.wrongCurrency', { currency, cabinetCurrency: where.venue.currency });
+    if (where.venue.currency !== currency)
+      throw conflict('error.mifi.wrongCurrency', { currency, cabinetCurrency: where.venue.currency });
   }
 
   /** The Wi-Fi password a holder is shown: the one the box confirmed (empty while a new one is being set). */
@@ -158,7 +192,10 @@ export class MifiBoxes extends MifiPart {
       if (q.status === PS.activated) await this.d.repo.move(q.id, PS.activated, PS.refunded, { ended_at: now });
       if (q.status === PS.toBeActivated && q.renewal_of) {
         // A paid renewal that never started: its money goes back where it came from (1 → 3 → 4, the refund path of cancel).
-        await this.d.repo.move(q.id, PS.toBeActivated, PS.revoked, { ended_at: now, refunded_amount: q.price - q.discount });
+        await this.d.repo.move(q.id, PS.toBeActivated, PS.revoked, {
+          ended_at: now,
+          refunded_amount: q.price - q.discount,
+        });
         await this.s.orders.refundRevoked(q, now);
         continue;
       }

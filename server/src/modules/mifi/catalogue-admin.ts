@@ -11,7 +11,8 @@ import type { MifiCatalogueRepository, SkuEditable } from './repository.ts';
 /** A region's countries: each code once and not taken (`taken`), each time zone one the server knows. */
 export function countryProblems(p: Problems, countries: { code: string; timeZone: string }[], taken: Set<string>) {
   countries.forEach((c, i) => {
-    if (taken.has(c.code) || countries.findIndex((x) => x.code === c.code) !== i) p.add(`countries.${i}.code`, 'duplicate');
+    if (taken.has(c.code) || countries.findIndex((x) => x.code === c.code) !== i)
+      p.add(`countries.${i}.code`, 'duplicate');
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: c.timeZone });
     } catch {
@@ -34,11 +35,16 @@ export class MifiCatalogueAdmin {
     const p = schemaProblems(MifiRegionCreate, input);
     p.throwIfAny();
     const r = input as MifiRegionCreate;
-    const known = await this.d.repo.known(r.id, r.countries.map((c) => c.code));
+    const known = await this.d.repo.known(
+      r.id,
+      r.countries.map((c) => c.code),
+    );
     countryProblems(p, r.countries, known.countries);
     if (known.region) p.add('id', 'duplicate');
     p.throwIfAny();
-    await this.d.db.tx(() => this.d.repo.insertRegion({ id: r.id, name: r.name, flagUrl: r.flagUrl, sort: r.sort ?? 0 }, r.countries));
+    await this.d.db.tx(() =>
+      this.d.repo.insertRegion({ id: r.id, name: r.name, flagUrl: r.flagUrl, sort: r.sort ?? 0 }, r.countries),
+    );
   }
 
   async createSku(input: unknown): Promise<void> {
@@ -51,7 +57,8 @@ export class MifiCatalogueAdmin {
     if (s.planKind === 'unlimited' ? s.planValue !== 0 : s.planValue < 1) p.add('planValue', 'invalid');
     const known = await this.d.repo.known(s.regionId, []);
     if (!known.region) p.add('regionId', 'notFound');
-    else if (s.countryCode && (await this.d.repo.countryRegion(s.countryCode)) !== s.regionId) p.add('countryCode', 'notFound');
+    else if (s.countryCode && (await this.d.repo.countryRegion(s.countryCode)) !== s.regionId)
+      p.add('countryCode', 'notFound');
     p.throwIfAny();
     const ok = await this.d.db.tx(() => this.d.repo.insertSku(s, s.prices));
     if (!ok) p.add('id', 'duplicate').throwIfAny();
@@ -68,8 +75,15 @@ export class MifiCatalogueAdmin {
     const before = await this.d.repo.skuForUpdate(id);
     if (!before) throw notFound('ops.error.notFound');
     const after: SkuEditable = {
-      ...before, name: c.name ?? before.name, names: c.names ?? before.names, plan_kind: c.planKind ?? before.plan_kind, plan_value: c.planValue ?? before.plan_value,
-      is_package: c.isPackage ?? before.is_package, days: c.days ?? before.days, enabled: c.enabled ?? before.enabled, prices: c.prices ?? before.prices,
+      ...before,
+      name: c.name ?? before.name,
+      names: c.names ?? before.names,
+      plan_kind: c.planKind ?? before.plan_kind,
+      plan_value: c.planValue ?? before.plan_value,
+      is_package: c.isPackage ?? before.is_package,
+      days: c.days ?? before.days,
+      enabled: c.enabled ?? before.enabled,
+      prices: c.prices ?? before.prices,
       version: before.version + 1,
     };
     c.prices?.forEach((x, i) => {
@@ -77,7 +91,8 @@ export class MifiCatalogueAdmin {
     });
     if (after.plan_kind === 'unlimited' ? after.plan_value !== 0 : after.plan_value < 1) p.add('planValue', 'invalid');
     p.throwIfAny();
-    if (before.version !== version || !(await this.d.repo.updateSku(id, version, after, c.prices))) throw staleVersion();
+    if (before.version !== version || !(await this.d.repo.updateSku(id, version, after, c.prices)))
+      throw staleVersion();
     return { before, after };
   }
 
@@ -86,10 +101,12 @@ export class MifiCatalogueAdmin {
     const p = schemaProblems(MifiBoxCreate, input);
     p.throwIfAny();
     const b = input as MifiBoxCreate;
-    if ((b.cabinetId === undefined) !== (b.slot === undefined)) p.add(b.cabinetId === undefined ? 'cabinetId' : 'slot', 'required').throwIfAny();
+    if ((b.cabinetId === undefined) !== (b.slot === undefined))
+      p.add(b.cabinetId === undefined ? 'cabinetId' : 'slot', 'required').throwIfAny();
     await this.d.db.tx(async () => {
       if (!(await this.d.repo.insertBox(b))) p.add('sn', 'duplicate').throwIfAny();
-      if (b.cabinetId !== undefined) await this.d.registerDevice({ id: b.sn, kind: 'mifi', cabinetId: b.cabinetId, slot: b.slot! });
+      if (b.cabinetId !== undefined)
+        await this.d.registerDevice({ id: b.sn, kind: 'mifi', cabinetId: b.cabinetId, slot: b.slot! });
     });
   }
 }

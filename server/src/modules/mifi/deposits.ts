@@ -9,7 +9,16 @@ import { HOLD_RENEW_MARGIN_MS } from '../rentals/service.ts';
 import type { DepositBody } from '#contract/mifi.ts';
 import type { PaymentAction } from '#contract/payments.ts';
 import type { PackageRow } from './repository.ts';
-import { JOB_MIFI_RELEASE_HOLD, JOB_MIFI_HOLD_EXPIRY, type PayCall, type Attempt, type Taken, pickable, holdsBox, MifiPart } from './shared.ts';
+import {
+  JOB_MIFI_RELEASE_HOLD,
+  JOB_MIFI_HOLD_EXPIRY,
+  type PayCall,
+  type Attempt,
+  type Taken,
+  pickable,
+  holdsBox,
+  MifiPart,
+} from './shared.ts';
 
 export class MifiDeposits extends MifiPart {
   /**
@@ -19,12 +28,29 @@ export class MifiDeposits extends MifiPart {
    * held there (as a rental's deposit top-up). A method whose customer must act answers `action`, resumed with
    * paymentIntent. Returns that action, or null once the deposit is held.
    */
-  async payDeposit(user: UserRow, b: DepositBody, agent?: string, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
+  async payDeposit(
+    user: UserRow,
+    b: DepositBody,
+    agent?: string,
+    receipt?: () => Promise<unknown>,
+  ): Promise<PaymentAction | null> {
     const p = await this.s.reads.own(user, b.mifiOrderId);
-    const c: PayCall = { paymentId: b.paymentId, token: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl, agent };
+    const c: PayCall = {
+      paymentId: b.paymentId,
+      token: b.stripeToken,
+      paymentIntent: b.paymentIntent,
+      returnUrl: b.returnUrl,
+      agent,
+    };
     if (b.paymentIntent) {
       const provider = this.d.payments.requireProvider(b.paymentId, agent);
-      return this.s.paying.payWith(user, provider, c, { orderId: p.order_id, packageId: p.id, amount: 0, currency: p.currency, capture: 'automatic', key: '' }, receipt);
+      return this.s.paying.payWith(
+        user,
+        provider,
+        c,
+        { orderId: p.order_id, packageId: p.id, amount: 0, currency: p.currency, capture: 'automatic', key: '' },
+        receipt,
+      );
     }
     if (!pickable(p)) throw conflict('error.mifi.notPickable');
     const deposit = await this.s.catalogue.boxDeposit(p.currency);
@@ -39,7 +65,16 @@ export class MifiDeposits extends MifiPart {
         const w = this.d.ledger;
         const wal = await w.account(userOwner(user.id), 'wallet', p.currency);
         const hold = await w.account(userOwner(user.id), 'deposit_hold', p.currency);
-        const holdId = await w.transfer({ debit: wal, credit: hold, amount: deposit, code: 'mifi_deposit', orderId: p.order_id, at: this.d.clock.now(), pending: true, mustNotOverdraw: true });
+        const holdId = await w.transfer({
+          debit: wal,
+          credit: hold,
+          amount: deposit,
+          code: 'mifi_deposit',
+          orderId: p.order_id,
+          at: this.d.clock.now(),
+          pending: true,
+          mustNotOverdraw: true,
+        });
         await this.d.repo.setDevice(p.id, { deviceOrderStatus: DOS.awaitingPickup, holdTransferId: holdId, deposit });
         if (receipt) await commitIdempotencyKey(await receipt());
       });
@@ -48,18 +83,34 @@ export class MifiDeposits extends MifiPart {
     if (!b.stripeToken) throw refused('error.mifi.balanceLow');
     const provider = this.d.payments.requireProvider(b.paymentId, agent);
     const hold = this.d.payments.methodHolds(b.paymentId, agent);
-    return this.s.paying.payWith(user, provider, c, {
-      orderId: p.order_id, packageId: p.id, amount: deposit, currency: p.currency, capture: hold ? 'manual' : 'automatic',
-      // One key per token, as pay(): a retry with the same token replays, another is a new attempt.
-      key: `mifidep_${p.id}_${b.stripeToken}`,
-    }, receipt);
+    return this.s.paying.payWith(
+      user,
+      provider,
+      c,
+      {
+        orderId: p.order_id,
+        packageId: p.id,
+        amount: deposit,
+        currency: p.currency,
+        capture: hold ? 'manual' : 'automatic',
+        // One key per token, as pay(): a retry with the same token replays, another is a new attempt.
+        key: `mifidep_${p.id}_${b.stripeToken}`,
+      },
+      receipt,
+    );
   }
 
   /**
    * One unit of work: the box deposit of a package, held by the method (clearing → deposit hold, pending, with the
    * guard of its expiry) or paid into the wallet and held from it; the package then waits for its box (5).
    */
-  async settleDeposit(user: UserRow, provider: PaymentProvider, result: Taken, a: Attempt, receipt?: () => Promise<unknown>) {
+  async settleDeposit(
+    user: UserRow,
+    provider: PaymentProvider,
+    result: Taken,
+    a: Attempt,
+    receipt?: () => Promise<unknown>,
+  ) {
     await this.d.db.tx(async () => {
       if (!(await this.s.paying.recorded(provider, result.ref, a))) {
         // Two calls at once: one holds the deposit.
@@ -67,22 +118,59 @@ export class MifiDeposits extends MifiPart {
         if (!pickable(cur)) throw conflict('error.mifi.notPickable');
         const now = this.d.clock.now();
         const w = this.d.ledger;
-        const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: cur.order_id, purpose: a.purpose, amount: a.amount, currency: a.currency });
+        const paymentId = await this.d.payments.record({
+          providerId: provider.id,
+          result,
+          userId: user.id,
+          orderId: cur.order_id,
+          purpose: a.purpose,
+          amount: a.amount,
+          currency: a.currency,
+        });
         const clearing = await w.account(providerOwner(provider.id), 'clearing', a.currency);
         const hold = await w.account(userOwner(user.id), 'deposit_hold', a.currency);
         let holdId: string;
         if (result.status === 'authorized') {
-          holdId = await w.transfer({ debit: clearing, credit: hold, amount: a.amount, code: 'mifi_deposit_preauth', orderId: cur.order_id, at: now, pending: true });
+          holdId = await w.transfer({
+            debit: clearing,
+            credit: hold,
+            amount: a.amount,
+            code: 'mifi_deposit_preauth',
+            orderId: cur.order_id,
+            at: now,
+            pending: true,
+          });
           if (result.captureBefore) {
             const at = new Date(Math.max(now.getTime(), result.captureBefore.getTime() - HOLD_RENEW_MARGIN_MS));
             await this.d.jobs.enqueue(JOB_MIFI_HOLD_EXPIRY, { packageId: cur.id, paymentId }, at);
           }
         } else {
           const wal = await w.account(userOwner(user.id), 'wallet', a.currency);
-          await w.transfer({ debit: clearing, credit: wal, amount: a.amount, code: 'mifi_topup', orderId: cur.order_id, at: now });
-          holdId = await w.transfer({ debit: wal, credit: hold, amount: a.amount, code: 'mifi_deposit', orderId: cur.order_id, at: now, pending: true, mustNotOverdraw: true });
+          await w.transfer({
+            debit: clearing,
+            credit: wal,
+            amount: a.amount,
+            code: 'mifi_topup',
+            orderId: cur.order_id,
+            at: now,
+          });
+          holdId = await w.transfer({
+            debit: wal,
+            credit: hold,
+            amount: a.amount,
+            code: 'mifi_deposit',
+            orderId: cur.order_id,
+            at: now,
+            pending: true,
+            mustNotOverdraw: true,
+          });
         }
-        await this.d.repo.setDevice(cur.id, { deviceOrderStatus: DOS.awaitingPickup, holdTransferId: holdId, deposit: a.amount, depositPaymentId: paymentId });
+        await this.d.repo.setDevice(cur.id, {
+          deviceOrderStatus: DOS.awaitingPickup,
+          holdTransferId: holdId,
+          deposit: a.amount,
+          depositPaymentId: paymentId,
+        });
       }
       await this.s.paying.cancelGuards(a, result.ref);
       if (receipt) await commitIdempotencyKey(await receipt());
@@ -109,14 +197,39 @@ export class MifiDeposits extends MifiPart {
       await this.d.repo.setDevice(cur.id, { depositCaptured: true });
       const now = this.d.clock.now();
       if (!holdsBox(cur) || !cur.hold_transfer_id) {
-        return comp.enqueue({ providerId: pay.provider, ref: pay.provider_ref!, action: 'refund', amount, reason: `box deposit of ${cur.id} released while captured` }, now);
+        return comp.enqueue(
+          {
+            providerId: pay.provider,
+            ref: pay.provider_ref!,
+            action: 'refund',
+            amount,
+            reason: `box deposit of ${cur.id} released while captured`,
+          },
+          now,
+        );
       }
       const w = this.d.ledger;
       await w.postPending(cur.hold_transfer_id, amount, now);
       const hold = await w.account(userOwner(cur.user_id), 'deposit_hold', cur.currency);
       const wal = await w.account(userOwner(cur.user_id), 'wallet', cur.currency);
-      await w.transfer({ debit: hold, credit: wal, amount, code: 'mifi_deposit_captured', orderId: cur.order_id, at: now });
-      const holdId = await w.transfer({ debit: wal, credit: hold, amount, code: 'mifi_deposit', orderId: cur.order_id, at: now, pending: true, mustNotOverdraw: true });
+      await w.transfer({
+        debit: hold,
+        credit: wal,
+        amount,
+        code: 'mifi_deposit_captured',
+        orderId: cur.order_id,
+        at: now,
+      });
+      const holdId = await w.transfer({
+        debit: wal,
+        credit: hold,
+        amount,
+        code: 'mifi_deposit',
+        orderId: cur.order_id,
+        at: now,
+        pending: true,
+        mustNotOverdraw: true,
+      });
       await this.d.repo.setDevice(cur.id, { holdTransferId: holdId });
       return null;
     });

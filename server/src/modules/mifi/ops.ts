@@ -3,7 +3,19 @@
 // the fleet's catalogue service (catalogue-admin.ts); this adds the lists, the scope, the audit log with the reason,
 // the operator's password rotation (rotation.ts: the same durable path as a box's return), and the box deposit
 // per currency (the platform's, as the catalogue).
-import type { BoxDepositShape, MifiSkuChangeBody, MifiBoxBody, MifiBoxListQuery, MifiBoxShape, MifiRegionBody, MifiRegionChangeBody, MifiRegionShape, MifiSkuBody, MifiSkuListQuery, MifiSkuShape } from '#contract/ops/mifi.ts';
+import type {
+  BoxDepositShape,
+  MifiSkuChangeBody,
+  MifiBoxBody,
+  MifiBoxListQuery,
+  MifiBoxShape,
+  MifiRegionBody,
+  MifiRegionChangeBody,
+  MifiRegionShape,
+  MifiSkuBody,
+  MifiSkuListQuery,
+  MifiSkuShape,
+} from '#contract/ops/mifi.ts';
 import type { Scope } from '#core/opsAccess.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -38,8 +50,15 @@ export class MifiOpsService {
     const versions = await this.d.repo.regionVersions();
     return {
       items: rows.map((r) => ({
-        id: r.id, name: r.name, flagUrl: r.flag_url,
-        countries: r.countries.map((c) => ({ code: c.code.trim(), name: c.name, timeZone: c.time_zone, flagUrl: c.flag_url })),
+        id: r.id,
+        name: r.name,
+        flagUrl: r.flag_url,
+        countries: r.countries.map((c) => ({
+          code: c.code.trim(),
+          name: c.name,
+          timeZone: c.time_zone,
+          flagUrl: c.flag_url,
+        })),
         version: versions.get(r.id) ?? 1,
       })),
     };
@@ -50,22 +69,38 @@ export class MifiOpsService {
    * a country of another region is refused, as is dropping one a package is sold for (409). Packages bought keep
    * the country and time zone they were bought with.
    */
-  async updateRegion(scope: Scope, actor: Actor, id: string, version: number, body: MifiRegionChangeBody): Promise<MifiRegionShape> {
+  async updateRegion(
+    scope: Scope,
+    actor: Actor,
+    id: string,
+    version: number,
+    body: MifiRegionChangeBody,
+  ): Promise<MifiRegionShape> {
     platformOnly(scope);
     const { reason: _r, ...change } = body;
     const countries = change.countries.map((c) => ({ ...c, code: c.code.toUpperCase() }));
     return this.d.db.tx(async () => {
       const before = (await this.regions()).items.find((r) => r.id === id);
       if (!before || (await this.d.repo.regionVersion(id)) === undefined) throw notFound('ops.error.notFound');
-      const use = await this.d.repo.countryUse(id, countries.map((c) => c.code));
+      const use = await this.d.repo.countryUse(
+        id,
+        countries.map((c) => c.code),
+      );
       const p = new Problems();
       countryProblems(p, countries, use.elsewhere);
       p.throwIfAny();
       const gone = [...use.sold].find((code) => !countries.some((c) => c.code === code));
       if (gone) throw conflict('ops.error.countryInUse', { country: gone });
-      if (before.version !== version || !(await this.d.repo.updateRegion(id, version, change.name, countries))) throw staleVersion();
+      if (before.version !== version || !(await this.d.repo.updateRegion(id, version, change.name, countries)))
+        throw staleVersion();
       const after = (await this.regions()).items.find((r) => r.id === id)!;
-      await this.d.audit.record(actor, { action: 'mifi.region-update', entity: 'mifi-region', entityId: id, before, after });
+      await this.d.audit.record(actor, {
+        action: 'mifi.region-update',
+        entity: 'mifi-region',
+        entityId: id,
+        before,
+        after,
+      });
       return after;
     });
   }
@@ -75,19 +110,44 @@ export class MifiOpsService {
     const { reason: _r, ...region } = body;
     await this.d.db.tx(async () => {
       await this.d.catalogue.createRegion(region);
-      await this.d.audit.record(actor, { action: 'mifi.region-create', entity: 'mifi-region', entityId: region.id, after: region });
+      await this.d.audit.record(actor, {
+        action: 'mifi.region-create',
+        entity: 'mifi-region',
+        entityId: region.id,
+        after: region,
+      });
     });
     return (await this.regions()).items.find((r) => r.id === region.id)!;
   }
 
   async skus(q: MifiSkuListQuery) {
     const limit = q.limit ?? 50;
-    const rows = await this.d.repo.skus({ regionId: q.regionId, q: q.q, sort: q.sort, after: decodeCursor(q.cursor, TEXT_ID), limit: limit + 1 });
-    return pageOf(rows, limit, (r) => [r.sort_key, r.id], (r): MifiSkuShape => ({
-      id: r.id, regionId: r.region_id, countryCode: r.country_code, name: r.name, planKind: r.plan_kind, planValue: r.plan_value,
-      isPackage: r.is_package, days: r.days, prices: typeof r.prices === 'string' ? JSON.parse(r.prices) as MifiSkuShape['prices'] : r.prices,
-      names: typeof r.names === 'string' ? JSON.parse(r.names) as Record<string, string> : r.names, enabled: r.enabled, version: r.version,
-    }));
+    const rows = await this.d.repo.skus({
+      regionId: q.regionId,
+      q: q.q,
+      sort: q.sort,
+      after: decodeCursor(q.cursor, TEXT_ID),
+      limit: limit + 1,
+    });
+    return pageOf(
+      rows,
+      limit,
+      (r) => [r.sort_key, r.id],
+      (r): MifiSkuShape => ({
+        id: r.id,
+        regionId: r.region_id,
+        countryCode: r.country_code,
+        name: r.name,
+        planKind: r.plan_kind,
+        planValue: r.plan_value,
+        isPackage: r.is_package,
+        days: r.days,
+        prices: typeof r.prices === 'string' ? (JSON.parse(r.prices) as MifiSkuShape['prices']) : r.prices,
+        names: typeof r.names === 'string' ? (JSON.parse(r.names) as Record<string, string>) : r.names,
+        enabled: r.enabled,
+        version: r.version,
+      }),
+    );
   }
 
   async createSku(scope: Scope, actor: Actor, body: MifiSkuBody): Promise<MifiSkuShape> {
@@ -101,13 +161,34 @@ export class MifiOpsService {
   }
 
   /** Changes a package or plan (names, plan, days, prices, on sale or not) at the version read; audited. */
-  async updateSku(scope: Scope, actor: Actor, id: string, version: number, body: MifiSkuChangeBody): Promise<MifiSkuShape> {
+  async updateSku(
+    scope: Scope,
+    actor: Actor,
+    id: string,
+    version: number,
+    body: MifiSkuChangeBody,
+  ): Promise<MifiSkuShape> {
     platformOnly(scope);
     const { reason: _r, ...change } = body;
     await this.d.db.tx(async () => {
       const { before, after } = await this.d.catalogue.updateSku(id, version, change);
-      const shown = (x: typeof before) => ({ name: x.name, names: x.names, planKind: x.plan_kind, planValue: x.plan_value, isPackage: x.is_package, days: x.days, enabled: x.enabled, prices: x.prices });
-      await this.d.audit.record(actor, { action: 'mifi.sku-update', entity: 'mifi-sku', entityId: id, before: shown(before), after: shown(after) });
+      const shown = (x: typeof before) => ({
+        name: x.name,
+        names: x.names,
+        planKind: x.plan_kind,
+        planValue: x.plan_value,
+        isPackage: x.is_package,
+        days: x.days,
+        enabled: x.enabled,
+        prices: x.prices,
+      });
+      await this.d.audit.record(actor, {
+        action: 'mifi.sku-update',
+        entity: 'mifi-sku',
+        entityId: id,
+        before: shown(before),
+        after: shown(after),
+      });
     });
     return this.sku(id);
   }
@@ -126,7 +207,13 @@ export class MifiOpsService {
    * Sets the box deposit of a currency (any ISO 4217 currency): a new one without a version, else only while it is
    * still at the version read (409 otherwise: nothing is overwritten). Audited with before and after.
    */
-  async setBoxDeposit(scope: Scope, actor: Actor, currency: string, version: number | null, amount: number): Promise<BoxDepositShape> {
+  async setBoxDeposit(
+    scope: Scope,
+    actor: Actor,
+    currency: string,
+    version: number | null,
+    amount: number,
+  ): Promise<BoxDepositShape> {
     platformOnly(scope);
     if (!Intl.supportedValuesOf('currency').includes(currency)) new Problems().add('currency', 'currency').throwIfAny();
     return this.d.db.tx(async () => {
@@ -134,8 +221,11 @@ export class MifiOpsService {
       if (!(await this.d.repo.setBoxDeposit(currency, amount, version, this.d.clock.now()))) throw staleVersion();
       const after = (await this.d.repo.boxDeposits()).find((r) => r.currency === currency)!;
       await this.d.audit.record(actor, {
-        action: 'mifi.box-deposit-set', entity: 'mifi-box-deposit', entityId: currency,
-        ...(before ? { before: { amount: before.amount } } : {}), after: { amount: after.amount },
+        action: 'mifi.box-deposit-set',
+        entity: 'mifi-box-deposit',
+        entityId: currency,
+        ...(before ? { before: { amount: before.amount } } : {}),
+        after: { amount: after.amount },
       });
       return deposit(after);
     });
@@ -143,7 +233,14 @@ export class MifiOpsService {
 
   async boxes(scope: Scope, q: MifiBoxListQuery) {
     const limit = q.limit ?? 50;
-    const rows = await this.d.repo.boxes({ scope: scopeParams(scope), q: q.q, cabinetId: q.cabinetId, sort: q.sort, after: decodeCursor(q.cursor, TEXT_ID), limit: limit + 1 });
+    const rows = await this.d.repo.boxes({
+      scope: scopeParams(scope),
+      q: q.q,
+      cabinetId: q.cabinetId,
+      sort: q.sort,
+      after: decodeCursor(q.cursor, TEXT_ID),
+      limit: limit + 1,
+    });
     return pageOf(rows, limit, (r) => [r.sort_key, r.sn], box);
   }
 
@@ -158,11 +255,18 @@ export class MifiOpsService {
     const { reason: _r, password: _p, ...shown } = body;
     if (body.cabinetId === undefined) platformOnly(scope);
     return this.d.db.tx(async () => {
-      if (body.cabinetId !== undefined && !(await this.cabinetInScope(scope, body.cabinetId))) throw notFound('ops.error.notFound');
+      if (body.cabinetId !== undefined && !(await this.cabinetInScope(scope, body.cabinetId)))
+        throw notFound('ops.error.notFound');
       const { reason: _reason, ...create } = body;
       await this.d.catalogue.createBox(create);
       const after = await this.box(scope, body.sn);
-      await this.d.audit.record(actor, { action: 'mifi.box-create', entity: 'mifi-box', entityId: body.sn, agentId: after.agentId, after: shown });
+      await this.d.audit.record(actor, {
+        action: 'mifi.box-create',
+        entity: 'mifi-box',
+        entityId: body.sn,
+        agentId: after.agentId,
+        after: shown,
+      });
       return after;
     });
   }
@@ -174,7 +278,14 @@ export class MifiOpsService {
       if (!before.cabinetId) throw conflict('ops.error.boxNotInCabinet', { sn });
       await this.d.service.rotatePassword(sn);
       const after = await this.box(scope, sn);
-      await this.d.audit.record(actor, { action: 'mifi.box-password-rotate', entity: 'mifi-box', entityId: sn, agentId: after.agentId, before: { password: before.password }, after: { password: after.password } });
+      await this.d.audit.record(actor, {
+        action: 'mifi.box-password-rotate',
+        entity: 'mifi-box',
+        entityId: sn,
+        agentId: after.agentId,
+        before: { password: before.password },
+        after: { password: after.password },
+      });
       return after;
     });
   }
@@ -194,12 +305,22 @@ function platformOnly(scope: Scope) {
 }
 
 function deposit(r: BoxDepositRow): BoxDepositShape {
-  return { currency: r.currency, amount: r.amount, version: r.version, updatedAt: new Date(r.updated_at).toISOString() };
+  return {
+    currency: r.currency,
+    amount: r.amount,
+    version: r.version,
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
 }
 
 function box(r: BoxOpsRow): MifiBoxShape {
   return {
-    sn: r.sn, ssid: r.ssid, cabinetId: r.cabinet_id, slot: r.slot, state: r.state, password: r.pending ? 'rotating' : 'set',
+    sn: r.sn,
+    ssid: r.ssid,
+    cabinetId: r.cabinet_id,
+    slot: r.slot,
+    state: r.state,
+    password: r.pending ? 'rotating' : 'set',
     passwordChangedAt: r.password_changed_at ? new Date(r.password_changed_at).toISOString() : null,
   };
 }

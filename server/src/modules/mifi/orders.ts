@@ -1,5 +1,12 @@
 // Buying a package order (rent), settling a paid order into the ledger, and cancelling a package (refund).
-import { DEVICE_ORDER_STATUS as DOS, endTime, ORDER_TYPE, PACKAGE_STATUS as PS, packagePrice, startTime } from '#core/mifi.ts';
+import {
+  DEVICE_ORDER_STATUS as DOS,
+  endTime,
+  ORDER_TYPE,
+  PACKAGE_STATUS as PS,
+  packagePrice,
+  startTime,
+} from '#core/mifi.ts';
 import { toMinor } from '#core/money.ts';
 import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { orderNo } from '../../lib/ids.ts';
@@ -23,7 +30,12 @@ export class MifiOrders extends MifiPart {
       if (!a || a.user_id !== user.id) throw refused('error.payment.token_invalid');
       // A box only (order type 3): the payment it started is its box deposit's.
       if (a.package_id) return this.rentDevice(user, b, a.package_id, agent);
-      const action = await this.s.paying.pay(user, a.order_id, { paymentId: b.paymentId, paymentIntent: b.paymentIntent, agent }, () => this.rentResult(a.order_id));
+      const action = await this.s.paying.pay(
+        user,
+        a.order_id,
+        { paymentId: b.paymentId, paymentIntent: b.paymentIntent, agent },
+        () => this.rentResult(a.order_id),
+      );
       if (!action && b.ejectOrNot === 1) await this.ejectPaid(user, a.order_id);
       return { ...(await this.rentResult(a.order_id)), ...(action ? { action } : {}) };
     }
@@ -38,7 +50,8 @@ export class MifiOrders extends MifiPart {
       const p = await this.s.reads.own(user, id);
       // The client's total is the box deposit the server asks (a stale one is refused, never charged).
       if (currency !== p.currency) throw badRequest('error.validation.field', { field: 'currency' });
-      if (toMinor(o.totalAmount, currency) !== (await this.s.catalogue.boxDeposit(currency))) throw conflict('error.mifi.priceChanged');
+      if (toMinor(o.totalAmount, currency) !== (await this.s.catalogue.boxDeposit(currency)))
+        throw conflict('error.mifi.priceChanged');
       return this.rentDevice(user, b, p.id, agent);
     }
     const now = this.d.clock.now();
@@ -47,8 +60,16 @@ export class MifiOrders extends MifiPart {
     // A box is rented only against a deposit: no box is sold in a currency without one (no venue rents boxes in it).
     if (withDevice && deposit <= 0) throw conflict('error.mifi.noBoxInCurrency', { currency });
     // Ejected with the purchase (ejectOrNot=1): the cabinet must take this currency, checked before anything is charged.
-    const eject = withDevice && b.ejectOrNot === 1 && b.qrcode ? await this.s.boxes.cabinetFor(b.qrcode, currency) : null;
-    const lines: { sku: SkuRow; days: number; start: number; end: number; renewalOf: PackageRow | null; zone: string }[] = [];
+    const eject =
+      withDevice && b.ejectOrNot === 1 && b.qrcode ? await this.s.boxes.cabinetFor(b.qrcode, currency) : null;
+    const lines: {
+      sku: SkuRow;
+      days: number;
+      start: number;
+      end: number;
+      renewalOf: PackageRow | null;
+      zone: string;
+    }[] = [];
     for (const dtl of o.submitDtlDtoList) {
       let renewalOf: PackageRow | null = null;
       let skuId = dtl.skuId;
@@ -56,21 +77,33 @@ export class MifiOrders extends MifiPart {
         const id = dtl.mifiOrderId ?? dtl.pickUpOrderId;
         renewalOf = id ? ((await this.d.repo.pkg(id)) ?? null) : null;
         if (renewalOf?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
-        if (![PS.toBeActivated, PS.activated, PS.unused].includes(renewalOf.status as never)) throw conflict('error.mifi.notRenewable');
+        if (![PS.toBeActivated, PS.activated, PS.unused].includes(renewalOf.status as never))
+          throw conflict('error.mifi.notRenewable');
         skuId ??= renewalOf.sku_id;
       }
       if (!skuId) throw badRequest('error.validation.field', { field: 'skuId' });
       const sku = await this.d.repo.sku(skuId, currency);
       if (!sku) throw notFound('error.mifi.packageNotFound');
       const days = sku.is_package ? sku.days : (dtl.selectDays ?? sku.days);
-      const chosen = dtl.reserverStartTime === undefined ? null : typeof dtl.reserverStartTime === 'number' ? dtl.reserverStartTime : Date.parse(dtl.reserverStartTime);
-      if (chosen !== null && Number.isNaN(chosen)) throw badRequest('error.validation.field', { field: 'reserverStartTime' });
+      const chosen =
+        dtl.reserverStartTime === undefined
+          ? null
+          : typeof dtl.reserverStartTime === 'number'
+            ? dtl.reserverStartTime
+            : Date.parse(dtl.reserverStartTime);
+      if (chosen !== null && Number.isNaN(chosen))
+        throw badRequest('error.validation.field', { field: 'reserverStartTime' });
       // A renewal continues where the package ends (or now, whichever is later).
-      const start = renewalOf ? Math.max(new Date(renewalOf.end_at).getTime(), now.getTime()) : startTime(chosen, now.getTime(), true);
+      const start = renewalOf
+        ? Math.max(new Date(renewalOf.end_at).getTime(), now.getTime())
+        : startTime(chosen, now.getTime(), true);
       const zone = sku.time_zone ?? (await this.d.repo.regionZones(sku.region_id))[0] ?? 'UTC';
       lines.push({ sku, days, start, end: endTime(start, days), renewalOf, zone });
     }
-    const packagesTotal = lines.reduce((s, l) => s + packagePrice({ isPackage: l.sku.is_package, price: l.sku.price, selectDays: l.days }), 0);
+    const packagesTotal = lines.reduce(
+      (s, l) => s + packagePrice({ isPackage: l.sku.is_package, price: l.sku.price, selectDays: l.days }),
+      0,
+    );
     const total = packagesTotal + deposit;
     // The client's total must be the server's (rule in src/core/mifi.ts): a stale price is refused, never charged.
     if (toMinor(o.totalAmount, currency) !== total) throw conflict('error.mifi.priceChanged');
@@ -79,23 +112,57 @@ export class MifiOrders extends MifiPart {
     const orderId = orderNo(now).replace(/^PO/, 'MF');
     const pkgIds: string[] = [];
     await this.d.db.tx(async () => {
-      await this.d.repo.insertOrder({ id: orderId, user_id: user.id, order_type: type, currency, total, deposit, status: PS.unpaid, cabinet_id: cabinetId, created_at: now });
+      await this.d.repo.insertOrder({
+        id: orderId,
+        user_id: user.id,
+        order_type: type,
+        currency,
+        total,
+        deposit,
+        status: PS.unpaid,
+        cabinet_id: cabinetId,
+        created_at: now,
+      });
       let i = 0;
       for (const l of lines) {
         const id = `${orderId}-${++i}`;
         pkgIds.push(id);
         await this.d.repo.insertPackage({
-          id, order_id: orderId, user_id: user.id, sku_id: l.sku.id, package_name: this.s.catalogue.name(l.sku), country: l.sku.country_code, time_zone: l.zone,
-          days: l.days, price: packagePrice({ isPackage: l.sku.is_package, price: l.sku.price, selectDays: l.days }), deposit: i === 1 ? deposit : 0, currency,
-          start_at: new Date(l.start), end_at: new Date(l.end), status: PS.unpaid,
-          device_order_status: withDevice && i === 1 ? DOS.awaitingPickup : l.renewalOf?.device_sn ? DOS.withUser : DOS.none,
-          device_sn: l.renewalOf?.device_sn ?? null, renewal_of: l.renewalOf?.id ?? null, created_at: now,
+          id,
+          order_id: orderId,
+          user_id: user.id,
+          sku_id: l.sku.id,
+          package_name: this.s.catalogue.name(l.sku),
+          country: l.sku.country_code,
+          time_zone: l.zone,
+          days: l.days,
+          price: packagePrice({ isPackage: l.sku.is_package, price: l.sku.price, selectDays: l.days }),
+          deposit: i === 1 ? deposit : 0,
+          currency,
+          start_at: new Date(l.start),
+          end_at: new Date(l.end),
+          status: PS.unpaid,
+          device_order_status:
+            withDevice && i === 1 ? DOS.awaitingPickup : l.renewalOf?.device_sn ? DOS.withUser : DOS.none,
+          device_sn: l.renewalOf?.device_sn ?? null,
+          renewal_of: l.renewalOf?.id ?? null,
+          created_at: now,
         });
       }
     });
-    const action = await this.s.paying.pay(user, orderId, {
-      paymentId: b.paymentId, token: b.stripeToken, returnUrl: b.returnUrl, agent, couponNo: b.couponNo, useWallet: b.useWallet === 1,
-    }, () => this.rentResult(orderId));
+    const action = await this.s.paying.pay(
+      user,
+      orderId,
+      {
+        paymentId: b.paymentId,
+        token: b.stripeToken,
+        returnUrl: b.returnUrl,
+        agent,
+        couponNo: b.couponNo,
+        useWallet: b.useWallet === 1,
+      },
+      () => this.rentResult(orderId),
+    );
     if (!action && eject) await this.ejectPaid(user, orderId);
     return { ...(await this.rentResult(orderId)), ...(action ? { action } : {}) };
   }
@@ -108,9 +175,19 @@ export class MifiOrders extends MifiPart {
   private async ejectPaid(user: UserRow, orderId: string) {
     const order = await this.d.repo.order(orderId);
     const first = (await this.d.repo.packagesOfOrder(orderId))[0];
-    if (!order?.cabinet_id || !first || order.order_type !== ORDER_TYPE.devicePackage || first.device_sn || first.pickup_state !== 0) return;
-    await this.s.boxes.pickup(user, order.cabinet_id, first.id)
-      .catch((err: unknown) => this.d.log.warn({ err, orderId }, 'box not ejected with the purchase: the package waits for its pickup'));
+    if (
+      !order?.cabinet_id ||
+      !first ||
+      order.order_type !== ORDER_TYPE.devicePackage ||
+      first.device_sn ||
+      first.pickup_state !== 0
+    )
+      return;
+    await this.s.boxes
+      .pickup(user, order.cabinet_id, first.id)
+      .catch((err: unknown) =>
+        this.d.log.warn({ err, orderId }, 'box not ejected with the purchase: the package waits for its pickup'),
+      );
   }
 
   /**
@@ -121,12 +198,27 @@ export class MifiOrders extends MifiPart {
   private async rentDevice(user: UserRow, b: MifiRentBody, packageId: string, agent?: string) {
     const p = await this.s.reads.own(user, packageId);
     const result = () => this.rentResult(p.order_id, p.id);
-    const action = await this.s.deposits.payDeposit(user, {
-      mifiOrderId: p.id, paymentId: b.paymentId, stripeToken: b.stripeToken, paymentIntent: b.paymentIntent, returnUrl: b.returnUrl,
-    }, agent, result);
+    const action = await this.s.deposits.payDeposit(
+      user,
+      {
+        mifiOrderId: p.id,
+        paymentId: b.paymentId,
+        stripeToken: b.stripeToken,
+        paymentIntent: b.paymentIntent,
+        returnUrl: b.returnUrl,
+      },
+      agent,
+      result,
+    );
     if (!action && b.ejectOrNot === 1 && b.qrcode) {
-      await this.s.boxes.pickup(user, b.qrcode, p.id)
-        .catch((err: unknown) => this.d.log.warn({ err, packageId: p.id }, 'box not ejected with its deposit: the package waits for its pickup'));
+      await this.s.boxes
+        .pickup(user, b.qrcode, p.id)
+        .catch((err: unknown) =>
+          this.d.log.warn(
+            { err, packageId: p.id },
+            'box not ejected with its deposit: the package waits for its pickup',
+          ),
+        );
     }
     return { ...(await result()), ...(action ? { action } : {}) };
   }
@@ -135,7 +227,16 @@ export class MifiOrders extends MifiPart {
   private async rentResult(orderId: string, packageId?: string) {
     const pkgs = await this.d.repo.packagesOfOrder(orderId);
     const first = pkgs.find((p) => p.id === packageId) ?? pkgs[0]!;
-    return { orderId: first.id, orderStatus: first.status === PS.unpaid ? 33 : 0, type: 'mifi', out_trade_no: orderId, pay_type: 'mifi', buyOrderNo: orderId, shebei: first.device_sn ?? '', number: pkgs.length };
+    return {
+      orderId: first.id,
+      orderStatus: first.status === PS.unpaid ? 33 : 0,
+      type: 'mifi',
+      out_trade_no: orderId,
+      pay_type: 'mifi',
+      buyOrderNo: orderId,
+      shebei: first.device_sn ?? '',
+      number: pkgs.length,
+    };
   }
 
   /**
@@ -149,15 +250,37 @@ export class MifiOrders extends MifiPart {
     const wal = await w.account(userOwner(userId), 'wallet', order.currency);
     const revenue = await w.account(PLATFORM, 'revenue', order.currency);
     const packages = order.total - order.deposit - discount;
-    if (packages > 0) await w.transfer({ debit: wal, credit: revenue, amount: packages, code: 'mifi_package', orderId, at: now, mustNotOverdraw: true });
+    if (packages > 0)
+      await w.transfer({
+        debit: wal,
+        credit: revenue,
+        amount: packages,
+        code: 'mifi_package',
+        orderId,
+        at: now,
+        mustNotOverdraw: true,
+      });
     let holdId: string | undefined;
     if (order.deposit > 0) {
       const hold = await w.account(userOwner(userId), 'deposit_hold', order.currency);
-      holdId = await w.transfer({ debit: wal, credit: hold, amount: order.deposit, code: 'mifi_deposit', orderId, at: now, pending: true, mustNotOverdraw: true });
+      holdId = await w.transfer({
+        debit: wal,
+        credit: hold,
+        amount: order.deposit,
+        code: 'mifi_deposit',
+        orderId,
+        at: now,
+        pending: true,
+        mustNotOverdraw: true,
+      });
     }
     await this.d.repo.orderPaid(orderId, paymentId, from, now, discount);
     const pkgs = await this.d.repo.packagesOfOrder(orderId);
-    for (const [i, share] of shares(discount, pkgs.map((p) => p.price)).entries()) if (share > 0) await this.d.repo.setDiscount(pkgs[i]!.id, share);
+    for (const [i, share] of shares(
+      discount,
+      pkgs.map((p) => p.price),
+    ).entries())
+      if (share > 0) await this.d.repo.setDiscount(pkgs[i]!.id, share);
     for (const p of pkgs) {
       // A renewal of a box already with the user waits for its start; anything else waits for its box.
       const to = p.device_sn ? PS.toBeActivated : PS.unused;
@@ -183,7 +306,9 @@ export class MifiOrders extends MifiPart {
         return;
       }
       if (cur.status !== PS.unused || cur.device_sn) throw conflict('error.mifi.notCancellable');
-      await this.d.repo.move(cur.id, PS.unused, PS.revoked, { refunded_amount: cur.price - cur.discount + cur.deposit });
+      await this.d.repo.move(cur.id, PS.unused, PS.revoked, {
+        refunded_amount: cur.price - cur.discount + cur.deposit,
+      });
       await this.refundRevoked(cur, now);
     });
     return this.s.reads.toWire((await this.d.repo.pkg(p.id))!);
@@ -201,9 +326,24 @@ export class MifiOrders extends MifiPart {
     const revenue = await w.account(PLATFORM, 'revenue', cur.currency);
     // What was paid for it (its price less its share of the coupon), and the coupon's discount back where it came from.
     const paid = cur.price - cur.discount;
-    if (paid > 0) await w.transfer({ debit: revenue, credit: wal, amount: paid, code: 'mifi_refund', orderId: cur.order_id, at: now });
+    if (paid > 0)
+      await w.transfer({
+        debit: revenue,
+        credit: wal,
+        amount: paid,
+        code: 'mifi_refund',
+        orderId: cur.order_id,
+        at: now,
+      });
     if (cur.discount > 0) {
-      await w.transfer({ debit: revenue, credit: await w.account(PLATFORM, 'discount', cur.currency), amount: cur.discount, code: 'coupon_reversal', orderId: cur.order_id, at: now });
+      await w.transfer({
+        debit: revenue,
+        credit: await w.account(PLATFORM, 'discount', cur.currency),
+        amount: cur.discount,
+        code: 'coupon_reversal',
+        orderId: cur.order_id,
+        at: now,
+      });
     }
     // The box deposit: back to the wallet, or released at the method that holds it.
     await this.s.deposits.releaseDeposit(cur, now);
@@ -215,11 +355,22 @@ export class MifiOrders extends MifiPart {
       await this.d.repo.order(cur.order_id, { lock: true });
       const pay = await this.d.payments.find(cur.payment_id);
       const given = (await this.d.repo.packagesOfOrder(cur.order_id)).reduce((sum, p) => sum + p.card_refund, 0);
-      const amount = Math.min(paid + (cur.order_type === ORDER_TYPE.devicePackage ? cur.deposit : 0), pay ? Number(pay.amount) - given : 0);
+      const amount = Math.min(
+        paid + (cur.order_type === ORDER_TYPE.devicePackage ? cur.deposit : 0),
+        pay ? Number(pay.amount) - given : 0,
+      );
       if (pay && amount > 0) {
         await this.d.repo.setCardRefund(cur.id, amount);
         const clearing = await w.account(providerOwner(pay.provider), 'clearing', cur.currency);
-        await w.transfer({ debit: wal, credit: clearing, amount, code: 'mifi_refund_card', orderId: cur.order_id, at: now, mustNotOverdraw: true });
+        await w.transfer({
+          debit: wal,
+          credit: clearing,
+          amount,
+          code: 'mifi_refund_card',
+          orderId: cur.order_id,
+          at: now,
+          mustNotOverdraw: true,
+        });
         await this.d.jobs.enqueue(JOB_MIFI_REFUND, { packageId: cur.id, paymentId: pay.id, amount }, now);
         return;
       }

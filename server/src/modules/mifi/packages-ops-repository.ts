@@ -57,8 +57,13 @@ const SCOPE = `($1::text[] is null or c.agent_id = any($1::text[]) or (c.agent_i
   or (c.id is null and ${customerOfSql('k.user_id', '$1')}))`;
 
 const num = (r: PackageOpsRow): PackageOpsRow => ({
-  ...r, user_id: Number(r.user_id), price: Number(r.price), deposit: Number(r.deposit), refunded_amount: Number(r.refunded_amount),
-  currency: String(r.currency).trim(), country: r.country?.trim() ?? null,
+  ...r,
+  user_id: Number(r.user_id),
+  price: Number(r.price),
+  deposit: Number(r.deposit),
+  refunded_amount: Number(r.refunded_amount),
+  currency: String(r.currency).trim(),
+  country: r.country?.trim() ?? null,
 });
 
 export class PackagesOpsRepository {
@@ -80,15 +85,33 @@ export class PackagesOpsRepository {
           and ($11::timestamptz is null or k.created_at < $11)
           and ($12::timestamptz is null or (k.created_at, k.id) < ($12::timestamptz, $13::text))
         order by k.created_at desc, k.id desc limit $14`,
-      [f.agents, f.pairs, f.q ?? null, f.userIds, f.cardLast4 ?? null, f.deviceSn ?? null, f.cabinetId ?? null, f.venueId ?? null, f.status ?? null,
-        f.from ?? null, f.to ?? null, after?.[0] ?? null, after?.[1] ?? null, limit],
+      [
+        f.agents,
+        f.pairs,
+        f.q ?? null,
+        f.userIds,
+        f.cardLast4 ?? null,
+        f.deviceSn ?? null,
+        f.cabinetId ?? null,
+        f.venueId ?? null,
+        f.status ?? null,
+        f.from ?? null,
+        f.to ?? null,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+        limit,
+      ],
     );
     return rows.map(num);
   }
 
   /** One package inside the scope, else undefined. */
   async inScope(id: string, s: { agents: string[] | null; pairs: string[] }): Promise<PackageOpsRow | undefined> {
-    const { rows } = await this.db.query<PackageOpsRow>(`${SELECT} where ${SCOPE} and k.id = $3`, [s.agents, s.pairs, id]);
+    const { rows } = await this.db.query<PackageOpsRow>(`${SELECT} where ${SCOPE} and k.id = $3`, [
+      s.agents,
+      s.pairs,
+      id,
+    ]);
     return rows[0] ? num(rows[0]) : undefined;
   }
 }

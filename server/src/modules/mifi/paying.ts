@@ -8,7 +8,16 @@ import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '.
 import { chargeGuardsOf, type ChargeGuard, type PurposeHandler } from '../payments/guards.ts';
 import type { PaymentPurpose } from '../payments/purposes.ts';
 import type { PaymentAction } from '#contract/payments.ts';
-import { JOB_MIFI_ORPHAN, MIFI_PAYMENT, type PayCall, type Target, type Attempt, type Taken, purposeOf, MifiPart } from './shared.ts';
+import {
+  JOB_MIFI_ORPHAN,
+  MIFI_PAYMENT,
+  type PayCall,
+  type Target,
+  type Attempt,
+  type Taken,
+  purposeOf,
+  MifiPart,
+} from './shared.ts';
 
 export class MifiPaying extends MifiPart {
   /**
@@ -19,14 +28,33 @@ export class MifiPaying extends MifiPart {
    * the wallet and the whole order is spent from it. Returns what the customer must finish (the call is then repeated
    * with paymentIntent), or null once paid. `receipt` is the call's answer, committed with the payment.
    */
-  async pay(user: UserRow, orderId: string, c: PayCall, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
+  async pay(
+    user: UserRow,
+    orderId: string,
+    c: PayCall,
+    receipt?: () => Promise<unknown>,
+  ): Promise<PaymentAction | null> {
     const order = await this.d.repo.order(orderId);
     if (order?.user_id !== user.id) throw notFound('error.mifi.orderNotFound');
     const provider = c.paymentId === 'wallet' ? null : this.d.payments.requireProvider(c.paymentId, c.agent);
     if (c.paymentIntent) {
       if (!provider) throw badRequest('error.paymentMethod');
       const r = await this.d.coupons.reserved(order.id, 'mifi');
-      return this.payWith(user, provider, c, { orderId: order.id, packageId: null, amount: 0, currency: order.currency, capture: 'automatic', key: '', coupon: r && { id: r.id, discount: r.discount } }, receipt);
+      return this.payWith(
+        user,
+        provider,
+        c,
+        {
+          orderId: order.id,
+          packageId: null,
+          amount: 0,
+          currency: order.currency,
+          capture: 'automatic',
+          key: '',
+          coupon: r && { id: r.id, discount: r.discount },
+        },
+        receipt,
+      );
     }
     if (order.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
     if (provider) await this.d.payments.checkReturnUrl(c.returnUrl, c.agent);
@@ -37,12 +65,24 @@ export class MifiPaying extends MifiPart {
     const attempt = await this.d.db.tx(async () => {
       await this.stillUnpaid(order.id);
       const r = c.couponNo
-        ? await this.d.coupons.reserve({ code: c.couponNo, userId: user.id, agentId, venueId: null, currency: order.currency, gross, orderId: order.id, purpose: 'mifi' })
+        ? await this.d.coupons.reserve({
+            code: c.couponNo,
+            userId: user.id,
+            agentId,
+            venueId: null,
+            currency: order.currency,
+            gross,
+            orderId: order.id,
+            purpose: 'mifi',
+          })
         : await this.d.coupons.release(order.id, 'mifi').then(() => null);
       const coupon = r && { id: r.id, discount: r.discount };
       const owed = order.total - (coupon?.discount ?? 0);
       const balance = (await this.d.ledger.walletOf(user.id, order.currency)).balance;
-      const due = c.paymentId === 'wallet' || (!c.token && balance >= owed) ? 0 : owed - (c.useWallet ? Math.min(balance, owed) : 0);
+      const due =
+        c.paymentId === 'wallet' || (!c.token && balance >= owed)
+          ? 0
+          : owed - (c.useWallet ? Math.min(balance, owed) : 0);
       if (due === 0) {
         if (balance < owed) throw refused('error.mifi.balanceLow');
         if (coupon) await this.d.coupons.redeem(coupon.id, order.id, order.currency, coupon.discount);
@@ -52,7 +92,12 @@ export class MifiPaying extends MifiPart {
       }
       if (!c.token || !provider) throw badRequest('error.validation.field', { field: 'stripeToken' });
       const a = this.attemptOf(user, c, {
-        orderId: order.id, packageId: null, amount: due, currency: order.currency, capture: 'automatic', coupon,
+        orderId: order.id,
+        packageId: null,
+        amount: due,
+        currency: order.currency,
+        capture: 'automatic',
+        coupon,
         // One key per token and amount: a retry with the same token replays, another (a decline, another coupon) is a new attempt.
         key: `mifi_${order.id}_${c.token}${due === order.total ? '' : `_${due}`}`,
       });
@@ -66,8 +111,19 @@ export class MifiPaying extends MifiPart {
   /** A new payment's attempt, as its guard keeps it. */
   private attemptOf(user: UserRow, c: PayCall, t: Target): Attempt {
     return {
-      paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: t.amount, currency: t.currency,
-      capture: t.capture, purpose: purposeOf(t.packageId, t.capture), token: c.token!, idempotencyKey: t.key, ref: null, methodType: c.paymentId.split(':')[1] ?? null,
+      paymentId: c.paymentId,
+      agent: c.agent ?? null,
+      userId: user.id,
+      orderId: t.orderId,
+      packageId: t.packageId,
+      amount: t.amount,
+      currency: t.currency,
+      capture: t.capture,
+      purpose: purposeOf(t.packageId, t.capture),
+      token: c.token!,
+      idempotencyKey: t.key,
+      ref: null,
+      methodType: c.paymentId.split(':')[1] ?? null,
       coupon: t.coupon ?? null,
     };
   }
@@ -82,15 +138,33 @@ export class MifiPaying extends MifiPart {
    *   4. taken in one unit of work, under the charge's lock: a payment already recorded is never taken twice (a
    *      replay answers what it paid); anything not taken is released (refunded or voided) by a compensation job.
    */
-  async payWith(user: UserRow, provider: PaymentProvider, c: PayCall, t: Target | Attempt, receipt?: () => Promise<unknown>): Promise<PaymentAction | null> {
+  async payWith(
+    user: UserRow,
+    provider: PaymentProvider,
+    c: PayCall,
+    t: Target | Attempt,
+    receipt?: () => Promise<unknown>,
+  ): Promise<PaymentAction | null> {
     const now = this.d.clock.now();
     let a: Attempt;
     if (c.paymentIntent) {
       const act = await this.d.repo.action(provider.id, c.paymentIntent);
-      if (!act || act.user_id !== user.id || act.order_id !== t.orderId || act.package_id !== t.packageId) throw refused('error.payment.token_invalid');
+      if (!act || act.user_id !== user.id || act.order_id !== t.orderId || act.package_id !== t.packageId)
+        throw refused('error.payment.token_invalid');
       a = {
-        paymentId: c.paymentId, agent: c.agent ?? null, userId: user.id, orderId: t.orderId, packageId: t.packageId, amount: act.amount, currency: act.currency,
-        capture: act.capture, purpose: purposeOf(t.packageId, act.capture), token: null, idempotencyKey: null, ref: act.ref, methodType: c.paymentId.split(':')[1] ?? null,
+        paymentId: c.paymentId,
+        agent: c.agent ?? null,
+        userId: user.id,
+        orderId: t.orderId,
+        packageId: t.packageId,
+        amount: act.amount,
+        currency: act.currency,
+        capture: act.capture,
+        purpose: purposeOf(t.packageId, act.capture),
+        token: null,
+        idempotencyKey: null,
+        ref: act.ref,
+        methodType: c.paymentId.split(':')[1] ?? null,
         coupon: t.coupon ?? null,
       };
     } else if ('purpose' in t) {
@@ -102,20 +176,40 @@ export class MifiPaying extends MifiPart {
       // makes the same call again (the same key: the first payment, never a second) and releases what it took.
       await this.guards.start(this.guardOf(provider.id, a));
     }
-    const claim = { userId: user.id, purpose: a.purpose as PaymentPurpose, amount: a.amount, currency: a.currency, orderId: a.orderId };
+    const claim = {
+      userId: user.id,
+      purpose: a.purpose as PaymentPurpose,
+      amount: a.amount,
+      currency: a.currency,
+      orderId: a.orderId,
+    };
     const result = a.ref
       ? await this.d.payments.resume(provider, a.ref, claim)
       : await provider.authorize({
-          token: a.token!, amount: a.amount, currency: a.currency, capture: a.capture, idempotencyKey: a.idempotencyKey!, userId: user.id,
-          purpose: a.purpose, returnUrl: c.returnUrl, methodType: a.methodType ?? undefined,
+          token: a.token!,
+          amount: a.amount,
+          currency: a.currency,
+          capture: a.capture,
+          idempotencyKey: a.idempotencyKey!,
+          userId: user.id,
+          purpose: a.purpose,
+          returnUrl: c.returnUrl,
+          methodType: a.methodType ?? undefined,
         });
     if (result.ok && result.status === 'requires_action') {
       if (!a.ref) {
         await this.d.db.tx(async () => {
           await this.d.payments.recordStart(provider.id, result.ref, claim);
           const fresh = await this.d.repo.insertAction({
-            provider: provider.id, ref: result.ref, user_id: user.id, order_id: a.orderId, package_id: a.packageId, amount: a.amount, currency: a.currency,
-            capture: a.capture, created_at: now,
+            provider: provider.id,
+            ref: result.ref,
+            user_id: user.id,
+            order_id: a.orderId,
+            package_id: a.packageId,
+            amount: a.amount,
+            currency: a.currency,
+            capture: a.capture,
+            created_at: now,
           });
           await this.guards.cancel({ key: a.idempotencyKey });
           // A customer who never comes back: their payment is released after the timeout, unless an order took it.
@@ -128,7 +222,12 @@ export class MifiPaying extends MifiPart {
       await this.declined(provider, result, a);
       return null; // not reached: declined() throws
     }
-    if (a.ref && (result.amount !== a.amount || result.currency?.toUpperCase() !== a.currency || (result.status === 'authorized') !== (a.capture === 'manual'))) {
+    if (
+      a.ref &&
+      (result.amount !== a.amount ||
+        result.currency?.toUpperCase() !== a.currency ||
+        (result.status === 'authorized') !== (a.capture === 'manual'))
+    ) {
       // Not what was asked for: never taken; the provider's payment goes back.
       await this.release(provider, result, a, 'amount, currency or capture not as asked');
       throw refused('error.payment.processing_error');
@@ -139,24 +238,39 @@ export class MifiPaying extends MifiPart {
     } catch (err) {
       // Not taken (the order was paid meanwhile, the box deposit is held already, the unit of work failed): released,
       // unless it is recorded (taken by this very order, or released already), which release() checks under the lock.
-      await this.release(provider, result, a, `mifi ${a.orderId} not paid with it`)
-        .catch((e: unknown) => this.d.log.error({ err: e, orderId: a.orderId }, 'mifi release not enqueued: the orphan guard will release it'));
+      await this.release(provider, result, a, `mifi ${a.orderId} not paid with it`).catch((e: unknown) =>
+        this.d.log.error({ err: e, orderId: a.orderId }, 'mifi release not enqueued: the orphan guard will release it'),
+      );
       throw err;
     }
     return null;
   }
 
   /** A declined payment: recorded (once), its guards no longer needed; the refusal in the user's language. */
-  private async declined(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: false }>, a: Attempt): Promise<never> {
+  private async declined(
+    provider: PaymentProvider,
+    result: Extract<AuthorizeResult, { ok: false }>,
+    a: Attempt,
+  ): Promise<never> {
     await this.cancelGuards(a, result.ref);
     if (a.coupon) await this.d.coupons.releaseUse(a.coupon.id);
     // A second call racing the one that paid (its single-use card token already spent): say it is paid, not declined.
-    if (!a.packageId && (await this.d.repo.order(a.orderId))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
+    if (!a.packageId && (await this.d.repo.order(a.orderId))?.status !== PS.unpaid)
+      throw conflict('error.mifi.notUnpaid');
     const prior = result.ref ? await this.d.payments.byRef(provider.id, result.ref) : undefined;
     // Released by its guard (the customer came back too late): said so, not as a declined card.
-    if (prior && (prior.failure_code === 'abandoned' || (prior.order_id === a.orderId && prior.status !== 'declined'))) throw refused('error.payment.released');
+    if (prior && (prior.failure_code === 'abandoned' || (prior.order_id === a.orderId && prior.status !== 'declined')))
+      throw refused('error.payment.released');
     if (!prior) {
-      await this.d.payments.record({ providerId: provider.id, result, userId: a.userId, orderId: a.orderId, purpose: a.purpose, amount: a.amount, currency: a.currency });
+      await this.d.payments.record({
+        providerId: provider.id,
+        result,
+        userId: a.userId,
+        orderId: a.orderId,
+        purpose: a.purpose,
+        amount: a.amount,
+        currency: a.currency,
+      });
     }
     throw refused(declineMessageKey(result.declineCode));
   }
@@ -173,8 +287,19 @@ export class MifiPaying extends MifiPart {
   /** What the charge guard keeps of a payment's attempt. */
   guardOf(providerId: string, a: Attempt): ChargeGuard {
     return {
-      flow: MIFI_PAYMENT, providerId, userId: a.userId, purpose: a.purpose, amount: a.amount, currency: a.currency, capture: a.capture, orderId: a.orderId || null,
-      token: a.token, key: a.idempotencyKey, ref: a.ref, methodType: a.methodType, data: { paymentId: a.paymentId, agent: a.agent, packageId: a.packageId, coupon: a.coupon ?? null },
+      flow: MIFI_PAYMENT,
+      providerId,
+      userId: a.userId,
+      purpose: a.purpose,
+      amount: a.amount,
+      currency: a.currency,
+      capture: a.capture,
+      orderId: a.orderId || null,
+      token: a.token,
+      key: a.idempotencyKey,
+      ref: a.ref,
+      methodType: a.methodType,
+      data: { paymentId: a.paymentId, agent: a.agent, packageId: a.packageId, coupon: a.coupon ?? null },
     };
   }
 
@@ -193,15 +318,28 @@ export class MifiPaying extends MifiPart {
       legacy: {
         kind: JOB_MIFI_ORPHAN,
         toGuard: (p) => {
-          const provider = this.d.payments.providerForMethod(String(p.paymentId), p.agent ? String(p.agent) : undefined);
+          const provider = this.d.payments.providerForMethod(
+            String(p.paymentId),
+            p.agent ? String(p.agent) : undefined,
+          );
           if (!provider) return null;
           const capture = p.capture === 'manual' ? 'manual' : 'automatic';
           const packageId = p.packageId ? String(p.packageId) : null;
           return this.guardOf(provider.id, {
-            paymentId: String(p.paymentId), agent: p.agent ? String(p.agent) : null, userId: Number(p.userId), orderId: p.orderId ? String(p.orderId) : '',
-            packageId, amount: Number(p.amount), currency: String(p.currency), capture, purpose: typeof p.purpose === 'string' ? p.purpose : purposeOf(packageId, capture),
-            token: p.token ? String(p.token) : null, idempotencyKey: p.idempotencyKey ? String(p.idempotencyKey) : null, ref: p.ref ? String(p.ref) : null,
-            methodType: p.methodType ? String(p.methodType) : null, coupon: (p.coupon as Attempt['coupon']) ?? null,
+            paymentId: String(p.paymentId),
+            agent: p.agent ? String(p.agent) : null,
+            userId: Number(p.userId),
+            orderId: p.orderId ? String(p.orderId) : '',
+            packageId,
+            amount: Number(p.amount),
+            currency: String(p.currency),
+            capture,
+            purpose: typeof p.purpose === 'string' ? p.purpose : purposeOf(packageId, capture),
+            token: p.token ? String(p.token) : null,
+            idempotencyKey: p.idempotencyKey ? String(p.idempotencyKey) : null,
+            ref: p.ref ? String(p.ref) : null,
+            methodType: p.methodType ? String(p.methodType) : null,
+            coupon: (p.coupon as Attempt['coupon']) ?? null,
           });
         },
       },
@@ -220,23 +358,45 @@ export class MifiPaying extends MifiPart {
       ? (await this.d.repo.pkg(a.packageId))?.deposit_payment_id === prior.id
       : (await this.d.repo.order(a.orderId))?.payment_id === prior.id;
     if (took) return true;
-    if (prior.order_id === a.orderId && prior.status !== 'captured' && prior.status !== 'authorized') throw refused('error.payment.released');
+    if (prior.order_id === a.orderId && prior.status !== 'captured' && prior.status !== 'authorized')
+      throw refused('error.payment.released');
     throw conflict('error.payment.alreadyUsed');
   }
 
   /** One unit of work: the method's money into the wallet, then spent on the order (settlePaid). */
-  private async settleCard(user: UserRow, provider: PaymentProvider, result: Taken, a: Attempt, receipt?: () => Promise<unknown>) {
+  private async settleCard(
+    user: UserRow,
+    provider: PaymentProvider,
+    result: Taken,
+    a: Attempt,
+    receipt?: () => Promise<unknown>,
+  ) {
     await this.d.db.tx(async () => {
       if (!(await this.recorded(provider, result.ref, a))) {
         // Two calls paying the same order at once (a double tap, a retry racing the first): one settles it.
         await this.stillUnpaid(a.orderId);
-        const paymentId = await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: a.orderId, purpose: a.purpose, amount: a.amount, currency: a.currency });
+        const paymentId = await this.d.payments.record({
+          providerId: provider.id,
+          result,
+          userId: user.id,
+          orderId: a.orderId,
+          purpose: a.purpose,
+          amount: a.amount,
+          currency: a.currency,
+        });
         const w = this.d.ledger;
         const clearing = await w.account(providerOwner(provider.id), 'clearing', a.currency);
         const wal = await w.account(userOwner(user.id), 'wallet', a.currency);
         // The method's money enters the user's wallet, and the order (less its coupon) is spent from it exactly as a
         // wallet payment: with useWallet the wallet pays the rest (never overdrawn: else the charge is given back).
-        await w.transfer({ debit: clearing, credit: wal, amount: a.amount, code: 'mifi_topup', orderId: a.orderId, at: this.d.clock.now() });
+        await w.transfer({
+          debit: clearing,
+          credit: wal,
+          amount: a.amount,
+          code: 'mifi_topup',
+          orderId: a.orderId,
+          at: this.d.clock.now(),
+        });
         // The coupon's use is redeemed with the charge (refused if it was released meanwhile: then the charge is given back).
         if (a.coupon) await this.d.coupons.redeem(a.coupon.id, a.orderId, a.currency, a.coupon.discount);
         await this.s.orders.settlePaid(a.orderId, user.id, paymentId, 'card', a.coupon?.discount ?? 0);
@@ -250,13 +410,19 @@ export class MifiPaying extends MifiPart {
    * A provider payment no order or deposit took: released by payments' charge guard (payments/guards.ts), unless it
    * is recorded already (taken, or released before); its coupon's use goes with it.
    */
-  private async release(provider: PaymentProvider, result: Extract<AuthorizeResult, { ok: true }>, a: Attempt, reason: string) {
+  private async release(
+    provider: PaymentProvider,
+    result: Extract<AuthorizeResult, { ok: true }>,
+    a: Attempt,
+    reason: string,
+  ) {
     await this.guards.release(this.guardOf(provider.id, a), provider, result, reason);
     await this.cancelGuards(a, result.ref);
   }
 
   /** Inside the paying unit of work: locks the order; it must still be unpaid (33). */
   private async stillUnpaid(orderId: string) {
-    if ((await this.d.repo.order(orderId, { lock: true }))?.status !== PS.unpaid) throw conflict('error.mifi.notUnpaid');
+    if ((await this.d.repo.order(orderId, { lock: true }))?.status !== PS.unpaid)
+      throw conflict('error.mifi.notUnpaid');
   }
 }

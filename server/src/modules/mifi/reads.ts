@@ -26,10 +26,24 @@ export class MifiReads extends MifiPart {
   }
 
   /** Box telemetry (cabinet protocol 'box-telemetry'): recorded; the first traffic activates a waiting package. */
-  async onTelemetry(e: { sn: string; ts: string; battery?: number | null; signal?: number | null; bytesTotal: number; online: boolean }) {
+  async onTelemetry(e: {
+    sn: string;
+    ts: string;
+    battery?: number | null;
+    signal?: number | null;
+    bytesTotal: number;
+    online: boolean;
+  }) {
     const at = new Date(Math.min(Date.parse(e.ts) || Infinity, this.d.clock.now().getTime()));
     const before = await this.d.repo.lastTelemetry(e.sn);
-    await this.d.repo.insertTelemetry({ sn: e.sn, at, battery: e.battery ?? null, signal: e.signal ?? null, bytesTotal: e.bytesTotal, online: e.online });
+    await this.d.repo.insertTelemetry({
+      sn: e.sn,
+      at,
+      battery: e.battery ?? null,
+      signal: e.signal ?? null,
+      bytesTotal: e.bytesTotal,
+      online: e.online,
+    });
     if (before && e.bytesTotal > before.bytes_total) {
       const id = await this.d.repo.toActivateOnTraffic(e.sn);
       if (id) {
@@ -67,7 +81,11 @@ export class MifiReads extends MifiPart {
 
   async list(user: UserRow, q: { current?: number; size?: number; isPicked?: number }) {
     const size = q.size ?? 100;
-    const { rows, total } = await this.d.repo.list(user.id, { isPicked: q.isPicked, limit: size, offset: ((q.current ?? 1) - 1) * size });
+    const { rows, total } = await this.d.repo.list(user.id, {
+      isPicked: q.isPicked,
+      limit: size,
+      offset: ((q.current ?? 1) - 1) * size,
+    });
     const records = [];
     for (const r of rows) records.push(await this.toWireWithUsage(r));
     return { records, total };
@@ -87,17 +105,33 @@ export class MifiReads extends MifiPart {
     }
     if (!sn) throw notFound('error.mifi.deviceNotActivated');
     const holding = (await this.holdings(user, sn)).find((h) => h.current);
-    if (!holding || (depositOf && depositOf.device_order_status !== DOS.withUser)) throw notFound('error.mifi.deviceNotFound');
-    const packages = (await this.d.repo.packagesOfSn(sn)).filter((p) => p.user_id === user.id && p.device_order_status === DOS.withUser);
+    if (!holding || (depositOf && depositOf.device_order_status !== DOS.withUser))
+      throw notFound('error.mifi.deviceNotFound');
+    const packages = (await this.d.repo.packagesOfSn(sn)).filter(
+      (p) => p.user_id === user.id && p.device_order_status === DOS.withUser,
+    );
     const box = await this.d.repo.box(sn);
     const t = await this.d.repo.lastTelemetry(sn, new Date(holding.from));
     const first = depositOf ?? packages[packages.length - 1]!;
     const list = [];
     for (const p of packages) list.push(await this.toWireWithUsage(p));
     return {
-      id: first.id, sn, dianliang: t?.battery ?? 0, online: t?.online ?? false,
-      deviceJson: { wifiSSID: box?.ssid ?? '', wifiPassword: box ? this.s.boxes.wifiPassword(box) : '', lastKnownVsimSignalStrength: t?.signal ?? 0 },
-      packageDtlList: list, typeName: 'mifi', depositAmount: toMajor(packages.reduce((s, p) => s + p.deposit, 0), first.currency), currency: first.currency,
+      id: first.id,
+      sn,
+      dianliang: t?.battery ?? 0,
+      online: t?.online ?? false,
+      deviceJson: {
+        wifiSSID: box?.ssid ?? '',
+        wifiPassword: box ? this.s.boxes.wifiPassword(box) : '',
+        lastKnownVsimSignalStrength: t?.signal ?? 0,
+      },
+      packageDtlList: list,
+      typeName: 'mifi',
+      depositAmount: toMajor(
+        packages.reduce((s, p) => s + p.deposit, 0),
+        first.currency,
+      ),
+      currency: first.currency,
     };
   }
 
@@ -111,7 +145,11 @@ export class MifiReads extends MifiPart {
     for (const p of await this.d.repo.packagesOfSn(sn)) {
       if (p.user_id !== user.id || !p.bound_at) continue;
       const current = p.device_order_status === DOS.withUser;
-      out.push({ from: new Date(p.bound_at).getTime(), to: current ? now : new Date(p.returned_at ?? p.bound_at).getTime(), current });
+      out.push({
+        from: new Date(p.bound_at).getTime(),
+        to: current ? now : new Date(p.returned_at ?? p.bound_at).getTime(),
+        current,
+      });
     }
     return out;
   }
@@ -142,16 +180,27 @@ export class MifiReads extends MifiPart {
 
   /** POST flowUsageList {sn}: usage per package period on the box. */
   async flowUsage(user: UserRow, sn: string) {
-    const packages = (await this.d.repo.packagesOfSn(sn)).filter((p) => p.user_id === user.id && (p.status === PS.activated || p.status === PS.ended || p.status === PS.refunded));
-    if (!(await this.d.repo.packagesOfSn(sn)).some((p) => p.user_id === user.id)) throw notFound('error.mifi.deviceNotFound');
+    const packages = (await this.d.repo.packagesOfSn(sn)).filter(
+      (p) => p.user_id === user.id && (p.status === PS.activated || p.status === PS.ended || p.status === PS.refunded),
+    );
+    if (!(await this.d.repo.packagesOfSn(sn)).some((p) => p.user_id === user.id))
+      throw notFound('error.mifi.deviceNotFound');
     const list = [];
     let total = 0;
     for (const p of packages) {
       const from = p.activated_at ? new Date(p.activated_at) : new Date(p.start_at);
-      const to = new Date(Math.min((p.ended_at ? new Date(p.ended_at) : new Date(p.end_at)).getTime(), this.d.clock.now().getTime()));
+      const to = new Date(
+        Math.min((p.ended_at ? new Date(p.ended_at) : new Date(p.end_at)).getTime(), this.d.clock.now().getTime()),
+      );
       const u = await this.d.repo.usage(sn, from, to);
       total += u.used;
-      list.push({ startTime: from.toISOString(), endTime: to.toISOString(), totalUsage: u.used, onlineTimeDuration: u.onlineSeconds, packageName: p.package_name });
+      list.push({
+        startTime: from.toISOString(),
+        endTime: to.toISOString(),
+        totalUsage: u.used,
+        onlineTimeDuration: u.onlineSeconds,
+        packageName: p.package_name,
+      });
     }
     return { packageUsedTotal: total, sn, packageUsageDtlList: list };
   }
@@ -170,11 +219,32 @@ export class MifiReads extends MifiPart {
     const c = p.currency;
     const unit = p.is_package ? p.price : Math.round(p.price / Math.max(1, p.days));
     return {
-      orderId: p.id, buyOrderNo: p.order_id, skuId: p.sku_id, packageName: p.package_name, Day: p.days, isPackage: p.is_package, country: p.country ?? '',
-      flagUrl: p.flag_url, price: toMajor(unit, c), packagePrice: toMajor(p.price, c), totalAmount: toMajor(p.price + p.deposit, c), depositAmount: toMajor(p.deposit, c),
-      currency: c, currencyName: currencySymbol(c), selectDays: p.days, reserverStartTime: new Date(p.start_at).toISOString(), reserverEndTime: new Date(p.end_at).toISOString(),
-      timeZone: p.time_zone, packageStatus: p.status, packageStatusTitle: STATUS_TITLE[p.status] ?? '', deviceOrderStatus: p.device_order_status,
-      productSendSn: p.device_sn ?? '', pickUpOrderId: p.id, renewalOf: p.renewal_of ?? '', orderType: p.order_type, usedBytes: 0,
+      orderId: p.id,
+      buyOrderNo: p.order_id,
+      skuId: p.sku_id,
+      packageName: p.package_name,
+      Day: p.days,
+      isPackage: p.is_package,
+      country: p.country ?? '',
+      flagUrl: p.flag_url,
+      price: toMajor(unit, c),
+      packagePrice: toMajor(p.price, c),
+      totalAmount: toMajor(p.price + p.deposit, c),
+      depositAmount: toMajor(p.deposit, c),
+      currency: c,
+      currencyName: currencySymbol(c),
+      selectDays: p.days,
+      reserverStartTime: new Date(p.start_at).toISOString(),
+      reserverEndTime: new Date(p.end_at).toISOString(),
+      timeZone: p.time_zone,
+      packageStatus: p.status,
+      packageStatusTitle: STATUS_TITLE[p.status] ?? '',
+      deviceOrderStatus: p.device_order_status,
+      productSendSn: p.device_sn ?? '',
+      pickUpOrderId: p.id,
+      renewalOf: p.renewal_of ?? '',
+      orderType: p.order_type,
+      usedBytes: 0,
     };
   }
 }

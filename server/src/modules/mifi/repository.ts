@@ -7,40 +7,109 @@ function assertMove(from: number, to: number) {
 }
 
 export interface SkuRow {
-  id: string; region_id: string; region_name: string; country_code: string | null; country_name: string | null; time_zone: string | null;
-  flag_url: string; name: string; plan_kind: 'days' | 'unlimited' | 'mb'; plan_value: number; is_package: boolean; days: number; price: number; currency: string;
+  id: string;
+  region_id: string;
+  region_name: string;
+  country_code: string | null;
+  country_name: string | null;
+  time_zone: string | null;
+  flag_url: string;
+  name: string;
+  plan_kind: 'days' | 'unlimited' | 'mb';
+  plan_value: number;
+  is_package: boolean;
+  days: number;
+  price: number;
+  currency: string;
   /** The name per language (name: the default). */
   names?: Record<string, string> | string;
 }
 /** What an operator edits of a SKU. */
 export interface SkuEditable {
-  id: string; region_id: string; name: string; names: Record<string, string>; plan_kind: 'days' | 'unlimited' | 'mb'; plan_value: number;
-  is_package: boolean; days: number; enabled: boolean; version: number; prices: { currency: string; price: number }[];
+  id: string;
+  region_id: string;
+  name: string;
+  names: Record<string, string>;
+  plan_kind: 'days' | 'unlimited' | 'mb';
+  plan_value: number;
+  is_package: boolean;
+  days: number;
+  enabled: boolean;
+  version: number;
+  prices: { currency: string; price: number }[];
 }
 export interface PackageRow {
-  id: string; order_id: string; user_id: number; sku_id: string; package_name: string; country: string | null; time_zone: string;
-  days: number; price: number; deposit: number; currency: string; start_at: Date; end_at: Date; status: number; device_order_status: number;
-  device_sn: string | null; renewal_of: string | null; pickup_state: number; pickup_msg: string | null; eject_command_id: string | null;
-  hold_transfer_id: string | null; activated_at: Date | null; ended_at: Date | null; refunded_amount: number; created_at: Date;
+  id: string;
+  order_id: string;
+  user_id: number;
+  sku_id: string;
+  package_name: string;
+  country: string | null;
+  time_zone: string;
+  days: number;
+  price: number;
+  deposit: number;
+  currency: string;
+  start_at: Date;
+  end_at: Date;
+  status: number;
+  device_order_status: number;
+  device_sn: string | null;
+  renewal_of: string | null;
+  pickup_state: number;
+  pickup_msg: string | null;
+  eject_command_id: string | null;
+  hold_transfer_id: string | null;
+  activated_at: Date | null;
+  ended_at: Date | null;
+  refunded_amount: number;
+  created_at: Date;
   /** The payment that paid the box deposit on its own (cabinetDisposit: a hold or a charge); null from the wallet or with the order. */
-  deposit_payment_id: string | null; deposit_captured: boolean;
+  deposit_payment_id: string | null;
+  deposit_captured: boolean;
   /** What a coupon took off this package's price; what its cancellation gave back to the method the order was paid with. */
-  discount: number; card_refund: number;
+  discount: number;
+  card_refund: number;
   /** When the box was handed over to this package's holder, and when it came back (a box's data is its holder's). */
-  bound_at: Date | null; returned_at: Date | null;
-  order_type: number; payment_id: string | null; paid_from: string | null; is_package: boolean; flag_url: string;
+  bound_at: Date | null;
+  returned_at: Date | null;
+  order_type: number;
+  payment_id: string | null;
+  paid_from: string | null;
+  is_package: boolean;
+  flag_url: string;
 }
 /** A Wi-Fi payment waiting for its customer (mifi_payment_actions): what it pays and what it must take. */
 export interface ActionRow {
-  provider: string; ref: string; user_id: number; order_id: string; package_id: string | null; amount: number; currency: string;
-  capture: 'automatic' | 'manual'; created_at: Date;
+  provider: string;
+  ref: string;
+  user_id: number;
+  order_id: string;
+  package_id: string | null;
+  amount: number;
+  currency: string;
+  capture: 'automatic' | 'manual';
+  created_at: Date;
 }
 /** A Wi-Fi box: its network, and a new password while the box has not confirmed it (docs/cabinet-protocol.md). */
 export interface BoxRow {
-  sn: string; ssid: string; password: string; pending_password: string | null; password_command_id: string | null; password_changed_at: Date | null;
+  sn: string;
+  ssid: string;
+  password: string;
+  pending_password: string | null;
+  password_command_id: string | null;
+  password_changed_at: Date | null;
 }
 export interface OrderInsert {
-  id: string; user_id: number; order_type: number; currency: string; total: number; deposit: number; status: number; cabinet_id: string | null; created_at: Date;
+  id: string;
+  user_id: number;
+  order_type: number;
+  currency: string;
+  total: number;
+  deposit: number;
+  status: number;
+  cabinet_id: string | null;
+  created_at: Date;
 }
 
 const SKU_SELECT = `select s.id, s.region_id, r.name as region_name, s.country_code, c.name as country_name, c.time_zone,
@@ -51,8 +120,13 @@ const PKG_SELECT = `select k.*, o.order_type, o.payment_id, o.paid_from, s.is_pa
   from mifi_packages k join mifi_orders o on o.id = k.order_id join mifi_skus s on s.id = k.sku_id join mifi_regions r on r.id = s.region_id
   left join mifi_countries c on c.code = k.country`;
 const num = (r: PackageRow): PackageRow => ({
-  ...r, user_id: Number(r.user_id), price: Number(r.price), deposit: Number(r.deposit), refunded_amount: Number(r.refunded_amount),
-  discount: Number(r.discount ?? 0), card_refund: Number(r.card_refund ?? 0),
+  ...r,
+  user_id: Number(r.user_id),
+  price: Number(r.price),
+  deposit: Number(r.deposit),
+  refunded_amount: Number(r.refunded_amount),
+  discount: Number(r.discount ?? 0),
+  card_refund: Number(r.card_refund ?? 0),
 });
 
 export class MifiRepository {
@@ -60,7 +134,10 @@ export class MifiRepository {
 
   /** The box deposit set for a currency in the console (undefined: none set). */
   async boxDeposit(currency: string): Promise<number | undefined> {
-    const { rows } = await this.db.query<{ amount: string | number }>('select amount from mifi_box_deposits where currency = $1', [currency]);
+    const { rows } = await this.db.query<{ amount: string | number }>(
+      'select amount from mifi_box_deposits where currency = $1',
+      [currency],
+    );
     return rows[0] ? Number(rows[0].amount) : undefined;
   }
 
@@ -70,10 +147,15 @@ export class MifiRepository {
       and ($4::text is null or s.country_code = $4) and ($5::text is null or s.region_id = $5)`;
     const like = f.q ? `%${f.q.replace(/[%_\\]/g, (m) => `\\${m}`)}%` : '';
     const args = [f.currency, like, f.q, f.country ?? null, f.region ?? null];
-    const { rows } = await this.db.query<SkuRow>(`${SKU_SELECT} ${where} order by r.sort, c.name nulls first, s.id limit $6 offset $7`, [...args, f.limit, f.offset]);
+    const { rows } = await this.db.query<SkuRow>(
+      `${SKU_SELECT} ${where} order by r.sort, c.name nulls first, s.id limit $6 offset $7`,
+      [...args, f.limit, f.offset],
+    );
     const { rows: n } = await this.db.query<{ n: number }>(
       `select count(*)::int as n from mifi_skus s join mifi_regions r on r.id = s.region_id left join mifi_countries c on c.code = s.country_code
-         join mifi_sku_prices p on p.sku_id = s.id and s.enabled ${where}`, args);
+         join mifi_sku_prices p on p.sku_id = s.id and s.enabled ${where}`,
+      args,
+    );
     return { rows: rows.map((r) => ({ ...r, price: Number(r.price) })), total: Number(n[0]?.n ?? 0) };
   }
 
@@ -94,15 +176,29 @@ export class MifiRepository {
   }
 
   async regions() {
-    const { rows } = await this.db.query<{ id: string; name: string; flag_url: string; countries: { code: string; name: string; flag_url: string; time_zone: string }[] | string }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      name: string;
+      flag_url: string;
+      countries: { code: string; name: string; flag_url: string; time_zone: string }[] | string;
+    }>(
       `select r.id, r.name, r.flag_url, coalesce((select jsonb_agg(jsonb_build_object('code', c.code, 'name', c.name, 'flag_url', c.flag_url, 'time_zone', c.time_zone) order by c.name)
           from mifi_countries c where c.region_id = r.id), '[]'::jsonb) as countries from mifi_regions r order by r.sort, r.name`,
     );
-    return rows.map((r) => ({ ...r, countries: typeof r.countries === 'string' ? (JSON.parse(r.countries) as { code: string; name: string; flag_url: string; time_zone: string }[]) : r.countries }));
+    return rows.map((r) => ({
+      ...r,
+      countries:
+        typeof r.countries === 'string'
+          ? (JSON.parse(r.countries) as { code: string; name: string; flag_url: string; time_zone: string }[])
+          : r.countries,
+    }));
   }
 
   async regionZones(regionId: string) {
-    const { rows } = await this.db.query<{ time_zone: string }>('select distinct time_zone from mifi_countries where region_id = $1 order by time_zone', [regionId]);
+    const { rows } = await this.db.query<{ time_zone: string }>(
+      'select distinct time_zone from mifi_countries where region_id = $1 order by time_zone',
+      [regionId],
+    );
     return rows.map((r) => r.time_zone);
   }
 
@@ -113,17 +209,60 @@ export class MifiRepository {
     );
   }
 
-  async insertPackage(p: Omit<PackageRow, 'pickup_state' | 'pickup_msg' | 'eject_command_id' | 'hold_transfer_id' | 'activated_at' | 'ended_at' | 'refunded_amount' | 'order_type' | 'payment_id' | 'paid_from' | 'is_package' | 'flag_url' | 'deposit_payment_id' | 'deposit_captured' | 'bound_at' | 'returned_at' | 'discount' | 'card_refund'>) {
+  async insertPackage(
+    p: Omit<
+      PackageRow,
+      | 'pickup_state'
+      | 'pickup_msg'
+      | 'eject_command_id'
+      | 'hold_transfer_id'
+      | 'activated_at'
+      | 'ended_at'
+      | 'refunded_amount'
+      | 'order_type'
+      | 'payment_id'
+      | 'paid_from'
+      | 'is_package'
+      | 'flag_url'
+      | 'deposit_payment_id'
+      | 'deposit_captured'
+      | 'bound_at'
+      | 'returned_at'
+      | 'discount'
+      | 'card_refund'
+    >,
+  ) {
     await this.db.query(
       `insert into mifi_packages (id, order_id, user_id, sku_id, package_name, country, time_zone, days, price, deposit, currency, start_at, end_at,
          status, device_order_status, device_sn, renewal_of, created_at) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)`,
-      [p.id, p.order_id, p.user_id, p.sku_id, p.package_name, p.country, p.time_zone, p.days, p.price, p.deposit, p.currency, p.start_at, p.end_at,
-        p.status, p.device_order_status, p.device_sn, p.renewal_of, p.created_at],
+      [
+        p.id,
+        p.order_id,
+        p.user_id,
+        p.sku_id,
+        p.package_name,
+        p.country,
+        p.time_zone,
+        p.days,
+        p.price,
+        p.deposit,
+        p.currency,
+        p.start_at,
+        p.end_at,
+        p.status,
+        p.device_order_status,
+        p.device_sn,
+        p.renewal_of,
+        p.created_at,
+      ],
     );
   }
 
   async orderPaid(id: string, paymentId: string | null, from: 'card' | 'wallet', at: Date, discount = 0) {
-    await this.db.query(`update mifi_orders set status = 0, payment_id = $2, paid_from = $3, paid_at = $4, discount = $5 where id = $1`, [id, paymentId, from, at, discount]);
+    await this.db.query(
+      `update mifi_orders set status = 0, payment_id = $2, paid_from = $3, paid_at = $4, discount = $5 where id = $1`,
+      [id, paymentId, from, at, discount],
+    );
   }
 
   /** A package's share of its order's coupon discount (set when the order is paid). */
@@ -143,11 +282,28 @@ export class MifiRepository {
   /** An order; `lock` (inside a unit of work) serialises the calls that pay it. */
   async order(id: string, opts: { lock?: boolean } = {}) {
     const { rows } = await this.db.query<{
-      id: string; user_id: number; order_type: number; currency: string; total: number; deposit: number; status: number; payment_id: string | null; paid_from: string | null;
-      cabinet_id: string | null; discount: number;
+      id: string;
+      user_id: number;
+      order_type: number;
+      currency: string;
+      total: number;
+      deposit: number;
+      status: number;
+      payment_id: string | null;
+      paid_from: string | null;
+      cabinet_id: string | null;
+      discount: number;
     }>(`select * from mifi_orders where id = $1${opts.lock ? ' for update' : ''}`, [id]);
     const r = rows[0];
-    return r ? { ...r, user_id: Number(r.user_id), total: Number(r.total), deposit: Number(r.deposit), discount: Number(r.discount) } : undefined;
+    return r
+      ? {
+          ...r,
+          user_id: Number(r.user_id),
+          total: Number(r.total),
+          deposit: Number(r.deposit),
+          discount: Number(r.discount),
+        }
+      : undefined;
   }
 
   async pkg(id: string, opts: { lock?: boolean } = {}) {
@@ -164,19 +320,33 @@ export class MifiRepository {
   async list(userId: number, f: { isPicked?: number; limit: number; offset: number }) {
     const picked = f.isPicked === undefined ? null : f.isPicked === 1;
     const where = `where k.user_id = $1 and ($2::boolean is null or (k.device_sn is not null) = $2)`;
-    const { rows } = await this.db.query<PackageRow>(`${PKG_SELECT} ${where} order by k.created_at desc, k.id limit $3 offset $4`, [userId, picked, f.limit, f.offset]);
-    const { rows: n } = await this.db.query<{ n: number }>(`select count(*)::int as n from mifi_packages k ${where}`, [userId, picked]);
+    const { rows } = await this.db.query<PackageRow>(
+      `${PKG_SELECT} ${where} order by k.created_at desc, k.id limit $3 offset $4`,
+      [userId, picked, f.limit, f.offset],
+    );
+    const { rows: n } = await this.db.query<{ n: number }>(`select count(*)::int as n from mifi_packages k ${where}`, [
+      userId,
+      picked,
+    ]);
     return { rows: rows.map(num), total: Number(n[0]?.n ?? 0) };
   }
 
   /** Packages on a box (newest first). */
   async packagesOfSn(sn: string) {
-    const { rows } = await this.db.query<PackageRow>(`${PKG_SELECT} where k.device_sn = $1 order by k.start_at desc, k.id`, [sn]);
+    const { rows } = await this.db.query<PackageRow>(
+      `${PKG_SELECT} where k.device_sn = $1 order by k.start_at desc, k.id`,
+      [sn],
+    );
     return rows.map(num);
   }
 
   /** Moves a package from one status to the next; a move the state machine does not have is a bug, never written. */
-  async move(id: string, from: number, to: number, set: { activated_at?: Date; ended_at?: Date; refunded_amount?: number } = {}) {
+  async move(
+    id: string,
+    from: number,
+    to: number,
+    set: { activated_at?: Date; ended_at?: Date; refunded_amount?: number } = {},
+  ) {
     assertMove(from, to);
     const res = await this.db.query(
       `update mifi_packages set status = $3, activated_at = coalesce($4, activated_at), ended_at = coalesce($5, ended_at),
@@ -188,22 +358,51 @@ export class MifiRepository {
 
   async setStatusOfOrder(orderId: string, from: number, to: number) {
     assertMove(from, to);
-    await this.db.query('update mifi_packages set status = $3 where order_id = $1 and status = $2', [orderId, from, to]);
+    await this.db.query('update mifi_packages set status = $3 where order_id = $1 and status = $2', [
+      orderId,
+      from,
+      to,
+    ]);
   }
 
-  async setDevice(id: string, f: {
-    sn?: string | null; deviceOrderStatus?: number; pickupState?: number; pickupMsg?: string | null; ejectCommandId?: string; holdTransferId?: string; deposit?: number;
-    depositPaymentId?: string; depositCaptured?: boolean; boundAt?: Date; returnedAt?: Date;
-  }) {
+  async setDevice(
+    id: string,
+    f: {
+      sn?: string | null;
+      deviceOrderStatus?: number;
+      pickupState?: number;
+      pickupMsg?: string | null;
+      ejectCommandId?: string;
+      holdTransferId?: string;
+      deposit?: number;
+      depositPaymentId?: string;
+      depositCaptured?: boolean;
+      boundAt?: Date;
+      returnedAt?: Date;
+    },
+  ) {
     await this.db.query(
       `update mifi_packages set device_sn = case when $2::boolean then $3 else device_sn end, device_order_status = coalesce($4, device_order_status),
          pickup_state = coalesce($5, pickup_state), pickup_msg = case when $6::boolean then $7 else pickup_msg end,
          eject_command_id = coalesce($8, eject_command_id), hold_transfer_id = coalesce($9, hold_transfer_id), deposit = coalesce($10, deposit),
          deposit_payment_id = coalesce($11, deposit_payment_id), deposit_captured = coalesce($12, deposit_captured),
          bound_at = coalesce($13, bound_at), returned_at = coalesce($14, returned_at) where id = $1`,
-      [id, f.sn !== undefined, f.sn ?? null, f.deviceOrderStatus ?? null, f.pickupState ?? null, f.pickupMsg !== undefined, f.pickupMsg ?? null,
-        f.ejectCommandId ?? null, f.holdTransferId ?? null, f.deposit ?? null, f.depositPaymentId ?? null, f.depositCaptured ?? null,
-        f.boundAt ?? null, f.returnedAt ?? null],
+      [
+        id,
+        f.sn !== undefined,
+        f.sn ?? null,
+        f.deviceOrderStatus ?? null,
+        f.pickupState ?? null,
+        f.pickupMsg !== undefined,
+        f.pickupMsg ?? null,
+        f.ejectCommandId ?? null,
+        f.holdTransferId ?? null,
+        f.deposit ?? null,
+        f.depositPaymentId ?? null,
+        f.depositCaptured ?? null,
+        f.boundAt ?? null,
+        f.returnedAt ?? null,
+      ],
     );
   }
 
@@ -219,7 +418,10 @@ export class MifiRepository {
 
   /** A payment waiting for its customer, by the provider's reference. */
   async action(provider: string, ref: string) {
-    const { rows } = await this.db.query<ActionRow>('select * from mifi_payment_actions where provider = $1 and ref = $2', [provider, ref]);
+    const { rows } = await this.db.query<ActionRow>(
+      'select * from mifi_payment_actions where provider = $1 and ref = $2',
+      [provider, ref],
+    );
     return rows[0] ? { ...rows[0], user_id: Number(rows[0].user_id), amount: Number(rows[0].amount) } : undefined;
   }
 
@@ -231,7 +433,10 @@ export class MifiRepository {
 
   /** The package holding the box's deposit (device with the user). */
   async holderOf(sn: string) {
-    const { rows } = await this.db.query<PackageRow>(`${PKG_SELECT} where k.device_sn = $1 and k.device_order_status = 1 order by k.created_at limit 1`, [sn]);
+    const { rows } = await this.db.query<PackageRow>(
+      `${PKG_SELECT} where k.device_sn = $1 and k.device_order_status = 1 order by k.created_at limit 1`,
+      [sn],
+    );
     return rows[0] ? num(rows[0]) : undefined;
   }
 
@@ -242,27 +447,49 @@ export class MifiRepository {
 
   /** A new Wi-Fi password for the box, pending until the box confirms the command `commandId`. */
   async setPendingPassword(sn: string, password: string, commandId: string) {
-    await this.db.query('update mifi_boxes set pending_password = $2, password_command_id = $3 where sn = $1', [sn, password, commandId]);
+    await this.db.query('update mifi_boxes set pending_password = $2, password_command_id = $3 where sn = $1', [
+      sn,
+      password,
+      commandId,
+    ]);
   }
 
   /** The box confirmed the command: its pending password becomes its password. False for any other (older) command. */
   async confirmPassword(sn: string, commandId: string, at: Date) {
     const res = await this.db.query(
       `update mifi_boxes set password = pending_password, pending_password = null, password_command_id = null, password_changed_at = $3
-         where sn = $1 and password_command_id = $2 and pending_password is not null`, [sn, commandId, at]);
+         where sn = $1 and password_command_id = $2 and pending_password is not null`,
+      [sn, commandId, at],
+    );
     return res.rowCount === 1;
   }
 
-  async insertTelemetry(t: { sn: string; at: Date; battery: number | null; signal: number | null; bytesTotal: number; online: boolean }) {
-    await this.db.query('insert into mifi_telemetry (sn, at, battery, signal, bytes_total, online) values ($1,$2,$3,$4,$5,$6)',
-      [t.sn, t.at, t.battery, t.signal, t.bytesTotal, t.online]);
+  async insertTelemetry(t: {
+    sn: string;
+    at: Date;
+    battery: number | null;
+    signal: number | null;
+    bytesTotal: number;
+    online: boolean;
+  }) {
+    await this.db.query(
+      'insert into mifi_telemetry (sn, at, battery, signal, bytes_total, online) values ($1,$2,$3,$4,$5,$6)',
+      [t.sn, t.at, t.battery, t.signal, t.bytesTotal, t.online],
+    );
   }
 
   /** The box's last report (`since`: the last one at or after that time, e.g. within a holding). */
   async lastTelemetry(sn: string, since?: Date) {
-    const { rows } = await this.db.query<{ at: Date; battery: number | null; signal: number | null; bytes_total: number; online: boolean }>(
+    const { rows } = await this.db.query<{
+      at: Date;
+      battery: number | null;
+      signal: number | null;
+      bytes_total: number;
+      online: boolean;
+    }>(
       'select at, battery, signal, bytes_total, online from mifi_telemetry where sn = $1 and ($2::timestamptz is null or at >= $2) order by at desc, id desc limit 1',
-      [sn, since ?? null]);
+      [sn, since ?? null],
+    );
     return rows[0] ? { ...rows[0], bytes_total: Number(rows[0].bytes_total) } : undefined;
   }
 
@@ -282,12 +509,17 @@ export class MifiRepository {
   /** Packages due to activate (start passed) or end (end passed). */
   async due(now: Date) {
     const { rows } = await this.db.query<{ id: string; status: number }>(
-      `select id, status from mifi_packages where (status = 1 and start_at <= $1) or (status = 2 and end_at <= $1) order by id limit 500`, [now]);
+      `select id, status from mifi_packages where (status = 1 and start_at <= $1) or (status = 2 and end_at <= $1) order by id limit 500`,
+      [now],
+    );
     return rows;
   }
 
   async toActivateOnTraffic(sn: string) {
-    const { rows } = await this.db.query<{ id: string }>(`select id from mifi_packages where device_sn = $1 and status = 1 order by start_at limit 1`, [sn]);
+    const { rows } = await this.db.query<{ id: string }>(
+      `select id from mifi_packages where device_sn = $1 and status = 1 order by start_at limit 1`,
+      [sn],
+    );
     return rows[0]?.id;
   }
 }
@@ -297,24 +529,38 @@ export class MifiCatalogueRepository {
   constructor(private readonly db: Queryable) {}
 
   /** A region and its countries; false when the region id is taken. */
-  async insertRegion(r: { id: string; name: string; flagUrl: string; sort: number }, countries: { code: string; name: string; timeZone: string; flagUrl: string }[]) {
-    const res = await this.db.query('insert into mifi_regions (id, name, flag_url, sort) values ($1, $2, $3, $4) on conflict (id) do nothing', [r.id, r.name, r.flagUrl, r.sort]);
+  async insertRegion(
+    r: { id: string; name: string; flagUrl: string; sort: number },
+    countries: { code: string; name: string; timeZone: string; flagUrl: string }[],
+  ) {
+    const res = await this.db.query(
+      'insert into mifi_regions (id, name, flag_url, sort) values ($1, $2, $3, $4) on conflict (id) do nothing',
+      [r.id, r.name, r.flagUrl, r.sort],
+    );
     if (res.rowCount !== 1) return false;
     for (const c of countries) {
-      await this.db.query('insert into mifi_countries (code, name, region_id, time_zone, flag_url) values ($1, $2, $3, $4, $5)', [c.code, c.name, r.id, c.timeZone, c.flagUrl]);
+      await this.db.query(
+        'insert into mifi_countries (code, name, region_id, time_zone, flag_url) values ($1, $2, $3, $4, $5)',
+        [c.code, c.name, r.id, c.timeZone, c.flagUrl],
+      );
     }
     return true;
   }
 
   /** Which of these country codes exist (anywhere), and whether the region exists. */
   async known(regionId: string, countries: string[]) {
-    const { rows } = await this.db.query<{ code: string }>('select code from mifi_countries where code = any($1)', [countries]);
+    const { rows } = await this.db.query<{ code: string }>('select code from mifi_countries where code = any($1)', [
+      countries,
+    ]);
     const { rows: r } = await this.db.query('select 1 from mifi_regions where id = $1', [regionId]);
     return { region: r.length === 1, countries: new Set(rows.map((x) => x.code.trim())) };
   }
 
   async countryRegion(code: string) {
-    const { rows } = await this.db.query<{ region_id: string }>('select region_id from mifi_countries where code = $1', [code]);
+    const { rows } = await this.db.query<{ region_id: string }>(
+      'select region_id from mifi_countries where code = $1',
+      [code],
+    );
     return rows[0]?.region_id;
   }
 
@@ -323,41 +569,78 @@ export class MifiCatalogueRepository {
     const { rows } = await this.db.query<SkuEditable>(
       `select s.id, s.region_id, s.name, s.names, s.plan_kind, s.plan_value, s.is_package, s.days, s.enabled, s.version,
               coalesce((select jsonb_agg(jsonb_build_object('currency', p.currency, 'price', p.price) order by p.currency) from mifi_sku_prices p where p.sku_id = s.id), '[]'::jsonb) as prices
-         from mifi_skus s where s.id = $1 for update`, [id]);
+         from mifi_skus s where s.id = $1 for update`,
+      [id],
+    );
     const r = rows[0];
     if (!r) return undefined;
-    const json = <T>(v: T | string): T => (typeof v === 'string' ? JSON.parse(v) as T : v);
-    return { ...r, names: json(r.names), prices: json(r.prices).map((x) => ({ currency: x.currency, price: Number(x.price) })) };
+    const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+    return {
+      ...r,
+      names: json(r.names),
+      prices: json(r.prices).map((x) => ({ currency: x.currency, price: Number(x.price) })),
+    };
   }
 
   /** Saves a SKU's fields while it is still at `version` (false: someone saved in between); prices, when given, replace all. */
-  async updateSku(id: string, version: number, s: Omit<SkuEditable, 'id' | 'region_id' | 'version' | 'prices'>, prices?: { currency: string; price: number }[]) {
+  async updateSku(
+    id: string,
+    version: number,
+    s: Omit<SkuEditable, 'id' | 'region_id' | 'version' | 'prices'>,
+    prices?: { currency: string; price: number }[],
+  ) {
     const res = await this.db.query(
       `update mifi_skus set name = $3, names = $4, plan_kind = $5, plan_value = $6, is_package = $7, days = $8, enabled = $9, version = version + 1
         where id = $1 and version = $2`,
-      [id, version, s.name, JSON.stringify(s.names), s.plan_kind, s.plan_value, s.is_package, s.days, s.enabled]);
+      [id, version, s.name, JSON.stringify(s.names), s.plan_kind, s.plan_value, s.is_package, s.days, s.enabled],
+    );
     if (res.rowCount !== 1) return false;
     if (prices) {
       await this.db.query('delete from mifi_sku_prices where sku_id = $1', [id]);
-      for (const p of prices) await this.db.query('insert into mifi_sku_prices (sku_id, currency, price) values ($1, $2, $3)', [id, p.currency, p.price]);
+      for (const p of prices)
+        await this.db.query('insert into mifi_sku_prices (sku_id, currency, price) values ($1, $2, $3)', [
+          id,
+          p.currency,
+          p.price,
+        ]);
     }
     return true;
   }
 
   /** A SKU with its price per currency; false when the id is taken. */
-  async insertSku(s: { id: string; regionId: string; countryCode: string | null; name: string; planKind: string; planValue: number; isPackage: boolean; days: number }, prices: { currency: string; price: number }[]) {
+  async insertSku(
+    s: {
+      id: string;
+      regionId: string;
+      countryCode: string | null;
+      name: string;
+      planKind: string;
+      planValue: number;
+      isPackage: boolean;
+      days: number;
+    },
+    prices: { currency: string; price: number }[],
+  ) {
     const res = await this.db.query(
       `insert into mifi_skus (id, region_id, country_code, name, plan_kind, plan_value, is_package, days) values ($1,$2,$3,$4,$5,$6,$7,$8) on conflict (id) do nothing`,
       [s.id, s.regionId, s.countryCode, s.name, s.planKind, s.planValue, s.isPackage, s.days],
     );
     if (res.rowCount !== 1) return false;
-    for (const p of prices) await this.db.query('insert into mifi_sku_prices (sku_id, currency, price) values ($1, $2, $3)', [s.id, p.currency, p.price]);
+    for (const p of prices)
+      await this.db.query('insert into mifi_sku_prices (sku_id, currency, price) values ($1, $2, $3)', [
+        s.id,
+        p.currency,
+        p.price,
+      ]);
     return true;
   }
 
   /** A box; false when the serial is taken. */
   async insertBox(b: { sn: string; ssid: string; password: string }) {
-    const res = await this.db.query('insert into mifi_boxes (sn, ssid, password) values ($1, $2, $3) on conflict (sn) do nothing', [b.sn, b.ssid, b.password]);
+    const res = await this.db.query(
+      'insert into mifi_boxes (sn, ssid, password) values ($1, $2, $3) on conflict (sn) do nothing',
+      [b.sn, b.ssid, b.password],
+    );
     return res.rowCount === 1;
   }
 }

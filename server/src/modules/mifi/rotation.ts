@@ -42,13 +42,26 @@ export class MifiRotation extends MifiPart {
     const commandId = String(p.commandId);
     const box = await this.d.repo.box(sn);
     if (box?.password_command_id !== commandId || !box.pending_password) return;
-    const cabinetId = (await this.d.cabinets.powerbanks([sn]))[0]?.cabinet_id ?? (p.cabinetId ? String(p.cabinetId) : null);
+    const cabinetId =
+      (await this.d.cabinets.powerbanks([sn]))[0]?.cabinet_id ?? (p.cabinetId ? String(p.cabinetId) : null);
     if (!cabinetId) throw new Error(`no cabinet to reach box ${sn} through`);
     if (!this.d.link.isUp()) throw new Error('cabinet link down');
     const now = this.d.clock.now();
-    const cmd: WifiPasswordCommand = { v: 2, id: commandId, type: 'wifi-password', ts: now.toISOString(), ttlMs: ROTATE_TTL_MS, sn, password: box.pending_password };
+    const cmd: WifiPasswordCommand = {
+      v: 2,
+      id: commandId,
+      type: 'wifi-password',
+      ts: now.toISOString(),
+      ttlMs: ROTATE_TTL_MS,
+      sn,
+      password: box.pending_password,
+    };
     await this.d.link.send(cabinetId, cmd);
-    await this.d.jobs.enqueue(JOB_MIFI_ROTATE, { sn, commandId, cabinetId, sends: Number(p.sends ?? 0) + 1 }, new Date(now.getTime() + ROTATE_RESEND_MS));
+    await this.d.jobs.enqueue(
+      JOB_MIFI_ROTATE,
+      { sn, commandId, cabinetId, sends: Number(p.sends ?? 0) + 1 },
+      new Date(now.getTime() + ROTATE_RESEND_MS),
+    );
   }
 
   /** The cabinet's `box-password` event: the box applied the pending password of that command; it is now the box's. */

@@ -28,7 +28,6 @@ import type { CouponsService } from '../coupons/service.ts';
 import { type VenuesService } from '../venues/service.ts';
 import type { MifiRepository, PackageRow } from './repository.ts';
 
-
 export const JOB_MIFI_TICK = 'mifi.tick';
 /** Sends a box its new Wi-Fi password until it confirms it (rotation.ts). */
 export const JOB_MIFI_ROTATE = 'mifi.wifi-password';
@@ -44,60 +43,112 @@ export const MIFI_PAYMENT = 'mifi_payment';
 export const JOB_MIFI_RELEASE_HOLD = 'mifi.release-hold';
 /** Before a box deposit's hold lapses (capture_before): captured, and kept as a deposit in the wallet's hold. */
 export const JOB_MIFI_HOLD_EXPIRY = 'mifi.hold-expiry';
-export const STATUS_TITLE: Record<number, string> = { 0: 'unused', 1: 'toBeActivated', 2: 'activated', 3: 'revoked', 4: 'refunded', 9: 'ended', 33: 'unpaid', 88: 'cancelled' };
+export const STATUS_TITLE: Record<number, string> = {
+  0: 'unused',
+  1: 'toBeActivated',
+  2: 'activated',
+  3: 'revoked',
+  4: 'refunded',
+  9: 'ended',
+  33: 'unpaid',
+  88: 'cancelled',
+};
 
 /** A paying call: the method, and a new payment's token or the payment to resume. */
 export interface PayCall {
-  paymentId: string; token?: string; paymentIntent?: string; returnUrl?: string; agent?: string;
+  paymentId: string;
+  token?: string;
+  paymentIntent?: string;
+  returnUrl?: string;
+  agent?: string;
   /** A package order's coupon (off the packages' price), and whether the wallet pays what it can before the method. */
-  couponNo?: string; useWallet?: boolean;
+  couponNo?: string;
+  useWallet?: boolean;
 }
 /** What a payment pays: an order (packageId null) or the box deposit of a package. */
 export interface Target {
-  orderId: string; packageId: string | null; amount: number; currency: string; capture: 'automatic' | 'manual'; key: string;
+  orderId: string;
+  packageId: string | null;
+  amount: number;
+  currency: string;
+  capture: 'automatic' | 'manual';
+  key: string;
   coupon?: { id: string; discount: number } | null;
 }
 /** One payment with a method, as its guard job keeps it. */
 export interface Attempt {
-  paymentId: string; agent: string | null; userId: number; orderId: string; packageId: string | null; amount: number; currency: string;
-  capture: 'automatic' | 'manual'; purpose: string; methodType: string | null;
+  paymentId: string;
+  agent: string | null;
+  userId: number;
+  orderId: string;
+  packageId: string | null;
+  amount: number;
+  currency: string;
+  capture: 'automatic' | 'manual';
+  purpose: string;
+  methodType: string | null;
   /** A new payment: its token and the provider's idempotency key; a payment waiting for its customer: its ref. */
-  token: string | null; idempotencyKey: string | null; ref: string | null;
+  token: string | null;
+  idempotencyKey: string | null;
+  ref: string | null;
   /** The coupon use reserved for this order's payment (redeemed with it, released with it); the rest of the order the wallet pays. */
   coupon?: { id: string; discount: number } | null;
 }
 export type Taken = Extract<AuthorizeResult, { ok: true; status: 'authorized' | 'captured' }>;
 /** A package that can take a box deposit: no box ordered yet, unused or waiting for its start. */
-export const pickable = (p: PackageRow) => p.device_order_status === DOS.none && !p.device_sn && (p.status === PS.unused || p.status === PS.toBeActivated);
+export const pickable = (p: PackageRow) =>
+  p.device_order_status === DOS.none && !p.device_sn && (p.status === PS.unused || p.status === PS.toBeActivated);
 /**
  * The one rule of a box handed to a package (pickup by scan, bindSn by QR): paid and not over (unused, waiting or
  * running), no box yet, and its box deposit held (awaiting its pickup, a deposit above zero with its hold).
  * Unpaid (33), cancelled (88), revoked (3), refunded (4) or ended (9) packages never get a box.
  */
 export function assertHandable(p: PackageRow) {
-  if (p.device_sn || !(p.status === PS.unused || p.status === PS.toBeActivated || p.status === PS.activated)) throw conflict('error.mifi.notPickable');
-  if (p.device_order_status !== DOS.awaitingPickup || p.deposit <= 0 || !p.hold_transfer_id) throw refused('error.mifi.depositFirst');
+  if (p.device_sn || !(p.status === PS.unused || p.status === PS.toBeActivated || p.status === PS.activated))
+    throw conflict('error.mifi.notPickable');
+  if (p.device_order_status !== DOS.awaitingPickup || p.deposit <= 0 || !p.hold_transfer_id)
+    throw refused('error.mifi.depositFirst');
 }
 /** A package whose box deposit guards a box still to be picked up or with the user (not returned, not cancelled). */
-export const holdsBox = (p: PackageRow) => (p.device_order_status === DOS.awaitingPickup || p.device_order_status === DOS.withUser) && p.status !== PS.revoked && p.status !== PS.refunded;
+export const holdsBox = (p: PackageRow) =>
+  (p.device_order_status === DOS.awaitingPickup || p.device_order_status === DOS.withUser) &&
+  p.status !== PS.revoked &&
+  p.status !== PS.refunded;
 /** The payments row's purpose: the order's payment, a box deposit held by the method, or paid into the wallet. */
-export const purposeOf = (packageId: string | null, capture: 'automatic' | 'manual') => (!packageId ? 'mifi' : capture === 'manual' ? 'mifi_deposit_hold' : 'mifi_deposit');
+export const purposeOf = (packageId: string | null, capture: 'automatic' | 'manual') =>
+  !packageId ? 'mifi' : capture === 'manual' ? 'mifi_deposit_hold' : 'mifi_deposit';
 
 export interface MifiDeps {
-  db: Db; clock: Clock; log: Logger; repo: MifiRepository; cabinets: CabinetStock; venues: VenuesService;
-  ledger: LedgerService; payments: PaymentsService; coupons: CouponsService; link: CabinetLink; jobs: JobRunner; ejectTtlMs: number;
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  repo: MifiRepository;
+  cabinets: CabinetStock;
+  venues: VenuesService;
+  ledger: LedgerService;
+  payments: PaymentsService;
+  coupons: CouponsService;
+  link: CabinetLink;
+  jobs: JobRunner;
+  ejectTtlMs: number;
   /** The holder's screens follow their box (bound, its reports, its return) through the live stream. */
   live: LiveService;
 }
 
-
 /** The use cases of the Wi-Fi module, one object each; a part calls another through `s`. */
 export interface MifiParts {
-  catalogue: import('./catalogue.ts').MifiCatalogue; orders: import('./orders.ts').MifiOrders; paying: import('./paying.ts').MifiPaying;
-  deposits: import('./deposits.ts').MifiDeposits; boxes: import('./boxes.ts').MifiBoxes; reads: import('./reads.ts').MifiReads;
+  catalogue: import('./catalogue.ts').MifiCatalogue;
+  orders: import('./orders.ts').MifiOrders;
+  paying: import('./paying.ts').MifiPaying;
+  deposits: import('./deposits.ts').MifiDeposits;
+  boxes: import('./boxes.ts').MifiBoxes;
+  reads: import('./reads.ts').MifiReads;
   rotation: import('./rotation.ts').MifiRotation;
 }
 
 export abstract class MifiPart {
-  constructor(protected readonly d: MifiDeps, protected readonly s: MifiParts) {}
+  constructor(
+    protected readonly d: MifiDeps,
+    protected readonly s: MifiParts,
+  ) {}
 }

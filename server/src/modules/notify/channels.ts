@@ -11,20 +11,27 @@ import type { Mailer } from './mailer.ts';
 import type { ComposedNotice, NoticeChannel } from './notices.ts';
 import type { NoticesRepository, PrefsRow } from './notices-repository.ts';
 
-export interface VapidKeys { publicKey: string; privateKey: string }
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+}
 
 /** A new VAPID key pair (P-256), stored once per installation (SecretsRepository). */
 export const makeVapidKeys = () => JSON.stringify(webpush.generateVAPIDKeys());
 
 export class WebPushChannel implements NoticeChannel {
   readonly id = 'push' as const;
-  constructor(private readonly d: {
-    repo: NoticesRepository; clock: Clock; vapid: VapidKeys;
-    /** The contact the push services see (an https URL or mailto:). */
-    subject: string;
-    /** TLS agent for the push services (a private CA, a proxy). */
-    agent?: Agent;
-  }) {}
+  constructor(
+    private readonly d: {
+      repo: NoticesRepository;
+      clock: Clock;
+      vapid: VapidKeys;
+      /** The contact the push services see (an https URL or mailto:). */
+      subject: string;
+      /** TLS agent for the push services (a private CA, a proxy). */
+      agent?: Agent;
+    },
+  ) {}
 
   get publicKey() {
     return this.d.vapid.publicKey;
@@ -39,8 +46,15 @@ export class WebPushChannel implements NoticeChannel {
     for (const s of subs) {
       try {
         await webpush.sendNotification({ endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } }, payload, {
-          vapidDetails: { subject: this.d.subject, publicKey: this.d.vapid.publicKey, privateKey: this.d.vapid.privateKey },
-          TTL: 4 * 3600, urgency: n.kind === 'receipt' ? 'normal' : 'high', topic: `n${n.noticeId}`, agent: this.d.agent,
+          vapidDetails: {
+            subject: this.d.subject,
+            publicKey: this.d.vapid.publicKey,
+            privateKey: this.d.vapid.privateKey,
+          },
+          TTL: 4 * 3600,
+          urgency: n.kind === 'receipt' ? 'normal' : 'high',
+          topic: `n${n.noticeId}`,
+          agent: this.d.agent,
         });
         sent++;
       } catch (err) {
@@ -78,7 +92,11 @@ export class HostChannel implements NoticeChannel {
   readonly id = 'host' as const;
   constructor(private readonly live: Pick<LiveService, 'publish'>) {}
   async send(to: { userId: number }, n: ComposedNotice) {
-    await this.live.publish(to.userId, { kind: 'notice', orderId: n.orderId, notice: { kind: n.kind, tag: n.tag, title: n.title, body: n.body } });
+    await this.live.publish(to.userId, {
+      kind: 'notice',
+      orderId: n.orderId,
+      notice: { kind: n.kind, tag: n.tag, title: n.title, body: n.body },
+    });
     return null;
   }
 }

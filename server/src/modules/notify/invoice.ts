@@ -28,9 +28,19 @@ export class InvoiceService {
     const lastEmail = await this.d.repo.lastReceiptEmail(o.id);
     const ended = o.zujie === Zujie.returned || o.zujie === Zujie.overtimeReturn;
     return {
-      orderId: o.id, shopName: w.pShopName, returnShopName: w.pGhShopName, borrowTime: w.pBorrowtime, returnTime: w.pGhtime,
-      ended, currency: o.currency, amount: ended ? w.pJiesuan : w.estimatedAmount, deposit: w.pYajin, useMinutes: w.pUseMins,
-      lastEmail: lastEmail ?? null, deviceType: o.device_kind, deviceId: w.pPowerbankId,
+      orderId: o.id,
+      shopName: w.pShopName,
+      returnShopName: w.pGhShopName,
+      borrowTime: w.pBorrowtime,
+      returnTime: w.pGhtime,
+      ended,
+      currency: o.currency,
+      amount: ended ? w.pJiesuan : w.estimatedAmount,
+      deposit: w.pYajin,
+      useMinutes: w.pUseMins,
+      lastEmail: lastEmail ?? null,
+      deviceType: o.device_kind,
+      deviceId: w.pPowerbankId,
     };
   }
 
@@ -41,7 +51,12 @@ export class InvoiceService {
     const r = await this.check(user, orderId);
     if (!r) throw refused('error.invoice.notReady');
     const money = (major: number) => formatMoney(Math.round(major * 10 ** 2), r.currency, lang);
-    const when = (iso: string | null) => (iso ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso)) + ' UTC' : '—');
+    const when = (iso: string | null) =>
+      iso
+        ? new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(
+            new Date(iso),
+          ) + ' UTC'
+        : '—';
     const lines = [
       t(lang, 'receipt.greeting'),
       '',
@@ -56,8 +71,18 @@ export class InvoiceService {
       '',
       t(lang, 'receipt.thanks'),
     ];
-    const sent = await this.d.mailer.send({ to: email, subject: t(lang, 'receipt.subject', { orderId: r.orderId }), text: lines.join('\n') });
-    await this.d.repo.recordReceipt({ orderId: r.orderId, userId: user.id, email, messageId: sent.messageId, at: this.d.clock.now() });
+    const sent = await this.d.mailer.send({
+      to: email,
+      subject: t(lang, 'receipt.subject', { orderId: r.orderId }),
+      text: lines.join('\n'),
+    });
+    await this.d.repo.recordReceipt({
+      orderId: r.orderId,
+      userId: user.id,
+      email,
+      messageId: sent.messageId,
+      at: this.d.clock.now(),
+    });
     return sent;
   }
 }

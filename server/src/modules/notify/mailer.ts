@@ -22,7 +22,11 @@ export interface Mailer {
 export class SmtpMailer implements Mailer {
   readonly kind = 'smtp' as const;
   private readonly transport: Transporter;
-  constructor(url: string, private readonly from: string, opts: { tlsRejectUnauthorized?: boolean } = {}) {
+  constructor(
+    url: string,
+    private readonly from: string,
+    opts: { tlsRejectUnauthorized?: boolean } = {},
+  ) {
     this.transport = nodemailer.createTransport(url, {
       tls: opts.tlsRejectUnauthorized === false ? { rejectUnauthorized: false } : undefined,
     } as TransportOptions);
@@ -39,7 +43,10 @@ export class SmtpMailer implements Mailer {
 export class OutboxMailer implements Mailer {
   readonly kind = 'outbox' as const;
   private readonly builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  constructor(readonly dir: string, private readonly from: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly from: string,
+  ) {}
   async send(msg: MailMessage) {
     const info = (await this.builder.sendMail({ from: this.from, ...msg })) as { messageId: string; message: Buffer };
     await mkdir(this.dir, { recursive: true });

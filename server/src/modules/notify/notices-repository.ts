@@ -29,7 +29,13 @@ export interface PrefsRow {
   quiet_to: number | null;
 }
 
-export interface PushSubscriptionRow { id: number; user_id: number; endpoint: string; p256dh: string; auth: string }
+export interface PushSubscriptionRow {
+  id: number;
+  user_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
 
 /** A power bank returned within this many days after its buy-out gets the buy-out back, less the rent (default). */
 export const DEFAULT_BUY_OUT_REVERSAL_DAYS = 30;
@@ -45,20 +51,37 @@ export interface AgentReturnSettings {
   time_zone: string;
 }
 
-const notice = (r: NoticeRow): NoticeRow => ({ ...r, id: Number(r.id), user_id: Number(r.user_id), amount: Number(r.amount), job_id: r.job_id == null ? null : Number(r.job_id) });
+const notice = (r: NoticeRow): NoticeRow => ({
+  ...r,
+  id: Number(r.id),
+  user_id: Number(r.user_id),
+  amount: Number(r.amount),
+  job_id: r.job_id == null ? null : Number(r.job_id),
+});
 
 export class NoticesRepository {
   constructor(private readonly db: Queryable) {}
 
   /** Inserts the notices not stored yet (unique per order and step); returns the new ones. */
-  async insertMany(rows: { orderId: string; userId: number; kind: string; step: string; dueAt: Date; eventAt: Date; amount: number }[], at: Date) {
+  async insertMany(
+    rows: { orderId: string; userId: number; kind: string; step: string; dueAt: Date; eventAt: Date; amount: number }[],
+    at: Date,
+  ) {
     if (!rows.length) return [];
     const { rows: out } = await this.db.query<NoticeRow>(
       `insert into rental_notices (order_id, user_id, kind, step, due_at, event_at, amount, created_at)
        select o, u, k, s, d, e, a, $8 from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::bigint[]) as x(o, u, k, s, d, e, a)
        on conflict (order_id, step) do nothing returning *`,
-      [rows.map((r) => r.orderId), rows.map((r) => r.userId), rows.map((r) => r.kind), rows.map((r) => r.step),
-        rows.map((r) => r.dueAt.toISOString()), rows.map((r) => r.eventAt.toISOString()), rows.map((r) => r.amount), at],
+      [
+        rows.map((r) => r.orderId),
+        rows.map((r) => r.userId),
+        rows.map((r) => r.kind),
+        rows.map((r) => r.step),
+        rows.map((r) => r.dueAt.toISOString()),
+        rows.map((r) => r.eventAt.toISOString()),
+        rows.map((r) => r.amount),
+        at,
+      ],
     );
     return out.map(notice);
   }
@@ -72,23 +95,34 @@ export class NoticesRepository {
 
   /** The agent of a venue (null: the platform's own), for its settings. */
   async agentOfVenue(venueId: string) {
-    const { rows } = await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [venueId]);
+    const { rows } = await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [
+      venueId,
+    ]);
     return rows[0]?.agent_id ?? null;
   }
 
   async find(id: number, opts: { lock?: boolean } = {}) {
-    const { rows } = await this.db.query<NoticeRow>(`select * from rental_notices where id = $1${opts.lock ? ' for update' : ''}`, [id]);
+    const { rows } = await this.db.query<NoticeRow>(
+      `select * from rental_notices where id = $1${opts.lock ? ' for update' : ''}`,
+      [id],
+    );
     return rows[0] && notice(rows[0]);
   }
 
   async ofOrder(orderId: string) {
-    const { rows } = await this.db.query<NoticeRow>('select * from rental_notices where order_id = $1 order by due_at, id', [orderId]);
+    const { rows } = await this.db.query<NoticeRow>(
+      'select * from rental_notices where order_id = $1 order by due_at, id',
+      [orderId],
+    );
     return rows.map(notice);
   }
 
   async close(id: number, state: 'sent' | 'skipped' | 'cancelled', reason: string | null, at: Date) {
-    await this.db.query(`update rental_notices set state = $2, reason = $3, sent_at = case when $2 = 'sent' then $4 else sent_at end
-      where id = $1 and state = 'scheduled'`, [id, state, reason, at]);
+    await this.db.query(
+      `update rental_notices set state = $2, reason = $3, sent_at = case when $2 = 'sent' then $4 else sent_at end
+      where id = $1 and state = 'scheduled'`,
+      [id, state, reason, at],
+    );
   }
 
   /** The order's reminders still to send: cancelled (the rental ended); their job ids, to cancel them too. */
@@ -97,21 +131,33 @@ export class NoticesRepository {
       `update rental_notices set state = 'cancelled', reason = $2 where order_id = $1 and state = 'scheduled' and kind <> 'receipt' returning job_id`,
       [orderId, reason],
     );
-    return rows.map((r) => r.job_id).filter((j): j is number => j != null).map(Number);
+    return rows
+      .map((r) => r.job_id)
+      .filter((j): j is number => j != null)
+      .map(Number);
   }
 
   /** A reminder not sent yet moves to a new time, with its new job. */
   async move(id: number, dueAt: Date, eventAt: Date, jobId: number) {
-    await this.db.query(`update rental_notices set due_at = $2, event_at = $3, job_id = $4 where id = $1 and state = 'scheduled'`, [id, dueAt, eventAt, jobId]);
+    await this.db.query(
+      `update rental_notices set due_at = $2, event_at = $3, job_id = $4 where id = $1 and state = 'scheduled'`,
+      [id, dueAt, eventAt, jobId],
+    );
   }
 
   async delivered(noticeId: number) {
-    const { rows } = await this.db.query<{ channel: string }>('select channel from notice_deliveries where notice_id = $1', [noticeId]);
+    const { rows } = await this.db.query<{ channel: string }>(
+      'select channel from notice_deliveries where notice_id = $1',
+      [noticeId],
+    );
     return new Set(rows.map((r) => r.channel));
   }
 
   async recordDelivery(noticeId: number, channel: string, ref: string | null, at: Date) {
-    await this.db.query('insert into notice_deliveries (notice_id, channel, at, ref) values ($1, $2, $3, $4) on conflict do nothing', [noticeId, channel, at, ref]);
+    await this.db.query(
+      'insert into notice_deliveries (notice_id, channel, at, ref) values ($1, $2, $3, $4) on conflict do nothing',
+      [noticeId, channel, at, ref],
+    );
   }
 
   async prefs(userId: number) {
@@ -139,11 +185,17 @@ export class NoticesRepository {
   }
 
   async unsubscribe(userId: number, endpoint: string, at: Date) {
-    await this.db.query('update push_subscriptions set gone_at = $3 where user_id = $1 and endpoint = $2 and gone_at is null', [userId, endpoint, at]);
+    await this.db.query(
+      'update push_subscriptions set gone_at = $3 where user_id = $1 and endpoint = $2 and gone_at is null',
+      [userId, endpoint, at],
+    );
   }
 
   async subscriptions(userId: number) {
-    const { rows } = await this.db.query<PushSubscriptionRow>('select id, user_id, endpoint, p256dh, auth from push_subscriptions where user_id = $1 and gone_at is null order by id', [userId]);
+    const { rows } = await this.db.query<PushSubscriptionRow>(
+      'select id, user_id, endpoint, p256dh, auth from push_subscriptions where user_id = $1 and gone_at is null order by id',
+      [userId],
+    );
     return rows.map((r) => ({ ...r, id: Number(r.id), user_id: Number(r.user_id) }));
   }
 
@@ -155,16 +207,25 @@ export class NoticesRepository {
     if (!agentId) return undefined;
     const { rows } = await this.db.query<AgentReturnSettings>(
       `select buy_out_leads, step_lead, buy_out_reversal_days, grace_radius_m, grace_minutes, grace_max_minutes, time_zone
-         from agent_return_settings where agent_id = $1`, [agentId]);
+         from agent_return_settings where agent_id = $1`,
+      [agentId],
+    );
     return rows[0];
   }
 
   /** How many days after a buy-out a returned power bank still gets the buy-out back, for a venue's agent. */
   async buyOutReversalDays(venueId: string) {
-    return (await this.agentSettings(await this.agentOfVenue(venueId)))?.buy_out_reversal_days ?? DEFAULT_BUY_OUT_REVERSAL_DAYS;
+    return (
+      (await this.agentSettings(await this.agentOfVenue(venueId)))?.buy_out_reversal_days ??
+      DEFAULT_BUY_OUT_REVERSAL_DAYS
+    );
   }
 
-  async saveAgentSettings(agentId: string, s: { buyOutLeads: number[]; stepLead: number; buyOutReversalDays: number }, at: Date) {
+  async saveAgentSettings(
+    agentId: string,
+    s: { buyOutLeads: number[]; stepLead: number; buyOutReversalDays: number },
+    at: Date,
+  ) {
     await this.db.query(
       `insert into agent_return_settings (agent_id, buy_out_leads, step_lead, buy_out_reversal_days, updated_at) values ($1, $2, $3, $4, $5)
        on conflict (agent_id) do update set buy_out_leads = $2, step_lead = $3, buy_out_reversal_days = $4, updated_at = $5`,

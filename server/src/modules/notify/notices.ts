@@ -39,7 +39,15 @@ export interface ComposedNotice {
 }
 
 export const DEFAULT_PREFS = (userId: number): PrefsRow => ({
-  user_id: userId, channels: ['push', 'host'], kinds_off: [], email: null, phone: null, locale: 'en-US', time_zone: 'UTC', quiet_from: null, quiet_to: null,
+  user_id: userId,
+  channels: ['push', 'host'],
+  kinds_off: [],
+  email: null,
+  phone: null,
+  locale: 'en-US',
+  time_zone: 'UTC',
+  quiet_from: null,
+  quiet_to: null,
 });
 
 export interface NoticeDeps {
@@ -79,11 +87,19 @@ export class NoticeService {
   private async stepsOf(order: OrderRow) {
     const now = this.d.clock.now();
     const agent = await this.d.repo.agentSettings(await this.d.repo.agentOfVenue(order.venue_id));
-    const settings = agent ? { stepLead: agent.step_lead, buyOutLeads: agent.buy_out_leads.map(Number) } : DEFAULT_STEP_SETTINGS;
+    const settings = agent
+      ? { stepLead: agent.step_lead, buyOutLeads: agent.buy_out_leads.map(Number) }
+      : DEFAULT_STEP_SETTINGS;
     const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
     const prefs = await this.prefsOf(order.user_id);
     const quiet = { from: prefs.quiet_from, to: prefs.quiet_to, timeZone: prefs.time_zone };
-    const steps = noticeSteps(order.plan, new Date(order.borrowed_at!), settings, pay?.capture_before ?? null, pausesOf(order.grace));
+    const steps = noticeSteps(
+      order.plan,
+      new Date(order.borrowed_at!),
+      settings,
+      pay?.capture_before ?? null,
+      pausesOf(order.grace),
+    );
     return steps.map((s) => ({ ...s, dueAt: beforeQuiet(s.dueAt, quiet, now) }));
   }
 
@@ -98,7 +114,12 @@ export class NoticeService {
     for (const n of await this.d.repo.ofOrder(orderId)) {
       if (n.state !== 'scheduled' || n.kind === 'receipt') continue;
       const s = steps.get(n.step);
-      if (s && s.dueAt.getTime() === new Date(n.due_at).getTime() && s.eventAt.getTime() === new Date(n.event_at).getTime()) continue;
+      if (
+        s &&
+        s.dueAt.getTime() === new Date(n.due_at).getTime() &&
+        s.eventAt.getTime() === new Date(n.event_at).getTime()
+      )
+        continue;
       if (n.job_id != null) await this.d.jobs.cancelById(n.job_id);
       if (!s) {
         await this.d.repo.close(n.id, 'cancelled', 'step moved', this.d.clock.now());
@@ -115,13 +136,29 @@ export class NoticeService {
     if (!receipt) return;
     const order = await this.d.orders.find(orderId);
     if (!order?.returned_at) return;
-    await this.schedule(order, [{ kind: 'receipt', step: 'receipt', eventAt: new Date(order.returned_at), dueAt: this.d.clock.now(), amount: Number(order.fee ?? 0) }]);
+    await this.schedule(order, [
+      {
+        kind: 'receipt',
+        step: 'receipt',
+        eventAt: new Date(order.returned_at),
+        dueAt: this.d.clock.now(),
+        amount: Number(order.fee ?? 0),
+      },
+    ]);
   }
 
-  private async schedule(order: OrderRow, steps: { kind: string; step: string; dueAt: Date; eventAt: Date; amount: number }[]) {
-    const rows = await this.d.repo.insertMany(steps.map((s) => ({ ...s, orderId: order.id, userId: order.user_id })), this.d.clock.now());
+  private async schedule(
+    order: OrderRow,
+    steps: { kind: string; step: string; dueAt: Date; eventAt: Date; amount: number }[],
+  ) {
+    const rows = await this.d.repo.insertMany(
+      steps.map((s) => ({ ...s, orderId: order.id, userId: order.user_id })),
+      this.d.clock.now(),
+    );
     if (!rows.length) return;
-    const ids = await this.d.jobs.enqueueMany(rows.map((r) => ({ kind: JOB_NOTICE, payload: { noticeId: r.id }, runAt: r.due_at })));
+    const ids = await this.d.jobs.enqueueMany(
+      rows.map((r) => ({ kind: JOB_NOTICE, payload: { noticeId: r.id }, runAt: r.due_at })),
+    );
     await this.d.repo.setJobs(rows.map((r, i) => [r.id, ids[i]!] as const));
   }
 
@@ -135,10 +172,13 @@ export class NoticeService {
     const prefs = await this.prefsOf(n.user_id);
     if (prefs.kinds_off.includes(n.kind)) return this.d.repo.close(n.id, 'skipped', 'turned off', now);
     if (n.kind !== 'receipt') {
-      if (order.settled || (order.zujie !== Zujie.renting && order.zujie !== Zujie.fault)) return this.d.repo.close(n.id, 'cancelled', 'rental ended', now);
+      if (order.settled || (order.zujie !== Zujie.renting && order.zujie !== Zujie.fault))
+        return this.d.repo.close(n.id, 'cancelled', 'rental ended', now);
       // A faulty power bank stops accruing at the report: only the buy-out and the hold still come.
-      if (order.fault_at && n.kind !== 'buyout' && n.kind !== 'hold') return this.d.repo.close(n.id, 'cancelled', 'fault reported', now);
-      if (inQuietHours(now, { from: prefs.quiet_from, to: prefs.quiet_to, timeZone: prefs.time_zone })) return this.d.repo.close(n.id, 'skipped', 'quiet hours', now);
+      if (order.fault_at && n.kind !== 'buyout' && n.kind !== 'hold')
+        return this.d.repo.close(n.id, 'cancelled', 'fault reported', now);
+      if (inQuietHours(now, { from: prefs.quiet_from, to: prefs.quiet_to, timeZone: prefs.time_zone }))
+        return this.d.repo.close(n.id, 'skipped', 'quiet hours', now);
     }
     const composed = compose(n, order, prefs);
     const done = await this.d.repo.delivered(n.id);
@@ -167,7 +207,12 @@ export class NoticeService {
 export function compose(n: NoticeRow, order: OrderRow, prefs: PrefsRow): ComposedNotice {
   const lang: Locale = pickLocale(prefs.locale);
   const money = (minor: number) => formatMoney(minor, order.currency, lang);
-  const time = (d: Date) => new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: safeZone(prefs.time_zone) }).format(d);
+  const time = (d: Date) =>
+    new Intl.DateTimeFormat(lang, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: safeZone(prefs.time_zone),
+    }).format(d);
   const borrowedAt = order.borrowed_at ? new Date(order.borrowed_at) : new Date(n.event_at);
   const params = {
     amount: money(n.amount),
@@ -177,8 +222,12 @@ export function compose(n: NoticeRow, order: OrderRow, prefs: PrefsRow): Compose
     deposit: money(Number(order.deposit)),
   };
   return {
-    noticeId: n.id, orderId: order.id, kind: n.kind, tag: `${order.id}:${n.step}`,
-    title: t(lang, `notice.${n.kind}.title`, params), body: t(lang, `notice.${n.kind}.body`, params),
+    noticeId: n.id,
+    orderId: order.id,
+    kind: n.kind,
+    tag: `${order.id}:${n.step}`,
+    title: t(lang, `notice.${n.kind}.title`, params),
+    body: t(lang, `notice.${n.kind}.body`, params),
     path: `/orderDetail?orderId=${encodeURIComponent(order.id)}`,
   };
 }

@@ -7,7 +7,8 @@ export class NotifyRepository {
   /** The address the order's latest receipt went to. */
   async lastReceiptEmail(orderId: string) {
     const { rows } = await this.db.query<{ email: string }>(
-      'select email from order_receipts where order_id = $1 order by sent_at desc limit 1', [orderId],
+      'select email from order_receipts where order_id = $1 order by sent_at desc limit 1',
+      [orderId],
     );
     return rows[0]?.email;
   }

@@ -67,8 +67,23 @@ export interface StatementRow {
   issued_at: Date;
 }
 
-const INT_COLUMNS = ['percent_bps', 'monthly_fee', 'tax_bps', 'fee_bps', 'venue_bps', 'agent_bps', 'gross', 'refunded', 'tax',
-  'provider_fee', 'venue_share', 'agent_share', 'amount', 'net', 'total'] as const;
+const INT_COLUMNS = [
+  'percent_bps',
+  'monthly_fee',
+  'tax_bps',
+  'fee_bps',
+  'venue_bps',
+  'agent_bps',
+  'gross',
+  'refunded',
+  'tax',
+  'provider_fee',
+  'venue_share',
+  'agent_share',
+  'amount',
+  'net',
+  'total',
+] as const;
 
 /** bigint columns come back as strings from node-postgres: numbers (minor units fit in 2^53). */
 function numeric<T extends object>(r: T): T {
@@ -116,7 +131,10 @@ export class PartnersRepository {
   }
 
   async setTaxRate(country: string, rateBps: number, at: Date) {
-    const { rows } = await this.db.query<{ rate_bps: number }>('select rate_bps from country_tax_rates where country = $1 for update', [country]);
+    const { rows } = await this.db.query<{ rate_bps: number }>(
+      'select rate_bps from country_tax_rates where country = $1 for update',
+      [country],
+    );
     await this.db.query(
       `insert into country_tax_rates (country, rate_bps, updated_at) values ($1, $2, $3)
        on conflict (country) do update set rate_bps = excluded.rate_bps, updated_at = excluded.updated_at`,
@@ -126,7 +144,10 @@ export class PartnersRepository {
   }
 
   async setProviderFee(provider: string, rateBps: number, at: Date) {
-    const { rows } = await this.db.query<{ rate_bps: number }>('select rate_bps from provider_fee_rates where provider = $1 for update', [provider]);
+    const { rows } = await this.db.query<{ rate_bps: number }>(
+      'select rate_bps from provider_fee_rates where provider = $1 for update',
+      [provider],
+    );
     await this.db.query(
       `insert into provider_fee_rates (provider, rate_bps, updated_at) values ($1, $2, $3)
        on conflict (provider) do update set rate_bps = excluded.rate_bps, updated_at = excluded.updated_at`,
@@ -136,9 +157,16 @@ export class PartnersRepository {
   }
 
   async rates() {
-    const tax = await this.db.query<{ country: string; rate_bps: number }>('select country, rate_bps from country_tax_rates order by country');
-    const fees = await this.db.query<{ provider: string; rate_bps: number }>('select provider, rate_bps from provider_fee_rates order by provider');
-    return { tax: tax.rows.map((r) => ({ country: r.country, rateBps: Number(r.rate_bps) })), fees: fees.rows.map((r) => ({ provider: r.provider, rateBps: Number(r.rate_bps) })) };
+    const tax = await this.db.query<{ country: string; rate_bps: number }>(
+      'select country, rate_bps from country_tax_rates order by country',
+    );
+    const fees = await this.db.query<{ provider: string; rate_bps: number }>(
+      'select provider, rate_bps from provider_fee_rates order by provider',
+    );
+    return {
+      tax: tax.rows.map((r) => ({ country: r.country, rateBps: Number(r.rate_bps) })),
+      fees: fees.rows.map((r) => ({ provider: r.provider, rateBps: Number(r.rate_bps) })),
+    };
   }
 
   // ---- a rental's share -------------------------------------------------------------------------------------
@@ -150,15 +178,23 @@ export class PartnersRepository {
 
   /** The partner's agent (a venue's, or the agent itself) when the partner exists. */
   async partnerAgent(type: PartnerType, id: string): Promise<{ agentId: string | null } | undefined> {
-    const { rows } = type === 'agent'
-      ? await this.db.query<{ agent_id: string }>('select id as agent_id from agents where id = $1', [id])
-      : await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [id]);
+    const { rows } =
+      type === 'agent'
+        ? await this.db.query<{ agent_id: string }>('select id as agent_id from agents where id = $1', [id])
+        : await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [id]);
     return rows[0] && { agentId: rows[0].agent_id };
   }
 
   /** Per partner account (of these agents; null: all): its balance, its rentals and what no statement reported. */
   async earnings(account: string, agents: string[] | null) {
-    const { rows } = await this.db.query<{ owner_id: string; agent_id: string; currency: string; balance: string; rentals: number; unreported: string }>(
+    const { rows } = await this.db.query<{
+      owner_id: string;
+      agent_id: string;
+      currency: string;
+      balance: string;
+      rentals: number;
+      unreported: string;
+    }>(
       `select a.owner_id, a.agent_id, a.currency, (a.credits_posted - a.debits_posted)::bigint as balance,
               (select count(distinct m.order_id)::int from partner_share_moves m
                 where m.partner_type || ':' || m.partner_id = a.owner_id and m.currency = a.currency and m.order_id is not null) as rentals,
@@ -168,12 +204,25 @@ export class PartnersRepository {
         order by a.owner_id, a.currency`,
       [account, agents],
     );
-    return rows.map((r) => ({ ...r, balance: Number(r.balance), rentals: Number(r.rentals), unreported: Number(r.unreported) }));
+    return rows.map((r) => ({
+      ...r,
+      balance: Number(r.balance),
+      rentals: Number(r.rentals),
+      unreported: Number(r.unreported),
+    }));
   }
 
   /** The order as the share needs it: venue, agent, country, currency, the provider of its payment. */
   async orderContext(orderId: string) {
-    const { rows } = await this.db.query<{ id: string; venue_id: string; agent_id: string | null; country: string | null; currency: string; provider: string | null; settled: boolean }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      venue_id: string;
+      agent_id: string | null;
+      country: string | null;
+      currency: string;
+      provider: string | null;
+      settled: boolean;
+    }>(
       `select o.id, o.venue_id, v.agent_id, a.country, o.currency, p.provider, o.settled
          from orders o join venues v on v.id = o.venue_id left join agents a on a.id = v.agent_id
          left join payments p on p.id = o.payment_id
@@ -185,13 +234,19 @@ export class PartnersRepository {
 
   async taxRate(country: string | null) {
     if (!country) return 0;
-    const { rows } = await this.db.query<{ rate_bps: number }>('select rate_bps from country_tax_rates where country = $1', [country]);
+    const { rows } = await this.db.query<{ rate_bps: number }>(
+      'select rate_bps from country_tax_rates where country = $1',
+      [country],
+    );
     return rows[0] ? Number(rows[0].rate_bps) : 0;
   }
 
   async providerFeeRate(provider: string | null) {
     if (!provider) return 0;
-    const { rows } = await this.db.query<{ rate_bps: number }>('select rate_bps from provider_fee_rates where provider = $1', [provider]);
+    const { rows } = await this.db.query<{ rate_bps: number }>(
+      'select rate_bps from provider_fee_rates where provider = $1',
+      [provider],
+    );
     return rows[0] ? Number(rows[0].rate_bps) : 0;
   }
 
@@ -199,7 +254,12 @@ export class PartnersRepository {
    * What the ledger holds of the order's rent: the rent credited to platform revenue (gross) and what went back to
    * the rider from it (refunded), in the order's currency.
    */
-  async rentOnLedger(orderId: string, revenueAccountId: number, rentCodes: readonly string[], refundCodes: readonly string[]) {
+  async rentOnLedger(
+    orderId: string,
+    revenueAccountId: number,
+    rentCodes: readonly string[],
+    refundCodes: readonly string[],
+  ) {
     const { rows } = await this.db.query<{ gross: string; refunded: string }>(
       `select coalesce(sum(amount) filter (where credit_account_id = $2 and code = any($3::text[])), 0)::bigint as gross,
               coalesce(sum(amount) filter (where debit_account_id = $2 and code = any($4::text[])), 0)::bigint as refunded
@@ -210,7 +270,10 @@ export class PartnersRepository {
   }
 
   async rentalShare(orderId: string, lock = false) {
-    const { rows } = await this.db.query<RentalShareRow>(`select * from rental_shares where order_id = $1${lock ? ' for update' : ''}`, [orderId]);
+    const { rows } = await this.db.query<RentalShareRow>(
+      `select * from rental_shares where order_id = $1${lock ? ' for update' : ''}`,
+      [orderId],
+    );
     return rows[0] && numeric(rows[0]);
   }
 
@@ -222,8 +285,25 @@ export class PartnersRepository {
        on conflict (order_id) do update set gross = excluded.gross, refunded = excluded.refunded, tax = excluded.tax,
          provider_fee = excluded.provider_fee, venue_share = excluded.venue_share, agent_share = excluded.agent_share,
          updated_at = excluded.updated_at`,
-      [r.order_id, r.currency, r.venue_id, r.agent_id, r.provider, r.tax_bps, r.fee_bps, r.venue_bps, r.agent_bps, r.gross, r.refunded,
-        r.tax, r.provider_fee, r.venue_share, r.agent_share, r.settled_at, r.updated_at],
+      [
+        r.order_id,
+        r.currency,
+        r.venue_id,
+        r.agent_id,
+        r.provider,
+        r.tax_bps,
+        r.fee_bps,
+        r.venue_bps,
+        r.agent_bps,
+        r.gross,
+        r.refunded,
+        r.tax,
+        r.provider_fee,
+        r.venue_share,
+        r.agent_share,
+        r.settled_at,
+        r.updated_at,
+      ],
     );
   }
 
@@ -231,8 +311,22 @@ export class PartnersRepository {
     await this.db.query(
       `insert into partner_share_moves (partner_type, partner_id, currency, order_id, kind, amount, gross, refunded, provider_fee, tax, net,
          percent_bps, transfer_id, at) values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
-      [m.partner_type, m.partner_id, m.currency, m.order_id, m.kind, m.amount, m.gross, m.refunded, m.provider_fee, m.tax, m.net,
-        m.percent_bps, m.transfer_id, m.at],
+      [
+        m.partner_type,
+        m.partner_id,
+        m.currency,
+        m.order_id,
+        m.kind,
+        m.amount,
+        m.gross,
+        m.refunded,
+        m.provider_fee,
+        m.tax,
+        m.net,
+        m.percent_bps,
+        m.transfer_id,
+        m.at,
+      ],
     );
   }
 

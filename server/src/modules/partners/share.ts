@@ -28,7 +28,13 @@ export interface ShareAmounts {
 const BPS = 10_000;
 
 export function shareOf(gross: number, refunded: number, r: ShareRates): ShareAmounts {
-  if (!Number.isSafeInteger(gross) || !Number.isSafeInteger(refunded) || gross < 0 || refunded < 0 || refunded > gross) {
+  if (
+    !Number.isSafeInteger(gross) ||
+    !Number.isSafeInteger(refunded) ||
+    gross < 0 ||
+    refunded < 0 ||
+    refunded > gross
+  ) {
     throw new RangeError(`bad rental amounts: gross ${gross}, refunded ${refunded}`);
   }
   const kept = gross - refunded;

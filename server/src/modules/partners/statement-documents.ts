@@ -23,7 +23,19 @@ const HAN = {
 const loaded = new Map<string, Buffer>();
 const font = (path: string) => loaded.get(path) ?? loaded.set(path, readFileSync(path)).get(path)!;
 
-const COLUMNS = ['line', 'orderId', 'settledAt', 'at', 'gross', 'refunded', 'providerFee', 'tax', 'net', 'percent', 'amount'] as const;
+const COLUMNS = [
+  'line',
+  'orderId',
+  'settledAt',
+  'at',
+  'gross',
+  'refunded',
+  'providerFee',
+  'tax',
+  'net',
+  'percent',
+  'amount',
+] as const;
 
 const percent = (bps: number) => (bps / 100).toFixed(2);
 const day = (d: Date | null) => (d ? new Date(d).toISOString().slice(0, 10) : '');
@@ -36,12 +48,26 @@ export function statementFileName(s: StatementRow, ext: 'csv' | 'pdf') {
 export function statementCsv(s: StatementRow, lines: LineRow[], locale: Locale): string {
   const cur = s.currency;
   const head = COLUMNS.map((c) => csvField(t(locale, `partners.statement.${c}`))).join(',');
-  const rows = lines.map((l) => [
-    t(locale, `partners.statement.kind.${l.line_kind}`), l.order_id ?? '', day(l.settled_at), new Date(l.at).toISOString(),
-    toDecimalText(l.gross, cur), toDecimalText(l.refunded, cur), toDecimalText(l.provider_fee, cur), toDecimalText(l.tax, cur),
-    toDecimalText(l.net, cur), percent(l.percent_bps), toDecimalText(l.amount, cur),
-  ].map(csvField).join(','));
-  const total = [t(locale, 'partners.statement.total'), '', '', '', '', '', '', '', '', '', toDecimalText(s.total, cur)].map(csvField).join(',');
+  const rows = lines.map((l) =>
+    [
+      t(locale, `partners.statement.kind.${l.line_kind}`),
+      l.order_id ?? '',
+      day(l.settled_at),
+      new Date(l.at).toISOString(),
+      toDecimalText(l.gross, cur),
+      toDecimalText(l.refunded, cur),
+      toDecimalText(l.provider_fee, cur),
+      toDecimalText(l.tax, cur),
+      toDecimalText(l.net, cur),
+      percent(l.percent_bps),
+      toDecimalText(l.amount, cur),
+    ]
+      .map(csvField)
+      .join(','),
+  );
+  const total = [t(locale, 'partners.statement.total'), '', '', '', '', '', '', '', '', '', toDecimalText(s.total, cur)]
+    .map(csvField)
+    .join(',');
   return `${[head, ...rows, total].join('\r\n')}\r\n`;
 }
 
@@ -50,7 +76,11 @@ export function statementPdf(s: StatementRow, lines: LineRow[], locale: Locale):
   const faces = locale === 'zh-CN' ? HAN : LATIN;
   const L = (k: string, p?: Record<string, string | number>) => t(locale, `partners.statement.${k}`, p);
   const money = (v: number) => formatMoney(v, s.currency, locale);
-  const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: L('title', { period: s.period }), Producer: 'Powerly' } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 40,
+    info: { Title: L('title', { period: s.period }), Producer: 'Powerly' },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -58,8 +88,13 @@ export function statementPdf(s: StatementRow, lines: LineRow[], locale: Locale):
     doc.on('error', reject);
   });
   doc.registerFont('body', font(faces.body)).registerFont('bold', font(faces.bold));
-  doc.font('bold').fontSize(16).text(L('title', { period: s.period }));
-  doc.font('body').fontSize(10)
+  doc
+    .font('bold')
+    .fontSize(16)
+    .text(L('title', { period: s.period }));
+  doc
+    .font('body')
+    .fontSize(10)
     .text(`${L(`partner.${s.partner_type}`)}: ${s.partner_id}`)
     .text(`${L('currency')}: ${s.currency}`)
     .text(`${L('issuedAt')}: ${new Date(s.issued_at).toISOString()}`)
@@ -74,7 +109,12 @@ export function statementPdf(s: StatementRow, lines: LineRow[], locale: Locale):
     const top = doc.y;
     doc.font(font).fontSize(8);
     cells.forEach((c, i) => {
-      doc.text(c, x, top, { width: widths[i]! - 4, align: i >= 3 ? 'right' : 'left', lineBreak: false, ellipsis: true });
+      doc.text(c, x, top, {
+        width: widths[i]! - 4,
+        align: i >= 3 ? 'right' : 'left',
+        lineBreak: false,
+        ellipsis: true,
+      });
       x += widths[i]!;
     });
     doc.x = 40;
@@ -82,7 +122,18 @@ export function statementPdf(s: StatementRow, lines: LineRow[], locale: Locale):
   };
   row(header, 'bold');
   for (const l of lines) {
-    row([L(`kind.${l.line_kind}`), l.order_id ?? '', day(l.settled_at), money(l.gross), money(l.net), percent(l.percent_bps), money(l.amount)], 'body');
+    row(
+      [
+        L(`kind.${l.line_kind}`),
+        l.order_id ?? '',
+        day(l.settled_at),
+        money(l.gross),
+        money(l.net),
+        percent(l.percent_bps),
+        money(l.amount),
+      ],
+      'body',
+    );
   }
   doc.moveDown();
   row([L('total'), '', '', '', '', '', money(s.total)], 'bold');

@@ -40,7 +40,10 @@ export class StatementsRepository {
 
   async claim(moveIds: string[], statementId: string) {
     if (!moveIds.length) return;
-    await this.db.query('update partner_share_moves set statement_id = $2 where id = any($1::bigint[]) and statement_id is null', [moveIds, statementId]);
+    await this.db.query(
+      'update partner_share_moves set statement_id = $2 where id = any($1::bigint[]) and statement_id is null',
+      [moveIds, statementId],
+    );
   }
 
   async find(id: string) {
@@ -72,8 +75,16 @@ export class StatementsRepository {
       [statementId],
     );
     return rows.map((r) => ({
-      ...r, id: String(r.id), statement_id: String(r.statement_id), amount: n(r.amount), gross: n(r.gross), refunded: n(r.refunded),
-      provider_fee: n(r.provider_fee), tax: n(r.tax), net: n(r.net), percent_bps: n(r.percent_bps),
+      ...r,
+      id: String(r.id),
+      statement_id: String(r.statement_id),
+      amount: n(r.amount),
+      gross: n(r.gross),
+      refunded: n(r.refunded),
+      provider_fee: n(r.provider_fee),
+      tax: n(r.tax),
+      net: n(r.net),
+      percent_bps: n(r.percent_bps),
     }));
   }
 

@@ -68,26 +68,62 @@ export class StatementsService {
     if (!place) throw notFound('error.fleet.notFound', { id: k.partnerId });
     return this.d.db.tx(async () => {
       await this.d.repo.lockPartner(`statement:${k.partnerType}:${k.partnerId}:${k.currency}`);
-      if (await this.d.repo.findByKey(k.partnerType, k.partnerId, k.currency, k.period)) throw conflict('error.partners.issued', { period: k.period });
+      if (await this.d.repo.findByKey(k.partnerType, k.partnerId, k.currency, k.period))
+        throw conflict('error.partners.issued', { period: k.period });
       const rule = await this.d.partners.ruleAt(k.partnerType, k.partnerId, k.currency, new Date(end.getTime() - 1));
       const fee = rule?.monthly_fee ?? 0;
       if (fee > 0) {
         const revenue = await this.d.ledger.account(PLATFORM, 'revenue', k.currency);
-        const account = await this.d.ledger.account(partnerOwner(k.partnerType, k.partnerId), PARTNER_ACCOUNT, k.currency, place.agentId);
-        const transferId = await this.d.ledger.transfer({ debit: revenue, credit: account, amount: fee, code: SHARE_CODES.monthly, at: now });
+        const account = await this.d.ledger.account(
+          partnerOwner(k.partnerType, k.partnerId),
+          PARTNER_ACCOUNT,
+          k.currency,
+          place.agentId,
+        );
+        const transferId = await this.d.ledger.transfer({
+          debit: revenue,
+          credit: account,
+          amount: fee,
+          code: SHARE_CODES.monthly,
+          at: now,
+        });
         await this.d.partners.insertMove({
-          partner_type: k.partnerType, partner_id: k.partnerId, currency: k.currency, order_id: null, kind: 'monthly_fee', amount: fee,
-          gross: 0, refunded: 0, provider_fee: 0, tax: 0, net: 0, percent_bps: 0, transfer_id: transferId, at: new Date(end.getTime() - 1),
+          partner_type: k.partnerType,
+          partner_id: k.partnerId,
+          currency: k.currency,
+          order_id: null,
+          kind: 'monthly_fee',
+          amount: fee,
+          gross: 0,
+          refunded: 0,
+          provider_fee: 0,
+          tax: 0,
+          net: 0,
+          percent_bps: 0,
+          transfer_id: transferId,
+          at: new Date(end.getTime() - 1),
         });
       }
       const moves = await this.d.repo.openMoves(k.partnerType, k.partnerId, k.currency, end);
       const statement = (await this.d.repo.insert({
-        partner_type: k.partnerType, partner_id: k.partnerId, agent_id: place.agentId, currency: k.currency, period: k.period,
-        total: moves.reduce((s, m) => s + m.amount, 0), issued_at: now,
+        partner_type: k.partnerType,
+        partner_id: k.partnerId,
+        agent_id: place.agentId,
+        currency: k.currency,
+        period: k.period,
+        total: moves.reduce((s, m) => s + m.amount, 0),
+        issued_at: now,
       }))!;
-      await this.d.repo.claim(moves.map((m) => m.id), statement.id);
+      await this.d.repo.claim(
+        moves.map((m) => m.id),
+        statement.id,
+      );
       await this.d.audit.record(actor, {
-        action: 'statement.issue', entity: 'partner_statement', entityId: statement.id, agentId: place.agentId, after: { ...k, total: statement.total, lines: moves.length },
+        action: 'statement.issue',
+        entity: 'partner_statement',
+        entityId: statement.id,
+        agentId: place.agentId,
+        after: { ...k, total: statement.total, lines: moves.length },
       });
       return statement;
     });

@@ -8,8 +8,21 @@ import type { PartnersService } from './service.ts';
 import { StatementsRepository } from './statements-repository.ts';
 import { StatementsService } from './statements.ts';
 
-export function partnersAdmin(db: Db, clock: Clock, partners: PartnersService, ledger: LedgerService, audit: AuditService) {
+export function partnersAdmin(
+  db: Db,
+  clock: Clock,
+  partners: PartnersService,
+  ledger: LedgerService,
+  audit: AuditService,
+) {
   const repo = partners.d.repo;
-  const statements = new StatementsService({ db, clock, repo: new StatementsRepository(db), partners: repo, ledger, audit });
+  const statements = new StatementsService({
+    db,
+    clock,
+    repo: new StatementsRepository(db),
+    partners: repo,
+    ledger,
+    audit,
+  });
   return new PartnersAdmin({ db, clock, repo, statements, audit });
 }

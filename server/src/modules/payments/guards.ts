@@ -143,7 +143,11 @@ export class ChargeGuards {
       result = await provider.resume(g.ref, g.userId);
       if (result.ok && result.status === 'requires_action') {
         if (g.deadline !== undefined && this.d.clock.now().getTime() < g.deadline) {
-          await this.d.jobs.enqueue(JOB_CHARGE_GUARD, { ...g }, new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS));
+          await this.d.jobs.enqueue(
+            JOB_CHARGE_GUARD,
+            { ...g },
+            new Date(this.d.clock.now().getTime() + ACTION_CHECK_MS),
+          );
         } else {
           await this.release(g, provider, result, 'not finished by its deadline');
         }
@@ -152,16 +156,25 @@ export class ChargeGuards {
     } else {
       // The same request as the first (same key, token, amount), as providers require for an idempotent replay.
       result = await provider.authorize({
-        token: g.token ?? '', amount: g.amount, currency: g.currency, capture: g.capture, idempotencyKey: g.key ?? '', userId: g.userId,
-        purpose: g.purpose, methodType: g.methodType ?? undefined, ...(g.saveCard ? { saveCard: true } : {}),
+        token: g.token ?? '',
+        amount: g.amount,
+        currency: g.currency,
+        capture: g.capture,
+        idempotencyKey: g.key ?? '',
+        userId: g.userId,
+        purpose: g.purpose,
+        methodType: g.methodType ?? undefined,
+        ...(g.saveCard ? { saveCard: true } : {}),
       });
     }
     if (!result.ok) {
       await h.declined?.(g);
       return;
     }
-    const asked = result.status === (g.capture === 'manual' ? 'authorized' : 'captured')
-      && result.amount === g.amount && result.currency?.toUpperCase() === g.currency;
+    const asked =
+      result.status === (g.capture === 'manual' ? 'authorized' : 'captured') &&
+      result.amount === g.amount &&
+      result.currency?.toUpperCase() === g.currency;
     if (asked && h.succeeded) {
       let taken: boolean;
       try {
@@ -190,11 +203,31 @@ export class ChargeGuards {
       await payments.lockCharge(provider.id, result.ref);
       if (await payments.takenOrReleased(provider.id, result.ref)) return null;
       if (await h.settled?.(g)) return null;
-      this.d.log.warn({ flow: g.flow, orderId: g.orderId, ref: result.ref, why }, 'releasing a charge its flow did not take');
+      this.d.log.warn(
+        { flow: g.flow, orderId: g.orderId, ref: result.ref, why },
+        'releasing a charge its flow did not take',
+      );
       await h.released?.(g);
       const c = await payments.recordReleased(
-        { providerId: provider.id, userId: g.userId, orderId: g.orderId, purpose: g.purpose, amount: g.amount, currency: g.currency }, result);
-      return comp.enqueue({ providerId: provider.id, ref: result.ref, ...c, reason: `${g.flow} ${g.orderId ?? String(g.data?.orderId ?? '')}: ${why}` }, this.d.clock.now());
+        {
+          providerId: provider.id,
+          userId: g.userId,
+          orderId: g.orderId,
+          purpose: g.purpose,
+          amount: g.amount,
+          currency: g.currency,
+        },
+        result,
+      );
+      return comp.enqueue(
+        {
+          providerId: provider.id,
+          ref: result.ref,
+          ...c,
+          reason: `${g.flow} ${g.orderId ?? String(g.data?.orderId ?? '')}: ${why}`,
+        },
+        this.d.clock.now(),
+      );
     });
     if (jobId === null) return false;
     await comp.runNow(jobId);

@@ -23,7 +23,10 @@ export class PaymentsHistoryRepository {
 
   /** The riders who paid with a card ending in these 4 digits. */
   async usersOfCard(last4: string, limit = 1000): Promise<number[]> {
-    const { rows } = await this.db.query<{ user_id: string }>('select distinct user_id from payments where card_last4 = $1 limit $2', [last4, limit]);
+    const { rows } = await this.db.query<{ user_id: string }>(
+      'select distinct user_id from payments where card_last4 = $1 limit $2',
+      [last4, limit],
+    );
     return rows.map((r) => Number(r.user_id));
   }
 
@@ -40,7 +43,10 @@ export class PaymentsHistoryRepository {
   }
 
   async refundRecorded(paymentId: string, key: string): Promise<boolean> {
-    const { rows } = await this.db.query('select 1 from payment_refund_keys where payment_id = $1 and key = $2', [paymentId, key]);
+    const { rows } = await this.db.query('select 1 from payment_refund_keys where payment_id = $1 and key = $2', [
+      paymentId,
+      key,
+    ]);
     return rows.length > 0;
   }
 }

@@ -23,7 +23,10 @@ export interface PaymentSearch {
 }
 
 /** A payment's row (repository.ts PaymentRow) with what the desk's list shows beside it. */
-export interface PaymentSearchRow extends Omit<PaymentRow, 'failure_code' | 'refunded_amount' | 'card_brand' | 'card_last4' | 'created_at'> {
+export interface PaymentSearchRow extends Omit<
+  PaymentRow,
+  'failure_code' | 'refunded_amount' | 'card_brand' | 'card_last4' | 'created_at'
+> {
   refunded_amount: number;
   card_brand: string | null;
   card_last4: string | null;
@@ -61,11 +64,31 @@ export class PaymentsOpsRepository {
           and ($13::timestamptz is null or (p.created_at, p.id) < ($13::timestamptz, $14::text))
           and ($16::text is null or p.card_last4 = $16)
         order by p.created_at desc, p.id desc limit $15`,
-      [f.agents, f.pairs, f.q ?? null, f.userIds, f.provider ?? null, f.purpose ?? null, f.status ?? null, f.powerbankId ?? null, f.cabinetId ?? null,
-        f.venueId ?? null, f.from ?? null, f.to ?? null, after?.[0] ?? null, after?.[1] ?? null, limit, f.cardLast4 ?? null],
+      [
+        f.agents,
+        f.pairs,
+        f.q ?? null,
+        f.userIds,
+        f.provider ?? null,
+        f.purpose ?? null,
+        f.status ?? null,
+        f.powerbankId ?? null,
+        f.cabinetId ?? null,
+        f.venueId ?? null,
+        f.from ?? null,
+        f.to ?? null,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+        limit,
+        f.cardLast4 ?? null,
+      ],
     );
     return rows.map((r) => ({
-      ...r, user_id: Number(r.user_id), amount: Number(r.amount), captured_amount: Number(r.captured_amount), refunded_amount: Number(r.refunded_amount),
+      ...r,
+      user_id: Number(r.user_id),
+      amount: Number(r.amount),
+      captured_amount: Number(r.captured_amount),
+      refunded_amount: Number(r.refunded_amount),
       currency: String(r.currency).trim(),
     }));
   }

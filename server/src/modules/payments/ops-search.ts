@@ -8,8 +8,25 @@ import { decodeCursor, pageOf, scopeParams, type RidersNamed } from '../../lib/o
 import type { PaymentSearch, PaymentSearchRow, PaymentsOpsRepository } from './ops-repository.ts';
 
 export const PAYMENT_CSV_COLUMNS = [
-  'id', 'created_at', 'updated_at', 'provider', 'provider_ref', 'purpose', 'state', 'amount', 'captured', 'refunded', 'currency', 'card_brand',
-  'card_last4', 'order_id', 'rider_id', 'rider_phone', 'rider_email', 'agent_id', 'cabinet_id',
+  'id',
+  'created_at',
+  'updated_at',
+  'provider',
+  'provider_ref',
+  'purpose',
+  'state',
+  'amount',
+  'captured',
+  'refunded',
+  'currency',
+  'card_brand',
+  'card_last4',
+  'order_id',
+  'rider_id',
+  'rider_phone',
+  'rider_email',
+  'agent_id',
+  'cabinet_id',
 ] as const;
 /** Payment ids are not numbers: the cursors carry them as they are. */
 const PAYMENT_ID = /^[\w:.-]{1,200}$/;
@@ -28,9 +45,19 @@ export class PaymentSearchService {
   private async searchOf(scope: Scope, q: PaymentExportQuery): Promise<PaymentSearch> {
     const s = scopeParams(scope);
     return {
-      agents: s.agents, pairs: s.pairs, q: q.q?.trim() || undefined, userIds: await this.d.named({ phone: q.phone, email: q.email, riderId: q.riderId }), cardLast4: q.cardLast4,
-      provider: q.provider, purpose: q.purpose, status: q.state, powerbankId: q.powerbankId, cabinetId: q.cabinetId, venueId: q.venueId,
-      ...(q.from ? { from: new Date(q.from) } : {}), ...(q.to ? { to: new Date(q.to) } : {}),
+      agents: s.agents,
+      pairs: s.pairs,
+      q: q.q?.trim() || undefined,
+      userIds: await this.d.named({ phone: q.phone, email: q.email, riderId: q.riderId }),
+      cardLast4: q.cardLast4,
+      provider: q.provider,
+      purpose: q.purpose,
+      status: q.state,
+      powerbankId: q.powerbankId,
+      cabinetId: q.cabinetId,
+      venueId: q.venueId,
+      ...(q.from ? { from: new Date(q.from) } : {}),
+      ...(q.to ? { to: new Date(q.to) } : {}),
     };
   }
 
@@ -39,13 +66,24 @@ export class PaymentSearchService {
     return rows.map((r) => {
       const c = contacts.get(r.user_id);
       return {
-        id: r.id, provider: r.provider, ...(r.provider_ref ? { providerRef: r.provider_ref } : {}), purpose: r.purpose, state: r.status,
-        amount: { amount: r.amount, currency: r.currency }, captured: r.captured_amount, refunded: r.refunded_amount,
-        ...(r.card_brand ? { cardBrand: r.card_brand } : {}), ...(r.card_last4 ? { cardLast4: r.card_last4 } : {}),
-        ...(r.order_id ? { orderId: r.order_id } : {}), riderId: String(r.user_id),
-        ...(c?.mobile ? { riderPhone: c.mobile } : {}), ...(c?.email ? { riderEmail: c.email } : {}),
-        ...(r.agent_id ? { agentId: r.agent_id } : {}), ...(r.cabinet_id ? { cabinetId: r.cabinet_id } : {}),
-        createdAt: new Date(r.created_at).toISOString(), updatedAt: new Date(r.updated_at).toISOString(),
+        id: r.id,
+        provider: r.provider,
+        ...(r.provider_ref ? { providerRef: r.provider_ref } : {}),
+        purpose: r.purpose,
+        state: r.status,
+        amount: { amount: r.amount, currency: r.currency },
+        captured: r.captured_amount,
+        refunded: r.refunded_amount,
+        ...(r.card_brand ? { cardBrand: r.card_brand } : {}),
+        ...(r.card_last4 ? { cardLast4: r.card_last4 } : {}),
+        ...(r.order_id ? { orderId: r.order_id } : {}),
+        riderId: String(r.user_id),
+        ...(c?.mobile ? { riderPhone: c.mobile } : {}),
+        ...(c?.email ? { riderEmail: c.email } : {}),
+        ...(r.agent_id ? { agentId: r.agent_id } : {}),
+        ...(r.cabinet_id ? { cabinetId: r.cabinet_id } : {}),
+        createdAt: new Date(r.created_at).toISOString(),
+        updatedAt: new Date(r.updated_at).toISOString(),
       };
     });
   }
@@ -60,11 +98,31 @@ export class PaymentSearchService {
   async csv(scope: Scope, q: PaymentExportQuery) {
     const search = await this.searchOf(scope, q);
     return csvPages({
-      columns: PAYMENT_CSV_COLUMNS, page: (after, limit) => this.d.repo.search(search, after, limit), cursorOf,
-      records: async (rows) => (await this.summaries(rows)).map((p) => [
-        p.id, p.createdAt, p.updatedAt, p.provider, p.providerRef, p.purpose, p.state, p.amount.amount, p.captured, p.refunded, p.amount.currency,
-        p.cardBrand, p.cardLast4, p.orderId, p.riderId, p.riderPhone, p.riderEmail, p.agentId, p.cabinetId,
-      ]),
+      columns: PAYMENT_CSV_COLUMNS,
+      page: (after, limit) => this.d.repo.search(search, after, limit),
+      cursorOf,
+      records: async (rows) =>
+        (await this.summaries(rows)).map((p) => [
+          p.id,
+          p.createdAt,
+          p.updatedAt,
+          p.provider,
+          p.providerRef,
+          p.purpose,
+          p.state,
+          p.amount.amount,
+          p.captured,
+          p.refunded,
+          p.amount.currency,
+          p.cardBrand,
+          p.cardLast4,
+          p.orderId,
+          p.riderId,
+          p.riderPhone,
+          p.riderEmail,
+          p.agentId,
+          p.cabinetId,
+        ]),
     });
   }
 }

@@ -35,7 +35,10 @@ export interface AuthorizeInput {
 
 export type AuthorizeResult =
   | {
-      ok: true; ref: string; status: 'authorized' | 'captured'; card: CardSummary;
+      ok: true;
+      ref: string;
+      status: 'authorized' | 'captured';
+      card: CardSummary;
       /** The saved card (reusable payment method) and the customer it is attached to, when the card was saved. */
       saved?: { paymentMethod: string; customer: string } | null;
       /** A hold must be captured before this time or it lapses (card networks: 7 days for most cards). */
@@ -70,7 +73,8 @@ export interface PayoutInput {
   amount: number;
   currency: string;
   /** Where the money goes: a payout channel with the payee's account fields, or back to a card payment. */
-  destination: { kind: 'channel'; channel: string; account: Record<string, string> } | { kind: 'card_refund'; paymentRef: string };
+  destination:
+    { kind: 'channel'; channel: string; account: Record<string, string> } | { kind: 'card_refund'; paymentRef: string };
   /** Sent to the provider so that a retried call does not pay out twice. */
   idempotencyKey: string;
 }
@@ -99,7 +103,8 @@ export interface WebhookRequest {
 }
 
 /** What a verified delivery asks of us: the webhook entry (webhooks.ts) handles each the same for every provider. */
-export type WebhookAction = 'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'payout.paid' | 'payout.failed' | 'ignored';
+export type WebhookAction =
+  'payment.succeeded' | 'payment.failed' | 'payment.refunded' | 'payout.paid' | 'payout.failed' | 'ignored';
 
 export interface WebhookAnswer {
   status: number;
@@ -163,7 +168,10 @@ export interface Settlements {
 
 /** The provider's records of the day are not complete yet (PayPal's reporting lags): the day is reconciled later. */
 export class SettlementsNotReady extends Error {
-  constructor(readonly provider: string, message: string) {
+  constructor(
+    readonly provider: string,
+    message: string,
+  ) {
     super(`${provider}: ${message}`);
     this.name = 'SettlementsNotReady';
   }
@@ -174,11 +182,24 @@ export interface ProviderCallOptions {
 }
 
 /** What a provider may lack (the user reads `error.notSupported.<capability>`). */
-export type Capability = 'customerActions' | 'cardSaving' | 'holds' | 'capture' | 'partialCapture' | 'offSession' | 'void' | 'refunds' | 'payouts' | 'webhooks';
+export type Capability =
+  | 'customerActions'
+  | 'cardSaving'
+  | 'holds'
+  | 'capture'
+  | 'partialCapture'
+  | 'offSession'
+  | 'void'
+  | 'refunds'
+  | 'payouts'
+  | 'webhooks';
 
 /** A provider asked for something it cannot do: a clear 422 naming what is not possible, never a 500. */
 export class NotSupported extends AppError {
-  constructor(readonly providerId: string, readonly capability: Capability) {
+  constructor(
+    readonly providerId: string,
+    readonly capability: Capability,
+  ) {
     super(422, `error.notSupported.${capability}`);
     this.name = 'NotSupported';
     this.message = `${providerId}: ${capability}`;
@@ -203,7 +224,14 @@ export const DEBIT_ONLY = 'debit_only';
 
 /** The decline codes a user reads in their language (`error.payment.<code>`); any other reads as card_declined. */
 const SHOWN_DECLINES = new Set([
-  'card_declined', 'insufficient_funds', 'token_invalid', 'authentication_required', 'expired_card', 'incorrect_cvc', 'processing_error', DEBIT_ONLY,
+  'card_declined',
+  'insufficient_funds',
+  'token_invalid',
+  'authentication_required',
+  'expired_card',
+  'incorrect_cvc',
+  'processing_error',
+  DEBIT_ONLY,
   // Cancelled on a method's own page (PayPal, a checkout): not a decline of the card.
   'cancelled',
 ]);
@@ -242,7 +270,11 @@ export abstract class PaymentProvider {
     throw new NotSupported(this.id, 'cardSaving');
   }
   /** Confirms a setup with a single-use card token; returns a reusable payment method for authorize(). */
-  confirmSetup(_setupId: string, _clientSecret: string, _token: string): Promise<{ paymentMethod: string; card: CardSummary }> {
+  confirmSetup(
+    _setupId: string,
+    _clientSecret: string,
+    _token: string,
+  ): Promise<{ paymentMethod: string; card: CardSummary }> {
     throw new NotSupported(this.id, 'cardSaving');
   }
   detachPaymentMethod(_ref: string): Promise<void> {
@@ -361,7 +393,8 @@ export class ProviderRegistry {
   setOffered(byAgent: Map<string, { methods: PaymentProvider[]; cardTypes: string[] }>) {
     for (const { methods } of byAgent.values()) for (const p of methods) if (!this.has(p.id)) this.register(p);
     this.offered.clear();
-    for (const [agent, o] of byAgent) this.offered.set(agent, { methods: o.methods.map((p) => p.id), cardTypes: o.cardTypes });
+    for (const [agent, o] of byAgent)
+      this.offered.set(agent, { methods: o.methods.map((p) => p.id), cardTypes: o.cardTypes });
   }
   /** Whether the agent has a method configuration of its own (else it offers the platform's). */
   hasOwnMethods(agent: string) {

@@ -46,16 +46,30 @@ export const notTheirs = () => refused('error.payment.token_invalid');
  * the user's, and each must name the purpose, amount and currency the flow expects.
  */
 export function checkClaims(
-  records: { user_id: number | string; purpose: string; amount: number | string; currency: string; order_id?: string | null }[], want: Claim,
+  records: {
+    user_id: number | string;
+    purpose: string;
+    amount: number | string;
+    currency: string;
+    order_id?: string | null;
+  }[],
+  want: Claim,
 ) {
   if (!records.length || records.some((r) => Number(r.user_id) !== want.userId)) throw notTheirs();
-  const other = (r: (typeof records)[number]) => r.purpose !== want.purpose || Number(r.amount) !== want.amount || r.currency.trim().toUpperCase() !== want.currency
-    || (want.orderId !== undefined && r.order_id != null && r.order_id !== want.orderId);
+  const other = (r: (typeof records)[number]) =>
+    r.purpose !== want.purpose ||
+    Number(r.amount) !== want.amount ||
+    r.currency.trim().toUpperCase() !== want.currency ||
+    (want.orderId !== undefined && r.order_id != null && r.order_id !== want.orderId);
   if (records.some(other)) throw otherPurpose();
 }
 
 /** The provider's own word on a resumed payment, once it holds or took money: the amount and currency asked. */
 export function checkOutcome(r: AuthorizeResult, want: Claim) {
   if (!r.ok || r.status === 'requires_action') return;
-  if ((r.amount !== undefined && r.amount !== want.amount) || (r.currency !== undefined && r.currency.toUpperCase() !== want.currency)) throw otherPurpose();
+  if (
+    (r.amount !== undefined && r.amount !== want.amount) ||
+    (r.currency !== undefined && r.currency.toUpperCase() !== want.currency)
+  )
+    throw otherPurpose();
 }

@@ -44,8 +44,18 @@ export class ReconciliationRepository {
       `insert into provider_settlement_lines (run, seq, provider, day, ref, source, type, amount, fee, currency)
        select $1, $2 + u.n, $3, $4::date, u.ref, u.source, u.type, u.amount, u.fee, u.currency
          from unnest($5::text[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[]) with ordinality as u(ref, source, type, amount, fee, currency, n)`,
-      [run.id, seq, run.provider, run.day, lines.map((l) => l.ref), lines.map((l) => l.source), lines.map((l) => l.type),
-        lines.map((l) => l.amount), lines.map((l) => l.fee), lines.map((l) => l.currency)],
+      [
+        run.id,
+        seq,
+        run.provider,
+        run.day,
+        lines.map((l) => l.ref),
+        lines.map((l) => l.source),
+        lines.map((l) => l.type),
+        lines.map((l) => l.amount),
+        lines.map((l) => l.fee),
+        lines.map((l) => l.currency),
+      ],
     );
   }
 
@@ -62,8 +72,17 @@ export class ReconciliationRepository {
    * is an estimate recorded with a rental's shares), missing_at_provider. Undefined when a newer run of the day
    * replaced this one's lines meanwhile (its result stands). Then the day's other runs' lines are dropped.
    */
-  async finish(run: { id: string; provider: string; day: string; from: Date; to: Date; cumulative: boolean; lines: number; at: Date }): Promise<ReconciliationRow | undefined> {
-    const known = '(select coalesce(array_agg(order_id), \'{}\') from prov where order_id is not null)::text[]';
+  async finish(run: {
+    id: string;
+    provider: string;
+    day: string;
+    from: Date;
+    to: Date;
+    cumulative: boolean;
+    lines: number;
+    at: Date;
+  }): Promise<ReconciliationRow | undefined> {
+    const known = "(select coalesce(array_agg(order_id), '{}') from prov where order_id is not null)::text[]";
     const { rows } = await this.db.query<ReconciliationRow>(
       `with lines as (
          select l.ref, l.source, l.type, l.amount, l.fee, l.currency,
@@ -106,7 +125,11 @@ export class ReconciliationRepository {
       [run.provider, run.day, run.id, run.from, run.to, run.cumulative, run.lines, run.at],
     );
     if (!rows[0]) return undefined;
-    await this.db.query('delete from provider_settlement_lines where provider = $1 and day = $2::date and run <> $3', [run.provider, run.day, run.id]);
+    await this.db.query('delete from provider_settlement_lines where provider = $1 and day = $2::date and run <> $3', [
+      run.provider,
+      run.day,
+      run.id,
+    ]);
     return { ...rows[0], lines: Number(rows[0].lines) };
   }
 
@@ -114,7 +137,8 @@ export class ReconciliationRepository {
   async get(provider: string, day: string): Promise<ReconciliationRow | undefined> {
     const { rows } = await this.db.query<ReconciliationRow>(
       `select provider, to_char(day, 'YYYY-MM-DD') as day, status, lines, mismatches, ran_at from provider_reconciliations where provider = $1 and day = $2::date`,
-      [provider, day]);
+      [provider, day],
+    );
     return rows[0] ? { ...rows[0], lines: Number(rows[0].lines) } : undefined;
   }
 }

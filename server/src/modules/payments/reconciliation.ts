@@ -30,10 +30,16 @@ const RETRY_FOR_MS = 7 * DAY_MS;
 
 /** A provider's report of the day could not be read: nothing was stored (503; the job tries again later). */
 export class SettlementsUnreadable extends AppError {
-  constructor(readonly provider: string, cause: unknown) {
+  constructor(
+    readonly provider: string,
+    cause: unknown,
+  ) {
     const notReady = cause instanceof SettlementsNotReady;
     const reason = (cause as { code?: unknown } | null)?.code;
-    super(503, notReady ? 'ops.error.settlementsNotReady' : 'ops.error.settlementsUnreadable', { provider, reason: typeof reason === 'string' ? reason : 'error' });
+    super(503, notReady ? 'ops.error.settlementsNotReady' : 'ops.error.settlementsUnreadable', {
+      provider,
+      reason: typeof reason === 'string' ? reason : 'error',
+    });
     this.name = 'SettlementsUnreadable';
     this.cause = cause;
   }
@@ -47,7 +53,12 @@ export interface ReconciliationDeps {
 }
 
 /** The reconciliation over the database's payments and ledger and every provider `payments` has registered. */
-export const reconciliationOf = (db: Queryable, clock: Clock, jobs: JobRunner, payments: { allProviders(): PaymentProvider[] }) =>
+export const reconciliationOf = (
+  db: Queryable,
+  clock: Clock,
+  jobs: JobRunner,
+  payments: { allProviders(): PaymentProvider[] },
+) =>
   new Reconciliation({ clock, jobs, repo: new ReconciliationRepository(db), providers: () => payments.allProviders() });
 
 export const dayOf = (d: Date) => d.toISOString().slice(0, 10);
@@ -72,7 +83,8 @@ export class Reconciliation {
     } catch (err) {
       if (!(err instanceof SettlementsUnreadable)) throw err;
       const at = new Date(this.d.clock.now().getTime() + RETRY_MS);
-      if (at.getTime() < Date.parse(`${day}T00:00:00Z`) + RETRY_FOR_MS) await this.d.jobs.enqueue(JOB_RECONCILE_RETRY, { provider, day }, at);
+      if (at.getTime() < Date.parse(`${day}T00:00:00Z`) + RETRY_FOR_MS)
+        await this.d.jobs.enqueue(JOB_RECONCILE_RETRY, { provider, day }, at);
     }
   }
 
@@ -123,7 +135,14 @@ export class Reconciliation {
       throw new SettlementsUnreadable(providerId, err);
     }
     if (!settlements) {
-      const row: ReconciliationRow = { provider: providerId, day, status: 'unavailable', lines: 0, mismatches: [], ran_at: this.d.clock.now() };
+      const row: ReconciliationRow = {
+        provider: providerId,
+        day,
+        status: 'unavailable',
+        lines: 0,
+        mismatches: [],
+        ran_at: this.d.clock.now(),
+      };
       await this.d.repo.save(row);
       return row;
     }
@@ -148,7 +167,14 @@ export class Reconciliation {
       await this.d.repo.dropRun(run.id);
       throw err;
     }
-    const row = await this.d.repo.finish({ ...run, from, to, cumulative: settlements.cumulative, lines, at: this.d.clock.now() });
+    const row = await this.d.repo.finish({
+      ...run,
+      from,
+      to,
+      cumulative: settlements.cumulative,
+      lines,
+      at: this.d.clock.now(),
+    });
     // A newer run of the day replaced this one's lines meanwhile: its result is the day's.
     return row ?? (await this.d.repo.get(providerId, day))!;
   }
@@ -156,11 +182,25 @@ export class Reconciliation {
 
 /** A line as the table keeps it: integer minor units, a currency code, a source; else the report is not readable. */
 function checkLine(l: SettlementLine) {
-  const ok = Number.isSafeInteger(l.amount) && Number.isSafeInteger(l.fee) && /^[A-Z]{3}$/.test(l.currency) && typeof l.source === 'string' && l.source !== ''
-    && (l.type === 'charge' || l.type === 'refund') && (l.ref === null || typeof l.ref === 'string');
-  if (!ok) throw Object.assign(new Error(`a settlement line that is not one: ${JSON.stringify(l)}`), { code: 'bad_response' });
+  const ok =
+    Number.isSafeInteger(l.amount) &&
+    Number.isSafeInteger(l.fee) &&
+    /^[A-Z]{3}$/.test(l.currency) &&
+    typeof l.source === 'string' &&
+    l.source !== '' &&
+    (l.type === 'charge' || l.type === 'refund') &&
+    (l.ref === null || typeof l.ref === 'string');
+  if (!ok)
+    throw Object.assign(new Error(`a settlement line that is not one: ${JSON.stringify(l)}`), { code: 'bad_response' });
 }
 
 function shape(r: ReconciliationRow): ReconciliationShape {
-  return { provider: r.provider, day: r.day, status: r.status, lines: r.lines, mismatches: r.mismatches as Mismatch[], ranAt: new Date(r.ran_at).toISOString() };
+  return {
+    provider: r.provider,
+    day: r.day,
+    status: r.status,
+    lines: r.lines,
+    mismatches: r.mismatches as Mismatch[],
+    ranAt: new Date(r.ran_at).toISOString(),
+  };
 }

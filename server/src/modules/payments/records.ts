@@ -114,9 +114,17 @@ export abstract class PaymentRecords {
    */
   async chargeOffSession(
     p: Pick<PaymentRow, 'provider' | 'payment_method_ref'>,
-    input: { amount: number; currency: string; capture: 'manual' | 'automatic'; idempotencyKey: string; userId: number; purpose: string },
+    input: {
+      amount: number;
+      currency: string;
+      capture: 'manual' | 'automatic';
+      idempotencyKey: string;
+      userId: number;
+      purpose: string;
+    },
   ): Promise<AuthorizeResult> {
-    if (!this.canChargeOffSession(p)) return { ok: false, ref: null, declineCode: 'authentication_required', card: null };
+    if (!this.canChargeOffSession(p))
+      return { ok: false, ref: null, declineCode: 'authentication_required', card: null };
     return this.providers.get(p.provider).authorize({ ...input, token: p.payment_method_ref!, offSession: true });
   }
 

@@ -36,8 +36,25 @@ export class PaymentsRepository {
            failure_code, card_brand, card_last4, created_at, updated_at, payment_method_ref, customer_ref, capture_before)
          values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$14,$15,$16,$17) returning id)
        insert into payment_transitions (payment_id, from_status, to_status, amount, at) select id, null, $9, $7, $14 from p`,
-      [p.id, p.provider, p.provider_ref, p.user_id, p.order_id, p.purpose, p.amount, p.currency, p.status, p.captured_amount,
-        p.failure_code, p.card_brand, p.card_last4, p.at, p.payment_method_ref ?? null, p.customer_ref ?? null, p.capture_before ?? null],
+      [
+        p.id,
+        p.provider,
+        p.provider_ref,
+        p.user_id,
+        p.order_id,
+        p.purpose,
+        p.amount,
+        p.currency,
+        p.status,
+        p.captured_amount,
+        p.failure_code,
+        p.card_brand,
+        p.card_last4,
+        p.at,
+        p.payment_method_ref ?? null,
+        p.customer_ref ?? null,
+        p.capture_before ?? null,
+      ],
       { name: 'payments.insert' },
     );
   }
@@ -46,7 +63,6 @@ export class PaymentsRepository {
     const { rows } = await this.db.query<PaymentRow>('select * from payments where id = $1', [id]);
     return rows[0];
   }
-
 
   /** Compare-and-set on the status; returns false when someone else moved it first. */
   async setStatus(id: string, from: string, to: string, captured: number | null, at: Date) {
@@ -65,16 +81,17 @@ export class PaymentsRepository {
    */
   async addRefund(id: string, amount: number, at: Date, key?: string) {
     const refundable = `status in ('captured','partially_captured') and refunded_amount + $2 <= captured_amount`;
-    const res = key === undefined
-      ? await this.db.query<{ status: string }>(
-        `update payments set refunded_amount = refunded_amount + $2, updated_at = $3,
+    const res =
+      key === undefined
+        ? await this.db.query<{ status: string }>(
+            `update payments set refunded_amount = refunded_amount + $2, updated_at = $3,
                 status = case when refunded_amount + $2 >= captured_amount then 'refunded' else status end
           where id = $1 and ${refundable} returning status`,
-        [id, amount, at],
-      )
-      // The key is taken in the same statement; a concurrent one with the same key waits on it, then adds nothing.
-      : await this.db.query<{ status: string }>(
-        `with k as (
+            [id, amount, at],
+          )
+        : // The key is taken in the same statement; a concurrent one with the same key waits on it, then adds nothing.
+          await this.db.query<{ status: string }>(
+            `with k as (
            insert into payment_refund_keys (payment_id, key, amount, at)
            select $1, $4, $2, $3 where exists (select 1 from payments where id = $1 and ${refundable})
            on conflict do nothing returning 1
@@ -82,8 +99,8 @@ export class PaymentsRepository {
          update payments set refunded_amount = refunded_amount + $2, updated_at = $3,
                 status = case when refunded_amount + $2 >= captured_amount then 'refunded' else status end
           where id = $1 and ${refundable} and exists (select 1 from k) returning status`,
-        [id, amount, at, key],
-      );
+            [id, amount, at, key],
+          );
     if (res.rowCount === 1) await this.logTransition(id, null, `refund:${res.rows[0]!.status}`, amount, at);
     return res.rowCount === 1;
   }
@@ -91,19 +108,33 @@ export class PaymentsRepository {
   /** Which of `keys` are recorded as refunds of the payment. */
   async refundKeys(paymentId: string, keys: string[]): Promise<Set<string>> {
     if (!keys.length) return new Set();
-    const { rows } = await this.db.query<{ key: string }>('select key from payment_refund_keys where payment_id = $1 and key = any($2::text[])', [paymentId, keys]);
+    const { rows } = await this.db.query<{ key: string }>(
+      'select key from payment_refund_keys where payment_id = $1 and key = any($2::text[])',
+      [paymentId, keys],
+    );
     return new Set(rows.map((r) => r.key));
   }
 
   /** The payments of an order, oldest first (its money timeline). */
   async ofOrder(orderId: string) {
-    const { rows } = await this.db.query<PaymentRow & { created_at: Date }>('select * from payments where order_id = $1 order by created_at', [orderId]);
+    const { rows } = await this.db.query<PaymentRow & { created_at: Date }>(
+      'select * from payments where order_id = $1 order by created_at',
+      [orderId],
+    );
     return rows;
   }
 
   /** Every status change of an order's payments, in order. */
   async transitionsOfOrder(orderId: string) {
-    const { rows } = await this.db.query<{ payment_id: string; purpose: string; from_status: string | null; to_status: string; amount: number | null; at: Date; currency: string }>(
+    const { rows } = await this.db.query<{
+      payment_id: string;
+      purpose: string;
+      from_status: string | null;
+      to_status: string;
+      amount: number | null;
+      at: Date;
+      currency: string;
+    }>(
       `select t.payment_id, p.purpose, t.from_status, t.to_status, t.amount, t.at, p.currency from payment_transitions t
          join payments p on p.id = t.payment_id where p.order_id = $1 order by t.at, t.id`,
       [orderId],
@@ -126,25 +157,35 @@ export class PaymentsRepository {
 
   /** Our payment of a provider object. */
   async byRef(provider: string, ref: string) {
-    const { rows } = await this.db.query<PaymentRow>('select * from payments where provider = $1 and provider_ref = $2 order by created_at desc limit 1', [provider, ref]);
+    const { rows } = await this.db.query<PaymentRow>(
+      'select * from payments where provider = $1 and provider_ref = $2 order by created_at desc limit 1',
+      [provider, ref],
+    );
     return rows[0];
   }
 
   async customer(provider: string, userId: number) {
-    const { rows } = await this.db.query<{ customer_ref: string }>('select customer_ref from payment_customers where provider = $1 and user_id = $2', [provider, userId]);
+    const { rows } = await this.db.query<{ customer_ref: string }>(
+      'select customer_ref from payment_customers where provider = $1 and user_id = $2',
+      [provider, userId],
+    );
     return rows[0]?.customer_ref;
   }
 
   /** Stores the user's customer at the provider; the first one stored wins (returned). */
   async saveCustomer(provider: string, userId: number, ref: string) {
-    await this.db.query('insert into payment_customers (provider, user_id, customer_ref) values ($1,$2,$3) on conflict do nothing', [provider, userId, ref]);
+    await this.db.query(
+      'insert into payment_customers (provider, user_id, customer_ref) values ($1,$2,$3) on conflict do nothing',
+      [provider, userId, ref],
+    );
     return (await this.customer(provider, userId))!;
   }
 
   private async logTransition(id: string, from: string | null, to: string, amount: number | null, at: Date) {
-    await this.db.query('insert into payment_transitions (payment_id, from_status, to_status, amount, at) values ($1,$2,$3,$4,$5)', [
-      id, from, to, amount, at,
-    ]);
+    await this.db.query(
+      'insert into payment_transitions (payment_id, from_status, to_status, amount, at) values ($1,$2,$3,$4,$5)',
+      [id, from, to, amount, at],
+    );
   }
 
   /** The captured wallet top-up of a provider charge, if one was recorded (locked when `lock`). */
@@ -165,7 +206,8 @@ export class PaymentsRepository {
   /** Whether this provider charge was recorded as a refunded top-up (a replay must never credit it). */
   async isRefundedTopUp(provider: string, ref: string) {
     const { rows } = await this.db.query(
-      `select 1 from payments where provider = $1 and provider_ref = $2 and purpose = 'wallet_topup' and status = 'refunded'`, [provider, ref],
+      `select 1 from payments where provider = $1 and provider_ref = $2 and purpose = 'wallet_topup' and status = 'refunded'`,
+      [provider, ref],
     );
     return rows.length > 0;
   }
@@ -173,21 +215,36 @@ export class PaymentsRepository {
   /** The captured top-ups of a user in a currency, locked: a withdrawal checks what is left of them under this lock. */
   async lockCapturedTopUps(userId: number, currency: string) {
     await this.db.query(
-      `select id from payments where user_id = $1 and currency = $2 and purpose = 'wallet_topup' and status = 'captured' for update`, [userId, currency],
+      `select id from payments where user_id = $1 and currency = $2 and purpose = 'wallet_topup' and status = 'captured' for update`,
+      [userId, currency],
     );
   }
 
   /** The captured top-up made as this order's deposit (a rental paid by top-up), if any. */
   async depositTopUpOf(orderId: string) {
-    const { rows } = await this.db.query<{ id: string; provider: string; captured_amount: number; refunded_amount: number; currency: string }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      provider: string;
+      captured_amount: number;
+      refunded_amount: number;
+      currency: string;
+    }>(
       `select id, provider, captured_amount, refunded_amount, currency from payments
-        where order_id = $1 and purpose = 'deposit_topup' and status in ('captured', 'partially_captured')`, [orderId]);
+        where order_id = $1 and purpose = 'deposit_topup' and status in ('captured', 'partially_captured')`,
+      [orderId],
+    );
     return rows[0];
   }
 
   /** The user's captured card top-ups in `currency`, newest first. */
   async capturedTopUps(userId: number, currency: string) {
-    const { rows } = await this.db.query<{ id: string; provider: string; provider_ref: string; order_id: string; captured_amount: number }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      provider: string;
+      provider_ref: string;
+      order_id: string;
+      captured_amount: number;
+    }>(
       `select id, provider, provider_ref, order_id, captured_amount from payments
         where user_id = $1 and currency = $2 and purpose = 'wallet_topup' and status = 'captured'
         order by created_at desc`,
@@ -197,7 +254,16 @@ export class PaymentsRepository {
   }
 
   /** What a payment waiting for its customer was started for (the first start of a provider payment is kept). */
-  async insertStart(s: { provider: string; ref: string; userId: number; purpose: string; amount: number; currency: string; orderId?: string; at: Date }) {
+  async insertStart(s: {
+    provider: string;
+    ref: string;
+    userId: number;
+    purpose: string;
+    amount: number;
+    currency: string;
+    orderId?: string;
+    at: Date;
+  }) {
     await this.db.query(
       `insert into payment_starts (provider, provider_ref, user_id, purpose, amount, currency, order_id, created_at)
        values ($1,$2,$3,$4,$5,$6,$7,$8) on conflict do nothing`,
@@ -208,7 +274,13 @@ export class PaymentsRepository {
 
   /** Every record of what a provider payment is for: its start, and the payment rows of it (one round trip). */
   async claimsOf(provider: string, ref: string) {
-    const { rows } = await this.db.query<{ user_id: number; purpose: string; amount: number; currency: string; order_id: string | null }>(
+    const { rows } = await this.db.query<{
+      user_id: number;
+      purpose: string;
+      amount: number;
+      currency: string;
+      order_id: string | null;
+    }>(
       `select user_id, purpose, amount, currency, order_id from payment_starts where provider = $1 and provider_ref = $2
        union all
        select user_id, purpose, amount, currency, order_id from payments where provider = $1 and provider_ref = $2`,
@@ -252,7 +324,17 @@ export interface IntentRow {
 export class SandboxAcquirerRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insertToken(t: { id: string; publicKey: string; brand: string; last4: string; expMonth: number; expYear: number; outcome: string; funding: string; at: Date }) {
+  async insertToken(t: {
+    id: string;
+    publicKey: string;
+    brand: string;
+    last4: string;
+    expMonth: number;
+    expYear: number;
+    outcome: string;
+    funding: string;
+    at: Date;
+  }) {
     await this.db.query(
       `insert into sandbox_tokens (id, public_key, brand, last4, exp_month, exp_year, outcome, funding, created_at)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
@@ -262,9 +344,21 @@ export class SandboxAcquirerRepository {
 
   /** The intents changed in [from, to), with their totals (the sandbox's settlement records): `limit` after the id `after`. */
   async intentsTouched(from: Date, to: Date, after = '', limit = 500) {
-    const { rows } = await this.db.query<{ id: string; currency: string; amount_captured: string; amount_refunded: string }>(
-      'select id, currency, amount_captured, amount_refunded from sandbox_intents where updated_at >= $1 and updated_at < $2 and id > $3 order by id limit $4', [from, to, after, limit]);
-    return rows.map((r) => ({ id: r.id, currency: r.currency.trim(), amount_captured: Number(r.amount_captured), amount_refunded: Number(r.amount_refunded) }));
+    const { rows } = await this.db.query<{
+      id: string;
+      currency: string;
+      amount_captured: string;
+      amount_refunded: string;
+    }>(
+      'select id, currency, amount_captured, amount_refunded from sandbox_intents where updated_at >= $1 and updated_at < $2 and id > $3 order by id limit $4',
+      [from, to, after, limit],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      currency: r.currency.trim(),
+      amount_captured: Number(r.amount_captured),
+      amount_refunded: Number(r.amount_refunded),
+    }));
   }
 
   /** Marks a single-use card token used; undefined when it is unknown or was used already. */
@@ -277,7 +371,11 @@ export class SandboxAcquirerRepository {
   }
 
   async insertPaymentMethod(id: string, tokenId: string, at: Date) {
-    await this.db.query('insert into sandbox_payment_methods (id, token_id, created_at) values ($1,$2,$3)', [id, tokenId, at]);
+    await this.db.query('insert into sandbox_payment_methods (id, token_id, created_at) values ($1,$2,$3)', [
+      id,
+      tokenId,
+      at,
+    ]);
   }
 
   /** The card behind a saved payment method that is still attached. */
@@ -291,7 +389,10 @@ export class SandboxAcquirerRepository {
   }
 
   async detachPaymentMethod(id: string, at: Date) {
-    await this.db.query('update sandbox_payment_methods set detached_at = $2 where id = $1 and detached_at is null', [id, at]);
+    await this.db.query('update sandbox_payment_methods set detached_at = $2 where id = $1 and detached_at is null', [
+      id,
+      at,
+    ]);
   }
 
   async insertSetupIntent(id: string, clientSecret: string, at: Date) {
@@ -303,13 +404,17 @@ export class SandboxAcquirerRepository {
 
   async setupIntent(id: string) {
     const { rows } = await this.db.query<{ status: string; client_secret: string; payment_method_id: string | null }>(
-      'select status, client_secret, payment_method_id from sandbox_setup_intents where id = $1', [id],
+      'select status, client_secret, payment_method_id from sandbox_setup_intents where id = $1',
+      [id],
     );
     return rows[0];
   }
 
   async completeSetupIntent(id: string, paymentMethodId: string) {
-    await this.db.query(`update sandbox_setup_intents set status = 'succeeded', payment_method_id = $2 where id = $1`, [id, paymentMethodId]);
+    await this.db.query(`update sandbox_setup_intents set status = 'succeeded', payment_method_id = $2 where id = $1`, [
+      id,
+      paymentMethodId,
+    ]);
   }
 
   /**
@@ -317,8 +422,16 @@ export class SandboxAcquirerRepository {
    * statement. False when an intent with this id exists (a replay: nothing is written).
    */
   async insertConfirmedIntent(i: {
-    id: string; tokenId: string; amount: number; currency: string; capture: string; at: Date; status: IntentStatus;
-    amountCaptured: number; declineCode: string | null; paymentMethod: string | null;
+    id: string;
+    tokenId: string;
+    amount: number;
+    currency: string;
+    capture: string;
+    at: Date;
+    status: IntentStatus;
+    amountCaptured: number;
+    declineCode: string | null;
+    paymentMethod: string | null;
   }) {
     const { rows } = await this.db.query<{ id: string }>(
       `with i as (
@@ -326,20 +439,44 @@ export class SandboxAcquirerRepository {
          values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$9) on conflict (id) do nothing returning id),
        m as (insert into sandbox_payment_methods (id, token_id, created_at) select $10, $2, $9 from i where $10::text is not null)
        select id from i`,
-      [i.id, i.tokenId, i.amount, i.currency, i.capture, i.status, i.amountCaptured, i.declineCode, i.at, i.paymentMethod],
+      [
+        i.id,
+        i.tokenId,
+        i.amount,
+        i.currency,
+        i.capture,
+        i.status,
+        i.amountCaptured,
+        i.declineCode,
+        i.at,
+        i.paymentMethod,
+      ],
       { name: 'sandbox.insertConfirmedIntent' },
     );
     return rows.length === 1;
   }
 
   async intent(id: string) {
-    const { rows } = await this.db.query<IntentRow>('select id, amount, amount_captured, amount_refunded, status from sandbox_intents where id = $1', [id]);
-    return rows[0] && { ...rows[0], amount: Number(rows[0].amount), amount_captured: Number(rows[0].amount_captured), amount_refunded: Number(rows[0].amount_refunded) };
+    const { rows } = await this.db.query<IntentRow>(
+      'select id, amount, amount_captured, amount_refunded, status from sandbox_intents where id = $1',
+      [id],
+    );
+    return (
+      rows[0] && {
+        ...rows[0],
+        amount: Number(rows[0].amount),
+        amount_captured: Number(rows[0].amount_captured),
+        amount_refunded: Number(rows[0].amount_refunded),
+      }
+    );
   }
 
   /** Whether the refund of idempotency `key` was made already. */
   async refundMade(id: string, key: string) {
-    return (await this.db.query('select 1 from sandbox_refunds where intent_id = $1 and idempotency_key = $2', [id, key])).rows.length > 0;
+    return (
+      (await this.db.query('select 1 from sandbox_refunds where intent_id = $1 and idempotency_key = $2', [id, key]))
+        .rows.length > 0
+    );
   }
 
   /** A refund of `amount` on top of `before` already refunded (compare-and-set); false when another call came first. */
@@ -355,7 +492,13 @@ export class SandboxAcquirerRepository {
 
   /** An intent with the card it was made with (an idempotent replay answers from it). */
   async intentWithCard(id: string) {
-    const { rows } = await this.db.query<{ id: string; status: IntentStatus; decline_code: string | null; brand: string; last4: string }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      status: IntentStatus;
+      decline_code: string | null;
+      brand: string;
+      last4: string;
+    }>(
       `select i.id, i.status, i.decline_code, t.brand, t.last4 from sandbox_intents i join sandbox_tokens t on t.id = i.token_id
         where i.id = $1`,
       [id],
@@ -386,15 +529,18 @@ export class SandboxAcquirerRepository {
   }
 
   async payout(id: string) {
-    const { rows } = await this.db.query<{ destination: PayoutInput['destination'] | string; status: string; failure_code: string | null }>(
-      'select destination, status, failure_code from sandbox_payouts where id = $1', [id],
-    );
+    const { rows } = await this.db.query<{
+      destination: PayoutInput['destination'] | string;
+      status: string;
+      failure_code: string | null;
+    }>('select destination, status, failure_code from sandbox_payouts where id = $1', [id]);
     return rows[0];
   }
 
   async settlePayout(id: string, status: 'paid' | 'failed', failureCode: string | null, at: Date) {
-    await this.db.query(`update sandbox_payouts set status = $2, failure_code = $3, updated_at = $4 where id = $1 and status = 'in_transit'`, [
-      id, status, failureCode, at,
-    ]);
+    await this.db.query(
+      `update sandbox_payouts set status = $2, failure_code = $3, updated_at = $4 where id = $1 and status = 'in_transit'`,
+      [id, status, failureCode, at],
+    );
   }
 }

@@ -6,20 +6,27 @@ import { SandboxError, type SandboxCardProvider } from './sandbox.ts';
 
 export default async function sandboxRoutes(app: App, opts: { sandbox: SandboxCardProvider }) {
   app.setErrorHandler((err: Error & { validation?: unknown; statusCode?: number }, _req, reply) => {
-    if (err instanceof SandboxError) return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
+    if (err instanceof SandboxError)
+      return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
     if (err.validation || (err.statusCode && err.statusCode < 500)) {
-      return reply.status(400).send({ error: { code: 'parameter_invalid', message: 'The request parameters are invalid.' } });
+      return reply
+        .status(400)
+        .send({ error: { code: 'parameter_invalid', message: 'The request parameters are invalid.' } });
     }
     reply.log.error({ err }, 'sandbox error');
     return reply.status(500).send({ error: { code: 'api_error', message: 'An error occurred on the sandbox.' } });
   });
 
-  app.post('/tokens', {
-    schema: {
-      tags: ['sandbox-pay'],
-      summary: 'Sandbox card tokenisation (test mode of the card provider); tokens are single-use',
-      body: SandboxTokenBody,
-      response: { 200: SandboxToken },
+  app.post(
+    '/tokens',
+    {
+      schema: {
+        tags: ['sandbox-pay'],
+        summary: 'Sandbox card tokenisation (test mode of the card provider); tokens are single-use',
+        body: SandboxTokenBody,
+        response: { 200: SandboxToken },
+      },
     },
-  }, async (req) => opts.sandbox.tokenize(req.body));
+    async (req) => opts.sandbox.tokenize(req.body),
+  );
 }

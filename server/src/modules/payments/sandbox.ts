@@ -8,16 +8,27 @@ import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { SecretsRepository } from '../../secrets/repository.ts';
 import { SandboxAcquirerRepository, type IntentRow } from './repository.ts';
-import { DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type Capabilities, type AuthorizeResult, type CardSummary, type PayoutInput, type ProviderCallOptions, type ProviderEvent, type WebhookDelivery, type WebhookRequest, cardAction, headerOf, type SettlementLine, type Settlements } from './provider.ts';
+import {
+  DEBIT_CARD_TYPE,
+  DEBIT_ONLY,
+  PaymentProvider,
+  type AuthorizeInput,
+  type Capabilities,
+  type AuthorizeResult,
+  type CardSummary,
+  type PayoutInput,
+  type ProviderCallOptions,
+  type ProviderEvent,
+  type WebhookDelivery,
+  type WebhookRequest,
+  cardAction,
+  headerOf,
+  type SettlementLine,
+  type Settlements,
+} from './provider.ts';
 
 export type IntentStatus =
-  | 'requires_confirmation'
-  | 'authorized'
-  | 'captured'
-  | 'partially_captured'
-  | 'voided'
-  | 'refunded'
-  | 'declined';
+  'requires_confirmation' | 'authorized' | 'captured' | 'partially_captured' | 'voided' | 'refunded' | 'declined';
 
 const INTENT_TRANSITIONS: Record<IntentStatus, IntentStatus[]> = {
   requires_confirmation: ['authorized', 'captured', 'declined'],
@@ -74,7 +85,6 @@ function brandOf(n: string): string {
   return 'unknown';
 }
 
-
 /** The installation secret that signs the sandbox's webhook deliveries (secrets/repository.ts; never a constant). */
 export const SANDBOX_WEBHOOK_SECRET_NAME = 'sandbox.webhook-secret';
 export const JOB_SANDBOX_PAYOUT_ARRIVAL = 'sandbox.payout-arrival';
@@ -91,7 +101,14 @@ export const SANDBOX_HOLD_DAYS = 7;
 
 export class SandboxCardProvider extends PaymentProvider {
   static override readonly id = 'sandbox';
-  readonly capabilities: Capabilities = { hold: true, partialCapture: true, offSession: true, refund: true, payout: true, webhook: true };
+  readonly capabilities: Capabilities = {
+    hold: true,
+    partialCapture: true,
+    offSession: true,
+    refund: true,
+    payout: true,
+    webhook: true,
+  };
   private sink: EventSink | null = null;
   private jobs: JobRunner | null = null;
   /** Delay between a payout request and its arrival event (test mode is fast; 0 = the next job pass). */
@@ -144,8 +161,24 @@ export class SandboxCardProvider extends PaymentProvider {
       const intents = await this.repo.intentsTouched(from, to, after, size);
       const lines: SettlementLine[] = [];
       for (const i of intents) {
-        if (i.amount_captured > 0) lines.push({ ref: i.id, source: i.id, type: 'charge', amount: i.amount_captured, fee: 0, currency: i.currency });
-        if (i.amount_refunded > 0) lines.push({ ref: i.id, source: `${i.id}/refunds`, type: 'refund', amount: -i.amount_refunded, fee: 0, currency: i.currency });
+        if (i.amount_captured > 0)
+          lines.push({
+            ref: i.id,
+            source: i.id,
+            type: 'charge',
+            amount: i.amount_captured,
+            fee: 0,
+            currency: i.currency,
+          });
+        if (i.amount_refunded > 0)
+          lines.push({
+            ref: i.id,
+            source: `${i.id}/refunds`,
+            type: 'refund',
+            amount: -i.amount_refunded,
+            fee: 0,
+            currency: i.currency,
+          });
       }
       if (lines.length) yield lines;
       if (intents.length < size) return;
@@ -176,7 +209,9 @@ export class SandboxCardProvider extends PaymentProvider {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
       const e = JSON.parse(raw) as ProviderEvent;
-      return typeof e.id === 'string' && typeof e.type === 'string' && e.data && typeof e.data.ref === 'string' ? e : null;
+      return typeof e.id === 'string' && typeof e.type === 'string' && e.data && typeof e.data.ref === 'string'
+        ? e
+        : null;
     } catch {
       return null;
     }
@@ -191,8 +226,10 @@ export class SandboxCardProvider extends PaymentProvider {
 
   override async confirmSetup(setupId: string, clientSecret: string, token: string) {
     const si = await this.repo.setupIntent(setupId);
-    if (!si || si.client_secret !== clientSecret) throw new SandboxError('resource_missing', `No such setup intent: ${setupId}`, 404);
-    if (si.status === 'succeeded') throw new SandboxError('setup_intent_unexpected_state', 'This setup intent was already confirmed.', 400);
+    if (!si || si.client_secret !== clientSecret)
+      throw new SandboxError('resource_missing', `No such setup intent: ${setupId}`, 404);
+    if (si.status === 'succeeded')
+      throw new SandboxError('setup_intent_unexpected_state', 'This setup intent was already confirmed.', 400);
     const now = this.clock.now();
     const tok = await this.useToken(token, now);
     if (!tok) throw new SandboxError('token_invalid', 'The card token is invalid or was already used.');
@@ -221,7 +258,11 @@ export class SandboxCardProvider extends PaymentProvider {
     await this.db.tx(async () => {
       const created = await this.repo.insertPayout(id, input.amount, input.currency, input.destination, now);
       if (created && this.jobs) {
-        await this.jobs.enqueue(JOB_SANDBOX_PAYOUT_ARRIVAL, { payoutId: id }, new Date(now.getTime() + this.payoutDelayMs));
+        await this.jobs.enqueue(
+          JOB_SANDBOX_PAYOUT_ARRIVAL,
+          { payoutId: id },
+          new Date(now.getTime() + this.payoutDelayMs),
+        );
       }
     });
     return { ref: id };
@@ -231,10 +272,18 @@ export class SandboxCardProvider extends PaymentProvider {
   private async arrive(payoutId: string) {
     const p = await this.repo.payout(payoutId);
     if (!p) return;
-    const dest = typeof p.destination === 'string' ? (JSON.parse(p.destination) as PayoutInput['destination']) : p.destination;
-    const fails = dest.kind === 'channel' && Object.values(dest.account).some((v) => v.replace(/\s/g, '').endsWith(SANDBOX_FAILING_ACCOUNT_SUFFIX));
+    const dest =
+      typeof p.destination === 'string' ? (JSON.parse(p.destination) as PayoutInput['destination']) : p.destination;
+    const fails =
+      dest.kind === 'channel' &&
+      Object.values(dest.account).some((v) => v.replace(/\s/g, '').endsWith(SANDBOX_FAILING_ACCOUNT_SUFFIX));
     if (p.status === 'in_transit') {
-      await this.repo.settlePayout(payoutId, fails ? 'failed' : 'paid', fails ? 'account_closed' : null, this.clock.now());
+      await this.repo.settlePayout(
+        payoutId,
+        fails ? 'failed' : 'paid',
+        fails ? 'account_closed' : null,
+        this.clock.now(),
+      );
     }
     const final = (await this.repo.payout(payoutId))!;
     // The event id is stable per payout outcome: a redelivery (retried job) is the same event.
@@ -271,14 +320,33 @@ export class SandboxCardProvider extends PaymentProvider {
       throw new SandboxError('invalid_expiry_month', "Your card's expiration month is invalid.");
     }
     const now = this.clock.now();
-    if (!Number.isInteger(year) || year < now.getUTCFullYear() || (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)) {
+    if (
+      !Number.isInteger(year) ||
+      year < now.getUTCFullYear() ||
+      (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)
+    ) {
       throw new SandboxError('expired_card', 'Your card has expired.');
     }
-    if (!/^\d{3,4}$/.test(input.cvc ?? '')) throw new SandboxError('invalid_cvc', "Your card's security code is invalid.");
+    if (!/^\d{3,4}$/.test(input.cvc ?? ''))
+      throw new SandboxError('invalid_cvc', "Your card's security code is invalid.");
     const id = `tok_${randomToken(18)}`;
-    const card = { brand: brandOf(number), last4: number.slice(-4), expMonth: month, expYear: year, funding: TEST_FUNDING[number] ?? 'credit' };
+    const card = {
+      brand: brandOf(number),
+      last4: number.slice(-4),
+      expMonth: month,
+      expYear: year,
+      funding: TEST_FUNDING[number] ?? 'credit',
+    };
     await this.repo.insertToken({
-      id, publicKey: this.key, brand: card.brand, last4: card.last4, expMonth: month, expYear: year, outcome: TEST_OUTCOMES[number] ?? 'ok', funding: card.funding, at: now,
+      id,
+      publicKey: this.key,
+      brand: card.brand,
+      last4: card.last4,
+      expMonth: month,
+      expYear: year,
+      outcome: TEST_OUTCOMES[number] ?? 'ok',
+      funding: card.funding,
+      at: now,
     });
     return { id, card };
   }
@@ -303,20 +371,35 @@ export class SandboxCardProvider extends PaymentProvider {
       if (r) return r;
     }
     const token = saved ? await this.repo.paymentMethodToken(input.token) : await this.useToken(input.token, now);
-    if (!token) return (saved ? undefined : await replay()) ?? { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    if (!token)
+      return (saved ? undefined : await replay()) ?? { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     const card = { brand: token.brand, last4: token.last4 };
     // A debit-only payment type: the card's funding decides before the issuer is asked (a replay answers the same).
-    const declined = input.methodType === DEBIT_CARD_TYPE && token.funding !== 'debit' ? DEBIT_ONLY : token.outcome !== 'ok' ? token.outcome : null;
+    const declined =
+      input.methodType === DEBIT_CARD_TYPE && token.funding !== 'debit'
+        ? DEBIT_ONLY
+        : token.outcome !== 'ok'
+          ? token.outcome
+          : null;
     // setup_future_usage: a single-use token becomes a reusable payment method for off-session charges.
-    const keep = !declined && input.saveCard && input.userId != null && !saved
-      ? { paymentMethod: `pm_${randomToken(12)}`, customer: `cus_sandbox_${input.userId}` }
-      : null;
+    const keep =
+      !declined && input.saveCard && input.userId != null && !saved
+        ? { paymentMethod: `pm_${randomToken(12)}`, customer: `cus_sandbox_${input.userId}` }
+        : null;
     // The intent is confirmed as it is created (requires_confirmation → its outcome, INTENT_TRANSITIONS), in one
     // statement with the saved payment method; an intent of this key made meanwhile answers as a replay.
     const status: IntentStatus = declined ? 'declined' : input.capture === 'manual' ? 'authorized' : 'captured';
     const made = await this.repo.insertConfirmedIntent({
-      id, tokenId: token.id, amount: input.amount, currency: input.currency, capture: input.capture, at: now, status,
-      amountCaptured: status === 'captured' ? input.amount : 0, declineCode: declined, paymentMethod: keep?.paymentMethod ?? null,
+      id,
+      tokenId: token.id,
+      amount: input.amount,
+      currency: input.currency,
+      capture: input.capture,
+      at: now,
+      status,
+      amountCaptured: status === 'captured' ? input.amount : 0,
+      declineCode: declined,
+      paymentMethod: keep?.paymentMethod ?? null,
     });
     if (!made) return (await replay())!;
     if (declined) return { ok: false, ref: id, declineCode: declined, card };
@@ -347,7 +430,8 @@ export class SandboxCardProvider extends PaymentProvider {
     if (!['captured', 'partially_captured', 'refunded'].includes(i.status)) {
       throw new SandboxError('payment_intent_unexpected_state', `Cannot refund a ${i.status} payment.`, 400);
     }
-    if (amount <= 0 || amount > i.amount_captured - i.amount_refunded) throw new SandboxError('amount_too_large', 'Refund amount is invalid.');
+    if (amount <= 0 || amount > i.amount_captured - i.amount_refunded)
+      throw new SandboxError('amount_too_large', 'Refund amount is invalid.');
     if (!(await this.repo.addRefund(ref, key, amount, i.amount_refunded, this.clock.now()))) {
       throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
     }
@@ -370,7 +454,8 @@ export class SandboxCardProvider extends PaymentProvider {
     if (!INTENT_TRANSITIONS[i.status].includes(to)) {
       throw new SandboxError('payment_intent_unexpected_state', `Cannot move ${i.status} → ${to}.`, 400);
     }
-    if (!(await this.repo.moveIntent(ref, i.status, to, extra, this.clock.now()))) throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
+    if (!(await this.repo.moveIntent(ref, i.status, to, extra, this.clock.now())))
+      throw new SandboxError('payment_intent_unexpected_state', 'Concurrent update.', 409);
   }
 }
 

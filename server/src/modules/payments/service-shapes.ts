@@ -42,7 +42,9 @@ export const CARD_METHOD_ID = 'card-sandbox';
  * Either way it is not the refused request's to give back (isChargeNotOurs): its owner keeps or releases it.
  */
 export const chargeNotOurs = (row: Pick<PaymentRow, 'status' | 'failure_code'>) =>
-  (row.status === 'refunded' || row.status === 'voided' || row.failure_code === 'abandoned' ? refused('error.payment.released') : conflict('error.payment.alreadyUsed'));
+  row.status === 'refunded' || row.status === 'voided' || row.failure_code === 'abandoned'
+    ? refused('error.payment.released')
+    : conflict('error.payment.alreadyUsed');
 export const CHARGE_NOT_OURS = new Set(['error.payment.alreadyUsed', 'error.payment.released']);
 /** Whether `err` is a chargeNotOurs refusal (nothing of the request's own to compensate). */
 export const isChargeNotOurs = (err: unknown) => err instanceof AppError && CHARGE_NOT_OURS.has(err.key);
@@ -62,12 +64,23 @@ export const STRIPE_TYPES: { type: string; label: string; currencies?: string[] 
   { type: 'APPLE_PAY', label: 'Apple Pay' },
   { type: 'GOOGLE_PAY', label: 'Google Pay' },
   { type: 'STRIPE_IDEAL', label: 'iDEAL', currencies: ['EUR'] },
-  { type: 'STRIPE_WECHAT', label: 'WeChat Pay', currencies: ['CNY', 'EUR', 'USD', 'GBP', 'HKD', 'JPY', 'SGD', 'AUD', 'CAD'] },
+  {
+    type: 'STRIPE_WECHAT',
+    label: 'WeChat Pay',
+    currencies: ['CNY', 'EUR', 'USD', 'GBP', 'HKD', 'JPY', 'SGD', 'AUD', 'CAD'],
+  },
 ];
 /** The former names of the Stripe wallet types, still accepted from clients that send them. */
 export const STRIPE_TYPE_ALIASES: Record<string, string> = { STRIPE_APPLE: 'APPLE_PAY', STRIPE_GOOGLE: 'GOOGLE_PAY' };
 /** The Stripe types that can hold (pre-authorise): the card and the card wallets; iDEAL and WeChat Pay charge at once. */
-export const STRIPE_HOLD_TYPES = new Set(['STRIPE_CARD', 'APPLE_PAY', 'GOOGLE_PAY', 'STRIPE_APPLE', 'STRIPE_GOOGLE', 'debitcard']);
+export const STRIPE_HOLD_TYPES = new Set([
+  'STRIPE_CARD',
+  'APPLE_PAY',
+  'GOOGLE_PAY',
+  'STRIPE_APPLE',
+  'STRIPE_GOOGLE',
+  'debitcard',
+]);
 
 /** What the methods of a cabinet or wallet are offered for. */
 export interface Purpose {
@@ -89,7 +102,8 @@ export interface ActionRequired {
 }
 
 /** The wire form of a paying call's outcome: the order number, or what the customer must finish first. */
-export const paid = (r: string | ActionRequired) => (typeof r === 'string' ? { outTradeNo: r } : { outTradeNo: '', action: r.action });
+export const paid = (r: string | ActionRequired) =>
+  typeof r === 'string' ? { outTradeNo: r } : { outTradeNo: '', action: r.action };
 
 /** A saved card of a user and agent, usable with the method `paymentId`: its provider ref (the wallet keeps cards). */
 export type SavedCardRef = (userId: number, cardId: string, agent: string, paymentId: string) => Promise<string>;
@@ -98,7 +112,12 @@ export type SavedCardRef = (userId: number, cardId: string, agent: string, payme
  * The card a paying call pays with: a saved card (`cardId`, its provider ref, as a new card's token is used) or the
  * new card's token. Both at once is a 400: which one to charge would be a guess.
  */
-export async function cardToken(savedCard: SavedCardRef, userId: number, b: { cardId?: string; stripeToken?: string; paymentId: string }, agent: string | undefined): Promise<string | undefined> {
+export async function cardToken(
+  savedCard: SavedCardRef,
+  userId: number,
+  b: { cardId?: string; stripeToken?: string; paymentId: string },
+  agent: string | undefined,
+): Promise<string | undefined> {
   if (!b.cardId) return b.stripeToken;
   if (b.stripeToken) throw badRequest('error.validation.field', { field: 'cardId' });
   return savedCard(userId, b.cardId, agent ?? '', b.paymentId);

@@ -3,13 +3,32 @@
 import type { Clock } from '../../lib/clock.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { PaymentsRepository } from './repository.ts';
-import { DEBIT_CARD_TYPE, NotSupported, type AuthorizeResult, type PaymentProvider, type ProviderEvent, type ProviderRegistry } from './provider.ts';
+import {
+  DEBIT_CARD_TYPE,
+  NotSupported,
+  type AuthorizeResult,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderRegistry,
+} from './provider.ts';
 import type { MethodProvider } from './methods/external.ts';
 import { checkClaims, checkOutcome, type Claim } from './purposes.ts';
 import { checkReturnUrl } from './return-url.ts';
 import { PaymentRecords } from './records.ts';
 import { DEFINITIONS } from './methods/registry.ts';
-import { type PaymentStatus, PAYMENT_TRANSITIONS, type PaymentMethod, COUNTRY, CARD_METHOD_ID, newPaymentId, STRIPE_TYPES, STRIPE_TYPE_ALIASES, STRIPE_HOLD_TYPES, type Purpose, type PaymentsOptions } from './service-shapes.ts';
+import {
+  type PaymentStatus,
+  PAYMENT_TRANSITIONS,
+  type PaymentMethod,
+  COUNTRY,
+  CARD_METHOD_ID,
+  newPaymentId,
+  STRIPE_TYPES,
+  STRIPE_TYPE_ALIASES,
+  STRIPE_HOLD_TYPES,
+  type Purpose,
+  type PaymentsOptions,
+} from './service-shapes.ts';
 
 export * from './service-shapes.ts';
 /** A provider call that failed (declined, invalid, unreachable): `code`, `status` (methods/adapter.ts). */
@@ -53,18 +72,40 @@ export class PaymentsService extends PaymentRecords {
   methods(currency: string, symbol: string, agent = this.platform, purpose: Purpose = {}): PaymentMethod[] {
     const provider = this.providerOf(agent);
     const base = {
-      currencySymbol: symbol, pCurrencyType: currency,
+      currencySymbol: symbol,
+      pCurrencyType: currency,
       configDetails: { accountCountry: COUNTRY[currency] ?? 'US', currency: currency.toLowerCase() },
     };
-    const cards: PaymentMethod[] = !provider ? []
-      : provider.id === 'sandbox' ? [{ pId: CARD_METHOD_ID, pPaymentType: 'STRIPE_CARD', label: 'Card', publicKey: provider.publicKey(), ...base }]
-      : STRIPE_TYPES
-        .filter((t) => !t.currencies || t.currencies.includes(currency))
-        .filter((t) => !purpose.hold || STRIPE_HOLD_TYPES.has(t.type))
-        .map((t) => ({ pId: `${provider.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: provider.publicKey(), ...base }));
+    const cards: PaymentMethod[] = !provider
+      ? []
+      : provider.id === 'sandbox'
+        ? [
+            {
+              pId: CARD_METHOD_ID,
+              pPaymentType: 'STRIPE_CARD',
+              label: 'Card',
+              publicKey: provider.publicKey(),
+              ...base,
+            },
+          ]
+        : STRIPE_TYPES.filter((t) => !t.currencies || t.currencies.includes(currency))
+            .filter((t) => !purpose.hold || STRIPE_HOLD_TYPES.has(t.type))
+            .map((t) => ({
+              pId: `${provider.id}:${t.type}`,
+              pPaymentType: t.type,
+              label: t.label,
+              publicKey: provider.publicKey(),
+              ...base,
+            }));
     // Debit cards only (`debitcard`): the card form of the agent's card provider, where the operator switched it on.
     if (provider && this.debitCard(agent)) {
-      cards.push({ pId: `${provider.id}:${DEBIT_CARD_TYPE}`, pPaymentType: DEBIT_CARD_TYPE, label: 'Debit card', publicKey: provider.publicKey(), ...base });
+      cards.push({
+        pId: `${provider.id}:${DEBIT_CARD_TYPE}`,
+        pPaymentType: DEBIT_CARD_TYPE,
+        label: 'Debit card',
+        publicKey: provider.publicKey(),
+        ...base,
+      });
     }
     // The other methods: by currency and platform. Without a hold they still rent: the deposit goes through the wallet.
     const platform = purpose.platform ?? 'web';
@@ -74,19 +115,37 @@ export class PaymentsService extends PaymentRecords {
       // The test mode of the card provider's own types (wallets, iDEAL, WeChat Pay): only where that provider is the sandbox.
       if (def.cardProviderTypes && provider?.id !== 'sandbox') return [];
       // A card method of test mode tokenises with the sandbox card provider's key.
-      const key = p.sandbox ? (this.providers.has('sandbox') ? this.providers.get('sandbox').publicKey() : '') : p.publicKey();
+      const key = p.sandbox
+        ? this.providers.has('sandbox')
+          ? this.providers.get('sandbox').publicKey()
+          : ''
+        : p.publicKey();
       return def.payTypes
         .filter((t) => (t.platforms ? t.platforms.includes(platform) : platform === 'web' || t.kind !== 'jsapi'))
         .filter((t) => !t.currencies || t.currencies.includes(currency))
         .map((t): PaymentMethod => ({
-          pId: `${p.id}:${t.type}`, pPaymentType: t.type, label: t.label, publicKey: key, ...base, kind: t.kind, hold: def.capabilities.hold && t.hold !== false,
+          pId: `${p.id}:${t.type}`,
+          pPaymentType: t.type,
+          label: t.label,
+          publicKey: key,
+          ...base,
+          kind: t.kind,
+          hold: def.capabilities.hold && t.hold !== false,
           // The card fields go to our server (sealed in the payer token, encrypted for the provider): Flutterwave's direct charge.
           ...(t.directCard ? { directCard: true } : {}),
           ...(t.kind === 'card' && p.cardOnSdkScreen ? { sdk: true } : {}),
           ...(t.kind === 'card' && p.savesCards ? { savesCards: true } : {}),
           // Test mode: the phone numbers of a push method decide its outcome (the provider's own test numbers); a card
           // method takes the sandbox card form's test cards, the others the checkout page's answer.
-          ...(p.sandbox ? { sandbox: true, testValues: t.kind === 'push' ? (def.testValues ?? []).filter((v) => !v.card).map((v) => ({ value: v.value, outcome: v.outcome })) : [] } : {}),
+          ...(p.sandbox
+            ? {
+                sandbox: true,
+                testValues:
+                  t.kind === 'push'
+                    ? (def.testValues ?? []).filter((v) => !v.card).map((v) => ({ value: v.value, outcome: v.outcome }))
+                    : [],
+              }
+            : {}),
         }));
     });
     return [...cards, ...others];
@@ -113,12 +172,23 @@ export class PaymentsService extends PaymentRecords {
    */
   payoutChannels(currency: string, agent = this.platform) {
     return this.methodProvidersOf(agent)
-      .filter((p) => !p.sandbox && p.capabilities.payout && p.definition.payoutChannel && (!p.definition.currencies || p.definition.currencies.includes(currency)))
+      .filter(
+        (p) =>
+          !p.sandbox &&
+          p.capabilities.payout &&
+          p.definition.payoutChannel &&
+          (!p.definition.currencies || p.definition.currencies.includes(currency)),
+      )
       .map((p) => ({
         provider: p,
         channel: {
-          channelName: p.definition.payoutChannel!.label, paymentId: `${p.id}:payout`,
-          payoutConfig: p.definition.payoutChannel!.fields.map((fieldName) => ({ fieldName, fieldType: 'input' as const, fieldDefauldValues: [] })),
+          channelName: p.definition.payoutChannel!.label,
+          paymentId: `${p.id}:payout`,
+          payoutConfig: p.definition.payoutChannel!.fields.map((fieldName) => ({
+            fieldName,
+            fieldType: 'input' as const,
+            fieldDefauldValues: [],
+          })),
         },
       }));
   }
@@ -162,7 +232,10 @@ export class PaymentsService extends PaymentRecords {
     const ext = this.externalMethod(methodId, agent);
     // A pay type that charges at once (WeChat H5, Alipay WAP) never holds, whatever its provider can do.
     if (ext?.provider.definition.payTypes.find((t) => t.type === ext.payType)?.hold === false) return false;
-    const holdType = ext != null || methodId === CARD_METHOD_ID || STRIPE_HOLD_TYPES.has(methodId.slice(methodId.lastIndexOf(':') + 1));
+    const holdType =
+      ext != null ||
+      methodId === CARD_METHOD_ID ||
+      STRIPE_HOLD_TYPES.has(methodId.slice(methodId.lastIndexOf(':') + 1));
     const provider = holdType ? this.providerForMethod(methodId, agent) : null;
     return provider != null && this.can(provider.id, 'hold') && this.can(provider.id, 'partialCapture');
   }
@@ -180,9 +253,16 @@ export class PaymentsService extends PaymentRecords {
   }
 
   /** Records the outcome of an authorisation (in the caller's unit of work when it runs in one). */
-  async record(
-    input: { providerId: string; result: AuthorizeResult; userId: number; orderId: string | null; purpose: string; amount: number; currency: string; id?: string },
-  ) {
+  async record(input: {
+    providerId: string;
+    result: AuthorizeResult;
+    userId: number;
+    orderId: string | null;
+    purpose: string;
+    amount: number;
+    currency: string;
+    id?: string;
+  }) {
     const id = input.id ?? newPaymentId();
     const r = input.result;
     if (r.ok && r.status === 'requires_action') throw new Error('a payment awaiting customer action is not recorded');
@@ -254,7 +334,8 @@ export class PaymentsService extends PaymentRecords {
     if (p.status !== 'authorized') return p.status; // already settled (a retried job)
     if (amount > 0) {
       // Flows hold only with providers that capture part (methodHolds); never a partial capture a provider cannot do.
-      if (amount < Number(p.amount) && !provider.capabilities.partialCapture) throw new NotSupported(provider.id, 'partialCapture');
+      if (amount < Number(p.amount) && !provider.capabilities.partialCapture)
+        throw new NotSupported(provider.id, 'partialCapture');
       await provider.capture(p.provider_ref!, amount, { idempotencyKey: `capture_${p.id}` });
       await this.move(p.id, 'authorized', amount === p.amount ? 'captured' : 'partially_captured', amount);
     } else {
@@ -269,7 +350,6 @@ export class PaymentsService extends PaymentRecords {
     return this.repo.setStatus(id, from, to, captured, this.clock.now());
   }
 
-
   /**
    * A provider payment nothing took, in the caller's unit of work, which holds the charge's lock (lockCharge) and has
    * found the payment unrecorded: records it released, so that no later resume can take it, and answers the
@@ -277,7 +357,14 @@ export class PaymentsService extends PaymentRecords {
    * voided (the Wi-Fi line's release and the rental's orphan guard).
    */
   async recordReleased(
-    row: { providerId: string; userId: number; orderId: string | null; purpose: string; amount: number; currency: string },
+    row: {
+      providerId: string;
+      userId: number;
+      orderId: string | null;
+      purpose: string;
+      amount: number;
+      currency: string;
+    },
     result: Extract<AuthorizeResult, { ok: true }>,
   ): Promise<{ action: 'void' } | { action: 'refund'; amount: number }> {
     if (result.status === 'captured') {
@@ -291,7 +378,10 @@ export class PaymentsService extends PaymentRecords {
       const id = await this.record({ ...row, result });
       await this.move(id, 'authorized', 'voided', null);
     } else {
-      await this.record({ ...row, result: { ok: false, ref: result.ref, declineCode: 'abandoned', card: result.card } });
+      await this.record({
+        ...row,
+        result: { ok: false, ref: result.ref, declineCode: 'abandoned', card: result.card },
+      });
     }
     return { action: 'void' };
   }
@@ -305,7 +395,10 @@ export class PaymentsService extends PaymentRecords {
     const p = await this.repo.find(paymentId);
     if (!p || !['captured', 'partially_captured'].includes(p.status) || !this.hasProvider(p.provider)) return 0;
     if (!this.providerById(p.provider).capabilities.refund) return 0;
-    const recorded = await this.repo.refundKeys(paymentId, promised.map((x) => x.key));
+    const recorded = await this.repo.refundKeys(
+      paymentId,
+      promised.map((x) => x.key),
+    );
     const pending = promised.filter((x) => !recorded.has(x.key)).reduce((n, x) => n + x.amount, 0);
     return Math.max(0, Number(p.captured_amount) - Number(p.refunded_amount ?? 0) - pending);
   }
@@ -314,7 +407,8 @@ export class PaymentsService extends PaymentRecords {
   async refund(paymentId: string, amount: number, key: string) {
     const p = await this.repo.find(paymentId);
     if (!p) throw new Error(`no payment ${paymentId}`);
-    if (amount <= 0 || amount > Number(p.captured_amount) - Number(p.refunded_amount ?? 0)) throw badRequest('error.validation.amount');
+    if (amount <= 0 || amount > Number(p.captured_amount) - Number(p.refunded_amount ?? 0))
+      throw badRequest('error.validation.amount');
     await this.providers.get(p.provider).refund(p.provider_ref!, amount, { idempotencyKey: key });
     await this.repo.addRefund(p.id, amount, this.clock.now(), key);
   }

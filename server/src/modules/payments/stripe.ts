@@ -8,7 +8,21 @@
 import Stripe from 'stripe';
 import type { PaymentsRepository } from './repository.ts';
 import {
-  DEBIT_CARD_TYPE, DEBIT_ONLY, PaymentProvider, type AuthorizeInput, type AuthorizeResult, type Capabilities, type CardSummary, type ProviderEvent, type WebhookDelivery, type WebhookRequest, cardAction, headerOf, type ProviderCallOptions, type SettlementLine, type Settlements,
+  DEBIT_CARD_TYPE,
+  DEBIT_ONLY,
+  PaymentProvider,
+  type AuthorizeInput,
+  type AuthorizeResult,
+  type Capabilities,
+  type CardSummary,
+  type ProviderEvent,
+  type WebhookDelivery,
+  type WebhookRequest,
+  cardAction,
+  headerOf,
+  type ProviderCallOptions,
+  type SettlementLine,
+  type Settlements,
 } from './provider.ts';
 
 export interface StripeAccount {
@@ -26,13 +40,27 @@ export interface StripeTransport {
 }
 
 /** Stripe's card error codes we show in the user's language; others read as card_declined. */
-const KNOWN_DECLINES = new Set(['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'authentication_required', 'processing_error']);
+const KNOWN_DECLINES = new Set([
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'authentication_required',
+  'processing_error',
+]);
 
 type Intent = Stripe.PaymentIntent;
 
 export class StripeCardProvider extends PaymentProvider {
   static override readonly id = 'stripe';
-  readonly capabilities: Capabilities = { hold: true, partialCapture: true, offSession: true, refund: true, payout: false, webhook: true };
+  readonly capabilities: Capabilities = {
+    hold: true,
+    partialCapture: true,
+    offSession: true,
+    refund: true,
+    payout: false,
+    webhook: true,
+  };
   readonly stripe: Stripe;
 
   constructor(
@@ -72,10 +100,13 @@ export class StripeCardProvider extends PaymentProvider {
   }
 
   async authorize(input: AuthorizeInput): Promise<AuthorizeResult> {
-    const customer = input.userId != null && (input.saveCard || input.offSession || input.token.startsWith('pm_'))
-      ? await this.customer(input.userId) : undefined;
+    const customer =
+      input.userId != null && (input.saveCard || input.offSession || input.token.startsWith('pm_'))
+        ? await this.customer(input.userId)
+        : undefined;
     // The method's Stripe type: iDEAL and WeChat Pay charge at once and cannot be saved; WeChat Pay shows a QR code.
-    const type = input.methodType === 'STRIPE_IDEAL' ? 'ideal' : input.methodType === 'STRIPE_WECHAT' ? 'wechat_pay' : 'card';
+    const type =
+      input.methodType === 'STRIPE_IDEAL' ? 'ideal' : input.methodType === 'STRIPE_WECHAT' ? 'wechat_pay' : 'card';
     const params: Stripe.PaymentIntentCreateParams = {
       allowed_payment_method_types: [type],
       ...(type === 'wechat_pay' ? { payment_method_options: { wechat_pay: { client: 'web' } } } : {}),
@@ -97,7 +128,12 @@ export class StripeCardProvider extends PaymentProvider {
       if (input.methodType === DEBIT_CARD_TYPE) {
         const pm = await this.stripe.paymentMethods.retrieve(input.token);
         if (pm.type !== 'card' || pm.card?.funding !== 'debit') {
-          return { ok: false, ref: null, declineCode: DEBIT_ONLY, card: pm.card ? { brand: pm.card.brand, last4: pm.card.last4 } : null };
+          return {
+            ok: false,
+            ref: null,
+            declineCode: DEBIT_ONLY,
+            card: pm.card ? { brand: pm.card.brand, last4: pm.card.last4 } : null,
+          };
         }
       }
       const pi = await this.stripe.paymentIntents.create(params, { idempotencyKey: `pi_${input.idempotencyKey}` });
@@ -109,7 +145,8 @@ export class StripeCardProvider extends PaymentProvider {
 
   override async resume(ref: string, userId: number): Promise<AuthorizeResult> {
     const pi = await this.stripe.paymentIntents.retrieve(ref, { expand: ['latest_charge'] });
-    if (pi.metadata?.powerlyUserId !== String(userId)) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    if (pi.metadata?.powerlyUserId !== String(userId))
+      return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     return this.outcome(pi);
   }
 
@@ -117,19 +154,39 @@ export class StripeCardProvider extends PaymentProvider {
   private outcome(pi: Intent): AuthorizeResult {
     const charge = typeof pi.latest_charge === 'object' ? pi.latest_charge : null;
     const c = charge?.payment_method_details?.card;
-    const card: CardSummary | null = c ? { brand: c.brand ?? 'card', last4: c.last4 ?? '' } : charge?.payment_method_details?.type
-      ? { brand: charge.payment_method_details.type, last4: '' } : null;
+    const card: CardSummary | null = c
+      ? { brand: c.brand ?? 'card', last4: c.last4 ?? '' }
+      : charge?.payment_method_details?.type
+        ? { brand: charge.payment_method_details.type, last4: '' }
+        : null;
     const pm = typeof pi.payment_method === 'string' ? pi.payment_method : pi.payment_method?.id;
     const customer = typeof pi.customer === 'string' ? pi.customer : pi.customer?.id;
-    const saved = pm && customer && (pi.setup_future_usage === 'off_session' || pm.startsWith('pm_')) ? { paymentMethod: pm, customer } : null;
+    const saved =
+      pm && customer && (pi.setup_future_usage === 'off_session' || pm.startsWith('pm_'))
+        ? { paymentMethod: pm, customer }
+        : null;
     switch (pi.status) {
       case 'requires_capture':
         return {
-          ok: true, ref: pi.id, status: 'authorized', card: card ?? { brand: 'card', last4: '' }, saved,
-          captureBefore: c?.capture_before ? new Date(c.capture_before * 1000) : null, amount: pi.amount, currency: pi.currency,
+          ok: true,
+          ref: pi.id,
+          status: 'authorized',
+          card: card ?? { brand: 'card', last4: '' },
+          saved,
+          captureBefore: c?.capture_before ? new Date(c.capture_before * 1000) : null,
+          amount: pi.amount,
+          currency: pi.currency,
         };
       case 'succeeded':
-        return { ok: true, ref: pi.id, status: 'captured', card: card ?? { brand: 'card', last4: '' }, saved, amount: pi.amount_received, currency: pi.currency };
+        return {
+          ok: true,
+          ref: pi.id,
+          status: 'captured',
+          card: card ?? { brand: 'card', last4: '' },
+          saved,
+          amount: pi.amount_received,
+          currency: pi.currency,
+        };
       case 'requires_action':
       case 'processing':
         return { ok: true, ref: pi.id, status: 'requires_action', clientSecret: pi.client_secret ?? '', card };
@@ -141,20 +198,38 @@ export class StripeCardProvider extends PaymentProvider {
   }
 
   private declined(err: unknown): AuthorizeResult {
-    if (err instanceof Stripe.errors.StripeCardError || (err instanceof Stripe.errors.StripeError && err.type === 'StripeCardError')) {
+    if (
+      err instanceof Stripe.errors.StripeCardError ||
+      (err instanceof Stripe.errors.StripeError && err.type === 'StripeCardError')
+    ) {
       const e = err as Stripe.errors.StripeCardError;
-      const code = e.code === 'authentication_required' ? 'authentication_required' : (e.decline_code ?? e.code ?? 'card_declined');
+      const code =
+        e.code === 'authentication_required'
+          ? 'authentication_required'
+          : (e.decline_code ?? e.code ?? 'card_declined');
       const pi = (e.raw as { payment_intent?: { id?: string } } | undefined)?.payment_intent;
-      return { ok: false, ref: pi?.id ?? null, declineCode: KNOWN_DECLINES.has(code) ? code : 'card_declined', card: null };
+      return {
+        ok: false,
+        ref: pi?.id ?? null,
+        declineCode: KNOWN_DECLINES.has(code) ? code : 'card_declined',
+        card: null,
+      };
     }
-    if (err instanceof Stripe.errors.StripeInvalidRequestError && (err.code === 'resource_missing' || err.param === 'payment_method')) {
+    if (
+      err instanceof Stripe.errors.StripeInvalidRequestError &&
+      (err.code === 'resource_missing' || err.param === 'payment_method')
+    ) {
       return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
     }
     throw err; // network / API errors: the caller's job or request retries with the same idempotency key
   }
 
   async capture(ref: string, amount: number, opts?: ProviderCallOptions) {
-    await this.stripe.paymentIntents.capture(ref, { amount_to_capture: amount }, { idempotencyKey: opts?.idempotencyKey ?? `capture_${ref}` });
+    await this.stripe.paymentIntents.capture(
+      ref,
+      { amount_to_capture: amount },
+      { idempotencyKey: opts?.idempotencyKey ?? `capture_${ref}` },
+    );
   }
 
   async void(ref: string, opts?: ProviderCallOptions) {
@@ -171,7 +246,10 @@ export class StripeCardProvider extends PaymentProvider {
   }
 
   async refund(ref: string, amount: number, opts?: ProviderCallOptions) {
-    await this.stripe.refunds.create({ payment_intent: ref, amount }, { idempotencyKey: opts?.idempotencyKey ?? `refund_${ref}_${amount}` });
+    await this.stripe.refunds.create(
+      { payment_intent: ref, amount },
+      { idempotencyKey: opts?.idempotencyKey ?? `refund_${ref}_${amount}` },
+    );
   }
 
   /**
@@ -188,16 +266,32 @@ export class StripeCardProvider extends PaymentProvider {
     let startingAfter: string | undefined;
     for (;;) {
       const page = await this.stripe.balanceTransactions.list({
-        created: { gte: sec(from), lt: sec(to) }, limit: 100, expand: ['data.source'], ...(startingAfter ? { starting_after: startingAfter } : {}),
+        created: { gte: sec(from), lt: sec(to) },
+        limit: 100,
+        expand: ['data.source'],
+        ...(startingAfter ? { starting_after: startingAfter } : {}),
       });
       const lines: SettlementLine[] = [];
       for (const bt of page.data) {
-        const type = bt.type === 'charge' || bt.type === 'payment' ? 'charge' : bt.type === 'refund' || bt.type === 'payment_refund' ? 'refund' : null;
+        const type =
+          bt.type === 'charge' || bt.type === 'payment'
+            ? 'charge'
+            : bt.type === 'refund' || bt.type === 'payment_refund'
+              ? 'refund'
+              : null;
         if (!type) continue;
-        const source = bt.source && typeof bt.source === 'object' ? (bt.source as { id: string; payment_intent?: string | { id: string } | null }) : null;
+        const source =
+          bt.source && typeof bt.source === 'object'
+            ? (bt.source as { id: string; payment_intent?: string | { id: string } | null })
+            : null;
         const pi = source?.payment_intent;
         lines.push({
-          ref: typeof pi === 'string' ? pi : pi?.id ?? null, source: source?.id ?? String(bt.source), type, amount: bt.amount, fee: bt.fee, currency: bt.currency.toUpperCase(),
+          ref: typeof pi === 'string' ? pi : (pi?.id ?? null),
+          source: source?.id ?? String(bt.source),
+          type,
+          amount: bt.amount,
+          fee: bt.fee,
+          currency: bt.currency.toUpperCase(),
         });
       }
       yield lines;
@@ -222,16 +316,23 @@ export class StripeCardProvider extends PaymentProvider {
    */
   override async confirmSetup(setupId: string, clientSecret: string, token: string) {
     let si = await this.stripe.setupIntents.retrieve(setupId);
-    if (si.client_secret !== clientSecret) throw Object.assign(new Error('setup intent secret mismatch'), { code: 'resource_missing' });
+    if (si.client_secret !== clientSecret)
+      throw Object.assign(new Error('setup intent secret mismatch'), { code: 'resource_missing' });
     if (si.status === 'requires_payment_method' || si.status === 'requires_confirmation') {
       try {
-        si = await this.stripe.setupIntents.confirm(setupId, { payment_method: token }, { idempotencyKey: `seti_confirm_${setupId}` });
+        si = await this.stripe.setupIntents.confirm(
+          setupId,
+          { payment_method: token },
+          { idempotencyKey: `seti_confirm_${setupId}` },
+        );
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeError) throw Object.assign(new Error(err.message), { code: err.decline_code ?? err.code ?? 'card_declined' });
+        if (err instanceof Stripe.errors.StripeError)
+          throw Object.assign(new Error(err.message), { code: err.decline_code ?? err.code ?? 'card_declined' });
         throw err;
       }
     }
-    if (si.status === 'requires_action') throw Object.assign(new Error('authentication required'), { code: 'authentication_required' });
+    if (si.status === 'requires_action')
+      throw Object.assign(new Error('authentication required'), { code: 'authentication_required' });
     if (si.status !== 'succeeded') throw Object.assign(new Error(`setup ${si.status}`), { code: 'card_declined' });
     const pmId = typeof si.payment_method === 'string' ? si.payment_method : si.payment_method?.id;
     if (!pmId) throw Object.assign(new Error('no payment method'), { code: 'card_declined' });
@@ -272,7 +373,12 @@ export class StripeCardProvider extends PaymentProvider {
       data: {
         ref,
         status: typeof o.status === 'string' ? o.status : undefined,
-        amountCaptured: typeof o.amount_received === 'number' ? o.amount_received : typeof o.amount_captured === 'number' ? o.amount_captured : undefined,
+        amountCaptured:
+          typeof o.amount_received === 'number'
+            ? o.amount_received
+            : typeof o.amount_captured === 'number'
+              ? o.amount_captured
+              : undefined,
         amountRefunded: typeof o.amount_refunded === 'number' ? o.amount_refunded : undefined,
         paymentRef,
       },

@@ -20,7 +20,14 @@ import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { App } from '../../lib/route.ts';
 import { AppError } from '../../lib/errors.ts';
-import { cardAction, lacks, type ProviderEvent, type WebhookAnswer, type WebhookDelivery, type WebhookRequest } from './provider.ts';
+import {
+  cardAction,
+  lacks,
+  type ProviderEvent,
+  type WebhookAnswer,
+  type WebhookDelivery,
+  type WebhookRequest,
+} from './provider.ts';
 import type { PaymentsService } from './service.ts';
 
 export { cardAction, type WebhookAction } from './provider.ts';
@@ -34,12 +41,17 @@ export interface WebhookDeps {
   payoutNotified: (providerId: string, e: ProviderEvent) => Promise<unknown>;
 }
 
-const json = (status: number, body: unknown): WebhookAnswer => ({ status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+const json = (status: number, body: unknown): WebhookAnswer => ({
+  status,
+  contentType: 'application/json; charset=utf-8',
+  body: JSON.stringify(body),
+});
 
 /** One delivery to provider `id`: read by the provider (verified, as one of the actions), applied once. */
 export async function receive(d: WebhookDeps, id: string, req: WebhookRequest): Promise<WebhookAnswer> {
   const provider = d.payments.providers.has(id) ? d.payments.providers.get(id) : undefined;
-  if (!provider || lacks(provider.capabilities, 'notification')) return json(404, { received: false, result: 'unknown_provider' });
+  if (!provider || lacks(provider.capabilities, 'notification'))
+    return json(404, { received: false, result: 'unknown_provider' });
   const delivery = await provider.notification(req);
   if (!delivery) return json(400, { received: false, result: 'signature' });
   const result = await apply(d, id, delivery);
@@ -59,7 +71,11 @@ export async function deliver(d: WebhookDeps, providerId: string, raw: string, s
 }
 
 /** The actions, in one place. */
-async function apply(d: WebhookDeps, providerId: string, { action, event: e, applied }: WebhookDelivery): Promise<string> {
+async function apply(
+  d: WebhookDeps,
+  providerId: string,
+  { action, event: e, applied }: WebhookDelivery,
+): Promise<string> {
   const record = () => d.payments.recordEvent(providerId, e, d.clock.now());
   switch (action) {
     case 'payout.paid':
@@ -86,18 +102,45 @@ export async function paymentWebhookRoutes(app: App, d: WebhookDeps) {
   // Signatures are over the bytes received: every content type is kept as a string.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-  const strings = (o: unknown) => Object.fromEntries(Object.entries((o ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string').slice(0, 30)) as Record<string, string>;
+  const strings = (o: unknown) =>
+    Object.fromEntries(
+      Object.entries((o ?? {}) as Record<string, unknown>)
+        .filter(([, v]) => typeof v === 'string')
+        .slice(0, 30),
+    ) as Record<string, string>;
   const routes: [string, string, (p: Record<string, string>) => string][] = [
-    ['/payments/webhooks/:provider', 'Every payment provider\u2019s notifications (card provider and methods): verified as each provider specifies, each event applied once', (p) => p.provider!],
-    ['/payments/webhooks/:provider/:agent', 'The same, for an agent\u2019s own account at the provider', (p) => `${p.provider}.${p.agent}`],
-    ['/webhooks/payments/:provider', 'Alias of /payments/webhooks/{provider} (the card provider\u2019s configured URL)', (p) => p.provider!],
-    ['/webhooks/methods/:provider', 'Alias of /payments/webhooks/{provider} (the methods\u2019 configured URL)', (p) => p.provider!],
+    [
+      '/payments/webhooks/:provider',
+      'Every payment provider\u2019s notifications (card provider and methods): verified as each provider specifies, each event applied once',
+      (p) => p.provider!,
+    ],
+    [
+      '/payments/webhooks/:provider/:agent',
+      'The same, for an agent\u2019s own account at the provider',
+      (p) => `${p.provider}.${p.agent}`,
+    ],
+    [
+      '/webhooks/payments/:provider',
+      'Alias of /payments/webhooks/{provider} (the card provider\u2019s configured URL)',
+      (p) => p.provider!,
+    ],
+    [
+      '/webhooks/methods/:provider',
+      'Alias of /payments/webhooks/{provider} (the methods\u2019 configured URL)',
+      (p) => p.provider!,
+    ],
   ];
   for (const [url, summary, idOf] of routes) {
-    const params = url.includes(':agent') ? Type.Object({ provider: Provider, agent: Type.String({ maxLength: 40 }) }) : Type.Object({ provider: Provider });
+    const params = url.includes(':agent')
+      ? Type.Object({ provider: Provider, agent: Type.String({ maxLength: 40 }) })
+      : Type.Object({ provider: Provider });
     app.post(url, { schema: { tags: ['webhooks'], summary, params } }, async (req, reply) => {
       const rawBody = typeof req.body === 'string' ? req.body : '';
-      const a = await receive(d, idOf(req.params as Record<string, string>), { headers: req.headers, rawBody, query: strings(req.query) });
+      const a = await receive(d, idOf(req.params as Record<string, string>), {
+        headers: req.headers,
+        rawBody,
+        query: strings(req.query),
+      });
       return reply.status(a.status).type(a.contentType).send(a.body);
     });
   }

@@ -44,7 +44,9 @@ export function balanceOf(c: { slots: number; powerbanks: number }, b: Bands): B
 const R = 6_371_000;
 const rad = (d: number) => (d * Math.PI) / 180;
 export function metres(a: { lat: number; lng: number }, b: { lat: number; lng: number }): number {
-  const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
+  const h =
+    Math.sin(rad(b.lat - a.lat) / 2) ** 2 +
+    Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lng - a.lng) / 2) ** 2;
   return Math.round(2 * R * Math.asin(Math.min(1, Math.sqrt(h))));
 }
 
@@ -67,7 +69,8 @@ export function suggestMoves(stock: readonly StockOf[], b: Bands, limit = 200): 
     }
     const at = new Map(cabinets.map((c) => [c.id, c]));
     const pairs: { from: string; to: string; d: number }[] = [];
-    for (const from of spare.keys()) for (const to of lack.keys()) pairs.push({ from, to, d: metres(at.get(from)!, at.get(to)!) });
+    for (const from of spare.keys())
+      for (const to of lack.keys()) pairs.push({ from, to, d: metres(at.get(from)!, at.get(to)!) });
     pairs.sort((x, y) => x.d - y.d || x.from.localeCompare(y.from) || x.to.localeCompare(y.to));
     for (const p of pairs) {
       const n = Math.min(spare.get(p.from)!, lack.get(p.to)!);
@@ -77,5 +80,7 @@ export function suggestMoves(stock: readonly StockOf[], b: Bands, limit = 200): 
       moves.push({ agentId, from: p.from, to: p.to, powerbanks: n, distanceM: p.d });
     }
   }
-  return moves.sort((x, y) => x.distanceM - y.distanceM || x.from.localeCompare(y.from) || x.to.localeCompare(y.to)).slice(0, limit);
+  return moves
+    .sort((x, y) => x.distanceM - y.distanceM || x.from.localeCompare(y.from) || x.to.localeCompare(y.to))
+    .slice(0, limit);
 }

@@ -56,13 +56,21 @@ export class RebalancingRepository {
         order by c.id`,
       [scope.agents, scope.pairs, liveSince, movesSince, agentId],
     );
-    return rows.map((r) => ({ ...r, slots: Number(r.slots), powerbanks: Math.max(0, Number(r.powerbanks)), lat: Number(r.lat), lng: Number(r.lng) }));
+    return rows.map((r) => ({
+      ...r,
+      slots: Number(r.slots),
+      powerbanks: Math.max(0, Number(r.powerbanks)),
+      lat: Number(r.lat),
+      lng: Number(r.lng),
+    }));
   }
 
   async cabinet(id: string): Promise<CabinetRef | undefined> {
     const { rows } = await this.db.query<CabinetRef>(
       `select c.id, coalesce(c.agent_id, v.agent_id) as agent_id, c.venue_id, c.slot_count as slots
-         from cabinets c left join venues v on v.id = c.venue_id where c.id = $1`, [id]);
+         from cabinets c left join venues v on v.id = c.venue_id where c.id = $1`,
+      [id],
+    );
     return rows[0] ? { ...rows[0], slots: Number(rows[0].slots) } : undefined;
   }
 
@@ -70,7 +78,8 @@ export class RebalancingRepository {
     const { rows } = await this.db.query<MoveRow>(
       `insert into rebalance_moves (agent_id, from_cabinet, to_cabinet, powerbanks, done_by, done_at, reason)
        values ($1, $2, $3, $4, $5, $6, $7) returning *`,
-      [m.agent_id, m.from_cabinet, m.to_cabinet, m.powerbanks, m.done_by, m.done_at, m.reason]);
+      [m.agent_id, m.from_cabinet, m.to_cabinet, m.powerbanks, m.done_by, m.done_at, m.reason],
+    );
     return { ...rows[0]!, id: String(rows[0]!.id) };
   }
 
@@ -80,7 +89,8 @@ export class RebalancingRepository {
       `select m.* from rebalance_moves m join cabinets c on c.id = m.from_cabinet left join venues v on v.id = c.venue_id
         where ${SCOPE} and m.done_at >= $3 and ($4::text is null or m.agent_id = $4)
         order by m.done_at desc, m.id desc limit $5`,
-      [scope.agents, scope.pairs, since, agentId, limit]);
+      [scope.agents, scope.pairs, since, agentId, limit],
+    );
     return rows.map((r) => ({ ...r, id: String(r.id) }));
   }
 }

@@ -24,8 +24,14 @@ export interface RebalancingDeps {
 }
 
 export const toMoveDone = (m: MoveRow) => ({
-  id: m.id, agentId: m.agent_id, from: m.from_cabinet, to: m.to_cabinet, powerbanks: Number(m.powerbanks), doneBy: m.done_by,
-  doneAt: new Date(m.done_at).toISOString(), reason: m.reason,
+  id: m.id,
+  agentId: m.agent_id,
+  from: m.from_cabinet,
+  to: m.to_cabinet,
+  powerbanks: Number(m.powerbanks),
+  doneBy: m.done_by,
+  doneAt: new Date(m.done_at).toISOString(),
+  reason: m.reason,
 });
 
 export class Rebalancing {
@@ -36,7 +42,8 @@ export class Rebalancing {
   }
 
   private agentIn(scope: Scope, agentId: string | undefined) {
-    if (agentId && scope.kind !== 'all' && !(scope.kind === 'agents' && scope.agents.includes(agentId))) throw notFound('error.notFound');
+    if (agentId && scope.kind !== 'all' && !(scope.kind === 'agents' && scope.agents.includes(agentId)))
+      throw notFound('error.notFound');
     return agentId ?? null;
   }
 
@@ -44,7 +51,14 @@ export class Rebalancing {
   async stock(scope: Scope, agentId: string | null) {
     const since = new Date(this.d.clock.now().getTime() - IN_TRANSIT_MS);
     return (await this.repo.stock(scopeParams(scope), agentId, this.d.liveness.since(), since)).map((r) => ({
-      id: r.id, agentId: r.agent_id, venueId: r.venue_id, lat: r.lat, lng: r.lng, slots: r.slots, powerbanks: r.powerbanks, online: r.online,
+      id: r.id,
+      agentId: r.agent_id,
+      venueId: r.venue_id,
+      lat: r.lat,
+      lng: r.lng,
+      slots: r.slots,
+      powerbanks: r.powerbanks,
+      online: r.online,
     }));
   }
 
@@ -56,11 +70,21 @@ export class Rebalancing {
     const p = scopeParams(scope);
     const since = new Date(this.d.clock.now().getTime() - IN_TRANSIT_MS);
     const [stock, done] = await Promise.all([
-      this.repo.stock(p, agent, this.d.liveness.since(), since), this.repo.done(p, agent, since, DONE_LISTED),
+      this.repo.stock(p, agent, this.d.liveness.since(), since),
+      this.repo.done(p, agent, since, DONE_LISTED),
     ]);
     const cabinets = stock.map((r) => ({
-      id: r.id, agentId: r.agent_id, venueId: r.venue_id, venueName: r.venue_name, lat: r.lat, lng: r.lng, slots: r.slots,
-      powerbanks: r.powerbanks, online: r.online, balance: balanceOf(r, bands), target: target(r),
+      id: r.id,
+      agentId: r.agent_id,
+      venueId: r.venue_id,
+      venueName: r.venue_name,
+      lat: r.lat,
+      lng: r.lng,
+      slots: r.slots,
+      powerbanks: r.powerbanks,
+      online: r.online,
+      balance: balanceOf(r, bands),
+      target: target(r),
     }));
     const moves = suggestMoves(cabinets, bands);
     return {
@@ -75,7 +99,10 @@ export class Rebalancing {
   async markDone(scope: Scope, actor: Actor, input: { from: string; to: string; powerbanks: number }) {
     if (input.from === input.to) throw badRequest('error.rebalancing.same');
     const [from, to] = await Promise.all([this.repo.cabinet(input.from), this.repo.cabinet(input.to)]);
-    for (const [c, id] of [[from, input.from], [to, input.to]] as const) {
+    for (const [c, id] of [
+      [from, input.from],
+      [to, input.to],
+    ] as const) {
       if (!c || !c.venue_id || !inScope(scope, c.agent_id, c.venue_id)) throw notFound('error.fleet.notFound', { id });
     }
     const agentId = from!.agent_id ?? 'powerly';
@@ -83,10 +110,21 @@ export class Rebalancing {
     if (input.powerbanks > from!.slots) throw badRequest('error.rebalancing.count', { max: from!.slots });
     return this.d.db.tx(async () => {
       const row = await this.repo.insertMove({
-        agent_id: agentId, from_cabinet: input.from, to_cabinet: input.to, powerbanks: input.powerbanks,
-        done_by: actor.email ?? actor.staffId ?? 'staff', done_at: this.d.clock.now(), reason: actor.reason ?? '',
+        agent_id: agentId,
+        from_cabinet: input.from,
+        to_cabinet: input.to,
+        powerbanks: input.powerbanks,
+        done_by: actor.email ?? actor.staffId ?? 'staff',
+        done_at: this.d.clock.now(),
+        reason: actor.reason ?? '',
       });
-      await this.d.audit.record(actor, { action: 'rebalance_move.done', entity: 'rebalance_move', entityId: row.id, agentId: agentId === 'powerly' ? null : agentId, after: toMoveDone(row) });
+      await this.d.audit.record(actor, {
+        action: 'rebalance_move.done',
+        entity: 'rebalance_move',
+        entityId: row.id,
+        agentId: agentId === 'powerly' ? null : agentId,
+        after: toMoveDone(row),
+      });
       return toMoveDone(row);
     });
   }

@@ -30,18 +30,27 @@ export class ClaimsRepository {
   }
 
   async latest(orderId: string) {
-    const { rows } = await this.db.query<DisputeRow>('select * from disputes where order_id = $1 order by created_at desc, id desc limit 1', [orderId]);
+    const { rows } = await this.db.query<DisputeRow>(
+      'select * from disputes where order_id = $1 order by created_at desc, id desc limit 1',
+      [orderId],
+    );
     return rows[0] && row(rows[0]);
   }
 
   async hasOpen(orderId: string) {
-    const { rows } = await this.db.query('select 1 from disputes where order_id = $1 and state = $2', [orderId, 'open']);
+    const { rows } = await this.db.query('select 1 from disputes where order_id = $1 and state = $2', [
+      orderId,
+      'open',
+    ]);
     return rows.length > 0;
   }
 
   /** The rider's claims since `since` (the rate limit). */
   async countSince(userId: number, since: Date) {
-    const { rows } = await this.db.query<{ n: number }>('select count(*)::int as n from disputes where user_id = $1 and created_at >= $2', [userId, since]);
+    const { rows } = await this.db.query<{ n: number }>(
+      'select count(*)::int as n from disputes where user_id = $1 and created_at >= $2',
+      [userId, since],
+    );
     return Number(rows[0]!.n);
   }
 }

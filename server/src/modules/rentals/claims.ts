@@ -54,28 +54,49 @@ export class ClaimsService {
     const now = this.d.clock.now();
     if (!claimable(order)) throw conflict('error.claim.notOpen');
     const at = new Date(input.at);
-    if (Number.isNaN(at.getTime()) || at < new Date(order.borrowed_at) || at.getTime() > now.getTime() + 5 * 60_000) throw badRequest('error.claim.time');
+    if (Number.isNaN(at.getTime()) || at < new Date(order.borrowed_at) || at.getTime() > now.getTime() + 5 * 60_000)
+      throw badRequest('error.claim.time');
     const cabinet = await this.d.cabinets.find(input.cabinetId);
     if (!cabinet) throw notFound('error.cabinetNotFound');
     if (await this.repo.hasOpen(order.id)) throw conflict('error.claim.open');
-    if ((await this.repo.countSince(user.id, new Date(now.getTime() - 3_600_000))) >= CLAIMS_PER_HOUR) throw new AppError(429, 'error.claim.tooMany');
+    if ((await this.repo.countSince(user.id, new Date(now.getTime() - 3_600_000))) >= CLAIMS_PER_HOUR)
+      throw new AppError(429, 'error.claim.tooMany');
 
     const returned = await this.d.evidence.returned(order.powerbank_id, new Date(order.borrowed_at));
-    const anomaly = await this.d.evidence.returnWithoutPowerBank(cabinet.id, new Date(at.getTime() - ANOMALY_WINDOW_MS), new Date(at.getTime() + ANOMALY_WINDOW_MS));
+    const anomaly = await this.d.evidence.returnWithoutPowerBank(
+      cabinet.id,
+      new Date(at.getTime() - ANOMALY_WINDOW_MS),
+      new Date(at.getTime() + ANOMALY_WINDOW_MS),
+    );
     const live = await this.d.evidence.liveness(cabinet.id);
     const evidence = {
       returned: returned ? { ...returned, at: returned.at.toISOString() } : null,
       anomaly: anomaly ? { ...anomaly, at: anomaly.at.toISOString() } : null,
-      cabinet: { online: live?.online ?? false, lastSeenAt: live?.last_seen_at ? new Date(live.last_seen_at).toISOString() : null, silentAtClaim: !live?.last_seen_at || new Date(live.last_seen_at) < at },
+      cabinet: {
+        online: live?.online ?? false,
+        lastSeenAt: live?.last_seen_at ? new Date(live.last_seen_at).toISOString() : null,
+        silentAtClaim: !live?.last_seen_at || new Date(live.last_seen_at) < at,
+      },
     };
     return this.d.db.tx(async () => {
       // Under the order's lock: a claim that raced this one and settled it leaves nothing to claim (409, no refund twice).
       const locked = await this.d.orders.find(order.id, { lock: true });
       if (!locked || !claimable(locked)) throw conflict('error.claim.notOpen');
       const match = returned ?? (anomaly ? { cabinetId: cabinet.id, at: anomaly.at, slot: anomaly.slot } : undefined);
-      if (match) await this.d.rentals.onReturned(match.cabinetId, { slot: match.slot, powerbankId: order.powerbank_id!, ts: match.at.toISOString() });
+      if (match)
+        await this.d.rentals.onReturned(match.cabinetId, {
+          slot: match.slot,
+          powerbankId: order.powerbank_id!,
+          ts: match.at.toISOString(),
+        });
       const row = await this.repo.insert({
-        order_id: order.id, user_id: user.id, cabinet_id: cabinet.id, claimed_at: at, state: match ? 'matched' : 'open', evidence, created_at: now,
+        order_id: order.id,
+        user_id: user.id,
+        cabinet_id: cabinet.id,
+        claimed_at: at,
+        state: match ? 'matched' : 'open',
+        evidence,
+        created_at: now,
       });
       if (!row) throw conflict('error.claim.open');
       return row;

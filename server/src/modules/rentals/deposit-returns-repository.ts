@@ -14,12 +14,26 @@ export class DepositReturnsRepository {
   }
 
   async find(orderId: string, opts: { lock?: boolean } = {}) {
-    const { rows } = await this.db.query<DepositReturnRow>(`select * from deposit_returns where order_id = $1${opts.lock ? ' for update' : ''}`, [orderId]);
+    const { rows } = await this.db.query<DepositReturnRow>(
+      `select * from deposit_returns where order_id = $1${opts.lock ? ' for update' : ''}`,
+      [orderId],
+    );
     const r = rows[0];
-    return r && { ...r, amount: Number(r.amount), refunded_amount: Number(r.refunded_amount), user_id: Number(r.user_id), job_id: r.job_id == null ? null : Number(r.job_id) };
+    return (
+      r && {
+        ...r,
+        amount: Number(r.amount),
+        refunded_amount: Number(r.refunded_amount),
+        user_id: Number(r.user_id),
+        job_id: r.job_id == null ? null : Number(r.job_id),
+      }
+    );
   }
 
   async settle(orderId: string, state: DepositReturnState, refunded: number, at: Date) {
-    await this.db.query(`update deposit_returns set state = $2, refunded_amount = $3, at = $4 where order_id = $1 and state = 'scheduled'`, [orderId, state, refunded, at]);
+    await this.db.query(
+      `update deposit_returns set state = $2, refunded_amount = $3, at = $4 where order_id = $1 and state = 'scheduled'`,
+      [orderId, state, refunded, at],
+    );
   }
 }

@@ -89,11 +89,21 @@ export class DepositReturns {
     const refundable = this.d.payments.canRefund(pay.provider);
     const runAt = new Date(now.getTime() + (this.d.keepWindowMs ?? KEEP_WINDOW_MS));
     await this.d.db.tx(async () => {
-      const jobId = refundable && left > 0 ? await this.d.jobs.enqueue(JOB_DEPOSIT_REFUND, { orderId: order.id }, runAt) : null;
-      await this.repo.insert({
-        order_id: order.id, user_id: order.user_id, payment_id: pay.id, amount: left, currency: pay.currency,
-        state: jobId === null ? 'kept_unrefundable' : 'scheduled', at: jobId === null ? now : runAt, job_id: jobId,
-      }, now);
+      const jobId =
+        refundable && left > 0 ? await this.d.jobs.enqueue(JOB_DEPOSIT_REFUND, { orderId: order.id }, runAt) : null;
+      await this.repo.insert(
+        {
+          order_id: order.id,
+          user_id: order.user_id,
+          payment_id: pay.id,
+          amount: left,
+          currency: pay.currency,
+          state: jobId === null ? 'kept_unrefundable' : 'scheduled',
+          at: jobId === null ? now : runAt,
+          job_id: jobId,
+        },
+        now,
+      );
     });
   }
 
@@ -134,24 +144,51 @@ export class DepositReturns {
         return null;
       }
       await this.d.payments.recordRefund(pay.id, amount, now, `deposit_${orderId}`);
-      await this.d.ledger.transfer({ debit: wallet!, credit: clearing!, amount, code: DEPOSIT_REFUND_CODE, orderId, at: now, mustNotOverdraw: true, locked: true });
+      await this.d.ledger.transfer({
+        debit: wallet!,
+        credit: clearing!,
+        amount,
+        code: DEPOSIT_REFUND_CODE,
+        orderId,
+        at: now,
+        mustNotOverdraw: true,
+        locked: true,
+      });
       await this.repo.settle(orderId, 'refunded', amount, now);
       await this.d.live.publish(r.user_id, { kind: 'wallet' });
       await this.d.live.publish(r.user_id, { kind: 'order', orderId });
-      return this.d.compensations.enqueue({ providerId: pay.provider, ref: pay.provider_ref, action: 'refund', amount, reason: `deposit of cancelled order ${orderId}` }, now);
+      return this.d.compensations.enqueue(
+        {
+          providerId: pay.provider,
+          ref: pay.provider_ref,
+          action: 'refund',
+          amount,
+          reason: `deposit of cancelled order ${orderId}`,
+        },
+        now,
+      );
     });
     if (compensation !== null) await this.d.compensations.runNow(compensation);
   }
 
   /** What became of the deposit of a cancelled order (its owner's; checked by the caller). */
   async of(order: OrderRow): Promise<DepositBack> {
-    const base = { orderId: order.id, amount: Number(order.deposit), refunded: 0, currency: order.currency, canKeep: false };
+    const base = {
+      orderId: order.id,
+      amount: Number(order.deposit),
+      refunded: 0,
+      currency: order.currency,
+      canKeep: false,
+    };
     if (order.payment_id) {
       const pay = await this.d.payments.find(order.payment_id);
       const steps = await this.d.payments.timeline(order.id);
       const voided = steps.find((s) => s.payment_id === order.payment_id && s.to_status === 'voided');
       return {
-        ...base, kind: 'card_hold', state: voided ? 'released' : 'releasing', at: voided ? new Date(voided.at).toISOString() : null,
+        ...base,
+        kind: 'card_hold',
+        state: voided ? 'released' : 'releasing',
+        at: voided ? new Date(voided.at).toISOString() : null,
         method: pay ? cardLabel(pay) : null,
       };
     }
@@ -159,8 +196,14 @@ export class DepositReturns {
     if (!r) return { ...base, kind: 'wallet', state: 'in_wallet', at: null, method: null };
     const pay = await this.d.payments.find(r.payment_id);
     return {
-      ...base, kind: 'refund', state: r.state, amount: r.amount, refunded: r.refunded_amount, at: new Date(r.at).toISOString(),
-      method: pay ? cardLabel(pay) : null, canKeep: r.state === 'scheduled',
+      ...base,
+      kind: 'refund',
+      state: r.state,
+      amount: r.amount,
+      refunded: r.refunded_amount,
+      at: new Date(r.at).toISOString(),
+      method: pay ? cardLabel(pay) : null,
+      canKeep: r.state === 'scheduled',
     };
   }
 }

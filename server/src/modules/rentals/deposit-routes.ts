@@ -22,27 +22,37 @@ export default async function depositRoutes(app: App, opts: { rentals: RentalsSe
     return order;
   };
 
-  app.get('/cdb/mine/order/deposit', {
-    schema: {
-      tags: ['rentals'],
-      summary: "What became of a cancelled rental's deposit: a card hold voided, a top-up refunded to its card or method (or kept in the wallet), or the wallet's hold released",
-      querystring: OrderIdQuery,
-      response: { 200: Envelope(DepositBack) },
+  app.get(
+    '/cdb/mine/order/deposit',
+    {
+      schema: {
+        tags: ['rentals'],
+        summary:
+          "What became of a cancelled rental's deposit: a card hold voided, a top-up refunded to its card or method (or kept in the wallet), or the wallet's hold released",
+        querystring: OrderIdQuery,
+        response: { 200: Envelope(DepositBack) },
+      },
+      preHandler: app.requireUser,
     },
-    preHandler: app.requireUser,
-  }, async (req) => ok(wire(await opts.deposits.of(await cancelledOrder(currentUser(req), req.query.orderId)))));
+    async (req) => ok(wire(await opts.deposits.of(await cancelledOrder(currentUser(req), req.query.orderId)))),
+  );
 
-  app.post('/cdb/mine/order/deposit/keep', {
-    schema: {
-      tags: ['rentals'],
-      summary: "Keep a cancelled rental's deposit top-up in the wallet instead of the scheduled refund (409 once the refund was made)",
-      body: OrderIdBody,
-      response: { 200: Envelope(DepositBack) },
+  app.post(
+    '/cdb/mine/order/deposit/keep',
+    {
+      schema: {
+        tags: ['rentals'],
+        summary:
+          "Keep a cancelled rental's deposit top-up in the wallet instead of the scheduled refund (409 once the refund was made)",
+        body: OrderIdBody,
+        response: { 200: Envelope(DepositBack) },
+      },
+      preHandler: app.requireUser,
     },
-    preHandler: app.requireUser,
-  }, async (req) => {
-    const order = await cancelledOrder(currentUser(req), req.body.orderId);
-    await opts.deposits.keep(order);
-    return ok(wire(await opts.deposits.of(order)));
-  });
+    async (req) => {
+      const order = await cancelledOrder(currentUser(req), req.body.orderId);
+      await opts.deposits.keep(order);
+      return ok(wire(await opts.deposits.of(order)));
+    },
+  );
 }

@@ -24,7 +24,10 @@ export abstract class RentalsDeskSettling extends RentalsDebts {
   private endTime(order: OrderRow, at: Date): Date {
     const now = this.d.clock.now();
     if (!order.borrowed_at || at.getTime() < new Date(order.borrowed_at).getTime() || at.getTime() > now.getTime()) {
-      throw refused('ops.error.rental.endAt', { from: order.borrowed_at ? new Date(order.borrowed_at).toISOString() : '—', to: now.toISOString() });
+      throw refused('ops.error.rental.endAt', {
+        from: order.borrowed_at ? new Date(order.borrowed_at).toISOString() : '—',
+        to: now.toISOString(),
+      });
     }
     return at;
   }
@@ -36,7 +39,11 @@ export abstract class RentalsDeskSettling extends RentalsDebts {
     const returnedAt = this.endTime(order, at);
     const { minutes, to, fee } = this.returnFee(order, returnedAt);
     await this.d.repo.transition(order.id, order.zujie, to, {
-      returned_at: returnedAt, use_minutes: minutes, fee, settled: true, note: 'ended by the support desk',
+      returned_at: returnedAt,
+      use_minutes: minutes,
+      fee,
+      settled: true,
+      note: 'ended by the support desk',
     });
     await this.charge(order, fee, this.d.clock.now());
     await this.changed(order.user_id, order.id, to);
@@ -47,13 +54,24 @@ export abstract class RentalsDeskSettling extends RentalsDebts {
    * Reverses the buy-out of a bought-out rental whose power bank is back (the person checked it): the buy-out fee
    * less the rent for the time until `at` goes back (to the card it was taken from, else the wallet).
    */
-  async reverseBuyOutByDesk(orderId: string, at: Date, key: string): Promise<{ refund: number; to: 'card' | 'wallet' | null; split: RefundSplit; state: number }> {
+  async reverseBuyOutByDesk(
+    orderId: string,
+    at: Date,
+    key: string,
+  ): Promise<{ refund: number; to: 'card' | 'wallet' | null; split: RefundSplit; state: number }> {
     const order = await this.locked(orderId);
-    if (!order.bought_out_at || !BUY_OUT_FROM.includes(order.zujie as never)) throw conflict('ops.error.rental.notBoughtOut');
+    if (!order.bought_out_at || !BUY_OUT_FROM.includes(order.zujie as never))
+      throw conflict('ops.error.rental.notBoughtOut');
     const returnedAt = this.endTime(order, at);
     const { elapsed, minutes, to } = this.returnFee(order, returnedAt);
     const refund = refundAfterBuyOut(order.plan, Number(order.fee ?? 0), elapsed);
-    const split = await this.settleBoughtOutReturn(order, to, { returned_at: returnedAt, use_minutes: minutes, note: 'buy-out reversed by the support desk' }, refund, key);
+    const split = await this.settleBoughtOutReturn(
+      order,
+      to,
+      { returned_at: returnedAt, use_minutes: minutes, note: 'buy-out reversed by the support desk' },
+      refund,
+      key,
+    );
     return { refund, to: split.card > 0 ? 'card' : split.wallet > 0 ? 'wallet' : null, split, state: to };
   }
 
@@ -73,7 +91,11 @@ export abstract class RentalsDeskSettling extends RentalsDebts {
     const card = p?.status === 'authorized';
     if (card) {
       const amount = order.zujie === Zujie.cancelled ? 0 : Math.min(Number(order.fee ?? 0), Number(order.deposit));
-      await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: p.id, amount, orderId: order.id, userId: order.user_id }, now);
+      await this.d.jobs.enqueue(
+        JOB_SETTLE_PAYMENT,
+        { paymentId: p.id, amount, orderId: order.id, userId: order.user_id },
+        now,
+      );
     }
     if (!ledger && !card) throw conflict('ops.error.rental.noHold');
     await this.d.live.publish(order.user_id, { kind: 'wallet' });

@@ -38,7 +38,11 @@ export class DisputeDesk {
     if (after && Number.isNaN(Date.parse(after[0]))) throw badRequest('ops.error.cursor');
     const limit = q.limit ?? 50;
     const rows = await this.d.repo.page(rentalScope(scope), {
-      state: q.state === 'all' ? null : q.state ?? 'open', cabinetId: q.cabinetId, userId: q.riderId ? Number(q.riderId) : undefined, after, limit: limit + 1,
+      state: q.state === 'all' ? null : (q.state ?? 'open'),
+      cabinetId: q.cabinetId,
+      userId: q.riderId ? Number(q.riderId) : undefined,
+      after,
+      limit: limit + 1,
     });
     return pageOf(rows, limit, (r) => [new Date(r.created_at).toISOString(), String(r.id)], item);
   }
@@ -57,7 +61,13 @@ export class DisputeDesk {
     return this.decide(scope, actor, id, 'rejected', body);
   }
 
-  private async decide(scope: Scope, actor: Actor, id: string, to: 'accepted' | 'rejected', body: DisputeDecision): Promise<DisputeItem> {
+  private async decide(
+    scope: Scope,
+    actor: Actor,
+    id: string,
+    to: 'accepted' | 'rejected',
+    body: DisputeDecision,
+  ): Promise<DisputeItem> {
     const done = await this.d.db.tx(async () => {
       const row = await this.d.repo.inScope(id, rentalScope(scope), { lock: true });
       if (!row) throw notFound('ops.error.notFound');
@@ -78,11 +88,22 @@ export class DisputeDesk {
           effect = { ended: at.toISOString(), fee: r.fee, state: r.state };
         }
       }
-      await this.d.repo.decide(id, { state: to, message: body.message.trim(), note: body.note.trim(), by: actor.staffId, email: actor.email ?? `staff:${actor.staffId ?? '?'}`, at: this.d.clock.now() });
+      await this.d.repo.decide(id, {
+        state: to,
+        message: body.message.trim(),
+        note: body.note.trim(),
+        by: actor.staffId,
+        email: actor.email ?? `staff:${actor.staffId ?? '?'}`,
+        at: this.d.clock.now(),
+      });
       const after = (await this.d.repo.inScope(id, rentalScope(scope)))!;
       await this.d.audit.record(actor, {
-        action: to === 'accepted' ? 'dispute.accept' : 'dispute.reject', entity: 'rental', entityId: row.order_id, agentId: row.agent_id,
-        before: { dispute: String(row.id), state: row.state }, after: { dispute: String(row.id), state: to, message: after.message, note: after.note, ...effect },
+        action: to === 'accepted' ? 'dispute.accept' : 'dispute.reject',
+        entity: 'rental',
+        entityId: row.order_id,
+        agentId: row.agent_id,
+        before: { dispute: String(row.id), state: row.state },
+        after: { dispute: String(row.id), state: to, message: after.message, note: after.note, ...effect },
       });
       await this.d.live.publish(row.user_id, { kind: 'order', orderId: row.order_id });
       return after;
@@ -93,11 +114,19 @@ export class DisputeDesk {
 
 function item(r: DeskDisputeRow): DisputeItem {
   return {
-    id: String(r.id), orderId: r.order_id, riderId: String(r.user_id), cabinetId: r.cabinet_id, claimedAt: new Date(r.claimed_at).toISOString(), state: r.state,
-    rentalState: r.zujie, ...(r.powerbank_id ? { powerbankId: r.powerbank_id } : {}),
+    id: String(r.id),
+    orderId: r.order_id,
+    riderId: String(r.user_id),
+    cabinetId: r.cabinet_id,
+    claimedAt: new Date(r.claimed_at).toISOString(),
+    state: r.state,
+    rentalState: r.zujie,
+    ...(r.powerbank_id ? { powerbankId: r.powerbank_id } : {}),
     evidence: (typeof r.evidence === 'string' ? JSON.parse(r.evidence) : r.evidence) as Record<string, unknown>,
-    ...(r.message ? { message: r.message } : {}), ...(r.note ? { note: r.note } : {}),
+    ...(r.message ? { message: r.message } : {}),
+    ...(r.note ? { note: r.note } : {}),
     ...(r.decided_email ? { decidedBy: r.decided_email } : {}),
-    createdAt: new Date(r.created_at).toISOString(), ...(r.decided_at ? { decidedAt: new Date(r.decided_at).toISOString() } : {}),
+    createdAt: new Date(r.created_at).toISOString(),
+    ...(r.decided_at ? { decidedAt: new Date(r.decided_at).toISOString() } : {}),
   };
 }

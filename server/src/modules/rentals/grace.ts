@@ -54,7 +54,10 @@ export interface GraceDeps {
   /** Live venues within a radius, nearest first (the venues module's). */
   venues: { within(lat: number, lng: number, radius: number, limit: number): Promise<NearbyVenue[]> };
   /** The agent's return settings of a venue (notify's agent_return_settings). */
-  settings: { agentOfVenue(venueId: string): Promise<string | null>; agentSettings(agentId: string | null): Promise<Partial<GraceSettings> | undefined> };
+  settings: {
+    agentOfVenue(venueId: string): Promise<string | null>;
+    agentSettings(agentId: string | null): Promise<Partial<GraceSettings> | undefined>;
+  };
   /** The rider's held return slot reservation, if any (the cabinets module's). */
   reserved: (userId: number) => Promise<{ venue_name: string; state: string; expires_at: Date } | undefined>;
   /** A grace period moved the order's reminders (notify's NoticeService.rescheduled). */
@@ -77,11 +80,16 @@ export class GraceService {
     const active = activeGrace(order, now);
     const v = await this.verdict(order, input, now);
     return {
-      applies: v.applies, radiusM: v.radiusM,
+      applies: v.applies,
+      radiusM: v.radiusM,
       active: active ? { from: active.from, until: active.until, reason: active.reason } : null,
       until: v.applies ? v.until.toISOString() : null,
       reason: v.applies ? v.reason : null,
-      place: v.applies ? (v.nearest ? { shopId: v.nearest.shopId, name: v.nearest.name, distanceM: v.nearest.distanceM } : null) : v.place,
+      place: v.applies
+        ? v.nearest
+          ? { shopId: v.nearest.shopId, name: v.nearest.name, distanceM: v.nearest.distanceM }
+          : null
+        : v.place,
     };
   }
 
@@ -93,19 +101,32 @@ export class GraceService {
     await this.d.rentals.check(user, input.orderId);
     return this.d.db.tx(async () => {
       const order = (await this.d.orders.find(input.orderId, { lock: true }))!;
-      if (order.settled || order.zujie !== Zujie.renting || order.bought_out_at || !order.borrowed_at) throw conflict('error.grace.notRenting');
+      if (order.settled || order.zujie !== Zujie.renting || order.bought_out_at || !order.borrowed_at)
+        throw conflict('error.grace.notRenting');
       const now = this.d.clock.now();
       const running = activeGrace(order, now);
       if (running) return running;
       const held = await this.d.reserved(order.user_id);
-      if (held?.state === 'held' && new Date(held.expires_at) > now) throw conflict('error.grace.reserved', { place: held.venue_name });
+      if (held?.state === 'held' && new Date(held.expires_at) > now)
+        throw conflict('error.grace.reserved', { place: held.venue_name });
       const v = await this.verdict(order, input, now);
       if (!v.applies) throw conflict('error.grace.returnNearby', { place: v.place.name, distance: v.place.distanceM });
-      const g: GracePeriod = { from: now.toISOString(), until: v.until.toISOString(), reason: v.reason, radiusM: v.radiusM, nearest: v.nearest, at: now.toISOString() };
+      const g: GracePeriod = {
+        from: now.toISOString(),
+        until: v.until.toISOString(),
+        reason: v.reason,
+        radiusM: v.radiusM,
+        nearest: v.nearest,
+        at: now.toISOString(),
+      };
       await this.d.orders.addGrace(order.id, g);
       const pauses = pausesOf([...(order.grace ?? []), g]);
       // The buy-out's job for its new time (the one at the old time finds it not due and does nothing).
-      await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, new Date(order.borrowed_at), pauses));
+      await this.d.jobs.enqueue(
+        JOB_BUY_OUT,
+        { orderId: order.id },
+        buyOutAt(order.plan, new Date(order.borrowed_at), pauses),
+      );
       await this.d.notices?.rescheduled(order.id);
       await this.d.changed(order.user_id, order.id);
       return g;
@@ -113,7 +134,10 @@ export class GraceService {
   }
 
   private async verdict(order: OrderRow, at: { lat: number; lng: number }, now: Date): Promise<Verdict> {
-    const s = { ...DEFAULT_GRACE, ...(await this.d.settings.agentSettings(await this.d.settings.agentOfVenue(order.venue_id))) };
+    const s = {
+      ...DEFAULT_GRACE,
+      ...(await this.d.settings.agentSettings(await this.d.settings.agentOfVenue(order.venue_id))),
+    };
     const radius = s.grace_radius_m;
     const rows = await this.d.venues.within(at.lat, at.lng, radius, NEARBY_LIMIT);
     const hours = (v: NearbyVenue) => (v.opening_hours ?? null) as OpeningHours | null;
@@ -130,11 +154,23 @@ export class GraceService {
       .sort((a, b) => a.opensAt - b.opensAt || a.v.distance - b.v.distance);
     const first = openings[0];
     if (first) {
-      return { applies: true, until: new Date(Math.min(first.opensAt, longest)), reason: 'closed', nearest: { ...place(first.v), opensAt: new Date(first.opensAt).toISOString() }, radiusM: radius };
+      return {
+        applies: true,
+        until: new Date(Math.min(first.opensAt, longest)),
+        reason: 'closed',
+        nearest: { ...place(first.v), opensAt: new Date(first.opensAt).toISOString() },
+        radiusM: radius,
+      };
     }
     const reason = !rows.length ? 'none' : rows.some((v) => v.online_cabinets > 0) ? 'full' : 'offline';
     const nearest = rows[0] ? { ...place(rows[0]), opensAt: null } : null;
-    return { applies: true, until: new Date(Math.min(t + s.grace_minutes * MIN, longest)), reason, nearest, radiusM: radius };
+    return {
+      applies: true,
+      until: new Date(Math.min(t + s.grace_minutes * MIN, longest)),
+      reason,
+      nearest,
+      radiusM: radius,
+    };
   }
 }
 

@@ -27,7 +27,13 @@ export interface ActionDeps {
   audit: Pick<AuditService, 'record'>;
 }
 
-interface Effect { amount: number; toCard: number; toWallet: number; state: number; after: Record<string, unknown> }
+interface Effect {
+  amount: number;
+  toCard: number;
+  toWallet: number;
+  state: number;
+  after: Record<string, unknown>;
+}
 
 export class RentalActions {
   constructor(private readonly d: ActionDeps) {}
@@ -35,16 +41,38 @@ export class RentalActions {
   end(scope: Scope, actor: Actor, orderId: string, at: Date, h: { key: string | undefined; version: number }) {
     return this.act(scope, actor, orderId, 'end', { at: at.toISOString() }, h, async (o) => {
       const r = await this.d.rentals.endByDesk(o.id, at);
-      return { amount: r.fee, toCard: 0, toWallet: 0, state: r.state, after: { state: r.state, fee: r.fee, endedAt: at.toISOString() } };
+      return {
+        amount: r.fee,
+        toCard: 0,
+        toWallet: 0,
+        state: r.state,
+        after: { state: r.state, fee: r.fee, endedAt: at.toISOString() },
+      };
     });
   }
 
-  reverseBuyOut(scope: Scope, actor: Actor, orderId: string, at: Date, h: { key: string | undefined; version: number }) {
+  reverseBuyOut(
+    scope: Scope,
+    actor: Actor,
+    orderId: string,
+    at: Date,
+    h: { key: string | undefined; version: number },
+  ) {
     return this.act(scope, actor, orderId, 'reverse', { at: at.toISOString() }, h, async (o, id) => {
       const r = await this.d.rentals.reverseBuyOutByDesk(o.id, at, `desk_${id}`);
       return {
-        amount: r.refund, toCard: r.split.card, toWallet: r.split.wallet, state: r.state,
-        after: { state: r.state, fee: Number(o.fee ?? 0) - r.refund, refund: r.refund, to: r.to, debtLowered: r.split.debt, returnedAt: at.toISOString() },
+        amount: r.refund,
+        toCard: r.split.card,
+        toWallet: r.split.wallet,
+        state: r.state,
+        after: {
+          state: r.state,
+          fee: Number(o.fee ?? 0) - r.refund,
+          refund: r.refund,
+          to: r.to,
+          debtLowered: r.split.debt,
+          returnedAt: at.toISOString(),
+        },
       };
     });
   }
@@ -52,19 +80,36 @@ export class RentalActions {
   releaseHold(scope: Scope, actor: Actor, orderId: string, h: { key: string | undefined; version: number }) {
     return this.act(scope, actor, orderId, 'release', {}, h, async (o) => {
       const r = await this.d.rentals.releaseHoldByDesk(o.id);
-      return { amount: Number(o.deposit), toCard: 0, toWallet: 0, state: o.zujie, after: { ledgerHoldVoided: r.ledger, cardReleased: r.card } };
+      return {
+        amount: Number(o.deposit),
+        toCard: 0,
+        toWallet: 0,
+        state: o.zujie,
+        after: { ledgerHoldVoided: r.ledger, cardReleased: r.card },
+      };
     });
   }
 
   waiveDebt(scope: Scope, actor: Actor, orderId: string, h: { key: string | undefined; version: number }) {
     return this.act(scope, actor, orderId, 'waive', {}, h, async (o) => {
       const debt = await this.d.rentals.waiveDebtByDesk(o.id);
-      return { amount: debt, toCard: 0, toWallet: 0, state: o.zujie, after: { debt: 0, waived: debt, fee: Math.max(0, Number(o.fee ?? 0) - debt) } };
+      return {
+        amount: debt,
+        toCard: 0,
+        toWallet: 0,
+        state: o.zujie,
+        after: { debt: 0, waived: debt, fee: Math.max(0, Number(o.fee ?? 0) - debt) },
+      };
     });
   }
 
   private async act(
-    scope: Scope, actor: Actor, orderId: string, kind: RentalAction, params: Record<string, unknown>, h: { key: string | undefined; version: number },
+    scope: Scope,
+    actor: Actor,
+    orderId: string,
+    kind: RentalAction,
+    params: Record<string, unknown>,
+    h: { key: string | undefined; version: number },
     run: (o: RentalListRow, correctionId: string) => Promise<Effect>,
   ): Promise<RentalActionResult> {
     const key = h.key?.trim();
@@ -82,14 +127,28 @@ export class RentalActions {
       const id = `cor_${uuid()}`;
       const e = await run(o, id);
       const row: CorrectionRow = {
-        id, order_id: orderId, idempotency_key: key, request_hash: hash, kind, amount: e.amount, currency: o.currency.trim(),
-        to_card: e.toCard, to_wallet: e.toWallet, payment_id: e.toCard > 0 ? o.payment_id : null, staff_id: actor.staffId, reason: actor.reason ?? '',
+        id,
+        order_id: orderId,
+        idempotency_key: key,
+        request_hash: hash,
+        kind,
+        amount: e.amount,
+        currency: o.currency.trim(),
+        to_card: e.toCard,
+        to_wallet: e.toWallet,
+        payment_id: e.toCard > 0 ? o.payment_id : null,
+        staff_id: actor.staffId,
+        reason: actor.reason ?? '',
         created_at: this.d.clock.now(),
       };
       await this.d.repo.insertCorrection(row);
       await this.d.audit.record(actor, {
-        action: `rental.${kind}`, entity: 'rental', entityId: orderId, agentId: o.agent_id,
-        before: { state: o.zujie, settled: o.settled, fee: Number(o.fee ?? 0), debt: Number(o.debt ?? 0) }, after: { ...e.after, correction: id },
+        action: `rental.${kind}`,
+        entity: 'rental',
+        entityId: orderId,
+        agentId: o.agent_id,
+        before: { state: o.zujie, settled: o.settled, fee: Number(o.fee ?? 0), debt: Number(o.debt ?? 0) },
+        after: { ...e.after, correction: id },
       });
       return result(row, e.state);
     });
@@ -98,6 +157,13 @@ export class RentalActions {
 
 function result(r: CorrectionRow, state: number): RentalActionResult {
   return {
-    id: r.id, orderId: r.order_id, kind: r.kind as RentalAction, amount: r.amount, currency: r.currency, toCard: r.to_card, toWallet: r.to_wallet, state,
+    id: r.id,
+    orderId: r.order_id,
+    kind: r.kind as RentalAction,
+    amount: r.amount,
+    currency: r.currency,
+    toCard: r.to_card,
+    toWallet: r.to_wallet,
+    state,
   };
 }

@@ -5,7 +5,13 @@
 // worked out step by step from the rental's price plan.
 import { buyOutAt, countedMs, explainFee, pausesOf } from '#core/pricing.ts';
 import type { Scope } from '#core/opsAccess.ts';
-import type { RentalExportQuery, RentalListQuery, RentalSummary, RentalTimeline, TimelineEntry } from '#contract/ops/rentals.ts';
+import type {
+  RentalExportQuery,
+  RentalListQuery,
+  RentalSummary,
+  RentalTimeline,
+  TimelineEntry,
+} from '#contract/ops/rentals.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf, type RidersNamed } from '../../lib/ops-query.ts';
@@ -40,8 +46,23 @@ export const ORDER_ID = /^[\w-]{1,100}$/;
 const REVENUE = `${PLATFORM.type}/${PLATFORM.id}`;
 
 export const RENTAL_CSV_COLUMNS = [
-  'id', 'created_at', 'state', 'settled', 'rider_id', 'rider_phone', 'rider_email', 'agent_id', 'venue_id', 'venue_name', 'cabinet_id',
-  'powerbank_id', 'borrowed_at', 'returned_at', 'fee', 'deposit', 'currency',
+  'id',
+  'created_at',
+  'state',
+  'settled',
+  'rider_id',
+  'rider_phone',
+  'rider_email',
+  'agent_id',
+  'venue_id',
+  'venue_name',
+  'cabinet_id',
+  'powerbank_id',
+  'borrowed_at',
+  'returned_at',
+  'fee',
+  'deposit',
+  'currency',
 ] as const;
 
 /** The permission's scope as the search's WHERE (nothing for 'none'). */
@@ -72,22 +93,35 @@ export class RentalsDesk {
     const userIds = await this.d.named({ phone: q.phone, email: q.email, riderId: q.riderId });
     return {
       ...rentalScope(scope),
-      q: q.q?.trim(), qUsers: q.q ? await this.d.riders.matching({ any: q.q }) : [],
-      userIds, orderIds: q.cardLast4 ? await this.d.paymentsHistory.ordersOfCard(q.cardLast4) : null,
-      powerbankId: q.powerbankId, cabinetId: q.cabinetId, venueId: q.venueId, state: q.state,
-      from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined,
+      q: q.q?.trim(),
+      qUsers: q.q ? await this.d.riders.matching({ any: q.q }) : [],
+      userIds,
+      orderIds: q.cardLast4 ? await this.d.paymentsHistory.ordersOfCard(q.cardLast4) : null,
+      powerbankId: q.powerbankId,
+      cabinetId: q.cabinetId,
+      venueId: q.venueId,
+      state: q.state,
+      from: q.from ? new Date(q.from) : undefined,
+      to: q.to ? new Date(q.to) : undefined,
     };
   }
 
   private async summaries(rows: RentalListRow[]): Promise<RentalSummary[]> {
-    const contacts = new Map((await this.d.riders.contacts([...new Set(rows.map((r) => r.user_id))])).map((c) => [c.id, c]));
+    const contacts = new Map(
+      (await this.d.riders.contacts([...new Set(rows.map((r) => r.user_id))])).map((c) => [c.id, c]),
+    );
     return rows.map((r) => toSummary(r, contacts.get(r.user_id)));
   }
 
   async list(scope: Scope, q: RentalListQuery) {
     const limit = q.limit ?? 50;
     const rows = await this.d.repo.search(await this.searchOf(scope, q), decodeCursor(q.cursor, ORDER_ID), limit + 1);
-    const page = pageOf(rows, limit, (r) => [new Date(r.created_at).toISOString(), r.id], (r) => r);
+    const page = pageOf(
+      rows,
+      limit,
+      (r) => [new Date(r.created_at).toISOString(), r.id],
+      (r) => r,
+    );
     return { items: await this.summaries(page.items), ...(page.next ? { next: page.next } : {}) };
   }
 
@@ -95,8 +129,10 @@ export class RentalsDesk {
   async csv(scope: Scope, q: RentalExportQuery): Promise<AsyncGenerator<string>> {
     const search = await this.searchOf(scope, q);
     return csvPages({
-      columns: RENTAL_CSV_COLUMNS, page: (after, limit) => this.d.repo.search(search, after, limit),
-      cursorOf: (r) => [new Date(r.created_at).toISOString(), r.id], records: async (rows) => (await this.summaries(rows)).map(csvRow),
+      columns: RENTAL_CSV_COLUMNS,
+      page: (after, limit) => this.d.repo.search(search, after, limit),
+      cursorOf: (r) => [new Date(r.created_at).toISOString(), r.id],
+      records: async (rows) => (await this.summaries(rows)).map(csvRow),
     });
   }
 
@@ -117,12 +153,20 @@ export class RentalsDesk {
     const [contact] = await this.d.riders.contacts([o.user_id]);
     const now = this.d.clock.now();
     const { entries: more, transfers } = await timelineEntries(this.d, {
-      orderIds: [id], powerbankId: o.powerbank_id, entity: 'rental', entityId: id,
-      since: new Date(new Date(o.created_at).getTime() - 3_600_000), until: new Date((o.returned_at ? new Date(o.returned_at) : now).getTime() + 3_600_000),
+      orderIds: [id],
+      powerbankId: o.powerbank_id,
+      entity: 'rental',
+      entityId: id,
+      since: new Date(new Date(o.created_at).getTime() - 3_600_000),
+      until: new Date((o.returned_at ? new Date(o.returned_at) : now).getTime() + 3_600_000),
     });
     const sorted = inOrder([...orderEntries(o), ...more]);
     const start = o.borrowed_at ? new Date(o.borrowed_at).getTime() : undefined;
-    const endAt = o.returned_at ? new Date(o.returned_at) : o.fault_at && new Date(o.fault_at) < now ? new Date(o.fault_at) : now;
+    const endAt = o.returned_at
+      ? new Date(o.returned_at)
+      : o.fault_at && new Date(o.fault_at) < now
+        ? new Date(o.fault_at)
+        : now;
     const pauses = pausesOf(o.grace);
     const stop = Math.min(endAt.getTime(), o.fault_at ? new Date(o.fault_at).getTime() : Infinity);
     const elapsed = start === undefined ? 0 : countedMs(start, Math.max(start, stop), pauses);
@@ -140,33 +184,83 @@ export class RentalsDesk {
 
 /** The order's own steps: created, popped, faulty, bought out, returned. */
 function orderEntries(o: RentalListRow): TimelineEntry[] {
-  const out: TimelineEntry[] = [{ at: iso(o.created_at)!, source: 'order', what: 'order.created', detail: { cabinetId: o.cabinet_id, deposit: Number(o.deposit) } }];
-  if (o.borrowed_at) out.push({ at: iso(o.borrowed_at)!, source: 'order', what: 'order.borrowed', detail: { powerbankId: o.powerbank_id ?? undefined, slot: o.slot ?? undefined } });
-  if (o.fault_at) out.push({ at: iso(o.fault_at)!, source: 'order', what: 'order.fault', detail: { note: o.note ?? undefined } });
+  const out: TimelineEntry[] = [
+    {
+      at: iso(o.created_at)!,
+      source: 'order',
+      what: 'order.created',
+      detail: { cabinetId: o.cabinet_id, deposit: Number(o.deposit) },
+    },
+  ];
+  if (o.borrowed_at)
+    out.push({
+      at: iso(o.borrowed_at)!,
+      source: 'order',
+      what: 'order.borrowed',
+      detail: { powerbankId: o.powerbank_id ?? undefined, slot: o.slot ?? undefined },
+    });
+  if (o.fault_at)
+    out.push({ at: iso(o.fault_at)!, source: 'order', what: 'order.fault', detail: { note: o.note ?? undefined } });
   if (o.bought_out_at) out.push({ at: iso(o.bought_out_at)!, source: 'order', what: 'order.boughtOut' });
   // Each grace period: granted (with what was checked nearby) and when it ends; the fee above leaves it out.
   for (const g of o.grace ?? []) {
-    out.push({ at: g.at, source: 'order', what: 'order.grace', detail: { from: g.from, until: g.until, reason: g.reason, radiusM: g.radiusM, nearest: g.nearest ?? undefined } });
+    out.push({
+      at: g.at,
+      source: 'order',
+      what: 'order.grace',
+      detail: { from: g.from, until: g.until, reason: g.reason, radiusM: g.radiusM, nearest: g.nearest ?? undefined },
+    });
   }
-  if (o.returned_at) out.push({ at: iso(o.returned_at)!, source: 'order', what: 'order.returned', detail: { cabinetId: o.return_cabinet_id ?? undefined, minutes: o.use_minutes ?? undefined } });
+  if (o.returned_at)
+    out.push({
+      at: iso(o.returned_at)!,
+      source: 'order',
+      what: 'order.returned',
+      detail: { cabinetId: o.return_cabinet_id ?? undefined, minutes: o.use_minutes ?? undefined },
+    });
   return out;
 }
 
 function toSummary(r: RentalListRow, c: { mobile: string | null; email: string | null } | undefined): RentalSummary {
   const currency = r.currency.trim();
   return {
-    id: r.id, state: r.zujie, settled: r.settled, riderId: String(r.user_id),
-    ...(c?.mobile ? { riderPhone: c.mobile } : {}), ...(c?.email ? { riderEmail: c.email } : {}),
+    id: r.id,
+    state: r.zujie,
+    settled: r.settled,
+    riderId: String(r.user_id),
+    ...(c?.mobile ? { riderPhone: c.mobile } : {}),
+    ...(c?.email ? { riderEmail: c.email } : {}),
     ...(r.agent_id ? { agentId: r.agent_id } : {}),
-    venueId: r.venue_id, venueName: r.venue_name ?? '', cabinetId: r.cabinet_id,
+    venueId: r.venue_id,
+    venueName: r.venue_name ?? '',
+    cabinetId: r.cabinet_id,
     ...(r.powerbank_id ? { powerbankId: r.powerbank_id } : {}),
-    createdAt: iso(r.created_at)!, ...(r.borrowed_at ? { borrowedAt: iso(r.borrowed_at) } : {}), ...(r.returned_at ? { returnedAt: iso(r.returned_at) } : {}),
+    createdAt: iso(r.created_at)!,
+    ...(r.borrowed_at ? { borrowedAt: iso(r.borrowed_at) } : {}),
+    ...(r.returned_at ? { returnedAt: iso(r.returned_at) } : {}),
     ...(r.fee != null ? { fee: { amount: Number(r.fee), currency } } : {}),
     deposit: { amount: Number(r.deposit), currency },
   };
 }
 
 function csvRow(s: RentalSummary): unknown[] {
-  return [s.id, s.createdAt, s.state, s.settled, s.riderId, s.riderPhone, s.riderEmail, s.agentId, s.venueId, s.venueName, s.cabinetId,
-    s.powerbankId, s.borrowedAt, s.returnedAt, s.fee?.amount, s.deposit.amount, s.deposit.currency];
+  return [
+    s.id,
+    s.createdAt,
+    s.state,
+    s.settled,
+    s.riderId,
+    s.riderPhone,
+    s.riderEmail,
+    s.agentId,
+    s.venueId,
+    s.venueName,
+    s.cabinetId,
+    s.powerbankId,
+    s.borrowedAt,
+    s.returnedAt,
+    s.fee?.amount,
+    s.deposit.amount,
+    s.deposit.currency,
+  ];
 }

@@ -61,7 +61,13 @@ export class RentalRefunds {
    * The refund, once per `key`; `version` is the number of corrections the person saw (If-Match). `finance` is the
    * caller's money.correct scope: outside it (support), at most the desk's support limit.
    */
-  async refund(scope: Scope, finance: Scope, actor: Actor, orderId: string, input: { amount: number; key: string | undefined; version: number }): Promise<RefundResult> {
+  async refund(
+    scope: Scope,
+    finance: Scope,
+    actor: Actor,
+    orderId: string,
+    input: { amount: number; key: string | undefined; version: number },
+  ): Promise<RefundResult> {
     const key = input.key?.trim();
     if (!key || !KEY.test(key)) throw badRequest('ops.error.idempotencyKey');
     const hash = sha256(JSON.stringify({ kind: 'refund', amount: input.amount }));
@@ -75,7 +81,9 @@ export class RentalRefunds {
       }
       const corrections = await this.d.repo.corrections(orderId);
       if (corrections.length !== input.version) throw staleVersion();
-      const closed = o.settled && (o.zujie === ORDER_STATE.returned || o.zujie === ORDER_STATE.overtimeReturn || o.bought_out_at != null);
+      const closed =
+        o.settled &&
+        (o.zujie === ORDER_STATE.returned || o.zujie === ORDER_STATE.overtimeReturn || o.bought_out_at != null);
       if (!closed) throw conflict('ops.error.rental.open');
       const money = moneyOf(await this.d.ledgerHistory.ofOrder(orderId));
       const currency = o.currency.trim();
@@ -83,7 +91,8 @@ export class RentalRefunds {
       if (!inScope(finance, o.agent_id, o.venue_id) && input.amount > limit) {
         throw new AppError(403, 'ops.error.refund.supportLimit', { limit: toMajor(limit, currency), currency });
       }
-      if (input.amount > money.refundable) throw refused('ops.error.refund.tooLarge', { refundable: toMajor(money.refundable, currency), currency });
+      if (input.amount > money.refundable)
+        throw refused('ops.error.refund.tooLarge', { refundable: toMajor(money.refundable, currency), currency });
       const { paymentId, room } = await this.cardRoom(o.payment_id);
       const toCard = Math.min(input.amount, room);
       const toWallet = input.amount - toCard;
@@ -100,16 +109,43 @@ export class RentalRefunds {
         await w.transfer({ debit: revenue, credit: wallet, amount: toWallet, code: 'desk_refund', orderId, at: now });
       }
       const row: CorrectionRow = {
-        id: `cor_${uuid()}`, order_id: orderId, idempotency_key: key, request_hash: hash, kind: 'refund', amount: input.amount, currency,
-        to_card: toCard, to_wallet: toWallet, payment_id: toCard > 0 ? paymentId : null, staff_id: actor.staffId, reason: actor.reason ?? '', created_at: now,
+        id: `cor_${uuid()}`,
+        order_id: orderId,
+        idempotency_key: key,
+        request_hash: hash,
+        kind: 'refund',
+        amount: input.amount,
+        currency,
+        to_card: toCard,
+        to_wallet: toWallet,
+        payment_id: toCard > 0 ? paymentId : null,
+        staff_id: actor.staffId,
+        reason: actor.reason ?? '',
+        created_at: now,
       };
       await this.d.repo.insertCorrection(row);
       await this.d.repo.lowerFee(orderId, input.amount);
-      const job = toCard > 0 ? await this.d.jobs.enqueue(JOB_DESK_REFUND, { paymentId, amount: toCard, key: `desk_${row.id}`, orderId }, now) : null;
+      const job =
+        toCard > 0
+          ? await this.d.jobs.enqueue(
+              JOB_DESK_REFUND,
+              { paymentId, amount: toCard, key: `desk_${row.id}`, orderId },
+              now,
+            )
+          : null;
       await this.d.audit.record(actor, {
-        action: 'rental.refund', entity: 'rental', entityId: orderId, agentId: o.agent_id,
+        action: 'rental.refund',
+        entity: 'rental',
+        entityId: orderId,
+        agentId: o.agent_id,
         before: { fee: Number(o.fee ?? 0), refunded: money.refunded },
-        after: { fee: Math.max(0, Number(o.fee ?? 0) - input.amount), refunded: money.refunded + input.amount, toCard, toWallet, correction: row.id },
+        after: {
+          fee: Math.max(0, Number(o.fee ?? 0) - input.amount),
+          refunded: money.refunded + input.amount,
+          toCard,
+          toWallet,
+          correction: row.id,
+        },
       });
       await this.d.live.publish(o.user_id, { kind: 'order', orderId, state: o.zujie });
       if (toWallet > 0) await this.d.live.publish(o.user_id, { kind: 'wallet' });
@@ -118,7 +154,15 @@ export class RentalRefunds {
     // Committed with the correction: run now; if the provider is down, the job retries (and is seen when dead).
     if (done.job !== null) await this.d.jobs.runNow(done.job).catch(() => false);
     const r = done.row;
-    return { id: r.id, orderId, amount: r.amount, currency: r.currency, toCard: r.to_card, toWallet: r.to_wallet, refundable: done.refundable };
+    return {
+      id: r.id,
+      orderId,
+      amount: r.amount,
+      currency: r.currency,
+      toCard: r.to_card,
+      toWallet: r.to_wallet,
+      refundable: done.refundable,
+    };
   }
 
   /** What the rental's card can still take back (shared.ts cardRoom: earlier card refunds still running included). */

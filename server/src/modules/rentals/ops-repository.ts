@@ -44,8 +44,17 @@ export interface CorrectionRow {
   created_at: Date;
 }
 
-const num = <T extends { amount: number | string; to_card: number | string; to_wallet: number | string; currency: string }>(r: T) =>
-  ({ ...r, amount: Number(r.amount), to_card: Number(r.to_card), to_wallet: Number(r.to_wallet), currency: String(r.currency).trim() });
+const num = <
+  T extends { amount: number | string; to_card: number | string; to_wallet: number | string; currency: string },
+>(
+  r: T,
+) => ({
+  ...r,
+  amount: Number(r.amount),
+  to_card: Number(r.to_card),
+  to_wallet: Number(r.to_wallet),
+  currency: String(r.currency).trim(),
+});
 
 /** The scope's WHERE over `o` (orders) and `v` (venues), parameters from $1. */
 const SCOPE = `($1::text[] is null or (v.agent_id = any($1::text[]) and (v.agent_id <> all($2::text[]) or v.id = any($3::text[]))))`;
@@ -69,8 +78,24 @@ export class RentalsOpsRepository {
           and ($13::timestamptz is null or o.created_at < $13)
           and ($15::timestamptz is null or (o.created_at, o.id) < ($15::timestamptz, $16::text))
         order by o.created_at desc, o.id desc limit $14`,
-      [f.agents, f.limitedAgents, f.venues, f.q ?? null, f.qUsers ?? [], f.userIds, f.orderIds, f.powerbankId ?? null, f.cabinetId ?? null,
-        f.venueId ?? null, f.state ?? null, f.from ?? null, f.to ?? null, limit, after?.[0] ?? null, after?.[1] ?? null],
+      [
+        f.agents,
+        f.limitedAgents,
+        f.venues,
+        f.q ?? null,
+        f.qUsers ?? [],
+        f.userIds,
+        f.orderIds,
+        f.powerbankId ?? null,
+        f.cabinetId ?? null,
+        f.venueId ?? null,
+        f.state ?? null,
+        f.from ?? null,
+        f.to ?? null,
+        limit,
+        after?.[0] ?? null,
+        after?.[1] ?? null,
+      ],
     );
     return rows.map((r) => ({ ...r, user_id: Number(r.user_id) }));
   }
@@ -86,12 +111,18 @@ export class RentalsOpsRepository {
   }
 
   async corrections(orderId: string): Promise<CorrectionRow[]> {
-    const { rows } = await this.db.query<CorrectionRow>('select * from rental_corrections where order_id = $1 order by created_at, id', [orderId]);
+    const { rows } = await this.db.query<CorrectionRow>(
+      'select * from rental_corrections where order_id = $1 order by created_at, id',
+      [orderId],
+    );
     return rows.map(num);
   }
 
   async correctionByKey(orderId: string, key: string): Promise<CorrectionRow | undefined> {
-    const { rows } = await this.db.query<CorrectionRow>('select * from rental_corrections where order_id = $1 and idempotency_key = $2', [orderId, key]);
+    const { rows } = await this.db.query<CorrectionRow>(
+      'select * from rental_corrections where order_id = $1 and idempotency_key = $2',
+      [orderId, key],
+    );
     return rows[0] ? num(rows[0]) : undefined;
   }
 
@@ -99,7 +130,21 @@ export class RentalsOpsRepository {
     await this.db.query(
       `insert into rental_corrections (id, order_id, idempotency_key, request_hash, kind, amount, currency, to_card, to_wallet, payment_id, staff_id, reason, created_at)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13)`,
-      [c.id, c.order_id, c.idempotency_key, c.request_hash, c.kind, c.amount, c.currency, c.to_card, c.to_wallet, c.payment_id, c.staff_id, c.reason, c.created_at],
+      [
+        c.id,
+        c.order_id,
+        c.idempotency_key,
+        c.request_hash,
+        c.kind,
+        c.amount,
+        c.currency,
+        c.to_card,
+        c.to_wallet,
+        c.payment_id,
+        c.staff_id,
+        c.reason,
+        c.created_at,
+      ],
     );
   }
 

@@ -42,11 +42,27 @@ export abstract class RentalsReads extends RentalsPart {
   toPublicWire(o: OrderRow) {
     const w = this.toWire(o);
     return {
-      pOrderid: w.pOrderid, pZujie: w.pZujie, pJiesuanid: w.pJiesuanid, pBorrowtime: w.pBorrowtime, pGhtime: w.pGhtime,
-      pShopName: w.pShopName, pGhShopName: w.pGhShopName, pUseMins: w.pUseMins, pJiesuan: w.pJiesuan,
-      pCurrency: w.pCurrency, pCurrencyName: w.pCurrencyName, pYajin: w.pYajin, pJifei: w.pJifei,
-      pJifeiDanwei: w.pJifeiDanwei, pFengding: w.pFengding, priceUnit: w.priceUnit, overtimeAmount: w.overtimeAmount,
-      estimatedAmount: w.estimatedAmount, boughtOut: w.boughtOut, buyOutAt: w.buyOutAt, buyOutAmount: w.buyOutAmount,
+      pOrderid: w.pOrderid,
+      pZujie: w.pZujie,
+      pJiesuanid: w.pJiesuanid,
+      pBorrowtime: w.pBorrowtime,
+      pGhtime: w.pGhtime,
+      pShopName: w.pShopName,
+      pGhShopName: w.pGhShopName,
+      pUseMins: w.pUseMins,
+      pJiesuan: w.pJiesuan,
+      pCurrency: w.pCurrency,
+      pCurrencyName: w.pCurrencyName,
+      pYajin: w.pYajin,
+      pJifei: w.pJifei,
+      pJifeiDanwei: w.pJifeiDanwei,
+      pFengding: w.pFengding,
+      priceUnit: w.priceUnit,
+      overtimeAmount: w.overtimeAmount,
+      estimatedAmount: w.estimatedAmount,
+      boughtOut: w.boughtOut,
+      buyOutAt: w.buyOutAt,
+      buyOutAmount: w.buyOutAmount,
       /** The order's price plan in minor units: the page previews the running fee with src/core/pricing.ts. */
       plan: o.plan,
       /** Order state 4: when the power bank was reported faulty (the estimate stops there). */

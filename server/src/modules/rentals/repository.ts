@@ -55,19 +55,52 @@ const parse = (r: OrderRow): OrderRow => ({
   ...r,
   user_id: Number(r.user_id),
   plan: typeof r.plan === 'string' ? (JSON.parse(r.plan) as PricePlan) : r.plan,
-  wire_strategy: typeof r.wire_strategy === 'string' ? (JSON.parse(r.wire_strategy) as Required<WirePriceStrategy>) : r.wire_strategy,
+  wire_strategy:
+    typeof r.wire_strategy === 'string'
+      ? (JSON.parse(r.wire_strategy) as Required<WirePriceStrategy>)
+      : r.wire_strategy,
 });
 
 export class RentalsRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insert(o: Omit<OrderRow, 'bought_out_at' | 'settled' | 'zujie' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'powerbank_id' | 'slot'>) {
+  async insert(
+    o: Omit<
+      OrderRow,
+      | 'bought_out_at'
+      | 'settled'
+      | 'zujie'
+      | 'borrowed_at'
+      | 'returned_at'
+      | 'return_cabinet_id'
+      | 'return_venue_name'
+      | 'fee'
+      | 'use_minutes'
+      | 'note'
+      | 'powerbank_id'
+      | 'slot'
+    >,
+  ) {
     await this.db.query(
       `insert into orders (id, user_id, cabinet_id, venue_id, deposit_type, currency, plan, wire_strategy, deposit,
          hold_transfer_id, payment_id, eject_command_id, created_at, device_kind)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
-      [o.id, o.user_id, o.cabinet_id, o.venue_id, o.deposit_type, o.currency, JSON.stringify(o.plan), JSON.stringify(o.wire_strategy),
-        o.deposit, o.hold_transfer_id, o.payment_id, o.eject_command_id, o.created_at, o.device_kind],
+      [
+        o.id,
+        o.user_id,
+        o.cabinet_id,
+        o.venue_id,
+        o.deposit_type,
+        o.currency,
+        JSON.stringify(o.plan),
+        JSON.stringify(o.wire_strategy),
+        o.deposit,
+        o.hold_transfer_id,
+        o.payment_id,
+        o.eject_command_id,
+        o.created_at,
+        o.device_kind,
+      ],
     );
   }
 
@@ -121,24 +154,52 @@ export class RentalsRepository {
         order by (o.zujie = any($4::smallint[]) and not o.settled) desc, o.created_at desc, o.id desc limit $2 offset $3`,
       [userId, size, (page - 1) * size, ONGOING_STATES],
     );
-    const { rows: c } = await this.db.query<{ n: number }>('select count(*)::int as n from orders where user_id = $1', [userId]);
+    const { rows: c } = await this.db.query<{ n: number }>('select count(*)::int as n from orders where user_id = $1', [
+      userId,
+    ]);
     return { records: rows.map(parse), total: Number(c[0]?.n ?? 0) };
   }
 
   /** The one place an order changes state: checked against ORDER_TRANSITIONS, compare-and-set on the old state. */
-  async transition(id: string, from: number, to: number, fields: Partial<Record<'powerbank_id' | 'slot' | 'borrowed_at' | 'returned_at' | 'return_cabinet_id' | 'return_venue_name' | 'fee' | 'use_minutes' | 'note' | 'settled' | 'fault_at', unknown>>) {
+  async transition(
+    id: string,
+    from: number,
+    to: number,
+    fields: Partial<
+      Record<
+        | 'powerbank_id'
+        | 'slot'
+        | 'borrowed_at'
+        | 'returned_at'
+        | 'return_cabinet_id'
+        | 'return_venue_name'
+        | 'fee'
+        | 'use_minutes'
+        | 'note'
+        | 'settled'
+        | 'fault_at',
+        unknown
+      >
+    >,
+  ) {
     if (!canTransition(from, to)) throw new Error(`order ${id}: ${from} → ${to} is not allowed`);
     const cols = Object.keys(fields);
     const sets = cols.map((c, i) => `, ${c} = $${i + 4}`).join('');
     const res = await this.db.query(`update orders set zujie = $3${sets} where id = $1 and zujie = $2`, [
-      id, from, to, ...cols.map((c) => fields[c as keyof typeof fields]),
+      id,
+      from,
+      to,
+      ...cols.map((c) => fields[c as keyof typeof fields]),
     ]);
     if (res.rowCount !== 1) throw new Error(`order ${id} was not in state ${from}`);
   }
 
   /** The desk waived the debt: it no longer shows a pay button, and the fee is what was actually paid. */
   async waiveDebt(id: string, debt: number, at: Date) {
-    await this.db.query('update orders set debt_paid_at = $3, fee = greatest(0, coalesce(fee, 0) - $2) where id = $1 and debt = $2 and debt_paid_at is null', [id, debt, at]);
+    await this.db.query(
+      'update orders set debt_paid_at = $3, fee = greatest(0, coalesce(fee, 0) - $2) where id = $1 and debt = $2 and debt_paid_at is null',
+      [id, debt, at],
+    );
   }
 
   /** Overtime buy-out: settles an open order in place (see BUY_OUT_FROM), compare-and-set on state and settled. */
@@ -159,12 +220,17 @@ export class RentalsRepository {
   async lowerDebt(id: string, amount: number, at: Date) {
     await this.db.query(
       `update orders set debt = debt - $2, debt_paid_at = case when debt - $2 <= 0 then $3::timestamptz else null end
-        where id = $1 and debt_paid_at is null and debt >= $2`, [id, amount, at]);
+        where id = $1 and debt_paid_at is null and debt >= $2`,
+      [id, amount, at],
+    );
   }
 
   /** The debt was paid (payType FK); false when there was none (a repeated payment). */
   async payDebt(id: string, amount: number, at: Date) {
-    const res = await this.db.query('update orders set debt_paid_at = $3 where id = $1 and debt = $2 and debt > 0 and debt_paid_at is null', [id, amount, at]);
+    const res = await this.db.query(
+      'update orders set debt_paid_at = $3 where id = $1 and debt = $2 and debt > 0 and debt_paid_at is null',
+      [id, amount, at],
+    );
     return res.rowCount === 1;
   }
 
@@ -194,7 +260,10 @@ export class RentalsRepository {
 
   /** A settled return moved back to an earlier report: compare-and-set on the return time it had. */
   async moveReturn(id: string, from: Date, to: Date, fee: number, useMinutes: number) {
-    const res = await this.db.query('update orders set returned_at = $3, fee = $4, use_minutes = $5 where id = $1 and returned_at = $2', [id, from, to, fee, useMinutes]);
+    const res = await this.db.query(
+      'update orders set returned_at = $3, fee = $4, use_minutes = $5 where id = $1 and returned_at = $2',
+      [id, from, to, fee, useMinutes],
+    );
     return res.rowCount === 1;
   }
 
@@ -208,7 +277,10 @@ export class RentalsRepository {
   }
 
   async pendingAt(cabinetId: string) {
-    const { rows } = await this.db.query<{ n: number }>(`select count(*)::int as n from orders where cabinet_id = $1 and zujie = $2`, [cabinetId, Zujie.pending]);
+    const { rows } = await this.db.query<{ n: number }>(
+      `select count(*)::int as n from orders where cabinet_id = $1 and zujie = $2`,
+      [cabinetId, Zujie.pending],
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -219,6 +291,9 @@ export class RentalsRepository {
 
   /** Records a grace period on the order (appended: oldest first). */
   async addGrace(id: string, g: GracePeriod) {
-    await this.db.query(`update orders set grace = grace || jsonb_build_array($2::jsonb) where id = $1`, [id, JSON.stringify(g)]);
+    await this.db.query(`update orders set grace = grace || jsonb_build_array($2::jsonb) where id = $1`, [
+      id,
+      JSON.stringify(g),
+    ]);
   }
 }

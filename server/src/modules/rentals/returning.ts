@@ -1,6 +1,14 @@
 // The cabinet's answers: popped, pop failed, no answer within the TTL, returned, faults; each moves the order and tells the rider's screens.
 import { isDeviceKind } from '#core/devices.ts';
-import { billedMinutes, buyOutAt, buyOutFee, countedMs, pausesOf, refundAfterBuyOut, rentalFee } from '#core/pricing.ts';
+import {
+  billedMinutes,
+  buyOutAt,
+  buyOutFee,
+  countedMs,
+  pausesOf,
+  refundAfterBuyOut,
+  rentalFee,
+} from '#core/pricing.ts';
 import type { CommandRow } from '../cabinets/stock.ts';
 import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
@@ -9,11 +17,19 @@ import { JOB_SETTLE_PAYMENT, JOB_BUY_OUT, JOB_REFUND_CARD, cardRoom } from './sh
 import { RentalsSettling } from './settling.ts';
 
 /** Where a refund of rent went: owed debt lowered, back to cards, to the wallet (minor units). */
-export interface RefundSplit { debt: number; card: number; wallet: number }
+export interface RefundSplit {
+  debt: number;
+  card: number;
+  wallet: number;
+}
 
 export abstract class RentalsReturning extends RentalsSettling {
   /** `cmd`: the command `e` answers, as the inbox read it (undefined: no such command). */
-  async onPopped(cabinetId: string, e: { commandId: string; slot: number; powerbankId: string; ts: string }, cmd: CommandRow | undefined) {
+  async onPopped(
+    cabinetId: string,
+    e: { commandId: string; slot: number; powerbankId: string; ts: string },
+    cmd: CommandRow | undefined,
+  ) {
     if (!cmd || cmd.cabinet_id !== cabinetId) return this.d.log.warn({ cabinetId, e }, 'popped for an unknown command');
     // The order's lock first, then the command's row: the order the eject timeout takes them in (the other order
     // deadlocked a 'popped' arriving as the timeout fired, and PostgreSQL aborted one of them).
@@ -25,18 +41,31 @@ export abstract class RentalsReturning extends RentalsSettling {
       // The user was not charged (the hold is void); the inventory still records the bank as out, against this
       // cancelled order, so a later return puts it back and operations can see where it went.
       if (order.powerbank_id !== e.powerbankId) {
-        this.d.log.warn({ orderId: order.id, zujie: order.zujie, powerbankId: e.powerbankId }, 'popped after the order closed');
+        this.d.log.warn(
+          { orderId: order.id, zujie: order.zujie, powerbankId: e.powerbankId },
+          'popped after the order closed',
+        );
         // Not over a later report (a late 'popped' never re-marks a returned power bank as out).
         const ts = Date.parse(e.ts);
-        await this.d.cabinets.markRented(e.powerbankId, order.id, new Date(Math.min(Number.isFinite(ts) ? ts : Infinity, this.d.clock.now().getTime())));
+        await this.d.cabinets.markRented(
+          e.powerbankId,
+          order.id,
+          new Date(Math.min(Number.isFinite(ts) ? ts : Infinity, this.d.clock.now().getTime())),
+        );
       }
       return;
     }
     // The cabinet's clock, clamped like a return's: not before the command was issued, not after now.
     const reported = Date.parse(e.ts);
     const now = this.d.clock.now().getTime();
-    const borrowedAt = new Date(Math.max(new Date(order.created_at).getTime(), Math.min(Number.isFinite(reported) ? reported : now, now)));
-    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt });
+    const borrowedAt = new Date(
+      Math.max(new Date(order.created_at).getTime(), Math.min(Number.isFinite(reported) ? reported : now, now)),
+    );
+    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, {
+      powerbank_id: e.powerbankId,
+      slot: e.slot,
+      borrowed_at: borrowedAt,
+    });
     const out = await this.d.cabinets.markRented(e.powerbankId, order.id, borrowedAt, order.device_kind);
     await this.changed(order.user_id, order.id, Zujie.renting);
     await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
@@ -45,14 +74,18 @@ export abstract class RentalsReturning extends RentalsSettling {
     // received while this order was already waiting for its eject, and stamped after the pop, can be that one.
     const early = await this.d.cabinets.returnAfter(e.powerbankId, borrowedAt, order.created_at);
     if (early) {
-      const r = (typeof early.payload === 'string' ? JSON.parse(early.payload) : early.payload) as { slot: number; ts: string };
+      const r = (typeof early.payload === 'string' ? JSON.parse(early.payload) : early.payload) as {
+        slot: number;
+        ts: string;
+      };
       await this.onReturned(early.cabinet_id, { slot: r.slot, powerbankId: e.powerbankId, ts: r.ts });
       return;
     }
     // Or a cabinet's heartbeat already listed it in a slot after the pop (markRented did not apply).
     if (!out) {
       const [b] = await this.d.cabinets.powerbanks([e.powerbankId]);
-      if (b?.cabinet_id && b.slot && b.seen_at) await this.onReturned(b.cabinet_id, { slot: b.slot, powerbankId: b.id, ts: new Date(b.seen_at).toISOString() });
+      if (b?.cabinet_id && b.slot && b.seen_at)
+        await this.onReturned(b.cabinet_id, { slot: b.slot, powerbankId: b.id, ts: new Date(b.seen_at).toISOString() });
     }
   }
 
@@ -67,7 +100,8 @@ export abstract class RentalsReturning extends RentalsSettling {
     await this.d.db.tx(async () => {
       const order = await this.d.repo.find(orderId, { lock: true });
       if (order?.zujie !== Zujie.pending) return;
-      if (order.eject_command_id) await this.d.cabinets.ackCommand(order.eject_command_id, this.d.clock.now(), 'expired');
+      if (order.eject_command_id)
+        await this.d.cabinets.ackCommand(order.eject_command_id, this.d.clock.now(), 'expired');
       await this.cancel(order, 'eject timed out');
     });
   }
@@ -78,7 +112,12 @@ export abstract class RentalsReturning extends RentalsSettling {
     await this.d.repo.transition(order.id, Zujie.pending, Zujie.cancelled, { note, settled: true });
     await this.changed(order.user_id, order.id, Zujie.cancelled);
     if (order.hold_transfer_id) await this.d.ledger.voidPending(order.hold_transfer_id, now);
-    if (order.payment_id) await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: 0, orderId: order.id, userId: order.user_id }, now);
+    if (order.payment_id)
+      await this.d.jobs.enqueue(
+        JOB_SETTLE_PAYMENT,
+        { paymentId: order.payment_id, amount: 0, orderId: order.id, userId: order.user_id },
+        now,
+      );
     await this.d.depositReturns?.cancelled(order);
   }
 
@@ -88,15 +127,25 @@ export abstract class RentalsReturning extends RentalsSettling {
    * Past the overtime period the user pays at most the buy-out fee; a bought-out order that comes back gets the
    * difference to the rent for the real time back in the wallet (docs/pricing.md).
    */
-  async onReturned(cabinetId: string, e: { slot: number; powerbankId: string; ts: string; fault?: string; kind?: unknown }) {
+  async onReturned(
+    cabinetId: string,
+    e: { slot: number; powerbankId: string; ts: string; fault?: string; kind?: unknown },
+  ) {
     let order = await this.d.repo.openForPowerbank(e.powerbankId);
     const reportedAt = Date.parse(e.ts);
     const nowMs = this.d.clock.now().getTime();
     const seenAt = new Date(Math.min(Number.isFinite(reportedAt) ? reportedAt : nowMs, nowMs));
-    await this.d.cabinets.placeInSlot(e.powerbankId, cabinetId, e.slot, seenAt, isDeviceKind(e.kind) ? e.kind : undefined);
+    await this.d.cabinets.placeInSlot(
+      e.powerbankId,
+      cabinetId,
+      e.slot,
+      seenAt,
+      isDeviceKind(e.kind) ? e.kind : undefined,
+    );
     // No open rental, or a return stamped before this rental's pop: it belongs to an earlier rental of the power
     // bank, delivered late; that rental may have been settled later than this return (by a heartbeat).
-    if (!order || !order.borrowed_at || seenAt.getTime() < new Date(order.borrowed_at).getTime()) return this.settledEarlier(e.powerbankId, seenAt);
+    if (!order || !order.borrowed_at || seenAt.getTime() < new Date(order.borrowed_at).getTime())
+      return this.settledEarlier(e.powerbankId, seenAt);
     // A return that reports a fault: the order enters state 4 at the return's time, then settles like any return.
     if (e.fault && order.zujie === Zujie.renting && !order.settled) {
       await this.enterFault(order, e.ts, `fault on return: ${e.fault}`);
@@ -105,15 +154,25 @@ export abstract class RentalsReturning extends RentalsSettling {
     const now = this.d.clock.now();
     const borrowedAt = new Date(order.borrowed_at!).getTime();
     const reported = Date.parse(e.ts);
-    const returnedAt = new Date(Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime())));
+    const returnedAt = new Date(
+      Math.max(borrowedAt, Math.min(Number.isFinite(reported) ? reported : now.getTime(), now.getTime())),
+    );
     const { elapsed, minutes, to, fee } = this.returnFee(order, returnedAt);
     const returnCabinet = await this.d.cabinets.find(cabinetId);
     const returnVenue = returnCabinet ? await this.d.venues.priced(returnCabinet.venue_id) : undefined;
-    const where = { returned_at: returnedAt, return_cabinet_id: cabinetId, return_venue_name: returnVenue?.venue.name ?? cabinetId, use_minutes: minutes };
+    const where = {
+      returned_at: returnedAt,
+      return_cabinet_id: cabinetId,
+      return_venue_name: returnVenue?.venue.name ?? cabinetId,
+      use_minutes: minutes,
+    };
     if (order.bought_out_at) {
       // Within the agent's window after the buy-out (default 30 days) the buy-out comes back, less the rent due.
       const window = (await this.d.buyOutReversalDays?.(order.venue_id)) ?? Infinity;
-      const refund = returnedAt.getTime() - new Date(order.bought_out_at).getTime() <= window * 86_400_000 ? refundAfterBuyOut(order.plan, Number(order.fee ?? 0), elapsed) : 0;
+      const refund =
+        returnedAt.getTime() - new Date(order.bought_out_at).getTime() <= window * 86_400_000
+          ? refundAfterBuyOut(order.plan, Number(order.fee ?? 0), elapsed)
+          : 0;
       await this.settleBoughtOutReturn(order, to, where, refund, `state5_${order.id}`);
       return;
     }
@@ -135,7 +194,16 @@ export abstract class RentalsReturning extends RentalsSettling {
     const order = (await this.d.repo.find(found, { lock: true }))!;
     const { minutes, fee } = this.returnFee(order, seenAt);
     const refund = Math.max(0, Number(order.fee ?? 0) - fee);
-    if (!(await this.d.repo.moveReturn(order.id, new Date(order.returned_at!), seenAt, Number(order.fee ?? 0) - refund, minutes))) return;
+    if (
+      !(await this.d.repo.moveReturn(
+        order.id,
+        new Date(order.returned_at!),
+        seenAt,
+        Number(order.fee ?? 0) - refund,
+        minutes,
+      ))
+    )
+      return;
     await this.changed(order.user_id, order.id, order.zujie);
     if (refund > 0) await this.refundRent(order, refund, `return_${order.id}_${seenAt.getTime()}`, 'rent_refund');
   }
@@ -152,7 +220,9 @@ export abstract class RentalsReturning extends RentalsSettling {
     const pauses = pausesOf(order.grace);
     const elapsed = countedMs(borrowedAt, endAt, pauses);
     const overtime = endAt > buyOutAt(order.plan, new Date(borrowedAt), pauses).getTime();
-    const fee = overtime ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan)) : rentalFee(order.plan, elapsed);
+    const fee = overtime
+      ? Math.min(rentalFee(order.plan, elapsed), buyOutFee(order.plan))
+      : rentalFee(order.plan, elapsed);
     return { elapsed, minutes: billedMinutes(elapsed), to: overtime ? Zujie.overtimeReturn : Zujie.returned, fee };
   }
 
@@ -160,7 +230,13 @@ export abstract class RentalsReturning extends RentalsSettling {
    * A bought-out order whose power bank came back (or that the desk reverses, or a matched claim settles): its state,
    * the lower fee, and `refund` back (refundRent). In the caller's unit of work. Returns where the refund went.
    */
-  protected async settleBoughtOutReturn(order: OrderRow, to: number, where: Record<string, unknown>, refund: number, key: string): Promise<RefundSplit> {
+  protected async settleBoughtOutReturn(
+    order: OrderRow,
+    to: number,
+    where: Record<string, unknown>,
+    refund: number,
+    key: string,
+  ): Promise<RefundSplit> {
     await this.d.repo.transition(order.id, order.zujie, to, { ...where, fee: Number(order.fee ?? 0) - refund });
     await this.changed(order.user_id, order.id, to);
     if (refund <= 0) return { debt: 0, card: 0, wallet: 0 };
@@ -173,7 +249,12 @@ export abstract class RentalsReturning extends RentalsSettling {
    * capture: a refund job per payment and `key`, each at most what that payment captured less its refunds), and only
    * what no card can take back (a wallet deposit, a provider without refunds, a capture still to come) to the wallet.
    */
-  protected async refundRent(order: OrderRow, refund: number, key: string, code = 'buy_out_refund'): Promise<RefundSplit> {
+  protected async refundRent(
+    order: OrderRow,
+    refund: number,
+    key: string,
+    code = 'buy_out_refund',
+  ): Promise<RefundSplit> {
     const now = this.d.clock.now();
     await this.d.live.publish(order.user_id, { kind: 'wallet' });
     const w = this.d.ledger;
@@ -186,10 +267,15 @@ export abstract class RentalsReturning extends RentalsSettling {
       await this.d.repo.lowerDebt(order.id, split.debt, now);
       left -= split.debt;
     }
-    const order1 = (p: { purpose: string; id: string }) => (p.purpose === 'deposit_preauth' ? (p.id === order.payment_id ? 2 : 3) : 1);
+    const order1 = (p: { purpose: string; id: string }) =>
+      p.purpose === 'deposit_preauth' ? (p.id === order.payment_id ? 2 : 3) : 1;
     const paid = (await this.d.payments.ofOrder(order.id))
-      .filter((p) => ['rent_extra', 'debt', 'deposit_preauth'].includes(p.purpose) && ['captured', 'partially_captured'].includes(p.status)
-        && this.d.payments.canRefund(p.provider))
+      .filter(
+        (p) =>
+          ['rent_extra', 'debt', 'deposit_preauth'].includes(p.purpose) &&
+          ['captured', 'partially_captured'].includes(p.status) &&
+          this.d.payments.canRefund(p.provider),
+      )
       .sort((a, b) => order1(a) - order1(b));
     for (const p of paid) {
       const amount = Math.min(left, await cardRoom(this.d, p.id));
@@ -197,7 +283,11 @@ export abstract class RentalsReturning extends RentalsSettling {
       // The fee was taken from this card: that part goes back to it (a provider refund).
       const clearing = await w.account(providerOwner(p.provider), 'clearing', order.currency);
       await w.transfer({ debit: revenue, credit: clearing, amount, code, orderId: order.id, at: now });
-      await this.d.jobs.enqueue(JOB_REFUND_CARD, { paymentId: p.id, amount, key: p.id === order.payment_id ? key : `${key}_${p.id}` }, now);
+      await this.d.jobs.enqueue(
+        JOB_REFUND_CARD,
+        { paymentId: p.id, amount, key: p.id === order.payment_id ? key : `${key}_${p.id}` },
+        now,
+      );
       split.card += amount;
       left -= amount;
     }

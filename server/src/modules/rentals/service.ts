@@ -7,7 +7,17 @@
 import { RentalsDeskSettling } from './desk-settling.ts';
 import { OPEN_STATES } from './order-state.ts';
 import { CLOSED_BY_RETURN } from './repository.ts';
-import { JOB_BUY_OUT, JOB_CHARGE_EXTRA, JOB_EJECT_TIMEOUT, JOB_HOLD_EXPIRY, JOB_REFUND_CARD, JOB_SETTLE_PAYMENT, RENTAL_DEBT, RENTAL_DEPOSIT, type RentalsDeps } from './shared.ts';
+import {
+  JOB_BUY_OUT,
+  JOB_CHARGE_EXTRA,
+  JOB_EJECT_TIMEOUT,
+  JOB_HOLD_EXPIRY,
+  JOB_REFUND_CARD,
+  JOB_SETTLE_PAYMENT,
+  RENTAL_DEBT,
+  RENTAL_DEPOSIT,
+  type RentalsDeps,
+} from './shared.ts';
 
 export * from './shared.ts';
 export type { OrderRow } from './repository.ts';
@@ -27,9 +37,12 @@ export class RentalsService extends RentalsDeskSettling {
     d.jobs.register(JOB_SETTLE_PAYMENT, async (p) => {
       await this.d.payments.settleAuthorization(String(p.paymentId), Number(p.amount));
       // The card hold is captured or released: the order's money changed for its owner's open screens.
-      if (p.orderId && p.userId) await this.d.live.publish(Number(p.userId), { kind: 'order', orderId: String(p.orderId) });
+      if (p.orderId && p.userId)
+        await this.d.live.publish(Number(p.userId), { kind: 'order', orderId: String(p.orderId) });
     });
-    d.jobs.register(JOB_HOLD_EXPIRY, (p, job) => this.holdExpiring(String(p.orderId), String(p.paymentId), job.attempt));
+    d.jobs.register(JOB_HOLD_EXPIRY, (p, job) =>
+      this.holdExpiring(String(p.orderId), String(p.paymentId), job.attempt),
+    );
     d.jobs.register(JOB_CHARGE_EXTRA, (p) => this.chargeExtra(String(p.orderId), Number(p.amount)));
     d.jobs.register(JOB_REFUND_CARD, (p) => this.refundCard(String(p.paymentId), Number(p.amount), String(p.key)));
   }

@@ -30,8 +30,13 @@ export abstract class RentalsSettling extends RentalsRenting {
       // Not a guard that already ran: it may have renewed the hold at the card without recording it (its process
       // died, its unit of work failed); its retry finds the rental closed and releases that renewal.
       await this.d.jobs.cancel(JOB_HOLD_EXPIRY, 'orderId', order.id, { untried: true });
-      await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId: order.payment_id, amount: fromHold, orderId: order.id, userId: order.user_id }, now);
-      if (fee > fromHold) await this.d.jobs.enqueue(JOB_CHARGE_EXTRA, { orderId: order.id, amount: fee - fromHold }, now);
+      await this.d.jobs.enqueue(
+        JOB_SETTLE_PAYMENT,
+        { paymentId: order.payment_id, amount: fromHold, orderId: order.id, userId: order.user_id },
+        now,
+      );
+      if (fee > fromHold)
+        await this.d.jobs.enqueue(JOB_CHARGE_EXTRA, { orderId: order.id, amount: fee - fromHold }, now);
     }
     await this.d.partners.rentLedgerChanged(order.id);
   }
@@ -47,7 +52,11 @@ export abstract class RentalsSettling extends RentalsRenting {
   /** The hold's expiry guard job (none when the provider gave no capture deadline). */
   protected holdGuard(orderId: string, paymentId: string, captureBefore: Date | null) {
     if (!captureBefore) return null;
-    return { kind: JOB_HOLD_EXPIRY, payload: { orderId, paymentId }, runAt: new Date(Math.max(this.d.clock.now().getTime(), captureBefore.getTime() - HOLD_RENEW_MARGIN_MS)) };
+    return {
+      kind: JOB_HOLD_EXPIRY,
+      payload: { orderId, paymentId },
+      runAt: new Date(Math.max(this.d.clock.now().getTime(), captureBefore.getTime() - HOLD_RENEW_MARGIN_MS)),
+    };
   }
 
   /**
@@ -60,12 +69,19 @@ export abstract class RentalsSettling extends RentalsRenting {
     const order = await this.d.repo.find(orderId);
     if (!order) return;
     const p = await this.d.payments.find(paymentId);
-    const provider = p && this.d.payments.hasProvider(p.provider) ? this.d.payments.providerById(p.provider) : undefined;
+    const provider =
+      p && this.d.payments.hasProvider(p.provider) ? this.d.payments.providerById(p.provider) : undefined;
     // Only where payments says the saved card can be charged with the rider absent (its provider's offSession).
     const canRenew = p != null && provider != null && this.d.payments.canChargeOffSession(p);
-    const renew = () => this.d.payments.chargeOffSession(p!, {
-      amount: Number(p!.amount), currency: p!.currency, capture: 'manual', idempotencyKey: `renew_${p!.id}`, userId: order.user_id, purpose: 'deposit_preauth',
-    });
+    const renew = () =>
+      this.d.payments.chargeOffSession(p!, {
+        amount: Number(p!.amount),
+        currency: p!.currency,
+        capture: 'manual',
+        idempotencyKey: `renew_${p!.id}`,
+        userId: order.user_id,
+        purpose: 'deposit_preauth',
+      });
     if (order.settled || order.payment_id !== paymentId) {
       // A retry after the rental closed: an earlier attempt may have renewed the hold at the card and failed before
       // recording it. The replay (same idempotency key) answers that renewal; unless it is recorded, it is released.
@@ -90,8 +106,16 @@ export abstract class RentalsSettling extends RentalsRenting {
           if (!o || o.settled || o.payment_id !== paymentId) return false;
           if (await this.d.payments.byRef(provider.id, r.ref)) return true; // a retried job: done before
           const newId = await this.d.payments.record({
-            providerId: provider.id, result: { ...r, saved: r.saved ?? { paymentMethod: p.payment_method_ref!, customer: p.customer_ref ?? '' } },
-            userId: o.user_id, orderId, purpose: 'deposit_preauth', amount: Number(p.amount), currency: p.currency,
+            providerId: provider.id,
+            result: {
+              ...r,
+              saved: r.saved ?? { paymentMethod: p.payment_method_ref!, customer: p.customer_ref ?? '' },
+            },
+            userId: o.user_id,
+            orderId,
+            purpose: 'deposit_preauth',
+            amount: Number(p.amount),
+            currency: p.currency,
           });
           await this.d.repo.setPayment(orderId, newId);
           await this.d.jobs.enqueue(JOB_SETTLE_PAYMENT, { paymentId, amount: 0 }, this.d.clock.now());
@@ -102,7 +126,10 @@ export abstract class RentalsSettling extends RentalsRenting {
         return;
       }
       if (r.ok && r.status === 'requires_action') await provider.void(r.ref).catch(() => undefined);
-      this.d.log.warn({ orderId, declineCode: r.ok ? 'requires_action' : r.declineCode }, 'hold renewal refused: capturing the hold');
+      this.d.log.warn(
+        { orderId, declineCode: r.ok ? 'requires_action' : r.declineCode },
+        'hold renewal refused: capturing the hold',
+      );
     }
     await this.d.payments.settleAuthorization(paymentId, Number(p.amount));
   }
@@ -123,7 +150,12 @@ export abstract class RentalsSettling extends RentalsRenting {
     // authentication_required without a provider call: the rent above the hold becomes a debt paid in the app.
     const result: AuthorizeResult = p
       ? await this.d.payments.chargeOffSession(p, {
-          amount, currency: order.currency, capture: 'automatic', idempotencyKey: `extra_${orderId}`, userId: order.user_id, purpose: 'rent_extra',
+          amount,
+          currency: order.currency,
+          capture: 'automatic',
+          idempotencyKey: `extra_${orderId}`,
+          userId: order.user_id,
+          purpose: 'rent_extra',
         })
       : { ok: false, ref: null, declineCode: 'authentication_required', card: null };
     await this.d.db.tx(async () => {
@@ -131,9 +163,22 @@ export abstract class RentalsSettling extends RentalsRenting {
       // flight gets the same answer (same idempotency key) as the one that took over, and must not record it twice
       // (two payments and two rent entries, or the debt added twice).
       const o = await this.d.repo.find(orderId, { lock: true });
-      if (!o || Number(o.debt ?? 0) > 0 || (await this.d.payments.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra')) return;
+      if (
+        !o ||
+        Number(o.debt ?? 0) > 0 ||
+        (await this.d.payments.ofOrder(orderId)).some((x) => x.purpose === 'rent_extra')
+      )
+        return;
       if (result.ok && result.status === 'captured') {
-        await this.d.payments.record({ providerId: provider!.id, result, userId: order.user_id, orderId, purpose: 'rent_extra', amount, currency: order.currency });
+        await this.d.payments.record({
+          providerId: provider!.id,
+          result,
+          userId: order.user_id,
+          orderId,
+          purpose: 'rent_extra',
+          amount,
+          currency: order.currency,
+        });
         const w = this.d.ledger;
         const clearing = await w.account(providerOwner(provider!.id), 'clearing', order.currency);
         const revenue = await w.account(PLATFORM, 'revenue', order.currency);
@@ -141,9 +186,20 @@ export abstract class RentalsSettling extends RentalsRenting {
         await this.d.partners.rentLedgerChanged(orderId);
         return;
       }
-      if (result.ok && result.status === 'requires_action' && provider) await provider.void(result.ref).catch(() => undefined);
-      const declined: AuthorizeResult = result.ok ? { ok: false, ref: result.ref, declineCode: 'authentication_required', card: null } : result;
-      await this.d.payments.record({ providerId: provider?.id ?? 'none', result: declined, userId: order.user_id, orderId, purpose: 'rent_extra', amount, currency: order.currency });
+      if (result.ok && result.status === 'requires_action' && provider)
+        await provider.void(result.ref).catch(() => undefined);
+      const declined: AuthorizeResult = result.ok
+        ? { ok: false, ref: result.ref, declineCode: 'authentication_required', card: null }
+        : result;
+      await this.d.payments.record({
+        providerId: provider?.id ?? 'none',
+        result: declined,
+        userId: order.user_id,
+        orderId,
+        purpose: 'rent_extra',
+        amount,
+        currency: order.currency,
+      });
       await this.d.repo.addDebt(orderId, amount);
     });
   }
@@ -152,7 +208,9 @@ export abstract class RentalsSettling extends RentalsRenting {
   protected async refundCard(paymentId: string, amount: number, key: string) {
     const p = await this.d.payments.find(paymentId);
     if (!p) return;
-    const done = (await this.d.payments.timeline(p.order_id ?? '')).some((t) => t.payment_id === paymentId && t.to_status.startsWith('refund:') && Number(t.amount) === amount);
+    const done = (await this.d.payments.timeline(p.order_id ?? '')).some(
+      (t) => t.payment_id === paymentId && t.to_status.startsWith('refund:') && Number(t.amount) === amount,
+    );
     if (done) return;
     await this.d.payments.refund(paymentId, amount, key);
   }
@@ -172,7 +230,12 @@ export abstract class RentalsSettling extends RentalsRenting {
       if (why === 'overtime' && now < buyOutAt(order.plan, new Date(order.borrowed_at), pauses)) return false;
       const fee = buyOutFee(order.plan);
       const minutes = billedMinutes(countedMs(new Date(order.borrowed_at).getTime(), now.getTime(), pauses));
-      await this.d.repo.buyOut(order.id, order.zujie, { fee, use_minutes: minutes, at: now, note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user' });
+      await this.d.repo.buyOut(order.id, order.zujie, {
+        fee,
+        use_minutes: minutes,
+        at: now,
+        note: why === 'overtime' ? 'bought out: overtime' : 'bought out by the user',
+      });
       await this.charge(order, fee, now);
       await this.changed(order.user_id, order.id, order.zujie);
       // The user's request key completes with the buy-out (never the overtime job's: it runs without one).

@@ -87,7 +87,10 @@ export const JOB_DESK_REFUND = 'rental.desk-refund';
  */
 export async function cardRoom(d: { jobs: JobRunner; payments: PaymentsService }, paymentId: string): Promise<number> {
   const jobs = await d.jobs.unfinished([JOB_REFUND_CARD, JOB_DESK_REFUND], 'paymentId', paymentId);
-  return d.payments.refundRoom(paymentId, jobs.map((p) => ({ key: String(p.key), amount: Number(p.amount) })));
+  return d.payments.refundRoom(
+    paymentId,
+    jobs.map((p) => ({ key: String(p.key), amount: Number(p.amount) })),
+  );
 }
 /** How long before capture_before the hold is dealt with (a failed job still has a day of retries). */
 export const HOLD_RENEW_MARGIN_MS = 24 * 3_600_000;

@@ -2,8 +2,12 @@
 // sign-in (discoverable credentials: no e-mail typed). Each ceremony's challenge is kept in staff_ceremonies under
 // a random id in a short-lived cookie, so any API process can verify the answer, and each is used once.
 import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type RegistrationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
@@ -21,24 +25,42 @@ export interface RelyingParty {
 export const passkeyRefused = () => new AppError(401, 'ops.error.passkey');
 
 export class Passkeys {
-  constructor(private readonly repo: StaffRepository, private readonly clock: Clock, private readonly rpName = 'Powerly back office') {}
+  constructor(
+    private readonly repo: StaffRepository,
+    private readonly clock: Clock,
+    private readonly rpName = 'Powerly back office',
+  ) {}
 
   private expires() {
     return new Date(this.clock.now().getTime() + CEREMONY_MS);
   }
 
   /** Options to create a passkey for `staff`, and the ceremony's id. */
-  async registrationOptions(rp: RelyingParty, staff: { id: string; email: string; name: string }, kind = 'passkey-register') {
+  async registrationOptions(
+    rp: RelyingParty,
+    staff: { id: string; email: string; name: string },
+    kind = 'passkey-register',
+  ) {
     const existing = staff.id ? await this.repo.passkeysOf(staff.id) : [];
     const options = await generateRegistrationOptions({
-      rpName: this.rpName, rpID: rp.rpId, userName: staff.email, userDisplayName: staff.name,
+      rpName: this.rpName,
+      rpID: rp.rpId,
+      userName: staff.email,
+      userDisplayName: staff.name,
       userID: new TextEncoder().encode(staff.id || staff.email),
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({ id: p.credential_id, transports: p.transports })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
     const ceremony = randomToken();
-    await this.repo.insertCeremony(ceremony, { kind, challenge: options.challenge, staff_id: staff.id || null, verifier: null, nonce: null, expires_at: this.expires() });
+    await this.repo.insertCeremony(ceremony, {
+      kind,
+      challenge: options.challenge,
+      staff_id: staff.id || null,
+      verifier: null,
+      nonce: null,
+      expires_at: this.expires(),
+    });
     return { options, ceremony };
   }
 
@@ -47,18 +69,34 @@ export class Passkeys {
     const c = id ? await this.repo.takeCeremony(id, kind) : undefined;
     if (!c || new Date(c.expires_at) <= this.clock.now()) throw badRequest('ops.error.ceremony');
     const out = await verifyRegistrationResponse({
-      response: response as RegistrationResponseJSON, expectedChallenge: c.challenge, expectedOrigin: rp.origin, expectedRPID: rp.rpId,
+      response: response as RegistrationResponseJSON,
+      expectedChallenge: c.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpId,
       requireUserVerification: false,
     }).catch(() => ({ verified: false as const }));
     if (!out.verified) throw passkeyRefused();
     const cred = out.registrationInfo.credential;
-    return { staffId: c.staff_id, credentialId: cred.id, publicKey: cred.publicKey, counter: cred.counter, transports: cred.transports ?? [] };
+    return {
+      staffId: c.staff_id,
+      credentialId: cred.id,
+      publicKey: cred.publicKey,
+      counter: cred.counter,
+      transports: cred.transports ?? [],
+    };
   }
 
   async loginOptions(rp: RelyingParty) {
     const options = await generateAuthenticationOptions({ rpID: rp.rpId, userVerification: 'preferred' });
     const ceremony = randomToken();
-    await this.repo.insertCeremony(ceremony, { kind: 'passkey-login', challenge: options.challenge, staff_id: null, verifier: null, nonce: null, expires_at: this.expires() });
+    await this.repo.insertCeremony(ceremony, {
+      kind: 'passkey-login',
+      challenge: options.challenge,
+      staff_id: null,
+      verifier: null,
+      nonce: null,
+      expires_at: this.expires(),
+    });
     return { options, ceremony };
   }
 
@@ -69,8 +107,16 @@ export class Passkeys {
     const key = await this.repo.passkey(response.id);
     if (!key) throw passkeyRefused();
     const out = await verifyAuthenticationResponse({
-      response: response as AuthenticationResponseJSON, expectedChallenge: c.challenge, expectedOrigin: rp.origin, expectedRPID: rp.rpId,
-      credential: { id: key.credential_id, publicKey: new Uint8Array(key.public_key), counter: Number(key.counter), transports: key.transports as never },
+      response: response as AuthenticationResponseJSON,
+      expectedChallenge: c.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpId,
+      credential: {
+        id: key.credential_id,
+        publicKey: new Uint8Array(key.public_key),
+        counter: Number(key.counter),
+        transports: key.transports as never,
+      },
       requireUserVerification: false,
     }).catch(() => ({ verified: false, authenticationInfo: undefined }));
     if (!out.verified || !out.authenticationInfo) throw passkeyRefused();

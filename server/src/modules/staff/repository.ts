@@ -61,7 +61,8 @@ export interface CeremonyRow {
 }
 
 const STAFF_COLUMNS = 'id::text as id, email, name, disabled_at, version';
-const INVITATION_COLUMNS = 'i.sign_in, i.email, i.name, i.agent_id, i.role, i.venue_ids, i.invited_by::text as invited_by, i.expires_at, i.accepted_at, i.revoked_at';
+const INVITATION_COLUMNS =
+  'i.sign_in, i.email, i.name, i.agent_id, i.role, i.venue_ids, i.invited_by::text as invited_by, i.expires_at, i.accepted_at, i.revoked_at';
 const INVITATION_LIST = `select i.id::text as id, i.token_hash, i.created_at, ${INVITATION_COLUMNS}, s.email as invited_by_email
   from staff_invitations i join staff s on s.id = i.invited_by`;
 const STAFF_SORT: SortSpec = { name: 'lower(name)', email: 'lower(email)' };
@@ -72,7 +73,10 @@ export class StaffRepository {
   // ---- staff and memberships ----
 
   async byEmail(email: string): Promise<StaffRow | undefined> {
-    const { rows } = await this.db.query<StaffRow>(`select ${STAFF_COLUMNS} from staff where lower(email) = lower($1)`, [email]);
+    const { rows } = await this.db.query<StaffRow>(
+      `select ${STAFF_COLUMNS} from staff where lower(email) = lower($1)`,
+      [email],
+    );
     return rows[0];
   }
 
@@ -82,12 +86,19 @@ export class StaffRepository {
   }
 
   async create(email: string, name: string, at: Date): Promise<StaffRow> {
-    const { rows } = await this.db.query<StaffRow>(`insert into staff (email, name, created_at) values ($1, $2, $3) returning ${STAFF_COLUMNS}`, [email, name, at]);
+    const { rows } = await this.db.query<StaffRow>(
+      `insert into staff (email, name, created_at) values ($1, $2, $3) returning ${STAFF_COLUMNS}`,
+      [email, name, at],
+    );
     return rows[0]!;
   }
 
   /** The row when its version is still `version` (then version + 1); undefined when another save came first. */
-  async update(id: string, version: number, change: { name?: string; disabledAt?: Date | null }): Promise<StaffRow | undefined> {
+  async update(
+    id: string,
+    version: number,
+    change: { name?: string; disabledAt?: Date | null },
+  ): Promise<StaffRow | undefined> {
     const { rows } = await this.db.query<StaffRow>(
       `update staff set name = coalesce($3, name),
          disabled_at = case when $4::boolean then $5::timestamptz else disabled_at end,
@@ -110,7 +121,10 @@ export class StaffRepository {
 
   /** Ends one membership of a person (their others stay): false when they had none at that agent. */
   async deleteMembership(staffId: string, agentId: string): Promise<boolean> {
-    const { rowCount } = await this.db.query('delete from staff_memberships where staff_id = $1 and agent_id = $2', [staffId, agentId]);
+    const { rowCount } = await this.db.query('delete from staff_memberships where staff_id = $1 and agent_id = $2', [
+      staffId,
+      agentId,
+    ]);
     return rowCount === 1;
   }
 
@@ -135,10 +149,24 @@ export class StaffRepository {
    * A page of staff with a membership inside `agents` (null: everyone), filtered by `q` (name or e-mail) and
    * `agentId`, in `sort` order, after the cursor `after` ([sort value, id]).
    */
-  async list(f: { agents: string[] | null; q?: string; agentId?: string; sort: string; after?: [string, string]; limit: number }): Promise<Array<StaffRow & { sort_key: string }>> {
+  async list(f: {
+    agents: string[] | null;
+    q?: string;
+    agentId?: string;
+    sort: string;
+    after?: [string, string];
+    limit: number;
+  }): Promise<Array<StaffRow & { sort_key: string }>> {
     const order = orderBy(STAFF_SORT, f.sort, 'id');
-    const params: unknown[] = [f.agents, f.q ? `%${f.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null, f.agentId ?? null, f.limit];
-    const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, id) ${order.desc ? '<' : '>'} ($5, $6::bigint)`) : '';
+    const params: unknown[] = [
+      f.agents,
+      f.q ? `%${f.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null,
+      f.agentId ?? null,
+      f.limit,
+    ];
+    const after = f.after
+      ? (params.push(f.after[0], f.after[1]), `and (${order.key}, id) ${order.desc ? '<' : '>'} ($5, $6::bigint)`)
+      : '';
     const { rows } = await this.db.query<StaffRow & { sort_key: string }>(
       `select ${STAFF_COLUMNS}, ${order.key} as sort_key from staff s
        where ($1::text[] is null or exists (select 1 from staff_memberships m where m.staff_id = s.id and m.agent_id = any($1::text[])))
@@ -158,7 +186,15 @@ export class StaffRepository {
 
   // ---- sessions ----
 
-  async insertSession(s: { tokenHash: string; staffId: string; method: string; ip: string; userAgent: string; at: Date; expiresAt: Date }) {
+  async insertSession(s: {
+    tokenHash: string;
+    staffId: string;
+    method: string;
+    ip: string;
+    userAgent: string;
+    at: Date;
+    expiresAt: Date;
+  }) {
     await this.db.query(
       `insert into staff_sessions (token_hash, staff_id, method, ip, user_agent, created_at, last_seen_at, expires_at)
        values ($1, $2, $3, $4, $5, $6, $6, $7)`,
@@ -168,7 +204,9 @@ export class StaffRepository {
 
   async session(tokenHash: string): Promise<SessionRow | undefined> {
     const { rows } = await this.db.query<SessionRow>(
-      'select staff_id::text as staff_id, last_seen_at, expires_at from staff_sessions where token_hash = $1', [tokenHash]);
+      'select staff_id::text as staff_id, last_seen_at, expires_at from staff_sessions where token_hash = $1',
+      [tokenHash],
+    );
     return rows[0];
   }
 
@@ -182,7 +220,10 @@ export class StaffRepository {
 
   /** Ends every session of the person (but `keep`, the caller's own, when given): the count ended. */
   async deleteSessionsOf(staffId: string, keep?: string): Promise<number> {
-    const { rowCount } = await this.db.query('delete from staff_sessions where staff_id = $1 and token_hash is distinct from $2', [staffId, keep ?? null]);
+    const { rowCount } = await this.db.query(
+      'delete from staff_sessions where staff_id = $1 and token_hash is distinct from $2',
+      [staffId, keep ?? null],
+    );
     return rowCount;
   }
 
@@ -191,18 +232,29 @@ export class StaffRepository {
   async passkey(credentialId: string): Promise<PasskeyRow | undefined> {
     const { rows } = await this.db.query<PasskeyRow>(
       'select credential_id, staff_id::text as staff_id, public_key, counter, transports, label, created_at, last_used_at from staff_passkeys where credential_id = $1',
-      [credentialId]);
+      [credentialId],
+    );
     return rows[0];
   }
 
   async passkeysOf(staffId: string): Promise<PasskeyRow[]> {
     const { rows } = await this.db.query<PasskeyRow>(
       `select credential_id, staff_id::text as staff_id, public_key, counter, transports, label, created_at, last_used_at
-       from staff_passkeys where staff_id = $1 order by created_at`, [staffId]);
+       from staff_passkeys where staff_id = $1 order by created_at`,
+      [staffId],
+    );
     return rows;
   }
 
-  async insertPasskey(p: { credentialId: string; staffId: string; publicKey: Uint8Array; counter: number; transports: string[]; label: string; at: Date }) {
+  async insertPasskey(p: {
+    credentialId: string;
+    staffId: string;
+    publicKey: Uint8Array;
+    counter: number;
+    transports: string[];
+    label: string;
+    at: Date;
+  }) {
     await this.db.query(
       `insert into staff_passkeys (credential_id, staff_id, public_key, counter, transports, label, created_at)
        values ($1, $2, $3, $4, $5, $6, $7)`,
@@ -211,7 +263,11 @@ export class StaffRepository {
   }
 
   async usePasskey(credentialId: string, counter: number, at: Date) {
-    await this.db.query('update staff_passkeys set counter = $2, last_used_at = $3 where credential_id = $1', [credentialId, counter, at]);
+    await this.db.query('update staff_passkeys set counter = $2, last_used_at = $3 where credential_id = $1', [
+      credentialId,
+      counter,
+      at,
+    ]);
   }
 
   // ---- ceremonies (WebAuthn challenges, single sign-on states) ----
@@ -227,7 +283,9 @@ export class StaffRepository {
   async takeCeremony(id: string, kind: string): Promise<CeremonyRow | undefined> {
     const { rows } = await this.db.query<CeremonyRow>(
       `delete from staff_ceremonies where id = $1 and kind = $2
-       returning kind, challenge, staff_id::text as staff_id, verifier, nonce, expires_at`, [id, kind]);
+       returning kind, challenge, staff_id::text as staff_id, verifier, nonce, expires_at`,
+      [id, kind],
+    );
     return rows[0];
   }
 
@@ -255,7 +313,9 @@ export class StaffRepository {
 
   async invitation(tokenHash: string): Promise<InvitationRow | undefined> {
     const { rows } = await this.db.query<InvitationRow>(
-      `select ${INVITATION_COLUMNS} from staff_invitations i where token_hash = $1`, [tokenHash]);
+      `select ${INVITATION_COLUMNS} from staff_invitations i where token_hash = $1`,
+      [tokenHash],
+    );
     return rows[0];
   }
 
@@ -268,7 +328,15 @@ export class StaffRepository {
    * A page of invitations to memberships inside `agents` (null: every one, the platform's included), newest
    * first (by id), filtered by state at `now`, e-mail or name, and agent.
    */
-  async listInvitations(f: { agents: string[] | null; state?: string; q?: string; agentId?: string; now: Date; after?: string; limit: number }): Promise<InvitationListRow[]> {
+  async listInvitations(f: {
+    agents: string[] | null;
+    state?: string;
+    q?: string;
+    agentId?: string;
+    now: Date;
+    after?: string;
+    limit: number;
+  }): Promise<InvitationListRow[]> {
     const { rows } = await this.db.query<InvitationListRow>(
       `${INVITATION_LIST}
        where ($1::text[] is null or i.agent_id = any($1::text[]))
@@ -278,7 +346,15 @@ export class StaffRepository {
          and ($4::text is null or i.agent_id = $4)
          and ($6::bigint is null or i.id < $6)
        order by i.id desc limit $7`,
-      [f.agents, f.state ?? null, f.q ? `%${f.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null, f.agentId ?? null, f.now, f.after ?? null, f.limit],
+      [
+        f.agents,
+        f.state ?? null,
+        f.q ? `%${f.q.toLowerCase().replace(/[\\%_]/g, '\\$&')}%` : null,
+        f.agentId ?? null,
+        f.now,
+        f.after ?? null,
+        f.limit,
+      ],
     );
     return rows;
   }
@@ -286,7 +362,9 @@ export class StaffRepository {
   /** Revokes an invitation not accepted nor revoked yet: false otherwise. */
   async revokeInvitation(id: string, by: string, at: Date): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      'update staff_invitations set revoked_at = $3, revoked_by = $2 where id = $1 and accepted_at is null and revoked_at is null', [id, by, at]);
+      'update staff_invitations set revoked_at = $3, revoked_by = $2 where id = $1 and accepted_at is null and revoked_at is null',
+      [id, by, at],
+    );
     return rowCount === 1;
   }
 
@@ -295,20 +373,26 @@ export class StaffRepository {
     const { rows } = await this.db.query<InvitationRow & { token_hash: string }>(
       `select token_hash, ${INVITATION_COLUMNS} from staff_invitations i
        where lower(email) = lower($1) and sign_in = 'sso' and accepted_at is null and revoked_at is null and expires_at > $2 order by id`,
-      [email, now]);
+      [email, now],
+    );
     return rows;
   }
 
   /** Takes the next version of a person (a change of their memberships): false when another save came first. */
   async bumpVersion(id: string, version: number): Promise<StaffRow | undefined> {
-    const { rows } = await this.db.query<StaffRow>(`update staff set version = version + 1 where id = $1 and version = $2 returning ${STAFF_COLUMNS}`, [id, version]);
+    const { rows } = await this.db.query<StaffRow>(
+      `update staff set version = version + 1 where id = $1 and version = $2 returning ${STAFF_COLUMNS}`,
+      [id, version],
+    );
     return rows[0];
   }
 
   /** Marks the invitation accepted by `staffId`: false when it was accepted already (a second use). */
   async acceptInvitation(tokenHash: string, staffId: string, at: Date): Promise<boolean> {
     const { rowCount } = await this.db.query(
-      'update staff_invitations set accepted_at = $3, staff_id = $2 where token_hash = $1 and accepted_at is null and revoked_at is null', [tokenHash, staffId, at]);
+      'update staff_invitations set accepted_at = $3, staff_id = $2 where token_hash = $1 and accepted_at is null and revoked_at is null',
+      [tokenHash, staffId, at],
+    );
     return rowCount === 1;
   }
 }

@@ -23,15 +23,24 @@ export interface LiveSession {
 }
 
 export class StaffSessions {
-  constructor(private readonly repo: StaffRepository, private readonly clock: Clock, readonly settings: SessionSettings) {}
+  constructor(
+    private readonly repo: StaffRepository,
+    private readonly clock: Clock,
+    readonly settings: SessionSettings,
+  ) {}
 
   /** A new session's token (the cookie's value). */
   async open(staffId: string, method: string, from: { ip: string; userAgent: string }): Promise<string> {
     const token = randomToken();
     const at = this.clock.now();
     await this.repo.insertSession({
-      tokenHash: sha256(token), staffId, method, ip: from.ip, userAgent: from.userAgent.slice(0, 300),
-      at, expiresAt: new Date(at.getTime() + this.settings.maxMs),
+      tokenHash: sha256(token),
+      staffId,
+      method,
+      ip: from.ip,
+      userAgent: from.userAgent.slice(0, 300),
+      at,
+      expiresAt: new Date(at.getTime() + this.settings.maxMs),
     });
     return token;
   }

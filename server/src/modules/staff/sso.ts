@@ -32,20 +32,32 @@ export function ssoSettingsFromEnv(env: NodeJS.ProcessEnv): SsoSettings | undefi
 export class SingleSignOn {
   private readonly configs = new Map<string, Promise<oidc.Configuration>>();
 
-  constructor(private readonly settings: SsoSettings, private readonly repo: StaffRepository, private readonly clock: Clock) {}
+  constructor(
+    private readonly settings: SsoSettings,
+    private readonly repo: StaffRepository,
+    private readonly clock: Clock,
+  ) {}
 
   private configuration(origin: string): Promise<oidc.Configuration> {
     const issuer = typeof this.settings.issuer === 'string' ? this.settings.issuer : this.settings.issuer(origin);
     let config = this.configs.get(issuer);
     // The ID token's times are judged by the injected clock, as everything else is.
     const skew = Math.round((this.clock.now().getTime() - Date.now()) / 1000);
-    config ??= oidc.discovery(new URL(issuer), this.settings.clientId, { [oidc.clockSkew]: skew }, oidc.ClientSecretBasic(this.settings.clientSecret), {
-      ...(this.settings.fetch ? { [oidc.customFetch]: this.settings.fetch as never } : {}),
-      ...(this.settings.insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
-    }).catch((err: unknown) => {
-      this.configs.delete(issuer);
-      throw err;
-    });
+    config ??= oidc
+      .discovery(
+        new URL(issuer),
+        this.settings.clientId,
+        { [oidc.clockSkew]: skew },
+        oidc.ClientSecretBasic(this.settings.clientSecret),
+        {
+          ...(this.settings.fetch ? { [oidc.customFetch]: this.settings.fetch as never } : {}),
+          ...(this.settings.insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+        },
+      )
+      .catch((err: unknown) => {
+        this.configs.delete(issuer);
+        throw err;
+      });
     this.configs.set(issuer, config);
     return config;
   }
@@ -58,11 +70,20 @@ export class SingleSignOn {
     const nonce = oidc.randomNonce();
     const ceremony = randomToken();
     await this.repo.insertCeremony(ceremony, {
-      kind: 'oidc', challenge: state, staff_id: null, verifier, nonce, expires_at: new Date(this.clock.now().getTime() + STATE_MS),
+      kind: 'oidc',
+      challenge: state,
+      staff_id: null,
+      verifier,
+      nonce,
+      expires_at: new Date(this.clock.now().getTime() + STATE_MS),
     });
     const url = oidc.buildAuthorizationUrl(config, {
-      redirect_uri: redirectUri, scope: 'openid email profile', state, nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+      redirect_uri: redirectUri,
+      scope: 'openid email profile',
+      state,
+      nonce,
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
     });
     return { url: url.href, ceremony };
   }
@@ -75,9 +96,14 @@ export class SingleSignOn {
     // The callback URL as the provider redirected to it (the redirect URI's origin and path, this request's query).
     const current = new URL(redirectUri);
     current.search = callbackUrl.search;
-    const tokens = await oidc.authorizationCodeGrant(config, current, {
-      pkceCodeVerifier: c.verifier, expectedState: c.challenge, expectedNonce: c.nonce ?? undefined, idTokenExpected: true,
-    }).catch(() => undefined);
+    const tokens = await oidc
+      .authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: c.verifier,
+        expectedState: c.challenge,
+        expectedNonce: c.nonce ?? undefined,
+        idTokenExpected: true,
+      })
+      .catch(() => undefined);
     const claims = tokens?.claims();
     const email = typeof claims?.email === 'string' && claims.email_verified !== false ? claims.email : undefined;
     if (!email) throw ssoRefused();

@@ -18,12 +18,45 @@ export interface VenueAdminRow extends VenueRow {
 
 export type PlanInsert = Omit<PlanRow, 'id'>;
 
-const VENUE_COLS = ['name', 'names', 'city', 'country', 'address', 'hours', 'description', 'logo_url', 'lat', 'lng', 'opening_hours', 'contacts', 'agent_id', 'state'] as const;
-const PLAN_COLS = ['kind', 'unit_price', 'unit_length', 'price_unit', 'free_minutes', 'daily_cap', 'deposit', 'overtime_amount', 'overtime_days', 'deposit_type', 'tiers', 'effective_from'] as const;
+const VENUE_COLS = [
+  'name',
+  'names',
+  'city',
+  'country',
+  'address',
+  'hours',
+  'description',
+  'logo_url',
+  'lat',
+  'lng',
+  'opening_hours',
+  'contacts',
+  'agent_id',
+  'state',
+] as const;
+const PLAN_COLS = [
+  'kind',
+  'unit_price',
+  'unit_length',
+  'price_unit',
+  'free_minutes',
+  'daily_cap',
+  'deposit',
+  'overtime_amount',
+  'overtime_days',
+  'deposit_type',
+  'tiers',
+  'effective_from',
+] as const;
 const jsonCols = new Set(['names', 'opening_hours', 'contacts', 'tiers']);
 const arg = (col: string, v: unknown) => (jsonCols.has(col) && v !== null ? JSON.stringify(v) : v);
 const planRow = (r: PlanRow): PlanRow => ({
-  ...r, id: Number(r.id), currency: r.currency.trim(), unit_price: Number(r.unit_price), daily_cap: Number(r.daily_cap), deposit: Number(r.deposit),
+  ...r,
+  id: Number(r.id),
+  currency: r.currency.trim(),
+  unit_price: Number(r.unit_price),
+  daily_cap: Number(r.daily_cap),
+  deposit: Number(r.deposit),
   overtime_amount: Number(r.overtime_amount),
 });
 
@@ -85,7 +118,11 @@ export class VenuesAdminRepository {
   async updatePlan(id: number, p: PlanInsert, now: Date): Promise<'ok' | 'inEffect' | 'taken'> {
     const sets = PLAN_COLS.map((c, i) => `${c} = $${i + 3}`).join(', ');
     try {
-      const res = await this.db.query(`update price_plans set ${sets} where id = $1 and effective_from > $2`, [id, now, ...PLAN_COLS.map((c) => arg(c, p[c]))]);
+      const res = await this.db.query(`update price_plans set ${sets} where id = $1 and effective_from > $2`, [
+        id,
+        now,
+        ...PLAN_COLS.map((c) => arg(c, p[c])),
+      ]);
       return res.rowCount === 1 ? 'ok' : 'inEffect';
     } catch (err) {
       if ((err as { code?: string }).code === '23505') return 'taken';

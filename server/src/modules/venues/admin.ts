@@ -8,7 +8,15 @@ import { Problems, schemaProblems } from '../../lib/validate.ts';
 import type { VenueAdminRow, VenuesAdminRepository } from './admin-repository.ts';
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-const DAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
+const DAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
+  mon: 'Mon',
+  tue: 'Tue',
+  wed: 'Wed',
+  thu: 'Thu',
+  fri: 'Fri',
+  sat: 'Sat',
+  sun: 'Sun',
+};
 
 /** Problems of opening hours the schema cannot see: empty, overlapping or unordered ranges, impossible or repeated dates. */
 export function openingHoursProblems(p: Problems, oh: OpeningHours, at = 'openingHours') {
@@ -26,7 +34,8 @@ export function openingHoursProblems(p: Problems, oh: OpeningHours, at = 'openin
   const seen = new Set<string>();
   oh.exceptions.forEach((e, i) => {
     const t = Date.parse(`${e.date}T00:00:00Z`);
-    if (!Number.isFinite(t) || new Date(t).toISOString().slice(0, 10) !== e.date) p.add(`${at}.exceptions.${i}.date`, 'invalid');
+    if (!Number.isFinite(t) || new Date(t).toISOString().slice(0, 10) !== e.date)
+      p.add(`${at}.exceptions.${i}.date`, 'invalid');
     else if (seen.has(e.date)) p.add(`${at}.exceptions.${i}.date`, 'duplicate');
     seen.add(e.date);
     day(e.ranges, `${at}.exceptions.${i}.ranges`);
@@ -46,13 +55,32 @@ export function hoursText(oh: OpeningHours): string {
   return groups.map((g) => `${g.from === g.to ? g.from : `${g.from}-${g.to}`} ${g.text}`).join(', ');
 }
 
-const logoOk = (u: string) => u === '' || /^https:\/\//.test(u) || /^data:image\/(svg\+xml|png|jpeg|webp);base64,/.test(u) || /^\/media\/[A-Za-z0-9._/-]+$/.test(u);
+const logoOk = (u: string) =>
+  u === '' ||
+  /^https:\/\//.test(u) ||
+  /^data:image\/(svg\+xml|png|jpeg|webp);base64,/.test(u) ||
+  /^\/media\/[A-Za-z0-9._/-]+$/.test(u);
 
 export function toVenue(r: VenueAdminRow): Venue {
   return {
-    id: r.id, name: r.name, names: r.names as Venue['names'], city: r.city, country: r.country?.trim() || null, address: r.address, description: r.description, logoUrl: r.logo_url,
-    lat: r.lat, lng: r.lng, currency: r.currency, openingHours: (r.opening_hours ?? null) as OpeningHours | null, contacts: r.contacts,
-    agentId: r.agent_id, state: r.state, hours: r.hours, version: r.version, bannerUrl: r.banner_url ?? '',
+    id: r.id,
+    name: r.name,
+    names: r.names as Venue['names'],
+    city: r.city,
+    country: r.country?.trim() || null,
+    address: r.address,
+    description: r.description,
+    logoUrl: r.logo_url,
+    lat: r.lat,
+    lng: r.lng,
+    currency: r.currency,
+    openingHours: (r.opening_hours ?? null) as OpeningHours | null,
+    contacts: r.contacts,
+    agentId: r.agent_id,
+    state: r.state,
+    hours: r.hours,
+    version: r.version,
+    bannerUrl: r.banner_url ?? '',
   };
 }
 
@@ -89,9 +117,22 @@ export class VenuesAdminService {
     const v = input as VenueCreate;
     await this.check(p, v);
     const row: Omit<VenueAdminRow, 'version'> = {
-      id: v.id, name: v.name, names: v.names ?? {}, city: v.city, country: v.country ?? null, address: v.address, hours: hoursText(v.openingHours),
-      description: v.description ?? '', logo_url: v.logoUrl ?? '', lat: v.lat, lng: v.lng, currency: v.currency,
-      opening_hours: v.openingHours, contacts: v.contacts ?? {}, agent_id: v.agentId ?? null, state: v.state ?? 'draft',
+      id: v.id,
+      name: v.name,
+      names: v.names ?? {},
+      city: v.city,
+      country: v.country ?? null,
+      address: v.address,
+      hours: hoursText(v.openingHours),
+      description: v.description ?? '',
+      logo_url: v.logoUrl ?? '',
+      lat: v.lat,
+      lng: v.lng,
+      currency: v.currency,
+      opening_hours: v.openingHours,
+      contacts: v.contacts ?? {},
+      agent_id: v.agentId ?? null,
+      state: v.state ?? 'draft',
     };
     if (!(await this.d.repo.insertVenue(row, this.d.clock.now()))) p.add('id', 'duplicate').throwIfAny();
     return toVenue({ ...row, version: 1 });
@@ -108,12 +149,20 @@ export class VenuesAdminService {
     const oh = u.openingHours ?? (cur.opening_hours as OpeningHours | null);
     const next: Omit<VenueAdminRow, 'version'> = {
       ...cur,
-      ...(u.name !== undefined && { name: u.name }), ...(u.names !== undefined && { names: u.names }), ...(u.city !== undefined && { city: u.city }), ...(u.country !== undefined && { country: u.country }),
-      ...(u.address !== undefined && { address: u.address }), ...(u.description !== undefined && { description: u.description }),
-      ...(u.logoUrl !== undefined && { logo_url: u.logoUrl }), ...(u.lat !== undefined && { lat: u.lat }), ...(u.lng !== undefined && { lng: u.lng }),
-      ...(u.contacts !== undefined && { contacts: u.contacts }), ...(u.agentId !== undefined && { agent_id: u.agentId }),
+      ...(u.name !== undefined && { name: u.name }),
+      ...(u.names !== undefined && { names: u.names }),
+      ...(u.city !== undefined && { city: u.city }),
+      ...(u.country !== undefined && { country: u.country }),
+      ...(u.address !== undefined && { address: u.address }),
+      ...(u.description !== undefined && { description: u.description }),
+      ...(u.logoUrl !== undefined && { logo_url: u.logoUrl }),
+      ...(u.lat !== undefined && { lat: u.lat }),
+      ...(u.lng !== undefined && { lng: u.lng }),
+      ...(u.contacts !== undefined && { contacts: u.contacts }),
+      ...(u.agentId !== undefined && { agent_id: u.agentId }),
       ...(u.state !== undefined && { state: u.state }),
-      opening_hours: oh, hours: oh ? hoursText(oh) : cur.hours,
+      opening_hours: oh,
+      hours: oh ? hoursText(oh) : cur.hours,
     };
     const version = await this.d.repo.updateVenue(next, u.version, this.d.clock.now());
     if (version === undefined) throw conflict('error.fleet.stale');

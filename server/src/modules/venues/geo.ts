@@ -45,7 +45,23 @@ export function boundingBox(lat: number, lng: number, radius: number): GeoBox {
   const dLng = Math.asin(s) / DEG;
   const lo = lng - dLng;
   const hi = lng + dLng;
-  if (lo < -180) return { latMin, latMax, lngRanges: [[lo + 360, 180], [-180, hi]] };
-  if (hi > 180) return { latMin, latMax, lngRanges: [[lo, 180], [-180, hi - 360]] };
+  if (lo < -180)
+    return {
+      latMin,
+      latMax,
+      lngRanges: [
+        [lo + 360, 180],
+        [-180, hi],
+      ],
+    };
+  if (hi > 180)
+    return {
+      latMin,
+      latMax,
+      lngRanges: [
+        [lo, 180],
+        [-180, hi - 360],
+      ],
+    };
   return { latMin, latMax, lngRanges: [[lo, hi]] };
 }

@@ -14,9 +14,26 @@ import type { VenuesOps } from './ops.ts';
 import type { VenuesOpsRepository } from './ops-repository.ts';
 
 export class VenueImages {
-  constructor(private readonly d: { db: Db; clock: Clock; store: MediaStore; repo: VenuesOpsRepository; venues: VenuesAdminService; ops: VenuesOps; audit: AuditService }) {}
+  constructor(
+    private readonly d: {
+      db: Db;
+      clock: Clock;
+      store: MediaStore;
+      repo: VenuesOpsRepository;
+      venues: VenuesAdminService;
+      ops: VenuesOps;
+      audit: AuditService;
+    },
+  ) {}
 
-  async upload(scope: Scope, actor: Actor, id: string, version: number, kind: ImageKind, bytes: Uint8Array): Promise<Venue> {
+  async upload(
+    scope: Scope,
+    actor: Actor,
+    id: string,
+    version: number,
+    kind: ImageKind,
+    bytes: Uint8Array,
+  ): Promise<Venue> {
     await this.d.ops.get(scope, id);
     const img = await checkImage(bytes, kind);
     const key = `venues/${kind}-${img.digest}.${img.ext}`;
@@ -30,8 +47,18 @@ export class VenueImages {
       const after = await this.d.venues.get(id);
       const field = kind === 'logo' ? 'logoUrl' : 'bannerUrl';
       await this.d.audit.record(actor, {
-        action: `venue.${kind}`, entity: 'venue', entityId: id, agentId: after.agentId,
-        before: { [field]: before[field] }, after: { [field]: url, contentType: img.contentType, width: img.width, height: img.height, bytes: bytes.length },
+        action: `venue.${kind}`,
+        entity: 'venue',
+        entityId: id,
+        agentId: after.agentId,
+        before: { [field]: before[field] },
+        after: {
+          [field]: url,
+          contentType: img.contentType,
+          width: img.width,
+          height: img.height,
+          bytes: bytes.length,
+        },
       });
       return after;
     });

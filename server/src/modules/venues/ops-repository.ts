@@ -25,7 +25,9 @@ export class VenuesOpsRepository {
     const order = orderBy(VENUE_SORT, f.sort, 'id');
     const s = scopeFlags(f.scope);
     const params: unknown[] = [s.all, s.agents, s.pairs, likeOf(f.q), f.state ?? null, f.agentId ?? null, f.limit];
-    const after = f.after ? (params.push(f.after[0], f.after[1]), `and (${order.key}, id) ${order.desc ? '<' : '>'} ($8, $9)`) : '';
+    const after = f.after
+      ? (params.push(f.after[0], f.after[1]), `and (${order.key}, id) ${order.desc ? '<' : '>'} ($8, $9)`)
+      : '';
     const { rows } = await this.db.query<VenueAdminRow & { sort_key: string }>(
       `select *, ${order.key}::text as sort_key from venues
         where ($1 or agent_id = any($2::text[]) or (agent_id || '/' || id) = any($3::text[]))
@@ -39,7 +41,13 @@ export class VenuesOpsRepository {
   }
 
   /** Sets a venue's logo or banner URL if it is still at `version`: the new version, or undefined when stale. */
-  async setImage(id: string, version: number, kind: 'logo' | 'banner', url: string, at: Date): Promise<number | undefined> {
+  async setImage(
+    id: string,
+    version: number,
+    kind: 'logo' | 'banner',
+    url: string,
+    at: Date,
+  ): Promise<number | undefined> {
     const col = kind === 'logo' ? 'logo_url' : 'banner_url';
     const { rows } = await this.db.query<{ version: number }>(
       `update venues set ${col} = $3, version = version + 1, updated_at = $4 where id = $1 and version = $2 returning version`,

@@ -28,7 +28,15 @@ export class VenuesOps {
 
   async list(scope: Scope, q: VenueListQuery) {
     const limit = q.limit ?? 50;
-    const rows = await this.d.repo.list({ scope, q: q.q, state: q.state, agentId: q.agentId, sort: q.sort, after: decodeCursor(q.cursor, FLEET_ID), limit: limit + 1 });
+    const rows = await this.d.repo.list({
+      scope,
+      q: q.q,
+      state: q.state,
+      agentId: q.agentId,
+      sort: q.sort,
+      after: decodeCursor(q.cursor, FLEET_ID),
+      limit: limit + 1,
+    });
     return pageOf(rows, limit, (r) => [r.sort_key, r.id], toVenue);
   }
 
@@ -40,21 +48,42 @@ export class VenuesOps {
   }
 
   async create(scope: Scope, actor: Actor, body: VenueCreate): Promise<Venue> {
-    if (!mayOwn(scope, body.agentId)) new Problems().add('agentId', body.agentId ? 'notFound' : 'required').throwIfAny();
+    if (!mayOwn(scope, body.agentId))
+      new Problems().add('agentId', body.agentId ? 'notFound' : 'required').throwIfAny();
     return this.d.db.tx(async () => {
       const after = await this.d.venues.create(body);
-      await this.d.audit.record(actor, { action: 'venue.create', entity: 'venue', entityId: after.id, agentId: after.agentId, after });
+      await this.d.audit.record(actor, {
+        action: 'venue.create',
+        entity: 'venue',
+        entityId: after.id,
+        agentId: after.agentId,
+        after,
+      });
       return after;
     });
   }
 
   /** Changes a venue read at `version` (If-Match); 409 when someone saved it since. */
-  async update(scope: Scope, actor: Actor, id: string, version: number, change: Omit<VenueChangeBody, 'reason'>): Promise<Venue> {
-    if (change.agentId !== undefined && !mayOwn(scope, change.agentId)) new Problems().add('agentId', change.agentId ? 'notFound' : 'required').throwIfAny();
+  async update(
+    scope: Scope,
+    actor: Actor,
+    id: string,
+    version: number,
+    change: Omit<VenueChangeBody, 'reason'>,
+  ): Promise<Venue> {
+    if (change.agentId !== undefined && !mayOwn(scope, change.agentId))
+      new Problems().add('agentId', change.agentId ? 'notFound' : 'required').throwIfAny();
     return this.d.db.tx(async () => {
       const before = await this.get(scope, id);
       const after = await this.d.venues.update(id, { ...change, version });
-      await this.d.audit.record(actor, { action: 'venue.update', entity: 'venue', entityId: id, agentId: after.agentId, before, after });
+      await this.d.audit.record(actor, {
+        action: 'venue.update',
+        entity: 'venue',
+        entityId: id,
+        agentId: after.agentId,
+        before,
+        after,
+      });
       return after;
     });
   }

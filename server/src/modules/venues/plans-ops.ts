@@ -29,18 +29,24 @@ export class PlansOps {
   constructor(private readonly d: PlansOpsDeps) {}
 
   /** The agent a venue belongs to, when the venue is inside the scope (else undefined). */
-  private async venueAgent(scope: Scope, venueId: string): Promise<{ agentId: string | null; currency: string } | undefined> {
+  private async venueAgent(
+    scope: Scope,
+    venueId: string,
+  ): Promise<{ agentId: string | null; currency: string } | undefined> {
     const v = await this.d.venues.get(venueId).catch(() => undefined);
     return v && inScope(scope, v.agentId, v.id) ? { agentId: v.agentId, currency: v.currency } : undefined;
   }
 
   private async owned(scope: Scope, owner: { venueId?: string | null; agentId?: string | null }) {
     if (owner.venueId) return (await this.venueAgent(scope, owner.venueId)) !== undefined;
-    return !!owner.agentId && inScope(scope, owner.agentId) && !(scope.kind === 'agents' && scope.venues[owner.agentId]);
+    return (
+      !!owner.agentId && inScope(scope, owner.agentId) && !(scope.kind === 'agents' && scope.venues[owner.agentId])
+    );
   }
 
   async list(scope: Scope, owner: { venueId?: string; agentId?: string }): Promise<{ items: Plan[] }> {
-    if (!owner.venueId === !owner.agentId) new Problems().add(owner.venueId ? 'agentId' : 'venueId', owner.venueId ? 'invalid' : 'required').throwIfAny();
+    if (!owner.venueId === !owner.agentId)
+      new Problems().add(owner.venueId ? 'agentId' : 'venueId', owner.venueId ? 'invalid' : 'required').throwIfAny();
     if (!(await this.owned(scope, owner))) throw notFound('ops.error.notFound');
     return { items: await this.d.plans.list(owner.venueId ? { venueId: owner.venueId } : { agentId: owner.agentId! }) };
   }
@@ -57,7 +63,13 @@ export class PlansOps {
     }
     return this.d.db.tx(async () => {
       const after = await this.d.plans.create(body);
-      await this.d.audit.record(actor, { action: 'plan.create', entity: 'price_plan', entityId: String(after.id), agentId: await this.agentOf(after), after });
+      await this.d.audit.record(actor, {
+        action: 'plan.create',
+        entity: 'price_plan',
+        entityId: String(after.id),
+        agentId: await this.agentOf(after),
+        after,
+      });
       return after;
     });
   }
@@ -70,7 +82,14 @@ export class PlansOps {
       const before = await this.get(scope, id);
       if (planTag(before) !== tag.replace(/^W\//, '')) throw staleVersion();
       const after = await this.d.plans.update(id, change);
-      await this.d.audit.record(actor, { action: 'plan.update', entity: 'price_plan', entityId: String(id), agentId: await this.agentOf(after), before, after });
+      await this.d.audit.record(actor, {
+        action: 'plan.update',
+        entity: 'price_plan',
+        entityId: String(id),
+        agentId: await this.agentOf(after),
+        before,
+        after,
+      });
       return after;
     });
   }
@@ -88,7 +107,8 @@ export class PlansOps {
       const v = await this.venueAgent(scope, venueId);
       if (!v) new Problems().add('plan.venueId', 'notFound').throwIfAny();
       cur = v!.currency;
-    } else if (agentId && !(await this.owned(scope, { agentId }))) new Problems().add('plan.agentId', 'notFound').throwIfAny();
+    } else if (agentId && !(await this.owned(scope, { agentId })))
+      new Problems().add('plan.agentId', 'notFound').throwIfAny();
     if (!cur) new Problems().add('plan.currency', 'required').throwIfAny();
     return this.d.plans.previewDraft(body.plan, cur!, { minutes: body.minutes });
   }

@@ -2,7 +2,14 @@
 // currency), each charging from its effective time on; every pricing type the flows show (src/core/pricing.ts,
 // docs/pricing.md). A rental charges the plan in effect when it started (orders.plan is its snapshot), so a new
 // plan never changes a running rental. A plan in effect is never rewritten: a new one replaces it from its time.
-import { FeePreviewRequest, PlanCreate, PlanUpdate, PRICE_UNITS, type FeePreview, type Plan } from '#contract/ops-fleet.ts';
+import {
+  FeePreviewRequest,
+  PlanCreate,
+  PlanUpdate,
+  PRICE_UNITS,
+  type FeePreview,
+  type Plan,
+} from '#contract/ops-fleet.ts';
 import type { DeviceKind } from '#core/devices.ts';
 import { buyOutFee, overtimeMinutes, planFromWire, rentalFee, MINUTE_MS } from '#core/pricing.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -16,18 +23,40 @@ type PlanFieldsIn = Omit<PlanCreate, 'venueId' | 'agentId' | 'currency' | 'effec
 
 export function toPlan(r: PlanRow): Plan {
   return {
-    id: r.id, venueId: r.venue_id, agentId: r.agent_id, currency: r.currency, deviceKind: r.device_kind,
-    type: r.kind === 2 ? 'tiered' : 'unit', unitPrice: r.unit_price, unitLength: r.unit_length, priceUnit: PRICE_UNITS[r.price_unit] ?? 'minute',
-    freeMinutes: r.free_minutes, dailyCap: r.daily_cap, deposit: r.deposit, depositType: r.deposit_type === 1 ? 'wallet' : 'preauth',
-    overtimeAmount: r.overtime_amount, overtimeDays: r.overtime_days, tiers: r.tiers, effectiveFrom: new Date(r.effective_from).toISOString(),
+    id: r.id,
+    venueId: r.venue_id,
+    agentId: r.agent_id,
+    currency: r.currency,
+    deviceKind: r.device_kind,
+    type: r.kind === 2 ? 'tiered' : 'unit',
+    unitPrice: r.unit_price,
+    unitLength: r.unit_length,
+    priceUnit: PRICE_UNITS[r.price_unit] ?? 'minute',
+    freeMinutes: r.free_minutes,
+    dailyCap: r.daily_cap,
+    deposit: r.deposit,
+    depositType: r.deposit_type === 1 ? 'wallet' : 'preauth',
+    overtimeAmount: r.overtime_amount,
+    overtimeDays: r.overtime_days,
+    tiers: r.tiers,
+    effectiveFrom: new Date(r.effective_from).toISOString(),
   };
 }
 
 function columns(f: PlanFieldsIn): Omit<PlanInsert, 'venue_id' | 'agent_id' | 'currency' | 'effective_from'> {
   return {
-    device_kind: f.deviceKind, kind: f.type === 'tiered' ? 2 : 1, unit_price: f.unitPrice, unit_length: f.unitLength,
-    price_unit: PRICE_UNITS.indexOf(f.priceUnit), free_minutes: f.freeMinutes ?? 0, daily_cap: f.dailyCap, deposit: f.deposit,
-    overtime_amount: f.overtimeAmount, overtime_days: f.overtimeDays, deposit_type: f.depositType === 'wallet' ? 1 : 0, tiers: f.tiers ?? [],
+    device_kind: f.deviceKind,
+    kind: f.type === 'tiered' ? 2 : 1,
+    unit_price: f.unitPrice,
+    unit_length: f.unitLength,
+    price_unit: PRICE_UNITS.indexOf(f.priceUnit),
+    free_minutes: f.freeMinutes ?? 0,
+    daily_cap: f.dailyCap,
+    deposit: f.deposit,
+    overtime_amount: f.overtimeAmount,
+    overtime_days: f.overtimeDays,
+    deposit_type: f.depositType === 'wallet' ? 1 : 0,
+    tiers: f.tiers ?? [],
   };
 }
 
@@ -84,7 +113,13 @@ export class PricePlansService {
       if (currencies!.length && !currencies!.includes(currency)) p.add('currency', 'currency').throwIfAny();
     }
     const effectiveFrom = c.effectiveFrom ? new Date(c.effectiveFrom) : this.d.clock.now();
-    const row: PlanInsert = { venue_id: c.venueId ?? null, agent_id: c.agentId ?? null, currency, effective_from: effectiveFrom, ...columns(c) };
+    const row: PlanInsert = {
+      venue_id: c.venueId ?? null,
+      agent_id: c.agentId ?? null,
+      currency,
+      effective_from: effectiveFrom,
+      ...columns(c),
+    };
     const id = await this.d.repo.insertPlan(row);
     if (id === undefined) p.add('effectiveFrom', 'duplicate').throwIfAny();
     return toPlan({ ...row, id: id! });
@@ -101,7 +136,13 @@ export class PricePlansService {
     const merged = { ...cur, ...u };
     planProblems(p, merged);
     p.throwIfAny();
-    const row: PlanInsert = { venue_id: cur.venueId, agent_id: cur.agentId, currency: cur.currency, effective_from: new Date(merged.effectiveFrom), ...columns(merged) };
+    const row: PlanInsert = {
+      venue_id: cur.venueId,
+      agent_id: cur.agentId,
+      currency: cur.currency,
+      effective_from: new Date(merged.effectiveFrom),
+      ...columns(merged),
+    };
     if (row.device_kind !== cur.deviceKind) p.add('deviceKind', 'invalid').throwIfAny();
     const res = await this.d.repo.updatePlan(id, row, this.d.clock.now());
     if (res === 'inEffect') throw conflict('error.fleet.planInEffect');
@@ -122,7 +163,14 @@ export class PricePlansService {
     const c = input as PlanCreate;
     if (!p.any) planProblems(p, c);
     p.throwIfAny();
-    const row: PlanRow = { id: 0, venue_id: null, agent_id: null, currency, effective_from: new Date(0), ...columns(c) };
+    const row: PlanRow = {
+      id: 0,
+      venue_id: null,
+      agent_id: null,
+      currency,
+      effective_from: new Date(0),
+      ...columns(c),
+    };
     return previewFees(row, validate(FeePreviewRequest, request).minutes);
   }
 }

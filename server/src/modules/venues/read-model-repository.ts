@@ -64,6 +64,9 @@ export const EFFECTIVE_PLAN = (v: string, kind: string, at: string) => `(select 
    order by pe.venue_id is null, pe.effective_from desc limit 1)`;
 
 /** The device kinds the venue row `v` has a plan in effect for at `at`, in order. */
-export const PLAN_KINDS = (v: string, at: string) => `(select array_agg(distinct pk.device_kind order by pk.device_kind) from price_plans pk
+export const PLAN_KINDS = (
+  v: string,
+  at: string,
+) => `(select array_agg(distinct pk.device_kind order by pk.device_kind) from price_plans pk
    where pk.effective_from <= ${at}
      and (pk.venue_id = ${v}.id or (pk.venue_id is null and pk.agent_id = ${v}.agent_id and pk.currency = ${v}.currency)))`;

@@ -50,7 +50,8 @@ const HAVERSINE = `2 * 6371000 * asin(least(1, sqrt(
 
 /** Keeps venues with a power bank to rent, or with a slot to return one into now. */
 export type StockFilter = 'rent' | 'return';
-const keep = (f: StockFilter | undefined) => (f === 'rent' ? 'and s.available > 0' : f === 'return' ? 'and s.return_slots > 0' : '');
+const keep = (f: StockFilter | undefined) =>
+  f === 'rent' ? 'and s.available > 0' : f === 'return' ? 'and s.return_slots > 0' : '';
 
 export class VenuesRepository {
   constructor(private readonly db: Queryable) {}
@@ -62,7 +63,9 @@ export class VenuesRepository {
 
   /** The venue and its price plan in effect at `at`, in one round trip. */
   async withPlan(venueId: string, kind: DeviceKind, at: Date) {
-    const { rows } = await this.db.query<VenueRow & { plan: PlanRow | string | null; agent_deposit_by_payment: boolean | null }>(
+    const { rows } = await this.db.query<
+      VenueRow & { plan: PlanRow | string | null; agent_deposit_by_payment: boolean | null }
+    >(
       `select v.*, ${EFFECTIVE_PLAN('v', '$2', '$3')} as plan,
               (select ag.deposit_by_payment from agents ag where ag.id = v.agent_id) as agent_deposit_by_payment
          from venues v where v.id = $1`,
@@ -72,14 +75,19 @@ export class VenuesRepository {
     if (!r) return undefined;
     const { plan, agent_deposit_by_payment, ...venue } = r;
     const parsed = typeof plan === 'string' ? (JSON.parse(plan) as PlanRow) : plan;
-    return { venue: venue as VenueRow, plan: parsed ?? undefined, agent: { depositByPayment: agent_deposit_by_payment === true } };
+    return {
+      venue: venue as VenueRow,
+      plan: parsed ?? undefined,
+      agent: { depositByPayment: agent_deposit_by_payment === true },
+    };
   }
 
   /** The lowest Wi-Fi box deposit of the 'mifi' plans in effect at `at` at venues in `currency` (0: none). */
   async mifiDeposit(currency: string, at: Date) {
     const { rows } = await this.db.query<{ deposit: number | string | null }>(
       `select min((m.plan->>'deposit')::bigint) as deposit from (select ${EFFECTIVE_PLAN('v', `'mifi'`, '$2')} as plan from venues v where v.currency = $1) m`,
-      [currency, at]);
+      [currency, at],
+    );
     return Number(rows[0]?.deposit ?? 0);
   }
 
@@ -88,9 +96,19 @@ export class VenuesRepository {
    * longitude ranges) is answered by the (lat, lng) btree; haversine filters and orders what it returns; stock
    * is computed only for the rows kept.
    */
-  async nearby(
-    p: { lat: number; lng: number; radius: number; latMin: number; latMax: number; lngRanges: [number, number][]; limit: number; liveSince: Date; now: Date; filter?: StockFilter; me?: number },
-  ) {
+  async nearby(p: {
+    lat: number;
+    lng: number;
+    radius: number;
+    latMin: number;
+    latMax: number;
+    lngRanges: [number, number][];
+    limit: number;
+    liveSince: Date;
+    now: Date;
+    filter?: StockFilter;
+    me?: number;
+  }) {
     const [a, b] = p.lngRanges;
     const r2 = b ?? a!; // a second range equal to the first when there is only one: same SQL, one plan
     const { rows } = await this.db.query<NearbyShopRow>(
@@ -100,7 +118,21 @@ export class VenuesRepository {
             where v.state = 'live' and v.lat between $3 and $4 and (v.lng between $5 and $6 or v.lng between $7 and $8)
          ) w where w.distance <= $9 order by w.distance, w.id limit $10
        ) n ${STOCK('$11', '$12', '$13::bigint')} where true ${keep(p.filter)} order by n.distance, n.id`,
-      [p.lat, p.lng, p.latMin, p.latMax, a![0], a![1], r2[0], r2[1], p.radius, p.limit, p.liveSince, p.now, p.me ?? null],
+      [
+        p.lat,
+        p.lng,
+        p.latMin,
+        p.latMax,
+        a![0],
+        a![1],
+        r2[0],
+        r2[1],
+        p.radius,
+        p.limit,
+        p.liveSince,
+        p.now,
+        p.me ?? null,
+      ],
     );
     return rows.map((r) => ({ ...r, distance: Number(r.distance) }));
   }
@@ -110,7 +142,16 @@ export class VenuesRepository {
    * first when given, else by name; `filter` keeps those with a power bank to rent or a free slot (online cabinets);
    * `offset` skips that many of them (the next page); `me`: the rider whose own held reservation counts as free.
    */
-  async search(p: { q: string; at?: { lat: number; lng: number }; filter?: StockFilter; limit: number; offset?: number; liveSince: Date; now: Date; me?: number }) {
+  async search(p: {
+    q: string;
+    at?: { lat: number; lng: number };
+    filter?: StockFilter;
+    limit: number;
+    offset?: number;
+    liveSince: Date;
+    now: Date;
+    me?: number;
+  }) {
     const like = `%${p.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const { rows } = await this.db.query<NearbyShopRow>(
       `select n.*, s.slot_count, s.available, s.return_slots, s.online_cabinets, s.cabinet_count from (

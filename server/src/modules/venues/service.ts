@@ -46,10 +46,20 @@ export interface PricedVenue {
 }
 
 /** A venue with its plan, as the wire strategy and the PricePlan that charges (404 without a plan). */
-export function pricedVenue(venue: VenueRow | undefined, planRow: PlanRow | undefined, agent = { depositByPayment: false }): PricedVenue {
+export function pricedVenue(
+  venue: VenueRow | undefined,
+  planRow: PlanRow | undefined,
+  agent = { depositByPayment: false },
+): PricedVenue {
   if (!venue || !planRow) throw notFound('error.cabinetNotFound');
   const wire = wireStrategy(planRow, venue.currency);
-  return { venue, planRow, wire, plan: planFromWire(wire, venue.currency), agent: { depositByPayment: agent.depositByPayment } };
+  return {
+    venue,
+    planRow,
+    wire,
+    plan: planFromWire(wire, venue.currency),
+    agent: { depositByPayment: agent.depositByPayment },
+  };
 }
 
 /**
@@ -59,7 +69,10 @@ export function pricedVenue(venue: VenueRow | undefined, planRow: PlanRow | unde
  * fee. Null: the wallet may pay it. The one rule of the scan (chongzhi, yajinChongzhi) and of borrowing with the
  * wallet (useBalanceToRent, refused with error.depositByPayment for 'agent').
  */
-export function depositPaymentReason(priced: Pick<PricedVenue, 'plan' | 'agent'>, balance: number): 'balance' | 'agent' | null {
+export function depositPaymentReason(
+  priced: Pick<PricedVenue, 'plan' | 'agent'>,
+  balance: number,
+): 'balance' | 'agent' | null {
   if (balance < priced.plan.deposit) return 'balance';
   if (priced.agent.depositByPayment && balance < priced.plan.overtimeAmount) return 'agent';
   return null;
@@ -69,7 +82,9 @@ export function depositPaymentReason(priced: Pick<PricedVenue, 'plan' | 'agent'>
 export type ZoneOf = (agentId: string | null) => Promise<string | undefined>;
 
 /** Who asks: the signed-in rider (their own held return reservation is a free slot for them), or nobody. */
-export interface Asker { userId?: number }
+export interface Asker {
+  userId?: number;
+}
 
 /**
  * The cabinets' liveness rule (cabinets/liveness.ts, given at wiring: the cabinets use the venues, so the venues do
@@ -104,7 +119,9 @@ export class VenuesService {
    */
   private async openNow<T extends ShopRow>(rows: T[], now: Date): Promise<T[]> {
     const zoned = await this.zoned(rows);
-    return rows.filter((r, i) => openAt((r.opening_hours ?? null) as OpeningHours | null, zoned[i]!.time_zone, now.getTime()));
+    return rows.filter((r, i) =>
+      openAt((r.opening_hours ?? null) as OpeningHours | null, zoned[i]!.time_zone, now.getTime()),
+    );
   }
 
   /** The Wi-Fi box deposit in a currency: the 'mifi' plan of a venue in that currency (0 when none has one). */
@@ -123,18 +140,45 @@ export class VenuesService {
    * the time zone those are in (each venue's own: the grace period rule, modules/rentals/grace.ts).
    */
   async within(lat: number, lng: number, radius: number, limit: number) {
-    return this.zoned(await this.repo.nearby({ lat, lng, radius, ...boundingBox(lat, lng, radius), limit, liveSince: this.liveness.since(), now: this.clock.now() }));
+    return this.zoned(
+      await this.repo.nearby({
+        lat,
+        lng,
+        radius,
+        ...boundingBox(lat, lng, radius),
+        limit,
+        liveSince: this.liveness.since(),
+        now: this.clock.now(),
+      }),
+    );
   }
 
   /**
    * The map (cdb/shop/listnear, …/trial): venues inside the view around (lat, lng) for the sent zoom, nearest
    * first (great-circle distance in metres), at most `limit`, with live stock.
    */
-  async nearby(lat: number, lng: number, zoomLevel: number | undefined, limit: number, filter?: StockFilter, who: Asker = {}) {
+  async nearby(
+    lat: number,
+    lng: number,
+    zoomLevel: number | undefined,
+    limit: number,
+    filter?: StockFilter,
+    who: Asker = {},
+  ) {
     const radius = viewRadiusMetres(zoomLevel);
     const box = boundingBox(lat, lng, radius);
     const now = this.clock.now();
-    const rows = await this.repo.nearby({ lat, lng, radius, ...box, limit, liveSince: this.liveness.since(), now, filter, me: who.userId });
+    const rows = await this.repo.nearby({
+      lat,
+      lng,
+      radius,
+      ...box,
+      limit,
+      liveSince: this.liveness.since(),
+      now,
+      filter,
+      me: who.userId,
+    });
     return (filter === 'return' ? await this.openNow(rows, now) : rows).map((s) => toWireShop(s, s.distance));
   }
 
@@ -143,7 +187,17 @@ export class VenuesService {
     const at = q.lat !== undefined && q.lng !== undefined ? { lat: q.lat, lng: q.lng } : undefined;
     const limit = q.limit ?? 20;
     const now = this.clock.now();
-    const page = (offset: number) => this.repo.search({ q: (q.q ?? '').trim(), at, filter: q.filter, limit, offset, liveSince: this.liveness.since(), now, me: who.userId });
+    const page = (offset: number) =>
+      this.repo.search({
+        q: (q.q ?? '').trim(),
+        at,
+        filter: q.filter,
+        limit,
+        offset,
+        liveSince: this.liveness.since(),
+        now,
+        me: who.userId,
+      });
     if (q.filter !== 'return') return (await page(0)).map((s) => toWireShop(s, s.distance));
     // Closed venues are left out after the query: read on, page by page, until `limit` open ones or the end.
     const kept: Awaited<ReturnType<typeof page>> = [];
@@ -167,7 +221,13 @@ export class VenuesService {
       city: s.city,
       cabinets: cabinets.map((c) => {
         const online = this.liveness.isLive(c);
-        return { cabinetID: c.id, online, freeNum: online ? c.available : 0, batteryNum: online ? c.slot_count : 0, returnNum: online ? c.return_slots : 0 };
+        return {
+          cabinetID: c.id,
+          online,
+          freeNum: online ? c.available : 0,
+          batteryNum: online ? c.slot_count : 0,
+          returnNum: online ? c.return_slots : 0,
+        };
       }),
     };
   }

@@ -24,33 +24,64 @@ export interface AdjustmentRow {
 }
 
 const row = (r: AdjustmentRow): AdjustmentRow => ({
-  ...r, id: String(r.id), user_id: Number(r.user_id), amount: Number(r.amount), currency: String(r.currency).trim(),
-  requested_by: String(r.requested_by), decided_by: r.decided_by == null ? null : String(r.decided_by),
+  ...r,
+  id: String(r.id),
+  user_id: Number(r.user_id),
+  amount: Number(r.amount),
+  currency: String(r.currency).trim(),
+  requested_by: String(r.requested_by),
+  decided_by: r.decided_by == null ? null : String(r.decided_by),
 });
 
 export class AdjustmentsRepository {
   constructor(private readonly db: Queryable) {}
 
   async byKey(staffId: string, key: string): Promise<AdjustmentRow | undefined> {
-    const { rows } = await this.db.query<AdjustmentRow>('select * from wallet_adjustments where requested_by = $1 and idempotency_key = $2', [staffId, key]);
+    const { rows } = await this.db.query<AdjustmentRow>(
+      'select * from wallet_adjustments where requested_by = $1 and idempotency_key = $2',
+      [staffId, key],
+    );
     return rows[0] ? row(rows[0]) : undefined;
   }
 
   async find(id: string, opts: { lock?: boolean } = {}): Promise<AdjustmentRow | undefined> {
-    const { rows } = await this.db.query<AdjustmentRow>(`select * from wallet_adjustments where id = $1${opts.lock ? ' for update' : ''}`, [id]);
+    const { rows } = await this.db.query<AdjustmentRow>(
+      `select * from wallet_adjustments where id = $1${opts.lock ? ' for update' : ''}`,
+      [id],
+    );
     return rows[0] ? row(rows[0]) : undefined;
   }
 
-  async insert(a: Omit<AdjustmentRow, 'id' | 'state' | 'decided_by' | 'decided_email' | 'decision_note' | 'transfer_id' | 'decided_at'>): Promise<AdjustmentRow> {
+  async insert(
+    a: Omit<
+      AdjustmentRow,
+      'id' | 'state' | 'decided_by' | 'decided_email' | 'decision_note' | 'transfer_id' | 'decided_at'
+    >,
+  ): Promise<AdjustmentRow> {
     const { rows } = await this.db.query<AdjustmentRow>(
       `insert into wallet_adjustments (user_id, agent_id, currency, direction, amount, reason, state, requested_by, requested_email, idempotency_key, request_hash, created_at)
        values ($1,$2,$3,$4,$5,$6,'pending',$7,$8,$9,$10,$11) returning *`,
-      [a.user_id, a.agent_id, a.currency, a.direction, a.amount, a.reason, a.requested_by, a.requested_email, a.idempotency_key, a.request_hash, a.created_at],
+      [
+        a.user_id,
+        a.agent_id,
+        a.currency,
+        a.direction,
+        a.amount,
+        a.reason,
+        a.requested_by,
+        a.requested_email,
+        a.idempotency_key,
+        a.request_hash,
+        a.created_at,
+      ],
     );
     return row(rows[0]!);
   }
 
-  async decide(id: string, d: { state: 'approved' | 'rejected'; by: string; email: string; note: string; transferId: string | null; at: Date }) {
+  async decide(
+    id: string,
+    d: { state: 'approved' | 'rejected'; by: string; email: string; note: string; transferId: string | null; at: Date },
+  ) {
     await this.db.query(
       `update wallet_adjustments set state = $2, decided_by = $3, decided_email = $4, decision_note = $5, transfer_id = $6, decided_at = $7
         where id = $1 and state = 'pending'`,
@@ -59,7 +90,13 @@ export class AdjustmentsRepository {
   }
 
   /** Oldest first (the queue), after the cursor `[created_at, id]`, inside `agents` (null: every agent). */
-  async page(f: { state: string | null; userId: number | null; agents: string[] | null; after?: [string, string]; limit: number }): Promise<AdjustmentRow[]> {
+  async page(f: {
+    state: string | null;
+    userId: number | null;
+    agents: string[] | null;
+    after?: [string, string];
+    limit: number;
+  }): Promise<AdjustmentRow[]> {
     const { rows } = await this.db.query<AdjustmentRow>(
       `select * from wallet_adjustments
         where ($1::text is null or state = $1) and ($2::bigint is null or user_id = $2) and ($3::text[] is null or agent_id = any($3::text[]))

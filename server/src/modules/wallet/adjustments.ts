@@ -8,7 +8,12 @@
 // naming who decided. Each step is audited (entity wallet_adjustment) with its reason; the rider's open wallet
 // screen is told when money moved. Outside the caller's agents, a request or a rider is a 404.
 import { inScope, type Scope } from '#core/opsAccess.ts';
-import type { AdjustmentItem, AdjustmentListQuery, AdjustmentPage, AdjustmentRequest } from '#contract/ops/adjustments.ts';
+import type {
+  AdjustmentItem,
+  AdjustmentListQuery,
+  AdjustmentPage,
+  AdjustmentRequest,
+} from '#contract/ops/adjustments.ts';
 import type { Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { AppError, badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
@@ -42,8 +47,11 @@ export class WalletAdjustments {
     if (after && Number.isNaN(Date.parse(after[0]))) throw badRequest('ops.error.cursor');
     const limit = q.limit ?? 50;
     const rows = await this.d.repo.page({
-      state: q.state === 'all' ? null : q.state ?? 'pending', userId: q.riderId ? Number(q.riderId) : null,
-      agents: scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [], after, limit: limit + 1,
+      state: q.state === 'all' ? null : (q.state ?? 'pending'),
+      userId: q.riderId ? Number(q.riderId) : null,
+      agents: scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [],
+      after,
+      limit: limit + 1,
     });
     return pageOf(rows, limit, (r) => [new Date(r.created_at).toISOString(), r.id], item);
   }
@@ -59,22 +67,37 @@ export class WalletAdjustments {
     const k = key?.trim();
     if (!k || !KEY.test(k)) throw badRequest('ops.error.idempotencyKey');
     if (!actor.staffId) throw new AppError(403, 'ops.error.forbidden');
-    const hash = sha256(JSON.stringify({ r: body.riderId, a: body.agentId, c: body.currency, d: body.direction, m: body.amount }));
+    const hash = sha256(
+      JSON.stringify({ r: body.riderId, a: body.agentId, c: body.currency, d: body.direction, m: body.amount }),
+    );
     return this.d.db.tx(async () => {
       const prior = await this.d.repo.byKey(actor.staffId!, k);
       if (prior) {
         if (prior.request_hash !== hash) throw refused('ops.error.keyReused');
         return item(prior);
       }
-      if (!inScope(scope, body.agentId) || !(await this.d.agentsOfUser(body.riderId)).includes(body.agentId)) throw notFound('ops.error.notFound');
+      if (!inScope(scope, body.agentId) || !(await this.d.agentsOfUser(body.riderId)).includes(body.agentId))
+        throw notFound('ops.error.notFound');
       const row = await this.d.repo.insert({
-        user_id: Number(body.riderId), agent_id: body.agentId, currency: body.currency, direction: body.direction, amount: body.amount,
-        reason: actor.reason ?? body.reason, requested_by: actor.staffId!, requested_email: whoOf(actor), idempotency_key: k, request_hash: hash,
+        user_id: Number(body.riderId),
+        agent_id: body.agentId,
+        currency: body.currency,
+        direction: body.direction,
+        amount: body.amount,
+        reason: actor.reason ?? body.reason,
+        requested_by: actor.staffId!,
+        requested_email: whoOf(actor),
+        idempotency_key: k,
+        request_hash: hash,
         created_at: this.d.clock.now(),
       });
       await this.d.audit.record(actor, {
-        action: 'wallet_adjustment.request', entity: 'wallet_adjustment', entityId: row.id, agentId: row.agent_id,
-        before: null, after: snapshot(row),
+        action: 'wallet_adjustment.request',
+        entity: 'wallet_adjustment',
+        entityId: row.id,
+        agentId: row.agent_id,
+        before: null,
+        after: snapshot(row),
       });
       return item(row);
     });
@@ -103,18 +126,41 @@ export class WalletAdjustments {
         const w = this.d.ledger;
         const wallet = await w.account(userOwner(row.user_id), 'wallet', row.currency, row.agent_id);
         const platform = await w.account(PLATFORM, 'adjustments', row.currency, row.agent_id);
-        transferId = row.direction === 'credit'
-          ? await w.transfer({ debit: platform, credit: wallet, amount: row.amount, code: ADJUSTMENT_CODE, at: now })
-          : await w.transfer({ debit: wallet, credit: platform, amount: row.amount, code: ADJUSTMENT_CODE, at: now, mustNotOverdraw: true }).catch((e: unknown) => {
-            // The ledger's refusal speaks to a rider paying a deposit; the person approving is told what it means here.
-            throw e instanceof AppError && e.key === 'error.insufficientBalance' ? refused('ops.error.adjustment.balance') : e;
-          });
+        transferId =
+          row.direction === 'credit'
+            ? await w.transfer({ debit: platform, credit: wallet, amount: row.amount, code: ADJUSTMENT_CODE, at: now })
+            : await w
+                .transfer({
+                  debit: wallet,
+                  credit: platform,
+                  amount: row.amount,
+                  code: ADJUSTMENT_CODE,
+                  at: now,
+                  mustNotOverdraw: true,
+                })
+                .catch((e: unknown) => {
+                  // The ledger's refusal speaks to a rider paying a deposit; the person approving is told what it means here.
+                  throw e instanceof AppError && e.key === 'error.insufficientBalance'
+                    ? refused('ops.error.adjustment.balance')
+                    : e;
+                });
       }
-      await this.d.repo.decide(id, { state: to, by: actor.staffId!, email: whoOf(actor), note: actor.reason ?? '', transferId, at: now });
+      await this.d.repo.decide(id, {
+        state: to,
+        by: actor.staffId!,
+        email: whoOf(actor),
+        note: actor.reason ?? '',
+        transferId,
+        at: now,
+      });
       const after = (await this.d.repo.find(id))!;
       await this.d.audit.record(actor, {
-        action: to === 'approved' ? 'wallet_adjustment.approve' : 'wallet_adjustment.reject', entity: 'wallet_adjustment', entityId: id, agentId: row.agent_id,
-        before: snapshot(row), after: snapshot(after),
+        action: to === 'approved' ? 'wallet_adjustment.approve' : 'wallet_adjustment.reject',
+        entity: 'wallet_adjustment',
+        entityId: id,
+        agentId: row.agent_id,
+        before: snapshot(row),
+        after: snapshot(after),
       });
       if (transferId) await this.d.live.publish(row.user_id, { kind: 'wallet' });
       return { row: after, moved: transferId != null };
@@ -126,14 +172,29 @@ export class WalletAdjustments {
 const whoOf = (a: Actor) => a.email ?? `staff:${a.staffId ?? '?'}`;
 
 const snapshot = (r: AdjustmentRow) => ({
-  rider: String(r.user_id), direction: r.direction, amount: r.amount, currency: r.currency, state: r.state, transferId: r.transfer_id,
+  rider: String(r.user_id),
+  direction: r.direction,
+  amount: r.amount,
+  currency: r.currency,
+  state: r.state,
+  transferId: r.transfer_id,
 });
 
 function item(r: AdjustmentRow): AdjustmentItem {
   return {
-    id: r.id, riderId: String(r.user_id), agentId: r.agent_id, direction: r.direction, amount: r.amount, currency: r.currency, reason: r.reason,
-    state: r.state, requestedBy: r.requested_email, createdAt: new Date(r.created_at).toISOString(),
-    ...(r.decided_email ? { decidedBy: r.decided_email } : {}), ...(r.decided_at ? { decidedAt: new Date(r.decided_at).toISOString() } : {}),
-    ...(r.decision_note ? { decisionNote: r.decision_note } : {}), ...(r.transfer_id ? { transferId: r.transfer_id } : {}),
+    id: r.id,
+    riderId: String(r.user_id),
+    agentId: r.agent_id,
+    direction: r.direction,
+    amount: r.amount,
+    currency: r.currency,
+    reason: r.reason,
+    state: r.state,
+    requestedBy: r.requested_email,
+    createdAt: new Date(r.created_at).toISOString(),
+    ...(r.decided_email ? { decidedBy: r.decided_email } : {}),
+    ...(r.decided_at ? { decidedAt: new Date(r.decided_at).toISOString() } : {}),
+    ...(r.decision_note ? { decisionNote: r.decision_note } : {}),
+    ...(r.transfer_id ? { transferId: r.transfer_id } : {}),
   };
 }

@@ -42,7 +42,9 @@ export interface BankPayoutsDeps {
   rails: BankPayoutRail[];
 }
 
-type Outcome = { paid: true; reference: string; via: string; actor: string; reason: string | null } | { paid: false; reason: string; actor: string };
+type Outcome =
+  | { paid: true; reference: string; via: string; actor: string; reason: string | null }
+  | { paid: false; reason: string; actor: string };
 
 const text = (v: unknown, max: number) => (typeof v === 'string' ? v.trim() : '').slice(0, max + 1);
 
@@ -69,9 +71,18 @@ export class BankPayouts {
    * Inside the request's unit of work: the money leaves the wallet into payouts in transit (refused when the balance
    * is short). Answers the transfer's id (the withdrawal's hold_transfer_id).
    */
-  async moveToTransit(wallet: Account, w: { id: string; currency: string; agent: string; amount: number; at: Date }): Promise<string> {
+  async moveToTransit(
+    wallet: Account,
+    w: { id: string; currency: string; agent: string; amount: number; at: Date },
+  ): Promise<string> {
     return this.d.ledger.transfer({
-      debit: wallet, credit: await this.inTransit(w.currency, w.agent), amount: w.amount, code: 'withdrawal', orderId: w.id, at: w.at, mustNotOverdraw: true,
+      debit: wallet,
+      credit: await this.inTransit(w.currency, w.agent),
+      amount: w.amount,
+      code: 'withdrawal',
+      orderId: w.id,
+      at: w.at,
+      mustNotOverdraw: true,
     });
   }
 
@@ -82,8 +93,12 @@ export class BankPayouts {
 
   private input(wd: WithdrawalRow): BankPayoutInput {
     return {
-      withdrawalId: wd.id, amount: Number(wd.amount), currency: wd.currency, channel: wd.channel_id ?? 'manual',
-      account: wd.account_data ?? {}, idempotencyKey: wd.id,
+      withdrawalId: wd.id,
+      amount: Number(wd.amount),
+      currency: wd.currency,
+      channel: wd.channel_id ?? 'manual',
+      account: wd.account_data ?? {},
+      idempotencyKey: wd.id,
     };
   }
 
@@ -121,9 +136,20 @@ export class BankPayouts {
     }
     if (!fromJob) return; // the request's own submit: the job asks the outcome
     const st = await rail.status(ref, input);
-    if (st.state === 'paid') await this.settle(wd.id, { paid: true, reference: `${rail.id}:${ref}`, via: rail.id, actor: rail.id, reason: null }, ['pending']);
-    else if (st.state === 'failed') await this.settle(wd.id, { paid: false, reason: st.failureCode ?? 'payout_failed', actor: rail.id }, ['pending']);
-    else await this.d.jobs.enqueue(JOB_BANK_PAYOUT, { withdrawalId }, new Date(this.d.clock.now().getTime() + rail.checkEveryMs));
+    if (st.state === 'paid')
+      await this.settle(
+        wd.id,
+        { paid: true, reference: `${rail.id}:${ref}`, via: rail.id, actor: rail.id, reason: null },
+        ['pending'],
+      );
+    else if (st.state === 'failed')
+      await this.settle(wd.id, { paid: false, reason: st.failureCode ?? 'payout_failed', actor: rail.id }, ['pending']);
+    else
+      await this.d.jobs.enqueue(
+        JOB_BANK_PAYOUT,
+        { withdrawalId },
+        new Date(this.d.clock.now().getTime() + rail.checkEveryMs),
+      );
   }
 
   private async toOperator(id: string, reason: string, ref: string | null) {
@@ -153,10 +179,20 @@ export class BankPayouts {
         ? await this.d.ledger.account(providerOwner(o.via), 'clearing', wd.currency, wd.agent_id)
         : await this.d.ledger.account(userOwner(wd.user_id), 'wallet', wd.currency, wd.agent_id);
       const transfer = await this.d.ledger.transfer({
-        debit: transit, credit: to, amount: Number(wd.amount), code: o.paid ? 'withdrawal_paid' : 'withdrawal_reversal', orderId: wd.id, at: now,
+        debit: transit,
+        credit: to,
+        amount: Number(wd.amount),
+        code: o.paid ? 'withdrawal_paid' : 'withdrawal_reversal',
+        orderId: wd.id,
+        at: now,
       });
       await this.d.repo.settleBank(id, {
-        status: o.paid ? 'paid' : 'rejected', bankReference: o.paid ? o.reference : null, settledBy: o.actor, reason: o.reason, transferId: transfer, at: now,
+        status: o.paid ? 'paid' : 'rejected',
+        bankReference: o.paid ? o.reference : null,
+        settledBy: o.actor,
+        reason: o.reason,
+        transferId: transfer,
+        at: now,
       });
       await this.d.live.publish(Number(wd.user_id), { kind: 'wallet' });
       return (await this.d.repo.withdrawal(id))!;
@@ -168,12 +204,21 @@ export class BankPayouts {
    * Idempotent: the same reference again answers the paid withdrawal; another reference, or a withdrawal a rail is
    * paying or that was rejected, is a conflict.
    */
-  async recordManualPayout(withdrawalId: string, bankReference: string, actor: string, reason?: string): Promise<WithdrawalRow> {
+  async recordManualPayout(
+    withdrawalId: string,
+    bankReference: string,
+    actor: string,
+    reason?: string,
+  ): Promise<WithdrawalRow> {
     const ref = text(bankReference, 100);
     const who = text(actor, 100);
     if (!ref || ref.length > 100) throw badRequest('error.validation.field', { field: 'bankReference' });
     if (!who || who.length > 100) throw badRequest('error.validation.field', { field: 'actor' });
-    return this.settle(withdrawalId, { paid: true, reference: ref, via: MANUAL_BANK, actor: who, reason: text(reason, 500).slice(0, 500) || null }, ['awaiting_payout']);
+    return this.settle(
+      withdrawalId,
+      { paid: true, reference: ref, via: MANUAL_BANK, actor: who, reason: text(reason, 500).slice(0, 500) || null },
+      ['awaiting_payout'],
+    );
   }
 
   /** An operator refuses an awaiting payout: the money goes back to the wallet. Idempotent. */
@@ -187,7 +232,10 @@ export class BankPayouts {
 
   /** The rail an operator's approval pays through: the one it waited on (its balance topped up), else any that pays it. */
   approvalRail(wd: WithdrawalRow): BankPayoutRail | undefined {
-    return this.d.rails.find((r) => r.id === wd.provider && r.pays(wd.channel_id ?? 'manual', wd.currency)) ?? this.railFor(wd.channel_id ?? 'manual', wd.currency);
+    return (
+      this.d.rails.find((r) => r.id === wd.provider && r.pays(wd.channel_id ?? 'manual', wd.currency)) ??
+      this.railFor(wd.channel_id ?? 'manual', wd.currency)
+    );
   }
 
   /**
@@ -205,7 +253,9 @@ export class BankPayouts {
 
   /** Submits an approved payout now; the job enqueued with the approval is the safety net if this fails or dies. */
   async submitNow(withdrawalId: string): Promise<void> {
-    await this.run(withdrawalId).catch((e: unknown) => this.d.log.warn({ err: e, withdrawal: withdrawalId }, 'approved payout submit deferred to job'));
+    await this.run(withdrawalId).catch((e: unknown) =>
+      this.d.log.warn({ err: e, withdrawal: withdrawalId }, 'approved payout submit deferred to job'),
+    );
   }
 
   /** An operator approves an awaiting payout through its rail (the script's entry; the console's is payout-queue.ts). */
@@ -236,7 +286,10 @@ export class BankPayouts {
   }
 }
 
-export type OperatorAction = { action: 'approve'; who: string } | { action: 'record'; who: string; reference: string } | { action: 'reject'; who: string };
+export type OperatorAction =
+  | { action: 'approve'; who: string }
+  | { action: 'record'; who: string; reference: string }
+  | { action: 'reject'; who: string };
 
 /**
  * Whether a person's action on a locked bank withdrawal goes on (`open`: it awaits payout), was already made by
@@ -244,9 +297,12 @@ export type OperatorAction = { action: 'approve'; who: string } | { action: 'rec
  */
 export function operatorTurn(wd: WithdrawalRow, a: OperatorAction): 'open' | 'done' {
   if (wd.status === 'awaiting_payout') return 'open';
-  const mine = a.action === 'approve' ? wd.approved_by === a.who
-    : a.action === 'record' ? wd.status === 'paid' && wd.settled_by === a.who && wd.bank_reference === a.reference
-      : wd.status === 'rejected' && wd.settled_by === a.who;
+  const mine =
+    a.action === 'approve'
+      ? wd.approved_by === a.who
+      : a.action === 'record'
+        ? wd.status === 'paid' && wd.settled_by === a.who && wd.bank_reference === a.reference
+        : wd.status === 'rejected' && wd.settled_by === a.who;
   if (mine) return 'done';
   throw conflict('error.payout.settled', { by: wd.approved_by ?? wd.settled_by ?? wd.provider ?? '?' });
 }

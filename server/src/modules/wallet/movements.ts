@@ -9,12 +9,26 @@ import type { LedgerService } from '../ledger/service.ts';
 import { parseCurrency } from './payouts.ts';
 import type { WalletRepository } from './repository.ts';
 
-export interface MovementsQuery { currency?: string; agentId?: string; page: number; pageSize: number }
+export interface MovementsQuery {
+  currency?: string;
+  agentId?: string;
+  page: number;
+  pageSize: number;
+}
 
-export async function movements(d: { ledger: LedgerService; repo: WalletRepository }, user: UserRow, inp: MovementsQuery) {
+export async function movements(
+  d: { ledger: LedgerService; repo: WalletRepository },
+  user: UserRow,
+  inp: MovementsQuery,
+) {
   const currency = inp.currency ? parseCurrency(inp.currency) : null;
   const agent = inp.agentId || null;
-  const { total, rows } = await d.ledger.walletMovements(user.id, { currency, agent, limit: inp.pageSize, offset: (inp.page - 1) * inp.pageSize });
+  const { total, rows } = await d.ledger.walletMovements(user.id, {
+    currency,
+    agent,
+    limit: inp.pageSize,
+    offset: (inp.page - 1) * inp.pageSize,
+  });
   const withdrawals = await d.repo.statusByHold(rows.map((r) => r.pending_id ?? r.id));
   return {
     total,

@@ -6,7 +6,13 @@
 // a withdrawal someone already handled gets a 409 naming who (operatorTurn). The `npm run payouts` script calls the
 // same bank payouts service.
 import { inScope, type Scope } from '#core/opsAccess.ts';
-import { WITHDRAWAL_CSV_COLUMNS, type WithdrawalExportQuery, type WithdrawalItem, type WithdrawalListQuery, type WithdrawalPage } from '#contract/ops/withdrawals.ts';
+import {
+  WITHDRAWAL_CSV_COLUMNS,
+  type WithdrawalExportQuery,
+  type WithdrawalItem,
+  type WithdrawalListQuery,
+  type WithdrawalPage,
+} from '#contract/ops/withdrawals.ts';
 import type { Db } from '../../db/db.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { decodeCursor, pageOf } from '../../lib/ops-query.ts';
@@ -32,10 +38,11 @@ export class PayoutQueue {
   private async searchOf(scope: Scope, q: WithdrawalExportQuery): Promise<BankSearch> {
     const text = q.q?.trim();
     return {
-      state: q.state === 'all' ? null : q.state ?? 'awaiting_payout',
+      state: q.state === 'all' ? null : (q.state ?? 'awaiting_payout'),
       agents: scope.kind === 'all' ? null : scope.kind === 'agents' ? scope.agents : [],
       ...(text ? { q: text, qUsers: await this.d.ridersMatching(text) } : {}),
-      ...(q.from ? { from: new Date(q.from) } : {}), ...(q.to ? { to: new Date(q.to) } : {}),
+      ...(q.from ? { from: new Date(q.from) } : {}),
+      ...(q.to ? { to: new Date(q.to) } : {}),
     };
   }
 
@@ -44,20 +51,42 @@ export class PayoutQueue {
     if (after && Number.isNaN(Date.parse(after[0]))) throw badRequest('ops.error.cursor');
     const limit = q.limit ?? 50;
     const rows = await this.d.repo.bankPage({ ...(await this.searchOf(scope, q)), after, limit: limit + 1 });
-    return pageOf(rows, limit, (r) => [new Date(r.created_at).toISOString(), r.id], (r) => this.item(r));
+    return pageOf(
+      rows,
+      limit,
+      (r) => [new Date(r.created_at).toISOString(), r.id],
+      (r) => this.item(r),
+    );
   }
 
   /** The search as CSV, page by page (never the whole result in memory). */
   async csv(scope: Scope, q: WithdrawalExportQuery): Promise<AsyncGenerator<string>> {
     const search = await this.searchOf(scope, q);
     return csvPages({
-      columns: WITHDRAWAL_CSV_COLUMNS, page: (after, limit) => this.d.repo.bankPage({ ...search, after, limit }),
+      columns: WITHDRAWAL_CSV_COLUMNS,
+      page: (after, limit) => this.d.repo.bankPage({ ...search, after, limit }),
       cursorOf: (r) => [new Date(r.created_at).toISOString(), r.id],
-      records: (rows) => rows.map((r) => {
-        const w = this.item(r);
-        return [w.id, w.createdAt, w.state, w.userId, w.agentId, w.amount, w.currency, w.channel, w.payee, w.provider, w.providerRef, w.bankReference,
-          w.approvedBy, w.settledBy, w.waitReason];
-      }),
+      records: (rows) =>
+        rows.map((r) => {
+          const w = this.item(r);
+          return [
+            w.id,
+            w.createdAt,
+            w.state,
+            w.userId,
+            w.agentId,
+            w.amount,
+            w.currency,
+            w.channel,
+            w.payee,
+            w.provider,
+            w.providerRef,
+            w.bankReference,
+            w.approvedBy,
+            w.settledBy,
+            w.waitReason,
+          ];
+        }),
     });
   }
 
@@ -86,7 +115,13 @@ export class PayoutQueue {
     });
   }
 
-  private async act(scope: Scope, actor: Actor, id: string, a: OperatorAction, run: (wd: WithdrawalRow, who: string) => Promise<void>): Promise<WithdrawalItem> {
+  private async act(
+    scope: Scope,
+    actor: Actor,
+    id: string,
+    a: OperatorAction,
+    run: (wd: WithdrawalRow, who: string) => Promise<void>,
+  ): Promise<WithdrawalItem> {
     const changed = await this.d.db.tx(async () => {
       const before = await this.d.bank.lock(id);
       if (!before?.bank || !inScope(scope, before.agent_id)) throw notFound('error.notFound');
@@ -94,7 +129,12 @@ export class PayoutQueue {
       await run(before, a.who);
       const after = (await this.d.bank.find(id))!;
       await this.d.audit.record(actor, {
-        action: `withdrawal.${a.action}`, entity: 'withdrawal', entityId: id, agentId: before.agent_id, before: snapshot(before), after: snapshot(after),
+        action: `withdrawal.${a.action}`,
+        entity: 'withdrawal',
+        entityId: id,
+        agentId: before.agent_id,
+        before: snapshot(before),
+        after: snapshot(after),
       });
       return true;
     });
@@ -107,10 +147,22 @@ export class PayoutQueue {
     const opt = (v: string | null | undefined) => (v == null || v === '' ? undefined : v);
     const rail = r.status === 'awaiting_payout' ? this.d.bank.approvalRail(r)?.id : undefined;
     return {
-      id: r.id, userId: String(r.user_id), agentId: r.agent_id, amount: Number(r.amount), currency: r.currency,
-      state: r.status === 'manual_review' ? 'awaiting_payout' : r.status, channel: r.channel_id ?? 'manual', payee: r.account_data ?? {},
-      createdAt: new Date(r.created_at).toISOString(), rail, provider: opt(r.provider), providerRef: opt(r.provider_ref),
-      waitReason: opt(r.settle_reason ?? r.failure_code), bankReference: opt(r.bank_reference), approvedBy: opt(r.approved_by), settledBy: opt(r.settled_by),
+      id: r.id,
+      userId: String(r.user_id),
+      agentId: r.agent_id,
+      amount: Number(r.amount),
+      currency: r.currency,
+      state: r.status === 'manual_review' ? 'awaiting_payout' : r.status,
+      channel: r.channel_id ?? 'manual',
+      payee: r.account_data ?? {},
+      createdAt: new Date(r.created_at).toISOString(),
+      rail,
+      provider: opt(r.provider),
+      providerRef: opt(r.provider_ref),
+      waitReason: opt(r.settle_reason ?? r.failure_code),
+      bankReference: opt(r.bank_reference),
+      approvedBy: opt(r.approved_by),
+      settledBy: opt(r.settled_by),
     };
   }
 }
@@ -120,6 +172,12 @@ const whoOf = (a: Actor) => a.email ?? `staff:${a.staffId ?? '?'}`;
 
 /** What the audit log keeps of a withdrawal before and after an action (the payee's fields stay on the row). */
 const snapshot = (r: WithdrawalRow) => ({
-  status: r.status, amount: Number(r.amount), currency: r.currency, provider: r.provider, bankReference: r.bank_reference,
-  approvedBy: r.approved_by ?? null, settledBy: r.settled_by, reason: r.settle_reason,
+  status: r.status,
+  amount: Number(r.amount),
+  currency: r.currency,
+  provider: r.provider,
+  bankReference: r.bank_reference,
+  approvedBy: r.approved_by ?? null,
+  settledBy: r.settled_by,
+  reason: r.settle_reason,
 });

@@ -10,10 +10,9 @@ import { METHOD_CURRENCIES } from '../payments/service.ts';
  * Currencies a wallet can be topped up in: those the card provider settles, and those of the other payment methods
  * (payments' METHOD_CURRENCIES; Espees' ESP is left out: it is no ISO currency, and Intl reads it as the peseta).
  */
-export const WALLET_CURRENCIES: readonly string[] = [...new Set([
-  'CNY', 'EUR', 'USD', 'XAF', 'NGN',
-  ...METHOD_CURRENCIES.filter((c) => c !== 'ESP'),
-])];
+export const WALLET_CURRENCIES: readonly string[] = [
+  ...new Set(['CNY', 'EUR', 'USD', 'XAF', 'NGN', ...METHOD_CURRENCIES.filter((c) => c !== 'ESP')]),
+];
 /** Upper bound of one top-up, major units (fraud limit of the sandbox acquirer). */
 export const MAX_TOPUP_MAJOR = 10_000;
 
@@ -41,7 +40,9 @@ export function parseReceiver(raw: string | undefined): { paymentId: string; acc
     if (typeof v.paymentId === 'string' && data && typeof data === 'object') {
       return { paymentId: v.paymentId, accountData: data as Record<string, unknown> };
     }
-  } catch { /* falls through */ }
+  } catch {
+    /* falls through */
+  }
   throw badRequest('error.wallet.allInfoRequired');
 }
 
@@ -51,7 +52,8 @@ export function validateAccount(channel: PayoutChannel, data: Record<string, unk
   for (const f of channel.payoutConfig) {
     const v = typeof data[f.fieldName] === 'string' ? (data[f.fieldName] as string).trim() : '';
     if (!v || v.length > 100) throw badRequest('error.wallet.allInfoRequired');
-    if (f.fieldType === 'picker' && !f.fieldDefauldValues.some((o) => o.value === v)) throw badRequest('error.wallet.allInfoRequired');
+    if (f.fieldType === 'picker' && !f.fieldDefauldValues.some((o) => o.value === v))
+      throw badRequest('error.wallet.allInfoRequired');
     out[f.fieldName] = v;
   }
   return out;
@@ -62,7 +64,9 @@ export function parseRemark(raw: string | undefined): Remark {
   let v: Partial<Remark> = {};
   try {
     v = JSON.parse(raw ?? '') as Partial<Remark>;
-  } catch { /* empty */ }
+  } catch {
+    /* empty */
+  }
   const { name, bankCard, phone } = normalizeRemark(v ?? {});
   if (!name || !bankCard || !phone) throw badRequest('error.wallet.remarkRequired');
   const problem = validateRemark({ name, bankCard, phone });

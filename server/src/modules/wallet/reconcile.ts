@@ -42,7 +42,11 @@ export async function checkLedger(db: Queryable): Promise<Violation[]> {
       const open = w.status === 'pending' || w.status === 'awaiting_payout';
       const settled = w.settle_transfer_id ? holds.get(w.settle_transfer_id)?.[0] : undefined;
       const request = holds.get(w.hold_transfer_id)?.[0];
-      if (Number(request?.amount) !== Number(w.amount) || open !== !w.settle_transfer_id || (!open && Number(settled?.amount) !== Number(w.amount))) {
+      if (
+        Number(request?.amount) !== Number(w.amount) ||
+        open !== !w.settle_transfer_id ||
+        (!open && Number(settled?.amount) !== Number(w.amount))
+      ) {
         disagreeing.push({ id: w.id, status: w.status, settlement: w.settle_transfer_id, amount: w.amount });
       }
       continue;
@@ -51,11 +55,18 @@ export async function checkLedger(db: Queryable): Promise<Violation[]> {
       const amount = Number(w.amount);
       const resolved = h.resolved == null ? null : Number(h.resolved);
       if (
-        Number(h.amount) !== amount
-        || (w.status === 'pending' && h.resolution_id != null)
-        || (w.status === 'paid' && (h.resolution !== 'post_pending' || resolved !== amount))
-        || (w.status === 'rejected' && h.resolution !== 'void_pending')
-      ) disagreeing.push({ id: w.id, status: w.status, resolution: h.resolution, resolved: h.resolved, amount: w.amount });
+        Number(h.amount) !== amount ||
+        (w.status === 'pending' && h.resolution_id != null) ||
+        (w.status === 'paid' && (h.resolution !== 'post_pending' || resolved !== amount)) ||
+        (w.status === 'rejected' && h.resolution !== 'void_pending')
+      )
+        disagreeing.push({
+          id: w.id,
+          status: w.status,
+          resolution: h.resolution,
+          resolved: h.resolved,
+          amount: w.amount,
+        });
     }
   }
   add('withdrawals agree with holds', disagreeing);

@@ -62,14 +62,43 @@ export class WalletRepository {
 
   // ---- withdrawals ----
 
-  async insertWithdrawal(w: Pick<WithdrawalRow, 'id' | 'user_id' | 'agent_id' | 'currency' | 'amount' | 'refund_type' | 'channel_id' | 'account_data' | 'remark' | 'hold_transfer_id' | 'provider'>
-    & { request_key: string | null; at: Date; bank?: boolean; status?: 'pending' | 'awaiting_payout' }) {
+  async insertWithdrawal(
+    w: Pick<
+      WithdrawalRow,
+      | 'id'
+      | 'user_id'
+      | 'agent_id'
+      | 'currency'
+      | 'amount'
+      | 'refund_type'
+      | 'channel_id'
+      | 'account_data'
+      | 'remark'
+      | 'hold_transfer_id'
+      | 'provider'
+    > & { request_key: string | null; at: Date; bank?: boolean; status?: 'pending' | 'awaiting_payout' },
+  ) {
     await this.db.query(
       `insert into withdrawals (id, user_id, agent_id, currency, amount, refund_type, channel_id, account_data, remark, status,
          hold_transfer_id, provider, request_key, created_at, updated_at, bank)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$14,$10,$11,$12,$13,$13,$15)`,
-      [w.id, w.user_id, w.agent_id, w.currency, w.amount, w.refund_type, w.channel_id, w.account_data ? JSON.stringify(w.account_data) : null,
-        w.remark, w.hold_transfer_id, w.provider, w.request_key, w.at, w.status ?? 'pending', w.bank ?? false],
+      [
+        w.id,
+        w.user_id,
+        w.agent_id,
+        w.currency,
+        w.amount,
+        w.refund_type,
+        w.channel_id,
+        w.account_data ? JSON.stringify(w.account_data) : null,
+        w.remark,
+        w.hold_transfer_id,
+        w.provider,
+        w.request_key,
+        w.at,
+        w.status ?? 'pending',
+        w.bank ?? false,
+      ],
     );
   }
 
@@ -83,7 +112,8 @@ export class WalletRepository {
   async awaitPayout(id: string, reason: string, ref: string | null, at: Date) {
     await this.db.query(
       `update withdrawals set status = 'awaiting_payout', settle_reason = $2, provider_ref = coalesce(provider_ref, $3), updated_at = $4
-        where id = $1 and status = 'pending'`, [id, reason, ref, at],
+        where id = $1 and status = 'pending'`,
+      [id, reason, ref, at],
     );
   }
 
@@ -95,11 +125,22 @@ export class WalletRepository {
   async approveBank(id: string, rail: string, approvedBy: string, at: Date) {
     await this.db.query(
       `update withdrawals set status = 'pending', provider_ref = null, provider = $2,
-         approved_by = $3, approved_at = $4, updated_at = $4 where id = $1 and status = 'awaiting_payout'`, [id, rail, approvedBy, at],
+         approved_by = $3, approved_at = $4, updated_at = $4 where id = $1 and status = 'awaiting_payout'`,
+      [id, rail, approvedBy, at],
     );
   }
 
-  async settleBank(id: string, s: { status: 'paid' | 'rejected'; bankReference: string | null; settledBy: string; reason: string | null; transferId: string; at: Date }) {
+  async settleBank(
+    id: string,
+    s: {
+      status: 'paid' | 'rejected';
+      bankReference: string | null;
+      settledBy: string;
+      reason: string | null;
+      transferId: string;
+      at: Date;
+    },
+  ) {
     await this.db.query(
       `update withdrawals set status = $2, bank_reference = $3, settled_by = $4, settle_reason = coalesce($5, settle_reason),
          failure_code = case when $2 = 'rejected' then $5 else failure_code end, settle_transfer_id = $6, updated_at = $7
@@ -120,7 +161,17 @@ export class WalletRepository {
           and ($6::text is null or id = $6 or user_id = any($7::bigint[]))
           and ($8::timestamptz is null or created_at >= $8) and ($9::timestamptz is null or created_at < $9)
         order by created_at, id limit $5`,
-      [f.state, f.agents, f.after?.[0] ?? null, f.after?.[1] ?? null, f.limit, f.q ?? null, f.qUsers ?? [], f.from ?? null, f.to ?? null],
+      [
+        f.state,
+        f.agents,
+        f.after?.[0] ?? null,
+        f.after?.[1] ?? null,
+        f.limit,
+        f.q ?? null,
+        f.qUsers ?? [],
+        f.from ?? null,
+        f.to ?? null,
+      ],
     );
     return rows;
   }
@@ -128,7 +179,8 @@ export class WalletRepository {
   /** Bank payouts awaiting an operator, oldest first. */
   async awaitingPayouts(limit: number) {
     const { rows } = await this.db.query<WithdrawalRow>(
-      `select * from withdrawals where status = 'awaiting_payout' order by created_at, id limit $1`, [limit],
+      `select * from withdrawals where status = 'awaiting_payout' order by created_at, id limit $1`,
+      [limit],
     );
     return rows;
   }
@@ -139,24 +191,36 @@ export class WalletRepository {
   }
 
   async withdrawalByRequestKey(userId: number, key: string) {
-    const { rows } = await this.db.query<WithdrawalRow>('select * from withdrawals where user_id = $1 and request_key = $2', [userId, key]);
+    const { rows } = await this.db.query<WithdrawalRow>(
+      'select * from withdrawals where user_id = $1 and request_key = $2',
+      [userId, key],
+    );
     return rows[0];
   }
 
   /** The withdrawal a provider payout belongs to, locked for the event that settles it. */
   async withdrawalForPayout(provider: string, ref: string) {
     const { rows } = await this.db.query<WithdrawalRow>(
-      'select * from withdrawals where provider = $1 and provider_ref = $2 for update', [provider, ref],
+      'select * from withdrawals where provider = $1 and provider_ref = $2 for update',
+      [provider, ref],
     );
     return rows[0];
   }
 
   async setPayoutRef(id: string, ref: string, at: Date) {
-    await this.db.query('update withdrawals set provider_ref = $2, updated_at = $3 where id = $1 and provider_ref is null', [id, ref, at]);
+    await this.db.query(
+      'update withdrawals set provider_ref = $2, updated_at = $3 where id = $1 and provider_ref is null',
+      [id, ref, at],
+    );
   }
 
   async settleWithdrawal(id: string, status: 'paid' | 'rejected', failureCode: string | null, at: Date) {
-    await this.db.query('update withdrawals set status = $2, failure_code = $3, updated_at = $4 where id = $1', [id, status, failureCode, at]);
+    await this.db.query('update withdrawals set status = $2, failure_code = $3, updated_at = $4 where id = $1', [
+      id,
+      status,
+      failureCode,
+      at,
+    ]);
   }
 
   /** Per card payment: how much of it withdrawals back to the card (pending or paid) have already taken. */
@@ -174,14 +238,22 @@ export class WalletRepository {
   async statusByHold(holdIds: string[]) {
     if (!holdIds.length) return new Map<string, string>();
     const { rows } = await this.db.query<{ hold_transfer_id: string; status: string }>(
-      'select hold_transfer_id, status from withdrawals where hold_transfer_id = any($1::text[])', [holdIds],
+      'select hold_transfer_id, status from withdrawals where hold_transfer_id = any($1::text[])',
+      [holdIds],
     );
     return new Map(rows.map((r) => [r.hold_transfer_id, r.status]));
   }
 
   /** Every withdrawal with its hold (for the ledger check). */
   async allWithHolds() {
-    const { rows } = await this.db.query<{ id: string; status: string; amount: number; hold_transfer_id: string; bank: boolean; settle_transfer_id: string | null }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      status: string;
+      amount: number;
+      hold_transfer_id: string;
+      bank: boolean;
+      settle_transfer_id: string | null;
+    }>(
       'select id, status, amount, hold_transfer_id, bank, settle_transfer_id from withdrawals order by created_at, id',
     );
     return rows;
@@ -199,14 +271,30 @@ export class WalletRepository {
   }
 
   async card(userId: number, cardId: string) {
-    const { rows } = await this.db.query<{ id: string; agent_id: string; provider: string; payment_method_ref: string }>(
+    const { rows } = await this.db.query<{
+      id: string;
+      agent_id: string;
+      provider: string;
+      payment_method_ref: string;
+    }>(
       'select id, agent_id, provider, payment_method_ref from saved_cards where id = $1 and user_id = $2 and removed_at is null',
       [cardId, userId],
     );
     return rows[0];
   }
 
-  async insertCard(c: { id: string; userId: number; agentId: string; provider: string; paymentMethodRef: string; methodId: string; brand: string; last4: string; currency: string; at: Date }) {
+  async insertCard(c: {
+    id: string;
+    userId: number;
+    agentId: string;
+    provider: string;
+    paymentMethodRef: string;
+    methodId: string;
+    brand: string;
+    last4: string;
+    currency: string;
+    at: Date;
+  }) {
     await this.db.query(
       `insert into saved_cards (id, user_id, agent_id, provider, payment_method_ref, method_id, brand, last4, currency, created_at)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)`,
@@ -215,7 +303,18 @@ export class WalletRepository {
   }
 
   /** A card saved after a paid payment (its id from the payment): once, and not again while the same card is saved. */
-  async insertCardOnce(c: { id: string; userId: number; agentId: string; provider: string; paymentMethodRef: string; methodId: string; brand: string; last4: string; currency: string; at: Date }) {
+  async insertCardOnce(c: {
+    id: string;
+    userId: number;
+    agentId: string;
+    provider: string;
+    paymentMethodRef: string;
+    methodId: string;
+    brand: string;
+    last4: string;
+    currency: string;
+    at: Date;
+  }) {
     const { rowCount } = await this.db.query(
       `insert into saved_cards (id, user_id, agent_id, provider, payment_method_ref, method_id, brand, last4, currency, created_at)
        select $1,$2,$3,$4,$5,$6,$7,$8,$9,$10
@@ -230,7 +329,15 @@ export class WalletRepository {
     await this.db.query('update saved_cards set removed_at = $2 where id = $1 and removed_at is null', [cardId, at]);
   }
 
-  async insertSetup(s: { id: string; userId: number; agentId: string; currency: string; methodId: string; provider: string; at: Date }) {
+  async insertSetup(s: {
+    id: string;
+    userId: number;
+    agentId: string;
+    currency: string;
+    methodId: string;
+    provider: string;
+    at: Date;
+  }) {
     await this.db.query(
       `insert into card_setups (id, user_id, agent_id, currency, method_id, provider, created_at) values ($1,$2,$3,$4,$5,$6,$7)`,
       [s.id, s.userId, s.agentId, s.currency, s.methodId, s.provider, s.at],
@@ -238,7 +345,10 @@ export class WalletRepository {
   }
 
   async setup(id: string, userId: number) {
-    const { rows } = await this.db.query<CardSetupRow>('select * from card_setups where id = $1 and user_id = $2', [id, userId]);
+    const { rows } = await this.db.query<CardSetupRow>('select * from card_setups where id = $1 and user_id = $2', [
+      id,
+      userId,
+    ]);
     return rows[0];
   }
 

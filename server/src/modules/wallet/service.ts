@@ -34,11 +34,26 @@ export const JOB_TOPUP_GUARD = 'wallet.topup-guard';
 /** The purpose handler a top-up's charge guard hands its charge to. */
 export const WALLET_TOPUP = 'wallet_topup';
 
-
-export interface TopUpResult { outTradeNo: string; balance: number; currency: string }
+export interface TopUpResult {
+  outTradeNo: string;
+  balance: number;
+  currency: string;
+}
 /** What a top-up credits: whose wallet, how much, under which order number and provider key. */
-interface TopUpTarget { userId: number; outTradeNo: string; amount: number; currency: string; agent: string; key: string }
-export interface WithdrawalResult { tixianOrderId: string; balance: number; currency: string; status: 'pending' | 'awaiting_payout' }
+interface TopUpTarget {
+  userId: number;
+  outTradeNo: string;
+  amount: number;
+  currency: string;
+  agent: string;
+  key: string;
+}
+export interface WithdrawalResult {
+  tixianOrderId: string;
+  balance: number;
+  currency: string;
+  status: 'pending' | 'awaiting_payout';
+}
 
 export type { WalletDeps } from './deps.ts';
 
@@ -55,7 +70,6 @@ export class WalletService {
   private provider(methodId: string, agent?: string): PaymentProvider {
     return this.d.payments.requireProvider(methodId, agent || DEFAULT_AGENT);
   }
-
 
   // ── Withdrawal: withdrawals.ts (apply, create, payout events), bank payouts: bank-payouts.ts ─────────────
 
@@ -85,10 +99,25 @@ export class WalletService {
 
   // ── Top-up ──────────────────────────────────────────────────────────────────────────────────────────────
 
-  async topUp(user: UserRow, inp: { amount: string; currency: string; agentId?: string; paymentId: string; stripeToken?: string; cardId?: string; saveCard?: boolean; paymentIntent?: string; returnUrl?: string; key: string }) {
+  async topUp(
+    user: UserRow,
+    inp: {
+      amount: string;
+      currency: string;
+      agentId?: string;
+      paymentId: string;
+      stripeToken?: string;
+      cardId?: string;
+      saveCard?: boolean;
+      paymentIntent?: string;
+      returnUrl?: string;
+      key: string;
+    },
+  ) {
     const currency = parseCurrency(inp.currency);
     const amount = parseAmount(inp.amount, currency);
-    if (amount > toMinor(MAX_TOPUP_MAJOR, currency)) throw refused('error.wallet.topupTooLarge', { max: MAX_TOPUP_MAJOR });
+    if (amount > toMinor(MAX_TOPUP_MAJOR, currency))
+      throw refused('error.wallet.topupTooLarge', { max: MAX_TOPUP_MAJOR });
     // The agent must exist (the embed's agents, or the platform): never a wallet for a name nobody registered.
     const agent = inp.agentId ? await this.d.payments.agent(inp.agentId) : DEFAULT_AGENT;
     const provider = this.provider(inp.paymentId, agent);
@@ -106,7 +135,10 @@ export class WalletService {
     // the customer finished (3-D Secure, iDEAL, WeChat Pay) is resumed: checked to be theirs and of this amount.
     const providerKey = `cz_${user.id}_${inp.key}`;
     const t: TopUpTarget = { userId: user.id, outTradeNo, amount, currency, agent, key: providerKey };
-    const guard = this.guardOf(provider.id, t, { token: token ?? null, methodType: inp.paymentId.split(':')[1] ?? null });
+    const guard = this.guardOf(provider.id, t, {
+      token: token ?? null,
+      methodType: inp.paymentId.split(':')[1] ?? null,
+    });
     const claim = { userId: user.id, purpose: 'wallet_topup', amount, currency } as const;
     let result: AuthorizeResult;
     if (inp.paymentIntent) {
@@ -118,8 +150,16 @@ export class WalletService {
       // (or its recorded refund), it replays the call (same key: the provider returns the same charge) and refunds it.
       await this.guards.start(guard);
       result = await provider.authorize({
-        token: token!, amount, currency, capture: 'automatic', idempotencyKey: providerKey, userId: user.id, purpose: 'wallet_topup',
-        returnUrl: inp.returnUrl, methodType: inp.paymentId.split(':')[1], saveCard: inp.saveCard === true && !inp.cardId,
+        token: token!,
+        amount,
+        currency,
+        capture: 'automatic',
+        idempotencyKey: providerKey,
+        userId: user.id,
+        purpose: 'wallet_topup',
+        returnUrl: inp.returnUrl,
+        methodType: inp.paymentId.split(':')[1],
+        saveCard: inp.saveCard === true && !inp.cardId,
       });
     }
     // The customer must act (3-D Secure, a provider's page, a prompt on their phone): the client repeats the call
@@ -136,11 +176,24 @@ export class WalletService {
         });
       }
       const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
-      return { outTradeNo: '', balance, currency, action: { clientSecret: result.clientSecret, paymentIntent: result.ref } };
+      return {
+        outTradeNo: '',
+        balance,
+        currency,
+        action: { clientSecret: result.clientSecret, paymentIntent: result.ref },
+      };
     }
     if (!result.ok) {
       await cancel();
-      await this.d.payments.record({ providerId: provider.id, result, userId: user.id, orderId: outTradeNo, purpose: 'wallet_topup', amount, currency });
+      await this.d.payments.record({
+        providerId: provider.id,
+        result,
+        userId: user.id,
+        orderId: outTradeNo,
+        purpose: 'wallet_topup',
+        amount,
+        currency,
+      });
       throw refused(declineMessageKey(result.declineCode));
     }
     let done: string;
@@ -158,8 +211,16 @@ export class WalletService {
     // (its id from the top-up, so a replayed charge saves it once).
     if (result.saved && result.card && inp.saveCard) {
       await this.d.repo.insertCardOnce({
-        id: `card_${done}`, userId: user.id, agentId: agent, provider: provider.id, paymentMethodRef: result.saved.paymentMethod, methodId: inp.paymentId,
-        brand: result.card.brand, last4: result.card.last4, currency, at: this.d.clock.now(),
+        id: `card_${done}`,
+        userId: user.id,
+        agentId: agent,
+        provider: provider.id,
+        paymentMethodRef: result.saved.paymentMethod,
+        methodId: inp.paymentId,
+        brand: result.card.brand,
+        last4: result.card.last4,
+        currency,
+        at: this.d.clock.now(),
       });
     }
     const { balance } = await this.d.ledger.walletOf(user.id, currency, t.agent);
@@ -171,7 +232,11 @@ export class WalletService {
    * after a crash, the customer's resume and the action guard all get the same charge: the first credits it).
    * Answers the top-up's order number (an earlier credit's, when there was one).
    */
-  private async credit(providerId: string, result: Extract<AuthorizeResult, { ok: true }>, t: TopUpTarget): Promise<string> {
+  private async credit(
+    providerId: string,
+    result: Extract<AuthorizeResult, { ok: true }>,
+    t: TopUpTarget,
+  ): Promise<string> {
     const ledger = this.d.ledger;
     return this.d.db.tx(async () => {
       await this.d.payments.lockCharge(providerId, result.ref); // against the guard's refund of the same charge
@@ -182,12 +247,31 @@ export class WalletService {
       // A charge of another flow, or one released by a guard (the resume names any payment of this user): never credited.
       const other = await this.d.payments.takenOrReleased(providerId, result.ref);
       if (other) throw chargeNotOurs(other);
-      await this.d.payments.record({ providerId, result, userId: t.userId, orderId: t.outTradeNo, purpose: 'wallet_topup', amount: t.amount, currency: t.currency });
+      await this.d.payments.record({
+        providerId,
+        result,
+        userId: t.userId,
+        orderId: t.outTradeNo,
+        purpose: 'wallet_topup',
+        amount: t.amount,
+        currency: t.currency,
+      });
       const clearing = await ledger.account(providerOwner(providerId), 'clearing', t.currency, t.agent);
       const wallet = await ledger.account(userOwner(t.userId), 'wallet', t.currency, t.agent);
-      await ledger.transfer({ debit: clearing, credit: wallet, amount: t.amount, code: 'wallet_topup', orderId: t.outTradeNo, at: this.d.clock.now() });
+      await ledger.transfer({
+        debit: clearing,
+        credit: wallet,
+        amount: t.amount,
+        code: 'wallet_topup',
+        orderId: t.outTradeNo,
+        at: this.d.clock.now(),
+      });
       // The request's idempotency key completes in this transaction (lib/idempotency.ts; none in a job).
-      await commitIdempotencyKey({ outTradeNo: t.outTradeNo, balance: (await ledger.walletOf(t.userId, t.currency, t.agent)).balance, currency: t.currency } satisfies TopUpResult);
+      await commitIdempotencyKey({
+        outTradeNo: t.outTradeNo,
+        balance: (await ledger.walletOf(t.userId, t.currency, t.agent)).balance,
+        currency: t.currency,
+      } satisfies TopUpResult);
       await this.d.live.publish(t.userId, { kind: 'wallet' });
       return t.outTradeNo;
     });
@@ -198,11 +282,26 @@ export class WalletService {
     return chargeGuardsOf(this.d);
   }
 
-  private guardOf(providerId: string, t: TopUpTarget, call: { token: string | null; methodType: string | null; ref?: string | null; deadline?: number }): ChargeGuard {
+  private guardOf(
+    providerId: string,
+    t: TopUpTarget,
+    call: { token: string | null; methodType: string | null; ref?: string | null; deadline?: number },
+  ): ChargeGuard {
     return {
-      flow: WALLET_TOPUP, providerId, userId: t.userId, purpose: 'wallet_topup', amount: t.amount, currency: t.currency, capture: 'automatic',
-      orderId: t.outTradeNo, token: call.token, key: t.key, ref: call.ref ?? null, methodType: call.methodType,
-      ...(call.deadline !== undefined ? { deadline: call.deadline } : {}), data: { agent: t.agent },
+      flow: WALLET_TOPUP,
+      providerId,
+      userId: t.userId,
+      purpose: 'wallet_topup',
+      amount: t.amount,
+      currency: t.currency,
+      capture: 'automatic',
+      orderId: t.outTradeNo,
+      token: call.token,
+      key: t.key,
+      ref: call.ref ?? null,
+      methodType: call.methodType,
+      ...(call.deadline !== undefined ? { deadline: call.deadline } : {}),
+      data: { agent: t.agent },
     };
   }
 
@@ -213,7 +312,11 @@ export class WalletService {
    */
   private topUpHandler(): PurposeHandler {
     const target = (g: ChargeGuard): TopUpTarget => ({
-      userId: g.userId, outTradeNo: String(g.orderId), amount: g.amount, currency: g.currency, key: String(g.key),
+      userId: g.userId,
+      outTradeNo: String(g.orderId),
+      amount: g.amount,
+      currency: g.currency,
+      key: String(g.key),
       agent: typeof g.data?.agent === 'string' ? g.data.agent : DEFAULT_AGENT,
     });
     return {
@@ -224,13 +327,24 @@ export class WalletService {
       },
       legacy: {
         kind: JOB_TOPUP_GUARD,
-        toGuard: (p) => this.guardOf(String(p.providerId), {
-          userId: Number(p.userId), outTradeNo: String(p.outTradeNo), amount: Number(p.amount), currency: String(p.currency), key: String(p.key),
-          agent: typeof p.agent === 'string' ? p.agent : DEFAULT_AGENT,
-        }, {
-          token: p.token ? String(p.token) : null, methodType: p.methodType ? String(p.methodType) : null, ref: p.ref ? String(p.ref) : null,
-          ...(p.deadline !== undefined ? { deadline: Number(p.deadline) } : {}),
-        }),
+        toGuard: (p) =>
+          this.guardOf(
+            String(p.providerId),
+            {
+              userId: Number(p.userId),
+              outTradeNo: String(p.outTradeNo),
+              amount: Number(p.amount),
+              currency: String(p.currency),
+              key: String(p.key),
+              agent: typeof p.agent === 'string' ? p.agent : DEFAULT_AGENT,
+            },
+            {
+              token: p.token ? String(p.token) : null,
+              methodType: p.methodType ? String(p.methodType) : null,
+              ref: p.ref ? String(p.ref) : null,
+              ...(p.deadline !== undefined ? { deadline: Number(p.deadline) } : {}),
+            },
+          ),
       },
     };
   }
@@ -251,7 +365,8 @@ export class WalletService {
     const card = await this.d.repo.card(userId, cardId);
     if (!card || card.agent_id !== agent) throw notFound('error.card.notFound');
     // A card saved with another provider than the chosen method's (a Mercado Pago card with a Stripe method) is not this method's.
-    if (paymentId !== undefined && card.provider !== this.provider(paymentId, agent).id) throw notFound('error.card.notFound');
+    if (paymentId !== undefined && card.provider !== this.provider(paymentId, agent).id)
+      throw notFound('error.card.notFound');
     return card.payment_method_ref;
   }
 
@@ -266,7 +381,13 @@ export class WalletService {
     const provider = this.provider(inp.paymentId, inp.agentId);
     const setup = await provider.createSetup(user.id);
     await this.d.repo.insertSetup({
-      id: setup.id, userId: user.id, agentId: inp.agentId || DEFAULT_AGENT, currency, methodId: inp.paymentId, provider: provider.id, at: this.d.clock.now(),
+      id: setup.id,
+      userId: user.id,
+      agentId: inp.agentId || DEFAULT_AGENT,
+      currency,
+      methodId: inp.paymentId,
+      provider: provider.id,
+      at: this.d.clock.now(),
     });
     return { clientSecret: setup.clientSecret, paymentId: setup.id };
   }
@@ -288,8 +409,16 @@ export class WalletService {
     const cardId = `card_${uuid()}`;
     await this.d.db.tx(async () => {
       await this.d.repo.insertCard({
-        id: cardId, userId: user.id, agentId: s.agent_id, provider: s.provider, paymentMethodRef: res.paymentMethod, methodId: s.method_id,
-        brand: res.card.brand, last4: res.card.last4, currency: s.currency, at: this.d.clock.now(),
+        id: cardId,
+        userId: user.id,
+        agentId: s.agent_id,
+        provider: s.provider,
+        paymentMethodRef: res.paymentMethod,
+        methodId: s.method_id,
+        brand: res.card.brand,
+        last4: res.card.last4,
+        currency: s.currency,
+        at: this.d.clock.now(),
       });
       await this.d.repo.completeSetup(s.id, cardId);
       await commitIdempotencyKey({ pId: cardId }); // the request's key completes with the saved card
@@ -301,7 +430,18 @@ export class WalletService {
    * POST cdb/user/card/saveToken: a card token of a method that saves cards (Mercado Pago) saved on the user's customer
    * at its provider, and listed with the user's other saved cards of the agent (paid with later by its id, as any).
    */
-  async saveMethodCard(user: UserRow, inp: { paymentId: string; agentHeader?: string; token: string; email: string; paymentMethodId?: string; issuerId?: string; currency?: string }) {
+  async saveMethodCard(
+    user: UserRow,
+    inp: {
+      paymentId: string;
+      agentHeader?: string;
+      token: string;
+      email: string;
+      paymentMethodId?: string;
+      issuerId?: string;
+      currency?: string;
+    },
+  ) {
     const agent = await this.d.payments.agent(inp.agentHeader);
     const method = this.d.payments.externalMethod(inp.paymentId, agent);
     if (!method || method.kind !== 'card') throw badRequest('error.paymentMethod');
@@ -311,17 +451,31 @@ export class WalletService {
     const currency = parseCurrency(inp.currency ?? user.currency);
     let saved: Awaited<ReturnType<typeof method.provider.saveCard>>;
     try {
-      saved = await method.provider.saveCard(user.id, { token: inp.token, email, paymentMethodId: inp.paymentMethodId || undefined, issuerId: inp.issuerId || undefined });
+      saved = await method.provider.saveCard(user.id, {
+        token: inp.token,
+        email,
+        paymentMethodId: inp.paymentMethodId || undefined,
+        issuerId: inp.issuerId || undefined,
+      });
     } catch (e) {
       // The provider refused the token (used, unknown, a declined card): the user's language, never a 500.
-      if (e instanceof ProviderError && e.code !== 'network' && (e.status ?? 500) < 500) throw refused(declineMessageKey(e.code === '3003' || e.code === '2006' ? 'token_invalid' : e.code));
+      if (e instanceof ProviderError && e.code !== 'network' && (e.status ?? 500) < 500)
+        throw refused(declineMessageKey(e.code === '3003' || e.code === '2006' ? 'token_invalid' : e.code));
       throw e;
     }
     const cardId = `card_${uuid()}`;
     await this.d.db.tx(async () => {
       await this.d.repo.insertCard({
-        id: cardId, userId: user.id, agentId: agent, provider: method.provider.id, paymentMethodRef: saved.paymentMethod, methodId: inp.paymentId,
-        brand: saved.card.brand, last4: saved.card.last4, currency, at: this.d.clock.now(),
+        id: cardId,
+        userId: user.id,
+        agentId: agent,
+        provider: method.provider.id,
+        paymentMethodRef: saved.paymentMethod,
+        methodId: inp.paymentId,
+        brand: saved.card.brand,
+        last4: saved.card.last4,
+        currency,
+        at: this.d.clock.now(),
       });
       await commitIdempotencyKey({ pId: cardId });
     });
@@ -332,10 +486,30 @@ export class WalletService {
    * saveCardFlag: a paid payment's reusable card (a method that saves cards after a payment: Flutterwave), saved for
    * the user at the agent whose method took it. Its id comes from the payment, so a repeated report saves it once.
    */
-  async savePaidCard(agentId: string, c: { userId: number; provider: string; outTradeNo: string; payType: string; paymentMethodRef: string; brand: string; last4: string; currency: string }) {
+  async savePaidCard(
+    agentId: string,
+    c: {
+      userId: number;
+      provider: string;
+      outTradeNo: string;
+      payType: string;
+      paymentMethodRef: string;
+      brand: string;
+      last4: string;
+      currency: string;
+    },
+  ) {
     await this.d.repo.insertCardOnce({
-      id: `card_${c.outTradeNo}`, userId: c.userId, agentId, provider: c.provider, paymentMethodRef: c.paymentMethodRef, methodId: `${c.provider}:${c.payType}`,
-      brand: c.brand, last4: c.last4, currency: c.currency, at: this.d.clock.now(),
+      id: `card_${c.outTradeNo}`,
+      userId: c.userId,
+      agentId,
+      provider: c.provider,
+      paymentMethodRef: c.paymentMethodRef,
+      methodId: `${c.provider}:${c.payType}`,
+      brand: c.brand,
+      last4: c.last4,
+      currency: c.currency,
+      at: this.d.clock.now(),
     });
   }
 
@@ -344,7 +518,8 @@ export class WalletService {
     const card = await this.d.repo.card(user.id, cardId);
     if (!card) throw notFound('error.card.notFound');
     // A card of a provider no longer configured here cannot be reached there: it only leaves the rider's list.
-    if (this.d.payments.hasProvider(card.provider)) await this.d.payments.providerById(card.provider).detachPaymentMethod(card.payment_method_ref);
+    if (this.d.payments.hasProvider(card.provider))
+      await this.d.payments.providerById(card.provider).detachPaymentMethod(card.payment_method_ref);
     await this.d.repo.removeCard(cardId, this.d.clock.now());
   }
 }

@@ -22,7 +22,10 @@ export class Withdrawals {
   /** Bank withdrawals: a real payout adapter, or an operator's recorded bank transfer (bank-payouts.ts). */
   readonly bank: BankPayouts;
 
-  constructor(private readonly d: WalletDeps, private readonly payouts: PayoutConfig) {
+  constructor(
+    private readonly d: WalletDeps,
+    private readonly payouts: PayoutConfig,
+  ) {
     this.bank = new BankPayouts({ ...d, rails: d.rails ?? [] });
     d.jobs.register(JOB_PAYOUT_SUBMIT, (p) => this.submitPayout(String(p.withdrawalId)));
   }
@@ -35,7 +38,10 @@ export class Withdrawals {
     const base = this.payouts[currency];
     const methods = this.d.payments.payoutChannels(currency, agent);
     if (!base && !methods.length) return { cfg: undefined, methods };
-    return { cfg: { channels: [...(base?.channels ?? []), ...methods.map((m) => m.channel)], manual: base?.manual ?? null }, methods };
+    return {
+      cfg: { channels: [...(base?.channels ?? []), ...methods.map((m) => m.channel)], manual: base?.manual ?? null },
+      methods,
+    };
   }
 
   /** A refund to a card the sandbox card provider charged (test mode) is one of its payouts. */
@@ -43,15 +49,22 @@ export class Withdrawals {
     return this.d.payments.providerById('sandbox');
   }
 
-
   /** A card top-up (newest first) into this agent's wallet that can still take a refund of `amount`. */
   private async refundablePayment(userId: number, currency: string, agent: string, amount: number) {
     const payments = await this.d.payments.capturedTopUps(userId, currency);
-    const ofAgent = await this.d.ledger.toppedUpOrders(payments.map((p) => p.order_id), agent);
+    const ofAgent = await this.d.ledger.toppedUpOrders(
+      payments.map((p) => p.order_id),
+      agent,
+    );
     const taken = await this.d.repo.refundedToCards(payments.map((p) => p.id));
     return payments
       .filter((p) => ofAgent.has(p.order_id))
-      .map((p) => ({ id: p.id, provider: p.provider, provider_ref: p.provider_ref, left: Number(p.captured_amount) - (taken.get(p.id) ?? 0) }))
+      .map((p) => ({
+        id: p.id,
+        provider: p.provider,
+        provider_ref: p.provider_ref,
+        left: Number(p.captured_amount) - (taken.get(p.id) ?? 0),
+      }))
       .find((p) => p.left >= amount);
   }
 
@@ -71,10 +84,19 @@ export class Withdrawals {
   }
 
   /** POST cdb/mine/tixian/create: validates, holds the amount and requests the payout. */
-  async create(user: UserRow, inp: {
-    refundType: number; amount: string; currency: string; agentId?: string; remark?: string; autoAudit?: number;
-    receiverAccount?: string; key?: string;
-  }) {
+  async create(
+    user: UserRow,
+    inp: {
+      refundType: number;
+      amount: string;
+      currency: string;
+      agentId?: string;
+      remark?: string;
+      autoAudit?: number;
+      receiverAccount?: string;
+      key?: string;
+    },
+  ) {
     const currency = parseCurrency(inp.currency);
     const amount = parseAmount(inp.amount, currency);
     const agent = inp.agentId || DEFAULT_AGENT;
@@ -84,7 +106,12 @@ export class Withdrawals {
       if (earlier) {
         await this.submitPayout(earlier.id).catch(() => undefined);
         const { balance } = await this.d.ledger.walletOf(user.id, currency, agent);
-        return { tixianOrderId: earlier.id, balance, currency, status: earlier.status === 'awaiting_payout' ? 'awaiting_payout' as const : 'pending' as const };
+        return {
+          tixianOrderId: earlier.id,
+          balance,
+          currency,
+          status: earlier.status === 'awaiting_payout' ? ('awaiting_payout' as const) : ('pending' as const),
+        };
       }
     }
     const { cfg, methods } = this.payoutConfig(currency, agent);
@@ -129,8 +156,12 @@ export class Withdrawals {
     // A refund to the card goes back through the provider that charged it (Stripe: a refund of the top-up).
     const charged = cardPayment ? await this.d.payments.find(cardPayment.id) : undefined;
     const rail = bank ? this.bank.railFor(channelId!, currency) : undefined;
-    const provider = bank ? null : methodProvider ?? (charged && this.d.payments.hasProvider(charged.provider) && !this.d.payments.can(charged.provider, 'payout')
-      ? this.d.payments.providerById(charged.provider) : this.payoutProvider());
+    const provider = bank
+      ? null
+      : (methodProvider ??
+        (charged && this.d.payments.hasProvider(charged.provider) && !this.d.payments.can(charged.provider, 'payout')
+          ? this.d.payments.providerById(charged.provider)
+          : this.payoutProvider()));
     const ledger = this.d.ledger;
     // The answer is the balance this withdrawal left, as stored with the request's key (its replays answer the same).
     const result = await this.d.db.tx(async () => {
@@ -139,7 +170,8 @@ export class Withdrawals {
         await this.d.payments.lockCapturedTopUps(user.id, currency);
         const locked = await this.refundablePayment(user.id, currency, agent, amount);
         // The provider chosen above must be the one that charged the payment refunded.
-        if (!locked || (charged && locked.provider !== charged.provider)) throw refused('error.wallet.refundTypeUnavailable');
+        if (!locked || (charged && locked.provider !== charged.provider))
+          throw refused('error.wallet.refundTypeUnavailable');
         channelId = locked.id;
       }
       const wallet = await ledger.account(userOwner(user.id), 'wallet', currency, agent);
@@ -147,23 +179,45 @@ export class Withdrawals {
       try {
         holdId = provider
           ? await ledger.transfer({
-            debit: wallet, credit: await ledger.account(providerOwner(provider.id), 'clearing', currency, agent),
-            amount, code: 'withdrawal', orderId: id, at: now, pending: true, mustNotOverdraw: true,
-          })
+              debit: wallet,
+              credit: await ledger.account(providerOwner(provider.id), 'clearing', currency, agent),
+              amount,
+              code: 'withdrawal',
+              orderId: id,
+              at: now,
+              pending: true,
+              mustNotOverdraw: true,
+            })
           : await this.bank.moveToTransit(wallet, { id, currency, agent, amount, at: now });
       } catch (e) {
-        if (e instanceof AppError && e.key === 'error.insufficientBalance') throw refused('error.wallet.insufficientBalance');
+        if (e instanceof AppError && e.key === 'error.insufficientBalance')
+          throw refused('error.wallet.insufficientBalance');
         throw e;
       }
       await this.d.repo.insertWithdrawal({
-        id, user_id: user.id, agent_id: agent, currency, amount, refund_type: inp.refundType, channel_id: channelId,
-        account_data: account, remark, hold_transfer_id: holdId, provider: provider?.id ?? rail?.id ?? null, request_key: inp.key ?? null, at: now,
-        bank, status: bank && !rail ? 'awaiting_payout' : 'pending',
+        id,
+        user_id: user.id,
+        agent_id: agent,
+        currency,
+        amount,
+        refund_type: inp.refundType,
+        channel_id: channelId,
+        account_data: account,
+        remark,
+        hold_transfer_id: holdId,
+        provider: provider?.id ?? rail?.id ?? null,
+        request_key: inp.key ?? null,
+        at: now,
+        bank,
+        status: bank && !rail ? 'awaiting_payout' : 'pending',
       });
       if (provider) await this.d.jobs.enqueue(JOB_PAYOUT_SUBMIT, { withdrawalId: id }, now);
       else await this.bank.schedule(id, rail, now);
       const r: WithdrawalResult = {
-        tixianOrderId: id, balance: (await ledger.walletOf(user.id, currency, agent)).balance, currency, status: bank && !rail ? 'awaiting_payout' : 'pending',
+        tixianOrderId: id,
+        balance: (await ledger.walletOf(user.id, currency, agent)).balance,
+        currency,
+        status: bank && !rail ? 'awaiting_payout' : 'pending',
       };
       await commitIdempotencyKey(r);
       await this.d.live.publish(user.id, { kind: 'wallet' });
@@ -179,12 +233,22 @@ export class Withdrawals {
     const wd = await this.d.repo.withdrawal(withdrawalId);
     if (wd?.bank) return this.bank.run(wd.id);
     if (!wd || wd.status !== 'pending' || wd.provider_ref) return;
-    const provider = wd.provider && this.d.payments.hasProvider(wd.provider) ? this.d.payments.providerById(wd.provider) : this.payoutProvider();
-    if (wd.refund_type === REFUND.card && !this.d.payments.can(provider.id, 'payout')) return this.refundToCard(wd, provider);
-    const destination = wd.refund_type === REFUND.card
-      ? { kind: 'card_refund' as const, paymentRef: wd.channel_id ?? '' }
-      : { kind: 'channel' as const, channel: wd.channel_id ?? 'manual', account: wd.account_data ?? {} };
-    const { ref } = await provider.payout({ amount: Number(wd.amount), currency: wd.currency, destination, idempotencyKey: wd.id });
+    const provider =
+      wd.provider && this.d.payments.hasProvider(wd.provider)
+        ? this.d.payments.providerById(wd.provider)
+        : this.payoutProvider();
+    if (wd.refund_type === REFUND.card && !this.d.payments.can(provider.id, 'payout'))
+      return this.refundToCard(wd, provider);
+    const destination =
+      wd.refund_type === REFUND.card
+        ? { kind: 'card_refund' as const, paymentRef: wd.channel_id ?? '' }
+        : { kind: 'channel' as const, channel: wd.channel_id ?? 'manual', account: wd.account_data ?? {} };
+    const { ref } = await provider.payout({
+      amount: Number(wd.amount),
+      currency: wd.currency,
+      destination,
+      idempotencyKey: wd.id,
+    });
     await this.d.repo.setPayoutRef(wd.id, ref, this.d.clock.now());
   }
 
@@ -193,7 +257,10 @@ export class Withdrawals {
    * idempotent by the withdrawal id. Stripe answers a refund at once; the hold is posted with it in one unit of
    * work. A refund Stripe refuses for good (not refundable any more) releases the hold back to the wallet.
    */
-  private async refundToCard(wd: NonNullable<Awaited<ReturnType<WalletRepository['withdrawal']>>>, provider: PaymentProvider) {
+  private async refundToCard(
+    wd: NonNullable<Awaited<ReturnType<WalletRepository['withdrawal']>>>,
+    provider: PaymentProvider,
+  ) {
     const pay = await this.d.payments.find(wd.channel_id ?? '');
     if (!pay?.provider_ref) throw new Error(`withdrawal ${wd.id}: no card payment ${wd.channel_id}`);
     const amount = Number(wd.amount);
@@ -237,7 +304,12 @@ export class Withdrawals {
       if (wd.status !== 'pending' || wd.bank) return 'ignored' as const;
       if (e.type === 'payout.paid') await this.d.ledger.postPending(wd.hold_transfer_id, Number(wd.amount), now);
       else await this.d.ledger.voidPending(wd.hold_transfer_id, now);
-      await this.d.repo.settleWithdrawal(wd.id, e.type === 'payout.paid' ? 'paid' : 'rejected', e.data.failureCode ?? null, now);
+      await this.d.repo.settleWithdrawal(
+        wd.id,
+        e.type === 'payout.paid' ? 'paid' : 'rejected',
+        e.data.failureCode ?? null,
+        now,
+      );
       await this.d.live.publish(Number(wd.user_id), { kind: 'wallet' });
       return 'applied' as const;
     });
@@ -245,4 +317,5 @@ export class Withdrawals {
 
   findWithdrawal(id: string) {
     return this.d.repo.withdrawal(id);
-  }}
+  }
+}

@@ -28,35 +28,75 @@ function AgentList({ me }: { me: Me }) {
   const platform = me.memberships.some((m) => m.agentId === '*');
   return (
     <>
-      {platform && me.permissions.includes('agents.write') && <p><a className="ops-button ops-primary" href="#/agents?new=1">{t('ops.agents.new')}</a></p>}
-      <form className="ops-filters" role="search" onSubmit={(e) => { e.preventDefault(); void load(); }}>
-        <label>{t('ops.agents.search')}<input type="search" value={q} onChange={(e) => setQ(e.currentTarget.value)} /></label>
-        <label>{t('ops.staff.sort')}
+      {platform && me.permissions.includes('agents.write') && (
+        <p>
+          <a className="ops-button ops-primary" href="#/agents?new=1">
+            {t('ops.agents.new')}
+          </a>
+        </p>
+      )}
+      <form
+        className="ops-filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void load();
+        }}
+      >
+        <label>
+          {t('ops.agents.search')}
+          <input type="search" value={q} onChange={(e) => setQ(e.currentTarget.value)} />
+        </label>
+        <label>
+          {t('ops.staff.sort')}
           <select value={sort} onChange={(e) => setSort(e.currentTarget.value)}>
-            <option value="name">{t('ops.agents.name')} ↑</option><option value="-name">{t('ops.agents.name')} ↓</option>
-            <option value="id">{t('ops.agents.id')} ↑</option><option value="-id">{t('ops.agents.id')} ↓</option>
+            <option value="name">{t('ops.agents.name')} ↑</option>
+            <option value="-name">{t('ops.agents.name')} ↓</option>
+            <option value="id">{t('ops.agents.id')} ↑</option>
+            <option value="-id">{t('ops.agents.id')} ↓</option>
           </select>
         </label>
       </form>
       <table className="ops-table">
-        <thead><tr><th scope="col">{t('ops.agents.name')}</th><th scope="col">{t('ops.agents.id')}</th><th scope="col">{t('ops.agents.country')}</th><th scope="col">{t('ops.agents.currencies')}</th><th scope="col">{t('ops.agents.origins')}</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">{t('ops.agents.name')}</th>
+            <th scope="col">{t('ops.agents.id')}</th>
+            <th scope="col">{t('ops.agents.country')}</th>
+            <th scope="col">{t('ops.agents.currencies')}</th>
+            <th scope="col">{t('ops.agents.origins')}</th>
+          </tr>
+        </thead>
         <tbody>
           {rows.map((a) => (
             <tr key={a.id}>
-              <td><a href={`#/agents?id=${encodeURIComponent(a.id)}`}>{a.name}</a></td>
-              <td>{a.id}</td><td>{a.country ?? '—'}</td><td>{a.currencies.join(', ')}</td><td>{a.origins.join(' ')}</td>
+              <td>
+                <a href={`#/agents?id=${encodeURIComponent(a.id)}`}>{a.name}</a>
+              </td>
+              <td>{a.id}</td>
+              <td>{a.country ?? '—'}</td>
+              <td>{a.currencies.join(', ')}</td>
+              <td>{a.origins.join(' ')}</td>
             </tr>
           ))}
         </tbody>
       </table>
       {!rows.length && !error && <p>{t('ops.list.empty')}</p>}
-      {next && <button type="button" onClick={() => void load(next)}>{t('ops.list.more')}</button>}
+      {next && (
+        <button type="button" onClick={() => void load(next)}>
+          {t('ops.list.more')}
+        </button>
+      )}
       <Problem error={error} />
     </>
   );
 }
 
-const list = (s: string) => s.split(/[\s,]+/).map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(/[\s,]+/)
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 function AgentForm({ id, me }: { id: string | null; me: Me }) {
   const t = useT();
@@ -66,11 +106,22 @@ function AgentForm({ id, me }: { id: string | null; me: Me }) {
   const [saved, setSaved] = useState('');
   const [error, setError] = useState<unknown>();
   const load = (a: Agent, tag: string) => {
-    setD({ id: a.id, name: a.name, country: a.country ?? '', currencies: a.currencies.join(', '), origins: a.origins.join('\n'), depositByPayment: a.depositByPayment });
+    setD({
+      id: a.id,
+      name: a.name,
+      country: a.country ?? '',
+      currencies: a.currencies.join(', '),
+      origins: a.origins.join('\n'),
+      depositByPayment: a.depositByPayment,
+    });
     setEtag(tag);
   };
   useEffect(() => {
-    if (id) opsCallTagged<Agent>('GET', `/agents/${encodeURIComponent(id)}`).then(({ data, etag: tag }) => load(data, tag), setError);
+    if (id)
+      opsCallTagged<Agent>('GET', `/agents/${encodeURIComponent(id)}`).then(
+        ({ data, etag: tag }) => load(data, tag),
+        setError,
+      );
   }, [id]);
   const mayWrite = me.permissions.includes('agents.write');
   const set = (k: Exclude<keyof typeof d, 'depositByPayment'>) => (v: string) => setD({ ...d, [k]: v });
@@ -78,7 +129,14 @@ function AgentForm({ id, me }: { id: string | null; me: Me }) {
     e.preventDefault();
     setError(undefined);
     setSaved('');
-    const body = { name: d.name, ...(d.country && { country: d.country }), currencies: list(d.currencies.toUpperCase()), origins: list(d.origins), depositByPayment: d.depositByPayment, reason };
+    const body = {
+      name: d.name,
+      ...(d.country && { country: d.country }),
+      currencies: list(d.currencies.toUpperCase()),
+      origins: list(d.origins),
+      depositByPayment: d.depositByPayment,
+      reason,
+    };
     try {
       const res = id
         ? await opsCallTagged<Agent>('PATCH', `/agents/${encodeURIComponent(id)}`, body, { 'if-match': etag })
@@ -95,26 +153,73 @@ function AgentForm({ id, me }: { id: string | null; me: Me }) {
     <>
       <form onSubmit={(e) => void submit(e)} aria-labelledby="ops-agent-title">
         <h2 id="ops-agent-title">{id ? d.name || id : t('ops.agents.new')}</h2>
-        <p><a href="#/agents">{t('ops.agents.back')}</a>{id && <> · <a href={`#/plans?agentId=${encodeURIComponent(id)}`}>{t('ops.venues.prices')}</a></>}</p>
+        <p>
+          <a href="#/agents">{t('ops.agents.back')}</a>
+          {id && (
+            <>
+              {' '}
+              · <a href={`#/plans?agentId=${encodeURIComponent(id)}`}>{t('ops.venues.prices')}</a>
+            </>
+          )}
+        </p>
         <fieldset className="ops-fieldset" disabled={!mayWrite}>
           <legend>{t('ops.agents.settings')}</legend>
           <div className="ops-form">
-            {!id && <Field label={t('ops.agents.id')} required pattern="[A-Za-z0-9._\-]{1,64}" value={d.id} onValue={set('id')} />}
+            {!id && (
+              <Field
+                label={t('ops.agents.id')}
+                required
+                pattern="[A-Za-z0-9._\-]{1,64}"
+                value={d.id}
+                onValue={set('id')}
+              />
+            )}
             <Field label={t('ops.agents.name')} required maxLength={120} value={d.name} onValue={set('name')} />
-            <Field label={t('ops.agents.country')} pattern="[A-Z]{2}" maxLength={2} value={d.country} onValue={(v) => set('country')(v.toUpperCase())} />
-            <Field label={t('ops.agents.currencies')} pattern="\s*([A-Za-z]{3}[\s,]*)*" value={d.currencies} onValue={set('currencies')} hint={t('ops.agents.currenciesHint')} />
+            <Field
+              label={t('ops.agents.country')}
+              pattern="[A-Z]{2}"
+              maxLength={2}
+              value={d.country}
+              onValue={(v) => set('country')(v.toUpperCase())}
+            />
+            <Field
+              label={t('ops.agents.currencies')}
+              pattern="\s*([A-Za-z]{3}[\s,]*)*"
+              value={d.currencies}
+              onValue={set('currencies')}
+              hint={t('ops.agents.currenciesHint')}
+            />
           </div>
-          <label className="ops-wide">{t('ops.agents.origins')}
-            <textarea rows={4} value={d.origins} onChange={(e) => set('origins')(e.currentTarget.value)} aria-describedby="ops-origins-hint" />
+          <label className="ops-wide">
+            {t('ops.agents.origins')}
+            <textarea
+              rows={4}
+              value={d.origins}
+              onChange={(e) => set('origins')(e.currentTarget.value)}
+              aria-describedby="ops-origins-hint"
+            />
           </label>
-          <p className="ops-note" id="ops-origins-hint">{t('ops.agents.originsHint')}</p>
+          <p className="ops-note" id="ops-origins-hint">
+            {t('ops.agents.originsHint')}
+          </p>
           <label className="ops-check">
-            <input type="checkbox" checked={d.depositByPayment} aria-describedby="ops-deposit-hint" onChange={(e) => setD({ ...d, depositByPayment: e.currentTarget.checked })} />
+            <input
+              type="checkbox"
+              checked={d.depositByPayment}
+              aria-describedby="ops-deposit-hint"
+              onChange={(e) => setD({ ...d, depositByPayment: e.currentTarget.checked })}
+            />
             {t('ops.agents.depositByPayment')}
           </label>
-          <p className="ops-note" id="ops-deposit-hint">{t('ops.agents.depositByPaymentHint')}</p>
+          <p className="ops-note" id="ops-deposit-hint">
+            {t('ops.agents.depositByPaymentHint')}
+          </p>
         </fieldset>
-        {mayWrite ? <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} /> : <Problem error={error} />}
+        {mayWrite ? (
+          <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} />
+        ) : (
+          <Problem error={error} />
+        )}
       </form>
       {id && <Snippet agent={id} />}
     </>

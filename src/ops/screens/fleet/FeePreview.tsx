@@ -21,14 +21,20 @@ export function FeePreview({ plan }: { plan: Record<string, unknown> }) {
   const key = JSON.stringify(plan);
   useEffect(() => {
     if (!new RegExp(DURATIONS).test(minutes)) return;
-    const list = minutes.split(',').map((m) => Number(m.trim())).slice(0, 100);
+    const list = minutes
+      .split(',')
+      .map((m) => Number(m.trim()))
+      .slice(0, 100);
     let gone = false;
     const timer = setTimeout(() => {
-      opsCall<Preview>('POST', '/plans/preview', { plan: JSON.parse(key) as unknown, minutes: list }).then((p) => {
-        if (gone) return;
-        setPreview(p);
-        setError(undefined);
-      }, (e: unknown) => !gone && setError(e));
+      opsCall<Preview>('POST', '/plans/preview', { plan: JSON.parse(key) as unknown, minutes: list }).then(
+        (p) => {
+          if (gone) return;
+          setPreview(p);
+          setError(undefined);
+        },
+        (e: unknown) => !gone && setError(e),
+      );
     }, 300);
     return () => {
       gone = true;
@@ -39,14 +45,28 @@ export function FeePreview({ plan }: { plan: Record<string, unknown> }) {
     <section aria-labelledby="ops-preview">
       <h3 id="ops-preview">{t('ops.plans.preview')}</h3>
       <div className="ops-form">
-        <Field label={t('ops.plans.durations')} pattern={DURATIONS} value={minutes} onValue={setMinutes} hint={t('ops.plans.durationsHint')} />
+        <Field
+          label={t('ops.plans.durations')}
+          pattern={DURATIONS}
+          value={minutes}
+          onValue={setMinutes}
+          hint={t('ops.plans.durationsHint')}
+        />
       </div>
       {preview && (
         <table className="ops-table ops-narrow" aria-live="polite">
-          <thead><tr><th scope="col">{t('ops.plans.duration')}</th><th scope="col">{t('ops.plans.fee')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">{t('ops.plans.duration')}</th>
+              <th scope="col">{t('ops.plans.fee')}</th>
+            </tr>
+          </thead>
           <tbody>
             {preview.fees.map((f, i) => (
-              <tr key={i}><td>{formatDuration(f.minutes * 60_000, lang)}</td><td>{formatMoney(f.fee, preview.currency, lang)}</td></tr>
+              <tr key={i}>
+                <td>{formatDuration(f.minutes * 60_000, lang)}</td>
+                <td>{formatMoney(f.fee, preview.currency, lang)}</td>
+              </tr>
             ))}
             <tr>
               <td>{t('ops.plans.buyOut', { after: formatDuration(preview.buyOutAfterMinutes * 60_000, lang) })}</td>

@@ -28,7 +28,13 @@ export default function MapPicker({ lat, lng, onPick }: MapPickerProps) {
     let cancelled = false;
     void loadMaplibre().then((ml) => {
       if (cancelled || !box.current) return;
-      const m = new ml.Map({ container: box.current, style: MAP_STYLE_URL || PLAIN_STYLE, center: [start.current.lng, start.current.lat], zoom: 14, attributionControl: false });
+      const m = new ml.Map({
+        container: box.current,
+        style: MAP_STYLE_URL || PLAIN_STYLE,
+        center: [start.current.lng, start.current.lat],
+        zoom: 14,
+        attributionControl: false,
+      });
       let loaded = false;
       const plain = () => {
         if (!loaded) m.setStyle(PLAIN_STYLE);

@@ -22,12 +22,34 @@ export function Plans({ me }: { me: Me }) {
   const [ownerId, setOwnerId] = useState(venueId ?? agentId ?? '');
   return (
     <>
-      <form className="ops-filters" onSubmit={(e) => { e.preventDefault(); go(`/plans?${kind}=${encodeURIComponent(ownerId.trim())}`); }}>
-        <Select label={t('ops.plans.ownerKind')} value={kind} options={[['venueId', t('ops.plans.ofVenue')], ['agentId', t('ops.plans.ofAgent')]]} onValue={setKind} />
-        <Field label={t('ops.plans.ownerId')} required pattern="[A-Za-z0-9._\-]{1,64}" value={ownerId} onValue={setOwnerId} />
+      <form
+        className="ops-filters"
+        onSubmit={(e) => {
+          e.preventDefault();
+          go(`/plans?${kind}=${encodeURIComponent(ownerId.trim())}`);
+        }}
+      >
+        <Select
+          label={t('ops.plans.ownerKind')}
+          value={kind}
+          options={[
+            ['venueId', t('ops.plans.ofVenue')],
+            ['agentId', t('ops.plans.ofAgent')],
+          ]}
+          onValue={setKind}
+        />
+        <Field
+          label={t('ops.plans.ownerId')}
+          required
+          pattern="[A-Za-z0-9._\-]{1,64}"
+          value={ownerId}
+          onValue={setOwnerId}
+        />
         <button type="submit">{t('ops.list.apply')}</button>
       </form>
-      {(venueId || agentId) && <PlanList key={`${venueId}/${agentId}`} me={me} owner={venueId ? { venueId } : { agentId }} />}
+      {(venueId || agentId) && (
+        <PlanList key={`${venueId}/${agentId}`} me={me} owner={venueId ? { venueId } : { agentId }} />
+      )}
     </>
   );
 }
@@ -38,28 +60,44 @@ function PlanList({ me, owner }: { me: Me; owner: PlanOwner }) {
   const [plans, setPlans] = useState<Plan[]>();
   const [currency, setCurrency] = useState<string>();
   const [error, setError] = useState<unknown>();
-  const q = owner.venueId ? `venueId=${encodeURIComponent(owner.venueId)}` : `agentId=${encodeURIComponent(owner.agentId!)}`;
+  const q = owner.venueId
+    ? `venueId=${encodeURIComponent(owner.venueId)}`
+    : `agentId=${encodeURIComponent(owner.agentId!)}`;
   const load = useCallback(async () => {
     try {
       setPlans((await opsCall<{ items: Plan[] }>('GET', `/plans?${q}`)).items);
-      if (owner.venueId) setCurrency((await opsCall<Venue>('GET', `/venues/${encodeURIComponent(owner.venueId)}`)).currency);
+      if (owner.venueId)
+        setCurrency((await opsCall<Venue>('GET', `/venues/${encodeURIComponent(owner.venueId)}`)).currency);
     } catch (e) {
       setError(e);
     }
   }, [q, owner.venueId]);
   useEffect(() => void load(), [load]);
   const now = Date.now();
-  const current = new Set(['cdb', 'station', 'mifi'].map((k) => plans?.find((p) => p.deviceKind === k && Date.parse(p.effectiveFrom) <= now)?.id));
+  const current = new Set(
+    ['cdb', 'station', 'mifi'].map(
+      (k) => plans?.find((p) => p.deviceKind === k && Date.parse(p.effectiveFrom) <= now)?.id,
+    ),
+  );
   return (
     <>
-      <h2>{owner.venueId ? t('ops.plans.titleVenue', { id: owner.venueId }) : t('ops.plans.titleAgent', { id: owner.agentId! })}</h2>
+      <h2>
+        {owner.venueId
+          ? t('ops.plans.titleVenue', { id: owner.venueId })
+          : t('ops.plans.titleAgent', { id: owner.agentId! })}
+      </h2>
       {plans && (
         <table className="ops-table">
           <thead>
             <tr>
-              <th scope="col">{t('ops.plans.effectiveFrom')}</th><th scope="col">{t('ops.plans.deviceKind')}</th><th scope="col">{t('ops.plans.type')}</th>
-              <th scope="col">{t('ops.plans.unitPrice')}</th><th scope="col">{t('ops.plans.freeMinutes')}</th><th scope="col">{t('ops.plans.dailyCap')}</th>
-              <th scope="col">{t('ops.plans.deposit')}</th><th scope="col">{t('ops.plans.status')}</th>
+              <th scope="col">{t('ops.plans.effectiveFrom')}</th>
+              <th scope="col">{t('ops.plans.deviceKind')}</th>
+              <th scope="col">{t('ops.plans.type')}</th>
+              <th scope="col">{t('ops.plans.unitPrice')}</th>
+              <th scope="col">{t('ops.plans.freeMinutes')}</th>
+              <th scope="col">{t('ops.plans.dailyCap')}</th>
+              <th scope="col">{t('ops.plans.deposit')}</th>
+              <th scope="col">{t('ops.plans.status')}</th>
             </tr>
           </thead>
           <tbody>
@@ -68,11 +106,21 @@ function PlanList({ me, owner }: { me: Me; owner: PlanOwner }) {
                 <td>{new Date(p.effectiveFrom).toLocaleString(lang)}</td>
                 <td>{t(`ops.device.${p.deviceKind}`)}</td>
                 <td>{p.type === 'tiered' ? t('ops.plans.typeTiered') : t('ops.plans.typeUnit')}</td>
-                <td>{formatMoney(p.unitPrice, p.currency, lang)} / {p.unitLength} {t(`ops.plans.unit.${p.priceUnit}`)}</td>
+                <td>
+                  {formatMoney(p.unitPrice, p.currency, lang)} / {p.unitLength} {t(`ops.plans.unit.${p.priceUnit}`)}
+                </td>
                 <td>{p.freeMinutes}</td>
                 <td>{p.dailyCap ? formatMoney(p.dailyCap, p.currency, lang) : '—'}</td>
-                <td>{formatMoney(p.deposit, p.currency, lang)} · {t(`ops.plans.${p.depositType}`)}</td>
-                <td>{Date.parse(p.effectiveFrom) > now ? t('ops.plans.scheduled') : current.has(p.id) ? t('ops.plans.current') : t('ops.plans.replaced')}</td>
+                <td>
+                  {formatMoney(p.deposit, p.currency, lang)} · {t(`ops.plans.${p.depositType}`)}
+                </td>
+                <td>
+                  {Date.parse(p.effectiveFrom) > now
+                    ? t('ops.plans.scheduled')
+                    : current.has(p.id)
+                      ? t('ops.plans.current')
+                      : t('ops.plans.replaced')}
+                </td>
               </tr>
             ))}
           </tbody>

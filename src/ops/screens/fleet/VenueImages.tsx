@@ -8,7 +8,17 @@ import { Problem } from '../Problem.tsx';
 
 const MAX_KB = { logo: 1024, banner: 3072 } as const;
 
-export function VenueImages({ venue, etag, reason, onSaved }: { venue: Venue; etag: string; reason: string; onSaved: (v: Venue, etag: string) => void }) {
+export function VenueImages({
+  venue,
+  etag,
+  reason,
+  onSaved,
+}: {
+  venue: Venue;
+  etag: string;
+  reason: string;
+  onSaved: (v: Venue, etag: string) => void;
+}) {
   const t = useT();
   return (
     <fieldset className="ops-fieldset">
@@ -23,20 +33,34 @@ export function VenueImages({ venue, etag, reason, onSaved }: { venue: Venue; et
   );
 }
 
-function ImageField({ kind, venue, etag, reason, onSaved }: { kind: 'logo' | 'banner'; venue: Venue; etag: string; reason: string; onSaved: (v: Venue, etag: string) => void }) {
+function ImageField({
+  kind,
+  venue,
+  etag,
+  reason,
+  onSaved,
+}: {
+  kind: 'logo' | 'banner';
+  venue: Venue;
+  etag: string;
+  reason: string;
+  onSaved: (v: Venue, etag: string) => void;
+}) {
   const t = useT();
   const id = useId();
   const [file, setFile] = useState<File>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
-  const url = kind === 'logo' ? venue.logoUrl : venue.bannerUrl ?? '';
+  const url = kind === 'logo' ? venue.logoUrl : (venue.bannerUrl ?? '');
   const upload = async () => {
     if (!file) return;
     setBusy(true);
     setError(undefined);
     try {
-      const res = await opsCallTagged<Venue>('PUT', `/venues/${encodeURIComponent(venue.id)}/images/${kind}`, file,
-        { 'if-match': etag, 'x-reason': encodeURIComponent(reason) });
+      const res = await opsCallTagged<Venue>('PUT', `/venues/${encodeURIComponent(venue.id)}/images/${kind}`, file, {
+        'if-match': etag,
+        'x-reason': encodeURIComponent(reason),
+      });
       onSaved(res.data, res.etag);
       setFile(undefined);
     } catch (e) {
@@ -47,10 +71,23 @@ function ImageField({ kind, venue, etag, reason, onSaved }: { kind: 'logo' | 'ba
   };
   return (
     <div className="ops-image">
-      <label htmlFor={id}>{t(`ops.venues.${kind}`)} ({t('ops.venues.maxSize', { kb: MAX_KB[kind] })})</label>
-      {url ? <img src={url} alt={t(`ops.venues.${kind}Current`)} className={`ops-${kind}`} /> : <p className="ops-note">{t('ops.venues.noImage')}</p>}
-      <input id={id} type="file" accept="image/png,image/jpeg,image/webp,image/gif" onChange={(e) => setFile(e.currentTarget.files?.[0])} />
-      <button type="button" disabled={!file || busy || reason.trim().length < 3} onClick={() => void upload()}>{t('ops.venues.upload', { what: t(`ops.venues.${kind}`) })}</button>
+      <label htmlFor={id}>
+        {t(`ops.venues.${kind}`)} ({t('ops.venues.maxSize', { kb: MAX_KB[kind] })})
+      </label>
+      {url ? (
+        <img src={url} alt={t(`ops.venues.${kind}Current`)} className={`ops-${kind}`} />
+      ) : (
+        <p className="ops-note">{t('ops.venues.noImage')}</p>
+      )}
+      <input
+        id={id}
+        type="file"
+        accept="image/png,image/jpeg,image/webp,image/gif"
+        onChange={(e) => setFile(e.currentTarget.files?.[0])}
+      />
+      <button type="button" disabled={!file || busy || reason.trim().length < 3} onClick={() => void upload()}>
+        {t('ops.venues.upload', { what: t(`ops.venues.${kind}`) })}
+      </button>
       <Problem error={error} />
     </div>
   );

@@ -37,8 +37,12 @@ export function MethodForm({ agent, method, canWrite, canSeal, onClose, onSaved 
       else if (values[k.name]?.trim()) keys[k.name] = values[k.name]!.trim();
     }
     try {
-      const r = await opsCallTagged<PaymentMethodSetting>('PUT', `/agents/${encodeURIComponent(agent)}/payment-methods/${encodeURIComponent(method.method)}`,
-        { enabled, keys, reason }, { 'if-match': `"v${method.version}"` });
+      const r = await opsCallTagged<PaymentMethodSetting>(
+        'PUT',
+        `/agents/${encodeURIComponent(agent)}/payment-methods/${encodeURIComponent(method.method)}`,
+        { enabled, keys, reason },
+        { 'if-match': `"v${method.version}"` },
+      );
       setValues({});
       setClear({});
       setReason('');
@@ -51,7 +55,9 @@ export function MethodForm({ agent, method, canWrite, canSeal, onClose, onSaved 
   const stateOf = (s: string) => t(`ops.payments.keyState.${s}`);
   return (
     <section aria-labelledby={headingId}>
-      <h2 id={headingId} ref={heading} tabIndex={-1}>{t('ops.payments.methodOf', { method: method.method, agent })}</h2>
+      <h2 id={headingId} ref={heading} tabIndex={-1}>
+        {t('ops.payments.methodOf', { method: method.method, agent })}
+      </h2>
       <form onSubmit={(e) => void submit(e)}>
         <fieldset className="ops-fieldset" disabled={!canWrite}>
           <legend className="ops-sr">{method.method}</legend>
@@ -67,15 +73,26 @@ export function MethodForm({ agent, method, canWrite, canSeal, onClose, onSaved 
                   <span className="ops-field" key={k.name}>
                     <label>
                       {k.name}
-                      <input type="password" autoComplete="off" spellCheck={false} maxLength={8000} disabled={!canSeal || clear[k.name]}
-                        value={values[k.name] ?? ''} aria-describedby={`${headingId}-${k.name}`}
+                      <input
+                        type="password"
+                        autoComplete="off"
+                        spellCheck={false}
+                        maxLength={8000}
+                        disabled={!canSeal || clear[k.name]}
+                        value={values[k.name] ?? ''}
+                        aria-describedby={`${headingId}-${k.name}`}
                         placeholder={k.state === 'unset' ? '' : t('ops.payments.keepValue')}
-                        onChange={(e) => setValues((v) => ({ ...v, [k.name]: e.currentTarget.value }))} />
+                        onChange={(e) => setValues((v) => ({ ...v, [k.name]: e.currentTarget.value }))}
+                      />
                     </label>
                     <small id={`${headingId}-${k.name}`}>{hint}</small>
                     {k.state === 'console' && (
                       <label className="ops-check">
-                        <input type="checkbox" checked={!!clear[k.name]} onChange={(e) => setClear((c) => ({ ...c, [k.name]: e.currentTarget.checked }))} />
+                        <input
+                          type="checkbox"
+                          checked={!!clear[k.name]}
+                          onChange={(e) => setClear((c) => ({ ...c, [k.name]: e.currentTarget.checked }))}
+                        />
                         {t('ops.payments.clear', { key: k.name })}
                       </label>
                     )}
@@ -87,7 +104,9 @@ export function MethodForm({ agent, method, canWrite, canSeal, onClose, onSaved 
         </fieldset>
         {canWrite && <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} />}
       </form>
-      <button type="button" onClick={onClose}>{t('ops.staff.close')}</button>
+      <button type="button" onClick={onClose}>
+        {t('ops.staff.close')}
+      </button>
     </section>
   );
 }

@@ -17,33 +17,49 @@ export function Invitations({ me }: { me: Me }) {
     <section aria-labelledby="ops-invitations">
       <h2 id="ops-invitations">{t('ops.staff.invitations')}</h2>
       <div className="ops-filters">
-        <label>{t('ops.staff.invState')}
+        <label>
+          {t('ops.staff.invState')}
           <select value={state} onChange={(e) => setState(e.currentTarget.value)}>
             <option value="">{t('ops.list.all')}</option>
-            {INVITATION_STATES.map((s) => <option key={s} value={s}>{t(`ops.staff.inv.${s}`)}</option>)}
+            {INVITATION_STATES.map((s) => (
+              <option key={s} value={s}>
+                {t(`ops.staff.inv.${s}`)}
+              </option>
+            ))}
           </select>
         </label>
       </div>
       <table className="ops-table">
         <thead>
           <tr>
-            <th scope="col">{t('ops.staff.email')}</th><th scope="col">{t('ops.staff.roles')}</th><th scope="col">{t('ops.invite.signIn')}</th>
-            <th scope="col">{t('ops.staff.invState')}</th><th scope="col">{t('ops.staff.expires')}</th>
+            <th scope="col">{t('ops.staff.email')}</th>
+            <th scope="col">{t('ops.staff.roles')}</th>
+            <th scope="col">{t('ops.invite.signIn')}</th>
+            <th scope="col">{t('ops.staff.invState')}</th>
+            <th scope="col">{t('ops.staff.expires')}</th>
             {admin && <th scope="col">{t('ops.staff.actions')}</th>}
           </tr>
         </thead>
         <tbody>
           {rows.map((i) => (
             <tr key={i.id}>
-              <td>{i.name} &lt;{i.email}&gt;</td>
-              <td>{t(`ops.role.${i.membership.role}`)} · {i.membership.agentId === '*' ? t('ops.staff.allAgents') : i.membership.agentId}</td>
+              <td>
+                {i.name} &lt;{i.email}&gt;
+              </td>
+              <td>
+                {t(`ops.role.${i.membership.role}`)} ·{' '}
+                {i.membership.agentId === '*' ? t('ops.staff.allAgents') : i.membership.agentId}
+              </td>
               <td>{i.signIn === 'sso' ? t('ops.invite.bySso') : t('ops.invite.byPasskey')}</td>
               <td>{t(`ops.staff.inv.${i.state}`)}</td>
               <td>{when(i.expiresAt)}</td>
               {admin && (
                 <td>
                   {i.state === 'pending' && (
-                    <button type="button" onClick={() => setRevoking(i)}>{t('ops.staff.revoke')}<span className="ops-sr"> · {i.email}</span></button>
+                    <button type="button" onClick={() => setRevoking(i)}>
+                      {t('ops.staff.revoke')}
+                      <span className="ops-sr"> · {i.email}</span>
+                    </button>
                   )}
                 </td>
               )}
@@ -53,14 +69,26 @@ export function Invitations({ me }: { me: Me }) {
       </table>
       <ListFooter count={rows.length} next={next} error={error} load={load} />
       {revoking && (
-        <Revoke key={revoking.id} invitation={revoking} onClose={() => setRevoking(undefined)}
-          onDone={(r) => setRows((all) => all.map((x) => (x.id === r.id ? r : x)))} />
+        <Revoke
+          key={revoking.id}
+          invitation={revoking}
+          onClose={() => setRevoking(undefined)}
+          onDone={(r) => setRows((all) => all.map((x) => (x.id === r.id ? r : x)))}
+        />
       )}
     </section>
   );
 }
 
-function Revoke({ invitation, onClose, onDone }: { invitation: InvitationShape; onClose: () => void; onDone: (r: InvitationShape) => void }) {
+function Revoke({
+  invitation,
+  onClose,
+  onDone,
+}: {
+  invitation: InvitationShape;
+  onClose: () => void;
+  onDone: (r: InvitationShape) => void;
+}) {
   const t = useT();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -72,7 +100,9 @@ function Revoke({ invitation, onClose, onDone }: { invitation: InvitationShape; 
     e.preventDefault();
     setError(undefined);
     try {
-      onDone(await opsCall<InvitationShape>('POST', `/invitations/${encodeURIComponent(invitation.id)}/revoke`, { reason }));
+      onDone(
+        await opsCall<InvitationShape>('POST', `/invitations/${encodeURIComponent(invitation.id)}/revoke`, { reason }),
+      );
       setSaved(t('ops.staff.revoked'));
     } catch (err) {
       setError(err);
@@ -80,11 +110,15 @@ function Revoke({ invitation, onClose, onDone }: { invitation: InvitationShape; 
   };
   return (
     <section aria-labelledby={headingId}>
-      <h3 id={headingId} ref={heading} tabIndex={-1}>{t('ops.staff.revokeOf', { email: invitation.email })}</h3>
+      <h3 id={headingId} ref={heading} tabIndex={-1}>
+        {t('ops.staff.revokeOf', { email: invitation.email })}
+      </h3>
       <form onSubmit={(e) => void submit(e)}>
         <SaveRow reason={reason} onReason={setReason} label={t('ops.staff.revoke')} saved={saved} error={error} />
       </form>
-      <button type="button" onClick={onClose}>{t('ops.staff.close')}</button>
+      <button type="button" onClick={onClose}>
+        {t('ops.staff.close')}
+      </button>
     </section>
   );
 }

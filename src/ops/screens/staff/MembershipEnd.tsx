@@ -28,9 +28,20 @@ export function MembershipEnd({ personId, who, agentId, version, onEnded }: Prop
     e.preventDefault();
     setError(undefined);
     setSaved('');
-    if (!(await confirmDialog({ title: t('ops.membership.end', { agent }), text: t('ops.membership.confirm', { who, agent }) }))) return;
+    if (
+      !(await confirmDialog({
+        title: t('ops.membership.end', { agent }),
+        text: t('ops.membership.confirm', { who, agent }),
+      }))
+    )
+      return;
     try {
-      const r = await opsCallTagged<StaffShape>('POST', `/staff/${encodeURIComponent(personId)}/memberships/${encodeURIComponent(agentId)}/end`, { reason }, { 'if-match': `"v${version}"` });
+      const r = await opsCallTagged<StaffShape>(
+        'POST',
+        `/staff/${encodeURIComponent(personId)}/memberships/${encodeURIComponent(agentId)}/end`,
+        { reason },
+        { 'if-match': `"v${version}"` },
+      );
       setReason('');
       setSaved(t('ops.membership.ended', { agent }));
       onEnded(r.data);

@@ -8,12 +8,27 @@ import { opsCallTagged } from '../../api.ts';
 import { Field, SaveRow, Select } from '../../form.tsx';
 import { MembershipEnd } from './MembershipEnd.tsx';
 
-export function RoleChange({ me, person, onClose, onSaved }: { me: Me; person: StaffShape; onClose: () => void; onSaved: (s: StaffShape) => void }) {
+export function RoleChange({
+  me,
+  person,
+  onClose,
+  onSaved,
+}: {
+  me: Me;
+  person: StaffShape;
+  onClose: () => void;
+  onSaved: (s: StaffShape) => void;
+}) {
   const t = useT();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
-  const first = person.memberships.find((m) => m.agentId === '*' || me.memberships.some((x) => x.agentId === '*' || x.agentId === m.agentId)) ?? person.memberships[0];
-  const [agentId, setAgentId] = useState(first?.agentId ?? me.memberships.find((m) => m.agentId !== '*')?.agentId ?? '');
+  const first =
+    person.memberships.find(
+      (m) => m.agentId === '*' || me.memberships.some((x) => x.agentId === '*' || x.agentId === m.agentId),
+    ) ?? person.memberships[0];
+  const [agentId, setAgentId] = useState(
+    first?.agentId ?? me.memberships.find((m) => m.agentId !== '*')?.agentId ?? '',
+  );
   const current = person.memberships.find((m) => m.agentId === agentId);
   const [role, setRole] = useState<StaffRole>(current?.role ?? 'support');
   const [venues, setVenues] = useState(current?.venueIds.join(', ') ?? '');
@@ -35,8 +50,19 @@ export function RoleChange({ me, person, onClose, onSaved }: { me: Me; person: S
     setError(undefined);
     setSaved('');
     try {
-      const venueIds = role === 'venue_partner' ? venues.split(',').map((v) => v.trim()).filter(Boolean) : [];
-      const r = await opsCallTagged<StaffShape>('PUT', `/staff/${encodeURIComponent(person.id)}/memberships/${encodeURIComponent(agentId)}`, { role, venueIds, reason }, { 'if-match': `"v${version}"` });
+      const venueIds =
+        role === 'venue_partner'
+          ? venues
+              .split(',')
+              .map((v) => v.trim())
+              .filter(Boolean)
+          : [];
+      const r = await opsCallTagged<StaffShape>(
+        'PUT',
+        `/staff/${encodeURIComponent(person.id)}/memberships/${encodeURIComponent(agentId)}`,
+        { role, venueIds, reason },
+        { 'if-match': `"v${version}"` },
+      );
       setVersion(r.data.version);
       onSaved(r.data);
       setReason('');
@@ -49,22 +75,53 @@ export function RoleChange({ me, person, onClose, onSaved }: { me: Me; person: S
   return (
     <>
       <section aria-labelledby={headingId}>
-        <h2 id={headingId} ref={heading} tabIndex={-1}>{t('ops.staff.changeRoleOf', { name: person.name })}</h2>
+        <h2 id={headingId} ref={heading} tabIndex={-1}>
+          {t('ops.staff.changeRoleOf', { name: person.name })}
+        </h2>
         <form onSubmit={(e) => void submit(e)}>
           <div className="ops-form">
-            <Field label={t('ops.invite.agent')} required maxLength={64} value={agentId} onValue={pick} list="ops-role-agents" />
-            <datalist id="ops-role-agents">{agents.map((a) => <option key={a} value={a} />)}</datalist>
-            <Select label={t('ops.invite.role')} value={role} onValue={setRole} options={STAFF_ROLES.map((r) => [r, t(`ops.role.${r}`)])} />
-            {role === 'venue_partner' && <Field label={t('ops.invite.venues')} required value={venues} onValue={setVenues} />}
+            <Field
+              label={t('ops.invite.agent')}
+              required
+              maxLength={64}
+              value={agentId}
+              onValue={pick}
+              list="ops-role-agents"
+            />
+            <datalist id="ops-role-agents">
+              {agents.map((a) => (
+                <option key={a} value={a} />
+              ))}
+            </datalist>
+            <Select
+              label={t('ops.invite.role')}
+              value={role}
+              onValue={setRole}
+              options={STAFF_ROLES.map((r) => [r, t(`ops.role.${r}`)])}
+            />
+            {role === 'venue_partner' && (
+              <Field label={t('ops.invite.venues')} required value={venues} onValue={setVenues} />
+            )}
           </div>
           <SaveRow reason={reason} onReason={setReason} saved={saved} error={error} />
         </form>
-        <button type="button" onClick={onClose}>{t('ops.staff.close')}</button>
+        <button type="button" onClick={onClose}>
+          {t('ops.staff.close')}
+        </button>
       </section>
       {/* Beside the role form, its own region: ending the membership at the agent picked above. */}
       {current && (
-        <MembershipEnd key={agentId} personId={person.id} who={person.name} agentId={agentId} version={version}
-          onEnded={(s) => { setVersion(s.version); onSaved(s); }} />
+        <MembershipEnd
+          key={agentId}
+          personId={person.id}
+          who={person.name}
+          agentId={agentId}
+          version={version}
+          onEnded={(s) => {
+            setVersion(s.version);
+            onSaved(s);
+          }}
+        />
       )}
     </>
   );

@@ -13,7 +13,11 @@ import { TcpGateway } from './tcp60/gateway.ts';
 export function vendorGatewaysFromEnv(
   env: NodeJS.ProcessEnv,
   d: {
-    connector: MqttConnector; prefix: string; sharedGroup?: string; log: Logger; now?: () => number;
+    connector: MqttConnector;
+    prefix: string;
+    sharedGroup?: string;
+    log: Logger;
+    now?: () => number;
     /** The TCP cabinets' own token secrets (modules/cabinets/token-secrets.ts); absent when no key seals them. */
     tokenSecrets?: { secretOf(cabinetId: string): Promise<string | null> };
     /** Ejects sent and not answered yet, kept in the database (vendor-ejects-repository.ts). */
@@ -21,18 +25,39 @@ export function vendorGatewaysFromEnv(
   },
 ): VendorGateway[] {
   const out: VendorGateway[] = [];
-  if (env.VENDOR_A8_PREFIX) out.push(new A8Gateway({ connector: d.connector, idPrefix: env.VENDOR_A8_PREFIX, sharedGroup: d.sharedGroup, log: d.log, now: d.now, ejects: d.ejects }));
+  if (env.VENDOR_A8_PREFIX)
+    out.push(
+      new A8Gateway({
+        connector: d.connector,
+        idPrefix: env.VENDOR_A8_PREFIX,
+        sharedGroup: d.sharedGroup,
+        log: d.log,
+        now: d.now,
+        ejects: d.ejects,
+      }),
+    );
   if (env.VENDOR_TCP_PORT) {
     const port = Number(env.VENDOR_TCP_PORT);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`VENDOR_TCP_PORT is not a port: ${env.VENDOR_TCP_PORT}`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new Error(`VENDOR_TCP_PORT is not a port: ${env.VENDOR_TCP_PORT}`);
     if (!env.VENDOR_TCP_SECRET && !d.tokenSecrets) {
-      throw new Error('VENDOR_TCP_PORT is set but neither CABINET_SECRETS_KEY (per-cabinet token secrets) nor VENDOR_TCP_SECRET (a shared one) is');
+      throw new Error(
+        'VENDOR_TCP_PORT is set but neither CABINET_SECRETS_KEY (per-cabinet token secrets) nor VENDOR_TCP_SECRET (a shared one) is',
+      );
     }
-    out.push(new TcpGateway({
-      port, host: env.VENDOR_TCP_HOST || '0.0.0.0', secret: env.VENDOR_TCP_SECRET || undefined, secrets: d.tokenSecrets,
-      idPrefix: env.VENDOR_TCP_PREFIX || 'BX-', log: d.log, now: d.now, ejects: d.ejects,
-      bridge: { connector: d.connector, prefix: d.prefix },
-    }));
+    out.push(
+      new TcpGateway({
+        port,
+        host: env.VENDOR_TCP_HOST || '0.0.0.0',
+        secret: env.VENDOR_TCP_SECRET || undefined,
+        secrets: d.tokenSecrets,
+        idPrefix: env.VENDOR_TCP_PREFIX || 'BX-',
+        log: d.log,
+        now: d.now,
+        ejects: d.ejects,
+        bridge: { connector: d.connector, prefix: d.prefix },
+      }),
+    );
   }
   return out;
 }
@@ -42,6 +67,11 @@ export function a8RegistrationFromEnv(env: NodeJS.ProcessEnv) {
   if (!env.VENDOR_A8_SIGN_KEY) return undefined;
   if (!env.VENDOR_A8_PREFIX) throw new Error('VENDOR_A8_SIGN_KEY is set but VENDOR_A8_PREFIX is not');
   const m = /^([^:\s]+):(\d{1,5})$/.exec(env.VENDOR_A8_BROKER ?? '');
-  if (!m) throw new Error('VENDOR_A8_SIGN_KEY needs VENDOR_A8_BROKER=host:port (the broker address the cabinets are given)');
-  return { idPrefix: env.VENDOR_A8_PREFIX, signKey: env.VENDOR_A8_SIGN_KEY, broker: { host: m[1]!, port: Number(m[2]) } };
+  if (!m)
+    throw new Error('VENDOR_A8_SIGN_KEY needs VENDOR_A8_BROKER=host:port (the broker address the cabinets are given)');
+  return {
+    idPrefix: env.VENDOR_A8_PREFIX,
+    signKey: env.VENDOR_A8_SIGN_KEY,
+    broker: { host: m[1]!, port: Number(m[2]) },
+  };
 }

@@ -43,7 +43,8 @@ export interface EjectLedger {
  */
 export function reconciled(x: SentEject, present: (powerbankId: string) => boolean, ts: string): CabinetEvent {
   const base = { v: 2 as const, id: outcomeEventId(x.commandId), ts, commandId: x.commandId };
-  if (x.powerbankId && x.slot !== null && !present(x.powerbankId)) return { ...base, type: 'popped', slot: x.slot, powerbankId: x.powerbankId };
+  if (x.powerbankId && x.slot !== null && !present(x.powerbankId))
+    return { ...base, type: 'popped', slot: x.slot, powerbankId: x.powerbankId };
   return { ...base, type: 'pop-failed', slot: x.slot, reason: x.powerbankId ? 'jammed' : 'empty' };
 }
 
@@ -159,7 +160,12 @@ export class ActionBook {
 }
 
 /** The acknowledgement a gateway gives in the cabinet's name (the families do not carry our command ids). */
-export const ackOf = (commandId: string, status: CommandAck['status'], now: number): CommandAck => ({ v: 2, commandId, ts: new Date(now).toISOString(), status });
+export const ackOf = (commandId: string, status: CommandAck['status'], now: number): CommandAck => ({
+  v: 2,
+  commandId,
+  ts: new Date(now).toISOString(),
+  status,
+});
 
 /** The id of the event that answers command `commandId` (stable across repeats). */
 export const outcomeEventId = (commandId: string) => `cmd-${commandId}`;

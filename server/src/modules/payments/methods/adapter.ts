@@ -215,7 +215,10 @@ export interface AdapterDeps {
 }
 
 /** An adapter as the registry knows it. */
-export interface AdapterDefinition<C extends Record<string, string> = Record<string, string>, P extends MethodProvider = MethodProvider> {
+export interface AdapterDefinition<
+  C extends Record<string, string> = Record<string, string>,
+  P extends MethodProvider = MethodProvider,
+> {
   /** Lower-case id: the configuration key, the webhook path segment. */
   id: string;
   /**
@@ -224,7 +227,15 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
    * sealed in the payer token (methods/card-seal.ts); in test mode the sandbox card form's token stands in.
    */
   /** `hold: false`: this type charges at once even where the adapter can hold (a mobile-browser payment). */
-  payTypes: { type: string; kind: MethodKind; label: string; platforms?: Platform[]; directCard?: boolean; hold?: false; currencies?: string[] }[];
+  payTypes: {
+    type: string;
+    kind: MethodKind;
+    label: string;
+    platforms?: Platform[];
+    directCard?: boolean;
+    hold?: false;
+    currencies?: string[];
+  }[];
   /**
    * The test mode of payment types that are the card provider's own live (Stripe's wallets, iDEAL, WeChat Pay:
    * methods/stripe-types.ts): offered only where the agent's card provider is the sandbox, never beside Stripe.
@@ -250,7 +261,12 @@ export interface AdapterDefinition<C extends Record<string, string> = Record<str
   /** With capabilities.payout: the withdrawal channel's name and the payee's account fields it asks for. */
   payoutChannel?: { label: string; fields: string[] };
   /** `card`: a test card number (shown with a card form, never beside a phone number field). */
-  testValues?: { value: string; outcome: 'succeeds' | 'declined' | 'insufficient_funds' | 'no_answer'; note?: string; card?: true }[];
+  testValues?: {
+    value: string;
+    outcome: 'succeeds' | 'declined' | 'insufficient_funds' | 'no_answer';
+    note?: string;
+    card?: true;
+  }[];
   /**
    * A card method whose live card entry is the provider's own browser SDK on an app screen (Monri Components on
    * /MonriPay, MercadoPago.js on /MercadoPago), reached by the in-app form action that start() answers: the payer

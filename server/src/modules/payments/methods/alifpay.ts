@@ -71,7 +71,8 @@ const CODES: Record<number, string> = {
 
 /** Integer minor units → "12.50" (the exponent from Intl; Alif wants exactly two decimals, TJS has two). */
 export function alifAmount(minor: number, currency: string): string {
-  if (!Number.isSafeInteger(minor) || minor <= 0) throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${minor}`, 400);
+  if (!Number.isSafeInteger(minor) || minor <= 0)
+    throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${minor}`, 400);
   const exp = currencyScale(currency);
   if (exp > 2) throw new ProviderError('invalid_amount', `${currency} has ${exp} decimals; Alif takes two`, 400);
   const hundredths = (BigInt(minor) * 10n ** BigInt(2 - exp)).toString().padStart(3, '0');
@@ -134,22 +135,40 @@ function alifpayWire(config: AlifPayConfig, deps: AdapterDeps) {
 
   const http = httpClient('Alif', deps);
 
-  async function post(path: string, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
-    const res = await http.send({ method: 'POST', url: `${base}${path}`, headers: { accept: 'application/json', ...headers }, json: body });
+  async function post(
+    path: string,
+    body: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ): Promise<Record<string, unknown>> {
+    const res = await http.send({
+      method: 'POST',
+      url: `${base}${path}`,
+      headers: { accept: 'application/json', ...headers },
+      json: body,
+    });
     const text = res.text;
     let json: Record<string, unknown>;
     try {
       json = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      throw new ProviderError(res.status >= 500 ? 'provider_error' : 'bad_response', `Alif ${path}: HTTP ${res.status} ${text.slice(0, 200)}`, res.status >= 500 ? 502 : res.status);
+      throw new ProviderError(
+        res.status >= 500 ? 'provider_error' : 'bad_response',
+        `Alif ${path}: HTTP ${res.status} ${text.slice(0, 200)}`,
+        res.status >= 500 ? 502 : res.status,
+      );
     }
-    if (json === null || typeof json !== 'object') throw new ProviderError('bad_response', `Alif ${path}: not an object`, 502);
+    if (json === null || typeof json !== 'object')
+      throw new ProviderError('bad_response', `Alif ${path}: not an object`, 502);
     const code = typeof json.code === 'number' ? json.code : Number(json.code ?? res.status);
     const failed = !res.ok || (json.code !== undefined && code !== 200);
     if (failed) {
       const c = code !== 200 ? code : res.status;
       const name = CODES[c] ?? (c >= 500 ? 'provider_error' : 'invalid_request');
-      throw new ProviderError(name, `Alif ${path}: ${String(json.message ?? `HTTP ${res.status}`)} (code ${c})`, c === 208 ? 409 : c >= 500 ? 502 : c);
+      throw new ProviderError(
+        name,
+        `Alif ${path}: ${String(json.message ?? `HTTP ${res.status}`)} (code ${c})`,
+        c === 208 ? 409 : c >= 500 ? 502 : c,
+      );
     }
     return json;
   }
@@ -160,17 +179,30 @@ function alifpayWire(config: AlifPayConfig, deps: AdapterDeps) {
       r = await post('/checktxn', { orderId, order_id: orderId, key: config.key, token: sign(config.key + orderId) });
     } catch (err) {
       // "not found": Alif has no transaction for this order (yet).
-      if (err instanceof ProviderError && err.code === 'not_found') return { status: 'not found', transactionId: undefined, amount: undefined };
+      if (err instanceof ProviderError && err.code === 'not_found')
+        return { status: 'not found', transactionId: undefined, amount: undefined };
       throw err;
     }
     const status = String(r.status ?? '').toLowerCase();
     const transactionId = r.transactionId ?? r.transaction_id;
     // The answer carries the transaction token (orderId + status + transactionId) when there is a transaction:
     // a wrong one means the answer is not Alif's.
-    if (r.token !== undefined && transactionId !== undefined && !verify(String(r.orderId ?? orderId) + String(r.status) + String(transactionId), r.token)) {
-      throw new ProviderError('bad_signature', `Alif /checktxn: the answer's token does not verify for ${orderId}`, 502);
+    if (
+      r.token !== undefined &&
+      transactionId !== undefined &&
+      !verify(String(r.orderId ?? orderId) + String(r.status) + String(transactionId), r.token)
+    ) {
+      throw new ProviderError(
+        'bad_signature',
+        `Alif /checktxn: the answer's token does not verify for ${orderId}`,
+        502,
+      );
     }
-    return { status, transactionId: transactionId === undefined ? undefined : String(transactionId), amount: minorOf(r.amount) };
+    return {
+      status,
+      transactionId: transactionId === undefined ? undefined : String(transactionId),
+      amount: minorOf(r.amount),
+    };
   }
 
   async function status(ref: string, outTradeNo: string): Promise<StatusResult> {
@@ -190,7 +222,10 @@ function alifpayWire(config: AlifPayConfig, deps: AdapterDeps) {
 export class AlifPayMethod extends MethodProvider {
   private readonly w: ReturnType<typeof alifpayWire>;
 
-  constructor(private readonly config: AlifPayConfig, deps: AdapterDeps) {
+  constructor(
+    private readonly config: AlifPayConfig,
+    deps: AdapterDeps,
+  ) {
     super(alifpayDefinition, deps);
     this.w = alifpayWire(config, deps);
   }
@@ -202,8 +237,10 @@ export class AlifPayMethod extends MethodProvider {
   async start(input: StartInput): Promise<StartResult> {
     const { gate, sign, post } = this.w;
     const { config } = this;
-    if (input.currency !== 'TJS') throw new ProviderError('currency_unsupported', `Alif Pay takes TJS, not ${input.currency}`, 400);
-    if (input.capture === 'manual') throw new ProviderError('hold_unsupported', 'Alif Pay standard payments cannot be held', 400);
+    if (input.currency !== 'TJS')
+      throw new ProviderError('currency_unsupported', `Alif Pay takes TJS, not ${input.currency}`, 400);
+    if (input.capture === 'manual')
+      throw new ProviderError('hold_unsupported', 'Alif Pay standard payments cannot be held', 400);
     const amount = alifAmount(input.amount, input.currency);
     const body: Record<string, unknown> = {
       key: config.key,
@@ -218,7 +255,8 @@ export class AlifPayMethod extends MethodProvider {
     if (input.payer.email) body.email = input.payer.email;
     if (input.payer.phone) body.phone = input.payer.phone;
     const r = await post('/v2/', body, { gate });
-    if (typeof r.url !== 'string' || !r.url) throw new ProviderError('bad_response', 'Alif /v2/: no payment page url in the answer', 502);
+    if (typeof r.url !== 'string' || !r.url)
+      throw new ProviderError('bad_response', 'Alif /v2/: no payment page url in the answer', 502);
     return { ref: input.outTradeNo, state: 'pending' as const, action: { kind: 'redirect' as const, url: r.url } };
   }
 
@@ -233,11 +271,21 @@ export class AlifPayMethod extends MethodProvider {
     const { config } = this;
     const t = await checktxn(ref);
     if (t.status !== 'ok' && t.status !== 'approved') {
-      throw new ProviderError('not_refundable', `Alif: order ${ref} is ${t.status || 'unknown'}, nothing to refund`, 409);
+      throw new ProviderError(
+        'not_refundable',
+        `Alif: order ${ref} is ${t.status || 'unknown'}, nothing to refund`,
+        409,
+      );
     }
-    if (!t.transactionId) throw new ProviderError('bad_response', `Alif /checktxn: no transactionId for paid order ${ref}`, 502);
+    if (!t.transactionId)
+      throw new ProviderError('bad_response', `Alif /checktxn: no transactionId for paid order ${ref}`, 502);
     const sum = alifAmount(amount, 'TJS');
-    await post('/cancel/standard', { key: config.key, transaction_id: t.transactionId, amount: sum, token: sign(config.key + t.transactionId + sum) });
+    await post('/cancel/standard', {
+      key: config.key,
+      transaction_id: t.transactionId,
+      amount: sum,
+      token: sign(config.key + t.transactionId + sum),
+    });
   }
 
   async readNotification(req: NotificationRequest): Promise<Notification | null> {
@@ -255,7 +303,12 @@ export class AlifPayMethod extends MethodProvider {
     const orderId = body.orderId ?? body.order_id;
     const transactionId = body.transactionId ?? body.transaction_id;
     const st = body.status;
-    if (typeof orderId !== 'string' || typeof st !== 'string' || (typeof transactionId !== 'string' && typeof transactionId !== 'number')) return null;
+    if (
+      typeof orderId !== 'string' ||
+      typeof st !== 'string' ||
+      (typeof transactionId !== 'string' && typeof transactionId !== 'number')
+    )
+      return null;
     if (!verify(orderId + st + String(transactionId), body.token)) return null;
     const amount = minorOf(body.amount);
     return {
@@ -267,5 +320,4 @@ export class AlifPayMethod extends MethodProvider {
       ack: { status: 200, contentType: 'text/plain', body: 'OK' },
     };
   }
-
 }

@@ -12,7 +12,8 @@ export const WAP = 'wap:';
 
 /** Integer minor units → Alipay's yuan string with the currency's decimals ("12.50"). */
 export function toYuan(amount: number, currency: string): string {
-  if (!Number.isInteger(amount) || amount < 0) throw new ProviderError('invalid_amount', `amount must be a non-negative integer, got ${amount}`, 400);
+  if (!Number.isInteger(amount) || amount < 0)
+    throw new ProviderError('invalid_amount', `amount must be a non-negative integer, got ${amount}`, 400);
   const exp = currencyScale(currency);
   if (exp === 0) return String(amount);
   const s = String(amount).padStart(exp + 1, '0');

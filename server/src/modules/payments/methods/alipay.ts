@@ -28,14 +28,47 @@
 //   notify     the asynchronous notification: a form POST; RSA2 over the sorted parameters except sign and
 //              sign_type, verified with the Alipay public key; answered 200 text/plain `success` (anything else and
 //              Alipay redelivers, same notify_id).
-import type { AdapterDefinition, AdapterDeps, ExternalState, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
+import type {
+  AdapterDefinition,
+  AdapterDeps,
+  ExternalState,
+  Notification,
+  NotificationRequest,
+  StartInput,
+  StartResult,
+  StatusResult,
+} from './adapter.ts';
 import { MethodProvider } from './external.ts';
 import { alipayBills } from '../settlements/alipay.ts';
 import { ProviderError } from './adapter.ts';
 import { httpClient, type HttpClient } from './http.ts';
 import type { PayoutInput, Settlements } from '../provider.ts';
-import { ALIPAY_GATEWAY, HOLD, WAP, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo, TRADE_STATE, type Answer } from './alipay-wire.ts';
-export { ALIPAY_GATEWAY, toYuan, fromYuan, chinaTime, signContent, rsa2Sign, rsa2Verify, rawJsonValue, requestNo } from './alipay-wire.ts';
+import {
+  ALIPAY_GATEWAY,
+  HOLD,
+  WAP,
+  toYuan,
+  fromYuan,
+  chinaTime,
+  signContent,
+  rsa2Sign,
+  rsa2Verify,
+  rawJsonValue,
+  requestNo,
+  TRADE_STATE,
+  type Answer,
+} from './alipay-wire.ts';
+export {
+  ALIPAY_GATEWAY,
+  toYuan,
+  fromYuan,
+  chinaTime,
+  signContent,
+  rsa2Sign,
+  rsa2Verify,
+  rawJsonValue,
+  requestNo,
+} from './alipay-wire.ts';
 
 export type AlipayConfig = {
   /** The Open Platform application's APPID. */
@@ -58,7 +91,10 @@ export class Alipay extends MethodProvider {
   private readonly gateway: string;
   private readonly http: HttpClient;
 
-  constructor(private readonly config: AlipayConfig, deps: AdapterDeps) {
+  constructor(
+    private readonly config: AlipayConfig,
+    deps: AdapterDeps,
+  ) {
     super(alipayDefinition, deps);
     this.gateway = config.apiBase || ALIPAY_GATEWAY;
     this.http = httpClient('alipay', deps);
@@ -66,11 +102,19 @@ export class Alipay extends MethodProvider {
 
   /** The daily trade bills of [from, to) as settlement lines (settlements/alipay.ts). */
   override settlements(from: Date, to: Date): Promise<Settlements> {
-    return Promise.resolve({ cumulative: false, pages: alipayBills({ call: (method, biz) => this.call(method, biz), fetch: this.deps.fetch }, from, to) });
+    return Promise.resolve({
+      cumulative: false,
+      pages: alipayBills({ call: (method, biz) => this.call(method, biz), fetch: this.deps.fetch }, from, to),
+    });
   }
 
   /** The signed common + business parameters of one gateway method. */
-  private signed(method: string, biz: Record<string, unknown>, notifyUrl?: string, returnUrl?: string): Record<string, string> {
+  private signed(
+    method: string,
+    biz: Record<string, unknown>,
+    notifyUrl?: string,
+    returnUrl?: string,
+  ): Record<string, string> {
     const params: Record<string, string | undefined> = {
       return_url: returnUrl,
       app_id: this.config.appId,
@@ -115,7 +159,11 @@ export class Alipay extends MethodProvider {
     if (sign) {
       const raw = rawJsonValue(text, answerKey);
       if (!raw || !rsa2Verify(raw, sign, this.config.alipayPublicKey)) {
-        throw new ProviderError('invalid_response_signature', `alipay ${method}: the answer's signature does not verify`, res.status);
+        throw new ProviderError(
+          'invalid_response_signature',
+          `alipay ${method}: the answer's signature does not verify`,
+          res.status,
+        );
       }
     } else if (answer.code === '10000') {
       // Alipay signs every answer to a known app; an unsigned success cannot be trusted.
@@ -130,7 +178,8 @@ export class Alipay extends MethodProvider {
   }
 
   private checkCurrency(currency: string) {
-    if (currency !== 'CNY') throw new ProviderError('unsupported_currency', `alipay: ${currency} is not accepted (CNY only)`, 400);
+    if (currency !== 'CNY')
+      throw new ProviderError('unsupported_currency', `alipay: ${currency} is not accepted (CNY only)`, 400);
   }
 
   async start(input: StartInput): Promise<StartResult> {
@@ -139,28 +188,56 @@ export class Alipay extends MethodProvider {
     // Alipay's subject may not contain / = & (documented); ≤ 256 characters.
     const subject = input.description.replace(/[/=&]/g, ' ').trim().slice(0, 256) || input.outTradeNo;
     if (input.payType === 'ALIPAY_WAP') {
-      if (input.capture === 'manual') throw new ProviderError('not_supported', 'alipay: a WAP payment charges at once (no hold)', 400);
+      if (input.capture === 'manual')
+        throw new ProviderError('not_supported', 'alipay: a WAP payment charges at once (no hold)', 400);
       const params = this.signed(
         'alipay.trade.wap.pay',
-        { out_trade_no: input.outTradeNo, total_amount: amount, subject, product_code: 'QUICK_WAP_WAY', quit_url: input.cancelUrl },
+        {
+          out_trade_no: input.outTradeNo,
+          total_amount: amount,
+          subject,
+          product_code: 'QUICK_WAP_WAY',
+          quit_url: input.cancelUrl,
+        },
         input.notifyUrl,
         input.returnUrl,
       );
-      return { ref: WAP + input.outTradeNo, state: 'pending', action: { kind: 'redirect', url: `${this.gateway}?${new URLSearchParams(params).toString()}` } };
+      return {
+        ref: WAP + input.outTradeNo,
+        state: 'pending',
+        action: { kind: 'redirect', url: `${this.gateway}?${new URLSearchParams(params).toString()}` },
+      };
     }
     if (input.capture === 'manual') {
       // The freeze is made by the client from this signed order string; Alipay creates the authorisation order
       // when the customer confirms it (no server call until then).
       const params = this.signed(
         'alipay.fund.auth.order.app.freeze',
-        { out_order_no: input.outTradeNo, out_request_no: input.outTradeNo, order_title: subject, amount, product_code: 'PRE_AUTH_ONLINE' },
+        {
+          out_order_no: input.outTradeNo,
+          out_request_no: input.outTradeNo,
+          order_title: subject,
+          amount,
+          product_code: 'PRE_AUTH_ONLINE',
+        },
         input.notifyUrl,
       );
-      const orderStr = Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
-      return { ref: HOLD + input.outTradeNo, state: 'pending', action: { kind: 'jsapi', bridge: 'alipay', params: { orderStr } } };
+      const orderStr = Object.entries(params)
+        .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+        .join('&');
+      return {
+        ref: HOLD + input.outTradeNo,
+        state: 'pending',
+        action: { kind: 'jsapi', bridge: 'alipay', params: { orderStr } },
+      };
     }
     const buyer = input.payer.openId;
-    if (!buyer) throw new ProviderError('missing_buyer', 'alipay: JSAPI_PAY needs the payer\'s Alipay user id (payer.openId)', 400);
+    if (!buyer)
+      throw new ProviderError(
+        'missing_buyer',
+        "alipay: JSAPI_PAY needs the payer's Alipay user id (payer.openId)",
+        400,
+      );
     const answer = await this.call(
       'alipay.trade.create',
       {
@@ -175,29 +252,46 @@ export class Alipay extends MethodProvider {
     );
     const tradeNo = answer.trade_no;
     if (!tradeNo) throw new ProviderError('bad_response', 'alipay alipay.trade.create: no trade_no');
-    return { ref: tradeNo, state: 'pending', action: { kind: 'jsapi', bridge: 'alipay', params: { tradeNO: tradeNo } } };
+    return {
+      ref: tradeNo,
+      state: 'pending',
+      action: { kind: 'jsapi', bridge: 'alipay', params: { tradeNO: tradeNo } },
+    };
   }
 
   async status(ref: string, outTradeNo: string): Promise<StatusResult> {
     if (ref.startsWith(HOLD)) return this.holdStatus(ref);
     let answer: Answer;
     try {
-      answer = await this.call('alipay.trade.query', ref.startsWith(WAP) ? { out_trade_no: ref.slice(WAP.length) } : { trade_no: ref, out_trade_no: outTradeNo });
+      answer = await this.call(
+        'alipay.trade.query',
+        ref.startsWith(WAP) ? { out_trade_no: ref.slice(WAP.length) } : { trade_no: ref, out_trade_no: outTradeNo },
+      );
     } catch (err) {
       // The trade exists at Alipay only once created (and, for some scenes, once the buyer opened it).
-      if (err instanceof ProviderError && err.code === 'ACQ.TRADE_NOT_EXIST') return { ref, state: 'pending', failureCode: err.code };
+      if (err instanceof ProviderError && err.code === 'ACQ.TRADE_NOT_EXIST')
+        return { ref, state: 'pending', failureCode: err.code };
       throw err;
     }
     let state = TRADE_STATE[answer.trade_status ?? ''] ?? 'pending';
     // TRADE_CLOSED is also a paid trade refunded in full: it has a payment date.
     if (answer.trade_status === 'TRADE_CLOSED' && answer.send_pay_date) state = 'paid';
-    return { ref, state, amount: fromYuan(answer.total_amount, 'CNY'), currency: 'CNY', ...(state === 'cancelled' ? { failureCode: 'TRADE_CLOSED' } : {}) };
+    return {
+      ref,
+      state,
+      amount: fromYuan(answer.total_amount, 'CNY'),
+      currency: 'CNY',
+      ...(state === 'cancelled' ? { failureCode: 'TRADE_CLOSED' } : {}),
+    };
   }
 
   /** The freeze operation and its authorisation order, or undefined while Alipay has none. */
   private async authDetail(outOrderNo: string): Promise<Answer | undefined> {
     try {
-      return await this.call('alipay.fund.auth.operation.detail.query', { out_order_no: outOrderNo, out_request_no: outOrderNo });
+      return await this.call('alipay.fund.auth.operation.detail.query', {
+        out_order_no: outOrderNo,
+        out_request_no: outOrderNo,
+      });
     } catch (err) {
       if (err instanceof ProviderError && /NOT_EXIST/.test(err.code)) return undefined;
       throw err;
@@ -212,17 +306,24 @@ export class Alipay extends MethodProvider {
     if (detail.status === 'CLOSED' || detail.order_status === 'CLOSED' || detail.order_status === 'FINISH') {
       return { ref, state: 'cancelled', failureCode: detail.order_status === 'FINISH' ? 'UNFROZEN' : 'CLOSED' };
     }
-    if (detail.status === 'SUCCESS') return { ref, state: 'authorized', amount: fromYuan(detail.rest_amount, 'CNY'), currency: 'CNY' };
+    if (detail.status === 'SUCCESS')
+      return { ref, state: 'authorized', amount: fromYuan(detail.rest_amount, 'CNY'), currency: 'CNY' };
     return { ref, state: 'pending' };
   }
 
   override async capturePayment(ref: string, amount: number): Promise<void> {
-    if (!ref.startsWith(HOLD)) throw new ProviderError('not_a_hold', 'alipay: only a fund authorisation can be captured', 400);
+    if (!ref.startsWith(HOLD))
+      throw new ProviderError('not_a_hold', 'alipay: only a fund authorisation can be captured', 400);
     if (amount === 0) return this.voidPayment(ref);
     const outOrderNo = ref.slice(HOLD.length);
     const detail = await this.authDetail(outOrderNo);
-    if (!detail || detail.status !== 'SUCCESS' || !detail.auth_no) throw new ProviderError('AUTH_NOT_FROZEN', 'alipay: nothing is frozen for this order', 409);
-    const buyer = detail.payer_user_id ? { buyer_id: detail.payer_user_id } : detail.payer_open_id ? { buyer_open_id: detail.payer_open_id } : {};
+    if (!detail || detail.status !== 'SUCCESS' || !detail.auth_no)
+      throw new ProviderError('AUTH_NOT_FROZEN', 'alipay: nothing is frozen for this order', 409);
+    const buyer = detail.payer_user_id
+      ? { buyer_id: detail.payer_user_id }
+      : detail.payer_open_id
+        ? { buyer_open_id: detail.payer_open_id }
+        : {};
     try {
       await this.call('alipay.trade.pay', {
         out_trade_no: outOrderNo,
@@ -250,12 +351,17 @@ export class Alipay extends MethodProvider {
       }
       return;
     }
-    if (!ref.startsWith(HOLD)) throw new ProviderError('not_a_hold', 'alipay: only a fund authorisation can be voided', 400);
+    if (!ref.startsWith(HOLD))
+      throw new ProviderError('not_a_hold', 'alipay: only a fund authorisation can be voided', 400);
     const outOrderNo = ref.slice(HOLD.length);
     const detail = await this.authDetail(outOrderNo);
     if (!detail || detail.status === 'INIT') {
       // Nothing frozen yet: close the operation so that the order string can no longer be used.
-      await this.call('alipay.fund.auth.operation.cancel', { out_order_no: outOrderNo, out_request_no: outOrderNo, remark: 'cancelled' });
+      await this.call('alipay.fund.auth.operation.cancel', {
+        out_order_no: outOrderNo,
+        out_request_no: outOrderNo,
+        remark: 'cancelled',
+      });
       return;
     }
     const rest = detail.rest_amount ?? '0.00';
@@ -269,19 +375,32 @@ export class Alipay extends MethodProvider {
   }
 
   async refundPayment(ref: string, amount: number, call: { idempotencyKey: string }): Promise<void> {
-    const which = ref.startsWith(HOLD) ? { out_trade_no: ref.slice(HOLD.length) } : ref.startsWith(WAP) ? { out_trade_no: ref.slice(WAP.length) } : { trade_no: ref };
-    await this.call('alipay.trade.refund', { ...which, refund_amount: toYuan(amount, 'CNY'), out_request_no: requestNo(call.idempotencyKey) });
+    const which = ref.startsWith(HOLD)
+      ? { out_trade_no: ref.slice(HOLD.length) }
+      : ref.startsWith(WAP)
+        ? { out_trade_no: ref.slice(WAP.length) }
+        : { trade_no: ref };
+    await this.call('alipay.trade.refund', {
+      ...which,
+      refund_amount: toYuan(amount, 'CNY'),
+      out_request_no: requestNo(call.idempotencyKey),
+    });
   }
 
   override async payout(input: PayoutInput): Promise<{ ref: string }> {
     this.checkCurrency(input.currency);
     if (input.destination.kind !== 'channel' || input.destination.channel !== 'alipay') {
-      throw new ProviderError('unsupported_destination', 'alipay: payouts go to an Alipay account (channel "alipay")', 400);
+      throw new ProviderError(
+        'unsupported_destination',
+        'alipay: payouts go to an Alipay account (channel "alipay")',
+        400,
+      );
     }
     const acct = input.destination.account;
     const identity = acct.userId ?? acct.loginId;
     // A login id (phone / e-mail) must come with the account holder's real name, which Alipay checks.
-    if (!identity || (!acct.userId && !acct.name)) throw new ProviderError('missing_payee', 'alipay: the payee needs loginId with name, or userId', 400);
+    if (!identity || (!acct.userId && !acct.name))
+      throw new ProviderError('missing_payee', 'alipay: the payee needs loginId with name, or userId', 400);
     const answer = await this.call('alipay.fund.trans.uni.transfer', {
       out_biz_no: requestNo(input.idempotencyKey),
       trans_amount: toYuan(input.amount, input.currency),
@@ -292,7 +411,8 @@ export class Alipay extends MethodProvider {
         ? { identity, identity_type: 'ALIPAY_USER_ID' }
         : { identity, identity_type: 'ALIPAY_LOGON_ID', ...(acct.name ? { name: acct.name } : {}) },
     });
-    if (answer.status === 'FAIL' || answer.status === 'CLOSED') throw new ProviderError(answer.status, 'alipay: the transfer failed', 402);
+    if (answer.status === 'FAIL' || answer.status === 'CLOSED')
+      throw new ProviderError(answer.status, 'alipay: the transfer failed', 402);
     const ref = answer.order_id ?? answer.pay_fund_order_id;
     if (!ref) throw new ProviderError('bad_response', 'alipay alipay.fund.trans.uni.transfer: no order_id');
     return { ref };
@@ -311,15 +431,33 @@ export class Alipay extends MethodProvider {
     // Documented: the parameters except sign and sign_type. Some notification types (e.g. the fund authorisation
     // ones, per Alipay's own SDKs, which try both) are signed with sign_type kept: the same key verifies either.
     const key = this.config.alipayPublicKey;
-    if (!rsa2Verify(signContent(p, ['sign', 'sign_type']), sign, key) && !rsa2Verify(signContent(p, ['sign']), sign, key)) return null;
+    if (
+      !rsa2Verify(signContent(p, ['sign', 'sign_type']), sign, key) &&
+      !rsa2Verify(signContent(p, ['sign']), sign, key)
+    )
+      return null;
     if (p.app_id && p.app_id !== this.config.appId) return null;
     const ack = { status: 200, contentType: 'text/plain', body: 'success' };
     if (p.auth_no || p.notify_type?.startsWith('fund_auth')) {
       const outTradeNo = p.out_order_no;
       // Freeze results (operation_type FREEZE) move the hold; an unfreeze or a capture is read back by status().
       const state: ExternalState | undefined =
-        p.operation_type === 'FREEZE' || p.notify_type === 'fund_auth_freeze' ? (p.status === 'SUCCESS' ? 'authorized' : p.status === 'CLOSED' ? 'cancelled' : 'pending') : undefined;
-      return { eventId: p.notify_id, outTradeNo, ref: outTradeNo ? HOLD + outTradeNo : undefined, state, amount: fromYuan(p.amount, 'CNY'), currency: 'CNY', ack };
+        p.operation_type === 'FREEZE' || p.notify_type === 'fund_auth_freeze'
+          ? p.status === 'SUCCESS'
+            ? 'authorized'
+            : p.status === 'CLOSED'
+              ? 'cancelled'
+              : 'pending'
+          : undefined;
+      return {
+        eventId: p.notify_id,
+        outTradeNo,
+        ref: outTradeNo ? HOLD + outTradeNo : undefined,
+        state,
+        amount: fromYuan(p.amount, 'CNY'),
+        currency: 'CNY',
+        ack,
+      };
     }
     const state = p.trade_status ? (TRADE_STATE[p.trade_status] ?? 'pending') : undefined;
     return {
@@ -352,7 +490,11 @@ export const alipayDefinition: AdapterDefinition<AlipayConfig, Alipay> = {
   // Alipay's sandbox (openapi-sandbox.dl.alipaydev.com) gives each developer generated buyer/seller accounts
   // (buyer pays with the sandbox app, payment password 111111); it documents no magic values for declines.
   testValues: [
-    { value: 'sandbox buyer account (payment password 111111)', outcome: 'succeeds', note: 'Alipay sandbox: the buyer account shown under 沙箱账号, paying in the sandbox Alipay app' },
+    {
+      value: 'sandbox buyer account (payment password 111111)',
+      outcome: 'succeeds',
+      note: 'Alipay sandbox: the buyer account shown under 沙箱账号, paying in the sandbox Alipay app',
+    },
   ],
   create: (config, deps) => new Alipay(config, deps),
 };

@@ -34,7 +34,11 @@ export const sealContext = (tokenId: string, userId: number, provider: string) =
  * The sealing key of one configured method instance, when its definition has a direct card type: HKDF-SHA256 over its
  * required secrets (in their declared order), salted per instance. Undefined for any other method.
  */
-export function cardSealKey(instanceId: string, def: Pick<AdapterDefinition, 'payTypes' | 'required'>, config: Record<string, string>): Buffer | undefined {
+export function cardSealKey(
+  instanceId: string,
+  def: Pick<AdapterDefinition, 'payTypes' | 'required'>,
+  config: Record<string, string>,
+): Buffer | undefined {
   if (!def.payTypes.some((t) => t.directCard)) return undefined;
   const secrets = def.required.map((k) => config[k] ?? '').join('\0');
   if (!secrets.replace(/\0/g, '')) return undefined;

@@ -54,8 +54,11 @@ const ESP_DECIMALS = 2;
 
 /** Integer hundredths of ESP → the float Espees takes (exact for two decimals). */
 export function espeesPrice(minor: number): number {
-  if (!Number.isSafeInteger(minor) || minor <= 0) throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${minor}`, 400);
-  return Number(`${Math.floor(minor / 10 ** ESP_DECIMALS)}.${String(minor % 10 ** ESP_DECIMALS).padStart(ESP_DECIMALS, '0')}`);
+  if (!Number.isSafeInteger(minor) || minor <= 0)
+    throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${minor}`, 400);
+  return Number(
+    `${Math.floor(minor / 10 ** ESP_DECIMALS)}.${String(minor % 10 ** ESP_DECIMALS).padStart(ESP_DECIMALS, '0')}`,
+  );
 }
 
 /** Espees's float price → integer hundredths of ESP. */
@@ -109,7 +112,12 @@ function espeesWire(config: EspeesConfig, deps: AdapterDeps) {
   const http = httpClient('Espees', deps);
 
   async function post(path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const res = await http.send({ method: 'POST', url: `${api}${path}`, headers: { accept: 'application/json', 'x-api-key': config.apiKey }, json: body });
+    const res = await http.send({
+      method: 'POST',
+      url: `${api}${path}`,
+      headers: { accept: 'application/json', 'x-api-key': config.apiKey },
+      json: body,
+    });
     const text = res.text;
     let json: Record<string, unknown> | null;
     try {
@@ -118,23 +126,39 @@ function espeesWire(config: EspeesConfig, deps: AdapterDeps) {
       json = null;
     }
     const message = String((json && (json.message ?? json.error)) ?? text.slice(0, 200) ?? '');
-    if (res.status === 401 || res.status === 403) throw new ProviderError('unauthorized', `Espees ${path}: ${message || 'Forbidden'}`, res.status);
-    if (res.status >= 500) throw new ProviderError('provider_error', `Espees ${path}: HTTP ${res.status} ${message}`, 502);
-    if (!json || typeof json !== 'object') throw new ProviderError('bad_response', `Espees ${path}: HTTP ${res.status} not JSON`, 502);
+    if (res.status === 401 || res.status === 403)
+      throw new ProviderError('unauthorized', `Espees ${path}: ${message || 'Forbidden'}`, res.status);
+    if (res.status >= 500)
+      throw new ProviderError('provider_error', `Espees ${path}: HTTP ${res.status} ${message}`, 502);
+    if (!json || typeof json !== 'object')
+      throw new ProviderError('bad_response', `Espees ${path}: HTTP ${res.status} not JSON`, 502);
     const code = json.statusCode === undefined ? res.status : Number(json.statusCode);
     if (!res.ok || code !== 200) {
       const c = code !== 200 ? code : res.status;
-      const name = /already|exist|duplicate/i.test(message) ? 'duplicate_order' : c === 404 ? 'not_found' : c >= 500 ? 'provider_error' : 'invalid_request';
-      throw new ProviderError(name, `Espees ${path}: ${message} (statusCode ${c})`, name === 'duplicate_order' ? 409 : c >= 500 ? 502 : c);
+      const name = /already|exist|duplicate/i.test(message)
+        ? 'duplicate_order'
+        : c === 404
+          ? 'not_found'
+          : c >= 500
+            ? 'provider_error'
+            : 'invalid_request';
+      throw new ProviderError(
+        name,
+        `Espees ${path}: ${message} (statusCode ${c})`,
+        name === 'duplicate_order' ? 409 : c >= 500 ? 502 : c,
+      );
     }
     return json;
   }
 
   async function confirm(paymentRef: string): Promise<Confirmed> {
     const r = await post('/v2/payment/confirm/', { payment_ref: paymentRef });
-    const userData = r.user_data && typeof r.user_data === 'object' ? (r.user_data as Record<string, unknown>) : undefined;
+    const userData =
+      r.user_data && typeof r.user_data === 'object' ? (r.user_data as Record<string, unknown>) : undefined;
     return {
-      status: String(r.transaction_status ?? '').trim().toUpperCase(),
+      status: String(r.transaction_status ?? '')
+        .trim()
+        .toUpperCase(),
       ...(typeof r.product_sku === 'string' ? { productSku: r.product_sku } : {}),
       ...(minorOf(r.price) !== undefined ? { amount: minorOf(r.price) } : {}),
       ...(r.status_details !== undefined ? { details: String(r.status_details) } : {}),
@@ -143,12 +167,17 @@ function espeesWire(config: EspeesConfig, deps: AdapterDeps) {
   }
 
   /** Espees's answer is about this payment: its product_sku (or the user_data we sent) is our outTradeNo. */
-  const ours = (c: Confirmed, outTradeNo: string) => c.productSku === outTradeNo || (c.productSku === undefined && c.userData?.outTradeNo === outTradeNo);
+  const ours = (c: Confirmed, outTradeNo: string) =>
+    c.productSku === outTradeNo || (c.productSku === undefined && c.userData?.outTradeNo === outTradeNo);
 
   async function status(ref: string, outTradeNo: string): Promise<StatusResult> {
     const c = await confirm(ref);
     if (c.productSku !== undefined && outTradeNo && c.productSku !== outTradeNo) {
-      throw new ProviderError('reference_mismatch', `Espees payment ${ref} is product ${c.productSku}, not ${outTradeNo}`, 502);
+      throw new ProviderError(
+        'reference_mismatch',
+        `Espees payment ${ref} is product ${c.productSku}, not ${outTradeNo}`,
+        502,
+      );
     }
     const state = stateOf(c.status);
     return {
@@ -165,7 +194,10 @@ function espeesWire(config: EspeesConfig, deps: AdapterDeps) {
 export class EspeesMethod extends MethodProvider {
   private readonly w: ReturnType<typeof espeesWire>;
 
-  constructor(private readonly config: EspeesConfig, deps: AdapterDeps) {
+  constructor(
+    private readonly config: EspeesConfig,
+    deps: AdapterDeps,
+  ) {
     super(espeesDefinition, deps);
     this.w = espeesWire(config, deps);
   }
@@ -177,7 +209,8 @@ export class EspeesMethod extends MethodProvider {
   async start(input: StartInput): Promise<StartResult> {
     const { portal, post } = this.w;
     const { config } = this;
-    if (input.currency !== 'ESP') throw new ProviderError('currency_unsupported', `Espees takes ESP, not ${input.currency}`, 400);
+    if (input.currency !== 'ESP')
+      throw new ProviderError('currency_unsupported', `Espees takes ESP, not ${input.currency}`, 400);
     if (input.capture === 'manual') throw new ProviderError('hold_unsupported', 'Espees payments cannot be held', 400);
     const r = await post('/v2/payment/product', {
       product_sku: input.outTradeNo,
@@ -189,8 +222,13 @@ export class EspeesMethod extends MethodProvider {
       user_data: { outTradeNo: input.outTradeNo, userId: String(input.payer.userId) },
     });
     const ref = r.payment_ref;
-    if (typeof ref !== 'string' || !/^[A-Za-z0-9_-]+$/.test(ref)) throw new ProviderError('bad_response', 'Espees /v2/payment/product: no payment_ref in the answer', 502);
-    return { ref, state: 'pending' as const, action: { kind: 'redirect' as const, url: `${portal}/pay/${encodeURIComponent(ref)}` } };
+    if (typeof ref !== 'string' || !/^[A-Za-z0-9_-]+$/.test(ref))
+      throw new ProviderError('bad_response', 'Espees /v2/payment/product: no payment_ref in the answer', 502);
+    return {
+      ref,
+      state: 'pending' as const,
+      action: { kind: 'redirect' as const, url: `${portal}/pay/${encodeURIComponent(ref)}` },
+    };
   }
 
   override async complete(ref: string, outTradeNo: string): Promise<StatusResult> {
@@ -200,7 +238,11 @@ export class EspeesMethod extends MethodProvider {
   }
 
   async refundPayment(_ref: string, _amount: number, _call?: ProviderCall): Promise<void> {
-    throw new ProviderError('refund_unsupported', 'Espees documents no refund API: refund from the merchant wallet by hand', 422);
+    throw new ProviderError(
+      'refund_unsupported',
+      'Espees documents no refund API: refund from the merchant wallet by hand',
+      422,
+    );
   }
 
   async readNotification(req: NotificationRequest): Promise<Notification | null> {
@@ -208,7 +250,9 @@ export class EspeesMethod extends MethodProvider {
     let fields: Record<string, unknown> = { ...req.query };
     if (req.rawBody.trim()) {
       try {
-        const parsed: unknown = req.rawBody.trim().startsWith('{') ? JSON.parse(req.rawBody) : Object.fromEntries(new URLSearchParams(req.rawBody));
+        const parsed: unknown = req.rawBody.trim().startsWith('{')
+          ? JSON.parse(req.rawBody)
+          : Object.fromEntries(new URLSearchParams(req.rawBody));
         if (parsed && typeof parsed === 'object') fields = { ...fields, ...(parsed as Record<string, unknown>) };
       } catch {
         return null;
@@ -216,7 +260,8 @@ export class EspeesMethod extends MethodProvider {
     }
     const ref = fields.tradeNo ?? fields.payment_ref;
     const outTradeNo = fields.outTradeNo;
-    if (typeof ref !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(ref) || typeof outTradeNo !== 'string' || !outTradeNo) return null;
+    if (typeof ref !== 'string' || !/^[A-Za-z0-9_-]{1,128}$/.test(ref) || typeof outTradeNo !== 'string' || !outTradeNo)
+      return null;
     let c: Confirmed;
     try {
       c = await confirm(ref);
@@ -235,5 +280,4 @@ export class EspeesMethod extends MethodProvider {
       ack: { status: 200, contentType: 'text/plain', body: 'OK' },
     };
   }
-
 }

@@ -5,16 +5,37 @@
 // outTradeNo, and `resume` reads the provider's state (after the customer's return with its parameters, or by
 // polling while they confirm on their phone). Capture, void and refund take our own reference and go to the
 // provider with its current ref; the orphan guards and compensation jobs of the flows therefore work unchanged.
-import type { AuthorizeInput, AuthorizeResult, ProviderCallOptions, WebhookAction, WebhookDelivery, WebhookRequest } from '../provider.ts';
+import type {
+  AuthorizeInput,
+  AuthorizeResult,
+  ProviderCallOptions,
+  WebhookAction,
+  WebhookDelivery,
+  WebhookRequest,
+} from '../provider.ts';
 import { NotSupported } from '../provider.ts';
-import { ProviderError, webhookPath, type ExternalState, type Notification, type StartInput, type StatusResult } from './adapter.ts';
+import {
+  ProviderError,
+  webhookPath,
+  type ExternalState,
+  type Notification,
+  type StartInput,
+  type StatusResult,
+} from './adapter.ts';
 import { openCard, sealContext } from './card-seal.ts';
 import { MethodProviderBase, outTradeNoOf, parseSavedCardRef } from './method-base.ts';
 import { appPath } from '../return-url.ts';
 import type { ExternalRow, PayerDetails } from './repository.ts';
 
 export {
-  EXTERNAL_ACTION_PREFIX, PAYER_TOKEN_PREFIX, SAVED_CARD_PREFIX, savedCardRefOf, parseSavedCardRef, outTradeNoOf, type CustomerStore, type MethodHost,
+  EXTERNAL_ACTION_PREFIX,
+  PAYER_TOKEN_PREFIX,
+  SAVED_CARD_PREFIX,
+  savedCardRefOf,
+  parseSavedCardRef,
+  outTradeNoOf,
+  type CustomerStore,
+  type MethodHost,
 } from './method-base.ts';
 
 /**
@@ -22,7 +43,8 @@ export {
  * start a payment with) about a payout.
  */
 export function methodAction(n: Pick<Notification, 'ref' | 'state'>, ours: boolean): WebhookAction {
-  if (!ours) return n.ref && n.state === 'paid' ? 'payout.paid' : n.ref && n.state === 'failed' ? 'payout.failed' : 'ignored';
+  if (!ours)
+    return n.ref && n.state === 'paid' ? 'payout.paid' : n.ref && n.state === 'failed' ? 'payout.failed' : 'ignored';
   const failed: (ExternalState | undefined)[] = ['failed', 'cancelled'];
   return failed.includes(n.state) ? 'payment.failed' : 'payment.succeeded';
 }
@@ -40,14 +62,17 @@ export abstract class MethodProvider extends MethodProviderBase {
     let card: StartInput['card'];
     if (saved) {
       // A saved card (the wallet's, of this user): only on the user's own customer at the provider.
-      const mine = this.savesCards && input.userId != null ? await this.app.customers!.customer(this.id, input.userId) : undefined;
+      const mine =
+        this.savesCards && input.userId != null ? await this.app.customers!.customer(this.id, input.userId) : undefined;
       const type = this.definition.payTypes.find((t) => t.kind === 'card')?.type;
-      if (!mine || mine !== saved.customerRef || !type) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+      if (!mine || mine !== saved.customerRef || !type)
+        return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
       payType = type;
       d = {};
       card = { saved };
     } else {
-      const used = input.userId != null ? await this.app.repo.useToken(input.token, input.userId, this.id, this.now) : undefined;
+      const used =
+        input.userId != null ? await this.app.repo.useToken(input.token, input.userId, this.id, this.now) : undefined;
       if (!used) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
       payType = used.pay_type;
       d = used.details;
@@ -55,7 +80,9 @@ export abstract class MethodProvider extends MethodProviderBase {
     }
     if (d.sealedCard) {
       // Opened only here, for the provider call; the row no longer holds it (useToken removed it).
-      const opened = this.app.cardKey ? openCard(this.app.cardKey, d.sealedCard, sealContext(input.token, input.userId ?? 0, this.id)) : undefined;
+      const opened = this.app.cardKey
+        ? openCard(this.app.cardKey, d.sealedCard, sealContext(input.token, input.userId ?? 0, this.id))
+        : undefined;
       if (!opened) return { ok: false, ref: null, declineCode: 'token_invalid', card: null };
       card = opened;
     }
@@ -63,11 +90,19 @@ export abstract class MethodProvider extends MethodProviderBase {
     let started;
     try {
       started = await this.start({
-        outTradeNo, amount: input.amount, currency: input.currency, description: `Powerly ${input.purpose ?? ''}`.trim(),
-        capture: input.capture, returnUrl: `${base}/payments/return/${outTradeNo}`, cancelUrl: `${base}/payments/return/${outTradeNo}?cancel=1`,
-        notifyUrl: `${base}${webhookPath(this.id)}`, idempotencyKey: input.idempotencyKey, payType,
+        outTradeNo,
+        amount: input.amount,
+        currency: input.currency,
+        description: `Powerly ${input.purpose ?? ''}`.trim(),
+        capture: input.capture,
+        returnUrl: `${base}/payments/return/${outTradeNo}`,
+        cancelUrl: `${base}/payments/return/${outTradeNo}?cancel=1`,
+        notifyUrl: `${base}${webhookPath(this.id)}`,
+        idempotencyKey: input.idempotencyKey,
+        payType,
         payer: { userId: input.userId ?? 0, email: d.email, phone: d.phone, openId: d.openId, name: d.name, ip: d.ip },
-        card, deposit: input.capture === 'manual' ? input.amount : undefined,
+        card,
+        deposit: input.capture === 'manual' ? input.amount : undefined,
       });
     } catch (err) {
       if (err instanceof ProviderError && err.code !== 'network' && (err.status ?? 400) < 500) {
@@ -76,13 +111,29 @@ export abstract class MethodProvider extends MethodProviderBase {
       throw err;
     }
     // The app's own card screen (MercadoPago.js) may save the new card: it names the method for the save call.
-    if (this.savesFromToken && this.cardOnSdkScreen && !saved && started.action.kind === 'form' && started.action.url.startsWith('#/')) {
+    if (
+      this.savesFromToken &&
+      this.cardOnSdkScreen &&
+      !saved &&
+      started.action.kind === 'form' &&
+      started.action.url.startsWith('#/')
+    ) {
       started.action = { ...started.action, fields: { ...started.action.fields, paymentId: `${this.id}:${payType}` } };
     }
     const row: ExternalRow = {
-      out_trade_no: outTradeNo, provider: this.id, pay_type: payType, provider_ref: started.ref, user_id: input.userId ?? 0,
-      amount: input.amount, currency: input.currency, capture: input.capture, state: started.state, failure_code: started.failureCode ?? null,
-      action: started.action, app_return_url: appPath(input.returnUrl), return_params: null,
+      out_trade_no: outTradeNo,
+      provider: this.id,
+      pay_type: payType,
+      provider_ref: started.ref,
+      user_id: input.userId ?? 0,
+      amount: input.amount,
+      currency: input.currency,
+      capture: input.capture,
+      state: started.state,
+      failure_code: started.failureCode ?? null,
+      action: started.action,
+      app_return_url: appPath(input.returnUrl),
+      return_params: null,
       save_card: !saved && d.saveCard === true && this.savesAfterPayment,
     };
     await this.app.repo.insert(row, this.now);
@@ -106,12 +157,20 @@ export abstract class MethodProvider extends MethodProviderBase {
     if (row.return_params?.cancel === '1') {
       // Anyone can post a cancel to the return URL: the provider is asked first, and a payment it took is recorded.
       st = await this.status(row.provider_ref, row.out_trade_no);
-      if (st.state === 'pending') st = { ref: st.ref || row.provider_ref, state: 'cancelled', failureCode: 'cancelled' };
+      if (st.state === 'pending')
+        st = { ref: st.ref || row.provider_ref, state: 'cancelled', failureCode: 'cancelled' };
     } else if (row.return_params && this.complete) {
       // A saved card's payment (the screen made a token of the card the action named) is the user's customer's.
-      const customerRef = row.action.kind === 'form' && row.action.fields.cardId ? await this.app.customers?.customer(this.id, row.user_id) : undefined;
+      const customerRef =
+        row.action.kind === 'form' && row.action.fields.cardId
+          ? await this.app.customers?.customer(this.id, row.user_id)
+          : undefined;
       const payment = {
-        amount: row.amount, currency: row.currency, capture: row.capture, description: 'Powerly', notifyUrl: `${this.app.publicUrl.replace(/\/$/, '')}${webhookPath(this.id)}`,
+        amount: row.amount,
+        currency: row.currency,
+        capture: row.capture,
+        description: 'Powerly',
+        notifyUrl: `${this.app.publicUrl.replace(/\/$/, '')}${webhookPath(this.id)}`,
         ...(customerRef ? { customerRef } : {}),
       };
       st = await this.complete(row.provider_ref, row.out_trade_no, row.return_params, call, payment);
@@ -128,9 +187,20 @@ export abstract class MethodProvider extends MethodProviderBase {
   async submitOtp(outTradeNo: string, userId: number, otp: string): Promise<ExternalRow | undefined> {
     const row = await this.app.repo.find(outTradeNo);
     if (!row || row.provider !== this.id || row.user_id !== userId) return undefined;
-    if (row.action.kind !== 'form' || row.action.fields.outTradeNo !== outTradeNo || !row.action.url.endsWith('Otp') || !this.complete) return undefined;
+    if (
+      row.action.kind !== 'form' ||
+      row.action.fields.outTradeNo !== outTradeNo ||
+      !row.action.url.endsWith('Otp') ||
+      !this.complete
+    )
+      return undefined;
     if (row.state !== 'pending') return row;
-    const st = await this.complete(row.provider_ref, row.out_trade_no, { otp }, { idempotencyKey: `otp_${outTradeNo}` });
+    const st = await this.complete(
+      row.provider_ref,
+      row.out_trade_no,
+      { otp },
+      { idempotencyKey: `otp_${outTradeNo}` },
+    );
     return this.record(row, st);
   }
 
@@ -153,7 +223,11 @@ export abstract class MethodProvider extends MethodProviderBase {
       await this.voidPayment(row.provider_ref, { idempotencyKey: key });
     } else if (row.state === 'paid') await this.refundPayment(row.provider_ref, row.amount, { idempotencyKey: key });
     else if (row.state !== 'pending') return;
-    const closed = await this.app.repo.update(ref, { state: 'cancelled', ref: row.provider_ref, failureCode: 'released' }, this.now);
+    const closed = await this.app.repo.update(
+      ref,
+      { state: 'cancelled', ref: row.provider_ref, failureCode: 'released' },
+      this.now,
+    );
     // Read pending, but not closed: a concurrent read (the customer's resume, a notification) recorded their payment
     // in between. Released as such (refunded, or voided), else it would be neither taken nor given back.
     if (!closed && row.state === 'pending') await this.void(ref, opts);
@@ -167,16 +241,25 @@ export abstract class MethodProvider extends MethodProviderBase {
   async settleLate(row: ExternalRow) {
     if (row.state !== 'cancelled' || row.failure_code !== 'released') return row;
     const st = await this.status(row.provider_ref, row.out_trade_no);
-    if (st.state === 'paid') await this.refundPayment(st.ref, st.amount ?? row.amount, { idempotencyKey: `late_${row.out_trade_no}` });
-    else if (st.state === 'authorized' && this.voidPayment) await this.voidPayment(st.ref, { idempotencyKey: `late_${row.out_trade_no}` });
+    if (st.state === 'paid')
+      await this.refundPayment(st.ref, st.amount ?? row.amount, { idempotencyKey: `late_${row.out_trade_no}` });
+    else if (st.state === 'authorized' && this.voidPayment)
+      await this.voidPayment(st.ref, { idempotencyKey: `late_${row.out_trade_no}` });
     else return row;
-    await this.app.repo.givenBack(row.out_trade_no, st.ref, st.state === 'paid' ? 'released_refunded' : 'released_voided', this.now);
+    await this.app.repo.givenBack(
+      row.out_trade_no,
+      st.ref,
+      st.state === 'paid' ? 'released_refunded' : 'released_voided',
+      this.now,
+    );
     return (await this.app.repo.find(row.out_trade_no))!;
   }
 
   async refund(ref: string, amount: number, opts?: ProviderCallOptions) {
     const row = await this.current(ref);
-    await this.refundPayment(row.provider_ref, amount, { idempotencyKey: opts?.idempotencyKey ?? `refund_${ref}_${amount}` });
+    await this.refundPayment(row.provider_ref, amount, {
+      idempotencyKey: opts?.idempotencyKey ?? `refund_${ref}_${amount}`,
+    });
   }
 
   /**
@@ -190,9 +273,18 @@ export abstract class MethodProvider extends MethodProviderBase {
     const n = await this.readNotification(req);
     if (!n) return null;
     const { repo } = this.app;
-    const row = n.outTradeNo ? await repo.find(n.outTradeNo) : n.ref ? await repo.byProviderRef(this.id, n.ref) : undefined;
+    const row = n.outTradeNo
+      ? await repo.find(n.outTradeNo)
+      : n.ref
+        ? await repo.byProviderRef(this.id, n.ref)
+        : undefined;
     const action = methodAction(n, row != null);
     if (row && action !== 'ignored') await this.settleLate(await this.refresh(row));
-    return { action, event: { id: n.eventId, type: n.state ?? 'notification', data: { ref: n.ref ?? '' } }, applied: row != null, ack: n.ack };
+    return {
+      action,
+      event: { id: n.eventId, type: n.state ?? 'notification', data: { ref: n.ref ?? '' } },
+      applied: row != null,
+      ack: n.ack,
+    };
   }
 }

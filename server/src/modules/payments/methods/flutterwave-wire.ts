@@ -16,7 +16,21 @@ export const MOBILE_MONEY_TYPES: Record<string, string> = {
   TZS: 'mobile_money_tanzania',
 };
 
-export const CARD_CURRENCIES = ['NGN', 'GHS', 'KES', 'UGX', 'TZS', 'ZAR', 'XAF', 'XOF', 'RWF', 'ZMW', 'USD', 'EUR', 'GBP'];
+export const CARD_CURRENCIES = [
+  'NGN',
+  'GHS',
+  'KES',
+  'UGX',
+  'TZS',
+  'ZAR',
+  'XAF',
+  'XOF',
+  'RWF',
+  'ZMW',
+  'USD',
+  'EUR',
+  'GBP',
+];
 
 /** Integer minor units → Flutterwave's major-unit number (1250 NGN → 12.5; 1500 UGX → 1500). */
 export function toMajor(amount: number, currency: string): number {
@@ -43,7 +57,11 @@ export function mobileNetwork(currency: string, phone: string): string | undefin
   };
   switch (currency) {
     case 'GHS':
-      return pick('233', { MTN: ['24', '25', '53', '54', '55', '59'], VODAFONE: ['20', '50'], TIGO: ['26', '27', '56', '57'] });
+      return pick('233', {
+        MTN: ['24', '25', '53', '54', '55', '59'],
+        VODAFONE: ['20', '50'],
+        TIGO: ['26', '27', '56', '57'],
+      });
     case 'UGX':
       return pick('256', { MTN: ['76', '77', '78', '39'], AIRTEL: ['70', '74', '75', '20'] });
     case 'RWF':
@@ -51,7 +69,12 @@ export function mobileNetwork(currency: string, phone: string): string | undefin
     case 'ZMW':
       return pick('260', { MTN: ['76', '96'], AIRTEL: ['77', '97'], ZAMTEL: ['95'] });
     case 'TZS':
-      return pick('255', { VODAFONE: ['74', '75', '76'], AIRTEL: ['68', '69', '78'], TIGO: ['65', '67', '71'], HALOPESA: ['62'] });
+      return pick('255', {
+        VODAFONE: ['74', '75', '76'],
+        AIRTEL: ['68', '69', '78'],
+        TIGO: ['65', '67', '71'],
+        HALOPESA: ['62'],
+      });
     default:
       return undefined;
   }
@@ -114,7 +137,14 @@ export interface FlwBody {
   meta?: { authorization?: { mode?: string; redirect?: string; fields?: string[] } } | null;
 }
 
-export type Tx = Record<string, unknown> & { id?: number | string; tx_ref?: string; flw_ref?: string; status?: string; amount?: number; currency?: string };
+export type Tx = Record<string, unknown> & {
+  id?: number | string;
+  tx_ref?: string;
+  flw_ref?: string;
+  status?: string;
+  amount?: number;
+  currency?: string;
+};
 
 export const TX_PREFIX = 'tx:';
 
@@ -149,7 +179,11 @@ export function readNotification(req: NotificationRequest, secretHash: string): 
   if (verifHash === undefined && signature === undefined) return null;
   if (!secretHash) return null;
   if (verifHash !== undefined && !same(verifHash, secretHash)) return null;
-  if (signature !== undefined && !same(signature, createHmac('sha256', secretHash).update(req.rawBody, 'utf8').digest('base64'))) return null;
+  if (
+    signature !== undefined &&
+    !same(signature, createHmac('sha256', secretHash).update(req.rawBody, 'utf8').digest('base64'))
+  )
+    return null;
   let body: { event?: string; 'event.type'?: string; data?: Tx };
   try {
     body = JSON.parse(req.rawBody) as typeof body;
@@ -167,7 +201,15 @@ export function readNotification(req: NotificationRequest, secretHash: string): 
   if (event.startsWith('transfer.')) {
     const ts = status.toUpperCase();
     const state: ExternalState = ts === 'SUCCESSFUL' ? 'paid' : ts === 'FAILED' ? 'failed' : 'pending';
-    return { eventId, ref: String(data.id), outTradeNo: typeof data.reference === 'string' ? data.reference : undefined, state, amount, currency, ack };
+    return {
+      eventId,
+      ref: String(data.id),
+      outTradeNo: typeof data.reference === 'string' ? data.reference : undefined,
+      state,
+      amount,
+      currency,
+      ack,
+    };
   }
   return {
     eventId,

@@ -23,17 +23,50 @@
 // v3 has no idempotency header: our outTradeNo is the charge's tx_ref and our idempotency key the transfer's
 // reference, both unique at Flutterwave, so a retried call cannot charge or pay twice.
 // Amounts on the wire are major units (numbers, e.g. 12.5 NGN); ours are integer minor units.
-import { ProviderError, type Action, type AdapterDefinition, type AdapterDeps, type Notification, type NotificationRequest, type ProviderCall, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import {
+  ProviderError,
+  type Action,
+  type AdapterDefinition,
+  type AdapterDeps,
+  type Notification,
+  type NotificationRequest,
+  type ProviderCall,
+  type StartInput,
+  type StartResult,
+  type StatusResult,
+} from './adapter.ts';
 import { MethodProvider } from './external.ts';
 import { flutterwaveSettlements } from '../settlements/flutterwave.ts';
 import type { PayoutInput, Settlements } from '../provider.ts';
 import { httpClient } from './http.ts';
 import {
-  CARD_CURRENCIES, MOBILE_MONEY_TYPES, TX_PREFIX, cardRefOf, chargeState, encrypt3des, errorCode, failureCode, francoCountry, mobileNetwork,
-  parseCardRef, readNotification, toMajor, toMinor, type FlwBody, type Tx,
+  CARD_CURRENCIES,
+  MOBILE_MONEY_TYPES,
+  TX_PREFIX,
+  cardRefOf,
+  chargeState,
+  encrypt3des,
+  errorCode,
+  failureCode,
+  francoCountry,
+  mobileNetwork,
+  parseCardRef,
+  readNotification,
+  toMajor,
+  toMinor,
+  type FlwBody,
+  type Tx,
 } from './flutterwave-wire.ts';
 
-export { MOBILE_MONEY_TYPES, cardRefOf, encrypt3des, failureCode, parseCardRef, toMajor, toMinor } from './flutterwave-wire.ts';
+export {
+  MOBILE_MONEY_TYPES,
+  cardRefOf,
+  encrypt3des,
+  failureCode,
+  parseCardRef,
+  toMajor,
+  toMinor,
+} from './flutterwave-wire.ts';
 
 export type FlutterwaveConfig = {
   /** FLWSECK-… (FLWSECK_TEST-… in test mode): the Bearer token of every call. */
@@ -67,17 +100,56 @@ export const flutterwaveDefinition: AdapterDefinition<FlutterwaveConfig, Flutter
   optional: ['publicKey', 'apiBase', 'defaultEmail'],
   // Flutterwave's v3 test cards and mobile money numbers (developer.flutterwave.com/docs/testing), test keys only.
   testValues: [
-    { value: '4187427415564246', outcome: 'succeeds', note: 'Visa 3-D Secure: cvv 828, exp 09/32, OTP 12345 on the 3DS page', card: true },
-    { value: '5438898014560229', outcome: 'succeeds', note: 'Mastercard 3-D Secure: cvv 564, exp 10/31, OTP 12345 on the 3DS page', card: true },
-    { value: '5061460166976054667', outcome: 'succeeds', note: 'Verve, no authentication: cvv 564, exp 10/29', card: true },
-    { value: '5377283645077450', outcome: 'succeeds', note: 'preauthorisation card (hold, capture, void): cvv 789, exp 09/31', card: true },
-    { value: '5531886652142950', outcome: 'declined', note: 'Mastercard PIN card (cvv 564, exp 09/32, PIN 3310, OTP 12345): asks for the PIN, which our card form does not collect → authorization_required', card: true },
-    { value: '4556052704172643', outcome: 'declined', note: 'Visa AVS card (cvv 899, exp 09/32): asks for the billing address → authorization_required', card: true },
+    {
+      value: '4187427415564246',
+      outcome: 'succeeds',
+      note: 'Visa 3-D Secure: cvv 828, exp 09/32, OTP 12345 on the 3DS page',
+      card: true,
+    },
+    {
+      value: '5438898014560229',
+      outcome: 'succeeds',
+      note: 'Mastercard 3-D Secure: cvv 564, exp 10/31, OTP 12345 on the 3DS page',
+      card: true,
+    },
+    {
+      value: '5061460166976054667',
+      outcome: 'succeeds',
+      note: 'Verve, no authentication: cvv 564, exp 10/29',
+      card: true,
+    },
+    {
+      value: '5377283645077450',
+      outcome: 'succeeds',
+      note: 'preauthorisation card (hold, capture, void): cvv 789, exp 09/31',
+      card: true,
+    },
+    {
+      value: '5531886652142950',
+      outcome: 'declined',
+      note: 'Mastercard PIN card (cvv 564, exp 09/32, PIN 3310, OTP 12345): asks for the PIN, which our card form does not collect → authorization_required',
+      card: true,
+    },
+    {
+      value: '4556052704172643',
+      outcome: 'declined',
+      note: 'Visa AVS card (cvv 899, exp 09/32): asks for the billing address → authorization_required',
+      card: true,
+    },
     { value: '5143010522339965', outcome: 'declined', note: 'Do Not Honour: cvv 276, exp 08/31', card: true },
     { value: '5590131743294314', outcome: 'declined', note: 'fraudulent card: cvv 887, exp 11/32', card: true },
-    { value: '5258585922666506', outcome: 'insufficient_funds', note: 'insufficient funds: cvv 883, exp 09/31', card: true },
+    {
+      value: '5258585922666506',
+      outcome: 'insufficient_funds',
+      note: 'insufficient funds: cvv 883, exp 09/31',
+      card: true,
+    },
     { value: '25454709929220', outcome: 'succeeds', note: 'M-Pesa (KES) test number' },
-    { value: '054709929220', outcome: 'succeeds', note: 'Ghana mobile money (GHS) test number, network MTN; OTP on the redirect page' },
+    {
+      value: '054709929220',
+      outcome: 'succeeds',
+      note: 'Ghana mobile money (GHS) test number, network MTN; OTP on the redirect page',
+    },
     { value: '24709929220', outcome: 'succeeds', note: 'Francophone mobile money (XAF/XOF) test number' },
   ],
   create: (config, deps) => new FlutterwaveMethod(config, deps),
@@ -108,11 +180,12 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
 
   async function verify(ref: string, outTradeNo?: string): Promise<Tx> {
     const byId = /^\d+$/.test(ref);
-    const txRef = ref.startsWith(TX_PREFIX) ? ref.slice(TX_PREFIX.length) : outTradeNo ?? ref;
+    const txRef = ref.startsWith(TX_PREFIX) ? ref.slice(TX_PREFIX.length) : (outTradeNo ?? ref);
     const body = byId
       ? await call('GET', `/v3/transactions/${encodeURIComponent(ref)}/verify`)
       : await call('GET', `/v3/transactions/verify_by_reference?tx_ref=${encodeURIComponent(txRef)}`);
-    if (!body.data || typeof body.data !== 'object') throw new ProviderError('bad_response', 'flutterwave: verify without data');
+    if (!body.data || typeof body.data !== 'object')
+      throw new ProviderError('bad_response', 'flutterwave: verify without data');
     return body.data as Tx;
   }
 
@@ -130,7 +203,8 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
     const amount = tx.amount === undefined || currency === '' ? undefined : toMinor(tx.amount, currency);
     const ref = tx.id === undefined ? `${TX_PREFIX}${outTradeNo}` : String(tx.id);
     let state = chargeState(tx.status);
-    let failure: string | undefined = state === 'failed' ? failureCode(tx.processor_response ?? tx.narration) : undefined;
+    let failure: string | undefined =
+      state === 'failed' ? failureCode(tx.processor_response ?? tx.narration) : undefined;
     if (tx.tx_ref !== undefined && tx.tx_ref !== outTradeNo) {
       state = 'failed';
       failure = 'reference_mismatch';
@@ -138,7 +212,10 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
     const want = expected(tx, outTradeNo);
     // A captured preauthorisation may be less than the hold (partial capture); anything else must be what we asked.
     const captured = tx.charge_type === 'preauth' && state === 'paid';
-    const amountOk = amount !== undefined && want !== undefined && (captured ? amount > 0 && amount <= want.amount : amount === want.amount);
+    const amountOk =
+      amount !== undefined &&
+      want !== undefined &&
+      (captured ? amount > 0 && amount <= want.amount : amount === want.amount);
     if (want && (state === 'paid' || state === 'authorized') && (!amountOk || currency !== want.currency)) {
       state = 'failed';
       failure = 'amount_mismatch';
@@ -146,10 +223,23 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
     const c = (tx.card ?? {}) as Record<string, unknown>;
     const customer = (tx.customer ?? {}) as Record<string, unknown>;
     // The card's token comes only with a successful charge; with the e-mail it was made with, it charges again.
-    const reusableCard = state === 'paid' && typeof c.token === 'string' && c.token && typeof customer.email === 'string' && customer.email
-      ? { cardRef: cardRefOf(c.token, customer.email), brand: String(c.type ?? 'card'), last4: String(c.last_4digits ?? ''), ...(typeof c.expiry === 'string' ? { expiry: c.expiry } : {}) }
-      : undefined;
-    return { ref, state, amount, currency: currency || undefined, ...(failure ? { failureCode: failure } : {}), ...(reusableCard ? { reusableCard } : {}) };
+    const reusableCard =
+      state === 'paid' && typeof c.token === 'string' && c.token && typeof customer.email === 'string' && customer.email
+        ? {
+            cardRef: cardRefOf(c.token, customer.email),
+            brand: String(c.type ?? 'card'),
+            last4: String(c.last_4digits ?? ''),
+            ...(typeof c.expiry === 'string' ? { expiry: c.expiry } : {}),
+          }
+        : undefined;
+    return {
+      ref,
+      state,
+      amount,
+      currency: currency || undefined,
+      ...(failure ? { failureCode: failure } : {}),
+      ...(reusableCard ? { reusableCard } : {}),
+    };
   }
 
   function email(input: StartInput): string {
@@ -159,12 +249,17 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
   }
 
   function meta(input: StartInput) {
-    return { powerly_amount: String(input.amount), powerly_currency: input.currency, powerly_user: String(input.payer.userId) };
+    return {
+      powerly_amount: String(input.amount),
+      powerly_currency: input.currency,
+      powerly_user: String(input.payer.userId),
+    };
   }
 
   async function startCard(input: StartInput): Promise<StartResult> {
     const c = input.card;
-    if (!c?.number || !c.cvv || !c.expMonth || !c.expYear) throw new ProviderError('invalid_card', 'flutterwave: card number, cvv and expiry are required', 400);
+    if (!c?.number || !c.cvv || !c.expMonth || !c.expYear)
+      throw new ProviderError('invalid_card', 'flutterwave: card number, cvv and expiry are required', 400);
     const payload: Record<string, unknown> = {
       card_number: c.number.replace(/\D/g, ''),
       cvv: c.cvv,
@@ -187,7 +282,12 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
     const tx = (body.data ?? {}) as Tx;
     if (mode === 'pin' || mode === 'avs_noauth') {
       // The PIN or the billing address would have to be sent with the card again; our form collects neither.
-      return { ref: tx.id === undefined ? `${TX_PREFIX}${input.outTradeNo}` : String(tx.id), state: 'failed', action: { kind: 'none' }, failureCode: 'authorization_required' };
+      return {
+        ref: tx.id === undefined ? `${TX_PREFIX}${input.outTradeNo}` : String(tx.id),
+        state: 'failed',
+        action: { kind: 'none' },
+        failureCode: 'authorization_required',
+      };
     }
     return fromCharge(body, tx, input);
   }
@@ -196,20 +296,32 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
   async function startSaved(input: StartInput, cardRef: string): Promise<StartResult> {
     const { token, email: savedEmail } = parseCardRef(cardRef);
     if (!token || !savedEmail) throw new ProviderError('token_invalid', 'flutterwave: not a saved card reference', 400);
-    const body = await charge('tokenized', {
-      token, email: savedEmail, currency: input.currency, amount: toMajor(input.amount, input.currency), tx_ref: input.outTradeNo,
-      narration: input.description, meta: meta(input), ...(input.payer.ip ? { client_ip: input.payer.ip } : {}),
-      ...(input.capture === 'manual' ? { preauthorize: true } : {}),
-    }, input);
+    const body = await charge(
+      'tokenized',
+      {
+        token,
+        email: savedEmail,
+        currency: input.currency,
+        amount: toMajor(input.amount, input.currency),
+        tx_ref: input.outTradeNo,
+        narration: input.description,
+        meta: meta(input),
+        ...(input.payer.ip ? { client_ip: input.payer.ip } : {}),
+        ...(input.capture === 'manual' ? { preauthorize: true } : {}),
+      },
+      input,
+    );
     if ('state' in body) return body;
     return fromCharge(body, (body.data ?? {}) as Tx, input);
   }
 
   async function startMobile(input: StartInput): Promise<StartResult> {
     const type = MOBILE_MONEY_TYPES[input.currency];
-    if (!type) throw new ProviderError('currency_not_supported', `flutterwave: no mobile money in ${input.currency}`, 400);
+    if (!type)
+      throw new ProviderError('currency_not_supported', `flutterwave: no mobile money in ${input.currency}`, 400);
     const phone = input.payer.phone?.replace(/\D/g, '');
-    if (!phone) throw new ProviderError('phone_required', 'flutterwave: mobile money needs the payer phone number', 400);
+    if (!phone)
+      throw new ProviderError('phone_required', 'flutterwave: mobile money needs the payer phone number', 400);
     const network = mobileNetwork(input.currency, phone);
     const body = await charge(
       type,
@@ -241,16 +353,27 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
       const s = result(await verify(`${TX_PREFIX}${input.outTradeNo}`, input.outTradeNo), input.outTradeNo);
       // A pending charge's customer step (3DS page, OTP) was in the lost answer: it cannot be resumed from here.
       if (s.state === 'pending') throw err;
-      return { ref: s.ref, state: s.state, action: { kind: 'none' }, ...(s.failureCode ? { failureCode: s.failureCode } : {}) };
+      return {
+        ref: s.ref,
+        state: s.state,
+        action: { kind: 'none' },
+        ...(s.failureCode ? { failureCode: s.failureCode } : {}),
+      };
     }
   }
 
   function fromCharge(body: FlwBody, tx: Tx, input: StartInput): StartResult {
     const auth = body.meta?.authorization;
     const ref = tx.id === undefined ? `${TX_PREFIX}${input.outTradeNo}` : String(tx.id);
-    if (auth?.mode === 'redirect' && auth.redirect) return { ref, state: 'pending', action: { kind: 'redirect', url: auth.redirect } };
+    if (auth?.mode === 'redirect' && auth.redirect)
+      return { ref, state: 'pending', action: { kind: 'redirect', url: auth.redirect } };
     // The issuer sent the customer an OTP (validate-charge flow): the app's OTP screen takes it (submitOtp → complete).
-    if (auth?.mode === 'otp' && tx.status === 'pending') return { ref, state: 'pending', action: { kind: 'form', url: OTP_SCREEN, fields: { outTradeNo: input.outTradeNo } } };
+    if (auth?.mode === 'otp' && tx.status === 'pending')
+      return {
+        ref,
+        state: 'pending',
+        action: { kind: 'form', url: OTP_SCREEN, fields: { outTradeNo: input.outTradeNo } },
+      };
     if (tx.status === undefined) {
       // Mobile money answered without a transaction yet (the prompt is on its way) or an OTP is expected.
       return { ref, state: 'pending', action: { kind: 'push' } };
@@ -271,17 +394,38 @@ function flutterwaveWire(config: FlutterwaveConfig, deps: AdapterDeps) {
   async function refund(ref: string, amount: number): Promise<FlwBody> {
     const tx = await verify(ref);
     const major = toMajor(amount, String(tx.currency ?? ''));
-    if (tx.charge_type === 'preauth' && tx.flw_ref) return call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/refund`, { amount: major });
+    if (tx.charge_type === 'preauth' && tx.flw_ref)
+      return call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/refund`, { amount: major });
     return call('POST', `/v3/transactions/${encodeURIComponent(String(tx.id))}/refund`, { amount: major });
   }
 
-  return { base, asked, http, call, verify, expected, result, email, meta, startCard, startSaved, startMobile, charge, fromCharge, flwRefOf, refund };
+  return {
+    base,
+    asked,
+    http,
+    call,
+    verify,
+    expected,
+    result,
+    email,
+    meta,
+    startCard,
+    startSaved,
+    startMobile,
+    charge,
+    fromCharge,
+    flwRefOf,
+    refund,
+  };
 }
 
 export class FlutterwaveMethod extends MethodProvider {
   private readonly w: ReturnType<typeof flutterwaveWire>;
 
-  constructor(private readonly config: FlutterwaveConfig, deps: AdapterDeps) {
+  constructor(
+    private readonly config: FlutterwaveConfig,
+    deps: AdapterDeps,
+  ) {
     super(flutterwaveDefinition, deps);
     this.w = flutterwaveWire(config, deps);
   }
@@ -291,14 +435,14 @@ export class FlutterwaveMethod extends MethodProvider {
     return flutterwaveSettlements((path) => this.w.call('GET', path), from, to);
   }
 
-
   async start(input: StartInput): Promise<StartResult> {
     const { startCard, startSaved, startMobile } = this.w;
     const pt = input.payType;
     if (pt === 'Flutterwave' && input.card?.saved) return startSaved(input, input.card.saved.cardRef);
     if (pt === 'Flutterwave') return startCard(input);
     if (pt === 'Flutterwave_Mobile') {
-      if (input.capture === 'manual') throw new ProviderError('hold_not_supported', 'flutterwave: mobile money cannot be held', 400);
+      if (input.capture === 'manual')
+        throw new ProviderError('hold_not_supported', 'flutterwave: mobile money cannot be held', 400);
       return startMobile(input);
     }
     throw new ProviderError('pay_type_not_supported', `flutterwave: unknown pay type ${pt}`, 400);
@@ -329,7 +473,9 @@ export class FlutterwaveMethod extends MethodProvider {
     const { call, flwRefOf } = this.w;
     const tx = await flwRefOf(ref);
     const currency = String(tx.currency ?? '');
-    await call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/capture`, { amount: toMajor(amount, currency) });
+    await call('POST', `/v3/charges/${encodeURIComponent(String(tx.flw_ref))}/capture`, {
+      amount: toMajor(amount, currency),
+    });
   }
 
   override async voidPayment(ref: string, _call?: ProviderCall): Promise<void> {
@@ -354,8 +500,17 @@ export class FlutterwaveMethod extends MethodProvider {
     const a = d.account;
     const accountNumber = a.account_number ?? a.accountNumber ?? a.phone;
     // Mobile money transfers name the operator as the bank (MPS: M-Pesa; MTN, VODAFONE, TIGO, AIRTEL, …).
-    const accountBank = a.account_bank ?? a.accountBank ?? a.bankCode ?? (d.channel === 'mpesa' ? 'MPS' : d.channel === 'mobile_money' && a.phone ? mobileNetwork(input.currency, a.phone) : undefined);
-    if (!accountNumber || !accountBank) throw new ProviderError('invalid_destination', 'flutterwave: account_bank and account_number are required', 400);
+    const accountBank =
+      a.account_bank ??
+      a.accountBank ??
+      a.bankCode ??
+      (d.channel === 'mpesa'
+        ? 'MPS'
+        : d.channel === 'mobile_money' && a.phone
+          ? mobileNetwork(input.currency, a.phone)
+          : undefined);
+    if (!accountNumber || !accountBank)
+      throw new ProviderError('invalid_destination', 'flutterwave: account_bank and account_number are required', 400);
     const body = await call('POST', '/v3/transfers', {
       account_bank: accountBank,
       account_number: accountNumber,
@@ -363,7 +518,7 @@ export class FlutterwaveMethod extends MethodProvider {
       currency: input.currency,
       reference: input.idempotencyKey,
       narration: a.narration ?? 'Powerly payout',
-      ...(a.beneficiary_name ?? a.name ? { beneficiary_name: a.beneficiary_name ?? a.name } : {}),
+      ...((a.beneficiary_name ?? a.name) ? { beneficiary_name: a.beneficiary_name ?? a.name } : {}),
       ...(a.callback_url ? { callback_url: a.callback_url } : {}),
       debit_currency: input.currency,
     });
@@ -380,5 +535,4 @@ export class FlutterwaveMethod extends MethodProvider {
     const { config } = this;
     return config.publicKey ? { publicKey: config.publicKey } : {};
   }
-
 }

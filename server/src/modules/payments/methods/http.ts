@@ -57,7 +57,8 @@ export interface HttpClient {
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** Header names whose values are never logged. */
-const SECRET_HEADER = /authori[sz]ation|signature|secret|token|key|password|cookie|^sign$|^x-.*-sign|verif-hash|wechatpay-serial/i;
+const SECRET_HEADER =
+  /authori[sz]ation|signature|secret|token|key|password|cookie|^sign$|^x-.*-sign|verif-hash|wechatpay-serial/i;
 /** Query parameter names whose values are never logged. */
 const SECRET_PARAM = /key|secret|token|sign|password|pass$|pwd|auth|hash|checksum|cvv|cvc|card|pan/i;
 export const REDACTED = '[redacted]';
@@ -93,17 +94,33 @@ export function statusCode(status: number): string {
 }
 
 /** A failed answer as a ProviderError: the provider's own code when it gave one, else the status's kind. */
-export function statusError(provider: string, answer: Pick<HttpAnswer, 'status'>, code?: string, message?: string): ProviderError {
-  return new ProviderError(code || statusCode(answer.status), `${provider}: ${message || `HTTP ${answer.status}`}`, answer.status);
+export function statusError(
+  provider: string,
+  answer: Pick<HttpAnswer, 'status'>,
+  code?: string,
+  message?: string,
+): ProviderError {
+  return new ProviderError(
+    code || statusCode(answer.status),
+    `${provider}: ${message || `HTTP ${answer.status}`}`,
+    answer.status,
+  );
 }
 
 /** An answer's body as JSON (an empty body reads as {}); a body that is not JSON is a bad_response. */
-export function readJson<T = Record<string, unknown>>(provider: string, answer: Pick<HttpAnswer, 'status' | 'text'>): T {
+export function readJson<T = Record<string, unknown>>(
+  provider: string,
+  answer: Pick<HttpAnswer, 'status' | 'text'>,
+): T {
   if (answer.text.trim() === '') return {} as T;
   try {
     return JSON.parse(answer.text) as T;
   } catch {
-    throw new ProviderError('bad_response', `${provider}: HTTP ${answer.status}, the answer is not JSON`, answer.status);
+    throw new ProviderError(
+      'bad_response',
+      `${provider}: HTTP ${answer.status}, the answer is not JSON`,
+      answer.status,
+    );
   }
 }
 
@@ -136,7 +153,12 @@ export function httpClient(provider: string, deps: HttpDeps): HttpClient {
     try {
       let res: Response;
       try {
-        res = await deps.fetch(req.url, { method, headers, signal: timer.signal, ...(body === undefined ? {} : { body }) });
+        res = await deps.fetch(req.url, {
+          method,
+          headers,
+          signal: timer.signal,
+          ...(body === undefined ? {} : { body }),
+        });
       } catch (err) {
         throw failure(err, 'unreachable');
       }
@@ -146,7 +168,10 @@ export function httpClient(provider: string, deps: HttpDeps): HttpClient {
       } catch (err) {
         throw failure(err, 'answer cut off', res.status);
       }
-      deps.log?.[res.status >= 500 ? 'warn' : 'debug']({ ...line, status: res.status, ms: Date.now() - started }, 'provider call');
+      deps.log?.[res.status >= 500 ? 'warn' : 'debug'](
+        { ...line, status: res.status, ms: Date.now() - started },
+        'provider call',
+      );
       return { status: res.status, ok: res.ok, text, headers: res.headers };
     } finally {
       clearTimeout(timeout);
@@ -157,7 +182,10 @@ export function httpClient(provider: string, deps: HttpDeps): HttpClient {
       const e = timedOut
         ? new ProviderError('timeout', `${provider}: no answer within ${timeoutMs} ms`, 504)
         : new ProviderError('network', `${provider} ${what}: ${(err as Error).message}`, status);
-      deps.log?.warn({ ...line, headers: redactHeaders(headers), error: e.code, ms: Date.now() - started }, 'provider call failed');
+      deps.log?.warn(
+        { ...line, headers: redactHeaders(headers), error: e.code, ms: Date.now() - started },
+        'provider call failed',
+      );
       return e;
     }
   }

@@ -85,7 +85,12 @@ export function screenCard(p: Record<string, string>, opts: { savedCard?: boolea
   const card: PayCard = { token, email, installments };
   if (p.paymentMethodId && /^[a-z0-9_]{1,40}$/.test(p.paymentMethodId)) card.paymentMethodId = p.paymentMethodId;
   if (p.issuerId && /^\d{1,20}$/.test(p.issuerId)) card.issuerId = p.issuerId;
-  if (p.identificationType && /^[A-Za-z0-9_.-]{1,20}$/.test(p.identificationType) && p.identificationNumber && /^[A-Za-z0-9.-]{1,30}$/.test(p.identificationNumber)) {
+  if (
+    p.identificationType &&
+    /^[A-Za-z0-9_.-]{1,20}$/.test(p.identificationType) &&
+    p.identificationNumber &&
+    /^[A-Za-z0-9.-]{1,30}$/.test(p.identificationNumber)
+  ) {
     card.identificationType = p.identificationType;
     card.identificationNumber = p.identificationNumber.replace(/[.-]/g, '');
   }
@@ -121,12 +126,17 @@ export function stateOf(p: MpPayment): ExternalState {
 }
 
 export function header(h: NotificationRequest['headers'], name: string): string | undefined {
-  const v = h[name] ?? h[name.toLowerCase()] ?? Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  const v =
+    h[name] ?? h[name.toLowerCase()] ?? Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
   return Array.isArray(v) ? v[0] : v;
 }
 
 /** The manifest Mercado Pago signs: each part present only when its value is. */
-export function signatureManifest(dataId: string | undefined, requestId: string | undefined, ts: string | undefined): string {
+export function signatureManifest(
+  dataId: string | undefined,
+  requestId: string | undefined,
+  ts: string | undefined,
+): string {
   const id = dataId && /^[a-z0-9]+$/i.test(dataId) ? dataId.toLowerCase() : dataId;
   return `${id ? `id:${id};` : ''}${requestId ? `request-id:${requestId};` : ''}${ts ? `ts:${ts};` : ''}`;
 }

@@ -34,13 +34,49 @@
 // unsigned) are refused.
 import { currencyScale } from '#core/money.ts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type Notification, type NotificationRequest, type StartInput, type StartResult, type StatusResult, type ProviderCall, type Action, type PaymentFacts, type SaveCardInput, type SavedCardRef } from './adapter.ts';
+import {
+  originOf,
+  ProviderError,
+  type AdapterDefinition,
+  type AdapterDeps,
+  type Notification,
+  type NotificationRequest,
+  type StartInput,
+  type StartResult,
+  type StatusResult,
+  type ProviderCall,
+  type Action,
+  type PaymentFacts,
+  type SaveCardInput,
+  type SavedCardRef,
+} from './adapter.ts';
 import { MethodProvider } from './external.ts';
 import { mercadopagoSettlements } from '../settlements/mercadopago.ts';
 import type { Settlements } from '../provider.ts';
 import { httpClient, type HttpRequest } from './http.ts';
-import { SDK_URL, type MpPayment, type MpCustomer, type MpCard, toMajor, toMinor, type PayCard, screenCard, failureCode, stateOf, header, signatureManifest } from './mercadopago-wire.ts';
-export { type MpCustomer, type MpCard, toMajor, toMinor, screenCard, failureCode, signatureManifest } from './mercadopago-wire.ts';
+import {
+  SDK_URL,
+  type MpPayment,
+  type MpCustomer,
+  type MpCard,
+  toMajor,
+  toMinor,
+  type PayCard,
+  screenCard,
+  failureCode,
+  stateOf,
+  header,
+  signatureManifest,
+} from './mercadopago-wire.ts';
+export {
+  type MpCustomer,
+  type MpCard,
+  toMajor,
+  toMinor,
+  screenCard,
+  failureCode,
+  signatureManifest,
+} from './mercadopago-wire.ts';
 
 export type MercadoPagoConfig = {
   /** The agent's Mercado Pago access token (APP_USR-… live, TEST-… test credentials). */
@@ -62,16 +98,32 @@ function mercadopagoWire(config: MercadoPagoConfig, deps: AdapterDeps) {
   const http = httpClient('mercadopago', deps);
 
   async function call<T>(method: string, path: string, body?: unknown, idempotencyKey?: string): Promise<T> {
-    const headers: Record<string, string> = { authorization: `Bearer ${config.accessToken}`, accept: 'application/json' };
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${config.accessToken}`,
+      accept: 'application/json',
+    };
     if (idempotencyKey) headers['x-idempotency-key'] = idempotencyKey;
-    const res = await http.json<unknown>({ method: method as HttpRequest['method'], url: `${base}${path}`, headers, ...(body === undefined ? {} : { json: body }) });
+    const res = await http.json<unknown>({
+      method: method as HttpRequest['method'],
+      url: `${base}${path}`,
+      headers,
+      ...(body === undefined ? {} : { json: body }),
+    });
     const json = res.body;
     if (!res.ok) {
       // {message, error, status, cause: [{code, description}]}
-      const e = (json ?? {}) as { message?: string; error?: string; cause?: { code?: string | number; description?: string }[] };
+      const e = (json ?? {}) as {
+        message?: string;
+        error?: string;
+        cause?: { code?: string | number; description?: string }[];
+      };
       const cause = Array.isArray(e.cause) ? e.cause[0] : undefined;
       const code = cause?.code !== undefined ? String(cause.code) : e.error || `http_${res.status}`;
-      throw new ProviderError(code, `mercadopago: ${e.message ?? cause?.description ?? `HTTP ${res.status}`}`, res.status);
+      throw new ProviderError(
+        code,
+        `mercadopago: ${e.message ?? cause?.description ?? `HTTP ${res.status}`}`,
+        res.status,
+      );
     }
     return json as T;
   }
@@ -99,7 +151,9 @@ function mercadopagoWire(config: MercadoPagoConfig, deps: AdapterDeps) {
       payer: {
         ...(payment.customerRef ? { type: 'customer', id: payment.customerRef } : {}),
         ...(card.email ? { email: card.email } : {}),
-        ...(card.identificationType && card.identificationNumber ? { identification: { type: card.identificationType, number: card.identificationNumber } } : {}),
+        ...(card.identificationType && card.identificationNumber
+          ? { identification: { type: card.identificationType, number: card.identificationNumber } }
+          : {}),
       },
     };
     if (card.paymentMethodId) body.payment_method_id = card.paymentMethodId;
@@ -118,7 +172,11 @@ function mercadopagoWire(config: MercadoPagoConfig, deps: AdapterDeps) {
     return call<MpCustomer>('POST', '/v1/customers', { email }, c.idempotencyKey);
   }
 
-  function addCard(customerId: string, card: { token: string; paymentMethodId?: string; issuerId?: string }, c: ProviderCall) {
+  function addCard(
+    customerId: string,
+    card: { token: string; paymentMethodId?: string; issuerId?: string },
+    c: ProviderCall,
+  ) {
     const body: Record<string, unknown> = { token: card.token };
     if (card.paymentMethodId) body.payment_method_id = card.paymentMethodId;
     if (card.issuerId) body.issuer_id = /^\d+$/.test(card.issuerId) ? Number(card.issuerId) : card.issuerId;
@@ -142,7 +200,10 @@ function mercadopagoWire(config: MercadoPagoConfig, deps: AdapterDeps) {
 export class MercadoPagoMethod extends MethodProvider {
   private readonly w: ReturnType<typeof mercadopagoWire>;
 
-  constructor(private readonly config: MercadoPagoConfig, deps: AdapterDeps) {
+  constructor(
+    private readonly config: MercadoPagoConfig,
+    deps: AdapterDeps,
+  ) {
     super(mercadopagoDefinition, deps);
     this.w = mercadopagoWire(config, deps);
   }
@@ -166,7 +227,11 @@ export class MercadoPagoMethod extends MethodProvider {
   }
 
   /** Attaches a card token to a customer; returns the saved card. */
-  addCard(customerId: string, card: { token: string; paymentMethodId?: string; issuerId?: string }, call: ProviderCall): Promise<MpCard> {
+  addCard(
+    customerId: string,
+    card: { token: string; paymentMethodId?: string; issuerId?: string },
+    call: ProviderCall,
+  ): Promise<MpCard> {
     return this.w.addCard(customerId, card, call);
   }
 
@@ -174,7 +239,11 @@ export class MercadoPagoMethod extends MethodProvider {
     const { pay, result } = this.w;
     const { config } = this;
     if (!mercadopagoDefinition.currencies!.includes(input.currency)) {
-      throw new ProviderError('currency_not_supported', `mercadopago: ${input.currency} is not a Mercado Pago currency`, 400);
+      throw new ProviderError(
+        'currency_not_supported',
+        `mercadopago: ${input.currency} is not a Mercado Pago currency`,
+        400,
+      );
     }
     const card = input.card;
     if (!card?.token) {
@@ -188,21 +257,37 @@ export class MercadoPagoMethod extends MethodProvider {
           kind: 'form' as const,
           url: '#/MercadoPago',
           fields: {
-            publicKey: config.publicKey, sdkUrl: config.sdkUrl || SDK_URL, outTradeNo: input.outTradeNo,
-            amount: toMajor(input.amount, input.currency).toFixed(scale), currency: input.currency,
+            publicKey: config.publicKey,
+            sdkUrl: config.sdkUrl || SDK_URL,
+            outTradeNo: input.outTradeNo,
+            amount: toMajor(input.amount, input.currency).toFixed(scale),
+            currency: input.currency,
             ...(card?.saved ? { cardId: card.saved.cardRef } : {}),
           },
         },
       };
     }
-    const p = await pay({
-      amount: input.amount, currency: input.currency, capture: input.capture, description: input.description, notifyUrl: input.notifyUrl,
-    }, input.outTradeNo, { ...card, token: card.token, email: input.payer.email ?? `user${input.payer.userId}@powerly.invalid` }, input.idempotencyKey);
+    const p = await pay(
+      {
+        amount: input.amount,
+        currency: input.currency,
+        capture: input.capture,
+        description: input.description,
+        notifyUrl: input.notifyUrl,
+      },
+      input.outTradeNo,
+      { ...card, token: card.token, email: input.payer.email ?? `user${input.payer.userId}@powerly.invalid` },
+      input.idempotencyKey,
+    );
     const r = result(p);
     let action: Action = { kind: 'none' };
     // 3-D Secure challenge: the customer completes it in the issuer's page (a form post of creq).
     if (p.status_detail === 'pending_challenge' && p.three_ds_info?.external_resource_url) {
-      action = { kind: 'form', url: p.three_ds_info.external_resource_url, fields: { creq: p.three_ds_info.creq ?? '' } };
+      action = {
+        kind: 'form',
+        url: p.three_ds_info.external_resource_url,
+        fields: { creq: p.three_ds_info.creq ?? '' },
+      };
     }
     return { ref: r.ref, state: r.state, action, ...(r.failureCode ? { failureCode: r.failureCode } : {}) };
   }
@@ -211,7 +296,13 @@ export class MercadoPagoMethod extends MethodProvider {
    * Back from the /MercadoPago screen with the card token (and its payment method, issuer, installments, the
    * payer's e-mail and document): the payment is created now. Once created (a ref), only its status is read.
    */
-  override async complete(ref: string, outTradeNo: string, params: Record<string, string>, c: ProviderCall, payment?: PaymentFacts): Promise<StatusResult> {
+  override async complete(
+    ref: string,
+    outTradeNo: string,
+    params: Record<string, string>,
+    c: ProviderCall,
+    payment?: PaymentFacts,
+  ): Promise<StatusResult> {
     const { getPayment, status, pay, result } = this.w;
     if (ref) return result(await getPayment(ref));
     const card = screenCard(params, { savedCard: payment?.customerRef !== undefined });
@@ -224,7 +315,8 @@ export class MercadoPagoMethod extends MethodProvider {
       return result(await pay(payment, outTradeNo, card, c.idempotencyKey));
     } catch (err) {
       // Refused by Mercado Pago (a used or unknown token, a bad field): a failed payment, not a server error.
-      if (err instanceof ProviderError && err.code !== 'network' && (err.status ?? 500) < 500) return { ref: '', state: 'failed' as const, failureCode: failureCode(err.code) };
+      if (err instanceof ProviderError && err.code !== 'network' && (err.status ?? 500) < 500)
+        return { ref: '', state: 'failed' as const, failureCode: failureCode(err.code) };
       throw err;
     }
   }
@@ -235,8 +327,12 @@ export class MercadoPagoMethod extends MethodProvider {
     const held = toMinor(p.transaction_amount, p.currency_id);
     // A repeated capture (a job run again) finds the payment captured with this amount: nothing more to do.
     if (p.status === 'approved' && p.captured !== false && held === amount) return;
-    if (amount > held) throw new ProviderError('amount_too_large', `mercadopago: capture ${amount} above the authorised ${held}`, 400);
-    await call('PUT', `/v1/payments/${encodeURIComponent(ref)}`, { capture: true, transaction_amount: toMajor(amount, p.currency_id) });
+    if (amount > held)
+      throw new ProviderError('amount_too_large', `mercadopago: capture ${amount} above the authorised ${held}`, 400);
+    await call('PUT', `/v1/payments/${encodeURIComponent(ref)}`, {
+      capture: true,
+      transaction_amount: toMajor(amount, p.currency_id),
+    });
   }
 
   override async voidPayment(ref: string, _call?: ProviderCall): Promise<void> {
@@ -249,7 +345,12 @@ export class MercadoPagoMethod extends MethodProvider {
   async refundPayment(ref: string, amount: number, c: ProviderCall): Promise<void> {
     const { call, getPayment } = this.w;
     const p = await getPayment(ref);
-    await call('POST', `/v1/payments/${encodeURIComponent(ref)}/refunds`, { amount: toMajor(amount, p.currency_id) }, c.idempotencyKey);
+    await call(
+      'POST',
+      `/v1/payments/${encodeURIComponent(ref)}/refunds`,
+      { amount: toMajor(amount, p.currency_id) },
+      c.idempotencyKey,
+    );
   }
 
   async readNotification(req: NotificationRequest): Promise<Notification | null> {
@@ -262,7 +363,9 @@ export class MercadoPagoMethod extends MethodProvider {
     const ts = parts.ts;
     const v1 = parts.v1;
     if (!ts || !v1 || !/^[0-9a-f]{64}$/i.test(v1)) return null;
-    const expected = createHmac('sha256', config.webhookSecret).update(signatureManifest(dataId, requestId, ts)).digest();
+    const expected = createHmac('sha256', config.webhookSecret)
+      .update(signatureManifest(dataId, requestId, ts))
+      .digest();
     if (!timingSafeEqual(expected, Buffer.from(v1, 'hex'))) return null;
     let body: { id?: string | number; action?: string; type?: string; data?: { id?: string | number } };
     try {
@@ -291,21 +394,30 @@ export class MercadoPagoMethod extends MethodProvider {
     let customerRef = input.customerRef;
     if (!customerRef) {
       // Mercado Pago keeps one customer per e-mail: found again, or created (a lost answer: found by the retry).
-      customerRef = (await findCustomer(input.email))?.id ?? (await createCustomer(input.email, { idempotencyKey: `${c.idempotencyKey}_customer` })).id;
+      customerRef =
+        (await findCustomer(input.email))?.id ??
+        (await createCustomer(input.email, { idempotencyKey: `${c.idempotencyKey}_customer` })).id;
     }
     const card = await addCard(customerRef, input, c);
-    return { customerRef, cardRef: String(card.id), brand: card.payment_method?.id ?? 'card', last4: card.last_four_digits ?? '' };
+    return {
+      customerRef,
+      cardRef: String(card.id),
+      brand: card.payment_method?.id ?? 'card',
+      last4: card.last_four_digits ?? '',
+    };
   }
 
   override async removeCard(saved: SavedCardRef) {
     const { call } = this.w;
     try {
-      await call('DELETE', `/v1/customers/${encodeURIComponent(saved.customerRef)}/cards/${encodeURIComponent(saved.cardRef)}`);
+      await call(
+        'DELETE',
+        `/v1/customers/${encodeURIComponent(saved.customerRef)}/cards/${encodeURIComponent(saved.cardRef)}`,
+      );
     } catch (err) {
       if (!(err instanceof ProviderError && err.status === 404)) throw err;
     }
   }
-
 }
 
 export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig, MercadoPagoMethod> = {
@@ -325,10 +437,18 @@ export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig, Mercado
     }
     return {
       script: ['https://sdk.mercadopago.com', 'https://http2.mlstatic.com'],
-      frame: ['https://secure-fields.mercadopago.com', 'https://api-static.mercadopago.com', 'https://www.mercadopago.com'],
+      frame: [
+        'https://secure-fields.mercadopago.com',
+        'https://api-static.mercadopago.com',
+        'https://www.mercadopago.com',
+      ],
       connect: [
-        'https://api.mercadopago.com', 'https://secure-fields.mercadopago.com', 'https://api-static.mercadopago.com', 'https://events.mercadopago.com',
-        'https://api.mercadolibre.com', 'https://http2.mlstatic.com',
+        'https://api.mercadopago.com',
+        'https://secure-fields.mercadopago.com',
+        'https://api-static.mercadopago.com',
+        'https://events.mercadopago.com',
+        'https://api.mercadolibre.com',
+        'https://http2.mlstatic.com',
       ],
     };
   },
@@ -339,11 +459,23 @@ export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig, Mercado
     { value: '4235 6477 2802 5682', outcome: 'succeeds', note: 'Visa (Brazil), CVV 123, 11/30, cardholder APRO' },
     { value: '4509 9535 6623 3704', outcome: 'succeeds', note: 'Visa (Argentina), CVV 123, 11/30, cardholder APRO' },
     { value: '5474 9254 3267 0366', outcome: 'succeeds', note: 'Mastercard (Mexico), CVV 123, 11/30, cardholder APRO' },
-    { value: '3711 803032 57522', outcome: 'succeeds', note: 'American Express (Argentina, Mexico), CVV 1234, 11/30, cardholder APRO' },
+    {
+      value: '3711 803032 57522',
+      outcome: 'succeeds',
+      note: 'American Express (Argentina, Mexico), CVV 1234, 11/30, cardholder APRO',
+    },
     { value: 'APRO', outcome: 'succeeds', note: 'cardholder name: approved' },
     { value: 'OTHE', outcome: 'declined', note: 'cardholder name: rejected, general error (cc_rejected_other_reason)' },
-    { value: 'CALL', outcome: 'declined', note: 'cardholder name: rejected, call to authorise (cc_rejected_call_for_authorize)' },
-    { value: 'FUND', outcome: 'insufficient_funds', note: 'cardholder name: rejected, insufficient amount (cc_rejected_insufficient_amount)' },
+    {
+      value: 'CALL',
+      outcome: 'declined',
+      note: 'cardholder name: rejected, call to authorise (cc_rejected_call_for_authorize)',
+    },
+    {
+      value: 'FUND',
+      outcome: 'insufficient_funds',
+      note: 'cardholder name: rejected, insufficient amount (cc_rejected_insufficient_amount)',
+    },
     { value: 'SECU', outcome: 'declined', note: 'cardholder name: rejected, invalid security code' },
     { value: 'EXPI', outcome: 'declined', note: 'cardholder name: rejected, expiration date' },
     { value: 'FORM', outcome: 'declined', note: 'cardholder name: rejected, form error' },
@@ -351,4 +483,3 @@ export const mercadopagoDefinition: AdapterDefinition<MercadoPagoConfig, Mercado
   ],
   create: (config, deps) => new MercadoPagoMethod(config, deps),
 };
-

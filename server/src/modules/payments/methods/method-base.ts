@@ -9,7 +9,17 @@ import type { Clock } from '../../../lib/clock.ts';
 import { randomToken } from '../../../lib/ids.ts';
 import { NotSupported, PaymentProvider, type AuthorizeResult, type Capabilities } from '../provider.ts';
 import type {
-  AdapterDeps, MethodDefinition, Notification, NotificationRequest, PaymentFacts, ProviderCall, SaveCardInput, SavedCardRef, StartInput, StartResult, StatusResult,
+  AdapterDeps,
+  MethodDefinition,
+  Notification,
+  NotificationRequest,
+  PaymentFacts,
+  ProviderCall,
+  SaveCardInput,
+  SavedCardRef,
+  StartInput,
+  StartResult,
+  StatusResult,
 } from './adapter.ts';
 import { CARD_TOKEN_TTL_MS, sealCard, sealContext, type CardFields } from './card-seal.ts';
 import type { ExternalRepository, ExternalRow, PayerDetails } from './repository.ts';
@@ -73,7 +83,10 @@ export interface MethodHost {
 export abstract class MethodProviderBase extends PaymentProvider {
   private readonly host?: MethodHost;
 
-  constructor(readonly definition: MethodDefinition, protected readonly deps: AdapterDeps) {
+  constructor(
+    readonly definition: MethodDefinition,
+    protected readonly deps: AdapterDeps,
+  ) {
     super();
     this.host = deps.host;
   }
@@ -84,7 +97,13 @@ export abstract class MethodProviderBase extends PaymentProvider {
   /** The provider's current state of a payment (polled by the app's check call and by the expiry job). */
   abstract status(ref: string, outTradeNo: string): Promise<StatusResult>;
   /** The customer is back with the provider's parameters (PayPal: token, PayerID); absent: status(). */
-  complete?(ref: string, outTradeNo: string, params: Record<string, string>, call: ProviderCall, payment?: PaymentFacts): Promise<StatusResult>;
+  complete?(
+    ref: string,
+    outTradeNo: string,
+    params: Record<string, string>,
+    call: ProviderCall,
+    payment?: PaymentFacts,
+  ): Promise<StatusResult>;
   /** Only with capabilities.hold: captures up to the authorised amount at the provider (the rest released). */
   capturePayment?(ref: string, amount: number, call: ProviderCall): Promise<void>;
   /** Only with capabilities.hold: releases an authorisation at the provider. */
@@ -143,7 +162,9 @@ export abstract class MethodProviderBase extends PaymentProvider {
 
   /** Saves cards from a client SDK's card token (saveCard: cdb/user/card/saveToken; Mercado Pago). */
   get savesFromToken(): boolean {
-    return this.definition.savesCards === true && this.saveCardToken !== undefined && this.host?.customers !== undefined;
+    return (
+      this.definition.savesCards === true && this.saveCardToken !== undefined && this.host?.customers !== undefined
+    );
   }
 
   /** Saves cards after a paid charge whose payer asked (saveCardFlag; Flutterwave), live only. */
@@ -155,7 +176,16 @@ export abstract class MethodProviderBase extends PaymentProvider {
    * Where a paid charge's reusable card goes (the wallet's saved cards: set by the app, which owns the wiring). Called
    * with a stable id per payment, so a repeated report (a retried verify, a webhook) saves it once.
    */
-  onReusableCard?: (c: { userId: number; provider: string; outTradeNo: string; payType: string; paymentMethodRef: string; brand: string; last4: string; currency: string }) => Promise<void>;
+  onReusableCard?: (c: {
+    userId: number;
+    provider: string;
+    outTradeNo: string;
+    payType: string;
+    paymentMethodRef: string;
+    brand: string;
+    last4: string;
+    currency: string;
+  }) => Promise<void>;
 
   /**
    * Saves the card of a single-use card token (the provider's client SDK; the sandbox card form in test mode) on the
@@ -165,7 +195,12 @@ export abstract class MethodProviderBase extends PaymentProvider {
     if (!this.savesFromToken) throw new NotSupported(this.id, 'cardSaving');
     const customers = this.app.customers!;
     const known = await customers.customer(this.id, userId);
-    const r = await this.saveCardToken!({ customerRef: known, ...card }, { idempotencyKey: `savecard_${createHash('sha256').update(`${userId}\n${card.token}`).digest('hex').slice(0, 32)}` });
+    const r = await this.saveCardToken!(
+      { customerRef: known, ...card },
+      {
+        idempotencyKey: `savecard_${createHash('sha256').update(`${userId}\n${card.token}`).digest('hex').slice(0, 32)}`,
+      },
+    );
     if (!known) await customers.saveCustomer(this.id, userId, r.customerRef);
     return { paymentMethod: savedCardRefOf(r), card: { brand: r.brand, last4: r.last4 } };
   }
@@ -185,7 +220,11 @@ export abstract class MethodProviderBase extends PaymentProvider {
 
   /** Whether `payType` takes the card fields from our server here: a live direct card type (Flutterwave), never test mode. */
   takesCardFields(payType: string) {
-    return !this.sandbox && this.host?.cardKey !== undefined && this.definition.payTypes.some((t) => t.type === payType && t.directCard === true);
+    return (
+      !this.sandbox &&
+      this.host?.cardKey !== undefined &&
+      this.definition.payTypes.some((t) => t.type === payType && t.directCard === true)
+    );
   }
 
   /**
@@ -218,8 +257,14 @@ export abstract class MethodProviderBase extends PaymentProvider {
       if (!card) return;
       const customerRef = await this.app.customers!.saveCustomer(this.id, row.user_id, `user-${row.user_id}`);
       await this.onReusableCard({
-        userId: row.user_id, provider: this.id, outTradeNo: row.out_trade_no, payType: row.pay_type, currency: row.currency,
-        paymentMethodRef: savedCardRefOf({ customerRef, cardRef: card.cardRef }), brand: card.brand, last4: card.last4,
+        userId: row.user_id,
+        provider: this.id,
+        outTradeNo: row.out_trade_no,
+        payType: row.pay_type,
+        currency: row.currency,
+        paymentMethodRef: savedCardRefOf({ customerRef, cardRef: card.cardRef }),
+        brand: card.brand,
+        last4: card.last4,
       });
     } catch {
       // The payment stands; the card is simply not saved (the customer can tick it again next time).
@@ -229,28 +274,49 @@ export abstract class MethodProviderBase extends PaymentProvider {
   /** Records what the provider says of a payment (checked against what we asked) and reads the row again. */
   protected async record(row: ExternalRow, st: StatusResult): Promise<ExternalRow> {
     // What the provider took must be what we asked for.
-    if ((st.state === 'paid' || st.state === 'authorized') && ((st.amount != null && st.amount !== row.amount) || (st.currency && st.currency.toUpperCase() !== row.currency))) {
+    if (
+      (st.state === 'paid' || st.state === 'authorized') &&
+      ((st.amount != null && st.amount !== row.amount) || (st.currency && st.currency.toUpperCase() !== row.currency))
+    ) {
       st = { ...st, state: 'failed', failureCode: 'amount_mismatch' };
     }
     const { repo } = this.app;
-    if (st.state !== row.state || st.ref !== row.provider_ref) await repo.update(row.out_trade_no, { state: st.state, ref: st.ref, failureCode: st.failureCode }, this.now);
+    if (st.state !== row.state || st.ref !== row.provider_ref)
+      await repo.update(row.out_trade_no, { state: st.state, ref: st.ref, failureCode: st.failureCode }, this.now);
     const now = (await repo.find(row.out_trade_no))!;
     if (row.state === 'pending' && (now.state === 'paid' || now.state === 'authorized')) await this.keepCard(now, st);
     return now;
   }
 
   protected actionOf(row: ExternalRow): AuthorizeResult {
-    return { ok: true, status: 'requires_action', ref: row.out_trade_no, clientSecret: EXTERNAL_ACTION_PREFIX + JSON.stringify(row.action), card: null };
+    return {
+      ok: true,
+      status: 'requires_action',
+      ref: row.out_trade_no,
+      clientSecret: EXTERNAL_ACTION_PREFIX + JSON.stringify(row.action),
+      card: null,
+    };
   }
 
   protected resultOf(row: ExternalRow): AuthorizeResult {
     const card = { brand: row.pay_type, last4: '' };
     if (row.state === 'paid' || row.state === 'authorized') {
       return {
-        ok: true, ref: row.out_trade_no, status: row.state === 'paid' ? 'captured' : 'authorized', card, amount: row.amount, currency: row.currency, captureBefore: null,
+        ok: true,
+        ref: row.out_trade_no,
+        status: row.state === 'paid' ? 'captured' : 'authorized',
+        card,
+        amount: row.amount,
+        currency: row.currency,
+        captureBefore: null,
       };
     }
-    return { ok: false, ref: row.out_trade_no, declineCode: row.failure_code ?? (row.state === 'cancelled' ? 'cancelled' : 'card_declined'), card };
+    return {
+      ok: false,
+      ref: row.out_trade_no,
+      declineCode: row.failure_code ?? (row.state === 'cancelled' ? 'cancelled' : 'card_declined'),
+      card,
+    };
   }
 
   /** Our row of a payment by our reference (outTradeNo). */

@@ -29,7 +29,19 @@
 // Callback (the URL set in Monri's merchant dashboard: our /webhooks/methods/monri[.<agent>]): POST JSON with
 // `Authorization: WP3-callback <digest>`, digest = SHA-512 hex of (merchant_key + raw body); answered 200.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { originOf, ProviderError, type AdapterDefinition, type AdapterDeps, type ExternalState, type Notification, type NotificationRequest, type ProviderCall, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import {
+  originOf,
+  ProviderError,
+  type AdapterDefinition,
+  type AdapterDeps,
+  type ExternalState,
+  type Notification,
+  type NotificationRequest,
+  type ProviderCall,
+  type StartInput,
+  type StartResult,
+  type StatusResult,
+} from './adapter.ts';
 import { MethodProvider } from './external.ts';
 import { httpClient } from './http.ts';
 
@@ -58,13 +70,19 @@ interface PaymentStatus {
 
 const sha512 = (s: string) => createHash('sha512').update(s, 'utf8').digest('hex');
 const sha1 = (s: string) => createHash('sha1').update(s, 'utf8').digest('hex');
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The text of each child element of a flat XML answer: <transaction><status>approved</status>… → {status: 'approved'}. */
 export function readXml(xml: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const m of xml.matchAll(/<([a-z][\w-]*)(?:\s[^>]*)?>([^<]*)<\/\1>/gi)) {
-    const v = m[2]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&').trim();
+    const v = m[2]!
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&')
+      .trim();
     out[m[1]!] = m[1]! in out ? `${out[m[1]!]}; ${v}` : v;
   }
   return out;
@@ -90,7 +108,8 @@ const APPROVED_CODES = new Set(['0000', '0001', '0002']);
 
 const LIVE_BASE = 'https://ipg.monri.com';
 /** Monri Components' script: <apiBase>/dist/components.js (https://ipgtest.monri.com/dist/components.js in test). */
-export const componentsScript = (config: Pick<MonriConfig, 'apiBase'>) => `${(config.apiBase || LIVE_BASE).replace(/\/+$/, '')}/dist/components.js`;
+export const componentsScript = (config: Pick<MonriConfig, 'apiBase'>) =>
+  `${(config.apiBase || LIVE_BASE).replace(/\/+$/, '')}/dist/components.js`;
 
 function stateOf(s: PaymentStatus): ExternalState {
   const r = s.payment_result;
@@ -115,7 +134,10 @@ function monriWire(config: MonriConfig, deps: AdapterDeps) {
     const body = payload === undefined ? '' : JSON.stringify(payload);
     const ts = String(Math.floor(deps.now().getTime() / 1000));
     const digest = sha512(config.merchantKey + ts + config.authenticityToken + body);
-    const headers: Record<string, string> = { authorization: `WP3-v2 ${config.authenticityToken} ${ts} ${digest}`, accept: 'application/json' };
+    const headers: Record<string, string> = {
+      authorization: `WP3-v2 ${config.authenticityToken} ${ts} ${digest}`,
+      accept: 'application/json',
+    };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     const res = await send(method, path, payload === undefined ? undefined : body, headers);
     const text = res.text;
@@ -128,7 +150,14 @@ function monriWire(config: MonriConfig, deps: AdapterDeps) {
     if (!res.ok || json.status === 'error' || json.status === 'declined') {
       const errors = Array.isArray(json.errors) ? json.errors.map(String).join('; ') : undefined;
       const message = errors ?? (typeof json.message === 'string' ? json.message : `HTTP ${res.status}`);
-      const code = res.status === 401 ? 'unauthorized' : res.status === 404 ? 'not_found' : typeof json.code === 'string' ? json.code : 'invalid_request';
+      const code =
+        res.status === 401
+          ? 'unauthorized'
+          : res.status === 404
+            ? 'not_found'
+            : typeof json.code === 'string'
+              ? json.code
+              : 'invalid_request';
       throw new ProviderError(code, `monri: ${message}`, res.status);
     }
     return json as T;
@@ -146,11 +175,17 @@ function monriWire(config: MonriConfig, deps: AdapterDeps) {
       const code = res.status === 404 ? 'not_found' : res.status === 401 ? 'unauthorized' : 'invalid_request';
       throw new ProviderError(code, `monri: ${out.error ?? (text.slice(0, 200) || `HTTP ${res.status}`)}`, res.status);
     }
-    if (!out.status && !out['response-code']) throw new ProviderError('bad_response', `monri: ${path}: no transaction in the answer`, res.status);
+    if (!out.status && !out['response-code'])
+      throw new ProviderError('bad_response', `monri: ${path}: no transaction in the answer`, res.status);
     return out;
   }
 
-  async function transaction(kind: 'capture' | 'void' | 'refund', orderNumber: string, amount: number, currency: string) {
+  async function transaction(
+    kind: 'capture' | 'void' | 'refund',
+    orderNumber: string,
+    amount: number,
+    currency: string,
+  ) {
     const a = String(amount);
     const t = await xml(`/transactions/${encodeURIComponent(orderNumber)}/${kind}.xml`, 'transaction', {
       amount: a,
@@ -160,7 +195,11 @@ function monriWire(config: MonriConfig, deps: AdapterDeps) {
       'order-number': orderNumber,
     });
     if (t.status !== 'approved' || (t['response-code'] && !APPROVED_CODES.has(t['response-code']))) {
-      throw new ProviderError(t['response-code'] || 'declined', `monri: ${kind} ${t.status ?? ''}: ${t['response-message'] ?? ''}`, 200);
+      throw new ProviderError(
+        t['response-code'] || 'declined',
+        `monri: ${kind} ${t.status ?? ''}: ${t['response-message'] ?? ''}`,
+        200,
+      );
     }
   }
 
@@ -172,7 +211,8 @@ function monriWire(config: MonriConfig, deps: AdapterDeps) {
   async function orderOf(ref: string) {
     const s = await paymentStatus(ref);
     const r = s.payment_result;
-    if (!r?.order_number || r.amount === undefined || !r.currency) throw new ProviderError('invalid_state', `monri: payment ${ref} has no transaction yet`, 409);
+    if (!r?.order_number || r.amount === undefined || !r.currency)
+      throw new ProviderError('invalid_state', `monri: payment ${ref} has no transaction yet`, 409);
     return { orderNumber: r.order_number, amount: r.amount, currency: r.currency, state: stateOf(s) };
   }
 
@@ -182,11 +222,13 @@ function monriWire(config: MonriConfig, deps: AdapterDeps) {
 export class MonriMethod extends MethodProvider {
   private readonly w: ReturnType<typeof monriWire>;
 
-  constructor(private readonly config: MonriConfig, deps: AdapterDeps) {
+  constructor(
+    private readonly config: MonriConfig,
+    deps: AdapterDeps,
+  ) {
     super(monriDefinition, deps);
     this.w = monriWire(config, deps);
   }
-
 
   async start(input: StartInput): Promise<StartResult> {
     const { v2 } = this.w;
@@ -201,7 +243,8 @@ export class MonriMethod extends MethodProvider {
       order_info: info,
       scenario: 'charge',
     });
-    if (r.status !== 'approved' || !r.id || !r.client_secret) throw new ProviderError('bad_response', 'monri: payment/new answered without a client secret');
+    if (r.status !== 'approved' || !r.id || !r.client_secret)
+      throw new ProviderError('bad_response', 'monri: payment/new answered without a client secret');
     return {
       ref: r.id,
       state: 'pending' as const,
@@ -209,8 +252,12 @@ export class MonriMethod extends MethodProvider {
         kind: 'form' as const,
         url: '#/MonriPay',
         fields: {
-          authenticityToken: config.authenticityToken, clientSecret: r.client_secret, scriptUrl: componentsScript(config), outTradeNo: input.outTradeNo,
-          amount: String(input.amount), currency: input.currency,
+          authenticityToken: config.authenticityToken,
+          clientSecret: r.client_secret,
+          scriptUrl: componentsScript(config),
+          outTradeNo: input.outTradeNo,
+          amount: String(input.amount),
+          currency: input.currency,
         },
       },
     };
@@ -233,7 +280,13 @@ export class MonriMethod extends MethodProvider {
         throw err;
       }
       const approved = o.status === 'approved' && APPROVED_CODES.has(o['response-code'] ?? '');
-      const state: ExternalState = approved ? (o['transaction-type'] === 'authorize' ? 'authorized' : 'paid') : o.status === 'declined' ? 'failed' : 'pending';
+      const state: ExternalState = approved
+        ? o['transaction-type'] === 'authorize'
+          ? 'authorized'
+          : 'paid'
+        : o.status === 'declined'
+          ? 'failed'
+          : 'pending';
       return {
         ref: '',
         state,
@@ -257,7 +310,8 @@ export class MonriMethod extends MethodProvider {
   override async capturePayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     const { transaction, orderOf } = this.w;
     const o = await orderOf(ref);
-    if (amount > o.amount) throw new ProviderError('amount_too_large', `monri: capture ${amount} above the authorised ${o.amount}`, 400);
+    if (amount > o.amount)
+      throw new ProviderError('amount_too_large', `monri: capture ${amount} above the authorised ${o.amount}`, 400);
     await transaction('capture', o.orderNumber, amount, o.currency);
   }
 
@@ -281,7 +335,14 @@ export class MonriMethod extends MethodProvider {
     if (!m) return null;
     const expected = Buffer.from(sha512(config.merchantKey + req.rawBody), 'hex');
     if (!timingSafeEqual(expected, Buffer.from(m[1]!, 'hex'))) return null;
-    let body: { order_number?: string; status?: string; response_code?: string; transaction_type?: string; amount?: number; currency?: string };
+    let body: {
+      order_number?: string;
+      status?: string;
+      response_code?: string;
+      transaction_type?: string;
+      amount?: number;
+      currency?: string;
+    };
     try {
       body = JSON.parse(req.rawBody) as typeof body;
     } catch {
@@ -310,7 +371,6 @@ export class MonriMethod extends MethodProvider {
     const { config } = this;
     return { authenticityToken: config.authenticityToken };
   }
-
 }
 
 export const monriDefinition: AdapterDefinition<MonriConfig, MonriMethod> = {
@@ -335,4 +395,3 @@ export const monriDefinition: AdapterDefinition<MonriConfig, MonriMethod> = {
   },
   create: (config, deps) => new MonriMethod(config, deps),
 };
-

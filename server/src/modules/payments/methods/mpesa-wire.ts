@@ -33,9 +33,11 @@ export function stkOutcome(code: string): { state: StatusResult['state']; failur
 
 /** Our minor units → whole shillings (M-Pesa takes no cents: an amount with cents is refused, never rounded). */
 export function toShillings(amount: number, currency: string): number {
-  if (currency.toUpperCase() !== 'KES') throw new ProviderError('unsupported_currency', `M-Pesa takes KES, not ${currency}`, 400);
+  if (currency.toUpperCase() !== 'KES')
+    throw new ProviderError('unsupported_currency', `M-Pesa takes KES, not ${currency}`, 400);
   const major = amount / 10 ** currencyScale('KES');
-  if (!Number.isInteger(major) || major < 1) throw new ProviderError('invalid_amount', `M-Pesa takes whole shillings: ${amount} minor units is not one`, 400);
+  if (!Number.isInteger(major) || major < 1)
+    throw new ProviderError('invalid_amount', `M-Pesa takes whole shillings: ${amount} minor units is not one`, 400);
   return major;
 }
 
@@ -45,7 +47,8 @@ export const fromShillings = (kes: number) => Math.round(kes * 10 ** currencySca
 export function msisdn(phone: string | undefined): string {
   const d = (phone ?? '').replace(/[\s+-]/g, '');
   const n = /^0[17]\d{8}$/.test(d) ? `254${d.slice(1)}` : d;
-  if (!/^254[17]\d{8}$/.test(n)) throw new ProviderError('invalid_phone', 'M-Pesa needs a Safaricom number (2547XXXXXXXX or 2541XXXXXXXX)', 400);
+  if (!/^254[17]\d{8}$/.test(n))
+    throw new ProviderError('invalid_phone', 'M-Pesa needs a Safaricom number (2547XXXXXXXX or 2541XXXXXXXX)', 400);
   return n;
 }
 
@@ -59,7 +62,11 @@ export function accountReference(outTradeNo: string) {
   return outTradeNo.slice(-ACCOUNT_REF_MAX);
 }
 
-export interface PaidRef { checkoutId: string; receipt?: string; amount?: number }
+export interface PaidRef {
+  checkoutId: string;
+  receipt?: string;
+  amount?: number;
+}
 export function parseRef(ref: string): PaidRef {
   const [checkoutId = '', receipt, amount] = ref.split('.');
   return { checkoutId, receipt: receipt || undefined, amount: amount ? Number(amount) : undefined };
@@ -68,9 +75,14 @@ export const paidRef = (checkoutId: string, receipt: string, amount: number) => 
 
 /** Daraja's error envelope (and the OAuth error's resultCode/resultDesc form). */
 export interface DarajaError {
-  requestId?: string; errorCode?: string; errorMessage?: string; resultCode?: string; resultDesc?: string;
+  requestId?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  resultCode?: string;
+  resultDesc?: string;
   /** An accepted-looking answer with a non-zero ResponseCode (the request was not taken). */
-  ResponseCode?: string; ResponseDescription?: string;
+  ResponseCode?: string;
+  ResponseDescription?: string;
 }
 
 export function safeEqual(a: string, b: string) {

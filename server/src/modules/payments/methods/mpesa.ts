@@ -21,12 +21,44 @@
 // gives it, and status() gives it once this instance has seen the callback); every method accepts both forms.
 // Errors are Daraja's envelope {requestId, errorCode, errorMessage} → ProviderError(errorCode, errorMessage, status).
 import { publicEncrypt, constants } from 'node:crypto';
-import { ProviderError, type AdapterDefinition, type AdapterDeps, type Notification, type NotificationRequest, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import {
+  ProviderError,
+  type AdapterDefinition,
+  type AdapterDeps,
+  type Notification,
+  type NotificationRequest,
+  type StartInput,
+  type StartResult,
+  type StatusResult,
+} from './adapter.ts';
 import { MethodProvider } from './external.ts';
 import { httpClient, type HttpClient, type HttpRequest } from './http.ts';
 import type { PayoutInput } from '../provider.ts';
-import { MPESA_LIVE, DESC_MAX, stkOutcome, toShillings, fromShillings, msisdn, nairobiTimestamp, accountReference, parseRef, paidRef, type DarajaError, safeEqual, header, remember } from './mpesa-wire.ts';
-export { MPESA_LIVE, MPESA_SANDBOX, toShillings, msisdn, nairobiTimestamp, accountReference, parseRef } from './mpesa-wire.ts';
+import {
+  MPESA_LIVE,
+  DESC_MAX,
+  stkOutcome,
+  toShillings,
+  fromShillings,
+  msisdn,
+  nairobiTimestamp,
+  accountReference,
+  parseRef,
+  paidRef,
+  type DarajaError,
+  safeEqual,
+  header,
+  remember,
+} from './mpesa-wire.ts';
+export {
+  MPESA_LIVE,
+  MPESA_SANDBOX,
+  toShillings,
+  msisdn,
+  nairobiTimestamp,
+  accountReference,
+  parseRef,
+} from './mpesa-wire.ts';
 
 export interface MpesaConfig extends Record<string, string> {
   /** The Daraja app's Consumer Key and Consumer Secret (OAuth client credentials). */
@@ -66,12 +98,37 @@ export const mpesaDefinition: AdapterDefinition<MpesaConfig, Mpesa> = {
   capabilities: { hold: false, partialCapture: false, offSession: false, refund: true, payout: true, webhook: true },
   currencies: ['KES'],
   required: ['consumerKey', 'consumerSecret', 'shortCode', 'passkey', 'callbackToken'],
-  optional: ['transactionType', 'partyB', 'initiatorName', 'initiatorPassword', 'certificate', 'b2cShortCode', 'resultUrl', 'apiBase'],
+  optional: [
+    'transactionType',
+    'partyB',
+    'initiatorName',
+    'initiatorPassword',
+    'certificate',
+    'b2cShortCode',
+    'resultUrl',
+    'apiBase',
+  ],
   testValues: [
-    { value: '254708374149', outcome: 'succeeds', note: "Daraja sandbox's test MSISDN (with shortcode 174379 and its published passkey)" },
-    { value: '254708374141', outcome: 'insufficient_funds', note: 'Powerly sandbox/test server only (ResultCode 1), not a Safaricom value' },
-    { value: '254708374142', outcome: 'declined', note: 'Powerly sandbox/test server only (ResultCode 2001, wrong PIN), not a Safaricom value' },
-    { value: '254708374143', outcome: 'no_answer', note: 'Powerly sandbox/test server only (ResultCode 1037), not a Safaricom value' },
+    {
+      value: '254708374149',
+      outcome: 'succeeds',
+      note: "Daraja sandbox's test MSISDN (with shortcode 174379 and its published passkey)",
+    },
+    {
+      value: '254708374141',
+      outcome: 'insufficient_funds',
+      note: 'Powerly sandbox/test server only (ResultCode 1), not a Safaricom value',
+    },
+    {
+      value: '254708374142',
+      outcome: 'declined',
+      note: 'Powerly sandbox/test server only (ResultCode 2001, wrong PIN), not a Safaricom value',
+    },
+    {
+      value: '254708374143',
+      outcome: 'no_answer',
+      note: 'Powerly sandbox/test server only (ResultCode 1037), not a Safaricom value',
+    },
   ],
   create: (config, deps) => new Mpesa(config, deps),
 };
@@ -85,7 +142,10 @@ export class Mpesa extends MethodProvider {
   /** Our idempotency key → the STK push it started: a retried start() does not push the phone twice. */
   private readonly started = new Map<string, StartResult>();
 
-  constructor(private readonly c: MpesaConfig & Partial<Record<MpesaOptional, string>>, deps: AdapterDeps) {
+  constructor(
+    private readonly c: MpesaConfig & Partial<Record<MpesaOptional, string>>,
+    deps: AdapterDeps,
+  ) {
     super(mpesaDefinition, deps);
     this.base = (c.apiBase || MPESA_LIVE).replace(/\/+$/, '');
     this.http = httpClient('M-Pesa', deps);
@@ -93,29 +153,50 @@ export class Mpesa extends MethodProvider {
 
   // ---- transport -------------------------------------------------------------------------------------------------
 
-  private async send(path: string, req: Omit<HttpRequest, 'url'>): Promise<{ status: number; body: Record<string, unknown> }> {
+  private async send(
+    path: string,
+    req: Omit<HttpRequest, 'url'>,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const { status, body } = await this.http.json({ ...req, url: `${this.base}${path}` });
     return { status, body };
   }
 
   private fail(status: number, body: DarajaError): never {
-    const code = body.errorCode ?? body.resultCode ?? (body.ResponseCode !== undefined ? `mpesa_${String(body.ResponseCode)}` : status === 200 ? 'bad_response' : `http_${status}`);
-    throw new ProviderError(code, body.errorMessage ?? body.resultDesc ?? body.ResponseDescription ?? `M-Pesa answered ${status}`, status);
+    const code =
+      body.errorCode ??
+      body.resultCode ??
+      (body.ResponseCode !== undefined
+        ? `mpesa_${String(body.ResponseCode)}`
+        : status === 200
+          ? 'bad_response'
+          : `http_${status}`);
+    throw new ProviderError(
+      code,
+      body.errorMessage ?? body.resultDesc ?? body.ResponseDescription ?? `M-Pesa answered ${status}`,
+      status,
+    );
   }
 
   private async accessToken(fresh = false): Promise<string> {
     const now = this.deps.now().getTime();
     if (!fresh && this.token && now < this.token.until) return this.token.value;
     const basic = Buffer.from(`${this.c.consumerKey}:${this.c.consumerSecret}`).toString('base64');
-    const { status, body } = await this.send('/oauth/v1/generate?grant_type=client_credentials', { method: 'GET', headers: { authorization: `Basic ${basic}` } });
-    if (status !== 200 || typeof body.access_token !== 'string' || !body.access_token) this.fail(status, body as DarajaError);
+    const { status, body } = await this.send('/oauth/v1/generate?grant_type=client_credentials', {
+      method: 'GET',
+      headers: { authorization: `Basic ${basic}` },
+    });
+    if (status !== 200 || typeof body.access_token !== 'string' || !body.access_token)
+      this.fail(status, body as DarajaError);
     const ttl = Number(body.expires_in) || 3599;
     this.token = { value: body.access_token, until: now + Math.max(ttl - 60, 30) * 1000 };
     return this.token.value;
   }
 
   /** A Daraja API call with the bearer token; an expired/revoked token (404.001.03) is renewed once. */
-  private async call(path: string, payload: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
+  private async call(
+    path: string,
+    payload: Record<string, unknown>,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.accessToken(attempt > 0);
       const r = await this.send(path, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: payload });
@@ -148,11 +229,18 @@ export class Mpesa extends MethodProvider {
   private initiator(what: string) {
     const { initiatorName, initiatorPassword, certificate, resultUrl } = this.c;
     if (!initiatorName || !initiatorPassword || !certificate || !resultUrl) {
-      throw new ProviderError('not_configured', `M-Pesa ${what} needs initiatorName, initiatorPassword, certificate and resultUrl`, 400);
+      throw new ProviderError(
+        'not_configured',
+        `M-Pesa ${what} needs initiatorName, initiatorPassword, certificate and resultUrl`,
+        400,
+      );
     }
     let credential: string;
     try {
-      credential = publicEncrypt({ key: certificate, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(initiatorPassword)).toString('base64');
+      credential = publicEncrypt(
+        { key: certificate, padding: constants.RSA_PKCS1_PADDING },
+        Buffer.from(initiatorPassword),
+      ).toString('base64');
     } catch (e) {
       throw new ProviderError('not_configured', `M-Pesa certificate unusable: ${(e as Error).message}`, 400);
     }
@@ -182,7 +270,8 @@ export class Mpesa extends MethodProvider {
       AccountReference: accountReference(input.outTradeNo),
       TransactionDesc: (input.description || 'Payment').slice(0, DESC_MAX),
     });
-    if (status !== 200 || String(body.ResponseCode) !== '0' || typeof body.CheckoutRequestID !== 'string') this.fail(status, body as DarajaError);
+    if (status !== 200 || String(body.ResponseCode) !== '0' || typeof body.CheckoutRequestID !== 'string')
+      this.fail(status, body as DarajaError);
     const result: StartResult = { ref: body.CheckoutRequestID, state: 'pending', action: { kind: 'push' } };
     remember(this.started, input.idempotencyKey, result);
     return result;
@@ -199,7 +288,8 @@ export class Mpesa extends MethodProvider {
     });
     const err = body as DarajaError;
     // The customer has not answered yet: Daraja reports it as an error of the query.
-    if (err.errorCode === '500.001.1001' && /being processed/i.test(err.errorMessage ?? '')) return { ref, state: 'pending' };
+    if (err.errorCode === '500.001.1001' && /being processed/i.test(err.errorMessage ?? ''))
+      return { ref, state: 'pending' };
     if (status !== 200 || body.ResultCode === undefined || body.ResultCode === null) this.fail(status, err);
     const outcome = stkOutcome(String(body.ResultCode));
     if (outcome.state !== 'paid') return { ref: checkoutId, ...outcome };
@@ -212,12 +302,19 @@ export class Mpesa extends MethodProvider {
   async refundPayment(ref: string, amount: number, _call: { idempotencyKey: string }): Promise<void> {
     const { checkoutId, receipt, amount: paid } = parseRef(this.receipts.get(parseRef(ref).checkoutId) ?? ref);
     if (!receipt || paid === undefined) {
-      throw new ProviderError('receipt_unknown', `M-Pesa reversal needs the receipt number of ${checkoutId} (from its callback)`, 409);
+      throw new ProviderError(
+        'receipt_unknown',
+        `M-Pesa reversal needs the receipt number of ${checkoutId} (from its callback)`,
+        409,
+      );
     }
-    if (amount > paid) throw new ProviderError('amount_exceeds_payment', `refund ${amount} exceeds the payment's ${paid}`, 400);
-    if (amount < paid) throw new ProviderError('partial_refund_unsupported', 'M-Pesa reverses a whole transaction only', 400);
+    if (amount > paid)
+      throw new ProviderError('amount_exceeds_payment', `refund ${amount} exceeds the payment's ${paid}`, 400);
+    if (amount < paid)
+      throw new ProviderError('partial_refund_unsupported', 'M-Pesa reverses a whole transaction only', 400);
     const ini = this.initiator('reversal');
-    const url = (extra: Record<string, string>) => this.withToken(ini.resultUrl, { kind: 'reversal', ref: paidRef(checkoutId, receipt, paid), ...extra });
+    const url = (extra: Record<string, string>) =>
+      this.withToken(ini.resultUrl, { kind: 'reversal', ref: paidRef(checkoutId, receipt, paid), ...extra });
     // A repeated reversal of the same receipt is refused by M-Pesa (already reversed): a retry cannot refund twice.
     const { status, body } = await this.call('/mpesa/reversal/v1/request', {
       Initiator: ini.name,
@@ -237,7 +334,8 @@ export class Mpesa extends MethodProvider {
 
   /** B2C BusinessPayment to the payee's phone; OriginatorConversationID is our idempotency key (and the ref). */
   override async payout(input: PayoutInput): Promise<{ ref: string }> {
-    if (input.destination.kind !== 'channel') throw new ProviderError('unsupported_destination', 'M-Pesa pays out to a phone only', 400);
+    if (input.destination.kind !== 'channel')
+      throw new ProviderError('unsupported_destination', 'M-Pesa pays out to a phone only', 400);
     const acct = input.destination.account;
     const phone = msisdn(acct.phone ?? acct.msisdn ?? acct.account);
     const amount = toShillings(input.amount, input.currency);
@@ -258,7 +356,12 @@ export class Mpesa extends MethodProvider {
       Occassion: 'Payout',
     });
     if (status !== 200 || String(body.ResponseCode) !== '0') this.fail(status, body as DarajaError);
-    return { ref: typeof body.OriginatorConversationID === 'string' && body.OriginatorConversationID ? body.OriginatorConversationID : id };
+    return {
+      ref:
+        typeof body.OriginatorConversationID === 'string' && body.OriginatorConversationID
+          ? body.OriginatorConversationID
+          : id,
+    };
   }
 
   // ---- callbacks -------------------------------------------------------------------------------------------------
@@ -274,25 +377,45 @@ export class Mpesa extends MethodProvider {
     } catch {
       return null;
     }
-    const ack = { status: 200, contentType: 'application/json', body: JSON.stringify({ ResultCode: 0, ResultDesc: 'Accepted' }) };
+    const ack = {
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ ResultCode: 0, ResultDesc: 'Accepted' }),
+    };
     const stk = (body.Body as { stkCallback?: Record<string, unknown> } | undefined)?.stkCallback;
     if (stk) return this.stkCallback(stk, req.query, ack);
     const result = body.Result as Record<string, unknown> | undefined;
-    if (result && (req.query.kind === 'b2c' || req.query.kind === 'reversal')) return this.resultCallback(result, req.query, ack);
+    if (result && (req.query.kind === 'b2c' || req.query.kind === 'reversal'))
+      return this.resultCallback(result, req.query, ack);
     return null;
   }
 
-  private stkCallback(stk: Record<string, unknown>, query: Record<string, string>, ack: Notification['ack']): Notification | null {
+  private stkCallback(
+    stk: Record<string, unknown>,
+    query: Record<string, string>,
+    ack: Notification['ack'],
+  ): Notification | null {
     const checkoutId = stk.CheckoutRequestID;
     if (typeof checkoutId !== 'string' || !checkoutId || stk.ResultCode === undefined) return null;
     const code = String(stk.ResultCode);
-    const items = ((stk.CallbackMetadata as { Item?: { Name?: string; Value?: unknown }[] } | undefined)?.Item ?? []);
+    const items = (stk.CallbackMetadata as { Item?: { Name?: string; Value?: unknown }[] } | undefined)?.Item ?? [];
     const item = (name: string) => items.find((i) => i.Name === name)?.Value;
     const outcome = stkOutcome(code);
-    const n: Notification = { eventId: `${checkoutId}:${code}`, ref: checkoutId, state: outcome.state, ack, ...(query.otn ? { outTradeNo: query.otn } : {}) };
+    const n: Notification = {
+      eventId: `${checkoutId}:${code}`,
+      ref: checkoutId,
+      state: outcome.state,
+      ack,
+      ...(query.otn ? { outTradeNo: query.otn } : {}),
+    };
     const kes = Number(item('Amount'));
     const receipt = item('MpesaReceiptNumber');
-    if (outcome.state === 'paid' && Number.isFinite(kes) && typeof receipt === 'string' && /^[A-Z0-9]+$/i.test(receipt)) {
+    if (
+      outcome.state === 'paid' &&
+      Number.isFinite(kes) &&
+      typeof receipt === 'string' &&
+      /^[A-Z0-9]+$/i.test(receipt)
+    ) {
       n.amount = fromShillings(kes);
       n.currency = 'KES';
       n.ref = paidRef(checkoutId, receipt, n.amount);
@@ -301,11 +424,16 @@ export class Mpesa extends MethodProvider {
     return n;
   }
 
-  private resultCallback(result: Record<string, unknown>, query: Record<string, string>, ack: Notification['ack']): Notification | null {
+  private resultCallback(
+    result: Record<string, unknown>,
+    query: Record<string, string>,
+    ack: Notification['ack'],
+  ): Notification | null {
     const kind = query.kind!;
     const originator = result.OriginatorConversationID;
     if (typeof originator !== 'string' || !originator) return null;
-    if (query.timeout === '1') return { eventId: `${kind}:${originator}:timeout`, ref: kind === 'b2c' ? originator : query.ref, ack };
+    if (query.timeout === '1')
+      return { eventId: `${kind}:${originator}:timeout`, ref: kind === 'b2c' ? originator : query.ref, ack };
     if (result.ResultCode === undefined) return null;
     const code = String(result.ResultCode);
     const n: Notification = { eventId: `${kind}:${originator}:${code}`, ack };
@@ -314,7 +442,9 @@ export class Mpesa extends MethodProvider {
       n.ref = query.ref;
       return n;
     }
-    const params = ((result.ResultParameters as { ResultParameter?: { Key?: string; Value?: unknown }[] } | undefined)?.ResultParameter ?? []);
+    const params =
+      (result.ResultParameters as { ResultParameter?: { Key?: string; Value?: unknown }[] } | undefined)
+        ?.ResultParameter ?? [];
     const amount = Number(params.find((p) => p.Key === 'TransactionAmount')?.Value);
     n.ref = originator;
     n.state = code === '0' ? 'paid' : 'failed';

@@ -91,7 +91,11 @@ function stateOf(orderStatus: string | undefined): { state: ExternalState; failu
 }
 
 /** What a webhook type says about the payment (undefined: the order is unchanged or the event is not a payment's). */
-const EVENT_STATE: Record<string, ExternalState | undefined> = { SuccessPayment: 'paid', Finalized: 'paid', Cancelled: 'cancelled' };
+const EVENT_STATE: Record<string, ExternalState | undefined> = {
+  SuccessPayment: 'paid',
+  Finalized: 'paid',
+  Cancelled: 'cancelled',
+};
 
 export const n1coDefinition: AdapterDefinition<N1coConfig, N1coAdapter> = {
   id: 'n1co',
@@ -132,7 +136,12 @@ export class N1coAdapter extends MethodProvider {
     this.http = httpClient('n1co', deps);
   }
 
-  private async request<T>(url: string, method: 'GET' | 'POST', bearer: string | null, body?: unknown): Promise<{ status: number; data: T }> {
+  private async request<T>(
+    url: string,
+    method: 'GET' | 'POST',
+    bearer: string | null,
+    body?: unknown,
+  ): Promise<{ status: number; data: T }> {
     const res = await this.http.send({
       method,
       url,
@@ -145,14 +154,25 @@ export class N1coAdapter extends MethodProvider {
       try {
         data = JSON.parse(text);
       } catch {
-        if (res.ok) throw new ProviderError('bad_response', `n1co answered ${res.status} with a body that is not JSON`, res.status);
+        if (res.ok)
+          throw new ProviderError(
+            'bad_response',
+            `n1co answered ${res.status} with a body that is not JSON`,
+            res.status,
+          );
       }
     }
     if (!res.ok) {
       const e = (data ?? {}) as Record<string, unknown>;
       const nested = (e.error && typeof e.error === 'object' ? e.error : {}) as Record<string, unknown>;
-      const code = String(e.code ?? nested.code ?? (res.status === 401 ? 'unauthorized' : res.status === 404 ? 'not_found' : `http_${res.status}`));
-      const message = String(e.message ?? nested.message ?? e.title ?? e.detail ?? (text || `n1co answered ${res.status}`));
+      const code = String(
+        e.code ??
+          nested.code ??
+          (res.status === 401 ? 'unauthorized' : res.status === 404 ? 'not_found' : `http_${res.status}`),
+      );
+      const message = String(
+        e.message ?? nested.message ?? e.title ?? e.detail ?? (text || `n1co answered ${res.status}`),
+      );
       throw new ProviderError(code, message, res.status);
     }
     return { status: res.status, data: data as T };
@@ -162,10 +182,15 @@ export class N1coAdapter extends MethodProvider {
   private async accessToken(force = false): Promise<string> {
     const now = this.deps.now().getTime();
     if (!force && this.token && this.token.expires > now) return this.token.value;
-    const { data } = await this.request<{ accessToken?: string; expiresIn?: number }>(`${this.api}/api/v3/Token`, 'POST', null, {
-      clientId: this.config.clientId,
-      clientSecret: this.config.clientSecret,
-    });
+    const { data } = await this.request<{ accessToken?: string; expiresIn?: number }>(
+      `${this.api}/api/v3/Token`,
+      'POST',
+      null,
+      {
+        clientId: this.config.clientId,
+        clientSecret: this.config.clientSecret,
+      },
+    );
     if (!data?.accessToken) throw new ProviderError('bad_response', 'n1co token answer has no accessToken');
     this.token = { value: data.accessToken, expires: now + Math.max(0, (Number(data.expiresIn) || 3600) - 60) * 1000 };
     return this.token.value;
@@ -182,7 +207,8 @@ export class N1coAdapter extends MethodProvider {
   }
 
   private checkoutCall<T>(path: string, method: 'GET' | 'POST', body?: unknown): Promise<T> {
-    if (this.config.checkoutSecretKey) return this.request<T>(`${this.pay}${path}`, method, this.config.checkoutSecretKey, body).then((r) => r.data);
+    if (this.config.checkoutSecretKey)
+      return this.request<T>(`${this.pay}${path}`, method, this.config.checkoutSecretKey, body).then((r) => r.data);
     return this.authed<T>(`${this.pay}${path}`, method, body);
   }
 
@@ -190,19 +216,25 @@ export class N1coAdapter extends MethodProvider {
     if (!Number.isInteger(input.amount) || input.amount <= 0) {
       throw new ProviderError('invalid_amount', 'n1co: the amount must be a positive integer of minor units', 400);
     }
-    if (input.currency !== 'USD') throw new ProviderError('unsupported_currency', `n1co takes USD, not ${input.currency}`, 400);
+    if (input.currency !== 'USD')
+      throw new ProviderError('unsupported_currency', `n1co takes USD, not ${input.currency}`, 400);
     const e = currencyScale(input.currency);
-    const link = await this.checkoutCall<{ orderId?: number | string; orderCode?: string; paymentLinkUrl?: string }>('/paymentlink/checkout', 'POST', {
-      orderReference: input.outTradeNo,
-      orderName: input.description.slice(0, 255) || input.outTradeNo,
-      orderDescription: input.description.slice(0, 2048),
-      amount: Number((input.amount / 10 ** e).toFixed(e)),
-      successUrl: input.returnUrl,
-      cancelUrl: input.cancelUrl,
-      ...(this.config.locationCode ? { locationCode: this.config.locationCode } : {}),
-      metadata: [{ name: 'outTradeNo', value: input.outTradeNo }],
-    });
-    if (!link?.orderCode || !link.paymentLinkUrl) throw new ProviderError('bad_response', 'n1co returned no orderCode / paymentLinkUrl');
+    const link = await this.checkoutCall<{ orderId?: number | string; orderCode?: string; paymentLinkUrl?: string }>(
+      '/paymentlink/checkout',
+      'POST',
+      {
+        orderReference: input.outTradeNo,
+        orderName: input.description.slice(0, 255) || input.outTradeNo,
+        orderDescription: input.description.slice(0, 2048),
+        amount: Number((input.amount / 10 ** e).toFixed(e)),
+        successUrl: input.returnUrl,
+        cancelUrl: input.cancelUrl,
+        ...(this.config.locationCode ? { locationCode: this.config.locationCode } : {}),
+        metadata: [{ name: 'outTradeNo', value: input.outTradeNo }],
+      },
+    );
+    if (!link?.orderCode || !link.paymentLinkUrl)
+      throw new ProviderError('bad_response', 'n1co returned no orderCode / paymentLinkUrl');
     return { ref: link.orderCode, state: 'pending', action: { kind: 'redirect', url: link.paymentLinkUrl } };
   }
 
@@ -213,7 +245,11 @@ export class N1coAdapter extends MethodProvider {
   async status(ref: string, outTradeNo: string): Promise<StatusResult> {
     const o = await this.order(ref);
     if (outTradeNo && o.orderReference && o.orderReference !== outTradeNo) {
-      throw new ProviderError('reference_mismatch', `n1co order ${ref} is for ${o.orderReference}, not ${outTradeNo}`, 409);
+      throw new ProviderError(
+        'reference_mismatch',
+        `n1co order ${ref} is for ${o.orderReference}, not ${outTradeNo}`,
+        409,
+      );
     }
     const { state, failureCode } = stateOf(o.orderStatus);
     const currency = o.store?.currencyCode ?? 'USD';
@@ -221,23 +257,34 @@ export class N1coAdapter extends MethodProvider {
     return {
       ref,
       state,
-      ...(o.total !== undefined && Number.isFinite(total) ? { amount: Math.round(total * 10 ** currencyScale(currency)), currency } : {}),
+      ...(o.total !== undefined && Number.isFinite(total)
+        ? { amount: Math.round(total * 10 ** currencyScale(currency)), currency }
+        : {}),
       ...(failureCode ? { failureCode } : {}),
     };
   }
 
   async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     const o = await this.order(ref);
-    if (stateOf(o.orderStatus).state !== 'paid') throw new ProviderError('not_paid', `n1co order ${ref} is ${o.orderStatus ?? 'unknown'}`, 409);
+    if (stateOf(o.orderStatus).state !== 'paid')
+      throw new ProviderError('not_paid', `n1co order ${ref} is ${o.orderStatus ?? 'unknown'}`, 409);
     const currency = o.store?.currencyCode ?? 'USD';
     const total = Math.round(Number(o.total) * 10 ** currencyScale(currency));
     if (amount !== total) {
-      throw new ProviderError('partial_refund_unsupported', `n1co refunds the whole charge (${total}); ${amount} asked`, 400);
+      throw new ProviderError(
+        'partial_refund_unsupported',
+        `n1co refunds the whole charge (${total}); ${amount} asked`,
+        400,
+      );
     }
-    const r = await this.authed<{ success?: boolean; status?: string; message?: string }>(`${this.api}/api/v3/Refunds`, 'POST', {
-      orderId: String(o.orderId),
-      cancellationReason: 'Powerly refund',
-    });
+    const r = await this.authed<{ success?: boolean; status?: string; message?: string }>(
+      `${this.api}/api/v3/Refunds`,
+      'POST',
+      {
+        orderId: String(o.orderId),
+        cancellationReason: 'Powerly refund',
+      },
+    );
     if (r?.success === false || (r?.status && r.status !== 'SUCCEEDED')) {
       throw new ProviderError(r.status ?? 'refund_failed', r.message ?? 'n1co refused the refund', 400);
     }
@@ -260,7 +307,8 @@ export class N1coAdapter extends MethodProvider {
     } catch {
       return Promise.resolve(null);
     }
-    if (!body || typeof body !== 'object' || body.orderId === undefined || typeof body.type !== 'string') return Promise.resolve(null);
+    if (!body || typeof body !== 'object' || body.orderId === undefined || typeof body.type !== 'string')
+      return Promise.resolve(null);
     const meta = (body.metadata && typeof body.metadata === 'object' ? body.metadata : {}) as Record<string, unknown>;
     const ref = body.orderReference ?? meta.OrderReference ?? meta.orderReference;
     const hash = createHash('sha256').update(req.rawBody).digest('hex').slice(0, 16);

@@ -62,7 +62,15 @@ export interface PayGateConfig extends Record<string, string> {
 /** The currencies PayGate documents for its test account; a live account may be set up for others. */
 const CURRENCIES = ['ZAR', 'USD', 'EUR'];
 
-const STATUS: Record<string, ExternalState> = { '0': 'pending', '1': 'paid', '2': 'failed', '3': 'cancelled', '4': 'cancelled', '5': 'pending', '7': 'cancelled' };
+const STATUS: Record<string, ExternalState> = {
+  '0': 'pending',
+  '1': 'paid',
+  '2': 'failed',
+  '3': 'cancelled',
+  '4': 'cancelled',
+  '5': 'pending',
+  '7': 'cancelled',
+};
 const RESULT: Record<string, string> = {
   '900003': 'insufficient_funds',
   '900007': 'declined',
@@ -81,13 +89,24 @@ export function paygateChecksum(values: string[], key: string): string {
   return md5(values.join('') + key);
 }
 function xmlEscape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 /** The text of the first element `name` (any namespace prefix) of a PayHost answer. */
 function xmlTag(xml: string, name: string): string | undefined {
   const m = new RegExp(`<(?:[\\w-]+:)?${name}(?:\\s[^>]*)?>([\\s\\S]*?)</(?:[\\w-]+:)?${name}>`).exec(xml);
   if (!m) return undefined;
-  return m[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').trim();
+  return m[1]!
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&')
+    .trim();
 }
 function sameHex(a: string, b: string): boolean {
   const x = Buffer.from(a.toLowerCase());
@@ -164,7 +183,12 @@ export class PayGateAdapter extends MethodProvider {
       throw new ProviderError('unsupported_currency', `PayGate does not take ${input.currency}`, 400);
     }
     const email = input.payer.email || this.config.email;
-    if (!email) throw new ProviderError('email_required', 'PayGate needs an EMAIL: the payer has none and no `email` is configured', 400);
+    if (!email)
+      throw new ProviderError(
+        'email_required',
+        'PayGate needs an EMAIL: the payer has none and no `email` is configured',
+        400,
+      );
     const fields: [string, string][] = [
       ['PAYGATE_ID', this.config.paygateId],
       ['REFERENCE', input.outTradeNo],
@@ -177,10 +201,19 @@ export class PayGateAdapter extends MethodProvider {
       ['EMAIL', email],
       ['NOTIFY_URL', input.notifyUrl],
     ];
-    fields.push(['CHECKSUM', paygateChecksum(fields.map(([, v]) => v), this.config.encryptionKey)]);
+    fields.push([
+      'CHECKSUM',
+      paygateChecksum(
+        fields.map(([, v]) => v),
+        this.config.encryptionKey,
+      ),
+    ]);
     const out = Object.fromEntries(await this.post('/payweb3/initiate.trans', fields));
     const { PAYGATE_ID = '', PAY_REQUEST_ID = '', REFERENCE = '', CHECKSUM = '' } = out;
-    if (!PAY_REQUEST_ID || !sameHex(paygateChecksum([PAYGATE_ID, PAY_REQUEST_ID, REFERENCE], this.config.encryptionKey), CHECKSUM)) {
+    if (
+      !PAY_REQUEST_ID ||
+      !sameHex(paygateChecksum([PAYGATE_ID, PAY_REQUEST_ID, REFERENCE], this.config.encryptionKey), CHECKSUM)
+    ) {
       throw new ProviderError('bad_checksum', 'PayGate initiate answer does not verify', 502);
     }
     if (PAYGATE_ID !== this.config.paygateId || REFERENCE !== input.outTradeNo) {
@@ -203,7 +236,9 @@ export class PayGateAdapter extends MethodProvider {
       state,
       ...(f.AMOUNT && Number.isInteger(amount) ? { amount } : {}),
       ...(f.CURRENCY ? { currency: f.CURRENCY } : {}),
-      ...(state === 'failed' || state === 'cancelled' ? { failureCode: RESULT[f.RESULT_CODE ?? ''] ?? (state === 'failed' ? 'declined' : 'cancelled') } : {}),
+      ...(state === 'failed' || state === 'cancelled'
+        ? { failureCode: RESULT[f.RESULT_CODE ?? ''] ?? (state === 'failed' ? 'declined' : 'cancelled') }
+        : {}),
     };
   }
 
@@ -213,19 +248,29 @@ export class PayGateAdapter extends MethodProvider {
       ['PAY_REQUEST_ID', ref],
       ['REFERENCE', outTradeNo],
     ];
-    fields.push(['CHECKSUM', paygateChecksum(fields.map(([, v]) => v), this.config.encryptionKey)]);
+    fields.push([
+      'CHECKSUM',
+      paygateChecksum(
+        fields.map(([, v]) => v),
+        this.config.encryptionKey,
+      ),
+    ]);
     const out = await this.post('/payweb3/query.trans', fields);
     if (out.some(([k]) => k === 'CHECKSUM') && !this.verifyAll(out)) {
       throw new ProviderError('bad_checksum', 'PayGate query answer does not verify', 502);
     }
     const f = Object.fromEntries(out);
-    if (f.PAY_REQUEST_ID !== ref) throw new ProviderError('bad_response', 'PayGate answered for another PAY_REQUEST_ID', 502);
+    if (f.PAY_REQUEST_ID !== ref)
+      throw new ProviderError('bad_response', 'PayGate answered for another PAY_REQUEST_ID', 502);
     return this.result(f);
   }
 
   override async complete(ref: string, outTradeNo: string, params: Record<string, string>): Promise<StatusResult> {
     const { PAY_REQUEST_ID = '', TRANSACTION_STATUS = '', CHECKSUM = '' } = params;
-    const expected = paygateChecksum([this.config.paygateId, PAY_REQUEST_ID, TRANSACTION_STATUS, outTradeNo], this.config.encryptionKey);
+    const expected = paygateChecksum(
+      [this.config.paygateId, PAY_REQUEST_ID, TRANSACTION_STATUS, outTradeNo],
+      this.config.encryptionKey,
+    );
     if (PAY_REQUEST_ID !== ref || !CHECKSUM || !sameHex(expected, CHECKSUM)) {
       throw new ProviderError('bad_checksum', 'PayGate return parameters do not verify', 400);
     }
@@ -253,25 +298,42 @@ export class PayGateAdapter extends MethodProvider {
       throw new ProviderError('payhost_fault', `PayGate PayHost: ${detail}`, res.status);
     }
     const status = xmlTag(xml, 'Status');
-    if (!res.ok || status === undefined) throw new ProviderError('bad_response', `PayGate PayHost answered ${res.status} without a Status`, res.status);
+    if (!res.ok || status === undefined)
+      throw new ProviderError('bad_response', `PayGate PayHost answered ${res.status} without a Status`, res.status);
     return status;
   }
 
   async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
     if (!this.config.payHostPassword) {
-      throw new ProviderError('refund_unsupported', 'PayGate refunds go through PayHost: payHostPassword is not configured', 422);
+      throw new ProviderError(
+        'refund_unsupported',
+        'PayGate refunds go through PayHost: payHostPassword is not configured',
+        422,
+      );
     }
-    if (!Number.isInteger(amount) || amount <= 0) throw new ProviderError('invalid_amount', 'PayGate: refund amount must be positive', 400);
+    if (!Number.isInteger(amount) || amount <= 0)
+      throw new ProviderError('invalid_amount', 'PayGate: refund amount must be positive', 400);
     const q = await this.payHost('QueryRequest', `<PayRequestId>${xmlEscape(ref)}</PayRequestId>`);
     const transactionId = xmlTag(q, 'TransactionId');
     if (!transactionId || xmlTag(q, 'TransactionStatusCode') !== '1') {
-      throw new ProviderError('not_paid', `PayGate transaction ${ref} is not approved (${xmlTag(q, 'TransactionStatusDescription') ?? 'unknown'})`, 409);
+      throw new ProviderError(
+        'not_paid',
+        `PayGate transaction ${ref} is not approved (${xmlTag(q, 'TransactionStatusDescription') ?? 'unknown'})`,
+        409,
+      );
     }
-    const r = await this.payHost('RefundRequest', `<TransactionId>${xmlEscape(transactionId)}</TransactionId><Amount>${amount}</Amount>`);
+    const r = await this.payHost(
+      'RefundRequest',
+      `<TransactionId>${xmlEscape(transactionId)}</TransactionId><Amount>${amount}</Amount>`,
+    );
     const statusName = xmlTag(r, 'StatusName');
     const txStatus = xmlTag(r, 'TransactionStatusCode');
     if (statusName !== 'Completed' || (txStatus !== undefined && txStatus !== '1')) {
-      throw new ProviderError(xmlTag(r, 'ResultCode') || 'refund_failed', `PayGate refused the refund: ${xmlTag(r, 'ResultDescription') ?? statusName ?? 'no status'}`, 400);
+      throw new ProviderError(
+        xmlTag(r, 'ResultCode') || 'refund_failed',
+        `PayGate refused the refund: ${xmlTag(r, 'ResultDescription') ?? statusName ?? 'no status'}`,
+        400,
+      );
     }
   }
 
@@ -279,7 +341,8 @@ export class PayGateAdapter extends MethodProvider {
     const fields = [...new URLSearchParams(req.rawBody)];
     if (!this.verifyAll(fields)) return Promise.resolve(null);
     const f = Object.fromEntries(fields);
-    if (f.PAYGATE_ID !== this.config.paygateId || !f.PAY_REQUEST_ID || STATUS[f.TRANSACTION_STATUS ?? ''] === undefined) return Promise.resolve(null);
+    if (f.PAYGATE_ID !== this.config.paygateId || !f.PAY_REQUEST_ID || STATUS[f.TRANSACTION_STATUS ?? ''] === undefined)
+      return Promise.resolve(null);
     const r = this.result(f);
     return Promise.resolve({
       eventId: `paygate:${f.PAY_REQUEST_ID}:${f.TRANSACTION_STATUS}`,

@@ -18,7 +18,8 @@ export function readEvent(type: string, r: Record<string, unknown>): Omit<Notifi
     case 'PAYMENT.CAPTURE.PENDING':
     case 'PAYMENT.CAPTURE.DENIED':
     case 'PAYMENT.CAPTURE.DECLINED': {
-      const state = type === 'PAYMENT.CAPTURE.COMPLETED' ? 'paid' : type === 'PAYMENT.CAPTURE.PENDING' ? 'pending' : 'failed';
+      const state =
+        type === 'PAYMENT.CAPTURE.COMPLETED' ? 'paid' : type === 'PAYMENT.CAPTURE.PENDING' ? 'pending' : 'failed';
       return { ref: id && `capture:${id}`, outTradeNo, state, ...amountOf(r.amount) };
     }
     case 'PAYMENT.CAPTURE.REFUNDED':
@@ -34,7 +35,10 @@ export function readEvent(type: string, r: Record<string, unknown>): Omit<Notifi
       return { ref: id && `auth:${id}`, outTradeNo, state: 'cancelled', ...amountOf(r.amount) };
     case 'CHECKOUT.ORDER.APPROVED':
     case 'CHECKOUT.ORDER.COMPLETED': {
-      const unit = (r.purchase_units as { custom_id?: string; invoice_id?: string; reference_id?: string; amount?: unknown }[] | undefined)?.[0];
+      const unit = (
+        r.purchase_units as
+          { custom_id?: string; invoice_id?: string; reference_id?: string; amount?: unknown }[] | undefined
+      )?.[0];
       return {
         ref: id && `order:${id}`,
         outTradeNo: str(unit?.custom_id) ?? str(unit?.invoice_id) ?? str(unit?.reference_id),
@@ -54,7 +58,13 @@ export function readEvent(type: string, r: Record<string, unknown>): Omit<Notifi
       // UNCLAIMED: the payee has no PayPal account yet (30 days to claim); HELD: under review; REFUNDED: an
       // unclaimed item went back to us.
       const batch = str(r.payout_batch_id);
-      const state: ExternalState = type.endsWith('SUCCEEDED') ? 'paid' : type.endsWith('UNCLAIMED') || type.endsWith('HELD') ? 'pending' : type.endsWith('CANCELED') ? 'cancelled' : 'failed';
+      const state: ExternalState = type.endsWith('SUCCEEDED')
+        ? 'paid'
+        : type.endsWith('UNCLAIMED') || type.endsWith('HELD')
+          ? 'pending'
+          : type.endsWith('CANCELED')
+            ? 'cancelled'
+            : 'failed';
       const errors = r.errors as { name?: string } | undefined;
       return {
         ref: batch && `payout:${batch}`,

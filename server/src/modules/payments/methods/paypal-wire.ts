@@ -9,17 +9,48 @@ export const PAYPAL_SANDBOX = 'https://api-m.sandbox.paypal.com';
 
 /** PayPal's currency codes for payments and balances (developer.paypal.com/api/rest/reference/currency-codes). */
 export const PAYPAL_CURRENCIES = [
-  'AUD', 'BRL', 'CAD', 'CNY', 'CZK', 'DKK', 'EUR', 'HKD', 'HUF', 'ILS', 'JPY', 'MYR', 'MXN', 'TWD', 'NZD', 'NOK', 'PHP',
-  'PLN', 'GBP', 'SGD', 'SEK', 'CHF', 'THB', 'USD',
+  'AUD',
+  'BRL',
+  'CAD',
+  'CNY',
+  'CZK',
+  'DKK',
+  'EUR',
+  'HKD',
+  'HUF',
+  'ILS',
+  'JPY',
+  'MYR',
+  'MXN',
+  'TWD',
+  'NZD',
+  'NOK',
+  'PHP',
+  'PLN',
+  'GBP',
+  'SGD',
+  'SEK',
+  'CHF',
+  'THB',
+  'USD',
 ];
 /** "This currency does not support decimals" (same page): an amount with a fraction is refused. */
 export const NO_DECIMALS = new Set(['HUF', 'JPY', 'TWD']);
 
 /** The issues that mean the buyer's payment was refused (the payment fails; anything else is an error). */
 export const DECLINES = new Set([
-  'INSTRUMENT_DECLINED', 'PAYER_CANNOT_PAY', 'TRANSACTION_REFUSED', 'PAYER_ACCOUNT_RESTRICTED', 'PAYER_ACCOUNT_LOCKED_OR_CLOSED',
-  'TRANSACTION_LIMIT_EXCEEDED', 'TRANSACTION_RECEIVING_LIMIT_EXCEEDED', 'PAYEE_BLOCKED_TRANSACTION', 'TRANSACTION_BLOCKED_BY_PAYEE',
-  'COMPLIANCE_VIOLATION', 'MAX_NUMBER_OF_PAYMENT_ATTEMPTS_EXCEEDED', 'DECLINED_DUE_TO_RELATED_TXN',
+  'INSTRUMENT_DECLINED',
+  'PAYER_CANNOT_PAY',
+  'TRANSACTION_REFUSED',
+  'PAYER_ACCOUNT_RESTRICTED',
+  'PAYER_ACCOUNT_LOCKED_OR_CLOSED',
+  'TRANSACTION_LIMIT_EXCEEDED',
+  'TRANSACTION_RECEIVING_LIMIT_EXCEEDED',
+  'PAYEE_BLOCKED_TRANSACTION',
+  'TRANSACTION_BLOCKED_BY_PAYEE',
+  'COMPLIANCE_VIOLATION',
+  'MAX_NUMBER_OF_PAYMENT_ATTEMPTS_EXCEEDED',
+  'DECLINED_DUE_TO_RELATED_TXN',
 ]);
 
 /** Payout item transaction statuses after which the payee does not have the money. */
@@ -27,14 +58,16 @@ export const PAYOUT_FAILED = new Set(['FAILED', 'RETURNED', 'BLOCKED', 'REFUNDED
 
 /** Integer minor units → PayPal's decimal string ("12.50"; "1500" for JPY; whole units only for HUF and TWD). */
 export function toPaypalValue(amount: number, currency: string): string {
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new ProviderError('INVALID_PARAMETER_VALUE', `amount must be a non-negative integer: ${amount}`);
+  if (!Number.isSafeInteger(amount) || amount < 0)
+    throw new ProviderError('INVALID_PARAMETER_VALUE', `amount must be a non-negative integer: ${amount}`);
   const exp = currencyScale(currency);
   const digits = NO_DECIMALS.has(currency) ? 0 : Math.min(exp, 2);
   const unit = 10 ** exp;
   const whole = Math.floor(amount / unit);
   const frac = amount % unit;
   const dropped = 10 ** (exp - digits);
-  if (frac % dropped !== 0) throw new ProviderError('DECIMALS_NOT_SUPPORTED', `${currency} ${amount} has a fraction PayPal does not take`);
+  if (frac % dropped !== 0)
+    throw new ProviderError('DECIMALS_NOT_SUPPORTED', `${currency} ${amount} has a fraction PayPal does not take`);
   if (digits === 0) return String(whole);
   return `${whole}.${String(frac / dropped).padStart(digits, '0')}`;
 }
@@ -51,19 +84,54 @@ export function fromPaypalValue(value: string, currency: string): number {
 
 export type Money = { currency_code: string; value: string };
 export type Link = { href: string; rel: string; method?: string };
-export interface Capture { id: string; status: string; amount?: Money; custom_id?: string; invoice_id?: string; links?: Link[]; status_details?: { reason?: string }; supplementary_data?: { related_ids?: { order_id?: string; authorization_id?: string } } }
-export interface Authorization { id: string; status: string; amount?: Money; custom_id?: string; invoice_id?: string; status_details?: { reason?: string }; supplementary_data?: { related_ids?: { order_id?: string } } }
+export interface Capture {
+  id: string;
+  status: string;
+  amount?: Money;
+  custom_id?: string;
+  invoice_id?: string;
+  links?: Link[];
+  status_details?: { reason?: string };
+  supplementary_data?: { related_ids?: { order_id?: string; authorization_id?: string } };
+}
+export interface Authorization {
+  id: string;
+  status: string;
+  amount?: Money;
+  custom_id?: string;
+  invoice_id?: string;
+  status_details?: { reason?: string };
+  supplementary_data?: { related_ids?: { order_id?: string } };
+}
 export interface Order {
   id: string;
   status: string;
   intent?: string;
   links?: Link[];
-  purchase_units?: { reference_id?: string; custom_id?: string; invoice_id?: string; amount?: Money; payments?: { captures?: Capture[]; authorizations?: Authorization[] } }[];
+  purchase_units?: {
+    reference_id?: string;
+    custom_id?: string;
+    invoice_id?: string;
+    amount?: Money;
+    payments?: { captures?: Capture[]; authorizations?: Authorization[] };
+  }[];
 }
-export interface PaypalErrorBody { name?: string; message?: string; details?: { issue?: string; description?: string; field?: string }[]; links?: Link[]; error?: string; error_description?: string }
+export interface PaypalErrorBody {
+  name?: string;
+  message?: string;
+  details?: { issue?: string; description?: string; field?: string }[];
+  links?: Link[];
+  error?: string;
+  error_description?: string;
+}
 
 export class PaypalError extends ProviderError {
-  constructor(code: string, message: string, status: number, readonly body: PaypalErrorBody) {
+  constructor(
+    code: string,
+    message: string,
+    status: number,
+    readonly body: PaypalErrorBody,
+  ) {
     super(code, message, status);
   }
 }
@@ -117,10 +185,22 @@ export function authorizationState(a: Authorization): ExternalState {
 // account of the Developer Dashboard. Declines are PayPal's negative testing (mock_application_codes of the
 // Orders API errors); payouts have the Payouts API test values.
 export const PAYPAL_TEST_VALUES: NonNullable<AdapterDefinition<Record<string, string>>['testValues']> = [
-  { value: 'sandbox Personal account', outcome: 'succeeds', note: 'any Personal account of Developer Dashboard → Testing tools → Sandbox accounts, signed in on the PayPal page' },
-  { value: 'INSTRUMENT_DECLINED', outcome: 'declined', note: 'negative testing: PayPal-Mock-Response {"mock_application_codes":"INSTRUMENT_DECLINED"} on the order capture/authorize' },
+  {
+    value: 'sandbox Personal account',
+    outcome: 'succeeds',
+    note: 'any Personal account of Developer Dashboard → Testing tools → Sandbox accounts, signed in on the PayPal page',
+  },
+  {
+    value: 'INSTRUMENT_DECLINED',
+    outcome: 'declined',
+    note: 'negative testing: PayPal-Mock-Response {"mock_application_codes":"INSTRUMENT_DECLINED"} on the order capture/authorize',
+  },
   { value: 'TRANSACTION_REFUSED', outcome: 'declined', note: 'negative testing code on the order capture/authorize' },
   { value: 'PAYER_CANNOT_PAY', outcome: 'declined', note: 'negative testing code on the order capture/authorize' },
   { value: 'payouts-simulator-receiver@paypal.com', outcome: 'succeeds', note: 'Payouts API sandbox receiver' },
-  { value: 'ERRPYO005', outcome: 'insufficient_funds', note: 'Payouts API test value: items[0].note (payout account field `note`) → INSUFFICIENT_FUNDS' },
+  {
+    value: 'ERRPYO005',
+    outcome: 'insufficient_funds',
+    note: 'Payouts API test value: items[0].note (payout account field `note`) → INSUFFICIENT_FUNDS',
+  },
 ];

@@ -20,13 +20,40 @@
 //
 // The ref an adapter call returns names what it points at, because PayPal's ids do not: `order:<id>` (after
 // start), `capture:<id>` (paid), `auth:<id>` (a hold), `payout:<batch id>`. Every method accepts each of them.
-import type { AdapterDefinition, AdapterDeps, ExternalState, Notification, NotificationRequest, StartInput, StartResult, StatusResult } from './adapter.ts';
+import type {
+  AdapterDefinition,
+  AdapterDeps,
+  ExternalState,
+  Notification,
+  NotificationRequest,
+  StartInput,
+  StartResult,
+  StatusResult,
+} from './adapter.ts';
 import { ProviderError, type ProviderCall } from './adapter.ts';
 import { MethodProvider } from './external.ts';
 import { paypalSettlements } from '../settlements/paypal.ts';
 import { httpClient, readJson } from './http.ts';
 import type { PayoutInput, Settlements } from '../provider.ts';
-import { PAYPAL_LIVE, PAYPAL_CURRENCIES, PAYPAL_TEST_VALUES, DECLINES, PAYOUT_FAILED, toPaypalValue, fromPaypalValue, type Money, type Capture, type Authorization, type Order, type PaypalErrorBody, PaypalError, parseRef, header, captureState, authorizationState } from './paypal-wire.ts';
+import {
+  PAYPAL_LIVE,
+  PAYPAL_CURRENCIES,
+  PAYPAL_TEST_VALUES,
+  DECLINES,
+  PAYOUT_FAILED,
+  toPaypalValue,
+  fromPaypalValue,
+  type Money,
+  type Capture,
+  type Authorization,
+  type Order,
+  type PaypalErrorBody,
+  PaypalError,
+  parseRef,
+  header,
+  captureState,
+  authorizationState,
+} from './paypal-wire.ts';
 
 import { readEvent } from './paypal-events.ts';
 export { PAYPAL_LIVE, PAYPAL_SANDBOX, PAYPAL_CURRENCIES, toPaypalValue, fromPaypalValue } from './paypal-wire.ts';
@@ -63,14 +90,23 @@ function paypalWire(config: PaypalConfig, deps: AdapterDeps) {
   async function fetchToken(): Promise<string> {
     const now = deps.now().getTime();
     const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
-    const { status, body } = await http.json<{ access_token?: string; expires_in?: number; error?: string; error_description?: string }>({
+    const { status, body } = await http.json<{
+      access_token?: string;
+      expires_in?: number;
+      error?: string;
+      error_description?: string;
+    }>({
       method: 'POST',
       url: `${base}/v1/oauth2/token`,
       headers: { authorization: `Basic ${basic}`, accept: 'application/json' },
       form: { grant_type: 'client_credentials' },
     });
     if (status !== 200 || !body.access_token) {
-      throw new ProviderError(body.error ?? 'AUTHENTICATION_FAILURE', body.error_description ?? `PayPal token request failed (${status})`, status);
+      throw new ProviderError(
+        body.error ?? 'AUTHENTICATION_FAILURE',
+        body.error_description ?? `PayPal token request failed (${status})`,
+        status,
+      );
     }
     // Renewed a minute before it expires (halfway through a token shorter than two minutes).
     const life = (body.expires_in ?? 0) * 1000;
@@ -79,36 +115,63 @@ function paypalWire(config: PaypalConfig, deps: AdapterDeps) {
   }
 
   /** One REST call: JSON in and out, the bearer token, PayPal-Request-Id on POSTs; PayPal's errors thrown. */
-  async function api<T>(method: 'GET' | 'POST', path: string, opts: { body?: unknown; rawBody?: string; requestId?: string } = {}): Promise<{ status: number; body: T }> {
+  async function api<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { body?: unknown; rawBody?: string; requestId?: string } = {},
+  ): Promise<{ status: number; body: T }> {
     for (let attempt = 0; ; attempt++) {
       const bearer = await accessToken(attempt > 0);
-      const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, accept: 'application/json', prefer: 'return=representation' };
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${bearer}`,
+        accept: 'application/json',
+        prefer: 'return=representation',
+      };
       let payload: string | undefined;
       if (method === 'POST') {
         headers['content-type'] = 'application/json';
         payload = opts.rawBody ?? JSON.stringify(opts.body ?? {});
         if (opts.requestId) headers['paypal-request-id'] = opts.requestId;
       }
-      const { status, text } = await http.send({ method, url: `${base}${path}`, headers, ...(payload === undefined ? {} : { body: payload }) });
+      const { status, text } = await http.send({
+        method,
+        url: `${base}${path}`,
+        headers,
+        ...(payload === undefined ? {} : { body: payload }),
+      });
       // A token PayPal no longer knows (revoked, expired early): fetched again once.
       if (status === 401 && attempt === 0) continue;
       const body = parse<T & PaypalErrorBody>(text, status);
       if (status >= 200 && status < 300) return { status, body };
       const detail = body.details?.[0];
       const code = detail?.issue ?? body.name ?? body.error ?? `http_${status}`;
-      throw new PaypalError(code, detail?.description ?? body.message ?? body.error_description ?? `PayPal answered ${status}`, status, body);
+      throw new PaypalError(
+        code,
+        detail?.description ?? body.message ?? body.error_description ?? `PayPal answered ${status}`,
+        status,
+        body,
+      );
     }
   }
 
-  const getOrder = async (id: string) => (await api<Order>('GET', `/v2/checkout/orders/${encodeURIComponent(id)}`)).body;
-  const getCapture = async (id: string) => (await api<Capture>('GET', `/v2/payments/captures/${encodeURIComponent(id)}`)).body;
-  const getAuthorization = async (id: string) => (await api<Authorization>('GET', `/v2/payments/authorizations/${encodeURIComponent(id)}`)).body;
+  const getOrder = async (id: string) =>
+    (await api<Order>('GET', `/v2/checkout/orders/${encodeURIComponent(id)}`)).body;
+  const getCapture = async (id: string) =>
+    (await api<Capture>('GET', `/v2/payments/captures/${encodeURIComponent(id)}`)).body;
+  const getAuthorization = async (id: string) =>
+    (await api<Authorization>('GET', `/v2/payments/authorizations/${encodeURIComponent(id)}`)).body;
 
-  const money = (m: Money | undefined) => (m ? { amount: fromPaypalValue(m.value, m.currency_code), currency: m.currency_code } : {});
+  const money = (m: Money | undefined) =>
+    m ? { amount: fromPaypalValue(m.value, m.currency_code), currency: m.currency_code } : {};
 
   function fromCapture(c: Capture): StatusResult {
     const state = captureState(c);
-    return { ref: `capture:${c.id}`, state, ...money(c.amount), ...(state === 'failed' ? { failureCode: c.status_details?.reason ?? c.status } : {}) };
+    return {
+      ref: `capture:${c.id}`,
+      state,
+      ...money(c.amount),
+      ...(state === 'failed' ? { failureCode: c.status_details?.reason ?? c.status } : {}),
+    };
   }
 
   /** The state of a completed (or any) order from the payments it holds. */
@@ -132,17 +195,28 @@ function paypalWire(config: PaypalConfig, deps: AdapterDeps) {
   async function fromAuthorization(a: Authorization, order?: Order): Promise<StatusResult> {
     const state = authorizationState(a);
     if (state === 'paid') {
-      const o = order ?? (a.supplementary_data?.related_ids?.order_id ? await getOrder(a.supplementary_data.related_ids.order_id) : undefined);
+      const o =
+        order ??
+        (a.supplementary_data?.related_ids?.order_id
+          ? await getOrder(a.supplementary_data.related_ids.order_id)
+          : undefined);
       const capture = capturesOf(o, a.id).find((c) => captureState(c) === 'paid');
       if (capture) return fromCapture(capture);
     }
-    return { ref: `auth:${a.id}`, state, ...money(a.amount), ...(state === 'failed' ? { failureCode: a.status_details?.reason ?? a.status } : {}) };
+    return {
+      ref: `auth:${a.id}`,
+      state,
+      ...money(a.amount),
+      ...(state === 'failed' ? { failureCode: a.status_details?.reason ?? a.status } : {}),
+    };
   }
 
   /** The captures of an order that belong to an authorisation (their `up` link names it). */
   function capturesOf(order: Order | undefined, authId: string): Capture[] {
     const captures = order?.purchase_units?.[0]?.payments?.captures ?? [];
-    const linked = captures.filter((c) => c.links?.some((l) => l.rel === 'up' && l.href.endsWith(`/authorizations/${authId}`)));
+    const linked = captures.filter((c) =>
+      c.links?.some((l) => l.rel === 'up' && l.href.endsWith(`/authorizations/${authId}`)),
+    );
     return linked.length ? linked : captures;
   }
 
@@ -152,16 +226,30 @@ function paypalWire(config: PaypalConfig, deps: AdapterDeps) {
     if (kind === 'auth') return fromAuthorization(await getAuthorization(id));
     if (kind === 'payout') {
       // A batch SUCCESS only means it was processed: the item's transaction_status says whether the payee got it.
-      const { body } = await api<{ batch_header?: { batch_status?: string }; items?: { transaction_status?: string; errors?: { name?: string }; payout_item?: { amount?: { value: string; currency: string } } }[] }>(
-        'GET', `/v1/payments/payouts/${encodeURIComponent(id)}`,
-      );
+      const { body } = await api<{
+        batch_header?: { batch_status?: string };
+        items?: {
+          transaction_status?: string;
+          errors?: { name?: string };
+          payout_item?: { amount?: { value: string; currency: string } };
+        }[];
+      }>('GET', `/v1/payments/payouts/${encodeURIComponent(id)}`);
       const item = body.items?.[0];
       const batch = body.batch_header?.batch_status;
       const t = item?.transaction_status;
-      const state: ExternalState = batch === 'DENIED' || (t && PAYOUT_FAILED.has(t)) ? 'failed' : batch === 'CANCELED' ? 'cancelled' : t === 'SUCCESS' ? 'paid' : 'pending';
+      const state: ExternalState =
+        batch === 'DENIED' || (t && PAYOUT_FAILED.has(t))
+          ? 'failed'
+          : batch === 'CANCELED'
+            ? 'cancelled'
+            : t === 'SUCCESS'
+              ? 'paid'
+              : 'pending';
       const a = item?.payout_item?.amount;
       return {
-        ref, state, ...(a ? { amount: fromPaypalValue(a.value, a.currency), currency: a.currency } : {}),
+        ref,
+        state,
+        ...(a ? { amount: fromPaypalValue(a.value, a.currency), currency: a.currency } : {}),
         ...(state === 'failed' ? { failureCode: item?.errors?.name ?? t ?? batch } : {}),
       };
     }
@@ -194,7 +282,7 @@ function paypalWire(config: PaypalConfig, deps: AdapterDeps) {
     } else if (kind === 'order') {
       order = await getOrder(id);
     }
-    const captures = authId ? capturesOf(order, authId) : order?.purchase_units?.[0]?.payments?.captures ?? [];
+    const captures = authId ? capturesOf(order, authId) : (order?.purchase_units?.[0]?.payments?.captures ?? []);
     const c = captures.find((x) => captureState(x) === 'paid');
     if (!c) throw new ProviderError('CAPTURE_NOT_FOUND', `no completed PayPal capture behind ${ref}`, 404);
     return c;
@@ -210,13 +298,35 @@ function paypalWire(config: PaypalConfig, deps: AdapterDeps) {
     }
   }
 
-  return { base, http, parse, accessToken, fetchToken, api, getOrder, getCapture, getAuthorization, money, fromCapture, fromOrder, fromAuthorization, capturesOf, status, authorizationOf, captureOf, voidAuthorization };
+  return {
+    base,
+    http,
+    parse,
+    accessToken,
+    fetchToken,
+    api,
+    getOrder,
+    getCapture,
+    getAuthorization,
+    money,
+    fromCapture,
+    fromOrder,
+    fromAuthorization,
+    capturesOf,
+    status,
+    authorizationOf,
+    captureOf,
+    voidAuthorization,
+  };
 }
 
 export class PaypalMethod extends MethodProvider {
   private readonly w: ReturnType<typeof paypalWire>;
 
-  constructor(private readonly config: PaypalConfig, deps: AdapterDeps) {
+  constructor(
+    private readonly config: PaypalConfig,
+    deps: AdapterDeps,
+  ) {
     super(paypalDefinition, deps);
     this.w = paypalWire(config, deps);
   }
@@ -237,13 +347,15 @@ export class PaypalMethod extends MethodProvider {
       requestId: input.idempotencyKey,
       body: {
         intent,
-        purchase_units: [{
-          reference_id: input.outTradeNo,
-          invoice_id: input.outTradeNo,
-          custom_id: input.outTradeNo,
-          description: input.description.slice(0, 127),
-          amount: { currency_code: input.currency, value: toPaypalValue(input.amount, input.currency) },
-        }],
+        purchase_units: [
+          {
+            reference_id: input.outTradeNo,
+            invoice_id: input.outTradeNo,
+            custom_id: input.outTradeNo,
+            description: input.description.slice(0, 127),
+            amount: { currency_code: input.currency, value: toPaypalValue(input.amount, input.currency) },
+          },
+        ],
         payment_source: {
           paypal: {
             ...(input.payer.email ? { email_address: input.payer.email } : {}),
@@ -258,11 +370,17 @@ export class PaypalMethod extends MethodProvider {
       },
     });
     const link = body.links?.find((l) => l.rel === 'payer-action') ?? body.links?.find((l) => l.rel === 'approve');
-    if (!body.id || !link) throw new ProviderError('bad_response', 'PayPal created an order without a payer-action link');
+    if (!body.id || !link)
+      throw new ProviderError('bad_response', 'PayPal created an order without a payer-action link');
     return { ref: `order:${body.id}`, state: 'pending', action: { kind: 'redirect', url: link.href } };
   }
 
-  override async complete(ref: string, _outTradeNo: string, params: Record<string, string>, call: ProviderCall): Promise<StatusResult> {
+  override async complete(
+    ref: string,
+    _outTradeNo: string,
+    params: Record<string, string>,
+    call: ProviderCall,
+  ): Promise<StatusResult> {
     const { api, getOrder, fromOrder, status } = this.w;
     const { kind, id } = parseRef(ref);
     // Already moved on (a second return, a retry after the answer was lost): the payment's state as it is.
@@ -275,11 +393,15 @@ export class PaypalMethod extends MethodProvider {
     if (order.status !== 'APPROVED') return { ref, state: 'pending' };
     const action = order.intent === 'AUTHORIZE' ? 'authorize' : 'capture';
     try {
-      const { body } = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/${action}`, { requestId: call.idempotencyKey, body: {} });
+      const { body } = await api<Order>('POST', `/v2/checkout/orders/${encodeURIComponent(id)}/${action}`, {
+        requestId: call.idempotencyKey,
+        body: {},
+      });
       return await fromOrder(body);
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
-      if (err.code === 'ORDER_ALREADY_CAPTURED' || err.code === 'ORDER_ALREADY_AUTHORIZED') return fromOrder(await getOrder(id));
+      if (err.code === 'ORDER_ALREADY_CAPTURED' || err.code === 'ORDER_ALREADY_AUTHORIZED')
+        return fromOrder(await getOrder(id));
       if (err.code === 'ORDER_NOT_APPROVED' || err.code === 'PAYER_ACTION_REQUIRED') return { ref, state: 'pending' };
       if (DECLINES.has(err.code)) return { ref, state: 'failed', failureCode: err.code };
       throw err;
@@ -324,7 +446,8 @@ export class PaypalMethod extends MethodProvider {
 
   override async payout(input: PayoutInput): Promise<{ ref: string }> {
     const { api } = this.w;
-    if (input.destination.kind !== 'channel') throw new ProviderError('unsupported', 'PayPal pays out to a PayPal account (email, phone or PayPal id) only');
+    if (input.destination.kind !== 'channel')
+      throw new ProviderError('unsupported', 'PayPal pays out to a PayPal account (email, phone or PayPal id) only');
     const acc = input.destination.account;
     const recipient = acc.email
       ? { recipient_type: 'EMAIL', receiver: acc.email }
@@ -333,18 +456,28 @@ export class PaypalMethod extends MethodProvider {
         : acc.paypalId
           ? { recipient_type: 'PAYPAL_ID', receiver: acc.paypalId }
           : null;
-    if (!recipient) throw new ProviderError('INVALID_RECEIVER', 'a PayPal payout needs the account field email, phone or paypalId', 400);
+    if (!recipient)
+      throw new ProviderError(
+        'INVALID_RECEIVER',
+        'a PayPal payout needs the account field email, phone or paypalId',
+        400,
+      );
     const request = {
       sender_batch_header: { sender_batch_id: input.idempotencyKey, email_subject: 'You have a payout' },
-      items: [{
-        ...recipient,
-        amount: { value: toPaypalValue(input.amount, input.currency), currency: input.currency },
-        sender_item_id: input.idempotencyKey.slice(0, 63),
-        ...(acc.note ? { note: acc.note } : {}),
-      }],
+      items: [
+        {
+          ...recipient,
+          amount: { value: toPaypalValue(input.amount, input.currency), currency: input.currency },
+          sender_item_id: input.idempotencyKey.slice(0, 63),
+          ...(acc.note ? { note: acc.note } : {}),
+        },
+      ],
     };
     try {
-      const { body } = await api<{ batch_header?: { payout_batch_id?: string } }>('POST', '/v1/payments/payouts', { requestId: input.idempotencyKey, body: request });
+      const { body } = await api<{ batch_header?: { payout_batch_id?: string } }>('POST', '/v1/payments/payouts', {
+        requestId: input.idempotencyKey,
+        body: request,
+      });
       const id = body.batch_header?.payout_batch_id;
       if (!id) throw new ProviderError('bad_response', 'PayPal accepted a payout without a payout_batch_id');
       return { ref: `payout:${id}` };
@@ -352,7 +485,9 @@ export class PaypalMethod extends MethodProvider {
       // "If you specify a sender_batch_id that was used in the last 30 days, the API rejects the request with an
       // error message that shows the duplicate sender_batch_id and includes a HATEOAS link to the original payout."
       if (err instanceof PaypalError && err.status === 400) {
-        const original = err.body.links?.map((l) => /\/v1\/payments\/payouts\/([A-Za-z0-9]+)$/.exec(l.href)?.[1]).find(Boolean);
+        const original = err.body.links
+          ?.map((l) => /\/v1\/payments\/payouts\/([A-Za-z0-9]+)$/.exec(l.href)?.[1])
+          .find(Boolean);
         if (original) return { ref: `payout:${original}` };
       }
       throw err;
@@ -376,15 +511,21 @@ export class PaypalMethod extends MethodProvider {
     } catch {
       return null;
     }
-    if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.event_type !== 'string') return null;
+    if (!event || typeof event !== 'object' || typeof event.id !== 'string' || typeof event.event_type !== 'string')
+      return null;
     // The event goes back to PayPal byte for byte: its signature covers the CRC32 of the body as delivered, and a
     // re-serialised object (another key order, 1.10 written as 1.1) would not verify.
     const rawBody = `${JSON.stringify({ ...fields, webhook_id: config.webhookId }).slice(0, -1)},"webhook_event":${req.rawBody}}`;
-    const { body } = await api<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', { rawBody });
+    const { body } = await api<{ verification_status?: string }>('POST', '/v1/notifications/verify-webhook-signature', {
+      rawBody,
+    });
     if (body.verification_status !== 'SUCCESS') return null;
-    return { eventId: event.id, ...readEvent(event.event_type, event.resource ?? {}), ack: { status: 200, contentType: 'text/plain', body: '' } };
+    return {
+      eventId: event.id,
+      ...readEvent(event.event_type, event.resource ?? {}),
+      ack: { status: 200, contentType: 'text/plain', body: '' },
+    };
   }
-
 }
 
 export const paypalDefinition: AdapterDefinition<PaypalConfig, PaypalMethod> = {

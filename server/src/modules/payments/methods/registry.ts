@@ -59,12 +59,16 @@ export function parseMethodsConfig(raw: string | undefined, definitions = DEFINI
   } catch {
     throw new Error('PAYMENT_METHODS must be JSON: {"<agent>": {"<method>": {…}}}');
   }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('PAYMENT_METHODS must be an object keyed by agent');
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new Error('PAYMENT_METHODS must be an object keyed by agent');
   for (const [agent, methods] of Object.entries(v as Record<string, unknown>)) {
-    if (!methods || typeof methods !== 'object') throw new Error(`PAYMENT_METHODS.${agent} must be an object keyed by method`);
+    if (!methods || typeof methods !== 'object')
+      throw new Error(`PAYMENT_METHODS.${agent} must be an object keyed by method`);
     for (const [id, cfg] of Object.entries(methods as Record<string, unknown>)) {
       if (!definitions.some((d) => d.id === id) && !CARD_PROVIDER_TYPES.includes(id)) {
-        throw new Error(`PAYMENT_METHODS.${agent}: unknown method "${id}" (known: ${[...definitions.map((d) => d.id), ...CARD_PROVIDER_TYPES].join(', ')})`);
+        throw new Error(
+          `PAYMENT_METHODS.${agent}: unknown method "${id}" (known: ${[...definitions.map((d) => d.id), ...CARD_PROVIDER_TYPES].join(', ')})`,
+        );
       }
       if (!cfg || typeof cfg !== 'object' || Object.values(cfg).some((x) => typeof x !== 'string')) {
         throw new Error(`PAYMENT_METHODS.${agent}.${id} must be an object of strings`);
@@ -133,9 +137,19 @@ export interface MethodProvidersDeps {
 export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): Map<string, MethodProvider[]> {
   const defs = d.definitions ?? DEFINITIONS;
   const out = new Map<string, MethodProvider[]>();
-  const wire = { fetch: d.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)), now: () => d.clock.now(), log: d.log };
+  const wire = {
+    fetch: d.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a)),
+    now: () => d.clock.now(),
+    log: d.log,
+  };
   const host = (instanceId: string, sandbox: boolean, cardKey?: Buffer) => ({
-    instanceId, repo: d.repo, clock: d.clock, publicUrl: d.publicUrl, sandbox, cardKey, customers: d.customers,
+    instanceId,
+    repo: d.repo,
+    clock: d.clock,
+    publicUrl: d.publicUrl,
+    sandbox,
+    cardKey,
+    customers: d.customers,
   });
   const add = (agent: string, p: MethodProvider) => out.set(agent, [...(out.get(agent) ?? []), p]);
   for (const [agent, methods] of Object.entries(config)) {
@@ -161,5 +175,10 @@ export function methodProviders(config: MethodsConfig, d: MethodProvidersDeps): 
 
 /** The card provider types (`debitcard`) each configured agent switched on; an agent without a configuration has none here. */
 export function cardTypes(config: MethodsConfig): Map<string, string[]> {
-  return new Map(Object.entries(config).map(([agent, methods]) => [agent, Object.keys(methods).filter((id) => CARD_PROVIDER_TYPES.includes(id))]));
+  return new Map(
+    Object.entries(config).map(([agent, methods]) => [
+      agent,
+      Object.keys(methods).filter((id) => CARD_PROVIDER_TYPES.includes(id)),
+    ]),
+  );
 }

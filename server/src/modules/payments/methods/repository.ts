@@ -66,21 +66,39 @@ export class ExternalRepository {
       `insert into external_payments (out_trade_no, provider, pay_type, provider_ref, user_id, amount, currency, capture, state,
          failure_code, action, app_return_url, save_card, created_at, updated_at)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$14,$13,$13) on conflict (out_trade_no) do nothing`,
-      [r.out_trade_no, r.provider, r.pay_type, r.provider_ref, r.user_id, r.amount, r.currency, r.capture, r.state, r.failure_code,
-        JSON.stringify(r.action), r.app_return_url, at, r.save_card === true],
+      [
+        r.out_trade_no,
+        r.provider,
+        r.pay_type,
+        r.provider_ref,
+        r.user_id,
+        r.amount,
+        r.currency,
+        r.capture,
+        r.state,
+        r.failure_code,
+        JSON.stringify(r.action),
+        r.app_return_url,
+        at,
+        r.save_card === true,
+      ],
     );
     return rowCount === 1;
   }
 
   async find(outTradeNo: string, opts: { lock?: boolean } = {}) {
     const { rows } = await this.db.query<ExternalRow>(
-      `select * from external_payments where out_trade_no = $1${opts.lock ? ' for update' : ''}`, [outTradeNo],
+      `select * from external_payments where out_trade_no = $1${opts.lock ? ' for update' : ''}`,
+      [outTradeNo],
     );
     return rows[0] ? num(rows[0]) : undefined;
   }
 
   async byProviderRef(provider: string, ref: string) {
-    const { rows } = await this.db.query<ExternalRow>('select * from external_payments where provider = $1 and provider_ref = $2', [provider, ref]);
+    const { rows } = await this.db.query<ExternalRow>(
+      'select * from external_payments where provider = $1 and provider_ref = $2',
+      [provider, ref],
+    );
     return rows[0] ? num(rows[0]) : undefined;
   }
 
@@ -111,7 +129,10 @@ export class ExternalRepository {
     return rows[0];
   }
 
-  async insertToken(t: { id: string; userId: number; provider: string; payType: string; details: PayerDetails; expiresAt?: Date }, at: Date) {
+  async insertToken(
+    t: { id: string; userId: number; provider: string; payType: string; details: PayerDetails; expiresAt?: Date },
+    at: Date,
+  ) {
     await this.db.query(
       'insert into external_method_tokens (id, user_id, provider, pay_type, details, created_at, expires_at) values ($1,$2,$3,$4,$5,$6,$7)',
       [t.id, t.userId, t.provider, t.payType, JSON.stringify(t.details), at, t.expiresAt ?? null],
@@ -148,25 +169,46 @@ export class ExternalRepository {
     const { rowCount } = await this.db.query(
       `insert into sandbox_method_payments (ref, pay_type, out_trade_no, amount, currency, capture, phone, state, failure_code, created_at, decide_at)
        values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11) on conflict (out_trade_no) do nothing`,
-      [r.ref, r.pay_type, r.out_trade_no, r.amount, r.currency, r.capture, r.phone, r.state, r.failure_code, r.created_at, r.decide_at],
+      [
+        r.ref,
+        r.pay_type,
+        r.out_trade_no,
+        r.amount,
+        r.currency,
+        r.capture,
+        r.phone,
+        r.state,
+        r.failure_code,
+        r.created_at,
+        r.decide_at,
+      ],
     );
     return rowCount === 1;
   }
 
   async sandboxFind(ref: string, opts: { lock?: boolean } = {}) {
     const { rows } = await this.db.query<SandboxMethodRow>(
-      `select * from sandbox_method_payments where ref = $1${opts.lock ? ' for update' : ''}`, [ref],
+      `select * from sandbox_method_payments where ref = $1${opts.lock ? ' for update' : ''}`,
+      [ref],
     );
     const r = rows[0];
-    return r ? { ...r, amount: Number(r.amount), captured: Number(r.captured), refunded: Number(r.refunded) } : undefined;
+    return r
+      ? { ...r, amount: Number(r.amount), captured: Number(r.captured), refunded: Number(r.refunded) }
+      : undefined;
   }
 
   async sandboxByOut(outTradeNo: string) {
-    const { rows } = await this.db.query<{ ref: string }>('select ref from sandbox_method_payments where out_trade_no = $1', [outTradeNo]);
+    const { rows } = await this.db.query<{ ref: string }>(
+      'select ref from sandbox_method_payments where out_trade_no = $1',
+      [outTradeNo],
+    );
     return rows[0] ? this.sandboxFind(rows[0].ref) : undefined;
   }
 
-  async sandboxSet(ref: string, s: { state?: ExternalState; captured?: number; refunded?: number; failureCode?: string | null }) {
+  async sandboxSet(
+    ref: string,
+    s: { state?: ExternalState; captured?: number; refunded?: number; failureCode?: string | null },
+  ) {
     await this.db.query(
       `update sandbox_method_payments set state = coalesce($2, state), captured = coalesce($3, captured),
          refunded = coalesce($4, refunded), failure_code = coalesce($5, failure_code) where ref = $1`,

@@ -16,7 +16,16 @@
 import { randomToken } from '../../../lib/ids.ts';
 import { NotSupported } from '../provider.ts';
 import type { Clock } from '../../../lib/clock.ts';
-import { ProviderError, type AdapterDeps, type MethodDefinition, type StartInput, type StatusResult, type Action, type SaveCardInput, type SavedCardRef } from './adapter.ts';
+import {
+  ProviderError,
+  type AdapterDeps,
+  type MethodDefinition,
+  type StartInput,
+  type StatusResult,
+  type Action,
+  type SaveCardInput,
+  type SavedCardRef,
+} from './adapter.ts';
 import { MethodProvider } from './external.ts';
 import type { ExternalRepository, SandboxMethodRow } from './repository.ts';
 
@@ -43,7 +52,11 @@ const digits = (s: string | undefined) => (s ?? '').replace(/\D/g, '');
 
 /** A method's test mode: the real method's definition, the provider's side modelled in our database. */
 export class SandboxMethod extends MethodProvider {
-  constructor(def: MethodDefinition, private readonly d: SandboxMethodDeps, deps: AdapterDeps) {
+  constructor(
+    def: MethodDefinition,
+    private readonly d: SandboxMethodDeps,
+    deps: AdapterDeps,
+  ) {
     super(def, deps);
   }
 
@@ -57,7 +70,10 @@ export class SandboxMethod extends MethodProvider {
   }
 
   private pushOutcome(phone: string) {
-    return this.definition.testValues?.find((v) => v.outcome !== 'succeeds' && digits(v.value) === phone && phone.length > 0)?.outcome ?? 'succeeds';
+    return (
+      this.definition.testValues?.find((v) => v.outcome !== 'succeeds' && digits(v.value) === phone && phone.length > 0)
+        ?.outcome ?? 'succeeds'
+    );
   }
 
   private async row(ref: string, lock = false) {
@@ -72,8 +88,10 @@ export class SandboxMethod extends MethodProvider {
     const kind = this.kindOfType(input.payType);
     if (input.amount <= 0) throw new ProviderError('invalid_amount', 'The amount must be greater than zero.', 400);
     const typeCurrencies = def.payTypes.find((t) => t.type === input.payType)?.currencies;
-    if (typeCurrencies && !typeCurrencies.includes(input.currency)) throw new ProviderError('currency_not_supported', `${input.currency} is not supported.`, 400);
-    if (def.currencies && !def.currencies.includes(input.currency)) throw new ProviderError('currency_not_supported', `${input.currency} is not supported.`, 400);
+    if (typeCurrencies && !typeCurrencies.includes(input.currency))
+      throw new ProviderError('currency_not_supported', `${input.currency} is not supported.`, 400);
+    if (def.currencies && !def.currencies.includes(input.currency))
+      throw new ProviderError('currency_not_supported', `${input.currency} is not supported.`, 400);
     const prior = await d.repo.sandboxByOut(input.outTradeNo);
     const now = d.clock.now();
     const ref = prior?.ref ?? `sbx_${randomToken(12)}`;
@@ -88,25 +106,46 @@ export class SandboxMethod extends MethodProvider {
       }
       if (kind === 'card') {
         const saved = input.card?.saved;
-        const outcome = saved ? await d.sandboxCards?.outcome(saved.cardRef) : input.card?.token ? await d.cardOutcome(input.card.token) : undefined;
+        const outcome = saved
+          ? await d.sandboxCards?.outcome(saved.cardRef)
+          : input.card?.token
+            ? await d.cardOutcome(input.card.token)
+            : undefined;
         if (!outcome) throw new ProviderError('token_invalid', 'The card token is unknown or was used.', 400);
         if (outcome === 'ok') state = input.capture === 'manual' ? 'authorized' : 'paid';
         else [state, failure] = ['failed', outcome];
       }
       await d.repo.sandboxInsert({
-        ref, pay_type: input.payType, out_trade_no: input.outTradeNo, amount: input.amount, currency: input.currency, capture: input.capture,
-        phone: phone || null, state, failure_code: failure, created_at: now, decide_at: decideAt,
+        ref,
+        pay_type: input.payType,
+        out_trade_no: input.outTradeNo,
+        amount: input.amount,
+        currency: input.currency,
+        capture: input.capture,
+        phone: phone || null,
+        state,
+        failure_code: failure,
+        created_at: now,
+        decide_at: decideAt,
       });
       if (state === 'paid') await d.repo.sandboxSet(ref, { captured: input.amount });
     }
     const r = await this.row(ref);
     const checkout = `${SANDBOX_CHECKOUT_PATH}${ref}`;
     const action: Action =
-      r.state !== 'pending' ? { kind: 'none' }
-      : kind === 'push' ? { kind: 'push' }
-      : kind === 'form' ? { kind: 'form', url: checkout, fields: { PAY_REQUEST_ID: ref } }
-      : kind === 'jsapi' ? { kind: 'jsapi', bridge: input.payType === 'ALIPAY' ? 'alipay' : 'wechat', params: { sandboxCheckout: checkout } }
-      : { kind: 'redirect', url: checkout };
+      r.state !== 'pending'
+        ? { kind: 'none' }
+        : kind === 'push'
+          ? { kind: 'push' }
+          : kind === 'form'
+            ? { kind: 'form', url: checkout, fields: { PAY_REQUEST_ID: ref } }
+            : kind === 'jsapi'
+              ? {
+                  kind: 'jsapi',
+                  bridge: input.payType === 'ALIPAY' ? 'alipay' : 'wechat',
+                  params: { sandboxCheckout: checkout },
+                }
+              : { kind: 'redirect', url: checkout };
     return { ref, state: r.state, action, ...(r.failure_code ? { failureCode: r.failure_code } : {}) };
   }
 
@@ -128,21 +167,24 @@ export class SandboxMethod extends MethodProvider {
     const r = await this.row(ref, true);
     if (r.state === 'paid' && r.captured === amount) return; // a replayed capture
     if (r.state !== 'authorized') throw new ProviderError('invalid_state', `Payment ${ref} is ${r.state}.`, 409);
-    if (amount <= 0 || amount > r.amount) throw new ProviderError('amount_too_large', 'Capture above the authorised amount.', 400);
+    if (amount <= 0 || amount > r.amount)
+      throw new ProviderError('amount_too_large', 'Capture above the authorised amount.', 400);
     await this.d.repo.sandboxSet(ref, { state: 'paid', captured: amount });
   }
 
   override async voidPayment(ref: string) {
     const r = await this.row(ref, true);
     if (r.state === 'cancelled') return;
-    if (r.state !== 'authorized' && r.state !== 'pending') throw new ProviderError('invalid_state', `Payment ${ref} is ${r.state}.`, 409);
+    if (r.state !== 'authorized' && r.state !== 'pending')
+      throw new ProviderError('invalid_state', `Payment ${ref} is ${r.state}.`, 409);
     await this.d.repo.sandboxSet(ref, { state: 'cancelled', failureCode: 'voided' });
   }
 
   async refundPayment(ref: string, amount: number) {
     const r = await this.row(ref, true);
     if (r.state !== 'paid') throw new ProviderError('invalid_state', `Payment ${ref} is ${r.state}.`, 409);
-    if (amount <= 0 || r.refunded + amount > r.captured) throw new ProviderError('amount_too_large', 'Refund above what was captured.', 400);
+    if (amount <= 0 || r.refunded + amount > r.captured)
+      throw new ProviderError('amount_too_large', 'Refund above what was captured.', 400);
     await this.d.repo.sandboxSet(ref, { refunded: r.refunded + amount });
   }
 
@@ -154,8 +196,18 @@ export class SandboxMethod extends MethodProvider {
   override async saveCardToken(input: SaveCardInput) {
     if (!this.d.sandboxCards) throw new NotSupported(this.id, 'cardSaving');
     const r = await this.d.sandboxCards.save(input.token);
-    if ('failure' in r) throw new ProviderError(r.failure, r.failure === 'token_invalid' ? 'The card token is unknown or was used.' : 'Your card was declined.', 400);
-    return { customerRef: input.customerRef ?? `sbxcus_${randomToken(12)}`, cardRef: r.ref, brand: r.brand, last4: r.last4 };
+    if ('failure' in r)
+      throw new ProviderError(
+        r.failure,
+        r.failure === 'token_invalid' ? 'The card token is unknown or was used.' : 'Your card was declined.',
+        400,
+      );
+    return {
+      customerRef: input.customerRef ?? `sbxcus_${randomToken(12)}`,
+      cardRef: r.ref,
+      brand: r.brand,
+      last4: r.last4,
+    };
   }
 
   override async removeCard(saved: SavedCardRef) {
@@ -174,13 +226,21 @@ export class SandboxMethod extends MethodProvider {
 
   private async decide(r: SandboxMethodRow, approve: boolean, failure = 'declined') {
     const { repo } = this.d;
-    if (approve) await repo.sandboxSet(r.ref, { state: r.capture === 'manual' ? 'authorized' : 'paid', captured: r.capture === 'manual' ? 0 : r.amount });
+    if (approve)
+      await repo.sandboxSet(r.ref, {
+        state: r.capture === 'manual' ? 'authorized' : 'paid',
+        captured: r.capture === 'manual' ? 0 : r.amount,
+      });
     else await repo.sandboxSet(r.ref, { state: 'failed', failureCode: failure });
   }
 }
 
 const statusOf = (r: SandboxMethodRow): StatusResult => ({
-  ref: r.ref, state: r.state, amount: r.amount, currency: r.currency, ...(r.failure_code ? { failureCode: r.failure_code } : {}),
+  ref: r.ref,
+  state: r.state,
+  amount: r.amount,
+  currency: r.currency,
+  ...(r.failure_code ? { failureCode: r.failure_code } : {}),
 });
 
 /** The customer's answer on the sandbox's checkout page. */
@@ -188,7 +248,11 @@ export async function sandboxDecide(repo: ExternalRepository, ref: string, appro
   const r = await repo.sandboxFind(ref, { lock: true });
   if (!r) return undefined;
   if (r.state === 'pending') {
-    if (approve) await repo.sandboxSet(ref, { state: r.capture === 'manual' ? 'authorized' : 'paid', captured: r.capture === 'manual' ? 0 : r.amount });
+    if (approve)
+      await repo.sandboxSet(ref, {
+        state: r.capture === 'manual' ? 'authorized' : 'paid',
+        captured: r.capture === 'manual' ? 0 : r.amount,
+      });
     else await repo.sandboxSet(ref, { state: 'cancelled', failureCode: 'cancelled' });
   }
   return r;

@@ -14,7 +14,11 @@ const stripeType = (type: string) => STRIPE_TYPES.find((t) => t.type === type)!;
 /** Apple Pay and Google Pay: a card underneath, so they hold, capture and refund as the card does. */
 export const stripeWalletsTestDefinition: MethodDefinition = {
   id: 'stripe-wallets',
-  payTypes: ['APPLE_PAY', 'GOOGLE_PAY'].map((type) => ({ type, kind: 'redirect' as const, label: stripeType(type).label })),
+  payTypes: ['APPLE_PAY', 'GOOGLE_PAY'].map((type) => ({
+    type,
+    kind: 'redirect' as const,
+    label: stripeType(type).label,
+  })),
   capabilities: { hold: true, partialCapture: true, offSession: false, refund: true, payout: false, webhook: false },
   required: [],
   cardProviderTypes: true,

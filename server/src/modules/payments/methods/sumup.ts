@@ -176,18 +176,26 @@ export class SumUpAdapter extends MethodProvider {
       const found = await this.byReference(input.outTradeNo);
       if (!found) throw err;
       if (found.amount !== undefined && toMinor(found.amount, found.currency ?? input.currency) !== input.amount) {
-        throw new ProviderError('DUPLICATED_CHECKOUT', 'SumUp: a checkout with this reference exists for another amount', 409);
+        throw new ProviderError(
+          'DUPLICATED_CHECKOUT',
+          'SumUp: a checkout with this reference exists for another amount',
+          409,
+        );
       }
       checkout = found;
     }
     const r = this.result(checkout);
-    if (r.state !== 'pending') return { ref: checkout.id, state: r.state, action: { kind: 'none' }, failureCode: r.failureCode };
+    if (r.state !== 'pending')
+      return { ref: checkout.id, state: r.state, action: { kind: 'none' }, failureCode: r.failureCode };
     if (!checkout.hosted_checkout_url) throw new ProviderError('bad_response', 'SumUp returned no hosted_checkout_url');
     return { ref: checkout.id, state: 'pending', action: { kind: 'redirect', url: checkout.hosted_checkout_url } };
   }
 
   private async byReference(reference: string): Promise<SumUpCheckout | undefined> {
-    const { data } = await this.call<SumUpCheckout[]>('GET', `/v0.1/checkouts?checkout_reference=${encodeURIComponent(reference)}`);
+    const { data } = await this.call<SumUpCheckout[]>(
+      'GET',
+      `/v0.1/checkouts?checkout_reference=${encodeURIComponent(reference)}`,
+    );
     return (Array.isArray(data) ? data : []).find((c) => c.checkout_reference === reference);
   }
 
@@ -209,12 +217,16 @@ export class SumUpAdapter extends MethodProvider {
   }
 
   async refundPayment(ref: string, amount: number, _call?: ProviderCall): Promise<void> {
-    if (!Number.isInteger(amount) || amount <= 0) throw new ProviderError('invalid_amount', 'SumUp: refund amount must be positive', 400);
+    if (!Number.isInteger(amount) || amount <= 0)
+      throw new ProviderError('invalid_amount', 'SumUp: refund amount must be positive', 400);
     const c = await this.checkout(ref);
-    if (c.status !== 'PAID') throw new ProviderError('not_paid', `SumUp checkout ${ref} is ${c.status ?? 'unknown'}, nothing to refund`, 409);
+    if (c.status !== 'PAID')
+      throw new ProviderError('not_paid', `SumUp checkout ${ref} is ${c.status ?? 'unknown'}, nothing to refund`, 409);
     const txn = (c.transactions ?? []).find((t) => t.status === 'SUCCESSFUL') ?? c.transactions?.[0];
     if (!txn) throw new ProviderError('bad_response', `SumUp checkout ${ref} is PAID without a transaction`);
-    await this.call('POST', `/v0.1/me/refund/${encodeURIComponent(txn.id)}`, { amount: toMajor(amount, c.currency ?? txn.currency ?? 'EUR') });
+    await this.call('POST', `/v0.1/me/refund/${encodeURIComponent(txn.id)}`, {
+      amount: toMajor(amount, c.currency ?? txn.currency ?? 'EUR'),
+    });
   }
 
   async readNotification(req: NotificationRequest): Promise<Notification | null> {
@@ -242,6 +254,11 @@ export class SumUpAdapter extends MethodProvider {
     if (c.merchant_code && c.merchant_code !== this.config.merchantCode) return null;
     // The body names only the checkout: the status read back keeps two different changes of one checkout apart,
     // while a redelivery of the same change keeps its id. The state is left to status() (the service asks it).
-    return { eventId: `sumup:${c.id}:${c.status ?? 'UNKNOWN'}:${hash}`, ref: c.id, outTradeNo: c.checkout_reference, ack };
+    return {
+      eventId: `sumup:${c.id}:${c.status ?? 'UNKNOWN'}:${hash}`,
+      ref: c.id,
+      outTradeNo: c.checkout_reference,
+      ack,
+    };
   }
 }

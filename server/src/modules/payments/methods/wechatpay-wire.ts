@@ -8,7 +8,11 @@ export const DEFAULT_BASE = 'https://api.mch.weixin.qq.com';
 export const SCORE = 'score:';
 /** Notifications and answers older or newer than this are refused (WeChat's recommendation: 5 minutes). */
 export const MAX_SKEW_S = 300;
-export const ACK = { status: 200, contentType: 'application/json', body: JSON.stringify({ code: 'SUCCESS', message: '成功' }) };
+export const ACK = {
+  status: 200,
+  contentType: 'application/json',
+  body: JSON.stringify({ code: 'SUCCESS', message: '成功' }),
+};
 
 export interface Transaction {
   out_trade_no: string;
@@ -24,7 +28,12 @@ export interface ServiceOrder {
   state_description?: string;
   total_amount?: number;
   risk_fund?: { name: string; amount: number };
-  collection?: { state?: string; total_amount?: number; paid_amount?: number; details?: { seq?: number; amount: number; transaction_id?: string }[] };
+  collection?: {
+    state?: string;
+    total_amount?: number;
+    paid_amount?: number;
+    details?: { seq?: number; amount: number; transaction_id?: string }[];
+  };
 }
 
 export interface Refund {
@@ -35,16 +44,20 @@ export interface Refund {
 
 /** Integer minor units → fen; WeChat Pay's JSAPI and pay score take CNY only. */
 export function toFen(amount: number, currency: string): number {
-  if (currency.toUpperCase() !== 'CNY') throw new ProviderError('currency_not_supported', `WeChat Pay takes CNY, not ${currency}`, 400);
+  if (currency.toUpperCase() !== 'CNY')
+    throw new ProviderError('currency_not_supported', `WeChat Pay takes CNY, not ${currency}`, 400);
   const exp = currencyScale(currency);
   const fen = Math.round(amount * 10 ** (2 - exp));
-  if (!Number.isInteger(amount) || fen < 1) throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${amount}`, 400);
+  if (!Number.isInteger(amount) || fen < 1)
+    throw new ProviderError('invalid_amount', `amount must be a positive integer of minor units: ${amount}`, 400);
   return fen;
 }
 
 /** out_refund_no: 1–64 of [0-9A-Za-z_-|*@]; a key outside that is hashed (stable, so a retry reuses it). */
 export function refundNo(key: string, part = 0): string {
-  const base = /^[0-9A-Za-z_\-|*@]{1,60}$/.test(key) ? key : createHash('sha256').update(key).digest('hex').slice(0, 40);
+  const base = /^[0-9A-Za-z_\-|*@]{1,60}$/.test(key)
+    ? key
+    : createHash('sha256').update(key).digest('hex').slice(0, 40);
   return part === 0 ? base : `${base}-${part}`;
 }
 
@@ -68,7 +81,10 @@ export function tradeState(t: Transaction): { state: ExternalState; failureCode?
     case 'REVOKED':
       return { state: 'cancelled' };
     case 'PAYERROR':
-      return { state: 'failed', failureCode: /余额不足|insufficient/i.test(t.trade_state_desc ?? '') ? 'insufficient_funds' : 'declined' };
+      return {
+        state: 'failed',
+        failureCode: /余额不足|insufficient/i.test(t.trade_state_desc ?? '') ? 'insufficient_funds' : 'declined',
+      };
     default: // NOTPAY, USERPAYING, ACCEPT
       return { state: 'pending' };
   }
@@ -89,6 +105,7 @@ export function scoreState(o: ServiceOrder): ExternalState {
 }
 
 export function header(h: NotificationRequest['headers'], name: string): string | undefined {
-  const v = h[name] ?? h[name.toLowerCase()] ?? Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
+  const v =
+    h[name] ?? h[name.toLowerCase()] ?? Object.entries(h).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1];
   return Array.isArray(v) ? v[0] : v;
 }

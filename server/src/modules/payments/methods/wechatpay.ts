@@ -24,13 +24,47 @@
 //
 // Refs: a JSAPI payment is addressed by our out_trade_no (WeChat's transaction_id exists only once paid); a pay-score
 // order by `score:` + out_order_no.
-import { createDecipheriv, createHmac, createPrivateKey, createPublicKey, createSign, createVerify, type KeyObject } from 'node:crypto';
-import { ProviderError, type AdapterDefinition, type AdapterDeps, type Notification, type NotificationRequest, type ProviderCall, type StartInput, type StartResult, type StatusResult } from './adapter.ts';
+import {
+  createDecipheriv,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  createSign,
+  createVerify,
+  type KeyObject,
+} from 'node:crypto';
+import {
+  ProviderError,
+  type AdapterDefinition,
+  type AdapterDeps,
+  type Notification,
+  type NotificationRequest,
+  type ProviderCall,
+  type StartInput,
+  type StartResult,
+  type StatusResult,
+} from './adapter.ts';
 import { MethodProvider } from './external.ts';
 import { httpClient, type HttpClient } from './http.ts';
 import { wechatpayBills } from '../settlements/wechatpay.ts';
 import type { Settlements } from '../provider.ts';
-import { DEFAULT_BASE, SCORE, MAX_SKEW_S, ACK, type Transaction, type ServiceOrder, type Refund, toFen, refundNo, nonce, cst, pem, tradeState, scoreState, header } from './wechatpay-wire.ts';
+import {
+  DEFAULT_BASE,
+  SCORE,
+  MAX_SKEW_S,
+  ACK,
+  type Transaction,
+  type ServiceOrder,
+  type Refund,
+  toFen,
+  refundNo,
+  nonce,
+  cst,
+  pem,
+  tradeState,
+  scoreState,
+  header,
+} from './wechatpay-wire.ts';
 export { refundNo } from './wechatpay-wire.ts';
 
 export type WechatPayConfig = {
@@ -80,7 +114,10 @@ export class WechatPay extends MethodProvider {
 
   private readonly http: HttpClient;
 
-  constructor(private readonly c: WechatPayConfig, deps: AdapterDeps) {
+  constructor(
+    private readonly c: WechatPayConfig,
+    deps: AdapterDeps,
+  ) {
     super(wechatpayDefinition, deps);
     this.base = (c.apiBase || DEFAULT_BASE).replace(/\/+$/, '');
     this.http = httpClient('WeChat Pay', deps);
@@ -104,7 +141,8 @@ export class WechatPay extends MethodProvider {
     const sig = get('Wechatpay-Signature');
     const serial = get('Wechatpay-Serial');
     if (!ts || !n || !sig || serial !== this.c.platformSerial) return false;
-    if (!/^\d+$/.test(ts) || Math.abs(Math.floor(this.deps.now().getTime() / 1000) - Number(ts)) > MAX_SKEW_S) return false;
+    if (!/^\d+$/.test(ts) || Math.abs(Math.floor(this.deps.now().getTime() / 1000) - Number(ts)) > MAX_SKEW_S)
+      return false;
     try {
       return createVerify('RSA-SHA256').update(`${ts}\n${n}\n${body}\n`).verify(this.platformKey, sig, 'base64');
     } catch {
@@ -122,7 +160,19 @@ export class WechatPay extends MethodProvider {
 
   /** The daily trade bills of [from, to) as settlement lines (settlements/wechatpay.ts). */
   override settlements(from: Date, to: Date): Promise<Settlements> {
-    return Promise.resolve({ cumulative: false, pages: wechatpayBills({ get: (u) => this.call('GET', u), authorization: (u) => this.authorization('GET', u, ''), base: this.base, fetch: this.deps.fetch }, from, to) });
+    return Promise.resolve({
+      cumulative: false,
+      pages: wechatpayBills(
+        {
+          get: (u) => this.call('GET', u),
+          authorization: (u) => this.authorization('GET', u, ''),
+          base: this.base,
+          fetch: this.deps.fetch,
+        },
+        from,
+        to,
+      ),
+    });
   }
 
   /** One signed API call; the answer's signature is checked; WeChat's error envelope {code, message} → ProviderError. */
@@ -143,13 +193,21 @@ export class WechatPay extends MethodProvider {
     const text = res.text;
     if (res.status >= 200 && res.status < 300) {
       if (!this.verified((h) => res.headers.get(h) ?? undefined, text)) {
-        throw new ProviderError('bad_signature', `WeChat Pay answer to ${method} ${url.split('?')[0]} failed signature verification`, res.status);
+        throw new ProviderError(
+          'bad_signature',
+          `WeChat Pay answer to ${method} ${url.split('?')[0]} failed signature verification`,
+          res.status,
+        );
       }
       if (!text) return undefined as T;
       try {
         return JSON.parse(text) as T;
       } catch {
-        throw new ProviderError('bad_response', `WeChat Pay answered ${res.status} with a body that is not JSON`, res.status);
+        throw new ProviderError(
+          'bad_response',
+          `WeChat Pay answered ${res.status} with a body that is not JSON`,
+          res.status,
+        );
       }
     }
     let err: { code?: string; message?: string } = {};
@@ -158,7 +216,11 @@ export class WechatPay extends MethodProvider {
     } catch {
       /* not WeChat's envelope (a gateway error) */
     }
-    throw new ProviderError(err.code ?? (res.status >= 500 ? 'SYSTEM_ERROR' : 'bad_response'), err.message ?? `WeChat Pay answered ${res.status}`, res.status);
+    throw new ProviderError(
+      err.code ?? (res.status >= 500 ? 'SYSTEM_ERROR' : 'bad_response'),
+      err.message ?? `WeChat Pay answered ${res.status}`,
+      res.status,
+    );
   }
 
   async start(input: StartInput): Promise<StartResult> {
@@ -184,14 +246,20 @@ export class WechatPay extends MethodProvider {
     return {
       ref: input.outTradeNo,
       state: 'pending',
-      action: { kind: 'jsapi', bridge: 'wechat', params: { appId: this.c.appId, timeStamp, nonceStr, package: pkg, signType: 'RSA', paySign } },
+      action: {
+        kind: 'jsapi',
+        bridge: 'wechat',
+        params: { appId: this.c.appId, timeStamp, nonceStr, package: pkg, signType: 'RSA', paySign },
+      },
     };
   }
 
   /** WeChat Pay H5: the order, and the page the phone's browser opens (h5_url, coming back to returnUrl). */
   private async startH5(input: StartInput, fen: number): Promise<StartResult> {
-    if (input.capture === 'manual') throw new ProviderError('not_supported', 'WeChat Pay H5 charges at once: no hold', 400);
-    if (!input.payer.ip) throw new ProviderError('missing_ip', 'WeChat Pay H5 needs the payer\'s IP address (payer_client_ip)', 400);
+    if (input.capture === 'manual')
+      throw new ProviderError('not_supported', 'WeChat Pay H5 charges at once: no hold', 400);
+    if (!input.payer.ip)
+      throw new ProviderError('missing_ip', "WeChat Pay H5 needs the payer's IP address (payer_client_ip)", 400);
     const { h5_url } = await this.call<{ h5_url: string }>('POST', '/v3/pay/transactions/h5', {
       appid: this.c.appId,
       mchid: this.c.mchId,
@@ -207,7 +275,8 @@ export class WechatPay extends MethodProvider {
   }
 
   private scoreConfig(): { serviceId: string; apiV2Key: string } {
-    if (!this.c.serviceId || !this.c.apiV2Key) throw new ProviderError('not_configured', 'WeChat Pay score needs serviceId and apiV2Key', 400);
+    if (!this.c.serviceId || !this.c.apiV2Key)
+      throw new ProviderError('not_configured', 'WeChat Pay score needs serviceId and apiV2Key', 400);
     return { serviceId: this.c.serviceId, apiV2Key: this.c.apiV2Key };
   }
 
@@ -234,12 +303,21 @@ export class WechatPay extends MethodProvider {
       sign_type: 'HMAC-SHA256',
     };
     fields.sign = v2Sign(fields, apiV2Key);
-    const queryString = ['mch_id', 'package', 'timestamp', 'nonce_str', 'sign_type', 'sign'].map((k) => `${k}=${encodeURIComponent(fields[k]!)}`).join('&');
-    return { ref: SCORE + input.outTradeNo, state: 'pending', action: { kind: 'jsapi', bridge: 'wechat', params: { businessType: 'wxpayScoreUse', queryString } } };
+    const queryString = ['mch_id', 'package', 'timestamp', 'nonce_str', 'sign_type', 'sign']
+      .map((k) => `${k}=${encodeURIComponent(fields[k]!)}`)
+      .join('&');
+    return {
+      ref: SCORE + input.outTradeNo,
+      state: 'pending',
+      action: { kind: 'jsapi', bridge: 'wechat', params: { businessType: 'wxpayScoreUse', queryString } },
+    };
   }
 
   private transaction(outTradeNo: string) {
-    return this.call<Transaction>('GET', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}?mchid=${encodeURIComponent(this.c.mchId)}`);
+    return this.call<Transaction>(
+      'GET',
+      `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}?mchid=${encodeURIComponent(this.c.mchId)}`,
+    );
   }
 
   private serviceOrder(outOrderNo: string) {
@@ -257,12 +335,18 @@ export class WechatPay extends MethodProvider {
     }
     const t = await this.transaction(ref || outTradeNo);
     const { state, failureCode } = tradeState(t);
-    return { ref, state, ...(t.amount?.total === undefined ? {} : { amount: t.amount.total, currency: t.amount.currency ?? 'CNY' }), ...(failureCode ? { failureCode } : {}) };
+    return {
+      ref,
+      state,
+      ...(t.amount?.total === undefined ? {} : { amount: t.amount.total, currency: t.amount.currency ?? 'CNY' }),
+      ...(failureCode ? { failureCode } : {}),
+    };
   }
 
   /** Pay score: completes the order for `amount` (≤ the risk fund); WeChat deducts it, retrying until it succeeds. */
   override async capturePayment(ref: string, amount: number, _call: ProviderCall): Promise<void> {
-    if (!ref.startsWith(SCORE)) throw new ProviderError('not_supported', 'a WeChat JSAPI payment is captured at once', 400);
+    if (!ref.startsWith(SCORE))
+      throw new ProviderError('not_supported', 'a WeChat JSAPI payment is captured at once', 400);
     const { serviceId } = this.scoreConfig();
     const outOrderNo = ref.slice(SCORE.length);
     const fen = toFen(amount, 'CNY');
@@ -270,7 +354,8 @@ export class WechatPay extends MethodProvider {
     // than was authorised.
     const o = await this.serviceOrder(outOrderNo);
     const held = o.risk_fund?.amount ?? 0;
-    if (fen > held) throw new ProviderError('amount_too_large', `capture ${fen} exceeds the pay-score risk fund ${held}`, 400);
+    if (fen > held)
+      throw new ProviderError('amount_too_large', `capture ${fen} exceeds the pay-score risk fund ${held}`, 400);
     await this.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(outOrderNo)}/complete`, {
       appid: this.c.appId,
       service_id: serviceId,
@@ -291,7 +376,9 @@ export class WechatPay extends MethodProvider {
       });
       return;
     }
-    await this.call('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(ref)}/close`, { mchid: this.c.mchId });
+    await this.call('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(ref)}/close`, {
+      mchid: this.c.mchId,
+    });
   }
 
   async refundPayment(ref: string, amount: number, call: ProviderCall): Promise<void> {
@@ -306,28 +393,54 @@ export class WechatPay extends MethodProvider {
     const o = await this.serviceOrder(ref.slice(SCORE.length));
     const paid = (o.collection?.details ?? []).filter((d) => d.transaction_id && d.amount > 0);
     const total = paid.reduce((s, d) => s + d.amount, 0);
-    if (o.state !== 'DONE' || total === 0) throw new ProviderError('not_paid', `WeChat Pay score order ${o.out_order_no} has nothing collected to refund`, 400);
+    if (o.state !== 'DONE' || total === 0)
+      throw new ProviderError(
+        'not_paid',
+        `WeChat Pay score order ${o.out_order_no} has nothing collected to refund`,
+        400,
+      );
     if (left > total) throw new ProviderError('INVALID_REQUEST', `refund ${left} exceeds the collected ${total}`, 400);
     for (const [i, d] of paid.entries()) {
       if (left <= 0) break;
       const part = Math.min(left, d.amount);
-      await this.refundOne({ transaction_id: d.transaction_id! }, part, d.amount, refundNo(call.idempotencyKey, paid.length > 1 ? i + 1 : 0));
+      await this.refundOne(
+        { transaction_id: d.transaction_id! },
+        part,
+        d.amount,
+        refundNo(call.idempotencyKey, paid.length > 1 ? i + 1 : 0),
+      );
       left -= part;
     }
   }
 
-  private async refundOne(target: { out_trade_no: string } | { transaction_id: string }, refund: number, total: number, outRefundNo: string) {
+  private async refundOne(
+    target: { out_trade_no: string } | { transaction_id: string },
+    refund: number,
+    total: number,
+    outRefundNo: string,
+  ) {
     const r = await this.call<Refund>('POST', '/v3/refund/domestic/refunds', {
       ...target,
       out_refund_no: outRefundNo,
       amount: { refund, total, currency: 'CNY' },
     });
-    if (r.status === 'CLOSED' || r.status === 'ABNORMAL') throw new ProviderError(`REFUND_${r.status}`, `WeChat Pay refund ${r.refund_id} is ${r.status}`);
+    if (r.status === 'CLOSED' || r.status === 'ABNORMAL')
+      throw new ProviderError(`REFUND_${r.status}`, `WeChat Pay refund ${r.refund_id} is ${r.status}`);
   }
 
   async readNotification(req: NotificationRequest): Promise<Notification | null> {
     if (!this.verified((h) => header(req.headers, h), req.rawBody)) return null;
-    let body: { id?: string; event_type?: string; resource?: { algorithm?: string; ciphertext: string; associated_data?: string; nonce: string; original_type?: string } };
+    let body: {
+      id?: string;
+      event_type?: string;
+      resource?: {
+        algorithm?: string;
+        ciphertext: string;
+        associated_data?: string;
+        nonce: string;
+        original_type?: string;
+      };
+    };
     try {
       body = JSON.parse(req.rawBody) as typeof body;
     } catch {
@@ -336,7 +449,9 @@ export class WechatPay extends MethodProvider {
     if (!body.id || !body.resource || body.resource.algorithm !== 'AEAD_AES_256_GCM') return null;
     let data: Record<string, unknown>;
     try {
-      data = JSON.parse(decrypt(this.c.apiV3Key, body.resource.nonce, body.resource.associated_data ?? '', body.resource.ciphertext)) as Record<string, unknown>;
+      data = JSON.parse(
+        decrypt(this.c.apiV3Key, body.resource.nonce, body.resource.associated_data ?? '', body.resource.ciphertext),
+      ) as Record<string, unknown>;
     } catch {
       return null;
     }
@@ -345,12 +460,26 @@ export class WechatPay extends MethodProvider {
       const o = data as unknown as ServiceOrder;
       const state = scoreState(o);
       const amount = state === 'paid' ? (o.collection?.paid_amount ?? o.total_amount) : o.risk_fund?.amount;
-      return { eventId: body.id, outTradeNo: o.out_order_no, ref: SCORE + o.out_order_no, state, ...(amount === undefined ? {} : { amount, currency: 'CNY' }), ack: ACK };
+      return {
+        eventId: body.id,
+        outTradeNo: o.out_order_no,
+        ref: SCORE + o.out_order_no,
+        state,
+        ...(amount === undefined ? {} : { amount, currency: 'CNY' }),
+        ack: ACK,
+      };
     }
     if (type.startsWith('TRANSACTION.')) {
       const t = data as unknown as Transaction;
       const { state } = tradeState(t);
-      return { eventId: body.id, outTradeNo: t.out_trade_no, ref: t.out_trade_no, state, ...(t.amount?.total === undefined ? {} : { amount: t.amount.total, currency: t.amount.currency ?? 'CNY' }), ack: ACK };
+      return {
+        eventId: body.id,
+        outTradeNo: t.out_trade_no,
+        ref: t.out_trade_no,
+        state,
+        ...(t.amount?.total === undefined ? {} : { amount: t.amount.total, currency: t.amount.currency ?? 'CNY' }),
+        ack: ACK,
+      };
     }
     // REFUND.SUCCESS / REFUND.ABNORMAL / REFUND.CLOSED and anything new: acknowledged, the payment's state unchanged.
     const outTradeNo = typeof data.out_trade_no === 'string' ? data.out_trade_no : undefined;

@@ -31,7 +31,12 @@ export interface BankPayoutStatus {
  * on by itself (our balance there is short): it waits for an operator. Any other error is transient (retried).
  */
 export class BankPayoutError extends Error {
-  constructor(readonly kind: 'invalid_account' | 'needs_operator', readonly code: string, message: string, readonly ref?: string) {
+  constructor(
+    readonly kind: 'invalid_account' | 'needs_operator',
+    readonly code: string,
+    message: string,
+    readonly ref?: string,
+  ) {
     super(message);
   }
 }

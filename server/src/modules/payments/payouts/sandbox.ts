@@ -18,7 +18,9 @@ export class SandboxBankRail implements BankPayoutRail {
   }
 
   status(_ref: string, input: BankPayoutInput): Promise<BankPayoutStatus> {
-    const bounces = Object.values(input.account).some((v) => v.replace(/\s/g, '').endsWith(SANDBOX_FAILING_ACCOUNT_SUFFIX));
+    const bounces = Object.values(input.account).some((v) =>
+      v.replace(/\s/g, '').endsWith(SANDBOX_FAILING_ACCOUNT_SUFFIX),
+    );
     return Promise.resolve(bounces ? { state: 'failed', failureCode: 'account_closed' } : { state: 'paid' });
   }
 }

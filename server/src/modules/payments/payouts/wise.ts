@@ -49,8 +49,16 @@ const RECIPIENT_TYPES: Record<string, { currency: string; type: string }> = {
 /** Statuses after which the payee does not get the money (it comes back to our balance). */
 const FAILED = new Set(['bounced_back', 'cancelled', 'funds_refunded', 'charged_back']);
 
-interface WiseErrors { errors?: { code?: string; message?: string; path?: string }[]; error?: string; error_description?: string }
-interface Transfer { id: number; status: string; customerTransactionId?: string }
+interface WiseErrors {
+  errors?: { code?: string; message?: string; path?: string }[];
+  error?: string;
+  error_description?: string;
+}
+interface Transfer {
+  id: number;
+  status: string;
+  customerTransactionId?: string;
+}
 
 /** A name-based UUID (version 5 layout over SHA-256) of our key: the same key always gives the same UUID. */
 export function transactionUuid(key: string): string {
@@ -71,7 +79,11 @@ export class WiseRail implements BankPayoutRail {
 
   private readonly http: HttpClient;
 
-  constructor(private readonly s: WiseSettings, fetchFn: typeof fetch = (...a) => fetch(...a), log?: HttpLog) {
+  constructor(
+    private readonly s: WiseSettings,
+    fetchFn: typeof fetch = (...a) => fetch(...a),
+    log?: HttpLog,
+  ) {
     this.http = httpClient('wise', { fetch: fetchFn, log });
     this.base = (s.apiBase ?? WISE_LIVE).replace(/\/+$/, '');
     this.channels = new Set(s.channels ?? ['payout-sepa']);
@@ -81,7 +93,11 @@ export class WiseRail implements BankPayoutRail {
     return this.channels.has(channel) && RECIPIENT_TYPES[channel]?.currency === currency;
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; data: T & WiseErrors }> {
+  private async call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; data: T & WiseErrors }> {
     const res = await this.http.json<T & WiseErrors>({
       method,
       url: `${this.base}${path}`,
@@ -94,24 +110,35 @@ export class WiseRail implements BankPayoutRail {
   private static failure(status: number, d: WiseErrors, what: string): ProviderError {
     const e = d.errors?.[0];
     const code = e?.code ?? d.error ?? `http_${status}`;
-    return new ProviderError(code, `Wise ${what}: ${status} ${e?.message ?? d.error_description ?? ''}${e?.path ? ` (${e.path})` : ''}`.trim(), status);
+    return new ProviderError(
+      code,
+      `Wise ${what}: ${status} ${e?.message ?? d.error_description ?? ''}${e?.path ? ` (${e.path})` : ''}`.trim(),
+      status,
+    );
   }
 
   /** The payee as a Wise recipient account (a refused account is invalid_account: the withdrawal is rejected). */
   private async recipient(input: BankPayoutInput): Promise<number> {
     const kind = RECIPIENT_TYPES[input.channel];
-    if (!kind) throw new BankPayoutError('invalid_account', 'channel_unsupported', `Wise does not pay channel ${input.channel}`);
+    if (!kind)
+      throw new BankPayoutError('invalid_account', 'channel_unsupported', `Wise does not pay channel ${input.channel}`);
     const a = input.account;
     const details: Record<string, unknown> = { legalType: 'PRIVATE' };
     if (kind.type === 'iban') details.iban = (a.iban ?? '').replace(/\s/g, '').toUpperCase();
     else {
       Object.assign(details, {
-        abartn: a.routingNumber, accountNumber: a.accountNumber, accountType: (a.accountType ?? '').toUpperCase(),
+        abartn: a.routingNumber,
+        accountNumber: a.accountNumber,
+        accountType: (a.accountType ?? '').toUpperCase(),
         address: { country: 'US', city: a.city, firstLine: a.addressLine, postCode: a.postCode, state: a.state },
       });
     }
     const r = await this.call<{ id: number }>('POST', '/v1/accounts', {
-      profile: Number(this.s.profileId), accountHolderName: a.accountHolder, currency: kind.currency, type: kind.type, details,
+      profile: Number(this.s.profileId),
+      accountHolderName: a.accountHolder,
+      currency: kind.currency,
+      type: kind.type,
+      details,
     });
     if (r.status === 400 || r.status === 422) {
       const e = accountRefusal(r.data);
@@ -125,21 +152,36 @@ export class WiseRail implements BankPayoutRail {
     const customerTransactionId = transactionUuid(input.idempotencyKey);
     const account = await this.recipient(input);
     const quote = await this.call<{ id: string }>('POST', `/v3/profiles/${this.s.profileId}/quotes`, {
-      sourceCurrency: input.currency, targetCurrency: input.currency, targetAmount: toMajor(input.amount, input.currency),
-      targetAccount: account, payOut: 'BANK_TRANSFER',
+      sourceCurrency: input.currency,
+      targetCurrency: input.currency,
+      targetAmount: toMajor(input.amount, input.currency),
+      targetAccount: account,
+      payOut: 'BANK_TRANSFER',
     });
     if (quote.status >= 300 || !quote.data.id) throw WiseRail.failure(quote.status, quote.data, 'quote');
     const t = await this.call<Transfer>('POST', '/v1/transfers', {
-      targetAccount: account, quoteUuid: quote.data.id, customerTransactionId, details: { reference: input.withdrawalId },
+      targetAccount: account,
+      quoteUuid: quote.data.id,
+      customerTransactionId,
+      details: { reference: input.withdrawalId },
     });
     if (t.status >= 300 || typeof t.data.id !== 'number') throw WiseRail.failure(t.status, t.data, 'transfer');
     const ref = String(t.data.id);
     // Only a transfer still waiting for its money is funded: a retry finds it funded (processing or later).
     if (t.data.status !== 'incoming_payment_waiting') return { ref };
-    const f = await this.call<{ status?: string; errorCode?: string | null }>('POST', `/v3/profiles/${this.s.profileId}/transfers/${ref}/payments`, { type: 'BALANCE' });
+    const f = await this.call<{ status?: string; errorCode?: string | null }>(
+      'POST',
+      `/v3/profiles/${this.s.profileId}/transfers/${ref}/payments`,
+      { type: 'BALANCE' },
+    );
     if (f.status < 300 && f.data.status === 'COMPLETED') return { ref };
     if (f.status < 300 && f.data.status === 'REJECTED') {
-      throw new BankPayoutError('needs_operator', f.data.errorCode ?? 'funding_rejected', `Wise refused to fund transfer ${ref}: ${f.data.errorCode ?? ''}`, ref);
+      throw new BankPayoutError(
+        'needs_operator',
+        f.data.errorCode ?? 'funding_rejected',
+        `Wise refused to fund transfer ${ref}: ${f.data.errorCode ?? ''}`,
+        ref,
+      );
     }
     // A fund that raced another (the transfer was funded meanwhile) is fine: the transfer's state decides.
     const now = await this.transfer(ref);
@@ -149,7 +191,8 @@ export class WiseRail implements BankPayoutRail {
 
   private async transfer(ref: string): Promise<Transfer> {
     const r = await this.call<Transfer>('GET', `/v1/transfers/${encodeURIComponent(ref)}`);
-    if (r.status >= 300 || typeof r.data.status !== 'string') throw WiseRail.failure(r.status, r.data, 'transfer status');
+    if (r.status >= 300 || typeof r.data.status !== 'string')
+      throw WiseRail.failure(r.status, r.data, 'transfer status');
     return r.data;
   }
 
@@ -163,5 +206,8 @@ export class WiseRail implements BankPayoutRail {
 
 function accountRefusal(d: WiseErrors): { code: string; message: string } {
   const e = d.errors?.[0];
-  return { code: e?.code ?? 'NOT_VALID', message: `${e?.message ?? 'account refused'}${e?.path ? ` (${e.path})` : ''}` };
+  return {
+    code: e?.code ?? 'NOT_VALID',
+    message: `${e?.message ?? 'account refused'}${e?.path ? ` (${e.path})` : ''}`,
+  };
 }

@@ -9,7 +9,14 @@ import type { Clock } from '../../../lib/clock.ts';
 import type { ProviderRegistry } from '../provider.ts';
 import type { MethodProvider } from '../methods/external.ts';
 import type { SdkOrigins } from '../methods/adapter.ts';
-import { cardTypes, DEFINITIONS, methodProviders, methodsCsp, type MethodProvidersDeps, type MethodsConfig } from '../methods/registry.ts';
+import {
+  cardTypes,
+  DEFINITIONS,
+  methodProviders,
+  methodsCsp,
+  type MethodProvidersDeps,
+  type MethodsConfig,
+} from '../methods/registry.ts';
 import type { Queryable } from '../../../db/db.ts';
 import { PaymentSettingsRepository, type SettingsRow } from './repository.ts';
 import { openValue, paymentSettingsKey, type SettingsKey } from './seal.ts';
@@ -30,7 +37,10 @@ export interface LiveMethodsDeps {
 }
 
 /** Console settings opened: agent → method → { enabled, keys }. */
-export type OpenedSettings = Map<string, Map<string, { enabled: boolean; keys: Record<string, string>; row: SettingsRow }>>;
+export type OpenedSettings = Map<
+  string,
+  Map<string, { enabled: boolean; keys: Record<string, string>; row: SettingsRow }>
+>;
 
 export class LiveMethods {
   private onProvider?: (agent: string, p: MethodProvider) => void;
@@ -95,7 +105,7 @@ export class LiveMethods {
 
   /** The console's settings, opened (a value that does not open is left out and reported). */
   async opened(rows?: SettingsRow[]): Promise<OpenedSettings> {
-    const all = rows ?? await this.d.repo.all();
+    const all = rows ?? (await this.d.repo.all());
     const key = all.some((r) => Object.keys(r.sealed_keys).length) ? await this.d.key() : undefined;
     const out: OpenedSettings = new Map();
     for (const r of all) {
@@ -136,7 +146,8 @@ export class LiveMethods {
       this.registered.set(p.id, p);
     };
     for (const [agent, methods] of Object.entries(kept)) {
-      for (const [id, cfg] of Object.entries(methods)) if (DEFINITIONS.some((x) => x.id === id) && complete(id, cfg)) register(make(agent, id, cfg));
+      for (const [id, cfg] of Object.entries(methods))
+        if (DEFINITIONS.some((x) => x.id === id) && complete(id, cfg)) register(make(agent, id, cfg));
     }
     for (const [agent, methods] of Object.entries(offered)) {
       next.set(agent, []);
@@ -168,7 +179,9 @@ export class LiveMethods {
     }
     const types = cardTypes(offered);
     const agents = new Set([...next.keys(), ...types.keys()]);
-    this.d.providers.setOffered(new Map([...agents].map((a) => [a, { methods: next.get(a) ?? [], cardTypes: types.get(a) ?? [] }])));
+    this.d.providers.setOffered(
+      new Map([...agents].map((a) => [a, { methods: next.get(a) ?? [], cardTypes: types.get(a) ?? [] }])),
+    );
     this.current = offered;
     this.stamp = stamp;
     this.checkedAt = this.d.clock.now().getTime();
@@ -226,9 +239,13 @@ export function merge(env: MethodsConfig, opened: OpenedSettings): { offered: Me
  * The live methods of an installation, loaded once before the first request; `settingsKey`: PAYMENT_SETTINGS_KEY
  * (the sandbox generates its own).
  */
-export async function liveMethods(o: Omit<LiveMethodsDeps, 'repo' | 'key'> & { db: Queryable; settingsKey?: string }): Promise<LiveMethods> {
+export async function liveMethods(
+  o: Omit<LiveMethodsDeps, 'repo' | 'key'> & { db: Queryable; settingsKey?: string },
+): Promise<LiveMethods> {
   const live = new LiveMethods({
-    ...o, repo: new PaymentSettingsRepository(o.db), key: paymentSettingsKey({ given: o.settingsKey, db: o.db, clock: o.clock, sandbox: o.build.sandbox }),
+    ...o,
+    repo: new PaymentSettingsRepository(o.db),
+    key: paymentSettingsKey({ given: o.settingsKey, db: o.db, clock: o.clock, sandbox: o.build.sandbox }),
   });
   await live.reload();
   return live;

@@ -18,22 +18,37 @@ export class PaymentSettingsRepository {
   constructor(private readonly db: Queryable) {}
 
   async all(): Promise<SettingsRow[]> {
-    const { rows } = await this.db.query<SettingsRow>(`select ${COLUMNS} from payment_method_settings order by agent_id, method`);
+    const { rows } = await this.db.query<SettingsRow>(
+      `select ${COLUMNS} from payment_method_settings order by agent_id, method`,
+    );
     return rows;
   }
 
   async ofAgent(agentId: string): Promise<SettingsRow[]> {
-    const { rows } = await this.db.query<SettingsRow>(`select ${COLUMNS} from payment_method_settings where agent_id = $1 order by method`, [agentId]);
+    const { rows } = await this.db.query<SettingsRow>(
+      `select ${COLUMNS} from payment_method_settings where agent_id = $1 order by method`,
+      [agentId],
+    );
     return rows;
   }
 
   async one(agentId: string, method: string): Promise<SettingsRow | undefined> {
-    const { rows } = await this.db.query<SettingsRow>(`select ${COLUMNS} from payment_method_settings where agent_id = $1 and method = $2 for update`, [agentId, method]);
+    const { rows } = await this.db.query<SettingsRow>(
+      `select ${COLUMNS} from payment_method_settings where agent_id = $1 and method = $2 for update`,
+      [agentId, method],
+    );
     return rows[0];
   }
 
   /** A first row for the agent and method; undefined when one was made in between (a concurrent first save). */
-  async insert(r: { agentId: string; method: string; enabled: boolean; sealedKeys: Record<string, string>; at: Date; by: string | null }): Promise<SettingsRow | undefined> {
+  async insert(r: {
+    agentId: string;
+    method: string;
+    enabled: boolean;
+    sealedKeys: Record<string, string>;
+    at: Date;
+    by: string | null;
+  }): Promise<SettingsRow | undefined> {
     const { rows } = await this.db.query<SettingsRow>(
       `insert into payment_method_settings (agent_id, method, enabled, sealed_keys, version, updated_at, updated_by) values ($1, $2, $3, $4, 1, $5, $6)
        on conflict (agent_id, method) do nothing returning ${COLUMNS}`,
@@ -43,7 +58,15 @@ export class PaymentSettingsRepository {
   }
 
   /** Saves over the version read; undefined when the row moved on since (someone saved in between). */
-  async update(r: { agentId: string; method: string; version: number; enabled: boolean; sealedKeys: Record<string, string>; at: Date; by: string | null }): Promise<SettingsRow | undefined> {
+  async update(r: {
+    agentId: string;
+    method: string;
+    version: number;
+    enabled: boolean;
+    sealedKeys: Record<string, string>;
+    at: Date;
+    by: string | null;
+  }): Promise<SettingsRow | undefined> {
     const { rows } = await this.db.query<SettingsRow>(
       `update payment_method_settings set enabled = $4, sealed_keys = $5, version = version + 1, updated_at = $6, updated_by = $7
        where agent_id = $1 and method = $2 and version = $3 returning ${COLUMNS}`,
@@ -54,7 +77,9 @@ export class PaymentSettingsRepository {
 
   /** A stamp that moves with every save (versions only grow; rows are never deleted): other processes reload on a change. */
   async stamp(): Promise<string> {
-    const { rows } = await this.db.query<{ n: number; v: string }>('select count(*)::int as n, coalesce(sum(version), 0)::text as v from payment_method_settings');
+    const { rows } = await this.db.query<{ n: number; v: string }>(
+      'select count(*)::int as n, coalesce(sum(version), 0)::text as v from payment_method_settings',
+    );
     return `${rows[0]!.n}:${rows[0]!.v}`;
   }
 }

@@ -42,12 +42,15 @@ export function openValue(key: Buffer, agentId: string, method: string, name: st
 /** The sealing key from `given` (PAYMENT_SETTINGS_KEY), or the installation's own with SANDBOX=on. */
 export function paymentSettingsKey(o: { given?: string; db: Queryable; clock: Clock; sandbox: boolean }): SettingsKey {
   const given = o.given || undefined;
-  if (given && given.length < SETTINGS_KEY_MIN_LENGTH) throw new Error(`PAYMENT_SETTINGS_KEY must be at least ${SETTINGS_KEY_MIN_LENGTH} characters`);
+  if (given && given.length < SETTINGS_KEY_MIN_LENGTH)
+    throw new Error(`PAYMENT_SETTINGS_KEY must be at least ${SETTINGS_KEY_MIN_LENGTH} characters`);
   let key: Promise<Buffer | undefined> | undefined;
   return () => {
-    key ??= given ? Promise.resolve(deriveSettingsKey(given))
-      : o.sandbox ? new SecretsRepository(o.db).get('sandbox.payment-settings-key', o.clock.now()).then(deriveSettingsKey)
-      : Promise.resolve(undefined);
+    key ??= given
+      ? Promise.resolve(deriveSettingsKey(given))
+      : o.sandbox
+        ? new SecretsRepository(o.db).get('sandbox.payment-settings-key', o.clock.now()).then(deriveSettingsKey)
+        : Promise.resolve(undefined);
     return key.catch((err: unknown) => {
       key = undefined; // a database hiccup: try again next time
       throw err;

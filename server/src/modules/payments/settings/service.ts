@@ -33,7 +33,13 @@ interface Known {
 }
 
 const KNOWN: Known[] = [
-  ...DEFINITIONS.map((d) => ({ id: d.id, labels: d.payTypes.map((t) => t.label), currencies: d.currencies, required: d.required, optional: d.optional ?? [] })),
+  ...DEFINITIONS.map((d) => ({
+    id: d.id,
+    labels: d.payTypes.map((t) => t.label),
+    currencies: d.currencies,
+    required: d.required,
+    optional: d.optional ?? [],
+  })),
   ...CARD_PROVIDER_TYPES.map((id) => ({ id, labels: ['Debit card'], required: [], optional: [] })),
 ];
 
@@ -46,13 +52,28 @@ export class PaymentSettingsService {
     const rows = await this.d.live.repo.ofAgent(agentId);
     const canSeal = (await this.d.live.key()) !== undefined;
     const own = rows.length > 0 || this.d.live.env[agentId] !== undefined;
-    return { agentId, own, canSeal, items: KNOWN.map((k) => this.shape(agentId, k, rows.find((r) => r.method === k.id))) };
+    return {
+      agentId,
+      own,
+      canSeal,
+      items: KNOWN.map((k) =>
+        this.shape(
+          agentId,
+          k,
+          rows.find((r) => r.method === k.id),
+        ),
+      ),
+    };
   }
 
   async one(scope: Scope, agentId: string, method: string): Promise<PaymentMethodSetting> {
     await this.agent(scope, agentId);
     const k = known(method);
-    return this.shape(agentId, k, (await this.d.live.repo.ofAgent(agentId)).find((r) => r.method === method));
+    return this.shape(
+      agentId,
+      k,
+      (await this.d.live.repo.ofAgent(agentId)).find((r) => r.method === method),
+    );
   }
 
   /**
@@ -61,14 +82,22 @@ export class PaymentSettingsService {
    * naming the missing ones); a key the adapter does not take is a 400 naming it; with SANDBOX=off and no PUBLIC_URL,
    * a method the provider must call back is refused (422), by the start-up check's rule (needsPublicUrl).
    */
-  async save(scope: Scope, actor: Actor, agentId: string, method: string, version: number, input: PaymentMethodSave): Promise<PaymentMethodSetting> {
+  async save(
+    scope: Scope,
+    actor: Actor,
+    agentId: string,
+    method: string,
+    version: number,
+    input: PaymentMethodSave,
+  ): Promise<PaymentMethodSetting> {
     await this.agent(scope, agentId);
     const k = known(method);
     const given = Object.entries(input.keys ?? {});
     const unknown = given.map(([n]) => n).filter((n) => !k.required.includes(n) && !k.optional.includes(n));
     if (unknown.length) throw badRequest('ops.error.paymentKeyUnknown', { key: unknown.join(', '), method });
     // Live, a method whose provider calls this server back cannot work without its public address (as at start-up).
-    if (input.enabled && !this.d.live.sandbox && needsPublicUrl([method], this.d.live.publicUrl)) throw refused('ops.error.paymentPublicUrl', { method });
+    if (input.enabled && !this.d.live.sandbox && needsPublicUrl([method], this.d.live.publicUrl))
+      throw refused('ops.error.paymentPublicUrl', { method });
     const writes = given.filter(([, v]) => v != null && v.trim() !== '');
     const key = writes.length ? await this.d.live.key() : undefined;
     if (writes.length && !key) throw conflict('ops.error.paymentSettingsKey');
@@ -85,16 +114,31 @@ export class PaymentSettingsService {
         const missing = k.required.filter((n) => !sealed[n] && !env[n]);
         if (missing.length) throw badRequest('ops.error.paymentKeyMissing', { key: missing.join(', '), method });
       }
-      const values = { agentId, method, enabled: input.enabled, sealedKeys: sealed, at: this.d.clock.now(), by: actor.staffId };
+      const values = {
+        agentId,
+        method,
+        enabled: input.enabled,
+        sealedKeys: sealed,
+        at: this.d.clock.now(),
+        by: actor.staffId,
+      };
       const next = row ? await this.d.live.repo.update({ ...values, version }) : await this.d.live.repo.insert(values);
       if (!next) throw staleVersion();
       // The audit entry names which keys were written or cleared, never a value (sealed or not).
       await this.d.audit.record(actor, {
-        action: 'payments.method', entity: 'payment_method', entityId: `${agentId}/${method}`, agentId: agentId === this.d.platformAgent ? null : agentId,
+        action: 'payments.method',
+        entity: 'payment_method',
+        entityId: `${agentId}/${method}`,
+        agentId: agentId === this.d.platformAgent ? null : agentId,
         before: row ? { enabled: row.enabled, keysSet: Object.keys(row.sealed_keys).sort() } : null,
         after: {
-          enabled: next.enabled, keysSet: Object.keys(next.sealed_keys).sort(),
-          keysWritten: writes.map(([n]) => n).sort(), keysCleared: given.filter(([, v]) => v == null || v.trim() === '').map(([n]) => n).sort(),
+          enabled: next.enabled,
+          keysSet: Object.keys(next.sealed_keys).sort(),
+          keysWritten: writes.map(([n]) => n).sort(),
+          keysCleared: given
+            .filter(([, v]) => v == null || v.trim() === '')
+            .map(([n]) => n)
+            .sort(),
         },
       });
       return next;
@@ -105,7 +149,10 @@ export class PaymentSettingsService {
   }
 
   private async agent(scope: Scope, agentId: string) {
-    const exists = agentId === this.d.platformAgent ? scope.kind === 'all' : inScope(scope, agentId) && (await this.d.agentExists(agentId));
+    const exists =
+      agentId === this.d.platformAgent
+        ? scope.kind === 'all'
+        : inScope(scope, agentId) && (await this.d.agentExists(agentId));
     if (!exists) throw notFound('ops.error.notFound');
   }
 
@@ -113,13 +160,27 @@ export class PaymentSettingsService {
     const env = this.d.live.env[agentId]?.[k.id];
     const offered = this.d.live.config[agentId]?.[k.id] !== undefined;
     const reg = this.d.live.providers;
-    const testMode = !offered && reg.hasOwnMethods(agentId) && reg.methodsOf(agentId).some((p) => p.sandbox && p.definition.id === k.id);
+    const testMode =
+      !offered &&
+      reg.hasOwnMethods(agentId) &&
+      reg.methodsOf(agentId).some((p) => p.sandbox && p.definition.id === k.id);
     return {
-      method: k.id, labels: k.labels, ...(k.currencies ? { currencies: k.currencies } : {}),
-      enabled: (row ? row.enabled && offered : offered) || testMode, ...(testMode ? { testMode } : {}),
+      method: k.id,
+      labels: k.labels,
+      ...(k.currencies ? { currencies: k.currencies } : {}),
+      enabled: (row ? row.enabled && offered : offered) || testMode,
+      ...(testMode ? { testMode } : {}),
       source: row ? 'console' : env ? 'environment' : 'none',
-      keys: [...k.required.map((name) => ({ name, required: true })), ...k.optional.map((name) => ({ name, required: false }))].map((x) => ({
-        ...x, state: row?.sealed_keys[x.name] ? 'console' as const : env?.[x.name] ? 'environment' as const : 'unset' as const,
+      keys: [
+        ...k.required.map((name) => ({ name, required: true })),
+        ...k.optional.map((name) => ({ name, required: false })),
+      ].map((x) => ({
+        ...x,
+        state: row?.sealed_keys[x.name]
+          ? ('console' as const)
+          : env?.[x.name]
+            ? ('environment' as const)
+            : ('unset' as const),
       })),
       version: row?.version ?? 0,
       ...(row ? { updatedAt: new Date(row.updated_at).toISOString() } : {}),

@@ -31,9 +31,12 @@ export async function* alipayBills(d: AlipayBillDeps, from: Date, to: Date): Asy
   for (const day of chinaDays(from, to)) {
     const a = await d.call('alipay.data.dataservice.bill.downloadurl.query', { bill_type: 'trade', bill_date: day });
     const url = a.bill_download_url;
-    if (!url || !/^https?:\/\//.test(url)) throw new ProviderError('bad_response', `${P}: no bill_download_url for ${day}`);
+    if (!url || !/^https?:\/\//.test(url))
+      throw new ProviderError('bad_response', `${P}: no bill_download_url for ${day}`);
     const csv = detailFile(await download(P, d.fetch, url, { accept: '*/*' }));
-    yield parseBusinessDetail(csv).filter((r) => r.at >= from && r.at < to).map((r) => r.line);
+    yield parseBusinessDetail(csv)
+      .filter((r) => r.at >= from && r.at < to)
+      .map((r) => r.line);
   }
 }
 
@@ -57,19 +60,29 @@ const norm = (h: string) => h.replace(/（/g, '(').replace(/）/g, ')').trim();
 
 /** The detail rows as settlement lines, each with the moment it completed. */
 export function parseBusinessDetail(text: string): { at: Date; line: SettlementLine }[] {
-  const rows = text.replace(/^\uFEFF/, '').split(/\r?\n/).filter((l) => l.trim() !== '' && !l.startsWith('#'));
+  const rows = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '' && !l.startsWith('#'));
   const header = (rows[0] ?? '').split(',').map(norm);
   const col = (name: string) => header.indexOf(name);
   const ix = {
-    trade: col('支付宝交易号'), ours: col('商户订单号'), kind: col('业务类型'), done: col('完成时间'), amount: col('订单金额(元)'),
-    batch: col('退款批次号/请求号'), fee: col('服务费(元)'),
+    trade: col('支付宝交易号'),
+    ours: col('商户订单号'),
+    kind: col('业务类型'),
+    done: col('完成时间'),
+    amount: col('订单金额(元)'),
+    batch: col('退款批次号/请求号'),
+    fee: col('服务费(元)'),
   };
-  for (const [k, i] of Object.entries(ix)) if (i < 0) throw new ProviderError('bad_response', `${P} bill: no ${k} column`);
+  for (const [k, i] of Object.entries(ix))
+    if (i < 0) throw new ProviderError('bad_response', `${P} bill: no ${k} column`);
   const out: { at: Date; line: SettlementLine }[] = [];
   for (const row of rows.slice(1)) {
     const f = row.split(',');
     // Alipay does not quote: a row whose fields do not line up with the header is refused rather than misread.
-    if (f.length !== header.length) throw new ProviderError('bad_response', `${P} bill: a row has ${f.length} fields, the header ${header.length}`);
+    if (f.length !== header.length)
+      throw new ProviderError('bad_response', `${P} bill: a row has ${f.length} fields, the header ${header.length}`);
     const v = (k: keyof typeof ix) => (f[ix[k]] ?? '').trim();
     const kind = v('kind');
     if (kind !== '交易' && kind !== '退款') continue;

@@ -27,12 +27,19 @@ export function chinaTime(s: string): Date | undefined {
 export function fen(provider: string, value: string | undefined, column: string): number {
   const v = (value ?? '').trim();
   if (v === '') return 0;
-  if (!/^-?\d+(\.\d+)?$/.test(v)) throw new ProviderError('bad_response', `${provider} bill: ${column} "${v}" is not an amount`);
+  if (!/^-?\d+(\.\d+)?$/.test(v))
+    throw new ProviderError('bad_response', `${provider} bill: ${column} "${v}" is not an amount`);
   return Math.round(Number(v) * 100);
 }
 
 /** Downloads a bill file (bytes exactly as sent: its hash is checked over them). */
-export async function download(provider: string, fetchFn: typeof fetch, url: string, headers: Record<string, string>, timeoutMs = 60_000): Promise<Buffer> {
+export async function download(
+  provider: string,
+  fetchFn: typeof fetch,
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<Buffer> {
   let res: Response;
   try {
     res = await fetchFn(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
@@ -47,7 +54,11 @@ export async function download(provider: string, fetchFn: typeof fetch, url: str
     } catch {
       /* not JSON */
     }
-    throw new ProviderError(code ?? (res.status >= 500 ? 'provider_unavailable' : 'bad_response'), `${provider} bill download: HTTP ${res.status}`, res.status);
+    throw new ProviderError(
+      code ?? (res.status >= 500 ? 'provider_unavailable' : 'bad_response'),
+      `${provider} bill download: HTTP ${res.status}`,
+      res.status,
+    );
   }
   return body;
 }

@@ -17,8 +17,20 @@ interface Page<T> {
   data?: T[] | null;
   meta?: { page_info?: { total?: number; current_page?: number; total_pages?: number } } | null;
 }
-export interface FlwReportTx { id: number | string; tx_ref?: string; amount?: number; currency?: string; app_fee?: number; status?: string }
-export interface FlwReportRefund { id: number | string; tx_id?: number | string; amount_refunded?: number; status?: string }
+export interface FlwReportTx {
+  id: number | string;
+  tx_ref?: string;
+  amount?: number;
+  currency?: string;
+  app_fee?: number;
+  status?: string;
+}
+export interface FlwReportRefund {
+  id: number | string;
+  tx_id?: number | string;
+  amount_refunded?: number;
+  status?: string;
+}
 
 type Get = (path: string) => Promise<unknown>;
 
@@ -27,14 +39,24 @@ export function flutterwaveSettlements(get: Get, from: Date, _to: Date): Promise
 }
 
 async function* pages(get: Get, day: string): AsyncGenerator<SettlementLine[]> {
-  const q = (page: number, more: Record<string, string> = {}) => new URLSearchParams({ from: day, to: day, ...more, page: String(page) });
+  const q = (page: number, more: Record<string, string> = {}) =>
+    new URLSearchParams({ from: day, to: day, ...more, page: String(page) });
   for (let page = 1; ; page++) {
     const body = (await get(`/v3/transactions?${q(page, { status: 'successful' })}`)) as Page<FlwReportTx>;
     const txs = body.data ?? [];
-    yield txs.filter((t) => t.status === 'successful' && t.currency).map((t) => {
-      const currency = String(t.currency).toUpperCase();
-      return { ref: t.tx_ref ?? null, source: String(t.id), type: 'charge' as const, amount: toMinor(t.amount ?? 0, currency), fee: toMinor(t.app_fee ?? 0, currency), currency };
-    });
+    yield txs
+      .filter((t) => t.status === 'successful' && t.currency)
+      .map((t) => {
+        const currency = String(t.currency).toUpperCase();
+        return {
+          ref: t.tx_ref ?? null,
+          source: String(t.id),
+          type: 'charge' as const,
+          amount: toMinor(t.amount ?? 0, currency),
+          fee: toMinor(t.app_fee ?? 0, currency),
+          currency,
+        };
+      });
     if (!txs.length || page >= Number(body.meta?.page_info?.total_pages ?? page)) break;
   }
   for (let page = 1; ; page++) {
@@ -43,10 +65,22 @@ async function* pages(get: Get, day: string): AsyncGenerator<SettlementLine[]> {
     const lines: SettlementLine[] = [];
     for (const r of refunds) {
       if (r.status === 'failed' || r.tx_id === undefined) continue;
-      const tx = ((await get(`/v3/transactions/${encodeURIComponent(String(r.tx_id))}/verify`)) as { data?: FlwReportTx }).data;
+      const tx = (
+        (await get(`/v3/transactions/${encodeURIComponent(String(r.tx_id))}/verify`)) as { data?: FlwReportTx }
+      ).data;
       const currency = String(tx?.currency ?? '').toUpperCase();
-      if (!currency) throw Object.assign(new Error(`flutterwave: refund ${r.id} of an unknown transaction`), { code: 'bad_response' });
-      lines.push({ ref: tx?.tx_ref ?? null, source: `refund:${r.id}`, type: 'refund', amount: -toMinor(r.amount_refunded ?? 0, currency), fee: 0, currency });
+      if (!currency)
+        throw Object.assign(new Error(`flutterwave: refund ${r.id} of an unknown transaction`), {
+          code: 'bad_response',
+        });
+      lines.push({
+        ref: tx?.tx_ref ?? null,
+        source: `refund:${r.id}`,
+        type: 'refund',
+        amount: -toMinor(r.amount_refunded ?? 0, currency),
+        fee: 0,
+        currency,
+      });
     }
     yield lines;
     if (!refunds.length || page >= Number(body.meta?.page_info?.total_pages ?? page)) break;

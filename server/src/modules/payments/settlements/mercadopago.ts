@@ -38,8 +38,13 @@ export function mercadopagoSettlements(get: Get, from: Date, to: Date): Promise<
 async function* pages(get: Get, from: Date, to: Date): AsyncGenerator<SettlementLine[]> {
   for (let offset = 0; ;) {
     const q = new URLSearchParams({
-      range: 'date_last_updated', begin_date: from.toISOString(), end_date: new Date(to.getTime() - 1).toISOString(),
-      sort: 'date_last_updated', criteria: 'asc', offset: String(offset), limit: String(LIMIT),
+      range: 'date_last_updated',
+      begin_date: from.toISOString(),
+      end_date: new Date(to.getTime() - 1).toISOString(),
+      sort: 'date_last_updated',
+      criteria: 'asc',
+      offset: String(offset),
+      limit: String(LIMIT),
     });
     const page = await get<{ paging?: { total?: number }; results?: MpReportPayment[] }>(`/v1/payments/search?${q}`);
     const results = Array.isArray(page.results) ? page.results : [];
@@ -55,10 +60,21 @@ export function linesOf(p: MpReportPayment): SettlementLine[] {
   const ref = p.external_reference || null;
   const out: SettlementLine[] = [];
   if (!currency || !TAKEN.has(String(p.status)) || p.captured === false) return out;
-  const fee = (p.fee_details ?? []).filter((f) => (f.fee_payer ?? 'collector') === 'collector').reduce((s, f) => s + toMinor(Number(f.amount ?? 0), currency), 0);
-  out.push({ ref, source: String(p.id), type: 'charge', amount: toMinor(Number(p.transaction_amount ?? 0), currency), fee, currency });
+  const fee = (p.fee_details ?? [])
+    .filter((f) => (f.fee_payer ?? 'collector') === 'collector')
+    .reduce((s, f) => s + toMinor(Number(f.amount ?? 0), currency), 0);
+  out.push({
+    ref,
+    source: String(p.id),
+    type: 'charge',
+    amount: toMinor(Number(p.transaction_amount ?? 0), currency),
+    fee,
+    currency,
+  });
   const refunded = Array.isArray(p.refunds)
-    ? p.refunds.filter((r) => (r.status ?? 'approved') === 'approved').reduce((s, r) => s + toMinor(Number(r.amount ?? 0), currency), 0)
+    ? p.refunds
+        .filter((r) => (r.status ?? 'approved') === 'approved')
+        .reduce((s, r) => s + toMinor(Number(r.amount ?? 0), currency), 0)
     : toMinor(Number(p.transaction_amount_refunded ?? 0), currency);
   if (refunded > 0) out.push({ ref, source: `${p.id}/refunds`, type: 'refund', amount: -refunded, fee: 0, currency });
   return out;

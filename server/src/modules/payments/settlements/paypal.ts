@@ -20,14 +20,27 @@ const PAGE_SIZE = 500;
 const PAYMENTS = new Set(['T0000', 'T0002', 'T0003', 'T0004', 'T0005', 'T0006', 'T0007', 'T0011', 'T0012', 'T0013']);
 const REFUNDS = new Set(['T1107']);
 
-interface Money { currency_code?: string; value?: string }
+interface Money {
+  currency_code?: string;
+  value?: string;
+}
 export interface PaypalReportTx {
   transaction_info?: {
-    transaction_id?: string; transaction_event_code?: string; transaction_status?: string;
-    transaction_amount?: Money; fee_amount?: Money; invoice_id?: string; custom_field?: string;
+    transaction_id?: string;
+    transaction_event_code?: string;
+    transaction_status?: string;
+    transaction_amount?: Money;
+    fee_amount?: Money;
+    invoice_id?: string;
+    custom_field?: string;
   };
 }
-interface Page { transaction_details?: PaypalReportTx[]; page?: number; total_pages?: number; last_refreshed_datetime?: string }
+interface Page {
+  transaction_details?: PaypalReportTx[];
+  page?: number;
+  total_pages?: number;
+  last_refreshed_datetime?: string;
+}
 
 type Get = (path: string) => Promise<{ body: unknown }>;
 
@@ -41,12 +54,20 @@ const parseTime = (s: string) => Date.parse(s.replace(/([+-]\d{2})(\d{2})$/, '$1
 async function* pages(get: Get, from: Date, to: Date): AsyncGenerator<SettlementLine[]> {
   for (let page = 1; ; page++) {
     const q = new URLSearchParams({
-      start_date: from.toISOString(), end_date: new Date(to.getTime() - 1).toISOString(), fields: 'all', page_size: String(PAGE_SIZE), page: String(page),
+      start_date: from.toISOString(),
+      end_date: new Date(to.getTime() - 1).toISOString(),
+      fields: 'all',
+      page_size: String(PAGE_SIZE),
+      page: String(page),
     });
     const body = (await get(`/v1/reporting/transactions?${q}`)).body as Page;
     if (page === 1) {
       const refreshed = body.last_refreshed_datetime ? parseTime(body.last_refreshed_datetime) : NaN;
-      if (!(refreshed >= to.getTime())) throw new SettlementsNotReady('paypal', `transactions listed up to ${body.last_refreshed_datetime ?? 'an unknown time'}, before the day's end`);
+      if (!(refreshed >= to.getTime()))
+        throw new SettlementsNotReady(
+          'paypal',
+          `transactions listed up to ${body.last_refreshed_datetime ?? 'an unknown time'}, before the day's end`,
+        );
     }
     yield (body.transaction_details ?? []).flatMap(lineOf);
     if (page >= Number(body.total_pages ?? 1)) return;
@@ -66,7 +87,17 @@ export function lineOf(t: PaypalReportTx): SettlementLine[] {
   const type = PAYMENTS.has(code) ? 'charge' : REFUNDS.has(code) ? 'refund' : null;
   if (!i || !type || !(i.transaction_status === 'S' || (type === 'charge' && i.transaction_status === 'V'))) return [];
   const currency = String(i.transaction_amount?.currency_code ?? '').toUpperCase();
-  if (!currency || !i.transaction_id) throw new ProviderError('bad_response', `PayPal: transaction ${i.transaction_id ?? '?'} without an amount`);
+  if (!currency || !i.transaction_id)
+    throw new ProviderError('bad_response', `PayPal: transaction ${i.transaction_id ?? '?'} without an amount`);
   const amount = signed(i.transaction_amount, currency);
-  return [{ ref: i.invoice_id || i.custom_field || null, source: i.transaction_id, type, amount: type === 'charge' ? Math.abs(amount) : -Math.abs(amount), fee: -signed(i.fee_amount, currency), currency }];
+  return [
+    {
+      ref: i.invoice_id || i.custom_field || null,
+      source: i.transaction_id,
+      type,
+      amount: type === 'charge' ? Math.abs(amount) : -Math.abs(amount),
+      fee: -signed(i.fee_amount, currency),
+      currency,
+    },
+  ];
 }

@@ -33,23 +33,33 @@ const P = 'WeChat Pay';
 export async function* wechatpayBills(d: WechatBillDeps, from: Date, to: Date): AsyncGenerator<SettlementLine[]> {
   for (const day of chinaDays(from, to)) {
     const text = await bill(d, day);
-    yield parseTradeBill(text).filter((r) => r.at >= from && r.at < to).map((r) => r.line);
+    yield parseTradeBill(text)
+      .filter((r) => r.at >= from && r.at < to)
+      .map((r) => r.line);
   }
 }
 
 async function bill(d: WechatBillDeps, day: string): Promise<string> {
   const q = new URLSearchParams({ bill_date: day, bill_type: 'ALL' });
-  const a = await d.get<{ hash_type?: string; hash_value?: string; download_url?: string }>(`/v3/bill/tradebill?${q.toString()}`);
-  if (!a.download_url || !a.hash_value || a.hash_type !== 'SHA1') throw new ProviderError('bad_response', `${P}: tradebill answer without a SHA1 hash and download_url`);
+  const a = await d.get<{ hash_type?: string; hash_value?: string; download_url?: string }>(
+    `/v3/bill/tradebill?${q.toString()}`,
+  );
+  if (!a.download_url || !a.hash_value || a.hash_type !== 'SHA1')
+    throw new ProviderError('bad_response', `${P}: tradebill answer without a SHA1 hash and download_url`);
   let url: URL;
   try {
     url = new URL(a.download_url);
   } catch {
     throw new ProviderError('bad_response', `${P}: tradebill download_url is not a URL`);
   }
-  if (url.origin !== new URL(d.base).origin) throw new ProviderError('bad_response', `${P}: tradebill download_url is not on ${new URL(d.base).host}`);
+  if (url.origin !== new URL(d.base).origin)
+    throw new ProviderError('bad_response', `${P}: tradebill download_url is not on ${new URL(d.base).host}`);
   const path = url.pathname + url.search;
-  const bytes = await download(P, d.fetch, url.toString(), { Authorization: d.authorization(path), Accept: '*/*', 'User-Agent': 'Powerly/1.0' });
+  const bytes = await download(P, d.fetch, url.toString(), {
+    Authorization: d.authorization(path),
+    Accept: '*/*',
+    'User-Agent': 'Powerly/1.0',
+  });
   if (createHash('sha1').update(bytes).digest('hex') !== a.hash_value.toLowerCase()) {
     throw new ProviderError('bad_response', `${P}: the bill of ${day} does not match its SHA1`);
   }
@@ -58,7 +68,10 @@ async function bill(d: WechatBillDeps, day: string): Promise<string> {
 
 /** A bill's detail rows as settlement lines, each with the moment it is dated. */
 export function parseTradeBill(text: string): { at: Date; line: SettlementLine }[] {
-  const rows = text.replace(/^\uFEFF/, '').split(/\r?\n/).filter((l) => l.trim() !== '');
+  const rows = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '');
   const header = (rows[0] ?? '').split(',').map((h) => h.trim());
   const col = (...names: string[]) => {
     for (const n of names) {
@@ -68,8 +81,17 @@ export function parseTradeBill(text: string): { at: Date; line: SettlementLine }
     return -1;
   };
   const need = { time: col('交易时间'), txn: col('微信订单号'), ours: col('商户订单号'), state: col('交易状态') };
-  for (const [k, i] of Object.entries(need)) if (i < 0) throw new ProviderError('bad_response', `${P} bill: no ${k} column`);
-  const ix = { ...need, currency: col('货币种类'), total: col('订单金额', '总金额', '应结订单金额'), refund: col('退款金额'), refundId: col('微信退款单号'), outRefund: col('商户退款单号'), fee: col('手续费') };
+  for (const [k, i] of Object.entries(need))
+    if (i < 0) throw new ProviderError('bad_response', `${P} bill: no ${k} column`);
+  const ix = {
+    ...need,
+    currency: col('货币种类'),
+    total: col('订单金额', '总金额', '应结订单金额'),
+    refund: col('退款金额'),
+    refundId: col('微信退款单号'),
+    outRefund: col('商户退款单号'),
+    fee: col('手续费'),
+  };
   const out: { at: Date; line: SettlementLine }[] = [];
   let details = 0;
   let i = 1;
@@ -88,9 +110,17 @@ export function parseTradeBill(text: string): { at: Date; line: SettlementLine }
     const ref = v('ours') || null;
     out.push({
       at,
-      line: state === 'SUCCESS'
-        ? { ref, source: v('txn'), type: 'charge', amount: fen(P, v('total'), '订单金额'), fee, currency }
-        : { ref, source: v('refundId') || v('outRefund') || v('txn'), type: 'refund', amount: -Math.abs(fen(P, v('refund'), '退款金额')), fee, currency },
+      line:
+        state === 'SUCCESS'
+          ? { ref, source: v('txn'), type: 'charge', amount: fen(P, v('total'), '订单金额'), fee, currency }
+          : {
+              ref,
+              source: v('refundId') || v('outRefund') || v('txn'),
+              type: 'refund',
+              amount: -Math.abs(fen(P, v('refund'), '退款金额')),
+              fee,
+              currency,
+            },
     });
   }
   // The summary (总交易单数,… then its row) counts the detail rows: a bill cut short is refused.
@@ -98,6 +128,7 @@ export function parseTradeBill(text: string): { at: Date; line: SettlementLine }
   const count = summary.indexOf('总交易单数');
   if (count < 0) throw new ProviderError('bad_response', `${P} bill: no summary`);
   const counted = Number((rows[i + 1] ?? '').slice(1).split(',`')[count]);
-  if (counted !== details) throw new ProviderError('bad_response', `${P} bill: ${details} rows, its summary says ${counted}`);
+  if (counted !== details)
+    throw new ProviderError('bad_response', `${P} bill: ${details} rows, its summary says ${counted}`);
   return out;
 }

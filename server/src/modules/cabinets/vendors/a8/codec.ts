@@ -70,7 +70,8 @@ export function decodeA8(frame: Uint8Array): A8Frame {
   const b = Buffer.from(frame);
   if (b.length < 5) throw new A8FrameError('frame too short');
   if (b[0] !== A8_HEAD) throw new A8FrameError(`head is 0x${b[0]!.toString(16)}, not 0xa8`);
-  if (b.readUInt16BE(1) !== b.length) throw new A8FrameError(`length field ${b.readUInt16BE(1)} is not the frame's ${b.length}`);
+  if (b.readUInt16BE(1) !== b.length)
+    throw new A8FrameError(`length field ${b.readUInt16BE(1)} is not the frame's ${b.length}`);
   if (a8Check(b.subarray(0, b.length - 1)) !== b[b.length - 1]) throw new A8FrameError('check byte mismatch');
   return { cmd: b[3]!, data: b.subarray(4, b.length - 1) };
 }
@@ -137,11 +138,17 @@ function slotFrom(d: Buffer, at: number, board: number): A8Slot {
 export function decodeStatus(data: Buffer, holes?: number): A8Status {
   const per = holes ?? inferHoles(data.length);
   const unit = BOARD_BYTES + SLOT_BYTES * per;
-  if (per < 1 || data.length % unit !== 0) throw new A8FrameError(`status data of ${data.length} bytes is not boards of ${per} slots`);
+  if (per < 1 || data.length % unit !== 0)
+    throw new A8FrameError(`status data of ${data.length} bytes is not boards of ${per} slots`);
   const boards: A8Board[] = [];
   const slots: A8Slot[] = [];
   for (let at = 0; at < data.length; at += unit) {
-    const board: A8Board = { index: data[at]!, temperature: measured(data[at + 3]!), softVersion: data[at + 4]!, hardVersion: data[at + 5]! };
+    const board: A8Board = {
+      index: data[at]!,
+      temperature: measured(data[at + 3]!),
+      softVersion: data[at + 4]!,
+      hardVersion: data[at + 5]!,
+    };
     boards.push(board);
     for (let h = 0; h < per; h++) slots.push(slotFrom(data, at + BOARD_BYTES + h * SLOT_BYTES, board.index));
   }
@@ -213,12 +220,27 @@ export function decodeReturned(data: Buffer) {
   if (data.length < 16) throw new A8FrameError('0x28 data too short');
   const serial = sn(data, 6);
   return {
-    board: data[0]!, hole: data[1]!, state: data[2]!, area: data[5]!, sn: serial === 0 ? null : String(serial),
-    charge: measured(data[10]!), temperature: measured(data[11]!), voltage: measured(data[12]!), current: measured(data[13]!),
-    softVersion: data[14]!, hardVersion: data[15]!,
+    board: data[0]!,
+    hole: data[1]!,
+    state: data[2]!,
+    area: data[5]!,
+    sn: serial === 0 ? null : String(serial),
+    charge: measured(data[10]!),
+    temperature: measured(data[11]!),
+    voltage: measured(data[12]!),
+    current: measured(data[13]!),
+    softVersion: data[14]!,
+    hardVersion: data[15]!,
   };
 }
-export function encodeReturned(r: { board: number; hole: number; state: number; sn: string; charge: number; temperature?: number }) {
+export function encodeReturned(r: {
+  board: number;
+  hole: number;
+  state: number;
+  sn: string;
+  charge: number;
+  temperature?: number;
+}) {
   const d = Buffer.alloc(16);
   d[0] = r.board;
   d[1] = r.hole;
@@ -244,10 +266,15 @@ export function decodeWifiScan(data: Buffer): { ssid: string; signal: number }[]
   return out;
 }
 export function encodeWifiScan(list: { ssid: string; signal: number }[]) {
-  return encodeA8(A8_CMD.wifiScan, Buffer.concat(list.map((w) => {
-    const s = Buffer.from(w.ssid, 'utf8');
-    return Buffer.concat([Buffer.from([s.length]), s, Buffer.from([(w.signal + 256) & 0xff])]);
-  })));
+  return encodeA8(
+    A8_CMD.wifiScan,
+    Buffer.concat(
+      list.map((w) => {
+        const s = Buffer.from(w.ssid, 'utf8');
+        return Buffer.concat([Buffer.from([s.length]), s, Buffer.from([(w.signal + 256) & 0xff])]);
+      }),
+    ),
+  );
 }
 
 // ---- server → cabinet (JSON on /powerbank/{uuid}/user/get) ------------------------------------------------------
@@ -267,7 +294,12 @@ export type A8Command =
   | { cmd: 'volume'; data: string };
 
 export const a8Command = {
-  popupBySlot: (board: number, hole: number, v?: A8Validity): A8Command => ({ cmd: 'popup', io: String(board), data: String(hole), ...v }),
+  popupBySlot: (board: number, hole: number, v?: A8Validity): A8Command => ({
+    cmd: 'popup',
+    io: String(board),
+    data: String(hole),
+    ...v,
+  }),
   popupBySerial: (serial: string, v?: A8Validity): A8Command => ({ cmd: 'popup_sn', data: serial, ...v }),
   status: (): A8Command => ({ cmd: 'check_all' }),
   uploadAll: (): A8Command => ({ cmd: 'upload_all' }),

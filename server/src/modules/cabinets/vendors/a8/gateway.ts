@@ -10,10 +10,28 @@ import { randomToken } from '../../../../lib/ids.ts';
 import type { MqttConnector } from '../../../../mqtt/broker.ts';
 import type { Logger } from '../../link.ts';
 import type { CabinetEvent, EjectCommand, ServerMessage, SlotState } from '../../protocol.ts';
-import { ActionBook, EjectBook, ackOf, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
 import {
-  A8_CMD, a8Command, a8Topics, decodeA8, decodePopupBySerial, decodePopupBySlot, decodeReturned, decodeStatus,
-  type A8Command, type A8PopupResult, type A8Slot,
+  ActionBook,
+  EjectBook,
+  ackOf,
+  outcomeEventId,
+  reconciled,
+  type EdgeSink,
+  type EjectLedger,
+  type VendorGateway,
+} from '../gateway.ts';
+import {
+  A8_CMD,
+  a8Command,
+  a8Topics,
+  decodeA8,
+  decodePopupBySerial,
+  decodePopupBySlot,
+  decodeReturned,
+  decodeStatus,
+  type A8Command,
+  type A8PopupResult,
+  type A8Slot,
 } from './codec.ts';
 
 export interface A8GatewayOptions {
@@ -37,7 +55,8 @@ interface Place {
   sn: string | null;
 }
 
-const failReason = (r: A8PopupResult): 'jammed' | 'expired' => (r === 'timestamp-failure' || r === 'ttl-expired' ? 'expired' : 'jammed');
+const failReason = (r: A8PopupResult): 'jammed' | 'expired' =>
+  r === 'timestamp-failure' || r === 'ttl-expired' ? 'expired' : 'jammed';
 
 export class A8Gateway implements VendorGateway {
   readonly family = 'a8';
@@ -68,22 +87,36 @@ export class A8Gateway implements VendorGateway {
 
   async start(sink: EdgeSink) {
     this.sink = sink;
-    const client = this.o.connector.connect({ clientId: `powerly-a8-${randomToken(6)}`, clean: true, resubscribe: false });
+    const client = this.o.connector.connect({
+      clientId: `powerly-a8-${randomToken(6)}`,
+      clean: true,
+      resubscribe: false,
+    });
     this.client = client;
     client.handleMessage = (packet, done) => {
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
       // The PUBACK (done) goes out once the frame's event is stored (or the frame is refused).
-      this.frame(packet.topic, payload).catch((err: unknown) => this.o.log.error({ err, topic: packet.topic }, '0xA8 frame not handled')).finally(() => done());
+      this.frame(packet.topic, payload)
+        .catch((err: unknown) => this.o.log.error({ err, topic: packet.topic }, '0xA8 frame not handled'))
+        .finally(() => done());
     };
     client.on('error', (err) => this.o.log.warn({ err }, '0xA8 gateway mqtt error'));
     const share = this.o.sharedGroup ? `$share/${this.o.sharedGroup}/` : '';
     await new Promise<void>((resolve) => {
       client.on('connect', () => {
-        client.subscribeAsync({ '/powerbank/+/user/update': { qos: 1 }, [`${share}/powerbank/+/user/upload`]: { qos: 1 }, [`${share}/powerbank/+/user/heart`]: { qos: 1 } })
-          .then(() => resolve(), (err: unknown) => {
-            this.o.log.error({ err }, '0xA8 gateway subscribe failed');
-            resolve();
-          });
+        client
+          .subscribeAsync({
+            '/powerbank/+/user/update': { qos: 1 },
+            [`${share}/powerbank/+/user/upload`]: { qos: 1 },
+            [`${share}/powerbank/+/user/heart`]: { qos: 1 },
+          })
+          .then(
+            () => resolve(),
+            (err: unknown) => {
+              this.o.log.error({ err }, '0xA8 gateway subscribe failed');
+              resolve();
+            },
+          );
       });
     });
   }
@@ -113,13 +146,16 @@ export class A8Gateway implements VendorGateway {
     if (f.cmd === A8_CMD.status) {
       const s = decodeStatus(f.data);
       this.learn(uuid, s.slots);
-      const firmware = s.boards.map((b) => `board ${b.index}: software ${b.softVersion}, hardware ${b.hardVersion}`).join('; ');
+      const firmware = s.boards
+        .map((b) => `board ${b.index}: software ${b.softVersion}, hardware ${b.hardVersion}`)
+        .join('; ');
       if (kind === 'upload' && this.firmware.get(uuid) !== firmware) {
         this.firmware.set(uuid, firmware);
         await sink.status(cabinetId, { v: 2, online: true, ts: new Date(this.now()).toISOString(), firmware });
       }
       // Every process sees an answer (update); the cabinet's own report (upload) reaches one: that one reports it.
-      if (kind === 'upload' || this.book.match(cabinetId, { slot: 0 })) await this.store(cabinetId, this.heartbeat(s.slots));
+      if (kind === 'upload' || this.book.match(cabinetId, { slot: 0 }))
+        await this.store(cabinetId, this.heartbeat(s.slots));
     } else if (f.cmd === A8_CMD.returned && kind === 'upload') {
       const r = decodeReturned(f.data);
       const slot = this.slotOf(uuid, r.board, r.hole);
@@ -127,7 +163,12 @@ export class A8Gateway implements VendorGateway {
       const minute = Math.floor(this.now() / 60_000);
       this.place(uuid, slot, r.sn);
       await this.store(cabinetId, {
-        v: 2, id: `ret-${r.board}-${r.hole}-${r.sn}-${minute}`, ts: new Date(this.now()).toISOString(), type: 'returned', slot, powerbankId: r.sn,
+        v: 2,
+        id: `ret-${r.board}-${r.hole}-${r.sn}-${minute}`,
+        ts: new Date(this.now()).toISOString(),
+        type: 'returned',
+        slot,
+        powerbankId: r.sn,
       });
     } else if (f.cmd === A8_CMD.popupBySerial) {
       const a = decodePopupBySerial(f.data);
@@ -143,11 +184,26 @@ export class A8Gateway implements VendorGateway {
     // 0xCF (Wi-Fi scan) and anything else: no internal event; an operator tool reads them from the broker.
   }
 
-  private async answer(cabinetId: string, p: EjectCommand & { serial: string | null }, result: A8PopupResult, sn: string | null) {
+  private async answer(
+    cabinetId: string,
+    p: EjectCommand & { serial: string | null },
+    result: A8PopupResult,
+    sn: string | null,
+  ) {
     const ts = new Date(this.now()).toISOString();
-    const e = this.book.settle(p.id, () => (result === 'ok' && sn
-      ? { v: 2, id: outcomeEventId(p.id), ts, type: 'popped', commandId: p.id, slot: p.slot!, powerbankId: sn }
-      : { v: 2, id: outcomeEventId(p.id), ts, type: 'pop-failed', commandId: p.id, slot: p.slot, reason: failReason(result) }));
+    const e = this.book.settle(p.id, () =>
+      result === 'ok' && sn
+        ? { v: 2, id: outcomeEventId(p.id), ts, type: 'popped', commandId: p.id, slot: p.slot!, powerbankId: sn }
+        : {
+            v: 2,
+            id: outcomeEventId(p.id),
+            ts,
+            type: 'pop-failed',
+            commandId: p.id,
+            slot: p.slot,
+            reason: failReason(result),
+          },
+    );
     if (e.type === 'popped') this.place(this.uuid(cabinetId), e.slot, null);
     await this.store(cabinetId, e);
     await this.o.ejects?.settled(p.id);
@@ -161,7 +217,12 @@ export class A8Gateway implements VendorGateway {
     const open = (await this.o.ejects?.open(cabinetId, new Date(this.now() - 60 * 60_000))) ?? [];
     const x = open.find((o) => o.powerbankId === serial);
     if (!x) return;
-    await this.answer(cabinetId, { v: 2, id: x.commandId, type: 'eject', ts: x.at.toISOString(), ttlMs: 0, slot: x.slot, serial }, result, serial);
+    await this.answer(
+      cabinetId,
+      { v: 2, id: x.commandId, type: 'eject', ts: x.at.toISOString(), ttlMs: 0, slot: x.slot, serial },
+      result,
+      serial,
+    );
   }
 
   /** Stores an event through the link, retrying while the database is away (the PUBACK waits meanwhile). */
@@ -180,12 +241,19 @@ export class A8Gateway implements VendorGateway {
   }
 
   private heartbeat(slots: A8Slot[]): CabinetEvent {
-    const list: SlotState[] = slots.map((s, i) => ({ slot: i + 1, powerbankId: s.sn, battery: s.sn ? s.charge : null }));
+    const list: SlotState[] = slots.map((s, i) => ({
+      slot: i + 1,
+      powerbankId: s.sn,
+      battery: s.sn ? s.charge : null,
+    }));
     return { v: 2, id: `hb-${randomToken(6)}`, ts: new Date(this.now()).toISOString(), type: 'heartbeat', slots: list };
   }
 
   private learn(uuid: string, slots: A8Slot[]) {
-    this.layouts.set(uuid, slots.map((s) => ({ board: s.board, hole: s.hole, sn: s.sn })));
+    this.layouts.set(
+      uuid,
+      slots.map((s) => ({ board: s.board, hole: s.hole, sn: s.sn })),
+    );
     for (const w of this.layoutWaiters.get(uuid)?.splice(0) ?? []) w();
   }
 
@@ -202,7 +270,8 @@ export class A8Gateway implements VendorGateway {
   // ---- server → cabinet ----------------------------------------------------------------------------------------
 
   async send(cabinetId: string, msg: ServerMessage) {
-    if (msg.type === 'restart' || msg.type === 'report-inventory' || msg.type === 'set-volume') return this.action(cabinetId, msg);
+    if (msg.type === 'restart' || msg.type === 'report-inventory' || msg.type === 'set-volume')
+      return this.action(cabinetId, msg);
     // Slot lock, slot reservation, a box's Wi-Fi password: the family has no such command.
     if (msg.type === 'slot-lock' || msg.type === 'slot-reserve' || msg.type === 'wifi-password') {
       return this.sink?.ack(cabinetId, ackOf(msg.id, 'unknown_command', this.now()));
@@ -211,9 +280,19 @@ export class A8Gateway implements VendorGateway {
     const done = this.book.outcome(msg.id);
     if (done) return void (await this.store(cabinetId, done)); // a repeat: the same outcome again, no second eject
     if (this.book.isPending(msg.id)) return; // sent, its answer still to come: a repeat must not eject twice
-    const fail = (reason: 'empty' | 'expired') => this.store(cabinetId, this.book.settle(msg.id, () => ({
-      v: 2, id: outcomeEventId(msg.id), ts: new Date(this.now()).toISOString(), type: 'pop-failed', commandId: msg.id, slot: msg.slot, reason,
-    })));
+    const fail = (reason: 'empty' | 'expired') =>
+      this.store(
+        cabinetId,
+        this.book.settle(msg.id, () => ({
+          v: 2,
+          id: outcomeEventId(msg.id),
+          ts: new Date(this.now()).toISOString(),
+          type: 'pop-failed',
+          commandId: msg.id,
+          slot: msg.slot,
+          reason,
+        })),
+      );
     if (this.book.expired(msg)) return fail('expired');
     if (msg.slot === null) return fail('empty');
     const uuid = this.uuid(cabinetId);
@@ -227,7 +306,9 @@ export class A8Gateway implements VendorGateway {
       await this.waitLayout(uuid, this.o.layoutWaitMs ?? 5_000);
       const layout = this.layouts.get(uuid);
       if (!layout) return; // no report yet: the next re-publish of the command tries again
-      const e = this.book.settle(msg.id, () => reconciled(before, (id) => layout.some((p) => p.sn === id), new Date(this.now()).toISOString()));
+      const e = this.book.settle(msg.id, () =>
+        reconciled(before, (id) => layout.some((p) => p.sn === id), new Date(this.now()).toISOString()),
+      );
       await this.store(cabinetId, e);
       return void (await this.o.ejects?.settled(msg.id));
     }
@@ -235,13 +316,22 @@ export class A8Gateway implements VendorGateway {
       // No report of this cabinet in this process yet: ask for one (its answer reaches every process) and wait.
       this.book.add(cabinetId, { ...msg, slot: 0 }, null); // an open status request, matched as "slot 0"
       await this.publish(uuid, a8Command.status());
-      await this.waitLayout(uuid, Math.min(this.o.layoutWaitMs ?? 5_000, Math.max(0, Date.parse(msg.ts) + msg.ttlMs - this.now())));
+      await this.waitLayout(
+        uuid,
+        Math.min(this.o.layoutWaitMs ?? 5_000, Math.max(0, Date.parse(msg.ts) + msg.ttlMs - this.now())),
+      );
     }
     const place = this.layouts.get(uuid)?.[msg.slot - 1];
     // Never eject a slot we cannot name the power bank of: without its serial the rental could not be recorded.
     if (!place?.sn) return fail('empty');
     if (this.book.expired(msg)) return fail('expired');
-    await this.o.ejects?.sent({ commandId: msg.id, cabinetId, slot: msg.slot, powerbankId: place.sn, at: new Date(this.now()) });
+    await this.o.ejects?.sent({
+      commandId: msg.id,
+      cabinetId,
+      slot: msg.slot,
+      powerbankId: place.sn,
+      at: new Date(this.now()),
+    });
     this.book.add(cabinetId, msg, place.sn);
     const validity = { timestamp: Math.floor(Date.parse(msg.ts) / 1000), ttl: Math.ceil(msg.ttlMs / 1000) };
     await this.publish(uuid, a8Command.popupBySerial(place.sn, validity));
@@ -252,11 +342,20 @@ export class A8Gateway implements VendorGateway {
    * set-volume → `volume` (0–100, as ours). The family answers none of them and reports no volume: acknowledged
    * once the broker has the command; a repeat of the id is not sent again.
    */
-  private async action(cabinetId: string, msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' | 'set-volume' }>) {
+  private async action(
+    cabinetId: string,
+    msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' | 'set-volume' }>,
+  ) {
     if (!this.actions.seen(msg.id)) {
-      if (this.now() > Date.parse(msg.ts) + msg.ttlMs) return this.sink?.ack(cabinetId, ackOf(msg.id, 'expired', this.now()));
+      if (this.now() > Date.parse(msg.ts) + msg.ttlMs)
+        return this.sink?.ack(cabinetId, ackOf(msg.id, 'expired', this.now()));
       this.actions.wait(cabinetId, msg.type, msg.id);
-      const cmd = msg.type === 'restart' ? a8Command.restart() : msg.type === 'set-volume' ? a8Command.volume(msg.level) : a8Command.uploadAll();
+      const cmd =
+        msg.type === 'restart'
+          ? a8Command.restart()
+          : msg.type === 'set-volume'
+            ? a8Command.volume(msg.level)
+            : a8Command.uploadAll();
       await this.publish(this.uuid(cabinetId), cmd);
       this.actions.answered(cabinetId, msg.type);
     }

@@ -28,7 +28,10 @@ const BANK_ID = 8;
 
 /** Why a frame is refused: `checksum` (damaged on the way: dropped, the connection kept), `token`, `format`. */
 export class TcpFrameError extends Error {
-  constructor(message: string, readonly kind: 'checksum' | 'token' | 'format' = 'format') {
+  constructor(
+    message: string,
+    readonly kind: 'checksum' | 'token' | 'format' = 'format',
+  ) {
     super(message);
   }
 }
@@ -74,7 +77,8 @@ export function decodeTcp(frame: Uint8Array, secret: string): TcpFrame {
 export function decodeTcpUnsigned(frame: Uint8Array): TcpFrame & { token: Buffer } {
   const b = Buffer.from(frame);
   if (b.length < HEADER) throw new TcpFrameError('frame too short');
-  if (b.readUInt16BE(0) !== b.length - 2) throw new TcpFrameError(`length field ${b.readUInt16BE(0)} is not the ${b.length - 2} bytes after it`);
+  if (b.readUInt16BE(0) !== b.length - 2)
+    throw new TcpFrameError(`length field ${b.readUInt16BE(0)} is not the ${b.length - 2} bytes after it`);
   const payload = b.subarray(HEADER);
   if (xorChecksum(payload) !== b[4]) throw new TcpFrameError('checksum mismatch', 'checksum');
   return { cmd: b[2]!, version: b[3]!, payload, token: b.subarray(5, 9) };
@@ -103,7 +107,8 @@ const bankId = (b: Buffer, at: number): string | null => {
   return raw.toString('latin1').replace(/\0+$/, '');
 };
 const writeBankId = (b: Buffer, at: number, id: string | null) => {
-  if (id && (id.length > BANK_ID || !/^[\x20-\x7e]+$/.test(id))) throw new RangeError(`power bank id ${JSON.stringify(id)} is not 1-8 ASCII characters`);
+  if (id && (id.length > BANK_ID || !/^[\x20-\x7e]+$/.test(id)))
+    throw new RangeError(`power bank id ${JSON.stringify(id)} is not 1-8 ASCII characters`);
   b.fill(0, at, at + BANK_ID);
   if (id) b.write(id, at, 'latin1');
 };
@@ -133,12 +138,19 @@ export function decodeLogin(p: Buffer): { boxId: string; slots: TcpSlot[] } {
   const n = p.readUInt16BE(0);
   const boxId = p.subarray(2, 2 + n).toString('latin1');
   const count = p[2 + n];
-  if (count === undefined || p.length < 3 + n + count * SLOT_BYTES) throw new TcpFrameError('0x60 slot list runs past the frame');
+  if (count === undefined || p.length < 3 + n + count * SLOT_BYTES)
+    throw new TcpFrameError('0x60 slot list runs past the frame');
   const slots: TcpSlot[] = [];
   for (let i = 0, at = 3 + n; i < count; i++, at += SLOT_BYTES) {
     slots.push({
-      slot: p[at]!, bankId: bankId(p, at + 1), level: p[at + 9]!, voltage: p.readUInt16BE(at + 10), current: p.readUInt16BE(at + 12),
-      temperature: p.readInt8(at + 14), status: p[at + 15]!, health: p[at + 16]!,
+      slot: p[at]!,
+      bankId: bankId(p, at + 1),
+      level: p[at + 9]!,
+      voltage: p.readUInt16BE(at + 10),
+      current: p.readUInt16BE(at + 12),
+      temperature: p.readInt8(at + 14),
+      status: p[at + 15]!,
+      health: p[at + 16]!,
     });
   }
   return { boxId, slots };
@@ -167,7 +179,11 @@ export function encodeLogin(boxId: string, slots: TcpSlot[]): Buffer {
 export function decodeInventory(p: Buffer): { slot: number; bankId: string | null; level: number }[] {
   const n = p[0] ?? 0;
   if (p.length < 1 + n * 10) throw new TcpFrameError('0x64 list runs past the frame');
-  return Array.from({ length: n }, (_, i) => ({ slot: p[1 + i * 10]!, bankId: bankId(p, 2 + i * 10), level: p[10 + i * 10]! }));
+  return Array.from({ length: n }, (_, i) => ({
+    slot: p[1 + i * 10]!,
+    bankId: bankId(p, 2 + i * 10),
+    level: p[10 + i * 10]!,
+  }));
 }
 export function encodeInventory(list: { slot: number; bankId: string | null; level: number }[]): Buffer {
   const p = Buffer.alloc(1 + list.length * 10);
@@ -184,7 +200,12 @@ export function encodeInventory(list: { slot: number; bankId: string | null; lev
 export function decodeEjectResult(p: Buffer): { slot: number; ok: boolean; bankId: string | null; locks: boolean[] } {
   if (p.length < 10) throw new TcpFrameError('eject answer too short');
   const n = p[10] ?? 0;
-  return { slot: p[0]!, ok: p[1] === 0x01, bankId: bankId(p, 2), locks: [...p.subarray(11, 11 + n)].map((x) => x === 0x01) };
+  return {
+    slot: p[0]!,
+    ok: p[1] === 0x01,
+    bankId: bankId(p, 2),
+    locks: [...p.subarray(11, 11 + n)].map((x) => x === 0x01),
+  };
 }
 export function encodeEjectResult(r: { slot: number; ok: boolean; bankId: string | null; locks: boolean[] }): Buffer {
   const p = Buffer.alloc(11 + r.locks.length);

@@ -12,10 +12,35 @@ import { randomToken } from '../../../../lib/ids.ts';
 import type { MqttConnector } from '../../../../mqtt/broker.ts';
 import type { Logger } from '../../link.ts';
 import { parseJson, topics, type CabinetEvent, type ServerMessage } from '../../protocol.ts';
-import { ActionBook, EjectBook, REMEMBER_MS, ackOf, outcomeEventId, reconciled, type EdgeSink, type EjectLedger, type VendorGateway } from '../gateway.ts';
 import {
-  TCP_CMD, TcpFrameError, TcpFramer, decodeAnomaly, decodeEjectResult, decodeInventory, decodeLogin, decodeReturn, decodeTcp, decodeTcpUnsigned, encodeTcp,
-  decodeText, decodeVolume, tcpRequest, tcpToken, volumeFromTcp, volumeToTcp,
+  ActionBook,
+  EjectBook,
+  REMEMBER_MS,
+  ackOf,
+  outcomeEventId,
+  reconciled,
+  type EdgeSink,
+  type EjectLedger,
+  type VendorGateway,
+} from '../gateway.ts';
+import {
+  TCP_CMD,
+  TcpFrameError,
+  TcpFramer,
+  decodeAnomaly,
+  decodeEjectResult,
+  decodeInventory,
+  decodeLogin,
+  decodeReturn,
+  decodeTcp,
+  decodeTcpUnsigned,
+  encodeTcp,
+  decodeText,
+  decodeVolume,
+  tcpRequest,
+  tcpToken,
+  volumeFromTcp,
+  volumeToTcp,
 } from './codec.ts';
 
 export interface TcpGatewayOptions {
@@ -62,7 +87,10 @@ export class TcpGateway implements VendorGateway {
   readonly stats = { badChecksum: 0 };
 
   constructor(private readonly o: TcpGatewayOptions) {
-    if (!o.secret && !o.secrets) throw new Error('the TCP cabinet gateway needs the cabinets\' token secrets (CABINET_SECRETS_KEY) or a shared one (VENDOR_TCP_SECRET)');
+    if (!o.secret && !o.secrets)
+      throw new Error(
+        "the TCP cabinet gateway needs the cabinets' token secrets (CABINET_SECRETS_KEY) or a shared one (VENDOR_TCP_SECRET)",
+      );
     this.now = o.now ?? Date.now;
     this.book = new EjectBook(this.now);
     this.actions = new ActionBook(this.now);
@@ -84,10 +112,14 @@ export class TcpGateway implements VendorGateway {
       c.on('message', (topic, payload) => {
         const id = topic.split('/').at(-2) ?? '';
         const msg = parseJson<ServerMessage>(payload);
-        if (msg && this.sessions.has(id)) void this.send(id, msg).catch((err: unknown) => this.o.log.warn({ err, cabinetId: id }, 'bridged command not sent'));
+        if (msg && this.sessions.has(id))
+          void this.send(id, msg).catch((err: unknown) =>
+            this.o.log.warn({ err, cabinetId: id }, 'bridged command not sent'),
+          );
       });
       c.on('connect', () => {
-        for (const id of this.sessions.keys()) void c.subscribeAsync(topics(this.o.bridge!.prefix, id).commands, { qos: 1 }).catch(() => undefined);
+        for (const id of this.sessions.keys())
+          void c.subscribeAsync(topics(this.o.bridge!.prefix, id).commands, { qos: 1 }).catch(() => undefined);
       });
       this.bridge = c;
     }
@@ -127,30 +159,36 @@ export class TcpGateway implements VendorGateway {
         return socket.destroy();
       }
       for (const raw of frames) {
-        chain = chain.then(async () => {
-          if (!session) {
-            const s = await this.login(socket, raw);
-            if (s === null) socket.destroy();
-            else if (s !== 'dropped') session = s;
-            return;
-          }
-          let f;
-          try {
-            f = decodeTcp(raw, session.secret);
-          } catch (err) {
-            const kind = err instanceof TcpFrameError ? err.kind : 'format';
-            if (kind === 'checksum') this.stats.badChecksum++;
-            await this.sink?.reject(session.cabinetId, kind === 'checksum' ? 'vendor-tcp-checksum' : 'vendor-tcp-malformed', `${(err as Error).message}: ${raw.toString('hex')}`);
-            // A damaged frame is dropped and the connection kept (the cabinet repeats what it needs answered); a
-            // wrong token is not one of ours: the connection ends.
-            if (kind !== 'checksum') socket.destroy();
-            return;
-          }
-          await this.frame(session, f.cmd, f.payload);
-        }).catch((err: unknown) => {
-          this.o.log.error({ err }, 'TCP cabinet frame not handled');
-          if (!session) socket.destroy(); // a login that could not be checked: the cabinet logs in again
-        });
+        chain = chain
+          .then(async () => {
+            if (!session) {
+              const s = await this.login(socket, raw);
+              if (s === null) socket.destroy();
+              else if (s !== 'dropped') session = s;
+              return;
+            }
+            let f;
+            try {
+              f = decodeTcp(raw, session.secret);
+            } catch (err) {
+              const kind = err instanceof TcpFrameError ? err.kind : 'format';
+              if (kind === 'checksum') this.stats.badChecksum++;
+              await this.sink?.reject(
+                session.cabinetId,
+                kind === 'checksum' ? 'vendor-tcp-checksum' : 'vendor-tcp-malformed',
+                `${(err as Error).message}: ${raw.toString('hex')}`,
+              );
+              // A damaged frame is dropped and the connection kept (the cabinet repeats what it needs answered); a
+              // wrong token is not one of ours: the connection ends.
+              if (kind !== 'checksum') socket.destroy();
+              return;
+            }
+            await this.frame(session, f.cmd, f.payload);
+          })
+          .catch((err: unknown) => {
+            this.o.log.error({ err }, 'TCP cabinet frame not handled');
+            if (!session) socket.destroy(); // a login that could not be checked: the cabinet logs in again
+          });
       }
     });
     socket.on('error', () => undefined);
@@ -158,7 +196,10 @@ export class TcpGateway implements VendorGateway {
       this.sockets.delete(socket);
       if (!session || this.sessions.get(session.cabinetId)?.socket !== socket) return;
       this.sessions.delete(session.cabinetId);
-      if (this.bridge) void this.bridge.unsubscribeAsync(topics(this.o.bridge!.prefix, session.cabinetId).commands).catch(() => undefined);
+      if (this.bridge)
+        void this.bridge
+          .unsubscribeAsync(topics(this.o.bridge!.prefix, session.cabinetId).commands)
+          .catch(() => undefined);
       void this.sink?.status(session.cabinetId, { v: 2, online: false, ts: this.iso() }).catch(() => undefined);
     });
   }
@@ -195,27 +236,44 @@ export class TcpGateway implements VendorGateway {
     const own = (await this.o.secrets?.secretOf(cabinetId)) ?? null;
     const secret = own ?? this.o.secret ?? null;
     if (!secret || !tcpToken(f.payload, secret).equals(f.token)) {
-      const why = own ? 'not signed with its own secret' : secret ? 'not signed with the shared secret' : 'no secret issued for it';
+      const why = own
+        ? 'not signed with its own secret'
+        : secret
+          ? 'not signed with the shared secret'
+          : 'no secret issued for it';
       this.o.log.warn({ cabinetId, remote: socket.remoteAddress }, `TCP cabinet login refused: ${why}`);
-      await this.sink?.reject(cabinetId, 'vendor-tcp-login-token', `${why}; from ${socket.remoteAddress ?? '?'}: ${raw.toString('hex').slice(0, 400)}`);
+      await this.sink?.reject(
+        cabinetId,
+        'vendor-tcp-login-token',
+        `${why}; from ${socket.remoteAddress ?? '?'}: ${raw.toString('hex').slice(0, 400)}`,
+      );
       return null;
     }
     const session: Session = { socket, cabinetId, secret, banks: new Map(l.slots.map((x) => [x.slot, x.bankId])) };
     this.sessions.get(cabinetId)?.socket.destroy(); // a reconnect replaces the old connection
     this.sessions.set(cabinetId, session);
-    if (this.bridge) void this.bridge.subscribeAsync(topics(this.o.bridge!.prefix, cabinetId).commands, { qos: 1 }).catch(() => undefined);
+    if (this.bridge)
+      void this.bridge
+        .subscribeAsync(topics(this.o.bridge!.prefix, cabinetId).commands, { qos: 1 })
+        .catch(() => undefined);
     this.write(session, TCP_CMD.login, tcpRequest.result(true));
     this.write(session, TCP_CMD.firmware, tcpRequest.none()); // its answer is the firmware version reported
     this.write(session, TCP_CMD.volume, tcpRequest.none()); // its answer is the volume reported
     await this.sink?.status(cabinetId, { v: 2, online: true, ts: this.iso() });
-    await this.store(cabinetId, this.heartbeat(l.slots.map((s) => ({ slot: s.slot, bankId: s.bankId, level: s.level }))));
+    await this.store(
+      cabinetId,
+      this.heartbeat(l.slots.map((s) => ({ slot: s.slot, bankId: s.bankId, level: s.level }))),
+    );
     await this.reconcile(session);
     return session;
   }
 
   private heartbeat(list: { slot: number; bankId: string | null; level: number }[]): CabinetEvent {
     return {
-      v: 2, id: `hb-${randomToken(6)}`, ts: this.iso(), type: 'heartbeat',
+      v: 2,
+      id: `hb-${randomToken(6)}`,
+      ts: this.iso(),
+      type: 'heartbeat',
       slots: list.map((x) => ({ slot: x.slot, powerbankId: x.bankId, battery: x.bankId ? x.level : null })),
     };
   }
@@ -255,7 +313,12 @@ export class TcpGateway implements VendorGateway {
         // Answered before it restarts (the connection then ends and the cabinet logs in again).
         return this.acked(s.cabinetId, 'restart');
       case TCP_CMD.firmware:
-        return this.sink?.status(s.cabinetId, { v: 2, online: true, ts: this.iso(), firmware: decodeText(p).slice(0, 100) });
+        return this.sink?.status(s.cabinetId, {
+          v: 2,
+          online: true,
+          ts: this.iso(),
+          firmware: decodeText(p).slice(0, 100),
+        });
       case TCP_CMD.setVolume:
         // Set: acknowledged, and the volume asked back (its answer is what the console shows). Refused: counted,
         // the command left unacknowledged (the console shows it sent until it expires).
@@ -263,16 +326,39 @@ export class TcpGateway implements VendorGateway {
         await this.acked(s.cabinetId, 'volume');
         return this.write(s, TCP_CMD.volume, tcpRequest.none());
       case TCP_CMD.volume:
-        return this.sink?.status(s.cabinetId, { v: 2, online: true, ts: this.iso(), volume: volumeFromTcp(decodeVolume(p)) });
+        return this.sink?.status(s.cabinetId, {
+          v: 2,
+          online: true,
+          ts: this.iso(),
+          volume: volumeFromTcp(decodeVolume(p)),
+        });
       case TCP_CMD.borrow:
       case TCP_CMD.forceEject: {
         const r = decodeEjectResult(p);
         const pending = this.book.match(s.cabinetId, { slot: r.slot });
         if (!pending) return; // an operator's eject, or an answer already handled
         if (r.ok) s.banks.set(r.slot, null);
-        const e = this.book.settle(pending.id, () => (r.ok && r.bankId
-          ? { v: 2, id: outcomeEventId(pending.id), ts: this.iso(), type: 'popped', commandId: pending.id, slot: r.slot, powerbankId: r.bankId }
-          : { v: 2, id: outcomeEventId(pending.id), ts: this.iso(), type: 'pop-failed', commandId: pending.id, slot: r.slot, reason: r.bankId ? 'jammed' : 'empty' }));
+        const e = this.book.settle(pending.id, () =>
+          r.ok && r.bankId
+            ? {
+                v: 2,
+                id: outcomeEventId(pending.id),
+                ts: this.iso(),
+                type: 'popped',
+                commandId: pending.id,
+                slot: r.slot,
+                powerbankId: r.bankId,
+              }
+            : {
+                v: 2,
+                id: outcomeEventId(pending.id),
+                ts: this.iso(),
+                type: 'pop-failed',
+                commandId: pending.id,
+                slot: r.slot,
+                reason: r.bankId ? 'jammed' : 'empty',
+              },
+        );
         if (await this.store(s.cabinetId, e)) await this.o.ejects?.settled(pending.id);
         return;
       }
@@ -281,7 +367,12 @@ export class TcpGateway implements VendorGateway {
         if (!r.bankId) return this.write(s, TCP_CMD.returned, tcpRequest.returnAnswer(r.slot, false));
         s.banks.set(r.slot, r.bankId);
         const e: CabinetEvent = {
-          v: 2, id: `ret-${r.slot}-${r.bankId}-${Math.floor(this.now() / 60_000)}`, ts: this.iso(), type: 'returned', slot: r.slot, powerbankId: r.bankId,
+          v: 2,
+          id: `ret-${r.slot}-${r.bankId}-${Math.floor(this.now() / 60_000)}`,
+          ts: this.iso(),
+          type: 'returned',
+          slot: r.slot,
+          powerbankId: r.bankId,
         };
         // Acknowledged once stored; not stored: no answer, the cabinet sends the return again.
         if (await this.store(s.cabinetId, e)) this.write(s, TCP_CMD.returned, tcpRequest.returnAnswer(r.slot, true));
@@ -301,11 +392,13 @@ export class TcpGateway implements VendorGateway {
   }
 
   private async acked(cabinetId: string, kind: 'inventory' | 'restart' | 'volume') {
-    for (const id of this.actions.answered(cabinetId, kind)) await this.sink?.ack(cabinetId, ackOf(id, 'accepted', this.now()));
+    for (const id of this.actions.answered(cabinetId, kind))
+      await this.sink?.ack(cabinetId, ackOf(id, 'accepted', this.now()));
   }
 
   async send(cabinetId: string, msg: ServerMessage) {
-    if (msg.type === 'restart' || msg.type === 'report-inventory' || msg.type === 'set-volume') return this.action(cabinetId, msg);
+    if (msg.type === 'restart' || msg.type === 'report-inventory' || msg.type === 'set-volume')
+      return this.action(cabinetId, msg);
     // Slot lock, slot reservation, a box's Wi-Fi password: the family has no such command.
     if (msg.type === 'slot-lock' || msg.type === 'slot-reserve' || msg.type === 'wifi-password') {
       return this.sink?.ack(cabinetId, ackOf(msg.id, 'unknown_command', this.now()));
@@ -315,9 +408,19 @@ export class TcpGateway implements VendorGateway {
     const done = this.book.outcome(msg.id);
     if (done) return void (await this.store(cabinetId, done));
     if (this.book.isPending(msg.id)) return; // sent, its answer still to come: a repeat must not eject twice
-    const fail = (reason: 'empty' | 'expired') => this.store(cabinetId, this.book.settle(msg.id, () => ({
-      v: 2, id: outcomeEventId(msg.id), ts: this.iso(), type: 'pop-failed', commandId: msg.id, slot: msg.slot, reason,
-    })));
+    const fail = (reason: 'empty' | 'expired') =>
+      this.store(
+        cabinetId,
+        this.book.settle(msg.id, () => ({
+          v: 2,
+          id: outcomeEventId(msg.id),
+          ts: this.iso(),
+          type: 'pop-failed',
+          commandId: msg.id,
+          slot: msg.slot,
+          reason,
+        })),
+      );
     if (this.book.expired(msg)) return void (await fail('expired'));
     if (msg.slot === null || !s) return void (await fail('empty'));
     // Sent by a gateway process that died before storing the answer: settled from the inventory the cabinet gave at
@@ -332,10 +435,14 @@ export class TcpGateway implements VendorGateway {
   }
 
   /** restart → 0x67, report-inventory → 0x64, set-volume → 0x70; acknowledged when the cabinet answers the frame. */
-  private async action(cabinetId: string, msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' | 'set-volume' }>) {
+  private async action(
+    cabinetId: string,
+    msg: Extract<ServerMessage, { type: 'restart' | 'report-inventory' | 'set-volume' }>,
+  ) {
     if (this.actions.isDone(msg.id)) return this.sink?.ack(cabinetId, ackOf(msg.id, 'accepted', this.now()));
     if (this.actions.seen(msg.id)) return;
-    if (this.now() > Date.parse(msg.ts) + msg.ttlMs) return this.sink?.ack(cabinetId, ackOf(msg.id, 'expired', this.now()));
+    if (this.now() > Date.parse(msg.ts) + msg.ttlMs)
+      return this.sink?.ack(cabinetId, ackOf(msg.id, 'expired', this.now()));
     const s = this.sessions.get(cabinetId);
     if (!s) return; // not connected here: re-published when the link reconnects, until its TTL
     if (msg.type === 'set-volume') {
@@ -359,7 +466,10 @@ export class TcpGateway implements VendorGateway {
     for (const x of open) {
       if (this.book.isPending(x.commandId)) continue; // sent by this process: its answer is still to come
       const e = this.book.settle(x.commandId, () => reconciled(x, (id) => held.has(id), this.iso()));
-      this.o.log.warn({ cabinetId: s.cabinetId, commandId: x.commandId, outcome: e.type }, 'eject answer lost with a gateway process: settled from the inventory');
+      this.o.log.warn(
+        { cabinetId: s.cabinetId, commandId: x.commandId, outcome: e.type },
+        'eject answer lost with a gateway process: settled from the inventory',
+      );
       if (await this.store(s.cabinetId, e)) await ledger.settled(x.commandId);
     }
   }
