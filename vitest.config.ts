@@ -47,6 +47,8 @@ export default defineConfig({
           environment: 'node',
           include: ['server/test/**/*.test.ts'],
           globalSetup: ['server/test/global-setup.ts'],
+          // Nothing a file started outlives it (server/test/left-behind.ts).
+          setupFiles: ['server/test/left-behind.ts'],
           maxWorkers: WORKERS,
           isolate: false,
           // Bounds for a failing or stuck test, not expectations of speed: with a load average near 30 a build
@@ -62,6 +64,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/browser/**/*.test.ts'],
           globalSetup: ['server/test/global-setup.ts'],
+          setupFiles: ['server/test/left-behind.ts'],
           maxWorkers: WORKERS,
           // A page under CI load may take seconds to settle (debounced calls, lazy chunks): expect.poll's
           // default of 1 s is for unit tests, not for a browser driving a real server.

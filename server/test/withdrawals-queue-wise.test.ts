@@ -114,7 +114,7 @@ describe('approving a payout through Wise', () => {
     expect(res.json()).toMatchObject({ state: 'pending', approvedBy: 'financeA@example.com' });
     expect(die).toBe(false);
     expect((await first.app.powerly.wallet.findWithdrawal(id))?.provider_ref).toBeNull();
-    await first.app.close();
+    await first.close();
 
     // After the restart (a new process on the same database): the approval's job names the same transfer.
     const { rows } = await b.db.query<{ n: number }>(
