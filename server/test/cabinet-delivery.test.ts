@@ -124,9 +124,9 @@ describe.skipIf(!existsSync(MOSQUITTO))('a broker restarted mid-rental (Mosquitt
 
     // The broker comes back empty (no persistence): both sides reconnect and re-subscribe; the cabinet re-sends.
     await startMosquitto(port);
-    await waitFor(async () => (await order(b, tradeNo)).settled, 'the return is settled after the restart', 20_000);
+    await waitFor(async () => (await order(b, tradeNo)).settled, 'the return is settled after the restart');
     expect(Number((await order(b, tradeNo)).zujie)).toBe(3);
-    await waitFor(async () => vno.unacknowledged.length === 0, 'the server acknowledged the return', 10_000);
+    await waitFor(async () => vno.unacknowledged.length === 0, 'the server acknowledged the return');
 
     // Renting works again: the eject goes out over the new connection.
     await waitFor(async () => b.link.isUp(), 'link up');
@@ -165,7 +165,7 @@ describe.skipIf(!existsSync(MOSQUITTO))('an eject whose publish met a broker out
     expect(res.json().code, res.body).toBe(0); // the order is committed; its eject could not be published
     const tradeNo: string = res.json().data.outTradeNo;
     await startMosquitto(port);
-    await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the re-published eject popped', 20_000);
+    await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the re-published eject popped');
   }, 120_000);
 });
 
@@ -193,7 +193,7 @@ describe.skipIf(!existsSync(MOSQUITTO))('scale-out: shared subscription and stab
     // Each power bank goes back into the cabinet it came from (the returns go through the shared group).
     for (const r of rentals) await a.fleet!.get(r.cabinet)!.insert(r.powerbankId);
     for (const r of rentals)
-      await waitFor(async () => (await order(b, r.tradeNo)).settled, `return of ${r.powerbankId} settled`, 20_000);
+      await waitFor(async () => (await order(b, r.tradeNo)).settled, `return of ${r.powerbankId} settled`);
     for (const r of rentals)
       await waitFor(async () => a.fleet!.get(r.cabinet)!.unacknowledged.length === 0, 'every return acknowledged');
   }, 120_000);

@@ -279,10 +279,14 @@ export async function ledgerBalanced(app: PowerlyApp) {
   }
 }
 
+/**
+ * Polls `fn` until it answers. `timeoutMs` bounds a stuck test, not the product's speed: with a load average near 30
+ * on two CPUs a rent took more than 10 s to pop, so the default is 30 s (a passing test returns as soon as it can).
+ */
 export async function waitFor<T>(
   fn: () => Promise<T | undefined | null | false>,
   what: string,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {

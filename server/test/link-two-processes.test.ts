@@ -262,7 +262,7 @@ describe.skipIf(!PG || !existsSync(MOSQUITTO))(
       // The re-sends reach process B (no session kept for the dead A in the group): the rental starts within the TTL.
       await waitFor(async () => (await order(orderId))?.zujie === 1, 'the rental started on process B', 60_000);
       expect(Date.now() - ejectedAt).toBeLessThan((eject.ttlMs as number) + 5_000);
-      await waitFor(async () => cabinet.acked.has(`pop-${eject.id as string}`), 'the popped acknowledged', 20_000);
+      await waitFor(async () => cabinet.acked.has(`pop-${eject.id as string}`), 'the popped acknowledged');
 
       // A comes back with the same client id; B dies. The cabinet was offline when the power bank came back: it
       // reports the return with the time it happened, after a heartbeat that already lists the power bank.
@@ -271,7 +271,7 @@ describe.skipIf(!PG || !existsSync(MOSQUITTO))(
       // The return happened a second into the rental, and the heartbeat reports it later: on a quiet machine A is
       // back within a second or two, so "a few seconds ago" could fall before the pop.
       const borrowedAt = (await order(orderId))!.borrowed_at!.getTime();
-      await waitFor(async () => Date.now() > borrowedAt + 2_000, 'the heartbeat later than the return', 10_000);
+      await waitFor(async () => Date.now() > borrowedAt + 2_000, 'the heartbeat later than the return');
       const returnedAt = new Date(borrowedAt + 1_000);
       cabinet.slots[slot - 1]!.powerbankId = powerbankId;
       await cabinet.heartbeat();

@@ -230,7 +230,7 @@ describe.skipIf(!existsSync(MOSQUITTO))(
       const token = await touristToken(b.app);
       const { powerbankId } = await rented(b, token, VNO.cabinet);
       mosquitto.kill('SIGKILL');
-      await waitFor(async () => !b.link.isUp(), 'link down', 30_000);
+      await waitFor(async () => !b.link.isUp(), 'link down');
       const res = await call(b, 'POST', 'cdb/return/reserve', token, { shopId: VNO.shopId });
       expect(res.json(), res.body).toMatchObject({ code: 0, data: { state: 'held', confirmed: false } });
       const slot: number = res.json().data.slot;

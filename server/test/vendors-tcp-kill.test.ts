@@ -114,7 +114,7 @@ describe.skipIf(!PG)("the TCP gateway's API process killed with SIGKILL after a 
     );
     await kill9(a);
     const out = BANKS.find((id) => !cab.banks.includes(id))!;
-    await waitFor(async () => !cab.online, 'the connection died with the process', 30_000);
+    await waitFor(async () => !cab.online, 'the connection died with the process');
     expect(Number((await order(tradeNo)).zujie)).toBe(0); // its answer never arrived
 
     // The next process; the cabinet connects again (refused while nothing listens) and logs in.
