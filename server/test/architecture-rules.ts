@@ -192,6 +192,14 @@ export function tablesIn(source: string): { writes: string[]; reads: string[] } 
 
 export const MAX_LINES = 400;
 
+/** The .ts and .tsx files under `dirs` above MAX_LINES, as formatted (repository-relative). */
+export function longFiles(dirs: string[]): string[] {
+  return dirs
+    .flatMap((dir) => tsFiles(dir, true))
+    .filter((f) => readFileSync(f, 'utf8').trimEnd().split('\n').length > MAX_LINES)
+    .map((f) => relative(repoRoot, f).split('\\').join('/'));
+}
+
 /** A use of PaymentsService's repository or provider registry (its internals) from another module. */
 export const PAYMENTS_INTERNALS = /\bpayments\.(repo|providers)\b/;
 
