@@ -15,32 +15,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { packagePrice } from '#core/mifi.ts';
 import { ACTION_TIMEOUT_MS } from '../src/modules/payments/provider.ts';
-import { build, ledgerBalanced, touristToken, type Built } from './helper.ts';
+import { invariants, intents, refunded, SK, type Obj, type Real } from './charges-model-invariants.ts';
+import { build, touristToken, type Built } from './helper.ts';
 import { FakeStripe } from './stripe/fake-stripe.ts';
 
 const API = '/cdb-app-api/v1/app';
-const SK = 'sk_test_platform';
 const WH = 'whsec_platform';
 const CARD = 'stripe:STRIPE_CARD';
 const pg = process.env.DATABASE_URL;
 
-type Obj = Record<string, unknown> & {
-  id: string;
-  status: string;
-  amount: number;
-  amount_received?: number;
-  metadata?: Record<string, string>;
-  latest_charge?: unknown;
-};
-
-/** The system under test: the server (replaced on a restart), the provider, the riders, the clock's total advance. */
-interface Real {
-  b: Built;
-  elapsed: number;
-  riders: { token: string; id: number }[];
-  /** Snapshots of provider payments as first seen (delivered later: out of order). */
-  snapshots: Obj[];
-}
 /** What the client side knows: packages bought (paid or not) and payments waiting for the customer. */
 interface Model {
   packages: { rider: number; id: string; paid: boolean; deposit: boolean; cancelled: boolean }[];
@@ -92,17 +75,6 @@ const orderSubmit = () => ({
   totalAmount: total / 100,
   submitDtlDtoList: [{ skuId: 'fr-3d', selectDays: days }],
 });
-const intents = () =>
-  [...((fake as unknown as { spaces: Map<string, Map<string, Obj>> }).spaces.get(`${SK}|`)?.values() ?? [])].filter(
-    (o) => o.object === 'payment_intent',
-  );
-const refunded = (pi: Obj) => {
-  const ch =
-    typeof pi.latest_charge === 'string'
-      ? (fake.get(`${SK}|`, pi.latest_charge) as { amount_refunded?: number } | undefined)
-      : undefined;
-  return Number(ch?.amount_refunded ?? 0);
-};
 function remember(r: Real, ref: string) {
   const pi = fake.get(`${SK}|`, ref) as unknown as Obj | undefined;
   if (pi && r.snapshots.length < 50) r.snapshots.push(structuredClone(pi));
@@ -110,57 +82,6 @@ function remember(r: Real, ref: string) {
 const settle = async (r: Real) => {
   await r.b.app.powerly.jobs.runDue();
 };
-
-async function invariants(r: Real, quiet: boolean) {
-  const db = r.b.db;
-  await ledgerBalanced(r.b.app);
-  const { rows: twice } =
-    await db.query(`select provider_ref from payments where provider_ref is not null and status in ('authorized', 'captured', 'partially_captured', 'refunded')
-    group by provider, provider_ref having count(*) > 1`);
-  expect(twice, 'a provider payment taken twice').toEqual([]);
-  const { rows: two } =
-    await db.query(`select provider_ref from (select provider, provider_ref, purpose from payments where provider_ref is not null
-    union all select provider, provider_ref, purpose from payment_starts) x group by provider, provider_ref having count(distinct purpose) > 1`);
-  expect(two, 'a provider payment serving two purposes').toEqual([]);
-  // No money from nothing: a rider's wallet and held deposits never exceed what the provider captured from them.
-  for (const rider of r.riders) {
-    const taken = intents()
-      .filter((pi) => pi.metadata?.powerlyUserId === String(rider.id))
-      .reduce(
-        (s, pi) =>
-          s +
-          Number(pi.amount_received ?? 0) -
-          refunded(pi) +
-          (pi.status === 'requires_capture' ? Number(pi.amount_capturable ?? 0) : 0),
-        0,
-      );
-    const w = await r.b.app.powerly.ledger.walletOf(rider.id, 'EUR');
-    expect(w.balance + w.held, `rider ${rider.id}'s wallet and held deposits`).toBeLessThanOrEqual(taken);
-  }
-  if (!quiet) return;
-  // After the guards: nothing stranded at the provider.
-  const rows = (
-    await db.query<{ provider_ref: string; status: string; refunded_amount: string; failure_code: string | null }>(
-      `select provider_ref, status, refunded_amount, failure_code from payments where provider = 'stripe'`,
-    )
-  ).rows;
-  const ours = new Map(rows.map((x) => [x.provider_ref, x]));
-  for (const pi of intents()) {
-    const row = ours.get(pi.id);
-    const what = `${pi.id} ${pi.status} (ours: ${row?.status ?? 'none'})`;
-    if (pi.status === 'succeeded') {
-      expect(row && ['captured', 'partially_captured', 'refunded'].includes(row.status), what).toBe(true);
-      expect(refunded(pi), `${what}: refunds done`).toBe(Number(row!.refunded_amount));
-    } else if (pi.status === 'requires_capture') {
-      expect(row?.status, what).toBe('authorized');
-    } else if (pi.status === 'requires_action') {
-      // The customer's step: resumable only while its timeout runs (the guards of this step have run).
-      expect(Number(pi.created) * 1000 + ACTION_TIMEOUT_MS, what).toBeGreaterThan(r.b.clock.now().getTime() - 60_000);
-    } else {
-      expect(['canceled', 'requires_payment_method'], what).toContain(pi.status);
-    }
-  }
-}
 
 type Cmd = fc.AsyncCommand<Model, Real>;
 const card = fc.constantFrom(
@@ -197,7 +118,7 @@ class Buy implements Cmd {
         deposit: false,
         cancelled: false,
       });
-    await invariants(r, false);
+    await invariants(fake, r, false);
   }
   toString = () => `buy(${this.rider}, ${this.card}${this.useWallet ? ', wallet' : ''})`;
 }
@@ -218,7 +139,7 @@ class Approve implements Cmd {
       const pkg = m.packages.find((x) => x.id === a.data.orderId);
       if (pkg) pkg.paid = true;
     }
-    await invariants(r, false);
+    await invariants(fake, r, false);
   }
   toString = () => `${this.approve ? 'approve' : 'resume'}(${this.i})`;
 }
@@ -241,7 +162,7 @@ class Deposit implements Cmd {
       )
     ).rows[0]?.provider_ref;
     if (ref) remember(r, ref);
-    await invariants(r, false);
+    await invariants(fake, r, false);
   }
   toString = () => `deposit(${this.i})`;
 }
@@ -255,7 +176,7 @@ class Cancel implements Cmd {
     const a = await post(r, p.rider, 'chargenow/mifi/cancel', { mifiOrderId: p.id });
     if (a.code === 0) p.cancelled = true;
     await settle(r);
-    await invariants(r, false);
+    await invariants(fake, r, false);
   }
   toString = () => `cancel(${this.i})`;
 }
@@ -268,7 +189,7 @@ class Later implements Cmd {
     r.b.clock.advance(this.ms);
     r.elapsed += this.ms;
     await settle(r);
-    await invariants(r, this.ms > ACTION_TIMEOUT_MS);
+    await invariants(fake, r, this.ms > ACTION_TIMEOUT_MS);
   }
   toString = () => `later(${Math.round(this.ms / 60_000)} min)`;
 }
@@ -281,7 +202,7 @@ class Webhook implements Cmd {
   ) {}
   check = () => true;
   async run(_m: Model, r: Real) {
-    const all = this.stale ? r.snapshots : intents();
+    const all = this.stale ? r.snapshots : intents(fake);
     if (!all.length) return;
     const pi = all[this.i % all.length]!;
     const type =
@@ -303,7 +224,7 @@ class Webhook implements Cmd {
       expect(res.statusCode, res.body).toBe(200);
       if (k === 1) expect(res.json()).toMatchObject({ result: 'duplicate' });
     }
-    if (refunded(pi) > 0) {
+    if (refunded(fake, pi) > 0) {
       const ch = fake.get(`${SK}|`, String(pi.latest_charge));
       const e2 = fake.event('charge.refunded', ch, WH);
       const res = await r.b.app.inject({
@@ -314,7 +235,7 @@ class Webhook implements Cmd {
       });
       expect(res.statusCode, res.body).toBe(200);
     }
-    await invariants(r, false);
+    await invariants(fake, r, false);
   }
   toString = () => `webhook(${this.i}${this.stale ? ', stale' : ''})`;
 }
@@ -339,7 +260,7 @@ class Kill implements Cmd {
     r.b.clock.advance(5 * 60_000);
     r.elapsed += 5 * 60_000;
     await settle(r);
-    await invariants(r, false);
+    await invariants(fake, r, false);
   }
   toString = () => `kill(${this.rider})`;
 }
@@ -390,7 +311,7 @@ describe(`the charge lifecycle as a model (${pg ? 'PostgreSQL' : 'embedded PGlit
           // In the end: every guard has run; nothing is stranded.
           r.b.clock.advance(ACTION_TIMEOUT_MS + 5 * 60_000);
           await settle(r);
-          await invariants(r, true);
+          await invariants(fake, r, true);
         } finally {
           await r.b.close().catch(() => undefined);
           await fake.stop();
