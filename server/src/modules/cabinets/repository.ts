@@ -420,10 +420,12 @@ export class CabinetsRepository extends CabinetInbox {
     return rows[0];
   }
 
-  async ackCommand(id: string, at: Date, result: string | null) {
+  /** With `cabinetId`: only if the command is that cabinet's. */
+  async ackCommand(id: string, at: Date, result: string | null, cabinetId?: string) {
     await this.db.query(
-      'update cabinet_commands set acked_at = coalesce(acked_at, $2), result = coalesce($3, result) where id = $1',
-      [id, at, result],
+      `update cabinet_commands set acked_at = coalesce(acked_at, $2), result = coalesce($3, result)
+        where id = $1 and ($4::text is null or cabinet_id = $4)`,
+      [id, at, result, cabinetId ?? null],
     );
   }
 
