@@ -70,6 +70,34 @@ export async function cpuByGroup(
   return out;
 }
 
+/** CPU time (user + system, ms) spent so far by each of these processes that still runs (Linux /proc; ±10 ms each). */
+export async function cpuOf(pids: number[]): Promise<Map<number, number>> {
+  const { readFile } = await import('node:fs/promises');
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (rest.length > 13) out.set(pid, ((Number(rest[11]) + Number(rest[12])) * 1000) / 100);
+  }
+  return out;
+}
+
+/**
+ * The processes running `command` (e.g. postgres), with their titles: a PostgreSQL backend serving a client names
+ * the client's address in its title (`postgres: 15/main: user db 127.0.0.1(5432) idle`), the server's own
+ * processes (WAL writer, checkpointer, …) do not. Linux only; elsewhere none.
+ */
+export async function processesOf(command: string): Promise<{ pid: number; client: boolean }[]> {
+  const { readFile, readdir } = await import('node:fs/promises');
+  const out: { pid: number; client: boolean }[] = [];
+  for (const p of (await readdir('/proc').catch(() => [])).filter((p) => /^\d+$/.test(p))) {
+    if ((await readFile(`/proc/${p}/comm`, 'utf8').catch(() => '')).trim() !== command) continue;
+    const title = await readFile(`/proc/${p}/cmdline`, 'utf8').catch(() => '');
+    out.push({ pid: Number(p), client: /\(\d+\)|\[local\]/.test(title) });
+  }
+  return out;
+}
+
 /**
  * `ms` of steady state, sampled each second: this process's RSS and heap (max), the inbox backlog (`pending()`, max),
  * the link's messages in hand (max), its counts and lags over the window, and the event loop delay.

@@ -28,7 +28,13 @@ if (process.send) {
   const url = process.env.DATABASE_URL;
   const cabinets = Number(process.env.BENCH_CABINETS ?? 200);
   const schema = `bench_live_${process.pid}`;
-  const db = url ? await openPostgres(url, { schema, max: Number(process.env.BENCH_POOL ?? 10) }) : await openPglite();
+  // The pool's connections carry this process's application name: the bench counts the CPU of their backends (the
+  // machine's PostgreSQL may serve other clients too).
+  const named = url ? new URL(url) : undefined;
+  named?.searchParams.set('application_name', `powerly-bench-${process.pid}`);
+  const db = named
+    ? await openPostgres(named.toString(), { schema, max: Number(process.env.BENCH_POOL ?? 10) })
+    : await openPglite();
   await migrate(db);
   await seed(db);
   const model = SEED_VENUES.find((v) => v.cabinet.id === 'PWL-VNO-001')!;
@@ -62,6 +68,7 @@ if (process.send) {
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   const inventory = await new CabinetsRepository(db, new Liveness(systemClock)).inventory();
   process.on('message', (m: { id?: number; sql?: string; params?: unknown[]; stop?: boolean }) => {
+    if (!m.sql && !m.stop) return; // another module's message (statements.ts)
     if (m.stop) {
       void (async () => {
         await app.close();

@@ -23,7 +23,8 @@ import { SimulatorFleet, type FleetInventory } from '../src/demo/simulator/fleet
 import { systemClock } from '../src/lib/clock.ts';
 import { externalBroker } from '../src/mqtt/broker.ts';
 import { topics } from '../src/modules/cabinets/protocol.ts';
-import { cpuByGroup, readEventStream } from './lib.ts';
+import { cpuOf, processesOf, readEventStream } from './lib.ts';
+import { statementsOf } from './statements.ts';
 import { availableParallelism } from 'node:os';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -36,8 +37,17 @@ const API = '/cdb-app-api/v1/app';
 
 // The API in a process of its own (live-api.ts): this one is the load generator, the observers and the fleet.
 const api = fork(fileURLToPath(new URL('./live-api.ts', import.meta.url)), {
-  execArgv: ['--import', 'tsx', ...(process.env.BENCH_API_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : [])],
-  env: { ...process.env, BENCH_CABINETS: String(CABINETS) },
+  execArgv: [
+    '--import',
+    'tsx',
+    ...(process.env.BENCH_STATEMENTS ? ['--import', fileURLToPath(new URL('./statements.ts', import.meta.url))] : []),
+    ...(process.env.BENCH_API_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+  ],
+  env: {
+    ...process.env,
+    BENCH_CABINETS: String(CABINETS),
+    ...(process.env.BENCH_STATEMENTS ? { BENCH_STATEMENTS_API: '1' } : {}),
+  },
 });
 type Ready = {
   base: string;
@@ -59,17 +69,19 @@ const pending = new Map<number, (r: { rows?: unknown[]; error?: string }) => voi
 api.on('message', (m: { id?: number; rows?: unknown[]; error?: string }) => {
   if (m.id !== undefined) pending.get(m.id)?.(m);
 });
-/** A read-only check, run by the API process (it owns the database; PGlite lives in its memory). */
-const query = async <R>(sql: string, params: unknown[] = []) => {
+/** A message to the API process, answered with rows. */
+const ask = async (m: object) => {
   const id = nextId++;
   const r = await new Promise<{ rows?: unknown[]; error?: string }>((resolve) => {
     pending.set(id, resolve);
-    api.send({ id, sql, params });
+    api.send({ id, ...m });
   });
   pending.delete(id);
   if (r.error) throw new Error(r.error);
-  return r.rows as R[];
+  return r.rows!;
 };
+/** A read-only check, run by the API process (it owns the database; PGlite lives in its memory). */
+const query = async <R>(sql: string, params: unknown[] = []) => (await ask({ sql, params })) as R[];
 const connector = externalBroker(ready.mqttUrl, {});
 const fleet = SimulatorFleet.fromInventory(ready.inventory, {
   connector,
@@ -220,9 +232,33 @@ for (let i = 0; i < BURST; i++) {
   ).data;
   renters.push({ token: t, card: await cardToken(), cabinet: benchCabinets[i]! });
 }
-const cpuGroups = () =>
-  cpuByGroup({ API: api.pid!, 'bench (load, observers, cabinets)': process.pid }, ['postgres', 'mosquitto']);
+// CPU time by process during the burst: the API, this process, the API's PostgreSQL backends (its pool and listener,
+// by their application name) with the server's own processes (WAL writer, checkpointer, …), and Mosquitto. Other
+// clients' backends (the machine's PostgreSQL may serve others) are printed apart, not counted.
+const backends = async () =>
+  ready.database === 'PostgreSQL'
+    ? (
+        await query<{ pid: number }>(
+          "select pid from pg_stat_activity where application_name = current_setting('application_name')",
+        )
+      ).map((r) => r.pid)
+    : [];
+const cpuGroups = async () => {
+  const pg = await processesOf('postgres');
+  const ours = await backends();
+  const groups: Record<string, number[]> = {
+    API: [api.pid!],
+    'bench (load, observers, cabinets)': [process.pid],
+    "postgres (the API's connections)": ours,
+    'postgres (server processes)': pg.filter((p) => !p.client).map((p) => p.pid),
+    mosquitto: (await processesOf('mosquitto')).map((p) => p.pid),
+  };
+  const others = pg.filter((p) => p.client && !ours.includes(p.pid)).map((p) => p.pid);
+  return { groups, others, cpu: await cpuOf([...Object.values(groups).flat(), ...others]) };
+};
+const statements = process.env.BENCH_STATEMENTS ? statementsOf(ask) : undefined;
 const cpuBefore = await cpuGroups();
+await statements?.reset();
 const burstTap = performance.now();
 const answers = await Promise.all(
   renters.map(async (r, i) => {
@@ -272,15 +308,30 @@ console.info(
 );
 line('burst: tap to eject command published', burstEjects);
 line('burst: tap to HTTP answer', answers);
-if (cpuBefore && cpuAfter) {
-  // Where the machine's time went during the burst (until every answer and eject was in): CPU time by process.
-  const spent = Object.entries(cpuAfter).map(([k, v]) => [k, v - cpuBefore[k]!] as const);
+if (cpuAfter.cpu.size) {
+  // Where the machine's time went during the burst (until every answer and eject was in): CPU time by process (a
+  // process that started meanwhile, e.g. a new pooled connection's backend, counts from nothing).
+  const delta = (pids: number[]) =>
+    pids.reduce((a, pid) => a + (cpuAfter.cpu.get(pid) ?? 0) - (cpuBefore.cpu.get(pid) ?? 0), 0);
+  const spent = Object.entries(cpuAfter.groups).map(([k, pids]) => [k, delta(pids)] as const);
   const total = spent.reduce((a, [, v]) => a + v, 0);
   console.info(
-    `burst: CPU time in ${burstWall.toFixed(0)} ms of wall time on ${availableParallelism()} CPUs: ${total.toFixed(0)} ms in all, ${(total / BURST).toFixed(1)} ms per rental (${spent
-      .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
-      .join(', ')}; /proc, ±10 ms each)`,
+    `burst: CPU time in ${burstWall.toFixed(0)} ms of wall time on ${availableParallelism()} CPUs: ${total.toFixed(0)} ms in all, ${(total / BURST).toFixed(1)} ms per rental`,
   );
+  console.info(
+    `burst: CPU time per rental, by process: ${spent.map(([k, v]) => `${k} ${(v / BURST).toFixed(1)} ms`).join(', ')} (/proc: ±${(10 / BURST).toFixed(1)} ms per process each)`,
+  );
+  const others = delta(cpuAfter.others);
+  if (others > 0)
+    console.info(
+      `burst: other clients' PostgreSQL backends (not this bench's, not counted above): ${others.toFixed(0)} ms`,
+    );
+}
+if (statements) {
+  const taken = await statements.take();
+  const sum = taken.reduce((a, s) => a + s.n, 0);
+  console.info(`burst: ${(sum / BURST).toFixed(1)} statements per rental sent by the API (BENCH_STATEMENTS), by text:`);
+  for (const s of taken) console.info(`${(s.n / BURST).toFixed(2).padStart(7)}  ${s.sql}`);
 }
 
 ctrl.abort();

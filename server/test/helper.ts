@@ -346,17 +346,28 @@ export async function cabinetsOnline(b: Built, ids: string[]) {
 }
 
 /**
- * The next idempotency-key completion made OUTSIDE a transaction fails once, as if the process stopped after the
- * business transaction committed and before the response was stored. A key completed inside the business
- * transaction is already 'done' then, so a retry replays; a key left 'started' would be released and run again.
+ * The request's next step after its business transaction fails once, as if the process stopped after the commit:
+ * the idempotency-key completion made OUTSIDE a transaction, or, for a key the business transaction completed, the
+ * after-commit step that takes its stored response. A key completed inside the business transaction is already
+ * 'done' then, so a retry replays; a key left 'started' would be released and run again.
  */
 export function failNextKeyCompletionOutsideTx(b: Built) {
   const proto = IdempotencyStore.prototype;
-  const orig = proto.completeKey;
-  proto.completeKey = function (this: IdempotencyStore, ...args: Parameters<typeof orig>) {
-    if (b.db.inTx()) return orig.apply(this, args);
-    proto.completeKey = orig;
+  const [complete, afterCommit] = [proto.completeKey, proto.afterCommit];
+  const restore = () => {
+    proto.completeKey = complete;
+    proto.afterCommit = afterCommit;
+  };
+  proto.completeKey = function (this: IdempotencyStore, ...args: Parameters<typeof complete>) {
+    if (b.db.inTx()) return complete.apply(this, args);
+    restore();
     return Promise.reject(new Error('process stopped after the commit'));
+  };
+  proto.afterCommit = function (this: IdempotencyStore) {
+    afterCommit.call(this, () => {
+      restore();
+      throw new Error('process stopped after the commit');
+    });
   };
 }
 

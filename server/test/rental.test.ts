@@ -447,7 +447,7 @@ describe.runIf(process.env.DATABASE_URL)(
           headers: { token, 'idempotency-key': 'lock-rent' },
         });
         const rental = await waitFor(
-          async () => (await waitingFor(await pidOf(cabinet), '%from cabinets%for update%'))[0],
+          async () => (await waitingFor(await pidOf(cabinet), '%rental_start(%'))[0], // its locks: rental_start
           'the rental, its user locked, waiting for the cabinet',
         );
         // The withdrawal goes on: it locks the wallet and writes its row. It used to wait here for the rental's lock

@@ -37,6 +37,12 @@ export interface Db extends Queryable {
   /** Whether the caller runs inside a unit of work of this Db. */
   inTx(): boolean;
   /**
+   * Runs `fn` once the caller's unit of work has committed (its outermost transaction; inside a savepoint that rolls
+   * back, never), or at once outside a unit (what came before autocommitted). Never after a rollback. `fn` is
+   * synchronous and must not throw: it records what the commit made true (e.g. a stored response).
+   */
+  afterCommit(fn: () => void): void;
+  /**
    * LISTEN on `channel` (a lowercase identifier) for this process: `fn(payload)` for each NOTIFY, and `fn(null)`
    * when the listening connection is lost and again once it is re-established (notifications in between may be
    * missed, so the listener should resynchronise). PGlite listens in-process; PostgreSQL holds one dedicated client
@@ -71,6 +77,8 @@ interface Unit {
   q: Queryable;
   open: boolean;
   savepoints: number;
+  /** What runs after the commit (Db.afterCommit). */
+  after: (() => void)[];
 }
 
 /** The unit-of-work layer over a driver: `begin` runs a callback inside one real transaction. */
@@ -91,28 +99,38 @@ function unitOfWork(
     kind,
     query: (sql, params, opts) => (active()?.q ?? base).query(sql, params, opts),
     inTx: () => active() !== undefined,
+    afterCommit(fn) {
+      const u = active();
+      if (u) u.after.push(fn);
+      else fn();
+    },
     async tx<T>(fn: () => Promise<T>): Promise<T> {
       const outer = active();
       if (outer) {
         const name = `powerly_sp_${++outer.savepoints}`;
+        const hooks = outer.after.length;
         await outer.q.query(`savepoint ${name}`);
         try {
           const out = await fn();
           await outer.q.query(`release savepoint ${name}`);
           return out;
         } catch (err) {
+          outer.after.length = hooks; // what the savepoint's work registered is rolled back with it
           await outer.q.query(`rollback to savepoint ${name}`).catch(() => undefined);
           throw err;
         }
       }
-      return begin(async (q) => {
-        const unit: Unit = { q, open: true, savepoints: 0 };
+      const after: (() => void)[] = [];
+      const out = await begin(async (q) => {
+        const unit: Unit = { q, open: true, savepoints: 0, after };
         try {
           return await current.run(unit, fn);
         } finally {
           unit.open = false;
         }
       });
+      for (const f of after) f();
+      return out;
     },
     listen,
     hearing,

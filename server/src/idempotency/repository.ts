@@ -1,10 +1,14 @@
 // The idempotency_keys table: one row per (user, Idempotency-Key) — the claim, the request's hash and the stored
 // response (see lib/idempotency.ts for the protocol).
-import type { Queryable } from '../db/db.ts';
+import type { Db } from '../db/db.ts';
 import { STALE_KEY_MS, type ExistingKey, type KeyStore } from '../lib/idempotency.ts';
 
 export class IdempotencyStore implements KeyStore {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: Db) {}
+
+  afterCommit(fn: () => void) {
+    this.db.afterCommit(fn);
+  }
 
   async claimKey(userId: number, key: string, hash: string, at: Date) {
     const ins = await this.db.query(

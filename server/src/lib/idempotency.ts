@@ -42,6 +42,8 @@ export interface KeyStore {
    */
   completeKey(userId: number, key: string, code: number, body: unknown): Promise<boolean>;
   releaseKey(userId: number, key: string): Promise<void>;
+  /** Runs `fn` once the caller's unit of work commits (at once outside one): Db.afterCommit. */
+  afterCommit(fn: () => void): void;
 }
 
 /** The key of the request being served, for the business transaction to complete (commitIdempotencyKey). */
@@ -81,17 +83,19 @@ export async function idempotent<T extends object, R = never>(
     void reply.header('idempotent-replayed', 'true');
     return reply.status(ex.response_code ?? 200).send(body) as unknown as T;
   }
-  // The response stored by the business transaction: the last one that completed the key (an attempt rolled back
-  // leaves the key 'started', so a later attempt completes it again).
+  // The response stored by the business transaction, once it committed: the last one that completed the key (an
+  // attempt rolled back leaves the key 'started', and this unset, so a later attempt completes it again).
   let stored: T | undefined;
   try {
     const committed = opts.committed;
     const body = committed
       ? await scope.run(async (result) => {
           const b = committed(result as R);
-          if (await store.completeKey(user.id, key, 200, b)) stored = b;
+          if (await store.completeKey(user.id, key, 200, b)) store.afterCommit(() => (stored = b));
         }, run)
       : await run();
+    // The business transaction completed the key and committed: that is the answer, and nothing is left to write.
+    if (stored !== undefined) return stored;
     // Completes a key the business transaction did not (only a 'started' key changes: never a committed one).
     if (await store.completeKey(user.id, key, 200, body)) return body;
     // The first answer is the stored one, which every replay gets: what the route read after the commit (a balance

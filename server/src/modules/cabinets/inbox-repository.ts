@@ -17,7 +17,10 @@ export interface InboxRow {
 export class CabinetInbox {
   constructor(protected readonly db: Queryable) {}
 
-  /** Stores an event in the inbox, pending; a repeat (same cabinet and event id) changes nothing. */
+  /**
+   * Stores an event of a known cabinet in the inbox, pending; a repeat (same cabinet and event id) changes nothing.
+   * Whether the cabinet is known (one statement: nothing is stored for an unknown one).
+   */
   async storeEvent(e: {
     id: string;
     cabinetId: string;
@@ -27,12 +30,16 @@ export class CabinetInbox {
     payload: unknown;
     at: Date;
   }) {
-    const res = await this.db.query(
-      `insert into cabinet_events (id, cabinet_id, type, cabinet_ts, payload, received_at, state, powerbank_id, next_attempt_at)
-       values ($1,$2,$3,$4,$5,$6,'pending',$7,$6) on conflict (id) do nothing`,
+    const { rows } = await this.db.query<{ known: boolean }>(
+      `with c as (select exists (select 1 from cabinets where id = $2) as known),
+            stored as (
+              insert into cabinet_events (id, cabinet_id, type, cabinet_ts, payload, received_at, state, powerbank_id, next_attempt_at)
+              select $1, $2, $3, $4::timestamptz, $5::jsonb, $6::timestamptz, 'pending', $7, $6::timestamptz from c where c.known
+              on conflict (id) do nothing)
+       select known from c`,
       [`${e.cabinetId}:${e.id}`, e.cabinetId, e.type, e.ts, JSON.stringify(e.payload), e.at, e.powerbankId],
     );
-    return res.rowCount === 1;
+    return rows[0]?.known === true;
   }
 
   /** Takes a pending event for processing (row-locked until the unit of work ends; another process skips it). */

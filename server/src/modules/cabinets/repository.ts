@@ -317,15 +317,12 @@ export class CabinetsRepository extends CabinetInbox {
    * (each such eject reserves its slot); undefined when none is left.
    */
   async freeSlot(cabinetId: string, now: Date, kind: DeviceKind = 'cdb') {
-    const { rows } = await this.db.query<{ slot: number }>(
-      `select b.slot from powerbanks b
-        where b.cabinet_id = $1 and b.state = 'in_cabinet' and b.slot is not null and b.kind = $3
-          and not exists (select 1 from cabinet_commands c where c.cabinet_id = $1 and c.result is null and c.expires_at > $2
-                             and (c.payload->>'slot') = b.slot::text)
-        order by b.slot limit 1`,
+    // The rule is the function cabinet_free_slot's (migration 20270128000001), which the rent transaction applies too.
+    const { rows } = await this.db.query<{ slot: number | null }>(
+      'select cabinet_free_slot($1, $2::timestamptz, $3) as slot',
       [cabinetId, now, kind],
     );
-    return rows[0]?.slot;
+    return rows[0]?.slot ?? undefined;
   }
 
   /**
@@ -423,10 +420,12 @@ export class CabinetsRepository extends CabinetInbox {
     return rows[0];
   }
 
-  async ackCommand(id: string, at: Date, result: string | null) {
+  /** With `cabinetId`: only if the command is that cabinet's. */
+  async ackCommand(id: string, at: Date, result: string | null, cabinetId?: string) {
     await this.db.query(
-      'update cabinet_commands set acked_at = coalesce(acked_at, $2), result = coalesce($3, result) where id = $1',
-      [id, at, result],
+      `update cabinet_commands set acked_at = coalesce(acked_at, $2), result = coalesce($3, result)
+        where id = $1 and ($4::text is null or cabinet_id = $4)`,
+      [id, at, result, cabinetId ?? null],
     );
   }
 

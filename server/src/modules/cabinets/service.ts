@@ -139,24 +139,25 @@ export class CabinetsService implements LinkHandler {
 
   /** Stores an event in the inbox before it is acknowledged; a heartbeat is reconciled at once (never stored). */
   async receive(cabinetId: string, e: CabinetEvent): Promise<boolean> {
-    if (!(await this.d.repo.find(cabinetId))) {
+    // An unknown cabinet's event is refused: a heartbeat after reading the cabinet, any other event by the statement
+    // that stores it (nothing stored), in one round trip.
+    const known =
+      e.type === 'heartbeat'
+        ? Boolean(await this.d.repo.find(cabinetId))
+        : await this.d.repo.storeEvent({
+            id: e.id,
+            cabinetId,
+            type: e.type,
+            ts: e.ts,
+            powerbankId: 'powerbankId' in e ? e.powerbankId : null,
+            payload: e,
+            at: this.d.clock.now(),
+          });
+    if (!known) {
       await this.reject(cabinetId, 'unknown-cabinet', JSON.stringify(e));
       return false;
     }
-    if (e.type === 'heartbeat') {
-      await this.reconcile(cabinetId, e);
-      return true;
-    }
-    const powerbankId = 'powerbankId' in e ? e.powerbankId : null;
-    await this.d.repo.storeEvent({
-      id: e.id,
-      cabinetId,
-      type: e.type,
-      ts: e.ts,
-      powerbankId,
-      payload: e,
-      at: this.d.clock.now(),
-    });
+    if (e.type === 'heartbeat') await this.reconcile(cabinetId, e);
     return true;
   }
 
@@ -336,9 +337,8 @@ export class CabinetsService implements LinkHandler {
   }
 
   async ack(cabinetId: string, a: CommandAck) {
-    const cmd = await this.d.repo.command(a.commandId);
-    if (!cmd || cmd.cabinet_id !== cabinetId) return;
-    await this.d.repo.ackCommand(cmd.id, this.d.clock.now(), a.status === 'accepted' ? null : a.status);
+    // Only a command to this cabinet (another's, or an unknown id, changes nothing).
+    await this.d.repo.ackCommand(a.commandId, this.d.clock.now(), a.status === 'accepted' ? null : a.status, cabinetId);
   }
 
   // ---- operator ---------------------------------------------------------------------------------------------

@@ -1,22 +1,17 @@
-// Renting: the cabinet scanned, the deposit held or paid (or the wallet), the order started and the eject sent; the orphan guard and compensation of a rental that did not start.
-import { cabinetCodeFrom } from '#core/codeLink.ts';
-import { type RentalKind } from '#core/devices.ts';
-import { allOf } from '../../db/db.ts';
-import { badRequest, notFound, refused, conflict } from '../../lib/errors.ts';
-import { commitIdempotencyKey } from '../../lib/idempotency.ts';
-import { orderNo, uuid } from '../../lib/ids.ts';
+// Renting with a deposit (useDepositToRent): the deposit held or paid by a payment method (or taken from the wallet),
+// under the charge's orphan guard, then the rental started (rent-start.ts); the compensation of a rental that did not
+// start.
+import { badRequest, refused } from '../../lib/errors.ts';
+import { orderNo } from '../../lib/ids.ts';
 import type { UserRow } from '../auth/service.ts';
-import { PROTOCOL_VERSION, type Command } from '../cabinets/protocol.ts';
+import { type Command } from '../cabinets/protocol.ts';
 import type { CabinetRow } from '../cabinets/stock.ts';
-import { chargeNotOurs, isChargeNotOurs, newPaymentId } from '../payments/service.ts';
+import { chargeNotOurs, isChargeNotOurs } from '../payments/service.ts';
 import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
 import type { ChargeGuard, PurposeHandler } from '../payments/guards.ts';
 import type { PaymentPurpose } from '../payments/purposes.ts';
-import { depositPaymentReason, type PricedVenue } from '../venues/service.ts';
-import { providerOwner, userOwner } from '../ledger/service.ts';
-import { Zujie } from './order-state.ts';
+import { type PricedVenue } from '../venues/service.ts';
 import {
-  JOB_EJECT_TIMEOUT,
   JOB_ORPHAN_AUTH,
   RENTAL_DEPOSIT,
   type GuardState,
@@ -24,42 +19,9 @@ import {
   type ActionRequired,
   type DepositInput,
 } from './shared.ts';
-import { RentalsReads } from './reads.ts';
+import { RentalsStart } from './rent-start.ts';
 
-export abstract class RentalsRenting extends RentalsReads {
-  protected abstract holdGuard(
-    orderId: string,
-    paymentId: string,
-    captureBefore: Date | null,
-  ): { kind: string; payload: Record<string, unknown>; runAt: Date } | null;
-  protected abstract changed(userId: number, orderId: string, state: number): Promise<void>;
-
-  async resolveCabinet(url: string, kind: RentalKind = 'cdb'): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
-    const code = cabinetCodeFrom(url);
-    const cabinet = code ? await this.d.cabinets.find(code) : undefined;
-    if (!cabinet) throw notFound('error.cabinetNotFound');
-    return { cabinet, priced: await this.d.venues.priced(cabinet.venue_id, kind) };
-  }
-
-  protected async preflight(user: UserRow, qrcode: string, kind: RentalKind) {
-    const code = cabinetCodeFrom(qrcode);
-    const cabinet = code ? await this.d.cabinets.find(code) : undefined;
-    if (!cabinet) throw notFound('error.cabinetNotFound');
-    if (!cabinet.online) throw conflict('error.cabinetOffline');
-    // Fail fast: without the broker the eject cannot go out; refuse now, before any money moves.
-    if (!this.d.link.isUp()) throw conflict('error.cabinetLinkDown');
-    // The plan, a free slot (each unanswered eject reserves its slot; checked again under the cabinet's lock in
-    // start()) and the user's open rentals: independent reads, made at once. The refusals keep their order.
-    const [priced, slot, open] = await Promise.all([
-      this.d.venues.priced(cabinet.venue_id, kind),
-      this.d.cabinets.freeSlot(cabinet.id, this.d.clock.now(), kind),
-      this.d.repo.openCount(user.id),
-    ]);
-    if (slot === undefined) throw conflict('error.noPowerbank');
-    if (open > 0) throw refused('error.rentCount');
-    return { cabinet, priced };
-  }
-
+export abstract class RentalsRenting extends RentalsStart {
   /** POST cdb/cabinet/useDepositToRent */
   async rentWithDeposit(user: UserRow, input: DepositInput): Promise<string | ActionRequired> {
     const provider = this.d.payments.requireProvider(input.paymentId, input.agent);
@@ -275,25 +237,6 @@ export abstract class RentalsRenting extends RentalsReads {
     return orderId;
   }
 
-  /** GET cdb/cabinet/useBalanceToRent */
-  async rentWithBalance(user: UserRow, qrcode: string, kind: RentalKind = 'cdb'): Promise<string> {
-    const { cabinet, priced } = await this.preflight(user, qrcode, kind);
-    // The scan's rule (venues' depositPaymentReason): a wallet short of the deposit is refused (again under the
-    // wallet's lock by the hold in start()); at an agent whose deposits are always paid, a wallet that does not also
-    // cover the overtime fee is too: that deposit is paid through confirm.
-    const { balance } = await this.d.ledger.walletOf(user.id, priced.venue.currency);
-    const reason = depositPaymentReason(priced, balance);
-    if (reason === 'balance') throw refused('error.insufficientBalance');
-    if (reason === 'agent') throw refused('error.depositByPayment');
-    const orderId = orderNo(this.d.clock.now());
-    await this.sendEject(
-      orderId,
-      cabinet.id,
-      await this.start(orderId, user, cabinet, priced, { kind: 'wallet', topUp: null }, kind),
-    );
-    return orderId;
-  }
-
   protected async declined(
     user: UserRow,
     provider: PaymentProvider,
@@ -338,197 +281,6 @@ export abstract class RentalsRenting extends RentalsReads {
       charge.preauth,
     );
     await this.guards.release(g, charge.provider, charge.result, 'not started');
-  }
-
-  /**
-   * One transaction: payment row, order, eject command, its jobs and the ledger hold; the command, to publish once
-   * committed. The shared ledger accounts (the provider's clearing account is in every card rental) are locked
-   * last, so concurrent rentals wait on them only for the transfer and the commit, not the whole transaction.
-   */
-  protected async start(
-    orderId: string,
-    user: UserRow,
-    cabinet: CabinetRow,
-    priced: PricedVenue,
-    f: Funding,
-    kind: RentalKind,
-    guard?: GuardState,
-  ): Promise<Command> {
-    const now = this.d.clock.now();
-    const currency = priced.venue.currency;
-    const deposit = priced.plan.deposit;
-    const w = this.d.ledger;
-    return this.d.db
-      .tx(async () => {
-        // The statements of each step are sent together (pipelined: one round trip per step, docs/architecture.md)
-        // and run in PostgreSQL in the order written; the refusals are checked once the step's answers are in.
-        // Serialise a user's rentals: the open-rental rule holds even for two concurrent requests (the lock also
-        // records the currency as the user's last one). Serialise a cabinet's rentals: each unanswered eject
-        // reserves one power bank, so two people scanning for the last one get exactly one order (the other is
-        // refused here and its card hold voided). The eject names the slot: a lendable power bank the cabinet
-        // reported (never a quarantined one), read under the cabinet's lock.
-        // The provider payment funding it is locked too, and must be unrecorded: the orphan guard may have released it
-        // (the customer came back at the timeout), or another request started a rental with it (a double resume).
-        const charge =
-          f.kind === 'preauth'
-            ? { provider: f.provider, ref: f.result.ref }
-            : f.topUp
-              ? { provider: f.topUp.provider, ref: f.topUp.result.ref }
-              : null;
-        const [, open, , slot, , taken] = await allOf([
-          this.d.users.lock(user.id, { currency }),
-          this.d.repo.openCount(user.id),
-          this.d.cabinets.lock(cabinet.id),
-          this.d.cabinets.freeSlot(cabinet.id, now, kind),
-          charge && this.d.payments.lockCharge(charge.provider.id, charge.ref),
-          charge && this.d.payments.byRef(charge.provider.id, charge.ref),
-        ]);
-        if (taken) throw chargeNotOurs(taken);
-        if (open > 0) throw refused('error.rentCount');
-        if (slot === undefined) throw conflict('error.noPowerbank');
-        const paymentId = f.kind === 'preauth' ? newPaymentId() : null;
-        const holdId = uuid(); // the deposit hold's transfer, made below
-        const commandId = uuid();
-        const expiresAt = new Date(now.getTime() + this.d.ejectTtlMs);
-        const command: Command = {
-          v: PROTOCOL_VERSION,
-          id: commandId,
-          type: 'eject',
-          ts: now.toISOString(),
-          ttlMs: this.d.ejectTtlMs,
-          slot,
-          kind,
-        };
-        // The eject's timeout and, for a card hold, its expiry guard: one statement.
-        const hold =
-          f.kind === 'preauth' && paymentId ? this.holdGuard(orderId, paymentId, f.result.captureBefore ?? null) : null;
-        const holdKey = { owner: userOwner(user.id), kind: 'deposit_hold', currency };
-        const [, , , , , , accounts] = await allOf([
-          f.kind === 'preauth'
-            ? this.d.payments.record({
-                id: paymentId!,
-                providerId: f.provider.id,
-                result: f.result,
-                userId: user.id,
-                orderId,
-                purpose: 'deposit_preauth',
-                amount: deposit,
-                currency,
-              })
-            : f.topUp &&
-              this.d.payments.record({
-                providerId: f.topUp.provider.id,
-                result: f.topUp.result,
-                userId: user.id,
-                orderId,
-                purpose: 'deposit_topup',
-                amount: f.topUp.amount,
-                currency,
-              }),
-          this.d.repo.insert({
-            id: orderId,
-            user_id: user.id,
-            cabinet_id: cabinet.id,
-            venue_id: priced.venue.id,
-            deposit_type: priced.planRow.deposit_type,
-            currency,
-            plan: priced.plan,
-            wire_strategy: priced.wire,
-            deposit,
-            hold_transfer_id: holdId,
-            payment_id: paymentId,
-            eject_command_id: commandId,
-            created_at: now,
-            device_kind: kind,
-          }),
-          this.d.cabinets.insertCommand({
-            id: commandId,
-            cabinetId: cabinet.id,
-            orderId,
-            type: 'eject',
-            payload: command,
-            at: now,
-            expiresAt,
-          }),
-          // The card call's orphan guard is no longer needed once this order commits: cancelled in the same statement.
-          this.d.jobs.enqueueMany(
-            [
-              {
-                kind: JOB_EJECT_TIMEOUT,
-                payload: { orderId },
-                runAt: new Date(expiresAt.getTime() + this.d.ejectGraceMs),
-              },
-              ...(hold ? [hold] : []),
-            ],
-            { cancel: guard?.guardId },
-          ),
-          commitIdempotencyKey(orderId), // the request's key completes with the order, in this transaction
-          this.changed(user.id, orderId, Zujie.pending),
-          // The ledger's accounts last: the provider's clearing account is shared, so its lock is held only for the
-          // transfer and the commit.
-          f.kind === 'preauth'
-            ? w.lockedAccounts([holdKey, { owner: providerOwner(f.provider.id, user.id), kind: 'clearing', currency }])
-            : allOf([
-                w.account(holdKey.owner, holdKey.kind, currency),
-                w.account(userOwner(user.id), 'wallet', currency),
-                f.topUp ? w.account(providerOwner(f.topUp.provider.id, user.id), 'clearing', currency) : undefined,
-              ]),
-        ]);
-        if (f.kind === 'preauth') {
-          const [holdAccount, clearing] = accounts;
-          await w.transfer({
-            id: holdId,
-            debit: clearing!,
-            credit: holdAccount!,
-            amount: deposit,
-            code: 'deposit_preauth',
-            orderId,
-            at: now,
-            pending: true,
-            locked: true,
-          });
-        } else {
-          const [holdAccount, wallet, clearing] = accounts;
-          if (f.topUp)
-            await w.transfer({
-              debit: clearing!,
-              credit: wallet!,
-              amount: f.topUp.amount,
-              code: 'wallet_topup',
-              orderId,
-              at: now,
-            });
-          await w.transfer({
-            id: holdId,
-            debit: wallet!,
-            credit: holdAccount!,
-            amount: deposit,
-            code: 'deposit_hold',
-            orderId,
-            at: now,
-            pending: true,
-            mustNotOverdraw: true,
-          });
-        }
-        return command;
-      })
-      .then((command) => {
-        if (guard?.guardId !== undefined) guard.cancelled = true;
-        return command;
-      });
-  }
-
-  /**
-   * Publishes the command just committed (the one stored with the order: nothing is read back before the eject
-   * goes out). A failure here is not fatal: the link re-publishes unanswered commands when it reconnects, and
-   * the timeout job cancels and releases.
-   */
-  protected async sendEject(orderId: string, cabinetId: string, command: Command) {
-    // Published now; the broker's PUBACK is not waited for (the answer does not depend on it: the command is
-    // committed, and re-published on reconnect until the cabinet answers or the timeout job cancels the order).
-    void this.d.link
-      .send(cabinetId, command)
-      .catch((err: unknown) => this.d.log.error({ err, orderId }, 'eject publish failed'));
   }
 
   // ---- cabinet answers --------------------------------------------------------------------------------------

@@ -64,7 +64,14 @@ const parse = (r: OrderRow): OrderRow => ({
 export class RentalsRepository {
   constructor(private readonly db: Queryable) {}
 
-  async insert(
+  /**
+   * The rent transaction's own statements in one call (the function `rental_start`, migration 20270128000001): locks
+   * the user (recording `currency` as their last one) and the cabinet, counts the user's open rentals and finds a
+   * free slot under those locks, and only when there is no open rental and a free slot writes the order, its eject
+   * command (`command` with the slot) and its jobs, marking the job `cancelJob` done. Returns what it counted and
+   * found: the caller refuses when `open` > 0 or `slot` is undefined (nothing was written then).
+   */
+  async start(
     o: Omit<
       OrderRow,
       | 'bought_out_at'
@@ -80,28 +87,40 @@ export class RentalsRepository {
       | 'powerbank_id'
       | 'slot'
     >,
-  ) {
-    await this.db.query(
-      `insert into orders (id, user_id, cabinet_id, venue_id, deposit_type, currency, plan, wire_strategy, deposit,
-         hold_transfer_id, payment_id, eject_command_id, created_at, device_kind)
-       values ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14)`,
+    command: { payload: Record<string, unknown>; expiresAt: Date },
+    jobs: { kind: string; payload: Record<string, unknown>; runAt: Date }[],
+    cancelJob: number | undefined,
+  ): Promise<{ open: number; slot: number | undefined }> {
+    const { rows } = await this.db.query<{ open_count: number; slot: number | null }>(
+      `select open_count, slot from rental_start($1::bigint, $2::text, $3::smallint[], $4::text, $5::timestamptz,
+         $6::text, $7::text, $8::text, $9::smallint, $10::jsonb, $11::jsonb, $12::bigint, $13::text, $14::text,
+         $15::text, $16::jsonb, $17::timestamptz, $18::text[], $19::jsonb[], $20::timestamptz[], $21::bigint)`,
       [
-        o.id,
         o.user_id,
+        o.currency,
+        OPEN_STATES,
         o.cabinet_id,
+        o.created_at,
+        o.device_kind,
+        o.id,
         o.venue_id,
         o.deposit_type,
-        o.currency,
         JSON.stringify(o.plan),
         JSON.stringify(o.wire_strategy),
         o.deposit,
         o.hold_transfer_id,
         o.payment_id,
         o.eject_command_id,
-        o.created_at,
-        o.device_kind,
+        JSON.stringify(command.payload),
+        command.expiresAt,
+        jobs.map((j) => j.kind),
+        jobs.map((j) => JSON.stringify(j.payload)),
+        jobs.map((j) => j.runAt.toISOString()),
+        cancelJob ?? null,
       ],
     );
+    const r = rows[0]!;
+    return { open: Number(r.open_count), slot: r.slot ?? undefined };
   }
 
   /** Sets the share sign once (a concurrent first share keeps the first); returns the stored one. */
@@ -141,10 +160,10 @@ export class RentalsRepository {
   }
 
   async openCount(userId: number) {
-    const { rows } = await this.db.query<{ n: number }>(
-      'select count(*)::int as n from orders where user_id = $1 and zujie = any($2::smallint[]) and not settled',
-      [userId, OPEN_STATES],
-    );
+    const { rows } = await this.db.query<{ n: number }>('select rental_open_count($1, $2::smallint[]) as n', [
+      userId,
+      OPEN_STATES,
+    ]);
     return Number(rows[0]?.n ?? 0);
   }
 
