@@ -51,7 +51,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/providers/mpesa.ts',
   'server/test/providers/paypal.ts',
   'server/test/providers/wechatpay.ts',
-  'server/test/rental.test.ts',
   'server/test/signin.test.ts',
   'server/test/stripe/fake-stripe.ts',
   'server/test/wallet.property.test.ts',
