@@ -1,35 +1,24 @@
 // Money: each leak observed on the old code has a case here that failed there.
 //  - a failed void is a job (retried, `dead` when exhausted and visible), and the hold is released;
 //  - a top-up whose credit failed is refunded AND recorded, so the provider's idempotent replay is never credited;
-//  - concurrent refund-to-card withdrawals are checked under the lock of the card payment they count;
-//  - jobs carry a fencing token: a process whose lease was taken over cannot finish the job again;
-//  - a forged payout webhook signed with the old public sandbox secret is refused.
-import { createHmac } from 'node:crypto';
+//  - jobs carry a fencing token: a process whose lease was taken over cannot finish the job again.
+// The withdrawals' cases are in money-safety-withdrawals.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, cardToken, markHeardFrom, touristToken, type Built, formBody } from './helper.ts';
+import { build, cardToken, markHeardFrom, touristToken, type Built } from './helper.ts';
 import { providerOwner, userOwner } from '../src/modules/ledger/service.ts';
 import { JOB_COMPENSATE } from '../src/modules/payments/compensation.ts';
 import { GUARD_MS } from '../src/modules/payments/guards.ts';
-import { checkLedger } from '../src/modules/wallet/reconcile.ts';
 import { AppError } from '../src/lib/errors.ts';
-import { JOB_SANDBOX_PAYOUT_ARRIVAL } from '../src/modules/payments/sandbox.ts';
+import { API, moneyCalls } from './money-safety-helpers.ts';
 
-const API = '/cdb-app-api/v1/app';
 let b: Built;
 beforeAll(async () => {
   b = await build({ simulator: false });
 });
 afterAll(async () => b?.close());
 
-let n = 0;
-const key = () => `ms-${Date.now()}-${n++}`;
-const post = (url: string, token: string, body: Record<string, string | number>, k?: string) =>
-  b.app.inject({
-    method: 'POST',
-    url: `${API}/${url}`,
-    headers: { token, 'content-type': 'application/x-www-form-urlencoded', ...(k ? { 'idempotency-key': k } : {}) },
-    payload: formBody(body),
-  });
+const { key, post } = moneyCalls(() => b);
+
 const intentStatus = async (ref: string) =>
   (await b.db.query<{ status: string }>('select status from sandbox_intents where id = $1', [ref])).rows[0]?.status;
 
@@ -203,49 +192,6 @@ describe('a top-up whose process dies between the charge and the credit', () => 
   });
 });
 
-describe('refund-to-card withdrawals', () => {
-  it('three at once against one 10-unit card payment: one accepted', async () => {
-    const token = await touristToken(b.app);
-    const user = await b.app.powerly.auth.authenticate(token);
-    expect(
-      (
-        await post(
-          'cdb/payment/multicurrency/recharge',
-          token,
-          { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) },
-          key(),
-        )
-      ).json().code,
-    ).toBe(0);
-    // More balance from elsewhere (not a card payment), so that only the card payment's refundable amount limits.
-    const l = b.app.powerly.ledger;
-    await l.transfer({
-      debit: await l.account(providerOwner('manual-test'), 'clearing', 'EUR'),
-      credit: await l.account(userOwner(user.id), 'wallet', 'EUR'),
-      amount: 2000,
-      code: 'adjustment',
-      orderId: null,
-      at: b.clock.now(),
-    });
-    const res = await Promise.all(
-      [1, 2, 3].map(() =>
-        post(
-          'cdb/mine/tixian/create',
-          token,
-          { refundType: 0, amount: '10', currency: 'EUR', autoAudit: 1, amountType: 'balance' },
-          key(),
-        ),
-      ),
-    );
-    expect(res.map((r) => r.json().code).filter((c) => c === 0)).toHaveLength(1);
-    const { rows } = await b.db.query<{ s: string }>(
-      `select coalesce(sum(amount), 0)::text as s from withdrawals where user_id = $1 and refund_type = 0`,
-      [user.id],
-    );
-    expect(Number(rows[0]!.s)).toBe(1000);
-  });
-});
-
 describe('idempotency keys complete inside the business transaction', () => {
   it('a failure after the rental committed (before the response was stored) replays the rental, never runs it again', async () => {
     await markHeardFrom(b, ['PWL-SH-001']);
@@ -401,83 +347,5 @@ describe('a refund made twice with one idempotency key', () => {
     // Another key is another refund.
     await b.app.powerly.payments.refund(pay!.id, 200, 'state5_y');
     expect(Number((await b.app.powerly.payments.find(pay!.id))!.refunded_amount)).toBe(500);
-  });
-});
-
-describe('withdrawal payouts: a forged webhook', () => {
-  it('signed with the sandbox secret that used to be a constant in the public source, is refused', async () => {
-    const token = await touristToken(b.app);
-    expect(
-      (
-        await post(
-          'cdb/payment/multicurrency/recharge',
-          token,
-          { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) },
-          key(),
-        )
-      ).json().code,
-    ).toBe(0);
-    const r = await post('cdb/mine/tixian/create', token, { refundType: 0, amount: '10', currency: 'EUR' }, key());
-    const wd = (await b.app.powerly.wallet.findWithdrawal(r.json().data.tixianOrderId))!;
-    expect(wd.provider_ref).toBeTruthy();
-    // The attacker: a payout.failed for this payout, signed the way the sandbox signs, with the old public secret.
-    const raw = JSON.stringify({ id: `evt_forged_${wd.id}`, type: 'payout.failed', data: { ref: wd.provider_ref } });
-    const t = Math.floor(b.clock.now().getTime() / 1000);
-    const sig = `t=${t},v1=${createHmac('sha256', 'whsec_sandbox_powerly').update(`${t}.${raw}`).digest('hex')}`;
-    const res = await b.app.inject({
-      method: 'POST',
-      url: '/webhooks/payments/sandbox',
-      headers: { 'content-type': 'application/json', 'sandbox-signature': sig },
-      payload: raw,
-    });
-    expect(res.statusCode).toBe(400);
-    expect((await b.app.powerly.wallet.findWithdrawal(wd.id))?.status).toBe('pending');
-    const user = await b.app.powerly.auth.authenticate(token);
-    expect((await b.app.powerly.wallet.walletOf(user.id, 'EUR')).balance).toBe(0); // not put back
-    // This installation's own secret is random, and the same for every process on the database.
-    const { rows } = await b.db.query<{ value: string }>(
-      `select value from installation_secrets where name = 'sandbox.webhook-secret'`,
-    );
-    expect(rows[0]!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
-  });
-});
-
-describe('withdrawal payouts: the process dies inside the sandbox provider', () => {
-  it('between the payout and its arrival: the retried submit still brings the outcome (the hold never stays pending)', async () => {
-    const token = await touristToken(b.app);
-    expect(
-      (
-        await post(
-          'cdb/payment/multicurrency/recharge',
-          token,
-          { amount: '10', currency: 'EUR', paymentId: 'card-sandbox', stripeToken: await cardToken(b.app) },
-          key(),
-        )
-      ).json().code,
-    ).toBe(0);
-    // The sandbox provider accepts the payout and schedules its arrival (a job); the process stops in between, as
-    // the wallet model test's killed server once did (the payout stayed in transit with no arrival, for ever).
-    const jobs = b.app.powerly.jobs;
-    const enqueue = jobs.enqueue.bind(jobs);
-    jobs.enqueue = (kind, payload, runAt) => {
-      if (kind !== JOB_SANDBOX_PAYOUT_ARRIVAL) return enqueue(kind, payload, runAt);
-      jobs.enqueue = enqueue;
-      return Promise.reject(new Error('process stopped'));
-    };
-    const r = await post(
-      'cdb/mine/tixian/create',
-      token,
-      { refundType: 0, amount: '10', currency: 'EUR', autoAudit: 1 },
-      key(),
-    );
-    expect(r.json()).toMatchObject({ code: 0, data: { status: 'pending' } });
-    const id = r.json().data.tixianOrderId;
-    expect((await b.app.powerly.wallet.findWithdrawal(id))?.provider_ref).toBeNull(); // the submit failed: its job retries it
-    await jobs.runDue(); // the submit job (a new process)
-    await jobs.runDue(); // the payout's arrival
-    expect((await b.app.powerly.wallet.findWithdrawal(id))?.status).toBe('paid');
-    const user = await b.app.powerly.auth.authenticate(token);
-    expect(await b.app.powerly.wallet.walletOf(user.id, 'EUR')).toMatchObject({ balance: 0 });
-    expect(await checkLedger(b.db)).toEqual([]);
   });
 });
