@@ -26,6 +26,8 @@ import type { AuthorizeInput } from '../src/modules/payments/provider.ts';
 import type { Mailer } from '../src/modules/notify/mailer.ts';
 import type { MethodsConfig } from '../src/modules/payments/methods/registry.ts';
 import type { SignInSettings } from '../src/modules/auth/signin-config.ts';
+import { waitFor } from './wait.ts';
+export { waitFor };
 
 export class TestClock implements Clock {
   constructor(private t = Date.parse('2026-11-21T10:00:00.000Z')) {}
@@ -276,24 +278,6 @@ export async function ledgerBalanced(app: PowerlyApp) {
   for (const c of audit.byCurrency) {
     expect(Number(c.net), `posted sum in ${c.currency}`).toBe(0);
     expect(Number(c.pending_net), `pending sum in ${c.currency}`).toBe(0);
-  }
-}
-
-/**
- * Polls `fn` until it answers. `timeoutMs` bounds a stuck test, not the product's speed: with a load average near 30
- * on two CPUs a rent took more than 10 s to pop, so the default is 30 s (a passing test returns as soon as it can).
- */
-export async function waitFor<T>(
-  fn: () => Promise<T | undefined | null | false>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
