@@ -399,7 +399,6 @@ const LONG_FILES: readonly string[] = [
   'server/src/modules/rentals/renting.ts',
   'server/src/modules/staff/service.ts',
   'server/src/modules/wallet/service.ts',
-  'src/pay/Confirm.tsx',
 ];
 
 interface ModuleImport {
