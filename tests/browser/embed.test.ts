@@ -7,42 +7,38 @@ import en from '../../locales/en-US.json';
 import zh from '../../locales/zh-CN.json';
 import lt from '../../locales/lt-LT.json';
 import pt from '../../locales/pt-PT.json';
-import { startPartnerSite } from '../../server/src/demo/partner-site.ts';
 import { launchChromium } from './chromium.ts';
-import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
+import { continueToCabinetHome, type RunningProduct } from './product.ts';
+import {
+  embedContext,
+  frameOf,
+  log,
+  payInFrame,
+  powerbankOut,
+  returnTo,
+  startHosts,
+  type Hosts,
+} from './embedHosts.ts';
 
+let hosts: Hosts;
 let product: RunningProduct;
 let browser: Browser;
-let partner: Awaited<ReturnType<typeof startPartnerSite>>;
 let partnerOrigin: string;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  product = await startProduct();
-  partner = await startPartnerSite('dist', 0, '127.0.0.1', product.base);
-  partnerOrigin = new URL(partner.url).origin;
-  await product.app.powerly.embed.saveAgent({
-    id: 'demo-venue',
-    name: 'venue',
-    origins: [new URL(product.base).origin],
-  });
-  await product.app.powerly.embed.saveAgent({ id: 'demo-partner', name: 'partner', origins: [partnerOrigin] });
-  await product.app.powerly.embed.saveAgent({
-    id: 'demo-app',
-    name: 'native',
-    origins: [new URL(product.base).origin],
-  });
+  hosts = await startHosts({ nativeApp: true });
+  ({ product, partnerOrigin } = hosts);
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await partner?.site.close();
-  await product?.close();
+  await hosts?.close();
 });
 
 async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 420, height: 900 }, locale: 'en-US' });
+  const context = await embedContext(browser);
   contexts.push(context);
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -56,29 +52,12 @@ function widgetFrame(page: Page, nth = 0): Promise<Frame> {
     .then(() => page.frames().filter((f) => f.url().includes('/embed/frame.html'))[nth]!);
 }
 
-async function payInFrame(frame: Frame) {
-  await continueToCabinetHome(frame);
-  await frame.getByRole('button', { name: /^Hold / }).click();
-  await frame.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await frame.getByLabel('Expiry date (MM/YY)').fill('12/34');
-  await frame.getByLabel('CVC').fill('123');
-  await frame.getByRole('button', { name: /^Authorize/ }).click();
-}
-
+/** The power bank the widget took out of its cabinet, put back into cabinet `to`. */
 async function returnPowerBank(frame: Frame, to: string) {
-  const out = frame.getByRole('status').filter({ hasText: 'Your power bank is out!' });
-  await out.waitFor();
-  const id = (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;
-  const res = await fetch(`${product.base}/demo-api/cabinets/${to}/return`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ powerbankId: id }),
-  });
-  expect(res.status).toBe(200);
+  const id = await powerbankOut(frame);
+  await returnTo(product.base, to, id);
   return id;
 }
-
-const log = (page: Page) => page.getByRole('log');
 
 /** The frame-ancestors directive of a Content-Security-Policy (the rest is the page policy, server/src/plugins/security.ts). */
 const frameAncestorsOf = (csp: string | null) =>
@@ -303,10 +282,8 @@ describe('<powerly-rent> on a venue site', () => {
       .evaluate((el) => ({ open: !!el.shadowRoot, style: !!el.shadowRoot?.querySelector('style') }));
     expect(shadow).toEqual({ open: true, style: true });
 
-    const frameOf = async (id: string) =>
-      (await page.locator(`#${id} iframe`).elementHandle())!.contentFrame() as Promise<Frame>;
-    const lisbonFrame = await frameOf('rent-lisbon');
-    const vilniusFrame = await frameOf('rent-vilnius');
+    const lisbonFrame = await frameOf(page, '#rent-lisbon iframe');
+    const vilniusFrame = await frameOf(page, '#rent-vilnius iframe');
     await expect.poll(() => lisbonFrame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     await expect.poll(() => vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
 
@@ -374,7 +351,7 @@ describe('<powerly-rent> attributes after mount', () => {
     const page = await newPage();
     await page.goto(`${product.base}/demo/venue.html`);
     await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
-    const frame = (await (await page.locator('#rent-vilnius iframe').elementHandle())!.contentFrame())!;
+    const frame = await frameOf(page, '#rent-vilnius iframe');
     // The scan lands on package selection; its Continue button shows the widget's language.
     await expect.poll(() => frame.getByRole('button', { name: en.rentPricing.next, exact: true }).count()).toBe(1);
     const src = await page.locator('#rent-vilnius iframe').getAttribute('src');
@@ -389,7 +366,7 @@ describe('<powerly-rent> attributes after mount', () => {
     await page.locator('#rent-vilnius').evaluate((el) => el.setAttribute('qrcode', 'PWL-LIS-001'));
     await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
     // The other element keeps its own language.
-    const lisbon = (await (await page.locator('#rent-lisbon iframe').elementHandle())!.contentFrame())!;
+    const lisbon = await frameOf(page, '#rent-lisbon iframe');
     expect(await lisbon.getByRole('button', { name: en.rentPricing.next, exact: true }).count()).toBe(1);
   });
 });
