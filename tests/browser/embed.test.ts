@@ -1,8 +1,9 @@
 // The embed across real origins in Chromium: the Powerly server (API, iframe page, element script) on one
-// origin, the partner site on another port. A rental end to end through each shape; messages from a foreign
-// origin or a wrong window are ignored; two elements on one page do not interfere; headers; web-view pages.
+// origin, the partner site on another port. A rental end to end through the iframe and the element (in a native
+// web view: embedNative.test.ts); messages from a foreign origin or a wrong window are ignored; two elements on one
+// page do not interfere; headers; web-view pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import en from '../../locales/en-US.json';
 import zh from '../../locales/zh-CN.json';
 import lt from '../../locales/lt-LT.json';
@@ -10,13 +11,14 @@ import pt from '../../locales/pt-PT.json';
 import { launchChromium } from './chromium.ts';
 import { continueToCabinetHome, type RunningProduct } from './product.ts';
 import {
-  embedContext,
   frameOf,
+  hostPage,
   log,
   payInFrame,
   powerbankOut,
   returnTo,
   startHosts,
+  widgetFrame,
   type Hosts,
 } from './embedHosts.ts';
 
@@ -27,7 +29,7 @@ let partnerOrigin: string;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  hosts = await startHosts({ nativeApp: true });
+  hosts = await startHosts();
   ({ product, partnerOrigin } = hosts);
   browser = await launchChromium();
 });
@@ -38,25 +40,9 @@ afterAll(async () => {
 });
 
 async function newPage(): Promise<Page> {
-  const context = await embedContext(browser);
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  const page = await hostPage(browser);
+  contexts.push(page.context());
   return page;
-}
-
-function widgetFrame(page: Page, nth = 0): Promise<Frame> {
-  return expect
-    .poll(() => page.frames().filter((f) => f.url().includes('/embed/frame.html')).length)
-    .toBeGreaterThan(nth)
-    .then(() => page.frames().filter((f) => f.url().includes('/embed/frame.html'))[nth]!);
-}
-
-/** The power bank the widget took out of its cabinet, put back into cabinet `to`. */
-async function returnPowerBank(frame: Frame, to: string) {
-  const id = await powerbankOut(frame);
-  await returnTo(product.base, to, id);
-  return id;
 }
 
 /** The frame-ancestors directive of a Content-Security-Policy (the rest is the page policy, server/src/plugins/security.ts). */
@@ -85,7 +71,7 @@ describe('iframe on a partner site (another origin)', () => {
     await payInFrame(frame);
     await expect.poll(() => log(page).textContent()).toMatch(/powerly:resize height=\d+/);
     await expect.poll(() => log(page).textContent()).toMatch(/rent powerly:eject\.confirmed orderId=\S+/);
-    await returnPowerBank(frame, 'PWL-VNO-001');
+    await returnTo(product.base, 'PWL-VNO-001', await powerbankOut(frame));
     await expect
       .poll(() => log(page).textContent(), { timeout: 20_000 })
       .toMatch(/rent powerly:rental\.returned orderId=\S+/);
@@ -193,53 +179,6 @@ describe('iframe on a partner site (another origin)', () => {
   });
 });
 
-describe('native web-view host (no origin: a signed one-time code)', () => {
-  it('redeems the code, rents end to end, and reports through the native channel; a replayed code is refused', async () => {
-    const page = await newPage();
-    await page.goto(`${product.base}/demo/native.html`);
-    const frame = await widgetFrame(page);
-    await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
-    await expect.poll(() => log(page).textContent()).toContain('webview ready');
-    await payInFrame(frame);
-    await expect.poll(() => log(page).textContent()).toMatch(/webview eject\.confirmed orderId=\S+/);
-    await returnPowerBank(frame, 'PWL-NYC-001');
-    await expect
-      .poll(() => log(page).textContent(), { timeout: 20_000 })
-      .toMatch(/webview rental\.returned orderId=\S+/);
-
-    // An injected message without a valid code is ignored; replaying the used code is refused.
-    const replay = await frame.evaluate(async () => {
-      const out: string[] = [];
-      (window as unknown as { ReactNativeWebView: { postMessage(s: string): void } }).ReactNativeWebView = {
-        postMessage: (s) => out.push(s),
-      };
-      window.dispatchEvent(
-        new MessageEvent('message', {
-          data: JSON.stringify({ powerly: 1, type: 'setQrcode', payload: { qrcode: 'PWL-VNO-001' } }),
-        }),
-      );
-      window.dispatchEvent(
-        new MessageEvent('message', {
-          data: JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, qrcode: 'PWL-VNO-001' } }),
-        }),
-      );
-      window.dispatchEvent(
-        new MessageEvent('message', {
-          data: JSON.stringify({
-            powerly: 1,
-            type: 'init',
-            payload: { version: 1, code: 'v1.forged.' + 'A'.repeat(43), qrcode: 'PWL-VNO-001' },
-          }),
-        }),
-      );
-      await new Promise((r) => setTimeout(r, 1500));
-      return out;
-    });
-    expect(replay.some((s) => s.includes('"badCode"'))).toBe(true);
-    expect(await frame.getByText('GO9 Gedimino 9').count()).toBe(0);
-  });
-});
-
 describe('headers', () => {
   it("the app is never framed; the iframe page names its agent's exact origins", async () => {
     for (const path of ['/', '/demo/', '/demo/venue.html']) {
@@ -294,7 +233,7 @@ describe('<powerly-rent> on a venue site', () => {
     expect(await vilniusFrame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
     await continueToCabinetHome(vilniusFrame, 'GO9 Gedimino 9');
     await expect.poll(() => vilniusFrame.getByRole('button', { name: /^Hold / }).count()).toBe(1);
-    await returnPowerBank(lisbonFrame, 'PWL-LIS-001');
+    await returnTo(product.base, 'PWL-LIS-001', await powerbankOut(lisbonFrame));
     await expect
       .poll(() => log(page).textContent(), { timeout: 20_000 })
       .toMatch(/rent-lisbon rental\.returned orderId=\S+/);
@@ -427,52 +366,4 @@ describe('web vitals', () => {
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
-});
-
-describe('the hostile opener', () => {
-  it('a page that window.open()s the native frame and posts its own one-time code does not sign that window in', async () => {
-    // The attacker's own account and a valid one-time code for it.
-    const login = await product.app.inject({
-      method: 'POST',
-      url: '/cdb-app-api/v1/app/saas/tourist/login?code=attacker-device-0000000001',
-    });
-    const attacker = login.json().data as string;
-    const issued = await product.app.inject({
-      method: 'POST',
-      url: '/cdb-app-api/v1/app/embed/code',
-      headers: { token: attacker },
-      payload: { agent: 'demo-app' },
-    });
-    const code = issued.json().data.code as string;
-    expect(code).toMatch(/^v1\./);
-    const page = await newPage();
-    await page.goto(`${partnerOrigin}/demo/partner/?api=none`); // the attacker's page, another origin
-    const opened = page.context().waitForEvent('page');
-    await page.evaluate(
-      ({ url, code }) => {
-        const w = window.open(url);
-        const msg = JSON.stringify({ powerly: 1, type: 'init', payload: { version: 1, code } });
-        const t = setInterval(() => {
-          try {
-            w?.postMessage(msg, '*');
-          } catch {
-            /* severed */
-          }
-        }, 100);
-        setTimeout(() => clearInterval(t), 5000);
-      },
-      { url: `${product.base}/embed/frame.html?agent=demo-app&transport=native`, code },
-    );
-    const victim = await opened;
-    await victim.waitForLoadState();
-    await new Promise((r) => setTimeout(r, 5500));
-    // The code was never redeemed by the victim's window (so it holds no session of the attacker's): it still
-    // works, exactly once, here.
-    const redeem = await product.app.inject({
-      method: 'POST',
-      url: '/cdb-app-api/v1/app/embed/code/redeem',
-      payload: { code, agent: 'demo-app' },
-    });
-    expect(redeem.json().code).toBe(0);
-  });
 });

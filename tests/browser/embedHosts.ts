@@ -58,6 +58,21 @@ export function embedContext(browser: Browser): Promise<BrowserContext> {
   return browser.newContext({ viewport: { width: 420, height: 900 }, locale: 'en-US' });
 }
 
+/** A host page in a fresh context of its own (embedContext), with a 20 s default wait. */
+export async function hostPage(browser: Browser): Promise<Page> {
+  const page = await (await embedContext(browser)).newPage();
+  page.setDefaultTimeout(20_000);
+  return page;
+}
+
+/** The `nth` widget's frame on the page (the iframe page's URL), once there is one. */
+export function widgetFrame(page: Page, nth = 0): Promise<Frame> {
+  return expect
+    .poll(() => page.frames().filter((f) => f.url().includes('/embed/frame.html')).length)
+    .toBeGreaterThan(nth)
+    .then(() => page.frames().filter((f) => f.url().includes('/embed/frame.html'))[nth]!);
+}
+
 /** The host page's log of the widget's events. */
 export const log = (page: Page) => page.getByRole('log');
 
