@@ -212,7 +212,4 @@ const LONG_FILES: readonly string[] = [
   'server/src/modules/payments/service.ts',
   'server/src/modules/staff/service.ts',
   'server/src/modules/wallet/service.ts',
-  'src/contract/ops-fleet.ts',
-  'src/mifi/WifiMall.tsx',
-  'src/pay/Confirm.tsx',
 ];

@@ -6,23 +6,15 @@
 // only), the methods beyond the card through ExternalPay; the sandbox card form stays for test mode. Every paying
 // call may answer `action` (3-D Secure, a provider's page, a phone prompt) and is repeated with paymentIntent; back
 // from a redirect (?payment_intent) this screen resumes it.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import './pay.css';
 import { useStore } from '@nanostores/react';
-import { useT, errorText, $activeLang } from '../i18n/index.ts';
+import { useT, errorText } from '../i18n/index.ts';
 import { useLatest } from '../ui/hooks.ts';
-import { $route, back, href, navigate } from '../stores/router.ts';
+import { $route, href, navigate } from '../stores/router.ts';
 import { $cabinet } from '../stores/cabinet.ts';
 import { $qrcode } from '../stores/scan.ts';
 import { $agentOpenId, randomId } from '../stores/session.ts';
-import { listPaymentMethods, payOrder, type PaymentMethod } from '../api/payment.ts';
-import { rentWithDeposit } from '../api/cabinet.ts';
-import { rentWithSavedCard } from '../api/payScreens.ts';
-import { recharge } from '../api/wallet.ts';
-import { buyOrder } from '../api/orders.ts';
-import { confirmPackage, payBoxDeposit, rentPackage } from '../api/mifi.ts';
-import { orderSubmit } from '../core/mifi.ts';
-import { $mifiOrder } from '../stores/mifi.ts';
 import { money } from '../ui/format.ts';
 import { ApiError } from '../api/client.ts';
 import { rechargeFailureKey } from './rechargeFailure.ts';
@@ -32,7 +24,7 @@ import { showMessage } from '../ui/feedback.tsx';
 import { StripePay } from './StripePay.tsx';
 import { ExternalPay } from './ExternalPay.tsx';
 import { SandboxCardsHint } from './SandboxHint.tsx';
-import { reportToOpener, stripeKind, StripePayError, type PayAnswer } from './stripe.ts';
+import { reportToOpener, stripeKind, StripePayError } from './stripe.ts';
 import { HoldExplainer } from './HoldExplainer.tsx';
 import { PageHeader } from '../ui/PageHeader.tsx';
 import { Loading } from '../ui/Loading.tsx';
@@ -50,6 +42,8 @@ import {
 import { usePayStrings } from './strings.ts';
 import { MifiPayOptions, type MifiChoice } from './MifiPayOptions.tsx';
 import { SavedCardPay, useSavedCards } from './SavedCardPay.tsx';
+import { payOnServer } from './confirmCall.ts';
+import { useConfirmMethods } from './useConfirmMethods.ts';
 
 const KNOWN_CARD_ERRORS = [
   'card_declined',
@@ -94,8 +88,6 @@ export default function Confirm() {
         ? money(currency, Number(price) || 0)
         : `${symbol}${price}`;
 
-  const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
-  const [loadError, setLoadError] = useState('');
   const [busy, setBusy] = useState(false);
   /** One payment action: its Idempotency-Key and card token, reused when a retry follows an unknown outcome. */
   const pending = useRef<{ key: string; token: string } | null>(null);
@@ -103,34 +95,7 @@ export default function Confirm() {
   const madeOrder = useRef<string | null>(null);
   const lastCard = useRef<CardDetails | null>(null);
 
-  // Keyed on the language, not on `t`: `t` also changes when a string table arrives (this screen's own payment
-  // strings load beside it), and reloading the methods then would replace the card form and wipe what the
-  // person has already typed.
-  const lang = useStore($activeLang);
-  const tNow = useLatest(t);
-  const load = useCallback(async () => {
-    setLoadError('');
-    setMethods(null);
-    try {
-      setMethods(await listPaymentMethods(payType === 'YJ' ? qrcode : '', currency));
-    } catch (e) {
-      const t = tNow.current;
-      const text = errorText(e, t);
-      setLoadError(text);
-      // Retry loads again; Cancel (or Escape) goes back where the user came from.
-      const retry = await confirmDialog({ title: t('confirm.methodsFailed'), text, okLabel: t('common.retry') });
-      if (retry) void loadRef.current();
-      else back({ from: '/confirm' });
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- lang: the method labels come localised
-  }, [qrcode, lang, payType, currency, tNow]);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-
-  // Loads per qrcode and language (method labels come localised).
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { methods, loadError } = useConfirmMethods(payType, qrcode, currency, t);
 
   const chosen = methods?.find((m) => m.pId === q.paymentId);
   const method = chosen ?? (methods ? pickCardMethod(methods) : undefined);
@@ -156,121 +121,9 @@ export default function Confirm() {
   );
   const preAuth = preAuthPlan || (boxDeposit && holds);
 
-  /** Sends a payment to the server call of this payType; `action` when the customer must finish it first. */
-  const serverCall = async (
-    input: { stripeToken?: string; paymentIntent?: string; cardId?: string },
-    key: string,
-  ): Promise<PayAnswer> => {
-    const paymentId = method?.pId ?? q.paymentId;
-    // Redirect methods (iDEAL) come back to this screen, which resumes the payment (?payment_intent).
-    const redirect =
-      method && ((stripeKind(method.pPaymentType) === 'redirect' && !cardProviderFor(method)) || method.kind);
-    // Back to this screen with the chosen method named (a provider's return resumes it with payment_intent).
-    const here = { ...Object.fromEntries(query), paymentId };
-    delete (here as Record<string, string>).payment_intent;
-    const returnUrl =
-      redirect && location.protocol.startsWith('http')
-        ? `${location.origin}${location.pathname}#${href('/confirm', here)}`
-        : undefined;
-    if (payType === 'FK') {
-      const r = await payOrder(
-        {
-          outTradeNo: q.outTradeNo || q.orderId,
-          paymentId,
-          stripeToken: input.stripeToken,
-          cardId: input.cardId,
-          paymentIntent: input.paymentIntent,
-          returnUrl,
-        },
-        key,
-      );
-      return r.action ? { action: r.action } : { done: r.outTradeNo };
-    }
-    if (payType === 'CZ') {
-      const agentId = query.get('agentId') || undefined;
-      const r = await recharge(
-        {
-          amount: price,
-          currency,
-          agentId,
-          paymentId,
-          stripeToken: input.stripeToken,
-          cardId: input.cardId,
-          paymentIntent: input.paymentIntent,
-          returnUrl,
-        },
-        key,
-      );
-      return r.action ? { action: r.action } : { done: r.outTradeNo };
-    }
-    if (payType === 'overbuy') {
-      // Buying the power bank is settled from the rental's deposit (hold or wallet): no new card payment.
-      const o = await buyOrder(q.orderId || q.outTradeNo, key);
-      return { done: o.pOrderid };
-    }
-    if (payType === 'mifi') {
-      // The wallet and coupon chosen for a new payment (a resumed one keeps what it started with); wallet alone: `wallet`.
-      const choice = input.paymentIntent ? null : mifiChoice;
-      const pay = {
-        paymentId: choice?.due === 0 ? 'wallet' : paymentId,
-        stripeToken: input.stripeToken,
-        paymentIntent: input.paymentIntent,
-        returnUrl,
-      };
-      const extras = { couponNo: choice?.couponNo, useWallet: choice?.useWallet ? 1 : undefined, cardId: input.cardId };
-      // A package's box deposit, so that a box can be picked up.
-      if (boxDeposit) {
-        const p = await payBoxDeposit({ mifiOrderId: q.mifiOrderId, ...pay }, key);
-        return p.action ? { action: p.action } : { done: p.orderId };
-      }
-      // Continue payment of an unpaid (33) package, or another try at a purchase whose order is made already.
-      const unpaid = q.mifiOrderId || (input.paymentIntent ? '' : madeOrder.current);
-      if (unpaid) {
-        const p = await confirmPackage({ mifiOrderId: unpaid, ...pay, ...extras }, key);
-        if (!p.action) $mifiOrder.set(null);
-        return p.action ? { action: p.action } : { done: p.orderId };
-      }
-      // The purchase made in the mall ("Mifi order submit"); resumed, the server finds its order by the payment.
-      const o = $mifiOrder.get();
-      if (!o && !input.paymentIntent) return { done: '' };
-      const r = await rentPackage(
-        {
-          qrcode: o?.qrcode || undefined,
-          ejectOrNot: 0,
-          ...pay,
-          ...extras,
-          orderSubmit: input.paymentIntent || !o ? undefined : orderSubmit(o, Date.now()),
-        },
-        key,
-      );
-      if (r.action) {
-        madeOrder.current = r.orderId;
-        return { action: r.action };
-      }
-      $mifiOrder.set(null);
-      return { done: r.orderId };
-    }
-    if (payType !== 'YJ') throw new StripePayError('unsupported', t('payTypes.payTypeUnsupported'));
-    // The device kind the scanned cabinet was priced for (a power station is rented with its own plan and deposit).
-    const scanned = $cabinet.get();
-    const deviceType = scanned?.qrcode === qrcode ? scanned.deviceType : undefined;
-    if (input.cardId) {
-      const r = await rentWithSavedCard({ qrcode, cardId: input.cardId, paymentId, returnUrl, deviceType }, key);
-      return r.action ? { action: r.action } : { done: r.outTradeNo };
-    }
-    const r = await rentWithDeposit(
-      {
-        qrcode,
-        stripeToken: input.stripeToken ?? 'resume',
-        paymentId,
-        paymentIntent: input.paymentIntent,
-        returnUrl,
-        deviceType,
-      },
-      key,
-    );
-    return r.action ? { action: r.action } : { done: r.outTradeNo };
-  };
+  /** The server call of this payType (confirmCall.ts). */
+  const serverCall = (input: { stripeToken?: string; paymentIntent?: string; cardId?: string }, key: string) =>
+    payOnServer({ q, query, method, qrcode, currency, mifiChoice, boxDeposit, madeOrder, t }, input, key);
 
   /** What follows a payment (src/core/payTypes.ts). */
   const afterPaid = (orderNo: string) => {

@@ -5,46 +5,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import lt from '../../locales/lt-LT.json';
-import { startPartnerSite } from '../../server/src/demo/partner-site.ts';
 import { launchChromium } from './chromium.ts';
-import { continueToCabinetHome, startProduct, type RunningProduct } from './product.ts';
-
-interface Hosts {
-  product: RunningProduct;
-  partner: Awaited<ReturnType<typeof startPartnerSite>>;
-  partnerOrigin: string;
-  /** The same partner site under another host name: another top-level site for the browser. */
-  otherSiteOrigin: string;
-  close(): Promise<void>;
-}
-
-/** A product (fresh database, simulated cabinets with their seeded stock) with venue.html and the partner site. */
-async function startHosts(): Promise<Hosts> {
-  const product = await startProduct();
-  const partner = await startPartnerSite('dist', 0, '127.0.0.1', product.base);
-  const partnerOrigin = new URL(partner.url).origin;
-  const otherSiteOrigin = partnerOrigin.replace('127.0.0.1', 'localhost');
-  await product.app.powerly.embed.saveAgent({
-    id: 'demo-venue',
-    name: 'venue',
-    origins: [new URL(product.base).origin],
-  });
-  await product.app.powerly.embed.saveAgent({
-    id: 'demo-partner',
-    name: 'partner',
-    origins: [partnerOrigin, otherSiteOrigin],
-  });
-  return {
-    product,
-    partner,
-    partnerOrigin,
-    otherSiteOrigin,
-    async close() {
-      await partner.site.close();
-      await product.close();
-    },
-  };
-}
+import type { RunningProduct } from './product.ts';
+import {
+  embedContext,
+  frameOf,
+  log,
+  payInFrame,
+  powerbankOut,
+  returnTo,
+  startHosts,
+  type Hosts,
+} from './embedHosts.ts';
+import { CLS_OBSERVER, cls, frameCls, heights, touchHost } from './embedLayout.ts';
 
 let hosts: Hosts;
 let product: RunningProduct;
@@ -52,7 +25,7 @@ let browser: Browser;
 let partnerOrigin: string;
 
 beforeAll(async () => {
-  hosts = await startHosts();
+  hosts = await startHosts({ otherSite: true });
   ({ product, partnerOrigin } = hosts);
   browser = await launchChromium();
 });
@@ -62,42 +35,7 @@ afterAll(async () => {
   await hosts?.close();
 });
 
-/** Layout shifts of the host page itself (not its frames), without those right after input in the host. */
-const CLS_OBSERVER = () => {
-  if (window.top !== window) {
-    // Inside the widget's frame: its own layout shifts (Lighthouse counts a subframe's shifts in the page's CLS),
-    // e.g. a screen that grows when a late string table arrives, under what the person is typing.
-    const f = window as unknown as { __frameCls: number };
-    f.__frameCls = 0;
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-        if (!e.hadRecentInput) f.__frameCls += e.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-    return;
-  }
-  const w = window as unknown as { __cls: number; __shifts: number[] };
-  w.__cls = 0;
-  w.__shifts = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-      if (e.hadRecentInput) {
-        (window as unknown as { __inputShifts: number }).__inputShifts =
-          ((window as unknown as { __inputShifts?: number }).__inputShifts ?? 0) + e.value;
-        continue;
-      }
-      w.__cls += e.value;
-      w.__shifts.push(e.value);
-      (w as unknown as { __where: string[] }).__where = [
-        ...((w as unknown as { __where?: string[] }).__where ?? []),
-        `${Math.round(e.startTime)}:${((e as unknown as { sources: { node?: Node }[] }).sources ?? []).map((x) => (x.node as Element | undefined)?.tagName + '#' + ((x.node as Element | undefined)?.id ?? '')).join(',')}`,
-      ];
-    }
-  }).observe({ type: 'layout-shift', buffered: true });
-};
-
-async function newContext(): Promise<BrowserContext> {
-  return browser.newContext({ viewport: { width: 420, height: 900 }, locale: 'en-US' });
-}
+const newContext = (): Promise<BrowserContext> => embedContext(browser);
 
 async function pageIn(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
@@ -106,67 +44,10 @@ async function pageIn(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-const cls = (page: Page) => page.evaluate(() => (window as unknown as { __cls: number }).__cls);
-const frameCls = (frame: Frame) => frame.evaluate(() => (window as unknown as { __frameCls: number }).__frameCls);
-const log = (page: Page) => page.getByRole('log');
 const partnerUrl = (origin: string) => `${origin}/demo/partner/`;
-
-async function frameOf(page: Page, selector: string): Promise<Frame> {
-  await expect.poll(async () => !!(await (await page.locator(selector).elementHandle())?.contentFrame())).toBe(true);
-  return (await (await page.locator(selector).elementHandle())!.contentFrame())!;
-}
-
-async function pay(frame: Frame, card = '4242 4242 4242 4242') {
-  await continueToCabinetHome(frame);
-  await frame.getByRole('button', { name: /^Hold / }).click();
-  await frame.getByLabel('Card number').fill(card);
-  await frame.getByLabel('Expiry date (MM/YY)').fill('12/34');
-  await frame.getByLabel('CVC').fill('123');
-  await frame.getByRole('button', { name: /^Authorize/ }).click();
-}
-
-async function powerbankOut(frame: Frame): Promise<string> {
-  const out = frame.getByRole('status').filter({ hasText: 'Your power bank is out!' });
-  // On a timeout, say where the widget stood (seen once under heavy machine load, not reproduced since).
-  await out.waitFor().catch(async (e: unknown) => {
-    const where = await frame
-      .evaluate(
-        () =>
-          `${location.hash}: ${document.body.innerText.slice(0, 600)} HTML ${document.body.innerHTML.slice(0, 3000)}`,
-      )
-      .catch(() => '?');
-    throw new Error(`no "power bank is out" in the widget at ${where}`, { cause: e });
-  });
-  return (await out.textContent())!.match(/power bank (\S+) from slot/)![1]!;
-}
-
-async function returnTo(cabinet: string, powerbankId: string, base = product.base) {
-  const res = await fetch(`${base}/demo-api/cabinets/${cabinet}/return`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ powerbankId }),
-  });
-  expect(res.status).toBe(200);
-}
 
 /** The widget's event log on the host page, one line per event. */
 const logLines = (page: Page) => log(page).locator('li').allTextContents();
-
-/**
- * The person's next touch of the host page (its heading): a size change the widget asked for while it would
- * have shifted the host is applied now, within the browser's input window (a tap inside the frame is no
- * input of the host document's).
- */
-async function touchHost(page: Page) {
-  await page.getByRole('heading', { level: 1 }).first().click();
-}
-
-/** The box's height on the host page and the content's height inside the frame. */
-async function heights(page: Page, box: string, frame: Frame) {
-  const outer = await page.locator(box).evaluate((el) => el.getBoundingClientRect().height);
-  const inner = await frame.evaluate(() => Math.ceil(document.getElementById('root')!.getBoundingClientRect().height));
-  return { outer, inner };
-}
 
 describe('size follows content; the host page does not shift', () => {
   it('partner page: grows and shrinks with the screens through a whole rental, host CLS < 0.01', async () => {
@@ -190,7 +71,7 @@ describe('size follows content; the host page does not shift', () => {
       seen.push((await heights(page, box, frame)).outer);
     };
     await settle();
-    await pay(frame);
+    await payInFrame(frame);
     const id = await powerbankOut(frame);
     await settle();
     await expect.poll(() => log(page).textContent()).toMatch(/powerly:eject\.confirmed/);
@@ -216,7 +97,7 @@ describe('size follows content; the host page does not shift', () => {
     await page.getByRole('button', { name: 'Close', exact: true }).click();
     await expect.poll(() => frame.evaluate(() => location.hash)).not.toMatch(/^#\/help/);
     await settle();
-    await returnTo('PWL-VNO-001', id);
+    await returnTo(product.base, 'PWL-VNO-001', id);
     await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/powerly:rental\.returned/);
     // Both ways: some screen made it taller, some shorter, and it always matched the content.
     const steps = seen.slice(1).map((h, i) => h - seen[i]!);
@@ -250,9 +131,9 @@ describe('size follows content; the host page does not shift', () => {
     // Neither widget took the focus from the host page on its own (its landing on the prices is no navigation of
     // the person's), so the host was not scrolled to it either.
     expect(await page.evaluate(() => [document.activeElement?.tagName, window.scrollY])).toEqual(['BODY', 0]);
-    await pay(lisbon);
+    await payInFrame(lisbon);
     const id = await powerbankOut(lisbon);
-    await returnTo('PWL-LIS-001', id);
+    await returnTo(product.base, 'PWL-LIS-001', id);
     await expect.poll(() => log(page).textContent(), { timeout: 20_000 }).toMatch(/rent-lisbon rental\.returned/);
     expect((await heights(page, '#rent-vilnius >> .pw-box', vilnius)).outer).toBe(untouched);
     const shift = await cls(page);
@@ -270,7 +151,7 @@ describe('session across a host reload', () => {
   // Its own product: the rentals of the other tests in this file leave its cabinets' stock untouched.
   let own: Hosts;
   beforeAll(async () => {
-    own = await startHosts();
+    own = await startHosts({ otherSite: true });
   });
   afterAll(async () => {
     await own?.close();
@@ -281,7 +162,7 @@ describe('session across a host reload', () => {
     const page = await pageIn(context);
     await page.goto(partnerUrl(own.partnerOrigin));
     let frame = await frameOf(page, '#rent iframe');
-    await pay(frame);
+    await payInFrame(frame);
     const id = await powerbankOut(frame);
     const confirmed = async () =>
       (await logLines(page))
@@ -313,7 +194,7 @@ describe('session across a host reload', () => {
     ).toEqual([]);
 
     // The rental still ends where it started: the reloaded widget reports the return.
-    await returnTo('PWL-VNO-001', id, own.product.base);
+    await returnTo(own.product.base, 'PWL-VNO-001', id);
     await expect
       .poll(() => logLines(page), { timeout: 20_000 })
       .toContain(`rent powerly:rental.returned orderId=${orderId}`);
@@ -396,7 +277,7 @@ describe('every event in real rentals, every method', () => {
     await expect.poll(() => log(page).textContent()).toContain('rent powerly:ready');
 
     // A declined card: payment.failed with a stable code.
-    await pay(frame, '4000 0000 0000 0002');
+    await payInFrame(frame, '4000 0000 0000 0002');
     await expect.poll(() => log(page).textContent()).toMatch(/powerly:payment\.failed code=[a-zA-Z]+/);
     await frame
       .getByRole('button', { name: 'Cancel' })
@@ -406,7 +287,7 @@ describe('every event in real rentals, every method', () => {
     // The cabinet jams: eject.failed.
     await fetch(`${product.base}/demo-api/cabinets/PWL-VNO-001/fail-next-eject`, { method: 'POST' });
     await P('open', '#rent', 'PWL-VNO-001');
-    await pay(frame);
+    await payInFrame(frame);
     await expect
       .poll(() => log(page).textContent(), { timeout: 30_000 })
       .toMatch(/powerly:rental\.started tradeNo=\S+[\s\S]*powerly:eject\.failed tradeNo=\S+ code=\w+/);
@@ -417,9 +298,9 @@ describe('every event in real rentals, every method', () => {
 
     // A real rental end to end.
     await P('open', '#rent', 'PWL-LIS-001');
-    await pay(frame);
+    await payInFrame(frame);
     const id = await powerbankOut(frame);
-    await returnTo('PWL-LIS-001', id);
+    await returnTo(product.base, 'PWL-LIS-001', id);
     await expect
       .poll(() => log(page).textContent(), { timeout: 20_000 })
       .toMatch(/powerly:rental\.returned orderId=\S+/);

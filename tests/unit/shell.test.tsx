@@ -196,7 +196,7 @@ describe('feedback module', () => {
       // The Wi-Fi sheets: the QR shown to the box while it polls, the traffic detail, the package-variant picker.
       'mifi/QrPickup.tsx',
       'mifi/ScanOrder.tsx',
-      'mifi/WifiMall.tsx',
+      'mifi/VariantDialog.tsx',
       'ops/cabinets/parts.tsx',
       'rent/SelectPakage.tsx',
       'ui/feedback.tsx',
