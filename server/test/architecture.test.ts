@@ -390,7 +390,6 @@ const LONG_FILES: readonly string[] = [
   'server/src/modules/payments/methods/flutterwave.ts',
   'server/src/modules/payments/methods/mercadopago.ts',
   'server/src/modules/payments/methods/mpesa.ts',
-  'server/src/modules/payments/methods/paypal.ts',
   'server/src/modules/payments/methods/wechatpay.ts',
   'server/src/modules/payments/provider.ts',
   'server/src/modules/payments/repository.ts',
