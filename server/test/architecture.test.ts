@@ -387,7 +387,6 @@ const LONG_FILES: readonly string[] = [
   'server/src/modules/mifi/paying.ts',
   'server/src/modules/mifi/repository.ts',
   'server/src/modules/payments/methods/alipay.ts',
-  'server/src/modules/payments/methods/wechatpay.ts',
   'server/src/modules/payments/provider.ts',
   'server/src/modules/payments/repository.ts',
   'server/src/modules/payments/sandbox.ts',
