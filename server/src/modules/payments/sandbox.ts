@@ -7,7 +7,7 @@ import type { JobRunner } from '../../jobs/runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken } from '../../lib/ids.ts';
 import { SecretsRepository } from '../../secrets/repository.ts';
-import { SandboxAcquirerRepository, type IntentRow } from './repository.ts';
+import { SandboxAcquirerRepository, type IntentRow } from './sandbox-repository.ts';
 import {
   DEBIT_CARD_TYPE,
   DEBIT_ONLY,
