@@ -386,7 +386,6 @@ const LONG_FILES: readonly string[] = [
   'server/src/modules/mifi/orders.ts',
   'server/src/modules/mifi/paying.ts',
   'server/src/modules/mifi/repository.ts',
-  'server/src/modules/payments/service.ts',
   'server/src/modules/rentals/renting.ts',
   'server/src/modules/staff/service.ts',
   'server/src/modules/wallet/service.ts',
