@@ -1,78 +1,29 @@
 // The wechatpay adapter against the WeChat Pay API v3 test server (server/test/providers/wechatpay.ts): JSAPI payments
 // in the WeChat browser, pay-score deposit-free rental (the hold), refunds, signatures both ways, notifications.
-import { createVerify, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
-import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
-import { wechatpayDefinition, type WechatPayConfig } from '../../src/modules/payments/methods/wechatpay.ts';
-import { checkScoreQuery, FakeWechatPay, merchantKeys } from '../providers/wechatpay.ts';
+import { wechatpayDefinition } from '../../src/modules/payments/methods/wechatpay.ts';
+import { checkScoreQuery, merchantKeys } from '../providers/wechatpay.ts';
+import {
+  APP,
+  MCH,
+  OPENID,
+  SERVICE,
+  V2KEY,
+  V3KEY,
+  config,
+  deps,
+  fake,
+  held,
+  input,
+  keys,
+  paidOrder,
+  providerError,
+  startWechatPay,
+  wx,
+} from './wechatpay-helpers.ts';
 
-const MCH = '1900009191';
-const APP = 'wxd678efh567hg6787';
-const V3KEY = 'a'.repeat(8) + randomBytes(12).toString('hex'); // 32 characters
-const V2KEY = randomBytes(16).toString('hex');
-const SERVICE = '00004000000000157880040000000000';
-const OPENID = 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o';
-
-let fake: FakeWechatPay;
-let keys: ReturnType<typeof merchantKeys>;
-let config: WechatPayConfig;
-let wx: MethodProvider;
-const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date() };
-
-let n = 0;
-const no = () => `PW${Date.now()}${++n}`;
-const input = (o: Partial<StartInput> = {}): StartInput => ({
-  outTradeNo: no(),
-  amount: 1250,
-  currency: 'CNY',
-  description: 'Powerly power bank',
-  capture: 'automatic',
-  returnUrl: 'https://powerly.example/result',
-  cancelUrl: 'https://powerly.example/result',
-  notifyUrl: 'https://powerly.example/webhooks/methods/wechatpay',
-  idempotencyKey: `pay_${n}`,
-  payType: 'WeChat_MP',
-  payer: { userId: 7, openId: OPENID, ip: '203.0.113.9' },
-  ...o,
-});
-
-async function providerError(p: Promise<unknown>): Promise<ProviderError> {
-  try {
-    await p;
-  } catch (err) {
-    expect(err).toBeInstanceOf(ProviderError);
-    return err as ProviderError;
-  }
-  throw new Error('expected a ProviderError');
-}
-
-beforeAll(async () => {
-  fake = await new FakeWechatPay().start();
-  keys = merchantKeys();
-  fake.addMerchant({
-    mchId: MCH,
-    appId: APP,
-    serialNo: keys.serialNo,
-    publicKey: keys.publicKey,
-    apiV3Key: V3KEY,
-    apiV2Key: V2KEY,
-    serviceId: SERVICE,
-  });
-  config = {
-    appId: APP,
-    mchId: MCH,
-    serialNo: keys.serialNo,
-    privateKey: keys.privateKeyPem,
-    apiV3Key: V3KEY,
-    platformPublicKey: fake.platformPublicKeyPem,
-    platformSerial: fake.platformSerial,
-    serviceId: SERVICE,
-    apiV2Key: V2KEY,
-    apiBase: fake.url,
-  };
-  wx = wechatpayDefinition.create(config, deps);
-});
+beforeAll(startWechatPay);
 afterAll(() => fake.stop());
 
 describe('wechatpay: JSAPI payment in the WeChat browser', () => {
@@ -261,13 +212,6 @@ describe('wechatpay: signatures and transport', () => {
 });
 
 describe('wechatpay: notifications', () => {
-  async function paidOrder() {
-    const inp = input({ amount: 880 });
-    await wx.start(inp);
-    fake.pay(MCH, inp.outTradeNo);
-    return inp.outTradeNo;
-  }
-
   it('a genuine TRANSACTION.SUCCESS is read and acknowledged as WeChat expects', async () => {
     const outTradeNo = await paidOrder();
     const d = fake.notification(MCH, { kind: 'transaction', outTradeNo });
@@ -334,12 +278,6 @@ describe('wechatpay: notifications', () => {
 });
 
 describe('wechatpay: pay score (deposit-free rental) as the hold', () => {
-  async function held(deposit = 9900) {
-    const inp = input({ capture: 'manual', amount: deposit, deposit });
-    const r = await wx.start(inp);
-    return { inp, r };
-  }
-
   it('start makes a service order with a DEPOSIT risk fund and answers a signed wxpayScoreUse view', async () => {
     const { inp, r } = await held();
     expect(r).toMatchObject({

@@ -31,7 +31,6 @@
 import type {
   AdapterDefinition,
   AdapterDeps,
-  ExternalState,
   Notification,
   NotificationRequest,
   StartInput,
@@ -41,23 +40,10 @@ import type {
 import { MethodProvider } from './external.ts';
 import { alipayBills } from '../settlements/alipay.ts';
 import { ProviderError } from './adapter.ts';
-import { httpClient, type HttpClient } from './http.ts';
 import type { PayoutInput, Settlements } from '../provider.ts';
-import {
-  ALIPAY_GATEWAY,
-  HOLD,
-  WAP,
-  toYuan,
-  fromYuan,
-  chinaTime,
-  signContent,
-  rsa2Sign,
-  rsa2Verify,
-  rawJsonValue,
-  requestNo,
-  TRADE_STATE,
-  type Answer,
-} from './alipay-wire.ts';
+import { HOLD, WAP, toYuan, fromYuan, requestNo, TRADE_STATE, type Answer } from './alipay-wire.ts';
+import { alipayGateway } from './alipay-api.ts';
+import { readEvent } from './alipay-events.ts';
 export {
   ALIPAY_GATEWAY,
   toYuan,
@@ -88,93 +74,22 @@ export type AlipayConfig = {
 };
 
 export class Alipay extends MethodProvider {
-  private readonly gateway: string;
-  private readonly http: HttpClient;
+  private readonly api: ReturnType<typeof alipayGateway>;
 
   constructor(
     private readonly config: AlipayConfig,
     deps: AdapterDeps,
   ) {
     super(alipayDefinition, deps);
-    this.gateway = config.apiBase || ALIPAY_GATEWAY;
-    this.http = httpClient('alipay', deps);
+    this.api = alipayGateway(config, deps);
   }
 
   /** The daily trade bills of [from, to) as settlement lines (settlements/alipay.ts). */
   override settlements(from: Date, to: Date): Promise<Settlements> {
     return Promise.resolve({
       cumulative: false,
-      pages: alipayBills({ call: (method, biz) => this.call(method, biz), fetch: this.deps.fetch }, from, to),
+      pages: alipayBills({ call: (method, biz) => this.api.call(method, biz), fetch: this.deps.fetch }, from, to),
     });
-  }
-
-  /** The signed common + business parameters of one gateway method. */
-  private signed(
-    method: string,
-    biz: Record<string, unknown>,
-    notifyUrl?: string,
-    returnUrl?: string,
-  ): Record<string, string> {
-    const params: Record<string, string | undefined> = {
-      return_url: returnUrl,
-      app_id: this.config.appId,
-      method,
-      format: 'JSON',
-      charset: 'utf-8',
-      sign_type: 'RSA2',
-      timestamp: chinaTime(this.deps.now()),
-      version: '1.0',
-      notify_url: notifyUrl,
-      app_cert_sn: this.config.appCertSn,
-      alipay_root_cert_sn: this.config.alipayRootCertSn,
-      biz_content: JSON.stringify(biz),
-    };
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') out[k] = v;
-    out.sign = rsa2Sign(signContent(out), this.config.privateKey);
-    return out;
-  }
-
-  /** One gateway call: the business answer when code is 10000 (signature verified), else a ProviderError. */
-  private async call(method: string, biz: Record<string, unknown>, notifyUrl?: string): Promise<Answer> {
-    const res = await this.http.send({
-      method: 'POST',
-      url: this.gateway,
-      headers: { 'content-type': 'application/x-www-form-urlencoded;charset=utf-8', accept: 'application/json' },
-      form: this.signed(method, biz, notifyUrl),
-    });
-    const text = res.text;
-    if (res.status !== 200) throw new ProviderError('bad_response', `alipay ${method}: HTTP ${res.status}`, res.status);
-    const key = `${method.replaceAll('.', '_')}_response`;
-    let doc: Record<string, unknown>;
-    try {
-      doc = JSON.parse(text) as Record<string, unknown>;
-    } catch {
-      throw new ProviderError('bad_response', `alipay ${method}: not JSON`, res.status);
-    }
-    const answerKey = doc[key] ? key : doc.error_response ? 'error_response' : undefined;
-    if (!answerKey) throw new ProviderError('bad_response', `alipay ${method}: no ${key}`, res.status);
-    const answer = doc[answerKey] as Answer;
-    const sign = typeof doc.sign === 'string' ? doc.sign : undefined;
-    if (sign) {
-      const raw = rawJsonValue(text, answerKey);
-      if (!raw || !rsa2Verify(raw, sign, this.config.alipayPublicKey)) {
-        throw new ProviderError(
-          'invalid_response_signature',
-          `alipay ${method}: the answer's signature does not verify`,
-          res.status,
-        );
-      }
-    } else if (answer.code === '10000') {
-      // Alipay signs every answer to a known app; an unsigned success cannot be trusted.
-      throw new ProviderError('invalid_response_signature', `alipay ${method}: unsigned answer`, res.status);
-    }
-    if (answer.code !== '10000') {
-      const code = answer.sub_code || answer.code || 'unknown';
-      const status = answer.code === '20000' ? 503 : answer.code === '40004' ? 402 : 400;
-      throw new ProviderError(code, `alipay ${method}: ${answer.sub_msg || answer.msg || code}`, status);
-    }
-    return answer;
   }
 
   private checkCurrency(currency: string) {
@@ -190,7 +105,7 @@ export class Alipay extends MethodProvider {
     if (input.payType === 'ALIPAY_WAP') {
       if (input.capture === 'manual')
         throw new ProviderError('not_supported', 'alipay: a WAP payment charges at once (no hold)', 400);
-      const params = this.signed(
+      const params = this.api.signed(
         'alipay.trade.wap.pay',
         {
           out_trade_no: input.outTradeNo,
@@ -205,13 +120,13 @@ export class Alipay extends MethodProvider {
       return {
         ref: WAP + input.outTradeNo,
         state: 'pending',
-        action: { kind: 'redirect', url: `${this.gateway}?${new URLSearchParams(params).toString()}` },
+        action: { kind: 'redirect', url: `${this.api.gateway}?${new URLSearchParams(params).toString()}` },
       };
     }
     if (input.capture === 'manual') {
       // The freeze is made by the client from this signed order string; Alipay creates the authorisation order
       // when the customer confirms it (no server call until then).
-      const params = this.signed(
+      const params = this.api.signed(
         'alipay.fund.auth.order.app.freeze',
         {
           out_order_no: input.outTradeNo,
@@ -238,7 +153,7 @@ export class Alipay extends MethodProvider {
         "alipay: JSAPI_PAY needs the payer's Alipay user id (payer.openId)",
         400,
       );
-    const answer = await this.call(
+    const answer = await this.api.call(
       'alipay.trade.create',
       {
         out_trade_no: input.outTradeNo,
@@ -263,7 +178,7 @@ export class Alipay extends MethodProvider {
     if (ref.startsWith(HOLD)) return this.holdStatus(ref);
     let answer: Answer;
     try {
-      answer = await this.call(
+      answer = await this.api.call(
         'alipay.trade.query',
         ref.startsWith(WAP) ? { out_trade_no: ref.slice(WAP.length) } : { trade_no: ref, out_trade_no: outTradeNo },
       );
@@ -288,7 +203,7 @@ export class Alipay extends MethodProvider {
   /** The freeze operation and its authorisation order, or undefined while Alipay has none. */
   private async authDetail(outOrderNo: string): Promise<Answer | undefined> {
     try {
-      return await this.call('alipay.fund.auth.operation.detail.query', {
+      return await this.api.call('alipay.fund.auth.operation.detail.query', {
         out_order_no: outOrderNo,
         out_request_no: outOrderNo,
       });
@@ -325,7 +240,7 @@ export class Alipay extends MethodProvider {
         ? { buyer_open_id: detail.payer_open_id }
         : {};
     try {
-      await this.call('alipay.trade.pay', {
+      await this.api.call('alipay.trade.pay', {
         out_trade_no: outOrderNo,
         total_amount: toYuan(amount, 'CNY'),
         subject: detail.order_title || outOrderNo,
@@ -345,7 +260,7 @@ export class Alipay extends MethodProvider {
     if (ref.startsWith(WAP)) {
       // An unpaid WAP trade: closed so that it can no longer be paid (none yet if the buyer never opened it).
       try {
-        await this.call('alipay.trade.close', { out_trade_no: ref.slice(WAP.length) });
+        await this.api.call('alipay.trade.close', { out_trade_no: ref.slice(WAP.length) });
       } catch (err) {
         if (!(err instanceof ProviderError && err.code === 'ACQ.TRADE_NOT_EXIST')) throw err;
       }
@@ -357,7 +272,7 @@ export class Alipay extends MethodProvider {
     const detail = await this.authDetail(outOrderNo);
     if (!detail || detail.status === 'INIT') {
       // Nothing frozen yet: close the operation so that the order string can no longer be used.
-      await this.call('alipay.fund.auth.operation.cancel', {
+      await this.api.call('alipay.fund.auth.operation.cancel', {
         out_order_no: outOrderNo,
         out_request_no: outOrderNo,
         remark: 'cancelled',
@@ -366,7 +281,7 @@ export class Alipay extends MethodProvider {
     }
     const rest = detail.rest_amount ?? '0.00';
     if (detail.status !== 'SUCCESS' || fromYuan(rest, 'CNY') === 0 || !detail.auth_no) return;
-    await this.call('alipay.fund.auth.order.unfreeze', {
+    await this.api.call('alipay.fund.auth.order.unfreeze', {
       auth_no: detail.auth_no,
       out_request_no: requestNo(call?.idempotencyKey ?? `unfreeze_${outOrderNo}`),
       amount: rest,
@@ -380,7 +295,7 @@ export class Alipay extends MethodProvider {
       : ref.startsWith(WAP)
         ? { out_trade_no: ref.slice(WAP.length) }
         : { trade_no: ref };
-    await this.call('alipay.trade.refund', {
+    await this.api.call('alipay.trade.refund', {
       ...which,
       refund_amount: toYuan(amount, 'CNY'),
       out_request_no: requestNo(call.idempotencyKey),
@@ -401,7 +316,7 @@ export class Alipay extends MethodProvider {
     // A login id (phone / e-mail) must come with the account holder's real name, which Alipay checks.
     if (!identity || (!acct.userId && !acct.name))
       throw new ProviderError('missing_payee', 'alipay: the payee needs loginId with name, or userId', 400);
-    const answer = await this.call('alipay.fund.trans.uni.transfer', {
+    const answer = await this.api.call('alipay.fund.trans.uni.transfer', {
       out_biz_no: requestNo(input.idempotencyKey),
       trans_amount: toYuan(input.amount, input.currency),
       product_code: 'TRANS_ACCOUNT_NO_PWD',
@@ -419,56 +334,7 @@ export class Alipay extends MethodProvider {
   }
 
   readNotification(req: NotificationRequest): Promise<Notification | null> {
-    return Promise.resolve(this.notified(req));
-  }
-
-  private notified(req: NotificationRequest): Notification | null {
-    const p: Record<string, string> = {};
-    for (const [k, v] of new URLSearchParams(req.rawBody)) p[k] = v;
-    const sign = p.sign;
-    if (!sign || !p.notify_id) return null;
-    if (p.sign_type && p.sign_type !== 'RSA2') return null;
-    // Documented: the parameters except sign and sign_type. Some notification types (e.g. the fund authorisation
-    // ones, per Alipay's own SDKs, which try both) are signed with sign_type kept: the same key verifies either.
-    const key = this.config.alipayPublicKey;
-    if (
-      !rsa2Verify(signContent(p, ['sign', 'sign_type']), sign, key) &&
-      !rsa2Verify(signContent(p, ['sign']), sign, key)
-    )
-      return null;
-    if (p.app_id && p.app_id !== this.config.appId) return null;
-    const ack = { status: 200, contentType: 'text/plain', body: 'success' };
-    if (p.auth_no || p.notify_type?.startsWith('fund_auth')) {
-      const outTradeNo = p.out_order_no;
-      // Freeze results (operation_type FREEZE) move the hold; an unfreeze or a capture is read back by status().
-      const state: ExternalState | undefined =
-        p.operation_type === 'FREEZE' || p.notify_type === 'fund_auth_freeze'
-          ? p.status === 'SUCCESS'
-            ? 'authorized'
-            : p.status === 'CLOSED'
-              ? 'cancelled'
-              : 'pending'
-          : undefined;
-      return {
-        eventId: p.notify_id,
-        outTradeNo,
-        ref: outTradeNo ? HOLD + outTradeNo : undefined,
-        state,
-        amount: fromYuan(p.amount, 'CNY'),
-        currency: 'CNY',
-        ack,
-      };
-    }
-    const state = p.trade_status ? (TRADE_STATE[p.trade_status] ?? 'pending') : undefined;
-    return {
-      eventId: p.notify_id,
-      outTradeNo: p.out_trade_no,
-      ref: p.trade_no,
-      state: p.trade_status === 'TRADE_CLOSED' && p.gmt_payment ? 'paid' : state,
-      amount: fromYuan(p.total_amount, 'CNY'),
-      currency: 'CNY',
-      ack,
-    };
+    return Promise.resolve(readEvent(req, this.config));
   }
 
   override clientConfig(): Record<string, string> {

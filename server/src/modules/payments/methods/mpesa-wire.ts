@@ -1,7 +1,7 @@
-// M-Pesa's (Daraja) wire: shillings, phone numbers, Nairobi timestamps, references, STK outcomes and header reads
-// (mpesa.ts is the adapter).
+// M-Pesa's (Daraja) wire: shillings, phone numbers, Nairobi timestamps, references, STK outcomes, header reads and
+// the initiator's SecurityCredential (mpesa.ts is the adapter).
 import { currencyScale } from '#core/money.ts';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { constants, createHash, publicEncrypt, timingSafeEqual } from 'node:crypto';
 import { ProviderError, type NotificationRequest, type StatusResult } from './adapter.ts';
 
 export const MPESA_LIVE = 'https://api.safaricom.co.ke';
@@ -100,4 +100,29 @@ export function header(h: NotificationRequest['headers'], name: string) {
 export function remember<K, V>(m: Map<K, V>, k: K, v: V, max = 5000) {
   m.set(k, v);
   if (m.size > max) m.delete(m.keys().next().value as K);
+}
+
+/** SecurityCredential: the initiator's password RSA-encrypted (PKCS#1 v1.5) with Safaricom's certificate, base64. */
+export function initiator(
+  c: { initiatorName?: string; initiatorPassword?: string; certificate?: string; resultUrl?: string },
+  what: string,
+) {
+  const { initiatorName, initiatorPassword, certificate, resultUrl } = c;
+  if (!initiatorName || !initiatorPassword || !certificate || !resultUrl) {
+    throw new ProviderError(
+      'not_configured',
+      `M-Pesa ${what} needs initiatorName, initiatorPassword, certificate and resultUrl`,
+      400,
+    );
+  }
+  let credential: string;
+  try {
+    credential = publicEncrypt(
+      { key: certificate, padding: constants.RSA_PKCS1_PADDING },
+      Buffer.from(initiatorPassword),
+    ).toString('base64');
+  } catch (e) {
+    throw new ProviderError('not_configured', `M-Pesa certificate unusable: ${(e as Error).message}`, 400);
+  }
+  return { name: initiatorName, credential, resultUrl };
 }

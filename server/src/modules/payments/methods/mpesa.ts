@@ -20,7 +20,6 @@
 // paid payment's ref becomes `<CheckoutRequestID>.<MpesaReceiptNumber>.<amount in minor units>` (the notification
 // gives it, and status() gives it once this instance has seen the callback); every method accepts both forms.
 // Errors are Daraja's envelope {requestId, errorCode, errorMessage} → ProviderError(errorCode, errorMessage, status).
-import { publicEncrypt, constants } from 'node:crypto';
 import {
   ProviderError,
   type AdapterDefinition,
@@ -39,7 +38,6 @@ import {
   DESC_MAX,
   stkOutcome,
   toShillings,
-  fromShillings,
   msisdn,
   nairobiTimestamp,
   accountReference,
@@ -49,7 +47,9 @@ import {
   safeEqual,
   header,
   remember,
+  initiator,
 } from './mpesa-wire.ts';
+import { resultCallback, stkCallback } from './mpesa-events.ts';
 export {
   MPESA_LIVE,
   MPESA_SANDBOX,
@@ -225,28 +225,6 @@ export class Mpesa extends MethodProvider {
     return u.toString();
   }
 
-  /** SecurityCredential: the initiator's password RSA-encrypted (PKCS#1 v1.5) with Safaricom's certificate, base64. */
-  private initiator(what: string) {
-    const { initiatorName, initiatorPassword, certificate, resultUrl } = this.c;
-    if (!initiatorName || !initiatorPassword || !certificate || !resultUrl) {
-      throw new ProviderError(
-        'not_configured',
-        `M-Pesa ${what} needs initiatorName, initiatorPassword, certificate and resultUrl`,
-        400,
-      );
-    }
-    let credential: string;
-    try {
-      credential = publicEncrypt(
-        { key: certificate, padding: constants.RSA_PKCS1_PADDING },
-        Buffer.from(initiatorPassword),
-      ).toString('base64');
-    } catch (e) {
-      throw new ProviderError('not_configured', `M-Pesa certificate unusable: ${(e as Error).message}`, 400);
-    }
-    return { name: initiatorName, credential, resultUrl };
-  }
-
   // ---- payments --------------------------------------------------------------------------------------------------
 
   async start(input: StartInput): Promise<StartResult> {
@@ -312,7 +290,7 @@ export class Mpesa extends MethodProvider {
       throw new ProviderError('amount_exceeds_payment', `refund ${amount} exceeds the payment's ${paid}`, 400);
     if (amount < paid)
       throw new ProviderError('partial_refund_unsupported', 'M-Pesa reverses a whole transaction only', 400);
-    const ini = this.initiator('reversal');
+    const ini = initiator(this.c, 'reversal');
     const url = (extra: Record<string, string>) =>
       this.withToken(ini.resultUrl, { kind: 'reversal', ref: paidRef(checkoutId, receipt, paid), ...extra });
     // A repeated reversal of the same receipt is refused by M-Pesa (already reversed): a retry cannot refund twice.
@@ -339,7 +317,7 @@ export class Mpesa extends MethodProvider {
     const acct = input.destination.account;
     const phone = msisdn(acct.phone ?? acct.msisdn ?? acct.account);
     const amount = toShillings(input.amount, input.currency);
-    const ini = this.initiator('payout');
+    const ini = initiator(this.c, 'payout');
     const id = input.idempotencyKey.slice(0, 64);
     const url = (extra: Record<string, string>) => this.withToken(ini.resultUrl, { kind: 'b2c', ...extra });
     const { status, body } = await this.call('/mpesa/b2c/v3/paymentrequest', {
@@ -383,75 +361,10 @@ export class Mpesa extends MethodProvider {
       body: JSON.stringify({ ResultCode: 0, ResultDesc: 'Accepted' }),
     };
     const stk = (body.Body as { stkCallback?: Record<string, unknown> } | undefined)?.stkCallback;
-    if (stk) return this.stkCallback(stk, req.query, ack);
+    if (stk) return stkCallback(stk, req.query, ack, this.receipts);
     const result = body.Result as Record<string, unknown> | undefined;
     if (result && (req.query.kind === 'b2c' || req.query.kind === 'reversal'))
-      return this.resultCallback(result, req.query, ack);
+      return resultCallback(result, req.query, ack);
     return null;
-  }
-
-  private stkCallback(
-    stk: Record<string, unknown>,
-    query: Record<string, string>,
-    ack: Notification['ack'],
-  ): Notification | null {
-    const checkoutId = stk.CheckoutRequestID;
-    if (typeof checkoutId !== 'string' || !checkoutId || stk.ResultCode === undefined) return null;
-    const code = String(stk.ResultCode);
-    const items = (stk.CallbackMetadata as { Item?: { Name?: string; Value?: unknown }[] } | undefined)?.Item ?? [];
-    const item = (name: string) => items.find((i) => i.Name === name)?.Value;
-    const outcome = stkOutcome(code);
-    const n: Notification = {
-      eventId: `${checkoutId}:${code}`,
-      ref: checkoutId,
-      state: outcome.state,
-      ack,
-      ...(query.otn ? { outTradeNo: query.otn } : {}),
-    };
-    const kes = Number(item('Amount'));
-    const receipt = item('MpesaReceiptNumber');
-    if (
-      outcome.state === 'paid' &&
-      Number.isFinite(kes) &&
-      typeof receipt === 'string' &&
-      /^[A-Z0-9]+$/i.test(receipt)
-    ) {
-      n.amount = fromShillings(kes);
-      n.currency = 'KES';
-      n.ref = paidRef(checkoutId, receipt, n.amount);
-      remember(this.receipts, checkoutId, n.ref);
-    }
-    return n;
-  }
-
-  private resultCallback(
-    result: Record<string, unknown>,
-    query: Record<string, string>,
-    ack: Notification['ack'],
-  ): Notification | null {
-    const kind = query.kind!;
-    const originator = result.OriginatorConversationID;
-    if (typeof originator !== 'string' || !originator) return null;
-    if (query.timeout === '1')
-      return { eventId: `${kind}:${originator}:timeout`, ref: kind === 'b2c' ? originator : query.ref, ack };
-    if (result.ResultCode === undefined) return null;
-    const code = String(result.ResultCode);
-    const n: Notification = { eventId: `${kind}:${originator}:${code}`, ack };
-    if (kind === 'reversal') {
-      // The payment the reversal was for (our ref, carried in the ResultURL); no payment state changes here.
-      n.ref = query.ref;
-      return n;
-    }
-    const params =
-      (result.ResultParameters as { ResultParameter?: { Key?: string; Value?: unknown }[] } | undefined)
-        ?.ResultParameter ?? [];
-    const amount = Number(params.find((p) => p.Key === 'TransactionAmount')?.Value);
-    n.ref = originator;
-    n.state = code === '0' ? 'paid' : 'failed';
-    if (code === '0' && Number.isFinite(amount)) {
-      n.amount = fromShillings(amount);
-      n.currency = 'KES';
-    }
-    return n;
   }
 }

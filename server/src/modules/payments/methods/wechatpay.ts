@@ -25,15 +25,6 @@
 // Refs: a JSAPI payment is addressed by our out_trade_no (WeChat's transaction_id exists only once paid); a pay-score
 // order by `score:` + out_order_no.
 import {
-  createDecipheriv,
-  createHmac,
-  createPrivateKey,
-  createPublicKey,
-  createSign,
-  createVerify,
-  type KeyObject,
-} from 'node:crypto';
-import {
   ProviderError,
   type AdapterDefinition,
   type AdapterDeps,
@@ -45,14 +36,10 @@ import {
   type StatusResult,
 } from './adapter.ts';
 import { MethodProvider } from './external.ts';
-import { httpClient, type HttpClient } from './http.ts';
 import { wechatpayBills } from '../settlements/wechatpay.ts';
 import type { Settlements } from '../provider.ts';
 import {
-  DEFAULT_BASE,
   SCORE,
-  MAX_SKEW_S,
-  ACK,
   type Transaction,
   type ServiceOrder,
   type Refund,
@@ -60,11 +47,13 @@ import {
   refundNo,
   nonce,
   cst,
-  pem,
   tradeState,
   scoreState,
   header,
 } from './wechatpay-wire.ts';
+import { v2Sign, wechatpayApi } from './wechatpay-api.ts';
+import { readEvent } from './wechatpay-events.ts';
+export { v2Sign } from './wechatpay-api.ts';
 export { refundNo } from './wechatpay-wire.ts';
 
 export type WechatPayConfig = {
@@ -108,54 +97,19 @@ export const wechatpayDefinition: AdapterDefinition<WechatPayConfig, WechatPay> 
 };
 
 export class WechatPay extends MethodProvider {
-  private readonly base: string;
-  private readonly key: KeyObject;
-  private readonly platformKey: KeyObject;
-
-  private readonly http: HttpClient;
+  private readonly w: ReturnType<typeof wechatpayApi>;
 
   constructor(
     private readonly c: WechatPayConfig,
     deps: AdapterDeps,
   ) {
     super(wechatpayDefinition, deps);
-    this.base = (c.apiBase || DEFAULT_BASE).replace(/\/+$/, '');
-    this.http = httpClient('WeChat Pay', deps);
-    this.key = createPrivateKey(pem(c.privateKey));
-    this.platformKey = createPublicKey(pem(c.platformPublicKey));
+    this.w = wechatpayApi(c, deps);
     if (Buffer.byteLength(c.apiV3Key) !== 32) throw new Error('wechatpay: apiV3Key must be 32 bytes');
   }
 
   override clientConfig() {
     return { appId: this.c.appId };
-  }
-
-  private sign(message: string): string {
-    return createSign('RSA-SHA256').update(message).sign(this.key, 'base64');
-  }
-
-  /** Verifies WeChat Pay's signature headers over "timestamp\nnonce\nbody\n". */
-  private verified(get: (name: string) => string | undefined, body: string): boolean {
-    const ts = get('Wechatpay-Timestamp');
-    const n = get('Wechatpay-Nonce');
-    const sig = get('Wechatpay-Signature');
-    const serial = get('Wechatpay-Serial');
-    if (!ts || !n || !sig || serial !== this.c.platformSerial) return false;
-    if (!/^\d+$/.test(ts) || Math.abs(Math.floor(this.deps.now().getTime() / 1000) - Number(ts)) > MAX_SKEW_S)
-      return false;
-    try {
-      return createVerify('RSA-SHA256').update(`${ts}\n${n}\n${body}\n`).verify(this.platformKey, sig, 'base64');
-    } catch {
-      return false;
-    }
-  }
-
-  /** The Authorization header of a request: SHA256-RSA with the merchant key over "METHOD\nurl\ntimestamp\nnonce\nbody\n". */
-  private authorization(method: string, url: string, payload: string) {
-    const ts = Math.floor(this.deps.now().getTime() / 1000).toString();
-    const n = nonce();
-    const signature = this.sign(`${method}\n${url}\n${ts}\n${n}\n${payload}\n`);
-    return `WECHATPAY2-SHA256-RSA2048 mchid="${this.c.mchId}",nonce_str="${n}",signature="${signature}",timestamp="${ts}",serial_no="${this.c.serialNo}"`;
   }
 
   /** The daily trade bills of [from, to) as settlement lines (settlements/wechatpay.ts). */
@@ -164,9 +118,9 @@ export class WechatPay extends MethodProvider {
       cumulative: false,
       pages: wechatpayBills(
         {
-          get: (u) => this.call('GET', u),
-          authorization: (u) => this.authorization('GET', u, ''),
-          base: this.base,
+          get: (u) => this.w.call('GET', u),
+          authorization: (u) => this.w.authorization('GET', u, ''),
+          base: this.w.base,
           fetch: this.deps.fetch,
         },
         from,
@@ -175,60 +129,12 @@ export class WechatPay extends MethodProvider {
     });
   }
 
-  /** One signed API call; the answer's signature is checked; WeChat's error envelope {code, message} → ProviderError. */
-  private async call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
-    const payload = body === undefined ? '' : JSON.stringify(body);
-    const authorization = this.authorization(method, url, payload);
-    const res = await this.http.send({
-      method,
-      url: this.base + url,
-      headers: {
-        Authorization: authorization,
-        Accept: 'application/json',
-        'User-Agent': 'Powerly/1.0',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: payload }),
-    });
-    const text = res.text;
-    if (res.status >= 200 && res.status < 300) {
-      if (!this.verified((h) => res.headers.get(h) ?? undefined, text)) {
-        throw new ProviderError(
-          'bad_signature',
-          `WeChat Pay answer to ${method} ${url.split('?')[0]} failed signature verification`,
-          res.status,
-        );
-      }
-      if (!text) return undefined as T;
-      try {
-        return JSON.parse(text) as T;
-      } catch {
-        throw new ProviderError(
-          'bad_response',
-          `WeChat Pay answered ${res.status} with a body that is not JSON`,
-          res.status,
-        );
-      }
-    }
-    let err: { code?: string; message?: string } = {};
-    try {
-      err = JSON.parse(text) as typeof err;
-    } catch {
-      /* not WeChat's envelope (a gateway error) */
-    }
-    throw new ProviderError(
-      err.code ?? (res.status >= 500 ? 'SYSTEM_ERROR' : 'bad_response'),
-      err.message ?? `WeChat Pay answered ${res.status}`,
-      res.status,
-    );
-  }
-
   async start(input: StartInput): Promise<StartResult> {
     const fen = toFen(input.amount, input.currency);
     if (input.payType === 'WeChat_H5') return this.startH5(input, fen);
     if (input.capture === 'manual') return this.startScore(input, fen);
     if (!input.payer.openId) throw new ProviderError('missing_openid', 'WeChat JSAPI needs the payer openid', 400);
-    const { prepay_id } = await this.call<{ prepay_id: string }>('POST', '/v3/pay/transactions/jsapi', {
+    const { prepay_id } = await this.w.call<{ prepay_id: string }>('POST', '/v3/pay/transactions/jsapi', {
       appid: this.c.appId,
       mchid: this.c.mchId,
       description: input.description.slice(0, 127),
@@ -242,7 +148,7 @@ export class WechatPay extends MethodProvider {
     const timeStamp = Math.floor(this.deps.now().getTime() / 1000).toString();
     const nonceStr = nonce();
     const pkg = `prepay_id=${prepay_id}`;
-    const paySign = this.sign(`${this.c.appId}\n${timeStamp}\n${nonceStr}\n${pkg}\n`);
+    const paySign = this.w.sign(`${this.c.appId}\n${timeStamp}\n${nonceStr}\n${pkg}\n`);
     return {
       ref: input.outTradeNo,
       state: 'pending',
@@ -260,7 +166,7 @@ export class WechatPay extends MethodProvider {
       throw new ProviderError('not_supported', 'WeChat Pay H5 charges at once: no hold', 400);
     if (!input.payer.ip)
       throw new ProviderError('missing_ip', "WeChat Pay H5 needs the payer's IP address (payer_client_ip)", 400);
-    const { h5_url } = await this.call<{ h5_url: string }>('POST', '/v3/pay/transactions/h5', {
+    const { h5_url } = await this.w.call<{ h5_url: string }>('POST', '/v3/pay/transactions/h5', {
       appid: this.c.appId,
       mchid: this.c.mchId,
       description: input.description.slice(0, 127),
@@ -283,7 +189,7 @@ export class WechatPay extends MethodProvider {
   private async startScore(input: StartInput, fen: number): Promise<StartResult> {
     const { serviceId, apiV2Key } = this.scoreConfig();
     const risk = input.deposit === undefined ? fen : toFen(input.deposit, input.currency);
-    const order = await this.call<ServiceOrder & { package: string }>('POST', '/v3/payscore/serviceorder', {
+    const order = await this.w.call<ServiceOrder & { package: string }>('POST', '/v3/payscore/serviceorder', {
       out_order_no: input.outTradeNo,
       appid: this.c.appId,
       service_id: serviceId,
@@ -314,7 +220,7 @@ export class WechatPay extends MethodProvider {
   }
 
   private transaction(outTradeNo: string) {
-    return this.call<Transaction>(
+    return this.w.call<Transaction>(
       'GET',
       `/v3/pay/transactions/out-trade-no/${encodeURIComponent(outTradeNo)}?mchid=${encodeURIComponent(this.c.mchId)}`,
     );
@@ -323,7 +229,7 @@ export class WechatPay extends MethodProvider {
   private serviceOrder(outOrderNo: string) {
     const { serviceId } = this.scoreConfig();
     const q = new URLSearchParams({ service_id: serviceId, out_order_no: outOrderNo, appid: this.c.appId });
-    return this.call<ServiceOrder>('GET', `/v3/payscore/serviceorder?${q.toString()}`);
+    return this.w.call<ServiceOrder>('GET', `/v3/payscore/serviceorder?${q.toString()}`);
   }
 
   async status(ref: string, outTradeNo: string): Promise<StatusResult> {
@@ -356,7 +262,7 @@ export class WechatPay extends MethodProvider {
     const held = o.risk_fund?.amount ?? 0;
     if (fen > held)
       throw new ProviderError('amount_too_large', `capture ${fen} exceeds the pay-score risk fund ${held}`, 400);
-    await this.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(outOrderNo)}/complete`, {
+    await this.w.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(outOrderNo)}/complete`, {
       appid: this.c.appId,
       service_id: serviceId,
       post_payments: [{ name: '租借费用', amount: fen, description: 'Power bank rental', count: 1 }],
@@ -369,14 +275,14 @@ export class WechatPay extends MethodProvider {
   override async voidPayment(ref: string, _call: ProviderCall): Promise<void> {
     if (ref.startsWith(SCORE)) {
       const { serviceId } = this.scoreConfig();
-      await this.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(ref.slice(SCORE.length))}/cancel`, {
+      await this.w.call('POST', `/v3/payscore/serviceorder/${encodeURIComponent(ref.slice(SCORE.length))}/cancel`, {
         appid: this.c.appId,
         service_id: serviceId,
         reason: 'Rental cancelled',
       });
       return;
     }
-    await this.call('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(ref)}/close`, {
+    await this.w.call('POST', `/v3/pay/transactions/out-trade-no/${encodeURIComponent(ref)}/close`, {
       mchid: this.c.mchId,
     });
   }
@@ -419,7 +325,7 @@ export class WechatPay extends MethodProvider {
     total: number,
     outRefundNo: string,
   ) {
-    const r = await this.call<Refund>('POST', '/v3/refund/domestic/refunds', {
+    const r = await this.w.call<Refund>('POST', '/v3/refund/domestic/refunds', {
       ...target,
       out_refund_no: outRefundNo,
       amount: { refund, total, currency: 'CNY' },
@@ -429,79 +335,7 @@ export class WechatPay extends MethodProvider {
   }
 
   async readNotification(req: NotificationRequest): Promise<Notification | null> {
-    if (!this.verified((h) => header(req.headers, h), req.rawBody)) return null;
-    let body: {
-      id?: string;
-      event_type?: string;
-      resource?: {
-        algorithm?: string;
-        ciphertext: string;
-        associated_data?: string;
-        nonce: string;
-        original_type?: string;
-      };
-    };
-    try {
-      body = JSON.parse(req.rawBody) as typeof body;
-    } catch {
-      return null;
-    }
-    if (!body.id || !body.resource || body.resource.algorithm !== 'AEAD_AES_256_GCM') return null;
-    let data: Record<string, unknown>;
-    try {
-      data = JSON.parse(
-        decrypt(this.c.apiV3Key, body.resource.nonce, body.resource.associated_data ?? '', body.resource.ciphertext),
-      ) as Record<string, unknown>;
-    } catch {
-      return null;
-    }
-    const type = body.event_type ?? '';
-    if (type.startsWith('PAYSCORE.')) {
-      const o = data as unknown as ServiceOrder;
-      const state = scoreState(o);
-      const amount = state === 'paid' ? (o.collection?.paid_amount ?? o.total_amount) : o.risk_fund?.amount;
-      return {
-        eventId: body.id,
-        outTradeNo: o.out_order_no,
-        ref: SCORE + o.out_order_no,
-        state,
-        ...(amount === undefined ? {} : { amount, currency: 'CNY' }),
-        ack: ACK,
-      };
-    }
-    if (type.startsWith('TRANSACTION.')) {
-      const t = data as unknown as Transaction;
-      const { state } = tradeState(t);
-      return {
-        eventId: body.id,
-        outTradeNo: t.out_trade_no,
-        ref: t.out_trade_no,
-        state,
-        ...(t.amount?.total === undefined ? {} : { amount: t.amount.total, currency: t.amount.currency ?? 'CNY' }),
-        ack: ACK,
-      };
-    }
-    // REFUND.SUCCESS / REFUND.ABNORMAL / REFUND.CLOSED and anything new: acknowledged, the payment's state unchanged.
-    const outTradeNo = typeof data.out_trade_no === 'string' ? data.out_trade_no : undefined;
-    return { eventId: body.id, ...(outTradeNo ? { outTradeNo, ref: outTradeNo } : {}), ack: ACK };
+    if (!this.w.verified((h) => header(req.headers, h), req.rawBody)) return null;
+    return readEvent(req.rawBody, this.c.apiV3Key);
   }
-}
-
-/** The APIv2 signature (HMAC-SHA256): non-empty fields sorted by name, "k=v&…&key=KEY", upper-case hex. */
-export function v2Sign(fields: Record<string, string>, key: string): string {
-  const s = Object.keys(fields)
-    .filter((k) => k !== 'sign' && fields[k] !== '')
-    .sort()
-    .map((k) => `${k}=${fields[k]}`)
-    .join('&');
-  return createHmac('sha256', key).update(`${s}&key=${key}`).digest('hex').toUpperCase();
-}
-
-/** AEAD_AES_256_GCM as WeChat Pay uses it: base64(ciphertext ‖ 16-byte tag), nonce and associated data as UTF-8. */
-function decrypt(apiV3Key: string, iv: string, aad: string, ciphertext: string): string {
-  const buf = Buffer.from(ciphertext, 'base64');
-  const d = createDecipheriv('aes-256-gcm', Buffer.from(apiV3Key), Buffer.from(iv));
-  d.setAuthTag(buf.subarray(buf.length - 16));
-  d.setAAD(Buffer.from(aad));
-  return Buffer.concat([d.update(buf.subarray(0, buf.length - 16)), d.final()]).toString('utf8');
 }
