@@ -12,7 +12,6 @@ import { startBrowserHistory } from './stores/browserHistory.ts';
 import { $route } from './stores/router.ts';
 import { SERVED_SCAN_ID, firstScreenLang, firstScreenOf } from './core/firstScreen.ts';
 import { whileHydrating } from './ui/hydration.ts';
-import { warmIntl } from './platform/intlWarm.ts';
 
 // The prerendered first screen in #root (build/prerender.ts; index.html's inline scripts chose it for this URL)
 // and the language it was rendered in (before loadLocale changes <html lang>).
@@ -32,19 +31,13 @@ const leaving = startNavigation();
 
 // A code link the server rendered (server/src/codeLinkPage.ts): its scan is adopted and the rider's session made
 // (servedSession.ts, apart from the first load) before anything renders; its markup stays painted meanwhile.
-// Meanwhile a worker loads ICU's number data, which the package screen's prices would otherwise load in the
-// hydration's task (platform/intlWarm.ts); a code link in the hash form gets the same head start for its scan.
 const served =
   !leaving && document.getElementById(SERVED_SCAN_ID)
-    ? Promise.all([
-        import('./scan/servedSession.ts').then((m) => m.adoptServed(prerenderedLang)),
-        warmIntl(prerenderedLang),
-      ]).then(([after]) => after)
+    ? import('./scan/servedSession.ts').then((m) => m.adoptServed(prerenderedLang))
     : null;
 
 // A web-view path's language wins over the stored one (as WebView.tsx does), from the first render on.
 if (!served) $lang.set(firstScreenLang($route.get(), $lang.get()));
-if (!leaving && !served && firstScreenOf($route.get()) === 'code') void warmIntl($lang.get());
 
 void (served ?? Promise.resolve(null))
   .catch(() => null)

@@ -6,15 +6,14 @@
 
 /** Resolves once the worker has made the formatters, or failed, or after `wait` ms: never rejects. */
 export function warmIntl(lang: string, wait = 400): Promise<void> {
-  if (typeof Worker === 'undefined') return Promise.resolve();
   return new Promise<void>((resolve) => {
+    setTimeout(resolve, wait);
     try {
       const w = new Worker(new URL('./intlWarm.worker.ts', import.meta.url), { type: 'module' });
       w.onmessage = w.onerror = () => resolve();
       w.postMessage(lang);
-      setTimeout(resolve, wait);
     } catch {
-      resolve();
+      resolve(); // no workers here
     }
   });
 }
