@@ -42,6 +42,12 @@ export function pageWithFirstScreen(
     templates?: Partial<Record<FirstScreen, string>>;
     /** Each first screen's stylesheets that the page does not link already (its lazy chunk's). */
     css: Partial<Record<FirstScreen, string[]>>;
+    /**
+     * A stylesheet's text: given, the page's own screen's stylesheets are inlined (a page that is that screen
+     * whenever its language is the rider's: the web-view pages, the code link's package page), so its first paint
+     * waits on no stylesheet request; the head script writes the others' only.
+     */
+    cssText?: (href: string) => string | undefined;
   },
 ): string {
   const replaceOnce = (s: string, find: string | RegExp, by: string) => {
@@ -51,8 +57,14 @@ export function pageWithFirstScreen(
   };
   let out = replaceOnce(html, /<html lang="[^"]*">/, `<html lang="${page.lang}" data-page="${page.screen}">`);
   // Last in <head>: before #root is parsed, and after the page's own stylesheets, so that the screen's, which it
-  // writes, come after them as they would when its chunk loads (same cascade).
-  const css = `<meta name="powerly-first-css" content="${escapeAttr(JSON.stringify(page.css))}" />`;
+  // writes (or which are inlined here), come after them as they would when its chunk loads (same cascade).
+  const listed = { ...page.css };
+  let own = '';
+  if (page.cssText) {
+    own = (listed[page.screen] ?? []).map((href) => `\n    ${inlineStylesheet(href, page.cssText!)}`).join('');
+    delete listed[page.screen];
+  }
+  const css = `<meta name="powerly-first-css" content="${escapeAttr(JSON.stringify(listed))}" />${own}`;
   out = replaceOnce(
     out,
     '</head>',
@@ -119,12 +131,17 @@ function screensCss(
  * it there and does not add the file again when a lazy screen that also imports it loads.
  */
 export function inlineStylesheets(html: string, css: (href: string) => string | undefined): string {
-  return html.replace(/<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/g, (tag, href: string) => {
-    const text = css(href);
-    if (text === undefined) throw new Error(`prerender: no stylesheet ${href} in the bundle`);
-    if (text.includes('</style')) throw new Error(`prerender: ${href} cannot be inlined`);
-    return `<style>${text}</style>\n    <link rel="stylesheet" crossorigin href="${href}" disabled>`;
-  });
+  return html.replace(/<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/g, (_tag, href: string) =>
+    inlineStylesheet(href, css),
+  );
+}
+
+/** One stylesheet as a <style> with its file's `disabled` link (inlineStylesheets says why). */
+function inlineStylesheet(href: string, css: (href: string) => string | undefined): string {
+  const text = css(href);
+  if (text === undefined) throw new Error(`prerender: no stylesheet ${href} in the bundle`);
+  if (text.includes('</style')) throw new Error(`prerender: ${href} cannot be inlined`);
+  return `<style>${text}</style>\n    <link rel="stylesheet" crossorigin href="${href}" disabled>`;
 }
 
 export function prerenderFirstScreens(ssrConfig: Pick<UserConfig, 'plugins' | 'resolve'>): Plugin {
@@ -158,11 +175,12 @@ export function prerenderFirstScreens(ssrConfig: Pick<UserConfig, 'plugins' | 'r
         try {
           const { prerender } = (await server.ssrLoadModule('/src/prerender.tsx')) as { prerender: Render };
           const css = screensCss(ctx.bundle ?? {}, root, html);
-          html = inlineStylesheets(html, (href) => {
+          const cssText = (href: string) => {
             const asset = ctx.bundle?.[href.slice(1)];
             if (asset?.type !== 'asset') return undefined;
             return typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
-          });
+          };
+          html = inlineStylesheets(html, cssText);
           const en = async (s: FirstScreen) => prerender(FIRST_SCREEN_ROUTES[s], DEFAULT_LOCALE);
           const landing = await en('landing');
           const templates: Partial<Record<FirstScreen, string>> = {};
@@ -172,7 +190,7 @@ export function prerenderFirstScreens(ssrConfig: Pick<UserConfig, 'plugins' | 'r
               const r = await prerender(FIRST_SCREEN_ROUTES[s], lang);
               pages.set(
                 webViewFile(s, lang),
-                pageWithFirstScreen(html, { screen: s, lang, markup: r.html, title: r.title, css }),
+                pageWithFirstScreen(html, { screen: s, lang, markup: r.html, title: r.title, css, cssText }),
               );
             }
           }
@@ -183,6 +201,7 @@ export function prerenderFirstScreens(ssrConfig: Pick<UserConfig, 'plugins' | 'r
             markup: slots.root,
             title: slots.title,
             css,
+            cssText,
           });
           pages.set(PACKAGE_PAGE, packagePage.replace('</body>', `${slots.data}</body>`));
           // The app's page never shows the package screen (only first/package.html does): its stylesheets are not listed there.

@@ -7,13 +7,11 @@ import { App } from '../src/App.tsx';
 import { addMessages, loadLocale, startI18n, translate } from '../src/i18n/index.ts';
 import { $lang } from '../src/stores/locale.ts';
 import { $route, navigate, startMemoryHistory } from '../src/stores/router.ts';
-import { $agentOpenId, $token, setSession } from '../src/stores/session.ts';
-import { onUnauthorized } from '../src/api/client.ts';
-import { clearSession } from '../src/stores/session.ts';
+import { $agentOpenId, $token, clearSession, setSession } from '../src/stores/session.ts';
+import { api, onUnauthorized } from '../src/api/client.ts';
 import { setHostEventSink } from '../src/platform/hostEvents.ts';
 import { DEFAULT_LOCALE, isLocale } from '../src/core/lang.ts';
 import { WidgetBridge } from './bridge.ts';
-import { api } from '../src/api/client.ts';
 import type { RedeemCodeBody, RedeemedSession } from '../src/contract/embed.ts';
 import {
   RESIZE_THROTTLE_MS,
@@ -26,6 +24,7 @@ import {
   type WidgetMessage,
 } from './protocol.ts';
 import { applyAppearance } from './appearance.ts';
+import { warmIntl } from '../src/platform/intlWarm.ts';
 import { ROUTES, matchRoute } from '../src/routes.ts';
 import { FIRST_SCREEN_ROUTES } from './firstStrings.ts';
 import '../src/ui/app.css';
@@ -121,6 +120,7 @@ function nativeOut(data: unknown) {
 }
 
 function start(cfg: AgentConfig, transport: 'frame' | 'native') {
+  void warmIntl(DEFAULT_LOCALE); // the screen after a scan shows prices (src/platform/intlWarm.ts)
   // In an iframe, pushState and history.back() move the host page's history: the app's stays in memory.
   startMemoryHistory();
   $agentOpenId.set(cfg.agent);
@@ -196,8 +196,9 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
           await loadLocale(lang);
         }
         if (token) setSession(token, '');
+        if (!rendered) await new Promise((r) => setTimeout(r)); // the first render: a task of its own
         const first = !rendered;
-        if (!rendered) render();
+        if (first) render();
         // A host reload (a fresh frame) during a rental: back to that rental rather than a fresh start.
         const open = first ? openRental() : null;
         if (open) {
@@ -310,8 +311,12 @@ function start(cfg: AgentConfig, transport: 'frame' | 'native') {
       for (const d of document.querySelectorAll('dialog[open]')) h = Math.max(h, (d as HTMLElement).scrollHeight);
       bridge.resize(Math.ceil(h));
     };
+    // A DOM change is measured in a task of its own, once per burst (in the observer's microtask it forced a layout
+    // inside the render's task); a resize is seen after layout, when measuring costs nothing.
+    let queued = 0;
+    const measureSoon = () => void (queued ||= window.setTimeout(() => ((queued = 0), measure())));
     new ResizeObserver(measure).observe(root);
-    new MutationObserver(measure).observe(document.body, {
+    new MutationObserver(measureSoon).observe(document.body, {
       subtree: true,
       childList: true,
       attributes: true,

@@ -46,7 +46,9 @@ export async function loadLocale(lang: Locale): Promise<void> {
   if ($lang.get() !== lang) return; // a later choice won
   i18n.locale(lang);
   $activeLang.set(lang);
-  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+  // Only a change: setting <html lang> even to its own value restyles and lays out the whole page again (its
+  // :lang() rules and font fallback), a long task over server-rendered markup that is already in this language.
+  if (typeof document !== 'undefined' && document.documentElement.lang !== lang) document.documentElement.lang = lang;
 }
 
 export type Params = Record<string, string | number>;

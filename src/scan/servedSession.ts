@@ -3,7 +3,7 @@
 // block is there; it adopts that scan without scanning again (the cabinet and the scan code stored, the route
 // the package screen, the page's language on a first visit) and makes the rider's session before main.tsx
 // hydrates the markup. A rider who was signed in already then gets what only their own scan knows (wallet, open
-// rentals); a new tourist has neither.
+// rentals); a new tourist has neither. ICU's number data loads in a worker meanwhile (platform/intlWarm.ts).
 import { SERVED_SCAN_ID } from '../core/firstScreen.ts';
 import { queryCode } from '../core/codeLink.ts';
 import { isLocale } from '../core/lang.ts';
@@ -17,6 +17,7 @@ import { $token } from '../stores/session.ts';
 import { $route, navigate } from '../stores/router.ts';
 import { confirmDialog } from '../ui/feedback.tsx';
 import { ensureToken } from './touristSession.ts';
+import { warmIntl } from '../platform/intlWarm.ts';
 
 /**
  * Adopts the served scan when the route is its code link and makes the session: then a follow-up to run once the
@@ -24,6 +25,8 @@ import { ensureToken } from './touristSession.ts';
  * in instead; a failed tourist login is retried by the code-link entry the guard then sends the rider to).
  */
 export async function adoptServed(pageLang: string): Promise<(() => void) | null> {
+  // Meanwhile a worker loads ICU's number data, which the screen's prices would otherwise load in the hydration.
+  const warm = warmIntl(pageLang);
   const block = document.getElementById(SERVED_SCAN_ID);
   block?.remove();
   const { path, query } = $route.get();
@@ -46,6 +49,7 @@ export async function adoptServed(pageLang: string): Promise<(() => void) | null
   } catch {
     return null;
   }
+  await warm;
   return had ? () => riderScan(code.code) : () => {};
 }
 

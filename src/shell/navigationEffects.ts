@@ -214,12 +214,19 @@ export function useNavigationFocus(path: string, onNavigate: () => void): void {
       return true;
     };
     if (focusHeading()) return;
+    // Looked for again in a task of its own, once per burst of DOM changes: finding the rendered heading lays the
+    // page out, which in the observer's microtask made the new screen's render task long.
+    let queued = 0;
     const obs = new MutationObserver(() => {
-      if (!done && focusHeading()) obs.disconnect();
+      queued ||= window.setTimeout(() => {
+        queued = 0;
+        if (!done && focusHeading()) obs.disconnect();
+      });
     });
     obs.observe(document.body, { childList: true, subtree: true });
     return () => {
       done = true;
+      clearTimeout(queued);
       obs.disconnect();
     };
   }, [path, latest]);

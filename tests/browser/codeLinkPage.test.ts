@@ -65,10 +65,20 @@ describe('the server-rendered code link', () => {
       if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
     });
     page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    const stylesheets: string[] = [];
+    const workers: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/cdb-app-api/')) calls.push(new URL(r.url()).pathname);
+      if (r.resourceType() === 'stylesheet') stylesheets.push(new URL(r.url()).pathname);
+      if (r.url().includes('intlWarm.worker')) workers.push(new URL(r.url()).pathname);
     });
     await page.addInitScript(() => {
+      // Every change of <html lang> (each restyles and lays out the whole page again).
+      const langs: string[] = [];
+      (window as unknown as { langs: string[] }).langs = langs;
+      new MutationObserver((records) => {
+        for (const r of records) if (r.target === document.documentElement) langs.push(document.documentElement.lang);
+      }).observe(document, { attributes: true, attributeFilter: ['lang'], subtree: true });
       document.addEventListener('readystatechange', () => {
         if (document.readyState !== 'interactive') return;
         const root = document.getElementById('root')!;
@@ -95,6 +105,12 @@ describe('the server-rendered code link', () => {
         return !!h2 && h2.isConnected && document.querySelector('#root h2.venue-name') === h2;
       }),
     ).toBe(true);
+    // Painted from the page alone: the screen's stylesheet is in it (no stylesheet request, before or after),
+    // and the language the server rendered in is kept as it is (no restyle of the whole page).
+    expect(stylesheets).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { langs: string[] }).langs)).toEqual([]);
+    // ICU's number data was loaded by a worker, not by the hydration's task (src/platform/intlWarm.ts).
+    expect(workers).toHaveLength(1);
     // Hydrated once the rider's (tourist) session was made; the served screen was not scanned again.
     const beforeNext = [...calls];
     expect(beforeNext.some((c) => c.endsWith('/saas/tourist/login'))).toBe(true);

@@ -4,7 +4,7 @@
 // chrome-launcher (CHROME_PATH, default /usr/bin/chromium). Prints the performance score and the metrics;
 // the README keeps the figures. Also a timespan over a whole rental on venue.html and on the partner page
 // (Lighthouse user flow): the page's CLS through the rental. LH_SPANS_ONLY=1 runs only the timespans; LH_PAGES and
-// LH_JSON (below) pick pages and keep their reports.
+// LH_JSON (below) pick pages and keep their reports and traces.
 import { launch } from 'chrome-launcher';
 import lighthouse, { startFlow, type Result } from 'lighthouse';
 import puppeteer, { type Frame } from 'puppeteer-core';
@@ -47,15 +47,16 @@ try {
     // LH_RUNS (default 1) runs of each page; the one with the median score is printed (Lighthouse's advice for
     // variance: on this machine single runs of one build differ by more than the goals' margins).
     const runs: Result[] = [];
+    const traces = new Map<Result, unknown>();
     for (let i = 0; i < Math.max(1, Number(process.env.LH_RUNS ?? 1)); i++) {
-      runs.push(
-        (await lighthouse(url, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance'],
-        }))!.lhr,
-      );
+      const r = (await lighthouse(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+      }))!;
+      runs.push(r.lhr);
+      traces.set(r.lhr, r.artifacts.Trace);
     }
     const score = (l: Result) => l.categories.performance?.score ?? 0;
     runs.sort((x, y) => score(x) - score(y));
@@ -67,7 +68,10 @@ try {
     if (process.env.LH_JSON) {
       const { mkdir, writeFile } = await import('node:fs/promises');
       await mkdir(process.env.LH_JSON, { recursive: true });
-      await writeFile(`${process.env.LH_JSON}/${name.replace(/[^a-z0-9]+/gi, '-')}.json`, JSON.stringify(lhr));
+      const file = `${process.env.LH_JSON}/${name.replace(/[^a-z0-9]+/gi, '-')}`;
+      await writeFile(`${file}.json`, JSON.stringify(lhr));
+      // The median run's Chromium trace (its main-thread tasks, for chrome://tracing or the DevTools panel).
+      await writeFile(`${file}.trace.json`, JSON.stringify(traces.get(lhr)));
     }
     // The host's CPU as Lighthouse rates it (its 4× slowdown assumes about 1,500): figures from hosts far apart differ.
     if (name === pages[0]![0]) console.info(`host benchmarkIndex ${Math.round(lhr.environment.benchmarkIndex)}`);
