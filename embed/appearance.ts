@@ -1,5 +1,5 @@
 // The widget's appearance inside the iframe: a validated Appearance (protocol.ts parseAppearance) becomes the
-// app's own CSS variables (src/ui/app.css) on <html>, through the CSSOM only (setProperty never parses a
+// app's own CSS variables (src/ui/app/base.css) on <html>, through the CSSOM only (setProperty never parses a
 // value into more than one declaration, and every value already matched its grammar).
 import type { Appearance } from './protocol.ts';
 
