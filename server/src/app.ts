@@ -47,6 +47,8 @@ import { noticeServices } from './notices.ts';
 import noticeRoutes from './modules/notify/notice-routes.ts';
 import mifiRoutes from './modules/mifi/routes.ts';
 import { MifiRepository } from './modules/mifi/repository.ts';
+import { MifiCatalogueRepository } from './modules/mifi/catalogue-repository.ts';
+import { MifiBoxesRepository } from './modules/mifi/boxes-repository.ts';
 import { MifiService } from './modules/mifi/service.ts';
 import { ORDER_RULES, RentalsService } from './modules/rentals/service.ts';
 import { PartnersRepository } from './modules/partners/repository.ts';
@@ -245,6 +247,8 @@ export async function buildApp(deps: AppDeps) {
     clock,
     log,
     repo: new MifiRepository(db),
+    catalogueRepo: new MifiCatalogueRepository(db),
+    boxesRepo: new MifiBoxesRepository(db),
     cabinets: cabinetsRepo,
     venues,
     ledger,
