@@ -380,9 +380,6 @@ const PUBLIC: Record<string, readonly string[]> = {
 const LONG_FILES: readonly string[] = [
   'server/src/app.ts',
   'server/src/db/seed.ts',
-  'server/src/modules/cabinets/link.ts',
-  'server/src/modules/cabinets/repository.ts',
-  'server/src/modules/cabinets/vendors/tcp60/gateway.ts',
   'server/src/modules/payments/methods/alipay.ts',
   'server/src/modules/payments/methods/flutterwave.ts',
   'server/src/modules/payments/methods/mercadopago.ts',
