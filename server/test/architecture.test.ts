@@ -391,7 +391,6 @@ const LONG_FILES: readonly string[] = [
   'server/src/modules/payments/sandbox.ts',
   'server/src/modules/payments/service.ts',
   'server/src/modules/rentals/renting.ts',
-  'server/src/modules/wallet/service.ts',
   'src/contract/ops-fleet.ts',
   'src/mifi/WifiMall.tsx',
   'src/pay/Confirm.tsx',
