@@ -9,7 +9,8 @@
 import { buildApp } from '../src/app.ts';
 import { openPglite, openPostgres } from '../src/db/db.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { seed, seedVenue, SEED_VENUES } from '../src/db/seed.ts';
+import { seed, seedVenue } from '../src/db/seed.ts';
+import { SEED_VENUES } from '../src/db/seed-venues.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { externalBroker, startEmbeddedBroker } from '../src/mqtt/broker.ts';
 import { MqttCabinetLink } from '../src/modules/cabinets/link.ts';

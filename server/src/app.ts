@@ -6,71 +6,28 @@ import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { platformRules, Retention } from './jobs/retention.ts';
-import { JobRunner } from './jobs/runner.ts';
 import { API_PREFIX } from './lib/route.ts';
-import { AuthRepository, SignInRepository } from './modules/auth/repository.ts';
 import authRoutes from './modules/auth/routes.ts';
-import { AuthService } from './modules/auth/service.ts';
-import { Liveness } from './modules/cabinets/liveness.ts';
-import { CabinetsRepository } from './modules/cabinets/repository.ts';
 import cabinetRoutes from './modules/cabinets/routes.ts';
 import { CabinetCredentialsRepository } from './modules/cabinets/credentials-repository.ts';
 import a8RegistrationRoutes from './modules/cabinets/vendors/a8/registration.ts';
-import { CabinetsService, ReturnReservations } from './modules/cabinets/service.ts';
-import { ScanCache } from './modules/cabinets/scan-cache.ts';
 import demoRoutes from './demo/routes.ts';
-import { EmbedCodesRepository, EmbedRepository } from './modules/embed/repository.ts';
 import embedRoutes from './modules/embed/routes.ts';
-import { EmbedService } from './modules/embed/service.ts';
-import { ProviderRegistry } from './modules/payments/provider.ts';
-import { SandboxBankRail } from './modules/payments/payouts/sandbox.ts';
-import { PaymentsRepository, SandboxAcquirerRepository } from './modules/payments/repository.ts';
 import paymentRoutes from './modules/payments/routes.ts';
-import { SandboxCardProvider, sandboxSavedCards } from './modules/payments/sandbox.ts';
-import { StripeCardProvider, type StripeAccount } from './modules/payments/stripe.ts';
-import { DEFAULT_AGENT } from './modules/ledger/repository.ts';
 import sandboxRoutes from './modules/payments/sandbox-routes.ts';
-import { ExternalRepository } from './modules/payments/methods/repository.ts';
-import { liveMethods } from './modules/payments/settings/live.ts';
 import { methodReturnRoutes, payerRoutes, sandboxCheckoutRoutes } from './modules/payments/methods/routes.ts';
-import { PaymentsService } from './modules/payments/service.ts';
-import { RentalsRepository } from './modules/rentals/repository.ts';
 import rentalRoutes from './modules/rentals/routes.ts';
 import depositRoutes from './modules/rentals/deposit-routes.ts';
 import claimRoutes from './modules/rentals/claim-routes.ts';
 import { ClaimsService, GraceService } from './modules/rentals/claims.ts';
 import { ReturnEvidenceRepository } from './modules/cabinets/evidence-repository.ts';
-import { DepositReturns } from './modules/rentals/deposit-returns.ts';
-import { compensationsOf } from './modules/payments/compensation.ts';
-import { noticeServices } from './notices.ts';
 import noticeRoutes from './modules/notify/notice-routes.ts';
 import mifiRoutes from './modules/mifi/routes.ts';
-import { MifiRepository } from './modules/mifi/repository.ts';
-import { MifiService } from './modules/mifi/service.ts';
-import { ORDER_RULES, RentalsService } from './modules/rentals/service.ts';
-import { PartnersRepository } from './modules/partners/repository.ts';
-import { PartnersService } from './modules/partners/service.ts';
-import { AlertsRepository } from './modules/alerts/repository.ts';
-import { AlertsService } from './modules/alerts/service.ts';
-import { DashboardService } from './modules/dashboard/service.ts';
-import { reconciliationOf } from './modules/payments/reconciliation.ts';
-import { VenuesRepository } from './modules/venues/repository.ts';
-import { VenuesService } from './modules/venues/service.ts';
-import { fleetServices } from './fleet.ts';
-import { cabinetSecretsKey } from './modules/cabinets/token-secrets.ts';
 import venueRoutes from './modules/venues/routes.ts';
 import walletRoutes from './modules/wallet/routes.ts';
-import { deliver, paymentWebhookRoutes, type WebhookDeps } from './modules/payments/webhooks.ts';
-import { WalletRepository } from './modules/wallet/repository.ts';
-import { WalletService } from './modules/wallet/service.ts';
+import { paymentWebhookRoutes } from './modules/payments/webhooks.ts';
 import { IdempotencyStore } from './idempotency/repository.ts';
-import { SecretsRepository } from './secrets/repository.ts';
-import { LedgerRepository } from './modules/ledger/repository.ts';
-import { LedgerService } from './modules/ledger/service.ts';
-import { LiveRepository } from './modules/live/repository.ts';
 import liveRoutes from './modules/live/routes.ts';
-import { LiveService } from './modules/live/service.ts';
 import context from './plugins/context.ts';
 import inputHygiene from './plugins/input.ts';
 import rateLimits from './plugins/rate-limit.ts';
@@ -78,38 +35,19 @@ import securityHeaders from './plugins/security.ts';
 import errors from './plugins/errors.ts';
 import validation from './plugins/validation.ts';
 import { riderDocument } from './lib/openapi.ts';
-import { ContentRepository } from './modules/content/repository.ts';
 import contentRoutes, { leadRoutes } from './modules/content/routes.ts';
-import { ContentService } from './modules/content/service.ts';
-import { SandboxWeChat } from './modules/content/wechat.ts';
-import { InvoiceService } from './modules/notify/invoice.ts';
-import { OutboxMailer } from './modules/notify/mailer.ts';
-import { NotifyRepository } from './modules/notify/repository.ts';
 import invoiceRoutes from './modules/notify/routes.ts';
-import { SandboxIssuer } from './modules/auth/sandbox-issuer.ts';
 import sandboxSignInRoutes from './modules/auth/sandbox-routes.ts';
-import { signInAdapters } from './modules/auth/signin-config.ts';
 import signInRoutes from './modules/auth/signin-routes.ts';
-import { SignInService } from './modules/auth/signin.ts';
-import { AuditRepository } from './modules/audit/repository.ts';
-import { AuditService } from './modules/audit/service.ts';
 import { Passkeys } from './modules/staff/passkeys.ts';
-import { StaffRepository } from './modules/staff/repository.ts';
-import { injectFetch, SANDBOX_OIDC_CLIENT, SANDBOX_OIDC_PATH, SandboxOidc } from './modules/staff/sandbox-oidc.ts';
-import { StaffService } from './modules/staff/service.ts';
 import { sessionRoutes } from './modules/staff/session-routes.ts';
-import { DEFAULT_SESSION_SETTINGS, StaffSessions } from './modules/staff/sessions.ts';
-import { SingleSignOn } from './modules/staff/sso.ts';
-import { FleetLive } from './modules/cabinets/fleet-live.ts';
 import { mediaRoutes } from './modules/media/routes.ts';
-import { LocalMediaStore } from './modules/media/store.ts';
 import { blockedRiderGuard } from './modules/auth/rider-blocks.ts';
 import { OPS_PREFIX, opsApi } from './plugins/ops-api.ts';
 import { opsRoutes } from './ops-routes.ts';
-import { CouponsRepository } from './modules/coupons/repository.ts';
-import { CouponsService } from './modules/coupons/service.ts';
 import { productionGaps, type AppDeps } from './app-deps.ts';
-
+import { SANDBOX_OIDC_PATH } from './modules/staff/sandbox-oidc.ts';
+import { composeServices } from './services.ts';
 export { productionGaps, type AppDeps } from './app-deps.ts';
 import type {} from './app-instance.ts';
 
@@ -125,283 +63,57 @@ export async function buildApp(deps: AppDeps) {
     trustProxy: (deps.trustProxy ?? false) as boolean | string[],
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // Composition: repositories over the db, services over repositories and side effects.
+  // Composition: repositories over the db, services over repositories and side effects (services.ts).
   const { db, clock } = deps;
-  const log = app.log;
-  const jobs = new JobRunner(db, clock, log);
-  const sandbox = deps.sandbox ?? new SandboxCardProvider(db, clock);
-  // The sandbox card provider only with SANDBOX=on (its webhook secret this installation's, never a constant).
-  const providers = new ProviderRegistry(DEFAULT_AGENT);
-  if (sandboxOn) providers.register(await sandbox.init().then(() => sandbox));
-  const paymentsRepo = new PaymentsRepository(db);
-  // Stripe: the platform's account, and each agent's own account or connected account (docs/payments.md).
-  providers.setCardProvider(DEFAULT_AGENT, deps.stripe ? 'stripe' : 'sandbox');
-  if (deps.stripe) {
-    const s = deps.stripe;
-    providers.register(new StripeCardProvider('stripe', s.account, paymentsRepo, s.transport));
-    for (const [agent, a] of Object.entries(s.agents)) {
-      const id = `stripe.${agent}`;
-      const account: StripeAccount = a.secretKey
-        ? { secretKey: a.secretKey, publishableKey: a.publishableKey ?? '', webhookSecret: a.webhookSecret ?? '' }
-        : {
-            ...s.account,
-            connectedAccount: a.connectedAccount,
-            webhookSecret: a.webhookSecret ?? s.account.webhookSecret,
-          };
-      providers.register(new StripeCardProvider(id, account, paymentsRepo, s.transport));
-      providers.setCardProvider(agent, id);
-    }
-  }
-  // The methods beyond the card (methods/registry.ts): registered beside the card providers, offered per agent;
-  // PAYMENT_METHODS with the console's settings over it, picked up without a restart (payments/settings/live.ts).
-  const externalRepo = new ExternalRepository(db);
-  const acquirer = new SandboxAcquirerRepository(db);
-  const methods = await liveMethods({
-    env: deps.paymentMethods ?? {},
-    db,
-    settingsKey: deps.paymentSettingsKey,
-    providers,
-    clock,
-    warn: (msg) => log.warn(msg),
-    build: {
-      repo: externalRepo,
-      clock,
-      publicUrl: deps.publicUrl ?? '',
-      sandbox: sandboxOn,
-      platformAgent: DEFAULT_AGENT,
-      fetch: deps.methodFetch,
-      log,
-      cardOutcome: async (token) => (await acquirer.useToken(token, clock.now()))?.outcome,
-      customers: paymentsRepo,
-      // A method's saved card in test mode is a saved card of the sandbox card provider (its test card decides).
-      sandboxCards: sandboxSavedCards(acquirer, clock),
-    },
-  });
-  const auth = new AuthService(new AuthRepository(db), clock);
-  const ledger = new LedgerService(new LedgerRepository(db), db);
-  const liveness = new Liveness(clock, deps.offlineAfterMs);
-  const liveRepo = new LiveRepository(db);
-  const live = new LiveService({ db, repo: liveRepo, clock, log });
-  const venues = new VenuesService(
-    new VenuesRepository(db),
-    liveness,
-    clock,
-    async (agentId) => (await noticesRepo.agentSettings(agentId))?.time_zone,
-  );
-  const cabinetsRepo = new CabinetsRepository(db, liveness);
-  const embedRepo = new EmbedRepository(db);
-  const payments = new PaymentsService(paymentsRepo, providers, clock, {
-    // The agents are the embed module's (its service, made below: called only once requests come).
-    agentExists: async (id) => (await embed.agent(id)) != null,
-    appOrigins: deps.appOrigins ?? (deps.publicUrl ? [new URL(deps.publicUrl).origin] : []),
-    loopbackIsApp: sandboxOn,
-    agentOrigins: async (id) => (await embed.agent(id))?.origins ?? [],
-  });
-  const rentalsRepo = new RentalsRepository(db);
-  const audit = new AuditService(new AuditRepository(db), clock);
-  const coupons = new CouponsService({
-    db,
-    repo: new CouponsRepository(db),
-    clock,
+  const {
+    jobs,
+    auth,
     ledger,
+    liveness,
+    live,
+    venues,
+    cabinetsRepo,
+    payments,
+    rentalsRepo,
     audit,
-    agentExists: async (id) => (await embedRepo.agent(id)) != null,
-  });
-  const partners = new PartnersService({ db, clock, repo: new PartnersRepository(db), ledger });
-  const deposits = new DepositReturns({
-    db,
-    clock,
-    jobs,
-    ledger,
-    payments,
-    compensations: compensationsOf(jobs, providers),
-    live,
-    keepWindowMs: deps.depositKeepWindowMs,
-  });
-  const rentals = new RentalsService({
-    db,
-    clock,
-    log,
-    repo: rentalsRepo,
-    users: auth,
-    cabinets: cabinetsRepo,
-    venues,
-    ledger,
-    payments,
-    link: deps.link,
-    jobs,
+    coupons,
     partners,
-    ejectTtlMs: deps.ejectTtlMs ?? 30_000,
-    ejectGraceMs: deps.ejectGraceMs ?? 5_000,
-    live,
-    coupons,
-    depositReturns: deposits,
-    // Receipts and reminders follow each transition (made below, with the channels).
-    notices: { changed: (orderId, state) => notices.changed(orderId, state) },
-    buyOutReversalDays: (venueId) => noticesRepo.buyOutReversalDays(venueId),
-  });
-  const mifi = new MifiService({
-    db,
-    clock,
-    log,
-    repo: new MifiRepository(db),
-    cabinets: cabinetsRepo,
-    venues,
-    ledger,
-    payments,
-    coupons,
-    link: deps.link,
-    jobs,
-    live,
-    ejectTtlMs: deps.ejectTtlMs ?? 30_000,
-  });
-  // The scan's reads, kept until the database announces a change to them (modules/cabinets/scan-cache.ts).
-  const scanCache = new ScanCache(
-    db,
-    () => liveRepo.schema(),
-    () => clock.now().getTime(),
-  );
-  const reservations = new ReturnReservations({
-    db,
-    clock,
-    log,
-    link: deps.link,
-    jobs,
-    liveness,
-    renting: (userId) => rentals.renting(userId),
-  });
-  const cabinets = new CabinetsService({
-    db,
-    clock,
-    log,
-    repo: cabinetsRepo,
+    deposits,
     rentals,
-    link: deps.link,
     mifi,
-    orders: ORDER_RULES,
     scanCache,
     reservations,
-  });
-  // Retention sweeps (docs/operations.md "Retention"): each owner registers its growing tables here.
-  const retention = new Retention(jobs, clock, log).add(
-    ...platformRules(db),
-    { table: 'cabinet_events', keepDays: 90, sweep: (before) => cabinetsRepo.sweepEvents(before) },
-    { table: 'cabinet_commands', keepDays: 180, sweep: (before) => cabinetsRepo.sweepCommands(before) },
-    { table: 'cabinet_rejects', keepDays: 30, sweep: (before) => cabinetsRepo.sweepRejects(before) },
-    // A payer token with a sealed card lives 10 minutes; one never used goes with the next sweep after its expiry.
-    { table: 'external_method_tokens', keepDays: 0, sweep: (before) => externalRepo.sweepExpiredTokens(before) },
-  );
-  const content = new ContentService(new ContentRepository(db), clock, deps.wechat ?? new SandboxWeChat());
-  const mailer = deps.mailer ?? new OutboxMailer('data/outbox', 'Powerly <receipts@powerly.local>');
-  const invoices = new InvoiceService({ repo: new NotifyRepository(db), clock, rentals, mailer });
-  const issuer = await SandboxIssuer.create(clock);
-  const signInAd = signInAdapters(deps.signIn ?? {}, db, clock, issuer);
-  const signInRepo = new SignInRepository(db);
-  const alertsRepo = new AlertsRepository(db);
-  const alerts = new AlertsService({ db, clock, repo: alertsRepo, jobs, liveness, mailer, sms: signInAd.sms });
-  const dashboard = new DashboardService({ db, clock, jobs });
-  const reconciliation = reconciliationOf(db, clock, jobs, payments);
-  const {
-    repo: noticesRepo,
+    cabinets,
+    retention,
+    content,
+    invoices,
+    issuer,
+    signInAd,
+    signInRepo,
+    alertsRepo,
+    alerts,
+    dashboard,
+    reconciliation,
+    signIn,
+    wallet,
+    webhooks,
+    embed,
+    fleet,
+    media,
+    fleetLive,
+    sandbox,
+    externalRepo,
+    methods,
+    noticesRepo,
     notices,
     vapidPublicKey,
-  } = await noticeServices({
-    db,
-    clock,
-    log,
-    jobs,
-    orders: rentalsRepo,
-    payments,
-    mailer,
-    sms: signInAd.sms,
-    live,
-    vapidSubject: deps.vapidSubject,
-    pushAgent: deps.pushAgent,
-  });
-  // Production: EMBED_SIGNING_KEY (required above). Sandbox: this installation's generated key, shared through the database.
-  const signingKey =
-    deps.embedSigningKey ?? (await new SecretsRepository(db).get('sandbox.embed-signing-key', clock.now()));
-  const signIn = new SignInService(
-    { db, repo: signInRepo, clock, auth, ledger, orders: rentalsRepo, ...signInAd, signingKey },
-    (err) => log.warn({ err }, 'sms gateway failed'),
-  );
-  // Bank withdrawals: the real payout adapters, and the sandbox's only in test mode (never with SANDBOX=off).
-  const rails = [...(deps.payoutRails ?? []), ...(sandboxOn ? [new SandboxBankRail()] : [])];
-  const wallet = new WalletService({
-    db,
-    clock,
-    log,
-    repo: new WalletRepository(db),
-    ledger,
-    payments,
-    jobs,
-    live,
-    rails,
-  });
-  // saveCardFlag: a method that saves the card after a paid payment (Flutterwave) hands it to the wallet's saved cards.
-  methods.watch((agent, p) => {
-    if (p.savesAfterPayment) p.onReusableCard = (c) => wallet.savePaidCard(agent, c);
-  });
-  // Every provider's notifications enter through payments' one webhook entry; a payout's outcome is the wallet's.
-  const webhooks: WebhookDeps = {
-    payments,
-    db,
-    clock,
-    payoutNotified: (id, e) => wallet.withdrawals.payoutNotified(id, e),
-  };
-  // The sandbox's payout events reach the same entry as a real provider's webhook POST (test mode only).
-  if (sandboxOn) {
-    sandbox.connect(jobs, async (raw, signature) => {
-      await deliver(webhooks, sandbox.id, raw, signature);
-    });
-  }
-  const embed = new EmbedService({ repo: embedRepo, codes: new EmbedCodesRepository(db), auth, clock, signingKey });
-  // The back office: staff identity, sessions, the audit log (docs/architecture.md "Back office").
-  const staffRepo = new StaffRepository(db);
-  const staff = new StaffService({
-    db,
-    repo: staffRepo,
-    clock,
-    audit,
-    mailer,
-    agentExists: async (id) => (await embedRepo.agent(id)) != null,
-  });
-  const staffSessions = new StaffSessions(staffRepo, clock, deps.ops?.sessions ?? DEFAULT_SESSION_SETTINGS);
-  const opsOrigin = deps.ops?.origin ?? deps.publicUrl;
-  const sandboxOidc =
-    sandboxOn && !deps.ops?.sso
-      ? await SandboxOidc.create(
-          clock,
-          await new SecretsRepository(db).get('sandbox.ops-oidc-client-secret', clock.now()),
-        )
-      : undefined;
-  const sso = deps.ops?.sso
-    ? new SingleSignOn(deps.ops.sso, staffRepo, clock)
-    : sandboxOidc
-      ? new SingleSignOn(
-          {
-            issuer: (origin) => `${origin}${SANDBOX_OIDC_PATH}`,
-            clientId: SANDBOX_OIDC_CLIENT,
-            clientSecret: sandboxOidc.clientSecret,
-            insecure: true,
-            fetch: injectFetch(app),
-          },
-          staffRepo,
-          clock,
-        )
-      : undefined;
-  retention.add(
-    { table: 'staff_ceremonies', keepDays: 0, sweep: (before) => staffRepo.sweepCeremonies(before) },
-    { table: 'staff_sessions', keepDays: 0, sweep: (before) => staffRepo.sweepSessions(before) },
-  );
-  const fleet = fleetServices({
-    db,
-    clock,
-    liveness,
-    secretsKey: cabinetSecretsKey({ given: deps.cabinetSecretsKey, db, clock, sandbox: sandboxOn }),
-  });
-  const media = deps.media ?? new LocalMediaStore('data/media');
-  const fleetLive = new FleetLive(db, () => liveRepo.schema());
+    staffRepo,
+    staff,
+    staffSessions,
+    opsOrigin,
+    sandboxOidc,
+    sso,
+  } = await composeServices(app, deps, sandboxOn);
   app.decorate('powerly', {
     jobs,
     retention,

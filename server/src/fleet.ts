@@ -14,7 +14,7 @@ import { CabinetTokenSecrets, type SecretsKey } from './modules/cabinets/token-s
 import { AgentsService } from './modules/embed/agents.ts';
 import { AgentsRepository } from './modules/embed/repository.ts';
 import { MifiCatalogueAdmin } from './modules/mifi/catalogue-admin.ts';
-import { MifiCatalogueRepository } from './modules/mifi/repository.ts';
+import { MifiCatalogueRepository } from './modules/mifi/catalogue-repository.ts';
 import { VenuesAdminRepository } from './modules/venues/admin-repository.ts';
 import { VenuesAdminService } from './modules/venues/admin.ts';
 import { PricePlansService } from './modules/venues/plans.ts';

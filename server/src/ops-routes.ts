@@ -40,7 +40,7 @@ import { MifiOpsRepository } from './modules/mifi/ops-repository.ts';
 import { mifiOpsRoutes } from './modules/mifi/ops-routes.ts';
 import { packageOpsRoutes } from './modules/mifi/packages-routes.ts';
 import { MifiOpsService } from './modules/mifi/ops.ts';
-import { MifiRepository } from './modules/mifi/repository.ts';
+import { MifiCatalogueRepository } from './modules/mifi/catalogue-repository.ts';
 import type { MifiService } from './modules/mifi/service.ts';
 import { rebalancingOpsRoutes } from './modules/rebalancing/ops-routes.ts';
 import { Rebalancing } from './modules/rebalancing/service.ts';
@@ -118,7 +118,7 @@ export function opsRoutes(d: OpsRouteDeps): Array<(ops: App) => Promise<void>> {
     db,
     clock,
     repo: new MifiOpsRepository(db),
-    mifi: new MifiRepository(db),
+    mifi: new MifiCatalogueRepository(db),
     catalogue: fleet.mifi,
     service: d.mifi,
     audit,

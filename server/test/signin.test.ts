@@ -1,79 +1,25 @@
 // Sign-in: phone + SMS (captcha, sign, bot check, limits across two server instances on one database),
 // Google/Apple ID tokens against a LOCAL issuer (node:http serving a JWKS), Facebook against a local Graph
 // peer, WeChat/Alipay sandbox codes, tourist upgrade, logout revocation, expiry.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
+import { generateKeyPair, type CryptoKey } from 'jose';
 import { build, touristToken, type Built } from './helper.ts';
 import { sha256 } from '../src/lib/ids.ts';
 import { signMaterial } from '#core/sign.ts';
 import { TwilioSms } from '../src/modules/auth/adapters.ts';
-
-const P = '/cdb-app-api/v1/app';
-
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; url: string }> {
-  const server = createServer(handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-async function captchaAnswer(b: Built, uuid: string, ip = '10.0.0.1'): Promise<string> {
-  // A captcha is bound to the client that asked for it: the same address as the code request below.
-  const res = await b.app.inject({ method: 'GET', url: `${P}/captcha.webp?uuid=${uuid}`, remoteAddress: ip });
-  expect(res.statusCode).toBe(200);
-  expect(res.headers['content-type']).toBe('image/webp');
-  // The answer is stored hashed; the test finds it by trying the captcha alphabet (4 chars) — too slow,
-  // so it replaces the stored hash with one of a known answer, as an operator could not from outside.
-  await b.db.query('update captchas set answer_hash = $2 where uuid = $1', [uuid, sha256('abcd')]);
-  return 'AbCd';
-}
-
-function signed(b: Built) {
-  const ts = String(Math.floor(b.clock.now().getTime() / 1000));
-  return { ts, sign: sha256(signMaterial(ts)) };
-}
-
-let n = 0;
-async function sendCode(
-  b: Built,
-  mobile: string,
-  over: { sign?: string; ts?: string; bot?: string; ip?: string } = {},
-) {
-  const uuid = `uuid-${Date.now()}-${n++}`;
-  const answer = await captchaAnswer(b, uuid, over.ip ?? '10.0.0.1');
-  const s = signed(b);
-  return b.app.inject({
-    method: 'POST',
-    url: `${P}/saas/sendVerifyCode?mobile=${mobile}&timestamp=${over.ts ?? s.ts}&sign=${over.sign ?? s.sign}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', lang: 'en-US' },
-    remoteAddress: over.ip ?? '10.0.0.1',
-    payload: new URLSearchParams({
-      reCAPTCHA: JSON.stringify({ token: over.bot ?? 'sandbox-ok', platform: 'web' }),
-      uuid,
-      captcha: answer,
-    }).toString(),
-  });
-}
-
-async function lastCode(b: Built, mobile: string): Promise<string> {
-  const { rows } = await b.db.query<{ body: string }>(
-    'select body from sms_outbox where to_number = $1 order by id desc limit 1',
-    [mobile],
-  );
-  const m = /\b(\d{4})\b/.exec(rows[0]?.body ?? '');
-  if (!m) throw new Error('no SMS');
-  return m[1]!;
-}
-
-const login = (b: Built, phone: string, code: string, area = '86', token?: string) =>
-  b.app.inject({
-    method: 'POST',
-    url: `${P}/saas/mobileLogin?mobile=${phone}&verifyCode=${code}&areaCode=${area}&registAndLoginType=1`,
-    headers: token ? { token } : {},
-  });
-
-const userInfo = (b: Built, token: string) => b.app.inject({ method: 'GET', url: `${P}/userInfo`, headers: { token } });
+import {
+  P,
+  signed,
+  sendCode,
+  lastCode,
+  login,
+  userInfo,
+  localIssuer,
+  localGraph,
+  twilioPeer,
+  postForm,
+  type IdTokenOptions,
+} from './signin-calls.ts';
 
 describe('phone login', () => {
   let b: Built;
@@ -190,42 +136,13 @@ describe('OTP limits across two server instances on one database', () => {
 
 describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and Alipay (sandbox)', () => {
   let b: Built;
-  let issuer: { server: Server; url: string };
-  let graph: { server: Server; url: string };
-  let key: CryptoKey;
+  let issuer: Awaited<ReturnType<typeof localIssuer>>;
+  let graph: Awaited<ReturnType<typeof localGraph>>;
   let otherKey: CryptoKey;
   beforeAll(async () => {
-    const kp = await generateKeyPair('RS256');
-    key = kp.privateKey;
+    issuer = await localIssuer();
     otherKey = (await generateKeyPair('RS256')).privateKey;
-    const jwk = { ...(await exportJWK(kp.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    issuer = await listen((req, res) => {
-      if (req.url === '/keys') {
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ keys: [jwk] }));
-        return;
-      }
-      res.statusCode = 404;
-      res.end();
-    });
-    graph = await listen((req, res) => {
-      const u = new URL(req.url!, 'http://x');
-      const t = u.searchParams.get('input_token');
-      const valid = u.searchParams.get('access_token') === 'fb-app|fb-secret' && t?.startsWith('fbtok-');
-      res.setHeader('content-type', 'application/json');
-      res.end(
-        JSON.stringify({
-          data: valid
-            ? {
-                is_valid: true,
-                app_id: t === 'fbtok-otherapp' ? 'x' : 'fb-app',
-                user_id: t!.slice(6),
-                expires_at: t === 'fbtok-expired' ? 1 : 4102444800,
-              }
-            : { is_valid: false },
-        }),
-      );
-    });
+    graph = await localGraph();
     b = await build({
       simulator: false,
       signIn: {
@@ -241,24 +158,8 @@ describe('Google, Apple (local issuer), Facebook (local Graph peer), WeChat and 
     graph.server.close();
   });
 
-  const idToken = (aud: string, sub: string, o: { key?: CryptoKey; expS?: number; iss?: string } = {}) => {
-    const now = Math.floor(b.clock.now().getTime() / 1000);
-    return new SignJWT({ email: `${sub}@example.com` })
-      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-      .setIssuer(o.iss ?? issuer.url)
-      .setAudience(aud)
-      .setSubject(sub)
-      .setIssuedAt(now)
-      .setExpirationTime(now + (o.expS ?? 600))
-      .sign(o.key ?? key);
-  };
-  const post = (url: string, body: Record<string, string>, token?: string) =>
-    b.app.inject({
-      method: 'POST',
-      url: `${P}/${url}`,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { token } : {}) },
-      payload: new URLSearchParams(body).toString(),
-    });
+  const idToken = (aud: string, sub: string, o: IdTokenOptions = {}) => issuer.idToken(b.clock.now(), aud, sub, o);
+  const post = (url: string, body: Record<string, string>, token?: string) => postForm(b, url, body, token);
 
   it('Google: a valid ID token signs in (same user again); forged, expired, wrong audience and wrong issuer are refused', async () => {
     const r1 = await post('saas/loginGoogleByCode', {
@@ -412,22 +313,11 @@ describe('sandbox issuer and Twilio gateway', () => {
 
   it('Twilio: form POST with basic auth to a local peer; errors surface', async () => {
     const seen: { auth?: string; body?: string; url?: string }[] = [];
-    const peer = await listen((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c;
-      });
-      req.on('end', () => {
-        seen.push({ auth: req.headers.authorization, body, url: req.url });
-        res.setHeader('content-type', 'application/json');
-        if (body.includes('To=%2B000')) {
-          res.statusCode = 400;
-          res.end(JSON.stringify({ message: 'invalid To' }));
-          return;
-        }
-        res.statusCode = 201;
-        res.end(JSON.stringify({ sid: 'SM123' }));
-      });
+    const peer = await twilioPeer((body, req) => {
+      seen.push({ auth: req.headers.authorization, body, url: req.url });
+      return body.includes('To=%2B000')
+        ? { status: 400, json: { message: 'invalid To' } }
+        : { status: 201, json: { sid: 'SM123' } };
     });
     try {
       const sms = new TwilioSms({ accountSid: 'AC1', authToken: 'tok', from: '+15550001', baseUrl: peer.url });
@@ -476,22 +366,10 @@ describe('a real SMS gateway that fails', () => {
   it('the send is not counted and the code is void; the user can retry at once; a working gateway then delivers', async () => {
     let fail = true;
     const bodies: string[] = [];
-    const peer = await listen((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c;
-      });
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        if (fail) {
-          res.statusCode = 503;
-          res.end(JSON.stringify({ message: 'unavailable' }));
-          return;
-        }
-        bodies.push(body);
-        res.statusCode = 201;
-        res.end(JSON.stringify({ sid: 'SM1' }));
-      });
+    const peer = await twilioPeer((body) => {
+      if (fail) return { status: 503, json: { message: 'unavailable' } };
+      bodies.push(body);
+      return { status: 201, json: { sid: 'SM1' } };
     });
     const b = await build({
       simulator: false,

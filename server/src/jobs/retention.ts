@@ -25,7 +25,7 @@ export interface RetentionRule {
   sweep(before: Date): Promise<number>;
 }
 
-/** The platform tables' rules (the cabinet tables' are registered by app.ts with the cabinets repository). */
+/** The platform tables' rules (the cabinet tables' are registered by services.ts with the cabinets repository). */
 export const RETENTION: {
   table: string;
   column: string;

@@ -1,4 +1,4 @@
-// What the cabinets module calls back into the modules built on it, given at wiring (server/src/app.ts): the rentals
+// What the cabinets module calls back into the modules built on it, given at wiring (src/services.ts): the rentals
 // module and the Wi-Fi line use the cabinets (their slots, commands, link), so the cabinets module never imports them.
 // A cabinet's event is stored and processed here (service.ts); what it means to a rental or a box is theirs.
 import type { CabinetEvent } from './protocol.ts';

@@ -104,7 +104,7 @@ export class MifiBoxes extends MifiPart {
   private async bindAs(p: PackageRow, sn: string) {
     if (!sn) throw badRequest('error.validation.field', { field: 'sn' });
     assertHandable(p);
-    if (!(await this.d.repo.box(sn))) {
+    if (!(await this.d.boxesRepo.box(sn))) {
       await this.d.repo.setDevice(p.id, { pickupState: 9, pickupMsg: 'Failed to retrieve the device' });
       throw notFound('error.mifi.deviceNotFound');
     }
@@ -196,7 +196,7 @@ export class MifiBoxes extends MifiPart {
           ended_at: now,
           refunded_amount: q.price - q.discount,
         });
-        await this.s.orders.refundRevoked(q, now);
+        await this.s.cancelling.refundRevoked(q, now);
         continue;
       }
       if (q.status === PS.toBeActivated) await this.d.repo.move(q.id, PS.toBeActivated, PS.ended, { ended_at: now });

@@ -6,7 +6,7 @@ import type { Db } from '../../db/db.ts';
 import { schemaProblems, type Problems } from '../../lib/validate.ts';
 import { notFound } from '../../lib/errors.ts';
 import { staleVersion } from '../../lib/ops-concurrency.ts';
-import type { MifiCatalogueRepository, SkuEditable } from './repository.ts';
+import type { MifiCatalogueRepository, SkuEditable } from './catalogue-repository.ts';
 
 /** A region's countries: each code once and not taken (`taken`), each time zone one the server knows. */
 export function countryProblems(p: Problems, countries: { code: string; timeZone: string }[], taken: Set<string>) {

@@ -5,7 +5,7 @@ import { badRequest } from '../../lib/errors.ts';
 import type { UserRow } from '../auth/service.ts';
 import { currencySymbol } from '../venues/service.ts';
 import type { PackagePageData } from '#contract/mifi.ts';
-import type { SkuRow } from './repository.ts';
+import type { SkuRow } from './catalogue-repository.ts';
 import { MifiPart } from './shared.ts';
 
 export class MifiCatalogue extends MifiPart {
@@ -27,7 +27,7 @@ export class MifiCatalogue extends MifiPart {
     const currency = (s('currency', 3) ?? user.currency ?? 'USD').toUpperCase();
     if (url === 'regionList') {
       return JSON.stringify(
-        (await this.d.repo.regions()).map((r) => ({
+        (await this.d.catalogueRepo.regions()).map((r) => ({
           id: r.id,
           name: r.name,
           flagUrl: r.flag_url,
@@ -49,7 +49,7 @@ export class MifiCatalogue extends MifiPart {
         region: s('region', 64),
       };
       const size = p.size!;
-      const { rows, total } = await this.d.repo.skus({
+      const { rows, total } = await this.d.catalogueRepo.skus({
         currency,
         q: (p.searchKeywords ?? '').trim(),
         country: p.country?.toUpperCase(),
@@ -61,10 +61,10 @@ export class MifiCatalogue extends MifiPart {
     }
     const skuId = s('skuId', 64);
     if (!skuId) throw badRequest('error.validation.field', { field: 'skuId' });
-    const variants = await this.d.repo.variants(skuId, currency);
+    const variants = await this.d.catalogueRepo.variants(skuId, currency);
     const out = [];
     for (const v of variants) {
-      const zones = v.time_zone ? [v.time_zone] : await this.d.repo.regionZones(v.region_id);
+      const zones = v.time_zone ? [v.time_zone] : await this.d.catalogueRepo.regionZones(v.region_id);
       out.push({
         skuId: v.id,
         skuPriceId: `${v.id}:${v.currency}`,
@@ -127,6 +127,6 @@ export class MifiCatalogue extends MifiPart {
    * the venues in that currency (0: boxes cannot be had in it).
    */
   async boxDeposit(currency: string) {
-    return (await this.d.repo.boxDeposit(currency)) ?? this.d.venues.mifiDeposit(currency);
+    return (await this.d.catalogueRepo.boxDeposit(currency)) ?? this.d.venues.mifiDeposit(currency);
   }
 }

@@ -27,7 +27,7 @@ import type { Actor, AuditService } from '../audit/service.ts';
 import { scopeParams } from '../../lib/ops-query.ts';
 import { countryProblems, type MifiCatalogueAdmin } from './catalogue-admin.ts';
 import type { BoxDepositRow, BoxOpsRow, MifiOpsRepository } from './ops-repository.ts';
-import type { MifiRepository } from './repository.ts';
+import type { MifiCatalogueRepository } from './catalogue-repository.ts';
 import type { MifiService } from './service.ts';
 
 const TEXT_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -36,7 +36,7 @@ export interface MifiOpsDeps {
   db: Db;
   clock: Clock;
   repo: MifiOpsRepository;
-  mifi: MifiRepository;
+  mifi: MifiCatalogueRepository;
   catalogue: MifiCatalogueAdmin;
   service: MifiService;
   audit: AuditService;

@@ -1,23 +1,16 @@
-// Paying a Wi-Fi order or box deposit with a method: the charge guard, a payment waiting for its customer, release.
+// Paying a Wi-Fi order or box deposit with a method: the charge guard (what it keeps: guard.ts), a payment waiting for
+// its customer, release.
 import { PACKAGE_STATUS as PS } from '#core/mifi.ts';
 import { badRequest, conflict, notFound, refused } from '../../lib/errors.ts';
 import { commitIdempotencyKey } from '../../lib/idempotency.ts';
 import type { UserRow } from '../auth/service.ts';
 import { providerOwner, userOwner } from '../ledger/service.ts';
 import { declineMessageKey, type AuthorizeResult, type PaymentProvider } from '../payments/provider.ts';
-import { chargeGuardsOf, type ChargeGuard, type PurposeHandler } from '../payments/guards.ts';
+import { chargeGuardsOf } from '../payments/guards.ts';
 import type { PaymentPurpose } from '../payments/purposes.ts';
 import type { PaymentAction } from '#contract/payments.ts';
-import {
-  JOB_MIFI_ORPHAN,
-  MIFI_PAYMENT,
-  type PayCall,
-  type Target,
-  type Attempt,
-  type Taken,
-  purposeOf,
-  MifiPart,
-} from './shared.ts';
+import { guardOf } from './guard.ts';
+import { type PayCall, type Target, type Attempt, type Taken, purposeOf, MifiPart } from './shared.ts';
 
 export class MifiPaying extends MifiPart {
   /**
@@ -101,7 +94,7 @@ export class MifiPaying extends MifiPart {
         // One key per token and amount: a retry with the same token replays, another (a decline, another coupon) is a new attempt.
         key: `mifi_${order.id}_${c.token}${due === order.total ? '' : `_${due}`}`,
       });
-      await this.guards.start(this.guardOf(provider.id, a));
+      await this.guards.start(guardOf(provider.id, a));
       return a;
     });
     if (!attempt) return null;
@@ -174,7 +167,7 @@ export class MifiPaying extends MifiPart {
       a = this.attemptOf(user, c, t);
       // Committed before the provider call: if this process dies before the payment is taken or released, the guard
       // makes the same call again (the same key: the first payment, never a second) and releases what it took.
-      await this.guards.start(this.guardOf(provider.id, a));
+      await this.guards.start(guardOf(provider.id, a));
     }
     const claim = {
       userId: user.id,
@@ -213,7 +206,7 @@ export class MifiPaying extends MifiPart {
           });
           await this.guards.cancel({ key: a.idempotencyKey });
           // A customer who never comes back: their payment is released after the timeout, unless an order took it.
-          if (fresh) await this.guards.awaitCustomer({ ...this.guardOf(provider.id, a), key: null }, result.ref);
+          if (fresh) await this.guards.awaitCustomer({ ...guardOf(provider.id, a), key: null }, result.ref);
         });
       }
       return { clientSecret: result.clientSecret, paymentIntent: result.ref };
@@ -282,68 +275,6 @@ export class MifiPaying extends MifiPart {
   /** The charge guard payments runs for every Wi-Fi payment. */
   private get guards() {
     return chargeGuardsOf(this.d);
-  }
-
-  /** What the charge guard keeps of a payment's attempt. */
-  guardOf(providerId: string, a: Attempt): ChargeGuard {
-    return {
-      flow: MIFI_PAYMENT,
-      providerId,
-      userId: a.userId,
-      purpose: a.purpose,
-      amount: a.amount,
-      currency: a.currency,
-      capture: a.capture,
-      orderId: a.orderId || null,
-      token: a.token,
-      key: a.idempotencyKey,
-      ref: a.ref,
-      methodType: a.methodType,
-      data: { paymentId: a.paymentId, agent: a.agent, packageId: a.packageId, coupon: a.coupon ?? null },
-    };
-  }
-
-  /**
-   * What a Wi-Fi payment's guard does (payments/guards.ts): whatever the provider took that no order or deposit
-   * took is released, with the coupon's use reserved for it (this attempt's own: a later attempt's is another row).
-   */
-  handler(): PurposeHandler {
-    const releaseCoupon = async (g: ChargeGuard) => {
-      const coupon = g.data?.coupon as Attempt['coupon'];
-      if (coupon) await this.d.coupons.releaseUse(coupon.id);
-    };
-    return {
-      released: releaseCoupon,
-      declined: releaseCoupon,
-      legacy: {
-        kind: JOB_MIFI_ORPHAN,
-        toGuard: (p) => {
-          const provider = this.d.payments.providerForMethod(
-            String(p.paymentId),
-            p.agent ? String(p.agent) : undefined,
-          );
-          if (!provider) return null;
-          const capture = p.capture === 'manual' ? 'manual' : 'automatic';
-          const packageId = p.packageId ? String(p.packageId) : null;
-          return this.guardOf(provider.id, {
-            paymentId: String(p.paymentId),
-            agent: p.agent ? String(p.agent) : null,
-            userId: Number(p.userId),
-            orderId: p.orderId ? String(p.orderId) : '',
-            packageId,
-            amount: Number(p.amount),
-            currency: String(p.currency),
-            capture,
-            purpose: typeof p.purpose === 'string' ? p.purpose : purposeOf(packageId, capture),
-            token: p.token ? String(p.token) : null,
-            idempotencyKey: p.idempotencyKey ? String(p.idempotencyKey) : null,
-            ref: p.ref ? String(p.ref) : null,
-            methodType: p.methodType ? String(p.methodType) : null,
-            coupon: (p.coupon as Attempt['coupon']) ?? null,
-          });
-        },
-      },
-    };
   }
 
   /**
@@ -416,7 +347,7 @@ export class MifiPaying extends MifiPart {
     a: Attempt,
     reason: string,
   ) {
-    await this.guards.release(this.guardOf(provider.id, a), provider, result, reason);
+    await this.guards.release(guardOf(provider.id, a), provider, result, reason);
     await this.cancelGuards(a, result.ref);
   }
 

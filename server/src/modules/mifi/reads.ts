@@ -35,8 +35,8 @@ export class MifiReads extends MifiPart {
     online: boolean;
   }) {
     const at = new Date(Math.min(Date.parse(e.ts) || Infinity, this.d.clock.now().getTime()));
-    const before = await this.d.repo.lastTelemetry(e.sn);
-    await this.d.repo.insertTelemetry({
+    const before = await this.d.boxesRepo.lastTelemetry(e.sn);
+    await this.d.boxesRepo.insertTelemetry({
       sn: e.sn,
       at,
       battery: e.battery ?? null,
@@ -60,7 +60,7 @@ export class MifiReads extends MifiPart {
 
   /** The box's traffic counter as last reported (0 before any report): the demo adds traffic on top of it. */
   async lastBytes(sn: string) {
-    return (await this.d.repo.lastTelemetry(sn))?.bytes_total ?? 0;
+    return (await this.d.boxesRepo.lastTelemetry(sn))?.bytes_total ?? 0;
   }
 
   /** A package of the user (not found otherwise). */
@@ -110,8 +110,8 @@ export class MifiReads extends MifiPart {
     const packages = (await this.d.repo.packagesOfSn(sn)).filter(
       (p) => p.user_id === user.id && p.device_order_status === DOS.withUser,
     );
-    const box = await this.d.repo.box(sn);
-    const t = await this.d.repo.lastTelemetry(sn, new Date(holding.from));
+    const box = await this.d.boxesRepo.box(sn);
+    const t = await this.d.boxesRepo.lastTelemetry(sn, new Date(holding.from));
     const first = depositOf ?? packages[packages.length - 1]!;
     const list = [];
     for (const p of packages) list.push(await this.toWireWithUsage(p));
@@ -170,7 +170,7 @@ export class MifiReads extends MifiPart {
       const z = Math.min(to * 1000, h.to);
       if (z < a) continue;
       inside = true;
-      const u = await this.d.repo.usage(sn, new Date(a), new Date(z));
+      const u = await this.d.boxesRepo.usage(sn, new Date(a), new Date(z));
       used += u.used;
       online += u.onlineSeconds;
     }
@@ -192,7 +192,7 @@ export class MifiReads extends MifiPart {
       const to = new Date(
         Math.min((p.ended_at ? new Date(p.ended_at) : new Date(p.end_at)).getTime(), this.d.clock.now().getTime()),
       );
-      const u = await this.d.repo.usage(sn, from, to);
+      const u = await this.d.boxesRepo.usage(sn, from, to);
       total += u.used;
       list.push({
         startTime: from.toISOString(),
@@ -210,7 +210,8 @@ export class MifiReads extends MifiPart {
     if (p.device_sn && (p.status === PS.activated || p.status === PS.ended)) {
       const from = p.activated_at ? new Date(p.activated_at) : new Date(p.start_at);
       const end = new Date(p.ended_at ?? p.end_at).getTime();
-      used = (await this.d.repo.usage(p.device_sn, from, new Date(Math.min(end, this.d.clock.now().getTime())))).used;
+      used = (await this.d.boxesRepo.usage(p.device_sn, from, new Date(Math.min(end, this.d.clock.now().getTime()))))
+        .used;
     }
     return { ...this.toWire(p), usedBytes: used };
   }

@@ -24,9 +24,9 @@ export class MifiRotation extends MifiPart {
    * an earlier rotation not confirmed yet is replaced (its command id no longer matches, its confirmation is ignored).
    */
   async start(sn: string, now: Date) {
-    if (!(await this.d.repo.box(sn))) return;
+    if (!(await this.d.boxesRepo.box(sn))) return;
     const commandId = uuid();
-    await this.d.repo.setPendingPassword(sn, newWifiPassword(), commandId);
+    await this.d.boxesRepo.setPendingPassword(sn, newWifiPassword(), commandId);
     const cabinetId = (await this.d.cabinets.powerbanks([sn]))[0]?.cabinet_id ?? null;
     await this.d.jobs.cancel(JOB_MIFI_ROTATE, 'sn', sn);
     await this.d.jobs.enqueue(JOB_MIFI_ROTATE, { sn, commandId, cabinetId, sends: 0 }, now);
@@ -40,7 +40,7 @@ export class MifiRotation extends MifiPart {
   async send(p: Record<string, unknown>) {
     const sn = String(p.sn);
     const commandId = String(p.commandId);
-    const box = await this.d.repo.box(sn);
+    const box = await this.d.boxesRepo.box(sn);
     if (box?.password_command_id !== commandId || !box.pending_password) return;
     const cabinetId =
       (await this.d.cabinets.powerbanks([sn]))[0]?.cabinet_id ?? (p.cabinetId ? String(p.cabinetId) : null);
@@ -66,7 +66,7 @@ export class MifiRotation extends MifiPart {
 
   /** The cabinet's `box-password` event: the box applied the pending password of that command; it is now the box's. */
   async confirmed(e: { commandId: string; sn: string }) {
-    if (await this.d.repo.confirmPassword(e.sn, e.commandId, this.d.clock.now())) {
+    if (await this.d.boxesRepo.confirmPassword(e.sn, e.commandId, this.d.clock.now())) {
       await this.d.jobs.cancel(JOB_MIFI_ROTATE, 'commandId', e.commandId);
     }
   }

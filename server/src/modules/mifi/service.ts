@@ -5,8 +5,10 @@ import type { DepositBody, MifiCouponBody, MifiRentBody } from '#contract/mifi.t
 import type { PaymentAction } from '#contract/payments.ts';
 import type { UserRow } from '../auth/service.ts';
 import { MifiBoxes } from './boxes.ts';
+import { MifiCancelling } from './cancelling.ts';
 import { MifiCatalogue } from './catalogue.ts';
 import { MifiDeposits } from './deposits.ts';
+import { mifiPaymentHandler } from './guard.ts';
 import { MifiOrders } from './orders.ts';
 import { MifiPaying } from './paying.ts';
 import { MifiReads } from './reads.ts';
@@ -43,6 +45,7 @@ export class MifiService {
     const s = {} as MifiParts;
     s.catalogue = new MifiCatalogue(d, s);
     s.orders = new MifiOrders(d, s);
+    s.cancelling = new MifiCancelling(d, s);
     s.paying = new MifiPaying(d, s);
     s.deposits = new MifiDeposits(d, s);
     s.boxes = new MifiBoxes(d, s);
@@ -51,10 +54,10 @@ export class MifiService {
     this.s = s;
     d.jobs.register(JOB_MIFI_TICK, (p) => s.reads.tick(String(p.packageId)));
     d.jobs.register(JOB_MIFI_REFUND, (p) =>
-      s.orders.refundJob(String(p.packageId), String(p.paymentId), Number(p.amount)),
+      s.cancelling.refundJob(String(p.packageId), String(p.paymentId), Number(p.amount)),
     );
     // Payments guards every Wi-Fi payment; the Wi-Fi line says what its purposes do.
-    chargeGuardsOf(d).handle(MIFI_PAYMENT, s.paying.handler());
+    chargeGuardsOf(d).handle(MIFI_PAYMENT, mifiPaymentHandler(d));
     d.jobs.register(
       JOB_MIFI_RELEASE_HOLD,
       async (p) => void (await this.d.payments.settleAuthorization(String(p.paymentId), 0)),
@@ -74,7 +77,7 @@ export class MifiService {
     return this.s.paying.pay(user, orderId, c, receipt);
   }
   cancel(user: UserRow, id: string) {
-    return this.s.orders.cancel(user, id);
+    return this.s.cancelling.cancel(user, id);
   }
   /** What a coupon takes off a package price for this rider now (nothing reserved; the paying call reserves it). */
   async couponDiscount(user: UserRow, b: MifiCouponBody, agent?: string) {

@@ -26,6 +26,8 @@ import { conflict, refused } from '../../lib/errors.ts';
 import type { PaymentsService } from '../payments/service.ts';
 import type { CouponsService } from '../coupons/service.ts';
 import { type VenuesService } from '../venues/service.ts';
+import type { MifiBoxesRepository } from './boxes-repository.ts';
+import type { MifiCatalogueRepository } from './catalogue-repository.ts';
 import type { MifiRepository, PackageRow } from './repository.ts';
 
 export const JOB_MIFI_TICK = 'mifi.tick';
@@ -123,6 +125,8 @@ export interface MifiDeps {
   clock: Clock;
   log: Logger;
   repo: MifiRepository;
+  catalogueRepo: MifiCatalogueRepository;
+  boxesRepo: MifiBoxesRepository;
   cabinets: CabinetStock;
   venues: VenuesService;
   ledger: LedgerService;
@@ -139,6 +143,7 @@ export interface MifiDeps {
 export interface MifiParts {
   catalogue: import('./catalogue.ts').MifiCatalogue;
   orders: import('./orders.ts').MifiOrders;
+  cancelling: import('./cancelling.ts').MifiCancelling;
   paying: import('./paying.ts').MifiPaying;
   deposits: import('./deposits.ts').MifiDeposits;
   boxes: import('./boxes.ts').MifiBoxes;

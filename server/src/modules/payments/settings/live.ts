@@ -31,7 +31,7 @@ export interface LiveMethodsDeps {
   clock: Clock;
   /** How long another process's save may take to be seen here (default 5 s). */
   ttlMs?: number;
-  /** Told of each provider newly built (app.ts wires the wallet's saved cards to it). */
+  /** Told of each provider newly built (services.ts wires the wallet's saved cards to it). */
   onProvider?: (agent: string, p: MethodProvider) => void;
   warn?: (msg: string) => void;
 }
