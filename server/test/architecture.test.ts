@@ -40,7 +40,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/methods/mercadopago.test.ts',
   'server/test/methods/mpesa.test.ts',
   'server/test/methods/paypal.test.ts',
-  'server/test/methods/wechatpay.test.ts',
   'server/test/mifi-methods.test.ts',
   'server/test/mifi.test.ts',
   'server/test/ops-mifi.test.ts',
@@ -50,13 +49,8 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/providers/mpesa.ts',
   'server/test/providers/paypal.ts',
   'server/test/providers/wechatpay.ts',
-  'server/test/signin.test.ts',
   'server/test/stripe/fake-stripe.ts',
-  'server/test/wallet.property.test.ts',
   'server/test/wallet.test.ts',
-  'tests/browser/embed.test.ts',
-  'tests/browser/embedApi.test.ts',
-  'tests/unit/embedBridge.test.ts',
 ];
 
 describe('architecture', () => {
