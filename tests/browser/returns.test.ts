@@ -4,7 +4,7 @@
 // VAPID checked, payload decrypted), which hands it to the service worker as the browser's push service would, and
 // the service worker shows it. Chromium's own push service is not reachable here, so the page's PushManager answers
 // with a subscription at the local service. The new screens pass axe at 320 px in the longest language.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations } from './axe.ts';
 import { continueToCabinetHome, productInChromium } from './product.ts';
@@ -16,6 +16,7 @@ const push = new PushEndpoint();
 beforeAll(async () => {
   await push.start();
 });
+afterAll(() => push.stop());
 const env = productInChromium({
   get pushAgent() {
     return push.agent;
