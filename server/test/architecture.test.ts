@@ -49,7 +49,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/providers/paypal.ts',
   'server/test/providers/wechatpay.ts',
   'server/test/stripe/fake-stripe.ts',
-  'server/test/wallet.test.ts',
 ];
 
 describe('architecture', () => {
