@@ -40,8 +40,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/methods/mercadopago.test.ts',
   'server/test/methods/mpesa.test.ts',
   'server/test/methods/paypal.test.ts',
-  'server/test/mifi-methods.test.ts',
-  'server/test/mifi.test.ts',
   'server/test/ops-mifi.test.ts',
   'server/test/providers/alipay.ts',
   'server/test/providers/flutterwave.ts',
@@ -50,7 +48,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/providers/paypal.ts',
   'server/test/providers/wechatpay.ts',
   'server/test/stripe/fake-stripe.ts',
-  'server/test/wallet.test.ts',
 ];
 
 describe('architecture', () => {
