@@ -36,7 +36,6 @@ import {
 const LONG_TEST_FILES: readonly string[] = [
   'server/test/cabinet-delivery.test.ts',
   'server/test/methods/alipay.test.ts',
-  'server/test/methods/flutterwave.test.ts',
   'server/test/methods/mercadopago.test.ts',
   'server/test/methods/mpesa.test.ts',
   'server/test/methods/paypal.test.ts',
