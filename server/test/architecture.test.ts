@@ -38,7 +38,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/methods/alipay.test.ts',
   'server/test/methods/mercadopago.test.ts',
   'server/test/methods/mpesa.test.ts',
-  'server/test/methods/paypal.test.ts',
   'server/test/mifi-methods.test.ts',
   'server/test/mifi.test.ts',
   'server/test/ops-mifi.test.ts',
