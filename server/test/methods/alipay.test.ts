@@ -1,6 +1,8 @@
 // The alipay adapter against the local Alipay gateway (server/test/providers/alipay.ts): signing, answer
-// verification, the JSAPI trade, the fund authorisation hold, refunds, transfers and notifications.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// verification, the JSAPI trade, the WAP payment, the fund authorisation hold and refunds (notifications and
+// transfers: alipay-notifications.test.ts; the fixtures: alipay-helpers.ts).
+import { describe, expect, it } from 'vitest';
+import { makeKeys } from '../providers/alipay.ts';
 import {
   alipayDefinition,
   chinaTime,
@@ -8,68 +10,23 @@ import {
   rawJsonValue,
   signContent,
   toYuan,
-  type AlipayConfig,
 } from '../../src/modules/payments/methods/alipay.ts';
-import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
-import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
-import { FakeAlipay, makeKeys } from '../providers/alipay.ts';
+import {
+  APP_ID,
+  BUYER,
+  BUYER_OPEN_ID,
+  FORBIDDEN,
+  POOR,
+  adapter,
+  config,
+  deps,
+  fake,
+  input,
+  providerError,
+  useAlipay,
+} from './alipay-helpers.ts';
 
-const APP_ID = '2021000000000001';
-const BUYER = '2088102146225135';
-const BUYER_OPEN_ID = '074a1CcTG1LelxKe4xQC0zgNdId0nxi95b5lsNpazWYoCo5';
-const POOR = '2088102146220002';
-const FORBIDDEN = '2088102146220003';
-const appKeys = makeKeys();
-const fake = new FakeAlipay();
-let config: AlipayConfig;
-let adapter: MethodProvider;
-let seq = 0;
-
-const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date() };
-const input = (over: Partial<StartInput> = {}): StartInput => ({
-  outTradeNo: `T${Date.now()}${++seq}`,
-  amount: 1250,
-  currency: 'CNY',
-  description: 'Powerly power bank',
-  capture: 'automatic',
-  returnUrl: 'https://powerly.example/result',
-  cancelUrl: 'https://powerly.example/result',
-  notifyUrl: 'https://powerly.example/webhooks/methods/alipay',
-  idempotencyKey: `k${seq}`,
-  payType: 'ALIPAY',
-  payer: { userId: 1, openId: BUYER },
-  ...over,
-});
-const deliver = (body: string) =>
-  adapter.readNotification({
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    rawBody: body,
-    query: {},
-  });
-const providerError = async (p: Promise<unknown>) => {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderError);
-  return err as ProviderError;
-};
-
-beforeAll(async () => {
-  await fake.start();
-  fake.addApp(APP_ID, appKeys.publicKey, {
-    appCertSn: 'a1b2c3',
-    alipayRootCertSn: '687b59193f3f462dd5336e5abf83c5d8_02941eef3187dddf3d3b83462e1dfcf6',
-  });
-  config = {
-    appId: APP_ID,
-    privateKey: appKeys.privateKey,
-    alipayPublicKey: fake.alipayKeys.publicKey,
-    apiBase: fake.gateway,
-  };
-  adapter = alipayDefinition.create(config, deps);
-});
-afterAll(() => fake.stop());
+useAlipay();
 
 describe('alipay wire format', () => {
   it('converts minor units to yuan strings and back, for 2- and 0-decimal currencies', () => {
@@ -407,214 +364,5 @@ describe('alipay fund authorisation (manual capture)', () => {
     expect((await providerError(adapter.capturePayment!(r.ref, 100, { idempotencyKey: 'cap-early' }))).code).toBe(
       'AUTH_NOT_FROZEN',
     );
-  });
-});
-
-describe('alipay notifications', () => {
-  it('a genuine trade notification is accepted and answered `success`; a redelivery has the same eventId', async () => {
-    const i = input();
-    const r = await adapter.start(i);
-    fake.pay(r.ref);
-    const n = fake.lastNotification();
-    const got = await deliver(n.body);
-    expect(got).toEqual({
-      eventId: n.notifyId,
-      outTradeNo: i.outTradeNo,
-      ref: r.ref,
-      state: 'paid',
-      amount: 1250,
-      currency: 'CNY',
-      ack: { status: 200, contentType: 'text/plain', body: 'success' },
-    });
-    expect((await deliver(n.body))?.eventId).toBe(got!.eventId);
-  });
-
-  it('a freeze notification reports the hold authorized', async () => {
-    const i = input({ capture: 'manual', amount: 5000 });
-    const r = await adapter.start(i);
-    fake.freeze((r.action as { params: Record<string, string> }).params.orderStr!);
-    const got = await deliver(fake.lastNotification().body);
-    expect(got).toMatchObject({ outTradeNo: i.outTradeNo, ref: r.ref, state: 'authorized', amount: 5000 });
-  });
-
-  it('a tampered notification, a wrongly signed one, one for another app and an unsigned one are refused', async () => {
-    const r = await adapter.start(input());
-    fake.pay(r.ref);
-    const body = fake.lastNotification().body;
-    expect(await deliver(body.replace('total_amount=12.50', 'total_amount=0.01'))).toBeNull();
-    const forged = new URLSearchParams(body);
-    forged.set('sign', Buffer.from('x'.repeat(256)).toString('base64'));
-    expect(await deliver(forged.toString())).toBeNull();
-    const other = fake.signNotification(
-      { notify_type: 'trade_status_sync', out_trade_no: 'X', trade_status: 'TRADE_SUCCESS' },
-      '2021000000000999',
-    );
-    expect(await deliver(other.body)).toBeNull();
-    const unsigned = new URLSearchParams(body);
-    unsigned.delete('sign');
-    expect(await deliver(unsigned.toString())).toBeNull();
-    expect(await deliver('')).toBeNull();
-  });
-
-  it('a notification signed with sign_type kept in the string (rsaCheckV2 form) verifies too', async () => {
-    const n = fake.signNotification(
-      {
-        notify_type: 'fund_auth_unfreeze',
-        auth_no: 'A1',
-        out_order_no: 'HOLD1',
-        operation_type: 'UNFREEZE',
-        amount: '10.00',
-        status: 'SUCCESS',
-      },
-      APP_ID,
-      { keepSignType: true },
-    );
-    expect(await deliver(n.body)).toMatchObject({
-      eventId: n.notifyId,
-      outTradeNo: 'HOLD1',
-      ref: 'auth:HOLD1',
-      state: undefined,
-      amount: 1000,
-    });
-    expect(await deliver(n.body.replace('amount=10.00', 'amount=11.00'))).toBeNull();
-  });
-
-  it('a notification signed by another key is refused', async () => {
-    const stranger = alipayDefinition.create({ ...config, alipayPublicKey: makeKeys().publicKey }, deps);
-    const n = fake.signNotification(
-      {
-        notify_type: 'trade_status_sync',
-        out_trade_no: 'X',
-        trade_no: 'Y',
-        trade_status: 'TRADE_SUCCESS',
-        total_amount: '1.00',
-      },
-      APP_ID,
-    );
-    expect(await deliver(n.body)).not.toBeNull();
-    expect(await stranger.readNotification({ headers: {}, rawBody: n.body, query: {} })).toBeNull();
-  });
-});
-
-describe('alipay transfers (payout)', () => {
-  const cert = () =>
-    alipayDefinition.create(
-      {
-        ...config,
-        appCertSn: 'a1b2c3',
-        alipayRootCertSn: '687b59193f3f462dd5336e5abf83c5d8_02941eef3187dddf3d3b83462e1dfcf6',
-      },
-      deps,
-    );
-  const to = (account: Record<string, string>) => ({ kind: 'channel' as const, channel: 'alipay', account });
-
-  it('pays an Alipay login id once per idempotency key', async () => {
-    const a = cert();
-    const balance = fake.merchantBalance;
-    const one = await a.payout!({
-      amount: 2000,
-      currency: 'CNY',
-      destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }),
-      idempotencyKey: 'payout-1',
-    });
-    const again = await a.payout!({
-      amount: 2000,
-      currency: 'CNY',
-      destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }),
-      idempotencyKey: 'payout-1',
-    });
-    expect(again.ref).toBe(one.ref);
-    expect(fake.merchantBalance).toBe(balance - 2000);
-    const byId = await a.payout!({
-      amount: 1000,
-      currency: 'CNY',
-      destination: to({ userId: '2088102146229999' }),
-      idempotencyKey: 'payout-2',
-    });
-    expect(byId.ref).not.toBe(one.ref);
-    for (const outBizNo of fake.transfers.keys()) expect(outBizNo).toMatch(/^[A-Za-z0-9_]{1,64}$/); // keys with '-' are hashed
-    expect([...fake.transfers.values()].map((t) => t.amount)).toEqual(expect.arrayContaining([2000, 1000]));
-  });
-
-  it('refuses a wrong name, an unknown account, an empty merchant balance, and a non-certificate app', async () => {
-    const a = cert();
-    expect(
-      (
-        await providerError(
-          a.payout!({
-            amount: 2000,
-            currency: 'CNY',
-            destination: to({ loginId: 'payee@sandbox.com', name: '别人' }),
-            idempotencyKey: 'p2',
-          }),
-        )
-      ).code,
-    ).toBe('PAYEE_USER_INFO_ERROR');
-    expect(
-      (
-        await providerError(
-          a.payout!({
-            amount: 2000,
-            currency: 'CNY',
-            destination: to({ loginId: 'nobody@sandbox.com', name: 'x' }),
-            idempotencyKey: 'p3',
-          }),
-        )
-      ).code,
-    ).toBe('PAYEE_NOT_EXIST');
-    expect(
-      (
-        await providerError(
-          a.payout!({
-            amount: 2000,
-            currency: 'CNY',
-            destination: to({ loginId: 'payee@sandbox.com' }),
-            idempotencyKey: 'p3b',
-          }),
-        )
-      ).code,
-    ).toBe('missing_payee');
-    expect(
-      (
-        await providerError(
-          a.payout!({
-            amount: 5,
-            currency: 'CNY',
-            destination: to({ userId: '2088102146229999' }),
-            idempotencyKey: 'p3c',
-          }),
-        )
-      ).code,
-    ).toBe('EXCEED_LIMIT_SM_MIN_AMOUNT');
-    const balance = fake.merchantBalance;
-    fake.merchantBalance = 100;
-    try {
-      expect(
-        (
-          await providerError(
-            a.payout!({
-              amount: 2000,
-              currency: 'CNY',
-              destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }),
-              idempotencyKey: 'p4',
-            }),
-          )
-        ).code,
-      ).toBe('PAYER_BALANCE_NOT_ENOUGH');
-    } finally {
-      fake.merchantBalance = balance;
-    }
-    expect(
-      (
-        await providerError(
-          adapter.payout!({
-            amount: 2000,
-            currency: 'CNY',
-            destination: to({ loginId: 'payee@sandbox.com', name: '沙箱收款人' }),
-            idempotencyKey: 'p5',
-          }),
-        )
-      ).code,
-    ).toBe('isv.invalid-app-cert-sn');
   });
 });
