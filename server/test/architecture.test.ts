@@ -46,7 +46,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/providers/flutterwave.ts',
   'server/test/providers/mercadopago.ts',
   'server/test/providers/mpesa.ts',
-  'server/test/stripe/fake-stripe.ts',
   'server/test/wallet.test.ts',
 ];
 
