@@ -43,7 +43,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/mifi-methods.test.ts',
   'server/test/mifi.test.ts',
   'server/test/ops-mifi.test.ts',
-  'server/test/providers/flutterwave.ts',
   'server/test/providers/mercadopago.ts',
   'server/test/providers/mpesa.ts',
   'server/test/wallet.test.ts',
