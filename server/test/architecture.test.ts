@@ -44,7 +44,6 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/mifi.test.ts',
   'server/test/ops-mifi.test.ts',
   'server/test/providers/mercadopago.ts',
-  'server/test/providers/mpesa.ts',
   'server/test/wallet.test.ts',
 ];
 
