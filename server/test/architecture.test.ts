@@ -38,13 +38,7 @@ const LONG_TEST_FILES: readonly string[] = [
   'server/test/methods/mercadopago.test.ts',
   'server/test/methods/mpesa.test.ts',
   'server/test/ops-mifi.test.ts',
-  'server/test/providers/alipay.ts',
-  'server/test/providers/flutterwave.ts',
   'server/test/providers/mercadopago.ts',
-  'server/test/providers/mpesa.ts',
-  'server/test/providers/paypal.ts',
-  'server/test/providers/wechatpay.ts',
-  'server/test/stripe/fake-stripe.ts',
 ];
 
 describe('architecture', () => {

@@ -18,146 +18,28 @@
 //              unknown token → 400; the card's outcome (tokenOutcome() sets a later decline or insufficient funds).
 // webhook() makes a delivery exactly as Flutterwave sends one: JSON {event, 'event.type', data}, headers verif-hash
 // (the secret hash) and flutterwave-signature (base64 HMAC-SHA256 of the raw body keyed by the secret hash).
-import { listRefunds, listTransactions, type FlwRefund } from './flutterwave-reports.ts';
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listRefunds, listTransactions } from './flutterwave-reports.ts';
+import { createHmac } from 'node:crypto';
+import { FlutterwaveCharges } from './flutterwave/charges.ts';
+import {
+  ApiError,
+  MOBILE,
+  PROCESSOR,
+  TEST_CARDS,
+  TEST_OTP,
+  type FlwTransfer,
+  type FlwTx,
+  type Outcome,
+} from './flutterwave/model.ts';
 
-type Outcome = 'ok' | 'insufficient' | 'declined' | 'fraud';
-export interface TestCard {
-  auth: 'noauth' | 'pin' | 'avs_noauth' | 'redirect' | 'otp';
-  outcome: Outcome;
-  cvv: string;
-  brand: string;
-}
-/** Flutterwave's v3 test cards (developer.flutterwave.com/docs/testing). */
-export const TEST_CARDS: Record<string, TestCard> = {
-  '5531886652142950': { auth: 'pin', outcome: 'ok', cvv: '564', brand: 'MASTERCARD' },
-  '4187427415564246': { auth: 'redirect', outcome: 'ok', cvv: '828', brand: 'VISA' },
-  '5438898014560229': { auth: 'redirect', outcome: 'ok', cvv: '564', brand: 'MASTERCARD' },
-  '5061460166976054667': { auth: 'noauth', outcome: 'ok', cvv: '564', brand: 'VERVE' },
-  '4556052704172643': { auth: 'avs_noauth', outcome: 'ok', cvv: '899', brand: 'VISA' },
-  '5377283645077450': { auth: 'noauth', outcome: 'ok', cvv: '789', brand: 'MASTERCARD' },
-  '5143010522339965': { auth: 'noauth', outcome: 'declined', cvv: '276', brand: 'MASTERCARD' },
-  '5590131743294314': { auth: 'noauth', outcome: 'fraud', cvv: '887', brand: 'MASTERCARD' },
-  '5258585922666506': { auth: 'noauth', outcome: 'insufficient', cvv: '883', brand: 'MASTERCARD' },
-};
-const PROCESSOR: Record<Outcome, string> = {
-  ok: 'Approved',
-  insufficient: 'Insufficient Funds',
-  declined: 'Do Not Honour',
-  fraud: 'Transaction declined: suspected fraud',
-};
-const TEST_PIN = '3310';
-const TEST_OTP = '12345';
+export { TEST_CARDS, type FlwTransfer, type FlwTx, type TestCard } from './flutterwave/model.ts';
 
-const MOBILE: Record<string, { currency: string[]; redirect: boolean; needs?: string[] }> = {
-  mpesa: { currency: ['KES'], redirect: false },
-  mobile_money_ghana: { currency: ['GHS'], redirect: true, needs: ['network'] },
-  mobile_money_uganda: { currency: ['UGX'], redirect: true },
-  mobile_money_rwanda: { currency: ['RWF'], redirect: false },
-  mobile_money_zambia: { currency: ['ZMW'], redirect: false },
-  mobile_money_tanzania: { currency: ['TZS'], redirect: false },
-  mobile_money_franco: { currency: ['XAF', 'XOF'], redirect: false, needs: ['country'] },
-};
-
-export interface FlwTx {
-  id: number;
-  tx_ref: string;
-  flw_ref: string;
-  amount: number;
-  charged_amount: number;
-  currency: string;
-  status: 'pending' | 'successful' | 'failed' | 'pending-capture' | 'voided';
-  payment_type: string;
-  charge_type: 'normal' | 'preauth';
-  processor_response: string;
-  auth_model: string;
-  meta: Record<string, unknown> | null;
-  customer: { email: string; phone_number: string | null };
-  created_at: string;
-  card?: { first_6digits: string; last_4digits: string; issuer: string; country: string; type: string; expiry: string };
-  /** Model state (not on the wire). */
-  cardToken?: string;
-  held: number;
-  refunded: number;
-  awaiting: 'none' | 'otp' | 'redirect' | 'phone';
-}
-export interface FlwTransfer {
-  id: number;
-  reference: string;
-  account_number: string;
-  bank_code: string;
-  amount: number;
-  currency: string;
-  status: 'NEW' | 'PENDING' | 'SUCCESSFUL' | 'FAILED';
-  narration: string;
-  complete_message: string;
-  created_at: string;
-}
-
-class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly data: unknown = null,
-  ) {
-    super(message);
-  }
-}
-
-export class FakeFlutterwave {
-  private server!: Server;
-  port = 0;
-  private seq = 1000;
-  readonly txs = new Map<number, FlwTx>();
-  readonly transfers = new Map<number, FlwTransfer>();
-  readonly refunds: FlwRefund[] = [];
-  /** The server's clock (created_at of charges and refunds; the report's from/to days). */
-  now = () => new Date();
-  /** Every request (path with query, the decrypted card payload for card charges). */
-  readonly requests: { method: string; path: string; body: unknown; payload?: Record<string, unknown> }[] = [];
-  /** Cut the connection of the next N requests before answering. */
-  dropNext = 0;
-  /** Tamper with the next verify answer's amount (a provider-side mismatch: what was paid is not what we asked). */
-  verifyAmountOverride: number | null = null;
-
-  /**
-   * Cards beyond Flutterwave's list, e.g. one answering with the `otp` auth mode at once (some local cards do; no
-   * documented test card does), so that the OTP validation step can be exercised.
-   */
-  readonly extraCards: Record<string, TestCard> = {};
-  /** Card tokens given on successful charges: the card and the e-mail they were made with. */
-  readonly tokens = new Map<string, { number: string; email: string; outcome: Outcome }>();
-
+export class FakeFlutterwave extends FlutterwaveCharges {
   /** What a saved card's next tokenized charge does (a card that has since run out of funds, been blocked). */
   tokenOutcome(token: string, outcome: Outcome) {
     const t = this.tokens.get(token);
     if (!t) throw new Error(`no token ${token}`);
     t.outcome = outcome;
-  }
-
-  constructor(readonly keys: { secretKey: string; encryptionKey: string; secretHash: string }) {}
-
-  get base() {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  byTxRef(txRef: string) {
-    return [...this.txs.values()].find((t) => t.tx_ref === txRef);
   }
 
   /** The customer approves: on the phone (mobile money) or on the 3-D Secure page (OTP 12345). */
@@ -229,72 +111,7 @@ export class FakeFlutterwave {
     };
   }
 
-  /** Encrypts a card payload as a Flutterwave client does (tests of the server's own decryption). */
-  encrypt(payload: unknown) {
-    const c = createCipheriv('des-ede3', Buffer.from(this.keys.encryptionKey, 'utf8'), null);
-    return Buffer.concat([c.update(JSON.stringify(payload), 'utf8'), c.final()]).toString('base64');
-  }
-
-  private decrypt(client: string): Record<string, unknown> {
-    const d = createDecipheriv('des-ede3', Buffer.from(this.keys.encryptionKey, 'utf8'), null);
-    const plain = Buffer.concat([d.update(Buffer.from(client, 'base64')), d.final()]).toString('utf8');
-    return JSON.parse(plain) as Record<string, unknown>;
-  }
-
-  private wire(tx: FlwTx) {
-    const { held: _h, refunded: _r, awaiting: _a, cardToken: _t, card, ...rest } = tx;
-    // The card's token appears once the charge is successful (Flutterwave: data.card.token of the verify answer).
-    if (card && tx.status === 'successful' && !tx.cardToken) {
-      tx.cardToken = `flw-t1nf-${randomBytes(16).toString('hex')}-m03k`;
-      this.tokens.set(tx.cardToken, { number: String(tx.meta?.__card ?? ''), email: tx.customer.email, outcome: 'ok' });
-    }
-    return {
-      ...rest,
-      ...(card ? { card: { ...card, ...(tx.status === 'successful' ? { token: tx.cardToken } : {}) } } : {}),
-      app_fee: Number((tx.amount * 0.014).toFixed(2)),
-      merchant_fee: 0,
-      narration: 'CARD Transaction ',
-      ip: '127.0.0.1',
-      device_fingerprint: 'N/A',
-      fraud_status: 'ok',
-    };
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString();
-    const url = new URL(req.url ?? '/', 'http://x');
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    let body: Record<string, unknown>;
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-    } catch {
-      return send(400, { status: 'error', message: 'Invalid JSON body', data: null });
-    }
-    const entry: (typeof this.requests)[number] = { method: req.method ?? '', path: url.pathname + url.search, body };
-    this.requests.push(entry);
-    if (this.dropNext > 0) {
-      this.dropNext--;
-      req.socket.destroy();
-      return;
-    }
-    const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-    if (auth !== this.keys.secretKey)
-      return send(401, { status: 'error', message: 'Invalid authorization key', data: null });
-    try {
-      const out = this.route(req.method ?? 'GET', url, body, entry);
-      send(200, { status: 'success', ...out });
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      send(err.status, { status: 'error', message: err.message, data: err.data });
-    }
-  }
-
-  private route(
+  protected route(
     method: string,
     url: URL,
     body: Record<string, unknown>,
@@ -391,145 +208,6 @@ export class FakeFlutterwave {
     throw new ApiError(404, `Cannot ${method} ${url.pathname}`);
   }
 
-  private newTx(p: Record<string, unknown>, payment_type: string, preauth: boolean): FlwTx {
-    const txRef = String(p.tx_ref ?? '');
-    if (!txRef) throw new ApiError(400, 'tx_ref is required');
-    if (this.byTxRef(txRef)) throw new ApiError(400, 'Duplicate transaction reference: tx_ref has already been used');
-    const amount = Number(p.amount);
-    if (!(amount > 0)) throw new ApiError(400, 'amount must be greater than 0');
-    const currency = String(p.currency ?? '');
-    if (!/^[A-Z]{3}$/.test(currency)) throw new ApiError(400, 'currency is invalid');
-    const decimals =
-      new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    if (Number(amount.toFixed(decimals)) !== amount)
-      throw new ApiError(400, `amount has more than ${decimals} decimal places for ${currency}`);
-    if (!p.email) throw new ApiError(400, 'email is required');
-    const id = ++this.seq;
-    const tx: FlwTx = {
-      id,
-      tx_ref: txRef,
-      flw_ref: `FLW-MOCK-${preauth ? 'PREAUTH-' : ''}${id.toString(16)}${Math.random().toString(16).slice(2, 10)}`,
-      amount,
-      charged_amount: amount,
-      currency,
-      status: 'pending',
-      payment_type,
-      charge_type: preauth ? 'preauth' : 'normal',
-      processor_response: 'Pending',
-      auth_model: 'NOAUTH',
-      meta: (p.meta as Record<string, unknown>) ?? null,
-      customer: { email: String(p.email), phone_number: (p.phone_number as string) ?? null },
-      created_at: this.now().toISOString(),
-      held: 0,
-      refunded: 0,
-      awaiting: 'none',
-    };
-    this.txs.set(id, tx);
-    return tx;
-  }
-
-  private cardCharge(p: Record<string, unknown>): Record<string, unknown> {
-    const number = String(p.card_number ?? '');
-    const card = TEST_CARDS[number] ?? this.extraCards[number];
-    if (!card) throw new ApiError(400, 'Card number is invalid');
-    if (String(p.cvv) !== card.cvv) throw new ApiError(400, 'Invalid CVV');
-    if (!/^\d{2}$/.test(String(p.expiry_month)) || !/^\d{2}$/.test(String(p.expiry_year)))
-      throw new ApiError(400, 'Invalid card expiry');
-    const authz = p.authorization as { mode?: string; pin?: string; city?: string } | undefined;
-    // PIN and AVS cards: the first call only says which fields are needed (no transaction yet).
-    if (card.auth === 'pin' && authz?.mode !== 'pin')
-      return {
-        message: 'Charge authorization data required',
-        meta: { authorization: { mode: 'pin', fields: ['pin'] } },
-      };
-    if (card.auth === 'avs_noauth' && authz?.mode !== 'avs_noauth') {
-      return {
-        message: 'Charge authorization data required',
-        meta: { authorization: { mode: 'avs_noauth', fields: ['city', 'address', 'state', 'country', 'zipcode'] } },
-      };
-    }
-    if (card.auth === 'pin' && authz?.pin !== TEST_PIN) throw new ApiError(400, 'Incorrect PIN');
-    const tx = this.newTx(p, 'card', p.preauthorize === true);
-    tx.meta = { ...(tx.meta ?? {}), __card: number };
-    tx.card = cardOf(number, card, String(p.expiry_month), String(p.expiry_year));
-    if (tx.charge_type === 'preauth') tx.held = tx.amount;
-    if (card.auth === 'pin' || card.auth === 'avs_noauth' || card.auth === 'otp') {
-      Object.assign(tx, {
-        auth_model: card.auth === 'pin' ? 'PIN' : 'AVS_NOAUTH',
-        awaiting: 'otp',
-        processor_response: 'Kindly enter the OTP sent to your phone',
-      });
-      return {
-        message: 'Charge initiated',
-        data: this.wire(tx),
-        meta: { authorization: { mode: 'otp', endpoint: '/v3/validate-charge' } },
-      };
-    }
-    if (card.auth === 'redirect') {
-      Object.assign(tx, {
-        auth_model: 'VBVSECURECODE',
-        awaiting: 'redirect',
-        processor_response: 'Pending redirect to issuer',
-      });
-      return {
-        message: 'Charge initiated',
-        data: this.wire(tx),
-        meta: { authorization: { mode: 'redirect', redirect: `${this.base}/mockvbvpage?ref=${tx.flw_ref}` } },
-      };
-    }
-    if (card.outcome !== 'ok') {
-      Object.assign(tx, { status: 'failed', processor_response: PROCESSOR[card.outcome], held: 0 });
-      return { message: 'Charge initiated', data: this.wire(tx) };
-    }
-    Object.assign(tx, {
-      status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful',
-      processor_response: 'Approved',
-    });
-    return { message: 'Charge initiated', data: this.wire(tx) };
-  }
-
-  private tokenizedCharge(p: Record<string, unknown>): Record<string, unknown> {
-    for (const f of ['token', 'email', 'currency', 'amount', 'tx_ref'])
-      if (p[f] === undefined || p[f] === '') throw new ApiError(400, `${f} is required`);
-    const saved = this.tokens.get(String(p.token));
-    if (!saved) throw new ApiError(400, 'Token not found');
-    if (String(p.email).toLowerCase() !== saved.email.toLowerCase())
-      throw new ApiError(400, 'Email does not match the email used to create this token');
-    const tx = this.newTx(p, 'card', p.preauthorize === true);
-    const card = TEST_CARDS[saved.number] ?? this.extraCards[saved.number];
-    const first = [...this.txs.values()].find((t) => t.cardToken === p.token);
-    tx.meta = { ...(tx.meta ?? {}), __card: saved.number };
-    tx.card = first?.card ?? cardOf(saved.number, card, '01', '30');
-    tx.cardToken = String(p.token);
-    if (saved.outcome !== 'ok') {
-      Object.assign(tx, { status: 'failed', processor_response: PROCESSOR[saved.outcome] });
-      return { message: 'Charge failed', data: this.wire(tx) };
-    }
-    if (tx.charge_type === 'preauth') tx.held = tx.amount;
-    Object.assign(tx, {
-      status: tx.charge_type === 'preauth' ? 'pending-capture' : 'successful',
-      processor_response: 'Approved',
-      auth_model: 'noauth',
-    });
-    return { message: 'Charge successful', data: this.wire(tx) };
-  }
-
-  private mobileCharge(type: string, p: Record<string, unknown>): Record<string, unknown> {
-    const m = MOBILE[type]!;
-    if (!m.currency.includes(String(p.currency)))
-      throw new ApiError(400, `Invalid currency ${String(p.currency)} for ${type}`);
-    if (!/^\d{9,15}$/.test(String(p.phone_number ?? ''))) throw new ApiError(400, 'phone_number is required');
-    for (const f of m.needs ?? []) if (!p[f]) throw new ApiError(400, `${f} is required`);
-    const tx = this.newTx(p, type === 'mpesa' ? 'mpesa' : 'mobilemoney', false);
-    Object.assign(tx, { awaiting: 'phone', auth_model: type === 'mpesa' ? 'LIPA_MPESA' : 'MOBILEMONEY' });
-    if (m.redirect)
-      return {
-        message: 'Charge initiated',
-        meta: { authorization: { redirect: `${this.base}/captcha/verify/${tx.id}`, mode: 'redirect' } },
-      };
-    return { message: 'Charge initiated', data: this.wire(tx) };
-  }
-
   private refund(tx: FlwTx, raw: unknown): Record<string, unknown> {
     if (tx.status !== 'successful') throw new ApiError(400, `Cannot refund a transaction with status ${tx.status}`);
     const left = Number((tx.amount - tx.refunded).toFixed(2));
@@ -593,15 +271,4 @@ export class FakeFlutterwave {
       },
     };
   }
-}
-
-function cardOf(number: string, card: TestCard | undefined, month: string, year: string) {
-  return {
-    first_6digits: number.slice(0, 6),
-    last_4digits: number.slice(-4),
-    issuer: `${card?.brand ?? 'CARD'} CREDIT`,
-    country: 'NIGERIA NG',
-    type: card?.brand ?? 'CARD',
-    expiry: `${month}/${year}`,
-  };
 }
