@@ -166,9 +166,12 @@ export async function openPglite(dataDir?: string, image?: Blob): Promise<Db> {
   return pgliteDb(lite);
 }
 
-/** An in-memory PGlite prepared by `setup` (e.g. migrated and seeded), as an image `openPglite` can start from. */
+/**
+ * An in-memory PGlite prepared by `setup` (e.g. migrated and seeded), as an image `openPglite` can start from. Its
+ * WAL segments are 1 MB rather than 16: the image is a quarter smaller and each start from it unpacks less.
+ */
 export async function pgliteImage(setup: (db: Db) => Promise<void>): Promise<Blob> {
-  const lite = await PGlite.create();
+  const lite = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
   try {
     await setup(pgliteDb(lite));
     return await lite.dumpDataDir('none');
