@@ -1,203 +1,26 @@
 // Nothing a cabinet says is lost. End-to-end delivery (protocol v2: inbox before an application-level
-// ack, cabinets re-send until acked), fail fast while the broker is down, and inventory reconciliation. The
-// broker-restart test runs its own Mosquitto (killed and restarted, no persistence); the rest run on the
-// embedded broker or MQTT_URL, and on PGlite or DATABASE_URL.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+// ack, cabinets re-send until acked) through a process killed with events in flight and two processes racing, and
+// inventory reconciliation; on the embedded broker or MQTT_URL, and on PGlite or DATABASE_URL. A broker restarted
+// (its own Mosquitto): cabinet-delivery-broker.test.ts; the fixtures: cabinet-delivery-helpers.ts.
+import { describe, expect, it } from 'vitest';
 import { MINUTE_MS } from '#core/pricing.ts';
-import { externalBroker } from '../src/mqtt/broker.ts';
 import { uuid } from '../src/lib/ids.ts';
-import type { CabinetEvent } from '../src/modules/cabinets/protocol.ts';
-import { build, cabinetsOnline, cardToken, markHeardFrom, touristToken, waitFor, type Built } from './helper.ts';
+import { cabinetsOnline, markHeardFrom, touristToken, waitFor } from './helper.ts';
+import {
+  bank,
+  closeAfterEach,
+  commandSlot,
+  cut,
+  ejectOf,
+  event,
+  order,
+  API,
+  rent,
+  rentedOut,
+  server,
+} from './cabinet-delivery-helpers.ts';
 
-const API = '/cdb-app-api/v1/app';
-const MOSQUITTO = '/usr/sbin/mosquitto';
-const open: Built[] = [];
-const brokers: ChildProcess[] = [];
-afterEach(async () => {
-  for (const b of open.splice(0).reverse()) await b.close().catch(() => undefined);
-  for (const p of brokers.splice(0)) p.kill('SIGKILL');
-});
-async function server(opts: Parameters<typeof build>[0] = {}) {
-  const b = await build(opts);
-  open.push(b);
-  return b;
-}
-
-const rent = async (b: Built, token: string, qrcode: string) =>
-  b.app.inject({
-    method: 'POST',
-    url: `${API}/cdb/cabinet/useDepositToRent`,
-    headers: { token },
-    payload: { qrcode, stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
-  });
-const detail = async (b: Built, token: string, orderId: string) =>
-  (
-    await b.app.inject({ method: 'GET', url: `${API}/cdb/mine/order/detail?orderId=${orderId}`, headers: { token } })
-  ).json().data;
-const order = async (b: Built, id: string) =>
-  (
-    await b.db.query<{
-      zujie: number;
-      settled: boolean;
-      powerbank_id: string | null;
-      returned_at: Date | null;
-      borrowed_at: Date | null;
-    }>('select zujie, settled, powerbank_id, returned_at, borrowed_at from orders where id = $1', [id])
-  ).rows[0]!;
-const bank = async (b: Built, id: string) =>
-  (
-    await b.db.query<{ state: string; cabinet_id: string | null; slot: number | null }>(
-      'select state, cabinet_id, slot from powerbanks where id = $1',
-      [id],
-    )
-  ).rows[0];
-const event = (b: Built, cabinetId: string, e: Record<string, unknown>) =>
-  b.app.powerly.cabinets.event(cabinetId, { v: 2, id: uuid(), ...e } as unknown as CabinetEvent);
-
-async function rentedOut(b: Built, token: string, qrcode: string) {
-  await cabinetsOnline(b, [qrcode]);
-  const res = await rent(b, token, qrcode);
-  expect(res.json().code, res.body).toBe(0);
-  const tradeNo: string = res.json().data.outTradeNo;
-  const d = await waitFor(async () => {
-    const x = await detail(b, token, tradeNo);
-    return x.pZujie === 1 ? x : null;
-  }, 'popped');
-  return { tradeNo, powerbankId: d.pPowerbankId as string };
-}
-
-async function freePort() {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-async function startMosquitto(port: number) {
-  const p = spawn(MOSQUITTO, ['-p', String(port)], { stdio: 'ignore' });
-  brokers.push(p);
-  await waitFor(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const c = net.connect(port, '127.0.0.1', () => {
-          c.destroy();
-          resolve(true);
-        });
-        c.on('error', () => resolve(false));
-      }),
-    'mosquitto listening',
-  );
-  return p;
-}
-
-describe.skipIf(!existsSync(MOSQUITTO))('a broker restarted mid-rental (Mosquitto, no persistence)', () => {
-  it('a rent during the outage is refused at once; a return made during it and events right after it are not lost', async () => {
-    const port = await freePort();
-    const mosquitto = await startMosquitto(port);
-    const b = await server({ connector: externalBroker(`mqtt://127.0.0.1:${port}`), resendMs: 300 });
-    const token = await touristToken(b.app, 'restart-1');
-    const { tradeNo, powerbankId } = await rentedOut(b, token, 'PWL-LIS-001');
-
-    mosquitto.kill('SIGKILL');
-    await waitFor(async () => !b.link.isUp(), 'the link notices the broker is gone');
-
-    // Fail fast: refused at once with a clear message, no card call, no order.
-    const other = await touristToken(b.app, 'restart-2');
-    const payments = async () =>
-      Number((await b.db.query<{ n: number }>('select count(*)::int as n from payments')).rows[0]!.n);
-    const before = await payments();
-    const t0 = Date.now();
-    const refused = await rent(b, other, 'PWL-LIS-001');
-    expect(Date.now() - t0).toBeLessThan(2_000);
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json().msg).toMatch(/connection to the cabinets/);
-    expect(await payments()).toBe(before);
-
-    // The user returns the power bank while the broker is down: the cabinet keeps the event.
-    b.clock.advance(40 * MINUTE_MS);
-    const vno = b.fleet!.get('PWL-VNO-001')!;
-    await vno.insert(powerbankId);
-    expect(vno.unacknowledged.map((e) => e.type)).toContain('returned');
-
-    // The broker comes back empty (no persistence): both sides reconnect and re-subscribe; the cabinet re-sends.
-    await startMosquitto(port);
-    await waitFor(async () => (await order(b, tradeNo)).settled, 'the return is settled after the restart');
-    expect(Number((await order(b, tradeNo)).zujie)).toBe(3);
-    await waitFor(async () => vno.unacknowledged.length === 0, 'the server acknowledged the return');
-
-    // Renting works again: the eject goes out over the new connection.
-    await waitFor(async () => b.link.isUp(), 'link up');
-    const again = await rentedOut(b, other, 'PWL-LIS-001');
-    expect(again.powerbankId).toMatch(/^PB-/);
-  }, 120_000);
-});
-
-describe.skipIf(!existsSync(MOSQUITTO))('an eject whose publish met a broker outage', () => {
-  it('is re-published when the link reconnects, and the rental starts within its TTL', async () => {
-    const port = await freePort();
-    const mosquitto = await startMosquitto(port);
-    const b = await server({ connector: externalBroker(`mqtt://127.0.0.1:${port}`), resendMs: 300 });
-    const token = await touristToken(b.app, 'republish');
-    await cabinetsOnline(b, ['PWL-LIS-001']);
-    // The rent passes its checks, then waits at the card call while the broker dies.
-    let open!: () => void;
-    b.sandbox.gate = new Promise<void>((r) => (open = r));
-    const pending = rent(b, token, 'PWL-LIS-001');
-    await waitFor(
-      async () =>
-        Number(
-          (
-            await b.db.query<{ n: number }>('select count(*)::int as n from jobs where kind = $1', [
-              'payment.charge-guard',
-            ])
-          ).rows[0]!.n,
-        ) > 0,
-      'the rent reached the card call',
-    );
-    mosquitto.kill('SIGKILL');
-    await waitFor(async () => !b.link.isUp(), 'link down');
-    b.sandbox.gate = null;
-    open();
-    const res = await pending;
-    expect(res.json().code, res.body).toBe(0); // the order is committed; its eject could not be published
-    const tradeNo: string = res.json().data.outTradeNo;
-    await startMosquitto(port);
-    await waitFor(async () => Number((await order(b, tradeNo)).zujie) === 1, 'the re-published eject popped');
-  }, 120_000);
-});
-
-describe.skipIf(!existsSync(MOSQUITTO))('scale-out: shared subscription and stable client ids (Mosquitto)', () => {
-  it('a dead member whose session the broker keeps does not swallow events: every return is settled', async () => {
-    const port = await freePort();
-    await startMosquitto(port);
-    const connector = externalBroker(`mqtt://127.0.0.1:${port}`);
-    const a = await server({ connector, resendMs: 300, sharedGroup: 'api', clientId: `api-a-${uuid().slice(0, 6)}` });
-    const b = await server({
-      shareDb: a,
-      simulator: false,
-      prefix: a.prefix,
-      connector,
-      sharedGroup: 'api',
-      clientId: `api-b-${uuid().slice(0, 6)}`,
-    });
-    const rentals: { tradeNo: string; powerbankId: string; cabinet: string }[] = [];
-    for (const [i, cabinet] of ['PWL-LIS-001', 'PWL-VNO-001', 'PWL-NYC-001'].entries()) {
-      rentals.push({ ...(await rentedOut(a, await touristToken(a.app, `share-${i}`), cabinet)), cabinet });
-    }
-    // Process A dies; the broker keeps its persistent session in the group and hands it its share of events.
-    a.clients[0]!.stream.destroy();
-    a.clients[0]!.end(true);
-    // Each power bank goes back into the cabinet it came from (the returns go through the shared group).
-    for (const r of rentals) await a.fleet!.get(r.cabinet)!.insert(r.powerbankId);
-    for (const r of rentals)
-      await waitFor(async () => (await order(b, r.tradeNo)).settled, `return of ${r.powerbankId} settled`);
-    for (const r of rentals)
-      await waitFor(async () => a.fleet!.get(r.cabinet)!.unacknowledged.length === 0, 'every return acknowledged');
-  }, 120_000);
-});
+closeAfterEach();
 
 describe('a server process killed with events in flight', () => {
   it('dies before storing a popped: the cabinet re-sends it and the next process handles it', async () => {
@@ -211,8 +34,7 @@ describe('a server process killed with events in flight', () => {
     cabinets.receive = async (cabinetId, e) => {
       if (e.type !== 'popped')
         return Object.getPrototypeOf(cabinets).receive.call(cabinets, cabinetId, e) as Promise<boolean>;
-      a.clients[0]!.stream.destroy();
-      a.clients[0]!.end(true);
+      cut(a);
       await hang;
       return false;
     };
@@ -251,8 +73,7 @@ describe('a server process killed with events in flight', () => {
       inHand.add(cabinetId);
       // All three poppeds in hand at once, none stored: process A dies.
       if (inHand.size === cabinetIds.length) {
-        a.clients[0]!.stream.destroy();
-        a.clients[0]!.end(true);
+        cut(a);
       }
       return hang;
     };
@@ -291,19 +112,7 @@ describe('a server process killed with events in flight', () => {
     const token = await touristToken(a.app, 'kill-2');
     const res = await rent(a, token, 'PWL-LIS-001');
     const tradeNo: string = res.json().data.outTradeNo;
-    const cmd = (
-      await a.db.query<{ id: string; payload: { slot: number } }>(
-        'select id, payload from cabinet_commands where order_id = $1',
-        [tradeNo],
-      )
-    ).rows[0]!;
-    const slot = (typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload).slot as number;
-    const powerbankId = (
-      await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [
-        'PWL-LIS-001',
-        slot,
-      ])
-    ).rows[0]!.id;
+    const { commandId, slot, powerbankId } = await ejectOf(a, tradeNo, 'PWL-LIS-001');
     // Stored (and so acknowledged), then the process dies: processing never ran.
     expect(
       await a.app.powerly.cabinets.receive('PWL-LIS-001', {
@@ -311,7 +120,7 @@ describe('a server process killed with events in flight', () => {
         id: 'ev-kill-2',
         ts: a.clock.now().toISOString(),
         type: 'popped',
-        commandId: cmd.id,
+        commandId,
         slot,
         powerbankId,
       }),
@@ -334,19 +143,7 @@ describe('two processes racing popped and returned of one power bank', () => {
       const res = await rent(a, token, 'PWL-VNO-001');
       expect(res.json().code, res.body).toBe(0);
       const tradeNo: string = res.json().data.outTradeNo;
-      const cmd = (
-        await a.db.query<{ id: string; payload: unknown }>(
-          'select id, payload from cabinet_commands where order_id = $1',
-          [tradeNo],
-        )
-      ).rows[0]!;
-      const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
-      const powerbankId = (
-        await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [
-          'PWL-VNO-001',
-          slot,
-        ])
-      ).rows[0]!.id;
+      const { commandId, slot, powerbankId } = await ejectOf(a, tradeNo, 'PWL-VNO-001');
       const t = a.clock.now().getTime();
       const free = (
         await a.db.query<{ slot: number }>(
@@ -368,7 +165,7 @@ describe('two processes racing popped and returned of one power bank', () => {
       const pop = event(a, 'PWL-VNO-001', {
         ts: new Date(t + 1000).toISOString(),
         type: 'popped',
-        commandId: cmd.id,
+        commandId,
         slot,
         powerbankId,
       });
@@ -395,19 +192,7 @@ describe('two processes racing popped and returned of one power bank', () => {
     await markHeardFrom(a, ['PWL-VNO-001']);
     const token = await touristToken(a.app, 'late-pop');
     const tradeNo: string = (await rent(a, token, 'PWL-VNO-001')).json().data.outTradeNo;
-    const cmd = (
-      await a.db.query<{ id: string; payload: unknown }>(
-        'select id, payload from cabinet_commands where order_id = $1',
-        [tradeNo],
-      )
-    ).rows[0]!;
-    const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
-    const powerbankId = (
-      await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [
-        'PWL-VNO-001',
-        slot,
-      ])
-    ).rows[0]!.id;
+    const { commandId, slot, powerbankId } = await ejectOf(a, tradeNo, 'PWL-VNO-001');
     const t = a.clock.now().getTime();
     // The eject times out (order cancelled); the cabinet's popped is delayed; the bank is pushed back meanwhile.
     a.clock.advance(60_000);
@@ -417,7 +202,7 @@ describe('two processes racing popped and returned of one power bank', () => {
     await event(a, 'PWL-VNO-001', {
       ts: new Date(t + 2_000).toISOString(),
       type: 'popped',
-      commandId: cmd.id,
+      commandId,
       slot,
       powerbankId,
     });
@@ -429,20 +214,8 @@ describe('two processes racing popped and returned of one power bank', () => {
     await markHeardFrom(a, ['PWL-VNO-001', 'PWL-LIS-001']);
     const pending = async (cabinet: string, user: string) => {
       const tradeNo: string = (await rent(a, await touristToken(a.app, user), cabinet)).json().data.outTradeNo;
-      const cmd = (
-        await a.db.query<{ id: string; payload: unknown }>(
-          'select id, payload from cabinet_commands where order_id = $1',
-          [tradeNo],
-        )
-      ).rows[0]!;
-      const slot = ((typeof cmd.payload === 'string' ? JSON.parse(cmd.payload) : cmd.payload) as { slot: number }).slot;
-      const powerbankId = (
-        await a.db.query<{ id: string }>('select id from powerbanks where cabinet_id = $1 and slot = $2', [
-          cabinet,
-          slot,
-        ])
-      ).rows[0]!.id;
-      return { tradeNo, commandId: cmd.id, slot, powerbankId, issued: a.clock.now().getTime() };
+      const { commandId, slot, powerbankId } = await ejectOf(a, tradeNo, cabinet);
+      return { tradeNo, commandId, slot, powerbankId, issued: a.clock.now().getTime() };
     };
     const future = await pending('PWL-VNO-001', 'clamp-1');
     a.clock.advance(3_000);
@@ -531,12 +304,7 @@ describe('inventory reconciliation', () => {
       const res = await rent(b, await touristToken(b.app, `q-${i}`), 'PWL-LIS-001');
       if (i < 3) {
         expect(res.json().code, res.body).toBe(0);
-        const c = (
-          await b.db.query<{ payload: unknown }>('select payload from cabinet_commands where order_id = $1', [
-            res.json().data.outTradeNo,
-          ])
-        ).rows[0]!;
-        slots.push(((typeof c.payload === 'string' ? JSON.parse(c.payload) : c.payload) as { slot: number }).slot);
+        slots.push(await commandSlot(b, res.json().data.outTradeNo));
       } else expect(res.statusCode).toBe(409);
     }
     expect(slots.sort()).toEqual([1, 2, 3]);

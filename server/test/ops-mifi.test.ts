@@ -1,182 +1,49 @@
 // The Wi-Fi line and the devices of a cabinet through the ops API: who may do what where (the catalogue is the
 // platform's; boxes and devices are in scope by their cabinet), regions, packages with a price per currency, boxes
 // put in a cabinet, a power station placed in a slot, and a box's password rotated by an operator: sent through
-// the simulated cabinet, in effect once the box confirms it, audited with the reason.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// the simulated cabinet, in effect once the box confirms it, audited with the reason. The app, the role × scope
+// table's calls and the bodies: ops/mifi.ts.
+import { describe, expect, it } from 'vitest';
 import type { OpsCabinet } from '#contract/ops/cabinets.ts';
 import type { BoxDepositShape, MifiBoxPage, MifiBoxShape, MifiRegionShape, MifiSkuPage } from '#contract/ops/mifi.ts';
 import { SimulatedCabinet } from '../src/demo/simulator/cabinet.ts';
-import { build, markHeardFrom, touristToken, venueFixture, waitFor, type Built } from './helper.ts';
-import { accessTable, callerConsoles, type Caller } from './ops/callers.ts';
-import type { OpsConsole } from './ops/console.ts';
+import { touristToken, waitFor } from './helper.ts';
+import { accessTable, type Caller } from './ops/callers.ts';
+import {
+  allConsoles,
+  as,
+  b,
+  boxBody,
+  country,
+  postRegion,
+  postSku,
+  riderPackages,
+  stationBody,
+  TABLE,
+  tableCalls,
+  useMifiOps,
+  why,
+} from './ops/mifi.ts';
 
-let b: Built;
-let consoles = new Map<Caller, OpsConsole>();
-const as = (c: Caller) => consoles.get(c)!;
-const why = 'stock arrived';
-const API = '/cdb-app-api/v1/app';
-
-beforeAll(async () => {
-  b = await build({ simulator: false });
-  consoles = await callerConsoles(b);
-  await b.app.powerly.fleet.venues.create(venueFixture('V001', 54.68, 25.28, { agentId: 'agent-a' }));
-  await b.app.powerly.fleet.venues.create(venueFixture('VB01', 38.72, -9.14, { agentId: 'agent-b' }));
-  for (const [id, venueId] of [
-    ['CAB-A1', 'V001'],
-    ['CAB-B1', 'VB01'],
-  ]) {
-    expect(
-      (await as('platformOwner').call('POST', '/cabinets', { id, slots: 40, venueId, reason: why })).statusCode,
-    ).toBe(200);
-  }
-  await markHeardFrom(b, ['CAB-A1']);
-}, 60_000);
-afterAll(async () => b?.close());
-
-type Op =
-  | 'list regions'
-  | 'create region'
-  | 'edit region'
-  | 'create package'
-  | 'edit package'
-  | 'list box deposits'
-  | 'set box deposit'
-  | 'list boxes'
-  | 'create box in A'
-  | 'rotate box password in A'
-  | 'place station in A';
-//                         none owner adminA adminB supportA financeA technicianA readOnlyA partnerA
-const TABLE: Record<Op, number[]> = {
-  'list regions': [401, 200, 200, 200, 200, 403, 200, 200, 200],
-  'create region': [401, 200, 403, 403, 403, 403, 403, 403, 403],
-  'edit region': [401, 200, 403, 403, 403, 403, 403, 403, 403],
-  'create package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
-  'edit package': [401, 200, 403, 403, 403, 403, 403, 403, 403],
-  'list box deposits': [401, 200, 200, 200, 200, 403, 200, 200, 200],
-  'set box deposit': [401, 200, 403, 403, 403, 403, 403, 403, 403],
-  'list boxes': [401, 200, 200, 200, 200, 403, 200, 200, 200],
-  'create box in A': [401, 200, 200, 404, 403, 403, 200, 403, 403],
-  'rotate box password in A': [401, 200, 200, 404, 403, 403, 200, 403, 403],
-  'place station in A': [401, 200, 200, 404, 403, 403, 200, 403, 403],
-};
+useMifiOps();
 
 describe('the Wi-Fi line of the ops API', () => {
-  let n = 0;
-  const slots = { box: 0, rotate: 10, station: 20 };
-  accessTable(TABLE, () => consoles, {
-    'list regions': (c) => c.call('GET', '/mifi/regions'),
-    'create region': (c) =>
-      c.call('POST', '/mifi/regions', { id: `r-${++n}`, name: 'Region', flagUrl: '', countries: [], reason: why }),
-    'edit region': async (c) => {
-      const cur = (await as('platformOwner').call('GET', '/mifi/regions'))
-        .json<{ items: MifiRegionShape[] }>()
-        .items.find((r) => r.id === 'europe')!;
-      return c.call(
-        'PATCH',
-        '/mifi/regions/europe',
-        { name: cur.name, countries: cur.countries, reason: why },
-        { 'if-match': `"v${cur.version}"` },
-      );
-    },
-    'create package': (c) =>
-      c.call('POST', '/mifi/skus', {
-        id: `sku-${++n}`,
-        regionId: 'europe',
-        countryCode: null,
-        name: 'Europe 3 days',
-        planKind: 'days',
-        planValue: 3,
-        isPackage: true,
-        days: 3,
-        prices: [{ currency: 'EUR', price: 1500 }],
-        reason: why,
-      }),
-    'edit package': async (c) => {
-      const [cur] = (await as('platformOwner').call('GET', '/mifi/skus?q=europe-all-7d')).json<MifiSkuPage>().items;
-      return c.call(
-        'PATCH',
-        '/mifi/skus/europe-all-7d',
-        { days: cur!.days, reason: why },
-        { 'if-match': `"v${cur!.version}"` },
-      );
-    },
-    'list box deposits': (c) => c.call('GET', '/mifi/box-deposits'),
-    'set box deposit': async (c) => {
-      const current = (await as('platformOwner').call('GET', '/mifi/box-deposits'))
-        .json<{ items: BoxDepositShape[] }>()
-        .items.find((d) => d.currency === 'GBP');
-      return c.call(
-        'PUT',
-        '/mifi/box-deposits/GBP',
-        { amount: 4000 + ++n, reason: why },
-        current ? { 'if-match': `"v${current.version}"` } : {},
-      );
-    },
-    'list boxes': (c) => c.call('GET', '/mifi/boxes'),
-    'create box in A': (c) =>
-      c.call('POST', '/mifi/boxes', {
-        sn: `MF-T-${++n}`,
-        ssid: `Powerly-${n}`,
-        password: 'first-pass',
-        cabinetId: 'CAB-A1',
-        slot: ++slots.box,
-        reason: why,
-      }),
-    'rotate box password in A': async (c) => {
-      const sn = `MF-R-${++n}`;
-      await as('platformOwner').call('POST', '/mifi/boxes', {
-        sn,
-        ssid: sn,
-        password: 'first-pass',
-        cabinetId: 'CAB-A1',
-        slot: ++slots.rotate,
-        reason: why,
-      });
-      return c.call('POST', `/mifi/boxes/${sn}/password`, { reason: 'handover' });
-    },
-    'place station in A': (c) =>
-      c.call('POST', '/cabinets/CAB-A1/devices', {
-        id: `PS-${++n}`,
-        kind: 'station',
-        slot: ++slots.station,
-        reason: why,
-      }),
-  });
+  accessTable(TABLE, allConsoles, tableCalls());
 
   it('keeps regions and packages with a price per currency, paged and filtered on the server', async () => {
     const o = as('platformOwner');
-    const region = await o.call('POST', '/mifi/regions', {
-      id: 'baltics',
-      name: 'Baltics',
-      flagUrl: '',
-      reason: 'new market',
-      countries: [
-        { code: 'LV', name: 'Latvia', timeZone: 'Europe/Riga', flagUrl: '' },
-        { code: 'EE', name: 'Estonia', timeZone: 'Europe/Tallinn', flagUrl: '' },
-      ],
-    });
+    const region = await postRegion(o, 'baltics', 'Baltics', [
+      country('LV', 'Latvia', 'Europe/Riga'),
+      country('EE', 'Estonia', 'Europe/Tallinn'),
+    ]);
     expect(region.json()).toMatchObject({ id: 'baltics', countries: [{ code: 'EE' }, { code: 'LV' }] });
-    const bad = await o.call(
-      'POST',
-      '/mifi/regions',
-      {
-        id: 'baltics2',
-        name: 'B',
-        flagUrl: '',
-        reason: 'new market',
-        countries: [{ code: 'LV', name: 'L', timeZone: 'Mars/Olympus', flagUrl: '' }],
-      },
-      { lang: 'lt-LT' },
-    );
+    const bad = await postRegion(o, 'baltics2', 'B', [country('LV', 'L', 'Mars/Olympus')], { lang: 'lt-LT' });
     expect(bad.statusCode).toBe(400);
-    const sku = await o.call('POST', '/mifi/skus', {
+    const sku = await postSku(o, {
       id: 'lv-7d',
       regionId: 'baltics',
       countryCode: 'LV',
       name: 'Latvia 7 days',
-      planKind: 'days',
-      planValue: 7,
-      isPackage: true,
       days: 7,
       prices: [
         { currency: 'EUR', price: 1900 },
@@ -201,21 +68,12 @@ describe('the Wi-Fi line of the ops API', () => {
 
   it('edits a region: its name and countries with the version read; a stale save, a sold country or one of another region is refused', async () => {
     const o = as('platformOwner');
-    await o.call('POST', '/mifi/regions', {
-      id: 'nordics',
-      name: 'Nordics',
-      flagUrl: '',
-      reason: 'new market',
-      countries: [{ code: 'SE', name: 'Sweden', timeZone: 'Europe/Stockholm', flagUrl: '' }],
-    });
-    await o.call('POST', '/mifi/skus', {
+    await postRegion(o, 'nordics', 'Nordics', [country('SE', 'Sweden', 'Europe/Stockholm')]);
+    await postSku(o, {
       id: 'se-3d',
       regionId: 'nordics',
       countryCode: 'SE',
       name: 'Sweden 3 days',
-      planKind: 'days',
-      planValue: 3,
-      isPackage: true,
       days: 3,
       prices: [{ currency: 'EUR', price: 900 }],
       reason: 'launch',
@@ -352,62 +210,34 @@ describe('the Wi-Fi line of the ops API', () => {
     ]);
 
     // The rider buying a package in CNY is asked for that deposit (no venue has a Wi-Fi plan in CNY).
-    await o.call('POST', '/mifi/skus', {
+    await postSku(o, {
       id: 'eu-cny',
       regionId: 'europe',
       countryCode: null,
       name: 'Europe 1 day',
-      planKind: 'days',
-      planValue: 1,
-      isPackage: true,
       days: 1,
       prices: [{ currency: 'CNY', price: 5000 }],
       reason: 'launch',
     });
     const token = await touristToken(b.app);
-    const res = await b.app.inject({
-      method: 'POST',
-      url: `${API}/chargenow/mifi/query`,
-      headers: { token },
-      payload: {
-        requestMethod: 'POST',
-        url: 'packageDtlListBySkuId',
-        data: JSON.stringify({ skuId: 'eu-cny', currency: 'CNY' }),
-      },
-    });
-    expect(JSON.parse(res.json<{ data: string }>().data)).toMatchObject([
+    expect(await riderPackages(token, 'eu-cny', 'CNY')).toMatchObject([
       { skuId: 'eu-cny', currency: 'CNY', price: 50, depositAmount: 320 },
     ]);
   });
 
   it('edits a package: names per language, prices, off sale; a stale save is a 409; the rider sees each change', async () => {
     const o = as('platformOwner');
-    await o.call('POST', '/mifi/skus', {
+    await postSku(o, {
       id: 'lv-1d',
       regionId: 'europe',
       countryCode: null,
       name: 'Daily',
-      planKind: 'days',
-      planValue: 1,
-      isPackage: true,
       days: 1,
       prices: [{ currency: 'EUR', price: 500 }],
       reason: 'launch',
     });
     const token = await touristToken(b.app, undefined, 'lt-LT');
-    const riderSees = async (lang: string) => {
-      const res = await b.app.inject({
-        method: 'POST',
-        url: `${API}/chargenow/mifi/query`,
-        headers: { token, lang },
-        payload: {
-          requestMethod: 'POST',
-          url: 'packageDtlListBySkuId',
-          data: JSON.stringify({ skuId: 'lv-1d', currency: 'EUR' }),
-        },
-      });
-      return JSON.parse(res.json<{ data: string }>().data) as Array<{ packageName: string; price: number }>;
-    };
+    const riderSees = (lang: string) => riderPackages(token, 'lv-1d', 'EUR', lang);
     const edited = await o.call(
       'PATCH',
       '/mifi/skus/lv-1d',
@@ -483,36 +313,22 @@ describe('the Wi-Fi line of the ops API', () => {
   });
 
   it('lists boxes by the scope of their cabinet, never with their password', async () => {
-    await as('platformOwner').call('POST', '/mifi/boxes', {
-      sn: 'MF-B-1',
-      ssid: 'Powerly-B1',
-      password: 'secret-pass',
-      cabinetId: 'CAB-B1',
-      slot: 1,
-      reason: why,
-    });
-    await as('platformOwner').call('POST', '/mifi/boxes', {
-      sn: 'MF-LOOSE',
-      ssid: 'Powerly-L',
-      password: 'secret-pass',
-      reason: why,
-    });
+    const o = as('platformOwner');
+    await o.call(
+      'POST',
+      '/mifi/boxes',
+      boxBody('MF-B-1', 'Powerly-B1', 'secret-pass', { cabinetId: 'CAB-B1', slot: 1 }),
+    );
+    await o.call('POST', '/mifi/boxes', boxBody('MF-LOOSE', 'Powerly-L', 'secret-pass'));
     const ids = async (c: Caller) =>
       (await as(c).call('GET', '/mifi/boxes?limit=200')).json<MifiBoxPage>().items.map((x) => x.sn);
     expect(await ids('adminB')).toEqual(['MF-B-1']);
     expect(await ids('adminA')).not.toContain('MF-B-1');
     expect(await ids('platformOwner')).toEqual(expect.arrayContaining(['MF-B-1', 'MF-LOOSE']));
     expect((await as('platformOwner').call('GET', '/mifi/boxes?q=loose')).body).not.toContain('secret-pass');
-    expect(
-      (
-        await as('adminA').call('POST', '/mifi/boxes', {
-          sn: 'MF-A-LOOSE',
-          ssid: 'x',
-          password: 'secret-pass',
-          reason: why,
-        })
-      ).statusCode,
-    ).toBe(403);
+    expect((await as('adminA').call('POST', '/mifi/boxes', boxBody('MF-A-LOOSE', 'x', 'secret-pass'))).statusCode).toBe(
+      403,
+    );
     expect(
       (await as('platformOwner').call('POST', '/mifi/boxes/MF-LOOSE/password', { reason: 'handover' })).statusCode,
     ).toBe(409);
@@ -520,26 +336,14 @@ describe('the Wi-Fi line of the ops API', () => {
 
   it('places a power station in a slot: the cabinet shows it, a taken slot is refused', async () => {
     const tech = as('technicianA');
-    const placed = await tech.call('POST', '/cabinets/CAB-A1/devices', {
-      id: 'PS-ONE',
-      kind: 'station',
-      slot: 40,
-      reason: 'delivered',
-    });
+    const placed = await tech.call('POST', '/cabinets/CAB-A1/devices', stationBody('PS-ONE', 40, 'delivered'));
     expect(placed.json<OpsCabinet>().slots[39]).toMatchObject({
       deviceId: 'PS-ONE',
       kind: 'station',
       state: 'in_cabinet',
     });
     expect(
-      (
-        await tech.call('POST', '/cabinets/CAB-A1/devices', {
-          id: 'PS-TWO',
-          kind: 'station',
-          slot: 40,
-          reason: 'delivered',
-        })
-      ).statusCode,
+      (await tech.call('POST', '/cabinets/CAB-A1/devices', stationBody('PS-TWO', 40, 'delivered'))).statusCode,
     ).toBe(400);
   });
 
@@ -548,14 +352,11 @@ describe('the Wi-Fi line of the ops API', () => {
     expect(
       (await o.call('POST', '/cabinets', { id: 'SIM-W', slots: 2, venueId: 'V001', reason: why })).statusCode,
     ).toBe(200);
-    await o.call('POST', '/mifi/boxes', {
-      sn: 'MF-SIM',
-      ssid: 'Powerly-SIM',
-      password: 'first-pass',
-      cabinetId: 'SIM-W',
-      slot: 1,
-      reason: why,
-    });
+    await o.call(
+      'POST',
+      '/mifi/boxes',
+      boxBody('MF-SIM', 'Powerly-SIM', 'first-pass', { cabinetId: 'SIM-W', slot: 1 }),
+    );
     const sim = new SimulatedCabinet({
       cabinetId: 'SIM-W',
       slots: ['MF-SIM', null],

@@ -1,57 +1,12 @@
-// The mercadopago adapter against the local Mercado Pago test server (server/test/providers/mercadopago.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
-import {
-  mercadopagoDefinition,
-  toMajor,
-  signatureManifest,
-  screenCard,
-} from '../../src/modules/payments/methods/mercadopago.ts';
-import { FakeMercadoPago } from '../providers/mercadopago.ts';
+// The mercadopago adapter against the local Mercado Pago test server (server/test/providers/mercadopago.ts): charges,
+// holds, refunds, saved cards, webhooks (the live card entry on the /MercadoPago screen: mercadopago-screen.test.ts;
+// the fixtures: mercadopago-helpers.ts).
+import { describe, expect, it } from 'vitest';
+import { ProviderError } from '../../src/modules/payments/methods/adapter.ts';
+import { mercadopagoDefinition, toMajor, signatureManifest } from '../../src/modules/payments/methods/mercadopago.ts';
+import { adapter, input, MC, mp, paymentPosts, useMercadoPago, VISA } from './mercadopago-helpers.ts';
 
-const MC = '5031 4332 1540 6351';
-const VISA = '4509 9535 6623 3704';
-const deps = { fetch: (...a: Parameters<typeof fetch>) => fetch(...a), now: () => new Date() };
-
-let mp: FakeMercadoPago;
-let n = 0;
-
-beforeAll(async () => {
-  mp = await new FakeMercadoPago('TEST-access-123', 'TEST-pk-456', 'whsec-789').start();
-});
-afterAll(async () => {
-  await mp.stop();
-});
-
-function adapter(over: Partial<{ accessToken: string; webhookSecret: string; apiBase: string; sdkUrl: string }> = {}) {
-  return mercadopagoDefinition.create(
-    { accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url, ...over },
-    deps,
-  );
-}
-
-async function input(holder: string, over: Partial<StartInput> = {}, number = MC): Promise<StartInput> {
-  n++;
-  return {
-    outTradeNo: `PWMP${n}x${Date.now()}`,
-    amount: 1250,
-    currency: 'BRL',
-    description: 'Powerly rental',
-    capture: 'automatic',
-    returnUrl: 'https://app.test/result',
-    cancelUrl: 'https://app.test/result',
-    notifyUrl: 'https://api.test/webhooks/methods/mercadopago',
-    idempotencyKey: `key-${n}-${Date.now()}`,
-    payType: 'MercadoPago',
-    payer: { userId: 7, email: 'test_user_123@testuser.com' },
-    card: {
-      token: await mp.cardToken({ number, holder }),
-      paymentMethodId: number === MC ? 'master' : 'visa',
-      installments: 1,
-    },
-    ...over,
-  };
-}
+useMercadoPago();
 
 describe('mercadopago adapter', () => {
   it('declares what it is', () => {
@@ -84,7 +39,7 @@ describe('mercadopago adapter', () => {
     expect(p.transaction_amount).toBe(12.5);
     expect(p.external_reference).toBe(inp.outTradeNo);
     expect(p.captured).toBe(true);
-    const req = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
+    const req = paymentPosts().at(-1)!;
     expect(req.idempotencyKey).toBe(inp.idempotencyKey);
     expect(req.body).toMatchObject({
       token: inp.card!.token,
@@ -186,177 +141,6 @@ describe('mercadopago adapter', () => {
     await expect(a.capturePayment!(r.ref, 100, { idempotencyKey: 'c' })).rejects.toMatchObject({ code: '4305' });
   });
 
-  describe('live card entry on the /MercadoPago screen (MercadoPago.js)', () => {
-    const facts = (over: Partial<{ amount: number; capture: 'automatic' | 'manual' }> = {}) => ({
-      amount: 1500,
-      currency: 'BRL',
-      capture: 'automatic' as const,
-      description: 'Powerly',
-      notifyUrl: 'https://api.test/webhooks/methods/mercadopago',
-      ...over,
-    });
-    async function screen(holder: string, over: Partial<StartInput> = {}) {
-      const inp = { ...(await input(holder, { amount: 1500, ...over })), card: undefined };
-      const before = mp.requests.length;
-      const r = await adapter().start(inp);
-      // Nothing reaches Mercado Pago before the customer has entered the card.
-      expect(mp.requests.length).toBe(before);
-      return { inp, r };
-    }
-
-    it('start without a card token routes the app to /MercadoPago with the public key, the SDK, our reference and the amount', async () => {
-      const { inp, r } = await screen('APRO');
-      expect(r).toEqual({
-        ref: '',
-        state: 'pending',
-        action: {
-          kind: 'form',
-          url: '#/MercadoPago',
-          fields: {
-            publicKey: 'TEST-pk-456',
-            sdkUrl: 'https://sdk.mercadopago.com/js/v2',
-            outTradeNo: inp.outTradeNo,
-            amount: '15.00',
-            currency: 'BRL',
-          },
-        },
-      });
-      const clp = await adapter({ sdkUrl: 'http://127.0.0.1:9/js/v2' }).start({
-        ...inp,
-        outTradeNo: `${inp.outTradeNo}c`,
-        currency: 'CLP',
-        amount: 2500,
-      });
-      expect(clp.action).toMatchObject({
-        fields: { amount: '2500', currency: 'CLP', sdkUrl: 'http://127.0.0.1:9/js/v2' },
-      });
-      // Until the customer is back, the payment is pending (nothing at Mercado Pago under our reference).
-      expect(await adapter().status('', inp.outTradeNo)).toEqual({ ref: '', state: 'pending' });
-    });
-
-    it("complete creates the payment with the screen's token, payer and document, once however often it is called", async () => {
-      const { inp } = await screen('APRO');
-      const token = await mp.cardToken({ number: MC, holder: 'APRO' });
-      const params = {
-        token,
-        paymentMethodId: 'master',
-        issuerId: '24',
-        installments: '3',
-        email: 'ana@example.com.br',
-        identificationType: 'CPF',
-        identificationNumber: '123.456.789-09',
-      };
-      const a = adapter();
-      const call = { idempotencyKey: `complete_${inp.outTradeNo}` };
-      const done = await a.complete!('', inp.outTradeNo, params, call, facts());
-      expect(done).toMatchObject({ state: 'paid', amount: 1500, currency: 'BRL' });
-      const p = mp.payments.get(Number(done.ref))!;
-      expect(p).toMatchObject({
-        transaction_amount: 15,
-        installments: 3,
-        payment_method_id: 'master',
-        external_reference: inp.outTradeNo,
-        payer: { email: 'ana@example.com.br' },
-      });
-      const sent = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
-      expect(sent.idempotencyKey).toBe(call.idempotencyKey);
-      expect(sent.body).toMatchObject({
-        issuer_id: 24,
-        capture: true,
-        payer: { identification: { type: 'CPF', number: '12345678909' } },
-      });
-      // A repeated resume (no ref recorded yet) replays the same key: Mercado Pago answers the first payment.
-      expect((await a.complete!('', inp.outTradeNo, params, call, facts())).ref).toBe(done.ref);
-      // With the ref, only the status is read.
-      const posts = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').length;
-      expect(await a.complete!(done.ref, inp.outTradeNo, params, call, facts())).toMatchObject({
-        ref: done.ref,
-        state: 'paid',
-      });
-      expect(mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').length).toBe(posts);
-    });
-
-    it('a hold is authorised; a declined card (OTHE) fails with its code; a spent or malformed token fails, never throws', async () => {
-      const a = adapter();
-      const held = await screen('APRO', { capture: 'manual' });
-      const auth = await a.complete!(
-        '',
-        held.inp.outTradeNo,
-        { token: await mp.cardToken({ number: MC, holder: 'APRO' }), email: 'a@b.co' },
-        { idempotencyKey: `c_${held.inp.outTradeNo}` },
-        facts({ capture: 'manual' }),
-      );
-      expect(auth.state).toBe('authorized');
-      const declined = await screen('OTHE');
-      const spent = await mp.cardToken({ number: MC, holder: 'OTHE' });
-      expect(
-        await a.complete!(
-          '',
-          declined.inp.outTradeNo,
-          { token: spent, email: 'a@b.co' },
-          { idempotencyKey: `c_${declined.inp.outTradeNo}` },
-          facts(),
-        ),
-      ).toMatchObject({ state: 'failed', failureCode: 'card_declined' });
-      const again = await screen('APRO');
-      expect(
-        await a.complete!(
-          '',
-          again.inp.outTradeNo,
-          { token: spent, email: 'a@b.co' },
-          { idempotencyKey: `c_${again.inp.outTradeNo}` },
-          facts(),
-        ),
-      ).toEqual({ ref: '', state: 'failed', failureCode: '3003' });
-      expect(
-        await a.complete!(
-          '',
-          again.inp.outTradeNo,
-          { token: 'x"; drop', email: 'a@b.co' },
-          { idempotencyKey: 'k' },
-          facts(),
-        ),
-      ).toMatchObject({ state: 'failed', failureCode: 'token_invalid' });
-      // Back without a token (the customer left the screen): still pending.
-      expect(await a.complete!('', again.inp.outTradeNo, {}, { idempotencyKey: 'k' }, facts())).toEqual({
-        ref: '',
-        state: 'pending',
-      });
-    });
-
-    it("reads the screen's fields strictly", () => {
-      expect(screenCard({ token: 'abc12345', email: 'a@b.co' })).toEqual({
-        token: 'abc12345',
-        email: 'a@b.co',
-        installments: 1,
-      });
-      expect(screenCard({ token: 'abc12345', email: 'nope' })).toBeUndefined();
-      expect(screenCard({ token: 'abc12345', email: 'a@b.co', installments: '99' })).toBeUndefined();
-      expect(
-        screenCard({
-          token: 'abc12345',
-          email: 'a@b.co',
-          paymentMethodId: 'Visa<script>',
-          issuerId: 'x',
-          identificationType: 'CPF',
-        }),
-      ).toEqual({ token: 'abc12345', email: 'a@b.co', installments: 1 });
-    });
-
-    it("the CSP origins: MercadoPago.js's hosts by default, a stand-in SDK's own origin alone", () => {
-      const cfg = { accessToken: 'a', publicKey: 'b', webhookSecret: 'c' };
-      const live = mercadopagoDefinition.clientSdk!(cfg);
-      expect(live.script).toContain('https://sdk.mercadopago.com');
-      expect(live.frame).toContain('https://secure-fields.mercadopago.com');
-      expect(live.connect).toContain('https://api.mercadopago.com');
-      expect(mercadopagoDefinition.clientSdk!({ ...cfg, sdkUrl: 'http://127.0.0.1:4000/js/v2' })).toEqual({
-        script: ['http://127.0.0.1:4000'],
-        frame: ['http://127.0.0.1:4000'],
-        connect: ['http://127.0.0.1:4000'],
-      });
-    });
-  });
-
   it('a currency Mercado Pago does not take is refused before any call', async () => {
     const before = mp.requests.length;
     await expect(adapter().start(await input('APRO', { currency: 'USD' }))).rejects.toMatchObject({
@@ -380,10 +164,7 @@ describe('mercadopago adapter', () => {
   });
 
   it('saves a card on a customer (found again by e-mail)', async () => {
-    const a = mercadopagoDefinition.create(
-      { accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url },
-      deps,
-    );
+    const a = adapter();
     expect(await a.findCustomer('saver@testuser.com')).toBeNull();
     const c = await a.createCustomer('saver@testuser.com', { idempotencyKey: 'cust-1' });
     expect((await a.findCustomer('saver@testuser.com'))?.id).toBe(c.id);
@@ -425,10 +206,7 @@ describe('mercadopago adapter', () => {
   });
 
   it('pays with a saved card: /MercadoPago asks the security code for a fresh token of the card; the payment names its customer', async () => {
-    const a = mercadopagoDefinition.create(
-      { accessToken: 'TEST-access-123', publicKey: 'TEST-pk-456', webhookSecret: 'whsec-789', apiBase: mp.url },
-      deps,
-    );
+    const a = adapter();
     const saved = await a.saveCardToken(
       { email: 'saved-pay@testuser.com', token: await mp.cardToken({ number: MC, holder: 'APRO' }) },
       { idempotencyKey: `sv-${Date.now()}` },
@@ -468,7 +246,7 @@ describe('mercadopago adapter', () => {
       { ...payment, customerRef: saved.customerRef },
     );
     expect(done).toMatchObject({ state: 'paid', amount: 1250, currency: 'BRL' });
-    const req = mp.requests.filter((x) => x.path === '/v1/payments' && x.method === 'POST').at(-1)!;
+    const req = paymentPosts().at(-1)!;
     expect(req.body).toMatchObject({ token: tok, payer: { type: 'customer', id: saved.customerRef } });
     expect(mp.payments.get(Number(done.ref))!.card.last_four_digits).toBe('6351');
     // Without the customer the screen's e-mail is still required (a new card's payment).

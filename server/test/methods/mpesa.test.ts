@@ -1,93 +1,30 @@
 // The M-Pesa (Daraja) adapter against the Daraja-compatible test server in server/test/providers/mpesa.ts: OAuth
 // token caching and renewal, the STK push (Password, Nairobi Timestamp, AccountReference), the customer's answers
 // (paid, cancelled, insufficient funds, wrong PIN, no answer), the query's "being processed", callbacks (token in the
-// URL, receipt into the ref, redelivery), reversals (whole only), B2C payouts and network failures.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError, type StartInput } from '../../src/modules/payments/methods/adapter.ts';
-import type { MethodProvider } from '../../src/modules/payments/methods/external.ts';
-import { mpesaDefinition, nairobiTimestamp, type MpesaConfig } from '../../src/modules/payments/methods/mpesa.ts';
+// URL, receipt into the ref, redelivery), reversals (whole only), B2C payouts and network failures. The fixtures:
+// mpesa-helpers.ts.
+import { describe, expect, it } from 'vitest';
+import { mpesaDefinition, nairobiTimestamp } from '../../src/modules/payments/methods/mpesa.ts';
 import { FakeDaraja, PHONE_INSUFFICIENT, PHONE_NO_ANSWER, PHONE_WRONG_PIN, TEST_MSISDN } from '../providers/mpesa.ts';
+import {
+  adapter,
+  config,
+  DARAJA,
+  fake,
+  forgedPaidCallback,
+  input,
+  NOTIFY,
+  paid,
+  PASSKEY,
+  payout,
+  rejects,
+  SHORT,
+  TOKEN,
+  useDaraja,
+  x509,
+} from './mpesa-helpers.ts';
 
-const SHORT = '174379';
-const PASSKEY = 'bfb279f9aa9bdbcf158e97dd71a467cd2e0c893059b10f78e6b72ada1ed2c919';
-const TOKEN = 'cb-secret-7f3a';
-const NOTIFY = 'https://powerly.example/webhooks/methods/mpesa';
-
-let fake: FakeDaraja;
-let seq = 0;
-
-beforeAll(async () => {
-  fake = await new FakeDaraja({
-    consumerKey: 'ck_test',
-    consumerSecret: 'cs_test',
-    shortCode: SHORT,
-    passkey: PASSKEY,
-    initiatorName: 'testapi',
-    initiatorPassword: 'Safaricom999!*!',
-    b2cBalance: 1000,
-  }).start();
-});
-afterAll(async () => {
-  await fake?.stop();
-});
-
-function config(over: Partial<MpesaConfig> = {}): MpesaConfig {
-  return {
-    consumerKey: 'ck_test',
-    consumerSecret: 'cs_test',
-    shortCode: SHORT,
-    passkey: PASSKEY,
-    callbackToken: TOKEN,
-    initiatorName: 'testapi',
-    initiatorPassword: 'Safaricom999!*!',
-    certificate: fake.certificate,
-    resultUrl: NOTIFY,
-    apiBase: fake.url,
-    ...over,
-  };
-}
-const adapter = (over: Partial<MpesaConfig> = {}, f: typeof fetch = fetch): MethodProvider =>
-  mpesaDefinition.create(config(over), { fetch: f, now: () => new Date() });
-
-function input(phone: string, over: Partial<StartInput> = {}): StartInput {
-  const n = ++seq;
-  return {
-    outTradeNo: `PO20261123085200AB${String(n).padStart(6, '0')}`,
-    amount: 5000,
-    currency: 'KES',
-    description: 'Powerly rental deposit',
-    capture: 'automatic',
-    returnUrl: 'https://powerly.example/result',
-    cancelUrl: 'https://powerly.example/result',
-    notifyUrl: NOTIFY,
-    idempotencyKey: `key-${n}`,
-    payType: 'M-PESA',
-    payer: { userId: 1, phone },
-    ...over,
-  };
-}
-
-async function rejects(p: Promise<unknown>): Promise<ProviderError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(e).toBeInstanceOf(ProviderError);
-  return e as ProviderError;
-}
-
-/** Start, approve on the phone, deliver the callback: the adapter's notification and the paid ref. */
-async function paid(a: MethodProvider, phone = TEST_MSISDN, amount = 5000) {
-  const inp = input(phone, { amount });
-  const s = await a.start(inp);
-  fake.approve(s.ref);
-  const note = await a.readNotification(fake.callback(s.ref));
-  return { inp, start: s, note: note! };
-}
+useDaraja();
 
 describe('mpesa: STK push', () => {
   it('pushes to the phone with the documented request and answers a push action', async () => {
@@ -282,26 +219,7 @@ describe('mpesa: callbacks', () => {
   it('a forged "paid" callback (token leaked) is not what status() reports: the service confirms before fulfilment', async () => {
     const a = adapter();
     const s = await a.start(input('254712000006'));
-    const forged = {
-      headers: { 'content-type': 'application/json' },
-      query: { token: TOKEN },
-      rawBody: JSON.stringify({
-        Body: {
-          stkCallback: {
-            MerchantRequestID: 'x',
-            CheckoutRequestID: s.ref,
-            ResultCode: 0,
-            ResultDesc: 'ok',
-            CallbackMetadata: {
-              Item: [
-                { Name: 'Amount', Value: 50 },
-                { Name: 'MpesaReceiptNumber', Value: 'FAKE123' },
-              ],
-            },
-          },
-        },
-      }),
-    };
+    const forged = forgedPaidCallback(s.ref);
     expect((await a.readNotification(forged))?.state).toBe('paid');
     expect((await a.status(s.ref, '')).state).toBe('pending');
   });
@@ -363,64 +281,18 @@ describe('mpesa: reversal (refund)', () => {
   });
 });
 
-/** A self-signed X.509 certificate and its key, made by the openssl CLI (absent: that test is skipped). */
-function x509(): { certificate: string; privateKey: string } | null {
-  const dir = mkdtempSync(join(tmpdir(), 'mpesa-cert-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-keyout',
-        join(dir, 'k.pem'),
-        '-out',
-        join(dir, 'c.pem'),
-        '-days',
-        '2',
-        '-subj',
-        '/CN=sandbox.safaricom.co.ke',
-      ],
-      { stdio: 'ignore' },
-    );
-    return {
-      certificate: readFileSync(join(dir, 'c.pem'), 'utf8'),
-      privateKey: readFileSync(join(dir, 'k.pem'), 'utf8'),
-    };
-  } catch {
-    return null;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 const cert = x509();
 
 describe('mpesa: B2C payout', () => {
   it.skipIf(!cert)('encrypts the initiator password with an X.509 certificate PEM as Safaricom issues it', async () => {
-    const other = await new FakeDaraja({
-      consumerKey: 'ck_test',
-      consumerSecret: 'cs_test',
-      shortCode: SHORT,
-      passkey: PASSKEY,
-      initiatorName: 'testapi',
-      initiatorPassword: 'Safaricom999!*!',
-      keys: cert!,
-    }).start();
+    const other = await new FakeDaraja({ ...DARAJA, keys: cert! }).start();
     try {
       expect(other.certificate).toMatch(/BEGIN CERTIFICATE/);
       const a = mpesaDefinition.create(config({ apiBase: other.url, certificate: other.certificate }), {
         fetch,
         now: () => new Date(),
       });
-      await a.payout!({
-        amount: 1000,
-        currency: 'KES',
-        destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } },
-        idempotencyKey: 'x509-1',
-      });
+      await payout(a, 1000, 'x509-1');
       expect(other.b2c.get('x509-1')?.paid).toBe(true);
     } finally {
       await other.stop();
@@ -463,40 +335,15 @@ describe('mpesa: B2C payout', () => {
 
   it('a payout above the B2C balance fails in its result; cents and card refunds are refused', async () => {
     const a = adapter();
-    await a.payout!({
-      amount: 10_000_000,
-      currency: 'KES',
-      destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } },
-      idempotencyKey: 'payout-2',
-    });
+    await payout(a, 10_000_000, 'payout-2');
     expect(await a.readNotification(fake.resultFor('payout-2'))).toMatchObject({
       eventId: 'b2c:payout-2:1',
       state: 'failed',
     });
-    expect(
-      (
-        await rejects(
-          a.payout!({
-            amount: 1050,
-            currency: 'KES',
-            destination: { kind: 'channel', channel: 'M-PESA', account: { phone: TEST_MSISDN } },
-            idempotencyKey: 'p3',
-          }),
-        )
-      ).code,
-    ).toBe('invalid_amount');
-    expect(
-      (
-        await rejects(
-          a.payout!({
-            amount: 1000,
-            currency: 'KES',
-            destination: { kind: 'card_refund', paymentRef: 'x' },
-            idempotencyKey: 'p4',
-          }),
-        )
-      ).code,
-    ).toBe('unsupported_destination');
+    expect((await rejects(payout(a, 1050, 'p3'))).code).toBe('invalid_amount');
+    expect((await rejects(payout(a, 1000, 'p4', { kind: 'card_refund', paymentRef: 'x' }))).code).toBe(
+      'unsupported_destination',
+    );
   });
 });
 

@@ -4,7 +4,7 @@
 //       &sort=<field>&criteria=asc|desc&offset=<n>&limit=<n>          a period (both bounds inclusive), paged
 // → { paging: { total, limit, offset }, results: [payment] }; a captured payment carries `fee_details` (Mercado
 // Pago's processing fee, 4.99% here, paid by the collector). A limit above 1000 or a bad date is a 400.
-import type { FakePayment } from './mercadopago.ts';
+import type { FakePayment } from './mercadopago/model.ts';
 
 const FEE_RATE = 0.0499;
 
