@@ -189,6 +189,10 @@ export class CabinetsService implements LinkHandler {
           hint.command !== undefined ? this.d.repo.command(hint.command) : undefined,
         ]);
         if (!row) return 'busy' as const;
+        // Marked done now, sent with the handler's first statements: the unit commits both or neither (a failure rolls
+        // it back and is recorded after, eventFailed). Its answer is awaited before the commit.
+        const done = this.d.repo.eventDone(key, this.d.clock.now());
+        done.catch(() => undefined);
         const e = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as CabinetEvent;
         const keys = CabinetsService.keysOf(e);
         // Events of one power bank are serialised across processes (popped and returned racing on two processes).
@@ -218,7 +222,7 @@ export class CabinetsService implements LinkHandler {
         else if (e.type === 'box-code-read') await this.d.mifi.onCodeRead(e);
         else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
         if (e.type === 'returned') await this.d.reservations?.returned(e.powerbankId, row.cabinet_id);
-        await this.d.repo.eventDone(key, this.d.clock.now());
+        await done;
         return 'done' as const;
       });
     } catch (err) {
