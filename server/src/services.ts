@@ -131,7 +131,7 @@ export async function composeServices(app: App, deps: AppDeps, sandboxOn: boolea
     coupons,
     depositReturns: deposits,
     // Receipts and reminders follow each transition (made below, with the channels).
-    notices: { changed: (orderId, state) => notices.changed(orderId, state) },
+    notices: { changed: (orderId, state, order) => notices.changed(orderId, state, order) },
     buyOutReversalDays: (venueId) => noticesRepo.buyOutReversalDays(venueId),
   });
   const mifi = new MifiService({

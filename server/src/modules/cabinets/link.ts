@@ -33,8 +33,11 @@ export interface LinkHandler {
    * true. False: it needs `receive` (the full reconcile). A thrown error: not recorded.
    */
   presence(cabinetId: string, e: Extract<CabinetEvent, { type: 'heartbeat' }>): Promise<boolean>;
-  /** Processes a stored event now; a failure stays in the inbox for a retry (never thrown). */
-  process(cabinetId: string, eventId: string): Promise<void>;
+  /**
+   * Processes a stored event now; a failure stays in the inbox for a retry (never thrown). `e`: the event as
+   * received (what it names is locked and read with the claim; the stored event decides).
+   */
+  process(cabinetId: string, eventId: string, e?: CabinetEvent): Promise<void>;
   /** A message refused without storing (unknown protocol version, malformed): counted for an operator. */
   reject(cabinetId: string, reason: string, payload: string): Promise<void>;
   status(cabinetId: string, s: CabinetStatus): Promise<void>;
@@ -209,7 +212,7 @@ export class MqttCabinetLink implements CabinetLink {
               this.stats.lag(Date.now() - Date.parse(e.ts));
             }
             if (!stored || e.type === 'heartbeat') return;
-            await this.limited(() => handler.process(cabinetId, e.id));
+            await this.limited(() => handler.process(cabinetId, e.id, e));
             this.stats.events++;
             this.stats.lag(Date.now() - Date.parse(e.ts));
           });
@@ -292,7 +295,7 @@ export class MqttCabinetLink implements CabinetLink {
           this.opts.log.warn({ err, cabinetId }, 'event ack not published (the cabinet re-sends, the repeat is acked)'),
       );
       // Process it here (failures stay in the inbox for a retry).
-      await this.limited(() => handler.process(cabinetId, e.id));
+      await this.limited(() => handler.process(cabinetId, e.id, e));
       this.stats.events++;
       this.stats.lag(Date.now() - Date.parse(e.ts));
     } else if (kind === 'status') {

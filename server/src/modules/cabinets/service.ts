@@ -1,5 +1,5 @@
 // Cabinets: the scan (checkisok) and the server's handling of everything a cabinet reports.
-import type { Db } from '../../db/db.ts';
+import { allOf, type Db } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { isDeviceKind, type DeviceKind, type RentalKind } from '#core/devices.ts';
 import { DEFAULT_AGENT } from '../ledger/service.ts';
@@ -129,7 +129,7 @@ export class CabinetsService implements LinkHandler {
    */
   async event(cabinetId: string, e: CabinetEvent) {
     if (e.type === 'heartbeat' && (await this.presence(cabinetId, e))) return;
-    if ((await this.receive(cabinetId, e)) && e.type !== 'heartbeat') await this.process(cabinetId, e.id);
+    if ((await this.receive(cabinetId, e)) && e.type !== 'heartbeat') await this.process(cabinetId, e.id, e);
   }
 
   /** The common heartbeat (nothing changed) is recorded with others in one statement (presence.ts). */
@@ -161,22 +161,51 @@ export class CabinetsService implements LinkHandler {
     return true;
   }
 
-  /** Processes a stored event unless another process has it; a failure is recorded for a retry (or 'dead'). */
-  async process(cabinetId: string, eventId: string) {
-    await this.runStored(`${cabinetId}:${eventId}`);
+  /**
+   * Processes a stored event unless another process has it; a failure is recorded for a retry (or 'dead'). `e`: the
+   * event as received, when in hand (its power bank's lock and its command's read then go with the claim).
+   */
+  async process(cabinetId: string, eventId: string, e?: CabinetEvent) {
+    await this.runStored(`${cabinetId}:${eventId}`, e);
   }
 
-  private async runStored(key: string): Promise<'done' | 'busy' | 'failed'> {
+  /** The power bank whose events are serialised, and the command an eject's answer is about. */
+  private static keysOf(e: CabinetEvent) {
+    return {
+      powerbank: 'powerbankId' in e ? e.powerbankId : undefined,
+      command: e.type === 'popped' || e.type === 'pop-failed' ? e.commandId : undefined,
+    };
+  }
+
+  private async runStored(key: string, received?: CabinetEvent): Promise<'done' | 'busy' | 'failed'> {
     try {
       return await this.d.db.tx(async () => {
-        const row = await this.d.repo.claimEvent(key);
+        // The claim, the power bank's lock and the command's read, sent together when the event is in hand (in that
+        // order, as one after the other); each again from the stored event if that differs from what was received.
+        const hint: { powerbank?: string; command?: string } = received ? CabinetsService.keysOf(received) : {};
+        const [row, , read] = await allOf([
+          this.d.repo.claimEvent(key),
+          hint.powerbank !== undefined ? this.d.repo.lockKeys([`powerbank:${hint.powerbank}`]) : undefined,
+          hint.command !== undefined ? this.d.repo.command(hint.command) : undefined,
+        ]);
         if (!row) return 'busy' as const;
+        // Marked done now, sent with the handler's first statements: the unit commits both or neither (a failure rolls
+        // it back and is recorded after, eventFailed). Its answer is awaited before the commit.
+        const done = this.d.repo.eventDone(key, this.d.clock.now());
+        done.catch(() => undefined);
         const e = (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as CabinetEvent;
+        const keys = CabinetsService.keysOf(e);
         // Events of one power bank are serialised across processes (popped and returned racing on two processes).
-        if ('powerbankId' in e) await this.d.repo.lockKeys([`powerbank:${e.powerbankId}`]);
+        if (keys.powerbank !== undefined && keys.powerbank !== hint.powerbank)
+          await this.d.repo.lockKeys([`powerbank:${keys.powerbank}`]);
         // A Wi-Fi box's eject belongs to a package pickup, its return to the box's deposit (modules/mifi).
         // The command an eject's answer is about, read once here for whichever handler owns it.
-        const cmd = e.type === 'popped' || e.type === 'pop-failed' ? await this.d.repo.command(e.commandId) : undefined;
+        const cmd =
+          keys.command === undefined
+            ? undefined
+            : keys.command === hint.command
+              ? read
+              : await this.d.repo.command(keys.command);
         const boxCommand = CabinetsService.isBoxCommand(cmd);
         if (e.type === 'popped' && boxCommand) await this.d.mifi.onPopped(e);
         else if (e.type === 'pop-failed' && boxCommand) await this.d.mifi.onPopFailed(e);
@@ -193,7 +222,7 @@ export class CabinetsService implements LinkHandler {
         else if (e.type === 'box-code-read') await this.d.mifi.onCodeRead(e);
         else if (e.type === 'powerbank-fault') await this.d.rentals.onFault(e);
         if (e.type === 'returned') await this.d.reservations?.returned(e.powerbankId, row.cabinet_id);
-        await this.d.repo.eventDone(key, this.d.clock.now());
+        await done;
         return 'done' as const;
       });
     } catch (err) {

@@ -13,7 +13,7 @@
 // *_pending columns; posting (possibly less) or voiding is a new row that references the pending one.
 // Every write here must run inside a unit of work (db.tx) opened by the caller, so the transfer rows and the
 // balance columns move together; the repository joins it without being handed a transaction.
-import type { Db } from '../../db/db.ts';
+import { allOf, type Db } from '../../db/db.ts';
 import { AppError, refused } from '../../lib/errors.ts';
 import { uuid } from '../../lib/ids.ts';
 import { DEFAULT_AGENT, LedgerRepository, type Account } from './repository.ts';
@@ -72,7 +72,7 @@ export class LedgerService {
 
   /**
    * The accounts, created if missing, locked in id order for the caller's unit of work (one statement when they
-   * all exist, three when some are new), in the order of `keys`: transfers between them pass `locked: true`.
+   * all exist, three in two round trips when some are new), in the order of `keys`: transfers between them pass `locked: true`.
    */
   async lockedAccounts(keys: AccountKey[]): Promise<Account[]> {
     const full = keys.map((k) => ({ ...k, agent: k.agent ?? DEFAULT_AGENT }));
@@ -83,8 +83,12 @@ export class LedgerService {
     );
     let found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
     if (wanted.some((w) => !found.has(w))) {
-      await this.repo.createAccounts(full);
-      found = new Map((await this.repo.lockAccountsByKey(full)).map((a) => [key(a), a]));
+      // Created, then locked again: sent together in a unit of work (pipelined, the lock runs after the insert and
+      // sees its rows); outside one, one after the other (each its own connection).
+      const locked = this.db.inTx()
+        ? (await allOf([this.repo.createAccounts(full), this.repo.lockAccountsByKey(full)]))[1]
+        : await this.repo.createAccounts(full).then(() => this.repo.lockAccountsByKey(full));
+      found = new Map(locked.map((a) => [key(a), a]));
     }
     return wanted.map((w) => found.get(w)!);
   }

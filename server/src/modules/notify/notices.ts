@@ -7,6 +7,7 @@
 // records each channel's delivery, so a retry sends only where it did not go yet.
 import { formatDuration } from '#core/duration.ts';
 import { formatMoney } from '#core/money.ts';
+import { allOf } from '../../db/db.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pickLocale, t, type Locale } from '../../lib/i18n.ts';
 import type { JobRunner } from '../../jobs/runner.ts';
@@ -70,15 +71,18 @@ export class NoticeService {
     return (await this.d.repo.prefs(userId)) ?? DEFAULT_PREFS(userId);
   }
 
-  /** An order changed state (in its unit of work): schedule its reminders, or its receipt, or cancel what is left. */
-  async changed(orderId: string, state: number) {
-    if (state === Zujie.renting) return this.started(orderId);
+  /**
+   * An order changed state (in its unit of work): schedule its reminders, or its receipt, or cancel what is left.
+   * `order`: the order as it now is, when the caller has it in hand (else it is read).
+   */
+  async changed(orderId: string, state: number, order?: OrderRow) {
+    if (state === Zujie.renting) return this.started(orderId, order);
     if (state === Zujie.returned || state === Zujie.overtimeReturn) return this.ended(orderId, true);
     if (state !== Zujie.pending && state !== Zujie.fault) return this.ended(orderId, false);
   }
 
-  private async started(orderId: string) {
-    const order = await this.d.orders.find(orderId);
+  private async started(orderId: string, known?: OrderRow) {
+    const order = known ?? (await this.d.orders.find(orderId));
     if (!order?.borrowed_at) return;
     await this.schedule(order, await this.stepsOf(order));
   }
@@ -86,12 +90,15 @@ export class NoticeService {
   /** The order's steps as they stand (its grace periods counted), each moved out of the rider's quiet hours. */
   private async stepsOf(order: OrderRow) {
     const now = this.d.clock.now();
-    const agent = await this.d.repo.agentSettings(await this.d.repo.agentOfVenue(order.venue_id));
+    // Independent reads, sent together.
+    const [agent, pay, prefs] = await allOf([
+      this.d.repo.agentOfVenue(order.venue_id).then((id) => this.d.repo.agentSettings(id)),
+      order.payment_id ? this.d.payments.find(order.payment_id) : undefined,
+      this.prefsOf(order.user_id),
+    ]);
     const settings = agent
       ? { stepLead: agent.step_lead, buyOutLeads: agent.buy_out_leads.map(Number) }
       : DEFAULT_STEP_SETTINGS;
-    const pay = order.payment_id ? await this.d.payments.find(order.payment_id) : undefined;
-    const prefs = await this.prefsOf(order.user_id);
     const quiet = { from: prefs.quiet_from, to: prefs.quiet_to, timeZone: prefs.time_zone };
     const steps = noticeSteps(
       order.plan,

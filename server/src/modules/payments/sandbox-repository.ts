@@ -160,6 +160,42 @@ export class SandboxAcquirerRepository {
     return rows.length === 1;
   }
 
+  /**
+   * A single-use card token taken and its intent made, confirmed, in one statement (one commit): the token marked
+   * used; its outcome as the intent's status (declined: the card's own outcome, or `debitOnly` when the payment type
+   * takes debit cards only and this is not one); the payment method `paymentMethod` kept when it is not declined.
+   * Undefined when the token is unknown or used already; `made` false when an intent with this id exists (a replay:
+   * only the token is marked used).
+   */
+  async takeTokenIntoIntent(
+    token: string,
+    i: { id: string; amount: number; currency: string; capture: string; at: Date; paymentMethod: string | null },
+    debitOnly: string | null,
+  ) {
+    const { rows } = await this.db.query<
+      TokenRow & { made: boolean; status: IntentStatus | null; decline_code: string | null }
+    >(
+      `with t as (
+         update sandbox_tokens set used_at = $6::timestamptz where id = $1::text and used_at is null
+         returning id, brand, last4, outcome, funding,
+           case when $8::text is not null and funding <> 'debit' then $8::text
+                when outcome <> 'ok' then outcome end as declined),
+       i as (
+         insert into sandbox_intents (id, token_id, amount, currency, capture_method, status, amount_captured, decline_code, created_at, updated_at)
+         select $2::text, t.id, $3::bigint, $4::text, $5::text,
+           case when t.declined is not null then 'declined' when $5::text = 'manual' then 'authorized' else 'captured' end,
+           case when t.declined is null and $5::text <> 'manual' then $3::bigint else 0 end, t.declined, $6, $6
+         from t on conflict (id) do nothing returning id, status, decline_code),
+       m as (insert into sandbox_payment_methods (id, token_id, created_at)
+         select $7::text, $1, $6 from i where $7::text is not null and i.decline_code is null)
+       select t.id, t.brand, t.last4, t.outcome, t.funding, i.id is not null as made, i.status, i.decline_code
+         from t left join i on true`,
+      [token, i.id, i.amount, i.currency, i.capture, i.at, i.paymentMethod, debitOnly],
+      { name: 'sandbox.takeTokenIntoIntent' },
+    );
+    return rows[0];
+  }
+
   async intent(id: string) {
     const { rows } = await this.db.query<IntentRow>(
       'select id, amount, amount_captured, amount_refunded, status from sandbox_intents where id = $1',

@@ -281,44 +281,56 @@ export class SandboxCardProvider extends PaymentProvider {
       const r = await replay();
       if (r) return r;
     }
-    const token = saved ? await this.repo.paymentMethodToken(input.token) : await this.useToken(input.token, now);
-    if (!token)
-      return (saved ? undefined : await replay()) ?? { ok: false, ref: null, declineCode: 'token_invalid', card: null };
-    const card = { brand: token.brand, last4: token.last4 };
-    // A debit-only payment type: the card's funding decides before the issuer is asked (a replay answers the same).
-    const declined =
-      input.methodType === DEBIT_CARD_TYPE && token.funding !== 'debit'
-        ? DEBIT_ONLY
-        : token.outcome !== 'ok'
-          ? token.outcome
-          : null;
-    // setup_future_usage: a single-use token becomes a reusable payment method for off-session charges.
-    const keep =
-      !declined && input.saveCard && input.userId != null && !saved
+    // setup_future_usage: a single-use token becomes a reusable payment method for off-session charges (kept only
+    // when the intent is not declined).
+    const keepAs =
+      input.saveCard && input.userId != null && !saved
         ? { paymentMethod: `pm_${randomToken(12)}`, customer: `cus_sandbox_${input.userId}` }
         : null;
+    // A debit-only payment type: the card's funding decides before the issuer is asked (a replay answers the same).
+    const debitOnly = input.methodType === DEBIT_CARD_TYPE ? DEBIT_ONLY : null;
     // The intent is confirmed as it is created (requires_confirmation → its outcome, INTENT_TRANSITIONS), in one
-    // statement with the saved payment method; an intent of this key made meanwhile answers as a replay.
-    const status: IntentStatus = declined ? 'declined' : input.capture === 'manual' ? 'authorized' : 'captured';
-    const made = await this.repo.insertConfirmedIntent({
-      id,
-      tokenId: token.id,
-      amount: input.amount,
-      currency: input.currency,
-      capture: input.capture,
-      at: now,
-      status,
-      amountCaptured: status === 'captured' ? input.amount : 0,
-      declineCode: declined,
-      paymentMethod: keep?.paymentMethod ?? null,
-    });
-    if (!made) return (await replay())!;
-    if (declined) return { ok: false, ref: id, declineCode: declined, card };
-    if (status === 'authorized') {
+    // statement with the saved payment method (and, for a single-use token, the token taken); an intent of this key
+    // made meanwhile answers as a replay.
+    const intent = { id, amount: input.amount, currency: input.currency, capture: input.capture, at: now };
+    const taken = saved
+      ? await this.confirmSaved(input.token, intent, debitOnly)
+      : await this.repo.takeTokenIntoIntent(
+          input.token,
+          { ...intent, paymentMethod: keepAs?.paymentMethod ?? null },
+          debitOnly,
+        );
+    if (!taken)
+      return (saved ? undefined : await replay()) ?? { ok: false, ref: null, declineCode: 'token_invalid', card: null };
+    const card = { brand: taken.brand, last4: taken.last4 };
+    if (!taken.made) return (await replay())!;
+    if (taken.decline_code) return { ok: false, ref: id, declineCode: taken.decline_code, card };
+    if (taken.status === 'authorized') {
       const captureBefore = new Date(now.getTime() + SANDBOX_HOLD_DAYS * 86_400_000);
-      return { ok: true, ref: id, status: 'authorized', card, saved: keep, captureBefore };
+      return { ok: true, ref: id, status: 'authorized', card, saved: keepAs, captureBefore };
     }
-    return { ok: true, ref: id, status: 'captured', card, saved: keep };
+    return { ok: true, ref: id, status: 'captured', card, saved: keepAs };
+  }
+
+  /** A saved card's intent, confirmed as it is made (authorize): undefined when the payment method is gone. */
+  private async confirmSaved(
+    paymentMethod: string,
+    i: { id: string; amount: number; currency: string; capture: string; at: Date },
+    debitOnly: string | null,
+  ) {
+    const token = await this.repo.paymentMethodToken(paymentMethod);
+    if (!token) return undefined;
+    const declined = debitOnly && token.funding !== 'debit' ? debitOnly : token.outcome !== 'ok' ? token.outcome : null;
+    const status: IntentStatus = declined ? 'declined' : i.capture === 'manual' ? 'authorized' : 'captured';
+    const made = await this.repo.insertConfirmedIntent({
+      ...i,
+      tokenId: token.id,
+      status,
+      amountCaptured: status === 'captured' ? i.amount : 0,
+      declineCode: declined,
+      paymentMethod: null,
+    });
+    return { ...token, made, status, decline_code: declined };
   }
 
   // Idempotency (opts.idempotencyKey): the sandbox's state machine already treats a repeated move to the state an

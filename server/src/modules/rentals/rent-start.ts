@@ -17,6 +17,7 @@ import { providerOwner, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
 import { JOB_EJECT_TIMEOUT, type GuardState, type Funding } from './shared.ts';
 import { RentalsReads } from './reads.ts';
+import type { OrderRow } from './repository.ts';
 
 export abstract class RentalsStart extends RentalsReads {
   protected abstract holdGuard(
@@ -24,7 +25,7 @@ export abstract class RentalsStart extends RentalsReads {
     paymentId: string,
     captureBefore: Date | null,
   ): { kind: string; payload: Record<string, unknown>; runAt: Date } | null;
-  protected abstract changed(userId: number, orderId: string, state: number): Promise<void>;
+  protected abstract changed(userId: number, orderId: string, state: number, order?: OrderRow): Promise<void>;
 
   async resolveCabinet(url: string, kind: RentalKind = 'cdb'): Promise<{ cabinet: CabinetRow; priced: PricedVenue }> {
     const code = cabinetCodeFrom(url);

@@ -9,6 +9,7 @@ import {
   refundAfterBuyOut,
   rentalFee,
 } from '#core/pricing.ts';
+import { allOf } from '../../db/db.ts';
 import type { CommandRow } from '../cabinets/stock.ts';
 import { providerOwner, PLATFORM, userOwner } from '../ledger/service.ts';
 import { Zujie } from './order-state.ts';
@@ -33,8 +34,11 @@ export abstract class RentalsReturning extends RentalsSettling {
     if (!cmd || cmd.cabinet_id !== cabinetId) return this.d.log.warn({ cabinetId, e }, 'popped for an unknown command');
     // The order's lock first, then the command's row: the order the eject timeout takes them in (the other order
     // deadlocked a 'popped' arriving as the timeout fired, and PostgreSQL aborted one of them).
-    const order = await this.d.repo.find(cmd.order_id, { lock: true });
-    await this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped');
+    // Sent together, in that order (one round trip).
+    const [order] = await allOf([
+      this.d.repo.find(cmd.order_id, { lock: true }),
+      this.d.cabinets.ackCommand(cmd.id, this.d.clock.now(), 'popped'),
+    ]);
     if (!order) return;
     if (order.zujie !== Zujie.pending) {
       // Too late (the TTL ran out and the order was cancelled) or a repeat: the bank is out without a rental.
@@ -61,18 +65,20 @@ export abstract class RentalsReturning extends RentalsSettling {
     const borrowedAt = new Date(
       Math.max(new Date(order.created_at).getTime(), Math.min(Number.isFinite(reported) ? reported : now, now)),
     );
-    await this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, {
-      powerbank_id: e.powerbankId,
-      slot: e.slot,
-      borrowed_at: borrowedAt,
-    });
-    const out = await this.d.cabinets.markRented(e.powerbankId, order.id, borrowedAt, order.device_kind);
-    await this.changed(order.user_id, order.id, Zujie.renting);
-    await this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt));
+    const moved = { powerbank_id: e.powerbankId, slot: e.slot, borrowed_at: borrowedAt };
+    // The order as it now is (its reminders are scheduled from it, not read again), and the rest of the step: its
+    // statements sent together, run in the order written (the transition first).
+    const renting: OrderRow = { ...order, ...moved, zujie: Zujie.renting };
     // Events may overtake each other (a cabinet reconnecting flushes its queue): a 'returned' of this power bank
     // stamped after this 'popped' that was handled first found no open order. Settle with it now. Only a return
     // received while this order was already waiting for its eject, and stamped after the pop, can be that one.
-    const early = await this.d.cabinets.returnAfter(e.powerbankId, borrowedAt, order.created_at);
+    const [, out, , , early] = await allOf([
+      this.d.repo.transition(order.id, Zujie.pending, Zujie.renting, moved),
+      this.d.cabinets.markRented(e.powerbankId, order.id, borrowedAt, order.device_kind),
+      this.changed(order.user_id, order.id, Zujie.renting, renting),
+      this.d.jobs.enqueue(JOB_BUY_OUT, { orderId: order.id }, buyOutAt(order.plan, borrowedAt)),
+      this.d.cabinets.returnAfter(e.powerbankId, borrowedAt, order.created_at),
+    ]);
     if (early) {
       const r = (typeof early.payload === 'string' ? JSON.parse(early.payload) : early.payload) as {
         slot: number;
@@ -323,9 +329,14 @@ export abstract class RentalsReturning extends RentalsSettling {
     await this.changed(order.user_id, order.id, Zujie.fault);
   }
 
-  /** The order changed: its owner's open screens refetch it (and the wallet, whose hold it moved). */
-  protected async changed(userId: number, orderId: string, state: number) {
-    await this.d.live.publish(userId, { kind: 'order', orderId, state });
-    await this.d.notices?.changed(orderId, state);
+  /**
+   * The order changed: its owner's open screens refetch it (and the wallet, whose hold it moved). `order`: the row as
+   * it now is, when the caller has it (its notices are scheduled from it instead of reading it again).
+   */
+  protected async changed(userId: number, orderId: string, state: number, order?: OrderRow) {
+    await allOf([
+      this.d.live.publish(userId, { kind: 'order', orderId, state }),
+      this.d.notices?.changed(orderId, state, order),
+    ]);
   }
 }

@@ -1,5 +1,6 @@
 // What the parts of the rentals service share: their dependencies, job kinds, the shapes of a funding and an order's
 // deposit input, and the base every part extends.
+import type { OrderRow } from './repository.ts';
 import { cabinetCodeFrom } from '#core/codeLink.ts';
 import { type RentalKind } from '#core/devices.ts';
 import { type Db } from '../../db/db.ts';
@@ -41,8 +42,11 @@ export interface RentalsDeps {
   partners: { rentLedgerChanged(orderId: string): Promise<void> };
   /** Where a cancelled rental's deposit top-up goes back (deposit-returns.ts). */
   depositReturns?: Pick<DepositReturns, 'cancelled'>;
-  /** Receipts and reminders (modules/notify/notices.ts), told of each transition in its unit of work. */
-  notices?: { changed(orderId: string, state: number): Promise<void> };
+  /**
+   * Receipts and reminders (modules/notify/notices.ts), told of each transition in its unit of work (with the order
+   * as it now is, when the caller has it).
+   */
+  notices?: { changed(orderId: string, state: number, order?: OrderRow): Promise<void> };
   /** Days after a buy-out within which a returned power bank gets it back, less the rent (per the venue's agent). */
   buyOutReversalDays?: (venueId: string) => Promise<number>;
   /** Coupons lowering what a debt payment charges. */
