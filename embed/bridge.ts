@@ -152,6 +152,8 @@ export interface HostBridgeOptions {
 
 export class HostBridge {
   private connected = false;
+  /** A logout asked for before the handshake: the frame's saved session ends right after its init. */
+  private loggedOut = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly listener = (e: MessageEvent) => this.receive(e);
 
@@ -172,10 +174,6 @@ export class HostBridge {
     this.o.self.removeEventListener('message', this.listener);
   }
 
-  get isConnected(): boolean {
-    return this.connected;
-  }
-
   // Each method before the handshake only updates the init (also what a reloaded frame gets).
   setQrcode(qrcode: string): void {
     this.o.init.qrcode = qrcode;
@@ -185,6 +183,7 @@ export class HostBridge {
 
   setToken(token: string): void {
     this.o.init.token = token;
+    this.loggedOut = false;
     if (this.connected) this.post({ type: 'setToken', payload: { token } });
   }
 
@@ -215,6 +214,7 @@ export class HostBridge {
   logout(): void {
     this.o.init.token = undefined;
     if (this.connected) this.post({ type: 'logout', payload: {} });
+    else this.loggedOut = true;
   }
 
   private post(msg: HostMessage): void {
@@ -239,6 +239,8 @@ export class HostBridge {
       for (const [k, v] of Object.entries(this.o.init) as [keyof Omit<InitPayload, 'version'>, string | undefined][])
         if (v) payload[k] = v;
       this.post({ type: 'init', payload });
+      if (this.loggedOut) this.post({ type: 'logout', payload: {} });
+      this.loggedOut = false;
       return;
     }
     if (!this.connected) return;

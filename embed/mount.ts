@@ -6,6 +6,11 @@
 // appearance, with the iframe over it; when the widget is ready the skeleton goes and the box follows the
 // widget's reported height both ways (ResizeObserver in the frame → `resize` → here).
 //
+// Boot: the iframe goes in (and the handshake's clock starts) when the box comes within BOOT_MARGIN_PX of the
+// viewport, or when the host asks the widget to act (a cabinet, a route, close, logout). Widgets of one origin
+// share the host page's main thread, so a second widget further down the page boots when the person scrolls
+// towards it, not during the page's load; until then its settings wait in the handshake's init.
+//
 // The host page never shifts on its own (CLS). The browser forgives a shift only within 500 ms of an input in
 // the host document itself — a tap inside the widget's frame does not count for the host (measured in
 // Chromium). So a reported height is applied here at once only when (a) the person touched or typed on the
@@ -23,6 +28,8 @@ import { MAX_HEIGHT, MIN_HEIGHT, clampHeight, parseAppearance, type Appearance }
 export const DEFAULT_RESERVED_HEIGHT = 920;
 /** A resize this soon after an input in the host document is applied at once (the browser's window is 500 ms). */
 export const HOST_INPUT_WINDOW_MS = 400;
+/** How far below (or above) the viewport a widget's box boots: its frame is ready by the time it is in view. */
+export const BOOT_MARGIN_PX = 200;
 
 /**
  * May the box go from its current rectangle to `height` without moving anything of the host page that is in
@@ -90,9 +97,7 @@ const LIGHT = { colorBackground: '#f4f6f8', colorText: '#1a1f24' };
 
 /** The skeleton's colours and radius from an appearance (already validated): set through the CSSOM only. */
 export function paintSkeleton(box: HTMLElement, a: Appearance): void {
-  const dark =
-    a.theme === 'dark' ||
-    (a.theme === 'auto' && typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches);
+  const dark = a.theme === 'dark' || (a.theme === 'auto' && matchMedia('(prefers-color-scheme: dark)').matches);
   const base = dark ? DARK : LIGHT;
   const v = a.variables ?? {};
   box.style.setProperty('--pw-bg', v.colorBackground ?? base.colorBackground);
@@ -102,17 +107,20 @@ export function paintSkeleton(box: HTMLElement, a: Appearance): void {
   box.style.setProperty('--pw-font', v.fontFamily ?? 'system-ui, sans-serif');
 }
 
-/** The skeleton's CSS (inside the element's shadow root, or once in the host document for the loader). */
-export const SKELETON_CSS = `
-.pw-box{position:relative;overflow:hidden;background:var(--pw-bg);border-radius:var(--pw-radius);font-family:var(--pw-font)}
-.pw-box iframe{position:absolute;inset:0;display:block;width:100%;height:100%;border:0;color-scheme:normal}
-.pw-skel{position:absolute;inset:0;padding:16px;display:flex;flex-direction:column;gap:16px}
-.pw-skel i{display:block;height:20px;border-radius:var(--pw-radius);background:var(--pw-text);opacity:.08}
-.pw-skel i:first-child{height:56px}.pw-skel i:nth-child(3){height:140px}.pw-skel i:last-child{height:48px;background:var(--pw-primary);opacity:.35}
-.pw-box.pw-ready .pw-skel{display:none}.pw-box:not(.pw-ready) iframe{opacity:0}
-@media (prefers-reduced-motion:no-preference){.pw-skel i{animation:pw-pulse 1.2s ease-in-out infinite alternate}}
-@keyframes pw-pulse{to{opacity:.16}}
-`;
+/**
+ * The skeleton's CSS (inside the element's shadow root, or once in the host document for the loader). One line as
+ * served (each line ends in a continuation); the iframe and the bars need no `display` of their own (an absolutely
+ * positioned box and flex items are blocks).
+ */
+export const SKELETON_CSS = `\
+.pw-box{position:relative;overflow:hidden;background:var(--pw-bg);border-radius:var(--pw-radius);font-family:var(--pw-font)}\
+.pw-box iframe{position:absolute;inset:0;width:100%;height:100%;border:0;color-scheme:normal}\
+.pw-skel{position:absolute;inset:0;padding:16px;display:flex;flex-direction:column;gap:16px}\
+.pw-skel i{height:20px;border-radius:var(--pw-radius);background:var(--pw-text);opacity:.08}\
+.pw-skel i:first-child{height:56px}.pw-skel i:nth-child(3){height:140px}.pw-skel i:last-child{height:48px;background:var(--pw-primary);opacity:.35}\
+.pw-box.pw-ready .pw-skel{display:none}.pw-box:not(.pw-ready) iframe{opacity:0}\
+@media (prefers-reduced-motion:no-preference){.pw-skel i{animation:pw-pulse 1.2s ease-in-out infinite alternate}}\
+@keyframes pw-pulse{to{opacity:.16}}`;
 
 export function mountWidget(container: Element | ShadowRoot, o: MountOptions): WidgetHandle {
   const box = document.createElement('div');
@@ -174,13 +182,25 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
       o.onEvent(e);
     },
   });
-  bridge.start();
-  box.append(skeleton, iframe);
+  // Near the viewport (see the top of this file); `near` is gone once booted.
+  let near: IntersectionObserver | undefined = new IntersectionObserver(
+    (es) => es.some((e) => e.isIntersecting) && boot(),
+    { rootMargin: `${BOOT_MARGIN_PX}px 0px` },
+  );
+  function boot() {
+    if (!near) return;
+    near.disconnect();
+    near = undefined;
+    bridge.start();
+    box.append(iframe);
+  }
+  box.append(skeleton);
   container.appendChild(box);
+  near.observe(box);
   return {
     iframe,
     box,
-    setQrcode: (q) => bridge.setQrcode(q),
+    setQrcode: (q) => (bridge.setQrcode(q), boot()),
     setToken: (t) => bridge.setToken(t),
     setLang: (l) => bridge.setLang(l),
     setTheme(input) {
@@ -190,13 +210,14 @@ export function mountWidget(container: Element | ShadowRoot, o: MountOptions): W
       bridge.setTheme(JSON.stringify(a));
       return true;
     },
-    open: (route) => bridge.open(route),
-    close: () => bridge.close(),
-    logout: () => bridge.logout(),
+    open: (route) => (bridge.open(route), boot()),
+    close: () => (bridge.close(), boot()),
+    logout: () => (bridge.logout(), boot()),
     destroy() {
       for (const type of ['pointerdown', 'keydown'] as const)
         window.removeEventListener(type, onInput, { capture: true });
       for (const type of ['scroll', 'resize'] as const) window.removeEventListener(type, onViewport);
+      near?.disconnect();
       bridge.stop();
       box.remove();
     },

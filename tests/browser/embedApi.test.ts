@@ -123,14 +123,17 @@ describe('size follows content; the host page does not shift', () => {
     const context = await newContext();
     const page = await pageIn(context);
     await page.goto(`${product.base}/demo/venue.html`);
-    await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
+    await expect.poll(async () => (await log(page).textContent())!.includes('rent-lisbon ready')).toBe(true);
     const lisbon = await frameOf(page, '#rent-lisbon iframe');
+    // It did not take the focus from the host page (its landing on the prices is no navigation of the person's).
+    expect(await page.evaluate(() => [document.activeElement?.tagName, window.scrollY])).toEqual(['BODY', 0]);
+    // The second one is below the fold: it boots when the person scrolls to it (embed/mount.ts).
+    await page.locator('#rent-vilnius').scrollIntoViewIfNeeded();
+    await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
     const vilnius = await frameOf(page, '#rent-vilnius iframe');
     await expect.poll(() => vilnius.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
     const untouched = (await heights(page, '#rent-vilnius >> .pw-box', vilnius)).outer;
-    // Neither widget took the focus from the host page on its own (its landing on the prices is no navigation of
-    // the person's), so the host was not scrolled to it either.
-    expect(await page.evaluate(() => [document.activeElement?.tagName, window.scrollY])).toEqual(['BODY', 0]);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('BODY');
     await payInFrame(lisbon);
     const id = await powerbankOut(lisbon);
     await returnTo(product.base, 'PWL-LIS-001', id);
@@ -213,6 +216,7 @@ describe('appearance', () => {
       radius: getComputedStyle(el).borderTopLeftRadius,
     }));
     expect(skeleton).toEqual({ bg: 'rgb(250, 247, 255)', radius: '20px' });
+    await page.locator('#rent-vilnius').scrollIntoViewIfNeeded(); // below the fold: it boots near the viewport
     await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
     const lisbon = await frameOf(page, '#rent-lisbon iframe');
     const vilnius = await frameOf(page, '#rent-vilnius iframe');
@@ -347,8 +351,7 @@ describe('every event in real rentals, every method', () => {
     const context = await newContext();
     const page = await pageIn(context);
     await page.goto(`${product.base}/demo/venue.html`);
-    await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
-    const frame = await frameOf(page, '#rent-vilnius iframe');
+    await expect.poll(async () => (await log(page).textContent())!.includes('rent-lisbon ready')).toBe(true);
     const call = (method: string, arg?: unknown) =>
       page
         .locator('#rent-vilnius')
@@ -361,19 +364,25 @@ describe('every event in real rentals, every method', () => {
       w.__paths = [];
       el.addEventListener('navigate', (e) => w.__paths.push((e as CustomEvent<{ path: string }>).detail.path));
     });
+    // Below the fold, not booted (embed/mount.ts): a setting waits in its init; a method that acts boots it at once.
+    await call('setLocale', 'lt-LT');
+    expect(await page.locator('#rent-vilnius iframe').count()).toBe(0);
+    await call('open', 'PWL-LIS-001');
+    const frame = await frameOf(page, '#rent-vilnius iframe');
+    await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    await expect.poll(() => frame.evaluate(() => document.documentElement.lang)).toBe('lt-LT');
+    await expect.poll(async () => (await log(page).textContent())!.includes('rent-vilnius ready')).toBe(true);
     await call('open', '/help');
     await expect.poll(() => frame.evaluate(() => location.hash)).toMatch(/^#\/help/);
     await call('close');
     await expect.poll(() => frame.evaluate(() => location.hash)).not.toMatch(/^#\/help/);
     expect(await page.evaluate(() => (window as unknown as { __paths: string[] }).__paths)).toContain('/help');
-    await call('setLocale', 'lt-LT');
-    await expect.poll(() => frame.evaluate(() => document.documentElement.lang)).toBe('lt-LT');
     await call('setTheme', { theme: 'light', variables: { colorPrimary: '#123456' } });
     await expect
       .poll(() => frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--brand').trim()))
       .toBe('#123456');
-    await call('open', 'PWL-LIS-001');
-    await expect.poll(() => frame.getByText('Time Out Market Lisboa').count()).toBeGreaterThan(0);
+    await call('open', 'PWL-VNO-001');
+    await expect.poll(() => frame.getByText('GO9 Gedimino 9').count()).toBeGreaterThan(0);
     await page
       .locator('#rent-vilnius')
       .evaluate((el) => ((el as unknown as { token: string }).token = 'tok_handed_by_host_1234'));

@@ -61,9 +61,12 @@ try {
     const score = (l: Result) => l.categories.performance?.score ?? 0;
     runs.sort((x, y) => score(x) - score(y));
     const lhr = runs[Math.floor((runs.length - 1) / 2)]!;
+    // Each run's TBT too, in the scores' order, and their median (a goal on TBT is on the median of the runs).
+    const tbts = runs.map((l) => l.audits['total-blocking-time']?.numericValue ?? NaN);
     if (runs.length > 1)
       console.info(
-        `${name}: ${runs.length} runs, scores ${runs.map((l) => Math.round(score(l) * 100)).join(' ')}; the median run:`,
+        `${name}: ${runs.length} runs, scores ${runs.map((l) => Math.round(score(l) * 100)).join(' ')}, ` +
+          `TBT ${tbts.map(ms).join(' / ')} (median ${ms(median(tbts.filter(Number.isFinite)))}); the median run:`,
       );
     if (process.env.LH_JSON) {
       const { mkdir, writeFile } = await import('node:fs/promises');

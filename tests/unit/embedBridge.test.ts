@@ -213,15 +213,21 @@ describe('host side', () => {
     });
   });
 
-  it('methods before the handshake go into init; after it, one message each', () => {
+  it('methods before the handshake go into init (a logout right after it); after it, one message each', () => {
     const b = bridge();
     b.setTheme('{"theme":"dark"}');
     b.open('/order');
     b.logout();
     self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    // The logout ends the session the frame saved in its own storage, which no init can say.
     expect(frame.posted.map((p) => p.data)).toEqual([
       msg('init', { version: 1, route: '/order', appearance: '{"theme":"dark"}' }),
+      msg('logout', {}),
     ]);
+    frame.posted = [];
+    // A reloaded frame says hello again: the init only, the logout was said once.
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    expect(frame.posted.map((p) => (p.data as { type: string }).type)).toEqual(['init']);
     frame.posted = [];
     b.open('/wallet');
     b.close();
@@ -229,6 +235,14 @@ describe('host side', () => {
     b.logout();
     expect(frame.posted.map((p) => (p.data as { type: string }).type)).toEqual(['open', 'close', 'setTheme', 'logout']);
     expect(frame.posted.every((p) => p.origin === WIDGET)).toBe(true);
+  });
+
+  it('a token handed over after a logout before the handshake is the session: no logout follows the init', () => {
+    const b = bridge();
+    b.logout();
+    b.setToken(TOKEN);
+    self.deliver(msg('hello', { versions: [1] }), WIDGET, frame);
+    expect(frame.posted.map((p) => p.data)).toEqual([msg('init', { version: 1, token: TOKEN, qrcode: 'PWL-LIS-001' })]);
   });
 
   it('reports a handshake timeout', () => {
