@@ -16,10 +16,13 @@ export function logEvents(on: EventTarget, types: string[]): HTMLElement {
   const section = document.createElement('section');
   const h = document.createElement('h2');
   h.textContent = translate('embedDemo.events');
+  // The live region wraps the list: an <ol> given role=log would no longer be a list, and its items would have none.
+  const region = document.createElement('div');
+  region.setAttribute('role', 'log');
+  region.setAttribute('aria-label', translate('embedDemo.events'));
   const list = document.createElement('ol');
-  list.setAttribute('role', 'log');
-  list.setAttribute('aria-label', translate('embedDemo.events'));
-  section.append(h, list);
+  region.append(list);
+  section.append(h, region);
   for (const type of types) {
     on.addEventListener(type, (e) => {
       const target = e.target as HTMLElement;

@@ -8,6 +8,7 @@ import en from '../../locales/en-US.json';
 import zh from '../../locales/zh-CN.json';
 import lt from '../../locales/lt-LT.json';
 import pt from '../../locales/pt-PT.json';
+import { axeViolations } from './axe.ts';
 import { launchChromium } from './chromium.ts';
 import { continueToCabinetHome, type RunningProduct } from './product.ts';
 import {
@@ -220,6 +221,8 @@ describe('<powerly-rent> on a venue site', () => {
       .locator('#rent-lisbon')
       .evaluate((el) => ({ open: !!el.shadowRoot, style: !!el.shadowRoot?.querySelector('style') }));
     expect(shadow).toEqual({ open: true, style: true });
+    // The venue's page with both widgets and the demo's event log: nothing for axe.
+    expect(await axeViolations(page)).toEqual([]);
 
     const lisbonFrame = await frameOf(page, '#rent-lisbon iframe');
     const vilniusFrame = await frameOf(page, '#rent-vilnius iframe');
