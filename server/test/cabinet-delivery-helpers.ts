@@ -1,15 +1,16 @@
 // The cabinet delivery tests' fixtures (cabinet-delivery.test.ts): servers closed after each test, a rent with the
 // test card, an order's detail and row, a power bank's row, an event as a cabinet sends it, a rental whose power
 // bank has popped, an order's eject (command, slot, power bank), and a Mosquitto of the test's own.
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, expect } from 'vitest';
 import { uuid } from '../src/lib/ids.ts';
 import type { CabinetEvent } from '../src/modules/cabinets/protocol.ts';
 import { build, cabinetsOnline, cardToken, waitFor, type Built } from './helper.ts';
+import { MOSQUITTO, freePort, startMosquitto as startBroker } from './processes.ts';
+
+export { MOSQUITTO, freePort };
 
 export const API = '/cdb-app-api/v1/app';
-export const MOSQUITTO = '/usr/sbin/mosquitto';
 const open: Built[] = [];
 const brokers: ChildProcess[] = [];
 
@@ -101,26 +102,5 @@ export function cut(b: Built) {
   b.clients[0]!.end(true);
 }
 
-export async function freePort() {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-export async function startMosquitto(port: number) {
-  const p = spawn(MOSQUITTO, ['-p', String(port)], { stdio: 'ignore' });
-  brokers.push(p);
-  await waitFor(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const c = net.connect(port, '127.0.0.1', () => {
-          c.destroy();
-          resolve(true);
-        });
-        c.on('error', () => resolve(false));
-      }),
-    'mosquitto listening',
-  );
-  return p;
-}
+/** A Mosquitto of the test's own on `port`, killed after the test. */
+export const startMosquitto = (port: number) => startBroker(port, brokers);

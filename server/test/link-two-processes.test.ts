@@ -6,16 +6,14 @@
 // the power bank arrived first. And the embedded broker (one process only) refuses a shared group at start, and a
 // second process with its own embedded broker on the same database.
 // Needs PostgreSQL (DATABASE_URL, a database is made and dropped) and /usr/sbin/mosquitto.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from './helper.ts';
-import { ROOT, call, children, freePort, kill9, serve } from './processes.ts';
+import { MOSQUITTO, ROOT, call, children, freePort, kill9, serve, startMosquitto } from './processes.ts';
 
-const MOSQUITTO = '/usr/sbin/mosquitto';
 const PG = process.env.DATABASE_URL;
 const CABINET = 'PWL-LIS-001';
 const PREFIX = `two${process.pid}`;
@@ -119,7 +117,6 @@ const order = async (id: string) =>
 describe.skipIf(!PG || !existsSync(MOSQUITTO))(
   'two API processes in a shared group on Mosquitto, one killed with SIGKILL',
   () => {
-    let broker: ChildProcess;
     let brokerPort = 0;
     const cabinet = new Cabinet([]);
     beforeAll(async () => {
@@ -131,19 +128,7 @@ describe.skipIf(!PG || !existsSync(MOSQUITTO))(
       u.pathname = `/${dbName}`;
       dbUrl = u.toString();
       brokerPort = await freePort();
-      broker = spawn(MOSQUITTO, ['-p', String(brokerPort)], { stdio: 'ignore' });
-      children.push(broker);
-      await waitFor(
-        () =>
-          new Promise<boolean>((resolve) => {
-            const c = net.connect(brokerPort, '127.0.0.1', () => {
-              c.destroy();
-              resolve(true);
-            });
-            c.on('error', () => resolve(false));
-          }),
-        'mosquitto listening',
-      );
+      await startMosquitto(brokerPort);
     }, 60_000);
     afterAll(async () => {
       await cabinet.close().catch(() => undefined);

@@ -16,6 +16,26 @@ export async function freePort() {
   return port;
 }
 
+export const MOSQUITTO = '/usr/sbin/mosquitto';
+
+/** A Mosquitto of the test's own on `port`, kept in `into` for the test's clean-up; resolves once it listens. */
+export async function startMosquitto(port: number, into: ChildProcess[] = children): Promise<ChildProcess> {
+  const p = spawn(MOSQUITTO, ['-p', String(port)], { stdio: 'ignore' });
+  into.push(p);
+  await waitFor(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const c = net.connect(port, '127.0.0.1', () => {
+          c.destroy();
+          resolve(true);
+        });
+        c.on('error', () => resolve(false));
+      }),
+    'mosquitto listening',
+  );
+  return p;
+}
+
 export interface Api {
   name: string;
   port: number;

@@ -3,14 +3,14 @@
 // command before the answer, honoured by the (simulated) cabinet, counted as taken for everyone else, used by the
 // return of that power bank, released on cancel, ended at expiry; each refusal a clear 4xx in the rider's
 // language. A broker killed before the command reaches the cabinet loses nothing: it is re-published on reconnect.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import mqtt from 'mqtt';
 import { externalBroker } from '../src/mqtt/broker.ts';
 import { parseJson, topics } from '../src/modules/cabinets/protocol.ts';
 import { build, cabinetsOnline, cardToken, touristToken, waitFor, type Built } from './helper.ts';
+import { MOSQUITTO, freePort, startMosquitto as startBroker } from './processes.ts';
 
 const API = '/cdb-app-api/v1/app';
 const VNO = { shopId: 'v-vno-gedimino', cabinet: 'PWL-VNO-001', lat: 54.6871, lng: 25.2801 };
@@ -172,37 +172,13 @@ describe('return slot reservations (embedded broker)', () => {
   });
 });
 
-const MOSQUITTO = '/usr/sbin/mosquitto';
 const brokers: ChildProcess[] = [];
 const open: Built[] = [];
 afterEach(async () => {
   for (const x of open.splice(0)) await x.close().catch(() => undefined);
   for (const p of brokers.splice(0)) p.kill('SIGKILL');
 });
-async function freePort() {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-async function startMosquitto(port: number) {
-  const p = spawn(MOSQUITTO, ['-p', String(port)], { stdio: 'ignore' });
-  brokers.push(p);
-  await waitFor(
-    () =>
-      new Promise<boolean>((resolve) => {
-        const c = net.connect(port, '127.0.0.1', () => {
-          c.destroy();
-          resolve(true);
-        });
-        c.on('error', () => resolve(false));
-      }),
-    'mosquitto listening',
-    30_000,
-  );
-  return p;
-}
+const startMosquitto = (port: number) => startBroker(port, brokers);
 
 /** Listens (reconnecting) on the broker at `port` for the cabinet's status: `online` once it said so. */
 function watchStatus(port: number, prefix: string, cabinetId: string) {
