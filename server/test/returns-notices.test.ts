@@ -239,6 +239,42 @@ describe('receipts and reminders of a rental', () => {
     expect((rows[0] as { gone_at: Date | null }).gone_at).not.toBeNull();
     await b.app.inject({ method: 'POST', url: `${API}/cdb/order/buyOrder`, headers: { token }, payload: { orderId } });
   });
+
+  it("a reminder's job names it by order and step and sends it only as its own; one queued by notice id still sends", async () => {
+    const token = await touristToken(b.app);
+    const rent = await b.app.inject({
+      method: 'POST',
+      url: `${API}/cdb/cabinet/useDepositToRent`,
+      headers: { token },
+      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
+    });
+    const orderId: string = rent.json().data.outTradeNo;
+    await waitFor(
+      async () => (await call('POST', `cdb/mine/order/check/${orderId}/YJ`, token)).json().code === 0,
+      'popped',
+    );
+    const stored = async () =>
+      (
+        await b.db.query<{ id: string; step: string; state: string; job_id: string }>(
+          'select id, step, state, job_id from rental_notices where order_id = $1 order by due_at, id',
+          [orderId],
+        )
+      ).rows;
+    const [first, second] = await stored();
+    const { rows: jobs } = await b.db.query<{ payload: unknown }>('select payload from jobs where id = $1', [
+      first!.job_id,
+    ]);
+    expect(jobs).toEqual([{ payload: { orderId, step: first!.step } }]);
+    // A job for a step whose notice has another job (a step scheduled twice) does nothing; a job queued by notice id
+    // (as jobs were before) sends its notice.
+    const now = b.clock.now();
+    await b.app.powerly.jobs.enqueue('notify.rental-notice', { orderId, step: first!.step }, now);
+    await b.app.powerly.jobs.enqueue('notify.rental-notice', { noticeId: Number(second!.id) }, now);
+    await b.app.powerly.jobs.runDue();
+    const after = new Map((await stored()).map((n) => [n.step, n.state]));
+    expect(after.get(first!.step)).toBe('scheduled');
+    expect(after.get(second!.step)).toBe('sent');
+  });
 });
 
 describe('the steps and quiet hours (pure)', () => {

@@ -11,6 +11,7 @@ import { PresenceBatcher } from './presence.ts';
 import type { CabinetsRepository, CommandRow, ScanView } from './repository.ts';
 import type { BoxEvents, OrderRules, RentalEvents } from './ports.ts';
 import { ScanCache } from './scan-cache.ts';
+import { InHand } from './in-hand.ts';
 import type { ReturnReservations } from './reservations.ts';
 import { NEVER, PUBLIC_SESSION, scanAnswer } from './scan-view.ts';
 
@@ -39,6 +40,7 @@ export class CabinetsService implements LinkHandler {
   private readonly batch: PresenceBatcher;
   private inboxTimer: NodeJS.Timeout | null = null;
   private inboxRun: Promise<unknown> | null = null;
+  private readonly inHand = new InHand(); // events stored and processed here, which the poller leaves alone
 
   /**
    * POST cdb/cabinet/checkisok, for the session of `session.tokenHash`: one round trip (scanView), or none when
@@ -158,6 +160,7 @@ export class CabinetsService implements LinkHandler {
       return false;
     }
     if (e.type === 'heartbeat') await this.reconcile(cabinetId, e);
+    else this.inHand.take(`${cabinetId}:${e.id}`, this.d.clock.now());
     return true;
   }
 
@@ -166,7 +169,7 @@ export class CabinetsService implements LinkHandler {
    * event as received, when in hand (its power bank's lock and its command's read then go with the claim).
    */
   async process(cabinetId: string, eventId: string, e?: CabinetEvent) {
-    await this.runStored(`${cabinetId}:${eventId}`, e);
+    await this.runStored(`${cabinetId}:${eventId}`, e).finally(() => this.inHand.release(`${cabinetId}:${eventId}`));
   }
 
   /** The power bank whose events are serialised, and the command an eject's answer is about. */
@@ -248,12 +251,14 @@ export class CabinetsService implements LinkHandler {
     await this.d.repo.markMissing([deviceId], cabinetId, this.d.clock.now());
   }
 
-  /** Processes every pending event that is due (after a failure's backoff, or left by a process that died). */
+  /** Processes every pending event that is due (after a backoff, or left by a dead process) but those in hand here. */
   async processInbox(limit = 100) {
-    let done = 0;
-    for (const key of await this.d.repo.dueEvents(this.d.clock.now(), limit))
-      if ((await this.runStored(key)) === 'done') done++;
-    return done;
+    return this.inHand.poll(this.d.clock.now(), async (mine) => {
+      let done = 0;
+      for (const key of await this.d.repo.dueEvents(this.d.clock.now(), limit))
+        if (!mine(key) && (await this.runStored(key)) === 'done') done++;
+      return done;
+    });
   }
 
   /** Polls the inbox (a trigger only: the state is in the database). */

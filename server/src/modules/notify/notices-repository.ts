@@ -62,15 +62,24 @@ const notice = (r: NoticeRow): NoticeRow => ({
 export class NoticesRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Inserts the notices not stored yet (unique per order and step); returns the new ones. */
+  /** Inserts the notices not stored yet (unique per order and step), each with its job; returns the new ones. */
   async insertMany(
-    rows: { orderId: string; userId: number; kind: string; step: string; dueAt: Date; eventAt: Date; amount: number }[],
+    rows: {
+      orderId: string;
+      userId: number;
+      kind: string;
+      step: string;
+      dueAt: Date;
+      eventAt: Date;
+      amount: number;
+      jobId: number;
+    }[],
     at: Date,
   ) {
     if (!rows.length) return [];
     const { rows: out } = await this.db.query<NoticeRow>(
-      `insert into rental_notices (order_id, user_id, kind, step, due_at, event_at, amount, created_at)
-       select o, u, k, s, d, e, a, $8 from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::bigint[]) as x(o, u, k, s, d, e, a)
+      `insert into rental_notices (order_id, user_id, kind, step, due_at, event_at, amount, created_at, job_id)
+       select o, u, k, s, d, e, a, $8, j from unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::bigint[], $9::bigint[]) as x(o, u, k, s, d, e, a, j)
        on conflict (order_id, step) do nothing returning *`,
       [
         rows.map((r) => r.orderId),
@@ -81,16 +90,10 @@ export class NoticesRepository {
         rows.map((r) => r.eventAt.toISOString()),
         rows.map((r) => r.amount),
         at,
+        rows.map((r) => r.jobId),
       ],
     );
     return out.map(notice);
-  }
-
-  async setJobs(pairs: readonly (readonly [number, number])[]) {
-    await this.db.query(
-      'update rental_notices n set job_id = x.j from unnest($1::bigint[], $2::bigint[]) as x(i, j) where n.id = x.i',
-      [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-    );
   }
 
   /** The agent of a venue (null: the platform's own), for its settings. */
@@ -99,6 +102,15 @@ export class NoticesRepository {
       venueId,
     ]);
     return rows[0]?.agent_id ?? null;
+  }
+
+  /** An order's notice of `step` (unique). */
+  async findStep(orderId: string, step: string) {
+    const { rows } = await this.db.query<NoticeRow>('select * from rental_notices where order_id = $1 and step = $2', [
+      orderId,
+      step,
+    ]);
+    return rows[0] && notice(rows[0]);
   }
 
   async find(id: number, opts: { lock?: boolean } = {}) {

@@ -64,7 +64,7 @@ export interface NoticeDeps {
 
 export class NoticeService {
   constructor(private readonly d: NoticeDeps) {
-    d.jobs.register(JOB_NOTICE, (p) => this.send(Number(p.noticeId)));
+    d.jobs.register(JOB_NOTICE, (p, job) => this.send(p, job.id));
   }
 
   async prefsOf(userId: number) {
@@ -132,7 +132,7 @@ export class NoticeService {
         await this.d.repo.close(n.id, 'cancelled', 'step moved', this.d.clock.now());
         continue;
       }
-      const job = await this.d.jobs.enqueue(JOB_NOTICE, { noticeId: n.id }, s.dueAt);
+      const job = await this.d.jobs.enqueue(JOB_NOTICE, { orderId, step: n.step }, s.dueAt);
       await this.d.repo.move(n.id, s.dueAt, s.eventAt, job);
     }
   }
@@ -158,21 +158,29 @@ export class NoticeService {
     order: OrderRow,
     steps: { kind: string; step: string; dueAt: Date; eventAt: Date; amount: number }[],
   ) {
-    const rows = await this.d.repo.insertMany(
-      steps.map((s) => ({ ...s, orderId: order.id, userId: order.user_id })),
+    if (!steps.length) return;
+    // Each notice's job first, naming it by order and step, then the notices with their jobs: two statements. A
+    // step already stored keeps its notice and job; the job made for it is not that notice's, and does nothing.
+    const ids = await this.d.jobs.enqueueMany(
+      steps.map((s) => ({ kind: JOB_NOTICE, payload: { orderId: order.id, step: s.step }, runAt: s.dueAt })),
+    );
+    await this.d.repo.insertMany(
+      steps.map((s, i) => ({ ...s, orderId: order.id, userId: order.user_id, jobId: ids[i]! })),
       this.d.clock.now(),
     );
-    if (!rows.length) return;
-    const ids = await this.d.jobs.enqueueMany(
-      rows.map((r) => ({ kind: JOB_NOTICE, payload: { noticeId: r.id }, runAt: r.due_at })),
-    );
-    await this.d.repo.setJobs(rows.map((r, i) => [r.id, ids[i]!] as const));
   }
 
-  /** The job: sends the notice on each chosen channel not delivered yet, once. */
-  private async send(noticeId: number) {
-    const n = await this.d.repo.find(noticeId);
-    if (n?.state !== 'scheduled') return;
+  /**
+   * The job: sends the notice on each chosen channel not delivered yet, once. Its notice by order and step, and only
+   * while this job is the notice's; by id for a job queued before jobs named their notice so.
+   */
+  private async send(p: Record<string, unknown>, jobId: number) {
+    const n =
+      p.noticeId !== undefined
+        ? await this.d.repo.find(Number(p.noticeId))
+        : await this.d.repo.findStep(String(p.orderId), String(p.step));
+    if (n?.state !== 'scheduled' || (p.noticeId === undefined && n.job_id !== jobId)) return;
+    const noticeId = n.id;
     const now = this.d.clock.now();
     const order = await this.d.orders.find(n.order_id);
     if (!order) return;
