@@ -44,6 +44,21 @@ const when = (d: Date) =>
   new Intl.DateTimeFormat('lt-LT', { dateStyle: 'medium', timeStyle: 'short', timeZone: VILNIUS }).format(d);
 const eur = (minor: number) => formatMoney(minor, 'EUR', 'lt-LT');
 
+/** A card rental at Vilnius (€1 per started hour after 10 free minutes, €5 a day) whose power bank has popped. */
+async function rentedInVilnius(token: string): Promise<string> {
+  const rent = await call('POST', 'cdb/cabinet/useDepositToRent', token, {
+    qrcode: 'PWL-VNO-001',
+    stripeToken: await cardToken(b.app),
+    paymentId: 'card-sandbox',
+  });
+  const orderId: string = rent.json().data.outTradeNo;
+  await waitFor(
+    async () => (await call('POST', `cdb/mine/order/check/${orderId}/YJ`, token)).json().code === 0,
+    'popped',
+  );
+  return orderId;
+}
+
 async function notices(orderId: string) {
   const { rows } = await b.db.query<{ step: string; state: string; due_at: Date; event_at: Date; amount: number }>(
     'select step, state, due_at, event_at, amount from rental_notices where order_id = $1 order by due_at, id',
@@ -83,17 +98,7 @@ describe('receipts and reminders of a rental', () => {
     expect((await call('POST', 'cdb/notify/push/subscribe', token, sub)).json().code).toBe(0);
 
     // Vilnius: €1 per started hour after 10 free minutes, capped at €5 a day, bought out after 3 days.
-    const rent = await b.app.inject({
-      method: 'POST',
-      url: `${API}/cdb/cabinet/useDepositToRent`,
-      headers: { token },
-      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
-    });
-    const orderId: string = rent.json().data.outTradeNo;
-    await waitFor(
-      async () => (await call('POST', `cdb/mine/order/check/${orderId}/YJ`, token)).json().code === 0,
-      'popped',
-    );
+    const orderId = await rentedInVilnius(token);
     const t0 = new Date((await call('GET', `cdb/mine/order/detail?orderId=${orderId}`, token)).json().data.pBorrowtime);
     const at = (m: number) => new Date(t0.getTime() + m * MIN);
 
@@ -219,17 +224,7 @@ describe('receipts and reminders of a rental', () => {
     ).toBe(400);
     const sub = push.subscribe();
     await call('POST', 'cdb/notify/push/subscribe', token, sub);
-    const rent = await b.app.inject({
-      method: 'POST',
-      url: `${API}/cdb/cabinet/useDepositToRent`,
-      headers: { token },
-      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
-    });
-    const orderId: string = rent.json().data.outTradeNo;
-    await waitFor(
-      async () => (await call('POST', `cdb/mine/order/check/${orderId}/YJ`, token)).json().code === 0,
-      'popped',
-    );
+    const orderId = await rentedInVilnius(token);
     const start = b.clock.now();
     expect(await until(new Date(start.getTime() + 6 * MIN), sub.endpoint)).toEqual([]);
     expect((await notices(orderId)).find((n) => n.step === 'free_end')?.state).toBe('skipped');
@@ -242,17 +237,7 @@ describe('receipts and reminders of a rental', () => {
 
   it("a reminder's job names it by order and step and sends it only as its own; one queued by notice id still sends", async () => {
     const token = await touristToken(b.app);
-    const rent = await b.app.inject({
-      method: 'POST',
-      url: `${API}/cdb/cabinet/useDepositToRent`,
-      headers: { token },
-      payload: { qrcode: 'PWL-VNO-001', stripeToken: await cardToken(b.app), paymentId: 'card-sandbox' },
-    });
-    const orderId: string = rent.json().data.outTradeNo;
-    await waitFor(
-      async () => (await call('POST', `cdb/mine/order/check/${orderId}/YJ`, token)).json().code === 0,
-      'popped',
-    );
+    const orderId = await rentedInVilnius(token);
     const stored = async () =>
       (
         await b.db.query<{ id: string; step: string; state: string; job_id: string }>(
