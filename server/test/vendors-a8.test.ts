@@ -21,6 +21,7 @@ import {
   encodeWifiScan,
 } from '../src/modules/cabinets/vendors/a8/codec.ts';
 import { A8Gateway } from '../src/modules/cabinets/vendors/a8/gateway.ts';
+import type { EjectCommand } from '../src/modules/cabinets/protocol.ts';
 import { a8Signature } from '../src/modules/cabinets/vendors/a8/registration.ts';
 import { verifyPassword } from '../src/modules/cabinets/credentials.ts';
 import { A8Cabinet } from '../src/demo/vendors/a8-cabinet.ts';
@@ -239,6 +240,28 @@ describe('a cabinet of the 0xA8 family, through its gateway', () => {
       )
     ).rows[0];
     expect(bank).toMatchObject({ state: 'in_cabinet', cabinet_id: CABINET, slot: popped === '12345601' ? 1 : 2 }); // the position it left
+  }, 90_000);
+
+  it('one eject sent twice at once (the rental publishing it as the online cabinet is re-sent its commands): one pop-up', async () => {
+    const { b, cab } = await vendorServer();
+    await cab.report();
+    await cabinetsOnline(b, [CABINET]);
+    const eject: EjectCommand = {
+      v: 2,
+      id: 'cmd-sent-twice',
+      type: 'eject',
+      ts: b.clock.now().toISOString(),
+      ttlMs: 30_000,
+      slot: 1,
+    };
+    await Promise.all([b.link.send(CABINET, eject), b.link.send(CABINET, eject)]);
+    await waitFor(async () => {
+      const { rows } = await b.db.query(`select 1 from cabinet_events where cabinet_id = $1 and type = 'popped'`, [
+        CABINET,
+      ]);
+      return rows.length === 1;
+    }, 'the pop-up answered');
+    expect(cab.received.filter((c) => (c as { cmd?: string }).cmd === 'popup_sn')).toHaveLength(1);
   }, 90_000);
 
   it('a pop-up the cabinet refuses (TTL expired) cancels the rental; a broken frame is counted, not stored', async () => {

@@ -157,6 +157,22 @@ describe('TCP family link faults', () => {
     ).toBe(1);
   }, 90_000);
 
+  it('one eject sent twice at once (the rental publishing it as the online cabinet is re-sent its commands): one borrow', async () => {
+    const { b, cab } = await server();
+    const eject: EjectCommand = {
+      v: 2,
+      id: 'cmd-sent-twice',
+      type: 'eject',
+      ts: b.clock.now().toISOString(),
+      ttlMs: 30_000,
+      slot: 1,
+    };
+    await Promise.all([b.link.send(CABINET, eject), b.link.send(CABINET, eject)]);
+    await cab.heartbeat(); // answered after every frame the gateway wrote before it
+    expect(borrows(cab)).toBe(1);
+    expect(cab.banks).toEqual([null, 'PB000072', null, null]);
+  }, 90_000);
+
   it('the gateway killed after a borrow that ejected: the next one settles it popped at the login, no second borrow', async () => {
     const { b, proc, cab } = await server();
     const port = proc.inner.port!;

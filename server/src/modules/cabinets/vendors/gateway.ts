@@ -70,8 +70,26 @@ export const REMEMBER_MS = 60 * 60_000;
 export class EjectBook {
   private readonly pending = new Map<string, EjectCommand & { cabinetId: string; serial: string | null }>();
   private readonly outcomes = new Map<string, { e: CabinetEvent; at: number }>();
+  private readonly sending = new Map<string, Promise<void>>();
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * Runs the sends of one command one after another. A repeat can arrive while the first is still being sent (the
+   * rental publishes its eject as the link re-publishes the cabinet's unanswered commands when it comes online), and
+   * a send checks `outcome` / `isPending` before round trips that end in `add`: the repeat waits for the first, then
+   * finds it pending or settled, so the cabinet gets one eject.
+   */
+  async oneAtATime(commandId: string, send: () => Promise<void>) {
+    const run = (this.sending.get(commandId) ?? Promise.resolve()).then(send);
+    const tail = run.catch(() => undefined);
+    this.sending.set(commandId, tail);
+    try {
+      await run;
+    } finally {
+      if (this.sending.get(commandId) === tail) this.sending.delete(commandId);
+    }
+  }
 
   /** The event already made for this command, if any (a repeat: send it again, do not eject twice). */
   outcome(commandId: string): CabinetEvent | undefined {

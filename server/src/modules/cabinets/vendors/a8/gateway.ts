@@ -277,6 +277,10 @@ export class A8Gateway implements VendorGateway {
       return this.sink?.ack(cabinetId, ackOf(msg.id, 'unknown_command', this.now()));
     }
     if (msg.type !== 'eject') return;
+    return this.book.oneAtATime(msg.id, () => this.eject(cabinetId, msg));
+  }
+
+  private async eject(cabinetId: string, msg: EjectCommand) {
     const done = this.book.outcome(msg.id);
     if (done) return void (await this.store(cabinetId, done)); // a repeat: the same outcome again, no second eject
     if (this.book.isPending(msg.id)) return; // sent, its answer still to come: a repeat must not eject twice

@@ -6,7 +6,7 @@
 // Several API processes: a cabinet is connected to one of them. That process sends its commands straight away
 // (it owns the cabinet); the others publish them on the cabinet's internal command topic like any command, and the
 // gateway holding the connection takes them from there and forwards them.
-import { type CabinetEvent, type ServerMessage } from '../../protocol.ts';
+import { type CabinetEvent, type EjectCommand, type ServerMessage } from '../../protocol.ts';
 import {
   ActionBook,
   EjectBook,
@@ -153,6 +153,10 @@ export class TcpGateway extends TcpConnections implements VendorGateway {
       return this.sink?.ack(cabinetId, ackOf(msg.id, 'unknown_command', this.now()));
     }
     if (msg.type !== 'eject') return;
+    return this.book.oneAtATime(msg.id, () => this.eject(cabinetId, msg));
+  }
+
+  private async eject(cabinetId: string, msg: EjectCommand) {
     const s = this.sessions.get(cabinetId);
     const done = this.book.outcome(msg.id);
     if (done) return void (await this.store(cabinetId, done));
