@@ -26,7 +26,7 @@ import { systemClock } from '../src/lib/clock.ts';
 import { externalBroker } from '../src/mqtt/broker.ts';
 import { topics } from '../src/modules/cabinets/protocol.ts';
 import { cpuOf, processesOf, readEventStream } from './lib.ts';
-import { statementsOf } from './statements.ts';
+import { serverTimesOf, statementsOf } from './statements.ts';
 import { availableParallelism } from 'node:os';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -282,6 +282,8 @@ const cpuAgain = async (before: Awaited<ReturnType<typeof cpuGroups>>) => {
   return { ...now, cpu };
 };
 const statements = process.env.BENCH_STATEMENTS ? statementsOf(ask) : undefined;
+const serverTimes =
+  statements && ready.database === 'PostgreSQL' ? await serverTimesOf((sql) => query(sql)) : undefined;
 const cpuBefore = await cpuGroups();
 await statements?.reset();
 const burstTap = performance.now();
@@ -372,6 +374,17 @@ if (statements) {
   const sum = taken.reduce((a, s) => a + s.n, 0);
   console.info(`burst: ${(sum / BURST).toFixed(1)} statements per rental sent by the API (BENCH_STATEMENTS), by text:`);
   for (const s of taken) console.info(`${(s.n / BURST).toFixed(2).padStart(7)}  ${s.sql}`);
+}
+if (serverTimes) {
+  const times = await serverTimes();
+  const top = times.filter((t) => t.toplevel).reduce((a, t) => a + t.ms, 0);
+  console.info(
+    `burst: PostgreSQL's execution time (pg_stat_statements; lock waits included), ${(top / BURST).toFixed(2)} ms per rental for the statements sent; per rental: calls, ms, the statement (nested: inside a function or trigger)`,
+  );
+  for (const t of times.slice(0, 40))
+    console.info(
+      `${(t.calls / BURST).toFixed(2).padStart(7)} ${(t.ms / BURST).toFixed(3).padStart(7)}  ${t.toplevel ? '' : '(nested) '}${t.query.slice(0, 160)}`,
+    );
 }
 
 ctrl.abort();
