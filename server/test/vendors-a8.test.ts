@@ -21,7 +21,6 @@ import {
   encodeWifiScan,
 } from '../src/modules/cabinets/vendors/a8/codec.ts';
 import { A8Gateway } from '../src/modules/cabinets/vendors/a8/gateway.ts';
-import type { EjectCommand } from '../src/modules/cabinets/protocol.ts';
 import { a8Signature } from '../src/modules/cabinets/vendors/a8/registration.ts';
 import { verifyPassword } from '../src/modules/cabinets/credentials.ts';
 import { A8Cabinet } from '../src/demo/vendors/a8-cabinet.ts';
@@ -246,14 +245,8 @@ describe('a cabinet of the 0xA8 family, through its gateway', () => {
     const { b, cab } = await vendorServer();
     await cab.report();
     await cabinetsOnline(b, [CABINET]);
-    const eject: EjectCommand = {
-      v: 2,
-      id: 'cmd-sent-twice',
-      type: 'eject',
-      ts: b.clock.now().toISOString(),
-      ttlMs: 30_000,
-      slot: 1,
-    };
+    const ts = b.clock.now().toISOString();
+    const eject = { v: 2, id: 'twice', type: 'eject', ts, ttlMs: 30_000, slot: 1 } as const;
     await Promise.all([b.link.send(CABINET, eject), b.link.send(CABINET, eject)]);
     await waitFor(async () => {
       const { rows } = await b.db.query(`select 1 from cabinet_events where cabinet_id = $1 and type = 'popped'`, [

@@ -159,14 +159,8 @@ describe('TCP family link faults', () => {
 
   it('one eject sent twice at once (the rental publishing it as the online cabinet is re-sent its commands): one borrow', async () => {
     const { b, cab } = await server();
-    const eject: EjectCommand = {
-      v: 2,
-      id: 'cmd-sent-twice',
-      type: 'eject',
-      ts: b.clock.now().toISOString(),
-      ttlMs: 30_000,
-      slot: 1,
-    };
+    const ts = b.clock.now().toISOString();
+    const eject = { v: 2, id: 'twice', type: 'eject', ts, ttlMs: 30_000, slot: 1 } as const;
     await Promise.all([b.link.send(CABINET, eject), b.link.send(CABINET, eject)]);
     await cab.heartbeat(); // answered after every frame the gateway wrote before it
     expect(borrows(cab)).toBe(1);
