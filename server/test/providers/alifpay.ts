@@ -13,8 +13,8 @@
 // values are OURS: Alif hands its test cards out with a test terminal and does not publish them), and the answer
 // is the callback delivery Alif would POST to callback_url, signed as Alif signs it.
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from './local-server.ts';
 
 /** Our test accounts (Korti Milli-like card numbers) for the simulated hosted page. */
 export const TEST_ACCOUNTS = {
@@ -55,9 +55,7 @@ const hundredths = (s: string) => {
 };
 const major = (h: number) => `${Math.floor(h / 100)}.${String(h % 100).padStart(2, '0')}`;
 
-export class FakeAlif {
-  private server!: Server;
-  port = 0;
+export class FakeAlif extends LocalServer {
   private readonly txns = new Map<string, Txn>();
   private seq = 700000;
   /** Every request, for assertions. */
@@ -66,22 +64,12 @@ export class FakeAlif {
   failNext = 0;
 
   /** terminals: key → password. */
-  constructor(readonly terminals: Record<string, string>) {}
+  constructor(readonly terminals: Record<string, string>) {
+    super();
+  }
 
   get base() {
     return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
   }
 
   /** Alif's signing secret: HMAC-SHA256 keyed with the terminal key over the password (hex). */
@@ -98,7 +86,7 @@ export class FakeAlif {
     return this.txns.get(`${key}|${orderId}`);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString();

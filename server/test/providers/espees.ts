@@ -13,8 +13,8 @@
 // username decides the outcome (TEST_USERS — OUR values), and the answer is where Espees sends the browser back
 // (success_url or fail_url with payment_ref added), which is also the only "notification" Espees gives.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from './local-server.ts';
 
 /** Our test customers (Espees usernames) for the simulated portal. */
 export const TEST_USERS = {
@@ -41,38 +41,26 @@ interface Product {
   date?: string;
 }
 
-export class FakeEspees {
-  private server!: Server;
-  port = 0;
+export class FakeEspees extends LocalServer {
   private readonly products = new Map<string, Product>();
   readonly requests: { method: string; path: string; apiKey?: string; body: Record<string, unknown> }[] = [];
   /** Answer the next N API requests with a 502 (a gateway error). */
   failNext = 0;
 
   /** keys: API key → the merchant wallets it may be paid to. */
-  constructor(readonly keys: Record<string, string[]>) {}
+  constructor(readonly keys: Record<string, string[]>) {
+    super();
+  }
 
   get base() {
     return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
   }
 
   product(ref: string) {
     return this.products.get(ref);
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString();

@@ -18,8 +18,8 @@
 // frame GET /components/card, and the frame's POST /components/confirm (confirmPayment), which validates the
 // cardholder details as Monri does (ch_full_name 3–30 characters, an e-mail) and answers confirmPayment's result.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from './local-server.ts';
 import { CARD_FRAME_HTML, COMPONENTS_JS } from './monri-components.ts';
 
 const CARDS: Record<string, { brand: string; code: string }> = {
@@ -58,9 +58,7 @@ export interface FakeMonriPayment {
 const sha512 = (s: string) => createHash('sha512').update(s, 'utf8').digest('hex');
 const sha1 = (s: string) => createHash('sha1').update(s, 'utf8').digest('hex');
 
-export class FakeMonri {
-  private server!: Server;
-  port = 0;
+export class FakeMonri extends LocalServer {
   readonly payments = new Map<string, FakeMonriPayment>();
   /** Every request (method, path) for assertions. */
   readonly requests: { method: string; path: string; body: string }[] = [];
@@ -70,22 +68,8 @@ export class FakeMonri {
   constructor(
     readonly authenticityToken: string,
     readonly merchantKey: string,
-  ) {}
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
+  ) {
+    super();
   }
 
   byOrder(orderNumber: string) {
@@ -144,7 +128,7 @@ export class FakeMonri {
     };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString();

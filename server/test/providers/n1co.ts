@@ -10,8 +10,8 @@
 // `pay(orderCode, card)` with n1co's sandbox cards (approved → PAID; declined → the order stays PENDING, the link
 // can be paid again). `webhook(orderCode, type)` is the delivery to the portal's webhook URL, signed
 // X-H4B-Hmac-Sha256: Base64(HMAC-SHA256(webhook secret, raw body)).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from './local-server.ts';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 
 const APPROVE = new Set(['4000056655665556', '5267260000000001', '4000000000001000', '5200000000001005']);
@@ -42,9 +42,7 @@ class HttpError extends Error {
   }
 }
 
-export class N1coTestServer {
-  private server!: Server;
-  port = 0;
+export class N1coTestServer extends LocalServer {
   readonly orders = new Map<string, Order>();
   readonly tokens = new Set<string>();
   readonly requests: { method: string; path: string; body: string; auth?: string }[] = [];
@@ -54,22 +52,12 @@ export class N1coTestServer {
     readonly client: { clientId: string; clientSecret: string },
     readonly checkoutSecretKey: string,
     readonly webhookSecret: string,
-  ) {}
+  ) {
+    super();
+  }
 
   get base() {
     return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
   }
 
   /** Revokes every issued token (the next call with one gets 401). */
@@ -128,7 +116,7 @@ export class N1coTestServer {
     };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString();

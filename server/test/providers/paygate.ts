@@ -13,8 +13,8 @@
 //                                 → SingleFollowUpResponse/<Query|Refund>Response/Status {TransactionId, StatusName,
 //                                 TransactionStatusCode, ResultCode, ResultDescription, …}; bad PayHost credentials are
 //                                 a SOAP Fault (HTTP 500); a refund beyond what is left is Status Error (modelled codes).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from './local-server.ts';
 import { createHash, randomUUID } from 'node:crypto';
 
 const md5 = (s: string) => createHash('md5').update(s, 'utf8').digest('hex');
@@ -73,9 +73,7 @@ interface Txn {
   refunded: number;
 }
 
-export class PayGateTestServer {
-  private server!: Server;
-  port = 0;
+export class PayGateTestServer extends LocalServer {
   readonly txns = new Map<string, Txn>();
   readonly requests: { path: string; fields: [string, string][] }[] = [];
   private seq = 78705178;
@@ -85,22 +83,12 @@ export class PayGateTestServer {
     readonly accounts: Record<string, string>,
     readonly payHost: Record<string, string> = {},
     readonly currencies = ['ZAR', 'USD', 'EUR'],
-  ) {}
+  ) {
+    super();
+  }
 
   get base() {
     return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
   }
 
   private txn(id: string) {
@@ -193,7 +181,7 @@ export class PayGateTestServer {
     };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     if (req.url === '/payhost/process.trans') return this.payHostCall(Buffer.concat(chunks).toString(), res);

@@ -10,8 +10,8 @@
 // succeed (4200000000000091, 5200000000000007, 4200000000000042, 5200000000000015), an amount of 11.00 fails, any
 // other card fails. `expire(id)` lapses a checkout. `webhook(id)` is the delivery SumUp makes to return_url
 // (unsigned JSON {event_type: CHECKOUT_STATUS_CHANGED, id}).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from './local-server.ts';
 import { randomUUID } from 'node:crypto';
 
 interface Txn {
@@ -68,30 +68,18 @@ class HttpError extends Error {
   }
 }
 
-export class SumUpTestServer {
-  private server!: Server;
-  port = 0;
+export class SumUpTestServer extends LocalServer {
   readonly checkouts = new Map<string, Checkout>();
   /** Every request (method, path, body) for assertions. */
   readonly requests: { method: string; path: string; body: string; auth?: string }[] = [];
 
   /** keys: API key → the merchant code it belongs to. */
-  constructor(readonly keys: Record<string, string>) {}
+  constructor(readonly keys: Record<string, string>) {
+    super();
+  }
 
   get base() {
     return `http://127.0.0.1:${this.port}`;
-  }
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
   }
 
   /** The customer pays on the Hosted Checkout page with a card. */
@@ -133,7 +121,7 @@ export class SumUpTestServer {
     return c;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString();

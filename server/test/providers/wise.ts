@@ -18,8 +18,8 @@
 //               balance → {status: REJECTED, errorCode: transfer.insufficient_funds}, the transfer still waits; a
 //               transfer no longer waiting for its money is refused (422), never debited twice.
 //   Tests move a transfer on (`advance`: outgoing_payment_sent, bounced_back, …) as Wise's processing would.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from './local-server.ts';
 import { randomUUID } from 'node:crypto';
 
 interface Recipient {
@@ -72,9 +72,7 @@ export function ibanValid(iban: string): boolean {
 const notValid = (path: string, message: string) =>
   [422, { errors: [{ code: 'NOT_VALID', message, path, arguments: [path] }] }] as const;
 
-export class FakeWise {
-  private server!: Server;
-  private port = 0;
+export class FakeWise extends LocalServer {
   private seq = 0;
   readonly recipients = new Map<number, Recipient>();
   readonly quotes = new Map<string, Quote>();
@@ -88,22 +86,8 @@ export class FakeWise {
     readonly profileId: number,
     readonly balances: Record<string, number>,
     readonly userId = 4242,
-  ) {}
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
+  ) {
+    super();
   }
 
   /** Wise's processing moves a transfer on. */
@@ -113,7 +97,7 @@ export class FakeWise {
     t.status = status;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse) {
+  protected async handle(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');

@@ -1,13 +1,11 @@
 // The Stripe test server's HTTP side (see fake-stripe.ts): API keys and accounts, object spaces, Idempotency-Key
 // replay, injected failures; the resources route in subclasses.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from '../providers/local-server.ts';
 import { FakeBalance } from './fake-balance.ts';
 import { ApiError, parseForm, type Obj } from './fake-stripe-model.ts';
 
-export abstract class FakeStripeCore {
-  protected server!: Server;
-  port = 0;
+export abstract class FakeStripeCore extends LocalServer {
   /** One object space per account (API key, or key + Stripe-Account). */
   protected readonly spaces = new Map<string, Map<string, Obj>>();
   protected readonly idem = new Map<string, { hash: string; status: number; body: string }>();
@@ -23,18 +21,8 @@ export abstract class FakeStripeCore {
   /** The accounts' balance transactions (fake-balance.ts). */
   readonly balance = new FakeBalance();
 
-  constructor(readonly keys: string[]) {}
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
+  constructor(readonly keys: string[]) {
+    super();
   }
 
   transport() {

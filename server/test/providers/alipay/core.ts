@@ -1,7 +1,7 @@
 // The Alipay test server's gateway (see ../alipay.ts): apps, buyers, request signatures and timestamps, signed
 // answers; the API areas answer their methods in subclasses.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from '../local-server.ts';
 import { AlipayBills } from '../alipay-bills.ts';
 import {
   business,
@@ -18,9 +18,7 @@ import {
   type Trade,
 } from './model.ts';
 
-export abstract class AlipayCore {
-  protected server!: Server;
-  port = 0;
+export abstract class AlipayCore extends LocalServer {
   /** The Alipay platform key pair: answers and notifications are signed with its private key. */
   readonly alipayKeys = pem();
   /** Apps: APPID → the app public key uploaded to the Open Platform (+ certificate SNs in certificate mode). */
@@ -58,6 +56,7 @@ export abstract class AlipayCore {
   protected seq = 0;
 
   constructor() {
+    super();
     this.addBuyer({
       userId: '2088102146225135',
       openId: '074a1CcTG1LelxKe4xQC0zgNdId0nxi95b5lsNpazWYoCo5',
@@ -97,17 +96,9 @@ export abstract class AlipayCore {
     return this;
   }
 
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
+  override async stop() {
     this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
+    await super.stop();
   }
 
   get gateway() {

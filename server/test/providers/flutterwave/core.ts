@@ -1,14 +1,12 @@
 // The Flutterwave test server's HTTP side (see ../flutterwave.ts): Bearer secret-key auth, the envelope, card
 // payload encryption (3DES), the wire form of a transaction; the endpoints route in subclasses.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from '../local-server.ts';
 import type { FlwRefund } from '../flutterwave-reports.ts';
 import { ApiError, type FlwTransfer, type FlwTx, type Outcome, type TestCard } from './model.ts';
 
-export abstract class FlutterwaveCore {
-  protected server!: Server;
-  port = 0;
+export abstract class FlutterwaveCore extends LocalServer {
   protected seq = 1000;
   readonly txs = new Map<number, FlwTx>();
   readonly transfers = new Map<number, FlwTransfer>();
@@ -30,23 +28,17 @@ export abstract class FlutterwaveCore {
   /** Card tokens given on successful charges: the card and the e-mail they were made with. */
   readonly tokens = new Map<string, { number: string; email: string; outcome: Outcome }>();
 
-  constructor(readonly keys: { secretKey: string; encryptionKey: string; secretHash: string }) {}
+  constructor(readonly keys: { secretKey: string; encryptionKey: string; secretHash: string }) {
+    super();
+  }
 
   get base() {
     return `http://127.0.0.1:${this.port}`;
   }
 
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
+  override async stop() {
     this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
+    await super.stop();
   }
 
   byTxRef(txRef: string) {

@@ -2,14 +2,12 @@
 // keys, the request log, card tokens (what MercadoPago.js makes in the browser), webhook deliveries, and the browser's
 // side (MercadoPago.js, its Secure Fields, CORS); the API areas route in the subclasses.
 import { createHmac, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from '../local-server.ts';
 import { MERCADOPAGO_JS, secureFieldHtml } from '../mercadopago-js.ts';
 import { ApiError, TEST_CARDS, type FakePayment, type Token } from './model.ts';
 
-export abstract class MercadoPagoCore {
-  protected server!: Server;
-  port = 0;
+export abstract class MercadoPagoCore extends LocalServer {
   readonly payments = new Map<number, FakePayment>();
   /** The server's clock (payment dates; the reconciliation's search by date_last_updated). */
   now = () => new Date();
@@ -28,22 +26,8 @@ export abstract class MercadoPagoCore {
     readonly accessToken: string,
     readonly publicKey: string,
     readonly webhookSecret: string,
-  ) {}
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
+  ) {
+    super();
   }
 
   /** What MercadoPago.js does with the card fields in the browser: a single-use card token. */

@@ -1,13 +1,11 @@
 // The Daraja test server's HTTP side (see ../mpesa.ts): OAuth tokens, Safaricom's certificate, the request log
 // and injected failures; the M-Pesa APIs route in the subclass.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from '../local-server.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { ApiError, type Delivery, type FakeDarajaOptions, type Stk } from './model.ts';
 
-export abstract class DarajaCore {
-  protected server!: Server;
-  port = 0;
+export abstract class DarajaCore extends LocalServer {
   /** Safaricom's "certificate" for this environment (here an RSA public key PEM) and its private half. */
   readonly certificate: string;
   protected readonly privateKey: string;
@@ -30,6 +28,7 @@ export abstract class DarajaCore {
   b2cBalance: number;
 
   constructor(readonly opts: FakeDarajaOptions) {
+    super();
     const kp =
       opts.keys ??
       (() => {
@@ -45,21 +44,9 @@ export abstract class DarajaCore {
     this.b2cBalance = opts.b2cBalance ?? 100_000;
   }
 
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
+  override async stop() {
     this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
+    await super.stop();
   }
 
   /** Invalidates every issued access token (as when one lapses after its hour). */

@@ -1,7 +1,7 @@
 // The PayPal test server's HTTP side (see ../paypal.ts): OAuth 2.0 tokens, bearer checks, PayPal-Request-Id
 // idempotency, the buyer's payer-action page and the webhook certificate; each API area routes in a subclass.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from '../local-server.ts';
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { PaypalReporting } from '../paypal-reporting.ts';
 import {
@@ -16,9 +16,7 @@ import {
   type Refund,
 } from './model.ts';
 
-export abstract class PaypalCore {
-  protected server!: Server;
-  port = 0;
+export abstract class PaypalCore extends LocalServer {
   protected readonly apps = new Map<string, App>();
   protected readonly tokens = new Map<string, { app: string; expiresAt: number }>();
   protected readonly orders = new Map<string, Order>();
@@ -42,26 +40,15 @@ export abstract class PaypalCore {
   dropNext = 0;
 
   constructor(apps: { clientId: string; secret: string; webhookIds?: string[] }[]) {
+    super();
     for (const a of apps)
       this.apps.set(a.clientId, { clientId: a.clientId, secret: a.secret, webhookIds: a.webhookIds ?? [] });
     this.keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   }
 
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
+  override async stop() {
     this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
+    await super.stop();
   }
 
   protected seq = 0;

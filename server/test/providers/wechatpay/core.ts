@@ -1,14 +1,12 @@
 // The WeChat Pay test server's HTTP side (see ../wechatpay.ts): merchants, request signatures (WECHATPAY2-SHA256-RSA2048)
 // and signed answers; each API area is a subclass.
 import { createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LocalServer } from '../local-server.ts';
 import { WechatBills } from '../wechatpay-bills.ts';
 import { ApiError, type Merchant, type RefundRec, type ServiceOrder, type Txn } from './model.ts';
 
-export abstract class WechatPayCore {
-  protected server!: Server;
-  port = 0;
+export abstract class WechatPayCore extends LocalServer {
   readonly platformSerial = `PUB_KEY_ID_${randomBytes(12).toString('hex').toUpperCase()}`;
   protected readonly platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
   /** The platform public key as the merchant downloads it (PEM). */
@@ -33,22 +31,6 @@ export abstract class WechatPayCore {
   /** Fail the next N requests with 500 SYSTEM_ERROR. */
   failNext = 0;
   now = () => new Date();
-
-  async start() {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    this.server.keepAliveTimeout = 0; // idle connections stay open until close(): no reset on a loaded machine
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.port = (this.server.address() as AddressInfo).port;
-    return this;
-  }
-
-  async stop() {
-    await new Promise<void>((r) => this.server.close(() => r()));
-  }
-
-  get url() {
-    return `http://127.0.0.1:${this.port}`;
-  }
 
   /** Registers a merchant (its API certificate's public key, keys, pay-score service). */
   addMerchant(m: Merchant) {
