@@ -21,6 +21,13 @@ export abstract class LocalServer {
     await new Promise<void>((r) => this.server.close(() => r()));
   }
 
+  /** The request's whole body, as text. */
+  protected async readBody(req: IncomingMessage) {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks).toString();
+  }
+
   get url() {
     return `http://127.0.0.1:${this.port}`;
   }

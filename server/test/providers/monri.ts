@@ -129,9 +129,7 @@ export class FakeMonri extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString();
+    const raw = await this.readBody(req);
     const url = new URL(req.url ?? '/', 'http://x');
     const method = req.method ?? 'GET';
     this.requests.push({ method, path: url.pathname, body: raw });

@@ -182,10 +182,9 @@ export class PayGateTestServer extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    if (req.url === '/payhost/process.trans') return this.payHostCall(Buffer.concat(chunks).toString(), res);
-    const fields = [...new URLSearchParams(Buffer.concat(chunks).toString())];
+    const raw = await this.readBody(req);
+    if (req.url === '/payhost/process.trans') return this.payHostCall(raw, res);
+    const fields = [...new URLSearchParams(raw)];
     const url = new URL(req.url ?? '/', 'http://x');
     this.requests.push({ path: url.pathname, fields });
     const answer = (out: [string, string][]) => {

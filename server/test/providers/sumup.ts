@@ -122,9 +122,7 @@ export class SumUpTestServer extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString();
+    const raw = await this.readBody(req);
     const url = new URL(req.url ?? '/', 'http://x');
     const auth = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     this.requests.push({ method: req.method ?? '', path: url.pathname + url.search, body: raw, auth });

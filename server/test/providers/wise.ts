@@ -98,9 +98,7 @@ export class FakeWise extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString('utf8');
+    const raw = await this.readBody(req);
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     this.requests.push({ method, path });

@@ -50,9 +50,7 @@ export abstract class FakeStripeCore extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString();
+    const raw = await this.readBody(req);
     const send = (status: number, body: string, replayed = false) => {
       res.writeHead(status, {
         'content-type': 'application/json',

@@ -117,9 +117,7 @@ export abstract class AlipayCore extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString();
+    const raw = await this.readBody(req);
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/bill/download') {
       // The bill's ZIP; an expired link gets Alipay's page saying so.

@@ -77,9 +77,7 @@ export abstract class FlutterwaveCore extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString();
+    const raw = await this.readBody(req);
     const url = new URL(req.url ?? '/', 'http://x');
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });

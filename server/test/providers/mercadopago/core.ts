@@ -115,9 +115,7 @@ export abstract class MercadoPagoCore extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString();
+    const raw = await this.readBody(req);
     const url = new URL(req.url ?? '/', 'http://x');
     const method = req.method ?? 'GET';
     const key = req.headers['x-idempotency-key'] as string | undefined;

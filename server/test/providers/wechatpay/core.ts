@@ -63,9 +63,7 @@ export abstract class WechatPayCore extends LocalServer {
   }
 
   protected async handle(req: IncomingMessage, res: ServerResponse) {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const raw = Buffer.concat(chunks).toString();
+    const raw = await this.readBody(req);
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const requestId = `08${randomBytes(14).toString('hex').toUpperCase()}`;
