@@ -65,78 +65,30 @@ export async function buildApp(deps: AppDeps) {
 
   // Composition: repositories over the db, services over repositories and side effects (services.ts).
   const { db, clock } = deps;
-  const {
-    jobs,
-    auth,
-    ledger,
-    liveness,
-    live,
-    venues,
-    cabinetsRepo,
-    payments,
-    rentalsRepo,
-    audit,
-    coupons,
-    partners,
-    deposits,
-    rentals,
-    mifi,
-    scanCache,
-    reservations,
-    cabinets,
-    retention,
-    content,
-    invoices,
-    issuer,
-    signInAd,
-    signInRepo,
-    alertsRepo,
-    alerts,
-    dashboard,
-    reconciliation,
-    signIn,
-    wallet,
-    webhooks,
-    embed,
-    fleet,
-    media,
-    fleetLive,
-    sandbox,
-    externalRepo,
-    methods,
-    noticesRepo,
-    notices,
-    vapidPublicKey,
-    staffRepo,
-    staff,
-    staffSessions,
-    opsOrigin,
-    sandboxOidc,
-    sso,
-  } = await composeServices(app, deps, sandboxOn);
+  const s = await composeServices(app, deps, sandboxOn);
   app.decorate('powerly', {
-    jobs,
-    retention,
-    ledger,
-    wallet,
-    payments,
-    rentals,
-    partners,
-    alerts,
-    dashboard,
-    cabinets,
-    scanCache,
-    auth,
-    sandbox,
-    signIn,
-    issuer,
-    embed,
-    live,
-    mifi,
-    fleet,
-    staff,
-    audit,
-    coupons,
+    jobs: s.jobs,
+    retention: s.retention,
+    ledger: s.ledger,
+    wallet: s.wallet,
+    payments: s.payments,
+    rentals: s.rentals,
+    partners: s.partners,
+    alerts: s.alerts,
+    dashboard: s.dashboard,
+    cabinets: s.cabinets,
+    scanCache: s.scanCache,
+    auth: s.auth,
+    sandbox: s.sandbox,
+    signIn: s.signIn,
+    issuer: s.issuer,
+    embed: s.embed,
+    live: s.live,
+    mifi: s.mifi,
+    fleet: s.fleet,
+    staff: s.staff,
+    audit: s.audit,
+    coupons: s.coupons,
   });
 
   // 1. External plugins. Responses above 1 KiB go out br/gzip-compressed to clients that accept it; the front end's
@@ -144,8 +96,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   // The page policy allows the client SDKs of the methods offered live now (Monri Components, MercadoPago.js), no other:
   // a method switched on in the console is allowed from the next request on.
-  await app.register(securityHeaders, { extra: () => methods.csp });
-  app.addHook('onRequest', async () => methods.fresh()); // another process's console save, within seconds (live.ts)
+  await app.register(securityHeaders, { extra: () => s.methods.csp });
+  app.addHook('onRequest', async () => s.methods.fresh()); // another process's console save, within seconds (live.ts)
   // Before any route: every route registered after it gets its budget (plugins/rate-limit.ts).
   if (deps.rateLimits !== false) await app.register(rateLimits, { db });
   await app.register(formbody);
@@ -158,65 +110,77 @@ export async function buildApp(deps: AppDeps) {
   await app.register(errors);
   await app.register(validation);
   await app.register(inputHygiene);
-  await app.register(context, { auth });
+  await app.register(context, { auth: s.auth });
   // 3. Routes. One idempotency store for every money-moving call (rentals, wallet).
   const keys = new IdempotencyStore(db);
   await app.register(
     async (api) => {
       api.addHook('onRoute', blockedRiderGuard);
-      await api.register(authRoutes, { auth, walletOf: (userId, currency) => wallet.walletOf(userId, currency) });
-      await api.register(venueRoutes, {
-        venues,
-        rider: async (token) => (token === undefined ? undefined : (await auth.authenticate(token)).id),
+      await api.register(authRoutes, {
+        auth: s.auth,
+        walletOf: (userId, currency) => s.wallet.walletOf(userId, currency),
       });
-      await api.register(walletRoutes, { wallet, keys, clock });
-      await api.register(cabinetRoutes, { cabinets, auth, reservations });
-      const savedCard = (u: number, c: string, a: string, m: string) => wallet.savedCardRef(u, c, a, m);
-      await api.register(paymentRoutes, { payments, rentals, keys, clock, savedCard });
-      await api.register(payerRoutes, { payments, clock, wechatOpenId: (userId: number) => auth.wechatOpenId(userId) });
-      await api.register(depositRoutes, { rentals, deposits });
+      await api.register(venueRoutes, {
+        venues: s.venues,
+        rider: async (token) => (token === undefined ? undefined : (await s.auth.authenticate(token)).id),
+      });
+      await api.register(walletRoutes, { wallet: s.wallet, keys, clock });
+      await api.register(cabinetRoutes, { cabinets: s.cabinets, auth: s.auth, reservations: s.reservations });
+      const savedCard = (u: number, c: string, a: string, m: string) => s.wallet.savedCardRef(u, c, a, m);
+      await api.register(paymentRoutes, { payments: s.payments, rentals: s.rentals, keys, clock, savedCard });
+      await api.register(payerRoutes, {
+        payments: s.payments,
+        clock,
+        wechatOpenId: (userId: number) => s.auth.wechatOpenId(userId),
+      });
+      await api.register(depositRoutes, { rentals: s.rentals, deposits: s.deposits });
       await api.register(claimRoutes, {
         claims: new ClaimsService({
           db,
           clock,
-          rentals,
-          orders: rentalsRepo,
-          cabinets: cabinetsRepo,
+          rentals: s.rentals,
+          orders: s.rentalsRepo,
+          cabinets: s.cabinetsRepo,
           evidence: new ReturnEvidenceRepository(db),
         }),
         grace: new GraceService({
           db,
           clock,
-          jobs,
-          rentals,
-          orders: rentalsRepo,
-          venues,
-          settings: noticesRepo,
-          reserved: (u) => reservations.current(u),
-          notices,
-          changed: (u, o) => live.publish(u, { kind: 'order', orderId: o }),
+          jobs: s.jobs,
+          rentals: s.rentals,
+          orders: s.rentalsRepo,
+          venues: s.venues,
+          settings: s.noticesRepo,
+          reserved: (u) => s.reservations.current(u),
+          notices: s.notices,
+          changed: (u, o) => s.live.publish(u, { kind: 'order', orderId: o }),
         }),
       });
-      await api.register(noticeRoutes, { notices, repo: noticesRepo, clock, vapidPublicKey });
-      await api.register(rentalRoutes, { rentals, payments, keys, clock, savedCard });
-      await api.register(contentRoutes, { content });
-      await api.register(invoiceRoutes, { invoices });
-      await api.register(signInRoutes, {
-        auth,
-        walletOf: (userId, currency) => wallet.walletOf(userId, currency),
-        signIn,
-        sandbox: signInAd.sandbox,
+      await api.register(noticeRoutes, {
+        notices: s.notices,
+        repo: s.noticesRepo,
+        clock,
+        vapidPublicKey: s.vapidPublicKey,
       });
-      await api.register(embedRoutes, { embed });
+      await api.register(rentalRoutes, { rentals: s.rentals, payments: s.payments, keys, clock, savedCard });
+      await api.register(contentRoutes, { content: s.content });
+      await api.register(invoiceRoutes, { invoices: s.invoices });
+      await api.register(signInRoutes, {
+        auth: s.auth,
+        walletOf: (userId, currency) => s.wallet.walletOf(userId, currency),
+        signIn: s.signIn,
+        sandbox: s.signInAd.sandbox,
+      });
+      await api.register(embedRoutes, { embed: s.embed });
       // A venue page's live stock (GET live/shop): the page's own read, for the rider following it.
       await api.register(liveRoutes, {
-        live,
+        live: s.live,
         shops: {
-          stock: (shopId, userId) => venues.detail(shopId, undefined, { userId }),
-          changes: (fn) => fleetLive.subscribe(fn),
+          stock: (shopId, userId) => s.venues.detail(shopId, undefined, { userId }),
+          changes: (fn) => s.fleetLive.subscribe(fn),
         },
       });
-      await api.register(mifiRoutes, { mifi, payments, keys, clock, savedCard });
+      await api.register(mifiRoutes, { mifi: s.mifi, payments: s.payments, keys, clock, savedCard });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       // The API's base address (printed at start-up) answers with where its description is, not a 404.
       api.get('/', { schema: { hide: true } }, async () => ({
@@ -227,93 +191,65 @@ export async function buildApp(deps: AppDeps) {
     },
     { prefix: API_PREFIX },
   );
-  await app.register(leadRoutes, { content });
-  await app.register(mediaRoutes, { store: media });
+  await app.register(leadRoutes, { content: s.content });
+  await app.register(mediaRoutes, { store: s.media });
   await app.register(opsApi, {
     prefix: OPS_PREFIX,
-    staff,
-    sessions: staffSessions,
+    staff: s.staff,
+    sessions: s.staffSessions,
     routes: [
       sessionRoutes({
-        staff,
-        sessions: staffSessions,
-        passkeys: new Passkeys(staffRepo, clock),
-        sso,
-        origin: opsOrigin,
+        staff: s.staff,
+        sessions: s.staffSessions,
+        passkeys: new Passkeys(s.staffRepo, clock),
+        sso: s.sso,
+        origin: s.opsOrigin,
       }),
-      ...opsRoutes({
-        db,
-        clock,
-        jobs,
-        link: deps.link,
-        liveness,
-        fleetLive,
-        fleet,
-        media,
-        audit,
-        staff,
-        opsOrigin,
-        embed,
-        mifi,
-        coupons,
-        ledger,
-        payments,
-        wallet,
-        live,
-        partners,
-        alerts,
-        alertsRepo,
-        dashboard,
-        rentals,
-        desk: deps.desk,
-        ssoOn: !!sso,
-        methods,
-        reconciliation,
-      }),
+      ...opsRoutes({ ...s, db, clock, link: deps.link, desk: deps.desk, ssoOn: !!s.sso }),
     ],
   });
   if (sandboxOn) {
-    await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox });
-    await app.register(sandboxCheckoutRoutes, { repo: externalRepo });
-    await app.register(sandboxSignInRoutes, { issuer, outbox: signInRepo, sandbox: signInAd.sandbox });
-    if (sandboxOidc) await app.register(sandboxOidc.routes(), { prefix: SANDBOX_OIDC_PATH });
+    await app.register(sandboxRoutes, { prefix: '/sandbox-pay/v1', sandbox: s.sandbox });
+    await app.register(sandboxCheckoutRoutes, { repo: s.externalRepo });
+    await app.register(sandboxSignInRoutes, { issuer: s.issuer, outbox: s.signInRepo, sandbox: s.signInAd.sandbox });
+    if (s.sandboxOidc) await app.register(s.sandboxOidc.routes(), { prefix: SANDBOX_OIDC_PATH });
   }
-  await app.register(paymentWebhookRoutes, webhooks);
-  await app.register(methodReturnRoutes, { repo: externalRepo, clock });
-  await app.register(healthRoutes, { jobs, cabinets: cabinetsRepo, link: deps.link });
+  await app.register(paymentWebhookRoutes, s.webhooks);
+  await app.register(methodReturnRoutes, { repo: s.externalRepo, clock });
+  await app.register(healthRoutes, { jobs: s.jobs, cabinets: s.cabinetsRepo, link: deps.link });
   if (deps.a8Registration) {
     await app.register(a8RegistrationRoutes, {
       ...deps.a8Registration,
       clock,
       credentials: new CabinetCredentialsRepository(db),
-      exists: async (id: string) => Boolean(await cabinetsRepo.find(id)),
+      exists: async (id: string) => Boolean(await s.cabinetsRepo.find(id)),
     });
   }
   if (deps.fleet && sandboxOn)
-    await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: cabinetsRepo, mifi });
+    await app.register(demoRoutes, { prefix: '/demo-api', fleet: deps.fleet, cabinets: s.cabinetsRepo, mifi: s.mifi });
 
   // The cabinet link delivers to the cabinets service once the app is ready; jobs poll while it runs.
   app.addHook('onReady', async () => {
-    await live.start();
-    await scanCache.start();
-    await fleetLive.start();
-    await deps.link.start(cabinets);
+    await s.live.start();
+    await s.scanCache.start();
+    await s.fleetLive.start();
+    await deps.link.start(s.cabinets);
     if (deps.jobPollMs) {
-      await retention.schedule();
-      await alerts.schedule();
-      await dashboard.schedule();
-      await reconciliation.schedule();
-      jobs.start(deps.jobPollMs);
+      await s.retention.schedule();
+      await s.alerts.schedule();
+      await s.dashboard.schedule();
+      await s.reconciliation.schedule();
+      s.jobs.start(deps.jobPollMs);
       // The cabinet inbox: events left pending by a failure or by a process that died (docs/cabinet-protocol.md).
-      cabinets.startInbox(Math.max(1000, deps.jobPollMs));
+      s.cabinets.startInbox(Math.max(1000, deps.jobPollMs));
     }
   });
   app.addHook('onClose', async () => {
-    await jobs.stop();
-    await cabinets.stopInbox();
-    await live.stop();
-    await scanCache.stop();
-    await fleetLive.stop();
+    await s.jobs.stop();
+    await s.cabinets.stopInbox();
+    await s.live.stop();
+    await s.scanCache.stop();
+    await s.fleetLive.stop();
     await deps.link.close();
   });
   return app;
