@@ -191,6 +191,18 @@ export class CabinetsRepository extends CabinetScanRead {
     return rows[0]?.slot ?? undefined;
   }
 
+  /** `find` with a slot an eject may aim at now (freeSlot's rule), in one statement: a rent's first read. */
+  async findWithFreeSlot(id: string, now: Date, kind: DeviceKind) {
+    const { rows } = await this.db.query<CabinetRow & { free_slot: number | null }>(
+      'select c.*, cabinet_free_slot(c.id, $2::timestamptz, $3) as free_slot from cabinets c where c.id = $1',
+      [id, now, kind],
+    );
+    if (!rows[0]) return undefined;
+    const { free_slot, ...cabinet } = rows[0];
+    if (this.liveness) cabinet.online = this.liveness.isLive(cabinet);
+    return { cabinet, slot: free_slot ?? undefined };
+  }
+
   /**
    * Commands not yet acknowledged by their cabinet and still valid (re-published after the link reconnects), or
    * one cabinet's (re-published when it comes online).

@@ -9,6 +9,7 @@ export type { CabinetRow, CommandRow, PowerbankRow } from './repository.ts';
 export type CabinetStock = Pick<
   CabinetsRepository,
   | 'find'
+  | 'findWithFreeSlot'
   | 'lock'
   | 'freeSlot'
   | 'insertCommand'

@@ -97,11 +97,15 @@ export class NoticesRepository {
   }
 
   /** The agent of a venue (null: the platform's own), for its settings. */
-  async agentOfVenue(venueId: string) {
-    const { rows } = await this.db.query<{ agent_id: string | null }>('select agent_id from venues where id = $1', [
-      venueId,
-    ]);
-    return rows[0]?.agent_id ?? null;
+  /** The return settings of a venue's agent (undefined: none set, or no agent), in one statement. */
+  async agentSettingsOfVenue(venueId: string) {
+    const { rows } = await this.db.query<AgentReturnSettings>(
+      `select s.buy_out_leads, s.step_lead, s.buy_out_reversal_days, s.grace_radius_m, s.grace_minutes,
+              s.grace_max_minutes, s.time_zone
+         from venues v join agent_return_settings s on s.agent_id = v.agent_id where v.id = $1`,
+      [venueId],
+    );
+    return rows[0];
   }
 
   /** An order's notice of `step` (unique). */
@@ -227,10 +231,7 @@ export class NoticesRepository {
 
   /** How many days after a buy-out a returned power bank still gets the buy-out back, for a venue's agent. */
   async buyOutReversalDays(venueId: string) {
-    return (
-      (await this.agentSettings(await this.agentOfVenue(venueId)))?.buy_out_reversal_days ??
-      DEFAULT_BUY_OUT_REVERSAL_DAYS
-    );
+    return (await this.agentSettingsOfVenue(venueId))?.buy_out_reversal_days ?? DEFAULT_BUY_OUT_REVERSAL_DAYS;
   }
 
   async saveAgentSettings(

@@ -92,7 +92,7 @@ export class NoticeService {
     const now = this.d.clock.now();
     // Independent reads, sent together.
     const [agent, pay, prefs] = await allOf([
-      this.d.repo.agentOfVenue(order.venue_id).then((id) => this.d.repo.agentSettings(id)),
+      this.d.repo.agentSettingsOfVenue(order.venue_id),
       order.payment_id ? this.d.payments.find(order.payment_id) : undefined,
       this.prefsOf(order.user_id),
     ]);

@@ -55,8 +55,7 @@ export interface GraceDeps {
   venues: { within(lat: number, lng: number, radius: number, limit: number): Promise<NearbyVenue[]> };
   /** The agent's return settings of a venue (notify's agent_return_settings). */
   settings: {
-    agentOfVenue(venueId: string): Promise<string | null>;
-    agentSettings(agentId: string | null): Promise<Partial<GraceSettings> | undefined>;
+    agentSettingsOfVenue(venueId: string): Promise<Partial<GraceSettings> | undefined>;
   };
   /** The rider's held return slot reservation, if any (the cabinets module's). */
   reserved: (userId: number) => Promise<{ venue_name: string; state: string; expires_at: Date } | undefined>;
@@ -136,7 +135,7 @@ export class GraceService {
   private async verdict(order: OrderRow, at: { lat: number; lng: number }, now: Date): Promise<Verdict> {
     const s = {
       ...DEFAULT_GRACE,
-      ...(await this.d.settings.agentSettings(await this.d.settings.agentOfVenue(order.venue_id))),
+      ...(await this.d.settings.agentSettingsOfVenue(order.venue_id)),
     };
     const radius = s.grace_radius_m;
     const rows = await this.d.venues.within(at.lat, at.lng, radius, NEARBY_LIMIT);

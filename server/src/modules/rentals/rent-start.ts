@@ -36,20 +36,22 @@ export abstract class RentalsStart extends RentalsReads {
 
   protected async preflight(user: UserRow, qrcode: string, kind: RentalKind) {
     const code = cabinetCodeFrom(qrcode);
-    const cabinet = code ? await this.d.cabinets.find(code) : undefined;
-    if (!cabinet) throw notFound('error.cabinetNotFound');
+    // The cabinet with a free slot (each unanswered eject reserves its slot; checked again under the cabinet's lock
+    // in start()), and the user's open rentals: independent reads, made at once. The refusals keep their order.
+    const [found, open] = code
+      ? await Promise.all([
+          this.d.cabinets.findWithFreeSlot(code, this.d.clock.now(), kind),
+          this.d.repo.openCount(user.id),
+        ])
+      : [];
+    if (!found) throw notFound('error.cabinetNotFound');
+    const { cabinet, slot } = found;
     if (!cabinet.online) throw conflict('error.cabinetOffline');
     // Fail fast: without the broker the eject cannot go out; refuse now, before any money moves.
     if (!this.d.link.isUp()) throw conflict('error.cabinetLinkDown');
-    // The plan, a free slot (each unanswered eject reserves its slot; checked again under the cabinet's lock in
-    // start()) and the user's open rentals: independent reads, made at once. The refusals keep their order.
-    const [priced, slot, open] = await Promise.all([
-      this.d.venues.priced(cabinet.venue_id, kind),
-      this.d.cabinets.freeSlot(cabinet.id, this.d.clock.now(), kind),
-      this.d.repo.openCount(user.id),
-    ]);
+    const priced = await this.d.venues.priced(cabinet.venue_id, kind);
     if (slot === undefined) throw conflict('error.noPowerbank');
-    if (open > 0) throw refused('error.rentCount');
+    if (open! > 0) throw refused('error.rentCount');
     return { cabinet, priced };
   }
 
