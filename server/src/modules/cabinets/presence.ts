@@ -6,16 +6,20 @@
 // could not be checked) gets the full reconcile, exactly as before (docs/cabinet-protocol.md §Inventory).
 // A heartbeat is never acknowledged or stored (the next one supersedes it), so batching it loses nothing; the
 // cabinet link keeps each cabinet's messages in order, so a later event of the same cabinet waits for it.
-// A command's "accepted" answer (every command's first) is recorded the same way, with others in one statement: it
-// only stops the command being re-published, and the command's outcome sets it too, so nothing waits for it.
 import type { Clock } from '../../lib/clock.ts';
 import type { CabinetEvent } from './protocol.ts';
 import type { CabinetsRepository } from './repository.ts';
 import type { OrderRules } from './ports.ts';
-import type { Logger } from './link.ts';
-import { Batch } from '../../lib/batch.ts';
 
 type Heartbeat = Extract<CabinetEvent, { type: 'heartbeat' }>;
+
+interface Waiting {
+  id: string;
+  slots: [number, string][];
+  inventory: unknown;
+  resolve: (recorded: boolean) => void;
+  reject: (err: unknown) => void;
+}
 
 /** How long the first heartbeat of a batch waits for others, and the most one statement takes. */
 const WINDOW_MS = 10;
@@ -43,27 +47,10 @@ function pairs(e: Heartbeat): [number, string][] | undefined {
 }
 
 export class PresenceBatcher {
-  private readonly heartbeats: Batch<{ id: string; slots: [number, string][]; inventory: unknown }, boolean>;
-  private readonly accepts: Batch<{ commandId: string; cabinetId: string; at: Date }, true>;
+  private batch: Waiting[] = [];
+  private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly d: { repo: CabinetsRepository; clock: Clock; orders: OrderRules; log: Logger }) {
-    this.heartbeats = new Batch(
-      async (batch) => {
-        const recorded = await d.repo.presenceIfUnchanged(batch, d.clock.now(), d.orders.closedByReturn);
-        return batch.map((h) => recorded.has(h.id));
-      },
-      WINDOW_MS,
-      MAX_BATCH,
-    );
-    this.accepts = new Batch(
-      async (batch) => {
-        await d.repo.acceptMany(batch);
-        return batch.map(() => true as const);
-      },
-      WINDOW_MS,
-      MAX_BATCH,
-    );
-  }
+  constructor(private readonly d: { repo: CabinetsRepository; clock: Clock; orders: OrderRules }) {}
 
   /**
    * Records the heartbeat's presence if its inventory is unchanged: true; false when it needs the full reconcile
@@ -72,13 +59,32 @@ export class PresenceBatcher {
   record(cabinetId: string, e: Heartbeat): Promise<boolean> {
     const slots = pairs(e);
     if (!slots) return Promise.resolve(false);
-    return this.heartbeats.add({ id: cabinetId, slots, inventory: e.slots });
+    return new Promise((resolve, reject) => {
+      this.batch.push({ id: cabinetId, slots, inventory: e.slots, resolve, reject });
+      if (this.batch.length >= MAX_BATCH) this.flush();
+      else this.timer ??= setTimeout(() => this.flush(), WINDOW_MS);
+    });
   }
 
-  /** Records a command's "accepted" answer with others, not waited for (a failure is logged). */
-  accepted(cabinetId: string, commandId: string) {
-    this.accepts
-      .add({ commandId, cabinetId, at: this.d.clock.now() })
-      .catch((err: unknown) => this.d.log.warn({ err, cabinetId, commandId }, 'command acceptance not recorded'));
+  private flush() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.batch;
+    this.batch = [];
+    if (!batch.length) return;
+    this.d.repo
+      .presenceIfUnchanged(
+        batch.map((w) => ({ id: w.id, slots: w.slots, inventory: w.inventory })),
+        this.d.clock.now(),
+        this.d.orders.closedByReturn,
+      )
+      .then(
+        (recorded) => {
+          for (const w of batch) w.resolve(recorded.has(w.id));
+        },
+        (err: unknown) => {
+          for (const w of batch) w.reject(err);
+        },
+      );
   }
 }

@@ -307,16 +307,6 @@ export class CabinetsRepository extends CabinetScanRead {
     );
   }
 
-  /** Commands' "accepted" answers at once (acknowledged, no result yet), each only if it is that cabinet's command. */
-  async acceptMany(acks: { commandId: string; cabinetId: string; at: Date }[]) {
-    await this.db.query(
-      `update cabinet_commands c set acked_at = coalesce(c.acked_at, a.at)
-         from unnest($1::text[], $2::text[], $3::timestamptz[]) as a(id, cabinet_id, at)
-        where c.id = a.id and c.cabinet_id = a.cabinet_id`,
-      [acks.map((a) => a.commandId), acks.map((a) => a.cabinetId), acks.map((a) => a.at)],
-    );
-  }
-
   /** Locks the cabinet's row: eject decisions on one cabinet are taken one at a time. */
   async lock(id: string) {
     await this.db.query('select id from cabinets where id = $1 for update', [id]);

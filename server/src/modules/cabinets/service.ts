@@ -371,9 +371,8 @@ export class CabinetsService implements LinkHandler {
   }
 
   async ack(cabinetId: string, a: CommandAck) {
-    // Only a command to this cabinet (another's, or an unknown id, changes nothing); "accepted" goes in a batch.
-    if (a.status === 'accepted') return this.batch.accepted(cabinetId, a.commandId);
-    await this.d.repo.ackCommand(a.commandId, this.d.clock.now(), a.status, cabinetId);
+    // Only a command to this cabinet (another's, or an unknown id, changes nothing).
+    await this.d.repo.ackCommand(a.commandId, this.d.clock.now(), a.status === 'accepted' ? null : a.status, cabinetId);
   }
 
   // ---- operator ---------------------------------------------------------------------------------------------
