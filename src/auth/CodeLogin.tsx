@@ -20,10 +20,14 @@ export function CodeLogin({ provider }: { provider: 'wechat' | 'alipay' }) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const used = useRef('');
+  // Set once any sign-in started here: a code's exchange keeps a signed openid and then leaves the route's code
+  // behind, which must not start a second sign-in with that openid.
+  const remembered = useRef(false);
 
   useEffect(() => {
     if (!code || used.current === code) return;
     used.current = code;
+    remembered.current = true;
     setBusy(true);
     exchangeCode(code, provider)
       .then(finish)
@@ -32,7 +36,6 @@ export function CodeLogin({ provider }: { provider: 'wechat' | 'alipay' }) {
   }, [code, provider, finish, t]);
 
   // A returning person whose signed openid is kept signs in with it (loginByOpenId), without authorising again.
-  const remembered = useRef(false);
   useEffect(() => {
     if (code || remembered.current || !$openIdLogin.get()) return;
     remembered.current = true;

@@ -256,6 +256,8 @@ describe('confirm screen, a Wi-Fi package', () => {
     act(() => root?.unmount());
 
     await mount('/confirm?payType=mifi&mifiOrderId=MF1-1&price=51.00&currency=EUR&deposit=0');
+    // The coupon field comes with the package's payment options, which may render after the card form.
+    await until(() => [...document.querySelectorAll('label')].find((l) => l.textContent === 'Coupon code'));
     type(byLabel('Coupon code'), 'NOPE');
     click(button('Apply'));
     expect((await until(() => document.querySelector('.mifi-pay-options .field-error'))).textContent).toBe(
