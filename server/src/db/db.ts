@@ -279,17 +279,18 @@ export async function openPostgres(url: string, opts: { schema?: string; max?: n
 /**
  * The pool's socket: every write made in one tick (the messages of statements sent together on a pipelined
  * connection) leaves in one system call at the end of the tick, instead of one each (system calls are dear on
- * virtualised hosts: README, "Where the time went").
+ * virtualised hosts: docs/benchmarks.md). `net.Socket#connect` puts the prototype's `write` back on the socket, so
+ * the coalescing `write` is installed after it.
  */
-function coalescingSocket(): net.Socket {
+export function coalescingSocket(): net.Socket {
   const socket = new net.Socket();
-  const write = socket.write;
+  const write = net.Socket.prototype.write;
   let corked = false;
   const flush = () => {
     corked = false;
     socket.uncork();
   };
-  socket.write = function (this: net.Socket, ...args: Parameters<net.Socket['write']>) {
+  const coalesced = function (this: net.Socket, ...args: Parameters<net.Socket['write']>) {
     if (!corked) {
       corked = true;
       this.cork();
@@ -297,6 +298,12 @@ function coalescingSocket(): net.Socket {
     }
     return write.apply(this, args);
   } as net.Socket['write'];
+  const connect = socket.connect;
+  socket.connect = function (this: net.Socket, ...args: Parameters<net.Socket['connect']>) {
+    connect.apply(this, args);
+    this.write = coalesced;
+    return this;
+  } as net.Socket['connect'];
   return socket;
 }
 
