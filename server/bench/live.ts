@@ -9,10 +9,12 @@
 //  - popped to screen: from the cabinet's `popped` publish (as the observer on its events topic hears it) to the
 //    stream's `order` state 1;
 //  - return to screen: from the cabinet's `returned` publish to the stream's `order` state 3;
-//  - a burst: BURST (100) users renting at once, one per cabinet, among BENCH_CABINETS (200) simulated cabinets:
+//  - two bursts: BURST (100) users renting at once, one per cabinet, among BENCH_CABINETS (200) simulated cabinets:
 //    tap to eject and the HTTP answer, p50 / p95 / p99. Each has scanned its cabinet before (as the app does), so
 //    its tap goes on the connection its scan opened. The CPU time of each process from the taps until every rental
-//    started (its `popped` processed), per rental.
+//    started (its `popped` processed), per rental. The first burst is the rent path's first run on most of the
+//    pool's connections (each parses its statements and compiles rental_start once) and in the JIT; the second,
+//    on cabinets of their own, is the server warm: what a rental costs a server that has been running.
 // The single rentals are timed after BENCH_WARMUP (3) not counted (the first after start, JIT-cold and with no
 // statement prepared yet on the pool's connections, is printed on its own). The simulated cabinets eject at once
 // (BENCH_EJECT_DELAY_MS, default 0: their `popped` events compete with the burst; the demo's cabinets take 800 ms,
@@ -33,7 +35,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 /** Rentals before the timed ones, not counted (JIT, each pooled connection's prepared statements): the first is printed on its own. */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const BURST = Number(process.env.BENCH_BURST ?? 100);
-const CABINETS = Math.max(BURST, Number(process.env.BENCH_CABINETS ?? 200));
+const CABINETS = Math.max(2 * BURST, Number(process.env.BENCH_CABINETS ?? 200));
 const CABINET = 'PWL-LIS-001';
 const API = '/cdb-app-api/v1/app';
 
@@ -159,13 +161,9 @@ await until('stream open', () => heard.length > 0);
 const heardAt = (orderId: string, state: number, after: number) =>
   heard.find((h) => h.at >= after && h.e.kind === 'order' && h.e.orderId === orderId && h.e.state === state)?.at;
 
-const ejected: number[] = [];
-const popped: number[] = [];
-const poppedToScreen: number[] = [];
-const returned: number[] = [];
-let cold: { eject: number; popped: number } | undefined;
-for (let round = 0; round < WARMUP + ROUNDS; round++) {
-  const card = (
+/** A sandbox card token, as the card form makes. */
+const cardToken = async () =>
+  (
     (await (
       await fetch(`${base}/sandbox-pay/v1/tokens`, {
         method: 'POST',
@@ -180,6 +178,13 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
       })
     ).json()) as { id: string }
   ).id;
+const ejected: number[] = [];
+const popped: number[] = [];
+const poppedToScreen: number[] = [];
+const returned: number[] = [];
+let cold: { eject: number; popped: number } | undefined;
+for (let round = 0; round < WARMUP + ROUNDS; round++) {
+  const card = await cardToken();
   const tap = performance.now();
   const rent = await json<{ outTradeNo: string }>(
     await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
@@ -207,47 +212,6 @@ for (let round = 0; round < WARMUP + ROUNDS; round++) {
   if (counted) returned.push(heardAt(orderId, 3, back)! - back);
 }
 
-// The burst: BURST users, each with a session and a card, tap at the same moment, one cabinet each.
-const cardToken = async () =>
-  (
-    (await (
-      await fetch(`${base}/sandbox-pay/v1/tokens`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          publicKey: PK,
-          number: '4242 4242 4242 4242',
-          expMonth: '12',
-          expYear: '2030',
-          cvc: '123',
-        }),
-      })
-    ).json()) as { id: string }
-  ).id;
-const renters: { token: string; card: string; cabinet: string }[] = [];
-for (let i = 0; i < BURST; i++) {
-  const t = (
-    await json<string>(
-      await fetch(`${base}${API}/saas/tourist/login?code=bench-burst-${process.pid}-${String(i).padStart(5, '0')}`, {
-        method: 'POST',
-      }),
-    )
-  ).data;
-  renters.push({ token: t, card: await cardToken(), cabinet: benchCabinets[i]! });
-}
-// Each rider scanned the cabinet before tapping, as the app does: the scans, all at once, also open each rider's
-// connection, which the tap then uses (a phone's keep-alive connection), so the burst times the rent calls only.
-await Promise.all(
-  renters.map(async (r) => {
-    const res = await json<unknown>(
-      await fetch(`${base}${API}/cdb/cabinet/checkisok?url=${r.cabinet}`, {
-        method: 'POST',
-        headers: { token: r.token },
-      }),
-    );
-    if (res.code !== 0) throw new Error(`burst scan failed: ${JSON.stringify(res)}`);
-  }),
-);
 // CPU time by process during the burst: the API, this process, the API's PostgreSQL backends (its pool and listener,
 // by their application name) with the server's own processes (WAL writer, checkpointer, …), and Mosquitto. Other
 // clients' backends (the machine's PostgreSQL may serve others) are printed apart, not counted.
@@ -282,54 +246,91 @@ const cpuAgain = async (before: Awaited<ReturnType<typeof cpuGroups>>) => {
   return { ...now, cpu };
 };
 const statements = process.env.BENCH_STATEMENTS ? statementsOf(ask) : undefined;
-const serverTimes =
-  statements && ready.database === 'PostgreSQL' ? await serverTimesOf((sql) => query(sql)) : undefined;
-const cpuBefore = await cpuGroups();
-await statements?.reset();
-const burstTap = performance.now();
-const answers = await Promise.all(
-  renters.map(async (r, i) => {
-    const res = await json<{ outTradeNo: string }>(
-      await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
-        method: 'POST',
-        headers: {
-          token: r.token,
-          'content-type': 'application/json',
-          'idempotency-key': `bench-burst-${process.pid}-${i}`,
-        },
-        body: JSON.stringify({ qrcode: r.cabinet, stripeToken: r.card, paymentId: 'card-sandbox' }),
-      }),
-    );
-    if (res.code !== 0) throw new Error(`burst rent failed: ${JSON.stringify(res)}`);
-    return { ms: performance.now() - burstTap, tradeNo: res.data.outTradeNo };
-  }),
-);
-await until('every burst eject published', () => renters.every((r) => ejectsAt.has(r.cabinet)), 30_000);
-// And every burst rental started (its `popped` processed): the window holds each rental's whole work, not whatever
-// share of the `popped` processing happened to end before the last answer. Asked every 50 ms (each ask is one
-// statement of the API's, counted in the window).
-const tradeNos = answers.map((a) => a.tradeNo);
-for (const end = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
-  const [started] = await query<{ n: number }>(
-    'select count(*)::int as n from orders where id = any($1::text[]) and zujie = 1',
-    [tradeNos],
+/** PostgreSQL's own times per statement from now (pg_stat_statements), for the counted burst. */
+const serverTimesFromNow =
+  statements && ready.database === 'PostgreSQL' ? () => serverTimesOf((sql) => query(sql)) : undefined;
+
+/** BURST riders, each with a session, a card and a scan of its own cabinet (`cabinets`), tap at once. */
+async function burst(tag: string, cabinets: string[], counted: boolean) {
+  const renters: { token: string; card: string; cabinet: string }[] = [];
+  for (let i = 0; i < BURST; i++) {
+    const t = (
+      await json<string>(
+        await fetch(`${base}${API}/saas/tourist/login?code=bench-${tag}-${process.pid}-${String(i).padStart(5, '0')}`, {
+          method: 'POST',
+        }),
+      )
+    ).data;
+    renters.push({ token: t, card: await cardToken(), cabinet: cabinets[i]! });
+  }
+  // Each rider scanned the cabinet before tapping, as the app does: the scans, all at once, also open each rider's
+  // connection, which the tap then uses (a phone's keep-alive connection), so the burst times the rent calls only.
+  await Promise.all(
+    renters.map(async (r) => {
+      const res = await json<unknown>(
+        await fetch(`${base}${API}/cdb/cabinet/checkisok?url=${r.cabinet}`, {
+          method: 'POST',
+          headers: { token: r.token },
+        }),
+      );
+      if (res.code !== 0) throw new Error(`burst scan failed: ${JSON.stringify(res)}`);
+    }),
   );
-  if (Number(started?.n) === BURST) break;
-  if (Date.now() > end) throw new Error('timed out: every burst rental started');
+  const cpuBefore = await cpuGroups();
+  const serverTimes = counted ? await serverTimesFromNow?.() : undefined;
+  if (counted) await statements?.reset();
+  const burstTap = performance.now();
+  const answers = await Promise.all(
+    renters.map(async (r, i) => {
+      const res = await json<{ outTradeNo: string }>(
+        await fetch(`${base}${API}/cdb/cabinet/useDepositToRent`, {
+          method: 'POST',
+          headers: {
+            token: r.token,
+            'content-type': 'application/json',
+            'idempotency-key': `bench-${tag}-${process.pid}-${i}`,
+          },
+          body: JSON.stringify({ qrcode: r.cabinet, stripeToken: r.card, paymentId: 'card-sandbox' }),
+        }),
+      );
+      if (res.code !== 0) throw new Error(`burst rent failed: ${JSON.stringify(res)}`);
+      return { ms: performance.now() - burstTap, tradeNo: res.data.outTradeNo };
+    }),
+  );
+  await until('every burst eject published', () => renters.every((r) => ejectsAt.has(r.cabinet)), 30_000);
+  // And every burst rental started (its `popped` processed): the window holds each rental's whole work, not whatever
+  // share of the `popped` processing happened to end before the last answer. Asked every 50 ms (each ask is one
+  // statement of the API's, counted in the window).
+  const tradeNos = answers.map((a) => a.tradeNo);
+  for (const end = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 50))) {
+    const [started] = await query<{ n: number }>(
+      'select count(*)::int as n from orders where id = any($1::text[]) and zujie = 1',
+      [tradeNos],
+    );
+    if (Number(started?.n) === BURST) break;
+    if (Date.now() > end) throw new Error('timed out: every burst rental started');
+  }
+  const burstWall = performance.now() - burstTap;
+  const cpuAfter = await cpuAgain(cpuBefore);
+  return {
+    answers,
+    burstWall,
+    cpuBefore,
+    cpuAfter,
+    serverTimes,
+    ejects: renters.map((r) => ejectsAt.get(r.cabinet)! - burstTap),
+  };
 }
-const burstWall = performance.now() - burstTap;
-const cpuAfter = await cpuAgain(cpuBefore);
-const burstEjects = renters.map((r) => ejectsAt.get(r.cabinet)! - burstTap);
+
+const first = await burst('burst-first', benchCabinets.slice(BURST, 2 * BURST), false);
+const second = await burst('burst', benchCabinets.slice(0, BURST), true);
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
+const ms = (x: number) => `${x.toFixed(0).padStart(4)} ms`;
 const line = (name: string, xs: number[]) =>
   console.info(
-    `${name.padEnd(44)} p50 ${pct(xs, 50).toFixed(0).padStart(4)} ms   p95 ${pct(xs, 95).toFixed(0).padStart(4)} ms   p99 ${pct(xs, 99).toFixed(0).padStart(4)} ms   max ${Math.max(
-      ...xs,
-    )
-      .toFixed(0)
-      .padStart(4)} ms`,
+    `${name.padEnd(44)} p50 ${ms(pct(xs, 50))}   p95 ${ms(pct(xs, 95))}   p99 ${ms(pct(xs, 99))}   max ${ms(Math.max(...xs))}`,
   );
 console.info(
   `live updates: ${ROUNDS} rentals at ${CABINET} after ${WARMUP} not counted (Node ${process.version}, database: ${ready.database}, broker: ${ready.broker}; the API in its own process, the load, observers and cabinets in this one)`,
@@ -342,41 +343,46 @@ line('tap to eject command published', ejected);
 line('tap to popped on the stream', popped);
 line('popped published to popped on the stream', poppedToScreen);
 line('return to returned on the stream', returned);
-console.info(
-  `a burst of ${BURST} rentals at once, one per cabinet, ${ready.inventory.cabinets.length} cabinets connected:`,
-);
-line('burst: tap to eject command published', burstEjects);
-line(
-  'burst: tap to HTTP answer',
-  answers.map((a) => a.ms),
-);
-if (cpuAfter.cpu.size) {
-  // Where the machine's time went during the burst (until every answer and eject was in and every rental started): CPU time by process (a
-  // process that started meanwhile, e.g. a new pooled connection's backend, counts from nothing).
+/** A burst's times and, where /proc is read, its CPU time by process, per rental. */
+function report(name: string, r: Awaited<ReturnType<typeof burst>>) {
+  line(`${name}: tap to eject command published`, r.ejects);
+  line(
+    `${name}: tap to HTTP answer`,
+    r.answers.map((a) => a.ms),
+  );
+  if (!r.cpuAfter.cpu.size) return;
+  // Where the machine's time went (until every rental started), by process; a process that started meanwhile (a new
+  // pooled connection's backend) counts from nothing.
   const delta = (pids: number[]) =>
-    pids.reduce((a, pid) => a + (cpuAfter.cpu.get(pid) ?? 0) - (cpuBefore.cpu.get(pid) ?? 0), 0);
-  const spent = Object.entries(cpuAfter.groups).map(([k, pids]) => [k, delta(pids)] as const);
+    pids.reduce((a, pid) => a + (r.cpuAfter.cpu.get(pid) ?? 0) - (r.cpuBefore.cpu.get(pid) ?? 0), 0);
+  const spent = Object.entries(r.cpuAfter.groups).map(([k, pids]) => [k, delta(pids)] as const);
   const total = spent.reduce((a, [, v]) => a + v, 0);
   console.info(
-    `burst: CPU time in ${burstWall.toFixed(0)} ms of wall time on ${availableParallelism()} CPUs: ${total.toFixed(0)} ms in all, ${(total / BURST).toFixed(1)} ms per rental`,
+    `${name}: CPU time in ${r.burstWall.toFixed(0)} ms of wall time on ${availableParallelism()} CPUs: ${total.toFixed(0)} ms in all, ${(total / BURST).toFixed(1)} ms per rental`,
   );
   console.info(
-    `burst: CPU time per rental, by process: ${spent.map(([k, v]) => `${k} ${(v / BURST).toFixed(1)} ms`).join(', ')} (/proc: ±${(10 / BURST).toFixed(1)} ms per process each)`,
+    `${name}: CPU time per rental, by process: ${spent.map(([k, v]) => `${k} ${(v / BURST).toFixed(1)} ms`).join(', ')} (/proc: ±${(10 / BURST).toFixed(1)} ms per process each)`,
   );
-  const others = delta(cpuAfter.others);
+  const others = delta(r.cpuAfter.others);
   if (others > 0)
     console.info(
-      `burst: other clients' PostgreSQL backends (not this bench's, not counted above): ${others.toFixed(0)} ms`,
+      `${name}: other clients' PostgreSQL backends (not this bench's, not counted above): ${others.toFixed(0)} ms`,
     );
 }
+console.info(
+  `a first burst of ${BURST} rentals at once, one per cabinet, ${ready.inventory.cabinets.length} cabinets connected (the rent path's first run on most pooled connections, and in the JIT):`,
+);
+report('first burst', first);
+console.info(`then a second burst of ${BURST} rentals at once on ${BURST} other cabinets (the server warm):`);
+report('burst', second);
 if (statements) {
   const taken = await statements.take();
   const sum = taken.reduce((a, s) => a + s.n, 0);
   console.info(`burst: ${(sum / BURST).toFixed(1)} statements per rental sent by the API (BENCH_STATEMENTS), by text:`);
   for (const s of taken) console.info(`${(s.n / BURST).toFixed(2).padStart(7)}  ${s.sql}`);
 }
-if (serverTimes) {
-  const times = await serverTimes();
+if (second.serverTimes) {
+  const times = await second.serverTimes();
   const top = times.filter((t) => t.toplevel).reduce((a, t) => a + t.ms, 0);
   console.info(
     `burst: PostgreSQL's execution time (pg_stat_statements; lock waits included), ${(top / BURST).toFixed(2)} ms per rental for the statements sent; per rental: calls, ms, the statement (nested: inside a function or trigger)`,
