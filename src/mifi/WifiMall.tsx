@@ -206,7 +206,7 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
                   aria-pressed={place.region === r.id}
                   onClick={() => setPlace({ region: r.id })}
                 >
-                  <img className="mifi-flag" src={r.flagUrl} width={32} height={24} alt="" />
+                  <Flag src={r.flagUrl} alt="" />
                   {places.region(r.id, r.name)}
                 </button>
               </li>,
@@ -218,7 +218,7 @@ function Mall({ type, sn }: { type: MallType; sn: string }) {
                     aria-pressed={place.country === c.code}
                     onClick={() => setPlace({ country: c.code })}
                   >
-                    <img className="mifi-flag" src={c.flagUrl} width={32} height={24} alt="" />
+                    <Flag src={c.flagUrl} alt="" />
                     {places.country(c.code, c.name)}
                   </button>
                 </li>
@@ -276,7 +276,7 @@ function CatalogueRow({ item, onChoose }: { item: CatalogueItem; onChoose: () =>
   return (
     <article className="mifi-card" aria-label={title}>
       <div className="mifi-card-head">
-        <Flag src={item.flagUrl} country={where} />
+        <Flag src={item.flagUrl} alt={where} />
         <h3 className="mifi-card-title">{title}</h3>
       </div>
       <p className="muted small">

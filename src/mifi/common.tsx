@@ -117,9 +117,10 @@ export function periodText(t: T, p: { reserverStartTime: string; reserverEndTime
   });
 }
 
-export function Flag({ src, country }: { src?: string; country: string }) {
+/** A country's or region's flag; nothing where the catalogue has none. `alt` is empty where its name follows. */
+export function Flag({ src, alt }: { src?: string; alt: string }) {
   if (!src) return null;
-  return <img className="mifi-flag" src={src} width={32} height={24} alt={country} />;
+  return <img className="mifi-flag" src={src} width={32} height={24} alt={alt} />;
 }
 
 export function CopyButton({ value, label }: { value: string; label: string }) {
@@ -225,7 +226,7 @@ export function PackageCard({
   return (
     <article className="mifi-card" aria-labelledby={headingId} data-status={p.packageStatus}>
       <div className="mifi-card-head">
-        <Flag src={p.flagUrl} country={p.country} />
+        <Flag src={p.flagUrl} alt={p.country} />
         <h3 id={headingId} className="mifi-card-title">
           {p.packageName}
         </h3>
